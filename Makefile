@@ -1,0 +1,76 @@
+# attn - build, run, test, install.   `make run` and `make test` install missing Debian packages first.
+CC      ?= cc
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+PKGS    := libedit cmocka openblas
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+ifeq ($(SANITIZE),1)
+CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+PKG_CFLAGS = $(shell pkg-config --cflags libedit openblas 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libedit openblas 2>/dev/null)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -Iinclude -Isrc/tensor $(PKG_CFLAGS) \
+             -DATTN_VERSION='"$(VERSION)"' -MMD -MP
+LIBS    = $(PKG_LIBS) -lm
+
+BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
+LIB_SRC := $(wildcard src/util/*.c src/tensor/*.c src/lang/*.c src/builtins/*.c src/plot/*.c src/lesson/*.c) \
+           $(filter-out src/repl/main.c,$(wildcard src/repl/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/repl/main.o
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test unit e2e deps clean install uninstall bench check-deps
+all: attn
+
+deps:
+	@scripts/install-deps
+
+# Installs missing packages only when a build dependency is not found.
+check-deps:
+	@pkg-config --exists $(PKGS) && command -v gnuplot >/dev/null 2>&1 && command -v /usr/bin/python3 >/dev/null 2>&1 \
+	  && /usr/bin/python3 -c 'import numpy' 2>/dev/null || scripts/install-deps
+
+attn: $(BUILD)/attn
+	@cp $< $@
+
+$(BUILD)/attn: $(LIB_OBJ) $(MAIN_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS) -lcmocka
+
+run: check-deps attn
+	./attn
+
+test: check-deps attn $(UNIT_BIN)
+	@tests/run-all $(UNIT_BIN)
+
+bench: check-deps
+	@scripts/bench
+
+install: attn
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/attn/lessons
+	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
+	install -m 644 docs/attn.1 $(DESTDIR)$(PREFIX)/share/man/man1/attn.1
+	install -m 644 lessons/*.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/attn $(DESTDIR)$(PREFIX)/share/man/man1/attn.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/attn
+
+clean:
+	rm -rf build build-san attn
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

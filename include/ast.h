@@ -1,0 +1,42 @@
+/* ast.h - syntax tree of attn's language (prefix ast_). Each node records its line and column for error carets. */
+#ifndef ATTN_AST_H
+#define ATTN_AST_H
+#include <stdint.h>
+#include <stddef.h>
+
+typedef enum {
+    /* expressions */
+    N_INT, N_FLOAT, N_STR, N_FSTR, N_FMT, N_NAME, N_NONE, N_TRUE, N_FALSE, N_ELLIPSIS,
+    N_TUPLE, N_LIST, N_DICT, N_LISTCOMP, N_COMPFOR, N_UNARY, N_BINARY, N_COMPARE, N_AND, N_OR, N_NOT, N_IFEXP,
+    N_CALL, N_KWARG, N_STAR, N_ATTR, N_INDEX, N_SLICE, N_LAMBDA,
+    /* statements */
+    N_BLOCK, N_EXPR_STMT, N_ASSIGN, N_AUGASSIGN, N_FOR, N_WHILE, N_IF, N_DEF, N_RETURN, N_BREAK, N_CONTINUE,
+    N_PASS, N_IMPORT, N_DEL, N_CLASS
+} NodeKind;
+
+/* Operator codes for N_UNARY / N_BINARY / N_AUGASSIGN / N_COMPARE. */
+typedef enum {
+    AOP_ADD, AOP_SUB, AOP_MUL, AOP_DIV, AOP_FLOORDIV, AOP_MOD, AOP_POW, AOP_MATMUL,
+    AOP_BITAND, AOP_BITOR, AOP_BITXOR, AOP_LSHIFT, AOP_RSHIFT,
+    AOP_NEG, AOP_POS, AOP_INVERT,
+    AOP_EQ, AOP_NE, AOP_LT, AOP_LE, AOP_GT, AOP_GE, AOP_IN, AOP_NOTIN, AOP_IS, AOP_ISNOT
+} AstOp;
+
+typedef struct Node {
+    NodeKind kind;
+    int line, col;
+    int op;                 /* AstOp, or for N_FMT the conversion ('r', 's' or 0) */
+    int64_t ival;
+    double fval;
+    char *str;              /* names, string literals, keyword names, format specs */
+    size_t slen;
+    struct Node **kids;
+    int nkids;
+} Node;
+
+Node *ast_new(NodeKind k, int line, int col);
+void ast_add(Node *parent, Node *kid);     /* kid may be NULL (an omitted slice part) */
+void ast_free(Node *n);
+Node *ast_clone(const Node *n);          /* deep copy (user functions keep their own body) */
+const char *ast_op_symbol(int op);
+#endif

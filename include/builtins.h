@@ -1,0 +1,21 @@
+/* builtins.h - the one table of functions a student can call (prefix builtins_). Python's own (print, range,
+ * len...), torch's (zeros, arange, softmax...), d2l's and the chapter's; tensor methods in a second table. The
+ * language finds them by name; `torch.`, `d2l.`, `nn.`, `F.`, `np.` and `math.` prefixes all reach the same table. */
+#ifndef ATTN_BUILTINS_H
+#define ATTN_BUILTINS_H
+#include "value.h"
+
+void builtins_init(void);
+const Builtin *builtins_find(const char *name);          /* functions */
+const Builtin *builtins_find_method(const char *name);   /* Tensor methods: X.reshape(...) */
+/* Named constants and modules: torch.float32, math.pi, torch (the module) ... New reference or NULL. */
+Value *builtins_constant(const char *name);
+bool builtins_is_module(const char *name);
+/* Every function name (sorted, for completion and help); count in *n. */
+const Builtin *const *builtins_all(int *n);
+const Builtin *const *builtins_all_methods(int *n);
+
+/* Tables contributed by each builtins file (NULL-name terminated). */
+extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_tensor_methods[],
+    bi_io[], bi_d2l[], bi_help_table[];
+#endif

@@ -1,0 +1,25 @@
+/* ops.h - Python/PyTorch semantics of operators, indexing, attributes and iteration on values (prefix ops_).
+ * All return new references, or NULL with the interpreter's error set. */
+#ifndef ATTN_OPS_H
+#define ATTN_OPS_H
+#include "interp.h"
+
+Value *ops_binary(Interp *I, int aop, Value *a, Value *b);
+Value *ops_unary(Interp *I, int aop, Value *a);
+Value *ops_compare(Interp *I, int aop, Value *a, Value *b);
+Value *ops_index(Interp *I, Value *obj, Value *index);
+int ops_set_index(Interp *I, Value *obj, Value *index, Value *v);
+Value *ops_getattr(Interp *I, Value *obj, const char *name);
+int ops_setattr(Interp *I, Value *obj, const char *name, Value *v);
+Value *ops_len(Interp *I, Value *v);
+/* A 0-dim (or one-element) tensor as a Python number; other values returned as they are (new reference). */
+Value *ops_item(Value *v);
+
+/* Iteration over lists, tuples, strings, ranges, dict keys and tensors (along dim 0). */
+typedef struct Iter { Value *src; int64_t i, n; } Iter;
+bool ops_iter_begin(Interp *I, Value *v, Iter *it);
+Value *ops_iter_next(Iter *it);          /* NULL at the end */
+void ops_iter_end(Iter *it);
+/* Collects an iterable into a new list. */
+Value *ops_to_list(Interp *I, Value *v);
+#endif

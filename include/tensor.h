@@ -1,0 +1,156 @@
+/* tensor.h - dense tensors of float32, int64 and bool (prefix ten_).
+ *
+ * The value library knows nothing of the language or the terminal. Every tensor owns one contiguous, row-major
+ * buffer. Functions that can fail return NULL (or -1) and leave a message in ten_error(); nothing here exits.
+ * Shapes in comments are written (B, T, D) as in the book.
+ */
+#ifndef ATTN_TENSOR_H
+#define ATTN_TENSOR_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define TEN_MAX_DIMS 8
+/* Limits that turn an out-of-memory kill into a clear error (issue: robustness). */
+#define TEN_MAX_NUMEL ((int64_t)1 << 28)        /* 268M elements, 1 GiB of float32 */
+
+typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2 } DType;
+
+typedef struct Tensor {
+    DType dtype;
+    int ndim;
+    int64_t shape[TEN_MAX_DIMS];
+    int64_t numel;
+    void *data;             /* float*, int64_t* or uint8_t*; never NULL */
+} Tensor;
+
+/* ---- errors ---- */
+const char *ten_error(void);                 /* message of the last failure */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+void ten_fail(const char *fmt, ...);          /* set the message (used by kernels and callers alike) */
+void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n);   /* "(2, 3)" */
+const char *ten_dtype_name(DType d);          /* "torch.float32" ... */
+size_t ten_dtype_size(DType d);
+
+/* ---- creation (tensor_create.c) ---- */
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* zero-filled */
+Tensor *ten_scalar_f(float v);
+Tensor *ten_scalar_i(int64_t v);
+Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v);
+Tensor *ten_arange(double start, double stop, double step, DType dt);
+Tensor *ten_eye(int64_t n, int64_t m, DType dt);
+Tensor *ten_linspace(double start, double stop, int64_t steps);
+Tensor *ten_copy(const Tensor *t);
+Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new tensor */
+void ten_free(Tensor *t);
+bool ten_same_shape(const Tensor *a, const Tensor *b);
+/* Element i (row-major) as double, and store. */
+double ten_get(const Tensor *t, int64_t i);
+void ten_set(Tensor *t, int64_t i, double v);
+static inline float *ten_f32(const Tensor *t) { return (float *)t->data; }
+static inline int64_t *ten_i64(const Tensor *t) { return (int64_t *)t->data; }
+static inline uint8_t *ten_b8(const Tensor *t) { return (uint8_t *)t->data; }
+
+/* ---- random numbers (rng.c): one seeded generator per session ---- */
+void rng_seed(uint64_t seed);
+uint64_t rng_next(void);
+double rng_uniform(void);                     /* [0, 1) with 53 random bits */
+double rng_normal(void);
+Tensor *ten_rand(int ndim, const int64_t *shape);                    /* U[0,1) */
+Tensor *ten_randn(int ndim, const int64_t *shape);                   /* N(0,1) */
+Tensor *ten_uniform(int ndim, const int64_t *shape, double lo, double hi);
+Tensor *ten_normal(int ndim, const int64_t *shape, double mean, double std);
+
+/* ---- elementwise with NumPy/PyTorch broadcasting (tensor_elementwise.c) ---- */
+typedef enum {
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_AND, OP_OR, OP_XOR, OP_MAXIMUM, OP_MINIMUM, OP_ATAN2
+} BinOp;
+typedef enum {
+    UOP_NEG, UOP_ABS, UOP_SIN, UOP_COS, UOP_TAN, UOP_EXP, UOP_LOG, UOP_SQRT, UOP_TANH, UOP_RELU,
+    UOP_SIGMOID, UOP_FLOOR, UOP_CEIL, UOP_ROUND, UOP_NOT, UOP_ISNAN, UOP_ISINF, UOP_ISFINITE, UOP_SIGN,
+    UOP_LOG2, UOP_LOG10, UOP_RSQRT, UOP_SQUARE, UOP_ASIN, UOP_ACOS, UOP_ATAN
+} UnOp;
+/* Result shape of broadcasting a and b; -1 with a message naming both shapes when they do not broadcast. */
+int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout);
+/* a op b. Python numbers are passed as 0-dim tensors with *_weak set: they take part in the value but not in
+ * choosing the result dtype (PyTorch's rule: tensor int64 + 0.5 -> float32, float32 tensor + 2 -> float32). */
+Tensor *ten_binary(BinOp op, const Tensor *a, bool a_weak, const Tensor *b, bool b_weak);
+Tensor *ten_unary(UnOp op, const Tensor *a);
+Tensor *ten_clamp(const Tensor *a, double lo, double hi);            /* NAN bound = none */
+Tensor *ten_where(const Tensor *cond, const Tensor *a, const Tensor *b);
+/* Broadcast t to shape (copy). */
+Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape);
+
+/* ---- reductions (tensor_reduce.c) ---- */
+typedef enum { RED_SUM, RED_MEAN, RED_MAX, RED_MIN, RED_ARGMAX, RED_ARGMIN, RED_PROD, RED_STD, RED_VAR,
+               RED_ANY, RED_ALL } RedOp;
+/* Reduce over dim (negative counts from the end), or over everything when all is true. */
+Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim);
+Tensor *ten_softmax(const Tensor *t, int dim);
+Tensor *ten_log_softmax(const Tensor *t, int dim);
+Tensor *ten_cumsum(const Tensor *t, int dim);
+int ten_norm_dim(int dim, int ndim);           /* -1 with a message when out of range */
+
+/* ---- shapes (tensor_shape.c) ---- */
+Tensor *ten_reshape(const Tensor *t, int ndim, const int64_t *shape);   /* one entry may be -1 */
+Tensor *ten_permute(const Tensor *t, const int *dims);
+Tensor *ten_transpose(const Tensor *t, int d0, int d1);
+Tensor *ten_unsqueeze(const Tensor *t, int dim);
+Tensor *ten_squeeze(const Tensor *t, int dim, bool all);
+Tensor *ten_cat(Tensor *const *ts, int n, int dim);
+Tensor *ten_stack(Tensor *const *ts, int n, int dim);
+/* repeats: one count for every element along dim (nrep == 1 means the same count for all). dim < -99: flatten. */
+Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t nrep, int dim, bool flatten);
+Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps);
+Tensor *ten_tril(const Tensor *t, int64_t k, bool upper);
+Tensor *ten_flip(const Tensor *t, int dim);
+
+/* ---- matrix products (tensor_matmul.c) ---- */
+Tensor *ten_matmul(const Tensor *a, const Tensor *b);     /* torch.matmul: 1-D, 2-D and batched broadcasting */
+Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, m) -> (B, n, m) */
+/* C (m, n) = A (m, k) @ B (k, n), row-major float32; BLAS for large products, a fixed-order loop for small ones. */
+void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);
+void ten_set_blas_threshold(int64_t flops);
+
+/* ---- indexing (tensor_index.c) ---- */
+typedef enum { IX_INT, IX_SLICE, IX_NEWAXIS, IX_ELLIPSIS, IX_TENSOR } IndexKind;
+typedef struct IndexItem {
+    IndexKind kind;
+    int64_t i;                          /* IX_INT */
+    int64_t start, stop, step;          /* IX_SLICE */
+    bool has_start, has_stop;
+    const Tensor *index;                /* IX_TENSOR: int64 indices or a bool mask (borrowed) */
+} IndexItem;
+Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n);
+/* t[items] = v (v broadcast to the indexed shape and cast to t's dtype). 0 on success. */
+int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v);
+
+/* ---- printing like PyTorch (tensor_print.c) ---- */
+typedef struct PrintOptions {
+    int precision;      /* 4 */
+    int threshold;      /* 1000: more elements than this are summarised */
+    int edgeitems;      /* 3 */
+    int linewidth;      /* 80 */
+    int sci_mode;       /* -1 auto, 0 never, 1 always */
+} PrintOptions;
+extern PrintOptions ten_print_options;
+struct StrBuf;
+/* Appends repr(t) exactly as torch prints it: "tensor([[0.0000, 1.0000], ...])". Never "-0.0000". */
+void ten_repr(struct StrBuf *out, const Tensor *t);
+/* The same text without the "tensor(" prefix and the ")" (what print(t.numpy()) would resemble). */
+void ten_format_body(struct StrBuf *out, const Tensor *t, int indent);
+
+/* ---- NumPy .npy files (npy.c) ---- */
+/* Writes float32 (<f4), int64 (<i8) or bool (|b1), C order, atomically (temp file + rename). */
+int npy_save(const char *path, const Tensor *t);
+/* Reads <f4, <f8 (to float32), <i8, <i4 (to int64), |b1; C order only. Errors name the file and the problem. */
+Tensor *npy_load(const char *path);
+Tensor *npy_parse(const unsigned char *buf, size_t len);   /* the same from memory (fuzzing, tests) */
+
+/* Ctrl-C: kernels poll this between rows and fail with "interrupted". */
+extern volatile int ten_interrupted;
+#endif

@@ -1,0 +1,40 @@
+/* transcript.h - golden transcripts (prefix tr_). A transcript is Markdown: prose, and ```attn fenced blocks in
+ * which "attn> " lines are input ("  ...> " continues one) and the other lines are the output expected from it.
+ * Numbers are compared to the precision written in the expected text: 0.1769 accepts 0.1768..0.1770. */
+#ifndef ATTN_TRANSCRIPT_H
+#define ATTN_TRANSCRIPT_H
+#include "interp.h"
+#include <stdbool.h>
+
+typedef struct TrStep {
+    char *input;            /* the statement, continuation lines joined with '\n' */
+    int line;               /* line of its "attn> " in the file */
+    char *expected;         /* expected output (may be "") */
+    int expected_line;      /* first line of the expected output */
+    int end_line;           /* line after the last expected line */
+} TrStep;
+
+typedef struct Transcript {
+    char *path;
+    char *text;             /* the whole file */
+    TrStep *steps;
+    int nsteps;
+} Transcript;
+
+/* Loads and splits a transcript; NULL with a message "file:line: ..." in err. */
+Transcript *tr_load(const char *path, char *err, size_t errlen);
+Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen);
+void tr_free(Transcript *t);
+
+/* Runs every step in a fresh interpreter; outputs[i] receives what step i printed (caller frees each). */
+void tr_run(Transcript *t, char **outputs);
+
+/* True when actual matches expected: text equal once runs of spaces are folded, numbers equal to the precision
+ * written in expected. */
+bool tr_match(const char *expected, const char *actual);
+
+/* Command line actions; return the exit status. */
+int tr_replay(const char *path);
+int tr_check(const char *path, bool quiet);
+int tr_update(const char *path);
+#endif

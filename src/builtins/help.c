@@ -1,0 +1,77 @@
+/* help.c - help() and the `help` command: every builtin with its signature, its section of the book and a short
+ * explanation for students. */
+#include "builtins.h"
+#include "interp.h"
+#include <string.h>
+
+/* Appends the help text for one name (a function or a Tensor method); false when unknown. */
+bool help_for(StrBuf *out, const char *name) {
+    const char *n = name;
+    for (const char *pfx[] = {"torch.", "d2l.", "nn.", "F.", "np.", "math.", "Tensor.", "X.", NULL}, **p = pfx; *p; p++)
+        if (!strncmp(n, *p, strlen(*p))) { n += strlen(*p); break; }
+    const Builtin *b = builtins_find(n);
+    const Builtin *m = builtins_find_method(n);
+    if (!b && !m) return false;
+    if (!b) b = m;
+    sb_printf(out, "%s\n", b->signature);
+    if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
+    sb_printf(out, "  %s\n", b->help);
+    if (m && m != b) sb_printf(out, "  Also a method: X.%s(...)\n", n);
+    else if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
+    return true;
+}
+
+void help_overview(StrBuf *out) {
+    int n;
+    const Builtin *const *all = builtins_all(&n);
+    sb_puts(out,
+            "attn: type Python/PyTorch lines as in the book (torch. and d2l. prefixes are optional).\n"
+            "  help NAME      explains one function, e.g. help masked_softmax\n"
+            "  lesson         lists the lessons; lesson N starts one\n"
+            "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
+            "From the chapter (d2l §11.3, §11.5, §11.6):\n");
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        if (!all[i]->section || strncmp(all[i]->section, "§11", 3) != 0) continue;
+        sb_printf(out, "  %-26s", all[i]->name);
+        if (++col % 3 == 0) sb_putc(out, '\n');
+    }
+    if (col % 3) sb_putc(out, '\n');
+    sb_puts(out, "\nTensors and Python:\n");
+    col = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i]->name[0] == '_' || (all[i]->section && !strncmp(all[i]->section, "§11", 3))) continue;
+        sb_printf(out, "  %-18s", all[i]->name);
+        if (++col % 4 == 0) sb_putc(out, '\n');
+    }
+    if (col % 4) sb_putc(out, '\n');
+    sb_puts(out, "\nTensor attributes: X.shape X.dtype X.T X.ndim; methods: X.reshape(...) X.sum(dim=...) X.item() ...\n");
+}
+
+static Value *bi_help(Interp *I, Args *a) {
+    StrBuf b;
+    sb_init(&b);
+    Value *v = arg(a, 0, NULL);
+    if (!v) help_overview(&b);
+    else {
+        const char *name = v->kind == V_STR ? v->u.str.s : v->kind == V_BUILTIN ? v->u.builtin->name
+                         : v->kind == V_METHOD ? v->u.method.fn->name : v->kind == V_OBJECT ? v->u.obj.cls->name : NULL;
+        if (!name || !help_for(&b, name)) {
+            sb_free(&b);
+            return rt_error(I, "no help for %s: type help to list everything", name ? name : val_type_name(v));
+        }
+    }
+    interp_write(I, sb_str(&b));
+    sb_free(&b);
+    return val_none();
+}
+
+static Value *bi_quit(Interp *I, Args *a) {
+    return rt_error(I, "__quit__");
+}
+
+const Builtin bi_help_table[] = {
+    {"help", bi_help, "help(name)", "Explains a function; help() lists everything.", "", 0},
+    {"quit", bi_quit, "quit()", "Leaves attn (Ctrl-D does too).", "", 0},
+    {"exit", bi_quit, "exit()", "Leaves attn.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

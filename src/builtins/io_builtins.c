@@ -1,0 +1,39 @@
+/* io_builtins.c - save("x.npy", X) and load("x.npy"): NumPy's .npy format, so a student can check any result in
+ * NumPy or PyTorch (np.load / torch.from_numpy). */
+#include "builtins.h"
+#include "interp.h"
+#include <string.h>
+
+static bool npy_name(Interp *I, Value *v, const char *fn) {
+    if (!v || v->kind != V_STR) { rt_error(I, "%s() needs a file name such as \"x.npy\"", fn); return false; }
+    size_t n = v->u.str.len;
+    if (n < 5 || strcmp(v->u.str.s + n - 4, ".npy") != 0) { rt_error(I, "%s(): the file name must end in .npy, got '%s'", fn, v->u.str.s); return false; }
+    if (strlen(v->u.str.s) != n) { rt_error(I, "%s(): the file name has a NUL character", fn); return false; }
+    return true;
+}
+
+static Value *bi_save(Interp *I, Args *a) {
+    static const char *const kw[] = {"file", "tensor", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *f = arg(a, 0, "file"), *x = arg(a, 1, "tensor");
+    if (f && f->kind == V_TENSOR && x && x->kind == V_STR) { Value *t = f; f = x; x = t; }   /* torch.save(X, "x.npy") order */
+    if (!npy_name(I, f, "save")) return NULL;
+    if (!x || x->kind != V_TENSOR) return rt_error(I, "save(\"x.npy\", X) needs a tensor to save");
+    if (npy_save(f->u.str.s, x->u.t) < 0) return rt_tensor_error(I);
+    return val_none();
+}
+
+static Value *bi_load(Interp *I, Args *a) {
+    static const char *const kw[] = {"file", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *f = arg(a, 0, "file");
+    if (!npy_name(I, f, "load")) return NULL;
+    Tensor *t = npy_load(f->u.str.s);
+    return t ? val_tensor(t) : rt_tensor_error(I);
+}
+
+const Builtin bi_io[] = {
+    {"save", bi_save, "save(\"x.npy\", X)",
+     "Writes X to a NumPy .npy file (float32, int64 or bool, C order): in Python, np.load(\"x.npy\") reads it.", "", 0},
+    {"load", bi_load, "X = load(\"x.npy\")", "Reads a NumPy .npy file (float32/float64 become float32, int32/int64 become int64).", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -1,0 +1,629 @@
+/* python_builtins.c - Python's own functions that the book's lines use: print, range, len, int, float, str,
+ * list, tuple, enumerate, zip, sum, min, max, abs, round, sorted, format, repr; and str/list/dict methods. */
+#include "builtins.h"
+#include "interp.h"
+#include "ops.h"
+#include "pyformat.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const NO_KW[] = {NULL};
+Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);   /* torch_math.c */
+
+static Value *bi_print(Interp *I, Args *a) {
+    static const char *const kw[] = {"sep", "end", "flush", "file", NULL};
+    if (!args_check(I, a, -1, kw)) return NULL;
+    Value *sep = arg(a, -1, "sep"), *end = arg(a, -1, "end");
+    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "sep must be None or a string, not %s", val_type_name(sep));
+    if (end && end->kind != V_STR && end->kind != V_NONE) return rt_error(I, "end must be None or a string, not %s", val_type_name(end));
+    StrBuf b;
+    sb_init(&b);
+    for (int i = 0; i < a->npos; i++) {
+        if (i) sb_puts(&b, sep && sep->kind == V_STR ? sep->u.str.s : " ");
+        val_str_of(&b, a->pos[i]);
+    }
+    sb_puts(&b, end && end->kind == V_STR ? end->u.str.s : "\n");
+    interp_write(I, sb_str(&b));
+    sb_free(&b);
+    return val_none();
+}
+
+static Value *bi_range(Interp *I, Args *a) {
+    if (!args_check(I, a, 3, NO_KW)) return NULL;
+    if (a->npos == 0) return rt_error(I, "range expected at least 1 argument, got 0");
+    int64_t v[3] = {0, 0, 1};
+    for (int i = 0; i < a->npos; i++)
+        if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
+    if (a->npos == 1) return val_range(0, v[0], 1);
+    if (v[2] == 0) return rt_error(I, "range() arg 3 must not be zero");
+    return val_range(v[0], v[1], a->npos == 3 ? v[2] : 1);
+}
+
+static Value *bi_len(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    if (a->npos != 1) return rt_error(I, "len() takes exactly one argument (%d given)", a->npos);
+    return ops_len(I, a->pos[0]);
+}
+
+static Value *bi_int(Interp *I, Args *a) {
+    if (!args_check(I, a, 2, NO_KW)) return NULL;
+    if (a->npos == 0) return val_int(0);
+    Value *v = ops_item(a->pos[0]);
+    Value *r = NULL;
+    if (v->kind == V_INT) r = val_incref(v);
+    else if (v->kind == V_BOOL) r = val_int(v->u.b);
+    else if (v->kind == V_FLOAT) {
+        if (!isfinite(v->u.f)) r = rt_error(I, "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
+        else if (fabs(v->u.f) >= 9.2e18) r = rt_error(I, "integer overflow: %g does not fit in 64 bits", v->u.f);
+        else r = val_int((int64_t)v->u.f);
+    } else if (v->kind == V_STR) {
+        int64_t base = 10;
+        if (a->npos > 1 && !arg_int(I, a->pos[1], "base", &base)) { val_decref(v); return NULL; }
+        char *end;
+        const char *s = v->u.str.s;
+        while (*s == ' ') s++;
+        long long x = strtoll(s, &end, (int)base);
+        while (*end == ' ' || *end == '\n') end++;
+        if (end == s || *end) r = rt_error(I, "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
+        else r = val_int(x);
+    } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
+    else r = rt_error(I, "int() argument must be a string or a number, not '%s'", val_type_name(v));
+    val_decref(v);
+    return r;
+}
+
+static Value *bi_float(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    if (a->npos == 0) return val_float(0);
+    Value *v = ops_item(a->pos[0]);
+    Value *r;
+    if (val_is_number(v)) r = val_float(val_as_double(v));
+    else if (v->kind == V_STR) {
+        char *end;
+        double x = strtod(v->u.str.s, &end);
+        while (*end == ' ' || *end == '\n') end++;
+        if (end == v->u.str.s || *end) r = rt_error(I, "could not convert string to float: '%s'", v->u.str.s);
+        else r = val_float(x);
+    } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
+    else r = rt_error(I, "float() argument must be a string or a number, not '%s'", val_type_name(v));
+    val_decref(v);
+    return r;
+}
+
+static Value *bi_bool(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    if (a->npos == 0) return val_bool(false);
+    bool ok, t = val_truthy(a->pos[0], &ok);
+    if (!ok) return rt_error(I, "Boolean value of Tensor with more than one value is ambiguous");
+    return val_bool(t);
+}
+
+static Value *bi_str(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    if (a->npos == 0) return val_str("");
+    StrBuf b;
+    sb_init(&b);
+    val_str_of(&b, a->pos[0]);
+    return val_str_take(sb_take(&b));
+}
+
+static Value *bi_repr(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "repr() takes exactly one argument") : NULL;
+    StrBuf b;
+    sb_init(&b);
+    val_repr(&b, a->pos[0]);
+    return val_str_take(sb_take(&b));
+}
+
+static Value *bi_list(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    if (a->npos == 0) return val_list(0);
+    return ops_to_list(I, a->pos[0]);
+}
+
+static Value *bi_tuple(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    if (a->npos == 0) return val_tuple(0);
+    Value *l = ops_to_list(I, a->pos[0]);
+    if (l) l->kind = V_TUPLE;
+    return l;
+}
+
+static Value *bi_dict(Interp *I, Args *a) {
+    if (!args_check(I, a, 0, NULL) && a->npos > 0) return NULL;
+    I->has_err = false;
+    Value *d = val_dict();
+    for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
+    return d;
+}
+
+static Value *bi_enumerate(Interp *I, Args *a) {
+    static const char *const kw[] = {"iterable", "start", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *src = arg(a, 0, "iterable"), *st = arg(a, 1, "start");
+    if (!src) return rt_error(I, "enumerate() needs an iterable");
+    int64_t start = 0;
+    if (st && !arg_int(I, st, "start", &start)) return NULL;
+    Value *l = ops_to_list(I, src);
+    if (!l) return NULL;
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *t = val_tuple(2);
+        val_seq_set(t, 0, val_int(start + i));
+        val_seq_set(t, 1, val_incref(l->u.seq.items[i]));
+        val_seq_set(l, i, t);
+    }
+    return l;
+}
+
+static Value *bi_zip(Interp *I, Args *a) {
+    if (!args_check(I, a, -1, NO_KW)) return NULL;
+    Value **lists = xcalloc((size_t)(a->npos ? a->npos : 1), sizeof(Value *));
+    int64_t n = a->npos ? INT64_MAX : 0;
+    for (int i = 0; i < a->npos; i++) {
+        lists[i] = ops_to_list(I, a->pos[i]);
+        if (!lists[i]) { for (int j = 0; j < i; j++) val_decref(lists[j]); free(lists); return NULL; }
+        if (lists[i]->u.seq.n < n) n = lists[i]->u.seq.n;
+    }
+    Value *r = val_list(n);
+    for (int64_t k = 0; k < n; k++) {
+        Value *t = val_tuple(a->npos);
+        for (int i = 0; i < a->npos; i++) val_seq_set(t, i, val_incref(lists[i]->u.seq.items[k]));
+        val_seq_set(r, k, t);
+    }
+    for (int i = 0; i < a->npos; i++) val_decref(lists[i]);
+    free(lists);
+    return r;
+}
+
+/* sum/min/max of an iterable (Python's); a tensor argument goes to torch's reductions instead. */
+static Value *fold(Interp *I, Args *a, int which) {
+    static const char *const kw[] = {"start", "default", "key", NULL};
+    if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
+    if (!args_check(I, a, -1, kw)) return NULL;
+    Value *src;
+    Value *l;
+    if (which != 0 && a->npos > 1) {          /* max(a, b, c) */
+        l = val_list(a->npos);
+        for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
+    } else {
+        if (!(src = arg(a, 0, NULL))) return rt_error(I, "%s() expected at least 1 argument", a->fname);
+        if (src->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
+        if (!(l = ops_to_list(I, src))) return NULL;
+    }
+    Value *acc = NULL;
+    if (which == 0) {
+        Value *st = arg(a, 1, "start");
+        acc = st ? val_incref(st) : val_int(0);
+    }
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *x = l->u.seq.items[i];
+        if (!acc) { acc = val_incref(x); continue; }
+        Value *r;
+        if (which == 0) r = ops_binary(I, AOP_ADD, acc, x);
+        else {
+            Value *c = ops_compare(I, which == 1 ? AOP_LT : AOP_GT, x, acc);
+            if (!c) { val_decref(acc); val_decref(l); return NULL; }
+            bool ok, t = val_truthy(c, &ok);
+            val_decref(c);
+            if (!ok) { val_decref(acc); val_decref(l); return rt_error(I, "cannot compare tensors with more than one element: use torch.max"); }
+            r = val_incref(t ? x : acc);
+        }
+        val_decref(acc);
+        acc = r;
+        if (!acc) { val_decref(l); return NULL; }
+    }
+    val_decref(l);
+    if (!acc) {
+        Value *def = arg(a, -1, "default");
+        if (def) return val_incref(def);
+        return rt_error(I, "%s() arg is an empty sequence", a->fname);
+    }
+    return acc;
+}
+static Value *bi_sum(Interp *I, Args *a) { return fold(I, a, 0); }
+static Value *bi_min(Interp *I, Args *a) { return fold(I, a, 1); }
+static Value *bi_max(Interp *I, Args *a) { return fold(I, a, 2); }
+
+static Value *bi_abs(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "abs() takes exactly one argument") : NULL;
+    Value *v = a->pos[0];
+    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
+    if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
+    if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
+    if (v->kind == V_BOOL) return val_int(v->u.b);
+    return rt_error(I, "bad operand type for abs(): '%s'", val_type_name(v));
+}
+
+static Value *bi_round(Interp *I, Args *a) {
+    static const char *const kw[] = {"number", "ndigits", "decimals", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *v = arg(a, 0, "number"), *nd = arg(a, 1, "ndigits");
+    if (!v) return rt_error(I, "round() missing required argument 'number'");
+    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ROUND, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
+    if (!val_is_number(v)) return rt_error(I, "type %s doesn't define __round__", val_type_name(v));
+    if (!nd || nd->kind == V_NONE) {
+        if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
+        if (!isfinite(v->u.f)) return rt_error(I, "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
+        return val_int((int64_t)nearbyint(v->u.f));
+    }
+    int64_t digits;
+    if (!arg_int(I, nd, "ndigits", &digits)) return NULL;
+    if (v->kind != V_FLOAT) return val_incref(v);
+    if (digits > 300 || digits < -300) return val_float(v->u.f);
+    /* round through decimal text, as Python does, so round(2.675, 2) is 2.67 */
+    char buf[400];
+    if (digits >= 0) { snprintf(buf, sizeof buf, "%.*f", (int)digits, v->u.f); return val_float(strtod(buf, NULL)); }
+    double p = pow(10, (double)-digits);
+    return val_float(nearbyint(v->u.f / p) * p);
+}
+
+static Value *bi_sorted(Interp *I, Args *a) {
+    static const char *const kw[] = {"reverse", NULL};
+    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "sorted() takes exactly one positional argument") : NULL;
+    Value *rev = arg(a, -1, "reverse");
+    bool reverse = false;
+    if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
+    Value *l = ops_to_list(I, a->pos[0]);
+    if (!l) return NULL;
+    /* insertion sort with the language's comparison (lists here are short) */
+    for (int64_t i = 1; i < l->u.seq.n; i++) {
+        for (int64_t j = i; j > 0; j--) {
+            Value *c = ops_compare(I, reverse ? AOP_GT : AOP_LT, l->u.seq.items[j], l->u.seq.items[j - 1]);
+            if (!c) { val_decref(l); return NULL; }
+            bool ok, t = val_truthy(c, &ok);
+            val_decref(c);
+            if (!ok) { val_decref(l); return rt_error(I, "cannot sort tensors with more than one element"); }
+            if (!t) break;
+            Value *tmp = l->u.seq.items[j];
+            l->u.seq.items[j] = l->u.seq.items[j - 1];
+            l->u.seq.items[j - 1] = tmp;
+        }
+    }
+    return l;
+}
+
+static Value *bi_reversed(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "reversed() takes exactly one argument") : NULL;
+    Value *l = ops_to_list(I, a->pos[0]);
+    if (!l) return NULL;
+    for (int64_t i = 0, j = l->u.seq.n - 1; i < j; i++, j--) {
+        Value *t = l->u.seq.items[i];
+        l->u.seq.items[i] = l->u.seq.items[j];
+        l->u.seq.items[j] = t;
+    }
+    return l;
+}
+
+static Value *bi_format(Interp *I, Args *a) {
+    if (!args_check(I, a, 2, NO_KW) || a->npos < 1) return a->npos < 1 ? rt_error(I, "format() takes a value and a format spec") : NULL;
+    Value *spec = a->npos > 1 ? a->pos[1] : NULL;
+    if (spec && spec->kind != V_STR) return rt_error(I, "format() argument 2 must be str, not %s", val_type_name(spec));
+    StrBuf b;
+    sb_init(&b);
+    if (!pyfmt_format(I, &b, a->pos[0], spec ? spec->u.str.s : "")) { sb_free(&b); return NULL; }
+    return val_str_take(sb_take(&b));
+}
+
+static Value *bi_type(Interp *I, Args *a) {
+    if (a->npos != 1) return rt_error(I, "type() takes exactly one argument");
+    char buf[96];
+    snprintf(buf, sizeof buf, "<class '%s'>", val_type_name(a->pos[0]));
+    return val_str(buf);
+}
+
+static Value *bi_assert(Interp *I, Args *a) {
+    bool ok, t = val_truthy(a->pos[0], &ok);
+    if (!ok) return rt_error(I, "assert on a tensor with more than one value is ambiguous (use .all())");
+    if (t) return val_none();
+    if (a->npos > 1) {
+        StrBuf b;
+        sb_init(&b);
+        val_str_of(&b, a->pos[1]);
+        rt_error(I, "AssertionError: %s", sb_str(&b));
+        sb_free(&b);
+        return NULL;
+    }
+    return rt_error(I, "AssertionError");
+}
+
+static Value *any_all(Interp *I, Args *a, bool all) {
+    if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, all ? RED_ALL : RED_ANY);
+    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", all ? "all" : "any");
+    if (a->pos[0]->kind == V_TENSOR) {
+        Tensor *r = ten_reduce(all ? RED_ALL : RED_ANY, a->pos[0]->u.t, true, 0, false);
+        return r ? val_tensor(r) : rt_tensor_error(I);
+    }
+    Value *l = ops_to_list(I, a->pos[0]);
+    if (!l) return NULL;
+    bool result = all;
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        bool ok, t = val_truthy(l->u.seq.items[i], &ok);
+        if (!ok) { val_decref(l); return rt_error(I, "Boolean value of Tensor with more than one value is ambiguous"); }
+        if (all && !t) { result = false; break; }
+        if (!all && t) { result = true; break; }
+    }
+    val_decref(l);
+    return val_bool(result);
+}
+static Value *bi_any(Interp *I, Args *a) { return any_all(I, a, false); }
+static Value *bi_all(Interp *I, Args *a) { return any_all(I, a, true); }
+
+static Value *bi_chr_ord(Interp *I, Args *a) {
+    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    if (a->fn->tag == 0) {
+        int64_t c;
+        if (!arg_int(I, a->pos[0], "chr() argument", &c)) return NULL;
+        if (c < 0 || c > 127) return rt_error(I, "chr() arg must be in range(128) in attn");
+        char s[2] = {(char)c, 0};
+        return val_str(s);
+    }
+    if (a->pos[0]->kind != V_STR || a->pos[0]->u.str.len != 1) return rt_error(I, "ord() expected a character");
+    return val_int((unsigned char)a->pos[0]->u.str.s[0]);
+}
+
+static Value *bi_bin_hex(Interp *I, Args *a) {
+    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    int64_t v;
+    if (!arg_int(I, a->pos[0], "the argument", &v)) return NULL;
+    Value *spec = val_str(a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
+    StrBuf b;
+    sb_init(&b);
+    Value *iv = val_int(v);
+    pyfmt_format(I, &b, iv, spec->u.str.s);
+    val_decref(iv);
+    val_decref(spec);
+    return val_str_take(sb_take(&b));
+}
+
+static Value *bi_pow(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "pow() takes exactly two arguments (base, exp)");
+    return ops_binary(I, AOP_POW, a->pos[0], a->pos[1]);
+}
+
+/* ---- str, list and dict methods (self is pos[0]) ---- */
+
+static Value *str_join(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "join() takes exactly one argument");
+    Value *l = ops_to_list(I, a->pos[1]);
+    if (!l) return NULL;
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *x = l->u.seq.items[i];
+        if (x->kind != V_STR) { sb_free(&b); val_decref(l); return rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x)); }
+        if (i) sb_putn(&b, a->pos[0]->u.str.s, a->pos[0]->u.str.len);
+        sb_putn(&b, x->u.str.s, x->u.str.len);
+    }
+    val_decref(l);
+    return val_str_take(sb_take(&b));
+}
+
+/* "{} and {:.2f}".format(a, b) */
+static Value *str_format(Interp *I, Args *a) {
+    const char *s = a->pos[0]->u.str.s;
+    StrBuf b;
+    sb_init(&b);
+    int auto_i = 1;
+    for (const char *p = s; *p; p++) {
+        if (*p == '{' && p[1] == '{') { sb_putc(&b, '{'); p++; continue; }
+        if (*p == '}' && p[1] == '}') { sb_putc(&b, '}'); p++; continue; }
+        if (*p != '{') { sb_putc(&b, *p); continue; }
+        const char *e = strchr(p, '}');
+        if (!e) { sb_free(&b); return rt_error(I, "single '{' encountered in format string"); }
+        char field[128] = {0}, spec[128] = {0};
+        const char *colon = memchr(p + 1, ':', (size_t)(e - p - 1));
+        size_t fl = (size_t)((colon ? colon : e) - p - 1);
+        if (fl >= sizeof field || (colon && (size_t)(e - colon - 1) >= sizeof spec)) { sb_free(&b); return rt_error(I, "format field too long"); }
+        memcpy(field, p + 1, fl);
+        if (colon) memcpy(spec, colon + 1, (size_t)(e - colon - 1));
+        Value *v = NULL;
+        if (!field[0]) v = auto_i < a->npos ? a->pos[auto_i++] : NULL;
+        else if (field[0] >= '0' && field[0] <= '9') { int k = atoi(field) + 1; v = k < a->npos ? a->pos[k] : NULL; }
+        else v = arg(a, -1, field);
+        if (!v) { sb_free(&b); return rt_error(I, "format(): no argument for field '{%s}'", field); }
+        if (!pyfmt_format(I, &b, v, spec)) { sb_free(&b); return NULL; }
+        p = e;
+    }
+    return val_str_take(sb_take(&b));
+}
+
+static Value *str_case(Interp *I, Args *a) {
+    Value *r = val_strn(a->pos[0]->u.str.s, a->pos[0]->u.str.len);
+    for (char *p = r->u.str.s; *p; p++) *p = (char)(a->fn->tag ? (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) : (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
+    return r;
+}
+
+static Value *str_strip(Interp *I, Args *a) {
+    const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
+    while (s < e && strchr(" \t\n\r", *s)) s++;
+    while (e > s && strchr(" \t\n\r", e[-1])) e--;
+    return val_strn(s, (size_t)(e - s));
+}
+
+static Value *str_split(Interp *I, Args *a) {
+    Value *sep = a->npos > 1 ? a->pos[1] : NULL;
+    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "split() separator must be a string");
+    if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_error(I, "empty separator");
+    Value *l = val_list(0);
+    const char *s = a->pos[0]->u.str.s;
+    if (!sep || sep->kind == V_NONE) {
+        while (*s) {
+            while (*s && strchr(" \t\n\r", *s)) s++;
+            if (!*s) break;
+            const char *e = s;
+            while (*e && !strchr(" \t\n\r", *e)) e++;
+            val_list_append(l, val_strn(s, (size_t)(e - s)));
+            s = e;
+        }
+        return l;
+    }
+    for (;;) {
+        const char *e = strstr(s, sep->u.str.s);
+        if (!e) { val_list_append(l, val_str(s)); break; }
+        val_list_append(l, val_strn(s, (size_t)(e - s)));
+        s = e + sep->u.str.len;
+    }
+    return l;
+}
+
+static Value *str_replace(Interp *I, Args *a) {
+    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_error(I, "replace() takes two strings");
+    const char *s = a->pos[0]->u.str.s, *old = a->pos[1]->u.str.s;
+    if (!*old) return val_incref(a->pos[0]);
+    StrBuf b;
+    sb_init(&b);
+    for (;;) {
+        const char *e = strstr(s, old);
+        if (!e) { sb_puts(&b, s); break; }
+        sb_putn(&b, s, (size_t)(e - s));
+        sb_puts(&b, a->pos[2]->u.str.s);
+        s = e + a->pos[1]->u.str.len;
+    }
+    return val_str_take(sb_take(&b));
+}
+
+static Value *str_startswith(Interp *I, Args *a) {
+    if (a->npos != 2 || a->pos[1]->kind != V_STR) return rt_error(I, "%s() takes one string", a->fname);
+    const Value *s = a->pos[0], *p = a->pos[1];
+    if (p->u.str.len > s->u.str.len) return val_bool(false);
+    if (a->fn->tag == 0) return val_bool(!memcmp(s->u.str.s, p->u.str.s, p->u.str.len));
+    return val_bool(!memcmp(s->u.str.s + s->u.str.len - p->u.str.len, p->u.str.s, p->u.str.len));
+}
+
+static Value *list_append(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "append() takes exactly one argument");
+    if (a->pos[0]->u.seq.n >= 50000000) return rt_error(I, "the list is too long");
+    val_list_append(a->pos[0], val_incref(a->pos[1]));
+    return val_none();
+}
+
+static Value *list_extend(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "extend() takes exactly one argument");
+    Value *l = ops_to_list(I, a->pos[1]);
+    if (!l) return NULL;
+    for (int64_t i = 0; i < l->u.seq.n; i++) val_list_append(a->pos[0], val_incref(l->u.seq.items[i]));
+    val_decref(l);
+    return val_none();
+}
+
+static Value *list_pop(Interp *I, Args *a) {
+    Value *l = a->pos[0];
+    int64_t i = l->u.seq.n - 1;
+    if (a->npos > 1 && !arg_int(I, a->pos[1], "pop index", &i)) return NULL;
+    if (i < 0) i += l->u.seq.n;
+    if (l->u.seq.n == 0 || i < 0 || i >= l->u.seq.n) return rt_error(I, l->u.seq.n ? "pop index out of range" : "pop from empty list");
+    Value *v = l->u.seq.items[i];
+    memmove(l->u.seq.items + i, l->u.seq.items + i + 1, sizeof(Value *) * (size_t)(l->u.seq.n - i - 1));
+    l->u.seq.n--;
+    return v;
+}
+
+static Value *list_index(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *l = a->pos[0];
+    int64_t cnt = 0;
+    for (int64_t i = 0; i < l->u.seq.n; i++)
+        if (val_equal(l->u.seq.items[i], a->pos[1])) {
+            if (a->fn->tag == 0) return val_int(i);
+            cnt++;
+        }
+    if (a->fn->tag == 1) return val_int(cnt);
+    return rt_error(I, "the value is not in the %s", val_type_name(l));
+}
+
+static Value *size_numel(Interp *I, Args *a) {
+    int64_t n = 1;
+    for (int64_t i = 0; i < a->pos[0]->u.seq.n; i++) {
+        int64_t d;
+        if (!arg_int(I, a->pos[0]->u.seq.items[i], "a dimension", &d)) return NULL;
+        n *= d;
+    }
+    return val_int(n);
+}
+
+static Value *dict_keys_values(Interp *I, Args *a) {
+    Dict *d = a->pos[0]->u.dict;
+    Value *l = val_list(d->n);
+    for (int i = 0; i < d->n; i++) {
+        if (a->fn->tag == 0) val_seq_set(l, i, val_incref(d->keys[i]));
+        else if (a->fn->tag == 1) val_seq_set(l, i, val_incref(d->vals[i]));
+        else {
+            Value *t = val_tuple(2);
+            val_seq_set(t, 0, val_incref(d->keys[i]));
+            val_seq_set(t, 1, val_incref(d->vals[i]));
+            val_seq_set(l, i, t);
+        }
+    }
+    return l;
+}
+
+static Value *dict_get_m(Interp *I, Args *a) {
+    if (a->npos < 2) return rt_error(I, "get() takes a key");
+    Dict *d = a->pos[0]->u.dict;
+    for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], a->pos[1])) return val_incref(d->vals[i]);
+    return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
+}
+
+const Builtin bi_str_methods[] = {
+    {"join", str_join, "sep.join(strings)", "Joins strings with sep between them.", "", 0},
+    {"format", str_format, "s.format(*args)", "Fills {} fields, as Python does.", "", 0},
+    {"lower", str_case, "s.lower()", "Lower case.", "", 0},
+    {"upper", str_case, "s.upper()", "Upper case.", "", 1},
+    {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0},
+    {"split", str_split, "s.split(sep=None)", "Splits into a list of strings.", "", 0},
+    {"replace", str_replace, "s.replace(old, new)", "Replaces every old by new.", "", 0},
+    {"startswith", str_startswith, "s.startswith(prefix)", "True when s starts with prefix.", "", 0},
+    {"endswith", str_startswith, "s.endswith(suffix)", "True when s ends with suffix.", "", 1},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+const Builtin bi_list_methods[] = {
+    {"append", list_append, "L.append(x)", "Adds x at the end.", "", 0},
+    {"extend", list_extend, "L.extend(items)", "Adds every item at the end.", "", 0},
+    {"pop", list_pop, "L.pop(i=-1)", "Removes and returns item i.", "", 0},
+    {"index", list_index, "L.index(x)", "Position of the first x.", "", 0},
+    {"count", list_index, "L.count(x)", "How many items equal x.", "", 1},
+    {"numel", size_numel, "size.numel()", "Product of the dimensions.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+const Builtin bi_dict_methods[] = {
+    {"keys", dict_keys_values, "d.keys()", "The keys, as a list.", "", 0},
+    {"values", dict_keys_values, "d.values()", "The values, as a list.", "", 1},
+    {"items", dict_keys_values, "d.items()", "(key, value) pairs, as a list.", "", 2},
+    {"get", dict_get_m, "d.get(key, default=None)", "The value for key, or default.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+const Builtin bi_python[] = {
+    {"print", bi_print, "print(*values, sep=' ', end='\\n')", "Prints values separated by sep.", "", 0},
+    {"range", bi_range, "range(stop) / range(start, stop, step=1)", "The integers start, start+step, ... below stop.", "", 0},
+    {"len", bi_len, "len(x)", "Length of a list, tuple, string, or a tensor's first dimension.", "", 0},
+    {"int", bi_int, "int(x)", "An integer from a number, a string or a one-element tensor.", "", 0},
+    {"float", bi_float, "float(x)", "A float from a number, a string or a one-element tensor.", "", 0},
+    {"bool", bi_bool, "bool(x)", "Truth value.", "", 0},
+    {"str", bi_str, "str(x)", "Text of x, as print shows it.", "", 0},
+    {"repr", bi_repr, "repr(x)", "Text of x, as the prompt shows it.", "", 0},
+    {"list", bi_list, "list(iterable)", "A list of the items.", "", 0},
+    {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0},
+    {"dict", bi_dict, "dict(key=value, ...)", "A dictionary.", "", 0},
+    {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "(index, item) pairs.", "", 0},
+    {"zip", bi_zip, "zip(a, b, ...)", "Tuples of items taken in step.", "", 0},
+    {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0},
+    {"min", bi_min, "min(iterable) / min(a, b, ...)", "Smallest item.", "", 0},
+    {"max", bi_max, "max(iterable) / max(a, b, ...)", "Largest item.", "", 0},
+    {"abs", bi_abs, "abs(x)", "Absolute value (elementwise for tensors).", "", 0},
+    {"round", bi_round, "round(x, ndigits=None)", "Rounds half to even, as Python does.", "", 0},
+    {"sorted", bi_sorted, "sorted(iterable, reverse=False)", "A sorted list.", "", 0},
+    {"reversed", bi_reversed, "reversed(iterable)", "The items in reverse order, as a list.", "", 0},
+    {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},
+    {"type", bi_type, "type(x)", "The name of x's type.", "", 0},
+    {"any", bi_any, "any(iterable)", "True if any item is true.", "", 0},
+    {"all", bi_all, "all(iterable)", "True if every item is true.", "", 0},
+    {"chr", bi_chr_ord, "chr(i)", "The character with code i.", "", 0},
+    {"ord", bi_chr_ord, "ord(c)", "The code of character c.", "", 1},
+    {"bin", bi_bin_hex, "bin(i)", "Binary text of an integer: bin(5) is '0b101'.", "§11.6.3.1", 0},
+    {"hex", bi_bin_hex, "hex(i)", "Hexadecimal text of an integer.", "", 1},
+    {"oct", bi_bin_hex, "oct(i)", "Octal text of an integer.", "", 2},
+    {"pow", bi_pow, "pow(base, exp)", "base ** exp.", "", 0},
+    {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -1,0 +1,80 @@
+/* registry.c - one sorted table of every builtin, the Tensor method table, and named constants. */
+#include "builtins.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const Builtin **all_fns, **all_methods;
+static int n_fns, n_methods;
+
+static int by_name(const void *a, const void *b) {
+    return strcmp((*(const Builtin *const *)a)->name, (*(const Builtin *const *)b)->name);
+}
+
+static void collect(const Builtin *const *tables, int ntables, const Builtin ***out, int *n) {
+    int cap = 0;
+    for (int t = 0; t < ntables; t++) for (const Builtin *b = tables[t]; b->name; b++) cap++;
+    *out = xcalloc((size_t)cap, sizeof(Builtin *));
+    *n = 0;
+    for (int t = 0; t < ntables; t++)
+        for (const Builtin *b = tables[t]; b->name; b++) {
+            bool dup = false;
+            for (int i = 0; i < *n; i++) if (!strcmp((*out)[i]->name, b->name)) dup = true;
+            if (!dup) (*out)[(*n)++] = b;
+        }
+    qsort(*out, (size_t)*n, sizeof(Builtin *), by_name);
+}
+
+void builtins_init(void) {
+    if (all_fns) return;
+    const Builtin *fns[] = {bi_python, bi_torch_create, bi_torch_math, bi_torch_shape, bi_io, bi_d2l, bi_help_table};
+    collect(fns, (int)(sizeof fns / sizeof *fns), &all_fns, &n_fns);
+    const Builtin *methods[] = {bi_tensor_methods};
+    collect(methods, 1, &all_methods, &n_methods);
+}
+
+static const Builtin *find(const Builtin **tbl, int n, const char *name) {
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(tbl[mid]->name, name);
+        if (c == 0) return tbl[mid];
+        if (c < 0) lo = mid + 1; else hi = mid - 1;
+    }
+    return NULL;
+}
+
+const Builtin *builtins_find(const char *name) { builtins_init(); return find(all_fns, n_fns, name); }
+extern const char *const tensor_method_aliases[];
+
+/* X.name: a method of the tensor table, or a torch function that takes X first (X.sum(dim=1) is torch.sum(X, 1)). */
+const Builtin *builtins_find_method(const char *name) {
+    builtins_init();
+    const Builtin *m = find(all_methods, n_methods, name);
+    if (m) return m;
+    if (!strcmp(name, "view")) return builtins_find("reshape");
+    for (int i = 0; tensor_method_aliases[i]; i++)
+        if (!strcmp(tensor_method_aliases[i], name)) return builtins_find(name);
+    return NULL;
+}
+const Builtin *const *builtins_all(int *n) { builtins_init(); *n = n_fns; return all_fns; }
+const Builtin *const *builtins_all_methods(int *n) { builtins_init(); *n = n_methods; return all_methods; }
+
+static const char *modules[] = {"torch", "d2l", "nn", "F", "functional", "np", "numpy", "math", "attn", "random", NULL};
+
+bool builtins_is_module(const char *name) {
+    for (int i = 0; modules[i]; i++) if (!strcmp(modules[i], name)) return true;
+    return false;
+}
+
+Value *builtins_constant(const char *name) {
+    static const struct { const char *name; DType dt; } dtypes[] = {
+        {"float32", DT_F32}, {"float", DT_F32}, {"int64", DT_I64}, {"long", DT_I64}, {"bool", DT_BOOL}};
+    for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+        if (!strcmp(name, dtypes[i].name)) return val_dtype(dtypes[i].dt);
+    if (!strcmp(name, "pi")) return val_float(3.14159265358979323846);
+    if (!strcmp(name, "e")) return val_float(2.71828182845904523536);
+    if (!strcmp(name, "inf")) return val_float(INFINITY);
+    if (!strcmp(name, "nan")) return val_float(NAN);
+    for (int i = 0; modules[i]; i++) if (!strcmp(modules[i], name)) return val_module(modules[i]);
+    return NULL;
+}

@@ -1,0 +1,259 @@
+/* torch_create.c - making tensors: tensor, zeros, ones, full, arange, linspace, eye, rand, randn, normal,
+ * randint, *_like, manual_seed, and set_printoptions. */
+#include "builtins.h"
+#include "interp.h"
+#include <math.h>
+#include <string.h>
+
+/* dtype=torch.float32 (or absent). */
+bool get_dtype(Interp *I, Args *a, bool *has, DType *dt) {
+    Value *d = arg(a, -1, "dtype");
+    *has = d && d->kind != V_NONE;
+    if (!*has) return true;
+    if (d->kind != V_DTYPE) { rt_error(I, "dtype must be a torch dtype such as torch.float32, not %s", val_type_name(d)); return false; }
+    *dt = d->u.dtype;
+    return true;
+}
+
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+
+static Value *bi_tensor(Interp *I, Args *a) {
+    static const char *const kw[] = {"data", "dtype", "device", "requires_grad", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *data = arg(a, 0, "data");
+    if (!data) return rt_error(I, "tensor() missing the data argument, e.g. torch.tensor([3, 2])");
+    bool has;
+    DType dt = DT_F32;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    Tensor *t = interp_to_tensor(I, data, has, dt);
+    return t ? val_tensor(t) : (I->has_err ? NULL : rt_tensor_error(I));
+}
+
+static const char *const SHAPE_KW[] = {"size", "dtype", "device", "requires_grad", NULL};
+
+/* zeros / ones / empty: tag 0 zeros, 1 ones */
+static Value *bi_fill_shape(Interp *I, Args *a) {
+    if (!args_check(I, a, -1, SHAPE_KW)) return NULL;
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
+    if (!arg(a, 0, "size")) return rt_error(I, "%s() needs a shape, e.g. %s((2, 3))", a->fname, a->fname);
+    bool has;
+    DType dt = DT_F32;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    return done(I, ten_full(dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
+}
+
+static Value *bi_full(Interp *I, Args *a) {
+    static const char *const kw[] = {"size", "fill_value", "dtype", "device", "requires_grad", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *sz = arg(a, 0, "size"), *fv = arg(a, 1, "fill_value");
+    if (!sz || !fv) return rt_error(I, "full(size, fill_value) needs both arguments");
+    if (sz->kind != V_TUPLE && sz->kind != V_LIST) return rt_error(I, "full(): size must be a tuple, e.g. full((2, 3), 7.0)");
+    Args sa = {&sz, 1, NULL, NULL, 0, "full", NULL};
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
+    double v;
+    if (!arg_double(I, fv, "fill_value", &v)) return NULL;
+    bool has;
+    DType dt = fv->kind == V_FLOAT ? DT_F32 : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
+    if (fv->kind == V_TENSOR) dt = fv->u.t->dtype;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    return done(I, ten_full(dt, nd, shape, v));
+}
+
+/* zeros_like / ones_like / rand_like / randn_like: tag 0, 1, 2, 3 */
+static Value *bi_like(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dtype", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *x = arg(a, 0, "input");
+    if (!x || x->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
+    bool has;
+    DType dt = x->u.t->dtype;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    switch (a->fn->tag) {
+    case 2: return done(I, ten_rand(x->u.t->ndim, x->u.t->shape));
+    case 3: return done(I, ten_randn(x->u.t->ndim, x->u.t->shape));
+    default: return done(I, ten_full(dt, x->u.t->ndim, x->u.t->shape, a->fn->tag));
+    }
+}
+
+static Value *bi_full_like(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "fill_value", "dtype", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *fv = arg(a, 1, "fill_value");
+    if (!x || x->kind != V_TENSOR || !fv) return rt_error(I, "full_like(input, fill_value) needs a tensor and a value");
+    double v;
+    if (!arg_double(I, fv, "fill_value", &v)) return NULL;
+    bool has;
+    DType dt = x->u.t->dtype;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    return done(I, ten_full(dt, x->u.t->ndim, x->u.t->shape, v));
+}
+
+/* arange(end) / arange(start, end, step=1): int64 unless a bound is a float or dtype says otherwise. */
+static Value *bi_arange(Interp *I, Args *a) {
+    static const char *const kw[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *v[3] = {NULL, NULL, NULL};
+    if (a->npos == 1 && !arg(a, -1, "end")) v[1] = a->pos[0];
+    else { v[0] = arg(a, 0, "start"); v[1] = arg(a, 1, "end"); v[2] = arg(a, 2, "step"); }
+    if (!v[1]) return rt_error(I, "arange() needs an end, e.g. torch.arange(10)");
+    double x[3] = {0, 0, 1};
+    bool any_float = false;
+    for (int i = 0; i < 3; i++) {
+        if (!v[i]) continue;
+        if (!arg_double(I, v[i], i == 0 ? "start" : i == 1 ? "end" : "step", &x[i])) return NULL;
+        if (v[i]->kind == V_FLOAT || (v[i]->kind == V_TENSOR && v[i]->u.t->dtype == DT_F32)) any_float = true;
+    }
+    bool has;
+    DType dt = any_float ? DT_F32 : DT_I64;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    if (dt == DT_BOOL) return rt_error(I, "arange() does not make bool tensors");
+    return done(I, ten_arange(x[0], x[1], x[2], dt));
+}
+
+static Value *bi_linspace(Interp *I, Args *a) {
+    static const char *const kw[] = {"start", "end", "steps", "dtype", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *s = arg(a, 0, "start"), *e = arg(a, 1, "end"), *n = arg(a, 2, "steps");
+    if (!s || !e || !n) return rt_error(I, "linspace(start, end, steps) needs three arguments");
+    double x0, x1;
+    int64_t steps;
+    if (!arg_double(I, s, "start", &x0) || !arg_double(I, e, "end", &x1) || !arg_int(I, n, "steps", &steps)) return NULL;
+    return done(I, ten_linspace(x0, x1, steps));
+}
+
+static Value *bi_eye(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "m", "dtype", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *n = arg(a, 0, "n"), *m = arg(a, 1, "m");
+    if (!n) return rt_error(I, "eye(n) needs a size");
+    int64_t rows, cols;
+    if (!arg_int(I, n, "n", &rows)) return NULL;
+    cols = rows;
+    if (m && !arg_int(I, m, "m", &cols)) return NULL;
+    if (rows < 0 || cols < 0) return rt_error(I, "eye(): sizes must be non-negative");
+    bool has;
+    DType dt = DT_F32;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    return done(I, ten_eye(rows, cols, dt));
+}
+
+/* rand / randn: tag 0 uniform, 1 normal */
+static Value *bi_rand(Interp *I, Args *a) {
+    if (!args_check(I, a, -1, SHAPE_KW)) return NULL;
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
+    return done(I, a->fn->tag ? ten_randn(nd, shape) : ten_rand(nd, shape));
+}
+
+static Value *bi_normal(Interp *I, Args *a) {
+    static const char *const kw[] = {"mean", "std", "size", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *m = arg(a, 0, "mean"), *s = arg(a, 1, "std"), *sz = arg(a, 2, "size");
+    double mean = 0, std = 1;
+    if (m && !arg_double(I, m, "mean", &mean)) return NULL;
+    if (s && !arg_double(I, s, "std", &std)) return NULL;
+    if (std < 0) return rt_error(I, "normal(): std must be >= 0, got %g", std);
+    if (!sz) return rt_error(I, "normal(mean, std, size) needs a size, e.g. torch.normal(0, 1, (2, 3))");
+    Args sa = {&sz, 1, NULL, NULL, 0, "normal", NULL};
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
+    return done(I, ten_normal(nd, shape, mean, std));
+}
+
+static Value *bi_randint(Interp *I, Args *a) {
+    static const char *const kw[] = {"low", "high", "size", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    int64_t lo = 0, hi;
+    Value *sz;
+    if (a->npos == 2) { if (!arg_int(I, a->pos[0], "high", &hi)) return NULL; sz = a->pos[1]; }
+    else {
+        Value *l = arg(a, 0, "low"), *h = arg(a, 1, "high");
+        sz = arg(a, 2, "size");
+        if (!l || !h || !sz) return rt_error(I, "randint(low, high, size) or randint(high, size)");
+        if (!arg_int(I, l, "low", &lo) || !arg_int(I, h, "high", &hi)) return NULL;
+    }
+    if (hi <= lo) return rt_error(I, "randint(): high (%lld) must be greater than low (%lld)", (long long)hi, (long long)lo);
+    Args sa = {&sz, 1, NULL, NULL, 0, "randint", NULL};
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
+    Tensor *t = ten_new(DT_I64, nd, shape);
+    if (!t) return rt_tensor_error(I);
+    uint64_t span = (uint64_t)(hi - lo);
+    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next() % span);
+    return val_tensor(t);
+}
+
+static Value *bi_manual_seed(Interp *I, Args *a) {
+    static const char *const kw[] = {"seed", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *s = arg(a, 0, "seed");
+    int64_t seed;
+    if (!s) return rt_error(I, "manual_seed(seed) needs a seed, e.g. torch.manual_seed(0)");
+    if (!arg_int(I, s, "seed", &seed)) return NULL;
+    rng_seed((uint64_t)seed);
+    return val_none();
+}
+
+static Value *bi_set_printoptions(Interp *I, Args *a) {
+    static const char *const kw[] = {"precision", "threshold", "edgeitems", "linewidth", "sci_mode", "profile", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *prof = arg(a, -1, "profile");
+    if (prof) {
+        if (prof->kind != V_STR) return rt_error(I, "profile must be 'default', 'short' or 'full'");
+        if (!strcmp(prof->u.str.s, "default")) ten_print_options = (PrintOptions){4, 1000, 3, 80, -1};
+        else if (!strcmp(prof->u.str.s, "short")) ten_print_options = (PrintOptions){2, 1000, 2, 80, -1};
+        else if (!strcmp(prof->u.str.s, "full")) ten_print_options = (PrintOptions){4, 1000000, 3, 80, -1};
+        else return rt_error(I, "profile must be 'default', 'short' or 'full'");
+    }
+    const char *names[] = {"precision", "threshold", "edgeitems", "linewidth"};
+    int *fields[] = {&ten_print_options.precision, &ten_print_options.threshold, &ten_print_options.edgeitems, &ten_print_options.linewidth};
+    int64_t lo[] = {0, 0, 0, 10}, hi[] = {30, 100000000, 1000, 10000};
+    for (int i = 0; i < 4; i++) {
+        Value *v = arg(a, i == 0 ? 0 : -1, names[i]);
+        if (!v || v->kind == V_NONE) continue;
+        int64_t x;
+        if (!arg_int(I, v, names[i], &x)) return NULL;
+        if (x < lo[i] || x > hi[i]) return rt_error(I, "%s must be between %lld and %lld", names[i], (long long)lo[i], (long long)hi[i]);
+        *fields[i] = (int)x;
+    }
+    Value *sci = arg(a, -1, "sci_mode");
+    if (sci) {
+        if (sci->kind == V_NONE) ten_print_options.sci_mode = -1;
+        else { bool b; if (!arg_bool(I, sci, "sci_mode", &b)) return NULL; ten_print_options.sci_mode = b; }
+    }
+    return val_none();
+}
+
+const Builtin bi_torch_create[] = {
+    {"tensor", bi_tensor, "torch.tensor(data, dtype=None)",
+     "A tensor from a number or nested lists: integers give int64 (torch.tensor([3, 2])), floats give float32.", "§2.1", 0},
+    {"as_tensor", bi_tensor, "torch.as_tensor(data, dtype=None)", "Like torch.tensor.", "§2.1", 0},
+    {"zeros", bi_fill_shape, "torch.zeros(*size, dtype=torch.float32)", "A tensor of zeros: torch.zeros((1, 1000, 32)).", "§2.1", 0},
+    {"ones", bi_fill_shape, "torch.ones(*size, dtype=torch.float32)", "A tensor of ones: torch.ones((2, 4, 100)).", "§2.1", 1},
+    {"empty", bi_fill_shape, "torch.empty(*size)", "A new tensor (attn fills it with zeros).", "§2.1", 0},
+    {"full", bi_full, "torch.full(size, fill_value, dtype=None)", "A tensor filled with one value.", "§2.1", 0},
+    {"zeros_like", bi_like, "torch.zeros_like(X)", "Zeros of X's shape and dtype.", "§2.1", 0},
+    {"ones_like", bi_like, "torch.ones_like(X)", "Ones of X's shape and dtype.", "§2.1", 1},
+    {"rand_like", bi_like, "torch.rand_like(X)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2},
+    {"randn_like", bi_like, "torch.randn_like(X)", "Standard normal numbers of X's shape.", "§2.1", 3},
+    {"full_like", bi_full_like, "torch.full_like(X, v)", "X's shape filled with v.", "§2.1", 0},
+    {"arange", bi_arange, "torch.arange(start=0, end, step=1, dtype=None)",
+     "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0},
+    {"linspace", bi_linspace, "torch.linspace(start, end, steps)", "steps evenly spaced values from start to end.", "§2.1", 0},
+    {"eye", bi_eye, "torch.eye(n, m=n)", "Identity matrix.", "§2.1", 0},
+    {"rand", bi_rand, "torch.rand(*size)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0},
+    {"randn", bi_rand, "torch.randn(*size)", "Standard normal numbers from the seeded generator.", "§2.1", 1},
+    {"normal", bi_normal, "torch.normal(mean, std, size)", "Normal numbers with the given mean and std.", "§2.1", 0},
+    {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0},
+    {"manual_seed", bi_manual_seed, "torch.manual_seed(seed)",
+     "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0},
+    {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)",
+     "How tensors print, as in PyTorch.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

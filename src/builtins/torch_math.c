@@ -1,0 +1,375 @@
+/* torch_math.c - elementwise functions, matrix products, reductions, softmax and comparisons of torch. Each
+ * function takes the tensor first, so the same C function serves torch.f(X, ...) and the method X.f(...). */
+#include "builtins.h"
+#include "interp.h"
+#include "ops.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
+
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+
+/* The tensor argument `input` (position 0), converting numbers and lists. *tmp is freed by the caller. */
+static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
+    Value *x = arg(a, 0, "input");
+    if (!x) { rt_error(I, "%s() missing its tensor argument", a->fname); return NULL; }
+    return arg_tensor(I, x, "the input", tmp);
+}
+
+/* sin, cos, exp, ... : tag is the UnOp. */
+static Value *bi_unary(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    if (!x) return NULL;
+    Tensor *r = ten_unary((UnOp)a->fn->tag, x);
+    ten_free(tmp);
+    return done(I, r);
+}
+
+/* add, sub, mul, div, maximum, ... : tag is the BinOp. Python numbers stay weak, as in PyTorch. */
+static Value *bi_binary(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "other", "alpha", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
+    if (!x || !y) return rt_error(I, "%s() needs two arguments", a->fname);
+    if (x->kind != V_TENSOR && y->kind != V_TENSOR && (x->kind == V_LIST || y->kind == V_LIST))
+        return rt_error(I, "%s(): give at least one tensor", a->fname);
+    bool xw = x->kind != V_TENSOR, yw = y->kind != V_TENSOR;
+    Tensor *tx = NULL, *ty = NULL;
+    Tensor *X = arg_tensor(I, x, "input", &tx), *Y = X ? arg_tensor(I, y, "other", &ty) : NULL;
+    Tensor *r = NULL;
+    if (X && Y) {
+        Value *alpha = arg(a, -1, "alpha");
+        if (alpha && (a->fn->tag == OP_ADD || a->fn->tag == OP_SUB)) {
+            double al;
+            if (arg_double(I, alpha, "alpha", &al)) {
+                Tensor *s = ten_scalar_f((float)al);
+                Tensor *scaled = ten_binary(OP_MUL, Y, yw, s, true);
+                ten_free(s);
+                if (scaled) r = ten_binary((BinOp)a->fn->tag, X, xw, scaled, false);
+                ten_free(scaled);
+            }
+        } else {
+            r = ten_binary((BinOp)a->fn->tag, X, xw && (x->kind != V_LIST), Y, yw && (y->kind != V_LIST));
+        }
+    }
+    ten_free(tx);
+    ten_free(ty);
+    if (I->has_err) { ten_free(r); return NULL; }
+    return done(I, r);
+}
+
+/* matmul / mm / bmm / dot / outer: tag 0 matmul, 1 mm, 2 bmm, 3 dot, 4 outer */
+static Value *bi_matmul(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "other", "mat2", "vec2", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *y = arg(a, 1, a->fn->tag == 2 || a->fn->tag == 1 ? "mat2" : a->fn->tag == 4 ? "vec2" : "other");
+    if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "%s() needs two tensors", a->fname);
+    Tensor *X = x->u.t, *Y = y->u.t;
+    switch (a->fn->tag) {
+    case 1:
+        if (X->ndim != 2 || Y->ndim != 2) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
+        return done(I, ten_matmul(X, Y));
+    case 2: return done(I, ten_bmm(X, Y));
+    case 3:
+        if (X->ndim != 1 || Y->ndim != 1) return rt_error(I, "dot() needs two 1-D tensors, got %dD and %dD", X->ndim, Y->ndim);
+        return done(I, ten_matmul(X, Y));
+    case 4: {
+        if (X->ndim != 1 || Y->ndim != 1) return rt_error(I, "outer() needs two 1-D tensors");
+        int64_t c[2] = {X->shape[0], 1}, r[2] = {1, Y->shape[0]};
+        Tensor *xc = ten_reshape(X, 2, c), *yr = ten_reshape(Y, 2, r);
+        Tensor *o = xc && yr ? ten_binary(OP_MUL, xc, false, yr, false) : NULL;
+        ten_free(xc);
+        ten_free(yr);
+        return done(I, o);
+    }
+    default: return done(I, ten_matmul(X, Y));
+    }
+}
+
+static bool get_dim(Interp *I, Value *d, int *out) {
+    int64_t x;
+    if (!arg_int(I, d, "dim", &x)) return false;
+    if (x < -64 || x > 64) { rt_error(I, "dim %lld is out of range", (long long)x); return false; }
+    *out = (int)x;
+    return true;
+}
+
+/* sum, mean, max, min, argmax, argmin, prod, std, var, any, all over dim (an int or a tuple) or everything. */
+Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
+    static const char *const kw[] = {"input", "dim", "keepdim", "dtype", "axis", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    if (!x) return NULL;
+    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+    if (!dim) dim = arg(a, -1, "axis");
+    bool keep = false;
+    if (kd && !arg_bool(I, kd, "keepdim", &keep)) { ten_free(tmp); return NULL; }
+    /* torch.max(X, Y) with two tensors is the elementwise maximum */
+    if ((op == RED_MAX || op == RED_MIN) && dim && dim->kind == V_TENSOR) {
+        Tensor *r = ten_binary(op == RED_MAX ? OP_MAXIMUM : OP_MINIMUM, x, false, dim->u.t, false);
+        ten_free(tmp);
+        return done(I, r);
+    }
+    Tensor *r = NULL;
+    if (!dim || dim->kind == V_NONE) {
+        r = ten_reduce(op, x, true, 0, false);
+    } else if (dim->kind == V_TUPLE || dim->kind == V_LIST) {
+        /* several dims: reduce the highest first so the others keep their numbers */
+        int dims[TEN_MAX_DIMS], nd = 0;
+        for (int64_t i = 0; i < dim->u.seq.n && nd < TEN_MAX_DIMS; i++) {
+            int d;
+            if (!get_dim(I, dim->u.seq.items[i], &d)) { ten_free(tmp); return NULL; }
+            d = ten_norm_dim(d, x->ndim);
+            if (d < 0) { ten_free(tmp); return rt_tensor_error(I); }
+            dims[nd++] = d;
+        }
+        if (op != RED_SUM && op != RED_MEAN && op != RED_PROD) { ten_free(tmp); return rt_error(I, "%s() takes one dim, not a tuple", a->fname); }
+        for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (dims[j] > dims[i]) { int t = dims[i]; dims[i] = dims[j]; dims[j] = t; }
+        Tensor *cur = ten_copy(x);
+        int64_t count = 1;
+        for (int i = 0; i < nd && cur; i++) {
+            count *= x->shape[dims[i]];
+            Tensor *next = ten_reduce(op == RED_MEAN ? RED_SUM : op, cur, false, dims[i], keep);
+            ten_free(cur);
+            cur = next;
+        }
+        if (cur && op == RED_MEAN) {
+            Tensor *c = ten_scalar_f((float)count);
+            Tensor *f = ten_cast(cur, DT_F32);
+            r = f ? ten_binary(OP_DIV, f, false, c, true) : NULL;
+            ten_free(f);
+            ten_free(c);
+            ten_free(cur);
+        } else r = cur;
+    } else {
+        int d;
+        if (!get_dim(I, dim, &d)) { ten_free(tmp); return NULL; }
+        r = ten_reduce(op, x, false, d, keep);
+        if (r && (op == RED_MAX || op == RED_MIN)) {
+            /* max/min over a dim return (values, indices), as torch does */
+            Tensor *idx = ten_reduce(op == RED_MAX ? RED_ARGMAX : RED_ARGMIN, x, false, d, keep);
+            ten_free(tmp);
+            if (!idx) { ten_free(r); return rt_tensor_error(I); }
+            Value *t = val_tuple(2);
+            val_seq_set(t, 0, val_tensor(r));
+            val_seq_set(t, 1, val_tensor(idx));
+            return t;
+        }
+    }
+    ten_free(tmp);
+    return done(I, r);
+}
+
+static Value *bi_reduce(Interp *I, Args *a) { return torch_reduce_dispatch(I, a, (RedOp)a->fn->tag); }
+
+/* softmax / log_softmax / cumsum along dim: tag 0, 1, 2 */
+static Value *bi_softmax(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "dtype", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    if (!x) return NULL;
+    Value *dv = arg(a, 1, "dim");
+    if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
+    int d;
+    if (!get_dim(I, dv, &d)) { ten_free(tmp); return NULL; }
+    Tensor *r = a->fn->tag == 0 ? ten_softmax(x, d) : a->fn->tag == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
+    ten_free(tmp);
+    return done(I, r);
+}
+
+static Value *bi_clamp(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "min", "max", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    if (!x) return NULL;
+    Value *lo = arg(a, 1, "min"), *hi = arg(a, 2, "max");
+    double l = NAN, h = NAN;
+    if ((lo && lo->kind != V_NONE && !arg_double(I, lo, "min", &l)) || (hi && hi->kind != V_NONE && !arg_double(I, hi, "max", &h))) { ten_free(tmp); return NULL; }
+    if (isnan(l) && isnan(h)) { ten_free(tmp); return rt_error(I, "clamp() needs min or max"); }
+    Tensor *r = ten_clamp(x, l, h);
+    ten_free(tmp);
+    return done(I, r);
+}
+
+static Value *bi_where(Interp *I, Args *a) {
+    static const char *const kw[] = {"condition", "input", "other", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *c = arg(a, 0, "condition"), *x = arg(a, 1, "input"), *y = arg(a, 2, "other");
+    if (!c || !x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
+    Tensor *t1 = NULL, *t2 = NULL, *t3 = NULL;
+    Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? arg_tensor(I, x, "x", &t2) : NULL, *Y = X ? arg_tensor(I, y, "y", &t3) : NULL;
+    Tensor *r = Y ? ten_where(C, X, Y) : NULL;
+    ten_free(t1); ten_free(t2); ten_free(t3);
+    if (!r && I->has_err) return NULL;
+    return done(I, r);
+}
+
+/* masked_fill(X, mask, value): X where mask is False, value where True. */
+static Value *bi_masked_fill(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "mask", "value", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *m = arg(a, 1, "mask"), *v = arg(a, 2, "value");
+    if (!x || !m || !v || x->kind != V_TENSOR || m->kind != V_TENSOR) return rt_error(I, "masked_fill(X, mask, value) needs a tensor, a bool mask and a value");
+    if (m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill(): the mask must be a bool tensor (e.g. X > 0), not %s", ten_dtype_name(m->u.t->dtype));
+    double val;
+    if (!arg_double(I, v, "value", &val)) return NULL;
+    Tensor *s = ten_new(x->u.t->dtype, 0, NULL);
+    ten_set(s, 0, val);
+    Tensor *r = ten_where(m->u.t, s, x->u.t);
+    ten_free(s);
+    if (r && r->ndim != x->u.t->ndim) {
+        char sa[128], sb[128];
+        ten_shape_str(x->u.t->shape, x->u.t->ndim, sa, sizeof sa);
+        ten_shape_str(m->u.t->shape, m->u.t->ndim, sb, sizeof sb);
+        ten_free(r);
+        return rt_error(I, "masked_fill(): the mask %s must broadcast to the tensor's shape %s", sb, sa);
+    }
+    return done(I, r);
+}
+
+/* allclose / isclose: |x - y| <= atol + rtol * |y| */
+static Value *bi_close(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
+    if (!x || !y) return rt_error(I, "%s(X, Y) needs two tensors", a->fname);
+    double rtol = 1e-5, atol = 1e-8;
+    Value *rv = arg(a, 2, "rtol"), *av = arg(a, 3, "atol");
+    if ((rv && !arg_double(I, rv, "rtol", &rtol)) || (av && !arg_double(I, av, "atol", &atol))) return NULL;
+    Tensor *t1 = NULL, *t2 = NULL;
+    Tensor *X = arg_tensor(I, x, "input", &t1), *Y = X ? arg_tensor(I, y, "other", &t2) : NULL;
+    if (!Y) { ten_free(t1); return NULL; }
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    Value *r = NULL;
+    if (ten_broadcast_shape(X->shape, X->ndim, Y->shape, Y->ndim, shape, &nd) < 0) r = rt_tensor_error(I);
+    else {
+        Tensor *ex = ten_expand(X, nd, shape), *ey = ten_expand(Y, nd, shape);
+        Tensor *o = ten_new(DT_BOOL, nd, shape);
+        bool all = true;
+        for (int64_t i = 0; o && i < o->numel; i++) {
+            double p = ten_get(ex, i), q = ten_get(ey, i);
+            bool ok = p == q || fabs(p - q) <= atol + rtol * fabs(q);
+            ten_b8(o)[i] = ok;
+            all = all && ok;
+        }
+        ten_free(ex);
+        ten_free(ey);
+        if (a->fn->tag == 0) { ten_free(o); r = val_bool(all); }
+        else r = done(I, o);
+    }
+    ten_free(t1);
+    ten_free(t2);
+    return r;
+}
+
+static Value *bi_equal(Interp *I, Args *a) {
+    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
+    if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "equal(X, Y) needs two tensors");
+    if (!ten_same_shape(x->u.t, y->u.t)) return val_bool(false);
+    for (int64_t i = 0; i < x->u.t->numel; i++) if (ten_get(x->u.t, i) != ten_get(y->u.t, i)) return val_bool(false);
+    return val_bool(true);
+}
+
+/* norm(X, dim=None): the Euclidean norm. */
+static Value *bi_norm(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "p", "dim", "keepdim", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    if (!x) return NULL;
+    Value *p = arg(a, 1, "p");
+    if (p && p->kind != V_NONE && !(val_is_number(p) && val_as_double(p) == 2)) { ten_free(tmp); return rt_error(I, "norm(): attn computes the 2-norm only"); }
+    Tensor *sq = ten_binary(OP_MUL, x, false, x, false);
+    Value *dim = arg(a, 2, "dim"), *kd = arg(a, 3, "keepdim");
+    bool keep = false;
+    if (kd && !arg_bool(I, kd, "keepdim", &keep)) { ten_free(sq); ten_free(tmp); return NULL; }
+    Tensor *s = NULL;
+    int d = 0;
+    if (sq && dim && dim->kind != V_NONE) { if (get_dim(I, dim, &d)) s = ten_reduce(RED_SUM, sq, false, d, keep); }
+    else if (sq) s = ten_reduce(RED_SUM, sq, true, 0, false);
+    Tensor *r = s ? ten_unary(UOP_SQRT, s) : NULL;
+    ten_free(sq);
+    ten_free(s);
+    ten_free(tmp);
+    if (I->has_err) { ten_free(r); return NULL; }
+    return done(I, r);
+}
+
+#define UN(name, op, help) {name, bi_unary, "torch." name "(X)", help, "", op}
+#define BIN(name, op, help) {name, bi_binary, "torch." name "(X, Y)", help, "", op}
+#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op}
+
+const Builtin bi_torch_math[] = {
+    UN("sin", UOP_SIN, "Elementwise sine (§11.6.3: the even columns of P)."),
+    UN("cos", UOP_COS, "Elementwise cosine (§11.6.3: the odd columns of P)."),
+    UN("tan", UOP_TAN, "Elementwise tangent."),
+    UN("exp", UOP_EXP, "Elementwise e**x."),
+    UN("log", UOP_LOG, "Elementwise natural logarithm."),
+    UN("log2", UOP_LOG2, "Elementwise base-2 logarithm."),
+    UN("log10", UOP_LOG10, "Elementwise base-10 logarithm."),
+    UN("sqrt", UOP_SQRT, "Elementwise square root."),
+    UN("rsqrt", UOP_RSQRT, "Elementwise 1/sqrt(x)."),
+    UN("tanh", UOP_TANH, "Elementwise tanh."),
+    UN("relu", UOP_RELU, "max(x, 0) elementwise."),
+    UN("sigmoid", UOP_SIGMOID, "1 / (1 + e**-x) elementwise."),
+    UN("floor", UOP_FLOOR, "Elementwise floor."),
+    UN("ceil", UOP_CEIL, "Elementwise ceiling."),
+    UN("neg", UOP_NEG, "Elementwise -x."),
+    UN("sign", UOP_SIGN, "Elementwise sign: -1, 0 or 1."),
+    UN("square", UOP_SQUARE, "Elementwise x*x."),
+    UN("asin", UOP_ASIN, "Elementwise arcsine."),
+    UN("acos", UOP_ACOS, "Elementwise arccosine."),
+    UN("atan", UOP_ATAN, "Elementwise arctangent."),
+    UN("isnan", UOP_ISNAN, "True where x is NaN."),
+    UN("isinf", UOP_ISINF, "True where x is infinite."),
+    UN("isfinite", UOP_ISFINITE, "True where x is finite."),
+    UN("logical_not", UOP_NOT, "Elementwise not."),
+    BIN("add", OP_ADD, "X + Y (alpha scales Y)."),
+    BIN("sub", OP_SUB, "X - Y."),
+    BIN("mul", OP_MUL, "X * Y elementwise."),
+    BIN("div", OP_DIV, "X / Y elementwise."),
+    BIN("maximum", OP_MAXIMUM, "Elementwise larger of X and Y."),
+    BIN("minimum", OP_MINIMUM, "Elementwise smaller of X and Y."),
+    BIN("atan2", OP_ATAN2, "Elementwise angle of the point (Y=X, X=Y): atan2(y, x)."),
+    BIN("eq", OP_EQ, "X == Y elementwise."),
+    BIN("ne", OP_NE, "X != Y elementwise."),
+    BIN("lt", OP_LT, "X < Y elementwise."),
+    BIN("le", OP_LE, "X <= Y elementwise."),
+    BIN("gt", OP_GT, "X > Y elementwise."),
+    BIN("ge", OP_GE, "X >= Y elementwise."),
+    BIN("logical_and", OP_AND, "Elementwise and."),
+    BIN("logical_or", OP_OR, "Elementwise or."),
+    BIN("remainder", OP_MOD, "Python-style X % Y elementwise."),
+    BIN("floor_divide", OP_FLOORDIV, "X // Y elementwise."),
+    RED("sum", RED_SUM, "Sum of all elements, or along dim."),
+    RED("mean", RED_MEAN, "Mean of all elements, or along dim."),
+    RED("max", RED_MAX, "Largest element; along dim it returns (values, indices); max(X, Y) is elementwise."),
+    RED("min", RED_MIN, "Smallest element; along dim it returns (values, indices)."),
+    RED("argmax", RED_ARGMAX, "Index of the largest element (flattened, or along dim)."),
+    RED("argmin", RED_ARGMIN, "Index of the smallest element."),
+    RED("prod", RED_PROD, "Product of the elements."),
+    RED("std", RED_STD, "Standard deviation (unbiased, as torch.std)."),
+    RED("var", RED_VAR, "Variance (unbiased, as torch.var)."),
+    RED("any", RED_ANY, "True if any element is nonzero."),
+    RED("all", RED_ALL, "True if every element is nonzero."),
+    {"matmul", bi_matmul, "torch.matmul(X, Y)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0},
+    {"mm", bi_matmul, "torch.mm(X, Y)", "Product of two 2-D matrices.", "§2.3", 1},
+    {"bmm", bi_matmul, "torch.bmm(X, Y)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2},
+    {"dot", bi_matmul, "torch.dot(x, y)", "Dot product of two vectors.", "§2.3", 3},
+    {"outer", bi_matmul, "torch.outer(x, y)", "Outer product of two vectors.", "§2.3", 4},
+    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0},
+    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1},
+    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2},
+    {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)", "Limits values to [min, max].", "", 0},
+    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0},
+    {"where", bi_where, "torch.where(condition, X, Y)", "X where condition is true, else Y.", "", 0},
+    {"masked_fill", bi_masked_fill, "torch.masked_fill(X, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0},
+    {"allclose", bi_close, "torch.allclose(X, Y, rtol=1e-5, atol=1e-8)", "True when every |x - y| <= atol + rtol*|y|.", "", 0},
+    {"isclose", bi_close, "torch.isclose(X, Y, rtol=1e-5, atol=1e-8)", "Elementwise closeness.", "", 1},
+    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0},
+    {"norm", bi_norm, "torch.norm(X, dim=None)", "Euclidean (2-)norm.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -1,0 +1,720 @@
+/* eval.c - the tree-walking evaluator: statements, expressions, names and scopes, errors with positions. */
+#include "interp.h"
+#include "builtins.h"
+#include "ops.h"
+#include "parser.h"
+#include "pyformat.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LOOP_ITERATIONS 100000000LL   /* a loop this long is almost surely a mistake: stop it */
+
+static Value *eval(Interp *I, Node *n);
+static int exec(Interp *I, Node *n);
+
+void interp_init(Interp *I) {
+    memset(I, 0, sizeof *I);
+    I->out = stdout;
+    I->echo_values = true;
+    builtins_init();
+}
+
+void interp_free(Interp *I) {
+    dict_free(&I->globals);
+    val_decref(I->ret);
+    I->ret = NULL;
+}
+
+Value *rt_error(Interp *I, const char *fmt, ...) {
+    if (I->has_err) return NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(I->err, sizeof I->err, fmt, ap);
+    va_end(ap);
+    I->has_err = true;
+    I->err_line = I->err_col = 0;
+    return NULL;
+}
+
+Value *rt_tensor_error(Interp *I) { return rt_error(I, "%s", ten_error()); }
+
+void interp_clear_error(Interp *I) {
+    I->has_err = false;
+    I->err[0] = 0;
+    I->err_line = I->err_col = 0;
+}
+
+/* Gives the pending error the position of node n, unless a deeper node already gave one. */
+static Value *at(Interp *I, Node *n) {
+    if (I->has_err && I->err_line == 0 && n) { I->err_line = n->line; I->err_col = n->col; }
+    return NULL;
+}
+
+void interp_write(Interp *I, const char *s) {
+    if (I->capture) sb_puts(I->capture, s);
+    else { fputs(s, I->out); }
+}
+
+/* Finds line `line` of the current source text (1-based relative to its first line). */
+static void source_line(const char *src, int rel, const char **start, int *len) {
+    const char *p = src;
+    for (int l = 1; l < rel && p; l++) { p = strchr(p, '\n'); if (p) p++; }
+    if (!p) { *start = ""; *len = 0; return; }
+    const char *e = strchr(p, '\n');
+    *start = p;
+    *len = e ? (int)(e - p) : (int)strlen(p);
+}
+
+static int first_line_of_run;
+
+void interp_format_error(Interp *I, StrBuf *out) {
+    if (I->err_line > 0 && I->src_name) sb_printf(out, "%s:%d:%d: ", I->src_name, I->err_line, I->err_col);
+    sb_printf(out, "error: %s\n", I->err);
+    if (I->err_line > 0 && I->src) {
+        const char *ls;
+        int len;
+        source_line(I->src, I->err_line - first_line_of_run + 1, &ls, &len);
+        if (len > 0 && len < 400) {
+            sb_puts(out, "  ");
+            sb_putn(out, ls, (size_t)len);
+            sb_puts(out, "\n  ");
+            for (int i = 0; i < I->err_col - 1 && i < len; i++) sb_putc(out, ls[i] == '\t' ? '\t' : ' ');
+            sb_puts(out, "^\n");
+        }
+    }
+}
+
+/* ---- names ---- */
+
+Value *interp_lookup(Interp *I, const char *name) {
+    for (Scope *s = I->scope; s; s = s->parent) {
+        Value *v = dict_get(&s->vars, name);
+        if (v) return v;
+    }
+    return dict_get(&I->globals, name);
+}
+
+void interp_set_global(Interp *I, const char *name, Value *v) { dict_set(&I->globals, name, v); }
+
+static void set_name(Interp *I, const char *name, Value *v) {
+    if (I->scope) dict_set(&I->scope->vars, name, v);
+    else dict_set(&I->globals, name, v);
+}
+
+static int edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 30 || lb > 30) return 99;
+    int d[31][31];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+/* "name 'Q' is not defined" with the closest defined name, if one is close. */
+static Value *name_error(Interp *I, const char *name) {
+    const char *best = NULL;
+    int bestd = 3;
+    Dict *ds[2] = {&I->globals, I->scope ? &I->scope->vars : NULL};
+    for (int k = 0; k < 2; k++) {
+        if (!ds[k]) continue;
+        for (int i = 0; i < ds[k]->n; i++) {
+            int d = edit_distance(name, ds[k]->keys[i]->u.str.s);
+            if (d < bestd) { bestd = d; best = ds[k]->keys[i]->u.str.s; }
+        }
+    }
+    int n;
+    const Builtin *const *all = builtins_all(&n);
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance(name, all[i]->name);
+        if (d < bestd) { bestd = d; best = all[i]->name; }
+    }
+    if (best && strlen(name) > 1) return rt_error(I, "name '%s' is not defined (did you mean '%s'?)", name, best);
+    return rt_error(I, "name '%s' is not defined", name);
+}
+
+static Value *lookup_name(Interp *I, Node *n) {
+    Value *v = interp_lookup(I, n->str);
+    if (v) return val_incref(v);
+    /* bare names: Python's float() before torch.float */
+    const Builtin *b = builtins_find(n->str);
+    if (b) return val_builtin(b);
+    Value *c = builtins_constant(n->str);
+    if (c) return c;
+    name_error(I, n->str);
+    return at(I, n);
+}
+
+/* ---- assignment ---- */
+
+static int assign(Interp *I, Node *target, Value *v);
+
+static int unpack(Interp *I, Node *target, Value *v) {
+    Value *items = ops_to_list(I, v);
+    if (!items) return -1;
+    int nt = target->nkids, star = -1;
+    for (int i = 0; i < nt; i++) if (target->kids[i]->kind == N_STAR) star = i;
+    int64_t n = items->u.seq.n;
+    if ((star < 0 && n != nt) || (star >= 0 && n < nt - 1)) {
+        val_decref(items);
+        rt_error(I, n > nt ? "too many values to unpack (expected %d, got %lld)" : "not enough values to unpack (expected %d, got %lld)",
+                 star >= 0 ? nt - 1 : nt, (long long)n);
+        at(I, target);
+        return -1;
+    }
+    int rc = 0;
+    int64_t k = 0;
+    for (int i = 0; i < nt && rc == 0; i++) {
+        if (i == star) {
+            int64_t cnt = n - (nt - 1);
+            Value *rest = val_list(cnt);
+            for (int64_t j = 0; j < cnt; j++) val_seq_set(rest, j, val_incref(items->u.seq.items[k++]));
+            rc = assign(I, target->kids[i]->kids[0], rest);
+            val_decref(rest);
+        } else {
+            rc = assign(I, target->kids[i], items->u.seq.items[k++]);
+        }
+    }
+    val_decref(items);
+    return rc;
+}
+
+/* Binds v (borrowed) to a target: a name, x.attr, x[index], or a tuple/list of targets. */
+static int assign(Interp *I, Node *target, Value *v) {
+    switch (target->kind) {
+    case N_NAME: set_name(I, target->str, val_incref(v)); return 0;
+    case N_TUPLE: case N_LIST: return unpack(I, target, v);
+    case N_ATTR: {
+        Value *obj = eval(I, target->kids[0]);
+        if (!obj) return -1;
+        int rc = ops_setattr(I, obj, target->str, v);
+        val_decref(obj);
+        if (rc < 0) at(I, target);
+        return rc;
+    }
+    case N_INDEX: {
+        Value *obj = eval(I, target->kids[0]);
+        if (!obj) return -1;
+        Value *ix = eval(I, target->kids[1]);
+        if (!ix) { val_decref(obj); return -1; }
+        int rc = ops_set_index(I, obj, ix, v);
+        val_decref(obj);
+        val_decref(ix);
+        if (rc < 0) at(I, target);
+        return rc;
+    }
+    default:
+        rt_error(I, "cannot assign to this expression");
+        at(I, target);
+        return -1;
+    }
+}
+
+/* ---- expressions ---- */
+
+static Value *eval_seq(Interp *I, Node *n, bool list) {
+    Value *r = list ? val_list(0) : val_tuple(0);
+    for (int i = 0; i < n->nkids; i++) {
+        Node *k = n->kids[i];
+        if (k->kind == N_STAR) {
+            Value *src = eval(I, k->kids[0]);
+            Value *items = src ? ops_to_list(I, src) : NULL;
+            val_decref(src);
+            if (!items) { val_decref(r); return at(I, k); }
+            for (int64_t j = 0; j < items->u.seq.n; j++) val_list_append(r, val_incref(items->u.seq.items[j]));
+            val_decref(items);
+            continue;
+        }
+        Value *v = eval(I, k);
+        if (!v) { val_decref(r); return NULL; }
+        val_list_append(r, v);
+    }
+    return r;
+}
+
+/* [elt for t in it if c ...]: runs in its own scope, so the loop variable does not leak (as in Python 3). */
+static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count) {
+    if (clause == lc->nkids) {
+        Value *v = eval(I, lc->kids[0]);
+        if (!v) return -1;
+        val_list_append(out, v);
+        return 0;
+    }
+    Node *cf = lc->kids[clause];
+    Value *src = eval(I, cf->kids[1]);
+    if (!src) return -1;
+    Iter it;
+    bool ok = ops_iter_begin(I, src, &it);
+    val_decref(src);
+    if (!ok) { at(I, cf->kids[1]); return -1; }
+    Value *e;
+    int rc = 0;
+    while (rc == 0 && (e = ops_iter_next(&it))) {
+        if (ten_interrupted) { rt_error(I, "interrupted"); rc = -1; val_decref(e); break; }
+        if (++*count > MAX_LOOP_ITERATIONS) { rt_error(I, "the comprehension ran %lld iterations: stopped", MAX_LOOP_ITERATIONS); rc = -1; val_decref(e); break; }
+        rc = assign(I, cf->kids[0], e);
+        val_decref(e);
+        bool pass = true;
+        for (int i = 2; rc == 0 && pass && i < cf->nkids; i++) {
+            Value *c = eval(I, cf->kids[i]);
+            if (!c) { rc = -1; break; }
+            bool ok2;
+            pass = val_truthy(c, &ok2);
+            val_decref(c);
+            if (!ok2) { rt_error(I, "Boolean value of Tensor with more than one value is ambiguous"); at(I, cf->kids[i]); rc = -1; }
+        }
+        if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
+    }
+    ops_iter_end(&it);
+    return rc;
+}
+
+static Value *eval_listcomp(Interp *I, Node *n) {
+    Scope sc = {{0}, I->scope};
+    I->scope = &sc;
+    Value *out = val_list(0);
+    int64_t count = 0;
+    int rc = comp_run(I, n, 1, out, &count);
+    I->scope = sc.parent;
+    dict_free(&sc.vars);
+    if (rc < 0) { val_decref(out); return NULL; }
+    return out;
+}
+
+static Value *eval_fstring(Interp *I, Node *n) {
+    StrBuf b;
+    sb_init(&b);
+    for (int i = 0; i < n->nkids; i++) {
+        Node *k = n->kids[i];
+        if (k->kind == N_STR) { sb_putn(&b, k->str, k->slen); continue; }
+        Value *v = eval(I, k->kids[0]);
+        if (!v) { sb_free(&b); return NULL; }
+        bool ok = true;
+        if (k->op == 'r' || k->op == 'a') {
+            StrBuf r;
+            sb_init(&r);
+            val_repr(&r, v);
+            Value *s = val_str(sb_str(&r));
+            sb_free(&r);
+            ok = pyfmt_format(I, &b, s, k->str ? k->str : "");
+            val_decref(s);
+        } else if (k->op == 's') {
+            StrBuf r;
+            sb_init(&r);
+            val_str_of(&r, v);
+            Value *s = val_str(sb_str(&r));
+            sb_free(&r);
+            ok = pyfmt_format(I, &b, s, k->str ? k->str : "");
+            val_decref(s);
+        } else {
+            ok = pyfmt_format(I, &b, v, k->str ? k->str : "");
+        }
+        val_decref(v);
+        if (!ok) { sb_free(&b); return at(I, k->kids[0]); }
+    }
+    Value *r = val_strn(sb_str(&b), b.len);
+    sb_free(&b);
+    return r;
+}
+
+static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
+    bool ok;
+    *out = val_truthy(v, &ok);
+    if (!ok) {
+        rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (use .any() or .all())");
+        at(I, where);
+    }
+    return ok;
+}
+
+Value *eval_call(Interp *I, Node *n);    /* call.c */
+Value *make_function(Interp *I, Node *def, const char *name);   /* call.c */
+
+static Value *eval(Interp *I, Node *n) {
+    switch (n->kind) {
+    case N_INT: return val_int(n->ival);
+    case N_FLOAT: return val_float(n->fval);
+    case N_STR: return val_strn(n->str, n->slen);
+    case N_FSTR: return eval_fstring(I, n);
+    case N_NONE: return val_none();
+    case N_TRUE: return val_bool(true);
+    case N_FALSE: return val_bool(false);
+    case N_ELLIPSIS: return val_incref(&val_ellipsis_singleton);
+    case N_NAME: return lookup_name(I, n);
+    case N_TUPLE: case N_LIST: {
+        Value *r = eval_seq(I, n, n->kind == N_LIST);
+        if (r && n->kind == N_TUPLE) r->kind = V_TUPLE;
+        return r;
+    }
+    case N_DICT: {
+        Value *d = val_dict();
+        for (int i = 0; i + 1 < n->nkids; i += 2) {
+            Value *k = eval(I, n->kids[i]);
+            Value *v = k ? eval(I, n->kids[i + 1]) : NULL;
+            int rc = v ? ops_set_index(I, d, k, v) : -1;
+            val_decref(k);
+            val_decref(v);
+            if (rc < 0) { val_decref(d); return at(I, n->kids[i]); }
+        }
+        return d;
+    }
+    case N_LISTCOMP: return eval_listcomp(I, n);
+    case N_SLICE: {
+        Value *s = xcalloc(1, sizeof *s);
+        s->kind = V_SLICE;
+        s->refs = 1;
+        Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
+        for (int i = 0; i < 3; i++) {
+            if (!n->kids[i]) { *parts[i] = val_none(); continue; }
+            *parts[i] = eval(I, n->kids[i]);
+            if (!*parts[i]) {
+                for (int j = i + 1; j < 3; j++) *parts[j] = val_none();
+                *parts[i] = val_none();
+                val_decref(s);
+                return NULL;
+            }
+        }
+        return s;
+    }
+    case N_UNARY: {
+        Value *a = eval(I, n->kids[0]);
+        if (!a) return NULL;
+        Value *r = ops_unary(I, n->op, a);
+        val_decref(a);
+        return r ? r : at(I, n);
+    }
+    case N_NOT: {
+        Value *a = eval(I, n->kids[0]);
+        if (!a) return NULL;
+        if (a->kind == V_TENSOR && a->u.t->numel != 1) {
+            val_decref(a);
+            rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (for elementwise not, use ~X or torch.logical_not)");
+            return at(I, n);
+        }
+        bool t;
+        bool ok = truthy(I, a, n, &t);
+        val_decref(a);
+        return ok ? val_bool(!t) : NULL;
+    }
+    case N_BINARY: {
+        Value *a = eval(I, n->kids[0]);
+        if (!a) return NULL;
+        Value *b = eval(I, n->kids[1]);
+        if (!b) { val_decref(a); return NULL; }
+        Value *r = ops_binary(I, n->op, a, b);
+        val_decref(a);
+        val_decref(b);
+        return r ? r : at(I, n);
+    }
+    case N_COMPARE: {
+        Value *left = eval(I, n->kids[0]);
+        if (!left) return NULL;
+        Value *result = NULL;
+        for (int i = 1; i < n->nkids; i++) {
+            int op = (int)((n->ival >> (8 * (i - 1))) & 0xff);
+            Value *right = eval(I, n->kids[i]);
+            if (!right) { val_decref(left); val_decref(result); return NULL; }
+            Value *r = ops_compare(I, op, left, right);
+            val_decref(left);
+            left = right;
+            if (!r) { val_decref(left); val_decref(result); return at(I, n); }
+            val_decref(result);
+            result = r;
+            if (i + 1 < n->nkids) {
+                bool t;
+                if (!truthy(I, r, n, &t)) { val_decref(left); val_decref(result); return NULL; }
+                if (!t) break;
+            }
+        }
+        val_decref(left);
+        return result;
+    }
+    case N_AND: case N_OR: {
+        Value *a = eval(I, n->kids[0]);
+        if (!a) return NULL;
+        bool t;
+        if (!truthy(I, a, n, &t)) { val_decref(a); return NULL; }
+        if ((n->kind == N_AND && !t) || (n->kind == N_OR && t)) return a;
+        val_decref(a);
+        return eval(I, n->kids[1]);
+    }
+    case N_IFEXP: {
+        Value *c = eval(I, n->kids[0]);
+        if (!c) return NULL;
+        bool t;
+        bool ok = truthy(I, c, n, &t);
+        val_decref(c);
+        if (!ok) return NULL;
+        return eval(I, n->kids[t ? 1 : 2]);
+    }
+    case N_CALL: return eval_call(I, n);
+    case N_ATTR: {
+        Value *obj = eval(I, n->kids[0]);
+        if (!obj) return NULL;
+        Value *r = ops_getattr(I, obj, n->str);
+        val_decref(obj);
+        return r ? r : at(I, n);
+    }
+    case N_INDEX: {
+        Value *obj = eval(I, n->kids[0]);
+        if (!obj) return NULL;
+        Value *ix = eval(I, n->kids[1]);
+        if (!ix) { val_decref(obj); return NULL; }
+        Value *r = ops_index(I, obj, ix);
+        val_decref(obj);
+        val_decref(ix);
+        return r ? r : at(I, n);
+    }
+    case N_LAMBDA: return make_function(I, n, "<lambda>");
+    case N_STAR:
+        rt_error(I, "'*' unpacking is only allowed in calls, lists, tuples and assignments");
+        return at(I, n);
+    case N_KWARG:
+        rt_error(I, "keyword argument outside a call");
+        return at(I, n);
+    default:
+        rt_error(I, "this statement cannot be used as a value");
+        return at(I, n);
+    }
+}
+
+/* ---- statements ---- */
+
+static int exec_block(Interp *I, Node *n) {
+    for (int i = 0; i < n->nkids; i++) {
+        if (exec(I, n->kids[i]) < 0) return -1;
+        if (I->signal) return 0;
+    }
+    return 0;
+}
+
+static int exec_for(Interp *I, Node *n) {
+    Value *src = eval(I, n->kids[1]);
+    if (!src) return -1;
+    Iter it;
+    bool ok = ops_iter_begin(I, src, &it);
+    val_decref(src);
+    if (!ok) { at(I, n->kids[1]); return -1; }
+    Value *e;
+    int rc = 0;
+    int64_t count = 0;
+    I->loop_depth++;
+    while ((e = ops_iter_next(&it))) {
+        if (ten_interrupted) { val_decref(e); rt_error(I, "interrupted"); at(I, n); rc = -1; break; }
+        if (++count > MAX_LOOP_ITERATIONS) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", MAX_LOOP_ITERATIONS); at(I, n); rc = -1; break; }
+        rc = assign(I, n->kids[0], e);
+        val_decref(e);
+        if (rc < 0) break;
+        rc = exec(I, n->kids[2]);
+        if (rc < 0) break;
+        if (I->signal == SIG_BREAK) { I->signal = 0; break; }
+        if (I->signal == SIG_CONTINUE) I->signal = 0;
+        if (I->signal == SIG_RETURN) break;
+    }
+    I->loop_depth--;
+    ops_iter_end(&it);
+    return rc;
+}
+
+static int exec_while(Interp *I, Node *n) {
+    int64_t count = 0;
+    I->loop_depth++;
+    int rc = 0;
+    for (;;) {
+        if (ten_interrupted) { rt_error(I, "interrupted"); at(I, n); rc = -1; break; }
+        if (++count > MAX_LOOP_ITERATIONS) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", MAX_LOOP_ITERATIONS); at(I, n); rc = -1; break; }
+        Value *c = eval(I, n->kids[0]);
+        if (!c) { rc = -1; break; }
+        bool t;
+        bool ok = truthy(I, c, n->kids[0], &t);
+        val_decref(c);
+        if (!ok) { rc = -1; break; }
+        if (!t) break;
+        if (exec(I, n->kids[1]) < 0) { rc = -1; break; }
+        if (I->signal == SIG_BREAK) { I->signal = 0; break; }
+        if (I->signal == SIG_CONTINUE) I->signal = 0;
+        if (I->signal == SIG_RETURN) break;
+    }
+    I->loop_depth--;
+    return rc;
+}
+
+static void echo(Interp *I, Value *v) {
+    if (v->kind == V_NONE) return;
+    StrBuf b;
+    sb_init(&b);
+    val_repr(&b, v);
+    sb_putc(&b, '\n');
+    interp_write(I, sb_str(&b));
+    sb_free(&b);
+}
+
+static int exec(Interp *I, Node *n) {
+    switch (n->kind) {
+    case N_BLOCK: return exec_block(I, n);
+    case N_EXPR_STMT: {
+        Value *v = eval(I, n->kids[0]);
+        if (!v) return -1;
+        bool top = !I->scope && I->loop_depth == 0 && I->call_depth == 0;
+        if (top) {
+            val_decref(I->last_value);
+            I->last_value = val_incref(v);
+        }
+        if (top && I->echo_values && n->op != 1) echo(I, v);
+        val_decref(v);
+        return 0;
+    }
+    case N_ASSIGN: {
+        Value *v = eval(I, n->kids[n->nkids - 1]);
+        if (!v) return -1;
+        int rc = 0;
+        for (int i = 0; i < n->nkids - 1 && rc == 0; i++) rc = assign(I, n->kids[i], v);
+        val_decref(v);
+        return rc;
+    }
+    case N_AUGASSIGN: {
+        Node *t = n->kids[0];
+        Value *cur = eval(I, t);
+        if (!cur) return -1;
+        Value *rhs = eval(I, n->kids[1]);
+        if (!rhs) { val_decref(cur); return -1; }
+        Value *r = ops_binary(I, n->op, cur, rhs);
+        val_decref(cur);
+        val_decref(rhs);
+        if (!r) { at(I, n); return -1; }
+        int rc = assign(I, t, r);
+        val_decref(r);
+        return rc;
+    }
+    case N_FOR: return exec_for(I, n);
+    case N_WHILE: return exec_while(I, n);
+    case N_IF: {
+        Value *c = eval(I, n->kids[0]);
+        if (!c) return -1;
+        bool t;
+        bool ok = truthy(I, c, n->kids[0], &t);
+        val_decref(c);
+        if (!ok) return -1;
+        if (t) return exec(I, n->kids[1]);
+        if (n->nkids > 2) return exec(I, n->kids[2]);
+        return 0;
+    }
+    case N_DEF: {
+        Value *f = make_function(I, n, n->str);
+        if (!f) return -1;
+        set_name(I, n->str, f);
+        return 0;
+    }
+    case N_RETURN:
+        if (I->call_depth == 0) { rt_error(I, "'return' outside a function"); at(I, n); return -1; }
+        val_decref(I->ret);
+        I->ret = n->nkids ? eval(I, n->kids[0]) : val_none();
+        if (!I->ret) return -1;
+        I->signal = SIG_RETURN;
+        return 0;
+    case N_BREAK: case N_CONTINUE:
+        if (I->loop_depth == 0) { rt_error(I, "'%s' outside a loop", n->kind == N_BREAK ? "break" : "continue"); at(I, n); return -1; }
+        I->signal = n->kind == N_BREAK ? SIG_BREAK : SIG_CONTINUE;
+        return 0;
+    case N_PASS: return 0;
+    case N_IMPORT: {
+        /* torch, d2l, math, numpy... are built in; an import of anything else says so clearly */
+        for (int i = 0; i < n->nkids; i++) {
+            const char *m = n->kids[i]->str;
+            if (!builtins_is_module(m) && !builtins_find(m) && !builtins_constant(m)) {
+                /* `from x import y as z`: names after 'as' are aliases; accept names that exist as builtins */
+                Value *c = NULL;
+                (void)c;
+                rt_error(I, "attn has no module or name '%s' to import (torch, d2l, nn, math and numpy are built in)", m);
+                at(I, n->kids[i]);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    case N_DEL: {
+        Node *t = n->kids[0];
+        Node *one[1] = {t};
+        Node **targets = t->kind == N_TUPLE ? t->kids : one;
+        int nt = t->kind == N_TUPLE ? t->nkids : 1;
+        for (int i = 0; i < nt; i++) {
+            Node *x = targets[i];
+            if (x->kind == N_NAME) {
+                bool ok = I->scope ? dict_del(&I->scope->vars, x->str) : dict_del(&I->globals, x->str);
+                if (!ok) { name_error(I, x->str); at(I, x); return -1; }
+            } else if (x->kind == N_INDEX) {
+                Value *obj = eval(I, x->kids[0]);
+                if (!obj) return -1;
+                Value *ix = eval(I, x->kids[1]);
+                int rc = -1;
+                if (ix && obj->kind == V_LIST && ix->kind == V_INT) {
+                    int64_t k = ix->u.i, len = obj->u.seq.n;
+                    if (k < 0) k += len;
+                    if (k >= 0 && k < len) {
+                        val_decref(obj->u.seq.items[k]);
+                        memmove(obj->u.seq.items + k, obj->u.seq.items + k + 1, sizeof(Value *) * (size_t)(len - k - 1));
+                        obj->u.seq.n--;
+                        rc = 0;
+                    } else rt_error(I, "list index out of range");
+                } else if (ix && obj->kind == V_DICT && ix->kind == V_STR) {
+                    rc = dict_del(obj->u.dict, ix->u.str.s) ? 0 : -1;
+                    if (rc < 0) rt_error(I, "key '%s' is not in the dict", ix->u.str.s);
+                } else if (ix) rt_error(I, "cannot delete items of a %s", val_type_name(obj));
+                val_decref(obj);
+                val_decref(ix);
+                if (rc < 0) { at(I, x); return -1; }
+            } else {
+                rt_error(I, "cannot delete this expression");
+                at(I, x);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    default:
+        rt_error(I, "unsupported statement");
+        at(I, n);
+        return -1;
+    }
+}
+
+/* Runs the statements of a parsed block with the signal state of a function body. Used by call.c. */
+int interp_exec_body(Interp *I, Node *body) { return exec(I, body); }
+Value *interp_eval(Interp *I, Node *n) { return eval(I, n); }
+int interp_assign(Interp *I, Node *target, Value *v) { return assign(I, target, v); }
+
+int interp_run(Interp *I, const char *src, const char *src_name, int first_line) {
+    interp_clear_error(I);
+    I->src = src;
+    I->src_name = src_name;
+    first_line_of_run = first_line;
+    if (strlen(src) > INTERP_MAX_LINE) {
+        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", strlen(src), INTERP_MAX_LINE);
+        return -1;
+    }
+    ParseResult pr = parse_program(src, first_line);
+    if (!pr.tree) {
+        rt_error(I, "%s", pr.msg);
+        I->err_line = pr.line;
+        I->err_col = pr.col;
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < pr.tree->nkids; i++) {
+        I->signal = 0;
+        if (exec(I, pr.tree->kids[i]) < 0) { rc = -1; break; }
+    }
+    I->signal = 0;
+    I->loop_depth = 0;
+    I->call_depth = 0;
+    ast_free(pr.tree);
+    return rc;
+}

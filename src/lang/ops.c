@@ -1,0 +1,631 @@
+/* ops.c - what + - * / ** @, comparisons, x[i], x.name and iteration mean for each kind of value: Python's rules
+ * for numbers, strings and sequences, PyTorch's for tensors (a Python number next to a tensor is "weak"). */
+#include "ops.h"
+#include "builtins.h"
+#include "pyformat.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static BinOp tensor_op(int aop, bool *ok) {
+    *ok = true;
+    switch (aop) {
+    case AOP_ADD: return OP_ADD;
+    case AOP_SUB: return OP_SUB;
+    case AOP_MUL: return OP_MUL;
+    case AOP_DIV: return OP_DIV;
+    case AOP_FLOORDIV: return OP_FLOORDIV;
+    case AOP_MOD: return OP_MOD;
+    case AOP_POW: return OP_POW;
+    case AOP_BITAND: return OP_AND;
+    case AOP_BITOR: return OP_OR;
+    case AOP_BITXOR: return OP_XOR;
+    case AOP_EQ: return OP_EQ;
+    case AOP_NE: return OP_NE;
+    case AOP_LT: return OP_LT;
+    case AOP_LE: return OP_LE;
+    case AOP_GT: return OP_GT;
+    case AOP_GE: return OP_GE;
+    default: *ok = false; return OP_ADD;
+    }
+}
+
+/* A Python number as a 0-dim tensor for mixing with tensors. */
+static Tensor *number_tensor(const Value *v) {
+    if (v->kind == V_FLOAT) return ten_scalar_f((float)v->u.f);
+    if (v->kind == V_BOOL) { Tensor *t = ten_new(DT_BOOL, 0, NULL); ten_b8(t)[0] = v->u.b; return t; }
+    return ten_scalar_i(v->u.i);
+}
+
+static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
+    bool aw = a->kind != V_TENSOR, bw = b->kind != V_TENSOR;
+    Value *other = aw ? a : b;
+    if (!val_is_number(other) && other->kind != V_TENSOR)
+        return rt_error(I, "unsupported operand types for %s: '%s' and '%s' (make the %s a tensor with torch.tensor(...))",
+                        ast_op_symbol(aop), val_type_name(a), val_type_name(b), val_type_name(other));
+    if (aop == AOP_FLOORDIV || aop == AOP_MOD || aop == AOP_DIV) {
+        /* a float python number with an exact float division keeps full precision: PyTorch does x / 2.0 in float */
+    }
+    Tensor *ta = aw ? number_tensor(a) : a->u.t, *tb = bw ? number_tensor(b) : b->u.t;
+    Tensor *r = NULL;
+    if (aop == AOP_MATMUL) {
+        if (aw || bw) rt_error(I, "matmul '@' needs two tensors, not a tensor and a %s", val_type_name(other));
+        else r = ten_matmul(ta, tb);
+    } else {
+        bool ok;
+        BinOp op = tensor_op(aop, &ok);
+        if (!ok) rt_error(I, "operator %s is not supported for tensors", ast_op_symbol(aop));
+        else r = ten_binary(op, ta, aw, tb, bw);
+    }
+    if (aw) ten_free(ta);
+    if (bw) ten_free(tb);
+    if (I->has_err) { ten_free(r); return NULL; }
+    if (!r) return rt_tensor_error(I);
+    return val_tensor(r);
+}
+
+static Value *int_binary(Interp *I, int aop, int64_t x, int64_t y) {
+    int64_t r;
+    switch (aop) {
+    case AOP_ADD: if (__builtin_add_overflow(x, y, &r)) goto overflow; return val_int(r);
+    case AOP_SUB: if (__builtin_sub_overflow(x, y, &r)) goto overflow; return val_int(r);
+    case AOP_MUL: if (__builtin_mul_overflow(x, y, &r)) goto overflow; return val_int(r);
+    case AOP_DIV:
+        if (y == 0) return rt_error(I, "division by zero");
+        return val_float((double)x / (double)y);
+    case AOP_FLOORDIV: case AOP_MOD: {
+        if (y == 0) return rt_error(I, aop == AOP_MOD ? "integer modulo by zero" : "integer division by zero");
+        if (x == INT64_MIN && y == -1) goto overflow;
+        int64_t q = x / y, m = x % y;
+        if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
+        return val_int(aop == AOP_FLOORDIV ? q : m);
+    }
+    case AOP_POW: {
+        if (y < 0) return val_float(pow((double)x, (double)y));
+        int64_t base = x, e = y;
+        r = 1;
+        while (e) {
+            if ((e & 1) && __builtin_mul_overflow(r, base, &r)) goto overflow;
+            e >>= 1;
+            if (e && __builtin_mul_overflow(base, base, &base)) goto overflow;
+        }
+        return val_int(r);
+    }
+    case AOP_BITAND: return val_int(x & y);
+    case AOP_BITOR: return val_int(x | y);
+    case AOP_BITXOR: return val_int(x ^ y);
+    case AOP_LSHIFT:
+        if (y < 0) return rt_error(I, "negative shift count");
+        if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) goto overflow;
+        return val_int((int64_t)((uint64_t)x << y));
+    case AOP_RSHIFT:
+        if (y < 0) return rt_error(I, "negative shift count");
+        return val_int(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
+    default: return rt_error(I, "unsupported operator %s for int", ast_op_symbol(aop));
+    }
+overflow:
+    return rt_error(I, "integer overflow: attn's integers are 64-bit");
+}
+
+static Value *float_binary(Interp *I, int aop, double x, double y) {
+    switch (aop) {
+    case AOP_ADD: return val_float(x + y);
+    case AOP_SUB: return val_float(x - y);
+    case AOP_MUL: return val_float(x * y);
+    case AOP_DIV: if (y == 0) return rt_error(I, "float division by zero"); return val_float(x / y);
+    case AOP_FLOORDIV: if (y == 0) return rt_error(I, "float floor division by zero"); return val_float(floor(x / y));
+    case AOP_MOD: {
+        if (y == 0) return rt_error(I, "float modulo by zero");
+        double m = fmod(x, y);
+        if (m != 0 && ((m < 0) != (y < 0))) m += y;
+        return val_float(m);
+    }
+    case AOP_POW:
+        if (x < 0 && y != floor(y)) return rt_error(I, "a negative number to a fractional power is complex: not supported");
+        if (x == 0 && y < 0) return rt_error(I, "0.0 cannot be raised to a negative power");
+        return val_float(pow(x, y));
+    default: return rt_error(I, "unsupported operand type(s) for %s: 'float'", ast_op_symbol(aop));
+    }
+}
+
+static Value *seq_concat(Value *a, Value *b) {
+    int64_t n = a->u.seq.n + b->u.seq.n;
+    Value *r = a->kind == V_LIST ? val_list(n) : val_tuple(n);
+    for (int64_t i = 0; i < a->u.seq.n; i++) val_seq_set(r, i, val_incref(a->u.seq.items[i]));
+    for (int64_t i = 0; i < b->u.seq.n; i++) val_seq_set(r, a->u.seq.n + i, val_incref(b->u.seq.items[i]));
+    return r;
+}
+
+static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
+    if (k < 0) k = 0;
+    int64_t len = s->kind == V_STR ? (int64_t)s->u.str.len : s->u.seq.n;
+    if (len > 0 && k > (int64_t)50000000 / len) return rt_error(I, "the repeated sequence would be too long");
+    if (s->kind == V_STR) {
+        StrBuf b;
+        sb_init(&b);
+        for (int64_t i = 0; i < k; i++) sb_putn(&b, s->u.str.s, s->u.str.len);
+        Value *r = val_strn(sb_str(&b), b.len);
+        sb_free(&b);
+        return r;
+    }
+    Value *r = s->kind == V_LIST ? val_list(len * k) : val_tuple(len * k);
+    for (int64_t i = 0; i < k; i++)
+        for (int64_t j = 0; j < len; j++) val_seq_set(r, i * len + j, val_incref(s->u.seq.items[j]));
+    return r;
+}
+
+Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
+    if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
+    if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
+    if (val_is_number(a) && val_is_number(b)) {
+        if (a->kind != V_FLOAT && b->kind != V_FLOAT)
+            return int_binary(I, aop, a->kind == V_INT ? a->u.i : a->u.b, b->kind == V_INT ? b->u.i : b->u.b);
+        return float_binary(I, aop, val_as_double(a), val_as_double(b));
+    }
+    if (aop == AOP_ADD && a->kind == V_STR && b->kind == V_STR) {
+        Value *r = val_strn(a->u.str.s, a->u.str.len + b->u.str.len);
+        memcpy(r->u.str.s + a->u.str.len, b->u.str.s, b->u.str.len);
+        r->u.str.s[r->u.str.len] = 0;
+        return r;
+    }
+    if (aop == AOP_ADD && (a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind && !a->u.seq.is_size)
+        return seq_concat(a, b);
+    if (aop == AOP_MUL && (a->kind == V_STR || a->kind == V_LIST || a->kind == V_TUPLE) && (b->kind == V_INT || b->kind == V_BOOL))
+        return seq_repeat(I, a, b->kind == V_INT ? b->u.i : b->u.b);
+    if (aop == AOP_MUL && (b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE) && (a->kind == V_INT || a->kind == V_BOOL))
+        return seq_repeat(I, b, a->kind == V_INT ? a->u.i : a->u.b);
+    if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
+    return rt_error(I, "unsupported operand types for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+}
+
+Value *ops_unary(Interp *I, int aop, Value *a) {
+    if (a->kind == V_TENSOR) {
+        if (aop == AOP_POS) return val_incref(a);
+        if (aop == AOP_INVERT && a->u.t->dtype == DT_F32) return rt_error(I, "~ (bitwise not) is only for integer and bool tensors");
+        Tensor *r = ten_unary(aop == AOP_NEG ? UOP_NEG : UOP_NOT, a->u.t);
+        return r ? val_tensor(r) : rt_tensor_error(I);
+    }
+    if (a->kind == V_INT || a->kind == V_BOOL) {
+        int64_t x = a->kind == V_INT ? a->u.i : a->u.b;
+        if (aop == AOP_NEG) { if (x == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(-x); }
+        if (aop == AOP_POS) return val_int(x);
+        return val_int(~x);
+    }
+    if (a->kind == V_FLOAT && aop != AOP_INVERT) return val_float(aop == AOP_NEG ? -a->u.f : a->u.f);
+    return rt_error(I, "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
+}
+
+static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
+
+static Value *contains(Interp *I, Value *container, Value *x) {
+    if (container->kind == V_STR) {
+        if (x->kind != V_STR) return rt_error(I, "'in <string>' requires a string on the left, not %s", val_type_name(x));
+        return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
+    }
+    if (container->kind == V_DICT) {
+        Dict *d = container->u.dict;
+        for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], x)) return val_bool(true);
+        return val_bool(false);
+    }
+    if (container->kind == V_TENSOR) {
+        Value *s = ops_item(x);
+        if (!val_is_number(s)) { val_decref(s); return rt_error(I, "'in' on a tensor needs a number on the left"); }
+        double v = val_as_double(s);
+        val_decref(s);
+        for (int64_t i = 0; i < container->u.t->numel; i++) if (ten_get(container->u.t, i) == v) return val_bool(true);
+        return val_bool(false);
+    }
+    Iter it;
+    if (!ops_iter_begin(I, container, &it)) return NULL;
+    Value *e;
+    bool found = false;
+    while (!found && (e = ops_iter_next(&it))) { found = val_equal(e, x); val_decref(e); }
+    ops_iter_end(&it);
+    return val_bool(found);
+}
+
+Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
+    switch (aop) {
+    case AOP_IS: return val_bool(a == b || (a->kind == V_NONE && b->kind == V_NONE) || (a->kind == V_BOOL && b->kind == V_BOOL && a->u.b == b->u.b));
+    case AOP_ISNOT: return val_bool(!(a == b || (a->kind == V_NONE && b->kind == V_NONE) || (a->kind == V_BOOL && b->kind == V_BOOL && a->u.b == b->u.b)));
+    case AOP_IN: return contains(I, b, a);
+    case AOP_NOTIN: {
+        Value *r = contains(I, b, a);
+        if (!r) return NULL;
+        bool v = !r->u.b;
+        val_decref(r);
+        return val_bool(v);
+    }
+    default: break;
+    }
+    if (a->kind == V_TENSOR || b->kind == V_TENSOR) {
+        if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(a) || a->kind == V_TENSOR) ) return val_bool(aop == AOP_NE);
+        if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(aop == AOP_NE);
+        return tensor_binary(I, aop, a, b);
+    }
+    if (aop == AOP_EQ) return val_bool(val_equal(a, b));
+    if (aop == AOP_NE) return val_bool(!val_equal(a, b));
+    int c;
+    if (val_is_number(a) && val_is_number(b)) {
+        if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
+            int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
+            c = x < y ? -1 : x > y;
+        } else {
+            double x = val_as_double(a), y = val_as_double(b);
+            if (isnan(x) || isnan(y)) return val_bool(false);
+            c = cmp3(x, y);
+        }
+    } else if (a->kind == V_STR && b->kind == V_STR) {
+        c = strcmp(a->u.str.s, b->u.str.s);
+    } else if ((a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind) {
+        int64_t n = a->u.seq.n < b->u.seq.n ? a->u.seq.n : b->u.seq.n, i;
+        for (i = 0; i < n; i++) if (!val_equal(a->u.seq.items[i], b->u.seq.items[i])) break;
+        if (i == n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
+        else return ops_compare(I, aop, a->u.seq.items[i], b->u.seq.items[i]);
+    } else {
+        return rt_error(I, "'%s' is not supported between '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+    }
+    switch (aop) {
+    case AOP_LT: return val_bool(c < 0);
+    case AOP_LE: return val_bool(c <= 0);
+    case AOP_GT: return val_bool(c > 0);
+    default: return val_bool(c >= 0);
+    }
+}
+
+Value *ops_item(Value *v) {
+    if (v->kind == V_TENSOR && v->u.t->numel == 1) {
+        if (v->u.t->dtype == DT_F32) return val_float(ten_get(v->u.t, 0));
+        if (v->u.t->dtype == DT_BOOL) return val_bool(ten_get(v->u.t, 0) != 0);
+        return val_int(ten_i64(v->u.t)[0]);
+    }
+    return val_incref(v);
+}
+
+/* ---- indexing ---- */
+
+static bool index_int(Interp *I, Value *v, int64_t *out) {
+    if (v->kind == V_INT) { *out = v->u.i; return true; }
+    if (v->kind == V_BOOL) { *out = v->u.b; return true; }
+    if (v->kind == V_TENSOR && v->u.t->ndim == 0 && v->u.t->dtype != DT_F32) { *out = (int64_t)ten_get(v->u.t, 0); return true; }
+    rt_error(I, "indices must be integers or slices, not %s", val_type_name(v));
+    return false;
+}
+
+static bool slice_part(Interp *I, Value *v, int64_t *out, bool *has) {
+    *has = v && v->kind != V_NONE;
+    if (!*has) return true;
+    return index_int(I, v, out);
+}
+
+/* Converts one Python index value to an IndexItem; tensors made from lists go to *tmp (caller frees). */
+static bool to_item(Interp *I, Value *v, IndexItem *it, Tensor **tmp) {
+    memset(it, 0, sizeof *it);
+    if (v->kind == V_SLICE) {
+        it->kind = IX_SLICE;
+        it->step = 1;
+        bool has_step;
+        if (!slice_part(I, v->u.slice.start, &it->start, &it->has_start)) return false;
+        if (!slice_part(I, v->u.slice.stop, &it->stop, &it->has_stop)) return false;
+        if (!slice_part(I, v->u.slice.step, &it->step, &has_step)) return false;
+        if (!has_step) it->step = 1;
+        return true;
+    }
+    if (v->kind == V_NONE) { it->kind = IX_NEWAXIS; return true; }
+    if (v->kind == V_ELLIPSIS) { it->kind = IX_ELLIPSIS; return true; }
+    if (v->kind == V_INT) { it->kind = IX_INT; it->i = v->u.i; return true; }
+    if (v->kind == V_TENSOR) {
+        if (v->u.t->ndim == 0 && v->u.t->dtype == DT_I64) { it->kind = IX_INT; it->i = ten_i64(v->u.t)[0]; return true; }
+        if (v->u.t->dtype == DT_F32) { rt_error(I, "tensors used as indices must be long, int or bool tensors, not float"); return false; }
+        it->kind = IX_TENSOR;
+        it->index = v->u.t;
+        return true;
+    }
+    if (v->kind == V_LIST) {
+        *tmp = interp_to_tensor(I, v, false, DT_I64);
+        if (!*tmp) return false;
+        if ((*tmp)->dtype == DT_F32) { rt_error(I, "index lists must hold integers or bools"); return false; }
+        it->kind = IX_TENSOR;
+        it->index = *tmp;
+        return true;
+    }
+    if (v->kind == V_BOOL) { rt_error(I, "indexing a tensor with True/False is not supported: use a bool tensor"); return false; }
+    rt_error(I, "a tensor index must be an int, a slice, None, ..., or a tensor, not %s", val_type_name(v));
+    return false;
+}
+
+static int tensor_items(Interp *I, Value *index, IndexItem *items, Tensor **tmps) {
+    Value *one = index;
+    Value **parts = &one;
+    int64_t n = 1;
+    if (index->kind == V_TUPLE) { parts = index->u.seq.items; n = index->u.seq.n; }
+    if (n > 2 * TEN_MAX_DIMS) { rt_error(I, "too many indices (%lld)", (long long)n); return -1; }
+    for (int64_t i = 0; i < n; i++)
+        if (!to_item(I, parts[i], &items[i], &tmps[i])) return -1;
+    return (int)n;
+}
+
+static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
+    int64_t len = obj->kind == V_STR ? (int64_t)obj->u.str.len : obj->u.seq.n;
+    int64_t a, b, step = 1;
+    bool ha, hb, hs;
+    if (!slice_part(I, sl->u.slice.start, &a, &ha) || !slice_part(I, sl->u.slice.stop, &b, &hb) ||
+        !slice_part(I, sl->u.slice.step, &step, &hs))
+        return NULL;
+    if (!hs) step = 1;
+    if (step == 0) return rt_error(I, "slice step cannot be zero");
+    if (!ha) a = step > 0 ? 0 : len - 1;
+    else { if (a < 0) a += len; if (a < 0) a = step > 0 ? 0 : -1; if (a >= len) a = step > 0 ? len : len - 1; }
+    if (!hb) b = step > 0 ? len : -1;
+    else { if (b < 0) b += len; if (b < 0) b = step > 0 ? 0 : -1; if (b >= len) b = step > 0 ? len : len - 1; }
+    int64_t cnt = 0;
+    if (step > 0 && b > a) cnt = (b - a + step - 1) / step;
+    if (step < 0 && a > b) cnt = (a - b - step - 1) / (-step);
+    if (obj->kind == V_STR) {
+        char *s = xmalloc((size_t)cnt + 1);
+        for (int64_t i = 0; i < cnt; i++) s[i] = obj->u.str.s[a + i * step];
+        s[cnt] = 0;
+        return val_str_take(s);
+    }
+    Value *r = obj->kind == V_LIST ? val_list(cnt) : val_tuple(cnt);
+    for (int64_t i = 0; i < cnt; i++) val_seq_set(r, i, val_incref(obj->u.seq.items[a + i * step]));
+    return r;
+}
+
+Value *ops_index(Interp *I, Value *obj, Value *index) {
+    switch (obj->kind) {
+    case V_TENSOR: {
+        IndexItem items[2 * TEN_MAX_DIMS];
+        Tensor *tmps[2 * TEN_MAX_DIMS] = {0};
+        int n = tensor_items(I, index, items, tmps);
+        Tensor *r = n < 0 ? NULL : ten_index_get(obj->u.t, items, n);
+        for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
+        if (n < 0) return NULL;
+        return r ? val_tensor(r) : rt_tensor_error(I);
+    }
+    case V_LIST: case V_TUPLE: case V_STR: {
+        if (index->kind == V_SLICE) return seq_slice(I, obj, index);
+        int64_t i, len = obj->kind == V_STR ? (int64_t)obj->u.str.len : obj->u.seq.n;
+        if (index->kind == V_TUPLE)
+            return rt_error(I, "%s indices must be integers or slices, not tuple (a list of lists is indexed L[i][j]; a tensor T[i, j])",
+                            val_type_name(obj));
+        if (!index_int(I, index, &i)) return NULL;
+        if (i < -len || i >= len) return rt_error(I, "%s index %lld out of range (length %lld)", val_type_name(obj), (long long)i, (long long)len);
+        if (i < 0) i += len;
+        if (obj->kind == V_STR) return val_strn(obj->u.str.s + i, 1);
+        return val_incref(obj->u.seq.items[i]);
+    }
+    case V_RANGE: {
+        int64_t i;
+        if (!index_int(I, index, &i)) return NULL;
+        Value *len = ops_len(I, obj);
+        int64_t n = len->u.i;
+        val_decref(len);
+        if (i < -n || i >= n) return rt_error(I, "range object index out of range");
+        if (i < 0) i += n;
+        return val_int(obj->u.range.start + i * obj->u.range.step);
+    }
+    case V_DICT: {
+        Dict *d = obj->u.dict;
+        for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], index)) return val_incref(d->vals[i]);
+        StrBuf k;
+        sb_init(&k);
+        val_repr(&k, index);
+        Value *r = rt_error(I, "key %s is not in the dict", sb_str(&k));
+        sb_free(&k);
+        return r;
+    }
+    default:
+        return rt_error(I, "'%s' object is not subscriptable", val_type_name(obj));
+    }
+}
+
+int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
+    if (obj->kind == V_TENSOR) {
+        IndexItem items[2 * TEN_MAX_DIMS];
+        Tensor *tmps[2 * TEN_MAX_DIMS] = {0};
+        Tensor *tv = NULL;
+        int rc = -1;
+        int n = tensor_items(I, index, items, tmps);
+        if (n >= 0) {
+            Tensor *src = arg_tensor(I, v, "the assigned value", &tv);
+            if (src) {
+                rc = ten_index_set(obj->u.t, items, n, src);
+                if (rc < 0) rt_tensor_error(I);
+            }
+        }
+        for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
+        ten_free(tv);
+        return rc;
+    }
+    if (obj->kind == V_LIST) {
+        int64_t i, len = obj->u.seq.n;
+        if (!index_int(I, index, &i)) return -1;
+        if (i < -len || i >= len) { rt_error(I, "list assignment index %lld out of range (length %lld)", (long long)i, (long long)len); return -1; }
+        if (i < 0) i += len;
+        val_seq_set(obj, i, val_incref(v));
+        return 0;
+    }
+    if (obj->kind == V_DICT) {
+        Dict *d = obj->u.dict;
+        for (int i = 0; i < d->n; i++)
+            if (val_equal(d->keys[i], index)) { val_decref(d->vals[i]); d->vals[i] = val_incref(v); return 0; }
+        if (index->kind != V_STR && !val_is_number(index) && index->kind != V_TUPLE) {
+            rt_error(I, "dict keys must be strings, numbers or tuples, not %s", val_type_name(index));
+            return -1;
+        }
+        dict_set(d, "", val_incref(v));       /* append a slot, then put the real key in it */
+        val_decref(d->keys[d->n - 1]);
+        d->keys[d->n - 1] = val_incref(index);
+        return 0;
+    }
+    if (obj->kind == V_TUPLE) { rt_error(I, "'%s' object does not support item assignment", val_type_name(obj)); return -1; }
+    rt_error(I, "'%s' object does not support item assignment", val_type_name(obj));
+    return -1;
+}
+
+/* ---- attributes ---- */
+
+static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
+    Tensor *t = obj->u.t;
+    if (!strcmp(name, "shape")) return val_size(t->shape, t->ndim);
+    if (!strcmp(name, "dtype")) return val_dtype(t->dtype);
+    if (!strcmp(name, "ndim")) return val_int(t->ndim);
+    if (!strcmp(name, "T") || !strcmp(name, "mT")) {
+        if (!strcmp(name, "mT") && t->ndim < 2) return rt_error(I, "tensor.mT is only for tensors of 2 or more dimensions");
+        Tensor *r;
+        if (!strcmp(name, "mT")) r = ten_transpose(t, -2, -1);
+        else {
+            int dims[TEN_MAX_DIMS];
+            for (int i = 0; i < t->ndim; i++) dims[i] = t->ndim - 1 - i;
+            r = ten_permute(t, dims);
+        }
+        return r ? val_tensor(r) : rt_tensor_error(I);
+    }
+    if (!strcmp(name, "data")) return val_incref(obj);
+    if (!strcmp(name, "device")) return val_str("cpu");
+    if (!strcmp(name, "requires_grad")) return val_bool(false);
+    if (!strcmp(name, "grad")) return val_none();
+    if (!strcmp(name, "is_leaf")) return val_bool(true);
+    const Builtin *m = builtins_find_method(name);
+    if (m) return val_method(obj, m);
+    return rt_error(I, "'Tensor' object has no attribute '%s'", name);
+}
+
+static const Builtin *find_in(const Builtin *tbl, const char *name) {
+    for (; tbl && tbl->name; tbl++) if (!strcmp(tbl->name, name)) return tbl;
+    return NULL;
+}
+
+extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_module_methods[];
+
+Value *ops_getattr(Interp *I, Value *obj, const char *name) {
+    switch (obj->kind) {
+    case V_TENSOR: return tensor_attr(I, obj, name);
+    case V_MODULE: {
+        Value *c = builtins_constant(name);
+        if (c) return c;
+        const Builtin *b = builtins_find(name);
+        if (b) return val_builtin(b);
+        return rt_error(I, "module '%s' has no attribute '%s' (type help to see what attn has)", obj->u.module, name);
+    }
+    case V_OBJECT: {
+        Value *v = val_attr_get(obj, name);
+        if (v) return val_incref(v);
+        const Builtin *m = find_in(obj->u.obj.cls->methods, name);
+        if (!m) m = find_in(bi_module_methods, name);
+        if (m) return val_method(obj, m);
+        return rt_error(I, "'%s' object has no attribute '%s'", obj->u.obj.cls->name, name);
+    }
+    case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
+    case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }
+    case V_DICT: { const Builtin *m = find_in(bi_dict_methods, name); if (m) return val_method(obj, m); break; }
+    case V_TUPLE:
+        if (obj->u.seq.is_size && !strcmp(name, "numel")) {
+            const Builtin *m = find_in(bi_list_methods, "numel");
+            if (m) return val_method(obj, m);
+        }
+        { const Builtin *m = find_in(bi_list_methods, name); if (m && (!strcmp(name, "index") || !strcmp(name, "count"))) return val_method(obj, m); }
+        break;
+    case V_DTYPE:
+        if (!strcmp(name, "is_floating_point")) return val_bool(obj->u.dtype == DT_F32);
+        break;
+    case V_FLOAT:
+        if (!strcmp(name, "is_integer")) return val_bool(obj->u.f == floor(obj->u.f));
+        break;
+    case V_FUNC:
+        if (!strcmp(name, "__name__")) return val_str(obj->u.func->name);
+        break;
+    case V_BUILTIN:
+        if (!strcmp(name, "__name__")) return val_str(obj->u.builtin->name);
+        if (!strcmp(name, "__doc__")) return val_str(obj->u.builtin->help);
+        break;
+    default: break;
+    }
+    return rt_error(I, "'%s' object has no attribute '%s'", val_type_name(obj), name);
+}
+
+int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
+    if (obj->kind == V_OBJECT) {
+        val_attr_set(obj, name, val_incref(v));
+        return 0;
+    }
+    if (obj->kind == V_TENSOR && !strcmp(name, "requires_grad")) return 0;
+    rt_error(I, "cannot set attribute '%s' of a %s", name, val_type_name(obj));
+    return -1;
+}
+
+Value *ops_len(Interp *I, Value *v) {
+    switch (v->kind) {
+    case V_STR: return val_int((int64_t)v->u.str.len);
+    case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
+    case V_DICT: return val_int(v->u.dict->n);
+    case V_RANGE: {
+        int64_t a = v->u.range.start, b = v->u.range.stop, s = v->u.range.step, n = 0;
+        if (s > 0 && b > a) n = (b - a - 1) / s + 1;
+        if (s < 0 && a > b) n = (a - b - 1) / (-s) + 1;
+        return val_int(n);
+    }
+    case V_TENSOR:
+        if (v->u.t->ndim == 0) return rt_error(I, "len() of a 0-d tensor");
+        return val_int(v->u.t->shape[0]);
+    default: return rt_error(I, "object of type '%s' has no len()", val_type_name(v));
+    }
+}
+
+/* ---- iteration ---- */
+
+bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
+    it->src = NULL;
+    it->i = 0;
+    switch (v->kind) {
+    case V_LIST: case V_TUPLE: case V_STR: case V_RANGE: case V_DICT: {
+        Value *n = ops_len(I, v);
+        it->n = n->u.i;
+        val_decref(n);
+        break;
+    }
+    case V_TENSOR:
+        if (v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
+        it->n = v->u.t->shape[0];
+        break;
+    default:
+        rt_error(I, "'%s' object is not iterable", val_type_name(v));
+        return false;
+    }
+    it->src = val_incref(v);
+    return true;
+}
+
+Value *ops_iter_next(Iter *it) {
+    if (!it->src || it->i >= it->n) return NULL;
+    int64_t i = it->i++;
+    Value *s = it->src;
+    switch (s->kind) {
+    case V_LIST: case V_TUPLE:
+        if (i >= s->u.seq.n) return NULL;     /* the list shrank while iterating */
+        return val_incref(s->u.seq.items[i]);
+    case V_STR: return val_strn(s->u.str.s + i, 1);
+    case V_RANGE: return val_int(s->u.range.start + i * s->u.range.step);
+    case V_DICT: return i < s->u.dict->n ? val_incref(s->u.dict->keys[i]) : NULL;
+    case V_TENSOR: {
+        IndexItem item = {.kind = IX_INT, .i = i};
+        return val_tensor(ten_index_get(s->u.t, &item, 1));
+    }
+    default: return NULL;
+    }
+}
+
+void ops_iter_end(Iter *it) {
+    val_decref(it->src);
+    it->src = NULL;
+}
+
+Value *ops_to_list(Interp *I, Value *v) {
+    Iter it;
+    if (!ops_iter_begin(I, v, &it)) return NULL;
+    Value *l = val_list(0), *e;
+    while ((e = ops_iter_next(&it))) val_list_append(l, e);
+    ops_iter_end(&it);
+    return l;
+}

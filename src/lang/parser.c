@@ -1,0 +1,990 @@
+/* parser.c - recursive descent with one precedence table for binary operators (as Lua's lparser.c).
+ *
+ *   program    -> { stmt } EOF
+ *   stmt       -> for | while | if | def | simple { ';' simple } [';'] NEWLINE
+ *   simple     -> pass | break | continue | return [testlist] | import ... | from ... | del targets
+ *               | testlist [ augop testlist | { '=' testlist } ]
+ *   suite      -> simple_stmts | NEWLINE INDENT { stmt } DEDENT
+ *   test       -> or_test [ 'if' or_test 'else' test ] | lambda
+ *   or/and/not -> boolean operators;  comparison -> binary { compop binary }
+ *   binary     -> unary { binop binary }      (| ^ & << >> + - * / // % @, by priority)
+ *   unary      -> ('-' | '+' | '~') unary | power;   power -> postfix [ '**' unary ]
+ *   postfix    -> atom { '(' args ')' | '[' subscripts ']' | '.' NAME }
+ */
+#include "parser.h"
+#include "lexer.h"
+#include "strbuf.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NESTING 200
+
+typedef struct Parser {
+    TokenList tl;
+    int pos;
+    int depth;
+    bool failed, incomplete;
+    char msg[256];
+    int line, col;
+} Parser;
+
+static Node *test(Parser *p);
+static Node *testlist(Parser *p, bool allow_star);
+static Node *stmt(Parser *p);
+static Node *suite(Parser *p);
+
+static Token *peek(Parser *p) { return &p->tl.toks[p->pos]; }
+static Token *peek2(Parser *p) { return &p->tl.toks[p->pos + 1 < p->tl.n ? p->pos + 1 : p->pos]; }
+static Token *next(Parser *p) {
+    Token *t = peek(p);
+    if (t->kind != T_EOF) p->pos++;
+    return t;
+}
+
+static Node *fail_at(Parser *p, Token *t, const char *fmt, ...) {
+    if (p->failed) return NULL;
+    p->failed = true;
+    if (t->kind == T_ERROR) {
+        snprintf(p->msg, sizeof p->msg, "%s", t->sval);
+    } else {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->msg, sizeof p->msg, fmt, ap);
+        va_end(ap);
+    }
+    p->line = t->line;
+    p->col = t->col;
+    if (t->kind == T_EOF || p->tl.incomplete) p->incomplete = true;
+    /* A block header whose body has not come yet: NEWLINE then EOF/DEDENT only. */
+    if (t->kind == T_NEWLINE || t->kind == T_DEDENT) {
+        int i = p->pos;
+        while (i < p->tl.n && (p->tl.toks[i].kind == T_NEWLINE || p->tl.toks[i].kind == T_DEDENT)) i++;
+        if (i < p->tl.n && p->tl.toks[i].kind == T_EOF && p->pos > 0 && lex_is_op(&p->tl.toks[p->pos - 1], ":"))
+            p->incomplete = true;
+    }
+    return NULL;
+}
+
+static Node *fail_near(Parser *p, Token *t) {
+    if (t->kind == T_NEWLINE || t->kind == T_EOF) return fail_at(p, t, "invalid syntax: the line ends too early");
+    if (t->kind == T_INDENT) return fail_at(p, t, "unexpected indent");
+    if (t->kind == T_DEDENT) return fail_at(p, t, "invalid syntax near the end of a block");
+    return fail_at(p, t, "invalid syntax near '%.*s'", (int)(t->len > 40 ? 40 : t->len), t->start);
+}
+
+static bool accept_op(Parser *p, const char *op) {
+    if (lex_is_op(peek(p), op)) { next(p); return true; }
+    return false;
+}
+static bool expect_op(Parser *p, const char *op) {
+    if (accept_op(p, op)) return true;
+    Token *t = peek(p);
+    if (t->kind == T_NEWLINE || t->kind == T_EOF) fail_at(p, t, "'%s' expected before the end of the line", op);
+    else fail_at(p, t, "'%s' expected, found '%.*s'", op, (int)(t->len > 40 ? 40 : t->len), t->start);
+    return false;
+}
+static bool accept_name(Parser *p, const char *kw) {
+    if (lex_is_name(peek(p), kw)) { next(p); return true; }
+    return false;
+}
+
+static const char *keywords[] = {"and", "or", "not", "in", "is", "if", "else", "elif", "for", "while", "def",
+                                 "return", "lambda", "pass", "break", "continue", "import", "from", "del",
+                                 "class", "None", "True", "False", "with", "as", "try", "except", "yield", NULL};
+static bool is_keyword(const Token *t) {
+    for (int i = 0; keywords[i]; i++) if (lex_is_name(t, keywords[i])) return true;
+    return false;
+}
+
+static Node *node_at(NodeKind k, const Token *t) { return ast_new(k, t->line, t->col); }
+
+static bool enter(Parser *p) {
+    if (++p->depth > MAX_NESTING) {
+        fail_at(p, peek(p), "expression nested too deeply (more than %d levels)", MAX_NESTING);
+        return false;
+    }
+    return true;
+}
+
+static void shift_positions(Node *n, int dline, int dcol, int first_line) {
+    if (!n) return;
+    if (n->line == first_line) n->col += dcol;
+    n->line += dline;
+    for (int i = 0; i < n->nkids; i++) shift_positions(n->kids[i], dline, dcol, first_line);
+}
+
+/* f'...{expr!r:spec}...' -> N_FSTR whose kids are N_STR parts and N_FMT(expr) nodes. */
+static Node *fstring(Parser *p, Token *t) {
+    Node *fs = node_at(N_FSTR, t);
+    const char *s = t->sval, *end = s + t->slen;
+    /* column of the body: after the prefix letters and opening quote(s) */
+    const char *body_in_src = t->start;
+    while (*body_in_src != '\'' && *body_in_src != '"') body_in_src++;
+    int qlen = (body_in_src[1] == body_in_src[0] && body_in_src[2] == body_in_src[0] && t->len >= 6) ? 3 : 1;
+    int body_col = t->col + (int)(body_in_src - t->start) + qlen;
+    StrBuf lit;
+    sb_init(&lit);
+    const char *q = s;
+    while (q < end) {
+        if (*q == '{' && q + 1 < end && q[1] == '{') { sb_putc(&lit, '{'); q += 2; continue; }
+        if (*q == '}' && q + 1 < end && q[1] == '}') { sb_putc(&lit, '}'); q += 2; continue; }
+        if (*q == '}') { sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: single '}' is not allowed (write '}}')"); }
+        if (*q != '{') { sb_putc(&lit, *q++); continue; }
+        if (lit.len) {
+            Node *sn = node_at(N_STR, t);
+            sn->str = lex_decode(lit.s, lit.s + lit.len, t->raw, &sn->slen);
+            ast_add(fs, sn);
+            sb_clear(&lit);
+        }
+        const char *e0 = q + 1, *e = e0;
+        int nest = 0;
+        char inq = 0;
+        while (e < end) {
+            if (inq) { if (*e == inq) inq = 0; e++; continue; }
+            if (*e == '\'' || *e == '"') { inq = *e++; continue; }
+            if (*e == '(' || *e == '[' || *e == '{') nest++;
+            else if ((*e == ')' || *e == ']' || *e == '}') && nest > 0) nest--;
+            else if (nest == 0 && (*e == '}' || *e == ':' || (*e == '!' && e[1] != '='))) break;
+            e++;
+        }
+        if (e >= end) { sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting '}'"); }
+        char *code = xstrndup(e0, (size_t)(e - e0));
+        int conv = 0;
+        char *spec = NULL;
+        if (*e == '!') {
+            if (e + 1 < end && (e[1] == 'r' || e[1] == 's' || e[1] == 'a')) { conv = e[1]; e += 2; }
+            else { free(code); sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting 'r', 's' or 'a' after '!'"); }
+        }
+        if (*e == ':') {
+            const char *s0 = ++e;
+            int nn = 0;
+            while (e < end && (*e != '}' || nn > 0)) { if (*e == '{') nn++; if (*e == '}') nn--; e++; }
+            spec = xstrndup(s0, (size_t)(e - s0));
+        }
+        if (e >= end || *e != '}') { free(code); free(spec); sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting '}'"); }
+        ParseResult r = parse_program(code, 1);
+        if (!r.tree || r.tree->nkids != 1 || r.tree->kids[0]->kind != N_EXPR_STMT) {
+            Token et = *t;
+            et.col = body_col + (int)(e0 - s);
+            ast_free(r.tree);
+            free(code); free(spec); sb_free(&lit); ast_free(fs);
+            return fail_at(p, &et, "f-string: invalid expression inside {}%s%s", r.tree ? "" : ": ", r.tree ? "" : r.msg);
+        }
+        Node *expr = r.tree->kids[0]->kids[0];
+        r.tree->kids[0]->kids[0] = NULL;
+        ast_free(r.tree);
+        shift_positions(expr, t->line - 1, body_col + (int)(e0 - s) - 1, 1);
+        Node *fmt = node_at(N_FMT, t);
+        fmt->op = conv;
+        fmt->str = spec;
+        ast_add(fmt, expr);
+        ast_add(fs, fmt);
+        free(code);
+        q = e + 1;
+    }
+    if (lit.len || fs->nkids == 0) {
+        Node *sn = node_at(N_STR, t);
+        sn->str = lex_decode(lit.s ? lit.s : "", (lit.s ? lit.s : "") + lit.len, t->raw, &sn->slen);
+        ast_add(fs, sn);
+    }
+    sb_free(&lit);
+    return fs;
+}
+
+/* Adjacent string literals concatenate ('a' 'b'); an f-string among them makes the result an f-string. */
+static Node *strings(Parser *p) {
+    Token *first = peek(p);
+    Node *acc = NULL;
+    while (peek(p)->kind == T_STRING) {
+        Token *t = next(p);
+        Node *part;
+        if (t->fstring) { if (!(part = fstring(p, t))) { ast_free(acc); return NULL; } }
+        else {
+            part = node_at(N_STR, t);
+            part->str = xmalloc(t->slen + 1);
+            memcpy(part->str, t->sval, t->slen + 1);
+            part->slen = t->slen;
+        }
+        if (!acc) { acc = part; continue; }
+        if (acc->kind == N_STR && part->kind == N_STR) {
+            acc->str = xrealloc(acc->str, acc->slen + part->slen + 1);
+            memcpy(acc->str + acc->slen, part->str, part->slen + 1);
+            acc->slen += part->slen;
+            ast_free(part);
+            continue;
+        }
+        Node *fs = acc->kind == N_FSTR ? acc : node_at(N_FSTR, first);
+        if (fs != acc) ast_add(fs, acc);
+        if (part->kind == N_FSTR) {
+            for (int i = 0; i < part->nkids; i++) ast_add(fs, part->kids[i]);
+            part->nkids = 0;
+            ast_free(part);
+        } else ast_add(fs, part);
+        acc = fs;
+    }
+    return acc;
+}
+
+/* comp_for -> 'for' targets 'in' or_test { 'if' or_test } ; appended to a N_LISTCOMP node */
+static Node *or_test(Parser *p);
+static Node *target_list(Parser *p);
+static bool comp_clauses(Parser *p, Node *lc) {
+    while (lex_is_name(peek(p), "for")) {
+        Token *ft = next(p);
+        Node *cf = node_at(N_COMPFOR, ft);
+        Node *tg = target_list(p);
+        if (!tg) { ast_free(cf); return false; }
+        ast_add(cf, tg);
+        if (!accept_name(p, "in")) { ast_free(cf); fail_at(p, peek(p), "'in' expected in the comprehension"); return false; }
+        Node *it = or_test(p);
+        if (!it) { ast_free(cf); return false; }
+        ast_add(cf, it);
+        while (lex_is_name(peek(p), "if")) {
+            next(p);
+            Node *c = or_test(p);
+            if (!c) { ast_free(cf); return false; }
+            ast_add(cf, c);
+        }
+        ast_add(lc, cf);
+    }
+    return true;
+}
+
+static Node *atom(Parser *p) {
+    Token *t = peek(p);
+    switch (t->kind) {
+    case T_INT: { next(p); Node *n = node_at(N_INT, t); n->ival = t->ival; return n; }
+    case T_FLOAT: { next(p); Node *n = node_at(N_FLOAT, t); n->fval = t->fval; return n; }
+    case T_STRING: return strings(p);
+    case T_NAME: {
+        if (lex_is_name(t, "None")) { next(p); return node_at(N_NONE, t); }
+        if (lex_is_name(t, "True")) { next(p); return node_at(N_TRUE, t); }
+        if (lex_is_name(t, "False")) { next(p); return node_at(N_FALSE, t); }
+        if (is_keyword(t)) return fail_at(p, t, "invalid syntax: '%.*s' is a keyword here", (int)t->len, t->start);
+        next(p);
+        Node *n = node_at(N_NAME, t);
+        n->str = xstrndup(t->start, t->len);
+        return n;
+    }
+    case T_OP:
+        if (lex_is_op(t, "...")) { next(p); return node_at(N_ELLIPSIS, t); }
+        if (lex_is_op(t, "(")) {
+            next(p);
+            if (accept_op(p, ")")) return node_at(N_TUPLE, t);
+            Node *first = test(p);
+            if (!first) return NULL;
+            if (lex_is_name(peek(p), "for")) {       /* generator expression: evaluated as a list */
+                Node *lc = node_at(N_LISTCOMP, t);
+                ast_add(lc, first);
+                if (!comp_clauses(p, lc) || !expect_op(p, ")")) { ast_free(lc); return NULL; }
+                return lc;
+            }
+            if (accept_op(p, ")")) return first;     /* parenthesised expression */
+            Node *tup = node_at(N_TUPLE, t);
+            ast_add(tup, first);
+            while (accept_op(p, ",")) {
+                if (lex_is_op(peek(p), ")")) break;
+                Node *e = test(p);
+                if (!e) { ast_free(tup); return NULL; }
+                ast_add(tup, e);
+            }
+            if (!expect_op(p, ")")) { ast_free(tup); return NULL; }
+            return tup;
+        }
+        if (lex_is_op(t, "[")) {
+            next(p);
+            Node *lst = node_at(N_LIST, t);
+            if (accept_op(p, "]")) return lst;
+            Node *first = test(p);
+            if (!first) { ast_free(lst); return NULL; }
+            if (lex_is_name(peek(p), "for")) {
+                Node *lc = node_at(N_LISTCOMP, t);
+                ast_add(lc, first);
+                ast_free(lst);
+                if (!comp_clauses(p, lc) || !expect_op(p, "]")) { ast_free(lc); return NULL; }
+                return lc;
+            }
+            ast_add(lst, first);
+            while (accept_op(p, ",")) {
+                if (lex_is_op(peek(p), "]")) break;
+                Node *e = test(p);
+                if (!e) { ast_free(lst); return NULL; }
+                ast_add(lst, e);
+            }
+            if (!expect_op(p, "]")) { ast_free(lst); return NULL; }
+            return lst;
+        }
+        if (lex_is_op(t, "{")) {
+            next(p);
+            Node *d = node_at(N_DICT, t);
+            while (!lex_is_op(peek(p), "}")) {
+                Node *k = test(p);
+                if (!k) { ast_free(d); return NULL; }
+                ast_add(d, k);
+                if (!expect_op(p, ":")) { ast_free(d); return NULL; }
+                Node *v = test(p);
+                if (!v) { ast_free(d); return NULL; }
+                ast_add(d, v);
+                if (!accept_op(p, ",")) break;
+            }
+            if (!expect_op(p, "}")) { ast_free(d); return NULL; }
+            return d;
+        }
+        break;
+    default: break;
+    }
+    return fail_near(p, t);
+}
+
+/* subscript -> test | [test] ':' [test] [':' [test]] */
+static Node *subscript(Parser *p) {
+    Token *t = peek(p);
+    Node *lo = NULL;
+    if (!lex_is_op(t, ":")) {
+        lo = test(p);
+        if (!lo) return NULL;
+        if (!lex_is_op(peek(p), ":")) return lo;
+    }
+    next(p);  /* ':' */
+    Node *s = node_at(N_SLICE, t);
+    ast_add(s, lo);
+    Node *hi = NULL, *st = NULL;
+    if (!lex_is_op(peek(p), "]") && !lex_is_op(peek(p), ",") && !lex_is_op(peek(p), ":")) {
+        if (!(hi = test(p))) { ast_free(s); return NULL; }
+    }
+    ast_add(s, hi);
+    if (accept_op(p, ":")) {
+        if (!lex_is_op(peek(p), "]") && !lex_is_op(peek(p), ",")) {
+            if (!(st = test(p))) { ast_free(s); return NULL; }
+        }
+    }
+    ast_add(s, st);
+    return s;
+}
+
+static bool call_args(Parser *p, Node *call) {
+    while (!lex_is_op(peek(p), ")")) {
+        Token *t = peek(p);
+        if (t->kind == T_NAME && lex_is_op(peek2(p), "=") && !is_keyword(t)) {
+            next(p); next(p);
+            Node *kw = node_at(N_KWARG, t);
+            kw->str = xstrndup(t->start, t->len);
+            Node *v = test(p);
+            if (!v) { ast_free(kw); return false; }
+            ast_add(kw, v);
+            ast_add(call, kw);
+        } else if (lex_is_op(t, "*") || lex_is_op(t, "**")) {
+            if (lex_is_op(t, "**")) { fail_at(p, t, "'**' keyword unpacking is not supported"); return false; }
+            next(p);
+            Node *st = node_at(N_STAR, t);
+            Node *v = test(p);
+            if (!v) { ast_free(st); return false; }
+            ast_add(st, v);
+            ast_add(call, st);
+        } else {
+            Node *v = test(p);
+            if (!v) return false;
+            if (lex_is_name(peek(p), "for")) {
+                Node *lc = node_at(N_LISTCOMP, t);
+                ast_add(lc, v);
+                if (!comp_clauses(p, lc)) { ast_free(lc); return false; }
+                v = lc;
+            }
+            ast_add(call, v);
+        }
+        if (!accept_op(p, ",")) break;
+    }
+    return expect_op(p, ")");
+}
+
+static Node *postfix(Parser *p) {
+    Node *e = atom(p);
+    while (e) {
+        Token *t = peek(p);
+        if (lex_is_op(t, "(")) {
+            next(p);
+            Node *c = node_at(N_CALL, t);
+            ast_add(c, e);
+            e = c;
+            if (!call_args(p, c)) { ast_free(e); return NULL; }
+        } else if (lex_is_op(t, "[")) {
+            next(p);
+            Node *ix = node_at(N_INDEX, t);
+            ast_add(ix, e);
+            e = ix;
+            Node *first = subscript(p);
+            if (!first) { ast_free(e); return NULL; }
+            if (lex_is_op(peek(p), ",")) {
+                Node *tup = node_at(N_TUPLE, t);
+                ast_add(tup, first);
+                while (accept_op(p, ",")) {
+                    if (lex_is_op(peek(p), "]")) break;
+                    Node *s = subscript(p);
+                    if (!s) { ast_free(tup); ast_free(e); return NULL; }
+                    ast_add(tup, s);
+                }
+                first = tup;
+            }
+            ast_add(ix, first);
+            if (!expect_op(p, "]")) { ast_free(e); return NULL; }
+        } else if (lex_is_op(t, ".")) {
+            next(p);
+            Token *nt = peek(p);
+            if (nt->kind != T_NAME) { ast_free(e); return fail_at(p, nt, "a name is expected after '.'"); }
+            next(p);
+            Node *a = node_at(N_ATTR, nt);
+            a->str = xstrndup(nt->start, nt->len);
+            ast_add(a, e);
+            e = a;
+        } else {
+            break;
+        }
+    }
+    return e;
+}
+
+static Node *unary(Parser *p);
+static Node *power(Parser *p) {
+    Node *base = postfix(p);
+    if (!base) return NULL;
+    Token *t = peek(p);
+    if (lex_is_op(t, "**")) {
+        next(p);
+        Node *ex = unary(p);
+        if (!ex) { ast_free(base); return NULL; }
+        Node *b = node_at(N_BINARY, t);
+        b->op = AOP_POW;
+        ast_add(b, base);
+        ast_add(b, ex);
+        return b;
+    }
+    return base;
+}
+
+static Node *unary(Parser *p) {
+    Token *t = peek(p);
+    int op = lex_is_op(t, "-") ? AOP_NEG : lex_is_op(t, "+") ? AOP_POS : lex_is_op(t, "~") ? AOP_INVERT : -1;
+    if (op < 0) return power(p);
+    if (!enter(p)) return NULL;
+    next(p);
+    Node *e = unary(p);
+    p->depth--;
+    if (!e) return NULL;
+    Node *u = node_at(N_UNARY, t);
+    u->op = op;
+    ast_add(u, e);
+    return u;
+}
+
+static const struct { const char *sym; int op, prio; } binops[] = {
+    {"|", AOP_BITOR, 1}, {"^", AOP_BITXOR, 2}, {"&", AOP_BITAND, 3}, {"<<", AOP_LSHIFT, 4}, {">>", AOP_RSHIFT, 4},
+    {"+", AOP_ADD, 5}, {"-", AOP_SUB, 5}, {"*", AOP_MUL, 6}, {"/", AOP_DIV, 6}, {"//", AOP_FLOORDIV, 6},
+    {"%", AOP_MOD, 6}, {"@", AOP_MATMUL, 6}, {NULL, 0, 0}};
+
+static int binop_of(const Token *t, int *prio) {
+    if (t->kind != T_OP) return -1;
+    for (int i = 0; binops[i].sym; i++)
+        if (lex_is_op(t, binops[i].sym)) { *prio = binops[i].prio; return binops[i].op; }
+    return -1;
+}
+
+/* binary -> unary { binop binary } by priority (left associative). */
+static Node *binary(Parser *p, int min_prio) {
+    if (!enter(p)) return NULL;
+    Node *lhs = unary(p);
+    while (lhs) {
+        int prio;
+        Token *t = peek(p);
+        int op = binop_of(t, &prio);
+        if (op < 0 || prio < min_prio) break;
+        next(p);
+        Node *rhs = binary(p, prio + 1);
+        if (!rhs) { ast_free(lhs); lhs = NULL; break; }
+        Node *b = node_at(N_BINARY, t);
+        b->op = op;
+        ast_add(b, lhs);
+        ast_add(b, rhs);
+        lhs = b;
+    }
+    p->depth--;
+    return lhs;
+}
+
+static int compop(Parser *p) {
+    Token *t = peek(p);
+    static const struct { const char *s; int op; } ops[] = {{"==", AOP_EQ}, {"!=", AOP_NE}, {"<", AOP_LT},
+                                                            {"<=", AOP_LE}, {">", AOP_GT}, {">=", AOP_GE}};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (lex_is_op(t, ops[i].s)) { next(p); return ops[i].op; }
+    if (lex_is_name(t, "in")) { next(p); return AOP_IN; }
+    if (lex_is_name(t, "not") && lex_is_name(peek2(p), "in")) { next(p); next(p); return AOP_NOTIN; }
+    if (lex_is_name(t, "is")) {
+        next(p);
+        if (accept_name(p, "not")) return AOP_ISNOT;
+        return AOP_IS;
+    }
+    return -1;
+}
+
+/* comparison -> binary { compop binary }: a chain a < b < c becomes N_COMPARE with ops in ival bytes. */
+static Node *comparison(Parser *p) {
+    Node *first = binary(p, 1);
+    if (!first) return NULL;
+    Token *t = peek(p);
+    int op = compop(p);
+    if (op < 0) return first;
+    Node *c = node_at(N_COMPARE, t);
+    ast_add(c, first);
+    int nops = 0;
+    while (op >= 0) {
+        if (nops >= 8) { ast_free(c); return fail_at(p, t, "comparison chain is too long"); }
+        c->ival |= (int64_t)op << (8 * nops++);
+        Node *r = binary(p, 1);
+        if (!r) { ast_free(c); return NULL; }
+        ast_add(c, r);
+        op = compop(p);
+    }
+    return c;
+}
+
+static Node *not_test(Parser *p) {
+    Token *t = peek(p);
+    if (lex_is_name(t, "not")) {
+        if (!enter(p)) return NULL;
+        next(p);
+        Node *e = not_test(p);
+        p->depth--;
+        if (!e) return NULL;
+        Node *n = node_at(N_NOT, t);
+        ast_add(n, e);
+        return n;
+    }
+    return comparison(p);
+}
+
+static Node *and_test(Parser *p) {
+    Node *l = not_test(p);
+    while (l && lex_is_name(peek(p), "and")) {
+        Token *t = next(p);
+        Node *r = not_test(p);
+        if (!r) { ast_free(l); return NULL; }
+        Node *n = node_at(N_AND, t);
+        ast_add(n, l);
+        ast_add(n, r);
+        l = n;
+    }
+    return l;
+}
+
+static Node *or_test(Parser *p) {
+    Node *l = and_test(p);
+    while (l && lex_is_name(peek(p), "or")) {
+        Token *t = next(p);
+        Node *r = and_test(p);
+        if (!r) { ast_free(l); return NULL; }
+        Node *n = node_at(N_OR, t);
+        ast_add(n, l);
+        ast_add(n, r);
+        l = n;
+    }
+    return l;
+}
+
+/* lambda a, b=1: expr  -> N_LAMBDA(params as N_NAME / N_KWARG..., body) */
+static Node *lambda_expr(Parser *p) {
+    Token *t = next(p);
+    Node *lam = node_at(N_LAMBDA, t);
+    Node *params = node_at(N_TUPLE, t);
+    ast_add(lam, params);
+    while (!lex_is_op(peek(p), ":")) {
+        Token *nt = peek(p);
+        if (nt->kind != T_NAME || is_keyword(nt)) { ast_free(lam); return fail_at(p, nt, "a parameter name is expected"); }
+        next(p);
+        Node *pn;
+        if (accept_op(p, "=")) {
+            pn = node_at(N_KWARG, nt);
+            Node *d = test(p);
+            if (!d) { ast_free(pn); ast_free(lam); return NULL; }
+            ast_add(pn, d);
+        } else pn = node_at(N_NAME, nt);
+        pn->str = xstrndup(nt->start, nt->len);
+        ast_add(params, pn);
+        if (!accept_op(p, ",")) break;
+    }
+    if (!expect_op(p, ":")) { ast_free(lam); return NULL; }
+    Node *body = test(p);
+    if (!body) { ast_free(lam); return NULL; }
+    ast_add(lam, body);
+    return lam;
+}
+
+static Node *test(Parser *p) {
+    if (lex_is_name(peek(p), "lambda")) return lambda_expr(p);
+    if (!enter(p)) return NULL;
+    Node *e = or_test(p);
+    if (e && lex_is_name(peek(p), "if")) {
+        Token *t = next(p);
+        Node *c = or_test(p);
+        if (!c) { ast_free(e); p->depth--; return NULL; }
+        if (!accept_name(p, "else")) { ast_free(e); ast_free(c); p->depth--; return fail_at(p, peek(p), "'else' expected in the conditional expression"); }
+        Node *alt = test(p);
+        if (!alt) { ast_free(e); ast_free(c); p->depth--; return NULL; }
+        Node *n = node_at(N_IFEXP, t);
+        ast_add(n, c);
+        ast_add(n, e);
+        ast_add(n, alt);
+        e = n;
+    }
+    p->depth--;
+    return e;
+}
+
+static bool ends_testlist(Parser *p) {
+    Token *t = peek(p);
+    return t->kind == T_NEWLINE || t->kind == T_EOF || lex_is_op(t, "=") || lex_is_op(t, ";") ||
+           lex_is_op(t, ")") || lex_is_op(t, ":") || (t->kind == T_OP && t->len == 2 && t->start[1] == '=' &&
+           t->start[0] != '=' && t->start[0] != '!' && t->start[0] != '<' && t->start[0] != '>') ||
+           (t->kind == T_OP && t->len == 3 && t->start[2] == '=') || lex_is_name(t, "in");
+}
+
+/* testlist -> test { ',' test } [','] : more than one (or a trailing comma) makes a tuple */
+static Node *testlist(Parser *p, bool allow_star) {
+    Token *t = peek(p);
+    Node *first;
+    if (allow_star && lex_is_op(t, "*")) {
+        next(p);
+        first = node_at(N_STAR, t);
+        Node *v = test(p);
+        if (!v) { ast_free(first); return NULL; }
+        ast_add(first, v);
+    } else first = test(p);
+    if (!first || !lex_is_op(peek(p), ",")) return first;
+    Node *tup = node_at(N_TUPLE, t);
+    ast_add(tup, first);
+    while (accept_op(p, ",")) {
+        if (ends_testlist(p)) break;
+        Token *st = peek(p);
+        Node *e;
+        if (allow_star && lex_is_op(st, "*")) {
+            next(p);
+            e = node_at(N_STAR, st);
+            Node *v = test(p);
+            if (!v) { ast_free(e); ast_free(tup); return NULL; }
+            ast_add(e, v);
+        } else e = test(p);
+        if (!e) { ast_free(tup); return NULL; }
+        ast_add(tup, e);
+    }
+    return tup;
+}
+
+/* Targets of for-loops: names, attributes and subscripts, in an optional tuple. */
+static Node *target_list(Parser *p) {
+    Token *t = peek(p);
+    Node *first = binary(p, 1);
+    if (!first || !lex_is_op(peek(p), ",")) return first;
+    Node *tup = node_at(N_TUPLE, t);
+    ast_add(tup, first);
+    while (accept_op(p, ",")) {
+        if (lex_is_name(peek(p), "in")) break;
+        Node *e = binary(p, 1);
+        if (!e) { ast_free(tup); return NULL; }
+        ast_add(tup, e);
+    }
+    return tup;
+}
+
+static bool valid_target(Parser *p, Node *n, Token *at) {
+    switch (n->kind) {
+    case N_NAME: case N_ATTR: case N_INDEX: return true;
+    case N_TUPLE: case N_LIST:
+        for (int i = 0; i < n->nkids; i++) if (!valid_target(p, n->kids[i], at)) return false;
+        return true;
+    case N_STAR: return valid_target(p, n->kids[0], at);
+    default:
+        p->failed = false;
+        fail_at(p, at, n->kind == N_CALL ? "cannot assign to a function call (did you mean '==' ?)"
+                                         : "cannot assign to this expression (did you mean '==' ?)");
+        p->line = n->line;
+        p->col = n->col;
+        return false;
+    }
+}
+
+static Node *import_stmt(Parser *p, Token *t) {
+    /* import a.b [as c], ... | from a.b import x [as y], ... : accepted and recorded (modules are built in) */
+    Node *n = node_at(N_IMPORT, t);
+    while (peek(p)->kind != T_NEWLINE && peek(p)->kind != T_EOF && !lex_is_op(peek(p), ";")) {
+        Token *x = next(p);
+        if (x->kind == T_NAME && !lex_is_name(x, "import") && !lex_is_name(x, "as")) {
+            Node *nm = node_at(N_NAME, x);
+            nm->str = xstrndup(x->start, x->len);
+            ast_add(n, nm);
+        } else if (x->kind != T_NAME && !lex_is_op(x, ".") && !lex_is_op(x, ",") && !lex_is_op(x, "*") &&
+                   !lex_is_op(x, "(") && !lex_is_op(x, ")")) {
+            ast_free(n);
+            return fail_near(p, x);
+        }
+    }
+    return n;
+}
+
+static Node *small_stmt(Parser *p) {
+    Token *t = peek(p);
+    if (accept_name(p, "pass")) return node_at(N_PASS, t);
+    if (accept_name(p, "break")) return node_at(N_BREAK, t);
+    if (accept_name(p, "continue")) return node_at(N_CONTINUE, t);
+    if (accept_name(p, "return")) {
+        Node *r = node_at(N_RETURN, t);
+        if (peek(p)->kind != T_NEWLINE && peek(p)->kind != T_EOF && !lex_is_op(peek(p), ";")) {
+            Node *v = testlist(p, false);
+            if (!v) { ast_free(r); return NULL; }
+            ast_add(r, v);
+        }
+        return r;
+    }
+    if (lex_is_name(t, "import") || lex_is_name(t, "from")) { next(p); return import_stmt(p, t); }
+    if (accept_name(p, "del")) {
+        Node *d = node_at(N_DEL, t);
+        Node *v = testlist(p, false);
+        if (!v) { ast_free(d); return NULL; }
+        if (!valid_target(p, v, t)) { ast_free(v); ast_free(d); return NULL; }
+        ast_add(d, v);
+        return d;
+    }
+    for (const char *const *k = (const char *const[]){"class", "with", "try", "except", "yield", "async", "global", "nonlocal", "raise", "assert", NULL}; *k; k++)
+        if (lex_is_name(t, *k) && (strcmp(*k, "assert") != 0))
+            return fail_at(p, t, "'%s' is not supported in attn (it runs tensors, functions, loops and ifs)", *k);
+    if (lex_is_name(t, "assert")) {
+        /* assert cond[, msg] -> call of the builtin assert_ */
+        next(p);
+        Node *call = node_at(N_CALL, t);
+        Node *fn = node_at(N_NAME, t);
+        fn->str = xstrdup("__assert__");
+        ast_add(call, fn);
+        Node *c = test(p);
+        if (!c) { ast_free(call); return NULL; }
+        ast_add(call, c);
+        if (accept_op(p, ",")) {
+            Node *m = test(p);
+            if (!m) { ast_free(call); return NULL; }
+            ast_add(call, m);
+        }
+        Node *es = node_at(N_EXPR_STMT, t);
+        es->op = 1;   /* never echo */
+        ast_add(es, call);
+        return es;
+    }
+    Node *lhs = testlist(p, true);
+    if (!lhs) return NULL;
+    Token *op = peek(p);
+    static const struct { const char *s; int op; } aug[] = {{"+=", AOP_ADD}, {"-=", AOP_SUB}, {"*=", AOP_MUL},
+        {"/=", AOP_DIV}, {"//=", AOP_FLOORDIV}, {"%=", AOP_MOD}, {"**=", AOP_POW}, {"@=", AOP_MATMUL},
+        {"&=", AOP_BITAND}, {"|=", AOP_BITOR}, {"^=", AOP_BITXOR}};
+    for (size_t i = 0; i < sizeof aug / sizeof *aug; i++) {
+        if (lex_is_op(op, aug[i].s)) {
+            next(p);
+            if (lhs->kind != N_NAME && lhs->kind != N_ATTR && lhs->kind != N_INDEX) {
+                ast_free(lhs);
+                return fail_at(p, op, "illegal target for augmented assignment");
+            }
+            Node *rhs = testlist(p, false);
+            if (!rhs) { ast_free(lhs); return NULL; }
+            Node *a = node_at(N_AUGASSIGN, op);
+            a->op = aug[i].op;
+            ast_add(a, lhs);
+            ast_add(a, rhs);
+            return a;
+        }
+    }
+    if (lex_is_op(op, "=")) {
+        Node *a = node_at(N_ASSIGN, op);
+        ast_add(a, lhs);
+        while (accept_op(p, "=")) {
+            Node *rhs = testlist(p, true);
+            if (!rhs) { ast_free(a); return NULL; }
+            ast_add(a, rhs);
+        }
+        /* all but the last are targets */
+        for (int i = 0; i < a->nkids - 1; i++)
+            if (!valid_target(p, a->kids[i], op)) { ast_free(a); return NULL; }
+        return a;
+    }
+    Node *es = node_at(N_EXPR_STMT, t);
+    ast_add(es, lhs);
+    return es;
+}
+
+/* simple_stmts -> small { ';' small } [';'] NEWLINE, as a N_BLOCK when there is more than one */
+static Node *simple_stmts(Parser *p) {
+    Token *t = peek(p);
+    Node *first = small_stmt(p);
+    if (!first) return NULL;
+    Node *blk = NULL;
+    while (accept_op(p, ";")) {
+        if (peek(p)->kind == T_NEWLINE || peek(p)->kind == T_EOF) break;
+        if (!blk) { blk = node_at(N_BLOCK, t); ast_add(blk, first); }
+        Node *s = small_stmt(p);
+        if (!s) { ast_free(blk); return NULL; }
+        ast_add(blk, s);
+    }
+    Token *e = peek(p);
+    if (e->kind != T_NEWLINE && e->kind != T_EOF) {
+        ast_free(blk ? blk : first);
+        if (e->kind == T_OP && lex_is_op(e, "=")) return fail_at(p, e, "invalid syntax: unexpected '='");
+        return fail_near(p, e);
+    }
+    if (e->kind == T_NEWLINE) next(p);
+    return blk ? blk : first;
+}
+
+static Node *suite(Parser *p) {
+    if (peek(p)->kind != T_NEWLINE) return simple_stmts(p);
+    Token *nl = next(p);
+    Token *t = peek(p);
+    if (t->kind != T_INDENT) {
+        if (t->kind == T_EOF) return fail_at(p, t, "an indented block is expected");
+        return fail_at(p, t, "expected an indented block after the ':' on line %d", nl->line);
+    }
+    next(p);
+    Node *blk = node_at(N_BLOCK, t);
+    while (peek(p)->kind != T_DEDENT && peek(p)->kind != T_EOF) {
+        Node *s = stmt(p);
+        if (!s) { ast_free(blk); return NULL; }
+        ast_add(blk, s);
+    }
+    if (peek(p)->kind == T_DEDENT) next(p);
+    return blk;
+}
+
+static Node *if_stmt(Parser *p, Token *t) {
+    Node *n = node_at(N_IF, t);
+    Node *c = test(p);
+    if (!c) { ast_free(n); return NULL; }
+    ast_add(n, c);
+    if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+    Node *body = suite(p);
+    if (!body) { ast_free(n); return NULL; }
+    ast_add(n, body);
+    Token *e = peek(p);
+    if (lex_is_name(e, "elif")) {
+        next(p);
+        Node *alt = if_stmt(p, e);
+        if (!alt) { ast_free(n); return NULL; }
+        ast_add(n, alt);
+    } else if (lex_is_name(e, "else")) {
+        next(p);
+        if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+        Node *alt = suite(p);
+        if (!alt) { ast_free(n); return NULL; }
+        ast_add(n, alt);
+    }
+    return n;
+}
+
+static Node *stmt(Parser *p) {
+    Token *t = peek(p);
+    if (t->kind == T_INDENT) return fail_at(p, t, "unexpected indent");
+    if (lex_is_name(t, "for")) {
+        next(p);
+        Node *n = node_at(N_FOR, t);
+        Node *tg = target_list(p);
+        if (!tg) { ast_free(n); return NULL; }
+        ast_add(n, tg);
+        if (!valid_target(p, tg, t)) { ast_free(n); return NULL; }
+        if (!accept_name(p, "in")) { ast_free(n); return fail_at(p, peek(p), "'in' expected in the for statement"); }
+        Node *it = testlist(p, false);
+        if (!it) { ast_free(n); return NULL; }
+        ast_add(n, it);
+        if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+        Node *body = suite(p);
+        if (!body) { ast_free(n); return NULL; }
+        ast_add(n, body);
+        return n;
+    }
+    if (lex_is_name(t, "while")) {
+        next(p);
+        Node *n = node_at(N_WHILE, t);
+        Node *c = test(p);
+        if (!c) { ast_free(n); return NULL; }
+        ast_add(n, c);
+        if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+        Node *body = suite(p);
+        if (!body) { ast_free(n); return NULL; }
+        ast_add(n, body);
+        return n;
+    }
+    if (lex_is_name(t, "if")) { next(p); return if_stmt(p, t); }
+    if (lex_is_name(t, "elif") || lex_is_name(t, "else"))
+        return fail_at(p, t, "'%.*s' without a matching 'if'", (int)t->len, t->start);
+    if (lex_is_name(t, "def")) {
+        next(p);
+        Token *nt = peek(p);
+        if (nt->kind != T_NAME || is_keyword(nt)) return fail_at(p, nt, "a function name is expected after 'def'");
+        next(p);
+        Node *n = node_at(N_DEF, t);
+        n->str = xstrndup(nt->start, nt->len);
+        Node *params = node_at(N_TUPLE, nt);
+        ast_add(n, params);
+        if (!expect_op(p, "(")) { ast_free(n); return NULL; }
+        while (!lex_is_op(peek(p), ")")) {
+            Token *pt = peek(p);
+            if (pt->kind != T_NAME || is_keyword(pt)) { ast_free(n); return fail_at(p, pt, "a parameter name is expected"); }
+            next(p);
+            Node *pn;
+            if (lex_is_op(peek(p), ":")) { next(p); Node *ann = test(p); ast_free(ann); if (p->failed) { ast_free(n); return NULL; } }
+            if (accept_op(p, "=")) {
+                pn = node_at(N_KWARG, pt);
+                Node *d = test(p);
+                if (!d) { ast_free(pn); ast_free(n); return NULL; }
+                ast_add(pn, d);
+            } else pn = node_at(N_NAME, pt);
+            pn->str = xstrndup(pt->start, pt->len);
+            ast_add(params, pn);
+            if (!accept_op(p, ",")) break;
+        }
+        if (!expect_op(p, ")")) { ast_free(n); return NULL; }
+        if (accept_op(p, "->")) { Node *ann = test(p); ast_free(ann); if (p->failed) { ast_free(n); return NULL; } }
+        if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+        Node *body = suite(p);
+        if (!body) { ast_free(n); return NULL; }
+        ast_add(n, body);
+        return n;
+    }
+    return simple_stmts(p);
+}
+
+ParseResult parse_program(const char *src, int first_line) {
+    ParseResult r;
+    memset(&r, 0, sizeof r);
+    Parser p;
+    memset(&p, 0, sizeof p);
+    lex_tokenize(src, first_line, &p.tl);
+    Node *prog = ast_new(N_BLOCK, first_line, 1);
+    while (!p.failed && peek(&p)->kind != T_EOF) {
+        Token *t = peek(&p);
+        if (t->kind == T_ERROR) { fail_at(&p, t, "%s", t->sval); break; }
+        if (t->kind == T_NEWLINE || t->kind == T_DEDENT) { next(&p); continue; }
+        Node *s = stmt(&p);
+        if (!s) break;
+        ast_add(prog, s);
+    }
+    /* a lexical error anywhere wins over what the parser made of the tokens before it */
+    if (!p.failed && p.tl.error) {
+        for (int i = 0; i < p.tl.n; i++) if (p.tl.toks[i].kind == T_ERROR) { fail_at(&p, &p.tl.toks[i], "%s", p.tl.toks[i].sval); break; }
+    }
+    if (!p.failed && p.tl.incomplete) { p.failed = true; p.incomplete = true; snprintf(p.msg, sizeof p.msg, "unexpected end of input"); }
+    if (p.failed) {
+        ast_free(prog);
+        r.incomplete = p.incomplete && !p.tl.error;
+        snprintf(r.msg, sizeof r.msg, "%s", p.msg);
+        r.line = p.line;
+        r.col = p.col;
+    } else {
+        r.tree = prog;
+    }
+    lex_free(&p.tl);
+    return r;
+}

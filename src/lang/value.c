@@ -1,0 +1,357 @@
+/* value.c - constructors, reference counting, repr/str and equality of values. */
+#include "value.h"
+#include "interp.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+Value val_ellipsis_singleton = {V_ELLIPSIS, 1 << 30, {0}};
+static Value none_singleton = {V_NONE, 1 << 30, {0}};
+
+static Value *alloc(VKind k) {
+    Value *v = xcalloc(1, sizeof *v);
+    v->kind = k;
+    v->refs = 1;
+    return v;
+}
+
+Value *val_incref(Value *v) {
+    if (v) v->refs++;
+    return v;
+}
+
+void dict_free(Dict *d) {
+    for (int i = 0; i < d->n; i++) { val_decref(d->keys[i]); val_decref(d->vals[i]); }
+    free(d->keys);
+    free(d->vals);
+    memset(d, 0, sizeof *d);
+}
+
+void val_decref(Value *v) {
+    if (!v || --v->refs > 0) return;
+    if (v == &none_singleton || v == &val_ellipsis_singleton) { v->refs = 1 << 30; return; }
+    switch (v->kind) {
+    case V_STR: free(v->u.str.s); break;
+    case V_TUPLE: case V_LIST:
+        for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
+        free(v->u.seq.items);
+        break;
+    case V_DICT: dict_free(v->u.dict); free(v->u.dict); break;
+    case V_TENSOR: ten_free(v->u.t); break;
+    case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
+    case V_METHOD: val_decref(v->u.method.self); break;
+    case V_FUNC: {
+        UserFunc *f = v->u.func;
+        for (int i = 0; i < f->nparams; i++) val_decref(f->defaults[i]);
+        free(f->defaults);
+        free(f->name);
+        ast_free(f->def);
+        free(f);
+        break;
+    }
+    case V_OBJECT: dict_free(&v->u.obj.attrs); break;
+    default: break;
+    }
+    free(v);
+}
+
+Value *val_none(void) { return val_incref(&none_singleton); }
+Value *val_bool(bool b) { Value *v = alloc(V_BOOL); v->u.b = b; return v; }
+Value *val_int(int64_t i) { Value *v = alloc(V_INT); v->u.i = i; return v; }
+Value *val_float(double f) { Value *v = alloc(V_FLOAT); v->u.f = f; return v; }
+Value *val_strn(const char *s, size_t n) {
+    Value *v = alloc(V_STR);
+    v->u.str.s = xstrndup(s, n);
+    v->u.str.len = n;
+    return v;
+}
+Value *val_str(const char *s) { return val_strn(s, strlen(s)); }
+Value *val_str_take(char *s) {
+    Value *v = alloc(V_STR);
+    v->u.str.s = s;
+    v->u.str.len = strlen(s);
+    return v;
+}
+static Value *seq(VKind k, int64_t n) {
+    Value *v = alloc(k);
+    v->u.seq.items = xcalloc((size_t)(n ? n : 1), sizeof(Value *));
+    v->u.seq.n = n;
+    v->u.seq.cap = n ? n : 1;
+    for (int64_t i = 0; i < n; i++) v->u.seq.items[i] = val_none();
+    return v;
+}
+Value *val_tuple(int64_t n) { return seq(V_TUPLE, n); }
+Value *val_list(int64_t n) { return seq(V_LIST, n); }
+Value *val_size(const int64_t *shape, int ndim) {
+    Value *v = seq(V_TUPLE, ndim);
+    v->u.seq.is_size = true;
+    for (int i = 0; i < ndim; i++) val_seq_set(v, i, val_int(shape[i]));
+    return v;
+}
+Value *val_dict(void) { Value *v = alloc(V_DICT); v->u.dict = xcalloc(1, sizeof(Dict)); return v; }
+Value *val_tensor(Tensor *t) {
+    if (!t) return NULL;
+    Value *v = alloc(V_TENSOR);
+    v->u.t = t;
+    return v;
+}
+Value *val_dtype(DType d) { Value *v = alloc(V_DTYPE); v->u.dtype = d; return v; }
+Value *val_range(int64_t start, int64_t stop, int64_t step) {
+    Value *v = alloc(V_RANGE);
+    v->u.range.start = start; v->u.range.stop = stop; v->u.range.step = step;
+    return v;
+}
+Value *val_builtin(const Builtin *b) { Value *v = alloc(V_BUILTIN); v->u.builtin = b; return v; }
+Value *val_method(Value *self, const Builtin *fn) {
+    Value *v = alloc(V_METHOD);
+    v->u.method.self = val_incref(self);
+    v->u.method.fn = fn;
+    return v;
+}
+Value *val_object(const ObjClass *cls) { Value *v = alloc(V_OBJECT); v->u.obj.cls = cls; return v; }
+Value *val_module(const char *name) { Value *v = alloc(V_MODULE); v->u.module = name; return v; }
+
+void val_seq_set(Value *s, int64_t i, Value *item) {
+    val_decref(s->u.seq.items[i]);
+    s->u.seq.items[i] = item;
+}
+void val_list_append(Value *l, Value *item) {
+    if (l->u.seq.n == l->u.seq.cap) {
+        l->u.seq.cap *= 2;
+        l->u.seq.items = xrealloc(l->u.seq.items, sizeof(Value *) * (size_t)l->u.seq.cap);
+    }
+    l->u.seq.items[l->u.seq.n++] = item;
+}
+
+Value *dict_get(Dict *d, const char *key) {
+    for (int i = 0; i < d->n; i++)
+        if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) return d->vals[i];
+    return NULL;
+}
+void dict_set(Dict *d, const char *key, Value *v) {
+    for (int i = 0; i < d->n; i++)
+        if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) {
+            val_decref(d->vals[i]);
+            d->vals[i] = v;
+            return;
+        }
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 8;
+        d->keys = xrealloc(d->keys, sizeof(Value *) * (size_t)d->cap);
+        d->vals = xrealloc(d->vals, sizeof(Value *) * (size_t)d->cap);
+    }
+    d->keys[d->n] = val_str(key);
+    d->vals[d->n++] = v;
+}
+bool dict_del(Dict *d, const char *key) {
+    for (int i = 0; i < d->n; i++)
+        if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) {
+            val_decref(d->keys[i]);
+            val_decref(d->vals[i]);
+            memmove(d->keys + i, d->keys + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
+            memmove(d->vals + i, d->vals + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
+            d->n--;
+            return true;
+        }
+    return false;
+}
+Value *val_attr_get(Value *obj, const char *name) { return dict_get(&obj->u.obj.attrs, name); }
+void val_attr_set(Value *obj, const char *name, Value *v) { dict_set(&obj->u.obj.attrs, name, v); }
+
+const char *val_type_name(const Value *v) {
+    switch (v->kind) {
+    case V_NONE: return "NoneType";
+    case V_BOOL: return "bool";
+    case V_INT: return "int";
+    case V_FLOAT: return "float";
+    case V_STR: return "str";
+    case V_TUPLE: return v->u.seq.is_size ? "torch.Size" : "tuple";
+    case V_LIST: return "list";
+    case V_DICT: return "dict";
+    case V_TENSOR: return "Tensor";
+    case V_DTYPE: return "torch.dtype";
+    case V_RANGE: return "range";
+    case V_SLICE: return "slice";
+    case V_ELLIPSIS: return "ellipsis";
+    case V_BUILTIN: return "builtin_function";
+    case V_METHOD: return "method";
+    case V_FUNC: return "function";
+    case V_OBJECT: return v->u.obj.cls->name;
+    case V_MODULE: return "module";
+    }
+    return "?";
+}
+
+bool val_is_number(const Value *v) { return v->kind == V_BOOL || v->kind == V_INT || v->kind == V_FLOAT; }
+double val_as_double(const Value *v) {
+    return v->kind == V_FLOAT ? v->u.f : v->kind == V_INT ? (double)v->u.i : v->kind == V_BOOL ? (double)v->u.b : 0;
+}
+
+bool val_truthy(const Value *v, bool *ok) {
+    *ok = true;
+    switch (v->kind) {
+    case V_NONE: return false;
+    case V_BOOL: return v->u.b;
+    case V_INT: return v->u.i != 0;
+    case V_FLOAT: return v->u.f != 0;
+    case V_STR: return v->u.str.len > 0;
+    case V_TUPLE: case V_LIST: return v->u.seq.n > 0;
+    case V_DICT: return v->u.dict->n > 0;
+    case V_RANGE: {
+        const int64_t a = v->u.range.start, b = v->u.range.stop, s = v->u.range.step;
+        return s > 0 ? a < b : a > b;
+    }
+    case V_TENSOR:
+        if (v->u.t->numel != 1) { *ok = false; return false; }
+        return ten_get(v->u.t, 0) != 0;
+    default: return true;
+    }
+}
+
+void val_float_repr(StrBuf *out, double f) {
+    if (isnan(f)) { sb_puts(out, "nan"); return; }
+    if (isinf(f)) { sb_puts(out, f > 0 ? "inf" : "-inf"); return; }
+    char buf[64];
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec - 1, f);
+        if (strtod(buf, NULL) == f) break;
+    }
+    /* buf holds d.ddde±XX with prec significant digits; lay it out as Python's repr does */
+    char digits[32];
+    int nd = 0;
+    const char *p = buf;
+    bool neg = *p == '-';
+    if (neg) p++;
+    for (; *p && *p != 'e'; p++) if (*p != '.') digits[nd++] = *p;
+    digits[nd] = 0;
+    int exp10 = atoi(p + 1);
+    while (nd > 1 && digits[nd - 1] == '0') digits[--nd] = 0;
+    if (neg) sb_putc(out, '-');
+    if (exp10 < -4 || exp10 >= 16) {
+        sb_putc(out, digits[0]);
+        if (nd > 1) { sb_putc(out, '.'); sb_puts(out, digits + 1); }
+        sb_printf(out, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
+    } else if (exp10 < 0) {
+        sb_puts(out, "0.");
+        sb_pad(out, '0', -exp10 - 1);
+        sb_puts(out, digits);
+    } else {
+        for (int i = 0; i <= exp10; i++) sb_putc(out, i < nd ? digits[i] : '0');
+        sb_putc(out, '.');
+        if (exp10 + 1 < nd) sb_puts(out, digits + exp10 + 1);
+        else sb_putc(out, '0');
+    }
+}
+
+static void str_repr(StrBuf *out, const char *s, size_t n) {
+    bool has_sq = memchr(s, '\'', n) != NULL, has_dq = memchr(s, '"', n) != NULL;
+    char q = has_sq && !has_dq ? '"' : '\'';
+    sb_putc(out, q);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == (unsigned char)q || c == '\\') { sb_putc(out, '\\'); sb_putc(out, (char)c); }
+        else if (c == '\n') sb_puts(out, "\\n");
+        else if (c == '\t') sb_puts(out, "\\t");
+        else if (c == '\r') sb_puts(out, "\\r");
+        else if (c < 32 || c == 127) sb_printf(out, "\\x%02x", c);
+        else sb_putc(out, (char)c);
+    }
+    sb_putc(out, q);
+}
+
+static void repr_depth(StrBuf *out, const Value *v, int depth);
+
+static void seq_repr(StrBuf *out, const Value *v, int depth) {
+    bool tuple = v->kind == V_TUPLE;
+    if (v->u.seq.is_size) sb_puts(out, "torch.Size([");
+    else sb_putc(out, tuple ? '(' : '[');
+    for (int64_t i = 0; i < v->u.seq.n; i++) {
+        if (i) sb_puts(out, ", ");
+        repr_depth(out, v->u.seq.items[i], depth + 1);
+    }
+    if (v->u.seq.is_size) { sb_puts(out, "])"); return; }
+    if (tuple && v->u.seq.n == 1) sb_putc(out, ',');
+    sb_putc(out, tuple ? ')' : ']');
+}
+
+static void obj_repr_generic(StrBuf *out, const Value *v) { sb_printf(out, "%s()", v->u.obj.cls->name); }
+
+static void repr_depth(StrBuf *out, const Value *v, int depth) {
+    if (depth > 50) { sb_puts(out, "..."); return; }
+    switch (v->kind) {
+    case V_NONE: sb_puts(out, "None"); break;
+    case V_BOOL: sb_puts(out, v->u.b ? "True" : "False"); break;
+    case V_INT: sb_printf(out, "%lld", (long long)v->u.i); break;
+    case V_FLOAT: val_float_repr(out, v->u.f); break;
+    case V_STR: str_repr(out, v->u.str.s, v->u.str.len); break;
+    case V_TUPLE: case V_LIST: seq_repr(out, v, depth); break;
+    case V_DICT:
+        sb_putc(out, '{');
+        for (int i = 0; i < v->u.dict->n; i++) {
+            if (i) sb_puts(out, ", ");
+            repr_depth(out, v->u.dict->keys[i], depth + 1);
+            sb_puts(out, ": ");
+            repr_depth(out, v->u.dict->vals[i], depth + 1);
+        }
+        sb_putc(out, '}');
+        break;
+    case V_TENSOR: ten_repr(out, v->u.t); break;
+    case V_DTYPE: sb_puts(out, ten_dtype_name(v->u.dtype)); break;
+    case V_RANGE:
+        if (v->u.range.step == 1) sb_printf(out, "range(%lld, %lld)", (long long)v->u.range.start, (long long)v->u.range.stop);
+        else sb_printf(out, "range(%lld, %lld, %lld)", (long long)v->u.range.start, (long long)v->u.range.stop, (long long)v->u.range.step);
+        break;
+    case V_SLICE:
+        sb_puts(out, "slice(");
+        repr_depth(out, v->u.slice.start, depth + 1);
+        sb_puts(out, ", ");
+        repr_depth(out, v->u.slice.stop, depth + 1);
+        sb_puts(out, ", ");
+        repr_depth(out, v->u.slice.step, depth + 1);
+        sb_putc(out, ')');
+        break;
+    case V_ELLIPSIS: sb_puts(out, "Ellipsis"); break;
+    case V_BUILTIN: sb_printf(out, "<built-in function %s>", v->u.builtin->name); break;
+    case V_METHOD: sb_printf(out, "<built-in method %s of %s>", v->u.method.fn->name, val_type_name(v->u.method.self)); break;
+    case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
+    case V_OBJECT:
+        if (v->u.obj.cls->repr) v->u.obj.cls->repr(out, (Value *)v, 0);
+        else obj_repr_generic(out, v);
+        break;
+    case V_MODULE: sb_printf(out, "<module '%s' (built in to attn)>", v->u.module); break;
+    }
+}
+
+void val_repr(StrBuf *out, const Value *v) { repr_depth(out, v, 0); }
+
+void val_str_of(StrBuf *out, const Value *v) {
+    if (v->kind == V_STR) sb_putn(out, v->u.str.s, v->u.str.len);
+    else val_repr(out, v);
+}
+
+bool val_equal(const Value *a, const Value *b) {
+    if (val_is_number(a) && val_is_number(b)) {
+        if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
+            int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
+            return x == y;
+        }
+        return val_as_double(a) == val_as_double(b);
+    }
+    if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
+        if (a->u.seq.n != b->u.seq.n) return false;
+        for (int64_t i = 0; i < a->u.seq.n; i++)
+            if (!val_equal(a->u.seq.items[i], b->u.seq.items[i])) return false;
+        return true;
+    }
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case V_NONE: return true;
+    case V_STR: return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
+    case V_DTYPE: return a->u.dtype == b->u.dtype;
+    case V_RANGE: return !memcmp(&a->u.range, &b->u.range, sizeof a->u.range);
+    case V_BUILTIN: return a->u.builtin == b->u.builtin;
+    default: return a == b;
+    }
+}

@@ -1,0 +1,162 @@
+/* lineedit.c - libedit at a terminal: line editing, history kept in $XDG_STATE_HOME/attn/history (written
+ * atomically), and tab completion of variables, builtins, tensor methods and object attributes. */
+#include "repl.h"
+#include "builtins.h"
+#include "strbuf.h"
+#include <editline/readline.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static Interp *completion_interp;
+static char history_path[4096];
+
+/* $XDG_STATE_HOME/attn (default ~/.local/state/attn), created if missing; "" when there is no home. */
+const char *attn_state_dir(void) {
+    static char dir[4096];
+    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg == '/') snprintf(dir, sizeof dir, "%s/attn", xdg);
+    else if (home && *home) snprintf(dir, sizeof dir, "%s/.local/state/attn", home);
+    else return "";
+    /* mkdir -p */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') { *p = 0; mkdir(tmp, 0700); *p = '/'; }
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return "";
+    return dir;
+}
+
+static const char *keywords[] = {"for", "in", "if", "else", "elif", "while", "def", "return", "print", "range",
+                                 "lambda", "True", "False", "None", "and", "or", "not", NULL};
+
+/* Candidates for the word being completed: after "obj." the attributes of obj, else every name. */
+static char **candidates;
+static int ncand, capcand;
+
+static void add_cand(const char *prefix, const char *name, const char *text) {
+    size_t pl = strlen(prefix);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s%s", prefix, name);
+    if (strncmp(buf, text, strlen(text)) != 0) return;
+    (void)pl;
+    for (int i = 0; i < ncand; i++) if (!strcmp(candidates[i], buf)) return;
+    if (ncand == capcand) { capcand = capcand ? capcand * 2 : 64; candidates = xrealloc(candidates, sizeof(char *) * (size_t)capcand); }
+    candidates[ncand++] = xstrdup(buf);
+}
+
+extern const char *const tensor_method_aliases[];
+
+static void build_candidates(const char *text) {
+    for (int i = 0; i < ncand; i++) free(candidates[i]);
+    ncand = 0;
+    int n;
+    const char *dot = strrchr(text, '.');
+    if (dot) {
+        char obj[256];
+        size_t k = (size_t)(dot - text);
+        if (k >= sizeof obj) return;
+        memcpy(obj, text, k);
+        obj[k] = 0;
+        char prefix[260];
+        snprintf(prefix, sizeof prefix, "%s.", obj);
+        Value *v = completion_interp ? interp_lookup(completion_interp, obj) : NULL;
+        if (v && v->kind == V_TENSOR) {
+            const Builtin *const *ms = builtins_all_methods(&n);
+            for (int i = 0; i < n; i++) add_cand(prefix, ms[i]->name, text);
+            for (int i = 0; tensor_method_aliases[i]; i++) add_cand(prefix, tensor_method_aliases[i], text);
+            const char *attrs[] = {"shape", "dtype", "T", "ndim", NULL};
+            for (int i = 0; attrs[i]; i++) add_cand(prefix, attrs[i], text);
+        } else if (v && v->kind == V_OBJECT) {
+            for (int i = 0; i < v->u.obj.attrs.n; i++) add_cand(prefix, v->u.obj.attrs.keys[i]->u.str.s, text);
+            for (const Builtin *m = v->u.obj.cls->methods; m && m->name; m++) add_cand(prefix, m->name, text);
+        } else if (!v && builtins_is_module(obj)) {
+            const Builtin *const *all = builtins_all(&n);
+            for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add_cand(prefix, all[i]->name, text);
+            const char *consts[] = {"float32", "int64", "long", "bool", "pi", NULL};
+            for (int i = 0; consts[i]; i++) add_cand(prefix, consts[i], text);
+        }
+        return;
+    }
+    if (completion_interp) {
+        Dict *g = &completion_interp->globals;
+        for (int i = 0; i < g->n; i++) add_cand("", g->keys[i]->u.str.s, text);
+    }
+    const Builtin *const *all = builtins_all(&n);
+    for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add_cand("", all[i]->name, text);
+    const char *mods[] = {"torch", "d2l", "nn", "math", NULL};
+    for (int i = 0; mods[i]; i++) add_cand("", mods[i], text);
+    for (int i = 0; keywords[i]; i++) add_cand("", keywords[i], text);
+}
+
+static char *generator(const char *text, int state) {
+    static int idx;
+    if (state == 0) { build_candidates(text); idx = 0; }
+    if (idx < ncand) return strdup(candidates[idx++]);
+    return NULL;
+}
+
+static char **complete(const char *text, int start, int end) {
+    (void)start;
+    (void)end;
+    rl_attempted_completion_over = 1;
+    return rl_completion_matches(text, generator);
+}
+
+static void on_sigint(int sig) {
+    (void)sig;
+    ten_interrupted = 1;
+}
+
+void lineedit_init(Interp *I) {
+    completion_interp = I;
+    rl_readline_name = "attn";
+    rl_attempted_completion_function = complete;
+    rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{([,+-*/%";
+    using_history();
+    stifle_history(2000);
+    const char *dir = attn_state_dir();
+    if (*dir) {
+        snprintf(history_path, sizeof history_path, "%s/history", dir);
+        read_history(history_path);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+char *lineedit_read(const char *prompt) {
+    static int pending_ctrl_c;
+    for (;;) {
+        ten_interrupted = 0;
+        char *l = readline(prompt);
+        if (l) { pending_ctrl_c = 0; return l; }
+        if (!ten_interrupted) return NULL;         /* Ctrl-D */
+        /* Ctrl-C at an idle prompt: a second one in a row quits */
+        if (pending_ctrl_c) { fputs("\n", stdout); return NULL; }
+        pending_ctrl_c = 1;
+        fputs("\n(Ctrl-C again or Ctrl-D to leave; everything you defined is kept)\n", stdout);
+    }
+}
+
+void lineedit_add_history(const char *line) {
+    add_history(line);
+    if (!*history_path) return;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", history_path, (long)getpid());
+    if (write_history(tmp) == 0) rename(tmp, history_path);
+    else remove(tmp);
+}
+
+void lineedit_shutdown(void) {
+    for (int i = 0; i < ncand; i++) free(candidates[i]);
+    free(candidates);
+    candidates = NULL;
+    ncand = capcand = 0;
+}

@@ -1,0 +1,94 @@
+/* main.c - command line: the REPL, attn FILE, attn -c STATEMENTS, --help, --version. */
+#include "repl.h"
+#include "transcript.h"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ATTN_VERSION
+#define ATTN_VERSION "dev"
+#endif
+
+static void usage(FILE *f) {
+    fputs("usage: attn [options] [FILE]\n"
+          "\n"
+          "An interactive tutorial for d2l.ai section 11.6, Self-Attention and Positional Encoding.\n"
+          "Type the book's PyTorch lines; tensors print as PyTorch prints them.\n"
+          "\n"
+          "  attn                 start the REPL (at a terminal: line editing, history, tab completion)\n"
+          "  attn FILE            run the statements in FILE ('-' reads standard input)\n"
+          "  attn -c STATEMENTS   run STATEMENTS and exit\n"
+          "  --replay FILE        run a transcript or lesson without a terminal and print the session\n"
+          "  --check FILE...      compare transcripts with their expected output (a diff on difference)\n"
+          "  --update FILE...     rewrite the expected output of transcripts (review the change!)\n"
+          "  -q, --quiet          no banner at start-up\n"
+          "  -h, --help           show this help and exit\n"
+          "  -V, --version        show the version and exit\n"
+          "\n"
+          "Exit status: 0 when every statement ran, 1 when one failed, 2 for a usage error.\n"
+          "Inside attn, type help for the list of functions, or help NAME for one of them.\n",
+          f);
+}
+
+int main(int argc, char **argv) {
+    const char *code = NULL, *file = NULL;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-V") || !strcmp(a, "--version")) { printf("attn %s\n", ATTN_VERSION); return 0; }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = true; continue; }
+        if (!strcmp(a, "--replay") || !strcmp(a, "--check") || !strcmp(a, "--update")) {
+            if (i + 1 >= argc) { fprintf(stderr, "attn: %s needs a FILE\n", a); return 2; }
+            signal(SIGPIPE, SIG_IGN);
+            int worst = 0;
+            for (int k = i + 1; k < argc; k++) {
+                int rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
+                if (rc > worst) worst = rc;
+            }
+            return worst;
+        }
+        if (!strcmp(a, "-c")) {
+            if (i + 1 >= argc) { fputs("attn: -c needs statements, e.g. attn -c 'print(1 + 1)'\n", stderr); return 2; }
+            code = argv[++i];
+            continue;
+        }
+        if (a[0] == '-' && a[1]) { fprintf(stderr, "attn: unknown option '%s' (attn --help lists them)\n", a); return 2; }
+        if (file) { fprintf(stderr, "attn: only one FILE can be given ('%s' and '%s')\n", file, a); return 2; }
+        file = a;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    Interp I;
+    interp_init(&I);
+    LineReader r;
+    int failures;
+    if (code) {
+        reader_init_text(&r, code);
+        failures = repl_run(&I, &r, "-c");
+    } else if (file && strcmp(file, "-") != 0) {
+        FILE *f = fopen(file, "r");
+        if (!f) { perror(file); interp_free(&I); return 2; }
+        reader_init_file(&r, f, false);
+        failures = repl_run(&I, &r, file);
+        fclose(f);
+    } else {
+        bool tty = !file && isatty(0) && isatty(1);
+        reader_init_file(&r, stdin, tty);
+        if (tty) {
+            lineedit_init(&I);
+            if (!quiet)
+                printf("attn %s - d2l.ai 11.6 Self-Attention and Positional Encoding\n"
+                       "Type the book's lines (torch. and d2l. prefixes are optional), help for a list, Ctrl-D to leave.\n",
+                       ATTN_VERSION);
+        }
+        failures = repl_run(&I, &r, tty ? NULL : "<stdin>");
+        if (tty) lineedit_shutdown();
+        if (tty) { putchar('\n'); failures = 0; }
+    }
+    reader_free(&r);
+    interp_free(&I);
+    fflush(stdout);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,145 @@
+/* reader.c - lines to statements. A statement continues while brackets, strings or a trailing backslash are
+ * open (the parser says "incomplete"), and a for/if/while/def header takes the indented lines after it; at the
+ * prompt a blank line ends the block, as in Python's REPL. */
+#include "repl.h"
+#include "parser.h"
+#include "strbuf.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void reader_init_file(LineReader *r, FILE *in, bool interactive) {
+    memset(r, 0, sizeof *r);
+    r->in = in;
+    r->interactive = interactive;
+    r->show_prompts = interactive;
+}
+
+void reader_init_text(LineReader *r, const char *text) {
+    memset(r, 0, sizeof *r);
+    r->text = text;
+}
+
+void reader_free(LineReader *r) {
+    free(r->pushback);
+    r->pushback = NULL;
+}
+
+void reader_unread(LineReader *r, char *line) {
+    free(r->pushback);
+    r->pushback = line;
+    r->lineno--;
+}
+
+#define MAX_LINE_BYTES (1 << 20)
+
+char *reader_line(LineReader *r, bool continuation) {
+    if (r->pushback) {
+        char *l = r->pushback;
+        r->pushback = NULL;
+        r->lineno++;
+        return l;
+    }
+    if (r->interactive) {
+        char *l = lineedit_read(continuation ? "  ...> " : "attn> ");
+        if (l) r->lineno++;
+        return l;
+    }
+    StrBuf b;
+    sb_init(&b);
+    if (r->text) {
+        if (!r->text[r->text_pos]) return NULL;
+        const char *s = r->text + r->text_pos, *e = strchr(s, '\n');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        sb_putn(&b, s, n);
+        r->text_pos += n + (e ? 1 : 0);
+    } else {
+        int c;
+        bool any = false;
+        while ((c = fgetc(r->in)) != EOF) {
+            any = true;
+            if (c == '\n') break;
+            if (b.len < MAX_LINE_BYTES) sb_putc(&b, (char)c);
+        }
+        if (!any) { sb_free(&b); return NULL; }
+    }
+    if (b.len && b.s[b.len - 1] == '\r') b.s[--b.len] = 0;
+    r->lineno++;
+    return sb_take(&b);
+}
+
+static bool blank(const char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    return *s == 0 || *s == '#';
+}
+
+static bool starts_word(const char *s, const char *w) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(w);
+    return !strncmp(s, w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_';
+}
+
+/* Does the statement begin a block (for/while/if/def), and does its first line end with ':' (body below)? */
+static bool is_compound(const char *buf, bool *body_below) {
+    bool c = starts_word(buf, "for") || starts_word(buf, "while") || starts_word(buf, "if") || starts_word(buf, "def");
+    const char *e = strchr(buf, '\n');
+    size_t n = e ? (size_t)(e - buf) : strlen(buf);
+    while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;
+    *body_below = c && n > 0 && buf[n - 1] == ':';
+    return c;
+}
+
+char *repl_read_statement(LineReader *r, int *first_line) {
+    char *line;
+    /* skip blank lines between statements */
+    for (;;) {
+        line = reader_line(r, false);
+        if (!line) return NULL;
+        if (!blank(line) || r->interactive) break;
+        free(line);
+    }
+    *first_line = r->lineno;
+    StrBuf buf;
+    sb_init(&buf);
+    sb_puts(&buf, line);
+    free(line);
+    if (r->interactive && blank(sb_str(&buf))) return sb_take(&buf);
+    for (;;) {
+        if (buf.len > INTERP_MAX_LINE) break;
+        ParseResult pr = parse_program(sb_str(&buf), 1);
+        bool incomplete = !pr.tree && pr.incomplete;
+        ast_free(pr.tree);
+        bool body_below = false;
+        bool compound = is_compound(sb_str(&buf), &body_below);
+        if (!incomplete && !compound) break;
+        if (!incomplete && compound && r->interactive && !body_below && !strchr(sb_str(&buf), '\n')) break;
+        char *next = reader_line(r, true);
+        if (!next) break;
+        if (!incomplete) {
+            bool more = !blank(next) && (next[0] == ' ' || next[0] == '\t' || starts_word(next, "else") ||
+                                         starts_word(next, "elif"));
+            if (blank(next) && !r->interactive) {
+                /* in a file a blank line may sit inside a block: keep it if an indented line follows */
+                char *after = reader_line(r, true);
+                if (after && (after[0] == ' ' || after[0] == '\t') && !blank(after)) {
+                    sb_putc(&buf, '\n');
+                    sb_puts(&buf, next);
+                    free(next);
+                    next = after;
+                    more = true;
+                } else if (after) {
+                    reader_unread(r, after);
+                }
+            }
+            if (!more) {
+                if (!blank(next)) reader_unread(r, next);
+                else free(next);
+                break;
+            }
+        }
+        sb_putc(&buf, '\n');
+        sb_puts(&buf, next);
+        free(next);
+    }
+    return sb_take(&buf);
+}

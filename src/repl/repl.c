@@ -1,0 +1,82 @@
+/* repl.c - the read-run-print loop shared by the terminal, pipes, files and attn -c. At a terminal it shows
+ * prompts and keeps going after errors; elsewhere it prints only what the statements print (no prompts, no
+ * escape codes) and counts failures for the exit status. */
+#include "repl.h"
+#include "help.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const char *skip_ws(const char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    return s;
+}
+
+bool repl_command(Interp *I, const char *line, bool *quit) {
+    const char *s = skip_ws(line);
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    if ((n == 4 && !strncmp(s, "quit", 4)) || (n == 4 && !strncmp(s, "exit", 4))) { *quit = true; return true; }
+    if (n == 4 && !strncmp(s, "help", 4)) {
+        StrBuf b;
+        sb_init(&b);
+        help_overview(&b);
+        interp_write(I, sb_str(&b));
+        sb_free(&b);
+        return true;
+    }
+    if (n > 5 && !strncmp(s, "help ", 5)) {
+        char name[128];
+        const char *w = skip_ws(s + 5);
+        size_t k = n - (size_t)(w - s);
+        if (k == 0 || k >= sizeof name || strpbrk(w, "()=,[]'\"")) return false;
+        memcpy(name, w, k);
+        name[k] = 0;
+        StrBuf b;
+        sb_init(&b);
+        if (!help_for(&b, name)) sb_printf(&b, "no help for '%s': type help to list everything\n", name);
+        interp_write(I, sb_str(&b));
+        sb_free(&b);
+        return true;
+    }
+    return false;
+}
+
+static void report_error(Interp *I) {
+    StrBuf b;
+    sb_init(&b);
+    interp_format_error(I, &b);
+    fflush(stdout);
+    if (I->capture) sb_puts(I->capture, sb_str(&b));
+    else fputs(sb_str(&b), stderr);
+    fflush(stderr);
+    sb_free(&b);
+}
+
+int repl_run(Interp *I, LineReader *r, const char *src_name) {
+    int failures = 0;
+    for (;;) {
+        int first = 0;
+        char *stmt = repl_read_statement(r, &first);
+        if (!stmt) break;
+        if (!*skip_ws(stmt)) { free(stmt); continue; }
+        if (r->interactive) lineedit_add_history(stmt);
+        bool quit = false;
+        if (repl_command(I, stmt, &quit)) {
+            free(stmt);
+            if (quit) break;
+            continue;
+        }
+        ten_interrupted = 0;
+        int rc = interp_run(I, stmt, src_name, first);
+        if (rc < 0 && !strcmp(I->err, "__quit__")) { free(stmt); interp_clear_error(I); break; }
+        if (rc < 0) {
+            if (!strcmp(I->err, "interrupted")) snprintf(I->err, sizeof I->err, "interrupted (Ctrl-C): everything defined before is kept");
+            report_error(I);
+            failures++;
+        }
+        ten_interrupted = 0;
+        fflush(stdout);
+        free(stmt);
+    }
+    return failures;
+}

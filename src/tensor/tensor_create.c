@@ -1,0 +1,189 @@
+/* tensor_create.c - allocation, creation, element access, errors. */
+#include "tensor.h"
+#include "strbuf.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+volatile int ten_interrupted = 0;
+static char ten_errbuf[512];
+
+const char *ten_error(void) { return ten_errbuf; }
+void ten_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ten_errbuf, sizeof ten_errbuf, fmt, ap);
+    va_end(ap);
+}
+
+void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n) {
+    size_t k = 0;
+    k += (size_t)snprintf(out + k, n - k, "(");
+    for (int i = 0; i < ndim && k < n; i++)
+        k += (size_t)snprintf(out + k, n - k, i ? ", %lld" : "%lld", (long long)shape[i]);
+    if (k < n) k += (size_t)snprintf(out + k, n - k, ndim == 1 ? ",)" : ")");
+}
+
+const char *ten_dtype_name(DType d) {
+    switch (d) {
+    case DT_F32: return "torch.float32";
+    case DT_I64: return "torch.int64";
+    case DT_BOOL: return "torch.bool";
+    }
+    return "?";
+}
+size_t ten_dtype_size(DType d) { return d == DT_F32 ? 4 : d == DT_I64 ? 8 : 1; }
+
+/* Allocates a zero-filled tensor; NULL with a message when the shape is invalid or too large. */
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape) {
+    if (ndim < 0 || ndim > TEN_MAX_DIMS) {
+        ten_fail("tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
+        return NULL;
+    }
+    int64_t numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            ten_fail("negative dimension %lld in a shape", (long long)shape[i]);
+            return NULL;
+        }
+        if (shape[i] > 0 && numel > TEN_MAX_NUMEL / shape[i]) numel = TEN_MAX_NUMEL + 1;
+        else numel *= shape[i];
+    }
+    if (numel > TEN_MAX_NUMEL) {
+        char s[160];
+        ten_shape_str(shape, ndim, s, sizeof s);
+        ten_fail("a tensor of shape %s is too large: attn holds at most %lld elements per tensor", s,
+                 (long long)TEN_MAX_NUMEL);
+        return NULL;
+    }
+    void *data = calloc((size_t)(numel ? numel : 1), ten_dtype_size(dt));
+    if (!data) {
+        ten_fail("not enough memory for %lld elements", (long long)numel);
+        return NULL;
+    }
+    Tensor *t = xcalloc(1, sizeof *t);
+    t->dtype = dt;
+    t->ndim = ndim;
+    for (int i = 0; i < ndim; i++) t->shape[i] = shape[i];
+    t->numel = numel;
+    t->data = data;
+    return t;
+}
+
+void ten_free(Tensor *t) {
+    if (!t) return;
+    free(t->data);
+    free(t);
+}
+
+Tensor *ten_scalar_f(float v) {
+    Tensor *t = ten_new(DT_F32, 0, NULL);
+    ten_f32(t)[0] = v;
+    return t;
+}
+Tensor *ten_scalar_i(int64_t v) {
+    Tensor *t = ten_new(DT_I64, 0, NULL);
+    ten_i64(t)[0] = v;
+    return t;
+}
+
+double ten_get(const Tensor *t, int64_t i) {
+    switch (t->dtype) {
+    case DT_F32: return ten_f32(t)[i];
+    case DT_I64: return (double)ten_i64(t)[i];
+    case DT_BOOL: return ten_b8(t)[i];
+    }
+    return 0;
+}
+void ten_set(Tensor *t, int64_t i, double v) {
+    switch (t->dtype) {
+    case DT_F32: ten_f32(t)[i] = (float)v; break;
+    case DT_I64: ten_i64(t)[i] = (int64_t)v; break;
+    case DT_BOOL: ten_b8(t)[i] = v != 0; break;
+    }
+}
+
+Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v) {
+    Tensor *t = ten_new(dt, ndim, shape);
+    if (!t || v == 0) return t;
+    for (int64_t i = 0; i < t->numel; i++) ten_set(t, i, v);
+    return t;
+}
+
+/* torch.arange: ceil((stop - start) / step) values start + i*step, computed in double, then stored. */
+Tensor *ten_arange(double start, double stop, double step, DType dt) {
+    if (step == 0 || !isfinite(start) || !isfinite(stop) || !isfinite(step)) {
+        ten_fail(step == 0 ? "arange: step must be nonzero" : "arange: start, end and step must be finite");
+        return NULL;
+    }
+    double n = ceil((stop - start) / step);
+    if (n < 0) n = 0;
+    if (n > (double)TEN_MAX_NUMEL) {
+        ten_fail("arange(%g, %g, %g) would have %.0f elements: attn holds at most %lld per tensor", start, stop,
+                 step, n, (long long)TEN_MAX_NUMEL);
+        return NULL;
+    }
+    int64_t len = (int64_t)n;
+    Tensor *t = ten_new(dt, 1, &len);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < len; i++) ten_set(t, i, start + (double)i * step);
+    return t;
+}
+
+Tensor *ten_linspace(double start, double stop, int64_t steps) {
+    if (steps < 0) { ten_fail("linspace: number of steps must be non-negative"); return NULL; }
+    Tensor *t = ten_new(DT_F32, 1, &steps);
+    if (!t) return NULL;
+    double step = steps > 1 ? (stop - start) / (double)(steps - 1) : 0;
+    /* PyTorch fills the first half from start and the second half from stop, so both ends are exact. */
+    int64_t half = steps / 2;
+    for (int64_t i = 0; i < steps; i++)
+        ten_f32(t)[i] = (float)(i < half ? start + step * (double)i : stop - step * (double)(steps - 1 - i));
+    return t;
+}
+
+Tensor *ten_eye(int64_t n, int64_t m, DType dt) {
+    int64_t sh[2] = {n, m};
+    Tensor *t = ten_new(dt, 2, sh);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < n && i < m; i++) ten_set(t, i * m + i, 1);
+    return t;
+}
+
+Tensor *ten_copy(const Tensor *t) {
+    Tensor *c = ten_new(t->dtype, t->ndim, t->shape);
+    if (!c) return NULL;
+    memcpy(c->data, t->data, (size_t)t->numel * ten_dtype_size(t->dtype));
+    return c;
+}
+
+/* float -> int64 truncates toward zero like PyTorch; NaN and out-of-range values become 0 instead of UB. */
+static int64_t f_to_i64(double v) {
+    if (!(v > -9.2e18 && v < 9.2e18)) return 0;
+    return (int64_t)v;
+}
+
+Tensor *ten_cast(const Tensor *t, DType dt) {
+    Tensor *c = ten_new(dt, t->ndim, t->shape);
+    if (!c) return NULL;
+    int64_t n = t->numel;
+    if (dt == t->dtype) {
+        memcpy(c->data, t->data, (size_t)n * ten_dtype_size(dt));
+    } else if (dt == DT_I64 && t->dtype == DT_F32) {
+        for (int64_t i = 0; i < n; i++) ten_i64(c)[i] = f_to_i64(ten_f32(t)[i]);
+    } else if (dt == DT_BOOL) {
+        for (int64_t i = 0; i < n; i++) ten_b8(c)[i] = ten_get(t, i) != 0;
+    } else {
+        for (int64_t i = 0; i < n; i++) ten_set(c, i, ten_get(t, i));
+    }
+    return c;
+}
+
+bool ten_same_shape(const Tensor *a, const Tensor *b) {
+    if (a->ndim != b->ndim) return false;
+    for (int i = 0; i < a->ndim; i++)
+        if (a->shape[i] != b->shape[i]) return false;
+    return true;
+}

@@ -1,0 +1,112 @@
+/* tensor_matmul.c - matrix products. Small products use a fixed-order loop with a double accumulator (the
+ * same digits on every machine); large ones go to OpenBLAS's cblas_sgemm, where a BLAS pays. */
+#include "tensor_internal.h"
+#include <cblas.h>
+#include <stdio.h>
+#include <string.h>
+
+static int64_t blas_threshold = 64 * 64 * 64;   /* m*n*k at or above which BLAS is used */
+void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops; }
+
+/* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
+void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
+    if (m * n * k >= blas_threshold && m < INT32_MAX && n < INT32_MAX && k < INT32_MAX) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, bt ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, A,
+                    (int)k, B, bt ? (int)k : (int)n, 0.0f, C, (int)n);
+        return;
+    }
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            if (bt)
+                for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * B[j * k + p];
+            else
+                for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * B[p * n + j];
+            C[i * n + j] = (float)acc;
+        }
+}
+
+static void int_gemm(const int64_t *A, const int64_t *B, int64_t *C, int64_t m, int64_t n, int64_t k) {
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            uint64_t acc = 0;
+            for (int64_t p = 0; p < k; p++) acc += (uint64_t)A[i * k + p] * (uint64_t)B[p * n + j];
+            C[i * n + j] = (int64_t)acc;
+        }
+}
+
+static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
+    char sa[128], sb[128];
+    ten_shape_str(a->shape, a->ndim, sa, sizeof sa);
+    ten_shape_str(b->shape, b->ndim, sb, sizeof sb);
+    ten_fail("%s: shapes %s and %s cannot be multiplied (%lld != %lld)", what, sa, sb,
+             (long long)a->shape[a->ndim - 1], (long long)b->shape[b->ndim >= 2 ? b->ndim - 2 : 0]);
+    return NULL;
+}
+
+/* torch.matmul. 1-D operands get a dimension added and removed again; batch dims broadcast. */
+Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
+    if (a->ndim == 0 || b->ndim == 0) {
+        ten_fail("both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim, b->ndim);
+        return NULL;
+    }
+    bool a1 = a->ndim == 1, b1 = b->ndim == 1;
+    int64_t m = a1 ? 1 : a->shape[a->ndim - 2], k = a->shape[a->ndim - 1];
+    int64_t kb = b1 ? b->shape[0] : b->shape[b->ndim - 2], n = b1 ? 1 : b->shape[b->ndim - 1];
+    if (k != kb) return mismatch(a, b, "matmul");
+    int nba = a->ndim > 2 ? a->ndim - 2 : 0, nbb = b->ndim > 2 ? b->ndim - 2 : 0;
+    int64_t bsh[TEN_MAX_DIMS];
+    int nb;
+    if (ten_broadcast_shape(a->shape, nba, b->shape, nbb, bsh, &nb) < 0) return NULL;
+    int64_t batch = 1;
+    for (int i = 0; i < nb; i++) batch *= bsh[i];
+    DType dt = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : DT_I64;
+    /* Expand operands to (batch..., m, k) and (batch..., k, n). */
+    int64_t ash[TEN_MAX_DIMS], bsh2[TEN_MAX_DIMS];
+    memcpy(ash, bsh, sizeof(int64_t) * (size_t)nb);
+    memcpy(bsh2, bsh, sizeof(int64_t) * (size_t)nb);
+    ash[nb] = m; ash[nb + 1] = k;
+    bsh2[nb] = k; bsh2[nb + 1] = n;
+    Tensor *ca = ten_cast(a, dt), *cb = ten_cast(b, dt);
+    Tensor *ra = NULL, *rb = NULL, *ea = NULL, *eb = NULL, *o = NULL;
+    if (!ca || !cb) goto done;
+    int64_t a2[2] = {m, k}, b2[2] = {k, n};
+    ra = a1 ? ten_reshape(ca, 2, a2) : ten_copy(ca);
+    rb = b1 ? ten_reshape(cb, 2, b2) : ten_copy(cb);
+    if (!ra || !rb) goto done;
+    ea = ten_expand(ra, nb + 2, ash);
+    eb = ten_expand(rb, nb + 2, bsh2);
+    if (!ea || !eb) goto done;
+    int64_t osh[TEN_MAX_DIMS];
+    int ond = 0;
+    for (int i = 0; i < nb; i++) osh[ond++] = bsh[i];
+    if (!a1) osh[ond++] = m;
+    if (!b1) osh[ond++] = n;
+    o = ten_new(dt, ond, osh);
+    if (!o) goto done;
+    for (int64_t i = 0; i < batch; i++) {
+        if (ten_interrupted) { ten_free(o); o = NULL; ten_fail("interrupted"); goto done; }
+        if (dt == DT_F32) ten_sgemm(ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
+        else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
+    }
+done:
+    ten_free(ca); ten_free(cb); ten_free(ra); ten_free(rb); ten_free(ea); ten_free(eb);
+    return o;
+}
+
+/* torch.bmm: strictly 3-D, equal batch sizes. (B, n, k) @ (B, k, m) -> (B, n, m) */
+Tensor *ten_bmm(const Tensor *a, const Tensor *b) {
+    if (a->ndim != 3 || b->ndim != 3) {
+        ten_fail("bmm expects 3-D tensors (batch, n, k) and (batch, k, m), got %dD and %dD", a->ndim, b->ndim);
+        return NULL;
+    }
+    if (a->shape[0] != b->shape[0]) {
+        char sa[128], sb[128];
+        ten_shape_str(a->shape, 3, sa, sizeof sa);
+        ten_shape_str(b->shape, 3, sb, sizeof sb);
+        ten_fail("bmm: batch sizes differ: %s and %s", sa, sb);
+        return NULL;
+    }
+    if (a->shape[2] != b->shape[1]) return mismatch(a, b, "bmm");
+    return ten_matmul(a, b);
+}

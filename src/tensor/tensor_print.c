@@ -1,0 +1,202 @@
+/* tensor_print.c - repr(tensor) exactly as PyTorch prints it (torch/_tensor_str.py), deterministically.
+ * One formatter is chosen from the elements that will be shown (the summarised data when numel > threshold):
+ *   int mode  - every shown float is integral: "1." (sci if max/min > 1000 or max > 1e8)
+ *   sci mode  - max/min > 1000, max > 1e8 or min < 1e-4 (over nonzero finite |values|): "1.0000e-05"
+ *   fixed     - "%.{precision}f"
+ * Every element is right-aligned to the widest; rows wrap at linewidth. -0 prints as 0, nan/inf as Python does. */
+#include "tensor.h"
+#include "strbuf.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+PrintOptions ten_print_options = {4, 1000, 3, 80, -1};
+
+typedef struct Formatter {
+    bool floating, int_mode, sci_mode;
+    int max_width;
+    int precision;
+} Formatter;
+
+/* Collects the values that will be shown (edge items only when summarising), row-major. */
+static void shown_values(const Tensor *t, bool summarize, double *out, int64_t *n, int dim, int64_t base) {
+    if (dim == t->ndim) { out[(*n)++] = ten_get(t, base); return; }
+    int64_t len = t->shape[dim], inner = 1;
+    for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
+    int e = ten_print_options.edgeitems;
+    for (int64_t i = 0; i < len; i++) {
+        if (summarize && len > 2 * e && i >= e && i < len - e) { i = len - e - 1; continue; }
+        shown_values(t, summarize, out, n, dim + 1, base + i * inner);
+    }
+}
+
+static void fmt_float_raw(char *buf, size_t n, double v, const Formatter *f) {
+    if (v == 0) v = 0;    /* -0.0 -> 0.0 */
+    if (isnan(v)) { snprintf(buf, n, "nan"); return; }
+    if (isinf(v)) { snprintf(buf, n, v > 0 ? "inf" : "-inf"); return; }
+    if (f->sci_mode) snprintf(buf, n, "%.*e", f->precision, v);
+    else if (f->int_mode) snprintf(buf, n, "%.0f.", v);
+    else snprintf(buf, n, "%.*f", f->precision, v);
+    /* "-0.0000" (a tiny negative rounded away) prints as "0.0000" */
+    if (buf[0] == '-') {
+        bool zero = true;
+        for (const char *p = buf + 1; *p && *p != 'e'; p++) if (*p >= '1' && *p <= '9') zero = false;
+        if (zero && !strchr(buf, 'e')) memmove(buf, buf + 1, strlen(buf));
+    }
+}
+
+static void fmt_value(char *buf, size_t n, double v, const Tensor *t, const Formatter *f) {
+    if (t->dtype == DT_BOOL) snprintf(buf, n, "%s", v != 0 ? "True" : "False");
+    else if (t->dtype == DT_I64) snprintf(buf, n, "%lld", (long long)v);
+    else fmt_float_raw(buf, n, v, f);
+}
+
+static void make_formatter(const Tensor *t, bool summarize, Formatter *f) {
+    f->floating = t->dtype == DT_F32;
+    f->int_mode = true;
+    f->sci_mode = false;
+    f->max_width = 1;
+    f->precision = ten_print_options.precision;
+    int64_t cap = t->numel, n = 0;
+    double *vals = xmalloc(sizeof(double) * (size_t)(cap ? cap : 1));
+    shown_values(t, summarize, vals, &n, 0, 0);
+    char buf[64];
+    if (!f->floating) {
+        for (int64_t i = 0; i < n; i++) {
+            if (t->dtype == DT_I64) {
+                /* exact int64 text, not via double */
+                snprintf(buf, sizeof buf, "%lld", (long long)vals[i]);
+            } else {
+                fmt_value(buf, sizeof buf, vals[i], t, f);
+            }
+            int w = (int)strlen(buf);
+            if (w > f->max_width) f->max_width = w;
+        }
+        free(vals);
+        return;
+    }
+    double mn = INFINITY, mx = 0;
+    int64_t nz = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = vals[i];
+        if (!isfinite(v) || v == 0) continue;
+        vals[nz++] = v;
+        double a = fabs(v);
+        if (a < mn) mn = a;
+        if (a > mx) mx = a;
+    }
+    if (nz > 0) {
+        for (int64_t i = 0; i < nz; i++)
+            if (vals[i] != ceil(vals[i])) { f->int_mode = false; break; }
+        if (f->int_mode) f->sci_mode = mx / mn > 1000.0 || mx > 1.0e8;
+        else f->sci_mode = mx / mn > 1000.0 || mx > 1.0e8 || mn < 1.0e-4;
+        for (int64_t i = 0; i < nz; i++) {
+            Formatter g = *f;
+            fmt_float_raw(buf, sizeof buf, vals[i], &g);
+            int w = (int)strlen(buf);
+            if (w > f->max_width) f->max_width = w;
+        }
+    }
+    if (ten_print_options.sci_mode >= 0 && f->floating) {
+        bool want = ten_print_options.sci_mode == 1;
+        if (want != f->sci_mode && nz > 0) {
+            f->sci_mode = want;
+            f->max_width = 1;
+            for (int64_t i = 0; i < nz; i++) {
+                fmt_float_raw(buf, sizeof buf, vals[i], f);
+                int w = (int)strlen(buf);
+                if (w > f->max_width) f->max_width = w;
+            }
+        }
+        f->sci_mode = want;
+    }
+    free(vals);
+}
+
+static void put_elem(StrBuf *out, const Tensor *t, int64_t i, const Formatter *f) {
+    char buf[64];
+    if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_i64(t)[i]);
+    else fmt_value(buf, sizeof buf, ten_get(t, i), t, f);
+    sb_pad(out, ' ', f->max_width - (long)strlen(buf));
+    sb_puts(out, buf);
+}
+
+static void vector_str(StrBuf *out, const Tensor *t, int64_t base, int64_t len, int indent, bool summarize,
+                       const Formatter *f) {
+    int elem_len = f->max_width + 2;
+    int per_line = (ten_print_options.linewidth - indent) / elem_len;
+    if (per_line < 1) per_line = 1;
+    int e = ten_print_options.edgeitems;
+    bool cut = summarize && len > 2 * e;
+    int64_t count = cut ? 2 * e + 1 : len;
+    sb_putc(out, '[');
+    for (int64_t k = 0; k < count; k++) {
+        if (k > 0) {
+            if (k % per_line == 0) { sb_puts(out, ",\n"); sb_pad(out, ' ', indent + 1); }
+            else sb_puts(out, ", ");
+        }
+        if (cut && k == e) { sb_puts(out, " ..."); continue; }
+        int64_t i = cut && k > e ? len - (count - k) : k;
+        put_elem(out, t, base + i, f);
+    }
+    sb_putc(out, ']');
+}
+
+static void tensor_str(StrBuf *out, const Tensor *t, int dim, int64_t base, int indent, bool summarize,
+                       const Formatter *f) {
+    int rank = t->ndim - dim;
+    int64_t len = t->shape[dim], inner = 1;
+    for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
+    if (rank == 1) { vector_str(out, t, base, len, indent, summarize, f); return; }
+    int e = ten_print_options.edgeitems;
+    bool cut = summarize && len > 2 * e;
+    sb_putc(out, '[');
+    for (int64_t i = 0; i < len; i++) {
+        if (cut && i >= e && i < len - e) {
+            sb_putc(out, ',');
+            sb_pad(out, '\n', rank - 1);
+            sb_pad(out, ' ', indent + 1);
+            sb_puts(out, "...");
+            i = len - e - 1;
+            continue;
+        }
+        if (i > 0) {
+            sb_putc(out, ',');
+            sb_pad(out, '\n', rank - 1);
+            sb_pad(out, ' ', indent + 1);
+        }
+        tensor_str(out, t, dim + 1, base + i * inner, indent + 1, summarize, f);
+    }
+    sb_putc(out, ']');
+}
+
+void ten_format_body(StrBuf *out, const Tensor *t, int indent) {
+    bool summarize = t->numel > ten_print_options.threshold;
+    Formatter f;
+    make_formatter(t, summarize, &f);
+    if (t->ndim == 0) {
+        char buf[64];
+        if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_i64(t)[0]);
+        else fmt_value(buf, sizeof buf, ten_get(t, 0), t, &f);
+        sb_puts(out, buf);
+        return;
+    }
+    tensor_str(out, t, 0, 0, indent, summarize, &f);
+}
+
+void ten_repr(StrBuf *out, const Tensor *t) {
+    sb_puts(out, "tensor(");
+    if (t->numel == 0) {
+        sb_puts(out, "[]");
+        if (t->ndim != 1) {
+            char s[160];
+            ten_shape_str(t->shape, t->ndim, s, sizeof s);
+            sb_printf(out, ", size=%s", s);
+        }
+        if (t->dtype != DT_F32) sb_printf(out, ", dtype=%s", ten_dtype_name(t->dtype));
+    } else {
+        ten_format_body(out, t, 7);
+    }
+    sb_putc(out, ')');
+}

@@ -1,0 +1,268 @@
+/* tensor_shape.c - reshape, permute/transpose, (un)squeeze, cat/stack, repeat_interleave, repeat, tril, flip. */
+#include "tensor_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "strbuf.h"
+
+/* reshape with at most one -1; the element count must match (torch's message names both). */
+Tensor *ten_reshape(const Tensor *t, int ndim, const int64_t *shape) {
+    int64_t sh[TEN_MAX_DIMS], known = 1;
+    int infer = -1;
+    if (ndim > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+    for (int i = 0; i < ndim; i++) {
+        sh[i] = shape[i];
+        if (shape[i] == -1) {
+            if (infer >= 0) { ten_fail("only one dimension can be inferred (-1)"); return NULL; }
+            infer = i;
+        } else if (shape[i] < 0) {
+            ten_fail("invalid shape dimension %lld", (long long)shape[i]);
+            return NULL;
+        } else if (shape[i] > 0 && known > TEN_MAX_NUMEL / shape[i] + 1) {
+            known = TEN_MAX_NUMEL + 1;
+        } else {
+            known *= shape[i];
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0 || t->numel % known != 0) goto bad;
+        sh[infer] = t->numel / known;
+    } else if (known != t->numel) {
+        goto bad;
+    }
+    Tensor *o = ten_new(t->dtype, ndim, sh);
+    if (!o) return NULL;
+    memcpy(o->data, t->data, (size_t)t->numel * ten_dtype_size(t->dtype));
+    return o;
+bad: {
+        char s[160];
+        size_t k = 0;
+        k += (size_t)snprintf(s, sizeof s, "[");
+        for (int i = 0; i < ndim && k < sizeof s; i++)
+            k += (size_t)snprintf(s + k, sizeof s - k, i ? ", %lld" : "%lld", (long long)shape[i]);
+        if (k < sizeof s) snprintf(s + k, sizeof s - k, "]");
+        ten_fail("shape '%s' is invalid for input of size %lld", s, (long long)t->numel);
+        return NULL;
+    }
+}
+
+Tensor *ten_permute(const Tensor *t, const int *dims) {
+    StridedView v;
+    int64_t st[TEN_MAX_DIMS];
+    bool seen[TEN_MAX_DIMS] = {false};
+    ten_contiguous_strides(t, st);
+    v.ndim = t->ndim;
+    v.offset = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        int d = ten_norm_dim(dims[i], t->ndim);
+        if (d < 0) return NULL;
+        if (seen[d]) { ten_fail("permute: dimension %d appears twice", d); return NULL; }
+        seen[d] = true;
+        v.shape[i] = t->shape[d];
+        v.stride[i] = st[d];
+    }
+    return ten_gather_view(t, &v);
+}
+
+Tensor *ten_transpose(const Tensor *t, int d0, int d1) {
+    if (t->ndim == 0) return ten_copy(t);
+    int a = ten_norm_dim(d0, t->ndim), b = a < 0 ? -1 : ten_norm_dim(d1, t->ndim);
+    if (a < 0 || b < 0) return NULL;
+    int dims[TEN_MAX_DIMS];
+    for (int i = 0; i < t->ndim; i++) dims[i] = i;
+    dims[a] = b;
+    dims[b] = a;
+    return ten_permute(t, dims);
+}
+
+Tensor *ten_unsqueeze(const Tensor *t, int dim) {
+    if (dim < -(t->ndim + 1) || dim > t->ndim) {
+        ten_fail("dimension out of range (expected to be in range of [%d, %d], but got %d)", -(t->ndim + 1), t->ndim, dim);
+        return NULL;
+    }
+    if (dim < 0) dim += t->ndim + 1;
+    int64_t sh[TEN_MAX_DIMS + 1];
+    for (int i = 0, j = 0; i <= t->ndim; i++) sh[i] = i == dim ? 1 : t->shape[j++];
+    return ten_reshape(t, t->ndim + 1, sh);
+}
+
+Tensor *ten_squeeze(const Tensor *t, int dim, bool all) {
+    int64_t sh[TEN_MAX_DIMS];
+    int nd = 0, d = -1;
+    if (!all && t->ndim > 0) {
+        d = ten_norm_dim(dim, t->ndim);
+        if (d < 0) return NULL;
+    }
+    for (int i = 0; i < t->ndim; i++) {
+        bool drop = t->shape[i] == 1 && (all || i == d);
+        if (!drop) sh[nd++] = t->shape[i];
+    }
+    return ten_reshape(t, nd, sh);
+}
+
+static DType common_dtype(Tensor *const *ts, int n) {
+    DType dt = DT_BOOL;
+    for (int i = 0; i < n; i++) {
+        if (ts[i]->dtype == DT_F32) return DT_F32;
+        if (ts[i]->dtype == DT_I64) dt = DT_I64;
+    }
+    return dt;
+}
+
+/* cat along dim: every other dimension must agree; the message names both shapes. */
+Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
+    if (n == 0) { ten_fail("cat expects a non-empty list of tensors"); return NULL; }
+    const Tensor *f = ts[0];
+    if (f->ndim == 0) { ten_fail("zero-dimensional tensor (at position 0) cannot be concatenated"); return NULL; }
+    int d = ten_norm_dim(dim, f->ndim);
+    if (d < 0) return NULL;
+    int64_t sh[TEN_MAX_DIMS];
+    memcpy(sh, f->shape, sizeof sh);
+    sh[d] = 0;
+    for (int i = 0; i < n; i++) {
+        const Tensor *t = ts[i];
+        bool ok = t->ndim == f->ndim;
+        for (int j = 0; ok && j < f->ndim; j++) if (j != d && t->shape[j] != f->shape[j]) ok = false;
+        if (!ok) {
+            char a[128], b[128];
+            ten_shape_str(f->shape, f->ndim, a, sizeof a);
+            ten_shape_str(t->shape, t->ndim, b, sizeof b);
+            ten_fail("cat: tensor 0 has shape %s and tensor %d has shape %s; they must match except in dimension %d",
+                     a, i, b, d);
+            return NULL;
+        }
+        sh[d] += t->shape[d];
+    }
+    DType dt = common_dtype(ts, n);
+    Tensor *o = ten_new(dt, f->ndim, sh);
+    if (!o) return NULL;
+    int64_t outer = 1, inner = 1;
+    for (int j = 0; j < d; j++) outer *= sh[j];
+    for (int j = d + 1; j < f->ndim; j++) inner *= sh[j];
+    size_t es = ten_dtype_size(dt);
+    int64_t off = 0;
+    for (int i = 0; i < n; i++) {
+        Tensor *c = ten_cast(ts[i], dt);
+        if (!c) { ten_free(o); return NULL; }
+        int64_t blk = c->shape[d] * inner;
+        for (int64_t a = 0; a < outer; a++)
+            memcpy((char *)o->data + (size_t)(a * sh[d] * inner + off) * es, (char *)c->data + (size_t)(a * blk) * es,
+                   (size_t)blk * es);
+        off += blk;
+        ten_free(c);
+    }
+    return o;
+}
+
+Tensor *ten_stack(Tensor *const *ts, int n, int dim) {
+    if (n == 0) { ten_fail("stack expects a non-empty list of tensors"); return NULL; }
+    for (int i = 1; i < n; i++)
+        if (!ten_same_shape(ts[i], ts[0])) {
+            char a[128], b[128];
+            ten_shape_str(ts[0]->shape, ts[0]->ndim, a, sizeof a);
+            ten_shape_str(ts[i]->shape, ts[i]->ndim, b, sizeof b);
+            ten_fail("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", a, b, i);
+            return NULL;
+        }
+    Tensor **us = xcalloc((size_t)n, sizeof *us);
+    Tensor *o = NULL;
+    int i;
+    for (i = 0; i < n; i++)
+        if (!(us[i] = ten_unsqueeze(ts[i], dim))) break;
+    if (i == n) o = ten_cat(us, n, dim < 0 ? dim : dim);
+    for (int j = 0; j < i; j++) ten_free(us[j]);
+    free(us);
+    return o;
+}
+
+/* torch.repeat_interleave(t, repeats, dim): element k along dim is repeated repeats[k] times. */
+Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t nrep, int dim, bool flatten) {
+    Tensor *src = flatten ? ten_reshape(t, 1, &t->numel) : ten_copy(t);
+    if (!src) return NULL;
+    if (src->ndim == 0) { Tensor *s = ten_reshape(src, 1, &src->numel); ten_free(src); src = s; if (!src) return NULL; }
+    int d = flatten ? 0 : ten_norm_dim(dim, src->ndim);
+    if (d < 0) { ten_free(src); return NULL; }
+    int64_t len = src->shape[d];
+    if (nrep != 1 && nrep != len) {
+        ten_fail("repeat_interleave: repeats must have the same size as input along dim (%lld), but got %lld",
+                 (long long)len, (long long)nrep);
+        ten_free(src);
+        return NULL;
+    }
+    int64_t total = 0;
+    for (int64_t k = 0; k < len; k++) {
+        int64_t r = repeats[nrep == 1 ? 0 : k];
+        if (r < 0) { ten_fail("repeat_interleave: repeats can not be negative"); ten_free(src); return NULL; }
+        total += r;
+        if (total > TEN_MAX_NUMEL) { ten_fail("repeat_interleave: result is too large"); ten_free(src); return NULL; }
+    }
+    int64_t sh[TEN_MAX_DIMS];
+    memcpy(sh, src->shape, sizeof sh);
+    sh[d] = total;
+    Tensor *o = ten_new(src->dtype, src->ndim, sh);
+    if (!o) { ten_free(src); return NULL; }
+    int64_t outer = 1, inner = 1;
+    for (int j = 0; j < d; j++) outer *= sh[j];
+    for (int j = d + 1; j < src->ndim; j++) inner *= sh[j];
+    size_t es = ten_dtype_size(src->dtype);
+    char *dst = o->data;
+    for (int64_t a = 0; a < outer; a++)
+        for (int64_t k = 0; k < len; k++) {
+            int64_t r = repeats[nrep == 1 ? 0 : k];
+            const char *row = (const char *)src->data + (size_t)((a * len + k) * inner) * es;
+            for (int64_t q = 0; q < r; q++) { memcpy(dst, row, (size_t)inner * es); dst += (size_t)inner * es; }
+        }
+    ten_free(src);
+    return o;
+}
+
+/* Tensor.repeat(*reps): tile the tensor. */
+Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps) {
+    if (nreps < t->ndim) { ten_fail("repeat: number of repeat dims can not be smaller than number of tensor dims"); return NULL; }
+    int64_t sh[TEN_MAX_DIMS], src_sh[TEN_MAX_DIMS];
+    if (nreps > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+    for (int i = 0; i < nreps; i++) {
+        int ti = i - (nreps - t->ndim);
+        src_sh[i] = ti < 0 ? 1 : t->shape[ti];
+        if (reps[i] < 0) { ten_fail("repeat: repeats can not be negative"); return NULL; }
+        if (reps[i] > 0 && src_sh[i] > TEN_MAX_NUMEL / reps[i]) { ten_fail("repeat: result is too large"); return NULL; }
+        sh[i] = src_sh[i] * reps[i];
+    }
+    Tensor *o = ten_new(t->dtype, nreps, sh);
+    if (!o) return NULL;
+    int64_t idx[TEN_MAX_DIMS] = {0};
+    for (int64_t i = 0; i < o->numel; i++) {
+        int64_t src = 0;
+        for (int j = 0; j < nreps; j++) src = src * src_sh[j] + idx[j] % src_sh[j];
+        ten_set(o, i, ten_get(t, src));
+        for (int j = nreps - 1; j >= 0; j--) { if (++idx[j] < sh[j]) break; idx[j] = 0; }
+    }
+    return o;
+}
+
+/* tril (upper=false) keeps j <= i + k; triu (upper=true) keeps j >= i + k; over the last two dims. */
+Tensor *ten_tril(const Tensor *t, int64_t k, bool upper) {
+    if (t->ndim < 2) { ten_fail("%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril"); return NULL; }
+    Tensor *o = ten_copy(t);
+    if (!o) return NULL;
+    int64_t r = t->shape[t->ndim - 2], c = t->shape[t->ndim - 1];
+    for (int64_t i = 0; i < o->numel; i++) {
+        int64_t row = (i / c) % r, col = i % c;
+        bool keep = upper ? col >= row + k : col <= row + k;
+        if (!keep) ten_set(o, i, 0);
+    }
+    return o;
+}
+
+Tensor *ten_flip(const Tensor *t, int dim) {
+    int d = ten_norm_dim(dim, t->ndim);
+    if (d < 0) return NULL;
+    StridedView v;
+    int64_t st[TEN_MAX_DIMS];
+    ten_contiguous_strides(t, st);
+    v.ndim = t->ndim;
+    v.offset = 0;
+    for (int i = 0; i < t->ndim; i++) { v.shape[i] = t->shape[i]; v.stride[i] = st[i]; }
+    if (t->shape[d] > 0) { v.offset = (t->shape[d] - 1) * st[d]; v.stride[d] = -st[d]; }
+    return ten_gather_view(t, &v);
+}
