@@ -27,6 +27,9 @@ typedef struct TokenList {
     int n, cap;
     bool incomplete;       /* input ended inside brackets, a string or after a continuation backslash */
     bool error;            /* a T_ERROR token is present */
+    char open_char;        /* the innermost bracket left open at the end, 0 when none */
+    int open_line, open_col;
+    int open_string_line, open_string_col;   /* a triple-quoted string left open at the end, 0 when none */
 } TokenList;
 
 /* Splits src into tokens. Never fails: lexical errors become one T_ERROR token with a message. */

@@ -88,7 +88,7 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
         Args b = *a;
         Value **pos = xmalloc(sizeof(Value *) * (size_t)(a->npos + 1));
         pos[0] = fn->u.method.self;
-        memcpy(pos + 1, a->pos, sizeof(Value *) * (size_t)a->npos);
+        if (a->npos) memcpy(pos + 1, a->pos, sizeof(Value *) * (size_t)a->npos);
         b.pos = pos;
         b.npos = a->npos + 1;
         b.fn = fn->u.method.fn;

@@ -25,6 +25,8 @@ void interp_free(Interp *I) {
     dict_free(&I->globals);
     val_decref(I->ret);
     I->ret = NULL;
+    val_decref(I->last_value);
+    I->last_value = NULL;
 }
 
 Value *rt_error(Interp *I, const char *fmt, ...) {

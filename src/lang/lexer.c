@@ -67,10 +67,22 @@ char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
     return sb_take(&b);
 }
 
+static void lex_body(const char *src, int first_line, TokenList *tl);
+
+/* Every token list ends with T_EOF, also when lexing stopped early at an error or unfinished input. */
 void lex_tokenize(const char *src, int first_line, TokenList *tl) {
     memset(tl, 0, sizeof *tl);
+    lex_body(src, first_line, tl);
+    if (tl->n == 0 || tl->toks[tl->n - 1].kind != T_EOF) {
+        const char *end = src + strlen(src);
+        push(tl, T_EOF, end, 0, tl->n ? tl->toks[tl->n - 1].line : first_line, 1);
+    }
+}
+
+static void lex_body(const char *src, int first_line, TokenList *tl) {
     const char *p = src;
     int line = first_line, depth = 0;
+    struct { char c; int line, col; } opens[256];
     int indents[MAX_INDENT_DEPTH] = {0}, ni = 1;
     bool at_line_start = true;
     const char *line_start = p;
@@ -129,7 +141,7 @@ void lex_tokenize(const char *src, int first_line, TokenList *tl) {
             int sline = line;
             for (;;) {
                 if (*e == 0) {
-                    if (triple || (e > body && e[-1] == '\\')) { tl->incomplete = true; return; }
+                    if (triple) { tl->incomplete = true; tl->open_string_line = sline; tl->open_string_col = col; return; }
                     lex_err(tl, p, sline, col, "unterminated string literal (a quote is missing)");
                     return;
                 }
@@ -226,12 +238,21 @@ void lex_tokenize(const char *src, int first_line, TokenList *tl) {
             lex_err(tl, p, line, col, msg);
             return;
         }
-        if (c == '(' || c == '[' || c == '{') depth++;
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth < 256) { opens[depth].c = c; opens[depth].line = line; opens[depth].col = col; }
+            depth++;
+        }
         if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
         push(tl, T_OP, p, oplen, line, col);
         p += oplen;
     }
-    if (depth > 0) tl->incomplete = true;
+    if (depth > 0) {
+        int k = depth <= 256 ? depth - 1 : 255;
+        tl->incomplete = true;
+        tl->open_char = opens[k].c;
+        tl->open_line = opens[k].line;
+        tl->open_col = opens[k].col;
+    }
     if (tl->n > 0 && tl->toks[tl->n - 1].kind != T_NEWLINE) push(tl, T_NEWLINE, p, 0, line, (int)(p - line_start) + 1);
     while (ni > 1) { ni--; push(tl, T_DEDENT, p, 0, line, 1); }
     push(tl, T_EOF, p, 0, line, (int)(p - line_start) + 1);

@@ -976,6 +976,16 @@ ParseResult parse_program(const char *src, int first_line) {
         for (int i = 0; i < p.tl.n; i++) if (p.tl.toks[i].kind == T_ERROR) { fail_at(&p, &p.tl.toks[i], "%s", p.tl.toks[i].sval); break; }
     }
     if (!p.failed && p.tl.incomplete) { p.failed = true; p.incomplete = true; snprintf(p.msg, sizeof p.msg, "unexpected end of input"); }
+    if (p.failed && p.tl.open_string_line && !p.tl.error) {
+        snprintf(p.msg, sizeof p.msg, "the triple-quoted string is never closed");
+        p.line = p.tl.open_string_line;
+        p.col = p.tl.open_string_col;
+    } else if (p.failed && p.tl.open_char && !p.tl.error) {
+        /* the clearest message for unfinished input: which bracket is still open */
+        snprintf(p.msg, sizeof p.msg, "'%c' was never closed", p.tl.open_char);
+        p.line = p.tl.open_line;
+        p.col = p.tl.open_col;
+    }
     if (p.failed) {
         ast_free(prog);
         r.incomplete = p.incomplete && !p.tl.error;

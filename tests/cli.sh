@@ -1,0 +1,51 @@
+#!/bin/sh
+# tests/cli.sh ATTN - the command line as a user meets it: options, exit statuses, pipes and files,
+# make install with the man page. Prints one line per check and 'N passed, N failed'.
+ATTN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+pass=0
+fail=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL cli: $1"; }
+expect_eq() { if [ "$2" = "$3" ]; then ok; else bad "$1: got [$2], want [$3]"; fi; }
+expect_has() { case "$2" in *"$3"*) ok ;; *) bad "$1: [$2] lacks [$3]" ;; esac; }
+
+expect_eq "--version" "$("$ATTN" --version)" "attn 0.1.0"
+expect_has "--help names -c" "$("$ATTN" --help)" "attn -c STATEMENTS"
+"$ATTN" --bogus >/dev/null 2>"$T/err"; expect_eq "unknown option exits 2" "$?" "2"
+expect_has "unknown option message" "$(cat "$T/err")" "unknown option '--bogus'"
+expect_eq "-c prints a value" "$("$ATTN" -c 'torch.tensor([3, 2])')" "tensor([3, 2])"
+"$ATTN" -c 'x = 1' ; expect_eq "-c success exits 0" "$?" "0"
+"$ATTN" -c 'y = undefined_name' 2>/dev/null; expect_eq "-c failure exits 1" "$?" "1"
+out=$("$ATTN" -c 'a = 1
+b = zz
+print(a)' 2>"$T/err"); expect_eq "statements after an error still run" "$out" "1"
+expect_has "error names line and column" "$(cat "$T/err")" "-c:2:5: error: name 'zz' is not defined"
+# a pipe: no prompt, no escape codes, output only
+out=$(printf 'x = torch.ones(2)\nx * 3\n' | "$ATTN"); expect_eq "pipe has no prompts" "$out" "tensor([3., 3.])"
+printf 'for i in range(2):\n    print(i)\n\nprint("done")\n' > "$T/s.py"
+expect_eq "file with a block" "$("$ATTN" "$T/s.py")" "0
+1
+done"
+printf 'print(1)\nprint(2 +)\n' > "$T/bad.py"
+"$ATTN" "$T/bad.py" >/dev/null 2>"$T/err"; expect_eq "file with an error exits 1" "$?" "1"
+expect_has "file error has file:line:col" "$(cat "$T/err")" "bad.py:2:"
+"$ATTN" "$T/missing.py" 2>/dev/null; expect_eq "missing file exits 2" "$?" "2"
+# malformed input of every kind never crashes (exit status 0 or 1, never a signal)
+for s in '(' ')' '[[[[' ']' 'x[' 'f(,)' '"unterminated' "'''" '1 +* 2' 'for' 'def' 'lambda' '@' '$' '\x00' \
+         'torch.zeros(-1)' 'torch.ones((2,3))[5]' 'x = [1]*1000000000' '"%d" % "a"' 'f"{"' 'f"{1!x}"' \
+         'torch.arange(0, 1, 0)' '1 if 2' 'a, b = 1' '*a = 1' 'import os' 'del 3' 'P[...,...]' '((((((((((1))))))))))' \
+         'torch.tensor([[1],[2,3]])' 'torch.zeros((2,2)) @ 1' 'torch.softmax(1, dim=5)' 'break' 'return 1'; do
+    "$ATTN" -c "$s" >/dev/null 2>&1
+    rc=$?
+    if [ $rc -gt 1 ]; then bad "input [$s] ended with status $rc"; else ok; fi
+done
+# make install PREFIX=... with the man page
+make -s install PREFIX="$T/prefix" >/dev/null 2>&1
+if [ -x "$T/prefix/bin/attn" ] && [ -f "$T/prefix/share/man/man1/attn.1" ]; then ok; else bad "make install PREFIX"; fi
+if command -v man >/dev/null 2>&1; then
+    MANPAGER=cat man -l "$T/prefix/share/man/man1/attn.1" 2>/dev/null | grep -q "attn -c" && ok || bad "man page renders"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""Checks golden transcripts against real PyTorch (Debian's python3-torch): every `attn>` step of a transcript
+marked `<!-- reference: pytorch -->` is run by Python as at its interactive prompt, and what PyTorch prints must
+match the expected output written in the file (numbers to the precision written there, as attn --check does).
+So the expected text is PyTorch's, not attn's.
+
+usage: torch_transcript.py [--write] FILE...
+  --write   fill the expected output from PyTorch (for a new transcript; review before committing)
+Exit status 0 when every step matches; prints 'N passed, N failed' over the steps.
+"""
+import contextlib, io, math, re, sys, traceback
+
+try:
+    import torch
+except ImportError:
+    print("torch_transcript: python3-torch is not installed; skipped")
+    sys.exit(0)
+
+
+def parse(path):
+    lines = open(path, encoding="utf-8").read().split("\n")
+    steps, cur, in_block, other = [], None, False, False
+    for i, l in enumerate(lines):
+        if l.lstrip().startswith("```"):
+            lang = l.strip()[3:]
+            if other:
+                other = False
+            elif not in_block:
+                if lang.startswith("attn"):
+                    in_block = True
+                else:
+                    other = True
+            else:
+                in_block, cur = False, None
+            continue
+        if not in_block:
+            continue
+        if l.startswith("attn> "):
+            cur = {"input": [l[6:]], "line": i, "expected": [], "first_out": i + 1}
+            steps.append(cur)
+        elif (l.startswith("  ...> ") or l == "  ...>") and cur and not cur["expected"]:
+            cur["input"].append(l[7:])
+            cur["first_out"] = i + 1
+        elif cur:
+            cur["expected"].append(l)
+    return lines, steps
+
+
+NUM = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def tokens(line):
+    out, pos = [], 0
+    for m in NUM.finditer(line):
+        if m.start() > 0 and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "_"):
+            continue
+        out += line[pos:m.start()].split()
+        s = m.group(0)
+        dec = len(s.split(".")[1].split("e")[0].split("E")[0]) if "." in s else 0
+        exp = int(re.split("[eE]", s)[1]) if re.search("[eE]", s) else 0
+        out.append((float(s), dec, exp))
+        pos = m.end()
+    out += line[pos:].split()
+    return out
+
+
+def match(expected, actual):
+    e = [l for l in expected.rstrip("\n ").split("\n")] if expected.strip() else []
+    a = [l for l in actual.rstrip("\n ").split("\n")] if actual.strip() else []
+    if len(e) != len(a):
+        return False
+    for le, la in zip(e, a):
+        te, ta = tokens(le), tokens(la)
+        if len(te) != len(ta):
+            return False
+        for x, y in zip(te, ta):
+            if isinstance(x, tuple) and isinstance(y, tuple):
+                tol = 10.0 ** (x[2] - x[1]) * 1.0000001
+                if abs(x[0] - y[0]) > tol:
+                    return False
+            elif x != y:
+                return False
+    return True
+
+
+def run_steps(steps):
+    ns = {"torch": torch, "math": math}
+    exec("from torch import nn", ns)
+    outs = []
+    for s in steps:
+        src = "\n".join(s["input"]) + "\n"
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            try:
+                exec(compile(src, "<attn>", "single"), ns)
+            except Exception:
+                buf.write("PYTORCH RAISED: " + traceback.format_exc().strip().split("\n")[-1] + "\n")
+        outs.append(buf.getvalue())
+    return outs
+
+
+def main(argv):
+    write = "--write" in argv
+    files = [a for a in argv if a != "--write"]
+    passed = failed = 0
+    for path in files:
+        lines, steps = parse(path)
+        if "<!-- reference: pytorch -->" not in "\n".join(lines):
+            continue
+        torch.set_printoptions(profile="default")
+        outs = run_steps(steps)
+        if write:
+            starts = {st["first_out"]: (len(st["expected"]), out) for st, out in zip(steps, outs)}
+            new, i = [], 0
+            while i < len(lines):
+                if i in starts:
+                    skip, out = starts.pop(i)
+                    new += out.rstrip("\n").split("\n") if out.strip() else []
+                    i += skip
+                    continue
+                new.append(lines[i])
+                i += 1
+            open(path, "w", encoding="utf-8").write("\n".join(new))
+            print(f"{path}: wrote {len(steps)} steps from PyTorch {torch.__version__}")
+            continue
+        for s, out in zip(steps, outs):
+            exp = "\n".join(s["expected"])
+            if match(exp, out):
+                passed += 1
+            else:
+                failed += 1
+                print(f"--- {path}:{s['first_out'] + 1} (expected in the file)\n+++ PyTorch {torch.__version__}")
+                print(" attn> " + " / ".join(s["input"]))
+                for l in exp.rstrip("\n").split("\n"):
+                    print("-" + l)
+                for l in out.rstrip("\n").split("\n"):
+                    print("+" + l)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

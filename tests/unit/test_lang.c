@@ -1,0 +1,135 @@
+/* test_lang.c - the parser (complete/incomplete input, error positions), Python formatting, and evaluation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "interp.h"
+#include "parser.h"
+#include "pyformat.h"
+
+static void test_incomplete_input(void **state) {
+    (void)state;
+    const char *incomplete[] = {"for i in range(3):", "x = (1,", "f(a,\n  b", "s = '''abc", "if x:\n    y\nelse:", "x = [1, 2 \\"};
+    for (size_t i = 0; i < sizeof incomplete / sizeof *incomplete; i++) {
+        ParseResult r = parse_program(incomplete[i], 1);
+        assert_null(r.tree);
+        if (!r.incomplete) fail_msg("should be incomplete: %s", incomplete[i]);
+    }
+    const char *complete[] = {"x = 1", "for i in range(3): print(i)", "P[:, :, 0::2] = torch.sin(X)", "a, b = 1, 2",
+                              "f'{i:>03b}'", "[x for x in y if x]", "def f(a, b=2):\n    return a * b"};
+    for (size_t i = 0; i < sizeof complete / sizeof *complete; i++) {
+        ParseResult r = parse_program(complete[i], 1);
+        if (!r.tree) fail_msg("should parse: %s (%s)", complete[i], r.msg);
+        ast_free(r.tree);
+    }
+}
+
+static void test_syntax_error_position(void **state) {
+    (void)state;
+    ParseResult r = parse_program("x = 1 +", 1);
+    assert_null(r.tree);
+    assert_false(r.incomplete);
+    assert_int_equal(r.line, 1);
+    assert_int_equal(r.col, 8);
+    r = parse_program("a = 1\nb = (2 ]", 1);
+    assert_null(r.tree);
+    assert_int_equal(r.line, 2);
+    r = parse_program("f(x) = 3", 1);
+    assert_null(r.tree);
+    assert_non_null(strstr(r.msg, "cannot assign to a function call"));
+    /* nesting deeper than the limit is an error, not a stack overflow */
+    char deep[2000];
+    memset(deep, '(', 1000);
+    memset(deep + 1000, ')', 999);
+    deep[1999] = 0;
+    r = parse_program(deep, 1);
+    assert_null(r.tree);
+}
+
+static char *fmt(const char *spec, Value *v) {
+    Interp I;
+    interp_init(&I);
+    StrBuf b;
+    sb_init(&b);
+    bool ok = pyfmt_format(&I, &b, v, spec);
+    val_decref(v);
+    interp_free(&I);
+    if (!ok) { sb_free(&b); return NULL; }
+    return sb_take(&b);
+}
+
+#define ASSERT_FMT(spec, val, want) do { char *s_ = fmt(spec, val); assert_non_null(s_); assert_string_equal(s_, want); free(s_); } while (0)
+
+/* Python's format mini-language, results worked out from docs.python.org/3/library/string.html */
+static void test_format_spec(void **state) {
+    (void)state;
+    ASSERT_FMT(">03b", val_int(1), "001");
+    ASSERT_FMT(">03b", val_int(5), "101");
+    ASSERT_FMT("08.3f", val_float(-3.14159), "-003.142");
+    ASSERT_FMT(",", val_int(1234567), "1,234,567");
+    ASSERT_FMT("^7", val_str("ab"), "  ab   ");
+    ASSERT_FMT("#x", val_int(255), "0xff");
+    ASSERT_FMT(".2e", val_float(12345.678), "1.23e+04");
+    ASSERT_FMT(".1%", val_float(0.125), "12.5%");
+    ASSERT_FMT("", val_float(0.1), "0.1");
+    ASSERT_FMT(".3g", val_float(0.0001234), "0.000123");
+    char *bad = fmt("q", val_int(1));
+    assert_null(bad);
+}
+
+static void test_float_repr(void **state) {
+    (void)state;
+    double v[] = {0.1, 1e-06, 1e16, 123.0, 0.30000000000000004, -2.5, 1e22, 5e-324};
+    const char *want[] = {"0.1", "1e-06", "1e+16", "123.0", "0.30000000000000004", "-2.5", "1e+22", "5e-324"};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        StrBuf b;
+        sb_init(&b);
+        val_float_repr(&b, v[i]);
+        assert_string_equal(sb_str(&b), want[i]);
+        sb_free(&b);
+    }
+}
+
+static char *run(Interp *I, const char *src) {
+    StrBuf out;
+    sb_init(&out);
+    I->capture = &out;
+    if (interp_run(I, src, NULL, 1) < 0) { sb_puts(&out, "ERR: "); sb_puts(&out, I->err); }
+    I->capture = NULL;
+    return sb_take(&out);
+}
+
+#define ASSERT_RUN(I, src, want) do { char *s_ = run(I, src); assert_string_equal(s_, want); free(s_); } while (0)
+
+static void test_eval(void **state) {
+    (void)state;
+    Interp I;
+    interp_init(&I);
+    ASSERT_RUN(&I, "a, b = 1, 2\na + b", "3\n");
+    ASSERT_RUN(&I, "[i for i in range(3)]", "[0, 1, 2]\n");
+    ASSERT_RUN(&I, "i", "ERR: name 'i' is not defined");          /* comprehension variables do not leak */
+    ASSERT_RUN(&I, "for i in range(3): pass\ni", "2\n");           /* loop variables do */
+    ASSERT_RUN(&I, "def f(n):\n    if n < 2:\n        return 1\n    return n * f(n - 1)\nf(10)", "3628800\n");
+    ASSERT_RUN(&I, "def g(): return g()\ng()", "ERR: maximum recursion depth (200) exceeded");
+    ASSERT_RUN(&I, "a", "1\n");                                     /* defined before an error: kept */
+    ASSERT_RUN(&I, "x = torch.zeros((2, 3)); x[0, 1] = 5; x.sum().item()", "5.0\n");
+    ASSERT_RUN(&I, "y = x; y[1] = 1; x.sum().item()", "8.0\n");    /* names share one tensor, as in Python */
+    ASSERT_RUN(&I, "print(*[1, 2], sep='-')", "1-2\n");
+    ASSERT_RUN(&I, "2 ** 64", "ERR: integer overflow: attn's integers are 64-bit");
+    ASSERT_RUN(&I, "del a\na", "ERR: name 'a' is not defined");
+    interp_free(&I);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_incomplete_input),
+        cmocka_unit_test(test_syntax_error_position),
+        cmocka_unit_test(test_format_spec),
+        cmocka_unit_test(test_float_repr),
+        cmocka_unit_test(test_eval),
+    };
+    return cmocka_run_group_tests_name("language", tests, NULL, NULL);
+}

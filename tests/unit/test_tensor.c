@@ -1,0 +1,306 @@
+/* test_tensor.c - the tensor library against values worked out by hand and identities. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tensor.h"
+#include "strbuf.h"
+
+static Tensor *vec_f(int n, const float *v) {
+    int64_t s = n;
+    Tensor *t = ten_new(DT_F32, 1, &s);
+    memcpy(t->data, v, sizeof(float) * (size_t)n);
+    return t;
+}
+
+static char *repr(const Tensor *t) {
+    StrBuf b;
+    sb_init(&b);
+    ten_repr(&b, t);
+    return sb_take(&b);
+}
+
+static void test_broadcast_shape(void **state) {
+    (void)state;
+    int64_t a[2] = {3, 1}, b[1] = {4}, out[8];
+    int n;
+    assert_int_equal(ten_broadcast_shape(a, 2, b, 1, out, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(out[0], 3);
+    assert_int_equal(out[1], 4);
+    int64_t c[1] = {5}, d[2] = {2, 3};
+    assert_int_equal(ten_broadcast_shape(d, 2, c, 1, out, &n), -1);
+    assert_non_null(strstr(ten_error(), "(2, 3)"));
+    assert_non_null(strstr(ten_error(), "(5,)"));
+}
+
+static void test_add_broadcast_values(void **state) {
+    (void)state;
+    /* (3,1) + (4,) -> out[i][j] = i*10 + j */
+    int64_t s31[2] = {3, 1}, s4 = 4;
+    Tensor *a = ten_new(DT_F32, 2, s31), *b = ten_new(DT_F32, 1, &s4);
+    for (int i = 0; i < 3; i++) ten_f32(a)[i] = (float)(i * 10);
+    for (int j = 0; j < 4; j++) ten_f32(b)[j] = (float)j;
+    Tensor *c = ten_binary(OP_ADD, a, false, b, false);
+    assert_non_null(c);
+    assert_int_equal(c->ndim, 2);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++) assert_float_equal(ten_f32(c)[i * 4 + j], i * 10 + j, 0);
+    ten_free(a); ten_free(b); ten_free(c);
+}
+
+static void test_dtype_promotion(void **state) {
+    (void)state;
+    Tensor *i = ten_arange(0, 4, 1, DT_I64), *half = ten_scalar_f(0.5f), *two = ten_scalar_i(2);
+    Tensor *r1 = ten_binary(OP_ADD, i, false, half, true);   /* int tensor + 0.5 -> float32 */
+    Tensor *r2 = ten_binary(OP_MUL, i, false, two, true);    /* int tensor * 2 -> int64 */
+    Tensor *r3 = ten_binary(OP_DIV, i, false, two, true);    /* int / int -> float32 (true division) */
+    Tensor *r4 = ten_binary(OP_LT, i, false, two, true);     /* comparison -> bool */
+    assert_int_equal(r1->dtype, DT_F32);
+    assert_int_equal(r2->dtype, DT_I64);
+    assert_int_equal(r3->dtype, DT_F32);
+    assert_int_equal(r4->dtype, DT_BOOL);
+    assert_float_equal(ten_f32(r1)[3], 3.5, 0);
+    assert_int_equal(ten_i64(r2)[3], 6);
+    assert_float_equal(ten_f32(r3)[3], 1.5, 0);
+    assert_int_equal(ten_b8(r4)[1], 1);
+    assert_int_equal(ten_b8(r4)[2], 0);
+    Tensor *tens[] = {i, half, two, r1, r2, r3, r4};
+    for (size_t k = 0; k < sizeof tens / sizeof *tens; k++) ten_free(tens[k]);
+}
+
+static void test_int_overflow_and_div_zero(void **state) {
+    (void)state;
+    Tensor *big = ten_scalar_i(INT64_MAX), *one = ten_scalar_i(1), *zero = ten_scalar_i(0);
+    assert_null(ten_binary(OP_ADD, big, false, one, true));
+    assert_non_null(strstr(ten_error(), "overflow"));
+    assert_null(ten_binary(OP_FLOORDIV, one, false, zero, false));
+    assert_non_null(strstr(ten_error(), "division by zero"));
+    ten_free(big); ten_free(one); ten_free(zero);
+}
+
+static void test_floor_div_mod_python_semantics(void **state) {
+    (void)state;
+    Tensor *a = ten_scalar_i(-7), *b = ten_scalar_i(2);
+    Tensor *q = ten_binary(OP_FLOORDIV, a, false, b, false), *m = ten_binary(OP_MOD, a, false, b, false);
+    assert_int_equal(ten_i64(q)[0], -4);   /* floor(-3.5) */
+    assert_int_equal(ten_i64(m)[0], 1);    /* -7 = 2*(-4) + 1 */
+    ten_free(a); ten_free(b); ten_free(q); ten_free(m);
+}
+
+static void test_slice_read(void **state) {
+    (void)state;
+    Tensor *t = ten_arange(0, 10, 1, DT_I64);
+    IndexItem it = {.kind = IX_SLICE, .start = 1, .stop = 8, .step = 3, .has_start = true, .has_stop = true};
+    Tensor *r = ten_index_get(t, &it, 1);
+    assert_int_equal(r->numel, 3);
+    assert_int_equal(ten_i64(r)[0], 1);
+    assert_int_equal(ten_i64(r)[1], 4);
+    assert_int_equal(ten_i64(r)[2], 7);
+    IndexItem neg = {.kind = IX_INT, .i = -1};
+    Tensor *last = ten_index_get(t, &neg, 1);
+    assert_int_equal(last->ndim, 0);
+    assert_int_equal(ten_i64(last)[0], 9);
+    IndexItem oob = {.kind = IX_INT, .i = 10};
+    assert_null(ten_index_get(t, &oob, 1));
+    assert_non_null(strstr(ten_error(), "out of bounds"));
+    ten_free(t); ten_free(r); ten_free(last);
+}
+
+/* P[:, 0::2] = 1 writes through to P, and only the even columns change. */
+static void test_slice_assign(void **state) {
+    (void)state;
+    int64_t sh[2] = {3, 5};
+    Tensor *P = ten_new(DT_F32, 2, sh);
+    IndexItem items[2] = {{.kind = IX_SLICE, .step = 1}, {.kind = IX_SLICE, .start = 0, .has_start = true, .step = 2}};
+    Tensor *one = ten_scalar_f(1.0f);
+    assert_int_equal(ten_index_set(P, items, 2, one), 0);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) assert_float_equal(ten_f32(P)[i * 5 + j], (j % 2 == 0) ? 1.0 : 0.0, 0);
+    /* a wrong-shaped value is refused with both shapes named */
+    int64_t s2 = 2;
+    Tensor *bad = ten_new(DT_F32, 1, &s2);
+    assert_int_equal(ten_index_set(P, items, 2, bad), -1);
+    assert_non_null(strstr(ten_error(), "(3, 3)"));
+    ten_free(P); ten_free(one); ten_free(bad);
+}
+
+static void test_matmul_small_by_hand(void **state) {
+    (void)state;
+    float a[] = {1, 2, 3, 4, 5, 6}, b[] = {7, 8, 9, 10, 11, 12};
+    int64_t sa[2] = {2, 3}, sb[2] = {3, 2};
+    Tensor *A = ten_new(DT_F32, 2, sa), *B = ten_new(DT_F32, 2, sb);
+    memcpy(A->data, a, sizeof a);
+    memcpy(B->data, b, sizeof b);
+    Tensor *C = ten_matmul(A, B);
+    /* [[1*7+2*9+3*11, 1*8+2*10+3*12], [4*7+5*9+6*11, 4*8+5*10+6*12]] */
+    assert_float_equal(ten_f32(C)[0], 58, 0);
+    assert_float_equal(ten_f32(C)[1], 64, 0);
+    assert_float_equal(ten_f32(C)[2], 139, 0);
+    assert_float_equal(ten_f32(C)[3], 154, 0);
+    Tensor *bad = ten_matmul(A, A);
+    assert_null(bad);
+    assert_non_null(strstr(ten_error(), "(2, 3) and (2, 3)"));
+    ten_free(A); ten_free(B); ten_free(C);
+}
+
+/* The BLAS path and the fixed-order loop agree (to float32 rounding) on a product above the threshold. */
+static void test_matmul_blas_matches_loop(void **state) {
+    (void)state;
+    rng_seed(7);
+    int64_t sa[2] = {70, 90}, sb[2] = {90, 80};
+    Tensor *A = ten_randn(2, sa), *B = ten_randn(2, sb);
+    Tensor *C = ten_matmul(A, B);
+    for (int i = 0; i < 70; i += 7)
+        for (int j = 0; j < 80; j += 9) {
+            double acc = 0;
+            for (int k = 0; k < 90; k++) acc += (double)ten_f32(A)[i * 90 + k] * ten_f32(B)[k * 80 + j];
+            assert_float_equal(ten_f32(C)[i * 80 + j], acc, 1e-4);
+        }
+    ten_free(A); ten_free(B); ten_free(C);
+}
+
+static void test_softmax_identities(void **state) {
+    (void)state;
+    float v[] = {1, 2, 3, 1000, 1000, 1000};
+    int64_t sh[2] = {2, 3};
+    Tensor *x = ten_new(DT_F32, 2, sh);
+    memcpy(x->data, v, sizeof v);
+    Tensor *s = ten_softmax(x, -1);
+    for (int r = 0; r < 2; r++) {
+        double sum = 0;
+        for (int c = 0; c < 3; c++) sum += ten_f32(s)[r * 3 + c];
+        assert_float_equal(sum, 1.0, 1e-6);
+    }
+    /* exp(1)/(e+e^2+e^3) worked by hand: 0.0900306 */
+    assert_float_equal(ten_f32(s)[0], 0.09003057, 1e-6);
+    /* large equal inputs do not overflow: uniform */
+    assert_float_equal(ten_f32(s)[3], 1.0 / 3, 1e-6);
+    ten_free(x); ten_free(s);
+}
+
+static void test_reshape_permute(void **state) {
+    (void)state;
+    Tensor *t = ten_arange(0, 24, 1, DT_I64);
+    int64_t sh[3] = {2, -1, 4};
+    Tensor *r = ten_reshape(t, 3, sh);
+    assert_int_equal(r->shape[1], 3);
+    int64_t bad[2] = {5, -1};
+    assert_null(ten_reshape(t, 2, bad));
+    assert_non_null(strstr(ten_error(), "invalid for input of size 24"));
+    int p[3] = {2, 0, 1}, q[3] = {1, 2, 0};
+    Tensor *a = ten_permute(r, p), *b = ten_permute(a, q);
+    assert_int_equal(a->shape[0], 4);
+    assert_int_equal(a->shape[1], 2);
+    /* element (i,j,k) of r is at (k,i,j) of a */
+    assert_int_equal(ten_i64(a)[3 * 6 + 1 * 3 + 2], ten_i64(r)[1 * 12 + 2 * 4 + 3]);
+    assert_memory_equal(b->data, r->data, 24 * sizeof(int64_t));
+    ten_free(t); ten_free(r); ten_free(a); ten_free(b);
+}
+
+static void test_repeat_interleave_and_cat(void **state) {
+    (void)state;
+    Tensor *v = ten_arange(3, 1, -1, DT_I64);   /* [3, 2] */
+    int64_t k = 2;
+    Tensor *r = ten_repeat_interleave(v, &k, 1, 0, true);
+    int64_t want[4] = {3, 3, 2, 2};
+    assert_memory_equal(r->data, want, sizeof want);
+    Tensor *parts[2] = {v, v};
+    Tensor *c = ten_cat(parts, 2, 0), *s = ten_stack(parts, 2, 1);
+    assert_int_equal(c->numel, 4);
+    assert_int_equal(s->shape[0], 2);
+    assert_int_equal(s->shape[1], 2);
+    assert_int_equal(ten_i64(s)[1], 3);   /* stack along dim 1: [[3, 3], [2, 2]] */
+    ten_free(v); ten_free(r); ten_free(c); ten_free(s);
+}
+
+static void test_reduce(void **state) {
+    (void)state;
+    Tensor *t = ten_arange(0, 6, 1, DT_F32);
+    int64_t sh[2] = {2, 3};
+    Tensor *m = ten_reshape(t, 2, sh);
+    Tensor *s0 = ten_reduce(RED_SUM, m, false, 0, false), *am = ten_reduce(RED_ARGMAX, m, false, 1, true);
+    assert_float_equal(ten_f32(s0)[2], 2 + 5, 0);
+    assert_int_equal(am->ndim, 2);
+    assert_int_equal(ten_i64(am)[1], 2);
+    Tensor *mean = ten_reduce(RED_MEAN, m, true, 0, false);
+    assert_float_equal(ten_f32(mean)[0], 2.5, 0);
+    assert_null(ten_reduce(RED_SUM, m, false, 2, false));
+    assert_non_null(strstr(ten_error(), "[-2, 1]"));
+    ten_free(t); ten_free(m); ten_free(s0); ten_free(am); ten_free(mean);
+}
+
+/* Printed forms follow torch/_tensor_str.py: fixed 4 decimals, int mode "1.", sci mode past ratio 1000. */
+static void test_printer(void **state) {
+    (void)state;
+    float a[] = {0.5f, 1.0f};
+    Tensor *t = vec_f(2, a);
+    char *s = repr(t);
+    assert_string_equal(s, "tensor([0.5000, 1.0000])");
+    free(s); ten_free(t);
+    float b[] = {1, 2, 30};
+    t = vec_f(3, b);
+    s = repr(t);
+    assert_string_equal(s, "tensor([ 1.,  2., 30.])");
+    free(s); ten_free(t);
+    float c[] = {0.00001f, 1.0f};
+    t = vec_f(2, c);
+    s = repr(t);
+    assert_string_equal(s, "tensor([1.0000e-05, 1.0000e+00])");
+    free(s); ten_free(t);
+    float d[] = {-0.0f, 2.0f};
+    t = vec_f(2, d);
+    s = repr(t);
+    assert_string_equal(s, "tensor([0., 2.])");    /* never a negative zero */
+    free(s); ten_free(t);
+    t = ten_arange(0, 1001, 1, DT_I64);
+    s = repr(t);
+    assert_string_equal(s, "tensor([   0,    1,    2,  ...,  998,  999, 1000])");
+    free(s); ten_free(t);
+    t = ten_scalar_f(3.25f);
+    s = repr(t);
+    assert_string_equal(s, "tensor(3.2500)");
+    free(s); ten_free(t);
+    int64_t sh[2] = {2, 0};
+    t = ten_new(DT_F32, 2, sh);
+    s = repr(t);
+    assert_string_equal(s, "tensor([], size=(2, 0))");
+    free(s); ten_free(t);
+}
+
+static void test_limits(void **state) {
+    (void)state;
+    int64_t sh[2] = {100000, 100000};
+    assert_null(ten_new(DT_F32, 2, sh));
+    assert_non_null(strstr(ten_error(), "too large"));
+    assert_null(ten_arange(0, 1e15, 1, DT_I64));
+    assert_null(ten_arange(0, 1, 0, DT_I64));
+    int64_t neg = -1;
+    assert_null(ten_new(DT_F32, 1, &neg));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_broadcast_shape),
+        cmocka_unit_test(test_add_broadcast_values),
+        cmocka_unit_test(test_dtype_promotion),
+        cmocka_unit_test(test_int_overflow_and_div_zero),
+        cmocka_unit_test(test_floor_div_mod_python_semantics),
+        cmocka_unit_test(test_slice_read),
+        cmocka_unit_test(test_slice_assign),
+        cmocka_unit_test(test_matmul_small_by_hand),
+        cmocka_unit_test(test_matmul_blas_matches_loop),
+        cmocka_unit_test(test_softmax_identities),
+        cmocka_unit_test(test_reshape_permute),
+        cmocka_unit_test(test_repeat_interleave_and_cat),
+        cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_printer),
+        cmocka_unit_test(test_limits),
+    };
+    return cmocka_run_group_tests_name("tensor", tests, NULL, NULL);
+}
