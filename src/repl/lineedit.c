@@ -104,6 +104,7 @@ static char **complete(const char *text, int start, int end) {
     (void)start;
     (void)end;
     rl_attempted_completion_over = 1;
+    rl_completion_append_character = '\0';     /* names are followed by '(' or '.', not a space */
     return rl_completion_matches(text, generator);
 }
 
@@ -117,6 +118,7 @@ void lineedit_init(Interp *I) {
     rl_readline_name = "attn";
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{([,+-*/%";
+    rl_completion_append_character = '\0';
     using_history();
     stifle_history(2000);
     const char *dir = attn_state_dir();
