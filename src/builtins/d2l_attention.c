@@ -1,0 +1,478 @@
+/* d2l_attention.c - the book's attention code as callable objects with the book's names (§11.3, §11.5, §11.6.1):
+ * masked_softmax, Dropout, Linear/LazyLinear, DotProductAttention and MultiHeadAttention. Semantics follow
+ * d2l/torch.py exactly (shared/notes/book-semantics.md): -1e6 masking, scores / sqrt(d) after the product,
+ * dropout on the weights, y = x Wᵀ with PyTorch's default init, the transpose_qkv head split. */
+#include "builtins.h"
+#include "interp.h"
+#include "ops.h"
+#include <math.h>
+#include <string.h>
+
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+
+/* ---- masked_softmax (§11.3.2) ---- */
+
+/* X (B, Q, K); valid_lens NULL, (B,) or (B, Q). Keys at index >= valid_len get -1e6 before the softmax, so a
+ * valid_len of 0 gives uniform weights (not NaN), as the book's code does. */
+Tensor *attn_masked_softmax(Interp *I, const Tensor *X, const Tensor *valid_lens) {
+    if (X->ndim != 3) {
+        char s[128];
+        ten_shape_str(X->shape, X->ndim, s, sizeof s);
+        rt_error(I, "masked_softmax: X must be 3-D (batch, queries, keys), got shape %s", s);
+        return NULL;
+    }
+    if (!valid_lens) return ten_softmax(X, -1);
+    int64_t B = X->shape[0], Q = X->shape[1], K = X->shape[2];
+    bool per_batch = valid_lens->ndim == 1;
+    if (!(valid_lens->ndim == 1 && valid_lens->shape[0] == B) && !(valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == Q)) {
+        char s[128], v[128];
+        ten_shape_str(X->shape, 3, s, sizeof s);
+        ten_shape_str(valid_lens->shape, valid_lens->ndim, v, sizeof v);
+        rt_error(I, "masked_softmax: valid_lens must have shape (%lld,) (one per batch row) or (%lld, %lld) (one per query) for X of shape %s, got %s",
+                 (long long)B, (long long)B, (long long)Q, s, v);
+        return NULL;
+    }
+    Tensor *masked = ten_cast(X, DT_F32);
+    if (!masked) return NULL;
+    float *x = ten_f32(masked);
+    /* pass 1: mask (the book repeats 1-D valid_lens for every query: repeat_interleave by Q) */
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t q = 0; q < Q; q++) {
+            double vl = ten_get(valid_lens, per_batch ? b : b * Q + q);
+            for (int64_t k = 0; k < K; k++)
+                if ((double)k >= vl) x[(b * Q + q) * K + k] = -1e6f;
+        }
+    /* pass 2: softmax over the last axis */
+    Tensor *r = ten_softmax(masked, -1);
+    ten_free(masked);
+    return r;
+}
+
+static Value *bi_masked_softmax(Interp *I, Args *a) {
+    static const char *const kw[] = {"X", "valid_lens", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *x = arg(a, 0, "X"), *vl = arg(a, 1, "valid_lens");
+    if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
+    Tensor *tmp = NULL, *v = NULL;
+    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    Tensor *r = attn_masked_softmax(I, x->u.t, v);
+    ten_free(tmp);
+    if (!r && I->has_err) return NULL;
+    return done(I, r);
+}
+
+/* ---- module helpers ---- */
+
+static bool training(Value *obj) {
+    Value *t = val_attr_get(obj, "training");
+    return !t || (t->kind == V_BOOL && t->u.b);
+}
+
+static Tensor *attr_tensor(Value *obj, const char *name) {
+    Value *v = val_attr_get(obj, name);
+    return v && v->kind == V_TENSOR ? v->u.t : NULL;
+}
+
+static double attr_num(Value *obj, const char *name, double dflt) {
+    Value *v = val_attr_get(obj, name);
+    return v && val_is_number(v) ? val_as_double(v) : dflt;
+}
+
+/* Positional argument i (or keyword) that must be a tensor. */
+static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
+    Value *v = arg(a, i, name);
+    if (!v || v->kind != V_TENSOR) {
+        rt_error(I, "%s: %s must be a tensor%s%s", a->fname, name, v ? ", not " : "", v ? val_type_name(v) : "");
+        return NULL;
+    }
+    return v->u.t;
+}
+
+/* ---- Dropout ---- */
+
+/* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only. */
+static Tensor *dropout_apply(Value *drop, const Tensor *x) {
+    double p = attr_num(drop, "p", 0);
+    if (!training(drop) || p <= 0) return ten_copy(x);
+    Tensor *r = ten_cast(x, DT_F32);
+    if (!r) return NULL;
+    float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
+    for (int64_t i = 0; i < r->numel; i++) ten_f32(r)[i] = rng_uniform() < p ? 0.0f : ten_f32(r)[i] * scale;
+    return r;
+}
+
+static void dropout_repr(StrBuf *out, Value *self, int indent) {
+    (void)indent;
+    StrBuf p;
+    sb_init(&p);
+    val_float_repr(&p, attr_num(self, "p", 0));
+    sb_printf(out, "Dropout(p=%s, inplace=False)", sb_str(&p));
+    sb_free(&p);
+}
+
+static Value *dropout_call(Interp *I, Value *self, Args *a) {
+    Tensor *x = tensor_arg(I, a, 0, "input");
+    return x ? done(I, dropout_apply(self, x)) : NULL;
+}
+
+static const ObjClass DropoutClass = {"Dropout", dropout_call, dropout_repr, NULL};
+
+static Value *make_dropout(Interp *I, Value *pv) {
+    double p = 0;
+    if (pv && !arg_double(I, pv, "dropout", &p)) return NULL;
+    if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
+    Value *d = val_object(&DropoutClass);
+    val_attr_set(d, "p", val_float(p));
+    val_attr_set(d, "training", val_bool(true));
+    return d;
+}
+
+static Value *bi_dropout(Interp *I, Args *a) {
+    static const char *const kw[] = {"p", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *pv = arg(a, 0, "p");
+    Value *dflt = val_float(0.5);
+    Value *d = make_dropout(I, pv ? pv : dflt);
+    val_decref(dflt);
+    return d;
+}
+
+/* ---- Linear / LazyLinear: y = x Wᵀ + b, W of shape (out, in) ---- */
+
+/* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. */
+static void linear_init(Value *lin, int64_t in) {
+    int64_t out = (int64_t)attr_num(lin, "out_features", 0);
+    int64_t sh[2] = {out, in};
+    double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
+    val_attr_set(lin, "in_features", val_int(in));
+    val_attr_set(lin, "weight", val_tensor(ten_uniform(2, sh, -bound, bound)));
+    Value *hb = val_attr_get(lin, "has_bias");
+    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", val_tensor(ten_uniform(1, &out, -bound, bound)));
+}
+
+/* x (..., in) -> (..., out). */
+Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
+    if (x->ndim < 1) { rt_error(I, "Linear: the input must have at least one dimension"); return NULL; }
+    int64_t in = x->shape[x->ndim - 1];
+    Tensor *W = attr_tensor(lin, "weight");
+    if (!W) { linear_init(lin, in); W = attr_tensor(lin, "weight"); }
+    if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
+    if (W->shape[1] != in) {
+        char s[128];
+        ten_shape_str(x->shape, x->ndim, s, sizeof s);
+        rt_error(I, "Linear: input of shape %s has %lld features in its last dimension, but the layer was built for %lld",
+                 s, (long long)in, (long long)W->shape[1]);
+        return NULL;
+    }
+    Tensor *xf = ten_cast(x, DT_F32);
+    if (!xf) return NULL;
+    int64_t rows = in ? xf->numel / in : 0, out = W->shape[0];
+    int64_t sh[TEN_MAX_DIMS];
+    memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    sh[x->ndim - 1] = out;
+    Tensor *y = ten_new(DT_F32, x->ndim, sh);
+    if (y) {
+        ten_sgemm(ten_f32(xf), ten_f32(W), ten_f32(y), rows, out, in, true);
+        Tensor *b = attr_tensor(lin, "bias");
+        if (b)
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(b)[o];
+    }
+    ten_free(xf);
+    return y;
+}
+
+static Value *linear_call(Interp *I, Value *self, Args *a) {
+    Tensor *x = tensor_arg(I, a, 0, "input");
+    if (!x) return NULL;
+    Tensor *y = attn_linear_forward(I, self, x);
+    if (!y && I->has_err) return NULL;
+    return done(I, y);
+}
+
+static void linear_repr(StrBuf *out, Value *self, int indent) {
+    (void)indent;
+    Value *hb = val_attr_get(self, "has_bias");
+    bool lazy = !attr_tensor(self, "weight");
+    sb_printf(out, "%s(in_features=%lld, out_features=%lld, bias=%s)", lazy ? "LazyLinear" : "Linear",
+              (long long)attr_num(self, "in_features", 0), (long long)attr_num(self, "out_features", 0),
+              hb && hb->kind == V_BOOL && hb->u.b ? "True" : "False");
+}
+
+static const ObjClass LinearClass = {"Linear", linear_call, linear_repr, NULL};
+
+static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias) {
+    if (out <= 0 || out > 1 << 20) return rt_error(I, "Linear: out_features must be between 1 and 1048576, got %lld", (long long)out);
+    Value *l = val_object(&LinearClass);
+    val_attr_set(l, "out_features", val_int(out));
+    val_attr_set(l, "in_features", val_int(in));
+    val_attr_set(l, "has_bias", val_bool(bias));
+    val_attr_set(l, "weight", val_none());
+    val_attr_set(l, "bias", val_none());
+    val_attr_set(l, "training", val_bool(true));
+    if (in > 0) linear_init(l, in);
+    return l;
+}
+
+/* nn.Linear(in_features, out_features, bias=True) and nn.LazyLinear(out_features, bias=True) */
+static Value *bi_linear(Interp *I, Args *a) {
+    bool lazy = a->fn->tag == 1;
+    static const char *const kw_l[] = {"in_features", "out_features", "bias", NULL};
+    static const char *const kw_z[] = {"out_features", "bias", NULL};
+    if (!args_check(I, a, lazy ? 2 : 3, lazy ? kw_z : kw_l)) return NULL;
+    int64_t in = 0, out;
+    Value *iv = lazy ? NULL : arg(a, 0, "in_features"), *ov = arg(a, lazy ? 0 : 1, "out_features"), *bv = arg(a, lazy ? 1 : 2, "bias");
+    if ((!lazy && !iv) || !ov) return rt_error(I, lazy ? "LazyLinear(out_features) needs out_features" : "Linear(in_features, out_features) needs both sizes");
+    if (iv && !arg_int(I, iv, "in_features", &in)) return NULL;
+    if (!arg_int(I, ov, "out_features", &out)) return NULL;
+    if (!lazy && (in <= 0 || in > 1 << 20)) return rt_error(I, "Linear: in_features must be between 1 and 1048576, got %lld", (long long)in);
+    bool bias = true;
+    if (bv && !arg_bool(I, bv, "bias", &bias)) return NULL;
+    return make_linear(I, in, out, bias);
+}
+
+/* ---- DotProductAttention (§11.3.3) ---- */
+
+/* queries (B, Q, d), keys (B, K, d), values (B, K, v) -> (B, Q, v); keeps .attention_weights (B, Q, K). */
+static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens) {
+    if (q->ndim != 3 || k->ndim != 3 || v->ndim != 3) {
+        rt_error(I, "DotProductAttention: queries, keys and values must be 3-D (batch, steps, features), got %dD, %dD and %dD",
+                 q->ndim, k->ndim, v->ndim);
+        return NULL;
+    }
+    if (q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] || k->shape[1] != v->shape[1] || k->shape[0] != v->shape[0]) {
+        char sq[96], sk[96], sv[96];
+        ten_shape_str(q->shape, 3, sq, sizeof sq);
+        ten_shape_str(k->shape, 3, sk, sizeof sk);
+        ten_shape_str(v->shape, 3, sv, sizeof sv);
+        rt_error(I, "DotProductAttention: queries %s and keys %s need the same batch and feature size, and keys and values %s the same batch and steps",
+                 sq, sk, sv);
+        return NULL;
+    }
+    double d = (double)q->shape[2];
+    /* pass 1: scores = Q Kᵀ (the division by sqrt(d) comes after the product, as in the book) */
+    Tensor *kt = ten_transpose(k, 1, 2);
+    Tensor *scores = kt ? ten_bmm(q, kt) : NULL;
+    ten_free(kt);
+    if (!scores) return NULL;
+    float sd = (float)sqrt(d);
+    for (int64_t i = 0; i < scores->numel; i++) ten_f32(scores)[i] /= sd;
+    /* pass 2: masked softmax over the keys */
+    Tensor *w = attn_masked_softmax(I, scores, valid_lens);
+    ten_free(scores);
+    if (!w) return NULL;
+    val_attr_set(self, "attention_weights", val_tensor(ten_copy(w)));
+    /* pass 3: dropout on the weights, then the weighted sum of values */
+    Value *drop = val_attr_get(self, "dropout");
+    Tensor *wd = drop && drop->kind == V_OBJECT ? dropout_apply(drop, w) : ten_copy(w);
+    ten_free(w);
+    if (!wd) return NULL;
+    Tensor *out = ten_bmm(wd, v);
+    ten_free(wd);
+    return out;
+}
+
+static Value *dpa_call(Interp *I, Value *self, Args *a) {
+    static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Tensor *q = tensor_arg(I, a, 0, "queries"), *k = q ? tensor_arg(I, a, 1, "keys") : NULL, *v = k ? tensor_arg(I, a, 2, "values") : NULL;
+    if (!v) return NULL;
+    Value *vl = arg(a, 3, "valid_lens");
+    Tensor *tmp = NULL, *lens = NULL;
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    Tensor *r = dot_attention(I, self, q, k, v, lens);
+    ten_free(tmp);
+    if (!r && I->has_err) return NULL;
+    return done(I, r);
+}
+
+static void module_child(StrBuf *out, const char *name, Value *child, int indent) {
+    sb_pad(out, ' ', indent + 2);
+    sb_printf(out, "(%s): ", name);
+    child->u.obj.cls->repr(out, child, indent + 2);
+    sb_putc(out, '\n');
+}
+
+static void dpa_repr(StrBuf *out, Value *self, int indent) {
+    sb_puts(out, "DotProductAttention(\n");
+    Value *d = val_attr_get(self, "dropout");
+    if (d && d->kind == V_OBJECT) module_child(out, "dropout", d, indent);
+    sb_pad(out, ' ', indent);
+    sb_putc(out, ')');
+}
+
+static const ObjClass DotProductAttentionClass = {"DotProductAttention", dpa_call, dpa_repr, NULL};
+
+static Value *make_dpa(Interp *I, Value *dropout) {
+    Value *d = make_dropout(I, dropout);
+    if (!d) return NULL;
+    Value *o = val_object(&DotProductAttentionClass);
+    val_attr_set(o, "dropout", d);
+    val_attr_set(o, "attention_weights", val_none());
+    val_attr_set(o, "training", val_bool(true));
+    return o;
+}
+
+static Value *bi_dot_product_attention(Interp *I, Args *a) {
+    static const char *const kw[] = {"dropout", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *d = arg(a, 0, "dropout");
+    if (!d) return rt_error(I, "DotProductAttention(dropout) needs a dropout rate, e.g. DotProductAttention(0.5)");
+    return make_dpa(I, d);
+}
+
+/* ---- MultiHeadAttention (§11.5) ---- */
+
+/* transpose_qkv: (B, T, H) -> (B, T, h, H/h) -> permute (0, 2, 1, 3) -> (B*h, T, H/h). Row b*h + i is head i. */
+static Tensor *transpose_qkv(Interp *I, const Tensor *x, int64_t heads) {
+    if (x->ndim != 3 || x->shape[2] % heads != 0) {
+        rt_error(I, "transpose_qkv: X must be (batch, steps, num_hiddens) with num_hiddens divisible by %lld", (long long)heads);
+        return NULL;
+    }
+    int64_t sh[4] = {x->shape[0], x->shape[1], heads, x->shape[2] / heads};
+    Tensor *r = ten_reshape(x, 4, sh);
+    int perm[4] = {0, 2, 1, 3};
+    Tensor *p = r ? ten_permute(r, perm) : NULL;
+    ten_free(r);
+    if (!p) return NULL;
+    int64_t sh3[3] = {sh[0] * heads, sh[1], sh[3]};
+    Tensor *o = ten_reshape(p, 3, sh3);
+    ten_free(p);
+    return o;
+}
+
+/* transpose_output: (B*h, T, d) -> (B, h, T, d) -> permute (0, 2, 1, 3) -> (B, T, h*d). */
+static Tensor *transpose_output(Interp *I, const Tensor *x, int64_t heads) {
+    if (x->ndim != 3 || x->shape[0] % heads != 0) {
+        rt_error(I, "transpose_output: X must be (batch*num_heads, steps, features) with its first dimension divisible by %lld", (long long)heads);
+        return NULL;
+    }
+    int64_t sh[4] = {x->shape[0] / heads, heads, x->shape[1], x->shape[2]};
+    Tensor *r = ten_reshape(x, 4, sh);
+    int perm[4] = {0, 2, 1, 3};
+    Tensor *p = r ? ten_permute(r, perm) : NULL;
+    ten_free(r);
+    if (!p) return NULL;
+    int64_t sh3[3] = {sh[0], sh[2], heads * sh[3]};
+    Tensor *o = ten_reshape(p, 3, sh3);
+    ten_free(p);
+    return o;
+}
+
+static Value *mha_call(Interp *I, Value *self, Args *a) {
+    static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Tensor *q = tensor_arg(I, a, 0, "queries"), *k = q ? tensor_arg(I, a, 1, "keys") : NULL, *v = k ? tensor_arg(I, a, 2, "values") : NULL;
+    if (!v) return NULL;
+    int64_t heads = (int64_t)attr_num(self, "num_heads", 1);
+    Value *vl = arg(a, 3, "valid_lens");
+    Tensor *tmp = NULL, *lens = NULL;
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    Value *Wq = val_attr_get(self, "W_q"), *Wk = val_attr_get(self, "W_k"), *Wv = val_attr_get(self, "W_v"), *Wo = val_attr_get(self, "W_o");
+    Value *inner = val_attr_get(self, "attention");
+    if (!Wq || !Wk || !Wv || !Wo || !inner || Wq->kind != V_OBJECT || Wk->kind != V_OBJECT || Wv->kind != V_OBJECT ||
+        Wo->kind != V_OBJECT || inner->kind != V_OBJECT) {
+        ten_free(tmp);
+        return rt_error(I, "MultiHeadAttention: W_q, W_k, W_v, W_o and attention must stay modules");
+    }
+    Tensor *pq = NULL, *pk = NULL, *pv = NULL, *tq = NULL, *tk = NULL, *tv = NULL, *rl = NULL, *o = NULL, *oc = NULL, *y = NULL;
+    /* queries, keys, values: (B, T, H) -> projected -> (B*h, T, H/h) */
+    if (!(pq = attn_linear_forward(I, Wq, q)) || !(pk = attn_linear_forward(I, Wk, k)) || !(pv = attn_linear_forward(I, Wv, v))) goto out;
+    int64_t H = pq->shape[2];
+    if (H % heads != 0) { rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)H, (long long)heads); goto out; }
+    if (!(tq = transpose_qkv(I, pq, heads)) || !(tk = transpose_qkv(I, pk, heads)) || !(tv = transpose_qkv(I, pv, heads))) goto out;
+    if (lens) {
+        /* valid_lens repeated num_heads times along dim 0 */
+        if (lens->ndim == 0 || lens->shape[0] != q->shape[0]) {
+            char s[96];
+            ten_shape_str(lens->shape, lens->ndim, s, sizeof s);
+            rt_error(I, "MultiHeadAttention: valid_lens has shape %s; it needs one entry per batch row (%lld)", s, (long long)q->shape[0]);
+            goto out;
+        }
+        if (!(rl = ten_repeat_interleave(lens, &heads, 1, 0, false))) goto out;
+    }
+    if (!(o = dot_attention(I, inner, tq, tk, tv, rl))) goto out;
+    if (!(oc = transpose_output(I, o, heads))) goto out;
+    y = attn_linear_forward(I, Wo, oc);
+out:
+    ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
+    ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);
+    if (!y && I->has_err) return NULL;
+    return done(I, y);
+}
+
+static void mha_repr(StrBuf *out, Value *self, int indent) {
+    sb_puts(out, "MultiHeadAttention(\n");
+    const char *kids[] = {"attention", "W_q", "W_k", "W_v", "W_o"};
+    for (int i = 0; i < 5; i++) {
+        Value *c = val_attr_get(self, kids[i]);
+        if (c && c->kind == V_OBJECT) module_child(out, kids[i], c, indent);
+    }
+    sb_pad(out, ' ', indent);
+    sb_putc(out, ')');
+}
+
+static Value *m_transpose_qkv(Interp *I, Args *a) {
+    if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_qkv(X) needs a tensor");
+    return done(I, transpose_qkv(I, a->pos[1]->u.t, (int64_t)attr_num(a->pos[0], "num_heads", 1)));
+}
+
+static Value *m_transpose_output(Interp *I, Args *a) {
+    if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_output(X) needs a tensor");
+    return done(I, transpose_output(I, a->pos[1]->u.t, (int64_t)attr_num(a->pos[0], "num_heads", 1)));
+}
+
+static const Builtin mha_methods[] = {
+    {"transpose_qkv", m_transpose_qkv, "attention.transpose_qkv(X)", "(B, T, H) -> (B*heads, T, H/heads): the head split.", "§11.5", 0},
+    {"transpose_output", m_transpose_output, "attention.transpose_output(X)", "Undoes transpose_qkv.", "§11.5", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+static const ObjClass MultiHeadAttentionClass = {"MultiHeadAttention", mha_call, mha_repr, mha_methods};
+
+static Value *bi_multi_head_attention(Interp *I, Args *a) {
+    static const char *const kw[] = {"num_hiddens", "num_heads", "dropout", "bias", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *nh = arg(a, 0, "num_hiddens"), *h = arg(a, 1, "num_heads"), *d = arg(a, 2, "dropout"), *b = arg(a, 3, "bias");
+    if (!nh || !h || !d) return rt_error(I, "MultiHeadAttention(num_hiddens, num_heads, dropout, bias=False), e.g. MultiHeadAttention(100, 5, 0.5)");
+    int64_t hidden, heads;
+    bool bias = false;
+    if (!arg_int(I, nh, "num_hiddens", &hidden) || !arg_int(I, h, "num_heads", &heads)) return NULL;
+    if (b && !arg_bool(I, b, "bias", &bias)) return NULL;
+    if (heads <= 0 || hidden <= 0) return rt_error(I, "MultiHeadAttention: num_hiddens and num_heads must be positive");
+    if (hidden % heads != 0) return rt_error(I, "MultiHeadAttention: num_hiddens (%lld) must be divisible by num_heads (%lld)", (long long)hidden, (long long)heads);
+    Value *inner = make_dpa(I, d);
+    if (!inner) return NULL;
+    Value *o = val_object(&MultiHeadAttentionClass);
+    val_attr_set(o, "num_heads", val_int(heads));
+    val_attr_set(o, "attention", inner);
+    const char *names[] = {"W_q", "W_k", "W_v", "W_o"};
+    for (int i = 0; i < 4; i++) val_attr_set(o, names[i], make_linear(I, 0, hidden, bias));
+    val_attr_set(o, "training", val_bool(true));
+    return o;
+}
+
+static Value *bi_transpose_qkv(Interp *I, Args *a) {
+    Value *x = arg(a, 0, "X"), *h = arg(a, 1, "num_heads");
+    int64_t heads;
+    if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
+        return I->has_err ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
+    return done(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
+}
+
+const Builtin bi_d2l_attention[] = {
+    {"masked_softmax", bi_masked_softmax, "d2l.masked_softmax(X, valid_lens)",
+     "Softmax over the last axis of a 3-D X, where keys at index >= valid_len get -1e6 first (so their weight is 0). "
+     "valid_lens has one entry per batch row (repeated for every query) or one per query.", "§11.3.2", 0},
+    {"Dropout", bi_dropout, "nn.Dropout(p=0.5)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only.", "§5.6", 0},
+    {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0},
+    {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1},
+    {"DotProductAttention", bi_dot_product_attention, "d2l.DotProductAttention(dropout)",
+     "Scaled dot-product attention: softmax(Q Kᵀ / sqrt(d)) V with masking by valid_lens; the weights are kept in "
+     ".attention_weights.", "§11.3.3", 0},
+    {"MultiHeadAttention", bi_multi_head_attention, "d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, bias=False)",
+     "Multi-head attention: W_q, W_k, W_v project, the heads attend in parallel (attention.attention.attention_weights "
+     "holds one matrix per batch row and head), W_o mixes them. Call it as attention(X, X, X, valid_lens) for "
+     "self-attention. Dropout is active until .eval().", "§11.5", 0},
+    {"transpose_qkv", bi_transpose_qkv, "d2l.transpose_qkv(X, num_heads)", "(B, T, H) -> (B*num_heads, T, H/num_heads).", "§11.5", 0},
+    {"transpose_output", bi_transpose_qkv, "d2l.transpose_output(X, num_heads)", "Reverses transpose_qkv.", "§11.5", 1},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -1,0 +1,106 @@
+/* d2l_positional.c - the sinusoidal positional encoding of §11.6.3 as the book builds it (float32, a division by
+ * 10000^(2j/d)), with a defined answer for odd d, where the book's code fails. */
+#include "builtins.h"
+#include "interp.h"
+#include <math.h>
+#include <string.h>
+
+/* P (1, max_len, d): P[0, i, 2j] = sin(i / 10000^(2j/d)), P[0, i, 2j+1] = cos(i / 10000^(2j/d)).
+ * Computed as the book's lines are: X = arange(max_len, float32).reshape(-1, 1) / pow(10000, arange(0, d, 2) / d),
+ * each step rounded to float32. For odd d there are ceil(d/2) sine columns and floor(d/2) cosine columns: the last
+ * column is a sine (the book's code stops with a shape mismatch there). */
+Tensor *attn_positional_table(int64_t max_len, int64_t d) {
+    int64_t sh[3] = {1, max_len, d};
+    Tensor *P = ten_new(DT_F32, 3, sh);
+    if (!P) return NULL;
+    int64_t nfreq = (d + 1) / 2;
+    float *P_data = ten_f32(P);
+    for (int64_t j = 0; j < nfreq; j++) {
+        float expo = (float)(2 * j) / (float)d;             /* arange(0, d, 2, float32) / d */
+        float denom = (float)pow(10000.0, (double)expo);    /* torch.pow(10000, ...) in float32 */
+        for (int64_t i = 0; i < max_len; i++) {
+            float x = (float)i / denom;                     /* the book divides */
+            P_data[i * d + 2 * j] = (float)sin((double)x);
+            if (2 * j + 1 < d) P_data[i * d + 2 * j + 1] = (float)cos((double)x);
+        }
+    }
+    return P;
+}
+
+static bool training(Value *obj) {
+    Value *t = val_attr_get(obj, "training");
+    return !t || (t->kind == V_BOOL && t->u.b);
+}
+
+/* forward(X): dropout(X + P[:, :T, :]) for X (B, T, d). */
+static Value *pe_call(Interp *I, Value *self, Args *a) {
+    static const char *const kw[] = {"X", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *xv = arg(a, 0, "X");
+    Value *pv = val_attr_get(self, "P");
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "PositionalEncoding: call it on a tensor X of shape (batch, steps, num_hiddens)");
+    if (!pv || pv->kind != V_TENSOR || pv->u.t->ndim != 3) return rt_error(I, "PositionalEncoding: its P was replaced by something that is not a (1, max_len, d) tensor");
+    Tensor *X = xv->u.t, *P = pv->u.t;
+    if (X->ndim != 3 || X->shape[2] != P->shape[2] || X->shape[1] > P->shape[1]) {
+        char s[96];
+        ten_shape_str(X->shape, X->ndim, s, sizeof s);
+        return rt_error(I, "PositionalEncoding: X has shape %s; it must be (batch, steps <= %lld, %lld)", s, (long long)P->shape[1], (long long)P->shape[2]);
+    }
+    IndexItem items[2] = {{.kind = IX_SLICE, .step = 1}, {.kind = IX_SLICE, .stop = X->shape[1], .has_stop = true, .step = 1}};
+    Tensor *Pt = ten_index_get(P, items, 2);
+    Tensor *sum = Pt ? ten_binary(OP_ADD, X, false, Pt, false) : NULL;
+    ten_free(Pt);
+    if (!sum) return rt_tensor_error(I);
+    Value *drop = val_attr_get(self, "dropout");
+    double p = drop && drop->kind == V_OBJECT && val_attr_get(drop, "p") ? val_as_double(val_attr_get(drop, "p")) : 0;
+    if (training(self) && p > 0) {
+        float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
+        for (int64_t i = 0; i < sum->numel; i++) ten_f32(sum)[i] = rng_uniform() < p ? 0.0f : ten_f32(sum)[i] * scale;
+    }
+    return val_tensor(sum);
+}
+
+static void pe_repr(StrBuf *out, Value *self, int indent) {
+    Value *drop = val_attr_get(self, "dropout");
+    sb_puts(out, "PositionalEncoding(\n");
+    sb_pad(out, ' ', indent + 2);
+    sb_puts(out, "(dropout): ");
+    if (drop && drop->kind == V_OBJECT && drop->u.obj.cls->repr) drop->u.obj.cls->repr(out, drop, indent + 2);
+    sb_putc(out, '\n');
+    sb_pad(out, ' ', indent);
+    sb_putc(out, ')');
+}
+
+static const ObjClass PositionalEncodingClass = {"PositionalEncoding", pe_call, pe_repr, NULL};
+
+static Value *bi_positional_encoding(Interp *I, Args *a) {
+    static const char *const kw[] = {"num_hiddens", "dropout", "max_len", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *nh = arg(a, 0, "num_hiddens"), *dv = arg(a, 1, "dropout"), *ml = arg(a, 2, "max_len");
+    if (!nh || !dv) return rt_error(I, "PositionalEncoding(num_hiddens, dropout, max_len=1000), e.g. PositionalEncoding(32, 0)");
+    int64_t d, max_len = 1000;
+    double p;
+    if (!arg_int(I, nh, "num_hiddens", &d) || !arg_double(I, dv, "dropout", &p)) return NULL;
+    if (ml && !arg_int(I, ml, "max_len", &max_len)) return NULL;
+    if (d <= 0) return rt_error(I, "PositionalEncoding: num_hiddens must be positive, got %lld", (long long)d);
+    if (max_len <= 0) return rt_error(I, "PositionalEncoding: max_len must be positive, got %lld", (long long)max_len);
+    if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
+    Tensor *P = attn_positional_table(max_len, d);
+    if (!P) return rt_tensor_error(I);
+    Args da = {&dv, 1, NULL, NULL, 0, "Dropout", builtins_find("Dropout")};
+    Value *drop = builtins_find("Dropout")->fn(I, &da);
+    if (!drop) { ten_free(P); return NULL; }
+    Value *o = val_object(&PositionalEncodingClass);
+    val_attr_set(o, "P", val_tensor(P));
+    val_attr_set(o, "dropout", drop);
+    val_attr_set(o, "num_hiddens", val_int(d));
+    val_attr_set(o, "training", val_bool(true));
+    return o;
+}
+
+const Builtin bi_d2l_positional[] = {
+    {"PositionalEncoding", bi_positional_encoding, "d2l.PositionalEncoding(num_hiddens, dropout, max_len=1000)",
+     "Sinusoidal positional encoding: .P is (1, max_len, num_hiddens) with P[0, i, 2j] = sin(i / 10000^(2j/d)) and "
+     "P[0, i, 2j+1] = cos(...); calling it on X (batch, steps, d) returns dropout(X + P[:, :steps, :]). For an odd "
+     "num_hiddens the last column is a sine (the book's code fails there).", "§11.6.3", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

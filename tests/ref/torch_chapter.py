@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""The chapter's functions against real PyTorch (Debian's python3-torch): the book's own code (d2l/torch.py,
+§11.3, §11.5, §11.6, copied below) and torch.nn.MultiheadAttention run on the inputs and weights attn saved, and
+must agree with attn's outputs within 1e-5. Prints 'N passed, N failed'.
+
+usage: torch_chapter.py ATTN_BINARY
+"""
+import math, os, subprocess, sys, tempfile
+import numpy as np
+
+try:
+    import torch
+    from torch import nn
+except ImportError:
+    print("torch_chapter: python3-torch is not installed; skipped")
+    sys.exit(0)
+
+ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    if not ok:
+        print(f"FAIL {name}: {detail}")
+
+
+def close(name, got, want, tol=1e-5):
+    got = torch.as_tensor(np.asarray(got)).double()
+    want = torch.as_tensor(want).double()
+    if got.shape != want.shape:
+        return check(name, False, f"shape {tuple(got.shape)} != {tuple(want.shape)}")
+    err = (got - want).abs().max().item() if got.numel() else 0.0
+    check(name, err <= tol, f"max |diff| = {err:g}")
+
+
+# ---- the book's code (d2l-en, d2l/torch.py) ----
+def masked_softmax(X, valid_lens):
+    def _sequence_mask(X, valid_len, value=0):
+        maxlen = X.size(1)
+        mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
+        X[~mask] = value
+        return X
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    shape = X.shape
+    if valid_lens.dim() == 1:
+        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+    else:
+        valid_lens = valid_lens.reshape(-1)
+    X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+    return nn.functional.softmax(X.reshape(shape), dim=-1)
+
+
+class DotProductAttention(nn.Module):
+    def __init__(self, dropout):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, queries, keys, values, valid_lens=None):
+        d = queries.shape[-1]
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.dropout(self.attention_weights), values)
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, num_hiddens, num_heads, dropout, bias=False):
+        super().__init__()
+        self.num_heads = num_heads
+        self.attention = DotProductAttention(dropout)
+        self.W_q = nn.LazyLinear(num_hiddens, bias=bias)
+        self.W_k = nn.LazyLinear(num_hiddens, bias=bias)
+        self.W_v = nn.LazyLinear(num_hiddens, bias=bias)
+        self.W_o = nn.LazyLinear(num_hiddens, bias=bias)
+
+    def forward(self, queries, keys, values, valid_lens):
+        queries = self.transpose_qkv(self.W_q(queries))
+        keys = self.transpose_qkv(self.W_k(keys))
+        values = self.transpose_qkv(self.W_v(values))
+        if valid_lens is not None:
+            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+        output = self.attention(queries, keys, values, valid_lens)
+        return self.W_o(self.transpose_output(output))
+
+    def transpose_qkv(self, X):
+        X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
+        X = X.permute(0, 2, 1, 3)
+        return X.reshape(-1, X.shape[2], X.shape[3])
+
+    def transpose_output(self, X):
+        X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
+        X = X.permute(0, 2, 1, 3)
+        return X.reshape(X.shape[0], X.shape[1], -1)
+
+
+class PositionalEncoding(nn.Module):
+    def __init__(self, num_hiddens, dropout, max_len=1000):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+        self.P = torch.zeros((1, max_len, num_hiddens))
+        X = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(
+            10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+        self.P[:, :, 0::2] = torch.sin(X)
+        self.P[:, :, 1::2] = torch.cos(X)
+
+
+def attn(code, cwd):
+    r = subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"attn failed: {r.stderr.strip()}")
+    return r.stdout
+
+
+with tempfile.TemporaryDirectory() as d:
+    L = lambda n: torch.from_numpy(np.load(os.path.join(d, n)))
+
+    # masked_softmax, 1-D and 2-D valid_lens, and a valid_len of 0 (uniform, not NaN)
+    attn("""torch.manual_seed(1)
+S = torch.randn((2, 3, 5)); save("S.npy", S)
+save("m1.npy", d2l.masked_softmax(S, torch.tensor([2, 0])))
+save("m2.npy", d2l.masked_softmax(S, torch.tensor([[1, 2, 5], [3, 4, 0]])))
+save("m0.npy", d2l.masked_softmax(S, None))""", d)
+    S = L("S.npy")
+    close("masked_softmax 1-D valid_lens", L("m1.npy"), masked_softmax(S.clone(), torch.tensor([2, 0])))
+    close("masked_softmax 2-D valid_lens", L("m2.npy"), masked_softmax(S.clone(), torch.tensor([[1, 2, 5], [3, 4, 0]])))
+    close("masked_softmax without valid_lens", L("m0.npy"), masked_softmax(S.clone(), None))
+    check("masked weights are exactly 0", (L("m1.npy")[0, :, 2:] == 0).all().item())
+
+    # MultiHeadAttention: the book's §11.6.1 example with attn's weights, dropout off (.eval())
+    attn("""torch.manual_seed(2)
+num_hiddens, num_heads = 100, 5
+attention = d2l.MultiHeadAttention(num_hiddens, num_heads, 0.5)
+attention.eval()
+X = torch.randn((2, 4, num_hiddens)); valid_lens = torch.tensor([3, 2])
+Y = attention(X, X, X, valid_lens)
+save("X.npy", X); save("Y.npy", Y); save("W.npy", attention.attention.attention_weights)
+save("Wq.npy", attention.W_q.weight); save("Wk.npy", attention.W_k.weight); save("Wv.npy", attention.W_v.weight); save("Wo.npy", attention.W_o.weight)
+Q = torch.randn((2, 3, 100)); K = torch.randn((2, 6, 100)); save("Q.npy", Q); save("K.npy", K)
+save("Y2.npy", attention(Q, K, K, torch.tensor([[1, 4, 6], [2, 2, 5]])))""", d)
+    X = L("X.npy")
+    m = MultiHeadAttention(100, 5, 0.5)
+    m.eval()
+    with torch.no_grad():
+        m(X, X, X, None)      # materialise the lazy layers, then load attn's weights
+        for n in ["q", "k", "v", "o"]:
+            getattr(m, "W_" + n).weight.copy_(L(f"W{n}.npy"))
+        Y = m(X, X, X, torch.tensor([3, 2]))
+        close("MultiHeadAttention output (book's code)", L("Y.npy"), Y)
+        close("attention_weights, one per batch row and head", L("W.npy"), m.attention.attention_weights)
+        Q, K = L("Q.npy"), L("K.npy")
+        close("MultiHeadAttention, cross-attention with 2-D valid_lens", L("Y2.npy"), m(Q, K, K, torch.tensor([[1, 4, 6], [2, 2, 5]])))
+        # torch's own nn.MultiheadAttention agrees too (bias off, batch_first, key_padding_mask True = ignore)
+        ref = nn.MultiheadAttention(100, 5, bias=False, batch_first=True)
+        ref.in_proj_weight.copy_(torch.cat([L("Wq.npy"), L("Wk.npy"), L("Wv.npy")]))
+        ref.out_proj.weight.copy_(L("Wo.npy"))
+        mask = torch.arange(4)[None, :] >= torch.tensor([3, 2])[:, None]
+        out, _ = ref(X, X, X, key_padding_mask=mask)
+        close("nn.MultiheadAttention agrees", L("Y.npy"), out)
+
+    # default Linear init is U(-1/sqrt(in), 1/sqrt(in)), as PyTorch's kaiming_uniform(a=sqrt(5))
+    Wq = L("Wq.npy")
+    check("W_q init within 1/sqrt(100)", Wq.abs().max().item() <= 0.1 + 1e-7 and Wq.abs().max().item() > 0.09,
+          str(Wq.abs().max().item()))
+    check("W_q init mean ~ 0, var ~ 1/300", abs(Wq.mean().item()) < 0.01 and abs(Wq.var().item() - 1 / 300) < 5e-4)
+
+    # dropout: active in training mode, off after .eval(), on again after .train()
+    out = attn("""torch.manual_seed(3)
+a = d2l.MultiHeadAttention(8, 2, 0.5); X = torch.ones((1, 3, 8))
+y1 = a(X, X, X, None); y2 = a(X, X, X, None)
+print(torch.equal(y1, y2))
+_ = a.eval(); print(a.training, a.attention.dropout.training)
+print(torch.equal(a(X, X, X, None), a(X, X, X, None)))
+_ = a.train(); print(a.attention.training)""", d)
+    check("dropout on in training, off after eval(), back after train()", out.split() == ["False", "False", "False", "True", "True"], out)
+
+    # PositionalEncoding over all 1000 positions, the book's class in PyTorch float32
+    for dim in [32, 512]:
+        attn(f"save('P{dim}.npy', d2l.PositionalEncoding({dim}, 0).P)", d)
+        close(f"PositionalEncoding({dim}).P, 1000 positions", L(f"P{dim}.npy"), PositionalEncoding(dim, 0).P)
+    attn("pe = d2l.PositionalEncoding(32, 0); X = torch.ones((2, 60, 32)); save('PX.npy', pe(X))", d)
+    close("PositionalEncoding forward = X + P[:, :T]", L("PX.npy"), torch.ones((2, 60, 32)) + PositionalEncoding(32, 0).P[:, :60, :])
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
