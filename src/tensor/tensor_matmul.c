@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static int64_t blas_threshold = 64 * 64 * 64;   /* m*n*k at or above which BLAS is used */
-void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops; }
+#define DEFAULT_BLAS_THRESHOLD (64 * 64 * 64)
+static int64_t blas_threshold = DEFAULT_BLAS_THRESHOLD;   /* m*n*k at or above which BLAS is used */
+/* flops < 0 restores the default. */
+void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops < 0 ? DEFAULT_BLAS_THRESHOLD : flops; }
 
 /* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {

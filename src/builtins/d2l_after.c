@@ -1,0 +1,339 @@
+/* d2l_after.c - §11.6.5's exercises and what came after them: stacking self-attention layers with positional
+ * encoding, a learnable positional encoding, relative position representations (Shaw et al. 2018), rotary
+ * embeddings (RoPE, Su et al. 2021) and ALiBi (Press et al. 2021); toeplitz_error checks that a score matrix
+ * depends only on the offset j - i. */
+#include "builtins.h"
+#include "interp.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+Tensor *attn_positional_table(int64_t max_len, int64_t d);
+
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+
+/* max over i, j of |S[..., i, j] - S[..., i+1, j+1]|, skipping infinite entries: 0 when S depends on j - i only. */
+static double toeplitz(const Tensor *S) {
+    int64_t r = S->shape[S->ndim - 2], c = S->shape[S->ndim - 1], mats = S->numel / ((r * c != 0) ? r * c : 1);
+    double worst = 0;
+    for (int64_t m = 0; m < mats; m++)
+        for (int64_t i = 0; i + 1 < r; i++)
+            for (int64_t j = 0; j + 1 < c; j++) {
+                double a = ten_get(S, m * r * c + i * c + j), b = ten_get(S, m * r * c + (i + 1) * c + j + 1);
+                if (isinf(a) || isinf(b)) { if (a != b) worst = INFINITY; continue; }
+                if (fabs(a - b) > worst) worst = fabs(a - b);
+            }
+    return worst;
+}
+
+static Value *bi_toeplitz_error(Interp *I, Args *a) {
+    Value *s = arg(a, 0, "S");
+    if (!s || s->kind != V_TENSOR || s->u.t->ndim < 2) return rt_error(I, "toeplitz_error(S) needs a matrix (or a batch of matrices)");
+    return val_float(toeplitz(s->u.t));
+}
+
+/* relative_position_index(n, k): (n, n) int64 with clip(j - i, -k, k) + k, the row of Shaw's table to use. */
+static Tensor *rel_index(int64_t n, int64_t k) {
+    int64_t sh[2] = {n, n};
+    Tensor *t = ten_new(DT_I64, 2, sh);
+    if (!t) return NULL;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) {
+            int64_t o = j - i;
+            ten_i64(t)[i * n + j] = (o < -k ? -k : o > k ? k : o) + k;
+        }
+    return t;
+}
+
+static Value *bi_rel_index(Interp *I, Args *a) {
+    int64_t n, k;
+    Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k");
+    if (!nv || !kv) return rt_error(I, "relative_position_index(n, k) needs a length n and a clipping distance k");
+    if (!arg_int(I, nv, "n", &n) || !arg_int(I, kv, "k", &k)) return NULL;
+    if (n < 1 || n > 4096 || k < 0 || k > 4096) return rt_error(I, "relative_position_index: need 1 <= n <= 4096 and 0 <= k <= 4096");
+    return done(I, rel_index(n, k));
+}
+
+/* shaw_bias(q, table): q (n, d), table (2k+1, d) -> (n, n) with q_i · table[clip(j - i, -k, k) + k] / sqrt(d). */
+static Value *bi_shaw_bias(Interp *I, Args *a) {
+    Value *qv = arg(a, 0, "q"), *tv = arg(a, 1, "table");
+    if (!qv || !tv || qv->kind != V_TENSOR || tv->kind != V_TENSOR || qv->u.t->ndim != 2 || tv->u.t->ndim != 2)
+        return rt_error(I, "shaw_bias(q, table): q of shape (n, d) and a table of shape (2k+1, d)");
+    Tensor *q = qv->u.t, *tab = tv->u.t;
+    int64_t n = q->shape[0], d = q->shape[1], rows = tab->shape[0];
+    if (tab->shape[1] != d || rows % 2 == 0)
+        return rt_error(I, "shaw_bias: the table needs 2k+1 rows of d = %lld features (one per clipped offset -k..k)", (long long)d);
+    int64_t k = rows / 2;
+    Tensor *idx = rel_index(n, k);
+    int64_t sh[2] = {n, n};
+    Tensor *B = idx ? ten_new(DT_F32, 2, sh) : NULL;
+    if (B)
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double acc = 0;
+                int64_t r = ten_i64(idx)[i * n + j];
+                for (int64_t c = 0; c < d; c++) acc += ten_get(q, i * d + c) * ten_get(tab, r * d + c);
+                ten_f32(B)[i * n + j] = (float)(acc / sqrt((double)d));
+            }
+    ten_free(idx);
+    return done(I, B);
+}
+
+/* rope(X, base=10000): X (..., n, d), d even; the pair (2j, 2j+1) at position m is rotated by m·θ_j,
+ * θ_j = base^(-2j/d) (the book's ω_j): x' = x cos - y sin, y' = x sin + y cos (interleaved pairs, as the paper). */
+static Value *bi_rope(Interp *I, Args *a) {
+    static const char *const kw[] = {"X", "base", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *xv = arg(a, 0, "X"), *bv = arg(a, 1, "base");
+    double base = 10000;
+    if (!xv || xv->kind != V_TENSOR || xv->u.t->ndim < 2) return rt_error(I, "rope(X) needs X of shape (..., n, d)");
+    if (bv && !arg_double(I, bv, "base", &base)) return NULL;
+    Tensor *X = xv->u.t;
+    int64_t n = X->shape[X->ndim - 2], d = X->shape[X->ndim - 1];
+    if (d % 2) return rt_error(I, "rope: d must be even (it rotates pairs of features), got %lld", (long long)d);
+    Tensor *Y = ten_cast(X, DT_F32);
+    if (!Y) return rt_tensor_error(I);
+    int64_t mats = Y->numel / ((n * d != 0) ? n * d : 1);
+    for (int64_t b = 0; b < mats; b++)
+        for (int64_t m = 0; m < n; m++)
+            for (int64_t j = 0; j < d / 2; j++) {
+                double th = (double)m * pow(base, -2.0 * (double)j / (double)d), c = cos(th), s = sin(th);
+                float *p = ten_f32(Y) + b * n * d + m * d + 2 * j;
+                double x = p[0], y = p[1];
+                p[0] = (float)(x * c - y * s);
+                p[1] = (float)(x * s + y * c);
+            }
+    return val_tensor(Y);
+}
+
+/* alibi_slopes(H): 2^(-8h/H), h = 1..H, for H a power of two; otherwise the slopes of the nearest lower power of two
+ * p, then every other slope of 2p for the rest (the paper's recipe). */
+static Tensor *alibi_slopes(int64_t H) {
+    Tensor *t = ten_new(DT_F32, 1, &H);
+    if (!t) return NULL;
+    int64_t p = 1;
+    while (p * 2 <= H) p *= 2;
+    int64_t k = 0;
+    for (int64_t h = 1; h <= p; h++) ten_f32(t)[k++] = (float)pow(2.0, -8.0 * (double)h / (double)p);
+    for (int64_t h = 1; k < H; h += 2) ten_f32(t)[k++] = (float)pow(2.0, -8.0 * (double)h / (double)(2 * p));
+    return t;
+}
+
+static Value *bi_alibi_slopes(Interp *I, Args *a) {
+    Value *hv = arg(a, 0, "num_heads");
+    int64_t H;
+    if (!hv) return rt_error(I, "alibi_slopes(num_heads) needs the number of heads");
+    if (!arg_int(I, hv, "num_heads", &H)) return NULL;
+    if (H < 1 || H > 1024) return rt_error(I, "alibi_slopes: num_heads must be between 1 and 1024");
+    return done(I, alibi_slopes(H));
+}
+
+/* alibi_bias(n, num_heads, causal=True): (H, n, n) with m_h·(j - i) where j <= i, -inf above the diagonal. */
+static Value *bi_alibi_bias(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "num_heads", "causal", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *nv = arg(a, 0, "n"), *hv = arg(a, 1, "num_heads"), *cv = arg(a, 2, "causal");
+    int64_t n, H;
+    bool causal = true;
+    if (!nv || !hv) return rt_error(I, "alibi_bias(n, num_heads, causal=True) needs n and num_heads");
+    if (!arg_int(I, nv, "n", &n) || !arg_int(I, hv, "num_heads", &H) || (cv && !arg_bool(I, cv, "causal", &causal))) return NULL;
+    if (n < 1 || n > 4096 || H < 1 || H > 1024) return rt_error(I, "alibi_bias: need 1 <= n <= 4096 and 1 <= num_heads <= 1024");
+    Tensor *m = alibi_slopes(H);
+    int64_t sh[3] = {H, n, n};
+    Tensor *B = m ? ten_new(DT_F32, 3, sh) : NULL;
+    if (B)
+        for (int64_t h = 0; h < H; h++)
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t j = 0; j < n; j++)
+                    ten_f32(B)[(h * n + i) * n + j] = causal && j > i ? -INFINITY : ten_f32(m)[h] * (float)(j - i);
+    ten_free(m);
+    return done(I, B);
+}
+
+/* ---- learnable positional encoding (exercise 2) ---- */
+
+/* learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None): a table T (1, n, d) starting from N(0, 0.02²), moved by
+ * gradient descent on the mean squared error to target (the sinusoid P by default). Prints the loss. */
+static Value *bi_learnable_pe(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "d", "steps", "lr", "target", "quiet", NULL};
+    if (!args_check(I, a, 6, kw)) return NULL;
+    int64_t n = 60, d = 32, steps = 20;
+    double lr = 0.5;
+    bool quiet = false;
+    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d"), *sv = arg(a, 2, "steps"), *lv = arg(a, 3, "lr"), *tv = arg(a, 4, "target"), *qv = arg(a, 5, "quiet");
+    if ((nv && !arg_int(I, nv, "n", &n)) || (dv && !arg_int(I, dv, "d", &d)) || (sv && !arg_int(I, sv, "steps", &steps)) ||
+        (lv && !arg_double(I, lv, "lr", &lr)) || (qv && !arg_bool(I, qv, "quiet", &quiet)))
+        return NULL;
+    if (n < 1 || n > 100000 || d < 1 || d > 4096 || steps < 0 || steps > 100000 || !(lr > 0 && lr < 1000))
+        return rt_error(I, "learnable_pe: need 1 <= n <= 100000, 1 <= d <= 4096, 0 <= steps <= 100000 and 0 < lr < 1000");
+    Tensor *target = NULL;
+    if (tv && tv->kind != V_NONE) {
+        if (tv->kind != V_TENSOR) return rt_error(I, "learnable_pe: target must be a tensor");
+        target = ten_cast(tv->u.t, DT_F32);
+        if (!target) return rt_tensor_error(I);
+        if (target->numel != n * d) {
+            char s[96];
+            ten_shape_str(target->shape, target->ndim, s, sizeof s);
+            ten_free(target);
+            return rt_error(I, "learnable_pe: target has shape %s but the table is (1, %lld, %lld)", s, (long long)n, (long long)d);
+        }
+    } else target = attn_positional_table(n, d);
+    if (!target) return rt_tensor_error(I);
+    int64_t sh[3] = {1, n, d};
+    Tensor *T = ten_normal(3, sh, 0, 0.02);
+    if (!T) { ten_free(target); return rt_tensor_error(I); }
+    StrBuf o;
+    sb_init(&o);
+    if (!quiet) sb_printf(&o, "Learning a (1, %lld, %lld) position table by gradient descent on the mean squared error, lr = %g\n", (long long)n, (long long)d, lr);
+    double N = (double)(n * d);
+    for (int64_t s = 0; s <= steps; s++) {
+        double loss = 0;
+        for (int64_t i = 0; i < n * d; i++) { double e = ten_f32(T)[i] - ten_f32(target)[i]; loss += e * e; }
+        loss /= N;
+        if (!quiet && (s < 3 || s == steps || (s & (s - 1)) == 0)) sb_printf(&o, "  step %5lld  loss %.6f\n", (long long)s, loss);
+        if (s == steps) break;
+        /* dL/dT = 2 (T - target) / N, scaled by N so lr is per element: T -= lr * 2 (T - target) */
+        for (int64_t i = 0; i < n * d; i++) ten_f32(T)[i] -= (float)(lr * 2.0 * (ten_f32(T)[i] - ten_f32(target)[i]) / 2.0);
+        if (ten_interrupted) break;
+    }
+    if (!quiet) {
+        sb_puts(&o, "A learned table can fit any pattern, but only for the positions seen in training: it has no rows past n,\n"
+                    "while the sinusoid is defined for every position.\n");
+        interp_write(I, sb_str(&o));
+    }
+    sb_free(&o);
+    ten_free(target);
+    return val_tensor(T);
+}
+
+/* ---- stacking self-attention layers (exercise 1) ---- */
+
+static double mean_pairwise_cosine(const Tensor *X) {   /* X (1, n, d) */
+    int64_t n = X->shape[1], d = X->shape[2];
+    double total = 0;
+    int64_t cnt = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = i + 1; j < n; j++) {
+            double dot = 0, ni = 0, nj = 0;
+            for (int64_t c = 0; c < d; c++) {
+                double x = ten_f32(X)[i * d + c], y = ten_f32(X)[j * d + c];
+                dot += x * y; ni += x * x; nj += y * y;
+            }
+            total += ni > 0 && nj > 0 ? dot / sqrt(ni * nj) : 1;
+            cnt++;
+        }
+    return cnt ? total / (double)cnt : 1;
+}
+
+/* stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0): random token embeddings plus P run through
+ * `layers` freshly initialised MultiHeadAttention layers (eval mode). Per layer: how alike the token vectors are
+ * (mean pairwise cosine) and how much of the output still depends on the position signal
+ * (|f(X + P) - f(X)| / |f(X + P)| with the same weights). */
+static Value *bi_stack_attention(Interp *I, Args *a) {
+    static const char *const kw[] = {"layers", "n", "d", "heads", "residual", "seed", "quiet", NULL};
+    if (!args_check(I, a, 7, kw)) return NULL;
+    int64_t L = 8, n = 10, d = 32, H = 4, seed = 0;
+    bool residual = false, quiet = false;
+    Value *v;
+    if (((v = arg(a, 0, "layers")) && !arg_int(I, v, "layers", &L)) || ((v = arg(a, 1, "n")) && !arg_int(I, v, "n", &n)) ||
+        ((v = arg(a, 2, "d")) && !arg_int(I, v, "d", &d)) || ((v = arg(a, 3, "heads")) && !arg_int(I, v, "heads", &H)) ||
+        ((v = arg(a, 4, "residual")) && !arg_bool(I, v, "residual", &residual)) || ((v = arg(a, 5, "seed")) && !arg_int(I, v, "seed", &seed)) ||
+        ((v = arg(a, 6, "quiet")) && !arg_bool(I, v, "quiet", &quiet)))
+        return NULL;
+    if (L < 1 || L > 64 || n < 2 || n > 1000 || d < 2 || d > 1024 || H < 1 || d % H)
+        return rt_error(I, "stack_attention: need 1 <= layers <= 64, 2 <= n <= 1000, 2 <= d <= 1024 and heads dividing d");
+    rng_seed((uint64_t)seed);
+    int64_t sh[3] = {1, n, d};
+    Tensor *X = ten_randn(3, sh), *P = attn_positional_table(n, d);
+    Tensor *withP = ten_binary(OP_ADD, X, false, P, false), *noP = ten_copy(X);
+    ten_free(X);
+    ten_free(P);
+    const Builtin *mha = builtins_find("MultiHeadAttention");
+    Value *cos_l = val_list(0), *share_l = val_list(0);
+    StrBuf o;
+    sb_init(&o);
+    if (!quiet) sb_printf(&o, "%lld self-attention layers%s on %lld random tokens (d = %lld, %lld heads), positional encoding added once at the input\n"
+                              " layer   token similarity (mean cosine)   effect of position |f(X+P) - f(X)| / |f(X+P)|\n",
+                          (long long)L, residual ? " with residual connections" : "", (long long)n, (long long)d, (long long)H);
+    Value *result = NULL;
+    for (int64_t l = 0; l <= L && withP && noP; l++) {
+        double c = mean_pairwise_cosine(withP), num = 0, den = 0;
+        for (int64_t i = 0; i < withP->numel; i++) {
+            double e = ten_f32(withP)[i] - ten_f32(noP)[i];
+            num += e * e;
+            den += (double)ten_f32(withP)[i] * ten_f32(withP)[i];
+        }
+        double share = den > 0 ? sqrt(num / den) : 0;
+        val_list_append(cos_l, val_float(c));
+        val_list_append(share_l, val_float(share));
+        if (!quiet) sb_printf(&o, " %5lld   %30.4f   %45.4f\n", (long long)l, c, share);
+        if (l == L) break;
+        Value *args3[3] = {val_int(d), val_int(H), val_float(0)};
+        Args ca = {args3, 3, NULL, NULL, 0, "MultiHeadAttention", mha};
+        Value *layer = mha->fn(I, &ca);
+        for (int k = 0; k < 3; k++) val_decref(args3[k]);
+        if (!layer) break;
+        val_attr_set(layer, "training", val_bool(false));
+        Value *xs[2] = {val_tensor(withP), val_tensor(noP)};
+        Tensor *outs[2] = {NULL, NULL};
+        for (int k = 0; k < 2; k++) {
+            Value *cargs[3] = {xs[k], xs[k], xs[k]};
+            Args la = {cargs, 3, NULL, NULL, 0, "MultiHeadAttention", NULL};
+            Value *y = interp_call(I, layer, &la);
+            if (!y) break;
+            outs[k] = residual ? ten_binary(OP_ADD, y->u.t, false, xs[k]->u.t, false) : ten_copy(y->u.t);
+            val_decref(y);
+        }
+        val_decref(xs[0]);
+        val_decref(xs[1]);
+        val_decref(layer);
+        withP = outs[0];
+        noP = outs[1];
+        if (!withP || !noP) { ten_free(withP); ten_free(noP); withP = noP = NULL; }
+    }
+    if (withP && noP) {
+        if (!quiet) {
+            sb_puts(&o, residual ? "With residual connections the tokens stay apart and the position signal survives.\n"
+                                 : "Without residual connections the token vectors grow alike layer after layer (the cosine tends to 1)\n"
+                                   "and the position added at the input fades from the output: both are problems of deep stacks.\n");
+            interp_write(I, sb_str(&o));
+        }
+        result = val_dict();
+        dict_set(result->u.dict, "cosine", cos_l);
+        dict_set(result->u.dict, "position_share", share_l);
+    } else {
+        val_decref(cos_l);
+        val_decref(share_l);
+        if (!I->has_err) rt_tensor_error(I);
+    }
+    sb_free(&o);
+    ten_free(withP);
+    ten_free(noP);
+    return result;
+}
+
+const Builtin bi_d2l_after[] = {
+    {"toeplitz_error", bi_toeplitz_error, "toeplitz_error(S)",
+     "max |S[i, j] - S[i+1, j+1]| over a score matrix (or a batch of them): 0 when every score depends only on the "
+     "offset j - i, the relative-position property.", "§11.6.5", 0},
+    {"relative_position_index", bi_rel_index, "relative_position_index(n, k)",
+     "(n, n) matrix of clip(j - i, -k, k) + k: which of Shaw et al.'s 2k+1 learned vectors each query-key pair uses.", "§11.6.5", 0},
+    {"shaw_bias", bi_shaw_bias, "shaw_bias(q, table)",
+     "Relative position representations (Shaw et al. 2018): q_i · a[clip(j - i, -k, k)] / sqrt(d) for a table of 2k+1 "
+     "vectors; added to the content scores q_i · k_j / sqrt(d).", "§11.6.5", 0},
+    {"rope", bi_rope, "rope(X, base=10000)",
+     "Rotary position embedding (Su et al. 2021): rotates each pair (2j, 2j+1) of X at position m by m·θ_j, "
+     "θ_j = base^(-2j/d), the §11.6.3.2 rotation applied to queries and keys, so rope(Q) @ rope(K).T depends only on "
+     "the offset.", "§11.6.5", 0},
+    {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(num_heads)",
+     "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0},
+    {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
+     "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
+     "when causal).", "§11.6.5", 0},
+    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None)",
+     "Exercise 2: a learnable position table fitted by gradient descent to a target (the sinusoid P by default); "
+     "returns the (1, n, d) table to compare with P.", "§11.6.5", 0},
+    {"stack_attention", bi_stack_attention, "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0)",
+     "Exercise 1: stacks self-attention layers on tokens with positional encoding and prints, per layer, how alike "
+     "the tokens become and how much of the output still depends on position.", "§11.6.5", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

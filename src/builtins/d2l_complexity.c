@@ -1,0 +1,318 @@
+/* d2l_complexity.c - §11.6.2 "Comparing CNNs, RNNs, and Self-Attention": the table with concrete operation counts,
+ * maximum path lengths computed on the real layered dependency graph (contiguous and dilated kernels), the
+ * receptive-field figure, and a measurement of real conv1d, RNN and self-attention layers with log-log slopes. */
+#include "builtins.h"
+#include "interp.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_GRAPH_N 4096
+
+static void group3(StrBuf *out, double v) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.0f", v);
+    size_t n = strlen(buf);
+    for (size_t i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0) sb_putc(out, ',');
+        sb_putc(out, buf[i]);
+    }
+}
+
+/* Receptive fields after `layers` layers of kernel k over n positions (same padding, stride 1), as bitsets:
+ * reach[p] = the inputs that output p depends on. Layer l uses dilation k^(l-1) when dilated. */
+static unsigned char *receptive_fields(int64_t n, int64_t k, int64_t layers, bool dilated) {
+    unsigned char *cur = xcalloc((size_t)(n * n), 1), *next = xcalloc((size_t)(n * n), 1);
+    for (int64_t p = 0; p < n; p++) cur[p * n + p] = 1;
+    int64_t dil = 1;
+    for (int64_t l = 0; l < layers; l++) {
+        memset(next, 0, (size_t)(n * n));
+        for (int64_t p = 0; p < n; p++)
+            for (int64_t t = 0; t < k; t++) {
+                int64_t src = p + (t - (k - 1) / 2) * dil;   /* a contiguous window centred on p */
+                if (src < 0 || src >= n) continue;
+                for (int64_t i = 0; i < n; i++) next[p * n + i] |= cur[src * n + i];
+            }
+        unsigned char *tmp = cur; cur = next; next = tmp;
+        if (dilated) dil *= k;
+    }
+    free(next);
+    return cur;
+}
+
+/* Fewest layers after which some output depends on both x_1 and x_n (the two farthest tokens). */
+static int64_t graph_path_length(int64_t n, int64_t k, bool dilated) {
+    if (n <= 1) return 0;
+    for (int64_t L = 1; L <= n; L++) {
+        unsigned char *rf = receptive_fields(n, k, L, dilated);
+        bool linked = false;
+        for (int64_t p = 0; p < n && !linked; p++) linked = rf[p * n] && rf[p * n + n - 1];
+        free(rf);
+        if (linked) return L;
+    }
+    return -1;
+}
+
+static Value *bi_path_length(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "k", "dilated", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k"), *dv = arg(a, 2, "dilated");
+    int64_t n, k = 3;
+    bool dil = false;
+    if (!nv) return rt_error(I, "path_length(n, k=3, dilated=False) needs n");
+    if (!arg_int(I, nv, "n", &n) || (kv && !arg_int(I, kv, "k", &k)) || (dv && !arg_bool(I, dv, "dilated", &dil))) return NULL;
+    if (n < 1 || n > 1024) return rt_error(I, "path_length: n must be between 1 and 1024 (the graph has n² edges per layer)");
+    if (k < 2 || k > n + 1) return rt_error(I, "path_length: the kernel size k must be at least 2 (and at most n + 1)");
+    return val_int(graph_path_length(n, k, dil));
+}
+
+/* complexity(n, d, k=3): the chapter's table for these numbers. */
+static Value *bi_complexity(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "d", "k", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d"), *kv = arg(a, 2, "k");
+    if (!nv || !dv) return rt_error(I, "complexity(n, d, k=3): n tokens of d dimensions, kernel size k");
+    int64_t n, d, k = 3;
+    if (!arg_int(I, nv, "n", &n) || !arg_int(I, dv, "d", &d) || (kv && !arg_int(I, kv, "k", &k))) return NULL;
+    if (n < 2 || d < 1 || k < 2 || n > 100000000 || d > 1000000 || k > 1000)
+        return rt_error(I, "complexity: need n >= 2, d >= 1 and k >= 2 (and sizes that fit: n <= 1e8, d <= 1e6, k <= 1000)");
+    double cnn = (double)k * n * d * d, rnn = (double)n * d * d, sa = (double)n * n * d;
+    int64_t cnn_path = (n - 1 + k - 2) / (k - 1);
+    int64_t dil_path = (int64_t)ceil(log((double)n) / log((double)k) - 1e-12);
+    bool graph = n <= 512;
+    int64_t g_cont = graph ? graph_path_length(n, k, false) : -1, g_dil = graph ? graph_path_length(n, k, true) : -1;
+    StrBuf o;
+    sb_init(&o);
+    sb_printf(&o, "CNN vs RNN vs self-attention for n = %lld tokens of d = %lld dimensions, kernel size k = %lld (§11.6.2)\n\n",
+              (long long)n, (long long)d, (long long)k);
+    sb_puts(&o, "                 computational complexity     sequential operations   maximum path length\n");
+    sb_puts(&o, "CNN              O(knd²) = ");
+    size_t mark = o.len;
+    group3(&o, cnn);
+    sb_pad(&o, ' ', 19 - (long)(o.len - mark));
+    sb_printf(&o, "O(1) = 1                O(n/k): %lld layers", (long long)cnn_path);
+    sb_putc(&o, '\n');
+    sb_puts(&o, "RNN              O(nd²)  = ");
+    mark = o.len;
+    group3(&o, rnn);
+    sb_pad(&o, ' ', 19 - (long)(o.len - mark));
+    sb_printf(&o, "O(n) = %-16lld O(n) = %lld steps\n", (long long)n, (long long)(n - 1));
+    sb_puts(&o, "self-attention   O(n²d)  = ");
+    mark = o.len;
+    group3(&o, sa);
+    sb_pad(&o, ' ', 19 - (long)(o.len - mark));
+    sb_puts(&o, "O(1) = 1                O(1) = 1\n\n");
+    const char *cheapest = sa <= rnn && sa <= cnn ? "self-attention" : rnn <= cnn ? "the RNN" : "the CNN";
+    sb_printf(&o, "Cheapest per layer: %s. ", cheapest);
+    if (n < d) sb_printf(&o, "Self-attention beats the RNN while n < d (%lld < %lld): n²d < nd².\n", (long long)n, (long long)d);
+    else if (n == d) sb_printf(&o, "Self-attention and the RNN cost the same at n = d = %lld.\n", (long long)d);
+    else sb_printf(&o, "Self-attention costs more than the RNN once n > d (%lld > %lld): n²d > nd².\n", (long long)n, (long long)d);
+    sb_printf(&o, "CNN path: contiguous kernels need ceil((n-1)/(k-1)) = %lld layers for x1 to reach x%lld", (long long)cnn_path, (long long)n);
+    if (graph) sb_printf(&o, " (the dependency graph agrees: %lld)", (long long)g_cont);
+    sb_printf(&o, ";\n          dilated kernels (dilation 1, k, k², ...) need ceil(log_k n) = %lld", (long long)dil_path);
+    if (graph) sb_printf(&o, " (graph: %lld)", (long long)g_dil);
+    sb_puts(&o, ", the paper's O(log_k n).\n");
+    interp_write(I, sb_str(&o));
+    sb_free(&o);
+    return val_none();
+}
+
+/* receptive_field(n=5, k=3, layers=2, dilated=False): which inputs reach which outputs (the chapter's figure). */
+static Value *bi_receptive_field(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "k", "layers", "dilated", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    int64_t n = 5, k = 3, L = 2;
+    bool dil = false;
+    Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k"), *lv = arg(a, 2, "layers"), *dv = arg(a, 3, "dilated");
+    if ((nv && !arg_int(I, nv, "n", &n)) || (kv && !arg_int(I, kv, "k", &k)) || (lv && !arg_int(I, lv, "layers", &L)) ||
+        (dv && !arg_bool(I, dv, "dilated", &dil)))
+        return NULL;
+    if (n < 1 || n > 40) return rt_error(I, "receptive_field: n must be between 1 and 40 to fit on the screen");
+    if (k < 2 || k > 15 || L < 0 || L > 20) return rt_error(I, "receptive_field: need 2 <= k <= 15 and 0 <= layers <= 20");
+    unsigned char *rf = receptive_fields(n, k, L, dil);
+    StrBuf o;
+    sb_init(&o);
+    sb_printf(&o, "Inputs that reach each output after %lld layer%s of kernel %lld%s (same padding), n = %lld:\n",
+              (long long)L, L == 1 ? "" : "s", (long long)k, dil ? ", dilations 1, k, k², ..." : "", (long long)n);
+    sb_puts(&o, "     ");
+    for (int64_t i = 0; i < n; i++) {
+        char h[24];
+        snprintf(h, sizeof h, "x%lld", (long long)(i + 1));
+        sb_printf(&o, "%4s", h);
+    }
+    sb_putc(&o, '\n');
+    Tensor *m = NULL;
+    int64_t sh[2] = {n, n};
+    m = ten_new(DT_BOOL, 2, sh);
+    for (int64_t p = 0; p < n; p++) {
+        char yl[24];
+        snprintf(yl, sizeof yl, "y%lld", (long long)(p + 1));
+        sb_printf(&o, "  %-3s", yl);
+        for (int64_t i = 0; i < n; i++) {
+            sb_puts(&o, rf[p * n + i] ? "   #" : "   .");
+            ten_b8(m)[p * n + i] = rf[p * n + i];
+        }
+        if (rf[p * n] && rf[p * n + n - 1]) sb_printf(&o, "  <- x1 and x%lld meet here", (long long)n);
+        sb_putc(&o, '\n');
+    }
+    free(rf);
+    interp_write(I, sb_str(&o));
+    sb_free(&o);
+    return val_tensor(m);
+}
+
+/* ---- the measurement ---- */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* conv1d: X (n, d), W (k, d, d) -> Y (n, d), Y[p] = sum_t X[p + t - k/2] W[t] (same padding). One GEMM per tap. */
+static void conv1d_layer(const float *X, const float *W, float *Y, float *tmp, int64_t n, int64_t d, int64_t k) {
+    memset(Y, 0, sizeof(float) * (size_t)(n * d));
+    for (int64_t t = 0; t < k; t++) {
+        int64_t off = t - (k - 1) / 2, lo = off < 0 ? -off : 0, hi = off > 0 ? n - off : n;
+        if (hi <= lo) continue;
+        ten_sgemm(X + (lo + off) * d, W + t * d * d, tmp, hi - lo, d, d, false);
+        for (int64_t i = 0; i < (hi - lo) * d; i++) Y[lo * d + i] += tmp[i];
+    }
+}
+
+/* RNN: h_t = tanh(x_t W_x + h_{t-1} W_h): n sequential steps, each a d×d product that cannot start early. */
+static void rnn_layer(const float *X, const float *Wx, const float *Wh, float *H, float *tmp, int64_t n, int64_t d) {
+    ten_sgemm(X, Wx, H, n, d, d, false);           /* the input part for all steps at once */
+    for (int64_t t = 1; t < n; t++) {
+        ten_sgemm(H + (t - 1) * d, Wh, tmp, 1, d, d, false);
+        for (int64_t j = 0; j < d; j++) H[t * d + j] = tanhf(H[t * d + j] + tmp[j]);
+    }
+}
+
+/* self-attention: Q = K = V = X (n, d); softmax(X Xᵀ / sqrt(d)) X: two n×n×d products. */
+static void attention_layer(const float *X, float *S, float *Y, int64_t n, int64_t d) {
+    ten_sgemm(X, X, S, n, n, d, true);
+    float sc = 1.0f / sqrtf((float)d);
+    for (int64_t i = 0; i < n; i++) {
+        float *row = S + i * n, mx = -INFINITY;
+        for (int64_t j = 0; j < n; j++) { row[j] *= sc; if (row[j] > mx) mx = row[j]; }
+        double s = 0;
+        for (int64_t j = 0; j < n; j++) { row[j] = expf(row[j] - mx); s += row[j]; }
+        for (int64_t j = 0; j < n; j++) row[j] = (float)(row[j] / s);
+    }
+    ten_sgemm(S, X, Y, n, d, n, false);
+}
+
+static double slope(const double *x, const double *y, int m) {
+    double mx = 0, my = 0, sxy = 0, sxx = 0;
+    for (int i = 0; i < m; i++) { mx += log(x[i]); my += log(y[i]); }
+    mx /= m;
+    my /= m;
+    for (int i = 0; i < m; i++) { sxy += (log(x[i]) - mx) * (log(y[i]) - my); sxx += (log(x[i]) - mx) * (log(x[i]) - mx); }
+    return sxx > 0 ? sxy / sxx : 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Times one layer kind at one n: the median of `repeats` runs (each run repeated until it lasts >= 2 ms). */
+static double time_layer(int kind, int64_t n, int64_t d, int64_t k, int repeats) {
+    int64_t sx[2] = {n, d}, sw[3] = {k, d, d}, sdd[2] = {d, d};
+    Tensor *X = ten_randn(2, sx), *W = ten_randn(3, sw), *Wh = ten_randn(2, sdd);
+    float *Y = xcalloc((size_t)(n * d), sizeof(float)), *tmp = xcalloc((size_t)(n * (n > d ? n : d)), sizeof(float));
+    double times[15];
+    if (repeats > 15) repeats = 15;
+    for (int r = 0; r < repeats; r++) {
+        int reps = 0;
+        double t0 = now_s(), t1;
+        do {
+            if (kind == 0) conv1d_layer(ten_f32(X), ten_f32(W), Y, tmp, n, d, k);
+            else if (kind == 1) rnn_layer(ten_f32(X), ten_f32(W), ten_f32(Wh), Y, tmp, n, d);
+            else attention_layer(ten_f32(X), tmp, Y, n, d);
+            reps++;
+            t1 = now_s();
+        } while (t1 - t0 < 0.002 && !ten_interrupted);
+        times[r] = (t1 - t0) / reps;
+    }
+    qsort(times, (size_t)repeats, sizeof(double), cmp_double);
+    ten_free(X); ten_free(W); ten_free(Wh);
+    free(Y); free(tmp);
+    return times[repeats / 2];
+}
+
+/* measure_layers(ns=[128, 256, 512, 1024, 2048], d=64, k=3, repeats=3): a table of times and the fitted slopes;
+ * returns {'n': [...], 'cnn': [...], 'rnn': [...], 'attention': [...], 'slopes': {...}} (seconds). */
+static Value *bi_measure_layers(Interp *I, Args *a) {
+    static const char *const kw[] = {"ns", "d", "k", "repeats", "quiet", NULL};
+    if (!args_check(I, a, 5, kw)) return NULL;
+    int64_t ns[16] = {128, 256, 512, 1024, 2048}, m = 5, d = 64, k = 3, reps = 3;
+    bool quiet = false;
+    Value *nv = arg(a, 0, "ns"), *dv = arg(a, 1, "d"), *kv = arg(a, 2, "k"), *rv = arg(a, 3, "repeats"), *qv = arg(a, 4, "quiet");
+    if (nv) {
+        if (nv->kind != V_LIST && nv->kind != V_TUPLE) return rt_error(I, "measure_layers: ns must be a list of sequence lengths");
+        if (nv->u.seq.n < 2 || nv->u.seq.n > 16) return rt_error(I, "measure_layers: give 2 to 16 sequence lengths");
+        m = nv->u.seq.n;
+        for (int64_t i = 0; i < m; i++) {
+            if (!arg_int(I, nv->u.seq.items[i], "each n", &ns[i])) return NULL;
+            if (ns[i] < 2 || ns[i] > 8192) return rt_error(I, "measure_layers: each n must be between 2 and 8192");
+        }
+    }
+    if ((dv && !arg_int(I, dv, "d", &d)) || (kv && !arg_int(I, kv, "k", &k)) || (rv && !arg_int(I, rv, "repeats", &reps)) ||
+        (qv && !arg_bool(I, qv, "quiet", &quiet)))
+        return NULL;
+    if (d < 1 || d > 2048 || k < 1 || k > 15 || reps < 1 || reps > 15) return rt_error(I, "measure_layers: need 1 <= d <= 2048, 1 <= k <= 15, 1 <= repeats <= 15");
+    double t[3][16], x[16];
+    const char *names[3] = {"cnn", "rnn", "attention"};
+    StrBuf o;
+    sb_init(&o);
+    if (!quiet) sb_printf(&o, "Measured on this machine: one layer, d = %lld, kernel k = %lld, median of %lld runs (§11.6.2)\n"
+                              "       n      conv1d (s)         RNN (s)   self-attention (s)\n", (long long)d, (long long)k, (long long)reps);
+    ten_set_blas_threshold(0);     /* every product through BLAS, so all sizes are timed the same way */
+    for (int64_t i = 0; i < m; i++) {
+        x[i] = (double)ns[i];
+        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(kind, ns[i], d, k, (int)reps);
+        if (ten_interrupted) { ten_set_blas_threshold(-1); sb_free(&o); return rt_error(I, "interrupted"); }
+        if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
+    }
+    ten_set_blas_threshold(-1);
+    Value *r = val_dict(), *sl = val_dict(), *nl = val_list(m);
+    for (int64_t i = 0; i < m; i++) val_seq_set(nl, i, val_int(ns[i]));
+    dict_set(r->u.dict, "n", nl);
+    for (int kind = 0; kind < 3; kind++) {
+        Value *l = val_list(m);
+        for (int64_t i = 0; i < m; i++) val_seq_set(l, i, val_float(t[kind][i]));
+        dict_set(r->u.dict, names[kind], l);
+        dict_set(sl->u.dict, names[kind], val_float(slope(x, t[kind], (int)m)));
+    }
+    if (!quiet) {
+        sb_printf(&o, "log-log slopes (time ~ n^slope): conv1d %.2f, RNN %.2f, self-attention %.2f\n",
+                  val_as_double(dict_get(sl->u.dict, "cnn")), val_as_double(dict_get(sl->u.dict, "rnn")),
+                  val_as_double(dict_get(sl->u.dict, "attention")));
+        sb_puts(&o, "Expected: about 1 for conv1d and the RNN (linear in n), about 2 for self-attention once n is large\n"
+                    "(n² d work); the RNN's n steps run one after another, so its time per token stays high.\n");
+        interp_write(I, sb_str(&o));
+    }
+    sb_free(&o);
+    dict_set(r->u.dict, "slopes", sl);
+    return r;
+}
+
+const Builtin bi_d2l_complexity[] = {
+    {"complexity", bi_complexity, "complexity(n, d, k=3)",
+     "The chapter's table for n tokens of d dimensions: computational complexity with the operation counts, sequential "
+     "operations and maximum path length of a CNN (kernel k), an RNN and self-attention; which is cheapest and where "
+     "self-attention overtakes the RNN (n vs d).", "§11.6.2", 0},
+    {"path_length", bi_path_length, "path_length(n, k=3, dilated=False)",
+     "Maximum path length of a stack of convolutions, computed on the layered dependency graph: the fewest layers "
+     "after which x1 and xn reach a common output. Contiguous kernels give ceil((n-1)/(k-1)) (the book's O(n/k)), "
+     "dilated ones ceil(log_k n).", "§11.6.2", 0},
+    {"receptive_field", bi_receptive_field, "receptive_field(n=5, k=3, layers=2, dilated=False)",
+     "Draws which inputs reach which outputs after some layers of convolution (the chapter's figure: x1 and x5 meet "
+     "after two layers of kernel 3) and returns the n×n reach matrix.", "§11.6.2", 0},
+    {"measure_layers", bi_measure_layers, "measure_layers(ns=[128, 256, 512, 1024, 2048], d=64, k=3, repeats=3)",
+     "Times real conv1d, RNN and self-attention layers written in C on this machine and fits the log-log slope of time "
+     "against n. Returns a dict with the times and the slopes (plot them with d2l.plot).", "§11.6.2", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

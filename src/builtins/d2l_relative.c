@@ -1,0 +1,114 @@
+/* d2l_relative.c - §11.6.3.1 absolute position (binary vs sinusoid) and §11.6.3.2 relative position: the 2×2
+ * rotation that maps (p_{i,2j}, p_{i,2j+1}) to (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i. */
+#include "builtins.h"
+#include "interp.h"
+#include <math.h>
+#include <string.h>
+
+Tensor *attn_positional_table(int64_t max_len, int64_t d);   /* d2l_positional.c */
+
+/* binary_vs_sinusoid(n=8, d=8): the binary digits of 0..n-1 beside the columns of P, highest frequency first. */
+static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "d", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    int64_t n = 8, d = 8;
+    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d");
+    if ((nv && !arg_int(I, nv, "n", &n)) || (dv && !arg_int(I, dv, "d", &d))) return NULL;
+    if (n < 2 || n > 256 || d < 2 || d > 16) return rt_error(I, "binary_vs_sinusoid: need 2 <= n <= 256 and 2 <= d <= 16 (to fit on the screen)");
+    int bits = 0;
+    while ((1LL << bits) < n) bits++;
+    Tensor *P = attn_positional_table(n, d);
+    if (!P) return rt_tensor_error(I);
+    StrBuf o;
+    sb_init(&o);
+    sb_printf(&o, "Position i in binary (lowest bit flips every row, the next every 2, then 4 ...) beside P[i, :] for d = %lld (§11.6.3.1)\n", (long long)d);
+    sb_printf(&o, "%4s  %*s  ", "i", bits < 6 ? 6 : bits, "binary");
+    for (int64_t c = 0; c < d; c++) {
+        char h[24];
+        snprintf(h, sizeof h, "%s%lld", c % 2 ? "cos" : "sin", (long long)(c / 2));
+        sb_printf(&o, "%8s", h);
+    }
+    sb_putc(&o, '\n');
+    for (int64_t i = 0; i < n; i++) {
+        char b[80];
+        for (int k = 0; k < bits; k++) b[k] = (char)('0' + ((i >> (bits - 1 - k)) & 1));
+        b[bits] = 0;
+        sb_printf(&o, "%4lld  %*s  ", (long long)i, bits < 6 ? 6 : bits, b);
+        for (int64_t c = 0; c < d; c++) sb_printf(&o, "%8.4f", (double)ten_f32(P)[i * d + c] + 0.0);
+        sb_putc(&o, '\n');
+    }
+    sb_puts(&o, "Like the bits, the columns change more slowly from left to right: column 2j has frequency 1/10000^(2j/d).\n");
+    interp_write(I, sb_str(&o));
+    sb_free(&o);
+    ten_free(P);
+    return val_none();
+}
+
+/* rotation(delta, j, d=32, n=60): the matrix of (11.6.3), checked on every position. Returns the 2×2 matrix. */
+static Value *bi_rotation(Interp *I, Args *a) {
+    static const char *const kw[] = {"delta", "j", "d", "n", "quiet", NULL};
+    if (!args_check(I, a, 5, kw)) return NULL;
+    Value *dv = arg(a, 0, "delta"), *jv = arg(a, 1, "j"), *ddv = arg(a, 2, "d"), *nv = arg(a, 3, "n"), *qv = arg(a, 4, "quiet");
+    if (!dv || !jv) return rt_error(I, "rotation(delta, j, d=32, n=60): an offset delta and a frequency index j");
+    int64_t delta, j, d = 32, n = 60;
+    bool quiet = false;
+    if (!arg_int(I, dv, "delta", &delta) || !arg_int(I, jv, "j", &j) || (ddv && !arg_int(I, ddv, "d", &d)) ||
+        (nv && !arg_int(I, nv, "n", &n)) || (qv && !arg_bool(I, qv, "quiet", &quiet)))
+        return NULL;
+    if (d < 2 || d > 4096) return rt_error(I, "rotation: d must be between 2 and 4096");
+    if (j < 0 || 2 * j + 1 >= d) return rt_error(I, "rotation: j must be between 0 and %lld for d = %lld (columns 2j and 2j+1 must exist)", (long long)(d / 2 - 1), (long long)d);
+    if (n < 2 || n > 100000) return rt_error(I, "rotation: n must be between 2 and 100000");
+    if (delta < 0 || delta >= n) return rt_error(I, "rotation: delta must be between 0 and n - 1 = %lld", (long long)(n - 1));
+    double w = 1.0 / pow(10000.0, (double)(2 * j) / (double)d), c = cos(delta * w), s = sin(delta * w);
+    int64_t sh[2] = {2, 2};
+    Tensor *R = ten_new(DT_F32, 2, sh);
+    ten_f32(R)[0] = (float)c; ten_f32(R)[1] = (float)s; ten_f32(R)[2] = (float)-s; ten_f32(R)[3] = (float)c;
+    /* apply R to the pair at every position i (in double, so the check shows the identity, not float32 noise) */
+    double worst = 0;
+    int64_t worst_i = 0;
+    for (int64_t i = 0; i + delta < n; i++) {
+        double x = sin(i * w), y = cos(i * w);
+        double rx = c * x + s * y, ry = -s * x + c * y;
+        double ex = sin((i + delta) * w), ey = cos((i + delta) * w);
+        double e = fmax(fabs(rx - ex), fabs(ry - ey));
+        if (e > worst) { worst = e; worst_i = i; }
+    }
+    /* the same check on the float32 table the book builds (PositionalEncoding(d, 0).P) */
+    Tensor *P = attn_positional_table(n, d);
+    if (!P) { ten_free(R); return rt_tensor_error(I); }
+    double worst32 = 0;
+    for (int64_t i = 0; i + delta < n; i++) {
+        float x = ten_f32(P)[i * d + 2 * j], y = ten_f32(P)[i * d + 2 * j + 1];
+        float rx = ten_f32(R)[0] * x + ten_f32(R)[1] * y, ry = ten_f32(R)[2] * x + ten_f32(R)[3] * y;
+        double e = fmax(fabs(rx - ten_f32(P)[(i + delta) * d + 2 * j]), fabs(ry - ten_f32(P)[(i + delta) * d + 2 * j + 1]));
+        if (e > worst32) worst32 = e;
+    }
+    ten_free(P);
+    if (!quiet) {
+        StrBuf o, r;
+        sb_init(&o);
+        sb_init(&r);
+        ten_repr(&r, R);
+        sb_printf(&o, "omega_%lld = 1/10000^(2*%lld/%lld) = %.6g, delta = %lld, angle delta*omega = %.6g rad (§11.6.3.2)\n",
+                  (long long)j, (long long)j, (long long)d, w, (long long)delta, delta * w);
+        sb_printf(&o, "R = [[cos, sin], [-sin, cos]] =\n%s\n", sb_str(&r));
+        sb_printf(&o, "R @ (p[i,%lld], p[i,%lld]) against (p[i+%lld,%lld], p[i+%lld,%lld]) for every i = 0..%lld: largest difference %.1e (at i = %lld)\n",
+                  (long long)(2 * j), (long long)(2 * j + 1), (long long)delta, (long long)(2 * j), (long long)delta,
+                  (long long)(2 * j + 1), (long long)(n - 1 - delta), worst, (long long)worst_i);
+        sb_printf(&o, "On the float32 table P of PositionalEncoding(%lld, 0): largest difference %.1e (float32 rounding).\n", (long long)d, worst32);
+        sb_puts(&o, "The same R works at every position: it depends on delta and j only, never on i.\n");
+        interp_write(I, sb_str(&o));
+        sb_free(&o);
+        sb_free(&r);
+    }
+    return val_tensor(R);
+}
+
+const Builtin bi_d2l_relative[] = {
+    {"binary_vs_sinusoid", bi_binary_vs_sinusoid, "binary_vs_sinusoid(n=8, d=8)",
+     "The binary digits of 0..n-1 beside the columns of P: both change more slowly from left to right.", "§11.6.3.1", 0},
+    {"rotation", bi_rotation, "rotation(delta, j, d=32, n=60)",
+     "The 2×2 matrix [[cos δω_j, sin δω_j], [-sin δω_j, cos δω_j]] of (11.6.3): applied to (p_{i,2j}, p_{i,2j+1}) it "
+     "gives (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i. Prints the largest difference over all positions; returns the "
+     "matrix.", "§11.6.3.2", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
