@@ -63,7 +63,7 @@ static Value *bi_path_length(Interp *I, Args *a) {
     if (!nv) return rt_error(I, "path_length(n, k=3, dilated=False) needs n");
     if (!arg_int(I, nv, "n", &n) || (kv && !arg_int(I, kv, "k", &k)) || (dv && !arg_bool(I, dv, "dilated", &dil))) return NULL;
     if (n < 1 || n > 1024) return rt_error(I, "path_length: n must be between 1 and 1024 (the graph has n² edges per layer)");
-    if (k < 2 || k > n + 1) return rt_error(I, "path_length: the kernel size k must be at least 2 (and at most n + 1)");
+    if (k < 2 || k > 1000) return rt_error(I, "path_length: the kernel size k must be between 2 and 1000");
     return val_int(graph_path_length(n, k, dil));
 }
 

@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""The chapter's other functions against references worked out independently in Python/NumPy: the §11.6.2 table
+and path lengths (closed forms), receptive fields, the §11.6.3.2 rotation, odd-d positional encoding, RoPE,
+ALiBi (the paper's get_slopes), Shaw et al.'s index and bias, the learnable PE's loss and the stacking experiment.
+Prints 'N passed, N failed'.  usage: chapter_numpy.py ATTN_BINARY"""
+import math, os, re, subprocess, sys, tempfile
+import numpy as np
+
+ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    if not ok:
+        print(f"FAIL {name}: {detail}")
+
+
+def attn(code, cwd):
+    r = subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"attn failed on {code[:60]!r}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def close(name, got, want, tol):
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    ok = got.shape == want.shape and (got.size == 0 or np.max(np.abs(got - want)) <= tol)
+    check(name, ok, f"{got.shape} vs {want.shape}, max diff {np.max(np.abs(got - want)) if got.shape == want.shape and got.size else '-'}")
+
+
+# ALiBi: the reference implementation from the paper's repository (ofirpress/attention_with_linear_biases)
+def get_slopes(n):
+    def get_slopes_power_of_2(n):
+        start = (2 ** (-2 ** -(math.log2(n) - 3)))
+        ratio = start
+        return [start * ratio ** i for i in range(n)]
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return get_slopes_power_of_2(closest_power_of_2) + get_slopes(2 * closest_power_of_2)[0::2][:n - closest_power_of_2]
+
+
+with tempfile.TemporaryDirectory() as d:
+    L = lambda n: np.load(os.path.join(d, n))
+    # §11.6.2 table: the counts are k n d², n d², n² d
+    for n, dd, k in [(100, 512, 3), (1000, 64, 5), (512, 512, 3)]:
+        out = attn(f"complexity({n}, {dd}, k={k})", d)
+        nums = [int(x.replace(",", "")) for x in re.findall(r"O\((?:knd²|nd²|n²d)\)\s+= ([\d,]+)", out)]
+        check(f"complexity({n}, {dd}, {k}) counts", nums[:3] == [k * n * dd * dd, n * dd * dd, n * n * dd], str(nums))
+        cheapest = min([("the CNN", k * n * dd * dd), ("the RNN", n * dd * dd), ("self-attention", n * n * dd)], key=lambda t: t[1])[0]
+        check(f"complexity({n}, {dd}, {k}) cheapest", f"Cheapest per layer: {cheapest}" in out or (n == dd and "self-attention" in out), out[:300])
+        check(f"complexity({n}, {dd}, {k}) path", f"= {math.ceil((n - 1) / (k - 1))} layers" in out)
+    # path lengths on the graph against the closed forms
+    cases = [(n, k) for n in [2, 3, 5, 9, 10, 27, 28, 64, 100] for k in [2, 3, 4, 5]]
+    out = attn("print([path_length(n, k) for n, k in %r]); print([path_length(n, k, dilated=True) for n, k in %r])" % (cases, cases), d)
+    cont, dil = [eval(l) for l in out.strip().split("\n")]
+    check("contiguous path = ceil((n-1)/(k-1))", cont == [math.ceil((n - 1) / (k - 1)) for n, k in cases], str(cont))
+    want_dil = []
+    for n, k in cases:   # smallest L with k^L >= n (receptive field of dilations 1, k, .., k^(L-1))
+        L_ = 0
+        while k ** L_ < n:
+            L_ += 1
+        want_dil.append(L_)
+    check("dilated path = ceil(log_k n)", dil == want_dil, f"{dil} vs {want_dil}")
+    # receptive field: output p reaches input i after L layers iff |i - p| <= L (k - 1) / 2 (odd k, same padding)
+    attn("save('rf.npy', receptive_field(9, 3, 2)); save('rf5.npy', receptive_field(7, 5, 1))", d)
+    p, i = np.meshgrid(np.arange(9), np.arange(9), indexing="ij")
+    check("receptive field, 2 layers of k=3", (L("rf.npy") == (np.abs(i - p) <= 2)).all())
+    p, i = np.meshgrid(np.arange(7), np.arange(7), indexing="ij")
+    check("receptive field, 1 layer of k=5", (L("rf5.npy") == (np.abs(i - p) <= 2)).all())
+    out = attn("_ = receptive_field()", d)
+    check("figure: x1 and x5 meet after 2 layers of kernel 3", "y3" in out and "x1 and x5 meet here" in out.split("y3")[1].split("\n")[0])
+    # §11.6.3.2 rotation
+    out = attn("save('R.npy', rotation(3, 2))", d)
+    w = 1 / 10000 ** (4 / 32)
+    close("rotation matrix", L("R.npy"), [[math.cos(3 * w), math.sin(3 * w)], [-math.sin(3 * w), math.cos(3 * w)]], 1e-7)
+    diffs = [float(x) for x in re.findall(r"largest difference ([\d.e+-]+)", out)]
+    check("rotation reproduces shifted rows (exact, then float32)", diffs[0] < 1e-12 and diffs[1] < 1e-5, str(diffs))
+    # odd d: ceil(d/2) sines and floor(d/2) cosines, the last column a sine
+    attn("save('P5.npy', PositionalEncoding(5, 0, max_len=50).P)", d)
+    P5, pos = L("P5.npy"), np.arange(50)
+    for c in range(5):
+        f = np.sin if c % 2 == 0 else np.cos
+        close(f"odd d=5 column {c}", P5[0, :, c], f(pos / 10000 ** ((c - c % 2) / 5)), 1e-6)
+    # RoPE against NumPy, and its relative property
+    attn("""torch.manual_seed(5); X = torch.randn((2, 6, 8)); save('X.npy', X); save('rX.npy', rope(X))
+q = torch.randn(8).repeat(6, 1); k = torch.randn(8).repeat(6, 1); save('S.npy', rope(q) @ rope(k).T)
+print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + PositionalEncoding(8, 0).P[0, :6]) @ (k + PositionalEncoding(8, 0).P[0, :6]).T))""", d)
+    X = L("X.npy").astype(np.float64)
+    th = np.arange(6)[:, None] * 10000.0 ** (-np.arange(0, 8, 2) / 8)[None, :]
+    Y = X.copy()
+    Y[..., 0::2] = X[..., 0::2] * np.cos(th) - X[..., 1::2] * np.sin(th)
+    Y[..., 1::2] = X[..., 0::2] * np.sin(th) + X[..., 1::2] * np.cos(th)
+    close("rope vs NumPy", L("rX.npy"), Y, 1e-5)
+    S = L("S.npy")
+    check("rope scores depend only on the offset", max(abs(S[i, j] - S[i + 1, j + 1]) for i in range(5) for j in range(5)) < 1e-5)
+    out = attn("""torch.manual_seed(5); q = torch.randn(8).repeat(6, 1); k = torch.randn(8).repeat(6, 1)
+print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + PositionalEncoding(8, 0).P[0, :6]) @ (k + PositionalEncoding(8, 0).P[0, :6]).T))""", d)
+    te = [float(x) for x in out.split()]
+    check("toeplitz_error: ~0 for RoPE, clearly not 0 for added absolute PE", te[0] < 1e-5 and te[1] > 0.01, str(te))
+    # ALiBi slopes: the paper's own code, powers of two and not
+    for H in [1, 2, 4, 6, 8, 12, 16]:
+        out = attn(f"print(alibi_slopes({H}).tolist())", d)
+        close(f"alibi_slopes({H})", eval(out), get_slopes(H), 1e-7)
+    attn("save('B.npy', alibi_bias(5, 4))", d)
+    B, m = L("B.npy"), np.array(get_slopes(4))
+    i, j = np.meshgrid(np.arange(5), np.arange(5), indexing="ij")
+    want = np.where(j <= i, m[:, None, None] * (j - i), -np.inf)
+    check("alibi_bias = m_h (j - i), -inf above the diagonal", np.array_equal(np.isinf(B), np.isinf(want)) and np.allclose(B[~np.isinf(B)], want[~np.isinf(want)]))
+    # Shaw et al.: index clip(j - i, -k, k) + k and bias q_i . a_idx / sqrt(d)
+    attn("""torch.manual_seed(6); q = torch.randn((6, 4)); a = torch.randn((5, 4)); save('q.npy', q); save('a.npy', a)
+save('idx.npy', relative_position_index(6, 2)); save('sb.npy', shaw_bias(q, a))""", d)
+    i, j = np.meshgrid(np.arange(6), np.arange(6), indexing="ij")
+    idx = np.clip(j - i, -2, 2) + 2
+    check("relative_position_index", (L("idx.npy") == idx).all())
+    q, a = L("q.npy").astype(np.float64), L("a.npy").astype(np.float64)
+    close("shaw_bias", L("sb.npy"), np.einsum("id,ijd->ij", q, a[idx]) / 2.0, 1e-5)
+    # learnable PE: plain gradient descent with lr 0.5 shrinks the error by half each step (loss by a quarter)
+    out = attn("T = learnable_pe(steps=4)", d)
+    losses = [float(x) for x in re.findall(r"loss ([\d.]+)", out)]
+    check("learnable PE loss falls by 4x per step", all(abs(losses[t + 1] / losses[t] - 0.25) < 0.01 for t in range(2)), str(losses))
+    # stacking: without residuals the tokens collapse (cosine -> 1); with them they do not
+    out = attn("r = stack_attention(layers=6, quiet=True); s = stack_attention(layers=6, residual=True, quiet=True); print(r['cosine'][-1], s['cosine'][-1])", d)
+    c1, c2 = [float(x) for x in out.split()]
+    check("stacked attention collapses tokens without residuals", c1 > 0.99 and c2 < 0.9, out)
+    # measure_layers returns positive times and three slopes (no timing assertions: they would flake)
+    out = attn("r = measure_layers(ns=[32, 64], d=16, repeats=1, quiet=True); print(len(r['cnn']), min(r['cnn'] + r['rnn'] + r['attention']) > 0, sorted(r['slopes'].keys()))", d)
+    check("measure_layers result", out.strip() == "2 True ['attention', 'cnn', 'rnn']", out)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
