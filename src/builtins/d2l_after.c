@@ -9,6 +9,7 @@
 #include <string.h>
 
 Tensor *attn_positional_table(int64_t max_len, int64_t d);
+Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 
@@ -230,8 +231,11 @@ static double mean_pairwise_cosine(const Tensor *X) {   /* X (1, n, d) */
  * (mean pairwise cosine) and how much of the output still depends on the position signal
  * (|f(X + P) - f(X)| / |f(X + P)| with the same weights). */
 static Value *bi_stack_attention(Interp *I, Args *a) {
-    static const char *const kw[] = {"layers", "n", "d", "heads", "residual", "seed", "quiet", NULL};
-    if (!args_check(I, a, 7, kw)) return NULL;
+    static const char *const kw[] = {"layers", "n", "d", "heads", "residual", "seed", "quiet", "plot", NULL};
+    if (!args_check(I, a, 8, kw)) return NULL;
+    Value *pv = arg(a, 7, "plot");
+    bool want_plot = false;
+    if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
     int64_t L = 8, n = 10, d = 32, H = 4, seed = 0;
     bool residual = false, quiet = false;
     Value *v;
@@ -301,6 +305,20 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
         result = val_dict();
         dict_set(result->u.dict, "cosine", cos_l);
         dict_set(result->u.dict, "position_share", share_l);
+        if (want_plot) {
+            Value *ys = val_list(2), *leg = val_list(2), *xs = val_range(0, L + 1, 1);
+            val_seq_set(ys, 0, val_incref(cos_l));
+            val_seq_set(ys, 1, val_incref(share_l));
+            val_seq_set(leg, 0, val_str("token similarity (mean cosine)"));
+            val_seq_set(leg, 1, val_str("effect of position"));
+            Value *xl = val_str("layer");
+            const char *const pn[] = {"xlabel", "legend", NULL};
+            Value *const pvs[] = {xl, leg};
+            Value *pr = plot_call(I, xs, ys, pn, pvs);
+            val_decref(pr);
+            val_decref(ys); val_decref(leg); val_decref(xs); val_decref(xl);
+            if (I->has_err) { val_decref(result); result = NULL; }
+        }
     } else {
         val_decref(cos_l);
         val_decref(share_l);
@@ -333,7 +351,7 @@ const Builtin bi_d2l_after[] = {
     {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None)",
      "Exercise 2: a learnable position table fitted by gradient descent to a target (the sinusoid P by default); "
      "returns the (1, n, d) table to compare with P.", "§11.6.5", 0},
-    {"stack_attention", bi_stack_attention, "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0)",
+    {"stack_attention", bi_stack_attention, "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, plot=False)",
      "Exercise 1: stacks self-attention layers on tokens with positional encoding and prints, per layer, how alike "
      "the tokens become and how much of the output still depends on position.", "§11.6.5", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

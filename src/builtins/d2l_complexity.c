@@ -9,6 +9,7 @@
 #include <time.h>
 
 #define MAX_GRAPH_N 4096
+Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 static void group3(StrBuf *out, double v) {
     char buf[64];
@@ -246,8 +247,11 @@ static double time_layer(int kind, int64_t n, int64_t d, int64_t k, int repeats)
 /* measure_layers(ns=[128, 256, 512, 1024, 2048], d=64, k=3, repeats=3): a table of times and the fitted slopes;
  * returns {'n': [...], 'cnn': [...], 'rnn': [...], 'attention': [...], 'slopes': {...}} (seconds). */
 static Value *bi_measure_layers(Interp *I, Args *a) {
-    static const char *const kw[] = {"ns", "d", "k", "repeats", "quiet", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
+    static const char *const kw[] = {"ns", "d", "k", "repeats", "quiet", "plot", NULL};
+    if (!args_check(I, a, 6, kw)) return NULL;
+    Value *pv = arg(a, 5, "plot");
+    bool want_plot = false;
+    if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
     int64_t ns[16] = {128, 256, 512, 1024, 2048}, m = 5, d = 64, k = 3, reps = 3;
     bool quiet = false;
     Value *nv = arg(a, 0, "ns"), *dv = arg(a, 1, "d"), *kv = arg(a, 2, "k"), *rv = arg(a, 3, "repeats"), *qv = arg(a, 4, "quiet");
@@ -297,6 +301,26 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     }
     sb_free(&o);
     dict_set(r->u.dict, "slopes", sl);
+    if (want_plot) {
+        Value *ys = val_list(3), *leg = val_list(3);
+        for (int kind = 0; kind < 3; kind++) {
+            val_seq_set(ys, kind, val_incref(dict_get(r->u.dict, names[kind])));
+            char l[80];
+            snprintf(l, sizeof l, "%s (slope %.2f)", kind == 0 ? "conv1d" : kind == 1 ? "RNN" : "self-attention", val_as_double(dict_get(sl->u.dict, names[kind])));
+            val_seq_set(leg, kind, val_str(l));
+        }
+        Value *xl = val_str("sequence length n"), *yl = val_str("seconds per layer"), *lg = val_str("log"), *fm = val_list(3);
+        val_seq_set(fm, 0, val_str("b-o"));
+        val_seq_set(fm, 1, val_str("g--s"));
+        val_seq_set(fm, 2, val_str("r-.^"));
+        const char *const pn[] = {"xlabel", "ylabel", "legend", "xscale", "yscale", "fmts", NULL};
+        Value *const pvs[] = {xl, yl, leg, lg, lg, fm};
+        Value *pr = plot_call(I, dict_get(r->u.dict, "n"), ys, pn, pvs);
+        val_decref(pr);
+        Value *all[] = {ys, leg, xl, yl, lg, fm};
+        for (size_t q = 0; q < sizeof all / sizeof *all; q++) val_decref(all[q]);
+        if (I->has_err) { val_decref(r); return NULL; }
+    }
     return r;
 }
 
@@ -312,7 +336,7 @@ const Builtin bi_d2l_complexity[] = {
     {"receptive_field", bi_receptive_field, "receptive_field(n=5, k=3, layers=2, dilated=False)",
      "Draws which inputs reach which outputs after some layers of convolution (the chapter's figure: x1 and x5 meet "
      "after two layers of kernel 3) and returns the n×n reach matrix.", "§11.6.2", 0},
-    {"measure_layers", bi_measure_layers, "measure_layers(ns=[128, 256, 512, 1024, 2048], d=64, k=3, repeats=3)",
+    {"measure_layers", bi_measure_layers, "measure_layers(ns=[128, 256, 512, 1024, 2048], d=64, k=3, repeats=3, plot=False)",
      "Times real conv1d, RNN and self-attention layers written in C on this machine and fits the log-log slope of time "
-     "against n. Returns a dict with the times and the slopes (plot them with d2l.plot).", "§11.6.2", 0},
+     "against n. Returns a dict with the times and the slopes; plot=True draws them on log-log axes.", "§11.6.2", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -6,6 +6,7 @@
 #include <string.h>
 
 Tensor *attn_positional_table(int64_t max_len, int64_t d);   /* d2l_positional.c */
+Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 /* binary_vs_sinusoid(n=8, d=8): the binary digits of 0..n-1 beside the columns of P, highest frequency first. */
 static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
@@ -46,8 +47,11 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
 
 /* rotation(delta, j, d=32, n=60): the matrix of (11.6.3), checked on every position. Returns the 2×2 matrix. */
 static Value *bi_rotation(Interp *I, Args *a) {
-    static const char *const kw[] = {"delta", "j", "d", "n", "quiet", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
+    static const char *const kw[] = {"delta", "j", "d", "n", "quiet", "plot", NULL};
+    if (!args_check(I, a, 6, kw)) return NULL;
+    Value *pv = arg(a, 5, "plot");
+    bool want_plot = false;
+    if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
     Value *dv = arg(a, 0, "delta"), *jv = arg(a, 1, "j"), *ddv = arg(a, 2, "d"), *nv = arg(a, 3, "n"), *qv = arg(a, 4, "quiet");
     if (!dv || !jv) return rt_error(I, "rotation(delta, j, d=32, n=60): an offset delta and a frequency index j");
     int64_t delta, j, d = 32, n = 60;
@@ -101,14 +105,53 @@ static Value *bi_rotation(Interp *I, Args *a) {
         sb_free(&o);
         sb_free(&r);
     }
+    if (want_plot) {
+        /* the pairs (p_{i,2j}, p_{i,2j+1}) lie on the unit circle; R turns each by delta*omega to the pair delta later */
+        int64_t m = n - delta < 24 ? n - delta : 24;
+        Value *xs = val_list(0), *ys = val_list(0);
+        Value *cx = val_list(0), *cy = val_list(0), *px = val_list(0), *py = val_list(0), *rx = val_list(0), *ry = val_list(0);
+        for (int k = 0; k <= 100; k++) { val_list_append(cx, val_float(cos(k * 0.0628318530718))); val_list_append(cy, val_float(sin(k * 0.0628318530718))); }
+        for (int64_t i = 0; i < m; i++) {
+            double x = sin(i * w), y = cos(i * w);
+            val_list_append(px, val_float(x));
+            val_list_append(py, val_float(y));
+            val_list_append(rx, val_float(c * x + s * y));
+            val_list_append(ry, val_float(-s * x + c * y));
+        }
+        val_list_append(xs, cx); val_list_append(ys, cy);
+        val_list_append(xs, px); val_list_append(ys, py);
+        val_list_append(xs, rx); val_list_append(ys, ry);
+        char title[160];
+        snprintf(title, sizeof title, "pairs (p[i,%lld], p[i,%lld]) and R times them: turned by delta*omega = %.4g rad", (long long)(2 * j), (long long)(2 * j + 1), delta * w);
+        Value *legend = val_list(3);
+        val_seq_set(legend, 0, val_str("unit circle"));
+        val_seq_set(legend, 1, val_str("(p[i,2j], p[i,2j+1])"));
+        char l3[64];
+        snprintf(l3, sizeof l3, "R @ pair = pair at i+%lld", (long long)delta);
+        val_seq_set(legend, 2, val_str(l3));
+        Value *fmts = val_list(3);
+        val_seq_set(fmts, 0, val_str(":"));
+        val_seq_set(fmts, 1, val_str("bo"));
+        val_seq_set(fmts, 2, val_str("rx"));
+        Value *fs = val_tuple(2), *ti = val_str(title), *xl = val_str("p[i, 2j] = sin(i omega)"), *yl = val_str("p[i, 2j+1] = cos(i omega)");
+        val_seq_set(fs, 0, val_float(5));
+        val_seq_set(fs, 1, val_float(5));
+        const char *const names[] = {"legend", "fmts", "figsize", "title", "xlabel", "ylabel", NULL};
+        Value *const vals[] = {legend, fmts, fs, ti, xl, yl};
+        Value *r = plot_call(I, xs, ys, names, vals);
+        val_decref(r);
+        Value *all[] = {xs, ys, legend, fmts, fs, ti, xl, yl};
+        for (size_t k = 0; k < sizeof all / sizeof *all; k++) val_decref(all[k]);
+        if (I->has_err) { ten_free(R); return NULL; }
+    }
     return val_tensor(R);
 }
 
 const Builtin bi_d2l_relative[] = {
     {"binary_vs_sinusoid", bi_binary_vs_sinusoid, "binary_vs_sinusoid(n=8, d=8)",
      "The binary digits of 0..n-1 beside the columns of P: both change more slowly from left to right.", "§11.6.3.1", 0},
-    {"rotation", bi_rotation, "rotation(delta, j, d=32, n=60)",
+    {"rotation", bi_rotation, "rotation(delta, j, d=32, n=60, plot=False)",
      "The 2×2 matrix [[cos δω_j, sin δω_j], [-sin δω_j, cos δω_j]] of (11.6.3): applied to (p_{i,2j}, p_{i,2j+1}) it "
      "gives (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i. Prints the largest difference over all positions; returns the "
-     "matrix.", "§11.6.3.2", 0},
+     "matrix. plot=True draws the pairs on the unit circle and where R turns them.", "§11.6.3.2", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

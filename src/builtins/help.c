@@ -3,6 +3,8 @@
 #include "builtins.h"
 #include "interp.h"
 #include <string.h>
+#include <unistd.h>
+#include "plot.h"
 
 /* Appends the help text for one name (a function or a Tensor method); false when unknown. */
 bool help_for(StrBuf *out, const char *name) {
@@ -16,8 +18,11 @@ bool help_for(StrBuf *out, const char *name) {
     sb_printf(out, "%s\n", b->signature);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
     sb_printf(out, "  %s\n", b->help);
-    if (m && m != b) sb_printf(out, "  Also a method: X.%s(...)\n", n);
-    else if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
+    if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
+    if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
+        sb_putc(out, '\n');
+        plot_describe(out, isatty(1) != 0);
+    }
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "transcript.h"
 #include "repl.h"
 #include "strbuf.h"
+#include "plot.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -129,6 +130,8 @@ void tr_run(Transcript *t, char **outputs) {
     Interp I;
     interp_init(&I);
     PrintOptions saved = ten_print_options;
+    PlotTarget saved_target = plot_target();
+    plot_set_target("summary");             /* transcripts compare what a figure holds, not its pixels */
     rng_seed(0);
     for (int i = 0; i < t->nsteps; i++) {
         StrBuf out;
@@ -142,6 +145,7 @@ void tr_run(Transcript *t, char **outputs) {
         outputs[i] = sb_take(&out);
     }
     ten_print_options = saved;
+    plot_set_target(plot_target_name(saved_target));
     interp_free(&I);
 }
 

@@ -1,6 +1,7 @@
 /* main.c - command line: the REPL, attn FILE, attn -c STATEMENTS, --help, --version. */
 #include "repl.h"
 #include "transcript.h"
+#include "plot.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ int main(int argc, char **argv) {
         file = a;
     }
     signal(SIGPIPE, SIG_IGN);
+    plot_init_from_env();
     Interp I;
     interp_init(&I);
     LineReader r;
@@ -89,6 +91,7 @@ int main(int argc, char **argv) {
     }
     reader_free(&r);
     interp_free(&I);
+    gp_shutdown();
     fflush(stdout);
     return failures ? 1 : 0;
 }

@@ -1,0 +1,221 @@
+/* gnuplot.c - one live gnuplot per session (shared/notes/gnuplot.md): started on the first plot with fork + exec,
+ * fed through a pipe; its stderr read back up to a `print` marker after every batch, so we know it finished and
+ * what it complained about. If it dies (EPIPE, EOF, waitpid) attn says so and starts a fresh one next time. */
+#define _GNU_SOURCE
+#include "plot.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GP_TIMEOUT_MS 15000
+
+static pid_t gp = 0;
+static int gp_in = -1, gp_err = -1;
+static unsigned sync_no;
+static char *terminals;        /* GPVAL_TERMINALS of the running gnuplot */
+
+static char *find_on_path(const char *prog) {
+    const char *path = getenv("PATH");
+    if (!path || !*path) path = "/usr/bin:/bin";
+    char buf[4096];
+    for (const char *p = path; *p;) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n > 0 && n < sizeof buf - 64) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+            if (access(buf, X_OK) == 0) return xstrdup(buf);
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return NULL;
+}
+
+bool gp_available(void) {
+    char *p = find_on_path("gnuplot");
+    free(p);
+    return p != NULL;
+}
+
+int gp_pid(void) { return (int)gp; }
+
+static void gp_close(void) {
+    if (gp_in >= 0) close(gp_in);
+    if (gp_err >= 0) close(gp_err);
+    gp_in = gp_err = -1;
+    if (gp > 0) {
+        kill(gp, SIGTERM);
+        for (int i = 0; i < 50; i++) {
+            if (waitpid(gp, NULL, WNOHANG) == gp) { gp = 0; break; }
+            struct timespec ts = {0, 10000000};
+            nanosleep(&ts, NULL);
+        }
+        if (gp > 0) { kill(gp, SIGKILL); waitpid(gp, NULL, 0); }
+    }
+    gp = 0;
+}
+
+void gp_shutdown(void) {
+    if (gp_in >= 0) { ssize_t w = write(gp_in, "quit\n", 5); (void)w; }
+    gp_close();
+    free(terminals);
+    terminals = NULL;
+}
+
+static bool write_all(const char *s, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(gp_in, s, n);
+        if (w < 0) { if (errno == EINTR) continue; return false; }
+        s += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Reads gnuplot's stderr until the line `marker`; what came before goes to *msgs. */
+static bool read_until(const char *marker, StrBuf *msgs, char *err, size_t errlen) {
+    StrBuf line;
+    sb_init(&line);
+    int waited = 0;
+    for (;;) {
+        struct pollfd pfd = {gp_err, POLLIN, 0};
+        int r = poll(&pfd, 1, 100);
+        if (r < 0 && errno == EINTR) continue;
+        if (r == 0) {
+            waited += 100;
+            if (waited >= GP_TIMEOUT_MS) {
+                snprintf(err, errlen, "gnuplot did not answer within %d s: it was stopped, a fresh one starts at the next plot", GP_TIMEOUT_MS / 1000);
+                sb_free(&line);
+                return false;
+            }
+            continue;
+        }
+        char buf[4096];
+        ssize_t n = read(gp_err, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            snprintf(err, errlen, "gnuplot stopped unexpectedly%s%s", msgs->len ? ": " : "", msgs->len ? sb_str(msgs) : "");
+            sb_free(&line);
+            return false;
+        }
+        for (ssize_t i = 0; i < n; i++) {
+            if (buf[i] != '\n') { if (line.len < 65536) sb_putc(&line, buf[i]); continue; }
+            if (!strcmp(sb_str(&line), marker)) { sb_free(&line); return true; }
+            if (msgs->len < 65536) { sb_puts(msgs, sb_str(&line)); sb_putc(msgs, '\n'); }
+            sb_clear(&line);
+        }
+    }
+}
+
+static bool gp_start(char *err, size_t errlen) {
+    char *exe = find_on_path("gnuplot");
+    if (!exe) {
+        snprintf(err, errlen, "gnuplot is not installed, so attn cannot draw: install it with 'sudo apt-get install gnuplot-nox' "
+                              "(or gnuplot-qt for windows). Everything else in attn keeps working.");
+        return false;
+    }
+    int in[2], er[2];
+    if (pipe(in) < 0) { free(exe); snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno)); return false; }
+    if (pipe(er) < 0) { close(in[0]); close(in[1]); free(exe); snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno)); return false; }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]); close(in[1]); close(er[0]); close(er[1]);
+        free(exe);
+        snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno));
+        return false;
+    }
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(er[1], 2);
+        close(in[0]); close(in[1]); close(er[0]); close(er[1]);
+        signal(SIGINT, SIG_IGN);       /* Ctrl-C is for attn; gnuplot keeps its window */
+        signal(SIGPIPE, SIG_DFL);
+        execl(exe, "gnuplot", (char *)NULL);
+        _exit(127);
+    }
+    free(exe);
+    close(in[0]);
+    close(er[1]);
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    fcntl(er[0], F_SETFD, FD_CLOEXEC);
+    gp = pid;
+    gp_in = in[1];
+    gp_err = er[0];
+    /* learn which terminals this gnuplot has */
+    StrBuf msgs;
+    sb_init(&msgs);
+    char cmd[128], marker[64];
+    snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++sync_no);
+    snprintf(cmd, sizeof cmd, "print GPVAL_TERMINALS\nprint \"%s\"\n", marker);
+    if (!write_all(cmd, strlen(cmd)) || !read_until(marker, &msgs, err, errlen)) {
+        sb_free(&msgs);
+        gp_close();
+        return false;
+    }
+    free(terminals);
+    terminals = sb_take(&msgs);
+    return true;
+}
+
+bool gp_has_terminal(const char *name) {
+    char err[256];
+    if (gp <= 0 && !gp_start(err, sizeof err)) return false;
+    if (!terminals) return false;
+    size_t n = strlen(name);
+    for (const char *p = terminals; (p = strstr(p, name)); p += n)
+        if ((p == terminals || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || p[n] == 0)) return true;
+    return false;
+}
+
+bool gp_run(const char *commands, char **messages, char *err, size_t errlen) {
+    *messages = NULL;
+    bool restarted = false;
+    if (gp > 0 && waitpid(gp, NULL, WNOHANG) == gp) {      /* it died since the last plot (killed?) */
+        gp = 0;
+        gp_close();
+        restarted = true;
+    }
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (gp <= 0) {
+            if (!gp_start(err, errlen)) return false;
+            restarted = restarted || attempt > 0;
+        }
+        char marker[64], tail[96];
+        snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++sync_no);
+        snprintf(tail, sizeof tail, "\nprint \"%s\"\n", marker);
+        StrBuf msgs;
+        sb_init(&msgs);
+        if (write_all(commands, strlen(commands)) && write_all(tail, strlen(tail))) {
+            if (read_until(marker, &msgs, err, errlen)) {
+                *messages = sb_take(&msgs);
+                if (restarted) {
+                    char *m = *messages;
+                    StrBuf b;
+                    sb_init(&b);
+                    sb_puts(&b, "(gnuplot had stopped; a fresh one was started)\n");
+                    sb_puts(&b, m);
+                    free(m);
+                    *messages = sb_take(&b);
+                }
+                return true;
+            }
+            sb_free(&msgs);
+            gp_close();
+            return false;
+        }
+        /* EPIPE: gnuplot died (killed?). Start a fresh one and send the figure again, once. */
+        sb_free(&msgs);
+        gp_close();
+    }
+    snprintf(err, errlen, "gnuplot stopped and could not be restarted");
+    return false;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""Plotting against the real gnuplot: every kind of figure rendered to svg, png, pdf and the dumb terminal without
+a gnuplot error; labels that try to run commands drawn as text; a killed gnuplot replaced at the next plot; a
+missing gnuplot reported once with the install command while everything else works. 'N passed, N failed'.
+usage: plot_faults.py ATTN_BINARY"""
+import os, shutil, signal, subprocess, sys, tempfile, time
+
+ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    if not ok:
+        print(f"FAIL {name}: {detail}")
+
+
+def run(code, cwd, env_extra=None, timeout=120):
+    env = dict(os.environ, **(env_extra or {}))
+    env.pop("DISPLAY", None)
+    return subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+FIGURES = {
+    "pe_columns": """pe = d2l.PositionalEncoding(32, 0); P = pe.P[:, :60, :]
+d2l.plot(torch.arange(60), P[0, :, 6:10].T, xlabel='Row (position)', figsize=(6, 2.5), legend=["Col %d" % d for d in torch.arange(6, 10)])""",
+    "pe_heatmap": """P = d2l.PositionalEncoding(32, 0).P[0, :60, :].unsqueeze(0).unsqueeze(0)
+d2l.show_heatmaps(P, xlabel='Column (encoding dimension)', ylabel='Row (position)', figsize=(3.5, 4), cmap='Blues')""",
+    "attention_heads": """a = d2l.MultiHeadAttention(16, 4, 0); _ = a.eval(); X = torch.randn((2, 5, 16)); y = a(X, X, X, torch.tensor([3, 5]))
+d2l.show_heatmaps(a.attention.attention_weights.reshape(2, 4, 5, 5), xlabel='Keys', ylabel='Queries', titles=['Head %d' % i for i in range(1, 5)])""",
+    "low_frequency_sine": "x = torch.linspace(0, 100, 1000); d2l.plot(x, torch.sin(0.01 * x), xlabel='x', ylabel='sin(0.01 x)', title='Very Low Frequency Sin Wave')",
+    "rotation_circle": "R = rotation(3, 2, quiet=True, plot=True)",
+    "measured_layers": "r = measure_layers(ns=[32, 64, 128], d=16, repeats=1, quiet=True, plot=True)",
+    "stacking": "r = stack_attention(layers=4, quiet=True, plot=True)",
+    "log_axes_many_series": "d2l.plot(torch.arange(1, 11), [torch.arange(1, 11) ** k for k in range(1, 7)], xscale='log', yscale='log', legend=['k=%d' % k for k in range(1, 7)])",
+}
+
+with tempfile.TemporaryDirectory() as d:
+    for name, code in FIGURES.items():
+        for ext in ["svg", "png", "pdf"]:
+            r = run(code + f"\nsavefig('{name}.{ext}')", d, {"ATTN_PLOT": "summary"})
+            path = os.path.join(d, f"{name}.{ext}")
+            size = os.path.getsize(path) if os.path.exists(path) else 0
+            check(f"{name} -> .{ext}", r.returncode == 0 and size > 1000 and "gnuplot" not in r.stderr, f"rc={r.returncode} size={size} {r.stderr[-300:]}")
+        r = run(code, d, {"ATTN_PLOT": "terminal", "COLUMNS": "80"})
+        check(f"{name} -> dumb terminal", r.returncode == 0 and r.stdout.count("\n") > 10 and "+---" in r.stdout.replace("-+-", "+--"), f"rc={r.returncode} {r.stderr[-300:]} {r.stdout[:200]}")
+        r = run(code, d, {"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
+        check(f"{name} -> dumb terminal without colour", r.returncode == 0 and "\x1b[" not in r.stdout, r.stderr[-300:])
+    # nothing leaks into the work directory but the requested files
+    left = sorted(f for f in os.listdir(d) if ".tmp" in f)
+    check("no temporary files left behind", not left, str(left))
+
+    # injection: labels that try to run commands are drawn as text
+    evil = ["a'; system(\"touch pwned1\"); b='", "`touch pwned2`", "x\n!touch pwned3", "@pwned4", "a\\' . system('touch pwned5') . '"]
+    code = "\n".join(f"d2l.plot([0, 1], [0, 1], xlabel={e!r}, ylabel={e!r}, legend=[{e!r}], title={e!r})\nsavefig('inj{i}.svg')" for i, e in enumerate(evil))
+    code += f"\nshow_heatmaps(torch.ones((1, 1, 2, 2)), xlabel={evil[0]!r}, titles=[{evil[1]!r}])\nsavefig('injh.svg')"
+    r = run(code, d, {"ATTN_PLOT": "terminal"})
+    pwned = [f for f in os.listdir(d) if f.startswith("pwned")]
+    check("labels cannot run commands", not pwned and r.returncode == 0, f"{pwned} rc={r.returncode} {r.stderr[-400:]}")
+    svg = open(os.path.join(d, "inj1.svg")).read()
+    check("a label with backticks is drawn as text", "`touch pwned2`" in svg)
+    for bad in ["|touch pwned6.svg", "<x.svg", "../x.svg", "x.gp", "a b.svg", "-x.svg", "x;touch pwned7.svg"]:
+        r = run(f"d2l.plot([0, 1], [0, 1])\nsavefig({bad!r})", d, {"ATTN_PLOT": "none"})
+        check(f"savefig refuses {bad!r}", r.returncode == 1 and "savefig" in r.stderr and not os.path.exists(os.path.join(d, "pwned6.svg")), r.stderr)
+
+    # a killed gnuplot: the REPL lives on, says so, and the next plot works with a fresh gnuplot
+    p = subprocess.Popen([ATTN, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=d,
+                         env=dict(os.environ, ATTN_PLOT="files", ATTN_PLOT_DIR=d))
+    p.stdin.write("d2l.plot([0, 1], [0, 1])\n")
+    p.stdin.flush()
+    time.sleep(1.5)
+    kids = subprocess.run(["pgrep", "-P", str(p.pid), "gnuplot"], capture_output=True, text=True).stdout.split()
+    check("one gnuplot runs for the session", len(kids) == 1, str(kids))
+    for k in kids:
+        os.kill(int(k), signal.SIGKILL)
+    time.sleep(0.5)
+    p.stdin.write("d2l.plot([0, 1], [1, 0])\nx = 41 + 1\nprint(x)\nd2l.plot([0, 1], [1, 1])\n")
+    out, err = p.communicate(timeout=60)
+    check("killed gnuplot: the REPL goes on", "42" in out and p.returncode == 0, f"rc={p.returncode} out={out!r} err={err!r}")
+    check("killed gnuplot: a fresh one draws the next plots", os.path.exists(os.path.join(d, "figure-2.svg")) and os.path.exists(os.path.join(d, "figure-3.svg")), str(os.listdir(d)))
+    check("killed gnuplot: the user is told", "fresh one" in out + err, out + err)
+
+    # gnuplot missing: one clear message, everything else works
+    fake = os.path.join(d, "bin")
+    os.mkdir(fake)
+    r = subprocess.run([ATTN, "-c", "d2l.plot([0, 1], [0, 1])\nprint(torch.ones(2).sum().item())"], capture_output=True, text=True, cwd=d,
+                       env=dict(os.environ, PATH=fake, ATTN_PLOT="terminal"))
+    check("no gnuplot: a clear message with the install command", "apt-get install gnuplot" in r.stderr, r.stderr)
+    check("no gnuplot: the rest works", "2.0" in r.stdout, r.stdout)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
