@@ -13,6 +13,7 @@ typedef struct LineReader {
     char *pushback;          /* a line read ahead and given back */
     int lineno;              /* number of the last line read */
     bool show_prompts;
+    bool keep_blank;         /* return blank lines (in lessons, an empty line means "run it") */
 } LineReader;
 
 void reader_init_file(LineReader *r, FILE *in, bool interactive);

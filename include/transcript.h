@@ -12,6 +12,7 @@ typedef struct TrStep {
     char *expected;         /* expected output (may be "") */
     int expected_line;      /* first line of the expected output */
     int end_line;           /* line after the last expected line */
+    bool silent;            /* a lesson question's model answer: run, but its output is not compared */
 } TrStep;
 
 typedef struct Transcript {

@@ -43,7 +43,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
     t->text = xstrdup(text);
     const char *p = t->text;
     int line = 0, cap = 0;
-    bool in_block = false, in_other = false;
+    bool in_block = false, in_other = false, in_question = false;
     int block_start = 0;
     TrStep *cur = NULL;
     StrBuf exp;
@@ -60,10 +60,21 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             else if (!in_block) {
                 if (ll >= 4 && !strncmp(lang, "attn", 4)) { in_block = true; block_start = line; }
                 else in_other = true;          /* another language's fence: its lines are not steps */
+                in_question = ll >= 8 && !strncmp(lang, "question", 8);
             } else {
                 if (cur) { cur->expected = sb_take(&exp); cur->end_line = line; cur = NULL; }
                 in_block = false;
             }
+        } else if (in_other && in_question && n > 7 && !strncmp(p, "answer:", 7)) {
+            /* a lesson question: its model answer runs silently, so later steps see what it defines */
+            if (t->nsteps == cap) { cap = cap ? cap * 2 : 16; t->steps = xrealloc(t->steps, sizeof(TrStep) * (size_t)cap); }
+            TrStep *q = &t->steps[t->nsteps++];
+            memset(q, 0, sizeof *q);
+            const char *v = p + 7;
+            while (*v == ' ') v++;
+            q->input = xstrndup(v, n - (size_t)(v - p));
+            q->line = q->expected_line = q->end_line = line;
+            q->silent = true;
         } else if (in_block) {
             if (n >= 6 && !strncmp(p, "attn> ", 6)) {
                 if (cur) { cur->expected = sb_take(&exp); cur->end_line = line; }
@@ -291,11 +302,17 @@ int tr_check(const char *path, bool quiet) {
     char err[512];
     Transcript *t = tr_load(path, err, sizeof err);
     if (!t) { fprintf(stderr, "attn: %s\n", err); return 2; }
+    if (t->nsteps == 0) {
+        fprintf(stderr, "attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
+        tr_free(t);
+        return 2;
+    }
     char **outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
     tr_run(t, outs);
     int bad = 0;
     for (int i = 0; i < t->nsteps; i++) {
         TrStep *s = &t->steps[i];
+        if (s->silent) { free(outs[i]); continue; }
         if (!tr_match(s->expected, outs[i])) {
             bad++;
             if (!quiet) {
@@ -339,6 +356,7 @@ int tr_update(const char *path) {
     int line = 1, changed = 0;
     for (int i = 0; i < t->nsteps; i++) {
         TrStep *s = &t->steps[i];
+        if (s->silent) { free(outs[i]); continue; }
         while (line < s->expected_line && *p) {
             const char *e = strchr(p, '\n');
             size_t n = e ? (size_t)(e - p) + 1 : strlen(p);

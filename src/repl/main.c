@@ -2,6 +2,7 @@
 #include "repl.h"
 #include "transcript.h"
 #include "plot.h"
+#include "lesson.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,11 @@ static void usage(FILE *f) {
           "  attn                 start the REPL (at a terminal: line editing, history, tab completion)\n"
           "  attn FILE            run the statements in FILE ('-' reads standard input)\n"
           "  attn -c STATEMENTS   run STATEMENTS and exit\n"
+          "  attn lesson          list the lessons with your progress\n"
+          "  attn lesson N        start or resume lesson N (a guided session)\n"
+          "  attn teach N [--record FILE]\n"
+          "                       teaching mode: step through lesson N at your pace, detours allowed;\n"
+          "                       --record writes the session as a transcript that --check replays\n"
           "  --replay FILE        run a transcript or lesson without a terminal and print the session\n"
           "  --check FILE...      compare transcripts with their expected output (a diff on difference)\n"
           "  --update FILE...     rewrite the expected output of transcripts (review the change!)\n"
@@ -46,10 +52,36 @@ int main(int argc, char **argv) {
             signal(SIGPIPE, SIG_IGN);
             int worst = 0;
             for (int k = i + 1; k < argc; k++) {
-                int rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
+                int rc;
+                if (lesson_is_lesson_file(argv[k]) && strcmp(a, "--update") != 0) {
+                    int problems = lesson_replay_check(argv[k], !strcmp(a, "--check"), false);
+                    rc = problems < 0 ? 2 : problems > 0 ? 1 : 0;
+                } else {
+                    rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
+                }
                 if (rc > worst) worst = rc;
             }
             return worst;
+        }
+        if (!strcmp(a, "lesson") || !strcmp(a, "teach")) {
+            bool teach = !strcmp(a, "teach");
+            const char *which = NULL, *record = NULL;
+            for (int k = i + 1; k < argc; k++) {
+                if (!strcmp(argv[k], "--record")) {
+                    if (k + 1 >= argc) { fputs("attn: --record needs a FILE\n", stderr); return 2; }
+                    record = argv[++k];
+                } else if (!which) which = argv[k];
+                else { fprintf(stderr, "attn: unexpected '%s' after %s %s\n", argv[k], a, which); return 2; }
+            }
+            if (record && !teach) { fputs("attn: --record is for teaching mode: attn teach N --record FILE\n", stderr); return 2; }
+            signal(SIGPIPE, SIG_IGN);
+            plot_init_from_env();
+            if (!which) {
+                if (teach) { fputs("attn: teach needs a lesson: attn teach N [--record FILE]\n", stderr); return 2; }
+                return lesson_list_command();
+            }
+            bool tty = isatty(0) && isatty(1);
+            return teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty);
         }
         if (!strcmp(a, "-c")) {
             if (i + 1 >= argc) { fputs("attn: -c needs statements, e.g. attn -c 'print(1 + 1)'\n", stderr); return 2; }

@@ -95,7 +95,7 @@ char *repl_read_statement(LineReader *r, int *first_line) {
     for (;;) {
         line = reader_line(r, false);
         if (!line) return NULL;
-        if (!blank(line) || r->interactive) break;
+        if (!blank(line) || r->interactive || r->keep_blank) break;
         free(line);
     }
     *first_line = r->lineno;
@@ -103,7 +103,7 @@ char *repl_read_statement(LineReader *r, int *first_line) {
     sb_init(&buf);
     sb_puts(&buf, line);
     free(line);
-    if (r->interactive && blank(sb_str(&buf))) return sb_take(&buf);
+    if ((r->interactive || r->keep_blank) && blank(sb_str(&buf))) return sb_take(&buf);
     for (;;) {
         if (buf.len > INTERP_MAX_LINE) break;
         ParseResult pr = parse_program(sb_str(&buf), 1);

@@ -3,6 +3,8 @@
  * escape codes) and counts failures for the exit status. */
 #include "repl.h"
 #include "help.h"
+#include "lesson.h"
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,15 @@ bool repl_command(Interp *I, const char *line, bool *quit) {
     size_t n = strlen(s);
     while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     if ((n == 4 && !strncmp(s, "quit", 4)) || (n == 4 && !strncmp(s, "exit", 4))) { *quit = true; return true; }
+    if ((n == 6 && !strncmp(s, "lesson", 6)) || (n > 7 && !strncmp(s, "lesson ", 7))) {
+        if (I->capture) return false;           /* not inside transcripts */
+        char which[128] = {0};
+        if (n > 7) snprintf(which, sizeof which, "%.*s", (int)(n - 7), s + 7);
+        fflush(stdout);
+        if (!which[0]) lesson_list_command();
+        else lesson_run_student(which, isatty(0) && isatty(1));
+        return true;
+    }
     if (n == 4 && !strncmp(s, "help", 4)) {
         StrBuf b;
         sb_init(&b);

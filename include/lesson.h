@@ -1,0 +1,80 @@
+/* lesson.h - lessons: Markdown files that read like the chapter and script guided sessions (prefix lesson_).
+ * Format (lessons/README.md): "# Title", a "Section: §..." line, "## Step title {#id}" per step; prose; ```attn
+ * blocks (inputs and expected output, as transcripts); ```question blocks (prompt, answer:, accept:, hint:,
+ * wrong:, check:). */
+#ifndef ATTN_LESSON_H
+#define ATTN_LESSON_H
+#include "interp.h"
+#include <stdbool.h>
+
+typedef struct LessonQuestion {
+    char *prompt;            /* what the student is asked */
+    char *answer;            /* the model answer: an expression, or "name = expression" */
+    char **alts;             /* further answer: lines: other right answers with other values */
+    int nalts;
+    char **accept;           /* other right answers (each must pass) */
+    int naccept;
+    char **wrong;            /* known wrong answers (each must be rejected: the soundness check) */
+    int nwrong;
+    char **hints;            /* the ladder, mildest first */
+    int nhints;
+    double tol;              /* absolute tolerance for values (default 1e-4) */
+    int line;
+} LessonQuestion;
+
+typedef enum { ITEM_PROSE, ITEM_RUN, ITEM_QUESTION } LessonItemKind;
+
+typedef struct LessonItem {
+    LessonItemKind kind;
+    char *text;              /* prose, or the statement to run */
+    char *expected;          /* ITEM_RUN: expected output */
+    LessonQuestion *q;       /* ITEM_QUESTION */
+    int line;
+} LessonItem;
+
+typedef struct LessonStep {
+    char *id, *title;
+    LessonItem *items;
+    int nitems;
+    int line;
+} LessonStep;
+
+typedef struct Lesson {
+    char *path, *title, *section, *id;   /* id: the file name without directory and .md */
+    char *intro;                         /* prose before the first step */
+    LessonStep *steps;
+    int nsteps;
+} Lesson;
+
+/* Parses a lesson; NULL with "file:line: message" in err for a malformed one. */
+Lesson *lesson_load(const char *path, char *err, size_t errlen);
+void lesson_free(Lesson *l);
+
+/* Checks a student's answer to q in interpreter I: runs the model answer for the expected value, then the
+ * student's statement, and compares (tensors: shape first, then values within q->tol). Writes feedback such as
+ * "your scores are 3×4, expected 4×4" to fb. Returns true when right. */
+bool lesson_check_answer(Interp *I, const LessonQuestion *q, const char *student, StrBuf *fb);
+
+/* The soundness check used by --check: every model and accepted answer passes, every wrong one is rejected.
+ * Runs the lesson's statements in order so questions see the variables they need. Returns the number of
+ * problems, described in out. */
+int lesson_soundness(Lesson *l, StrBuf *out);
+
+/* Where lessons live: $ATTN_LESSONS, ./lessons, or the installed share/attn/lessons. Lists NN-*.md sorted. */
+char **lesson_list(int *n);
+/* Finds lesson N (1-based) or a path or a name. Caller frees. NULL when none. */
+char *lesson_find(const char *which);
+
+/* Progress in $XDG_STATE_HOME/attn/progress (atomic writes). */
+int progress_get(const char *lesson_id, int *done_steps);      /* returns the step to resume at (0-based) */
+bool progress_set(const char *lesson_id, int step, int done_steps, char *err, size_t errlen);
+
+/* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. */
+int lesson_run_student(const char *which, bool tty);
+int lesson_run_teacher(const char *which, const char *record_path, bool tty);
+int lesson_list_command(void);
+/* --check / --replay of a lesson file: -1 when it cannot be read, else the number of problems. */
+int lesson_replay_check(const char *path, bool check, bool quiet);
+/* True when the file holds ```question blocks or lives under lessons/ (a lesson rather than a plain transcript). */
+bool lesson_is_lesson_file(const char *path);
+#endif

@@ -1,0 +1,379 @@
+/* runner.c - guided sessions. A student goes step by step: reads the prose, types each statement (or presses Enter
+ * to run it), answers questions checked by value, asks for hints, skips, goes back, jumps, restarts; progress is
+ * saved after every step and when input ends. A teacher steps through at their own pace with free detours at the
+ * prompt, and can record the session as a transcript that --check replays. */
+#include "lesson.h"
+#include "help.h"
+#include "plot.h"
+#include "repl.h"
+#include "strbuf.h"
+#include <ctype.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct Session {
+    Interp I;
+    LineReader r;
+    Lesson *l;
+    bool tty, teacher;
+    StrBuf record;          /* the recorded transcript (teacher --record) */
+    bool recording;
+    const char *record_path;
+} Session;
+
+static void out(const char *s) { fputs(s, stdout); fflush(stdout); }
+
+static void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void outf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+static char *norm(const char *s) {
+    StrBuf b;
+    sb_init(&b);
+    for (const char *p = s; *p; p++) if (!isspace((unsigned char)*p)) sb_putc(&b, *p == '"' ? '\'' : *p);
+    return sb_take(&b);
+}
+
+static bool same_statement(const char *a, const char *b) {
+    char *x = norm(a), *y = norm(b);
+    bool r = !strcmp(x, y);
+    free(x);
+    free(y);
+    return r;
+}
+
+/* Runs a statement as at the prompt; its output goes to the terminal (and to the recording). */
+static void run(Session *S, const char *stmt) {
+    StrBuf cap;
+    sb_init(&cap);
+    S->I.capture = &cap;
+    bool quit = false;
+    if (!repl_command(&S->I, stmt, &quit) && interp_run(&S->I, stmt, NULL, 1) < 0) {
+        interp_format_error(&S->I, &cap);
+        interp_clear_error(&S->I);
+    }
+    S->I.capture = NULL;
+    out(sb_str(&cap));
+    if (S->recording) {
+        const char *p = stmt;
+        bool first = true;
+        while (first || *p) {
+            const char *e = strchr(p, '\n');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            sb_puts(&S->record, first ? "attn> " : "  ...> ");
+            sb_putn(&S->record, p, n);
+            sb_putc(&S->record, '\n');
+            first = false;
+            if (!e) break;
+            p = e + 1;
+        }
+        sb_puts(&S->record, sb_str(&cap));
+    }
+    sb_free(&cap);
+}
+
+static void save_record(Session *S) {
+    if (!S->recording) return;
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", S->record_path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    bool ok = f != NULL;
+    if (ok) {
+        ok = fprintf(f, "# Recorded session: %s\n\n", S->l->title) > 0;
+        ok = ok && fputs(sb_str(&S->record), f) >= 0;
+        if (S->record.len) ok = ok && fputs("```\n", f) >= 0;
+        ok = (fclose(f) == 0) && ok;
+    }
+    if (!ok || rename(tmp, S->record_path) != 0) {
+        fprintf(stderr, "attn: cannot write the recording %s: %s\n", S->record_path, strerror(errno));
+        remove(tmp);
+    }
+}
+
+static void save(Session *S, int step, int done) {
+    char err[512];
+    if (S->teacher) { save_record(S); return; }
+    if (!progress_set(S->l->id, step, done, err, sizeof err)) fprintf(stderr, "attn: %s\n", err);
+}
+
+static void show_step_header(Session *S, int s) {
+    LessonStep *st = &S->l->steps[s];
+    outf("\n== Step %d of %d: %s  [%s] ==\n", s + 1, S->l->nsteps, st->title, st->id);
+    if (S->recording) {
+        if (S->record.len) sb_puts(&S->record, "```\n\n");
+        sb_printf(&S->record, "## %s {#%s}\n\n```attn\n", st->title, st->id);
+    }
+}
+
+static void lesson_help(bool teacher) {
+    out(teacher ? "Teaching: Enter runs the next statement; anything else you type runs as a detour.\n"
+                : "In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n");
+    out("  hint      a hint for the current question     solution  show and run the answer\n"
+        "  skip      run this statement or answer, go on  next      go on to the next step\n"
+        "  back      go back one step\n"
+        "  jump ID   go to a step (by id or number)      restart   this step again from its start\n"
+        "  steps     list the steps                      quit      leave (progress is saved; Ctrl-D too)\n");
+}
+
+typedef enum { ACT_NONE, ACT_NEXT, ACT_SKIP, ACT_BACK, ACT_JUMP, ACT_RESTART, ACT_QUIT, ACT_HINT, ACT_SOLUTION, ACT_HANDLED } Action;
+
+static Action lesson_command(Session *S, const char *line, int *jump_to) {
+    char w[64] = {0}, a1[128] = {0};
+    int n = sscanf(line, " %63s %127s", w, a1);
+    if (n < 1) return ACT_NONE;
+    /* a word that names a variable the student defined is code, not a command */
+    if (interp_lookup(&S->I, w) && n == 1) return ACT_NONE;
+    char extra[8];
+    if (sscanf(line, " %*s %*s %7s", extra) == 1) return ACT_NONE;
+    if (!strcmp(w, "next")) return n == 1 ? ACT_NEXT : ACT_NONE;
+    if (!strcmp(w, "skip")) return n == 1 ? ACT_SKIP : ACT_NONE;
+    if (!strcmp(w, "back")) return n == 1 ? ACT_BACK : ACT_NONE;
+    if (!strcmp(w, "restart")) return n == 1 ? ACT_RESTART : ACT_NONE;
+    if (!strcmp(w, "quit") || !strcmp(w, "exit")) return n == 1 ? ACT_QUIT : ACT_NONE;
+    if (!strcmp(w, "hint")) return n == 1 ? ACT_HINT : ACT_NONE;
+    if (!strcmp(w, "solution")) return n == 1 ? ACT_SOLUTION : ACT_NONE;
+    if (!strcmp(w, "steps") && n == 1) {
+        for (int i = 0; i < S->l->nsteps; i++) outf("  %2d  %-24s %s\n", i + 1, S->l->steps[i].id, S->l->steps[i].title);
+        return ACT_HANDLED;
+    }
+    if (!strcmp(w, "help") && n == 1) { lesson_help(S->teacher); return ACT_HANDLED; }
+    if (!strcmp(w, "jump") && n == 2) {
+        char *end;
+        long k = strtol(a1, &end, 10);
+        for (int i = 0; i < S->l->nsteps; i++)
+            if ((!*end && k == i + 1) || !strcmp(S->l->steps[i].id, a1)) { *jump_to = i; return ACT_JUMP; }
+        outf("no step '%s' (type steps to list them)\n", a1);
+        return ACT_HANDLED;
+    }
+    return ACT_NONE;
+}
+
+static void indent_print(const char *prefix, const char *text) {
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        outf("%s%.*s\n", prefix, (int)n, p);
+        p = e ? e + 1 : p + n;
+    }
+}
+
+/* Waits for the student to run `stmt`. Returns an action that leaves the step, or ACT_NONE when done. */
+static Action do_run(Session *S, const char *stmt, int *jump_to) {
+    if (S->teacher) indent_print("attn> ", stmt);
+    else {
+        out(S->tty ? "Type this, or press Enter to run it:\n" : "Type this, or an empty line to run it:\n");
+        indent_print("    ", stmt);
+    }
+    for (;;) {
+        int first;
+        char *line = repl_read_statement(&S->r, &first);
+        if (!line) return ACT_QUIT;
+        const char *t = line;
+        while (*t == ' ' || *t == '\t') t++;
+        if (!*t) { free(line); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
+        if (S->tty) lineedit_add_history(line);
+        Action a = lesson_command(S, line, jump_to);
+        if (a == ACT_HINT || a == ACT_SOLUTION) { out("(this step shows a statement to run: press Enter to run it)\n"); free(line); continue; }
+        if (a == ACT_SKIP) { free(line); indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
+        if (a == ACT_HANDLED) { free(line); continue; }
+        if (a != ACT_NONE) { free(line); return a; }
+        run(S, line);
+        bool same = same_statement(line, stmt);
+        free(line);
+        if (same) return ACT_NONE;
+        out(S->teacher ? "(detour: Enter runs the next statement)\n" : "(a detour: the step still waits for the statement above; Enter runs it)\n");
+    }
+}
+
+static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
+    outf("\nQuestion: %s\n", q->prompt);
+    if (!S->teacher) out("(type your answer; hint, solution or skip if you are stuck)\n");
+    int hints = 0, wrong = 0;
+    for (;;) {
+        int first;
+        char *line = repl_read_statement(&S->r, &first);
+        if (!line) return ACT_QUIT;
+        const char *t = line;
+        while (*t == ' ' || *t == '\t') t++;
+        if (!*t) {
+            free(line);
+            if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer); return ACT_NONE; }
+            out("(type an answer, or hint)\n");
+            continue;
+        }
+        if (S->tty) lineedit_add_history(line);
+        Action a = lesson_command(S, line, jump_to);
+        if (a == ACT_HANDLED) { free(line); continue; }
+        if (a == ACT_HINT) {
+            free(line);
+            if (hints < q->nhints) outf("Hint %d of %d: %s\n", hints + 1, q->nhints, q->hints[hints]), hints++;
+            else out("No more hints: type solution to see the answer.\n");
+            continue;
+        }
+        if (a == ACT_SOLUTION || a == ACT_SKIP) {
+            free(line);
+            outf("The answer: %s\n", q->answer);
+            indent_print("attn> ", q->answer);
+            run(S, q->answer);
+            return ACT_NONE;
+        }
+        if (a != ACT_NONE) { free(line); return a; }
+        if (S->teacher) {
+            run(S, line);
+            free(line);
+            out("(detour: Enter shows and runs the answer)\n");
+            continue;
+        }
+        StrBuf fb;
+        sb_init(&fb);
+        bool ok = lesson_check_answer(&S->I, q, line, &fb);
+        if (ok) {
+            out("Right.\n");
+            sb_free(&fb);
+            free(line);
+            return ACT_NONE;
+        }
+        outf("Not yet: %s.\n", sb_str(&fb));
+        sb_free(&fb);
+        free(line);
+        if (++wrong >= 2 && hints < q->nhints) { outf("Hint %d of %d: %s\n", hints + 1, q->nhints, q->hints[hints]); hints++; }
+        else if (wrong >= 2 && q->nhints == hints) out("(type solution to see the answer)\n");
+    }
+}
+
+/* Runs the statements and model answers of steps [from, to) silently, so their variables exist (on resume, and
+ * when jumping ahead). */
+static void replay_steps(Session *S, int from, int to) {
+    StrBuf sink;
+    sb_init(&sink);
+    S->I.capture = &sink;
+    for (int s = from; s < to; s++)
+        for (int k = 0; k < S->l->steps[s].nitems; k++) {
+            LessonItem *it = &S->l->steps[s].items[k];
+            const char *src = it->kind == ITEM_RUN ? it->text : it->kind == ITEM_QUESTION ? it->q->answer : NULL;
+            bool quit;
+            if (src && !repl_command(&S->I, src, &quit) && interp_run(&S->I, src, NULL, 1) < 0) interp_clear_error(&S->I);
+        }
+    S->I.capture = NULL;
+    sb_free(&sink);
+}
+
+static int session(const char *which, bool teacher, const char *record, bool tty) {
+    char *path = lesson_find(which);
+    if (!path) {
+        fprintf(stderr, "attn: no lesson '%s' (attn lesson lists them)\n", which);
+        return 2;
+    }
+    char err[600];
+    Lesson *l = lesson_load(path, err, sizeof err);
+    free(path);
+    if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
+    Session *S = xcalloc(1, sizeof *S);
+    interp_init(&S->I);
+    S->l = l;
+    S->tty = tty;
+    S->teacher = teacher;
+    S->recording = record != NULL;
+    S->record_path = record;
+    sb_init(&S->record);
+    reader_init_file(&S->r, stdin, tty);
+    S->r.keep_blank = true;
+    if (tty) lineedit_init(&S->I);
+    rng_seed(0);
+    int done = 0, step = teacher ? 0 : progress_get(l->id, &done);
+    if (step >= l->nsteps) step = 0;
+    outf("%s\n", l->title);
+    if (l->section) outf("(d2l %s)\n", l->section);
+    if (l->intro && step == 0) outf("\n%s\n", l->intro);
+    if (step > 0) outf("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n", step + 1, l->nsteps);
+    if (step > 0) replay_steps(S, 0, step);
+    out(teacher ? "(teaching mode: Enter runs the next statement; type help for commands)\n" : "(type help for lesson commands)\n");
+    int rc = 0;
+    while (step < l->nsteps) {
+        show_step_header(S, step);
+        LessonStep *st = &l->steps[step];
+        Action act = ACT_NONE;
+        int jump_to = -1;
+        for (int k = 0; k < st->nitems && act == ACT_NONE; k++) {
+            LessonItem *it = &st->items[k];
+            if (it->kind == ITEM_PROSE) { if (*it->text) outf("\n%s\n\n", it->text); }
+            else if (it->kind == ITEM_RUN) act = do_run(S, it->text, &jump_to);
+            else act = do_question(S, it->q, &jump_to);
+        }
+        if (act == ACT_QUIT) {
+            save(S, step, done);
+            out("\nProgress saved: attn lesson resumes here.\n");
+            break;
+        }
+        if (act == ACT_BACK) { step = step > 0 ? step - 1 : 0; continue; }
+        if (act == ACT_RESTART) continue;
+        if (act == ACT_JUMP) {
+            if (jump_to > step) replay_steps(S, step, jump_to);   /* the definitions of the steps jumped over */
+            step = jump_to;
+            save(S, step, done);
+            continue;
+        }
+        step++;
+        if (step > done) done = step;
+        save(S, step < l->nsteps ? step : 0, done);
+    }
+    if (step >= l->nsteps) {
+        outf("\nLesson complete: %s. ", l->title);
+        int n;
+        char **all = lesson_list(&n);
+        int me = -1;
+        for (int i = 0; i < n; i++) {
+            const char *b = strrchr(all[i], '/');
+            b = b ? b + 1 : all[i];
+            if (!strncmp(b, l->id, strlen(l->id))) me = i;
+        }
+        if (me >= 0 && me + 1 < n) outf("Next: attn lesson %d\n", me + 2);
+        else out("That was the last lesson.\n");
+        for (int i = 0; i < n; i++) free(all[i]);
+        free(all);
+        if (S->recording) save_record(S);
+    }
+    if (tty) lineedit_shutdown();
+    reader_free(&S->r);
+    interp_free(&S->I);
+    sb_free(&S->record);
+    lesson_free(l);
+    free(S);
+    gp_shutdown();
+    return rc;
+}
+
+int lesson_run_student(const char *which, bool tty) { return session(which, false, NULL, tty); }
+int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty); }
+
+int lesson_list_command(void) {
+    int n;
+    char **all = lesson_list(&n);
+    if (!n) { fprintf(stderr, "attn: no lessons found (looked in $ATTN_LESSONS, ./lessons and the installed share/attn/lessons)\n"); return 2; }
+    out("Lessons (attn lesson N starts or resumes one):\n");
+    for (int i = 0; i < n; i++) {
+        char err[600];
+        Lesson *l = lesson_load(all[i], err, sizeof err);
+        if (!l) { outf("  %d  (cannot read: %s)\n", i + 1, err); free(all[i]); continue; }
+        int done = 0;
+        progress_get(l->id, &done);
+        const char *mark = done >= l->nsteps ? "done" : done > 0 ? "started" : "";
+        char sec[24] = "";
+        if (l->section) snprintf(sec, sizeof sec, "%.*s", (int)strcspn(l->section, " "), l->section);
+        outf("  %d  %-48s %-10s %d/%d steps %s\n", i + 1, l->title, sec, done > l->nsteps ? l->nsteps : done, l->nsteps, mark);
+        lesson_free(l);
+        free(all[i]);
+    }
+    free(all);
+    return 0;
+}
