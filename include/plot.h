@@ -45,6 +45,7 @@ bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen);
 /* Renders the last figure to a file (svg, png or pdf by extension), atomically. */
 bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen);
 int plot_figure_count(void);
+void plot_reset(void);                               /* figure numbers start again at 1; no last figure */
 
 /* The gnuplot process (gnuplot.c). */
 bool gp_available(void);                             /* gnuplot found on PATH */

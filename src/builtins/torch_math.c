@@ -22,6 +22,38 @@ static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
 static Value *bi_unary(Interp *I, Args *a) {
     static const char *const kw[] = {"input", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
+    Value *in = arg(a, 0, "input");
+    if (in && val_is_number(in)) {
+        /* a Python number gives a Python number, as math.sqrt(512) does */
+        Tensor *t = ten_new(DT_F32, 0, NULL);
+        double x = val_as_double(in), r;
+        UnOp op = (UnOp)a->fn->tag;
+        switch (op) {
+        case UOP_SIN: r = sin(x); break;
+        case UOP_COS: r = cos(x); break;
+        case UOP_TAN: r = tan(x); break;
+        case UOP_EXP: r = exp(x); break;
+        case UOP_LOG: if (x <= 0) { ten_free(t); return rt_error(I, "math domain error: log of %g", x); } r = log(x); break;
+        case UOP_LOG2: if (x <= 0) { ten_free(t); return rt_error(I, "math domain error: log2 of %g", x); } r = log2(x); break;
+        case UOP_LOG10: if (x <= 0) { ten_free(t); return rt_error(I, "math domain error: log10 of %g", x); } r = log10(x); break;
+        case UOP_SQRT: if (x < 0) { ten_free(t); return rt_error(I, "math domain error: sqrt of %g", x); } r = sqrt(x); break;
+        case UOP_TANH: r = tanh(x); break;
+        case UOP_ASIN: case UOP_ACOS:
+            if (x < -1 || x > 1) { ten_free(t); return rt_error(I, "math domain error: %s of %g", op == UOP_ASIN ? "asin" : "acos", x); }
+            r = op == UOP_ASIN ? asin(x) : acos(x);
+            break;
+        case UOP_ATAN: r = atan(x); break;
+        case UOP_FLOOR: case UOP_CEIL:
+            ten_free(t);
+            r = op == UOP_FLOOR ? floor(x) : ceil(x);
+            if (!(fabs(r) < 9.2e18)) return rt_error(I, "cannot convert %g to an integer", x);
+            return val_int((int64_t)r);
+        default: ten_free(t); goto as_tensor;
+        }
+        ten_free(t);
+        return val_float(r);
+    }
+as_tensor:;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     Tensor *r = ten_unary((UnOp)a->fn->tag, x);

@@ -549,6 +549,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     rng_seed(0);
     PlotTarget saved = plot_target();
     plot_set_target("summary");
+    plot_reset();
     PrintOptions po = ten_print_options;
     int problems = 0, steps = 0;
     StrBuf report;

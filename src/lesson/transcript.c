@@ -143,6 +143,7 @@ void tr_run(Transcript *t, char **outputs) {
     PrintOptions saved = ten_print_options;
     PlotTarget saved_target = plot_target();
     plot_set_target("summary");             /* transcripts compare what a figure holds, not its pixels */
+    plot_reset();
     rng_seed(0);
     for (int i = 0; i < t->nsteps; i++) {
         StrBuf out;

@@ -32,6 +32,11 @@ void plot_init_from_env(void) {
 PlotTarget plot_target(void) { return target; }
 int plot_figure_count(void) { return figures; }
 
+void plot_reset(void) {
+    figures = 0;
+    if (last) { sb_free(&last->body); sb_free(&last->summary); free(last); last = NULL; }
+}
+
 static bool has_display(void) {
     const char *d = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
     return (d && *d) || (w && *w);

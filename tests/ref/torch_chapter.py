@@ -6,6 +6,7 @@ must agree with attn's outputs within 1e-5. Prints 'N passed, N failed'.
 usage: torch_chapter.py ATTN_BINARY
 """
 import math, os, subprocess, sys, tempfile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np
 
 try:
@@ -35,75 +36,7 @@ def close(name, got, want, tol=1e-5):
     check(name, err <= tol, f"max |diff| = {err:g}")
 
 
-# ---- the book's code (d2l-en, d2l/torch.py) ----
-def masked_softmax(X, valid_lens):
-    def _sequence_mask(X, valid_len, value=0):
-        maxlen = X.size(1)
-        mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
-        X[~mask] = value
-        return X
-    if valid_lens is None:
-        return nn.functional.softmax(X, dim=-1)
-    shape = X.shape
-    if valid_lens.dim() == 1:
-        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
-    else:
-        valid_lens = valid_lens.reshape(-1)
-    X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
-    return nn.functional.softmax(X.reshape(shape), dim=-1)
-
-
-class DotProductAttention(nn.Module):
-    def __init__(self, dropout):
-        super().__init__()
-        self.dropout = nn.Dropout(dropout)
-
-    def forward(self, queries, keys, values, valid_lens=None):
-        d = queries.shape[-1]
-        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
-        self.attention_weights = masked_softmax(scores, valid_lens)
-        return torch.bmm(self.dropout(self.attention_weights), values)
-
-
-class MultiHeadAttention(nn.Module):
-    def __init__(self, num_hiddens, num_heads, dropout, bias=False):
-        super().__init__()
-        self.num_heads = num_heads
-        self.attention = DotProductAttention(dropout)
-        self.W_q = nn.LazyLinear(num_hiddens, bias=bias)
-        self.W_k = nn.LazyLinear(num_hiddens, bias=bias)
-        self.W_v = nn.LazyLinear(num_hiddens, bias=bias)
-        self.W_o = nn.LazyLinear(num_hiddens, bias=bias)
-
-    def forward(self, queries, keys, values, valid_lens):
-        queries = self.transpose_qkv(self.W_q(queries))
-        keys = self.transpose_qkv(self.W_k(keys))
-        values = self.transpose_qkv(self.W_v(values))
-        if valid_lens is not None:
-            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
-        output = self.attention(queries, keys, values, valid_lens)
-        return self.W_o(self.transpose_output(output))
-
-    def transpose_qkv(self, X):
-        X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
-        X = X.permute(0, 2, 1, 3)
-        return X.reshape(-1, X.shape[2], X.shape[3])
-
-    def transpose_output(self, X):
-        X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
-        X = X.permute(0, 2, 1, 3)
-        return X.reshape(X.shape[0], X.shape[1], -1)
-
-
-class PositionalEncoding(nn.Module):
-    def __init__(self, num_hiddens, dropout, max_len=1000):
-        super().__init__()
-        self.dropout = nn.Dropout(dropout)
-        self.P = torch.zeros((1, max_len, num_hiddens))
-        X = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(
-            10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
-        self.P[:, :, 0::2] = torch.sin(X)
-        self.P[:, :, 1::2] = torch.cos(X)
+from d2l_book import masked_softmax, DotProductAttention, MultiHeadAttention, PositionalEncoding  # noqa: E402
 
 
 def attn(code, cwd):

@@ -8,7 +8,7 @@ usage: torch_transcript.py [--write] FILE...
   --write   fill the expected output from PyTorch (for a new transcript; review before committing)
 Exit status 0 when every step matches; prints 'N passed, N failed' over the steps.
 """
-import contextlib, io, math, re, sys, traceback
+import contextlib, io, math, os, re, sys, traceback
 
 try:
     import torch
@@ -18,25 +18,32 @@ except ImportError:
 
 
 def parse(path):
+    """Steps of every ```attn block; a step is 'checked' when the whole file is marked for PyTorch or its block is
+    tagged ```attn pytorch. Lesson question answers become unchecked steps (they define variables)."""
     lines = open(path, encoding="utf-8").read().split("\n")
-    steps, cur, in_block, other = [], None, False, False
+    whole = "<!-- reference: pytorch -->" in lines
+    steps, cur, in_block, other, tagged, question = [], None, False, False, False, False
     for i, l in enumerate(lines):
         if l.lstrip().startswith("```"):
             lang = l.strip()[3:]
             if other:
-                other = False
+                other = question = False
             elif not in_block:
                 if lang.startswith("attn"):
-                    in_block = True
+                    in_block, tagged = True, whole or lang.split()[1:2] == ["pytorch"]
                 else:
-                    other = True
+                    other, question = True, lang.startswith("question")
             else:
                 in_block, cur = False, None
+            continue
+        if other and question and l.startswith("answer:") and not any(s.get("answer") for s in steps[-1:] if s.get("qline") == i):
+            steps.append({"input": [l[7:].strip()], "line": i, "expected": [], "first_out": i + 1, "checked": False, "answer": True, "qline": i})
+            question = False      # only the first answer: line defines the variables
             continue
         if not in_block:
             continue
         if l.startswith("attn> "):
-            cur = {"input": [l[6:]], "line": i, "expected": [], "first_out": i + 1}
+            cur = {"input": [l[6:]], "line": i, "expected": [], "first_out": i + 1, "checked": tagged}
             steps.append(cur)
         elif (l.startswith("  ...> ") or l == "  ...>") and cur and not cur["expected"]:
             cur["input"].append(l[7:])
@@ -84,7 +91,9 @@ def match(expected, actual):
 
 
 def run_steps(steps):
-    ns = {"torch": torch, "math": math}
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import d2l_book
+    ns = {"torch": torch, "math": math, "d2l": d2l_book}
     exec("from torch import nn", ns)
     outs = []
     for s in steps:
@@ -105,12 +114,12 @@ def main(argv):
     passed = failed = 0
     for path in files:
         lines, steps = parse(path)
-        if "<!-- reference: pytorch -->" not in "\n".join(lines):
+        if not any(s["checked"] for s in steps):
             continue
         torch.set_printoptions(profile="default")
         outs = run_steps(steps)
         if write:
-            starts = {st["first_out"]: (len(st["expected"]), out) for st, out in zip(steps, outs)}
+            starts = {st["first_out"]: (len(st["expected"]), out) for st, out in zip(steps, outs) if st["checked"]}
             new, i = [], 0
             while i < len(lines):
                 if i in starts:
@@ -124,6 +133,8 @@ def main(argv):
             print(f"{path}: wrote {len(steps)} steps from PyTorch {torch.__version__}")
             continue
         for s, out in zip(steps, outs):
+            if not s["checked"]:
+                continue
             exp = "\n".join(s["expected"])
             if match(exp, out):
                 passed += 1
