@@ -71,6 +71,38 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/attn
 
 clean:
-	rm -rf build build-san attn
+	rm -rf build build-san build-fuzz attn
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# Fuzzing with libFuzzer (clang, ASan, UBSan): each target runs FUZZ_TIME seconds from its committed seed corpus
+# in tests/fuzz/corpus/NAME. A crash stops make with the input saved in build-fuzz/; add it to the seed corpus and
+# a regression test once fixed.
+FUZZ_TIME ?= 30
+FUZZ_TARGETS := statements npy transcript lesson
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+              -Iinclude -Isrc/tensor $(PKG_CFLAGS) -DATTN_VERSION='"$(VERSION)"'
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	@mkdir -p build-fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(LIB_SRC) $(LIBS) || exit 1; \
+	done
+fuzz: check-deps fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  rm -rf build-fuzz/corpus-$$t && mkdir -p build-fuzz/corpus-$$t && cp tests/fuzz/corpus/$$t/* build-fuzz/corpus-$$t/; \
+	  echo "== fuzz $$t for $(FUZZ_TIME) s"; \
+	  (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+	     -max_len=4096 -print_final_stats=0 corpus-$$t > fuzz-$$t.log 2>&1); st=$$?; tail -3 build-fuzz/fuzz-$$t.log; \
+	  if [ $$st -ne 0 ]; then echo "fuzz $$t failed (status $$st): see build-fuzz/fuzz-$$t.log"; exit 1; fi; \
+	  if ls build-fuzz/crash-* build-fuzz/leak-* build-fuzz/timeout-* >/dev/null 2>&1; then echo "fuzz $$t found a problem: see build-fuzz/"; exit 1; fi; \
+	done
+
+# valgrind over the end-to-end transcripts and lessons: no leaks, no errors.
+.PHONY: valgrind
+valgrind: check-deps attn
+	@command -v valgrind >/dev/null || ATTN_EXTRA_PKGS=valgrind scripts/install-deps
+	@fail=0; for t in tests/e2e/*.md lessons/[0-9]*.md; do \
+	  if ATTN_PLOT=none valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	       --error-exitcode=99 ./attn --check $$t > build/valgrind.log 2>&1; then echo "valgrind $$t: clean"; \
+	  else echo "valgrind $$t: FAILED"; tail -30 build/valgrind.log; fail=1; fi; done; exit $$fail

@@ -36,6 +36,7 @@ typedef struct Interp {
     FILE *out;
     bool echo_values;            /* print the value of a bare expression at top level */
     int call_depth;
+    long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
     int loop_depth;
     /* control flow signals */
     int signal;                  /* 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN */

@@ -11,8 +11,11 @@
 #include <stddef.h>
 
 #define TEN_MAX_DIMS 8
-/* Limits that turn an out-of-memory kill into a clear error (issue: robustness). */
-#define TEN_MAX_NUMEL ((int64_t)1 << 28)        /* 268M elements, 1 GiB of float32 */
+/* Limits that turn an out-of-memory kill into a clear error. Variables, so tests and fuzzers can lower them. */
+extern int64_t ten_limit_numel;                 /* elements per tensor: 2^28 (1 GiB of float32) */
+extern int64_t ten_limit_bytes;                 /* all live tensors together: 6 GiB */
+#define TEN_MAX_NUMEL ten_limit_numel
+int64_t ten_live_bytes(void);
 
 typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2 } DType;
 

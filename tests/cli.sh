@@ -2,6 +2,7 @@
 # tests/cli.sh ATTN - the command line as a user meets it: options, exit statuses, pipes and files,
 # make install with the man page. Prints one line per check and 'N passed, N failed'.
 ATTN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/.." || exit 2
 pass=0
 fail=0
 T=$(mktemp -d)
@@ -40,6 +41,21 @@ for s in '(' ')' '[[[[' ']' 'x[' 'f(,)' '"unterminated' "'''" '1 +* 2' 'for' 'de
     "$ATTN" -c "$s" >/dev/null 2>&1
     rc=$?
     if [ $rc -gt 1 ]; then bad "input [$s] ended with status $rc"; else ok; fi
+done
+# inputs that fuzzing once broke (tests/fuzz/corpus/*/regress-*): each ends with status 0 or 1 within 10 s
+for f in tests/fuzz/corpus/statements/regress-*; do
+    [ -f "$f" ] || continue
+    timeout 10 "$ATTN" -c "$(cat "$f")" >/dev/null 2>&1
+    rc=$?
+    if [ $rc -gt 1 ]; then bad "fuzz regression $f ended with status $rc"; else ok; fi
+done
+for f in tests/fuzz/corpus/npy/regress-*; do
+    [ -f "$f" ] || continue
+    cp "$f" "$T/r.npy"
+    out=$(cd "$T" && timeout 10 "$ATTN" -c 'x = load("r.npy")' 2>&1)
+    rc=$?
+    if [ $rc -gt 1 ]; then bad "fuzz regression $f ended with status $rc"; else ok; fi
+    case "$out" in *"r.npy:"*) ok ;; *) bad "fuzz regression $f: no message naming the file ($out)" ;; esac
 done
 # make install PREFIX=... with the man page
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <time.h>
 
 #define MAX_GRAPH_N 4096
@@ -21,38 +22,61 @@ static void group3(StrBuf *out, double v) {
     }
 }
 
-/* Receptive fields after `layers` layers of kernel k over n positions (same padding, stride 1), as bitsets:
- * reach[p] = the inputs that output p depends on. Layer l uses dilation k^(l-1) when dilated. */
-static unsigned char *receptive_fields(int64_t n, int64_t k, int64_t layers, bool dilated) {
-    unsigned char *cur = xcalloc((size_t)(n * n), 1), *next = xcalloc((size_t)(n * n), 1);
-    for (int64_t p = 0; p < n; p++) cur[p * n + p] = 1;
-    int64_t dil = 1;
-    for (int64_t l = 0; l < layers; l++) {
-        memset(next, 0, (size_t)(n * n));
-        for (int64_t p = 0; p < n; p++)
-            for (int64_t t = 0; t < k; t++) {
-                int64_t src = p + (t - (k - 1) / 2) * dil;   /* a contiguous window centred on p */
-                if (src < 0 || src >= n) continue;
-                for (int64_t i = 0; i < n; i++) next[p * n + i] |= cur[src * n + i];
-            }
-        unsigned char *tmp = cur; cur = next; next = tmp;
-        if (dilated) dil *= k;
-    }
-    free(next);
-    return cur;
+/* Reach sets as bitsets: row p holds the inputs that output p depends on (n rows of W 64-bit words). */
+typedef struct Reach { int64_t n, W; uint64_t *bits; } Reach;
+
+static Reach reach_new(int64_t n) {
+    Reach r = {n, (n + 63) / 64, NULL};
+    r.bits = xcalloc((size_t)(n * r.W), sizeof(uint64_t));
+    for (int64_t p = 0; p < n; p++) r.bits[p * r.W + p / 64] |= (uint64_t)1 << (p % 64);
+    return r;
 }
 
-/* Fewest layers after which some output depends on both x_1 and x_n (the two farthest tokens). */
+/* One more layer of kernel k with dilation dil (a contiguous window centred on p, same padding). */
+static void reach_layer(Reach *r, int64_t k, int64_t dil) {
+    uint64_t *next = xcalloc((size_t)(r->n * r->W), sizeof(uint64_t));
+    for (int64_t p = 0; p < r->n; p++)
+        for (int64_t t = 0; t < k; t++) {
+            int64_t src = p + (t - (k - 1) / 2) * dil;
+            if (src < 0 || src >= r->n) continue;
+            for (int64_t w = 0; w < r->W; w++) next[p * r->W + w] |= r->bits[src * r->W + w];
+        }
+    free(r->bits);
+    r->bits = next;
+}
+
+static bool reach_has(const Reach *r, int64_t p, int64_t i) { return (r->bits[p * r->W + i / 64] >> (i % 64)) & 1; }
+
+/* Receptive fields after `layers` layers (dilation k^(l-1) at layer l when dilated), as an n×n byte matrix. */
+static unsigned char *receptive_fields(int64_t n, int64_t k, int64_t layers, bool dilated) {
+    Reach r = reach_new(n);
+    int64_t dil = 1;
+    for (int64_t l = 0; l < layers; l++) {
+        reach_layer(&r, k, dil);
+        if (dilated && dil < n) dil *= k;
+    }
+    unsigned char *m = xcalloc((size_t)(n * n), 1);
+    for (int64_t p = 0; p < n; p++)
+        for (int64_t i = 0; i < n; i++) m[p * n + i] = reach_has(&r, p, i);
+    free(r.bits);
+    return m;
+}
+
+/* Fewest layers after which some output depends on both x_1 and x_n (the two farthest tokens), growing the
+ * reach sets one layer at a time on the real graph. */
 static int64_t graph_path_length(int64_t n, int64_t k, bool dilated) {
     if (n <= 1) return 0;
-    for (int64_t L = 1; L <= n; L++) {
-        unsigned char *rf = receptive_fields(n, k, L, dilated);
-        bool linked = false;
-        for (int64_t p = 0; p < n && !linked; p++) linked = rf[p * n] && rf[p * n + n - 1];
-        free(rf);
-        if (linked) return L;
+    Reach r = reach_new(n);
+    int64_t dil = 1, L = -1;
+    for (int64_t l = 1; l <= n && L < 0; l++) {
+        reach_layer(&r, k, dil);
+        if (dilated && dil < n) dil *= k;
+        for (int64_t p = 0; p < n; p++)
+            if (reach_has(&r, p, 0) && reach_has(&r, p, n - 1)) { L = l; break; }
+        if (ten_interrupted) break;
     }
-    return -1;
+    free(r.bits);
+    return L;
 }
 
 static Value *bi_path_length(Interp *I, Args *a) {

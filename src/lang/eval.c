@@ -18,6 +18,7 @@ void interp_init(Interp *I) {
     memset(I, 0, sizeof *I);
     I->out = stdout;
     I->echo_values = true;
+    I->max_loop_iterations = MAX_LOOP_ITERATIONS;
     builtins_init();
 }
 
@@ -261,7 +262,7 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
     int rc = 0;
     while (rc == 0 && (e = ops_iter_next(&it))) {
         if (ten_interrupted) { rt_error(I, "interrupted"); rc = -1; val_decref(e); break; }
-        if (++*count > MAX_LOOP_ITERATIONS) { rt_error(I, "the comprehension ran %lld iterations: stopped", MAX_LOOP_ITERATIONS); rc = -1; val_decref(e); break; }
+        if (++*count > I->max_loop_iterations) { rt_error(I, "the comprehension ran %lld iterations: stopped", I->max_loop_iterations); rc = -1; val_decref(e); break; }
         rc = assign(I, cf->kids[0], e);
         val_decref(e);
         bool pass = true;
@@ -511,7 +512,7 @@ static int exec_for(Interp *I, Node *n) {
     I->loop_depth++;
     while ((e = ops_iter_next(&it))) {
         if (ten_interrupted) { val_decref(e); rt_error(I, "interrupted"); at(I, n); rc = -1; break; }
-        if (++count > MAX_LOOP_ITERATIONS) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", MAX_LOOP_ITERATIONS); at(I, n); rc = -1; break; }
+        if (++count > I->max_loop_iterations) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", I->max_loop_iterations); at(I, n); rc = -1; break; }
         rc = assign(I, n->kids[0], e);
         val_decref(e);
         if (rc < 0) break;
@@ -532,7 +533,7 @@ static int exec_while(Interp *I, Node *n) {
     int rc = 0;
     for (;;) {
         if (ten_interrupted) { rt_error(I, "interrupted"); at(I, n); rc = -1; break; }
-        if (++count > MAX_LOOP_ITERATIONS) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", MAX_LOOP_ITERATIONS); at(I, n); rc = -1; break; }
+        if (++count > I->max_loop_iterations) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", I->max_loop_iterations); at(I, n); rc = -1; break; }
         Value *c = eval(I, n->kids[0]);
         if (!c) { rc = -1; break; }
         bool t;
@@ -631,10 +632,10 @@ static int exec(Interp *I, Node *n) {
         /* torch, d2l, math, numpy... are built in; an import of anything else says so clearly */
         for (int i = 0; i < n->nkids; i++) {
             const char *m = n->kids[i]->str;
-            if (!builtins_is_module(m) && !builtins_find(m) && !builtins_constant(m)) {
-                /* `from x import y as z`: names after 'as' are aliases; accept names that exist as builtins */
-                Value *c = NULL;
-                (void)c;
+            Value *c = builtins_is_module(m) || builtins_find(m) ? NULL : builtins_constant(m);
+            bool known = builtins_is_module(m) || builtins_find(m) || c;
+            val_decref(c);
+            if (!known) {
                 rt_error(I, "attn has no module or name '%s' to import (torch, d2l, nn, math and numpy are built in)", m);
                 at(I, n->kids[i]);
                 return -1;

@@ -163,9 +163,13 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
         return float_binary(I, aop, val_as_double(a), val_as_double(b));
     }
     if (aop == AOP_ADD && a->kind == V_STR && b->kind == V_STR) {
-        Value *r = val_strn(a->u.str.s, a->u.str.len + b->u.str.len);
-        memcpy(r->u.str.s + a->u.str.len, b->u.str.s, b->u.str.len);
-        r->u.str.s[r->u.str.len] = 0;
+        if (a->u.str.len + b->u.str.len > 100000000) return rt_error(I, "the string would be too long");
+        char *s = xmalloc(a->u.str.len + b->u.str.len + 1);
+        memcpy(s, a->u.str.s, a->u.str.len);
+        memcpy(s + a->u.str.len, b->u.str.s, b->u.str.len);
+        s[a->u.str.len + b->u.str.len] = 0;
+        Value *r = val_str_take(s);
+        r->u.str.len = a->u.str.len + b->u.str.len;
         return r;
     }
     if (aop == AOP_ADD && (a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind && !a->u.seq.is_size)

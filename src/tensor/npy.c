@@ -18,15 +18,25 @@ static const char *skip_ws(const char *p, const char *end) {
 }
 
 /* Finds 'key': in the header dict and returns a pointer to its value, or NULL. */
+/* Finds 'key': in the header dict and returns a pointer to its value (strictly before end), or NULL. */
 static const char *find_key(const char *h, const char *end, const char *key) {
     size_t kl = strlen(key);
     for (const char *p = h; p + kl + 2 < end; p++) {
         if ((*p == '\'' || *p == '"') && p[kl + 1] == *p && memcmp(p + 1, key, kl) == 0) {
             const char *q = skip_ws(p + kl + 2, end);
-            if (q < end && *q == ':') return skip_ws(q + 1, end);
+            if (q < end && *q == ':') {
+                q = skip_ws(q + 1, end);
+                return q < end ? q : NULL;
+            }
         }
     }
     return NULL;
+}
+
+/* Does [p, end) start with the literal? (never reads past end) */
+static bool starts(const char *p, const char *end, const char *lit) {
+    size_t n = strlen(lit);
+    return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
 }
 
 Tensor *npy_parse(const unsigned char *buf, size_t len) {
@@ -51,12 +61,12 @@ Tensor *npy_parse(const unsigned char *buf, size_t len) {
     if (!d || !fo || !sh) { ten_fail(".npy header lacks 'descr', 'fortran_order' or 'shape'"); return NULL; }
     char descr[16] = {0};
     if (*d != '\'' && *d != '"') { ten_fail(".npy header: 'descr' is not a string (structured arrays are not supported)"); return NULL; }
-    const char *dq = memchr(d + 1, *d, (size_t)(end - d - 1));
+    const char *dq = d + 1 < end ? memchr(d + 1, *d, (size_t)(end - d - 1)) : NULL;
     if (!dq || dq - d - 1 >= (long)sizeof descr) { ten_fail(".npy header: bad 'descr'"); return NULL; }
     memcpy(descr, d + 1, (size_t)(dq - d - 1));
-    if (strncmp(fo, "False", 5) != 0) {
-        ten_fail(strncmp(fo, "True", 4) == 0 ? "Fortran-order .npy arrays are not supported: save with np.ascontiguousarray"
-                                             : ".npy header: bad 'fortran_order'");
+    if (!starts(fo, end, "False")) {
+        ten_fail(starts(fo, end, "True") ? "Fortran-order .npy arrays are not supported: save with np.ascontiguousarray"
+                                         : ".npy header: bad 'fortran_order'");
         return NULL;
     }
     if (*sh != '(') { ten_fail(".npy header: 'shape' is not a tuple"); return NULL; }

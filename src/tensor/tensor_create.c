@@ -8,6 +8,10 @@
 #include <string.h>
 
 volatile int ten_interrupted = 0;
+int64_t ten_limit_numel = (int64_t)1 << 28;
+int64_t ten_limit_bytes = (int64_t)6 << 30;
+static int64_t live_bytes;
+int64_t ten_live_bytes(void) { return live_bytes; }
 static char ten_errbuf[512];
 
 const char *ten_error(void) { return ten_errbuf; }
@@ -58,6 +62,13 @@ Tensor *ten_new(DType dt, int ndim, const int64_t *shape) {
                  (long long)TEN_MAX_NUMEL);
         return NULL;
     }
+    int64_t bytes = (numel ? numel : 1) * (int64_t)ten_dtype_size(dt);
+    if (live_bytes + bytes > ten_limit_bytes) {
+        ten_fail("out of tensor memory: the tensors alive now take %.2f GiB and this one needs %.2f GiB more (attn's limit "
+                 "is %.0f GiB): delete some (del NAME) or use smaller sizes",
+                 (double)live_bytes / (1 << 30), (double)bytes / (1 << 30), (double)ten_limit_bytes / (1 << 30));
+        return NULL;
+    }
     void *data = calloc((size_t)(numel ? numel : 1), ten_dtype_size(dt));
     if (!data) {
         ten_fail("not enough memory for %lld elements", (long long)numel);
@@ -69,11 +80,13 @@ Tensor *ten_new(DType dt, int ndim, const int64_t *shape) {
     for (int i = 0; i < ndim; i++) t->shape[i] = shape[i];
     t->numel = numel;
     t->data = data;
+    live_bytes += bytes;
     return t;
 }
 
 void ten_free(Tensor *t) {
     if (!t) return;
+    live_bytes -= (t->numel ? t->numel : 1) * (int64_t)ten_dtype_size(t->dtype);
     free(t->data);
     free(t);
 }

@@ -120,6 +120,9 @@ static void test_eval(void **state) {
     ASSERT_RUN(&I, "print(*[1, 2], sep='-')", "1-2\n");
     ASSERT_RUN(&I, "2 ** 64", "ERR: integer overflow: attn's integers are 64-bit");
     ASSERT_RUN(&I, "del a\na", "ERR: name 'a' is not defined");
+    /* found by fuzzing: string + string read past the left string */
+    ASSERT_RUN(&I, "f'{1:>08.3f}' + '%5s|%-3d' % ('a', 2)", "'0001.000    a|2  '\n");
+    ASSERT_RUN(&I, "'ab' + 'cde' + ''", "'abcde'\n");
     interp_free(&I);
 }
 

@@ -1,0 +1,18 @@
+/* fuzz_lesson.c - any bytes as a lesson file: loaded, or an error with file and line. */
+#include "fuzz_common.h"
+#include "lesson.h"
+#include <stdint.h>
+#include <stdio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_limits();
+    if (size > 16384) return 0;
+    FILE *f = fopen("lesson.md", "wb");
+    if (!f) return 0;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    char err[600];
+    Lesson *l = lesson_load("lesson.md", err, sizeof err);
+    lesson_free(l);
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* fuzz_transcript.c - any bytes as a transcript (parsed), and as a pair of outputs to compare with tr_match. */
+#include "fuzz_common.h"
+#include "transcript.h"
+#include <stdint.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_limits();
+    if (size > 16384) return 0;
+    char *s = malloc(size + 1);
+    memcpy(s, data, size);
+    s[size] = 0;
+    char err[512];
+    Transcript *t = tr_parse("fuzz.md", s, err, sizeof err);
+    tr_free(t);
+    size_t half = strlen(s) / 2;
+    char *a = strndup(s, half), *b = strdup(s + half);
+    (void)tr_match(a, b);
+    free(a);
+    free(b);
+    free(s);
+    return 0;
+}
