@@ -65,13 +65,13 @@ static void test_damaged(void **state) {
     assert_non_null(strstr(ten_error(), "Fortran"));
     assert_null(parse_str("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999,), }\n", v, sizeof v));
     assert_null(npy_parse((const unsigned char *)"hello", 5));
+    assert_non_null(strstr(ten_error(), "not a .npy file"));
     /* found by fuzzing: a key at the very end of the header (read past the end) */
     const char *h = "{'descr':";
     unsigned char buf[64] = "\x93NUMPY\x01\x00";
     buf[8] = (unsigned char)strlen(h);
     memcpy(buf + 10, h, strlen(h));
     assert_null(npy_parse(buf, 10 + strlen(h)));
-    assert_non_null(strstr(ten_error(), "not a .npy file"));
     assert_null(npy_load("/nonexistent/dir/x.npy"));
     assert_non_null(strstr(ten_error(), "cannot open"));
 }
