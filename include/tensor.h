@@ -39,6 +39,8 @@ size_t ten_dtype_size(DType d);
 
 /* ---- creation (tensor_create.c) ---- */
 Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* zero-filled */
+Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* for results whose every element is written */
+void ten_release_cache(void);                                        /* frees the buffers kept for reuse */
 Tensor *ten_scalar_f(float v);
 Tensor *ten_scalar_i(int64_t v);
 Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v);

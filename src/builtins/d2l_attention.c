@@ -261,14 +261,14 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     Tensor *w = attn_masked_softmax(I, scores, valid_lens);
     ten_free(scores);
     if (!w) return NULL;
-    val_attr_set(self, "attention_weights", val_tensor(ten_copy(w)));
-    /* pass 3: dropout on the weights, then the weighted sum of values */
+    val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
+    /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values */
     Value *drop = val_attr_get(self, "dropout");
-    Tensor *wd = drop && drop->kind == V_OBJECT ? dropout_apply(drop, w) : ten_copy(w);
-    ten_free(w);
+    bool active = drop && drop->kind == V_OBJECT && training(drop) && attr_num(drop, "p", 0) > 0;
+    Tensor *wd = active ? dropout_apply(drop, w) : w;
     if (!wd) return NULL;
     Tensor *out = ten_bmm(wd, v);
-    ten_free(wd);
+    if (wd != w) ten_free(wd);
     return out;
 }
 

@@ -40,8 +40,63 @@ const char *ten_dtype_name(DType d) {
 }
 size_t ten_dtype_size(DType d) { return d == DT_F32 ? 4 : d == DT_I64 ? 8 : 1; }
 
+/* Large buffers are kept for reuse after ten_free (as PyTorch's caching allocator does): a fresh 256 MB buffer
+ * costs more in page faults than the kernel that fills it. Exact sizes only, a few slots, bounded in total. */
+#define CACHE_SLOTS 32
+#define CACHE_MIN_BYTES ((size_t)1 << 20)
+#define CACHE_MAX_BYTES ((size_t)3 << 30)
+static struct { void *p; size_t bytes; } cache[CACHE_SLOTS];
+static size_t cached_bytes;
+
+static void *data_alloc(size_t bytes, bool zero) {
+    if (bytes >= CACHE_MIN_BYTES)
+        for (int i = 0; i < CACHE_SLOTS; i++)
+            if (cache[i].p && cache[i].bytes == bytes) {
+                void *p = cache[i].p;
+                cache[i].p = NULL;
+                cached_bytes -= bytes;
+                if (zero) memset(p, 0, bytes);
+                return p;
+            }
+    return zero ? calloc(bytes, 1) : malloc(bytes);
+}
+
+static void data_free(void *p, size_t bytes) {
+    if (!p) return;
+    if (bytes >= CACHE_MIN_BYTES && bytes <= CACHE_MAX_BYTES) {
+        int slot = -1;
+        for (int i = 0; i < CACHE_SLOTS && slot < 0; i++) if (!cache[i].p) slot = i;
+        /* full: drop the oldest-looking (slot 0) and shift */
+        if (slot < 0) { free(cache[0].p); cached_bytes -= cache[0].bytes; memmove(cache, cache + 1, sizeof cache[0] * (CACHE_SLOTS - 1)); slot = CACHE_SLOTS - 1; cache[slot].p = NULL; }
+        while (cached_bytes + bytes > CACHE_MAX_BYTES) {
+            int big = -1;
+            for (int i = 0; i < CACHE_SLOTS; i++) if (cache[i].p && (big < 0 || cache[i].bytes > cache[big].bytes)) big = i;
+            if (big < 0) break;
+            free(cache[big].p);
+            cached_bytes -= cache[big].bytes;
+            cache[big].p = NULL;
+        }
+        cache[slot].p = p;
+        cache[slot].bytes = bytes;
+        cached_bytes += bytes;
+        return;
+    }
+    free(p);
+}
+
+void ten_release_cache(void) {
+    for (int i = 0; i < CACHE_SLOTS; i++) { free(cache[i].p); cache[i].p = NULL; }
+    cached_bytes = 0;
+}
+
+static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero);
+
 /* Allocates a zero-filled tensor; NULL with a message when the shape is invalid or too large. */
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape) {
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape) { return new_tensor(dt, ndim, shape, true); }
+/* The same without zero-filling, for results that every element of is written. */
+Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape) { return new_tensor(dt, ndim, shape, false); }
+
+static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
     if (ndim < 0 || ndim > TEN_MAX_DIMS) {
         ten_fail("tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
         return NULL;
@@ -69,7 +124,7 @@ Tensor *ten_new(DType dt, int ndim, const int64_t *shape) {
                  (double)live_bytes / (1 << 30), (double)bytes / (1 << 30), (double)ten_limit_bytes / (1 << 30));
         return NULL;
     }
-    void *data = calloc((size_t)(numel ? numel : 1), ten_dtype_size(dt));
+    void *data = data_alloc((size_t)bytes, zero);
     if (!data) {
         ten_fail("not enough memory for %lld elements", (long long)numel);
         return NULL;
@@ -86,8 +141,9 @@ Tensor *ten_new(DType dt, int ndim, const int64_t *shape) {
 
 void ten_free(Tensor *t) {
     if (!t) return;
-    live_bytes -= (t->numel ? t->numel : 1) * (int64_t)ten_dtype_size(t->dtype);
-    free(t->data);
+    int64_t bytes = (t->numel ? t->numel : 1) * (int64_t)ten_dtype_size(t->dtype);
+    live_bytes -= bytes;
+    data_free(t->data, (size_t)bytes);
     free(t);
 }
 
@@ -166,7 +222,7 @@ Tensor *ten_eye(int64_t n, int64_t m, DType dt) {
 }
 
 Tensor *ten_copy(const Tensor *t) {
-    Tensor *c = ten_new(t->dtype, t->ndim, t->shape);
+    Tensor *c = ten_new_uninit(t->dtype, t->ndim, t->shape);
     if (!c) return NULL;
     memcpy(c->data, t->data, (size_t)t->numel * ten_dtype_size(t->dtype));
     return c;
@@ -179,7 +235,7 @@ static int64_t f_to_i64(double v) {
 }
 
 Tensor *ten_cast(const Tensor *t, DType dt) {
-    Tensor *c = ten_new(dt, t->ndim, t->shape);
+    Tensor *c = ten_new_uninit(dt, t->ndim, t->shape);
     if (!c) return NULL;
     int64_t n = t->numel;
     if (dt == t->dtype) {

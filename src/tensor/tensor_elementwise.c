@@ -37,7 +37,7 @@ Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
         ten_fail("a tensor of shape %s cannot be expanded to shape %s", sa, sb);
         return NULL;
     }
-    Tensor *o = ten_new(t->dtype, ndim, shape);
+    Tensor *o = ten_new_uninit(t->dtype, ndim, shape);
     if (!o) return NULL;
     if (o->numel == 0) return o;
     size_t es = ten_dtype_size(t->dtype);
@@ -172,7 +172,7 @@ Tensor *ten_binary(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw)
     if (ten_broadcast_shape(a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
     DType cdt = result_compute_dtype(op, a, aw, b, bw);
     DType odt = is_cmp(op) ? DT_BOOL : cdt;
-    Tensor *o = ten_new(odt, nd, shape);
+    Tensor *o = ten_new_uninit(odt, nd, shape);
     if (!o) return NULL;
     Tensor *ea = NULL, *eb = NULL;
     const Tensor *xa = a, *xb = b;

@@ -12,7 +12,7 @@ void ten_contiguous_strides(const Tensor *t, int64_t *strides) {
 }
 
 Tensor *ten_gather_view(const Tensor *src, const StridedView *v) {
-    Tensor *o = ten_new(src->dtype, v->ndim, v->shape);
+    Tensor *o = ten_new_uninit(src->dtype, v->ndim, v->shape);
     if (!o || o->numel == 0) return o;
     size_t es = ten_dtype_size(src->dtype);
     int64_t idx[TEN_MAX_DIMS] = {0}, off = v->offset;

@@ -63,6 +63,21 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     int64_t batch = 1;
     for (int i = 0; i < nb; i++) batch *= bsh[i];
     DType dt = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : DT_I64;
+    /* fast path: float32 operands of at least 2 dims whose batch dims are equal (no broadcasting, no copies) */
+    if (dt == DT_F32 && a->dtype == DT_F32 && b->dtype == DT_F32 && !a1 && !b1 && nba == nbb &&
+        memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0) {
+        int64_t osh[TEN_MAX_DIMS];
+        memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
+        osh[nba] = m;
+        osh[nba + 1] = n;
+        Tensor *o = ten_new_uninit(DT_F32, nba + 2, osh);
+        if (!o) return NULL;
+        for (int64_t i = 0; i < batch; i++) {
+            if (ten_interrupted) { ten_free(o); ten_fail("interrupted"); return NULL; }
+            ten_sgemm(ten_f32(a) + i * m * k, ten_f32(b) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
+        }
+        return o;
+    }
     /* Expand operands to (batch..., m, k) and (batch..., k, n). */
     int64_t ash[TEN_MAX_DIMS], bsh2[TEN_MAX_DIMS];
     memcpy(ash, bsh, sizeof(int64_t) * (size_t)nb);

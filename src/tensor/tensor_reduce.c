@@ -124,14 +124,19 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
         if (ten_interrupted) { ten_free(o); ten_fail("interrupted"); return NULL; }
         for (int64_t c = 0; c < inner; c++) {
             float *row = x + a * n * inner + c;
-            double mx = -INFINITY, sum = 0;
+            float mx = -INFINITY;
+            double sum = 0;
             for (int64_t k = 0; k < n; k++) if (row[k * inner] > mx) mx = row[k * inner];
             if (isinf(mx) && mx < 0) mx = 0;
-            for (int64_t k = 0; k < n; k++) sum += exp((double)row[k * inner] - mx);
-            for (int64_t k = 0; k < n; k++) {
-                double v = (double)row[k * inner] - mx;
-                row[k * inner] = (float)(log_form ? v - log(sum) : exp(v) / sum);
+            if (log_form) {
+                for (int64_t k = 0; k < n; k++) sum += exp((double)row[k * inner] - mx);
+                double ls = log(sum);
+                for (int64_t k = 0; k < n; k++) row[k * inner] = (float)((double)row[k * inner] - mx - ls);
+                continue;
             }
+            for (int64_t k = 0; k < n; k++) { float e = expf(row[k * inner] - mx); row[k * inner] = e; sum += e; }
+            float inv = (float)(1.0 / sum);
+            for (int64_t k = 0; k < n; k++) row[k * inner] *= inv;
         }
     }
     return o;
