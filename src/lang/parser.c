@@ -564,13 +564,14 @@ static Node *not_test(Parser *p) {
     return comparison(p);
 }
 
-static Node *and_test(Parser *p) {
-    Node *l = not_test(p);
-    while (l && lex_is_name(peek(p), "and")) {
+/* and_test -> not_test { 'and' not_test };  or_test -> and_test { 'or' and_test }  (left associative) */
+static Node *bool_chain(Parser *p, const char *kw, NodeKind kind, Node *(*operand)(Parser *)) {
+    Node *l = operand(p);
+    while (l && lex_is_name(peek(p), kw)) {
         Token *t = next(p);
-        Node *r = not_test(p);
+        Node *r = operand(p);
         if (!r) { ast_free(l); return NULL; }
-        Node *n = node_at(N_AND, t);
+        Node *n = node_at(kind, t);
         ast_add(n, l);
         ast_add(n, r);
         l = n;
@@ -578,19 +579,8 @@ static Node *and_test(Parser *p) {
     return l;
 }
 
-static Node *or_test(Parser *p) {
-    Node *l = and_test(p);
-    while (l && lex_is_name(peek(p), "or")) {
-        Token *t = next(p);
-        Node *r = and_test(p);
-        if (!r) { ast_free(l); return NULL; }
-        Node *n = node_at(N_OR, t);
-        ast_add(n, l);
-        ast_add(n, r);
-        l = n;
-    }
-    return l;
-}
+static Node *and_test(Parser *p) { return bool_chain(p, "and", N_AND, not_test); }
+static Node *or_test(Parser *p) { return bool_chain(p, "or", N_OR, and_test); }
 
 /* lambda a, b=1: expr  -> N_LAMBDA(params as N_NAME / N_KWARG..., body) */
 static Node *lambda_expr(Parser *p) {

@@ -3,6 +3,7 @@
 #include "repl.h"
 #include "transcript.h"
 #include "plot.h"
+#include "textfile.h"
 #include "ops.h"
 #include "parser.h"
 #include "strbuf.h"
@@ -132,18 +133,9 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
 }
 
 Lesson *lesson_load(const char *path, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
-    StrBuf b;
-    sb_init(&b);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (b.len + n > LESSON_MAX_FILE) { fclose(f); sb_free(&b); snprintf(err, errlen, "%s: larger than 4 MiB", path); return NULL; }
-        sb_putn(&b, buf, n);
-    }
-    fclose(f);
-    if (memchr(sb_str(&b), 0, b.len)) { sb_free(&b); snprintf(err, errlen, "%s: has a NUL byte (not a text file)", path); return NULL; }
+    char *text = textfile_read(path, LESSON_MAX_FILE, err, errlen);
+    if (!text) return NULL;
+    StrBuf b = {text, strlen(text), strlen(text) + 1};
     Lesson *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(path);
     const char *base = strrchr(path, '/');

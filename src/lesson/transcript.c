@@ -3,6 +3,7 @@
 #include "repl.h"
 #include "strbuf.h"
 #include "plot.h"
+#include "textfile.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -12,22 +13,6 @@
 #include <unistd.h>
 
 #define TR_MAX_FILE (8 << 20)
-
-static char *read_file(const char *path, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
-    StrBuf b;
-    sb_init(&b);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (b.len + n > TR_MAX_FILE) { fclose(f); sb_free(&b); snprintf(err, errlen, "%s: larger than 8 MiB", path); return NULL; }
-        sb_putn(&b, buf, n);
-    }
-    fclose(f);
-    if (memchr(sb_str(&b), 0, b.len)) { sb_free(&b); snprintf(err, errlen, "%s: has a NUL byte (not a text file)", path); return NULL; }
-    return sb_take(&b);
-}
 
 static bool is_fence(const char *l, size_t n, const char **lang) {
     size_t i = 0;
@@ -121,7 +106,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
 }
 
 Transcript *tr_load(const char *path, char *err, size_t errlen) {
-    char *text = read_file(path, err, errlen);
+    char *text = textfile_read(path, TR_MAX_FILE, err, errlen);
     if (!text) return NULL;
     Transcript *t = tr_parse(path, text, err, errlen);
     free(text);
@@ -279,12 +264,20 @@ static void put_input(StrBuf *b, const char *input) {
     }
 }
 
-int tr_replay(const char *path) {
+/* Loads and runs a transcript; NULL (with a message on stderr) when it cannot be read. */
+static Transcript *load_and_run(const char *path, char ***outs) {
     char err[512];
     Transcript *t = tr_load(path, err, sizeof err);
-    if (!t) { fprintf(stderr, "attn: %s\n", err); return 2; }
-    char **outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
-    tr_run(t, outs);
+    if (!t) { fprintf(stderr, "attn: %s\n", err); return NULL; }
+    *outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
+    tr_run(t, *outs);
+    return t;
+}
+
+int tr_replay(const char *path) {
+    char **outs;
+    Transcript *t = load_and_run(path, &outs);
+    if (!t) return 2;
     StrBuf b;
     sb_init(&b);
     for (int i = 0; i < t->nsteps; i++) {
@@ -346,11 +339,9 @@ int tr_check(const char *path, bool quiet) {
 
 /* Rewrites the expected output of every step with what attn prints now (temp file, then rename). */
 int tr_update(const char *path) {
-    char err[512];
-    Transcript *t = tr_load(path, err, sizeof err);
-    if (!t) { fprintf(stderr, "attn: %s\n", err); return 2; }
-    char **outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
-    tr_run(t, outs);
+    char **outs;
+    Transcript *t = load_and_run(path, &outs);
+    if (!t) return 2;
     StrBuf b;
     sb_init(&b);
     const char *p = t->text;

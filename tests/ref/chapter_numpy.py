@@ -6,28 +6,12 @@ Prints 'N passed, N failed'.  usage: chapter_numpy.py ATTN_BINARY"""
 import math, os, re, subprocess, sys, tempfile
 import numpy as np
 
-ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
-passed = failed = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refcheck import attn, check, close, finish  # noqa: E402
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    if not ok:
-        print(f"FAIL {name}: {detail}")
 
 
-def attn(code, cwd):
-    r = subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        raise RuntimeError(f"attn failed on {code[:60]!r}: {r.stderr.strip()}")
-    return r.stdout
-
-
-def close(name, got, want, tol):
-    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
-    ok = got.shape == want.shape and (got.size == 0 or np.max(np.abs(got - want)) <= tol)
-    check(name, ok, f"{got.shape} vs {want.shape}, max diff {np.max(np.abs(got - want)) if got.shape == want.shape and got.size else '-'}")
 
 
 # ALiBi: the reference implementation from the paper's repository (ofirpress/attention_with_linear_biases)
@@ -129,5 +113,4 @@ save('idx.npy', relative_position_index(6, 2)); save('sb.npy', shaw_bias(q, a))"
     out = attn("r = measure_layers(ns=[32, 64], d=16, repeats=1, quiet=True); print(len(r['cnn']), min(r['cnn'] + r['rnn'] + r['attention']) > 0, sorted(r['slopes'].keys()))", d)
     check("measure_layers result", out.strip() == "2 True ['attention', 'cnn', 'rnn']", out)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -7,32 +7,12 @@ usage: numpy_check.py ATTN_BINARY
 import os, subprocess, sys, tempfile
 import numpy as np
 
-ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
-passed = failed = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refcheck import attn, check, close, finish  # noqa: E402
 
 
-def attn(code, cwd):
-    r = subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=60)
-    if r.returncode != 0:
-        raise RuntimeError(f"attn failed: {r.stderr.strip()}")
-    return r.stdout
 
 
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
-
-
-def close(name, got, want, tol):
-    got, want = np.asarray(got), np.asarray(want)
-    if got.shape != want.shape:
-        return check(name, False, f"shape {got.shape} != {want.shape}")
-    err = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) if got.size else 0.0
-    check(name, err <= tol, f"max |diff| = {err:g} > {tol:g}")
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -118,5 +98,4 @@ save("std.npy", A.std(dim=0)); save("var.npy", A.var()); save("tril.npy", torch.
         if k != "b1":
             check(f"load {k}.npy dtype", dt == want_dt, f"{dt} != {want_dt}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
