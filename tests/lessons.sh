@@ -35,7 +35,7 @@ out=$(printf 'steps\njump masking\nback\nnext\njump weights\nskip\nskip\nskip\ns
 has "steps lists ids" "$out" "masking"
 has "jump to a step" "$out" "Step 4 of 6: Masking with valid_lens"
 has "back one step" "$out" "Step 3 of 6: Weights"
-has "skip runs the statement" "$out" "tensor([[1., 1., 1., 1.]])"
+has "skip runs the statement" "$out" "tensor([[1.0000, 1.0000, 1.0000, 1.0000]])"
 has "solution shows the answer" "$out" "The answer: weights[0, 3].argmax()"
 out=$(printf 'jump nowhere\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "unknown step" "$out" "no step 'nowhere'"

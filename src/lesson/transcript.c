@@ -200,7 +200,19 @@ static bool next_tok(const char **pp, Tok *t) {
     return true;
 }
 
+static bool caret_line(const char *s) {
+    while (*s == ' ') s++;
+    return *s == '^' && s[1 + strspn(s + 1, " ")] == 0;
+}
+
+/* A caret line (spaces and one ^) must match exactly: its position is what it says. */
 static bool line_match(const char *e, const char *a) {
+    if (caret_line(e) || caret_line(a)) {
+        size_t ne = strlen(e), na = strlen(a);
+        while (ne && e[ne - 1] == ' ') ne--;
+        while (na && a[na - 1] == ' ') na--;
+        return ne == na && !memcmp(e, a, ne);
+    }
     Tok te, ta;
     for (;;) {
         bool he = next_tok(&e, &te), ha = next_tok(&a, &ta);
