@@ -2,8 +2,31 @@
  * same digits on every machine); large ones go to OpenBLAS's cblas_sgemm, where a BLAS pays. */
 #include "tensor_internal.h"
 #include <cblas.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+
+/* OpenBLAS is loaded on the first large product, not at start-up: loading it starts its thread pool, which costs
+ * more than the rest of attn's start-up together. Without it, products use the loop below (slower, same digits). */
+typedef void (*sgemm_fn)(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE, const blasint,
+                         const blasint, const blasint, const float, const float *, const blasint, const float *,
+                         const blasint, const float, float *, const blasint);
+static sgemm_fn blas_sgemm;
+static int blas_state;          /* 0 not tried, 1 loaded, -1 not available */
+
+static sgemm_fn load_blas(void) {
+    if (blas_state) return blas_sgemm;
+    const char *names[] = {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3", NULL};
+    for (int i = 0; names[i] && !blas_sgemm; i++) {
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!h) continue;
+        *(void **)&blas_sgemm = dlsym(h, "cblas_sgemm");
+        if (!blas_sgemm) dlclose(h);
+    }
+    blas_state = blas_sgemm ? 1 : -1;
+    if (!blas_sgemm) fputs("attn: OpenBLAS was not found (sudo apt-get install libopenblas0): large matrix products use attn's own, slower loop\n", stderr);
+    return blas_sgemm;
+}
 
 #define DEFAULT_BLAS_THRESHOLD (64 * 64 * 64)
 static int64_t blas_threshold = DEFAULT_BLAS_THRESHOLD;   /* m*n*k at or above which BLAS is used */
@@ -12,8 +35,9 @@ void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops < 0 ? DEFAUL
 
 /* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
-    if (m * n * k >= blas_threshold && m < INT32_MAX && n < INT32_MAX && k < INT32_MAX) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, bt ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, A,
+    sgemm_fn gemm = m * n * k >= blas_threshold && m < INT32_MAX && n < INT32_MAX && k < INT32_MAX ? load_blas() : NULL;
+    if (gemm) {
+        gemm(CblasRowMajor, CblasNoTrans, bt ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, A,
                     (int)k, B, bt ? (int)k : (int)n, 0.0f, C, (int)n);
         return;
     }
