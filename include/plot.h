@@ -42,6 +42,8 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen);
  * script, messages) is appended to out; gnuplot's dumb/sixel drawing goes to the terminal directly. Returns false
  * with a message in err when gnuplot failed or is missing. Takes ownership of fig. */
 bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen);
+/* Keeps fig as the last figure (for savefig) without drawing it: the caller drew it. Takes ownership. */
+void plot_keep(Figure *fig);
 /* Renders the last figure to a file (svg, png or pdf by extension), atomically. */
 bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen);
 int plot_figure_count(void);

@@ -276,21 +276,92 @@ static Value *bi_plot(Interp *I, Args *a) {
     return r;
 }
 
-/* matplotlib's sequential colormaps, light to dark, as gnuplot palettes */
-static bool palette(StrBuf *o, const char *cmap) {
-    static const struct { const char *name, *def; } maps[] = {
-        {"Reds", "(0 '#fff5f0', 0.25 '#fcbba1', 0.5 '#fb6a4a', 0.75 '#cb181d', 1 '#67000d')"},
-        {"Blues", "(0 '#f7fbff', 0.25 '#c6dbef', 0.5 '#6baed6', 0.75 '#2171b5', 1 '#08306b')"},
-        {"Greens", "(0 '#f7fcf5', 0.25 '#c7e9c0', 0.5 '#74c476', 0.75 '#238b45', 1 '#00441b')"},
-        {"Greys", "(0 '#ffffff', 0.5 '#969696', 1 '#000000')"},
-        {"Oranges", "(0 '#fff5eb', 0.5 '#fd8d3c', 1 '#7f2704')"},
-        {"Purples", "(0 '#fcfbfd', 0.5 '#9e9ac8', 1 '#3f007d')"},
-        {"viridis", "(0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#fde725')"},
-        {"RdBu", "(0 '#67001f', 0.25 '#d6604d', 0.5 '#f7f7f7', 0.75 '#4393c3', 1 '#053061')"},
-        {"coolwarm", "(0 '#3b4cc0', 0.5 '#dddddd', 1 '#b40426')"}};
-    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
-        if (!strcmp(cmap, maps[i].name)) { sb_printf(o, "set palette defined %s\n", maps[i].def); return true; }
-    return false;
+/* matplotlib's colormaps, light to dark, as stops (position, 0xRRGGBB): for gnuplot and for the terminal */
+typedef struct Cmap { const char *name; int n; double pos[5]; unsigned rgb[5]; } Cmap;
+static const Cmap cmaps[] = {
+    {"Reds", 5, {0, 0.25, 0.5, 0.75, 1}, {0xfff5f0, 0xfcbba1, 0xfb6a4a, 0xcb181d, 0x67000d}},
+    {"Blues", 5, {0, 0.25, 0.5, 0.75, 1}, {0xf7fbff, 0xc6dbef, 0x6baed6, 0x2171b5, 0x08306b}},
+    {"Greens", 5, {0, 0.25, 0.5, 0.75, 1}, {0xf7fcf5, 0xc7e9c0, 0x74c476, 0x238b45, 0x00441b}},
+    {"Greys", 3, {0, 0.5, 1}, {0xffffff, 0x969696, 0x000000}},
+    {"Oranges", 3, {0, 0.5, 1}, {0xfff5eb, 0xfd8d3c, 0x7f2704}},
+    {"Purples", 3, {0, 0.5, 1}, {0xfcfbfd, 0x9e9ac8, 0x3f007d}},
+    {"viridis", 5, {0, 0.25, 0.5, 0.75, 1}, {0x440154, 0x3b528b, 0x21918c, 0x5ec962, 0xfde725}},
+    {"RdBu", 5, {0, 0.25, 0.5, 0.75, 1}, {0x67001f, 0xd6604d, 0xf7f7f7, 0x4393c3, 0x053061}},
+    {"coolwarm", 3, {0, 0.5, 1}, {0x3b4cc0, 0xdddddd, 0xb40426}}};
+
+static const Cmap *find_cmap(const char *name) {
+    for (size_t i = 0; i < sizeof cmaps / sizeof *cmaps; i++) if (!strcmp(name, cmaps[i].name)) return &cmaps[i];
+    return NULL;
+}
+
+static void palette(StrBuf *o, const Cmap *c) {
+    sb_puts(o, "set palette defined (");
+    for (int i = 0; i < c->n; i++) sb_printf(o, i ? ", %g '#%06x'" : "%g '#%06x'", c->pos[i], c->rgb[i]);
+    sb_puts(o, ")\n");
+}
+
+/* The colour of t in [0, 1] as an xterm-256 colour (the 6×6×6 cube). */
+static int xterm256(const Cmap *c, double t) {
+    int k = 0;
+    while (k + 2 < c->n && t > c->pos[k + 1]) k++;
+    double f = c->pos[k + 1] > c->pos[k] ? (t - c->pos[k]) / (c->pos[k + 1] - c->pos[k]) : 0;
+    if (f < 0) f = 0;
+    if (f > 1) f = 1;
+    int rgb[3];
+    for (int ch = 0; ch < 3; ch++) {
+        int a = (int)(c->rgb[k] >> (16 - 8 * ch)) & 255, b = (int)(c->rgb[k + 1] >> (16 - 8 * ch)) & 255;
+        rgb[ch] = (int)(a + (b - a) * f + 0.5);
+    }
+    int q[3];
+    for (int ch = 0; ch < 3; ch++) q[ch] = rgb[ch] < 48 ? 0 : rgb[ch] < 115 ? 1 : (rgb[ch] - 35) / 40;
+    return 16 + 36 * q[0] + 6 * q[1] + q[2];
+}
+
+/* Heatmaps drawn by attn itself in the terminal (gnuplot's dumb terminal cannot fit several panels): each cell two
+ * characters wide, coloured with the colormap, or shade characters light to dark without colour. */
+static void heatmaps_text(StrBuf *o, const Tensor *M, const Cmap *cm, double lo, double hi, char **titles, int ntit,
+                          const char *xl, const char *yl, bool colour) {
+    static const char shades[] = " .:-=+*%@";
+    int64_t R = M->shape[0], C = M->shape[1], H = M->shape[2], W = M->shape[3];
+    int cellw = W > 40 ? 1 : 2;
+    if (yl) sb_printf(o, "%s\n", yl);
+    for (int64_t r = 0; r < R; r++) {
+        sb_puts(o, "     ");
+        for (int64_t c = 0; c < C; c++) {
+            char t[64] = "";
+            if (c < ntit) snprintf(t, sizeof t, "%.*s", (int)(W * cellw), titles[c]);
+            sb_printf(o, "%-*s  ", (int)(W * cellw), t);
+        }
+        sb_putc(o, '\n');
+        for (int64_t i = 0; i < H; i++) {
+            sb_printf(o, "%4lld ", (long long)i);
+            for (int64_t c = 0; c < C; c++) {
+                for (int64_t j = 0; j < W; j++) {
+                    double x = ten_get(M, ((r * C + c) * H + i) * W + j);
+                    double t = isfinite(x) ? (x - lo) / (hi - lo) : 0;
+                    if (colour) sb_printf(o, "\x1b[48;5;%dm%*s", xterm256(cm, t), cellw, "");
+                    else {
+                        int s = (int)(t * 8.999);
+                        sb_pad(o, shades[s < 0 ? 0 : s > 8 ? 8 : s], cellw);
+                    }
+                }
+                if (colour) sb_puts(o, "\x1b[0m");
+                sb_puts(o, "  ");
+            }
+            sb_putc(o, '\n');
+        }
+    }
+    if (xl) sb_printf(o, "     %s\n", xl);
+    sb_puts(o, "     scale: ");
+    num(o, lo);
+    sb_putc(o, ' ');
+    for (int k = 0; k <= 16; k++) {
+        if (colour) sb_printf(o, "\x1b[48;5;%dm \x1b[0m", xterm256(cm, k / 16.0));
+        else sb_putc(o, shades[k * 8 / 16]);
+    }
+    sb_putc(o, ' ');
+    num(o, hi);
+    sb_putc(o, '\n');
 }
 
 /* d2l.show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'): matrices is 4-D
@@ -332,7 +403,9 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
     figure_init(&f, fw, fh);
     f.is_heatmap = true;
     StrBuf *o = &f.body;
-    if (!palette(o, cmap)) {
+    const Cmap *cm = find_cmap(cmap);
+    if (cm) palette(o, cm);
+    else {
         sb_free(&f.body);
         sb_free(&f.summary);
         free_strs(titles, ntit);
@@ -395,10 +468,23 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
     if (xl) sb_printf(&f.summary, "; xlabel '%s'", xl);
     if (yl) sb_printf(&f.summary, "; ylabel '%s'", yl);
     for (int i = 0; i < ntit; i++) sb_printf(&f.summary, i ? ", '%s'" : "; titles '%s'", titles[i]);
+    Value *r;
+    if (plot_resolved_target(is_tty_out() && !I->capture) == PT_TERMINAL) {
+        StrBuf txt;
+        sb_init(&txt);
+        const char *nc = getenv("NO_COLOR");
+        heatmaps_text(&txt, M, cm, lo, hi, titles, ntit, xl, yl, !(nc && *nc));
+        Figure *heap = xmalloc(sizeof *heap);
+        *heap = f;
+        plot_keep(heap);
+        interp_write(I, sb_str(&txt));
+        sb_free(&txt);
+        r = val_none();
+    } else r = show(I, &f);
     free_strs(titles, ntit);
     free(xl);
     free(yl);
-    return show(I, &f);
+    return r;
 }
 
 static Value *bi_savefig(Interp *I, Args *a) {

@@ -167,10 +167,14 @@ static bool send(const char *script, StrBuf *out, char *err, size_t errlen) {
     return ok;
 }
 
-bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
+void plot_keep(Figure *fig) {
     figures++;
     if (last) { sb_free(&last->body); sb_free(&last->summary); free(last); }
     last = fig;
+}
+
+bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
+    plot_keep(fig);
     PlotTarget t = plot_resolved_target(tty);
     switch (t) {
     case PT_NONE: return true;

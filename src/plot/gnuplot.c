@@ -3,6 +3,7 @@
  * what it complained about. If it dies (EPIPE, EOF, waitpid) attn says so and starts a fresh one next time. */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "tensor.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -89,6 +90,11 @@ static bool read_until(const char *marker, StrBuf *msgs, char *err, size_t errle
         struct pollfd pfd = {gp_err, POLLIN, 0};
         int r = poll(&pfd, 1, 100);
         if (r < 0 && errno == EINTR) continue;
+        if (ten_interrupted) {
+            snprintf(err, errlen, "interrupted while gnuplot was drawing: it was stopped, a fresh one starts at the next plot");
+            sb_free(&line);
+            return false;
+        }
         if (r == 0) {
             waited += 100;
             if (waited >= GP_TIMEOUT_MS) {

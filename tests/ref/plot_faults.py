@@ -44,9 +44,49 @@ with tempfile.TemporaryDirectory() as d:
             size = os.path.getsize(path) if os.path.exists(path) else 0
             check(f"{name} -> .{ext}", r.returncode == 0 and size > 1000 and "gnuplot" not in r.stderr, f"rc={r.returncode} size={size} {r.stderr[-300:]}")
         r = run(code, d, {"ATTN_PLOT": "terminal", "COLUMNS": "80"})
-        check(f"{name} -> dumb terminal", r.returncode == 0 and r.stdout.count("\n") > 10 and "+---" in r.stdout.replace("-+-", "+--"), f"rc={r.returncode} {r.stderr[-300:]} {r.stdout[:200]}")
+        drawn = "+---" in r.stdout.replace("-+-", "+--") or "scale:" in r.stdout      # gnuplot's dumb frame, or attn's heatmap
+        check(f"{name} -> dumb terminal", r.returncode == 0 and r.stdout.count("\n") > 5 and drawn and "gnuplot" not in r.stderr, f"rc={r.returncode} {r.stderr[-300:]} {r.stdout[:200]}")
         r = run(code, d, {"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
         check(f"{name} -> dumb terminal without colour", r.returncode == 0 and "\x1b[" not in r.stdout, r.stderr[-300:])
+    # every figure the lessons make, rendered by the real gnuplot: to .svg files and to the dumb terminal
+    repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    lesson_dir = os.path.join(repo, "lessons")
+    for name in sorted(f for f in os.listdir(lesson_dir) if f[0].isdigit()):
+        text = open(os.path.join(lesson_dir, name)).read().split("\n")
+        stmts, figures, in_attn, in_q = [], 0, False, False
+        for l in text:
+            if l.startswith("```"):
+                tag = l[3:].strip()
+                if in_attn or in_q:
+                    in_attn = in_q = False
+                else:
+                    in_attn, in_q = tag.startswith("attn"), tag.startswith("question")
+                continue
+            if in_attn and l.startswith("attn> "):
+                stmts.append(l[6:])
+            elif in_attn and l.startswith("  ...>"):
+                stmts[-1] += "\n" + l[7:]
+            elif in_attn and l.startswith("<figure"):
+                figures += 1
+            elif in_q and l.startswith("answer:") and not any(s.startswith("#answer") for s in stmts[-1:]):
+                stmts.append(l[7:].strip())
+                in_q = False
+        script = os.path.join(d, name + ".py")
+        open(script, "w").write("\n".join(s if "\n" not in s else s + "\n" for s in stmts) + "\n")
+        figdir = os.path.join(d, name + "-figs")
+        os.mkdir(figdir)
+        env = dict(os.environ, ATTN_PLOT="files", ATTN_PLOT_DIR=figdir)
+        env.pop("DISPLAY", None)
+        r = subprocess.run([ATTN, script], capture_output=True, text=True, cwd=d, env=env, timeout=300)
+        made = sorted(os.listdir(figdir))
+        sizes = [os.path.getsize(os.path.join(figdir, f)) for f in made]
+        check(f"{name}: its {figures} figures rendered to .svg by gnuplot", len(made) == figures and all(x > 1000 for x in sizes) and "gnuplot" not in r.stderr,
+              f"made {made} sizes {sizes} stderr {r.stderr[-400:]}")
+        env["ATTN_PLOT"] = "terminal"
+        r = subprocess.run([ATTN, script], capture_output=True, text=True, cwd=d, env=env, timeout=300)
+        check(f"{name}: its figures drawn in the terminal without a gnuplot error", "gnuplot" not in r.stderr and (figures == 0 or len(r.stdout) > 200),
+              r.stderr[-400:])
+
     # nothing leaks into the work directory but the requested files
     left = sorted(f for f in os.listdir(d) if ".tmp" in f)
     check("no temporary files left behind", not left, str(left))

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""attn at a real terminal (a pty): prompts, continuation lines, Ctrl-C during a long loop and at an idle prompt,
+Ctrl-D, history kept across sessions, tab completion of names and methods. 'N passed, N failed'.
+usage: pty_session.py ATTN_BINARY"""
+import os, pty, select, sys, tempfile, time
+
+ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
+    if not ok:
+        print(f"FAIL pty: {name}: {detail[-600:]!r}")
+
+
+class Term:
+    def __init__(self, state):
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="summary", COLUMNS="100")
+        env.pop("DISPLAY", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(ATTN, [ATTN, "-q"], env)
+        self.buf = b""
+
+    def read(self, until=None, timeout=5.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.05)
+            if r:
+                try:
+                    data = os.read(self.fd, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                self.buf += data
+            if until is not None and until.encode() in self.buf:
+                break
+        return self.buf.decode(errors="replace")
+
+    def send(self, s):
+        os.write(self.fd, s.encode())
+
+    def wait(self, timeout=5.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            self.read(timeout=0.05)
+        os.kill(self.pid, 9)
+        return None
+
+
+with tempfile.TemporaryDirectory() as state:
+    t = Term(state)
+    check("prompt", "attn> " in t.read("attn> "), t.buf.decode(errors="replace"))
+    t.send("X = torch.ones((2, 3))\r")
+    t.read("attn> ", 2)
+    t.send("for i in range(2):\r")
+    out = t.read("...> ")
+    check("continuation prompt for a block", "...> " in out, out)
+    t.send("    print(i * 10)\r\r")
+    out = t.read("10\r\n", 3)
+    check("the block runs after a blank line", "0\r\n" in out and "10\r\n" in out, out)
+    t.buf = b""
+    t.send("while True: pass\r")
+    time.sleep(0.7)
+    t.send("\x03")
+    out = t.read("attn> ", 5)
+    check("Ctrl-C stops a long loop and returns to the prompt", "interrupted" in out and "attn> " in out, out)
+    t.buf = b""
+    t.send("X.sum()\r")
+    out = t.read("tensor(6.)", 3)
+    check("what was defined before Ctrl-C is kept", "tensor(6.)" in out, out)
+    t.buf = b""
+    t.send("X.resh\t")
+    out = t.read("ape", 3)
+    check("tab completes a tensor method", "X.reshape" in out or out.rstrip().endswith("ape"), out)
+    t.send("(3, 2).shape\r")
+    out = t.read("torch.Size([3, 2])", 3)
+    check("the completed line runs", "torch.Size([3, 2])" in out, out)
+    t.buf = b""
+    t.send("masked_sof\t")
+    out = t.read("tmax", 3)
+    check("tab completes a builtin", "masked_softmax" in out or out.rstrip().endswith("tmax"), out)
+    t.send("\x15")      # Ctrl-U: clear the line
+    t.buf = b""
+    t.send("\x03")
+    out = t.read("Ctrl-C again", 3)
+    check("one Ctrl-C at an idle prompt explains how to leave", "Ctrl-C again or Ctrl-D" in out, out)
+    t.send("\x03")
+    code = t.wait()
+    check("a second Ctrl-C at an idle prompt leaves cleanly", code == 0, str(code))
+    hist = open(os.path.join(state, "attn", "history")).read() if os.path.exists(os.path.join(state, "attn", "history")) else ""
+    check("history is kept in $XDG_STATE_HOME/attn/history", "while\\040True" in hist or "while True" in hist, hist)
+    # a second session: the history is there (Up arrow), Ctrl-D leaves
+    t = Term(state)
+    t.read("attn> ")
+    t.buf = b""
+    t.send("\x1b[A")
+    out = t.read("X.sum()", 3)
+    check("history from the last session is recalled with Up", "X.sum()" in out or "reshape" in out, out)
+    t.send("\x15\x04")
+    code = t.wait()
+    check("Ctrl-D leaves cleanly", code == 0, str(code))
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
