@@ -67,7 +67,8 @@ with tempfile.TemporaryDirectory() as state:
     check("the block runs after a blank line", "0\r\n" in out and "10\r\n" in out, out)
     t.buf = b""
     t.send("while True: pass\r")
-    time.sleep(0.7)
+    t.read("pass\r\n", 3)
+    time.sleep(0.5)
     t.send("\x03")
     out = t.read("attn> ", 5)
     check("Ctrl-C stops a long loop and returns to the prompt", "interrupted" in out and "attn> " in out, out)
@@ -87,9 +88,10 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("tmax", 3)
     check("tab completes a builtin", "masked_softmax" in out or out.rstrip().endswith("tmax"), out)
     t.send("\x15")      # Ctrl-U: clear the line
+    t.read(timeout=0.5)
     t.buf = b""
     t.send("\x03")
-    out = t.read("Ctrl-C again", 3)
+    out = t.read("Ctrl-C again", 5)
     check("one Ctrl-C at an idle prompt explains how to leave", "Ctrl-C again or Ctrl-D" in out, out)
     t.send("\x03")
     code = t.wait()

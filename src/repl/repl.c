@@ -77,7 +77,8 @@ int repl_run(Interp *I, LineReader *r, const char *src_name) {
             if (quit) break;
             continue;
         }
-        ten_interrupted = 0;
+        /* at a terminal the flag was cleared before the line was read: a Ctrl-C pressed since stops this statement */
+        if (!r->interactive) ten_interrupted = 0;
         int rc = interp_run(I, stmt, src_name, first);
         if (rc < 0 && !strcmp(I->err, "__quit__")) { free(stmt); interp_clear_error(I); break; }
         if (rc < 0) {
