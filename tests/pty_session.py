@@ -66,10 +66,12 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("10\r\n", 3)
     check("the block runs after a blank line", "0\r\n" in out and "10\r\n" in out, out)
     t.buf = b""
-    t.send("while True: pass\r")
-    t.read("pass\r\n", 3)
-    time.sleep(0.5)
+    t.send("for i in range(10 ** 8): print('looping') if i == 0 else None\r")
+    t.read("looping\r\n", 10)
+    time.sleep(0.2)
+    t.buf = b""
     t.send("\x03")
+    out = t.read("interrupted", 10)
     out = t.read("attn> ", 5)
     check("Ctrl-C stops a long loop and returns to the prompt", "interrupted" in out and "attn> " in out, out)
     t.buf = b""
@@ -97,7 +99,7 @@ with tempfile.TemporaryDirectory() as state:
     code = t.wait()
     check("a second Ctrl-C at an idle prompt leaves cleanly", code == 0, str(code))
     hist = open(os.path.join(state, "attn", "history")).read() if os.path.exists(os.path.join(state, "attn", "history")) else ""
-    check("history is kept in $XDG_STATE_HOME/attn/history", "while\\040True" in hist or "while True" in hist, hist)
+    check("history is kept in $XDG_STATE_HOME/attn/history", "looping" in hist, hist)
     # a second session: the history is there (Up arrow), Ctrl-D leaves
     t = Term(state)
     t.read("attn> ")
