@@ -65,7 +65,13 @@ static void gp_close(void) {
 }
 
 void gp_shutdown(void) {
-    if (gp_in >= 0) { ssize_t w = write(gp_in, "quit\n", 5); (void)w; }
+    /* quit, then give gnuplot a moment to exit by itself: a window opened with `persist` stays on screen */
+    if (gp_in >= 0) { ssize_t w = write(gp_in, "quit\n", 5); (void)w; close(gp_in); gp_in = -1; }
+    for (int i = 0; gp > 0 && i < 100; i++) {
+        if (waitpid(gp, NULL, WNOHANG) == gp) { gp = 0; break; }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
     gp_close();
     free(terminals);
     terminals = NULL;
