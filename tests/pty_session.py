@@ -111,5 +111,28 @@ with tempfile.TemporaryDirectory() as state:
     code = t.wait()
     check("Ctrl-D leaves cleanly", code == 0, str(code))
 
+# a terminal that answers the device-attributes query with feature 4 gets sixel pictures; one that does not, text
+for answer, want in [(b"\x1b[?62;4;22c", "sixel"), (b"\x1b[?62;22c", "terminal")]:
+    with tempfile.TemporaryDirectory() as state:
+        env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", COLUMNS="80")
+        env.pop("DISPLAY", None)
+        env.pop("ATTN_PLOT", None)
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(ATTN, [ATTN, "-q"], env)
+        t = Term.__new__(Term)
+        t.pid, t.fd, t.buf = pid, fd, b""
+        t.read("attn> ")
+        t.send("d2l.plot([0, 1, 2], [0, 1, 4])\r")
+        out = t.read("\x1b[c", 5)
+        if "\x1b[c" in out:
+            t.send(answer.decode())
+        out = t.read("attn> ", 10)
+        out = t.read(timeout=1.0)
+        got = "sixel" if "\x1bP" in out else "terminal" if "+---" in out.replace("-+-", "+--") or "|" in out else "?"
+        check(f"device attributes {answer!r} give {want} plots", got == want, out[-300:])
+        t.send("\x04")
+        t.wait()
+
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

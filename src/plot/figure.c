@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 static PlotTarget target = PT_AUTO;
@@ -42,10 +44,56 @@ static bool has_display(void) {
     return (d && *d) || (w && *w);
 }
 
+/* Does the terminal draw sixel images? Asks it for its primary device attributes (ESC [ c): a reply that lists
+ * feature 4 is a sixel terminal (xterm -ti vt340, mlterm, foot, WezTerm ...). Asked once, with a 200 ms limit. */
+static bool terminal_has_sixel(void) {
+    static int answer = -1;
+    if (answer >= 0) return answer;
+    answer = 0;
+    const char *force = getenv("ATTN_SIXEL");
+    if (force) return (answer = *force == '1');
+    if (!isatty(0) || !isatty(1)) return false;
+    struct termios saved, raw;
+    if (tcgetattr(0, &saved) != 0) return false;
+    raw = saved;
+    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    if (tcsetattr(0, TCSANOW, &raw) != 0) return false;
+    if (write(1, "\x1b[c", 3) == 3) {
+        char buf[128];
+        size_t n = 0;
+        for (int waited = 0; waited < 200 && n < sizeof buf - 1;) {
+            struct pollfd pfd = {0, POLLIN, 0};
+            if (poll(&pfd, 1, 20) > 0) {
+                ssize_t r = read(0, buf + n, sizeof buf - 1 - n);
+                if (r <= 0) break;
+                n += (size_t)r;
+                buf[n] = 0;
+                if (memchr(buf, 'c', n) && strstr(buf, "\x1b[?")) break;
+            } else waited += 20;
+        }
+        buf[n] = 0;
+        const char *p = strstr(buf, "\x1b[?");
+        if (p) {
+            /* \x1b[?62;4;22c : the attributes are numbers separated by ';' */
+            for (p += 3; *p && *p != 'c';) {
+                long v = strtol(p, (char **)&p, 10);
+                if (v == 4) answer = 1;
+                if (*p == ';') p++;
+                else if (*p != 'c') break;
+            }
+        }
+    }
+    tcsetattr(0, TCSANOW, &saved);
+    return answer;
+}
+
 PlotTarget plot_resolved_target(bool tty) {
     if (target != PT_AUTO) return target;
     if (!tty) return PT_SUMMARY;
     if (has_display() && gp_available() && (gp_has_terminal("qt") || gp_has_terminal("wxt") || gp_has_terminal("x11"))) return PT_WINDOW;
+    if (terminal_has_sixel() && gp_available() && gp_has_terminal("sixelgd")) return PT_SIXEL;
     return PT_TERMINAL;
 }
 
@@ -56,7 +104,8 @@ void plot_describe(StrBuf *out, bool tty) {
             "  d2l.show_heatmaps(matrices, xlabel=, ylabel=, titles=, figsize=, cmap='Reds')\n"
             "  savefig(\"name.svg\")   writes the last figure (.svg, .png or .pdf)\n"
             "Where they go: plot_target(\"NAME\") or the environment variable ATTN_PLOT=NAME, with NAME one of\n"
-            "  auto      a window when there is a display, else the terminal itself, else a one-line summary\n"
+            "  auto      a window when there is a display; else sixel pictures when the terminal shows them, else\n"
+            "            the terminal itself; and a one-line summary when the output is not a terminal\n"
             "  window    a gnuplot window (qt, wxt or x11)\n"
             "  terminal  drawn with characters in the terminal (coloured unless NO_COLOR is set): works over SSH\n"
             "  sixel     a picture in terminals that show sixel images (xterm -ti vt340, mlterm, foot, WezTerm)\n"
