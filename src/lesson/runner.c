@@ -99,10 +99,12 @@ static void save_record(Session *S) {
     }
 }
 
-static void save(Session *S, int step, int done) {
+/* Saves where the student is (or the teacher's recording). False, with a message, when it could not be saved. */
+static bool save(Session *S, int step, int done) {
     char err[512];
-    if (S->teacher) { save_record(S); return; }
-    if (!progress_set(S->l->id, step, done, err, sizeof err)) fprintf(stderr, "attn: %s\n", err);
+    if (S->teacher) { save_record(S); return true; }
+    if (!progress_set(S->l->id, step, done, err, sizeof err)) { fprintf(stderr, "attn: %s\n", err); return false; }
+    return true;
 }
 
 static void show_step_header(Session *S, int s) {
@@ -311,8 +313,9 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             else act = do_question(S, it->q, &jump_to);
         }
         if (act == ACT_QUIT) {
-            save(S, step, done);
-            out("\nProgress saved: attn lesson resumes here.\n");
+            if (S->teacher) save(S, step, done);
+            else if (save(S, step, done)) out("\nProgress saved: attn lesson resumes here.\n");
+            else out("\nProgress could not be saved (see the message above).\n");
             break;
         }
         if (act == ACT_BACK) { step = step > 0 ? step - 1 : 0; continue; }

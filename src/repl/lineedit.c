@@ -27,7 +27,7 @@ const char *attn_state_dir(void) {
     snprintf(tmp, sizeof tmp, "%s", dir);
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') { *p = 0; mkdir(tmp, 0700); *p = '/'; }
-    if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return "";
+    mkdir(tmp, 0700);      /* when this fails, writing there fails too, and says why */
     return dir;
 }
 
