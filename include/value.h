@@ -105,6 +105,7 @@ void val_attr_set(Value *obj, const char *name, Value *v);   /* steals v */
 void dict_free(Dict *d);
 Value *dict_get(Dict *d, const char *key);              /* borrowed */
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
+void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new; steals both */
 bool dict_del(Dict *d, const char *key);
 
 const char *val_type_name(const Value *v);               /* Python's name: 'int', 'Tensor', 'list' ... */

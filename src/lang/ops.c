@@ -458,9 +458,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
             rt_error(I, "dict keys must be strings, numbers or tuples, not %s", val_type_name(index));
             return -1;
         }
-        dict_set(d, "", val_incref(v));       /* append a slot, then put the real key in it */
-        val_decref(d->keys[d->n - 1]);
-        d->keys[d->n - 1] = val_incref(index);
+        dict_append(d, val_incref(index), val_incref(v));
         return 0;
     }
     if (obj->kind == V_TUPLE) { rt_error(I, "'%s' object does not support item assignment", val_type_name(obj)); return -1; }

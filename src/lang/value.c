@@ -129,6 +129,16 @@ Value *dict_get(Dict *d, const char *key) {
         if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) return d->vals[i];
     return NULL;
 }
+void dict_append(Dict *d, Value *key, Value *v) {
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 8;
+        d->keys = xrealloc(d->keys, sizeof(Value *) * (size_t)d->cap);
+        d->vals = xrealloc(d->vals, sizeof(Value *) * (size_t)d->cap);
+    }
+    d->keys[d->n] = key;
+    d->vals[d->n++] = v;
+}
+
 void dict_set(Dict *d, const char *key, Value *v) {
     for (int i = 0; i < d->n; i++)
         if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) {
@@ -136,13 +146,7 @@ void dict_set(Dict *d, const char *key, Value *v) {
             d->vals[i] = v;
             return;
         }
-    if (d->n == d->cap) {
-        d->cap = d->cap ? d->cap * 2 : 8;
-        d->keys = xrealloc(d->keys, sizeof(Value *) * (size_t)d->cap);
-        d->vals = xrealloc(d->vals, sizeof(Value *) * (size_t)d->cap);
-    }
-    d->keys[d->n] = val_str(key);
-    d->vals[d->n++] = v;
+    dict_append(d, val_str(key), v);
 }
 bool dict_del(Dict *d, const char *key) {
     for (int i = 0; i < d->n; i++)

@@ -123,6 +123,8 @@ static void test_eval(void **state) {
     /* found by fuzzing: string + string read past the left string */
     ASSERT_RUN(&I, "f'{1:>08.3f}' + '%5s|%-3d' % ('a', 2)", "'0001.000    a|2  '\n");
     ASSERT_RUN(&I, "'ab' + 'cde' + ''", "'abcde'\n");
+    /* a new non-string key keeps an existing '' key (it once replaced it) */
+    ASSERT_RUN(&I, "d = {'': 1, 'a': 2}; d[5] = 9; d[''] = 3; d", "{'': 3, 'a': 2, 5: 9}\n");
     interp_free(&I);
 }
 
