@@ -55,11 +55,6 @@ void lesson_free(Lesson *l);
  * "your scores are 3×4, expected 4×4" to fb. Returns true when right. */
 bool lesson_check_answer(Interp *I, const LessonQuestion *q, const char *student, StrBuf *fb);
 
-/* The soundness check used by --check: every model and accepted answer passes, every wrong one is rejected.
- * Runs the lesson's statements in order so questions see the variables they need. Returns the number of
- * problems, described in out. */
-int lesson_soundness(Lesson *l, StrBuf *out);
-
 /* Where lessons live: $ATTN_LESSONS, ./lessons, or the installed share/attn/lessons. Lists NN-*.md sorted. */
 char **lesson_list(int *n);
 /* Finds lesson N (1-based) or a path or a name. Caller frees. NULL when none. */

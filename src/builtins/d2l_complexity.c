@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <time.h>
 
-#define MAX_GRAPH_N 4096
 Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 static void group3(StrBuf *out, double v) {

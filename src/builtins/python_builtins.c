@@ -132,8 +132,7 @@ static Value *bi_tuple(Interp *I, Args *a) {
 }
 
 static Value *bi_dict(Interp *I, Args *a) {
-    if (!args_check(I, a, 0, NULL) && a->npos > 0) return NULL;
-    I->has_err = false;
+    if (a->npos > 0) return rt_error(I, "dict() takes keyword arguments only in attn: dict(a=1, b=2)");
     Value *d = val_dict();
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
@@ -189,7 +188,6 @@ static Value *fold(Interp *I, Args *a, int which) {
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
     } else {
         if (!(src = arg(a, 0, NULL))) return rt_error(I, "%s() expected at least 1 argument", a->fname);
-        if (src->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
         if (!(l = ops_to_list(I, src))) return NULL;
     }
     Value *acc = NULL;

@@ -330,13 +330,11 @@ bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim) {
         /* size given as keyword "size" only, or no shape at all: a 0-d tensor */
         return true;
     }
-    Value *items = NULL;
     int64_t n;
     Value **src;
     if ((v->kind == V_TUPLE || v->kind == V_LIST) && first < a->npos && a->npos == first + 1) { src = v->u.seq.items; n = v->u.seq.n; }
     else if (v->kind == V_TUPLE || v->kind == V_LIST) { src = v->u.seq.items; n = v->u.seq.n; }
     else { src = a->pos + first; n = a->npos - first; }
-    (void)items;
     if (n > TEN_MAX_DIMS) { rt_error(I, "tensors have at most %d dimensions, not %lld", TEN_MAX_DIMS, (long long)n); return false; }
     for (int64_t i = 0; i < n; i++) {
         int64_t d;

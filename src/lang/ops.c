@@ -43,9 +43,6 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     if (!val_is_number(other) && other->kind != V_TENSOR)
         return rt_error(I, "unsupported operand types for %s: '%s' and '%s' (make the %s a tensor with torch.tensor(...))",
                         ast_op_symbol(aop), val_type_name(a), val_type_name(b), val_type_name(other));
-    if (aop == AOP_FLOORDIV || aop == AOP_MOD || aop == AOP_DIV) {
-        /* a float python number with an exact float division keeps full precision: PyTorch does x / 2.0 in float */
-    }
     Tensor *ta = aw ? number_tensor(a) : a->u.t, *tb = bw ? number_tensor(b) : b->u.t;
     Tensor *r = NULL;
     if (aop == AOP_MATMUL) {

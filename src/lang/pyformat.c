@@ -75,11 +75,7 @@ static void pad_out(StrBuf *out, const Spec *sp, const char *sign, const char *b
 
 static bool format_int(Interp *I, StrBuf *out, int64_t v, const Spec *sp) {
     char t = sp->type ? sp->type : 'd';
-    if (strchr("eEfFgG%", t)) {
-        Spec s2 = *sp;
-        (void)s2;
-        return false;   /* caller re-dispatches as float */
-    }
+    if (strchr("eEfFgG%", t)) return false;   /* caller re-dispatches as float */
     uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     char digits[80];
     int nd = 0;
@@ -98,8 +94,7 @@ static bool format_int(Interp *I, StrBuf *out, int64_t v, const Spec *sp) {
     case 'c': {
         if (v < 0 || v > 127) { rt_error(I, "format 'c' needs a character code from 0 to 127"); return true; }
         char s[2] = {(char)v, 0};
-        Spec s2 = *sp;
-        pad_out(out, &s2, "", s, '<');
+        pad_out(out, sp, "", s, '<');
         return true;
     }
     default: rt_error(I, "unknown format code '%c' for an integer", t); return true;

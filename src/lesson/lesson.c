@@ -186,19 +186,7 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
                 if (!qq) { ok = false; break; }
                 add_item(cur, (LessonItem){ITEM_QUESTION, NULL, NULL, qq, start});
             } else {
-                char *blk = xstrndup(body, (size_t)(body_end - body));
-                char terr[512];
-                Transcript *t = tr_parse(path, blk, terr, sizeof terr);
-                free(blk);
-                if (!t) {
-                    /* tr_parse reports lines relative to the block */
-                    snprintf(err, errlen, "%s:%d: a malformed ```attn block: %s", path, start, terr);
-                    ok = false;
-                    break;
-                }
-                (void)t;
-                tr_free(t);
-                /* parse the block ourselves: inputs and their expected output */
+                /* the block's inputs and their expected output */
                 const char *r = body;
                 int rl = start;
                 LessonItem *it = NULL;
@@ -410,57 +398,6 @@ static bool check_against(Interp *I, const LessonQuestion *q, const char *model,
     val_decref(want);
     val_decref(got);
     return ok;
-}
-
-int lesson_soundness(Lesson *l, StrBuf *out) {
-    Interp I;
-    interp_init(&I);
-    StrBuf sink;
-    sb_init(&sink);
-    I.capture = &sink;
-    rng_seed(0);
-    int problems = 0;
-    for (int s = 0; s < l->nsteps; s++) {
-        LessonStep *st = &l->steps[s];
-        for (int k = 0; k < st->nitems; k++) {
-            LessonItem *it = &st->items[k];
-            if (it->kind == ITEM_RUN) {
-                bool quit = false;
-                if (!repl_command(&I, it->text, &quit) && interp_run(&I, it->text, NULL, 1) < 0) interp_clear_error(&I);
-                continue;
-            }
-            if (it->kind != ITEM_QUESTION) continue;
-            LessonQuestion *q = it->q;
-            StrBuf fb;
-            sb_init(&fb);
-            if (!lesson_check_answer(&I, q, q->answer, &fb)) {
-                sb_printf(out, "%s:%d: step '%s': the model answer '%s' fails its own check: %s\n", l->path, q->line, st->id, q->answer, sb_str(&fb));
-                problems++;
-            }
-            for (int a = 0; a < q->naccept; a++) {
-                sb_clear(&fb);
-                if (!lesson_check_answer(&I, q, q->accept[a], &fb)) {
-                    sb_printf(out, "%s:%d: step '%s': the accepted answer '%s' is rejected: %s\n", l->path, q->line, st->id, q->accept[a], sb_str(&fb));
-                    problems++;
-                }
-            }
-            for (int w = 0; w < q->nwrong; w++) {
-                sb_clear(&fb);
-                if (lesson_check_answer(&I, q, q->wrong[w], &fb)) {
-                    sb_printf(out, "%s:%d: step '%s': the wrong answer '%s' is accepted\n", l->path, q->line, st->id, q->wrong[w]);
-                    problems++;
-                }
-            }
-            /* the model answer last, so the variables it defines are the lesson's */
-            sb_clear(&fb);
-            lesson_check_answer(&I, q, q->answer, &fb);
-            sb_free(&fb);
-        }
-    }
-    I.capture = NULL;
-    sb_free(&sink);
-    interp_free(&I);
-    return problems;
 }
 
 /* ---- finding lessons ---- */

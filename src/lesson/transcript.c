@@ -158,8 +158,6 @@ static bool next_tok(const char **pp, Tok *t) {
     const char *s = p;
     bool neg = (*p == '-' || *p == '+') && (isdigit((unsigned char)p[1]) || (p[1] == '.' && isdigit((unsigned char)p[2])));
     const char *q = neg ? p + 1 : p;
-    bool prev_alnum = s > *pp - 0 && s != *pp ? false : false;
-    (void)prev_alnum;
     if (isdigit((unsigned char)*q) || (*q == '.' && isdigit((unsigned char)q[1]))) {
         while (isdigit((unsigned char)*q)) q++;
         int dec = 0;

@@ -92,8 +92,7 @@ static void make_formatter(const Tensor *t, bool summarize, Formatter *f) {
         if (f->int_mode) f->sci_mode = mx / mn > 1000.0 || mx > 1.0e8;
         else f->sci_mode = mx / mn > 1000.0 || mx > 1.0e8 || mn < 1.0e-4;
         for (int64_t i = 0; i < nz; i++) {
-            Formatter g = *f;
-            fmt_float_raw(buf, sizeof buf, vals[i], &g);
+            fmt_float_raw(buf, sizeof buf, vals[i], f);
             int w = (int)strlen(buf);
             if (w > f->max_width) f->max_width = w;
         }
