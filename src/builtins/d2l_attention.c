@@ -90,8 +90,9 @@ static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
 
 /* ---- Dropout ---- */
 
-/* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only. */
-static Tensor *dropout_apply(Value *drop, const Tensor *x) {
+/* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy).
+ * Used by DotProductAttention here and by PositionalEncoding. */
+Tensor *attn_dropout(Value *drop, const Tensor *x) {
     double p = attr_num(drop, "p", 0);
     if (!training(drop) || p <= 0) return ten_copy(x);
     Tensor *r = ten_cast(x, DT_F32);
@@ -112,7 +113,7 @@ static void dropout_repr(StrBuf *out, Value *self, int indent) {
 
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
     Tensor *x = tensor_arg(I, a, 0, "input");
-    return x ? done(I, dropout_apply(self, x)) : NULL;
+    return x ? done(I, attn_dropout(self, x)) : NULL;
 }
 
 static const ObjClass DropoutClass = {"Dropout", dropout_call, dropout_repr, NULL};
@@ -265,7 +266,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values */
     Value *drop = val_attr_get(self, "dropout");
     bool active = drop && drop->kind == V_OBJECT && training(drop) && attr_num(drop, "p", 0) > 0;
-    Tensor *wd = active ? dropout_apply(drop, w) : w;
+    Tensor *wd = active ? attn_dropout(drop, w) : w;
     if (!wd) return NULL;
     Tensor *out = ten_bmm(wd, v);
     if (wd != w) ten_free(wd);

@@ -9,6 +9,8 @@
  * Computed as the book's lines are: X = arange(max_len, float32).reshape(-1, 1) / pow(10000, arange(0, d, 2) / d),
  * each step rounded to float32. For odd d there are ceil(d/2) sine columns and floor(d/2) cosine columns: the last
  * column is a sine (the book's code stops with a shape mismatch there). */
+Tensor *attn_dropout(Value *drop, const Tensor *x);   /* d2l_attention.c */
+
 Tensor *attn_positional_table(int64_t max_len, int64_t d) {
     int64_t sh[3] = {1, max_len, d};
     Tensor *P = ten_new(DT_F32, 3, sh);
@@ -25,11 +27,6 @@ Tensor *attn_positional_table(int64_t max_len, int64_t d) {
         }
     }
     return P;
-}
-
-static bool training(Value *obj) {
-    Value *t = val_attr_get(obj, "training");
-    return !t || (t->kind == V_BOOL && t->u.b);
 }
 
 /* forward(X): dropout(X + P[:, :T, :]) for X (B, T, d). */
@@ -52,12 +49,10 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
     ten_free(Pt);
     if (!sum) return rt_tensor_error(I);
     Value *drop = val_attr_get(self, "dropout");
-    double p = drop && drop->kind == V_OBJECT && val_attr_get(drop, "p") ? val_as_double(val_attr_get(drop, "p")) : 0;
-    if (training(self) && p > 0) {
-        float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
-        for (int64_t i = 0; i < sum->numel; i++) ten_f32(sum)[i] = rng_uniform() < p ? 0.0f : ten_f32(sum)[i] * scale;
-    }
-    return val_tensor(sum);
+    if (!drop || drop->kind != V_OBJECT) return val_tensor(sum);
+    Tensor *out = attn_dropout(drop, sum);
+    ten_free(sum);
+    return out ? val_tensor(out) : rt_tensor_error(I);
 }
 
 static void pe_repr(StrBuf *out, Value *self, int indent) {

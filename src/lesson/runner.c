@@ -169,6 +169,19 @@ static void indent_print(const char *prefix, const char *text) {
     }
 }
 
+/* The next statement typed in the session (NULL at the end of input); *blank when it is an empty line. A line with
+ * content goes into the history at a terminal. */
+static char *next_input(Session *S, bool *blank) {
+    int first;
+    char *line = repl_read_statement(&S->r, &first);
+    if (!line) return NULL;
+    const char *t = line;
+    while (*t == ' ' || *t == '\t') t++;
+    *blank = !*t;
+    if (!*blank && S->tty) lineedit_add_history(line);
+    return line;
+}
+
 /* Waits for the student to run `stmt`. Returns an action that leaves the step, or ACT_NONE when done. */
 static Action do_run(Session *S, const char *stmt, int *jump_to) {
     if (S->teacher) indent_print("attn> ", stmt);
@@ -177,13 +190,10 @@ static Action do_run(Session *S, const char *stmt, int *jump_to) {
         indent_print("    ", stmt);
     }
     for (;;) {
-        int first;
-        char *line = repl_read_statement(&S->r, &first);
+        bool blank;
+        char *line = next_input(S, &blank);
         if (!line) return ACT_QUIT;
-        const char *t = line;
-        while (*t == ' ' || *t == '\t') t++;
-        if (!*t) { free(line); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
-        if (S->tty) lineedit_add_history(line);
+        if (blank) { free(line); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
         Action a = lesson_command(S, line, jump_to);
         if (a == ACT_HINT || a == ACT_SOLUTION) { out("(this step shows a statement to run: press Enter to run it)\n"); free(line); continue; }
         if (a == ACT_SKIP) { free(line); indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
@@ -202,18 +212,15 @@ static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
     if (!S->teacher) out("(type your answer; hint, solution or skip if you are stuck)\n");
     int hints = 0, wrong = 0;
     for (;;) {
-        int first;
-        char *line = repl_read_statement(&S->r, &first);
+        bool blank;
+        char *line = next_input(S, &blank);
         if (!line) return ACT_QUIT;
-        const char *t = line;
-        while (*t == ' ' || *t == '\t') t++;
-        if (!*t) {
+        if (blank) {
             free(line);
             if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer); return ACT_NONE; }
             out("(type an answer, or hint)\n");
             continue;
         }
-        if (S->tty) lineedit_add_history(line);
         Action a = lesson_command(S, line, jump_to);
         if (a == ACT_HANDLED) { free(line); continue; }
         if (a == ACT_HINT) {

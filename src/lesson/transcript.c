@@ -303,16 +303,15 @@ int tr_replay(const char *path) {
 }
 
 int tr_check(const char *path, bool quiet) {
-    char err[512];
-    Transcript *t = tr_load(path, err, sizeof err);
-    if (!t) { fprintf(stderr, "attn: %s\n", err); return 2; }
+    char **outs;
+    Transcript *t = load_and_run(path, &outs);
+    if (!t) return 2;
     if (t->nsteps == 0) {
         fprintf(stderr, "attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
+        free(outs);
         tr_free(t);
         return 2;
     }
-    char **outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
-    tr_run(t, outs);
     int bad = 0;
     for (int i = 0; i < t->nsteps; i++) {
         TrStep *s = &t->steps[i];

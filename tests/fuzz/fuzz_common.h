@@ -3,7 +3,9 @@
 #define ATTN_FUZZ_COMMON_H
 #include "plot.h"
 #include "tensor.h"
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static void fuzz_limits(void) {
@@ -13,5 +15,12 @@ static void fuzz_limits(void) {
     ten_limit_numel = 1 << 16;
     ten_limit_bytes = 64 << 20;
     plot_set_target("none");     /* files an input saves land in the fuzzer's working directory (build-fuzz) */
+}
+/* The input as a NUL-terminated string (caller frees). */
+static char *fuzz_cstring(const uint8_t *data, size_t size) {
+    char *s = malloc(size + 1);
+    memcpy(s, data, size);
+    s[size] = 0;
+    return s;
 }
 #endif

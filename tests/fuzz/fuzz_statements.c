@@ -8,9 +8,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_limits();
     if (size > 4096) return 0;
-    char *src = malloc(size + 1);
-    memcpy(src, data, size);
-    src[size] = 0;
+    char *src = fuzz_cstring(data, size);
     Interp I;
     interp_init(&I);
     I.max_loop_iterations = 2000;

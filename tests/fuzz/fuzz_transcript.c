@@ -7,9 +7,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_limits();
     if (size > 16384) return 0;
-    char *s = malloc(size + 1);
-    memcpy(s, data, size);
-    s[size] = 0;
+    char *s = fuzz_cstring(data, size);
     char err[512];
     Transcript *t = tr_parse("fuzz.md", s, err, sizeof err);
     tr_free(t);
