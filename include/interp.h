@@ -44,6 +44,7 @@ typedef struct Interp {
     /* the statement text being run, for carets */
     const char *src;
     const char *src_name;        /* NULL for the prompt */
+    int src_first_line;          /* the line number of src's first line */
     /* what the last statement printed as a value, for lessons (borrowed until the next statement) */
     Value *last_value;
     void *lesson;                /* lesson state, owned by the lesson module */

@@ -4,15 +4,14 @@ Ctrl-D, history kept across sessions, tab completion of names and methods. 'N pa
 usage: pty_session.py ATTN_BINARY"""
 import os, pty, select, sys, tempfile, time
 
-ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
-passed = failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
+import refcheck  # noqa: E402
+from refcheck import ATTN, finish  # noqa: E402
 
 
 def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    if not ok:
-        print(f"FAIL pty: {name}: {detail[-600:]!r}")
+    """Terminal output holds escape codes: show its tail as a Python literal."""
+    refcheck.check("pty: " + name, ok, repr(detail[-600:]))
 
 
 class Term:
@@ -134,5 +133,4 @@ for answer, want in [(b"\x1b[?62;4;22c", "sixel"), (b"\x1b[?62;22c", "terminal")
         t.send("\x04")
         t.wait()
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -7,22 +7,29 @@
 static const Builtin **all_fns, **all_methods;
 static int n_fns, n_methods;
 
+typedef struct Entry { const Builtin *b; int order; } Entry;
+
 static int by_name(const void *a, const void *b) {
-    return strcmp((*(const Builtin *const *)a)->name, (*(const Builtin *const *)b)->name);
+    const Entry *x = a, *y = b;
+    int c = strcmp(x->b->name, y->b->name);
+    return c ? c : x->order - y->order;
 }
 
+/* All entries sorted by name; where two tables define a name, the one registered first wins (Python's max before
+ * torch's: it hands tensors on to torch's). */
 static void collect(const Builtin *const *tables, int ntables, const Builtin ***out, int *n) {
     int cap = 0;
     for (int t = 0; t < ntables; t++) for (const Builtin *b = tables[t]; b->name; b++) cap++;
-    *out = xcalloc((size_t)cap, sizeof(Builtin *));
-    *n = 0;
+    Entry *all = xcalloc((size_t)(cap ? cap : 1), sizeof(Entry));
+    int k = 0;
     for (int t = 0; t < ntables; t++)
-        for (const Builtin *b = tables[t]; b->name; b++) {
-            bool dup = false;
-            for (int i = 0; i < *n; i++) if (!strcmp((*out)[i]->name, b->name)) dup = true;
-            if (!dup) (*out)[(*n)++] = b;
-        }
-    qsort(*out, (size_t)*n, sizeof(Builtin *), by_name);
+        for (const Builtin *b = tables[t]; b->name; b++, k++) all[k] = (Entry){b, k};
+    qsort(all, (size_t)cap, sizeof(Entry), by_name);
+    *out = xcalloc((size_t)(cap ? cap : 1), sizeof(Builtin *));
+    *n = 0;
+    for (int i = 0; i < cap; i++)
+        if (i == 0 || strcmp(all[i].b->name, all[i - 1].b->name) != 0) (*out)[(*n)++] = all[i].b;
+    free(all);
 }
 
 void builtins_init(void) {

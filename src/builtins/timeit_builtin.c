@@ -37,10 +37,14 @@ static Value *bi_timeit(Interp *I, Args *a) {
         int64_t n = 0;
         double t0 = now_s(), t1;
         do {
+            /* the statement that called timeit is still running: keep its source for its own error messages */
             const char *keep_src = I->src, *keep_name = I->src_name;
-            if (interp_run(I, src, "<timeit>", 1) < 0) { failed = true; I->src = keep_src; I->src_name = keep_name; break; }
+            int keep_first = I->src_first_line;
+            bool ok = interp_run(I, src, "<timeit>", 1) == 0;
             I->src = keep_src;
             I->src_name = keep_name;
+            I->src_first_line = keep_first;
+            if (!ok) { failed = true; break; }
             n++;
             t1 = now_s();
             sb_clear(&sink);

@@ -70,15 +70,13 @@ static void source_line(const char *src, int rel, const char **start, int *len) 
     *len = e ? (int)(e - p) : (int)strlen(p);
 }
 
-static int first_line_of_run;
-
 void interp_format_error(Interp *I, StrBuf *out) {
     if (I->err_line > 0 && I->src_name) sb_printf(out, "%s:%d:%d: ", I->src_name, I->err_line, I->err_col);
     sb_printf(out, "error: %s\n", I->err);
     if (I->err_line > 0 && I->src) {
         const char *ls;
         int len;
-        source_line(I->src, I->err_line - first_line_of_run + 1, &ls, &len);
+        source_line(I->src, I->err_line - I->src_first_line + 1, &ls, &len);
         if (len > 0 && len < 400) {
             sb_puts(out, "  ");
             sb_putn(out, ls, (size_t)len);
@@ -698,7 +696,7 @@ int interp_run(Interp *I, const char *src, const char *src_name, int first_line)
     interp_clear_error(I);
     I->src = src;
     I->src_name = src_name;
-    first_line_of_run = first_line;
+    I->src_first_line = first_line;
     if (strlen(src) > INTERP_MAX_LINE) {
         rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", strlen(src), INTERP_MAX_LINE);
         return -1;

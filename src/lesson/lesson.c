@@ -294,6 +294,18 @@ static Value *answer_value(Interp *I, const char *src, char *err, size_t errlen)
     return v;
 }
 
+/* "your NAME is GOT, expected WANT" with both values as the prompt shows them. */
+static void mismatch(StrBuf *fb, const char *what, const Value *got, const Value *want) {
+    StrBuf a, b;
+    sb_init(&a);
+    sb_init(&b);
+    val_repr(&a, got);
+    val_repr(&b, want);
+    sb_printf(fb, "your %s is %s, expected %s", what, sb_str(&a), sb_str(&b));
+    sb_free(&a);
+    sb_free(&b);
+}
+
 static void shape_words(StrBuf *o, const Tensor *t) {
     if (t->ndim == 0) { sb_puts(o, "a single number"); return; }
     for (int i = 0; i < t->ndim; i++) sb_printf(o, i ? "×%lld" : "%lld", (long long)t->shape[i]);
@@ -332,16 +344,7 @@ static bool same_value(const Value *got, const Value *want, double tol, const ch
     if (val_is_number(want)) {
         Value *gi = ops_item((Value *)got);
         bool ok = val_is_number(gi) && fabs(val_as_double(gi) - val_as_double(want)) <= tol;
-        if (!ok) {
-            StrBuf a, b;
-            sb_init(&a);
-            sb_init(&b);
-            val_repr(&a, gi);
-            val_repr(&b, want);
-            sb_printf(fb, "your %s is %s, expected %s", what, sb_str(&a), sb_str(&b));
-            sb_free(&a);
-            sb_free(&b);
-        }
+        if (!ok) mismatch(fb, what, gi, want);
         val_decref(gi);
         return ok;
     }
@@ -355,14 +358,7 @@ static bool same_value(const Value *got, const Value *want, double tol, const ch
         return true;
     }
     if (!val_equal(got, want)) {
-        StrBuf a, b;
-        sb_init(&a);
-        sb_init(&b);
-        val_repr(&a, got);
-        val_repr(&b, want);
-        sb_printf(fb, "your %s is %s, expected %s", what, sb_str(&a), sb_str(&b));
-        sb_free(&a);
-        sb_free(&b);
+        mismatch(fb, what, got, want);
         return false;
     }
     return true;
@@ -467,6 +463,20 @@ char *lesson_find(const char *which) {
     return found;
 }
 
+/* One case of the soundness check: `ans` must pass q (should_pass) or must be rejected. When it does not behave,
+ * appends "path:line: step 'id': the ROLE 'ans' PROBLEM[: feedback]" to report and returns 1. */
+static int sound(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, const char *ans,
+                 bool should_pass, const char *role, const char *problem, StrBuf *report) {
+    StrBuf fb;
+    sb_init(&fb);
+    int bad = lesson_check_answer(I, q, ans, &fb) != should_pass;
+    if (bad)
+        sb_printf(report, "%s:%d: step '%s': the %s '%s' %s%s%s\n", path, q->line, st->id, role, ans, problem,
+                  should_pass ? ": " : "", should_pass ? sb_str(&fb) : "");
+    sb_free(&fb);
+    return bad;
+}
+
 /* Replays a lesson like a transcript: every statement's output compared with the expected text (or printed, for
  * --replay), every question answered by its model answer after the soundness check. Returns problems found. */
 int lesson_replay_check(const char *path, bool check, bool quiet) {
@@ -492,25 +502,15 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             steps++;
             if (it->kind == ITEM_QUESTION) {
                 LessonQuestion *q = it->q;
+                problems += sound(&I, path, st, q, q->answer, true, "model answer", "fails its own check", &report);
+                for (int a = 0; a < q->nalts; a++) problems += sound(&I, path, st, q, q->alts[a], true, "answer", "fails", &report);
+                for (int a = 0; a < q->naccept; a++) problems += sound(&I, path, st, q, q->accept[a], true, "accepted answer", "is rejected", &report);
+                for (int w = 0; w < q->nwrong; w++) problems += sound(&I, path, st, q, q->wrong[w], false, "wrong answer", "is accepted", &report);
                 StrBuf fb;
                 sb_init(&fb);
-                if (!lesson_check_answer(&I, q, q->answer, &fb)) { sb_printf(&report, "%s:%d: step '%s': the model answer '%s' fails its own check: %s\n", path, q->line, st->id, q->answer, sb_str(&fb)); problems++; }
-                for (int a = 0; a < q->nalts; a++) {
-                    sb_clear(&fb);
-                    if (!lesson_check_answer(&I, q, q->alts[a], &fb)) { sb_printf(&report, "%s:%d: step '%s': the answer '%s' fails: %s\n", path, q->line, st->id, q->alts[a], sb_str(&fb)); problems++; }
-                }
-                for (int a = 0; a < q->naccept; a++) {
-                    sb_clear(&fb);
-                    if (!lesson_check_answer(&I, q, q->accept[a], &fb)) { sb_printf(&report, "%s:%d: step '%s': the accepted answer '%s' is rejected: %s\n", path, q->line, st->id, q->accept[a], sb_str(&fb)); problems++; }
-                }
-                for (int w = 0; w < q->nwrong; w++) {
-                    sb_clear(&fb);
-                    if (lesson_check_answer(&I, q, q->wrong[w], &fb)) { sb_printf(&report, "%s:%d: step '%s': the wrong answer '%s' is accepted\n", path, q->line, st->id, q->wrong[w]); problems++; }
-                }
-                sb_clear(&fb);
                 lesson_check_answer(&I, q, q->answer, &fb);     /* the model answer's variables stay defined */
-                if (!check) printf("attn> %s\n", q->answer);
                 sb_free(&fb);
+                if (!check) printf("attn> %s\n", q->answer);
                 continue;
             }
             StrBuf o;

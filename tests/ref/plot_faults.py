@@ -5,15 +5,8 @@ missing gnuplot reported once with the install command while everything else wor
 usage: plot_faults.py ATTN_BINARY"""
 import os, shutil, signal, subprocess, sys, tempfile, time
 
-ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    if not ok:
-        print(f"FAIL {name}: {detail}")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refcheck import ATTN, check, finish  # noqa: E402
 
 
 def run(code, cwd, env_extra=None, timeout=120):
@@ -129,5 +122,4 @@ with tempfile.TemporaryDirectory() as d:
     check("no gnuplot: a clear message with the install command", "apt-get install gnuplot" in r.stderr, r.stderr)
     check("no gnuplot: the rest works", "2.0" in r.stdout, r.stdout)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

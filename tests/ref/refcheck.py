@@ -13,7 +13,7 @@ def check(name, ok, detail=""):
         print(f"FAIL {name}: {detail}")
 
 
-def close(name, got, want, tol):
+def close(name, got, want, tol=1e-5):
     """Arrays (or tensors) equal in shape and within tol everywhere."""
     got = np.asarray(got, dtype=np.float64)
     want = np.asarray(want, dtype=np.float64)

@@ -16,34 +16,9 @@ except ImportError:
     print("torch_chapter: python3-torch is not installed; skipped")
     sys.exit(0)
 
-ATTN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "./attn")
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    if not ok:
-        print(f"FAIL {name}: {detail}")
-
-
-def close(name, got, want, tol=1e-5):
-    got = torch.as_tensor(np.asarray(got)).double()
-    want = torch.as_tensor(want).double()
-    if got.shape != want.shape:
-        return check(name, False, f"shape {tuple(got.shape)} != {tuple(want.shape)}")
-    err = (got - want).abs().max().item() if got.numel() else 0.0
-    check(name, err <= tol, f"max |diff| = {err:g}")
-
-
+from refcheck import attn, check, close, finish  # noqa: E402
 from d2l_book import masked_softmax, DotProductAttention, MultiHeadAttention, PositionalEncoding  # noqa: E402
 
-
-def attn(code, cwd):
-    r = subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120)
-    if r.returncode != 0:
-        raise RuntimeError(f"attn failed: {r.stderr.strip()}")
-    return r.stdout
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -115,5 +90,4 @@ _ = a.train(); print(a.attention.training)""", d)
     attn("pe = d2l.PositionalEncoding(32, 0); X = torch.ones((2, 60, 32)); save('PX.npy', pe(X))", d)
     close("PositionalEncoding forward = X + P[:, :T]", L("PX.npy"), torch.ones((2, 60, 32)) + PositionalEncoding(32, 0).P[:, :60, :])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
