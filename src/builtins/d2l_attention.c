@@ -165,15 +165,16 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
                  s, (long long)in, (long long)W->shape[1]);
         return NULL;
     }
-    Tensor *xf = ten_cast(x, DT_F32);
-    if (!xf) return NULL;
-    int64_t rows = in ? xf->numel / in : 0, out = W->shape[0];
+    Tensor *xf = x->dtype == DT_F32 ? NULL : ten_cast(x, DT_F32);     /* a copy only for int or bool input */
+    if (x->dtype != DT_F32 && !xf) return NULL;
+    const float *xd = xf ? ten_f32(xf) : ten_f32(x);
+    int64_t rows = in ? x->numel / in : 0, out = W->shape[0];
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
     Tensor *y = ten_new(DT_F32, x->ndim, sh);
     if (y) {
-        ten_sgemm(ten_f32(xf), ten_f32(W), ten_f32(y), rows, out, in, true);
+        ten_sgemm(xd, ten_f32(W), ten_f32(y), rows, out, in, true);
         Tensor *b = attr_tensor(lin, "bias");
         if (b)
             for (int64_t r = 0; r < rows; r++)
