@@ -37,6 +37,9 @@ has "jump to a step" "$out" "Step 4 of 6: Masking with valid_lens"
 has "back one step" "$out" "Step 3 of 6: Weights"
 has "skip runs the statement" "$out" "tensor([[1.0000, 1.0000, 1.0000, 1.0000]])"
 has "solution shows the answer" "$out" "The answer: weights[0, 3].argmax()"
+out=$(printf 'jump tokens\n\nrestart\nquit\n' | "$ATTN" lesson 1 2>&1)
+n=$(printf '%s\n' "$out" | grep -c "Step 1 of 6: Tokens as a tensor")
+[ "$n" = 2 ] && ok || bad "restart shows the step again from its start (seen $n times)"
 out=$(printf 'jump nowhere\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "unknown step" "$out" "no step 'nowhere'"
 # a variable named like a command is code, not a command

@@ -203,7 +203,9 @@ static bool send(const char *script, StrBuf *out, char *err, size_t errlen) {
         if (strstr(msgs, "line ") && (strstr(msgs, "error") || strstr(msgs, "invalid") || strstr(msgs, "unexpected") ||
                                       strstr(msgs, "undefined") || strstr(msgs, "expected") || strstr(msgs, "Cannot") ||
                                       strstr(msgs, "cannot"))) {
-            snprintf(err, errlen, "gnuplot: %s", msgs);
+            const char *m = msgs;
+            while (*m == '\n' || *m == ' ') m++;
+            snprintf(err, errlen, "gnuplot: %s", m);
             size_t n = strlen(err);
             while (n && err[n - 1] == '\n') err[--n] = 0;
             ok = false;

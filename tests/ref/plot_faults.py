@@ -97,6 +97,12 @@ with tempfile.TemporaryDirectory() as d:
         r = run(f"d2l.plot([0, 1], [0, 1])\nsavefig({bad!r})", d, {"ATTN_PLOT": "none"})
         check(f"savefig refuses {bad!r}", r.returncode == 1 and "savefig" in r.stderr and not os.path.exists(os.path.join(d, "pwned6.svg")), r.stderr)
 
+    # gnuplot's own error is shown next to the statement that caused it, and the session goes on
+    r = run("x = 1\nd2l.plot([0, 1], [0, 0], yscale='log')\nprint('still here', x)", d, {"ATTN_PLOT": "terminal"})
+    check("gnuplot's error shown with the statement", "error: gnuplot: gnuplot> plot" in r.stderr and "all points y value undefined" in r.stderr
+          and "d2l.plot([0, 1], [0, 0], yscale='log')" in r.stderr, r.stderr)
+    check("after gnuplot's error the session goes on", "still here 1" in r.stdout and r.returncode == 1, f"rc={r.returncode} {r.stdout[-200:]}")
+
     # a killed gnuplot: the REPL lives on, says so, and the next plot works with a fresh gnuplot
     p = subprocess.Popen([ATTN, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=d,
                          env=dict(os.environ, ATTN_PLOT="files", ATTN_PLOT_DIR=d))
