@@ -13,11 +13,14 @@ if ! command -v Xvfb >/dev/null || ! command -v xwd >/dev/null || ! gnuplot -e '
     exit 0
 fi
 T=$(mktemp -d)
-Xvfb :87 -screen 0 1024x700x24 >/dev/null 2>&1 &
+# A display of our own: Xvfb picks a free number and writes it to fd 3 when it is ready (parallel runs never collide).
+Xvfb -displayfd 3 -screen 0 1024x700x24 3>"$T/display" >/dev/null 2>&1 &
 XPID=$!
-trap 'kill $XPID 2>/dev/null; rm -rf "$T"' EXIT
-sleep 1.5
-export DISPLAY=:87
+# Closing our Xvfb ends the gnuplot windows drawn on it, and nothing else (no process is killed by name).
+trap 'kill $XPID 2>/dev/null; wait $XPID 2>/dev/null; rm -rf "$T"' EXIT
+i=0; while [ ! -s "$T/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$T/display" ] || { echo "FAIL window: Xvfb did not start"; echo "0 passed, 1 failed"; exit 1; }
+export DISPLAY=:$(head -1 "$T/display")
 # auto at a terminal with a display means a window (script gives attn a pty)
 out=$(script -qc "$ATTN -q -c 'help plot_target'" /dev/null 2>&1)
 case "$out" in *"here that means window"*) ok ;; *) bad "auto does not choose a window: $out" ;; esac
@@ -35,6 +38,5 @@ print(len(set(body[i:i + 4] for i in range(0, min(len(body), 4000000), 4))))
 PY
 )
 if [ "${colours:-0}" -gt 5 ]; then ok; else bad "the screen is empty after the plot ($colours colours)"; fi
-pkill -f "gnuplot_x11|gnuplot.*wxt" 2>/dev/null
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
