@@ -6,6 +6,8 @@
 #include "ast.h"
 #include <stdio.h>
 
+struct Session;
+
 #define INTERP_MAX_CALL_DEPTH 200
 #define INTERP_MAX_LINE 100000          /* characters in one statement */
 
@@ -24,18 +26,49 @@ typedef struct Scope {
     struct Scope *parent;
 } Scope;
 
+/* ---- the one error channel ----
+ * Every failure in the language, a builtin or the tensor library ends up here, as one record with a kind. A
+ * builtin reports with rt_error(I, fmt, ...) and returns NULL; the evaluator adds where it happened; the caller of
+ * interp_run formats it with interp_format_error. quit() and Ctrl-C travel the same path with their own kinds, so
+ * no message text is ever compared to find out what happened. */
+typedef enum {
+    ERR_NONE = 0,
+    ERR_ERROR,          /* a mistake: reported, and the session goes on */
+    ERR_QUIT,           /* quit() or exit(): the run ends without a message */
+    ERR_INTERRUPT       /* Ctrl-C: reported as an interruption; what was defined before is kept */
+} ErrKind;
+
+/* One entry of the call chain, for tracebacks ("File "f.py", line 3, in attention"). The evaluator appends a
+ * frame as an error leaves a user function (innermost first); file and func are owned copies. */
+typedef struct ErrFrame {
+    char *file;                  /* NULL at the prompt */
+    int line, col;               /* 0 when unknown */
+    char *func;                  /* NULL at top level */
+    char *text;                  /* that source line, for the caret (may be NULL) */
+} ErrFrame;
+
+#define ERR_MAX_FRAMES 64
+
+typedef struct Error {
+    ErrKind kind;
+    char msg[1024];
+    char file[256];              /* where: "" at the prompt */
+    int line, col;               /* 0 when unknown */
+    char text[400];              /* the source line at line (for the caret), "" when unknown */
+    ErrFrame *frames;            /* the call chain below the statement, innermost first (owned) */
+    int nframes;
+} Error;
+
 typedef struct Interp {
     Dict globals;
     Scope *scope;                /* innermost function/comprehension scope, NULL at top level */
-    /* the current error */
-    bool has_err;
-    char err[1024];
-    int err_line, err_col;       /* 0 when unknown */
+    Error error;                 /* the pending error (kind ERR_NONE when none) */
     /* output */
     StrBuf *capture;             /* when set, print() and echoes go here instead of stdout */
     FILE *out;
     bool echo_values;            /* print the value of a bare expression at top level */
     int call_depth;
+    int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
     long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
     int loop_depth;
     /* control flow signals */
@@ -47,7 +80,7 @@ typedef struct Interp {
     int src_first_line;          /* the line number of src's first line */
     /* what the last statement printed as a value, for lessons (borrowed until the next statement) */
     Value *last_value;
-    void *lesson;                /* lesson state, owned by the lesson module */
+    struct Session *session;     /* the session that owns this interpreter (RNG, print options, plots) */
 } Interp;
 
 enum { SIG_NONE = 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN };
@@ -55,19 +88,40 @@ enum { SIG_NONE = 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN };
 void interp_init(Interp *I);
 void interp_free(Interp *I);
 
-/* Runs one chunk of source (one or more statements). Returns 0 on success; -1 on an error, which is printed by
- * interp_print_error. What was defined before the error stays defined. */
+/* Runs one chunk of source (one or more statements). Returns 0 on success; -1 when it stopped with an error, a
+ * quit or an interrupt (interp_error says which). What was defined before the error stays defined. May be called
+ * from inside a running statement (timeit, answer checks): the caller's source and position are restored. */
 int interp_run(Interp *I, const char *src, const char *src_name, int first_line);
-/* Formats the current error: "file:line:col: error: msg" or, at the prompt, the line with a caret under it. */
+/* The same for a tree already parsed from src (the reader's): takes ownership of tree. */
+int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line);
+/* Formats the pending error: "file:line:col: error: msg" or, at the prompt, the line with a caret under it.
+ * ERR_QUIT formats as nothing; ERR_INTERRUPT as the interruption notice. */
 void interp_format_error(Interp *I, StrBuf *out);
 void interp_clear_error(Interp *I);
+static inline bool interp_failed(const Interp *I) { return I->error.kind != ERR_NONE; }
+static inline ErrKind interp_error_kind(const Interp *I) { return I->error.kind; }
+static inline const char *interp_error_msg(const Interp *I) { return I->error.msg; }
 
-/* Sets the error (when none is set yet) and returns NULL, for one-line returns in builtins. */
+/* Sets the error (when none is pending) and returns NULL, for one-line returns in builtins. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 Value *rt_error(Interp *I, const char *fmt, ...);
-Value *rt_tensor_error(Interp *I);              /* the error left by the tensor library */
+Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
+Value *rt_quit(Interp *I);                      /* quit() / exit() */
+/* The boundary where the tensor library's failure (ten_error, ten_error_kind) becomes the interpreter's error:
+ * every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
+Value *rt_tensor_error(Interp *I);
+/* Puts "prefix: " before the pending message of an ERR_ERROR (quit and interrupts pass unchanged): for a builtin
+ * that ran something on the user's behalf, e.g. "timeit: the statement failed: ...". Returns NULL. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+Value *rt_error_prefix(Interp *I, const char *fmt, ...);
+/* Gives the pending error a position (line, col of the running source) unless it has one. */
+void interp_error_at(Interp *I, int line, int col);
+/* Appends a frame to the pending error's call chain (for tracebacks). */
+void interp_error_add_frame(Interp *I, const char *file, int line, int col, const char *func, const char *text);
 
 void interp_write(Interp *I, const char *s);    /* to the capture buffer or the output stream */
 

@@ -27,12 +27,17 @@ typedef struct Tensor {
     void *data;             /* float*, int64_t* or uint8_t*; never NULL */
 } Tensor;
 
-/* ---- errors ---- */
+/* ---- errors ----
+ * Like errno: a failing function leaves its message (and kind) here; the language takes it over at one boundary
+ * (rt_tensor_error). */
+typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
 const char *ten_error(void);                 /* message of the last failure */
+TenErrKind ten_error_kind(void);             /* what kind of failure it was */
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
 void ten_fail(const char *fmt, ...);          /* set the message (used by kernels and callers alike) */
+void ten_fail_interrupted(void);              /* a kernel saw ten_interrupted (Ctrl-C) and stopped */
 void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n);   /* "(2, 3)" */
 const char *ten_dtype_name(DType d);          /* "torch.float32" ... */
 size_t ten_dtype_size(DType d);
@@ -156,6 +161,6 @@ int npy_save(const char *path, const Tensor *t);
 Tensor *npy_load(const char *path);
 Tensor *npy_parse(const unsigned char *buf, size_t len);   /* the same from memory (fuzzing, tests) */
 
-/* Ctrl-C: kernels poll this between rows and fail with "interrupted". */
+/* Ctrl-C: kernels poll this between rows and stop with ten_fail_interrupted(). */
 extern volatile int ten_interrupted;
 #endif

@@ -317,12 +317,12 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
             Value *pr = plot_call(I, xs, ys, pn, pvs);
             val_decref(pr);
             val_decref(ys); val_decref(leg); val_decref(xs); val_decref(xl);
-            if (I->has_err) { val_decref(result); result = NULL; }
+            if (interp_failed(I)) { val_decref(result); result = NULL; }
         }
     } else {
         val_decref(cos_l);
         val_decref(share_l);
-        if (!I->has_err) rt_tensor_error(I);
+        if (!interp_failed(I)) rt_tensor_error(I);
     }
     sb_free(&o);
     ten_free(withP);

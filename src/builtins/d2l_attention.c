@@ -57,7 +57,7 @@ static Value *bi_masked_softmax(Interp *I, Args *a) {
     if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
     Tensor *r = attn_masked_softmax(I, x->u.t, v);
     ten_free(tmp);
-    if (!r && I->has_err) return NULL;
+    if (!r && interp_failed(I)) return NULL;
     return done(I, r);
 }
 
@@ -188,7 +188,7 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
     Tensor *x = tensor_arg(I, a, 0, "input");
     if (!x) return NULL;
     Tensor *y = attn_linear_forward(I, self, x);
-    if (!y && I->has_err) return NULL;
+    if (!y && interp_failed(I)) return NULL;
     return done(I, y);
 }
 
@@ -284,7 +284,7 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
     Tensor *r = dot_attention(I, self, q, k, v, lens);
     ten_free(tmp);
-    if (!r && I->has_err) return NULL;
+    if (!r && interp_failed(I)) return NULL;
     return done(I, r);
 }
 
@@ -399,7 +399,7 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
 out:
     ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
     ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);
-    if (!y && I->has_err) return NULL;
+    if (!y && interp_failed(I)) return NULL;
     return done(I, y);
 }
 
@@ -457,7 +457,7 @@ static Value *bi_transpose_qkv(Interp *I, Args *a) {
     Value *x = arg(a, 0, "X"), *h = arg(a, 1, "num_heads");
     int64_t heads;
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
-        return I->has_err ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
+        return interp_failed(I) ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
     return done(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
 }
 

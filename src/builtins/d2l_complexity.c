@@ -301,7 +301,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
         for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(kind, ns[i], d, k, (int)reps);
-        if (ten_interrupted) { ten_set_blas_threshold(-1); sb_free(&o); return rt_error(I, "interrupted"); }
+        if (ten_interrupted) { ten_set_blas_threshold(-1); sb_free(&o); return rt_interrupt(I); }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }
     ten_set_blas_threshold(-1);
@@ -342,7 +342,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
         val_decref(pr);
         Value *all[] = {ys, leg, xl, yl, lg, fm};
         for (size_t q = 0; q < sizeof all / sizeof *all; q++) val_decref(all[q]);
-        if (I->has_err) { val_decref(r); return NULL; }
+        if (interp_failed(I)) { val_decref(r); return NULL; }
     }
     return r;
 }

@@ -142,7 +142,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         val_decref(r);
         Value *all[] = {xs, ys, legend, fmts, fs, ti, xl, yl};
         for (size_t k = 0; k < sizeof all / sizeof *all; k++) val_decref(all[k]);
-        if (I->has_err) { ten_free(R); return NULL; }
+        if (interp_failed(I)) { ten_free(R); return NULL; }
     }
     return val_tensor(R);
 }

@@ -72,7 +72,7 @@ static Value *bi_help(Interp *I, Args *a) {
 }
 
 static Value *bi_quit(Interp *I, Args *a) {
-    return rt_error(I, "__quit__");
+    return rt_quit(I);
 }
 
 const Builtin bi_help_table[] = {

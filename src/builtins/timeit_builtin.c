@@ -37,30 +37,20 @@ static Value *bi_timeit(Interp *I, Args *a) {
         int64_t n = 0;
         double t0 = now_s(), t1;
         do {
-            /* the statement that called timeit is still running: keep its source for its own error messages */
-            const char *keep_src = I->src, *keep_name = I->src_name;
-            int keep_first = I->src_first_line;
-            bool ok = interp_run(I, src, "<timeit>", 1) == 0;
-            I->src = keep_src;
-            I->src_name = keep_name;
-            I->src_first_line = keep_first;
-            if (!ok) { failed = true; break; }
+            /* a nested run: the calling statement's source and position come back afterwards */
+            if (interp_run(I, src, "<timeit>", 1) != 0) { failed = true; break; }
             n++;
             t1 = now_s();
             sb_clear(&sink);
         } while ((number ? n < number : t1 - t0 < 0.02) && !ten_interrupted);
+        if (ten_interrupted) { failed = true; rt_interrupt(I); }
         times[r] = (now_s() - t0) / (double)(n ? n : 1);
     }
     I->capture = saved;
     I->echo_values = echo;
     sb_free(&sink);
     free(src);
-    if (failed) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "%s", I->err);
-        I->has_err = false;
-        return rt_error(I, "timeit: the statement failed: %s", msg);
-    }
+    if (failed) return rt_error_prefix(I, "timeit: the statement failed");
     qsort(times, (size_t)repeat, sizeof(double), cmp);
     result = val_float(times[repeat / 2]);
     return result;

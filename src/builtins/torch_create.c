@@ -26,7 +26,7 @@ static Value *bi_tensor(Interp *I, Args *a) {
     DType dt = DT_F32;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     Tensor *t = interp_to_tensor(I, data, has, dt);
-    return t ? val_tensor(t) : (I->has_err ? NULL : rt_tensor_error(I));
+    return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
 }
 
 static const char *const SHAPE_KW[] = {"size", "dtype", "device", "requires_grad", NULL};

@@ -90,7 +90,7 @@ static Value *bi_binary(Interp *I, Args *a) {
     }
     ten_free(tx);
     ten_free(ty);
-    if (I->has_err) { ten_free(r); return NULL; }
+    if (interp_failed(I)) { ten_free(r); return NULL; }
     return done(I, r);
 }
 
@@ -236,7 +236,7 @@ static Value *bi_where(Interp *I, Args *a) {
     Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? arg_tensor(I, x, "x", &t2) : NULL, *Y = X ? arg_tensor(I, y, "y", &t3) : NULL;
     Tensor *r = Y ? ten_where(C, X, Y) : NULL;
     ten_free(t1); ten_free(t2); ten_free(t3);
-    if (!r && I->has_err) return NULL;
+    if (!r && interp_failed(I)) return NULL;
     return done(I, r);
 }
 
@@ -327,7 +327,7 @@ static Value *bi_norm(Interp *I, Args *a) {
     ten_free(sq);
     ten_free(s);
     ten_free(tmp);
-    if (I->has_err) { ten_free(r); return NULL; }
+    if (interp_failed(I)) { ten_free(r); return NULL; }
     return done(I, r);
 }
 

@@ -120,7 +120,7 @@ Value *eval_call(Interp *I, Node *n) {
                 if (!strcmp(a.kwnames[j], k->str)) {
                     val_decref(v);
                     rt_error(I, "keyword argument repeated: %s", k->str);
-                    if (!I->err_line) { I->err_line = k->line; I->err_col = k->col; }
+                    interp_error_at(I, k->line, k->col);
                     goto fail;
                 }
             a.kwnames = xrealloc(a.kwnames, sizeof(char *) * (size_t)(a.nkw + 1));
@@ -132,13 +132,13 @@ Value *eval_call(Interp *I, Node *n) {
             if (!v) goto fail;
             Value *items = ops_to_list(I, v);
             val_decref(v);
-            if (!items) { if (!I->err_line) { I->err_line = k->line; I->err_col = k->col; } goto fail; }
+            if (!items) { interp_error_at(I, k->line, k->col); goto fail; }
             for (int64_t j = 0; j < items->u.seq.n && a.npos < 10000; j++) push_pos(&a, val_incref(items->u.seq.items[j]));
             val_decref(items);
         } else {
             if (a.nkw > 0) {
                 rt_error(I, "positional argument follows keyword argument");
-                if (!I->err_line) { I->err_line = k->line; I->err_col = k->col; }
+                interp_error_at(I, k->line, k->col);
                 goto fail;
             }
             Value *v = interp_eval(I, k);
@@ -147,13 +147,8 @@ Value *eval_call(Interp *I, Node *n) {
         }
     }
     Value *r = interp_call(I, fn, &a);
-    if (!r && !I->has_err) rt_error(I, "%s() failed", call_name(fn));
-    if (!r && I->err_line == 0) {
-        Node *where = n->kids[0];
-        I->err_line = where->line;
-        I->err_col = where->col;
-        /* for x.f(...), point at f */
-    }
+    if (!r && !interp_failed(I)) rt_error(I, "%s() failed", call_name(fn));
+    if (!r) interp_error_at(I, n->kids[0]->line, n->kids[0]->col);
     args_free(&a);
     val_decref(fn);
     return r;
@@ -309,12 +304,7 @@ Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp) {
     if (val_is_number(v) || v->kind == V_LIST || v->kind == V_TUPLE) {
         *tmp = interp_to_tensor(I, v, false, DT_F32);
         if (!*tmp) {
-            if (I->has_err) {
-                char msg[1024];
-                snprintf(msg, sizeof msg, "%s", I->err);
-                I->has_err = false;
-                rt_error(I, "%s: %s", what, msg);
-            }
+            rt_error_prefix(I, "%s", what);
             return NULL;
         }
         return *tmp;

@@ -23,6 +23,7 @@ void interp_init(Interp *I) {
 }
 
 void interp_free(Interp *I) {
+    interp_clear_error(I);
     dict_free(&I->globals);
     val_decref(I->ret);
     I->ret = NULL;
@@ -30,28 +31,115 @@ void interp_free(Interp *I) {
     I->last_value = NULL;
 }
 
-Value *rt_error(Interp *I, const char *fmt, ...) {
-    if (I->has_err) return NULL;
+/* ---- the error record ---- */
+
+static void error_set(Interp *I, ErrKind kind, const char *fmt, va_list ap) {
+    if (I->error.kind != ERR_NONE) return;          /* the first failure is the one reported */
+    vsnprintf(I->error.msg, sizeof I->error.msg, fmt, ap);
+    I->error.kind = kind;
+    I->error.line = I->error.col = 0;
+    I->error.file[0] = I->error.text[0] = 0;
+}
+
+static void error_setf(Interp *I, ErrKind kind, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(I->err, sizeof I->err, fmt, ap);
+    error_set(I, kind, fmt, ap);
     va_end(ap);
-    I->has_err = true;
-    I->err_line = I->err_col = 0;
+}
+
+Value *rt_error(Interp *I, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    error_set(I, ERR_ERROR, fmt, ap);
+    va_end(ap);
     return NULL;
 }
 
-Value *rt_tensor_error(Interp *I) { return rt_error(I, "%s", ten_error()); }
+Value *rt_interrupt(Interp *I) {
+    error_setf(I, ERR_INTERRUPT, "interrupted (Ctrl-C): everything defined before is kept");
+    return NULL;
+}
+
+Value *rt_quit(Interp *I) {
+    error_setf(I, ERR_QUIT, "quit");
+    return NULL;
+}
+
+Value *rt_tensor_error(Interp *I) {
+    if (ten_error_kind() == TEN_ERR_INTERRUPTED) return rt_interrupt(I);
+    return rt_error(I, "%s", ten_error());
+}
+
+Value *rt_error_prefix(Interp *I, const char *fmt, ...) {
+    if (I->error.kind != ERR_ERROR) return NULL;
+    StrBuf b;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    sb_puts(&b, ": ");
+    sb_puts(&b, I->error.msg);
+    size_t n = b.len < sizeof I->error.msg ? b.len : sizeof I->error.msg - 1;
+    memcpy(I->error.msg, b.s, n);
+    I->error.msg[n] = 0;
+    sb_free(&b);
+    return NULL;
+}
+
+static void frames_free(Error *e) {
+    for (int i = 0; i < e->nframes; i++) { free(e->frames[i].file); free(e->frames[i].func); free(e->frames[i].text); }
+    free(e->frames);
+    e->frames = NULL;
+    e->nframes = 0;
+}
 
 void interp_clear_error(Interp *I) {
-    I->has_err = false;
-    I->err[0] = 0;
-    I->err_line = I->err_col = 0;
+    frames_free(&I->error);
+    memset(&I->error, 0, sizeof I->error);
+}
+
+/* Finds line `line` of the current source text (1-based relative to its first line). */
+static void source_line(const char *src, int rel, const char **start, int *len) {
+    const char *p = src;
+    for (int l = 1; l < rel && p; l++) { p = strchr(p, '\n'); if (p) p++; }
+    if (!p || rel < 1) { *start = ""; *len = 0; return; }
+    const char *e = strchr(p, '\n');
+    *start = p;
+    *len = e ? (int)(e - p) : (int)strlen(p);
+}
+
+void interp_error_at(Interp *I, int line, int col) {
+    Error *e = &I->error;
+    if (e->kind == ERR_NONE || e->line != 0 || line <= 0) return;
+    e->line = line;
+    e->col = col;
+    snprintf(e->file, sizeof e->file, "%s", I->src_name ? I->src_name : "");
+    e->text[0] = 0;
+    if (I->src) {
+        const char *ls;
+        int len;
+        source_line(I->src, line - I->src_first_line + 1, &ls, &len);
+        if (len > 0 && (size_t)len < sizeof e->text) snprintf(e->text, sizeof e->text, "%.*s", len, ls);
+    }
+}
+
+void interp_error_add_frame(Interp *I, const char *file, int line, int col, const char *func, const char *text) {
+    Error *e = &I->error;
+    if (e->kind == ERR_NONE || e->nframes >= ERR_MAX_FRAMES) return;
+    e->frames = xrealloc(e->frames, sizeof *e->frames * (size_t)(e->nframes + 1));
+    ErrFrame *f = &e->frames[e->nframes++];
+    f->file = file ? xstrdup(file) : NULL;
+    f->line = line;
+    f->col = col;
+    f->func = func ? xstrdup(func) : NULL;
+    f->text = text ? xstrdup(text) : NULL;
 }
 
 /* Gives the pending error the position of node n, unless a deeper node already gave one. */
 static Value *at(Interp *I, Node *n) {
-    if (I->has_err && I->err_line == 0 && n) { I->err_line = n->line; I->err_col = n->col; }
+    if (n) interp_error_at(I, n->line, n->col);
     return NULL;
 }
 
@@ -60,30 +148,19 @@ void interp_write(Interp *I, const char *s) {
     else { fputs(s, I->out); }
 }
 
-/* Finds line `line` of the current source text (1-based relative to its first line). */
-static void source_line(const char *src, int rel, const char **start, int *len) {
-    const char *p = src;
-    for (int l = 1; l < rel && p; l++) { p = strchr(p, '\n'); if (p) p++; }
-    if (!p) { *start = ""; *len = 0; return; }
-    const char *e = strchr(p, '\n');
-    *start = p;
-    *len = e ? (int)(e - p) : (int)strlen(p);
-}
-
 void interp_format_error(Interp *I, StrBuf *out) {
-    if (I->err_line > 0 && I->src_name) sb_printf(out, "%s:%d:%d: ", I->src_name, I->err_line, I->err_col);
-    sb_printf(out, "error: %s\n", I->err);
-    if (I->err_line > 0 && I->src) {
-        const char *ls;
-        int len;
-        source_line(I->src, I->err_line - I->src_first_line + 1, &ls, &len);
-        if (len > 0 && len < 400) {
-            sb_puts(out, "  ");
-            sb_putn(out, ls, (size_t)len);
-            sb_puts(out, "\n  ");
-            for (int i = 0; i < I->err_col - 1 && i < len; i++) sb_putc(out, ls[i] == '\t' ? '\t' : ' ');
-            sb_puts(out, "^\n");
-        }
+    const Error *e = &I->error;
+    if (e->kind == ERR_NONE || e->kind == ERR_QUIT) return;
+    if (e->kind == ERR_INTERRUPT) { sb_printf(out, "%s\n", e->msg); return; }
+    if (e->line > 0 && e->file[0]) sb_printf(out, "%s:%d:%d: ", e->file, e->line, e->col);
+    sb_printf(out, "error: %s\n", e->msg);
+    if (e->line > 0 && e->text[0]) {
+        size_t len = strlen(e->text);
+        sb_puts(out, "  ");
+        sb_puts(out, e->text);
+        sb_puts(out, "\n  ");
+        for (int i = 0; i < e->col - 1 && (size_t)i < len; i++) sb_putc(out, e->text[i] == '\t' ? '\t' : ' ');
+        sb_puts(out, "^\n");
     }
 }
 
@@ -259,7 +336,7 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
     Value *e;
     int rc = 0;
     while (rc == 0 && (e = ops_iter_next(&it))) {
-        if (ten_interrupted) { rt_error(I, "interrupted"); rc = -1; val_decref(e); break; }
+        if (ten_interrupted) { rt_interrupt(I); rc = -1; val_decref(e); break; }
         if (++*count > I->max_loop_iterations) { rt_error(I, "the comprehension ran %lld iterations: stopped", I->max_loop_iterations); rc = -1; val_decref(e); break; }
         rc = assign(I, cf->kids[0], e);
         val_decref(e);
@@ -509,7 +586,7 @@ static int exec_for(Interp *I, Node *n) {
     int64_t count = 0;
     I->loop_depth++;
     while ((e = ops_iter_next(&it))) {
-        if (ten_interrupted) { val_decref(e); rt_error(I, "interrupted"); at(I, n); rc = -1; break; }
+        if (ten_interrupted) { val_decref(e); rt_interrupt(I); at(I, n); rc = -1; break; }
         if (++count > I->max_loop_iterations) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", I->max_loop_iterations); at(I, n); rc = -1; break; }
         rc = assign(I, n->kids[0], e);
         val_decref(e);
@@ -530,7 +607,7 @@ static int exec_while(Interp *I, Node *n) {
     I->loop_depth++;
     int rc = 0;
     for (;;) {
-        if (ten_interrupted) { rt_error(I, "interrupted"); at(I, n); rc = -1; break; }
+        if (ten_interrupted) { rt_interrupt(I); at(I, n); rc = -1; break; }
         if (++count > I->max_loop_iterations) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", I->max_loop_iterations); at(I, n); rc = -1; break; }
         Value *c = eval(I, n->kids[0]);
         if (!c) { rc = -1; break; }
@@ -564,7 +641,7 @@ static int exec(Interp *I, Node *n) {
     case N_EXPR_STMT: {
         Value *v = eval(I, n->kids[0]);
         if (!v) return -1;
-        bool top = !I->scope && I->loop_depth == 0 && I->call_depth == 0;
+        bool top = !I->scope && I->loop_depth == 0 && I->call_depth == I->base_call_depth;
         if (top) {
             val_decref(I->last_value);
             I->last_value = val_incref(v);
@@ -615,7 +692,7 @@ static int exec(Interp *I, Node *n) {
         return 0;
     }
     case N_RETURN:
-        if (I->call_depth == 0) { rt_error(I, "'return' outside a function"); at(I, n); return -1; }
+        if (I->call_depth == I->base_call_depth) { rt_error(I, "'return' outside a function"); at(I, n); return -1; }
         val_decref(I->ret);
         I->ret = n->nkids ? eval(I, n->kids[0]) : val_none();
         if (!I->ret) return -1;
@@ -692,30 +769,67 @@ int interp_exec_body(Interp *I, Node *body) { return exec(I, body); }
 Value *interp_eval(Interp *I, Node *n) { return eval(I, n); }
 int interp_assign(Interp *I, Node *target, Value *v) { return assign(I, target, v); }
 
-int interp_run(Interp *I, const char *src, const char *src_name, int first_line) {
+/* What a run changes in I, saved so that a run nested in a statement (timeit, an answer check) gives it back. */
+typedef struct RunState {
+    const char *src, *src_name;
+    int src_first_line;
+    Scope *scope;
+    int loop_depth, call_depth, base_call_depth, signal;
+    Value *ret;
+} RunState;
+
+int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
+    RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
+                      I->base_call_depth, I->signal, I->ret};
     interp_clear_error(I);
     I->src = src;
     I->src_name = src_name;
     I->src_first_line = first_line;
-    if (strlen(src) > INTERP_MAX_LINE) {
-        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", strlen(src), INTERP_MAX_LINE);
+    /* a nested run starts at top level; the call depth keeps counting, so recursion through timeit is bounded */
+    I->scope = NULL;
+    I->loop_depth = 0;
+    I->base_call_depth = I->call_depth;
+    I->ret = NULL;
+    int rc = 0;
+    for (int i = 0; i < tree->nkids; i++) {
+        I->signal = 0;
+        if (ten_interrupted) { rt_interrupt(I); rc = -1; break; }
+        if (exec(I, tree->kids[i]) < 0) { rc = -1; break; }
+    }
+    ast_free(tree);
+    val_decref(I->ret);
+    I->src = saved.src;
+    I->src_name = saved.src_name;
+    I->src_first_line = saved.src_first_line;
+    I->scope = saved.scope;
+    I->loop_depth = saved.loop_depth;
+    I->call_depth = saved.call_depth;
+    I->base_call_depth = saved.base_call_depth;
+    I->signal = saved.signal;
+    I->ret = saved.ret;
+    return rc;
+}
+
+int interp_run(Interp *I, const char *src, const char *src_name, int first_line) {
+    interp_clear_error(I);
+    size_t n = strlen(src);
+    if (n > INTERP_MAX_LINE) {
+        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", n, INTERP_MAX_LINE);
         return -1;
     }
     ParseResult pr = parse_program(src, first_line);
     if (!pr.tree) {
+        const char *keep_src = I->src, *keep_name = I->src_name;
+        int keep_first = I->src_first_line;
+        I->src = src;
+        I->src_name = src_name;
+        I->src_first_line = first_line;
         rt_error(I, "%s", pr.msg);
-        I->err_line = pr.line;
-        I->err_col = pr.col;
+        interp_error_at(I, pr.line, pr.col);
+        I->src = keep_src;
+        I->src_name = keep_name;
+        I->src_first_line = keep_first;
         return -1;
     }
-    int rc = 0;
-    for (int i = 0; i < pr.tree->nkids; i++) {
-        I->signal = 0;
-        if (exec(I, pr.tree->kids[i]) < 0) { rc = -1; break; }
-    }
-    I->signal = 0;
-    I->loop_depth = 0;
-    I->call_depth = 0;
-    ast_free(pr.tree);
-    return rc;
+    return interp_run_tree(I, pr.tree, src, src_name, first_line);
 }

@@ -56,7 +56,7 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     }
     if (aw) ten_free(ta);
     if (bw) ten_free(tb);
-    if (I->has_err) { ten_free(r); return NULL; }
+    if (interp_failed(I)) { ten_free(r); return NULL; }
     if (!r) return rt_tensor_error(I);
     return val_tensor(r);
 }

@@ -170,14 +170,14 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
             return true;
         }
         int64_t x = v->kind == V_INT ? v->u.i : v->u.b;
-        if (format_int(I, out, x, &sp)) return !I->has_err;
+        if (format_int(I, out, x, &sp)) return !interp_failed(I);
         format_float(I, out, (double)x, &sp);
-        return !I->has_err;
+        return !interp_failed(I);
     }
     if (v->kind == V_FLOAT) {
         if (sp.type && strchr("bcdoxX", sp.type)) { rt_error(I, "unknown format code '%c' for a float", sp.type); return false; }
         format_float(I, out, v->u.f, &sp);
-        return !I->has_err;
+        return !interp_failed(I);
     }
     if (v->kind == V_STR || sp.type == 's' || !sp.type) {
         if (v->kind != V_STR && sp.type && sp.type != 's') { rt_error(I, "unknown format code '%c' for %s", sp.type, val_type_name(v)); return false; }
@@ -294,7 +294,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             rt_error(I, "unsupported format character '%c' (0x%x)", conv, (unsigned char)conv);
         }
         val_decref(arg0);
-        if (!ok || I->has_err) { sb_free(&out); return NULL; }
+        if (!ok || interp_failed(I)) { sb_free(&out); return NULL; }
     }
     if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_error(I, "not all arguments converted during string formatting"); }
     if (used == 0 && args->kind != V_TUPLE && args->kind != V_DICT) { sb_free(&out); return rt_error(I, "not all arguments converted during string formatting"); }

@@ -285,7 +285,7 @@ static Value *answer_value(Interp *I, const char *src, char *err, size_t errlen)
     I->capture = saved;
     I->echo_values = echo;
     sb_free(&sink);
-    if (rc < 0) { snprintf(err, errlen, "%s", I->err); interp_clear_error(I); return NULL; }
+    if (rc < 0) { snprintf(err, errlen, "%s", interp_error_msg(I)); interp_clear_error(I); return NULL; }
     char *name = assigned_name(src);
     Value *v = NULL;
     if (name) { v = interp_lookup(I, name); v = v ? val_incref(v) : NULL; free(name); }

@@ -80,9 +80,8 @@ int repl_run(Interp *I, LineReader *r, const char *src_name) {
         /* at a terminal the flag was cleared before the line was read: a Ctrl-C pressed since stops this statement */
         if (!r->interactive) ten_interrupted = 0;
         int rc = interp_run(I, stmt, src_name, first);
-        if (rc < 0 && !strcmp(I->err, "__quit__")) { free(stmt); interp_clear_error(I); break; }
+        if (rc < 0 && interp_error_kind(I) == ERR_QUIT) { free(stmt); interp_clear_error(I); break; }
         if (rc < 0) {
-            if (!strcmp(I->err, "interrupted")) snprintf(I->err, sizeof I->err, "interrupted (Ctrl-C): everything defined before is kept");
             report_error(I);
             failures++;
         }

@@ -13,13 +13,20 @@ int64_t ten_limit_bytes = (int64_t)6 << 30;
 static int64_t live_bytes;
 int64_t ten_live_bytes(void) { return live_bytes; }
 static char ten_errbuf[512];
+static TenErrKind ten_errkind = TEN_ERR_FAILED;
 
 const char *ten_error(void) { return ten_errbuf; }
+TenErrKind ten_error_kind(void) { return ten_errkind; }
 void ten_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(ten_errbuf, sizeof ten_errbuf, fmt, ap);
     va_end(ap);
+    ten_errkind = TEN_ERR_FAILED;
+}
+void ten_fail_interrupted(void) {
+    snprintf(ten_errbuf, sizeof ten_errbuf, "interrupted");
+    ten_errkind = TEN_ERR_INTERRUPTED;
 }
 
 void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n) {

@@ -97,7 +97,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         Tensor *o = ten_new_uninit(DT_F32, nba + 2, osh);
         if (!o) return NULL;
         for (int64_t i = 0; i < batch; i++) {
-            if (ten_interrupted) { ten_free(o); ten_fail("interrupted"); return NULL; }
+            if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
             ten_sgemm(ten_f32(a) + i * m * k, ten_f32(b) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
         }
         return o;
@@ -126,7 +126,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     o = ten_new(dt, ond, osh);
     if (!o) goto done;
     for (int64_t i = 0; i < batch; i++) {
-        if (ten_interrupted) { ten_free(o); o = NULL; ten_fail("interrupted"); goto done; }
+        if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); goto done; }
         if (dt == DT_F32) ten_sgemm(ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
         else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
     }

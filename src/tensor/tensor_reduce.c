@@ -121,7 +121,7 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
     split_dims(o, d, &outer, &n, &inner);
     float *x = ten_f32(o);
     for (int64_t a = 0; a < outer; a++) {
-        if (ten_interrupted) { ten_free(o); ten_fail("interrupted"); return NULL; }
+        if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
         for (int64_t c = 0; c < inner; c++) {
             float *row = x + a * n * inner + c;
             float mx = -INFINITY;

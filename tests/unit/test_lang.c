@@ -97,7 +97,7 @@ static char *run(Interp *I, const char *src) {
     StrBuf out;
     sb_init(&out);
     I->capture = &out;
-    if (interp_run(I, src, NULL, 1) < 0) { sb_puts(&out, "ERR: "); sb_puts(&out, I->err); }
+    if (interp_run(I, src, NULL, 1) < 0) { sb_puts(&out, "ERR: "); sb_puts(&out, interp_error_msg(I)); }
     I->capture = NULL;
     return sb_take(&out);
 }
@@ -128,6 +128,56 @@ static void test_eval(void **state) {
     interp_free(&I);
 }
 
+/* One error channel with a kind: quit() and Ctrl-C are not messages to compare (issue 12). */
+static void test_error_kinds(void **state) {
+    (void)state;
+    Interp I;
+    interp_init(&I);
+    StrBuf out;
+    sb_init(&out);
+    assert_int_equal(interp_run(&I, "quit()", NULL, 1), -1);
+    assert_int_equal(interp_error_kind(&I), ERR_QUIT);
+    interp_format_error(&I, &out);
+    assert_string_equal(sb_str(&out), "");                     /* leaving is not an error: nothing printed */
+    assert_int_equal(interp_run(&I, "x = 1\n1 / 0", NULL, 1), -1);
+    assert_int_equal(interp_error_kind(&I), ERR_ERROR);
+    interp_format_error(&I, &out);
+    assert_string_equal(sb_str(&out), "error: division by zero\n  1 / 0\n    ^\n");
+    ten_interrupted = 1;                                        /* Ctrl-C pressed while a statement runs */
+    assert_int_equal(interp_run(&I, "y = 2", NULL, 1), -1);
+    ten_interrupted = 0;
+    assert_int_equal(interp_error_kind(&I), ERR_INTERRUPT);
+    sb_clear(&out);
+    interp_format_error(&I, &out);
+    assert_non_null(strstr(sb_str(&out), "interrupted (Ctrl-C)"));
+    /* a kernel's interruption crosses the tensor boundary with its kind */
+    ten_fail_interrupted();
+    rt_tensor_error(&I);     /* already pending: the first failure is kept */
+    interp_clear_error(&I);
+    ten_fail_interrupted();
+    rt_tensor_error(&I);
+    assert_int_equal(interp_error_kind(&I), ERR_INTERRUPT);
+    interp_clear_error(&I);
+    /* quit() inside timeit still quits; an error inside it names timeit */
+    assert_int_equal(interp_run(&I, "timeit('quit()')", NULL, 1), -1);
+    assert_int_equal(interp_error_kind(&I), ERR_QUIT);
+    assert_int_equal(interp_run(&I, "timeit('1/0')", NULL, 1), -1);
+    assert_string_equal(interp_error_msg(&I), "timeit: the statement failed: division by zero");
+    sb_free(&out);
+    interp_free(&I);
+}
+
+/* A run nested in a statement (timeit) gives the caller back its call depth: 'return' after it still works. */
+static void test_nested_run(void **state) {
+    (void)state;
+    Interp I;
+    interp_init(&I);
+    ASSERT_RUN(&I, "def f():\n    timeit('1', repeat=1, number=1)\n    return 5\nf()", "5\n");
+    ASSERT_RUN(&I, "def g():\n    timeit('z = 3', repeat=1, number=1)\n    return z\ng()", "3\n");
+    ASSERT_RUN(&I, "timeit('return 1')", "ERR: timeit: the statement failed: 'return' outside a function");
+    interp_free(&I);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_incomplete_input),
@@ -135,6 +185,8 @@ int main(void) {
         cmocka_unit_test(test_format_spec),
         cmocka_unit_test(test_float_repr),
         cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_error_kinds),
+        cmocka_unit_test(test_nested_run),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }
