@@ -3,7 +3,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 PKGS    := libedit cmocka openblas
-WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter
+WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
 ifeq ($(WERROR),1)
 WARN    += -Werror

@@ -15,6 +15,11 @@ bool builtins_is_module(const char *name);
 const Builtin *const *builtins_all(int *n);
 const Builtin *const *builtins_all_methods(int *n);
 
+/* Methods of str, list, dict and modules (ops.c looks them up for x.method). */
+extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_module_methods[];
+/* Other names tensor methods answer to (completion lists them). NULL-terminated. */
+extern const char *const tensor_method_aliases[];
+
 /* Tables contributed by each builtins file (NULL-name terminated). */
 extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_tensor_methods[],
     bi_io[], bi_d2l[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[];

@@ -2,14 +2,12 @@
  * encoding, a learnable positional encoding, relative position representations (Shaw et al. 2018), rotary
  * embeddings (RoPE, Su et al. 2021) and ALiBi (Press et al. 2021); toeplitz_error checks that a score matrix
  * depends only on the offset j - i. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-Tensor *attn_positional_table(int64_t max_len, int64_t d);
-Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 

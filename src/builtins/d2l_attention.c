@@ -2,7 +2,7 @@
  * masked_softmax, Dropout, Linear/LazyLinear, DotProductAttention and MultiHeadAttention. Semantics follow
  * d2l/torch.py exactly (shared/notes/book-semantics.md): -1e6 masking, scores / sqrt(d) after the product,
  * dropout on the weights, y = x Wᵀ with PyTorch's default init, the transpose_qkv head split. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
 #include <math.h>

@@ -1,7 +1,7 @@
 /* d2l_complexity.c - §11.6.2 "Comparing CNNs, RNNs, and Self-Attention": the table with concrete operation counts,
  * maximum path lengths computed on the real layered dependency graph (contiguous and dilated kernels), the
  * receptive-field figure, and a measurement of real conv1d, RNN and self-attention layers with log-log slopes. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <time.h>
 
-Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 static void group3(StrBuf *out, double v) {
     char buf[64];

@@ -1,6 +1,6 @@
 /* d2l_core.c - d2l helpers used across the chapter (check_shape) and the methods every module object has
  * (.eval(), .train(), .parameters()). The chapter's functions are in d2l_attention.c and d2l_positional.c. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* d2l_positional.c - the sinusoidal positional encoding of §11.6.3 as the book builds it (float32, a division by
  * 10000^(2j/d)), with a defined answer for odd d, where the book's code fails. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <math.h>
 #include <string.h>
@@ -9,7 +9,6 @@
  * Computed as the book's lines are: X = arange(max_len, float32).reshape(-1, 1) / pow(10000, arange(0, d, 2) / d),
  * each step rounded to float32. For odd d there are ceil(d/2) sine columns and floor(d/2) cosine columns: the last
  * column is a sine (the book's code stops with a shape mismatch there). */
-Tensor *attn_dropout(Value *drop, const Tensor *x);   /* d2l_attention.c */
 
 Tensor *attn_positional_table(int64_t max_len, int64_t d) {
     int64_t sh[3] = {1, max_len, d};

@@ -1,12 +1,10 @@
 /* d2l_relative.c - §11.6.3.1 absolute position (binary vs sinusoid) and §11.6.3.2 relative position: the 2×2
  * rotation that maps (p_{i,2j}, p_{i,2j+1}) to (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <math.h>
 #include <string.h>
 
-Tensor *attn_positional_table(int64_t max_len, int64_t d);   /* d2l_positional.c */
-Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);   /* plot_builtins.c */
 
 /* binary_vs_sinusoid(n=8, d=8): the binary digits of 0..n-1 beside the columns of P, highest frequency first. */
 static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {

@@ -1,6 +1,7 @@
 /* help.c - help() and the `help` command: every builtin with its signature, its section of the book and a short
  * explanation for students. */
-#include "builtins.h"
+#include "builtins_internal.h"
+#include "help.h"
 #include "interp.h"
 #include <string.h>
 #include <unistd.h>

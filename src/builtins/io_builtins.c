@@ -1,6 +1,6 @@
 /* io_builtins.c - save("x.npy", X) and load("x.npy"): NumPy's .npy format, so a student can check any result in
  * NumPy or PyTorch (np.load / torch.from_numpy). */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <string.h>
 

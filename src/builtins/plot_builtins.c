@@ -1,7 +1,7 @@
 /* plot_builtins.c - the book's plotting helpers with the book's arguments: d2l.plot (§2.4 / used in §11.6.3) and
  * d2l.show_heatmaps (§11.1, used in §11.6.3.1), plus savefig and plot_target. They turn values into a Figure of
  * deterministic gnuplot text (numbers as %.9g, strings through plot_quote) and hand it to plot_show. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
 #include "plot.h"

@@ -1,6 +1,6 @@
 /* python_builtins.c - Python's own functions that the book's lines use: print, range, len, int, float, str,
  * list, tuple, enumerate, zip, sum, min, max, abs, round, sorted, format, repr; and str/list/dict methods. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
 #include "pyformat.h"
@@ -10,7 +10,6 @@
 #include <string.h>
 
 static const char *const NO_KW[] = {NULL};
-Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);   /* torch_math.c */
 
 static Value *bi_print(Interp *I, Args *a) {
     static const char *const kw[] = {"sep", "end", "flush", "file", NULL};

@@ -1,5 +1,5 @@
 /* registry.c - one sorted table of every builtin, the Tensor method table, and named constants. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +51,6 @@ static const Builtin *find(const Builtin **tbl, int n, const char *name) {
 }
 
 const Builtin *builtins_find(const char *name) { builtins_init(); return find(all_fns, n_fns, name); }
-extern const char *const tensor_method_aliases[];
 
 /* X.name: a method of the tensor table, or a torch function that takes X first (X.sum(dim=1) is torch.sum(X, 1)). */
 const Builtin *builtins_find_method(const char *name) {

@@ -1,7 +1,7 @@
 /* tensor_methods.c - methods that exist only on tensors (X.item(), X.float(), X.size(1), X.to(...)). Methods that
  * mirror a torch function (X.reshape, X.sum, X.softmax ...) are the same builtin with X as the first argument:
  * see builtins_find_method. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
 #include <string.h>

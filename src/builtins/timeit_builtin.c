@@ -1,6 +1,6 @@
 /* timeit_builtin.c - timeit("statement", repeat=5): the median time of running a statement, as Python's timeit
  * module does (each repeat runs it enough times to last at least 20 ms). Used by `make bench`. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <stdlib.h>
 #include <time.h>

@@ -1,6 +1,6 @@
 /* torch_create.c - making tensors: tensor, zeros, ones, full, arange, linspace, eye, rand, randn, normal,
  * randint, *_like, manual_seed, and set_printoptions. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include <math.h>
 #include <string.h>

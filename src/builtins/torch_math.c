@@ -1,13 +1,12 @@
 /* torch_math.c - elementwise functions, matrix products, reductions, softmax and comparisons of torch. Each
  * function takes the tensor first, so the same C function serves torch.f(X, ...) and the method X.f(...). */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 

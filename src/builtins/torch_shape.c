@@ -1,6 +1,6 @@
 /* torch_shape.c - reshaping and joining: reshape/view, transpose, permute, (un)squeeze, flatten, cat, stack,
  * repeat_interleave (§11.3 repeats valid_lens with it), tril/triu, flip. */
-#include "builtins.h"
+#include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
 #include <stdlib.h>

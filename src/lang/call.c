@@ -1,15 +1,12 @@
 /* call.c - calls: argument lists, builtins, bound methods, objects, user functions (def and lambda); argument
  * helpers for builtins; nested lists to tensors as torch.tensor infers them. */
-#include "interp.h"
+#include "lang_internal.h"
 #include "builtins.h"
 #include "ops.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-int interp_exec_body(Interp *I, Node *body);
-Value *interp_eval(Interp *I, Node *n);
-int interp_assign(Interp *I, Node *target, Value *v);
 
 static void args_free(Args *a) {
     for (int i = 0; i < a->npos; i++) val_decref(a->pos[i]);

@@ -1,5 +1,5 @@
 /* eval.c - the tree-walking evaluator: statements, expressions, names and scopes, errors with positions. */
-#include "interp.h"
+#include "lang_internal.h"
 #include "builtins.h"
 #include "ops.h"
 #include "parser.h"
@@ -413,8 +413,6 @@ static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
     return ok;
 }
 
-Value *eval_call(Interp *I, Node *n);    /* call.c */
-Value *make_function(Interp *I, Node *def, const char *name);   /* call.c */
 
 static Value *eval(Interp *I, Node *n) {
     switch (n->kind) {

@@ -496,7 +496,6 @@ static const Builtin *find_in(const Builtin *tbl, const char *name) {
     return NULL;
 }
 
-extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_module_methods[];
 
 Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     switch (obj->kind) {

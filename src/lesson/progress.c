@@ -3,16 +3,16 @@
  * file is set aside (progress.damaged) with a message, never a crash. */
 #include "lesson.h"
 #include "strbuf.h"
+#include "files.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-const char *attn_state_dir(void);   /* lineedit.c */
 
 static bool progress_path(char *out, size_t n) {
-    const char *dir = attn_state_dir();
+    const char *dir = file_state_dir();
     if (!*dir) return false;
     snprintf(out, n, "%s/progress", dir);
     return true;

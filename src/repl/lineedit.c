@@ -3,6 +3,7 @@
 #include "repl.h"
 #include "builtins.h"
 #include "strbuf.h"
+#include "files.h"
 #include <editline/readline.h>
 #include <errno.h>
 #include <signal.h>
@@ -14,22 +15,6 @@
 
 static Interp *completion_interp;
 static char history_path[4096];
-
-/* $XDG_STATE_HOME/attn (default ~/.local/state/attn), created if missing; "" when there is no home. */
-const char *attn_state_dir(void) {
-    static char dir[4096];
-    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg == '/') snprintf(dir, sizeof dir, "%s/attn", xdg);
-    else if (home && *home) snprintf(dir, sizeof dir, "%s/.local/state/attn", home);
-    else return "";
-    /* mkdir -p */
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') { *p = 0; mkdir(tmp, 0700); *p = '/'; }
-    mkdir(tmp, 0700);      /* when this fails, writing there fails too, and says why */
-    return dir;
-}
 
 static const char *keywords[] = {"for", "in", "if", "else", "elif", "while", "def", "return", "print", "range",
                                  "lambda", "True", "False", "None", "and", "or", "not", NULL};
@@ -49,7 +34,6 @@ static void add_cand(const char *prefix, const char *name, const char *text) {
     candidates[ncand++] = xstrdup(buf);
 }
 
-extern const char *const tensor_method_aliases[];
 
 static void build_candidates(const char *text) {
     for (int i = 0; i < ncand; i++) free(candidates[i]);
@@ -121,7 +105,7 @@ void lineedit_init(Interp *I) {
     rl_completion_append_character = '\0';
     using_history();
     stifle_history(2000);
-    const char *dir = attn_state_dir();
+    const char *dir = file_state_dir();
     if (*dir) {
         snprintf(history_path, sizeof history_path, "%s/history", dir);
         read_history(history_path);

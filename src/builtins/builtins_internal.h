@@ -1,0 +1,24 @@
+/* builtins_internal.h - helpers shared between the builtin files only (the public table is builtins.h). */
+#ifndef ATTN_BUILTINS_INTERNAL_H
+#define ATTN_BUILTINS_INTERNAL_H
+#include "builtins.h"
+#include "interp.h"
+
+/* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
+bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
+/* torch_math.c: sum/mean/max/... over dim= or everything, shared by torch.X(t) and Python's sum/max/min. */
+Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
+
+/* d2l_attention.c (§11.3): softmax over the last axis with positions >= valid_lens masked out (X is (B, Q, K),
+ * valid_lens (B,) or (B, Q) or NULL). NULL with an error set. */
+Tensor *attn_masked_softmax(Interp *I, const Tensor *X, const Tensor *valid_lens);
+/* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
+Tensor *attn_dropout(Value *drop, const Tensor *x);
+/* x @ W.T + b for an nn.Linear object lin; NULL with an error set. */
+Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x);
+/* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */
+Tensor *attn_positional_table(int64_t max_len, int64_t d);
+
+/* plot_builtins.c: d2l.plot(X, Y, **kw) for builtins that draw (names/vals: NULL-terminated keyword list). */
+Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);
+#endif
