@@ -122,7 +122,7 @@ static void lex_body(const char *src, int first_line, TokenList *tl) {
         if (c == '\n') {
             if (depth == 0 && tl->n > 0 && tl->toks[tl->n - 1].kind != T_NEWLINE) push(tl, T_NEWLINE, p, 1, line, col);
             p++; line++; line_start = p;
-            at_line_start = true;
+            at_line_start = depth == 0;    /* inside brackets the next line continues this one: no indentation */
             continue;
         }
         /* strings, with optional prefixes */

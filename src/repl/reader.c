@@ -68,9 +68,16 @@ char *reader_line(LineReader *r, bool continuation) {
     return sb_take(&b);
 }
 
+/* A line with nothing to run: empty, white space, or only a comment. */
 static bool blank(const char *s) {
     while (*s == ' ' || *s == '\t') s++;
     return *s == 0 || *s == '#';
+}
+
+/* A line of white space only: at a terminal this ends a block (a comment line does not, as in Python's REPL). */
+static bool empty(const char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    return *s == 0;
 }
 
 static bool starts_word(const char *s, const char *w) {
@@ -79,14 +86,67 @@ static bool starts_word(const char *s, const char *w) {
     return !strncmp(s, w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_';
 }
 
-/* Does the statement begin a block (for/while/if/def), and does its first line end with ':' (body below)? */
+/* Does the statement begin a block (for/while/if/def/class, after any @decorator lines), and does that header
+ * line end with ':' (body below)? */
 static bool is_compound(const char *buf, bool *body_below) {
-    bool c = starts_word(buf, "for") || starts_word(buf, "while") || starts_word(buf, "if") || starts_word(buf, "def");
+    while (*buf == ' ' || *buf == '\t') buf++;
+    while (*buf == '@') {                    /* decorators: the def or class is on a later line */
+        const char *e = strchr(buf, '\n');
+        if (!e) { *body_below = false; return true; }
+        buf = e + 1;
+        while (*buf == ' ' || *buf == '\t') buf++;
+    }
+    bool c = starts_word(buf, "for") || starts_word(buf, "while") || starts_word(buf, "if") ||
+             starts_word(buf, "def") || starts_word(buf, "class");
     const char *e = strchr(buf, '\n');
     size_t n = e ? (size_t)(e - buf) : strlen(buf);
     while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;
     *body_below = c && n > 0 && buf[n - 1] == ':';
     return c;
+}
+
+/* Does this line carry the block on: indented, or an else/elif clause? */
+static bool continues_block(const char *line) {
+    return !blank(line) && (line[0] == ' ' || line[0] == '\t' || starts_word(line, "else") || starts_word(line, "elif"));
+}
+
+static void append_line(StrBuf *buf, const char *line) {
+    sb_putc(buf, '\n');
+    sb_puts(buf, line);
+}
+
+/* After a complete block header and body so far, takes the next lines that belong to the block. Blank and comment
+ * lines say nothing by themselves: in a file the next line with code decides (indented: the block goes on); at a
+ * terminal an empty line ends the block, as in Python's REPL. Returns false when the block has ended. */
+static bool take_block_lines(LineReader *r, StrBuf *buf, char *next) {
+    bool terminal = r->interactive;
+    if (terminal) {
+        if (empty(next) || !(blank(next) || continues_block(next))) {
+            if (!empty(next)) reader_unread(r, next);
+            else free(next);
+            return false;
+        }
+        append_line(buf, next);
+        free(next);
+        return true;
+    }
+    StrBuf pending;
+    sb_init(&pending);
+    while (next && blank(next)) {
+        append_line(&pending, next);
+        free(next);
+        next = reader_line(r, true);
+    }
+    bool more = next && continues_block(next);
+    if (more) {
+        sb_puts(buf, sb_str(&pending));
+        append_line(buf, next);
+        free(next);
+    } else if (next) {
+        reader_unread(r, next);
+    }
+    sb_free(&pending);
+    return more;
 }
 
 char *repl_read_statement(LineReader *r, int *first_line) {
@@ -115,31 +175,12 @@ char *repl_read_statement(LineReader *r, int *first_line) {
         if (!incomplete && compound && r->interactive && !body_below && !strchr(sb_str(&buf), '\n')) break;
         char *next = reader_line(r, true);
         if (!next) break;
-        if (!incomplete) {
-            bool more = !blank(next) && (next[0] == ' ' || next[0] == '\t' || starts_word(next, "else") ||
-                                         starts_word(next, "elif"));
-            if (blank(next) && !r->interactive) {
-                /* in a file a blank line may sit inside a block: keep it if an indented line follows */
-                char *after = reader_line(r, true);
-                if (after && (after[0] == ' ' || after[0] == '\t') && !blank(after)) {
-                    sb_putc(&buf, '\n');
-                    sb_puts(&buf, next);
-                    free(next);
-                    next = after;
-                    more = true;
-                } else if (after) {
-                    reader_unread(r, after);
-                }
-            }
-            if (!more) {
-                if (!blank(next)) reader_unread(r, next);
-                else free(next);
-                break;
-            }
+        if (incomplete) {
+            append_line(&buf, next);
+            free(next);
+        } else if (!take_block_lines(r, &buf, next)) {
+            break;
         }
-        sb_putc(&buf, '\n');
-        sb_puts(&buf, next);
-        free(next);
     }
     return sb_take(&buf);
 }

@@ -1,0 +1,105 @@
+/* test_reader.c - lines to statements (src/repl/reader.c) and the lexer's line joining: the book's code as it is
+ * laid out in the book (brackets continued on the next line, comment lines inside blocks, decorators) is read as
+ * the statements Python reads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parser.h"
+#include "repl.h"
+
+/* Splits text into statements; each must parse. Returns how many; their first lines in firsts. */
+static int statements(const char *text, int *firsts, int max) {
+    LineReader r;
+    reader_init_text(&r, text);
+    int n = 0, first;
+    char *s;
+    while ((s = repl_read_statement(&r, &first))) {
+        ParseResult pr = parse_program(s, first);
+        if (!pr.tree) fail_msg("statement %d (line %d) does not parse: %s\n%s", n + 1, first, pr.msg, s);
+        ast_free(pr.tree);
+        if (n < max) firsts[n] = first;
+        n++;
+        free(s);
+    }
+    reader_free(&r);
+    return n;
+}
+
+/* §11.3: inside a def, a bracket continued on the next line, then more statements of the same block. */
+static void test_bracket_continued_in_block(void **state) {
+    (void)state;
+    const char *src =
+        "def _sequence_mask(X, valid_len, value=0):\n"
+        "    maxlen = X.size(1)\n"
+        "    mask = torch.arange((maxlen), dtype=torch.float32,\n"
+        "                        device=X.device)[None, :] < valid_len[:, None]\n"
+        "    X[~mask] = value\n"
+        "    return X\n"
+        "y = 1\n";
+    int f[4];
+    assert_int_equal(statements(src, f, 4), 2);
+    assert_int_equal(f[0], 1);
+    assert_int_equal(f[1], 7);
+    ParseResult pr = parse_program(src, 1);
+    assert_non_null(pr.tree);
+    assert_int_equal(pr.tree->nkids, 2);
+    assert_int_equal(pr.tree->kids[0]->kind, N_DEF);
+    assert_int_equal(pr.tree->kids[0]->kids[1]->nkids, 4);      /* four statements in the body */
+    ast_free(pr.tree);
+}
+
+/* §11.6: at top level, a continuation line that starts with ') /' is not an indented line. */
+static void test_continuation_line_is_not_indent(void **state) {
+    (void)state;
+    const char *src =
+        "X = torch.arange(max_len, dtype=torch.float32).reshape(\n"
+        "    -1, 1) / torch.pow(10000, torch.arange(\n"
+        "    0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)\n"
+        "Y = X\n";
+    int f[4];
+    assert_int_equal(statements(src, f, 4), 2);
+    assert_int_equal(f[1], 4);
+    /* the same inside a block */
+    const char *cls =
+        "if True:\n"
+        "    for max_len, num_hiddens in [(10, 4)]:\n"
+        "        X = torch.arange(max_len, dtype=torch.float32).reshape(\n"
+        "            -1, 1) / torch.pow(10000, torch.arange(\n"
+        "            0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)\n"
+        "        P = X\n";
+    assert_int_equal(statements(cls, f, 4), 1);
+}
+
+/* Comment lines and blank lines inside a block do not end it; the next line with code decides. */
+static void test_comments_inside_blocks(void **state) {
+    (void)state;
+    const char *src =
+        "def forward(self, queries, keys, values, valid_lens):\n"
+        "    # Shape of queries, keys, or values:\n"
+        "    # (batch_size, no. of queries or key-value pairs, num_hiddens)\n"
+        "    queries = self.transpose_qkv(self.W_q(queries))\n"
+        "\n"
+        "    # a comment after a blank line\n"
+        "\n"
+        "# a comment at column 0 between statements of the block\n"
+        "    return queries\n"
+        "# a comment after the block\n"
+        "\n"
+        "z = 2\n";
+    int f[4];
+    assert_int_equal(statements(src, f, 4), 2);
+    assert_int_equal(f[1], 12);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bracket_continued_in_block),
+        cmocka_unit_test(test_continuation_line_is_not_indent),
+        cmocka_unit_test(test_comments_inside_blocks),
+    };
+    return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
+}
