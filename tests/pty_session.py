@@ -65,6 +65,17 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("10\r\n", 3)
     check("the block runs after a blank line", "0\r\n" in out and "10\r\n" in out, out)
     t.buf = b""
+    # a comment line inside a block does not end it at a terminal; an empty line does (as in Python's REPL)
+    t.send("def f(x):\r")
+    t.read("...> ")
+    for line in ["    # first comment", "    # second comment", "    y = (x +", "         1)", "    return y * 10"]:
+        t.buf = b""
+        t.send(line + "\r")
+        t.read("...> ")
+    t.send("\rf(4)\r")
+    out = t.read("50\r\n", 3)
+    check("comment lines and a bracket continued inside a def", "50\r\n" in out and "error" not in out, out)
+    t.buf = b""
     t.send("for i in range(10 ** 8): print('looping') if i == 0 else None\r")
     t.read("looping\r\n", 10)
     time.sleep(0.2)
