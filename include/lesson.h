@@ -15,9 +15,11 @@ typedef struct LessonQuestion {
     char **accept;           /* other right answers (each must pass) */
     int naccept;
     char **wrong;            /* known wrong answers (each must be rejected: the soundness check) */
+    char **wrong_why;        /* per wrong answer: what the student is told when theirs equals it (NULL: the usual) */
     int nwrong;
     char **hints;            /* the ladder, mildest first */
     int nhints;
+    char *name;              /* the name the answers assign ("scores = ..."), NULL when they are expressions */
     double tol;              /* absolute tolerance for values (default 1e-4) */
     int line;
 } LessonQuestion;
@@ -50,10 +52,25 @@ typedef struct Lesson {
 Lesson *lesson_load(const char *path, char *err, size_t errlen);
 void lesson_free(Lesson *l);
 
-/* Checks a student's answer to q in interpreter I: runs the model answer for the expected value, then the
- * student's statement, and compares (tensors: shape first, then values within q->tol). Writes feedback such as
- * "your scores are 3×4, expected 4×4" to fb. Returns true when right. */
-bool lesson_check_answer(Interp *I, const LessonQuestion *q, const char *student, StrBuf *fb);
+/* Answers (lessons/README.md): when the answer: lines assign a name, a line that assigns that name is an answer;
+ * otherwise a line that is one expression whose value could be the answer (a single number when one is asked for, a
+ * tensor of the answer's shape, a sequence, or a known wrong value) is one. Every other line is the student looking
+ * around: it runs as at the prompt and is not graded. */
+typedef struct LessonExpect LessonExpect;
+typedef enum { GRADE_NOT_ANSWER, GRADE_RIGHT, GRADE_WRONG, GRADE_FAILED } LessonGrade;
+
+/* The values of q's answer: and wrong: lines in I's present state, computed without output and without changing
+ * any variable. NULL, with the model answer's error in err, when an answer fails (a broken lesson). */
+LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
+void lesson_expect_free(LessonExpect *e);
+/* Grades `line`, which has just run in I without an error (I->last_value holds its value when it is an
+ * expression). GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your answer
+ * is a 2x2x4 tensor, expected a single number", or the wrong: line's explanation); GRADE_NOT_ANSWER may write a
+ * note there ("not graded: the answer is a single number ..."). */
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb);
+/* Runs line silently in I, then grades it; GRADE_FAILED with the error in err when it does not run. */
+LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
+                       char *err, size_t errlen);
 
 /* Where lessons live: $ATTN_LESSONS, ./lessons, or the installed share/attn/lessons. Lists NN-*.md sorted. */
 char **lesson_list(int *n);

@@ -16,7 +16,7 @@ lacks() { case "$2" in *"$3"*) bad "$1: output has [$3]" ;; *) ok ;; esac; }
 # a student: runs step 1 with Enter, answers wrong, asks for a hint, answers right, quits
 out=$(printf '\n\n\nscores = torch.bmm(X.transpose(1, 2), X) / math.sqrt(3)\nhint\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "enter runs the shown statement" "$out" "torch.Size([1, 4, 3])"
-has "wrong shape named" "$out" "Not yet: your scores are 1×3×3, expected 1×4×4."
+has "wrong shape named" "$out" "Not yet: scores is a 1×3×3 tensor, expected a 1×4×4 tensor."
 has "hint ladder" "$out" "Hint 1 of 2: torch.bmm multiplies"
 has "right answer" "$out" "Right."
 has "progress saved at quit" "$out" "Progress saved"
@@ -25,11 +25,33 @@ has "progress file" "$prog" "01-self-attention 1 1"
 # resuming: starts at step 2, with X defined again from step 1
 out=$(printf 'scores = X.shape\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "resume message" "$out" "resuming at step 2 of 6"
-has "earlier variables replayed on resume" "$out" "your scores is a torch.Size, expected a tensor of shape 1×4×4"
+has "earlier variables replayed on resume" "$out" "scores is torch.Size([1, 4, 3]), expected a 1×4×4 tensor"
 # the list shows progress
 out=$("$ATTN" lesson 2>&1)
 has "lesson list" "$out" "Lesson 1: Self-attention"
 has "lesson list progress" "$out" "1/6 steps started"
+# a question grades only answers: looking around runs as at the prompt (output shown), is not counted, brings no hint
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf '\n\n\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\n\n\n\n\n\nweights[0, 3]\nprint("row", weights[0, 3].shape)\nw3 = weights[0, 3]\nw3.max()\nweights[0, 3].sum()\nweights[0, 3].max()\nw3.argmax()\nquit\n' | "$ATTN" lesson 1 2>&1)
+has "exploring shows the value" "$out" "tensor([0.0974, 0.1638, 0.2755, 0.4632])"
+has "print runs in a question" "$out" "row torch.Size([4])"
+has "a value of another kind is not graded" "$out" "(not graded: the answer is a single number, and this is a tensor of 4 numbers)"
+has "a wrong number shows the student's value" "$out" "Not yet: your answer is 0.4632."
+has "one reminder after repeated misses" "$out" "(stuck? type hint)"
+n=$(printf '%s\n' "$out" | grep -c "stuck? type hint")
+[ "$n" = 1 ] && ok || bad "the hint reminder is shown once (seen $n times)"
+lacks "no hint unless asked" "$out" "Hint 1 of"
+n=$(printf '%s\n' "$out" | grep -c "^Not yet")
+[ "$n" = 3 ] && ok || bad "only answers are graded: 3 misses expected, $n seen"
+has "the right answer after exploring" "$out" "Right."
+# a wrong: line with an explanation is what the student reads when their answer equals it
+mkdir -p "$T/why"
+printf '# T\n## A\n```attn\nattn> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])\n```\n```question\nName the transpose of x xt.\nanswer: xt = x.T\nwrong: xt = x -> that is x itself: transpose it\n```\n' > "$T/why/01-why.md"
+out=$(printf '\nxt = x\nxt = x + 1\nxt = x.T\nquit\n' | ATTN_LESSONS="$T/why" "$ATTN" lesson 1 2>&1)
+has "wrong: explanation shown" "$out" "Not yet: that is x itself: transpose it."
+has "position as row and column" "$out" "at [0, 0] (row 0, column 0) it holds 2., expected 1."
+out=$("$ATTN" --check "$T/why/01-why.md" 2>&1)
+has "a lesson with wrong: explanations passes --check" "$out" "steps and questions ok"
 # skip, back, jump, steps, solution
 out=$(printf 'steps\njump masking\nback\nnext\njump weights\nskip\nskip\nskip\nskip\nsolution\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "steps lists ids" "$out" "masking"
@@ -81,6 +103,24 @@ printf '# T\n## A\n```question\nTwo?\nanswer: 2\nwrong: 2.0\n```\n' > "$L/06-uns
 out=$("$ATTN" --check "$L/06-unsound.md" 2>&1); rc=$?
 has "unsound lesson reported" "$out" "the wrong answer '2.0' is accepted"
 [ $rc = 1 ] && ok || bad "unsound lesson exit status $rc"
+# the soundness check: trivial answers, names the question uses before the lesson defines them, wrong: lines that do
+# not run or are not answers
+printf '# T\n## A\n```attn\nattn> x = torch.tensor([1.0, 2.0])\n```\n```question\nHow far is x[1] - x[0] from 1? Type the difference.\nanswer: (x[1] - x[0]) - 1\n```\n' > "$L/07-trivial.md"
+out=$("$ATTN" --check "$L/07-trivial.md" 2>&1); rc=$?
+has "trivial 0 accepted is reported" "$out" "07-trivial.md:6: step 'a': the trivial answer '0' is accepted"
+[ $rc = 1 ] && ok || bad "trivial answer lesson exit status $rc"
+printf '# T\n## A\n```attn\nattn> x = torch.tensor([1.0, 2.0])\n```\n```question\nWhat is x?\nanswer: x\n```\n```question\nName y the absolute values of x.\nanswer: y = x.abs()\n```\n' > "$L/08-input.md"
+out=$("$ATTN" --check "$L/08-input.md" 2>&1)
+lacks "an answer that is exactly a trivial one is allowed" "$out" "the trivial answer 'x'"
+has "an input returned unchanged is reported" "$out" "the trivial answer 'y = x' is accepted"
+printf '# T\n## A\n```attn\nattn> x = 3\n```\n```question\nWith S = torch.zeros(2), what is S.sum() + x?\nanswer: torch.zeros(2).sum() + x\nwrong: S.sum()\nwrong: z = 4\n```\n' > "$L/09-names.md"
+out=$("$ATTN" --check "$L/09-names.md" 2>&1)
+has "an undefined name in a question is reported" "$out" "09-names.md:6: step 'a': the question's text uses 'S', which the lesson has not defined at this point"
+has "a wrong: line that does not run is reported" "$out" "the wrong answer 'S.sum()' does not run: name 'S' is not defined"
+has "a wrong: line that is not an answer is reported" "$out" "the wrong answer 'z = 4' is not taken as an answer"
+printf '# T\n## A\n```question\nTwo?\nanswer: a = 2\nanswer: 2\n```\n' > "$L/10-mixed.md"
+out=$("$ATTN" --check "$L/10-mixed.md" 2>&1)
+has "answer: lines of two forms are refused" "$out" "10-mixed.md:3: the answer: lines must all assign the same name, or all be expressions"
 # teaching mode: Enter runs, detours run, the recording replays with --check
 out=$(printf '\nx = 6 * 7\nprint(x)\n\n\nquit\n' | "$ATTN" teach 4 --record "$T/rec.md" 2>&1)
 has "teacher detour runs" "$out" "42"

@@ -7,6 +7,8 @@
 #include "ops.h"
 #include "parser.h"
 #include "strbuf.h"
+#include "builtins.h"
+#include "lesson_internal.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +38,9 @@ static void free_q(LessonQuestion *q) {
     for (int i = 0; i < q->naccept; i++) free(q->accept[i]);
     for (int i = 0; i < q->nalts; i++) free(q->alts[i]);
     free(q->alts);
-    for (int i = 0; i < q->nwrong; i++) free(q->wrong[i]);
+    for (int i = 0; i < q->nwrong; i++) { free(q->wrong[i]); free(q->wrong_why[i]); }
+    free(q->wrong_why);
+    free(q->name);
     for (int i = 0; i < q->nhints; i++) free(q->hints[i]);
     free(q->accept);
     free(q->wrong);
@@ -89,6 +93,19 @@ static void heading(const char *s, size_t n, char **title, char **id) {
     *id = sb_take(&b);
 }
 
+/* Where " -> " starts in v[0, n) outside quotes, or n. */
+static size_t arrow_at(const char *v, size_t n) {
+    char quote = 0;
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (quote) { if (v[i] == '\\') i++; else if (v[i] == quote) quote = 0; continue; }
+        if (v[i] == '\'' || v[i] == '"') quote = v[i];
+        else if (!strncmp(v + i, " -> ", 4)) return i;
+    }
+    return n;
+}
+
+static char *assigned_name(const char *src);
+
 /* Parses the body of a ```question block (lines [s, e)). */
 static LessonQuestion *parse_question(const char *s, const char *e, int line, const char *path, char *err, size_t errlen) {
     LessonQuestion *q = xcalloc(1, sizeof *q);
@@ -111,7 +128,19 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
             else q->answer = trim(val, vlen);
         }
         else if (colon && keylen == 6 && !strncmp(p, "accept", 6)) push_str(&q->accept, &q->naccept, val, vlen);
-        else if (colon && keylen == 5 && !strncmp(p, "wrong", 5)) push_str(&q->wrong, &q->nwrong, val, vlen);
+        else if (colon && keylen == 5 && !strncmp(p, "wrong", 5)) {
+            /* wrong: EXPR -> what the student is told */
+            size_t cut = arrow_at(val, vlen);
+            q->wrong_why = xrealloc(q->wrong_why, sizeof(char *) * (size_t)(q->nwrong + 1));
+            q->wrong_why[q->nwrong] = cut < vlen ? trim(val + cut + 4, vlen - cut - 4) : NULL;
+            push_str(&q->wrong, &q->nwrong, val, cut < vlen ? cut : vlen);
+            if (q->wrong_why[q->nwrong - 1] && !*q->wrong_why[q->nwrong - 1]) {
+                snprintf(err, errlen, "%s:%d: nothing after ' -> ' (write the explanation the student sees)", path, ln);
+                sb_free(&prompt);
+                free_q(q);
+                return NULL;
+            }
+        }
         else if (colon && keylen == 4 && !strncmp(p, "hint", 4)) push_str(&q->hints, &q->nhints, val, vlen);
         else if (colon && keylen == 9 && !strncmp(p, "tolerance", 9)) {
             char *t = trim(val, vlen), *end;
@@ -129,6 +158,18 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
     sb_free(&prompt);
     if (!q->answer || !*q->answer) { snprintf(err, errlen, "%s:%d: the question has no 'answer:' line", path, line); free_q(q); return NULL; }
     if (!*q->prompt) { snprintf(err, errlen, "%s:%d: the question has no prompt text", path, line); free_q(q); return NULL; }
+    /* all answer: lines assign the same name, or all are expressions */
+    q->name = assigned_name(q->answer);
+    for (int i = 0; i < q->nalts; i++) {
+        char *n = assigned_name(q->alts[i]);
+        bool same = (!n && !q->name) || (n && q->name && !strcmp(n, q->name));
+        free(n);
+        if (!same) {
+            snprintf(err, errlen, "%s:%d: the answer: lines must all assign the same name, or all be expressions", path, line);
+            free_q(q);
+            return NULL;
+        }
+    }
     return q;
 }
 
@@ -259,20 +300,64 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
 
 /* ---- checking answers ---- */
 
-/* Splits "name = expr" (a simple assignment) into its name; NULL for an expression. */
+/* Is `t` (an assignment target) the name, or a tuple/list of targets holding it? */
+static bool target_has(const Node *t, const char *name) {
+    if (!t) return false;
+    if (t->kind == N_NAME) return !strcmp(t->str, name);
+    if (t->kind == N_TUPLE || t->kind == N_LIST) {
+        for (int i = 0; i < t->nkids; i++) if (target_has(t->kids[i], name)) return true;
+    }
+    return false;
+}
+
+/* The statements of a parsed chunk (the block's children, or the one statement). */
+static Node *const *statements(Node *const *tree, int *n) {
+    if (!*tree) { *n = 0; return NULL; }
+    if ((*tree)->kind == N_BLOCK) { *n = (*tree)->nkids; return (*tree)->kids; }
+    *n = 1;
+    return tree;
+}
+
+/* True when one of src's top-level statements assigns `name` (name = ..., a, name = ..., name += ...). */
+static bool assigns(const char *src, const char *name) {
+    ParseResult r = parse_program(src, 1);
+    int n;
+    Node *const *st = statements(&r.tree, &n);
+    bool yes = false;
+    for (int i = 0; i < n && !yes; i++) {
+        const Node *s = st[i];
+        if (s->kind == N_ASSIGN)
+            for (int k = 0; k < s->nkids - 1 && !yes; k++) yes = target_has(s->kids[k], name);
+        else if (s->kind == N_AUGASSIGN && s->nkids > 0) yes = target_has(s->kids[0], name);
+    }
+    ast_free(r.tree);
+    return yes;
+}
+
+/* True when src is one expression statement (its value is the answer). */
+static bool is_expression(const char *src) {
+    ParseResult r = parse_program(src, 1);
+    int n;
+    Node *const *st = statements(&r.tree, &n);
+    bool yes = n == 1 && st[0]->kind == N_EXPR_STMT;
+    ast_free(r.tree);
+    return yes;
+}
+
+/* "name = expression" -> name; NULL for anything else. */
 static char *assigned_name(const char *src) {
     ParseResult r = parse_program(src, 1);
+    int n;
+    Node *const *st = statements(&r.tree, &n);
     char *name = NULL;
-    if (r.tree && r.tree->nkids == 1 && r.tree->kids[0]->kind == N_ASSIGN && r.tree->kids[0]->nkids == 2 &&
-        r.tree->kids[0]->kids[0]->kind == N_NAME)
-        name = xstrdup(r.tree->kids[0]->kids[0]->str);
+    if (n == 1 && st[0]->kind == N_ASSIGN && st[0]->nkids == 2 && st[0]->kids[0]->kind == N_NAME) name = xstrdup(st[0]->kids[0]->str);
     ast_free(r.tree);
     return name;
 }
 
-/* Evaluates src in I and returns the value the answer stands for: the echoed value of an expression, or the
- * variable it assigns. Nothing is printed. */
-static Value *answer_value(Interp *I, const char *src, char *err, size_t errlen) {
+/* Runs src in I with its output thrown away and no echo; I->last_value is the value of a last bare expression.
+ * False, with the message in err, when it fails. */
+static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
     StrBuf sink;
     sb_init(&sink);
     StrBuf *saved = I->capture;
@@ -285,115 +370,237 @@ static Value *answer_value(Interp *I, const char *src, char *err, size_t errlen)
     I->capture = saved;
     I->echo_values = echo;
     sb_free(&sink);
-    if (rc < 0) { snprintf(err, errlen, "%s", interp_error_msg(I)); interp_clear_error(I); return NULL; }
-    char *name = assigned_name(src);
+    if (rc < 0) { snprintf(err, errlen, "%s", interp_error_msg(I)); interp_clear_error(I); return false; }
+    return true;
+}
+
+/* The value an answer line stands for, computed without leaving a trace: an assignment's name gets its old
+ * binding back. NULL with a message when it fails or has no value. */
+static Value *value_of(Interp *I, const LessonQuestion *q, const char *src, char *err, size_t errlen) {
+    Value *old = q->name ? interp_lookup(I, q->name) : NULL;
+    if (old) val_incref(old);
     Value *v = NULL;
-    if (name) { v = interp_lookup(I, name); v = v ? val_incref(v) : NULL; free(name); }
-    else if (I->last_value) v = val_incref(I->last_value);
-    if (!v) snprintf(err, errlen, "that statement has no value to check (type an expression, or an assignment)");
+    if (run_silently(I, src, err, errlen)) {
+        v = q->name ? interp_lookup(I, q->name) : I->last_value;
+        if (v) val_incref(v);
+        else snprintf(err, errlen, "%s", lesson_msg(MSG_NO_VALUE));
+    }
+    if (q->name) {
+        if (old) interp_set_global(I, q->name, old);
+        else dict_del(&I->globals, q->name);
+    }
     return v;
 }
 
-/* "your NAME is GOT, expected WANT" with both values as the prompt shows them. */
-static void mismatch(StrBuf *fb, const char *what, const Value *got, const Value *want) {
+struct LessonExpect {
+    Value **right;     /* one per answer: line, the model answer first */
+    int nright;
+    Value **wrong;     /* one per wrong: line; NULL when it failed to run */
+    int nwrong;
+};
+
+void lesson_expect_free(LessonExpect *e) {
+    if (!e) return;
+    for (int i = 0; i < e->nright; i++) val_decref(e->right[i]);
+    for (int i = 0; i < e->nwrong; i++) val_decref(e->wrong[i]);
+    free(e->right);
+    free(e->wrong);
+    free(e);
+}
+
+LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen) {
+    LessonExpect *e = xcalloc(1, sizeof *e);
+    e->right = xcalloc((size_t)q->nalts + 1, sizeof(Value *));
+    e->wrong = xcalloc((size_t)q->nwrong + 1, sizeof(Value *));
+    for (int i = 0; i <= q->nalts; i++) {
+        e->right[i] = value_of(I, q, i ? q->alts[i - 1] : q->answer, err, errlen);
+        if (!e->right[i]) { lesson_expect_free(e); return NULL; }
+        e->nright++;
+    }
+    char ignored[256];
+    for (int i = 0; i < q->nwrong; i++) e->wrong[i] = value_of(I, q, q->wrong[i], ignored, sizeof ignored);
+    e->nwrong = q->nwrong;
+    return e;
+}
+
+/* A number, or a tensor holding exactly one. */
+static bool numberish(const Value *v) { return val_is_number(v) || (v->kind == V_TENSOR && v->u.t->numel == 1); }
+/* A single number as a question's answer: a Python number or a 0-d tensor. */
+static bool is_scalar(const Value *v) { return val_is_number(v) || (v->kind == V_TENSOR && v->u.t->ndim == 0); }
+static double number_of(const Value *v) { return v->kind == V_TENSOR ? ten_get(v->u.t, 0) : val_as_double(v); }
+static bool is_seq(const Value *v) { return v->kind == V_TUPLE || v->kind == V_LIST; }
+static bool near(double a, double b, double tol) { return isnan(a) ? isnan(b) : a == b || fabs(a - b) <= tol; }
+
+/* Equal within tol: a single number against any one-number value; tensors by shape then values; sequences item
+ * by item; other values by ==. */
+static bool same_value(const Value *got, const Value *want, double tol) {
+    if (is_scalar(want)) return numberish(got) && near(number_of(got), number_of(want), tol);
+    if (want->kind == V_TENSOR) {
+        if (got->kind != V_TENSOR || !ten_same_shape(got->u.t, want->u.t)) return false;
+        for (int64_t i = 0; i < want->u.t->numel; i++)
+            if (!near(ten_get(got->u.t, i), ten_get(want->u.t, i), tol)) return false;
+        return true;
+    }
+    if (is_seq(want) && is_seq(got)) {
+        if (got->u.seq.n != want->u.seq.n) return false;
+        for (int64_t i = 0; i < want->u.seq.n; i++)
+            if (!same_value(got->u.seq.items[i], want->u.seq.items[i], tol)) return false;
+        return true;
+    }
+    if (is_seq(want) || is_seq(got)) return false;
+    return val_equal(got, want);
+}
+
+/* Could `got` be an answer to a question whose answer is `want`? A value of another kind (a 4-number row when a
+ * single number is asked for) is the student looking around, not answering. */
+static bool same_kind(const Value *got, const Value *want) {
+    if (is_scalar(want)) return numberish(got);
+    if (want->kind == V_TENSOR) return got->kind == V_TENSOR && ten_same_shape(got->u.t, want->u.t);
+    if (is_seq(want)) return is_seq(got);
+    if (want->kind == V_STR) return got->kind == V_STR;
+    return got->kind == want->kind;
+}
+
+static void shape_text(StrBuf *o, const Tensor *t) {
+    for (int i = 0; i < t->ndim; i++) sb_printf(o, i ? "×%lld" : "%lld", (long long)t->shape[i]);
+}
+
+/* What kind of value v is, in words, without its value: "a single number", "a 2×2×4 tensor", "a tuple of 2 items". */
+static void kind_words(StrBuf *o, const Value *v) {
+    if (is_scalar(v)) { sb_puts(o, lesson_msg(MSG_A_SINGLE_NUMBER)); return; }
+    if (v->kind == V_TENSOR) {
+        StrBuf sh;
+        sb_init(&sh);
+        shape_text(&sh, v->u.t);
+        if (v->u.t->numel == 0) sb_printf(o, lesson_msg(MSG_AN_EMPTY_TENSOR), sb_str(&sh));
+        else if (v->u.t->ndim == 1) sb_printf(o, lesson_msg(MSG_A_TENSOR_OF_N), (long long)v->u.t->numel);
+        else sb_printf(o, lesson_msg(MSG_A_SHAPED_TENSOR), sb_str(&sh));
+        sb_free(&sh);
+        return;
+    }
+    if (is_seq(v) && v->u.seq.is_size) { sb_printf(o, lesson_msg(MSG_A_SIZE_OF_N), (long long)v->u.seq.n); return; }
+    if (is_seq(v)) { sb_printf(o, lesson_msg(MSG_A_SEQ_OF_N), val_type_name(v), (long long)v->u.seq.n); return; }
+    if (v->kind == V_STR) { sb_puts(o, lesson_msg(MSG_A_STRING)); return; }
+    if (v->kind == V_BOOL) { sb_puts(o, lesson_msg(MSG_A_BOOL)); return; }
+    sb_printf(o, lesson_msg(MSG_A_VALUE_OF_TYPE), val_type_name(v));
+}
+
+/* One element as PyTorch prints it in a tensor of dtype dt: "0.0500", "3", "True". */
+static void element_words(StrBuf *o, DType dt, double x) {
+    Value *v = val_tensor(ten_full(dt, 0, NULL, x));
+    StrBuf r;
+    sb_init(&r);
+    if (v) val_repr(&r, v);
+    val_decref(v);
+    const char *p = sb_str(&r);
+    if (!strncmp(p, "tensor(", 7)) p += 7;
+    size_t n = strcspn(p, ",)");
+    sb_putn(o, p, n);
+    sb_free(&r);
+}
+
+/* The student's own value in words: its digits for a number, its kind for a tensor, its repr when short. */
+static void value_words(StrBuf *o, const Value *v) {
+    if (v->kind == V_TENSOR && v->u.t->ndim == 0) { element_words(o, v->u.t->dtype, ten_get(v->u.t, 0)); return; }
+    if (v->kind != V_TENSOR) {
+        StrBuf r;
+        sb_init(&r);
+        val_repr(&r, v);
+        if (r.len <= 60 && !strchr(sb_str(&r), '\n')) { sb_puts(o, sb_str(&r)); sb_free(&r); return; }
+        sb_free(&r);
+    }
+    kind_words(o, v);
+}
+
+/* A flat element number of t as its index: "[1, 2] (row 1, column 2)" for a matrix, "[0, 1, 2]" otherwise. */
+static void position_words(StrBuf *o, const Tensor *t, int64_t flat) {
+    int64_t idx[16] = {0};
+    int nd = t->ndim < 16 ? t->ndim : 16;
+    for (int d = nd - 1; d >= 0; d--) { idx[d] = flat % t->shape[d]; flat /= t->shape[d]; }
+    sb_putc(o, '[');
+    for (int d = 0; d < nd; d++) sb_printf(o, d ? ", %lld" : "%lld", (long long)idx[d]);
+    sb_putc(o, ']');
+    if (nd == 2) { sb_putc(o, ' '); sb_printf(o, lesson_msg(MSG_POS_ROW_COL), (long long)idx[0], (long long)idx[1]); }
+}
+
+/* Why got is not want, in words ("your answer is a 2×2×4 tensor, expected a single number"), never giving the
+ * expected value away except one differing element of a tensor. */
+static void explain(StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
     StrBuf a, b;
     sb_init(&a);
     sb_init(&b);
-    val_repr(&a, got);
-    val_repr(&b, want);
-    sb_printf(fb, "your %s is %s, expected %s", what, sb_str(&a), sb_str(&b));
+    if (!same_kind(got, want) && !(is_seq(want) && is_seq(got))) {
+        value_words(&a, got);
+        kind_words(&b, want);
+        sb_printf(fb, lesson_msg(MSG_IS_KIND_EXPECTED), subject, sb_str(&a), sb_str(&b));
+    } else if (want->kind == V_TENSOR && want->u.t->ndim > 0) {
+        const Tensor *g = got->u.t, *w = want->u.t;
+        int64_t bad = 0, first = -1;
+        for (int64_t i = 0; i < w->numel; i++)
+            if (!near(ten_get(g, i), ten_get(w, i), tol)) { bad++; if (first < 0) first = i; }
+        StrBuf pos, mine, theirs;
+        sb_init(&pos);
+        sb_init(&mine);
+        sb_init(&theirs);
+        position_words(&pos, w, first < 0 ? 0 : first);
+        element_words(&mine, g->dtype, ten_get(g, first < 0 ? 0 : first));
+        element_words(&theirs, w->dtype, ten_get(w, first < 0 ? 0 : first));
+        if (bad == w->numel) sb_printf(fb, lesson_msg(MSG_ALL_VALUES_DIFFER), subject, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
+        else sb_printf(fb, lesson_msg(MSG_VALUES_DIFFER), subject, (long long)bad, (long long)w->numel, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
+        sb_free(&pos);
+        sb_free(&mine);
+        sb_free(&theirs);
+    } else if (is_seq(want) && is_seq(got) && got->u.seq.n != want->u.seq.n) {
+        sb_printf(fb, lesson_msg(MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
+    } else {
+        value_words(&a, got);
+        sb_printf(fb, lesson_msg(MSG_VALUE_IS), subject, sb_str(&a));
+    }
     sb_free(&a);
     sb_free(&b);
 }
 
-static void shape_words(StrBuf *o, const Tensor *t) {
-    if (t->ndim == 0) { sb_puts(o, "a single number"); return; }
-    for (int i = 0; i < t->ndim; i++) sb_printf(o, i ? "×%lld" : "%lld", (long long)t->shape[i]);
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb) {
+    const Value *got;
+    if (q->name) {
+        if (!assigns(line, q->name)) return GRADE_NOT_ANSWER;
+        got = interp_lookup(I, q->name);
+    } else {
+        if (!is_expression(line)) return GRADE_NOT_ANSWER;
+        got = I->last_value;
+    }
+    if (!got) return GRADE_NOT_ANSWER;
+    for (int i = 0; i < e->nright; i++)
+        if (same_value(got, e->right[i], q->tol)) {
+            /* the lesson's own value stays defined, so later steps print what the lesson says */
+            if (q->name) interp_set_global(I, q->name, val_incref(e->right[i]));
+            return GRADE_RIGHT;
+        }
+    for (int i = 0; i < e->nwrong; i++)
+        if (e->wrong[i] && same_value(got, e->wrong[i], q->tol)) {
+            if (q->wrong_why[i]) sb_puts(fb, q->wrong_why[i]);
+            else explain(fb, q->name ? q->name : lesson_msg(MSG_YOUR_ANSWER), got, e->right[0], q->tol);
+            return GRADE_WRONG;
+        }
+    if (!q->name && !same_kind(got, e->right[0])) {
+        if (got->kind != V_TENSOR && !numberish(got) && !is_seq(got)) return GRADE_NOT_ANSWER;
+        StrBuf a, b;
+        sb_init(&a);
+        sb_init(&b);
+        kind_words(&a, e->right[0]);
+        kind_words(&b, got);
+        sb_printf(fb, lesson_msg(MSG_NOT_GRADED), sb_str(&a), sb_str(&b));
+        sb_free(&a);
+        sb_free(&b);
+        return GRADE_NOT_ANSWER;
+    }
+    explain(fb, q->name ? q->name : lesson_msg(MSG_YOUR_ANSWER), got, e->right[0], q->tol);
+    return GRADE_WRONG;
 }
 
-/* Compares by value: tensors by shape then values within tol; numbers within tol; other values by ==. */
-static bool same_value(const Value *got, const Value *want, double tol, const char *what, StrBuf *fb) {
-    if (want->kind == V_TENSOR) {
-        if (got->kind != V_TENSOR) {
-            if (val_is_number(got) && want->u.t->numel == 1 && fabs(val_as_double(got) - ten_get(want->u.t, 0)) <= tol) return true;
-            sb_printf(fb, "your %s is a %s, expected a tensor of shape ", what, val_type_name(got));
-            shape_words(fb, want->u.t);
-            return false;
-        }
-        const Tensor *g = got->u.t, *w = want->u.t;
-        if (!ten_same_shape(g, w)) {
-            sb_printf(fb, "your %s %s ", what, g->ndim == 0 ? "is" : "are");
-            shape_words(fb, g);
-            sb_puts(fb, ", expected ");
-            shape_words(fb, w);
-            return false;
-        }
-        double worst = 0;
-        int64_t at = 0;
-        for (int64_t i = 0; i < w->numel; i++) {
-            double d = fabs(ten_get(g, i) - ten_get(w, i));
-            if (isnan(ten_get(g, i)) != isnan(ten_get(w, i))) d = INFINITY;
-            if (d > worst) { worst = d; at = i; }
-        }
-        if (worst > tol) {
-            sb_printf(fb, "the shape is right, but the values differ: element %lld is %.6g, expected %.6g", (long long)at, ten_get(g, at), ten_get(w, at));
-            return false;
-        }
-        return true;
-    }
-    if (val_is_number(want)) {
-        Value *gi = ops_item((Value *)got);
-        bool ok = val_is_number(gi) && fabs(val_as_double(gi) - val_as_double(want)) <= tol;
-        if (!ok) mismatch(fb, what, gi, want);
-        val_decref(gi);
-        return ok;
-    }
-    if ((want->kind == V_TUPLE || want->kind == V_LIST) && (got->kind == V_TUPLE || got->kind == V_LIST)) {
-        if (got->u.seq.n != want->u.seq.n) {
-            sb_printf(fb, "your %s has %lld items, expected %lld", what, (long long)got->u.seq.n, (long long)want->u.seq.n);
-            return false;
-        }
-        for (int64_t i = 0; i < want->u.seq.n; i++)
-            if (!same_value(got->u.seq.items[i], want->u.seq.items[i], tol, "item", fb)) return false;
-        return true;
-    }
-    if (!val_equal(got, want)) {
-        mismatch(fb, what, got, want);
-        return false;
-    }
-    return true;
-}
-
-static bool check_against(Interp *I, const LessonQuestion *q, const char *model, const char *student, StrBuf *fb);
-
-/* Right when the student's value matches the model answer, or any further answer: line. */
-bool lesson_check_answer(Interp *I, const LessonQuestion *q, const char *student, StrBuf *fb) {
-    if (check_against(I, q, q->answer, student, fb)) return true;
-    for (int i = 0; i < q->nalts; i++) {
-        StrBuf ignored;
-        sb_init(&ignored);
-        bool ok = check_against(I, q, q->alts[i], student, &ignored);
-        sb_free(&ignored);
-        if (ok) { sb_clear(fb); return true; }
-    }
-    return false;
-}
-
-static bool check_against(Interp *I, const LessonQuestion *q, const char *model, const char *student, StrBuf *fb) {
-    char err[1200];
-    Value *want = answer_value(I, model, err, sizeof err);
-    if (!want) { sb_printf(fb, "(the lesson's own answer failed: %s)", err); return false; }
-    Value *got = answer_value(I, student, err, sizeof err);
-    if (!got) { sb_printf(fb, "%s", err); val_decref(want); return false; }
-    char *name = assigned_name(model);
-    bool ok = same_value(got, want, q->tol, name ? name : "answer", fb);
-    free(name);
-    /* leave the right value defined, so later steps see it even if the student computed it another way */
-    char *sname = assigned_name(model);
-    if (sname) { interp_set_global(I, sname, val_incref(want)); free(sname); }
-    val_decref(want);
-    val_decref(got);
-    return ok;
+LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb, char *err, size_t errlen) {
+    if (!run_silently(I, line, err, errlen)) return GRADE_FAILED;
+    return lesson_grade(I, q, e, line, fb);
 }
 
 /* ---- finding lessons ---- */
@@ -463,17 +670,189 @@ char *lesson_find(const char *which) {
     return found;
 }
 
-/* One case of the soundness check: `ans` must pass q (should_pass) or must be rejected. When it does not behave,
- * appends "path:line: step 'id': the ROLE 'ans' PROBLEM[: feedback]" to report and returns 1. */
-static int sound(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, const char *ans,
-                 bool should_pass, const char *role, const char *problem, StrBuf *report) {
+/* ---- the soundness check of a question (--check) ---- */
+
+/* "path:line: step 'id': " then the message. */
+static void report_at(StrBuf *report, const char *path, const LessonStep *st, const LessonQuestion *q) {
+    sb_printf(report, lesson_msg(MSG_SOUND_PREFIX), path, q->line, st->id);
+}
+
+/* Whitespace-insensitive equality of two statements. */
+static bool same_text(const char *a, const char *b) {
+    for (;;) {
+        while (isspace((unsigned char)*a)) a++;
+        while (isspace((unsigned char)*b)) b++;
+        if (*a != *b) return false;
+        if (!*a) return true;
+        a++;
+        b++;
+    }
+}
+
+/* obj.attr.attr as text, for a chain of names and attributes; false for anything else. */
+static bool chain_text(const Node *n, StrBuf *o) {
+    if (n->kind == N_NAME) { sb_puts(o, n->str); return true; }
+    if (n->kind == N_ATTR && n->nkids == 1 && chain_text(n->kids[0], o)) { sb_printf(o, ".%s", n->str); return true; }
+    return false;
+}
+
+/* The inputs of an answer: every variable (or attribute chain of one) it reads, not counting the functions it calls. */
+static void collect_inputs(Interp *I, const Node *n, bool callee, char ***out, int *nout) {
+    if (!n) return;
+    if (n->kind == N_NAME || n->kind == N_ATTR) {
+        StrBuf b;
+        sb_init(&b);
+        if (chain_text(n, &b)) {
+            char root[128];
+            snprintf(root, sizeof root, "%.*s", (int)strcspn(sb_str(&b), "."), sb_str(&b));
+            bool known = interp_lookup(I, root) != NULL;
+            for (int i = 0; i < *nout && known; i++) if (!strcmp((*out)[i], sb_str(&b))) known = false;
+            if (!callee && known) push_str(out, nout, sb_str(&b), b.len);
+            sb_free(&b);
+            if (callee && n->kind == N_ATTR) collect_inputs(I, n->kids[0], false, out, nout);
+            return;
+        }
+        sb_free(&b);
+    }
+    if (n->kind == N_LAMBDA || n->kind == N_LISTCOMP) return;
+    for (int i = 0; i < n->nkids; i++) collect_inputs(I, n->kids[i], n->kind == N_CALL && i == 0, out, nout);
+}
+
+/* The trivial answers a question must reject: 0, 1, None, [] and its inputs unchanged, as answer lines. */
+static char **trivial_answers(Interp *I, const LessonQuestion *q, int *n) {
+    char **names = NULL, **out = NULL;
+    int nn = 0;
+    *n = 0;
+    ParseResult r = parse_program(q->answer, 1);
+    int ns;
+    Node *const *st = statements(&r.tree, &ns);
+    if (ns == 1) collect_inputs(I, st[0]->kind == N_ASSIGN ? st[0]->kids[st[0]->nkids - 1] : st[0], false, &names, &nn);
+    ast_free(r.tree);
+    static const char *const fixed[] = {"0", "1", "None", "[]"};
+    for (int i = 0; i < 4 + nn; i++) {
+        const char *v = i < 4 ? fixed[i] : names[i - 4];
+        if (q->name && !strcmp(v, q->name)) continue;
+        StrBuf b;
+        sb_init(&b);
+        if (q->name) sb_printf(&b, "%s = ", q->name);
+        sb_puts(&b, v);
+        push_str(&out, n, sb_str(&b), b.len);
+        sb_free(&b);
+    }
+    for (int i = 0; i < nn; i++) free(names[i]);
+    free(names);
+    return out;
+}
+
+static bool is_python_word(const char *w) {
+    static const char *const words[] = {"True", "False", "None", "and", "or", "not", "in", "is", "for", "if", "else",
+                                        "lambda", "print", "len", "range", "int", "float", "list", "tuple", "str", NULL};
+    for (int i = 0; words[i]; i++) if (!strcmp(w, words[i])) return true;
+    return false;
+}
+
+/* Names a question's text uses as code must exist when it is asked: a name in `backquotes`, one followed directly
+ * by '[', '(' or '.name', or one assigned code ("S = torch.zeros(...)"). Returns the problems found. */
+static int check_prompt_names(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, StrBuf *report) {
+    const char *s = q->prompt;
+    int bad = 0;
+    bool in_code = false;
+    for (const char *p = s; *p;) {
+        if (*p == '`') { in_code = !in_code; p++; continue; }
+        bool head = (isalpha((unsigned char)*p) || *p == '_') &&
+                    (p == s || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' && p[-1] != '.' && !((unsigned char)p[-1] & 0x80)));
+        if (!head) { p++; continue; }
+        const char *e = p;
+        while (isalnum((unsigned char)*e) || *e == '_') e++;
+        if ((unsigned char)*e & 0x80) { p = e; continue; }     /* part of a word such as "n²d" */
+        bool code = in_code || *e == '[' || *e == '(' || (*e == '.' && (isalpha((unsigned char)e[1]) || e[1] == '_'));
+        if (!code) {
+            const char *a = e;
+            while (*a == ' ') a++;
+            if (*a == '=' && a[1] != '=') {
+                a++;
+                while (*a == ' ') a++;
+                const char *w = a;
+                while (isalnum((unsigned char)*w) || *w == '_') w++;
+                code = *a == '[' || (w > a && !isdigit((unsigned char)*a) && (*w == '(' || *w == '.' || *w == '['));
+            }
+        }
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(e - p), p);
+        if (code && !is_python_word(name) && !interp_lookup(I, name) && !builtins_find(name) && !builtins_is_module(name)) {
+            bool seen = false;
+            for (const char *k = s; k < p && !seen; k++)
+                seen = !strncmp(k, name, strlen(name)) && (k == s || !isalnum((unsigned char)k[-1])) && !isalnum((unsigned char)k[strlen(name)]) && k[strlen(name)] != '_';
+            if (!seen) {
+                report_at(report, path, st, q);
+                sb_printf(report, lesson_msg(MSG_SOUND_UNDEFINED_NAME), name);
+                sb_putc(report, '\n');
+                bad++;
+            }
+        }
+        p = e;
+    }
+    return bad;
+}
+
+/* One line the question must accept (want_right) or reject. Appends a report line and returns 1 when it does not. */
+static int sound(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, const LessonExpect *e,
+                 const char *ans, bool want_right, MsgId msg, StrBuf *report) {
     StrBuf fb;
     sb_init(&fb);
-    int bad = lesson_check_answer(I, q, ans, &fb) != should_pass;
-    if (bad)
-        sb_printf(report, "%s:%d: step '%s': the %s '%s' %s%s%s\n", path, q->line, st->id, role, ans, problem,
-                  should_pass ? ": " : "", should_pass ? sb_str(&fb) : "");
+    char err[1200];
+    LessonGrade g = lesson_try(I, q, e, ans, &fb, err, sizeof err);
+    int bad = 0;
+    StrBuf what;     /* what an answer to q is, for "is not an answer" */
+    sb_init(&what);
+    if (q->name) sb_printf(&what, lesson_msg(MSG_SOUND_ANSWER_IS_ASSIGN), q->name);
+    else sb_puts(&what, lesson_msg(MSG_SOUND_ANSWER_IS_EXPR));
+    if (want_right && g != GRADE_RIGHT) {
+        report_at(report, path, st, q);
+        sb_printf(report, lesson_msg(msg), ans, g == GRADE_FAILED ? err : fb.len ? sb_str(&fb) : sb_str(&what));
+        bad = 1;
+    } else if (!want_right && g == GRADE_RIGHT) {
+        report_at(report, path, st, q);
+        sb_printf(report, lesson_msg(msg), ans);
+        bad = 1;
+    } else if (!want_right && msg == MSG_SOUND_WRONG_ACCEPTED && g != GRADE_WRONG) {
+        report_at(report, path, st, q);
+        if (g == GRADE_FAILED) sb_printf(report, lesson_msg(MSG_SOUND_WRONG_FAILS), ans, err);
+        else sb_printf(report, lesson_msg(MSG_SOUND_WRONG_NOT_ANSWER), ans, sb_str(&what));
+        bad = 1;
+    }
+    if (bad) sb_putc(report, '\n');
+    sb_free(&what);
     sb_free(&fb);
+    return bad;
+}
+
+/* Every check of one question in the lesson's state at that point: names in its text defined, the model answer
+ * and every other answer: and accept: line right, every wrong: line run and rejected, trivial answers rejected. */
+static int check_question(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, StrBuf *report) {
+    int bad = check_prompt_names(I, path, st, q, report);
+    char err[1200];
+    LessonExpect *e = lesson_expect(I, q, err, sizeof err);
+    if (!e) {
+        report_at(report, path, st, q);
+        sb_printf(report, lesson_msg(MSG_SOUND_MODEL_FAILS), q->answer, err);
+        sb_putc(report, '\n');
+        return bad + 1;
+    }
+    bad += sound(I, path, st, q, e, q->answer, true, MSG_SOUND_MODEL_FAILS, report);
+    for (int a = 0; a < q->nalts; a++) bad += sound(I, path, st, q, e, q->alts[a], true, MSG_SOUND_ANSWER_FAILS, report);
+    for (int a = 0; a < q->naccept; a++) bad += sound(I, path, st, q, e, q->accept[a], true, MSG_SOUND_ACCEPT_REJECTED, report);
+    for (int w = 0; w < q->nwrong; w++) bad += sound(I, path, st, q, e, q->wrong[w], false, MSG_SOUND_WRONG_ACCEPTED, report);
+    int nt;
+    char **triv = trivial_answers(I, q, &nt);
+    for (int t = 0; t < nt; t++) {
+        bool is_answer = same_text(triv[t], q->answer);
+        for (int a = 0; a < q->nalts && !is_answer; a++) is_answer = same_text(triv[t], q->alts[a]);
+        if (!is_answer) bad += sound(I, path, st, q, e, triv[t], false, MSG_SOUND_TRIVIAL, report);
+        free(triv[t]);
+    }
+    free(triv);
+    lesson_expect_free(e);
     return bad;
 }
 
@@ -502,14 +881,9 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             steps++;
             if (it->kind == ITEM_QUESTION) {
                 LessonQuestion *q = it->q;
-                problems += sound(&I, path, st, q, q->answer, true, "model answer", "fails its own check", &report);
-                for (int a = 0; a < q->nalts; a++) problems += sound(&I, path, st, q, q->alts[a], true, "answer", "fails", &report);
-                for (int a = 0; a < q->naccept; a++) problems += sound(&I, path, st, q, q->accept[a], true, "accepted answer", "is rejected", &report);
-                for (int w = 0; w < q->nwrong; w++) problems += sound(&I, path, st, q, q->wrong[w], false, "wrong answer", "is accepted", &report);
-                StrBuf fb;
-                sb_init(&fb);
-                lesson_check_answer(&I, q, q->answer, &fb);     /* the model answer's variables stay defined */
-                sb_free(&fb);
+                problems += check_question(&I, path, st, q, &report) > 0;
+                char err2[1200];
+                if (!run_silently(&I, q->answer, err2, sizeof err2)) interp_clear_error(&I);   /* its variables stay defined */
                 if (!check) printf("attn> %s\n", q->answer);
                 continue;
             }

@@ -51,15 +51,17 @@ static bool same_statement(const char *a, const char *b) {
     return r;
 }
 
-/* Runs a statement as at the prompt; its output goes to the terminal (and to the recording). */
-static void run(Session *S, const char *stmt) {
+/* Runs a statement as at the prompt; its output goes to the terminal (and to the recording). False when it failed
+ * (the error is shown). */
+static bool run(Session *S, const char *stmt) {
     StrBuf cap;
     sb_init(&cap);
     S->I.capture = &cap;
-    bool quit = false;
+    bool quit = false, ok = true;
     if (!repl_command(&S->I, stmt, &quit) && interp_run(&S->I, stmt, NULL, 1) < 0) {
         interp_format_error(&S->I, &cap);
         interp_clear_error(&S->I);
+        ok = false;
     }
     S->I.capture = NULL;
     out(sb_str(&cap));
@@ -79,6 +81,7 @@ static void run(Session *S, const char *stmt) {
         sb_puts(&S->record, sb_str(&cap));
     }
     sb_free(&cap);
+    return ok;
 }
 
 static void save_record(Session *S) {
@@ -207,17 +210,24 @@ static Action do_run(Session *S, const char *stmt, int *jump_to) {
     }
 }
 
+/* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
+ * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
 static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
     outf("\nQuestion: %s\n", q->prompt);
     if (!S->teacher) out("(type your answer; hint, solution or skip if you are stuck)\n");
+    char err[1200];
+    LessonExpect *e = lesson_expect(&S->I, q, err, sizeof err);
+    if (!e) outf("(the lesson's own answer fails here: %s; type skip)\n", err);
     int hints = 0, wrong = 0;
+    bool reminded = false;
+    Action act = ACT_NONE;
     for (;;) {
         bool blank;
         char *line = next_input(S, &blank);
-        if (!line) return ACT_QUIT;
+        if (!line) { act = ACT_QUIT; break; }
         if (blank) {
             free(line);
-            if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer); return ACT_NONE; }
+            if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer); break; }
             out("(type an answer, or hint)\n");
             continue;
         }
@@ -234,30 +244,27 @@ static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
             outf("The answer: %s\n", q->answer);
             indent_print("attn> ", q->answer);
             run(S, q->answer);
-            return ACT_NONE;
+            break;
         }
-        if (a != ACT_NONE) { free(line); return a; }
-        if (S->teacher) {
-            run(S, line);
-            free(line);
-            out("(detour: Enter shows and runs the answer)\n");
-            continue;
-        }
+        if (a != ACT_NONE) { free(line); act = a; break; }
+        val_decref(S->I.last_value);
+        S->I.last_value = NULL;
+        if (!run(S, line) || !e) { free(line); continue; }
         StrBuf fb;
         sb_init(&fb);
-        bool ok = lesson_check_answer(&S->I, q, line, &fb);
-        if (ok) {
-            out("Right.\n");
-            sb_free(&fb);
-            free(line);
-            return ACT_NONE;
-        }
+        LessonGrade g = lesson_grade(&S->I, q, e, line, &fb);
+        free(line);
+        if (g == GRADE_RIGHT) { out("Right.\n"); sb_free(&fb); break; }
+        if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
         outf("Not yet: %s.\n", sb_str(&fb));
         sb_free(&fb);
-        free(line);
-        if (++wrong >= 2 && hints < q->nhints) { outf("Hint %d of %d: %s\n", hints + 1, q->nhints, q->hints[hints]); hints++; }
-        else if (wrong >= 2 && q->nhints == hints) out("(type solution to see the answer)\n");
+        if (++wrong >= 2 && !reminded && !S->teacher) {
+            reminded = true;
+            out(hints < q->nhints ? "(stuck? type hint)\n" : "(type solution to see the answer)\n");
+        }
     }
+    lesson_expect_free(e);
+    return act;
 }
 
 /* Runs the statements and model answers of steps [from, to) silently, so their variables exist (on resume, and
