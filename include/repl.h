@@ -14,6 +14,7 @@ typedef struct LineReader {
     int lineno;              /* number of the last line read */
     bool show_prompts;
     bool keep_blank;         /* return blank lines (in lessons, an empty line means "run it") */
+    bool interrupted;        /* the last line read at the terminal ended with Ctrl-C */
 } LineReader;
 
 void reader_init_file(LineReader *r, FILE *in, bool interactive);
@@ -24,7 +25,8 @@ void reader_unread(LineReader *r, char *line);
 void reader_free(LineReader *r);
 
 /* Reads one whole statement: more lines while brackets are open, and the indented body of for/if/while/def.
- * Returns NULL at the end of input; *first_line is the number of its first line. */
+ * Returns NULL at the end of input; *first_line is the number of its first line. Ctrl-C at a terminal drops the
+ * statement typed so far and starts a new one. */
 char *repl_read_statement(LineReader *r, int *first_line);
 
 /* Runs statements until the end of input. Returns the number of statements that failed. */
@@ -34,7 +36,9 @@ bool repl_command(Interp *I, const char *line, bool *quit);
 
 /* line editing (lineedit.c) */
 void lineedit_init(Interp *I);
-char *lineedit_read(const char *prompt);     /* NULL at EOF; "\x03" after Ctrl-C at the prompt */
+/* The next line typed (caller frees); NULL at Ctrl-D, or after Ctrl-C with *interrupted set (the line typed so far is
+ * dropped, attn goes on). */
+char *lineedit_read(const char *prompt, bool *interrupted);
 void lineedit_add_history(const char *line);
 void lineedit_shutdown(void);
 #endif

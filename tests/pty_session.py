@@ -101,13 +101,51 @@ with tempfile.TemporaryDirectory() as state:
     check("tab completes a builtin", "masked_softmax" in out or out.rstrip().endswith("tmax"), out)
     t.send("\x15")      # Ctrl-U: clear the line
     t.read(timeout=0.5)
+    # Tab completes through attributes of attributes; a misspelled attribute gets "did you mean"
+    t.send("mha = d2l.MultiHeadAttention(8, 2, 0.0)\r")
+    t.read("attn> ", 3)
+    t.send("out = mha(torch.ones((1, 3, 8)), torch.ones((1, 3, 8)), torch.ones((1, 3, 8)), None)\r")
+    t.read("attn> ", 3)
     t.buf = b""
+    t.send("mha.attention.attention_w\t")
+    out = t.read("eights", 3)
+    check("tab completes at any depth (mha.attention.<Tab>)", "eights" in out, out)
+    t.send(".shape\r")
+    out = t.read("torch.Size([2, 3, 3])", 3)
+    check("the completed attribute chain runs", "torch.Size([2, 3, 3])" in out, out)
+    t.buf = b""
+    t.send("mha.atention\r")
+    out = t.read("did you mean", 3)
+    check("a misspelled attribute: did you mean", "(did you mean 'attention'?)" in out, out)
+    # Ctrl-C at a continuation prompt drops the unfinished statement; Ctrl-C never leaves attn
+    t.buf = b""
+    t.send("for i in range(3):\r")
+    t.read("...> ")
+    t.send("    print('never', i)\r")
+    t.read("...> ")
     t.send("\x03")
-    out = t.read("Ctrl-C again", 5)
-    check("one Ctrl-C at an idle prompt explains how to leave", "Ctrl-C again or Ctrl-D" in out, out)
+    out = t.read("leaves attn", 3)
+    check("Ctrl-C at a continuation prompt says how to leave", "Ctrl-D leaves attn" in out, out)
+    t.buf = b""
+    t.send("6 * 7\r")
+    out = t.read("42", 3)
+    check("the dropped statement never runs; the next one does", "42" in out and "never" not in out, out)
+    t.buf = b""
+    t.send("(1 +\r")
+    t.read("...> ")
     t.send("\x03")
+    t.read("attn> ", 3)
+    t.send("\x03")
+    t.read("attn> ", 3)
+    t.send("\x03")
+    t.read("attn> ", 3)
+    t.buf = b""
+    t.send("X.sum()\r")
+    out = t.read("tensor(6.)", 3)
+    check("three Ctrl-C at idle and continuation prompts: attn is still there, X kept", "tensor(6.)" in out and os.waitpid(t.pid, os.WNOHANG)[0] == 0, out)
+    t.send("\x04")
     code = t.wait()
-    check("a second Ctrl-C at an idle prompt leaves cleanly", code == 0, str(code))
+    check("Ctrl-D leaves cleanly", code == 0, str(code))
     hist = open(os.path.join(state, "attn", "history")).read() if os.path.exists(os.path.join(state, "attn", "history")) else ""
     check("history is kept in $XDG_STATE_HOME/attn/history", "looping" in hist, hist)
     # a second session: the history is there (Up arrow), Ctrl-D leaves

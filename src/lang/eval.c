@@ -197,25 +197,30 @@ static int edit_distance(const char *a, const char *b) {
     return d[la][lb];
 }
 
+void suggest_init(Suggest *s, const char *want) {
+    s->want = want;
+    s->best = NULL;
+    s->bestd = 3;
+}
+
+void suggest_offer(void *ctx, const char *name) {
+    Suggest *s = ctx;
+    if (strlen(s->want) < 2 || !strcmp(name, s->want)) return;
+    int d = edit_distance(s->want, name);
+    if (d < s->bestd) { s->bestd = d; s->best = name; }
+}
+
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
 static Value *name_error(Interp *I, const char *name) {
-    const char *best = NULL;
-    int bestd = 3;
+    Suggest sg;
+    suggest_init(&sg, name);
     Dict *ds[2] = {&I->globals, I->scope ? &I->scope->vars : NULL};
-    for (int k = 0; k < 2; k++) {
-        if (!ds[k]) continue;
-        for (int i = 0; i < ds[k]->n; i++) {
-            int d = edit_distance(name, ds[k]->keys[i]->u.str.s);
-            if (d < bestd) { bestd = d; best = ds[k]->keys[i]->u.str.s; }
-        }
-    }
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; ds[k] && i < ds[k]->n; i++) suggest_offer(&sg, ds[k]->keys[i]->u.str.s);
     int n;
     const Builtin *const *all = builtins_all(&n);
-    for (int i = 0; i < n; i++) {
-        int d = edit_distance(name, all[i]->name);
-        if (d < bestd) { bestd = d; best = all[i]->name; }
-    }
-    if (best && strlen(name) > 1) return rt_error(I, "name '%s' is not defined (did you mean '%s'?)", name, best);
+    for (int i = 0; i < n; i++) suggest_offer(&sg, all[i]->name);
+    if (sg.best) return rt_error(I, "name '%s' is not defined (did you mean '%s'?)", name, sg.best);
     return rt_error(I, "name '%s' is not defined", name);
 }
 

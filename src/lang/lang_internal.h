@@ -11,4 +11,8 @@ int interp_assign(Interp *I, Node *target, Value *v);    /* binds v (borrowed) t
 /* call.c */
 Value *eval_call(Interp *I, Node *n);                    /* an N_CALL node */
 Value *make_function(Interp *I, Node *def, const char *name);   /* def or lambda: its defaults evaluated now */
+/* eval.c: "did you mean": offer names one by one; best is the closest within 2 edits (NULL when none is). */
+typedef struct Suggest { const char *want, *best; int bestd; } Suggest;
+void suggest_init(Suggest *s, const char *want);
+void suggest_offer(void *s, const char *name);           /* fits ops_attr_names' callback */
 #endif

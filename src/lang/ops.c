@@ -3,6 +3,8 @@
 #include "ops.h"
 #include "builtins.h"
 #include "pyformat.h"
+#include "lang_internal.h"
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,6 +467,11 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
 
 /* ---- attributes ---- */
 
+static Value *no_attribute(Interp *I, const Value *obj, const char *what, const char *name);
+
+/* The data attributes of a tensor, in tensor_attr's order. */
+static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "is_leaf", NULL};
+
 static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     Tensor *t = obj->u.t;
     if (!strcmp(name, "shape")) return val_size(t->shape, t->ndim);
@@ -488,7 +495,7 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     if (!strcmp(name, "is_leaf")) return val_bool(true);
     const Builtin *m = builtins_find_method(name);
     if (m) return val_method(obj, m);
-    return rt_error(I, "'Tensor' object has no attribute '%s'", name);
+    return no_attribute(I, obj, "'Tensor' object", name);
 }
 
 static const Builtin *find_in(const Builtin *tbl, const char *name) {
@@ -496,6 +503,54 @@ static const Builtin *find_in(const Builtin *tbl, const char *name) {
     return NULL;
 }
 
+
+static void table_names(const Builtin *tbl, void (*add)(void *, const char *), void *ctx) {
+    for (const Builtin *b = tbl; b && b->name; b++) add(ctx, b->name);
+}
+
+void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+    int n;
+    switch (obj->kind) {
+    case V_TENSOR: {
+        for (int i = 0; tensor_attrs[i]; i++) add(ctx, tensor_attrs[i]);
+        const Builtin *const *ms = builtins_all_methods(&n);
+        for (int i = 0; i < n; i++) add(ctx, ms[i]->name);
+        for (int i = 0; tensor_method_aliases[i]; i++) add(ctx, tensor_method_aliases[i]);
+        break;
+    }
+    case V_MODULE: {
+        const Builtin *const *all = builtins_all(&n);
+        for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add(ctx, all[i]->name);
+        static const char *const consts[] = {"float32", "int64", "long", "bool", "pi", NULL};
+        for (int i = 0; consts[i]; i++) add(ctx, consts[i]);
+        break;
+    }
+    case V_OBJECT:
+        for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
+        table_names(obj->u.obj.cls->methods, add, ctx);
+        table_names(bi_module_methods, add, ctx);
+        break;
+    case V_STR: table_names(bi_str_methods, add, ctx); break;
+    case V_LIST: table_names(bi_list_methods, add, ctx); break;
+    case V_DICT: table_names(bi_dict_methods, add, ctx); break;
+    case V_TUPLE:
+        add(ctx, "index");
+        add(ctx, "count");
+        if (obj->u.seq.is_size) add(ctx, "numel");
+        break;
+    default: break;
+    }
+}
+
+/* "'Tensor' object has no attribute 'sofmax' (did you mean 'softmax'?)": `what` is how the message names obj. */
+static Value *no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
+    Suggest sg;
+    suggest_init(&sg, name);
+    ops_attr_names(obj, suggest_offer, &sg);
+    const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
+    if (sg.best) return rt_error(I, "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
+    return rt_error(I, "%s has no attribute '%s'%s", what, name, tail);
+}
 
 Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     switch (obj->kind) {
@@ -505,7 +560,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (c) return c;
         const Builtin *b = builtins_find(name);
         if (b) return val_builtin(b);
-        return rt_error(I, "module '%s' has no attribute '%s' (type help to see what attn has)", obj->u.module, name);
+        char what[160];
+        snprintf(what, sizeof what, "module '%s'", obj->u.module);
+        return no_attribute(I, obj, what, name);
     }
     case V_OBJECT: {
         Value *v = val_attr_get(obj, name);
@@ -513,7 +570,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         const Builtin *m = find_in(obj->u.obj.cls->methods, name);
         if (!m) m = find_in(bi_module_methods, name);
         if (m) return val_method(obj, m);
-        return rt_error(I, "'%s' object has no attribute '%s'", obj->u.obj.cls->name, name);
+        char what[160];
+        snprintf(what, sizeof what, "'%s' object", obj->u.obj.cls->name);
+        return no_attribute(I, obj, what, name);
     }
     case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
     case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }
@@ -540,7 +599,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         break;
     default: break;
     }
-    return rt_error(I, "'%s' object has no attribute '%s'", val_type_name(obj), name);
+    char what[160];
+    snprintf(what, sizeof what, "'%s' object", val_type_name(obj));
+    return no_attribute(I, obj, what, name);
 }
 
 int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {

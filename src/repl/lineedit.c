@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "strbuf.h"
 #include "files.h"
+#include "ops.h"
 #include <editline/readline.h>
 #include <errno.h>
 #include <signal.h>
@@ -35,35 +36,59 @@ static void add_cand(const char *prefix, const char *name, const char *text) {
 }
 
 
+/* The value "a.b.c" names, looked up without running anything: a variable or a module, then attributes of objects
+ * (attention.attention) and submodules (torch.nn). A new reference, or NULL. */
+static Value *resolve_chain(const char *chain) {
+    char part[256];
+    size_t k = strcspn(chain, ".");
+    if (k >= sizeof part) return NULL;
+    memcpy(part, chain, k);
+    part[k] = 0;
+    Value *v = completion_interp ? interp_lookup(completion_interp, part) : NULL;
+    if (v) v = val_incref(v);
+    else if (builtins_is_module(part)) v = val_module(part);
+    while (v && chain[k] == '.') {
+        chain += k + 1;
+        k = strcspn(chain, ".");
+        if (k >= sizeof part) { val_decref(v); return NULL; }
+        memcpy(part, chain, k);
+        part[k] = 0;
+        Value *next = NULL;
+        if (v->kind == V_OBJECT && (next = val_attr_get(v, part))) next = val_incref(next);
+        else if (v->kind == V_MODULE && builtins_is_module(part)) next = val_module(part);
+        val_decref(v);
+        v = next;
+    }
+    return v;
+}
+
+static const char *completing_prefix, *completing_text;
+
+static void add_attr(void *ctx, const char *name) {
+    (void)ctx;
+    add_cand(completing_prefix, name, completing_text);
+}
+
+/* Candidates for `text`: after "a.b." the attributes of what a.b names (any depth), else every name. */
 static void build_candidates(const char *text) {
     for (int i = 0; i < ncand; i++) free(candidates[i]);
     ncand = 0;
     int n;
     const char *dot = strrchr(text, '.');
     if (dot) {
-        char obj[256];
+        char obj[512];
         size_t k = (size_t)(dot - text);
-        if (k >= sizeof obj) return;
+        if (k >= sizeof obj - 1) return;
         memcpy(obj, text, k);
         obj[k] = 0;
-        char prefix[260];
-        snprintf(prefix, sizeof prefix, "%s.", obj);
-        Value *v = completion_interp ? interp_lookup(completion_interp, obj) : NULL;
-        if (v && v->kind == V_TENSOR) {
-            const Builtin *const *ms = builtins_all_methods(&n);
-            for (int i = 0; i < n; i++) add_cand(prefix, ms[i]->name, text);
-            for (int i = 0; tensor_method_aliases[i]; i++) add_cand(prefix, tensor_method_aliases[i], text);
-            const char *attrs[] = {"shape", "dtype", "T", "ndim", NULL};
-            for (int i = 0; attrs[i]; i++) add_cand(prefix, attrs[i], text);
-        } else if (v && v->kind == V_OBJECT) {
-            for (int i = 0; i < v->u.obj.attrs.n; i++) add_cand(prefix, v->u.obj.attrs.keys[i]->u.str.s, text);
-            for (const Builtin *m = v->u.obj.cls->methods; m && m->name; m++) add_cand(prefix, m->name, text);
-        } else if (!v && builtins_is_module(obj)) {
-            const Builtin *const *all = builtins_all(&n);
-            for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add_cand(prefix, all[i]->name, text);
-            const char *consts[] = {"float32", "int64", "long", "bool", "pi", NULL};
-            for (int i = 0; consts[i]; i++) add_cand(prefix, consts[i], text);
-        }
+        Value *v = resolve_chain(obj);
+        if (!v) return;
+        obj[k] = '.';
+        obj[k + 1] = 0;
+        completing_prefix = obj;
+        completing_text = text;
+        ops_attr_names(v, add_attr, NULL);
+        val_decref(v);
         return;
     }
     if (completion_interp) {
@@ -117,18 +142,19 @@ void lineedit_init(Interp *I) {
     sigaction(SIGINT, &sa, NULL);
 }
 
-char *lineedit_read(const char *prompt) {
-    static int pending_ctrl_c;
-    for (;;) {
-        ten_interrupted = 0;
-        char *l = readline(prompt);
-        if (l) { pending_ctrl_c = 0; return l; }
-        if (!ten_interrupted) return NULL;         /* Ctrl-D */
-        /* Ctrl-C at an idle prompt: a second one in a row quits */
-        if (pending_ctrl_c) { fputs("\n", stdout); return NULL; }
-        pending_ctrl_c = 1;
-        fputs("\n(Ctrl-C again or Ctrl-D to leave; everything you defined is kept)\n", stdout);
-    }
+char *lineedit_read(const char *prompt, bool *interrupted) {
+    static bool told;
+    ten_interrupted = 0;
+    *interrupted = false;
+    char *l = readline(prompt);
+    if (l || !ten_interrupted) return l;              /* a line, or Ctrl-D */
+    /* Ctrl-C at the prompt: the line (and the statement it continued) is dropped; attn never leaves on Ctrl-C */
+    ten_interrupted = 0;
+    *interrupted = true;
+    fputs(told ? "\n" : "\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n", stdout);
+    fflush(stdout);
+    told = true;
+    return NULL;
 }
 
 void lineedit_add_history(const char *line) {

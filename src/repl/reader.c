@@ -41,7 +41,7 @@ char *reader_line(LineReader *r, bool continuation) {
         return l;
     }
     if (r->interactive) {
-        char *l = lineedit_read(continuation ? "  ...> " : "attn> ");
+        char *l = lineedit_read(continuation ? "  ...> " : "attn> ", &r->interrupted);
         if (l) r->lineno++;
         return l;
     }
@@ -149,7 +149,8 @@ static bool take_block_lines(LineReader *r, StrBuf *buf, char *next) {
     return more;
 }
 
-char *repl_read_statement(LineReader *r, int *first_line) {
+/* One statement, or NULL at the end of input or after Ctrl-C (r->interrupted). */
+static char *read_one(LineReader *r, int *first_line) {
     char *line;
     /* skip blank lines between statements */
     for (;;) {
@@ -174,6 +175,7 @@ char *repl_read_statement(LineReader *r, int *first_line) {
         if (!incomplete && !compound) break;
         if (!incomplete && compound && r->interactive && !body_below && !strchr(sb_str(&buf), '\n')) break;
         char *next = reader_line(r, true);
+        if (!next && r->interrupted) { sb_free(&buf); return NULL; }
         if (!next) break;
         if (incomplete) {
             append_line(&buf, next);
@@ -183,4 +185,12 @@ char *repl_read_statement(LineReader *r, int *first_line) {
         }
     }
     return sb_take(&buf);
+}
+
+char *repl_read_statement(LineReader *r, int *first_line) {
+    for (;;) {
+        char *s = read_one(r, first_line);
+        if (s || !r->interrupted) return s;
+        r->interrupted = false;          /* Ctrl-C: the unfinished statement is dropped; read a new one */
+    }
 }
