@@ -35,7 +35,7 @@ deps:
 # Installs missing packages only when a build dependency is not found.
 check-deps:
 	@pkg-config --exists $(PKGS) && command -v gnuplot >/dev/null 2>&1 && command -v /usr/bin/python3 >/dev/null 2>&1 \
-	  && /usr/bin/python3 -c 'import numpy' 2>/dev/null || scripts/install-deps
+	  && /usr/bin/python3 -c 'import numpy, PIL' 2>/dev/null && fc-list :lang=ja | grep -q . || scripts/install-deps
 
 attn: $(BUILD)/attn
 	@cp $< $@
@@ -65,6 +65,8 @@ install: attn
 	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
 	install -m 644 docs/attn.1 $(DESTDIR)$(PREFIX)/share/man/man1/attn.1
 	install -m 644 lessons/*.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
+	@for l in ja zh; do install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/$$l || exit 1; \
+	  for f in lessons/$$l/*.md; do if [ -f "$$f" ]; then install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/attn/lessons/$$l/ || exit 1; fi; done; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attn $(DESTDIR)$(PREFIX)/share/man/man1/attn.1

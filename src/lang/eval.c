@@ -4,6 +4,7 @@
 #include "ops.h"
 #include "parser.h"
 #include "pyformat.h"
+#include "textwidth.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +160,7 @@ void interp_format_error(Interp *I, StrBuf *out) {
         sb_puts(out, "  ");
         sb_puts(out, e->text);
         sb_puts(out, "\n  ");
-        for (int i = 0; i < e->col - 1 && (size_t)i < len; i++) sb_putc(out, e->text[i] == '\t' ? '\t' : ' ');
+        tw_caret_pad(out, e->text, e->col - 1 < (int)len ? (size_t)(e->col - 1) : len);   /* display columns: CJK is 2 wide */
         sb_puts(out, "^\n");
     }
 }

@@ -3,6 +3,9 @@
  * saved after every step and when input ends. A teacher steps through at their own pace with free detours at the
  * prompt, and can record the session as a transcript that --check replays. */
 #include "lesson.h"
+#include "lesson_translation.h"
+#include "i18n.h"
+#include "textwidth.h"
 #include "help.h"
 #include "plot.h"
 #include "repl.h"
@@ -112,7 +115,7 @@ static bool save(Session *S, int step, int done) {
 
 static void show_step_header(Session *S, int s) {
     LessonStep *st = &S->l->steps[s];
-    outf("\n== Step %d of %d: %s  [%s] ==\n", s + 1, S->l->nsteps, st->title, st->id);
+    outf(TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
     if (S->recording) {
         if (S->record.len) sb_puts(&S->record, "```\n\n");
         sb_printf(&S->record, "## %s {#%s}\n\n```attn\n", st->title, st->id);
@@ -120,13 +123,13 @@ static void show_step_header(Session *S, int s) {
 }
 
 static void lesson_help(bool teacher) {
-    out(teacher ? "Teaching: Enter runs the next statement; anything else you type runs as a detour.\n"
-                : "In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n");
-    out("  hint      a hint for the current question     solution  show and run the answer\n"
+    out(teacher ? TR("Teaching: Enter runs the next statement; anything else you type runs as a detour.\n")
+                : TR("In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n"));
+    out(TR("  hint      a hint for the current question     solution  show and run the answer\n"
         "  skip      run this statement or answer, go on  next      go on to the next step\n"
         "  back      go back one step\n"
         "  jump ID   go to a step (by id or number)      restart   this step again from its start\n"
-        "  steps     list the steps                      quit      leave (progress is saved; Ctrl-D too)\n");
+        "  steps     list the steps                      quit      leave (progress is saved; Ctrl-D too)\n"));
 }
 
 typedef enum { ACT_NONE, ACT_NEXT, ACT_SKIP, ACT_BACK, ACT_JUMP, ACT_RESTART, ACT_QUIT, ACT_HINT, ACT_SOLUTION, ACT_HANDLED } Action;
@@ -156,7 +159,7 @@ static Action lesson_command(Session *S, const char *line, int *jump_to) {
         long k = strtol(a1, &end, 10);
         for (int i = 0; i < S->l->nsteps; i++)
             if ((!*end && k == i + 1) || !strcmp(S->l->steps[i].id, a1)) { *jump_to = i; return ACT_JUMP; }
-        outf("no step '%s' (type steps to list them)\n", a1);
+        outf(TR("no step '%s' (type steps to list them)\n"), a1);
         return ACT_HANDLED;
     }
     return ACT_NONE;
@@ -189,7 +192,7 @@ static char *next_input(Session *S, bool *blank) {
 static Action do_run(Session *S, const char *stmt, int *jump_to) {
     if (S->teacher) indent_print("attn> ", stmt);
     else {
-        out(S->tty ? "Type this, or press Enter to run it:\n" : "Type this, or an empty line to run it:\n");
+        out(S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
     }
     for (;;) {
@@ -198,7 +201,7 @@ static Action do_run(Session *S, const char *stmt, int *jump_to) {
         if (!line) return ACT_QUIT;
         if (blank) { free(line); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
         Action a = lesson_command(S, line, jump_to);
-        if (a == ACT_HINT || a == ACT_SOLUTION) { out("(this step shows a statement to run: press Enter to run it)\n"); free(line); continue; }
+        if (a == ACT_HINT || a == ACT_SOLUTION) { out(TR("(this step shows a statement to run: press Enter to run it)\n")); free(line); continue; }
         if (a == ACT_SKIP) { free(line); indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
         if (a == ACT_HANDLED) { free(line); continue; }
         if (a != ACT_NONE) { free(line); return a; }
@@ -206,18 +209,18 @@ static Action do_run(Session *S, const char *stmt, int *jump_to) {
         bool same = same_statement(line, stmt);
         free(line);
         if (same) return ACT_NONE;
-        out(S->teacher ? "(detour: Enter runs the next statement)\n" : "(a detour: the step still waits for the statement above; Enter runs it)\n");
+        out(S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
     }
 }
 
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
  * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
 static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
-    outf("\nQuestion: %s\n", q->prompt);
-    if (!S->teacher) out("(type your answer; hint, solution or skip if you are stuck)\n");
+    outf(TR("\nQuestion: %s\n"), q->prompt);
+    if (!S->teacher) out(TR("(type your answer; hint, solution or skip if you are stuck)\n"));
     char err[1200];
     LessonExpect *e = lesson_expect(&S->I, q, err, sizeof err);
-    if (!e) outf("(the lesson's own answer fails here: %s; type skip)\n", err);
+    if (!e) outf(TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
     int hints = 0, wrong = 0;
     bool reminded = false;
     Action act = ACT_NONE;
@@ -228,20 +231,20 @@ static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
         if (blank) {
             free(line);
             if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer); break; }
-            out("(type an answer, or hint)\n");
+            out(TR("(type an answer, or hint)\n"));
             continue;
         }
         Action a = lesson_command(S, line, jump_to);
         if (a == ACT_HANDLED) { free(line); continue; }
         if (a == ACT_HINT) {
             free(line);
-            if (hints < q->nhints) outf("Hint %d of %d: %s\n", hints + 1, q->nhints, q->hints[hints]), hints++;
-            else out("No more hints: type solution to see the answer.\n");
+            if (hints < q->nhints) outf(TR("Hint %d of %d: %s\n"), hints + 1, q->nhints, q->hints[hints]), hints++;
+            else out(TR("No more hints: type solution to see the answer.\n"));
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
             free(line);
-            outf("The answer: %s\n", q->answer);
+            outf(TR("The answer: %s\n"), q->answer);
             indent_print("attn> ", q->answer);
             run(S, q->answer);
             break;
@@ -254,13 +257,13 @@ static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
         sb_init(&fb);
         LessonGrade g = lesson_grade(&S->I, q, e, line, &fb);
         free(line);
-        if (g == GRADE_RIGHT) { out("Right.\n"); sb_free(&fb); break; }
+        if (g == GRADE_RIGHT) { out(TR("Right.\n")); sb_free(&fb); break; }
         if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
-        outf("Not yet: %s.\n", sb_str(&fb));
+        outf(TR("Not yet: %s.\n"), sb_str(&fb));
         sb_free(&fb);
         if (++wrong >= 2 && !reminded && !S->teacher) {
             reminded = true;
-            out(hints < q->nhints ? "(stuck? type hint)\n" : "(type solution to see the answer)\n");
+            out(hints < q->nhints ? TR("(stuck? type hint)\n") : TR("(type solution to see the answer)\n"));
         }
     }
     lesson_expect_free(e);
@@ -291,7 +294,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         return 2;
     }
     char err[600];
-    Lesson *l = lesson_load(path, err, sizeof err);
+    Lesson *l = lesson_load_localized(path, err, sizeof err);
     free(path);
     if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
     Session *S = xcalloc(1, sizeof *S);
@@ -311,9 +314,9 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     outf("%s\n", l->title);
     if (l->section) outf("(d2l %s)\n", l->section);
     if (l->intro && step == 0) outf("\n%s\n", l->intro);
-    if (step > 0) outf("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n", step + 1, l->nsteps);
+    if (step > 0) outf(TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
     if (step > 0) replay_steps(S, 0, step);
-    out(teacher ? "(teaching mode: Enter runs the next statement; type help for commands)\n" : "(type help for lesson commands)\n");
+    out(teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
     while (step < l->nsteps) {
         show_step_header(S, step);
@@ -328,8 +331,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         }
         if (act == ACT_QUIT) {
             if (S->teacher) save(S, step, done);
-            else if (save(S, step, done)) out("\nProgress saved: attn lesson resumes here.\n");
-            else out("\nProgress could not be saved (see the message above).\n");
+            else if (save(S, step, done)) out(TR("\nProgress saved: attn lesson resumes here.\n"));
+            else out(TR("\nProgress could not be saved (see the message above).\n"));
             break;
         }
         if (act == ACT_BACK) { step = step > 0 ? step - 1 : 0; continue; }
@@ -345,7 +348,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         save(S, step < l->nsteps ? step : 0, done);
     }
     if (step >= l->nsteps) {
-        outf("\nLesson complete: %s. ", l->title);
+        outf(TR("\nLesson complete: %s. "), l->title);
         int n;
         char **all = lesson_list(&n);
         int me = -1;
@@ -354,8 +357,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             b = b ? b + 1 : all[i];
             if (!strncmp(b, l->id, strlen(l->id))) me = i;
         }
-        if (me >= 0 && me + 1 < n) outf("Next: attn lesson %d\n", me + 2);
-        else out("That was the last lesson.\n");
+        if (me >= 0 && me + 1 < n) outf(TR("Next: attn lesson %d\n"), me + 2);
+        else out(TR("That was the last lesson.\n"));
         for (int i = 0; i < n; i++) free(all[i]);
         free(all);
         if (S->recording) save_record(S);
@@ -377,17 +380,27 @@ int lesson_list_command(void) {
     int n;
     char **all = lesson_list(&n);
     if (!n) { fprintf(stderr, "attn: no lessons found (looked in $ATTN_LESSONS, ./lessons and the installed share/attn/lessons)\n"); return 2; }
-    out("Lessons (attn lesson N starts or resumes one):\n");
+    out(TR("Lessons (attn lesson N starts or resumes one):\n"));
     for (int i = 0; i < n; i++) {
         char err[600];
-        Lesson *l = lesson_load(all[i], err, sizeof err);
+        Lesson *l = lesson_load_localized(all[i], err, sizeof err);
         if (!l) { outf("  %d  (cannot read: %s)\n", i + 1, err); free(all[i]); continue; }
         int done = 0;
         progress_get(l->id, &done);
-        const char *mark = done >= l->nsteps ? "done" : done > 0 ? "started" : "";
+        const char *mark = done >= l->nsteps ? TR("done") : done > 0 ? TR("started") : "";
         char sec[24] = "";
         if (l->section) snprintf(sec, sizeof sec, "%.*s", (int)strcspn(l->section, " "), l->section);
-        outf("  %d  %-48s %-10s %d/%d steps %s\n", i + 1, l->title, sec, done > l->nsteps ? l->nsteps : done, l->nsteps, mark);
+        StrBuf row;     /* columns padded by display width: Japanese and Chinese titles are 2 columns a character */
+        sb_init(&row);
+        sb_printf(&row, "  %d  ", i + 1);
+        tw_pad(&row, l->title, 48);
+        sb_putc(&row, ' ');
+        tw_pad(&row, sec, 10);
+        sb_putc(&row, ' ');
+        sb_printf(&row, TR("%d/%d steps"), done > l->nsteps ? l->nsteps : done, l->nsteps);
+        sb_printf(&row, " %s\n", mark);
+        out(sb_str(&row));
+        sb_free(&row);
         lesson_free(l);
         free(all[i]);
     }

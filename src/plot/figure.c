@@ -2,6 +2,7 @@
  * (dumb, sized to it, coloured unless NO_COLOR; sixel when asked), .svg files, a one-line summary or the script.
  * Also the last figure, kept for savefig(), and the quoting every string goes through. */
 #include "plot.h"
+#include "textwidth.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -244,7 +245,10 @@ bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
     sb_init(&s);
     terminal_line(&s, t, fig, NULL);
     sb_puts(&s, "set output\n");
-    sb_puts(&s, sb_str(&fig->body));
+    if (t == PT_TERMINAL) {     /* one cell per character there: wide (CJK) characters get a second, empty one */
+        sb_puts(&s, "set encoding utf8\n");
+        tw_cells(&s, sb_str(&fig->body));
+    } else sb_puts(&s, sb_str(&fig->body));
     bool ok = send(sb_str(&s), out, err, errlen);
     sb_free(&s);
     if (ok && t == PT_WINDOW) sb_printf(out, "<%s: in the gnuplot window>\n", sb_str(&fig->summary));

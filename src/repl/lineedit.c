@@ -7,6 +7,8 @@
 #include "ops.h"
 #include <editline/readline.h>
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,8 +124,18 @@ static void on_sigint(int sig) {
     ten_interrupted = 1;
 }
 
+/* libedit reads multibyte characters (Japanese, Chinese, é) only under a UTF-8 LC_CTYPE: the user's locale when it
+ * is a UTF-8 one that is installed, else C.UTF-8 (a ja_JP.UTF-8 that is set but not generated, or plain C).
+ * Only LC_CTYPE changes: numbers still print and parse with '.'. */
+static void utf8_input(void) {
+    const char *l = setlocale(LC_CTYPE, "");
+    const char *cs = l ? nl_langinfo(CODESET) : "";
+    if (!l || strcmp(cs, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
+}
+
 void lineedit_init(Interp *I) {
     completion_interp = I;
+    utf8_input();
     rl_readline_name = "attn";
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{([,+-*/%";

@@ -3,6 +3,7 @@
 #include "transcript.h"
 #include "plot.h"
 #include "lesson.h"
+#include "i18n.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,8 @@ static void usage(FILE *f) {
           "  --replay FILE        run a transcript or lesson without a terminal and print the session\n"
           "  --check FILE...      compare transcripts with their expected output (a diff on difference)\n"
           "  --update FILE...     rewrite the expected output of transcripts (review the change!)\n"
+          "  --lang ja|zh|en      the language of lessons and their messages (default: from LC_ALL,\n"
+          "                       LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else English)\n"
           "  -q, --quiet          no banner at start-up\n"
           "  -h, --help           show this help and exit\n"
           "  -V, --version        show the version and exit\n"
@@ -39,9 +42,30 @@ static void usage(FILE *f) {
           f);
 }
 
+/* Takes --lang VALUE / --lang=VALUE out of argv (it may stand anywhere, also after `lesson N`) and sets the
+ * language. Returns false, with a message, for a missing or unknown value. */
+static bool take_lang_option(int *argc, char **argv) {
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "--lang")) {
+            if (i + 1 >= *argc) { fputs("attn: --lang needs a language: ja, zh or en\n", stderr); return false; }
+            v = argv[++i];
+        } else if (!strncmp(argv[i], "--lang=", 7)) v = argv[i] + 7;
+        else { argv[out++] = argv[i]; continue; }
+        I18nLang l;
+        if (!i18n_parse_option(v, &l)) { fprintf(stderr, "attn: --lang takes ja, zh or en (not '%s')\n", v); return false; }
+        i18n_set(l);
+    }
+    *argc = out;
+    argv[out] = NULL;
+    return true;
+}
+
 int main(int argc, char **argv) {
     const char *code = NULL, *file = NULL;
     bool quiet = false;
+    if (!take_lang_option(&argc, argv)) return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }

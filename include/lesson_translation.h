@@ -1,0 +1,30 @@
+/* lesson_translation.h - lessons in Japanese and Chinese beside the English ones (prefix lesson_).
+ * A translation of lessons/NN-name.md lives in lessons/ja/NN-name.md or lessons/zh/NN-name.md: same file name, so
+ * progress (kept by that name) is shared whatever the language. It translates the prose, titles, question prompts
+ * and hints; its step ids, statements, expected output and answers are the English lesson's, character for
+ * character (lesson_compare_translation checks that, in make test). */
+#ifndef ATTN_LESSON_TRANSLATION_H
+#define ATTN_LESSON_TRANSLATION_H
+#include "lesson.h"
+#include "strbuf.h"
+
+/* The file to show for the lesson at `path` in the chosen language (i18n_get()): DIR/ja/NAME.md beside
+ * DIR/NAME.md when it exists, else `path` itself. Always a new string (caller frees). */
+char *lesson_localized(const char *path);
+
+/* Loads the lesson at `path` in the chosen language: its translation when there is one that agrees with the
+ * English lesson (lesson_compare_translation), else the English lesson itself. A translation that has drifted is
+ * never shown, nor one that cannot be read: the student gets the English lesson and a note on stderr saying why.
+ * NULL with "file:line: message" in err when the English lesson cannot be read. */
+Lesson *lesson_load_localized(const char *path, char *err, size_t errlen);
+
+/* The English original of a translated lesson file (DIR/ja/NAME.md -> DIR/NAME.md), or NULL when `path` is not in
+ * a ja/ or zh/ folder. Caller frees. */
+char *lesson_original(const char *path);
+
+/* Compares a translation with its English original: the same steps with the same ids in the same order, the same
+ * statements with the same expected output, the same questions with the same answer:, accept:, wrong: and
+ * tolerance: lines and as many hints, the same section number. Appends one line per difference to report
+ * ("ja/01-x.md:12: step 'scores': ...") and returns how many there are. */
+int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *report);
+#endif

@@ -1,0 +1,181 @@
+/* translation.c - finding a lesson's translation, and checking that a translation says the same code as the
+ * English lesson it translates (only the prose may differ). */
+#include "lesson_translation.h"
+#include "i18n.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+char *lesson_localized(const char *path) {
+    I18nLang l = i18n_get();
+    if (l == I18N_EN || lesson_original(path)) return xstrdup(path);
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%.*s%s/%s", (int)dirlen, path, i18n_code(l), slash ? slash + 1 : path);
+    struct stat st;
+    if (stat(sb_str(&b), &st) == 0 && S_ISREG(st.st_mode)) return sb_take(&b);
+    sb_free(&b);
+    return xstrdup(path);
+}
+
+char *lesson_original(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash - path < 2) return NULL;
+    const char *dir = slash - 2;          /* "ja/NAME.md" or "zh/NAME.md" */
+    if (!(dir == path || dir[-1] == '/')) return NULL;
+    if (strncmp(dir, "ja/", 3) && strncmp(dir, "zh/", 3)) return NULL;
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "%.*s%s", (int)(dir - path), path, slash + 1);
+    return sb_take(&b);
+}
+
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+/* One difference: "TRPATH:LINE: step 'id': WHAT (English ENPATH:LINE)". */
+static int differ(StrBuf *report, const Lesson *en, const Lesson *tr, int tr_line, int en_line, const char *step,
+                  const char *what) {
+    sb_printf(report, "%s:%d: ", tr->path, tr_line);
+    if (step) sb_printf(report, "step '%s': ", step);
+    sb_printf(report, "%s (English: %s:%d)\n", what, en->path, en_line);
+    return 1;
+}
+
+static int same_list(StrBuf *report, const Lesson *en, const Lesson *tr, const LessonQuestion *a, const LessonQuestion *b,
+                     const char *step, const char *key, char **x, int nx, char **y, int ny) {
+    char what[700];
+    if (nx != ny) {
+        snprintf(what, sizeof what, "the question has %d '%s:' lines, the English one %d", ny, key, nx);
+        return differ(report, en, tr, b->line, a->line, step, what);
+    }
+    for (int i = 0; i < nx; i++)
+        if (strcmp(x[i], y[i])) {
+            snprintf(what, sizeof what, "'%s: %.200s' differs from the English '%s: %.200s'", key, y[i], key, x[i]);
+            return differ(report, en, tr, b->line, a->line, step, what);
+        }
+    return 0;
+}
+
+static int compare_question(StrBuf *report, const Lesson *en, const Lesson *tr, const LessonQuestion *a,
+                            const LessonQuestion *b, const char *step) {
+    char what[700];
+    int d = 0;
+    if (strcmp(a->answer, b->answer)) {
+        snprintf(what, sizeof what, "'answer: %.200s' differs from the English 'answer: %.200s'", b->answer, a->answer);
+        d += differ(report, en, tr, b->line, a->line, step, what);
+    }
+    d += same_list(report, en, tr, a, b, step, "answer", a->alts, a->nalts, b->alts, b->nalts);
+    d += same_list(report, en, tr, a, b, step, "accept", a->accept, a->naccept, b->accept, b->naccept);
+    d += same_list(report, en, tr, a, b, step, "wrong", a->wrong, a->nwrong, b->wrong, b->nwrong);
+    if (a->tol != b->tol) {
+        snprintf(what, sizeof what, "tolerance %g, the English one %g", b->tol, a->tol);
+        d += differ(report, en, tr, b->line, a->line, step, what);
+    }
+    if (a->nhints != b->nhints) {
+        snprintf(what, sizeof what, "%d hints, the English question has %d", b->nhints, a->nhints);
+        d += differ(report, en, tr, b->line, a->line, step, what);
+    }
+    return d;
+}
+
+/* The items of a step that are not prose, in order. */
+static int code_items(const LessonStep *s, const LessonItem **out, int max) {
+    int n = 0;
+    for (int k = 0; k < s->nitems; k++)
+        if (s->items[k].kind != ITEM_PROSE) {
+            if (n < max) out[n] = &s->items[k];
+            n++;
+        }
+    return n;
+}
+
+static int compare_step(StrBuf *report, const Lesson *en, const Lesson *tr, const LessonStep *a, const LessonStep *b) {
+    enum { MAXI = 512 };
+    const LessonItem **x = xcalloc(MAXI, sizeof *x), **y = xcalloc(MAXI, sizeof *y);
+    int nx = code_items(a, x, MAXI), ny = code_items(b, y, MAXI);
+    char what[900];
+    int d = 0;
+    for (int i = 0; i < nx && i < ny && i < MAXI; i++) {
+        const LessonItem *p = x[i], *q = y[i];
+        if (p->kind != q->kind) {
+            snprintf(what, sizeof what, "a %s where the English lesson has a %s", q->kind == ITEM_RUN ? "statement" : "question",
+                     p->kind == ITEM_RUN ? "statement" : "question");
+            d += differ(report, en, tr, q->line, p->line, b->id, what);
+            break;
+        }
+        if (p->kind == ITEM_QUESTION) { d += compare_question(report, en, tr, p->q, q->q, b->id); continue; }
+        if (strcmp(p->text, q->text)) {
+            snprintf(what, sizeof what, "'attn> %.300s' differs from the English 'attn> %.300s'", q->text, p->text);
+            d += differ(report, en, tr, q->line, p->line, b->id, what);
+        } else if (strcmp(or_empty(p->expected), or_empty(q->expected))) {
+            snprintf(what, sizeof what, "the expected output of 'attn> %.300s' differs from the English", q->text);
+            d += differ(report, en, tr, q->line, p->line, b->id, what);
+        }
+    }
+    if (nx != ny) {
+        snprintf(what, sizeof what, "%d statements and questions, the English step has %d", ny, nx);
+        d += differ(report, en, tr, b->line, a->line, b->id, what);
+    }
+    free(x);
+    free(y);
+    return d;
+}
+
+int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *report) {
+    int d = 0;
+    char what[600];
+    const char *sa = or_empty(en->section), *sb = or_empty(tr->section);
+    size_t na = strcspn(sa, " "), nb = strcspn(sb, " ");
+    if (na != nb || strncmp(sa, sb, na)) {
+        snprintf(what, sizeof what, "Section: %.*s, the English lesson says %.*s", (int)nb, sb, (int)na, sa);
+        d += differ(report, en, tr, 2, 2, NULL, what);
+    }
+    int n = en->nsteps < tr->nsteps ? en->nsteps : tr->nsteps;
+    for (int s = 0; s < n; s++) {
+        const LessonStep *a = &en->steps[s], *b = &tr->steps[s];
+        if (strcmp(a->id, b->id)) {
+            snprintf(what, sizeof what, "step %d has the id '%s', the English one '%s' (write {#%s} after the title)", s + 1,
+                     b->id, a->id, a->id);
+            d += differ(report, en, tr, b->line, a->line, NULL, what);
+            continue;
+        }
+        d += compare_step(report, en, tr, a, b);
+    }
+    if (en->nsteps != tr->nsteps) {
+        snprintf(what, sizeof what, "%d steps, the English lesson has %d", tr->nsteps, en->nsteps);
+        d += differ(report, en, tr, 1, 1, NULL, what);
+    }
+    return d;
+}
+
+Lesson *lesson_load_localized(const char *path, char *err, size_t errlen) {
+    char *loc = lesson_localized(path);
+    char *orig = lesson_original(loc);
+    struct stat st;
+    if (!orig || stat(orig, &st) != 0) {         /* English, or a lesson that exists only in this language */
+        Lesson *l = lesson_load(loc, err, errlen);
+        free(loc);
+        free(orig);
+        return l;
+    }
+    Lesson *en = lesson_load(orig, err, errlen);
+    if (!en) { free(loc); free(orig); return NULL; }
+    char terr[600];
+    Lesson *tr = lesson_load(loc, terr, sizeof terr);
+    StrBuf report;
+    sb_init(&report);
+    if (!tr) sb_printf(&report, "%s\n", terr);
+    if (!tr || lesson_compare_translation(en, tr, &report)) {
+        fprintf(stderr, "attn: %s does not match %s: showing the English lesson.\n%s", loc, orig, sb_str(&report));
+        lesson_free(tr);
+        tr = NULL;
+    }
+    sb_free(&report);
+    if (tr) lesson_free(en);
+    free(loc);
+    free(orig);
+    return tr ? tr : en;
+}

@@ -1,0 +1,119 @@
+/* i18n_messages.c - the message catalogue: each entry is the English text (the key, exactly as TR() is called)
+ * followed by its Japanese and Chinese translations. Terms follow the chapter's editions (docs/glossary.md):
+ * 自己注意 / 自注意力, 位置エンコーディング / 位置编码, クエリ・キー・値 / 查询・键・值.
+ * Rules for translators: keep every printf conversion (%s, %d ...) in the same order, keep leading and trailing
+ * newlines, leave commands (hint, skip, next, solution, steps, jump, back, restart, quit, help) and code in
+ * English. tests/unit/test_i18n.c checks the conversions; tests/i18n_catalogue.py checks that every TR("...")
+ * in the sources has an entry here with both translations. */
+#include "i18n.h"
+
+static const I18nMessage catalogue[] = {
+    /* lesson runner (src/lesson/runner.c) */
+    {{"Type this, or press Enter to run it:\n",
+      "次の文を入力するか、Enter で実行してください:\n",
+      "输入下面的语句，或按 Enter 运行它：\n"}},
+    {{"Type this, or an empty line to run it:\n",
+      "次の文を入力するか、空行で実行してください:\n",
+      "输入下面的语句，或输入空行运行它：\n"}},
+    {{"(this step shows a statement to run: press Enter to run it)\n",
+      "(このステップは実行する文を示しています: Enter で実行できます)\n",
+      "（这一步给出的是要运行的语句：按 Enter 运行）\n"}},
+    {{"(detour: Enter runs the next statement)\n",
+      "(寄り道: Enter で次の文を実行します)\n",
+      "（题外尝试：按 Enter 运行下一条语句）\n"}},
+    {{"(a detour: the step still waits for the statement above; Enter runs it)\n",
+      "(寄り道です: このステップはまだ上の文を待っています。Enter で実行します)\n",
+      "（题外尝试：这一步仍在等待上面的语句；按 Enter 运行它）\n"}},
+    {{"\nQuestion: %s\n",
+      "\n問題: %s\n",
+      "\n问题：%s\n"}},
+    {{"(type your answer; hint, solution or skip if you are stuck)\n",
+      "(答えを入力してください。困ったら hint、solution、skip)\n",
+      "（请输入答案；卡住时可输入 hint、solution 或 skip）\n"}},
+    {{"(type an answer, or hint)\n",
+      "(答えを入力するか、hint と入力してください)\n",
+      "（请输入答案，或输入 hint）\n"}},
+    {{"Hint %d of %d: %s\n",
+      "ヒント %d/%d: %s\n",
+      "提示 %d/%d：%s\n"}},
+    {{"No more hints: type solution to see the answer.\n",
+      "ヒントはもうありません: solution で答えを表示します。\n",
+      "没有更多提示了：输入 solution 查看答案。\n"}},
+    {{"The answer: %s\n",
+      "答え: %s\n",
+      "答案：%s\n"}},
+    {{"(detour: Enter shows and runs the answer)\n",
+      "(寄り道: Enter で答えを表示して実行します)\n",
+      "（题外尝试：按 Enter 显示并运行答案）\n"}},
+    {{"Right.\n",
+      "正解です。\n",
+      "正确。\n"}},
+    {{"Not yet: %s.\n",
+      "まだです: %s。\n",
+      "还不对：%s。\n"}},
+    {{"(type solution to see the answer)\n",
+      "(solution で答えを表示します)\n",
+      "（输入 solution 查看答案）\n"}},
+    {{"\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n",
+      "\nおかえりなさい: ステップ %d/%d から再開します (steps で一覧、jump 1 で最初から)。\n",
+      "\n欢迎回来：从第 %d 步（共 %d 步）继续（steps 列出所有步骤，jump 1 从头开始）。\n"}},
+    {{"(teaching mode: Enter runs the next statement; type help for commands)\n",
+      "(授業モード: Enter で次の文を実行します。コマンドは help で表示)\n",
+      "（授课模式：按 Enter 运行下一条语句；输入 help 查看命令）\n"}},
+    {{"(type help for lesson commands)\n",
+      "(レッスンのコマンドは help で表示されます)\n",
+      "（输入 help 查看课程命令）\n"}},
+    {{"\nProgress saved: attn lesson resumes here.\n",
+      "\n進み具合を保存しました: attn lesson でここから再開できます。\n",
+      "\n进度已保存：attn lesson 会从这里继续。\n"}},
+    {{"\nProgress could not be saved (see the message above).\n",
+      "\n進み具合を保存できませんでした (上のメッセージを参照)。\n",
+      "\n无法保存进度（见上面的消息）。\n"}},
+    {{"\nLesson complete: %s. ",
+      "\nレッスン完了: %s。",
+      "\n课程完成：%s。"}},
+    {{"Next: attn lesson %d\n",
+      "次は attn lesson %d\n",
+      "下一课：attn lesson %d\n"}},
+    {{"That was the last lesson.\n",
+      "これが最後のレッスンでした。\n",
+      "这是最后一课。\n"}},
+    {{"Lessons (attn lesson N starts or resumes one):\n",
+      "レッスン一覧 (attn lesson N で開始または再開):\n",
+      "课程列表（attn lesson N 开始或继续某一课）：\n"}},
+    {{"\n== Step %d of %d: %s  [%s] ==\n",
+      "\n== ステップ %d/%d: %s  [%s] ==\n",
+      "\n== 第 %d 步（共 %d 步）：%s  [%s] ==\n"}},
+    {{"no step '%s' (type steps to list them)\n",
+      "ステップ '%s' はありません (steps で一覧を表示)\n",
+      "没有步骤 '%s'（输入 steps 列出所有步骤）\n"}},
+    {{"Teaching: Enter runs the next statement; anything else you type runs as a detour.\n",
+      "授業: Enter で次の文を実行します。それ以外の入力は寄り道として実行されます。\n",
+      "授课：按 Enter 运行下一条语句；输入的其他内容作为题外尝试运行。\n"}},
+    {{"In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n",
+      "レッスン中: 示された文を入力する (または Enter で実行する) か、試したい別の文を入力してください。\n",
+      "在课程中：输入显示的语句（或按 Enter 运行它），也可以输入任何其他语句来试一试。\n"}},
+    {{"  hint      a hint for the current question     solution  show and run the answer\n"
+      "  skip      run this statement or answer, go on  next      go on to the next step\n"
+      "  back      go back one step\n"
+      "  jump ID   go to a step (by id or number)      restart   this step again from its start\n"
+      "  steps     list the steps                      quit      leave (progress is saved; Ctrl-D too)\n",
+      "  hint      今の問題のヒント                    solution  答えを表示して実行\n"
+      "  skip      この文か答えを実行して先へ          next      次のステップへ\n"
+      "  back      1つ前のステップへ\n"
+      "  jump ID   ステップへ移動 (ID か番号)          restart   このステップを最初から\n"
+      "  steps     ステップの一覧                      quit      終了 (進み具合は保存、Ctrl-D でも)\n",
+      "  hint      当前问题的提示                      solution  显示并运行答案\n"
+      "  skip      运行这条语句或答案并继续            next      进入下一步\n"
+      "  back      回到上一步\n"
+      "  jump ID   跳到某一步（按 id 或编号）          restart   从头重做这一步\n"
+      "  steps     列出所有步骤                        quit      离开（进度会保存；Ctrl-D 也可以）\n"}},
+    {{"done", "完了", "已完成"}},
+    {{"started", "途中", "进行中"}},
+    {{"%d/%d steps", "%d/%d ステップ", "%d/%d 步"}},
+};
+
+const I18nMessage *i18n_catalogue(int *n) {
+    *n = (int)(sizeof catalogue / sizeof *catalogue);
+    return catalogue;
+}

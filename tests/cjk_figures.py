@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""cjk_figures.py - figures with Japanese and Chinese titles and labels render with real glyphs.
+
+PNG: the title drawn by gnuplot (pngcairo) is compared with the same text drawn by PIL straight from the Noto CJK
+font file: the ink of the two overlaps (IoU) like a rendering of the same glyphs does, and far better than the
+rendering of other text or of tofu boxes. The same figure rendered with every CJK font hidden from fontconfig
+(what a machine without scripts/install-deps gets) fails that check, so the check can fail.
+PDF: a Noto CJK font is embedded. Terminal (gnuplot's dumb): every line fits the 80 columns and the frame stays
+straight on the rows that carry CJK labels. Prints 'N passed, N failed'.
+usage: cjk_figures.py ATTN_BINARY"""
+import os, subprocess, sys, tempfile, unicodedata
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
+from refcheck import ATTN, check, finish  # noqa: E402
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+JA_TITLE = "自己注意と位置エンコーディング"
+ZH_TITLE = "自注意力和位置编码"
+PLOT = ("x = torch.arange(10, dtype=torch.float32)\n"
+        "d2l.plot(x, torch.sin(x), xlabel='位置（行）', ylabel='値', title='{title}', legend=['正弦'])\n")
+
+NO_CJK_CONF = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include>/etc/fonts/fonts.conf</include>
+  <selectfont><rejectfont><pattern><patelt name="lang"><string>ja</string></patelt></pattern></rejectfont>
+  <rejectfont><pattern><patelt name="lang"><string>zh-cn</string></patelt></pattern></rejectfont></selectfont>
+</fontconfig>
+"""
+
+
+def run(code, cwd, env_extra=None):
+    env = dict(os.environ, **dict({"ATTN_PLOT": "summary"}, **(env_extra or {})))
+    env.pop("DISPLAY", None)
+    return subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120, env=env)
+
+
+def cjk_font_file():
+    r = subprocess.run(["fc-match", "-f", "%{file}", "sans-serif:lang=ja"], capture_output=True, text=True)
+    return r.stdout.strip()
+
+
+def title_ink(png):
+    """The ink (dark pixels) of the title: the first inked rows above the plot's frame, cropped to their box; and
+    the ink fraction of the whole image."""
+    a = np.asarray(Image.open(png).convert("L")) < 128
+    frame = np.where(a.sum(1) > a.shape[1] * 0.5)[0]
+    top = frame[0] if len(frame) else a.shape[0] // 10
+    band = a[:top]
+    rows = np.where(band.any(1))[0]
+    if not len(rows):
+        return band, a.mean()
+    end = rows[0]
+    while end + 1 < top and band[end + 1].any():      # the first run of inked rows: the title, not a tick label
+        end += 1
+    band = band[rows[0]:end + 1]
+    c = np.where(band.any(0))[0]
+    return band[:, c.min():c.max() + 1], a.mean()
+
+
+def iou_with_reference(crop, text, font_file):
+    """Overlap of the crop with `text` drawn by PIL from the font file, scaled to the crop's box."""
+    if crop.shape[0] < 2 or crop.shape[1] < 2:
+        return 0.0
+    font = ImageFont.truetype(font_file, 64, index=0)
+    im = Image.new("L", (64 * (len(text) + 2), 120), 255)
+    ImageDraw.Draw(im).text((10, 10), text, font=font, fill=0)
+    ref = np.asarray(im) < 128
+    r, c = np.where(ref.any(1))[0], np.where(ref.any(0))[0]
+    ref = ref[r.min():r.max() + 1, c.min():c.max() + 1]
+    scaled = np.asarray(Image.fromarray((ref * 255).astype(np.uint8)).resize((crop.shape[1], crop.shape[0]), Image.BILINEAR)) > 100
+    return float((scaled & crop).sum()) / max(1, float((scaled | crop).sum()))
+
+
+def width(s):
+    return sum(0 if c == "\u200b" or unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+with tempfile.TemporaryDirectory() as d:
+    r = subprocess.run(["fc-list", ":lang=ja", "family"], capture_output=True, text=True)
+    check("a Japanese font is installed (fc-list :lang=ja)", bool(r.stdout.strip()), "run scripts/install-deps (fonts-noto-cjk)")
+    r = subprocess.run(["fc-list", ":lang=zh-cn", "family"], capture_output=True, text=True)
+    check("a Chinese font is installed (fc-list :lang=zh-cn)", bool(r.stdout.strip()), "run scripts/install-deps (fonts-noto-cjk)")
+    font = cjk_font_file()
+    check("fontconfig's sans-serif for Japanese is a CJK font", "CJK" in font, font)
+
+    for lang, title in [("ja", JA_TITLE), ("zh", ZH_TITLE)]:
+        r = run(PLOT.format(title=title) + f"savefig('{lang}.png')\nsavefig('{lang}.pdf')\nsavefig('{lang}.svg')", d)
+        check(f"{lang}: figure saved", r.returncode == 0, r.stderr[-300:])
+        crop, ink = title_ink(os.path.join(d, f"{lang}.png"))
+        same = iou_with_reference(crop, title, font)
+        other = iou_with_reference(crop, "あいうえおかきくけこさしすせそ"[:len(title)], font)
+        boxes = iou_with_reference(crop, "□" * len(title), font)
+        print(f"{lang} PNG title: IoU {same:.2f} with its own text, {other:.2f} with other text, {boxes:.2f} with boxes; ink {ink:.3f}")
+        check(f"{lang}: PNG title drawn with the font's glyphs", same > 0.45 and same > other + 0.2 and same > boxes + 0.2,
+              f"IoU {same:.2f} (other text {other:.2f}, boxes {boxes:.2f})")
+        check(f"{lang}: PNG mostly white (no giant fallback boxes)", ink < 0.1, f"ink {ink:.3f}")
+        pdf = open(os.path.join(d, f"{lang}.pdf"), "rb").read()
+        check(f"{lang}: PDF embeds a Noto CJK font", b"NotoSansCJK" in pdf, "no NotoSansCJK FontName in the PDF")
+        svg = open(os.path.join(d, f"{lang}.svg"), encoding="utf-8").read()
+        check(f"{lang}: SVG holds the title as text", title in svg, "title missing from the SVG")
+
+    # the same figure where fontconfig has no CJK font: the check above must fail on it
+    conf = os.path.join(d, "no-cjk.conf")
+    open(conf, "w").write(NO_CJK_CONF)
+    r = run(PLOT.format(title=JA_TITLE) + "savefig('tofu.png')", d, {"FONTCONFIG_FILE": conf})
+    crop, ink = title_ink(os.path.join(d, "tofu.png"))
+    same = iou_with_reference(crop, JA_TITLE, font)
+    print(f"without CJK fonts: IoU {same:.2f}, ink {ink:.3f}")
+    check("without a CJK font the glyph check fails (it can tell)", same < 0.45 or ink > 0.1, f"IoU {same:.2f}, ink {ink:.3f}")
+
+    # gnuplot's dumb terminal: one cell per character, so wide characters get a second cell from attn
+    r = run(PLOT.format(title=JA_TITLE), d, {"ATTN_PLOT": "terminal", "COLUMNS": "80", "NO_COLOR": "1"})
+    lines = r.stdout.replace("\f", "").split("\n")
+    text = r.stdout.replace("\u200b", "")
+    check("dumb: the Japanese title and labels are drawn", JA_TITLE in text and "位置（行）" in text and "値" in text, r.stdout[:400])
+    wide = [l for l in lines if width(l) > 80]
+    check("dumb: every line fits 80 columns", not wide, "\n".join(wide[:3]))
+    bars = {width(l[:l.index("|")]) for l in lines if "|" in l and "+-" not in l[:12]}
+    check("dumb: the left frame is one straight column, also on the ylabel's row", len(bars) == 1, f"frame at columns {sorted(bars)}")
+finish()
