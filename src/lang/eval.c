@@ -160,7 +160,8 @@ void interp_format_error(Interp *I, StrBuf *out) {
         sb_puts(out, "  ");
         sb_puts(out, e->text);
         sb_puts(out, "\n  ");
-        tw_caret_pad(out, e->text, e->col - 1 < (int)len ? (size_t)(e->col - 1) : len);   /* display columns: CJK is 2 wide */
+        size_t upto = e->col > 1 ? (size_t)(e->col - 1) : 0;
+        tw_caret_pad(out, e->text, upto < len ? upto : len);   /* display columns: CJK is 2 wide */
         sb_puts(out, "^\n");
     }
 }
