@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""i18n_catalogue.py - every message the sources pass to TR("...") has its Japanese and Chinese translation in
+"""i18n_catalogue.py - every message the sources pass to TR("...") (and every student-facing text of the lesson
+module's table, src/lesson/messages.c) has its Japanese and Chinese translation in
 src/util/i18n_messages.c, and the catalogue holds no message the sources no longer use (a stale entry means the
 English text changed and its translations must be redone). Prints 'N passed, N failed'."""
 import glob
+import os
 import re
 import sys
 
@@ -25,6 +27,16 @@ def tr_calls(text):
     return ids
 
 
+def message_table(text):
+    """The student-facing English texts of src/lesson/messages.c ([MSG_ID] = "..."): every id but the lesson
+    author's soundness reports (MSG_SOUND_*), except the two phrases students see in 'not graded' notes."""
+    ids = []
+    for m in re.finditer(r'\[(MSG_\w+)\]\s*=\s*((?:' + LITERAL + r'\s*)+)[,}]', text):
+        if not m.group(1).startswith('MSG_SOUND_') or m.group(1).startswith('MSG_SOUND_ANSWER_IS_'):
+            ids.append(c_string(m.group(2)))
+    return ids
+
+
 def catalogue(text):
     """The entries {{"en", "ja", "zh"}} of the catalogue."""
     body = text[text.index('catalogue[] = {'):]
@@ -41,6 +53,9 @@ def main():
             continue
         for msgid in tr_calls(open(path, encoding='utf-8').read()):
             used.setdefault(msgid, path)
+    if os.path.exists('src/lesson/messages.c'):
+        for msgid in message_table(open('src/lesson/messages.c', encoding='utf-8').read()):
+            used.setdefault(msgid, 'src/lesson/messages.c')
     cat = catalogue(open('src/util/i18n_messages.c', encoding='utf-8').read())
     have = {e[0]: e for e in cat}
     passed = failed = 0

@@ -1,6 +1,7 @@
-/* messages.c - every sentence the lesson module says to a student or a lesson author, in one table (English for
- * now; a translation is another table of the same ids). Arguments are listed beside each id in lesson_internal.h. */
+/* messages.c - every sentence the lesson module says to a student or a lesson author, in one table (English here;
+ * the Japanese and Chinese are in the i18n catalogue, found by this English text). Arguments are listed beside each id in lesson_internal.h. */
 #include "lesson_internal.h"
+#include "i18n.h"
 
 static const char *const en[MSG_COUNT] = {
     [MSG_YOUR_ANSWER] = "your answer",
@@ -36,4 +37,5 @@ static const char *const en[MSG_COUNT] = {
     [MSG_SOUND_ANSWER_IS_EXPR] = "an expression with a value like the answer's",
 };
 
-const char *lesson_msg(MsgId id) { return id >= 0 && id < MSG_COUNT && en[id] ? en[id] : "?"; }
+/* The text in the chosen language (src/util/i18n_messages.c holds the translations, keyed by this English). */
+const char *lesson_msg(MsgId id) { return id >= 0 && id < MSG_COUNT && en[id] ? i18n_tr(en[id]) : "?"; }
