@@ -5,6 +5,7 @@
 #include "interp.h"
 
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b);
+Value *ops_inplace(Interp *I, int aop, Value *a, Value *b);    /* a op= b: in place for tensors */
 Value *ops_unary(Interp *I, int aop, Value *a);
 Value *ops_compare(Interp *I, int aop, Value *a, Value *b);
 Value *ops_index(Interp *I, Value *obj, Value *index);

@@ -1,8 +1,16 @@
-/* tensor.h - dense tensors of float32, int64 and bool (prefix ten_).
+/* tensor.h - strided tensors of float32, int64 and bool (prefix ten_), with PyTorch's view semantics.
  *
- * The value library knows nothing of the language or the terminal. Every tensor owns one contiguous, row-major
- * buffer. Functions that can fail return NULL (or -1) and leave a message in ten_error(); nothing here exits.
- * Shapes in comments are written (B, T, D) as in the book.
+ * The value library knows nothing of the language or the terminal. Functions that can fail return NULL (or -1)
+ * and leave a message in ten_error(); nothing here exits. Shapes in comments are written (B, T, D) as in the book.
+ *
+ * Layout (as PyTorch's): a Tensor is a view onto a reference-counted TenStorage. Element (i0, ..., in-1) lives at
+ * storage element  offset + i0*stride[0] + ... + in-1*stride[n-1]  (strides and offset count elements, not bytes;
+ * a stride may be 0 after expand). Views (slices, select, transpose, permute, unsqueeze/squeeze, expand, view,
+ * reshape when the strides allow) share the storage, so writing through one shows in the others. `data` points at
+ * element (0, ..., 0). A tensor is contiguous when it is row-major and dense (dims of size 1 ignored, as PyTorch
+ * decides); only then may a kernel read data[i] as element i: kernels take their input through
+ * ten_as_contiguous (free when it already is), and ten_f32/ten_i64/ten_b8 assert contiguity in sanitizer builds.
+ * ten_get/ten_set take the row-major element number and follow the strides, so they are right for any tensor.
  */
 #ifndef ATTN_TENSOR_H
 #define ATTN_TENSOR_H
@@ -19,13 +27,34 @@ int64_t ten_live_bytes(void);
 
 typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2 } DType;
 
+typedef struct TenStorage TenStorage;      /* a shared buffer: reference count and bytes (tensor_create.c) */
+
 typedef struct Tensor {
     DType dtype;
     int ndim;
-    int64_t shape[TEN_MAX_DIMS];
+    int64_t shape[TEN_MAX_DIMS];    /* (d0, ..., d[ndim-1]) */
+    int64_t stride[TEN_MAX_DIMS];   /* storage elements between neighbours along each dim; 0 when expanded */
+    int64_t offset;                 /* storage element of (0, ..., 0): PyTorch's storage_offset() */
     int64_t numel;
-    void *data;             /* float*, int64_t* or uint8_t*; never NULL */
+    bool contiguous;                /* row-major and dense: data[i] is element i (set by every constructor) */
+    TenStorage *storage;            /* shared by all views of it; counted once in ten_live_bytes */
+    void *data;                     /* float*, int64_t* or uint8_t* at element (0, ..., 0); never NULL */
 } Tensor;
+
+/* Sanitizer builds check that raw element pointers are only taken of contiguous tensors. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEN_CHECKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEN_CHECKS 1
+#endif
+#endif
+#ifdef TEN_CHECKS
+void ten_check_contiguous(const Tensor *t, const char *fn);   /* aborts with a message naming fn */
+#define TEN_ASSERT_CONTIG(t, fn) ten_check_contiguous(t, fn)
+#else
+#define TEN_ASSERT_CONTIG(t, fn) ((void)0)
+#endif
 
 /* ---- errors ----
  * Like errno: a failing function leaves its message (and kind) here; the language takes it over at one boundary
@@ -52,16 +81,43 @@ Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v);
 Tensor *ten_arange(double start, double stop, double step, DType dt);
 Tensor *ten_eye(int64_t n, int64_t m, DType dt);
 Tensor *ten_linspace(double start, double stop, int64_t steps);
-Tensor *ten_copy(const Tensor *t);
-Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new tensor */
-void ten_free(Tensor *t);
+Tensor *ten_copy(const Tensor *t);                                   /* a contiguous copy */
+Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new contiguous tensor */
+void ten_free(Tensor *t);                                            /* the view; the storage with its last view */
 bool ten_same_shape(const Tensor *a, const Tensor *b);
-/* Element i (row-major) as double, and store. */
+/* Element i (row-major over the shape, whatever the strides) as double / int64, and store. */
 double ten_get(const Tensor *t, int64_t i);
+int64_t ten_get_i64(const Tensor *t, int64_t i);                     /* exact for int64 */
 void ten_set(Tensor *t, int64_t i, double v);
-static inline float *ten_f32(const Tensor *t) { return (float *)t->data; }
-static inline int64_t *ten_i64(const Tensor *t) { return (int64_t *)t->data; }
-static inline uint8_t *ten_b8(const Tensor *t) { return (uint8_t *)t->data; }
+/* Raw element arrays of a contiguous tensor (checked in sanitizer builds). */
+static inline float *ten_f32(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f32"); return (float *)t->data; }
+static inline int64_t *ten_i64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_i64"); return (int64_t *)t->data; }
+static inline uint8_t *ten_b8(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_b8"); return (uint8_t *)t->data; }
+
+/* ---- views (tensor_view.c): every result shares t's storage ---- */
+/* A view of t's storage with the given shape, strides and storage offset (PyTorch's as_strided); no checks. */
+Tensor *ten_view_of(const Tensor *t, int ndim, const int64_t *shape, const int64_t *stride, int64_t offset);
+Tensor *ten_alias(const Tensor *t);                                  /* the same view, a new handle (detach) */
+/* t itself when contiguous, else a contiguous copy in *tmp (which the caller frees; NULL when not needed).
+ * NULL only when the copy fails. The one way kernels get input they may read as data[i]. */
+const Tensor *ten_as_contiguous(const Tensor *t, Tensor **tmp);
+/* t as a contiguous tensor: an alias when it already is (shares storage), else a copy (Tensor.contiguous()). */
+Tensor *ten_contiguous(const Tensor *t);
+bool ten_compute_contiguous(const Tensor *t);                        /* PyTorch's is_contiguous() rule */
+bool ten_same_storage(const Tensor *a, const Tensor *b);
+Tensor *ten_clone(const Tensor *t);                                  /* a copy keeping t's memory order (X.clone()) */
+/* t takes v's layout and storage in place (X.t_(), X.unsqueeze_(0)); v is consumed. */
+void ten_set_layout(Tensor *t, Tensor *v);
+/* Writes src (broadcast to dst's shape, cast to dst's dtype) into dst through its strides: dst.copy_(src).
+ * Fails when dst has elements sharing memory (an expanded view) or src does not broadcast. 0 on success. */
+int ten_copy_into(Tensor *dst, const Tensor *src);
+/* dst = the values of a result of an in-place op: PyTorch's checks (same shape as dst, castable dtype). */
+int ten_assign_result(Tensor *dst, const Tensor *result);
+Tensor *ten_select(const Tensor *t, int dim, int64_t index);        /* t[..., index, ...]: one dim fewer */
+Tensor *ten_narrow(const Tensor *t, int dim, int64_t start, int64_t length);
+Tensor *ten_diagonal(const Tensor *t, int64_t offset, int dim1, int dim2);
+/* t.view(shape): one entry may be -1; fails with PyTorch's message when the strides do not allow it. */
+Tensor *ten_view_shape(const Tensor *t, int ndim, const int64_t *shape);
 
 /* ---- random numbers (rng.c): one seeded generator per session ---- */
 void rng_seed(uint64_t seed);
@@ -92,7 +148,7 @@ Tensor *ten_binary(BinOp op, const Tensor *a, bool a_weak, const Tensor *b, bool
 Tensor *ten_unary(UnOp op, const Tensor *a);
 Tensor *ten_clamp(const Tensor *a, double lo, double hi);            /* NAN bound = none */
 Tensor *ten_where(const Tensor *cond, const Tensor *a, const Tensor *b);
-/* Broadcast t to shape (copy). */
+/* t broadcast to shape: a view whose expanded dims have stride 0 (Tensor.expand). */
 Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape);
 
 /* ---- reductions (tensor_reduce.c) ---- */
@@ -106,11 +162,12 @@ Tensor *ten_cumsum(const Tensor *t, int dim);
 int ten_norm_dim(int dim, int ndim);           /* -1 with a message when out of range */
 
 /* ---- shapes (tensor_shape.c) ---- */
+/* A view when the strides allow (always for a contiguous t), else a contiguous copy: PyTorch's reshape. */
 Tensor *ten_reshape(const Tensor *t, int ndim, const int64_t *shape);   /* one entry may be -1 */
-Tensor *ten_permute(const Tensor *t, const int *dims);
-Tensor *ten_transpose(const Tensor *t, int d0, int d1);
-Tensor *ten_unsqueeze(const Tensor *t, int dim);
-Tensor *ten_squeeze(const Tensor *t, int dim, bool all);
+Tensor *ten_permute(const Tensor *t, const int *dims);                   /* view */
+Tensor *ten_transpose(const Tensor *t, int d0, int d1);                  /* view */
+Tensor *ten_unsqueeze(const Tensor *t, int dim);                         /* view */
+Tensor *ten_squeeze(const Tensor *t, int dim, bool all);                 /* view */
 Tensor *ten_cat(Tensor *const *ts, int n, int dim);
 Tensor *ten_stack(Tensor *const *ts, int n, int dim);
 /* repeats: one count for every element along dim (nrep == 1 means the same count for all). dim < -99: flatten. */
@@ -135,8 +192,9 @@ typedef struct IndexItem {
     bool has_start, has_stop;
     const Tensor *index;                /* IX_TENSOR: int64 indices or a bool mask (borrowed) */
 } IndexItem;
+/* t[items]: a view for basic items (ints, slices, None, ...), a copy with a tensor index, as in PyTorch. */
 Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n);
-/* t[items] = v (v broadcast to the indexed shape and cast to t's dtype). 0 on success. */
+/* t[items] = v (v broadcast to the indexed shape and cast to t's dtype), written through t's strides. */
 int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v);
 
 /* ---- printing like PyTorch (tensor_print.c) ---- */
@@ -155,7 +213,7 @@ void ten_repr(struct StrBuf *out, const Tensor *t);
 void ten_format_body(struct StrBuf *out, const Tensor *t, int indent);
 
 /* ---- NumPy .npy files (npy.c) ---- */
-/* Writes float32 (<f4), int64 (<i8) or bool (|b1), C order, atomically (temp file + rename). */
+/* Writes float32 (<f4), int64 (<i8) or bool (|b1), C order (any view), atomically (temp file + rename). */
 int npy_save(const char *path, const Tensor *t);
 /* Reads <f4, <f8 (to float32), <i8, <i4 (to int64), |b1; C order only. Errors name the file and the problem. */
 Tensor *npy_load(const char *path);

@@ -13,8 +13,9 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_
 /* ---- masked_softmax (§11.3.2) ---- */
 
 /* X (B, Q, K); valid_lens NULL, (B,) or (B, Q). Keys at index >= valid_len get -1e6 before the softmax, so a
- * valid_len of 0 gives uniform weights (not NaN), as the book's code does. */
-Tensor *attn_masked_softmax(Interp *I, const Tensor *X, const Tensor *valid_lens) {
+ * valid_len of 0 gives uniform weights (not NaN), as the book's code does. Like the book's code, which masks
+ * through X.reshape(-1, K), the -1e6 is written into X itself when that reshape is a view of it. */
+static Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens) {
     if (X->ndim != 3) {
         char s[128];
         ten_shape_str(X->shape, X->ndim, s, sizeof s);
@@ -32,20 +33,22 @@ Tensor *attn_masked_softmax(Interp *I, const Tensor *X, const Tensor *valid_lens
                  (long long)B, (long long)B, (long long)Q, s, v);
         return NULL;
     }
-    Tensor *masked = ten_cast(X, DT_F32);
+    /* pass 1: mask through X.reshape(-1, K), a view of X when X's strides allow (the book repeats 1-D valid_lens
+     * for every query: repeat_interleave by Q) */
+    int64_t rows_k[2] = {-1, K};
+    Tensor *masked = X->dtype == DT_F32 ? ten_reshape(X, 2, rows_k) : ten_cast(X, DT_F32);
     if (!masked) return NULL;
-    float *x = ten_f32(masked);
-    /* pass 1: mask (the book repeats 1-D valid_lens for every query: repeat_interleave by Q) */
     for (int64_t b = 0; b < B; b++)
         for (int64_t q = 0; q < Q; q++) {
             double vl = ten_get(valid_lens, per_batch ? b : b * Q + q);
             for (int64_t k = 0; k < K; k++)
-                if ((double)k >= vl) x[(b * Q + q) * K + k] = -1e6f;
+                if ((double)k >= vl) ten_set(masked, (b * Q + q) * K + k, -1e6);
         }
     /* pass 2: softmax over the last axis */
-    Tensor *r = ten_softmax(masked, -1);
+    Tensor *r = ten_softmax(masked, -1), *out = r ? ten_reshape(r, 3, X->shape) : NULL;
     ten_free(masked);
-    return r;
+    ten_free(r);
+    return out;
 }
 
 static Value *bi_masked_softmax(Interp *I, Args *a) {
@@ -158,6 +161,11 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     Tensor *W = attr_tensor(lin, "weight");
     if (!W) { linear_init(lin, in); W = attr_tensor(lin, "weight"); }
     if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
+    Tensor *b = attr_tensor(lin, "bias");
+    if (W->ndim != 2 || W->dtype != DT_F32 || (b && (b->ndim != 1 || b->dtype != DT_F32 || b->shape[0] != W->shape[0]))) {
+        rt_error(I, "Linear: weight must be a float32 matrix (out_features, in_features) and bias a float32 vector (out_features,)");
+        return NULL;
+    }
     if (W->shape[1] != in) {
         char s[128];
         ten_shape_str(x->shape, x->ndim, s, sizeof s);
@@ -165,22 +173,25 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
                  s, (long long)in, (long long)W->shape[1]);
         return NULL;
     }
-    Tensor *xf = x->dtype == DT_F32 ? NULL : ten_cast(x, DT_F32);     /* a copy only for int or bool input */
-    if (x->dtype != DT_F32 && !xf) return NULL;
-    const float *xd = xf ? ten_f32(xf) : ten_f32(x);
+    /* dense float32 operands: copies only for int or bool input, or a view that is not contiguous */
+    Tensor *xf = NULL, *wt = NULL, *bt = NULL;
+    const Tensor *xd = x->dtype == DT_F32 ? ten_as_contiguous(x, &xf) : (xf = ten_cast(x, DT_F32));
+    const Tensor *Wd = ten_as_contiguous(W, &wt);
+    const Tensor *bd = b ? ten_as_contiguous(b, &bt) : NULL;
+    Tensor *y = NULL;
     int64_t rows = in ? x->numel / in : 0, out = W->shape[0];
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
-    Tensor *y = ten_new(DT_F32, x->ndim, sh);
-    if (y) {
-        ten_sgemm(xd, ten_f32(W), ten_f32(y), rows, out, in, true);
-        Tensor *b = attr_tensor(lin, "bias");
-        if (b)
+    if (xd && Wd && (!b || bd) && (y = ten_new(DT_F32, x->ndim, sh))) {
+        ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
+        if (bd)
             for (int64_t r = 0; r < rows; r++)
-                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(b)[o];
+                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[o];
     }
     ten_free(xf);
+    ten_free(wt);
+    ten_free(bt);
     return y;
 }
 
@@ -464,7 +475,8 @@ static Value *bi_transpose_qkv(Interp *I, Args *a) {
 const Builtin bi_d2l_attention[] = {
     {"masked_softmax", bi_masked_softmax, "d2l.masked_softmax(X, valid_lens)",
      "Softmax over the last axis of a 3-D X, where keys at index >= valid_len get -1e6 first (so their weight is 0). "
-     "valid_lens has one entry per batch row (repeated for every query) or one per query.", "§11.3.2", 0},
+     "valid_lens has one entry per batch row (repeated for every query) or one per query. As in the book, the -1e6 "
+     "is written through X.reshape(-1, n), so a contiguous X itself is changed.", "§11.3.2", 0},
     {"Dropout", bi_dropout, "nn.Dropout(p=0.5)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only.", "§5.6", 0},
     {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0},
     {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1},

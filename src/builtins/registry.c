@@ -36,8 +36,8 @@ void builtins_init(void) {
     if (all_fns) return;
     const Builtin *fns[] = {bi_python, bi_torch_create, bi_torch_math, bi_torch_shape, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
     collect(fns, (int)(sizeof fns / sizeof *fns), &all_fns, &n_fns);
-    const Builtin *methods[] = {bi_tensor_methods};
-    collect(methods, 1, &all_methods, &n_methods);
+    const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
+    collect(methods, 2, &all_methods, &n_methods);
 }
 
 static const Builtin *find(const Builtin **tbl, int n, const char *name) {
@@ -57,7 +57,6 @@ const Builtin *builtins_find_method(const char *name) {
     builtins_init();
     const Builtin *m = find(all_methods, n_methods, name);
     if (m) return m;
-    if (!strcmp(name, "view")) return builtins_find("reshape");
     for (int i = 0; tensor_method_aliases[i]; i++)
         if (!strcmp(tensor_method_aliases[i], name)) return builtins_find(name);
     return NULL;

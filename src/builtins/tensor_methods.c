@@ -4,6 +4,7 @@
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
+#include <stdint.h>
 #include <string.h>
 
 static Tensor *self(Args *a) { return a->pos[0]->u.t; }
@@ -18,7 +19,7 @@ static Value *tolist_rec(const Tensor *t, int dim, int64_t base) {
     if (dim == t->ndim) {
         if (t->dtype == DT_F32) return val_float(ten_get(t, base));
         if (t->dtype == DT_BOOL) return val_bool(ten_get(t, base) != 0);
-        return val_int(ten_i64(t)[base]);
+        return val_int(ten_get_i64(t, base));
     }
     int64_t inner = 1;
     for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
@@ -32,16 +33,43 @@ static Value *m_tolist(Interp *I, Args *a) {
     return tolist_rec(self(a), 0, 0);
 }
 
-static Value *m_same(Interp *I, Args *a) { return val_incref(a->pos[0]); }
-static Value *m_clone(Interp *I, Args *a) {
-    Tensor *t = ten_copy(self(a));
-    return t ? val_tensor(t) : rt_tensor_error(I);
-}
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 
-/* float / long / int / bool: tag is the dtype */
+/* X.cpu(): X itself. X.detach(), X.numpy(): a new tensor on the same storage, as in PyTorch. */
+static Value *m_same(Interp *I, Args *a) { return val_incref(a->pos[0]); }
+static Value *m_alias(Interp *I, Args *a) { return done(I, ten_alias(self(a))); }
+static Value *m_clone(Interp *I, Args *a) { return done(I, ten_clone(self(a))); }
+
+/* X itself when contiguous, else a contiguous copy. */
+static Value *m_contiguous(Interp *I, Args *a) {
+    if (self(a)->contiguous) return val_incref(a->pos[0]);
+    return done(I, ten_copy(self(a)));
+}
+static Value *m_is_contiguous(Interp *I, Args *a) { return val_bool(self(a)->contiguous); }
+
+/* X.stride() -> a tuple of element strides; X.stride(d) -> one. */
+static Value *m_stride(Interp *I, Args *a) {
+    Tensor *t = self(a);
+    Value *d = arg(a, 1, "dim");
+    if (!d || d->kind == V_NONE) {
+        Value *r = val_tuple(t->ndim);
+        for (int i = 0; i < t->ndim; i++) val_seq_set(r, i, val_int(t->stride[i]));
+        return r;
+    }
+    int64_t k;
+    if (!arg_int(I, d, "dim", &k)) return NULL;
+    int nd = ten_norm_dim((int)k, t->ndim);
+    if (nd < 0) return rt_tensor_error(I);
+    return val_int(t->ndim ? t->stride[nd] : 1);
+}
+static Value *m_storage_offset(Interp *I, Args *a) { return val_int(self(a)->offset); }
+/* The address of the first element: equal for two views that start at the same element, as in PyTorch. */
+static Value *m_data_ptr(Interp *I, Args *a) { return val_int((int64_t)(intptr_t)self(a)->data); }
+
+/* float / long / int / bool: tag is the dtype. X itself when it already has it (x.float() is x). */
 static Value *m_cast(Interp *I, Args *a) {
-    Tensor *t = ten_cast(self(a), (DType)a->fn->tag);
-    return t ? val_tensor(t) : rt_tensor_error(I);
+    if (self(a)->dtype == (DType)a->fn->tag) return val_incref(a->pos[0]);
+    return done(I, ten_cast(self(a), (DType)a->fn->tag));
 }
 
 /* X.to(dtype) / X.to('cpu') / X.type(dtype) */
@@ -51,15 +79,11 @@ static Value *m_to(Interp *I, Args *a) {
     if (!d) return rt_error(I, "%s() needs a dtype or a device", a->fname);
     if (d->kind == V_STR) return val_incref(a->pos[0]);          /* devices: attn has only the CPU */
     Value *dt = arg(a, 1, "dtype");
-    if (dt && dt->kind == V_DTYPE) {
-        Tensor *t = ten_cast(self(a), dt->u.dtype);
-        return t ? val_tensor(t) : rt_tensor_error(I);
-    }
-    if (dt && dt->kind == V_TENSOR) {
-        Tensor *t = ten_cast(self(a), dt->u.t->dtype);
-        return t ? val_tensor(t) : rt_tensor_error(I);
-    }
-    return val_incref(a->pos[0]);
+    DType want = self(a)->dtype;
+    if (dt && dt->kind == V_DTYPE) want = dt->u.dtype;
+    if (dt && dt->kind == V_TENSOR) want = dt->u.t->dtype;
+    if (want == self(a)->dtype) return val_incref(a->pos[0]);    /* no copy when nothing changes, as in PyTorch */
+    return done(I, ten_cast(self(a), want));
 }
 
 static Value *m_size(Interp *I, Args *a) {
@@ -81,14 +105,10 @@ static Value *m_expand(Interp *I, Args *a) {
     Value **items = a->pos + 1;
     int64_t n = a->npos - 1;
     if (n == 1 && (a->pos[1]->kind == V_TUPLE || a->pos[1]->kind == V_LIST)) { items = a->pos[1]->u.seq.items; n = a->pos[1]->u.seq.n; }
-    if (n > TEN_MAX_DIMS || n < t->ndim) return rt_error(I, "expand(): give at least %d sizes", t->ndim);
-    for (int64_t i = 0; i < n; i++) {
+    if (n > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
+    for (int64_t i = 0; i < n; i++)
         if (!arg_int(I, items[i], "a size", &sh[i])) return NULL;
-        int64_t ti = i - (n - t->ndim);
-        if (sh[i] == -1 && ti >= 0) sh[i] = t->shape[ti];
-    }
-    Tensor *r = ten_expand(t, (int)n, sh);
-    return r ? val_tensor(r) : rt_tensor_error(I);
+    return done(I, ten_expand(t, (int)n, sh));
 }
 
 static Value *m_repeat(Interp *I, Args *a) {
@@ -102,56 +122,142 @@ static Value *m_repeat(Interp *I, Args *a) {
     return r ? val_tensor(r) : rt_tensor_error(I);
 }
 
-/* In-place fill_(v) and zero_(): change X itself, as in PyTorch. */
+/* In-place fill_(v), zero_() and copy_(src): write into X's storage (through its strides), as in PyTorch. */
 static Value *m_fill(Interp *I, Args *a) {
-    double v = 0;
-    if (a->fn->tag == 0) {
-        if (a->npos < 2) return rt_error(I, "fill_(value) needs a value");
-        if (!arg_double(I, a->pos[1], "value", &v)) return NULL;
-    }
-    Tensor *t = self(a);
-    for (int64_t i = 0; i < t->numel; i++) ten_set(t, i, v);
+    Value *v = a->fn->tag == 0 ? arg(a, 1, "value") : a->fn->tag == 2 ? arg(a, 1, "src") : NULL;
+    if (a->fn->tag != 1 && !v) return rt_error(I, "%s needs a value", a->fn->signature);
+    if (a->fn->tag == 0 && v->kind == V_TENSOR && v->u.t->ndim != 0)
+        return rt_error(I, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v->u.t->ndim);
+    Tensor *tmp = NULL, *src;
+    if (!v) src = tmp = ten_scalar_i(0);
+    else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
+    int rc = ten_copy_into(self(a), src);
+    ten_free(tmp);
+    if (rc < 0) return rt_tensor_error(I);
     return val_incref(a->pos[0]);
 }
 
 static Value *m_view_as(Interp *I, Args *a) {
     if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
     Tensor *o = a->pos[1]->u.t;
-    Tensor *r = a->fn->tag == 0 ? ten_reshape(self(a), o->ndim, o->shape) : ten_expand(self(a), o->ndim, o->shape);
-    return r ? val_tensor(r) : rt_tensor_error(I);
+    Tensor *r = a->fn->tag == 0 ? ten_view_shape(self(a), o->ndim, o->shape) : ten_expand(self(a), o->ndim, o->shape);
+    return done(I, r);
+}
+
+/* X.op_(...): the out-of-place op (the method without '_') computed, then written into X's storage. PyTorch's
+ * rules: the result must keep X's shape and be castable to X's dtype (no float into an int tensor). */
+static Value *call_base(Interp *I, Args *a) {
+    char base[64];
+    size_t n = strlen(a->fn->name);
+    const Builtin *b = NULL;
+    if (n >= 2 && n < sizeof base) {
+        memcpy(base, a->fn->name, n - 1);
+        base[n - 1] = 0;
+        b = builtins_find_method(base);
+    }
+    if (!b) return rt_error(I, "%s: no such in-place method", a->fn->name);
+    Args ba = *a;
+    ba.fn = b;
+    Value *r = b->fn(I, &ba);
+    if (r && r->kind != V_TENSOR) { val_decref(r); return rt_error(I, "%s() did not give a tensor", base); }
+    return r;
+}
+
+static Value *m_inplace(Interp *I, Args *a) {
+    Value *r = call_base(I, a);
+    if (!r) return NULL;
+    int rc = ten_assign_result(self(a), r->u.t);
+    val_decref(r);
+    if (rc < 0) return rt_tensor_error(I);
+    return val_incref(a->pos[0]);
+}
+
+/* X.t_(), X.transpose_(0, 1), X.unsqueeze_(0), X.squeeze_(): X itself takes the view's shape and strides. */
+static Value *m_reshape_inplace(Interp *I, Args *a) {
+    Value *r = call_base(I, a);
+    if (!r) return NULL;
+    ten_set_layout(self(a), ten_alias(r->u.t));
+    val_decref(r);
+    return val_incref(a->pos[0]);
 }
 
 static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(self(a)->dtype == DT_F32); }
 
+#define INPLACE(name, sig, help) {name, m_inplace, sig, help " In place: X changes, and so does every view of it.", "", 0}
 const Builtin bi_tensor_methods[] = {
     {"item", m_item, "X.item()", "The single value of a one-element tensor, as a Python number.", "", 0},
     {"tolist", m_tolist, "X.tolist()", "The tensor as nested Python lists.", "", 0},
-    {"numpy", m_same, "X.numpy()", "In attn tensors stand in for NumPy arrays: returns X (save(\"x.npy\", X) to use NumPy).", "", 0},
-    {"detach", m_same, "X.detach()", "X (attn has no autograd).", "", 0},
-    {"contiguous", m_same, "X.contiguous()", "X (attn tensors are always contiguous).", "", 0},
+    {"numpy", m_alias, "X.numpy()", "In attn tensors stand in for NumPy arrays: X's elements, shared (save(\"x.npy\", X) to use NumPy).", "", 0},
+    {"detach", m_alias, "X.detach()", "A tensor sharing X's elements (attn has no autograd).", "", 0},
+    {"contiguous", m_contiguous, "X.contiguous()",
+     "X itself when its elements are in row-major order, else a copy that is: what .view() needs after a transpose.", "", 0},
+    {"is_contiguous", m_is_contiguous, "X.is_contiguous()",
+     "True when X's elements lie in memory in row-major order with no gaps. A transpose or a strided slice is a view "
+     "that is not: X.T.is_contiguous() is False for a matrix.", "", 0},
+    {"stride", m_stride, "X.stride(dim=None)",
+     "How many elements to step in memory to move one index along each dimension: (4, 1) for a contiguous (3, 4) "
+     "tensor, (1, 4) for its transpose.", "", 0},
+    {"storage_offset", m_storage_offset, "X.storage_offset()", "Where X's first element lies in the memory it shares with other views.", "", 0},
+    {"data_ptr", m_data_ptr, "X.data_ptr()", "The address of X's first element: equal for views that start at the same element.", "", 0},
     {"cpu", m_same, "X.cpu()", "X (attn runs on the CPU).", "", 0},
-    {"clone", m_clone, "X.clone()", "A copy of X.", "", 0},
-    {"float", m_cast, "X.float()", "A float32 copy.", "", DT_F32},
-    {"long", m_cast, "X.long()", "An int64 copy (floats truncate toward zero).", "", DT_I64},
+    {"clone", m_clone, "X.clone()", "A copy of X with its own memory (in X's memory order, as PyTorch keeps it).", "", 0},
+    {"float", m_cast, "X.float()", "X as float32 (X itself when it already is).", "", DT_F32},
+    {"long", m_cast, "X.long()", "X as int64, floats truncated toward zero (X itself when it already is).", "", DT_I64},
     {"int", m_cast, "X.int()", "An integer copy (int64 in attn).", "", DT_I64},
-    {"bool", m_cast, "X.bool()", "A bool copy (nonzero is True).", "", DT_BOOL},
-    {"to", m_to, "X.to(dtype) / X.to(device)", "A copy with another dtype; devices other than the CPU are ignored.", "", 0},
+    {"bool", m_cast, "X.bool()", "X as bool: nonzero is True (X itself when it already is).", "", DT_BOOL},
+    {"to", m_to, "X.to(dtype) / X.to(device)", "X with another dtype (X itself when nothing changes); devices other than the CPU are ignored.", "", 0},
     {"type", m_to, "X.type(dtype)", "A copy with another dtype.", "", 0},
     {"size", m_size, "X.size(dim=None)", "The shape (torch.Size), or one dimension.", "", 0},
     {"dim", m_dim, "X.dim()", "Number of dimensions.", "", 0},
     {"ndimension", m_dim, "X.ndimension()", "Number of dimensions.", "", 0},
-    {"expand", m_expand, "X.expand(*sizes)", "Broadcasts X to a larger shape (-1 keeps a dimension).", "", 0},
-    {"repeat", m_repeat, "X.repeat(*reps)", "Tiles X reps times along each dimension.", "", 0},
-    {"fill_", m_fill, "X.fill_(v)", "Sets every element of X to v (in place).", "", 0},
-    {"zero_", m_fill, "X.zero_()", "Sets every element of X to 0 (in place).", "", 1},
-    {"view_as", m_view_as, "X.view_as(Y)", "X reshaped to Y's shape.", "", 0},
-    {"expand_as", m_view_as, "X.expand_as(Y)", "X broadcast to Y's shape.", "", 1},
+    {"expand", m_expand, "X.expand(*sizes)",
+     "A view of X broadcast to a larger shape (-1 keeps a dimension): no copy, the repeated elements share memory.", "", 0},
+    {"repeat", m_repeat, "X.repeat(*reps)", "Tiles X reps times along each dimension (a copy).", "", 0},
+    {"fill_", m_fill, "X.fill_(v)", "Sets every element of X to v, in place (through a view, in the tensor it views).", "", 0},
+    {"zero_", m_fill, "X.zero_()", "Sets every element of X to 0, in place.", "", 1},
+    {"copy_", m_fill, "X.copy_(src)", "Writes src (broadcast, cast to X's dtype) into X, in place.", "", 2},
+    {"view_as", m_view_as, "X.view_as(Y)", "X viewed with Y's shape (as X.view(Y.shape)).", "", 0},
+    {"expand_as", m_view_as, "X.expand_as(Y)", "X broadcast to Y's shape, as a view.", "", 1},
     {"is_floating_point", m_is_floating_point, "X.is_floating_point()", "True for float32.", "", 0},
+    INPLACE("add_", "X.add_(Y, alpha=1)", "X += alpha * Y."),
+    INPLACE("sub_", "X.sub_(Y, alpha=1)", "X -= alpha * Y."),
+    INPLACE("mul_", "X.mul_(Y)", "X *= Y."),
+    INPLACE("div_", "X.div_(Y)", "X /= Y (an integer X cannot hold the float result: PyTorch refuses too)."),
+    INPLACE("pow_", "X.pow_(Y)", "X = X ** Y."),
+    INPLACE("remainder_", "X.remainder_(Y)", "X = X % Y."),
+    INPLACE("floor_divide_", "X.floor_divide_(Y)", "X = X // Y."),
+    INPLACE("clamp_", "X.clamp_(min=None, max=None)", "Limits X to [min, max]."),
+    INPLACE("clip_", "X.clip_(min=None, max=None)", "Limits X to [min, max]."),
+    INPLACE("masked_fill_", "X.masked_fill_(mask, value)", "Sets X to value where mask is True (§11.3 masks scores this way)."),
+    INPLACE("neg_", "X.neg_()", "X = -X."),
+    INPLACE("abs_", "X.abs_()", "X = |X|."),
+    INPLACE("exp_", "X.exp_()", "X = e**X."),
+    INPLACE("log_", "X.log_()", "X = log(X)."),
+    INPLACE("sqrt_", "X.sqrt_()", "X = sqrt(X)."),
+    INPLACE("rsqrt_", "X.rsqrt_()", "X = 1/sqrt(X)."),
+    INPLACE("sin_", "X.sin_()", "X = sin(X)."),
+    INPLACE("cos_", "X.cos_()", "X = cos(X)."),
+    INPLACE("tanh_", "X.tanh_()", "X = tanh(X)."),
+    INPLACE("sigmoid_", "X.sigmoid_()", "X = sigmoid(X)."),
+    INPLACE("relu_", "X.relu_()", "X = max(X, 0)."),
+    INPLACE("floor_", "X.floor_()", "X = floor(X)."),
+    INPLACE("ceil_", "X.ceil_()", "X = ceil(X)."),
+    INPLACE("round_", "X.round_()", "X rounded half to even."),
+    INPLACE("sign_", "X.sign_()", "X = sign(X)."),
+    INPLACE("square_", "X.square_()", "X = X * X."),
+    INPLACE("tril_", "X.tril_(diagonal=0)", "Zeroes X above the diagonal."),
+    INPLACE("triu_", "X.triu_(diagonal=0)", "Zeroes X below the diagonal."),
+    INPLACE("logical_not_", "X.logical_not_()", "X = not X."),
+    {"t_", m_reshape_inplace, "X.t_()", "Transposes X itself (its shape and strides change; no element moves).", "", 0},
+    {"transpose_", m_reshape_inplace, "X.transpose_(dim0, dim1)", "Swaps two dimensions of X itself.", "", 0},
+    {"unsqueeze_", m_reshape_inplace, "X.unsqueeze_(dim)", "Inserts a dimension of size 1 into X itself.", "", 0},
+    {"squeeze_", m_reshape_inplace, "X.squeeze_(dim=None)", "Removes dimensions of size 1 from X itself.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
 /* torch functions that are also methods, with X as their first argument */
 const char *const tensor_method_aliases[] = {
-    "reshape", "view", "transpose", "permute", "unsqueeze", "squeeze", "flatten", "repeat_interleave", "tril", "triu",
+    "reshape", "transpose", "select", "narrow", "diagonal", "unbind", "split", "chunk", "movedim", "moveaxis",
+    "swapaxes", "swapdims", "unflatten", "permute", "unsqueeze", "squeeze", "flatten", "repeat_interleave", "tril", "triu",
     "flip", "numel", "t", "sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "rsqrt", "tanh", "relu",
     "sigmoid", "floor", "ceil", "round", "neg", "sign", "square", "abs", "asin", "acos", "atan", "isnan", "isinf",
     "isfinite", "logical_not", "add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",

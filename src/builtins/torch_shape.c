@@ -32,16 +32,20 @@ static bool int_list(Interp *I, Args *a, int first, const char *kwname, int64_t 
     return true;
 }
 
+/* reshape (tag 0): a view when the strides allow, else a copy. view (tag 1): a view or an error. */
 static Value *bi_reshape(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "shape", NULL};
+    static const char *const kw[] = {"input", "shape", "size", NULL};
     if (!args_check(I, a, -1, kw)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     int64_t sh[TEN_MAX_DIMS];
     int n;
-    if (!int_list(I, a, 1, "shape", sh, &n, true)) return NULL;
-    if (!arg(a, 1, "shape")) return rt_error(I, "%s() needs a shape, e.g. X.%s(-1, 1)", a->fname, a->fname);
-    return done(I, ten_reshape(x, n, sh));
+    const char *kwname = a->fn->tag ? "size" : "shape";
+    if (a->fn->tag && arg(a, 1, "size") && arg(a, 1, "size")->kind == V_DTYPE)
+        return rt_error(I, "view(dtype) is not in attn: use X.to(dtype) for a converted copy");
+    if (!int_list(I, a, 1, kwname, sh, &n, true)) return NULL;
+    if (!arg(a, 1, kwname)) return rt_error(I, "%s() needs a shape, e.g. X.%s(-1, 1)", a->fname, a->fname);
+    return done(I, a->fn->tag ? ten_view_shape(x, n, sh) : ten_reshape(x, n, sh));
 }
 
 static Value *bi_transpose(Interp *I, Args *a) {
@@ -59,8 +63,8 @@ static Value *bi_transpose(Interp *I, Args *a) {
 static Value *bi_t(Interp *I, Args *a) {
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
-    if (x->ndim > 2) return rt_error(I, "t() expects a tensor with <= 2 dimensions, but it has %d (use transpose)", x->ndim);
-    return done(I, x->ndim < 2 ? ten_copy(x) : ten_transpose(x, 0, 1));
+    if (x->ndim > 2) return rt_error(I, "%s() expects a tensor with <= 2 dimensions, but self is %dD", a->fname, x->ndim);
+    return done(I, x->ndim < 2 ? ten_alias(x) : ten_transpose(x, 0, 1));
 }
 
 static Value *bi_permute(Interp *I, Args *a) {
@@ -104,7 +108,8 @@ static Value *bi_flatten(Interp *I, Args *a) {
     if (x->ndim == 0) return done(I, ten_reshape(x, 1, &x->numel));
     int sd = ten_norm_dim((int)s, x->ndim), ed = sd < 0 ? -1 : ten_norm_dim((int)e, x->ndim);
     if (sd < 0 || ed < 0) return rt_tensor_error(I);
-    if (sd > ed) return rt_error(I, "flatten(): start_dim cannot come after end_dim");
+    if (sd > ed) return rt_error(I, "flatten() has invalid args: start_dim cannot come after end_dim");
+    if (sd == ed) return val_incref(arg(a, 0, "input"));     /* X itself, as in PyTorch */
     int64_t sh[TEN_MAX_DIMS];
     int n = 0;
     for (int i = 0; i < sd; i++) sh[n++] = x->shape[i];
@@ -148,8 +153,11 @@ static Value *bi_repeat_interleave(Interp *I, Args *a) {
     if (!flat && !arg_int(I, dv, "dim", &d)) return NULL;
     Tensor *r;
     if (rv->kind == V_TENSOR && rv->u.t->ndim > 0) {
-        if (rv->u.t->dtype == DT_F32) return rt_error(I, "repeat_interleave(): repeats must be integers");
-        r = ten_repeat_interleave(x, ten_i64(rv->u.t), rv->u.t->numel, (int)d, flat);
+        if (rv->u.t->dtype != DT_I64) return rt_error(I, "repeat_interleave(): repeats must be an int64 tensor");
+        Tensor *tmp;
+        const Tensor *reps = ten_as_contiguous(rv->u.t, &tmp);
+        r = reps ? ten_repeat_interleave(x, ten_i64(reps), reps->numel, (int)d, flat) : NULL;
+        ten_free(tmp);
     } else {
         int64_t k;
         if (!arg_int(I, rv, "repeats", &k)) return NULL;
@@ -187,18 +195,234 @@ static Value *bi_flip(Interp *I, Args *a) {
     return done(I, cur);
 }
 
+static bool dim_arg(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out) {
+    Value *v = arg(a, i, name);
+    *out = dflt;
+    if (!v) return true;
+    return arg_int(I, v, name, out);
+}
+
+static Value *tuple_of(Tensor **ts, int64_t n) {
+    Value *r = val_tuple(n);
+    for (int64_t i = 0; i < n; i++) val_seq_set(r, i, val_tensor(ts[i]));
+    return r;
+}
+
+/* select(X, dim, index): X[..., index, ...], a view with one dim fewer. */
+static Value *bi_select(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "index", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *x = self_tensor(I, a);
+    int64_t d, k;
+    if (!x) return NULL;
+    if (!arg(a, 1, "dim") || !arg(a, 2, "index")) return rt_error(I, "select(X, dim, index) needs a dim and an index");
+    if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k)) return NULL;
+    return done(I, ten_select(x, (int)d, k));
+}
+
+/* narrow(X, dim, start, length): X[..., start:start+length, ...], a view. */
+static Value *bi_narrow(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "start", "length", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Tensor *x = self_tensor(I, a);
+    int64_t d, s, n;
+    if (!x) return NULL;
+    if (!arg(a, 1, "dim") || !arg(a, 2, "start") || !arg(a, 3, "length")) return rt_error(I, "narrow(X, dim, start, length) needs all three");
+    if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n)) return NULL;
+    return done(I, ten_narrow(x, (int)d, s, n));
+}
+
+/* diagonal(X, offset=0, dim1=0, dim2=1): a view of the diagonal as the last dim. */
+static Value *bi_diagonal(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "offset", "dim1", "dim2", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Tensor *x = self_tensor(I, a);
+    int64_t off, d1, d2;
+    if (!x) return NULL;
+    if (!dim_arg(I, a, 1, "offset", 0, &off) || !dim_arg(I, a, 2, "dim1", 0, &d1) || !dim_arg(I, a, 3, "dim2", 1, &d2)) return NULL;
+    return done(I, ten_diagonal(x, off, (int)d1, (int)d2));
+}
+
+/* unbind(X, dim=0): the tuple of X.select(dim, i), all views. */
+static Value *bi_unbind(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Tensor *x = self_tensor(I, a);
+    int64_t d;
+    if (!x || !dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
+    if (x->ndim == 0) return rt_error(I, "Dimension specified as 0 but tensor has no dimensions");
+    int nd = ten_norm_dim((int)d, x->ndim);
+    if (nd < 0) return rt_tensor_error(I);
+    int64_t n = x->shape[nd];
+    Tensor **ts = xcalloc((size_t)(n ? n : 1), sizeof *ts);
+    for (int64_t i = 0; i < n; i++) ts[i] = ten_select(x, nd, i);
+    Value *r = tuple_of(ts, n);
+    free(ts);
+    return r;
+}
+
+/* Views of X along dim of the given lengths (they sum to the dim's size). */
+static Value *split_sizes(Interp *I, Tensor *x, int d, const int64_t *sizes, int64_t n) {
+    Tensor **ts = xcalloc((size_t)(n ? n : 1), sizeof *ts);
+    int64_t start = 0;
+    for (int64_t i = 0; i < n; i++) {
+        ts[i] = ten_narrow(x, d, start, sizes[i]);
+        start += sizes[i];
+    }
+    Value *r = tuple_of(ts, n);
+    free(ts);
+    return r;
+}
+
+/* split(X, size_or_sizes, dim=0): pieces of `size` (the last may be shorter) or of the listed sizes; chunk(X,
+ * chunks, dim=0): pieces of ceil(len / chunks), so there may be fewer than chunks. All views. */
+static Value *bi_split(Interp *I, Args *a) {
+    static const char *const kw_split[] = {"tensor", "split_size_or_sections", "dim", NULL};
+    static const char *const kw_chunk[] = {"input", "chunks", "dim", NULL};
+    bool chunk = a->fn->tag == 1;
+    if (!args_check(I, a, 3, chunk ? kw_chunk : kw_split)) return NULL;
+    Value *xv = arg(a, 0, chunk ? "input" : "tensor"), *sv = arg(a, 1, chunk ? "chunks" : "split_size_or_sections");
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor as its first argument", a->fname);
+    if (!sv) return rt_error(I, chunk ? "chunk(X, chunks, dim=0) needs the number of chunks" : "split(X, size, dim=0) needs a size or a list of sizes");
+    Tensor *x = xv->u.t;
+    int64_t d;
+    if (!dim_arg(I, a, 2, "dim", 0, &d)) return NULL;
+    if (x->ndim == 0) return rt_error(I, "%s expects at least a 1-dimensional tensor", a->fname);
+    int nd = ten_norm_dim((int)d, x->ndim);
+    if (nd < 0) return rt_tensor_error(I);
+    int64_t len = x->shape[nd];
+    if (!chunk && (sv->kind == V_LIST || sv->kind == V_TUPLE)) {
+        int64_t n = sv->u.seq.n, sum = 0;
+        int64_t *sizes = xcalloc((size_t)(n ? n : 1), sizeof *sizes);
+        for (int64_t i = 0; i < n; i++) {
+            if (!arg_int(I, sv->u.seq.items[i], "a split size", &sizes[i])) { free(sizes); return NULL; }
+            if (sizes[i] < 0) {
+                rt_error(I, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%lld", (long long)sizes[i]);
+                free(sizes);
+                return NULL;
+            }
+            sum += sizes[i];
+        }
+        if (sum != len) {
+            StrBuf b;
+            sb_init(&b);
+            for (int64_t i = 0; i < n; i++) sb_printf(&b, i ? ", %lld" : "%lld", (long long)sizes[i]);
+            rt_error(I, "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension %d), but got split_sizes=[%s]",
+                     (long long)len, nd, sb_str(&b));
+            sb_free(&b);
+            free(sizes);
+            return NULL;
+        }
+        Value *r = split_sizes(I, x, nd, sizes, n);
+        free(sizes);
+        return r;
+    }
+    int64_t k;
+    if (!arg_int(I, sv, chunk ? "chunks" : "split_size", &k)) return NULL;
+    if (chunk && k <= 0) return rt_error(I, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)k);
+    if (!chunk && k < 0) return rt_error(I, "split expects split_size be non-negative, but got split_size=%lld", (long long)k);
+    int64_t size = chunk ? (len + k - 1) / k : k;
+    if (size == 0 && len > 0) return rt_error(I, "split_size can only be 0 if dimension size is 0, but got dimension size of %lld", (long long)len);
+    int64_t n = size ? (len + size - 1) / size : 1;
+    if (n == 0) n = 1;
+    int64_t *sizes = xcalloc((size_t)n, sizeof *sizes);
+    for (int64_t i = 0; i < n; i++) sizes[i] = i < n - 1 ? size : len - size * (n - 1);
+    Value *r = split_sizes(I, x, nd, sizes, n);
+    free(sizes);
+    return r;
+}
+
+/* movedim(X, source, destination): the dims in source go to the positions in destination, the others keep
+ * their order; swapaxes(X, a, b) is transpose. */
+static Value *bi_movedim(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "source", "destination", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *x = self_tensor(I, a);
+    if (!x) return NULL;
+    Value *sv = arg(a, 1, "source"), *dv = arg(a, 2, "destination");
+    if (!sv || !dv) return rt_error(I, "movedim(X, source, destination) needs both");
+    Args sa = {&sv, 1, NULL, NULL, 0, a->fname, NULL}, da = {&dv, 1, NULL, NULL, 0, a->fname, NULL};
+    int64_t src[TEN_MAX_DIMS], dst[TEN_MAX_DIMS];
+    int ns, ndst;
+    if (!int_list(I, &sa, 0, "source", src, &ns, true) || !int_list(I, &da, 0, "destination", dst, &ndst, true)) return NULL;
+    if (ns != ndst)
+        return rt_error(I, "movedim: Invalid source or destination dims: source (%d dims) should contain the same number of dims as destination (%d dims)", ns, ndst);
+    int perm[TEN_MAX_DIMS], n = x->ndim;
+    bool used_src[TEN_MAX_DIMS] = {false}, used_dst[TEN_MAX_DIMS] = {false};
+    for (int i = 0; i < n; i++) perm[i] = -1;
+    for (int i = 0; i < ns; i++) {
+        int s0 = ten_norm_dim((int)src[i], n), d0 = s0 < 0 ? -1 : ten_norm_dim((int)dst[i], n);
+        if (s0 < 0 || d0 < 0) return rt_tensor_error(I);
+        if (used_src[s0] || used_dst[d0]) return rt_error(I, "movedim: repeated dim in `source` or `destination`");
+        used_src[s0] = used_dst[d0] = true;
+        perm[d0] = s0;
+    }
+    for (int i = 0, s0 = 0; i < n; i++) {
+        if (perm[i] >= 0) continue;
+        while (used_src[s0]) s0++;
+        perm[i] = s0++;
+    }
+    return done(I, ten_permute(x, perm));
+}
+
+/* unflatten(X, dim, sizes): dim viewed as several (one size may be -1). */
+static Value *bi_unflatten(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "sizes", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *x = self_tensor(I, a);
+    int64_t d;
+    if (!x) return NULL;
+    Value *sv = arg(a, 2, "sizes");
+    if (!arg(a, 1, "dim") || !sv) return rt_error(I, "unflatten(X, dim, sizes) needs a dim and sizes");
+    if (!dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
+    int nd = ten_norm_dim((int)d, x->ndim);
+    if (nd < 0) return rt_tensor_error(I);
+    Args sa = {&sv, 1, NULL, NULL, 0, a->fname, NULL};
+    int64_t sizes[TEN_MAX_DIMS], sh[TEN_MAX_DIMS];
+    int ns;
+    if (!int_list(I, &sa, 0, "sizes", sizes, &ns, true)) return NULL;
+    if (ns == 0) return rt_error(I, "unflatten: sizes must be non-empty");
+    if (x->ndim - 1 + ns > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
+    int64_t prod = 1, infer = -1;
+    for (int i = 0; i < ns; i++) { if (sizes[i] == -1) infer = i; else prod *= sizes[i]; }
+    if (infer >= 0 ? (prod == 0 || x->shape[nd] % prod) : prod != x->shape[nd]) {
+        StrBuf b;
+        sb_init(&b);
+        for (int i = 0; i < ns; i++) sb_printf(&b, i ? ", %lld" : "%lld", (long long)sizes[i]);
+        rt_error(I, "unflatten: Provided sizes [%s] don't multiply up to the size of dim %d (%lld) in the input tensor", sb_str(&b), nd, (long long)x->shape[nd]);
+        sb_free(&b);
+        return NULL;
+    }
+    int k = 0;
+    for (int i = 0; i < nd; i++) sh[k++] = x->shape[i];
+    for (int i = 0; i < ns; i++) sh[k++] = sizes[i];
+    for (int i = nd + 1; i < x->ndim; i++) sh[k++] = x->shape[i];
+    return done(I, ten_view_shape(x, k, sh));
+}
+
 static Value *bi_numel(Interp *I, Args *a) {
     Tensor *x = self_tensor(I, a);
     return x ? val_int(x->numel) : NULL;
 }
 
+/* Tensor methods that are not torch functions. */
+const Builtin bi_torch_shape_methods[] = {
+    {"view", bi_reshape, "X.view(*shape)",
+     "X with a new shape, sharing its elements: a view, never a copy. Fails when X's strides do not allow it (after a "
+     "transpose, say): then use X.contiguous().view(...) or X.reshape(...).", "", 1},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
 const Builtin bi_torch_shape[] = {
-    {"reshape", bi_reshape, "torch.reshape(X, shape) / X.reshape(*shape)", "Same elements, new shape; one dim may be -1.", "§2.1", 0},
-    {"transpose", bi_transpose, "torch.transpose(X, dim0, dim1)", "Swaps two dimensions.", "§2.3", 0},
-    {"permute", bi_permute, "torch.permute(X, dims)", "Reorders dimensions (§11.5's transpose_qkv uses (0, 2, 1, 3)).", "§11.5", 0},
-    {"unsqueeze", bi_squeeze, "torch.unsqueeze(X, dim)", "Inserts a dimension of size 1 at dim.", "§2.1", 0},
-    {"squeeze", bi_squeeze, "torch.squeeze(X, dim=None)", "Removes dimensions of size 1.", "§2.1", 1},
-    {"flatten", bi_flatten, "torch.flatten(X, start_dim=0, end_dim=-1)", "Merges dimensions into one.", "", 0},
+    {"reshape", bi_reshape, "torch.reshape(X, shape) / X.reshape(*shape)",
+     "Same elements, new shape; one dim may be -1. A view of X when its strides allow (always when X is contiguous), "
+     "else a copy, exactly as PyTorch decides: writing into the result may or may not change X.", "§2.1", 0},
+    {"transpose", bi_transpose, "torch.transpose(X, dim0, dim1)",
+     "Swaps two dimensions: a view (no element moves; X.transpose(0, 1).is_contiguous() is False for a matrix).", "§2.3", 0},
+    {"permute", bi_permute, "torch.permute(X, dims)",
+     "Reorders dimensions, as a view (§11.5's transpose_qkv uses (0, 2, 1, 3), then reshape copies).", "§11.5", 0},
+    {"unsqueeze", bi_squeeze, "torch.unsqueeze(X, dim)", "Inserts a dimension of size 1 at dim (a view).", "§2.1", 0},
+    {"squeeze", bi_squeeze, "torch.squeeze(X, dim=None)", "Removes dimensions of size 1 (a view).", "§2.1", 1},
+    {"flatten", bi_flatten, "torch.flatten(X, start_dim=0, end_dim=-1)", "Merges dimensions into one (as reshape: a view when it can be).", "", 0},
     {"cat", bi_cat, "torch.cat(tensors, dim=0)", "Joins tensors along an existing dimension.", "§2.1", 0},
     {"concat", bi_cat, "torch.concat(tensors, dim=0)", "Same as cat.", "", 0},
     {"stack", bi_cat, "torch.stack(tensors, dim=0)", "Joins same-shaped tensors along a new dimension.", "", 1},
@@ -208,5 +432,16 @@ const Builtin bi_torch_shape[] = {
     {"triu", bi_tril, "torch.triu(X, diagonal=0)", "Keeps the upper triangle.", "", 1},
     {"flip", bi_flip, "torch.flip(X, dims)", "Reverses the order along dims.", "", 0},
     {"numel", bi_numel, "torch.numel(X)", "Number of elements.", "", 0},
-    {"t", bi_t, "torch.t(X)", "Transpose of a matrix.", "", 0},
+    {"t", bi_t, "torch.t(X)", "Transpose of a matrix, as a view (no element moves).", "", 0},
+    {"select", bi_select, "torch.select(X, dim, index)", "X[..., index, ...] along dim: a view with one dimension fewer.", "", 0},
+    {"narrow", bi_narrow, "torch.narrow(X, dim, start, length)", "X[..., start:start+length, ...] along dim, as a view.", "", 0},
+    {"diagonal", bi_diagonal, "torch.diagonal(X, offset=0, dim1=0, dim2=1)", "The diagonal (offset > 0: above it) as a view.", "", 0},
+    {"unbind", bi_unbind, "torch.unbind(X, dim=0)", "The slices along dim, as a tuple of views.", "", 0},
+    {"split", bi_split, "torch.split(X, size_or_sizes, dim=0)", "Pieces of X along dim, of one size (the last may be shorter) or of the listed sizes: a tuple of views.", "", 0},
+    {"chunk", bi_split, "torch.chunk(X, chunks, dim=0)", "X cut into `chunks` pieces of ceil(len/chunks) along dim (maybe fewer): a tuple of views.", "", 1},
+    {"movedim", bi_movedim, "torch.movedim(X, source, destination)", "Moves dims to new positions (the others keep their order): a view.", "", 0},
+    {"moveaxis", bi_movedim, "torch.moveaxis(X, source, destination)", "Same as movedim.", "", 0},
+    {"swapaxes", bi_transpose, "torch.swapaxes(X, axis0, axis1)", "Same as transpose.", "", 0},
+    {"swapdims", bi_transpose, "torch.swapdims(X, dim0, dim1)", "Same as transpose.", "", 0},
+    {"unflatten", bi_unflatten, "torch.unflatten(X, dim, sizes)", "Splits dim into several of the given sizes (one may be -1): a view.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -669,7 +669,7 @@ static int exec(Interp *I, Node *n) {
         if (!cur) return -1;
         Value *rhs = eval(I, n->kids[1]);
         if (!rhs) { val_decref(cur); return -1; }
-        Value *r = ops_binary(I, n->op, cur, rhs);
+        Value *r = ops_inplace(I, n->op, cur, rhs);
         val_decref(cur);
         val_decref(rhs);
         if (!r) { at(I, n); return -1; }

@@ -181,6 +181,18 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     return rt_error(I, "unsupported operand types for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
 }
 
+/* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
+ * result must keep x's shape and dtype). Everything else rebinds, as Python does. */
+Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
+    if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
+    Value *r = ops_binary(I, aop, a, b);
+    if (!r) return NULL;
+    int rc = ten_assign_result(a->u.t, r->u.t);
+    val_decref(r);
+    if (rc < 0) return rt_tensor_error(I);
+    return val_incref(a);
+}
+
 Value *ops_unary(Interp *I, int aop, Value *a) {
     if (a->kind == V_TENSOR) {
         if (aop == AOP_POS) return val_incref(a);
@@ -488,7 +500,7 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         }
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    if (!strcmp(name, "data")) return val_incref(obj);
+    if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
     if (!strcmp(name, "device")) return val_str("cpu");
     if (!strcmp(name, "requires_grad")) return val_bool(false);
     if (!strcmp(name, "grad")) return val_none();

@@ -120,6 +120,8 @@ Tensor *npy_parse(const unsigned char *buf, size_t len) {
     return t;
 }
 
+static int save_dense(const char *path, const Tensor *t);
+
 Tensor *npy_load(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) { ten_fail("cannot open '%s': %s", path, strerror(errno)); return NULL; }
@@ -144,7 +146,16 @@ Tensor *npy_load(const char *path) {
     return t;
 }
 
-int npy_save(const char *path, const Tensor *t) {
+int npy_save(const char *path, const Tensor *view) {
+    Tensor *tmp;
+    const Tensor *t = ten_as_contiguous(view, &tmp);
+    if (!t) return -1;
+    int rc = save_dense(path, t);
+    ten_free(tmp);
+    return rc;
+}
+
+static int save_dense(const char *path, const Tensor *t) {
     const char *descr = t->dtype == DT_F32 ? "<f4" : t->dtype == DT_I64 ? "<i8" : "|b1";
     StrBuf h;
     sb_init(&h);

@@ -1,5 +1,5 @@
-/* tensor_create.c - allocation, creation, element access, errors. */
-#include "tensor.h"
+/* tensor_create.c - storage and allocation, creation, element access, copies and casts, errors. */
+#include "tensor_internal.h"
 #include "strbuf.h"
 #include <math.h>
 #include <stdarg.h>
@@ -96,6 +96,13 @@ void ten_release_cache(void) {
     cached_bytes = 0;
 }
 
+/* The shared buffer behind a tensor and its views. Its bytes are what ten_live_bytes counts. */
+struct TenStorage {
+    int refs;                 /* views alive on it */
+    int64_t bytes;
+    void *base;
+};
+
 static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero);
 
 /* Allocates a zero-filled tensor; NULL with a message when the shape is invalid or too large. */
@@ -136,48 +143,114 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
         ten_fail("not enough memory for %lld elements", (long long)numel);
         return NULL;
     }
+    TenStorage *st = xcalloc(1, sizeof *st);
+    st->refs = 1;
+    st->bytes = bytes;
+    st->base = data;
     Tensor *t = xcalloc(1, sizeof *t);
     t->dtype = dt;
     t->ndim = ndim;
-    for (int i = 0; i < ndim; i++) t->shape[i] = shape[i];
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        t->shape[i] = shape[i];
+        t->stride[i] = s;
+        s *= shape[i] > 1 ? shape[i] : 1;
+    }
     t->numel = numel;
+    t->contiguous = true;
+    t->storage = st;
     t->data = data;
     live_bytes += bytes;
     return t;
 }
 
+/* A new handle on t's storage (internal: ten_view_of fills in the layout). */
+Tensor *ten_view_of(const Tensor *t, int ndim, const int64_t *shape, const int64_t *stride, int64_t offset) {
+    Tensor *v = xcalloc(1, sizeof *v);
+    v->dtype = t->dtype;
+    v->ndim = ndim;
+    v->numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        v->shape[i] = shape[i];
+        v->stride[i] = stride[i];
+        v->numel *= shape[i];
+    }
+    v->offset = offset;
+    v->storage = t->storage;
+    v->storage->refs++;
+    v->data = (char *)t->storage->base + offset * (int64_t)ten_dtype_size(t->dtype);
+    v->contiguous = ten_compute_contiguous(v);
+    return v;
+}
+
+bool ten_same_storage(const Tensor *a, const Tensor *b) { return a->storage == b->storage; }
+
 void ten_free(Tensor *t) {
     if (!t) return;
-    int64_t bytes = (t->numel ? t->numel : 1) * (int64_t)ten_dtype_size(t->dtype);
-    live_bytes -= bytes;
-    data_free(t->data, (size_t)bytes);
+    TenStorage *st = t->storage;
+    if (--st->refs == 0) {
+        live_bytes -= st->bytes;
+        data_free(st->base, (size_t)st->bytes);
+        free(st);
+    }
     free(t);
 }
 
+#ifdef TEN_CHECKS
+void ten_check_contiguous(const Tensor *t, const char *fn) {
+    if (t->contiguous) return;
+    fprintf(stderr, "attn: internal error: %s() of a non-contiguous tensor (take it through ten_as_contiguous)\n", fn);
+    abort();
+}
+#endif
+
 Tensor *ten_scalar_f(float v) {
     Tensor *t = ten_new(DT_F32, 0, NULL);
-    ten_f32(t)[0] = v;
+    if (t) ten_f32(t)[0] = v;
     return t;
 }
 Tensor *ten_scalar_i(int64_t v) {
     Tensor *t = ten_new(DT_I64, 0, NULL);
-    ten_i64(t)[0] = v;
+    if (t) ten_i64(t)[0] = v;
     return t;
 }
 
+/* Storage element (relative to data) of row-major element i. */
+static inline int64_t elem_offset(const Tensor *t, int64_t i) {
+    if (t->contiguous) return i;
+    int64_t off = 0;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        int64_t n = t->shape[d];
+        off += (i % n) * t->stride[d];
+        i /= n;
+    }
+    return off;
+}
+
 double ten_get(const Tensor *t, int64_t i) {
+    int64_t k = elem_offset(t, i);
     switch (t->dtype) {
-    case DT_F32: return ten_f32(t)[i];
-    case DT_I64: return (double)ten_i64(t)[i];
-    case DT_BOOL: return ten_b8(t)[i];
+    case DT_F32: return ((const float *)t->data)[k];
+    case DT_I64: return (double)((const int64_t *)t->data)[k];
+    case DT_BOOL: return ((const uint8_t *)t->data)[k];
+    }
+    return 0;
+}
+int64_t ten_get_i64(const Tensor *t, int64_t i) {
+    int64_t k = elem_offset(t, i);
+    switch (t->dtype) {
+    case DT_F32: return (int64_t)((const float *)t->data)[k];
+    case DT_I64: return ((const int64_t *)t->data)[k];
+    case DT_BOOL: return ((const uint8_t *)t->data)[k];
     }
     return 0;
 }
 void ten_set(Tensor *t, int64_t i, double v) {
+    int64_t k = elem_offset(t, i);
     switch (t->dtype) {
-    case DT_F32: ten_f32(t)[i] = (float)v; break;
-    case DT_I64: ten_i64(t)[i] = (int64_t)v; break;
-    case DT_BOOL: ten_b8(t)[i] = v != 0; break;
+    case DT_F32: ((float *)t->data)[k] = (float)v; break;
+    case DT_I64: ((int64_t *)t->data)[k] = (int64_t)v; break;
+    case DT_BOOL: ((uint8_t *)t->data)[k] = v != 0; break;
     }
 }
 
@@ -231,7 +304,7 @@ Tensor *ten_eye(int64_t n, int64_t m, DType dt) {
 Tensor *ten_copy(const Tensor *t) {
     Tensor *c = ten_new_uninit(t->dtype, t->ndim, t->shape);
     if (!c) return NULL;
-    memcpy(c->data, t->data, (size_t)t->numel * ten_dtype_size(t->dtype));
+    ten_strided_copy(c, t);
     return c;
 }
 
@@ -242,18 +315,21 @@ static int64_t f_to_i64(double v) {
 }
 
 Tensor *ten_cast(const Tensor *t, DType dt) {
+    if (dt == t->dtype) return ten_copy(t);
+    Tensor *tmp;
+    const Tensor *s = ten_as_contiguous(t, &tmp);
+    if (!s) return NULL;
     Tensor *c = ten_new_uninit(dt, t->ndim, t->shape);
-    if (!c) return NULL;
+    if (!c) { ten_free(tmp); return NULL; }
     int64_t n = t->numel;
-    if (dt == t->dtype) {
-        memcpy(c->data, t->data, (size_t)n * ten_dtype_size(dt));
-    } else if (dt == DT_I64 && t->dtype == DT_F32) {
-        for (int64_t i = 0; i < n; i++) ten_i64(c)[i] = f_to_i64(ten_f32(t)[i]);
+    if (dt == DT_I64 && s->dtype == DT_F32) {
+        for (int64_t i = 0; i < n; i++) ten_i64(c)[i] = f_to_i64(ten_f32(s)[i]);
     } else if (dt == DT_BOOL) {
-        for (int64_t i = 0; i < n; i++) ten_b8(c)[i] = ten_get(t, i) != 0;
+        for (int64_t i = 0; i < n; i++) ten_b8(c)[i] = ten_get(s, i) != 0;
     } else {
-        for (int64_t i = 0; i < n; i++) ten_set(c, i, ten_get(t, i));
+        for (int64_t i = 0; i < n; i++) ten_set(c, i, ten_get(s, i));
     }
+    ten_free(tmp);
     return c;
 }
 

@@ -1,7 +1,7 @@
 /* tensor_elementwise.c - unary and binary elementwise kernels with NumPy/PyTorch broadcasting.
  * Operands are broadcast to the result shape first, then one flat loop runs per op. Float results are computed
  * in double and rounded once to float32: for + - * / and sqrt this is exactly float32 arithmetic. */
-#include "tensor.h"
+#include "tensor_internal.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,53 +23,6 @@ int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int6
     }
     *nout = n;
     return 0;
-}
-
-/* Copy of t broadcast to shape (ndim >= t->ndim; every dim of t equal to the target's or 1). */
-Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
-    int64_t outshape[TEN_MAX_DIMS];
-    int nout;
-    if (ten_broadcast_shape(t->shape, t->ndim, shape, ndim, outshape, &nout) < 0) return NULL;
-    if (nout != ndim || memcmp(outshape, shape, sizeof(int64_t) * (size_t)ndim) != 0) {
-        char sa[128], sb[128];
-        ten_shape_str(t->shape, t->ndim, sa, sizeof sa);
-        ten_shape_str(shape, ndim, sb, sizeof sb);
-        ten_fail("a tensor of shape %s cannot be expanded to shape %s", sa, sb);
-        return NULL;
-    }
-    Tensor *o = ten_new_uninit(t->dtype, ndim, shape);
-    if (!o) return NULL;
-    if (o->numel == 0) return o;
-    size_t es = ten_dtype_size(t->dtype);
-    int64_t stride[TEN_MAX_DIMS], idx[TEN_MAX_DIMS] = {0};
-    int64_t s = 1;
-    for (int i = ndim - 1; i >= 0; i--) {
-        int ti = i - (ndim - t->ndim);
-        if (ti < 0 || t->shape[ti] == 1) stride[i] = 0;
-        else { stride[i] = s; }
-        if (ti >= 0) s *= t->shape[ti];
-    }
-    /* Copy runs along the last dimension when it is not broadcast. */
-    int64_t inner = ndim ? shape[ndim - 1] : 1;
-    bool contiguous_inner = ndim && stride[ndim - 1] == 1;
-    const char *src = t->data;
-    char *dst = o->data;
-    int64_t off = 0;
-    for (int64_t done = 0; done < o->numel; done += inner) {
-        if (contiguous_inner) memcpy(dst, src + off * (int64_t)es, (size_t)inner * es);
-        else
-            for (int64_t j = 0; j < inner; j++)
-                memcpy(dst + j * (int64_t)es, src + (off + j * (ndim ? stride[ndim - 1] : 0)) * (int64_t)es, es);
-        dst += inner * (int64_t)es;
-        for (int i = ndim - 2; i >= 0; i--) {
-            idx[i]++;
-            off += stride[i];
-            if (idx[i] < shape[i]) break;
-            off -= stride[i] * shape[i];
-            idx[i] = 0;
-        }
-    }
-    return o;
 }
 
 static bool is_cmp(BinOp op) { return op >= OP_EQ && op <= OP_GE; }
@@ -165,8 +118,8 @@ overflow:
     return -1;
 }
 
-/* a op b with broadcasting; see tensor.h for the dtype rule. */
-Tensor *ten_binary(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
+/* a op b with broadcasting into a new row-major result. */
+static Tensor *binary_rowmajor(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (ten_broadcast_shape(a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
@@ -176,18 +129,13 @@ Tensor *ten_binary(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw)
     if (!o) return NULL;
     Tensor *ea = NULL, *eb = NULL;
     const Tensor *xa = a, *xb = b;
-    if (!ten_same_shape(a, o) || a->dtype != (cdt == DT_F32 ? DT_F32 : DT_I64)) {
-        Tensor *c = ten_cast(a, cdt == DT_F32 ? DT_F32 : DT_I64);
-        ea = c ? ten_expand(c, nd, shape) : NULL;
-        ten_free(c);
-        if (!ea) goto fail;
+    DType kdt = cdt == DT_F32 ? DT_F32 : DT_I64;
+    if (!ten_same_shape(a, o) || a->dtype != kdt || !a->contiguous) {
+        if (!(ea = ten_expand_dense(a, kdt, nd, shape))) goto fail;
         xa = ea;
     }
-    if (!ten_same_shape(b, o) || b->dtype != (cdt == DT_F32 ? DT_F32 : DT_I64)) {
-        Tensor *c = ten_cast(b, cdt == DT_F32 ? DT_F32 : DT_I64);
-        eb = c ? ten_expand(c, nd, shape) : NULL;
-        ten_free(c);
-        if (!eb) goto fail;
+    if (!ten_same_shape(b, o) || b->dtype != kdt || !b->contiguous) {
+        if (!(eb = ten_expand_dense(b, kdt, nd, shape))) goto fail;
         xb = eb;
     }
     int64_t n = o->numel;
@@ -226,11 +174,71 @@ fail:
     return NULL;
 }
 
+/* Runs a row-major kernel over operands viewed in the memory order PyTorch gives the result, so that exp(X.T) or
+ * X.T + 1 has X.T's strides as in PyTorch; then views the result back in the logical order. */
+static Tensor *in_result_order(const Tensor *const *ops, int n, int nd, const int64_t *shape,
+                               Tensor *(*kernel)(const Tensor *const *xs, const void *arg), const void *arg) {
+    int perm[TEN_MAX_DIMS];
+    if (!ten_result_perm(ops, n, nd, shape, perm)) return kernel(ops, arg);
+    Tensor *xs[3] = {NULL, NULL, NULL}, *r = NULL;
+    int i;
+    for (i = 0; i < n; i++) {
+        Tensor *e = ten_expand(ops[i], nd, shape);
+        xs[i] = e ? ten_permute(e, perm) : NULL;
+        ten_free(e);
+        if (!xs[i]) break;
+    }
+    if (i == n) {
+        Tensor *rp = kernel((const Tensor *const *)xs, arg);
+        if (rp) {
+            int inv[TEN_MAX_DIMS];
+            for (int j = 0; j < nd; j++) inv[perm[j]] = j;
+            r = ten_permute(rp, inv);
+            ten_free(rp);
+        }
+    }
+    for (int j = 0; j < n; j++) ten_free(xs[j]);
+    return r;
+}
+
+typedef struct BinArgs { BinOp op; bool aw, bw; } BinArgs;
+static Tensor *binary_kernel(const Tensor *const *xs, const void *arg) {
+    const BinArgs *b = arg;
+    return binary_rowmajor(b->op, xs[0], b->aw, xs[1], b->bw);
+}
+
+/* a op b with broadcasting; see tensor.h for the dtype rule. */
+Tensor *ten_binary(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    if (ten_broadcast_shape(a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
+    const Tensor *ops[2] = {a, b};
+    BinArgs args = {op, aw, bw};
+    if (a->contiguous && b->contiguous) return binary_rowmajor(op, a, aw, b, bw);
+    return in_result_order(ops, 2, nd, shape, binary_kernel, &args);
+}
+
 static double sigmoid(double x) { return x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x)); }
 /* Python/PyTorch round half to even. */
 static double round_half_even(double x) { return nearbyint(x); }
 
+static Tensor *unary_rowmajor(UnOp op, const Tensor *a);
+static Tensor *unary_kernel(const Tensor *const *xs, const void *arg) {
+    const Tensor *tmp_in;
+    Tensor *tmp;
+    if (!(tmp_in = ten_as_contiguous(xs[0], &tmp))) return NULL;
+    Tensor *r = unary_rowmajor(*(const UnOp *)arg, tmp_in);
+    ten_free(tmp);
+    return r;
+}
+
 Tensor *ten_unary(UnOp op, const Tensor *a) {
+    if (a->contiguous) return unary_rowmajor(op, a);
+    return in_result_order(&a, 1, a->ndim, a->shape, unary_kernel, &op);
+}
+
+/* op over a contiguous a into a new row-major result. */
+static Tensor *unary_rowmajor(UnOp op, const Tensor *a) {
     bool keeps_int = op == UOP_NEG || op == UOP_ABS || op == UOP_RELU || op == UOP_FLOOR || op == UOP_CEIL ||
                      op == UOP_ROUND || op == UOP_SIGN || op == UOP_SQUARE;
     bool to_bool = op == UOP_NOT || op == UOP_ISNAN || op == UOP_ISINF || op == UOP_ISFINITE;
@@ -295,7 +303,7 @@ overflow:
 }
 
 Tensor *ten_clamp(const Tensor *a, double lo, double hi) {
-    Tensor *o = ten_copy(a);
+    Tensor *o = ten_copy(a);     /* contiguous */
     if (!o) return NULL;
     for (int64_t i = 0; i < o->numel; i++) {
         double x = ten_get(o, i);
@@ -313,7 +321,8 @@ Tensor *ten_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
     if (ten_broadcast_shape(cond->shape, cond->ndim, a->shape, a->ndim, s1, &n1) < 0) return NULL;
     if (ten_broadcast_shape(s1, n1, b->shape, b->ndim, s2, &n2) < 0) return NULL;
     DType dt = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : a->dtype == DT_BOOL && b->dtype == DT_BOOL ? DT_BOOL : DT_I64;
-    Tensor *c = ten_expand(cond, n2, s2), *x = ten_expand(a, n2, s2), *y = ten_expand(b, n2, s2);
+    Tensor *c = ten_expand_dense(cond, DT_BOOL, n2, s2), *x = ten_expand_dense(a, a->dtype, n2, s2),
+           *y = ten_expand_dense(b, b->dtype, n2, s2);
     Tensor *o = (c && x && y) ? ten_new(dt, n2, s2) : NULL;
     if (o)
         for (int64_t i = 0; i < o->numel; i++) ten_set(o, i, ten_get(c, i) != 0 ? ten_get(x, i) : ten_get(y, i));

@@ -1,71 +1,28 @@
 /* tensor_index.c - t[items] on read and on assignment: ints, start:stop:step slices, None, ..., and one tensor
- * index (int64 positions or a bool mask). Basic items become a strided view; reads gather it into a new tensor,
- * writes scatter into the original, so `P[:, :, 0::2] = torch.sin(X)` changes P itself. */
+ * index (int64 positions or a bool mask). Basic items make a view sharing t's storage, as in PyTorch (so
+ * `x[1].fill_(2)` changes x); a tensor index copies. Assignment writes through the view into t's storage, so
+ * `P[:, :, 0::2] = torch.sin(X)` changes P, and `X.reshape(-1, n)[~mask] = v` changes X. */
 #include "tensor_internal.h"
 #include <stdlib.h>
 #include <string.h>
 #include "strbuf.h"
 
-void ten_contiguous_strides(const Tensor *t, int64_t *strides) {
-    int64_t s = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) { strides[i] = s; s *= t->shape[i]; }
-}
+/* A strided window onto t: shape, strides, and the offset of its first element from t->data (elements). */
+typedef struct StridedView {
+    int ndim;
+    int64_t shape[TEN_MAX_DIMS];
+    int64_t stride[TEN_MAX_DIMS];
+    int64_t offset;
+} StridedView;
 
-Tensor *ten_gather_view(const Tensor *src, const StridedView *v) {
-    Tensor *o = ten_new_uninit(src->dtype, v->ndim, v->shape);
-    if (!o || o->numel == 0) return o;
-    size_t es = ten_dtype_size(src->dtype);
-    int64_t idx[TEN_MAX_DIMS] = {0}, off = v->offset;
-    int nd = v->ndim;
-    int64_t inner = nd ? v->shape[nd - 1] : 1, istride = nd ? v->stride[nd - 1] : 0;
-    char *dst = o->data;
-    const char *s = src->data;
-    for (int64_t done = 0; done < o->numel; done += inner) {
-        if (istride == 1) memcpy(dst, s + off * (int64_t)es, (size_t)inner * es);
-        else if (es == 4)
-            for (int64_t j = 0; j < inner; j++) ((float *)dst)[j] = ((const float *)s)[off + j * istride];
-        else
-            for (int64_t j = 0; j < inner; j++) memcpy(dst + j * (int64_t)es, s + (off + j * istride) * (int64_t)es, es);
-        dst += inner * (int64_t)es;
-        for (int i = nd - 2; i >= 0; i--) {
-            off += v->stride[i];
-            if (++idx[i] < v->shape[i]) break;
-            off -= v->stride[i] * v->shape[i];
-            idx[i] = 0;
-        }
-    }
-    return o;
-}
-
-void ten_scatter_view(Tensor *dst, const StridedView *v, const Tensor *val) {
-    if (val->numel == 0) return;
-    size_t es = ten_dtype_size(dst->dtype);
-    int64_t idx[TEN_MAX_DIMS] = {0}, off = v->offset;
-    int nd = v->ndim;
-    int64_t inner = nd ? v->shape[nd - 1] : 1, istride = nd ? v->stride[nd - 1] : 0;
-    const char *s = val->data;
-    char *d = dst->data;
-    for (int64_t done = 0; done < val->numel; done += inner) {
-        if (istride == 1) memcpy(d + off * (int64_t)es, s, (size_t)inner * es);
-        else if (es == 4)
-            for (int64_t j = 0; j < inner; j++) ((float *)d)[off + j * istride] = ((const float *)s)[j];
-        else
-            for (int64_t j = 0; j < inner; j++) memcpy(d + (off + j * istride) * (int64_t)es, s + j * (int64_t)es, es);
-        s += inner * (int64_t)es;
-        for (int i = nd - 2; i >= 0; i--) {
-            off += v->stride[i];
-            if (++idx[i] < v->shape[i]) break;
-            off -= v->stride[i] * v->shape[i];
-            idx[i] = 0;
-        }
-    }
+static Tensor *view_tensor(const Tensor *t, const StridedView *v) {
+    return ten_view_of(t, v->ndim, v->shape, v->stride, t->offset + v->offset);
 }
 
 /* Builds the strided view for basic items. A tensor item is kept as a whole dimension (a full slice) and its
  * position in the view is returned in *tdim (-1 when there is none). */
 static int build_view(const Tensor *t, const IndexItem *items, int n, StridedView *v, int *tdim, int *titem) {
-    int64_t st[TEN_MAX_DIMS];
-    ten_contiguous_strides(t, st);
+    const int64_t *st = t->stride;
     int consumed = 0, ellipsis = -1, ntensor = 0;
     for (int i = 0; i < n; i++) {
         switch (items[i].kind) {
@@ -103,9 +60,9 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
             }
             break;
         }
-        case IX_NEWAXIS:
+        case IX_NEWAXIS:    /* PyTorch unsqueezes here: the stride of the source dim that follows, times its size */
             v->shape[v->ndim] = 1;
-            v->stride[v->ndim++] = 0;
+            v->stride[v->ndim++] = d < t->ndim ? t->shape[d] * st[d] : 1;
             break;
         case IX_INT: {
             int64_t len = t->shape[d], k = it->i;
@@ -165,6 +122,42 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
     return 0;
 }
 
+static Tensor *index_get(const Tensor *t, const IndexItem *items, int n);
+static int index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v);
+
+/* items with their index tensors made contiguous (the code below reads them as arrays); tmp[i] freed by the caller. */
+static bool dense_items(const IndexItem *items, int n, IndexItem *out, Tensor **tmp) {
+    for (int i = 0; i < n; i++) {
+        out[i] = items[i];
+        tmp[i] = NULL;
+        if (items[i].kind == IX_TENSOR && !(out[i].index = ten_as_contiguous(items[i].index, &tmp[i]))) {
+            for (int j = 0; j < i; j++) ten_free(tmp[j]);
+            return false;
+        }
+    }
+    return true;
+}
+
+Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n) {
+    IndexItem d[2 * TEN_MAX_DIMS];
+    Tensor *tmp[2 * TEN_MAX_DIMS];
+    if (n > 2 * TEN_MAX_DIMS) { ten_fail("too many indices (%d)", n); return NULL; }
+    if (!dense_items(items, n, d, tmp)) return NULL;
+    Tensor *r = index_get(t, d, n);
+    for (int i = 0; i < n; i++) ten_free(tmp[i]);
+    return r;
+}
+
+int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
+    IndexItem d[2 * TEN_MAX_DIMS];
+    Tensor *tmp[2 * TEN_MAX_DIMS];
+    if (n > 2 * TEN_MAX_DIMS) { ten_fail("too many indices (%d)", n); return -1; }
+    if (!dense_items(items, n, d, tmp)) return -1;
+    int r = index_set(t, d, n, v);
+    for (int i = 0; i < n; i++) ten_free(tmp[i]);
+    return r;
+}
+
 /* Checks int64 positions against len and returns them normalised (caller frees). */
 static int64_t *checked_positions(const Tensor *idx, int64_t len, int dim) {
     if (idx->dtype == DT_F32) {
@@ -184,12 +177,15 @@ static int64_t *checked_positions(const Tensor *idx, int64_t len, int dim) {
     return pos;
 }
 
-Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n) {
+static Tensor *index_get(const Tensor *t, const IndexItem *items, int n) {
     StridedView v;
     int tdim, titem;
     if (build_view(t, items, n, &v, &tdim, &titem) < 0) return NULL;
-    Tensor *g = ten_gather_view(t, &v);
-    if (!g || tdim < 0) return g;
+    Tensor *vw = view_tensor(t, &v);
+    if (tdim < 0) return vw;
+    Tensor *g = ten_copy(vw);
+    ten_free(vw);
+    if (!g) return NULL;
     const Tensor *ix = items[titem].index;
     if (ix->dtype == DT_BOOL) {
         /* mask over dims [tdim, tdim + mask->ndim) -> one dim of the selected count */
@@ -249,31 +245,34 @@ Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n) {
 }
 
 /* t[items] = v. With a tensor index, each selected position is written in turn (the last write wins). */
-int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
+static int index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
     StridedView view;
     int tdim, titem;
     if (build_view(t, items, n, &view, &tdim, &titem) < 0) return -1;
     if (tdim < 0) {
-        Tensor *c = ten_cast(v, t->dtype);
-        Tensor *e = c ? ten_expand(c, view.ndim, view.shape) : NULL;
-        ten_free(c);
+        Tensor *dst = view_tensor(t, &view), *e = ten_expand(v, view.ndim, view.shape);
+        int rc = -1;
         if (!e) {
             char a[128], b[128];
             ten_shape_str(v->shape, v->ndim, a, sizeof a);
             ten_shape_str(view.shape, view.ndim, b, sizeof b);
             ten_fail("cannot assign a tensor of shape %s to an indexed region of shape %s", a, b);
-            return -1;
+        } else {
+            rc = ten_copy_into(dst, e);
         }
-        ten_scatter_view(t, &view, e);
         ten_free(e);
-        return 0;
+        ten_free(dst);
+        return rc;
+    }
+    if (ten_has_internal_overlap(t)) {
+        ten_fail("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                 "location. Please clone() the tensor before performing the operation.");
+        return -1;
     }
     /* Tensor index: compute the selected region's shape, broadcast v to it, then write element rows back. */
-    Tensor *region = ten_index_get(t, items, n);
+    Tensor *region = index_get(t, items, n);
     if (!region) return -1;
-    Tensor *c = ten_cast(v, t->dtype);
-    Tensor *e = c ? ten_expand(c, region->ndim, region->shape) : NULL;
-    ten_free(c);
+    Tensor *e = ten_expand_dense(v, t->dtype, region->ndim, region->shape);
     if (!e) {
         char a[128], b[128];
         ten_shape_str(v->shape, v->ndim, a, sizeof a);

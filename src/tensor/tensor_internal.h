@@ -3,17 +3,16 @@
 #define ATTN_TENSOR_INTERNAL_H
 #include "tensor.h"
 
-/* A strided window onto a tensor's buffer (element units). */
-typedef struct StridedView {
-    int ndim;
-    int64_t shape[TEN_MAX_DIMS];
-    int64_t stride[TEN_MAX_DIMS];
-    int64_t offset;
-} StridedView;
-
-void ten_contiguous_strides(const Tensor *t, int64_t *strides);
-/* New contiguous tensor holding the elements of v over src's buffer. */
-Tensor *ten_gather_view(const Tensor *src, const StridedView *v);
-/* Writes val (already of v's shape and src's dtype, contiguous) through v into dst. */
-void ten_scatter_view(Tensor *dst, const StridedView *v, const Tensor *val);
+/* Row-major strides of a dense tensor of this shape (PyTorch's: a dim of size 0 or 1 counts as 1). */
+void ten_contiguous_strides(const int64_t *shape, int ndim, int64_t *strides);
+/* dst[...] = src[...] element by element: same shape and dtype, any strides on either side (dst must not
+ * overlap itself; src may be dst itself). */
+void ten_strided_copy(Tensor *dst, const Tensor *src);
+/* A contiguous tensor of dtype dt holding t broadcast to shape: the operand form the copying kernels use. */
+Tensor *ten_expand_dense(const Tensor *t, DType dt, int ndim, const int64_t *shape);
+/* The memory order PyTorch's TensorIterator gives an elementwise result over operands ops (each broadcast to
+ * shape): perm[0] is the outermost dim. Returns false when that order is plain row-major (perm is identity). */
+bool ten_result_perm(const Tensor *const *ops, int nops, int ndim, const int64_t *shape, int *perm);
+/* True when some element of t is reachable through two indices (an expanded view): it cannot be written. */
+bool ten_has_internal_overlap(const Tensor *t);
 #endif

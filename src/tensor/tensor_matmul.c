@@ -88,7 +88,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     for (int i = 0; i < nb; i++) batch *= bsh[i];
     DType dt = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : DT_I64;
     /* fast path: float32 operands of at least 2 dims whose batch dims are equal (no broadcasting, no copies) */
-    if (dt == DT_F32 && a->dtype == DT_F32 && b->dtype == DT_F32 && !a1 && !b1 && nba == nbb &&
+    if (dt == DT_F32 && a->dtype == DT_F32 && b->dtype == DT_F32 && !a1 && !b1 && nba == nbb && a->contiguous && b->contiguous &&
         memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0) {
         int64_t osh[TEN_MAX_DIMS];
         memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
@@ -108,15 +108,13 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     memcpy(bsh2, bsh, sizeof(int64_t) * (size_t)nb);
     ash[nb] = m; ash[nb + 1] = k;
     bsh2[nb] = k; bsh2[nb + 1] = n;
-    Tensor *ca = ten_cast(a, dt), *cb = ten_cast(b, dt);
     Tensor *ra = NULL, *rb = NULL, *ea = NULL, *eb = NULL, *o = NULL;
-    if (!ca || !cb) goto done;
     int64_t a2[2] = {m, k}, b2[2] = {k, n};
-    ra = a1 ? ten_reshape(ca, 2, a2) : ten_copy(ca);
-    rb = b1 ? ten_reshape(cb, 2, b2) : ten_copy(cb);
-    if (!ra || !rb) goto done;
-    ea = ten_expand(ra, nb + 2, ash);
-    eb = ten_expand(rb, nb + 2, bsh2);
+    ra = a1 ? ten_view_of(a, 2, a2, (int64_t[]){0, a->stride[0]}, a->offset) : ten_alias(a);
+    rb = b1 ? ten_view_of(b, 2, b2, (int64_t[]){b->stride[0], 0}, b->offset) : ten_alias(b);
+    /* dense (batch..., m, k) and (batch..., k, n) operands */
+    ea = ten_expand_dense(ra, dt, nb + 2, ash);
+    eb = ea ? ten_expand_dense(rb, dt, nb + 2, bsh2) : NULL;
     if (!ea || !eb) goto done;
     int64_t osh[TEN_MAX_DIMS];
     int ond = 0;
@@ -131,7 +129,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
     }
 done:
-    ten_free(ca); ten_free(cb); ten_free(ra); ten_free(rb); ten_free(ea); ten_free(eb);
+    ten_free(ra); ten_free(rb); ten_free(ea); ten_free(eb);
     return o;
 }
 

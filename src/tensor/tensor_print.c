@@ -115,7 +115,7 @@ static void make_formatter(const Tensor *t, bool summarize, Formatter *f) {
 
 static void put_elem(StrBuf *out, const Tensor *t, int64_t i, const Formatter *f) {
     char buf[64];
-    if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_i64(t)[i]);
+    if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_get_i64(t, i));
     else fmt_value(buf, sizeof buf, ten_get(t, i), t, f);
     sb_pad(out, ' ', f->max_width - (long)strlen(buf));
     sb_puts(out, buf);
@@ -176,7 +176,7 @@ void ten_format_body(StrBuf *out, const Tensor *t, int indent) {
     make_formatter(t, summarize, &f);
     if (t->ndim == 0) {
         char buf[64];
-        if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_i64(t)[0]);
+        if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_get_i64(t, 0));
         else fmt_value(buf, sizeof buf, ten_get(t, 0), t, &f);
         sb_puts(out, buf);
         return;

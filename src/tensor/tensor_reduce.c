@@ -1,17 +1,8 @@
 /* tensor_reduce.c - reductions over one dim or all, softmax (§11.3 uses it along the last dim), cumsum.
  * A tensor of shape (outer, n, inner) is reduced over n; sums accumulate in double for stable, order-fixed
  * results on every machine. */
-#include "tensor.h"
+#include "tensor_internal.h"
 #include <math.h>
-
-int ten_norm_dim(int dim, int ndim) {
-    int n = ndim ? ndim : 1;
-    if (dim < -n || dim >= n) {
-        ten_fail("dimension out of range (expected to be in range of [%d, %d], but got %d)", -n, n - 1, dim);
-        return -1;
-    }
-    return dim < 0 ? dim + n : dim;
-}
 
 static void split_dims(const Tensor *t, int d, int64_t *outer, int64_t *n, int64_t *inner) {
     *outer = 1; *inner = 1; *n = t->ndim ? t->shape[d] : 1;
@@ -34,7 +25,19 @@ static const char *red_name(RedOp op) {
     return names[op];
 }
 
+static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool keepdim);
+
 Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
+    Tensor *tmp;
+    const Tensor *x = ten_as_contiguous(t, &tmp);
+    if (!x) return NULL;
+    Tensor *r = reduce_dense(op, x, all, dim, keepdim);
+    ten_free(tmp);
+    return r;
+}
+
+/* The reduction of a contiguous t viewed as (outer, n, inner). */
+static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     int d = 0;
     int64_t outer, n, inner;
     int64_t shape[TEN_MAX_DIMS];

@@ -1,104 +1,10 @@
-/* tensor_shape.c - reshape, permute/transpose, (un)squeeze, cat/stack, repeat_interleave, repeat, tril, flip. */
+/* tensor_shape.c - shape functions that copy: cat/stack, repeat_interleave, repeat, tril/triu, flip. (Views are in
+ * tensor_view.c.) */
 #include "tensor_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "strbuf.h"
-
-/* reshape with at most one -1; the element count must match (torch's message names both). */
-Tensor *ten_reshape(const Tensor *t, int ndim, const int64_t *shape) {
-    int64_t sh[TEN_MAX_DIMS], known = 1;
-    int infer = -1;
-    if (ndim > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
-    for (int i = 0; i < ndim; i++) {
-        sh[i] = shape[i];
-        if (shape[i] == -1) {
-            if (infer >= 0) { ten_fail("only one dimension can be inferred (-1)"); return NULL; }
-            infer = i;
-        } else if (shape[i] < 0) {
-            ten_fail("invalid shape dimension %lld", (long long)shape[i]);
-            return NULL;
-        } else if (shape[i] > 0 && known > TEN_MAX_NUMEL / shape[i] + 1) {
-            known = TEN_MAX_NUMEL + 1;
-        } else {
-            known *= shape[i];
-        }
-    }
-    if (infer >= 0) {
-        if (known == 0 || t->numel % known != 0) goto bad;
-        sh[infer] = t->numel / known;
-    } else if (known != t->numel) {
-        goto bad;
-    }
-    Tensor *o = ten_new(t->dtype, ndim, sh);
-    if (!o) return NULL;
-    memcpy(o->data, t->data, (size_t)t->numel * ten_dtype_size(t->dtype));
-    return o;
-bad: {
-        char s[160];
-        size_t k = 0;
-        k += (size_t)snprintf(s, sizeof s, "[");
-        for (int i = 0; i < ndim && k < sizeof s; i++)
-            k += (size_t)snprintf(s + k, sizeof s - k, i ? ", %lld" : "%lld", (long long)shape[i]);
-        if (k < sizeof s) snprintf(s + k, sizeof s - k, "]");
-        ten_fail("shape '%s' is invalid for input of size %lld", s, (long long)t->numel);
-        return NULL;
-    }
-}
-
-Tensor *ten_permute(const Tensor *t, const int *dims) {
-    StridedView v;
-    int64_t st[TEN_MAX_DIMS];
-    bool seen[TEN_MAX_DIMS] = {false};
-    ten_contiguous_strides(t, st);
-    v.ndim = t->ndim;
-    v.offset = 0;
-    for (int i = 0; i < t->ndim; i++) {
-        int d = ten_norm_dim(dims[i], t->ndim);
-        if (d < 0) return NULL;
-        if (seen[d]) { ten_fail("permute: dimension %d appears twice", d); return NULL; }
-        seen[d] = true;
-        v.shape[i] = t->shape[d];
-        v.stride[i] = st[d];
-    }
-    return ten_gather_view(t, &v);
-}
-
-Tensor *ten_transpose(const Tensor *t, int d0, int d1) {
-    if (t->ndim == 0) return ten_copy(t);
-    int a = ten_norm_dim(d0, t->ndim), b = a < 0 ? -1 : ten_norm_dim(d1, t->ndim);
-    if (a < 0 || b < 0) return NULL;
-    int dims[TEN_MAX_DIMS];
-    for (int i = 0; i < t->ndim; i++) dims[i] = i;
-    dims[a] = b;
-    dims[b] = a;
-    return ten_permute(t, dims);
-}
-
-Tensor *ten_unsqueeze(const Tensor *t, int dim) {
-    if (dim < -(t->ndim + 1) || dim > t->ndim) {
-        ten_fail("dimension out of range (expected to be in range of [%d, %d], but got %d)", -(t->ndim + 1), t->ndim, dim);
-        return NULL;
-    }
-    if (dim < 0) dim += t->ndim + 1;
-    int64_t sh[TEN_MAX_DIMS + 1];
-    for (int i = 0, j = 0; i <= t->ndim; i++) sh[i] = i == dim ? 1 : t->shape[j++];
-    return ten_reshape(t, t->ndim + 1, sh);
-}
-
-Tensor *ten_squeeze(const Tensor *t, int dim, bool all) {
-    int64_t sh[TEN_MAX_DIMS];
-    int nd = 0, d = -1;
-    if (!all && t->ndim > 0) {
-        d = ten_norm_dim(dim, t->ndim);
-        if (d < 0) return NULL;
-    }
-    for (int i = 0; i < t->ndim; i++) {
-        bool drop = t->shape[i] == 1 && (all || i == d);
-        if (!drop) sh[nd++] = t->shape[i];
-    }
-    return ten_reshape(t, nd, sh);
-}
 
 static DType common_dtype(Tensor *const *ts, int n) {
     DType dt = DT_BOOL;
@@ -178,6 +84,7 @@ Tensor *ten_stack(Tensor *const *ts, int n, int dim) {
 /* torch.repeat_interleave(t, repeats, dim): element k along dim is repeated repeats[k] times. */
 Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t nrep, int dim, bool flatten) {
     Tensor *src = flatten ? ten_reshape(t, 1, &t->numel) : ten_copy(t);
+    if (src && !src->contiguous) { Tensor *c = ten_copy(src); ten_free(src); src = c; }   /* read as rows below */
     if (!src) return NULL;
     if (src->ndim == 0) { Tensor *s = ten_reshape(src, 1, &src->numel); ten_free(src); src = s; if (!src) return NULL; }
     int d = flatten ? 0 : ten_norm_dim(dim, src->ndim);
@@ -254,15 +161,15 @@ Tensor *ten_tril(const Tensor *t, int64_t k, bool upper) {
     return o;
 }
 
+/* A copy reversed along dim (through a negative-stride view that never leaves this function). */
 Tensor *ten_flip(const Tensor *t, int dim) {
     int d = ten_norm_dim(dim, t->ndim);
     if (d < 0) return NULL;
-    StridedView v;
-    int64_t st[TEN_MAX_DIMS];
-    ten_contiguous_strides(t, st);
-    v.ndim = t->ndim;
-    v.offset = 0;
-    for (int i = 0; i < t->ndim; i++) { v.shape[i] = t->shape[i]; v.stride[i] = st[i]; }
-    if (t->shape[d] > 0) { v.offset = (t->shape[d] - 1) * st[d]; v.stride[d] = -st[d]; }
-    return ten_gather_view(t, &v);
+    int64_t st[TEN_MAX_DIMS], off = t->offset;
+    memcpy(st, t->stride, sizeof st);
+    if (t->shape[d] > 0) { off += (t->shape[d] - 1) * st[d]; st[d] = -st[d]; }
+    Tensor *v = ten_view_of(t, t->ndim, t->shape, st, off);
+    Tensor *c = ten_copy(v);
+    ten_free(v);
+    return c;
 }

@@ -2,7 +2,8 @@
 """Checks golden transcripts against real PyTorch (Debian's python3-torch): every `attn>` step of a transcript
 marked `<!-- reference: pytorch -->` is run by Python as at its interactive prompt, and what PyTorch prints must
 match the expected output written in the file (numbers to the precision written there, as attn --check does).
-So the expected text is PyTorch's, not attn's.
+So the expected text is PyTorch's, not attn's. Where PyTorch raises, the step's first expected line must be
+"error: " and PyTorch's exact message (attn's source line and caret under it follow and are not compared).
 
 usage: torch_transcript.py [--write] FILE...
   --write   fill the expected output from PyTorch (for a new transcript; review before committing)
@@ -71,7 +72,19 @@ def tokens(line):
     return out
 
 
+def raised(actual):
+    """PyTorch's exception message when the step raised, else None."""
+    if not actual.startswith("PYTORCH RAISED: "):
+        return None
+    line = actual[len("PYTORCH RAISED: "):].strip()
+    return line.split(": ", 1)[1] if ": " in line else line
+
+
 def match(expected, actual):
+    msg = raised(actual)
+    if msg is not None:
+        # an error step: attn prints "error: <PyTorch's message>" then the line and a caret under it
+        return expected.split("\n", 1)[0] == "error: " + msg
     e = [l for l in expected.rstrip("\n ").split("\n")] if expected.strip() else []
     a = [l for l in actual.rstrip("\n ").split("\n")] if actual.strip() else []
     if len(e) != len(a):
@@ -119,6 +132,9 @@ def main(argv):
         torch.set_printoptions(profile="default")
         outs = run_steps(steps)
         if write:
+            # an error keeps the source line and caret written under it before (attn's own, not PyTorch's)
+            outs = ["error: " + raised(o) + "\n" + "".join(l + "\n" for l in st["expected"][1:] if st["expected"][:1] and st["expected"][0].startswith("error: "))
+                    if raised(o) is not None else o for st, o in zip(steps, outs)]
             starts = {st["first_out"]: (len(st["expected"]), out) for st, out in zip(steps, outs) if st["checked"]}
             new, i = [], 0
             while i < len(lines):
