@@ -10,8 +10,9 @@ bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
 
 /* d2l_attention.c (§11.3): softmax over the last axis with positions >= valid_lens masked out (X is (B, Q, K),
- * valid_lens (B,) or (B, Q) or NULL). NULL with an error set. */
-Tensor *attn_masked_softmax(Interp *I, const Tensor *X, const Tensor *valid_lens);
+ * valid_lens (B,) or (B, Q) or NULL). Like the book's code, the -1e6 goes into X itself when X.reshape(-1, K) is
+ * a view. NULL with an error set. */
+Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
 /* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
 Tensor *attn_dropout(Value *drop, const Tensor *x);
 /* x @ W.T + b for an nn.Linear object lin; NULL with an error set. */

@@ -15,7 +15,7 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_
 /* X (B, Q, K); valid_lens NULL, (B,) or (B, Q). Keys at index >= valid_len get -1e6 before the softmax, so a
  * valid_len of 0 gives uniform weights (not NaN), as the book's code does. Like the book's code, which masks
  * through X.reshape(-1, K), the -1e6 is written into X itself when that reshape is a view of it. */
-static Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens) {
+Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens) {
     if (X->ndim != 3) {
         char s[128];
         ten_shape_str(X->shape, X->ndim, s, sizeof s);
