@@ -23,8 +23,9 @@ Lesson *lesson_load_localized(const char *path, char *err, size_t errlen);
 char *lesson_original(const char *path);
 
 /* Compares a translation with its English original: the same steps with the same ids in the same order, the same
- * statements with the same expected output, the same questions with the same answer:, accept:, wrong: and
- * tolerance: lines and as many hints, the same section number. Appends one line per difference to report
+ * statements with the same expected output, the same questions with the same answer:, accept:, wrong: (the
+ * expression; its "-> explanation" is translated, present where the English has one) and tolerance: lines and as
+ * many hints, the same section number. Appends one line per difference to report
  * ("ja/01-x.md:12: step 'scores': ...") and returns how many there are. */
 int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *report);
 #endif

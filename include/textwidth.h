@@ -36,6 +36,11 @@ void tw_caret_pad(StrBuf *out, const char *line, size_t upto);
  * and a plot with Japanese labels stays aligned. */
 void tw_cells(StrBuf *out, const char *s);
 
+/* Removes, in place, a space that stands between two CJK characters: messages put together from translated
+ * pieces ("%s は %s です" with "形が 3×4 のテンソル") keep the space next to Latin letters and digits and lose it
+ * between Japanese or Chinese words, as those languages are written. Returns s. */
+char *tw_tidy_cjk_spaces(char *s);
+
 /* Appends text wrapped to `width` display columns, every line prefixed with `indent` (whose columns count).
  * Paragraphs are separated by blank lines. Inside a paragraph the lines are joined and filled again: a line break
  * becomes a space between words, but nothing between two CJK characters. Lines that are not running text are

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """cjk_pty.py - attn at a real terminal (tmux, 80x24) as a Japanese or Chinese student meets it: Japanese and
-Chinese typed at the prompt arrive whole (whatever the locale variables say), and the caret under an error after
-CJK text stands under the right character on screen. Screen columns are counted with Python's unicodedata (East
+Chinese typed at the prompt arrive whole (whatever the locale variables say), the caret under an error after
+CJK text stands under the right character on screen, and a lesson is listed and run in Japanese (--lang ja) and
+in Chinese (LANG=zh_CN.UTF-8) with its progress shared with English. Screen columns are counted with Python's unicodedata (East
 Asian Wide/Fullwidth = 2), independently of attn. Each test starts its own tmux server (its own socket) and stops
 only that server. Prints 'N passed, N failed'.
 usage: cjk_pty.py ATTN_BINARY"""
@@ -18,12 +19,14 @@ def width(s):
 class Screen:
     """One tmux server with one 80x24 window running a command."""
 
-    def __init__(self, cmd, env, cols=80, rows=24):
+    def __init__(self, cmd, env, cols=80, rows=24, state=None):
         self.sock = f"attn-i18n-{os.getpid()}-{time.monotonic_ns()}"
-        self.state = tempfile.mkdtemp()
-        envs = " ".join(f"{k}={v}" for k, v in dict(env, XDG_STATE_HOME=self.state, ATTN_PLOT="summary").items())
+        self.own_state = state is None
+        self.state = state or tempfile.mkdtemp()
+        envs = " ".join(f"{k}='{v}'" for k, v in dict(env, XDG_STATE_HOME=self.state, ATTN_PLOT="summary").items())
+        # the pane stays after the command ends (a listing), until close() stops this server
         subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
-                        "-s", "t", f"env {envs} {cmd}"], check=True)
+                        "-s", "t", f"env {envs} {cmd}; sleep 60"], check=True)
 
     def send(self, text, enter=True):
         subprocess.run(["tmux", "-L", self.sock, "send-keys", "-t", "t", "-l", text], check=True)
@@ -31,7 +34,9 @@ class Screen:
             subprocess.run(["tmux", "-L", self.sock, "send-keys", "-t", "t", "Enter"], check=True)
 
     def text(self):
-        return subprocess.run(["tmux", "-L", self.sock, "capture-pane", "-p", "-t", "t"], capture_output=True, text=True).stdout
+        """The screen and its scrollback, wrapped lines joined."""
+        return subprocess.run(["tmux", "-L", self.sock, "capture-pane", "-p", "-J", "-S", "-", "-t", "t"],
+                              capture_output=True, text=True).stdout
 
     def wait_for(self, needle, timeout=10):
         end = time.time() + timeout
@@ -44,7 +49,8 @@ class Screen:
 
     def close(self):
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
-        shutil.rmtree(self.state, ignore_errors=True)
+        if self.own_state:
+            shutil.rmtree(self.state, ignore_errors=True)
 
 
 def caret_case(lang_env, stmt, name):
@@ -69,6 +75,145 @@ def caret_case(lang_env, stmt, name):
         s.close()
 
 
+LESSON = {
+    "": """# Lesson 1: Demo
+Section: §11.6.1
+
+A tiny lesson.
+
+## Tokens {#tokens}
+
+A tensor of ones.
+
+```attn
+attn> X = torch.ones((2, 3))
+attn> X.shape
+torch.Size([2, 3])
+```
+
+## Ask {#ask}
+
+```question
+What is the shape of X.T? Type the expression.
+answer: X.T.shape
+hint: A transpose swaps the two dimensions.
+wrong: X.shape -> that is the shape of X itself
+```
+""",
+    "ja": """# レッスン 1: デモ
+Section: §11.6.1
+
+小さなレッスン。
+
+## トークン {#tokens}
+
+1 が並んだテンソル。
+
+```attn
+attn> X = torch.ones((2, 3))
+attn> X.shape
+torch.Size([2, 3])
+```
+
+## 問題 {#ask}
+
+```question
+X.T の形は? 式を入力してください。
+answer: X.T.shape
+hint: 転置は2つの次元を入れ替える。
+wrong: X.shape -> それは X 自身の形です
+```
+""",
+    "zh": """# 第 1 课：演示
+Section: §11.6.1
+
+一个很小的课程。
+
+## 标记 {#tokens}
+
+全为 1 的张量。
+
+```attn
+attn> X = torch.ones((2, 3))
+attn> X.shape
+torch.Size([2, 3])
+```
+
+## 问题 {#ask}
+
+```question
+X.T 的形状是什么？请输入表达式。
+answer: X.T.shape
+hint: 转置交换两个维度。
+wrong: X.shape -> 那是 X 本身的形状
+```
+""",
+}
+
+
+def lesson_walks():
+    d = tempfile.mkdtemp()
+    state = tempfile.mkdtemp()
+    try:
+        for lang, text in LESSON.items():
+            os.makedirs(os.path.join(d, lang), exist_ok=True)
+            open(os.path.join(d, lang, "01-demo.md"), "w", encoding="utf-8").write(text)
+        env = {"ATTN_LESSONS": d, "LANG": "C.UTF-8"}
+        # a Japanese student: --lang ja lists and runs the lesson in Japanese
+        s = Screen(f"{ATTN} lesson --lang ja", env, state=state)
+        t = s.wait_for("レッスン 1: デモ")
+        check("attn lesson --lang ja lists Japanese titles", "レッスン一覧" in t and "レッスン 1: デモ" in t and "0/2 ステップ" in t, t[:500])
+        s.close()
+        s = Screen(f"{ATTN} lesson 1 --lang ja", env, state=state)
+        t = s.wait_for("Enter で実行")
+        check("ja: step header and instructions in Japanese", "== ステップ 1/2: トークン  [tokens] ==" in t and "1 が並んだテンソル。" in t, t[:600])
+        s.send("")
+        s.send("")
+        t = s.wait_for("問題: X.T の形は?")
+        check("ja: Enter runs the statement (output as in English)", "torch.Size([2, 3])" in t, t[-600:])
+        s.send("X.shape")
+        t = s.wait_for("まだです")
+        check("ja: a wrong answer gets its translated explanation", "まだです: それは X 自身の形です。" in t, t[-600:])
+        s.send("hint")
+        t = s.wait_for("ヒント 1/1")
+        check("ja: hint in Japanese (the command stays 'hint')", "ヒント 1/1: 転置は2つの次元を入れ替える。" in t, t[-600:])
+        s.send("X.T.shape")
+        t = s.wait_for("レッスン完了")
+        check("ja: right answer, lesson complete", "正解です。" in t and "レッスン完了: レッスン 1: デモ。" in t, t[-600:])
+        s.close()
+        # a Chinese student: the language from LANG; progress made in Japanese is the same lesson's progress
+        zh = dict(env, LANG="zh_CN.UTF-8")
+        s = Screen(f"{ATTN} lesson", zh, state=state)
+        t = s.wait_for("第 1 课")
+        check("LANG=zh_CN.UTF-8 attn lesson lists Chinese titles", "课程列表" in t and "第 1 课：演示" in t, t[:500])
+        check("progress is kept per lesson whatever the language", "2/2 步 已完成" in t, t[:500])
+        s.close()
+        s = Screen(f"{ATTN} lesson 1", zh, state=state)
+        t = s.wait_for("按 Enter")
+        check("zh: step header in Chinese", "第 1 步（共 2 步）：标记" in t and "全为 1 的张量。" in t, t[:600])
+        s.send("")
+        s.send("")
+        s.wait_for("问题：")
+        s.send("X.T")
+        t = s.wait_for("不评分")
+        check("zh: a value of another kind is not graded, said in Chinese", "（不评分：答案应是 2 维的 torch.Size，而这是形状为 3×2 的张量）" in t, t[-600:])
+        s.send("X.shape")
+        t = s.wait_for("还不对")
+        check("zh: a wrong answer gets its translated explanation", "还不对：那是 X 本身的形状。" in t, t[-600:])
+        s.send("quit")
+        t = s.wait_for("进度已保存")
+        check("zh: quit saves progress, said in Chinese", "进度已保存" in t, t[-400:])
+        s.close()
+        # English again: the same progress, English titles
+        s = Screen(f"{ATTN} lesson --lang en", dict(zh), state=state)
+        t = s.wait_for("Lesson 1: Demo")
+        check("--lang en overrides LANG", "Lessons (attn lesson N" in t and "Lesson 1: Demo" in t, t[:400])
+        s.close()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.rmtree(state, ignore_errors=True)
+
+
 if not shutil.which("tmux"):
     print("tmux is missing: run scripts/install-deps")
     check("tmux installed", False)
@@ -78,4 +223,5 @@ caret_case("ja_JP.UTF-8", "s = '日本語のテキスト' + undefined_name", "un
 caret_case("zh_CN.UTF-8", "print('位置编码：', 自注意力)", "自注意力")
 caret_case("C", "x = len('（自己注意）') + zz", "zz")
 caret_case("", "label = 'Café 位置' ; y = nope", "nope")
+lesson_walks()
 finish()

@@ -258,6 +258,7 @@ static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
         LessonGrade g = lesson_grade(&S->I, q, e, line, &fb);
         free(line);
         if (g == GRADE_RIGHT) { out(TR("Right.\n")); sb_free(&fb); break; }
+        if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
         if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
         outf(TR("Not yet: %s.\n"), sb_str(&fb));
         sb_free(&fb);

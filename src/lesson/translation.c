@@ -70,6 +70,12 @@ static int compare_question(StrBuf *report, const Lesson *en, const Lesson *tr, 
     d += same_list(report, en, tr, a, b, step, "answer", a->alts, a->nalts, b->alts, b->nalts);
     d += same_list(report, en, tr, a, b, step, "accept", a->accept, a->naccept, b->accept, b->naccept);
     d += same_list(report, en, tr, a, b, step, "wrong", a->wrong, a->nwrong, b->wrong, b->nwrong);
+    for (int i = 0; i < a->nwrong && i < b->nwrong; i++)
+        if (!a->wrong_why[i] != !b->wrong_why[i]) {
+            snprintf(what, sizeof what, "'wrong: %.200s' %s an explanation (-> ...) where the English %s", b->wrong[i],
+                     b->wrong_why[i] ? "has" : "lacks", a->wrong_why[i] ? "has one" : "has none");
+            d += differ(report, en, tr, b->line, a->line, step, what);
+        }
     if (a->tol != b->tol) {
         snprintf(what, sizeof what, "tolerance %g, the English one %g", b->tol, a->tol);
         d += differ(report, en, tr, b->line, a->line, step, what);

@@ -118,7 +118,7 @@ static const I18nMessage catalogue[] = {
     /* feedback on answers (src/lesson/messages.c): pieces that lesson.c puts together, e.g.
      * "Not yet: " + "your answer is a 3×4 tensor, expected a 4×4 tensor" */
     {{"your answer", "あなたの答え", "你的答案"}},
-    {{"%s is %s, expected %s", "%s は %s ですが、正しくは %s です", "%s 是%s，应为%s"}},
+    {{"%s is %s, expected %s", "%s は %s ですが、正しくは %s です", "%s 是 %s，应为 %s"}},
     {{"%s has the right shape, but %lld of its %lld values differ: at %s it holds %s, expected %s",
       "%s の形は合っていますが、%lld 個の値 (全 %lld 個中) が違います: %s の値は %s、正しくは %s",
       "%s 的形状正确，但有 %lld 个值（共 %lld 个）不同：%s 处是 %s，应为 %s"}},
@@ -129,7 +129,7 @@ static const I18nMessage catalogue[] = {
     {{"%s has %lld items, expected %lld", "%s の要素は %lld 個ですが、正しくは %lld 個です", "%s 有 %lld 个元素，应为 %lld 个"}},
     {{"(not graded: the answer is %s, and this is %s)",
       "(採点しません: 答えは %s ですが、これは %s です)",
-      "（不评分：答案应是%s，而这是%s）"}},
+      "（不评分：答案应是 %s，而这是 %s）"}},
     {{"that statement has no value to check (type an expression, or an assignment)",
       "その文には確かめる値がありません (式か代入を入力してください)",
       "这条语句没有可检查的值（请输入表达式或赋值）"}},

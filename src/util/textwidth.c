@@ -124,6 +124,26 @@ void tw_cells(StrBuf *out, const char *s) {
     }
 }
 
+char *tw_tidy_cjk_spaces(char *s) {
+    size_t n = strlen(s), o = 0;
+    uint32_t prev = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t len = tw_decode(s + i, n - i, &cp);
+        if (cp == ' ' && prev && tw_is_cjk(prev) && i + 1 < n) {
+            uint32_t next;
+            tw_decode(s + i + 1, n - i - 1, &next);
+            if (tw_is_cjk(next)) { i += len; continue; }
+        }
+        memmove(s + o, s + i, len);
+        o += len;
+        i += len;
+        prev = cp;
+    }
+    s[o] = 0;
+    return s;
+}
+
 /* ---- line breaking ---- */
 
 /* Characters a line must not start with: closing brackets and quotes, sentence punctuation, small kana and the

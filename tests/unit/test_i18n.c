@@ -209,6 +209,19 @@ static void test_drift_caught(void **state) {
     assert_int_equal(compare_files(en, tr, &r), 2);
     assert_non_null(strstr(sb_str(&r), "step 'tokens': 'attn> x = 1 + 2' differs from the English 'attn> x = 1 + 1'"));
     assert_non_null(strstr(sb_str(&r), "step 'tokens': the expected output of 'attn> x' differs from the English"));
+    /* a wrong: line's explanation is translated, but it must be there when the English has one */
+    sb_clear(&r);
+    write_file(en, "# L\n## A {#a}\n```question\nx?\nanswer: 2\nwrong: 3 -> too big\n```\n");
+    write_file(tr, "# L\n## A {#a}\n```question\nx?\nanswer: 2\nwrong: 3 -> 大きすぎます\n```\n");
+    assert_int_equal(compare_files(en, tr, &r), 0);
+    write_file(tr, "# L\n## A {#a}\n```question\nx?\nanswer: 2\nwrong: 3\n```\n");
+    assert_int_equal(compare_files(en, tr, &r), 1);
+    assert_non_null(strstr(sb_str(&r), "'wrong: 3' lacks an explanation (-> ...) where the English has one"));
+    write_file(en, "# Lesson 1: X\nSection: §11.6.1 (with §11.3)\n\nIntro.\n\n## Tokens {#tokens}\n\nProse.\n\n"
+                   "```attn\nattn> x = 1 + 1\nattn> x\n2\n```\n\n## Ask {#ask}\n\n```question\nWhat is x?\nanswer: x\n"
+                   "accept: 2\nhint: look\nwrong: 3\n```\n");
+    write_file(tr, "# レッスン 1: X\nSection: §11.6.1\n\n## トークン {#tokens}\n\n```attn\nattn> x = 1 + 2\nattn> x\n3\n```\n\n"
+                   "## 問題 {#ask}\n\n```question\nx はいくつ?\nanswer: x\naccept: 2\nhint: 見て\nwrong: 3\n```\n");
     /* the runner never shows a drifted translation: the English lesson instead */
     i18n_set(I18N_JA);
     char err[600];

@@ -95,6 +95,16 @@ static void test_pad_and_caret(void **state) {
     sb_free(&b);
 }
 
+static void test_tidy_spaces(void **state) {
+    (void)state;
+    char a[] = "あなたの答え は 形が 3×4 のテンソル ですが、正しくは scores です";
+    assert_string_equal(tw_tidy_cjk_spaces(a), "あなたの答えは形が 3×4 のテンソルですが、正しくは scores です");
+    char b[] = "（不评分：答案应是 2 维的 torch.Size，而这是 形状为 3×2 的张量）";
+    assert_string_equal(tw_tidy_cjk_spaces(b), "（不评分：答案应是 2 维的 torch.Size，而这是形状为 3×2 的张量）");
+    char c[] = "your answer is a 3 x 4 tensor";
+    assert_string_equal(tw_tidy_cjk_spaces(c), "your answer is a 3 x 4 tensor");
+}
+
 static char *wrap(const char *text, int width, const char *indent) {
     StrBuf b;
     sb_init(&b);
@@ -157,6 +167,7 @@ int main(void) {
         cmocka_unit_test(test_widths_by_hand),
         cmocka_unit_test(test_widths_against_unicodedata),
         cmocka_unit_test(test_pad_and_caret),
+        cmocka_unit_test(test_tidy_spaces),
         cmocka_unit_test(test_wrap_english),
         cmocka_unit_test(test_wrap_japanese),
         cmocka_unit_test(test_wrap_blocks),
