@@ -1,11 +1,14 @@
-/* plot.h - figures drawn by one live gnuplot (prefix plot_). A figure is gnuplot command text built only from fixed
- * templates, numbers and quoted strings (plot_quote): no text from a user or a lesson is ever a command. The
- * renderer adds the terminal for where the figure goes: a window, the terminal itself (dumb/sixel), files, or
- * nowhere (a one-line summary, or the full script for golden tests). */
+/* plot.h - figures drawn by one live gnuplot (prefix plot_). A Figure is data: the book's series or matrices with
+ * their labels and figsize in inches. Where it is shown decides how it is drawn: the renderer (src/plot/) turns it
+ * into gnuplot commands for that canvas (a window, the terminal itself as characters or sixel, a file) with the
+ * book's proportions (10 pt text, 1.5 pt lines, matplotlib's colours), or attn draws it itself (heatmaps in the
+ * terminal), or describes it in one line. Commands are built only from fixed templates, numbers and quoted strings
+ * (plot_quote): no text from a user or a lesson is ever a command. */
 #ifndef ATTN_PLOT_H
 #define ATTN_PLOT_H
 #include "strbuf.h"
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef enum {
     PT_AUTO,        /* window with a display, else the terminal at a tty, else summary */
@@ -18,12 +21,64 @@ typedef enum {
     PT_NONE         /* nothing at all */
 } PlotTarget;
 
+typedef enum { FIG_LINES, FIG_HEATMAPS } FigureKind;
+
+/* One line of d2l.plot: n points (x NULL means 0, 1, ..., n-1), drawn with a matplotlib format string. */
+typedef struct PlotSeries {
+    double *x, *y;        /* owned; n values each */
+    int64_t n;
+    char *label;          /* legend entry (owned), NULL for none */
+    char fmt[16];         /* '-', 'm--', 'g-.', 'r:', 'bo', 'C1-' ... */
+} PlotSeries;
+
+/* An arrow in data coordinates (the rotation figure: from the pair at i to the pair at i + delta). */
+typedef struct PlotArrow { double x0, y0, x1, y1; } PlotArrow;
+/* A short mark beside a point (letters, digits, '=', '+', '-', '.' only: it is data, never a command). */
+typedef struct PlotMark { double x, y; char text[12]; } PlotMark;
+
 typedef struct Figure {
-    StrBuf body;          /* datablocks and commands, without terminal or output */
-    StrBuf summary;       /* "figure 1: 4 lines of 60 points; xlabel 'Row (position)'" */
-    double width_in, height_in;
-    bool is_heatmap;
+    FigureKind kind;
+    int number;                    /* figure N, given when it is shown */
+    double width_in, height_in;    /* figsize */
+    char *xlabel, *ylabel, *title; /* owned, NULL when absent */
+    /* FIG_LINES */
+    PlotSeries *series;            /* nseries of them */
+    int nseries;
+    PlotArrow *arrows;             /* narrows of them, drawn with arrow_fmt's colour, in the legend as arrow_label */
+    int narrows;
+    char arrow_fmt[16];
+    char *arrow_label;             /* owned, NULL for none */
+    PlotMark *marks;               /* nmarks of them */
+    int nmarks;
+    double xlim[2], ylim[2];       /* NaN when automatic */
+    bool logx, logy;
+    bool equal_axes;               /* one unit is as long on x as on y (circles stay round) */
+    /* FIG_HEATMAPS: rows × cols panels of h × w values, (rows, cols, h, w) row-major, as show_heatmaps' matrices */
+    int64_t rows, cols, h, w;
+    double *values;                /* owned */
+    double lo, hi;                 /* the colour range: smallest and largest finite value (lo < hi) */
+    char *cmap;                    /* a colour map plot_cmap_valid accepts */
+    char **titles;                 /* ntitles panel titles, one per column as the book does */
+    int ntitles;
 } Figure;
+
+/* Figures: an empty one of a kind and size (free with plot_figure_free), and the pieces the builtins add. */
+Figure *plot_figure_new(FigureKind kind, double width_in, double height_in);
+void plot_figure_free(Figure *f);
+/* Adds a series; takes x (may be NULL) and y, copies fmt and label (label may be NULL). */
+PlotSeries *plot_add_series(Figure *f, double *x, double *y, int64_t n, const char *fmt, const char *label);
+void plot_add_arrow(Figure *f, double x0, double y0, double x1, double y1);
+void plot_add_mark(Figure *f, double x, double y, const char *text);
+/* Sets the heatmap values (takes ownership) and their colour range. */
+void plot_set_matrices(Figure *f, int64_t rows, int64_t cols, int64_t h, int64_t w, double *values);
+/* The one-line description: "figure 2: 4 lines of 60 points, x 0..59, y -1..1; xlabel 'Row (position)'". The x and
+ * y ranges only when asked: they stand in for a figure the reader cannot see, but a golden transcript of measured
+ * data (lesson 2's timings) must not depend on them. */
+void plot_summary(const Figure *f, bool ranges, StrBuf *out);
+
+/* matplotlib colour maps attn knows (Reds, Blues, viridis ... and each with _r reversed). */
+bool plot_cmap_valid(const char *name);
+const char *plot_cmap_names(void);                   /* for messages: "Reds, Blues, ..." */
 
 /* Where figures go: from $ATTN_PLOT at start, from plot_target("...") later. */
 void plot_init_from_env(void);
@@ -39,11 +94,9 @@ void plot_quote(StrBuf *out, const char *s);
 bool plot_safe_filename(const char *name, char *why, size_t whylen);
 
 /* Shows a figure where figures go (and keeps it as the last figure for savefig). Text meant for the user (summary,
- * script, messages) is appended to out; gnuplot's dumb/sixel drawing goes to the terminal directly. Returns false
- * with a message in err when gnuplot failed or is missing. Takes ownership of fig. */
+ * script, messages, attn's own terminal heatmaps) is appended to out; gnuplot's dumb/sixel drawing goes to the
+ * terminal directly. Returns false with a message in err when gnuplot failed or is missing. Takes ownership of fig. */
 bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen);
-/* Keeps fig as the last figure (for savefig) without drawing it: the caller drew it. Takes ownership. */
-void plot_keep(Figure *fig);
 /* Renders the last figure to a file (svg, png or pdf by extension), atomically. */
 bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen);
 int plot_figure_count(void);

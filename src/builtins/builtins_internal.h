@@ -20,6 +20,10 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */
 Tensor *attn_positional_table(int64_t max_len, int64_t d);
 
-/* plot_builtins.c: d2l.plot(X, Y, **kw) for builtins that draw (names/vals: NULL-terminated keyword list). */
+/* plot_builtins.c: d2l.plot(X, Y, **kw) for builtins that draw (names/vals: NULL-terminated keyword list, values
+ * borrowed); builtins_show_figure shows a Figure built in C where figures go (taking ownership). Both return None,
+ * or NULL with the error set. */
+struct Figure;
 Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);
+Value *builtins_show_figure(Interp *I, struct Figure *fig);
 #endif

@@ -2,6 +2,7 @@
  * rotation that maps (p_{i,2j}, p_{i,2j+1}) to (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i. */
 #include "builtins_internal.h"
 #include "interp.h"
+#include "plot.h"
 #include <math.h>
 #include <string.h>
 
@@ -41,6 +42,56 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
     sb_free(&o);
     ten_free(P);
     return val_none();
+}
+
+/* The rotation's figure (§11.6.3.2): the pairs (p_{i,2j}, p_{i,2j+1}) = (sin iω, cos iω) on the unit circle for one
+ * turn of positions (at most 40), each labelled with its i where they do not crowd; and arrows from the pair at i
+ * to the pair at i + δ for a few i spread round the circle: the same turn by δω wherever it starts. Square axes
+ * with room for the labels, so the circle is round and nothing is cut. */
+static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, double w) {
+    int64_t m = (int64_t)ceil(2 * M_PI / w - 1e-9);
+    if (m > 40) m = 40;
+    if (m > n) m = n;
+    Figure *f = plot_figure_new(FIG_LINES, 5, 5.4);
+    double *cx = xmalloc(sizeof(double) * 121), *cy = xmalloc(sizeof(double) * 121);
+    for (int k = 0; k <= 120; k++) { cx[k] = cos(k * M_PI / 60); cy[k] = sin(k * M_PI / 60); }
+    plot_add_series(f, cx, cy, 121, "C7-", "unit circle");
+    double *px = xmalloc(sizeof(double) * (size_t)m), *py = xmalloc(sizeof(double) * (size_t)m);
+    for (int64_t i = 0; i < m; i++) { px[i] = sin((double)i * w); py[i] = cos((double)i * w); }
+    char lab[96];
+    snprintf(lab, sizeof lab, "(p[i,%lld], p[i,%lld]) for i = 0..%lld", (long long)(2 * j), (long long)(2 * j + 1), (long long)(m - 1));
+    plot_add_series(f, px, py, m, "C0o", lab);
+    /* labels at least 0.3 rad apart, pushed out from the circle */
+    int64_t every = (int64_t)ceil(0.3 / w);
+    if (every < 1) every = 1;
+    for (int64_t i = 0; i < m; i += every) {
+        char t[12];
+        snprintf(t, sizeof t, "%lld", (long long)i);
+        plot_add_mark(f, 1.13 * sin((double)i * w), 1.13 * cos((double)i * w), t);
+    }
+    /* arrows from i to i + delta, at most 6, spread over the positions that have both ends */
+    int64_t lo = delta < 0 ? -delta : 0, hi = delta < 0 ? n - 1 : n - 1 - delta;   /* i in [lo, hi] */
+    if (hi > lo + m - 1) hi = lo + m - 1;
+    int64_t adelta = delta < 0 ? -delta : delta, step = (hi - lo) / 5;
+    if (step < adelta + 1) step = adelta + 1;        /* arrows that do not touch */
+    for (int64_t i = lo; i <= hi; i += step) {
+        double a = (double)i * w, b = (double)(i + delta) * w;
+        /* stop short of the point so the head does not hide it */
+        plot_add_arrow(f, 0.97 * sin(a), 0.97 * cos(a), 0.97 * sin(b), 0.97 * cos(b));
+    }
+    snprintf(lab, sizeof lab, "R: pair i → pair i%+lld", (long long)delta);
+    f->arrow_label = xstrdup(lab);
+    snprintf(f->arrow_fmt, sizeof f->arrow_fmt, "C3");
+    snprintf(lab, sizeof lab, "R turns each pair by δω = %.4g rad", (double)delta * w);
+    f->title = xstrdup(lab);
+    snprintf(lab, sizeof lab, "p[i, %lld] = sin(%.4g i)", (long long)(2 * j), w);
+    f->xlabel = xstrdup(lab);
+    snprintf(lab, sizeof lab, "p[i, %lld] = cos(%.4g i)", (long long)(2 * j + 1), w);
+    f->ylabel = xstrdup(lab);
+    f->xlim[0] = f->ylim[0] = -1.32;
+    f->xlim[1] = f->ylim[1] = 1.32;
+    f->equal_axes = true;
+    return builtins_show_figure(I, f);
 }
 
 /* rotation(delta, j, d=32, n=60): the matrix of (11.6.3), checked on every position. Returns the 2×2 matrix. */
@@ -104,42 +155,8 @@ static Value *bi_rotation(Interp *I, Args *a) {
         sb_free(&r);
     }
     if (want_plot) {
-        /* the pairs (p_{i,2j}, p_{i,2j+1}) lie on the unit circle; R turns each by delta*omega to the pair delta later */
-        int64_t m = n - delta < 24 ? n - delta : 24;
-        Value *xs = val_list(0), *ys = val_list(0);
-        Value *cx = val_list(0), *cy = val_list(0), *px = val_list(0), *py = val_list(0), *rx = val_list(0), *ry = val_list(0);
-        for (int k = 0; k <= 100; k++) { val_list_append(cx, val_float(cos(k * 0.0628318530718))); val_list_append(cy, val_float(sin(k * 0.0628318530718))); }
-        for (int64_t i = 0; i < m; i++) {
-            double x = sin(i * w), y = cos(i * w);
-            val_list_append(px, val_float(x));
-            val_list_append(py, val_float(y));
-            val_list_append(rx, val_float(c * x + s * y));
-            val_list_append(ry, val_float(-s * x + c * y));
-        }
-        val_list_append(xs, cx); val_list_append(ys, cy);
-        val_list_append(xs, px); val_list_append(ys, py);
-        val_list_append(xs, rx); val_list_append(ys, ry);
-        char title[160];
-        snprintf(title, sizeof title, "pairs (p[i,%lld], p[i,%lld]) and R times them: turned by delta*omega = %.4g rad", (long long)(2 * j), (long long)(2 * j + 1), delta * w);
-        Value *legend = val_list(3);
-        val_seq_set(legend, 0, val_str("unit circle"));
-        val_seq_set(legend, 1, val_str("(p[i,2j], p[i,2j+1])"));
-        char l3[64];
-        snprintf(l3, sizeof l3, "R @ pair = pair at i+%lld", (long long)delta);
-        val_seq_set(legend, 2, val_str(l3));
-        Value *fmts = val_list(3);
-        val_seq_set(fmts, 0, val_str(":"));
-        val_seq_set(fmts, 1, val_str("bo"));
-        val_seq_set(fmts, 2, val_str("rx"));
-        Value *fs = val_tuple(2), *ti = val_str(title), *xl = val_str("p[i, 2j] = sin(i omega)"), *yl = val_str("p[i, 2j+1] = cos(i omega)");
-        val_seq_set(fs, 0, val_float(5));
-        val_seq_set(fs, 1, val_float(5));
-        const char *const names[] = {"legend", "fmts", "figsize", "title", "xlabel", "ylabel", NULL};
-        Value *const vals[] = {legend, fmts, fs, ti, xl, yl};
-        Value *r = plot_call(I, xs, ys, names, vals);
+        Value *r = rotation_figure(I, delta, j, n, w);
         val_decref(r);
-        Value *all[] = {xs, ys, legend, fmts, fs, ti, xl, yl};
-        for (size_t k = 0; k < sizeof all / sizeof *all; k++) val_decref(all[k]);
         if (interp_failed(I)) { ten_free(R); return NULL; }
     }
     return val_tensor(R);

@@ -1,6 +1,7 @@
 /* plot_builtins.c - the book's plotting helpers with the book's arguments: d2l.plot (§2.4 / used in §11.6.3) and
- * d2l.show_heatmaps (§11.1, used in §11.6.3.1), plus savefig and plot_target. They turn values into a Figure of
- * deterministic gnuplot text (numbers as %.9g, strings through plot_quote) and hand it to plot_show. */
+ * d2l.show_heatmaps (§11.1, used in §11.6.3.1), plus savefig and plot_target. They turn values into a Figure (data:
+ * series, matrices, labels, figsize) and hand it to plot_show through show(), the one place that decides whether
+ * this output is a terminal. */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
@@ -11,20 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define EOD "EOD_attn"
 #define MAX_SERIES 64
 #define MAX_POINTS 1000000
+#define MAX_CELLS 1000000
 
-typedef struct Series { double *x, *y; int64_t n; bool has_x; } Series;
-
-static const char *tab10[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+typedef struct Series { double *x, *y; int64_t n; } Series;
 
 static bool is_tty_out(void) { return isatty(1) != 0; }
-
-static void num(StrBuf *o, double v) {
-    if (!isfinite(v)) { sb_puts(o, "NaN"); return; }
-    sb_printf(o, "%.9g", v == 0 ? 0.0 : v);
-}
 
 /* A 1-D sequence of numbers (tensor or list) as doubles; NULL with an error otherwise. */
 static double *to_numbers(Interp *I, Value *v, int64_t *n, const char *what) {
@@ -107,54 +101,20 @@ static bool pair(Interp *I, Value *v, const char *what, double *a, double *b) {
     return true;
 }
 
-/* matplotlib fmt ('-', 'm--', 'g-.', 'r:', 'bo') -> gnuplot style. */
-static void style_of(StrBuf *o, const char *fmt, int idx) {
-    const char *color = tab10[idx % 10];
-    static const struct { char c; const char *rgb; } colors[] = {{'b', "#1f77b4"}, {'g', "#2ca02c"}, {'r', "#d62728"},
-        {'c', "#17becf"}, {'m', "#bf00bf"}, {'y', "#bfbf00"}, {'k', "#000000"}, {'w', "#ffffff"}};
-    int dt = 0, pt = -1;
-    for (const char *p = fmt ? fmt : "-"; *p; p++) {
-        for (size_t k = 0; k < sizeof colors / sizeof *colors; k++) if (*p == colors[k].c) color = colors[k].rgb;
-        if (p[0] == '-' && p[1] == '-') { dt = 2; p++; }
-        else if (p[0] == '-' && p[1] == '.') { dt = 4; p++; }
-        else if (*p == '-') dt = 1;
-        else if (*p == ':') dt = 3;
-        else if (*p == 'o') pt = 7;
-        else if (*p == '.') pt = 0;
-        else if (*p == 'x') pt = 2;
-        else if (*p == '+') pt = 1;
-        else if (*p == 's') pt = 5;
-        else if (*p == '^') pt = 9;
-        else if (*p == '*') pt = 3;
-    }
-    if (dt == 0 && pt < 0) dt = 1;
-    if (dt && pt >= 0) sb_printf(o, "with linespoints lw 2 dt %d pt %d", dt, pt);
-    else if (dt) sb_printf(o, "with lines lw 2 dt %d", dt);
-    else sb_printf(o, "with points pt %d", pt);
-    sb_printf(o, " lc rgb '%s'", color);
-}
-
-static void figure_init(Figure *f, double w, double h) {
-    sb_init(&f->body);
-    sb_init(&f->summary);
-    f->width_in = w;
-    f->height_in = h;
-    f->is_heatmap = false;
-    sb_puts(&f->body, "reset\nundefine $*\nset encoding utf8\n");
-}
-
+/* Shows fig where figures go (the terminal only when stdout is one and the output is not being captured). Takes
+ * ownership of fig. */
 static Value *show(Interp *I, Figure *fig) {
-    Figure *heap = xmalloc(sizeof *heap);
-    *heap = *fig;
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_show(heap, &out, is_tty_out() && !I->capture, err, sizeof err);
+    bool ok = plot_show(fig, &out, is_tty_out() && !I->capture, err, sizeof err);
     interp_write(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
     return val_none();
 }
+
+Value *builtins_show_figure(Interp *I, Figure *fig) { return show(I, fig); }
 
 /* d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear',
  *          yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5)) */
@@ -185,7 +145,6 @@ static Value *bi_plot(Interp *I, Args *a) {
             int64_t n2;
             s[i].x = to_numbers(I, xs->u.seq.items[nx == 1 ? 0 : i], &n2, "plot X");
             if (!s[i].x) { ok = false; break; }
-            s[i].has_x = true;
             if (n2 != s[i].n) { rt_error(I, "plot: X has %lld points but Y series %lld has %lld", (long long)n2, (long long)i, (long long)s[i].n); ok = false; }
         }
     }
@@ -221,147 +180,27 @@ static Value *bi_plot(Interp *I, Args *a) {
     }
     Value *r = NULL;
     if (ok) {
-        Figure f;
-        figure_init(&f, fw, fh);
-        StrBuf *o = &f.body;
-        sb_puts(o, "set grid\nset key noenhanced\nset format x \"%g\"\nset format y \"%g\"\n");
-        if (!nleg) sb_puts(o, "unset key\n");
-        if (xl) { sb_puts(o, "set xlabel "); plot_quote(o, xl); sb_puts(o, " noenhanced\n"); }
-        if (yl) { sb_puts(o, "set ylabel "); plot_quote(o, yl); sb_puts(o, " noenhanced\n"); }
-        if (title) { sb_puts(o, "set title "); plot_quote(o, title); sb_puts(o, " noenhanced\n"); }
-        if (!isnan(x0)) { sb_puts(o, "set xrange ["); num(o, x0); sb_putc(o, ':'); num(o, x1); sb_puts(o, "]\n"); }
-        if (!isnan(y0)) { sb_puts(o, "set yrange ["); num(o, y0); sb_putc(o, ':'); num(o, y1); sb_puts(o, "]\n"); }
-        if (!strcmp(xscale, "log")) sb_puts(o, "set logscale x\n");
-        if (!strcmp(yscale, "log")) sb_puts(o, "set logscale y\n");
-        for (int64_t i = 0; i < ny; i++) {
-            sb_printf(o, "$S%lld << " EOD "\n", (long long)(i + 1));
-            for (int64_t p = 0; p < s[i].n; p++) {
-                num(o, s[i].has_x ? s[i].x[p] : (double)p);
-                sb_putc(o, ' ');
-                num(o, s[i].y[p]);
-                sb_putc(o, '\n');
-            }
-            sb_puts(o, EOD "\n");
-        }
-        sb_puts(o, "plot ");
+        /* the book's fmts for the first four series; after them (the book's zip would drop them) solid lines in
+         * matplotlib's next default colours */
         static const char *book_fmts[] = {"-", "m--", "g-.", "r:"};
+        Figure *f = plot_figure_new(FIG_LINES, fw, fh);
         for (int64_t i = 0; i < ny; i++) {
-            if (i) sb_puts(o, ", \\\n     ");
-            sb_printf(o, "$S%lld using 1:2 ", (long long)(i + 1));
-            style_of(o, nfmt ? fmts[i % nfmt] : book_fmts[i % 4], (int)i);
-            if (i < nleg) { sb_puts(o, " title "); plot_quote(o, legend[i]); }
-            else sb_puts(o, " notitle");
+            const char *fmt = nfmt ? (i < nfmt ? fmts[i] : "-") : i < 4 ? book_fmts[i] : "-";
+            plot_add_series(f, s[i].x, s[i].y, s[i].n, fmt, i < nleg ? legend[i] : NULL);
+            s[i].x = s[i].y = NULL;
         }
-        sb_putc(o, '\n');
-        StrBuf *sm = &f.summary;
-        int64_t npts = s[0].n;
-        bool same = true;
-        for (int64_t i = 1; i < ny; i++) if (s[i].n != npts) same = false;
-        sb_printf(sm, "figure %d: %lld line%s", plot_figure_count() + 1, (long long)ny, ny == 1 ? "" : "s");
-        if (same) sb_printf(sm, " of %lld points", (long long)npts);
-        if (xl) sb_printf(sm, "; xlabel '%s'", xl);
-        if (yl) sb_printf(sm, "; ylabel '%s'", yl);
-        if (title) sb_printf(sm, "; title '%s'", title);
-        if (nleg) {
-            sb_puts(sm, "; legend ");
-            for (int i = 0; i < nleg; i++) sb_printf(sm, i ? ", '%s'" : "'%s'", legend[i]);
-        }
-        if (strcmp(xscale, "linear") || strcmp(yscale, "linear")) sb_printf(sm, "; %s-%s axes", xscale, yscale);
-        r = show(I, &f);
+        f->xlabel = xl; f->ylabel = yl; f->title = title;
+        xl = yl = title = NULL;
+        f->xlim[0] = x0; f->xlim[1] = x1; f->ylim[0] = y0; f->ylim[1] = y1;
+        f->logx = !strcmp(xscale, "log");
+        f->logy = !strcmp(yscale, "log");
+        r = show(I, f);
     }
     for (int64_t i = 0; i < MAX_SERIES; i++) { free(s[i].x); free(s[i].y); }
     free_strs(legend, nleg);
     free_strs(fmts, nfmt);
     free(xl); free(yl); free(title);
     return r;
-}
-
-/* matplotlib's colormaps, light to dark, as stops (position, 0xRRGGBB): for gnuplot and for the terminal */
-typedef struct Cmap { const char *name; int n; double pos[5]; unsigned rgb[5]; } Cmap;
-static const Cmap cmaps[] = {
-    {"Reds", 5, {0, 0.25, 0.5, 0.75, 1}, {0xfff5f0, 0xfcbba1, 0xfb6a4a, 0xcb181d, 0x67000d}},
-    {"Blues", 5, {0, 0.25, 0.5, 0.75, 1}, {0xf7fbff, 0xc6dbef, 0x6baed6, 0x2171b5, 0x08306b}},
-    {"Greens", 5, {0, 0.25, 0.5, 0.75, 1}, {0xf7fcf5, 0xc7e9c0, 0x74c476, 0x238b45, 0x00441b}},
-    {"Greys", 3, {0, 0.5, 1}, {0xffffff, 0x969696, 0x000000}},
-    {"Oranges", 3, {0, 0.5, 1}, {0xfff5eb, 0xfd8d3c, 0x7f2704}},
-    {"Purples", 3, {0, 0.5, 1}, {0xfcfbfd, 0x9e9ac8, 0x3f007d}},
-    {"viridis", 5, {0, 0.25, 0.5, 0.75, 1}, {0x440154, 0x3b528b, 0x21918c, 0x5ec962, 0xfde725}},
-    {"RdBu", 5, {0, 0.25, 0.5, 0.75, 1}, {0x67001f, 0xd6604d, 0xf7f7f7, 0x4393c3, 0x053061}},
-    {"coolwarm", 3, {0, 0.5, 1}, {0x3b4cc0, 0xdddddd, 0xb40426}}};
-
-static const Cmap *find_cmap(const char *name) {
-    for (size_t i = 0; i < sizeof cmaps / sizeof *cmaps; i++) if (!strcmp(name, cmaps[i].name)) return &cmaps[i];
-    return NULL;
-}
-
-static void palette(StrBuf *o, const Cmap *c) {
-    sb_puts(o, "set palette defined (");
-    for (int i = 0; i < c->n; i++) sb_printf(o, i ? ", %g '#%06x'" : "%g '#%06x'", c->pos[i], c->rgb[i]);
-    sb_puts(o, ")\n");
-}
-
-/* The colour of t in [0, 1] as an xterm-256 colour (the 6×6×6 cube). */
-static int xterm256(const Cmap *c, double t) {
-    int k = 0;
-    while (k + 2 < c->n && t > c->pos[k + 1]) k++;
-    double f = c->pos[k + 1] > c->pos[k] ? (t - c->pos[k]) / (c->pos[k + 1] - c->pos[k]) : 0;
-    if (f < 0) f = 0;
-    if (f > 1) f = 1;
-    int rgb[3];
-    for (int ch = 0; ch < 3; ch++) {
-        int a = (int)(c->rgb[k] >> (16 - 8 * ch)) & 255, b = (int)(c->rgb[k + 1] >> (16 - 8 * ch)) & 255;
-        rgb[ch] = (int)(a + (b - a) * f + 0.5);
-    }
-    int q[3];
-    for (int ch = 0; ch < 3; ch++) q[ch] = rgb[ch] < 48 ? 0 : rgb[ch] < 115 ? 1 : (rgb[ch] - 35) / 40;
-    return 16 + 36 * q[0] + 6 * q[1] + q[2];
-}
-
-/* Heatmaps drawn by attn itself in the terminal (gnuplot's dumb terminal cannot fit several panels): each cell two
- * characters wide, coloured with the colormap, or shade characters light to dark without colour. */
-static void heatmaps_text(StrBuf *o, const Tensor *M, const Cmap *cm, double lo, double hi, char **titles, int ntit,
-                          const char *xl, const char *yl, bool colour) {
-    static const char shades[] = " .:-=+*%@";
-    int64_t R = M->shape[0], C = M->shape[1], H = M->shape[2], W = M->shape[3];
-    int cellw = W > 40 ? 1 : 2;
-    if (yl) sb_printf(o, "%s\n", yl);
-    for (int64_t r = 0; r < R; r++) {
-        sb_puts(o, "     ");
-        for (int64_t c = 0; c < C; c++) {
-            char t[64] = "";
-            if (c < ntit) snprintf(t, sizeof t, "%.*s", (int)(W * cellw), titles[c]);
-            sb_printf(o, "%-*s  ", (int)(W * cellw), t);
-        }
-        sb_putc(o, '\n');
-        for (int64_t i = 0; i < H; i++) {
-            sb_printf(o, "%4lld ", (long long)i);
-            for (int64_t c = 0; c < C; c++) {
-                for (int64_t j = 0; j < W; j++) {
-                    double x = ten_get(M, ((r * C + c) * H + i) * W + j);
-                    double t = isfinite(x) ? (x - lo) / (hi - lo) : 0;
-                    if (colour) sb_printf(o, "\x1b[48;5;%dm%*s", xterm256(cm, t), cellw, "");
-                    else {
-                        int s = (int)(t * 8.999);
-                        sb_pad(o, shades[s < 0 ? 0 : s > 8 ? 8 : s], cellw);
-                    }
-                }
-                if (colour) sb_puts(o, "\x1b[0m");
-                sb_puts(o, "  ");
-            }
-            sb_putc(o, '\n');
-        }
-    }
-    if (xl) sb_printf(o, "     %s\n", xl);
-    sb_puts(o, "     scale: ");
-    num(o, lo);
-    sb_putc(o, ' ');
-    for (int k = 0; k <= 16; k++) {
-        if (colour) sb_printf(o, "\x1b[48;5;%dm \x1b[0m", xterm256(cm, k / 16.0));
-        else sb_putc(o, shades[k * 8 / 16]);
-    }
-    sb_putc(o, ' ');
-    num(o, hi);
-    sb_putc(o, '\n');
 }
 
 /* d2l.show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'): matrices is 4-D
@@ -379,7 +218,8 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
                            "for one matrix use M.unsqueeze(0).unsqueeze(0)", s);
     }
     int64_t R = M->shape[0], C = M->shape[1], H = M->shape[2], W = M->shape[3];
-    if (R * C > 64 || R * C == 0 || H == 0 || W == 0 || H * W > 250000) return rt_error(I, "show_heatmaps: between 1 and 64 plots of at most 250000 cells each");
+    if (R * C > 64 || R * C == 0 || H == 0 || W == 0 || H * W > 250000 || M->numel > MAX_CELLS)
+        return rt_error(I, "show_heatmaps: between 1 and 64 plots of at most 250000 cells each, %d cells in all", MAX_CELLS);
     char **titles = NULL, *xl = NULL, *yl = NULL;
     int ntit = 0;
     double fw = 2.5, fh = 2.5;
@@ -399,92 +239,22 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
         val_str_of(&b, v);
         if (k) yl = sb_take(&b); else xl = sb_take(&b);
     }
-    Figure f;
-    figure_init(&f, fw, fh);
-    f.is_heatmap = true;
-    StrBuf *o = &f.body;
-    const Cmap *cm = find_cmap(cmap);
-    if (cm) palette(o, cm);
-    else {
-        sb_free(&f.body);
-        sb_free(&f.summary);
+    if (!plot_cmap_valid(cmap)) {
         free_strs(titles, ntit);
         free(xl);
         free(yl);
-        return rt_error(I, "show_heatmaps: unknown cmap '%s' (attn has Reds, Blues, Greens, Greys, Oranges, Purples, viridis, RdBu, coolwarm)", cmap);
+        return rt_error(I, "show_heatmaps: unknown cmap '%s' (attn has %s)", cmap, plot_cmap_names());
     }
-    /* in a terminal without colour, cells are drawn as characters from light to dark */
-    static const char shades[] = " .:-=+*%@";
-    double lo = INFINITY, hi = -INFINITY;
-    for (int64_t i = 0; i < M->numel; i++) { double x = ten_get(M, i); if (isfinite(x)) { if (x < lo) lo = x; if (x > hi) hi = x; } }
-    if (!(hi > lo)) { hi = lo + 1; if (!isfinite(lo)) { lo = 0; hi = 1; } }
-    sb_puts(o, "set key noenhanced\nunset key\nset tics out nomirror\n");
-    sb_printf(o, "set xrange [-0.5:%lld.5]\nset yrange [%lld.5:-0.5]\nset cbrange [", (long long)(W - 1), (long long)(H - 1));
-    num(o, lo);
-    sb_putc(o, ':');
-    num(o, hi);
-    sb_puts(o, "]\n");
-    for (int64_t r = 0; r < R; r++)
-        for (int64_t c = 0; c < C; c++) {
-            int64_t base = (r * C + c) * H * W;
-            sb_printf(o, "$H%lld_%lld << " EOD "\n", (long long)r, (long long)c);
-            for (int64_t i = 0; i < H; i++) {
-                for (int64_t j = 0; j < W; j++) { if (j) sb_putc(o, ' '); num(o, ten_get(M, base + i * W + j)); }
-                sb_putc(o, '\n');
-            }
-            sb_puts(o, EOD "\n");
-            sb_printf(o, "$C%lld_%lld << " EOD "\n", (long long)r, (long long)c);
-            for (int64_t i = 0; i < H; i++)
-                for (int64_t j = 0; j < W; j++) {
-                    double x = ten_get(M, base + i * W + j);
-                    int s = isfinite(x) ? (int)((x - lo) / (hi - lo) * 8.999) : 0;
-                    sb_printf(o, "%lld %lld \"%c\"\n", (long long)j, (long long)i, shades[s < 0 ? 0 : s > 8 ? 8 : s]);
-                }
-            sb_puts(o, EOD "\n");
-        }
-    if (R * C > 1) sb_printf(o, "set multiplot layout %lld,%lld\n", (long long)R, (long long)C);
-    for (int64_t r = 0; r < R; r++)
-        for (int64_t c = 0; c < C; c++) {
-            if (c < ntit) { sb_puts(o, "set title "); plot_quote(o, titles[c]); sb_puts(o, " noenhanced\n"); }
-            else sb_puts(o, "unset title\n");
-            if (xl && r == R - 1) { sb_puts(o, "set xlabel "); plot_quote(o, xl); sb_puts(o, " noenhanced\n"); } else sb_puts(o, "unset xlabel\n");
-            if (yl && c == 0) { sb_puts(o, "set ylabel "); plot_quote(o, yl); sb_puts(o, " noenhanced\n"); } else sb_puts(o, "unset ylabel\n");
-            sb_printf(o, "if (exists(\"ATTN_MONO\") && ATTN_MONO) { plot $C%lld_%lld using 1:2:3 with labels notitle } "
-                         "else { plot $H%lld_%lld matrix with image notitle }\n",
-                      (long long)r, (long long)c, (long long)r, (long long)c);
-        }
-    if (R * C > 1) sb_puts(o, "unset multiplot\n");
-    sb_printf(&f.summary, "figure %d: heatmap", plot_figure_count() + 1);
-    if (R * C > 1) sb_printf(&f.summary, "s %lld×%lld", (long long)R, (long long)C);
-    sb_printf(&f.summary, " of %lld×%lld values from ", (long long)H, (long long)W);
-    StrBuf nb;
-    sb_init(&nb);
-    num(&nb, lo);
-    sb_puts(&nb, " to ");
-    num(&nb, hi);
-    sb_puts(&f.summary, sb_str(&nb));
-    sb_free(&nb);
-    sb_printf(&f.summary, "; cmap %s", cmap);
-    if (xl) sb_printf(&f.summary, "; xlabel '%s'", xl);
-    if (yl) sb_printf(&f.summary, "; ylabel '%s'", yl);
-    for (int i = 0; i < ntit; i++) sb_printf(&f.summary, i ? ", '%s'" : "; titles '%s'", titles[i]);
-    Value *r;
-    if (plot_resolved_target(is_tty_out() && !I->capture) == PT_TERMINAL) {
-        StrBuf txt;
-        sb_init(&txt);
-        const char *nc = getenv("NO_COLOR");
-        heatmaps_text(&txt, M, cm, lo, hi, titles, ntit, xl, yl, !(nc && *nc));
-        Figure *heap = xmalloc(sizeof *heap);
-        *heap = f;
-        plot_keep(heap);
-        interp_write(I, sb_str(&txt));
-        sb_free(&txt);
-        r = val_none();
-    } else r = show(I, &f);
-    free_strs(titles, ntit);
-    free(xl);
-    free(yl);
-    return r;
+    double *vals = xmalloc(sizeof(double) * (size_t)M->numel);
+    for (int64_t i = 0; i < M->numel; i++) vals[i] = ten_get(M, i);
+    Figure *f = plot_figure_new(FIG_HEATMAPS, fw, fh);
+    plot_set_matrices(f, R, C, H, W, vals);
+    f->cmap = xstrdup(cmap);
+    f->xlabel = xl;
+    f->ylabel = yl;
+    f->titles = titles;
+    f->ntitles = ntit;
+    return show(I, f);
 }
 
 static Value *bi_savefig(Interp *I, Args *a) {

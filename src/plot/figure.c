@@ -1,10 +1,12 @@
-/* figure.c - where figures go, and how a figure becomes gnuplot input for that place: a window, the terminal
- * (dumb, sized to it, coloured unless NO_COLOR; sixel when asked), .svg files, a one-line summary or the script.
- * Also the last figure, kept for savefig(), and the quoting every string goes through. */
-#include "plot.h"
+/* figure.c - where figures go, and the canvas each place gives a figure: a window, the terminal (gnuplot's dumb
+ * terminal for line plots, attn's own drawing for heatmaps, sized to the terminal, truecolor when COLORTERM says so,
+ * no colour under NO_COLOR; sixel pictures sized from the terminal's cell size), .svg files, a one-line summary or
+ * the script. Also the last figure, kept for savefig(), and the quoting every string goes through. */
+#include "plot_internal.h"
 #include "textwidth.h"
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,8 @@ int plot_figure_count(void) { return figures; }
 
 void plot_reset(void) {
     figures = 0;
-    if (last) { sb_free(&last->body); sb_free(&last->summary); free(last); last = NULL; }
+    plot_figure_free(last);
+    last = NULL;
 }
 
 static bool has_display(void) {
@@ -45,49 +48,72 @@ static bool has_display(void) {
     return (d && *d) || (w && *w);
 }
 
-/* Does the terminal draw sixel images? Asks it for its primary device attributes (ESC [ c): a reply that lists
- * feature 4 is a sixel terminal (xterm -ti vt340, mlterm, foot, WezTerm ...). Asked once, with a 200 ms limit. */
-static bool terminal_has_sixel(void) {
-    static int answer = -1;
-    if (answer >= 0) return answer;
-    answer = 0;
-    const char *force = getenv("ATTN_SIXEL");
-    if (force) return (answer = *force == '1');
-    if (!isatty(0) || !isatty(1)) return false;
+/* What the terminal says about itself, asked once: its primary device attributes (ESC [ c: feature 4 means it draws
+ * sixel images), its character cell and text area in pixels (XTWINOPS: ESC [ 16 t answers ESC [ 6 ; h ; w t, and
+ * ESC [ 14 t answers ESC [ 4 ; h ; w t). All three questions go out together; terminals answer in order, and every
+ * terminal answers the last one, so reading stops at that answer, or after 300 ms. */
+typedef struct TermInfo { bool asked, sixel; int cell_w, cell_h, area_w, area_h; } TermInfo;
+static TermInfo term;
+
+static void parse_replies(const char *buf) {
+    for (const char *p = buf; (p = strstr(p, "\x1b[")); ) {
+        p += 2;
+        if (*p == '?') {
+            /* \x1b[?62;4;22c : the attributes are numbers separated by ';' */
+            for (p++; *p && *p != 'c';) {
+                long v = strtol(p, (char **)&p, 10);
+                if (v == 4) term.sixel = true;
+                if (*p == ';') p++;
+                else if (*p != 'c') break;
+            }
+            continue;
+        }
+        long a = strtol(p, (char **)&p, 10), hgt = 0, wid = 0;
+        if (*p == ';') hgt = strtol(p + 1, (char **)&p, 10);
+        if (*p == ';') wid = strtol(p + 1, (char **)&p, 10);
+        if (*p != 't' || hgt <= 0 || wid <= 0 || hgt > 100000 || wid > 100000) continue;
+        if (a == 6) { term.cell_h = (int)hgt; term.cell_w = (int)wid; }
+        if (a == 4) { term.area_h = (int)hgt; term.area_w = (int)wid; }
+    }
+}
+
+static void terminal_ask(void) {
+    if (term.asked) return;
+    term.asked = true;
+    if (!isatty(0) || !isatty(1)) return;
     struct termios saved, raw;
-    if (tcgetattr(0, &saved) != 0) return false;
+    if (tcgetattr(0, &saved) != 0) return;
     raw = saved;
     raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
     raw.c_cc[VMIN] = 0;
     raw.c_cc[VTIME] = 0;
-    if (tcsetattr(0, TCSANOW, &raw) != 0) return false;
-    if (write(1, "\x1b[c", 3) == 3) {
-        char buf[128];
+    if (tcsetattr(0, TCSANOW, &raw) != 0) return;
+    static const char ask[] = "\x1b[16t\x1b[14t\x1b[c";
+    if (write(1, ask, sizeof ask - 1) == (ssize_t)(sizeof ask - 1)) {
+        char buf[256];
         size_t n = 0;
-        for (int waited = 0; waited < 200 && n < sizeof buf - 1;) {
+        for (int waited = 0; waited < 300 && n < sizeof buf - 1;) {
             struct pollfd pfd = {0, POLLIN, 0};
             if (poll(&pfd, 1, 20) > 0) {
                 ssize_t r = read(0, buf + n, sizeof buf - 1 - n);
                 if (r <= 0) break;
                 n += (size_t)r;
                 buf[n] = 0;
-                if (memchr(buf, 'c', n) && strstr(buf, "\x1b[?")) break;
+                const char *da = strstr(buf, "\x1b[?");
+                if (da && strchr(da, 'c')) break;
             } else waited += 20;
         }
         buf[n] = 0;
-        const char *p = strstr(buf, "\x1b[?");
-        if (p) {
-            /* \x1b[?62;4;22c : the attributes are numbers separated by ';' */
-            for (p += 3; *p && *p != 'c';) {
-                long v = strtol(p, (char **)&p, 10);
-                if (v == 4) answer = 1;
-                if (*p == ';') p++;
-                else if (*p != 'c') break;
-            }
-        }
+        parse_replies(buf);
     }
     tcsetattr(0, TCSANOW, &saved);
-    return answer;
+}
+
+static bool terminal_has_sixel(void) {
+    const char *force = getenv("ATTN_SIXEL");
+    if (force && *force) return *force == '1';
+    terminal_ask();
+    return term.sixel;
 }
 
 PlotTarget plot_resolved_target(bool tty) {
@@ -152,46 +178,66 @@ static void term_size(int *cols, int *rows) {
     struct winsize ws;
     *cols = 80;
     *rows = 24;
-    if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) { *cols = ws.ws_col; *rows = ws.ws_row; }
-    else {
-        const char *c = getenv("COLUMNS");
-        if (c && atoi(c) > 20) *cols = atoi(c);
+    if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) {
+        *cols = ws.ws_col;
+        if (ws.ws_row > 5) *rows = ws.ws_row;
+        if (!term.cell_w && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {    /* some terminals fill these in */
+            term.cell_w = ws.ws_xpixel / ws.ws_col;
+            term.cell_h = ws.ws_ypixel / (ws.ws_row ? ws.ws_row : 1);
+        }
+        return;
     }
+    const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+    if (c && atoi(c) > 20) *cols = atoi(c);
+    if (l && atoi(l) > 5) *rows = atoi(l);
 }
 
-/* The terminal line for a target (px: 100 pixels per inch of figsize, as matplotlib's default dpi). */
-static void terminal_line(StrBuf *o, PlotTarget t, const Figure *f, const char *file_ext) {
-    if (t != PT_TERMINAL) sb_puts(o, "ATTN_MONO = 0\n");
-    int w = (int)(f->width_in * 100 + 0.5), h = (int)(f->height_in * 100 + 0.5);
-    if (w < 100) w = 100;
-    if (h < 80) h = 80;
-    if (file_ext) {
-        if (!strcmp(file_ext, ".png")) sb_printf(o, "set terminal pngcairo size %d,%d noenhanced\n", w * 2, h * 2);
-        else if (!strcmp(file_ext, ".pdf")) sb_printf(o, "set terminal pdfcairo size %.2fin,%.2fin noenhanced\n", f->width_in, f->height_in);
-        else sb_printf(o, "set terminal svg size %d,%d noenhanced\n", w * 2, h * 2);
-        return;
+static ColourMode colour_mode(void) {
+    const char *nc = getenv("NO_COLOR"), *ct = getenv("COLORTERM");
+    if (nc && *nc) return COLOUR_NONE;
+    if (ct && (!strcmp(ct, "truecolor") || !strcmp(ct, "24bit"))) return COLOUR_TRUE;
+    return COLOUR_256;
+}
+
+/* The canvas of a screen target. The dumb terminal and attn's text heatmaps get the terminal's columns and rows
+ * (at most 160 columns; a line plot keeps about the figure's shape); a window gets 1.5 times 96 pixels per inch of
+ * figsize; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
+ * XTWINOPS; 10×20 when it does not say), with text at most 1.5 times the terminal's own. */
+static Canvas screen_canvas(PlotTarget t, const Figure *f) {
+    Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL};
+    int cols, rows;
+    term_size(&cols, &rows);
+    if (t == PT_WINDOW) {
+        cv.kind = CV_WINDOW;
+        cv.window = gp_has_terminal("qt") ? "qt" : gp_has_terminal("wxt") ? "wxt" : "x11";
+        cv.ppi = 144;
+    } else if (t == PT_SIXEL) {
+        terminal_ask();
+        cv.kind = CV_SIXEL;
+        int cw = term.cell_w > 0 ? term.cell_w : term.area_w > 0 ? term.area_w / cols : 10;
+        int ch = term.cell_h > 0 ? term.cell_h : term.area_h > 0 ? term.area_h / rows : 20;
+        if (cw < 4 || cw > 100) cw = 10;
+        if (ch < 8 || ch > 200) ch = 20;
+        double aw = (double)cols * cw, ah = (double)(rows > 4 ? rows - 3 : rows) * ch;
+        if (term.area_w > 0 && term.area_w < aw) aw = term.area_w;
+        cv.ppi = fmin(fmin(aw / f->width_in, ah / f->height_in), 10.8 * ch);
+        if (cv.ppi < 30) cv.ppi = 30;
+    } else {
+        if (cols > 160) cols = 160;
+        cv.width = cols;
+        cv.height = rows;
+        if (f->kind == FIG_LINES) {
+            int r = (int)(cols * f->height_in / f->width_in / 2.2);
+            if (r < 12) r = 12;
+            if (r > rows - 2) r = rows - 2;
+            if (r < 8) r = 8;
+            cv.height = r;
+        }
+        return cv;
     }
-    switch (t) {
-    case PT_WINDOW: {
-        const char *win = gp_has_terminal("qt") ? "qt" : gp_has_terminal("wxt") ? "wxt" : "x11";
-        sb_printf(o, "set terminal %s size %d,%d persist noenhanced\n", win, w * 2, h * 2);
-        break;
-    }
-    case PT_SIXEL: sb_printf(o, "set terminal sixelgd size %d,%d noenhanced\n", w * 2, h * 2); break;
-    default: {
-        int cols, rows;
-        term_size(&cols, &rows);
-        if (cols > 120) cols = 120;
-        int r = (int)(cols * f->height_in / f->width_in / 2.2);
-        if (r < 12) r = 12;
-        if (r > rows - 2 && rows > 14) r = rows - 2;
-        const char *nc = getenv("NO_COLOR");
-        bool mono = nc && *nc;
-        sb_printf(o, "set terminal dumb size %d,%d %s\nATTN_MONO = %d\n", cols, r, mono ? "mono" : "ansi256", mono);
-        return;
-        break;
-    }
-    }
+    cv.width = (int)lround(f->width_in * cv.ppi);
+    cv.height = (int)lround(f->height_in * cv.ppi);
+    return cv;
 }
 
 static bool send(const char *script, StrBuf *out, char *err, size_t errlen) {
@@ -219,40 +265,97 @@ static bool send(const char *script, StrBuf *out, char *err, size_t errlen) {
     return ok;
 }
 
-void plot_keep(Figure *fig) {
-    figures++;
-    if (last) { sb_free(&last->body); sb_free(&last->summary); free(last); }
-    last = fig;
-}
-
 bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
-    plot_keep(fig);
+    fig->number = ++figures;
+    plot_figure_free(last);
+    last = fig;
     PlotTarget t = plot_resolved_target(tty);
     switch (t) {
     case PT_NONE: return true;
-    case PT_SUMMARY: sb_printf(out, "<%s>\n", sb_str(&fig->summary)); return true;
-    case PT_SCRIPT: sb_printf(out, "# %s\n%s", sb_str(&fig->summary), sb_str(&fig->body)); return true;
+    case PT_SUMMARY: {
+        /* chosen by attn because the output is not a terminal: the ranges and, once, how to see the figure;
+         * asked for (transcripts, lessons replayed as tests): what the figure holds */
+        static bool hinted;
+        sb_putc(out, '<');
+        plot_summary(fig, target == PT_AUTO, out);
+        sb_puts(out, ">\n");
+        if (target == PT_AUTO && !hinted) {
+            hinted = true;
+            sb_puts(out, "(the output is not a terminal, so figures show as this line: savefig('figure.png') writes the last "
+                         "one to a file, plot_target('files') saves each one)\n");
+        }
+        return true;
+    }
+    case PT_SCRIPT: {
+        sb_puts(out, "# ");
+        plot_summary(fig, true, out);
+        sb_putc(out, '\n');
+        Canvas cv = plot_file_canvas(fig, ".svg");
+        plot_script(fig, &cv, NULL, out);
+        return true;
+    }
     case PT_FILES: {
         const char *dir = getenv("ATTN_PLOT_DIR");
         char path[600];
         snprintf(path, sizeof path, "%s%sfigure-%d.svg", dir && *dir ? dir : "", dir && *dir ? "/" : "", figures);
-        if (!plot_savefig(path, out, err, errlen)) return false;
-        return true;
+        return plot_savefig(path, out, err, errlen);
     }
     default: break;
     }
+    Canvas cv = screen_canvas(t, fig);
     StrBuf s;
     sb_init(&s);
-    terminal_line(&s, t, fig, NULL);
-    sb_puts(&s, "set output\n");
+    if (t == PT_TERMINAL && fig->kind == FIG_HEATMAPS) {
+        plot_text_heatmaps(fig, &cv, out);          /* attn draws these itself: several panels, faithful colour */
+        sb_free(&s);
+        return true;
+    }
     if (t == PT_TERMINAL) {     /* one cell per character there: wide (CJK) characters get a second, empty one */
-        sb_puts(&s, "set encoding utf8\n");
-        tw_cells(&s, sb_str(&fig->body));
-    } else sb_puts(&s, sb_str(&fig->body));
+        StrBuf script;
+        sb_init(&script);
+        plot_script(fig, &cv, "", &script);
+        tw_cells(&s, sb_str(&script));
+        sb_free(&script);
+    } else plot_script(fig, &cv, "", &s);
     bool ok = send(sb_str(&s), out, err, errlen);
     sb_free(&s);
-    if (ok && t == PT_WINDOW) sb_printf(out, "<%s: in the gnuplot window>\n", sb_str(&fig->summary));
+    if (ok && t == PT_WINDOW) {
+        sb_putc(out, '<');
+        plot_summary(fig, false, out);
+        sb_puts(out, ": in the gnuplot window>\n");
+    }
     return ok;
+}
+
+/* gnuplot's svg embeds a heatmap as a small PNG stretched over the axes, which viewers smooth into a blur: mark
+ * each image to be drawn with square pixels, as the book's heatmaps are. Rewrites the file; returns its size, or -1
+ * when it could not be read (the caller then reports the file as missing). */
+static long svg_crisp_images(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    StrBuf in, out;
+    sb_init(&in);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&in, buf, n);
+    fclose(f);
+    const char *key = "preserveAspectRatio='none'", *s = sb_str(&in), *p;
+    if (!strstr(s, key)) { long len = (long)in.len; sb_free(&in); return len; }
+    sb_init(&out);
+    while ((p = strstr(s, key))) {
+        sb_putn(&out, s, (size_t)(p - s) + strlen(key));
+        sb_puts(&out, " style='image-rendering:optimizeSpeed;image-rendering:pixelated'");
+        s = p + strlen(key);
+    }
+    sb_puts(&out, s);
+    long len = -1;
+    if ((f = fopen(path, "wb"))) {
+        if (fwrite(out.s, 1, out.len, f) == out.len) len = (long)out.len;
+        if (fclose(f) != 0) len = -1;
+    }
+    sb_free(&in);
+    sb_free(&out);
+    return len > 0 ? len : 0;
 }
 
 bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen) {
@@ -264,17 +367,14 @@ bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen) {
     snprintf(tmp, sizeof tmp, "%.*s.tmp%ld%s", (int)(ext - path), path, (long)getpid(), ext);
     StrBuf s;
     sb_init(&s);
-    terminal_line(&s, PT_FILES, last, ext);
-    sb_puts(&s, "set output ");
-    plot_quote(&s, tmp);
-    sb_putc(&s, '\n');
-    sb_puts(&s, sb_str(&last->body));
+    Canvas cv = plot_file_canvas(last, ext);
+    plot_script(last, &cv, tmp, &s);
     sb_puts(&s, "unset output\n");
     bool ok = send(sb_str(&s), out, err, errlen);
     sb_free(&s);
     if (!ok) { remove(tmp); return false; }
-    FILE *f = fopen(tmp, "rb");
-    long size = -1;
+    long size = !strcmp(ext, ".svg") ? svg_crisp_images(tmp) : -1;
+    FILE *f = size < 0 ? fopen(tmp, "rb") : NULL;
     if (f) { fseek(f, 0, SEEK_END); size = ftell(f); fclose(f); }
     if (size <= 0) {
         remove(tmp);

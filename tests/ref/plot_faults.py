@@ -3,7 +3,7 @@
 a gnuplot error; labels that try to run commands drawn as text; a killed gnuplot replaced at the next plot; a
 missing gnuplot reported once with the install command while everything else works. 'N passed, N failed'.
 usage: plot_faults.py ATTN_BINARY"""
-import os, shutil, signal, subprocess, sys, tempfile, time
+import os, re, shutil, signal, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from refcheck import ATTN, check, finish  # noqa: E402
@@ -37,7 +37,7 @@ with tempfile.TemporaryDirectory() as d:
             size = os.path.getsize(path) if os.path.exists(path) else 0
             check(f"{name} -> .{ext}", r.returncode == 0 and size > 1000 and "gnuplot" not in r.stderr, f"rc={r.returncode} size={size} {r.stderr[-300:]}")
         r = run(code, d, {"ATTN_PLOT": "terminal", "COLUMNS": "80"})
-        drawn = "+---" in r.stdout.replace("-+-", "+--") or "scale:" in r.stdout      # gnuplot's dumb frame, or attn's heatmap
+        drawn = "+---" in r.stdout.replace("-+-", "+--") or re.search(r" \((Blues|Reds)\)\n", r.stdout)   # gnuplot's dumb frame, or attn's heatmap scale
         check(f"{name} -> dumb terminal", r.returncode == 0 and r.stdout.count("\n") > 5 and drawn and "gnuplot" not in r.stderr, f"rc={r.returncode} {r.stderr[-300:]} {r.stdout[:200]}")
         r = run(code, d, {"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
         check(f"{name} -> dumb terminal without colour", r.returncode == 0 and "\x1b[" not in r.stdout, r.stderr[-300:])

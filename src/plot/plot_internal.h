@@ -1,0 +1,38 @@
+/* plot_internal.h - what the files of src/plot/ share: the canvas a figure is drawn on (script.c turns a Figure
+ * into gnuplot commands for it), attn's own terminal drawing (textplot.c) and matplotlib's colour maps (cmap.c). */
+#ifndef ATTN_PLOT_INTERNAL_H
+#define ATTN_PLOT_INTERNAL_H
+#include "plot.h"
+
+typedef enum { CV_SVG, CV_PNG, CV_PDF, CV_WINDOW, CV_SIXEL, CV_DUMB } CanvasKind;
+typedef enum { COLOUR_NONE, COLOUR_256, COLOUR_TRUE } ColourMode;
+
+/* Where a figure is drawn. Pixel canvases keep the book's proportions at any size: the figure is figsize × ppi
+ * pixels, text 10 pt and lines 1.5 pt at that many pixels per inch (matplotlib's defaults). The dumb canvas and
+ * attn's text heatmaps count characters instead. */
+typedef struct Canvas {
+    CanvasKind kind;
+    int width, height;        /* pixels; characters for CV_DUMB and text heatmaps */
+    double ppi;               /* pixels per inch of figsize (pixel canvases) */
+    ColourMode colour;        /* CV_DUMB and text heatmaps */
+    const char *window;       /* CV_WINDOW: "qt", "wxt" or "x11" */
+} Canvas;
+
+/* script.c: the whole gnuplot input for fig on cv: the terminal, then `set output` to the file output ("" for
+ * gnuplot's standard output, NULL for no output line at all, as the script target prints it), then the figure. */
+void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out);
+/* The canvas of a file by extension (.svg, .png, .pdf) at the figure's size. */
+Canvas plot_file_canvas(const Figure *fig, const char *ext);
+
+/* textplot.c: heatmaps drawn with coloured half blocks (or shade characters without colour), fitted into
+ * cv->width × cv->height characters: averaged down when larger, cells enlarged when small; labelled rows and
+ * columns, panel titles, one shared colour scale. */
+void plot_text_heatmaps(const Figure *fig, const Canvas *cv, StrBuf *out);
+
+/* cmap.c: matplotlib's colour maps as stops; the colour at t in [0, 1] as 0xRRGGBB. */
+typedef struct Cmap { const char *name; int n; unsigned rgb[17]; } Cmap;
+const Cmap *cmap_find(const char *name, bool *reversed);
+unsigned cmap_rgb(const Cmap *c, bool reversed, double t);
+/* The xterm-256 colour (16..255) nearest to rgb in OKLab, so the 256-colour terminal keeps the map's lightness. */
+int cmap_xterm256(unsigned rgb);
+#endif

@@ -1,0 +1,547 @@
+/* script.c - a Figure as gnuplot commands for one canvas, in the book's style: matplotlib's defaults (10 pt DejaVu
+ * Sans, 1.5 pt lines, 0.8 pt axes and a #b0b0b0 grid behind the data, ticks out, 5% margins around the data, a white
+ * background, the book's fmts in matplotlib's colours), scaled by the canvas's pixels per inch so that a PNG, an SVG,
+ * a window or a sixel picture all keep the figure's proportions. The legend goes to the first corner the data
+ * leaves empty (matplotlib's loc='best' order), else outside the axes: it never covers data. Heatmaps are laid out
+ * by hand: square cells, integer ticks, titles per panel, one colour bar for the grid as show_heatmaps draws it. */
+#include "plot_internal.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EOD "EOD_attn"
+#define FONT "DejaVu Sans"
+
+static void num(StrBuf *o, double v) {
+    if (!isfinite(v)) { sb_puts(o, "NaN"); return; }
+    sb_printf(o, "%.9g", v == 0 ? 0.0 : v);
+}
+
+/* ---- canvases ---- */
+
+Canvas plot_file_canvas(const Figure *f, const char *ext) {
+    Canvas cv = {CV_SVG, 0, 0, 96, COLOUR_TRUE, NULL};       /* svg: CSS pixels, 96 per inch */
+    if (ext && !strcmp(ext, ".png")) { cv.kind = CV_PNG; cv.ppi = 200; }   /* twice matplotlib's 100 dpi */
+    else if (ext && !strcmp(ext, ".pdf")) { cv.kind = CV_PDF; cv.ppi = 72; }
+    cv.width = (int)lround(f->width_in * cv.ppi);
+    cv.height = (int)lround(f->height_in * cv.ppi);
+    return cv;
+}
+
+static bool is_dumb(const Canvas *cv) { return cv->kind == CV_DUMB; }
+/* One point of the figure in canvas units (pixels; points for pdf). */
+static double pt(const Canvas *cv) { return cv->ppi / 72; }
+
+/* 10 pt of the figure as a gnuplot font size: svg font sizes are pixels, cairo and gd take points at 96 pixels per
+ * inch, pdf points. */
+static double base_font(const Canvas *cv) { return cv->kind == CV_SVG ? 10 * pt(cv) : cv->kind == CV_PDF ? 10 : 10 * cv->ppi / 96; }
+
+static void terminal_line(const Canvas *cv, StrBuf *o) {
+    /* pdfcairo's lw 1 is 0.5 pt */
+    double font = base_font(cv), lw = pt(cv);
+    const char *style = "butt background '#ffffff' noenhanced";
+    switch (cv->kind) {
+    case CV_SVG:
+        /* svg names its fonts itself: CJK families after DejaVu, for labels in Japanese and Chinese */
+        sb_printf(o, "set terminal svg size %d,%d font '" FONT ", Noto Sans CJK JP, Noto Sans CJK SC, sans-serif,%.3g' linewidth %.3g %s\n",
+                  cv->width, cv->height, font, lw, style);
+        break;
+    case CV_PNG:
+        sb_printf(o, "set terminal pngcairo size %d,%d font '" FONT ",%.3g' linewidth %.3g %s\n", cv->width, cv->height, font, lw, style);
+        break;
+    case CV_PDF:
+        sb_printf(o, "set terminal pdfcairo size %.3fin,%.3fin font '" FONT ",10' linewidth 2 %s\n", cv->width / 72.0, cv->height / 72.0, style);
+        break;
+    case CV_SIXEL:
+        sb_printf(o, "set terminal sixelgd truecolor size %d,%d font '" FONT ",%.3g' linewidth %.3g %s\n", cv->width, cv->height, font, lw, style);
+        break;
+    case CV_WINDOW:
+        if (!strcmp(cv->window, "x11")) sb_printf(o, "set terminal x11 size %d,%d persist noenhanced\n", cv->width, cv->height);
+        else sb_printf(o, "set terminal %s size %d,%d font '" FONT ",%.3g' linewidth %.3g persist %s\n", cv->window, cv->width, cv->height, font, lw, style);
+        break;
+    case CV_DUMB:
+        sb_printf(o, "set terminal dumb size %d,%d nofeed %s noenhanced\n", cv->width, cv->height,
+                  cv->colour == COLOUR_NONE ? "mono" : cv->colour == COLOUR_TRUE ? "ansirgb" : "ansi256");
+        break;
+    }
+}
+
+static void text_cmd(StrBuf *o, const char *what, const char *s) {
+    if (!s) { sb_printf(o, "unset %s\n", what); return; }
+    sb_printf(o, "set %s ", what);
+    plot_quote(o, s);
+    sb_puts(o, " noenhanced\n");
+}
+
+/* Characters of s as the reader sees them (UTF-8 continuation bytes do not count). */
+static int text_width(const char *s) {
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += (*p & 0xc0) != 0x80;
+    return n;
+}
+
+/* ---- styles: matplotlib's fmt strings ---- */
+
+static const unsigned tab10[10] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
+
+typedef struct Style { unsigned rgb; int dash; char marker; } Style;   /* dash: 0 none, 1 '-', 2 '--', 3 '-.', 4 ':' */
+
+/* A fmt ('-', 'm--', 'g-.', 'r:', 'bo', 'C1s-'): colour, marker and line style in any order. Without a colour
+ * the series takes the next colour of matplotlib's default cycle (*cycle counts those), as matplotlib does. */
+static Style parse_fmt(const char *fmt, int *cycle) {
+    static const char base[] = "bgrcmykw";
+    static const unsigned base_rgb[] = {0x0000ff, 0x008000, 0xff0000, 0x00bfbf, 0xbf00bf, 0xbfbf00, 0x000000, 0xffffff};
+    Style st = {0, 0, 0};
+    bool coloured = false;
+    for (const char *p = fmt; *p; p++) {
+        if (*p == 'C' && p[1] >= '0' && p[1] <= '9') { st.rgb = tab10[p[1] - '0']; coloured = true; p++; }
+        else if (strchr(base, *p)) { st.rgb = base_rgb[strchr(base, *p) - base]; coloured = true; }
+        else if (p[0] == '-' && (p[1] == '-' || p[1] == '.')) { st.dash = p[1] == '-' ? 2 : 3; p++; }
+        else if (*p == '-') st.dash = 1;
+        else if (*p == ':') st.dash = 4;
+        else if (strchr(".,ov^<>sDdpHh*+x|_1234", *p)) st.marker = *p;
+    }
+    if (!st.dash && !st.marker) st.dash = 1;
+    if (!coloured) st.rgb = tab10[(*cycle)++ % 10];
+    return st;
+}
+
+/* gnuplot point type and size for a matplotlib marker: 6 pt across ('.' a third of that). gnuplot's svg draws
+ * point size 1 about 8.7 line widths across, cairo about 8.5 pixels whatever the line width. */
+static void marker(StrBuf *o, char m, const Canvas *cv) {
+    int type = 7;
+    double ps = 1;
+    switch (m) {
+    case 's': type = 5; ps = 0.8; break;
+    case '^': case '>': type = 9; break;
+    case 'v': case '<': type = 11; break;
+    case 'D': case 'd': type = 13; ps = 0.9; break;
+    case 'x': case '1': case '2': case '3': case '4': type = 2; ps = 0.8; break;
+    case '+': case '|': case '_': type = 1; break;
+    case '*': type = 3; break;
+    case '.': case ',': ps = 0.4; break;
+    default: break;
+    }
+    double six = cv->kind == CV_SVG ? 6 / 8.7 : cv->kind == CV_PDF ? 0.7 : 6 * pt(cv) / 8.5;
+    sb_printf(o, " pt %d ps %.3g", type, ps * six);
+}
+
+/* The dumb terminal draws every coloured line with '+': each series also gets a character of its own at its
+ * points (the same ones gnuplot uses without colour), so series stay apart without colour too. */
+static void dumb_style(StrBuf *o, Style st, int index) {
+    static const char chars[] = "*#$%@&=~";
+    char c = st.marker ? st.marker : chars[index % 8];
+    if (c == '.' || c == ',' || c == '\'' || c == '\\') c = 'o';
+    sb_printf(o, "with %s lc rgb '#%06x' pt '%c'", st.dash ? "linespoints" : "points", st.rgb, c);
+}
+
+static void style(StrBuf *o, Style st, const Canvas *cv, int index) {
+    if (is_dumb(cv)) { dumb_style(o, st, index); return; }
+    sb_printf(o, "with %s lc rgb '#%06x'", st.dash && st.marker ? "linespoints" : st.dash ? "lines" : "points", st.rgb);
+    if (st.dash) {
+        sb_puts(o, " lw 1.5");
+        /* matplotlib's dash patterns in line widths: '--' 3.7 1.6, '-.' 6.4 1.6 1 1.6, ':' 1 1.65. gnuplot's svg
+         * takes dash lengths in pixels; cairo in quarters of the line's width (pdfcairo's line widths are halved). */
+        static const double dt[5][4] = {{0}, {0}, {3.7, 1.6}, {6.4, 1.6, 1, 1.6}, {1, 1.65}};
+        double u = cv->kind == CV_SVG ? 1.5 * pt(cv) : cv->kind == CV_PDF ? 2 : 4;
+        if (st.dash == 1) sb_puts(o, " dt solid");
+        else {
+            sb_puts(o, " dt (");
+            for (int k = 0; k < 4 && dt[st.dash][k] > 0; k++) sb_printf(o, k ? ",%.3g" : "%.3g", dt[st.dash][k] * u);
+            sb_putc(o, ')');
+        }
+    }
+    if (st.marker) marker(o, st.marker, cv);
+}
+
+/* ---- axes ---- */
+
+/* The axis range matplotlib would show: the data (positive values only on a log axis) with 5% margins, or the
+ * limits given. False when there is nothing to range over (gnuplot then says why). */
+static bool axis_range(const Figure *f, int axis, double r[2]) {
+    const double *lim = axis ? f->ylim : f->xlim;
+    bool logs = axis ? f->logy : f->logx;
+    if (!isnan(lim[0])) { r[0] = lim[0]; r[1] = lim[1]; return true; }
+    double lo = INFINITY, hi = -INFINITY;
+#define TAKE(v) do { double v_ = (v); if (isfinite(v_) && (!logs || v_ > 0)) { if (v_ < lo) lo = v_; if (v_ > hi) hi = v_; } } while (0)
+    for (int s = 0; s < f->nseries; s++)
+        for (int64_t i = 0; i < f->series[s].n; i++) TAKE(axis ? f->series[s].y[i] : f->series[s].x ? f->series[s].x[i] : (double)i);
+    for (int a = 0; a < f->narrows; a++) { TAKE(axis ? f->arrows[a].y0 : f->arrows[a].x0); TAKE(axis ? f->arrows[a].y1 : f->arrows[a].x1); }
+#undef TAKE
+    if (!(lo <= hi)) return false;
+    if (logs) { lo = log10(lo); hi = log10(hi); }
+    double span = hi - lo, pad = span > 0 ? 0.05 * span : logs ? 0.5 : lo != 0 ? 0.05 * fabs(lo) : 0.055;
+    r[0] = lo - pad;
+    r[1] = hi + pad;
+    if (logs) { r[0] = pow(10, r[0]); r[1] = pow(10, r[1]); }
+    return true;
+}
+
+/* A step of 1, 2 or 5 times a power of ten (2.5 too unless integers) giving at most max_ticks ticks over span. */
+static double nice_step(double span, int max_ticks, bool integer) {
+    if (max_ticks < 1) max_ticks = 1;
+    double raw = span / max_ticks, p = pow(10, floor(log10(raw > 0 ? raw : 1)));
+    static const double m[] = {1, 2, 2.5, 5, 10};
+    for (int i = 0; i < 5; i++) {
+        if (integer && m[i] == 2.5) continue;
+        double s = m[i] * p;
+        if (integer && s < 1) continue;
+        if (s >= raw * (1 - 1e-9)) return s;
+    }
+    return 10 * p;
+}
+
+/* The longest tick label gnuplot will print on an axis over r (about five ticks; powers of ten on a log axis). */
+static int tick_chars(const double r[2], bool logs) {
+    char b[40];
+    int n = 1;
+    if (logs) {
+        for (double e = floor(log10(r[0])); e <= ceil(log10(r[1])) && e < 400; e++) {
+            int k = snprintf(b, sizeof b, "%g", pow(10, e));
+            if (k > n) n = k;
+        }
+        return n;
+    }
+    double step = nice_step(r[1] - r[0], 10, false);      /* gnuplot may choose finer ticks than five */
+    for (double v = ceil(r[0] / step) * step; v <= r[1] && step > 0; v += step) {
+        int k = snprintf(b, sizeof b, "%g", fabs(v) < step * 1e-9 ? 0.0 : v);
+        if (k > n) n = k;
+    }
+    return n;
+}
+
+/* A text label at screen position (x, y) in canvas units, centred on it vertically: gnuplot centres labels the same
+ * way on every terminal, unlike its tick labels and axis labels, so the layout below is the same in every output.
+ * how: "center", "right", "center rotate by 90"; font_scale 1 for 10 pt. */
+static void label_at(StrBuf *o, const Canvas *cv, const char *text, const char *xcoord, double x, double y,
+                     const char *how, double font_scale) {
+    sb_puts(o, "set label ");
+    plot_quote(o, text);
+    if (xcoord) sb_printf(o, " at first %.6g, screen %.5f %s", x, y / cv->height, how);
+    else sb_printf(o, " at screen %.5f, screen %.5f %s", x / cv->width, y / cv->height, how);
+    if (font_scale != 1) sb_printf(o, " font '," "%.3g'", font_scale * base_font(cv));
+    sb_puts(o, " noenhanced\n");
+}
+
+static void label_first_y(StrBuf *o, const Canvas *cv, const char *text, double x, double yfirst) {
+    sb_puts(o, "set label ");
+    plot_quote(o, text);
+    sb_printf(o, " at screen %.5f, first %.6g right noenhanced\n", x / cv->width, yfirst);
+}
+
+/* ---- where the legend goes ---- */
+
+typedef struct Box { double x0, y0, x1, y1; } Box;    /* in graph fractions, 0..1 inside the axes */
+
+/* Does the segment (x0,y0)-(x1,y1) cross box b? (Liang-Barsky clipping) */
+static bool crosses(Box b, double x0, double y0, double x1, double y1) {
+    double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {x0 - b.x0, b.x1 - x0, y0 - b.y0, b.y1 - y0};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) { if (q[i] < 0) return false; continue; }
+        double t = q[i] / p[i];
+        if (p[i] < 0) { if (t > t1) return false; if (t > t0) t0 = t; }
+        else { if (t < t0) return false; if (t < t1) t1 = t; }
+    }
+    return true;
+}
+
+static double to_graph(double v, const double r[2], bool logs) {
+    if (logs) return v > 0 ? (log10(v) - log10(r[0])) / (log10(r[1]) - log10(r[0])) : NAN;
+    return (v - r[0]) / (r[1] - r[0]);
+}
+
+/* Everything drawn in box b: line segments, markers, arrows and marks (widened by a line's half width). */
+static bool box_hits_data(const Figure *f, Box b, const double xr[2], const double yr[2], double mx, double my) {
+    Box w = {b.x0 - mx, b.y0 - my, b.x1 + mx, b.y1 + my};
+    for (int s = 0; s < f->nseries; s++) {
+        const PlotSeries *S = &f->series[s];
+        double px = NAN, py = NAN;
+        for (int64_t i = 0; i < S->n; i++) {
+            double gx = to_graph(S->x ? S->x[i] : (double)i, xr, f->logx), gy = to_graph(S->y[i], yr, f->logy);
+            if (isfinite(gx) && isfinite(gy)) {
+                if (crosses(w, gx, gy, gx, gy)) return true;
+                if (isfinite(px) && crosses(w, px, py, gx, gy)) return true;
+            }
+            px = gx;
+            py = gy;
+        }
+    }
+    for (int a = 0; a < f->narrows; a++) {
+        const PlotArrow *A = &f->arrows[a];
+        if (crosses(w, to_graph(A->x0, xr, f->logx), to_graph(A->y0, yr, f->logy), to_graph(A->x1, xr, f->logx), to_graph(A->y1, yr, f->logy)))
+            return true;
+    }
+    for (int k = 0; k < f->nmarks; k++) {
+        double gx = to_graph(f->marks[k].x, xr, f->logx), gy = to_graph(f->marks[k].y, yr, f->logy);
+        if (isfinite(gx) && isfinite(gy) && crosses((Box){w.x0 - 3 * mx, w.y0 - 2 * my, w.x1 + mx, w.y1 + 2 * my}, gx, gy, gx, gy)) return true;
+    }
+    return false;
+}
+
+/* The key command: inside, in the first empty corner of upper right, upper left, lower left, lower right, upper
+ * centre, lower centre (plot area and key size estimated from the font); else outside, right of wide axes and
+ * below tall ones. */
+/* How many legend entries, and the longest one's width in characters. */
+static int key_entries(const Figure *f, int *len) {
+    int n = 0;
+    *len = 0;
+    for (int s = 0; s < f->nseries; s++)
+        if (f->series[s].label) { n++; if (text_width(f->series[s].label) > *len) *len = text_width(f->series[s].label); }
+    if (f->narrows && f->arrow_label) { n++; if (text_width(f->arrow_label) > *len) *len = text_width(f->arrow_label); }
+    return n;
+}
+
+/* matplotlib's legend: sample left of the text, a light frame over a white background */
+static const char *key_look(const Canvas *cv) {
+    return is_dumb(cv) ? "noreverse Right samplen 3 nobox" : "reverse Left samplen 2 spacing 1.15 opaque box lc rgb '#cccccc' lw 0.8 width 0.5";
+}
+
+static void place_key(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
+    int len, n = key_entries(f, &len);
+    if (!n) { sb_puts(o, "unset key\n"); return; }
+    bool dumb = is_dumb(cv);
+    const char *look = key_look(cv);
+    double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv);
+    /* the axes: the figure less tick labels, axis labels and title */
+    double left = (tick_chars(yr, f->logy) + 2) * cw + (f->ylabel && !dumb ? 1.6 * lh : 0), right = 2 * cw;
+    double bottom = (dumb ? 2 : 1.6) * lh + (f->xlabel ? 1.2 * lh : 0), top = (f->title ? 2 : 1) * lh + (dumb && f->ylabel ? 1 : 0);
+    double pw = cv->width - left - right, ph = cv->height - top - bottom;
+    if (f->equal_axes && ranged) {
+        double aspect = (yr[1] - yr[0]) / (xr[1] - xr[0]);
+        if (ph > pw * aspect) ph = pw * aspect; else pw = ph / aspect;
+    }
+    double kw = (len + (dumb ? 11 : 4.5)) * cw, kh = (n * (dumb ? 1 : 1.15) + (dumb ? 1 : 0.6)) * lh;
+    if (ranged && pw > 0 && ph > 0 && kw < 0.6 * pw && kh < 0.8 * ph) {
+        double fw = kw / pw, fh = kh / ph, px = (dumb ? 1.5 : 0.6) * cw / pw, py = (dumb ? 0.5 : 0.6) * cw / ph;
+        static const char *where[] = {"top right", "top left", "bottom left", "bottom right", "top center", "bottom center"};
+        Box boxes[6] = {{1 - px - fw, 1 - py - fh, 1 - px, 1 - py}, {px, 1 - py - fh, px + fw, 1 - py}, {px, py, px + fw, py + fh},
+                        {1 - px - fw, py, 1 - px, py + fh}, {0.5 - fw / 2, 1 - py - fh, 0.5 + fw / 2, 1 - py}, {0.5 - fw / 2, py, 0.5 + fw / 2, py + fh}};
+        /* a line is 1.5 pt wide; a character cell is half a cell each way */
+        double mx = dumb ? 0.5 / pw : 2 * pt(cv) / pw, my = dumb ? 0.5 / ph : 2 * pt(cv) / ph;
+        for (int c = 0; c < 6; c++)
+            if (!box_hits_data(f, boxes[c], xr, yr, mx, my)) { sb_printf(o, "set key inside %s %s\n", where[c], look); return; }
+    }
+    bool wide = dumb ? len + 8 < cv->width / 3 : f->width_in >= 1.3 * f->height_in;
+    if (wide) sb_printf(o, "set key outside right top vertical %s\n", look);
+    else sb_printf(o, "set key outside bottom center horizontal %s\n", look);
+}
+
+/* ---- line plots (d2l.plot) ---- */
+
+/* Equal axes on a pixel canvas (circles stay round): the axes placed by hand with equal units, at the top; the axis
+ * labels as labels (gnuplot's own placement differs between terminals) and the legend under them: nothing overlaps
+ * and nothing is cut. */
+static void equal_layout(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], StrBuf *o) {
+    double em = 10 * pt(cv), cw = 0.62 * em, W = cv->width, H = cv->height;
+    int len, n = key_entries(f, &len);
+    int ych = tick_chars(yr, f->logy);
+    double left = 0.7 * em + ych * cw + (f->ylabel ? 1.7 * em : 0) + 0.3 * em, right = 1.2 * em;
+    double top = (f->title ? 2.4 : 0.8) * em, below = 2.3 * em + (f->xlabel ? 1.4 * em : 0);
+    double keyh = n ? (n * 1.45 + 1.0) * em : 0;
+    double aw = W - left - right, ah = H - top - below - keyh - 0.3 * em;
+    double xs = xr[1] - xr[0], ys = yr[1] - yr[0];
+    double pw = aw, ph = pw * ys / xs;
+    if (ph > ah) { ph = ah; pw = ph * xs / ys; }
+    double x0 = left + (aw - pw) / 2, y1 = H - top, y0 = y1 - ph;
+    sb_printf(o, "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset bmargin at screen %.5f\nset tmargin at screen %.5f\n",
+              x0 / W, (x0 + pw) / W, y0 / H, y1 / H);
+    sb_puts(o, "unset xlabel\nunset ylabel\n");
+    if (f->xlabel) label_at(o, cv, f->xlabel, NULL, x0 + pw / 2, y0 - 2.9 * em, "center", 1);
+    if (f->ylabel) label_at(o, cv, f->ylabel, NULL, x0 - 0.7 * em - ych * cw - 1.0 * em, y0 + ph / 2, "center rotate by 90", 1);
+    if (n) sb_printf(o, "set key at screen %.5f, screen %.5f center top vertical %s\n", (x0 + pw / 2) / W, (y0 - below - 0.2 * em) / H, key_look(cv));
+    else sb_puts(o, "unset key\n");
+}
+
+static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
+    bool dumb = is_dumb(cv);
+    if (dumb) sb_puts(o, "set tics nomirror\nset grid back\n");
+    else
+        sb_puts(o, "set border 15 lw 0.8 lc rgb '#000000'\nset tics out nomirror scale 0.6 textcolor rgb '#000000'\n"
+                   "set grid back lt 1 lw 0.8 lc rgb '#b0b0b0'\n");
+    sb_puts(o, "set format x '%g'\nset format y '%g'\n");
+    text_cmd(o, "xlabel", f->xlabel);
+    if (dumb && f->ylabel) {
+        /* the dumb terminal cannot turn text: the y label goes above the axes at the left, the title (if any) on
+         * the top line, as labels so that gnuplot does not put them on one line */
+        sb_puts(o, "set label 1 ");
+        plot_quote(o, f->ylabel);
+        sb_printf(o, " at graph 0, graph 1 left offset -4,1 noenhanced\nset tmargin %d\n", f->title ? 3 : 2);
+        if (f->title) {
+            sb_puts(o, "set label 2 ");
+            plot_quote(o, f->title);
+            sb_puts(o, " at screen 0.5, screen 1 center offset 0,-0.4 noenhanced\n");
+        }
+    } else text_cmd(o, "ylabel", f->ylabel);
+    if (f->title && dumb && f->ylabel) sb_puts(o, "unset title\n");
+    else if (f->title && !dumb) {
+        sb_puts(o, "set title ");
+        plot_quote(o, f->title);
+        sb_printf(o, " font ',%.3g' noenhanced\n", 1.2 * base_font(cv));     /* matplotlib's titles are 12 pt */
+    } else text_cmd(o, "title", f->title);
+    double xr[2], yr[2];
+    bool hx = axis_range(f, 0, xr), hy = axis_range(f, 1, yr);
+    if (hx) { sb_puts(o, "set xrange ["); num(o, xr[0]); sb_putc(o, ':'); num(o, xr[1]); sb_puts(o, "]\n"); }
+    if (hy) { sb_puts(o, "set yrange ["); num(o, yr[0]); sb_putc(o, ':'); num(o, yr[1]); sb_puts(o, "]\n"); }
+    if (f->logx) sb_puts(o, "set logscale x 10\n");
+    if (f->logy) sb_puts(o, "set logscale y 10\n");
+    if (f->equal_axes && !dumb && hx && hy) equal_layout(f, cv, xr, yr, o);
+    else {
+        if (f->equal_axes) sb_puts(o, "set size ratio -1\n");
+        place_key(f, cv, xr, yr, hx && hy, o);
+    }
+    for (int s = 0; s < f->nseries; s++) {
+        const PlotSeries *S = &f->series[s];
+        sb_printf(o, "$S%d << " EOD "\n", s + 1);
+        for (int64_t p = 0; p < S->n; p++) {
+            num(o, S->x ? S->x[p] : (double)p);
+            sb_putc(o, ' ');
+            num(o, S->y[p]);
+            sb_putc(o, '\n');
+        }
+        sb_puts(o, EOD "\n");
+    }
+    if (f->narrows) {
+        sb_puts(o, "$A << " EOD "\n");
+        for (int a = 0; a < f->narrows; a++) {
+            const PlotArrow *A = &f->arrows[a];
+            num(o, A->x0); sb_putc(o, ' '); num(o, A->y0); sb_putc(o, ' ');
+            num(o, A->x1 - A->x0); sb_putc(o, ' '); num(o, A->y1 - A->y0); sb_putc(o, '\n');
+        }
+        sb_puts(o, EOD "\n");
+    }
+    if (f->nmarks) {
+        sb_puts(o, "$M << " EOD "\n");
+        for (int k = 0; k < f->nmarks; k++) {
+            num(o, f->marks[k].x); sb_putc(o, ' '); num(o, f->marks[k].y);
+            sb_printf(o, " \"%s\"\n", f->marks[k].text);
+        }
+        sb_puts(o, EOD "\n");
+    }
+    sb_puts(o, "plot ");
+    int cycle = 0;
+    for (int s = 0; s < f->nseries; s++) {
+        if (s) sb_puts(o, ", \\\n     ");
+        sb_printf(o, "$S%d using 1:2 ", s + 1);
+        style(o, parse_fmt(f->series[s].fmt, &cycle), cv, s);
+        if (f->series[s].label) { sb_puts(o, " title "); plot_quote(o, f->series[s].label); }
+        else sb_puts(o, " notitle");
+    }
+    if (f->narrows) {
+        Style st = parse_fmt(f->arrow_fmt[0] ? f->arrow_fmt : "r", &cycle);
+        sb_printf(o, ", \\\n     $A using 1:2:3:4 with vectors head filled size char 0.9,22 lw 1.5 lc rgb '#%06x'", st.rgb);
+        if (f->arrow_label) { sb_puts(o, " title "); plot_quote(o, f->arrow_label); }
+        else sb_puts(o, " notitle");
+    }
+    if (f->nmarks) sb_puts(o, ", \\\n     $M using 1:2:3 with labels center tc rgb '#000000' notitle");
+    sb_putc(o, '\n');
+}
+
+/* ---- heatmaps (d2l.show_heatmaps) ---- */
+
+static void palette(StrBuf *o, const char *name) {
+    bool rev;
+    const Cmap *c = cmap_find(name, &rev);
+    if (!c) return;
+    sb_puts(o, "set palette defined (");
+    for (int i = 0; i < c->n; i++) sb_printf(o, i ? ", %d '#%06x'" : "%d '#%06x'", i, c->rgb[rev ? c->n - 1 - i : i]);
+    sb_puts(o, ")\n");
+}
+
+static int digits(int64_t v) { int n = 1; while (v >= 10) { v /= 10; n++; } return n; }
+
+/* One panel's place in screen fractions and its ticks. */
+static void panel_margins(StrBuf *o, double x0, double x1, double y0, double y1, const Canvas *cv) {
+    sb_printf(o, "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset bmargin at screen %.5f\nset tmargin at screen %.5f\n",
+              x0 / cv->width, x1 / cv->width, y0 / cv->height, y1 / cv->height);
+}
+
+/* The layout in canvas units (em = 10 pt), matplotlib's: ticks 0.35 em out, tick labels 0.35 em beyond them, axis
+ * labels 0.4 em beyond those; titles (12 pt) above each panel; the colour bar right of the grid, 0.6 of its height
+ * (the book's shrink=0.6); panels as large as fits with square cells, the whole centred. Tick marks come from
+ * gnuplot; every text is a label placed here. */
+static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
+    double em = 10 * pt(cv), cw = 0.62 * em, W = cv->width, H = cv->height;
+    int64_t R = f->rows, C = f->cols, h = f->h, w = f->w;
+    bool titled = f->ntitles > 0;
+    double cbstep = nice_step(f->hi - f->lo, 4, false);
+    char b1[40], b2[40];
+    int cbch = snprintf(b1, sizeof b1, "%g", ceil(f->lo / cbstep) * cbstep), k2 = snprintf(b2, sizeof b2, "%g", floor(f->hi / cbstep) * cbstep);
+    if (k2 > cbch) cbch = k2;
+    if (cbch < 3) cbch = 3;
+    double ytw = digits(h - 1) * cw;                              /* y tick labels' width */
+    double left = 0.7 * em + ytw + (f->ylabel ? 1.7 * em : 0) + 0.3 * em;
+    double bottom = 1.9 * em + (f->xlabel ? 1.6 * em : 0) + 0.2 * em, top = (titled ? 2.0 : 0.5) * em;
+    double hgap = 0.7 * em, vgap = (titled ? 2.1 : 0.7) * em;
+    double cbgap = 0.9 * em, cbw = 0.7 * em, right = cbgap + cbw + 0.6 * em + cbch * cw + 0.4 * em;
+    double aw = W - left - right - (double)(C - 1) * hgap, ah = H - top - bottom - (double)(R - 1) * vgap;
+    double pw = aw / (double)C, ph = pw * (double)h / (double)w;
+    if (ph * (double)R > ah) { ph = ah / (double)R; pw = ph * (double)w / (double)h; }
+    if (pw < 1) pw = 1;
+    if (ph < 1) ph = 1;
+    double gw = (double)C * pw + (double)(C - 1) * hgap, gh = (double)R * ph + (double)(R - 1) * vgap;
+    double gx = left + (W - left - right - gw) / 2, gy = bottom + (H - top - bottom - gh) / 2;   /* grid's lower left */
+    int xmax = (int)(pw / (digits(w - 1) * cw + 1.2 * em)), ymax = (int)(ph / (2.4 * em));
+    int64_t xs = (int64_t)nice_step((double)w, xmax < 1 ? 1 : xmax, true), ys = (int64_t)nice_step((double)h, ymax < 1 ? 1 : ymax, true);
+    palette(o, f->cmap);
+    sb_puts(o, "unset key\nset tics out nomirror scale 0.6 front textcolor rgb '#000000'\nset border 15 lw 0.8 lc rgb '#000000'\n"
+               "set format x ''\nset format y ''\n");
+    sb_printf(o, "set xrange [-0.5:%lld.5]\nset yrange [%lld.5:-0.5]\nset cbrange [", (long long)(w - 1), (long long)(h - 1));
+    num(o, f->lo);
+    sb_putc(o, ':');
+    num(o, f->hi);
+    sb_printf(o, "]\nset xtics 0,%lld,%lld\nset ytics 0,%lld,%lld\nset cbtics %g\nset format cb '%%g'\nset mcbtics 1\n",
+              (long long)xs, (long long)(w - 1), (long long)ys, (long long)(h - 1), cbstep);
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t c = 0; c < C; c++) {
+            sb_printf(o, "$H%lld_%lld << " EOD "\n", (long long)r, (long long)c);
+            const double *m = f->values + (r * C + c) * h * w;
+            for (int64_t i = 0; i < h; i++) {
+                for (int64_t j = 0; j < w; j++) { if (j) sb_putc(o, ' '); num(o, m[i * w + j]); }
+                sb_putc(o, '\n');
+            }
+            sb_puts(o, EOD "\n");
+        }
+    sb_puts(o, "set multiplot\n");
+    for (int64_t r = 0; r < R; r++)
+        for (int64_t c = 0; c < C; c++) {
+            double x0 = gx + (double)c * (pw + hgap), y1 = gy + gh - (double)r * (ph + vgap), y0 = y1 - ph;
+            panel_margins(o, x0, x0 + pw, y0, y1, cv);
+            sb_puts(o, "unset label\n");
+            char t[32];
+            if (r == R - 1) {
+                for (int64_t k = 0; k < w; k += xs) {
+                    snprintf(t, sizeof t, "%lld", (long long)k);
+                    label_at(o, cv, t, "first", (double)k, y0 - 1.2 * em, "center", 1);
+                }
+                if (f->xlabel) label_at(o, cv, f->xlabel, NULL, x0 + pw / 2, y0 - 2.8 * em, "center", 1);
+            }
+            if (c == 0) {
+                for (int64_t k = 0; k < h; k += ys) {
+                    snprintf(t, sizeof t, "%lld", (long long)k);
+                    label_first_y(o, cv, t, x0 - 0.7 * em, (double)k);
+                }
+                if (f->ylabel) label_at(o, cv, f->ylabel, NULL, x0 - 0.7 * em - ytw - 1.0 * em, y0 + ph / 2, "center rotate by 90", 1);
+            }
+            if (c < f->ntitles) label_at(o, cv, f->titles[c], NULL, x0 + pw / 2, y1 + 1.0 * em, "center", 1.2);
+            if (r == R - 1 && c == C - 1) {
+                double cbh = 0.6 * gh, cby = gy + (gh - cbh) / 2;
+                sb_printf(o, "set colorbox user origin screen %.5f,%.5f size screen %.5f,%.5f border\n",
+                          (gx + gw + cbgap) / W, cby / H, cbw / W, cbh / H);
+            } else sb_puts(o, "unset colorbox\n");
+            /* svg: crisp polygons (gnuplot marks them crispEdges) up to 20000 cells; larger ones as an embedded
+             * image, which savefig marks to be drawn with square pixels */
+            sb_printf(o, "plot $H%lld_%lld matrix with image%s notitle\n", (long long)r, (long long)c,
+                      cv->kind == CV_SVG && R * C * h * w <= 20000 ? " pixels" : "");
+        }
+    sb_puts(o, "unset multiplot\n");
+}
+
+void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out) {
+    terminal_line(cv, out);
+    if (output && *output) { sb_puts(out, "set output "); plot_quote(out, output); sb_putc(out, '\n'); }
+    else if (output) sb_puts(out, "set output\n");
+    sb_puts(out, "reset\nundefine $*\nset encoding utf8\n");
+    if (fig->kind == FIG_HEATMAPS) heatmaps_script(fig, cv, out);
+    else lines_script(fig, cv, out);
+}
