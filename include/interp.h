@@ -4,6 +4,7 @@
 #define ATTN_INTERP_H
 #include "value.h"
 #include "ast.h"
+#include "parser.h"
 #include <stdio.h>
 
 struct Session;
@@ -92,8 +93,9 @@ void interp_free(Interp *I);
  * quit or an interrupt (interp_error says which). What was defined before the error stays defined. May be called
  * from inside a running statement (timeit, answer checks): the caller's source and position are restored. */
 int interp_run(Interp *I, const char *src, const char *src_name, int first_line);
-/* The same for a tree already parsed from src (the reader's): takes ownership of tree. */
-int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line);
+/* The same for src already parsed (by the reader, with first_line): takes ownership of pr->tree; a syntax error
+ * in pr is reported as interp_run would. */
+int interp_run_parsed(Interp *I, ParseResult *pr, const char *src, const char *src_name, int first_line);
 /* Formats the pending error: "file:line:col: error: msg" or, at the prompt, the line with a caret under it.
  * ERR_QUIT formats as nothing; ERR_INTERRUPT as the interruption notice. */
 void interp_format_error(Interp *I, StrBuf *out);

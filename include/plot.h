@@ -80,13 +80,27 @@ void plot_summary(const Figure *f, bool ranges, StrBuf *out);
 bool plot_cmap_valid(const char *name);
 const char *plot_cmap_names(void);                   /* for messages: "Reds, Blues, ..." */
 
-/* Where figures go: from $ATTN_PLOT at start, from plot_target("...") later. */
-void plot_init_from_env(void);
-bool plot_set_target(const char *name);             /* false for an unknown name */
-PlotTarget plot_target(void);                        /* as set (may be PT_AUTO) */
-PlotTarget plot_resolved_target(bool tty);           /* PT_AUTO decided for this session */
+typedef struct Gnuplot Gnuplot;        /* one gnuplot process (gnuplot.c) */
+
+/* The plotting state of one session: where figures go, how many were shown, the last one (for savefig), and the
+ * live gnuplot that draws them. Owned by the Session; nothing about plots lives outside it. */
+typedef struct Plot {
+    PlotTarget target;    /* as set (may be PT_AUTO) */
+    int figures;          /* figures shown so far: numbers in summaries and file names */
+    Figure *last;         /* the last figure, for savefig (owned), NULL before the first */
+    bool hinted;          /* the "output is not a terminal" hint was given */
+    Gnuplot *gp;          /* started at the first plot that needs it, NULL until then (owned) */
+} Plot;
+
+/* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */
+void plot_init(Plot *P);                             /* target from $ATTN_PLOT, no gnuplot yet */
+void plot_free(Plot *P);                             /* quits its gnuplot (windows opened with persist stay) */
+bool plot_env_check(void);                           /* false, with a message, when $ATTN_PLOT names no target */
+bool plot_set_target(Plot *P, const char *name);     /* false for an unknown name */
+PlotTarget plot_target(const Plot *P);               /* as set (may be PT_AUTO) */
+PlotTarget plot_resolved_target(Plot *P, bool tty);  /* PT_AUTO decided for this session */
 const char *plot_target_name(PlotTarget t);
-void plot_describe(StrBuf *out, bool tty);           /* for `help plot` */
+void plot_describe(Plot *P, StrBuf *out, bool tty);  /* for `help plot` */
 
 /* Appends s to out as a gnuplot single-quoted string: quotes doubled, control characters dropped. */
 void plot_quote(StrBuf *out, const char *s);
@@ -96,17 +110,18 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen);
 /* Shows a figure where figures go (and keeps it as the last figure for savefig). Text meant for the user (summary,
  * script, messages, attn's own terminal heatmaps) is appended to out; gnuplot's dumb/sixel drawing goes to the
  * terminal directly. Returns false with a message in err when gnuplot failed or is missing. Takes ownership of fig. */
-bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen);
+bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen);
 /* Renders the last figure to a file (svg, png or pdf by extension), atomically. */
-bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen);
-int plot_figure_count(void);
-void plot_reset(void);                               /* figure numbers start again at 1; no last figure */
+bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen);
+int plot_figure_count(const Plot *P);
+void plot_reset(Plot *P);                            /* figure numbers start again at 1; no last figure */
 
-/* The gnuplot process (gnuplot.c). */
+/* The gnuplot process (gnuplot.c). A Gnuplot is created empty; the process starts at the first gp_run. */
 bool gp_available(void);                             /* gnuplot found on PATH */
+Gnuplot *gp_new(void);
+void gp_free(Gnuplot *g);                            /* quit, wait a moment, then stop it */
 /* Sends commands, waits for gnuplot to finish them; gnuplot's messages go to *messages (caller frees). */
-bool gp_run(const char *commands, char **messages, char *err, size_t errlen);
-bool gp_has_terminal(const char *name);              /* from GPVAL_TERMINALS */
-void gp_shutdown(void);
-int gp_pid(void);                                    /* for tests: 0 when not running */
+bool gp_run(Gnuplot *g, const char *commands, char **messages, char *err, size_t errlen);
+bool gp_has_terminal(Gnuplot *g, const char *name);  /* from GPVAL_TERMINALS */
+int gp_pid(const Gnuplot *g);                        /* for tests: 0 when not running */
 #endif

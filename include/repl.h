@@ -1,7 +1,8 @@
 /* repl.h - reading statements from a terminal, a pipe or a file, and running them (prefix repl_). */
 #ifndef ATTN_REPL_H
 #define ATTN_REPL_H
-#include "interp.h"
+#include "session.h"
+#include "parser.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -24,18 +25,31 @@ char *reader_line(LineReader *r, bool continuation);
 void reader_unread(LineReader *r, char *line);
 void reader_free(LineReader *r);
 
+/* One statement as the reader found it: its text and the parse it made to know the statement was complete, so
+ * the statement is never parsed twice. */
+typedef struct Statement {
+    char *text;              /* lines joined with '\n' (owned) */
+    int first_line;          /* the number of its first line */
+    bool parsed;             /* parse holds the parse of text (a tree, or a syntax error) */
+    ParseResult parse;       /* its tree is owned until handed to session_run */
+} Statement;
+
 /* Reads one whole statement: more lines while brackets are open, and the indented body of for/if/while/def.
- * Returns NULL at the end of input; *first_line is the number of its first line. Ctrl-C at a terminal drops the
- * statement typed so far and starts a new one. */
-char *repl_read_statement(LineReader *r, int *first_line);
+ * false at the end of input. Ctrl-C at a terminal drops the statement typed so far and starts a new one. */
+bool repl_read_statement(LineReader *r, Statement *st);
+void statement_free(Statement *st);
+/* Runs st in S (session_run with the reader's parse). */
+RunStatus repl_run_statement(Session *S, Statement *st, const char *src_name);
 
-/* Runs statements until the end of input. Returns the number of statements that failed. */
-int repl_run(Interp *I, LineReader *r, const char *src_name);
-/* True when src is a REPL command (help, quit, lesson ...) rather than code; runs it. *quit set on quit. */
-bool repl_command(Interp *I, const char *line, bool *quit);
+/* Runs statements until the end of input or quit. Returns the number of statements that failed. */
+int repl_run(Session *S, LineReader *r, const char *src_name);
+/* The prompt's word-commands every session understands: help, help NAME, quit, exit. */
+extern const SessionCommand repl_commands[];
+RunStatus repl_cmd_help(Session *S, const char *arg);
+RunStatus repl_cmd_quit(Session *S, const char *arg);
 
-/* line editing (lineedit.c) */
-void lineedit_init(Interp *I);
+/* line editing (lineedit.c): completion looks at the current session's names */
+void lineedit_init(void);
 /* The next line typed (caller frees); NULL at Ctrl-D, or after Ctrl-C with *interrupted set (the line typed so far is
  * dropped, attn goes on). */
 char *lineedit_read(const char *prompt, bool *interrupted);

@@ -119,15 +119,20 @@ Tensor *ten_diagonal(const Tensor *t, int64_t offset, int dim1, int dim2);
 /* t.view(shape): one entry may be -1; fails with PyTorch's message when the strides do not allow it. */
 Tensor *ten_view_shape(const Tensor *t, int ndim, const int64_t *shape);
 
-/* ---- random numbers (rng.c): one seeded generator per session ---- */
-void rng_seed(uint64_t seed);
-uint64_t rng_next(void);
-double rng_uniform(void);                     /* [0, 1) with 53 random bits */
-double rng_normal(void);
-Tensor *ten_rand(int ndim, const int64_t *shape);                    /* U[0,1) */
-Tensor *ten_randn(int ndim, const int64_t *shape);                   /* N(0,1) */
-Tensor *ten_uniform(int ndim, const int64_t *shape, double lo, double hi);
-Tensor *ten_normal(int ndim, const int64_t *shape, double mean, double std);
+/* ---- random numbers (rng.c): a seeded generator; each session owns one (torch's default generator) ---- */
+typedef struct Rng {
+    uint64_t s[4];            /* xoshiro256** state */
+    int have_spare;           /* Box-Muller's second value is waiting */
+    double spare;
+} Rng;
+void rng_seed(Rng *g, uint64_t seed);
+uint64_t rng_next(Rng *g);
+double rng_uniform(Rng *g);                   /* [0, 1) with 53 random bits */
+double rng_normal(Rng *g);
+Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape);                    /* U[0,1) */
+Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape);                   /* N(0,1) */
+Tensor *ten_uniform(Rng *g, int ndim, const int64_t *shape, double lo, double hi);
+Tensor *ten_normal(Rng *g, int ndim, const int64_t *shape, double mean, double std);
 
 /* ---- elementwise with NumPy/PyTorch broadcasting (tensor_elementwise.c) ---- */
 typedef enum {
@@ -205,12 +210,13 @@ typedef struct PrintOptions {
     int linewidth;      /* 80 */
     int sci_mode;       /* -1 auto, 0 never, 1 always */
 } PrintOptions;
-extern PrintOptions ten_print_options;
+extern const PrintOptions ten_print_defaults;  /* PyTorch's: precision 4, threshold 1000, edgeitems 3, 80 */
 struct StrBuf;
-/* Appends repr(t) exactly as torch prints it: "tensor([[0.0000, 1.0000], ...])". Never "-0.0000". */
-void ten_repr(struct StrBuf *out, const Tensor *t);
+/* Appends repr(t) exactly as torch prints it: "tensor([[0.0000, 1.0000], ...])". Never "-0.0000". po: the
+ * session's options (torch.set_printoptions); NULL for PyTorch's defaults. */
+void ten_repr(struct StrBuf *out, const Tensor *t, const PrintOptions *po);
 /* The same text without the "tensor(" prefix and the ")" (what print(t.numpy()) would resemble). */
-void ten_format_body(struct StrBuf *out, const Tensor *t, int indent);
+void ten_format_body(struct StrBuf *out, const Tensor *t, int indent, const PrintOptions *po);
 
 /* ---- NumPy .npy files (npy.c) ---- */
 /* Writes float32 (<f4), int64 (<i8) or bool (|b1), C order (any view), atomically (temp file + rename). */

@@ -27,7 +27,8 @@ Transcript *tr_load(const char *path, char *err, size_t errlen);
 Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen);
 void tr_free(Transcript *t);
 
-/* Runs every step in a fresh interpreter; outputs[i] receives what step i printed (caller frees each). */
+/* Runs every step in a fresh session (pushed over the current one); outputs[i] receives what step i printed
+ * (caller frees each). quit() ends the run: later steps print nothing. */
 void tr_run(Transcript *t, char **outputs);
 
 /* True when actual matches expected: text equal once runs of spaces are folded, numbers equal to the precision

@@ -113,7 +113,9 @@ bool val_is_number(const Value *v);                      /* bool, int or float *
 double val_as_double(const Value *v);                    /* for numbers */
 bool val_truthy(const Value *v, bool *ok);               /* ok=false for an ambiguous tensor */
 
-/* repr() and str() of any value. */
+/* repr() and str() of any value. Tensors print with the print options of the running session
+ * (val_print_options, defined by the session module: torch.set_printoptions changes them). */
+const PrintOptions *val_print_options(void);
 void val_repr(StrBuf *out, const Value *v);
 void val_str_of(StrBuf *out, const Value *v);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */

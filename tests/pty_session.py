@@ -144,7 +144,7 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("tensor(6.)", 3)
     check("three Ctrl-C at idle and continuation prompts: attn is still there, X kept", "tensor(6.)" in out and os.waitpid(t.pid, os.WNOHANG)[0] == 0, out)
     t.send("\x04")
-    code = t.wait()
+    code = t.wait(20)      # generous: under ASan with the machine loaded, exiting takes seconds
     check("Ctrl-D leaves cleanly", code == 0, str(code))
     hist = open(os.path.join(state, "attn", "history")).read() if os.path.exists(os.path.join(state, "attn", "history")) else ""
     check("history is kept in $XDG_STATE_HOME/attn/history", "looping" in hist, hist)
@@ -158,6 +158,39 @@ with tempfile.TemporaryDirectory() as state:
     t.send("\x15\x04")
     code = t.wait()
     check("Ctrl-D leaves cleanly", code == 0, str(code))
+
+# a lesson started from the REPL runs in a session of its own: after it, Tab completes the REPL's names (the
+# completer once kept the lesson's freed interpreter: a use after free, issue 12)
+with tempfile.TemporaryDirectory() as state:
+    os.environ["ATTN_LESSONS"] = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lessons")
+    t = Term(state)
+    t.read("attn> ")
+    t.send("myvariable_repl = 41\r")
+    t.read("attn> ", 3)
+    t.buf = b""
+    t.send("lesson 1\r")
+    out = t.read("help for lesson commands", 10)
+    check("lesson 1 starts from the REPL", "help for lesson commands" in out, out)
+    t.send("lesson_var = 5\r")
+    t.read("Enter runs it)\r\nattn> ", 5)
+    t.buf = b""
+    t.send("quit\r")
+    out = t.read("attn> ", 10)
+    check("quit in the lesson returns to the REPL", "Progress saved" in out and "attn> " in out, out)
+    t.buf = b""
+    t.send("myvariable_r\t")
+    out = t.read("epl", 3)
+    check("Tab after the lesson completes the REPL's names", "myvariable_repl" in out or out.rstrip().endswith("epl"), out)
+    t.send(" + 1\r")
+    out = t.read("42", 3)
+    check("the REPL's names are all there after the lesson", "42" in out, out)
+    t.buf = b""
+    t.send("lesson_v\t\r")
+    out = t.read("not defined", 3)
+    check("the lesson's names are gone with it", "not defined" in out, out)
+    t.send("\x04")
+    t.wait()
+    del os.environ["ATTN_LESSONS"]
 
 # a terminal that answers the device-attributes query with feature 4 gets sixel pictures; one that does not, text
 for answer, want in [(b"\x1b[?62;4;22c", "sixel"), (b"\x1b[?62;22c", "terminal")]:

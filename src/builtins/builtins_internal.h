@@ -3,6 +3,7 @@
 #define ATTN_BUILTINS_INTERNAL_H
 #include "builtins.h"
 #include "interp.h"
+#include "session.h"
 
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
@@ -14,7 +15,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
  * a view. NULL with an error set. */
 Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
 /* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
-Tensor *attn_dropout(Value *drop, const Tensor *x);
+Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x);
 /* x @ W.T + b for an nn.Linear object lin; NULL with an error set. */
 Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */

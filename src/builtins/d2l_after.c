@@ -179,7 +179,7 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
     } else target = attn_positional_table(n, d);
     if (!target) return rt_tensor_error(I);
     int64_t sh[3] = {1, n, d};
-    Tensor *T = ten_normal(3, sh, 0, 0.02);
+    Tensor *T = ten_normal(&session_of(I)->rng, 3, sh, 0, 0.02);
     if (!T) { ten_free(target); return rt_tensor_error(I); }
     StrBuf o;
     sb_init(&o);
@@ -244,9 +244,9 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
         return NULL;
     if (L < 1 || L > 64 || n < 2 || n > 1000 || d < 2 || d > 1024 || H < 1 || d % H)
         return rt_error(I, "stack_attention: need 1 <= layers <= 64, 2 <= n <= 1000, 2 <= d <= 1024 and heads dividing d");
-    rng_seed((uint64_t)seed);
+    rng_seed(&session_of(I)->rng, (uint64_t)seed);
     int64_t sh[3] = {1, n, d};
-    Tensor *X = ten_randn(3, sh), *P = attn_positional_table(n, d);
+    Tensor *X = ten_randn(&session_of(I)->rng, 3, sh), *P = attn_positional_table(n, d);
     Tensor *withP = ten_binary(OP_ADD, X, false, P, false), *noP = ten_copy(X);
     ten_free(X);
     ten_free(P);

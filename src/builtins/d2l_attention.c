@@ -95,13 +95,13 @@ static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
 
 /* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy).
  * Used by DotProductAttention here and by PositionalEncoding. */
-Tensor *attn_dropout(Value *drop, const Tensor *x) {
+Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x) {
     double p = attr_num(drop, "p", 0);
     if (!training(drop) || p <= 0) return ten_copy(x);
     Tensor *r = ten_cast(x, DT_F32);
     if (!r) return NULL;
     float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
-    for (int64_t i = 0; i < r->numel; i++) ten_f32(r)[i] = rng_uniform() < p ? 0.0f : ten_f32(r)[i] * scale;
+    for (int64_t i = 0; i < r->numel; i++) ten_f32(r)[i] = rng_uniform(g) < p ? 0.0f : ten_f32(r)[i] * scale;
     return r;
 }
 
@@ -116,7 +116,7 @@ static void dropout_repr(StrBuf *out, Value *self, int indent) {
 
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
     Tensor *x = tensor_arg(I, a, 0, "input");
-    return x ? done(I, attn_dropout(self, x)) : NULL;
+    return x ? done(I, attn_dropout(&session_of(I)->rng, self, x)) : NULL;
 }
 
 static const ObjClass DropoutClass = {"Dropout", dropout_call, dropout_repr, NULL};
@@ -144,14 +144,14 @@ static Value *bi_dropout(Interp *I, Args *a) {
 /* ---- Linear / LazyLinear: y = x Wᵀ + b, W of shape (out, in) ---- */
 
 /* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. */
-static void linear_init(Value *lin, int64_t in) {
+static void linear_init(Rng *g, Value *lin, int64_t in) {
     int64_t out = (int64_t)attr_num(lin, "out_features", 0);
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
     val_attr_set(lin, "in_features", val_int(in));
-    val_attr_set(lin, "weight", val_tensor(ten_uniform(2, sh, -bound, bound)));
+    val_attr_set(lin, "weight", val_tensor(ten_uniform(g, 2, sh, -bound, bound)));
     Value *hb = val_attr_get(lin, "has_bias");
-    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", val_tensor(ten_uniform(1, &out, -bound, bound)));
+    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", val_tensor(ten_uniform(g, 1, &out, -bound, bound)));
 }
 
 /* x (..., in) -> (..., out). */
@@ -159,7 +159,7 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     if (x->ndim < 1) { rt_error(I, "Linear: the input must have at least one dimension"); return NULL; }
     int64_t in = x->shape[x->ndim - 1];
     Tensor *W = attr_tensor(lin, "weight");
-    if (!W) { linear_init(lin, in); W = attr_tensor(lin, "weight"); }
+    if (!W) { linear_init(&session_of(I)->rng, lin, in); W = attr_tensor(lin, "weight"); }
     if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
     Tensor *b = attr_tensor(lin, "bias");
     if (W->ndim != 2 || W->dtype != DT_F32 || (b && (b->ndim != 1 || b->dtype != DT_F32 || b->shape[0] != W->shape[0]))) {
@@ -223,7 +223,7 @@ static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias) {
     val_attr_set(l, "weight", val_none());
     val_attr_set(l, "bias", val_none());
     val_attr_set(l, "training", val_bool(true));
-    if (in > 0) linear_init(l, in);
+    if (in > 0) linear_init(&session_of(I)->rng, l, in);
     return l;
 }
 
@@ -278,7 +278,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values */
     Value *drop = val_attr_get(self, "dropout");
     bool active = drop && drop->kind == V_OBJECT && training(drop) && attr_num(drop, "p", 0) > 0;
-    Tensor *wd = active ? attn_dropout(drop, w) : w;
+    Tensor *wd = active ? attn_dropout(&session_of(I)->rng, drop, w) : w;
     if (!wd) return NULL;
     Tensor *out = ten_bmm(wd, v);
     if (wd != w) ten_free(wd);

@@ -283,9 +283,9 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
 /* Times one layer kind at one n: after one run to warm up (caches, BLAS threads), the fastest of `repeats` runs,
  * each repeated until it lasts >= 5 ms. The fastest, not the median: on a shared machine other work only ever adds
  * time, so the minimum is the steadiest estimate of the layer's own cost. */
-static double time_layer(int kind, int64_t n, int64_t d, int64_t k, int repeats) {
+static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int repeats) {
     int64_t sx[2] = {n, d}, sw[3] = {k, d, d}, sdd[2] = {d, d};
-    Tensor *X = ten_randn(2, sx), *W = ten_randn(3, sw), *Wh = ten_randn(2, sdd);
+    Tensor *X = ten_randn(g, 2, sx), *W = ten_randn(g, 3, sw), *Wh = ten_randn(g, 2, sdd);
     float *Y = xcalloc((size_t)(n * d), sizeof(float)), *tmp = xcalloc((size_t)(n * (n > d ? n : d)), sizeof(float));
     double times[16];
     if (repeats > 15) repeats = 15;
@@ -344,7 +344,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     ten_set_blas_threshold(0);     /* every product through BLAS, so all sizes are timed the same way */
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
-        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(kind, ns[i], d, k, (int)reps);
+        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(&session_of(I)->rng, kind, ns[i], d, k, (int)reps);
         if (ten_interrupted) { ten_set_blas_threshold(-1); sb_free(&o); return rt_interrupt(I); }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }

@@ -49,7 +49,7 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
     if (!sum) return rt_tensor_error(I);
     Value *drop = val_attr_get(self, "dropout");
     if (!drop || drop->kind != V_OBJECT) return val_tensor(sum);
-    Tensor *out = attn_dropout(drop, sum);
+    Tensor *out = attn_dropout(&session_of(I)->rng, drop, sum);
     ten_free(sum);
     return out ? val_tensor(out) : rt_tensor_error(I);
 }

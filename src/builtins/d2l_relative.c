@@ -141,7 +141,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         StrBuf o, r;
         sb_init(&o);
         sb_init(&r);
-        ten_repr(&r, R);
+        ten_repr(&r, R, &session_of(I)->print);
         sb_printf(&o, "omega_%lld = 1/10000^(2*%lld/%lld) = %.6g, delta = %lld, angle delta*omega = %.6g rad (§11.6.3.2)\n",
                   (long long)j, (long long)j, (long long)d, w, (long long)delta, delta * w);
         sb_printf(&o, "R = [[cos, sin], [-sin, cos]] =\n%s\n", sb_str(&r));

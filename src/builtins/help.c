@@ -22,7 +22,7 @@ bool help_for(StrBuf *out, const char *name) {
     if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
-        plot_describe(out, isatty(1) != 0);
+        plot_describe(&session_of(NULL)->plot, out, isatty(1) != 0);
     }
     return true;
 }

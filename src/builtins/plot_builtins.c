@@ -107,7 +107,7 @@ static Value *show(Interp *I, Figure *fig) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_show(fig, &out, is_tty_out() && !I->capture, err, sizeof err);
+    bool ok = plot_show(&session_of(I)->plot, fig, &out, is_tty_out() && !I->capture, err, sizeof err);
     interp_write(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
@@ -264,7 +264,7 @@ static Value *bi_savefig(Interp *I, Args *a) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_savefig(p->u.str.s, &out, err, sizeof err);
+    bool ok = plot_savefig(&session_of(I)->plot, p->u.str.s, &out, err, sizeof err);
     interp_write(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
@@ -273,8 +273,8 @@ static Value *bi_savefig(Interp *I, Args *a) {
 
 static Value *bi_plot_target(Interp *I, Args *a) {
     Value *t = arg(a, 0, "target");
-    if (!t) return val_str(plot_target_name(plot_target()));
-    if (t->kind != V_STR || !plot_set_target(t->u.str.s))
+    if (!t) return val_str(plot_target_name(plot_target(&session_of(I)->plot)));
+    if (t->kind != V_STR || !plot_set_target(&session_of(I)->plot, t->u.str.s))
         return rt_error(I, "plot_target: choose auto, window, terminal, sixel, files, summary, script or none");
     return val_none();
 }

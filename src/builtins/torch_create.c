@@ -73,8 +73,8 @@ static Value *bi_like(Interp *I, Args *a) {
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     switch (a->fn->tag) {
-    case 2: return done(I, ten_rand(x->u.t->ndim, x->u.t->shape));
-    case 3: return done(I, ten_randn(x->u.t->ndim, x->u.t->shape));
+    case 2: return done(I, ten_rand(&session_of(I)->rng, x->u.t->ndim, x->u.t->shape));
+    case 3: return done(I, ten_randn(&session_of(I)->rng, x->u.t->ndim, x->u.t->shape));
     default: return done(I, ten_full(dt, x->u.t->ndim, x->u.t->shape, a->fn->tag));
     }
 }
@@ -147,7 +147,7 @@ static Value *bi_rand(Interp *I, Args *a) {
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
-    return done(I, a->fn->tag ? ten_randn(nd, shape) : ten_rand(nd, shape));
+    return done(I, a->fn->tag ? ten_randn(&session_of(I)->rng, nd, shape) : ten_rand(&session_of(I)->rng, nd, shape));
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
@@ -163,7 +163,7 @@ static Value *bi_normal(Interp *I, Args *a) {
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
-    return done(I, ten_normal(nd, shape, mean, std));
+    return done(I, ten_normal(&session_of(I)->rng, nd, shape, mean, std));
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
@@ -186,7 +186,7 @@ static Value *bi_randint(Interp *I, Args *a) {
     Tensor *t = ten_new(DT_I64, nd, shape);
     if (!t) return rt_tensor_error(I);
     uint64_t span = (uint64_t)(hi - lo);
-    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next() % span);
+    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&session_of(I)->rng) % span);
     return val_tensor(t);
 }
 
@@ -197,23 +197,24 @@ static Value *bi_manual_seed(Interp *I, Args *a) {
     int64_t seed;
     if (!s) return rt_error(I, "manual_seed(seed) needs a seed, e.g. torch.manual_seed(0)");
     if (!arg_int(I, s, "seed", &seed)) return NULL;
-    rng_seed((uint64_t)seed);
+    rng_seed(&session_of(I)->rng, (uint64_t)seed);
     return val_none();
 }
 
 static Value *bi_set_printoptions(Interp *I, Args *a) {
     static const char *const kw[] = {"precision", "threshold", "edgeitems", "linewidth", "sci_mode", "profile", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
+    PrintOptions *po = &session_of(I)->print;
     Value *prof = arg(a, -1, "profile");
     if (prof) {
         if (prof->kind != V_STR) return rt_error(I, "profile must be 'default', 'short' or 'full'");
-        if (!strcmp(prof->u.str.s, "default")) ten_print_options = (PrintOptions){4, 1000, 3, 80, -1};
-        else if (!strcmp(prof->u.str.s, "short")) ten_print_options = (PrintOptions){2, 1000, 2, 80, -1};
-        else if (!strcmp(prof->u.str.s, "full")) ten_print_options = (PrintOptions){4, 1000000, 3, 80, -1};
+        if (!strcmp(prof->u.str.s, "default")) *po = (PrintOptions){4, 1000, 3, 80, -1};
+        else if (!strcmp(prof->u.str.s, "short")) *po = (PrintOptions){2, 1000, 2, 80, -1};
+        else if (!strcmp(prof->u.str.s, "full")) *po = (PrintOptions){4, 1000000, 3, 80, -1};
         else return rt_error(I, "profile must be 'default', 'short' or 'full'");
     }
     const char *names[] = {"precision", "threshold", "edgeitems", "linewidth"};
-    int *fields[] = {&ten_print_options.precision, &ten_print_options.threshold, &ten_print_options.edgeitems, &ten_print_options.linewidth};
+    int *fields[] = {&po->precision, &po->threshold, &po->edgeitems, &po->linewidth};
     int64_t lo[] = {0, 0, 0, 10}, hi[] = {30, 100000000, 1000, 10000};
     for (int i = 0; i < 4; i++) {
         Value *v = arg(a, i == 0 ? 0 : -1, names[i]);
@@ -225,8 +226,8 @@ static Value *bi_set_printoptions(Interp *I, Args *a) {
     }
     Value *sci = arg(a, -1, "sci_mode");
     if (sci) {
-        if (sci->kind == V_NONE) ten_print_options.sci_mode = -1;
-        else { bool b; if (!arg_bool(I, sci, "sci_mode", &b)) return NULL; ten_print_options.sci_mode = b; }
+        if (sci->kind == V_NONE) po->sci_mode = -1;
+        else { bool b; if (!arg_bool(I, sci, "sci_mode", &b)) return NULL; po->sci_mode = b; }
     }
     return val_none();
 }

@@ -783,7 +783,7 @@ typedef struct RunState {
     Value *ret;
 } RunState;
 
-int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
+static int run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
     RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
                       I->base_call_depth, I->signal, I->ret};
     interp_clear_error(I);
@@ -815,14 +815,10 @@ int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name
     return rc;
 }
 
-int interp_run(Interp *I, const char *src, const char *src_name, int first_line) {
+int interp_run_parsed(Interp *I, ParseResult *parsed, const char *src, const char *src_name, int first_line) {
+    ParseResult pr = *parsed;
+    parsed->tree = NULL;
     interp_clear_error(I);
-    size_t n = strlen(src);
-    if (n > INTERP_MAX_LINE) {
-        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", n, INTERP_MAX_LINE);
-        return -1;
-    }
-    ParseResult pr = parse_program(src, first_line);
     if (!pr.tree) {
         const char *keep_src = I->src, *keep_name = I->src_name;
         int keep_first = I->src_first_line;
@@ -836,5 +832,16 @@ int interp_run(Interp *I, const char *src, const char *src_name, int first_line)
         I->src_first_line = keep_first;
         return -1;
     }
-    return interp_run_tree(I, pr.tree, src, src_name, first_line);
+    return run_tree(I, pr.tree, src, src_name, first_line);
+}
+
+int interp_run(Interp *I, const char *src, const char *src_name, int first_line) {
+    size_t n = strlen(src);
+    if (n > INTERP_MAX_LINE) {
+        interp_clear_error(I);
+        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", n, INTERP_MAX_LINE);
+        return -1;
+    }
+    ParseResult pr = parse_program(src, first_line);
+    return interp_run_parsed(I, &pr, src, src_name, first_line);
 }

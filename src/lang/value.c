@@ -301,7 +301,7 @@ static void repr_depth(StrBuf *out, const Value *v, int depth) {
         }
         sb_putc(out, '}');
         break;
-    case V_TENSOR: ten_repr(out, v->u.t); break;
+    case V_TENSOR: ten_repr(out, v->u.t, val_print_options()); break;
     case V_DTYPE: sb_puts(out, ten_dtype_name(v->u.dtype)); break;
     case V_RANGE:
         if (v->u.range.step == 1) sb_printf(out, "range(%lld, %lld)", (long long)v->u.range.start, (long long)v->u.range.stop);

@@ -370,7 +370,11 @@ static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
     I->capture = saved;
     I->echo_values = echo;
     sb_free(&sink);
-    if (rc < 0) { snprintf(err, errlen, "%s", interp_error_msg(I)); interp_clear_error(I); return false; }
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", interp_error_kind(I) == ERR_QUIT ? "quit() is not an answer (type quit to leave the lesson)" : interp_error_msg(I));
+        interp_clear_error(I);
+        return false;
+    }
     return true;
 }
 
@@ -862,13 +866,11 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     char err[600];
     Lesson *l = lesson_load(path, err, sizeof err);
     if (!l) { fprintf(stderr, "attn: %s\n", err); return -1; }
-    Interp I;
-    interp_init(&I);
-    rng_seed(0);
-    PlotTarget saved = plot_target();
-    plot_set_target("summary");
-    plot_reset();
-    PrintOptions po = ten_print_options;
+    Session S;
+    session_init(&S, "summary");        /* a replay compares what a figure holds, not its pixels */
+    S.commands = repl_commands;
+    session_push(&S);
+    Interp *I = &S.I;
     int problems = 0, steps = 0;
     StrBuf report;
     sb_init(&report);
@@ -881,21 +883,17 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             steps++;
             if (it->kind == ITEM_QUESTION) {
                 LessonQuestion *q = it->q;
-                problems += check_question(&I, path, st, q, &report) > 0;
+                problems += check_question(I, path, st, q, &report) > 0;
                 char err2[1200];
-                if (!run_silently(&I, q->answer, err2, sizeof err2)) interp_clear_error(&I);   /* its variables stay defined */
+                if (!run_silently(I, q->answer, err2, sizeof err2)) interp_clear_error(I);   /* its variables stay defined */
                 if (!check) printf("attn> %s\n", q->answer);
                 continue;
             }
             StrBuf o;
             sb_init(&o);
-            I.capture = &o;
-            bool quit = false;
-            if (!repl_command(&I, it->text, &quit) && interp_run(&I, it->text, NULL, 1) < 0) {
-                interp_format_error(&I, &o);
-                interp_clear_error(&I);
-            }
-            I.capture = NULL;
+            I->capture = &o;
+            session_run(&S, it->text, NULL, NULL, 1);
+            I->capture = NULL;
             if (!check) {
                 printf("attn> %s\n%s", it->text, sb_str(&o));
             } else if (!tr_match(it->expected ? it->expected : "", sb_str(&o))) {
@@ -923,9 +921,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
         else printf("%s: %d steps and questions ok\n", path, steps);
     }
     sb_free(&report);
-    ten_print_options = po;
-    plot_set_target(plot_target_name(saved));
-    interp_free(&I);
+    session_free(&S);
     lesson_free(l);
     return problems;
 }

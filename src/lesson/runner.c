@@ -18,15 +18,16 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct Session {
-    Interp I;
+/* One guided run: its own Session (interpreter, generator, plots), pushed over the caller's while it runs. */
+typedef struct LessonRun {
+    Session sess;
     LineReader r;
     Lesson *l;
     bool tty, teacher;
     StrBuf record;          /* the recorded transcript (teacher --record) */
     bool recording;
     const char *record_path;
-} Session;
+} LessonRun;
 
 static void out(const char *s) { fputs(s, stdout); fflush(stdout); }
 
@@ -54,19 +55,14 @@ static bool same_statement(const char *a, const char *b) {
     return r;
 }
 
-/* Runs a statement as at the prompt; its output goes to the terminal (and to the recording). False when it failed
- * (the error is shown). */
-static bool run(Session *S, const char *stmt) {
+/* Runs a statement as at the prompt (parsed: the reader's parse of stmt, or NULL); its output goes to the terminal
+ * (and to the recording). RUN_OK, RUN_ERROR / RUN_INTERRUPT (the message is shown), or RUN_QUIT for quit(). */
+static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed) {
     StrBuf cap;
     sb_init(&cap);
-    S->I.capture = &cap;
-    bool quit = false, ok = true;
-    if (!repl_command(&S->I, stmt, &quit) && interp_run(&S->I, stmt, NULL, 1) < 0) {
-        interp_format_error(&S->I, &cap);
-        interp_clear_error(&S->I);
-        ok = false;
-    }
-    S->I.capture = NULL;
+    S->sess.I.capture = &cap;
+    RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, 1);
+    S->sess.I.capture = NULL;
     out(sb_str(&cap));
     if (S->recording) {
         const char *p = stmt;
@@ -84,10 +80,10 @@ static bool run(Session *S, const char *stmt) {
         sb_puts(&S->record, sb_str(&cap));
     }
     sb_free(&cap);
-    return ok;
+    return rs;
 }
 
-static void save_record(Session *S) {
+static void save_record(LessonRun *S) {
     if (!S->recording) return;
     char tmp[4300];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", S->record_path, (long)getpid());
@@ -106,14 +102,14 @@ static void save_record(Session *S) {
 }
 
 /* Saves where the student is (or the teacher's recording). False, with a message, when it could not be saved. */
-static bool save(Session *S, int step, int done) {
+static bool save(LessonRun *S, int step, int done) {
     char err[512];
     if (S->teacher) { save_record(S); return true; }
     if (!progress_set(S->l->id, step, done, err, sizeof err)) { fprintf(stderr, "attn: %s\n", err); return false; }
     return true;
 }
 
-static void show_step_header(Session *S, int s) {
+static void show_step_header(LessonRun *S, int s) {
     LessonStep *st = &S->l->steps[s];
     outf(TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
     if (S->recording) {
@@ -134,12 +130,12 @@ static void lesson_help(bool teacher) {
 
 typedef enum { ACT_NONE, ACT_NEXT, ACT_SKIP, ACT_BACK, ACT_JUMP, ACT_RESTART, ACT_QUIT, ACT_HINT, ACT_SOLUTION, ACT_HANDLED } Action;
 
-static Action lesson_command(Session *S, const char *line, int *jump_to) {
+static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
     char w[64] = {0}, a1[128] = {0};
     int n = sscanf(line, " %63s %127s", w, a1);
     if (n < 1) return ACT_NONE;
     /* a word that names a variable the student defined is code, not a command */
-    if (interp_lookup(&S->I, w) && n == 1) return ACT_NONE;
+    if (interp_lookup(&S->sess.I, w) && n == 1) return ACT_NONE;
     char extra[8];
     if (sscanf(line, " %*s %*s %7s", extra) == 1) return ACT_NONE;
     if (!strcmp(w, "next")) return n == 1 ? ACT_NEXT : ACT_NONE;
@@ -175,21 +171,22 @@ static void indent_print(const char *prefix, const char *text) {
     }
 }
 
-/* The next statement typed in the session (NULL at the end of input); *blank when it is an empty line. A line with
- * content goes into the history at a terminal. */
-static char *next_input(Session *S, bool *blank) {
-    int first;
-    char *line = repl_read_statement(&S->r, &first);
-    if (!line) return NULL;
-    const char *t = line;
+/* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
+ * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */
+static char *next_input(LessonRun *S, Statement *in, bool *blank) {
+    if (!repl_read_statement(&S->r, in)) return NULL;
+    const char *t = in->text;
     while (*t == ' ' || *t == '\t') t++;
     *blank = !*t;
-    if (!*blank && S->tty) lineedit_add_history(line);
-    return line;
+    if (!*blank && S->tty) lineedit_add_history(in->text);
+    return in->text;
 }
 
+/* Runs what the student typed, with the reader's parse. */
+static RunStatus run_input(LessonRun *S, Statement *in) { return run(S, in->text, in->parsed ? &in->parse : NULL); }
+
 /* Waits for the student to run `stmt`. Returns an action that leaves the step, or ACT_NONE when done. */
-static Action do_run(Session *S, const char *stmt, int *jump_to) {
+static Action do_run(LessonRun *S, const char *stmt, int *jump_to) {
     if (S->teacher) indent_print("attn> ", stmt);
     else {
         out(S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
@@ -197,17 +194,18 @@ static Action do_run(Session *S, const char *stmt, int *jump_to) {
     }
     for (;;) {
         bool blank;
-        char *line = next_input(S, &blank);
+        Statement in;
+        char *line = next_input(S, &in, &blank);
         if (!line) return ACT_QUIT;
-        if (blank) { free(line); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
+        if (blank) { statement_free(&in); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt, NULL); return ACT_NONE; }
         Action a = lesson_command(S, line, jump_to);
-        if (a == ACT_HINT || a == ACT_SOLUTION) { out(TR("(this step shows a statement to run: press Enter to run it)\n")); free(line); continue; }
-        if (a == ACT_SKIP) { free(line); indent_print("attn> ", stmt); run(S, stmt); return ACT_NONE; }
-        if (a == ACT_HANDLED) { free(line); continue; }
-        if (a != ACT_NONE) { free(line); return a; }
-        run(S, line);
+        if (a == ACT_HINT || a == ACT_SOLUTION) { out(TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
+        if (a == ACT_SKIP) { statement_free(&in); indent_print("attn> ", stmt); run(S, stmt, NULL); return ACT_NONE; }
+        if (a == ACT_HANDLED) { statement_free(&in); continue; }
+        if (a != ACT_NONE) { statement_free(&in); return a; }
+        if (run_input(S, &in) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }     /* quit() leaves, as quit does */
         bool same = same_statement(line, stmt);
-        free(line);
+        statement_free(&in);
         if (same) return ACT_NONE;
         out(S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
     }
@@ -215,48 +213,51 @@ static Action do_run(Session *S, const char *stmt, int *jump_to) {
 
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
  * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
-static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
+static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     outf(TR("\nQuestion: %s\n"), q->prompt);
     if (!S->teacher) out(TR("(type your answer; hint, solution or skip if you are stuck)\n"));
     char err[1200];
-    LessonExpect *e = lesson_expect(&S->I, q, err, sizeof err);
+    LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
     if (!e) outf(TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
     int hints = 0, wrong = 0;
     bool reminded = false;
     Action act = ACT_NONE;
     for (;;) {
         bool blank;
-        char *line = next_input(S, &blank);
+        Statement in;
+        char *line = next_input(S, &in, &blank);
         if (!line) { act = ACT_QUIT; break; }
         if (blank) {
-            free(line);
-            if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer); break; }
+            statement_free(&in);
+            if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer, NULL); break; }
             out(TR("(type an answer, or hint)\n"));
             continue;
         }
         Action a = lesson_command(S, line, jump_to);
-        if (a == ACT_HANDLED) { free(line); continue; }
+        if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
-            free(line);
+            statement_free(&in);
             if (hints < q->nhints) outf(TR("Hint %d of %d: %s\n"), hints + 1, q->nhints, q->hints[hints]), hints++;
             else out(TR("No more hints: type solution to see the answer.\n"));
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
-            free(line);
+            statement_free(&in);
             outf(TR("The answer: %s\n"), q->answer);
             indent_print("attn> ", q->answer);
-            run(S, q->answer);
+            run(S, q->answer, NULL);
             break;
         }
-        if (a != ACT_NONE) { free(line); act = a; break; }
-        val_decref(S->I.last_value);
-        S->I.last_value = NULL;
-        if (!run(S, line) || !e) { free(line); continue; }
+        if (a != ACT_NONE) { statement_free(&in); act = a; break; }
+        val_decref(S->sess.I.last_value);
+        S->sess.I.last_value = NULL;
+        RunStatus rs = run_input(S, &in);
+        if (rs == RUN_QUIT) { statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
+        if (rs != RUN_OK || !e) { statement_free(&in); continue; }
         StrBuf fb;
         sb_init(&fb);
-        LessonGrade g = lesson_grade(&S->I, q, e, line, &fb);
-        free(line);
+        LessonGrade g = lesson_grade(&S->sess.I, q, e, line, &fb);
+        statement_free(&in);
         if (g == GRADE_RIGHT) { out(TR("Right.\n")); sb_free(&fb); break; }
         if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
         if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
@@ -273,18 +274,17 @@ static Action do_question(Session *S, LessonQuestion *q, int *jump_to) {
 
 /* Runs the statements and model answers of steps [from, to) silently, so their variables exist (on resume, and
  * when jumping ahead). */
-static void replay_steps(Session *S, int from, int to) {
+static void replay_steps(LessonRun *S, int from, int to) {
     StrBuf sink;
     sb_init(&sink);
-    S->I.capture = &sink;
+    S->sess.I.capture = &sink;
     for (int s = from; s < to; s++)
         for (int k = 0; k < S->l->steps[s].nitems; k++) {
             LessonItem *it = &S->l->steps[s].items[k];
             const char *src = it->kind == ITEM_RUN ? it->text : it->kind == ITEM_QUESTION ? it->q->answer : NULL;
-            bool quit;
-            if (src && !repl_command(&S->I, src, &quit) && interp_run(&S->I, src, NULL, 1) < 0) interp_clear_error(&S->I);
+            if (src) session_run(&S->sess, src, NULL, NULL, 1);
         }
-    S->I.capture = NULL;
+    S->sess.I.capture = NULL;
     sb_free(&sink);
 }
 
@@ -298,8 +298,11 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     Lesson *l = lesson_load_localized(path, err, sizeof err);
     free(path);
     if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
-    Session *S = xcalloc(1, sizeof *S);
-    interp_init(&S->I);
+    LessonRun *S = xcalloc(1, sizeof *S);
+    session_init(&S->sess, NULL);
+    S->sess.commands = repl_commands;
+    S->sess.lesson = S;
+    session_push(&S->sess);
     S->l = l;
     S->tty = tty;
     S->teacher = teacher;
@@ -308,8 +311,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     sb_init(&S->record);
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
-    if (tty) lineedit_init(&S->I);
-    rng_seed(0);
+    if (tty) lineedit_init();
     int done = 0, step = teacher ? 0 : progress_get(l->id, &done);
     if (step >= l->nsteps) step = 0;
     outf("%s\n", l->title);
@@ -366,11 +368,10 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     }
     if (tty) lineedit_shutdown();
     reader_free(&S->r);
-    interp_free(&S->I);
+    session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
     sb_free(&S->record);
     lesson_free(l);
     free(S);
-    gp_shutdown();
     return rc;
 }
 

@@ -123,27 +123,22 @@ void tr_free(Transcript *t) {
 }
 
 void tr_run(Transcript *t, char **outputs) {
-    Interp I;
-    interp_init(&I);
-    PrintOptions saved = ten_print_options;
-    PlotTarget saved_target = plot_target();
-    plot_set_target("summary");             /* transcripts compare what a figure holds, not its pixels */
-    plot_reset();
-    rng_seed(0);
+    Session S;
+    session_init(&S, "summary");            /* transcripts compare what a figure holds, not its pixels */
+    S.commands = repl_commands;
+    session_push(&S);
+    bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
     for (int i = 0; i < t->nsteps; i++) {
         StrBuf out;
         sb_init(&out);
-        I.capture = &out;
-        bool quit = false;
-        if (!repl_command(&I, t->steps[i].input, &quit)) {
-            if (interp_run(&I, t->steps[i].input, NULL, 1) < 0) interp_format_error(&I, &out);
+        if (!quit) {
+            S.I.capture = &out;
+            quit = session_run(&S, t->steps[i].input, NULL, NULL, 1) == RUN_QUIT;
+            S.I.capture = NULL;
         }
-        I.capture = NULL;
         outputs[i] = sb_take(&out);
     }
-    ten_print_options = saved;
-    plot_set_target(plot_target_name(saved_target));
-    interp_free(&I);
+    session_free(&S);
 }
 
 /* ---- comparison ---- */

@@ -15,32 +15,53 @@
 #include <termios.h>
 #include <unistd.h>
 
-static PlotTarget target = PT_AUTO;
-static Figure *last;
-static int figures;
 
 static const char *names[] = {"auto", "window", "terminal", "sixel", "files", "summary", "script", "none"};
 
 const char *plot_target_name(PlotTarget t) { return names[t]; }
 
-bool plot_set_target(const char *name) {
+static bool target_named(const char *name, PlotTarget *t) {
     for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
-        if (!strcmp(name, names[i])) { target = (PlotTarget)i; return true; }
+        if (!strcmp(name, names[i])) { *t = (PlotTarget)i; return true; }
     return false;
 }
 
-void plot_init_from_env(void) {
+bool plot_set_target(Plot *P, const char *name) { return target_named(name, &P->target); }
+
+bool plot_env_check(void) {
     const char *e = getenv("ATTN_PLOT");
-    if (e && *e && !plot_set_target(e)) fprintf(stderr, "attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
+    PlotTarget t;
+    if (!e || !*e || target_named(e, &t)) return true;
+    fprintf(stderr, "attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
+    return false;
 }
 
-PlotTarget plot_target(void) { return target; }
-int plot_figure_count(void) { return figures; }
+void plot_init(Plot *P) {
+    memset(P, 0, sizeof *P);
+    P->target = PT_AUTO;
+    const char *e = getenv("ATTN_PLOT");
+    if (e && *e) target_named(e, &P->target);
+}
 
-void plot_reset(void) {
-    figures = 0;
-    plot_figure_free(last);
-    last = NULL;
+void plot_free(Plot *P) {
+    plot_figure_free(P->last);
+    gp_free(P->gp);
+    memset(P, 0, sizeof *P);
+}
+
+/* The session's gnuplot (created on first use; the process itself starts at the first command). */
+static Gnuplot *gnuplot(Plot *P) {
+    if (!P->gp) P->gp = gp_new();
+    return P->gp;
+}
+
+PlotTarget plot_target(const Plot *P) { return P->target; }
+int plot_figure_count(const Plot *P) { return P->figures; }
+
+void plot_reset(Plot *P) {
+    P->figures = 0;
+    plot_figure_free(P->last);
+    P->last = NULL;
 }
 
 static bool has_display(void) {
@@ -116,15 +137,17 @@ static bool terminal_has_sixel(void) {
     return term.sixel;
 }
 
-PlotTarget plot_resolved_target(bool tty) {
-    if (target != PT_AUTO) return target;
+PlotTarget plot_resolved_target(Plot *P, bool tty) {
+    if (P->target != PT_AUTO) return P->target;
     if (!tty) return PT_SUMMARY;
-    if (has_display() && gp_available() && (gp_has_terminal("qt") || gp_has_terminal("wxt") || gp_has_terminal("x11"))) return PT_WINDOW;
-    if (terminal_has_sixel() && gp_available() && gp_has_terminal("sixelgd")) return PT_SIXEL;
+    if (has_display() && gp_available() &&
+        (gp_has_terminal(gnuplot(P), "qt") || gp_has_terminal(gnuplot(P), "wxt") || gp_has_terminal(gnuplot(P), "x11")))
+        return PT_WINDOW;
+    if (terminal_has_sixel() && gp_available() && gp_has_terminal(gnuplot(P), "sixelgd")) return PT_SIXEL;
     return PT_TERMINAL;
 }
 
-void plot_describe(StrBuf *out, bool tty) {
+void plot_describe(Plot *P, StrBuf *out, bool tty) {
     sb_puts(out,
             "Plots are drawn by one gnuplot that attn starts at the first plot.\n"
             "  d2l.plot(X, Y, xlabel=, ylabel=, legend=, xlim=, ylim=, xscale=, yscale=, fmts=, figsize=)\n"
@@ -140,9 +163,9 @@ void plot_describe(StrBuf *out, bool tty) {
             "  summary   one line that says what the figure holds\n"
             "  script    the gnuplot commands themselves\n"
             "  none      nothing\n");
-    PlotTarget t = plot_resolved_target(tty);
-    sb_printf(out, "Now: %s", plot_target_name(target));
-    if (target == PT_AUTO) sb_printf(out, " (here that means %s)", plot_target_name(t));
+    PlotTarget t = plot_resolved_target(P, tty);
+    sb_printf(out, "Now: %s", plot_target_name(P->target));
+    if (P->target == PT_AUTO) sb_printf(out, " (here that means %s)", plot_target_name(t));
     sb_printf(out, "; gnuplot %s.\n", gp_available() ? "is installed" : "is NOT installed (sudo apt-get install gnuplot-nox)");
 }
 
@@ -203,13 +226,13 @@ static ColourMode colour_mode(void) {
  * (at most 160 columns; a line plot keeps about the figure's shape); a window gets 1.5 times 96 pixels per inch of
  * figsize; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
  * XTWINOPS; 10×20 when it does not say), with text at most 1.5 times the terminal's own. */
-static Canvas screen_canvas(PlotTarget t, const Figure *f) {
+static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
     Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL};
     int cols, rows;
     term_size(&cols, &rows);
     if (t == PT_WINDOW) {
         cv.kind = CV_WINDOW;
-        cv.window = gp_has_terminal("qt") ? "qt" : gp_has_terminal("wxt") ? "wxt" : "x11";
+        cv.window = gp_has_terminal(gnuplot(P), "qt") ? "qt" : gp_has_terminal(gnuplot(P), "wxt") ? "wxt" : "x11";
         cv.ppi = 144;
     } else if (t == PT_SIXEL) {
         terminal_ask();
@@ -240,10 +263,10 @@ static Canvas screen_canvas(PlotTarget t, const Figure *f) {
     return cv;
 }
 
-static bool send(const char *script, StrBuf *out, char *err, size_t errlen) {
+static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t errlen) {
     char *msgs = NULL;
     fflush(stdout);
-    if (!gp_run(script, &msgs, err, errlen)) return false;
+    if (!gp_run(gnuplot(P), script, &msgs, err, errlen)) return false;
     bool ok = true;
     if (msgs && *msgs) {
         /* gnuplot echoes a failing line with a caret and "line N: message": that is an error; other lines warn */
@@ -265,22 +288,21 @@ static bool send(const char *script, StrBuf *out, char *err, size_t errlen) {
     return ok;
 }
 
-bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
-    fig->number = ++figures;
-    plot_figure_free(last);
-    last = fig;
-    PlotTarget t = plot_resolved_target(tty);
+bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
+    fig->number = ++P->figures;
+    plot_figure_free(P->last);
+    P->last = fig;
+    PlotTarget t = plot_resolved_target(P, tty);
     switch (t) {
     case PT_NONE: return true;
     case PT_SUMMARY: {
         /* chosen by attn because the output is not a terminal: the ranges and, once, how to see the figure;
          * asked for (transcripts, lessons replayed as tests): what the figure holds */
-        static bool hinted;
         sb_putc(out, '<');
-        plot_summary(fig, target == PT_AUTO, out);
+        plot_summary(fig, P->target == PT_AUTO, out);
         sb_puts(out, ">\n");
-        if (target == PT_AUTO && !hinted) {
-            hinted = true;
+        if (P->target == PT_AUTO && !P->hinted) {
+            P->hinted = true;
             sb_puts(out, "(the output is not a terminal, so figures show as this line: savefig('figure.png') writes the last "
                          "one to a file, plot_target('files') saves each one)\n");
         }
@@ -297,12 +319,12 @@ bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
     case PT_FILES: {
         const char *dir = getenv("ATTN_PLOT_DIR");
         char path[600];
-        snprintf(path, sizeof path, "%s%sfigure-%d.svg", dir && *dir ? dir : "", dir && *dir ? "/" : "", figures);
-        return plot_savefig(path, out, err, errlen);
+        snprintf(path, sizeof path, "%s%sfigure-%d.svg", dir && *dir ? dir : "", dir && *dir ? "/" : "", P->figures);
+        return plot_savefig(P, path, out, err, errlen);
     }
     default: break;
     }
-    Canvas cv = screen_canvas(t, fig);
+    Canvas cv = screen_canvas(P, t, fig);
     StrBuf s;
     sb_init(&s);
     if (t == PT_TERMINAL && fig->kind == FIG_HEATMAPS) {
@@ -317,7 +339,7 @@ bool plot_show(Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
         tw_cells(&s, sb_str(&script));
         sb_free(&script);
     } else plot_script(fig, &cv, "", &s);
-    bool ok = send(sb_str(&s), out, err, errlen);
+    bool ok = send(P, sb_str(&s), out, err, errlen);
     sb_free(&s);
     if (ok && t == PT_WINDOW) {
         sb_putc(out, '<');
@@ -358,8 +380,9 @@ static long svg_crisp_images(const char *path) {
     return len > 0 ? len : 0;
 }
 
-bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen) {
+bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen) {
     char why[200];
+    const Figure *last = P->last;
     if (!last) { snprintf(err, errlen, "savefig: there is no figure yet (draw one with d2l.plot or d2l.show_heatmaps)"); return false; }
     if (!plot_safe_filename(path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
     char tmp[700];
@@ -370,7 +393,7 @@ bool plot_savefig(const char *path, StrBuf *out, char *err, size_t errlen) {
     Canvas cv = plot_file_canvas(last, ext);
     plot_script(last, &cv, tmp, &s);
     sb_puts(&s, "unset output\n");
-    bool ok = send(sb_str(&s), out, err, errlen);
+    bool ok = send(P, sb_str(&s), out, err, errlen);
     sb_free(&s);
     if (!ok) { remove(tmp); return false; }
     long size = !strcmp(ext, ".svg") ? svg_crisp_images(tmp) : -1;

@@ -19,10 +19,18 @@
 
 #define GP_TIMEOUT_MS 15000
 
-static pid_t gp = 0;
-static int gp_in = -1, gp_err = -1;
-static unsigned sync_no;
-static char *terminals;        /* GPVAL_TERMINALS of the running gnuplot */
+struct Gnuplot {
+    pid_t pid;            /* 0 when not running */
+    int in, err;          /* its stdin (commands) and stderr (messages and sync markers); -1 when closed */
+    unsigned sync_no;     /* the last sync marker sent */
+    char *terminals;      /* GPVAL_TERMINALS of the running gnuplot */
+};
+
+Gnuplot *gp_new(void) {
+    Gnuplot *g = xcalloc(1, sizeof *g);
+    g->in = g->err = -1;
+    return g;
+}
 
 static char *find_on_path(const char *prog) {
     const char *path = getenv("PATH");
@@ -46,40 +54,41 @@ bool gp_available(void) {
     return p != NULL;
 }
 
-int gp_pid(void) { return (int)gp; }
+int gp_pid(const Gnuplot *g) { return g ? (int)g->pid : 0; }
 
-static void gp_close(void) {
-    if (gp_in >= 0) close(gp_in);
-    if (gp_err >= 0) close(gp_err);
-    gp_in = gp_err = -1;
-    if (gp > 0) {
-        kill(gp, SIGTERM);
+static void gp_close(Gnuplot *g) {
+    if (g->in >= 0) close(g->in);
+    if (g->err >= 0) close(g->err);
+    g->in = g->err = -1;
+    if (g->pid > 0) {
+        kill(g->pid, SIGTERM);
         for (int i = 0; i < 50; i++) {
-            if (waitpid(gp, NULL, WNOHANG) == gp) { gp = 0; break; }
+            if (waitpid(g->pid, NULL, WNOHANG) == g->pid) { g->pid = 0; break; }
             struct timespec ts = {0, 10000000};
             nanosleep(&ts, NULL);
         }
-        if (gp > 0) { kill(gp, SIGKILL); waitpid(gp, NULL, 0); }
+        if (g->pid > 0) { kill(g->pid, SIGKILL); waitpid(g->pid, NULL, 0); }
     }
-    gp = 0;
+    g->pid = 0;
 }
 
-void gp_shutdown(void) {
+void gp_free(Gnuplot *g) {
+    if (!g) return;
     /* quit, then give gnuplot a moment to exit by itself: a window opened with `persist` stays on screen */
-    if (gp_in >= 0) { ssize_t w = write(gp_in, "quit\n", 5); (void)w; close(gp_in); gp_in = -1; }
-    for (int i = 0; gp > 0 && i < 100; i++) {
-        if (waitpid(gp, NULL, WNOHANG) == gp) { gp = 0; break; }
+    if (g->in >= 0) { ssize_t w = write(g->in, "quit\n", 5); (void)w; close(g->in); g->in = -1; }
+    for (int i = 0; g->pid > 0 && i < 100; i++) {
+        if (waitpid(g->pid, NULL, WNOHANG) == g->pid) { g->pid = 0; break; }
         struct timespec ts = {0, 10000000};
         nanosleep(&ts, NULL);
     }
-    gp_close();
-    free(terminals);
-    terminals = NULL;
+    gp_close(g);
+    free(g->terminals);
+    free(g);
 }
 
-static bool write_all(const char *s, size_t n) {
+static bool write_all(Gnuplot *g, const char *s, size_t n) {
     while (n > 0) {
-        ssize_t w = write(gp_in, s, n);
+        ssize_t w = write(g->in, s, n);
         if (w < 0) { if (errno == EINTR) continue; return false; }
         s += w;
         n -= (size_t)w;
@@ -88,12 +97,12 @@ static bool write_all(const char *s, size_t n) {
 }
 
 /* Reads gnuplot's stderr until the line `marker`; what came before goes to *msgs. */
-static bool read_until(const char *marker, StrBuf *msgs, char *err, size_t errlen) {
+static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, size_t errlen) {
     StrBuf line;
     sb_init(&line);
     int waited = 0;
     for (;;) {
-        struct pollfd pfd = {gp_err, POLLIN, 0};
+        struct pollfd pfd = {g->err, POLLIN, 0};
         int r = poll(&pfd, 1, 100);
         if (r < 0 && errno == EINTR) continue;
         if (ten_interrupted) {
@@ -111,7 +120,7 @@ static bool read_until(const char *marker, StrBuf *msgs, char *err, size_t errle
             continue;
         }
         char buf[4096];
-        ssize_t n = read(gp_err, buf, sizeof buf);
+        ssize_t n = read(g->err, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             snprintf(err, errlen, "gnuplot stopped unexpectedly%s%s", msgs->len ? ": " : "", msgs->len ? sb_str(msgs) : "");
@@ -127,7 +136,7 @@ static bool read_until(const char *marker, StrBuf *msgs, char *err, size_t errle
     }
 }
 
-static bool gp_start(char *err, size_t errlen) {
+static bool gp_start(Gnuplot *g, char *err, size_t errlen) {
     char *exe = find_on_path("gnuplot");
     if (!exe) {
         snprintf(err, errlen, "gnuplot is not installed, so attn cannot draw: install it with 'sudo apt-get install gnuplot-nox' "
@@ -159,55 +168,55 @@ static bool gp_start(char *err, size_t errlen) {
     close(er[1]);
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(er[0], F_SETFD, FD_CLOEXEC);
-    gp = pid;
-    gp_in = in[1];
-    gp_err = er[0];
+    g->pid = pid;
+    g->in = in[1];
+    g->err = er[0];
     /* learn which terminals this gnuplot has */
     StrBuf msgs;
     sb_init(&msgs);
     char cmd[128], marker[64];
-    snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++sync_no);
+    snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++g->sync_no);
     snprintf(cmd, sizeof cmd, "print GPVAL_TERMINALS\nprint \"%s\"\n", marker);
-    if (!write_all(cmd, strlen(cmd)) || !read_until(marker, &msgs, err, errlen)) {
+    if (!write_all(g, cmd, strlen(cmd)) || !read_until(g, marker, &msgs, err, errlen)) {
         sb_free(&msgs);
-        gp_close();
+        gp_close(g);
         return false;
     }
-    free(terminals);
-    terminals = sb_take(&msgs);
+    free(g->terminals);
+    g->terminals = sb_take(&msgs);
     return true;
 }
 
-bool gp_has_terminal(const char *name) {
+bool gp_has_terminal(Gnuplot *g, const char *name) {
     char err[256];
-    if (gp <= 0 && !gp_start(err, sizeof err)) return false;
-    if (!terminals) return false;
+    if (g->pid <= 0 && !gp_start(g, err, sizeof err)) return false;
+    if (!g->terminals) return false;
     size_t n = strlen(name);
-    for (const char *p = terminals; (p = strstr(p, name)); p += n)
-        if ((p == terminals || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || p[n] == 0)) return true;
+    for (const char *p = g->terminals; (p = strstr(p, name)); p += n)
+        if ((p == g->terminals || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || p[n] == 0)) return true;
     return false;
 }
 
-bool gp_run(const char *commands, char **messages, char *err, size_t errlen) {
+bool gp_run(Gnuplot *g, const char *commands, char **messages, char *err, size_t errlen) {
     *messages = NULL;
     bool restarted = false;
-    if (gp > 0 && waitpid(gp, NULL, WNOHANG) == gp) {      /* it died since the last plot (killed?) */
-        gp = 0;
-        gp_close();
+    if (g->pid > 0 && waitpid(g->pid, NULL, WNOHANG) == g->pid) {      /* it died since the last plot (killed?) */
+        g->pid = 0;
+        gp_close(g);
         restarted = true;
     }
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (gp <= 0) {
-            if (!gp_start(err, errlen)) return false;
+        if (g->pid <= 0) {
+            if (!gp_start(g, err, errlen)) return false;
             restarted = restarted || attempt > 0;
         }
         char marker[64], tail[96];
-        snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++sync_no);
+        snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++g->sync_no);
         snprintf(tail, sizeof tail, "\nprint \"%s\"\n", marker);
         StrBuf msgs;
         sb_init(&msgs);
-        if (write_all(commands, strlen(commands)) && write_all(tail, strlen(tail))) {
-            if (read_until(marker, &msgs, err, errlen)) {
+        if (write_all(g, commands, strlen(commands)) && write_all(g, tail, strlen(tail))) {
+            if (read_until(g, marker, &msgs, err, errlen)) {
                 *messages = sb_take(&msgs);
                 if (restarted) {
                     char *m = *messages;
@@ -221,12 +230,12 @@ bool gp_run(const char *commands, char **messages, char *err, size_t errlen) {
                 return true;
             }
             sb_free(&msgs);
-            gp_close();
+            gp_close(g);
             return false;
         }
         /* EPIPE: gnuplot died (killed?). Start a fresh one and send the figure again, once. */
         sb_free(&msgs);
-        gp_close();
+        gp_close(g);
     }
     snprintf(err, errlen, "gnuplot stopped and could not be restarted");
     return false;

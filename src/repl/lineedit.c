@@ -16,7 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static Interp *completion_interp;
+/* Completion looks at the names of the session the student is in now: after a lesson started from the REPL ends,
+ * the REPL's own (the lesson's interpreter is gone). */
+static Interp *completion_interp(void) {
+    Session *S = session_current();
+    return S ? &S->I : NULL;
+}
 static char history_path[4096];
 
 static const char *keywords[] = {"for", "in", "if", "else", "elif", "while", "def", "return", "print", "range",
@@ -46,7 +51,7 @@ static Value *resolve_chain(const char *chain) {
     if (k >= sizeof part) return NULL;
     memcpy(part, chain, k);
     part[k] = 0;
-    Value *v = completion_interp ? interp_lookup(completion_interp, part) : NULL;
+    Value *v = completion_interp() ? interp_lookup(completion_interp(), part) : NULL;
     if (v) v = val_incref(v);
     else if (builtins_is_module(part)) v = val_module(part);
     while (v && chain[k] == '.') {
@@ -93,8 +98,8 @@ static void build_candidates(const char *text) {
         val_decref(v);
         return;
     }
-    if (completion_interp) {
-        Dict *g = &completion_interp->globals;
+    if (completion_interp()) {
+        Dict *g = &completion_interp()->globals;
         for (int i = 0; i < g->n; i++) add_cand("", g->keys[i]->u.str.s, text);
     }
     const Builtin *const *all = builtins_all(&n);
@@ -133,8 +138,10 @@ static void utf8_input(void) {
     if (!l || strcmp(cs, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
 }
 
-void lineedit_init(Interp *I) {
-    completion_interp = I;
+static int users;      /* sessions using line editing now (a lesson started from the REPL is the second) */
+
+void lineedit_init(void) {
+    if (users++ > 0) return;
     utf8_input();
     rl_readline_name = "attn";
     rl_attempted_completion_function = complete;
@@ -179,6 +186,7 @@ void lineedit_add_history(const char *line) {
 }
 
 void lineedit_shutdown(void) {
+    if (users > 0 && --users > 0) return;
     for (int i = 0; i < ncand; i++) free(candidates[i]);
     free(candidates);
     candidates = NULL;

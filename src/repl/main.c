@@ -14,6 +14,22 @@
 #define ATTN_VERSION "dev"
 #endif
 
+/* `lesson` and `lesson N` at the REPL: a lesson runs in a session of its own, pushed over the REPL's. */
+static RunStatus cmd_lesson(Session *S, const char *which) {
+    fflush(stdout);
+    if (!which) lesson_list_command();
+    else lesson_run_student(which, isatty(0) && isatty(1));
+    return RUN_OK;
+}
+
+/* The REPL's word-commands: every session's, and lessons. */
+static const SessionCommand main_commands[] = {
+    {"help", 1, repl_cmd_help},
+    {"quit", 0, repl_cmd_quit},
+    {"exit", 0, repl_cmd_quit},
+    {"lesson", 1, cmd_lesson},
+    {NULL, 0, NULL}};
+
 static void usage(FILE *f) {
     fputs("usage: attn [options] [FILE]\n"
           "\n"
@@ -99,7 +115,7 @@ int main(int argc, char **argv) {
             }
             if (record && !teach) { fputs("attn: --record is for teaching mode: attn teach N --record FILE\n", stderr); return 2; }
             signal(SIGPIPE, SIG_IGN);
-            plot_init_from_env();
+            plot_env_check();
             if (!which) {
                 if (teach) { fputs("attn: teach needs a lesson: attn teach N [--record FILE]\n", stderr); return 2; }
                 return lesson_list_command();
@@ -117,37 +133,38 @@ int main(int argc, char **argv) {
         file = a;
     }
     signal(SIGPIPE, SIG_IGN);
-    plot_init_from_env();
-    Interp I;
-    interp_init(&I);
+    plot_env_check();
+    Session S;
+    session_init(&S, NULL);
+    S.commands = main_commands;
+    session_push(&S);
     LineReader r;
     int failures;
     if (code) {
         reader_init_text(&r, code);
-        failures = repl_run(&I, &r, "-c");
+        failures = repl_run(&S, &r, "-c");
     } else if (file && strcmp(file, "-") != 0) {
         FILE *f = fopen(file, "r");
-        if (!f) { perror(file); interp_free(&I); return 2; }
+        if (!f) { perror(file); session_free(&S); return 2; }
         reader_init_file(&r, f, false);
-        failures = repl_run(&I, &r, file);
+        failures = repl_run(&S, &r, file);
         fclose(f);
     } else {
         bool tty = !file && isatty(0) && isatty(1);
         reader_init_file(&r, stdin, tty);
         if (tty) {
-            lineedit_init(&I);
+            lineedit_init();
             if (!quiet)
                 printf("attn %s - d2l.ai 11.6 Self-Attention and Positional Encoding\n"
                        "Type the book's lines (torch. and d2l. prefixes are optional), help for a list, Ctrl-D to leave.\n",
                        ATTN_VERSION);
         }
-        failures = repl_run(&I, &r, tty ? NULL : "<stdin>");
+        failures = repl_run(&S, &r, tty ? NULL : "<stdin>");
         if (tty) lineedit_shutdown();
         if (tty) { putchar('\n'); failures = 0; }
     }
     reader_free(&r);
-    interp_free(&I);
-    gp_shutdown();
+    session_free(&S);
     fflush(stdout);
     return failures ? 1 : 0;
 }

@@ -2,7 +2,6 @@
  * open (the parser says "incomplete"), and a for/if/while/def header takes the indented lines after it; at the
  * prompt a blank line ends the block, as in Python's REPL. */
 #include "repl.h"
-#include "parser.h"
 #include "strbuf.h"
 #include <ctype.h>
 #include <stdlib.h>
@@ -149,33 +148,42 @@ static bool take_block_lines(LineReader *r, StrBuf *buf, char *next) {
     return more;
 }
 
-/* One statement, or NULL at the end of input or after Ctrl-C (r->interrupted). */
-static char *read_one(LineReader *r, int *first_line) {
+void statement_free(Statement *st) {
+    free(st->text);
+    if (st->parsed) ast_free(st->parse.tree);
+    memset(st, 0, sizeof *st);
+}
+
+/* One statement, or false at the end of input or after Ctrl-C (r->interrupted). */
+static bool read_one(LineReader *r, Statement *st) {
+    memset(st, 0, sizeof *st);
     char *line;
     /* skip blank lines between statements */
     for (;;) {
         line = reader_line(r, false);
-        if (!line) return NULL;
+        if (!line) return false;
         if (!blank(line) || r->interactive || r->keep_blank) break;
         free(line);
     }
-    *first_line = r->lineno;
+    st->first_line = r->lineno;
     StrBuf buf;
     sb_init(&buf);
     sb_puts(&buf, line);
     free(line);
-    if ((r->interactive || r->keep_blank) && blank(sb_str(&buf))) return sb_take(&buf);
+    if ((r->interactive || r->keep_blank) && blank(sb_str(&buf))) { st->text = sb_take(&buf); return true; }
     for (;;) {
+        /* the last parse made is of the final text: it is handed over with it (never parsed twice) */
+        if (st->parsed) { ast_free(st->parse.tree); st->parsed = false; }
         if (buf.len > INTERP_MAX_LINE) break;
-        ParseResult pr = parse_program(sb_str(&buf), 1);
-        bool incomplete = !pr.tree && pr.incomplete;
-        ast_free(pr.tree);
+        st->parse = parse_program(sb_str(&buf), st->first_line);
+        st->parsed = true;
+        bool incomplete = !st->parse.tree && st->parse.incomplete;
         bool body_below = false;
         bool compound = is_compound(sb_str(&buf), &body_below);
         if (!incomplete && !compound) break;
         if (!incomplete && compound && r->interactive && !body_below && !strchr(sb_str(&buf), '\n')) break;
         char *next = reader_line(r, true);
-        if (!next && r->interrupted) { sb_free(&buf); return NULL; }
+        if (!next && r->interrupted) { sb_free(&buf); statement_free(st); return false; }
         if (!next) break;
         if (incomplete) {
             append_line(&buf, next);
@@ -184,13 +192,14 @@ static char *read_one(LineReader *r, int *first_line) {
             break;
         }
     }
-    return sb_take(&buf);
+    st->text = sb_take(&buf);
+    return true;
 }
 
-char *repl_read_statement(LineReader *r, int *first_line) {
+bool repl_read_statement(LineReader *r, Statement *st) {
     for (;;) {
-        char *s = read_one(r, first_line);
-        if (s || !r->interrupted) return s;
+        if (read_one(r, st)) return true;
+        if (!r->interrupted) return false;
         r->interrupted = false;          /* Ctrl-C: the unfinished statement is dropped; read a new one */
     }
 }

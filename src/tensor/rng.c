@@ -1,11 +1,7 @@
-/* rng.c - the session's seeded generator: xoshiro256** seeded through splitmix64.
- * The same seed gives the same numbers on every machine (not the same numbers as PyTorch's mt19937). */
+/* rng.c - a seeded generator: xoshiro256** seeded through splitmix64. Its state is the caller's (each session
+ * owns one). The same seed gives the same numbers on every machine (not the same numbers as PyTorch's mt19937). */
 #include "tensor.h"
 #include <math.h>
-
-static uint64_t rng_s[4] = {0x9E3779B97F4A7C15ull, 0xBF58476D1CE4E5B9ull, 0x94D049BB133111EBull, 0x2545F4914F6CDD1Dull};
-static int rng_have_spare;
-static double rng_spare;
 
 static uint64_t splitmix64(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -13,44 +9,46 @@ static uint64_t splitmix64(uint64_t *x) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
-void rng_seed(uint64_t seed) {
-    for (int i = 0; i < 4; i++) rng_s[i] = splitmix64(&seed);
-    rng_have_spare = 0;
+void rng_seed(Rng *g, uint64_t seed) {
+    for (int i = 0; i < 4; i++) g->s[i] = splitmix64(&seed);
+    g->have_spare = 0;
+    g->spare = 0;
 }
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-uint64_t rng_next(void) {
-    uint64_t r = rotl(rng_s[1] * 5, 7) * 9, t = rng_s[1] << 17;
-    rng_s[2] ^= rng_s[0]; rng_s[3] ^= rng_s[1]; rng_s[1] ^= rng_s[2]; rng_s[0] ^= rng_s[3];
-    rng_s[2] ^= t; rng_s[3] = rotl(rng_s[3], 45);
+uint64_t rng_next(Rng *g) {
+    uint64_t *s = g->s;
+    uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
+    s[2] ^= t; s[3] = rotl(s[3], 45);
     return r;
 }
-double rng_uniform(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+double rng_uniform(Rng *g) { return (double)(rng_next(g) >> 11) * 0x1.0p-53; }
 /* Box-Muller with the second value kept for the next call. */
-double rng_normal(void) {
-    if (rng_have_spare) { rng_have_spare = 0; return rng_spare; }
+double rng_normal(Rng *g) {
+    if (g->have_spare) { g->have_spare = 0; return g->spare; }
     double u1, u2;
-    do u1 = rng_uniform(); while (u1 <= 0);
-    u2 = rng_uniform();
+    do u1 = rng_uniform(g); while (u1 <= 0);
+    u2 = rng_uniform(g);
     double r = sqrt(-2 * log(u1)), th = 6.283185307179586 * u2;
-    rng_spare = r * sin(th);
-    rng_have_spare = 1;
+    g->spare = r * sin(th);
+    g->have_spare = 1;
     return r * cos(th);
 }
-Tensor *ten_uniform(int ndim, const int64_t *shape, double lo, double hi) {
+Tensor *ten_uniform(Rng *g, int ndim, const int64_t *shape, double lo, double hi) {
     Tensor *t = ten_new(DT_F32, ndim, shape);
     if (!t) return NULL;
     for (int64_t i = 0; i < t->numel; i++) {
-        float v = (float)(lo + (hi - lo) * rng_uniform());
+        float v = (float)(lo + (hi - lo) * rng_uniform(g));
         if (v >= (float)hi && hi > lo) v = nextafterf((float)hi, (float)lo);  /* keep [lo, hi) after rounding */
         ten_f32(t)[i] = v;
     }
     return t;
 }
-Tensor *ten_normal(int ndim, const int64_t *shape, double mean, double std) {
+Tensor *ten_normal(Rng *g, int ndim, const int64_t *shape, double mean, double std) {
     Tensor *t = ten_new(DT_F32, ndim, shape);
     if (!t) return NULL;
-    for (int64_t i = 0; i < t->numel; i++) ten_f32(t)[i] = (float)(mean + std * rng_normal());
+    for (int64_t i = 0; i < t->numel; i++) ten_f32(t)[i] = (float)(mean + std * rng_normal(g));
     return t;
 }
-Tensor *ten_rand(int ndim, const int64_t *shape) { return ten_uniform(ndim, shape, 0, 1); }
-Tensor *ten_randn(int ndim, const int64_t *shape) { return ten_normal(ndim, shape, 0, 1); }
+Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape) { return ten_uniform(g, ndim, shape, 0, 1); }
+Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape) { return ten_normal(g, ndim, shape, 0, 1); }

@@ -11,23 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-PrintOptions ten_print_options = {4, 1000, 3, 80, -1};
+const PrintOptions ten_print_defaults = {4, 1000, 3, 80, -1};
 
 typedef struct Formatter {
     bool floating, int_mode, sci_mode;
     int max_width;
     int precision;
+    const PrintOptions *po;
 } Formatter;
 
 /* Collects the values that will be shown (edge items only when summarising), row-major. */
-static void shown_values(const Tensor *t, bool summarize, double *out, int64_t *n, int dim, int64_t base) {
+static void shown_values(const Tensor *t, bool summarize, int e, double *out, int64_t *n, int dim, int64_t base) {
     if (dim == t->ndim) { out[(*n)++] = ten_get(t, base); return; }
     int64_t len = t->shape[dim], inner = 1;
     for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
-    int e = ten_print_options.edgeitems;
     for (int64_t i = 0; i < len; i++) {
         if (summarize && len > 2 * e && i >= e && i < len - e) { i = len - e - 1; continue; }
-        shown_values(t, summarize, out, n, dim + 1, base + i * inner);
+        shown_values(t, summarize, e, out, n, dim + 1, base + i * inner);
     }
 }
 
@@ -52,15 +52,16 @@ static void fmt_value(char *buf, size_t n, double v, const Tensor *t, const Form
     else fmt_float_raw(buf, n, v, f);
 }
 
-static void make_formatter(const Tensor *t, bool summarize, Formatter *f) {
+static void make_formatter(const Tensor *t, bool summarize, const PrintOptions *po, Formatter *f) {
+    f->po = po;
     f->floating = t->dtype == DT_F32;
     f->int_mode = true;
     f->sci_mode = false;
     f->max_width = 1;
-    f->precision = ten_print_options.precision;
+    f->precision = po->precision;
     int64_t cap = t->numel, n = 0;
     double *vals = xmalloc(sizeof(double) * (size_t)(cap ? cap : 1));
-    shown_values(t, summarize, vals, &n, 0, 0);
+    shown_values(t, summarize, po->edgeitems, vals, &n, 0, 0);
     char buf[64];
     if (!f->floating) {
         for (int64_t i = 0; i < n; i++) {
@@ -97,8 +98,8 @@ static void make_formatter(const Tensor *t, bool summarize, Formatter *f) {
             if (w > f->max_width) f->max_width = w;
         }
     }
-    if (ten_print_options.sci_mode >= 0 && f->floating) {
-        bool want = ten_print_options.sci_mode == 1;
+    if (po->sci_mode >= 0 && f->floating) {
+        bool want = po->sci_mode == 1;
         if (want != f->sci_mode && nz > 0) {
             f->sci_mode = want;
             f->max_width = 1;
@@ -124,9 +125,9 @@ static void put_elem(StrBuf *out, const Tensor *t, int64_t i, const Formatter *f
 static void vector_str(StrBuf *out, const Tensor *t, int64_t base, int64_t len, int indent, bool summarize,
                        const Formatter *f) {
     int elem_len = f->max_width + 2;
-    int per_line = (ten_print_options.linewidth - indent) / elem_len;
+    int per_line = (f->po->linewidth - indent) / elem_len;
     if (per_line < 1) per_line = 1;
-    int e = ten_print_options.edgeitems;
+    int e = f->po->edgeitems;
     bool cut = summarize && len > 2 * e;
     int64_t count = cut ? 2 * e + 1 : len;
     sb_putc(out, '[');
@@ -148,7 +149,7 @@ static void tensor_str(StrBuf *out, const Tensor *t, int dim, int64_t base, int 
     int64_t len = t->shape[dim], inner = 1;
     for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
     if (rank == 1) { vector_str(out, t, base, len, indent, summarize, f); return; }
-    int e = ten_print_options.edgeitems;
+    int e = f->po->edgeitems;
     bool cut = summarize && len > 2 * e;
     sb_putc(out, '[');
     for (int64_t i = 0; i < len; i++) {
@@ -170,10 +171,11 @@ static void tensor_str(StrBuf *out, const Tensor *t, int dim, int64_t base, int 
     sb_putc(out, ']');
 }
 
-void ten_format_body(StrBuf *out, const Tensor *t, int indent) {
-    bool summarize = t->numel > ten_print_options.threshold;
+void ten_format_body(StrBuf *out, const Tensor *t, int indent, const PrintOptions *po) {
+    if (!po) po = &ten_print_defaults;
+    bool summarize = t->numel > po->threshold;
     Formatter f;
-    make_formatter(t, summarize, &f);
+    make_formatter(t, summarize, po, &f);
     if (t->ndim == 0) {
         char buf[64];
         if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_get_i64(t, 0));
@@ -184,7 +186,7 @@ void ten_format_body(StrBuf *out, const Tensor *t, int indent) {
     tensor_str(out, t, 0, 0, indent, summarize, &f);
 }
 
-void ten_repr(StrBuf *out, const Tensor *t) {
+void ten_repr(StrBuf *out, const Tensor *t, const PrintOptions *po) {
     sb_puts(out, "tensor(");
     if (t->numel == 0) {
         sb_puts(out, "[]");
@@ -195,7 +197,7 @@ void ten_repr(StrBuf *out, const Tensor *t) {
         }
         if (t->dtype != DT_F32) sb_printf(out, ", dtype=%s", ten_dtype_name(t->dtype));
     } else {
-        ten_format_body(out, t, 7);
+        ten_format_body(out, t, 7, po);
     }
     sb_putc(out, ')');
 }

@@ -1,7 +1,7 @@
 /* fuzz_statements.c - any bytes as statements: parse and run in a fresh interpreter; an error is fine, a crash,
  * a leak or undefined behaviour is not. */
 #include "fuzz_common.h"
-#include "interp.h"
+#include "session.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -9,16 +9,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_limits();
     if (size > 4096) return 0;
     char *src = fuzz_cstring(data, size);
-    Interp I;
-    interp_init(&I);
-    I.max_loop_iterations = 2000;
+    Session S;
+    session_init(&S, "none");     /* files an input saves land in the fuzzer's working directory (build-fuzz) */
+    session_push(&S);
+    S.I.max_loop_iterations = 2000;
     StrBuf out;
     sb_init(&out);
-    I.capture = &out;
-    if (interp_run(&I, src, "fuzz", 1) < 0) interp_format_error(&I, &out);
-    I.capture = NULL;
+    S.I.capture = &out;
+    session_run(&S, src, NULL, "fuzz", 1);
+    S.I.capture = NULL;
     sb_free(&out);
-    interp_free(&I);
+    session_free(&S);
     free(src);
     return 0;
 }

@@ -11,19 +11,26 @@
 #include "parser.h"
 #include "repl.h"
 
-/* Splits text into statements; each must parse. Returns how many; their first lines in firsts. */
+/* Splits text into statements; each must parse, and the reader's parse is handed over with the statement (it is
+ * the parse of exactly that text, with the statement's line numbers). Returns how many; their first lines in
+ * firsts. */
 static int statements(const char *text, int *firsts, int max) {
     LineReader r;
     reader_init_text(&r, text);
-    int n = 0, first;
-    char *s;
-    while ((s = repl_read_statement(&r, &first))) {
-        ParseResult pr = parse_program(s, first);
-        if (!pr.tree) fail_msg("statement %d (line %d) does not parse: %s\n%s", n + 1, first, pr.msg, s);
+    int n = 0;
+    Statement st;
+    while (repl_read_statement(&r, &st)) {
+        if (!st.parsed || !st.parse.tree)
+            fail_msg("statement %d (line %d) does not parse: %s\n%s", n + 1, st.first_line, st.parse.msg, st.text);
+        ParseResult pr = parse_program(st.text, st.first_line);
+        assert_non_null(pr.tree);
+        assert_int_equal(pr.tree->nkids, st.parse.tree->nkids);
+        assert_int_equal(pr.tree->kids[0]->line, st.parse.tree->kids[0]->line);
+        assert_int_equal(st.parse.tree->kids[0]->line, st.first_line);
         ast_free(pr.tree);
-        if (n < max) firsts[n] = first;
+        if (n < max) firsts[n] = st.first_line;
         n++;
-        free(s);
+        statement_free(&st);
     }
     reader_free(&r);
     return n;

@@ -1,0 +1,119 @@
+/* session.c - the current session, and running one statement of any kind of run (see session.h). */
+#include "session.h"
+#include "parser.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static Session *current;
+
+void session_init(Session *S, const char *plot_target) {
+    memset(S, 0, sizeof *S);
+    interp_init(&S->I);
+    S->I.session = S;
+    rng_seed(&S->rng, 0);
+    S->print = ten_print_defaults;
+    plot_init(&S->plot);
+    if (plot_target) plot_set_target(&S->plot, plot_target);
+}
+
+void session_free(Session *S) {
+    if (current == S) session_pop(S);
+    interp_free(&S->I);
+    plot_free(&S->plot);
+}
+
+void session_push(Session *S) {
+    S->below = current;
+    current = S;
+}
+
+void session_pop(Session *S) {
+    if (current != S) return;          /* not the current one: popping it would lose the sessions above */
+    current = S->below;
+    S->below = NULL;
+}
+
+Session *session_current(void) { return current; }
+
+Session *session_of(Interp *I) {
+    if (I && I->session) return I->session;
+    if (current) return current;
+    /* a bare interpreter with no session (unit tests): a process-wide default, made on first use */
+    static Session fallback;
+    static bool made;
+    if (!made) {
+        made = true;
+        memset(&fallback, 0, sizeof fallback);
+        rng_seed(&fallback.rng, 0);
+        fallback.print = ten_print_defaults;
+        plot_init(&fallback.plot);
+    }
+    return &fallback;
+}
+
+/* Values print with the options of the running session (value.h). */
+const PrintOptions *val_print_options(void) { return &session_of(NULL)->print; }
+
+static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+const SessionCommand *session_command(const Session *S, const char *src, char **arg) {
+    *arg = NULL;
+    if (!S->commands) return NULL;
+    const char *s = src;
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
+    size_t w = 0;
+    while (w < n && is_word_char(s[w])) w++;
+    if (w == 0) return NULL;
+    for (const SessionCommand *c = S->commands; c->word; c++) {
+        if (strlen(c->word) != w || strncmp(s, c->word, w) != 0) continue;
+        if (w == n) {
+            if (c->args == 2) return NULL;
+            /* a bare word that names one of the student's variables is code: `help = 3; help` shows 3 */
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)w, s);
+            if (interp_lookup((Interp *)&S->I, name)) return NULL;
+            return c;
+        }
+        if (c->args == 0 || (s[w] != ' ' && s[w] != '\t')) return NULL;
+        const char *a = s + w;
+        while (*a == ' ' || *a == '\t') a++;
+        size_t an = n - (size_t)(a - s);
+        /* `help(x)` or `help x = 1` is code, not a command with an argument */
+        for (size_t i = 0; i < an; i++) if (strchr("()=,[]'\"", a[i])) return NULL;
+        *arg = xstrndup(a, an);
+        return c;
+    }
+    return NULL;
+}
+
+RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line) {
+    char *arg;
+    const SessionCommand *c = session_command(S, src, &arg);
+    if (c) {
+        if (parsed) { ast_free(parsed->tree); parsed->tree = NULL; }
+        RunStatus st = c->run(S, arg);
+        free(arg);
+        return st;
+    }
+    Interp *I = &S->I;
+    int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
+    if (rc == 0) return RUN_OK;
+    ErrKind kind = interp_error_kind(I);
+    if (kind == ERR_QUIT) { interp_clear_error(I); return RUN_QUIT; }
+    StrBuf b;
+    sb_init(&b);
+    interp_format_error(I, &b);
+    if (I->capture) sb_puts(I->capture, sb_str(&b));
+    else {
+        fflush(I->out);
+        fputs(sb_str(&b), stderr);
+        fflush(stderr);
+    }
+    sb_free(&b);
+    interp_clear_error(I);
+    return kind == ERR_INTERRUPT ? RUN_INTERRUPT : RUN_ERROR;
+}
