@@ -5,7 +5,8 @@ PNG: the title drawn by gnuplot (pngcairo) is compared with the same text drawn 
 font file: the ink of the two overlaps (IoU) like a rendering of the same glyphs does, and far better than the
 rendering of other text or of tofu boxes. The same figure rendered with every CJK font hidden from fontconfig
 (what a machine without scripts/install-deps gets) fails that check, so the check can fail.
-PDF: a Noto CJK font is embedded. Terminal (gnuplot's dumb): every line fits the 80 columns and the frame stays
+PDF: a Noto CJK font is embedded. SVG: the font-family names a CJK family. Sixel (libgd, no font fallback): the
+title decoded from the sixel image passes the same glyph check. Terminal (gnuplot's dumb): every line fits the 80 columns and the frame stays
 straight on the rows that carry CJK labels. Prints 'N passed, N failed'.
 usage: cjk_figures.py ATTN_BINARY"""
 import os, subprocess, sys, tempfile, unicodedata
@@ -74,6 +75,50 @@ def iou_with_reference(crop, text, font_file):
     return float((scaled & crop).sum()) / max(1, float((scaled | crop).sum()))
 
 
+def sixel_ink(data):
+    """Decodes a sixel image (DCS q ... ST) and returns its dark pixels as a boolean array."""
+    start = data.index("q") + 1
+    body = data[start:data.index("\x1b\\", start)]
+    i, colours, cur, x, band = 0, {}, (0, 0, 0), 0, 0
+    w = h = 0
+    m = __import__("re").match(r'"(\d+);(\d+);(\d+);(\d+)', body)
+    if m:
+        w, h = int(m.group(3)), int(m.group(4))
+        i = m.end()
+    img = np.zeros((h + 6, w + 1), dtype=bool)
+    while i < len(body):
+        c = body[i]
+        if c == "#":
+            j = i + 1
+            while j < len(body) and (body[j].isdigit() or body[j] == ";"):
+                j += 1
+            parts = [int(p) for p in body[i + 1:j].split(";") if p]
+            if len(parts) == 5:
+                colours[parts[0]] = tuple(parts[2:])
+            cur = colours.get(parts[0], (0, 0, 0))
+            i = j
+            continue
+        rep = 1
+        if c == "!":
+            j = i + 1
+            while body[j].isdigit():
+                j += 1
+            rep, c, i = int(body[i + 1:j]), body[j], j
+        if c == "$":
+            x = 0
+        elif c == "-":
+            x, band = 0, band + 1
+        elif "?" <= c <= "~":
+            bits = ord(c) - 63
+            dark = sum(cur) / 3 < 50          # sixel colours are percentages; a later colour paints over
+            for r in range(6):
+                if bits >> r & 1 and band * 6 + r < img.shape[0]:
+                    img[band * 6 + r, x:min(x + rep, img.shape[1])] = dark
+            x += rep
+        i += 1
+    return img
+
+
 def width(s):
     return sum(0 if c == "\u200b" or unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
@@ -101,6 +146,8 @@ with tempfile.TemporaryDirectory() as d:
         check(f"{lang}: PDF embeds a Noto CJK font", b"NotoSansCJK" in pdf, "no NotoSansCJK FontName in the PDF")
         svg = open(os.path.join(d, f"{lang}.svg"), encoding="utf-8").read()
         check(f"{lang}: SVG holds the title as text", title in svg, "title missing from the SVG")
+        families = set(__import__("re").findall(r'font-family="([^"]*)"', svg))
+        check(f"{lang}: SVG font-family names a CJK font", families and all("CJK" in f for f in families), str(families))
 
     # the same figure where fontconfig has no CJK font: the check above must fail on it
     conf = os.path.join(d, "no-cjk.conf")
@@ -111,6 +158,20 @@ with tempfile.TemporaryDirectory() as d:
     print(f"without CJK fonts: IoU {same:.2f}, ink {ink:.3f}")
     check("without a CJK font the glyph check fails (it can tell)", same < 0.45 or ink > 0.1, f"IoU {same:.2f}, ink {ink:.3f}")
 
+    # sixel (gnuplot's sixelgd: libgd draws from one font file, no fallback): the CJK title must be glyphs too
+    r = run(PLOT.format(title=JA_TITLE), d, {"ATTN_PLOT": "sixel", "ATTN_SIXEL": "1"})
+    try:
+        img = sixel_ink(r.stdout)
+        Image.fromarray(((~img) * 255).astype(np.uint8)).save(os.path.join(d, "sixel.png"))
+        crop, ink = title_ink(os.path.join(d, "sixel.png"))
+        same = iou_with_reference(crop, JA_TITLE, font)
+        boxes = iou_with_reference(crop, "□" * len(JA_TITLE), font)
+    except (ValueError, IndexError) as e:
+        same, boxes, ink = 0.0, 0.0, 1.0
+        print(f"sixel output not decoded: {e}: {r.stdout[:80]!r} {r.stderr[-200:]}")
+    print(f"sixel title: IoU {same:.2f} with its own text, {boxes:.2f} with boxes; ink {ink:.3f}")
+    check("sixel: the Japanese title drawn with the font's glyphs", same > 0.45 and same > boxes + 0.2, f"IoU {same:.2f}, boxes {boxes:.2f}")
+
     # gnuplot's dumb terminal: one cell per character, so wide characters get a second cell from attn
     r = run(PLOT.format(title=JA_TITLE), d, {"ATTN_PLOT": "terminal", "COLUMNS": "80", "NO_COLOR": "1"})
     lines = r.stdout.replace("\f", "").split("\n")
@@ -120,4 +181,22 @@ with tempfile.TemporaryDirectory() as d:
     check("dumb: every line fits 80 columns", not wide, "\n".join(wide[:3]))
     bars = {width(l[:l.index("|")]) for l in lines if "|" in l and "+-" not in l[:12]}
     check("dumb: the left frame is one straight column, also on the ylabel's row", len(bars) == 1, f"frame at columns {sorted(bars)}")
+
+    # attn's own terminal heatmaps: panel titles in Japanese sit over their panels
+    r = run("W = torch.softmax(torch.arange(32.).reshape(1, 2, 4, 4) / 7, dim=-1)\n"
+            "d2l.show_heatmaps(W, xlabel='キー', ylabel='クエリ', titles=['ヘッド 1', 'ヘッド 2'])",
+            d, {"ATTN_PLOT": "terminal", "COLUMNS": "80", "NO_COLOR": "1"})
+    lines = r.stdout.split("\n")
+    tl = [l for l in lines if "ヘッド 1" in l]
+    ticks = [l for l in lines if l.strip().startswith("0   1   2   3")]
+    if tl and ticks:
+        t1, t2 = width(tl[0][:tl[0].index("ヘッド 1")]), width(tl[0][:tl[0].index("ヘッド 2")])
+        k = ticks[0]
+        k1 = width(k[:k.index("0")])
+        k2 = width(k[:k.index("0", k.index("3"))])
+        check("terminal heatmaps: the second title is as far from the first as the second panel from the first",
+              t2 - t1 == k2 - k1, f"titles at {t1}, {t2}; panels at {k1}, {k2}\n{r.stdout}")
+    else:
+        check("terminal heatmaps drawn with their titles", False, r.stdout + r.stderr)
+    check("terminal heatmaps: every line fits 80 columns", all(width(l) <= 80 for l in lines), r.stdout)
 finish()

@@ -5,6 +5,8 @@
  * leaves empty (matplotlib's loc='best' order), else outside the axes: it never covers data. Heatmaps are laid out
  * by hand: square cells, integer ticks, titles per panel, one colour bar for the grid as show_heatmaps draws it. */
 #include "plot_internal.h"
+#include "i18n.h"
+#include "textwidth.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,7 +38,31 @@ static double pt(const Canvas *cv) { return cv->ppi / 72; }
  * inch, pdf points. */
 static double base_font(const Canvas *cv) { return cv->kind == CV_SVG ? 10 * pt(cv) : cv->kind == CV_PDF ? 10 : 10 * cv->ppi / 96; }
 
-static void terminal_line(const Canvas *cv, StrBuf *o) {
+static bool wide(const char *s) {
+    for (size_t i = 0, n = s ? strlen(s) : 0; i < n;) {
+        uint32_t cp;
+        i += tw_decode(s + i, n - i, &cp);
+        if (tw_char_width(cp) == 2) return true;
+    }
+    return false;
+}
+
+/* Does any text of the figure hold a wide (CJK) character? */
+static bool has_wide_text(const Figure *f) {
+    if (wide(f->xlabel) || wide(f->ylabel) || wide(f->title) || wide(f->arrow_label)) return true;
+    for (int i = 0; i < f->nseries; i++) if (wide(f->series[i].label)) return true;
+    for (int i = 0; i < f->ntitles; i++) if (wide(f->titles[i])) return true;
+    return false;
+}
+
+/* The font family for the gd canvas (sixel): gd draws from one font file with no fallback, so labels in Japanese
+ * or Chinese need a CJK family (which has Latin letters too); cairo and svg fall back by themselves. */
+static const char *gd_family(const Figure *f) {
+    if (!has_wide_text(f)) return FONT;
+    return i18n_get() == I18N_ZH ? "Noto Sans CJK SC" : "Noto Sans CJK JP";
+}
+
+static void terminal_line(const Canvas *cv, const char *gd_font, StrBuf *o) {
     /* pdfcairo's lw 1 is 0.5 pt */
     double font = base_font(cv), lw = pt(cv);
     const char *style = "butt background '#ffffff' noenhanced";
@@ -53,7 +79,7 @@ static void terminal_line(const Canvas *cv, StrBuf *o) {
         sb_printf(o, "set terminal pdfcairo size %.3fin,%.3fin font '" FONT ",10' linewidth 2 %s\n", cv->width / 72.0, cv->height / 72.0, style);
         break;
     case CV_SIXEL:
-        sb_printf(o, "set terminal sixelgd truecolor size %d,%d font '" FONT ",%.3g' linewidth %.3g %s\n", cv->width, cv->height, font, lw, style);
+        sb_printf(o, "set terminal sixelgd truecolor size %d,%d font '%s,%.3g' linewidth %.3g %s\n", cv->width, cv->height, gd_font, font, lw, style);
         break;
     case CV_WINDOW:
         if (!strcmp(cv->window, "x11")) sb_printf(o, "set terminal x11 size %d,%d persist noenhanced\n", cv->width, cv->height);
@@ -73,12 +99,8 @@ static void text_cmd(StrBuf *o, const char *what, const char *s) {
     sb_puts(o, " noenhanced\n");
 }
 
-/* Characters of s as the reader sees them (UTF-8 continuation bytes do not count). */
-static int text_width(const char *s) {
-    int n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += (*p & 0xc0) != 0x80;
-    return n;
-}
+/* Columns s takes as the reader sees it: a CJK character is as wide as two Latin ones. */
+static int text_width(const char *s) { return tw_width(s); }
 
 /* ---- styles: matplotlib's fmt strings ---- */
 
@@ -538,7 +560,7 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
 }
 
 void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out) {
-    terminal_line(cv, out);
+    terminal_line(cv, gd_family(fig), out);
     if (output && *output) { sb_puts(out, "set output "); plot_quote(out, output); sb_putc(out, '\n'); }
     else if (output) sb_puts(out, "set output\n");
     sb_puts(out, "reset\nundefine $*\nset encoding utf8\n");

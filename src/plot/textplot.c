@@ -5,6 +5,7 @@
  * Rows and columns are labelled with integer ticks, each panel with its title, and one colour scale serves all. */
 #include "plot_internal.h"
 #include <math.h>
+#include "textwidth.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,14 +88,19 @@ static void colour_code(StrBuf *o, bool fg, unsigned rgb, ColourMode mode) {
 
 static double unit(const Figure *f, double v) { return isfinite(v) ? (v - f->lo) / (f->hi - f->lo) : 0; }
 
-/* Text s cut or padded to exactly n columns (UTF-8 aware). */
+/* Text s cut or padded to exactly n display columns (a CJK character takes two; one that would pass n is left
+ * out). */
 static void fit_text(StrBuf *o, const char *s, int n) {
     int used = 0;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && used < n; ) {
-        int len = *p < 0x80 ? 1 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
-        for (int k = 0; k < len && p[k]; k++) sb_putc(o, (char)p[k]);
-        p += len;
-        used++;
+    size_t len = s ? strlen(s) : 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t k = tw_decode(s + i, len - i, &cp);
+        int w = tw_char_width(cp);
+        if (used + w > n) break;
+        sb_putn(o, s + i, k);
+        used += w;
+        i += k;
     }
     sb_pad(o, ' ', n - used);
 }
@@ -169,7 +175,7 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
     }
     sb_putc(o, '\n');
     if (f->xlabel) {
-        int gw = (int)C * L.tw + 2 * ((int)C - 1), lw = (int)strlen(f->xlabel);
+        int gw = (int)C * L.tw + 2 * ((int)C - 1), lw = tw_width(f->xlabel);
         sb_pad(o, ' ', L.gutter + (gw > lw ? (gw - lw) / 2 : 0));
         sb_printf(o, "%s\n", f->xlabel);
     }
