@@ -183,12 +183,18 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
     if (!T) { ten_free(target); return rt_tensor_error(I); }
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, "Learning a (1, %lld, %lld) position table by gradient descent on the mean squared error, lr = %g\n", (long long)n, (long long)d, lr);
+    if (!quiet) sb_printf(&o, "Learning a (1, %lld, %lld) table of positions by gradient descent on the mean\n"
+                              "squared error to %s, lr = %g (§11.6.5, exercise 2)\n", (long long)n, (long long)d,
+                          tv && tv->kind != V_NONE ? "the target" : "the sinusoid P", lr);
     double N = (double)(n * d);
+    double loss0 = 0, loss = 0;
+    int64_t done_steps = 0;
     for (int64_t s = 0; s <= steps; s++) {
-        double loss = 0;
+        loss = 0;
         for (int64_t i = 0; i < n * d; i++) { double e = ten_f32(T)[i] - ten_f32(target)[i]; loss += e * e; }
         loss /= N;
+        if (s == 0) loss0 = loss;
+        done_steps = s;
         if (!quiet && (s < 3 || s == steps || (s & (s - 1)) == 0)) sb_printf(&o, "  step %5lld  loss %.6f\n", (long long)s, loss);
         if (s == steps) break;
         /* dL/dT = 2 (T - target) / N, scaled by N so lr is per element: T -= lr * 2 (T - target) */
@@ -196,8 +202,11 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
         if (ten_interrupted) break;
     }
     if (!quiet) {
-        sb_puts(&o, "A learned table can fit any pattern, but only for the positions seen in training: it has no rows past n,\n"
-                    "while the sinusoid is defined for every position.\n");
+        sb_printf(&o, "After %lld step%s the loss is %.3g (from %.3g at the start).\n", (long long)done_steps,
+                  done_steps == 1 ? "" : "s", loss, loss0);
+        sb_printf(&o, "The table has a row for positions 0..%lld only: a learned encoding knows\n"
+                      "nothing of position %lld or later, while the sinusoid is defined everywhere.\n",
+                  (long long)(n - 1), (long long)n);
         interp_write(I, sb_str(&o));
     }
     sb_free(&o);
@@ -224,10 +233,70 @@ static double mean_pairwise_cosine(const Tensor *X) {   /* X (1, n, d) */
     return cnt ? total / (double)cnt : 1;
 }
 
-/* stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0): random token embeddings plus P run through
- * `layers` freshly initialised MultiHeadAttention layers (eval mode). Per layer: how alike the token vectors are
- * (mean pairwise cosine) and how much of the output still depends on the position signal
- * (|f(X + P) - f(X)| / |f(X + P)| with the same weights). */
+/* Relative spread of the rows of X (1, n, d): sqrt(sum_i |X_i - mean_i X_i|²) / sqrt(sum_i |X_i|²). 0 when every
+ * row is the same vector. */
+static double relative_spread(const Tensor *X) {
+    int64_t n = X->shape[1], d = X->shape[2];
+    double dev = 0, tot = 0;
+    for (int64_t c = 0; c < d; c++) {
+        double mean = 0;
+        for (int64_t i = 0; i < n; i++) mean += ten_f32(X)[i * d + c];
+        mean /= (double)n;
+        for (int64_t i = 0; i < n; i++) {
+            double x = ten_f32(X)[i * d + c];
+            dev += (x - mean) * (x - mean);
+            tot += x * x;
+        }
+    }
+    return tot > 0 ? sqrt(dev / tot) : 0;
+}
+
+/* One freshly initialised MultiHeadAttention(d, H, 0) in eval mode applied as self-attention to both inputs (the same
+ * weights for both), plus the input when residual. Replaces xs[k] with the outputs; false on error (I has it). */
+static bool stack_layer(Interp *I, int64_t d, int64_t H, bool residual, Tensor **xs, int nx) {
+    const Builtin *mha = builtins_find("MultiHeadAttention");
+    Value *args3[3] = {val_int(d), val_int(H), val_float(0)};
+    Args ca = {args3, 3, NULL, NULL, 0, "MultiHeadAttention", mha};
+    Value *layer = mha->fn(I, &ca);
+    for (int k = 0; k < 3; k++) val_decref(args3[k]);
+    if (!layer) return false;
+    val_attr_set(layer, "training", val_bool(false));
+    bool ok = true;
+    for (int k = 0; k < nx && ok; k++) {
+        Value *xv = val_tensor(xs[k]);
+        Value *cargs[3] = {xv, xv, xv};
+        Args la = {cargs, 3, NULL, NULL, 0, "MultiHeadAttention", NULL};
+        Value *y = interp_call(I, layer, &la);
+        Tensor *out = !y ? NULL : residual ? ten_binary(OP_ADD, y->u.t, false, xs[k], false) : ten_copy(y->u.t);
+        val_decref(y);
+        xs[k] = NULL;                 /* owned by xv, freed with it */
+        val_decref(xv);
+        if (!out) { if (!interp_failed(I)) rt_tensor_error(I); ok = false; }
+        xs[k] = out;
+    }
+    val_decref(layer);
+    return ok;
+}
+
+/* What the stacking run shows, each clause decided by its own numbers (first and last row of the table). */
+static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, double posL, int64_t L, bool residual) {
+    sb_printf(o, "After %lld layer%s the token similarity went from %.4f to %.4f", (long long)L, L == 1 ? "" : "s", cos0, cosL);
+    if (cosL > 0.99) sb_puts(o, ":\nthe tokens have become almost one and the same vector.\n");
+    else if (cosL > cos0 + 0.05) sb_puts(o, ":\nthe tokens grew alike.\n");
+    else sb_puts(o, ":\nthe tokens stayed about as distinct as at the input.\n");
+    sb_printf(o, "The position signal went from %.4f to %.2g (%.2g%% of the input's)", pos0, posL, pos0 > 0 ? 100 * posL / pos0 : 0.0);
+    if (posL < 0.01 * pos0) sb_puts(o, ":\none token at different positions gives the same output: the position is lost.\n");
+    else if (posL < 0.5 * pos0) sb_puts(o, ":\nmuch of the position added at the input is gone.\n");
+    else if (posL < pos0) sb_puts(o, ":\nmost of the position added at the input survives.\n");
+    else sb_puts(o, ":\nthe position added at the input survives in full.\n");
+    if (!residual) sb_puts(o, "Compare with residual=True, as in the Transformer.\n");
+}
+
+/* stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0): two inputs run through the same `layers`
+ * freshly initialised MultiHeadAttention layers (eval mode): random tokens plus P, and one random token repeated at
+ * every position plus P, whose rows differ by their position only. Per layer: how alike the random tokens have
+ * become (mean pairwise cosine) and how much position is left (relative spread of the repeated token's rows).
+ * Returns {'cosine': [...], 'position': [...]} (layers + 1 values each, the input first). */
 static Value *bi_stack_attention(Interp *I, Args *a) {
     static const char *const kw[] = {"layers", "n", "d", "heads", "residual", "seed", "quiet", "plot", NULL};
     if (!args_check(I, a, 8, kw)) return NULL;
@@ -244,87 +313,65 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
         return NULL;
     if (L < 1 || L > 64 || n < 2 || n > 1000 || d < 2 || d > 1024 || H < 1 || d % H)
         return rt_error(I, "stack_attention: need 1 <= layers <= 64, 2 <= n <= 1000, 2 <= d <= 1024 and heads dividing d");
-    rng_seed(&session_of(I)->rng, (uint64_t)seed);
-    int64_t sh[3] = {1, n, d};
-    Tensor *X = ten_randn(&session_of(I)->rng, 3, sh), *P = attn_positional_table(n, d);
-    Tensor *withP = ten_binary(OP_ADD, X, false, P, false), *noP = ten_copy(X);
+    Rng *g = &session_of(I)->rng;
+    rng_seed(g, (uint64_t)seed);
+    int64_t sh[3] = {1, n, d}, sh1[3] = {1, 1, d};
+    Tensor *X = ten_randn(g, 3, sh), *t = ten_randn(g, 3, sh1), *P = attn_positional_table(n, d);
+    Tensor *xs[2] = {X && P ? ten_binary(OP_ADD, X, false, P, false) : NULL, t && P ? ten_binary(OP_ADD, t, false, P, false) : NULL};
     ten_free(X);
+    ten_free(t);
     ten_free(P);
-    const Builtin *mha = builtins_find("MultiHeadAttention");
-    Value *cos_l = val_list(0), *share_l = val_list(0);
+    if (!xs[0] || !xs[1]) { ten_free(xs[0]); ten_free(xs[1]); return rt_tensor_error(I); }
+    Value *cos_l = val_list(0), *pos_l = val_list(0);
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, "%lld self-attention layers%s on %lld random tokens (d = %lld, %lld heads), positional encoding added once at the input\n"
-                              " layer   token similarity (mean cosine)   effect of position |f(X+P) - f(X)| / |f(X+P)|\n",
-                          (long long)L, residual ? " with residual connections" : "", (long long)n, (long long)d, (long long)H);
-    Value *result = NULL;
-    for (int64_t l = 0; l <= L && withP && noP; l++) {
-        double c = mean_pairwise_cosine(withP), num = 0, den = 0;
-        for (int64_t i = 0; i < withP->numel; i++) {
-            double e = ten_f32(withP)[i] - ten_f32(noP)[i];
-            num += e * e;
-            den += (double)ten_f32(withP)[i] * ten_f32(withP)[i];
-        }
-        double share = den > 0 ? sqrt(num / den) : 0;
+    if (!quiet) sb_printf(&o, "%lld self-attention layers, d = %lld, %lld heads, %s residual connections\n"
+                              "(§11.6.5, exercise 1)\n"
+                              "token similarity: mean cosine between %lld random tokens (+ P), 1 = all alike\n"
+                              "position signal: spread of one token repeated at %lld positions (+ P), 0 = lost\n"
+                              " layer   token similarity   position signal\n",
+                          (long long)L, (long long)d, (long long)H, residual ? "with" : "without", (long long)n, (long long)n);
+    bool ok = true;
+    double cos0 = 0, pos0 = 0, c = 0, ps = 0;
+    for (int64_t l = 0; l <= L; l++) {
+        c = mean_pairwise_cosine(xs[0]);
+        ps = relative_spread(xs[1]);
+        if (l == 0) { cos0 = c; pos0 = ps; }
         val_list_append(cos_l, val_float(c));
-        val_list_append(share_l, val_float(share));
-        if (!quiet) sb_printf(&o, " %5lld   %30.4f   %45.4f\n", (long long)l, c, share);
-        if (l == L) break;
-        Value *args3[3] = {val_int(d), val_int(H), val_float(0)};
-        Args ca = {args3, 3, NULL, NULL, 0, "MultiHeadAttention", mha};
-        Value *layer = mha->fn(I, &ca);
-        for (int k = 0; k < 3; k++) val_decref(args3[k]);
-        if (!layer) break;
-        val_attr_set(layer, "training", val_bool(false));
-        Value *xs[2] = {val_tensor(withP), val_tensor(noP)};
-        Tensor *outs[2] = {NULL, NULL};
-        for (int k = 0; k < 2; k++) {
-            Value *cargs[3] = {xs[k], xs[k], xs[k]};
-            Args la = {cargs, 3, NULL, NULL, 0, "MultiHeadAttention", NULL};
-            Value *y = interp_call(I, layer, &la);
-            if (!y) break;
-            outs[k] = residual ? ten_binary(OP_ADD, y->u.t, false, xs[k]->u.t, false) : ten_copy(y->u.t);
-            val_decref(y);
-        }
-        val_decref(xs[0]);
-        val_decref(xs[1]);
-        val_decref(layer);
-        withP = outs[0];
-        noP = outs[1];
-        if (!withP || !noP) { ten_free(withP); ten_free(noP); withP = noP = NULL; }
+        val_list_append(pos_l, val_float(ps));
+        if (!quiet) sb_printf(&o, " %5lld   %16.4f   %15.4g\n", (long long)l, c, ps);
+        if (l == L || !(ok = stack_layer(I, d, H, residual, xs, 2))) break;
     }
-    if (withP && noP) {
+    ten_free(xs[0]);
+    ten_free(xs[1]);
+    Value *result = NULL;
+    if (ok) {
         if (!quiet) {
-            sb_puts(&o, residual ? "With residual connections the tokens stay apart and the position signal survives.\n"
-                                 : "Without residual connections the token vectors grow alike layer after layer (the cosine tends to 1)\n"
-                                   "and the position added at the input fades from the output: both are problems of deep stacks.\n");
+            stack_conclusions(&o, cos0, c, pos0, ps, L, residual);
             interp_write(I, sb_str(&o));
         }
         result = val_dict();
         dict_set(result->u.dict, "cosine", cos_l);
-        dict_set(result->u.dict, "position_share", share_l);
+        dict_set(result->u.dict, "position", pos_l);
         if (want_plot) {
-            Value *ys = val_list(2), *leg = val_list(2), *xs = val_range(0, L + 1, 1);
+            Value *ys = val_list(2), *leg = val_list(2), *xsv = val_range(0, L + 1, 1);
             val_seq_set(ys, 0, val_incref(cos_l));
-            val_seq_set(ys, 1, val_incref(share_l));
+            val_seq_set(ys, 1, val_incref(pos_l));
             val_seq_set(leg, 0, val_str("token similarity (mean cosine)"));
-            val_seq_set(leg, 1, val_str("effect of position"));
+            val_seq_set(leg, 1, val_str("position signal (spread)"));
             Value *xl = val_str("layer");
             const char *const pn[] = {"xlabel", "legend", NULL};
             Value *const pvs[] = {xl, leg};
-            Value *pr = plot_call(I, xs, ys, pn, pvs);
+            Value *pr = plot_call(I, xsv, ys, pn, pvs);
             val_decref(pr);
-            val_decref(ys); val_decref(leg); val_decref(xs); val_decref(xl);
+            val_decref(ys); val_decref(leg); val_decref(xsv); val_decref(xl);
             if (interp_failed(I)) { val_decref(result); result = NULL; }
         }
     } else {
         val_decref(cos_l);
-        val_decref(share_l);
-        if (!interp_failed(I)) rt_tensor_error(I);
+        val_decref(pos_l);
     }
     sb_free(&o);
-    ten_free(withP);
-    ten_free(noP);
     return result;
 }
 

@@ -11,14 +11,17 @@
 #include <time.h>
 
 
-static void group3(StrBuf *out, double v) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.0f", v);
-    size_t n = strlen(buf);
-    for (size_t i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0) sb_putc(out, ',');
-        sb_putc(out, buf[i]);
+/* v with thousands separators ("78,643,200"), or in e-notation from 10^10 so the table keeps to 80 columns. */
+static void count_str(char *buf, size_t size, double v) {
+    if (v >= 1e10) { snprintf(buf, size, "%.3e", v); return; }
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", v);
+    size_t n = strlen(digits), k = 0;
+    for (size_t i = 0; i < n && k + 2 < size; i++) {
+        if (i && (n - i) % 3 == 0) buf[k++] = ',';
+        buf[k++] = digits[i];
     }
+    buf[k] = 0;
 }
 
 /* Reach sets as bitsets: row p holds the inputs that output p depends on (n rows of W 64-bit words). */
@@ -91,7 +94,8 @@ static Value *bi_path_length(Interp *I, Args *a) {
     return val_int(graph_path_length(n, k, dil));
 }
 
-/* complexity(n, d, k=3): the chapter's table for these numbers. */
+/* complexity(n, d, k=3): the chapter's table for these numbers, each O(...) evaluated, with the conclusions that
+ * follow from them. Every line fits 80 columns for every n, d and k accepted. */
 static Value *bi_complexity(Interp *I, Args *a) {
     static const char *const kw[] = {"n", "d", "k", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
@@ -99,44 +103,38 @@ static Value *bi_complexity(Interp *I, Args *a) {
     if (!nv || !dv) return rt_error(I, "complexity(n, d, k=3): n tokens of d dimensions, kernel size k");
     int64_t n, d, k = 3;
     if (!arg_int(I, nv, "n", &n) || !arg_int(I, dv, "d", &d) || (kv && !arg_int(I, kv, "k", &k))) return NULL;
-    if (n < 2 || d < 1 || k < 2 || n > 100000000 || d > 1000000 || k > 1000)
-        return rt_error(I, "complexity: need n >= 2, d >= 1 and k >= 2 (and sizes that fit: n <= 1e8, d <= 1e6, k <= 1000)");
+    if (n < 2 || d < 1 || k < 2 || n > 1000000 || d > 100000 || k > 1000)
+        return rt_error(I, "complexity: need 2 <= n <= 1000000, 1 <= d <= 100000 and 2 <= k <= 1000");
     double cnn = (double)k * n * d * d, rnn = (double)n * d * d, sa = (double)n * n * d;
     int64_t cnn_path = (n - 1 + k - 2) / (k - 1);
     int64_t dil_path = (int64_t)ceil(log((double)n) / log((double)k) - 1e-12);
     bool graph = n <= 512;
     int64_t g_cont = graph ? graph_path_length(n, k, false) : -1, g_dil = graph ? graph_path_length(n, k, true) : -1;
+    char c[3][32], seq[32], path[2][48];
+    count_str(c[0], sizeof c[0], cnn);
+    count_str(c[1], sizeof c[1], rnn);
+    count_str(c[2], sizeof c[2], sa);
+    snprintf(seq, sizeof seq, "O(n) = %lld", (long long)n);
+    snprintf(path[0], sizeof path[0], "O(n/k): %lld layer%s", (long long)cnn_path, cnn_path == 1 ? "" : "s");
+    snprintf(path[1], sizeof path[1], "O(n) = %lld step%s", (long long)(n - 1), n == 2 ? "" : "s");
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, "CNN vs RNN vs self-attention for n = %lld tokens of d = %lld dimensions, kernel size k = %lld (§11.6.2)\n\n",
+    sb_printf(&o, "CNN vs RNN vs self-attention, n = %lld, d = %lld, k = %lld (§11.6.2)\n\n",
               (long long)n, (long long)d, (long long)k);
-    sb_puts(&o, "                 computational complexity     sequential operations   maximum path length\n");
-    sb_puts(&o, "CNN              O(knd²) = ");
-    size_t mark = o.len;
-    group3(&o, cnn);
-    sb_pad(&o, ' ', 19 - (long)(o.len - mark));
-    sb_printf(&o, "O(1) = 1                O(n/k): %lld layers", (long long)cnn_path);
-    sb_putc(&o, '\n');
-    sb_puts(&o, "RNN              O(nd²)  = ");
-    mark = o.len;
-    group3(&o, rnn);
-    sb_pad(&o, ' ', 19 - (long)(o.len - mark));
-    sb_printf(&o, "O(n) = %-16lld O(n) = %lld steps\n", (long long)n, (long long)(n - 1));
-    sb_puts(&o, "self-attention   O(n²d)  = ");
-    mark = o.len;
-    group3(&o, sa);
-    sb_pad(&o, ' ', 19 - (long)(o.len - mark));
-    sb_puts(&o, "O(1) = 1                O(1) = 1\n\n");
+    sb_puts(&o, "                computational complexity sequential ops   maximum path length\n");
+    sb_printf(&o, "CNN             O(knd²) = %-13s  %-15s  %s\n", c[0], "O(1) = 1", path[0]);
+    sb_printf(&o, "RNN             O(nd²)  = %-13s  %-15s  %s\n", c[1], seq, path[1]);
+    sb_printf(&o, "self-attention  O(n²d)  = %-13s  %-15s  %s\n\n", c[2], "O(1) = 1", "O(1) = 1");
     const char *cheapest = sa <= rnn && sa <= cnn ? "self-attention" : rnn <= cnn ? "the RNN" : "the CNN";
-    sb_printf(&o, "Cheapest per layer: %s. ", cheapest);
-    if (n < d) sb_printf(&o, "Self-attention beats the RNN while n < d (%lld < %lld): n²d < nd².\n", (long long)n, (long long)d);
-    else if (n == d) sb_printf(&o, "Self-attention and the RNN cost the same at n = d = %lld.\n", (long long)d);
-    else sb_printf(&o, "Self-attention costs more than the RNN once n > d (%lld > %lld): n²d > nd².\n", (long long)n, (long long)d);
-    sb_printf(&o, "CNN path: contiguous kernels need ceil((n-1)/(k-1)) = %lld layers for x1 to reach x%lld", (long long)cnn_path, (long long)n);
-    if (graph) sb_printf(&o, " (the dependency graph agrees: %lld)", (long long)g_cont);
-    sb_printf(&o, ";\n          dilated kernels (dilation 1, k, k², ...) need ceil(log_k n) = %lld", (long long)dil_path);
+    sb_printf(&o, "Cheapest per layer: %s.\n", cheapest);
+    if (n < d) sb_printf(&o, "Self-attention costs less than the RNN: n < d (%lld < %lld), so n²d < nd².\n", (long long)n, (long long)d);
+    else if (n == d) sb_printf(&o, "Self-attention and the RNN cost the same: n = d = %lld, so n²d = nd².\n", (long long)d);
+    else sb_printf(&o, "Self-attention costs more than the RNN: n > d (%lld > %lld), so n²d > nd².\n", (long long)n, (long long)d);
+    sb_printf(&o, "CNN path from x1 to x%lld:\n  contiguous kernels: ceil((n-1)/(k-1)) = %lld layer%s", (long long)n, (long long)cnn_path, cnn_path == 1 ? "" : "s");
+    if (graph) sb_printf(&o, " (graph: %lld)", (long long)g_cont);
+    sb_printf(&o, ", O(n/k);\n  dilated (1, k, k², ...): ceil(log_k n) = %lld layer%s", (long long)dil_path, dil_path == 1 ? "" : "s");
     if (graph) sb_printf(&o, " (graph: %lld)", (long long)g_dil);
-    sb_puts(&o, ", the paper's O(log_k n).\n");
+    sb_puts(&o, ", O(log_k n).\n");
     interp_write(I, sb_str(&o));
     sb_free(&o);
     return val_none();
@@ -307,6 +305,59 @@ static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int 
     return times[0];
 }
 
+/* What the measured times say, each sentence decided by the numbers themselves (times t[kind][i] in seconds at
+ * ns[i], kinds conv1d, RNN, self-attention; slopes fitted on log-log axes for n >= fit_from), so that the text agrees with the
+ * table above it on every machine and every run. Lines fit 80 columns. */
+static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3][16], const double *slopes, int64_t fit_from,
+                                 int64_t d) {
+    double span = (double)ns[m - 1] / (double)ns[0];
+    char g[5][32];                                   /* growth ratios: 3 significant digits, whole numbers from 100 */
+    double gv[5] = {t[0][m - 1] / t[0][0], t[1][m - 1] / t[1][0], t[2][m - 1] / t[2][0], span, span * span};
+    for (int k = 0; k < 5; k++) snprintf(g[k], sizeof g[k], gv[k] >= 100 ? "%.0f" : "%.3g", gv[k]);
+    sb_printf(o, "From n = %lld to %lld (%sx): conv1d took %sx as long, the RNN %sx,\n"
+                 "self-attention %sx. Linear cost predicts %sx, quadratic %sx.\n",
+              (long long)ns[0], (long long)ns[m - 1], g[3], g[0], g[1], g[2], g[3], g[4]);
+    sb_printf(o, "Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
+                 "self-attention %.2f.\n", (long long)fit_from, slopes[0], slopes[1], slopes[2]);
+    if (slopes[2] > slopes[0] && slopes[2] > slopes[1])
+        sb_puts(o, "Self-attention's slope is the largest: its time grows fastest with n, as its\n"
+                   "n²d operations predict.\n");
+    else
+        sb_puts(o, "Self-attention's slope is not the largest here: at these sizes other costs hide\n"
+                   "its n²d operations (or the machine was busy). Try larger ns, or repeats=7.\n");
+    int switches = 0, first = -1;
+    for (int i = 1; i < m; i++)
+        if ((t[2][i] > t[1][i]) != (t[2][i - 1] > t[1][i - 1])) { switches++; if (first < 0) first = i; }
+    if (switches == 0)
+        sb_printf(o, "Self-attention was %s than the RNN at every n measured.\n", t[2][0] > t[1][0] ? "slower" : "faster");
+    else if (switches == 1)
+        sb_printf(o, "Self-attention was %s than the RNN up to n = %lld and %s from n = %lld.\n",
+                  t[2][0] > t[1][0] ? "slower" : "faster", (long long)ns[first - 1],
+                  t[2][0] > t[1][0] ? "faster" : "slower", (long long)ns[first]);
+    else
+        sb_puts(o, "Self-attention and the RNN swapped places more than once: their times are close\n"
+                   "here, or the measurement is noisy.\n");
+    sb_printf(o, "Counting operations (n²d against nd²), self-attention overtakes the RNN at\n"
+                 "n = d = %lld", (long long)d);
+    /* compare with the measured crossing: from faster to slower between ns[first - 1] and ns[first] */
+    bool rising = t[2][0] <= t[1][0];        /* faster at the smallest n */
+    if (switches == 1 && rising && ns[first - 1] >= d)
+        sb_puts(o, ". Measured, it did so later: the RNN's n steps run one after\n"
+                   "another, so it cannot use the machine's parallel units as self-attention's\n"
+                   "matrix products do.\n");
+    else if (switches == 0 && rising && ns[m - 1] > d)
+        sb_printf(o, ". Measured, not even at n = %lld: the RNN's n steps run one\n"
+                     "after another, so it cannot use the machine's parallel units as\n"
+                     "self-attention's matrix products do.\n", (long long)ns[m - 1]);
+    else if (switches == 1 && rising && ns[first] < d)
+        sb_printf(o, ". Measured, it was slower already at n = %lld.\n", (long long)ns[first]);
+    else if (switches == 0 && !rising && ns[0] < d)
+        sb_printf(o, ". Measured, it was slower already at n = %lld.\n", (long long)ns[0]);
+    else if (switches == 1 && rising)
+        sb_printf(o, ", and the measured crossing,\nbetween n = %lld and %lld, agrees.\n", (long long)ns[first - 1], (long long)ns[first]);
+    else sb_puts(o, ".\n");
+}
+
 /* measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=3): a table of times and the slopes fitted
  * over the larger half of the sizes; returns {'n': [...], 'cnn': [...], 'rnn': [...], 'attention': [...],
  * 'slopes': {...}, 'fit_from': n} (seconds). */
@@ -336,8 +387,8 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     const char *names[3] = {"cnn", "rnn", "attention"};
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, "Measured on this machine: one layer, d = %lld, kernel k = %lld, fastest of %lld runs (§11.6.2)\n"
-                              "       n      conv1d (s)         RNN (s)   self-attention (s)\n", (long long)d, (long long)k, (long long)reps);
+    if (!quiet) sb_printf(&o, "Measured here: one layer of each, d = %lld, k = %lld, fastest of %lld run%s (§11.6.2)\n"
+                              "       n      conv1d (s)         RNN (s)   self-attention (s)\n", (long long)d, (long long)k, (long long)reps, reps == 1 ? "" : "s");
     qsort(ns, (size_t)m, sizeof *ns, cmp_int64);
     /* the slopes are fitted where the leading term dominates: over the larger half of the sizes (all of two or three) */
     int first = m >= 4 ? (int)(m - 1) / 2 : 0;
@@ -359,11 +410,9 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
         dict_set(sl->u.dict, names[kind], val_float(slope(x + first, t[kind] + first, (int)m - first)));
     }
     if (!quiet) {
-        sb_printf(&o, "log-log slopes for n >= %lld (time ~ n^slope): conv1d %.2f, RNN %.2f, self-attention %.2f\n", (long long)ns[first],
-                  val_as_double(dict_get(sl->u.dict, "cnn")), val_as_double(dict_get(sl->u.dict, "rnn")),
-                  val_as_double(dict_get(sl->u.dict, "attention")));
-        sb_puts(&o, "Expected: about 1 for conv1d and the RNN (linear in n), about 2 for self-attention once n is large\n"
-                    "(n² d work); the RNN's n steps run one after another, so its time per token stays high.\n");
+        double slopes[3];
+        for (int kind = 0; kind < 3; kind++) slopes[kind] = val_as_double(dict_get(sl->u.dict, names[kind]));
+        measured_conclusions(&o, ns, (int)m, t, slopes, ns[first], d);
         interp_write(I, sb_str(&o));
     }
     sb_free(&o);

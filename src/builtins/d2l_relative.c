@@ -19,11 +19,17 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
     while ((1LL << bits) < n) bits++;
     Tensor *P = attn_positional_table(n, d);
     if (!P) return rt_tensor_error(I);
+    /* d <= 8: every column; beyond, only the sine columns (8 at most), so that a row fits 80 columns */
+    bool sines_only = d > 8;
+    int64_t shown = sines_only ? (d + 1) / 2 : d;
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, "Position i in binary (lowest bit flips every row, the next every 2, then 4 ...) beside P[i, :] for d = %lld (§11.6.3.1)\n", (long long)d);
+    sb_printf(&o, "Positions 0..%lld in binary beside the rows of P for d = %lld (§11.6.3.1):\n"
+                  "the lowest bit flips every row, the next every 2 rows, then every 4, ...\n", (long long)(n - 1), (long long)d);
+    if (sines_only) sb_puts(&o, "(the sine columns 0, 2, 4, ... only, to fit the screen)\n");
     sb_printf(&o, "%4s  %*s  ", "i", bits < 6 ? 6 : bits, "binary");
-    for (int64_t c = 0; c < d; c++) {
+    for (int64_t s = 0; s < shown; s++) {
+        int64_t c = sines_only ? 2 * s : s;
         char h[24];
         snprintf(h, sizeof h, "%s%lld", c % 2 ? "cos" : "sin", (long long)(c / 2));
         sb_printf(&o, "%8s", h);
@@ -34,10 +40,14 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
         for (int k = 0; k < bits; k++) b[k] = (char)('0' + ((i >> (bits - 1 - k)) & 1));
         b[bits] = 0;
         sb_printf(&o, "%4lld  %*s  ", (long long)i, bits < 6 ? 6 : bits, b);
-        for (int64_t c = 0; c < d; c++) sb_printf(&o, "%8.4f", (double)ten_f32(P)[i * d + c] + 0.0);
+        for (int64_t s = 0; s < shown; s++) {
+            int64_t c = sines_only ? 2 * s : s;
+            sb_printf(&o, "%8.4f", (double)ten_f32(P)[i * d + c] + 0.0);
+        }
         sb_putc(&o, '\n');
     }
-    sb_puts(&o, "Like the bits, the columns change more slowly from left to right: column 2j has frequency 1/10000^(2j/d).\n");
+    sb_puts(&o, "Like the bits, the columns change more slowly from left to right: the pair of\n"
+                "columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians per position.\n");
     interp_write(I, sb_str(&o));
     sb_free(&o);
     ten_free(P);
@@ -111,26 +121,27 @@ static Value *bi_rotation(Interp *I, Args *a) {
     if (d < 2 || d > 4096) return rt_error(I, "rotation: d must be between 2 and 4096");
     if (j < 0 || 2 * j + 1 >= d) return rt_error(I, "rotation: j must be between 0 and %lld for d = %lld (columns 2j and 2j+1 must exist)", (long long)(d / 2 - 1), (long long)d);
     if (n < 2 || n > 100000) return rt_error(I, "rotation: n must be between 2 and 100000");
-    if (delta < 0 || delta >= n) return rt_error(I, "rotation: delta must be between 0 and n - 1 = %lld", (long long)(n - 1));
+    if (delta <= -n || delta >= n) return rt_error(I, "rotation: delta must be between -(n - 1) and n - 1 (n = %lld)", (long long)n);
+    /* the positions i with both i and i + delta in 0..n-1 (delta < 0 moves every pair back) */
+    int64_t i_lo = delta < 0 ? -delta : 0, i_hi = delta < 0 ? n - 1 : n - 1 - delta;
     double w = 1.0 / pow(10000.0, (double)(2 * j) / (double)d), c = cos(delta * w), s = sin(delta * w);
     int64_t sh[2] = {2, 2};
     Tensor *R = ten_new(DT_F32, 2, sh);
     ten_f32(R)[0] = (float)c; ten_f32(R)[1] = (float)s; ten_f32(R)[2] = (float)-s; ten_f32(R)[3] = (float)c;
     /* apply R to the pair at every position i (in double, so the check shows the identity, not float32 noise) */
     double worst = 0;
-    int64_t worst_i = 0;
-    for (int64_t i = 0; i + delta < n; i++) {
+    for (int64_t i = i_lo; i <= i_hi; i++) {
         double x = sin(i * w), y = cos(i * w);
         double rx = c * x + s * y, ry = -s * x + c * y;
         double ex = sin((i + delta) * w), ey = cos((i + delta) * w);
         double e = fmax(fabs(rx - ex), fabs(ry - ey));
-        if (e > worst) { worst = e; worst_i = i; }
+        if (e > worst) worst = e;
     }
     /* the same check on the float32 table the book builds (PositionalEncoding(d, 0).P) */
     Tensor *P = attn_positional_table(n, d);
     if (!P) { ten_free(R); return rt_tensor_error(I); }
     double worst32 = 0;
-    for (int64_t i = 0; i + delta < n; i++) {
+    for (int64_t i = i_lo; i <= i_hi; i++) {
         float x = ten_f32(P)[i * d + 2 * j], y = ten_f32(P)[i * d + 2 * j + 1];
         float rx = ten_f32(R)[0] * x + ten_f32(R)[1] * y, ry = ten_f32(R)[2] * x + ten_f32(R)[3] * y;
         double e = fmax(fabs(rx - ten_f32(P)[(i + delta) * d + 2 * j]), fabs(ry - ten_f32(P)[(i + delta) * d + 2 * j + 1]));
@@ -142,14 +153,19 @@ static Value *bi_rotation(Interp *I, Args *a) {
         sb_init(&o);
         sb_init(&r);
         ten_repr(&r, R, &session_of(I)->print);
-        sb_printf(&o, "omega_%lld = 1/10000^(2*%lld/%lld) = %.6g, delta = %lld, angle delta*omega = %.6g rad (§11.6.3.2)\n",
-                  (long long)j, (long long)j, (long long)d, w, (long long)delta, delta * w);
-        sb_printf(&o, "R = [[cos, sin], [-sin, cos]] =\n%s\n", sb_str(&r));
-        sb_printf(&o, "R @ (p[i,%lld], p[i,%lld]) against (p[i+%lld,%lld], p[i+%lld,%lld]) for every i = 0..%lld: largest difference %.1e (at i = %lld)\n",
-                  (long long)(2 * j), (long long)(2 * j + 1), (long long)delta, (long long)(2 * j), (long long)delta,
-                  (long long)(2 * j + 1), (long long)(n - 1 - delta), worst, (long long)worst_i);
-        sb_printf(&o, "On the float32 table P of PositionalEncoding(%lld, 0): largest difference %.1e (float32 rounding).\n", (long long)d, worst32);
-        sb_puts(&o, "The same R works at every position: it depends on delta and j only, never on i.\n");
+        char at[32];                              /* "i+3", "i-3" or "i" */
+        if (delta) snprintf(at, sizeof at, "i%+lld", (long long)delta);
+        else snprintf(at, sizeof at, "i");
+        sb_printf(&o, "omega_%lld = 1/10000^(2*%lld/%lld) = %.6g (§11.6.3.2)\n", (long long)j, (long long)j, (long long)d, w);
+        sb_printf(&o, "delta = %lld: R turns every pair by delta*omega = %.6g rad\n", (long long)delta, delta * w);
+        sb_printf(&o, "R = [[cos δω, sin δω], [-sin δω, cos δω]] =\n%s\n", sb_str(&r));
+        char head[160];
+        snprintf(head, sizeof head, "R @ (p[i,%lld], p[i,%lld]) against (p[%s,%lld], p[%s,%lld])", (long long)(2 * j),
+                 (long long)(2 * j + 1), at, (long long)(2 * j), at, (long long)(2 * j + 1));
+        sb_printf(&o, "%s%sfor i = %lld..%lld:\n", head, strlen(head) > 58 ? "\n  " : " ", (long long)i_lo, (long long)i_hi);
+        sb_printf(&o, "  largest difference %.1e in float64 (rounding: exact arithmetic gives 0),\n", worst);
+        sb_printf(&o, "  %.1e on the float32 table P of PositionalEncoding(%lld, 0).\n", worst32, (long long)d);
+        sb_puts(&o, "The same R works at every position: it depends on delta and j, never on i.\n");
         interp_write(I, sb_str(&o));
         sb_free(&o);
         sb_free(&r);
