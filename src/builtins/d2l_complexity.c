@@ -150,13 +150,13 @@ static Value *bi_receptive_field(Interp *I, Args *a) {
     if ((nv && !arg_int(I, nv, "n", &n)) || (kv && !arg_int(I, kv, "k", &k)) || (lv && !arg_int(I, lv, "layers", &L)) ||
         (dv && !arg_bool(I, dv, "dilated", &dil)))
         return NULL;
-    if (n < 1 || n > 40) return rt_error(I, "receptive_field: n must be between 1 and 40 to fit on the screen");
+    if (n < 1 || n > 12) return rt_error(I, "receptive_field: n must be between 1 and 12 (to fit 80 columns)");
     if (k < 2 || k > 15 || L < 0 || L > 20) return rt_error(I, "receptive_field: need 2 <= k <= 15 and 0 <= layers <= 20");
     unsigned char *rf = receptive_fields(n, k, L, dil);
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, "Inputs that reach each output after %lld layer%s of kernel %lld%s (same padding), n = %lld:\n",
-              (long long)L, L == 1 ? "" : "s", (long long)k, dil ? ", dilations 1, k, k², ..." : "", (long long)n);
+    sb_printf(&o, "Inputs reaching each output after %lld layer%s of kernel %lld (same padding), n = %lld:\n%s",
+              (long long)L, L == 1 ? "" : "s", (long long)k, (long long)n, dil ? "(dilated: dilation 1, k, k², ... at layers 1, 2, 3, ...)\n" : "");
     sb_puts(&o, "     ");
     for (int64_t i = 0; i < n; i++) {
         char h[24];
@@ -428,18 +428,21 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
 
 const Builtin bi_d2l_complexity[] = {
     {"complexity", bi_complexity, "complexity(n, d, k=3)",
-     "The chapter's table for n tokens of d dimensions: computational complexity with the operation counts, sequential "
-     "operations and maximum path length of a CNN (kernel k), an RNN and self-attention; which is cheapest and where "
-     "self-attention overtakes the RNN (n vs d).", "§11.6.2", 0},
+     "The chapter's table for n tokens of d dimensions (2 <= n <= 10^6): computational complexity, with each O(...) "
+     "evaluated, sequential operations and maximum path length of a CNN (kernel k), an RNN and self-attention; "
+     "which is cheapest and whether self-attention costs more than the RNN (n against d).", "§11.6.2", 0},
     {"path_length", bi_path_length, "path_length(n, k=3, dilated=False)",
      "Maximum path length of a stack of convolutions, computed on the layered dependency graph: the fewest layers "
      "after which x1 and xn reach a common output. Contiguous kernels give ceil((n-1)/(k-1)) (the book's O(n/k)), "
      "dilated ones ceil(log_k n).", "§11.6.2", 0},
     {"receptive_field", bi_receptive_field, "receptive_field(n=5, k=3, layers=2, dilated=False)",
      "Draws which inputs reach which outputs after some layers of convolution (the chapter's figure: x1 and x5 meet "
-     "after two layers of kernel 3) and returns the n×n reach matrix.", "§11.6.2", 0},
-    {"measure_layers", bi_measure_layers, "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=3, plot=False)",
-     "Times real conv1d, RNN and self-attention layers written in C on this machine (the fastest of `repeats` runs) and "
-     "fits the log-log slope of time against n over the larger half of the sizes. Returns a dict with the times, the "
-     "slopes and fit_from (the smallest n in the fit); plot=True draws them on log-log axes with the fitted lines.", "§11.6.2", 0},
+     "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0},
+    {"measure_layers", bi_measure_layers,
+     "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=3, quiet=False, plot=False)",
+     "Times real conv1d, RNN and self-attention layers written in C on this machine (the fastest of `repeats` runs), "
+     "fits the log-log slope of time against n over the larger half of the sizes, and says what the times show: how "
+     "fast each grew, and where self-attention became slower than the RNN compared with n = d. Returns a dict with "
+     "the times, the slopes and fit_from (the smallest n in the fit); quiet=True prints nothing, plot=True draws "
+     "them on log-log axes with the fitted lines.", "§11.6.2", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

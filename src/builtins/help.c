@@ -7,6 +7,55 @@
 #include <unistd.h>
 #include "plot.h"
 
+/* Appends text in lines of at most `width` columns, broken at spaces, each line starting with `indent`. Columns are
+ * counted as UTF-8 characters (the help texts are English; i18n: tw_wrap replaces this when it lands). */
+static void help_wrap(StrBuf *out, const char *text, int width, const char *indent) {
+    int ind = (int)strlen(indent);
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        const char *line = p, *cut = NULL;
+        int cols = ind;
+        for (const char *q = p; *q && *q != '\n'; q++) {
+            if (*q == ' ') cut = q;
+            if (((unsigned char)*q & 0xC0) != 0x80) cols++;
+            if (cols > width && cut) break;
+            if (!q[1] || q[1] == '\n') cut = q + 1;
+        }
+        if (!cut) cut = p + strcspn(p, "\n");
+        sb_puts(out, indent);
+        sb_putn(out, line, (size_t)(cut - line));
+        sb_putc(out, '\n');
+        p = *cut == '\n' ? cut + 1 : cut;
+    }
+}
+
+/* Appends a signature such as "f(a, b=1, c=2)", broken after a ", " where it would pass `width` columns, the
+ * continuation lines aligned under the first parameter. */
+static void help_signature(StrBuf *out, const char *sig, int width) {
+    const char *open = strchr(sig, '(');
+    int hang = open ? (int)(open - sig) + 1 : 4;
+    const char *p = sig;
+    int col = 0;
+    while (*p) {
+        const char *comma = strstr(p, ", ");
+        const char *end = comma ? comma + 2 : p + strlen(p);
+        int n = 0;
+        for (const char *q = p; q < end; q++) n += ((unsigned char)*q & 0xC0) != 0x80;
+        if (col > hang && col + n - (comma ? 1 : 0) > width) {
+            while (out->len && out->s[out->len - 1] == ' ') out->s[--out->len] = 0;
+            sb_putc(out, '\n');
+            sb_pad(out, ' ', hang);
+            col = hang;
+        }
+        sb_putn(out, p, (size_t)(end - p));
+        col += n;
+        p = end;
+    }
+    sb_putc(out, '\n');
+}
+
 /* Appends the help text for one name (a function or a Tensor method); false when unknown. */
 bool help_for(StrBuf *out, const char *name) {
     const char *n = name;
@@ -16,9 +65,9 @@ bool help_for(StrBuf *out, const char *name) {
     const Builtin *m = builtins_find_method(n);
     if (!b && !m) return false;
     if (!b) b = m;
-    sb_printf(out, "%s\n", b->signature);
+    help_signature(out, b->signature, 79);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
-    sb_printf(out, "  %s\n", b->help);
+    help_wrap(out, b->help, 79, "  ");
     if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
@@ -31,7 +80,8 @@ void help_overview(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
     sb_puts(out,
-            "attn: type Python/PyTorch lines as in the book (torch. and d2l. prefixes are optional).\n"
+            "attn: type Python/PyTorch lines as in the book (the torch. and d2l. prefixes\n"
+            "are optional).\n"
             "  help NAME      explains one function, e.g. help masked_softmax\n"
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
@@ -39,7 +89,7 @@ void help_overview(StrBuf *out) {
     int col = 0;
     for (int i = 0; i < n; i++) {
         if (!all[i]->section || strncmp(all[i]->section, "§11", 3) != 0) continue;
-        sb_printf(out, "  %-26s", all[i]->name);
+        sb_printf(out, "  %-24s", all[i]->name);
         if (++col % 3 == 0) sb_putc(out, '\n');
     }
     if (col % 3) sb_putc(out, '\n');
@@ -51,7 +101,7 @@ void help_overview(StrBuf *out) {
         if (++col % 4 == 0) sb_putc(out, '\n');
     }
     if (col % 4) sb_putc(out, '\n');
-    sb_puts(out, "\nTensor attributes: X.shape X.dtype X.T X.ndim; methods: X.reshape(...) X.sum(dim=...) X.item() ...\n");
+    sb_puts(out, "\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n");
 }
 
 static Value *bi_help(Interp *I, Args *a) {

@@ -3,7 +3,7 @@
 and path lengths (closed forms), receptive fields, the §11.6.3.2 rotation, odd-d positional encoding, RoPE,
 ALiBi (the paper's get_slopes), Shaw et al.'s index and bias, the learnable PE's loss and the stacking experiment.
 Prints 'N passed, N failed'.  usage: chapter_numpy.py ATTN_BINARY"""
-import math, os, re, subprocess, sys, tempfile
+import ast, math, os, re, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -60,10 +60,18 @@ with tempfile.TemporaryDirectory() as d:
     out = attn("save('R.npy', rotation(3, 2))", d)
     w = 1 / 10000 ** (4 / 32)
     close("rotation matrix", L("R.npy"), [[math.cos(3 * w), math.sin(3 * w)], [-math.sin(3 * w), math.cos(3 * w)]], 1e-7)
+    diffs = [float(x) for x in re.findall(r"largest difference ([\d.e+-]+) in float64|([\d.e+-]+) on the float32 table", out) for x in x if x]
+    check("rotation reproduces shifted rows (exact, then float32)", len(diffs) == 2 and diffs[0] < 1e-12 and diffs[1] < 1e-5, str(diffs))
+    # a negative offset moves every pair back: R(-2) = R(2)ᵀ, checked on the positions i = 2..59
+    out = attn("save('Rm.npy', rotation(-2, 2))", d)
+    close("rotation matrix for delta = -2", L("Rm.npy"), [[math.cos(2 * w), -math.sin(2 * w)], [math.sin(2 * w), math.cos(2 * w)]], 1e-7)
+    i = np.arange(2, 60)
+    f64 = max(np.abs(math.cos(-2 * w) * np.sin(i * w) + math.sin(-2 * w) * np.cos(i * w) - np.sin((i - 2) * w)).max(),
+              np.abs(-math.sin(-2 * w) * np.sin(i * w) + math.cos(-2 * w) * np.cos(i * w) - np.cos((i - 2) * w)).max())
     diffs = [float(x) for x in re.findall(r"largest difference ([\d.e+-]+)", out)]
-    check("rotation reproduces shifted rows (exact, then float32)", diffs[0] < 1e-12 and diffs[1] < 1e-5, str(diffs))
+    check("rotation(-2, 2) checks i = 2..59 against i - 2", "for i = 2..59" in out and "p[i-2,4]" in out and diffs and diffs[0] < 1e-12 and f64 < 1e-12, out)
     # odd d: ceil(d/2) sines and floor(d/2) cosines, the last column a sine
-    attn("save('P5.npy', PositionalEncoding(5, 0, max_len=50).P)", d)
+    attn("save('P5.npy', d2l.PositionalEncoding(5, 0, max_len=50).P)", d)
     P5, pos = L("P5.npy"), np.arange(50)
     for c in range(5):
         f = np.sin if c % 2 == 0 else np.cos
@@ -109,8 +117,54 @@ save('idx.npy', relative_position_index(6, 2)); save('sb.npy', shaw_bias(q, a))"
     out = attn("r = stack_attention(layers=6, quiet=True); s = stack_attention(layers=6, residual=True, quiet=True); print(r['cosine'][-1], s['cosine'][-1])", d)
     c1, c2 = [float(x) for x in out.split()]
     check("stacked attention collapses tokens without residuals", c1 > 0.99 and c2 < 0.9, out)
+    # what lesson 6 says of the stacking run holds for every seed tried: without residual connections the tokens
+    # become one vector and the position signal vanishes; with them the tokens stay apart and most of it survives
+    out = attn("""for s in range(12):
+    r = stack_attention(layers=6, seed=s, quiet=True); q = stack_attention(layers=6, seed=s, residual=True, quiet=True)
+    print(r['cosine'][-1], r['position'][0], r['position'][-1], q['cosine'][-1], q['position'][-1])""", d)
+    rows = [[float(x) for x in l.split()] for l in out.strip().split("\n")]
+    check("stacking: 12 seeds, no residual: cosine > 0.99 and position < 1% of the input's",
+          len(rows) == 12 and all(r[0] > 0.99 and r[2] < 0.01 * r[1] for r in rows), out)
+    check("stacking: 12 seeds, residual: cosine < 0.9 and position > 50% of the input's",
+          all(r[3] < 0.9 and r[4] > 0.5 * r[1] for r in rows), out)
+    # the printed conclusions quote the run's own first and last rows
+    for res in ["False", "True"]:
+        out = attn(f"r = stack_attention(layers=5, seed=3, residual={res}); print(r['cosine'][0], r['cosine'][-1], r['position'][0], r['position'][-1])", d)
+        text, nums = out.rsplit("\n", 2)[0], [float(x) for x in out.strip().split("\n")[-1].split()]
+        m = re.search(r"similarity went from ([\d.]+) to ([\d.]+)", text)
+        p = re.search(r"position signal went from ([\d.]+) to ([\d.e+-]+)", text)
+        check(f"stacking residual={res}: the conclusion quotes its own numbers", m and p and
+              abs(float(m.group(1)) - nums[0]) < 1e-4 and abs(float(m.group(2)) - nums[1]) < 1e-4 and
+              abs(float(p.group(1)) - nums[2]) < 1e-4 and abs(float(p.group(2)) - nums[3]) <= 0.01 * nums[2] + 1e-12, out)
+        lost = nums[3] < 0.01 * nums[2]
+        check(f"stacking residual={res}: 'the position is lost' exactly when it fell below 1%", ("the position is lost" in text) == lost, text)
     # measure_layers returns positive times and three slopes (no timing assertions: they would flake)
     out = attn("r = measure_layers(ns=[32, 64], d=16, repeats=1, quiet=True); print(len(r['cnn']), min(r['cnn'] + r['rnn'] + r['attention']) > 0, sorted(r['slopes'].keys()))", d)
     check("measure_layers result", out.strip() == "2 True ['attention', 'cnn', 'rnn']", out)
+    # measure_layers' conclusions agree with its own table, whatever the machine measured (several runs and sizes)
+    for ns, dd in [([16, 32, 64, 128], 16), ([8, 16, 32], 64), ([64, 128, 256], 8)]:
+        out = attn(f"r = measure_layers(ns={ns}, d={dd}, repeats=1)\nfor key in ['cnn', 'rnn', 'attention', 'slopes']: print(r[key])", d)
+        lines = out.strip().split("\n")
+        text = "\n".join(lines[:-4])
+        cnn, rnn, att, sl = [ast.literal_eval(l) for l in lines[-4:]]
+        where = f"measure_layers(ns={ns}, d={dd})"
+        g = re.search(r"conv1d took ([\d.e+]+)x as long, the RNN ([\d.e+]+)x,\nself-attention ([\d.e+]+)x", text)
+        check(f"{where}: growth ratios are the table's", g and all(abs(float(g.group(k + 1)) / (t[-1] / t[0]) - 1) < 0.01
+                                                                   for k, t in enumerate([cnn, rnn, att])), text)
+        largest = sl["attention"] > sl["cnn"] and sl["attention"] > sl["rnn"]
+        check(f"{where}: 'slope is the largest' exactly when it is", ("slope is the largest" in text) == largest, text)
+        slower = [a > r_ for a, r_ in zip(att, rnn)]
+        switches = sum(slower[i] != slower[i - 1] for i in range(1, len(ns)))
+        if switches == 0:
+            want = f"was {'slower' if slower[0] else 'faster'} than the RNN at every n measured"
+        elif switches == 1:
+            i = next(i for i in range(1, len(ns)) if slower[i] != slower[i - 1])
+            want = f"up to n = {ns[i - 1]} and {'faster' if slower[0] else 'slower'} from n = {ns[i]}"
+        else:
+            want = "swapped places more than once"
+        check(f"{where}: what it says of self-attention against the RNN follows the table", want in text, text)
+        later = "Measured, it did so later" in text or "Measured, not even at" in text
+        crossing_after_d = (switches == 1 and not slower[0] and ns[i - 1] >= dd) or (switches == 0 and not slower[0] and ns[-1] > dd)
+        check(f"{where}: 'later than n = d' exactly when the times say so", later == crossing_after_d, text)
 
 finish()
