@@ -2,34 +2,11 @@
  * explanation for students. */
 #include "builtins_internal.h"
 #include "help.h"
+#include "textwidth.h"
 #include "interp.h"
 #include <string.h>
 #include <unistd.h>
 #include "plot.h"
-
-/* Appends text in lines of at most `width` columns, broken at spaces, each line starting with `indent`. Columns are
- * counted as UTF-8 characters (the help texts are English; i18n: tw_wrap replaces this when it lands). */
-static void help_wrap(StrBuf *out, const char *text, int width, const char *indent) {
-    int ind = (int)strlen(indent);
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ') p++;
-        if (!*p) break;
-        const char *line = p, *cut = NULL;
-        int cols = ind;
-        for (const char *q = p; *q && *q != '\n'; q++) {
-            if (*q == ' ') cut = q;
-            if (((unsigned char)*q & 0xC0) != 0x80) cols++;
-            if (cols > width && cut) break;
-            if (!q[1] || q[1] == '\n') cut = q + 1;
-        }
-        if (!cut) cut = p + strcspn(p, "\n");
-        sb_puts(out, indent);
-        sb_putn(out, line, (size_t)(cut - line));
-        sb_putc(out, '\n');
-        p = *cut == '\n' ? cut + 1 : cut;
-    }
-}
 
 /* Appends a signature such as "f(a, b=1, c=2)", broken after a ", " where it would pass `width` columns, the
  * continuation lines aligned under the first parameter. */
@@ -41,8 +18,7 @@ static void help_signature(StrBuf *out, const char *sig, int width) {
     while (*p) {
         const char *comma = strstr(p, ", ");
         const char *end = comma ? comma + 2 : p + strlen(p);
-        int n = 0;
-        for (const char *q = p; q < end; q++) n += ((unsigned char)*q & 0xC0) != 0x80;
+        int n = tw_width_n(p, (size_t)(end - p));
         if (col > hang && col + n - (comma ? 1 : 0) > width) {
             while (out->len && out->s[out->len - 1] == ' ') out->s[--out->len] = 0;
             sb_putc(out, '\n');
@@ -67,7 +43,7 @@ bool help_for(StrBuf *out, const char *name) {
     if (!b) b = m;
     help_signature(out, b->signature, 79);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
-    help_wrap(out, b->help, 79, "  ");
+    tw_wrap(out, b->help, 79, "  ");
     if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
