@@ -14,9 +14,10 @@ has() { case "$2" in *"$3"*) ok ;; *) bad "$1: output lacks [$3]" ;; esac; }
 lacks() { case "$2" in *"$3"*) bad "$1: output has [$3]" ;; *) ok ;; esac; }
 
 # a student: runs step 1 with Enter, answers wrong, asks for a hint, answers right, quits
-out=$(printf '\n\n\nscores = torch.bmm(X.transpose(1, 2), X) / math.sqrt(3)\nhint\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\nquit\n' | "$ATTN" lesson 1 2>&1)
+out=$(printf '\n\n\nscores = torch.bmm(X.transpose(1, 2), X) / math.sqrt(3)\nscores = X * 2\nhint\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "enter runs the shown statement" "$out" "torch.Size([1, 4, 3])"
-has "wrong shape named" "$out" "Not yet: scores is a 1×3×3 tensor, expected a 1×4×4 tensor."
+has "the wrong: line's explanation" "$out" "Not yet: transposed: Xᵀ X compares the 3 features, not the 4 tokens; use X Xᵀ."
+has "wrong shape named" "$out" "Not yet: scores is a 1×4×3 tensor, expected a 1×4×4 tensor."
 has "hint ladder" "$out" "Hint 1 of 2: torch.bmm multiplies"
 has "right answer" "$out" "Right."
 has "progress saved at quit" "$out" "Progress saved"
