@@ -11,6 +11,9 @@ const Builtin *builtins_find_method(const char *name);   /* Tensor methods: X.re
 /* Named constants and modules: torch.float32, math.pi, torch (the module) ... New reference or NULL. */
 Value *builtins_constant(const char *name);
 bool builtins_is_module(const char *name);
+/* Why a torch name attn does not have is missing, with what to use instead ("torch.int32 is not in attn: ..."),
+ * or NULL for a name attn does not know at all. */
+const char *builtins_missing(const char *name);
 /* Every function name (sorted, for completion and help); count in *n. */
 const Builtin *const *builtins_all(int *n);
 const Builtin *const *builtins_all_methods(int *n);

@@ -1,4 +1,4 @@
-/* tensor.h - strided tensors of float32, int64 and bool (prefix ten_), with PyTorch's view semantics.
+/* tensor.h - strided tensors of float32, float64, int64 and bool (prefix ten_), with PyTorch's view semantics.
  *
  * The value library knows nothing of the language or the terminal. Functions that can fail return NULL (or -1)
  * and leave a message in ten_error(); nothing here exits. Shapes in comments are written (B, T, D) as in the book.
@@ -25,7 +25,13 @@ extern int64_t ten_limit_bytes;                 /* all live tensors together: 6 
 #define TEN_MAX_NUMEL ten_limit_numel
 int64_t ten_live_bytes(void);
 
-typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2 } DType;
+typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2, DT_F64 = 3 } DType;
+static inline bool ten_is_float(DType d) { return d == DT_F32 || d == DT_F64; }
+/* torch.get_default_dtype(): what Python floats and float creation functions become (float32 or float64). A
+ * per-session setting, like the print options. */
+extern DType ten_default_float;
+/* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */
+DType ten_promote(DType a, DType b);
 
 typedef struct TenStorage TenStorage;      /* a shared buffer: reference count and bytes (tensor_create.c) */
 
@@ -76,11 +82,12 @@ Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* zero-fill
 Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* for results whose every element is written */
 void ten_release_cache(void);                                        /* frees the buffers kept for reuse */
 Tensor *ten_scalar_f(float v);
+Tensor *ten_scalar_d(double v);                                      /* a 0-dim float64 */
 Tensor *ten_scalar_i(int64_t v);
 Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v);
 Tensor *ten_arange(double start, double stop, double step, DType dt);
 Tensor *ten_eye(int64_t n, int64_t m, DType dt);
-Tensor *ten_linspace(double start, double stop, int64_t steps);
+Tensor *ten_linspace(double start, double stop, int64_t steps, DType dt);
 Tensor *ten_copy(const Tensor *t);                                   /* a contiguous copy */
 Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new contiguous tensor */
 void ten_free(Tensor *t);                                            /* the view; the storage with its last view */
@@ -91,6 +98,7 @@ int64_t ten_get_i64(const Tensor *t, int64_t i);                     /* exact fo
 void ten_set(Tensor *t, int64_t i, double v);
 /* Raw element arrays of a contiguous tensor (checked in sanitizer builds). */
 static inline float *ten_f32(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f32"); return (float *)t->data; }
+static inline double *ten_f64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f64"); return (double *)t->data; }
 static inline int64_t *ten_i64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_i64"); return (int64_t *)t->data; }
 static inline uint8_t *ten_b8(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_b8"); return (uint8_t *)t->data; }
 
@@ -129,16 +137,18 @@ void rng_seed(Rng *g, uint64_t seed);
 uint64_t rng_next(Rng *g);
 double rng_uniform(Rng *g);                   /* [0, 1) with 53 random bits */
 double rng_normal(Rng *g);
-Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape);                    /* U[0,1) */
-Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape);                   /* N(0,1) */
-Tensor *ten_uniform(Rng *g, int ndim, const int64_t *shape, double lo, double hi);
-Tensor *ten_normal(Rng *g, int ndim, const int64_t *shape, double mean, double std);
+Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape);                    /* U[0,1), float32 */
+Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape);                   /* N(0,1), float32 */
+/* dt float32 or float64 */
+Tensor *ten_uniform(Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi);
+Tensor *ten_normal(Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std);
 
 /* ---- elementwise with NumPy/PyTorch broadcasting (tensor_elementwise.c) ---- */
 typedef enum {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_AND, OP_OR, OP_XOR, OP_MAXIMUM, OP_MINIMUM, OP_ATAN2
+    OP_AND, OP_OR, OP_XOR, OP_MAXIMUM, OP_MINIMUM, OP_ATAN2,
+    OP_DIV_TRUNC                /* div(rounding_mode='trunc'); OP_FLOORDIV is div(rounding_mode='floor'), x // y */
 } BinOp;
 typedef enum {
     UOP_NEG, UOP_ABS, UOP_SIN, UOP_COS, UOP_TAN, UOP_EXP, UOP_LOG, UOP_SQRT, UOP_TANH, UOP_RELU,
@@ -147,12 +157,15 @@ typedef enum {
 } UnOp;
 /* Result shape of broadcasting a and b; -1 with a message naming both shapes when they do not broadcast. */
 int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout);
-/* a op b. Python numbers are passed as 0-dim tensors with *_weak set: they take part in the value but not in
- * choosing the result dtype (PyTorch's rule: tensor int64 + 0.5 -> float32, float32 tensor + 2 -> float32). */
+/* PyTorch's result_type: tensors with dimensions decide first, then 0-dim tensors, then Python numbers (weak), a
+ * later group only when it is of a higher kind (bool < integer < float); a weak float takes the default dtype.
+ * int64 tensor + 0.5 -> float32, float32 tensor + float64 0-dim -> float32, float64 tensor + 2.5 -> float64. */
+DType ten_result_type(const Tensor *a, bool a_weak, const Tensor *b, bool b_weak);
+/* a op b. Python numbers are passed as 0-dim tensors (float64 or int64) with *_weak set. */
 Tensor *ten_binary(BinOp op, const Tensor *a, bool a_weak, const Tensor *b, bool b_weak);
 Tensor *ten_unary(UnOp op, const Tensor *a);
 Tensor *ten_clamp(const Tensor *a, double lo, double hi);            /* NAN bound = none */
-Tensor *ten_where(const Tensor *cond, const Tensor *a, const Tensor *b);
+Tensor *ten_where(const Tensor *cond, const Tensor *a, bool a_weak, const Tensor *b, bool b_weak);   /* weak: as ten_binary */
 /* t broadcast to shape: a view whose expanded dims have stride 0 (Tensor.expand). */
 Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape);
 
@@ -219,9 +232,9 @@ void ten_repr(struct StrBuf *out, const Tensor *t, const PrintOptions *po);
 void ten_format_body(struct StrBuf *out, const Tensor *t, int indent, const PrintOptions *po);
 
 /* ---- NumPy .npy files (npy.c) ---- */
-/* Writes float32 (<f4), int64 (<i8) or bool (|b1), C order (any view), atomically (temp file + rename). */
+/* Writes float32 (<f4), float64 (<f8), int64 (<i8) or bool (|b1), C order (any view), atomically (temp + rename). */
 int npy_save(const char *path, const Tensor *t);
-/* Reads <f4, <f8 (to float32), <i8, <i4 (to int64), |b1; C order only. Errors name the file and the problem. */
+/* Reads <f4, <f8 (float64, as NumPy), <i8, <i4 (to int64), |b1; C order only. Errors name the file and the problem. */
 Tensor *npy_load(const char *path);
 Tensor *npy_parse(const unsigned char *buf, size_t len);   /* the same from memory (fuzzing, tests) */
 

@@ -187,7 +187,7 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
     } else target = attn_positional_table(n, d);
     if (!target) return rt_tensor_error(I);
     int64_t sh[3] = {1, n, d};
-    Tensor *T = ten_normal(&session_of(I)->rng, 3, sh, 0, 0.02);
+    Tensor *T = ten_normal(&session_of(I)->rng, DT_F32, 3, sh, 0, 0.02);
     if (!T) { ten_free(target); return rt_tensor_error(I); }
     StrBuf o;
     sb_init(&o);

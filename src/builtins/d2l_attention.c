@@ -149,9 +149,9 @@ static void linear_init(Rng *g, Value *lin, int64_t in) {
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
     val_attr_set(lin, "in_features", val_int(in));
-    val_attr_set(lin, "weight", val_tensor(ten_uniform(g, 2, sh, -bound, bound)));
+    val_attr_set(lin, "weight", val_tensor(ten_uniform(g, DT_F32, 2, sh, -bound, bound)));
     Value *hb = val_attr_get(lin, "has_bias");
-    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", val_tensor(ten_uniform(g, 1, &out, -bound, bound)));
+    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", val_tensor(ten_uniform(g, DT_F32, 1, &out, -bound, bound)));
 }
 
 /* x (..., in) -> (..., out). */
@@ -173,9 +173,13 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
                  s, (long long)in, (long long)W->shape[1]);
         return NULL;
     }
-    /* dense float32 operands: copies only for int or bool input, or a view that is not contiguous */
+    if (x->dtype != W->dtype) {     /* PyTorch multiplies equal dtypes only */
+        rt_error(I, "expected scalar type %s but found Float", x->dtype == DT_F64 ? "Double" : x->dtype == DT_I64 ? "Long" : "Bool");
+        return NULL;
+    }
+    /* dense operands: a copy only of a view that is not contiguous */
     Tensor *xf = NULL, *wt = NULL, *bt = NULL;
-    const Tensor *xd = x->dtype == DT_F32 ? ten_as_contiguous(x, &xf) : (xf = ten_cast(x, DT_F32));
+    const Tensor *xd = ten_as_contiguous(x, &xf);
     const Tensor *Wd = ten_as_contiguous(W, &wt);
     const Tensor *bd = b ? ten_as_contiguous(b, &bt) : NULL;
     Tensor *y = NULL;

@@ -73,7 +73,8 @@ bool builtins_is_module(const char *name) {
 
 Value *builtins_constant(const char *name) {
     static const struct { const char *name; DType dt; } dtypes[] = {
-        {"float32", DT_F32}, {"float", DT_F32}, {"int64", DT_I64}, {"long", DT_I64}, {"bool", DT_BOOL}};
+        {"float32", DT_F32}, {"float", DT_F32}, {"float64", DT_F64}, {"double", DT_F64}, {"int64", DT_I64},
+        {"long", DT_I64}, {"bool", DT_BOOL}};
     for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
         if (!strcmp(name, dtypes[i].name)) return val_dtype(dtypes[i].dt);
     if (!strcmp(name, "pi")) return val_float(3.14159265358979323846);
@@ -81,5 +82,28 @@ Value *builtins_constant(const char *name) {
     if (!strcmp(name, "inf")) return val_float(INFINITY);
     if (!strcmp(name, "nan")) return val_float(NAN);
     for (int i = 0; modules[i]; i++) if (!strcmp(modules[i], name)) return val_module(modules[i]);
+    return NULL;
+}
+
+/* Names from torch a student may reach for that attn does not have, each with what to do instead. */
+static const struct { const char *name, *why; } missing[] = {
+    {"float16", "torch.float16 is not in attn: tensors are float32, float64, int64 or bool (use torch.float32)"},
+    {"half", "torch.half (float16) is not in attn: tensors are float32, float64, int64 or bool (use torch.float32)"},
+    {"bfloat16", "torch.bfloat16 is not in attn: tensors are float32, float64, int64 or bool (use torch.float32)"},
+    {"int32", "torch.int32 is not in attn: integer tensors are int64 (use torch.int64)"},
+    {"int", "torch.int (int32) is not in attn: integer tensors are int64 (use torch.int64 or torch.long)"},
+    {"int16", "torch.int16 is not in attn: integer tensors are int64 (use torch.int64)"},
+    {"short", "torch.short (int16) is not in attn: integer tensors are int64 (use torch.int64)"},
+    {"int8", "torch.int8 is not in attn: integer tensors are int64 (use torch.int64)"},
+    {"uint8", "torch.uint8 is not in attn: integer tensors are int64, masks are torch.bool"},
+    {"complex64", "complex tensors are not in attn: tensors are float32, float64, int64 or bool"},
+    {"complex128", "complex tensors are not in attn: tensors are float32, float64, int64 or bool"},
+    {"cfloat", "complex tensors are not in attn: tensors are float32, float64, int64 or bool"},
+    {"cdouble", "complex tensors are not in attn: tensors are float32, float64, int64 or bool"},
+    {NULL, NULL}};
+
+const char *builtins_missing(const char *name) {
+    for (int i = 0; missing[i].name; i++)
+        if (!strcmp(missing[i].name, name)) return missing[i].why;
     return NULL;
 }

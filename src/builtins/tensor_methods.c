@@ -17,7 +17,7 @@ static Value *m_item(Interp *I, Args *a) {
 
 static Value *tolist_rec(const Tensor *t, int dim, int64_t base) {
     if (dim == t->ndim) {
-        if (t->dtype == DT_F32) return val_float(ten_get(t, base));
+        if (ten_is_float(t->dtype)) return val_float(ten_get(t, base));
         if (t->dtype == DT_BOOL) return val_bool(ten_get(t, base) != 0);
         return val_int(ten_get_i64(t, base));
     }
@@ -130,6 +130,7 @@ static Value *m_fill(Interp *I, Args *a) {
         return rt_error(I, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v->u.t->ndim);
     Tensor *tmp = NULL, *src;
     if (!v) src = tmp = ten_scalar_i(0);
+    else if (val_is_number(v)) src = tmp = ops_number_tensor(v);      /* exact: 1/3 into a float64 tensor */
     else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
     int rc = ten_copy_into(self(a), src);
     ten_free(tmp);
@@ -181,7 +182,7 @@ static Value *m_reshape_inplace(Interp *I, Args *a) {
     return val_incref(a->pos[0]);
 }
 
-static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(self(a)->dtype == DT_F32); }
+static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(ten_is_float(self(a)->dtype)); }
 
 #define INPLACE(name, sig, help) {name, m_inplace, sig, help " In place: X changes, and so does every view of it.", "", 0}
 const Builtin bi_tensor_methods[] = {
@@ -202,6 +203,7 @@ const Builtin bi_tensor_methods[] = {
     {"cpu", m_same, "X.cpu()", "X (attn runs on the CPU).", "", 0},
     {"clone", m_clone, "X.clone()", "A copy of X with its own memory (in X's memory order, as PyTorch keeps it).", "", 0},
     {"float", m_cast, "X.float()", "X as float32 (X itself when it already is).", "", DT_F32},
+    {"double", m_cast, "X.double()", "X as float64 (X itself when it already is).", "", DT_F64},
     {"long", m_cast, "X.long()", "X as int64, floats truncated toward zero (X itself when it already is).", "", DT_I64},
     {"int", m_cast, "X.int()", "An integer copy (int64 in attn).", "", DT_I64},
     {"bool", m_cast, "X.bool()", "X as bool: nonzero is True (X itself when it already is).", "", DT_BOOL},
@@ -218,7 +220,7 @@ const Builtin bi_tensor_methods[] = {
     {"copy_", m_fill, "X.copy_(src)", "Writes src (broadcast, cast to X's dtype) into X, in place.", "", 2},
     {"view_as", m_view_as, "X.view_as(Y)", "X viewed with Y's shape (as X.view(Y.shape)).", "", 0},
     {"expand_as", m_view_as, "X.expand_as(Y)", "X broadcast to Y's shape, as a view.", "", 1},
-    {"is_floating_point", m_is_floating_point, "X.is_floating_point()", "True for float32.", "", 0},
+    {"is_floating_point", m_is_floating_point, "X.is_floating_point()", "True for float32 and float64.", "", 0},
     INPLACE("add_", "X.add_(Y, alpha=1)", "X += alpha * Y."),
     INPLACE("sub_", "X.sub_(Y, alpha=1)", "X -= alpha * Y."),
     INPLACE("mul_", "X.mul_(Y)", "X *= Y."),

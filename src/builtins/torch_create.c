@@ -23,7 +23,7 @@ static Value *bi_tensor(Interp *I, Args *a) {
     Value *data = arg(a, 0, "data");
     if (!data) return rt_error(I, "tensor() missing the data argument, e.g. torch.tensor([3, 2])");
     bool has;
-    DType dt = DT_F32;
+    DType dt = ten_default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     Tensor *t = interp_to_tensor(I, data, has, dt);
     return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
@@ -39,7 +39,7 @@ static Value *bi_fill_shape(Interp *I, Args *a) {
     if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
     if (!arg(a, 0, "size")) return rt_error(I, "%s() needs a shape, e.g. %s((2, 3))", a->fname, a->fname);
     bool has;
-    DType dt = DT_F32;
+    DType dt = ten_default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_full(dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
 }
@@ -57,25 +57,29 @@ static Value *bi_full(Interp *I, Args *a) {
     double v;
     if (!arg_double(I, fv, "fill_value", &v)) return NULL;
     bool has;
-    DType dt = fv->kind == V_FLOAT ? DT_F32 : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
+    DType dt = fv->kind == V_FLOAT ? ten_default_float : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
     if (fv->kind == V_TENSOR) dt = fv->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_full(dt, nd, shape, v));
 }
 
-/* zeros_like / ones_like / rand_like / randn_like: tag 0, 1, 2, 3 */
+/* zeros_like / ones_like / rand_like / randn_like / empty_like: tag 0, 1, 2, 3 (empty_like is zeros here) */
 static Value *bi_like(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dtype", NULL};
+    static const char *const kw[] = {"input", "dtype", "device", "requires_grad", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *x = arg(a, 0, "input");
     if (!x || x->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
     bool has;
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
+    const Tensor *t = x->u.t;
+    if (a->fn->tag >= 2 && !ten_is_float(dt))
+        return rt_error(I, "\"%s\" not implemented for '%s'", a->fn->tag == 2 ? "check_uniform_bounds" : "normal_kernel_cpu",
+                        dt == DT_I64 ? "Long" : "Bool");
     switch (a->fn->tag) {
-    case 2: return done(I, ten_rand(&session_of(I)->rng, x->u.t->ndim, x->u.t->shape));
-    case 3: return done(I, ten_randn(&session_of(I)->rng, x->u.t->ndim, x->u.t->shape));
-    default: return done(I, ten_full(dt, x->u.t->ndim, x->u.t->shape, a->fn->tag));
+    case 2: return done(I, ten_uniform(&session_of(I)->rng, dt, t->ndim, t->shape, 0, 1));
+    case 3: return done(I, ten_normal(&session_of(I)->rng, dt, t->ndim, t->shape, 0, 1));
+    default: return done(I, ten_full(dt, t->ndim, t->shape, a->fn->tag));
     }
 }
 
@@ -105,24 +109,27 @@ static Value *bi_arange(Interp *I, Args *a) {
     for (int i = 0; i < 3; i++) {
         if (!v[i]) continue;
         if (!arg_double(I, v[i], i == 0 ? "start" : i == 1 ? "end" : "step", &x[i])) return NULL;
-        if (v[i]->kind == V_FLOAT || (v[i]->kind == V_TENSOR && v[i]->u.t->dtype == DT_F32)) any_float = true;
+        if (v[i]->kind == V_FLOAT || (v[i]->kind == V_TENSOR && ten_is_float(v[i]->u.t->dtype))) any_float = true;
     }
     bool has;
-    DType dt = any_float ? DT_F32 : DT_I64;
+    DType dt = any_float ? ten_default_float : DT_I64;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     if (dt == DT_BOOL) return rt_error(I, "arange() does not make bool tensors");
     return done(I, ten_arange(x[0], x[1], x[2], dt));
 }
 
 static Value *bi_linspace(Interp *I, Args *a) {
-    static const char *const kw[] = {"start", "end", "steps", "dtype", NULL};
+    static const char *const kw[] = {"start", "end", "steps", "dtype", "device", "requires_grad", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     Value *s = arg(a, 0, "start"), *e = arg(a, 1, "end"), *n = arg(a, 2, "steps");
     if (!s || !e || !n) return rt_error(I, "linspace(start, end, steps) needs three arguments");
     double x0, x1;
     int64_t steps;
     if (!arg_double(I, s, "start", &x0) || !arg_double(I, e, "end", &x1) || !arg_int(I, n, "steps", &steps)) return NULL;
-    return done(I, ten_linspace(x0, x1, steps));
+    bool has;
+    DType dt = ten_default_float;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    return done(I, ten_linspace(x0, x1, steps, dt));
 }
 
 static Value *bi_eye(Interp *I, Args *a) {
@@ -136,9 +143,21 @@ static Value *bi_eye(Interp *I, Args *a) {
     if (m && !arg_int(I, m, "m", &cols)) return NULL;
     if (rows < 0 || cols < 0) return rt_error(I, "eye(): sizes must be non-negative");
     bool has;
-    DType dt = DT_F32;
+    DType dt = ten_default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_eye(rows, cols, dt));
+}
+
+/* A float dtype for random numbers (float32 or float64); PyTorch's message for the others. */
+static bool random_dtype(Interp *I, Args *a, DType *dt, bool normal) {
+    bool has;
+    *dt = ten_default_float;
+    if (!get_dtype(I, a, &has, dt)) return false;
+    if (!ten_is_float(*dt)) {
+        rt_error(I, "\"%s\" not implemented for '%s'", normal ? "normal_kernel_cpu" : "check_uniform_bounds", *dt == DT_I64 ? "Long" : "Bool");
+        return false;
+    }
+    return true;
 }
 
 /* rand / randn: tag 0 uniform, 1 normal */
@@ -146,12 +165,13 @@ static Value *bi_rand(Interp *I, Args *a) {
     if (!args_check(I, a, -1, SHAPE_KW)) return NULL;
     int64_t shape[TEN_MAX_DIMS];
     int nd;
-    if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
-    return done(I, a->fn->tag ? ten_randn(&session_of(I)->rng, nd, shape) : ten_rand(&session_of(I)->rng, nd, shape));
+    DType dt;
+    if (!arg_shape(I, a, 0, shape, &nd) || !random_dtype(I, a, &dt, a->fn->tag == 1)) return NULL;
+    return done(I, a->fn->tag ? ten_normal(&session_of(I)->rng, dt, nd, shape, 0, 1) : ten_uniform(&session_of(I)->rng, dt, nd, shape, 0, 1));
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
-    static const char *const kw[] = {"mean", "std", "size", NULL};
+    static const char *const kw[] = {"mean", "std", "size", "dtype", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     Value *m = arg(a, 0, "mean"), *s = arg(a, 1, "std"), *sz = arg(a, 2, "size");
     double mean = 0, std = 1;
@@ -162,8 +182,9 @@ static Value *bi_normal(Interp *I, Args *a) {
     Args sa = {&sz, 1, NULL, NULL, 0, "normal", NULL};
     int64_t shape[TEN_MAX_DIMS];
     int nd;
-    if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
-    return done(I, ten_normal(&session_of(I)->rng, nd, shape, mean, std));
+    DType dt;
+    if (!arg_shape(I, &sa, 0, shape, &nd) || !random_dtype(I, a, &dt, true)) return NULL;
+    return done(I, ten_normal(&session_of(I)->rng, dt, nd, shape, mean, std));
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
@@ -188,6 +209,22 @@ static Value *bi_randint(Interp *I, Args *a) {
     uint64_t span = (uint64_t)(hi - lo);
     for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&session_of(I)->rng) % span);
     return val_tensor(t);
+}
+
+/* torch.set_default_dtype(d): what Python floats and float creation functions become; float32 or float64. */
+static Value *bi_set_default_dtype(Interp *I, Args *a) {
+    static const char *const kw[] = {"d", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *d = arg(a, 0, "d");
+    if (!d || d->kind != V_DTYPE) return rt_error(I, "set_default_dtype(d) needs a dtype, e.g. torch.float64");
+    if (!ten_is_float(d->u.dtype)) return rt_error(I, "only floating-point types are supported as the default type");
+    ten_default_float = d->u.dtype;
+    return val_none();
+}
+
+static Value *bi_get_default_dtype(Interp *I, Args *a) {
+    if (!args_check(I, a, 0, NULL)) return NULL;
+    return val_dtype(ten_default_float);
 }
 
 static Value *bi_manual_seed(Interp *I, Args *a) {
@@ -255,6 +292,9 @@ const Builtin bi_torch_create[] = {
     {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0},
     {"manual_seed", bi_manual_seed, "torch.manual_seed(seed)",
      "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0},
+    {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",
+     "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0},
+    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0},
     {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)",
      "How tensors print, as in PyTorch.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

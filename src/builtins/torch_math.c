@@ -60,32 +60,76 @@ as_tensor:;
     return done(I, r);
 }
 
+/* An operand of a binary op: a tensor, a Python number (weak, exact) or a list (a tensor). */
+static Tensor *operand(Interp *I, Value *v, const char *what, Tensor **tmp, bool *weak) {
+    *weak = val_is_number(v);
+    if (*weak) return *tmp = ops_number_tensor(v);
+    return arg_tensor(I, v, what, tmp);
+}
+
+/* x + alpha * y (tag OP_ADD) or x - alpha * y: PyTorch computes it in the result dtype with one rounding (a fused
+ * multiply-add); integer tensors take only an integer alpha and stay integers. */
+static Tensor *add_alpha(Interp *I, BinOp op, Tensor *X, bool xw, Tensor *Y, bool yw, Value *alpha) {
+    DType rt = ten_result_type(X, xw, Y, yw);
+    if (!val_is_number(alpha)) { rt_error(I, "alpha must be a number, not %s", val_type_name(alpha)); return NULL; }
+    if (!ten_is_float(rt) && alpha->kind == V_FLOAT) {
+        rt_error(I, "For integral input tensors, argument alpha must not be a floating point number.");
+        return NULL;
+    }
+    if (rt == DT_BOOL && alpha->kind == V_INT && alpha->u.i != 0 && alpha->u.i != 1) {
+        rt_error(I, "Boolean alpha only supported for Boolean results.");
+        return NULL;
+    }
+    Tensor *s = ops_number_tensor(alpha), *r = NULL;
+    if (!ten_is_float(rt)) {
+        Tensor *scaled = ten_binary(OP_MUL, Y, yw, s, true);
+        r = scaled ? ten_binary(op, X, xw, scaled, yw) : NULL;
+        ten_free(scaled);
+    } else {
+        /* in float64, where alpha * y of float32 values is exact, then rounded once to the result dtype */
+        Tensor *x64 = ten_cast(X, DT_F64), *y64 = ten_cast(Y, DT_F64);
+        Tensor *p = x64 && y64 ? ten_binary(OP_MUL, y64, false, s, true) : NULL;
+        Tensor *r64 = p ? ten_binary(op, x64, false, p, false) : NULL;
+        r = r64 ? ten_cast(r64, rt) : NULL;
+        ten_free(x64); ten_free(y64); ten_free(p); ten_free(r64);
+    }
+    ten_free(s);
+    return r;
+}
+
+/* div(x, y, rounding_mode='trunc' or 'floor'): the quotient rounded toward zero or down, in the result dtype (ints
+ * stay ints, unlike plain division). */
+static Tensor *div_rounding(Interp *I, Tensor *X, bool xw, Tensor *Y, bool yw, Value *mode) {
+    if (mode->kind != V_STR || (strcmp(mode->u.str.s, "trunc") && strcmp(mode->u.str.s, "floor"))) {
+        StrBuf b;
+        sb_init(&b);
+        val_repr(&b, mode);
+        rt_error(I, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found %s", sb_str(&b));
+        sb_free(&b);
+        return NULL;
+    }
+    return ten_binary(strcmp(mode->u.str.s, "trunc") ? OP_FLOORDIV : OP_DIV_TRUNC, X, xw, Y, yw);
+}
+
 /* add, sub, mul, div, maximum, ... : tag is the BinOp. Python numbers stay weak, as in PyTorch. */
 static Value *bi_binary(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "other", "alpha", NULL};
+    static const char *const kw[] = {"input", "other", "alpha", "rounding_mode", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
     Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
     if (!x || !y) return rt_error(I, "%s() needs two arguments", a->fname);
     if (x->kind != V_TENSOR && y->kind != V_TENSOR && (x->kind == V_LIST || y->kind == V_LIST))
         return rt_error(I, "%s(): give at least one tensor", a->fname);
-    bool xw = x->kind != V_TENSOR, yw = y->kind != V_TENSOR;
+    Value *alpha = arg(a, -1, "alpha"), *mode = arg(a, -1, "rounding_mode");
+    if (alpha && a->fn->tag != OP_ADD && a->fn->tag != OP_SUB) return rt_error(I, "%s() got an unexpected keyword argument 'alpha'", a->fname);
+    if (mode && a->fn->tag != OP_DIV) return rt_error(I, "%s() got an unexpected keyword argument 'rounding_mode'", a->fname);
+    bool xw, yw;
     Tensor *tx = NULL, *ty = NULL;
-    Tensor *X = arg_tensor(I, x, "input", &tx), *Y = X ? arg_tensor(I, y, "other", &ty) : NULL;
+    Tensor *X = operand(I, x, "input", &tx, &xw), *Y = X ? operand(I, y, "other", &ty, &yw) : NULL;
     Tensor *r = NULL;
     if (X && Y) {
-        Value *alpha = arg(a, -1, "alpha");
-        if (alpha && (a->fn->tag == OP_ADD || a->fn->tag == OP_SUB)) {
-            double al;
-            if (arg_double(I, alpha, "alpha", &al)) {
-                Tensor *s = ten_scalar_f((float)al);
-                Tensor *scaled = ten_binary(OP_MUL, Y, yw, s, true);
-                ten_free(s);
-                if (scaled) r = ten_binary((BinOp)a->fn->tag, X, xw, scaled, false);
-                ten_free(scaled);
-            }
-        } else {
-            r = ten_binary((BinOp)a->fn->tag, X, xw && (x->kind != V_LIST), Y, yw && (y->kind != V_LIST));
-        }
+        if (alpha) r = add_alpha(I, (BinOp)a->fn->tag, X, xw, Y, yw, alpha);
+        else if (mode && mode->kind != V_NONE) r = div_rounding(I, X, xw, Y, yw, mode);
+        else r = ten_binary((BinOp)a->fn->tag, X, xw, Y, yw);
     }
     ten_free(tx);
     ten_free(ty);
@@ -129,12 +173,27 @@ static bool get_dim(Interp *I, Value *d, int *out) {
     return true;
 }
 
+/* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=) and the like. *x and *tmp
+ * are replaced (the old *tmp freed); false with an error set. */
+static bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
+    bool has;
+    DType dt;
+    if (!get_dtype(I, a, &has, &dt)) { ten_free(*tmp); *tmp = NULL; return false; }
+    if (!has || dt == (*x)->dtype) return true;
+    Tensor *c = ten_cast(*x, dt);
+    ten_free(*tmp);
+    *tmp = *x = c;
+    if (!c) { rt_tensor_error(I); return false; }
+    return true;
+}
+
 /* sum, mean, max, min, argmax, argmin, prod, std, var, any, all over dim (an int or a tuple) or everything. */
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     static const char *const kw[] = {"input", "dim", "keepdim", "dtype", "axis", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
+    if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
     Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
     if (!dim) dim = arg(a, -1, "axis");
     bool keep = false;
@@ -159,6 +218,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
             dims[nd++] = d;
         }
         if (op != RED_SUM && op != RED_MEAN && op != RED_PROD) { ten_free(tmp); return rt_error(I, "%s() takes one dim, not a tuple", a->fname); }
+        if (op == RED_MEAN && !ten_is_float(x->dtype)) { ten_free(tmp); ten_reduce(RED_MEAN, x, true, 0, false); return rt_tensor_error(I); }
         for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (dims[j] > dims[i]) { int t = dims[i]; dims[i] = dims[j]; dims[j] = t; }
         Tensor *cur = ten_copy(x);
         int64_t count = 1;
@@ -169,10 +229,8 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
             cur = next;
         }
         if (cur && op == RED_MEAN) {
-            Tensor *c = ten_scalar_f((float)count);
-            Tensor *f = ten_cast(cur, DT_F32);
-            r = f ? ten_binary(OP_DIV, f, false, c, true) : NULL;
-            ten_free(f);
+            Tensor *c = ten_scalar_i(count);
+            r = ten_binary(OP_DIV, cur, false, c, true);
             ten_free(c);
             ten_free(cur);
         } else r = cur;
@@ -206,7 +264,7 @@ static Value *bi_softmax(Interp *I, Args *a) {
     Value *dv = arg(a, 1, "dim");
     if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
     int d;
-    if (!get_dim(I, dv, &d)) { ten_free(tmp); return NULL; }
+    if (!get_dim(I, dv, &d) || !cast_to_dtype_kw(I, a, &x, &tmp)) { ten_free(tmp); return NULL; }
     Tensor *r = a->fn->tag == 0 ? ten_softmax(x, d) : a->fn->tag == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
     ten_free(tmp);
     return done(I, r);
@@ -232,8 +290,9 @@ static Value *bi_where(Interp *I, Args *a) {
     Value *c = arg(a, 0, "condition"), *x = arg(a, 1, "input"), *y = arg(a, 2, "other");
     if (!c || !x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
     Tensor *t1 = NULL, *t2 = NULL, *t3 = NULL;
-    Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? arg_tensor(I, x, "x", &t2) : NULL, *Y = X ? arg_tensor(I, y, "y", &t3) : NULL;
-    Tensor *r = Y ? ten_where(C, X, Y) : NULL;
+    bool xw, yw;
+    Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? operand(I, x, "x", &t2, &xw) : NULL, *Y = X ? operand(I, y, "y", &t3, &yw) : NULL;
+    Tensor *r = Y ? ten_where(C, X, xw, Y, yw) : NULL;
     ten_free(t1); ten_free(t2); ten_free(t3);
     if (!r && interp_failed(I)) return NULL;
     return done(I, r);
@@ -250,7 +309,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     if (!arg_double(I, v, "value", &val)) return NULL;
     Tensor *s = ten_new(x->u.t->dtype, 0, NULL);
     ten_set(s, 0, val);
-    Tensor *r = ten_where(m->u.t, s, x->u.t);
+    Tensor *r = ten_where(m->u.t, s, true, x->u.t, false);     /* s has X's dtype: the result keeps it */
     ten_free(s);
     if (r && r->ndim != x->u.t->ndim) {
         char sa[128], sb[128];

@@ -218,7 +218,7 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames) {
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
-    if (v->kind == V_TENSOR && v->u.t->numel == 1 && v->u.t->dtype != DT_F32) { *out = (int64_t)ten_get(v->u.t, 0); return true; }
+    if (v->kind == V_TENSOR && v->u.t->numel == 1 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
     rt_error(I, "%s must be an integer, not %s", what, val_type_name(v));
     return false;
 }
@@ -239,7 +239,7 @@ bool arg_bool(Interp *I, Value *v, const char *what, bool *out) {
 
 /* ---- nested lists to tensors ---- */
 
-typedef struct Nest { int64_t shape[TEN_MAX_DIMS]; int ndim; bool any_float, any_int, any_bool; int64_t count; } Nest;
+typedef struct Nest { int64_t shape[TEN_MAX_DIMS]; int ndim; bool any_float, any_f64, any_int, any_bool; int64_t count; } Nest;
 
 static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
     if (v->kind == V_LIST || v->kind == V_TUPLE) {
@@ -263,7 +263,8 @@ static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
         return false;
     }
     if (depth != ns->ndim) { rt_error(I, "the nested lists mix numbers and lists at depth %d", depth); return false; }
-    if (v->kind == V_FLOAT || (v->kind == V_TENSOR && v->u.t->dtype == DT_F32)) ns->any_float = true;
+    if (v->kind == V_TENSOR && v->u.t->dtype == DT_F64) ns->any_f64 = true;
+    if (v->kind == V_FLOAT || (v->kind == V_TENSOR && ten_is_float(v->u.t->dtype))) ns->any_float = true;
     else if (v->kind == V_INT || (v->kind == V_TENSOR && v->u.t->dtype == DT_I64)) ns->any_int = true;
     else ns->any_bool = true;
     if (++ns->count > TEN_MAX_NUMEL) { rt_error(I, "the list is too large to become a tensor"); return false; }
@@ -285,9 +286,8 @@ Tensor *interp_to_tensor(Interp *I, Value *v, bool has_dtype, DType dt) {
     Nest ns;
     memset(&ns, 0, sizeof ns);
     if (!nest_scan(I, v, 0, &ns)) return NULL;
-    DType inferred = ns.any_float ? DT_F32 : ns.any_int ? DT_I64 : ns.any_bool ? DT_BOOL : DT_F32;
-    /* an empty list is float32, as torch.tensor([]) */
-    if (ns.count > 0 && !ns.any_float && !ns.any_int && !ns.any_bool) inferred = DT_F32;
+    /* Python floats give the default dtype (float32), a float64 tensor element float64; an empty list is float */
+    DType inferred = ns.any_f64 ? DT_F64 : ns.any_float ? ten_default_float : ns.any_int ? DT_I64 : ns.any_bool ? DT_BOOL : ten_default_float;
     Tensor *t = ten_new(has_dtype ? dt : inferred, ns.ndim, ns.shape);
     if (!t) { rt_tensor_error(I); return NULL; }
     int64_t k = 0;
@@ -299,7 +299,7 @@ Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp) {
     *tmp = NULL;
     if (v->kind == V_TENSOR) return v->u.t;
     if (val_is_number(v) || v->kind == V_LIST || v->kind == V_TUPLE) {
-        *tmp = interp_to_tensor(I, v, false, DT_F32);
+        *tmp = interp_to_tensor(I, v, false, ten_default_float);
         if (!*tmp) {
             rt_error_prefix(I, "%s", what);
             return NULL;

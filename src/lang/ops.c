@@ -32,9 +32,8 @@ static BinOp tensor_op(int aop, bool *ok) {
     }
 }
 
-/* A Python number as a 0-dim tensor for mixing with tensors. */
-static Tensor *number_tensor(const Value *v) {
-    if (v->kind == V_FLOAT) return ten_scalar_f((float)v->u.f);
+Tensor *ops_number_tensor(const Value *v) {
+    if (v->kind == V_FLOAT) return ten_scalar_d(v->u.f);     /* exact; the result dtype decides the rounding */
     if (v->kind == V_BOOL) { Tensor *t = ten_new(DT_BOOL, 0, NULL); ten_b8(t)[0] = v->u.b; return t; }
     return ten_scalar_i(v->u.i);
 }
@@ -45,7 +44,7 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     if (!val_is_number(other) && other->kind != V_TENSOR)
         return rt_error(I, "unsupported operand types for %s: '%s' and '%s' (make the %s a tensor with torch.tensor(...))",
                         ast_op_symbol(aop), val_type_name(a), val_type_name(b), val_type_name(other));
-    Tensor *ta = aw ? number_tensor(a) : a->u.t, *tb = bw ? number_tensor(b) : b->u.t;
+    Tensor *ta = aw ? ops_number_tensor(a) : a->u.t, *tb = bw ? ops_number_tensor(b) : b->u.t;
     Tensor *r = NULL;
     if (aop == AOP_MATMUL) {
         if (aw || bw) rt_error(I, "matmul '@' needs two tensors, not a tensor and a %s", val_type_name(other));
@@ -196,7 +195,7 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
 Value *ops_unary(Interp *I, int aop, Value *a) {
     if (a->kind == V_TENSOR) {
         if (aop == AOP_POS) return val_incref(a);
-        if (aop == AOP_INVERT && a->u.t->dtype == DT_F32) return rt_error(I, "~ (bitwise not) is only for integer and bool tensors");
+        if (aop == AOP_INVERT && ten_is_float(a->u.t->dtype)) return rt_error(I, "~ (bitwise not) is only for integer and bool tensors");
         Tensor *r = ten_unary(aop == AOP_NEG ? UOP_NEG : UOP_NOT, a->u.t);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
@@ -290,7 +289,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
 
 Value *ops_item(Value *v) {
     if (v->kind == V_TENSOR && v->u.t->numel == 1) {
-        if (v->u.t->dtype == DT_F32) return val_float(ten_get(v->u.t, 0));
+        if (ten_is_float(v->u.t->dtype)) return val_float(ten_get(v->u.t, 0));
         if (v->u.t->dtype == DT_BOOL) return val_bool(ten_get(v->u.t, 0) != 0);
         return val_int(ten_i64(v->u.t)[0]);
     }
@@ -302,7 +301,7 @@ Value *ops_item(Value *v) {
 static bool index_int(Interp *I, Value *v, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
-    if (v->kind == V_TENSOR && v->u.t->ndim == 0 && v->u.t->dtype != DT_F32) { *out = (int64_t)ten_get(v->u.t, 0); return true; }
+    if (v->kind == V_TENSOR && v->u.t->ndim == 0 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
     rt_error(I, "indices must be integers or slices, not %s", val_type_name(v));
     return false;
 }
@@ -331,7 +330,7 @@ static bool to_item(Interp *I, Value *v, IndexItem *it, Tensor **tmp) {
     if (v->kind == V_INT) { it->kind = IX_INT; it->i = v->u.i; return true; }
     if (v->kind == V_TENSOR) {
         if (v->u.t->ndim == 0 && v->u.t->dtype == DT_I64) { it->kind = IX_INT; it->i = ten_i64(v->u.t)[0]; return true; }
-        if (v->u.t->dtype == DT_F32) { rt_error(I, "tensors used as indices must be long, int or bool tensors, not float"); return false; }
+        if (ten_is_float(v->u.t->dtype)) { rt_error(I, "tensors used as indices must be long, int or bool tensors, not float"); return false; }
         it->kind = IX_TENSOR;
         it->index = v->u.t;
         return true;
@@ -339,7 +338,7 @@ static bool to_item(Interp *I, Value *v, IndexItem *it, Tensor **tmp) {
     if (v->kind == V_LIST) {
         *tmp = interp_to_tensor(I, v, false, DT_I64);
         if (!*tmp) return false;
-        if ((*tmp)->dtype == DT_F32) { rt_error(I, "index lists must hold integers or bools"); return false; }
+        if (ten_is_float((*tmp)->dtype)) { rt_error(I, "index lists must hold integers or bools"); return false; }
         it->kind = IX_TENSOR;
         it->index = *tmp;
         return true;
@@ -443,7 +442,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         int rc = -1;
         int n = tensor_items(I, index, items, tmps);
         if (n >= 0) {
-            Tensor *src = arg_tensor(I, v, "the assigned value", &tv);
+            Tensor *src = val_is_number(v) ? (tv = ops_number_tensor(v)) : arg_tensor(I, v, "the assigned value", &tv);
             if (src) {
                 rc = ten_index_set(obj->u.t, items, n, src);
                 if (rc < 0) rt_tensor_error(I);
@@ -533,7 +532,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     case V_MODULE: {
         const Builtin *const *all = builtins_all(&n);
         for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add(ctx, all[i]->name);
-        static const char *const consts[] = {"float32", "int64", "long", "bool", "pi", NULL};
+        static const char *const consts[] = {"float32", "float64", "double", "int64", "long", "bool", "pi", NULL};
         for (int i = 0; consts[i]; i++) add(ctx, consts[i]);
         break;
     }
@@ -572,6 +571,8 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (c) return c;
         const Builtin *b = builtins_find(name);
         if (b) return val_builtin(b);
+        const char *why = builtins_missing(name);
+        if (why) return rt_error(I, "%s", why);
         char what[160];
         snprintf(what, sizeof what, "module '%s'", obj->u.module);
         return no_attribute(I, obj, what, name);
@@ -597,7 +598,7 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         { const Builtin *m = find_in(bi_list_methods, name); if (m && (!strcmp(name, "index") || !strcmp(name, "count"))) return val_method(obj, m); }
         break;
     case V_DTYPE:
-        if (!strcmp(name, "is_floating_point")) return val_bool(obj->u.dtype == DT_F32);
+        if (!strcmp(name, "is_floating_point")) return val_bool(ten_is_float(obj->u.dtype));
         break;
     case V_FLOAT:
         if (!strcmp(name, "is_integer")) return val_bool(obj->u.f == floor(obj->u.f));

@@ -155,7 +155,7 @@ static void format_float(Interp *I, StrBuf *out, double v, const Spec *sp) {
 
 bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) {
-        Value *item = v->u.t->dtype == DT_F32 ? val_float(ten_get(v->u.t, 0))
+        Value *item = ten_is_float(v->u.t->dtype) ? val_float(ten_get(v->u.t, 0))
                     : v->u.t->dtype == DT_BOOL ? val_bool(ten_get(v->u.t, 0) != 0) : val_int(ten_i64(v->u.t)[0]);
         bool ok = pyfmt_format(I, out, item, spec);
         val_decref(item);
@@ -200,7 +200,7 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
 /* One value for a %-conversion: a 0-dim (or one-element) tensor stands for its item. */
 static Value *scalar_of(Value *v) {
     if (v->kind == V_TENSOR && v->u.t->numel == 1) {
-        if (v->u.t->dtype == DT_F32) return val_float(ten_get(v->u.t, 0));
+        if (ten_is_float(v->u.t->dtype)) return val_float(ten_get(v->u.t, 0));
         if (v->u.t->dtype == DT_BOOL) return val_bool(ten_get(v->u.t, 0) != 0);
         return val_int(ten_i64(v->u.t)[0]);
     }

@@ -93,7 +93,7 @@ Tensor *npy_parse(const unsigned char *buf, size_t len) {
     DType dt;
     int kind;   /* 0 f4, 1 f8, 2 i8, 3 i4, 4 b1 */
     if (!strcmp(descr, "<f4") || !strcmp(descr, "=f4")) { kind = 0; esize = 4; dt = DT_F32; }
-    else if (!strcmp(descr, "<f8") || !strcmp(descr, "=f8")) { kind = 1; esize = 8; dt = DT_F32; }
+    else if (!strcmp(descr, "<f8") || !strcmp(descr, "=f8")) { kind = 1; esize = 8; dt = DT_F64; }
     else if (!strcmp(descr, "<i8") || !strcmp(descr, "=i8")) { kind = 2; esize = 8; dt = DT_I64; }
     else if (!strcmp(descr, "<i4") || !strcmp(descr, "=i4")) { kind = 3; esize = 4; dt = DT_I64; }
     else if (!strcmp(descr, "|b1")) { kind = 4; esize = 1; dt = DT_BOOL; }
@@ -111,7 +111,7 @@ Tensor *npy_parse(const unsigned char *buf, size_t len) {
         const unsigned char *e = src + (size_t)i * esize;
         switch (kind) {
         case 0: { float f; memcpy(&f, e, 4); ten_f32(t)[i] = f; break; }
-        case 1: { double f; memcpy(&f, e, 8); ten_f32(t)[i] = (float)f; break; }
+        case 1: { double f; memcpy(&f, e, 8); ten_f64(t)[i] = f; break; }
         case 2: { int64_t v; memcpy(&v, e, 8); ten_i64(t)[i] = v; break; }
         case 3: { int32_t v; memcpy(&v, e, 4); ten_i64(t)[i] = v; break; }
         default: ten_b8(t)[i] = *e != 0; break;
@@ -156,7 +156,7 @@ int npy_save(const char *path, const Tensor *view) {
 }
 
 static int save_dense(const char *path, const Tensor *t) {
-    const char *descr = t->dtype == DT_F32 ? "<f4" : t->dtype == DT_I64 ? "<i8" : "|b1";
+    const char *descr = t->dtype == DT_F32 ? "<f4" : t->dtype == DT_F64 ? "<f8" : t->dtype == DT_I64 ? "<i8" : "|b1";
     StrBuf h;
     sb_init(&h);
     sb_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);

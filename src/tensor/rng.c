@@ -34,21 +34,23 @@ double rng_normal(Rng *g) {
     g->have_spare = 1;
     return r * cos(th);
 }
-Tensor *ten_uniform(Rng *g, int ndim, const int64_t *shape, double lo, double hi) {
-    Tensor *t = ten_new(DT_F32, ndim, shape);
+Tensor *ten_uniform(Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi) {
+    Tensor *t = ten_new(dt, ndim, shape);
     if (!t) return NULL;
     for (int64_t i = 0; i < t->numel; i++) {
-        float v = (float)(lo + (hi - lo) * rng_uniform(g));
+        double u = lo + (hi - lo) * rng_uniform(g);
+        if (dt == DT_F64) { ten_f64(t)[i] = u < hi || !(hi > lo) ? u : nextafter(hi, lo); continue; }
+        float v = (float)u;
         if (v >= (float)hi && hi > lo) v = nextafterf((float)hi, (float)lo);  /* keep [lo, hi) after rounding */
         ten_f32(t)[i] = v;
     }
     return t;
 }
-Tensor *ten_normal(Rng *g, int ndim, const int64_t *shape, double mean, double std) {
-    Tensor *t = ten_new(DT_F32, ndim, shape);
+Tensor *ten_normal(Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std) {
+    Tensor *t = ten_new(dt, ndim, shape);
     if (!t) return NULL;
-    for (int64_t i = 0; i < t->numel; i++) ten_f32(t)[i] = (float)(mean + std * rng_normal(g));
+    for (int64_t i = 0; i < t->numel; i++) ten_set(t, i, mean + std * rng_normal(g));
     return t;
 }
-Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape) { return ten_uniform(g, ndim, shape, 0, 1); }
-Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape) { return ten_normal(g, ndim, shape, 0, 1); }
+Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape) { return ten_uniform(g, DT_F32, ndim, shape, 0, 1); }
+Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape) { return ten_normal(g, DT_F32, ndim, shape, 0, 1); }

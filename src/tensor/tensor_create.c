@@ -40,12 +40,18 @@ void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n) {
 const char *ten_dtype_name(DType d) {
     switch (d) {
     case DT_F32: return "torch.float32";
+    case DT_F64: return "torch.float64";
     case DT_I64: return "torch.int64";
     case DT_BOOL: return "torch.bool";
     }
     return "?";
 }
-size_t ten_dtype_size(DType d) { return d == DT_F32 ? 4 : d == DT_I64 ? 8 : 1; }
+size_t ten_dtype_size(DType d) { return d == DT_F32 ? 4 : d == DT_BOOL ? 1 : 8; }
+
+DType ten_default_float = DT_F32;
+
+static int dtype_rank(DType d) { return d == DT_BOOL ? 0 : d == DT_I64 ? 1 : d == DT_F32 ? 2 : 3; }
+DType ten_promote(DType a, DType b) { return dtype_rank(a) >= dtype_rank(b) ? a : b; }
 
 /* Large buffers are kept for reuse after ten_free (as PyTorch's caching allocator does): a fresh 256 MB buffer
  * costs more in page faults than the kernel that fills it. Exact sizes only, a few slots, bounded in total. */
@@ -209,6 +215,11 @@ Tensor *ten_scalar_f(float v) {
     if (t) ten_f32(t)[0] = v;
     return t;
 }
+Tensor *ten_scalar_d(double v) {
+    Tensor *t = ten_new(DT_F64, 0, NULL);
+    if (t) ten_f64(t)[0] = v;
+    return t;
+}
 Tensor *ten_scalar_i(int64_t v) {
     Tensor *t = ten_new(DT_I64, 0, NULL);
     if (t) ten_i64(t)[0] = v;
@@ -231,6 +242,7 @@ double ten_get(const Tensor *t, int64_t i) {
     int64_t k = elem_offset(t, i);
     switch (t->dtype) {
     case DT_F32: return ((const float *)t->data)[k];
+    case DT_F64: return ((const double *)t->data)[k];
     case DT_I64: return (double)((const int64_t *)t->data)[k];
     case DT_BOOL: return ((const uint8_t *)t->data)[k];
     }
@@ -240,6 +252,7 @@ int64_t ten_get_i64(const Tensor *t, int64_t i) {
     int64_t k = elem_offset(t, i);
     switch (t->dtype) {
     case DT_F32: return (int64_t)((const float *)t->data)[k];
+    case DT_F64: return (int64_t)((const double *)t->data)[k];
     case DT_I64: return ((const int64_t *)t->data)[k];
     case DT_BOOL: return ((const uint8_t *)t->data)[k];
     }
@@ -249,6 +262,7 @@ void ten_set(Tensor *t, int64_t i, double v) {
     int64_t k = elem_offset(t, i);
     switch (t->dtype) {
     case DT_F32: ((float *)t->data)[k] = (float)v; break;
+    case DT_F64: ((double *)t->data)[k] = v; break;
     case DT_I64: ((int64_t *)t->data)[k] = (int64_t)v; break;
     case DT_BOOL: ((uint8_t *)t->data)[k] = v != 0; break;
     }
@@ -281,15 +295,23 @@ Tensor *ten_arange(double start, double stop, double step, DType dt) {
     return t;
 }
 
-Tensor *ten_linspace(double start, double stop, int64_t steps) {
-    if (steps < 0) { ten_fail("linspace: number of steps must be non-negative"); return NULL; }
-    Tensor *t = ten_new(DT_F32, 1, &steps);
-    if (!t) return NULL;
-    double step = steps > 1 ? (stop - start) / (double)(steps - 1) : 0;
-    /* PyTorch fills the first half from start and the second half from stop, so both ends are exact. */
+/* torch.linspace as PyTorch's CPU kernel (RangeFactoriesKernel.cpp) computes it, in the result dtype: step =
+ * (end - start) / (steps - 1); the first half counts up from start, the second half down from end, so both
+ * ends are exact. (PyTorch's vectorised loop rounds a few elements of long float32 ranges differently, by an ulp.) */
+Tensor *ten_linspace(double start, double stop, int64_t steps, DType dt) {
+    if (steps < 0) { ten_fail("number of steps must be non-negative"); return NULL; }
+    Tensor *t = ten_new(dt, 1, &steps);
+    if (!t || steps == 0) return t;
+    if (steps == 1) { ten_set(t, 0, start); return t; }      /* PyTorch fills start (linspace_out) */
     int64_t half = steps / 2;
+    if (dt == DT_F32) {
+        float a = (float)start, b = (float)stop, step = steps > 1 ? (b - a) / (float)(steps - 1) : 0;
+        for (int64_t i = 0; i < steps; i++) ten_f32(t)[i] = i < half ? a + step * (float)i : b - step * (float)(steps - 1 - i);
+        return t;
+    }
+    double step = steps > 1 ? (stop - start) / (double)(steps - 1) : 0;
     for (int64_t i = 0; i < steps; i++)
-        ten_f32(t)[i] = (float)(i < half ? start + step * (double)i : stop - step * (double)(steps - 1 - i));
+        ten_set(t, i, i < half ? start + step * (double)i : stop - step * (double)(steps - 1 - i));
     return t;
 }
 
@@ -322,8 +344,8 @@ Tensor *ten_cast(const Tensor *t, DType dt) {
     Tensor *c = ten_new_uninit(dt, t->ndim, t->shape);
     if (!c) { ten_free(tmp); return NULL; }
     int64_t n = t->numel;
-    if (dt == DT_I64 && s->dtype == DT_F32) {
-        for (int64_t i = 0; i < n; i++) ten_i64(c)[i] = f_to_i64(ten_f32(s)[i]);
+    if (dt == DT_I64 && ten_is_float(s->dtype)) {
+        for (int64_t i = 0; i < n; i++) ten_i64(c)[i] = f_to_i64(ten_get(s, i));
     } else if (dt == DT_BOOL) {
         for (int64_t i = 0; i < n; i++) ten_b8(c)[i] = ten_get(s, i) != 0;
     } else {

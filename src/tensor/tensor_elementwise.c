@@ -27,13 +27,35 @@ int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int6
 
 static bool is_cmp(BinOp op) { return op >= OP_EQ && op <= OP_GE; }
 
+/* PyTorch's combine_categories: the lower-priority group counts only when it is of a higher kind. -1: none. */
+static int combine(int higher, int lower) {
+    if (higher < 0) return lower;
+    if (ten_is_float((DType)higher)) return higher;
+    if (lower < 0) return higher;
+    if (higher == DT_BOOL || ten_is_float((DType)lower)) return ten_promote((DType)higher, (DType)lower);
+    return higher;
+}
+
+static int add_to(int group, DType d) { return group < 0 ? (int)d : (int)ten_promote((DType)group, d); }
+
+DType ten_result_type(const Tensor *a, bool aw, const Tensor *b, bool bw) {
+    int dim = -1, zero = -1, wrapped = -1;
+    const Tensor *ts[2] = {a, b};
+    bool weak[2] = {aw, bw};
+    for (int k = 0; k < 2; k++) {
+        DType d = ts[k]->dtype;
+        if (weak[k]) wrapped = add_to(wrapped, ten_is_float(d) ? ten_default_float : d);
+        else if (ts[k]->ndim == 0) zero = add_to(zero, d);
+        else dim = add_to(dim, d);
+    }
+    return (DType)combine(dim, combine(zero, wrapped));
+}
+
+/* The dtype the op computes in: the result type, or the default float for true division of integers. */
 static DType result_compute_dtype(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
-    bool af = a->dtype == DT_F32, bf = b->dtype == DT_F32;
-    if (op == OP_DIV || op == OP_ATAN2) return DT_F32;
-    if ((!aw && af) || (!bw && bf)) return DT_F32;
-    if (af || bf) return DT_F32;            /* an int tensor with a Python float */
-    if ((op == OP_AND || op == OP_OR || op == OP_XOR) && a->dtype == DT_BOOL && b->dtype == DT_BOOL) return DT_BOOL;
-    return DT_I64;
+    DType r = ten_result_type(a, aw, b, bw);
+    if ((op == OP_DIV || op == OP_ATAN2) && !ten_is_float(r)) return ten_default_float;
+    return r;
 }
 
 static double floor_mod(double x, double y) {
@@ -42,7 +64,27 @@ static double floor_mod(double x, double y) {
     return r;
 }
 
+/* PyTorch's div_floor_floating (BinaryOpsKernel.cpp), in the result dtype: float32 arithmetic for float32. */
+static double div_floor(double a, double b, bool f32) {
+    if (b == 0) return f32 ? (double)((float)a / (float)b) : a / b;
+    if (f32) {
+        float fa = (float)a, fb = (float)b, mod = fmodf(fa, fb), div = (fa - mod) / fb;
+        if (mod != 0 && (fb < 0) != (mod < 0)) div -= 1.0f;
+        if (div == 0) return copysignf(0.0f, fa / fb);
+        float fl = floorf(div);
+        if (div - fl > 0.5f) fl += 1.0f;
+        return fl;
+    }
+    double mod = fmod(a, b), div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0)) div -= 1.0;
+    if (div == 0) return copysign(0.0, a / b);
+    double fl = floor(div);
+    if (div - fl > 0.5) fl += 1.0;
+    return fl;
+}
+
 static int float_kernel(BinOp op, const double *x, const double *y, Tensor *o, int64_t n) {
+    bool f32 = o->dtype == DT_F32;
     for (int64_t i = 0; i < n; i++) {
         double a = x[i], b = y[i], r = 0;
         switch (op) {
@@ -50,7 +92,8 @@ static int float_kernel(BinOp op, const double *x, const double *y, Tensor *o, i
         case OP_SUB: r = a - b; break;
         case OP_MUL: r = a * b; break;
         case OP_DIV: r = a / b; break;
-        case OP_FLOORDIV: r = floor(a / b); break;
+        case OP_FLOORDIV: r = div_floor(a, b, f32); break;
+        case OP_DIV_TRUNC: r = f32 ? (double)truncf((float)a / (float)b) : trunc(a / b); break;
         case OP_MOD: r = b == 0 ? NAN : floor_mod(a, b); break;
         case OP_POW: r = pow(a, b); break;
         case OP_EQ: r = a == b; break;
@@ -79,10 +122,11 @@ static int int_kernel(BinOp op, const int64_t *x, const int64_t *y, Tensor *o, i
         case OP_SUB: if (__builtin_sub_overflow(a, b, &r)) goto overflow; break;
         case OP_MUL: if (__builtin_mul_overflow(a, b, &r)) goto overflow; break;
         case OP_FLOORDIV:
+        case OP_DIV_TRUNC:
         case OP_MOD:
-            if (b == 0) { ten_fail("integer division by zero"); return -1; }
+            if (b == 0) { ten_fail("ZeroDivisionError"); return -1; }
             if (a == INT64_MIN && b == -1) goto overflow;
-            r = op == OP_FLOORDIV ? a / b - ((a % b != 0) && ((a < 0) != (b < 0))) : a % b;
+            r = op == OP_FLOORDIV ? a / b - ((a % b != 0) && ((a < 0) != (b < 0))) : op == OP_DIV_TRUNC ? a / b : a % b;
             if (op == OP_MOD && r != 0 && ((r < 0) != (b < 0))) r += b;
             break;
         case OP_POW: {
@@ -129,7 +173,7 @@ static Tensor *binary_rowmajor(BinOp op, const Tensor *a, bool aw, const Tensor 
     if (!o) return NULL;
     Tensor *ea = NULL, *eb = NULL;
     const Tensor *xa = a, *xb = b;
-    DType kdt = cdt == DT_F32 ? DT_F32 : DT_I64;
+    DType kdt = ten_is_float(cdt) ? cdt : DT_I64;
     if (!ten_same_shape(a, o) || a->dtype != kdt || !a->contiguous) {
         if (!(ea = ten_expand_dense(a, kdt, nd, shape))) goto fail;
         xa = ea;
@@ -139,7 +183,9 @@ static Tensor *binary_rowmajor(BinOp op, const Tensor *a, bool aw, const Tensor 
         xb = eb;
     }
     int64_t n = o->numel;
-    if (cdt == DT_F32) {
+    if (cdt == DT_F64) {
+        float_kernel(op, ten_f64(xa), ten_f64(xb), o, n);
+    } else if (cdt == DT_F32) {
         const float *fa = ten_f32(xa), *fb = ten_f32(xb);
         /* The common ops on float32 run as plain float loops (identical results, no double buffers). */
         if (odt == DT_F32 && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV)) {
@@ -242,7 +288,7 @@ static Tensor *unary_rowmajor(UnOp op, const Tensor *a) {
     bool keeps_int = op == UOP_NEG || op == UOP_ABS || op == UOP_RELU || op == UOP_FLOOR || op == UOP_CEIL ||
                      op == UOP_ROUND || op == UOP_SIGN || op == UOP_SQUARE;
     bool to_bool = op == UOP_NOT || op == UOP_ISNAN || op == UOP_ISINF || op == UOP_ISFINITE;
-    DType odt = to_bool ? DT_BOOL : (a->dtype != DT_F32 && keeps_int) ? DT_I64 : DT_F32;
+    DType odt = to_bool ? DT_BOOL : ten_is_float(a->dtype) ? a->dtype : keeps_int ? DT_I64 : ten_default_float;
     if (op == UOP_NOT && a->dtype == DT_I64) odt = DT_I64;   /* ~x on integers is bitwise */
     Tensor *o = ten_new(odt, a->ndim, a->shape);
     if (!o) return NULL;
@@ -315,12 +361,12 @@ Tensor *ten_clamp(const Tensor *a, double lo, double hi) {
     return o;
 }
 
-Tensor *ten_where(const Tensor *cond, const Tensor *a, const Tensor *b) {
+Tensor *ten_where(const Tensor *cond, const Tensor *a, bool aw, const Tensor *b, bool bw) {
     int64_t s1[TEN_MAX_DIMS], s2[TEN_MAX_DIMS];
     int n1, n2;
     if (ten_broadcast_shape(cond->shape, cond->ndim, a->shape, a->ndim, s1, &n1) < 0) return NULL;
     if (ten_broadcast_shape(s1, n1, b->shape, b->ndim, s2, &n2) < 0) return NULL;
-    DType dt = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : a->dtype == DT_BOOL && b->dtype == DT_BOOL ? DT_BOOL : DT_I64;
+    DType dt = ten_result_type(a, aw, b, bw);
     Tensor *c = ten_expand_dense(cond, DT_BOOL, n2, s2), *x = ten_expand_dense(a, a->dtype, n2, s2),
            *y = ten_expand_dense(b, b->dtype, n2, s2);
     Tensor *o = (c && x && y) ? ten_new(dt, n2, s2) : NULL;

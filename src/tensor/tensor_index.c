@@ -160,7 +160,7 @@ int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
 
 /* Checks int64 positions against len and returns them normalised (caller frees). */
 static int64_t *checked_positions(const Tensor *idx, int64_t len, int dim) {
-    if (idx->dtype == DT_F32) {
+    if (ten_is_float(idx->dtype)) {
         ten_fail("tensors used as indices must be long, int or bool tensors, not float");
         return NULL;
     }

@@ -61,6 +61,23 @@ static void int_gemm(const int64_t *A, const int64_t *B, int64_t *C, int64_t m, 
         }
 }
 
+/* float64: C (m, n) = A (m, k) @ B (k, n) in double, a fixed-order loop. */
+static void dgemm_loop(const double *A, const double *B, double *C, int64_t m, int64_t n, int64_t k) {
+    for (int64_t i = 0; i < m; i++) {
+        double *c = C + i * n;
+        for (int64_t j = 0; j < n; j++) c[j] = 0;
+        for (int64_t p = 0; p < k; p++) {
+            double x = A[i * k + p];
+            const double *b = B + p * n;
+            for (int64_t j = 0; j < n; j++) c[j] += x * b[j];
+        }
+    }
+}
+
+static const char *dtype_word(DType d) {
+    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
+}
+
 static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
     char sa[128], sb[128];
     ten_shape_str(a->shape, a->ndim, sa, sizeof sa);
@@ -86,7 +103,16 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     if (ten_broadcast_shape(a->shape, nba, b->shape, nbb, bsh, &nb) < 0) return NULL;
     int64_t batch = 1;
     for (int i = 0; i < nb; i++) batch *= bsh[i];
-    DType dt = (a->dtype == DT_F32 || b->dtype == DT_F32) ? DT_F32 : DT_I64;
+    /* PyTorch multiplies only equal dtypes (no promotion) and no bools */
+    if (a->dtype != b->dtype) {
+        if (a1 && b1)
+            ten_fail("dot : expected both vectors to have same dtype, but found %s and %s", dtype_word(a->dtype), dtype_word(b->dtype));
+        else
+            ten_fail("expected scalar type %s but found %s", dtype_word(a->dtype), dtype_word(b->dtype));
+        return NULL;
+    }
+    if (a->dtype == DT_BOOL) { ten_fail("\"addmm_impl_cpu_\" not implemented for 'Bool'"); return NULL; }
+    DType dt = a->dtype;
     /* fast path: float32 operands of at least 2 dims whose batch dims are equal (no broadcasting, no copies) */
     if (dt == DT_F32 && a->dtype == DT_F32 && b->dtype == DT_F32 && !a1 && !b1 && nba == nbb && a->contiguous && b->contiguous &&
         memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0) {
@@ -126,6 +152,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     for (int64_t i = 0; i < batch; i++) {
         if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); goto done; }
         if (dt == DT_F32) ten_sgemm(ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
+        else if (dt == DT_F64) dgemm_loop(ten_f64(ea) + i * m * k, ten_f64(eb) + i * k * n, ten_f64(o) + i * m * n, m, n, k);
         else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
     }
 done:

@@ -54,7 +54,7 @@ static void fmt_value(char *buf, size_t n, double v, const Tensor *t, const Form
 
 static void make_formatter(const Tensor *t, bool summarize, const PrintOptions *po, Formatter *f) {
     f->po = po;
-    f->floating = t->dtype == DT_F32;
+    f->floating = ten_is_float(t->dtype);
     f->int_mode = true;
     f->sci_mode = false;
     f->max_width = 1;
@@ -186,18 +186,33 @@ void ten_format_body(StrBuf *out, const Tensor *t, int indent, const PrintOption
     tensor_str(out, t, 0, 0, indent, summarize, &f);
 }
 
+/* PyTorch's _add_suffixes: ", dtype=..." goes on the last line unless that line would pass linewidth. */
+static void add_suffix(StrBuf *out, size_t start, const char *suffix, const PrintOptions *po) {
+    const char *s = sb_str(out) + start;
+    const char *nl = strrchr(s, '\n');
+    long last = (long)strlen(nl ? nl + 1 : s) + 2;
+    if (last + (long)strlen(suffix) + 2 > po->linewidth) sb_printf(out, ",\n%*s%s", 7, "", suffix);
+    else sb_printf(out, ", %s", suffix);
+}
+
 void ten_repr(StrBuf *out, const Tensor *t, const PrintOptions *po) {
+    size_t start = out->len;
+    char dt[48];
+    snprintf(dt, sizeof dt, "dtype=%s", ten_dtype_name(t->dtype));
     sb_puts(out, "tensor(");
     if (t->numel == 0) {
         sb_puts(out, "[]");
         if (t->ndim != 1) {
-            char s[160];
+            char s[160], suf[170];
             ten_shape_str(t->shape, t->ndim, s, sizeof s);
-            sb_printf(out, ", size=%s", s);
+            snprintf(suf, sizeof suf, "size=%s", s);
+            add_suffix(out, start, suf, po);
         }
-        if (t->dtype != DT_F32) sb_printf(out, ", dtype=%s", ten_dtype_name(t->dtype));
+        if (t->dtype != ten_default_float) add_suffix(out, start, dt, po);
     } else {
         ten_format_body(out, t, 7, po);
+        /* int64 and bool are never named; a float that is not the default dtype is */
+        if (ten_is_float(t->dtype) && t->dtype != ten_default_float) add_suffix(out, start, dt, po);
     }
     sb_putc(out, ')');
 }

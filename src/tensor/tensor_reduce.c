@@ -13,7 +13,7 @@ static void split_dims(const Tensor *t, int d, int64_t *outer, int64_t *n, int64
 static DType reduce_dtype(RedOp op, DType in) {
     switch (op) {
     case RED_ARGMAX: case RED_ARGMIN: return DT_I64;
-    case RED_MEAN: case RED_STD: case RED_VAR: return DT_F32;
+    case RED_MEAN: case RED_STD: case RED_VAR: return in;     /* floats only: ten_reduce refuses the others */
     case RED_ANY: case RED_ALL: return DT_BOOL;
     case RED_SUM: case RED_PROD: return in == DT_BOOL ? DT_I64 : in;
     default: return in;
@@ -27,7 +27,20 @@ static const char *red_name(RedOp op) {
 
 static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool keepdim);
 
+static const char *dtype_word(DType d) {
+    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
+}
+
 Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
+    if (op == RED_MEAN && !ten_is_float(t->dtype)) {
+        ten_fail("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+                 "Got: %s", dtype_word(t->dtype));
+        return NULL;
+    }
+    if ((op == RED_STD || op == RED_VAR) && !ten_is_float(t->dtype)) {
+        ten_fail("std and var only support floating point and complex dtypes");
+        return NULL;
+    }
     Tensor *tmp;
     const Tensor *x = ten_as_contiguous(t, &tmp);
     if (!x) return NULL;
@@ -61,7 +74,7 @@ static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool k
     DType odt = reduce_dtype(op, t->dtype);
     Tensor *o = ten_new(odt, nd, shape);
     if (!o) return NULL;
-    bool exact_int = t->dtype != DT_F32 && (op == RED_SUM || op == RED_PROD);
+    bool exact_int = !ten_is_float(t->dtype) && (op == RED_SUM || op == RED_PROD);
     for (int64_t a = 0; a < outer; a++) {
         for (int64_t c = 0; c < inner; c++) {
             int64_t base = a * n * inner + c;
@@ -114,19 +127,36 @@ static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool k
     return o;
 }
 
-/* softmax along dim: pass 1 max (subtracted for stability), pass 2 exp and sum, pass 3 normalise. */
+/* softmax along dim: pass 1 max (subtracted for stability), pass 2 exp and sum, pass 3 normalise. float32 rows
+ * take expf and a double sum; float64 rows are computed in double throughout. */
 static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
     int d = ten_norm_dim(dim, t->ndim);
     if (d < 0) return NULL;
-    Tensor *o = ten_cast(t, DT_F32);
+    if (!ten_is_float(t->dtype)) {
+        bool last = d == (t->ndim ? t->ndim - 1 : 0);
+        ten_fail("\"%s%s_kernel_impl\" not implemented for '%s'", log_form ? "log_softmax" : "softmax", last ? "_lastdim" : "",
+                 dtype_word(t->dtype));
+        return NULL;
+    }
+    Tensor *o = ten_copy(t);
     if (!o) return NULL;
     int64_t outer, n, inner;
     split_dims(o, d, &outer, &n, &inner);
-    float *x = ten_f32(o);
+    bool f64 = o->dtype == DT_F64;
     for (int64_t a = 0; a < outer; a++) {
         if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
         for (int64_t c = 0; c < inner; c++) {
-            float *row = x + a * n * inner + c;
+            int64_t base = a * n * inner + c;
+            if (f64) {
+                double *row = ten_f64(o) + base, mx = -INFINITY, sum = 0;
+                for (int64_t k = 0; k < n; k++) if (row[k * inner] > mx) mx = row[k * inner];
+                if (isinf(mx) && mx < 0) mx = 0;
+                for (int64_t k = 0; k < n; k++) sum += exp(row[k * inner] - mx);
+                double ls = log(sum);
+                for (int64_t k = 0; k < n; k++) row[k * inner] = log_form ? row[k * inner] - mx - ls : exp(row[k * inner] - mx) / sum;
+                continue;
+            }
+            float *row = ten_f32(o) + base;
             float mx = -INFINITY;
             double sum = 0;
             for (int64_t k = 0; k < n; k++) if (row[k * inner] > mx) mx = row[k * inner];
@@ -160,6 +190,9 @@ Tensor *ten_cumsum(const Tensor *t, int dim) {
             if (o->dtype == DT_I64) {
                 int64_t acc = 0;
                 for (int64_t k = 0; k < n; k++) { acc += ten_i64(o)[base + k * inner]; ten_i64(o)[base + k * inner] = acc; }
+            } else if (o->dtype == DT_F64) {
+                double acc = 0;
+                for (int64_t k = 0; k < n; k++) { acc += ten_f64(o)[base + k * inner]; ten_f64(o)[base + k * inner] = acc; }
             } else {
                 double acc = 0;
                 for (int64_t k = 0; k < n; k++) { acc += ten_f32(o)[base + k * inner]; ten_f32(o)[base + k * inner] = (float)acc; }

@@ -8,10 +8,7 @@
 
 static DType common_dtype(Tensor *const *ts, int n) {
     DType dt = DT_BOOL;
-    for (int i = 0; i < n; i++) {
-        if (ts[i]->dtype == DT_F32) return DT_F32;
-        if (ts[i]->dtype == DT_I64) dt = DT_I64;
-    }
+    for (int i = 0; i < n; i++) dt = ten_promote(dt, ts[i]->dtype);
     return dt;
 }
 

@@ -158,11 +158,13 @@ int ten_copy_into(Tensor *dst, const Tensor *src) {
     return 0;
 }
 
-static const char *dtype_word(DType d) { return d == DT_F32 ? "Float" : d == DT_I64 ? "Long" : "Bool"; }
+static const char *dtype_word(DType d) {
+    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
+}
 
 /* PyTorch's canCast: no float into an integer or bool, no integer into bool. */
 static bool can_cast(DType from, DType to) {
-    if (from == DT_F32 && to != DT_F32) return false;
+    if (ten_is_float(from) && !ten_is_float(to)) return false;
     if (from == DT_I64 && to == DT_BOOL) return false;
     return true;
 }

@@ -77,6 +77,14 @@ save("std.npy", A.std(dim=0)); save("var.npy", A.var()); save("tril.npy", torch.
     close("var (unbiased)", L("var.npy"), A.var(ddof=1), 1e-5)
     close("tril", L("tril.npy"), np.tril(A[0]), 0)
 
+    # float64 round trip: attn writes <f8 holding the exact doubles, and reads them back unchanged
+    attn("""x = torch.tensor([0.1, 1 / 3, 1e-300], dtype=torch.float64); save("d.npy", x)
+y = load("d.npy"); save("d2.npy", y * 1)""", d)
+    D = L("d.npy")
+    check("float64 saves as <f8", D.dtype == np.float64, str(D.dtype))
+    check("float64 values exact", (D == np.array([0.1, 1 / 3, 1e-300])).all(), str(D))
+    check("float64 load keeps every bit", (L("d2.npy") == D).all() and L("d2.npy").dtype == np.float64)
+
     # 3. NumPy writes, attn reads (float32, float64, int64, int32, bool, 0-d, empty, 2.0 header)
     arrays = {"f4": np.arange(6, dtype=np.float32).reshape(2, 3) / 4, "f8": np.array([0.1, 0.2]),
               "i8": np.array([[1, -2], [3, 4]], dtype=np.int64), "i4": np.array([5, 6], dtype=np.int32),
@@ -90,7 +98,7 @@ save("std.npy", A.std(dim=0)); save("var.npy", A.var()); save("tril.npy", torch.
     for (k, a), line in zip(list(arrays.items()) + [("v2", np.ones(3))], lines):
         shape, rest = line.split(")", 1)
         dt, total = rest.split()
-        want_dt = {"f4": "torch.float32", "f8": "torch.float32", "i8": "torch.int64", "i4": "torch.int64",
+        want_dt = {"f4": "torch.float32", "f8": "torch.float64", "i8": "torch.int64", "i4": "torch.int64",
                    "b1": "torch.int64", "zero_d": "torch.float32", "empty": "torch.float32", "v2": "torch.float32"}[k]
         got_shape = tuple(int(s) for s in shape.strip("( ").split(",") if s.strip())
         check(f"load {k}.npy shape", got_shape == a.shape, f"{got_shape} != {a.shape}")

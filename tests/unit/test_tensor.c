@@ -80,7 +80,7 @@ static void test_int_overflow_and_div_zero(void **state) {
     assert_null(ten_binary(OP_ADD, big, false, one, true));
     assert_non_null(strstr(ten_error(), "overflow"));
     assert_null(ten_binary(OP_FLOORDIV, one, false, zero, false));
-    assert_non_null(strstr(ten_error(), "division by zero"));
+    assert_string_equal(ten_error(), "ZeroDivisionError");     /* PyTorch's message for integers */
     ten_free(big); ten_free(one); ten_free(zero);
 }
 
