@@ -39,6 +39,8 @@ struct Session {
     Interp I;                        /* the interpreter: globals, the error record, where output goes */
     Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
     PrintOptions print;              /* torch.set_printoptions */
+    DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
+                                      * current session (set on push and pop) */
     Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
     const SessionCommand *commands;  /* NULL-word terminated; NULL for none */
     void *lesson;                    /* the lesson being run (the lesson module's), NULL otherwise */

@@ -75,7 +75,7 @@ static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, do
     int64_t every = (int64_t)ceil(0.3 / w);
     if (every < 1) every = 1;
     for (int64_t i = 0; i < m; i += every) {
-        char t[12];
+        char t[24];
         snprintf(t, sizeof t, "%lld", (long long)i);
         plot_add_mark(f, 1.13 * sin((double)i * w), 1.13 * cos((double)i * w), t);
     }

@@ -14,6 +14,7 @@ void session_init(Session *S, const char *plot_target) {
     S->I.session = S;
     rng_seed(&S->rng, 0);
     S->print = ten_print_defaults;
+    S->default_float = DT_F32;
     plot_init(&S->plot);
     if (plot_target) plot_set_target(&S->plot, plot_target);
 }
@@ -27,12 +28,14 @@ void session_free(Session *S) {
 void session_push(Session *S) {
     S->below = current;
     current = S;
+    ten_default_float = S->default_float;
 }
 
 void session_pop(Session *S) {
     if (current != S) return;          /* not the current one: popping it would lose the sessions above */
     current = S->below;
     S->below = NULL;
+    ten_default_float = current ? current->default_float : DT_F32;
 }
 
 Session *session_current(void) { return current; }
@@ -48,6 +51,7 @@ Session *session_of(Interp *I) {
         memset(&fallback, 0, sizeof fallback);
         rng_seed(&fallback.rng, 0);
         fallback.print = ten_print_defaults;
+        fallback.default_float = DT_F32;
         plot_init(&fallback.plot);
     }
     return &fallback;

@@ -196,6 +196,7 @@ static void add_suffix(StrBuf *out, size_t start, const char *suffix, const Prin
 }
 
 void ten_repr(StrBuf *out, const Tensor *t, const PrintOptions *po) {
+    if (!po) po = &ten_print_defaults;
     size_t start = out->len;
     char dt[48];
     snprintf(dt, sizeof dt, "dtype=%s", ten_dtype_name(t->dtype));
