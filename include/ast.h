@@ -8,10 +8,10 @@ typedef enum {
     /* expressions */
     N_INT, N_FLOAT, N_STR, N_FSTR, N_FMT, N_NAME, N_NONE, N_TRUE, N_FALSE, N_ELLIPSIS,
     N_TUPLE, N_LIST, N_DICT, N_LISTCOMP, N_COMPFOR, N_UNARY, N_BINARY, N_COMPARE, N_AND, N_OR, N_NOT, N_IFEXP,
-    N_CALL, N_KWARG, N_STAR, N_ATTR, N_INDEX, N_SLICE, N_LAMBDA,
+    N_CALL, N_KWARG, N_STAR, N_DSTAR, N_ATTR, N_INDEX, N_SLICE, N_LAMBDA,
     /* statements */
     N_BLOCK, N_EXPR_STMT, N_ASSIGN, N_AUGASSIGN, N_FOR, N_WHILE, N_IF, N_DEF, N_RETURN, N_BREAK, N_CONTINUE,
-    N_PASS, N_IMPORT, N_DEL, N_CLASS
+    N_PASS, N_IMPORT, N_DEL, N_CLASS, N_WITH
 } NodeKind;
 
 /* Operator codes for N_UNARY / N_BINARY / N_AUGASSIGN / N_COMPARE. */
@@ -22,6 +22,14 @@ typedef enum {
     AOP_EQ, AOP_NE, AOP_LT, AOP_LE, AOP_GT, AOP_GE, AOP_IN, AOP_NOTIN, AOP_IS, AOP_ISNOT
 } AstOp;
 
+/* Shapes of the nodes the evaluator reads by position:
+ *   N_DEF     str = name; kids: params (N_TUPLE), body (N_BLOCK) [, decorators (N_LIST)]
+ *   N_CLASS   str = name; kids: bases (N_TUPLE of expressions and N_KWARG), body (N_BLOCK) [, decorators]
+ *   N_LAMBDA  kids: params (N_TUPLE), body expression
+ *   N_WITH    kids: context expression, target (NULL without 'as'), body (N_BLOCK, or a nested N_WITH)
+ *   params    N_NAME (a), N_KWARG (a=default, the default in kids[0]), N_STAR (*args; str NULL for a bare '*'),
+ *             N_DSTAR (**kwargs)
+ *   in calls  N_KWARG (name=value), N_STAR (*iterable), N_DSTAR (**mapping), each with the value in kids[0] */
 typedef struct Node {
     NodeKind kind;
     int line, col;

@@ -1,6 +1,7 @@
 /* builtins.h - the one table of functions a student can call (prefix builtins_). Python's own (print, range,
  * len...), torch's (zeros, arange, softmax...), d2l's and the chapter's; tensor methods in a second table. The
- * language finds them by name; `torch.`, `d2l.`, `nn.`, `F.`, `np.` and `math.` prefixes all reach the same table. */
+ * language finds them by name; `torch.`, `d2l.`, `nn.`, `F.` and `math.` prefixes all reach the same table, and
+ * only Python's builtins and attn's own tools answer to a bare name. */
 #ifndef ATTN_BUILTINS_H
 #define ATTN_BUILTINS_H
 #include "value.h"
@@ -10,7 +11,14 @@ const Builtin *builtins_find(const char *name);          /* functions */
 const Builtin *builtins_find_method(const char *name);   /* Tensor methods: X.reshape(...) */
 /* Named constants and modules: torch.float32, math.pi, torch (the module) ... New reference or NULL. */
 Value *builtins_constant(const char *name);
-bool builtins_is_module(const char *name);
+bool builtins_is_module(const char *name);               /* a module name usable without an import (torch, nn, F ...) */
+/* The module at a dotted path as an import names it ("torch.nn.functional", "d2l.torch"); NULL for an unknown one. */
+Value *builtins_import(const char *path);
+/* module.name for a module value; new reference or NULL. */
+Value *builtins_module_attr(const char *module, const char *name);
+/* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */
+bool builtins_is_bare(const Builtin *b);
+void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
 /* Why a torch name attn does not have is missing, with what to use instead ("torch.int32 is not in attn: ..."),
  * or NULL for a name attn does not know at all. */
 const char *builtins_missing(const char *name);
@@ -25,5 +33,5 @@ extern const char *const tensor_method_aliases[];
 
 /* Tables contributed by each builtins file (NULL-name terminated). */
 extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_tensor_methods[],
-    bi_io[], bi_d2l[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[];
+    bi_io[], bi_d2l[], bi_classes[], bi_nn_module[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[];
 #endif

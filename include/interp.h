@@ -11,6 +11,9 @@ struct Session;
 
 #define INTERP_MAX_CALL_DEPTH 200
 #define INTERP_MAX_LINE 100000          /* characters in one statement */
+/* The one message for a request that needs autograd, which attn does not have. */
+#define NO_AUTOGRAD "attn computes no gradients (it has no autograd): requires_grad=True is not supported (PyTorch would record the operations on this tensor for .backward())"
+
 
 typedef struct Args {
     Value **pos;
@@ -22,10 +25,23 @@ typedef struct Args {
     const Builtin *fn;      /* the builtin being called (its tag), NULL for other callables */
 } Args;
 
+/* The variables of a running function, comprehension or class body. They live in a dict value (env) that
+ * functions defined inside share, so a nested def or lambda sees the enclosing function's variables as they are
+ * when it runs (Python's closures). Lookups walk parent scopes, then the globals. */
 typedef struct Scope {
-    Dict vars;
+    Dict *vars;                  /* env's dict */
+    Value *env;                  /* a V_DICT, owned by the scope while it runs */
+    bool is_class;               /* a class body: its names are not visible inside its methods */
     struct Scope *parent;
 } Scope;
+
+/* One running call of a user function (call.c keeps it on the C stack): super() finds its class and self here. */
+typedef struct Frame {
+    Value *func;                 /* the V_FUNC running (borrowed) */
+    Value *klass;                /* the class its method was found in, for super(); NULL for a plain call */
+    Scope *scope;                /* its local variables */
+    struct Frame *parent;
+} Frame;
 
 /* ---- the one error channel ----
  * Every failure in the language, a builtin or the tensor library ends up here, as one record with a kind. A
@@ -63,6 +79,7 @@ typedef struct Error {
 typedef struct Interp {
     Dict globals;
     Scope *scope;                /* innermost function/comprehension scope, NULL at top level */
+    Frame *frame;                /* the innermost running user function, NULL at top level */
     Error error;                 /* the pending error (kind ERR_NONE when none) */
     /* output */
     StrBuf *capture;             /* when set, print() and echoes go here instead of stdout */
@@ -129,6 +146,9 @@ void interp_write(Interp *I, const char *s);    /* to the capture buffer or the 
 
 /* Calls any callable value with positional and keyword arguments. */
 Value *interp_call(Interp *I, Value *fn, Args *a);
+/* Calls a function or builtin fn as a method: self goes before the arguments; klass is the class fn was found in
+ * (super() inside it starts after klass), NULL when unknown. */
+Value *interp_call_method(Interp *I, Value *fn, Value *self, Value *klass, Args *a);
 Value *interp_lookup(Interp *I, const char *name);   /* borrowed; NULL when undefined */
 void interp_set_global(Interp *I, const char *name, Value *v);   /* steals v */
 
@@ -139,10 +159,25 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 bool arg_double(Interp *I, Value *v, const char *what, double *out);
 bool arg_bool(Interp *I, Value *v, const char *what, bool *out);
+/* attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked for every
+ * builtin at the call, so no builtin ignores them). false with an error set. */
+bool args_device_check(Interp *I, Args *a);
+/* A device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an error set. */
+bool arg_device_cpu(Interp *I, Value *v);
 /* A tensor from a tensor, a number, or a nested list of numbers (borrowed into *tmp when converted). */
 Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp);
 /* A shape from ints, a tuple/list of ints or a torch.Size: zeros(2, 3) and zeros((2, 3)) alike. */
 bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim);
+
+/* ---- classes (classes.c) ---- */
+/* Where a name was found in a class's method resolution order: a value of a class namespace (v) or a method of
+ * one of attn's classes (b), in class `where`. Borrowed. */
+typedef struct Found { Value *v; const Builtin *b; Value *where; } Found;
+bool class_find(Value *cls, const char *name, Value *after, Found *out);   /* after: start after that class */
+bool class_is_subclass(const Value *cls, const Value *base);
+Value *class_object(void);                       /* Python's object (borrowed: lives as long as the program) */
+/* One of attn's classes (nn.Module, d2l.Module): methods written in C; a new reference. */
+Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module);
 
 /* Converts a nested list of numbers (or a number) to a tensor, inferring dtype as torch.tensor does. */
 Tensor *interp_to_tensor(Interp *I, Value *v, bool has_dtype, DType dt);

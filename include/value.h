@@ -1,5 +1,6 @@
 /* value.h - values of attn's language (prefix val_): Python numbers, strings, tuples, lists, dicts, tensors,
- * torch.Size, dtypes, functions and objects such as d2l.MultiHeadAttention. Reference counted: every function
+ * torch.Size, dtypes, functions, classes (the student's and attn's nn.Module/d2l.Module) and objects: built-in
+ * ones such as d2l.MultiHeadAttention and instances of the student's classes. Reference counted: every function
  * that returns a Value* returns a new reference; val_decref releases one. */
 #ifndef ATTN_VALUE_H
 #define ATTN_VALUE_H
@@ -10,7 +11,7 @@
 
 typedef enum {
     V_NONE, V_BOOL, V_INT, V_FLOAT, V_STR, V_TUPLE, V_LIST, V_DICT, V_TENSOR, V_DTYPE, V_RANGE, V_SLICE,
-    V_ELLIPSIS, V_BUILTIN, V_METHOD, V_FUNC, V_OBJECT, V_MODULE
+    V_ELLIPSIS, V_BUILTIN, V_METHOD, V_FUNC, V_OBJECT, V_MODULE, V_CLASS
 } VKind;
 
 struct Value;
@@ -30,30 +31,59 @@ typedef struct Builtin {
     int tag;                 /* selects the operation when one C function serves a family (sin, cos, ...) */
 } Builtin;
 
-/* Class of a built-in object (Linear, MultiHeadAttention, PositionalEncoding ...). */
+/* Class of a built-in object (Linear, MultiHeadAttention, PositionalEncoding, torch.device ...) and the one
+ * ObjClass shared by instances of the student's classes (classes.c), whose behaviour comes from their V_CLASS. */
 typedef struct ObjClass {
     const char *name;
     struct Value *(*call)(struct Interp *I, struct Value *self, struct Args *a);   /* NULL: not callable */
-    void (*repr)(StrBuf *out, struct Value *self, int indent);                     /* NULL: generic */
-    const Builtin *methods;                                                          /* NULL-terminated */
+    void (*repr)(StrBuf *out, struct Value *self, int indent);   /* NULL: PyTorch's module repr for modules, else Name() */
+    const Builtin *methods;                                        /* NULL-terminated */
+    bool is_module;          /* an nn.Module: its module attributes are children (repr, eval/train, parameters) */
+    void (*extra_repr)(StrBuf *out, struct Value *self);           /* modules: the text in Name(...), as PyTorch's */
+    void (*str)(StrBuf *out, struct Value *self);                  /* str() when it differs from repr() */
+    /* attribute access when it is not "the object's attributes, then its methods" (NULL: that); new reference */
+    struct Value *(*getattr)(struct Interp *I, struct Value *self, const char *name);
+    int (*setattr)(struct Interp *I, struct Value *self, const char *name, struct Value *v);   /* 0 or -1 */
 } ObjClass;
 
 typedef struct Dict {
     struct Value **keys;     /* V_STR keys for attributes; any hashable-by-equality value for dicts */
     struct Value **vals;
     int n, cap;
+    bool ordered;            /* a collections.OrderedDict (a module's state_dict()): printed as PyTorch prints it */
 } Dict;
 
+/* A def or lambda. It keeps the source lines it was written in, so an error inside it can show its own line. */
 typedef struct UserFunc {
     char *name;
     struct Node *def;        /* N_DEF or N_LAMBDA (owned: a copy of the tree is kept by the interpreter) */
     struct Value **defaults; /* one per parameter, NULL when none */
     int nparams;
+    char *src;               /* the lines of the definition (owned), for error carets */
+    int src_first_line;      /* the line number of src's first line */
+    int chunk_first_line;    /* the first line of the statement that defined it (prompt line numbers count from it) */
+    char *src_name;          /* the file it was defined in, NULL at the prompt (owned) */
+    struct Value *closure;   /* a tuple of the enclosing functions' variable dicts, innermost first; NULL at top level */
 } UserFunc;
+
+/* A class: the student's (class statement) or one of attn's (object, nn.Module, d2l.Module). */
+typedef struct ClassInfo {
+    char *name;
+    struct Value **bases;    /* V_CLASS values, owned; none for object */
+    int nbases;
+    struct Value **mro;      /* the method resolution order (C3), this class first; borrowed (bases keep them) */
+    int nmro;
+    Dict attrs;              /* the class namespace in definition order: methods, class attributes, __doc__ */
+    const Builtin *methods;  /* attn's classes: their methods, written in C (NULL-terminated); NULL for the student's */
+    bool is_module;          /* derives from nn.Module: instances are modules */
+    const char *module_name; /* "__main__" for the student's classes; "torch.nn" / "d2l" for attn's */
+    struct Interp *interp;   /* the interpreter that ran its class statement (to call its methods from repr) */
+} ClassInfo;
 
 typedef struct Value {
     VKind kind;
     int refs;
+    bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
     union {
         bool b;
         int64_t i;
@@ -66,10 +96,13 @@ typedef struct Value {
         struct { int64_t start, stop, step; } range;
         struct { struct Value *start, *stop, *step; } slice;
         const Builtin *builtin;
-        struct { struct Value *self; const Builtin *fn; } method;
+        /* a bound method: a builtin (fn) or a user function (func, found in class klass, for super()) */
+        struct { struct Value *self; const Builtin *fn; struct Value *func, *klass; } method;
         UserFunc *func;
-        struct { const ObjClass *cls; Dict attrs; } obj;
+        /* klass: the V_CLASS of an instance of a student's class (owned), NULL for attn's built-in objects */
+        struct { const ObjClass *cls; Dict attrs; struct Value *klass; } obj;
         const char *module;
+        ClassInfo *cls;
     } u;
 } Value;
 
@@ -92,6 +125,7 @@ Value *val_dtype(DType d);
 Value *val_range(int64_t start, int64_t stop, int64_t step);
 Value *val_builtin(const Builtin *b);
 Value *val_method(Value *self, const Builtin *fn);
+Value *val_bound(Value *self, Value *func, Value *klass);   /* a user function bound to self (klass may be NULL) */
 Value *val_object(const ObjClass *cls);
 Value *val_module(const char *name);
 extern Value val_ellipsis_singleton;
@@ -109,6 +143,7 @@ void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new
 bool dict_del(Dict *d, const char *key);
 
 const char *val_type_name(const Value *v);               /* Python's name: 'int', 'Tensor', 'list' ... */
+bool val_is_module(const Value *v);                      /* an nn.Module object: built in or the student's */
 bool val_is_number(const Value *v);                      /* bool, int or float */
 double val_as_double(const Value *v);                    /* for numbers */
 bool val_truthy(const Value *v, bool *ok);               /* ok=false for an ambiguous tensor */
@@ -118,6 +153,8 @@ bool val_truthy(const Value *v, bool *ok);               /* ok=false for an ambi
 const PrintOptions *val_print_options(void);
 void val_repr(StrBuf *out, const Value *v);
 void val_str_of(StrBuf *out, const Value *v);
+/* PyTorch's module repr of v with extra (the text of extra_repr, may be NULL) and v's submodules as children. */
+void val_module_repr(StrBuf *out, const Value *v, const char *extra);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */
 void val_float_repr(StrBuf *out, double f);
 bool val_equal(const Value *a, const Value *b);          /* Python ==, for non-tensors */

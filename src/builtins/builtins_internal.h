@@ -27,4 +27,7 @@ Tensor *attn_positional_table(int64_t max_len, int64_t d);
 struct Figure;
 Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);
 Value *builtins_show_figure(Interp *I, struct Figure *fig);
+
+/* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
+Value *nn_module_attr(const char *module, const char *name);
 #endif

@@ -105,12 +105,11 @@ Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x) {
     return r;
 }
 
-static void dropout_repr(StrBuf *out, Value *self, int indent) {
-    (void)indent;
+static void dropout_extra(StrBuf *out, Value *self) {
     StrBuf p;
     sb_init(&p);
     val_float_repr(&p, attr_num(self, "p", 0));
-    sb_printf(out, "Dropout(p=%s, inplace=False)", sb_str(&p));
+    sb_printf(out, "p=%s, inplace=False", sb_str(&p));
     sb_free(&p);
 }
 
@@ -119,7 +118,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
     return x ? done(I, attn_dropout(&session_of(I)->rng, self, x)) : NULL;
 }
 
-static const ObjClass DropoutClass = {"Dropout", dropout_call, dropout_repr, NULL};
+static const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};
 
 static Value *make_dropout(Interp *I, Value *pv) {
     double p = 0;
@@ -143,15 +142,25 @@ static Value *bi_dropout(Interp *I, Args *a) {
 
 /* ---- Linear / LazyLinear: y = x Wᵀ + b, W of shape (out, in) ---- */
 
-/* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. */
+static const ObjClass LinearClass;
+
+static Value *parameter(Tensor *t) {
+    Value *v = val_tensor(t);
+    if (v) v->param = true;
+    return v;
+}
+
+/* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. A LazyLinear
+ * becomes a Linear here, as PyTorch's does after its first input. */
 static void linear_init(Rng *g, Value *lin, int64_t in) {
     int64_t out = (int64_t)attr_num(lin, "out_features", 0);
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
     val_attr_set(lin, "in_features", val_int(in));
-    val_attr_set(lin, "weight", val_tensor(ten_uniform(g, DT_F32, 2, sh, -bound, bound)));
+    val_attr_set(lin, "weight", parameter(ten_uniform(g, DT_F32, 2, sh, -bound, bound)));
     Value *hb = val_attr_get(lin, "has_bias");
-    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", val_tensor(ten_uniform(g, DT_F32, 1, &out, -bound, bound)));
+    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", parameter(ten_uniform(g, DT_F32, 1, &out, -bound, bound)));
+    lin->u.obj.cls = &LinearClass;
 }
 
 /* x (..., in) -> (..., out). */
@@ -207,26 +216,24 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
     return done(I, y);
 }
 
-static void linear_repr(StrBuf *out, Value *self, int indent) {
-    (void)indent;
+static void linear_extra(StrBuf *out, Value *self) {
     Value *hb = val_attr_get(self, "has_bias");
-    bool lazy = !attr_tensor(self, "weight");
-    sb_printf(out, "%s(in_features=%lld, out_features=%lld, bias=%s)", lazy ? "LazyLinear" : "Linear",
-              (long long)attr_num(self, "in_features", 0), (long long)attr_num(self, "out_features", 0),
-              hb && hb->kind == V_BOOL && hb->u.b ? "True" : "False");
+    sb_printf(out, "in_features=%lld, out_features=%lld, bias=%s", (long long)attr_num(self, "in_features", 0),
+              (long long)attr_num(self, "out_features", 0), hb && hb->kind == V_BOOL && hb->u.b ? "True" : "False");
 }
 
-static const ObjClass LinearClass = {"Linear", linear_call, linear_repr, NULL};
+static const ObjClass LinearClass = {.name = "Linear", .call = linear_call, .is_module = true, .extra_repr = linear_extra};
+static const ObjClass LazyLinearClass = {.name = "LazyLinear", .call = linear_call, .is_module = true, .extra_repr = linear_extra};
 
 static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias) {
     if (out <= 0 || out > 1 << 20) return rt_error(I, "Linear: out_features must be between 1 and 1048576, got %lld", (long long)out);
-    Value *l = val_object(&LinearClass);
+    Value *l = val_object(in > 0 ? &LinearClass : &LazyLinearClass);
+    val_attr_set(l, "training", val_bool(true));
     val_attr_set(l, "out_features", val_int(out));
     val_attr_set(l, "in_features", val_int(in));
     val_attr_set(l, "has_bias", val_bool(bias));
     val_attr_set(l, "weight", val_none());
     val_attr_set(l, "bias", val_none());
-    val_attr_set(l, "training", val_bool(true));
     if (in > 0) linear_init(&session_of(I)->rng, l, in);
     return l;
 }
@@ -303,30 +310,15 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     return done(I, r);
 }
 
-static void module_child(StrBuf *out, const char *name, Value *child, int indent) {
-    sb_pad(out, ' ', indent + 2);
-    sb_printf(out, "(%s): ", name);
-    child->u.obj.cls->repr(out, child, indent + 2);
-    sb_putc(out, '\n');
-}
-
-static void dpa_repr(StrBuf *out, Value *self, int indent) {
-    sb_puts(out, "DotProductAttention(\n");
-    Value *d = val_attr_get(self, "dropout");
-    if (d && d->kind == V_OBJECT) module_child(out, "dropout", d, indent);
-    sb_pad(out, ' ', indent);
-    sb_putc(out, ')');
-}
-
-static const ObjClass DotProductAttentionClass = {"DotProductAttention", dpa_call, dpa_repr, NULL};
+static const ObjClass DotProductAttentionClass = {.name = "DotProductAttention", .call = dpa_call, .is_module = true};
 
 static Value *make_dpa(Interp *I, Value *dropout) {
     Value *d = make_dropout(I, dropout);
     if (!d) return NULL;
     Value *o = val_object(&DotProductAttentionClass);
+    val_attr_set(o, "training", val_bool(true));
     val_attr_set(o, "dropout", d);
     val_attr_set(o, "attention_weights", val_none());
-    val_attr_set(o, "training", val_bool(true));
     return o;
 }
 
@@ -418,17 +410,6 @@ out:
     return done(I, y);
 }
 
-static void mha_repr(StrBuf *out, Value *self, int indent) {
-    sb_puts(out, "MultiHeadAttention(\n");
-    const char *kids[] = {"attention", "W_q", "W_k", "W_v", "W_o"};
-    for (int i = 0; i < 5; i++) {
-        Value *c = val_attr_get(self, kids[i]);
-        if (c && c->kind == V_OBJECT) module_child(out, kids[i], c, indent);
-    }
-    sb_pad(out, ' ', indent);
-    sb_putc(out, ')');
-}
-
 static Value *m_transpose_qkv(Interp *I, Args *a) {
     if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_qkv(X) needs a tensor");
     return done(I, transpose_qkv(I, a->pos[1]->u.t, (int64_t)attr_num(a->pos[0], "num_heads", 1)));
@@ -444,7 +425,7 @@ static const Builtin mha_methods[] = {
     {"transpose_output", m_transpose_output, "attention.transpose_output(X)", "Undoes transpose_qkv.", "§11.5", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
-static const ObjClass MultiHeadAttentionClass = {"MultiHeadAttention", mha_call, mha_repr, mha_methods};
+static const ObjClass MultiHeadAttentionClass = {.name = "MultiHeadAttention", .call = mha_call, .methods = mha_methods, .is_module = true};
 
 static Value *bi_multi_head_attention(Interp *I, Args *a) {
     static const char *const kw[] = {"num_hiddens", "num_heads", "dropout", "bias", NULL};
@@ -460,11 +441,11 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
     Value *inner = make_dpa(I, d);
     if (!inner) return NULL;
     Value *o = val_object(&MultiHeadAttentionClass);
+    val_attr_set(o, "training", val_bool(true));
     val_attr_set(o, "num_heads", val_int(heads));
     val_attr_set(o, "attention", inner);
     const char *names[] = {"W_q", "W_k", "W_v", "W_o"};
     for (int i = 0; i < 4; i++) val_attr_set(o, names[i], make_linear(I, 0, hidden, bias));
-    val_attr_set(o, "training", val_bool(true));
     return o;
 }
 

@@ -1,5 +1,5 @@
-/* d2l_core.c - d2l helpers used across the chapter (check_shape) and the methods every module object has
- * (.eval(), .train(), .parameters()). The chapter's functions are in d2l_attention.c and d2l_positional.c. */
+/* d2l_core.c - d2l helpers used across the chapter (check_shape). The chapter's functions are in d2l_attention.c
+ * and d2l_positional.c; what every module has (.eval(), .parameters() ...) is in nn_module.c. */
 #include "builtins_internal.h"
 #include "interp.h"
 #include <string.h>
@@ -35,39 +35,6 @@ static Value *bi_check_shape(Interp *I, Args *a) {
     val_decref(want);
     return r;
 }
-
-/* Every module object carries "training" (True until .eval()), and child modules as attributes. */
-static void set_training(Value *obj, bool on) {
-    val_attr_set(obj, "training", val_bool(on));
-    Dict *d = &obj->u.obj.attrs;
-    for (int i = 0; i < d->n; i++)
-        if (d->vals[i]->kind == V_OBJECT && strcmp(d->keys[i]->u.str.s, "training") != 0) set_training(d->vals[i], on);
-}
-
-static Value *m_eval(Interp *I, Args *a) { set_training(a->pos[0], a->fn->tag == 1); return val_incref(a->pos[0]); }
-
-static void collect_params(Value *obj, Value *out) {
-    Dict *d = &obj->u.obj.attrs;
-    for (int i = 0; i < d->n; i++) {
-        Value *v = d->vals[i];
-        const char *k = d->keys[i]->u.str.s;
-        if (v->kind == V_OBJECT) collect_params(v, out);
-        else if (v->kind == V_TENSOR && (!strcmp(k, "weight") || !strcmp(k, "bias") || !strcmp(k, "P_learned") || !strcmp(k, "table")))
-            val_list_append(out, val_incref(v));
-    }
-}
-
-static Value *m_parameters(Interp *I, Args *a) {
-    Value *l = val_list(0);
-    collect_params(a->pos[0], l);
-    return l;
-}
-
-const Builtin bi_module_methods[] = {
-    {"eval", m_eval, "module.eval()", "Evaluation mode: dropout off (as after .eval() in PyTorch).", "", 0},
-    {"train", m_eval, "module.train()", "Training mode: dropout on (modules start in training mode).", "", 1},
-    {"parameters", m_parameters, "module.parameters()", "The module's weight tensors, as a list.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
 
 const Builtin bi_d2l[] = {
     {"check_shape", bi_check_shape, "d2l.check_shape(a, shape)",

@@ -54,18 +54,7 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
     return out ? val_tensor(out) : rt_tensor_error(I);
 }
 
-static void pe_repr(StrBuf *out, Value *self, int indent) {
-    Value *drop = val_attr_get(self, "dropout");
-    sb_puts(out, "PositionalEncoding(\n");
-    sb_pad(out, ' ', indent + 2);
-    sb_puts(out, "(dropout): ");
-    if (drop && drop->kind == V_OBJECT && drop->u.obj.cls->repr) drop->u.obj.cls->repr(out, drop, indent + 2);
-    sb_putc(out, '\n');
-    sb_pad(out, ' ', indent);
-    sb_putc(out, ')');
-}
-
-static const ObjClass PositionalEncodingClass = {"PositionalEncoding", pe_call, pe_repr, NULL};
+static const ObjClass PositionalEncodingClass = {.name = "PositionalEncoding", .call = pe_call, .is_module = true};
 
 static Value *bi_positional_encoding(Interp *I, Args *a) {
     static const char *const kw[] = {"num_hiddens", "dropout", "max_len", NULL};
@@ -85,10 +74,10 @@ static Value *bi_positional_encoding(Interp *I, Args *a) {
     Value *drop = builtins_find("Dropout")->fn(I, &da);
     if (!drop) { ten_free(P); return NULL; }
     Value *o = val_object(&PositionalEncodingClass);
-    val_attr_set(o, "P", val_tensor(P));
-    val_attr_set(o, "dropout", drop);
-    val_attr_set(o, "num_hiddens", val_int(d));
     val_attr_set(o, "training", val_bool(true));
+    val_attr_set(o, "dropout", drop);
+    val_attr_set(o, "P", val_tensor(P));
+    val_attr_set(o, "num_hiddens", val_int(d));
     return o;
 }
 

@@ -1,6 +1,7 @@
 /* registry.c - one sorted table of every builtin, the Tensor method table, and named constants. */
 #include "builtins_internal.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 
 void builtins_init(void) {
     if (all_fns) return;
-    const Builtin *fns[] = {bi_python, bi_torch_create, bi_torch_math, bi_torch_shape, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
+    const Builtin *fns[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
     collect(fns, (int)(sizeof fns / sizeof *fns), &all_fns, &n_fns);
     const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
     collect(methods, 2, &all_methods, &n_methods);
@@ -64,11 +65,42 @@ const Builtin *builtins_find_method(const char *name) {
 const Builtin *const *builtins_all(int *n) { builtins_init(); *n = n_fns; return all_fns; }
 const Builtin *const *builtins_all_methods(int *n) { builtins_init(); *n = n_methods; return all_methods; }
 
-static const char *modules[] = {"torch", "d2l", "nn", "F", "functional", "np", "numpy", "math", "attn", "random", NULL};
+/* The modules attn has built in: the names a student types (import torch.nn.functional as F) and the module each
+ * is (its name as Python prints it). Every module reaches the one table of builtins; a few names depend on the
+ * module (nn.Module and d2l.Module). The bare names (torch, nn, F, d2l, math) are there without an import. */
+static const struct { const char *path, *module; bool bare; } modules[] = {
+    {"torch", "torch", true}, {"nn", "torch.nn", true}, {"torch.nn", "torch.nn", false},
+    {"F", "torch.nn.functional", true}, {"torch.nn.functional", "torch.nn.functional", false},
+    {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
+    {"random", "random", true}};
+
+static Value *module_named(const char *path, bool bare_only) {
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)
+        if (!strcmp(modules[i].path, path) && (modules[i].bare || !bare_only)) return val_module(modules[i].module);
+    return NULL;
+}
+
+Value *builtins_import(const char *path) { return module_named(path, false); }
 
 bool builtins_is_module(const char *name) {
-    for (int i = 0; modules[i]; i++) if (!strcmp(modules[i], name)) return true;
-    return false;
+    Value *m = module_named(name, true);
+    val_decref(m);
+    return m != NULL;
+}
+
+/* A name typed without a module: Python's builtins and attn's own chapter tools answer to it; a function that lives
+ * in a module in PyTorch (torch.zeros, nn.Linear, d2l.MultiHeadAttention) does not. */
+bool builtins_is_bare(const Builtin *b) {
+    const char *s = b->signature, *dot = strchr(s, '.'), *paren = strchr(s, '(');
+    return !dot || (paren && paren < dot) || s[0] == '@';
+}
+
+/* "d2l" for d2l.MultiHeadAttention: the module a builtin lives in, from its signature ("" for bare ones). */
+void builtins_home(const Builtin *b, char *out, size_t n) {
+    out[0] = 0;
+    if (builtins_is_bare(b)) return;
+    size_t k = (size_t)(strchr(b->signature, '.') - b->signature);
+    snprintf(out, n, "%.*s", (int)k, b->signature);
 }
 
 Value *builtins_constant(const char *name) {
@@ -81,8 +113,22 @@ Value *builtins_constant(const char *name) {
     if (!strcmp(name, "e")) return val_float(2.71828182845904523536);
     if (!strcmp(name, "inf")) return val_float(INFINITY);
     if (!strcmp(name, "nan")) return val_float(NAN);
-    for (int i = 0; modules[i]; i++) if (!strcmp(modules[i], name)) return val_module(modules[i]);
-    return NULL;
+    return module_named(name, true);
+}
+
+/* module.name: a name that depends on the module, a submodule (torch.nn, nn.functional), a constant or a function. */
+Value *builtins_module_attr(const char *module, const char *name) {
+    Value *v = nn_module_attr(module, name);
+    if (v) return v;
+    char path[128];
+    snprintf(path, sizeof path, "%s.%s", module, name);
+    if ((v = module_named(path, false))) return v;
+    if (!strcmp(module, "torch.nn") && !strcmp(name, "functional")) return val_module("torch.nn.functional");
+    v = builtins_constant(name);
+    if (v && v->kind == V_MODULE) { val_decref(v); v = NULL; }
+    if (v) return v;
+    const Builtin *b = builtins_find(name);
+    return b ? val_builtin(b) : NULL;
 }
 
 /* Names from torch a student may reach for that attn does not have, each with what to do instead. */

@@ -25,41 +25,112 @@ static void push_pos(Args *a, Value *v) {
 static const char *call_name(Value *fn) {
     switch (fn->kind) {
     case V_BUILTIN: return fn->u.builtin->name;
-    case V_METHOD: return fn->u.method.fn->name;
+    case V_METHOD: return fn->u.method.func ? fn->u.method.func->u.func->name : fn->u.method.fn->name;
     case V_FUNC: return fn->u.func->name;
-    case V_OBJECT: return fn->u.obj.cls->name;
+    case V_OBJECT: return val_type_name(fn);
+    case V_CLASS: return fn->u.cls->name;
     default: return "?";
     }
 }
 
-static Value *call_user(Interp *I, Value *fn, Args *a) {
-    UserFunc *f = fn->u.func;
+static const char *plural(int n) { return n == 1 ? "" : "s"; }
+
+/* Binds the arguments of a call to f's parameters in vars, as Python does: positionals in order (the rest into
+ * *args), keywords by name (the rest into **kwargs), then defaults. false with an error set. */
+static bool bind_args(Interp *I, UserFunc *f, Args *a, Dict *vars) {
     Node *params = f->def->kids[0];
-    if (a->npos > f->nparams) return rt_error(I, "%s() takes %d positional arguments but %d were given", f->name, f->nparams, a->npos);
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_error(I, "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
-    Scope sc = {{0}, NULL};
-    for (int i = 0; i < f->nparams; i++) {
-        const char *pname = params->kids[i]->str;
-        Value *v = i < a->npos ? a->pos[i] : NULL;
-        for (int k = 0; k < a->nkw; k++)
-            if (!strcmp(a->kwnames[k], pname)) {
-                if (v) { dict_free(&sc.vars); return rt_error(I, "%s() got multiple values for argument '%s'", f->name, pname); }
-                v = a->kwvals[k];
-            }
-        if (!v) v = f->defaults[i];
-        if (!v) { dict_free(&sc.vars); return rt_error(I, "%s() missing required argument '%s'", f->name, pname); }
-        dict_set(&sc.vars, pname, val_incref(v));
+    int np = f->nparams, npos_params = 0, star = -1, dstar = -1;
+    for (int i = 0; i < np; i++) {
+        NodeKind k = params->kids[i]->kind;
+        if (k == N_STAR) star = i;
+        else if (k == N_DSTAR) dstar = i;
+        else if (star < 0) npos_params++;
     }
+    Value **bound = xcalloc((size_t)(np ? np : 1), sizeof *bound);   /* borrowed */
+    Value *rest = NULL, *extra_kw = NULL;
+    bool ok = false;
+    if (a->npos > npos_params && (star < 0 || !params->kids[star]->str)) {
+        int need = 0;
+        for (int i = 0; i < npos_params; i++) need += params->kids[i]->kind == N_NAME;
+        if (need == npos_params) rt_error(I, "%s() takes %d positional argument%s but %d %s given", f->name, npos_params, plural(npos_params), a->npos, a->npos == 1 ? "was" : "were");
+        else rt_error(I, "%s() takes from %d to %d positional arguments but %d %s given", f->name, need, npos_params, a->npos, a->npos == 1 ? "was" : "were");
+        goto out;
+    }
+    for (int i = 0; i < a->npos && i < npos_params; i++) bound[i] = a->pos[i];
+    if (star >= 0 && params->kids[star]->str) {
+        int64_t n = a->npos > npos_params ? a->npos - npos_params : 0;
+        rest = val_tuple(n);
+        for (int64_t j = 0; j < n; j++) val_seq_set(rest, j, val_incref(a->pos[npos_params + j]));
+    }
+    if (dstar >= 0) extra_kw = val_dict();
     for (int k = 0; k < a->nkw; k++) {
-        bool known = false;
-        for (int i = 0; i < f->nparams; i++) if (!strcmp(a->kwnames[k], params->kids[i]->str)) known = true;
-        if (!known) { dict_free(&sc.vars); return rt_error(I, "%s() got an unexpected keyword argument '%s'", f->name, a->kwnames[k]); }
+        int idx = -1;
+        for (int i = 0; i < np && idx < 0; i++) {
+            Node *pn = params->kids[i];
+            if ((pn->kind == N_NAME || pn->kind == N_KWARG) && !strcmp(pn->str, a->kwnames[k])) idx = i;
+        }
+        if (idx >= 0) {
+            if (bound[idx]) { rt_error(I, "%s() got multiple values for argument '%s'", f->name, a->kwnames[k]); goto out; }
+            bound[idx] = a->kwvals[k];
+        } else if (extra_kw) {
+            dict_set(extra_kw->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
+        } else {
+            rt_error(I, "%s() got an unexpected keyword argument '%s'", f->name, a->kwnames[k]);
+            goto out;
+        }
     }
+    for (int i = 0; i < np; i++) {
+        Node *pn = params->kids[i];
+        if (pn->kind == N_STAR || pn->kind == N_DSTAR) continue;
+        if (!bound[i]) bound[i] = f->defaults[i];
+        if (!bound[i]) {
+            int missing = 0;
+            for (int j = i; j < np; j++) missing += (params->kids[j]->kind == N_NAME) && !bound[j] && (star < 0 || j < star) == (star < 0 || i < star);
+            rt_error(I, "%s() missing %d required %s argument%s: '%s'%s", f->name, missing,
+                     star >= 0 && i > star ? "keyword-only" : "positional", plural(missing), pn->str, missing > 1 ? " and more" : "");
+            goto out;
+        }
+    }
+    for (int i = 0; i < np; i++) {
+        Node *pn = params->kids[i];
+        if (pn->kind == N_STAR) { if (pn->str) dict_set(vars, pn->str, val_incref(rest)); }
+        else if (pn->kind == N_DSTAR) dict_set(vars, pn->str, val_incref(extra_kw));
+        else dict_set(vars, pn->str, val_incref(bound[i]));
+    }
+    ok = true;
+out:
+    free(bound);
+    val_decref(rest);
+    val_decref(extra_kw);
+    return ok;
+}
+
+/* Runs a user function. klass is the class its method was found in (for super()), NULL otherwise. While it runs,
+ * the interpreter's source is the function's own, so an error inside points at the function's line; an error
+ * leaving it adds a frame to the traceback and then takes the position of the call. */
+static Value *call_user(Interp *I, Value *fn, Value *klass, Args *a) {
+    UserFunc *f = fn->u.func;
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_error(I, "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    /* the enclosing functions' variables (a closure), outermost last, then this call's own */
+    int nc = f->closure ? (int)f->closure->u.seq.n : 0;
+    Scope *outer = nc ? xcalloc((size_t)nc, sizeof *outer) : NULL;
+    for (int i = nc - 1; i >= 0; i--) {
+        outer[i].env = f->closure->u.seq.items[i];
+        outer[i].vars = outer[i].env->u.dict;
+        outer[i].parent = i + 1 < nc ? &outer[i + 1] : NULL;
+    }
+    Scope sc;
+    scope_open(&sc, nc ? &outer[0] : NULL, false);
+    if (!bind_args(I, f, a, sc.vars)) { scope_close(&sc); free(outer); return NULL; }
+    Frame fr = {fn, klass, &sc, I->frame};
     Scope *saved = I->scope;
-    int saved_loop = I->loop_depth;
+    const char *saved_src = I->src, *saved_name = I->src_name;
+    int saved_loop = I->loop_depth, saved_first = I->src_first_line;
     I->scope = &sc;
+    I->frame = &fr;
     I->loop_depth = 0;
     I->call_depth++;
+    if (f->src) { I->src = f->src; I->src_name = f->src_name; I->src_first_line = f->src_first_line; }
     Value *result = NULL;
     Node *body = f->def->kids[1];
     if (f->def->kind == N_LAMBDA) {
@@ -67,40 +138,74 @@ static Value *call_user(Interp *I, Value *fn, Args *a) {
     } else if (interp_exec_body(I, body) == 0) {
         result = I->signal == SIG_RETURN && I->ret ? val_incref(I->ret) : val_none();
     }
+    if (!result && I->error.kind == ERR_ERROR && I->error.line > 0) {
+        /* the error happened on a line of this function: that line becomes a frame of the traceback */
+        Error *e = &I->error;
+        int line = f->src_name ? e->line : e->line - f->chunk_first_line + 1;
+        interp_error_add_frame(I, f->src_name, line, e->col, f->name, e->text[0] ? e->text : NULL);
+        e->line = e->col = 0;
+        e->text[0] = 0;
+        e->file[0] = 0;
+    }
     val_decref(I->ret);
     I->ret = NULL;
     I->signal = 0;
     I->call_depth--;
     I->loop_depth = saved_loop;
     I->scope = saved;
-    dict_free(&sc.vars);
+    I->frame = fr.parent;
+    I->src = saved_src;
+    I->src_name = saved_name;
+    I->src_first_line = saved_first;
+    scope_close(&sc);
+    free(outer);
     return result;
+}
+
+/* Calls fn with self put before the arguments (a bound method). */
+static Value *call_with_self(Interp *I, Value *fn, Value *self, Value *klass, Args *a) {
+    Args b = *a;
+    Value **pos = xmalloc(sizeof(Value *) * (size_t)(a->npos + 1));
+    pos[0] = self;
+    if (a->npos) memcpy(pos + 1, a->pos, sizeof(Value *) * (size_t)a->npos);
+    b.pos = pos;
+    b.npos = a->npos + 1;
+    Value *r;
+    if (fn->kind == V_FUNC) r = call_user(I, fn, klass, &b);
+    else { b.fn = fn->u.builtin; r = fn->u.builtin->fn(I, &b); }
+    free(pos);
+    return r;
 }
 
 Value *interp_call(Interp *I, Value *fn, Args *a) {
     a->fname = call_name(fn);
     switch (fn->kind) {
-    case V_BUILTIN: a->fn = fn->u.builtin; return fn->u.builtin->fn(I, a);
+    case V_BUILTIN:
+        a->fn = fn->u.builtin;
+        if (!args_device_check(I, a)) return NULL;
+        return fn->u.builtin->fn(I, a);
     case V_METHOD: {
-        Args b = *a;
-        Value **pos = xmalloc(sizeof(Value *) * (size_t)(a->npos + 1));
-        pos[0] = fn->u.method.self;
-        if (a->npos) memcpy(pos + 1, a->pos, sizeof(Value *) * (size_t)a->npos);
-        b.pos = pos;
-        b.npos = a->npos + 1;
-        b.fn = fn->u.method.fn;
-        Value *r = fn->u.method.fn->fn(I, &b);
-        free(pos);
-        return r;
+        if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);
+        Value b = {.kind = V_BUILTIN, .refs = 1, .u.builtin = fn->u.method.fn};
+        a->fn = fn->u.method.fn;
+        if (!args_device_check(I, a)) return NULL;
+        return call_with_self(I, &b, fn->u.method.self, NULL, a);
     }
-    case V_FUNC: return call_user(I, fn, a);
+    case V_FUNC: return call_user(I, fn, NULL, a);
+    case V_CLASS: return class_call(I, fn, a);
     case V_OBJECT:
         if (fn->u.obj.cls->call) return fn->u.obj.cls->call(I, fn, a);
-        return rt_error(I, "'%s' object is not callable", fn->u.obj.cls->name);
+        return rt_error(I, "'%s' object is not callable", val_type_name(fn));
     case V_DTYPE: return rt_error(I, "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
                                   ten_dtype_name(fn->u.dtype), ten_dtype_name(fn->u.dtype));
     default: return rt_error(I, "'%s' object is not callable", val_type_name(fn));
     }
+}
+
+/* Calls fn with self before the arguments: a method found in klass (for super()), or an attn builtin method. */
+Value *interp_call_method(Interp *I, Value *fn, Value *self, Value *klass, Args *a) {
+    a->fname = call_name(fn);
+    return call_with_self(I, fn, self, klass, a);
 }
 
 Value *eval_call(Interp *I, Node *n) {
@@ -108,6 +213,8 @@ Value *eval_call(Interp *I, Node *n) {
     if (!fn) return NULL;
     Args a;
     memset(&a, 0, sizeof a);
+    Value **kwsources = NULL;        /* the **dicts whose keys name keyword arguments */
+    int nkwsources = 0;
     for (int i = 1; i < n->nkids; i++) {
         Node *k = n->kids[i];
         if (k->kind == N_KWARG) {
@@ -124,6 +231,30 @@ Value *eval_call(Interp *I, Node *n) {
             a.kwvals = xrealloc(a.kwvals, sizeof(Value *) * (size_t)(a.nkw + 1));
             a.kwnames[a.nkw] = k->str;
             a.kwvals[a.nkw++] = v;
+        } else if (k->kind == N_DSTAR) {
+            Value *v = interp_eval(I, k->kids[0]);
+            if (!v) goto fail;
+            if (v->kind != V_DICT) {
+                rt_error(I, "argument after ** must be a dict, not %s", val_type_name(v));
+                val_decref(v);
+                interp_error_at(I, k->line, k->col);
+                goto fail;
+            }
+            Dict *d = v->u.dict;
+            for (int j = 0; j < d->n; j++) {
+                if (d->keys[j]->kind != V_STR) { rt_error(I, "keywords must be strings"); break; }
+                const char *name = d->keys[j]->u.str.s;
+                bool dup = false;
+                for (int m = 0; m < a.nkw; m++) dup |= !strcmp(a.kwnames[m], name);
+                if (dup) { rt_error(I, "%s() got multiple values for keyword argument '%s'", call_name(fn), name); break; }
+                a.kwnames = xrealloc(a.kwnames, sizeof(char *) * (size_t)(a.nkw + 1));
+                a.kwvals = xrealloc(a.kwvals, sizeof(Value *) * (size_t)(a.nkw + 1));
+                a.kwnames[a.nkw] = name;
+                a.kwvals[a.nkw++] = val_incref(d->vals[j]);
+            }
+            kwsources = xrealloc(kwsources, sizeof(Value *) * (size_t)(nkwsources + 1));
+            kwsources[nkwsources++] = v;      /* keeps the names alive until the call returns */
+            if (interp_failed(I)) { interp_error_at(I, k->line, k->col); goto fail; }
         } else if (k->kind == N_STAR) {
             Value *v = interp_eval(I, k->kids[0]);
             if (!v) goto fail;
@@ -147,12 +278,37 @@ Value *eval_call(Interp *I, Node *n) {
     if (!r && !interp_failed(I)) rt_error(I, "%s() failed", call_name(fn));
     if (!r) interp_error_at(I, n->kids[0]->line, n->kids[0]->col);
     args_free(&a);
+    for (int i = 0; i < nkwsources; i++) val_decref(kwsources[i]);
+    free(kwsources);
     val_decref(fn);
     return r;
 fail:
     args_free(&a);
+    for (int i = 0; i < nkwsources; i++) val_decref(kwsources[i]);
+    free(kwsources);
     val_decref(fn);
     return NULL;
+}
+
+static int last_line(const Node *n) {
+    int m = n ? n->line : 0;
+    for (int i = 0; n && i < n->nkids; i++) { int k = last_line(n->kids[i]); if (k > m) m = k; }
+    return m;
+}
+
+/* Copies lines [first, last] of the running source into f, for the carets of errors inside f. */
+static void keep_source(Interp *I, UserFunc *f, int first, int last) {
+    f->src_name = I->src_name ? xstrdup(I->src_name) : NULL;
+    f->chunk_first_line = I->src_first_line;
+    if (!I->src || first < I->src_first_line) return;
+    const char *p = I->src;
+    for (int l = I->src_first_line; l < first && p; l++) { p = strchr(p, '\n'); if (p) p++; }
+    if (!p) return;
+    const char *e = p;
+    for (int l = first; l <= last && e; l++) { e = strchr(e, '\n'); if (e && l < last) e++; }
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    f->src = xstrndup(p, n);
+    f->src_first_line = first;
 }
 
 Value *make_function(Interp *I, Node *def, const char *name) {
@@ -172,7 +328,20 @@ Value *make_function(Interp *I, Node *def, const char *name) {
             return NULL;
         }
     }
-    f->def = ast_clone(def);
+    /* the function keeps its parameters and body (not its decorators, which have run) */
+    f->def = ast_new(def->kind, def->line, def->col);
+    f->def->str = def->str ? xstrdup(def->str) : NULL;
+    ast_add(f->def, ast_clone(def->kids[0]));
+    ast_add(f->def, ast_clone(def->kids[1]));
+    keep_source(I, f, def->line, last_line(def));
+    /* a function defined inside functions keeps their variables (not a class body's, as in Python) */
+    int nc = 0;
+    for (Scope *s = I->scope; s; s = s->parent) nc += !s->is_class;
+    if (nc) {
+        f->closure = val_tuple(nc);
+        int k = 0;
+        for (Scope *s = I->scope; s; s = s->parent) if (!s->is_class) val_seq_set(f->closure, k++, val_incref(s->env));
+    }
     Value *v = xcalloc(1, sizeof *v);
     v->kind = V_FUNC;
     v->refs = 1;

@@ -168,9 +168,31 @@ void interp_format_error(Interp *I, StrBuf *out) {
 
 /* ---- names ---- */
 
+void scope_open(Scope *s, Scope *parent, bool is_class) {
+    s->env = val_dict();
+    s->vars = s->env->u.dict;
+    s->is_class = is_class;
+    s->parent = parent;
+}
+
+static bool captures(const Value *fn, const Value *env) {
+    const Value *c = fn->kind == V_FUNC ? fn->u.func->closure : NULL;
+    for (int64_t i = 0; c && i < c->u.seq.n; i++) if (c->u.seq.items[i] == env) return true;
+    return false;
+}
+
+void scope_close(Scope *s) {
+    Dict *d = s->vars;
+    for (int i = 0; s->env->refs > 1 && i < d->n; i++)
+        if (captures(d->vals[i], s->env)) { dict_del(d, d->keys[i]->u.str.s); i--; }
+    val_decref(s->env);
+    s->env = NULL;
+    s->vars = NULL;
+}
+
 Value *interp_lookup(Interp *I, const char *name) {
     for (Scope *s = I->scope; s; s = s->parent) {
-        Value *v = dict_get(&s->vars, name);
+        Value *v = dict_get(s->vars, name);
         if (v) return v;
     }
     return dict_get(&I->globals, name);
@@ -179,7 +201,7 @@ Value *interp_lookup(Interp *I, const char *name) {
 void interp_set_global(Interp *I, const char *name, Value *v) { dict_set(&I->globals, name, v); }
 
 static void set_name(Interp *I, const char *name, Value *v) {
-    if (I->scope) dict_set(&I->scope->vars, name, v);
+    if (I->scope) dict_set(I->scope->vars, name, v);
     else dict_set(&I->globals, name, v);
 }
 
@@ -216,22 +238,36 @@ void suggest_offer(void *ctx, const char *name) {
 static Value *name_error(Interp *I, const char *name) {
     Suggest sg;
     suggest_init(&sg, name);
-    Dict *ds[2] = {&I->globals, I->scope ? &I->scope->vars : NULL};
+    Dict *ds[2] = {&I->globals, I->scope ? I->scope->vars : NULL};
     for (int k = 0; k < 2; k++)
         for (int i = 0; ds[k] && i < ds[k]->n; i++) suggest_offer(&sg, ds[k]->keys[i]->u.str.s);
     int n;
     const Builtin *const *all = builtins_all(&n);
     for (int i = 0; i < n; i++) suggest_offer(&sg, all[i]->name);
-    if (sg.best) return rt_error(I, "name '%s' is not defined (did you mean '%s'?)", name, sg.best);
+    if (sg.best) {
+        /* a builtin that lives in a module is suggested with it: torch.zeros */
+        const Builtin *b = interp_lookup(I, sg.best) ? NULL : builtins_find(sg.best);
+        char home[32] = "";
+        if (b) builtins_home(b, home, sizeof home);
+        return rt_error(I, "name '%s' is not defined (did you mean '%s%s%s'?)", name, home, home[0] ? "." : "", sg.best);
+    }
     return rt_error(I, "name '%s' is not defined", name);
 }
 
 static Value *lookup_name(Interp *I, Node *n) {
     Value *v = interp_lookup(I, n->str);
     if (v) return val_incref(v);
-    /* bare names: Python's float() before torch.float */
+    /* bare names: Python's builtins (float() before torch.float) and attn's own tools; torch.zeros, nn.Linear and
+     * d2l.MultiHeadAttention only with their module, as in PyTorch (so a failed `class MultiHeadAttention` leaves
+     * nothing that answers to the name) */
     const Builtin *b = builtins_find(n->str);
-    if (b) return val_builtin(b);
+    if (b && builtins_is_bare(b)) return val_builtin(b);
+    if (b) {
+        char home[32];
+        builtins_home(b, home, sizeof home);
+        rt_error(I, "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
+        return at(I, n);
+    }
     Value *c = builtins_constant(n->str);
     if (c) return c;
     name_error(I, n->str);
@@ -363,13 +399,14 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
 }
 
 static Value *eval_listcomp(Interp *I, Node *n) {
-    Scope sc = {{0}, I->scope};
+    Scope sc;
+    scope_open(&sc, I->scope, false);
     I->scope = &sc;
     Value *out = val_list(0);
     int64_t count = 0;
     int rc = comp_run(I, n, 1, out, &count);
     I->scope = sc.parent;
-    dict_free(&sc.vars);
+    scope_close(&sc);
     if (rc < 0) { val_decref(out); return NULL; }
     return out;
 }
@@ -630,6 +667,123 @@ static int exec_while(Interp *I, Node *n) {
     return rc;
 }
 
+/* def and class, with their decorators: the decorator expressions are evaluated first, the function or class is
+ * made, the decorators are applied from the innermost (the last written) out, and the name is bound to the result.
+ * When anything fails, nothing is bound (an earlier definition of the name stays, as in Python). */
+static int exec_definition(Interp *I, Node *n) {
+    Node *decos = n->nkids > 2 ? n->kids[2] : NULL;
+    int nd = decos ? decos->nkids : 0;
+    Value **fns = xcalloc((size_t)(nd ? nd : 1), sizeof *fns);
+    Value *v = NULL;
+    int i;
+    for (i = 0; i < nd; i++) if (!(fns[i] = eval(I, decos->kids[i]))) break;
+    if (i == nd) v = n->kind == N_DEF ? make_function(I, n, n->str) : class_create(I, n);
+    for (i = nd - 1; v && i >= 0; i--) {
+        Args a = {&v, 1, NULL, NULL, 0, NULL, NULL};
+        Value *r = interp_call(I, fns[i], &a);
+        if (!r) at(I, decos->kids[i]);
+        val_decref(v);
+        v = r;
+    }
+    for (i = 0; i < nd; i++) val_decref(fns[i]);
+    free(fns);
+    if (!v) return -1;
+    set_name(I, n->str, v);
+    return 0;
+}
+
+/* with CTX [as target]: body. Runs CTX.__enter__() (its result bound to target), the body, then CTX.__exit__(None,
+ * None, None) when the body finished. attn's context managers: torch.no_grad() (attn never records gradients). */
+static int exec_with(Interp *I, Node *n) {
+    Value *ctx = eval(I, n->kids[0]);
+    if (!ctx) return -1;
+    Value *enter = ops_getattr(I, ctx, "__enter__");
+    Value *exit_fn = enter ? ops_getattr(I, ctx, "__exit__") : NULL;
+    if (!exit_fn) {
+        val_decref(enter);
+        if (interp_error_kind(I) != ERR_ERROR) { val_decref(ctx); return -1; }
+        interp_clear_error(I);
+        rt_error(I, "'%s' object does not support the context manager protocol (with works with torch.no_grad())", val_type_name(ctx));
+        val_decref(ctx);
+        at(I, n->kids[0]);
+        return -1;
+    }
+    Args none = {0};
+    Value *entered = interp_call(I, enter, &none);
+    int rc = entered ? 0 : -1;
+    if (rc == 0 && n->kids[1]) rc = assign(I, n->kids[1], entered);
+    if (rc == 0) rc = exec(I, n->kids[2]);
+    if (rc == 0) {
+        Value *nones[3] = {val_none(), val_none(), val_none()};
+        Args a = {nones, 3, NULL, NULL, 0, NULL, NULL};
+        Value *r = interp_call(I, exit_fn, &a);
+        if (!r) { at(I, n->kids[0]); rc = -1; }
+        val_decref(r);
+        for (int i = 0; i < 3; i++) val_decref(nones[i]);
+    } else if (!entered) at(I, n->kids[0]);
+    val_decref(entered);
+    val_decref(enter);
+    val_decref(exit_fn);
+    val_decref(ctx);
+    return rc;
+}
+
+/* The module an import names, or NULL with an error that says what attn has instead. */
+static Value *import_module(Interp *I, Node *at_node, const char *path) {
+    Value *m = builtins_import(path);
+    if (m) return m;
+    size_t top = strcspn(path, ".");
+    if (!strncmp(path, "numpy", top) && top == 5)
+        rt_error(I, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
+                    "torch.zeros ...), and d2l.plot draws them");
+    else if (!strncmp(path, "torch", top) && top == 5)
+        rt_error(I, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+    else
+        rt_error(I, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+    at(I, at_node);
+    return NULL;
+}
+
+/* import a.b.c [as x]: binds x to a.b.c, or a to module a without 'as' (as Python does);
+ * from a.b import x [as y]: binds y to a.b.x (a submodule, a function, a class or a constant). */
+static int exec_import(Interp *I, Node *n) {
+    if (n->op == 0) {
+        for (int i = 0; i < n->nkids; i++) {
+            Node *it = n->kids[i];
+            Value *m = import_module(I, it, it->str);
+            if (!m) return -1;
+            if (it->nkids) { set_name(I, it->kids[0]->str, m); continue; }
+            val_decref(m);
+            char top[64];
+            snprintf(top, sizeof top, "%.*s", (int)strcspn(it->str, "."), it->str);
+            if (!(m = import_module(I, it, top))) return -1;
+            set_name(I, top, m);
+        }
+        return 0;
+    }
+    Value *m = import_module(I, n->kids[0], n->kids[0]->str);
+    if (!m) return -1;
+    for (int i = 1; i < n->nkids; i++) {
+        Node *it = n->kids[i];
+        if (!strcmp(it->str, "*")) {
+            rt_error(I, "'from %s import *' is not supported: import the names you use", n->kids[0]->str);
+            at(I, it);
+            val_decref(m);
+            return -1;
+        }
+        Value *v = builtins_module_attr(m->u.module, it->str);
+        if (!v) {
+            rt_error(I, "cannot import name '%s' from '%s' (attn does not have it)", it->str, m->u.module);
+            at(I, it);
+            val_decref(m);
+            return -1;
+        }
+        set_name(I, it->nkids ? it->kids[0]->str : it->str, v);
+    }
+    val_decref(m);
+    return 0;
+}
+
 static void echo(Interp *I, Value *v) {
     if (v->kind == V_NONE) return;
     StrBuf b;
@@ -690,12 +844,8 @@ static int exec(Interp *I, Node *n) {
         if (n->nkids > 2) return exec(I, n->kids[2]);
         return 0;
     }
-    case N_DEF: {
-        Value *f = make_function(I, n, n->str);
-        if (!f) return -1;
-        set_name(I, n->str, f);
-        return 0;
-    }
+    case N_DEF: case N_CLASS: return exec_definition(I, n);
+    case N_WITH: return exec_with(I, n);
     case N_RETURN:
         if (I->call_depth == I->base_call_depth) { rt_error(I, "'return' outside a function"); at(I, n); return -1; }
         val_decref(I->ret);
@@ -708,21 +858,7 @@ static int exec(Interp *I, Node *n) {
         I->signal = n->kind == N_BREAK ? SIG_BREAK : SIG_CONTINUE;
         return 0;
     case N_PASS: return 0;
-    case N_IMPORT: {
-        /* torch, d2l, math, numpy... are built in; an import of anything else says so clearly */
-        for (int i = 0; i < n->nkids; i++) {
-            const char *m = n->kids[i]->str;
-            Value *c = builtins_is_module(m) || builtins_find(m) ? NULL : builtins_constant(m);
-            bool known = builtins_is_module(m) || builtins_find(m) || c;
-            val_decref(c);
-            if (!known) {
-                rt_error(I, "attn has no module or name '%s' to import (torch, d2l, nn, math and numpy are built in)", m);
-                at(I, n->kids[i]);
-                return -1;
-            }
-        }
-        return 0;
-    }
+    case N_IMPORT: return exec_import(I, n);
     case N_DEL: {
         Node *t = n->kids[0];
         Node *one[1] = {t};
@@ -731,7 +867,7 @@ static int exec(Interp *I, Node *n) {
         for (int i = 0; i < nt; i++) {
             Node *x = targets[i];
             if (x->kind == N_NAME) {
-                bool ok = I->scope ? dict_del(&I->scope->vars, x->str) : dict_del(&I->globals, x->str);
+                bool ok = I->scope ? dict_del(I->scope->vars, x->str) : dict_del(&I->globals, x->str);
                 if (!ok) { name_error(I, x->str); at(I, x); return -1; }
             } else if (x->kind == N_INDEX) {
                 Value *obj = eval(I, x->kids[0]);
@@ -781,17 +917,19 @@ typedef struct RunState {
     Scope *scope;
     int loop_depth, call_depth, base_call_depth, signal;
     Value *ret;
+    Frame *frame;
 } RunState;
 
 static int run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
     RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
-                      I->base_call_depth, I->signal, I->ret};
+                      I->base_call_depth, I->signal, I->ret, I->frame};
     interp_clear_error(I);
     I->src = src;
     I->src_name = src_name;
     I->src_first_line = first_line;
     /* a nested run starts at top level; the call depth keeps counting, so recursion through timeit is bounded */
     I->scope = NULL;
+    I->frame = NULL;
     I->loop_depth = 0;
     I->base_call_depth = I->call_depth;
     I->ret = NULL;
@@ -807,6 +945,7 @@ static int run_tree(Interp *I, Node *tree, const char *src, const char *src_name
     I->src_name = saved.src_name;
     I->src_first_line = saved.src_first_line;
     I->scope = saved.scope;
+    I->frame = saved.frame;
     I->loop_depth = saved.loop_depth;
     I->call_depth = saved.call_depth;
     I->base_call_depth = saved.base_call_depth;

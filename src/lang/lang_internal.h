@@ -8,6 +8,11 @@ Value *interp_eval(Interp *I, Node *n);                 /* an expression: new re
 int interp_exec_body(Interp *I, Node *body);             /* a block of statements: 0, or -1 with an error set */
 int interp_assign(Interp *I, Node *target, Value *v);    /* binds v (borrowed) to a target; 0 or -1 */
 
+/* eval.c: a scope's lifetime. scope_close breaks the cycles closures made (a nested def bound in the scope it
+ * captured) and releases the variables. */
+void scope_open(Scope *s, Scope *parent, bool is_class);
+void scope_close(Scope *s);
+
 /* call.c */
 Value *eval_call(Interp *I, Node *n);                    /* an N_CALL node */
 Value *make_function(Interp *I, Node *def, const char *name);   /* def or lambda: its defaults evaluated now */
@@ -15,4 +20,15 @@ Value *make_function(Interp *I, Node *def, const char *name);   /* def or lambda
 typedef struct Suggest { const char *want, *best; int bestd; } Suggest;
 void suggest_init(Suggest *s, const char *want);
 void suggest_offer(void *s, const char *name);           /* fits ops_attr_names' callback */
+
+/* ops.c: "<what> has no attribute 'name'", with the closest of obj's attribute names when one is close */
+Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name);
+
+/* classes.c: the class statement, instances, attributes of classes and objects */
+Value *class_create(Interp *I, Node *n);                 /* runs a class body; the new class, NULL with an error set */
+Value *class_call(Interp *I, Value *cls, Args *a);       /* an instance, after its __init__ */
+Value *class_getattr(Interp *I, Value *cls, const char *name);
+int class_setattr(Interp *I, Value *cls, const char *name, Value *v);
+/* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
+int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
 #endif

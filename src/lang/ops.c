@@ -478,7 +478,6 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
 
 /* ---- attributes ---- */
 
-static Value *no_attribute(Interp *I, const Value *obj, const char *what, const char *name);
 
 /* The data attributes of a tensor, in tensor_attr's order. */
 static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "is_leaf", NULL};
@@ -500,13 +499,13 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
     if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
-    if (!strcmp(name, "device")) return val_str("cpu");
-    if (!strcmp(name, "requires_grad")) return val_bool(false);
+    if (!strcmp(name, "device")) return builtins_module_attr("torch", "cpu_device");
+    if (!strcmp(name, "requires_grad")) return val_bool(obj->param);
     if (!strcmp(name, "grad")) return val_none();
     if (!strcmp(name, "is_leaf")) return val_bool(true);
     const Builtin *m = builtins_find_method(name);
     if (m) return val_method(obj, m);
-    return no_attribute(I, obj, "'Tensor' object", name);
+    return ops_no_attribute(I, obj, "'Tensor' object", name);
 }
 
 static const Builtin *find_in(const Builtin *tbl, const char *name) {
@@ -539,7 +538,15 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     case V_OBJECT:
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
-        table_names(bi_module_methods, add, ctx);
+        if (obj->u.obj.klass) ops_attr_names(obj->u.obj.klass, add, ctx);
+        else if (obj->u.obj.cls->is_module) table_names(bi_module_methods, add, ctx);
+        break;
+    case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods */
+        for (int k = 0; k < obj->u.cls->nmro; k++) {
+            const ClassInfo *c = obj->u.cls->mro[k]->u.cls;
+            for (int i = 0; i < c->attrs.n; i++) add(ctx, c->attrs.keys[i]->u.str.s);
+            table_names(c->methods, add, ctx);
+        }
         break;
     case V_STR: table_names(bi_str_methods, add, ctx); break;
     case V_LIST: table_names(bi_list_methods, add, ctx); break;
@@ -554,7 +561,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
 }
 
 /* "'Tensor' object has no attribute 'sofmax' (did you mean 'softmax'?)": `what` is how the message names obj. */
-static Value *no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
+Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
     Suggest sg;
     suggest_init(&sg, name);
     ops_attr_names(obj, suggest_offer, &sg);
@@ -567,26 +574,26 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     switch (obj->kind) {
     case V_TENSOR: return tensor_attr(I, obj, name);
     case V_MODULE: {
-        Value *c = builtins_constant(name);
+        Value *c = builtins_module_attr(obj->u.module, name);
         if (c) return c;
-        const Builtin *b = builtins_find(name);
-        if (b) return val_builtin(b);
         const char *why = builtins_missing(name);
         if (why) return rt_error(I, "%s", why);
         char what[160];
         snprintf(what, sizeof what, "module '%s'", obj->u.module);
-        return no_attribute(I, obj, what, name);
+        return ops_no_attribute(I, obj, what, name);
     }
     case V_OBJECT: {
+        if (obj->u.obj.cls->getattr) return obj->u.obj.cls->getattr(I, obj, name);
         Value *v = val_attr_get(obj, name);
         if (v) return val_incref(v);
         const Builtin *m = find_in(obj->u.obj.cls->methods, name);
-        if (!m) m = find_in(bi_module_methods, name);
+        if (!m && obj->u.obj.cls->is_module) m = find_in(bi_module_methods, name);
         if (m) return val_method(obj, m);
         char what[160];
         snprintf(what, sizeof what, "'%s' object", obj->u.obj.cls->name);
-        return no_attribute(I, obj, what, name);
+        return ops_no_attribute(I, obj, what, name);
     }
+    case V_CLASS: return class_getattr(I, obj, name);
     case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
     case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }
     case V_DICT: { const Builtin *m = find_in(bi_dict_methods, name); if (m) return val_method(obj, m); break; }
@@ -603,8 +610,20 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_FLOAT:
         if (!strcmp(name, "is_integer")) return val_bool(obj->u.f == floor(obj->u.f));
         break;
-    case V_FUNC:
-        if (!strcmp(name, "__name__")) return val_str(obj->u.func->name);
+    case V_FUNC: {
+        if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(obj->u.func->name);
+        if (!strcmp(name, "__doc__")) {
+            Node *body = obj->u.func->def->kids[1];
+            if (obj->u.func->def->kind == N_DEF && body->nkids && body->kids[0]->kind == N_EXPR_STMT && body->kids[0]->kids[0]->kind == N_STR)
+                return val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen);
+            return val_none();
+        }
+        break;
+    }
+    case V_METHOD:
+        if (!strcmp(name, "__self__")) return val_incref(obj->u.method.self);
+        if (!strcmp(name, "__func__") && obj->u.method.func) return val_incref(obj->u.method.func);
+        if (!strcmp(name, "__name__")) return val_str(obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
         break;
     case V_BUILTIN:
         if (!strcmp(name, "__name__")) return val_str(obj->u.builtin->name);
@@ -614,15 +633,26 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     }
     char what[160];
     snprintf(what, sizeof what, "'%s' object", val_type_name(obj));
-    return no_attribute(I, obj, what, name);
+    return ops_no_attribute(I, obj, what, name);
 }
 
 int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     if (obj->kind == V_OBJECT) {
-        val_attr_set(obj, name, val_incref(v));
+        if (obj->u.obj.cls->setattr) return obj->u.obj.cls->setattr(I, obj, name, v);
+        return object_setattr(I, obj, name, v);
+    }
+    if (obj->kind == V_CLASS) return class_setattr(I, obj, name, v);
+    if (obj->kind == V_FUNC && !strcmp(name, "__name__") && v->kind == V_STR) {
+        free(obj->u.func->name);
+        obj->u.func->name = xstrdup(v->u.str.s);
         return 0;
     }
-    if (obj->kind == V_TENSOR && !strcmp(name, "requires_grad")) return 0;
+    if (obj->kind == V_TENSOR && !strcmp(name, "requires_grad")) {
+        bool on;
+        if (!arg_bool(I, v, "requires_grad", &on)) return -1;
+        if (on != obj->param) { rt_error(I, "%s", on ? NO_AUTOGRAD : "attn cannot stop a parameter from requiring gradients"); return -1; }
+        return 0;
+    }
     rt_error(I, "cannot set attribute '%s' of a %s", name, val_type_name(obj));
     return -1;
 }

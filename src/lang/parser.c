@@ -1,7 +1,9 @@
 /* parser.c - recursive descent with one precedence table for binary operators (as Lua's lparser.c).
  *
  *   program    -> { stmt } EOF
- *   stmt       -> for | while | if | def | simple { ';' simple } [';'] NEWLINE
+ *   stmt       -> for | while | if | def | class | decorated | with | simple { ';' simple } [';'] NEWLINE
+ *   with       -> 'with' test ['as' target] { ',' test ['as' target] } ':' suite
+ *   decorated  -> { '@' test NEWLINE } (def | class)
  *   simple     -> pass | break | continue | return [testlist] | import ... | from ... | del targets
  *               | testlist [ augop testlist | { '=' testlist } ]
  *   suite      -> simple_stmts | NEWLINE INDENT { stmt } DEDENT
@@ -376,9 +378,8 @@ static bool call_args(Parser *p, Node *call) {
             ast_add(kw, v);
             ast_add(call, kw);
         } else if (lex_is_op(t, "*") || lex_is_op(t, "**")) {
-            if (lex_is_op(t, "**")) { fail_at(p, t, "'**' keyword unpacking is not supported"); return false; }
             next(p);
-            Node *st = node_at(N_STAR, t);
+            Node *st = node_at(lex_is_op(t, "**") ? N_DSTAR : N_STAR, t);
             Node *v = test(p);
             if (!v) { ast_free(st); return false; }
             ast_add(st, v);
@@ -582,27 +583,69 @@ static Node *bool_chain(Parser *p, const char *kw, NodeKind kind, Node *(*operan
 static Node *and_test(Parser *p) { return bool_chain(p, "and", N_AND, not_test); }
 static Node *or_test(Parser *p) { return bool_chain(p, "or", N_OR, and_test); }
 
-/* lambda a, b=1: expr  -> N_LAMBDA(params as N_NAME / N_KWARG..., body) */
+/* params -> [ param { ',' param } [','] ]  up to the closer (')' for def, ':' for lambda)
+ * param  -> NAME [':' test] ['=' test] | '*' [NAME] | '**' NAME      (annotations only in a def) */
+static bool param_list(Parser *p, Node *params, const char *closer, bool annotations) {
+    bool seen_star = false, seen_dstar = false, seen_default = false;
+    while (!lex_is_op(peek(p), closer)) {
+        Token *st = peek(p);
+        NodeKind kind = N_NAME;
+        if (accept_op(p, "**")) kind = N_DSTAR;
+        else if (accept_op(p, "*")) kind = N_STAR;
+        Token *nt = peek(p);
+        if (seen_dstar) { fail_at(p, st, "no parameter may follow **%s", params->kids[params->nkids - 1]->str); return false; }
+        Node *pn;
+        if (kind == N_STAR && (lex_is_op(nt, ",") || lex_is_op(nt, closer))) {
+            if (seen_star) { fail_at(p, st, "'*' may appear only once among the parameters"); return false; }
+            pn = node_at(N_STAR, st);            /* bare '*': the parameters after it are keyword-only */
+            ast_add(params, pn);
+            seen_star = true;
+            if (!accept_op(p, ",")) break;
+            continue;
+        }
+        if (nt->kind != T_NAME || is_keyword(nt)) { fail_at(p, nt, "a parameter name is expected"); return false; }
+        next(p);
+        for (int i = 0; i < params->nkids; i++)
+            if (params->kids[i]->str && strlen(params->kids[i]->str) == nt->len && !strncmp(params->kids[i]->str, nt->start, nt->len)) {
+                fail_at(p, nt, "duplicate parameter '%.*s' in the function definition", (int)nt->len, nt->start);
+                return false;
+            }
+        if (annotations && lex_is_op(peek(p), ":")) {
+            next(p);
+            Node *ann = test(p);
+            ast_free(ann);
+            if (p->failed) return false;
+        }
+        if (kind == N_NAME && accept_op(p, "=")) {
+            pn = node_at(N_KWARG, nt);
+            Node *d = test(p);
+            if (!d) { ast_free(pn); return false; }
+            ast_add(pn, d);
+            seen_default = true;
+        } else {
+            if (kind == N_NAME && seen_default && !seen_star) {
+                fail_at(p, nt, "a parameter without a default ('%.*s') follows one with a default", (int)nt->len, nt->start);
+                return false;
+            }
+            if (kind == N_STAR && seen_star) { fail_at(p, st, "'*' may appear only once among the parameters"); return false; }
+            pn = node_at(kind, kind == N_NAME ? nt : st);
+        }
+        if (kind == N_STAR) seen_star = true;
+        if (kind == N_DSTAR) seen_dstar = true;
+        pn->str = xstrndup(nt->start, nt->len);
+        ast_add(params, pn);
+        if (!accept_op(p, ",")) break;
+    }
+    return true;
+}
+
+/* lambda params: expr  -> N_LAMBDA(params, body) */
 static Node *lambda_expr(Parser *p) {
     Token *t = next(p);
     Node *lam = node_at(N_LAMBDA, t);
     Node *params = node_at(N_TUPLE, t);
     ast_add(lam, params);
-    while (!lex_is_op(peek(p), ":")) {
-        Token *nt = peek(p);
-        if (nt->kind != T_NAME || is_keyword(nt)) { ast_free(lam); return fail_at(p, nt, "a parameter name is expected"); }
-        next(p);
-        Node *pn;
-        if (accept_op(p, "=")) {
-            pn = node_at(N_KWARG, nt);
-            Node *d = test(p);
-            if (!d) { ast_free(pn); ast_free(lam); return NULL; }
-            ast_add(pn, d);
-        } else pn = node_at(N_NAME, nt);
-        pn->str = xstrndup(nt->start, nt->len);
-        ast_add(params, pn);
-        if (!accept_op(p, ",")) break;
-    }
+    if (!param_list(p, params, ":", false)) { ast_free(lam); return NULL; }
     if (!expect_op(p, ":")) { ast_free(lam); return NULL; }
     Node *body = test(p);
     if (!body) { ast_free(lam); return NULL; }
@@ -703,21 +746,67 @@ static bool valid_target(Parser *p, Node *n, Token *at) {
     }
 }
 
-static Node *import_stmt(Parser *p, Token *t) {
-    /* import a.b [as c], ... | from a.b import x [as y], ... : accepted and recorded (modules are built in) */
-    Node *n = node_at(N_IMPORT, t);
-    while (peek(p)->kind != T_NEWLINE && peek(p)->kind != T_EOF && !lex_is_op(peek(p), ";")) {
-        Token *x = next(p);
-        if (x->kind == T_NAME && !lex_is_name(x, "import") && !lex_is_name(x, "as")) {
-            Node *nm = node_at(N_NAME, x);
-            nm->str = xstrndup(x->start, x->len);
-            ast_add(n, nm);
-        } else if (x->kind != T_NAME && !lex_is_op(x, ".") && !lex_is_op(x, ",") && !lex_is_op(x, "*") &&
-                   !lex_is_op(x, "(") && !lex_is_op(x, ")")) {
-            ast_free(n);
-            return fail_near(p, x);
-        }
+/* dotted -> NAME { '.' NAME }, as one N_NAME with the dotted text */
+static Node *dotted_name(Parser *p) {
+    Token *t = peek(p);
+    if (t->kind != T_NAME || is_keyword(t)) return fail_at(p, t, "a module name is expected");
+    next(p);
+    Node *n = node_at(N_NAME, t);
+    StrBuf b;
+    sb_init(&b);
+    sb_putn(&b, t->start, t->len);
+    while (lex_is_op(peek(p), ".")) {
+        next(p);
+        Token *nt = peek(p);
+        if (nt->kind != T_NAME) { sb_free(&b); ast_free(n); return fail_at(p, nt, "a name is expected after '.'"); }
+        next(p);
+        sb_putc(&b, '.');
+        sb_putn(&b, nt->start, nt->len);
     }
+    n->str = sb_take(&b);
+    return n;
+}
+
+/* An imported name with its optional alias: N_NAME(name) with N_NAME(alias) as its kid. */
+static bool import_item(Parser *p, Node *list, bool dotted) {
+    Node *it;
+    Token *t = peek(p);
+    if (dotted) it = dotted_name(p);
+    else if (lex_is_op(t, "*")) { next(p); it = node_at(N_NAME, t); it->str = xstrdup("*"); return (ast_add(list, it), true); }
+    else if (t->kind == T_NAME && !is_keyword(t)) { next(p); it = node_at(N_NAME, t); it->str = xstrndup(t->start, t->len); }
+    else it = fail_at(p, t, "a name to import is expected");
+    if (!it) return false;
+    if (accept_name(p, "as")) {
+        Token *at = peek(p);
+        if (at->kind != T_NAME || is_keyword(at)) { ast_free(it); fail_at(p, at, "a name is expected after 'as'"); return false; }
+        next(p);
+        Node *al = node_at(N_NAME, at);
+        al->str = xstrndup(at->start, at->len);
+        ast_add(it, al);
+    }
+    ast_add(list, it);
+    return true;
+}
+
+/* import -> 'import' dotted ['as' NAME] { ',' ... }               N_IMPORT(op 0): the items
+ *         | 'from' dotted 'import' ( '*' | NAME ['as' NAME] { ',' ... } | '(' ... ')' )
+ *                                                                   N_IMPORT(op 1): the module, then the items */
+static Node *import_stmt(Parser *p, Token *t) {
+    Node *n = node_at(N_IMPORT, t);
+    bool from = lex_is_name(t, "from");
+    n->op = from;
+    if (from) {
+        Node *m = dotted_name(p);
+        if (!m) { ast_free(n); return NULL; }
+        ast_add(n, m);
+        if (!accept_name(p, "import")) { ast_free(n); return fail_at(p, peek(p), "'import' expected after 'from %s'", m->str); }
+    }
+    bool paren = from && accept_op(p, "(");
+    do {
+        if (paren && lex_is_op(peek(p), ")")) break;
+        if (!import_item(p, n, !from)) { ast_free(n); return NULL; }
+    } while (accept_op(p, ","));
+    if (paren && !expect_op(p, ")")) { ast_free(n); return NULL; }
     return n;
 }
 
@@ -744,7 +833,7 @@ static Node *small_stmt(Parser *p) {
         ast_add(d, v);
         return d;
     }
-    for (const char *const *k = (const char *const[]){"class", "with", "try", "except", "yield", "async", "global", "nonlocal", "raise", "assert", NULL}; *k; k++)
+    for (const char *const *k = (const char *const[]){"try", "except", "yield", "async", "global", "nonlocal", "raise", "assert", NULL}; *k; k++)
         if (lex_is_name(t, *k) && (strcmp(*k, "assert") != 0))
             return fail_at(p, t, "'%s' is not supported in attn (it runs tensors, functions, loops and ifs)", *k);
     if (lex_is_name(t, "assert")) {
@@ -874,6 +963,86 @@ static Node *if_stmt(Parser *p, Token *t) {
     return n;
 }
 
+/* def -> 'def' NAME '(' params ')' ['->' test] ':' suite */
+static Node *def_stmt(Parser *p, Token *t) {
+    Token *nt = peek(p);
+    if (nt->kind != T_NAME || is_keyword(nt)) return fail_at(p, nt, "a function name is expected after 'def'");
+    next(p);
+    Node *n = node_at(N_DEF, t);
+    n->str = xstrndup(nt->start, nt->len);
+    Node *params = node_at(N_TUPLE, nt);
+    ast_add(n, params);
+    if (!expect_op(p, "(") || !param_list(p, params, ")", true) || !expect_op(p, ")")) { ast_free(n); return NULL; }
+    if (accept_op(p, "->")) { Node *ann = test(p); ast_free(ann); if (p->failed) { ast_free(n); return NULL; } }
+    if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+    Node *body = suite(p);
+    if (!body) { ast_free(n); return NULL; }
+    ast_add(n, body);
+    return n;
+}
+
+/* class -> 'class' NAME ['(' [arglist] ')'] ':' suite      (bases are expressions; keywords are kept as N_KWARG) */
+static Node *class_stmt(Parser *p, Token *t) {
+    Token *nt = peek(p);
+    if (nt->kind != T_NAME || is_keyword(nt)) return fail_at(p, nt, "a class name is expected after 'class'");
+    next(p);
+    Node *n = node_at(N_CLASS, t);
+    n->str = xstrndup(nt->start, nt->len);
+    Node *call = node_at(N_CALL, nt);      /* the bases, parsed as the arguments of a call */
+    if (accept_op(p, "(") && !call_args(p, call)) { ast_free(call); ast_free(n); return NULL; }
+    Node *bases = node_at(N_TUPLE, nt);
+    for (int i = 0; i < call->nkids; i++) ast_add(bases, call->kids[i]);
+    call->nkids = 0;
+    ast_free(call);
+    ast_add(n, bases);
+    if (!expect_op(p, ":")) { ast_free(n); return NULL; }
+    Node *body = suite(p);
+    if (!body) { ast_free(n); return NULL; }
+    ast_add(n, body);
+    return n;
+}
+
+/* decorated -> '@' test NEWLINE { '@' test NEWLINE } (def | class): the decorators become the third kid. */
+static Node *decorated(Parser *p) {
+    Node *decos = node_at(N_LIST, peek(p));
+    while (accept_op(p, "@")) {
+        Node *d = test(p);
+        if (!d) { ast_free(decos); return NULL; }
+        ast_add(decos, d);
+        Token *e = peek(p);
+        if (e->kind != T_NEWLINE) { ast_free(decos); return e->kind == T_EOF ? fail_at(p, e, "a def or class is expected after the decorator") : fail_near(p, e); }
+        next(p);
+    }
+    Token *t = peek(p);
+    Node *n = NULL;
+    if (lex_is_name(t, "def")) { next(p); n = def_stmt(p, t); }
+    else if (lex_is_name(t, "class")) { next(p); n = class_stmt(p, t); }
+    else { ast_free(decos); return t->kind == T_EOF ? fail_at(p, t, "a def or class is expected after the decorator") : fail_at(p, t, "a decorator must be followed by a def or a class"); }
+    if (!n) { ast_free(decos); return NULL; }
+    ast_add(n, decos);
+    return n;
+}
+
+/* with -> 'with' item { ',' item } ':' suite, item -> test ['as' target]; several items nest, the first outermost */
+static Node *with_items(Parser *p, Token *t) {
+    Node *n = node_at(N_WITH, t);
+    Node *ctx = test(p);
+    if (!ctx) { ast_free(n); return NULL; }
+    ast_add(n, ctx);
+    Node *target = NULL;
+    if (accept_name(p, "as")) {
+        Token *at = peek(p);
+        if (!(target = binary(p, 1))) { ast_free(n); return NULL; }
+        if (!valid_target(p, target, at)) { ast_free(target); ast_free(n); return NULL; }
+    }
+    ast_add(n, target);
+    Token *c = peek(p);
+    Node *body = accept_op(p, ",") ? with_items(p, c) : expect_op(p, ":") ? suite(p) : NULL;
+    if (!body) { ast_free(n); return NULL; }
+    ast_add(n, body);
+    return n;
+}
+
 static Node *stmt(Parser *p) {
     Token *t = peek(p);
     if (t->kind == T_INDENT) return fail_at(p, t, "unexpected indent");
@@ -909,40 +1078,10 @@ static Node *stmt(Parser *p) {
     if (lex_is_name(t, "if")) { next(p); return if_stmt(p, t); }
     if (lex_is_name(t, "elif") || lex_is_name(t, "else"))
         return fail_at(p, t, "'%.*s' without a matching 'if'", (int)t->len, t->start);
-    if (lex_is_name(t, "def")) {
-        next(p);
-        Token *nt = peek(p);
-        if (nt->kind != T_NAME || is_keyword(nt)) return fail_at(p, nt, "a function name is expected after 'def'");
-        next(p);
-        Node *n = node_at(N_DEF, t);
-        n->str = xstrndup(nt->start, nt->len);
-        Node *params = node_at(N_TUPLE, nt);
-        ast_add(n, params);
-        if (!expect_op(p, "(")) { ast_free(n); return NULL; }
-        while (!lex_is_op(peek(p), ")")) {
-            Token *pt = peek(p);
-            if (pt->kind != T_NAME || is_keyword(pt)) { ast_free(n); return fail_at(p, pt, "a parameter name is expected"); }
-            next(p);
-            Node *pn;
-            if (lex_is_op(peek(p), ":")) { next(p); Node *ann = test(p); ast_free(ann); if (p->failed) { ast_free(n); return NULL; } }
-            if (accept_op(p, "=")) {
-                pn = node_at(N_KWARG, pt);
-                Node *d = test(p);
-                if (!d) { ast_free(pn); ast_free(n); return NULL; }
-                ast_add(pn, d);
-            } else pn = node_at(N_NAME, pt);
-            pn->str = xstrndup(pt->start, pt->len);
-            ast_add(params, pn);
-            if (!accept_op(p, ",")) break;
-        }
-        if (!expect_op(p, ")")) { ast_free(n); return NULL; }
-        if (accept_op(p, "->")) { Node *ann = test(p); ast_free(ann); if (p->failed) { ast_free(n); return NULL; } }
-        if (!expect_op(p, ":")) { ast_free(n); return NULL; }
-        Node *body = suite(p);
-        if (!body) { ast_free(n); return NULL; }
-        ast_add(n, body);
-        return n;
-    }
+    if (lex_is_name(t, "def")) { next(p); return def_stmt(p, t); }
+    if (lex_is_name(t, "class")) { next(p); return class_stmt(p, t); }
+    if (lex_is_op(t, "@")) return decorated(p);
+    if (lex_is_name(t, "with")) { next(p); return with_items(p, t); }
     return simple_stmts(p);
 }
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-Value val_ellipsis_singleton = {V_ELLIPSIS, 1 << 30, {0}};
-static Value none_singleton = {V_NONE, 1 << 30, {0}};
+Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1 << 30};
+static Value none_singleton = {.kind = V_NONE, .refs = 1 << 30};
 
 static Value *alloc(VKind k) {
     Value *v = xcalloc(1, sizeof *v);
@@ -40,17 +40,30 @@ void val_decref(Value *v) {
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); break;
     case V_TENSOR: ten_free(v->u.t); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
-    case V_METHOD: val_decref(v->u.method.self); break;
+    case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
     case V_FUNC: {
         UserFunc *f = v->u.func;
         for (int i = 0; i < f->nparams; i++) val_decref(f->defaults[i]);
         free(f->defaults);
         free(f->name);
+        free(f->src);
+        free(f->src_name);
+        val_decref(f->closure);
         ast_free(f->def);
         free(f);
         break;
     }
-    case V_OBJECT: dict_free(&v->u.obj.attrs); break;
+    case V_OBJECT: dict_free(&v->u.obj.attrs); val_decref(v->u.obj.klass); break;
+    case V_CLASS: {
+        ClassInfo *c = v->u.cls;
+        dict_free(&c->attrs);
+        for (int i = 0; i < c->nbases; i++) val_decref(c->bases[i]);
+        free(c->bases);
+        free(c->mro);
+        free(c->name);
+        free(c);
+        break;
+    }
     default: break;
     }
     free(v);
@@ -107,6 +120,13 @@ Value *val_method(Value *self, const Builtin *fn) {
     Value *v = alloc(V_METHOD);
     v->u.method.self = val_incref(self);
     v->u.method.fn = fn;
+    return v;
+}
+Value *val_bound(Value *self, Value *func, Value *klass) {
+    Value *v = alloc(V_METHOD);
+    v->u.method.self = val_incref(self);
+    v->u.method.func = val_incref(func);
+    v->u.method.klass = val_incref(klass);
     return v;
 }
 Value *val_object(const ObjClass *cls) { Value *v = alloc(V_OBJECT); v->u.obj.cls = cls; return v; }
@@ -172,7 +192,7 @@ const char *val_type_name(const Value *v) {
     case V_STR: return "str";
     case V_TUPLE: return v->u.seq.is_size ? "torch.Size" : "tuple";
     case V_LIST: return "list";
-    case V_DICT: return "dict";
+    case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
     case V_TENSOR: return "Tensor";
     case V_DTYPE: return "torch.dtype";
     case V_RANGE: return "range";
@@ -181,10 +201,15 @@ const char *val_type_name(const Value *v) {
     case V_BUILTIN: return "builtin_function";
     case V_METHOD: return "method";
     case V_FUNC: return "function";
-    case V_OBJECT: return v->u.obj.cls->name;
+    case V_OBJECT: return v->u.obj.klass ? v->u.obj.klass->u.cls->name : v->u.obj.cls->name;
     case V_MODULE: return "module";
+    case V_CLASS: return "type";
     }
     return "?";
+}
+
+bool val_is_module(const Value *v) {
+    return v->kind == V_OBJECT && (v->u.obj.klass ? v->u.obj.klass->u.cls->is_module : v->u.obj.cls->is_module);
 }
 
 bool val_is_number(const Value *v) { return v->kind == V_BOOL || v->kind == V_INT || v->kind == V_FLOAT; }
@@ -282,6 +307,62 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
 
 static void obj_repr_generic(StrBuf *out, const Value *v) { sb_printf(out, "%s()", v->u.obj.cls->name); }
 
+/* PyTorch's _addindent(s, 2): every line after the first indented by two spaces. */
+static void add_indented(StrBuf *out, const char *s) {
+    for (; *s; s++) {
+        sb_putc(out, *s);
+        if (*s == '\n') sb_puts(out, "  ");
+    }
+}
+
+/* PyTorch's Module.__repr__: "Name(extra)" on one line without children, else one "(name): child" line per
+ * submodule, in the order they were assigned, each indented by two spaces. */
+void val_module_repr(StrBuf *out, const Value *v, const char *extra) {
+    const Dict *d = &v->u.obj.attrs;
+    sb_printf(out, "%s(", val_type_name(v));
+    bool children = false;
+    for (int i = 0; i < d->n && !children; i++) children = val_is_module(d->vals[i]);
+    if (!children) {
+        if (extra && strchr(extra, '\n')) { sb_puts(out, "\n  "); add_indented(out, extra); sb_putc(out, '\n'); }
+        else if (extra) sb_puts(out, extra);
+        sb_putc(out, ')');
+        return;
+    }
+    if (extra && *extra) { sb_puts(out, "\n  "); add_indented(out, extra); }
+    for (int i = 0; i < d->n; i++) {
+        if (!val_is_module(d->vals[i])) continue;
+        StrBuf child;
+        sb_init(&child);
+        val_repr(&child, d->vals[i]);
+        sb_printf(out, "\n  (%s): ", d->keys[i]->u.str.s);
+        add_indented(out, sb_str(&child));
+        sb_free(&child);
+    }
+    sb_puts(out, "\n)");
+}
+
+static void object_repr(StrBuf *out, const Value *v) {
+    const ObjClass *c = v->u.obj.cls;
+    if (c->repr) { c->repr(out, (Value *)v, 0); return; }
+    if (!c->is_module) { obj_repr_generic(out, v); return; }
+    StrBuf extra;
+    sb_init(&extra);
+    if (c->extra_repr) c->extra_repr(&extra, (Value *)v);
+    val_module_repr(out, v, sb_str(&extra));
+    sb_free(&extra);
+}
+
+/* An nn.Parameter prints as PyTorch prints one: "Parameter containing:" above the tensor, requires_grad=True. */
+static void param_repr(StrBuf *out, const Value *v) {
+    StrBuf t;
+    sb_init(&t);
+    ten_repr(&t, v->u.t, val_print_options());
+    sb_puts(out, "Parameter containing:\n");
+    if (t.len && t.s[t.len - 1] == ')') { sb_putn(out, t.s, t.len - 1); sb_puts(out, ", requires_grad=True)"); }
+    else sb_puts(out, sb_str(&t));
+    sb_free(&t);
+}
+
 static void repr_depth(StrBuf *out, const Value *v, int depth) {
     if (depth > 50) { sb_puts(out, "..."); return; }
     switch (v->kind) {
@@ -292,6 +373,21 @@ static void repr_depth(StrBuf *out, const Value *v, int depth) {
     case V_STR: str_repr(out, v->u.str.s, v->u.str.len); break;
     case V_TUPLE: case V_LIST: seq_repr(out, v, depth); break;
     case V_DICT:
+        if (v->u.dict->ordered) {
+            /* OrderedDict([('W_q.weight', tensor(...)), ...]) */
+            sb_puts(out, "OrderedDict(");
+            if (v->u.dict->n) sb_putc(out, '[');
+            for (int i = 0; i < v->u.dict->n; i++) {
+                sb_puts(out, i ? ", (" : "(");
+                repr_depth(out, v->u.dict->keys[i], depth + 1);
+                sb_puts(out, ", ");
+                repr_depth(out, v->u.dict->vals[i], depth + 1);
+                sb_putc(out, ')');
+            }
+            if (v->u.dict->n) sb_putc(out, ']');
+            sb_putc(out, ')');
+            break;
+        }
         sb_putc(out, '{');
         for (int i = 0; i < v->u.dict->n; i++) {
             if (i) sb_puts(out, ", ");
@@ -301,7 +397,7 @@ static void repr_depth(StrBuf *out, const Value *v, int depth) {
         }
         sb_putc(out, '}');
         break;
-    case V_TENSOR: ten_repr(out, v->u.t, val_print_options()); break;
+    case V_TENSOR: if (v->param) param_repr(out, v); else ten_repr(out, v->u.t, val_print_options()); break;
     case V_DTYPE: sb_puts(out, ten_dtype_name(v->u.dtype)); break;
     case V_RANGE:
         if (v->u.range.step == 1) sb_printf(out, "range(%lld, %lld)", (long long)v->u.range.start, (long long)v->u.range.stop);
@@ -318,13 +414,18 @@ static void repr_depth(StrBuf *out, const Value *v, int depth) {
         break;
     case V_ELLIPSIS: sb_puts(out, "Ellipsis"); break;
     case V_BUILTIN: sb_printf(out, "<built-in function %s>", v->u.builtin->name); break;
-    case V_METHOD: sb_printf(out, "<built-in method %s of %s>", v->u.method.fn->name, val_type_name(v->u.method.self)); break;
-    case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
-    case V_OBJECT:
-        if (v->u.obj.cls->repr) v->u.obj.cls->repr(out, (Value *)v, 0);
-        else obj_repr_generic(out, v);
+    case V_METHOD:
+        if (v->u.method.func) {
+            sb_printf(out, "<bound method %s.%s of ", v->u.method.klass ? v->u.method.klass->u.cls->name : val_type_name(v->u.method.self),
+                      v->u.method.func->u.func->name);
+            repr_depth(out, v->u.method.self, depth + 1);
+            sb_putc(out, '>');
+        } else sb_printf(out, "<built-in method %s of %s>", v->u.method.fn->name, val_type_name(v->u.method.self));
         break;
+    case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
+    case V_OBJECT: object_repr(out, v); break;
     case V_MODULE: sb_printf(out, "<module '%s' (built in to attn)>", v->u.module); break;
+    case V_CLASS: sb_printf(out, "<class '%s.%s'>", v->u.cls->module_name, v->u.cls->name); break;
     }
 }
 
@@ -332,6 +433,7 @@ void val_repr(StrBuf *out, const Value *v) { repr_depth(out, v, 0); }
 
 void val_str_of(StrBuf *out, const Value *v) {
     if (v->kind == V_STR) sb_putn(out, v->u.str.s, v->u.str.len);
+    else if (v->kind == V_OBJECT && v->u.obj.cls->str) v->u.obj.cls->str(out, (Value *)v);
     else val_repr(out, v);
 }
 

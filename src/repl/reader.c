@@ -85,7 +85,7 @@ static bool starts_word(const char *s, const char *w) {
     return !strncmp(s, w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_';
 }
 
-/* Does the statement begin a block (for/while/if/def/class, after any @decorator lines), and does that header
+/* Does the statement begin a block (for/while/if/def/class/with, after any @decorator lines), and does that header
  * line end with ':' (body below)? */
 static bool is_compound(const char *buf, bool *body_below) {
     while (*buf == ' ' || *buf == '\t') buf++;
@@ -96,7 +96,7 @@ static bool is_compound(const char *buf, bool *body_below) {
         while (*buf == ' ' || *buf == '\t') buf++;
     }
     bool c = starts_word(buf, "for") || starts_word(buf, "while") || starts_word(buf, "if") ||
-             starts_word(buf, "def") || starts_word(buf, "class");
+             starts_word(buf, "def") || starts_word(buf, "class") || starts_word(buf, "with");
     const char *e = strchr(buf, '\n');
     size_t n = e ? (size_t)(e - buf) : strlen(buf);
     while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;

@@ -79,7 +79,7 @@ with tempfile.TemporaryDirectory() as d:
     # RoPE against NumPy, and its relative property
     attn("""torch.manual_seed(5); X = torch.randn((2, 6, 8)); save('X.npy', X); save('rX.npy', rope(X))
 q = torch.randn(8).repeat(6, 1); k = torch.randn(8).repeat(6, 1); save('S.npy', rope(q) @ rope(k).T)
-print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + PositionalEncoding(8, 0).P[0, :6]) @ (k + PositionalEncoding(8, 0).P[0, :6]).T))""", d)
+print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + d2l.PositionalEncoding(8, 0).P[0, :6]) @ (k + d2l.PositionalEncoding(8, 0).P[0, :6]).T))""", d)
     X = L("X.npy").astype(np.float64)
     th = np.arange(6)[:, None] * 10000.0 ** (-np.arange(0, 8, 2) / 8)[None, :]
     Y = X.copy()
@@ -89,7 +89,7 @@ print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + Positional
     S = L("S.npy")
     check("rope scores depend only on the offset", max(abs(S[i, j] - S[i + 1, j + 1]) for i in range(5) for j in range(5)) < 1e-5)
     out = attn("""torch.manual_seed(5); q = torch.randn(8).repeat(6, 1); k = torch.randn(8).repeat(6, 1)
-print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + PositionalEncoding(8, 0).P[0, :6]) @ (k + PositionalEncoding(8, 0).P[0, :6]).T))""", d)
+print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + d2l.PositionalEncoding(8, 0).P[0, :6]) @ (k + d2l.PositionalEncoding(8, 0).P[0, :6]).T))""", d)
     te = [float(x) for x in out.split()]
     check("toeplitz_error: ~0 for RoPE, clearly not 0 for added absolute PE", te[0] < 1e-5 and te[1] > 0.01, str(te))
     # ALiBi slopes: the paper's own code, powers of two and not

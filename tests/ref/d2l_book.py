@@ -1,8 +1,37 @@
 """The book's own PyTorch code for §11.3, §11.5 and §11.6 (d2l-en, d2l/torch.py), used as the reference `d2l`
-in the PyTorch checks. Not attn's code: the text the lessons follow."""
+in the PyTorch checks. Not attn's code: the text the lessons follow. The helpers at the top are d2l/torch.py's
+(HyperParameters, Module without its ProgressBoard, add_to_class, check_shape and the tensor aliases)."""
+import inspect
 import math
 import torch
 from torch import nn
+
+tensor, ones, zeros, arange, reshape, normal = torch.tensor, torch.ones, torch.zeros, torch.arange, torch.reshape, torch.normal
+
+
+def add_to_class(Class):
+    def wrapper(obj):
+        setattr(Class, obj.__name__, obj)
+    return wrapper
+
+
+def check_shape(a, shape):
+    assert a.shape == shape, f"tensor's shape {a.shape} != expected shape {shape}"
+
+
+class HyperParameters:
+    def save_hyperparameters(self, ignore=[]):
+        frame = inspect.currentframe().f_back
+        _, _, _, local_vars = inspect.getargvalues(frame)
+        self.hparams = {k: v for k, v in local_vars.items() if k not in set(ignore + ['self']) and not k.startswith('_')}
+        for k, v in self.hparams.items():
+            setattr(self, k, v)
+
+
+class Module(nn.Module, HyperParameters):
+    def __init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1):
+        super().__init__()
+        self.save_hyperparameters()
 
 
 def masked_softmax(X, valid_lens):

@@ -87,7 +87,7 @@ with tempfile.TemporaryDirectory() as d:
     # injection: labels that try to run commands are drawn as text
     evil = ["a'; system(\"touch pwned1\"); b='", "`touch pwned2`", "x\n!touch pwned3", "@pwned4", "a\\' . system('touch pwned5') . '"]
     code = "\n".join(f"d2l.plot([0, 1], [0, 1], xlabel={e!r}, ylabel={e!r}, legend=[{e!r}], title={e!r})\nsavefig('inj{i}.svg')" for i, e in enumerate(evil))
-    code += f"\nshow_heatmaps(torch.ones((1, 1, 2, 2)), xlabel={evil[0]!r}, titles=[{evil[1]!r}])\nsavefig('injh.svg')"
+    code += f"\nd2l.show_heatmaps(torch.ones((1, 1, 2, 2)), xlabel={evil[0]!r}, titles=[{evil[1]!r}])\nsavefig('injh.svg')"
     r = run(code, d, {"ATTN_PLOT": "terminal"})
     pwned = [f for f in os.listdir(d) if f.startswith("pwned")]
     check("labels cannot run commands", not pwned and r.returncode == 0, f"{pwned} rc={r.returncode} {r.stderr[-400:]}")

@@ -3,7 +3,8 @@
 marked `<!-- reference: pytorch -->` is run by Python as at its interactive prompt, and what PyTorch prints must
 match the expected output written in the file (numbers to the precision written there, as attn --check does).
 So the expected text is PyTorch's, not attn's. Where PyTorch raises, the step's first expected line must be
-"error: " and PyTorch's exact message (attn's source line and caret under it follow and are not compared).
+"error: " and PyTorch's exact message, optionally followed by attn's hint in parentheses (attn's source line and
+caret under it follow and are not compared).
 
 usage: torch_transcript.py [--write] FILE...
   --write   fill the expected output from PyTorch (for a new transcript; review before committing)
@@ -84,7 +85,8 @@ def match(expected, actual):
     msg = raised(actual)
     if msg is not None:
         # an error step: attn prints "error: <PyTorch's message>" then the line and a caret under it
-        return expected.split("\n", 1)[0] == "error: " + msg
+        first = expected.split("\n", 1)[0]
+        return first == "error: " + msg or first.startswith("error: " + msg + " (")
     e = [l for l in expected.rstrip("\n ").split("\n")] if expected.strip() else []
     a = [l for l in actual.rstrip("\n ").split("\n")] if actual.strip() else []
     if len(e) != len(a):
@@ -105,7 +107,12 @@ def match(expected, actual):
 
 def run_steps(steps):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import types
     import d2l_book
+    pkg = types.ModuleType("d2l")          # `from d2l import torch as d2l` finds the book's code
+    pkg.torch = d2l_book
+    sys.modules.setdefault("d2l", pkg)
+    sys.modules.setdefault("d2l.torch", d2l_book)
     ns = {"torch": torch, "math": math, "d2l": d2l_book}
     exec("from torch import nn", ns)
     outs = []

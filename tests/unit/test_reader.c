@@ -102,11 +102,40 @@ static void test_comments_inside_blocks(void **state) {
     assert_int_equal(f[1], 12);
 }
 
+/* Decorators and class bodies are read with the def or class they decorate. */
+static void test_decorators_and_classes(void **state) {
+    (void)state;
+    const char *src =
+        "class A:\n"
+        "    \"\"\"A docstring.\"\"\"\n"
+        "    x = 1\n"
+        "\n"
+        "\n"
+        "    def f(self):\n"
+        "        return self.x\n"
+        "\n"
+        "@d2l.add_to_class(A)  #@save\n"
+        "def g(self, X):\n"
+        "    return X\n"
+        "\n"
+        "@d2l.add_to_class(A)\n"
+        "@staticmethod\n"
+        "def h(X): return X\n"
+        "a = A()\n";
+    int f[8];
+    assert_int_equal(statements(src, f, 8), 4);
+    assert_int_equal(f[0], 1);
+    assert_int_equal(f[1], 9);
+    assert_int_equal(f[2], 13);
+    assert_int_equal(f[3], 16);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bracket_continued_in_block),
         cmocka_unit_test(test_continuation_line_is_not_indent),
         cmocka_unit_test(test_comments_inside_blocks),
+        cmocka_unit_test(test_decorators_and_classes),
     };
     return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
 }

@@ -1,0 +1,448 @@
+/* nn_module.c - what every nn.Module has, for attn's built-in modules (nn.Linear, d2l.MultiHeadAttention ...)
+ * and the student's classes derived from nn.Module or d2l.Module alike: __init__, eval()/train() reaching every
+ * submodule, parameters()/named_parameters()/state_dict() in PyTorch's order, load_state_dict, to(device) and the
+ * module walks; the classes nn.Module and d2l.Module themselves; nn.Parameter, torch.device, torch.no_grad() and
+ * d2l.add_to_class. attn runs on the CPU and computes no gradients: a device other than the CPU and
+ * requires_grad=True are refused with a message, everything that is a no-op in that setting works. */
+#include "builtins_internal.h"
+#include "interp.h"
+#include "ops.h"
+#include <stdio.h>
+#include <string.h>
+
+/* ---- walking a module tree (PyTorch's orders) ---- */
+
+static bool is_param(const Value *v) { return v->kind == V_TENSOR && v->param; }
+
+/* Module.__init__: what PyTorch's sets up; here the training flag (True), which also marks the module ready. */
+static Value *m_module_init(Interp *I, Args *a) {
+    if (a->npos > 1 || a->nkw > 0) return rt_error(I, "Module.__init__() takes no arguments besides self");
+    Value *self = a->pos[0];
+    if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
+    return val_none();
+}
+
+static void set_training(Value *m, bool on) {
+    val_attr_set(m, "training", val_bool(on));
+    Dict *d = &m->u.obj.attrs;
+    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i])) set_training(d->vals[i], on);
+}
+
+/* .train(mode=True) and .eval(): the flag of the module and of every submodule; returns the module. */
+static Value *m_train(Interp *I, Args *a) {
+    static const char *const kw[] = {"mode", NULL};
+    if (!args_check(I, a, a->fn->tag ? 2 : 1, kw)) return NULL;
+    bool on = a->fn->tag == 1;
+    Value *mode = arg(a, 1, "mode");
+    if (mode && !arg_bool(I, mode, "train(): mode", &on)) return NULL;
+    set_training(a->pos[0], on);
+    return val_incref(a->pos[0]);
+}
+
+/* Appends (name, value) for the module's own parameters, then its submodules' (prefix "child."), as
+ * named_parameters() lists them; dedup skips a parameter already listed (shared weights appear once). */
+static void walk_params(Value *m, const char *prefix, Value *out, bool dedup) {
+    Dict *d = &m->u.obj.attrs;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < d->n; i++) {
+            Value *v = d->vals[i];
+            StrBuf name;
+            sb_init(&name);
+            sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
+            if (pass == 0 && is_param(v)) {
+                bool seen = false;
+                for (int64_t k = 0; dedup && k < out->u.seq.n && !seen; k++) seen = out->u.seq.items[k]->u.seq.items[1] == v;
+                if (!seen) {
+                    Value *pair = val_tuple(2);
+                    val_seq_set(pair, 0, val_str(sb_str(&name)));
+                    val_seq_set(pair, 1, val_incref(v));
+                    val_list_append(out, pair);
+                }
+            } else if (pass == 1 && val_is_module(v)) {
+                sb_putc(&name, '.');
+                walk_params(v, sb_str(&name), out, dedup);
+            }
+            sb_free(&name);
+        }
+}
+
+static Value *named_params(Value *m, bool dedup) {
+    Value *l = val_list(0);
+    walk_params(m, "", l, dedup);
+    return l;
+}
+
+/* .parameters() (a list here, a generator in PyTorch) and .named_parameters(): (name, parameter) pairs. */
+static Value *m_parameters(Interp *I, Args *a) {
+    static const char *const kw[] = {"recurse", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *l = named_params(a->pos[0], true);
+    if (a->fn->tag == 1) return l;
+    for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
+    return l;
+}
+
+/* .state_dict(): an OrderedDict of every parameter by its dotted name, each a copy that is not a Parameter (PyTorch
+ * detaches them; here they also do not share the module's memory). */
+static Value *m_state_dict(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *l = named_params(a->pos[0], false), *d = val_dict();
+    d->u.dict->ordered = true;
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *pair = l->u.seq.items[i];
+        Tensor *t = ten_copy(pair->u.seq.items[1]->u.t);
+        if (!t) { val_decref(l); val_decref(d); return rt_tensor_error(I); }
+        dict_append(d->u.dict, val_incref(pair->u.seq.items[0]), val_tensor(t));
+    }
+    val_decref(l);
+    return d;
+}
+
+static void all_keys_matched(StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "<All keys matched successfully>"); }
+static const ObjClass KeysMatchedClass = {.name = "_IncompatibleKeys", .repr = all_keys_matched};
+
+/* .load_state_dict(state_dict, strict=True): copies each tensor into the parameter of that name, shapes checked;
+ * with strict, missing and unexpected keys are an error listing them, as in PyTorch. */
+static Value *m_load_state_dict(Interp *I, Args *a) {
+    static const char *const kw[] = {"state_dict", "strict", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *sd = arg(a, 1, "state_dict"), *sv = arg(a, 2, "strict");
+    bool strict = true;
+    if (!sd || sd->kind != V_DICT) return rt_error(I, "load_state_dict(state_dict): state_dict must be a dict such as another module's state_dict()");
+    if (sv && !arg_bool(I, sv, "strict", &strict)) return NULL;
+    Value *self = a->pos[0], *mine = named_params(self, false);
+    StrBuf missing, unexpected;
+    sb_init(&missing);
+    sb_init(&unexpected);
+    Value *r = NULL;
+    for (int64_t i = 0; i < mine->u.seq.n; i++) {
+        const char *name = mine->u.seq.items[i]->u.seq.items[0]->u.str.s;
+        if (!dict_get(sd->u.dict, name)) sb_printf(&missing, "%s\"%s\"", missing.len ? ", " : "", name);
+    }
+    for (int i = 0; i < sd->u.dict->n; i++) {
+        Value *k = sd->u.dict->keys[i];
+        bool known = false;
+        for (int64_t j = 0; k->kind == V_STR && j < mine->u.seq.n && !known; j++) known = !strcmp(mine->u.seq.items[j]->u.seq.items[0]->u.str.s, k->u.str.s);
+        if (!known) { sb_puts(&unexpected, unexpected.len ? ", " : ""); val_repr(&unexpected, k); }
+    }
+    if (strict && (missing.len || unexpected.len)) {
+        rt_error(I, "Error(s) in loading state_dict for %s:%s%s%s%s", val_type_name(self),
+                 missing.len ? "\n\tMissing key(s) in state_dict: " : "", sb_str(&missing),
+                 unexpected.len ? "\n\tUnexpected key(s) in state_dict: " : "", sb_str(&unexpected));
+        goto out;
+    }
+    for (int64_t i = 0; i < mine->u.seq.n; i++) {
+        Value *pair = mine->u.seq.items[i], *src = dict_get(sd->u.dict, pair->u.seq.items[0]->u.str.s);
+        if (!src) continue;
+        Tensor *dst = pair->u.seq.items[1]->u.t;
+        if (src->kind != V_TENSOR || !ten_same_shape(src->u.t, dst)) {
+            char want[96], got[96] = "not a tensor";
+            ten_shape_str(dst->shape, dst->ndim, want, sizeof want);
+            if (src->kind == V_TENSOR) ten_shape_str(src->u.t->shape, src->u.t->ndim, got, sizeof got);
+            rt_error(I, "Error(s) in loading state_dict for %s:\n\tsize mismatch for %s: copying a param with shape %s from "
+                        "checkpoint, the shape in current model is %s.", val_type_name(self), pair->u.seq.items[0]->u.str.s, got, want);
+            goto out;
+        }
+        if (ten_index_set(dst, NULL, 0, src->u.t) < 0) { rt_tensor_error(I); goto out; }
+    }
+    r = val_object(&KeysMatchedClass);
+out:
+    sb_free(&missing);
+    sb_free(&unexpected);
+    val_decref(mine);
+    return r;
+}
+
+/* .to(device), .to(dtype), .cpu(): attn's modules live on the CPU in float32, so these return the module. */
+static Value *m_to(Interp *I, Args *a) {
+    static const char *const kw[] = {"device", "dtype", "non_blocking", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    for (int i = 1; i < a->npos; i++) {
+        Value *v = a->pos[i];
+        if (v->kind == V_DTYPE) {
+            if (v->u.dtype != DT_F32) return rt_error(I, "attn's modules compute in float32 only: .to(%s) is not supported", ten_dtype_name(v->u.dtype));
+        } else if (v->kind != V_BOOL && !arg_device_cpu(I, v)) return NULL;
+    }
+    Value *dt = arg(a, -1, "dtype");
+    if (dt && (dt->kind != V_DTYPE || dt->u.dtype != DT_F32)) return rt_error(I, "attn's modules compute in float32 only");
+    return val_incref(a->pos[0]);
+}
+
+static Value *m_cuda(Interp *I, Args *a) { return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)"); }
+
+/* .children() / .named_children() and .modules() / .named_modules() (the module itself first, then depth first). */
+static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse) {
+    Dict *d = &m->u.obj.attrs;
+    for (int i = 0; i < d->n; i++) {
+        if (!val_is_module(d->vals[i])) continue;
+        StrBuf name;
+        sb_init(&name);
+        sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
+        Value *pair = val_tuple(2);
+        val_seq_set(pair, 0, val_str(sb_str(&name)));
+        val_seq_set(pair, 1, val_incref(d->vals[i]));
+        val_list_append(out, pair);
+        if (recurse) { sb_putc(&name, '.'); walk_modules(d->vals[i], sb_str(&name), out, true); }
+        sb_free(&name);
+    }
+}
+
+static Value *m_children(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    bool all = a->fn->tag >= 2, named = a->fn->tag % 2 == 1;
+    Value *l = val_list(0);
+    if (all) {
+        Value *self = val_tuple(2);
+        val_seq_set(self, 0, val_str(""));
+        val_seq_set(self, 1, val_incref(a->pos[0]));
+        val_list_append(l, self);
+    }
+    walk_modules(a->pos[0], "", l, all);
+    if (!named)
+        for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
+    return l;
+}
+
+/* .apply(fn): fn on every submodule (children first) and then on the module; returns the module. */
+static bool apply_fn(Interp *I, Value *m, Value *fn) {
+    Dict *d = &m->u.obj.attrs;
+    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i]) && !apply_fn(I, d->vals[i], fn)) return false;
+    Args one = {&m, 1, NULL, NULL, 0, NULL, NULL};
+    Value *r = interp_call(I, fn, &one);
+    val_decref(r);
+    return r != NULL;
+}
+
+static Value *m_apply(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "apply(fn) takes one function");
+    return apply_fn(I, a->pos[0], a->pos[1]) ? val_incref(a->pos[0]) : NULL;
+}
+
+static Value *m_add_module(Interp *I, Args *a) {
+    if (a->npos != 3 || a->pos[1]->kind != V_STR) return rt_error(I, "add_module(name, module) takes a name and a module");
+    if (!val_is_module(a->pos[2]) && a->pos[2]->kind != V_NONE) return rt_error(I, "%s is not a Module subclass", val_type_name(a->pos[2]));
+    return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
+}
+
+static Value *m_forward_missing(Interp *I, Args *a) {
+    return rt_error(I, "Module [%s] is missing the required \"forward\" function", val_type_name(a->pos[0]));
+}
+
+/* The methods of every module; nn.Module's class namespace for the student's classes. */
+const Builtin bi_module_methods[] = {
+    {"__init__", m_module_init, "nn.Module.__init__(self)", "Makes self a module (call it first: super().__init__()).", "", 0},
+    {"forward", m_forward_missing, "module.forward(*inputs)", "What calling the module computes; every module class defines it.", "", 0},
+    {"eval", m_train, "module.eval()", "Evaluation mode for the module and every submodule: dropout off (as after .eval() in PyTorch).", "", 0},
+    {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1},
+    {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0},
+    {"named_parameters", m_parameters, "module.named_parameters()", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1},
+    {"state_dict", m_state_dict, "module.state_dict()", "Every parameter by its dotted name, in an OrderedDict.", "", 0},
+    {"load_state_dict", m_load_state_dict, "module.load_state_dict(state_dict, strict=True)",
+     "Copies the tensors of a state_dict into the parameters of the same names.", "", 0},
+    {"to", m_to, "module.to(device)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0},
+    {"cpu", m_to, "module.cpu()", "Returns the module (it is on the CPU).", "", 0},
+    {"cuda", m_cuda, "module.cuda()", "Not available: attn has no GPU.", "", 0},
+    {"children", m_children, "module.children()", "The direct submodules, in the order they were assigned.", "", 0},
+    {"named_children", m_children, "module.named_children()", "(name, submodule) pairs.", "", 1},
+    {"modules", m_children, "module.modules()", "The module and all its submodules, depth first.", "", 2},
+    {"named_modules", m_children, "module.named_modules()", "(dotted name, module) pairs, the module itself as ''.", "", 3},
+    {"apply", m_apply, "module.apply(fn)", "Calls fn on every submodule and then on the module.", "", 0},
+    {"add_module", m_add_module, "module.add_module(name, module)", "Same as setattr(module, name, submodule).", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+/* ---- d2l.Module (d2l/torch.py: Module(nn.Module, HyperParameters)) ---- */
+
+/* save_hyperparameters(ignore=[]): the caller's arguments become attributes (and self.hparams), except self and
+ * names starting with '_'. The caller is the running method: its local variables. */
+static Value *m_save_hyperparameters(Interp *I, Args *a) {
+    static const char *const kw[] = {"ignore", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *ignore = arg(a, 1, "ignore"), *self = a->pos[0];
+    if (ignore && ignore->kind != V_LIST && ignore->kind != V_TUPLE) return rt_error(I, "save_hyperparameters(ignore=[...]) takes a list of names");
+    if (!I->scope) return rt_error(I, "save_hyperparameters() is called inside __init__");
+    Value *hp = val_dict();
+    Dict *vars = I->scope->vars;
+    for (int i = 0; i < vars->n; i++) {
+        const char *k = vars->keys[i]->u.str.s;
+        bool skip = k[0] == '_' || vars->vals[i] == self;
+        for (int64_t j = 0; ignore && j < ignore->u.seq.n && !skip; j++)
+            skip = ignore->u.seq.items[j]->kind == V_STR && !strcmp(ignore->u.seq.items[j]->u.str.s, k);
+        if (skip) continue;
+        dict_set(hp->u.dict, k, val_incref(vars->vals[i]));
+        if (ops_setattr(I, self, k, vars->vals[i]) < 0) { val_decref(hp); return NULL; }
+    }
+    int rc = ops_setattr(I, self, "hparams", hp);
+    val_decref(hp);
+    return rc < 0 ? NULL : val_none();
+}
+
+/* d2l.Module.__init__(plot_train_per_epoch=2, plot_valid_per_epoch=1): nn.Module's, then the hyperparameters. */
+static Value *m_d2l_module_init(Interp *I, Args *a) {
+    static const char *const kw[] = {"plot_train_per_epoch", "plot_valid_per_epoch", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *self = a->pos[0];
+    if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
+    const char *names[2] = {"plot_train_per_epoch", "plot_valid_per_epoch"};
+    int64_t dflt[2] = {2, 1};
+    Value *hp = val_dict();
+    for (int i = 0; i < 2; i++) {
+        Value *v = arg(a, i + 1, names[i]);
+        Value *val = v ? val_incref(v) : val_int(dflt[i]);
+        dict_set(hp->u.dict, names[i], val_incref(val));
+        val_attr_set(self, names[i], val);
+    }
+    val_attr_set(self, "hparams", hp);
+    return val_none();
+}
+
+static const Builtin d2l_module_methods[] = {
+    {"__init__", m_d2l_module_init, "d2l.Module.__init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1)",
+     "nn.Module's __init__ plus the book's hyperparameters.", "", 0},
+    {"save_hyperparameters", m_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
+     "Stores the arguments of the running __init__ as attributes of self.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+static Value *nn_module_class, *d2l_module_class;
+
+static Value *module_class(bool d2l) {
+    if (!nn_module_class) nn_module_class = class_new_builtin("Module", "torch.nn.modules.module", NULL, bi_module_methods, true);
+    if (d2l && !d2l_module_class) d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
+    return d2l ? d2l_module_class : nn_module_class;
+}
+
+/* ---- torch.device ---- */
+
+static void device_repr(StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "device(type='cpu')"); }
+static void device_str(StrBuf *out, Value *self) { (void)self; sb_puts(out, "cpu"); }
+static Value *device_getattr(Interp *I, Value *self, const char *name) {
+    if (!strcmp(name, "type")) return val_str("cpu");
+    if (!strcmp(name, "index")) return val_none();
+    return rt_error(I, "'torch.device' object has no attribute '%s'", name);
+}
+static const ObjClass DeviceClass = {.name = "torch.device", .repr = device_repr, .str = device_str, .getattr = device_getattr};
+
+bool arg_device_cpu(Interp *I, Value *v) {
+    if (v->kind == V_NONE || (v->kind == V_OBJECT && v->u.obj.cls == &DeviceClass)) return true;
+    if (v->kind == V_STR) {
+        const char *s = v->u.str.s;
+        if (!strcmp(s, "cpu") || !strncmp(s, "cpu:", 4)) return true;
+        if (!strncmp(s, "cuda", 4) || !strcmp(s, "mps") || !strcmp(s, "xla") || !strncmp(s, "xpu", 3)) {
+            rt_error(I, "attn runs on the CPU only: there is no GPU ('%s'); leave device out, or use 'cpu'", s);
+            return false;
+        }
+        rt_error(I, "Expected one of cpu, cuda, ... device type at start of device string: %s", s);
+        return false;
+    }
+    rt_error(I, "a device must be 'cpu' or torch.device('cpu'), not %s", val_type_name(v));
+    return false;
+}
+
+static Value *device_value(void) { return val_object(&DeviceClass); }
+
+static Value *bi_device(Interp *I, Args *a) {
+    static const char *const kw[] = {"type", "index", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *t = arg(a, 0, "type");
+    if (!t) return rt_error(I, "device() needs a type, e.g. torch.device('cpu')");
+    if (t->kind != V_STR && !(t->kind == V_OBJECT && t->u.obj.cls == &DeviceClass)) return rt_error(I, "device() takes a string such as 'cpu'");
+    return arg_device_cpu(I, t) ? device_value() : NULL;
+}
+
+/* Checked for every builtin call: device= names the CPU, requires_grad= is False (attn has no autograd). */
+bool args_device_check(Interp *I, Args *a) {
+    for (int k = 0; k < a->nkw; k++) {
+        if (!strcmp(a->kwnames[k], "device") && !arg_device_cpu(I, a->kwvals[k])) return false;
+        if (!strcmp(a->kwnames[k], "requires_grad")) {
+            bool on;
+            if (!arg_bool(I, a->kwvals[k], "requires_grad", &on)) return false;
+            if (on) { rt_error(I, "%s", NO_AUTOGRAD); return false; }
+        }
+    }
+    return true;
+}
+
+/* ---- nn.Parameter, torch.no_grad(), d2l.add_to_class ---- */
+
+static Value *bi_parameter(Interp *I, Args *a) {
+    static const char *const kw[] = {"data", "requires_grad", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *d = arg(a, 0, "data"), *rg = arg(a, 1, "requires_grad");
+    bool on = true;
+    if (rg && !arg_bool(I, rg, "requires_grad", &on)) return NULL;
+    if (!on) return rt_error(I, "attn's parameters are always shown as PyTorch shows trainable ones: leave requires_grad out");
+    Tensor *t = d ? (d->kind == V_TENSOR ? ten_copy(d->u.t) : NULL) : ten_new(DT_F32, 1, (int64_t[]){0});
+    if (d && d->kind != V_TENSOR) return rt_error(I, "Parameter(data): data must be a tensor, not %s", val_type_name(d));
+    if (!t) return rt_tensor_error(I);
+    if (t->dtype != DT_F32) { ten_free(t); return rt_error(I, "attn's parameters are float32 tensors"); }
+    Value *p = val_tensor(t);
+    p->param = true;
+    return p;
+}
+
+static Value *m_no_grad_enter(Interp *I, Args *a) { (void)I; (void)a; return val_none(); }
+static Value *m_no_grad_exit(Interp *I, Args *a) { (void)I; (void)a; return val_bool(false); }
+static const Builtin no_grad_methods[] = {
+    {"__enter__", m_no_grad_enter, "", "", "", 0},
+    {"__exit__", m_no_grad_exit, "", "", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+/* @torch.no_grad() above a def: the function itself (attn never records gradients). */
+static Value *no_grad_call(Interp *I, Value *self, Args *a) {
+    if (a->npos != 1 || a->nkw) return rt_error(I, "torch.no_grad() decorates one function");
+    return val_incref(a->pos[0]);
+}
+static void no_grad_repr(StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "<torch.autograd.grad_mode.no_grad object>"); }
+static const ObjClass NoGradClass = {.name = "no_grad", .call = no_grad_call, .repr = no_grad_repr, .methods = no_grad_methods};
+
+static Value *bi_no_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 0, kw)) return NULL;
+    return val_object(&NoGradClass);
+}
+
+/* d2l.add_to_class(Class) returns a decorator that sets its function as an attribute of Class (d2l/torch.py:
+ * setattr(Class, obj.__name__, obj)); the decorated name is then bound to None, as in Python. */
+static Value *add_to_class_call(Interp *I, Value *self, Args *a) {
+    if (a->npos != 1 || a->nkw) return rt_error(I, "add_to_class(Class) decorates one function");
+    Value *fn = a->pos[0], *cls = val_attr_get(self, "Class");
+    Value *name = ops_getattr(I, fn, "__name__");
+    if (!name) return NULL;
+    int rc = name->kind == V_STR ? ops_setattr(I, cls, name->u.str.s, fn) : (rt_error(I, "add_to_class: the function has no name"), -1);
+    val_decref(name);
+    return rc < 0 ? NULL : val_none();
+}
+static const ObjClass AddToClassClass = {.name = "function", .call = add_to_class_call};
+
+static Value *bi_add_to_class(Interp *I, Args *a) {
+    static const char *const kw[] = {"Class", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *cls = arg(a, 0, "Class");
+    if (!cls) return rt_error(I, "add_to_class(Class) needs the class to add the function to");
+    if (cls->kind == V_BUILTIN)
+        return rt_error(I, "add_to_class: %s is attn's built-in; methods can be added to classes you define (class %s(nn.Module): ...)",
+                        cls->u.builtin->name, cls->u.builtin->name);
+    if (cls->kind != V_CLASS) return rt_error(I, "add_to_class(Class): Class must be a class, not %s", val_type_name(cls));
+    Value *w = val_object(&AddToClassClass);
+    val_attr_set(w, "Class", val_incref(cls));
+    return w;
+}
+
+/* Names that mean different things in different modules (nn.Module and d2l.Module), or that are not functions. */
+Value *nn_module_attr(const char *module, const char *name) {
+    if (!strcmp(name, "Module") && (!strcmp(module, "torch.nn") || !strcmp(module, "d2l")))
+        return val_incref(module_class(!strcmp(module, "d2l")));
+    if (!strcmp(name, "cpu_device")) return device_value();
+    return NULL;
+}
+
+const Builtin bi_nn_module[] = {
+    {"Parameter", bi_parameter, "nn.Parameter(data)",
+     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. attn computes no gradients.", "", 0},
+    {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0},
+    {"no_grad", bi_no_grad, "torch.no_grad()",
+     "with torch.no_grad(): ... runs its block as usual: attn never records gradients (it has no autograd).", "", 0},
+    {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",
+     "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};

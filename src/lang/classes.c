@@ -1,0 +1,587 @@
+/* classes.c - the class statement and what classes and their instances do, as Python does it for the book's code:
+ * the C3 method resolution order, instances made by calling the class (then __init__), attribute lookup (a
+ * property, the instance's own attributes, then the classes in MRO order, whose methods bind to the instance),
+ * super(), property, staticmethod and classmethod. An instance of a class derived from nn.Module is a module: it
+ * is called through forward, prints as PyTorch prints a module tree, and its attributes obey nn.Module's rules. */
+#include "lang_internal.h"
+#include "builtins.h"
+#include "ops.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const ObjClass PropertyClass, StaticMethodClass, ClassMethodClass, SuperClass;
+const ObjClass UserObjectClass;
+
+/* ---- building classes ---- */
+
+static Value *new_class(const char *name, const char *module_name) {
+    Value *v = xcalloc(1, sizeof *v);
+    v->kind = V_CLASS;
+    v->refs = 1;
+    v->u.cls = xcalloc(1, sizeof(ClassInfo));
+    v->u.cls->name = xstrdup(name);
+    v->u.cls->module_name = module_name;
+    return v;
+}
+
+/* C3 linearisation: the class, then a merge of its bases' MROs and the list of bases. false when no consistent
+ * order exists (class C(A, B) where B must come before A). */
+static bool c3_mro(Value *cls) {
+    ClassInfo *c = cls->u.cls;
+    int nl = c->nbases + 1, total = 1;
+    Value ***lists = xcalloc((size_t)nl, sizeof *lists);
+    int *len = xcalloc((size_t)nl, sizeof *len), *pos = xcalloc((size_t)nl, sizeof *pos);
+    for (int i = 0; i < c->nbases; i++) {
+        lists[i] = c->bases[i]->u.cls->mro;
+        len[i] = c->bases[i]->u.cls->nmro;
+        total += len[i];
+    }
+    lists[c->nbases] = c->bases;
+    len[c->nbases] = c->nbases;
+    c->mro = xcalloc((size_t)total, sizeof(Value *));
+    c->mro[c->nmro++] = cls;
+    bool ok = true;
+    for (;;) {
+        Value *head = NULL;
+        bool any = false;
+        for (int i = 0; i < nl && !head; i++) {
+            if (pos[i] >= len[i]) continue;
+            any = true;
+            Value *cand = lists[i][pos[i]];
+            bool in_tail = false;
+            for (int j = 0; j < nl && !in_tail; j++)
+                for (int k = pos[j] + 1; k < len[j]; k++) if (lists[j][k] == cand) { in_tail = true; break; }
+            if (!in_tail) head = cand;
+        }
+        if (!any) break;
+        if (!head) { ok = false; break; }
+        c->mro[c->nmro++] = head;
+        for (int i = 0; i < nl; i++) if (pos[i] < len[i] && lists[i][pos[i]] == head) pos[i]++;
+    }
+    free(lists);
+    free(len);
+    free(pos);
+    return ok;
+}
+
+static Value *object_class;
+
+static Value *m_object_init(Interp *I, Args *a) {
+    if (a->npos > 1 || a->nkw > 0) return rt_error(I, "%s() takes no arguments", val_type_name(a->pos[0]));
+    return val_none();
+}
+
+static const Builtin object_methods[] = {
+    {"__init__", m_object_init, "object.__init__(self)", "Does nothing.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+Value *class_object(void) {
+    if (!object_class) {
+        object_class = new_class("object", "builtins");
+        object_class->u.cls->methods = object_methods;
+        c3_mro(object_class);
+    }
+    return object_class;
+}
+
+Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module) {
+    Value *v = new_class(name, module_name);
+    ClassInfo *c = v->u.cls;
+    c->bases = xmalloc(sizeof(Value *));
+    c->bases[0] = val_incref(base ? base : class_object());
+    c->nbases = 1;
+    c->methods = methods;
+    c->is_module = is_module;
+    c3_mro(v);
+    return v;
+}
+
+bool class_is_subclass(const Value *c, const Value *base) {
+    for (int i = 0; i < c->u.cls->nmro; i++) if (c->u.cls->mro[i] == base) return true;
+    return false;
+}
+
+/* ---- lookup ---- */
+
+static const Builtin *find_builtin(const Builtin *t, const char *name) {
+    for (; t && t->name; t++) if (!strcmp(t->name, name)) return t;
+    return NULL;
+}
+
+/* Finds name in the classes of cls's MRO after `after` (from the start when NULL): a value of a class namespace or
+ * a method of one of attn's classes. *where is the class it was found in. Borrowed. */
+bool class_find(Value *cls, const char *name, Value *after, Found *out) {
+    ClassInfo *c = cls->u.cls;
+    int i = 0;
+    if (after) {
+        while (i < c->nmro && c->mro[i] != after) i++;
+        i++;
+    }
+    for (; i < c->nmro; i++) {
+        ClassInfo *k = c->mro[i]->u.cls;
+        Value *v = dict_get(&k->attrs, name);
+        const Builtin *b = v ? NULL : find_builtin(k->methods, name);
+        if (v || b) { out->v = v; out->b = b; out->where = c->mro[i]; return true; }
+    }
+    return false;
+}
+
+/* What a name found in a class means when read through obj (an instance) or through the class (obj NULL). */
+static Value *bind(Interp *I, Value *obj, Value *cls, const Found *f) {
+    if (f->b) return obj ? val_method(obj, f->b) : val_builtin(f->b);
+    Value *v = f->v;
+    if (v->kind == V_FUNC) return obj ? val_bound(obj, v, f->where) : val_incref(v);
+    if (v->kind == V_OBJECT && v->u.obj.cls == &StaticMethodClass) return val_incref(val_attr_get(v, "__func__"));
+    if (v->kind == V_OBJECT && v->u.obj.cls == &ClassMethodClass) return val_bound(cls, val_attr_get(v, "__func__"), f->where);
+    if (v->kind == V_OBJECT && v->u.obj.cls == &PropertyClass && obj) {
+        Value *get = val_attr_get(v, "fget");
+        if (!get || get->kind == V_NONE) return rt_error(I, "property of '%s' object has no getter", val_type_name(obj));
+        Args a = {&obj, 1, NULL, NULL, 0, NULL, NULL};
+        return interp_call(I, get, &a);
+    }
+    return val_incref(v);
+}
+
+static bool is_property(const Found *f) {
+    return f->v && f->v->kind == V_OBJECT && f->v->u.obj.cls == &PropertyClass;
+}
+
+/* obj.name for an instance of a student's class: a property first, then the instance's attributes, then the
+ * classes (methods bound to obj). */
+static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
+    Value *cls = obj->u.obj.klass;
+    Found f = {0};
+    bool in_class = class_find(cls, name, NULL, &f);
+    if (in_class && is_property(&f)) return bind(I, obj, cls, &f);
+    Value *own = val_attr_get(obj, name);
+    if (own) return val_incref(own);
+    if (in_class) return bind(I, obj, cls, &f);
+    if (!strcmp(name, "__class__")) return val_incref(cls);
+    if (!strcmp(name, "__dict__")) {
+        Value *d = val_dict();
+        for (int i = 0; i < obj->u.obj.attrs.n; i++) dict_set(d->u.dict, obj->u.obj.attrs.keys[i]->u.str.s, val_incref(obj->u.obj.attrs.vals[i]));
+        return d;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "'%s' object", cls->u.cls->name);
+    return ops_no_attribute(I, obj, what, name);
+}
+
+/* Assignment to an attribute of any object, with nn.Module's rules for modules: a module or a Parameter only after
+ * Module.__init__() ran, a child module replaced only by a module or None, a parameter only by a Parameter or None;
+ * a module assigned under a name that held something else is registered last, as PyTorch's _modules are. */
+int object_setattr(Interp *I, Value *obj, const char *name, Value *v) {
+    if (val_is_module(obj)) {
+        Value *old = val_attr_get(obj, name);
+        bool ready = val_attr_get(obj, "training") != NULL;
+        if (val_is_module(v) && !ready) { rt_error(I, "cannot assign module before Module.__init__() call (call super().__init__() first)"); return -1; }
+        if (v->kind == V_TENSOR && v->param && !ready) { rt_error(I, "cannot assign parameters before Module.__init__() call (call super().__init__() first)"); return -1; }
+        if (old && val_is_module(old) && !val_is_module(v) && v->kind != V_NONE) {
+            rt_error(I, "cannot assign '%s' as child module '%s' (torch.nn.Module or None expected)", val_type_name(v), name);
+            return -1;
+        }
+        if (old && old->kind == V_TENSOR && old->param && !(v->kind == V_TENSOR && v->param) && v->kind != V_NONE) {
+            rt_error(I, "cannot assign '%s' as parameter '%s' (torch.nn.Parameter or None expected: use "
+                        "nn.Parameter(...), or change its values in place, e.g. %s.copy_(...))", v->kind == V_TENSOR ? "torch.FloatTensor" : val_type_name(v), name, name);
+            return -1;
+        }
+        if (old && val_is_module(v) && !val_is_module(old)) dict_del(&obj->u.obj.attrs, name);
+    }
+    val_attr_set(obj, name, val_incref(v));
+    return 0;
+}
+
+static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
+    Found f = {0};
+    if (class_find(obj->u.obj.klass, name, NULL, &f) && is_property(&f)) {
+        Value *set = val_attr_get(f.v, "fset");
+        if (!set || set->kind == V_NONE) { rt_error(I, "property '%s' of '%s' object has no setter", name, val_type_name(obj)); return -1; }
+        Value *argv[2] = {obj, v};
+        Args a = {argv, 2, NULL, NULL, 0, NULL, NULL};
+        Value *r = interp_call(I, set, &a);
+        val_decref(r);
+        return r ? 0 : -1;
+    }
+    return object_setattr(I, obj, name, v);
+}
+
+/* C.name: the namespace of C and its bases (functions unbound), and the class's own facts. */
+Value *class_getattr(Interp *I, Value *cls, const char *name) {
+    ClassInfo *c = cls->u.cls;
+    Found f = {0};
+    if (class_find(cls, name, NULL, &f)) return bind(I, NULL, cls, &f);
+    if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(c->name);
+    if (!strcmp(name, "__module__")) return val_str(c->module_name);
+    if (!strcmp(name, "__doc__")) return val_none();
+    if (!strcmp(name, "__mro__") || !strcmp(name, "__bases__")) {
+        bool mro = !strcmp(name, "__mro__");
+        int n = mro ? c->nmro : c->nbases;
+        Value *t = val_tuple(n);
+        for (int i = 0; i < n; i++) val_seq_set(t, i, val_incref(mro ? c->mro[i] : c->bases[i]));
+        return t;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "type object '%s'", c->name);
+    return ops_no_attribute(I, cls, what, name);
+}
+
+int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
+    if (!cls->u.cls->interp) { rt_error(I, "cannot set attributes of attn's built-in class '%s'", cls->u.cls->name); return -1; }
+    dict_set(&cls->u.cls->attrs, name, val_incref(v));
+    return 0;
+}
+
+/* ---- instances ---- */
+
+static Value *call_found(Interp *I, Value *obj, const Found *f, Args *a) {
+    if (f->b) {
+        Value b = {.kind = V_BUILTIN, .refs = 1, .u.builtin = f->b};
+        return interp_call_method(I, &b, obj, f->where, a);
+    }
+    Value *fn = bind(I, obj, obj->u.obj.klass, f);
+    if (!fn) return NULL;
+    Value *r = interp_call(I, fn, a);
+    val_decref(fn);
+    return r;
+}
+
+/* Calling a class makes an instance and runs __init__ on it. */
+Value *class_call(Interp *I, Value *cls, Args *a) {
+    Value *obj = val_object(&UserObjectClass);
+    obj->u.obj.klass = val_incref(cls);
+    Found f = {0};
+    if (class_find(cls, "__init__", NULL, &f)) {
+        Value *r = call_found(I, obj, &f, a);
+        if (!r) { val_decref(obj); return NULL; }
+        bool none = r->kind == V_NONE;
+        if (!none) rt_error(I, "__init__() should return None, not '%s'", val_type_name(r));
+        val_decref(r);
+        if (!none) { val_decref(obj); return NULL; }
+    }
+    return obj;
+}
+
+/* Calling an instance: its __call__ when its class defines one, else a module's forward. */
+static Value *instance_call(Interp *I, Value *obj, Args *a) {
+    Value *cls = obj->u.obj.klass;
+    Found f = {0};
+    if (class_find(cls, "__call__", NULL, &f) && !f.b) return call_found(I, obj, &f, a);
+    if (cls->u.cls->is_module) {
+        if (!val_attr_get(obj, "training"))
+            return rt_error(I, "'%s' object has no attribute '_modules': its __init__ did not call super().__init__()", cls->u.cls->name);
+        if (class_find(cls, "forward", NULL, &f)) return call_found(I, obj, &f, a);
+    }
+    return rt_error(I, "'%s' object is not callable", cls->u.cls->name);
+}
+
+/* Runs a method named name of obj's class for repr/str; NULL (no error left) when there is none or it failed. */
+static Value *repr_method(Value *obj, const char *name) {
+    Value *cls = obj->u.obj.klass;
+    Interp *I = cls->u.cls->interp;
+    Found f = {0};
+    if (!I || interp_failed(I) || !class_find(cls, name, NULL, &f) || f.b) return NULL;
+    Args a = {0};
+    Value *r = call_found(I, obj, &f, &a);
+    if (r && r->kind != V_STR) { val_decref(r); r = NULL; rt_error(I, "%s returned a non-string", name); }
+    if (!r) {
+        StrBuf b;
+        sb_init(&b);
+        sb_printf(&b, "<%s object: its %s failed: %s>", cls->u.cls->name, name, interp_error_msg(I));
+        r = val_str(sb_str(&b));
+        sb_free(&b);
+        if (interp_error_kind(I) == ERR_ERROR) interp_clear_error(I);
+    }
+    return r;
+}
+
+static void instance_repr(StrBuf *out, Value *obj, int indent) {
+    (void)indent;
+    Value *r = repr_method(obj, "__repr__");
+    if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
+    ClassInfo *c = obj->u.obj.klass->u.cls;
+    if (c->is_module) {
+        Value *extra = repr_method(obj, "extra_repr");
+        val_module_repr(out, obj, extra ? extra->u.str.s : NULL);
+        val_decref(extra);
+        return;
+    }
+    sb_printf(out, "<%s.%s object at %p>", c->module_name, c->name, (void *)obj);
+}
+
+static void instance_str(StrBuf *out, Value *obj) {
+    Value *r = repr_method(obj, "__str__");
+    if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
+    instance_repr(out, obj, 0);
+}
+
+const ObjClass UserObjectClass = {.name = "object", .call = instance_call, .repr = instance_repr, .str = instance_str,
+                                  .getattr = instance_getattr, .setattr = instance_setattr};
+
+/* ---- the class statement ---- */
+
+/* Runs the body of `class Name(bases): body` in a namespace of its own and makes the class (a new reference), or
+ * NULL with an error set. The class statement binds the name only after this succeeds. */
+Value *class_create(Interp *I, Node *n) {
+    Node *bases_n = n->kids[0], *body = n->kids[1];
+    Value *cls = new_class(n->str, "__main__");
+    ClassInfo *c = cls->u.cls;
+    c->interp = I;
+    for (int i = 0; i < bases_n->nkids; i++) {
+        Node *bn = bases_n->kids[i];
+        if (bn->kind == N_KWARG || bn->kind == N_STAR || bn->kind == N_DSTAR) {
+            rt_error(I, "attn's classes take base classes only (no metaclass or keywords)");
+            interp_error_at(I, bn->line, bn->col);
+            val_decref(cls);
+            return NULL;
+        }
+        Value *b = interp_eval(I, bn);
+        if (!b) { val_decref(cls); return NULL; }
+        if (b->kind != V_CLASS) {
+            if (b->kind == V_BUILTIN)
+                rt_error(I, "attn cannot derive a class from its built-in %s; derive from nn.Module (as the book "
+                            "does) and keep a %s inside it", b->u.builtin->name, b->u.builtin->name);
+            else rt_error(I, "a base class must be a class, not %s", val_type_name(b));
+            interp_error_at(I, bn->line, bn->col);
+            val_decref(b);
+            val_decref(cls);
+            return NULL;
+        }
+        for (int j = 0; j < c->nbases; j++)
+            if (c->bases[j] == b) {
+                rt_error(I, "duplicate base class %s", b->u.cls->name);
+                interp_error_at(I, bn->line, bn->col);
+                val_decref(b);
+                val_decref(cls);
+                return NULL;
+            }
+        c->bases = xrealloc(c->bases, sizeof(Value *) * (size_t)(c->nbases + 1));
+        c->bases[c->nbases++] = b;
+        c->is_module |= b->u.cls->is_module;
+    }
+    if (c->nbases == 0) {
+        c->bases = xmalloc(sizeof(Value *));
+        c->bases[c->nbases++] = val_incref(class_object());
+    }
+    if (!c3_mro(cls)) {
+        rt_error(I, "Cannot create a consistent method resolution order (MRO) for bases of %s", c->name);
+        interp_error_at(I, n->line, n->col);
+        val_decref(cls);
+        return NULL;
+    }
+    /* the body runs in the class namespace; its functions see the globals, not this namespace (as in Python) */
+    Scope sc;
+    Scope *saved = I->scope;
+    scope_open(&sc, saved, true);
+    I->scope = &sc;
+    int rc = interp_exec_body(I, body);
+    I->scope = saved;
+    if (rc == 0 && I->signal) { rt_error(I, "'return' outside a function"); interp_error_at(I, n->line, n->col); rc = -1; I->signal = 0; }
+    if (rc == 0) {      /* the namespace becomes the class's */
+        c->attrs = *sc.vars;
+        memset(sc.vars, 0, sizeof *sc.vars);
+    }
+    scope_close(&sc);
+    if (rc < 0) { val_decref(cls); return NULL; }
+    if (body->nkids && body->kids[0]->kind == N_EXPR_STMT && body->kids[0]->kids[0]->kind == N_STR)
+        dict_set(&c->attrs, "__doc__", val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen));
+    return cls;
+}
+
+/* ---- super, property, staticmethod, classmethod ---- */
+
+static Value *super_getattr(Interp *I, Value *sup, const char *name) {
+    Value *this = val_attr_get(sup, "__thisclass__"), *self = val_attr_get(sup, "__self__");
+    Value *cls = self->kind == V_CLASS ? self : self->u.obj.klass;
+    Found f = {0};
+    if (class_find(cls, name, this, &f)) return bind(I, self->kind == V_CLASS ? NULL : self, cls, &f);
+    return rt_error(I, "'super' object has no attribute '%s'", name);
+}
+
+static void super_repr(StrBuf *out, Value *sup, int indent) {
+    (void)indent;
+    sb_printf(out, "<super: <class '%s'>, <%s object>>", val_attr_get(sup, "__thisclass__")->u.cls->name,
+              val_type_name(val_attr_get(sup, "__self__")));
+}
+
+static const ObjClass SuperClass = {.name = "super", .repr = super_repr, .getattr = super_getattr};
+
+/* super() in a method: the class the method was found in and its first argument; super(Cls, self) names them. */
+static Value *bi_super(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *cls, *self;
+    if (a->npos == 0) {
+        Frame *fr = I->frame;
+        if (!fr) return rt_error(I, "super(): no arguments (super() without arguments works inside a method)");
+        if (!fr->klass) return rt_error(I, "super(): this function was not called as a method of a class; write super(ClassName, self)");
+        Node *params = fr->func->u.func->def->kids[0];
+        self = params->nkids && params->kids[0]->str ? dict_get(fr->scope->vars, params->kids[0]->str) : NULL;
+        if (!self) return rt_error(I, "super(): no arguments");
+        cls = fr->klass;
+    } else {
+        if (a->npos != 2) return rt_error(I, "super() takes a class and an instance: super(ClassName, self)");
+        cls = a->pos[0];
+        self = a->pos[1];
+        if (cls->kind != V_CLASS) return rt_error(I, "super() argument 1 must be a type, not %s", val_type_name(cls));
+    }
+    Value *scls = self->kind == V_CLASS ? self : self->kind == V_OBJECT ? self->u.obj.klass : NULL;
+    if (!scls || !class_is_subclass(scls, cls))
+        return rt_error(I, "super(type, obj): obj must be an instance or subtype of type");
+    Value *s = val_object(&SuperClass);
+    val_attr_set(s, "__thisclass__", val_incref(cls));
+    val_attr_set(s, "__self__", val_incref(self));
+    return s;
+}
+
+static Value *wrapper(Interp *I, Args *a, const ObjClass *kind) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    if (a->npos != 1) return rt_error(I, "%s() takes one function", kind->name);
+    Value *w = val_object(kind);
+    val_attr_set(w, "__func__", val_incref(a->pos[0]));
+    return w;
+}
+
+static Value *bi_staticmethod(Interp *I, Args *a) { return wrapper(I, a, &StaticMethodClass); }
+static Value *bi_classmethod(Interp *I, Args *a) { return wrapper(I, a, &ClassMethodClass); }
+
+static Value *make_property(Value *fget, Value *fset) {
+    Value *p = val_object(&PropertyClass);
+    val_attr_set(p, "fget", val_incref(fget));
+    val_attr_set(p, "fset", val_incref(fset));
+    return p;
+}
+
+static Value *bi_property(Interp *I, Args *a) {
+    static const char *const kw[] = {"fget", "fset", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *none = val_none(), *get = arg(a, 0, "fget"), *set = arg(a, 1, "fset");
+    Value *p = make_property(get ? get : none, set ? set : none);
+    val_decref(none);
+    return p;
+}
+
+/* @x.setter / @x.getter: a copy of the property with that function. */
+static Value *m_property_with(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "%s() takes one function", a->fn->name);
+    Value *p = a->pos[0];
+    bool set = a->fn->tag == 1;
+    return make_property(set ? val_attr_get(p, "fget") : a->pos[1], set ? a->pos[1] : val_attr_get(p, "fset"));
+}
+
+static const Builtin property_methods[] = {
+    {"getter", m_property_with, "prop.getter(f)", "The property with getter f.", "", 0},
+    {"setter", m_property_with, "prop.setter(f)", "The property with setter f (@x.setter above def x(self, v)).", "", 1},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+static void wrapper_repr(StrBuf *out, Value *w, int indent) {
+    (void)indent;
+    sb_printf(out, "<%s object at %p>", w->u.obj.cls->name, (void *)w);
+}
+
+static const ObjClass PropertyClass = {.name = "property", .repr = wrapper_repr, .methods = property_methods};
+static const ObjClass StaticMethodClass = {.name = "staticmethod", .repr = wrapper_repr};
+static const ObjClass ClassMethodClass = {.name = "classmethod", .repr = wrapper_repr};
+
+/* ---- isinstance and friends ---- */
+
+/* Is v an instance of classinfo: a class (the student's, object, nn.Module), one of Python's types (int, float,
+ * str, bool, list, tuple, dict), an attn object's constructor (nn.Linear), or a tuple of these? */
+static bool is_instance(Value *v, Value *ci) {
+    if (ci->kind == V_TUPLE) {
+        for (int64_t i = 0; i < ci->u.seq.n; i++) if (is_instance(v, ci->u.seq.items[i])) return true;
+        return false;
+    }
+    if (ci->kind == V_CLASS) {
+        if (ci == class_object()) return true;
+        if (v->kind == V_OBJECT && v->u.obj.klass) return class_is_subclass(v->u.obj.klass, ci);
+        if (ci->u.cls->is_module && !ci->u.cls->interp && ci->u.cls->nbases == 1 && ci->u.cls->bases[0] == class_object())
+            return val_is_module(v);         /* nn.Module itself: attn's built-in modules are modules too */
+        return false;
+    }
+    if (ci->kind == V_BUILTIN) {
+        const char *t = ci->u.builtin->name;
+        if (v->kind == V_OBJECT && !v->u.obj.klass) return !strcmp(v->u.obj.cls->name, t);
+        static const struct { const char *name; VKind k; } types[] = {{"int", V_INT}, {"float", V_FLOAT}, {"str", V_STR},
+            {"bool", V_BOOL}, {"list", V_LIST}, {"tuple", V_TUPLE}, {"dict", V_DICT}};
+        for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+            if (!strcmp(t, types[i].name)) return v->kind == types[i].k || (types[i].k == V_INT && v->kind == V_BOOL);
+    }
+    return false;
+}
+
+static bool valid_classinfo(Value *ci) {
+    if (ci->kind == V_TUPLE) {
+        for (int64_t i = 0; i < ci->u.seq.n; i++) if (!valid_classinfo(ci->u.seq.items[i])) return false;
+        return true;
+    }
+    return ci->kind == V_CLASS || ci->kind == V_BUILTIN;
+}
+
+static Value *bi_isinstance(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    if (a->npos != 2) return rt_error(I, "isinstance(obj, class) takes two arguments");
+    if (!valid_classinfo(a->pos[1])) return rt_error(I, "isinstance() arg 2 must be a type or tuple of types");
+    return val_bool(is_instance(a->pos[0], a->pos[1]));
+}
+
+static Value *bi_issubclass(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    if (a->npos != 2 || a->pos[0]->kind != V_CLASS) return rt_error(I, "issubclass(cls, base): cls must be a class");
+    if (a->pos[1]->kind != V_CLASS) return rt_error(I, "issubclass() arg 2 must be a class");
+    return val_bool(class_is_subclass(a->pos[0], a->pos[1]));
+}
+
+/* getattr(obj, name[, default]) and hasattr(obj, name): a missing attribute is an error, or the default. */
+static Value *bi_getattr(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    bool has = a->fn->tag == 1;
+    if (a->npos < 2 || (has && a->npos != 2)) return rt_error(I, has ? "hasattr(obj, name) takes two arguments" : "getattr(obj, name[, default]) takes two or three arguments");
+    if (a->pos[1]->kind != V_STR) return rt_error(I, "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    Value *r = ops_getattr(I, a->pos[0], a->pos[1]->u.str.s);
+    if (r) { if (has) { val_decref(r); return val_bool(true); } return r; }
+    if (interp_error_kind(I) != ERR_ERROR || (!has && a->npos < 3)) return NULL;
+    interp_clear_error(I);
+    return has ? val_bool(false) : val_incref(a->pos[2]);
+}
+
+static Value *bi_setattr(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    if (a->npos != 3) return rt_error(I, "setattr(obj, name, value) takes three arguments");
+    if (a->pos[1]->kind != V_STR) return rt_error(I, "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
+}
+
+static Value *bi_callable(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    if (a->npos != 1) return rt_error(I, "callable(obj) takes one argument");
+    Value *v = a->pos[0];
+    bool c = v->kind == V_BUILTIN || v->kind == V_METHOD || v->kind == V_FUNC || v->kind == V_CLASS;
+    if (v->kind == V_OBJECT) {
+        Found f = {0};
+        c = v->u.obj.klass ? (class_find(v->u.obj.klass, "__call__", NULL, &f) && !f.b) || v->u.obj.klass->u.cls->is_module
+                           : v->u.obj.cls->call != NULL;
+    }
+    return val_bool(c);
+}
+
+const Builtin bi_classes[] = {
+    {"super", bi_super, "super() / super(Class, self)",
+     "Inside a method: the next class in the method resolution order, e.g. super().__init__() runs nn.Module's "
+     "__init__ in a class derived from nn.Module.", "", 0},
+    {"isinstance", bi_isinstance, "isinstance(obj, cls)", "True when obj is an instance of cls (or of a tuple of classes).", "", 0},
+    {"issubclass", bi_issubclass, "issubclass(cls, base)", "True when cls derives from base.", "", 0},
+    {"getattr", bi_getattr, "getattr(obj, name, default)", "obj.name for a name in a string; default when it is missing.", "", 0},
+    {"hasattr", bi_getattr, "hasattr(obj, name)", "True when obj.name exists.", "", 1},
+    {"setattr", bi_setattr, "setattr(obj, name, value)", "obj.name = value for a name in a string.", "", 0},
+    {"callable", bi_callable, "callable(obj)", "True when obj can be called.", "", 0},
+    {"property", bi_property, "@property", "Makes a method read like an attribute: @property above def x(self).", "", 0},
+    {"staticmethod", bi_staticmethod, "@staticmethod", "A function in a class that takes no self.", "", 0},
+    {"classmethod", bi_classmethod, "@classmethod", "A method that receives the class (cls) instead of an instance.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
