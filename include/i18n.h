@@ -41,4 +41,6 @@ typedef struct I18nMessage {
     const char *text[I18N_NLANGS];     /* English (the key), Japanese, Chinese; NULL when untranslated */
 } I18nMessage;
 const I18nMessage *i18n_catalogue(int *n);
+/* The help texts of the chapter's functions, keyed by their English text (src/util/i18n_help.c). */
+const I18nMessage *i18n_help_catalogue(int *n);
 #endif

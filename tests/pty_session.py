@@ -121,6 +121,7 @@ with tempfile.TemporaryDirectory() as state:
     t.buf = b""
     t.send("for i in range(3):\r")
     t.read("...> ")
+    t.buf = b""                  # wait for the prompt after this line, not the one already on screen
     t.send("    print('never', i)\r")
     t.read("...> ")
     t.send("\x03")

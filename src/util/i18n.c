@@ -68,9 +68,12 @@ const char *i18n_code(I18nLang lang) {
 const char *i18n_tr(const char *msgid) {
     I18nLang l = i18n_get();
     if (l == I18N_EN || !msgid) return msgid;
-    int n;
-    const I18nMessage *m = i18n_catalogue(&n);
-    for (int i = 0; i < n; i++)
-        if (!strcmp(m[i].text[I18N_EN], msgid)) return m[i].text[l] ? m[i].text[l] : msgid;
+    const I18nMessage *(*const tables[])(int *) = {i18n_catalogue, i18n_help_catalogue};
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+        int n;
+        const I18nMessage *m = tables[t](&n);
+        for (int i = 0; i < n; i++)
+            if (!strcmp(m[i].text[I18N_EN], msgid)) return m[i].text[l] ? m[i].text[l] : msgid;
+    }
     return msgid;
 }
