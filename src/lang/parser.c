@@ -1020,6 +1020,8 @@ static Node *decorated(Parser *p) {
     else { ast_free(decos); return t->kind == T_EOF ? fail_at(p, t, "a def or class is expected after the decorator") : fail_at(p, t, "a decorator must be followed by a def or a class"); }
     if (!n) { ast_free(decos); return NULL; }
     ast_add(n, decos);
+    n->line = decos->line;         /* the statement starts at its first decorator */
+    n->col = decos->col;
     return n;
 }
 
