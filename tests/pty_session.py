@@ -134,12 +134,10 @@ with tempfile.TemporaryDirectory() as state:
     t.buf = b""
     t.send("(1 +\r")
     t.read("...> ")
-    t.send("\x03")
-    t.read("attn> ", 3)
-    t.send("\x03")
-    t.read("attn> ", 3)
-    t.send("\x03")
-    t.read("attn> ", 3)
+    for _ in range(3):           # each Ctrl-C answered by a fresh prompt before the next key
+        t.buf = b""
+        t.send("\x03")
+        t.read("attn> ", 3)
     t.buf = b""
     t.send("X.sum()\r")
     out = t.read("tensor(6.)", 3)
