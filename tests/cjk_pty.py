@@ -214,6 +214,18 @@ def lesson_walks():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def help_in_languages():
+    """help NAME of a chapter function in Japanese and Chinese, wrapped to 80 display columns; English unchanged."""
+    for lang, env, want in [("ja", {"LANG": "ja_JP.UTF-8"}, "単位円上の組"), ("zh", {"LC_ALL": "zh_CN.UTF-8"}, "在单位圆上画出"),
+                            ("en", {"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "C"}, "The 2×2 matrix R")]:
+        e = dict(os.environ, **env)
+        r = subprocess.run([ATTN, "-c", "help('rotation')"], capture_output=True, text=True, env=e, timeout=30)
+        lines = r.stdout.split("\n")
+        check(f"help rotation in {lang}", want in r.stdout and all(width(l) <= 80 for l in lines), r.stdout + r.stderr)
+    r = subprocess.run([ATTN, "--lang", "zh", "-c", "help()"], capture_output=True, text=True, timeout=30)
+    check("help() overview in Chinese", "本章的函数" in r.stdout and "masked_softmax" in r.stdout, r.stdout[:300])
+
+
 if not shutil.which("tmux"):
     print("tmux is missing: run scripts/install-deps")
     check("tmux installed", False)
@@ -224,4 +236,5 @@ caret_case("zh_CN.UTF-8", "print('位置编码：', 自注意力)", "自注意�
 caret_case("C", "x = len('（自己注意）') + zz", "zz")
 caret_case("", "label = 'Café 位置' ; y = nope", "nope")
 lesson_walks()
+help_in_languages()
 finish()

@@ -2,6 +2,7 @@
  * explanation for students. */
 #include "builtins_internal.h"
 #include "help.h"
+#include "i18n.h"
 #include "textwidth.h"
 #include "interp.h"
 #include <string.h>
@@ -43,8 +44,8 @@ bool help_for(StrBuf *out, const char *name) {
     if (!b) b = m;
     help_signature(out, b->signature, 79);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
-    tw_wrap(out, b->help, 79, "  ");
-    if (m) sb_printf(out, "  Also a method: X.%s(...)\n", n);
+    tw_wrap(out, TR(b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
+    if (m) sb_printf(out, TR("  Also a method: X.%s(...)\n"), n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
         plot_describe(&session_of(NULL)->plot, out, isatty(1) != 0);
@@ -56,12 +57,12 @@ void help_overview(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
     sb_puts(out,
-            "attn: type Python/PyTorch lines as in the book (the torch. and d2l. prefixes\n"
+            TR("attn: type Python/PyTorch lines as in the book (the torch. and d2l. prefixes\n"
             "are optional).\n"
             "  help NAME      explains one function, e.g. help masked_softmax\n"
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
-            "From the chapter (d2l §11.3, §11.5, §11.6):\n");
+            "From the chapter (d2l §11.3, §11.5, §11.6):\n"));
     int col = 0;
     for (int i = 0; i < n; i++) {
         if (!all[i]->section || strncmp(all[i]->section, "§11", 3) != 0) continue;
@@ -69,7 +70,7 @@ void help_overview(StrBuf *out) {
         if (++col % 3 == 0) sb_putc(out, '\n');
     }
     if (col % 3) sb_putc(out, '\n');
-    sb_puts(out, "\nTensors and Python:\n");
+    sb_puts(out, TR("\nTensors and Python:\n"));
     col = 0;
     for (int i = 0; i < n; i++) {
         if (all[i]->name[0] == '_' || (all[i]->section && !strncmp(all[i]->section, "§11", 3))) continue;
@@ -77,7 +78,7 @@ void help_overview(StrBuf *out) {
         if (++col % 4 == 0) sb_putc(out, '\n');
     }
     if (col % 4) sb_putc(out, '\n');
-    sb_puts(out, "\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n");
+    sb_puts(out, TR("\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"));
 }
 
 static Value *bi_help(Interp *I, Args *a) {

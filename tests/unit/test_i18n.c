@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "i18n.h"
 #include "lesson_translation.h"
+#include "builtins.h"
 
 static void test_parse_option(void **state) {
     (void)state;
@@ -243,6 +244,41 @@ static void test_drift_caught(void **state) {
     remove(tr); remove(en); rmdir(jadir); rmdir(dir);
 }
 
+/* Every function of the chapter (a section starting §11) has its current English help text translated, and no
+ * translation is left for a help text that no longer exists (its English changed: translate the new text). */
+static void test_help_translated(void **state) {
+    (void)state;
+    int bad = 0, checked = 0;
+    for (int t = 0; t < 2; t++) {
+        int n;
+        const Builtin *const *all = t ? builtins_all_methods(&n) : builtins_all(&n);
+        for (int i = 0; i < n; i++) {
+            const Builtin *b = all[i];
+            if (!b->section || strncmp(b->section, "§11", 4) != 0 || !b->help) continue;
+            checked++;
+            for (int l = I18N_JA; l < I18N_NLANGS; l++) {
+                i18n_set((I18nLang)l);
+                if (TR(b->help) == b->help) { printf("help %s: no %s translation of: %s\n", b->name, i18n_code((I18nLang)l), b->help); bad++; }
+            }
+        }
+    }
+    i18n_set(I18N_EN);
+    int nh;
+    const I18nMessage *h = i18n_help_catalogue(&nh);
+    for (int k = 0; k < nh; k++) {
+        bool used = false;
+        for (int t = 0; t < 2 && !used; t++) {
+            int n;
+            const Builtin *const *all = t ? builtins_all_methods(&n) : builtins_all(&n);
+            for (int i = 0; i < n && !used; i++) used = all[i]->help && !strcmp(all[i]->help, h[k].text[I18N_EN]);
+        }
+        if (!used) { printf("src/util/i18n_help.c: no function has this help text any more: %s\n", h[k].text[I18N_EN]); bad++; }
+    }
+    printf("%d help texts of the chapter's functions checked\n", checked);
+    assert_true(checked >= 20);
+    assert_int_equal(bad, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_option),
@@ -253,6 +289,7 @@ int main(void) {
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_translations_agree),
         cmocka_unit_test(test_drift_caught),
+        cmocka_unit_test(test_help_translated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
