@@ -1,6 +1,7 @@
 /* transcript.h - golden transcripts (prefix tr_). A transcript is Markdown: prose, and ```attn fenced blocks in
- * which "attn> " lines are input ("  ...> " continues one) and the other lines are the output expected from it.
- * Numbers are compared to the precision written in the expected text: 0.1769 accepts 0.1768..0.1770. */
+ * which "attn> " lines are input ("  ...> " continues one) and the other lines are the output expected from it
+ * (read by mdblock.h, the same reader as lessons'). Numbers are compared to the precision written in the expected
+ * text: 0.1769 accepts 0.1768..0.1770. */
 #ifndef ATTN_TRANSCRIPT_H
 #define ATTN_TRANSCRIPT_H
 #include "interp.h"
@@ -13,13 +14,22 @@ typedef struct TrStep {
     int expected_line;      /* first line of the expected output */
     int end_line;           /* line after the last expected line */
     bool silent;            /* a lesson question's model answer: run, but its output is not compared */
+    int block;              /* index of its ```attn block in blocks (-1 for a question's answer) */
 } TrStep;
+
+/* An ```attn block: where its fences are, so --update can lengthen them when an output holds a line of ```. */
+typedef struct TrBlock {
+    int open_line, close_line;
+    int fence_len;
+} TrBlock;
 
 typedef struct Transcript {
     char *path;
     char *text;             /* the whole file */
     TrStep *steps;
     int nsteps;
+    TrBlock *blocks;
+    int nblocks;
 } Transcript;
 
 /* Loads and splits a transcript; NULL with a message "file:line: ..." in err. */

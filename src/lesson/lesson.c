@@ -4,6 +4,7 @@
 #include "transcript.h"
 #include "plot.h"
 #include "textfile.h"
+#include "mdblock.h"
 #include "ops.h"
 #include "parser.h"
 #include "strbuf.h"
@@ -176,6 +177,7 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
 Lesson *lesson_load(const char *path, char *err, size_t errlen) {
     char *text = textfile_read(path, LESSON_MAX_FILE, err, errlen);
     if (!text) return NULL;
+    if (!md_text_clean(text, path, err, errlen)) { free(text); return NULL; }
     StrBuf b = {text, strlen(text), strlen(text) + 1};
     Lesson *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(path);
@@ -196,19 +198,17 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         if (len && p[len - 1] == '\r') len--;
         const char *next = nl ? nl + 1 : p + strlen(p);
-        bool fence = len >= 3 && !strncmp(p, "```", 3);
-        if (fence) {
+        MdFence fence;
+        if (md_fence_open(p, len, &fence)) {
             /* a fenced block: attn, question, or another language (prose) */
-            const char *lang = p + 3;
-            size_t ll = len - 3;
-            bool is_attn = ll >= 4 && !strncmp(lang, "attn", 4), is_q = ll >= 8 && !strncmp(lang, "question", 8);
+            bool is_attn = md_info_is(&fence, "attn"), is_q = md_info_is(&fence, "question");
             const char *body = next, *q = next;
             int start = line;
             while (*q) {
                 const char *qe = strchr(q, '\n');
                 size_t qn = qe ? (size_t)(qe - q) : strlen(q);
                 line++;
-                if (qn >= 3 && !strncmp(q, "```", 3)) break;
+                if (md_fence_closes(q, qn, &fence)) break;
                 q = qe ? qe + 1 : q + qn;
             }
             if (!*q) { snprintf(err, errlen, "%s:%d: the ``` block is not closed", path, start); ok = false; break; }
@@ -227,40 +227,13 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
                 if (!qq) { ok = false; break; }
                 add_item(cur, (LessonItem){ITEM_QUESTION, NULL, NULL, qq, start});
             } else {
-                /* the block's inputs and their expected output */
-                const char *r = body;
-                int rl = start;
-                LessonItem *it = NULL;
-                StrBuf expv;
-                sb_init(&expv);
-                while (r < body_end) {
-                    rl++;
-                    const char *re = memchr(r, '\n', (size_t)(body_end - r));
-                    size_t rn = re ? (size_t)(re - r) : (size_t)(body_end - r);
-                    if (rn >= 6 && !strncmp(r, "attn> ", 6)) {
-                        if (it) { it->expected = sb_take(&expv); sb_init(&expv); }
-                        add_item(cur, (LessonItem){ITEM_RUN, xstrndup(r + 6, rn - 6), NULL, NULL, rl});
-                        it = &cur->items[cur->nitems - 1];
-                    } else if (rn >= 6 && !strncmp(r, "  ...>", 6) && it && expv.len == 0) {
-                        size_t old = strlen(it->text);
-                        const char *c = rn > 7 ? r + 7 : "";
-                        size_t cn = rn > 7 ? rn - 7 : 0;
-                        it->text = xrealloc(it->text, old + cn + 2);
-                        it->text[old] = '\n';
-                        memcpy(it->text + old + 1, c, cn);
-                        it->text[old + 1 + cn] = 0;
-                    } else if (it) {
-                        sb_putn(&expv, r, rn);
-                        sb_putc(&expv, '\n');
-                    } else if (rn) {
-                        snprintf(err, errlen, "%s:%d: output before any 'attn> ' input", path, rl);
-                        ok = false;
-                        break;
-                    }
-                    r = re ? re + 1 : body_end;
-                }
-                if (it) it->expected = sb_take(&expv);
-                sb_free(&expv);
+                /* the block's inputs and their expected output: read as transcripts are (mdblock.h) */
+                MdStep *ms = NULL;
+                int nms = 0, capms = 0;
+                ok = md_attn_steps(body, body_end, start + 1, path, &ms, &nms, &capms, err, errlen);
+                for (int i = 0; i < nms; i++)
+                    add_item(cur, (LessonItem){ITEM_RUN, ms[i].input, ms[i].expected, NULL, ms[i].line});
+                free(ms);
                 if (!ok) break;
             }
             p = next;

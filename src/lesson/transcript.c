@@ -4,6 +4,7 @@
 #include "strbuf.h"
 #include "plot.h"
 #include "textfile.h"
+#include "mdblock.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -14,94 +15,85 @@
 
 #define TR_MAX_FILE (8 << 20)
 
-static bool is_fence(const char *l, size_t n, const char **lang) {
-    size_t i = 0;
-    while (i < n && l[i] == ' ') i++;
-    if (n - i < 3 || strncmp(l + i, "```", 3) != 0) return false;
-    *lang = l + i + 3;
-    return true;
+/* The end of the line at p (its '\n' or the NUL) and its length without a trailing '\r'. */
+static const char *line_end(const char *p, size_t *n) {
+    const char *e = strchr(p, '\n');
+    if (!e) e = p + strlen(p);
+    *n = (size_t)(e - p);
+    if (*n && p[*n - 1] == '\r') (*n)--;
+    return e;
+}
+
+static TrStep *new_step(Transcript *t, int *cap) {
+    if (t->nsteps == *cap) { *cap = *cap ? *cap * 2 : 16; t->steps = xrealloc(t->steps, sizeof(TrStep) * (size_t)*cap); }
+    TrStep *s = &t->steps[t->nsteps++];
+    memset(s, 0, sizeof *s);
+    return s;
 }
 
 Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen) {
+    if (!md_text_clean(text, path, err, errlen)) return NULL;
     Transcript *t = xcalloc(1, sizeof *t);
     t->path = xstrdup(path);
     t->text = xstrdup(text);
-    const char *p = t->text;
     int line = 0, cap = 0;
-    bool in_block = false, in_other = false, in_question = false;
-    int block_start = 0;
-    TrStep *cur = NULL;
-    StrBuf exp;
-    sb_init(&exp);
-    while (*p) {
+    for (const char *p = t->text; *p;) {
         line++;
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (n && p[n - 1] == '\r') n--;
-        const char *lang;
-        if (is_fence(p, n, &lang)) {
-            size_t ll = n - (size_t)(lang - p);
-            if (in_other) in_other = false;
-            else if (!in_block) {
-                if (ll >= 4 && !strncmp(lang, "attn", 4)) { in_block = true; block_start = line; }
-                else in_other = true;          /* another language's fence: its lines are not steps */
-                in_question = ll >= 8 && !strncmp(lang, "question", 8);
-            } else {
-                if (cur) { cur->expected = sb_take(&exp); cur->end_line = line; cur = NULL; }
-                in_block = false;
+        size_t n;
+        const char *e = line_end(p, &n);
+        MdFence f;
+        if (!md_fence_open(p, n, &f)) { p = *e ? e + 1 : e; continue; }
+        /* a fenced block: find its closing fence */
+        int open = line;
+        const char *body = *e ? e + 1 : e, *q = body, *body_end = NULL;
+        while (*q) {
+            line++;
+            size_t qn;
+            const char *qe = line_end(q, &qn);
+            if (md_fence_closes(q, qn, &f)) { body_end = q; q = *qe ? qe + 1 : qe; break; }
+            q = *qe ? qe + 1 : qe;
+        }
+        if (!body_end && md_info_is(&f, "attn")) {
+            snprintf(err, errlen, "%s:%d: the ```attn block is not closed (a ``` line is missing)", path, open);
+            tr_free(t);
+            return NULL;
+        }
+        if (!body_end) body_end = q;
+        if (md_info_is(&f, "attn")) {
+            t->blocks = xrealloc(t->blocks, sizeof(TrBlock) * (size_t)(t->nblocks + 1));
+            t->blocks[t->nblocks] = (TrBlock){open, line, f.len};
+            MdStep *ms = NULL;
+            int nms = 0, capms = 0;
+            bool ok = md_attn_steps(body, body_end, open + 1, path, &ms, &nms, &capms, err, errlen);
+            for (int i = 0; i < nms; i++) {
+                TrStep *s = new_step(t, &cap);
+                *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false, t->nblocks};
             }
-        } else if (in_other && in_question && n > 7 && !strncmp(p, "answer:", 7)) {
+            free(ms);
+            t->nblocks++;
+            if (!ok) { tr_free(t); return NULL; }
+        } else if (md_info_is(&f, "question")) {
             /* a lesson question: its model answer runs silently, so later steps see what it defines */
-            if (t->nsteps == cap) { cap = cap ? cap * 2 : 16; t->steps = xrealloc(t->steps, sizeof(TrStep) * (size_t)cap); }
-            TrStep *q = &t->steps[t->nsteps++];
-            memset(q, 0, sizeof *q);
-            const char *v = p + 7;
-            while (*v == ' ') v++;
-            q->input = xstrndup(v, n - (size_t)(v - p));
-            q->line = q->expected_line = q->end_line = line;
-            q->silent = true;
-        } else if (in_block) {
-            if (n >= 6 && !strncmp(p, "attn> ", 6)) {
-                if (cur) { cur->expected = sb_take(&exp); cur->end_line = line; }
-                if (t->nsteps == cap) { cap = cap ? cap * 2 : 16; t->steps = xrealloc(t->steps, sizeof(TrStep) * (size_t)cap); }
-                cur = &t->steps[t->nsteps++];
-                memset(cur, 0, sizeof *cur);
-                cur->input = xstrndup(p + 6, n - 6);
-                cur->line = line;
-                cur->expected_line = line + 1;
-                sb_clear(&exp);
-            } else if (n >= 7 && !strncmp(p, "  ...> ", 7) && cur && exp.len == 0) {
-                size_t old = strlen(cur->input);
-                cur->input = xrealloc(cur->input, old + n - 7 + 2);
-                cur->input[old] = '\n';
-                memcpy(cur->input + old + 1, p + 7, n - 7);
-                cur->input[old + 1 + n - 7] = 0;
-                cur->expected_line = line + 1;
-            } else if (n == 6 && !strncmp(p, "  ...>", 6) && cur && exp.len == 0) {
-                size_t old = strlen(cur->input);
-                cur->input = xrealloc(cur->input, old + 2);
-                cur->input[old] = '\n';
-                cur->input[old + 1] = 0;
-                cur->expected_line = line + 1;
-            } else if (cur) {
-                sb_putn(&exp, p, n);
-                sb_putc(&exp, '\n');
-            } else if (n > 0) {
-                snprintf(err, errlen, "%s:%d: output before any 'attn> ' input in the block opened on line %d", path, line, block_start);
-                sb_free(&exp);
-                tr_free(t);
-                return NULL;
+            int ql = open;
+            for (const char *r = body; r < body_end;) {
+                ql++;
+                size_t rn;
+                const char *re = line_end(r, &rn);
+                if (rn > 7 && !strncmp(r, "answer:", 7)) {
+                    const char *v = r + 7;
+                    while (*v == ' ') v++;
+                    TrStep *s = new_step(t, &cap);
+                    s->input = xstrndup(v, rn - (size_t)(v - r));
+                    s->expected = xstrdup("");
+                    s->line = s->expected_line = s->end_line = ql;
+                    s->silent = true;
+                    s->block = -1;
+                }
+                r = *re ? re + 1 : re;
             }
         }
-        p = e ? e + 1 : p + strlen(p);
+        p = q;
     }
-    if (in_block) {
-        snprintf(err, errlen, "%s:%d: the ```attn block is not closed (a ``` line is missing)", path, block_start);
-        sb_free(&exp);
-        tr_free(t);
-        return NULL;
-    }
-    sb_free(&exp);
     return t;
 }
 
@@ -117,6 +109,7 @@ void tr_free(Transcript *t) {
     if (!t) return;
     for (int i = 0; i < t->nsteps; i++) { free(t->steps[i].input); free(t->steps[i].expected); }
     free(t->steps);
+    free(t->blocks);
     free(t->text);
     free(t->path);
     free(t);
@@ -341,11 +334,57 @@ int tr_check(const char *path, bool quiet) {
     return bad ? 1 : 0;
 }
 
+/* Copies the text's lines up to (not including) line `until` into b, from *p at line *line. The fences of a block
+ * whose new output holds a line of backticks are written longer (need[block]), so the block stays one block. */
+static void copy_lines(StrBuf *b, const Transcript *t, const int *need, const char **p, int *line, int until) {
+    while (*line < until && **p) {
+        const char *e = strchr(*p, '\n');
+        size_t n = e ? (size_t)(e - *p) + 1 : strlen(*p);
+        const TrBlock *fb = NULL;
+        for (int k = 0; k < t->nblocks && !fb; k++)
+            if ((t->blocks[k].open_line == *line || t->blocks[k].close_line == *line) && need[k] > t->blocks[k].fence_len)
+                fb = &t->blocks[k];
+        if (fb) {
+            const char *q = *p;
+            while (*q == ' ') q++;
+            sb_putn(b, *p, (size_t)(q - *p));
+            sb_pad(b, '`', need[fb - t->blocks]);
+            while (*q == '`') q++;
+            sb_putn(b, q, n - (size_t)(q - *p));
+        } else {
+            sb_putn(b, *p, n);
+        }
+        *p += n;
+        (*line)++;
+    }
+}
+
+/* An output line the transcript format cannot hold as output: it would read back as a statement. */
+static bool reads_as_input(const char *out) {
+    for (const char *p = out; *p;) {
+        if (!strncmp(p, "attn> ", 6) || !strncmp(p, "  ...>", 6)) return true;
+        const char *e = strchr(p, '\n');
+        if (!e) break;
+        p = e + 1;
+    }
+    return false;
+}
+
 /* Rewrites the expected output of every step with what attn prints now (temp file, then rename). */
 int tr_update(const char *path) {
     char **outs;
     Transcript *t = load_and_run(path, &outs);
     if (!t) return 2;
+    int *need = xcalloc((size_t)(t->nblocks ? t->nblocks : 1), sizeof(int));
+    for (int i = 0; i < t->nsteps; i++) {
+        const TrStep *s = &t->steps[i];
+        if (s->silent || s->block < 0) continue;
+        int k = md_fence_len_for(outs[i]);
+        if (k > need[s->block]) need[s->block] = k;
+        if (reads_as_input(outs[i]))
+            fprintf(stderr, "attn: %s:%d: the output of this statement has a line starting 'attn> ' or '  ...>': it will "
+                            "read back as a statement\n", path, s->line);
+    }
     StrBuf b;
     sb_init(&b);
     const char *p = t->text;
@@ -353,13 +392,7 @@ int tr_update(const char *path) {
     for (int i = 0; i < t->nsteps; i++) {
         TrStep *s = &t->steps[i];
         if (s->silent) { free(outs[i]); continue; }
-        while (line < s->expected_line && *p) {
-            const char *e = strchr(p, '\n');
-            size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
-            sb_putn(&b, p, n);
-            p += n;
-            line++;
-        }
+        copy_lines(&b, t, need, &p, &line, s->expected_line);
         sb_puts(&b, outs[i]);
         if (outs[i][0] && outs[i][strlen(outs[i]) - 1] != '\n') sb_putc(&b, '\n');
         if (!tr_match(s->expected, outs[i]) || strcmp(s->expected, outs[i])) changed++;
@@ -370,7 +403,8 @@ int tr_update(const char *path) {
         }
         free(outs[i]);
     }
-    sb_puts(&b, p);
+    copy_lines(&b, t, need, &p, &line, 1 << 30);
+    free(need);
     free(outs);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());

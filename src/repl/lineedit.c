@@ -7,6 +7,7 @@
 #include "ops.h"
 #include <editline/readline.h>
 #include <errno.h>
+#include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -138,12 +139,39 @@ static void utf8_input(void) {
     if (!l || strcmp(cs, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
 }
 
+/* libedit's input function: one character (a whole UTF-8 sequence, as a code point) from the terminal, or -1 (EOF
+ * to libedit) as soon as Ctrl-C has been pressed. libedit alone may miss a SIGINT that arrives just before it
+ * waits, and then goes on reading; polling the flag while waiting means a Ctrl-C is never lost or late. */
+static int getc_or_interrupt(FILE *in) {
+    int fd = fileno(in);
+    unsigned char b[4];
+    int need = 1, got = 0;
+    while (got < need) {
+        if (ten_interrupted) return -1;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int r = poll(&pfd, 1, 100);
+        if (r < 0 && errno != EINTR) return -1;
+        if (r <= 0) continue;
+        ssize_t n = read(fd, b + got, 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;                        /* end of input */
+        if (got == 0) need = b[0] >= 0xF0 ? 4 : b[0] >= 0xE0 ? 3 : b[0] >= 0xC0 ? 2 : 1;
+        else if ((b[got] & 0xC0) != 0x80) return 0xFFFD;   /* a broken sequence: the replacement character */
+        got++;
+    }
+    if (need == 1) return b[0];
+    int c = b[0] & (0x3F >> (need - 1));
+    for (int i = 1; i < need; i++) c = (c << 6) | (b[i] & 0x3F);
+    return c;
+}
+
 static int users;      /* sessions using line editing now (a lesson started from the REPL is the second) */
 
 void lineedit_init(void) {
     if (users++ > 0) return;
     utf8_input();
     rl_readline_name = "attn";
+    rl_getc_function = getc_or_interrupt;
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{([,+-*/%";
     rl_completion_append_character = '\0';
@@ -163,10 +191,16 @@ void lineedit_init(void) {
 
 char *lineedit_read(const char *prompt, bool *interrupted) {
     static bool told;
-    ten_interrupted = 0;
     *interrupted = false;
-    char *l = readline(prompt);
-    if (l || !ten_interrupted) return l;              /* a line, or Ctrl-D */
+    /* A Ctrl-C pressed since the last line was read (while attn parsed it, or after a statement finished) counts as
+     * pressed at this prompt: it is never lost. One that stopped a statement was taken by session_run. */
+    if (!ten_interrupted) {
+        char *l = readline(prompt);
+        if (!ten_interrupted) return l;               /* a line, or Ctrl-D */
+        free(l);                                      /* what was typed before Ctrl-C */
+    } else {
+        fputs(prompt, stdout);
+    }
     /* Ctrl-C at the prompt: the line (and the statement it continued) is dropped; attn never leaves on Ctrl-C */
     ten_interrupted = 0;
     *interrupted = true;

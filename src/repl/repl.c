@@ -48,7 +48,6 @@ int repl_run(Session *S, LineReader *r, const char *src_name) {
         if (!r->interactive) ten_interrupted = 0;
         RunStatus rs = repl_run_statement(S, &st, src_name);
         statement_free(&st);
-        ten_interrupted = 0;
         fflush(stdout);
         if (rs == RUN_QUIT) break;
         if (rs != RUN_OK) failures++;

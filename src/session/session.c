@@ -119,5 +119,8 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     }
     sb_free(&b);
     interp_clear_error(I);
+    /* the statement has stopped: a Ctrl-C has nothing more to stop (one pressed after a statement that ran to its end
+     * stays pending: the prompt takes it) */
+    ten_interrupted = 0;
     return kind == ERR_INTERRUPT ? RUN_INTERRUPT : RUN_ERROR;
 }

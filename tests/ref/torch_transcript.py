@@ -25,18 +25,19 @@ def parse(path):
     lines = open(path, encoding="utf-8").read().split("\n")
     whole = "<!-- reference: pytorch -->" in lines
     steps, cur, in_block, other, tagged, question = [], None, False, False, False, False
+    fence = 0      # backticks of the open fence: as CommonMark (and attn's mdblock.c), only as many or more close it
     for i, l in enumerate(lines):
-        if l.lstrip().startswith("```"):
-            lang = l.strip()[3:]
-            if other:
-                other = question = False
-            elif not in_block:
-                if lang.startswith("attn"):
-                    in_block, tagged = True, whole or lang.split()[1:2] == ["pytorch"]
-                else:
-                    other, question = True, lang.startswith("question")
+        m = re.match(r" {0,3}(`{3,})\s*(.*?)\s*$", l)
+        if m and (in_block or other) and len(m.group(1)) >= fence and not m.group(2):
+            other = question = in_block = False
+            cur = None
+            continue
+        if m and not (in_block or other):
+            lang, fence = m.group(2), len(m.group(1))
+            if lang.split()[:1] == ["attn"]:
+                in_block, tagged = True, whole or lang.split()[1:2] == ["pytorch"]
             else:
-                in_block, cur = False, None
+                other, question = True, lang.split()[:1] == ["question"]
             continue
         if other and question and l.startswith("answer:") and not any(s.get("answer") for s in steps[-1:] if s.get("qline") == i):
             steps.append({"input": [l[7:].strip()], "line": i, "expected": [], "first_out": i + 1, "checked": False, "answer": True, "qline": i})
