@@ -214,6 +214,28 @@ def lesson_walks():
         shutil.rmtree(state, ignore_errors=True)
 
 
+def real_lessons():
+    """The chapter's own lessons: listed and started in Japanese (--lang ja) and Chinese (LANG=zh_CN.UTF-8)."""
+    repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    env = {"ATTN_LESSONS": os.path.join(repo, "lessons"), "LANG": "C.UTF-8"}
+    s = Screen(f"{ATTN} lesson --lang ja", env)
+    t = s.wait_for("レッスン 6")
+    check("attn lesson --lang ja lists the six lessons in Japanese",
+          all(f"レッスン {k}:" in t for k in range(1, 7)) and "レッスン 1: 自己注意" in t, t)
+    wide = [l for l in t.split("\n") if width(l) > 80]
+    check("the Japanese lesson list fits 80 columns", not wide, "\n".join(wide))
+    s.close()
+    s = Screen(f"{ATTN} lesson", dict(env, LANG="zh_CN.UTF-8"))
+    t = s.wait_for("第 6 课")
+    check("LANG=zh_CN.UTF-8 attn lesson lists the six lessons in Chinese",
+          all(f"第 {k} 课" in t for k in range(1, 7)) and "第 1 课：自注意力" in t, t)
+    s.close()
+    s = Screen(f"{ATTN} lesson 2", dict(env, LANG="zh_CN.UTF-8"))
+    t = s.wait_for("按 Enter")
+    check("zh: lesson 2 starts in Chinese", "第 2 课：CNN、RNN 与自注意力的比较" in t and "第 1 步（共" in t, t[:800])
+    s.close()
+
+
 def help_in_languages():
     """help NAME of a chapter function in Japanese and Chinese, wrapped to 80 display columns; English unchanged."""
     for lang, env, want in [("ja", {"LANG": "ja_JP.UTF-8"}, "単位円上の組"), ("zh", {"LC_ALL": "zh_CN.UTF-8"}, "在单位圆上画出"),
@@ -236,5 +258,6 @@ caret_case("zh_CN.UTF-8", "print('位置编码：', 自注意力)", "自注意�
 caret_case("C", "x = len('（自己注意）') + zz", "zz")
 caret_case("", "label = 'Café 位置' ; y = nope", "nope")
 lesson_walks()
+real_lessons()
 help_in_languages()
 finish()
