@@ -352,6 +352,13 @@ static Value *bi_device(Interp *I, Args *a) {
 
 /* Checked for every builtin call: device= names the CPU, requires_grad= is False (attn has no autograd). */
 bool args_device_check(Interp *I, Args *a) {
+    const char *fn = a->fn ? a->fn->name : "";
+    if (!strcmp(fn, "cuda")) { rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)"); return false; }
+    if (!strcmp(fn, "to"))          /* X.to('cuda'), X.to(torch.device(...)): the device among the positionals */
+        for (int i = 0; i < a->npos; i++)
+            if ((a->pos[i]->kind == V_STR || (a->pos[i]->kind == V_OBJECT && a->pos[i]->u.obj.cls == &DeviceClass)) &&
+                !arg_device_cpu(I, a->pos[i]))
+                return false;
     for (int k = 0; k < a->nkw; k++) {
         if (!strcmp(a->kwnames[k], "device") && !arg_device_cpu(I, a->kwvals[k])) return false;
         if (!strcmp(a->kwnames[k], "requires_grad")) {

@@ -17,6 +17,9 @@ static Value *bi_print(Interp *I, Args *a) {
     Value *sep = arg(a, -1, "sep"), *end = arg(a, -1, "end");
     if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "sep must be None or a string, not %s", val_type_name(sep));
     if (end && end->kind != V_STR && end->kind != V_NONE) return rt_error(I, "end must be None or a string, not %s", val_type_name(end));
+    Value *file = arg(a, -1, "file");
+    if (file && file->kind != V_NONE)
+        return rt_error(I, "print(file=...) is not supported: attn prints to the screen (use save(...) to write a tensor to a file)");
     StrBuf b;
     sb_init(&b);
     for (int i = 0; i < a->npos; i++) {

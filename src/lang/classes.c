@@ -338,9 +338,12 @@ Value *class_create(Interp *I, Node *n) {
         Value *b = interp_eval(I, bn);
         if (!b) { val_decref(cls); return NULL; }
         if (b->kind != V_CLASS) {
-            if (b->kind == V_BUILTIN)
-                rt_error(I, "attn cannot derive a class from its built-in %s; derive from nn.Module (as the book "
-                            "does) and keep a %s inside it", b->u.builtin->name, b->u.builtin->name);
+            if (b->kind == V_BUILTIN) {
+                char home[32];
+                builtins_home(b->u.builtin, home, sizeof home);
+                rt_error(I, "attn cannot derive a class from its built-in %s%s%s; derive from nn.Module (as the book "
+                            "does), and keep one inside if you need it", home, home[0] ? "." : "", b->u.builtin->name);
+            }
             else rt_error(I, "a base class must be a class, not %s", val_type_name(b));
             interp_error_at(I, bn->line, bn->col);
             val_decref(b);

@@ -149,20 +149,34 @@ void interp_write(Interp *I, const char *s) {
     else { fputs(s, I->out); }
 }
 
+/* "  text\n  ^" under column col (1-based), by display columns (CJK is 2 wide). */
+static void caret_lines(StrBuf *out, const char *text, int col) {
+    size_t len = strlen(text);
+    sb_puts(out, "  ");
+    sb_puts(out, text);
+    sb_puts(out, "\n  ");
+    size_t upto = col > 1 ? (size_t)(col - 1) : 0;
+    tw_caret_pad(out, text, upto < len ? upto : len);
+    sb_puts(out, "^\n");
+}
+
+/* The message, the statement's line with a caret, then the call chain from the statement down to the line where
+ * the error happened, as a short Python traceback read top to bottom ("in forward, line 3:" at the prompt, where a
+ * line counts from the start of the definition's statement; "file:line:col: in forward" in a file). */
 void interp_format_error(Interp *I, StrBuf *out) {
     const Error *e = &I->error;
     if (e->kind == ERR_NONE || e->kind == ERR_QUIT) return;
     if (e->kind == ERR_INTERRUPT) { sb_printf(out, "%s\n", e->msg); return; }
     if (e->line > 0 && e->file[0]) sb_printf(out, "%s:%d:%d: ", e->file, e->line, e->col);
     sb_printf(out, "error: %s\n", e->msg);
-    if (e->line > 0 && e->text[0]) {
-        size_t len = strlen(e->text);
-        sb_puts(out, "  ");
-        sb_puts(out, e->text);
-        sb_puts(out, "\n  ");
-        size_t upto = e->col > 1 ? (size_t)(e->col - 1) : 0;
-        tw_caret_pad(out, e->text, upto < len ? upto : len);   /* display columns: CJK is 2 wide */
-        sb_puts(out, "^\n");
+    if (e->line > 0 && e->text[0]) caret_lines(out, e->text, e->col);
+    for (int i = e->nframes - 1; i >= 0; i--) {
+        const ErrFrame *f = &e->frames[i];
+        if (f->file) sb_printf(out, "%s:%d:%d: in %s\n", f->file, f->line, f->col, f->func ? f->func : "?");
+        else sb_printf(out, "in %s, line %d:\n", f->func ? f->func : "?", f->line);
+        int lead = f->text ? (int)strspn(f->text, " \t") : 0;      /* shown without its indentation, as Python does */
+        if (lead >= f->col) lead = 0;
+        if (f->text) caret_lines(out, f->text + lead, f->col - lead);
     }
 }
 
@@ -236,6 +250,8 @@ void suggest_offer(void *ctx, const char *name) {
 
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
 static Value *name_error(Interp *I, const char *name) {
+    if (!strcmp(name, "np") || !strcmp(name, "numpy"))
+        return rt_error(I, "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
     Suggest sg;
     suggest_init(&sg, name);
     Dict *ds[2] = {&I->globals, I->scope ? I->scope->vars : NULL};
