@@ -25,12 +25,12 @@ prog=$(cat "$XDG_STATE_HOME/attn/progress" 2>/dev/null)
 has "progress file" "$prog" "01-self-attention 1 1"
 # resuming: starts at step 2, with X defined again from step 1
 out=$(printf 'scores = X.shape\nquit\n' | "$ATTN" lesson 1 2>&1)
-has "resume message" "$out" "resuming at step 2 of 6"
+has "resume message" "$out" "resuming at step 2 of 8"
 has "earlier variables replayed on resume" "$out" "scores is torch.Size([1, 4, 3]), expected a 1×4×4 tensor"
 # the list shows progress
 out=$("$ATTN" lesson 2>&1)
 has "lesson list" "$out" "Lesson 1: Self-attention"
-has "lesson list progress" "$out" "1/6 steps started"
+has "lesson list progress" "$out" "1/8 steps started"
 # a question grades only answers: looking around runs as at the prompt (output shown), is not counted, brings no hint
 rm -f "$XDG_STATE_HOME/attn/progress"
 out=$(printf '\n\n\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\n\n\n\n\n\nweights[0, 3]\nprint("row", weights[0, 3].shape)\nw3 = weights[0, 3]\nw3.max()\nweights[0, 3].sum()\nweights[0, 3].max()\nw3.argmax()\nquit\n' | "$ATTN" lesson 1 2>&1)
@@ -56,12 +56,12 @@ has "a lesson with wrong: explanations passes --check" "$out" "steps and questio
 # skip, back, jump, steps, solution
 out=$(printf 'steps\njump masking\nback\nnext\njump weights\nskip\nskip\nskip\nskip\nsolution\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "steps lists ids" "$out" "masking"
-has "jump to a step" "$out" "Step 4 of 6: Masking with valid_lens"
-has "back one step" "$out" "Step 3 of 6: Weights"
+has "jump to a step" "$out" "Step 4 of 8: Masking with valid_lens"
+has "back one step" "$out" "Step 3 of 8: Weights"
 has "skip runs the statement" "$out" "tensor([[1.0000, 1.0000, 1.0000, 1.0000]])"
 has "solution shows the answer" "$out" "The answer: weights[0, 3].argmax()"
 out=$(printf 'jump tokens\n\nrestart\nquit\n' | "$ATTN" lesson 1 2>&1)
-n=$(printf '%s\n' "$out" | grep -c "Step 1 of 6: Tokens as a tensor")
+n=$(printf '%s\n' "$out" | grep -c "Step 1 of 8: Tokens as a tensor")
 [ "$n" = 2 ] && ok || bad "restart shows the step again from its start (seen $n times)"
 out=$(printf 'jump nowhere\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "unknown step" "$out" "no step 'nowhere'"
