@@ -194,6 +194,15 @@ Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps);
 Tensor *ten_tril(const Tensor *t, int64_t k, bool upper);
 Tensor *ten_flip(const Tensor *t, int dim);
 
+/* ---- sorting along a dim (tensor_sort.c), with PyTorch's order among equal values ---- */
+/* values and indices (int64) are new tensors; -1 with a message (k out of range, empty dim). */
+int ten_sort(const Tensor *t, int dim, bool descending, bool stable, Tensor **values, Tensor **indices);
+int ten_topk(const Tensor *t, int64_t k, int dim, bool largest, bool sorted, Tensor **values, Tensor **indices);
+int ten_kthvalue(const Tensor *t, int64_t k, int dim, bool keepdim, Tensor **values, Tensor **indices);
+int ten_median_dim(const Tensor *t, int dim, bool keepdim, Tensor **values, Tensor **indices);
+int ten_mode(const Tensor *t, int dim, bool keepdim, Tensor **values, Tensor **indices);
+Tensor *ten_median_all(const Tensor *t);                          /* torch.median(X): lower median, NaN if any */
+
 /* ---- matrix products (tensor_matmul.c) ---- */
 Tensor *ten_matmul(const Tensor *a, const Tensor *b);     /* torch.matmul: 1-D, 2-D and batched broadcasting */
 Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, m) -> (B, n, m) */

@@ -53,6 +53,14 @@ typedef struct Dict {
     bool ordered;            /* a collections.OrderedDict (a module's state_dict()): printed as PyTorch prints it */
 } Dict;
 
+/* A tuple type with named fields, as PyTorch's torch.return_types.max (values, indices): a V_TUPLE whose
+ * seq.named points at one of these; it indexes, unpacks and compares as a tuple, and X.values works. */
+typedef struct NamedTuple {
+    const char *name;                /* "torch.return_types.max": its repr and type name */
+    const char *const *fields;       /* {"values", "indices", NULL} */
+    int nfields;
+} NamedTuple;
+
 /* A def or lambda. It keeps the source lines it was written in, so an error inside it can show its own line. */
 typedef struct UserFunc {
     char *name;
@@ -89,7 +97,8 @@ typedef struct Value {
         int64_t i;
         double f;
         struct { char *s; size_t len; } str;
-        struct { struct Value **items; int64_t n, cap; bool is_size; } seq;     /* V_TUPLE (is_size: torch.Size), V_LIST */
+        struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; } seq;   /* V_TUPLE
+                                     (is_size: torch.Size; named: a named tuple), V_LIST */
         Dict *dict;
         Tensor *t;
         DType dtype;
@@ -119,6 +128,8 @@ Value *val_str_take(char *s);                  /* takes ownership of a malloc'ed
 Value *val_tuple(int64_t n);                   /* n items, all None until set with val_seq_set */
 Value *val_list(int64_t n);
 Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */
+Value *val_named_tuple(const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
+Value *val_named_field(const Value *v, const char *name);   /* borrowed; NULL when v has no such field */
 Value *val_dict(void);
 Value *val_tensor(Tensor *t);                  /* takes ownership of t; NULL t gives NULL */
 Value *val_dtype(DType d);

@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 
 void builtins_init(void) {
     if (all_fns) return;
-    const Builtin *fns[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
+    const Builtin *fns[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
     collect(fns, (int)(sizeof fns / sizeof *fns), &all_fns, &n_fns);
     const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
     collect(methods, 2, &all_methods, &n_methods);

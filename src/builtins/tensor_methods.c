@@ -259,7 +259,7 @@ const Builtin bi_tensor_methods[] = {
 /* torch functions that are also methods, with X as their first argument */
 const char *const tensor_method_aliases[] = {
     "reshape", "transpose", "select", "narrow", "diagonal", "unbind", "split", "chunk", "movedim", "moveaxis",
-    "swapaxes", "swapdims", "unflatten", "permute", "unsqueeze", "squeeze", "flatten", "repeat_interleave", "tril", "triu",
+    "swapaxes", "swapdims", "unflatten", "sort", "argsort", "msort", "topk", "kthvalue", "median", "mode", "permute", "unsqueeze", "squeeze", "flatten", "repeat_interleave", "tril", "triu",
     "flip", "numel", "t", "sin", "cos", "tan", "exp", "log", "log2", "log10", "sqrt", "rsqrt", "tanh", "relu",
     "sigmoid", "floor", "ceil", "round", "neg", "sign", "square", "abs", "asin", "acos", "atan", "isnan", "isinf",
     "isfinite", "logical_not", "add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",

@@ -239,14 +239,11 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         if (!get_dim(I, dim, &d)) { ten_free(tmp); return NULL; }
         r = ten_reduce(op, x, false, d, keep);
         if (r && (op == RED_MAX || op == RED_MIN)) {
-            /* max/min over a dim return (values, indices), as torch does */
+            /* max/min over a dim return torch.return_types.max(values, indices), as torch does */
             Tensor *idx = ten_reduce(op == RED_MAX ? RED_ARGMAX : RED_ARGMIN, x, false, d, keep);
             ten_free(tmp);
             if (!idx) { ten_free(r); return rt_tensor_error(I); }
-            Value *t = val_tuple(2);
-            val_seq_set(t, 0, val_tensor(r));
-            val_seq_set(t, 1, val_tensor(idx));
-            return t;
+            return torch_return_pair(op == RED_MAX ? "max" : "min", r, idx);
         }
     }
     ten_free(tmp);
@@ -437,8 +434,9 @@ const Builtin bi_torch_math[] = {
     BIN("floor_divide", OP_FLOORDIV, "X // Y elementwise."),
     RED("sum", RED_SUM, "Sum of all elements, or along dim."),
     RED("mean", RED_MEAN, "Mean of all elements, or along dim."),
-    RED("max", RED_MAX, "Largest element; along dim it returns (values, indices); max(X, Y) is elementwise."),
-    RED("min", RED_MIN, "Smallest element; along dim it returns (values, indices)."),
+    RED("max", RED_MAX, "Largest element; along dim torch.return_types.max(values=..., indices=...) (unpack it or "
+        "read .values); max(X, Y) is elementwise."),
+    RED("min", RED_MIN, "Smallest element; along dim torch.return_types.min(values=..., indices=...)."),
     RED("argmax", RED_ARGMAX, "Index of the largest element (flattened, or along dim)."),
     RED("argmin", RED_ARGMIN, "Index of the smallest element."),
     RED("prod", RED_PROD, "Product of the elements."),

@@ -556,6 +556,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         add(ctx, "index");
         add(ctx, "count");
         if (obj->u.seq.is_size) add(ctx, "numel");
+        for (int i = 0; obj->u.seq.named && i < obj->u.seq.named->nfields; i++) add(ctx, obj->u.seq.named->fields[i]);
         break;
     default: break;
     }
@@ -599,6 +600,7 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }
     case V_DICT: { const Builtin *m = find_in(bi_dict_methods, name); if (m) return val_method(obj, m); break; }
     case V_TUPLE:
+        if (val_named_field(obj, name)) return val_incref(val_named_field(obj, name));
         if (obj->u.seq.is_size && !strcmp(name, "numel")) {
             const Builtin *m = find_in(bi_list_methods, "numel");
             if (m) return val_method(obj, m);

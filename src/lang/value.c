@@ -102,6 +102,17 @@ Value *val_size(const int64_t *shape, int ndim) {
     for (int i = 0; i < ndim; i++) val_seq_set(v, i, val_int(shape[i]));
     return v;
 }
+Value *val_named_tuple(const NamedTuple *type) {
+    Value *v = seq(V_TUPLE, type->nfields);
+    v->u.seq.named = type;
+    return v;
+}
+Value *val_named_field(const Value *v, const char *name) {
+    if (v->kind != V_TUPLE || !v->u.seq.named) return NULL;
+    for (int i = 0; i < v->u.seq.named->nfields && i < v->u.seq.n; i++)
+        if (!strcmp(v->u.seq.named->fields[i], name)) return v->u.seq.items[i];
+    return NULL;
+}
 Value *val_dict(void) { Value *v = alloc(V_DICT); v->u.dict = xcalloc(1, sizeof(Dict)); return v; }
 Value *val_tensor(Tensor *t) {
     if (!t) return NULL;
@@ -190,7 +201,7 @@ const char *val_type_name(const Value *v) {
     case V_INT: return "int";
     case V_FLOAT: return "float";
     case V_STR: return "str";
-    case V_TUPLE: return v->u.seq.is_size ? "torch.Size" : "tuple";
+    case V_TUPLE: return v->u.seq.named ? v->u.seq.named->name : v->u.seq.is_size ? "torch.Size" : "tuple";
     case V_LIST: return "list";
     case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
     case V_TENSOR: return "Tensor";
@@ -294,6 +305,15 @@ static void repr_depth(StrBuf *out, const Value *v, int depth);
 
 static void seq_repr(StrBuf *out, const Value *v, int depth) {
     bool tuple = v->kind == V_TUPLE;
+    if (tuple && v->u.seq.named) {      /* as PyTorch's structseq: one field per line */
+        sb_printf(out, "%s(", v->u.seq.named->name);
+        for (int64_t i = 0; i < v->u.seq.n; i++) {
+            sb_printf(out, "%s\n%s=", i ? "," : "", v->u.seq.named->fields[i]);
+            repr_depth(out, v->u.seq.items[i], depth + 1);
+        }
+        sb_putc(out, ')');
+        return;
+    }
     if (v->u.seq.is_size) sb_puts(out, "torch.Size([");
     else sb_putc(out, tuple ? '(' : '[');
     for (int64_t i = 0; i < v->u.seq.n; i++) {
