@@ -26,7 +26,7 @@ MAIN_OBJ := $(BUILD)/src/repl/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit e2e deps clean install uninstall bench check-deps
+.PHONY: all run test unit e2e deps clean install uninstall bench check-deps figures
 all: attn
 
 deps:
@@ -56,6 +56,12 @@ run: check-deps attn
 
 test: check-deps attn $(UNIT_BIN)
 	@tests/run-all $(UNIT_BIN)
+
+# The book's figures (matplotlib, the book's d2l.plot/show_heatmaps) beside attn's (gnuplot), same data, into
+# docs/figures/ and docs/figures.md. The PNGs are committed so the repository shows them; tests/ref/plot_render.py
+# checks every figure is there.
+figures: check-deps attn
+	@/usr/bin/python3 scripts/figures.py ./attn
 
 bench: check-deps
 	@scripts/bench

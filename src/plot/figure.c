@@ -157,10 +157,12 @@ void plot_describe(Plot *P, StrBuf *out, bool tty) {
             "  auto      a window when there is a display; else sixel pictures when the terminal shows them, else\n"
             "            the terminal itself; and a one-line summary when the output is not a terminal\n"
             "  window    a gnuplot window (qt, wxt or x11)\n"
-            "  terminal  drawn with characters in the terminal (coloured unless NO_COLOR is set): works over SSH\n"
-            "  sixel     a picture in terminals that show sixel images (xterm -ti vt340, mlterm, foot, WezTerm)\n"
+            "  terminal  drawn with characters, sized to the terminal: works over SSH. Colours: 24-bit when\n"
+            "            COLORTERM=truecolor, else the 256 nearest; none when NO_COLOR is set\n"
+            "  sixel     a picture in terminals that show sixel images (xterm -ti vt340, mlterm, foot, WezTerm),\n"
+            "            as wide as the terminal (its cell size is asked, 10x20 pixels assumed if it does not say)\n"
             "  files     each figure saved as figure-N.svg in $ATTN_PLOT_DIR (default: the current directory)\n"
-            "  summary   one line that says what the figure holds\n"
+            "  summary   one line that says what the figure holds (with its x and y ranges when attn chose it)\n"
             "  script    the gnuplot commands themselves\n"
             "  none      nothing\n");
     PlotTarget t = plot_resolved_target(P, tty);
@@ -331,6 +333,18 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
         plot_text_heatmaps(fig, &cv, out);          /* attn draws these itself: several panels, faithful colour */
         sb_free(&s);
         return true;
+    }
+    if (t == PT_SIXEL) {
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "/tmp/attn-sixel-XXXXXX.png");
+        int fd = mkstemps(tmp, 4);
+        if (fd < 0) { snprintf(err, errlen, "cannot draw a sixel picture: no temporary file in /tmp (%s)", strerror(errno)); sb_free(&s); return false; }
+        close(fd);
+        plot_script(fig, &cv, tmp, &s);
+        bool ok = send(sb_str(&s), out, err, errlen);
+        remove(tmp);
+        sb_free(&s);
+        return ok;
     }
     if (t == PT_TERMINAL) {     /* one cell per character there: wide (CJK) characters get a second, empty one */
         StrBuf script;

@@ -19,7 +19,9 @@ typedef struct Canvas {
 } Canvas;
 
 /* script.c: the whole gnuplot input for fig on cv: the terminal, then `set output` to the file output ("" for
- * gnuplot's standard output, NULL for no output line at all, as the script target prints it), then the figure. */
+ * gnuplot's standard output, NULL for no output line at all, as the script target prints it), then the figure.
+ * For CV_SIXEL, output is a temporary .png: cairo draws there, then gnuplot sends that picture as sixel to its
+ * standard output. */
 void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out);
 /* The canvas of a file by extension (.svg, .png, .pdf) at the figure's size. */
 Canvas plot_file_canvas(const Figure *fig, const char *ext);

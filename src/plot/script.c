@@ -78,8 +78,8 @@ static void terminal_line(const Canvas *cv, const char *gd_font, StrBuf *o) {
     case CV_PDF:
         sb_printf(o, "set terminal pdfcairo size %.3fin,%.3fin font '" FONT ",10' linewidth 2 %s\n", cv->width / 72.0, cv->height / 72.0, style);
         break;
-    case CV_SIXEL:
-        sb_printf(o, "set terminal sixelgd truecolor size %d,%d font '%s,%.3g' linewidth %.3g %s\n", cv->width, cv->height, gd_font, font, lw, style);
+    case CV_SIXEL:      /* drawn by cairo first (gd has no dash patterns, no antialiasing), then sent as sixel */
+        sb_printf(o, "set terminal pngcairo size %d,%d font '" FONT ",%.3g' linewidth %.3g %s\n", cv->width, cv->height, font, lw, style);
         break;
     case CV_WINDOW:
         if (!strcmp(cv->window, "x11")) sb_printf(o, "set terminal x11 size %d,%d persist noenhanced\n", cv->width, cv->height);
@@ -319,21 +319,42 @@ static const char *key_look(const Canvas *cv) {
     return is_dumb(cv) ? "noreverse Right samplen 3 nobox" : "reverse Left samplen 2 spacing 1.15 opaque box lc rgb '#cccccc' lw 0.8 width 0.5";
 }
 
+/* The axes' size in canvas units, estimated from the font: the figure less tick labels, axis labels and title. */
+static void axes_size(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, double *pw, double *ph) {
+    bool dumb = is_dumb(cv);
+    double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv);
+    double left = (tick_chars(yr, f->logy) + 2) * cw + (f->ylabel && !dumb ? 1.6 * lh : 0), right = 2 * cw;
+    double bottom = (dumb ? 2 : 1.6) * lh + (f->xlabel ? 1.2 * lh : 0), top = (f->title ? 2 : 1) * lh + (dumb && f->ylabel ? 1 : 0);
+    *pw = cv->width - left - right;
+    *ph = cv->height - top - bottom;
+    if (f->equal_axes && ranged) {
+        double aspect = (yr[1] - yr[0]) / (xr[1] - xr[0]);
+        if (*ph > *pw * aspect) *ph = *pw * aspect; else *pw = *ph / aspect;
+    }
+}
+
+/* Tick steps on linear axes as matplotlib's MaxNLocator chooses them: at most one tick per 3 font sizes across
+ * (2 up), at most 9, steps of 1, 2, 2.5 or 5 times a power of ten. gnuplot puts ticks at the step's multiples. */
+static void ticks(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
+    double pw, ph;
+    axes_size(f, cv, xr, yr, ranged, &pw, &ph);
+    double em = is_dumb(cv) ? 1 : 10 * pt(cv);
+    int nx = (int)(pw / (is_dumb(cv) ? 8 : 3 * em)), ny = (int)(ph / (is_dumb(cv) ? 2 : 2 * em));
+    if (nx > 9) nx = 9;
+    if (ny > 9) ny = 9;
+    if (!f->logx && ranged) sb_printf(o, "set xtics %.6g\n", nice_step(xr[1] - xr[0], nx < 2 ? 2 : nx, false));
+    if (!f->logy && ranged) sb_printf(o, "set ytics %.6g\n", nice_step(yr[1] - yr[0], ny < 2 ? 2 : ny, false));
+}
+
 static void place_key(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
     int len, n = key_entries(f, &len);
     if (!n) { sb_puts(o, "unset key\n"); return; }
     bool dumb = is_dumb(cv);
     const char *look = key_look(cv);
-    double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv);
-    /* the axes: the figure less tick labels, axis labels and title */
-    double left = (tick_chars(yr, f->logy) + 2) * cw + (f->ylabel && !dumb ? 1.6 * lh : 0), right = 2 * cw;
-    double bottom = (dumb ? 2 : 1.6) * lh + (f->xlabel ? 1.2 * lh : 0), top = (f->title ? 2 : 1) * lh + (dumb && f->ylabel ? 1 : 0);
-    double pw = cv->width - left - right, ph = cv->height - top - bottom;
-    if (f->equal_axes && ranged) {
-        double aspect = (yr[1] - yr[0]) / (xr[1] - xr[0]);
-        if (ph > pw * aspect) ph = pw * aspect; else pw = ph / aspect;
-    }
-    double kw = (len + (dumb ? 11 : 4.5)) * cw, kh = (n * (dumb ? 1 : 1.15) + (dumb ? 1 : 0.6)) * lh;
+    double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv), pw, ph;
+    axes_size(f, cv, xr, yr, ranged, &pw, &ph);
+    /* gnuplot's key: about (len + 6) characters of 0.68 em across and 1.45 em per entry (measured on its svg) */
+    double kw = dumb ? (len + 11) * cw : (len + 6.5) * 0.7 * 10 * pt(cv), kh = dumb ? (n + 1) * lh : (n * 1.45 + 1.0) * 10 * pt(cv);
     if (ranged && pw > 0 && ph > 0 && kw < 0.6 * pw && kh < 0.8 * ph) {
         double fw = kw / pw, fh = kh / ph, px = (dumb ? 1.5 : 0.6) * cw / pw, py = (dumb ? 0.5 : 0.6) * cw / ph;
         static const char *where[] = {"top right", "top left", "bottom left", "bottom right", "top center", "bottom center"};
@@ -344,9 +365,11 @@ static void place_key(const Figure *f, const Canvas *cv, const double xr[2], con
         for (int c = 0; c < 6; c++)
             if (!box_hits_data(f, boxes[c], xr, yr, mx, my)) { sb_printf(o, "set key inside %s %s\n", where[c], look); return; }
     }
-    bool wide = dumb ? len + 8 < cv->width / 3 : f->width_in >= 1.3 * f->height_in;
-    if (wide) sb_printf(o, "set key outside right top vertical %s\n", look);
-    else sb_printf(o, "set key outside bottom center horizontal %s\n", look);
+    /* right of wide axes when the key takes at most a third of the width; else above them (gnuplot would put a key
+     * below over the x label), in as many columns as fit */
+    bool right_ok = kw <= cv->width / 3.0 && (dumb || f->width_in >= 1.3 * f->height_in);
+    if (right_ok) sb_printf(o, "set key outside right top vertical %s\n", look);
+    else sb_printf(o, "set key outside top center horizontal %s\n", look);
 }
 
 /* ---- line plots (d2l.plot) ---- */
@@ -407,6 +430,7 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     if (hy) { sb_puts(o, "set yrange ["); num(o, yr[0]); sb_putc(o, ':'); num(o, yr[1]); sb_puts(o, "]\n"); }
     if (f->logx) sb_puts(o, "set logscale x 10\n");
     if (f->logy) sb_puts(o, "set logscale y 10\n");
+    ticks(f, cv, xr, yr, hx && hy, o);
     if (f->equal_axes && !dumb && hx && hy) equal_layout(f, cv, xr, yr, o);
     else {
         if (f->equal_axes) sb_puts(o, "set size ratio -1\n");
@@ -495,7 +519,7 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     double left = 0.7 * em + ytw + (f->ylabel ? 1.7 * em : 0) + 0.3 * em;
     double bottom = 1.9 * em + (f->xlabel ? 1.6 * em : 0) + 0.2 * em, top = (titled ? 2.0 : 0.5) * em;
     double hgap = 0.7 * em, vgap = (titled ? 2.1 : 0.7) * em;
-    double cbgap = 0.9 * em, cbw = 0.7 * em, right = cbgap + cbw + 0.6 * em + cbch * cw + 0.4 * em;
+    double cbgap = 0.9 * em, cbw = 0.7 * em, right = cbgap + cbw + 1.2 * em + cbch * cw + 0.6 * em;
     double aw = W - left - right - (double)(C - 1) * hgap, ah = H - top - bottom - (double)(R - 1) * vgap;
     double pw = aw / (double)C, ph = pw * (double)h / (double)w;
     if (ph * (double)R > ah) { ph = ah / (double)R; pw = ph * (double)w / (double)h; }
@@ -566,4 +590,13 @@ void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf
     sb_puts(out, "reset\nundefine $*\nset encoding utf8\n");
     if (fig->kind == FIG_HEATMAPS) heatmaps_script(fig, cv, out);
     else lines_script(fig, cv, out);
+    if (cv->kind == CV_SIXEL && output && *output) {
+        /* the picture cairo drew, pixel for pixel, to the terminal as sixel */
+        sb_printf(out, "unset output\nset terminal sixelgd truecolor size %d,%d background '#ffffff' noenhanced\nset output\nreset\n"
+                       "unset border\nunset tics\nunset key\nset lmargin at screen 0\nset rmargin at screen 1\n"
+                       "set bmargin at screen 0\nset tmargin at screen 1\nset xrange [-0.5:%d.5]\nset yrange [-0.5:%d.5]\nplot ",
+                  cv->width, cv->height, cv->width - 1, cv->height - 1);
+        plot_quote(out, output);
+        sb_puts(out, " binary filetype=png with rgbimage notitle\n");
+    }
 }

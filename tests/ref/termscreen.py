@@ -2,7 +2,7 @@
 terminal of COLS columns would show it, so tests can check what a person sees (lines used, widths, legend text,
 colours) and render the screen to PNG (PIL) to look at it. Other escape sequences (queries, cursor keys) are
 skipped; sixel data (ESC P ... ESC \\) is kept aside and its raster size read."""
-import re
+import fcntl, os, pty, re, select, struct, sys, termios, time
 
 XTERM16 = [0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5,
            0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff]
@@ -148,3 +148,34 @@ class Screen:
             elif ch != ' ':
                 d.text((x0, y0), ch, font=font, fill=rgb(fg) if fg is not None else (0, 0, 0))
         img.save(path)
+
+
+def run_pty(code, cwd, cols=80, rows=24, env=None, answer=None, timeout=120, attn=None):
+    """attn -c CODE at a pseudo-terminal of cols×rows; answer: bytes written back when attn asks the terminal."""
+    attn = os.path.abspath(attn or (sys.argv[1] if len(sys.argv) > 1 else "./attn"))
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        e = dict(os.environ)
+        e.pop("DISPLAY", None)
+        for k in ("COLORTERM", "NO_COLOR", "ATTN_SIXEL", "ATTN_PLOT"):
+            e.pop(k, None)
+        e.update(env or {})
+        os.execve(attn, [attn, "-q", "-c", code], e)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    out, t0 = b"", time.time()
+    while time.time() - t0 < timeout:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                d = os.read(fd, 65536)
+            except OSError:
+                break
+            if not d:
+                break
+            out += d
+            if answer is not None and b"\x1b[c" in d:
+                os.write(fd, answer)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return out.decode("utf-8", "replace")

@@ -1,0 +1,408 @@
+#!/usr/bin/python3
+"""Figures as a person sees them, rendered by the real gnuplot and read back (issue 13). For every figure of the
+chapter and the lessons (tests/ref/figure_specs.py):
+  SVG: a white background over the whole canvas; figsize × 96 pixels; text at matplotlib's size relative to the figure
+       (rcParams font.size, titles 1.2×) and data lines at its line width (lines.linewidth); no text past the canvas;
+       the legend box crossed by no data and every legend entry intact; heatmaps with square cells, integer tick
+       labels in even steps that do not collide, one colour bar right of all panels, a title over each panel.
+  PNG: figsize × 200 pixels, white corners, digits 10 pt high for the figure (measured on the pixels).
+  the rotation: the circle round (equal axes), arrows from the pair at i to the pair at i + δ (angle δω).
+  measure_layers: axes spanning the data, slopes in the legend equal to a least-squares fit made here.
+  at an 80×24 pty: line plots and heatmaps fit the window (width and rows), legend and labels intact, truecolor
+       with COLORTERM=truecolor (cell colours equal matplotlib's colour map), 256 colours otherwise (lightness in
+       the map's order, Blues' dark end blue), no colour under NO_COLOR; sixel pictures sized from the terminal's
+       cell size (XTWINOPS) with a fallback when it does not answer.
+  summaries: the x and y ranges and a hint when attn chose them (a pipe).
+'N passed, N failed'.  usage: plot_render.py ATTN_BINARY"""
+import math, os, re, struct, subprocess, sys, tempfile, time
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refcheck import ATTN, check, finish  # noqa: E402
+from figure_specs import FIGURES  # noqa: E402
+from termscreen import Screen, run_pty  # noqa: E402
+
+try:
+    import matplotlib
+    FONT_PT = float(matplotlib.rcParams['font.size'])
+    LINE_PT = float(matplotlib.rcParams['lines.linewidth'])
+    from matplotlib import colormaps
+except ImportError:                     # the book's defaults, if matplotlib is missing
+    FONT_PT, LINE_PT, colormaps = 10.0, 1.5, None
+
+
+def run(code, cwd, env=None, timeout=180):
+    e = dict(os.environ, ATTN_PLOT="none")
+    e.pop("DISPLAY", None)
+    e.update(env or {})
+    return subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=e)
+
+
+# ---- reading gnuplot's SVG ----
+
+def numbers(s):
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", s)]
+
+
+def parse_svg(path):
+    """width, height, background, texts (x, y, size, anchor, rotated, text), paths (stroke, width, points, group),
+    polygons (fill, points) and marker uses (x, y, group), with attributes inherited from the enclosing groups."""
+    root = ET.parse(path).getroot()
+    out = {"w": float(root.get("width")), "h": float(root.get("height")), "bg": None, "texts": [], "paths": [],
+           "polygons": [], "uses": []}
+
+    def walk(el, inh, group):
+        tag = el.tag.split("}")[-1]
+        a = dict(inh)
+        for k in ("stroke", "stroke-width", "font-size", "text-anchor", "fill", "transform"):
+            if el.get(k) is not None:
+                a[k] = el.get(k)
+        if tag == "g" and el.get("id", "").startswith("gnuplot_plot"):
+            group = el.get("id")
+        if tag == "rect" and out["bg"] is None and el.get("x") == "0" and el.get("y") == "0":
+            out["bg"] = (el.get("fill"), float(el.get("width")), float(el.get("height")))
+        elif tag == "text":
+            tr = numbers(re.search(r"translate\(([^)]*)\)", a.get("transform", "translate(0,0)")).group(1))
+            out["texts"].append({"x": tr[0], "y": tr[1], "size": float(a.get("font-size", "0")), "anchor": a.get("text-anchor", "start"),
+                                 "rotated": "rotate" in a.get("transform", ""), "text": "".join(el.itertext())})
+        elif tag == "path" and el.get("d"):
+            pts = numbers(el.get("d"))
+            out["paths"].append({"stroke": a.get("stroke", ""), "width": float(a.get("stroke-width", "1")),
+                                 "points": list(zip(pts[0::2], pts[1::2])), "group": group, "closed": "Z" in el.get("d")})
+        elif tag == "polygon":
+            pts = numbers(el.get("points"))
+            out["polygons"].append({"fill": el.get("fill", ""), "points": list(zip(pts[0::2], pts[1::2]))})
+        elif tag == "use" and group and el.get("transform"):
+            tr = numbers(el.get("transform"))
+            out["uses"].append({"x": tr[0], "y": tr[1], "group": group})
+        for c in el:
+            if c.tag.split("}")[-1] != "defs":
+                walk(c, a, group)
+    walk(root, {}, None)
+    return out
+
+
+def text_box(t, cw=0.62):
+    """Estimated extent of a text: DejaVu Sans averages about 0.6 em per character."""
+    w = len(t["text"]) * cw * t["size"]
+    h = t["size"]
+    if t["rotated"]:
+        w, h = h, w
+    x0 = t["x"] - (w if t["anchor"] == "end" else w / 2 if t["anchor"] == "middle" else 0)
+    if t["rotated"]:
+        x0 = t["x"] - w
+    return (x0, t["y"] - (h / 2 if t["rotated"] else 0.8 * h), x0 + w, t["y"] + (h / 2 if t["rotated"] else 0.25 * h))
+
+
+def bbox(points):
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def crosses(box, p, q):
+    """Does segment p-q pass through the inside of box (x0, y0, x1, y1)? (Liang-Barsky)"""
+    x0, y0, x1, y1 = box
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for pp, qq in ((-dx, p[0] - x0), (dx, x1 - p[0]), (-dy, p[1] - y0), (dy, y1 - p[1])):
+        if pp == 0:
+            if qq < 0:
+                return False
+            continue
+        t = qq / pp
+        if pp < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def inside(box, pts, pad=0.5):
+    x0, y0, x1, y1 = box
+    return all(x0 - pad <= x <= x1 + pad and y0 - pad <= y <= y1 + pad for x, y in pts)
+
+
+KEY_FRAME = "rgb(204, 204, 204)"
+
+
+def check_svg(spec, svg):
+    n, (fw, fh) = spec["name"], spec["figsize"]
+    check(f"{n}.svg: figsize {fw}x{fh} in at 96 px/in", abs(svg["w"] - fw * 96) <= 1 and abs(svg["h"] - fh * 96) <= 1, f"{svg['w']}x{svg['h']}")
+    bg = svg["bg"]
+    check(f"{n}.svg: a white background over the whole figure", bg is not None and bg[0].lower() in ("#ffffff", "white") and bg[1] >= svg["w"] and bg[2] >= svg["h"], str(bg))
+    want = FONT_PT / (72 * fw)             # matplotlib: font.size points in a figure fw inches wide
+    sizes = sorted({round(t["size"] / svg["w"] / want, 3) for t in svg["texts"] if t["text"].strip()})
+    check(f"{n}.svg: text at matplotlib's size for the figure ({FONT_PT:g} pt, titles 1.2x)", sizes and all(abs(s - 1) < 0.03 or abs(s - 1.2) < 0.04 for s in sizes), f"relative sizes {sizes}")
+    widths = sorted({round(p["width"] / svg["w"] / (LINE_PT / (72 * fw)), 2) for p in svg["paths"] if p["group"] and p["stroke"] != KEY_FRAME and len(p["points"]) > 2})
+    if "heatmap" not in spec:
+        check(f"{n}.svg: data lines {LINE_PT:g} pt wide for the figure", widths and all(abs(w - 1) < 0.05 for w in widths), f"relative widths {widths}")
+    clipped = [t["text"] for t in svg["texts"] if t["text"].strip() and
+               (lambda b: b[0] < -1 or b[1] < -1 or b[2] > svg["w"] + 1 or b[3] > svg["h"] + 1)(text_box(t))]
+    check(f"{n}.svg: no text cut at the edges", not clipped, str(clipped))
+    texts = [t["text"] for t in svg["texts"]]
+    for label in spec.get("legend", []):
+        check(f"{n}.svg: legend entry {label!r} intact", label in texts, str(texts[:40]))
+    frames = sorted({bbox(p["points"]) for p in svg["paths"] if p["stroke"] == KEY_FRAME and p["closed"]})   # gnuplot strokes it twice
+    if spec.get("legend"):
+        check(f"{n}.svg: one legend box", len(frames) == 1, str(frames))
+    for fr in frames[:1]:
+        box = (fr[0] + 1, fr[1] + 1, fr[2] - 1, fr[3] - 1)
+        hits = []
+        for p in svg["paths"]:
+            if not p["group"] or p["stroke"] == KEY_FRAME or inside(fr, p["points"]):
+                continue          # the legend's own samples lie inside its box
+            for a, b in zip(p["points"], p["points"][1:]):
+                if crosses(box, a, b):
+                    hits.append((p["group"], a, b))
+                    break
+        hits += [(u["group"], u["x"], u["y"]) for u in svg["uses"] if crosses(box, (u["x"], u["y"]), (u["x"], u["y"])) and not inside(fr, [(u["x"], u["y"])], -4)]
+        check(f"{n}.svg: no data under the legend", not hits, str(hits[:3]))
+
+
+def check_heatmap_svg(spec, svg):
+    n = spec["name"]
+    R, C, H, W = spec["heatmap"]
+    cells = [bbox(p["points"]) for p in svg["polygons"] if len(p["points"]) >= 4]
+    cells = [c for c in cells if c[2] - c[0] > 0.5]
+    check(f"{n}.svg: {R * C * H * W} cells drawn", len(cells) >= R * C * H * W, str(len(cells)))
+    sq = [abs((c[2] - c[0]) - (c[3] - c[1])) for c in cells[:R * C * H * W]]
+    check(f"{n}.svg: square cells", sq and max(sq) < 0.05 * (cells[0][2] - cells[0][0]) + 0.02, f"max |w - h| = {max(sq) if sq else None}")
+    grid_right = max(c[2] for c in cells[:R * C * H * W])
+    grid_left = min(c[0] for c in cells[:R * C * H * W])
+    grid_bottom = max(c[3] for c in cells[:R * C * H * W])
+    nums = [t for t in svg["texts"] if re.fullmatch(r"-?\d+(\.\d+)?", t["text"])]
+    ticks = [t for t in nums if t["x"] < grid_right]
+    check(f"{n}.svg: tick labels are integers", ticks and all(re.fullmatch(r"\d+", t["text"]) for t in ticks), str([t["text"] for t in ticks]))
+    xt = sorted((t["x"], int(t["text"])) for t in ticks if t["y"] > grid_bottom)
+    yt = sorted((t["y"], int(t["text"])) for t in ticks if t["x"] < grid_left)
+    for axis, tt, limit in (("x", xt, W), ("y", yt, H)):
+        vals = sorted({v for _, v in tt})
+        steps = {b - a for a, b in zip(vals, vals[1:])}
+        check(f"{n}.svg: {axis} ticks at even integer steps within the matrix", vals and vals[0] == 0 and len(steps) <= 1 and vals[-1] < limit, str(vals))
+    boxes = [text_box(t) for t in ticks]
+    overlaps = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+    check(f"{n}.svg: tick labels do not run together", not overlaps, str(overlaps[:2]))
+    cb = [t for t in nums if t["x"] > grid_right]
+    vals = [float(t["text"]) for t in cb]
+    check(f"{n}.svg: one colour bar, right of all panels", len(cb) >= 2 and len(vals) == len(set(vals)), str(vals))
+    for title in spec.get("titles", []):
+        k = sum(1 for t in svg["texts"] if t["text"] == title)
+        check(f"{n}.svg: title {title!r} over each of the {R} rows", k == R, str(k))
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        d = f.read(32)
+    return struct.unpack(">II", d[16:24])
+
+
+def png_pixels(path):
+    """RGB rows of a PNG (8-bit RGB or RGBA, non-interlaced, as cairo writes them), with the standard library."""
+    import zlib
+    data = open(path, "rb").read()
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + ln]
+        if typ == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            bpp = {2: 3, 6: 4}[ctype]
+        elif typ == b"IDAT":
+            idat += body
+        pos += 12 + ln
+    raw = zlib.decompress(idat)
+    rows, prev, stride = [], bytearray(w * bpp), w * bpp
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return rows
+
+
+with tempfile.TemporaryDirectory() as d:
+    # ---- every figure to SVG and PNG ----
+    for spec in FIGURES:
+        n = spec["name"]
+        r = run(spec["attn"] + f"\nsavefig('{n}.svg')\nsavefig('{n}.png')", d)
+        ok = r.returncode == 0 and os.path.exists(os.path.join(d, n + ".svg"))
+        check(f"{n}: rendered by gnuplot without an error", ok and "gnuplot" not in r.stderr, r.stderr[-400:])
+        if not ok:
+            continue
+        svg = parse_svg(os.path.join(d, n + ".svg"))
+        check_svg(spec, svg)
+        if "heatmap" in spec:
+            check_heatmap_svg(spec, svg)
+        png = os.path.join(d, n + ".png")
+        w, h = png_size(png)
+        fw, fh = spec["figsize"]
+        check(f"{n}.png: figsize at 200 px/in", (w, h) == (round(fw * 200), round(fh * 200)), f"{w}x{h}")
+        px = png_pixels(png)
+        corners = {px[0][0], px[0][-1], px[-1][0], px[-1][-1]}
+        check(f"{n}.png: white background", corners == {(255, 255, 255)}, str(corners))
+        if n == "rotation":
+            circle = [p for p in svg["paths"] if p["stroke"].replace(" ", "") == "rgb(127,127,127)" and len(p["points"]) > 50]
+            if circle:
+                x0, y0, x1, y1 = bbox(circle[0]["points"])
+                check("rotation.svg: the unit circle is round (equal axes)", abs((x1 - x0) - (y1 - y0)) < 0.01 * (x1 - x0), f"{x1 - x0:.1f} x {y1 - y0:.1f}")
+                cx, cy, rad = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
+                frame = sorted({bbox(p["points"]) for p in svg["paths"] if p["stroke"] == KEY_FRAME and p["closed"]})
+                shafts = [p for p in svg["paths"] if p["stroke"].replace(" ", "") == "rgb(214,39,40)" and len(p["points"]) == 2
+                          and not (frame and inside(frame[0], p["points"]))]
+                heads = [q["points"] for q in svg["polygons"] if q["fill"].replace(" ", "") == "rgb(214,39,40)"]
+                omega = 1 / 10000 ** (4 / 32)
+                angles = []
+                for s in shafts:
+                    (ax, ay), (bx, by) = s["points"]
+                    # the shaft stops at the head: the arrow ends at the head's vertex farthest from the shaft's start
+                    near = [h for h in heads if any(abs(x - bx) < 0.5 and abs(y - by) < 0.5 for x, y in h)]
+                    if near:
+                        bx, by = max(near[0], key=lambda v: (v[0] - ax) ** 2 + (v[1] - ay) ** 2)
+                    a0 = math.atan2((ax - cx) / rad, -(ay - cy) / rad)      # (sin iω, cos iω): angle iω from the top
+                    a1 = math.atan2((bx - cx) / rad, -(by - cy) / rad)
+                    angles.append((a1 - a0) % (2 * math.pi))
+                check("rotation.svg: 5 arrows, each from pair i to pair i+3: turned by δω", len(angles) == 5 and all(abs(a - 3 * omega) < 0.02 for a in angles),
+                      f"{[round(a, 3) for a in angles]} want {3 * omega:.3f}")
+            else:
+                check("rotation.svg: the unit circle drawn", False, "no grey circle path")
+            marks = [t for t in svg["texts"] if re.fullmatch(r"\d+", t["text"]) and not t["rotated"]]
+            check("rotation.svg: the positions are labelled", len(marks) >= 10, str(len(marks)))
+
+    # ---- text size in pixels: digits of a plain figure are 10 pt tall at 200 px per inch ----
+    r = run("d2l.plot([0, 1], [0, 1])\nsavefig('plain.png')", d)
+    px = png_pixels(os.path.join(d, "plain.png"))
+    dark = [[sum(p) < 300 for p in row] for row in px]
+    runs = [max((len(m.group(0)) for m in re.finditer("1+", "".join("1" if v else "0" for v in row))), default=0) for row in dark]
+    border = max(y for y in range(len(runs)) if runs[y] >= 0.9 * max(runs))    # the bottom frame line
+    below = [y for y in range(border + 1, len(dark)) if any(dark[y])]
+    bands, start = [], None
+    for y in range(border + 1, len(dark) + 1):
+        on = y < len(dark) and any(dark[y][: len(dark[0]) * 9 // 10])
+        if on and start is None:
+            start = y
+        if not on and start is not None:
+            bands.append((start, y))
+            start = None
+    digit_h = max((b - a for a, b in bands if b - a > 5), default=0)     # the tick labels (tick marks are shorter)
+    em = 10 * 200 / 72
+    check("png: tick-label digits 10 pt tall at 200 px per inch (DejaVu digits are 0.73 em)", abs(digit_h / em - 0.729) < 0.09, f"{digit_h} px = {digit_h / em:.3f} em")
+
+    # ---- measure_layers: axes that span the data; the slopes in its legend are a least-squares fit ----
+    r = run("plot_target('script')\nr2 = measure_layers(repeats=2, quiet=True, plot=True)\nprint('SLOPES', r2['slopes'])\n"
+            "print('DATA', r2['cnn'] + r2['rnn'] + r2['attention'])", d)
+    import numpy as np
+    m = re.search(r"SLOPES \{'cnn': ([-\d.e]+), 'rnn': ([-\d.e]+), 'attention': ([-\d.e]+)\}", r.stdout)
+    data = re.search(r"DATA \[([^\]]*)\]", r.stdout)
+    yr = re.search(r"set yrange \[([-\d.e]+):([-\d.e]+)\]", r.stdout)
+    if m and data and yr:
+        vals = [float(v) for v in data.group(1).split(",")]
+        lo, hi = math.log10(min(vals)), math.log10(max(vals))
+        y0, y1 = math.log10(float(yr.group(1))), math.log10(float(yr.group(2)))
+        check("measure_layers: the y axis spans the data with 5% margins", abs((lo - y0) - 0.05 * (hi - lo)) < 0.01 * (hi - lo) and abs((y1 - hi) - 0.05 * (hi - lo)) < 0.01 * (hi - lo),
+              f"data {lo:.2f}..{hi:.2f} axis {y0:.2f}..{y1:.2f}")
+        ns = np.log([64, 128, 256, 512, 1024, 2048])
+        for k, kind in enumerate(["cnn", "rnn", "attention"]):
+            t = np.log(vals[6 * k:6 * k + 6])
+            want = np.polyfit(ns[2:], t[2:], 1)[0]               # fitted from n = 256 on (the larger half)
+            legend = re.search(r"title '%s: slope ([-\d.]+)'" % {"cnn": "conv1d", "rnn": "RNN", "attention": "self-attention"}[kind], r.stdout)
+            check(f"measure_layers: {kind} slope = least squares over the larger half (NumPy)", abs(float(m.group(k + 1)) - want) < 1e-6 and legend and abs(float(legend.group(1)) - want) < 0.006,
+                  f"attn {m.group(k + 1)} legend {legend.group(1) if legend else None} numpy {want:.4f}")
+        check("measure_layers: self-attention's slope near 2 (n² d work)", 1.5 < float(m.group(3)) < 2.8, m.group(3))   # quadratic, not linear (caches push it past 2)
+    else:
+        check("measure_layers: ran and plotted", False, r.stdout[-500:] + r.stderr[-500:])
+
+    # ---- at an 80×24 terminal ----
+    pe = FIGURES[0]["attn"]
+    hm = FIGURES[1]["attn"]
+    heads = FIGURES[2]["attn"]
+    for env, mode in (({}, "256"), ({"COLORTERM": "truecolor"}, "truecolor"), ({"NO_COLOR": "1"}, "no colour")):
+        out = run_pty(pe, d, env=dict(env, ATTN_PLOT="terminal"))
+        s = Screen(80).feed(out)
+        lines = s.used_lines()
+        check(f"80x24 {mode}: the PE plot fits the window", s.width() <= 80 and not s.overflow and len(lines) <= 22, f"{s.width()} cols, {len(lines)} lines")
+        text = "\n".join(s.lines())
+        missing = [l for l in FIGURES[0]["legend"] + ["Row (position)"] if l not in text]
+        check(f"80x24 {mode}: legend and label text intact", not missing, f"missing {missing}\n{text}")
+        colours = {c[1] for _, _, c in s.cells() if c[0] in "*#$%" and c[1] is not None}
+        if mode == "no colour":
+            check("80x24 NO_COLOR: no escape sequences", "\x1b[" not in out.replace("\x1b[16t\x1b[14t\x1b[c", ""), repr(out[:200]))
+        else:
+            check(f"80x24 {mode}: four series in four colours", len(colours) >= 4, str(colours))
+            check(f"80x24 {mode}: colour codes of that kind", ("2" if mode == "truecolor" else "5") in s.kinds, str(s.kinds))
+        out = run_pty(hm, d, env=dict(env, ATTN_PLOT="terminal"))
+        s = Screen(80).feed(out)
+        lines = s.used_lines()
+        check(f"80x24 {mode}: the 60x32 heatmap of P fits in the rows and columns", len(lines) <= 22 and s.width() <= 80 and not s.overflow, f"{len(lines)} lines, {s.width()} cols")
+        text = "\n".join(s.lines())
+        labels = [l for l in ("Row (position)", "Column (encoding dimension)") if l not in text]
+        rowlab = [int(m.group(1)) for m in re.finditer(r"^\s*(\d+) ", text, re.M)]
+        check(f"80x24 {mode}: heatmap labels and integer row ticks", not labels and rowlab[:2] == [0, 10], f"missing {labels}, rows {rowlab}")
+        if mode == "truecolor" and colormaps is not None:
+            # columns 30 and 31 of P hold sin(i/10000^(30/32)) ~ 0 and cos(...) ~ 1 on every row: Blues(0.5), Blues(1)
+            row = [c for c in s.rows[2]]
+            first = next(k for k, c in enumerate(row) if c[0] == "\u2580")
+            def rgb(t):
+                return tuple(round(255 * v) for v in colormaps["Blues"](t)[:3])
+            got = [row[first + 30][1], row[first + 31][1]]
+            want = [rgb(0.5), rgb(1.0)]
+            got = [((g >> 16) & 255, (g >> 8) & 255, g & 255) for g in got]
+            check("80x24 truecolor: cells in matplotlib's Blues", all(max(abs(a - b) for a, b in zip(g, w)) <= 3 for g, w in zip(got, want)), f"{got} want {want}")
+        if mode == "256":
+            scale = [c[2] for c in s.rows[len(s.rows) - 2] if c[2] is not None]
+            def lightness(c):
+                return 0.2126 * ((c >> 16) & 255) + 0.7152 * ((c >> 8) & 255) + 0.0722 * (c & 255)
+            L = [lightness(c) for c in scale]
+            dark = scale[-1] if scale else 0
+            check("80x24 256 colours: the scale keeps Blues' order light to dark", len(L) >= 16 and all(b <= a + 1 for a, b in zip(L, L[1:])), str([round(v) for v in L]))
+            check("80x24 256 colours: Blues' dark end is blue", (dark & 255) > ((dark >> 8) & 255) and (dark & 255) > (dark >> 16), f"{dark:06x}")
+        out = run_pty(heads, d, env=dict(env, ATTN_PLOT="terminal"))
+        s = Screen(80).feed(out)
+        text = "\n".join(s.lines())
+        check(f"80x24 {mode}: 2x5 attention heads fit the window", len(s.used_lines()) <= 22 and s.width() <= 80 and not s.overflow, f"{len(s.used_lines())} lines, {s.width()} cols\n{text}")
+        check(f"80x24 {mode}: each head titled in both rows", all(text.count("Head %d" % h) == 2 for h in range(1, 6)), text)
+    # sixel: sized from the terminal's cell size; a fallback when it does not say
+    for ans, want, what in ((b"\x1b[6;20;10t\x1b[4;480;800t\x1b[?62;4;22c", (800, 333), "10x20 cells"),
+                            (b"\x1b[6;32;16t\x1b[4;768;1280t\x1b[?62;4c", (1280, 533), "16x32 cells"),
+                            (b"\x1b[?62;4;22c", (800, 333), "no cell size: 10x20 assumed")):
+        t0 = time.time()
+        out = run_pty(pe, d, env={"ATTN_PLOT": "auto"}, answer=ans)
+        s = Screen(80).feed(out)
+        check(f"sixel at 80x24, {what}: {want[0]}x{want[1]} pixels", s.sixels == [want], f"{s.sixels} in {time.time() - t0:.1f} s")
+    out = run_pty(pe, d, env={"ATTN_PLOT": "auto"}, answer=b"")
+    s = Screen(80).feed(out)
+    check("a terminal that answers nothing: no sixel, the plot in characters", not s.sixels and "Col 6" in "\n".join(s.lines()), "\n".join(s.lines()))
+
+    # ---- docs/figures.md shows every figure, the book's beside attn's (make figures) ----
+    repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    md = open(os.path.join(repo, "docs", "figures.md")).read() if os.path.exists(os.path.join(repo, "docs", "figures.md")) else ""
+    for spec in FIGURES:
+        n = spec["name"]
+        want = [f"{n}-attn.png", f"{n}-term.png"] + ([] if spec.get("book_has_none") else [f"{n}-book.png"])
+        missing = [f for f in want if f"figures/{f}" not in md or not os.path.exists(os.path.join(repo, "docs", "figures", f))]
+        size = png_size(os.path.join(repo, "docs", "figures", f"{n}-attn.png")) if not missing else None
+        fw, fh = spec["figsize"]
+        check(f"docs/figures.md: {n}, the book's and attn's (run make figures)", not missing and size == (round(fw * 200), round(fh * 200)), f"missing {missing}, size {size}")
+
+    # ---- summaries ----
+    r = subprocess.run([ATTN, "-c", pe], cwd=d, capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k not in ("ATTN_PLOT", "DISPLAY")})
+    check("a pipe: the summary says the ranges and how to see the figure",
+          "4 lines of 60 points, x 0..59, y -1..1;" in r.stdout and "savefig(" in r.stdout, r.stdout)
+    r = run(pe, d, env={"ATTN_PLOT": "summary"})
+    check("plot_target('summary'): what the figure holds, no hint", "<figure 1: 4 lines of 60 points; xlabel" in r.stdout and "savefig(" not in r.stdout, r.stdout)
+
+finish()
