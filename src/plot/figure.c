@@ -341,7 +341,7 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
         if (fd < 0) { snprintf(err, errlen, "cannot draw a sixel picture: no temporary file in /tmp (%s)", strerror(errno)); sb_free(&s); return false; }
         close(fd);
         plot_script(fig, &cv, tmp, &s);
-        bool ok = send(sb_str(&s), out, err, errlen);
+        bool ok = send(P, sb_str(&s), out, err, errlen);
         remove(tmp);
         sb_free(&s);
         return ok;

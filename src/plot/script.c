@@ -217,6 +217,7 @@ static double nice_step(double span, int max_ticks, bool integer) {
 static int tick_chars(const double r[2], bool logs) {
     char b[40];
     int n = 1;
+    if (!(isfinite(r[0]) && isfinite(r[1]) && r[1] > r[0]) || (logs && !(r[0] > 0))) return 4;   /* no range: a guess */
     if (logs) {
         for (double e = floor(log10(r[0])); e <= ceil(log10(r[1])) && e < 400; e++) {
             int k = snprintf(b, sizeof b, "%g", pow(10, e));
@@ -225,7 +226,8 @@ static int tick_chars(const double r[2], bool logs) {
         return n;
     }
     double step = nice_step(r[1] - r[0], 10, false);      /* gnuplot may choose finer ticks than five */
-    for (double v = ceil(r[0] / step) * step; v <= r[1] && step > 0; v += step) {
+    int count = 0;
+    for (double v = ceil(r[0] / step) * step; v <= r[1] && step > 0 && count < 100; v += step, count++) {
         int k = snprintf(b, sizeof b, "%g", fabs(v) < step * 1e-9 ? 0.0 : v);
         if (k > n) n = k;
     }
@@ -424,7 +426,7 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
         plot_quote(o, f->title);
         sb_printf(o, " font ',%.3g' noenhanced\n", 1.2 * base_font(cv));     /* matplotlib's titles are 12 pt */
     } else text_cmd(o, "title", f->title);
-    double xr[2], yr[2];
+    double xr[2] = {NAN, NAN}, yr[2] = {NAN, NAN};
     bool hx = axis_range(f, 0, xr), hy = axis_range(f, 1, yr);
     if (hx) { sb_puts(o, "set xrange ["); num(o, xr[0]); sb_putc(o, ':'); num(o, xr[1]); sb_puts(o, "]\n"); }
     if (hy) { sb_puts(o, "set yrange ["); num(o, yr[0]); sb_putc(o, ':'); num(o, yr[1]); sb_puts(o, "]\n"); }
