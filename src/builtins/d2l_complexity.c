@@ -279,7 +279,7 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
 }
 
 /* Times one layer kind at one n: after one run to warm up (caches, BLAS threads), the fastest of `repeats` runs,
- * each repeated until it lasts >= 5 ms. The fastest, not the median: on a shared machine other work only ever adds
+ * each repeated until it lasts >= 10 ms. The fastest, not the median: on a shared machine other work only ever adds
  * time, so the minimum is the steadiest estimate of the layer's own cost. */
 static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int repeats) {
     int64_t sx[2] = {n, d}, sw[3] = {k, d, d}, sdd[2] = {d, d};
@@ -296,7 +296,7 @@ static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int 
             else attention_layer(ten_f32(X), tmp, Y, n, d);
             reps++;
             t1 = now_s();
-        } while (t1 - t0 < (r < 0 ? 0 : 0.005) && !ten_interrupted);
+        } while (t1 - t0 < (r < 0 ? 0 : 0.01) && !ten_interrupted);
         if (r >= 0) times[r] = (t1 - t0) / reps;
     }
     qsort(times, (size_t)repeats, sizeof(double), cmp_double);
@@ -358,7 +358,7 @@ static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3
     else sb_puts(o, ".\n");
 }
 
-/* measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=3): a table of times and the slopes fitted
+/* measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5): a table of times and the slopes fitted
  * over the larger half of the sizes; returns {'n': [...], 'cnn': [...], 'rnn': [...], 'attention': [...],
  * 'slopes': {...}, 'fit_from': n} (seconds). */
 static Value *bi_measure_layers(Interp *I, Args *a) {
@@ -367,7 +367,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     Value *pv = arg(a, 5, "plot");
     bool want_plot = false;
     if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
-    int64_t ns[16] = {64, 128, 256, 512, 1024, 2048}, m = 6, d = 64, k = 3, reps = 3;
+    int64_t ns[16] = {64, 128, 256, 512, 1024, 2048}, m = 6, d = 64, k = 3, reps = 5;
     bool quiet = false;
     Value *nv = arg(a, 0, "ns"), *dv = arg(a, 1, "d"), *kv = arg(a, 2, "k"), *rv = arg(a, 3, "repeats"), *qv = arg(a, 4, "quiet");
     if (nv) {
@@ -439,7 +439,7 @@ const Builtin bi_d2l_complexity[] = {
      "Draws which inputs reach which outputs after some layers of convolution (the chapter's figure: x1 and x5 meet "
      "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0},
     {"measure_layers", bi_measure_layers,
-     "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=3, quiet=False, plot=False)",
+     "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5, quiet=False, plot=False)",
      "Times real conv1d, RNN and self-attention layers written in C on this machine (the fastest of `repeats` runs), "
      "fits the log-log slope of time against n over the larger half of the sizes, and says what the times show: how "
      "fast each grew, and where self-attention became slower than the RNN compared with n = d. Returns a dict with "

@@ -355,8 +355,8 @@ static void place_key(const Figure *f, const Canvas *cv, const double xr[2], con
     const char *look = key_look(cv);
     double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv), pw, ph;
     axes_size(f, cv, xr, yr, ranged, &pw, &ph);
-    /* gnuplot's key: about (len + 6) characters of 0.68 em across and 1.45 em per entry (measured on its svg) */
-    double kw = dumb ? (len + 11) * cw : (len + 6.5) * 0.7 * 10 * pt(cv), kh = dumb ? (n + 1) * lh : (n * 1.45 + 1.0) * 10 * pt(cv);
+    /* gnuplot's key: (len + 5.8) characters of 0.68 em across and 1.725 em per entry (measured on its svg) */
+    double kw = dumb ? (len + 11) * cw : (len + 6) * 0.68 * 10 * pt(cv), kh = dumb ? (n + 1) * lh : (n * 1.75 + 0.2) * 10 * pt(cv);
     if (ranged && pw > 0 && ph > 0 && kw < 0.6 * pw && kh < 0.8 * ph) {
         double fw = kw / pw, fh = kh / ph, px = (dumb ? 1.5 : 0.6) * cw / pw, py = (dumb ? 0.5 : 0.6) * cw / ph;
         static const char *where[] = {"top right", "top left", "bottom left", "bottom right", "top center", "bottom center"};

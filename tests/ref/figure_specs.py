@@ -61,8 +61,8 @@ save('n.npy', torch.tensor(r['n'])); save('cnn.npy', torch.tensor(r['cnn'])); sa
         "name": "stacking",
         "title": "Stacked self-attention layers without residuals (exercise 1, lesson 6)",
         "attn": """r = stack_attention(layers=6, quiet=True, plot=True)
-save('cos.npy', torch.tensor(r['cosine'])); save('share.npy', torch.tensor(r['position_share']))""",
-        "legend": ["token similarity (mean cosine)", "effect of position"],
+save('cos.npy', torch.tensor(r['cosine'])); save('share.npy', torch.tensor(r['position']))""",
+        "legend": ["token similarity (mean cosine)", "position signal (spread)"],
         "figsize": (3.5, 2.5),
     },
 ]
@@ -101,7 +101,7 @@ def book_figure(name, datadir):
     elif name == "stacking":
         c = load('cos.npy')
         d2l.plot(list(range(len(c))), [c, load('share.npy')], xlabel='layer',
-                 legend=['token similarity (mean cosine)', 'effect of position'])
+                 legend=['token similarity (mean cosine)', 'position signal (spread)'])
     else:
         return False
     return True
