@@ -244,6 +244,8 @@ def help_in_languages():
         r = subprocess.run([ATTN, "-c", "help('rotation')"], capture_output=True, text=True, env=e, timeout=30)
         lines = r.stdout.split("\n")
         check(f"help rotation in {lang}", want in r.stdout and all(width(l) <= 80 for l in lines), r.stdout + r.stderr)
+    r = subprocess.run([ATTN, "-c", "s = '日本語のテキスト' + zz"], capture_output=True, text=True, timeout=30)
+    check("an error's column counts screen columns (CJK = 2): -c:1:26", r.stderr.startswith("-c:1:26: error:"), r.stderr)
     r = subprocess.run([ATTN, "--lang", "zh", "-c", "help()"], capture_output=True, text=True, timeout=30)
     check("help() overview in Chinese", "本章的函数" in r.stdout and "masked_softmax" in r.stdout, r.stdout[:300])
 

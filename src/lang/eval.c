@@ -149,6 +149,14 @@ void interp_write(Interp *I, const char *s) {
     else { fputs(s, I->out); }
 }
 
+/* The column of byte col (1-based) of text as the reader counts it on screen (a CJK character is 2), as gcc's
+ * display columns; col itself when the text is unknown. */
+static int screen_col(const char *text, int col) {
+    if (!text || !*text || col < 1) return col;
+    size_t len = strlen(text), upto = (size_t)(col - 1);
+    return tw_width_n(text, upto < len ? upto : len) + 1;
+}
+
 /* "  text\n  ^" under column col (1-based), by display columns (CJK is 2 wide). */
 static void caret_lines(StrBuf *out, const char *text, int col) {
     size_t len = strlen(text);
@@ -167,12 +175,12 @@ void interp_format_error(Interp *I, StrBuf *out) {
     const Error *e = &I->error;
     if (e->kind == ERR_NONE || e->kind == ERR_QUIT) return;
     if (e->kind == ERR_INTERRUPT) { sb_printf(out, "%s\n", e->msg); return; }
-    if (e->line > 0 && e->file[0]) sb_printf(out, "%s:%d:%d: ", e->file, e->line, e->col);
+    if (e->line > 0 && e->file[0]) sb_printf(out, "%s:%d:%d: ", e->file, e->line, screen_col(e->text, e->col));
     sb_printf(out, "error: %s\n", e->msg);
     if (e->line > 0 && e->text[0]) caret_lines(out, e->text, e->col);
     for (int i = e->nframes - 1; i >= 0; i--) {
         const ErrFrame *f = &e->frames[i];
-        if (f->file) sb_printf(out, "%s:%d:%d: in %s\n", f->file, f->line, f->col, f->func ? f->func : "?");
+        if (f->file) sb_printf(out, "%s:%d:%d: in %s\n", f->file, f->line, screen_col(f->text, f->col), f->func ? f->func : "?");
         else sb_printf(out, "in %s, line %d:\n", f->func ? f->func : "?", f->line);
         int lead = f->text ? (int)strspn(f->text, " \t") : 0;      /* shown without its indentation, as Python does */
         if (lead >= f->col) lead = 0;
