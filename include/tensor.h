@@ -194,6 +194,15 @@ Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps);
 Tensor *ten_tril(const Tensor *t, int64_t k, bool upper);
 Tensor *ten_flip(const Tensor *t, int dim);
 
+/* ---- numerical functions with options (tensor_numeric.c); dims[0..nd), or every dim when nd < 0 ---- */
+/* var (std with take_sqrt): sum((x - mean)^2) / max(0, n - correction); correction 1 is torch's unbiased default. */
+Tensor *ten_var(const Tensor *t, const int *dims, int nd, bool keepdim, double correction, bool take_sqrt);
+/* The vector p-norm (inf, -inf, 0, 1, 2 or any p) over dims, in the input's float dtype. */
+Tensor *ten_norm(const Tensor *t, double p, const int *dims, int nd, bool keepdim);
+Tensor *ten_round_decimals(const Tensor *t, int64_t decimals);     /* torch.round(X, decimals=d) */
+/* torch.isclose: bool tensor of a == b or |a - b| <= atol + |rtol * b| (equal_nan: NaN == NaN). Same dtypes only. */
+Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan);
+
 /* ---- sorting along a dim (tensor_sort.c), with PyTorch's order among equal values ---- */
 /* values and indices (int64) are new tensors; -1 with a message (k out of range, empty dim). */
 int ten_sort(const Tensor *t, int dim, bool descending, bool stable, Tensor **values, Tensor **indices);

@@ -9,6 +9,8 @@
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
 Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
+/* torch_math.c: torch.round(X, decimals=0), which Python's round(X, n) hands tensors to. */
+Value *torch_round(Interp *I, Args *a);
 /* torch_math.c: sum/mean/max/... over dim= or everything, shared by torch.X(t) and Python's sum/max/min. */
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
 

@@ -241,7 +241,7 @@ static Value *bi_round(Interp *I, Args *a) {
     if (!args_check(I, a, 2, kw)) return NULL;
     Value *v = arg(a, 0, "number"), *nd = arg(a, 1, "ndigits");
     if (!v) return rt_error(I, "round() missing required argument 'number'");
-    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ROUND, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
+    if (v->kind == V_TENSOR) return torch_round(I, a);         /* decimals=, as torch.round */
     if (!val_is_number(v)) return rt_error(I, "type %s doesn't define __round__", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
@@ -613,7 +613,8 @@ const Builtin bi_python[] = {
     {"min", bi_min, "min(iterable) / min(a, b, ...)", "Smallest item.", "", 0},
     {"max", bi_max, "max(iterable) / max(a, b, ...)", "Largest item.", "", 0},
     {"abs", bi_abs, "abs(x)", "Absolute value (elementwise for tensors).", "", 0},
-    {"round", bi_round, "round(x, ndigits=None)", "Rounds half to even, as Python does.", "", 0},
+    {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
+     "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0},
     {"sorted", bi_sorted, "sorted(iterable, reverse=False)", "A sorted list.", "", 0},
     {"reversed", bi_reversed, "reversed(iterable)", "The items in reverse order, as a list.", "", 0},
     {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},

@@ -127,6 +127,8 @@ Value *builtins_module_attr(const char *module, const char *name) {
     v = builtins_constant(name);
     if (v && v->kind == V_MODULE) { val_decref(v); v = NULL; }
     if (v) return v;
+    if (!strcmp(module, "torch"))
+        for (const Builtin *t = bi_torch_only; t->name; t++) if (!strcmp(t->name, name)) return val_builtin(t);
     const Builtin *b = builtins_find(name);
     return b ? val_builtin(b) : NULL;
 }

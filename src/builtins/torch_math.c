@@ -267,17 +267,29 @@ static Value *bi_softmax(Interp *I, Args *a) {
     return done(I, r);
 }
 
+/* clamp(X, min=None, max=None): min(max(X, min), max), bounds numbers or tensors (broadcast); the result dtype
+ * is PyTorch's result type (an int tensor clamped to 0.5 becomes float); NaN stays NaN. */
 static Value *bi_clamp(Interp *I, Args *a) {
     static const char *const kw[] = {"input", "min", "max", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     Value *lo = arg(a, 1, "min"), *hi = arg(a, 2, "max");
-    double l = NAN, h = NAN;
-    if ((lo && lo->kind != V_NONE && !arg_double(I, lo, "min", &l)) || (hi && hi->kind != V_NONE && !arg_double(I, hi, "max", &h))) { ten_free(tmp); return NULL; }
-    if (isnan(l) && isnan(h)) { ten_free(tmp); return rt_error(I, "clamp() needs min or max"); }
-    Tensor *r = ten_clamp(x, l, h);
+    bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
+    if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
+    Tensor *cur = ten_alias(x), *r = cur;
+    Value *bounds[2] = {has_lo ? lo : NULL, has_hi ? hi : NULL};
+    for (int k = 0; k < 2 && r; k++) {
+        if (!bounds[k]) continue;
+        bool w;
+        Tensor *bt = NULL, *b = operand(I, bounds[k], k ? "max" : "min", &bt, &w);
+        r = b ? ten_binary(k ? OP_MINIMUM : OP_MAXIMUM, cur, false, b, w) : NULL;
+        ten_free(bt);
+        ten_free(cur);
+        cur = r;
+    }
     ten_free(tmp);
+    if (interp_failed(I)) { ten_free(r); return NULL; }
     return done(I, r);
 }
 
@@ -318,40 +330,27 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     return done(I, r);
 }
 
-/* allclose / isclose: |x - y| <= atol + rtol * |y| */
+/* allclose / isclose (tag 0 / 1): a == b or |a - b| <= atol + rtol*|b|; equal_nan=True counts NaN == NaN. */
 static Value *bi_close(Interp *I, Args *a) {
     static const char *const kw[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
+    if (!args_check(I, a, 5, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other"), *rv = arg(a, 2, "rtol"), *av = arg(a, 3, "atol"), *ev = arg(a, 4, "equal_nan");
     if (!x || !y) return rt_error(I, "%s(X, Y) needs two tensors", a->fname);
     double rtol = 1e-5, atol = 1e-8;
-    Value *rv = arg(a, 2, "rtol"), *av = arg(a, 3, "atol");
-    if ((rv && !arg_double(I, rv, "rtol", &rtol)) || (av && !arg_double(I, av, "atol", &atol))) return NULL;
+    bool equal_nan = false;
+    if ((rv && !arg_double(I, rv, "rtol", &rtol)) || (av && !arg_double(I, av, "atol", &atol)) || (ev && !arg_bool(I, ev, "equal_nan", &equal_nan)))
+        return NULL;
     Tensor *t1 = NULL, *t2 = NULL;
     Tensor *X = arg_tensor(I, x, "input", &t1), *Y = X ? arg_tensor(I, y, "other", &t2) : NULL;
-    if (!Y) { ten_free(t1); return NULL; }
-    int64_t shape[TEN_MAX_DIMS];
-    int nd;
-    Value *r = NULL;
-    if (ten_broadcast_shape(X->shape, X->ndim, Y->shape, Y->ndim, shape, &nd) < 0) r = rt_tensor_error(I);
-    else {
-        Tensor *ex = ten_expand(X, nd, shape), *ey = ten_expand(Y, nd, shape);
-        Tensor *o = ten_new(DT_BOOL, nd, shape);
-        bool all = true;
-        for (int64_t i = 0; o && i < o->numel; i++) {
-            double p = ten_get(ex, i), q = ten_get(ey, i);
-            bool ok = p == q || fabs(p - q) <= atol + rtol * fabs(q);
-            ten_b8(o)[i] = ok;
-            all = all && ok;
-        }
-        ten_free(ex);
-        ten_free(ey);
-        if (a->fn->tag == 0) { ten_free(o); r = val_bool(all); }
-        else r = done(I, o);
-    }
+    Tensor *c = Y ? ten_isclose(X, Y, rtol, atol, equal_nan) : NULL;
     ten_free(t1);
     ten_free(t2);
-    return r;
+    if (!c) return interp_failed(I) ? NULL : rt_tensor_error(I);
+    if (a->fn->tag == 1) return val_tensor(c);
+    bool all = true;
+    for (int64_t i = 0; i < c->numel && all; i++) all = ten_b8(c)[i] != 0;
+    ten_free(c);
+    return val_bool(all);
 }
 
 static Value *bi_equal(Interp *I, Args *a) {
@@ -362,28 +361,120 @@ static Value *bi_equal(Interp *I, Args *a) {
     return val_bool(true);
 }
 
-/* norm(X, dim=None): the Euclidean norm. */
+/* dim= as one int or a tuple/list of ints: dims[] and *nd (-1 when absent or None: every dim). */
+static bool dims_arg(Interp *I, Value *dv, int *dims, int *nd) {
+    *nd = -1;
+    if (!dv || dv->kind == V_NONE) return true;
+    Value *one[1] = {dv};
+    Value **items = one;
+    int64_t n = 1;
+    if (dv->kind == V_TUPLE || dv->kind == V_LIST) { items = dv->u.seq.items; n = dv->u.seq.n; }
+    if (n > TEN_MAX_DIMS) { rt_error(I, "too many dims (%lld)", (long long)n); return false; }
+    for (int64_t i = 0; i < n; i++) if (!get_dim(I, items[i], &dims[i])) return false;
+    *nd = (int)n;
+    return true;
+}
+
+/* norm(X, p='fro', dim=None, keepdim=False, dtype=None): p a number, inf or -inf, or 'fro' (the 2-norm). */
 static Value *bi_norm(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "dim", "keepdim", NULL};
+    static const char *const kw[] = {"input", "p", "dim", "keepdim", "dtype", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
-    Value *p = arg(a, 1, "p");
-    if (p && p->kind != V_NONE && !(val_is_number(p) && val_as_double(p) == 2)) { ten_free(tmp); return rt_error(I, "norm(): attn computes the 2-norm only"); }
-    Tensor *sq = ten_binary(OP_MUL, x, false, x, false);
-    Value *dim = arg(a, 2, "dim"), *kd = arg(a, 3, "keepdim");
+    if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
+    Value *pv = arg(a, 1, "p"), *kd = arg(a, 3, "keepdim");
+    double p = 2;
     bool keep = false;
-    if (kd && !arg_bool(I, kd, "keepdim", &keep)) { ten_free(sq); ten_free(tmp); return NULL; }
-    Tensor *s = NULL;
-    int d = 0;
-    if (sq && dim && dim->kind != V_NONE) { if (get_dim(I, dim, &d)) s = ten_reduce(RED_SUM, sq, false, d, keep); }
-    else if (sq) s = ten_reduce(RED_SUM, sq, true, 0, false);
-    Tensor *r = s ? ten_unary(UOP_SQRT, s) : NULL;
-    ten_free(sq);
-    ten_free(s);
+    int dims[TEN_MAX_DIMS], nd;
+    if (pv && pv->kind == V_STR) {
+        if (!strcmp(pv->u.str.s, "nuc")) { ten_free(tmp); return rt_error(I, "norm(p='nuc'), the nuclear norm, needs singular values: attn has no SVD (type help to see what it has)"); }
+        if (strcmp(pv->u.str.s, "fro")) { ten_free(tmp); return rt_error(I, "norm(): p must be a number, inf, -inf or 'fro', not '%s'", pv->u.str.s); }
+    } else if (pv && pv->kind != V_NONE && !arg_double(I, pv, "p", &p)) { ten_free(tmp); return NULL; }
+    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, arg(a, 2, "dim"), dims, &nd)) { ten_free(tmp); return NULL; }
+    Tensor *r = ten_norm(x, p, dims, nd, keep);
     ten_free(tmp);
-    if (interp_failed(I)) { ten_free(r); return NULL; }
     return done(I, r);
+}
+
+/* std / var (tag RED_STD / RED_VAR): std(X, dim=None, unbiased=True, keepdim=False, *, correction=None);
+ * unbiased=False is correction=0 (divide by n), the default 1 divides by n - 1. std(X, False) works too.
+ * std_mean / var_mean (tag + 100): the pair (std or var, mean). */
+static Value *bi_std_var(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "unbiased", "keepdim", "correction", "axis", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    if (!x) return NULL;
+    bool with_mean = a->fn->tag >= 100, take_sqrt = a->fn->tag % 100 == RED_STD;
+    Value *dv = arg(a, 1, "dim"), *uv = arg(a, 2, "unbiased"), *kd = arg(a, 3, "keepdim"), *cv = arg(a, -1, "correction");
+    if (!dv) dv = arg(a, -1, "axis");
+    if (dv && dv->kind == V_BOOL && a->npos == 2) { uv = dv; dv = NULL; }    /* std(X, False) */
+    bool unbiased = true, keep = false;
+    double correction = 1;
+    int dims[TEN_MAX_DIMS], nd;
+    if ((uv && uv->kind != V_NONE && !arg_bool(I, uv, "unbiased", &unbiased)) || (kd && !arg_bool(I, kd, "keepdim", &keep)) ||
+        !dims_arg(I, dv, dims, &nd)) { ten_free(tmp); return NULL; }
+    if (uv && uv->kind != V_NONE && cv && cv->kind != V_NONE) {
+        ten_free(tmp);
+        return rt_error(I, "%s(): give unbiased or correction, not both", a->fname);
+    }
+    correction = unbiased ? 1 : 0;
+    if (cv && cv->kind != V_NONE && !arg_double(I, cv, "correction", &correction)) { ten_free(tmp); return NULL; }
+    Tensor *r = ten_var(x, dims, nd, keep, correction, take_sqrt);
+    if (!r || !with_mean) { ten_free(tmp); return done(I, r); }
+    Tensor *m = NULL;
+    if (nd < 0) m = ten_reduce(RED_MEAN, x, true, 0, keep);
+    else {
+        /* the mean over the same dims, highest first */
+        Tensor *cur = ten_alias(x);
+        int sorted[TEN_MAX_DIMS];
+        for (int i = 0; i < nd; i++) sorted[i] = ten_norm_dim(dims[i], x->ndim);
+        for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (sorted[j] > sorted[i]) { int t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t; }
+        for (int i = 0; i < nd && cur; i++) { Tensor *nx = ten_reduce(RED_MEAN, cur, false, sorted[i], keep); ten_free(cur); cur = nx; }
+        m = cur;
+    }
+    ten_free(tmp);
+    if (!m) { ten_free(r); return rt_tensor_error(I); }
+    Value *t = val_tuple(2);
+    val_seq_set(t, 0, val_tensor(r));
+    val_seq_set(t, 1, val_tensor(m));
+    return t;
+}
+
+/* torch.round(X, decimals=0): half to even; with decimals, PyTorch's scaled rounding. Also round(X, n). */
+Value *torch_round(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "decimals", "number", "ndigits", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *dv = arg(a, 1, "decimals");
+    if (!x) x = arg(a, -1, "number");
+    if (!dv) dv = arg(a, -1, "ndigits");
+    if (!x || x->kind != V_TENSOR) return rt_error(I, "round() needs a tensor");
+    int64_t d = 0;
+    if (dv && dv->kind != V_NONE && !arg_int(I, dv, "decimals", &d)) return NULL;
+    if (!dv || dv->kind == V_NONE) return done(I, ten_unary(UOP_ROUND, x->u.t));
+    return done(I, ten_round_decimals(x->u.t, d));
+}
+
+/* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour
+ * of arange, which stops before end; float32 unless dtype says otherwise). */
+static Value *bi_range_incl(Interp *I, Args *a) {
+    static const char *const kw[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *sv = arg(a, 0, "start"), *ev = arg(a, 1, "end"), *stv = arg(a, 2, "step");
+    if (!sv || !ev) return rt_error(I, "range() missing 1 required positional arguments: \"end\"");
+    double s0, e0, st = 1;
+    if (!arg_double(I, sv, "start", &s0) || !arg_double(I, ev, "end", &e0) || (stv && !arg_double(I, stv, "step", &st))) return NULL;
+    if (st == 0) return rt_error(I, "step must be nonzero");
+    if ((st > 0 && e0 < s0) || (st < 0 && e0 > s0)) return rt_error(I, "upper bound and larger bound inconsistent with step sign");
+    bool has;
+    DType dt = ten_default_float;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    double n = floor((e0 - s0) / st) + 1;
+    if (n > (double)TEN_MAX_NUMEL) return rt_error(I, "range(): %.0f elements is too many for attn", n);
+    int64_t len = (int64_t)n;
+    Tensor *t = ten_new(dt, 1, &len);
+    if (!t) return rt_tensor_error(I);
+    for (int64_t i = 0; i < len; i++) ten_set(t, i, s0 + (double)i * st);
+    return val_tensor(t);
 }
 
 #define UN(name, op, help) {name, bi_unary, "torch." name "(X)", help, "", op}
@@ -440,8 +531,12 @@ const Builtin bi_torch_math[] = {
     RED("argmax", RED_ARGMAX, "Index of the largest element (flattened, or along dim)."),
     RED("argmin", RED_ARGMIN, "Index of the smallest element."),
     RED("prod", RED_PROD, "Product of the elements."),
-    RED("std", RED_STD, "Standard deviation (unbiased, as torch.std)."),
-    RED("var", RED_VAR, "Variance (unbiased, as torch.var)."),
+    {"std", bi_std_var, "torch.std(X, dim=None, unbiased=True, keepdim=False, correction=None)",
+     "Standard deviation: sqrt(sum((x - mean)^2) / (n - 1)) by default; unbiased=False (correction=0) divides by n.", "", RED_STD},
+    {"var", bi_std_var, "torch.var(X, dim=None, unbiased=True, keepdim=False, correction=None)",
+     "Variance: sum((x - mean)^2) / (n - 1) by default; unbiased=False (correction=0) divides by n.", "", RED_VAR},
+    {"std_mean", bi_std_var, "torch.std_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (std, mean).", "", 100 + RED_STD},
+    {"var_mean", bi_std_var, "torch.var_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (var, mean).", "", 100 + RED_VAR},
     RED("any", RED_ANY, "True if any element is nonzero."),
     RED("all", RED_ALL, "True if every element is nonzero."),
     {"matmul", bi_matmul, "torch.matmul(X, Y)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0},
@@ -452,12 +547,23 @@ const Builtin bi_torch_math[] = {
     {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0},
     {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1},
     {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2},
-    {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)", "Limits values to [min, max].", "", 0},
+    {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)",
+     "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0},
     {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0},
     {"where", bi_where, "torch.where(condition, X, Y)", "X where condition is true, else Y.", "", 0},
     {"masked_fill", bi_masked_fill, "torch.masked_fill(X, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0},
-    {"allclose", bi_close, "torch.allclose(X, Y, rtol=1e-5, atol=1e-8)", "True when every |x - y| <= atol + rtol*|y|.", "", 0},
-    {"isclose", bi_close, "torch.isclose(X, Y, rtol=1e-5, atol=1e-8)", "Elementwise closeness.", "", 1},
+    {"allclose", bi_close, "torch.allclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)",
+     "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0},
+    {"isclose", bi_close, "torch.isclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1},
     {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0},
-    {"norm", bi_norm, "torch.norm(X, dim=None)", "Euclidean (2-)norm.", "", 0},
+    {"norm", bi_norm, "torch.norm(X, p='fro', dim=None, keepdim=False)",
+     "The p-norm: (sum |x|^p)^(1/p); p=2 (or 'fro') the Euclidean length, 1 the sum of |x|, inf the largest |x|, "
+     "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0},
+
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+/* torch functions whose names Python's builtins take when bare (range): found as torch.NAME only. */
+const Builtin bi_torch_only[] = {
+    {"range", bi_range_incl, "torch.range(start, end, step=1)",
+     "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
