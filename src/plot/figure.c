@@ -291,6 +291,7 @@ static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t err
 }
 
 bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
+    plot_figure_clean_text(fig);
     fig->number = ++P->figures;
     plot_figure_free(P->last);
     P->last = fig;

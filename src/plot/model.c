@@ -56,6 +56,21 @@ void plot_add_mark(Figure *f, double x, double y, const char *text) {
     m->text[k] = 0;
 }
 
+/* Control characters out of s, in place: a label is text, never a terminal escape nor a gnuplot line break. */
+static void clean(char *s) {
+    if (!s) return;
+    char *w = s;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p >= 32 && *p != 127) *w++ = (char)*p;
+    *w = 0;
+}
+
+void plot_figure_clean_text(Figure *f) {
+    clean(f->xlabel); clean(f->ylabel); clean(f->title); clean(f->arrow_label);
+    for (int i = 0; i < f->nseries; i++) clean(f->series[i].label);
+    for (int i = 0; i < f->ntitles; i++) clean(f->titles[i]);
+}
+
 void plot_set_matrices(Figure *f, int64_t rows, int64_t cols, int64_t h, int64_t w, double *values) {
     free(f->values);
     f->rows = rows; f->cols = cols; f->h = h; f->w = w;

@@ -31,6 +31,9 @@ Canvas plot_file_canvas(const Figure *fig, const char *ext);
  * columns, panel titles, one shared colour scale. */
 void plot_text_heatmaps(const Figure *fig, const Canvas *cv, StrBuf *out);
 
+/* model.c: drops control characters from every text of the figure (labels, titles, legend), in place. */
+void plot_figure_clean_text(Figure *f);
+
 /* cmap.c: matplotlib's colour maps as stops; the colour at t in [0, 1] as 0xRRGGBB. */
 typedef struct Cmap { const char *name; int n; unsigned rgb[17]; } Cmap;
 const Cmap *cmap_find(const char *name, bool *reversed);
