@@ -37,8 +37,11 @@ check-deps:
 	@pkg-config --exists $(PKGS) && command -v gnuplot >/dev/null 2>&1 && command -v /usr/bin/python3 >/dev/null 2>&1 \
 	  && /usr/bin/python3 -c 'import numpy, PIL' 2>/dev/null && fc-list :lang=ja | grep -q . || scripts/install-deps
 
+# ./attn is always the normal build: a SANITIZE=1 build stays in build-san/attn (tests run it from there).
 attn: $(BUILD)/attn
+ifneq ($(SANITIZE),1)
 	@cp $< $@
+endif
 
 $(BUILD)/attn: $(LIB_OBJ) $(MAIN_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -54,8 +57,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 run: check-deps attn
 	./attn
 
-test: check-deps attn $(UNIT_BIN)
-	@tests/run-all $(UNIT_BIN)
+test: check-deps $(BUILD)/attn $(UNIT_BIN)
+	@ATTN=$(BUILD)/attn tests/run-all $(UNIT_BIN)
 
 # The book's figures (matplotlib, the book's d2l.plot/show_heatmaps) beside attn's (gnuplot), same data, into
 # docs/figures/ and docs/figures.md. The PNGs are committed so the repository shows them; tests/ref/plot_render.py

@@ -166,6 +166,9 @@ bool args_device_check(Interp *I, Args *a);
 bool arg_device_cpu(Interp *I, Value *v);
 /* A tensor from a tensor, a number, or a nested list of numbers (borrowed into *tmp when converted). */
 Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp);
+/* The same as a contiguous tensor of dtype dt (converted as X.to(dt) does, into *tmp, when it is not one): the
+ * boundary for code that reads raw float* / int64_t* (ten_f32, ten_i64 abort on another dtype in sanitizer builds). */
+Tensor *arg_tensor_as(Interp *I, Value *v, const char *what, DType dt, Tensor **tmp);
 /* A shape from ints, a tuple/list of ints or a torch.Size: zeros(2, 3) and zeros((2, 3)) alike. */
 bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim);
 

@@ -47,7 +47,8 @@ typedef struct Tensor {
     void *data;                     /* float*, int64_t* or uint8_t* at element (0, ..., 0); never NULL */
 } Tensor;
 
-/* Sanitizer builds check that raw element pointers are only taken of contiguous tensors. */
+/* Sanitizer builds check that raw element pointers are only taken of contiguous tensors of that dtype (a float*
+ * of an int64 tensor reads garbage: convert at the builtin boundary, arg_tensor_as). */
 #if defined(__SANITIZE_ADDRESS__)
 #define TEN_CHECKS 1
 #elif defined(__has_feature)
@@ -57,9 +58,12 @@ typedef struct Tensor {
 #endif
 #ifdef TEN_CHECKS
 void ten_check_contiguous(const Tensor *t, const char *fn);   /* aborts with a message naming fn */
+void ten_check_dtype(const Tensor *t, int dt, const char *fn);  /* the same for a dtype other than dt */
 #define TEN_ASSERT_CONTIG(t, fn) ten_check_contiguous(t, fn)
+#define TEN_ASSERT_DTYPE(t, dt, fn) ten_check_dtype(t, dt, fn)
 #else
 #define TEN_ASSERT_CONTIG(t, fn) ((void)0)
+#define TEN_ASSERT_DTYPE(t, dt, fn) ((void)0)
 #endif
 
 /* ---- errors ----
@@ -73,7 +77,8 @@ __attribute__((format(printf, 1, 2)))
 #endif
 void ten_fail(const char *fmt, ...);          /* set the message (used by kernels and callers alike) */
 void ten_fail_interrupted(void);              /* a kernel saw ten_interrupted (Ctrl-C) and stopped */
-void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n);   /* "(2, 3)" */
+void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n);
+void ten_bytes_str(int64_t bytes, char *out, size_t n);                 /* "512 bytes", "1.50 MiB", "6.00 GiB" */   /* "(2, 3)" */
 const char *ten_dtype_name(DType d);          /* "torch.float32" ... */
 size_t ten_dtype_size(DType d);
 
@@ -97,10 +102,10 @@ double ten_get(const Tensor *t, int64_t i);
 int64_t ten_get_i64(const Tensor *t, int64_t i);                     /* exact for int64 */
 void ten_set(Tensor *t, int64_t i, double v);
 /* Raw element arrays of a contiguous tensor (checked in sanitizer builds). */
-static inline float *ten_f32(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f32"); return (float *)t->data; }
-static inline double *ten_f64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f64"); return (double *)t->data; }
-static inline int64_t *ten_i64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_i64"); return (int64_t *)t->data; }
-static inline uint8_t *ten_b8(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_b8"); return (uint8_t *)t->data; }
+static inline float *ten_f32(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f32"); TEN_ASSERT_DTYPE(t, DT_F32, "ten_f32"); return (float *)t->data; }
+static inline double *ten_f64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_f64"); TEN_ASSERT_DTYPE(t, DT_F64, "ten_f64"); return (double *)t->data; }
+static inline int64_t *ten_i64(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_i64"); TEN_ASSERT_DTYPE(t, DT_I64, "ten_i64"); return (int64_t *)t->data; }
+static inline uint8_t *ten_b8(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_b8"); TEN_ASSERT_DTYPE(t, DT_BOOL, "ten_b8"); return (uint8_t *)t->data; }
 
 /* ---- views (tensor_view.c): every result shares t's storage ---- */
 /* A view of t's storage with the given shape, strides and storage offset (PyTorch's as_strided); no checks. */

@@ -92,6 +92,7 @@ typedef struct Value {
     VKind kind;
     int refs;
     bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
+    uint32_t gc_slot;        /* containers: 1 + its index among the values the cycle collector tracks; 0 otherwise */
     union {
         bool b;
         int64_t i;
@@ -116,7 +117,20 @@ typedef struct Value {
 } Value;
 
 Value *val_incref(Value *v);
+/* Releases one reference; the last one frees the value and releases what it holds, without recursion (a list of
+ * a million nested lists is freed in constant stack). */
 void val_decref(Value *v);
+/* A new value of kind k with one reference, every field zero: the one constructor, so containers are tracked. */
+Value *val_new(VKind k);
+/* Values that hold references to values (lists, dicts, objects, functions...): what each one holds is listed by
+ * val_children, the one place the cycle collector and freeing learn it. A new container kind goes there. */
+void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx);
+/* Frees every group of containers that only reference each other (l.append(l), a nested def that refers to
+ * itself): CPython's algorithm. Safe whenever every live value is referenced from a counted reference (between
+ * statements). Returns how many values were freed. */
+int64_t val_collect_cycles(void);
+/* Containers created since the last collection (the session collects when this grows large). */
+int64_t val_containers_since_collect(void);
 
 Value *val_none(void);
 Value *val_bool(bool b);
@@ -158,6 +172,9 @@ bool val_is_module(const Value *v);                      /* an nn.Module object:
 bool val_is_number(const Value *v);                      /* bool, int or float */
 double val_as_double(const Value *v);                    /* for numbers */
 bool val_truthy(const Value *v, bool *ok);               /* ok=false for an ambiguous tensor */
+/* The number of values in a range (exact: a range may hold more than 2**63 values), and its i-th value. */
+uint64_t val_range_count(const Value *r);
+int64_t val_range_at(const Value *r, uint64_t i);
 
 /* repr() and str() of any value. Tensors print with the print options of the running session
  * (val_print_options, defined by the session module: torch.set_printoptions changes them). */
@@ -169,4 +186,5 @@ void val_module_repr(StrBuf *out, const Value *v, const char *extra);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */
 void val_float_repr(StrBuf *out, double f);
 bool val_equal(const Value *a, const Value *b);          /* Python ==, for non-tensors */
+int val_compare_eq(const Value *a, const Value *b);      /* the same: 1 equal, 0 not, -1 nested too deep to tell */
 #endif

@@ -57,6 +57,17 @@ for f in tests/fuzz/corpus/npy/regress-*; do
     if [ $rc -gt 1 ]; then bad "fuzz regression $f ended with status $rc"; else ok; fi
     case "$out" in *"r.npy:"*) ok ;; *) bad "fuzz regression $f: no message naming the file ($out)" ;; esac
 done
+# quit() in a transcript ends it quietly (it printed "error: __quit__" once)
+printf '```attn\nattn> print(1)\n1\nattn> quit()\nattn> print(2)\n```\n' > "$T/quit.md"
+out=$("$ATTN" --replay "$T/quit.md" 2>&1)
+expect_eq "quit() ends a replayed transcript without an error" "$out" 'attn> print(1)
+1
+attn> quit()
+attn> print(2)'
+# a SANITIZE=1 build stays in build-san/: ./attn is never replaced by the sanitizer binary
+plan=$(make -n SANITIZE=1 attn 2>/dev/null)
+case "$plan" in *"cp build-san/attn attn"*) bad "make SANITIZE=1 attn would copy the sanitizer build over ./attn" ;; *) ok ;; esac
+case "$(make -n test SANITIZE=1 2>/dev/null)" in *"ATTN=build-san/attn"*) ok ;; *) bad "make test SANITIZE=1 runs build-san/attn" ;; esac
 # make install PREFIX=... with the man page
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 if [ -x "$T/prefix/bin/attn" ] && [ -f "$T/prefix/share/man/man1/attn.1" ]; then ok; else bad "make install PREFIX"; fi

@@ -276,11 +276,14 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     double d = (double)q->shape[2];
     /* pass 1: scores = Q Kᵀ (the division by sqrt(d) comes after the product, as in the book) */
     Tensor *kt = ten_transpose(k, 1, 2);
-    Tensor *scores = kt ? ten_bmm(q, kt) : NULL;
+    Tensor *prod = kt ? ten_bmm(q, kt) : NULL;
     ten_free(kt);
+    /* scores = Q Kᵀ / math.sqrt(d) as PyTorch divides: an integer product becomes floating point */
+    Tensor *sd = prod ? ten_scalar_d(sqrt(d)) : NULL;
+    Tensor *scores = sd ? ten_binary(OP_DIV, prod, false, sd, true) : NULL;
+    ten_free(prod);
+    ten_free(sd);
     if (!scores) return NULL;
-    float sd = (float)sqrt(d);
-    for (int64_t i = 0; i < scores->numel; i++) ten_f32(scores)[i] /= sd;
     /* pass 2: masked softmax over the keys */
     Tensor *w = attn_masked_softmax(I, scores, valid_lens);
     ten_free(scores);

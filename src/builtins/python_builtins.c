@@ -4,6 +4,7 @@
 #include "interp.h"
 #include "ops.h"
 #include "pyformat.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +67,13 @@ static Value *bi_int(Interp *I, Args *a) {
         char *end;
         const char *s = v->u.str.s;
         while (*s == ' ') s++;
+        if (base != 0 && (base < 2 || base > 36)) { val_decref(v); return rt_error(I, "int() base must be >= 2 and <= 36, or 0"); }
+        errno = 0;
         long long x = strtoll(s, &end, (int)base);
+        bool range = errno == ERANGE;
         while (*end == ' ' || *end == '\n') end++;
         if (end == s || *end) r = rt_error(I, "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
+        else if (range) r = rt_error(I, "int('%s'): the number does not fit in attn's 64-bit integers (-2**63 to 2**63-1)", v->u.str.s);
         else r = val_int(x);
     } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
     else r = rt_error(I, "int() argument must be a string or a number, not '%s'", val_type_name(v));
@@ -315,6 +320,7 @@ static Value *bi_type(Interp *I, Args *a) {
 }
 
 static Value *bi_assert(Interp *I, Args *a) {
+    if (a->npos < 1) return rt_error(I, "assert needs a condition: assert x > 0, 'message'");
     bool ok, t = val_truthy(a->pos[0], &ok);
     if (!ok) return rt_error(I, "assert on a tensor with more than one value is ambiguous (use .all())");
     if (t) return val_none();

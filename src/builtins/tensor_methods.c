@@ -132,6 +132,7 @@ static Value *m_fill(Interp *I, Args *a) {
     if (!v) src = tmp = ten_scalar_i(0);
     else if (val_is_number(v)) src = tmp = ops_number_tensor(v);      /* exact: 1/3 into a float64 tensor */
     else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
+    if (!src) return rt_tensor_error(I);
     int rc = ten_copy_into(self(a), src);
     ten_free(tmp);
     if (rc < 0) return rt_tensor_error(I);

@@ -63,7 +63,10 @@ as_tensor:;
 /* An operand of a binary op: a tensor, a Python number (weak, exact) or a list (a tensor). */
 static Tensor *operand(Interp *I, Value *v, const char *what, Tensor **tmp, bool *weak) {
     *weak = val_is_number(v);
-    if (*weak) return *tmp = ops_number_tensor(v);
+    if (*weak) {
+        if (!(*tmp = ops_number_tensor(v))) rt_tensor_error(I);
+        return *tmp;
+    }
     return arg_tensor(I, v, what, tmp);
 }
 
@@ -81,6 +84,10 @@ static Tensor *add_alpha(Interp *I, BinOp op, Tensor *X, bool xw, Tensor *Y, boo
         return NULL;
     }
     Tensor *s = ops_number_tensor(alpha), *r = NULL;
+    if (!s) {
+        rt_tensor_error(I);
+        return NULL;
+    }
     if (!ten_is_float(rt)) {
         Tensor *scaled = ten_binary(OP_MUL, Y, yw, s, true);
         r = scaled ? ten_binary(op, X, xw, scaled, yw) : NULL;
@@ -230,7 +237,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         }
         if (cur && op == RED_MEAN) {
             Tensor *c = ten_scalar_i(count);
-            r = ten_binary(OP_DIV, cur, false, c, true);
+            r = c ? ten_binary(OP_DIV, cur, false, c, true) : NULL;
             ten_free(c);
             ten_free(cur);
         } else r = cur;

@@ -16,8 +16,11 @@ static void args_free(Args *a) {
     free(a->kwvals);
 }
 
+#define MAX_CALL_ARGS 1000000      /* f(*xs): more positional arguments than this is refused, never cut */
+
 static void push_pos(Args *a, Value *v) {
-    a->pos = xrealloc(a->pos, sizeof(Value *) * (size_t)(a->npos + 1));
+    if ((a->npos & (a->npos - 1)) == 0)      /* capacity doubles at each power of two */
+        a->pos = xrealloc(a->pos, sizeof(Value *) * (size_t)(a->npos ? 2 * a->npos : 1));
     a->pos[a->npos++] = v;
 }
 
@@ -261,7 +264,14 @@ Value *eval_call(Interp *I, Node *n) {
             Value *items = ops_to_list(I, v);
             val_decref(v);
             if (!items) { interp_error_at(I, k->line, k->col); goto fail; }
-            for (int64_t j = 0; j < items->u.seq.n && a.npos < 10000; j++) push_pos(&a, val_incref(items->u.seq.items[j]));
+            if (items->u.seq.n > MAX_CALL_ARGS - a.npos) {
+                rt_error(I, "too many arguments: the * argument gives %lld (attn passes at most %d to one call)",
+                         (long long)items->u.seq.n, MAX_CALL_ARGS);
+                val_decref(items);
+                interp_error_at(I, k->line, k->col);
+                goto fail;
+            }
+            for (int64_t j = 0; j < items->u.seq.n; j++) push_pos(&a, val_incref(items->u.seq.items[j]));
             val_decref(items);
         } else {
             if (a.nkw > 0) {
@@ -342,9 +352,7 @@ Value *make_function(Interp *I, Node *def, const char *name) {
         int k = 0;
         for (Scope *s = I->scope; s; s = s->parent) if (!s->is_class) val_seq_set(f->closure, k++, val_incref(s->env));
     }
-    Value *v = xcalloc(1, sizeof *v);
-    v->kind = V_FUNC;
-    v->refs = 1;
+    Value *v = val_new(V_FUNC);
     v->u.func = f;
     return v;
 }
@@ -477,6 +485,16 @@ Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp) {
     }
     rt_error(I, "%s must be a tensor, not %s", what, val_type_name(v));
     return NULL;
+}
+
+Tensor *arg_tensor_as(Interp *I, Value *v, const char *what, DType dt, Tensor **tmp) {
+    Tensor *t = arg_tensor(I, v, what, tmp);
+    if (!t || (t->dtype == dt && t->contiguous)) return t;
+    Tensor *c = ten_cast(t, dt);
+    ten_free(*tmp);
+    *tmp = c;
+    if (!c) rt_tensor_error(I);
+    return c;
 }
 
 bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim) {

@@ -16,9 +16,7 @@ const ObjClass UserObjectClass;
 /* ---- building classes ---- */
 
 static Value *new_class(const char *name, const char *module_name) {
-    Value *v = xcalloc(1, sizeof *v);
-    v->kind = V_CLASS;
-    v->refs = 1;
+    Value *v = val_new(V_CLASS);
     v->u.cls = xcalloc(1, sizeof(ClassInfo));
     v->u.cls->name = xstrdup(name);
     v->u.cls->module_name = module_name;

@@ -197,16 +197,9 @@ void scope_open(Scope *s, Scope *parent, bool is_class) {
     s->parent = parent;
 }
 
-static bool captures(const Value *fn, const Value *env) {
-    const Value *c = fn->kind == V_FUNC ? fn->u.func->closure : NULL;
-    for (int64_t i = 0; c && i < c->u.seq.n; i++) if (c->u.seq.items[i] == env) return true;
-    return false;
-}
-
 void scope_close(Scope *s) {
-    Dict *d = s->vars;
-    for (int i = 0; s->env->refs > 1 && i < d->n; i++)
-        if (captures(d->vals[i], s->env)) { dict_del(d, d->keys[i]->u.str.s); i--; }
+    /* a nested def bound here holds this scope's variables, which hold it: the cycle collector frees them once
+     * nothing else refers to them (a returned closure that calls itself keeps working) */
     val_decref(s->env);
     s->env = NULL;
     s->vars = NULL;
@@ -512,9 +505,7 @@ static Value *eval(Interp *I, Node *n) {
     }
     case N_LISTCOMP: return eval_listcomp(I, n);
     case N_SLICE: {
-        Value *s = xcalloc(1, sizeof *s);
-        s->kind = V_SLICE;
-        s->refs = 1;
+        Value *s = val_new(V_SLICE);
         Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
         for (int i = 0; i < 3; i++) {
             if (!n->kids[i]) { *parts[i] = val_none(); continue; }

@@ -8,8 +8,8 @@ Value *interp_eval(Interp *I, Node *n);                 /* an expression: new re
 int interp_exec_body(Interp *I, Node *body);             /* a block of statements: 0, or -1 with an error set */
 int interp_assign(Interp *I, Node *target, Value *v);    /* binds v (borrowed) to a target; 0 or -1 */
 
-/* eval.c: a scope's lifetime. scope_close breaks the cycles closures made (a nested def bound in the scope it
- * captured) and releases the variables. */
+/* eval.c: a scope's lifetime. scope_close releases the variables (cycles a closure makes with the scope it
+ * captured are freed by the cycle collector, val_collect_cycles). */
 void scope_open(Scope *s, Scope *parent, bool is_class);
 void scope_close(Scope *s);
 

@@ -34,7 +34,7 @@ static BinOp tensor_op(int aop, bool *ok) {
 
 Tensor *ops_number_tensor(const Value *v) {
     if (v->kind == V_FLOAT) return ten_scalar_d(v->u.f);     /* exact; the result dtype decides the rounding */
-    if (v->kind == V_BOOL) { Tensor *t = ten_new(DT_BOOL, 0, NULL); ten_b8(t)[0] = v->u.b; return t; }
+    if (v->kind == V_BOOL) { Tensor *t = ten_new(DT_BOOL, 0, NULL); if (t) ten_b8(t)[0] = v->u.b; return t; }
     return ten_scalar_i(v->u.i);
 }
 
@@ -46,7 +46,8 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
                         ast_op_symbol(aop), val_type_name(a), val_type_name(b), val_type_name(other));
     Tensor *ta = aw ? ops_number_tensor(a) : a->u.t, *tb = bw ? ops_number_tensor(b) : b->u.t;
     Tensor *r = NULL;
-    if (aop == AOP_MATMUL) {
+    if (!ta || !tb) rt_tensor_error(I);           /* even a 0-d tensor is refused at the memory limit */
+    else if (aop == AOP_MATMUL) {
         if (aw || bw) rt_error(I, "matmul '@' needs two tensors, not a tensor and a %s", val_type_name(other));
         else r = ten_matmul(ta, tb);
     } else {
@@ -257,8 +258,11 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(aop == AOP_NE);
         return tensor_binary(I, aop, a, b);
     }
-    if (aop == AOP_EQ) return val_bool(val_equal(a, b));
-    if (aop == AOP_NE) return val_bool(!val_equal(a, b));
+    if (aop == AOP_EQ || aop == AOP_NE) {
+        int eq = val_compare_eq(a, b);
+        if (eq < 0) return rt_error(I, "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
+        return val_bool((eq == 1) == (aop == AOP_EQ));
+    }
     int c;
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
@@ -273,9 +277,21 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         c = strcmp(a->u.str.s, b->u.str.s);
     } else if ((a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind) {
         int64_t n = a->u.seq.n < b->u.seq.n ? a->u.seq.n : b->u.seq.n, i;
-        for (i = 0; i < n; i++) if (!val_equal(a->u.seq.items[i], b->u.seq.items[i])) break;
+        int eq = 1;
+        for (i = 0; i < n; i++) {
+            const Value *x = a->u.seq.items[i], *y = b->u.seq.items[i];
+            if (x != y && (eq = val_compare_eq(x, y)) != 1) break;
+        }
+        if (eq < 0) return rt_error(I, "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         if (i == n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
-        else return ops_compare(I, aop, a->u.seq.items[i], b->u.seq.items[i]);
+        else {
+            static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */
+            if (depth > 1000) return rt_error(I, "maximum recursion depth exceeded in comparison");
+            depth++;
+            Value *r = ops_compare(I, aop, a->u.seq.items[i], b->u.seq.items[i]);
+            depth--;
+            return r;
+        }
     } else {
         return rt_error(I, "'%s' is not supported between '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     }
@@ -412,12 +428,10 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     case V_RANGE: {
         int64_t i;
         if (!index_int(I, index, &i)) return NULL;
-        Value *len = ops_len(I, obj);
-        int64_t n = len->u.i;
-        val_decref(len);
-        if (i < -n || i >= n) return rt_error(I, "range object index out of range");
-        if (i < 0) i += n;
-        return val_int(obj->u.range.start + i * obj->u.range.step);
+        uint64_t n = val_range_count(obj);
+        uint64_t k = i >= 0 ? (uint64_t)i : n - (0 - (uint64_t)i);     /* -i may be 2**63 */
+        if ((i >= 0 && k >= n) || (i < 0 && (0 - (uint64_t)i) > n)) return rt_error(I, "range object index out of range");
+        return val_int(val_range_at(obj, k));
     }
     case V_DICT: {
         Dict *d = obj->u.dict;
@@ -446,7 +460,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
             if (src) {
                 rc = ten_index_set(obj->u.t, items, n, src);
                 if (rc < 0) rt_tensor_error(I);
-            }
+            } else if (!interp_failed(I)) rt_tensor_error(I);
         }
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
         ten_free(tv);
@@ -666,10 +680,9 @@ Value *ops_len(Interp *I, Value *v) {
     case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
     case V_DICT: return val_int(v->u.dict->n);
     case V_RANGE: {
-        int64_t a = v->u.range.start, b = v->u.range.stop, s = v->u.range.step, n = 0;
-        if (s > 0 && b > a) n = (b - a - 1) / s + 1;
-        if (s < 0 && a > b) n = (a - b - 1) / (-s) + 1;
-        return val_int(n);
+        uint64_t n = val_range_count(v);
+        if (n > INT64_MAX) return rt_error(I, "len() of a range of %llu values: more than attn's integers hold (2**63-1)", (unsigned long long)n);
+        return val_int((int64_t)n);
     }
     case V_TENSOR:
         if (v->u.t->ndim == 0) return rt_error(I, "len() of a 0-d tensor");
@@ -684,8 +697,14 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     it->src = NULL;
     it->i = 0;
     switch (v->kind) {
-    case V_LIST: case V_TUPLE: case V_STR: case V_RANGE: case V_DICT: {
+    case V_RANGE: {
+        uint64_t n = val_range_count(v);
+        it->n = n > INT64_MAX ? INT64_MAX : (int64_t)n;     /* longer than any loop may run */
+        break;
+    }
+    case V_LIST: case V_TUPLE: case V_STR: case V_DICT: {
         Value *n = ops_len(I, v);
+        if (!n) return false;
         it->n = n->u.i;
         val_decref(n);
         break;
@@ -711,7 +730,7 @@ Value *ops_iter_next(Iter *it) {
         if (i >= s->u.seq.n) return NULL;     /* the list shrank while iterating */
         return val_incref(s->u.seq.items[i]);
     case V_STR: return val_strn(s->u.str.s + i, 1);
-    case V_RANGE: return val_int(s->u.range.start + i * s->u.range.step);
+    case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return i < s->u.dict->n ? val_incref(s->u.dict->keys[i]) : NULL;
     case V_TENSOR: {
         IndexItem item = {.kind = IX_INT, .i = i};

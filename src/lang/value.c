@@ -9,12 +9,48 @@
 Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1 << 30};
 static Value none_singleton = {.kind = V_NONE, .refs = 1 << 30};
 
-static Value *alloc(VKind k) {
+/* ---- allocation, freeing without recursion, and the cycle collector ---- */
+
+static Value **tracked;               /* every container alive: the cycle collector's set */
+static uint32_t ntracked, captracked;
+static int64_t since_collect;
+
+static bool container_kind(VKind k) {
+    return k == V_TUPLE || k == V_LIST || k == V_DICT || k == V_SLICE || k == V_METHOD || k == V_FUNC ||
+           k == V_OBJECT || k == V_CLASS;
+}
+
+static void track(Value *v) {
+    if (!container_kind(v->kind) || v->gc_slot) return;
+    if (ntracked == captracked) {
+        captracked = captracked ? captracked * 2 : 1024;
+        tracked = xrealloc(tracked, sizeof(Value *) * captracked);
+    }
+    tracked[ntracked++] = v;
+    v->gc_slot = ntracked;
+    since_collect++;
+}
+
+static void untrack(Value *v) {
+    if (!v->gc_slot) return;
+    uint32_t i = v->gc_slot - 1;
+    Value *last = tracked[--ntracked];
+    tracked[i] = last;
+    last->gc_slot = i + 1;
+    v->gc_slot = 0;
+}
+
+static bool is_tracked(const Value *v) { return v && v->gc_slot && v->gc_slot <= ntracked && tracked[v->gc_slot - 1] == v; }
+
+Value *val_new(VKind k) {
     Value *v = xcalloc(1, sizeof *v);
     v->kind = k;
     v->refs = 1;
+    track(v);
     return v;
 }
+
+static Value *alloc(VKind k) { return val_new(k); }
 
 Value *val_incref(Value *v) {
     if (v) v->refs++;
@@ -28,9 +64,31 @@ void dict_free(Dict *d) {
     memset(d, 0, sizeof *d);
 }
 
-void val_decref(Value *v) {
-    if (!v || --v->refs > 0) return;
-    if (v == &none_singleton || v == &val_ellipsis_singleton) { v->refs = 1 << 30; return; }
+static void visit_dict(Dict *d, void (*visit)(Value *, void *), void *ctx) {
+    for (int i = 0; i < d->n; i++) { visit(d->keys[i], ctx); visit(d->vals[i], ctx); }
+}
+
+void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
+    switch (v->kind) {
+    case V_TUPLE: case V_LIST: for (int64_t i = 0; i < v->u.seq.n; i++) visit(v->u.seq.items[i], ctx); break;
+    case V_DICT: visit_dict(v->u.dict, visit, ctx); break;
+    case V_SLICE: visit(v->u.slice.start, ctx); visit(v->u.slice.stop, ctx); visit(v->u.slice.step, ctx); break;
+    case V_METHOD: visit(v->u.method.self, ctx); visit(v->u.method.func, ctx); visit(v->u.method.klass, ctx); break;
+    case V_FUNC:
+        for (int i = 0; i < v->u.func->nparams; i++) visit(v->u.func->defaults[i], ctx);
+        visit(v->u.func->closure, ctx);
+        break;
+    case V_OBJECT: visit_dict(&v->u.obj.attrs, visit, ctx); visit(v->u.obj.klass, ctx); break;
+    case V_CLASS:
+        visit_dict(&v->u.cls->attrs, visit, ctx);
+        for (int i = 0; i < v->u.cls->nbases; i++) visit(v->u.cls->bases[i], ctx);
+        break;
+    default: break;
+    }
+}
+
+/* Frees v itself and releases what it holds (val_decref of a child only queues it while the queue drains). */
+static void release(Value *v) {
     switch (v->kind) {
     case V_STR: free(v->u.str.s); break;
     case V_TUPLE: case V_LIST:
@@ -66,7 +124,100 @@ void val_decref(Value *v) {
     }
     default: break;
     }
+    untrack(v);
     free(v);
+}
+
+static Value **pending;               /* values whose last reference went, waiting to be released */
+static size_t npending, cappending;
+static bool draining;
+
+void val_decref(Value *v) {
+    if (!v || --v->refs > 0) return;
+    if (v == &none_singleton || v == &val_ellipsis_singleton) { v->refs = 1 << 30; return; }
+    if (npending == cappending) {
+        cappending = cappending ? cappending * 2 : 256;
+        pending = xrealloc(pending, sizeof(Value *) * cappending);
+    }
+    pending[npending++] = v;
+    if (draining) return;
+    draining = true;
+    while (npending) release(pending[--npending]);
+    draining = false;
+}
+
+/* ---- the cycle collector (CPython's): references from outside the tracked set keep a group alive ---- */
+
+typedef struct Gc { int64_t *refs; uint32_t *stack; uint32_t nstack; bool *reachable; } Gc;
+
+static void gc_uncount(Value *c, void *ctx) {
+    if (is_tracked(c)) ((Gc *)ctx)->refs[c->gc_slot - 1]--;
+}
+
+static void gc_reach(Value *c, void *ctx) {
+    Gc *g = ctx;
+    if (!is_tracked(c) || g->reachable[c->gc_slot - 1]) return;
+    g->reachable[c->gc_slot - 1] = true;
+    g->stack[g->nstack++] = c->gc_slot - 1;
+}
+
+/* Drops every reference c holds (the collector breaks a garbage cycle this way before freeing it). */
+static void clear_container(Value *v) {
+    switch (v->kind) {
+    case V_TUPLE: case V_LIST:
+        for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
+        v->u.seq.n = 0;
+        break;
+    case V_DICT: dict_free(v->u.dict); break;
+    case V_SLICE:
+        val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step);
+        v->u.slice.start = v->u.slice.stop = v->u.slice.step = NULL;
+        break;
+    case V_METHOD:
+        val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass);
+        v->u.method.self = v->u.method.func = v->u.method.klass = NULL;
+        break;
+    case V_FUNC:
+        for (int i = 0; i < v->u.func->nparams; i++) { val_decref(v->u.func->defaults[i]); v->u.func->defaults[i] = NULL; }
+        val_decref(v->u.func->closure);
+        v->u.func->closure = NULL;
+        break;
+    case V_OBJECT: dict_free(&v->u.obj.attrs); val_decref(v->u.obj.klass); v->u.obj.klass = NULL; break;
+    case V_CLASS:
+        dict_free(&v->u.cls->attrs);
+        for (int i = 0; i < v->u.cls->nbases; i++) val_decref(v->u.cls->bases[i]);
+        v->u.cls->nbases = 0;
+        v->u.cls->nmro = 0;
+        break;
+    default: break;
+    }
+}
+
+int64_t val_containers_since_collect(void) { return since_collect; }
+
+int64_t val_collect_cycles(void) {
+    since_collect = 0;
+    uint32_t n = ntracked;
+    if (n == 0) return 0;
+    Gc g = {xmalloc(sizeof(int64_t) * n), xmalloc(sizeof(uint32_t) * n), 0, xcalloc(n, sizeof(bool))};
+    for (uint32_t i = 0; i < n; i++) g.refs[i] = tracked[i]->refs;
+    for (uint32_t i = 0; i < n; i++) val_children(tracked[i], gc_uncount, &g);
+    /* referenced from outside the set: alive, and so is everything they hold */
+    for (uint32_t i = 0; i < n; i++)
+        if (g.refs[i] > 0) { g.reachable[i] = true; g.stack[g.nstack++] = i; }
+    while (g.nstack) val_children(tracked[g.stack[--g.nstack]], gc_reach, &g);
+    Value **garbage = xmalloc(sizeof(Value *) * n);
+    int64_t ng = 0;
+    for (uint32_t i = 0; i < n; i++) if (!g.reachable[i]) garbage[ng++] = tracked[i];
+    free(g.refs);
+    free(g.stack);
+    free(g.reachable);
+    /* hold every garbage value, break the references between them, then let them go */
+    for (int64_t i = 0; i < ng; i++) garbage[i]->refs++;
+    for (int64_t i = 0; i < ng; i++) clear_container(garbage[i]);
+    for (int64_t i = 0; i < ng; i++) val_decref(garbage[i]);
+    free(garbage);
+    return ng;
 }
 
 Value *val_none(void) { return val_incref(&none_singleton); }
@@ -228,6 +379,19 @@ double val_as_double(const Value *v) {
     return v->kind == V_FLOAT ? v->u.f : v->kind == V_INT ? (double)v->u.i : v->kind == V_BOOL ? (double)v->u.b : 0;
 }
 
+uint64_t val_range_count(const Value *r) {
+    int64_t a = r->u.range.start, b = r->u.range.stop, s = r->u.range.step;
+    /* in unsigned arithmetic: b - a and -s can exceed int64 (range(-2**63+1, 2**63-1), step -2**63) */
+    if (s > 0 && b > a) return ((uint64_t)b - (uint64_t)a - 1) / (uint64_t)s + 1;
+    if (s < 0 && a > b) return ((uint64_t)a - (uint64_t)b - 1) / (0 - (uint64_t)s) + 1;
+    return 0;
+}
+
+int64_t val_range_at(const Value *r, uint64_t i) {
+    /* start + i * step stays inside [start, stop) for i < count: computed modulo 2**64, it is exact */
+    return (int64_t)((uint64_t)r->u.range.start + i * (uint64_t)r->u.range.step);
+}
+
 bool val_truthy(const Value *v, bool *ok) {
     *ok = true;
     switch (v->kind) {
@@ -383,8 +547,38 @@ static void param_repr(StrBuf *out, const Value *v) {
     sb_free(&t);
 }
 
+/* The containers being printed right now, outermost first (as Python's Py_ReprEnter): one met again is printed as
+ * [...] or {...}, so a list that holds itself prints [[...]] and a module that holds itself ends. */
+static const Value *repr_active[64];
+static int repr_nactive;
+
+static bool repr_enter(StrBuf *out, const Value *v) {
+    bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_OBJECT || v->kind == V_METHOD;
+    if (!container) return true;
+    for (int i = 0; i < repr_nactive; i++)
+        if (repr_active[i] == v) {
+            sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
+            return false;
+        }
+    if (repr_nactive == (int)(sizeof repr_active / sizeof *repr_active)) { sb_puts(out, "..."); return false; }
+    repr_active[repr_nactive++] = v;
+    return true;
+}
+
+static void repr_leave(const Value *v) {
+    if (repr_nactive > 0 && repr_active[repr_nactive - 1] == v) repr_nactive--;
+}
+
+static void repr_one(StrBuf *out, const Value *v, int depth);
+
 static void repr_depth(StrBuf *out, const Value *v, int depth) {
     if (depth > 50) { sb_puts(out, "..."); return; }
+    if (!repr_enter(out, v)) return;
+    repr_one(out, v, depth);
+    repr_leave(v);
+}
+
+static void repr_one(StrBuf *out, const Value *v, int depth) {
     switch (v->kind) {
     case V_NONE: sb_puts(out, "None"); break;
     case V_BOOL: sb_puts(out, v->u.b ? "True" : "False"); break;
@@ -457,7 +651,37 @@ void val_str_of(StrBuf *out, const Value *v) {
     else val_repr(out, v);
 }
 
-bool val_equal(const Value *a, const Value *b) {
+#define EQ_MAX_DEPTH 1000     /* containers nested deeper than this (or holding themselves) are not compared */
+
+static int eq_depth(const Value *a, const Value *b, int depth);
+
+/* Items of containers: the same object is equal to itself, as Python's containers compare (so a list holding
+ * itself equals itself, and [nan] == [nan] for the same nan). */
+static int item_eq(const Value *x, const Value *y, int depth) { return x == y ? 1 : eq_depth(x, y, depth + 1); }
+
+static int dict_eq(const Dict *a, const Dict *b, int depth) {
+    if (a->n != b->n) return 0;
+    if (a->ordered && b->ordered) {         /* OrderedDicts: the order is part of the value */
+        for (int i = 0; i < a->n; i++) {
+            int r = item_eq(a->keys[i], b->keys[i], depth);
+            if (r == 1) r = item_eq(a->vals[i], b->vals[i], depth);
+            if (r != 1) return r;
+        }
+        return 1;
+    }
+    for (int i = 0; i < a->n; i++) {
+        int j = 0, r = 0;
+        for (; j < b->n && r == 0; j++) r = item_eq(a->keys[i], b->keys[j], depth);
+        if (r != 1) return r;
+        r = item_eq(a->vals[i], b->vals[j - 1], depth);
+        if (r != 1) return r;
+    }
+    return 1;
+}
+
+/* 1 equal, 0 not, -1 too deep to tell. */
+static int eq_depth(const Value *a, const Value *b, int depth) {
+    if (depth > EQ_MAX_DEPTH) return -1;
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
@@ -467,13 +691,16 @@ bool val_equal(const Value *a, const Value *b) {
     }
     if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
         if (a->u.seq.n != b->u.seq.n) return false;
-        for (int64_t i = 0; i < a->u.seq.n; i++)
-            if (!val_equal(a->u.seq.items[i], b->u.seq.items[i])) return false;
+        for (int64_t i = 0; i < a->u.seq.n; i++) {
+            int r = item_eq(a->u.seq.items[i], b->u.seq.items[i], depth);
+            if (r != 1) return r;
+        }
         return true;
     }
     if (a->kind != b->kind) return false;
     switch (a->kind) {
     case V_NONE: return true;
+    case V_DICT: return dict_eq(a->u.dict, b->u.dict, depth);
     case V_STR: return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
     case V_DTYPE: return a->u.dtype == b->u.dtype;
     case V_RANGE: return !memcmp(&a->u.range, &b->u.range, sizeof a->u.range);
@@ -481,3 +708,6 @@ bool val_equal(const Value *a, const Value *b) {
     default: return a == b;
     }
 }
+
+int val_compare_eq(const Value *a, const Value *b) { return eq_depth(a, b, 0); }
+bool val_equal(const Value *a, const Value *b) { return eq_depth(a, b, 0) == 1; }

@@ -8,6 +8,17 @@
 
 static Session *current;
 
+/* Containers created between two collections of reference cycles (ATTN_GC_EVERY overrides it, for tests). */
+static int64_t gc_threshold(void) {
+    static int64_t t = -1;
+    if (t < 0) {
+        const char *e = getenv("ATTN_GC_EVERY");
+        t = e && *e ? atoll(e) : 20000;
+        if (t < 0) t = 0;
+    }
+    return t;
+}
+
 void session_init(Session *S, const char *plot_target) {
     memset(S, 0, sizeof *S);
     interp_init(&S->I);
@@ -22,6 +33,7 @@ void session_init(Session *S, const char *plot_target) {
 void session_free(Session *S) {
     if (current == S) session_pop(S);
     interp_free(&S->I);
+    val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
     plot_free(&S->plot);
 }
 
@@ -105,6 +117,8 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     }
     Interp *I = &S->I;
     int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
+    /* between statements every live value is held by a counted reference: cycles can be collected safely */
+    if (val_containers_since_collect() > gc_threshold()) val_collect_cycles();
     if (rc == 0) return RUN_OK;
     ErrKind kind = interp_error_kind(I);
     if (kind == ERR_QUIT) { interp_clear_error(I); return RUN_QUIT; }

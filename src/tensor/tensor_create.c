@@ -29,6 +29,15 @@ void ten_fail_interrupted(void) {
     ten_errkind = TEN_ERR_INTERRUPTED;
 }
 
+void ten_bytes_str(int64_t bytes, char *out, size_t n) {
+    static const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 4) { v /= 1024; u++; }
+    if (u == 0) snprintf(out, n, "%lld bytes", (long long)bytes);
+    else snprintf(out, n, v < 10 ? "%.2f %s" : "%.1f %s", v, units[u]);
+}
+
 void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n) {
     size_t k = 0;
     k += (size_t)snprintf(out + k, n - k, "(");
@@ -139,9 +148,12 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
     }
     int64_t bytes = (numel ? numel : 1) * (int64_t)ten_dtype_size(dt);
     if (live_bytes + bytes > ten_limit_bytes) {
-        ten_fail("out of tensor memory: the tensors alive now take %.2f GiB and this one needs %.2f GiB more (attn's limit "
-                 "is %.0f GiB): delete some (del NAME) or use smaller sizes",
-                 (double)live_bytes / (1 << 30), (double)bytes / (1 << 30), (double)ten_limit_bytes / (1 << 30));
+        char live[32], need[32], lim[32];
+        ten_bytes_str(live_bytes, live, sizeof live);
+        ten_bytes_str(bytes, need, sizeof need);
+        ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+        ten_fail("out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s): "
+                 "delete some (del NAME) or use smaller sizes", live, need, lim);
         return NULL;
     }
     void *data = data_alloc((size_t)bytes, zero);
@@ -206,6 +218,12 @@ void ten_free(Tensor *t) {
 void ten_check_contiguous(const Tensor *t, const char *fn) {
     if (t->contiguous) return;
     fprintf(stderr, "attn: internal error: %s() of a non-contiguous tensor (take it through ten_as_contiguous)\n", fn);
+    abort();
+}
+void ten_check_dtype(const Tensor *t, int dt, const char *fn) {
+    if ((int)t->dtype == dt) return;
+    fprintf(stderr, "attn: internal error: %s() of a %s tensor (convert it at the builtin boundary: arg_tensor_as)\n",
+            fn, ten_dtype_name(t->dtype));
     abort();
 }
 #endif

@@ -178,6 +178,39 @@ static void test_nested_run(void **state) {
     interp_free(&I);
 }
 
+/* Freeing is not recursive: a million nested lists go in constant stack (they overflowed it once). */
+static void test_deep_free(void **state) {
+    (void)state;
+    Value *v = val_list(0);
+    for (int i = 0; i < 1000000; i++) {
+        Value *w = val_dict();
+        Value *k = val_str("a");
+        dict_append(w->u.dict, k, v);
+        v = val_list(0);
+        val_list_append(v, w);
+    }
+    val_decref(v);
+}
+
+/* Reference cycles are freed by the collector; what is still named is not. */
+static void test_cycles_collected(void **state) {
+    (void)state;
+    Interp I;
+    interp_init(&I);
+    val_collect_cycles();
+    ASSERT_RUN(&I, "a = []\nb = [a]\na.append(b)\ndel a, b", "");
+    assert_int_equal(val_collect_cycles(), 2);
+    ASSERT_RUN(&I, "def outer():\n    def f(n):\n        return 0 if n == 0 else f(n - 1)\n    return f(3)\nouter()", "0\n");
+    assert_true(val_collect_cycles() >= 2);          /* the call's variables and the nested def holding them */
+    ASSERT_RUN(&I, "keep = []\nkeep.append(keep)\nd = {}\nd['d'] = d", "");
+    assert_int_equal(val_collect_cycles(), 0);       /* still named: alive */
+    ASSERT_RUN(&I, "keep, d", "([[...]], {'d': {...}})\n");
+    ASSERT_RUN(&I, "del keep\n0", "0\n");               /* (the echoed tuple held keep until now) */
+    assert_int_equal(val_collect_cycles(), 1);
+    interp_free(&I);
+    assert_int_equal(val_collect_cycles(), 1);       /* d, once its interpreter is gone */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_incomplete_input),
@@ -187,6 +220,8 @@ int main(void) {
         cmocka_unit_test(test_eval),
         cmocka_unit_test(test_error_kinds),
         cmocka_unit_test(test_nested_run),
+        cmocka_unit_test(test_deep_free),
+        cmocka_unit_test(test_cycles_collected),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }
