@@ -230,6 +230,23 @@ def real_lessons():
     check("LANG=zh_CN.UTF-8 attn lesson lists the six lessons in Chinese",
           all(f"第 {k} 课" in t for k in range(1, 7)) and "第 1 课：自注意力" in t, t)
     s.close()
+    # a Japanese student in lesson 1: runs the first step, makes the book's classic mistake, asks for a hint
+    s = Screen(f"{ATTN} lesson 1", dict(env, LANG="ja_JP.UTF-8"))
+    s.wait_for("Enter で実行")
+    for _ in range(3):
+        s.send("")
+    t = s.wait_for("問題: バッチについてのスコア")
+    check("ja: lesson 1's first step runs, the question is in Japanese", "torch.Size([1, 4, 3])" in t, t[-800:])
+    s.send("scores = torch.bmm(X.transpose(1, 2), X) / math.sqrt(3)")
+    t = s.wait_for("まだです")
+    check("ja: the transposed scores get the Japanese explanation",
+          "まだです: 転置が逆です: Xᵀ X は4個のトークンではなく3個の特徴を比べます。X Xᵀ を使ってください。" in t, t[-800:])
+    s.send("hint")
+    t = s.wait_for("ヒント 1/2")
+    s.send("scores = torch.bmm(X, X.transpose(1, 2)) / math.sqrt(3)")
+    t = s.wait_for("正解です")
+    check("ja: hint, then the right answer", "ヒント 1/2: torch.bmm は" in t and "正解です。" in t, t[-800:])
+    s.close()
     s = Screen(f"{ATTN} lesson 2", dict(env, LANG="zh_CN.UTF-8"))
     t = s.wait_for("按 Enter")
     check("zh: lesson 2 starts in Chinese", "第 2 课：CNN、RNN 与自注意力的比较" in t and "第 1 步（共" in t, t[:800])
