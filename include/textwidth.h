@@ -50,4 +50,8 @@ char *tw_tidy_cjk_spaces(char *s);
  * never before closing punctuation (、。，．）」』 ) , . ! ? ...) and never after opening punctuation (（「『 ( [ ...).
  * A word longer than the line is left whole on a line of its own. width < 10 is taken as 10. */
 void tw_wrap(StrBuf *out, const char *text, int width, const char *indent);
+/* Appends prefix + text filled to `width` columns as one paragraph, the lines after the first indented by the
+ * prefix's width ("Hint 1 of 2: " and its text, "Not yet: ..."): the same breaking rules as tw_wrap. Line breaks
+ * in text join as in a paragraph. */
+void tw_wrap_hanging(StrBuf *out, const char *prefix, const char *text, int width);
 #endif

@@ -345,3 +345,27 @@ void tw_wrap(StrBuf *out, const char *text, int width, const char *indent) {
     para_flush(&p, out, avail, indent);
     sb_free(&p.text);
 }
+
+void tw_wrap_hanging(StrBuf *out, const char *prefix, const char *text, int width) {
+    if (width < 10) width = 10;
+    Para p = {{0}, 0, 0, false};
+    sb_init(&p.text);
+    sb_puts(&p.text, prefix);
+    Para q = {{0}, 0, 0, false};
+    sb_init(&q.text);
+    for (const char *s = text; *s;) {           /* the text's lines joined as a paragraph's */
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        para_add(&q, s, n);
+        s = nl ? nl + 1 : s + n;
+    }
+    sb_putn(&p.text, sb_str(&q.text), q.text.len);
+    int hang = tw_width(prefix);
+    char pad[64];
+    if (hang > (int)sizeof pad - 1 || hang > width / 2) hang = 2;
+    memset(pad, ' ', (size_t)hang);
+    pad[hang] = 0;
+    fill_paragraph(out, sb_str(&p.text), width, "", "", pad);
+    sb_free(&q.text);
+    sb_free(&p.text);
+}

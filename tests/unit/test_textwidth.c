@@ -161,6 +161,23 @@ static void test_wrap_blocks(void **state) {
     free(got);
 }
 
+static void test_wrap_hanging(void **state) {
+    (void)state;
+    StrBuf b;
+    sb_init(&b);
+    tw_wrap_hanging(&b, "Hint 1 of 2: ", "torch.bmm multiplies (b, n, k) by (b, k, m)", 30);
+    /* 30 columns: 17 left after the 13-column hang */
+    assert_string_equal(sb_str(&b), "Hint 1 of 2: torch.bmm\n             multiplies (b, n,\n             k) by (b, k, m)\n");
+    sb_clear(&b);
+    /* Japanese: the prefix is 10 columns; breaks between characters (トー stays whole, す。 too) */
+    tw_wrap_hanging(&b, "まだです: ", "転置が逆です: Xᵀ X は4個のトークンではなく3個の特徴を比べます。", 40);
+    assert_string_equal(sb_str(&b), "まだです: 転置が逆です: Xᵀ X は4個のトー\n          クンではなく3個の特徴を比べま\n          す。\n");
+    sb_clear(&b);
+    tw_wrap_hanging(&b, "Q: ", "short", 40);
+    assert_string_equal(sb_str(&b), "Q: short\n");
+    sb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode),
@@ -171,6 +188,7 @@ int main(void) {
         cmocka_unit_test(test_wrap_english),
         cmocka_unit_test(test_wrap_japanese),
         cmocka_unit_test(test_wrap_blocks),
+        cmocka_unit_test(test_wrap_hanging),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
