@@ -57,6 +57,18 @@ for f in tests/fuzz/corpus/npy/regress-*; do
     if [ $rc -gt 1 ]; then bad "fuzz regression $f ended with status $rc"; else ok; fi
     case "$out" in *"r.npy:"*) ok ;; *) bad "fuzz regression $f: no message naming the file ($out)" ;; esac
 done
+# at the memory limit even a 0-d tensor (x + 1 makes one of the 1) is refused with a message, never a NULL write
+out=$(ATTN_MEMORY_LIMIT=1M "$ATTN" -c 'x = torch.zeros(262144)
+y = x + 1
+x[0] = True
+x.add(1, alpha=2)
+x.mean(dim=0)
+print("still here")' 2>&1); rc=$?
+expect_has "0-d tensors at the memory limit: a message" "$out" "out of tensor memory: the tensors alive now take 1.00 MiB"
+expect_has "0-d tensors at the memory limit: attn goes on" "$out" "still here"
+expect_eq "0-d tensors at the memory limit: exit status 1" "$rc" "1"
+ATTN_MEMORY_LIMIT=lots "$ATTN" -c '1' 2>"$T/err"; expect_eq "a bad ATTN_MEMORY_LIMIT exits 2" "$?" "2"
+expect_has "a bad ATTN_MEMORY_LIMIT says how to write it" "$(cat "$T/err")" "write it like 512M or 2G"
 # quit() in a transcript ends it quietly (it printed "error: __quit__" once)
 printf '```attn\nattn> print(1)\n1\nattn> quit()\nattn> print(2)\n```\n' > "$T/quit.md"
 out=$("$ATTN" --replay "$T/quit.md" 2>&1)
