@@ -41,8 +41,8 @@ void tr_free(Transcript *t);
  * (caller frees each). quit() ends the run: later steps print nothing. */
 void tr_run(Transcript *t, char **outputs);
 
-/* True when actual matches expected: text equal once runs of spaces are folded, numbers equal to the precision
- * written in expected. */
+/* True when actual matches expected: text equal once runs of spaces are folded, numbers with decimals or an
+ * exponent equal to the precision written in expected (0.1769 accepts 0.1768..0.1770), integers exactly. */
 bool tr_match(const char *expected, const char *actual);
 
 /* Command line actions; return the exit status. */

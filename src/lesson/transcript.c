@@ -136,7 +136,7 @@ void tr_run(Transcript *t, char **outputs) {
 
 /* ---- comparison ---- */
 
-typedef struct Tok { bool num; double v; int decimals; int exp10; const char *s; size_t n; } Tok;
+typedef struct Tok { bool num; double v; int decimals; int exp10; bool rounded; const char *s; size_t n; } Tok;
 
 /* Next token: a number (optional sign, digits, '.', exponent) or a run of other characters; spaces folded. */
 static bool next_tok(const char **pp, Tok *t) {
@@ -151,16 +151,19 @@ static bool next_tok(const char **pp, Tok *t) {
         int dec = 0;
         if (*q == '.') { q++; while (isdigit((unsigned char)q[0])) { q++; dec++; } }
         int ex = 0;
+        bool has_exp = false;
         if ((*q == 'e' || *q == 'E') && (isdigit((unsigned char)q[1]) || ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
             char *end;
             ex = (int)strtol(q + 1, &end, 10);
             q = end;
+            has_exp = true;
         }
         if (!isalpha((unsigned char)*q) && *q != '_') {
             t->num = true;
             t->v = strtod(s, NULL);
             t->decimals = dec;
             t->exp10 = ex;
+            t->rounded = dec > 0 || has_exp;     /* 3, 42 and 1. are exact; 0.1769 and 1.0e-05 are rounded */
             t->s = s;
             t->n = (size_t)(q - s);
             *pp = q;
@@ -204,7 +207,7 @@ static bool line_match(const char *e, const char *a) {
         bool he = next_tok(&e, &te), ha = next_tok(&a, &ta);
         if (!he || !ha) return he == ha;
         if (te.num && ta.num) {
-            double tol = pow(10.0, te.exp10 - te.decimals) * 1.0000001;
+            double tol = te.rounded ? pow(10.0, te.exp10 - te.decimals) * 1.0000001 : 0;
             if (!(fabs(te.v - ta.v) <= tol) && !(te.v == ta.v)) return false;
             continue;
         }

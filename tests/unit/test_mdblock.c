@@ -142,12 +142,26 @@ static void test_lesson_and_transcript_agree(void **state) {
     unlink(path);
 }
 
+/* Numbers match to the precision written; integers (and 1. as PyTorch prints integral floats) exactly. */
+static void test_match_precision(void **state) {
+    (void)state;
+    assert_true(tr_match("tensor(0.1769)", "tensor(0.1770)"));
+    assert_false(tr_match("tensor(0.1769)", "tensor(0.1771)"));
+    assert_false(tr_match("5", "4"));                        /* 2 + 2 is not 5 */
+    assert_false(tr_match("tensor(1)", "tensor(2)"));
+    assert_false(tr_match("tensor([1., 2.])", "tensor([2., 2.])"));
+    assert_true(tr_match("tensor([1., 2.])", "tensor([1.,  2.])"));
+    assert_true(tr_match("1.0000e-05", "1.00004e-05"));
+    assert_false(tr_match("1.0000e-05", "1.0002e-05"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fences),
         cmocka_unit_test(test_steps),
         cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_lesson_and_transcript_agree),
+        cmocka_unit_test(test_match_precision),
     };
     return cmocka_run_group_tests_name("mdblock", tests, NULL, NULL);
 }
