@@ -47,13 +47,15 @@ static Layout layout(const Figure *f, const Canvas *cv) {
     if (across < 1) across = 1;
     /* scales in characters per matrix column (sx) and per matrix row in half lines (sy): characters are about twice
      * as tall as wide, so sx = sy draws square cells. Both whole and equal when the matrix fits (at most 4); a
-     * direction that must shrink is averaged down, and the other then keeps one character per value when it fits,
-     * so no column (a sine of its own in P) is blended into its neighbour without need. */
+     * direction that must shrink is averaged down, and the other then keeps one character per value when it fits
+     * and cells stay within 2:1, so no column (a sine of its own in P) is blended into its neighbour without need. */
     double fx = fmin(across / (double)w, 4), fy = fmin(2 * per_row / (double)h, 4), sx, sy;
     if (fx >= 1 && fy >= 1) sx = sy = floor(fmin(fx, fy));
-    else {
+    else {                                     /* cells at most twice as long one way as the other */
         sx = fx < 1 ? fx : 1;
         sy = fy < 1 ? fy : 1;
+        if (sx > 2 * sy) sx = 2 * sy;
+        if (sy > 2 * sx) sy = 2 * sx;
     }
     double vpx = L.colour ? 2 : 1;             /* pixels per text line */
     L.tw = (int)fmax(1, floor((double)w * sx + 1e-9));
@@ -140,9 +142,9 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
     for (int64_t r = 0; r < R; r++) {
         if (L.titled) {
             sb_pad(o, ' ', L.gutter);
-            for (int64_t c = 0; c < C; c++) {
-                if (c) sb_puts(o, "  ");
-                fit_text(o, c < f->ntitles ? f->titles[c] : "", L.tw);
+            for (int64_t c = 0; c < C; c++) {     /* a title may use one column of the gap after its panel */
+                if (c) sb_puts(o, " ");
+                fit_text(o, c < f->ntitles ? f->titles[c] : "", c < C - 1 ? L.tw + 1 : L.tw);
             }
             sb_putc(o, '\n');
         } else if (r) sb_putc(o, '\n');

@@ -404,6 +404,32 @@ with tempfile.TemporaryDirectory() as d:
         fw, fh = spec["figsize"]
         check(f"docs/figures.md: {n}, the book's and attn's (run make figures)", not missing and size == (round(fw * 200), round(fh * 200)), f"missing {missing}, size {size}")
 
+    # ---- six series: the book's fmts in matplotlib's colours, then matplotlib's next default colours ----
+    r = run("d2l.plot(torch.arange(10), [torch.arange(10) * k for k in range(1, 7)], legend=['s%d' % k for k in range(1, 7)])\nsavefig('six.svg')", d)
+    if os.path.exists(os.path.join(d, "six.svg")):
+        svg = parse_svg(os.path.join(d, "six.svg"))
+        got = []
+        for g in ["gnuplot_plot_%d" % k for k in range(1, 7)]:
+            ps = [p for p in svg["paths"] if p["group"] == g and len(p["points"]) > 2]
+            got.append(tuple(numbers(ps[0]["stroke"])) if ps else None)
+        if colormaps is not None:
+            from matplotlib import colors as mcolors
+            cycle = [c["color"] for c in matplotlib.rcParams["axes.prop_cycle"]]
+            # matplotlib's rule: a fmt without a colour takes the next colour of the cycle; '-' '-' after the book's four
+            want = [mcolors.to_rgb(c) for c in (cycle[0], "m", "g", "r", cycle[1], cycle[2])]
+            want = [tuple(round(255 * v) for v in c) for c in want]
+        else:
+            want = [(31, 119, 180), (191, 0, 191), (0, 128, 0), (255, 0, 0), (255, 127, 14), (44, 160, 44)]
+        check("six series: the book's fmts in matplotlib's colours, then its next cycle colours", [tuple(int(v) for v in g) if g else None for g in got] == want, f"{got} want {want}")
+    else:
+        check("six series drawn", False, r.stderr[-300:])
+
+    # ---- panels wider than the terminal are scaled to it, not wrapped ----
+    out = run_pty("d2l.show_heatmaps(torch.rand((1, 10, 20, 20)), xlabel='k', ylabel='q', titles=['head %d' % h for h in range(10)])", d, env={"ATTN_PLOT": "terminal"})
+    s = Screen(80).feed(out)
+    check("80x24: ten 20x20 panels side by side fit in 80 columns and the rows", s.width() <= 80 and not s.overflow and len(s.used_lines()) <= 22,
+          f"{s.width()} cols, {len(s.used_lines())} lines")
+
     # ---- labels are text: control characters from a lesson never reach the terminal ----
     r = run("d2l.show_heatmaps(torch.ones((1, 1, 2, 2)), xlabel='a\\x1b[2Jb', ylabel='c\\x07d', titles=['t\\x1b]0;x\\x07'])\n"
             "d2l.plot([0, 1], [0, 1], xlabel='e\\x1b[31mf', legend=['g\\x1bh'])", d, {"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
