@@ -36,7 +36,7 @@ typedef struct Builtin {
 typedef struct ObjClass {
     const char *name;
     struct Value *(*call)(struct Interp *I, struct Value *self, struct Args *a);   /* NULL: not callable */
-    void (*repr)(StrBuf *out, struct Value *self, int indent);   /* NULL: PyTorch's module repr for modules, else Name() */
+    void (*repr)(StrBuf *out, struct Value *self, int depth);    /* NULL: PyTorch's module repr for modules, else Name() */
     const Builtin *methods;                                        /* NULL-terminated */
     bool is_module;          /* an nn.Module: its module attributes are children (repr, eval/train, parameters) */
     void (*extra_repr)(StrBuf *out, struct Value *self);           /* modules: the text in Name(...), as PyTorch's */
@@ -181,8 +181,9 @@ int64_t val_range_at(const Value *r, uint64_t i);
 const PrintOptions *val_print_options(void);
 void val_repr(StrBuf *out, const Value *v);
 void val_str_of(StrBuf *out, const Value *v);
-/* PyTorch's module repr of v with extra (the text of extra_repr, may be NULL) and v's submodules as children. */
-void val_module_repr(StrBuf *out, const Value *v, const char *extra);
+/* PyTorch's module repr of v with extra (the text of extra_repr, may be NULL) and v's submodules as children;
+ * depth is the nesting of the value being printed (deep or circular values stop at a limit). */
+void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */
 void val_float_repr(StrBuf *out, double f);
 bool val_equal(const Value *a, const Value *b);          /* Python ==, for non-tensors */

@@ -371,6 +371,31 @@ static Tensor *transpose_output(Interp *I, const Tensor *x, int64_t heads) {
     return o;
 }
 
+/* Calls a child module of MultiHeadAttention on tensors that are not the caller's to give away (each passed as a
+ * new handle on the same data) and returns its tensor result (a new handle), or NULL with an error set. This is how
+ * a module the student wrote runs inside attn's MultiHeadAttention. */
+static Tensor *call_module(Interp *I, Value *m, const char *name, Tensor *const *in, int n) {
+    Value *argv[4];
+    for (int i = 0; i < n; i++) argv[i] = in[i] ? val_tensor(ten_alias(in[i])) : val_none();
+    Args a = {argv, n, NULL, NULL, 0, NULL, NULL};
+    Value *r = interp_call(I, m, &a);
+    for (int i = 0; i < n; i++) val_decref(argv[i]);
+    Tensor *t = NULL;
+    if (r && r->kind == V_TENSOR) t = ten_alias(r->u.t);
+    else if (r) rt_error(I, "MultiHeadAttention: its %s returned %s, not a tensor", name, val_type_name(r));
+    val_decref(r);
+    return t;
+}
+
+static bool is_linear(const Value *m) { return m->u.obj.cls == &LinearClass || m->u.obj.cls == &LazyLinearClass; }
+
+/* W(x) for a projection of MultiHeadAttention: attn's Linear directly, any other module by calling it. */
+static Tensor *project(Interp *I, Value *W, const char *name, const Tensor *x) {
+    if (is_linear(W)) return attn_linear_forward(I, W, x);
+    Tensor *in = (Tensor *)x;
+    return call_module(I, W, name, &in, 1);
+}
+
 static Value *mha_call(Interp *I, Value *self, Args *a) {
     static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
@@ -382,14 +407,15 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
     Value *Wq = val_attr_get(self, "W_q"), *Wk = val_attr_get(self, "W_k"), *Wv = val_attr_get(self, "W_v"), *Wo = val_attr_get(self, "W_o");
     Value *inner = val_attr_get(self, "attention");
-    if (!Wq || !Wk || !Wv || !Wo || !inner || Wq->kind != V_OBJECT || Wk->kind != V_OBJECT || Wv->kind != V_OBJECT ||
-        Wo->kind != V_OBJECT || inner->kind != V_OBJECT) {
+    if (!Wq || !Wk || !Wv || !Wo || !inner || !val_is_module(Wq) || !val_is_module(Wk) || !val_is_module(Wv) ||
+        !val_is_module(Wo) || !val_is_module(inner)) {
         ten_free(tmp);
         return rt_error(I, "MultiHeadAttention: W_q, W_k, W_v, W_o and attention must stay modules");
     }
     Tensor *pq = NULL, *pk = NULL, *pv = NULL, *tq = NULL, *tk = NULL, *tv = NULL, *rl = NULL, *o = NULL, *oc = NULL, *y = NULL;
     /* queries, keys, values: (B, T, H) -> projected -> (B*h, T, H/h) */
-    if (!(pq = attn_linear_forward(I, Wq, q)) || !(pk = attn_linear_forward(I, Wk, k)) || !(pv = attn_linear_forward(I, Wv, v))) goto out;
+    if (!(pq = project(I, Wq, "W_q", q)) || !(pk = project(I, Wk, "W_k", k)) || !(pv = project(I, Wv, "W_v", v))) goto out;
+    if (pq->ndim != 3 || pk->ndim != 3 || pv->ndim != 3) { rt_error(I, "MultiHeadAttention: W_q, W_k and W_v must give 3-D tensors"); goto out; }
     int64_t H = pq->shape[2];
     if (H % heads != 0) { rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)H, (long long)heads); goto out; }
     if (!(tq = transpose_qkv(I, pq, heads)) || !(tk = transpose_qkv(I, pk, heads)) || !(tv = transpose_qkv(I, pv, heads))) goto out;
@@ -403,9 +429,11 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
         }
         if (!(rl = ten_repeat_interleave(lens, &heads, 1, 0, false))) goto out;
     }
-    if (!(o = dot_attention(I, inner, tq, tk, tv, rl))) goto out;
+    if (inner->u.obj.cls == &DotProductAttentionClass) o = dot_attention(I, inner, tq, tk, tv, rl);
+    else o = call_module(I, inner, "attention", (Tensor *const[]){tq, tk, tv, rl}, 4);   /* the student's attention */
+    if (!o) goto out;
     if (!(oc = transpose_output(I, o, heads))) goto out;
-    y = attn_linear_forward(I, Wo, oc);
+    y = project(I, Wo, "W_o", oc);
 out:
     ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
     ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);

@@ -8,6 +8,7 @@
 #include "interp.h"
 #include "ops.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- walking a module tree (PyTorch's orders) ---- */
@@ -22,10 +23,22 @@ static Value *m_module_init(Interp *I, Args *a) {
     return val_none();
 }
 
-static void set_training(Value *m, bool on) {
+/* The modules a walk has visited: each module is walked once, as PyTorch's named_modules() memo does, so a
+ * module that holds itself (m.me = m) or one shared by two parents is not walked forever or twice. */
+typedef struct Seen { const Value **v; int n; } Seen;
+
+static bool seen_before(Seen *s, const Value *m) {
+    for (int i = 0; i < s->n; i++) if (s->v[i] == m) return true;
+    s->v = xrealloc(s->v, sizeof *s->v * (size_t)(s->n + 1));
+    s->v[s->n++] = m;
+    return false;
+}
+
+static void set_training(Value *m, bool on, Seen *seen) {
+    if (seen_before(seen, m)) return;
     val_attr_set(m, "training", val_bool(on));
     Dict *d = &m->u.obj.attrs;
-    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i])) set_training(d->vals[i], on);
+    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i])) set_training(d->vals[i], on, seen);
 }
 
 /* .train(mode=True) and .eval(): the flag of the module and of every submodule; returns the module. */
@@ -35,13 +48,16 @@ static Value *m_train(Interp *I, Args *a) {
     bool on = a->fn->tag == 1;
     Value *mode = arg(a, 1, "mode");
     if (mode && !arg_bool(I, mode, "train(): mode", &on)) return NULL;
-    set_training(a->pos[0], on);
+    Seen seen = {0};
+    set_training(a->pos[0], on, &seen);
+    free(seen.v);
     return val_incref(a->pos[0]);
 }
 
 /* Appends (name, value) for the module's own parameters, then its submodules' (prefix "child."), as
  * named_parameters() lists them; dedup skips a parameter already listed (shared weights appear once). */
-static void walk_params(Value *m, const char *prefix, Value *out, bool dedup) {
+static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Seen *seen) {
+    if (seen_before(seen, m)) return;
     Dict *d = &m->u.obj.attrs;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < d->n; i++) {
@@ -50,9 +66,9 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup) {
             sb_init(&name);
             sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
             if (pass == 0 && is_param(v)) {
-                bool seen = false;
-                for (int64_t k = 0; dedup && k < out->u.seq.n && !seen; k++) seen = out->u.seq.items[k]->u.seq.items[1] == v;
-                if (!seen) {
+                bool listed = false;
+                for (int64_t k = 0; dedup && k < out->u.seq.n && !listed; k++) listed = out->u.seq.items[k]->u.seq.items[1] == v;
+                if (!listed) {
                     Value *pair = val_tuple(2);
                     val_seq_set(pair, 0, val_str(sb_str(&name)));
                     val_seq_set(pair, 1, val_incref(v));
@@ -60,7 +76,7 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup) {
                 }
             } else if (pass == 1 && val_is_module(v)) {
                 sb_putc(&name, '.');
-                walk_params(v, sb_str(&name), out, dedup);
+                walk_params(v, sb_str(&name), out, dedup, seen);
             }
             sb_free(&name);
         }
@@ -68,7 +84,9 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup) {
 
 static Value *named_params(Value *m, bool dedup) {
     Value *l = val_list(0);
-    walk_params(m, "", l, dedup);
+    Seen seen = {0};
+    walk_params(m, "", l, dedup, &seen);
+    free(seen.v);
     return l;
 }
 
@@ -172,10 +190,10 @@ static Value *m_to(Interp *I, Args *a) {
 static Value *m_cuda(Interp *I, Args *a) { return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)"); }
 
 /* .children() / .named_children() and .modules() / .named_modules() (the module itself first, then depth first). */
-static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse) {
+static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse, Seen *seen) {
     Dict *d = &m->u.obj.attrs;
     for (int i = 0; i < d->n; i++) {
-        if (!val_is_module(d->vals[i])) continue;
+        if (!val_is_module(d->vals[i]) || (recurse && seen_before(seen, d->vals[i]))) continue;
         StrBuf name;
         sb_init(&name);
         sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
@@ -183,7 +201,7 @@ static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse)
         val_seq_set(pair, 0, val_str(sb_str(&name)));
         val_seq_set(pair, 1, val_incref(d->vals[i]));
         val_list_append(out, pair);
-        if (recurse) { sb_putc(&name, '.'); walk_modules(d->vals[i], sb_str(&name), out, true); }
+        if (recurse) { sb_putc(&name, '.'); walk_modules(d->vals[i], sb_str(&name), out, true, seen); }
         sb_free(&name);
     }
 }
@@ -199,16 +217,20 @@ static Value *m_children(Interp *I, Args *a) {
         val_seq_set(self, 1, val_incref(a->pos[0]));
         val_list_append(l, self);
     }
-    walk_modules(a->pos[0], "", l, all);
+    Seen seen = {0};
+    seen_before(&seen, a->pos[0]);
+    walk_modules(a->pos[0], "", l, all, &seen);
+    free(seen.v);
     if (!named)
         for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
     return l;
 }
 
 /* .apply(fn): fn on every submodule (children first) and then on the module; returns the module. */
-static bool apply_fn(Interp *I, Value *m, Value *fn) {
+static bool apply_fn(Interp *I, Value *m, Value *fn, Seen *seen) {
+    if (seen_before(seen, m)) return true;
     Dict *d = &m->u.obj.attrs;
-    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i]) && !apply_fn(I, d->vals[i], fn)) return false;
+    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i]) && !apply_fn(I, d->vals[i], fn, seen)) return false;
     Args one = {&m, 1, NULL, NULL, 0, NULL, NULL};
     Value *r = interp_call(I, fn, &one);
     val_decref(r);
@@ -217,7 +239,10 @@ static bool apply_fn(Interp *I, Value *m, Value *fn) {
 
 static Value *m_apply(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "apply(fn) takes one function");
-    return apply_fn(I, a->pos[0], a->pos[1]) ? val_incref(a->pos[0]) : NULL;
+    Seen seen = {0};
+    bool ok = apply_fn(I, a->pos[0], a->pos[1], &seen);
+    free(seen.v);
+    return ok ? val_incref(a->pos[0]) : NULL;
 }
 
 static Value *m_add_module(Interp *I, Args *a) {

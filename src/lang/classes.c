@@ -293,14 +293,13 @@ static Value *repr_method(Value *obj, const char *name) {
     return r;
 }
 
-static void instance_repr(StrBuf *out, Value *obj, int indent) {
-    (void)indent;
+static void instance_repr(StrBuf *out, Value *obj, int depth) {
     Value *r = repr_method(obj, "__repr__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
     ClassInfo *c = obj->u.obj.klass->u.cls;
     if (c->is_module) {
         Value *extra = repr_method(obj, "extra_repr");
-        val_module_repr(out, obj, extra ? extra->u.str.s : NULL);
+        val_module_repr(out, obj, extra ? extra->u.str.s : NULL, depth);
         val_decref(extra);
         return;
     }
@@ -312,6 +311,7 @@ static void instance_str(StrBuf *out, Value *obj) {
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
     instance_repr(out, obj, 0);
 }
+
 
 const ObjClass UserObjectClass = {.name = "object", .call = instance_call, .repr = instance_repr, .str = instance_str,
                                   .getattr = instance_getattr, .setattr = instance_setattr};

@@ -799,7 +799,11 @@ static Node *import_stmt(Parser *p, Token *t) {
         Node *m = dotted_name(p);
         if (!m) { ast_free(n); return NULL; }
         ast_add(n, m);
-        if (!accept_name(p, "import")) { ast_free(n); return fail_at(p, peek(p), "'import' expected after 'from %s'", m->str); }
+        if (!accept_name(p, "import")) {
+            fail_at(p, peek(p), "'import' expected after 'from %s'", m->str);
+            ast_free(n);
+            return NULL;
+        }
     }
     bool paren = from && accept_op(p, "(");
     do {

@@ -501,7 +501,7 @@ static void add_indented(StrBuf *out, const char *s) {
 
 /* PyTorch's Module.__repr__: "Name(extra)" on one line without children, else one "(name): child" line per
  * submodule, in the order they were assigned, each indented by two spaces. */
-void val_module_repr(StrBuf *out, const Value *v, const char *extra) {
+void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth) {
     const Dict *d = &v->u.obj.attrs;
     sb_printf(out, "%s(", val_type_name(v));
     bool children = false;
@@ -517,7 +517,7 @@ void val_module_repr(StrBuf *out, const Value *v, const char *extra) {
         if (!val_is_module(d->vals[i])) continue;
         StrBuf child;
         sb_init(&child);
-        val_repr(&child, d->vals[i]);
+        repr_depth(&child, d->vals[i], depth + 1);      /* a module that contains itself stops at the depth limit */
         sb_printf(out, "\n  (%s): ", d->keys[i]->u.str.s);
         add_indented(out, sb_str(&child));
         sb_free(&child);
@@ -525,14 +525,14 @@ void val_module_repr(StrBuf *out, const Value *v, const char *extra) {
     sb_puts(out, "\n)");
 }
 
-static void object_repr(StrBuf *out, const Value *v) {
+static void object_repr(StrBuf *out, const Value *v, int depth) {
     const ObjClass *c = v->u.obj.cls;
-    if (c->repr) { c->repr(out, (Value *)v, 0); return; }
+    if (c->repr) { c->repr(out, (Value *)v, depth); return; }
     if (!c->is_module) { obj_repr_generic(out, v); return; }
     StrBuf extra;
     sb_init(&extra);
     if (c->extra_repr) c->extra_repr(&extra, (Value *)v);
-    val_module_repr(out, v, sb_str(&extra));
+    val_module_repr(out, v, sb_str(&extra), depth);
     sb_free(&extra);
 }
 
@@ -637,7 +637,7 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         } else sb_printf(out, "<built-in method %s of %s>", v->u.method.fn->name, val_type_name(v->u.method.self));
         break;
     case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
-    case V_OBJECT: object_repr(out, v); break;
+    case V_OBJECT: object_repr(out, v, depth); break;
     case V_MODULE: sb_printf(out, "<module '%s' (built in to attn)>", v->u.module); break;
     case V_CLASS: sb_printf(out, "<class '%s.%s'>", v->u.cls->module_name, v->u.cls->name); break;
     }
@@ -705,6 +705,20 @@ static int eq_depth(const Value *a, const Value *b, int depth) {
     case V_DTYPE: return a->u.dtype == b->u.dtype;
     case V_RANGE: return !memcmp(&a->u.range, &b->u.range, sizeof a->u.range);
     case V_BUILTIN: return a->u.builtin == b->u.builtin;
+    case V_OBJECT:
+        /* attn's value-like objects (torch.device) are equal when they print the same */
+        if (a != b && !a->u.obj.klass && a->u.obj.cls == b->u.obj.cls && a->u.obj.cls->str) {
+            StrBuf x, y;
+            sb_init(&x);
+            sb_init(&y);
+            a->u.obj.cls->str(&x, (Value *)a);
+            b->u.obj.cls->str(&y, (Value *)b);
+            bool eq = !strcmp(sb_str(&x), sb_str(&y));
+            sb_free(&x);
+            sb_free(&y);
+            return eq;
+        }
+        return a == b;
     default: return a == b;
     }
 }

@@ -40,6 +40,10 @@ static void test_syntax_error_position(void **state) {
     r = parse_program("f(x) = 3", 1);
     assert_null(r.tree);
     assert_non_null(strstr(r.msg, "cannot assign to a function call"));
+    /* found by fuzzing: the message named the module after its node was freed */
+    r = parse_program("from e x", 1);
+    assert_null(r.tree);
+    assert_string_equal(r.msg, "'import' expected after 'from e'");
     /* nesting deeper than the limit is an error, not a stack overflow */
     char deep[2000];
     memset(deep, '(', 1000);
