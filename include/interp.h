@@ -83,6 +83,7 @@ typedef struct Interp {
     Error error;                 /* the pending error (kind ERR_NONE when none) */
     /* output */
     StrBuf *capture;             /* when set, print() and echoes go here instead of stdout */
+    StrBuf *tee;                 /* when set, a copy of all output as a transcript shows it (figures as their summary line) */
     FILE *out;
     bool echo_values;            /* print the value of a bare expression at top level */
     int call_depth;

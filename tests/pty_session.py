@@ -39,6 +39,12 @@ class Term:
                 break
         return self.buf.decode(errors="replace")
 
+    def prompt(self, timeout=5.0):
+        """Waits until the output ends at a fresh prompt (keys sent before it reach a cooked terminal)."""
+        end = time.time() + timeout
+        while time.time() < end and not self.buf.rstrip(b" ").endswith(b"attn>"):
+            self.read(timeout=0.05)
+
     def send(self, s):
         os.write(self.fd, s.encode())
 
@@ -142,7 +148,7 @@ with tempfile.TemporaryDirectory() as state:
     t.send("X.sum()\r")
     out = t.read("tensor(6.)", 3)
     check("three Ctrl-C at idle and continuation prompts: attn is still there, X kept", "tensor(6.)" in out and os.waitpid(t.pid, os.WNOHANG)[0] == 0, out)
-    time.sleep(0.3)        # a Ctrl-D typed before libedit switches the terminal to raw mode is eaten by the tty
+    t.prompt()
     t.send("\x04")
     code = t.wait(20)      # generous: under ASan with the machine loaded, exiting takes seconds
     check("Ctrl-D leaves cleanly", code == 0, str(code))

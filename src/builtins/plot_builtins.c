@@ -101,14 +101,31 @@ static bool pair(Interp *I, Value *v, const char *what, double *a, double *b) {
     return true;
 }
 
-/* Shows fig where figures go (the terminal only when stdout is one and the output is not being captured). Takes
- * ownership of fig. */
+/* Writes what the user sees of the figure just shown (a drawing, a window's note, a summary); a transcript being
+ * kept (I->tee, teach --record) gets the figure's summary line instead, as a replay with plot_target('summary')
+ * prints it. */
+static void write_figure(Interp *I, const char *shown) {
+    StrBuf *tee = I->tee;
+    I->tee = NULL;
+    interp_write(I, shown);
+    I->tee = tee;
+    const Figure *f = session_of(I)->plot.last;
+    if (tee && f) {
+        sb_putc(tee, '<');
+        plot_summary(f, false, tee);
+        sb_puts(tee, ">\n");
+    }
+}
+
+/* Shows fig where figures go: the terminal (or a window) only when stdout is one and the output is not being
+ * captured (transcripts, --check, a lesson's silent runs); a lesson at a terminal is not captured, so its figures
+ * are drawn as at the prompt. Takes ownership of fig. */
 static Value *show(Interp *I, Figure *fig) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
     bool ok = plot_show(&session_of(I)->plot, fig, &out, is_tty_out() && !I->capture, err, sizeof err);
-    interp_write(I, sb_str(&out));
+    write_figure(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
     return val_none();

@@ -145,6 +145,7 @@ static Value *at(Interp *I, Node *n) {
 }
 
 void interp_write(Interp *I, const char *s) {
+    if (I->tee) sb_puts(I->tee, s);
     if (I->capture) sb_puts(I->capture, s);
     else { fputs(s, I->out); }
 }

@@ -10,6 +10,7 @@
 #include "strbuf.h"
 #include "builtins.h"
 #include "lesson_internal.h"
+#include "session.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -369,6 +370,8 @@ static Value *value_of(Interp *I, const LessonQuestion *q, const char *src, char
     return v;
 }
 
+static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
+
 struct LessonExpect {
     Value **right;     /* one per answer: line, the model answer first */
     int nright;
@@ -386,6 +389,14 @@ void lesson_expect_free(LessonExpect *e) {
 }
 
 LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen) {
+    Session *ss = session_of(I);
+    Rng rng = ss->rng;           /* the answers' values are found without drawing from the student's generator */
+    LessonExpect *e = lesson_expect_values(I, q, err, errlen);
+    ss->rng = rng;
+    return e;
+}
+
+static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, char *err, size_t errlen) {
     LessonExpect *e = xcalloc(1, sizeof *e);
     e->right = xcalloc((size_t)q->nalts + 1, sizeof(Value *));
     e->wrong = xcalloc((size_t)q->nwrong + 1, sizeof(Value *));
@@ -473,6 +484,7 @@ static void element_words(StrBuf *o, DType dt, double x) {
     if (!strncmp(p, "tensor(", 7)) p += 7;
     size_t n = strcspn(p, ",)");
     sb_putn(o, p, n);
+    if (n && p[n - 1] == '.') sb_putc(o, '0');      /* "2." as in a tensor reads "2.0" in a sentence */
     sb_free(&r);
 }
 

@@ -1,11 +1,16 @@
 /* runner.c - guided sessions. A student goes step by step: reads the prose, types each statement (or presses Enter
  * to run it), answers questions checked by value, asks for hints, skips, goes back, jumps, restarts; progress is
  * saved after every step and when input ends. A teacher steps through at their own pace with free detours at the
- * prompt, and can record the session as a transcript that --check replays. */
+ * prompt, and can record the session as a transcript that --check replays.
+ * Output goes where it goes at the prompt: at a terminal straight to it (figures drawn in a window, as sixel or
+ * in the terminal itself), elsewhere through a buffer (figures as their one-line summaries). Whatever path the
+ * student takes, the lesson's variables are what the lesson expects: `next` runs the rest of the step silently,
+ * and back, jump, restart and resume run the lesson's statements before the target step again (rebuild). */
 #include "lesson.h"
 #include "lesson_translation.h"
 #include "i18n.h"
 #include "textwidth.h"
+#include "transcript.h"
 #include "help.h"
 #include "plot.h"
 #include "repl.h"
@@ -16,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#define PROSE_MAX_WIDTH 100     /* prose lines on a wide terminal stay readable */
 
 /* One guided run: its own Session (interpreter, generator, plots), pushed over the caller's while it runs. */
 typedef struct LessonRun {
@@ -24,10 +32,14 @@ typedef struct LessonRun {
     LineReader r;
     Lesson *l;
     bool tty, teacher;
+    bool selfcheck;         /* $ATTN_LESSON_SELFCHECK: a lesson statement printing what the lesson does not say is reported */
+    int width;              /* columns prose is wrapped to */
     StrBuf record;          /* the recorded transcript (teacher --record) */
-    bool recording;
+    bool recording, in_block;   /* in_block: the recording has an open ```attn block */
     const char *record_path;
 } LessonRun;
+
+typedef enum { SHOWN, SILENT } Shown;
 
 static void out(const char *s) { fputs(s, stdout); fflush(stdout); }
 
@@ -38,6 +50,22 @@ static void outf(const char *fmt, ...) {
     vprintf(fmt, ap);
     va_end(ap);
     fflush(stdout);
+}
+
+/* Prose for the student, wrapped to the terminal (80 columns when the output is not one). */
+static void prose(LessonRun *S, const char *text) {
+    StrBuf b;
+    sb_init(&b);
+    while (*text == '\n') { sb_putc(&b, '\n'); text++; }
+    tw_wrap(&b, text, S->width, "");
+    out(sb_str(&b));
+    sb_free(&b);
+}
+
+static int prose_width(bool tty) {
+    struct winsize ws;
+    if (!tty || ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col < 20) return 80;
+    return ws.ws_col > PROSE_MAX_WIDTH ? PROSE_MAX_WIDTH : ws.ws_col;
 }
 
 static char *norm(const char *s) {
@@ -55,32 +83,46 @@ static bool same_statement(const char *a, const char *b) {
     return r;
 }
 
-/* Runs a statement as at the prompt (parsed: the reader's parse of stmt, or NULL); its output goes to the terminal
- * (and to the recording). RUN_OK, RUN_ERROR / RUN_INTERRUPT (the message is shown), or RUN_QUIT for quit(). */
-static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed) {
-    StrBuf cap;
-    sb_init(&cap);
-    S->sess.I.capture = &cap;
-    RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, 1);
-    S->sess.I.capture = NULL;
-    out(sb_str(&cap));
-    if (S->recording) {
-        const char *p = stmt;
-        bool first = true;
-        while (first || *p) {
-            const char *e = strchr(p, '\n');
-            size_t n = e ? (size_t)(e - p) : strlen(p);
-            sb_puts(&S->record, first ? "attn> " : "  ...> ");
-            sb_putn(&S->record, p, n);
-            sb_putc(&S->record, '\n');
-            first = false;
-            if (!e) break;
-            p = e + 1;
-        }
-        sb_puts(&S->record, sb_str(&cap));
+/* ---- the recording (teach --record): a transcript that reads as the class went ---- */
+
+static void rec_close_block(LessonRun *S) {
+    if (S->in_block) sb_puts(&S->record, "```\n\n");
+    S->in_block = false;
+}
+
+/* A paragraph of prose in the recording (a comment for --check). */
+static void rec_prose(LessonRun *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rec_prose(LessonRun *S, const char *fmt, ...) {
+    if (!S->recording) return;
+    rec_close_block(S);
+    StrBuf b;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    const char *t = sb_str(&b);
+    while (*t == '\n') t++;
+    sb_puts(&S->record, t);
+    sb_free(&b);
+    while (S->record.len && S->record.s[S->record.len - 1] == '\n') S->record.s[--S->record.len] = 0;
+    sb_puts(&S->record, "\n\n");
+}
+
+/* A statement and what it printed, as a transcript step. */
+static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
+    if (!S->recording) return;
+    if (!S->in_block) sb_puts(&S->record, "```attn\n");
+    S->in_block = true;
+    for (const char *p = stmt, *e;; p = e + 1) {
+        e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        sb_puts(&S->record, p == stmt ? "attn> " : "  ...> ");
+        sb_putn(&S->record, p, n);
+        sb_putc(&S->record, '\n');
+        if (!e) break;
     }
-    sb_free(&cap);
-    return rs;
+    sb_puts(&S->record, printed);
 }
 
 static void save_record(LessonRun *S) {
@@ -90,15 +132,83 @@ static void save_record(LessonRun *S) {
     FILE *f = fopen(tmp, "w");
     bool ok = f != NULL;
     if (ok) {
-        ok = fprintf(f, "# Recorded session: %s\n\n", S->l->title) > 0;
+        ok = fprintf(f, "# Recorded class: %s\n\n", S->l->title) > 0;
         ok = ok && fputs(sb_str(&S->record), f) >= 0;
-        if (S->record.len) ok = ok && fputs("```\n", f) >= 0;
+        if (S->in_block) ok = ok && fputs("```\n", f) >= 0;
         ok = (fclose(f) == 0) && ok;
     }
     if (!ok || rename(tmp, S->record_path) != 0) {
         fprintf(stderr, "attn: cannot write the recording %s: %s\n", S->record_path, strerror(errno));
         remove(tmp);
     }
+}
+
+/* ---- running statements ---- */
+
+/* "<figure 3: ...>" -> "<figure #: ...>": figure numbers depend on the path through the lesson. */
+static char *figures_unnumbered(const char *s) {
+    StrBuf b;
+    sb_init(&b);
+    for (const char *p = s; *p;) {
+        if (!strncmp(p, "<figure ", 8) && isdigit((unsigned char)p[8])) {
+            sb_puts(&b, "<figure #");
+            p += 8;
+            while (isdigit((unsigned char)*p)) p++;
+        } else sb_putc(&b, *p++);
+    }
+    return sb_take(&b);
+}
+
+/* The self-check ($ATTN_LESSON_SELFCHECK=1, used by the random walks of tests/walk_lessons.py): a lesson statement
+ * must print what the lesson file says, whatever path led to it. A difference is reported on stderr. */
+static void selfcheck(LessonRun *S, const LessonItem *it, const char *printed) {
+    char *want = figures_unnumbered(it->expected ? it->expected : ""), *got = figures_unnumbered(printed);
+    if (!tr_match(want, got))
+        fprintf(stderr, "attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
+                it->text, got, want);
+    free(want);
+    free(got);
+}
+
+/* Runs stmt as at the prompt (parsed: the reader's parse of stmt, or NULL). SHOWN: its output is shown where
+ * output goes (at a terminal straight to it, so that figures are drawn where they are drawn at the prompt);
+ * SILENT: its output is thrown away (figures as summaries). Either way it is recorded, and `it` (a lesson
+ * statement) is self-checked. RUN_OK, RUN_ERROR / RUN_INTERRUPT (the message is shown when SHOWN), RUN_QUIT. */
+static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it) {
+    StrBuf printed, sink;          /* printed: what it printed, as a transcript has it (figures as summaries) */
+    sb_init(&printed);
+    sb_init(&sink);
+    Interp *I = &S->sess.I;
+    I->tee = &printed;
+    if (how == SILENT || !S->tty) I->capture = &sink;
+    RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, 1);
+    fflush(stdout);
+    I->capture = NULL;
+    I->tee = NULL;
+    if (how == SHOWN && !S->tty) out(sb_str(&sink));
+    rec_statement(S, stmt, sb_str(&printed));
+    if (S->selfcheck && it) selfcheck(S, it, sb_str(&printed));
+    sb_free(&printed);
+    sb_free(&sink);
+    return rs;
+}
+
+/* Runs the items of step s from item k on: statements and model answers, without a word (`next`, rebuild). */
+static void run_rest(LessonRun *S, int s, int k) {
+    for (; k < S->l->steps[s].nitems; k++) {
+        const LessonItem *it = &S->l->steps[s].items[k];
+        if (it->kind == ITEM_RUN) run(S, it->text, NULL, SILENT, it);
+        else if (it->kind == ITEM_QUESTION) run(S, it->q->answer, NULL, SILENT, NULL);
+    }
+}
+
+/* Puts the lesson where a student who went straight to step `to` has it: the generator seeded as at the start,
+ * then every statement and model answer of the steps before `to` run silently. The student's own names stay;
+ * the recording gets these statements too, so that it replays. */
+static void rebuild(LessonRun *S, int to) {
+    rec_prose(S, TR("(The lesson's statements before step %d run again, so that its variables are as the lesson left them.)\n"), to + 1);
+    run(S, "torch.manual_seed(0)", NULL, SILENT, NULL);
+    for (int s = 0; s < to; s++) run_rest(S, s, 0);
 }
 
 /* Saves where the student is (or the teacher's recording). False, with a message, when it could not be saved. */
@@ -112,10 +222,7 @@ static bool save(LessonRun *S, int step, int done) {
 static void show_step_header(LessonRun *S, int s) {
     LessonStep *st = &S->l->steps[s];
     outf(TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
-    if (S->recording) {
-        if (S->record.len) sb_puts(&S->record, "```\n\n");
-        sb_printf(&S->record, "## %s {#%s}\n\n```attn\n", st->title, st->id);
-    }
+    rec_prose(S, "## Step %d of %d: %s", s + 1, S->l->nsteps, st->title);
 }
 
 static void lesson_help(bool teacher) {
@@ -145,6 +252,7 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
     if (!strcmp(w, "quit") || !strcmp(w, "exit")) return n == 1 ? ACT_QUIT : ACT_NONE;
     if (!strcmp(w, "hint")) return n == 1 ? ACT_HINT : ACT_NONE;
     if (!strcmp(w, "solution")) return n == 1 ? ACT_SOLUTION : ACT_NONE;
+    if (!strcmp(w, "lesson") && n <= 2) { out(TR("(you are in a lesson already: quit it first, then start another)\n")); return ACT_HANDLED; }
     if (!strcmp(w, "steps") && n == 1) {
         for (int i = 0; i < S->l->nsteps; i++) outf("  %2d  %-24s %s\n", i + 1, S->l->steps[i].id, S->l->steps[i].title);
         return ACT_HANDLED;
@@ -182,11 +290,15 @@ static char *next_input(LessonRun *S, Statement *in, bool *blank) {
     return in->text;
 }
 
-/* Runs what the student typed, with the reader's parse. */
-static RunStatus run_input(LessonRun *S, Statement *in) { return run(S, in->text, in->parsed ? &in->parse : NULL); }
+/* Runs what the student typed, with the reader's parse; `it` when it is the lesson's statement itself. */
+static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
+    return run(S, in->text, in->parsed ? &in->parse : NULL, SHOWN, it);
+}
 
-/* Waits for the student to run `stmt`. Returns an action that leaves the step, or ACT_NONE when done. */
-static Action do_run(LessonRun *S, const char *stmt, int *jump_to) {
+/* Waits for the student to run the lesson statement `it`. Returns an action that leaves the step, or ACT_NONE when
+ * it has run. */
+static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
+    const char *stmt = it->text;
     if (S->teacher) indent_print("attn> ", stmt);
     else {
         out(S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
@@ -197,24 +309,46 @@ static Action do_run(LessonRun *S, const char *stmt, int *jump_to) {
         Statement in;
         char *line = next_input(S, &in, &blank);
         if (!line) return ACT_QUIT;
-        if (blank) { statement_free(&in); if (!S->teacher) indent_print("attn> ", stmt); run(S, stmt, NULL); return ACT_NONE; }
-        Action a = lesson_command(S, line, jump_to);
+        Action a = blank ? ACT_SKIP : lesson_command(S, line, jump_to);
+        if (a == ACT_SKIP) {
+            statement_free(&in);
+            if (!S->teacher || !blank) indent_print("attn> ", stmt);
+            return run(S, stmt, NULL, SHOWN, it) == RUN_QUIT ? ACT_QUIT : ACT_NONE;
+        }
         if (a == ACT_HINT || a == ACT_SOLUTION) { out(TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
-        if (a == ACT_SKIP) { statement_free(&in); indent_print("attn> ", stmt); run(S, stmt, NULL); return ACT_NONE; }
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a != ACT_NONE) { statement_free(&in); return a; }
-        if (run_input(S, &in) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }     /* quit() leaves, as quit does */
         bool same = same_statement(line, stmt);
+        if (run_input(S, &in, same ? it : NULL) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }     /* quit() leaves, as quit does */
         statement_free(&in);
         if (same) return ACT_NONE;
         out(S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
     }
 }
 
+/* Shows a line of feedback and puts it in the recording. */
+static void feedback(LessonRun *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void feedback(LessonRun *S, const char *fmt, ...) {
+    StrBuf b;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    prose(S, sb_str(&b));
+    rec_prose(S, "%s", sb_str(&b));
+    sb_free(&b);
+}
+
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
  * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
 static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
-    outf(TR("\nQuestion: %s\n"), q->prompt);
+    StrBuf p;
+    sb_init(&p);
+    sb_printf(&p, TR("\nQuestion: %s\n"), q->prompt);
+    prose(S, sb_str(&p));
+    rec_prose(S, "%s", sb_str(&p));
+    sb_free(&p);
     if (!S->teacher) out(TR("(type your answer; hint, solution or skip if you are stuck)\n"));
     char err[1200];
     LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
@@ -227,41 +361,37 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         Statement in;
         char *line = next_input(S, &in, &blank);
         if (!line) { act = ACT_QUIT; break; }
-        if (blank) {
-            statement_free(&in);
-            if (S->teacher) { indent_print("attn> ", q->answer); run(S, q->answer, NULL); break; }
-            out(TR("(type an answer, or hint)\n"));
-            continue;
-        }
-        Action a = lesson_command(S, line, jump_to);
+        if (blank && !S->teacher) { statement_free(&in); out(TR("(type an answer, or hint)\n")); continue; }
+        Action a = blank ? ACT_SOLUTION : lesson_command(S, line, jump_to);
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
             statement_free(&in);
-            if (hints < q->nhints) outf(TR("Hint %d of %d: %s\n"), hints + 1, q->nhints, q->hints[hints]), hints++;
+            if (hints < q->nhints) feedback(S, TR("Hint %d of %d: %s\n"), hints + 1, q->nhints, q->hints[hints]), hints++;
             else out(TR("No more hints: type solution to see the answer.\n"));
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
             statement_free(&in);
-            outf(TR("The answer: %s\n"), q->answer);
+            if (!S->teacher) outf(TR("The answer: %s\n"), q->answer);
             indent_print("attn> ", q->answer);
-            run(S, q->answer, NULL);
+            if (run(S, q->answer, NULL, SHOWN, NULL) == RUN_QUIT) act = ACT_QUIT;
             break;
         }
         if (a != ACT_NONE) { statement_free(&in); act = a; break; }
         val_decref(S->sess.I.last_value);
         S->sess.I.last_value = NULL;
-        RunStatus rs = run_input(S, &in);
+        RunStatus rs = run_input(S, &in, NULL);
         if (rs == RUN_QUIT) { statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
         if (rs != RUN_OK || !e) { statement_free(&in); continue; }
         StrBuf fb;
         sb_init(&fb);
         LessonGrade g = lesson_grade(&S->sess.I, q, e, line, &fb);
         statement_free(&in);
-        if (g == GRADE_RIGHT) { out(TR("Right.\n")); sb_free(&fb); break; }
+        if (g == GRADE_RIGHT) { feedback(S, "%s", TR("Right.\n")); sb_free(&fb); break; }
         if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
         if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
-        outf(TR("Not yet: %s.\n"), sb_str(&fb));
+        if (fb.len && fb.s[fb.len - 1] == '.') fb.s[--fb.len] = 0;     /* an explanation's own full stop */
+        feedback(S, TR("Not yet: %s.\n"), sb_str(&fb));
         sb_free(&fb);
         if (++wrong >= 2 && !reminded && !S->teacher) {
             reminded = true;
@@ -270,22 +400,6 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     }
     lesson_expect_free(e);
     return act;
-}
-
-/* Runs the statements and model answers of steps [from, to) silently, so their variables exist (on resume, and
- * when jumping ahead). */
-static void replay_steps(LessonRun *S, int from, int to) {
-    StrBuf sink;
-    sb_init(&sink);
-    S->sess.I.capture = &sink;
-    for (int s = from; s < to; s++)
-        for (int k = 0; k < S->l->steps[s].nitems; k++) {
-            LessonItem *it = &S->l->steps[s].items[k];
-            const char *src = it->kind == ITEM_RUN ? it->text : it->kind == ITEM_QUESTION ? it->q->answer : NULL;
-            if (src) session_run(&S->sess, src, NULL, NULL, 1);
-        }
-    S->sess.I.capture = NULL;
-    sb_free(&sink);
 }
 
 static int session(const char *which, bool teacher, const char *record, bool tty) {
@@ -306,30 +420,35 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->l = l;
     S->tty = tty;
     S->teacher = teacher;
+    S->width = prose_width(tty);
+    const char *sc = getenv("ATTN_LESSON_SELFCHECK");
+    S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
     S->recording = record != NULL;
     S->record_path = record;
     sb_init(&S->record);
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
     if (tty) lineedit_init();
+    rec_prose(S, "%s", TR("(Every lesson starts with the random generator seeded with 0.)\n"));
+    run(S, "torch.manual_seed(0)", NULL, SILENT, NULL);
     int done = 0, step = teacher ? 0 : progress_get(l->id, &done);
     if (step >= l->nsteps) step = 0;
     outf("%s\n", l->title);
     if (l->section) outf("(d2l %s)\n", l->section);
-    if (l->intro && step == 0) outf("\n%s\n", l->intro);
+    if (l->intro && step == 0) { out("\n"); prose(S, l->intro); }
     if (step > 0) outf(TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
-    if (step > 0) replay_steps(S, 0, step);
+    if (step > 0) rebuild(S, step);
     out(teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
     while (step < l->nsteps) {
         show_step_header(S, step);
         LessonStep *st = &l->steps[step];
         Action act = ACT_NONE;
-        int jump_to = -1;
-        for (int k = 0; k < st->nitems && act == ACT_NONE; k++) {
+        int jump_to = -1, k;
+        for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
             LessonItem *it = &st->items[k];
-            if (it->kind == ITEM_PROSE) { if (*it->text) outf("\n%s\n\n", it->text); }
-            else if (it->kind == ITEM_RUN) act = do_run(S, it->text, &jump_to);
+            if (it->kind == ITEM_PROSE) { if (*it->text) { out("\n"); prose(S, it->text); out("\n"); } }
+            else if (it->kind == ITEM_RUN) act = do_run(S, it, &jump_to);
             else act = do_question(S, it->q, &jump_to);
         }
         if (act == ACT_QUIT) {
@@ -338,11 +457,11 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             else out(TR("\nProgress could not be saved (see the message above).\n"));
             break;
         }
-        if (act == ACT_BACK) { step = step > 0 ? step - 1 : 0; continue; }
-        if (act == ACT_RESTART) continue;
-        if (act == ACT_JUMP) {
-            if (jump_to > step) replay_steps(S, step, jump_to);   /* the definitions of the steps jumped over */
-            step = jump_to;
+        if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
+        if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
+            int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
+            rebuild(S, to);
+            step = to;
             save(S, step, done);
             continue;
         }

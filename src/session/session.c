@@ -125,6 +125,7 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     StrBuf b;
     sb_init(&b);
     interp_format_error(I, &b);
+    if (I->tee) sb_puts(I->tee, sb_str(&b));             /* a recording keeps errors as a transcript shows them */
     if (I->capture) sb_puts(I->capture, sb_str(&b));
     else {
         fflush(I->out);

@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""Figures in guided lessons go where they go at the REPL (issue 10): `attn lesson 3` and `attn teach 3` at a real
+terminal (a pty of 80x24, no display) draw the chapter's two figures in the terminal with gnuplot's dumb terminal
+(the plot frame and the figure's own title and legend appear, no "<figure ...>" summary); under Xvfb they open a
+gnuplot window (checked on a screenshot); through a pipe, the same session shows the one-line summaries.
+'N passed, N failed'. Skips the window part (and says so) without Xvfb, xwd or a window-capable gnuplot.
+usage: lesson_figures.py ATTN_BINARY"""
+import fcntl, os, pty, re, select, shutil, signal, struct, subprocess, sys, tempfile, termios, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
+import refcheck  # noqa: E402
+from refcheck import ATTN, finish  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# lesson 3's figures: the title of the first, the x label of the second, as lines of the drawing itself
+FIG1 = re.compile(r"^ *Very Low Frequency Sin Wave *$", re.M)
+FIG2 = re.compile(r"^ *Row \(position\) *$", re.M)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|[\x07\x08\x0c\x0e\x0f]")
+
+
+def check(name, ok, detail=""):
+    refcheck.check("lesson figures: " + name, ok, detail[-1500:] if isinstance(detail, str) else detail)
+
+
+def session(args, env, inputs, until, timeout=60, times=1, then=None):
+    """Runs attn ARGS at an 80x24 pty, answering the terminal queries a terminal answers (device attributes
+    without sixel); sends inputs one line at a time, each once the previous output has settled, until `until` has
+    appeared `times` times; then calls then() (attn still running) and ends it. Returns the output with escape
+    codes removed."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(ROOT)
+        os.execve(ATTN, [ATTN] + args, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    buf = b""
+    end = time.time() + timeout
+    pending = list(inputs)
+    quiet_since = time.time()
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            buf += data
+            quiet_since = time.time()
+            if b"\x1b[c" in data:                      # the sixel probe: a terminal without sixel answers this
+                os.write(fd, b"\x1b[?62;22c")
+            if b"\x1b[14t" in data or b"\x1b[16t" in data:
+                os.write(fd, b"\x1b[4;384;640t")
+        text = buf.decode(errors="replace")
+        if text.count(until) >= times:
+            time.sleep(1.5)
+            if then:
+                then()
+            break
+        if pending and time.time() - quiet_since > 0.3 and text.rstrip().endswith(">"):
+            os.write(fd, (pending.pop(0) + "\r").encode())
+            quiet_since = time.time()
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+    return ANSI.sub("", buf.decode(errors="replace")).replace("\r\n", "\n")
+
+
+def figures_lesson_3(env, teacher, until="Lesson complete", times=1, then=None):
+    """Walks through lesson 3 with skip (each statement runs, each question shows and runs its answer)."""
+    args = ["teach", "3"] if teacher else ["lesson", "3"]
+    return session(args, env, ["skip"] * 80, until, 120, times, then)
+
+
+with tempfile.TemporaryDirectory() as state:
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", LANG="C.UTF-8")
+    for k in ("DISPLAY", "ATTN_PLOT", "LC_ALL", "LC_MESSAGES", "COLUMNS", "LINES"):
+        env.pop(k, None)
+    for teacher in (False, True):
+        mode = "teach 3" if teacher else "lesson 3"
+        out = figures_lesson_3(env, teacher)
+        check(f"{mode} at a terminal draws the first figure", FIG1.search(out) and "+-----" in out, out)
+        check(f"{mode} at a terminal draws the second figure", FIG2.search(out), out)
+        check(f"{mode} at a terminal shows no summary instead", "<figure" not in out, out)
+        frames = len(re.findall(r"\+-{20,}\+", out))
+        check(f"{mode}: two plot frames (top and bottom of each figure)", frames >= 4, f"{frames} frames\n{out}")
+
+    # through a pipe the same steps give summaries (replay, --check and pipes are not terminals)
+    p = subprocess.run([ATTN, "lesson", "3"], input="skip\n" * 80, capture_output=True, text=True, timeout=120,
+                       env=dict(env, XDG_STATE_HOME=os.path.join(state, "pipe")), cwd=ROOT)
+    check("through a pipe: summaries", "<figure 1: 1 line of 1000 points" in p.stdout and "<figure 2: 4 lines" in p.stdout,
+          p.stdout)
+
+# with a display: a gnuplot window
+have_window = shutil.which("Xvfb") and shutil.which("xwd") and re.search(
+    r"^\s+(qt|wxt|x11)\s", subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True, text=True).stderr +
+    subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True, text=True).stdout, re.M)
+if not have_window:
+    print("skipped the window part: needs Xvfb, xwd and a gnuplot with qt, wxt or x11")
+else:
+    rfd, wfd = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1024x700x24"], pass_fds=(wfd,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(wfd)
+    display = b""
+    end = time.time() + 10
+    while time.time() < end and not display.endswith(b"\n"):
+        r, _, _ = select.select([rfd], [], [], 0.1)
+        if r:
+            chunk = os.read(rfd, 16)
+            if not chunk:
+                break
+            display += chunk
+    os.close(rfd)
+    try:
+        check("Xvfb started", display.strip() != b"", "no display number")
+        with tempfile.TemporaryDirectory() as state:
+            env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", LANG="C.UTF-8", DISPLAY=":" + display.decode().strip())
+            for k in ("ATTN_PLOT", "LC_ALL", "LC_MESSAGES"):
+                env.pop(k, None)
+            for teacher in (False, True):
+                mode = "teach 3" if teacher else "lesson 3"
+                shots = []
+                out = figures_lesson_3(env, teacher, ": in the gnuplot window>", 2, lambda: shots.append(
+                    subprocess.run(["xwd", "-root", "-silent"], capture_output=True, env=env).stdout))
+                check(f"{mode} with a display: both figures in a window",
+                      out.count(": in the gnuplot window>") == 2 == out.count("<figure"), out)
+                shot = shots[0] if shots else b""
+                header = int.from_bytes(shot[0:4], "big") if len(shot) > 4 else 0
+                body = shot[header + 256 * 12:]
+                colours = len(set(body[i:i + 4] for i in range(0, min(len(body), 4000000), 4)))
+                check(f"{mode} with a display: the window shows the plot ({colours} colours on screen)", colours > 5)
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+finish()
