@@ -87,6 +87,10 @@ int lesson_run_teacher(const char *which, const char *record_path, bool tty);
 int lesson_list_command(void);
 /* --check / --replay of a lesson file: -1 when it cannot be read, else the number of problems. */
 int lesson_replay_check(const char *path, bool check, bool quiet);
-/* True when the file holds ```question blocks or lives under lessons/ (a lesson rather than a plain transcript). */
+/* The first line of a teach --record recording: "# Recorded class: TITLE". A recording is a transcript (its
+ * ```question blocks hold the answers shown in class: run, their output not compared), not a lesson. */
+#define LESSON_RECORDING_TITLE "# Recorded class: "
+/* True when the file holds ```question blocks or lives under lessons/ (a lesson rather than a plain transcript),
+ * and is not a recording. */
 bool lesson_is_lesson_file(const char *path);
 #endif

@@ -916,8 +916,12 @@ bool lesson_is_lesson_file(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) return false;
     char line[512];
-    bool q = false;
-    while (!q && fgets(line, sizeof line, f)) q = !strncmp(line, "```question", 11);
+    bool q = false, first = true, recording = false;
+    while (!q && !recording && fgets(line, sizeof line, f)) {
+        recording = first && !strncmp(line, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
+        q = !strncmp(line, "```question", 11);
+        first = false;
+    }
     fclose(f);
-    return q;
+    return q && !recording;
 }

@@ -40,6 +40,9 @@ typedef struct LessonRun {
 } LessonRun;
 
 typedef enum { SHOWN, SILENT } Shown;
+/* How a run goes into the recording: as a statement with its output (compared by --check), or as the answer of a
+ * question (run by --check, its output not compared: a measured time differs at every run). */
+typedef enum { AS_STATEMENT, AS_ANSWER } Recorded;
 
 static void out(const char *s) { fputs(s, stdout); fflush(stdout); }
 
@@ -125,6 +128,26 @@ static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
     sb_puts(&S->record, printed);
 }
 
+/* A question's answer as the class saw it: a ```question block that --check runs without comparing, and what it
+ * printed, as prose. */
+static void rec_answer(LessonRun *S, const char *answer, const char *printed) {
+    if (!S->recording) return;
+    rec_close_block(S);
+    sb_printf(&S->record, "```question\nanswer: %s\n```\n\n", answer);
+    if (!*printed) return;
+    sb_puts(&S->record, TR("It printed:\n"));
+    sb_putc(&S->record, '\n');
+    for (const char *p = printed; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        sb_puts(&S->record, "    ");
+        sb_putn(&S->record, p, n);
+        sb_putc(&S->record, '\n');
+        p = e ? e + 1 : p + n;
+    }
+    sb_putc(&S->record, '\n');
+}
+
 static void save_record(LessonRun *S) {
     if (!S->recording) return;
     char tmp[4300];
@@ -132,7 +155,7 @@ static void save_record(LessonRun *S) {
     FILE *f = fopen(tmp, "w");
     bool ok = f != NULL;
     if (ok) {
-        ok = fprintf(f, "# Recorded class: %s\n\n", S->l->title) > 0;
+        ok = fprintf(f, LESSON_RECORDING_TITLE "%s\n\n", S->l->title) > 0;
         ok = ok && fputs(sb_str(&S->record), f) >= 0;
         if (S->in_block) ok = ok && fputs("```\n", f) >= 0;
         ok = (fclose(f) == 0) && ok;
@@ -174,7 +197,7 @@ static void selfcheck(LessonRun *S, const LessonItem *it, const char *printed) {
  * output goes (at a terminal straight to it, so that figures are drawn where they are drawn at the prompt);
  * SILENT: its output is thrown away (figures as summaries). Either way it is recorded, and `it` (a lesson
  * statement) is self-checked. RUN_OK, RUN_ERROR / RUN_INTERRUPT (the message is shown when SHOWN), RUN_QUIT. */
-static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it) {
+static RunStatus run_as(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it, Recorded as) {
     StrBuf printed, sink;          /* printed: what it printed, as a transcript has it (figures as summaries) */
     sb_init(&printed);
     sb_init(&sink);
@@ -186,11 +209,16 @@ static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed, Shown 
     I->capture = NULL;
     I->tee = NULL;
     if (how == SHOWN && !S->tty) out(sb_str(&sink));
-    rec_statement(S, stmt, sb_str(&printed));
+    if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed));
+    else rec_statement(S, stmt, sb_str(&printed));
     if (S->selfcheck && it) selfcheck(S, it, sb_str(&printed));
     sb_free(&printed);
     sb_free(&sink);
     return rs;
+}
+
+static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it) {
+    return run_as(S, stmt, parsed, how, it, AS_STATEMENT);
 }
 
 /* Runs the items of step s from item k on: statements and model answers, without a word (`next`, rebuild). */
@@ -198,7 +226,7 @@ static void run_rest(LessonRun *S, int s, int k) {
     for (; k < S->l->steps[s].nitems; k++) {
         const LessonItem *it = &S->l->steps[s].items[k];
         if (it->kind == ITEM_RUN) run(S, it->text, NULL, SILENT, it);
-        else if (it->kind == ITEM_QUESTION) run(S, it->q->answer, NULL, SILENT, NULL);
+        else if (it->kind == ITEM_QUESTION) run_as(S, it->q->answer, NULL, SILENT, NULL, AS_ANSWER);
     }
 }
 
@@ -374,7 +402,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
             statement_free(&in);
             if (!S->teacher) outf(TR("The answer: %s\n"), q->answer);
             indent_print("attn> ", q->answer);
-            if (run(S, q->answer, NULL, SHOWN, NULL) == RUN_QUIT) act = ACT_QUIT;
+            if (run_as(S, q->answer, NULL, SHOWN, NULL, AS_ANSWER) == RUN_QUIT) act = ACT_QUIT;
             break;
         }
         if (a != ACT_NONE) { statement_free(&in); act = a; break; }
@@ -434,7 +462,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     int done = 0, step = teacher ? 0 : progress_get(l->id, &done);
     if (step >= l->nsteps) step = 0;
     outf("%s\n", l->title);
-    if (l->section) outf("(d2l %s)\n", l->section);
+    if (l->section) outf("d2l.ai %s\n", l->section);
     if (l->intro && step == 0) { out("\n"); prose(S, l->intro); }
     if (step > 0) outf(TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
     if (step > 0) rebuild(S, step);
@@ -447,7 +475,10 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         int jump_to = -1, k;
         for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
             LessonItem *it = &st->items[k];
-            if (it->kind == ITEM_PROSE) { if (*it->text) { out("\n"); prose(S, it->text); out("\n"); } }
+            if (it->kind == ITEM_PROSE) {
+                bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
+                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question) out("\n"); }     /* a question starts with its own blank line */
+            }
             else if (it->kind == ITEM_RUN) act = do_run(S, it, &jump_to);
             else act = do_question(S, it->q, &jump_to);
         }
