@@ -6,7 +6,7 @@ in Chinese (LANG=zh_CN.UTF-8) with its progress shared with English. Screen colu
 Asian Wide/Fullwidth = 2), independently of attn. Each test starts its own tmux server (its own socket) and stops
 only that server. Prints 'N passed, N failed'.
 usage: cjk_pty.py ATTN_BINARY"""
-import os, shutil, subprocess, sys, tempfile, time, unicodedata
+import os, re, shutil, subprocess, sys, tempfile, time, unicodedata
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
 from refcheck import ATTN, check, finish  # noqa: E402
@@ -240,7 +240,8 @@ def real_lessons():
     s.send("scores = torch.bmm(X.transpose(1, 2), X) / math.sqrt(3)")
     t = s.wait_for("まだです")
     check("ja: the transposed scores get the Japanese explanation",
-          "まだです: 転置が逆です: Xᵀ X は4個のトークンではなく3個の特徴を比べます。X Xᵀ を使ってください。" in t, t[-800:])
+          "まだです: 転置が逆です: Xᵀ X は4個のトークンではなく3個の特徴を比べます。X Xᵀ を使ってください。" in
+          re.sub(r"\r?\n *", "", t), t[-800:])     # the runner wraps feedback at 80 columns with a hanging indent
     s.send("hint")
     t = s.wait_for("ヒント 1/2")
     s.send("scores = torch.bmm(X, X.transpose(1, 2)) / math.sqrt(3)")

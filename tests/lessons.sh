@@ -50,7 +50,7 @@ mkdir -p "$T/why"
 printf '# T\n## A\n```attn\nattn> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])\n```\n```question\nName the transpose of x xt.\nanswer: xt = x.T\nwrong: xt = x -> that is x itself: transpose it\n```\n' > "$T/why/01-why.md"
 out=$(printf '\nxt = x\nxt = x + 1\nxt = x.T\nquit\n' | ATTN_LESSONS="$T/why" "$ATTN" lesson 1 2>&1)
 has "wrong: explanation shown" "$out" "Not yet: that is x itself: transpose it."
-has "position as row and column" "$(printf '%s' "$out" | tr '\n' ' ')" "at [0, 0] (row 0, column 0) it holds 2.0, expected 1.0."
+has "position as row and column" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "at [0, 0] (row 0, column 0) it holds 2.0, expected 1.0."
 out=$("$ATTN" --check "$T/why/01-why.md" 2>&1)
 has "a lesson with wrong: explanations passes --check" "$out" "steps and questions ok"
 # skip, back, jump, steps, solution

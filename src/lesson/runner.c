@@ -355,17 +355,36 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
 }
 
 /* Shows a line of feedback and puts it in the recording. */
-static void feedback(LessonRun *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void feedback(LessonRun *S, const char *fmt, ...) {
-    StrBuf b;
-    sb_init(&b);
+static void feedback(LessonRun *S, const char *text) {
+    prose(S, text);
+    rec_prose(S, "%s", text);
+}
+
+/* Feedback whose text wraps under itself after a prefix ("Hint 1 of 2: ", "Not yet: "): fmt (translated) ends with
+ * the text's %s, after the prefix's own conversions, whose arguments follow `text` (TR("Hint %d of %d: %s\n"),
+ * text, 1, 2). Laid out by tw_wrap_hanging; recorded as prose. */
+static void feedback_text(LessonRun *S, const char *fmt, const char *text, ...) {
+    const char *at = strstr(fmt, "%s");
+    size_t n = at ? (size_t)(at - fmt) : strlen(fmt);
+    char *pfmt = xstrndup(fmt, n);
+    StrBuf prefix, body, shown;
+    sb_init(&prefix);
+    sb_init(&body);
+    sb_init(&shown);
     va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(&b, fmt, ap);
+    va_start(ap, text);
+    sb_vprintf(&prefix, pfmt, ap);
     va_end(ap);
-    prose(S, sb_str(&b));
-    rec_prose(S, "%s", sb_str(&b));
-    sb_free(&b);
+    sb_puts(&body, text);
+    if (at) sb_puts(&body, at + 2);
+    while (body.len && body.s[body.len - 1] == '\n') body.s[--body.len] = 0;
+    tw_wrap_hanging(&shown, sb_str(&prefix), sb_str(&body), S->width);
+    out(sb_str(&shown));
+    rec_prose(S, "%s%s", sb_str(&prefix), sb_str(&body));
+    free(pfmt);
+    sb_free(&prefix);
+    sb_free(&body);
+    sb_free(&shown);
 }
 
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
@@ -394,7 +413,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
             statement_free(&in);
-            if (hints < q->nhints) feedback(S, TR("Hint %d of %d: %s\n"), hints + 1, q->nhints, q->hints[hints]), hints++;
+            if (hints < q->nhints) feedback_text(S, TR("Hint %d of %d: %s\n"), q->hints[hints], hints + 1, q->nhints), hints++;
             else out(TR("No more hints: type solution to see the answer.\n"));
             continue;
         }
@@ -415,11 +434,11 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         sb_init(&fb);
         LessonGrade g = lesson_grade(&S->sess.I, q, e, line, &fb);
         statement_free(&in);
-        if (g == GRADE_RIGHT) { feedback(S, "%s", TR("Right.\n")); sb_free(&fb); break; }
+        if (g == GRADE_RIGHT) { feedback(S, TR("Right.\n")); sb_free(&fb); break; }
         if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
         if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
         if (fb.len && fb.s[fb.len - 1] == '.') fb.s[--fb.len] = 0;     /* an explanation's own full stop */
-        feedback(S, TR("Not yet: %s.\n"), sb_str(&fb));
+        feedback_text(S, TR("Not yet: %s.\n"), sb_str(&fb));
         sb_free(&fb);
         if (++wrong >= 2 && !reminded && !S->teacher) {
             reminded = true;
