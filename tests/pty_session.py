@@ -81,6 +81,17 @@ with tempfile.TemporaryDirectory() as state:
     t.send("\rf(4)\r")
     out = t.read("50\r\n", 3)
     check("comment lines and a bracket continued inside a def", "50\r\n" in out and "error" not in out, out)
+    # the book's class pasted in one go, with its empty line and comment lines between the methods
+    book = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref", "book",
+                             "11.3-attention-scoring-functions.py"), encoding="utf-8").read()
+    dpa = next(c for c in book.split("# %%\n") if c.startswith("class DotProductAttention"))
+    t.buf = b""
+    t.send(dpa.replace("\n", "\r") + "\r")
+    t.read("attn> ", 5)
+    t.buf = b""
+    t.send("DotProductAttention(0.5)\r")
+    out = t.read("inplace=False)", 3)
+    check("the book's class pasted with empty lines between its methods", "(dropout): Dropout(p=0.5" in out and "error" not in out, out)
     t.buf = b""
     t.send("for i in range(10 ** 8): print('looping') if i == 0 else None\r")
     t.read("looping\r\n", 10)

@@ -519,6 +519,10 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     if (!strcmp(name, "is_leaf")) return val_bool(true);
     const Builtin *m = builtins_find_method(name);
     if (m) return val_method(obj, m);
+    static const char *const autograd[] = {"backward", "requires_grad_", "retain_grad", "register_hook", "grad_fn", NULL};
+    for (int i = 0; autograd[i]; i++)
+        if (!strcmp(name, autograd[i]))
+            return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
     return ops_no_attribute(I, obj, "'Tensor' object", name);
 }
 
