@@ -86,5 +86,8 @@ if [ -x "$T/prefix/bin/attn" ] && [ -f "$T/prefix/share/man/man1/attn.1" ]; then
 if command -v man >/dev/null 2>&1; then
     MANPAGER=cat man -l "$T/prefix/share/man/man1/attn.1" 2>/dev/null | grep -q "attn -c" && ok || bad "man page renders"
 fi
+# the installed attn finds the Japanese and Chinese lessons beside the English ones
+out=$(cd "$T" && env -u ATTN_LESSONS XDG_STATE_HOME="$T/st" "$T/prefix/bin/attn" lesson --lang ja 2>&1)
+case "$out" in *"レッスン 1: 自己注意"*) ok ;; *) bad "installed attn lesson --lang ja lists Japanese titles: $out" ;; esac
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
