@@ -452,7 +452,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
 static int session(const char *which, bool teacher, const char *record, bool tty) {
     char *path = lesson_find(which);
     if (!path) {
-        fprintf(stderr, "attn: no lesson '%s' (attn lesson lists them)\n", which);
+        fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
         return 2;
     }
     char err[600];
@@ -550,12 +550,12 @@ int lesson_run_teacher(const char *which, const char *record, bool tty) { return
 int lesson_list_command(void) {
     int n;
     char **all = lesson_list(&n);
-    if (!n) { fprintf(stderr, "attn: no lessons found (looked in $ATTN_LESSONS, ./lessons and the installed share/attn/lessons)\n"); return 2; }
+    if (!n) { fputs(TR("attn: no lessons found (looked in $ATTN_LESSONS, ./lessons and the installed share/attn/lessons)\n"), stderr); return 2; }
     out(TR("Lessons (attn lesson N starts or resumes one):\n"));
     for (int i = 0; i < n; i++) {
         char err[600];
         Lesson *l = lesson_load_localized(all[i], err, sizeof err);
-        if (!l) { outf("  %d  (cannot read: %s)\n", i + 1, err); free(all[i]); continue; }
+        if (!l) { outf(TR("  %d  (cannot read: %s)\n"), i + 1, err); free(all[i]); continue; }
         int done = 0;
         progress_get(l->id, &done);
         const char *mark = done >= l->nsteps ? TR("done") : done > 0 ? TR("started") : "";

@@ -175,7 +175,7 @@ Lesson *lesson_load_localized(const char *path, char *err, size_t errlen) {
     sb_init(&report);
     if (!tr) sb_printf(&report, "%s\n", terr);
     if (!tr || lesson_compare_translation(en, tr, &report)) {
-        fprintf(stderr, "attn: %s does not match %s: showing the English lesson.\n%s", loc, orig, sb_str(&report));
+        fprintf(stderr, TR("attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
         lesson_free(tr);
         tr = NULL;
     }

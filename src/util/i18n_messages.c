@@ -180,6 +180,17 @@ static const I18nMessage catalogue[] = {
       "\nテンソルの属性: X.shape X.dtype X.T X.ndim。\nメソッド: X.reshape(...) X.sum(dim=...) X.item() ...\n",
       "\n张量属性：X.shape X.dtype X.T X.ndim；\n方法：X.reshape(...) X.sum(dim=...) X.item() ...\n"}},
     {{"  Also a method: X.%s(...)\n", "  メソッドとしても使えます: X.%s(...)\n", "  也可作为方法使用：X.%s(...)\n"}},
+    /* finding lessons (src/lesson/runner.c, translation.c) */
+    {{"attn: no lesson '%s' (attn lesson lists them)\n",
+      "attn: レッスン '%s' はありません (attn lesson で一覧を表示)\n",
+      "attn：没有课程 '%s'（attn lesson 列出所有课程）\n"}},
+    {{"attn: no lessons found (looked in $ATTN_LESSONS, ./lessons and the installed share/attn/lessons)\n",
+      "attn: レッスンが見つかりません ($ATTN_LESSONS、./lessons、インストール先の share/attn/lessons を探しました)\n",
+      "attn：找不到课程（查找了 $ATTN_LESSONS、./lessons 和安装位置的 share/attn/lessons）\n"}},
+    {{"  %d  (cannot read: %s)\n", "  %d  (読めません: %s)\n", "  %d  （无法读取：%s）\n"}},
+    {{"attn: %s does not match %s: showing the English lesson.\n%s",
+      "attn: %s は %s と一致しません: 英語のレッスンを表示します。\n%s",
+      "attn：%s 与 %s 不一致：显示英文课程。\n%s"}},
 };
 
 const I18nMessage *i18n_catalogue(int *n) {
