@@ -247,6 +247,8 @@ def real_lessons():
     s.send("scores = torch.bmm(X, X.transpose(1, 2)) / math.sqrt(3)")
     t = s.wait_for("正解です")
     check("ja: hint, then the right answer", "ヒント 1/2: torch.bmm は" in t and "正解です。" in t, t[-800:])
+    wide = [l for l in t.split("\n") if width(l) > 80]
+    check("ja: every line of lesson 1 so far fits 80 columns (prose, feedback and hints wrapped)", not wide, "\n".join(wide))
     s.close()
     s = Screen(f"{ATTN} lesson 2", dict(env, LANG="zh_CN.UTF-8"))
     t = s.wait_for("按 Enter")
