@@ -19,9 +19,10 @@ Value *builtins_module_attr(const char *module, const char *name);
 /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */
 bool builtins_is_bare(const Builtin *b);
 void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
-/* Why a torch name attn does not have is missing, with what to use instead ("torch.int32 is not in attn: ..."),
- * or NULL for a name attn does not know at all. */
-const char *builtins_missing(const char *name);
+/* Why a name of PyTorch's that attn does not have is missing: module "torch", "torch.nn", "torch.nn.functional"
+ * or "Tensor" (methods). "torch.int32 is not in attn: ... (use torch.int64)", "torch.fft is not in attn: type help
+ * to see what is"; NULL for a name PyTorch does not have either (a typo). The message lives in a static buffer. */
+const char *builtins_missing(const char *module, const char *name);
 /* Every function name (sorted, for completion and help); count in *n. */
 const Builtin *const *builtins_all(int *n);
 const Builtin *const *builtins_all_methods(int *n);
@@ -32,6 +33,6 @@ extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_
 extern const char *const tensor_method_aliases[];
 
 /* Tables contributed by each builtins file (NULL-name terminated). */
-extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_torch_sort[], bi_torch_only[], bi_tensor_methods[],
+extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_torch_sort[], bi_torch_only[], bi_torch_more[], bi_tensor_methods[],
     bi_io[], bi_d2l[], bi_classes[], bi_nn_module[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[];
 #endif

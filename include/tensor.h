@@ -80,6 +80,7 @@ void ten_fail_interrupted(void);              /* a kernel saw ten_interrupted (C
 void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n);
 void ten_bytes_str(int64_t bytes, char *out, size_t n);                 /* "512 bytes", "1.50 MiB", "6.00 GiB" */   /* "(2, 3)" */
 const char *ten_dtype_name(DType d);          /* "torch.float32" ... */
+const char *ten_dtype_word(DType d);          /* PyTorch's scalar type name in messages: "Float", "Double", "Long" */
 size_t ten_dtype_size(DType d);
 
 /* ---- creation (tensor_create.c) ---- */
@@ -198,6 +199,27 @@ Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t n
 Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps);
 Tensor *ten_tril(const Tensor *t, int64_t k, bool upper);
 Tensor *ten_flip(const Tensor *t, int dim);
+
+/* ---- tensor_misc.c ---- */
+Tensor *ten_cumprod(const Tensor *t, int dim);
+/* torch.unique of all elements, sorted; *inverse (t's shape) and *counts filled when not NULL. */
+Tensor *ten_unique(const Tensor *t, Tensor **inverse, Tensor **counts);
+/* An elementwise function by name: gelu, gelu_tanh, silu, softplus, reciprocal, frac, exp2, sinh, cosh, asinh,
+ * acosh, atanh, log1p, expm1, erf, erfc, trunc, mish, hardtanh, logsigmoid. */
+Tensor *ten_map(const char *name, const Tensor *t);
+
+/* torch.einsum (tensor_einsum.c): "ij,jk->ik", implicit output, "...", repeated labels (diagonals). */
+Tensor *ten_einsum(const char *equation, Tensor *const *ops, int nops);
+
+/* ---- indexing with index tensors along a dim (tensor_gather.c); index tensors are int64 ---- */
+Tensor *ten_gather(const Tensor *t, int dim, const Tensor *index);         /* out[i][j] = t[i][index[i][j]] (dim 1) */
+/* t with src (or a 0-dim src broadcast) written where index points along dim; reduce 0 set, 1 add, 2 multiply. */
+Tensor *ten_scatter(const Tensor *t, int dim, const Tensor *index, const Tensor *src, int reduce);
+Tensor *ten_index_select(const Tensor *t, int dim, const Tensor *index);   /* index a vector */
+Tensor *ten_index_fill(const Tensor *t, int dim, const Tensor *index, const Tensor *value);
+Tensor *ten_masked_select(const Tensor *t, const Tensor *mask);            /* 1-D, mask broadcast */
+Tensor *ten_nonzero(const Tensor *t);                                       /* (count, ndim) int64 */
+Tensor *ten_take(const Tensor *t, const Tensor *index);
 
 /* ---- numerical functions with options (tensor_numeric.c); dims[0..nd), or every dim when nd < 0 ---- */
 /* var (std with take_sqrt): sum((x - mean)^2) / max(0, n - correction); correction 1 is torch's unbiased default. */

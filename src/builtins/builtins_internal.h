@@ -7,6 +7,11 @@
 
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
+/* torch_names.c (generated): PyTorch's public names, sorted, NULL-terminated. */
+extern const char *const torch_names_torch[], *const torch_names_tensor[], *const torch_names_functional[],
+    *const torch_names_nn[];
+/* torch_more.c: nonzero(X, as_tuple=True), a tuple of index vectors, one per dim (also torch.where(cond)). */
+Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
 Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
 /* torch_math.c: torch.round(X, decimals=0), which Python's round(X, n) hands tensors to. */

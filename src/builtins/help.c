@@ -53,6 +53,21 @@ bool help_for(StrBuf *out, const char *name) {
     return true;
 }
 
+/* The names of the chapter's functions (chapter) or of the others, in columns of `width` within 80 columns; a
+ * longer name takes as many columns as it needs. */
+static void list_names(StrBuf *out, const Builtin *const *all, int n, bool chapter, int width) {
+    int used = 0;
+    for (int i = 0; i < n; i++) {
+        bool ours = all[i]->section && !strncmp(all[i]->section, "§11", 3);
+        if (ours != chapter || all[i]->name[0] == '_') continue;
+        int len = 2 + (int)strlen(all[i]->name), cells = (len + width - 1) / width;
+        if (used && used + cells * width > 80) { sb_putc(out, '\n'); used = 0; }
+        sb_printf(out, "  %-*s", cells * width - 2, all[i]->name);
+        used += cells * width;
+    }
+    if (used) sb_putc(out, '\n');
+}
+
 void help_overview(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
@@ -63,21 +78,9 @@ void help_overview(StrBuf *out) {
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
             "From the chapter (d2l §11.3, §11.5, §11.6):\n"));
-    int col = 0;
-    for (int i = 0; i < n; i++) {
-        if (!all[i]->section || strncmp(all[i]->section, "§11", 3) != 0) continue;
-        sb_printf(out, "  %-24s", all[i]->name);
-        if (++col % 3 == 0) sb_putc(out, '\n');
-    }
-    if (col % 3) sb_putc(out, '\n');
+    list_names(out, all, n, true, 26);
     sb_puts(out, TR("\nTensors and Python:\n"));
-    col = 0;
-    for (int i = 0; i < n; i++) {
-        if (all[i]->name[0] == '_' || (all[i]->section && !strncmp(all[i]->section, "§11", 3))) continue;
-        sb_printf(out, "  %-18s", all[i]->name);
-        if (++col % 4 == 0) sb_putc(out, '\n');
-    }
-    if (col % 4) sb_putc(out, '\n');
+    list_names(out, all, n, false, 20);
     sb_puts(out, TR("\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"));
 }
 

@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 
 void builtins_init(void) {
     if (all_fns) return;
-    const Builtin *fns[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
+    const Builtin *fns[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
     collect(fns, (int)(sizeof fns / sizeof *fns), &all_fns, &n_fns);
     const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
     collect(methods, 2, &all_methods, &n_methods);
@@ -150,8 +150,24 @@ static const struct { const char *name, *why; } missing[] = {
     {"cdouble", "complex tensors are not in attn: tensors are float32, float64, int64 or bool"},
     {NULL, NULL}};
 
-const char *builtins_missing(const char *name) {
-    for (int i = 0; missing[i].name; i++)
-        if (!strcmp(missing[i].name, name)) return missing[i].why;
-    return NULL;
+static int by_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static bool listed(const char *const *names, const char *name) {
+    size_t n = 0;
+    while (names[n]) n++;
+    return bsearch(&name, names, n, sizeof *names, by_str) != NULL;
+}
+
+const char *builtins_missing(const char *module, const char *name) {
+    static char msg[256];
+    if (!strcmp(module, "torch"))
+        for (int i = 0; missing[i].name; i++)
+            if (!strcmp(missing[i].name, name)) return missing[i].why;
+    const char *const *names = !strcmp(module, "torch") ? torch_names_torch
+                             : !strcmp(module, "Tensor") ? torch_names_tensor
+                             : !strcmp(module, "torch.nn.functional") ? torch_names_functional
+                             : !strcmp(module, "torch.nn") ? torch_names_nn : NULL;
+    if (!names || !listed(names, name)) return NULL;
+    snprintf(msg, sizeof msg, "%s.%s is not in attn: type help to see what is", module, name);
+    return msg;
 }

@@ -304,6 +304,7 @@ static Value *bi_where(Interp *I, Args *a) {
     static const char *const kw[] = {"condition", "input", "other", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     Value *c = arg(a, 0, "condition"), *x = arg(a, 1, "input"), *y = arg(a, 2, "other");
+    if (c && c->kind == V_TENSOR && !x && !y) return torch_nonzero_tuple(I, c->u.t);   /* where(cond): nonzero(cond, as_tuple=True) */
     if (!c || !x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
     Tensor *t1 = NULL, *t2 = NULL, *t3 = NULL;
     bool xw, yw;

@@ -523,6 +523,8 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
             return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
+    const char *why = builtins_missing("Tensor", name);
+    if (why) return rt_error(I, "%s", why);
     return ops_no_attribute(I, obj, "'Tensor' object", name);
 }
 
@@ -596,7 +598,7 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_MODULE: {
         Value *c = builtins_module_attr(obj->u.module, name);
         if (c) return c;
-        const char *why = builtins_missing(name);
+        const char *why = builtins_missing(obj->u.module, name);
         if (why) return rt_error(I, "%s", why);
         char what[160];
         snprintf(what, sizeof what, "module '%s'", obj->u.module);

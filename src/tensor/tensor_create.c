@@ -55,6 +55,9 @@ const char *ten_dtype_name(DType d) {
     }
     return "?";
 }
+const char *ten_dtype_word(DType d) {
+    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
+}
 size_t ten_dtype_size(DType d) { return d == DT_F32 ? 4 : d == DT_BOOL ? 1 : 8; }
 
 DType ten_default_float = DT_F32;

@@ -74,10 +74,6 @@ static void dgemm_loop(const double *A, const double *B, double *C, int64_t m, i
     }
 }
 
-static const char *dtype_word(DType d) {
-    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
-}
-
 static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
     char sa[128], sb[128];
     ten_shape_str(a->shape, a->ndim, sa, sizeof sa);
@@ -106,9 +102,9 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     /* PyTorch multiplies only equal dtypes (no promotion) and no bools */
     if (a->dtype != b->dtype) {
         if (a1 && b1)
-            ten_fail("dot : expected both vectors to have same dtype, but found %s and %s", dtype_word(a->dtype), dtype_word(b->dtype));
+            ten_fail("dot : expected both vectors to have same dtype, but found %s and %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype));
         else
-            ten_fail("expected scalar type %s but found %s", dtype_word(a->dtype), dtype_word(b->dtype));
+            ten_fail("expected scalar type %s but found %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype));
         return NULL;
     }
     if (a->dtype == DT_BOOL) { ten_fail("\"addmm_impl_cpu_\" not implemented for 'Bool'"); return NULL; }

@@ -118,14 +118,10 @@ Tensor *ten_round_decimals(const Tensor *t, int64_t decimals) {
     return o;
 }
 
-static const char *scalar_word(DType d) {
-    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
-}
-
 /* torch.isclose (TensorCompare.cpp): a == b, or with equal_nan both NaN, or finite |a - b| <= atol + |rtol * b|,
  * the tolerances computed in the tensors' dtype (integers in the default float dtype). */
 Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan) {
-    if (a->dtype != b->dtype) { ten_fail("%s did not match %s", scalar_word(a->dtype), scalar_word(b->dtype)); return NULL; }
+    if (a->dtype != b->dtype) { ten_fail("%s did not match %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype)); return NULL; }
     if (rtol < 0) { ten_fail("rtol must be greater than or equal to zero, but got %g", rtol); return NULL; }
     if (atol < 0) { ten_fail("atol must be greater than or equal to zero, but got %g", atol); return NULL; }
     int64_t shape[TEN_MAX_DIMS];

@@ -27,14 +27,10 @@ static const char *red_name(RedOp op) {
 
 static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool keepdim);
 
-static const char *dtype_word(DType d) {
-    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
-}
-
 Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     if (op == RED_MEAN && !ten_is_float(t->dtype)) {
         ten_fail("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
-                 "Got: %s", dtype_word(t->dtype));
+                 "Got: %s", ten_dtype_word(t->dtype));
         return NULL;
     }
     if ((op == RED_STD || op == RED_VAR) && !ten_is_float(t->dtype)) {
@@ -135,7 +131,7 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
     if (!ten_is_float(t->dtype)) {
         bool last = d == (t->ndim ? t->ndim - 1 : 0);
         ten_fail("\"%s%s_kernel_impl\" not implemented for '%s'", log_form ? "log_softmax" : "softmax", last ? "_lastdim" : "",
-                 dtype_word(t->dtype));
+                 ten_dtype_word(t->dtype));
         return NULL;
     }
     Tensor *o = ten_copy(t);

@@ -158,10 +158,6 @@ int ten_copy_into(Tensor *dst, const Tensor *src) {
     return 0;
 }
 
-static const char *dtype_word(DType d) {
-    return d == DT_F32 ? "Float" : d == DT_F64 ? "Double" : d == DT_I64 ? "Long" : "Bool";
-}
-
 /* PyTorch's canCast: no float into an integer or bool, no integer into bool. */
 static bool can_cast(DType from, DType to) {
     if (ten_is_float(from) && !ten_is_float(to)) return false;
@@ -180,7 +176,7 @@ int ten_assign_result(Tensor *dst, const Tensor *r) {
         return -1;
     }
     if (!can_cast(r->dtype, dst->dtype)) {
-        ten_fail("result type %s can't be cast to the desired output type %s", dtype_word(r->dtype), dtype_word(dst->dtype));
+        ten_fail("result type %s can't be cast to the desired output type %s", ten_dtype_word(r->dtype), ten_dtype_word(dst->dtype));
         return -1;
     }
     return ten_copy_into(dst, r);
@@ -354,7 +350,7 @@ Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
         list_str(t->shape, t->ndim, a, sizeof a);
         list_str(shape, ndim, b, sizeof b);
         ten_fail("expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the "
-                 "number of dimensions in the tensor (%d)", dtype_word(t->dtype), a, b, ndim, t->ndim);
+                 "number of dimensions in the tensor (%d)", ten_dtype_word(t->dtype), a, b, ndim, t->ndim);
         return NULL;
     }
     if (ndim > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }

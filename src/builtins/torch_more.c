@@ -1,0 +1,815 @@
+/* torch_more.c - the rest of the PyTorch surface a student reaches for in this chapter: einsum, index-tensor
+ * functions (gather, scatter, index_select, masked_select, nonzero, take), matrix-product variants (mv, addmm,
+ * baddbmm, tensordot), roll, diag, cumprod, logsumexp, amax/amin, unique, meshgrid, cross, tile, hstack/vstack,
+ * more elementwise functions, and torch.nn.functional's dropout, linear, pad, normalize, one_hot, gelu, silu and
+ * scaled_dot_product_attention (PyTorch 2's formula: softmax(Q Kᵀ / sqrt(d) + mask) V). */
+#include "builtins_internal.h"
+#include "ops.h"
+#include "session.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+
+/* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
+static Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp) {
+    *tmp = NULL;
+    Value *v = arg(a, i, name);
+    if (!v) { rt_error(I, "%s() missing required argument '%s'", a->fname, name); return NULL; }
+    return arg_tensor(I, v, name, tmp);
+}
+
+static bool int_at(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out) {
+    Value *v = arg(a, i, name);
+    *out = dflt;
+    return !v || v->kind == V_NONE || arg_int(I, v, name, out);
+}
+
+static bool num_at(Interp *I, Args *a, int i, const char *name, double dflt, double *out) {
+    Value *v = arg(a, i, name);
+    *out = dflt;
+    return !v || v->kind == V_NONE || arg_double(I, v, name, out);
+}
+
+static bool bool_at(Interp *I, Args *a, int i, const char *name, bool dflt, bool *out) {
+    Value *v = arg(a, i, name);
+    *out = dflt;
+    return !v || v->kind == V_NONE || arg_bool(I, v, name, out);
+}
+
+/* Ints from an int or a tuple/list: n of them into out (at most TEN_MAX_DIMS). */
+static bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n) {
+    *n = 0;
+    if (!v || v->kind == V_NONE) return true;
+    if (v->kind == V_TUPLE || v->kind == V_LIST) {
+        if (v->u.seq.n > 2 * TEN_MAX_DIMS) { rt_error(I, "too many %s", what); return false; }
+        for (int64_t i = 0; i < v->u.seq.n; i++) if (!arg_int(I, v->u.seq.items[i], what, &out[(*n)++])) return false;
+        return true;
+    }
+    *n = 1;
+    return arg_int(I, v, what, out);
+}
+
+static Value *tuple_of(Tensor **ts, int n) {
+    Value *r = val_tuple(n);
+    for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(ts[i]));
+    return r;
+}
+
+/* ---- einsum ---- */
+
+/* einsum(equation, *operands) or einsum(equation, [operands]) */
+static Value *bi_einsum(Interp *I, Args *a) {
+    if (a->nkw) return rt_error(I, "einsum() takes no keyword arguments");
+    if (a->npos < 2 || a->pos[0]->kind != V_STR) return rt_error(I, "einsum(equation, *operands), e.g. torch.einsum('ij,jk->ik', A, B)");
+    Value **items = a->pos + 1;
+    int64_t n = a->npos - 1;
+    if (n == 1 && (a->pos[1]->kind == V_LIST || a->pos[1]->kind == V_TUPLE)) { items = a->pos[1]->u.seq.items; n = a->pos[1]->u.seq.n; }
+    if (n > 8) return rt_error(I, "einsum(): attn takes at most 8 operands");
+    Tensor *ops[8];
+    for (int64_t i = 0; i < n; i++) {
+        if (items[i]->kind != V_TENSOR) return rt_error(I, "einsum(): operand %lld is a %s, not a tensor", (long long)i, val_type_name(items[i]));
+        ops[i] = items[i]->u.t;
+    }
+    return done(I, ten_einsum(a->pos[0]->u.str.s, ops, (int)n));
+}
+
+/* ---- index tensors ---- */
+
+/* gather(input, dim, index) */
+static Value *bi_gather(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "index", "sparse_grad", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    int64_t d;
+    Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) ? ten_gather(x, (int)d, ix) : NULL;
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* scatter(input, dim, index, src or value, reduce=None) (tag 0); scatter_add(input, dim, index, src) (tag 1). */
+static Value *bi_scatter(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "index", "src", "value", "reduce", NULL};
+    if (!args_check(I, a, 5, kw)) return NULL;
+    Tensor *t1, *t2, *t3 = NULL, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    int64_t d;
+    Value *sv = arg(a, 3, "src"), *rv = arg(a, -1, "reduce");
+    if (!sv) sv = arg(a, -1, "value");
+    int reduce = a->fn->tag == 1 ? 1 : 0;
+    Tensor *r = NULL;
+    if (ix && int_at(I, a, 1, "dim", 0, &d)) {
+        if (!sv) rt_error(I, "%s() needs src (a tensor) or value (a number)", a->fname);
+        else if (rv && rv->kind != V_NONE && (rv->kind != V_STR || (strcmp(rv->u.str.s, "add") && strcmp(rv->u.str.s, "multiply"))))
+            rt_error(I, "reduce argument must be either add or multiply.");
+        else {
+            if (rv && rv->kind == V_STR) reduce = strcmp(rv->u.str.s, "add") ? 2 : 1;
+            Tensor *src = val_is_number(sv) ? (t3 = ops_number_tensor(sv)) : arg_tensor(I, sv, "src", &t3);
+            if (src) r = ten_scatter(x, (int)d, ix, src, reduce);
+        }
+    }
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    ten_free(t3);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* index_select(input, dim, index) (tag 0), index_fill(input, dim, index, value) (tag 1). */
+static Value *bi_index_select(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "index", "value", NULL};
+    if (!args_check(I, a, a->fn->tag ? 4 : 3, kw)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    int64_t d;
+    Tensor *r = NULL;
+    if (ix && int_at(I, a, 1, "dim", 0, &d)) {
+        if (a->fn->tag == 0) r = ten_index_select(x, (int)d, ix);
+        else {
+            Value *vv = arg(a, 3, "value");
+            Tensor *vt = NULL, *v = !vv ? NULL : val_is_number(vv) ? (vt = ops_number_tensor(vv)) : arg_tensor(I, vv, "value", &vt);
+            if (!vv) rt_error(I, "index_fill(input, dim, index, value) needs a value");
+            else if (v) r = ten_index_fill(x, (int)d, ix, v);
+            ten_free(vt);
+        }
+    }
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+static Value *bi_masked_select(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "mask", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *m = x ? tensor_at(I, a, 1, "mask", &t2) : NULL;
+    Tensor *r = m ? ten_masked_select(x, m) : NULL;
+    ten_free(t1);
+    if (m) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* The columns of nonzero(X) as a tuple of 1-D tensors (as_tuple=True, and torch.where(cond)). */
+Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
+    Tensor *nz = ten_nonzero(x);
+    if (!nz) return rt_tensor_error(I);
+    int nd = x->ndim ? x->ndim : 1;
+    Tensor *cols[TEN_MAX_DIMS];
+    for (int d = 0; d < nd; d++) {
+        Tensor *c = x->ndim ? ten_select(nz, 1, d) : ten_new(DT_I64, 1, (int64_t[]){nz->shape[0]});
+        cols[d] = c ? ten_copy(c) : NULL;
+        ten_free(c);
+        if (!cols[d]) { for (int j = 0; j < d; j++) ten_free(cols[j]); ten_free(nz); return rt_tensor_error(I); }
+    }
+    ten_free(nz);
+    return tuple_of(cols, nd);
+}
+
+/* nonzero(X, as_tuple=False) (tag 0), argwhere(X) (tag 1) */
+static Value *bi_nonzero(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "as_tuple", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    bool as_tuple;
+    if (!x || !bool_at(I, a, -1, "as_tuple", false, &as_tuple)) { ten_free(t1); return NULL; }
+    Value *r = as_tuple ? torch_nonzero_tuple(I, x) : done(I, ten_nonzero(x));
+    ten_free(t1);
+    return r;
+}
+
+static Value *bi_take(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "index", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 1, "index", &t2) : NULL;
+    Tensor *r = ix ? ten_take(x, ix) : NULL;
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* Reduces X over dims one at a time, the highest first (dims unique, normalised). */
+static Tensor *reduce_dims(RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep) {
+    int ds[TEN_MAX_DIMS];
+    for (int i = 0; i < nd; i++) { ds[i] = ten_norm_dim((int)dims[i], x->ndim); if (ds[i] < 0) return NULL; }
+    for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (ds[j] > ds[i]) { int t = ds[i]; ds[i] = ds[j]; ds[j] = t; }
+    Tensor *cur = ten_alias(x);
+    for (int i = 0; i < nd && cur; i++) { Tensor *n = ten_reduce(op, cur, false, ds[i], keep); ten_free(cur); cur = n; }
+    return cur;
+}
+
+/* count_nonzero(X, dim=None) */
+static Value *bi_count_nonzero(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    int64_t dims[2 * TEN_MAX_DIMS];
+    int nd;
+    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd)) { ten_free(t1); return NULL; }
+    Tensor *z = ten_scalar_i(0), *ne = ten_binary(OP_NE, x, false, z, true);
+    Tensor *r = !ne ? NULL : nd ? reduce_dims(RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
+    ten_free(z); ten_free(ne); ten_free(t1);
+    return done(I, r);
+}
+
+/* ---- products ---- */
+
+/* beta * input + alpha * product, as addmm/baddbmm/addmv: beta 0 ignores input (NaN included), 1 skips a multiply. */
+static Tensor *scaled_sum(Tensor *input, Tensor *prod, double beta, double alpha) {
+    Tensor *p = prod, *b = NULL, *r;
+    if (alpha != 1) { Tensor *s = ten_scalar_d(alpha); p = ten_binary(OP_MUL, prod, false, s, true); ten_free(s); }
+    if (!p) return NULL;
+    if (beta == 0) r = p == prod ? ten_copy(p) : p;
+    else {
+        if (beta != 1) { Tensor *s = ten_scalar_d(beta); b = ten_binary(OP_MUL, input, false, s, true); ten_free(s); }
+        r = (beta == 1 || b) ? ten_binary(OP_ADD, beta == 1 ? input : b, false, p, false) : NULL;
+        ten_free(b);
+        if (p != prod) ten_free(p);
+    }
+    return r;
+}
+
+/* mv(mat, vec) (tag 0); addmm(input, m1, m2, beta=1, alpha=1) (1); baddbmm(input, b1, b2, ...) (2); addmv (3);
+ * addbmm (4): the sum of the batch of products. */
+static Value *bi_products(Interp *I, Args *a) {
+    static const char *const kw_mv[] = {"input", "vec", NULL};
+    static const char *const kw_add[] = {"input", "mat1", "mat2", "beta", "alpha", NULL};
+    int tag = a->fn->tag;
+    if (!args_check(I, a, tag ? 3 : 2, tag ? kw_add : kw_mv)) return NULL;
+    if (tag == 0) {
+        Tensor *t1, *t2, *m = tensor_at(I, a, 0, "input", &t1), *v = m ? tensor_at(I, a, 1, "vec", &t2) : NULL;
+        Tensor *r = NULL;
+        if (v && (m->ndim != 2 || v->ndim != 1)) rt_error(I, "vector + matrix @ vector expected, got %d, %d, %d", 1, m->ndim, v->ndim);
+        else if (v) r = ten_matmul(m, v);
+        ten_free(t1);
+        if (v) ten_free(t2);
+        return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    }
+    Tensor *t0, *t1 = NULL, *t2 = NULL, *in = tensor_at(I, a, 0, "input", &t0);
+    Tensor *m1 = in ? tensor_at(I, a, 1, "mat1", &t1) : NULL, *m2 = m1 ? tensor_at(I, a, 2, "mat2", &t2) : NULL;
+    double beta, alpha;
+    Tensor *r = NULL;
+    if (m2 && num_at(I, a, -1, "beta", 1, &beta) && num_at(I, a, -1, "alpha", 1, &alpha)) {
+        int want1 = tag == 2 || tag == 4 ? 3 : 2, want2 = tag == 3 ? 1 : want1;
+        if (m1->ndim != want1 || m2->ndim != want2)
+            rt_error(I, "%s() expects %dD and %dD operands, got %dD and %dD", a->fname, want1, want2, m1->ndim, m2->ndim);
+        else {
+            Tensor *p = tag == 2 || tag == 4 ? ten_bmm(m1, m2) : ten_matmul(m1, m2);
+            if (p && tag == 4) { Tensor *s = ten_reduce(RED_SUM, p, false, 0, false); ten_free(p); p = s; }
+            r = p ? scaled_sum(in, p, beta, alpha) : NULL;
+            if (r != p) ten_free(p);
+        }
+    }
+    ten_free(t0); ten_free(t1); ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* tensordot(a, b, dims=2): contracts the last `dims` dims of a with the first of b (or the listed pairs). */
+static Value *bi_tensordot(Interp *I, Args *a) {
+    static const char *const kw[] = {"a", "b", "dims", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *av = arg(a, 0, "a"), *bv = arg(a, 1, "b"), *dv = arg(a, 2, "dims");
+    if (!av || !bv || av->kind != V_TENSOR || bv->kind != V_TENSOR) return rt_error(I, "tensordot(a, b, dims=2) needs two tensors");
+    Tensor *A = av->u.t, *B = bv->u.t;
+    int64_t da[TEN_MAX_DIMS], db[TEN_MAX_DIMS];
+    int n = 0;
+    if (dv && (dv->kind == V_LIST || dv->kind == V_TUPLE) && dv->u.seq.n == 2) {
+        int n2;
+        if (!ints_of(I, dv->u.seq.items[0], "dims", da, &n) || !ints_of(I, dv->u.seq.items[1], "dims", db, &n2)) return NULL;
+        if (n != n2) return rt_error(I, "both dimension lists should have same length");
+    } else {
+        int64_t k = 2;
+        if (dv && !arg_int(I, dv, "dims", &k)) return NULL;
+        if (k < 0 || k > A->ndim || k > B->ndim) return rt_error(I, "tensordot expects dims >= 0, but got dims=%lld", (long long)k);
+        n = (int)k;
+        for (int i = 0; i < n; i++) { da[i] = A->ndim - n + i; db[i] = i; }
+    }
+    /* einsum with letters: a's dims a.., b's free dims after them, shared letters for the contracted pairs */
+    char ea[TEN_MAX_DIMS + 1], eb[TEN_MAX_DIMS + 1], eo[2 * TEN_MAX_DIMS + 1], eq[64];
+    int no = 0;
+    for (int i = 0; i < A->ndim; i++) ea[i] = (char)('a' + i);
+    for (int i = 0; i < B->ndim; i++) eb[i] = (char)('A' + i);
+    for (int i = 0; i < n; i++) {
+        int x = ten_norm_dim((int)da[i], A->ndim), y = x < 0 ? -1 : ten_norm_dim((int)db[i], B->ndim);
+        if (x < 0 || y < 0) return rt_tensor_error(I);
+        eb[y] = ea[x];
+    }
+    for (int i = 0; i < A->ndim; i++) { bool c = false; for (int j = 0; j < n; j++) if (ten_norm_dim((int)da[j], A->ndim) == i) c = true; if (!c) eo[no++] = ea[i]; }
+    for (int i = 0; i < B->ndim; i++) if (eb[i] >= 'A' && eb[i] <= 'Z') eo[no++] = eb[i];
+    ea[A->ndim] = eb[B->ndim] = eo[no] = 0;
+    snprintf(eq, sizeof eq, "%s,%s->%s", ea, eb, eo);
+    Tensor *ops[2] = {A, B};
+    return done(I, ten_einsum(eq, ops, 2));
+}
+
+/* cross(input, other, dim=None): 3-vectors along dim (the first dim of size 3 when None). */
+static Value *bi_cross(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "other", "dim", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *xv = arg(a, 0, "input"), *yv = arg(a, 1, "other"), *dv = arg(a, 2, "dim");
+    if (!xv || !yv || xv->kind != V_TENSOR || yv->kind != V_TENSOR) return rt_error(I, "cross(input, other, dim=None) needs two tensors");
+    Tensor *x = xv->u.t, *y = yv->u.t;
+    int64_t d = -1;
+    if (dv && dv->kind != V_NONE) { if (!arg_int(I, dv, "dim", &d)) return NULL; }
+    else for (int i = 0; i < x->ndim && d < 0; i++) if (x->shape[i] == 3) d = i;
+    if (d < 0 && (!dv || dv->kind == V_NONE)) return rt_error(I, "no dimension of size 3 in input");
+    int nd = ten_norm_dim((int)d, x->ndim);
+    if (nd < 0) return rt_tensor_error(I);
+    if (x->shape[nd] != 3 || y->ndim <= nd || y->shape[nd] != 3)
+        return rt_error(I, "linalg.cross: inputs dimension %d must have length 3. Got %lld and %lld", nd, (long long)x->shape[nd],
+                        (long long)(y->ndim > nd ? y->shape[nd] : 0));
+    Tensor *c[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < 3; k++) {
+        Tensor *x1 = ten_select(x, nd, (k + 1) % 3), *y2 = ten_select(y, nd, (k + 2) % 3);
+        Tensor *x2 = ten_select(x, nd, (k + 2) % 3), *y1 = ten_select(y, nd, (k + 1) % 3);
+        Tensor *p = ten_binary(OP_MUL, x1, false, y2, false), *q = ten_binary(OP_MUL, x2, false, y1, false);
+        c[k] = p && q ? ten_binary(OP_SUB, p, false, q, false) : NULL;
+        ten_free(x1); ten_free(y2); ten_free(x2); ten_free(y1); ten_free(p); ten_free(q);
+    }
+    Tensor *r = c[0] && c[1] && c[2] ? ten_stack(c, 3, nd) : NULL;
+    for (int k = 0; k < 3; k++) ten_free(c[k]);
+    return done(I, r);
+}
+
+/* ---- shapes and running values ---- */
+
+/* roll(input, shifts, dims=None): elements shifted along dims, wrapping around; no dims: the flattened tensor. */
+static Value *bi_roll(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "shifts", "dims", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *xv = arg(a, 0, "input");
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
+    Tensor *x = xv->u.t;
+    int64_t sh[2 * TEN_MAX_DIMS], dims[2 * TEN_MAX_DIMS];
+    int ns, nd;
+    if (!arg(a, 1, "shifts")) return rt_error(I, "roll() missing required argument 'shifts'");
+    if (!ints_of(I, arg(a, 1, "shifts"), "shifts", sh, &ns) || !ints_of(I, arg(a, 2, "dims"), "dims", dims, &nd)) return NULL;
+    if (nd == 0) {
+        if (ns != 1) return rt_error(I, "roll(): shifts and dims must align. shifts: %d, dims: 0", ns);
+        int64_t n = x->numel;
+        Tensor *f = ten_reshape(x, 1, &n);
+        int64_t s = n ? ((sh[0] % n) + n) % n : 0;
+        Tensor *p1 = f ? ten_narrow(f, 0, n - s, s) : NULL, *p2 = f ? ten_narrow(f, 0, 0, n - s) : NULL;
+        Tensor *parts[2] = {p1, p2}, *c = p1 && p2 ? ten_cat(parts, 2, 0) : NULL, *r = c ? ten_reshape(c, x->ndim, x->shape) : NULL;
+        ten_free(f); ten_free(p1); ten_free(p2); ten_free(c);
+        return done(I, r);
+    }
+    if (ns != nd) return rt_error(I, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
+    Tensor *cur = ten_copy(x);
+    for (int i = 0; i < nd && cur; i++) {
+        int d = ten_norm_dim((int)dims[i], cur->ndim);
+        if (d < 0) { ten_free(cur); return rt_tensor_error(I); }
+        int64_t n = cur->shape[d], s = n ? ((sh[i] % n) + n) % n : 0;
+        Tensor *p1 = ten_narrow(cur, d, n - s, s), *p2 = ten_narrow(cur, d, 0, n - s), *parts[2] = {p1, p2};
+        Tensor *next = p1 && p2 ? ten_cat(parts, 2, d) : NULL;
+        ten_free(p1); ten_free(p2); ten_free(cur);
+        cur = next;
+    }
+    return done(I, cur);
+}
+
+/* diag(input, diagonal=0): a vector becomes a square matrix with it on the diagonal; a matrix gives its diagonal. */
+static Value *bi_diag(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "diagonal", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *xv = arg(a, 0, "input");
+    int64_t k;
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
+    if (!int_at(I, a, 1, "diagonal", 0, &k)) return NULL;
+    Tensor *x = xv->u.t;
+    if (x->ndim == 2) {
+        Tensor *dg = ten_diagonal(x, k, 0, 1), *c = dg ? ten_copy(dg) : NULL;
+        ten_free(dg);
+        return done(I, c);
+    }
+    if (x->ndim != 1) return rt_error(I, "diag(): Supports 1D or 2D tensors. Got %dD", x->ndim);
+    int64_t n = x->shape[0] + (k < 0 ? -k : k), sh[2] = {n, n};
+    Tensor *m = ten_new(x->dtype, 2, sh), *dg = m ? ten_diagonal(m, k, 0, 1) : NULL;
+    if (dg && ten_copy_into(dg, x) < 0) { ten_free(m); m = NULL; }
+    ten_free(dg);
+    return done(I, m);
+}
+
+static Value *bi_cumprod(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "dtype", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    int64_t d;
+    if (!x) return NULL;
+    if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
+    if (!int_at(I, a, 1, "dim", 0, &d)) { ten_free(t1); return NULL; }
+    Tensor *r = ten_cumprod(x, (int)d);
+    ten_free(t1);
+    return done(I, r);
+}
+
+/* amax / amin (tag RED_MAX / RED_MIN): over dim (an int or tuple; () or absent: everything); NaN propagates. */
+static Value *bi_amax(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    int64_t dims[2 * TEN_MAX_DIMS];
+    int nd;
+    bool keep;
+    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    Tensor *r = nd ? reduce_dims((RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
+    ten_free(t1);
+    return done(I, r);
+}
+
+/* logsumexp(input, dim, keepdim=False): log(sum(exp(x))) computed as PyTorch does, around the max. */
+static Value *bi_logsumexp(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    int64_t dims[2 * TEN_MAX_DIMS];
+    int nd;
+    bool keep;
+    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
+    Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, ten_default_float);
+    Tensor *m = xf ? reduce_dims(RED_MAX, xf, dims, nd, true) : NULL;
+    /* maxes that are infinite are replaced by 0 (so inf - inf is not taken) */
+    Tensor *inf = ten_unary(UOP_ISINF, m ? m : xf), *zero = ten_scalar_d(0);
+    Tensor *m0 = m && inf ? ten_where(inf, zero, true, m, false) : NULL;
+    Tensor *d = m0 ? ten_binary(OP_SUB, xf, false, m0, false) : NULL, *e = d ? ten_unary(UOP_EXP, d) : NULL;
+    Tensor *s = e ? reduce_dims(RED_SUM, e, dims, nd, keep) : NULL, *l = s ? ten_unary(UOP_LOG, s) : NULL;
+    Tensor *mk = m0 && !keep ? NULL : NULL, *r = NULL;
+    if (l) {
+        int64_t sh[TEN_MAX_DIMS];
+        for (int i = 0; i < l->ndim; i++) sh[i] = l->shape[i];
+        mk = keep ? ten_alias(m0) : ten_reshape(m0, l->ndim, sh);
+        r = mk ? ten_binary(OP_ADD, l, false, mk, false) : NULL;
+    }
+    ten_free(xf); ten_free(m); ten_free(inf); ten_free(zero); ten_free(m0); ten_free(d); ten_free(e); ten_free(s); ten_free(l);
+    ten_free(mk); ten_free(t1);
+    return done(I, r);
+}
+
+/* unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) */
+static Value *bi_unique(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "sorted", "return_inverse", "return_counts", "dim", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    bool srt, inv, cnt;
+    Value *dv = arg(a, -1, "dim");
+    if (!x || !bool_at(I, a, -1, "sorted", true, &srt) || !bool_at(I, a, -1, "return_inverse", false, &inv) ||
+        !bool_at(I, a, -1, "return_counts", false, &cnt)) { ten_free(t1); return NULL; }
+    if (dv && dv->kind != V_NONE) { ten_free(t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
+    Tensor *iv = NULL, *ct = NULL, *u = ten_unique(x, inv ? &iv : NULL, cnt ? &ct : NULL);
+    ten_free(t1);
+    if (!u) return rt_tensor_error(I);
+    if (!inv && !cnt) return val_tensor(u);
+    Tensor *parts[3] = {u, iv, ct};
+    int n = 1;
+    if (inv) parts[n++] = iv;
+    if (cnt) parts[n++] = ct;
+    return tuple_of(parts, n);
+}
+
+/* meshgrid(*tensors, indexing='ij'): views of each 1-D input broadcast to the grid ('xy' swaps the first two). */
+static Value *bi_meshgrid(Interp *I, Args *a) {
+    static const char *const kw[] = {"indexing", NULL};
+    if (!args_check(I, a, -1, kw)) return NULL;
+    Value **items = a->pos;
+    int64_t n = a->npos;
+    if (n == 1 && (a->pos[0]->kind == V_LIST || a->pos[0]->kind == V_TUPLE)) { items = a->pos[0]->u.seq.items; n = a->pos[0]->u.seq.n; }
+    Value *iv = arg(a, -1, "indexing");
+    bool xy = false;
+    if (iv && iv->kind != V_NONE) {
+        if (iv->kind != V_STR || (strcmp(iv->u.str.s, "ij") && strcmp(iv->u.str.s, "xy")))
+            return rt_error(I, "torch.meshgrid: indexing must be one of \"xy\" or \"ij\"");
+        xy = !strcmp(iv->u.str.s, "xy");
+    }
+    if (n < 1 || n > TEN_MAX_DIMS) return rt_error(I, "meshgrid expects a non-empty TensorList of at most %d tensors", TEN_MAX_DIMS);
+    int64_t shape[TEN_MAX_DIMS];
+    for (int64_t i = 0; i < n; i++) {
+        if (items[i]->kind != V_TENSOR || items[i]->u.t->ndim > 1)
+            return rt_error(I, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: %s", val_type_name(items[i]));
+        shape[i] = items[i]->u.t->numel;
+    }
+    int64_t grid[TEN_MAX_DIMS];
+    memcpy(grid, shape, sizeof grid);
+    if (xy && n >= 2) { grid[0] = shape[1]; grid[1] = shape[0]; }
+    Tensor *outs[TEN_MAX_DIMS];
+    for (int64_t i = 0; i < n; i++) {
+        const Tensor *t = items[i]->u.t;
+        int64_t st[TEN_MAX_DIMS] = {0};
+        int at = xy && n >= 2 && i < 2 ? (int)(1 - i) : (int)i;
+        st[at] = t->ndim ? t->stride[0] : 0;
+        outs[i] = ten_view_of(t, (int)n, grid, st, t->offset);
+    }
+    return tuple_of(outs, (int)n);
+}
+
+/* tile(input, dims): repeat with 1s in front when dims is shorter than the tensor. */
+static Value *bi_tile(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "dims", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *xv = arg(a, 0, "input");
+    int64_t reps[2 * TEN_MAX_DIMS], full[TEN_MAX_DIMS];
+    int n;
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "tile(input, dims) needs a tensor");
+    if (!ints_of(I, arg(a, 1, "dims"), "dims", reps, &n)) return NULL;
+    Tensor *x = xv->u.t;
+    int m = n > x->ndim ? n : x->ndim;
+    if (m > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
+    for (int i = 0; i < m; i++) full[i] = i < m - n ? 1 : reps[i - (m - n)];
+    return done(I, ten_repeat(x, full, m));
+}
+
+/* hstack (tag 0: dim 1, dim 0 for vectors), vstack (1: rows, vectors as rows) */
+static Value *bi_hstack(Interp *I, Args *a) {
+    static const char *const kw[] = {"tensors", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *ts = arg(a, 0, "tensors");
+    if (!ts || (ts->kind != V_LIST && ts->kind != V_TUPLE) || ts->u.seq.n == 0) return rt_error(I, "%s() needs a non-empty list of tensors", a->fname);
+    int n = (int)ts->u.seq.n;
+    Tensor **arr = xcalloc((size_t)n, sizeof *arr);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        if (ts->u.seq.items[i]->kind != V_TENSOR) { ok = false; rt_error(I, "%s(): item %d is not a tensor", a->fname, i); break; }
+        Tensor *t = ts->u.seq.items[i]->u.t;
+        if (a->fn->tag == 1 && t->ndim < 2) {
+            int64_t sh[2] = {1, t->numel};
+            arr[i] = ten_reshape(t, 2, sh);
+        } else arr[i] = ten_alias(t);
+        if (!arr[i]) ok = false;
+    }
+    Tensor *r = NULL;
+    if (ok) r = ten_cat(arr, n, a->fn->tag == 1 ? 0 : (arr[0]->ndim == 1 ? 0 : 1));
+    for (int i = 0; i < n; i++) ten_free(arr[i]);
+    free(arr);
+    if (interp_failed(I)) { ten_free(r); return NULL; }
+    return done(I, r);
+}
+
+/* log1p, expm1, erf, sinh, ... and torch.nn.functional's gelu, silu, softplus, ...: tag indexes MAP_NAMES. */
+static const char *const MAP_NAMES[] = {"log1p", "expm1", "exp2", "erf", "erfc", "sinh", "cosh", "asinh", "acosh", "atanh",
+                                        "reciprocal", "trunc", "frac", "silu", "softplus", "mish", "hardtanh", "logsigmoid", "gelu"};
+static Value *bi_map(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "approximate", "inplace", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    if (!x) return NULL;
+    const char *name = MAP_NAMES[a->fn->tag];
+    Value *ap = arg(a, -1, "approximate");
+    if (ap && ap->kind == V_STR && !strcmp(name, "gelu")) {
+        if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";
+        else if (strcmp(ap->u.str.s, "none")) { ten_free(t1); return rt_error(I, "approximate argument must be either none or tanh."); }
+    }
+    Tensor *r = ten_map(name, x);
+    ten_free(t1);
+    return done(I, r);
+}
+
+/* ---- torch.nn.functional ---- */
+
+/* F.dropout(input, p=0.5, training=True): each element zeroed with probability p, the rest scaled by 1/(1-p);
+ * with training=False the input itself. attn's generator (torch.manual_seed), not PyTorch's numbers. */
+static Value *bi_f_dropout(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "p", "training", "inplace", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *xv = arg(a, 0, "input");
+    double p;
+    bool training;
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "dropout(input, p=0.5, training=True) needs a tensor");
+    if (!num_at(I, a, 1, "p", 0.5, &p) || !bool_at(I, a, 2, "training", true, &training)) return NULL;
+    if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
+    if (!training || p == 0) return val_incref(xv);
+    Tensor *x = xv->u.t;
+    if (!ten_is_float(x->dtype)) return rt_error(I, "dropout(): expected a floating point tensor, got %s", ten_dtype_name(x->dtype));
+    Tensor *r = ten_new(x->dtype, x->ndim, x->shape);
+    if (!r) return rt_tensor_error(I);
+    Rng *g = &session_of(I)->rng;
+    double scale = p >= 1 ? 0 : 1 / (1 - p);
+    for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : ten_get(x, i) * scale);
+    return val_tensor(r);
+}
+
+/* F.linear(input, weight, bias=None): input @ weight.T + bias. */
+static Value *bi_f_linear(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "weight", "bias", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *xv = arg(a, 0, "input"), *wv = arg(a, 1, "weight"), *bv = arg(a, 2, "bias");
+    if (!xv || !wv || xv->kind != V_TENSOR || wv->kind != V_TENSOR) return rt_error(I, "linear(input, weight, bias=None) needs tensors");
+    Tensor *W = wv->u.t;
+    if (W->ndim > 2) return rt_error(I, "linear(): weight must be 1-D or 2-D, got %dD", W->ndim);
+    Tensor *wt = W->ndim == 2 ? ten_transpose(W, 0, 1) : ten_alias(W), *y = wt ? ten_matmul(xv->u.t, wt) : NULL;
+    ten_free(wt);
+    if (y && bv && bv->kind != V_NONE) {
+        if (bv->kind != V_TENSOR) { ten_free(y); return rt_error(I, "linear(): bias must be a tensor"); }
+        Tensor *s = ten_binary(OP_ADD, y, false, bv->u.t, false);
+        ten_free(y);
+        y = s;
+    }
+    return done(I, y);
+}
+
+/* F.pad(input, pad, mode='constant', value=0): pad = (left, right) for the last dim, then (top, bottom) for the one
+ * before, ...; negative amounts crop. */
+static Value *bi_f_pad(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "pad", "mode", "value", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *xv = arg(a, 0, "input"), *mv = arg(a, 2, "mode");
+    int64_t pad[2 * TEN_MAX_DIMS];
+    int np;
+    double value;
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "pad(input, pad, mode='constant', value=0) needs a tensor");
+    if (mv && mv->kind != V_NONE && (mv->kind != V_STR || strcmp(mv->u.str.s, "constant")))
+        return rt_error(I, "F.pad(mode=%s%s%s) is not in attn: only mode='constant' (type help to see what is)",
+                        mv->kind == V_STR ? "'" : "", mv->kind == V_STR ? mv->u.str.s : "?", mv->kind == V_STR ? "'" : "");
+    if (!arg(a, 1, "pad") || !ints_of(I, arg(a, 1, "pad"), "pad", pad, &np) || !num_at(I, a, 3, "value", 0, &value)) {
+        if (!interp_failed(I)) rt_error(I, "pad() missing required argument 'pad'");
+        return NULL;
+    }
+    Tensor *x = xv->u.t;
+    if (np % 2) return rt_error(I, "Padding length must be divisible by 2");
+    if (np / 2 > x->ndim) return rt_error(I, "Padding length too large");
+    int64_t sh[TEN_MAX_DIMS], lo[TEN_MAX_DIMS] = {0};
+    memcpy(sh, x->shape, sizeof sh);
+    for (int i = 0; i < np / 2; i++) {
+        int d = x->ndim - 1 - i;
+        sh[d] += pad[2 * i] + pad[2 * i + 1];
+        lo[d] = pad[2 * i];
+        if (sh[d] < 0) return rt_error(I, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output size, "
+                                          "which is invalid. Check dimension %d of your input.", (long long)x->shape[d],
+                                       (long long)pad[2 * i], (long long)pad[2 * i + 1], d);
+    }
+    Tensor *o = ten_full(x->dtype, x->ndim, sh, value);
+    if (!o) return rt_tensor_error(I);
+    /* the part of x that survives, and where it goes */
+    Tensor *src = ten_alias(x), *dst = ten_alias(o);
+    for (int d = 0; d < x->ndim && src && dst; d++) {
+        int64_t s0 = lo[d] < 0 ? -lo[d] : 0, o0 = lo[d] > 0 ? lo[d] : 0;
+        int64_t len = x->shape[d] - s0;
+        if (len > sh[d] - o0) len = sh[d] - o0;
+        if (len < 0) len = 0;
+        Tensor *ns = ten_narrow(src, d, s0, len), *nd = ten_narrow(dst, d, o0, len);
+        ten_free(src); ten_free(dst);
+        src = ns; dst = nd;
+    }
+    int rc = src && dst ? ten_copy_into(dst, src) : -1;
+    ten_free(src);
+    ten_free(dst);
+    if (rc < 0) { ten_free(o); return rt_tensor_error(I); }
+    return val_tensor(o);
+}
+
+/* F.normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p along dim, eps). */
+static Value *bi_f_normalize(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "p", "dim", "eps", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *xv = arg(a, 0, "input");
+    double p, eps;
+    int64_t d;
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "normalize(input, p=2.0, dim=1, eps=1e-12) needs a tensor");
+    if (!num_at(I, a, 1, "p", 2, &p) || !int_at(I, a, 2, "dim", 1, &d) || !num_at(I, a, 3, "eps", 1e-12, &eps)) return NULL;
+    int dim = (int)d;
+    Tensor *n = ten_norm(xv->u.t, p, &dim, 1, true), *e = ten_scalar_d(eps);
+    Tensor *c = n ? ten_binary(OP_MAXIMUM, n, false, e, true) : NULL, *r = c ? ten_binary(OP_DIV, xv->u.t, false, c, false) : NULL;
+    ten_free(n); ten_free(e); ten_free(c);
+    return done(I, r);
+}
+
+/* F.one_hot(tensor, num_classes=-1): int64 (..., C) with a 1 at each value. */
+static Value *bi_f_one_hot(Interp *I, Args *a) {
+    static const char *const kw[] = {"tensor", "num_classes", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *xv = arg(a, 0, "tensor");
+    int64_t c;
+    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "one_hot(tensor, num_classes=-1) needs a tensor");
+    if (!int_at(I, a, 1, "num_classes", -1, &c)) return NULL;
+    Tensor *x = xv->u.t;
+    if (x->dtype != DT_I64) return rt_error(I, "one_hot is only applicable to index tensor.");
+    int64_t mx = -1;
+    for (int64_t i = 0; i < x->numel; i++) {
+        int64_t v = ten_get_i64(x, i);
+        if (v < 0) return rt_error(I, "Class values must be non-negative.");
+        if (v > mx) mx = v;
+    }
+    if (c == -1) c = mx + 1;
+    if (x->numel && mx >= c) return rt_error(I, "Class values must be smaller than num_classes.");
+    if (x->ndim >= TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
+    int64_t sh[TEN_MAX_DIMS];
+    memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    sh[x->ndim] = c;
+    Tensor *o = ten_new(DT_I64, x->ndim + 1, sh);
+    if (!o) return rt_tensor_error(I);
+    for (int64_t i = 0; i < x->numel; i++) ten_i64(o)[i * c + ten_get_i64(x, i)] = 1;
+    return val_tensor(o);
+}
+
+/* F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+ * softmax(Q Kᵀ * scale + bias) V with scale 1/sqrt(d); a bool mask keeps where True (-inf elsewhere), a float mask
+ * is added; is_causal keeps j <= i. query (..., L, d), key (..., S, d), value (..., S, v) -> (..., L, v). */
+static Value *bi_f_sdpa(Interp *I, Args *a) {
+    static const char *const kw[] = {"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", NULL};
+    if (!args_check(I, a, 6, kw)) return NULL;
+    Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *mv = arg(a, 3, "attn_mask");
+    double p, scale;
+    bool causal;
+    if (!qv || !kv || !vv || qv->kind != V_TENSOR || kv->kind != V_TENSOR || vv->kind != V_TENSOR)
+        return rt_error(I, "scaled_dot_product_attention(query, key, value, ...) needs three tensors");
+    if (!num_at(I, a, 4, "dropout_p", 0, &p) || !bool_at(I, a, 5, "is_causal", false, &causal)) return NULL;
+    Tensor *Q = qv->u.t, *K = kv->u.t, *V = vv->u.t;
+    if (Q->ndim < 2 || K->ndim < 2 || V->ndim < 2) return rt_error(I, "scaled_dot_product_attention: query, key and value need at least 2 dims");
+    if (!num_at(I, a, -1, "scale", 1 / sqrt((double)Q->shape[Q->ndim - 1]), &scale)) return NULL;
+    bool has_mask = mv && mv->kind != V_NONE;
+    if (has_mask && mv->kind != V_TENSOR) return rt_error(I, "scaled_dot_product_attention: attn_mask must be a tensor");
+    if (has_mask && causal) return rt_error(I, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+    Tensor *kt = ten_transpose(K, -2, -1), *s0 = kt ? ten_matmul(Q, kt) : NULL, *sc = ten_scalar_d(scale);
+    Tensor *S = s0 ? ten_binary(OP_MUL, s0, false, sc, true) : NULL;
+    ten_free(kt); ten_free(s0); ten_free(sc);
+    int64_t L = Q->shape[Q->ndim - 2], Sn = K->shape[K->ndim - 2];
+    Tensor *keep = NULL, *bias = NULL;
+    if (causal) {
+        int64_t sh[2] = {L, Sn};
+        Tensor *ones = ten_full(DT_BOOL, 2, sh, 1);
+        keep = ones ? ten_tril(ones, 0, false) : NULL;
+        ten_free(ones);
+    } else if (has_mask && mv->u.t->dtype == DT_BOOL) keep = ten_alias(mv->u.t);
+    else if (has_mask) bias = ten_alias(mv->u.t);
+    if (S && keep) {
+        Tensor *ninf = ten_scalar_d(-INFINITY), *m = ten_where(keep, S, false, ninf, true);
+        ten_free(ninf); ten_free(S);
+        S = m;
+    }
+    if (S && bias) { Tensor *m = ten_binary(OP_ADD, S, false, bias, false); ten_free(S); S = m; }
+    ten_free(keep); ten_free(bias);
+    Tensor *W = S ? ten_softmax(S, -1) : NULL;
+    ten_free(S);
+    if (W && p > 0) {
+        Rng *g = &session_of(I)->rng;
+        double k = p >= 1 ? 0 : 1 / (1 - p);
+        for (int64_t i = 0; i < W->numel; i++) ten_set(W, i, rng_uniform(g) < p ? 0 : ten_get(W, i) * k);
+    }
+    Tensor *out = W ? ten_matmul(W, V) : NULL;
+    ten_free(W);
+    return done(I, out);
+}
+
+#define MAPF(name, sig, help, tag) {name, bi_map, sig, help, "", tag}
+const Builtin bi_torch_more[] = {
+    {"einsum", bi_einsum, "torch.einsum(equation, *operands)",
+     "Sums of products named by letters: torch.einsum('bqd,bkd->bqk', Q, K) is Q @ K.transpose(1, 2) per batch. Letters "
+     "in the output stay, the others are summed; '...' stands for the unnamed dims.", "", 0},
+    {"gather", bi_gather, "torch.gather(input, dim, index)", "Picks along dim at the positions in index: out[i][j] = input[i][index[i][j]] for dim=1.", "", 0},
+    {"scatter", bi_scatter, "torch.scatter(input, dim, index, src, reduce=None)",
+     "A copy of input with src (or value=v) written at the positions index gives along dim (gather's opposite).", "", 0},
+    {"scatter_add", bi_scatter, "torch.scatter_add(input, dim, index, src)", "As scatter, adding src into the positions.", "", 1},
+    {"index_select", bi_index_select, "torch.index_select(input, dim, index)", "The slices at the positions in index (a vector) along dim.", "", 0},
+    {"index_fill", bi_index_select, "torch.index_fill(input, dim, index, value)", "A copy with the slices at index along dim set to value.", "", 1},
+    {"masked_select", bi_masked_select, "torch.masked_select(input, mask)", "The elements where mask is True, as a vector.", "", 0},
+    {"nonzero", bi_nonzero, "torch.nonzero(input, as_tuple=False)", "The positions of the nonzero elements: one row (i, j, ...) each.", "", 0},
+    {"argwhere", bi_nonzero, "torch.argwhere(input)", "Same as nonzero.", "", 1},
+    {"take", bi_take, "torch.take(input, index)", "input.flatten()[index], shaped like index.", "", 0},
+    {"count_nonzero", bi_count_nonzero, "torch.count_nonzero(input, dim=None)", "How many elements are not zero (along dim).", "", 0},
+    {"mv", bi_products, "torch.mv(mat, vec)", "Matrix times vector.", "", 0},
+    {"addmm", bi_products, "torch.addmm(input, mat1, mat2, beta=1, alpha=1)", "beta * input + alpha * (mat1 @ mat2).", "", 1},
+    {"baddbmm", bi_products, "torch.baddbmm(input, batch1, batch2, beta=1, alpha=1)",
+     "beta * input + alpha * bmm(batch1, batch2): a batched product added to input (an attention bias, say).", "", 2},
+    {"addmv", bi_products, "torch.addmv(input, mat, vec, beta=1, alpha=1)", "beta * input + alpha * (mat @ vec).", "", 3},
+    {"addbmm", bi_products, "torch.addbmm(input, batch1, batch2, beta=1, alpha=1)", "beta * input + alpha * the sum of the batch of products.", "", 4},
+    {"tensordot", bi_tensordot, "torch.tensordot(a, b, dims=2)", "Contracts the last dims of a with the first dims of b.", "", 0},
+    {"cross", bi_cross, "torch.cross(input, other, dim=None)", "Cross product of 3-vectors along dim.", "", 0},
+    {"roll", bi_roll, "torch.roll(input, shifts, dims=None)", "Shifts elements along dims, those falling off one end coming back at the other.", "", 0},
+    {"diag", bi_diag, "torch.diag(input, diagonal=0)", "A vector becomes a diagonal matrix; a matrix gives its diagonal (a copy).", "", 0},
+    {"cumprod", bi_cumprod, "torch.cumprod(input, dim)", "Running products along dim.", "", 0},
+    {"amax", bi_amax, "torch.amax(input, dim=(), keepdim=False)", "Largest values over dim (several dims allowed), without indices.", "", RED_MAX},
+    {"amin", bi_amax, "torch.amin(input, dim=(), keepdim=False)", "Smallest values over dim, without indices.", "", RED_MIN},
+    {"logsumexp", bi_logsumexp, "torch.logsumexp(input, dim, keepdim=False)", "log(sum(exp(input))) along dim, computed stably.", "", 0},
+    {"unique", bi_unique, "torch.unique(input, sorted=True, return_inverse=False, return_counts=False)",
+     "The distinct values, sorted; with return_inverse where each element went, with return_counts how often each came.", "", 0},
+    {"meshgrid", bi_meshgrid, "torch.meshgrid(*tensors, indexing='ij')", "Grids of coordinates from 1-D tensors (views).", "", 0},
+    {"tile", bi_tile, "torch.tile(input, dims)", "Repeats the tensor dims times along each dimension.", "", 0},
+    {"hstack", bi_hstack, "torch.hstack(tensors)", "Joins side by side (along dim 1; vectors end to end).", "", 0},
+    {"vstack", bi_hstack, "torch.vstack(tensors)", "Joins as rows (vectors become rows).", "", 1},
+    MAPF("log1p", "torch.log1p(X)", "log(1 + x), accurate for small x.", 0),
+    MAPF("expm1", "torch.expm1(X)", "exp(x) - 1, accurate for small x.", 1),
+    MAPF("exp2", "torch.exp2(X)", "2 ** x.", 2),
+    MAPF("erf", "torch.erf(X)", "The error function.", 3),
+    MAPF("erfc", "torch.erfc(X)", "1 - erf(x).", 4),
+    MAPF("sinh", "torch.sinh(X)", "Hyperbolic sine.", 5),
+    MAPF("cosh", "torch.cosh(X)", "Hyperbolic cosine.", 6),
+    MAPF("asinh", "torch.asinh(X)", "Inverse hyperbolic sine.", 7),
+    MAPF("acosh", "torch.acosh(X)", "Inverse hyperbolic cosine.", 8),
+    MAPF("atanh", "torch.atanh(X)", "Inverse hyperbolic tangent.", 9),
+    MAPF("reciprocal", "torch.reciprocal(X)", "1 / x.", 10),
+    MAPF("trunc", "torch.trunc(X)", "Rounds toward zero.", 11),
+    MAPF("frac", "torch.frac(X)", "x - trunc(x).", 12),
+    MAPF("silu", "F.silu(X)", "x * sigmoid(x).", 13),
+    MAPF("softplus", "F.softplus(X)", "log(1 + exp(x)), a smooth ReLU.", 14),
+    MAPF("mish", "F.mish(X)", "x * tanh(softplus(x)).", 15),
+    MAPF("hardtanh", "F.hardtanh(X)", "x clipped to [-1, 1].", 16),
+    MAPF("logsigmoid", "F.logsigmoid(X)", "log(sigmoid(x)).", 17),
+    MAPF("gelu", "F.gelu(X, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
+    {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True)",
+     "Zeroes each element with probability p and scales the rest by 1/(1-p); training=False returns input.", "§5.6", 0},
+    {"linear", bi_f_linear, "F.linear(input, weight, bias=None)", "input @ weight.T + bias, what nn.Linear computes.", "", 0},
+    {"pad", bi_f_pad, "F.pad(input, pad, mode='constant', value=0)",
+     "Pads the last dims: pad=(left, right) for the last, then (top, bottom) for the one before; negative crops.", "", 0},
+    {"normalize", bi_f_normalize, "F.normalize(input, p=2.0, dim=1, eps=1e-12)", "Divides by the p-norm along dim (at least eps).", "", 0},
+    {"one_hot", bi_f_one_hot, "F.one_hot(tensor, num_classes=-1)", "Class indices to one-hot rows of length num_classes.", "", 0},
+    {"scaled_dot_product_attention", bi_f_sdpa,
+     "F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None)",
+     "softmax(Q Kᵀ / sqrt(d) + mask) V in one call, PyTorch 2's fused attention: a bool attn_mask keeps where True, a "
+     "float one is added; is_causal lets position i see only j <= i. The book's DotProductAttention (§11.3).", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
