@@ -22,7 +22,7 @@ def check(name, ok, detail=""):
     refcheck.check("lesson figures: " + name, ok, detail[-1500:] if isinstance(detail, str) else detail)
 
 
-def session(args, env, inputs, until, timeout=60, times=1, then=None):
+def session(args, env, inputs, until, timeout=60, times=1, then=None, cols=80):
     """Runs attn ARGS at an 80x24 pty, answering the terminal queries a terminal answers (device attributes
     without sixel); sends inputs one line at a time, each once the previous output has settled, until `until` has
     appeared `times` times; then calls then() (attn still running) and ends it. Returns the output with escape
@@ -31,7 +31,7 @@ def session(args, env, inputs, until, timeout=60, times=1, then=None):
     if pid == 0:
         os.chdir(ROOT)
         os.execve(ATTN, [ATTN] + args, env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
     buf = b""
     end = time.time() + timeout
     pending = list(inputs)
@@ -86,6 +86,16 @@ with tempfile.TemporaryDirectory() as state:
         check(f"{mode} at a terminal shows no summary instead", "<figure" not in out, out)
         frames = len(re.findall(r"\+-{20,}\+", out))
         check(f"{mode}: two plot frames (top and bottom of each figure)", frames >= 4, f"{frames} frames\n{out}")
+
+    # prose, questions, hints and feedback wrapped to a narrow terminal (code and tensors are shown as they are)
+    out = session(["lesson", "1"], dict(env, XDG_STATE_HOME=os.path.join(state, "narrow")),
+                  ["", "", "", "scores = X", "hint", "skip"] + ["skip"] * 30, "Lesson complete", 120, cols=50)
+    prose_lines = [l for l in out.split("\n") if l.strip() and not re.match(r"(attn>|  \.\.\.>| {4}|tensor|\s*\[|[A-Za-z_]+\(|torch\.)", l)
+                   and "attn> " not in l]
+    wide = [l for l in prose_lines if len(l.rstrip()) > 50]
+    check("lesson 1 at a 50-column terminal: every line of prose fits", len(prose_lines) > 40 and not wide,
+          f"{len(prose_lines)} prose lines; too wide: {wide[:5]}")
+    check("lesson 1 at 50 columns: a hint wraps under itself", re.search(r"^Hint 1 of \d: .*\n {13}\S", out, re.M), out)
 
     # through a pipe the same steps give summaries (replay, --check and pipes are not terminals)
     p = subprocess.run([ATTN, "lesson", "3"], input="skip\n" * 80, capture_output=True, text=True, timeout=120,

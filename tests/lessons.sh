@@ -129,6 +129,24 @@ has "teacher question reveals the answer" "$out" "tensor([0, 0, 0, 0, 1, 1, 1, 1
 out=$("$ATTN" --check "$T/rec.md" 2>&1); rc=$?
 has "recording replays" "$out" "steps ok"
 [ $rc = 0 ] && ok || bad "recording --check exit status $rc"
+# a class that jumps around: ahead, a detour, back to a question (a wrong suggestion, a hint, the answer shown), ahead
+# again; the recording reads as the class went and replays with --check
+printf 'jump weights\n\n\nw = weights.sum()\nback\n0\nhint\n\njump masking\n\nquit\n' | "$ATTN" teach 1 --record "$T/class.md" >/dev/null 2>&1
+rec=$(cat "$T/class.md" 2>/dev/null)
+has "recording: title" "$rec" "# Recorded class: Lesson 1"
+has "recording: step headings as the class went" "$(printf '%s' "$rec" | grep '^## Step' | tr '\n' '|')" "## Step 3 of 8: Weights: a softmax over the keys|## Step 2 of 8: Scores: every query against every key|## Step 4 of 8: Masking with valid_lens|"
+has "recording: the detour" "$rec" "attn> w = weights.sum()"
+has "recording: the question as prose" "$rec" "Question: Compute the scores"
+has "recording: the hint" "$rec" "Hint 1 of 2:"
+has "recording: the answer shown in class" "$rec" "answer: scores = torch.bmm(X, X.transpose(1, 2)) / math.sqrt(3)"
+has "recording: the rebuild after a jump" "$rec" "(The lesson's statements before step 3 run again"
+out=$("$ATTN" --check "$T/class.md" 2>&1); rc=$?
+has "a class that jumped around replays" "$out" "steps ok"
+[ $rc = 0 ] && ok || bad "jumping class --check exit status $rc"
+# the replay compares: a recording whose output was changed fails
+sed 's/^tensor(\[\[1\.0000, 1\.0000, 1\.0000, 1\.0000\]\])$/tensor([[1.0000, 1.0000, 1.0000, 2.0000]])/' "$T/class.md" > "$T/class-bad.md"
+cmp -s "$T/class.md" "$T/class-bad.md" && bad "the tampering test changed nothing"
+"$ATTN" --check "$T/class-bad.md" >/dev/null 2>&1 && bad "a changed recording passes --check" || ok
 out=$("$ATTN" lesson 99 2>&1); rc=$?
 has "unknown lesson" "$out" "no lesson '99'"
 [ $rc = 2 ] && ok || bad "unknown lesson exit status $rc"

@@ -113,7 +113,7 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("torch.Size([3, 2])", 3)
     check("the completed line runs", "torch.Size([3, 2])" in out, out)
     t.buf = b""
-    t.send("masked_sof\t")
+    t.send("d2l.masked_sof\t")
     out = t.read("tmax", 3)
     check("tab completes a builtin", "masked_softmax" in out or out.rstrip().endswith("tmax"), out)
     t.send("\x15")      # Ctrl-U: clear the line

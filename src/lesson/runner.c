@@ -65,6 +65,19 @@ static void prose(LessonRun *S, const char *text) {
     sb_free(&b);
 }
 
+/* A message of the runner, formatted and wrapped like prose. */
+static void say(LessonRun *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(LessonRun *S, const char *fmt, ...) {
+    StrBuf b;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    prose(S, sb_str(&b));
+    sb_free(&b);
+}
+
 static int prose_width(bool tty) {
     struct winsize ws;
     if (!tty || ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col < 20) return 80;
@@ -249,7 +262,7 @@ static bool save(LessonRun *S, int step, int done) {
 
 static void show_step_header(LessonRun *S, int s) {
     LessonStep *st = &S->l->steps[s];
-    outf(TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
+    say(S, TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
     rec_prose(S, "## Step %d of %d: %s", s + 1, S->l->nsteps, st->title);
 }
 
@@ -280,7 +293,7 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
     if (!strcmp(w, "quit") || !strcmp(w, "exit")) return n == 1 ? ACT_QUIT : ACT_NONE;
     if (!strcmp(w, "hint")) return n == 1 ? ACT_HINT : ACT_NONE;
     if (!strcmp(w, "solution")) return n == 1 ? ACT_SOLUTION : ACT_NONE;
-    if (!strcmp(w, "lesson") && n <= 2) { out(TR("(you are in a lesson already: quit it first, then start another)\n")); return ACT_HANDLED; }
+    if (!strcmp(w, "lesson") && n <= 2) { say(S, "%s", TR("(you are in a lesson already: quit it first, then start another)\n")); return ACT_HANDLED; }
     if (!strcmp(w, "steps") && n == 1) {
         for (int i = 0; i < S->l->nsteps; i++) outf("  %2d  %-24s %s\n", i + 1, S->l->steps[i].id, S->l->steps[i].title);
         return ACT_HANDLED;
@@ -291,7 +304,7 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
         long k = strtol(a1, &end, 10);
         for (int i = 0; i < S->l->nsteps; i++)
             if ((!*end && k == i + 1) || !strcmp(S->l->steps[i].id, a1)) { *jump_to = i; return ACT_JUMP; }
-        outf(TR("no step '%s' (type steps to list them)\n"), a1);
+        say(S, TR("no step '%s' (type steps to list them)\n"), a1);
         return ACT_HANDLED;
     }
     return ACT_NONE;
@@ -329,7 +342,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     const char *stmt = it->text;
     if (S->teacher) indent_print("attn> ", stmt);
     else {
-        out(S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
+        say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
     }
     for (;;) {
@@ -343,14 +356,14 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (!S->teacher || !blank) indent_print("attn> ", stmt);
             return run(S, stmt, NULL, SHOWN, it) == RUN_QUIT ? ACT_QUIT : ACT_NONE;
         }
-        if (a == ACT_HINT || a == ACT_SOLUTION) { out(TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
+        if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a != ACT_NONE) { statement_free(&in); return a; }
         bool same = same_statement(line, stmt);
         if (run_input(S, &in, same ? it : NULL) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }     /* quit() leaves, as quit does */
         statement_free(&in);
         if (same) return ACT_NONE;
-        out(S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
+        say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
     }
 }
 
@@ -396,10 +409,10 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     prose(S, sb_str(&p));
     rec_prose(S, "%s", sb_str(&p));
     sb_free(&p);
-    if (!S->teacher) out(TR("(type your answer; hint, solution or skip if you are stuck)\n"));
+    if (!S->teacher) say(S, "%s", TR("(type your answer; hint, solution or skip if you are stuck)\n"));
     char err[1200];
     LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
-    if (!e) outf(TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
+    if (!e) say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
     int hints = 0, wrong = 0;
     bool reminded = false;
     Action act = ACT_NONE;
@@ -408,18 +421,18 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         Statement in;
         char *line = next_input(S, &in, &blank);
         if (!line) { act = ACT_QUIT; break; }
-        if (blank && !S->teacher) { statement_free(&in); out(TR("(type an answer, or hint)\n")); continue; }
+        if (blank && !S->teacher) { statement_free(&in); say(S, "%s", TR("(type an answer, or hint)\n")); continue; }
         Action a = blank ? ACT_SOLUTION : lesson_command(S, line, jump_to);
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
             statement_free(&in);
             if (hints < q->nhints) feedback_text(S, TR("Hint %d of %d: %s\n"), q->hints[hints], hints + 1, q->nhints), hints++;
-            else out(TR("No more hints: type solution to see the answer.\n"));
+            else say(S, "%s", TR("No more hints: type solution to see the answer.\n"));
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
             statement_free(&in);
-            if (!S->teacher) outf(TR("The answer: %s\n"), q->answer);
+            if (!S->teacher) feedback_text(S, TR("The answer: %s\n"), q->answer);
             indent_print("attn> ", q->answer);
             if (run_as(S, q->answer, NULL, SHOWN, NULL, AS_ANSWER) == RUN_QUIT) act = ACT_QUIT;
             break;
@@ -436,13 +449,13 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         statement_free(&in);
         if (g == GRADE_RIGHT) { feedback(S, TR("Right.\n")); sb_free(&fb); break; }
         if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
-        if (g == GRADE_NOT_ANSWER) { if (fb.len) outf("%s\n", sb_str(&fb)); sb_free(&fb); continue; }
+        if (g == GRADE_NOT_ANSWER) { if (fb.len) say(S, "%s", sb_str(&fb)); sb_free(&fb); continue; }
         if (fb.len && fb.s[fb.len - 1] == '.') fb.s[--fb.len] = 0;     /* an explanation's own full stop */
         feedback_text(S, TR("Not yet: %s.\n"), sb_str(&fb));
         sb_free(&fb);
         if (++wrong >= 2 && !reminded && !S->teacher) {
             reminded = true;
-            out(hints < q->nhints ? TR("(stuck? type hint)\n") : TR("(type solution to see the answer)\n"));
+            say(S, "%s", hints < q->nhints ? TR("(stuck? type hint)\n") : TR("(type solution to see the answer)\n"));
         }
     }
     lesson_expect_free(e);
@@ -480,12 +493,12 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     run(S, "torch.manual_seed(0)", NULL, SILENT, NULL);
     int done = 0, step = teacher ? 0 : progress_get(l->id, &done);
     if (step >= l->nsteps) step = 0;
-    outf("%s\n", l->title);
-    if (l->section) outf("d2l.ai %s\n", l->section);
+    say(S, "%s", l->title);
+    if (l->section) say(S, "d2l.ai %s", l->section);
     if (l->intro && step == 0) { out("\n"); prose(S, l->intro); }
-    if (step > 0) outf(TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
+    if (step > 0) say(S, TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
     if (step > 0) rebuild(S, step);
-    out(teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
+    say(S, "%s", teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
     while (step < l->nsteps) {
         show_step_header(S, step);
@@ -503,8 +516,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         }
         if (act == ACT_QUIT) {
             if (S->teacher) save(S, step, done);
-            else if (save(S, step, done)) out(TR("\nProgress saved: attn lesson resumes here.\n"));
-            else out(TR("\nProgress could not be saved (see the message above).\n"));
+            else if (save(S, step, done)) say(S, "%s", TR("\nProgress saved: attn lesson resumes here.\n"));
+            else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
             break;
         }
         if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
@@ -520,7 +533,9 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         save(S, step < l->nsteps ? step : 0, done);
     }
     if (step >= l->nsteps) {
-        outf(TR("\nLesson complete: %s. "), l->title);
+        StrBuf done_msg;
+        sb_init(&done_msg);
+        sb_printf(&done_msg, TR("\nLesson complete: %s. "), l->title);
         int n;
         char **all = lesson_list(&n);
         int me = -1;
@@ -529,8 +544,10 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             b = b ? b + 1 : all[i];
             if (!strncmp(b, l->id, strlen(l->id))) me = i;
         }
-        if (me >= 0 && me + 1 < n) outf(TR("Next: attn lesson %d\n"), me + 2);
-        else out(TR("That was the last lesson.\n"));
+        if (me >= 0 && me + 1 < n) sb_printf(&done_msg, TR("Next: attn lesson %d\n"), me + 2);
+        else sb_puts(&done_msg, TR("That was the last lesson.\n"));
+        prose(S, sb_str(&done_msg));
+        sb_free(&done_msg);
         for (int i = 0; i < n; i++) free(all[i]);
         free(all);
         if (S->recording) save_record(S);

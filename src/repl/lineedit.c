@@ -104,7 +104,7 @@ static void build_candidates(const char *text) {
         for (int i = 0; i < g->n; i++) add_cand("", g->keys[i]->u.str.s, text);
     }
     const Builtin *const *all = builtins_all(&n);
-    for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add_cand("", all[i]->name, text);
+    for (int i = 0; i < n; i++) if (all[i]->name[0] != '_' && builtins_is_bare(all[i])) add_cand("", all[i]->name, text);
     const char *mods[] = {"torch", "d2l", "nn", "math", NULL};
     for (int i = 0; mods[i]; i++) add_cand("", mods[i], text);
     for (int i = 0; keywords[i]; i++) add_cand("", keywords[i], text);
