@@ -241,8 +241,13 @@ static Value *contains(Interp *I, Value *container, Value *x) {
 
 Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     switch (aop) {
-    case AOP_IS: return val_bool(a == b || (a->kind == V_NONE && b->kind == V_NONE) || (a->kind == V_BOOL && b->kind == V_BOOL && a->u.b == b->u.b));
-    case AOP_ISNOT: return val_bool(!(a == b || (a->kind == V_NONE && b->kind == V_NONE) || (a->kind == V_BOOL && b->kind == V_BOOL && a->u.b == b->u.b)));
+    case AOP_IS: case AOP_ISNOT: {
+        /* identity; attn makes None, booleans, modules and builtins as values on demand, so those compare by what
+         * they are (nn is torch.nn, F.softmax is torch.softmax) */
+        bool same = a == b || (a->kind == b->kind && (a->kind == V_NONE || (a->kind == V_BOOL && a->u.b == b->u.b) ||
+                    (a->kind == V_MODULE && !strcmp(a->u.module, b->u.module)) || (a->kind == V_BUILTIN && a->u.builtin == b->u.builtin)));
+        return val_bool(aop == AOP_IS ? same : !same);
+    }
     case AOP_IN: return contains(I, b, a);
     case AOP_NOTIN: {
         Value *r = contains(I, b, a);
