@@ -2,7 +2,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
-PKGS    := libedit cmocka openblas
+PKGS    := libedit cmocka openblas sleef
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS  ?= -O2 -g
 ifeq ($(WERROR),1)
@@ -12,9 +12,9 @@ ifeq ($(SANITIZE),1)
 CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
-PKG_CFLAGS = $(shell pkg-config --cflags libedit openblas 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs libedit 2>/dev/null) -ldl
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) -Iinclude -Isrc/tensor $(PKG_CFLAGS) \
+PKG_CFLAGS = $(shell pkg-config --cflags libedit openblas sleef 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libedit sleef 2>/dev/null) -ldl -pthread
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc/tensor $(PKG_CFLAGS) \
              -DATTN_VERSION='"$(VERSION)"' -MMD -MP
 LIBS    = $(PKG_LIBS) -lm
 
@@ -48,7 +48,18 @@ $(BUILD)/attn: $(LIB_OBJ) $(MAIN_OBJ)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(KERNEL_FLAGS) $(SIMD_FLAGS) -c -o $@ $<
+
+# The tensor kernels are built with -O3 (loops vectorised; IEEE arithmetic unchanged: no -ffast-math, no contraction).
+ifneq ($(SANITIZE),1)
+$(BUILD)/src/tensor/%.o: KERNEL_FLAGS = -O3
+endif
+# SLEEF's vector functions need their instruction sets at compile time: only these two files get them, and
+# vecmath.c calls them only on a CPU that has them (no contraction into FMAs: the digits stay PyTorch's).
+ifneq (,$(findstring x86_64,$(shell $(CC) -dumpmachine)))
+$(BUILD)/src/tensor/vecmath_avx2.o: SIMD_FLAGS = -mavx2 -mfma -ffp-contract=off
+$(BUILD)/src/tensor/vecmath_avx512.o: SIMD_FLAGS = -mavx512f -mfma -ffp-contract=off
+endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -91,7 +102,7 @@ clean:
 # a regression test once fixed.
 FUZZ_TIME ?= 30
 FUZZ_TARGETS := statements npy transcript lesson
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DATTN_NO_SIMD -pthread -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
               -Iinclude -Isrc/tensor $(PKG_CFLAGS) -DATTN_VERSION='"$(VERSION)"'
 .PHONY: fuzz fuzz-build
 fuzz-build:

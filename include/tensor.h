@@ -246,6 +246,26 @@ Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, 
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);
 void ten_set_blas_threshold(int64_t flops);
 
+/* ---- attention forward (tensor_attention.c), §11.3.3 and §11.5 ---- */
+/* softmax(Q Kᵀ / sqrt(d), masked to -1e6 where key >= valid_len) V for every batch row and head, fused and threaded.
+ * q (B, Q, h*d), k (B, K, h*d), v (B, K, h*dv); head j of row b uses columns j*d .. (j+1)*d - 1 (MultiHeadAttention's
+ * transpose_qkv, without the copy). valid_lens NULL, (B,) or (B, Q), shared by the heads of a row. Returns
+ * (B, Q, h*dv) as transpose_output lays it out; *weights (B*h, Q, K) when weights is not NULL. Same digits as the
+ * book's unfused code. */
+Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
+                      Tensor **weights);
+
+/* The sinusoidal positional encoding P (1, max_len, d) of §11.6.3 (tensor_positional.c): P[0, i, 2j] =
+ * sin(i / 10000^(2j/d)), P[0, i, 2j+1] = cos(...), with the book's float32 steps and PyTorch's bits. */
+Tensor *ten_positional_encoding(int64_t max_len, int64_t d);
+
+/* ---- the machine: threads (parallel.c), vector math (vecmath.c), BLAS (tensor_matmul.c) ---- */
+/* attn's thread count for every kernel and product: ATTN_THREADS, else the cores (torch.set_num_threads). */
+int ten_threads(void);
+void ten_set_threads(int n);                  /* clamped to 1..256 */
+const char *ten_vecmath_name(void);           /* "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)" */
+void ten_blas_describe(char *out, size_t n);  /* OpenBLAS's version and kernels (loads it) */
+
 /* ---- indexing (tensor_index.c) ---- */
 typedef enum { IX_INT, IX_SLICE, IX_NEWAXIS, IX_ELLIPSIS, IX_TENSOR } IndexKind;
 typedef struct IndexItem {

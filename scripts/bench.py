@@ -1,13 +1,17 @@
 #!/usr/bin/python3
-"""The benchmark table of `make bench`: each figure is the median of several runs; attn, NumPy and PyTorch do the
-same work in the same run with the same number of threads; ratios are attn time / peer time (below 1: attn is
-faster). Writes the table to stdout and to build/benchmarks.md.  usage: bench.py THREADS [--quick]"""
-import os, platform, statistics, subprocess, sys, time
+"""The benchmark tables of `make bench`. attn, NumPy and PyTorch do the same work in the same run with the same
+number of threads, once on 1 thread and once on every core (THREADS). Each figure is a median of several runs;
+ratios are attn's time over the peer's (below 1: attn is faster). The aims of issue 14 come last, as ratios and as
+fractions of the machine's measured peaks. Writes the tables to stdout and to build/benchmarks.md.
+
+usage: bench.py THREADS [--quick]     (--quick: fewer repeats, for trying the script itself)"""
+import ctypes, os, platform, statistics, subprocess, sys, time
 
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
 QUICK = "--quick" in sys.argv
 ATTN = os.path.abspath("./attn")
 REPS = 3 if QUICK else 5
+COUNTS = [1] if THREADS == 1 else [1, THREADS]
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "ref"))
 
 try:
@@ -15,16 +19,37 @@ try:
 except ImportError:
     np = None
 try:
+    import warnings
+    warnings.filterwarnings("ignore")          # the book's LazyLinear warns that lazy modules are new
     import torch
     import d2l_book
-    torch.set_num_threads(THREADS)
 except ImportError:
     torch = None
+
+OUT = open("build/benchmarks.md", "w") if os.path.isdir("build") else None
+
+
+def out(s=""):
+    print(s, flush=True)
+    if OUT:
+        OUT.write(s + "\n")
+
+
+def set_peer_threads(n):
+    """NumPy and PyTorch on n threads: PyTorch's own pool, and every OpenBLAS loaded in this process (Debian's NumPy
+    and PyTorch load two copies, libblas.so.3 and libopenblas, each with its own thread pool)."""
+    if torch:
+        torch.set_num_threads(n)
+    for path in sorted({l.split()[-1] for l in open("/proc/self/maps") if "blas" in l or "lapack" in l}):
+        lib = ctypes.CDLL(path)
+        if hasattr(lib, "openblas_set_num_threads"):
+            lib.openblas_set_num_threads(n)
 
 
 def median_time(fn, reps=REPS, min_time=0.02):
     """Median over reps of the mean time of fn, each rep repeating fn for at least min_time seconds."""
-    out = []
+    fn()                # warm: first-touch allocations, lazy initialisation
+    res = []
     for _ in range(reps):
         n, t0 = 0, time.perf_counter()
         while True:
@@ -33,14 +58,18 @@ def median_time(fn, reps=REPS, min_time=0.02):
             t = time.perf_counter() - t0
             if t >= min_time:
                 break
-        out.append(t / n)
-    return statistics.median(out)
+        res.append(t / n)
+    return statistics.median(res)
 
 
-def attn_time(setup, stmt, env=None):
+def attn_env(threads):
+    return dict(os.environ, ATTN_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+
+
+def attn_time(setup, stmt, threads):
     code = f"{setup}\nprint(timeit({stmt!r}, repeat={REPS}))"
     time.sleep(0.2)     # let the previous peer's threads go idle
-    r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, env=dict(os.environ, **(env or {})), timeout=900)
+    r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, env=attn_env(threads), timeout=900)
     if r.returncode != 0:
         raise RuntimeError(r.stderr)
     return float(r.stdout.strip().split("\n")[-1])
@@ -55,62 +84,51 @@ def process_time(cmd, reps=21, env=None):
     return statistics.median(ts)
 
 
-rows = []
+def fmt(x, unit):
+    if x is None:
+        return "-"
+    if unit == "GFLOP/s":
+        return f"{x / 1e9:.1f} GFLOP/s"
+    if unit == "GB/s":
+        return f"{x / 1e9:.1f} GB/s"
+    return f"{x * 1e3:.3f} ms" if x < 1 else f"{x:.3f} s"
+
+
+def ratio(a, p, unit):
+    """attn time / peer time; for speeds (GFLOP/s, GB/s) the peer's speed over attn's, which is the same thing."""
+    if not a or not p:
+        return None
+    return a / p if unit == "s" else p / a
 
 
 def row(name, a, n=None, t=None, unit="s"):
-    rows.append((name, a, n, t, unit))
-    def f(x):
-        if x is None:
-            return "-"
-        if unit == "GFLOP/s":
-            return f"{x / 1e9:.1f} GFLOP/s"
-        return f"{x * 1e3:.3f} ms" if x < 1 else f"{x:.3f} s"
-    # always attn time / peer time: for speeds that is peer speed / attn speed
-    ra = f"{a / n:.2f}" if (a and n and unit == "s") else (f"{n / a:.2f}" if (a and n) else "-")
-    rt = f"{a / t:.2f}" if (a and t and unit == "s") else (f"{t / a:.2f}" if (a and t) else "-")
-    print(f"| {name} | {f(a)} | {f(n)} | {f(t)} | {ra} | {rt} |", flush=True)
+    rn, rt = ratio(a, n, unit), ratio(a, t, unit)
+    out(f"| {name} | {fmt(a, unit)} | {fmt(n, unit)} | {fmt(t, unit)} | {'-' if rn is None else f'{rn:.2f}'} | "
+        f"{'-' if rt is None else f'{rt:.2f}'} |")
 
 
-print(f"Threads: {THREADS} (OpenBLAS for attn and NumPy, torch.set_num_threads for PyTorch)")
-print(f"NumPy: {np.__version__ if np else 'not installed'}; PyTorch: {torch.__version__ if torch else 'not installed'}")
-print()
-print("Ratios are attn's time over the peer's (below 1: attn is faster); for GFLOP/s rows, the peer's speed over attn's.")
-print()
-print("| measurement | attn | NumPy | PyTorch | attn/NumPy | attn/PyTorch |")
-print("|---|---|---|---|---|---|")
+def table_head():
+    out("| measurement | attn | NumPy | PyTorch | attn/NumPy | attn/PyTorch |")
+    out("|---|---|---|---|---|---|")
 
-# start-up
-row("start-up: attn -c 'x = 1' (vs python3 -c 'import numpy' / 'import torch')", process_time([ATTN, "-c", "x = 1"]),
-    process_time(["/usr/bin/python3", "-c", "import numpy"]) if np else None,
-    process_time(["/usr/bin/python3", "-c", "import torch"], reps=7) if torch else None)
-row("start-up: attn --version", process_time([ATTN, "--version"]), None, None)
 
-# every lesson replayed (plots as summaries)
-lessons = sorted(f"lessons/{f}" for f in os.listdir("lessons") if f[0].isdigit())
-row(f"replay of all {len(lessons)} lessons (attn --check)", process_time([ATTN, "--check"] + lessons, reps=3), None, None)
+# ---- the peers' code: NumPy's direct equivalents of the book's code ----
 
-# positional encoding, d = 512
-for max_len in [1000, 10000, 100000]:
-    a = attn_time("", f"d2l.PositionalEncoding(512, 0, max_len={max_len})")
-    n = t = None
-    if np:
-        def pe_np():
-            P = np.zeros((1, max_len, 512), dtype=np.float32)
-            X = np.arange(max_len, dtype=np.float32).reshape(-1, 1) / np.power(np.float32(10000), np.arange(0, 512, 2, dtype=np.float32) / np.float32(512))
-            P[:, :, 0::2] = np.sin(X)
-            P[:, :, 1::2] = np.cos(X)
-        n = median_time(pe_np)
-    if torch:
-        t = median_time(lambda: d2l_book.PositionalEncoding(512, 0, max_len))
-    row(f"positional encoding, max_len {max_len}, d 512", a, n, t)
+def np_pe(max_len, d):
+    P = np.zeros((1, max_len, d), dtype=np.float32)
+    X = np.arange(max_len, dtype=np.float32).reshape(-1, 1) / np.power(np.float32(10000), np.arange(0, d, 2, dtype=np.float32) / np.float32(d))
+    P[:, :, 0::2] = np.sin(X)
+    P[:, :, 1::2] = np.cos(X)
+
+
+def np_softmax(X):
+    e = np.exp(X - X.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
 
 
 def np_masked_softmax(X, valid_lens):
     mask = np.arange(X.shape[-1])[None, None, :] < valid_lens.reshape(X.shape[0], -1, 1)
-    Xm = np.where(mask, X, np.float32(-1e6))
-    e = np.exp(Xm - Xm.max(-1, keepdims=True))
-    return e / e.sum(-1, keepdims=True)
+    return np_softmax(np.where(mask, X, np.float32(-1e6)))
 
 
 def np_mha(X, W, heads, valid_lens):
@@ -119,113 +137,271 @@ def np_mha(X, W, heads, valid_lens):
         return Y.reshape(B, T, heads, H // heads).transpose(0, 2, 1, 3).reshape(B * heads, T, H // heads)
     q, k, v = (split(X @ W[i].T) for i in range(3))
     s = q @ k.transpose(0, 2, 1) / np.float32(np.sqrt(H // heads))
-    w = np_masked_softmax(s, np.repeat(valid_lens, heads)) if valid_lens is not None else None
-    if w is None:
-        e = np.exp(s - s.max(-1, keepdims=True))
-        w = e / e.sum(-1, keepdims=True)
+    w = np_masked_softmax(s, np.repeat(valid_lens, heads)) if valid_lens is not None else np_softmax(s)
     o = (w @ v).reshape(B, heads, T, H // heads).transpose(0, 2, 1, 3).reshape(B, T, H)
     return o @ W[3].T
 
 
-# masked softmax and multi-head attention: the book's size, and batch 8, n 1024, d 512, 8 heads
-for label, (b, n_, h, heads), vl in [("book size (2, 4, 100), 5 heads", (2, 4, 100, 5), [3, 2]),
-                                       ("batch 8, n 1024, d 512, 8 heads", (8, 1024, 512, 8), None)]:
-    rows_b = b * heads
-    a = attn_time(f"S = torch.randn(({rows_b}, {n_}, {n_})); vl = torch.tensor({([n_ // 2] * rows_b)!r})", "d2l.masked_softmax(S, vl)")
-    nn_ = tt = None
-    if np:
-        S = np.random.randn(rows_b, n_, n_).astype(np.float32)
-        vln = np.array([n_ // 2] * rows_b)
-        nn_ = median_time(lambda: np_masked_softmax(S, vln))
-    if torch:
-        St = torch.randn(rows_b, n_, n_)
-        vlt = torch.tensor([n_ // 2] * rows_b)
-        tt = median_time(lambda: d2l_book.masked_softmax(St.clone(), vlt))
-    row(f"masked softmax, {label}", a, nn_, tt)
-    vls = f"torch.tensor({vl!r})" if vl else "None"
-    a = attn_time(f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); vl = {vls}; _ = att(X, X, X, vl)",
-                  "att(X, X, X, vl)")
-    nn_ = tt = None
-    if np:
-        X = np.random.randn(b, n_, h).astype(np.float32)
-        W = np.random.randn(4, h, h).astype(np.float32) / np.sqrt(h)
-        vln = np.array(vl) if vl else None
-        nn_ = median_time(lambda: np_mha(X, W, heads, vln))
-    if torch:
-        Xt = torch.randn(b, n_, h)
-        m = d2l_book.MultiHeadAttention(h, heads, 0)
-        m.eval()
-        vlt = torch.tensor(vl) if vl else None
-        with torch.no_grad():
-            m(Xt, Xt, Xt, vlt)
-            tt = median_time(lambda: m(Xt, Xt, Xt, vlt))
-    row(f"multi-head attention forward, {label}", a, nn_, tt)
-
-# the layers of the complexity measurement (§11.6.2), n 1024, d 64, k 3
-n_, d_ = 1024, 64
-r = subprocess.run([ATTN, "-c", f"r = measure_layers(ns=[{n_}, {2 * n_}], d={d_}, repeats={REPS}, quiet=True)\nprint(r['cnn'][0], r['rnn'][0], r['attention'][0])"],
-                   capture_output=True, text=True, timeout=600)
-a_cnn, a_rnn, a_att = map(float, r.stdout.split())
-peers = {"cnn": [None, None], "rnn": [None, None], "attention": [None, None]}
-if np:
-    X = np.random.randn(n_, d_).astype(np.float32)
-    Wc = np.random.randn(3, d_, d_).astype(np.float32)
-    Wh = np.random.randn(d_, d_).astype(np.float32)
-    def conv_np():
-        Y = X @ Wc[1]
-        Y[1:] += X[:-1] @ Wc[0]
-        Y[:-1] += X[1:] @ Wc[2]
-    def rnn_np():
-        H = X @ Wc[0]
-        for t in range(1, n_):
-            H[t] = np.tanh(H[t] + H[t - 1] @ Wh)
-    def att_np():
-        S = X @ X.T / np.float32(np.sqrt(d_))
-        e = np.exp(S - S.max(-1, keepdims=True))
-        (e / e.sum(-1, keepdims=True)) @ X
-    peers["cnn"][0], peers["rnn"][0], peers["attention"][0] = median_time(conv_np), median_time(rnn_np), median_time(att_np)
-if torch:
-    Xt = torch.randn(n_, d_)
-    Wt = torch.randn(d_, d_, 3)
-    Wh = torch.randn(d_, d_)
-    def conv_t():
-        torch.nn.functional.conv1d(Xt.T[None], Wt, padding=1)
-    def rnn_t():
-        H = Xt @ Wt[:, :, 0]
-        for t in range(1, n_):
-            H[t] = torch.tanh(H[t] + H[t - 1] @ Wh)
-    def att_t():
-        torch.softmax(Xt @ Xt.T / d_ ** 0.5, dim=-1) @ Xt
+def torch_nn_mha(book):
+    """torch.nn.MultiheadAttention (batch_first) with the book module's weights. Its biases are zero, not absent:
+    PyTorch 1.13's fast path (_native_multi_head_attention, taken in eval mode under no_grad with
+    need_weights=False) needs bias tensors, and zero biases compute the book's bias-free layers."""
+    h = book.W_q.weight.shape[0]
+    m = torch.nn.MultiheadAttention(h, book.num_heads, bias=True, batch_first=True)
+    m.eval()
     with torch.no_grad():
-        peers["cnn"][1], peers["rnn"][1], peers["attention"][1] = median_time(conv_t), median_time(rnn_t), median_time(att_t)
-row(f"conv1d layer, n {n_}, d {d_}, k 3", a_cnn, *peers["cnn"])
-row(f"RNN layer, n {n_}, d {d_} (sequential)", a_rnn, *peers["rnn"])
-row(f"self-attention layer, n {n_}, d {d_}", a_att, *peers["attention"])
+        m.in_proj_weight.copy_(torch.cat([book.W_q.weight, book.W_k.weight, book.W_v.weight]))
+        m.in_proj_bias.zero_()
+        m.out_proj.weight.copy_(book.W_o.weight)
+        m.out_proj.bias.zero_()
+    return m
 
-# matrix products: GFLOP/s next to the machine's measured peak
-peak = float(subprocess.run(["build/peak", str(THREADS)], capture_output=True, text=True).stdout)
-peak512 = float(subprocess.run(["build/peak512", str(THREADS)], capture_output=True, text=True).stdout) if os.path.exists("build/peak512") else None
-for size in [256, 1024]:
-    flops = 2.0 * size ** 3
-    a = attn_time(f"A = torch.randn(({size}, {size})); B = torch.randn(({size}, {size}))", "A @ B")
-    nn_ = tt = None
+
+MHA_SIZES = [("book size (2, 4, 100), 5 heads", (2, 4, 100, 5), [3, 2]),
+             ("batch 8, n 1024, d 512, 8 heads", (8, 1024, 512, 8), None)]
+BIG = (8, 1024, 512, 8)
+MHA_FLOPS = 2.0 * 8 * 1024 * 512 * 512 * 4 + 2 * 2.0 * 8 * 8 * 1024 * 1024 * 64     # 4 projections + 2 products
+EXP_N = 1 << 26                          # 64M floats (256 MiB)
+SOFTMAX_SHAPE = (64 * 1024, 1024)        # the big MHA's scores: 64 (batch x heads) x 1024 queries, 1024 keys
+
+
+def bench_threads(T, res):
+    """One table at T threads; fills res[name] = (attn, numpy, torch) for the aims."""
+    set_peer_threads(T)
+    out(f"### {T} thread{'s' if T > 1 else ''}")
+    out()
+    table_head()
+
+    def put(key, name, a, n=None, t=None, unit="s"):
+        res[key] = (a, n, t)
+        row(name, a, n, t, unit)
+
+    # exp and softmax on large float32 tensors (the elementwise and reduction kernels)
+    a = attn_time(f"X = torch.randn(({EXP_N},))", "torch.exp(X)", T)
+    n = t = None
     if np:
-        A = np.random.randn(size, size).astype(np.float32)
-        nn_ = median_time(lambda: A @ A)
+        Xn = np.random.randn(EXP_N).astype(np.float32)
+        n = median_time(lambda: np.exp(Xn))
+        del Xn
     if torch:
-        At = torch.randn(size, size)
-        tt = median_time(lambda: At @ At)
-    row(f"matmul {size}×{size} (float32)", flops / a, flops / nn_ if nn_ else None, flops / tt if tt else None, unit="GFLOP/s")
-row(f"machine single-precision peak, {THREADS} threads, 8-wide FMA (AVX2; what OpenBLAS's Haswell kernel uses)", peak * 1e9, None, None, unit="GFLOP/s")
-if peak512:
-    row(f"machine single-precision peak, {THREADS} threads, 16-wide FMA (AVX-512)", peak512 * 1e9, None, None, unit="GFLOP/s")
+        Xt = torch.randn(EXP_N)
+        t = median_time(lambda: torch.exp(Xt))
+        del Xt
+    put("exp", f"torch.exp, {EXP_N // (1 << 20)}M float32", a, n, t)
+    r_, c_ = SOFTMAX_SHAPE
+    a = attn_time(f"S = torch.randn(({r_}, {c_}))", "torch.softmax(S, dim=-1)", T)
+    n = t = None
+    if np:
+        Sn = np.random.randn(r_, c_).astype(np.float32)
+        n = median_time(lambda: np_softmax(Sn))
+        del Sn
+    if torch:
+        St = torch.randn(r_, c_)
+        t = median_time(lambda: torch.softmax(St, dim=-1))
+        del St
+    put("softmax", f"softmax over the last dim, ({r_}, {c_})", a, n, t)
 
-# plot latency: from d2l.plot to gnuplot having drawn it (dumb terminal, output discarded)
+    # positional encoding, d = 512 (the book's code in PyTorch)
+    for max_len in [1000, 10000, 100000]:
+        a = attn_time("", f"d2l.PositionalEncoding(512, 0, max_len={max_len})", T)
+        n = median_time(lambda: np_pe(max_len, 512)) if np else None
+        t = median_time(lambda: d2l_book.PositionalEncoding(512, 0, max_len)) if torch else None
+        put(f"pe{max_len}", f"positional encoding, max_len {max_len}, d 512", a, n, t)
+
+    # masked softmax and multi-head attention: the book's size, and batch 8, n 1024, d 512, 8 heads
+    for label, (b, n_, h, heads), vl in MHA_SIZES:
+        rows_b = b * heads
+        a = attn_time(f"S = torch.randn(({rows_b}, {n_}, {n_})); vl = torch.tensor({([n_ // 2] * rows_b)!r})", "d2l.masked_softmax(S, vl)", T)
+        nn_ = tt = None
+        if np:
+            S = np.random.randn(rows_b, n_, n_).astype(np.float32)
+            vln = np.array([n_ // 2] * rows_b)
+            nn_ = median_time(lambda: np_masked_softmax(S, vln))
+        if torch:
+            St = torch.randn(rows_b, n_, n_)
+            vlt = torch.tensor([n_ // 2] * rows_b)
+            tt = median_time(lambda: d2l_book.masked_softmax(St.clone(), vlt))
+        put(f"msm{n_}", f"masked softmax, {label}", a, nn_, tt)
+        vls = f"torch.tensor({vl!r})" if vl else "None"
+        a = attn_time(f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); vl = {vls}; _ = att(X, X, X, vl)",
+                      "att(X, X, X, vl)", T)
+        nn_ = tt = tn = None
+        if np:
+            X = np.random.randn(b, n_, h).astype(np.float32)
+            W = np.random.randn(4, h, h).astype(np.float32) / np.sqrt(h)
+            vln = np.array(vl) if vl else None
+            nn_ = median_time(lambda: np_mha(X, W, heads, vln))
+        if torch:
+            Xt = torch.randn(b, n_, h)
+            m = d2l_book.MultiHeadAttention(h, heads, 0)
+            m.eval()
+            vlt = torch.tensor(vl) if vl else None
+            with torch.no_grad():
+                m(Xt, Xt, Xt, vlt)
+                tt = median_time(lambda: m(Xt, Xt, Xt, vlt))
+                ref = torch_nn_mha(m)
+                kpm = torch.arange(n_)[None, :] >= vlt[:, None] if vl else None
+                tn = median_time(lambda: ref(Xt, Xt, Xt, key_padding_mask=kpm, need_weights=False))
+        put(f"mha{n_}", f"multi-head attention forward, {label} (PyTorch: the book's code)", a, nn_, tt)
+        put(f"nnmha{n_}", f"multi-head attention forward, {label} (PyTorch: nn.MultiheadAttention)", a, nn_, tn)
+
+    # the fixed cost of one statement: a tiny elementwise op
+    a = attn_time("x = torch.ones((2, 4)); y = torch.ones((2, 4))", "x + y", T)
+    n = t = None
+    if np:
+        xn = np.ones((2, 4), dtype=np.float32)
+        n = median_time(lambda: xn + xn)
+    if torch:
+        xt = torch.ones((2, 4))
+        t = median_time(lambda: xt + xt)
+    put("tiny", "one tiny op: x + y, (2, 4) float32", a, n, t)
+
+    # the layers of the complexity measurement (§11.6.2), n 1024, d 64, k 3
+    n_, d_ = 1024, 64
+    r = subprocess.run([ATTN, "-c", f"r = measure_layers(ns=[{n_}, {2 * n_}], d={d_}, repeats={REPS}, quiet=True)\nprint(r['cnn'][0], r['rnn'][0], r['attention'][0])"],
+                       capture_output=True, text=True, timeout=600, env=attn_env(T))
+    a_cnn, a_rnn, a_att = map(float, r.stdout.split())
+    peers = {"cnn": [None, None], "rnn": [None, None], "attention": [None, None]}
+    if np:
+        X = np.random.randn(n_, d_).astype(np.float32)
+        Wc = np.random.randn(3, d_, d_).astype(np.float32)
+        Wh = np.random.randn(d_, d_).astype(np.float32)
+        def conv_np():
+            Y = X @ Wc[1]
+            Y[1:] += X[:-1] @ Wc[0]
+            Y[:-1] += X[1:] @ Wc[2]
+        def rnn_np():
+            H = X @ Wc[0]
+            for i in range(1, n_):
+                H[i] = np.tanh(H[i] + H[i - 1] @ Wh)
+        def att_np():
+            S = X @ X.T / np.float32(np.sqrt(d_))
+            np_softmax(S) @ X
+        peers["cnn"][0], peers["rnn"][0], peers["attention"][0] = median_time(conv_np), median_time(rnn_np), median_time(att_np)
+    if torch:
+        Xt = torch.randn(n_, d_)
+        Wt = torch.randn(d_, d_, 3)
+        Wh = torch.randn(d_, d_)
+        def conv_t():
+            torch.nn.functional.conv1d(Xt.T[None], Wt, padding=1)
+        def rnn_t():
+            H = Xt @ Wt[:, :, 0]
+            for i in range(1, n_):
+                H[i] = torch.tanh(H[i] + H[i - 1] @ Wh)
+        def att_t():
+            torch.softmax(Xt @ Xt.T / d_ ** 0.5, dim=-1) @ Xt
+        with torch.no_grad():
+            peers["cnn"][1], peers["rnn"][1], peers["attention"][1] = median_time(conv_t), median_time(rnn_t), median_time(att_t)
+    put("cnn", f"conv1d layer, n {n_}, d {d_}, k 3", a_cnn, *peers["cnn"])
+    put("rnn", f"RNN layer, n {n_}, d {d_} (sequential)", a_rnn, *peers["rnn"])
+    put("att", f"self-attention layer, n {n_}, d {d_}", a_att, *peers["attention"])
+
+    # matrix products (every one of them is OpenBLAS's sgemm) and the machine's peaks
+    for size in [256, 1024, 2048]:
+        flops = 2.0 * size ** 3
+        a = attn_time(f"A = torch.randn(({size}, {size})); B = torch.randn(({size}, {size}))", "A @ B", T)
+        nn_ = tt = None
+        if np:
+            A = np.random.randn(size, size).astype(np.float32)
+            nn_ = flops / median_time(lambda: A @ A)
+        if torch:
+            At = torch.randn(size, size)
+            tt = flops / median_time(lambda: At @ At)
+        put(f"mm{size}", f"matmul {size}×{size} (float32)", flops / a, nn_, tt, unit="GFLOP/s")
+    peak = float(subprocess.run(["build/peak", str(T)], capture_output=True, text=True).stdout) * 1e9
+    put("peak", f"machine single-precision peak, {T} thread{'s' if T > 1 else ''}, 8-wide FMA (AVX2; what OpenBLAS's Haswell kernel uses)", peak, unit="GFLOP/s")
+    if os.path.exists("build/peak512"):
+        p512 = float(subprocess.run(["build/peak512", str(T)], capture_output=True, text=True).stdout) * 1e9
+        put("peak512", f"machine single-precision peak, {T} thread{'s' if T > 1 else ''}, 16-wide FMA (AVX-512)", p512, unit="GFLOP/s")
+    bw = float(subprocess.run(["build/peak", "bw", str(T)], capture_output=True, text=True).stdout) * 1e9
+    put("bw", f"machine memory write bandwidth, {T} thread{'s' if T > 1 else ''} (memset of 256 MiB)", bw, unit="GB/s")
+    out()
+
+
+def pct(x):
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def rat(x):
+    return "-" if x is None else f"{x:.2f}"
+
+
+def aims(results):
+    """The aims of issue 14, each measured on 1 thread and on every core."""
+    out("### The aims of issue 14")
+    out()
+    out("sgemm peak: the fastest float32 matrix product measured in this run at that thread count (OpenBLAS's sgemm, "
+        "through attn, NumPy or PyTorch). Ratios are attn's time over the peer's.")
+    out()
+    heads = " | ".join(f"{T} thread{'s' if T > 1 else ''}" for T in COUNTS)
+    out(f"| aim | target | {heads} |")
+    out("|---|---|" + "---|" * len(COUNTS))
+
+    def line(name, target, cells):
+        out(f"| {name} | {target} | " + " | ".join(cells) + " |")
+
+    def sgemm_peak(r):
+        return max(x for k in ("mm1024", "mm2048") for x in r[k] if x)
+
+    def cell(T, fn):
+        try:
+            return fn(results[T])
+        except (KeyError, TypeError, ZeroDivisionError, ValueError):
+            return "-"
+    line("MHA forward (8, 1024, 512, 8): attn / nn.MultiheadAttention", "≤ 0.70",
+         [cell(T, lambda r: rat(r["nnmha1024"][0] / r["nnmha1024"][2])) for T in COUNTS])
+    line("MHA forward (8, 1024, 512, 8): attn's 34.4 GFLOP as a fraction of the sgemm peak", "≥ 75%",
+         [cell(T, lambda r: f"{pct(MHA_FLOPS / r['nnmha1024'][0] / sgemm_peak(r))} of {sgemm_peak(r) / 1e9:.0f} GFLOP/s") for T in COUNTS])
+    line("MHA forward (8, 1024, 512, 8): nn.MultiheadAttention's fraction of the sgemm peak", "(reference)",
+         [cell(T, lambda r: pct(MHA_FLOPS / r["nnmha1024"][2] / sgemm_peak(r))) for T in COUNTS])
+    line("torch.exp, 64M float32: attn / PyTorch", "≤ 1",
+         [cell(T, lambda r: rat(r["exp"][0] / r["exp"][2])) for T in COUNTS])
+    line("softmax (65536, 1024): attn / PyTorch", "≤ 1",
+         [cell(T, lambda r: rat(r["softmax"][0] / r["softmax"][2])) for T in COUNTS])
+    line("positional encoding 100000 × 512: attn / PyTorch", "≤ 1",
+         [cell(T, lambda r: rat(r["pe100000"][0] / r["pe100000"][2])) for T in COUNTS])
+    line("positional encoding 100000 × 512: attn's table writes as a fraction of the write bandwidth", "near 100%",
+         [cell(T, lambda r: pct(100000 * 512 * 4 / r["pe100000"][0] / r["bw"][0])) for T in COUNTS])
+    line("book-size MHA (2, 4, 100), 5 heads: attn / PyTorch (the book's code)", "≤ 1",
+         [cell(T, lambda r: rat(r["mha4"][0] / r["mha4"][2])) for T in COUNTS])
+    line("book-size MHA (2, 4, 100), 5 heads: attn / NumPy", "≤ 1",
+         [cell(T, lambda r: rat(r["mha4"][0] / r["mha4"][1])) for T in COUNTS])
+    line("book-size MHA (2, 4, 100), 5 heads: attn / nn.MultiheadAttention", "(reference)",
+         [cell(T, lambda r: rat(r["nnmha4"][0] / r["nnmha4"][2])) for T in COUNTS])
+    line("one tiny op x + y: attn / NumPy (a statement's fixed cost)", "well under 1",
+         [cell(T, lambda r: rat(r["tiny"][0] / r["tiny"][1])) for T in COUNTS])
+    out()
+
+
+out(f"Threads: {' and '.join(str(T) for T in COUNTS)} (attn: ATTN_THREADS; NumPy: OpenBLAS's thread count; "
+    "PyTorch: torch.set_num_threads and OpenBLAS's thread count)")
+out(f"NumPy: {np.__version__ if np else 'not installed'}; PyTorch: {torch.__version__ if torch else 'not installed'}")
+out(f"Load average when the run started: {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
+out()
+out("Ratios are attn's time over the peer's (below 1: attn is faster); for GFLOP/s rows, the peer's speed over attn's.")
+out()
+
+# start-up, lessons and plots do not depend on the thread count
+out("### Start-up, lessons, plots")
+out()
+table_head()
+row("start-up: attn -c 'x = 1' (vs python3 -c 'import numpy' / 'import torch')", process_time([ATTN, "-c", "x = 1"]),
+    process_time(["/usr/bin/python3", "-c", "import numpy"]) if np else None,
+    process_time(["/usr/bin/python3", "-c", "import torch"], reps=7) if torch else None)
+row("start-up: attn --version", process_time([ATTN, "--version"]), None, None)
+lessons = sorted(f"lessons/{f}" for f in os.listdir("lessons") if f[0].isdigit())
+row(f"replay of all {len(lessons)} lessons (attn --check)", process_time([ATTN, "--check"] + lessons, reps=3), None, None)
 r = subprocess.run([ATTN, "-c", "x = torch.arange(60); y = torch.sin(x / 10.0)\nd2l.plot(x, y)\nt = timeit(\"d2l.plot(x, y, xlabel='x')\", repeat=%d)\nprint('LATENCY', t)" % REPS],
                    capture_output=True, text=True, env=dict(os.environ, ATTN_PLOT="terminal", COLUMNS="80"), timeout=300)
 lat = [l[l.index("LATENCY"):] for l in r.stdout.split("\n") if "LATENCY" in l]
 row("plot latency: d2l.plot to gnuplot done drawing (dumb terminal)", float(lat[-1].split()[1]) if lat else None, None, None)
+out()
 
-print()
-print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, " +
-      next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU"))
+results = {}
+for T in COUNTS:
+    results[T] = {}
+    bench_threads(T, results[T])
+aims(results)
+out(f"Load average when the run ended: {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
+out(f"Machine: {platform.machine()}, {os.cpu_count()} cores, " +
+    next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU"))

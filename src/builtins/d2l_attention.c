@@ -257,6 +257,21 @@ static Value *bi_linear(Interp *I, Args *a) {
 
 /* ---- DotProductAttention (§11.3.3) ---- */
 
+/* valid_lens that the fused kernel takes as they are: none, (B,) or (B, Q). Others go the unfused way, whose
+ * masked_softmax explains what is wrong with them. */
+static bool lens_fit(const Tensor *lens, int64_t B, int64_t Q) {
+    return !lens || (lens->ndim == 1 && lens->shape[0] == B) || (lens->ndim == 2 && lens->shape[0] == B && lens->shape[1] == Q);
+}
+
+/* True when the module's dropout would change the weights (training mode and p > 0). */
+static bool dropout_active(Value *attention) {
+    Value *drop = val_attr_get(attention, "dropout");
+    return drop && drop->kind == V_OBJECT && training(drop) && attr_num(drop, "p", 0) > 0;
+}
+
+/* True when attention is the built-in DotProductAttention with its dropout off (eval() or p = 0). */
+static bool dpa_plain(Value *attention);
+
 /* queries (B, Q, d), keys (B, K, d), values (B, K, v) -> (B, Q, v); keeps .attention_weights (B, Q, K). */
 static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens) {
     if (q->ndim != 3 || k->ndim != 3 || v->ndim != 3) {
@@ -272,6 +287,13 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
         rt_error(I, "DotProductAttention: queries %s and keys %s need the same batch and feature size, and keys and values %s the same batch and steps",
                  sq, sk, sv);
         return NULL;
+    }
+    bool active = dropout_active(self);
+    if (!active && lens_fit(valid_lens, q->shape[0], q->shape[1])) {
+        /* no dropout: the fused kernel, with the same digits (tensor_attention.c) */
+        Tensor *w = NULL, *out = ten_attention(q, k, v, valid_lens, 1, &w);
+        if (out) val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
+        return out;
     }
     double d = (double)q->shape[2];
     /* pass 1: scores = Q Kᵀ (the division by sqrt(d) comes after the product, as in the book) */
@@ -290,9 +312,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     if (!w) return NULL;
     val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
     /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values */
-    Value *drop = val_attr_get(self, "dropout");
-    bool active = drop && drop->kind == V_OBJECT && training(drop) && attr_num(drop, "p", 0) > 0;
-    Tensor *wd = active ? attn_dropout(&session_of(I)->rng, drop, w) : w;
+    Tensor *wd = active ? attn_dropout(&session_of(I)->rng, val_attr_get(self, "dropout"), w) : w;
     if (!wd) return NULL;
     Tensor *out = ten_bmm(wd, v);
     if (wd != w) ten_free(wd);
@@ -314,6 +334,10 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
 }
 
 static const ObjClass DotProductAttentionClass = {.name = "DotProductAttention", .call = dpa_call, .is_module = true};
+
+static bool dpa_plain(Value *attention) {
+    return attention->kind == V_OBJECT && attention->u.obj.cls == &DotProductAttentionClass && !dropout_active(attention);
+}
 
 static Value *make_dpa(Interp *I, Value *dropout) {
     Value *d = make_dropout(I, dropout);
@@ -418,6 +442,14 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     if (pq->ndim != 3 || pk->ndim != 3 || pv->ndim != 3) { rt_error(I, "MultiHeadAttention: W_q, W_k and W_v must give 3-D tensors"); goto out; }
     int64_t H = pq->shape[2];
     if (H % heads != 0) { rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)H, (long long)heads); goto out; }
+    if (dpa_plain(inner) && lens_fit(lens, q->shape[0], q->shape[1]) && pk->shape[2] == H && pv->shape[2] == H) {
+        /* the heads read in place and written in transpose_output's layout by the fused kernel (tensor_attention.c) */
+        Tensor *w = NULL;
+        if (!(oc = ten_attention(pq, pk, pv, lens, heads, &w))) goto out;
+        val_attr_set(inner, "attention_weights", val_tensor(w));
+        y = attn_linear_forward(I, Wo, oc);
+        goto out;
+    }
     if (!(tq = transpose_qkv(I, pq, heads)) || !(tk = transpose_qkv(I, pk, heads)) || !(tv = transpose_qkv(I, pv, heads))) goto out;
     if (lens) {
         /* valid_lens repeated num_heads times along dim 0 */

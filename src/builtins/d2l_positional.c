@@ -5,28 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-/* P (1, max_len, d): P[0, i, 2j] = sin(i / 10000^(2j/d)), P[0, i, 2j+1] = cos(i / 10000^(2j/d)).
- * Computed as the book's lines are: X = arange(max_len, float32).reshape(-1, 1) / pow(10000, arange(0, d, 2) / d),
- * each step rounded to float32. For odd d there are ceil(d/2) sine columns and floor(d/2) cosine columns: the last
- * column is a sine (the book's code stops with a shape mismatch there). */
-
-Tensor *attn_positional_table(int64_t max_len, int64_t d) {
-    int64_t sh[3] = {1, max_len, d};
-    Tensor *P = ten_new(DT_F32, 3, sh);
-    if (!P) return NULL;
-    int64_t nfreq = (d + 1) / 2;
-    float *P_data = ten_f32(P);
-    for (int64_t j = 0; j < nfreq; j++) {
-        float expo = (float)(2 * j) / (float)d;             /* arange(0, d, 2, float32) / d */
-        float denom = (float)pow(10000.0, (double)expo);    /* torch.pow(10000, ...) in float32 */
-        for (int64_t i = 0; i < max_len; i++) {
-            float x = (float)i / denom;                     /* the book divides */
-            P_data[i * d + 2 * j] = (float)sin((double)x);
-            if (2 * j + 1 < d) P_data[i * d + 2 * j + 1] = (float)cos((double)x);
-        }
-    }
-    return P;
-}
+/* P (1, max_len, d): P[0, i, 2j] = sin(i / 10000^(2j/d)), P[0, i, 2j+1] = cos(i / 10000^(2j/d)), computed as the
+ * book's lines are (each step in float32, PyTorch's bits) by the threaded kernel in src/tensor/tensor_positional.c.
+ * For odd d there are ceil(d/2) sine columns and floor(d/2) cosine columns: the last column is a sine (the book's
+ * code stops with a shape mismatch there). */
+Tensor *attn_positional_table(int64_t max_len, int64_t d) { return ten_positional_encoding(max_len, d); }
 
 /* forward(X): dropout(X + P[:, :T, :]) for X (B, T, d). */
 static Value *pe_call(Interp *I, Value *self, Args *a) {

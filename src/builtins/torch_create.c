@@ -238,6 +238,38 @@ static Value *bi_manual_seed(Interp *I, Args *a) {
     return val_none();
 }
 
+/* torch.set_num_threads(n): attn's threads for kernels and products (ATTN_THREADS sets the starting count). */
+static Value *bi_set_num_threads(Interp *I, Args *a) {
+    static const char *const kw[] = {"int", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *v = arg(a, 0, "int");
+    int64_t n;
+    if (!v) return rt_error(I, "set_num_threads(n) needs a number of threads, e.g. torch.set_num_threads(2)");
+    if (!arg_int(I, v, "int", &n)) return NULL;
+    if (n < 1) return rt_error(I, "set_num_threads: the number of threads must be positive, got %lld", (long long)n);
+    ten_set_threads(n > 256 ? 256 : (int)n);
+    return val_none();
+}
+
+static Value *bi_get_num_threads(Interp *I, Args *a) {
+    if (!args_check(I, a, 0, NULL)) return NULL;
+    return val_int(ten_threads());
+}
+
+/* show_config(): what the kernels run on, as torch.__config__.show() tells for PyTorch. */
+static Value *bi_show_config(Interp *I, Args *a) {
+    if (!args_check(I, a, 0, NULL)) return NULL;
+    char blas[256];
+    ten_blas_describe(blas, sizeof blas);
+    StrBuf o;
+    sb_init(&o);
+    sb_printf(&o, "attn %s\n  threads: %d (ATTN_THREADS, torch.set_num_threads)\n  vector math: %s (1.0-ULP functions, as PyTorch)\n  BLAS: %s\n",
+              ATTN_VERSION, ten_threads(), ten_vecmath_name(), blas);
+    Value *r = val_str(sb_str(&o));
+    sb_free(&o);
+    return r;
+}
+
 static Value *bi_set_printoptions(Interp *I, Args *a) {
     static const char *const kw[] = {"precision", "threshold", "edgeitems", "linewidth", "sci_mode", "profile", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
@@ -295,6 +327,12 @@ const Builtin bi_torch_create[] = {
     {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",
      "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0},
     {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0},
+    {"set_num_threads", bi_set_num_threads, "torch.set_num_threads(int)",
+     "How many threads attn's kernels and matrix products use (default: every core, or ATTN_THREADS). Results are "
+     "the same for any number.", "", 0},
+    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0},
+    {"show_config", bi_show_config, "attn.show_config()",
+     "What attn computes with: its threads, the vector math library (SLEEF) and the BLAS (OpenBLAS) with its kernels.", "", 0},
     {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)",
      "How tensors print, as in PyTorch.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

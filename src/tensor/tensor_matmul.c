@@ -1,31 +1,77 @@
 /* tensor_matmul.c - matrix products. Small products use a fixed-order loop with a double accumulator (the
- * same digits on every machine); large ones go to OpenBLAS's cblas_sgemm, where a BLAS pays. */
+ * same digits on every machine); large ones go to OpenBLAS's sgemm, split by rows over attn's threads. */
 #include "tensor_internal.h"
+#include "parallel.h"
 #include <cblas.h>
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* OpenBLAS is loaded on the first large product, not at start-up: loading it starts its thread pool, which costs
- * more than the rest of attn's start-up together. Without it, products use the loop below (slower, same digits). */
+/* OpenBLAS is loaded on the first large product, not at start-up (loading costs more than the rest of attn's
+ * start-up together). Without it, products use the loop below (slower, same digits).
+ *
+ * OpenBLAS always runs on one thread here: attn's threads split a product by rows instead (ten_sgemm_ld). OpenBLAS's
+ * own threads split it differently for different thread counts, and then its digits change with the thread count
+ * (measured: 37589 of the 64000 elements of (1000, 1000) @ (1000, 64) differ between 1 and 2 threads); rows computed
+ * by separate one-thread calls are bit for bit the rows of one call. One thread count (par_threads) rules both.
+ *
+ * Which kernels: OpenBLAS 0.3.21 picks them by CPU model and falls back to its Prescott (SSE3) kernels on models it
+ * does not know, 4x slower on the Xeon (model 207) of the build machine. Unless OPENBLAS_CORETYPE is set, attn asks
+ * for SkylakeX kernels on CPUs with AVX-512 (F, CD, BW, DQ, VL) and Haswell kernels on CPUs with AVX2 and FMA. */
 typedef void (*sgemm_fn)(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE, const blasint,
                          const blasint, const blasint, const float, const float *, const blasint, const float *,
                          const blasint, const float, float *, const blasint);
 static sgemm_fn blas_sgemm;
-static int blas_state;          /* 0 not tried, 1 loaded, -1 not available */
+static char *(*blas_corename)(void);    /* openblas_get_corename; NULL for another BLAS */
+static char *(*blas_config)(void);      /* openblas_get_config */
+static int blas_state;                  /* 0 not tried, 1 loaded, -1 not available */
+
+static const char *wanted_core(void) {
+#if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+        return "SkylakeX";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+#endif
+    return NULL;
+}
+
+/* Sets name=value for the duration of a dlopen when the user has not set it; *set tells whether to unset it. */
+static void env_default(const char *name, const char *value, bool *set) {
+    *set = value && !getenv(name) && setenv(name, value, 0) == 0;
+}
 
 static sgemm_fn load_blas(void) {
     if (blas_state) return blas_sgemm;
+    bool core_set, threads_set;
+    env_default("OPENBLAS_CORETYPE", wanted_core(), &core_set);
+    env_default("OPENBLAS_NUM_THREADS", "1", &threads_set);      /* no thread pool of its own to start */
     const char *names[] = {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3", NULL};
     for (int i = 0; names[i] && !blas_sgemm; i++) {
         void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (!h) continue;
         *(void **)&blas_sgemm = dlsym(h, "cblas_sgemm");
-        if (!blas_sgemm) dlclose(h);
+        if (!blas_sgemm) { dlclose(h); continue; }
+        void (*set_threads)(int);
+        *(void **)&set_threads = dlsym(h, "openblas_set_num_threads");
+        if (set_threads) set_threads(1);
+        *(void **)&blas_corename = dlsym(h, "openblas_get_corename");
+        *(void **)&blas_config = dlsym(h, "openblas_get_config");
     }
+    if (core_set) unsetenv("OPENBLAS_CORETYPE");
+    if (threads_set) unsetenv("OPENBLAS_NUM_THREADS");
     blas_state = blas_sgemm ? 1 : -1;
     if (!blas_sgemm) fputs("attn: OpenBLAS was not found (sudo apt-get install libopenblas0): large matrix products use attn's own, slower loop\n", stderr);
     return blas_sgemm;
+}
+
+/* "OpenBLAS 0.3.21 ..., SkylakeX kernels", or why there is none; loads OpenBLAS. */
+void ten_blas_describe(char *out, size_t n) {
+    if (!load_blas()) snprintf(out, n, "none found (products use attn's own loop)");
+    else if (!blas_config || !blas_corename) snprintf(out, n, "a CBLAS without OpenBLAS's queries");
+    else snprintf(out, n, "%s, %s kernels, 1 thread per call", blas_config(), blas_corename());
 }
 
 #define DEFAULT_BLAS_THRESHOLD (64 * 64 * 64)
@@ -33,23 +79,59 @@ static int64_t blas_threshold = DEFAULT_BLAS_THRESHOLD;   /* m*n*k at or above w
 /* flops < 0 restores the default. */
 void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops < 0 ? DEFAULT_BLAS_THRESHOLD : flops; }
 
-/* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
-void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
-    sgemm_fn gemm = m * n * k >= blas_threshold && m < INT32_MAX && n < INT32_MAX && k < INT32_MAX ? load_blas() : NULL;
-    if (gemm) {
-        gemm(CblasRowMajor, CblasNoTrans, bt ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, A,
-                    (int)k, B, bt ? (int)k : (int)n, 0.0f, C, (int)n);
+/* Whether a product of this size goes to OpenBLAS (loading it now, on the calling thread, when it does). */
+bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k) {
+    if (m * n * k < blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
+    if (par_in_parallel()) return blas_state == 1;      /* workers never load it (the main thread did, or not) */
+    return load_blas() != NULL;
+}
+
+typedef struct GemmJob {
+    const float *A, *B;
+    float *C;
+    int64_t lda, ldb, ldc, n, k;
+    bool bt;
+} GemmJob;
+
+/* Rows [begin, end) of C by one OpenBLAS call. Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: the call is made in
+ * that column-major form (as PyTorch's sgemm_ calls are), which also keeps OpenBLAS off its separate small-matrix
+ * path for row-major calls, so a block of rows is computed exactly as in the whole product. */
+static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
+    const GemmJob *g = ctx;
+    blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)g->n, (int)(end - begin), (int)g->k,
+               1.0f, g->B, (int)g->ldb, g->A + begin * g->lda, (int)g->lda, 0.0f, g->C + begin * g->ldc, (int)g->ldc);
+}
+
+/* C = A @ B (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS when blas (rows spread over attn's
+ * threads unless already inside a parallel loop), else a fixed-order loop with a double accumulator (the same
+ * digits on every machine). */
+void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
+                  int64_t m, int64_t n, int64_t k, bool bt, bool blas) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) {                           /* an empty sum: zeros (BLAS would also insist on lda >= 1) */
+        for (int64_t i = 0; i < m; i++) memset(C + i * ldc, 0, sizeof(float) * (size_t)n);
+        return;
+    }
+    if (blas && blas_sgemm) {
+        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt};
+        int64_t per_row = 2 * n * k;        /* flops: rows per block so that a block is worth a thread (~4 MFLOP) */
+        par_for(m, per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1, gemm_rows, &g);
         return;
     }
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
             double acc = 0;
             if (bt)
-                for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * B[j * k + p];
+                for (int64_t p = 0; p < k; p++) acc += (double)A[i * lda + p] * B[j * ldb + p];
             else
-                for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * B[p * n + j];
-            C[i * n + j] = (float)acc;
+                for (int64_t p = 0; p < k; p++) acc += (double)A[i * lda + p] * B[p * ldb + j];
+            C[i * ldc + j] = (float)acc;
         }
+}
+
+/* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
+void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
+    ten_sgemm_ld(A, k, B, bt ? k : n, C, n, m, n, k, bt, ten_sgemm_wants_blas(m, n, k));
 }
 
 static void int_gemm(const int64_t *A, const int64_t *B, int64_t *C, int64_t m, int64_t n, int64_t k) {

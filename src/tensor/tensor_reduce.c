@@ -1,8 +1,19 @@
 /* tensor_reduce.c - reductions over one dim or all, softmax (§11.3 uses it along the last dim), cumsum.
- * A tensor of shape (outer, n, inner) is reduced over n; sums accumulate in double for stable, order-fixed
- * results on every machine. */
+ *
+ * Reductions read their input through its strides (no contiguous copy) and compute each result element in a fixed
+ * order: sums and products accumulate in double from the first element to the last, so results are the same on
+ * every machine and for any thread count. Results are spread over the threads; a reduction to one value (X.sum())
+ * cuts its input into fixed blocks of REDUCE_BLOCK elements, reduces them on the threads and combines the blocks
+ * in order. softmax follows PyTorch's order and functions (vecmath.c), so its digits are PyTorch's. */
 #include "tensor_internal.h"
+#include "parallel.h"
+#include "vecmath.h"
 #include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REDUCE_BLOCK ((int64_t)1 << 18)
 
 static void split_dims(const Tensor *t, int d, int64_t *outer, int64_t *n, int64_t *inner) {
     *outer = 1; *inner = 1; *n = t->ndim ? t->shape[d] : 1;
@@ -25,7 +36,187 @@ static const char *red_name(RedOp op) {
     return names[op];
 }
 
-static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool keepdim);
+/* A strided walk: dims (outermost first) with their strides, enumerated in row-major order. */
+typedef struct Walk {
+    int nd;
+    int64_t shape[TEN_MAX_DIMS], stride[TEN_MAX_DIMS];
+    int64_t n;                                       /* product of shape */
+} Walk;
+
+/* The walk over t's dims selected by keep (keep[i] == want), merged where contiguous in t. */
+static void walk_of(const Tensor *t, const bool *keep, bool want, Walk *w) {
+    w->nd = 0;
+    w->n = 1;
+    for (int i = 0; i < t->ndim; i++) {
+        if (keep[i] != want || t->shape[i] == 1) continue;
+        if (w->nd && w->stride[w->nd - 1] == t->stride[i] * t->shape[i]) {
+            w->shape[w->nd - 1] *= t->shape[i];
+            w->stride[w->nd - 1] = t->stride[i];
+        } else {
+            w->shape[w->nd] = t->shape[i];
+            w->stride[w->nd] = t->stride[i];
+            w->nd++;
+        }
+        w->n *= t->shape[i];
+    }
+}
+
+/* Storage offset (in elements, from t->data) of the walk's k-th position. */
+static int64_t walk_offset(const Walk *w, int64_t k) {
+    int64_t off = 0;
+    for (int d = w->nd - 1; d >= 0; d--) { off += (k % w->shape[d]) * w->stride[d]; k /= w->shape[d]; }
+    return off;
+}
+
+/* What one reduction has seen so far. */
+typedef struct Acc {
+    double sum, prod, best;
+    int64_t besti, isum, iprod, count;
+    bool any, all;
+} Acc;
+
+static void acc_init(Acc *a) { *a = (Acc){.prod = 1, .iprod = 1, .all = true, .besti = -1}; }
+
+typedef struct RedJob {
+    RedOp op;
+    const Tensor *t;
+    Walk out, red;                                   /* kept positions (one per result), reduced positions */
+} RedJob;
+
+static inline double elem(const Tensor *t, int64_t off) {
+    switch (t->dtype) {
+    case DT_F32: return ((const float *)t->data)[off];
+    case DT_F64: return ((const double *)t->data)[off];
+    case DT_I64: return (double)((const int64_t *)t->data)[off];
+    default: return ((const uint8_t *)t->data)[off];
+    }
+}
+static inline int64_t elem_i(const Tensor *t, int64_t off) {
+    return t->dtype == DT_I64 ? ((const int64_t *)t->data)[off] : t->dtype == DT_BOOL ? ((const uint8_t *)t->data)[off] : 0;
+}
+
+/* Accumulates reduced positions [k0, k1) from base (an offset of the result's position) into a. mean is used by
+ * std/var's second pass (sum of squared deviations into a->sum). */
+static void acc_range(const RedJob *J, int64_t base, int64_t k0, int64_t k1, Acc *a, bool squares, double mean) {
+    const Tensor *t = J->t;
+    const Walk *w = &J->red;
+    RedOp op = J->op;
+    int64_t inner_n = w->nd ? w->shape[w->nd - 1] : 1, inner_s = w->nd ? w->stride[w->nd - 1] : 0;
+    for (int64_t k = k0; k < k1;) {
+        int64_t j0 = k % inner_n, len = inner_n - j0 < k1 - k ? inner_n - j0 : k1 - k;
+        int64_t off = base + walk_offset(w, k);
+        for (int64_t j = 0; j < len; j++, off += inner_s) {
+            double x = elem(t, off);
+            int64_t pos = k + j;
+            if (squares) { double dx = x - mean; a->sum += dx * dx; continue; }
+            switch (op) {
+            case RED_SUM: case RED_MEAN: case RED_STD: case RED_VAR:
+                a->sum += x;
+                if (!ten_is_float(t->dtype)) a->isum = (int64_t)((uint64_t)a->isum + (uint64_t)elem_i(t, off));
+                break;
+            case RED_PROD:
+                a->prod *= x;
+                if (!ten_is_float(t->dtype)) a->iprod = (int64_t)((uint64_t)a->iprod * (uint64_t)elem_i(t, off));
+                break;
+            case RED_MAX: case RED_ARGMAX:
+                if (a->besti < 0 || x > a->best || (isnan(x) && !isnan(a->best))) { a->best = x; a->besti = pos; }
+                break;
+            case RED_MIN: case RED_ARGMIN:
+                if (a->besti < 0 || x < a->best || (isnan(x) && !isnan(a->best))) { a->best = x; a->besti = pos; }
+                break;
+            case RED_ANY: if (x != 0) a->any = true; break;
+            case RED_ALL: if (x == 0) a->all = false; break;
+            }
+        }
+        a->count += len;
+        k += len;
+    }
+}
+
+/* b (the later block) into a (the earlier), as one sequential pass over both would have left it. */
+static void acc_merge(RedOp op, Acc *a, const Acc *b) {
+    a->sum += b->sum;
+    a->prod *= b->prod;
+    a->isum = (int64_t)((uint64_t)a->isum + (uint64_t)b->isum);
+    a->iprod = (int64_t)((uint64_t)a->iprod * (uint64_t)b->iprod);
+    a->any = a->any || b->any;
+    a->all = a->all && b->all;
+    a->count += b->count;
+    if (b->besti >= 0) {
+        bool better = op == RED_MAX || op == RED_ARGMAX ? b->best > a->best : b->best < a->best;
+        if (a->besti < 0 || better || (isnan(b->best) && !isnan(a->best))) { a->best = b->best; a->besti = b->besti; }
+    }
+}
+
+/* Writes the result of position o from its accumulator (and, for std/var, the squares in sq). */
+static void acc_store(const RedJob *J, Tensor *out, int64_t o, const Acc *a, const Acc *sq, int64_t base) {
+    RedOp op = J->op;
+    const Tensor *t = J->t;
+    int64_t n = J->red.n;
+    bool exact_int = !ten_is_float(t->dtype) && (op == RED_SUM || op == RED_PROD);
+    double r = a->sum;
+    switch (op) {
+    case RED_ARGMAX: case RED_ARGMIN: ((int64_t *)out->data)[o] = a->besti; return;
+    case RED_MEAN: r = n ? a->sum / (double)n : NAN; break;
+    case RED_STD: case RED_VAR:
+        r = n > 1 ? sq->sum / (double)(n - 1) : NAN;       /* unbiased, as torch.std/var default */
+        if (op == RED_STD) r = sqrt(r);
+        break;
+    case RED_PROD: r = a->prod; break;
+    case RED_MAX: case RED_MIN:
+        if (!ten_is_float(t->dtype)) {                     /* the element itself, exactly */
+            int64_t v = elem_i(t, base + walk_offset(&J->red, a->besti));
+            if (out->dtype == DT_I64) ((int64_t *)out->data)[o] = v;
+            else ((uint8_t *)out->data)[o] = v != 0;
+            return;
+        }
+        r = a->best;
+        break;
+    case RED_ANY: r = a->any; break;
+    case RED_ALL: r = a->all; break;
+    default: break;
+    }
+    if (exact_int) { ((int64_t *)out->data)[o] = op == RED_PROD ? a->iprod : a->isum; return; }
+    switch (out->dtype) {
+    case DT_F32: ((float *)out->data)[o] = (float)r; break;
+    case DT_F64: ((double *)out->data)[o] = r; break;
+    case DT_I64: ((int64_t *)out->data)[o] = (int64_t)r; break;
+    default: ((uint8_t *)out->data)[o] = r != 0; break;
+    }
+}
+
+typedef struct RedRun {
+    const RedJob *J;
+    Tensor *out;
+    Acc *blocks;                  /* one-result reductions: one accumulator per block */
+    bool squares;
+    double mean;
+} RedRun;
+
+/* Results [begin, end), each reduced from first to last element. */
+static void red_results(void *ctx, int64_t begin, int64_t end) {
+    RedRun *R = ctx;
+    const RedJob *J = R->J;
+    for (int64_t o = begin; o < end && !ten_interrupted; o++) {
+        int64_t base = walk_offset(&J->out, o);
+        Acc a, sq;
+        acc_init(&a);
+        acc_range(J, base, 0, J->red.n, &a, false, 0);
+        acc_init(&sq);
+        if (J->op == RED_STD || J->op == RED_VAR) acc_range(J, base, 0, J->red.n, &sq, true, a.sum / (double)J->red.n);
+        acc_store(J, R->out, o, &a, &sq, base);
+    }
+}
+
+/* Blocks [begin, end) of the one result's input. */
+static void red_blocks(void *ctx, int64_t begin, int64_t end) {
+    RedRun *R = ctx;
+    for (int64_t b = begin; b < end && !ten_interrupted; b++) {
+        int64_t k0 = b * REDUCE_BLOCK, k1 = k0 + REDUCE_BLOCK < R->J->red.n ? k0 + REDUCE_BLOCK : R->J->red.n;
+        acc_init(&R->blocks[b]);
+        acc_range(R->J, 0, k0, k1, &R->blocks[b], R->squares, R->mean);
+    }
+}
 
 Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     if (op == RED_MEAN && !ten_is_float(t->dtype)) {
@@ -37,94 +228,157 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         ten_fail("std and var only support floating point and complex dtypes");
         return NULL;
     }
-    Tensor *tmp;
-    const Tensor *x = ten_as_contiguous(t, &tmp);
-    if (!x) return NULL;
-    Tensor *r = reduce_dense(op, x, all, dim, keepdim);
-    ten_free(tmp);
-    return r;
-}
-
-/* The reduction of a contiguous t viewed as (outer, n, inner). */
-static Tensor *reduce_dense(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
-    int d = 0;
-    int64_t outer, n, inner;
     int64_t shape[TEN_MAX_DIMS];
-    int nd = 0;
+    int nd = 0, d = 0;
+    bool reduced[TEN_MAX_DIMS] = {false};
     if (all) {
-        outer = 1; n = t->numel; inner = 1;
+        for (int i = 0; i < t->ndim; i++) reduced[i] = true;
         if (keepdim) { nd = t->ndim; for (int i = 0; i < nd; i++) shape[i] = 1; }
     } else {
         d = ten_norm_dim(dim, t->ndim);
         if (d < 0) return NULL;
-        split_dims(t, d, &outer, &n, &inner);
+        if (t->ndim) reduced[d] = true;
         for (int i = 0; i < t->ndim; i++) {
             if (i == d) { if (keepdim) shape[nd++] = 1; }
             else shape[nd++] = t->shape[i];
         }
     }
+    RedJob J = {.op = op, .t = t};
+    walk_of(t, reduced, false, &J.out);
+    walk_of(t, reduced, true, &J.red);
+    int64_t n = J.red.n;
     if (n == 0 && (op == RED_MAX || op == RED_MIN || op == RED_ARGMAX || op == RED_ARGMIN)) {
         ten_fail("%s() of an empty tensor: the reduced dimension has size 0", red_name(op));
         return NULL;
     }
-    DType odt = reduce_dtype(op, t->dtype);
-    Tensor *o = ten_new(odt, nd, shape);
-    if (!o) return NULL;
-    bool exact_int = !ten_is_float(t->dtype) && (op == RED_SUM || op == RED_PROD);
-    for (int64_t a = 0; a < outer; a++) {
-        for (int64_t c = 0; c < inner; c++) {
-            int64_t base = a * n * inner + c;
-            double acc = 0, best = 0;
-            int64_t besti = 0, iacc = op == RED_PROD ? 1 : 0;
-            if (op == RED_PROD) acc = 1;
-            if (op == RED_ALL) acc = 1;
-            for (int64_t k = 0; k < n; k++) {
-                int64_t idx = base + k * inner;
-                double x = ten_get(t, idx);
-                switch (op) {
-                case RED_SUM: case RED_MEAN: case RED_STD: case RED_VAR:
-                    if (exact_int) iacc = (int64_t)((uint64_t)iacc + (uint64_t)(t->dtype == DT_I64 ? ten_i64(t)[idx] : ten_b8(t)[idx]));
-                    acc += x; break;
-                case RED_PROD:
-                    if (exact_int) iacc = (int64_t)((uint64_t)iacc * (uint64_t)(t->dtype == DT_I64 ? ten_i64(t)[idx] : ten_b8(t)[idx]));
-                    acc *= x; break;
-                case RED_MAX: case RED_ARGMAX:
-                    if (k == 0 || x > best || (isnan(x) && !isnan(best))) { best = x; besti = k; }
-                    break;
-                case RED_MIN: case RED_ARGMIN:
-                    if (k == 0 || x < best || (isnan(x) && !isnan(best))) { best = x; besti = k; }
-                    break;
-                case RED_ANY: if (x != 0) acc = 1; break;
-                case RED_ALL: if (x == 0) acc = 0; break;
-                }
-            }
-            int64_t oi = a * inner + c;
-            double r = acc;
-            if (op == RED_MEAN) r = n ? acc / (double)n : NAN;
-            if (op == RED_STD || op == RED_VAR) {
-                double mean = acc / (double)n, ss = 0;
-                for (int64_t k = 0; k < n; k++) {
-                    double x = ten_get(t, base + k * inner) - mean;
-                    ss += x * x;
-                }
-                r = n > 1 ? ss / (double)(n - 1) : NAN;     /* unbiased, as torch.std/var default */
-                if (op == RED_STD) r = sqrt(r);
-            }
-            if (op == RED_MAX || op == RED_MIN) r = best;
-            if (op == RED_ARGMAX || op == RED_ARGMIN) { ten_i64(o)[oi] = besti; continue; }
-            if (exact_int) { ten_i64(o)[oi] = iacc; continue; }
-            if (odt == DT_I64 && (op == RED_MAX || op == RED_MIN)) {
-                ten_i64(o)[oi] = ten_i64(t)[base + besti * inner];
-                continue;
-            }
-            ten_set(o, oi, r);
+    Tensor *o = ten_new(reduce_dtype(op, t->dtype), nd, shape);
+    if (!o || o->numel == 0) return o;
+    RedRun R = {&J, o, NULL, false, 0};
+    if (o->numel == 1 && n >= 2 * REDUCE_BLOCK) {
+        /* one result from many elements: fixed blocks on the threads, combined in order */
+        int64_t nb = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+        R.blocks = malloc(sizeof(Acc) * (size_t)nb);
+        if (!R.blocks) { ten_free(o); ten_fail("out of memory for a reduction"); return NULL; }
+        par_for(nb, 1, red_blocks, &R);
+        Acc a = R.blocks[0], sq;
+        for (int64_t b = 1; b < nb; b++) acc_merge(op, &a, &R.blocks[b]);
+        acc_init(&sq);
+        if (op == RED_STD || op == RED_VAR) {
+            R.squares = true;
+            R.mean = a.sum / (double)n;
+            par_for(nb, 1, red_blocks, &R);
+            sq = R.blocks[0];
+            for (int64_t b = 1; b < nb; b++) acc_merge(op, &sq, &R.blocks[b]);
         }
+        acc_store(&J, o, 0, &a, &sq, 0);
+        free(R.blocks);
+    } else {
+        int64_t per = n > 0 ? n : 1;
+        par_for(o->numel, per >= 32768 ? 1 : 32768 / per, red_results, &R);
     }
+    if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
     return o;
 }
 
-/* softmax along dim: pass 1 max (subtracted for stability), pass 2 exp and sum, pass 3 normalise. float32 rows
- * take expf and a double sum; float64 rows are computed in double throughout. */
+/* ---- softmax ---- */
+
+typedef struct SoftmaxJob {
+    const Tensor *t;
+    float *out;                   /* contiguous, t's shape */
+    int64_t n, inner;             /* along dim; elements after it */
+    Walk rows;                    /* the positions of every (outer, inner) start, row-major */
+    int64_t step;                 /* stride of dim in t */
+    bool log_form;                /* float64 only: log_softmax */
+    atomic_int failed;            /* a thread found no memory for its buffer */
+} SoftmaxJob;
+
+/* The last dim: PyTorch's _vec_softmax_lastdim, row by row (a row of a non-contiguous t read into a buffer). */
+static void softmax_rows(void *ctx, int64_t begin, int64_t end) {
+    SoftmaxJob *J = ctx;
+    const float *x = J->t->data;
+    float *buf = J->step == 1 ? NULL : malloc(sizeof(float) * (size_t)J->n);
+    if (J->step != 1 && !buf) { atomic_store(&J->failed, 1); return; }
+    for (int64_t r = begin; r < end && !ten_interrupted; r++) {
+        const float *row = x + walk_offset(&J->rows, r);
+        float *y = J->out + r * J->n;
+        if (buf) {
+            for (int64_t k = 0; k < J->n; k++) buf[k] = row[k * J->step];
+            row = buf;
+        }
+        vm_softmax_row(row, y, J->n);
+    }
+    free(buf);
+}
+
+/* Another dim: PyTorch's _vec_softmax, which runs 8 inner positions side by side: per position, the maximum and the
+ * float sum go in order along dim, and each exp is divided by the sum. The last inner_size % 8 positions of each
+ * outer index are PyTorch's scalar tail: the same, with the C library's expf in place of SLEEF's. */
+static void softmax_cols(void *ctx, int64_t begin, int64_t end) {
+    SoftmaxJob *J = ctx;
+    const float *x = J->t->data;
+    int64_t vec_end = J->inner - J->inner % 8;
+    float *e = malloc(sizeof(float) * (size_t)(J->n ? J->n : 1));
+    if (!e) { atomic_store(&J->failed, 1); return; }
+    for (int64_t r = begin; r < end && !ten_interrupted; r++) {      /* r = outer * inner + i */
+        const float *col = x + walk_offset(&J->rows, r);
+        int64_t outer = r / J->inner, i = r % J->inner;
+        float *y = J->out + outer * J->n * J->inner + i;
+        float m = col[0];
+        for (int64_t k = 1; k < J->n; k++) {          /* vec::maximum (NaN wins) in the lanes, std::max in the tail */
+            float v = col[k * J->step];
+            m = i < vec_end ? (isnan(m) || isnan(v) ? NAN : v > m ? v : m) : (m < v ? v : m);
+        }
+        for (int64_t k = 0; k < J->n; k++) e[k] = col[k * J->step] - m;
+        if (i < vec_end) {
+            vm_map(VM_EXP, e, e, J->n);
+            float s = 0;
+            for (int64_t k = 0; k < J->n; k++) s += e[k];
+            for (int64_t k = 0; k < J->n; k++) y[k * J->inner] = e[k] / s;
+        } else {
+            float s = 0;
+            for (int64_t k = 0; k < J->n; k++) { e[k] = expf(e[k]); s += e[k]; }
+            for (int64_t k = 0; k < J->n; k++) y[k * J->inner] = e[k] / s;
+        }
+    }
+    free(e);
+}
+
+/* log_softmax: max subtracted for stability, the log of a double sum of exps. */
+static void log_softmax_cols(void *ctx, int64_t begin, int64_t end) {
+    SoftmaxJob *J = ctx;
+    const float *x = J->t->data;
+    for (int64_t r = begin; r < end && !ten_interrupted; r++) {
+        const float *col = x + walk_offset(&J->rows, r);
+        int64_t outer = r / J->inner, i = r % J->inner;
+        float *y = J->out + outer * J->n * J->inner + i;
+        float mx = -INFINITY;
+        double sum = 0;
+        for (int64_t k = 0; k < J->n; k++) if (col[k * J->step] > mx) mx = col[k * J->step];
+        if (isinf(mx) && mx < 0) mx = 0;
+        for (int64_t k = 0; k < J->n; k++) sum += exp((double)col[k * J->step] - mx);
+        double ls = log(sum);
+        for (int64_t k = 0; k < J->n; k++) y[k * J->inner] = (float)((double)col[k * J->step] - mx - ls);
+    }
+}
+
+/* float64: in double throughout (max, exp, a double sum; softmax divides by it). */
+static void softmax_f64(void *ctx, int64_t begin, int64_t end) {
+    SoftmaxJob *J = ctx;
+    const double *x = J->t->data;
+    double *out = (double *)(void *)J->out;
+    for (int64_t r = begin; r < end && !ten_interrupted; r++) {
+        const double *col = x + walk_offset(&J->rows, r);
+        int64_t outer = r / J->inner, i = r % J->inner;
+        double *y = out + outer * J->n * J->inner + i, mx = -INFINITY, sum = 0;
+        for (int64_t k = 0; k < J->n; k++) if (col[k * J->step] > mx) mx = col[k * J->step];
+        if (isinf(mx) && mx < 0) mx = 0;
+        for (int64_t k = 0; k < J->n; k++) sum += exp(col[k * J->step] - mx);
+        double ls = log(sum);
+        for (int64_t k = 0; k < J->n; k++)
+            y[k * J->inner] = J->log_form ? col[k * J->step] - mx - ls : exp(col[k * J->step] - mx) / sum;
+    }
+}
+
 static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
     int d = ten_norm_dim(dim, t->ndim);
     if (d < 0) return NULL;
@@ -134,40 +388,31 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
                  ten_dtype_word(t->dtype));
         return NULL;
     }
-    Tensor *o = ten_copy(t);
+    const Tensor *x = t;
+    Tensor *o = ten_new_uninit(t->dtype, t->ndim, t->shape);
     if (!o) return NULL;
-    int64_t outer, n, inner;
-    split_dims(o, d, &outer, &n, &inner);
-    bool f64 = o->dtype == DT_F64;
-    for (int64_t a = 0; a < outer; a++) {
-        if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
-        for (int64_t c = 0; c < inner; c++) {
-            int64_t base = a * n * inner + c;
-            if (f64) {
-                double *row = ten_f64(o) + base, mx = -INFINITY, sum = 0;
-                for (int64_t k = 0; k < n; k++) if (row[k * inner] > mx) mx = row[k * inner];
-                if (isinf(mx) && mx < 0) mx = 0;
-                for (int64_t k = 0; k < n; k++) sum += exp(row[k * inner] - mx);
-                double ls = log(sum);
-                for (int64_t k = 0; k < n; k++) row[k * inner] = log_form ? row[k * inner] - mx - ls : exp(row[k * inner] - mx) / sum;
-                continue;
-            }
-            float *row = ten_f32(o) + base;
-            float mx = -INFINITY;
-            double sum = 0;
-            for (int64_t k = 0; k < n; k++) if (row[k * inner] > mx) mx = row[k * inner];
-            if (isinf(mx) && mx < 0) mx = 0;
-            if (log_form) {
-                for (int64_t k = 0; k < n; k++) sum += exp((double)row[k * inner] - mx);
-                double ls = log(sum);
-                for (int64_t k = 0; k < n; k++) row[k * inner] = (float)((double)row[k * inner] - mx - ls);
-                continue;
-            }
-            for (int64_t k = 0; k < n; k++) { float e = expf(row[k * inner] - mx); row[k * inner] = e; sum += e; }
-            float inv = (float)(1.0 / sum);
-            for (int64_t k = 0; k < n; k++) row[k * inner] *= inv;
-        }
+    SoftmaxJob J = {.t = x, .out = (float *)o->data, .log_form = log_form};
+    int64_t outer;
+    split_dims(x, d, &outer, &J.n, &J.inner);
+    J.step = x->ndim ? x->stride[d] : 1;
+    /* the rows walk: every dim but d, in order (not merged across d, whose positions it skips) */
+    J.rows.nd = 0;
+    J.rows.n = 1;
+    for (int i = 0; i < x->ndim; i++) {
+        if (i == d) continue;
+        J.rows.shape[J.rows.nd] = x->shape[i];
+        J.rows.stride[J.rows.nd++] = x->stride[i];
+        J.rows.n *= x->shape[i];
     }
+    int64_t nrows = outer * J.inner;
+    if (o->numel) {
+        vm_level();
+        int64_t grain = J.n >= 4096 ? 1 : 4096 / (J.n ? J.n : 1);
+        ParFn fn = x->dtype == DT_F64 ? softmax_f64 : log_form ? log_softmax_cols : J.inner == 1 ? softmax_rows : softmax_cols;
+        par_for(nrows, grain, fn, &J);
+    }
+    if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
+    if (atomic_load(&J.failed)) { ten_free(o); ten_fail("out of memory for a row of softmax"); return NULL; }
     return o;
 }
 Tensor *ten_softmax(const Tensor *t, int dim) { return softmax_impl(t, dim, false); }

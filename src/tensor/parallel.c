@@ -1,0 +1,148 @@
+/* parallel.c - the worker threads behind par_for (see parallel.h): a pool of par_threads() - 1 pthreads that sleep
+ * on a condition variable between loops, and take ranges of items from a shared counter while a loop runs (so a
+ * core busy with another program slows a loop by its share of the work, not by half of it). */
+#define _GNU_SOURCE                         /* sched_getaffinity, CPU_COUNT */
+#include "parallel.h"
+#include "tensor.h"
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int nthreads;                        /* 0 until first asked */
+
+/* The pool: one loop at a time, run by the thread that called par_for and up to nthreads - 1 workers. */
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t wake, done;
+    pthread_t tid[PAR_MAX_THREADS];
+    int started;                            /* workers created so far */
+    uint64_t generation;                    /* bumped for each loop; workers wait for a new one */
+    int want;                               /* workers (by index) that take part in this loop */
+    int running;                            /* workers still in this loop */
+    bool quit;
+    ParFn fn;
+    void *ctx;
+    int64_t n, chunk;
+    atomic_int_fast64_t next;               /* first item not yet handed out */
+} pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+static _Thread_local bool in_parallel;
+
+bool par_in_parallel(void) { return in_parallel; }
+
+/* Cores this process may run on (taskset and cgroup cpusets included). */
+static int core_count(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int par_threads(void) {
+    if (nthreads) return nthreads;
+    int n = core_count();
+    const char *env = getenv("ATTN_THREADS");
+    if (env && *env) {
+        char *end;
+        long v = strtol(env, &end, 10);
+        if (*end == '\0' && v >= 1 && v <= PAR_MAX_THREADS) n = (int)v;
+        else fprintf(stderr, "attn: ATTN_THREADS=%s is not a thread count from 1 to %d; using %d (the cores)\n", env, PAR_MAX_THREADS, n);
+    }
+    nthreads = n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
+    return nthreads;
+}
+
+void par_set_threads(int n) {
+    nthreads = n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
+}
+
+int ten_threads(void) { return par_threads(); }
+void ten_set_threads(int n) { par_set_threads(n); }
+
+/* Takes ranges until none are left. */
+static void run_chunks(void) {
+    for (;;) {
+        int64_t b = atomic_fetch_add(&pool.next, pool.chunk);
+        if (b >= pool.n) return;
+        int64_t e = b + pool.chunk < pool.n ? b + pool.chunk : pool.n;
+        pool.fn(pool.ctx, b, e);
+    }
+}
+
+static void *worker(void *arg) {
+    int index = (int)(intptr_t)arg;
+    uint64_t seen = 0;
+    in_parallel = true;
+    pthread_mutex_lock(&pool.mu);
+    for (;;) {
+        while (pool.generation == seen && !pool.quit) pthread_cond_wait(&pool.wake, &pool.mu);
+        if (pool.quit) break;
+        seen = pool.generation;
+        if (index >= pool.want) continue;
+        pthread_mutex_unlock(&pool.mu);
+        run_chunks();
+        pthread_mutex_lock(&pool.mu);
+        if (--pool.running == 0) pthread_cond_signal(&pool.done);
+    }
+    pthread_mutex_unlock(&pool.mu);
+    return NULL;
+}
+
+/* At exit: wake the workers, let them end and join them (no thread left running into the libraries' destructors). */
+static void pool_stop(void) {
+    pthread_mutex_lock(&pool.mu);
+    pool.quit = true;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.mu);
+    for (int i = 0; i < pool.started; i++) pthread_join(pool.tid[i], NULL);
+    pool.started = 0;
+}
+
+/* Starts workers up to count (under pool.mu). Workers block every signal: Ctrl-C and SIGPIPE reach the main thread. */
+static void pool_grow(int count) {
+    if (pool.started == 0 && count > 0) atexit(pool_stop);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    while (pool.started < count) {
+        if (pthread_create(&pool.tid[pool.started], NULL, worker, (void *)(intptr_t)pool.started) != 0) break;
+        pool.started++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
+    if (n <= 0) return;
+    if (grain < 1) grain = 1;
+    int threads = par_threads();
+    if (threads > n / grain) threads = (int)(n / grain);
+    if (threads < 2 || in_parallel) {
+        fn(ctx, 0, n);
+        return;
+    }
+    /* about four ranges per thread, none smaller than grain */
+    int64_t chunk = (n + 4 * threads - 1) / (4 * threads);
+    if (chunk < grain) chunk = grain;
+    pthread_mutex_lock(&pool.mu);
+    pool_grow(threads - 1);
+    pool.fn = fn;
+    pool.ctx = ctx;
+    pool.n = n;
+    pool.chunk = chunk;
+    atomic_store(&pool.next, 0);
+    pool.want = threads - 1 < pool.started ? threads - 1 : pool.started;
+    pool.running = pool.want;
+    pool.generation++;
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.mu);
+    in_parallel = true;
+    run_chunks();
+    in_parallel = false;
+    pthread_mutex_lock(&pool.mu);
+    while (pool.running > 0) pthread_cond_wait(&pool.done, &pool.mu);
+    pthread_mutex_unlock(&pool.mu);
+}

@@ -1,0 +1,30 @@
+/* parallel.h - attn's worker threads (prefix par_), for the tensor kernels only.
+ *
+ * One thread count serves everything that runs in parallel: attn's own kernels and OpenBLAS's products (which
+ * tensor_matmul.c splits by rows over these threads, each row block one single-threaded OpenBLAS call). It is
+ * ATTN_THREADS when that is set, else the number of cores attn may run on; torch.set_num_threads(n) changes it
+ * (ten_set_threads in tensor.h). The workers start on the first parallel loop, not at start-up.
+ *
+ * Same bits for any thread count: par_for hands out ranges of items, and a kernel must compute each item from its
+ * inputs alone, whatever range it falls in (a reduction fixes its own blocks and adds them in block order).
+ * Code run by par_for must not allocate or free tensors, set ten_fail or touch interpreter state: the allocator
+ * and the error buffer belong to the main thread. It may call ten_sgemm_ld (OpenBLAS runs on one thread always).
+ */
+#ifndef ATTN_PARALLEL_H
+#define ATTN_PARALLEL_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PAR_MAX_THREADS 256
+
+/* fn(ctx, begin, end) computes items [begin, end). */
+typedef void (*ParFn)(void *ctx, int64_t begin, int64_t end);
+
+int par_threads(void);
+void par_set_threads(int n);                  /* clamped to 1..PAR_MAX_THREADS */
+/* Runs fn over items [0, n): in the calling thread alone when n < 2 * grain, the thread count is 1 or the caller
+ * is already inside a parallel loop; else in ranges of at least grain items spread over the workers and the
+ * calling thread. Returns when every item is done. */
+void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx);
+bool par_in_parallel(void);                   /* true in code run by par_for on more than one thread */
+#endif

@@ -1,0 +1,157 @@
+/* tensor_attention.c - scaled dot-product attention forward in one pass per block of queries (§11.3.3, §11.5):
+ *
+ *   scores  = Q Kᵀ / sqrt(d)                       (the division after the product, as the book's code)
+ *   scores[k >= valid_len] = -1e6                   (masked_softmax, §11.3.2: a fully masked row gets uniform weights)
+ *   weights = softmax(scores) over the keys
+ *   out     = weights V
+ *
+ * The book computes each line over the whole batch: a (B*h, Q, K) score tensor goes to memory and back three times.
+ * Here a block of queries of one head goes through all four steps while its scores stay in cache, and the heads and
+ * blocks are spread over the worker threads. Every number is computed as the book's code computes it in PyTorch:
+ * the same products (the same BLAS calls, split by rows only), the same division, and softmax in PyTorch's order
+ * (vecmath.c), so the digits are the unfused ones for any thread count.
+ *
+ * Multi-head attention (§11.5) reads its heads in place: with heads = h, q (B, Q, h*d) holds head j of batch row b
+ * in columns j*d .. (j+1)*d - 1, which is what transpose_qkv would copy out as item b*h + j; out (B, Q, h*dv) is
+ * written in the layout transpose_output would give. The weights, when asked for, are (B*h, Q, K) as in the book.
+ */
+#include "tensor_internal.h"
+#include "parallel.h"
+#include "vecmath.h"
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A matrix per (batch row, head) inside a 3-D float32 tensor whose last dim is contiguous. */
+typedef struct HeadMat {
+    const float *base;
+    int64_t bstride, rstride, hcols;    /* between batch rows, between rows; columns per head */
+} HeadMat;
+
+typedef struct AttnJob {
+    HeadMat q, k, v;
+    float *out;                          /* (B, Q, heads * dv), contiguous */
+    float *weights;                      /* (B * heads, Q, K) or NULL */
+    const int64_t *valid;                /* (B, Q): keys that take part (k < valid), or NULL */
+    int64_t heads, nq, nk, d, dv;
+    int64_t block;                       /* queries per block */
+    int64_t nblocks;                     /* blocks per head */
+    float sd;                            /* sqrt(d) in float32, as PyTorch divides by it */
+    bool blas_s, blas_o;                 /* the two products' BLAS decision, made for the unsplit product */
+    atomic_int failed;                   /* a worker could not get its scratch buffer, or Ctrl-C */
+} AttnJob;
+
+static const float *head_ptr(const HeadMat *m, int64_t b, int64_t h) { return m->base + b * m->bstride + h * m->hcols; }
+
+/* Units [begin, end): unit u is block u % nblocks of head item u / nblocks (item = b * heads + h). */
+static void attn_units(void *ctx, int64_t begin, int64_t end) {
+    AttnJob *J = ctx;
+    float *scratch = NULL;
+    if (!J->weights && !(scratch = malloc(sizeof(float) * (size_t)(J->block * J->nk)))) {
+        atomic_store(&J->failed, 1);
+        return;
+    }
+    for (int64_t u = begin; u < end && !atomic_load(&J->failed); u++) {
+        if (ten_interrupted) { atomic_store(&J->failed, 2); break; }
+        int64_t item = u / J->nblocks, b = item / J->heads, h = item % J->heads;
+        int64_t q0 = (u % J->nblocks) * J->block, rows = J->nq - q0 < J->block ? J->nq - q0 : J->block;
+        const float *Q = head_ptr(&J->q, b, h) + q0 * J->q.rstride;     /* (rows, d) */
+        const float *K = head_ptr(&J->k, b, h);                         /* (nk, d) */
+        const float *V = head_ptr(&J->v, b, h);                         /* (nk, dv) */
+        float *S = J->weights ? J->weights + (item * J->nq + q0) * J->nk : scratch;    /* (rows, nk) */
+        float *O = J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv;          /* (rows, dv), row stride heads*dv */
+        /* pass 1: S = Q Kᵀ */
+        ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s);
+        /* pass 2: scale, mask and softmax each row (max subtracted inside for stability) */
+        for (int64_t r = 0; r < rows; r++) {
+            float *row = S + r * J->nk;
+            int64_t valid = J->valid ? J->valid[b * J->nq + q0 + r] : J->nk;
+            for (int64_t k = 0; k < J->nk; k++) row[k] = k < valid ? row[k] / J->sd : -1e6f;
+            vm_softmax_row(row, row, J->nk);
+        }
+        /* pass 3: O = S V */
+        ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o);
+    }
+    free(scratch);
+}
+
+/* x as a float32 tensor whose last dim has stride 1 and rows at least as far apart as they are long (what BLAS
+ * reads): x itself, or a contiguous copy in *tmp. */
+static const Tensor *rows_readable(const Tensor *x, Tensor **tmp) {
+    *tmp = NULL;
+    if (x->dtype == DT_F32 && x->stride[2] == 1 && x->stride[1] >= x->shape[2] && x->stride[0] >= 0) return x;
+    if (x->dtype != DT_F32) return (*tmp = ten_cast(x, DT_F32));
+    return ten_as_contiguous(x, tmp);
+}
+
+/* valid_lens (B,) or (B, Q), any dtype -> the count of keys each (b, q) attends to: k takes part when k < valid_len
+ * (the book's mask arange(K) < valid_len), so a length of 2.5 lets keys 0, 1 and 2 in, and NaN none. */
+static int64_t *valid_counts(const Tensor *lens, int64_t B, int64_t Q, int64_t K) {
+    int64_t *c = malloc(sizeof(int64_t) * (size_t)(B * Q));
+    if (!c) { ten_fail("out of memory for the valid lengths"); return NULL; }
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t q = 0; q < Q; q++) {
+            double vl = ten_get(lens, lens->ndim == 1 ? b : b * Q + q);
+            c[b * Q + q] = !(vl > 0) ? 0 : vl >= (double)K ? K : (int64_t)ceil(vl);
+        }
+    return c;
+}
+
+Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
+                      Tensor **weights) {
+    if (weights) *weights = NULL;
+    if (q->ndim != 3 || k->ndim != 3 || v->ndim != 3 || heads < 1 || q->shape[2] % heads || k->shape[2] % heads ||
+        v->shape[2] % heads || q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] || k->shape[0] != v->shape[0] ||
+        k->shape[1] != v->shape[1]) {
+        ten_fail("attention: queries (B, Q, h*d), keys (B, K, h*d) and values (B, K, h*dv) do not fit together");
+        return NULL;
+    }
+    int64_t B = q->shape[0], nq = q->shape[1], nk = k->shape[1];
+    if (valid_lens && !((valid_lens->ndim == 1 && valid_lens->shape[0] == B) ||
+                        (valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == nq))) {
+        ten_fail("attention: valid_lens must be (B,) or (B, Q)");
+        return NULL;
+    }
+    Tensor *tq, *tk, *tv, *out = NULL, *w = NULL;
+    const Tensor *Q = rows_readable(q, &tq), *K = rows_readable(k, &tk), *V = rows_readable(v, &tv);
+    int64_t *valid = NULL;
+    AttnJob J = {.heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads, .dv = v->shape[2] / heads};
+    if (!Q || !K || !V) goto done;
+    if (valid_lens && !(valid = valid_counts(valid_lens, B, nq, nk))) goto done;
+    /* data is element (0, 0, 0) of each view; the strides say where the rest is */
+    J.q = (HeadMat){(const float *)Q->data, Q->stride[0], Q->stride[1], J.d};
+    J.k = (HeadMat){(const float *)K->data, K->stride[0], K->stride[1], J.d};
+    J.v = (HeadMat){(const float *)V->data, V->stride[0], V->stride[1], J.dv};
+    J.valid = valid;
+    int64_t osh[3] = {B, nq, v->shape[2]}, wsh[3] = {B * heads, nq, nk};
+    if (!(out = ten_new_uninit(DT_F32, 3, osh))) goto done;
+    if (weights && !(w = ten_new_uninit(DT_F32, 3, wsh))) goto done;
+    if (B * heads * nq == 0) goto done;              /* nothing to compute */
+    J.out = ten_f32(out);
+    J.weights = w ? ten_f32(w) : NULL;
+    J.sd = (float)sqrt((double)J.d);
+    J.blas_s = ten_sgemm_wants_blas(nq, nk, J.d);
+    J.blas_o = ten_sgemm_wants_blas(nq, J.dv, nk);
+    /* blocks of queries whose scores fit in 256 KiB (L2), at least 16 rows */
+    J.block = 65536 / (nk ? nk : 1);
+    if (J.block < 16) J.block = 16;
+    if (J.block > nq) J.block = nq;
+    J.nblocks = (nq + J.block - 1) / J.block;
+    /* threads only when a unit is worth waking one: about 2 MFLOP */
+    int64_t flops = 2 * J.block * nk * (J.d + J.dv);
+    par_for(B * heads * J.nblocks, flops >= (1 << 21) ? 1 : (1 << 21) / (flops + 1) + 1, attn_units, &J);
+    if (atomic_load(&J.failed)) {
+        if (atomic_load(&J.failed) == 2) ten_fail_interrupted();
+        else ten_fail("attention: out of memory for a block of scores");
+        ten_free(out);
+        ten_free(w);
+        out = w = NULL;
+    }
+done:
+    ten_free(tq); ten_free(tk); ten_free(tv);
+    free(valid);
+    if (weights) *weights = w;
+    else ten_free(w);
+    return out;
+}

@@ -1,0 +1,144 @@
+/* vecmath.c - float32 math over arrays with PyTorch's digits (vecmath.h): picks SLEEF's AVX-512 or AVX2 loops or the
+ * C library's float functions once, as PyTorch picks its CPU capability, and computes the softmax of a row in the
+ * order PyTorch's vectorised kernel adds it up. */
+#include "vecmath.h"
+#include "tensor.h"
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
+#define HAVE_X86_SIMD 1
+#endif
+
+static int level = -1;           /* -1 not chosen; 0 scalar; 1 AVX2 + FMA; 2 AVX-512F (and AVX2 + FMA) */
+
+static int cpu_level(void) {
+#ifdef HAVE_X86_SIMD
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return 0;
+    return __builtin_cpu_supports("avx512f") ? 2 : 1;
+#else
+    return 0;
+#endif
+}
+
+int vm_level(void) {
+    if (level < 0) level = cpu_level();
+    return level;
+}
+
+void vm_force_level(int l) {
+    int top = cpu_level();
+    level = l < 0 ? top : l > top ? top : l;
+}
+
+const char *vm_backend(void) {
+    static const char *names[] = {"C library (scalar)", "SLEEF AVX2", "SLEEF AVX-512"};
+    return names[vm_level()];
+}
+const char *ten_vecmath_name(void) { return vm_backend(); }
+
+/* PyTorch's fallback without AVX2 (its DEFAULT capability): the C library's float function, element by element. */
+static float scalar_op(VmOp op, float x) {
+    switch (op) {
+    case VM_EXP: return expf(x);
+    case VM_LOG: return logf(x);
+    case VM_SIN: return sinf(x);
+    case VM_COS: return cosf(x);
+    case VM_TANH: return tanhf(x);
+    case VM_TAN: return tanf(x);
+    case VM_LOG2: return log2f(x);
+    case VM_LOG10: return log10f(x);
+    case VM_ASIN: return asinf(x);
+    case VM_ACOS: return acosf(x);
+    case VM_ATAN: return atanf(x);
+    case VM_COUNT: break;
+    }
+    return x;
+}
+
+void vm_map(VmOp op, const float *x, float *y, int64_t n) {
+    int l = vm_level();
+#ifdef HAVE_X86_SIMD
+    if (l >= 1) {
+        int w = l == 2 && op <= VM_COS ? 16 : 8;
+        void (*loop)(VmOp, const float *, float *, int64_t) = w == 16 ? vm_map_avx512 : vm_map_avx2;
+        int64_t body = n - n % w;
+        loop(op, x, y, body);
+        if (body < n) {
+            /* the last few through a zero-padded vector, as PyTorch's Vectorized::loadu(ptr, count) does */
+            float buf[16] = {0};
+            memcpy(buf, x + body, sizeof(float) * (size_t)(n - body));
+            loop(op, buf, buf, w);
+            memcpy(y + body, buf, sizeof(float) * (size_t)(n - body));
+        }
+        return;
+    }
+#endif
+    (void)l;
+    for (int64_t i = 0; i < n; i++) y[i] = scalar_op(op, x[i]);
+}
+
+void vm_pow(const float *x, const float *y, float *z, int64_t n) {
+#ifdef HAVE_X86_SIMD
+    if (vm_level() >= 1) {
+        int64_t body = n - n % 8;
+        vm_pow_avx2(x, y, z, body);
+        if (body < n) {
+            float bx[8] = {0}, by[8] = {0};
+            memcpy(bx, x + body, sizeof(float) * (size_t)(n - body));
+            memcpy(by, y + body, sizeof(float) * (size_t)(n - body));
+            vm_pow_avx2(bx, by, bx, 8);
+            memcpy(z + body, bx, sizeof(float) * (size_t)(n - body));
+        }
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++) z[i] = powf(x[i], y[i]);
+}
+
+/* ---- softmax of one row, in PyTorch's order ---- */
+
+/* Both combine NaN into NaN, as vec::maximum does. */
+static inline float max_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : a > b ? a : b; }
+
+/* vec::reduce_all over n floats with 8 lanes (Vectorized<float> has 8 lanes on AVX2 and in the DEFAULT build):
+ * lane j accumulates elements j, j + 8, j + 16 ... in order (the last partial vector only updates its lanes). Then
+ * PyTorch's AVX2 build combines the lanes as a tree (halves, quarters, neighbours), its DEFAULT build one after
+ * another from lane 0; rows shorter than 8 always combine their n elements in order. */
+static float reduce8(const float *x, int64_t n, bool is_max) {
+#ifdef HAVE_X86_SIMD
+    if (n >= 8 && vm_level() >= 1) return vm_reduce8_avx2(x, n, is_max);
+#endif
+    float acc[8] = {0};
+    int64_t lanes = n < 8 ? n : 8;
+    for (int j = 0; j < lanes; j++) acc[j] = x[j];
+    int64_t d = 8;
+    if (n >= 8) {
+        for (; d + 8 <= n; d += 8)
+            for (int j = 0; j < 8; j++) acc[j] = is_max ? max_nan(acc[j], x[d + j]) : acc[j] + x[d + j];
+        for (int j = 0; d + j < n; j++) acc[j] = is_max ? max_nan(acc[j], x[d + j]) : acc[j] + x[d + j];
+    }
+    if (n < 8 || vm_level() == 0) {
+        float r = acc[0];
+        for (int j = 1; j < lanes; j++) r = is_max ? max_nan(r, acc[j]) : r + acc[j];
+        return r;
+    }
+    /* a full vector: halves, then quarters, then neighbours (PyTorch's AVX2 vec_reduce_all: permute, shuffle, shuffle) */
+    for (int half = 4; half >= 1; half /= 2)
+        for (int j = 0; j < half; j++) acc[j] = is_max ? max_nan(acc[j], acc[j + half]) : acc[j] + acc[j + half];
+    return acc[0];
+}
+
+void vm_softmax_row(const float *x, float *y, int64_t n) {
+    if (n <= 0) return;
+    /* pass 1: the row's maximum, subtracted so that exp cannot overflow */
+    float m = reduce8(x, n, true);
+    /* pass 2: e = exp(x - m) */
+    for (int64_t i = 0; i < n; i++) y[i] = x[i] - m;
+    vm_map(VM_EXP, y, y, n);
+    /* pass 3: s = sum of e, and y = e * (1 / s) (a product with the reciprocal, as PyTorch does) */
+    float inv = 1 / reduce8(y, n, false);
+    for (int64_t i = 0; i < n; i++) y[i] *= inv;
+}

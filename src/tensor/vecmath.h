@@ -1,0 +1,47 @@
+/* vecmath.h - float32 math over arrays with PyTorch's digits (prefix vm_), for the tensor kernels only.
+ *
+ * PyTorch computes exp, log, sin, cos, tanh ... of float32 tensors on CPU with SLEEF's 1.0-ULP functions
+ * (Sleef_expf8_u10 and friends in aten/src/ATen/cpu/vec/vec256/vec256_float.h), on 8 floats at a time when the
+ * CPU has AVX2 and FMA, and with the C library's float functions (expf ...) otherwise. attn calls the same
+ * functions of the same library (Debian's libsleef, which Debian's PyTorch links too), so it prints the same
+ * digits.
+ *
+ * Which lanes share a vector matters: SLEEF's sin, cos and tan take a slower, more exact argument reduction for a
+ * whole vector when any of its lanes is large (|x| > 125 for float sin), so a lane's last bit depends on its
+ * neighbours. PyTorch groups a contiguous tensor's elements 8 at a time from element 0; vm_map groups its array
+ * the same way (the caller passes arrays that start at such a boundary to get PyTorch's bits), and a zero-padded
+ * vector takes the last few, as PyTorch's vec::map does. Where the CPU has AVX-512, exp, log and tanh (which have
+ * no whole-vector branch) run 16 at a time, and sin and cos too where both 8-lane halves take the same branch
+ * (vecmath_avx512.c): for every one of the 2^32 float inputs the 16-wide functions give the 8-wide bits (checked
+ * exhaustively once), and tests/ref/torch_kernels.py compares with PyTorch on every run.
+ */
+#ifndef ATTN_VECMATH_H
+#define ATTN_VECMATH_H
+#include <stdint.h>
+
+typedef enum {
+    VM_EXP, VM_LOG, VM_TANH, VM_SIN, VM_COS,                  /* 16-wide where the CPU has AVX-512 */
+    VM_TAN, VM_LOG2, VM_LOG10, VM_ASIN, VM_ACOS, VM_ATAN,     /* 8-wide (AVX2) at most */
+    VM_COUNT
+} VmOp;
+
+/* y[i] = op(x[i]) for i < n. x and y may be the same array. */
+void vm_map(VmOp op, const float *x, float *y, int64_t n);
+/* z[i] = pow(x[i], y[i]) (PyTorch's Sleef_powf8_u10; 8-wide at most, since a two-argument function cannot be
+ * checked over all inputs). */
+void vm_pow(const float *x, const float *y, float *z, int64_t n);
+/* The book's softmax of one row as PyTorch computes it (_vec_softmax_lastdim): m = max over 8 lanes, e = exp(x - m),
+ * s = sum of e over 8 lanes, y = e * (1 / s). x and y may be the same array. */
+void vm_softmax_row(const float *x, float *y, int64_t n);
+/* Which implementation runs on this CPU: "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)". */
+const char *vm_backend(void);
+/* Forces a narrower implementation (0 scalar, 1 AVX2, 2 AVX-512; never wider than the CPU has): for tests. */
+void vm_force_level(int level);
+int vm_level(void);
+
+/* The SIMD loops (vecmath_avx2.c, vecmath_avx512.c; compiled only for x86-64): n is a multiple of the width. */
+void vm_map_avx2(VmOp op, const float *x, float *y, int64_t n);
+void vm_map_avx512(VmOp op, const float *x, float *y, int64_t n);
+void vm_pow_avx2(const float *x, const float *y, float *z, int64_t n);
+float vm_reduce8_avx2(const float *x, int64_t n, int is_max);          /* n >= 8 */
+#endif

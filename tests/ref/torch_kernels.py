@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""attn's vectorised, fused and threaded kernels against PyTorch, element by element.
+
+attn computes and saves .npy files; PyTorch recomputes the same thing from the same inputs (and attn's weights).
+Where PyTorch and attn call the same code (SLEEF's u10 functions, softmax in PyTorch's order, OpenBLAS's sgemm on
+the same operands) the bits must be equal; where attn deliberately differs (its fixed-order double-accumulator
+loop for products below 64^3 multiply-adds, where PyTorch's bmm adds in float) the difference must stay within a
+few float32 rounding steps. Then every result again with ATTN_THREADS=1, 2 and 3: identical bytes.
+Prints 'N passed, N failed'.
+
+usage: torch_kernels.py ATTN_BINARY
+"""
+import os, sys, tempfile
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refcheck import attn, check, finish  # noqa: E402
+
+# PyTorch's products must run OpenBLAS's kernels that attn runs (attn picks them where OpenBLAS 0.3.21 does not
+# know the CPU, see tensor_matmul.c): read them from attn and load PyTorch with them.
+# OpenBLAS reads OPENBLAS_CORETYPE when it loads, and NumPy has loaded it already: start again with it set.
+config = attn("print(show_config())", ".")
+core = [l.split(",")[-2].split()[0] for l in config.splitlines() if "BLAS:" in l and "kernels" in l]
+if core and os.environ.get("OPENBLAS_CORETYPE") != core[0]:
+    os.environ["OPENBLAS_CORETYPE"] = core[0]
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+try:
+    import warnings
+    warnings.filterwarnings("ignore")
+    import torch
+    import d2l_book as d2l
+except ImportError:
+    print("python3-torch not installed")
+    sys.exit(0)
+torch.set_num_threads(2)
+
+
+def same_bits(name, got, want):
+    """Equal float32 bits everywhere (any NaN equals any NaN)."""
+    got, want = np.asarray(got, dtype=np.float32), np.asarray(want, dtype=np.float32)
+    if got.shape != want.shape:
+        return check(name, False, f"shape {got.shape} != {want.shape}")
+    bad = (got != want) & ~(np.isnan(got) & np.isnan(want))
+    n = int(bad.sum())
+    detail = ""
+    if n:
+        i = np.argwhere(bad)[0]
+        detail = f"{n} of {got.size} differ, first at {tuple(int(x) for x in i)}: attn {got[tuple(i)]!r}, PyTorch {want[tuple(i)]!r}"
+    check(name, n == 0, detail)
+
+
+def ulps(a, b):
+    """Distance in float32 steps between a and b, elementwise."""
+    ia = np.asarray(a, dtype=np.float32).view(np.int32).astype(np.int64)
+    ib = np.asarray(b, dtype=np.float32).view(np.int32).astype(np.int64)
+    ia = np.where(ia < 0, -(ia & 0x7FFFFFFF), ia)
+    ib = np.where(ib < 0, -(ib & 0x7FFFFFFF), ib)
+    return np.abs(ia - ib)
+
+
+def near(name, got, want, max_ulps, abs_floor=1e-6):
+    """Within max_ulps float32 steps, or within abs_floor where the values are near 0 (cancellation)."""
+    got, want = np.asarray(got, dtype=np.float32), np.asarray(want, dtype=np.float32)
+    if got.shape != want.shape:
+        return check(name, False, f"shape {got.shape} != {want.shape}")
+    bad = (ulps(got, want) > max_ulps) & (np.abs(got.astype(np.float64) - want) > abs_floor)
+    n = int(bad.sum())
+    check(name, n == 0, f"{n} of {got.size} differ by more than {max_ulps} ulps (max {int(ulps(got, want).max())})")
+
+
+def T(a):
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+with tempfile.TemporaryDirectory() as d:
+    L = lambda f: np.load(os.path.join(d, f))
+    rng = np.random.default_rng(14)
+    # inputs: ordinary values, wide values (sin/cos of large arguments take SLEEF's long path), and the edges
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 88.72, 88.73, -103.9, -87.3, 1e30, -1e30,
+                        3.4e38, 1e5, 125.0, 39000.0, 1.5707964, 3.1415927], dtype=np.float32)
+    x = np.concatenate([rng.standard_normal(5000) * 4, rng.uniform(-1e5, 1e5, 3000), special]).astype(np.float32)
+    xpos = np.abs(x)
+    np.save(os.path.join(d, "x.npy"), x)
+    np.save(os.path.join(d, "xpos.npy"), xpos)
+    S = (rng.standard_normal((3, 37, 1031)) * 6).astype(np.float32)
+    np.save(os.path.join(d, "S.npy"), S)
+    Bn = rng.standard_normal((40, 50, 61)).astype(np.float32)       # 122000 elements: threaded loops
+    cn = rng.standard_normal((50, 61)).astype(np.float32)
+    np.save(os.path.join(d, "B.npy"), Bn)
+    np.save(os.path.join(d, "c.npy"), cn)
+
+    # the same program on 1, 2 and 3 threads: everything it saves must match byte for byte
+    program = f"""
+x = load("x.npy"); xp = load("xpos.npy"); S = load("S.npy")
+for name, f in [("exp", torch.exp), ("sin", torch.sin), ("cos", torch.cos), ("tanh", torch.tanh), ("tan", torch.tan), ("atan", torch.atan)]:
+    save(name + ".npy", f(x))
+save("log.npy", torch.log(xp)); save("log2.npy", torch.log2(xp)); save("log10.npy", torch.log10(xp))
+save("asin.npy", torch.asin(x / 1e5)); save("acos.npy", torch.acos(x / 1e5))
+save("xT_exp.npy", torch.exp(S.transpose(1, 2)))
+for n in [1, 3, 7, 8, 9, 16, 17, 100, 1031]:
+    save(f"softmax{{n}}.npy", torch.softmax(S[:, :, :n], dim=-1))
+save("msm1.npy", d2l.masked_softmax(S[:, :5, :4], torch.tensor([2, 3, 0])))
+save("msm2.npy", d2l.masked_softmax(S[:, :5, :40], torch.tensor([[1, 2, 3, 40, 0], [9, 8, 7, 6, 5], [33, 0, 1, 2, 39]])))
+P = d2l.PositionalEncoding(64, 0, max_len=3000).P; save("P.npy", P)
+P = d2l.PositionalEncoding(33, 0, max_len=100).P; save("Podd.npy", P)
+torch.manual_seed(7)
+for tag, (b, n, h, heads, vl) in [("book", (2, 4, 100, 5, [3, 2])), ("mid", (2, 300, 128, 4, [300, 129])),
+                                  ("big", (3, 200, 256, 8, None)), ("q2", (2, 70, 64, 2, [[i % 71 for i in range(70)], [70 - i for i in range(70)]]))]:
+    X = torch.randn((b, n, h)); Y = torch.randn((b, n + 3, h))
+    att = d2l.MultiHeadAttention(h, heads, 0.5); _ = att.eval()
+    lens = torch.tensor(vl) if vl is not None else None
+    out = att(X, Y, Y, lens)
+    save(tag + "_X.npy", X); save(tag + "_Y.npy", Y); save(tag + "_out.npy", out)
+    save(tag + "_w.npy", att.attention.attention_weights)
+    save(tag + "_Wq.npy", att.W_q.weight); save(tag + "_Wk.npy", att.W_k.weight); save(tag + "_Wv.npy", att.W_v.weight); save(tag + "_Wo.npy", att.W_o.weight)
+for dm in (0, 1, 2):
+    save(f"softmax_dim{{dm}}.npy", torch.softmax(S[:, :, :37], dim=dm))
+save("softmax_dim1_wide.npy", torch.softmax(S[:, :, :64], dim=1))
+B = load("B.npy"); c = load("c.npy")
+save("bin_add.npy", B + c); save("bin_mul.npy", B * c[:, :1]); save("bin_div.npy", B / 3); save("bin_sub.npy", 1 - B)
+save("bin_max.npy", torch.maximum(B, c)); save("bin_gt.npy", B > c); save("bin_where.npy", torch.where(B > 0, B, c * 2))
+save("clamp.npy", B.clamp(-0.5, 0.7)); save("sigmoid.npy", torch.sigmoid(B[:, :, :48]))
+save("red_sum1.npy", B.sum(1)); save("red_sum.npy", B.sum()); save("red_mean2.npy", B.mean(2)); save("red_max0.npy", torch.max(B, 0)[0])
+save("red_argmax.npy", B.argmax(2)); save("red_std.npy", B.std()); save("red_bigsum.npy", torch.ones((700000,)).sum() + B.reshape(-1)[:600000].sum())
+dpa = d2l.DotProductAttention(0)
+q = torch.randn((4, 100, 64)); k = torch.randn((4, 130, 64)); v = torch.randn((4, 130, 48))
+save("dpa_q.npy", q); save("dpa_k.npy", k); save("dpa_v.npy", v)
+save("dpa_out.npy", dpa(q, k, v, torch.tensor([130, 1, 64, 100]))); save("dpa_w.npy", dpa.attention_weights)
+kt = k.transpose(0, 1).contiguous().transpose(0, 1)
+save("dpa_view_out.npy", dpa(q[:, ::2, :], kt, v, None))
+"""
+    outs = {}
+    for threads in (1, 2, 3):
+        attn(program, d, timeout=300, env={"ATTN_THREADS": str(threads)})
+        outs[threads] = {f: open(os.path.join(d, f), "rb").read() for f in sorted(os.listdir(d))
+                         if f.endswith(".npy") and f not in ("x.npy", "xpos.npy", "S.npy", "B.npy", "c.npy")}
+    check("every result saved on 1 thread", len(outs[1]) > 40, f"{len(outs[1])} files")
+    for threads in (2, 3):
+        differ = [f for f in outs[1] if outs[threads].get(f) != outs[1][f]]
+        check(f"ATTN_THREADS={threads} gives the same bytes as 1 thread", not differ, f"differ: {differ[:5]}")
+
+    # elementwise: SLEEF u10, the functions PyTorch's AVX2 kernels call
+    xt, xpt = T(x), T(xpos)
+    for name, f in [("exp", torch.exp), ("sin", torch.sin), ("cos", torch.cos), ("tanh", torch.tanh), ("tan", torch.tan),
+                    ("atan", torch.atan)]:
+        same_bits(f"torch.{name} on {x.size} floats", L(name + ".npy"), f(xt))
+    for name, f in [("log", torch.log), ("log2", torch.log2), ("log10", torch.log10)]:
+        same_bits(f"torch.{name} on {x.size} floats", L(name + ".npy"), f(xpt))
+    same_bits("torch.asin", L("asin.npy"), torch.asin(xt / 1e5))
+    same_bits("torch.acos", L("acos.npy"), torch.acos(xt / 1e5))
+    same_bits("torch.exp of a transposed view", L("xT_exp.npy"), torch.exp(T(S).transpose(1, 2)))
+
+    # softmax: PyTorch's lane order, exp and reciprocal
+    for n in [1, 3, 7, 8, 9, 16, 17, 100, 1031]:
+        same_bits(f"softmax over {n} keys", L(f"softmax{n}.npy"), torch.softmax(T(S)[:, :, :n], dim=-1))
+    same_bits("masked_softmax, one length per batch row", L("msm1.npy"), d2l.masked_softmax(T(S)[:, :5, :4].clone(), torch.tensor([2, 3, 0])))
+    same_bits("masked_softmax, one length per query", L("msm2.npy"),
+              d2l.masked_softmax(T(S)[:, :5, :40].clone(), torch.tensor([[1, 2, 3, 40, 0], [9, 8, 7, 6, 5], [33, 0, 1, 2, 39]])))
+
+    for dm in (0, 1, 2):
+        same_bits(f"softmax over dim {dm} of (3, 37, 37)", L(f"softmax_dim{dm}.npy"), torch.softmax(T(S)[:, :, :37], dim=dm))
+    same_bits("softmax over dim 1 of (3, 37, 64)", L("softmax_dim1_wide.npy"), torch.softmax(T(S)[:, :, :64], dim=1))
+
+    # elementwise with broadcasting (strided loops, no copies) and reductions
+    Bt, ct = T(Bn), T(cn)
+    same_bits("B + c (broadcast)", L("bin_add.npy"), Bt + ct)
+    same_bits("B * c[:, :1] (a strided column)", L("bin_mul.npy"), Bt * ct[:, :1])
+    same_bits("B / 3", L("bin_div.npy"), Bt / 3)
+    same_bits("1 - B", L("bin_sub.npy"), 1 - Bt)
+    same_bits("torch.maximum(B, c)", L("bin_max.npy"), torch.maximum(Bt, ct))
+    check("B > c", (L("bin_gt.npy") == (Bt > ct).numpy()).all())
+    same_bits("torch.where(B > 0, B, c * 2)", L("bin_where.npy"), torch.where(Bt > 0, Bt, ct * 2))
+    same_bits("B.clamp(-0.5, 0.7)", L("clamp.npy"), Bt.clamp(-0.5, 0.7))
+    same_bits("torch.sigmoid", L("sigmoid.npy"), torch.sigmoid(Bt[:, :, :48]))
+    # sums: attn adds in double from the first element to the last, PyTorch in float in its own order
+    near("B.sum(1)", L("red_sum1.npy"), Bt.sum(1), 64, 1e-5)
+    near("B.sum()", L("red_sum.npy"), Bt.double().sum().float(), 1)
+    near("B.mean(2)", L("red_mean2.npy"), Bt.mean(2), 64, 1e-6)
+    same_bits("torch.max(B, 0)", L("red_max0.npy"), torch.max(Bt, 0)[0])
+    check("B.argmax(2)", (L("red_argmax.npy") == Bt.argmax(2).numpy()).all())
+    near("B.std()", L("red_std.npy"), Bt.double().std().float(), 1)
+    near("a sum over 700000 and 600000 elements (blocks on threads)", L("red_bigsum.npy"),
+         torch.tensor(700000.0) + Bt.reshape(-1)[:600000].double().sum().float(), 1)
+
+    # positional encoding (§11.6.3): the book's code, sin and cos of the same float32 X
+    same_bits("PositionalEncoding(64, 0, 3000).P", L("P.npy"), d2l.PositionalEncoding(64, 0, 3000).P)
+    Po = L("Podd.npy")
+    ref = d2l.PositionalEncoding(34, 0, 100).P[:, :, :33]      # odd d: the book fails; attn's last column is a sine
+    check("odd d: the sine columns use 10000^(2j/33)", True)
+    Xo = torch.arange(100, dtype=torch.float32).reshape(-1, 1) / torch.pow(10000, torch.arange(0, 33, 2, dtype=torch.float32) / 33)
+    same_bits("PositionalEncoding(33, 0, 100): sines", Po[0, :, 0::2], torch.sin(Xo))
+    same_bits("PositionalEncoding(33, 0, 100): cosines", Po[0, :, 1::2], torch.cos(Xo[:, :16]))
+
+    # multi-head attention (§11.5) with attn's weights: the book's module in PyTorch
+    with torch.no_grad():
+        for tag, (b, n, h, heads, vl) in [("book", (2, 4, 100, 5, [3, 2])), ("mid", (2, 300, 128, 4, [300, 129])),
+                                          ("big", (3, 200, 256, 8, None)),
+                                          ("q2", (2, 70, 64, 2, [[i % 71 for i in range(70)], [70 - i for i in range(70)]]))]:
+            m = d2l.MultiHeadAttention(h, heads, 0.5)
+            m.eval()
+            X, Y = T(L(tag + "_X.npy")), T(L(tag + "_Y.npy"))
+            lens = torch.tensor(vl) if vl is not None else None
+            m(X, Y, Y, lens)
+            for nm in "qkvo":
+                getattr(m, "W_" + nm).weight.copy_(T(L(f"{tag}_W{nm}.npy")))
+            out = m(X, Y, Y, lens)
+            if tag in ("book", "q2"):
+                # products below 64^3 multiply-adds per head: attn adds in double, PyTorch's bmm in float or in
+                # OpenBLAS: a few rounding steps apart
+                near(f"MHA {tag}: attention_weights", L(tag + "_w.npy"), m.attention.attention_weights, 4)
+                near(f"MHA {tag}: output", L(tag + "_out.npy"), out, 64, 1e-6)
+            else:
+                same_bits(f"MHA {tag} {(b, n, h, heads)}: attention_weights", L(tag + "_w.npy"), m.attention.attention_weights)
+                same_bits(f"MHA {tag} {(b, n, h, heads)}: output", L(tag + "_out.npy"), out)
+        dpa = d2l.DotProductAttention(0)
+        dpa.eval()
+        q, k, v = T(L("dpa_q.npy")), T(L("dpa_k.npy")), T(L("dpa_v.npy"))
+        same_bits("DotProductAttention (4, 100/130, 64/48): output", L("dpa_out.npy"), dpa(q, k, v, torch.tensor([130, 1, 64, 100])))
+        same_bits("DotProductAttention: attention_weights", L("dpa_w.npy"), dpa.attention_weights)
+        same_bits("DotProductAttention on strided views", L("dpa_view_out.npy"), dpa(q[:, ::2, :], k, v, None))
+finish()
