@@ -258,7 +258,7 @@ static Value *bi_linear(Interp *I, Args *a) {
 /* ---- DotProductAttention (§11.3.3) ---- */
 
 /* valid_lens that the fused kernel takes as they are: none, (B,) or (B, Q). Others go the unfused way, whose
- * masked_softmax explains what is wrong with them. */
+ * masked_softmax explains what is wrong with them (as do float64 inputs, which the fused kernel does not take). */
 static bool lens_fit(const Tensor *lens, int64_t B, int64_t Q) {
     return !lens || (lens->ndim == 1 && lens->shape[0] == B) || (lens->ndim == 2 && lens->shape[0] == B && lens->shape[1] == Q);
 }
@@ -289,7 +289,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
         return NULL;
     }
     bool active = dropout_active(self);
-    if (!active && lens_fit(valid_lens, q->shape[0], q->shape[1])) {
+    if (!active && lens_fit(valid_lens, q->shape[0], q->shape[1]) && q->dtype == DT_F32 && k->dtype == DT_F32 && v->dtype == DT_F32) {
         /* no dropout: the fused kernel, with the same digits (tensor_attention.c) */
         Tensor *w = NULL, *out = ten_attention(q, k, v, valid_lens, 1, &w);
         if (out) val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
@@ -442,7 +442,8 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     if (pq->ndim != 3 || pk->ndim != 3 || pv->ndim != 3) { rt_error(I, "MultiHeadAttention: W_q, W_k and W_v must give 3-D tensors"); goto out; }
     int64_t H = pq->shape[2];
     if (H % heads != 0) { rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)H, (long long)heads); goto out; }
-    if (dpa_plain(inner) && lens_fit(lens, q->shape[0], q->shape[1]) && pk->shape[2] == H && pv->shape[2] == H) {
+    if (dpa_plain(inner) && lens_fit(lens, q->shape[0], q->shape[1]) && pk->shape[2] == H && pv->shape[2] == H &&
+        pq->dtype == DT_F32 && pk->dtype == DT_F32 && pv->dtype == DT_F32) {
         /* the heads read in place and written in transpose_output's layout by the fused kernel (tensor_attention.c) */
         Tensor *w = NULL;
         if (!(oc = ten_attention(pq, pk, pv, lens, heads, &w))) goto out;

@@ -1,8 +1,8 @@
 /* tensor_reduce.c - reductions over one dim or all, softmax (§11.3 uses it along the last dim), cumsum.
  *
  * Reductions read their input through its strides (no contiguous copy) and compute each result element in a fixed
- * order: sums and products accumulate in double from the first element to the last, so results are the same on
- * every machine and for any thread count. Results are spread over the threads; a reduction to one value (X.sum())
+ * order: float32 sums and means in PyTorch's own order (sum_f32_pytorch), other sums and products in double from
+ * the first element to the last, so results are the same on every machine and for any thread count. Results are spread over the threads; a reduction to one value (X.sum())
  * cuts its input into fixed blocks of REDUCE_BLOCK elements, reduces them on the threads and combines the blocks
  * in order. softmax follows PyTorch's order and functions (vecmath.c), so its digits are PyTorch's. */
 #include "tensor_internal.h"
@@ -218,6 +218,155 @@ static void red_blocks(void *ctx, int64_t begin, int64_t end) {
     }
 }
 
+/* ---- float32 sums in PyTorch's order (aten/src/ATen/native/cpu/SumKernel.cpp: cascade_sum) ----
+ *
+ * PyTorch adds float32 in float32, in an order that depends on the layout: it walks the reduced dim innermost
+ * (the reduced dims by the input's strides, then the kept dims, last one innermost), merges dims it can, and sums a
+ * run in chunks of at least 16 whose sums cascade through four levels (multi_row_sum), four interleaved partial sums
+ * at a time (row_sum), eight lanes at a time where the run is contiguous. The same order here gives PyTorch's bits,
+ * and the digits it prints (1.0000 when the weights of a softmax row add up to 0.99999994, 1. when to exactly 1).
+ * This is PyTorch on one thread; its threads split large reductions elsewhere, and their digits then depend on its
+ * thread count, as attn's never do. */
+
+static int64_t ceil_log2(int64_t x) { return x <= 1 ? 0 : 64 - __builtin_clzll((uint64_t)(x - 1)); }
+
+/* nrows (<= 4) sums of W (1 or 8) lanes: element (i, k, l) at x[i*row_stride + k*col_stride + l], i < size. */
+static void multi_row_sum(const float *x, int64_t row_stride, int64_t col_stride, int64_t size, int nrows, int W,
+                          float out[4][8]) {
+    enum { LEVELS = 4 };
+    int64_t level_power = ceil_log2(size) / LEVELS;
+    if (level_power < 4) level_power = 4;
+    int64_t level_step = (int64_t)1 << level_power, level_mask = level_step - 1;
+    float acc[LEVELS][4][8];
+    memset(acc, 0, sizeof acc);
+    int64_t i = 0;
+    for (; i + level_step <= size;) {
+        for (int64_t j = 0; j < level_step; j++, i++)
+            for (int k = 0; k < nrows; k++)
+                for (int l = 0; l < W; l++) acc[0][k][l] += x[i * row_stride + k * col_stride + l];
+        for (int j = 1; j < LEVELS; j++) {
+            for (int k = 0; k < nrows; k++)
+                for (int l = 0; l < W; l++) { acc[j][k][l] += acc[j - 1][k][l]; acc[j - 1][k][l] = 0; }
+            if ((i & (level_mask << (j * level_power))) != 0) break;
+        }
+    }
+    for (; i < size; i++)
+        for (int k = 0; k < nrows; k++)
+            for (int l = 0; l < W; l++) acc[0][k][l] += x[i * row_stride + k * col_stride + l];
+    for (int j = 1; j < LEVELS; j++)
+        for (int k = 0; k < nrows; k++)
+            for (int l = 0; l < W; l++) acc[0][k][l] += acc[j][k][l];
+    for (int k = 0; k < nrows; k++)
+        for (int l = 0; l < W; l++) out[k][l] = acc[0][k][l];
+}
+
+/* row_sum: the run (size elements of W lanes, stride apart) as (-1, 4), four cascaded partial sums, the leftover
+ * into the first, then the four added up. */
+static void row_sum(const float *x, int64_t stride, int64_t size, int W, float out[8]) {
+    float part[4][8];
+    int64_t size_ilp = size / 4;
+    multi_row_sum(x, 4 * stride, stride, size_ilp, 4, W, part);
+    for (int64_t i = size_ilp * 4; i < size; i++)
+        for (int l = 0; l < W; l++) part[0][l] += x[i * stride + l];
+    for (int k = 1; k < 4; k++)
+        for (int l = 0; l < W; l++) part[0][l] += part[k][l];
+    for (int l = 0; l < W; l++) out[l] = part[0][l];
+}
+
+/* One loop2d call of cascade_sum: dim 0 (size0, input stride s0) is reduced; dim 1 (size1, s1) has output stride
+ * o1 (0 when it is reduced too). Adds each sum into out[j * o1]. Strides in elements. */
+static void cascade_2d(const float *x, int64_t size0, int64_t s0, int64_t size1, int64_t s1, float *out, int64_t o1) {
+    float v[4][8], r[8];
+    if (s0 == 1 && size0 >= 8) {                                   /* contiguous inner reduction */
+        int64_t vec_size = size0 / 8;
+        for (int64_t j = 0; j < size1; j++) {
+            const float *row = x + j * s1;
+            row_sum(row, 8, vec_size, 8, r);
+            float final_acc = 0;
+            for (int64_t k = vec_size * 8; k < size0; k++) final_acc += row[k];
+            for (int l = 0; l < 8; l++) final_acc += r[l];
+            out[j * o1] += final_acc;
+        }
+    } else if (s1 == 1 && size1 >= 8) {                            /* contiguous outer reduction */
+        int64_t j = 0;
+        for (; j + 32 <= size1; j += 32) {
+            multi_row_sum(x + j, s0, 8, size0, 4, 8, v);
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < 8; l++) out[(j + 8 * k + l) * o1] += v[k][l];
+        }
+        for (; j + 8 <= size1; j += 8) {
+            row_sum(x + j, s0, size0, 8, r);
+            for (int l = 0; l < 8; l++) out[(j + l) * o1] += r[l];
+        }
+        for (; j < size1; j++) { row_sum(x + j, s0, size0, 1, r); out[j * o1] += r[0]; }
+    } else if (s0 < s1) {                                          /* scalar inner */
+        for (int64_t j = 0; j < size1; j++) { row_sum(x + j * s1, s0, size0, 1, r); out[j * o1] += r[0]; }
+    } else {                                                       /* scalar outer */
+        int64_t j = 0;
+        for (; j + 3 < size1; j += 4) {
+            multi_row_sum(x + j * s1, s0, s1, size0, 4, 1, v);
+            for (int k = 0; k < 4; k++) out[(j + k) * o1] += v[k][0];
+        }
+        for (; j < size1; j++) { row_sum(x + j * s1, s0, size0, 1, r); out[j * o1] += r[0]; }
+    }
+}
+
+/* sum (or mean: the float32 sum divided by the count) of float32 t over the dims flagged in reduced, into the
+ * contiguous float32 o, in PyTorch's order (above). */
+static void sum_f32_pytorch(const Tensor *t, const bool *reduced, bool mean, Tensor *o) {
+    /* the result's strides over t's dims: 0 for reduced dims, row-major over the kept ones */
+    int64_t ostride[TEN_MAX_DIMS], st = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        ostride[i] = reduced[i] ? 0 : st;
+        if (!reduced[i]) st *= t->shape[i];
+    }
+    /* TensorIterator's order: reduced dims first (by the input's strides), then kept dims (by the result's) */
+    int order[TEN_MAX_DIMS], n = 0;
+    for (int i = t->ndim - 1; i >= 0; i--) if (t->shape[i] != 1) order[n++] = i;
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0; b--) {
+            int x = order[b - 1], y = order[b];
+            bool swap;
+            if (reduced[x] != reduced[y]) swap = reduced[y];
+            else if (reduced[x]) swap = t->stride[x] > t->stride[y] || (t->stride[x] == t->stride[y] && t->shape[x] > t->shape[y]);
+            else swap = ostride[x] > ostride[y];
+            if (!swap) break;
+            order[b - 1] = y; order[b] = x;
+        }
+    /* merge dims that both operands step through as one */
+    int64_t sz[TEN_MAX_DIMS], is[TEN_MAX_DIMS], os[TEN_MAX_DIMS];
+    int m = 0;
+    for (int a = 0; a < n; a++) {
+        int i = order[a];
+        if (m && is[m - 1] * sz[m - 1] == t->stride[i] && os[m - 1] * sz[m - 1] == ostride[i]) { sz[m - 1] *= t->shape[i]; continue; }
+        sz[m] = t->shape[i]; is[m] = t->stride[i]; os[m] = ostride[i]; m++;
+    }
+    float *out = ten_f32(o);
+    memset(out, 0, sizeof(float) * (size_t)o->numel);
+    const float *x = t->data;
+    if (m == 0) { out[0] += x[0]; }
+    else if (m == 1 && os[0] != 0) {                               /* nothing reduced (a dim of size 1) */
+        for (int64_t j = 0; j < sz[0]; j++) out[j * os[0]] += x[j * is[0]];
+    } else {
+        /* the dims beyond the first two, iterated outside, each call adding into the result */
+        int64_t size1 = m > 1 ? sz[1] : 1, s1 = m > 1 ? is[1] : 0, o1 = m > 1 ? os[1] : 0, outer = 1;
+        for (int a = 2; a < m; a++) outer *= sz[a];
+        for (int64_t c = 0; c < outer; c++) {
+            int64_t rem = c, xoff = 0, ooff = 0;
+            for (int a = 2; a < m; a++) { int64_t k = rem % sz[a]; rem /= sz[a]; xoff += k * is[a]; ooff += k * os[a]; }
+            if (os[0] != 0)                                        /* PyTorch swaps so the reduced dim comes first */
+                cascade_2d(x + xoff, size1, s1, sz[0], is[0], out + ooff, os[0]);
+            else
+                cascade_2d(x + xoff, sz[0], is[0], size1, s1, out + ooff, o1);
+        }
+    }
+    if (mean) {
+        int64_t cnt = 1;
+        for (int i = 0; i < t->ndim; i++) if (reduced[i]) cnt *= t->shape[i];
+        for (int64_t j = 0; j < o->numel; j++) out[j] /= (float)cnt;
+    }
+}
+
 Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     if (op == RED_MEAN && !ten_is_float(t->dtype)) {
         ten_fail("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
@@ -253,6 +402,10 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     }
     Tensor *o = ten_new(reduce_dtype(op, t->dtype), nd, shape);
     if (!o || o->numel == 0) return o;
+    if (t->dtype == DT_F32 && (op == RED_SUM || op == RED_MEAN)) {
+        sum_f32_pytorch(t, reduced, op == RED_MEAN, o);
+        return o;
+    }
     RedRun R = {&J, o, NULL, false, 0};
     if (o->numel == 1 && n >= 2 * REDUCE_BLOCK) {
         /* one result from many elements: fixed blocks on the threads, combined in order */

@@ -107,8 +107,9 @@ static void test_softmax_row(void **state) {
 static void test_attention_matches_definition(void **state) {
     (void)state;
     int64_t qs[3] = {2, 70, 24}, ks[3] = {2, 90, 24}, vs[3] = {2, 90, 12};
-    rng_seed(3);
-    Tensor *q = ten_randn(3, qs), *k = ten_randn(3, ks), *v = ten_randn(3, vs);
+    Rng g;
+    rng_seed(&g, 3);
+    Tensor *q = ten_randn(&g, 3, qs), *k = ten_randn(&g, 3, ks), *v = ten_randn(&g, 3, vs);
     int64_t two = 2;
     Tensor *lens = ten_new(DT_I64, 1, &two);
     ten_i64(lens)[0] = 90;
