@@ -5,24 +5,25 @@
 #include <immintrin.h>
 #include <sleef.h>
 
-/* n is a multiple of 8. */
+/* n is a multiple of 8. (A switch of loops, not a function pointer: sleef.h declares the functions with a
+ * const-qualified return type, which clang will not take for a plain pointer.) */
 void vm_map_avx2(VmOp op, const float *x, float *y, int64_t n) {
-    __m256 (*f)(__m256) = NULL;
+#define LOOP(f) for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(y + i, f(_mm256_loadu_ps(x + i))); break
     switch (op) {
-    case VM_EXP: f = Sleef_expf8_u10avx2; break;
-    case VM_LOG: f = Sleef_logf8_u10avx2; break;
-    case VM_SIN: f = Sleef_sinf8_u10avx2; break;
-    case VM_COS: f = Sleef_cosf8_u10avx2; break;
-    case VM_TANH: f = Sleef_tanhf8_u10avx2; break;
-    case VM_TAN: f = Sleef_tanf8_u10avx2; break;
-    case VM_LOG2: f = Sleef_log2f8_u10avx2; break;
-    case VM_LOG10: f = Sleef_log10f8_u10avx2; break;
-    case VM_ASIN: f = Sleef_asinf8_u10avx2; break;
-    case VM_ACOS: f = Sleef_acosf8_u10avx2; break;
-    case VM_ATAN: f = Sleef_atanf8_u10avx2; break;
-    case VM_COUNT: return;
+    case VM_EXP: LOOP(Sleef_expf8_u10avx2);
+    case VM_LOG: LOOP(Sleef_logf8_u10avx2);
+    case VM_SIN: LOOP(Sleef_sinf8_u10avx2);
+    case VM_COS: LOOP(Sleef_cosf8_u10avx2);
+    case VM_TANH: LOOP(Sleef_tanhf8_u10avx2);
+    case VM_TAN: LOOP(Sleef_tanf8_u10avx2);
+    case VM_LOG2: LOOP(Sleef_log2f8_u10avx2);
+    case VM_LOG10: LOOP(Sleef_log10f8_u10avx2);
+    case VM_ASIN: LOOP(Sleef_asinf8_u10avx2);
+    case VM_ACOS: LOOP(Sleef_acosf8_u10avx2);
+    case VM_ATAN: LOOP(Sleef_atanf8_u10avx2);
+    case VM_COUNT: break;
     }
-    for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(y + i, f(_mm256_loadu_ps(x + i)));
+#undef LOOP
 }
 
 /* PyTorch's vec::reduce_all of n >= 8 floats with vec::maximum (NaN wins) or +: lane j takes elements j, j+8, ...

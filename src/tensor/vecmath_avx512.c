@@ -27,15 +27,15 @@ static void sincos_like_avx2(VmOp op, const float *x, float *y, int64_t n) {
 
 /* n is a multiple of 16; op is VM_EXP, VM_LOG, VM_TANH, VM_SIN or VM_COS. */
 void vm_map_avx512(VmOp op, const float *x, float *y, int64_t n) {
-    __m512 (*f)(__m512) = NULL;
+#define LOOP(f) for (int64_t i = 0; i < n; i += 16) _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i))); break
     switch (op) {
-    case VM_EXP: f = Sleef_expf16_u10avx512f; break;
-    case VM_LOG: f = Sleef_logf16_u10avx512f; break;
-    case VM_TANH: f = Sleef_tanhf16_u10avx512f; break;
-    case VM_SIN: case VM_COS: sincos_like_avx2(op, x, y, n); return;
-    default: return;
+    case VM_EXP: LOOP(Sleef_expf16_u10avx512f);
+    case VM_LOG: LOOP(Sleef_logf16_u10avx512f);
+    case VM_TANH: LOOP(Sleef_tanhf16_u10avx512f);
+    case VM_SIN: case VM_COS: sincos_like_avx2(op, x, y, n); break;
+    default: break;
     }
-    for (int64_t i = 0; i < n; i += 16) _mm512_storeu_ps(y + i, f(_mm512_loadu_ps(x + i)));
+#undef LOOP
 }
 
 #else
