@@ -19,7 +19,7 @@ from refcheck import attn, check, finish  # noqa: E402
 # PyTorch's products must run OpenBLAS's kernels that attn runs (attn picks them where OpenBLAS 0.3.21 does not
 # know the CPU, see tensor_matmul.c): read them from attn and load PyTorch with them.
 # OpenBLAS reads OPENBLAS_CORETYPE when it loads, and NumPy has loaded it already: start again with it set.
-config = attn("print(show_config())", ".")
+config = attn("print(attn.show_config())", ".")
 core = [l.split(",")[-2].split()[0] for l in config.splitlines() if "BLAS:" in l and "kernels" in l]
 if core and os.environ.get("OPENBLAS_CORETYPE") != core[0]:
     os.environ["OPENBLAS_CORETYPE"] = core[0]
