@@ -448,7 +448,7 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
         Tensor *w = NULL;
         if (!(oc = ten_attention(pq, pk, pv, lens, heads, &w))) goto out;
         val_attr_set(inner, "attention_weights", val_tensor(w));
-        y = attn_linear_forward(I, Wo, oc);
+        y = project(I, Wo, "W_o", oc);
         goto out;
     }
     if (!(tq = transpose_qkv(I, pq, heads)) || !(tk = transpose_qkv(I, pk, heads)) || !(tv = transpose_qkv(I, pv, heads))) goto out;
