@@ -393,13 +393,16 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     /* the slopes are fitted where the leading term dominates: over the larger half of the sizes (all of two or three) */
     int first = m >= 4 ? (int)(m - 1) / 2 : 0;
     ten_set_blas_threshold(0);     /* every product through BLAS, so all sizes are timed the same way */
+    int threads = ten_threads();
+    ten_set_threads(1);            /* one core: threads that start only above some size would bend the slopes */
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
         for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(&session_of(I)->rng, kind, ns[i], d, k, (int)reps);
-        if (ten_interrupted) { ten_set_blas_threshold(-1); sb_free(&o); return rt_interrupt(I); }
+        if (ten_interrupted) { ten_set_blas_threshold(-1); ten_set_threads(threads); sb_free(&o); return rt_interrupt(I); }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }
     ten_set_blas_threshold(-1);
+    ten_set_threads(threads);
     Value *r = val_dict(), *sl = val_dict(), *nl = val_list(m);
     for (int64_t i = 0; i < m; i++) val_seq_set(nl, i, val_int(ns[i]));
     dict_set(r->u.dict, "n", nl);
