@@ -6,7 +6,7 @@ in Chinese (LANG=zh_CN.UTF-8) with its progress shared with English. Screen colu
 Asian Wide/Fullwidth = 2), independently of attn. Each test starts its own tmux server (its own socket) and stops
 only that server. Prints 'N passed, N failed'.
 usage: cjk_pty.py ATTN_BINARY"""
-import os, re, shutil, subprocess, sys, tempfile, time, unicodedata
+import atexit, os, re, shutil, subprocess, sys, tempfile, time, unicodedata
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
 from refcheck import ATTN, check, finish  # noqa: E402
@@ -14,6 +14,15 @@ from refcheck import ATTN, check, finish  # noqa: E402
 
 def width(s):
     return sum(0 if unicodedata.combining(c) or c == "\u200b" else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+OPEN = []          # the tmux servers this test started: all stopped at exit, whatever failed
+
+
+@atexit.register
+def stop_all():
+    for s in list(OPEN):
+        s.close()
 
 
 class Screen:
@@ -24,6 +33,7 @@ class Screen:
         self.own_state = state is None
         self.state = state or tempfile.mkdtemp()
         envs = " ".join(f"{k}='{v}'" for k, v in dict(env, XDG_STATE_HOME=self.state, ATTN_PLOT="summary").items())
+        OPEN.append(self)
         # the pane stays after the command ends (a listing), until close() stops this server
         subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
                         "-s", "t", f"env {envs} {cmd}; sleep 60"], check=True)
@@ -48,6 +58,8 @@ class Screen:
         return self.text()
 
     def close(self):
+        if self in OPEN:
+            OPEN.remove(self)
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
         if self.own_state:
             shutil.rmtree(self.state, ignore_errors=True)
