@@ -54,7 +54,7 @@ static Value *resolve_chain(const char *chain) {
     part[k] = 0;
     Value *v = completion_interp() ? interp_lookup(completion_interp(), part) : NULL;
     if (v) v = val_incref(v);
-    else if (builtins_is_module(part)) v = val_module(part);
+    else if ((v = builtins_constant(part)) && v->kind != V_MODULE) { val_decref(v); v = NULL; }   /* torch, nn, F ... */
     while (v && chain[k] == '.') {
         chain += k + 1;
         k = strcspn(chain, ".");
@@ -63,7 +63,10 @@ static Value *resolve_chain(const char *chain) {
         part[k] = 0;
         Value *next = NULL;
         if (v->kind == V_OBJECT && (next = val_attr_get(v, part))) next = val_incref(next);
-        else if (v->kind == V_MODULE && builtins_is_module(part)) next = val_module(part);
+        else if (v->kind == V_MODULE && (next = builtins_module_attr(v->u.module, part)) && next->kind != V_MODULE) {
+            val_decref(next);        /* torch.nn is a module to complete in; torch.zeros is not */
+            next = NULL;
+        }
         val_decref(v);
         v = next;
     }
