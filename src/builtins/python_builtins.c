@@ -314,6 +314,8 @@ static Value *bi_format(Interp *I, Args *a) {
 static Value *bi_type(Interp *I, Args *a) {
     if (a->npos != 1) return rt_error(I, "type() takes exactly one argument");
     if (a->pos[0]->kind == V_OBJECT && a->pos[0]->u.obj.klass) return val_incref(a->pos[0]->u.obj.klass);   /* a class of the student's */
+    Value *c = builtins_value_class(a->pos[0]);           /* torch.Tensor, torch.Size, int, ... */
+    if (c) return c;
     char buf[96];
     snprintf(buf, sizeof buf, "<class '%s'>", val_type_name(a->pos[0]));
     return val_str(buf);

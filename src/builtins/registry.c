@@ -117,6 +117,8 @@ Value *builtins_constant(const char *name) {
 }
 
 /* module.name: a name that depends on the module, a submodule (torch.nn, nn.functional), a constant or a function. */
+static Value *cached_class(const char *module, const char *name);
+
 Value *builtins_module_attr(const char *module, const char *name) {
     Value *v = nn_module_attr(module, name);
     if (v) return v;
@@ -127,8 +129,11 @@ Value *builtins_module_attr(const char *module, const char *name) {
     v = builtins_constant(name);
     if (v && v->kind == V_MODULE) { val_decref(v); v = NULL; }
     if (v) return v;
-    if (!strcmp(module, "torch"))
+    if (!strcmp(module, "torch")) {
         for (const Builtin *t = bi_torch_only; t->name; t++) if (!strcmp(t->name, name)) return val_builtin(t);
+        /* torch.Tensor and torch.Size: the classes type() gives */
+        if (!strcmp(name, "Tensor") || !strcmp(name, "Size")) return cached_class("torch", name);
+    }
     const Builtin *b = builtins_find(name);
     return b ? val_builtin(b) : NULL;
 }
@@ -170,4 +175,35 @@ const char *builtins_missing(const char *module, const char *name) {
     if (!names || !listed(names, name)) return NULL;
     snprintf(msg, sizeof msg, "%s.%s is not in attn: type help to see what is", module, name);
     return msg;
+}
+
+/* One class per qualified name, made on first use and kept, so type(x) == torch.Tensor and isinstance(x,
+ * torch.Tensor) compare the same value. New reference. */
+static Value *cached_class(const char *module, const char *name) {
+    static struct { char qual[64]; Value *cls; } cache[48];
+    static int n;
+    char qual[64];
+    snprintf(qual, sizeof qual, "%s.%s", module, name);
+    for (int i = 0; i < n; i++) if (!strcmp(cache[i].qual, qual)) return val_incref(cache[i].cls);
+    if (n == (int)(sizeof cache / sizeof *cache)) return NULL;
+    snprintf(cache[n].qual, sizeof cache[n].qual, "%s", qual);
+    cache[n].cls = class_new_builtin(name, module, NULL, NULL, false);
+    return val_incref(cache[n++].cls);
+}
+
+/* The class of a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
+ * torch.return_types.max ..., and Python's int, float, str, ... (module "builtins"). */
+Value *builtins_value_class(const Value *v) {
+    const char *module = "builtins", *name = val_type_name(v);
+    switch (v->kind) {
+    case V_TENSOR: module = "torch"; name = "Tensor"; break;
+    case V_DTYPE: module = "torch"; name = "dtype"; break;
+    case V_TUPLE:
+        if (v->u.seq.is_size) { module = "torch"; name = "Size"; }
+        else if (v->u.seq.named) { module = "torch.return_types"; name = strrchr(v->u.seq.named->name, '.') + 1; }
+        break;
+    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_DICT: case V_RANGE: case V_SLICE: break;
+    default: return NULL;
+    }
+    return cached_class(module, name);
 }

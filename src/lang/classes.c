@@ -496,6 +496,9 @@ static bool is_instance(Value *v, Value *ci) {
     }
     if (ci->kind == V_CLASS) {
         if (ci == class_object()) return true;
+        Value *vc = builtins_value_class(v);          /* torch.Tensor, torch.Size, ...: the value's own class */
+        val_decref(vc);
+        if (vc && vc == ci) return true;
         if (v->kind == V_OBJECT && v->u.obj.klass) return class_is_subclass(v->u.obj.klass, ci);
         if (ci->u.cls->is_module && !ci->u.cls->interp && ci->u.cls->nbases == 1 && ci->u.cls->bases[0] == class_object())
             return val_is_module(v);         /* nn.Module itself: attn's built-in modules are modules too */

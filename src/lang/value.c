@@ -639,7 +639,10 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
     case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
     case V_OBJECT: object_repr(out, v, depth); break;
     case V_MODULE: sb_printf(out, "<module '%s' (built in to attn)>", v->u.module); break;
-    case V_CLASS: sb_printf(out, "<class '%s.%s'>", v->u.cls->module_name, v->u.cls->name); break;
+    case V_CLASS:
+        if (!strcmp(v->u.cls->module_name, "builtins")) sb_printf(out, "<class '%s'>", v->u.cls->name);   /* Python's own */
+        else sb_printf(out, "<class '%s.%s'>", v->u.cls->module_name, v->u.cls->name);
+        break;
     }
 }
 
