@@ -98,10 +98,10 @@ static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
 Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x) {
     double p = attr_num(drop, "p", 0);
     if (!training(drop) || p <= 0) return ten_copy(x);
-    Tensor *r = ten_cast(x, DT_F32);
+    Tensor *r = ten_cast(x, ten_is_float(x->dtype) ? x->dtype : DT_F32);      /* float64 stays float64 */
     if (!r) return NULL;
     float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
-    for (int64_t i = 0; i < r->numel; i++) ten_f32(r)[i] = rng_uniform(g) < p ? 0.0f : ten_f32(r)[i] * scale;
+    for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0.0 : ten_get(r, i) * scale);
     return r;
 }
 

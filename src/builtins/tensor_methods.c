@@ -76,6 +76,10 @@ static Value *m_cast(Interp *I, Args *a) {
 static Value *m_to(Interp *I, Args *a) {
     Value *d = arg(a, 1, "dtype");
     if (!d) d = arg(a, -1, "device");
+    if (!d && !strcmp(a->fn->name, "type")) {        /* X.type(): the legacy type name, 'torch.FloatTensor' */
+        DType t = self(a)->dtype;
+        return val_str(t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
+    }
     if (!d) return rt_error(I, "%s() needs a dtype or a device", a->fname);
     if (d->kind == V_STR) return val_incref(a->pos[0]);          /* devices: attn has only the CPU */
     Value *dt = arg(a, 1, "dtype");
@@ -183,6 +187,39 @@ static Value *m_reshape_inplace(Interp *I, Args *a) {
     return val_incref(a->pos[0]);
 }
 
+static Value *m_element_size(Interp *I, Args *a) { return val_int((int64_t)ten_dtype_size(self(a)->dtype)); }
+
+/* X.new_zeros(size) / new_ones (tag 1) / new_full(size, v) (2) / new_empty (3) / new_tensor(data) (4): X's dtype
+ * unless dtype= says otherwise. */
+static Value *m_new(Interp *I, Args *a) {
+    static const char *const kw[] = {"size", "fill_value", "dtype", "device", "requires_grad", NULL};
+    static const char *const kw_data[] = {"data", "dtype", "device", "requires_grad", NULL};
+    int tag = a->fn->tag;
+    Args b = *a;
+    b.pos = a->pos + 1;
+    b.npos = a->npos - 1;
+    if (!args_check(I, &b, tag == 2 ? 2 : tag == 4 ? 1 : -1, tag == 4 ? kw_data : kw)) return NULL;
+    bool has;
+    DType dt = self(a)->dtype;
+    if (!get_dtype(I, &b, &has, &dt)) return NULL;
+    if (tag == 4) {
+        Value *data = arg(&b, 0, "data");
+        if (!data) return rt_error(I, "new_tensor(data) needs data");
+        Tensor *t = interp_to_tensor(I, data, true, dt);
+        return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
+    }
+    int64_t shape[TEN_MAX_DIMS];
+    int nd;
+    double v = tag == 1 ? 1 : 0;
+    if (tag == 2) {
+        Value *sz = arg(&b, 0, "size"), *fv = arg(&b, 1, "fill_value");
+        if (!sz || !fv) return rt_error(I, "new_full(size, fill_value) needs both");
+        Args sa = {&sz, 1, NULL, NULL, 0, a->fname, NULL};
+        if (!arg_shape(I, &sa, 0, shape, &nd) || !arg_double(I, fv, "fill_value", &v)) return NULL;
+    } else if (!arg_shape(I, &b, 0, shape, &nd)) return NULL;
+    return done(I, ten_full(dt, nd, shape, v));
+}
+
 static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(ten_is_float(self(a)->dtype)); }
 
 #define INPLACE(name, sig, help) {name, m_inplace, sig, help " In place: X changes, and so does every view of it.", "", 0}
@@ -221,6 +258,12 @@ const Builtin bi_tensor_methods[] = {
     {"copy_", m_fill, "X.copy_(src)", "Writes src (broadcast, cast to X's dtype) into X, in place.", "", 2},
     {"view_as", m_view_as, "X.view_as(Y)", "X viewed with Y's shape (as X.view(Y.shape)).", "", 0},
     {"expand_as", m_view_as, "X.expand_as(Y)", "X broadcast to Y's shape, as a view.", "", 1},
+    {"element_size", m_element_size, "X.element_size()", "Bytes per element: 4 for float32, 8 for float64 and int64, 1 for bool.", "", 0},
+    {"new_zeros", m_new, "X.new_zeros(size)", "Zeros of X's dtype.", "", 0},
+    {"new_ones", m_new, "X.new_ones(size)", "Ones of X's dtype.", "", 1},
+    {"new_full", m_new, "X.new_full(size, fill_value)", "A tensor of X's dtype filled with fill_value.", "", 2},
+    {"new_empty", m_new, "X.new_empty(size)", "A new tensor of X's dtype (attn fills it with zeros).", "", 3},
+    {"new_tensor", m_new, "X.new_tensor(data)", "A tensor of X's dtype from data.", "", 4},
     {"is_floating_point", m_is_floating_point, "X.is_floating_point()", "True for float32 and float64.", "", 0},
     INPLACE("add_", "X.add_(Y, alpha=1)", "X += alpha * Y."),
     INPLACE("sub_", "X.sub_(Y, alpha=1)", "X -= alpha * Y."),

@@ -746,8 +746,20 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
     return done(I, out);
 }
 
+/* is_tensor(x) (tag 0), is_floating_point(x) (tag 1) */
+static Value *bi_is_tensor(Interp *I, Args *a) {
+    static const char *const kw[] = {"obj", NULL};
+    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "%s() takes one argument", a->fname) : NULL;
+    Value *v = a->pos[0];
+    if (a->fn->tag == 0) return val_bool(v->kind == V_TENSOR);
+    if (v->kind != V_TENSOR) return rt_error(I, "is_floating_point(): argument 'input' must be Tensor, not %s", val_type_name(v));
+    return val_bool(ten_is_float(v->u.t->dtype));
+}
+
 #define MAPF(name, sig, help, tag) {name, bi_map, sig, help, "", tag}
 const Builtin bi_torch_more[] = {
+    {"is_tensor", bi_is_tensor, "torch.is_tensor(obj)", "True when obj is a tensor.", "", 0},
+    {"is_floating_point", bi_is_tensor, "torch.is_floating_point(X)", "True when X is float32 or float64.", "", 1},
     {"einsum", bi_einsum, "torch.einsum(equation, *operands)",
      "Sums of products named by letters: torch.einsum('bqd,bkd->bqk', Q, K) is Q @ K.transpose(1, 2) per batch. Letters "
      "in the output stay, the others are summed; '...' stands for the unnamed dims.", "", 0},

@@ -499,7 +499,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
 
 
 /* The data attributes of a tensor, in tensor_attr's order. */
-static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "is_leaf", NULL};
+static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "is_leaf", "is_cuda", NULL};
 
 static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     Tensor *t = obj->u.t;
@@ -522,6 +522,7 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     if (!strcmp(name, "requires_grad")) return val_bool(obj->param);
     if (!strcmp(name, "grad")) return val_none();
     if (!strcmp(name, "is_leaf")) return val_bool(true);
+    if (!strcmp(name, "is_cuda")) return val_bool(false);
     const Builtin *m = builtins_find_method(name);
     if (m) return val_method(obj, m);
     static const char *const autograd[] = {"backward", "requires_grad_", "retain_grad", "register_hook", "grad_fn", NULL};
