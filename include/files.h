@@ -1,4 +1,5 @@
-/* files.h - where attn keeps the user's state, and writing files so that nothing is lost (prefix file_). */
+/* files.h - the user's files (prefix file_): where attn keeps its state, writing a file so that nothing is lost,
+ * where a lesson or a transcript may write, and locks for files two attn processes share. */
 #ifndef ATTN_FILES_H
 #define ATTN_FILES_H
 #include <stdbool.h>
@@ -6,4 +7,48 @@
 
 /* $XDG_STATE_HOME/attn (default ~/.local/state/attn), created if missing; "" when there is no home. */
 const char *file_state_dir(void);
+
+/* ---- writing without losing anything ----
+ * A file is written to a temporary name beside it (registered, so a SIGTERM or SIGHUP removes it), every write
+ * checked (a full disk, ulimit -f), flushed to the disk, and only then renamed over the old file: on any failure
+ * the old file is untouched and the message says why ("No space left on device"). */
+typedef struct FileWriter {
+    char path[4096], tmp[4200];
+    int fd;
+    int err;              /* the first errno seen (0 when none) */
+} FileWriter;
+bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen);
+void file_put(FileWriter *w, const void *data, size_t n);      /* errors are remembered for file_commit */
+bool file_commit(FileWriter *w, char *err, size_t errlen);     /* false: nothing changed, err says why */
+void file_abort(FileWriter *w);
+bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen);
+
+/* A temporary file written by someone else (gnuplot's savefig output): removed if attn is killed meanwhile. */
+void file_temp_add(const char *path);
+void file_temp_remove(const char *path);     /* forget it (after renaming it, or removing it) */
+/* SIGTERM and SIGHUP remove the temporary files in flight before attn dies; SIGXFSZ (ulimit -f) becomes a write
+ * error (EFBIG) reported like a full disk, instead of killing attn mid-save. */
+void file_signals_install(void);
+
+/* ---- where a lesson or a transcript may write ----
+ * The student's own statements may write anywhere they can. A lesson or transcript (a stranger's file) writes only
+ * under the directory attn started in, or one the user names with --allow-write DIR; and nothing at all while a
+ * question's answers are checked. */
+typedef struct FilePolicy {
+    bool restricted;      /* writes only under root */
+    bool frozen;          /* no writes (an answer check is running) */
+    char root[4096];      /* the resolved directory */
+    const char *who;      /* "a lesson", "a transcript": for messages */
+} FilePolicy;
+void file_allow_dir(const char *dir);                   /* --allow-write DIR from the command line */
+void file_policy_restrict(FilePolicy *p, const char *who);
+/* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student. */
+bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen);
+
+/* ---- locks ----
+ * An exclusive lock on path + ".lock" (created), waited for at most timeout_ms: two attn sessions read, merge and
+ * write a shared file (progress, history) one after the other. -1 when it could not be had (errno: ETIMEDOUT when
+ * another process held it all that time, else why the lock file could not be made). */
+int file_lock(const char *path, int timeout_ms);
+void file_unlock(int fd);
 #endif

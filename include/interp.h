@@ -85,6 +85,7 @@ typedef struct Interp {
     StrBuf *capture;             /* when set, print() and echoes go here instead of stdout */
     StrBuf *tee;                 /* when set, a copy of all output as a transcript shows it (figures as their summary line) */
     FILE *out;
+    int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
     bool echo_values;            /* print the value of a bare expression at top level */
     int call_depth;
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
@@ -129,6 +130,10 @@ __attribute__((format(printf, 2, 3)))
 Value *rt_error(Interp *I, const char *fmt, ...);
 Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
 Value *rt_quit(Interp *I);                      /* quit() / exit() */
+/* Would `more` further values (about 64 bytes each) with the live values and tensors pass the memory limit
+ * (ten_limit_bytes)? false with the out-of-memory error set: a list that grows without end stops with a
+ * message instead of an out-of-memory kill. */
+bool interp_memory_ok(Interp *I, int64_t more);
 /* The boundary where the tensor library's failure (ten_error, ten_error_kind) becomes the interpreter's error:
  * every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
 Value *rt_tensor_error(Interp *I);
@@ -143,7 +148,9 @@ void interp_error_at(Interp *I, int line, int col);
 /* Appends a frame to the pending error's call chain (for tracebacks). */
 void interp_error_add_frame(Interp *I, const char *file, int line, int col, const char *func, const char *text);
 
-void interp_write(Interp *I, const char *s);    /* to the capture buffer or the output stream */
+/* To the capture buffer or the output stream. false when the stream cannot be written (a closed pipe, a full disk):
+ * then I->output_errno says why and the run is stopped as by quit() (the caller returns its failure). */
+bool interp_write(Interp *I, const char *s);
 
 /* Calls any callable value with positional and keyword arguments. */
 Value *interp_call(Interp *I, Value *fn, Args *a);

@@ -72,8 +72,12 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
                        char *err, size_t errlen);
 
-/* Where lessons live: $ATTN_LESSONS, ./lessons, or the installed share/attn/lessons. Lists NN-*.md sorted. */
+/* Where lessons live: $ATTN_LESSONS, the installed share/attn/lessons, or the checkout attn was built in (never a
+ * ./lessons that happens to be in the current directory). Lists NN-*.md sorted. */
 char **lesson_list(int *n);
+const char *lesson_dir(void);              /* the folder lesson_list reads (NULL when none) */
+const char *lesson_dir_note(void);         /* a line for the list when ./lessons is there but not used, else NULL */
+char *lesson_progress_key(const Lesson *l);   /* the name its progress is kept under (caller frees) */
 /* Finds lesson N (1-based) or a path or a name. Caller frees. NULL when none. */
 char *lesson_find(const char *which);
 

@@ -13,6 +13,7 @@
 #define ATTN_SESSION_H
 #include "interp.h"
 #include "plot.h"
+#include "files.h"
 #include "tensor.h"
 #include <stdbool.h>
 
@@ -42,6 +43,8 @@ struct Session {
     DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
                                       * current session (set on push and pop) */
     Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
+    FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
+                                      * own REPL, under one directory for lessons and transcripts (files.h) */
     const SessionCommand *commands;  /* NULL-word terminated; NULL for none */
     void *lesson;                    /* the lesson being run (the lesson module's), NULL otherwise */
     Session *below;                  /* the session this one was pushed over, NULL for the outermost */

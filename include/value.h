@@ -122,6 +122,8 @@ Value *val_incref(Value *v);
 void val_decref(Value *v);
 /* A new value of kind k with one reference, every field zero: the one constructor, so containers are tracked. */
 Value *val_new(VKind k);
+/* Bytes held by live values (structs and list item arrays): with ten_live_bytes(), what the memory limit bounds. */
+int64_t val_live_bytes(void);
 /* Values that hold references to values (lists, dicts, objects, functions...): what each one holds is listed by
  * val_children, the one place the cycle collector and freeing learn it. A new container kind goes there. */
 void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx);

@@ -43,6 +43,65 @@ has "a bidi override in a transcript is refused" "$("$ATTN" --check bidi.md 2>&1
 printf '# L\r\n\r\n## One {#one}\r\n\r\n```attn\r\nattn> 1 + 1\r\n2\r\n```\r\n' > lessons/crlf.md
 has "CRLF line ends are fine" "$("$ATTN" --check lessons/crlf.md 2>&1)" "1 steps and questions ok"
 
+# ---- writes: only under the directory attn started in (or --allow-write DIR), never from an answer check ----
+mkdir -p "$T/outside" "$T/w2/lessons" && cd "$T/w2" || exit 2
+echo "precious" > "$T/outside/victim.npy"
+cat > lessons/evil.md <<'LESSON'
+# Evil
+
+## One {#one}
+
+```attn
+attn> X = torch.ones(2)
+attn> save('inside.npy', X)
+```
+
+```question
+What is X.sum()?
+answer: save('VICTIM', X) or X.sum()
+```
+
+## Two {#two}
+
+```attn
+attn> save('../outside/victim.npy', X)
+attn> save('ABS', X)
+attn> d2l.plot(torch.arange(3.), torch.arange(3.))
+attn> savefig('ABSFIG')
+```
+LESSON
+sed -i "s|VICTIM|$T/outside/victim.npy|; s|ABSFIG|$T/outside/fig.svg|; s|ABS|$T/outside/abs.npy|" lessons/evil.md
+out=$(printf '\n\nskip\n\n\n\n\nquit\n' | "$ATTN" lesson "$T/w2/lessons/evil.md" 2>&1)
+eq "an answer check never writes (the victim is untouched)" "$(cat "$T/outside/victim.npy")" "precious"
+has "the student is told the answer check tried to write" "$(echo "$out" | tr '\n' ' ')" "may not write files while an answer is checked"
+[ -f inside.npy ] && ok || bad "a lesson statement writes under the current directory"
+has "../ is refused with the directory named" "$out" "save('../outside/victim.npy'): a lesson may write only under $T/w2 (where attn started)"
+has "an absolute path is refused" "$out" "save('$T/outside/abs.npy'): a lesson may write only under"
+has "savefig outside is refused" "$out" "savefig('$T/outside/fig.svg'): a lesson may write only under"
+[ ! -e "$T/outside/abs.npy" ] && [ ! -e "$T/outside/fig.svg" ] && ok || bad "files appeared outside"
+eq "and nothing was written over the victim either" "$(cat "$T/outside/victim.npy")" "precious"
+ln -s "$T/outside" link
+printf '```attn\nattn> save("link/x.npy", torch.ones(1))\n```\n' > viasymlink.md
+has "a symbolic link out of the directory is refused" "$("$ATTN" --replay viasymlink.md 2>&1)" "a transcript may write only under"
+[ ! -e "$T/outside/x.npy" ] && ok || bad "the symlink let a transcript write outside"
+out=$("$ATTN" --allow-write "$T/outside" --replay viasymlink.md 2>&1)
+[ -e "$T/outside/x.npy" ] && ok || bad "--allow-write DIR lets a transcript write there: $out"
+"$ATTN" -c "save('$T/outside/mine.npy', torch.ones(1))" && [ -e "$T/outside/mine.npy" ] && ok || bad "the student's own statements write anywhere"
+has "--allow-write needs a directory" "$("$ATTN" --allow-write "$T/nope" -c 1 2>&1)" "--allow-write $T/nope: not a directory"
+
+# ---- ./lessons in the current directory never replaces the installed lessons, nor shares their progress ----
+mkdir -p "$T/w3/lessons" && cd "$T/w3" || exit 2
+printf '# Impostor\n\n## One {#one}\n\n```attn\nattn> 1\n1\n```\n' > lessons/01-self-attention.md
+out=$("$ATTN" lesson 2>&1)
+lacks "a ./lessons folder does not replace the lesson list" "$out" "Impostor"
+has "the list says where its lessons come from" "$out" "(from "
+has "the list says ./lessons is not used, and how to use it" "$out" "./lessons here is not used"
+out=$(printf 'quit\n' | "$ATTN" lesson 1 2>&1)
+lacks "attn lesson 1 is the real lesson 1" "$out" "Impostor"
+printf '\n\n' | "$ATTN" lesson ./lessons/01-self-attention.md >/dev/null 2>&1
+has "an explicit path runs the other lesson, its progress under its own path" "$(cat "$XDG_STATE_HOME/attn/progress")" "$T/w3/lessons/01-self-attention.md 0 1"
+lacks "and the real lesson's progress is untouched" "$(cat "$XDG_STATE_HOME/attn/progress")" "01-self-attention 0 1"
+
 cd "$REPO" || exit 2
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

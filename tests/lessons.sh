@@ -76,9 +76,9 @@ has "progress saved at end of input" "$prog" "04-absolute-position"
 # a damaged progress file: a clear message, set aside, never a crash
 printf 'garbage\x01\x02 not a line\n' > "$XDG_STATE_HOME/attn/progress"
 out=$(printf 'quit\n' | "$ATTN" lesson 1 2>&1); rc=$?
-has "damaged progress reported" "$out" "was damaged"
+has "damaged progress reported" "$out" "could not be read were moved to $XDG_STATE_HOME/attn/progress.damaged-1"
 [ $rc -le 1 ] && ok || bad "damaged progress exit status $rc"
-[ -f "$XDG_STATE_HOME/attn/progress.damaged" ] && ok || bad "damaged progress kept aside"
+[ -f "$XDG_STATE_HOME/attn/progress.damaged-1" ] && ok || bad "damaged progress kept aside"
 # a state directory that cannot be written (under a regular file: fails for root too): an error, the lesson goes on
 echo "not a directory" > "$T/afile"
 out=$(printf '\nskip\nquit\n' | XDG_STATE_HOME="$T/afile/state" "$ATTN" lesson 4 2>&1); rc=$?

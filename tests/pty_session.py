@@ -232,4 +232,36 @@ for answer, want in [(b"\x1b[?62;4;22c", "sixel"), (b"\x1b[?62;22c", "terminal")
         t.send("\x04")
         t.wait()
 
+# on a slow link the terminal answers attn's query after attn stopped waiting: the late reply must not land in the
+# student's next statement ("62;4;22cprint(1 + 1)", issue 12)
+with tempfile.TemporaryDirectory() as state:
+    env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", COLUMNS="80")
+    env.pop("DISPLAY", None)
+    env.pop("ATTN_PLOT", None)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(ATTN, [ATTN, "-q"], env)
+    t = Term.__new__(Term)
+    t.pid, t.fd, t.buf = pid, fd, b""
+    t.read("attn> ")
+    t.send("d2l.plot([0, 1, 2], [0, 1, 4])\r")
+    t.read("\x1b[c", 5)
+    t.buf = b""
+    t.read("attn> ", 10)          # attn gave up waiting and drew with characters
+    t.buf = b""
+    t.send("\x1b[?62;4;22c\x1b[8;24;80t")      # the replies arrive now, as the student starts typing
+    t.send("print(1 + 1)\r")
+    out = t.read("attn> ", 5)
+    check("a late reply to the terminal query does not reach the next statement",
+          "\r\n2\r\n" in out and "62;4" not in out and "error" not in out, out)
+    t.buf = b""
+    t.send("x = 3\x1b[D\x1b[D\x1b[D\x1b[D4\r")    # arrow keys (ESC [ D) still edit the line: x4 = 3
+    t.read("attn> ", 5)
+    t.buf = b""
+    t.send("x4 * 2\r")
+    out = t.read("attn> ", 5)
+    check("arrow keys still reach libedit", "\r\n6\r\n" in out, out)
+    t.send("\x04")
+    t.wait()
+
 finish()

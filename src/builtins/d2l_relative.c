@@ -119,7 +119,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         (nv && !arg_int(I, nv, "n", &n)) || (qv && !arg_bool(I, qv, "quiet", &quiet)))
         return NULL;
     if (d < 2 || d > 4096) return rt_error(I, "rotation: d must be between 2 and 4096");
-    if (j < 0 || 2 * j + 1 >= d) return rt_error(I, "rotation: j must be between 0 and %lld for d = %lld (columns 2j and 2j+1 must exist)", (long long)(d / 2 - 1), (long long)d);
+    if (j < 0 || j >= d / 2) return rt_error(I, "rotation: j must be between 0 and %lld for d = %lld (columns 2j and 2j+1 must exist)", (long long)(d / 2 - 1), (long long)d);
     if (n < 2 || n > 100000) return rt_error(I, "rotation: n must be between 2 and 100000");
     if (delta <= -n || delta >= n) return rt_error(I, "rotation: delta must be between -(n - 1) and n - 1 (n = %lld)", (long long)n);
     /* the positions i with both i and i + delta in 0..n-1 (delta < 0 moves every pair back) */
@@ -127,6 +127,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
     double w = 1.0 / pow(10000.0, (double)(2 * j) / (double)d), c = cos(delta * w), s = sin(delta * w);
     int64_t sh[2] = {2, 2};
     Tensor *R = ten_new(DT_F32, 2, sh);
+    if (!R) return rt_tensor_error(I);
     ten_f32(R)[0] = (float)c; ten_f32(R)[1] = (float)s; ten_f32(R)[2] = (float)-s; ten_f32(R)[3] = (float)c;
     /* apply R to the pair at every position i (in double, so the check shows the identity, not float32 noise) */
     double worst = 0;

@@ -28,9 +28,9 @@ static Value *bi_print(Interp *I, Args *a) {
         val_str_of(&b, a->pos[i]);
     }
     sb_puts(&b, end && end->kind == V_STR ? end->u.str.s : "\n");
-    interp_write(I, sb_str(&b));
+    bool ok = interp_write(I, sb_str(&b));
     sb_free(&b);
-    return val_none();
+    return ok ? val_none() : NULL;
 }
 
 static Value *bi_range(Interp *I, Args *a) {
@@ -195,30 +195,46 @@ static Value *fold(Interp *I, Args *a, int which) {
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
     } else {
         if (!(src = arg(a, 0, NULL))) return rt_error(I, "%s() expected at least 1 argument", a->fname);
-        if (!(l = ops_to_list(I, src))) return NULL;
+        l = val_incref(src);
     }
-    Value *acc = NULL;
+    /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
+    Iter it;
+    if (!ops_iter_begin(I, l, &it)) { val_decref(l); return NULL; }
+    Value *acc = NULL, *x;
     if (which == 0) {
         Value *st = arg(a, 1, "start");
         acc = st ? val_incref(st) : val_int(0);
     }
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
-        Value *x = l->u.seq.items[i];
-        if (!acc) { acc = val_incref(x); continue; }
-        Value *r;
-        if (which == 0) r = ops_binary(I, AOP_ADD, acc, x);
-        else {
+    bool failed = false;
+    for (int64_t i = 0; !failed && (x = ops_iter_next(&it)); i++) {
+        if (ten_interrupted || i >= I->max_loop_iterations) {
+            if (ten_interrupted) rt_interrupt(I);
+            else rt_error(I, "%s() went through %lld items: stopped", a->fname, I->max_loop_iterations);
+            failed = true;
+        } else if (!acc) {
+            acc = val_incref(x);
+        } else if (which == 0) {
+            Value *r = ops_binary(I, AOP_ADD, acc, x);
+            val_decref(acc);
+            acc = r;
+            failed = !r;
+        } else {
             Value *c = ops_compare(I, which == 1 ? AOP_LT : AOP_GT, x, acc);
-            if (!c) { val_decref(acc); val_decref(l); return NULL; }
-            bool ok, t = val_truthy(c, &ok);
+            bool ok = false, t = c ? val_truthy(c, &ok) : false;
             val_decref(c);
-            if (!ok) { val_decref(acc); val_decref(l); return rt_error(I, "cannot compare tensors with more than one element: use torch.max"); }
-            r = val_incref(t ? x : acc);
+            if (c && !ok) rt_error(I, "cannot compare tensors with more than one element: use torch.max");
+            if (!c || !ok) failed = true;
+            else if (t) { val_decref(acc); acc = val_incref(x); }
         }
-        val_decref(acc);
-        acc = r;
-        if (!acc) { val_decref(l); return NULL; }
+        val_decref(x);
     }
+    if (failed) {
+        val_decref(acc);
+        ops_iter_end(&it);
+        val_decref(l);
+        return NULL;
+    }
+    ops_iter_end(&it);
     val_decref(l);
     if (!acc) {
         Value *def = arg(a, -1, "default");
@@ -401,7 +417,12 @@ static Value *str_join(Interp *I, Args *a) {
     sb_init(&b);
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = l->u.seq.items[i];
-        if (x->kind != V_STR) { sb_free(&b); val_decref(l); return rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x)); }
+        if (x->kind != V_STR) {
+            rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
+            sb_free(&b);
+            val_decref(l);           /* after the message: it names x, which l holds */
+            return NULL;
+        }
         if (i) sb_putn(&b, a->pos[0]->u.str.s, a->pos[0]->u.str.len);
         sb_putn(&b, x->u.str.s, x->u.str.len);
     }

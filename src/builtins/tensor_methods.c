@@ -30,6 +30,7 @@ static Value *tolist_rec(const Tensor *t, int dim, int64_t base) {
 
 static Value *m_tolist(Interp *I, Args *a) {
     if (self(a)->numel > 10000000) return rt_error(I, "tolist(): the tensor is too large to become a list");
+    if (!interp_memory_ok(I, self(a)->numel)) return NULL;
     return tolist_rec(self(a), 0, 0);
 }
 

@@ -5,6 +5,7 @@
 #include "parser.h"
 #include "pyformat.h"
 #include "textwidth.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,23 @@ Value *rt_interrupt(Interp *I) {
 Value *rt_quit(Interp *I) {
     error_setf(I, ERR_QUIT, "quit");
     return NULL;
+}
+
+bool interp_memory_ok(Interp *I, int64_t more) {
+    int64_t vals = val_live_bytes(), tens = ten_live_bytes();
+    if (more <= (ten_limit_bytes - vals - tens) / 64) return true;
+    char v[32], t[32], lim[32];
+    ten_bytes_str(vals, v, sizeof v);
+    ten_bytes_str(tens, t, sizeof t);
+    ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+    if (more > 1000000) {
+        rt_error(I, "out of memory: %lld more values would not fit (values alive take %s, tensors %s; attn's limit is %s)",
+                 (long long)more, v, t, lim);
+    } else {
+        rt_error(I, "out of memory: the values alive take %s and the tensors %s (attn's limit is %s): delete some "
+                    "(del NAME), or build fewer values", v, t, lim);
+    }
+    return false;
 }
 
 Value *rt_tensor_error(Interp *I) {
@@ -144,10 +162,14 @@ static Value *at(Interp *I, Node *n) {
     return NULL;
 }
 
-void interp_write(Interp *I, const char *s) {
+bool interp_write(Interp *I, const char *s) {
     if (I->tee) sb_puts(I->tee, s);
-    if (I->capture) sb_puts(I->capture, s);
-    else { fputs(s, I->out); }
+    if (I->capture) { sb_puts(I->capture, s); return true; }
+    errno = 0;
+    if (fputs(s, I->out) != EOF && !ferror(I->out)) return true;
+    if (!I->output_errno) I->output_errno = errno ? errno : EIO;
+    rt_quit(I);               /* nobody can read what comes next: stop, as the end of input would */
+    return false;
 }
 
 /* The column of byte col (1-based) of text as the reader counts it on screen (a CJK character is 2), as gcc's
@@ -399,6 +421,7 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
     while (rc == 0 && (e = ops_iter_next(&it))) {
         if (ten_interrupted) { rt_interrupt(I); rc = -1; val_decref(e); break; }
         if (++*count > I->max_loop_iterations) { rt_error(I, "the comprehension ran %lld iterations: stopped", I->max_loop_iterations); rc = -1; val_decref(e); break; }
+        if ((*count & 1023) == 0 && !interp_memory_ok(I, 1024)) { at(I, cf); rc = -1; val_decref(e); break; }
         rc = assign(I, cf->kids[0], e);
         val_decref(e);
         bool pass = true;
@@ -646,6 +669,7 @@ static int exec_for(Interp *I, Node *n) {
     while ((e = ops_iter_next(&it))) {
         if (ten_interrupted) { val_decref(e); rt_interrupt(I); at(I, n); rc = -1; break; }
         if (++count > I->max_loop_iterations) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", I->max_loop_iterations); at(I, n); rc = -1; break; }
+        if ((count & 1023) == 0 && !interp_memory_ok(I, 1024)) { val_decref(e); at(I, n); rc = -1; break; }
         rc = assign(I, n->kids[0], e);
         val_decref(e);
         if (rc < 0) break;
@@ -667,6 +691,7 @@ static int exec_while(Interp *I, Node *n) {
     for (;;) {
         if (ten_interrupted) { rt_interrupt(I); at(I, n); rc = -1; break; }
         if (++count > I->max_loop_iterations) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", I->max_loop_iterations); at(I, n); rc = -1; break; }
+        if ((count & 1023) == 0 && !interp_memory_ok(I, 1024)) { at(I, n); rc = -1; break; }
         Value *c = eval(I, n->kids[0]);
         if (!c) { rc = -1; break; }
         bool t;
@@ -800,14 +825,15 @@ static int exec_import(Interp *I, Node *n) {
     return 0;
 }
 
-static void echo(Interp *I, Value *v) {
-    if (v->kind == V_NONE) return;
+static bool echo(Interp *I, Value *v) {
+    if (v->kind == V_NONE) return true;
     StrBuf b;
     sb_init(&b);
     val_repr(&b, v);
     sb_putc(&b, '\n');
-    interp_write(I, sb_str(&b));
+    bool ok = interp_write(I, sb_str(&b));
     sb_free(&b);
+    return ok;
 }
 
 static int exec(Interp *I, Node *n) {
@@ -821,7 +847,7 @@ static int exec(Interp *I, Node *n) {
             val_decref(I->last_value);
             I->last_value = val_incref(v);
         }
-        if (top && I->echo_values && n->op != 1) echo(I, v);
+        if (top && I->echo_values && n->op != 1 && !echo(I, v)) { val_decref(v); return -1; }
         val_decref(v);
         return 0;
     }

@@ -758,10 +758,23 @@ void ops_iter_end(Iter *it) {
 }
 
 Value *ops_to_list(Interp *I, Value *v) {
+    /* list(range(10**9)): refused at once when it cannot fit the memory limit, never grown until killed */
+    if (v->kind == V_RANGE) {
+        uint64_t n = val_range_count(v);
+        if (!interp_memory_ok(I, n > INT64_MAX ? INT64_MAX : (int64_t)n)) return NULL;
+    }
     Iter it;
     if (!ops_iter_begin(I, v, &it)) return NULL;
     Value *l = val_list(0), *e;
-    while ((e = ops_iter_next(&it))) val_list_append(l, e);
+    for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
+        val_list_append(l, e);
+        if ((k & 4095) == 4095 && (ten_interrupted || !interp_memory_ok(I, 4096))) {
+            if (ten_interrupted) rt_interrupt(I);
+            val_decref(l);
+            l = NULL;
+            break;
+        }
+    }
     ops_iter_end(&it);
     return l;
 }

@@ -15,6 +15,10 @@ static Value **tracked;               /* every container alive: the cycle collec
 static uint32_t ntracked, captracked;
 static int64_t since_collect;
 
+/* Memory held by values (the Value structs and list item arrays): with the tensors', what the memory limit bounds. */
+static int64_t value_bytes;
+int64_t val_live_bytes(void) { return value_bytes; }
+
 static bool container_kind(VKind k) {
     return k == V_TUPLE || k == V_LIST || k == V_DICT || k == V_SLICE || k == V_METHOD || k == V_FUNC ||
            k == V_OBJECT || k == V_CLASS;
@@ -43,6 +47,7 @@ static void untrack(Value *v) {
 static bool is_tracked(const Value *v) { return v && v->gc_slot && v->gc_slot <= ntracked && tracked[v->gc_slot - 1] == v; }
 
 Value *val_new(VKind k) {
+    value_bytes += (int64_t)sizeof(Value);
     Value *v = xcalloc(1, sizeof *v);
     v->kind = k;
     v->refs = 1;
@@ -94,6 +99,7 @@ static void release(Value *v) {
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
         free(v->u.seq.items);
+        value_bytes -= v->u.seq.cap * (int64_t)sizeof(Value *);
         break;
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); break;
     case V_TENSOR: ten_free(v->u.t); break;
@@ -125,6 +131,7 @@ static void release(Value *v) {
     default: break;
     }
     untrack(v);
+    value_bytes -= (int64_t)sizeof(Value);
     free(v);
 }
 
@@ -242,6 +249,7 @@ static Value *seq(VKind k, int64_t n) {
     v->u.seq.items = xcalloc((size_t)(n ? n : 1), sizeof(Value *));
     v->u.seq.n = n;
     v->u.seq.cap = n ? n : 1;
+    value_bytes += v->u.seq.cap * (int64_t)sizeof(Value *);
     for (int64_t i = 0; i < n; i++) v->u.seq.items[i] = val_none();
     return v;
 }
@@ -300,6 +308,7 @@ void val_seq_set(Value *s, int64_t i, Value *item) {
 }
 void val_list_append(Value *l, Value *item) {
     if (l->u.seq.n == l->u.seq.cap) {
+        value_bytes += l->u.seq.cap * (int64_t)sizeof(Value *);
         l->u.seq.cap *= 2;
         l->u.seq.items = xrealloc(l->u.seq.items, sizeof(Value *) * (size_t)l->u.seq.cap);
     }

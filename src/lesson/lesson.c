@@ -340,7 +340,12 @@ static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
     I->echo_values = false;
     val_decref(I->last_value);
     I->last_value = NULL;
+    /* an answer is checked unseen: it may not write files at all (a lesson's answer: line once could) */
+    FilePolicy *files = &session_of(I)->files;
+    bool frozen = files->frozen;
+    files->frozen = true;
     int rc = interp_run(I, src, NULL, 1);
+    files->frozen = frozen;
     I->capture = saved;
     I->echo_values = echo;
     sb_free(&sink);
@@ -594,27 +599,69 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
 
 /* ---- finding lessons ---- */
 
-static const char *lesson_dir(void) {
+static bool is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Where the lessons are: $ATTN_LESSONS when set (asked for explicitly), else the installed ones next to the binary
+ * (PREFIX/bin/attn -> PREFIX/share/attn/lessons), else those of the checkout attn was built in (attn or build/attn
+ * beside lessons/). A ./lessons folder in the current directory is never taken silently: a stranger's folder
+ * would replace the real lessons and share their progress. NULL when none is found. */
+const char *lesson_dir(void) {
     static char dir[4200];
     const char *e = getenv("ATTN_LESSONS");
     if (e && *e) return e;
-    struct stat st;
-    if (stat("lessons", &st) == 0 && S_ISDIR(st.st_mode)) return "lessons";
-    /* next to the installed binary: PREFIX/bin/attn -> PREFIX/share/attn/lessons */
     char exe[4000];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            snprintf(dir, sizeof dir, "%s/../share/attn/lessons", exe);
-            if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return dir;
-            snprintf(dir, sizeof dir, "%s/lessons", exe);
-            if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return dir;
+    if (n <= 0) return NULL;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return NULL;
+    *slash = 0;
+    static const char *const rel[] = {"/../share/attn/lessons", "/lessons", "/../lessons"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(dir, sizeof dir, "%s%s", exe, rel[i]);
+        char real[4200];
+        if (is_dir(dir)) {
+            if (realpath(dir, real)) snprintf(dir, sizeof dir, "%s", real);
+            return dir;
         }
     }
-    return "lessons";
+    return NULL;
+}
+
+/* A line for the lesson list when ./lessons exists but is not the folder in use (NULL otherwise). */
+const char *lesson_dir_note(void) {
+    static char note[600];
+    const char *d = lesson_dir();
+    char here[4200], used[4200];
+    if (!is_dir("lessons") || !realpath("lessons", here)) return NULL;
+    if (d && realpath(d, used) && !strcmp(here, used)) return NULL;
+    snprintf(note, sizeof note, "(./lessons here is not used: attn lesson ./lessons/NAME.md runs one of it, and "
+                                "ATTN_LESSONS=./lessons lists them; its progress is kept apart)\n");
+    return note;
+}
+
+/* The name a lesson's progress is kept under: the file name for the lessons in lesson_dir() (and their
+ * translations in lesson_dir()/ja, /zh: one lesson whatever the language), the whole path for any other file (a
+ * downloaded 01-self-attention.md does not share the real lesson's progress). */
+char *lesson_progress_key(const Lesson *l) {
+    const char *d = lesson_dir();
+    char real[4200], dreal[4200];
+    if (!realpath(l->path, real)) return xstrdup(l->id);
+    if (d && realpath(d, dreal)) {
+        size_t n = strlen(dreal);
+        const char *rest = real + n;
+        if (!strncmp(real, dreal, n) && *rest == '/') {
+            const char *sub = strchr(rest + 1, '/');
+            if (!sub) return xstrdup(l->id);
+            bool lang = sub - rest - 1 >= 2 && sub - rest - 1 <= 3 && !strchr(sub + 1, '/');
+            for (const char *c = rest + 1; lang && c < sub; c++) lang = *c >= 'a' && *c <= 'z';
+            if (lang) return xstrdup(l->id);
+        }
+    }
+    return xstrdup(real);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -622,7 +669,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 char **lesson_list(int *n) {
     *n = 0;
     const char *dir = lesson_dir();
-    DIR *d = opendir(dir);
+    DIR *d = dir ? opendir(dir) : NULL;
     if (!d) return NULL;
     char **out = NULL;
     struct dirent *e;
@@ -853,6 +900,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     if (!l) { fprintf(stderr, "attn: %s\n", err); return -1; }
     Session S;
     session_init(&S, "summary");        /* a replay compares what a figure holds, not its pixels */
+    file_policy_restrict(&S.files, "a lesson");
     S.commands = repl_commands;
     session_push(&S);
     Interp *I = &S.I;

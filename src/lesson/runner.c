@@ -15,6 +15,8 @@
 #include "plot.h"
 #include "repl.h"
 #include "strbuf.h"
+#include "files.h"
+#include "mdblock.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -101,8 +103,12 @@ static bool same_statement(const char *a, const char *b) {
 
 /* ---- the recording (teach --record): a transcript that reads as the class went ---- */
 
+/* The fences of attn blocks are written as FENCE and become backticks when the recording is saved: as many as it
+ * takes for an output line of ``` to stay inside its block (mdblock.h). */
+#define FENCE "\x01\x02" "fence" "\x02\x01"
+
 static void rec_close_block(LessonRun *S) {
-    if (S->in_block) sb_puts(&S->record, "```\n\n");
+    if (S->in_block) sb_puts(&S->record, FENCE "\n\n");
     S->in_block = false;
 }
 
@@ -128,7 +134,7 @@ static void rec_prose(LessonRun *S, const char *fmt, ...) {
 /* A statement and what it printed, as a transcript step. */
 static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
     if (!S->recording) return;
-    if (!S->in_block) sb_puts(&S->record, "```attn\n");
+    if (!S->in_block) sb_puts(&S->record, FENCE "attn\n");
     S->in_block = true;
     for (const char *p = stmt, *e;; p = e + 1) {
         e = strchr(p, '\n');
@@ -163,20 +169,23 @@ static void rec_answer(LessonRun *S, const char *answer, const char *printed) {
 
 static void save_record(LessonRun *S) {
     if (!S->recording) return;
-    char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", S->record_path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    bool ok = f != NULL;
-    if (ok) {
-        ok = fprintf(f, LESSON_RECORDING_TITLE "%s\n\n", S->l->title) > 0;
-        ok = ok && fputs(sb_str(&S->record), f) >= 0;
-        if (S->in_block) ok = ok && fputs("```\n", f) >= 0;
-        ok = (fclose(f) == 0) && ok;
+    StrBuf b, body;
+    sb_init(&b);
+    sb_init(&body);
+    sb_puts(&body, sb_str(&S->record));
+    if (S->in_block) sb_puts(&body, FENCE "\n");
+    int n = md_fence_len_for(sb_str(&body));
+    sb_printf(&b, LESSON_RECORDING_TITLE "%s\n\n", S->l->title);
+    for (const char *p = sb_str(&body), *q; *p; p = q + strlen(FENCE)) {
+        q = strstr(p, FENCE);
+        if (!q) { sb_puts(&b, p); break; }
+        sb_putn(&b, p, (size_t)(q - p));
+        sb_pad(&b, '`', n);
     }
-    if (!ok || rename(tmp, S->record_path) != 0) {
-        fprintf(stderr, "attn: cannot write the recording %s: %s\n", S->record_path, strerror(errno));
-        remove(tmp);
-    }
+    char err[1200];       /* written whole or not at all (a full disk keeps the last recording) */
+    if (!file_write_atomic(S->record_path, b.s, b.len, err, sizeof err)) fprintf(stderr, "attn: the recording: %s\n", err);
+    sb_free(&b);
+    sb_free(&body);
 }
 
 /* ---- running statements ---- */
@@ -256,7 +265,10 @@ static void rebuild(LessonRun *S, int to) {
 static bool save(LessonRun *S, int step, int done) {
     char err[512];
     if (S->teacher) { save_record(S); return true; }
-    if (!progress_set(S->l->id, step, done, err, sizeof err)) { fprintf(stderr, "attn: %s\n", err); return false; }
+    char *key = lesson_progress_key(S->l);
+    bool ok = progress_set(key, step, done, err, sizeof err);
+    free(key);
+    if (!ok) { fprintf(stderr, "attn: %s\n", err); return false; }
     return true;
 }
 
@@ -323,7 +335,7 @@ static void indent_print(const char *prefix, const char *text) {
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
  * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */
 static char *next_input(LessonRun *S, Statement *in, bool *blank) {
-    if (!repl_read_statement(&S->r, in)) return NULL;
+    if (ferror(stdout) || !repl_read_statement(&S->r, in)) return NULL;   /* no one reads what comes next */
     const char *t = in->text;
     while (*t == ' ' || *t == '\t') t++;
     *blank = !*t;
@@ -474,6 +486,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
     LessonRun *S = xcalloc(1, sizeof *S);
     session_init(&S->sess, NULL);
+    file_policy_restrict(&S->sess.files, "a lesson");     /* a stranger's file: it writes only under one directory */
     S->sess.commands = repl_commands;
     S->sess.lesson = S;
     session_push(&S->sess);
@@ -491,7 +504,9 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (tty) lineedit_init();
     rec_prose(S, "%s", TR("(Every lesson starts with the random generator seeded with 0.)\n"));
     run(S, "torch.manual_seed(0)", NULL, SILENT, NULL);
-    int done = 0, step = teacher ? 0 : progress_get(l->id, &done);
+    char *key = lesson_progress_key(l);
+    int done = 0, step = teacher ? 0 : progress_get(key, &done);
+    free(key);
     if (step >= l->nsteps) step = 0;
     say(S, "%s", l->title);
     if (l->section) say(S, "d2l.ai %s", l->section);
@@ -567,14 +582,23 @@ int lesson_run_teacher(const char *which, const char *record, bool tty) { return
 int lesson_list_command(void) {
     int n;
     char **all = lesson_list(&n);
-    if (!n) { fputs(TR("attn: no lessons found (looked in $ATTN_LESSONS, ./lessons and the installed share/attn/lessons)\n"), stderr); return 2; }
+    if (!n) {
+        fputs(TR("attn: no lessons found (looked in $ATTN_LESSONS and the installed share/attn/lessons)\n"), stderr);
+        if (lesson_dir_note()) fputs(lesson_dir_note(), stderr);
+        return 2;
+    }
     out(TR("Lessons (attn lesson N starts or resumes one):\n"));
+    out("(from ");
+    out(lesson_dir());
+    out(")\n");
     for (int i = 0; i < n; i++) {
         char err[600];
         Lesson *l = lesson_load_localized(all[i], err, sizeof err);
         if (!l) { outf(TR("  %d  (cannot read: %s)\n"), i + 1, err); free(all[i]); continue; }
         int done = 0;
-        progress_get(l->id, &done);
+        char *key = lesson_progress_key(l);
+        progress_get(key, &done);
+        free(key);
         const char *mark = done >= l->nsteps ? TR("done") : done > 0 ? TR("started") : "";
         char sec[24] = "";
         if (l->section) snprintf(sec, sizeof sec, "%.*s", (int)strcspn(l->section, " "), l->section);
@@ -593,5 +617,6 @@ int lesson_list_command(void) {
         free(all[i]);
     }
     free(all);
+    if (lesson_dir_note()) out(lesson_dir_note());
     return 0;
 }

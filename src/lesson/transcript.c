@@ -2,6 +2,7 @@
 #include "transcript.h"
 #include "repl.h"
 #include "strbuf.h"
+#include "files.h"
 #include "plot.h"
 #include "textfile.h"
 #include "mdblock.h"
@@ -118,6 +119,7 @@ void tr_free(Transcript *t) {
 void tr_run(Transcript *t, char **outputs) {
     Session S;
     session_init(&S, "summary");            /* transcripts compare what a figure holds, not its pixels */
+    file_policy_restrict(&S.files, "a transcript");
     S.commands = repl_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
@@ -409,13 +411,10 @@ int tr_update(const char *path) {
     copy_lines(&b, t, need, &p, &line, 1 << 30);
     free(need);
     free(outs);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
+    char err[1200];
     int rc = 0;
-    if (!f || fwrite(b.s, 1, b.len, f) != b.len || fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "attn: cannot write %s: %s\n", path, strerror(errno));
-        if (f) remove(tmp);
+    if (!file_write_atomic(path, b.s, b.len, err, sizeof err)) {
+        fprintf(stderr, "attn: %s\n", err);
         rc = 2;
     } else {
         printf("%s: %d of %d steps updated\n", path, changed, t->nsteps);

@@ -4,6 +4,7 @@
  * the script. Also the last figure, kept for savefig(), and the quoting every string goes through. */
 #include "plot_internal.h"
 #include "textwidth.h"
+#include "files.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -365,19 +366,11 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
 }
 
 /* gnuplot's svg embeds a heatmap as a small PNG stretched over the axes, which viewers smooth into a blur: mark
- * each image to be drawn with square pixels, as the book's heatmaps are. Rewrites the file; returns its size, or -1
- * when it could not be read (the caller then reports the file as missing). */
-static long svg_crisp_images(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    StrBuf in, out;
-    sb_init(&in);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&in, buf, n);
-    fclose(f);
-    const char *key = "preserveAspectRatio='none'", *s = sb_str(&in), *p;
-    if (!strstr(s, key)) { long len = (long)in.len; sb_free(&in); return len; }
+ * each image to be drawn with square pixels, as the book's heatmaps are. */
+static void svg_crisp_images(StrBuf *svg) {
+    const char *key = "preserveAspectRatio='none'", *s = sb_str(svg), *p;
+    if (!strstr(s, key)) return;
+    StrBuf out;
     sb_init(&out);
     while ((p = strstr(s, key))) {
         sb_putn(&out, s, (size_t)(p - s) + strlen(key));
@@ -385,24 +378,50 @@ static long svg_crisp_images(const char *path) {
         s = p + strlen(key);
     }
     sb_puts(&out, s);
-    long len = -1;
-    if ((f = fopen(path, "wb"))) {
-        if (fwrite(out.s, 1, out.len, f) == out.len) len = (long)out.len;
-        if (fclose(f) != 0) len = -1;
+    sb_free(svg);
+    *svg = out;
+}
+
+/* Did gnuplot write the whole file? Its own write errors (a full disk) go unreported, so the end of the file is
+ * checked: an svg ends with </svg>, a png with its IEND chunk, a pdf with %%EOF. */
+static bool file_complete(const StrBuf *b, const char *ext) {
+    const char *s = b->s;
+    size_t n = b->len;
+    if (!s || n < 16) return false;
+    if (!strcmp(ext, ".svg")) {
+        size_t k = n;
+        while (k > 0 && (s[k - 1] == '\n' || s[k - 1] == ' ' || s[k - 1] == '\r')) k--;
+        return k >= 6 && !memcmp(s + k - 6, "</svg>", 6);
     }
-    sb_free(&in);
-    sb_free(&out);
-    return len > 0 ? len : 0;
+    if (!strcmp(ext, ".png")) return n >= 12 && !memcmp(s + n - 12, "\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    for (size_t k = n > 40 ? n - 40 : 0; k + 5 <= n; k++)
+        if (!memcmp(s + k, "%%EOF", 5)) return true;
+    return false;
+}
+
+static bool read_file(const char *path, StrBuf *out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(out, buf, n);
+    bool ok = !ferror(f);
+    fclose(f);
+    return ok;
 }
 
 bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen) {
-    char why[200];
+    char why[1200];
     const Figure *last = P->last;
     if (!last) { snprintf(err, errlen, "savefig: there is no figure yet (draw one with d2l.plot or d2l.show_heatmaps)"); return false; }
     if (!plot_safe_filename(path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
+    if (!file_may_write(P->files, path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
+    /* gnuplot draws into a temporary file; attn checks it is whole, then writes it over path (checked, synced,
+     * renamed): a full disk or a killed gnuplot never replaces a good figure with a cut-off one */
     char tmp[700];
     const char *ext = strrchr(path, '.');
     snprintf(tmp, sizeof tmp, "%.*s.tmp%ld%s", (int)(ext - path), path, (long)getpid(), ext);
+    file_temp_add(tmp);
     StrBuf s;
     sb_init(&s);
     Canvas cv = plot_file_canvas(last, ext);
@@ -410,20 +429,23 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
     sb_puts(&s, "unset output\n");
     bool ok = send(P, sb_str(&s), out, err, errlen);
     sb_free(&s);
-    if (!ok) { remove(tmp); return false; }
-    long size = !strcmp(ext, ".svg") ? svg_crisp_images(tmp) : -1;
-    FILE *f = size < 0 ? fopen(tmp, "rb") : NULL;
-    if (f) { fseek(f, 0, SEEK_END); size = ftell(f); fclose(f); }
-    if (size <= 0) {
-        remove(tmp);
+    StrBuf data;
+    sb_init(&data);
+    if (ok && !(read_file(tmp, &data) && data.len > 0)) {
         snprintf(err, errlen, "savefig('%s'): gnuplot could not write the file (is the directory there and writable?)", path);
-        return false;
+        ok = false;
+    } else if (ok && !file_complete(&data, ext)) {
+        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the whole file (is the disk full?); nothing was changed", path);
+        ok = false;
     }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "savefig('%s'): %s", path, strerror(errno));
-        remove(tmp);
-        return false;
+    remove(tmp);
+    file_temp_remove(tmp);
+    if (ok && !strcmp(ext, ".svg")) svg_crisp_images(&data);
+    if (ok && !file_write_atomic(path, data.s, data.len, why, sizeof why)) {
+        snprintf(err, errlen, "savefig: %s", why);
+        ok = false;
     }
-    sb_printf(out, "<figure saved to %s>\n", path);
-    return true;
+    sb_free(&data);
+    if (ok) sb_printf(out, "<figure saved to %s>\n", path);
+    return ok;
 }

@@ -24,6 +24,7 @@ struct Gnuplot {
     int in, err;          /* its stdin (commands) and stderr (messages and sync markers); -1 when closed */
     unsigned sync_no;     /* the last sync marker sent */
     char *terminals;      /* GPVAL_TERMINALS of the running gnuplot */
+    StrBuf pending;       /* what gnuplot wrote to stderr while attn was still sending (read_until reads it first) */
 };
 
 Gnuplot *gp_new(void) {
@@ -57,6 +58,7 @@ bool gp_available(void) {
 int gp_pid(const Gnuplot *g) { return g ? (int)g->pid : 0; }
 
 static void gp_close(Gnuplot *g) {
+    sb_clear(&g->pending);
     if (g->in >= 0) close(g->in);
     if (g->err >= 0) close(g->err);
     g->in = g->err = -1;
@@ -83,24 +85,74 @@ void gp_free(Gnuplot *g) {
     }
     gp_close(g);
     free(g->terminals);
+    sb_free(&g->pending);
     free(g);
 }
 
-static bool write_all(Gnuplot *g, const char *s, size_t n) {
+typedef enum { SENT, DIED, STUCK } SendResult;
+
+/* Sends n bytes to gnuplot without ever blocking: gnuplot's stderr is drained meanwhile (it may answer while it
+ * reads, and would block on a full pipe while attn blocks on its), Ctrl-C stops it, and a gnuplot that takes
+ * nothing for GP_TIMEOUT_MS (stopped with Ctrl-Z, hung) is given up: STUCK with a message in err. DIED: it is
+ * gone (EPIPE). */
+static SendResult write_all(Gnuplot *g, const char *s, size_t n, char *err, size_t errlen) {
+    int fl = fcntl(g->in, F_GETFL);
+    if (fl >= 0 && !(fl & O_NONBLOCK)) fcntl(g->in, F_SETFL, fl | O_NONBLOCK);
+    int idle = 0;
     while (n > 0) {
+        if (ten_interrupted) {
+            snprintf(err, errlen, "interrupted while sending the figure to gnuplot: it was stopped, a fresh one starts at the next plot");
+            return STUCK;
+        }
+        struct pollfd pfd[2] = {{g->in, POLLOUT, 0}, {g->err, POLLIN, 0}};
+        int r = poll(pfd, 2, 100);
+        if (r < 0 && errno != EINTR) return DIED;
+        if (r <= 0) {
+            if ((idle += 100) >= GP_TIMEOUT_MS) {
+                snprintf(err, errlen, "gnuplot took nothing for %d s (is it stopped?): it was stopped, a fresh one starts at the next plot",
+                         GP_TIMEOUT_MS / 1000);
+                return STUCK;
+            }
+            continue;
+        }
+        if (pfd[1].revents & POLLIN) {
+            char buf[4096];
+            ssize_t k = read(g->err, buf, sizeof buf);
+            if (k > 0 && g->pending.len < (1 << 20)) sb_putn(&g->pending, buf, (size_t)k);
+        }
+        if (pfd[0].revents & (POLLERR | POLLHUP)) return DIED;
+        if (!(pfd[0].revents & POLLOUT)) continue;
         ssize_t w = write(g->in, s, n);
-        if (w < 0) { if (errno == EINTR) continue; return false; }
+        if (w < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return DIED;
+        }
+        idle = 0;
         s += w;
         n -= (size_t)w;
     }
-    return true;
+    return SENT;
 }
 
 /* Reads gnuplot's stderr until the line `marker`; what came before goes to *msgs. */
+/* Takes the lines of buf[0..n): true at the marker line (what follows it is dropped). */
+static bool take_lines(const char *buf, size_t n, const char *marker, StrBuf *line, StrBuf *msgs) {
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] != '\n') { if (line->len < 65536) sb_putc(line, buf[i]); continue; }
+        if (!strcmp(sb_str(line), marker)) return true;
+        if (msgs->len < 65536) { sb_puts(msgs, sb_str(line)); sb_putc(msgs, '\n'); }
+        sb_clear(line);
+    }
+    return false;
+}
+
 static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, size_t errlen) {
     StrBuf line;
     sb_init(&line);
     int waited = 0;
+    bool found = take_lines(g->pending.s ? g->pending.s : "", g->pending.len, marker, &line, msgs);
+    sb_clear(&g->pending);
+    if (found) { sb_free(&line); return true; }
     for (;;) {
         struct pollfd pfd = {g->err, POLLIN, 0};
         int r = poll(&pfd, 1, 100);
@@ -127,12 +179,7 @@ static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, 
             sb_free(&line);
             return false;
         }
-        for (ssize_t i = 0; i < n; i++) {
-            if (buf[i] != '\n') { if (line.len < 65536) sb_putc(&line, buf[i]); continue; }
-            if (!strcmp(sb_str(&line), marker)) { sb_free(&line); return true; }
-            if (msgs->len < 65536) { sb_puts(msgs, sb_str(&line)); sb_putc(msgs, '\n'); }
-            sb_clear(&line);
-        }
+        if (take_lines(buf, (size_t)n, marker, &line, msgs)) { sb_free(&line); return true; }
     }
 }
 
@@ -177,7 +224,9 @@ static bool gp_start(Gnuplot *g, char *err, size_t errlen) {
     char cmd[128], marker[64];
     snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++g->sync_no);
     snprintf(cmd, sizeof cmd, "print GPVAL_TERMINALS\nprint \"%s\"\n", marker);
-    if (!write_all(g, cmd, strlen(cmd)) || !read_until(g, marker, &msgs, err, errlen)) {
+    SendResult sr = write_all(g, cmd, strlen(cmd), err, errlen);
+    if (sr == DIED) snprintf(err, errlen, "gnuplot stopped as it started");
+    if (sr != SENT || !read_until(g, marker, &msgs, err, errlen)) {
         sb_free(&msgs);
         gp_close(g);
         return false;
@@ -215,7 +264,14 @@ bool gp_run(Gnuplot *g, const char *commands, char **messages, char *err, size_t
         snprintf(tail, sizeof tail, "\nprint \"%s\"\n", marker);
         StrBuf msgs;
         sb_init(&msgs);
-        if (write_all(g, commands, strlen(commands)) && write_all(g, tail, strlen(tail))) {
+        SendResult sr = write_all(g, commands, strlen(commands), err, errlen);
+        if (sr == SENT) sr = write_all(g, tail, strlen(tail), err, errlen);
+        if (sr == STUCK) {
+            sb_free(&msgs);
+            gp_close(g);
+            return false;
+        }
+        if (sr == SENT) {
             if (read_until(g, marker, &msgs, err, errlen)) {
                 *messages = sb_take(&msgs);
                 if (restarted) {

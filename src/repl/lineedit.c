@@ -1,12 +1,15 @@
-/* lineedit.c - libedit at a terminal: line editing, history kept in $XDG_STATE_HOME/attn/history (written
- * atomically), and tab completion of variables, builtins, tensor methods and object attributes. */
+/* lineedit.c - libedit at a terminal: line editing, history kept in $XDG_STATE_HOME/attn/history (each line
+ * appended under a lock, so two attn at once keep both their histories, and a full disk never empties it), and tab
+ * completion of variables, builtins, tensor methods and object attributes. */
 #include "repl.h"
 #include "builtins.h"
 #include "strbuf.h"
 #include "files.h"
 #include "ops.h"
 #include <editline/readline.h>
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -142,30 +145,81 @@ static void utf8_input(void) {
     if (!l || strcmp(cs, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
 }
 
+/* Bytes read ahead of libedit (a CSI sequence looked at and found to be a key, not a terminal's reply). */
+static unsigned char ahead[64];
+static int nahead;
+
+/* One byte from fd: -1 at the end of input, -2 when Ctrl-C was pressed, -3 when nothing came within timeout_ms
+ * (timeout_ms < 0: wait as long as it takes). Bytes read ahead come first. */
+static int read_byte(int fd, int timeout_ms) {
+    if (nahead) {
+        int c = ahead[0];
+        memmove(ahead, ahead + 1, (size_t)--nahead);
+        return c;
+    }
+    for (int waited = 0;;) {
+        if (ten_interrupted) return -2;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int r = poll(&pfd, 1, timeout_ms >= 0 && timeout_ms < 100 ? timeout_ms : 100);
+        if (r < 0 && errno != EINTR) return -1;
+        if (r <= 0) {
+            if (timeout_ms >= 0 && (waited += 100) >= timeout_ms) return -3;
+            continue;
+        }
+        unsigned char c;
+        ssize_t n = read(fd, &c, 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        return c;
+    }
+}
+
+/* After an ESC: is what follows a terminal's answer to a query attn sent (device attributes "ESC [ ? 62 ; 4 c",
+ * or a size report "ESC [ 4 ; 600 ; 800 t")? Those are dropped: a reply that arrives late (a slow link) must not
+ * land in the student's next statement as "62;4;22c". Anything else (arrow keys: ESC [ A) is kept, in order. */
+static bool drop_terminal_reply(int fd) {
+    unsigned char seq[48];
+    int n = 0, c = read_byte(fd, 50);
+    if (c < 0) return false;
+    seq[n++] = (unsigned char)c;
+    if (c == '[') {
+        while (n < (int)sizeof seq) {
+            if ((c = read_byte(fd, 50)) < 0) break;
+            seq[n++] = (unsigned char)c;
+            if (c >= 0x40 && c <= 0x7e) break;               /* the final byte */
+        }
+        bool params = true;
+        for (int i = 1; i < n - 1; i++) params = params && (isdigit(seq[i]) || seq[i] == ';' || seq[i] == '?');
+        char fin = (char)seq[n - 1];
+        if (n >= 3 && params && ((fin == 'c' && seq[1] == '?') || (fin == 't' && seq[1] != '?'))) return true;
+    }
+    memmove(ahead + n, ahead, (size_t)nahead);               /* give the bytes back, before any read ahead */
+    memcpy(ahead, seq, (size_t)n);
+    nahead += n;
+    return false;
+}
+
 /* libedit's input function: one character (a whole UTF-8 sequence, as a code point) from the terminal, or -1 (EOF
  * to libedit) as soon as Ctrl-C has been pressed. libedit alone may miss a SIGINT that arrives just before it
- * waits, and then goes on reading; polling the flag while waiting means a Ctrl-C is never lost or late. */
+ * waits, and then goes on reading; polling the flag while waiting means a Ctrl-C is never lost or late.
+ * Replies of the terminal to attn's queries are dropped here (drop_terminal_reply). */
 static int getc_or_interrupt(FILE *in) {
     int fd = fileno(in);
-    unsigned char b[4];
-    int need = 1, got = 0;
-    while (got < need) {
-        if (ten_interrupted) return -1;
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int r = poll(&pfd, 1, 100);
-        if (r < 0 && errno != EINTR) return -1;
-        if (r <= 0) continue;
-        ssize_t n = read(fd, b + got, 1);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return -1;                        /* end of input */
-        if (got == 0) need = b[0] >= 0xF0 ? 4 : b[0] >= 0xE0 ? 3 : b[0] >= 0xC0 ? 2 : 1;
-        else if ((b[got] & 0xC0) != 0x80) return 0xFFFD;   /* a broken sequence: the replacement character */
-        got++;
+    for (;;) {
+        int c = read_byte(fd, -1);
+        if (c < 0) return -1;
+        if (c == 0x1b && !nahead && drop_terminal_reply(fd)) continue;
+        int need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (need == 1) return c;
+        int cp = c & (0x3F >> (need - 1));
+        for (int i = 1; i < need; i++) {
+            int b = read_byte(fd, -1);
+            if (b < 0) return -1;
+            if ((b & 0xC0) != 0x80) return 0xFFFD;               /* a broken sequence: the replacement character */
+            cp = (cp << 6) | (b & 0x3F);
+        }
+        return cp;
     }
-    if (need == 1) return b[0];
-    int c = b[0] & (0x3F >> (need - 1));
-    for (int i = 1; i < need; i++) c = (c << 6) | (b[i] & 0x3F);
-    return c;
 }
 
 static int users;      /* sessions using line editing now (a lesson started from the REPL is the second) */
@@ -213,13 +267,77 @@ char *lineedit_read(const char *prompt, bool *interrupted) {
     return NULL;
 }
 
+#define HISTORY_KEEP 2000
+
+/* A line as libedit's history file holds it (strvis with VIS_WHITE): white space and control characters as \ooo,
+ * a backslash doubled; other bytes (UTF-8 text) as they are. */
+static void history_encode(StrBuf *b, const char *line) {
+    for (const unsigned char *p = (const unsigned char *)line; *p; p++) {
+        if (*p == '\\') sb_puts(b, "\\\\");
+        else if (*p <= ' ' || *p == 127) sb_printf(b, "\\%03o", *p);
+        else sb_putc(b, (char)*p);
+    }
+    sb_putc(b, '\n');
+}
+
+/* Appends one line to the history file under its lock. A write that fails (a full disk) is taken back, so the file
+ * stays as it was; past twice HISTORY_KEEP lines the file is rewritten with the last HISTORY_KEEP (safely). */
+static void history_append(const char *line) {
+    int lock = file_lock(history_path, 2000);
+    if (lock < 0) return;
+    int fd = open(history_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        struct stat st;
+        off_t size = fstat(fd, &st) == 0 ? st.st_size : 0;
+        StrBuf b;
+        sb_init(&b);
+        if (size == 0) sb_puts(&b, "_HiStOrY_V2_\n");
+        history_encode(&b, line);
+        const char *p = b.s;
+        size_t n = b.len;
+        bool ok = true;
+        while (n > 0) {
+            ssize_t k = write(fd, p, n);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) { ok = false; break; }
+            p += k;
+            n -= (size_t)k;
+        }
+        if (!ok && ftruncate(fd, size) != 0) { /* nothing more can be done: the line is what is lost */ }
+        close(fd);
+        sb_free(&b);
+        if (ok && size > 128 * 1024) {
+            /* long: keep the last HISTORY_KEEP lines of the file (every session's), written whole or not at all */
+            StrBuf all;
+            sb_init(&all);
+            FILE *f = fopen(history_path, "r");
+            char buf[65536];
+            size_t r;
+            while (f && (r = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&all, buf, r);
+            if (f) fclose(f);
+            int lines = 0;
+            const char *start = all.s ? all.s + all.len : NULL;
+            int total = 0;
+            for (size_t i = 0; i < all.len; i++) total += all.s[i] == '\n';
+            while (total > 2 * HISTORY_KEEP && start && start > all.s && lines <= HISTORY_KEEP) { start--; if (*start == '\n') lines++; }
+            if (total > 2 * HISTORY_KEEP && start && lines > HISTORY_KEEP) {
+                StrBuf out;
+                sb_init(&out);
+                sb_puts(&out, "_HiStOrY_V2_");
+                sb_puts(&out, start);
+                char err[600];
+                file_write_atomic(history_path, out.s, out.len, err, sizeof err);
+                sb_free(&out);
+            }
+            sb_free(&all);
+        }
+    }
+    file_unlock(lock);
+}
+
 void lineedit_add_history(const char *line) {
     add_history(line);
-    if (!*history_path) return;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", history_path, (long)getpid());
-    if (write_history(tmp) == 0) rename(tmp, history_path);
-    else remove(tmp);
+    if (*history_path) history_append(line);
 }
 
 void lineedit_shutdown(void) {

@@ -1,18 +1,33 @@
 /* main.c - command line: the REPL, attn FILE, attn -c STATEMENTS, --help, --version. */
 #include "repl.h"
+#include "files.h"
 #include "transcript.h"
 #include "plot.h"
 #include "lesson.h"
 #include "i18n.h"
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef ATTN_VERSION
 #define ATTN_VERSION "dev"
 #endif
+
+/* The exit status once everything is written: a standard output that could not be written (a full disk, a
+ * closed pipe) makes it 1, with a message unless the reader simply left (attn ... | head). */
+static int output_status(int status, int err) {
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    if (failed && !err) err = errno ? errno : -1;           /* -1: it failed earlier, the reason is gone */
+    if (!err) return status;
+    if (err == -1) fputs("attn: cannot write the output (a full disk? a closed pipe?)\n", stderr);
+    else if (err != EPIPE) fprintf(stderr, "attn: cannot write the output: %s\n", strerror(err));
+    return 1;
+}
 
 /* `lesson` and `lesson N` at the REPL: a lesson runs in a session of its own, pushed over the REPL's. */
 static RunStatus cmd_lesson(Session *S, const char *which) {
@@ -47,6 +62,8 @@ static void usage(FILE *f) {
           "  --replay FILE        run a transcript or lesson without a terminal and print the session\n"
           "  --check FILE...      compare transcripts with their expected output (a diff on difference)\n"
           "  --update FILE...     rewrite the expected output of transcripts (review the change!)\n"
+          "  --allow-write DIR    let lessons and transcripts write files (save, savefig) under DIR;\n"
+          "                       without it they write only under the directory attn starts in\n"
           "  --lang ja|zh|en      the language of lessons and their messages (default: from LC_ALL,\n"
           "                       LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else English)\n"
           "  -q, --quiet          no banner at start-up\n"
@@ -64,6 +81,16 @@ static bool take_lang_option(int *argc, char **argv) {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *v = NULL;
+        if (!strcmp(argv[i], "--allow-write")) {       /* taken out here too: it may stand anywhere */
+            struct stat st;
+            if (i + 1 >= *argc) { fputs("attn: --allow-write needs a directory\n", stderr); return false; }
+            if (stat(argv[i + 1], &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "attn: --allow-write %s: not a directory\n", argv[i + 1]);
+                return false;
+            }
+            file_allow_dir(argv[++i]);
+            continue;
+        }
         if (!strcmp(argv[i], "--lang")) {
             if (i + 1 >= *argc) { fputs("attn: --lang needs a language: ja, zh or en\n", stderr); return false; }
             v = argv[++i];
@@ -100,6 +127,7 @@ int main(int argc, char **argv) {
     const char *code = NULL, *file = NULL;
     bool quiet = false;
     if (!memory_limit_from_env()) return 2;
+    file_signals_install();
     if (!take_lang_option(&argc, argv)) return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -120,7 +148,7 @@ int main(int argc, char **argv) {
                 }
                 if (rc > worst) worst = rc;
             }
-            return worst;
+            return output_status(worst, 0);
         }
         if (!strcmp(a, "lesson") || !strcmp(a, "teach")) {
             bool teach = !strcmp(a, "teach");
@@ -137,10 +165,10 @@ int main(int argc, char **argv) {
             plot_env_check();
             if (!which) {
                 if (teach) { fputs("attn: teach needs a lesson: attn teach N [--record FILE]\n", stderr); return 2; }
-                return lesson_list_command();
+                return output_status(lesson_list_command(), 0);
             }
             bool tty = isatty(0) && isatty(1);
-            return teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty);
+            return output_status(teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty), 0);
         }
         if (!strcmp(a, "-c")) {
             if (i + 1 >= argc) { fputs("attn: -c needs statements, e.g. attn -c 'print(1 + 1)'\n", stderr); return 2; }
@@ -183,7 +211,7 @@ int main(int argc, char **argv) {
         if (tty) { putchar('\n'); failures = 0; }
     }
     reader_free(&r);
+    int out_err = S.I.output_errno;
     session_free(&S);
-    fflush(stdout);
-    return failures ? 1 : 0;
+    return output_status(failures ? 1 : 0, out_err);
 }

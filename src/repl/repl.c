@@ -3,6 +3,8 @@
  * escape codes) and counts failures for the exit status. Also the word-commands every session has. */
 #include "repl.h"
 #include "help.h"
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +50,11 @@ int repl_run(Session *S, LineReader *r, const char *src_name) {
         if (!r->interactive) ten_interrupted = 0;
         RunStatus rs = repl_run_statement(S, &st, src_name);
         statement_free(&st);
-        fflush(stdout);
+        errno = 0;
+        if (fflush(S->I.out) != 0 && !S->I.output_errno) {      /* what it printed could not be written */
+            S->I.output_errno = errno ? errno : EIO;
+            rs = RUN_QUIT;
+        }
         if (rs == RUN_QUIT) break;
         if (rs != RUN_OK) failures++;
     }

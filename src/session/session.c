@@ -27,6 +27,7 @@ void session_init(Session *S, const char *plot_target) {
     S->print = ten_print_defaults;
     S->default_float = DT_F32;
     plot_init(&S->plot);
+    S->plot.files = &S->files;
     if (plot_target) plot_set_target(&S->plot, plot_target);
 }
 

@@ -4,6 +4,7 @@
  * starts at a multiple of 64 bytes. Reading checks every field and the data size, so a damaged file is an error. */
 #include "tensor.h"
 #include "strbuf.h"
+#include "files.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,27 +166,18 @@ static int save_dense(const char *path, const Tensor *t) {
     size_t total = 10 + h.len + 1;
     sb_pad(&h, ' ', (long)((64 - total % 64) % 64));
     sb_putc(&h, '\n');
-    StrBuf tmp;
-    sb_init(&tmp);
-    sb_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp.s, "wb");
-    if (!f) {
-        ten_fail("cannot write '%s': %s", path, strerror(errno));
-        sb_free(&h); sb_free(&tmp);
-        return -1;
-    }
+    /* a temporary file beside it, every write checked, then renamed: a full disk never leaves half a file */
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8)};
-    bool ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h.s, 1, h.len, f) == h.len &&
-              fwrite(t->data, ten_dtype_size(t->dtype), (size_t)t->numel, f) == (size_t)t->numel;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp.s, path) != 0) {
-        ten_fail("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-        remove(tmp.s);
-        sb_free(&h); sb_free(&tmp);
-        return -1;
+    char err[600];
+    FileWriter w;
+    bool ok = file_begin(&w, path, err, sizeof err);
+    if (ok) {
+        file_put(&w, pre, 10);
+        file_put(&w, h.s, h.len);
+        file_put(&w, t->data, ten_dtype_size(t->dtype) * (size_t)t->numel);
+        ok = file_commit(&w, err, sizeof err);
     }
     sb_free(&h);
-    sb_free(&tmp);
+    if (!ok) { ten_fail("%s", err); return -1; }
     return 0;
 }

@@ -133,16 +133,21 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
         ten_fail("tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
         return NULL;
     }
-    int64_t numel = 1;
+    /* the product of the sizes, and of the nonzero ones (the strides: (2**40, 2**40, 0) holds nothing, but its
+     * strides would overflow), both saturating past the limit */
+    int64_t numel = 1, span = 1;
+    bool empty = false;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) {
             ten_fail("negative dimension %lld in a shape", (long long)shape[i]);
             return NULL;
         }
-        if (shape[i] > 0 && numel > TEN_MAX_NUMEL / shape[i]) numel = TEN_MAX_NUMEL + 1;
-        else numel *= shape[i];
+        if (shape[i] == 0) empty = true;
+        else if (span > TEN_MAX_NUMEL / shape[i]) span = TEN_MAX_NUMEL + 1;
+        else span *= shape[i];
     }
-    if (numel > TEN_MAX_NUMEL) {
+    numel = empty ? 0 : span;
+    if (span > TEN_MAX_NUMEL) {
         char s[160];
         ten_shape_str(shape, ndim, s, sizeof s);
         ten_fail("a tensor of shape %s is too large: attn holds at most %lld elements per tensor", s,

@@ -22,7 +22,12 @@ typedef struct Formatter {
 
 /* Collects the values that will be shown (edge items only when summarising), row-major. */
 static void shown_values(const Tensor *t, bool summarize, int e, double *out, int64_t *n, int dim, int64_t base) {
-    if (dim == t->ndim) { out[(*n)++] = ten_get(t, base); return; }
+    if (dim == t->ndim) {
+        /* an int64 is kept bit for bit (its text is made from it exactly, never through a double) */
+        if (t->dtype == DT_I64) { int64_t v = ten_get_i64(t, base); memcpy(&out[(*n)++], &v, sizeof v); }
+        else out[(*n)++] = ten_get(t, base);
+        return;
+    }
     int64_t len = t->shape[dim], inner = 1;
     for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
     for (int64_t i = 0; i < len; i++) {
@@ -66,8 +71,9 @@ static void make_formatter(const Tensor *t, bool summarize, const PrintOptions *
     if (!f->floating) {
         for (int64_t i = 0; i < n; i++) {
             if (t->dtype == DT_I64) {
-                /* exact int64 text, not via double */
-                snprintf(buf, sizeof buf, "%lld", (long long)vals[i]);
+                int64_t v;
+                memcpy(&v, &vals[i], sizeof v);          /* shown_values kept the int64's bits */
+                snprintf(buf, sizeof buf, "%lld", (long long)v);
             } else {
                 fmt_value(buf, sizeof buf, vals[i], t, f);
             }

@@ -1,8 +1,17 @@
-/* files.c - the state directory, and safe writing of the user's files. */
+/* files.c - the state directory, writing files without losing anything, the write policy of lessons and
+ * transcripts, and locks (see files.h). */
 #include "files.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 const char *file_state_dir(void) {
     static char dir[4096];
@@ -17,4 +26,177 @@ const char *file_state_dir(void) {
         if (*p == '/') { *p = 0; mkdir(tmp, 0700); *p = '/'; }
     mkdir(tmp, 0700);      /* when this fails, writing there fails too, and says why */
     return dir;
+}
+
+/* ---- temporary files in flight, removed by the signal handler ---- */
+
+#define TEMP_SLOTS 16
+static char temps[TEMP_SLOTS][4200];
+static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+
+void file_temp_add(const char *path) {
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (!temp_used[i]) {
+            snprintf(temps[i], sizeof temps[i], "%s", path);
+            temp_used[i] = 1;
+            return;
+        }
+}
+
+void file_temp_remove(const char *path) {
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i] && !strcmp(temps[i], path)) temp_used[i] = 0;
+}
+
+static void on_fatal_signal(int sig) {
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i]) unlink(temps[i]);          /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void file_signals_install(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);          /* past ulimit -f a write fails with EFBIG, which is reported */
+}
+
+/* ---- the writer ---- */
+
+static void say(char *err, size_t errlen, const char *path, int e) {
+    if (e == ENOSPC) snprintf(err, errlen, "cannot write %s: the disk is full (nothing was changed)", path);
+    else if (e == EFBIG) snprintf(err, errlen, "cannot write %s: the file would be larger than allowed (ulimit -f; nothing was changed)", path);
+    else if (e == EDQUOT) snprintf(err, errlen, "cannot write %s: over the disk quota (nothing was changed)", path);
+    else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
+}
+
+bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    if (strlen(path) >= sizeof w->path - 1) { snprintf(err, errlen, "cannot write %.80s...: the path is too long", path); return false; }
+    snprintf(w->path, sizeof w->path, "%s", path);
+    for (int attempt = 0; attempt < 100 && w->fd < 0; attempt++) {
+        snprintf(w->tmp, sizeof w->tmp, "%s.tmp%ld.%d", path, (long)getpid(), attempt);
+        w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (w->fd < 0 && errno != EEXIST) break;
+    }
+    if (w->fd < 0) { say(err, errlen, path, errno); return false; }
+    file_temp_add(w->tmp);
+    return true;
+}
+
+void file_put(FileWriter *w, const void *data, size_t n) {
+    const char *p = data;
+    while (n > 0 && !w->err && w->fd >= 0) {
+        ssize_t k = write(w->fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) { w->err = k < 0 ? errno : EIO; break; }
+        p += k;
+        n -= (size_t)k;
+    }
+}
+
+void file_abort(FileWriter *w) {
+    if (w->fd >= 0) close(w->fd);
+    w->fd = -1;
+    if (w->tmp[0]) { unlink(w->tmp); file_temp_remove(w->tmp); }
+    w->tmp[0] = 0;
+}
+
+bool file_commit(FileWriter *w, char *err, size_t errlen) {
+    if (!w->err && fsync(w->fd) != 0 && errno != EINVAL) w->err = errno;
+    if (close(w->fd) != 0 && !w->err) w->err = errno;
+    w->fd = -1;
+    if (!w->err && rename(w->tmp, w->path) != 0) w->err = errno;
+    if (w->err) {
+        say(err, errlen, w->path, w->err);
+        file_abort(w);
+        return false;
+    }
+    file_temp_remove(w->tmp);
+    w->tmp[0] = 0;
+    return true;
+}
+
+bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen) {
+    FileWriter w;
+    if (!file_begin(&w, path, err, errlen)) return false;
+    file_put(&w, data, n);
+    return file_commit(&w, err, errlen);
+}
+
+/* ---- the write policy ---- */
+
+static char allowed_dir[4096];
+
+void file_allow_dir(const char *dir) {
+    if (!realpath(dir, allowed_dir)) snprintf(allowed_dir, sizeof allowed_dir, "%s", dir);
+}
+
+void file_policy_restrict(FilePolicy *p, const char *who) {
+    memset(p, 0, sizeof *p);
+    p->restricted = true;
+    p->who = who;
+    if (allowed_dir[0]) snprintf(p->root, sizeof p->root, "%s", allowed_dir);
+    else if (!getcwd(p->root, sizeof p->root)) snprintf(p->root, sizeof p->root, "/nonexistent");
+}
+
+bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen) {
+    if (!p || (!p->restricted && !p->frozen)) return true;
+    const char *who = p->who ? p->who : "a lesson";
+    if (p->frozen) {
+        snprintf(err, errlen, "%s may not write files while an answer is checked (%s was not written)", who, path);
+        return false;
+    }
+    /* the directory the file would land in, with every symbolic link and .. resolved */
+    char dir[4096], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
+    size_t rn = strlen(p->root);
+    bool inside = *base && strcmp(base, ".") && strcmp(base, "..") && realpath(dir, real) &&
+                  !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));
+    if (inside) {
+        struct stat st;        /* a link in the root that points elsewhere is not followed: refused too */
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) inside = false;
+    }
+    if (!inside) {
+        snprintf(err, errlen, "%s may write only under %s%s, not to %s (to allow another directory, start attn with "
+                              "--allow-write DIR)", who, p->root, allowed_dir[0] ? "" : " (where attn started)", path);
+        return false;
+    }
+    return true;
+}
+
+/* ---- locks ---- */
+
+int file_lock(const char *path, int timeout_ms) {
+    char lp[4200];
+    snprintf(lp, sizeof lp, "%s.lock", path);
+    int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    for (int waited = 0;; waited += 10) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+        if (errno != EWOULDBLOCK && errno != EINTR) break;
+        if (waited >= timeout_ms) { errno = ETIMEDOUT; break; }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    int e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+}
+
+void file_unlock(int fd) {
+    if (fd < 0) return;
+    flock(fd, LOCK_UN);
+    close(fd);
 }

@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""Faults with nothing lost (issue 12): a full disk and `ulimit -f` while saving (for real: a small tmpfs when this
+machine lets us mount one, and RLIMIT_FSIZE always), SIGTERM/SIGHUP in the middle of a save, two lesson sessions
+and two REPLs at once, hand-edited progress files, a stopped gnuplot, runaway ranges, a closed or full standard
+output. Each check says what it simulates and how. 'N passed, N failed'.
+usage: faults.py ATTN_BINARY"""
+import glob, hashlib, os, pty, resource, select, shutil, signal, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
+import refcheck  # noqa: E402
+from refcheck import ATTN, finish  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check(name, ok, detail=""):
+    refcheck.check("faults: " + name, ok, str(detail)[-700:])
+
+
+def run(args, cwd, env=None, limit_fsize=None, timeout=60, stdin=None):
+    def pre():
+        if limit_fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_fsize, limit_fsize))
+    e = dict(os.environ, ATTN_PLOT="summary")
+    e.update(env or {})
+    return subprocess.run([ATTN] + args, cwd=cwd, env=e, capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=pre, input=stdin)
+
+
+def digest(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest() if os.path.exists(path) else None
+
+
+def temps(d):
+    return [f for f in os.listdir(d) if ".tmp" in f]
+
+
+def mount_tmpfs(path, size):
+    """A tiny file system of its own, filled for real; None when this machine does not let us mount one."""
+    os.makedirs(path, exist_ok=True)
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path], capture_output=True)
+    return path if r.returncode == 0 else None
+
+
+def umount(path):
+    subprocess.run(["umount", path], capture_output=True)
+
+
+def fill(path):
+    """Fills the file system holding path: a file grows until the disk refuses a byte."""
+    for chunk in (65536, 4096, 1):
+        fd = os.open(os.path.join(path, "filler"), os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        try:
+            while True:
+                os.write(fd, b"\0" * chunk)
+        except OSError:
+            pass
+        os.close(fd)
+
+
+with tempfile.TemporaryDirectory() as T:
+    state = os.path.join(T, "state")
+    base_env = {"XDG_STATE_HOME": state}
+
+    # ---- ulimit -f (RLIMIT_FSIZE): every write past the limit fails with EFBIG; attn must say so, keep the old
+    # file, leave no temporary file, and go on (SIGXFSZ once killed it mid-save) ----
+    d = os.path.join(T, "ulimit")
+    os.makedirs(d)
+    r = run(["-c", "save('x.npy', torch.ones(10))"], d, base_env)
+    good = digest(os.path.join(d, "x.npy"))
+    r = run(["-c", "save('x.npy', torch.ones(100000))\nprint('still here')"], d, base_env, limit_fsize=64 * 1024)
+    check("ulimit -f: save() reports the limit (RLIMIT_FSIZE 64 KiB, a 400 KB file)",
+          "larger than allowed (ulimit -f" in r.stderr, r.stderr)
+    check("ulimit -f: attn is not killed and goes on", "still here" in r.stdout and r.returncode == 1, (r.returncode, r.stdout))
+    check("ulimit -f: the old x.npy is untouched", digest(os.path.join(d, "x.npy")) == good)
+    check("ulimit -f: no temporary file is left", temps(d) == [], temps(d))
+    r = run(["-c", "d2l.plot(torch.arange(3.), torch.arange(3.))\nsavefig('f.png')"], d, base_env)
+    good = digest(os.path.join(d, "f.png"))
+    check("savefig writes a png (for the next check)", good is not None, r.stderr)
+    big = "d2l.plot(torch.arange(2000.), torch.sin(torch.arange(2000.)), figsize=(12, 8))\nsavefig('f.png')\nprint('on')"
+    r = run(["-c", big], d, base_env, limit_fsize=20 * 1024)
+    check("ulimit -f: gnuplot's cut-off png is caught (savefig says so)",
+          "savefig" in r.stderr and ("could not write" in r.stderr or "larger than allowed" in r.stderr), r.stderr)
+    check("ulimit -f: the good f.png is untouched, attn goes on",
+          digest(os.path.join(d, "f.png")) == good and "on" in r.stdout, (r.stdout, r.stderr))
+    check("ulimit -f: no temporary figure is left", temps(d) == [], temps(d))
+
+    # ---- a full disk, for real: a 512 KiB tmpfs filled to the last byte ----
+    disk = mount_tmpfs(os.path.join(T, "disk"), "512k")
+    if not disk:
+        print("(a full disk for real is skipped: this machine does not let the tests mount a tmpfs; ulimit -f "
+              "above simulates it)")
+    else:
+        try:
+            work = os.path.join(disk, "work")
+            os.makedirs(work)
+            st = os.path.join(disk, "state")
+            env = {"XDG_STATE_HOME": st}
+            run(["-c", "d2l.plot(torch.arange(3.), torch.arange(3.))\nsavefig('fig.svg')\nsave('t.npy', torch.ones(4))"], work, env)
+            gsvg, gnpy = digest(os.path.join(work, "fig.svg")), digest(os.path.join(work, "t.npy"))
+            os.makedirs(os.path.join(st, "attn"), exist_ok=True)
+            open(os.path.join(st, "attn", "progress"), "w").write("01-self-attention 2 3\n")
+            fill(disk)
+            r = run(["-c", "d2l.plot(torch.arange(2000.), torch.arange(2000.))\nsavefig('fig.svg')\n"
+                           "save('t.npy', torch.ones(100000))\nprint('on')"], work, env)
+            check("full disk: savefig says the disk is full", "savefig" in r.stderr and ("full" in r.stderr or "could not write" in r.stderr), r.stderr)
+            check("full disk: save() says the disk is full", "the disk is full" in r.stderr, r.stderr)
+            check("full disk: the good figure and tensor are untouched",
+                  digest(os.path.join(work, "fig.svg")) == gsvg and digest(os.path.join(work, "t.npy")) == gnpy)
+            check("full disk: no temporary file is left", temps(work) == [], temps(work))
+            r = run(["lesson", "1"], work, dict(env, ATTN_LESSONS=os.path.join(REPO, "lessons")), stdin="\nquit\n")
+            check("full disk: progress that cannot be saved is reported", "cannot save progress" in r.stderr, r.stderr)
+            check("full disk: the progress saved before is kept",
+                  open(os.path.join(st, "attn", "progress")).read() == "01-self-attention 2 3\n")
+        finally:
+            umount(disk)
+
+    # ---- SIGTERM / SIGHUP in the middle of a save: no temporary file is left behind ----
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        d = os.path.join(T, f"sig{int(sig)}")
+        os.makedirs(d)
+        p = subprocess.Popen([ATTN, "-c", "X = torch.ones(6000000)\nfor i in range(1000): save('x.npy', X)"], cwd=d,
+                             env=dict(os.environ, **base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seen = False
+        end = time.time() + 20
+        while time.time() < end and not seen:
+            seen = any(".tmp" in f for f in os.listdir(d))      # a save is under way: its temporary file exists
+            if not seen:
+                time.sleep(0.002)
+        p.send_signal(sig)
+        p.wait(timeout=20)
+        check(f"{signal.Signals(sig).name} mid-save: caught a save under way", seen)
+        check(f"{signal.Signals(sig).name} mid-save: attn ends by the signal", p.returncode == -sig, p.returncode)
+        check(f"{signal.Signals(sig).name} mid-save: no temporary file is left", temps(d) == [], temps(d))
+
+    # ---- hand-edited progress: blank and comment lines are fine; unreadable lines are kept aside, never over an
+    # earlier backup; a lesson file whose name has a space keeps its progress ----
+    st = os.path.join(T, "prog")
+    os.makedirs(os.path.join(st, "attn"))
+    pf = os.path.join(st, "attn", "progress")
+    open(pf, "w").write("# my progress\n\n01-self-attention 3 4\n\n")
+    env = {"XDG_STATE_HOME": st, "ATTN_LESSONS": os.path.join(REPO, "lessons")}
+    r = run(["lesson"], T, env)
+    check("a blank or comment line in the progress file does not reset it", "4/" in r.stdout and "started" in r.stdout, r.stdout)
+    open(pf, "a").write("this line is damaged\n")
+    run(["lesson"], T, env, stdin="")
+    run(["lesson", "2"], T, env, stdin="quit\n")
+    open(pf, "a").write("damaged again\n")
+    run(["lesson", "2"], T, env, stdin="quit\n")
+    d1, d2 = pf + ".damaged-1", pf + ".damaged-2"
+    check("unreadable lines are kept aside, each time in a new file",
+          os.path.exists(d1) and os.path.exists(d2) and "this line is damaged" in open(d1).read()
+          and "damaged again" in open(d2).read(), os.listdir(os.path.dirname(pf)))
+    check("the other lessons keep their progress", "01-self-attention 3 4" in open(pf).read(), open(pf).read())
+    sp = os.path.join(T, "my lessons")
+    os.makedirs(sp)
+    shutil.copy(os.path.join(REPO, "lessons", "04-absolute-position.md"), os.path.join(sp, "my lesson.md"))
+    run(["lesson", os.path.join(sp, "my lesson.md")], T, env, stdin="\n\n\nnext\nquit\n")
+    r = run(["lesson", os.path.join(sp, "my lesson.md")], T, env, stdin="quit\n")
+    check("a lesson whose file name has a space resumes where it was", "resuming at step 2" in r.stdout, r.stdout[:600])
+    check("...and the other lessons' progress survives it", "01-self-attention 3 4" in open(pf).read(), open(pf).read())
+
+    # ---- two lesson sessions at once: both keep their progress (they once lost it 12 times in 20) ----
+    st = os.path.join(T, "two")
+    env = dict(os.environ, XDG_STATE_HOME=st, ATTN_LESSONS=os.path.join(REPO, "lessons"), ATTN_PLOT="none")
+    lost = 0
+    for trial in range(20):
+        shutil.rmtree(st, ignore_errors=True)
+        ps = []
+        for lesson in ("2", "4"):
+            # each session answers nothing: Enter runs the statements, next leaves each step; ends at end of input
+            ps.append(subprocess.Popen([ATTN, "lesson", lesson], env=env, stdin=subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for p in ps:
+            p.stdin.write(b"next\n" * 3)
+            p.stdin.close()
+        for p in ps:
+            p.wait(timeout=60)
+        text = open(os.path.join(st, "attn", "progress")).read() if os.path.exists(os.path.join(st, "attn", "progress")) else ""
+        if not ("02-cnn-rnn-self-attention 3 3" in text and "04-absolute-position 3 3" in text):
+            lost += 1
+    check("two lesson sessions at once: progress of both kept, 20 of 20 times", lost == 0, f"lost {lost} of 20")
+
+    # ---- two REPLs at once, at terminals: both histories are kept ----
+    st = os.path.join(T, "hist")
+
+    def repl():
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=st, TERM="xterm", ATTN_PLOT="none"))
+        return pid, fd
+
+    def expect(fd, what, timeout=5):
+        buf, end = b"", time.time() + timeout
+        while time.time() < end and what.encode() not in buf:
+            if select.select([fd], [], [], 0.05)[0]:
+                try:
+                    buf += os.read(fd, 4096)
+                except OSError:
+                    break
+        return buf
+
+    a, b = repl(), repl()
+    expect(a[1], "attn> ")
+    expect(b[1], "attn> ")
+    for i in range(3):
+        os.write(a[1], f"alpha_{i} = {i}\r".encode())
+        expect(a[1], "attn> ")
+        os.write(b[1], f"beta_{i} = {i}\r".encode())
+        expect(b[1], "attn> ")
+    for pid, fd in (a, b):
+        time.sleep(0.3)
+        os.write(fd, b"\x04")
+        os.waitpid(pid, 0)
+    h = open(os.path.join(st, "attn", "history")).read()
+    check("two REPLs at once keep both histories", all(f"alpha_{i}" in h and f"beta_{i}" in h for i in range(3)), h)
+    # history on a file that cannot grow (RLIMIT_FSIZE below its size): it is never emptied
+    size = os.path.getsize(os.path.join(st, "attn", "history"))
+    pid, fd = pty.fork()
+    if pid == 0:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=st, TERM="xterm", ATTN_PLOT="none"))
+    expect(fd, "attn> ")
+    os.write(fd, b"gamma = 1\r")
+    expect(fd, "attn> ")
+    time.sleep(0.3)
+    os.write(fd, b"\x04")
+    os.waitpid(pid, 0)
+    h2 = open(os.path.join(st, "attn", "history")).read()
+    check("history that cannot be written (ulimit -f) is kept whole, never emptied", h2 == h, (len(h), len(h2)))
+
+    # ---- runaway ranges: refused or stopped, bounded by the memory limit, Ctrl-C works ----
+    r = run(["-c", "list(range(10**9))"], T, timeout=20)
+    check("list(range(10**9)) is refused at once", "out of memory: 1000000000 more values would not fit" in r.stderr, r.stderr)
+    r = run(["-c", "x = [i for i in range(10**9)]"], T, {"ATTN_MEMORY_LIMIT": "100M"}, timeout=60)
+    check("a comprehension stops at the memory limit", "out of memory" in r.stderr and "100.0 MiB" in r.stderr, r.stderr)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="none"))
+    expect(fd, "attn> ")
+    os.write(fd, b"sum(range(10**12))\r")
+    time.sleep(0.5)
+    t0 = time.time()
+    os.write(fd, b"\x03")
+    out = expect(fd, "attn> ", 10)
+    check("sum(range(10**12)) stops at Ctrl-C", b"interrupted" in out and time.time() - t0 < 3, out[-300:])
+    os.write(fd, b"\x04")
+    os.waitpid(pid, 0)
+
+    # ---- a closed or full standard output ----
+    t0 = time.time()
+    r = subprocess.run(f"'{ATTN}' -c 'while True: print(1)' | head -1", shell=True, capture_output=True, text=True, timeout=30)
+    check("attn -c 'while True: print(1)' | head -1 ends", r.stdout == "1\n" and time.time() - t0 < 10, (r.stdout, time.time() - t0))
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([ATTN, "-c", "print(1)"], stdout=full, stderr=subprocess.PIPE, text=True)
+    check("a full standard output exits non-zero with a message",
+          p.returncode == 1 and "cannot write the output: No space left on device" in p.stderr, (p.returncode, p.stderr))
+
+    # ---- a stopped gnuplot never blocks attn: Ctrl-C, then a fresh gnuplot ----
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="terminal", COLUMNS="80"))
+    expect(fd, "attn> ")
+    os.write(fd, b"d2l.plot([0, 1, 2], [0, 1, 4])\r")
+    expect(fd, "attn> ", 15)
+    kids = subprocess.run(["pgrep", "-P", str(pid), "gnuplot"], capture_output=True, text=True).stdout.split()
+    check("a gnuplot was started (to be stopped)", len(kids) == 1, kids)
+    if kids:
+        os.kill(int(kids[0]), signal.SIGSTOP)
+        os.write(fd, b"d2l.plot(torch.arange(30000.), torch.sin(torch.arange(30000.)))\r")   # about 600 KB of commands
+        time.sleep(1.5)
+        t0 = time.time()
+        os.write(fd, b"\x03")
+        out = expect(fd, "attn> ", 10)
+        check("a stopped gnuplot: Ctrl-C gets the prompt back", b"interrupted while sending the figure to gnuplot" in out
+              and time.time() - t0 < 3, out[-400:])
+        os.write(fd, b"d2l.plot([0, 1], [1, 0])\r")
+        out = expect(fd, "attn> ", 15)
+        kids2 = subprocess.run(["pgrep", "-P", str(pid), "gnuplot"], capture_output=True, text=True).stdout.split()
+        check("...the stopped one is gone and a fresh one draws", kids2 and kids[0] not in kids2, (kids, kids2, out[-200:]))
+    os.write(fd, b"\x04")
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+finish()
