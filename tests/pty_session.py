@@ -252,8 +252,9 @@ with tempfile.TemporaryDirectory() as state:
     t.send("\x1b[?62;4;22c\x1b[8;24;80t")      # the replies arrive now, as the student starts typing
     t.send("print(1 + 1)\r")
     out = t.read("attn> ", 5)
+    # (the terminal itself may echo the reply if it arrives while attn is busy: only what attn runs matters)
     check("a late reply to the terminal query does not reach the next statement",
-          "\r\n2\r\n" in out and "62;4" not in out and "error" not in out, out)
+          "\r\n2\r\n" in out and "62;4;22cprint" not in out.replace("\x1b[?", "") and "error" not in out, out)
     t.buf = b""
     t.send("x = 3\x1b[D\x1b[D\x1b[D\x1b[D4\r")    # arrow keys (ESC [ D) still edit the line: x4 = 3
     t.read("attn> ", 5)
