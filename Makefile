@@ -80,9 +80,10 @@ figures: check-deps attn
 bench: check-deps
 	@scripts/bench
 
-install: attn
+# Installs the build the make variables name (build/attn, or build-san/attn under SANITIZE=1).
+install: $(BUILD)/attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/attn/lessons
-	install -m 755 attn $(DESTDIR)$(PREFIX)/bin/attn
+	install -m 755 $(BUILD)/attn $(DESTDIR)$(PREFIX)/bin/attn
 	install -m 644 docs/attn.1 $(DESTDIR)$(PREFIX)/share/man/man1/attn.1
 	install -m 644 lessons/*.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
 	@for l in ja zh; do install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/$$l || exit 1; \
