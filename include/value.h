@@ -154,7 +154,7 @@ Value *val_builtin(const Builtin *b);
 Value *val_method(Value *self, const Builtin *fn);
 Value *val_bound(Value *self, Value *func, Value *klass);   /* a user function bound to self (klass may be NULL) */
 Value *val_object(const ObjClass *cls);
-Value *val_module(const char *name);
+Value *val_module(const char *name);            /* name is kept, not copied: a string that lives forever */
 extern Value val_ellipsis_singleton;
 
 void val_seq_set(Value *seq, int64_t i, Value *item);   /* steals item */

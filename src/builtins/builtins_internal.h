@@ -25,6 +25,9 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
 Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
 /* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
 Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x);
+/* The dropout child of an attn module applied to x: attn's Dropout, the student's module, or none (a new tensor,
+ * NULL with an error set). */
+Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x);
 /* x @ W.T + b for an nn.Linear object lin; NULL with an error set. */
 Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */

@@ -91,6 +91,22 @@ static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
     return v->u.t;
 }
 
+/* Calls a child module (named `name` in its parent) on tensors that are not the caller's to give away (each passed
+ * as a new handle on the same data) and returns its tensor result (a new handle), or NULL with an error set. This is
+ * how a module the student wrote runs inside attn's modules. */
+static Tensor *call_module(Interp *I, Value *m, const char *name, Tensor *const *in, int n) {
+    Value *argv[4];
+    for (int i = 0; i < n; i++) argv[i] = in[i] ? val_tensor(ten_alias(in[i])) : val_none();
+    Args a = {argv, n, NULL, NULL, 0, NULL, NULL};
+    Value *r = interp_call(I, m, &a);
+    for (int i = 0; i < n; i++) val_decref(argv[i]);
+    Tensor *t = NULL;
+    if (r && r->kind == V_TENSOR) t = ten_alias(r->u.t);
+    else if (r) rt_error(I, "its %s returned %s, not a tensor", name, val_type_name(r));
+    val_decref(r);
+    return t;
+}
+
 /* ---- Dropout ---- */
 
 /* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy).
@@ -103,6 +119,20 @@ Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x) {
     float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
     for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0.0 : ten_get(r, i) * scale);
     return r;
+}
+
+static const ObjClass DropoutClass;
+
+/* The dropout child of DotProductAttention or PositionalEncoding applied to x (a new tensor): attn's Dropout, a
+ * module of the student's (called), or nothing when there is no module there. NULL with an error set. */
+Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x) {
+    if (!drop || !val_is_module(drop)) return ten_alias(x);
+    if (drop->u.obj.cls == &DropoutClass) {
+        Tensor *r = attn_dropout(&session_of(I)->rng, drop, x);
+        if (!r) rt_tensor_error(I);
+        return r;
+    }
+    return call_module(I, drop, "dropout", &x, 1);
 }
 
 static void dropout_extra(StrBuf *out, Value *self) {
@@ -263,10 +293,13 @@ static bool lens_fit(const Tensor *lens, int64_t B, int64_t Q) {
     return !lens || (lens->ndim == 1 && lens->shape[0] == B) || (lens->ndim == 2 && lens->shape[0] == B && lens->shape[1] == Q);
 }
 
-/* True when the module's dropout would change the weights (training mode and p > 0). */
+/* True when the module's dropout would change the weights: attn's Dropout in training mode with p > 0, or a module
+ * of the student's (which then runs). */
 static bool dropout_active(Value *attention) {
     Value *drop = val_attr_get(attention, "dropout");
-    return drop && drop->kind == V_OBJECT && training(drop) && attr_num(drop, "p", 0) > 0;
+    if (!drop || !val_is_module(drop)) return false;
+    if (drop->u.obj.cls != &DropoutClass) return true;
+    return training(drop) && attr_num(drop, "p", 0) > 0;
 }
 
 /* True when attention is the built-in DotProductAttention with its dropout off (eval() or p = 0). */
@@ -312,7 +345,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     if (!w) return NULL;
     val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
     /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values */
-    Tensor *wd = active ? attn_dropout(&session_of(I)->rng, val_attr_get(self, "dropout"), w) : w;
+    Tensor *wd = active ? attn_apply_dropout(I, val_attr_get(self, "dropout"), w) : w;
     if (!wd) return NULL;
     Tensor *out = ten_bmm(wd, v);
     if (wd != w) ten_free(wd);
@@ -393,22 +426,6 @@ static Tensor *transpose_output(Interp *I, const Tensor *x, int64_t heads) {
     Tensor *o = ten_reshape(p, 3, sh3);
     ten_free(p);
     return o;
-}
-
-/* Calls a child module of MultiHeadAttention on tensors that are not the caller's to give away (each passed as a
- * new handle on the same data) and returns its tensor result (a new handle), or NULL with an error set. This is how
- * a module the student wrote runs inside attn's MultiHeadAttention. */
-static Tensor *call_module(Interp *I, Value *m, const char *name, Tensor *const *in, int n) {
-    Value *argv[4];
-    for (int i = 0; i < n; i++) argv[i] = in[i] ? val_tensor(ten_alias(in[i])) : val_none();
-    Args a = {argv, n, NULL, NULL, 0, NULL, NULL};
-    Value *r = interp_call(I, m, &a);
-    for (int i = 0; i < n; i++) val_decref(argv[i]);
-    Tensor *t = NULL;
-    if (r && r->kind == V_TENSOR) t = ten_alias(r->u.t);
-    else if (r) rt_error(I, "MultiHeadAttention: its %s returned %s, not a tensor", name, val_type_name(r));
-    val_decref(r);
-    return t;
 }
 
 static bool is_linear(const Value *m) { return m->u.obj.cls == &LinearClass || m->u.obj.cls == &LazyLinearClass; }

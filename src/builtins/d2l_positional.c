@@ -30,11 +30,9 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
     Tensor *sum = Pt ? ten_binary(OP_ADD, X, false, Pt, false) : NULL;
     ten_free(Pt);
     if (!sum) return rt_tensor_error(I);
-    Value *drop = val_attr_get(self, "dropout");
-    if (!drop || drop->kind != V_OBJECT) return val_tensor(sum);
-    Tensor *out = attn_dropout(&session_of(I)->rng, drop, sum);
+    Tensor *out = attn_apply_dropout(I, val_attr_get(self, "dropout"), sum);
     ten_free(sum);
-    return out ? val_tensor(out) : rt_tensor_error(I);
+    return out ? val_tensor(out) : NULL;
 }
 
 static const ObjClass PositionalEncodingClass = {.name = "PositionalEncoding", .call = pe_call, .is_module = true};
