@@ -5,6 +5,7 @@
 #include "i18n.h"
 #include "textwidth.h"
 #include "interp.h"
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "plot.h"
@@ -53,27 +54,42 @@ bool help_for(StrBuf *out, const char *name) {
     return true;
 }
 
-/* The names of the chapter's functions (chapter) or of the others, in columns of `width` within 80 columns; a
- * longer name takes as many columns as it needs. */
+static int by_string(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The names of the chapter's functions (chapter) or of the others, as the student types them (len, d2l.plot,
+ * torch.zeros), sorted, in columns of `width` within 80 columns; a longer name takes as many columns as it needs. */
 static void list_names(StrBuf *out, const Builtin *const *all, int n, bool chapter, int width) {
-    int used = 0;
+    char **names = xcalloc((size_t)(n ? n : 1), sizeof *names);
+    int k = 0;
     for (int i = 0; i < n; i++) {
         bool ours = all[i]->section && !strncmp(all[i]->section, "§11", 3);
         if (ours != chapter || all[i]->name[0] == '_') continue;
-        int len = 2 + (int)strlen(all[i]->name), cells = (len + width - 1) / width;
+        char home[64];
+        builtins_home(all[i], home, sizeof home);
+        StrBuf q;
+        sb_init(&q);
+        sb_printf(&q, "%s%s%s", home, *home ? "." : "", all[i]->name);
+        names[k++] = q.s;
+    }
+    qsort(names, (size_t)k, sizeof *names, by_string);
+    int used = 0;
+    for (int i = 0; i < k; i++) {
+        int len = 2 + (int)strlen(names[i]), cells = (len + width - 1) / width;
         if (used && used + cells * width > 80) { sb_putc(out, '\n'); used = 0; }
-        sb_printf(out, "  %-*s", cells * width - 2, all[i]->name);
+        sb_printf(out, "  %-*s", cells * width - 2, names[i]);
         used += cells * width;
+        free(names[i]);
     }
     if (used) sb_putc(out, '\n');
+    free(names);
 }
 
 void help_overview(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
     sb_puts(out,
-            TR("attn: type Python/PyTorch lines as in the book (the torch. and d2l. prefixes\n"
-            "are optional).\n"
+            TR("attn: type Python/PyTorch lines as in the book. As in PyTorch, a function is\n"
+            "called through its module: torch.zeros, nn.Linear, d2l.masked_softmax.\n"
             "  help NAME      explains one function, e.g. help masked_softmax\n"
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"

@@ -100,8 +100,8 @@ static Value *m_parameters(Interp *I, Args *a) {
     return l;
 }
 
-/* .state_dict(): an OrderedDict of every parameter by its dotted name, each a copy that is not a Parameter (PyTorch
- * detaches them; here they also do not share the module's memory). */
+/* .state_dict(): an OrderedDict of every parameter by its dotted name, each detached as in PyTorch: a plain tensor
+ * (not a Parameter) on the parameter's memory, so writing into it changes the module. */
 static Value *m_state_dict(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
@@ -109,7 +109,7 @@ static Value *m_state_dict(Interp *I, Args *a) {
     d->u.dict->ordered = true;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *pair = l->u.seq.items[i];
-        Tensor *t = ten_copy(pair->u.seq.items[1]->u.t);
+        Tensor *t = ten_alias(pair->u.seq.items[1]->u.t);
         if (!t) { val_decref(l); val_decref(d); return rt_tensor_error(I); }
         dict_append(d->u.dict, val_incref(pair->u.seq.items[0]), val_tensor(t));
     }

@@ -183,11 +183,20 @@ static Value *bi_zip(Interp *I, Args *a) {
     return r;
 }
 
-/* sum/min/max of an iterable (Python's); a tensor argument goes to torch's reductions instead. */
+/* key(x) for min, max and sorted: x itself (a new reference) when there is no key; NULL with an error set. */
+static Value *key_of(Interp *I, Value *key, Value *x) {
+    if (!key || key->kind == V_NONE) return val_incref(x);
+    Value *argv[1] = {x};
+    Args ka = {argv, 1, NULL, NULL, 0, NULL, NULL};
+    return interp_call(I, key, &ka);
+}
+
+/* sum/min/max of an iterable (Python's); a tensor argument goes to torch's reductions instead. min and max compare
+ * key(item) when a key is given, and keep the first of equal items, as Python does. */
 static Value *fold(Interp *I, Args *a, int which) {
-    static const char *const kw[] = {"start", "default", "key", NULL};
+    static const char *const sum_kw[] = {"", "start", NULL}, *const minmax_kw[] = {"default", "key", NULL};
     if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
-    if (!args_check(I, a, -1, kw)) return NULL;
+    if (!args_check(I, a, which == 0 ? 2 : -1, which == 0 ? sum_kw : minmax_kw)) return NULL;
     Value *src;
     Value *l;
     if (which != 0 && a->npos > 1) {          /* max(a, b, c) */
@@ -200,7 +209,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
     Iter it;
     if (!ops_iter_begin(I, l, &it)) { val_decref(l); return NULL; }
-    Value *acc = NULL, *x;
+    Value *acc = NULL, *x, *key = which == 0 ? NULL : arg(a, -1, "key"), *kacc = NULL;
     if (which == 0) {
         Value *st = arg(a, 1, "start");
         acc = st ? val_incref(st) : val_int(0);
@@ -213,21 +222,25 @@ static Value *fold(Interp *I, Args *a, int which) {
             failed = true;
         } else if (!acc) {
             acc = val_incref(x);
+            if (which != 0 && !(kacc = key_of(I, key, x))) failed = true;
         } else if (which == 0) {
             Value *r = ops_binary(I, AOP_ADD, acc, x);
             val_decref(acc);
             acc = r;
             failed = !r;
         } else {
-            Value *c = ops_compare(I, which == 1 ? AOP_LT : AOP_GT, x, acc);
+            Value *kx = key_of(I, key, x);
+            Value *c = kx ? ops_compare(I, which == 1 ? AOP_LT : AOP_GT, kx, kacc) : NULL;
             bool ok = false, t = c ? val_truthy(c, &ok) : false;
             val_decref(c);
             if (c && !ok) rt_error(I, "cannot compare tensors with more than one element: use torch.max");
             if (!c || !ok) failed = true;
-            else if (t) { val_decref(acc); acc = val_incref(x); }
+            else if (t) { val_decref(acc); acc = val_incref(x); val_decref(kacc); kacc = val_incref(kx); }
+            val_decref(kx);
         }
         val_decref(x);
     }
+    val_decref(kacc);
     if (failed) {
         val_decref(acc);
         ops_iter_end(&it);
@@ -280,28 +293,40 @@ static Value *bi_round(Interp *I, Args *a) {
     return val_float(nearbyint(v->u.f / p) * p);
 }
 
+/* sorted(iterable, key=None, reverse=False): a stable sort of key(item) (equal items keep their order, also in
+ * reverse), as Python's. */
 static Value *bi_sorted(Interp *I, Args *a) {
-    static const char *const kw[] = {"reverse", NULL};
+    static const char *const kw[] = {"", "key", "reverse", NULL};
     if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "sorted() takes exactly one positional argument") : NULL;
-    Value *rev = arg(a, -1, "reverse");
+    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     Value *l = ops_to_list(I, a->pos[0]);
     if (!l) return NULL;
-    /* insertion sort with the language's comparison (lists here are short) */
+    Value *keys = val_list(l->u.seq.n);
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *k = key_of(I, key, l->u.seq.items[i]);
+        if (!k) { val_decref(keys); val_decref(l); return NULL; }
+        val_seq_set(keys, i, k);
+    }
+    /* insertion sort with the language's comparison (lists here are short), items moved with their keys */
     for (int64_t i = 1; i < l->u.seq.n; i++) {
         for (int64_t j = i; j > 0; j--) {
-            Value *c = ops_compare(I, reverse ? AOP_GT : AOP_LT, l->u.seq.items[j], l->u.seq.items[j - 1]);
-            if (!c) { val_decref(l); return NULL; }
+            Value *c = ops_compare(I, reverse ? AOP_GT : AOP_LT, keys->u.seq.items[j], keys->u.seq.items[j - 1]);
+            if (!c) { val_decref(keys); val_decref(l); return NULL; }
             bool ok, t = val_truthy(c, &ok);
             val_decref(c);
-            if (!ok) { val_decref(l); return rt_error(I, "cannot sort tensors with more than one element"); }
+            if (!ok) { val_decref(keys); val_decref(l); return rt_error(I, "cannot sort tensors with more than one element"); }
             if (!t) break;
-            Value *tmp = l->u.seq.items[j];
-            l->u.seq.items[j] = l->u.seq.items[j - 1];
-            l->u.seq.items[j - 1] = tmp;
+            Value **it = l->u.seq.items, **ks = keys->u.seq.items, *tmp = it[j];
+            it[j] = it[j - 1];
+            it[j - 1] = tmp;
+            tmp = ks[j];
+            ks[j] = ks[j - 1];
+            ks[j - 1] = tmp;
         }
     }
+    val_decref(keys);
     return l;
 }
 
@@ -639,12 +664,12 @@ const Builtin bi_python[] = {
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "(index, item) pairs.", "", 0},
     {"zip", bi_zip, "zip(a, b, ...)", "Tuples of items taken in step.", "", 0},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0},
-    {"min", bi_min, "min(iterable) / min(a, b, ...)", "Smallest item.", "", 0},
-    {"max", bi_max, "max(iterable) / max(a, b, ...)", "Largest item.", "", 0},
+    {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0},
+    {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0},
     {"abs", bi_abs, "abs(x)", "Absolute value (elementwise for tensors).", "", 0},
     {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0},
-    {"sorted", bi_sorted, "sorted(iterable, reverse=False)", "A sorted list.", "", 0},
+    {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0},
     {"reversed", bi_reversed, "reversed(iterable)", "The items in reverse order, as a list.", "", 0},
     {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},
     {"type", bi_type, "type(x)", "The name of x's type.", "", 0},

@@ -25,6 +25,8 @@ static Value *bi_tensor(Interp *I, Args *a) {
     bool has;
     DType dt = ten_default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
+    /* torch.as_tensor(X) with X's dtype is X itself, as in PyTorch (torch.tensor copies) */
+    if (a->fn->tag == 1 && data->kind == V_TENSOR && (!has || dt == data->u.t->dtype)) return val_incref(data);
     Tensor *t = interp_to_tensor(I, data, has, dt);
     return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
 }
@@ -304,7 +306,8 @@ static Value *bi_set_printoptions(Interp *I, Args *a) {
 const Builtin bi_torch_create[] = {
     {"tensor", bi_tensor, "torch.tensor(data, dtype=None)",
      "A tensor from a number or nested lists: integers give int64 (torch.tensor([3, 2])), floats give float32.", "§2.1", 0},
-    {"as_tensor", bi_tensor, "torch.as_tensor(data, dtype=None)", "Like torch.tensor.", "§2.1", 0},
+    {"as_tensor", bi_tensor, "torch.as_tensor(data, dtype=None)",
+     "Like torch.tensor, but a tensor of the same dtype is not copied: the result shares its memory.", "§2.1", 1},
     {"zeros", bi_fill_shape, "torch.zeros(*size, dtype=torch.float32)", "A tensor of zeros: torch.zeros((1, 1000, 32)).", "§2.1", 0},
     {"ones", bi_fill_shape, "torch.ones(*size, dtype=torch.float32)", "A tensor of ones: torch.ones((2, 4, 100)).", "§2.1", 1},
     {"empty", bi_fill_shape, "torch.empty(*size)", "A new tensor (attn fills it with zeros).", "§2.1", 0},

@@ -403,6 +403,15 @@ static Value *eval_seq(Interp *I, Node *n, bool list) {
 
 /* [elt for t in it if c ...]: runs in its own scope, so the loop variable does not leak (as in Python 3). */
 static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count) {
+    if (clause == lc->nkids && lc->op == 'd') {        /* {key: value for ...} */
+        Value *k = eval(I, lc->kids[0]);
+        Value *v = k ? eval(I, lc->kids[1]) : NULL;
+        int rc = v ? ops_set_index(I, out, k, v) : -1;
+        val_decref(k);
+        val_decref(v);
+        if (rc < 0) at(I, lc->kids[0]);
+        return rc < 0 ? -1 : 0;
+    }
     if (clause == lc->nkids) {
         Value *v = eval(I, lc->kids[0]);
         if (!v) return -1;
@@ -443,9 +452,9 @@ static Value *eval_listcomp(Interp *I, Node *n) {
     Scope sc;
     scope_open(&sc, I->scope, false);
     I->scope = &sc;
-    Value *out = val_list(0);
+    Value *out = n->op == 'd' ? val_dict() : val_list(0);
     int64_t count = 0;
-    int rc = comp_run(I, n, 1, out, &count);
+    int rc = comp_run(I, n, n->op == 'd' ? 2 : 1, out, &count);
     I->scope = sc.parent;
     scope_close(&sc);
     if (rc < 0) { val_decref(out); return NULL; }

@@ -529,6 +529,7 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
             return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
+    if (!strcmp(name, "cuda")) return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)");
     const char *why = builtins_missing("Tensor", name);
     if (why) return rt_error(I, "%s", why);
     return ops_no_attribute(I, obj, "'Tensor' object", name);

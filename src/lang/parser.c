@@ -229,7 +229,8 @@ static Node *strings(Parser *p) {
     return acc;
 }
 
-/* comp_for -> 'for' targets 'in' or_test { 'if' or_test } ; appended to a N_LISTCOMP node */
+/* comp_for -> 'for' targets 'in' or_test { 'if' or_test } ; appended to a N_LISTCOMP node (op 'd': a dict
+ * comprehension, whose first two kids are the key and the value) */
 static Node *or_test(Parser *p);
 static Node *target_list(Parser *p);
 static bool comp_clauses(Parser *p, Node *lc) {
@@ -325,10 +326,24 @@ static Node *atom(Parser *p) {
                 Node *k = test(p);
                 if (!k) { ast_free(d); return NULL; }
                 ast_add(d, k);
+                if (lex_is_name(peek(p), "for") || lex_is_op(peek(p), ",") || lex_is_op(peek(p), "}")) {
+                    ast_free(d);
+                    return fail_at(p, t, "sets are not supported in attn (use a list, or a dict)");
+                }
                 if (!expect_op(p, ":")) { ast_free(d); return NULL; }
                 Node *v = test(p);
                 if (!v) { ast_free(d); return NULL; }
                 ast_add(d, v);
+                if (d->nkids == 2 && lex_is_name(peek(p), "for")) {     /* {k: v for ...}: kids key, value, clauses */
+                    Node *dc = node_at(N_LISTCOMP, t);
+                    dc->op = 'd';
+                    ast_add(dc, d->kids[0]);
+                    ast_add(dc, d->kids[1]);
+                    d->nkids = 0;
+                    ast_free(d);
+                    if (!comp_clauses(p, dc) || !expect_op(p, "}")) { ast_free(dc); return NULL; }
+                    return dc;
+                }
                 if (!accept_op(p, ",")) break;
             }
             if (!expect_op(p, "}")) { ast_free(d); return NULL; }
@@ -839,7 +854,7 @@ static Node *small_stmt(Parser *p) {
     }
     for (const char *const *k = (const char *const[]){"try", "except", "yield", "async", "global", "nonlocal", "raise", "assert", NULL}; *k; k++)
         if (lex_is_name(t, *k) && (strcmp(*k, "assert") != 0))
-            return fail_at(p, t, "'%s' is not supported in attn (it runs tensors, functions, loops and ifs)", *k);
+            return fail_at(p, t, "'%s' is not supported in attn (it runs tensors, functions, classes, loops and ifs)", *k);
     if (lex_is_name(t, "assert")) {
         /* assert cond[, msg] -> call of the builtin assert_ */
         next(p);

@@ -203,7 +203,7 @@ int main(int argc, char **argv) {
             lineedit_init();
             if (!quiet)
                 printf("attn %s - d2l.ai 11.6 Self-Attention and Positional Encoding\n"
-                       "Type the book's lines (torch. and d2l. prefixes are optional), help for a list, Ctrl-D to leave.\n",
+                       "Type the book's lines (torch.zeros, d2l.masked_softmax ...), help for a list, Ctrl-D to leave.\n",
                        ATTN_VERSION);
         }
         failures = repl_run(&S, &r, tty ? NULL : "<stdin>");

@@ -87,7 +87,7 @@ static bool starts_word(const char *s, const char *w) {
     return !strncmp(s, w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_';
 }
 
-/* Does the statement begin a block (for/while/if/def/class/with, after any @decorator lines), and does that header
+/* Does the statement begin a block (for/while/if/def/class/with/try, after any @decorator lines), and does that header
  * line end with ':' (body below)? */
 static bool is_compound(const char *buf, bool *body_below) {
     while (*buf == ' ' || *buf == '\t') buf++;
@@ -98,7 +98,8 @@ static bool is_compound(const char *buf, bool *body_below) {
         while (*buf == ' ' || *buf == '\t') buf++;
     }
     bool c = starts_word(buf, "for") || starts_word(buf, "while") || starts_word(buf, "if") ||
-             starts_word(buf, "def") || starts_word(buf, "class") || starts_word(buf, "with");
+             starts_word(buf, "def") || starts_word(buf, "class") || starts_word(buf, "with") ||
+             starts_word(buf, "try");        /* refused by the parser, once for the whole block */
     const char *e = strchr(buf, '\n');
     size_t n = e ? (size_t)(e - buf) : strlen(buf);
     while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;
@@ -106,9 +107,10 @@ static bool is_compound(const char *buf, bool *body_below) {
     return c;
 }
 
-/* Does this line carry the block on: indented, or an else/elif clause? */
+/* Does this line carry the block on: indented, or an else/elif/except/finally clause? */
 static bool continues_block(const char *line) {
-    return !blank(line) && (line[0] == ' ' || line[0] == '\t' || starts_word(line, "else") || starts_word(line, "elif"));
+    return !blank(line) && (line[0] == ' ' || line[0] == '\t' || starts_word(line, "else") || starts_word(line, "elif") ||
+                            starts_word(line, "except") || starts_word(line, "finally"));
 }
 
 static void append_line(StrBuf *buf, const char *line) {

@@ -158,19 +158,20 @@ static const I18nMessage catalogue[] = {
     {{"an assignment to %s", "%s への代入", "对 %s 的赋值"}},
     {{"an expression with a value like the answer's", "答えと同じ種類の値を持つ式", "值与答案同类的表达式"}},
     /* help (src/builtins/help.c); the help texts of the chapter's functions are in i18n_help.c */
-    {{"attn: type Python/PyTorch lines as in the book (the torch. and d2l. prefixes\n"
-      "are optional).\n"
+    {{"attn: type Python/PyTorch lines as in the book. As in PyTorch, a function is\n"
+      "called through its module: torch.zeros, nn.Linear, d2l.masked_softmax.\n"
       "  help NAME      explains one function, e.g. help masked_softmax\n"
       "  lesson         lists the lessons; lesson N starts one\n"
       "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
       "From the chapter (d2l §11.3, §11.5, §11.6):\n",
-      "attn: 本と同じように Python/PyTorch の行を入力してください(torch. と d2l. の\n"
-      "接頭辞は省略できます)。\n"
+      "attn: 本と同じように Python/PyTorch の行を入力してください。関数は PyTorch と\n"
+      "同じくモジュール名を付けて呼びます: torch.zeros、nn.Linear、d2l.masked_softmax\n"
       "  help NAME      関数を1つ説明します。例: help masked_softmax\n"
       "  lesson         レッスンの一覧。lesson N でレッスン N を始めます\n"
       "  Ctrl-D か quit() で終了。端末では履歴とタブ補完が使えます。\n\n"
       "この章の関数 (d2l §11.3, §11.5, §11.6):\n",
-      "attn：像书中那样输入 Python/PyTorch 代码（torch. 和 d2l. 前缀可以省略）。\n"
+      "attn：像书中那样输入 Python/PyTorch 代码。与 PyTorch 一样，函数带上所在模块的\n"
+      "前缀：torch.zeros、nn.Linear、d2l.masked_softmax。\n"
       "  help NAME      解释一个函数，例如 help masked_softmax\n"
       "  lesson         列出课程；lesson N 开始第 N 课\n"
       "  Ctrl-D 或 quit() 退出；在终端中可使用历史记录和 Tab 补全。\n\n"

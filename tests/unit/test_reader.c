@@ -130,12 +130,34 @@ static void test_decorators_and_classes(void **state) {
     assert_int_equal(f[3], 16);
 }
 
+/* A try block (refused by attn) is read whole, its except/finally clauses at column 0 included: one statement, one
+ * error at 'try', then the next statement. */
+static void test_refused_try_is_one_statement(void **state) {
+    (void)state;
+    LineReader r;
+    reader_init_text(&r, "try:\n    x = 1\nexcept ValueError as e:\n    x = 2\nelse:\n    x = 3\nfinally:\n    x = 4\ny = 5\n");
+    Statement st;
+    assert_true(repl_read_statement(&r, &st));
+    assert_int_equal(st.first_line, 1);
+    assert_true(st.parsed);
+    assert_null(st.parse.tree);
+    assert_non_null(strstr(st.parse.msg, "'try' is not supported"));
+    statement_free(&st);
+    assert_true(repl_read_statement(&r, &st));
+    assert_int_equal(st.first_line, 9);
+    assert_non_null(st.parse.tree);
+    statement_free(&st);
+    assert_false(repl_read_statement(&r, &st));
+    reader_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bracket_continued_in_block),
         cmocka_unit_test(test_continuation_line_is_not_indent),
         cmocka_unit_test(test_comments_inside_blocks),
         cmocka_unit_test(test_decorators_and_classes),
+        cmocka_unit_test(test_refused_try_is_one_statement),
     };
     return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
 }
