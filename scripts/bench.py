@@ -375,7 +375,9 @@ def aims(results):
 
 out(f"Threads: {' and '.join(str(T) for T in COUNTS)} (attn: ATTN_THREADS; NumPy: OpenBLAS's thread count; "
     "PyTorch: torch.set_num_threads and OpenBLAS's thread count)")
-out(f"NumPy: {np.__version__ if np else 'not installed'}; PyTorch: {torch.__version__ if torch else 'not installed'}")
+out(f"NumPy: {np.__version__ if np else 'not installed'}; PyTorch: {torch.__version__ if torch else 'not installed'}; "
+    f"OpenBLAS kernels for all three: {os.environ.get('OPENBLAS_CORETYPE', 'OpenBLAS own choice')}")
+out("attn: " + " ".join(subprocess.run([ATTN, "-c", "print(attn.show_config())"], capture_output=True, text=True).stdout.split()))
 out(f"Load average when the run started: {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
 out()
 out("Ratios are attn's time over the peer's (below 1: attn is faster); for GFLOP/s rows, the peer's speed over attn's.")

@@ -38,6 +38,7 @@ typedef struct AttnJob {
     int64_t block;                       /* queries per block */
     int64_t nblocks;                     /* blocks per head */
     float sd;                            /* sqrt(d) in float32, as PyTorch divides by it */
+    float alpha;                         /* 1/sd when that is a power of two (multiplying is then dividing), else 1 */
     bool blas_s, blas_o;                 /* the two products' BLAS decision, made for the unsplit product */
     atomic_int failed;                   /* a worker could not get its scratch buffer, or Ctrl-C */
 } AttnJob;
@@ -47,8 +48,9 @@ static const float *head_ptr(const HeadMat *m, int64_t b, int64_t h) { return m-
 /* Units [begin, end): unit u is block u % nblocks of head item u / nblocks (item = b * heads + h). */
 static void attn_units(void *ctx, int64_t begin, int64_t end) {
     AttnJob *J = ctx;
-    float *scratch = NULL;
-    if (!J->weights && !(scratch = malloc(sizeof(float) * (size_t)(J->block * J->nk)))) {
+    /* the scores of a block live in a buffer of the thread's own that stays in its L2 */
+    float *scratch = malloc(sizeof(float) * (size_t)(J->block * J->nk));
+    if (!scratch) {
         atomic_store(&J->failed, 1);
         return;
     }
@@ -59,19 +61,22 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         const float *Q = head_ptr(&J->q, b, h) + q0 * J->q.rstride;     /* (rows, d) */
         const float *K = head_ptr(&J->k, b, h);                         /* (nk, d) */
         const float *V = head_ptr(&J->v, b, h);                         /* (nk, dv) */
-        float *S = J->weights ? J->weights + (item * J->nq + q0) * J->nk : scratch;    /* (rows, nk) */
+        float *S = scratch;                                                           /* (rows, nk) */
         float *O = J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv;          /* (rows, dv), row stride heads*dv */
-        /* pass 1: S = Q Kᵀ */
-        ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s);
-        /* pass 2: scale, mask and softmax each row (max subtracted inside for stability) */
+        /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
+        ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s, J->alpha);
+        /* pass 2: scale (unless done) and mask each row, then softmax the rows (max subtracted for stability) */
         for (int64_t r = 0; r < rows; r++) {
             float *row = S + r * J->nk;
             int64_t valid = J->valid ? J->valid[b * J->nq + q0 + r] : J->nk;
-            for (int64_t k = 0; k < J->nk; k++) row[k] = k < valid ? row[k] / J->sd : -1e6f;
-            vm_softmax_row(row, row, J->nk);
+            if (J->alpha == 1.0f)
+                for (int64_t k = 0; k < valid; k++) row[k] /= J->sd;
+            for (int64_t k = valid; k < J->nk; k++) row[k] = -1e6f;
         }
+        vm_softmax_rows(S, rows, J->nk);
+        if (J->weights) vm_stream_copy(J->weights + (item * J->nq + q0) * J->nk, S, rows * J->nk);
         /* pass 3: O = S V */
-        ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o);
+        ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
     }
     free(scratch);
 }
@@ -131,10 +136,12 @@ Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const T
     J.out = ten_f32(out);
     J.weights = w ? ten_f32(w) : NULL;
     J.sd = (float)sqrt((double)J.d);
+    int e;
+    J.alpha = frexpf(J.sd, &e) == 0.5f ? 1.0f / J.sd : 1.0f;
     J.blas_s = ten_sgemm_wants_blas(nq, nk, J.d);
     J.blas_o = ten_sgemm_wants_blas(nq, J.dv, nk);
-    /* blocks of queries whose scores fit in 256 KiB (L2), at least 16 rows */
-    J.block = 65536 / (nk ? nk : 1);
+    /* blocks of queries whose scores fit in 1 MiB (half an L2 here): fewer blocks pack K and V fewer times */
+    J.block = 262144 / (nk ? nk : 1);
     if (J.block < 16) J.block = 16;
     if (J.block > nq) J.block = nq;
     J.nblocks = (nq + J.block - 1) / J.block;

@@ -15,10 +15,10 @@ Tensor *ten_expand_dense(const Tensor *t, DType dt, int ndim, const int64_t *sha
 bool ten_result_perm(const Tensor *const *ops, int nops, int ndim, const int64_t *shape, int *perm);
 /* True when some element of t is reachable through two indices (an expanded view): it cannot be written. */
 bool ten_has_internal_overlap(const Tensor *t);
-/* Matrix products with row strides (tensor_matmul.c): C (m, n) = A (m, k) @ B, B (k, n) or, when bt, B stored
+/* Matrix products with row strides (tensor_matmul.c): C (m, n) = alpha * A (m, k) @ B, B (k, n) or, when bt, B stored
  * (n, k). blas: from ten_sgemm_wants_blas(m, n, k) of the whole product (so a product split into row blocks keeps
  * the digits of the unsplit one); OpenBLAS then, else attn's fixed-order loop. Safe inside par_for. */
 bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k);
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
-                  int64_t m, int64_t n, int64_t k, bool bt, bool blas);
+                  int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha);
 #endif

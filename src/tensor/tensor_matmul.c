@@ -2,6 +2,7 @@
  * same digits on every machine); large ones go to OpenBLAS's sgemm, split by rows over attn's threads. */
 #include "tensor_internal.h"
 #include "parallel.h"
+#include "vecmath.h"
 #include <cblas.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ static const char *wanted_core(void) {
 
 /* Sets name=value for the duration of a dlopen when the user has not set it; *set tells whether to unset it. */
 static void env_default(const char *name, const char *value, bool *set) {
-    *set = value && !getenv(name) && setenv(name, value, 0) == 0;
+    const char *cur = getenv(name);
+    *set = value && (!cur || !*cur) && setenv(name, value, 1) == 0;
 }
 
 static sgemm_fn load_blas(void) {
@@ -91,6 +93,7 @@ typedef struct GemmJob {
     float *C;
     int64_t lda, ldb, ldc, n, k;
     bool bt;
+    float alpha;
 } GemmJob;
 
 /* Rows [begin, end) of C by one OpenBLAS call. Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: the call is made in
@@ -99,39 +102,98 @@ typedef struct GemmJob {
 static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
     const GemmJob *g = ctx;
     blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)g->n, (int)(end - begin), (int)g->k,
-               1.0f, g->B, (int)g->ldb, g->A + begin * g->lda, (int)g->lda, 0.0f, g->C + begin * g->ldc, (int)g->ldc);
+               g->alpha, g->B, (int)g->ldb, g->A + begin * g->lda, (int)g->lda, 0.0f, g->C + begin * g->ldc, (int)g->ldc);
 }
 
-/* C = A @ B (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS when blas (rows spread over attn's
- * threads unless already inside a parallel loop), else a fixed-order loop with a double accumulator (the same
- * digits on every machine). */
+/* The fixed-order loop: every C[i][j] adds A[i][p] * B[p][j] for p = 0, 1, ... in double (each product of two
+ * floats is exact in double) and rounds once. The additions of one row run for all j side by side, so the loop
+ * over j vectorises; B is first copied as (k, n) rows when it is transposed or strided. */
+static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
+                       int64_t m, int64_t n, int64_t k, bool bt, float alpha) {
+#if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
+    if (bt && vm_level() >= 1 && m * (k + n) < n * k) {
+        /* few rows of A against many of B (a Linear layer on a few tokens): C transposed = B @ A transposed, the
+         * same products added in the same order, with A (the smaller one) copied as (k, m) rows */
+        float *Ap = malloc(sizeof(float) * (size_t)(k * m)), *Ct = malloc(sizeof(float) * (size_t)(n * m));
+        if (Ap && Ct) {
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t p = 0; p < k; p++) Ap[p * m + i] = A[i * lda + p];
+            vm_small_gemm_rows_avx2(B, ldb, Ap, Ct, m, n, m, k, alpha);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = 0; i < m; i++) C[i * ldc + j] = Ct[j * m + i];
+            free(Ap);
+            free(Ct);
+            return;
+        }
+        free(Ap);
+        free(Ct);
+    }
+#endif
+    double acc_stack[256];
+    float *Bk = NULL;
+    double *acc = n <= 256 ? acc_stack : malloc(sizeof(double) * (size_t)n);
+    if (bt || ldb != n) {
+        Bk = malloc(sizeof(float) * (size_t)(k * n));
+        if (Bk && bt)                     /* B's rows read in order, written as columns of Bk */
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t p = 0; p < k; p++) Bk[p * n + j] = B[j * ldb + p];
+        else if (Bk)
+            for (int64_t p = 0; p < k; p++) memcpy(Bk + p * n, B + p * ldb, sizeof(float) * (size_t)n);
+    }
+    if (!acc || ((bt || ldb != n) && !Bk)) {
+        /* no memory for the buffers: the same sums one element at a time */
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double a1 = 0;
+                for (int64_t p = 0; p < k; p++) a1 += (double)A[i * lda + p] * (bt ? B[j * ldb + p] : B[p * ldb + j]);
+                C[i * ldc + j] = (float)a1 * alpha;
+            }
+    } else {
+        const float *Bp = Bk ? Bk : B;
+#if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
+        if (vm_level() >= 1) {
+            vm_small_gemm_rows_avx2(A, lda, Bp, C, ldc, m, n, k, alpha);
+            free(Bk);
+            if (acc != acc_stack) free(acc);
+            return;
+        }
+#endif
+        for (int64_t i = 0; i < m; i++) {
+            for (int64_t j = 0; j < n; j++) acc[j] = 0;
+            for (int64_t p = 0; p < k; p++) {
+                double a = A[i * lda + p];
+                const float *b = Bp + p * n;
+                for (int64_t j = 0; j < n; j++) acc[j] += a * (double)b[j];
+            }
+            for (int64_t j = 0; j < n; j++) C[i * ldc + j] = (float)acc[j] * alpha;
+        }
+    }
+    free(Bk);
+    if (acc != acc_stack) free(acc);
+}
+
+/* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS when blas (rows spread over
+ * attn's threads unless already inside a parallel loop), else a fixed-order loop with a double accumulator (the
+ * same digits on every machine), its float32 sum times alpha. */
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
-                  int64_t m, int64_t n, int64_t k, bool bt, bool blas) {
+                  int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha) {
     if (m == 0 || n == 0) return;
     if (k == 0) {                           /* an empty sum: zeros (BLAS would also insist on lda >= 1) */
         for (int64_t i = 0; i < m; i++) memset(C + i * ldc, 0, sizeof(float) * (size_t)n);
         return;
     }
     if (blas && blas_sgemm) {
-        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt};
+        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha};
         int64_t per_row = 2 * n * k;        /* flops: rows per block so that a block is worth a thread (~4 MFLOP) */
         par_for(m, per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1, gemm_rows, &g);
         return;
     }
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double acc = 0;
-            if (bt)
-                for (int64_t p = 0; p < k; p++) acc += (double)A[i * lda + p] * B[j * ldb + p];
-            else
-                for (int64_t p = 0; p < k; p++) acc += (double)A[i * lda + p] * B[p * ldb + j];
-            C[i * ldc + j] = (float)acc;
-        }
+    small_gemm(A, lda, B, ldb, C, ldc, m, n, k, bt, alpha);
 }
 
 /* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
-    ten_sgemm_ld(A, k, B, bt ? k : n, C, n, m, n, k, bt, ten_sgemm_wants_blas(m, n, k));
+    ten_sgemm_ld(A, k, B, bt ? k : n, C, n, m, n, k, bt, ten_sgemm_wants_blas(m, n, k), 1.0f);
 }
 
 static void int_gemm(const int64_t *A, const int64_t *B, int64_t *C, int64_t m, int64_t n, int64_t k) {

@@ -142,3 +142,27 @@ void vm_softmax_row(const float *x, float *y, int64_t n) {
     float inv = 1 / reduce8(y, n, false);
     for (int64_t i = 0; i < n; i++) y[i] *= inv;
 }
+
+void vm_softmax_rows(float *x, int64_t rows, int64_t n) {
+    int64_t r = 0;
+#ifdef HAVE_X86_SIMD
+    if (n >= 8 && vm_level() >= 1) {
+        for (; r + 4 <= rows; r += 4) {
+            float *b = x + r * n, m[4], s[4];
+            vm_reduce8x4_avx2(b, n, n, 1, m);
+            for (int k = 0; k < 4; k++) vm_sub_avx2(b + k * n, m[k], b + k * n, n);
+            vm_map(VM_EXP, b, b, 4 * n);                 /* exp has no lane dependence: one call for 4 rows */
+            vm_reduce8x4_avx2(b, n, n, 0, s);
+            for (int k = 0; k < 4; k++) vm_scale_avx2(b + k * n, 1 / s[k], n);
+        }
+    }
+#endif
+    for (; r < rows; r++) vm_softmax_row(x + r * n, x + r * n, n);
+}
+
+void vm_stream_copy(float *dst, const float *src, int64_t n) {
+#ifdef HAVE_X86_SIMD
+    if (vm_level() >= 1) { vm_stream_copy_avx2(dst, src, n); return; }
+#endif
+    memcpy(dst, src, sizeof(float) * (size_t)n);
+}

@@ -33,6 +33,10 @@ void vm_pow(const float *x, const float *y, float *z, int64_t n);
 /* The book's softmax of one row as PyTorch computes it (_vec_softmax_lastdim): m = max over 8 lanes, e = exp(x - m),
  * s = sum of e over 8 lanes, y = e * (1 / s). x and y may be the same array. */
 void vm_softmax_row(const float *x, float *y, int64_t n);
+/* dst[i] = src[i], bypassing the cache where the CPU can (a result written once that stays out of the way). */
+void vm_stream_copy(float *dst, const float *src, int64_t n);
+/* vm_softmax_row for each of `rows` contiguous rows of n at x (in place): the same bits, rows interleaved. */
+void vm_softmax_rows(float *x, int64_t rows, int64_t n);
 /* Which implementation runs on this CPU: "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)". */
 const char *vm_backend(void);
 /* Forces a narrower implementation (0 scalar, 1 AVX2, 2 AVX-512; never wider than the CPU has): for tests. */
@@ -44,4 +48,10 @@ void vm_map_avx2(VmOp op, const float *x, float *y, int64_t n);
 void vm_map_avx512(VmOp op, const float *x, float *y, int64_t n);
 void vm_pow_avx2(const float *x, const float *y, float *z, int64_t n);
 float vm_reduce8_avx2(const float *x, int64_t n, int is_max);          /* n >= 8 */
+void vm_reduce8x4_avx2(const float *x, int64_t stride, int64_t n, int is_max, float out[4]);
+void vm_sub_avx2(const float *x, float m, float *y, int64_t n);
+void vm_stream_copy_avx2(float *dst, const float *src, int64_t n);
+void vm_small_gemm_rows_avx2(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                             int64_t k, float alpha);
+void vm_scale_avx2(float *y, float s, int64_t n);
 #endif

@@ -50,6 +50,113 @@ float vm_reduce8_avx2(const float *x, int64_t n, int is_max) {
     return _mm256_cvtss_f32(acc);
 }
 
+/* The same for four rows of n >= 8 at once (rows stride apart): four independent chains, so the additions of one
+ * row wait less for each other; each row is still added up exactly as vm_reduce8_avx2 would. */
+void vm_reduce8x4_avx2(const float *x, int64_t stride, int64_t n, int is_max, float out[4]) {
+#define COMBINE(a, b) (is_max ? _mm256_or_ps(_mm256_max_ps(a, b), _mm256_cmp_ps(a, b, _CMP_UNORD_Q)) : _mm256_add_ps(a, b))
+    __m256 a0 = _mm256_loadu_ps(x), a1 = _mm256_loadu_ps(x + stride), a2 = _mm256_loadu_ps(x + 2 * stride),
+           a3 = _mm256_loadu_ps(x + 3 * stride);
+    int64_t d = 8;
+    for (; d + 8 <= n; d += 8) {
+        a0 = COMBINE(a0, _mm256_loadu_ps(x + d));
+        a1 = COMBINE(a1, _mm256_loadu_ps(x + stride + d));
+        a2 = COMBINE(a2, _mm256_loadu_ps(x + 2 * stride + d));
+        a3 = COMBINE(a3, _mm256_loadu_ps(x + 3 * stride + d));
+    }
+    __m256 acc[4] = {a0, a1, a2, a3};
+    for (int r = 0; r < 4; r++) {
+        if (d < n) {
+            float tail[8] = {0};
+            for (int64_t j = 0; d + j < n; j++) tail[j] = x[r * stride + d + j];
+            __m256 c = COMBINE(acc[r], _mm256_loadu_ps(tail));
+            const int keep[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+            __m256i lanes = _mm256_loadu_si256((const __m256i *)keep);
+            __m256 take = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - d)), lanes));
+            acc[r] = _mm256_blendv_ps(acc[r], c, take);
+        }
+        acc[r] = COMBINE(acc[r], _mm256_permute2f128_ps(acc[r], acc[r], 0x1));
+        acc[r] = COMBINE(acc[r], _mm256_shuffle_ps(acc[r], acc[r], 0x4E));
+        acc[r] = COMBINE(acc[r], _mm256_shuffle_ps(acc[r], acc[r], 0xB1));
+        out[r] = _mm256_cvtss_f32(acc[r]);
+    }
+#undef COMBINE
+}
+
+/* y[i] = x[i] - m for i < n (float subtraction, as PyTorch's (x - Vec(max)) before exp). */
+void vm_sub_avx2(const float *x, float m, float *y, int64_t n) {
+    __m256 vm = _mm256_set1_ps(m);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_sub_ps(_mm256_loadu_ps(x + i), vm));
+    for (; i < n; i++) y[i] = x[i] - m;
+}
+
+/* y[i] *= s for i < n. */
+void vm_scale_avx2(float *y, float s, int64_t n) {
+    __m256 vs = _mm256_set1_ps(s);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), vs));
+    for (; i < n; i++) y[i] *= s;
+}
+
+/* dst[i] = src[i] for i < n with streaming stores: the copy goes to memory without first reading dst's lines into
+ * the cache (the attention weights, written once and read later, if ever). */
+void vm_stream_copy_avx2(float *dst, const float *src, int64_t n) {
+    int64_t i = 0;
+    while (i < n && ((uintptr_t)(dst + i) & 31) != 0) { dst[i] = src[i]; i++; }
+    for (; i + 8 <= n; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+    for (; i < n; i++) dst[i] = src[i];
+    _mm_sfence();
+}
+
+/* The fixed-order small product of tensor_matmul.c, four doubles at a time: C[i][j] = alpha * (float)(sum over
+ * p = 0, 1, ... of A[i][p] * B[p][j], added in double), with Bp the (k, n) rows of B (contiguous, row stride n).
+ * Each product of two floats is exact in double, so an FMA adds it exactly as a multiply and an add would; every
+ * sum runs over p in order, 16 of them side by side. */
+void vm_small_gemm_rows_avx2(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                             int64_t k, float alpha) {
+    for (int64_t i = 0; i < m; i++) {
+        const float *a = A + i * lda;
+        int64_t j = 0;
+        for (; j + 16 <= n; j += 16) {
+            __m256d c0 = _mm256_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
+            for (int64_t p = 0; p < k; p++) {
+                __m256d av = _mm256_set1_pd((double)a[p]);
+                const float *b = Bp + p * n + j;
+                c0 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b)), c0);
+                c1 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b + 4)), c1);
+                c2 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b + 8)), c2);
+                c3 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b + 12)), c3);
+            }
+            __m128 s = _mm_set1_ps(alpha);
+            _mm_storeu_ps(C + i * ldc + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), s));
+            _mm_storeu_ps(C + i * ldc + j + 4, _mm_mul_ps(_mm256_cvtpd_ps(c1), s));
+            _mm_storeu_ps(C + i * ldc + j + 8, _mm_mul_ps(_mm256_cvtpd_ps(c2), s));
+            _mm_storeu_ps(C + i * ldc + j + 12, _mm_mul_ps(_mm256_cvtpd_ps(c3), s));
+        }
+        for (; j + 8 <= n; j += 8) {
+            __m256d c0 = _mm256_setzero_pd(), c1 = c0;
+            for (int64_t p = 0; p < k; p++) {
+                __m256d av = _mm256_set1_pd((double)a[p]);
+                c0 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(Bp + p * n + j)), c0);
+                c1 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(Bp + p * n + j + 4)), c1);
+            }
+            _mm_storeu_ps(C + i * ldc + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), _mm_set1_ps(alpha)));
+            _mm_storeu_ps(C + i * ldc + j + 4, _mm_mul_ps(_mm256_cvtpd_ps(c1), _mm_set1_ps(alpha)));
+        }
+        for (; j + 4 <= n; j += 4) {
+            __m256d c0 = _mm256_setzero_pd();
+            for (int64_t p = 0; p < k; p++)
+                c0 = _mm256_fmadd_pd(_mm256_set1_pd((double)a[p]), _mm256_cvtps_pd(_mm_loadu_ps(Bp + p * n + j)), c0);
+            _mm_storeu_ps(C + i * ldc + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), _mm_set1_ps(alpha)));
+        }
+        for (; j < n; j++) {
+            double acc = 0;
+            for (int64_t p = 0; p < k; p++) acc += (double)a[p] * Bp[p * n + j];
+            C[i * ldc + j] = (float)acc * alpha;
+        }
+    }
+}
+
 /* n is a multiple of 8. */
 void vm_pow_avx2(const float *x, const float *y, float *z, int64_t n) {
     for (int64_t i = 0; i < n; i += 8) _mm256_storeu_ps(z + i, Sleef_powf8_u10avx2(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
