@@ -194,7 +194,6 @@ save("dpa_view_out.npy", dpa(q[:, ::2, :], kt, v, None))
     same_bits("PositionalEncoding(64, 0, 3000).P", L("P.npy"), d2l.PositionalEncoding(64, 0, 3000).P)
     Po = L("Podd.npy")
     ref = d2l.PositionalEncoding(34, 0, 100).P[:, :, :33]      # odd d: the book fails; attn's last column is a sine
-    check("odd d: the sine columns use 10000^(2j/33)", True)
     Xo = torch.arange(100, dtype=torch.float32).reshape(-1, 1) / torch.pow(10000, torch.arange(0, 33, 2, dtype=torch.float32) / 33)
     same_bits("PositionalEncoding(33, 0, 100): sines", Po[0, :, 0::2], torch.sin(Xo))
     same_bits("PositionalEncoding(33, 0, 100): cosines", Po[0, :, 1::2], torch.cos(Xo[:, :16]))
@@ -226,4 +225,29 @@ save("dpa_view_out.npy", dpa(q[:, ::2, :], kt, v, None))
         same_bits("DotProductAttention (4, 100/130, 64/48): output", L("dpa_out.npy"), dpa(q, k, v, torch.tensor([130, 1, 64, 100])))
         same_bits("DotProductAttention: attention_weights", L("dpa_w.npy"), dpa.attention_weights)
         same_bits("DotProductAttention on strided views", L("dpa_view_out.npy"), dpa(q[:, ::2, :], k, v, None))
+
+    # what a student sees: float32 sums and means of millions of elements print PyTorch's digits, .item() to the
+    # last bit. PyTorch on one thread: on more, its parallel_reduce splits a large sum into one cascade per thread
+    # and the last digits follow the thread count (2 threads here: (y * 1000).sum() prints 1975604.7500, one thread
+    # 1975603.8750); attn gives the one-thread digits on any number of threads.
+    prints = """x = torch.arange(0, 3000000, dtype=torch.float32) * 0.001
+y = torch.sin(x)
+z = y.reshape(3000, 1000)
+for r in [x.sum(), x.mean(), (y * 1000).sum(), z.sum(0)[:4], z.mean(1)[:4], z.t().sum(1)[:3], x.reshape(1000, 3000).sum(1)[-2:]]:
+    print(r)
+for v in [x.sum().item(), x.mean().item(), y.sum().item(), y.mean().item(), z.sum(0).sum().item(), torch.ones(16777217).sum().item(), torch.ones(20000001).mean().item()]:
+    print(v)
+"""
+    import contextlib, io
+    torch.set_num_threads(1)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(prints, {"torch": torch})
+    want = buf.getvalue()
+    for threads in (1, 2):
+        got = attn(prints, d, timeout=120, env={"ATTN_THREADS": str(threads)})
+        diff = [f"attn {a!r}, PyTorch {b!r}" for a, b in zip(got.splitlines(), want.splitlines()) if a != b]
+        check(f"sums and means of 3 million float32 (attn on {threads} thread{'s' if threads > 1 else ''}) print PyTorch's digits",
+              got == want and len(want.splitlines()) == 14, diff[:2] or f"{len(got.splitlines())} lines")
+    torch.set_num_threads(2)
 finish()
