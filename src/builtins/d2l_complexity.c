@@ -186,9 +186,11 @@ static Value *bi_receptive_field(Interp *I, Args *a) {
 
 /* ---- the measurement ---- */
 
-static double now_s(void) {
+/* CPU seconds used by the calling thread: the layers run on this one thread, and on a busy machine the time other
+ * programs hold the core is not the layer's cost (wall time would count it, more at some sizes than at others). */
+static double cpu_s(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -278,9 +280,10 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
     return builtins_show_figure(I, f);
 }
 
-/* Times one layer kind at one n: after one run to warm up (caches, BLAS threads), the fastest of `repeats` runs,
- * each repeated until it lasts >= 10 ms. The fastest, not the median: on a shared machine other work only ever adds
- * time, so the minimum is the steadiest estimate of the layer's own cost. */
+/* Times one layer kind at one n in this thread's CPU time: after one run to warm up (caches), the fastest of
+ * `repeats` runs, each repeated until it lasts >= 10 ms. The fastest, not the median: on a shared machine other work
+ * only ever adds time (cache misses, a core shared with a sibling), so the minimum is the steadiest estimate of the
+ * layer's own cost. */
 static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int repeats) {
     int64_t sx[2] = {n, d}, sw[3] = {k, d, d}, sdd[2] = {d, d};
     Tensor *X = ten_randn(g, 2, sx), *W = ten_randn(g, 3, sw), *Wh = ten_randn(g, 2, sdd);
@@ -289,13 +292,13 @@ static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int 
     if (repeats > 15) repeats = 15;
     for (int r = -1; r < repeats; r++) {           /* r = -1: the warm-up, not kept */
         int reps = 0;
-        double t0 = now_s(), t1;
+        double t0 = cpu_s(), t1;
         do {
             if (kind == 0) conv1d_layer(ten_f32(X), ten_f32(W), Y, tmp, n, d, k);
             else if (kind == 1) rnn_layer(ten_f32(X), ten_f32(W), ten_f32(Wh), Y, tmp, n, d);
             else attention_layer(ten_f32(X), tmp, Y, n, d);
             reps++;
-            t1 = now_s();
+            t1 = cpu_s();
         } while (t1 - t0 < (r < 0 ? 0 : 0.01) && !ten_interrupted);
         if (r >= 0) times[r] = (t1 - t0) / reps;
     }
@@ -319,9 +322,18 @@ static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3
               (long long)ns[0], (long long)ns[m - 1], g[3], g[0], g[1], g[2], g[3], g[4]);
     sb_printf(o, "Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
                  "self-attention %.2f.\n", (long long)fit_from, slopes[0], slopes[1], slopes[2]);
-    if (slopes[2] > slopes[0] && slopes[2] > slopes[1])
-        sb_puts(o, "Self-attention's slope is the largest: its time grows fastest with n, as its\n"
+    /* what n²d operations predict is a slope of 2: say whether this run's slope is near it, and if not, so */
+    if (slopes[2] > slopes[0] && slopes[2] > slopes[1] && fabs(slopes[2] - 2) <= 0.3)
+        sb_puts(o, "Self-attention's slope is the largest and near 2: its time grows as n², as its\n"
                    "n²d operations predict.\n");
+    else if (slopes[2] > slopes[0] && slopes[2] > slopes[1] && slopes[2] < 2)
+        sb_printf(o, "Self-attention's slope is the largest, but %.2f is below the 2 that its n²d\n"
+                     "operations predict: at these n, costs that grow more slowly still weigh on its\n"
+                     "time (or the machine was busy). Try larger ns, or repeats=7.\n", slopes[2]);
+    else if (slopes[2] > slopes[0] && slopes[2] > slopes[1])
+        sb_printf(o, "Self-attention's slope is the largest, and %.2f is above the 2 that its n²d\n"
+                     "operations predict: at the larger n its n×n scores no longer fit in the\n"
+                     "processor's caches (or the machine was busy).\n", slopes[2]);
     else
         sb_puts(o, "Self-attention's slope is not the largest here: at these sizes other costs hide\n"
                    "its n²d operations (or the machine was busy). Try larger ns, or repeats=7.\n");
@@ -387,7 +399,8 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     const char *names[3] = {"cnn", "rnn", "attention"};
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, "Measured here: one layer of each, d = %lld, k = %lld, fastest of %lld run%s (§11.6.2)\n"
+    if (!quiet) sb_printf(&o, "Measured here: one layer of each, d = %lld, k = %lld, one thread's CPU time,\n"
+                              "the fastest of %lld run%s (§11.6.2)\n"
                               "       n      conv1d (s)         RNN (s)   self-attention (s)\n", (long long)d, (long long)k, (long long)reps, reps == 1 ? "" : "s");
     qsort(ns, (size_t)m, sizeof *ns, cmp_int64);
     /* the slopes are fitted where the leading term dominates: over the larger half of the sizes (all of two or three) */
@@ -443,8 +456,8 @@ const Builtin bi_d2l_complexity[] = {
      "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0},
     {"measure_layers", bi_measure_layers,
      "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5, quiet=False, plot=False)",
-     "Times real conv1d, RNN and self-attention layers written in C on this machine (the fastest of `repeats` runs), "
-     "fits the log-log slope of time against n over the larger half of the sizes, and says what the times show: how "
+     "Times real conv1d, RNN and self-attention layers written in C on this machine (one thread's CPU time, the "
+     "fastest of `repeats` runs), fits the log-log slope of time against n over the larger half of the sizes, and says what the times show: how "
      "fast each grew, and where self-attention became slower than the RNN compared with n = d. Returns a dict with "
      "the times, the slopes and fit_from (the smallest n in the fit); quiet=True prints nothing, plot=True draws "
      "them on log-log axes with the fitted lines.", "§11.6.2", 0},

@@ -153,6 +153,13 @@ save('idx.npy', relative_position_index(6, 2)); save('sb.npy', shaw_bias(q, a))"
                                                                    for k, t in enumerate([cnn, rnn, att])), text)
         largest = sl["attention"] > sl["cnn"] and sl["attention"] > sl["rnn"]
         check(f"{where}: 'slope is the largest' exactly when it is", ("slope is the largest" in text) == largest, text)
+        # what it says of the slope against the 2 of n²d operations is what its own slope shows
+        s2 = sl["attention"]
+        near2 = largest and abs(s2 - 2) <= 0.3
+        check(f"{where}: 'near 2' exactly when the slope is within 0.3 of 2", ("largest and near 2" in text) == near2, text)
+        if largest and not near2:
+            check(f"{where}: a slope far from 2 is named, and as below or above 2",
+                  f"{s2:.2f} is {'below' if s2 < 2 else 'above'} the 2" in text, text)
         slower = [a > r_ for a, r_ in zip(att, rnn)]
         switches = sum(slower[i] != slower[i - 1] for i in range(1, len(ns)))
         if switches == 0:
