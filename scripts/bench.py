@@ -170,6 +170,8 @@ def bench_threads(T, res):
     set_peer_threads(T)
     out(f"### {T} thread{'s' if T > 1 else ''}")
     out()
+    out(f"Load average when this table started: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores")
+    out()
     table_head()
 
     def put(key, name, a, n=None, t=None, unit="s"):
@@ -292,9 +294,10 @@ def bench_threads(T, res):
             torch.softmax(Xt @ Xt.T / d_ ** 0.5, dim=-1) @ Xt
         with torch.no_grad():
             peers["cnn"][1], peers["rnn"][1], peers["attention"][1] = median_time(conv_t), median_time(rnn_t), median_time(att_t)
-    put("cnn", f"conv1d layer, n {n_}, d {d_}, k 3", a_cnn, *peers["cnn"])
-    put("rnn", f"RNN layer, n {n_}, d {d_} (sequential)", a_rnn, *peers["rnn"])
-    put("att", f"self-attention layer, n {n_}, d {d_}", a_att, *peers["attention"])
+    # attn's column is what measure_layers reports: one thread, that thread's CPU time (the peers: T threads, wall time)
+    put("cnn", f"conv1d layer, n {n_}, d {d_}, k 3 (attn: measure_layers, 1 thread, CPU time)", a_cnn, *peers["cnn"])
+    put("rnn", f"RNN layer, n {n_}, d {d_} (sequential; attn: measure_layers, 1 thread, CPU time)", a_rnn, *peers["rnn"])
+    put("att", f"self-attention layer, n {n_}, d {d_} (attn: measure_layers, 1 thread, CPU time)", a_att, *peers["attention"])
 
     # matrix products (every one of them is OpenBLAS's sgemm) and the machine's peaks
     for size in [256, 1024, 2048]:
