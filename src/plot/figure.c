@@ -357,6 +357,9 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     } else plot_script(fig, &cv, "", &s);
     bool ok = send(P, sb_str(&s), out, err, errlen);
     sb_free(&s);
+    /* gnuplot's dumb terminal ends its last row without a newline: what attn prints next (the prompt, a lesson's
+     * next line) would follow on that row, beside the figure on a terminal wider than it */
+    if (ok && t == PT_TERMINAL) sb_putc(out, '\n');
     if (ok && t == PT_WINDOW) {
         sb_putc(out, '<');
         plot_summary(fig, false, out);
