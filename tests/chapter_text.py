@@ -160,4 +160,49 @@ with tempfile.TemporaryDirectory() as tmp:
                 wide.append(f"line {i} ({columns(line)} columns)")
         check(f"{os.path.basename(path)}: prose within {WIDTH} columns", not wide, ", ".join(wide[:5]))
 
+
+    # 4. every point of §11.6 that issue 10 lists has its step: (lesson, step id, what the step must say, how many
+    # questions it must pose). The phrases are the chapter's own content, so a step that loses it fails here.
+    def steps_of(path):
+        """{step id: text} of a lesson; the text before the first step is 'intro'."""
+        steps, cur = {"intro": []}, "intro"
+        for line in open(path, encoding="utf-8").read().split("\n"):
+            m = re.match(r"## .*\{#([\w-]+)\}\s*$", line)
+            if m:
+                cur = m.group(1)
+                steps[cur] = []
+            steps[cur].append(line)
+        return {k: "\n".join(v) for k, v in steps.items()}
+
+    POINTS = [
+        ("01", "intro", [r"intra-attention", r"\(11\.6\.1\)"], 0, "the self-attention formula (11.6.1), intra-attention"),
+        ("01", "heads", [r"untrained"], 0, "the multi-head heatmap flagged as an untrained layer"),
+        ("02", "cnn", [r"O\(knd²\)", r"O\(n/k\)"], 1, "the CNN row derived"),
+        ("02", "rnn", [r"O\(nd²\)", r"O\(n\)"], 1, "the RNN row derived"),
+        ("02", "attention-row", [r"O\(n²d\)", r"O\(1\)"], 1, "the self-attention row derived"),
+        ("02", "measured", [r"measure_layers"], 0, "the measured run"),
+        ("03", "formula", [r"\(11\.6\.2\)", r"P_mine"], 2, "the student builds P from (11.6.2)"),
+        ("03", "sinusoid", [r"PositionalEncoding", r"torch\.equal\(P, P_mine\)"], 1, "...before meeting the class"),
+        ("03", "odd", [r"cosine line that fails"], 0, "odd d: the cosine line fails, as in PyTorch"),
+        ("04", "binary", [r"binary"], 1, "lesson 4: binary, with a computed answer"),
+        ("04", "periods", [r"period"], 2, "lesson 4: periods of the columns, computed"),
+        ("04", "heatmap", [r"heatmap"], 1, "lesson 4: the heatmap, computed"),
+        ("05", "identities", [r"cos\(a \+ b\) = cos\(a\) cos\(b\) - sin\(a\) sin\(b\)",
+                              r"sin\(a \+ b\) = sin\(a\) cos\(b\) \+ cos\(a\) sin\(b\)"], 0, "the angle-addition identities"),
+        ("05", "derivation", [r"never on i", r"\(11\.6\.3\)"], 1, "the derivation step by step"),
+        ("05", "check", [r"rotation\(-2, 2\)", r"δ = -"], 1, "negative δ in rotation"),
+        ("06", "summary", [r"§11\.6\.4"], 2, "the summary (§11.6.4)"),
+        ("06", "stacking", [r"stack_attention"], 1, "exercise 1 posed to the student"),
+        ("06", "learnable", [r"learnable_pe"], 1, "exercise 2 posed to the student"),
+        ("06", "shaw", [r"relative_position_index"], 1, "exercise 3 posed to the student"),
+    ]
+    for lesson, step, phrases, questions, what in POINTS:
+        path = (glob.glob(os.path.join(ROOT, f"lessons/{lesson}-*.md")) or ["?"])[0]
+        text = steps_of(path).get(step, "") if os.path.exists(path) else ""
+        missing = [ph for ph in phrases if not re.search(ph, text)]
+        asked = text.count("```question")
+        check(f"§11.6 point '{what}': lesson {lesson} step {step} has it ({questions}+ questions)",
+              text and not missing and asked >= questions,
+              f"missing {missing}, {asked} questions" if text else "no such step")
+
 finish()
