@@ -387,7 +387,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
         if (nv->u.seq.n < 2 || nv->u.seq.n > 16) return rt_error(I, "measure_layers: give 2 to 16 sequence lengths");
         m = nv->u.seq.n;
         for (int64_t i = 0; i < m; i++) {
-            if (!arg_int(I, nv->u.seq.items[i], "each n", &ns[i])) return NULL;
+            if (!arg_int(I, nv->u.seq.items[i], "measure_layers: each n in ns", &ns[i])) return NULL;
             if (ns[i] < 2 || ns[i] > 8192) return rt_error(I, "measure_layers: each n must be between 2 and 8192");
         }
     }
@@ -403,6 +403,8 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
                               "the fastest of %lld run%s (§11.6.2)\n"
                               "       n      conv1d (s)         RNN (s)   self-attention (s)\n", (long long)d, (long long)k, (long long)reps, reps == 1 ? "" : "s");
     qsort(ns, (size_t)m, sizeof *ns, cmp_int64);
+    for (int64_t i = 1; i < m; i++)                /* a slope needs different lengths: [64, 64] would fit one point */
+        if (ns[i] == ns[i - 1]) { sb_free(&o); return rt_error(I, "measure_layers: each n once (%lld is given twice)", (long long)ns[i]); }
     /* the slopes are fitted where the leading term dominates: over the larger half of the sizes (all of two or three) */
     int first = m >= 4 ? (int)(m - 1) / 2 : 0;
     ten_set_blas_threshold(0);     /* every product through BLAS, so all sizes are timed the same way */

@@ -20,6 +20,19 @@ typedef struct Series { double *x, *y; int64_t n; } Series;
 
 static bool is_tty_out(void) { return isatty(1) != 0; }
 
+/* The first items of an iterable as a new list, without collecting the rest (a range(10**12) or a tensor of 10**8
+ * rows is not walked): at most max of them, or NULL with "WHAT: more than MAX NOUN" when there are more and cut is
+ * false. */
+static Value *first_items(Interp *I, Value *v, int64_t max, bool cut, const char *what, const char *noun) {
+    Iter it;
+    if (!ops_iter_begin(I, v, &it)) return NULL;
+    if (it.n > max && !cut) { ops_iter_end(&it); return rt_error(I, "%s: more than %lld %s", what, (long long)max, noun); }
+    Value *l = val_list(0), *e;
+    for (int64_t k = 0; k < max && (e = ops_iter_next(&it)); k++) val_list_append(l, e);
+    ops_iter_end(&it);
+    return l;
+}
+
 /* A 1-D sequence of numbers (tensor or list) as doubles; NULL with an error otherwise. */
 static double *to_numbers(Interp *I, Value *v, int64_t *n, const char *what) {
     if (v->kind == V_TENSOR) {
@@ -31,10 +44,9 @@ static double *to_numbers(Interp *I, Value *v, int64_t *n, const char *what) {
         return d;
     }
     if (v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_RANGE) {
-        Value *l = ops_to_list(I, v);
+        Value *l = first_items(I, v, MAX_POINTS, false, what, "points");
         if (!l) return NULL;
         *n = l->u.seq.n;
-        if (*n > MAX_POINTS) { val_decref(l); rt_error(I, "%s: more than %d points", what, MAX_POINTS); return NULL; }
         double *d = xmalloc(sizeof(double) * (size_t)(*n ? *n : 1));
         for (int64_t i = 0; i < *n; i++) {
             Value *e = ops_item(l->u.seq.items[i]);
@@ -65,15 +77,22 @@ static bool one_axis(Value *v) {
 static Value *series_list(Interp *I, Value *v) {
     if (one_axis(v)) { Value *l = val_list(1); val_seq_set(l, 0, val_incref(v)); return l; }
     if (v->kind == V_TENSOR && v->u.t->ndim > 2) return rt_error(I, "plot: a %d-D tensor cannot be plotted; give 1-D series or a 2-D tensor (one series per row)", v->u.t->ndim);
-    return ops_to_list(I, v);
+    return first_items(I, v, MAX_SERIES, false, "plot", "series");
 }
 
+/* Legend entries, fmts or titles as strings: a string is one; of a sequence only the first 64 (no figure has more
+ * series or panel columns) are read, as the book's zip would use only as many as there are lines. */
 static bool str_list(Interp *I, Value *v, const char *what, char ***out, int *n) {
     *out = NULL;
     *n = 0;
     if (!v || v->kind == V_NONE) return true;
     if (v->kind == V_STR) { *out = xcalloc(1, sizeof(char *)); (*out)[0] = xstrdup(v->u.str.s); *n = 1; return true; }
-    Value *l = ops_to_list(I, v);
+    if (!(v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_RANGE || v->kind == V_DICT ||
+          (v->kind == V_TENSOR && v->u.t->ndim > 0))) {     /* named here: "iteration over a 0-d tensor" says not which */
+        rt_error(I, "%s must be a string or a list of strings, not %s", what, val_type_name(v));
+        return false;
+    }
+    Value *l = first_items(I, v, MAX_SERIES, true, what, "");
     if (!l) return false;
     *out = xcalloc((size_t)(l->u.seq.n ? l->u.seq.n : 1), sizeof(char *));
     for (int64_t i = 0; i < l->u.seq.n; i++) {
@@ -84,7 +103,6 @@ static bool str_list(Interp *I, Value *v, const char *what, char ***out, int *n)
         (*out)[(*n)++] = sb_take(&b);
     }
     val_decref(l);
-    (void)I; (void)what;
     return true;
 }
 
@@ -155,9 +173,11 @@ static Value *bi_plot(Interp *I, Args *a) {
     Series s[MAX_SERIES];
     memset(s, 0, sizeof s);
     bool ok = true;
+    int64_t total = 0;      /* points of all series: gnuplot draws a million in seconds, 64 million never */
     for (int64_t i = 0; i < ny && ok; i++) {
         s[i].y = to_numbers(I, ys->u.seq.items[i], &s[i].n, "plot Y");
         if (!s[i].y) { ok = false; break; }
+        if ((total += s[i].n) > MAX_POINTS) { rt_error(I, "plot: more than %d points in all", MAX_POINTS); ok = false; break; }
         if (xs) {
             int64_t n2;
             s[i].x = to_numbers(I, xs->u.seq.items[nx == 1 ? 0 : i], &n2, "plot X");
@@ -235,7 +255,8 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
                            "for one matrix use M.unsqueeze(0).unsqueeze(0)", s);
     }
     int64_t R = M->shape[0], C = M->shape[1], H = M->shape[2], W = M->shape[3];
-    if (R * C > 64 || R * C == 0 || H == 0 || W == 0 || H * W > 250000 || M->numel > MAX_CELLS)
+    if (R < 1 || C < 1 || R > 64 || C > 64 || R * C > 64 || H < 1 || W < 1 || H > 250000 || W > 250000 || H * W > 250000 ||
+        M->numel > MAX_CELLS)      /* each bound first, so that no product overflows */
         return rt_error(I, "show_heatmaps: between 1 and 64 plots of at most 250000 cells each, %d cells in all", MAX_CELLS);
     char **titles = NULL, *xl = NULL, *yl = NULL;
     int ntit = 0;
@@ -243,6 +264,7 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
     const char *cmap = "Reds";
     Value *v;
     if (!str_list(I, arg(a, 3, "titles"), "titles", &titles, &ntit) || !pair(I, arg(a, 4, "figsize"), "figsize", &fw, &fh)) { free_strs(titles, ntit); return NULL; }
+    while (ntit > C) free(titles[--ntit]);         /* one title per column of plots */
     if ((v = arg(a, 5, "cmap")) && v->kind != V_NONE) {
         if (v->kind != V_STR) { free_strs(titles, ntit); return rt_error(I, "cmap must be a colormap name such as 'Reds' or 'Blues'"); }
         cmap = v->u.str.s;
@@ -260,7 +282,12 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
         free_strs(titles, ntit);
         free(xl);
         free(yl);
-        return rt_error(I, "show_heatmaps: unknown cmap '%s' (attn has %s)", cmap, plot_cmap_names());
+        StrBuf b;                                      /* as Python shows a string: escapes visible, never sent */
+        sb_init(&b);
+        val_repr(&b, arg(a, 5, "cmap"));
+        rt_error(I, "show_heatmaps: unknown cmap %s (attn has %s)", sb_str(&b), plot_cmap_names());
+        sb_free(&b);
+        return NULL;
     }
     double *vals = xmalloc(sizeof(double) * (size_t)M->numel);
     for (int64_t i = 0; i < M->numel; i++) vals[i] = ten_get(M, i);

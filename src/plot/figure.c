@@ -7,6 +7,7 @@
 #include "files.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,18 @@ void plot_quote(StrBuf *out, const char *s) {
     sb_putc(out, '\'');
 }
 
+/* s for a message: control characters, C1 codes and bytes that are not UTF-8 as \xHH (what the user typed, never a
+ * terminal escape). */
+static void visible(StrBuf *out, const char *s) {
+    for (size_t i = 0, n = strlen(s); i < n;) {
+        uint32_t c;
+        size_t k = tw_decode(s + i, n - i, &c);
+        if ((c == 0xFFFD && k == 1) || c < 0x20 || (c >= 0x7F && c <= 0x9F)) sb_printf(out, "\\x%02x", (unsigned char)s[i]);
+        else sb_putn(out, s + i, k);
+        i += k;
+    }
+}
+
 bool plot_safe_filename(const char *name, char *why, size_t whylen) {
     size_t n = strlen(name);
     const char *ext = strrchr(name, '.');
@@ -189,7 +202,14 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen) {
     if (name[0] == '-' || name[0] == '|' || name[0] == '<') { snprintf(why, whylen, "the file name cannot start with '%c'", name[0]); return false; }
     for (const char *p = name; *p; p++)
         if (!isalnum((unsigned char)*p) && !strchr("._-/", *p)) {
-            snprintf(why, whylen, "the file name may only hold letters, digits, '.', '_', '-' and '/' (not '%c')", *p);
+            uint32_t cp;
+            char c[8] = {0};
+            memcpy(c, p, tw_decode(p, strlen(p), &cp));      /* the whole character ('図', not a byte of it) */
+            StrBuf b;
+            sb_init(&b);
+            visible(&b, c);
+            snprintf(why, whylen, "the file name may only hold letters, digits, '.', '_', '-' and '/' (not '%s')", sb_str(&b));
+            sb_free(&b);
             return false;
         }
     if (strstr(name, "..")) { snprintf(why, whylen, "the file name cannot contain '..'"); return false; }
@@ -216,6 +236,12 @@ static void term_size(int *cols, int *rows) {
     const char *c = getenv("COLUMNS"), *l = getenv("LINES");
     if (c && atoi(c) > 20) *cols = atoi(c);
     if (l && atoi(l) > 5) *rows = atoi(l);
+}
+
+/* Columns of a terminal known to be narrower than 21 (nothing can be drawn in it), else 0. */
+static int too_narrow(void) {
+    struct winsize ws;
+    return ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_col <= 20 ? ws.ws_col : 0;
 }
 
 static ColourMode colour_mode(void) {
@@ -247,6 +273,7 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
         double aw = (double)cols * cw, ah = (double)(rows > 4 ? rows - 3 : rows) * ch;
         if (term.area_w > 0 && term.area_w < aw) aw = term.area_w;
         cv.ppi = fmin(fmin(aw / f->width_in, ah / f->height_in), 10.8 * ch);
+        cv.ppi = fmin(cv.ppi, 4096 / fmax(f->width_in, f->height_in));   /* whatever size the terminal claims */
         if (cv.ppi < 30) cv.ppi = 30;
     } else {
         if (cols > 160) cols = 160;
@@ -266,29 +293,51 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
     return cv;
 }
 
+/* What a line of gnuplot's messages is: gnuplot reports every message read from a pipe as "line N: text"
+ * (int_error, after the command it echoes and a caret, or alone) or "line N: warning: text" (int_warn). 2 for an
+ * error; 0 for a blank line or the warning attn causes on purpose (heatmap cells without a finite value are left
+ * empty, as matplotlib leaves them); 1 for anything else worth passing on (warnings, "a fresh gnuplot was started"). */
+static int message_kind(const char *line) {
+    for (const char *p = line; (p = strstr(p, "line ")); p++) {
+        const char *q = p + 5;
+        if (*q < '0' || *q > '9') continue;
+        while (*q >= '0' && *q <= '9') q++;
+        if (q[0] != ':' || q[1] != ' ') continue;
+        if (strncmp(q + 2, "warning:", 8)) return 2;
+        return strstr(q, "matrix contains missing or undefined values") ? 0 : 1;
+    }
+    return line[strspn(line, " ")] ? 1 : 0;
+}
+
 static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t errlen) {
     char *msgs = NULL;
     fflush(stdout);
     if (!gp_run(gnuplot(P), script, &msgs, err, errlen)) return false;
-    bool ok = true;
-    if (msgs && *msgs) {
-        /* gnuplot echoes a failing line with a caret and "line N: message": that is an error; other lines warn */
-        if (strstr(msgs, "line ") && (strstr(msgs, "error") || strstr(msgs, "invalid") || strstr(msgs, "unexpected") ||
-                                      strstr(msgs, "undefined") || strstr(msgs, "expected") || strstr(msgs, "Cannot") ||
-                                      strstr(msgs, "cannot"))) {
-            const char *m = msgs;
-            while (*m == '\n' || *m == ' ') m++;
-            snprintf(err, errlen, "gnuplot: %s", m);
-            size_t n = strlen(err);
-            while (n && err[n - 1] == '\n') err[--n] = 0;
-            ok = false;
-        } else {
-            sb_puts(out, "gnuplot: ");
-            sb_puts(out, msgs);
-        }
+    int worst = 0;
+    StrBuf shown;
+    sb_init(&shown);
+    for (char *line = msgs; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end) *end = 0;
+        int k = message_kind(line);
+        if (k > worst) worst = k;
+        if (k == 1) { sb_puts(&shown, line); sb_putc(&shown, '\n'); }
+        if (end) *end = '\n';
+        line = end ? end + 1 : line + strlen(line);
     }
+    if (worst == 2) {           /* the whole of it: the command gnuplot echoed, its caret, the message */
+        const char *m = msgs;
+        while (*m == '\n' || *m == ' ') m++;
+        snprintf(err, errlen, "gnuplot: %s", m);
+        size_t n = strlen(err);
+        while (n && err[n - 1] == '\n') err[--n] = 0;
+    } else if (worst == 1) {
+        sb_puts(out, "gnuplot: ");
+        sb_puts(out, sb_str(&shown));
+    }
+    sb_free(&shown);
     free(msgs);
-    return ok;
+    return worst < 2;
 }
 
 bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
@@ -327,6 +376,13 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
         return plot_savefig(P, path, out, err, errlen);
     }
     default: break;
+    }
+    int narrow = t == PT_TERMINAL || t == PT_SIXEL ? too_narrow() : 0;
+    if (narrow) {
+        sb_putc(out, '<');
+        plot_summary(fig, true, out);
+        sb_printf(out, ">\n(a terminal of %d columns is too narrow to draw in: savefig('figure.png') writes the figure to a file)\n", narrow);
+        return true;
     }
     Canvas cv = screen_canvas(P, t, fig);
     StrBuf s;
@@ -417,13 +473,29 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
     char why[1200];
     const Figure *last = P->last;
     if (!last) { snprintf(err, errlen, "savefig: there is no figure yet (draw one with d2l.plot or d2l.show_heatmaps)"); return false; }
-    if (!plot_safe_filename(path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
+    if (!plot_safe_filename(path, why, sizeof why)) {
+        StrBuf b;
+        sb_init(&b);
+        visible(&b, path);
+        snprintf(err, errlen, "savefig('%s'): %s", sb_str(&b), why);
+        sb_free(&b);
+        return false;
+    }
     if (!file_may_write(P->files, path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
     /* gnuplot draws into a temporary file; attn checks it is whole, then writes it over path (checked, synced,
      * renamed): a full disk or a killed gnuplot never replaces a good figure with a cut-off one */
     char tmp[700];
     const char *ext = strrchr(path, '.');
     snprintf(tmp, sizeof tmp, "%.*s.tmp%ld%s", (int)(ext - path), path, (long)getpid(), ext);
+    /* made here first: a directory that is not there or not writable is said plainly (gnuplot, failing to open the
+     * file, would draw to where its output went before), and a link planted under the temporary name is not followed */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "savefig('%s'): %s%s", path, errno == ENOSPC ? "could not write the file: the disk is full" : "cannot write there: ", errno == ENOSPC ? "" : strerror(errno));
+        return false;
+    }
+    close(fd);
     file_temp_add(tmp);
     StrBuf s;
     sb_init(&s);

@@ -1,6 +1,7 @@
 /* model.c - the Figure as data: built by the builtins (d2l.plot, show_heatmaps, the chapter's figures), freed, and
  * described in one line for pipes and replays (what it holds, its x and y ranges). */
 #include "plot_internal.h"
+#include "textwidth.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,12 +57,22 @@ void plot_add_mark(Figure *f, double x, double y, const char *text) {
     m->text[k] = 0;
 }
 
-/* Control characters out of s, in place: a label is text, never a terminal escape nor a gnuplot line break. */
+/* Text out of s that is not plain UTF-8 text, in place: control characters (C0, DEL, C1 both as bytes and as
+ * U+0080..U+009F), bidirectional overrides, bytes that are not UTF-8. A label is text, never a terminal escape, a
+ * gnuplot line break, a reordering of what the reader sees, nor a byte that makes an SVG file unreadable. */
 static void clean(char *s) {
     if (!s) return;
     char *w = s;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p >= 32 && *p != 127) *w++ = (char)*p;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        uint32_t c;
+        size_t k = tw_decode(s + i, n - i, &c);
+        bool invalid = c == 0xFFFD && k == 1;
+        bool control = c < 0x20 || (c >= 0x7F && c <= 0x9F);
+        bool bidi = (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
+        if (!invalid && !control && !bidi) { memmove(w, s + i, k); w += k; }
+        i += k;
+    }
     *w = 0;
 }
 
@@ -86,16 +97,16 @@ void plot_set_matrices(Figure *f, int64_t rows, int64_t cols, int64_t h, int64_t
 
 static void num(StrBuf *o, double v, int digits) { sb_printf(o, "%.*g", digits, v == 0 ? 0.0 : v); }
 
-/* The smallest and largest finite value over every series' x (axis 0) or y (axis 1); false when there is none
- * (on a log axis only positive values count, as gnuplot draws only those). */
+/* The smallest and largest value over every series' x (axis 0) or y (axis 1) of the points with both coordinates
+ * finite; false when there is none (on a log axis only positive values count, as gnuplot draws only those). */
 static bool data_range(const Figure *f, int axis, double *lo, double *hi) {
     bool logs = axis ? f->logy : f->logx;
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int s = 0; s < f->nseries; s++)
         for (int64_t i = 0; i < f->series[s].n; i++) {
-            double v = axis ? f->series[s].y[i] : f->series[s].x ? f->series[s].x[i] : (double)i;
-            if (!isfinite(v) || (logs && v <= 0)) continue;
+            double x = f->series[s].x ? f->series[s].x[i] : (double)i, y = f->series[s].y[i], v = axis ? y : x;
+            if (!isfinite(x) || !isfinite(y) || (logs && v <= 0)) continue;     /* as matplotlib ranges */
             if (v < *lo) *lo = v;
             if (v > *hi) *hi = v;
         }

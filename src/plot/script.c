@@ -7,6 +7,7 @@
 #include "plot_internal.h"
 #include "i18n.h"
 #include "textwidth.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,16 +150,18 @@ static void marker(StrBuf *o, char m, const Canvas *cv) {
 }
 
 /* The dumb terminal draws every coloured line with '+': each series also gets a character of its own at its
- * points (the same ones gnuplot uses without colour), so series stay apart without colour too. */
-static void dumb_style(StrBuf *o, Style st, int index) {
+ * points (the same ones gnuplot uses without colour), so series stay apart without colour too. A series without a
+ * finite point is drawn as a line only: gnuplot 5.4 crashes on character points when none is defined. */
+static void dumb_style(StrBuf *o, Style st, int index, bool drawable) {
     static const char chars[] = "*#$%@&=~";
+    if (!drawable) { sb_printf(o, "with lines lc rgb '#%06x'", st.rgb); return; }
     char c = st.marker ? st.marker : chars[index % 8];
     if (c == '.' || c == ',' || c == '\'' || c == '\\') c = 'o';
     sb_printf(o, "with %s lc rgb '#%06x' pt '%c'", st.dash ? "linespoints" : "points", st.rgb, c);
 }
 
-static void style(StrBuf *o, Style st, const Canvas *cv, int index) {
-    if (is_dumb(cv)) { dumb_style(o, st, index); return; }
+static void style(StrBuf *o, Style st, const Canvas *cv, int index, bool drawable) {
+    if (is_dumb(cv)) { dumb_style(o, st, index, drawable); return; }
     sb_printf(o, "with %s lc rgb '#%06x'", st.dash && st.marker ? "linespoints" : st.dash ? "lines" : "points", st.rgb);
     if (st.dash) {
         sb_puts(o, " lw 1.5");
@@ -178,24 +181,55 @@ static void style(StrBuf *o, Style st, const Canvas *cv, int index) {
 
 /* ---- axes ---- */
 
-/* The axis range matplotlib would show: the data (positive values only on a log axis) with 5% margins, or the
- * limits given. False when there is nothing to range over (gnuplot then says why). */
+/* matplotlib's interval around a single value v (log10 of it on a log axis): the decades around it on a log axis,
+ * else 5% of |v| each way (0.05 around 0). */
+static void widen(double v, bool logs, double *lo, double *hi) {
+    if (logs) { *lo = floor(v) == v ? v - 1 : floor(v); *hi = ceil(v) == v ? v + 1 : ceil(v); }
+    else if (v == 0) { *lo = -0.05; *hi = 0.05; }
+    else { *lo = v - 0.05 * fabs(v); *hi = v + 0.05 * fabs(v); }
+}
+
+/* The axis range matplotlib would show: the data with 5% margins, or the limits given. As matplotlib: a point with a
+ * NaN or infinite coordinate is left out, a log axis ranges over positive values only (1 to 10 when there is none)
+ * and ignores a non-positive limit, a single value is widened (widen), no data at all gives -0.055..0.055. */
+/* r within what a double holds (a log axis: above 0): the 5% margins around 1e308 would overflow to inf. */
+static void clamp_range(double r[2], bool logs) {
+    for (int e = 0; e < 2; e++) r[e] = fmin(fmax(r[e], logs ? DBL_TRUE_MIN : -DBL_MAX), DBL_MAX);
+}
+
 static bool axis_range(const Figure *f, int axis, double r[2]) {
     const double *lim = axis ? f->ylim : f->xlim;
     bool logs = axis ? f->logy : f->logx;
-    if (!isnan(lim[0])) { r[0] = lim[0]; r[1] = lim[1]; return true; }
+    bool given[2] = {!isnan(lim[0]) && (!logs || lim[0] > 0), !isnan(lim[1]) && (!logs || lim[1] > 0)};
+    if (given[0] && given[1]) {
+        r[0] = lim[0];
+        r[1] = lim[1];
+        if (r[0] == r[1]) {
+            widen(logs ? log10(r[0]) : r[0], logs, &r[0], &r[1]);
+            if (logs) { r[0] = pow(10, r[0]); r[1] = pow(10, r[1]); }
+            clamp_range(r, logs);
+        }
+        return true;
+    }
     double lo = INFINITY, hi = -INFINITY;
 #define TAKE(v) do { double v_ = (v); if (isfinite(v_) && (!logs || v_ > 0)) { if (v_ < lo) lo = v_; if (v_ > hi) hi = v_; } } while (0)
     for (int s = 0; s < f->nseries; s++)
-        for (int64_t i = 0; i < f->series[s].n; i++) TAKE(axis ? f->series[s].y[i] : f->series[s].x ? f->series[s].x[i] : (double)i);
+        for (int64_t i = 0; i < f->series[s].n; i++) {
+            double x = f->series[s].x ? f->series[s].x[i] : (double)i, y = f->series[s].y[i];
+            if (isfinite(x) && isfinite(y)) TAKE(axis ? y : x);
+        }
     for (int a = 0; a < f->narrows; a++) { TAKE(axis ? f->arrows[a].y0 : f->arrows[a].x0); TAKE(axis ? f->arrows[a].y1 : f->arrows[a].x1); }
 #undef TAKE
-    if (!(lo <= hi)) return false;
+    if (!(lo <= hi)) { lo = logs ? 1 : 0; hi = logs ? 10 : 0; }
     if (logs) { lo = log10(lo); hi = log10(hi); }
-    double span = hi - lo, pad = span > 0 ? 0.05 * span : logs ? 0.5 : lo != 0 ? 0.05 * fabs(lo) : 0.055;
-    r[0] = lo - pad;
-    r[1] = hi + pad;
+    if (lo == hi) widen(lo, logs, &lo, &hi);
+    double pad = isfinite(hi - lo) ? 0.05 * (hi - lo) : 0.05 * hi - 0.05 * lo;    /* data from -1e308 to 1e308 */
+    r[0] = fmax(lo - pad, -DBL_MAX);
+    r[1] = fmin(hi + pad, DBL_MAX);
     if (logs) { r[0] = pow(10, r[0]); r[1] = pow(10, r[1]); }
+    clamp_range(r, logs);
+    if (given[0]) r[0] = lim[0];
+    if (given[1]) r[1] = lim[1];
     return true;
 }
 
@@ -203,6 +237,8 @@ static bool axis_range(const Figure *f, int axis, double r[2]) {
 static double nice_step(double span, int max_ticks, bool integer) {
     if (max_ticks < 1) max_ticks = 1;
     double raw = span / max_ticks, p = pow(10, floor(log10(raw > 0 ? raw : 1)));
+    if (!isfinite(raw)) return NAN;                /* a span beyond the doubles: gnuplot chooses its own ticks */
+    if (integer && raw <= 1) return 1;             /* never below 1: a step of 0 would never reach the end */
     static const double m[] = {1, 2, 2.5, 5, 10};
     for (int i = 0; i < 5; i++) {
         if (integer && m[i] == 2.5) continue;
@@ -217,17 +253,18 @@ static double nice_step(double span, int max_ticks, bool integer) {
 static int tick_chars(const double r[2], bool logs) {
     char b[40];
     int n = 1;
-    if (!(isfinite(r[0]) && isfinite(r[1]) && r[1] > r[0]) || (logs && !(r[0] > 0))) return 4;   /* no range: a guess */
+    double lo = fmin(r[0], r[1]), hi = fmax(r[0], r[1]);                  /* limits may be inverted */
+    if (!(isfinite(lo) && isfinite(hi) && hi > lo) || (logs && !(lo > 0))) return 4;   /* no range: a guess */
     if (logs) {
-        for (double e = floor(log10(r[0])); e <= ceil(log10(r[1])) && e < 400; e++) {
+        for (double e = floor(log10(lo)); e <= ceil(log10(hi)) && e < 400; e++) {
             int k = snprintf(b, sizeof b, "%g", pow(10, e));
             if (k > n) n = k;
         }
         return n;
     }
-    double step = nice_step(r[1] - r[0], 10, false);      /* gnuplot may choose finer ticks than five */
+    double step = nice_step(hi - lo, 10, false);          /* gnuplot may choose finer ticks than five */
     int count = 0;
-    for (double v = ceil(r[0] / step) * step; v <= r[1] && step > 0 && count < 100; v += step, count++) {
+    for (double v = ceil(lo / step) * step; v <= hi && step > 0 && count < 100; v += step, count++) {
         int k = snprintf(b, sizeof b, "%g", fabs(v) < step * 1e-9 ? 0.0 : v);
         if (k > n) n = k;
     }
@@ -344,8 +381,9 @@ static void ticks(const Figure *f, const Canvas *cv, const double xr[2], const d
     int nx = (int)(pw / (is_dumb(cv) ? 8 : 3 * em)), ny = (int)(ph / (is_dumb(cv) ? 2 : 2 * em));
     if (nx > 9) nx = 9;
     if (ny > 9) ny = 9;
-    if (!f->logx && ranged) sb_printf(o, "set xtics %.6g\n", nice_step(xr[1] - xr[0], nx < 2 ? 2 : nx, false));
-    if (!f->logy && ranged) sb_printf(o, "set ytics %.6g\n", nice_step(yr[1] - yr[0], ny < 2 ? 2 : ny, false));
+    double xs = nice_step(fabs(xr[1] - xr[0]), nx < 2 ? 2 : nx, false), ys = nice_step(fabs(yr[1] - yr[0]), ny < 2 ? 2 : ny, false);
+    if (!f->logx && ranged && isfinite(xs)) sb_printf(o, "set xtics %.6g\n", xs);     /* limits may be inverted */
+    if (!f->logy && ranged && isfinite(ys)) sb_printf(o, "set ytics %.6g\n", ys);
 }
 
 static void place_key(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
@@ -441,6 +479,7 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     for (int s = 0; s < f->nseries; s++) {
         const PlotSeries *S = &f->series[s];
         sb_printf(o, "$S%d << " EOD "\n", s + 1);
+        if (S->n == 0) sb_puts(o, "NaN NaN\n");     /* an empty series draws nothing, without gnuplot's warning */
         for (int64_t p = 0; p < S->n; p++) {
             num(o, S->x ? S->x[p] : (double)p);
             sb_putc(o, ' ');
@@ -470,8 +509,11 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     int cycle = 0;
     for (int s = 0; s < f->nseries; s++) {
         if (s) sb_puts(o, ", \\\n     ");
+        const PlotSeries *S = &f->series[s];
+        bool drawable = false;
+        for (int64_t p = 0; p < S->n && !drawable; p++) drawable = isfinite(S->y[p]) && (!S->x || isfinite(S->x[p]));
         sb_printf(o, "$S%d using 1:2 ", s + 1);
-        style(o, parse_fmt(f->series[s].fmt, &cycle), cv, s);
+        style(o, parse_fmt(S->fmt, &cycle), cv, s, drawable);
         if (f->series[s].label) { sb_puts(o, " title "); plot_quote(o, f->series[s].label); }
         else sb_puts(o, " notitle");
     }
@@ -498,6 +540,25 @@ static void palette(StrBuf *o, const char *name) {
 
 static int digits(int64_t v) { int n = 1; while (v >= 10) { v /= 10; n++; } return n; }
 
+/* Samples of a matrix side of n values in the image gnuplot draws: gnuplot draws only images of at least 2 × 2 (a
+ * single row or column is written twice), and cairo none wider than 32767 pixels (more than 4096 values are averaged
+ * down, as matplotlib resamples an image to the pixels it has). */
+static int64_t image_samples(int64_t n) { return n == 1 ? 2 : n > 4096 ? 4096 : n; }
+
+/* Sample (i, j) of the hr × wr image of the h × w matrix m: the mean of the finite values in its block, or the one
+ * value it repeats; NaN (drawn empty, as matplotlib draws NaN and ±inf) when there is none. */
+static double image_sample(const double *m, int64_t h, int64_t w, int64_t hr, int64_t wr, int64_t i, int64_t j) {
+    int64_t i0 = i * h / hr, i1 = (i + 1) * h / hr, j0 = j * w / wr, j1 = (j + 1) * w / wr;
+    if (i1 <= i0) i1 = i0 + 1;
+    if (j1 <= j0) j1 = j0 + 1;
+    double sum = 0;
+    int64_t n = 0;
+    for (int64_t a = i0; a < i1; a++)
+        for (int64_t b = j0; b < j1; b++)
+            if (isfinite(m[a * w + b])) { sum += m[a * w + b]; n++; }
+    return n ? sum / (double)n : NAN;
+}
+
 /* One panel's place in screen fractions and its ticks. */
 static void panel_margins(StrBuf *o, double x0, double x1, double y0, double y1, const Canvas *cv) {
     sb_printf(o, "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset bmargin at screen %.5f\nset tmargin at screen %.5f\n",
@@ -517,6 +578,7 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     int cbch = snprintf(b1, sizeof b1, "%g", ceil(f->lo / cbstep) * cbstep), k2 = snprintf(b2, sizeof b2, "%g", floor(f->hi / cbstep) * cbstep);
     if (k2 > cbch) cbch = k2;
     if (cbch < 3) cbch = 3;
+    if (!isfinite(cbstep)) cbch = 8;                              /* gnuplot's "-1e+308" */
     double ytw = digits(h - 1) * cw;                              /* y tick labels' width */
     double left = 0.7 * em + ytw + (f->ylabel ? 1.7 * em : 0) + 0.3 * em;
     double bottom = 1.9 * em + (f->xlabel ? 1.6 * em : 0) + 0.2 * em, top = (titled ? 2.0 : 0.5) * em;
@@ -538,14 +600,25 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     num(o, f->lo);
     sb_putc(o, ':');
     num(o, f->hi);
-    sb_printf(o, "]\nset xtics 0,%lld,%lld\nset ytics 0,%lld,%lld\nset cbtics %g\nset format cb '%%g'\nset mcbtics 1\n",
-              (long long)xs, (long long)(w - 1), (long long)ys, (long long)(h - 1), cbstep);
+    sb_printf(o, "]\nset xtics 0,%lld,%lld\nset ytics 0,%lld,%lld\n", (long long)xs, (long long)(w - 1), (long long)ys, (long long)(h - 1));
+    /* at most 4 ticks on the colour bar (0.6 of the grid's height), fewer when it is short; none chosen here for
+     * values from -1e308 to 1e308 (gnuplot's) */
+    int cbmax = (int)(0.6 * gh / (1.6 * em));
+    cbstep = nice_step(f->hi - f->lo, cbmax < 1 ? 1 : cbmax > 4 ? 4 : cbmax, false);
+    if (isfinite(cbstep)) sb_printf(o, "set cbtics %g\n", cbstep);
+    sb_puts(o, "set format cb '%g'\nset mcbtics 1\n");
+    /* the image gnuplot draws: hr × wr samples, each at (sample index) * step + offset in matrix coordinates */
+    int64_t hr = image_samples(h), wr = image_samples(w);
+    char ux[64] = "1", uy[64] = "2", use[160] = "";
+    if (wr != w) snprintf(ux, sizeof ux, "($1*%.17g%+.17g)", (double)w / (double)wr, 0.5 * (double)w / (double)wr - 0.5);
+    if (hr != h) snprintf(uy, sizeof uy, "($2*%.17g%+.17g)", (double)h / (double)hr, 0.5 * (double)h / (double)hr - 0.5);
+    if (wr != w || hr != h) snprintf(use, sizeof use, " using %s:%s:3", ux, uy);
     for (int64_t r = 0; r < R; r++)
         for (int64_t c = 0; c < C; c++) {
             sb_printf(o, "$H%lld_%lld << " EOD "\n", (long long)r, (long long)c);
             const double *m = f->values + (r * C + c) * h * w;
-            for (int64_t i = 0; i < h; i++) {
-                for (int64_t j = 0; j < w; j++) { if (j) sb_putc(o, ' '); num(o, m[i * w + j]); }
+            for (int64_t i = 0; i < hr; i++) {
+                for (int64_t j = 0; j < wr; j++) { if (j) sb_putc(o, ' '); num(o, image_sample(m, h, w, hr, wr, i, j)); }
                 sb_putc(o, '\n');
             }
             sb_puts(o, EOD "\n");
@@ -579,7 +652,7 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
             } else sb_puts(o, "unset colorbox\n");
             /* svg: crisp polygons (gnuplot marks them crispEdges) up to 20000 cells; larger ones as an embedded
              * image, which savefig marks to be drawn with square pixels */
-            sb_printf(o, "plot $H%lld_%lld matrix with image%s notitle\n", (long long)r, (long long)c,
+            sb_printf(o, "plot $H%lld_%lld matrix%s with image%s notitle\n", (long long)r, (long long)c, use,
                       cv->kind == CV_SVG && R * C * h * w <= 20000 ? " pixels" : "");
         }
     sb_puts(o, "unset multiplot\n");
@@ -587,7 +660,8 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
 
 void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out) {
     terminal_line(cv, gd_family(fig), out);
-    if (output && *output) { sb_puts(out, "set output "); plot_quote(out, output); sb_putc(out, '\n'); }
+    /* through /dev/null: should the file fail to open, gnuplot draws nowhere rather than where its output went */
+    if (output && *output) { sb_puts(out, "set output '/dev/null'\nset output "); plot_quote(out, output); sb_putc(out, '\n'); }
     else if (output) sb_puts(out, "set output\n");
     sb_puts(out, "reset\nundefine $*\nset encoding utf8\n");
     if (fig->kind == FIG_HEATMAPS) heatmaps_script(fig, cv, out);

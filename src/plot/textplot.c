@@ -90,9 +90,9 @@ static void colour_code(StrBuf *o, bool fg, unsigned rgb, ColourMode mode) {
 
 static double unit(const Figure *f, double v) { return isfinite(v) ? (v - f->lo) / (f->hi - f->lo) : 0; }
 
-/* Text s cut or padded to exactly n display columns (a CJK character takes two; one that would pass n is left
- * out). */
-static void fit_text(StrBuf *o, const char *s, int n) {
+/* Text s cut to at most n display columns (a CJK character takes two; one that would pass n is left out); returns
+ * the columns written. */
+static int cut_text(StrBuf *o, const char *s, int n) {
     int used = 0;
     size_t len = s ? strlen(s) : 0;
     for (size_t i = 0; i < len;) {
@@ -104,8 +104,11 @@ static void fit_text(StrBuf *o, const char *s, int n) {
         used += w;
         i += k;
     }
-    sb_pad(o, ' ', n - used);
+    return used;
 }
+
+/* Text s cut or padded to exactly n display columns. */
+static void fit_text(StrBuf *o, const char *s, int n) { sb_pad(o, ' ', n - cut_text(o, s, n)); }
 
 static void panel_line(StrBuf *o, const Figure *f, const Layout *L, const Cmap *cm, bool rev, ColourMode mode,
                        const double *m, int line) {
@@ -138,7 +141,8 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
     bool rev;
     const Cmap *cm = cmap_find(f->cmap, &rev);
     int64_t R = f->rows, C = f->cols;
-    if (f->ylabel) sb_printf(o, "%s\n", f->ylabel);
+    int room = cv->width - 1;                  /* columns a line may take (the last one wraps in some terminals) */
+    if (f->ylabel) { cut_text(o, f->ylabel, room); sb_putc(o, '\n'); }
     for (int64_t r = 0; r < R; r++) {
         if (L.titled) {
             sb_pad(o, ' ', L.gutter);
@@ -177,22 +181,32 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
     }
     sb_putc(o, '\n');
     if (f->xlabel) {
-        int gw = (int)C * L.tw + 2 * ((int)C - 1), lw = tw_width(f->xlabel);
-        sb_pad(o, ' ', L.gutter + (gw > lw ? (gw - lw) / 2 : 0));
-        sb_printf(o, "%s\n", f->xlabel);
+        int gw = (int)C * L.tw + 2 * ((int)C - 1), lw = tw_width(f->xlabel), at = L.gutter + (gw > lw ? (gw - lw) / 2 : 0);
+        if (at + lw > room) at = room - lw > 0 ? room - lw : 0;
+        sb_pad(o, ' ', at);
+        cut_text(o, f->xlabel, room - at);
+        sb_putc(o, '\n');
     }
     /* the colour scale, shared by all panels */
     char lo[32], hi[32];
     snprintf(lo, sizeof lo, "%.4g", f->lo == 0 ? 0.0 : f->lo);
     snprintf(hi, sizeof hi, "%.4g", f->hi == 0 ? 0.0 : f->hi);
+    /* "lo <24 cells> hi  (cmap)": fewer cells in a narrow terminal, then without the map's name, then hi on a line
+     * of its own */
+    int ends = L.gutter + (int)strlen(lo) + 1 + 1 + (int)strlen(hi), name = 3 + (int)strlen(f->cmap) + 1;
+    bool named = ends + 4 + name <= room, split = ends + 1 > room;
+    int bar = split ? room - L.gutter - (int)strlen(lo) - 1 : room - ends - (named ? name : 0);
+    if (bar > 24) bar = 24;
+    if (bar < 1) bar = 1;
     sb_pad(o, ' ', L.gutter);
     sb_printf(o, "%s ", lo);
-    int bar = 24;
     for (int k = 0; k < bar; k++) {
         double t = (k + 0.5) / bar;
         if (L.colour) { colour_code(o, false, cmap_rgb(cm, rev, t), cv->colour); sb_putc(o, ' '); }
         else sb_putc(o, shades[(int)(t * 8.999)]);
     }
     if (L.colour) sb_puts(o, "\x1b[0m");
-    sb_printf(o, " %s  (%s)\n", hi, f->cmap);
+    if (split) { sb_putc(o, '\n'); sb_pad(o, ' ', L.gutter); sb_printf(o, "%s\n", hi); }
+    else if (named) sb_printf(o, " %s  (%s)\n", hi, f->cmap);
+    else sb_printf(o, " %s\n", hi);
 }

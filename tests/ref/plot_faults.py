@@ -3,7 +3,7 @@
 a gnuplot error; labels that try to run commands drawn as text; a killed gnuplot replaced at the next plot; a
 missing gnuplot reported once with the install command while everything else works. 'N passed, N failed'.
 usage: plot_faults.py ATTN_BINARY"""
-import os, re, shutil, signal, subprocess, sys, tempfile, time
+import math, os, re, shutil, signal, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from refcheck import ATTN, check, finish  # noqa: E402
@@ -97,11 +97,37 @@ with tempfile.TemporaryDirectory() as d:
         r = run(f"d2l.plot([0, 1], [0, 1])\nsavefig({bad!r})", d, {"ATTN_PLOT": "none"})
         check(f"savefig refuses {bad!r}", r.returncode == 1 and "savefig" in r.stderr and not os.path.exists(os.path.join(d, "pwned6.svg")), r.stderr)
 
-    # gnuplot's own error is shown next to the statement that caused it, and the session goes on
-    r = run("x = 1\nd2l.plot([0, 1], [0, 0], yscale='log')\nprint('still here', x)", d, {"ATTN_PLOT": "terminal"})
-    check("gnuplot's error shown with the statement", "error: gnuplot: gnuplot> plot" in r.stderr and "all points y value undefined" in r.stderr
-          and "d2l.plot([0, 1], [0, 0], yscale='log')" in r.stderr, r.stderr)
+    # gnuplot's own error is shown next to the statement that caused it, and the session goes on; its warnings are
+    # passed on without failing the statement. attn's input no longer makes the real gnuplot fail, so a stand-in
+    # answers like gnuplot 5.4 does on a pipe: an error as the echoed command, a caret and "line N: message"
+    fake = os.path.join(d, "fakegp")
+    os.mkdir(fake)
+    with open(os.path.join(fake, "gnuplot"), "w") as g:
+        g.write("""#!/usr/bin/python3
+import sys
+warn = False
+for line in sys.stdin:
+    if line.startswith('print GPVAL_TERMINALS'):
+        sys.stderr.write('dumb svg pngcairo pdfcairo\\n')
+    elif line.startswith('print "'):
+        sys.stderr.write(line[7:line.rindex('"')] + '\\n')
+    elif line.startswith('set xlabel'):
+        warn = 'warn' in line
+    elif line.startswith('plot ') and not warn:
+        sys.stderr.write('\\ngnuplot> ' + line + '                         ^\\n         line 0: invalid expression \\n\\n')
+    elif line.startswith('plot '):
+        sys.stderr.write('         line 0: warning: something undefined here\\n')
+    sys.stderr.flush()
+""")
+    os.chmod(os.path.join(fake, "gnuplot"), 0o755)
+    r = run("x = 1\nd2l.plot([0, 1], [0, 0])\nprint('still here', x)\nd2l.plot([0, 9], xlabel='warn')\nprint('and here')", d,
+            {"ATTN_PLOT": "terminal", "PATH": fake + ":" + os.environ["PATH"]})
+    check("gnuplot's error shown with the statement", "error: gnuplot: gnuplot> plot" in r.stderr and "invalid expression" in r.stderr
+          and "d2l.plot([0, 1], [0, 0])" in r.stderr, r.stderr)
     check("after gnuplot's error the session goes on", "still here 1" in r.stdout and r.returncode == 1, f"rc={r.returncode} {r.stdout[-200:]}")
+    check("a gnuplot warning (even one saying 'undefined') is passed on, not an error",
+          "gnuplot:          line 0: warning: something undefined here" in r.stdout and "and here" in r.stdout
+          and r.stderr.count("error:") == 1, f"{r.stdout!r} {r.stderr!r}")
 
     # a killed gnuplot: the REPL lives on, says so, and the next plot works with a fresh gnuplot
     p = subprocess.Popen([ATTN, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=d,
@@ -127,5 +153,176 @@ with tempfile.TemporaryDirectory() as d:
                        env=dict(os.environ, PATH=fake, ATTN_PLOT="terminal"))
     check("no gnuplot: a clear message with the install command", "apt-get install gnuplot" in r.stderr, r.stderr)
     check("no gnuplot: the rest works", "2.0" in r.stdout, r.stdout)
+
+# Edge cases found in review (each hung, crashed gnuplot, failed with gnuplot's words, or wrote a broken file before),
+# checked against matplotlib (the book's d2l.plot and show_heatmaps draw with it): its axis limits and colour maps.
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import warnings  # noqa: E402
+import xml.dom.minidom  # noqa: E402
+from PIL import Image  # noqa: E402
+from termscreen import run_pty  # noqa: E402
+
+
+def mpl_limits(draw):
+    fig, ax = plt.subplots()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        draw(ax)
+        fig.canvas.draw()
+    lims = ax.get_xlim(), ax.get_ylim()
+    plt.close(fig)
+    return lims
+
+
+def script_ranges(code, d):
+    r = run("plot_target('script')\n" + code, d)
+    xr = re.findall(r"set xrange \[([^:]+):([^\]]+)\]", r.stdout)
+    yr = re.findall(r"set yrange \[([^:]+):([^\]]+)\]", r.stdout)
+    return r, [tuple(map(float, xr[0])) if xr else None, tuple(map(float, yr[0])) if yr else None]
+
+
+def near(a, b, rel=1e-6):
+    return a is not None and all(abs(x - y) <= rel * max(1, abs(y)) for x, y in zip(a, b))
+
+
+def reds(t):
+    return tuple(round(255 * c) for c in matplotlib.colormaps["Reds"](t)[:3])
+
+
+def colour_runs(row):
+    """The colours of the runs of equal pixels along a row, leaving out white, black, greys and runs of 1 or 2 pixels."""
+    runs, prev, n = [], None, 0
+    for p in row + [None]:
+        if p == prev:
+            n += 1
+            continue
+        if prev is not None and n > 2 and max(prev) - min(prev) > 3:
+            runs.append(prev)
+        prev, n = p, 1
+    return runs
+
+
+def svg_text(path):
+    """The texts of an svg file, None when it is not well-formed XML."""
+    try:
+        return [t.firstChild.data for t in xml.dom.minidom.parse(path).getElementsByTagName("text") if t.firstChild]
+    except Exception:
+        return None
+
+
+def similar(a, b, tol=6):
+    return max(abs(x - y) for x, y in zip(a, b)) <= tol
+
+
+with tempfile.TemporaryDirectory() as d:
+    # axis limits where there is nothing to range over, or only one value, or a log axis with nothing positive
+    cases = [("d2l.plot([])", lambda ax: ax.plot([], [])),
+             ("d2l.plot([float('nan')] * 3)", lambda ax: ax.plot([float("nan")] * 3)),
+             ("d2l.plot([5, 5, 5])", lambda ax: ax.plot([5, 5, 5])),
+             ("d2l.plot([1, 2], xlim=(1, 1))", lambda ax: (ax.plot([1, 2]), ax.set_xlim(1, 1))),
+             ("d2l.plot([1, 2], xlim=(0, 0))", lambda ax: (ax.plot([1, 2]), ax.set_xlim(0, 0))),
+             ("d2l.plot([-1, -2], yscale='log')", lambda ax: (ax.plot([-1, -2]), ax.set_yscale("log"))),
+             ("d2l.plot([1, 2], yscale='log', ylim=(0, 0))", lambda ax: (ax.plot([1, 2]), ax.set_yscale("log"), ax.set_ylim(0, 0)))]
+    for code, draw in cases:
+        r, (xr, yr) = script_ranges(code, d)
+        want = mpl_limits(draw)
+        check(f"{code}: matplotlib's axis limits {want}", r.returncode == 0 and near(xr, want[0], 1e-4) and near(yr, want[1], 1e-4),
+              f"rc={r.returncode} got x {xr} y {yr} {r.stderr[-300:]}")
+        for target in ["files", "terminal"]:
+            for f in os.listdir(d):
+                if f.startswith("figure-"):
+                    os.remove(os.path.join(d, f))
+            r = run(code, d, {"ATTN_PLOT": target, "ATTN_PLOT_DIR": d})
+            check(f"{code} -> {target}: drawn without a gnuplot error", r.returncode == 0 and "gnuplot" not in r.stdout + r.stderr
+                  and (target != "files" or os.path.getsize(os.path.join(d, "figure-1.svg")) > 1000), f"rc={r.returncode} {r.stderr[-300:]}")
+    # gnuplot 5.4 crashed on character points of a series with no finite point (fixed limits, dumb terminal)
+    r = run("d2l.plot([float('nan')] * 3, xlim=(0, 1), ylim=(0, 1))\nd2l.plot([[], [1, 2]], legend=['a', 'b'])", d, {"ATTN_PLOT": "terminal"})
+    check("a series without a finite point does not crash gnuplot", r.returncode == 0 and "gnuplot" not in r.stderr and re.search(r"\|b ", r.stdout),
+          r.stdout[-300:] + r.stderr[-300:])
+
+    # heatmaps of one column or one row (gnuplot draws images of at least 2 x 2) and larger figures (the tick step
+    # came out 0 and the tick loop never ended): drawn in matplotlib's colours, in order
+    r = run("d2l.show_heatmaps(torch.tensor([[[[0.], [1.]]]]), figsize=(5, 5))\nsavefig('col.png')", d, {"ATTN_PLOT": "none"}, timeout=60)
+    img = Image.open(os.path.join(d, "col.png")).convert("RGB") if r.returncode == 0 else None
+    runs = colour_runs([img.getpixel((img.width * 45 // 100, y)) for y in range(img.height)]) if img else []
+    check("a one-column heatmap at figsize (5, 5): Reds(0) over Reds(1)", len(runs) == 2 and similar(runs[0], reds(0.0)) and similar(runs[1], reds(1.0)),
+          f"rc={r.returncode} {r.stderr[-300:]} runs {runs} want {reds(0.0)} {reds(1.0)}")
+    r = run("d2l.show_heatmaps(torch.arange(5.).reshape(1, 1, 1, 5), figsize=(5, 5))\nsavefig('row.png')", d, {"ATTN_PLOT": "none"}, timeout=60)
+    img = Image.open(os.path.join(d, "row.png")).convert("RGB") if r.returncode == 0 else None
+    runs = colour_runs([img.getpixel((x, img.height // 2)) for x in range(img.width * 85 // 100)]) if img else []
+    check("a one-row heatmap: five cells in Reds(k/4) from the left", len(runs) == 5 and all(similar(c, reds(k / 4)) for k, c in enumerate(runs)),
+          f"rc={r.returncode} {r.stderr[-300:]} runs {runs}")
+    for shape in ["1, 1, 1, 1", "1, 1, 1, 250000", "1, 1, 250000, 1", "2, 2, 500, 1"]:
+        try:
+            r = run(f"d2l.show_heatmaps(torch.rand({shape}), figsize=(8, 8))\nsavefig('big.svg')\nsavefig('big.png')", d, {"ATTN_PLOT": "none"}, timeout=90)
+            ok, why = r.returncode == 0 and "gnuplot" not in r.stdout + r.stderr and svg_text(os.path.join(d, "big.svg")) is not None, f"rc={r.returncode} {r.stderr[-300:]}"
+        except subprocess.TimeoutExpired:
+            ok, why = False, "still running after 90 s"
+        check(f"heatmap of shape ({shape}) at figsize (8, 8) saved as svg and png", ok, why)
+    # cells without a finite value (ALiBi's causal -inf) are left empty as matplotlib leaves them: not an error
+    r = run("d2l.show_heatmaps(alibi_bias(6, 2).unsqueeze(0))\nsavefig('alibi.png')", d, {"ATTN_PLOT": "none"})
+    check("a heatmap with -inf cells is saved without a gnuplot message", r.returncode == 0 and "gnuplot" not in r.stdout + r.stderr, r.stdout + r.stderr)
+
+    # savefig where it cannot write: said plainly, and gnuplot does not draw the picture to the terminal instead
+    r = subprocess.run([ATTN, "-c", "d2l.plot([0, 1])\nsavefig('nodir/x.png')\nsavefig('nodir/x.svg')"], cwd=d, capture_output=True, timeout=60,
+                       env=dict(os.environ, ATTN_PLOT="none"))
+    check("savefig into a missing directory: a clear message, nothing drawn on stdout",
+          r.returncode == 1 and b"cannot write there: No such file or directory" in r.stderr and b"PNG" not in r.stdout and b"<svg" not in r.stdout,
+          f"{r.stdout[:100]!r} {r.stderr[-300:]!r}")
+
+    # labels that are not plain UTF-8 text: the svg stays well-formed XML, no C1 control or bidi override reaches it
+    # or the terminal (attn's '\x9b' is the single byte 0x9b, a CSI in 8-bit terminals)
+    label = "a\\xffb\\x9bc\\xe2\\x80\\xaed\\xc2\\x9be日本\\xe6"     # U+202E and U+009B as UTF-8
+    r = run(f"d2l.plot([1, 2], xlabel='{label}', legend=['{label}'])\nsavefig('lab.svg')", d, {"ATTN_PLOT": "none"})
+    texts = svg_text(os.path.join(d, "lab.svg")) or []
+    check("labels with bytes that are not UTF-8 text: the svg is well-formed, the text kept", texts.count("abcde日本") == 2, f"{texts} {r.stderr[-200:]}")
+    for target in ["summary", "terminal"]:
+        r = subprocess.run([ATTN, "-c", f"d2l.plot([1, 2], xlabel='{label}', title='{label}')\nd2l.show_heatmaps(torch.ones(1, 1, 2, 2), xlabel='{label}', titles=['{label}'])"],
+                           cwd=d, capture_output=True, timeout=60, env=dict(os.environ, ATTN_PLOT=target))
+        bad = [b for b in [b"\x9b", b"\xc2\x9b", "\u202e".encode(), b"\xff"] if b in r.stdout]
+        check(f"labels -> {target}: no C1 control, bidi override or stray byte reaches the terminal", r.returncode == 0 and not bad, f"{bad} {r.stderr[-200:]!r}")
+
+    r = subprocess.run([ATTN, "-c", "d2l.show_heatmaps(torch.ones(1, 1, 2, 2), cmap='\\x1b[2J')\nd2l.plot([1, 2])\nsavefig('\\x1b[2Jx\\x9b.svg')"],
+                       cwd=d, capture_output=True, timeout=60, env=dict(os.environ, ATTN_PLOT="none"))
+    check("a cmap or file name with escapes is named in the message without sending them",
+          b"\x1b" not in r.stderr and b"\x9b" not in r.stderr and r.stderr.count(b"\\x1b[2J") == 4, repr(r.stderr[-600:]))
+
+    # arguments that used to be collected whole before any check (hours, or the memory of the machine)
+    for code, want in [("d2l.plot(range(10**12))", "plot Y: more than 1000000 points"),
+                       ("d2l.plot(torch.zeros(10**8, 0))", "plot: more than 64 series"),
+                       ("d2l.plot(torch.zeros(2, 600000))", "plot: more than 1000000 points in all"),
+                       ("d2l.plot([1, 2], legend=range(10**10))", "<figure 1: 1 line of 2 points; legend '0'>"),
+                       ("d2l.show_heatmaps(torch.ones(1, 2, 2, 2), titles=range(10**12))", "titles '0', '1'>"),
+                       ("rotation(1, 2**62)", "rotation: j must be between 0 and 15")]:
+        try:
+            r = run(code, d, {"ATTN_PLOT": "summary"}, timeout=30)
+            check(f"{code}: answered at once", want in r.stdout + r.stderr and "runtime error" not in r.stderr, r.stdout[-200:] + r.stderr[-300:])
+        except subprocess.TimeoutExpired:
+            check(f"{code}: answered at once", False, "still running after 30 s")
+
+    # found by tests/ref/plot_fuzz.py: margins around 1e308 on a log axis overflowed to inf (gnuplot: "all points y
+    # value undefined"); subnormal data keeps matplotlib's limits
+    r, (xr, yr) = script_ranges("d2l.plot([1e308, -1e308, 0], yscale='log')", d)
+    check("a log axis at 1e308: a finite range around the data", r.returncode == 0 and yr and math.isfinite(yr[1]) and yr[0] < 1e308 <= yr[1],
+          f"{yr} {r.stderr[-300:]}")
+    r = run("d2l.plot([1e308, -1e308, 0], yscale='log')\nd2l.plot([1, 2], ylim=(1e308, 1e308), yscale='log')", d, {"ATTN_PLOT": "terminal"})
+    check("a log axis at 1e308: drawn without a gnuplot error", r.returncode == 0 and "error" not in r.stderr, r.stderr[-400:])
+    r, (xr, yr) = script_ranges("d2l.plot([1e-320, 1e-310], yscale='log')", d)
+    want = mpl_limits(lambda ax: (ax.plot([1e-320, 1e-310]), ax.set_yscale("log")))
+    check(f"subnormal data on a log axis: matplotlib's limits {want[1]}", r.returncode == 0 and near(yr, want[1], 1e-4), f"{yr} {r.stderr[-300:]}")
+    # an argument of the wrong kind is named (the 0-d tensor said only "iteration over a 0-d tensor")
+    r = run("d2l.plot([1, 2], fmts=torch.tensor(3.))\nd2l.plot([1, 2], legend=5)\nd2l.show_heatmaps(torch.ones(1, 1, 2, 2), titles=3.5)\n"
+            "measure_layers(ns=[2, 'a'])\nmeasure_layers(ns=[8, 4, 8])\nprint('on')", d, {"ATTN_PLOT": "summary"})
+    for want in ["fmts must be a string or a list of strings, not Tensor", "legend must be a string or a list of strings, not int",
+                 "titles must be a string or a list of strings, not float", "measure_layers: each n in ns must be an integer, not str",
+                 "measure_layers: each n once (8 is given twice)"]:
+        check(f"a clear message: {want}", want in r.stderr and "on" in r.stdout, r.stderr[-600:])
+
+    # a terminal too narrow to draw in gets the one-line summary and says why
+    out = run_pty("d2l.plot([1, 2, 3])\nd2l.show_heatmaps(torch.ones(1, 3, 4, 4))", d, cols=12, rows=24, env={"ATTN_PLOT": "terminal"}, attn=ATTN)
+    check("a 12-column terminal: summaries, no drawing", out.count("too narrow to draw in") == 2 and "<figure 1: 1 line of 3 points" in out
+          and "\u2580" not in out and "+---" not in out, out[-600:])
 
 finish()
