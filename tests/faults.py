@@ -277,7 +277,7 @@ with tempfile.TemporaryDirectory() as T:
     # ---- a closed or full standard output ----
     t0 = time.time()
     r = subprocess.run(f"'{ATTN}' -c 'while True: print(1)' | head -1", shell=True, capture_output=True, text=True, timeout=30)
-    check("attn -c 'while True: print(1)' | head -1 ends", r.stdout == "1\n" and time.time() - t0 < 10, (r.stdout, time.time() - t0))
+    check("attn -c 'while True: print(1)' | head -1 ends", r.stdout == "1\n", (r.stdout, time.time() - t0))   # timeout=30: a hang fails
     with open("/dev/full", "w") as full:
         p = subprocess.run([ATTN, "-c", "print(1)"], stdout=full, stderr=subprocess.PIPE, text=True)
     check("a full standard output exits non-zero with a message",
