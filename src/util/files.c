@@ -81,11 +81,18 @@ bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
     snprintf(w->path, sizeof w->path, "%s", path);
     for (int attempt = 0; attempt < 100 && w->fd < 0; attempt++) {
         snprintf(w->tmp, sizeof w->tmp, "%s.tmp%ld.%d", path, (long)getpid(), attempt);
+        /* known to the signal handler before it exists: a SIGTERM just after open() still removes it (the name
+         * holds our pid, so unlinking it when open() did not create it removes nobody else's file) */
+        file_temp_add(w->tmp);
         w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (w->fd < 0 && errno != EEXIST) break;
+        if (w->fd < 0) {
+            int e = errno;
+            file_temp_remove(w->tmp);
+            errno = e;
+            if (e != EEXIST) break;
+        }
     }
-    if (w->fd < 0) { say(err, errlen, path, errno); return false; }
-    file_temp_add(w->tmp);
+    if (w->fd < 0) { say(err, errlen, path, errno); w->tmp[0] = 0; return false; }
     return true;
 }
 
