@@ -80,6 +80,10 @@ attn> print(2)'
 plan=$(make -n SANITIZE=1 attn 2>/dev/null)
 case "$plan" in *"cp build-san/attn attn"*) bad "make SANITIZE=1 attn would copy the sanitizer build over ./attn" ;; *) ok ;; esac
 case "$(make -n test SANITIZE=1 2>/dev/null)" in *"ATTN=build-san/attn"*) ok ;; *) bad "make test SANITIZE=1 runs build-san/attn" ;; esac
+# no test, script or make target stops processes by name: a teacher's own gnuplot windows (and other helpers'
+# runs) must survive `make test` (tests/window.sh once ended with pkill -f)
+byname=$(grep -nE '(^|[^A-Za-z_])(pkill|killall)([^A-Za-z_]|$)' tests/*.sh tests/*.py tests/ref/*.py tests/run-all Makefile scripts/* .ci/* 2>/dev/null | grep -v -e 'no process is killed by name' -e '^tests/cli.sh:')
+if [ -z "$byname" ]; then ok; else bad "processes stopped by name: $byname"; fi
 # make install PREFIX=... with the man page
 make -s install PREFIX="$T/prefix" >/dev/null 2>&1
 if [ -x "$T/prefix/bin/attn" ] && [ -f "$T/prefix/share/man/man1/attn.1" ]; then ok; else bad "make install PREFIX"; fi

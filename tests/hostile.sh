@@ -89,6 +89,21 @@ out=$("$ATTN" --allow-write "$T/outside" --replay viasymlink.md 2>&1)
 "$ATTN" -c "save('$T/outside/mine.npy', torch.ones(1))" && [ -e "$T/outside/mine.npy" ] && ok || bad "the student's own statements write anywhere"
 has "--allow-write needs a directory" "$("$ATTN" --allow-write "$T/nope" -c 1 2>&1)" "--allow-write $T/nope: not a directory"
 
+# --update and teach --record run the file's code under the same rule (they once wrote wherever it said)
+printf '```attn\nattn> save("../outside/upd.npy", torch.ones(1))\n```\n' > upd.md
+"$ATTN" --update upd.md > /dev/null 2>&1
+[ ! -e "$T/outside/upd.npy" ] && ok || bad "--update let a transcript write outside"
+has "--update records the refusal in the transcript" "$(cat upd.md)" "a transcript may write only under $T/w2"
+printf '# L\n\n## One {#one}\n\n```attn\nattn> save("../outside/rec.npy", torch.ones(1))\n```\n' > rec-lesson.md
+out=$(printf '\n\nquit\n' | "$ATTN" teach "$T/w2/rec-lesson.md" --record rec.md 2>&1)
+[ ! -e "$T/outside/rec.npy" ] && ok || bad "teach --record let a lesson write outside"
+has "teach --record: the refusal is shown and recorded" "$(cat rec.md)" "a lesson may write only under $T/w2"
+# an OSC 0 (window title) in a transcript's expected output is refused like any other escape
+printf '```attn\nattn> 1\n\033]0;pwned\007\n```\n' > osc0.md
+out=$("$ATTN" --check osc0.md 2>&1)
+has "OSC 0 in a transcript is refused at load" "$out" "osc0.md:3:1: a control character (ESC)"
+lacks "the title escape never reaches the terminal" "$out" "$(printf '\033]0')"
+
 # ---- ./lessons in the current directory never replaces the installed lessons, nor shares their progress ----
 mkdir -p "$T/w3/lessons" && cd "$T/w3" || exit 2
 printf '# Impostor\n\n## One {#one}\n\n```attn\nattn> 1\n1\n```\n' > lessons/01-self-attention.md

@@ -81,6 +81,14 @@ static double attr_num(Value *obj, const char *name, double dflt) {
     return v && val_is_number(v) ? val_as_double(v) : dflt;
 }
 
+/* An integer attribute (int or bool), else dflt: never a double cast to int64 (undefined out of range). */
+static int64_t attr_int(Value *obj, const char *name, int64_t dflt) {
+    Value *v = val_attr_get(obj, name);
+    if (v && v->kind == V_INT) return v->u.i;
+    if (v && v->kind == V_BOOL) return v->u.b;
+    return dflt;
+}
+
 /* Positional argument i (or keyword) that must be a tensor. */
 static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
     Value *v = arg(a, i, name);
@@ -182,8 +190,7 @@ static Value *parameter(Tensor *t) {
 
 /* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. A LazyLinear
  * becomes a Linear here, as PyTorch's does after its first input. */
-static void linear_init(Rng *g, Value *lin, int64_t in) {
-    int64_t out = (int64_t)attr_num(lin, "out_features", 0);
+static void linear_init(Rng *g, Value *lin, int64_t in, int64_t out) {
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
     val_attr_set(lin, "in_features", val_int(in));
@@ -198,7 +205,15 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     if (x->ndim < 1) { rt_error(I, "Linear: the input must have at least one dimension"); return NULL; }
     int64_t in = x->shape[x->ndim - 1];
     Tensor *W = attr_tensor(lin, "weight");
-    if (!W) { linear_init(&session_of(I)->rng, lin, in); W = attr_tensor(lin, "weight"); }
+    if (!W) {
+        int64_t out = attr_int(lin, "out_features", -1);
+        if (out <= 0 || out > 1 << 20) {
+            rt_error(I, "Linear: out_features must be an integer between 1 and 1048576");
+            return NULL;
+        }
+        linear_init(&session_of(I)->rng, lin, in, out);
+        W = attr_tensor(lin, "weight");
+    }
     if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
     Tensor *b = attr_tensor(lin, "bias");
     if (W->ndim != 2 || W->dtype != DT_F32 || (b && (b->ndim != 1 || b->dtype != DT_F32 || b->shape[0] != W->shape[0]))) {
@@ -248,8 +263,8 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
 
 static void linear_extra(StrBuf *out, Value *self) {
     Value *hb = val_attr_get(self, "has_bias");
-    sb_printf(out, "in_features=%lld, out_features=%lld, bias=%s", (long long)attr_num(self, "in_features", 0),
-              (long long)attr_num(self, "out_features", 0), hb && hb->kind == V_BOOL && hb->u.b ? "True" : "False");
+    sb_printf(out, "in_features=%lld, out_features=%lld, bias=%s", (long long)attr_int(self, "in_features", 0),
+              (long long)attr_int(self, "out_features", 0), hb && hb->kind == V_BOOL && hb->u.b ? "True" : "False");
 }
 
 static const ObjClass LinearClass = {.name = "Linear", .call = linear_call, .is_module = true, .extra_repr = linear_extra};
@@ -264,7 +279,7 @@ static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias) {
     val_attr_set(l, "has_bias", val_bool(bias));
     val_attr_set(l, "weight", val_none());
     val_attr_set(l, "bias", val_none());
-    if (in > 0) linear_init(&session_of(I)->rng, l, in);
+    if (in > 0) linear_init(&session_of(I)->rng, l, in, out);
     return l;
 }
 
@@ -437,12 +452,28 @@ static Tensor *project(Interp *I, Value *W, const char *name, const Tensor *x) {
     return call_module(I, W, name, &in, 1);
 }
 
+/* The module's num_heads as a positive integer, or false with an error: the student may have assigned anything to
+ * it (0 divided by zero once, a float out of int64 range was undefined, a string was ignored). */
+static bool mha_heads(Interp *I, Value *self, int64_t *heads) {
+    Value *v = val_attr_get(self, "num_heads");
+    if (!v || !arg_int(I, v, "num_heads", heads)) {
+        if (!interp_failed(I)) rt_error(I, "MultiHeadAttention: num_heads is missing");
+        return false;
+    }
+    if (*heads <= 0) {
+        rt_error(I, "MultiHeadAttention: num_heads must be positive, not %lld", (long long)*heads);
+        return false;
+    }
+    return true;
+}
+
 static Value *mha_call(Interp *I, Value *self, Args *a) {
     static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
     Tensor *q = tensor_arg(I, a, 0, "queries"), *k = q ? tensor_arg(I, a, 1, "keys") : NULL, *v = k ? tensor_arg(I, a, 2, "values") : NULL;
     if (!v) return NULL;
-    int64_t heads = (int64_t)attr_num(self, "num_heads", 1);
+    int64_t heads;
+    if (!mha_heads(I, self, &heads)) return NULL;
     Value *vl = arg(a, 3, "valid_lens");
     Tensor *tmp = NULL, *lens = NULL;
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
@@ -493,12 +524,16 @@ out:
 
 static Value *m_transpose_qkv(Interp *I, Args *a) {
     if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_qkv(X) needs a tensor");
-    return done(I, transpose_qkv(I, a->pos[1]->u.t, (int64_t)attr_num(a->pos[0], "num_heads", 1)));
+    int64_t heads;
+    if (!mha_heads(I, a->pos[0], &heads)) return NULL;
+    return done(I, transpose_qkv(I, a->pos[1]->u.t, heads));
 }
 
 static Value *m_transpose_output(Interp *I, Args *a) {
     if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_output(X) needs a tensor");
-    return done(I, transpose_output(I, a->pos[1]->u.t, (int64_t)attr_num(a->pos[0], "num_heads", 1)));
+    int64_t heads;
+    if (!mha_heads(I, a->pos[0], &heads)) return NULL;
+    return done(I, transpose_output(I, a->pos[1]->u.t, heads));
 }
 
 static const Builtin mha_methods[] = {
