@@ -118,7 +118,7 @@ fuzz: check-deps fuzz-build
 	  (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 ./fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
 	     -max_len=4096 -print_final_stats=0 corpus-$$t > fuzz-$$t.log 2>&1); st=$$?; tail -3 build-fuzz/fuzz-$$t.log; \
 	  if [ $$st -ne 0 ]; then echo "fuzz $$t failed (status $$st): see build-fuzz/fuzz-$$t.log"; exit 1; fi; \
-	  if ls build-fuzz/crash-* build-fuzz/leak-* build-fuzz/timeout-* >/dev/null 2>&1; then echo "fuzz $$t found a problem: see build-fuzz/"; exit 1; fi; \
+	  if ls build-fuzz/crash-* build-fuzz/leak-* build-fuzz/timeout-* 2>/dev/null | grep -q .; then echo "fuzz $$t found a problem: see build-fuzz/"; exit 1; fi; \
 	done
 
 # valgrind over the end-to-end transcripts and lessons: no leaks, no errors.

@@ -117,10 +117,24 @@ static Tensor *call_module(Interp *I, Value *m, const char *name, Tensor *const 
 
 /* ---- Dropout ---- */
 
-/* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy).
- * Used by DotProductAttention here and by PositionalEncoding. */
+/* The module's p when it is a probability (the student may have assigned anything to it), else -1. */
+static double dropout_p(Value *drop) {
+    Value *v = val_attr_get(drop, "p");
+    double p = v && val_is_number(v) ? val_as_double(v) : -1;
+    return p >= 0 && p <= 1 ? p : -1;
+}
+
+/* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy); a p that
+ * is not a probability is refused (ten_fail) in either mode, as PyTorch does. attn's Dropout only. */
 Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x) {
-    double p = attr_num(drop, "p", 0);
+    double p = dropout_p(drop);
+    if (p < 0) {
+        /* PyTorch refuses it in training and eval mode alike */
+        Value *v = val_attr_get(drop, "p");
+        if (v && val_is_number(v)) ten_fail("dropout probability has to be between 0 and 1, but got %g", val_as_double(v));
+        else ten_fail("Dropout: p must be a number between 0 and 1, not %s", v ? val_type_name(v) : "missing");
+        return NULL;
+    }
     if (!training(drop) || p <= 0) return ten_copy(x);
     Tensor *r = ten_cast(x, ten_is_float(x->dtype) ? x->dtype : DT_F32);      /* float64 stays float64 */
     if (!r) return NULL;
@@ -152,6 +166,8 @@ static void dropout_extra(StrBuf *out, Value *self) {
 }
 
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
+    static const char *const kw[] = {"input", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
     Tensor *x = tensor_arg(I, a, 0, "input");
     return x ? done(I, attn_dropout(&session_of(I)->rng, self, x)) : NULL;
 }
@@ -308,13 +324,13 @@ static bool lens_fit(const Tensor *lens, int64_t B, int64_t Q) {
     return !lens || (lens->ndim == 1 && lens->shape[0] == B) || (lens->ndim == 2 && lens->shape[0] == B && lens->shape[1] == Q);
 }
 
-/* True when the module's dropout would change the weights: attn's Dropout in training mode with p > 0, or a module
- * of the student's (which then runs). */
+/* True when the module's dropout would change the weights: attn's Dropout in training mode with p > 0 (or with a p
+ * it must refuse), or a module of the student's (which then runs). */
 static bool dropout_active(Value *attention) {
     Value *drop = val_attr_get(attention, "dropout");
     if (!drop || !val_is_module(drop)) return false;
     if (drop->u.obj.cls != &DropoutClass) return true;
-    return training(drop) && attr_num(drop, "p", 0) > 0;
+    return dropout_p(drop) < 0 || (training(drop) && dropout_p(drop) > 0);
 }
 
 /* True when attention is the built-in DotProductAttention with its dropout off (eval() or p = 0). */

@@ -30,6 +30,16 @@ static const char *const pool_src[] = {
     "nn.Linear(3, 2)", "d2l.MultiHeadAttention(8, 2, 0.5)", "d2l.PositionalEncoding(8, 0.1)",
     "d2l.DotProductAttention(0.1)", "nn.Dropout(0.5)", "nn.Linear(8, 8)",
     "lambda *a: 0", "print", "len", "torch", "math",
+    /* modules whose attributes a student changed after building them (num_heads = 0 once divided by zero) */
+    "(lambda m: (setattr(m, 'num_heads', 0), m)[1])(d2l.MultiHeadAttention(8, 2, 0.5))",
+    "(lambda m: (setattr(m, 'num_heads', 3), m)[1])(d2l.MultiHeadAttention(8, 2, 0.0))",
+    "(lambda m: (setattr(m, 'weight', nn.Parameter(torch.ones(7, 3))), m)[1])(nn.Linear(3, 2))",
+    "(lambda m: (setattr(m, 'bias', nn.Parameter(torch.ones(5))), m)[1])(nn.Linear(8, 8))",
+    "(lambda m: (setattr(m, 'out_features', -1), m)[1])(nn.LazyLinear(3))",
+    "(lambda m: (setattr(m, 'p', 7), m)[1])(nn.Dropout(0.5))",
+    "(lambda m: (setattr(m, 'P', torch.ones(1, 2, 3)), m)[1])(d2l.PositionalEncoding(8, 0.0))",
+    "(lambda m: (setattr(m, 'dropout', None), m)[1])(d2l.DotProductAttention(0.1))",
+    "(lambda m: (setattr(m, 'W_q', nn.Linear(8, 4)), m)[1])(d2l.MultiHeadAttention(8, 2, 0.0))",
 };
 #define NPOOL ((int)(sizeof pool_src / sizeof *pool_src))
 
@@ -113,6 +123,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                      : sv->kind == V_DICT ? bi_dict_methods : sv->kind == V_OBJECT ? sv->u.obj.cls->methods : NULL;
                 int count = 0;
                 for (const Builtin *t = table; t && t->name; t++) count++;
+                /* an object is also called itself (a module's forward), as often as one of its methods */
+                if (sv->kind == V_OBJECT && (which / 4) % (count + 1) == count) {
+                    name = sv->u.obj.cls->name;
+                    fn = val_incref(sv);
+                    goto have_fn;
+                }
                 if (count) m = &table[(which / 4) % count];
             }
             if (!m || skipped(m->name)) continue;
@@ -120,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             sig = m->signature;
             fn = val_method(sv, m);
         }
+    have_fn:;
         Args a;
         memset(&a, 0, sizeof a);
         Value *pos[6];
