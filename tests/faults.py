@@ -112,6 +112,20 @@ with tempfile.TemporaryDirectory() as T:
             check("full disk: progress that cannot be saved is reported", "cannot save progress" in r.stderr, r.stderr)
             check("full disk: the progress saved before is kept",
                   open(os.path.join(st, "attn", "progress")).read() == "01-self-attention 2 3\n")
+            # a disk with 12 KiB left: gnuplot writes part of a 15 KB png and says nothing; attn once answered
+            # "<figure saved to fig.png>" and put the 12 KiB it got over the good figure
+            os.remove(os.path.join(disk, "filler"))
+            run(["-c", "d2l.plot(torch.arange(3.), torch.arange(3.))\nsavefig('fig.png')"], work, env)
+            gpng = digest(os.path.join(work, "fig.png"))
+            vfs = os.statvfs(disk)
+            with open(os.path.join(disk, "filler"), "wb") as f:
+                f.write(b"\0" * (vfs.f_bavail * vfs.f_frsize - 12 * 1024))
+            r = run(["-c", "d2l.plot(torch.arange(2000.), torch.sin(torch.arange(2000.)) * torch.arange(2000.), "
+                           "figsize=(12, 8))\nsavefig('fig.png')\nprint('on')"], work, env)
+            check("12 KiB left: savefig of a bigger png says it could not write the whole file",
+                  "could not write the whole file" in r.stderr and "saved" not in r.stdout, (r.stdout, r.stderr))
+            check("12 KiB left: the good png is untouched and no temporary file is left",
+                  gpng is not None and digest(os.path.join(work, "fig.png")) == gpng and temps(work) == [], temps(work))
         finally:
             umount(disk)
 
