@@ -85,6 +85,12 @@ GOOD.update({
     "heads": ["1", "2", "4", "0", "-1", "3"],
     "residual": FLAGS, "seed": ["0", "1", "-1", "2**62", "'s'", "None"],
 })
+VALID = {               # values these builtins accept together (half of the calls draw a figure for sure)
+    "plot": ["True"] * 3 + ["False"], "quiet": ["True", "False"], "delta": ["0", "1", "-1", "3", "-3"], "j": ["0", "1", "2", "3"],
+    "rot_d": ["8", "32", "4096"], "rot_n": ["60", "1000", "100000"], "ns": ["[2, 4]", "[4, 8, 16]", "[2, 3, 4, 8, 16, 32]", "(8, 4)"],
+    "ml_d": ["1", "2", "8"], "k": ["1", "2", "3", "15"], "repeats": ["1", "2"], "layers": ["1", "2", "3"], "sa_n": ["2", "3", "10"],
+    "sa_d": ["2", "4", "8"], "heads": ["1", "2"], "residual": ["True", "False"], "seed": ["0", "1", "2**62"],
+}
 FIGURE_BUILTINS = {      # name: (positional parameters, keyword parameters -> pool)
     "rotation": (["delta", "j"], {"d": "rot_d", "n": "rot_n", "quiet": "quiet", "plot": "plot"}),
     "measure_layers": ([], {"ns": "ns", "d": "ml_d", "k": "k", "repeats": "repeats", "quiet": "quiet", "plot": "plot"}),
@@ -109,20 +115,23 @@ def kwargs(names):
 
 
 def figure_call():
+    """Half the calls valid (every value from VALID, plot=True unless drawn otherwise), half with edges."""
     name = rng.choice(sorted(FIGURE_BUILTINS))
     pos, kw = FIGURE_BUILTINS[name]
-    args = [value(GOOD[p]) for p in pos[:rng.choice([len(pos)] * 6 + list(range(len(pos) + 1)))]]
-    for key in rng.sample(sorted(kw), rng.randint(0, len(kw))):
-        args.append(f"{key}={value(GOOD[kw[key]])}")
-    if name == "measure_layers" and not any(a.startswith("ns=") for a in args):
-        args.append("ns=[2, 4]")          # the default sizes take seconds
-    if name == "measure_layers" and not any(a.startswith("repeats=") for a in args):
-        args.append("repeats=1")
-    if name == "stack_attention":         # the defaults are fine; large n, d and layers at once are slow, not wrong
-        for key, small in (("n=", "n=4"), ("d=", "d=8"), ("layers=", "layers=2")):
-            if not any(a.startswith(key) for a in args):
-                args.append(small)
-    if rng.random() < 0.1:
+    valid = rng.random() < 0.5
+    if valid:
+        args = [rng.choice(VALID[p]) for p in pos]
+        args += [f"{key}={rng.choice(VALID[kw[key]])}" for key in rng.sample(sorted(kw), rng.randint(0, len(kw)))]
+        if not any(a.startswith("plot=") for a in args):
+            args.append("plot=True")
+    else:
+        args = [value(GOOD[p]) for p in pos[:rng.choice([len(pos)] * 6 + list(range(len(pos) + 1)))]]
+        args += [f"{key}={value(GOOD[kw[key]])}" for key in rng.sample(sorted(kw), rng.randint(0, len(kw)))]
+    # the defaults of measure_layers take seconds; large n, d and layers at once in stack_attention are slow, not wrong
+    small = {"measure_layers": (("ns=", "ns=[2, 4]"), ("repeats=", "repeats=1")),
+             "stack_attention": (("n=", "n=4"), ("d=", "d=8"), ("layers=", "layers=2"))}.get(name, ())
+    args += [default for key, default in small if not any(a.startswith(key) for a in args)]
+    if not valid and rng.random() < 0.1:
         args.append(rng.choice(["x=1", "plot=True, plot=False", "*[1]", "1, 2, 3, 4, 5, 6, 7, 8, 9"]))
     return f"{name}({', '.join(args)})"
 
