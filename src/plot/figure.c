@@ -489,14 +489,16 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
     snprintf(tmp, sizeof tmp, "%.*s.tmp%ld%s", (int)(ext - path), path, (long)getpid(), ext);
     /* made here first: a directory that is not there or not writable is said plainly (gnuplot, failing to open the
      * file, would draw to where its output went before), and a link planted under the temporary name is not followed */
+    file_temp_add(tmp);             /* before open(): a SIGTERM just after it removes the file too */
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
     if (fd < 0) {
-        snprintf(err, errlen, "savefig('%s'): %s%s", path, errno == ENOSPC ? "could not write the file: the disk is full" : "cannot write there: ", errno == ENOSPC ? "" : strerror(errno));
+        int e = errno;
+        file_temp_remove(tmp);
+        snprintf(err, errlen, "savefig('%s'): %s%s", path, e == ENOSPC ? "could not write the file: the disk is full" : "cannot write there: ", e == ENOSPC ? "" : strerror(e));
         return false;
     }
     close(fd);
-    file_temp_add(tmp);
     StrBuf s;
     sb_init(&s);
     Canvas cv = plot_file_canvas(last, ext);
