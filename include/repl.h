@@ -16,6 +16,7 @@ typedef struct LineReader {
     bool show_prompts;
     bool keep_blank;         /* return blank lines (in lessons, an empty line means "run it") */
     bool interrupted;        /* the last line read at the terminal ended with Ctrl-C */
+    unsigned prompts;        /* prompts shown at the terminal so far */
 } LineReader;
 
 void reader_init_file(LineReader *r, FILE *in, bool interactive);

@@ -20,8 +20,8 @@ DEADLINE = 60
 
 
 class Term:
-    def __init__(self, state, **settings):
-        """attn -q at a pty, its state in STATE, no display; SETTINGS change the environment (None removes)."""
+    def __init__(self, state, args=("-q",), **settings):
+        """attn ARGS (-q) at a pty, its state in STATE, no display; SETTINGS change the environment (None removes)."""
         env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="summary", COLUMNS="100")
         env.pop("DISPLAY", None)
         for k, v in settings.items():
@@ -31,7 +31,7 @@ class Term:
                 env[k] = v
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.execve(ATTN, [ATTN, "-q"], env)
+            os.execve(ATTN, [ATTN, *args], env)
         self.buf = b""
         self.mark = 0           # where the output stood when the last keys were sent
 
@@ -276,6 +276,34 @@ with tempfile.TemporaryDirectory() as state:
     t.send("x4 * 2\r")
     out = t.read("attn> ")
     check("arrow keys still reach libedit", "\r\n6\r\n" in out, out)
+    t.prompt()
+    t.send("\x04")
+    t.wait()
+
+# a teacher at a terminal: Enter runs the statement shown above the prompt, and the empty prompt line it was typed at
+# is erased (ESC [ A, ESC [ K), so the class sees the statement and then its output; after a detour the statement is
+# shown again before its output
+with tempfile.TemporaryDirectory() as state:
+    t = Term(state, args=("teach", "1"), COLUMNS="80")
+    first = "attn> X = torch.arange(12, dtype=torch.float32).reshape(1, 4, 3) / 10\r\n"
+    t.read(first)
+    t.prompt()
+    t.clear()
+    t.send("\r")
+    out = t.read("attn> X\r\n")
+    check("teach: Enter erases the empty prompt line, the statement shown above stays the only copy",
+          out.startswith("\r\n\x1b[A\r\x1b[K") and first not in out, out)
+    t.prompt()
+    t.clear()
+    t.send("X.sum()\r")
+    out = t.read("(detour")
+    check("teach: a detour runs and says Enter runs the next statement", "tensor(6.6000)" in out, out)
+    t.prompt()
+    t.clear()
+    t.send("\r")
+    out = t.read("1.1000]]])")
+    check("teach: after a detour, Enter shows the statement again, then its output",
+          "\x1b[A\r\x1b[Kattn> X\r\ntensor([[[0.0000" in out, out)
     t.prompt()
     t.send("\x04")
     t.wait()

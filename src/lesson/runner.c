@@ -357,15 +357,20 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
     }
-    for (;;) {
+    for (bool first = true;; first = false) {
         bool blank;
         Statement in;
+        unsigned prompts = S->r.prompts;
         char *line = next_input(S, &in, &blank);
         if (!line) return ACT_QUIT;
         Action a = blank ? ACT_SKIP : lesson_command(S, line, jump_to);
         if (a == ACT_SKIP) {
             statement_free(&in);
-            if (!S->teacher || !blank) indent_print("attn> ", stmt);
+            /* A teacher's Enter at a terminal: the empty prompt line is erased, so the class sees the statement
+             * followed by its output, as at the REPL (shown again when a detour or a Ctrl-C came in between). */
+            bool shown_above = S->teacher && first && S->r.prompts == prompts + 1;
+            if (S->teacher && blank && S->tty) out("\033[A\r\033[K");
+            if (!S->teacher || !blank || (S->tty && !shown_above)) indent_print("attn> ", stmt);
             return run(S, stmt, NULL, SHOWN, it) == RUN_QUIT ? ACT_QUIT : ACT_NONE;
         }
         if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }

@@ -42,6 +42,7 @@ char *reader_line(LineReader *r, bool continuation) {
         return l;
     }
     if (r->interactive) {
+        r->prompts++;
         char *l = lineedit_read(continuation ? "  ...> " : "attn> ", &r->interrupted);
         if (l) r->lineno++;
         return l;
