@@ -54,6 +54,9 @@ void lineedit_init(void);
 /* The next line typed (caller frees); NULL at Ctrl-D, or after Ctrl-C with *interrupted set (the line typed so far is
  * dropped, attn goes on). */
 char *lineedit_read(const char *prompt, bool *interrupted);
+/* Is more input already waiting at the terminal? After a paste it is (libedit reads a byte at a time, so the rest
+ * of the pasted text is still to be read); after a person pressed Enter on an empty line it is not. */
+bool lineedit_input_pending(void);
 void lineedit_add_history(const char *line);
 void lineedit_shutdown(void);
 #endif

@@ -280,6 +280,20 @@ with tempfile.TemporaryDirectory() as state:
     t.send("\x04")
     t.wait()
 
+# keys typed while a statement runs reach the terminal in cooked mode: a line typed ahead runs next, and a Ctrl-D
+# after it still leaves attn (libedit alone got it as a NUL byte once it made the terminal raw: attn waited for ever)
+with tempfile.TemporaryDirectory() as state:
+    t = Term(state)
+    t.read("attn> ")
+    t.prompt()
+    t.send("s = 0\rfor i in range(3000000):\r    s += i\r\r")
+    t.read("...> \r\n")
+    t.send("print(s + 7)\r\x04")
+    code = t.wait()
+    out = t.read(timeout=0.2)
+    check("a line and a Ctrl-D typed while a statement runs: the line runs, then attn leaves",
+          code == 0 and "4499998500007" in out, out)
+
 # a teacher at a terminal: Enter runs the statement shown above the prompt, and the empty prompt line it was typed at
 # is erased (ESC [ A, ESC [ K), so the class sees the statement and then its output; after a detour the statement is
 # shown again before its output

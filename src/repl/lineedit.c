@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 /* Completion looks at the names of the session the student is in now: after a lesson started from the REPL ends,
@@ -149,14 +150,23 @@ static void utf8_input(void) {
 static unsigned char ahead[64];
 static int nahead;
 
+/* Whole lines (and an end of file) typed while a statement ran, taken from the terminal in cooked mode before
+ * libedit makes it raw (typed_ahead). */
+static unsigned char early[4096];
+static size_t nearly, early_pos;
+static bool early_eof;
+
 /* One byte from fd: -1 at the end of input, -2 when Ctrl-C was pressed, -3 when nothing came within timeout_ms
- * (timeout_ms < 0: wait as long as it takes). Bytes read ahead come first. */
+ * (timeout_ms < 0: wait as long as it takes). Bytes read ahead come first, then lines typed ahead. */
 static int read_byte(int fd, int timeout_ms) {
     if (nahead) {
         int c = ahead[0];
         memmove(ahead, ahead + 1, (size_t)--nahead);
         return c;
     }
+    if (early_pos < nearly) return early[early_pos++];
+    nearly = early_pos = 0;
+    if (early_eof) { early_eof = false; return -1; }
     for (int waited = 0;;) {
         if (ten_interrupted) return -2;
         struct pollfd pfd = {fd, POLLIN, 0};
@@ -246,9 +256,32 @@ void lineedit_init(void) {
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* Takes what was typed at the terminal while a statement ran, while the terminal is still in cooked mode: whole
+ * lines go to libedit first, in order, and a Ctrl-D then is kept as an end of file after them. (libedit alone would
+ * get that Ctrl-D, once it makes the terminal raw, as a NUL byte: lost, and attn would not leave.) */
+static void typed_ahead(int fd) {
+    struct termios t;
+    if (early_pos < nearly || early_eof || tcgetattr(fd, &t) != 0 || !(t.c_lflag & ICANON)) return;
+    while (nearly < sizeof early) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN)) return;    /* no whole line, no end of file */
+        ssize_t n = read(fd, early + nearly, sizeof early - nearly);
+        if (n < 0) return;
+        if (n == 0) { early_eof = true; return; }
+        nearly += (size_t)n;
+    }
+}
+
+bool lineedit_input_pending(void) {
+    if (nahead || early_pos < nearly || early_eof) return true;
+    struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+    return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
 char *lineedit_read(const char *prompt, bool *interrupted) {
     static bool told;
     *interrupted = false;
+    typed_ahead(fileno(stdin));
     /* A Ctrl-C pressed since the last line was read (while attn parsed it, or after a statement finished) counts as
      * pressed at this prompt: it is never lost. One that stopped a statement was taken by session_run. */
     if (!ten_interrupted) {

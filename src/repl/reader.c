@@ -4,7 +4,6 @@
 #include "repl.h"
 #include "strbuf.h"
 #include <ctype.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,19 +118,12 @@ static void append_line(StrBuf *buf, const char *line) {
     sb_puts(buf, line);
 }
 
-/* Is more input already waiting at the terminal? After a paste it is (libedit reads a byte at a time, so the rest
- * of the pasted text is still in the terminal's buffer); after a person pressed Enter on an empty line it is not. */
-static bool input_pending(void) {
-    struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
-    return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
-}
-
 /* After a complete block header and body so far, takes the next lines that belong to the block. Blank and comment
  * lines say nothing by themselves: in a file the next line with code decides (indented: the block goes on); at a
  * terminal an empty line ends the block, as in Python's REPL, unless it is part of pasted text (the book's classes
  * have empty lines between methods): then the next line decides, as in a file. Returns false when the block ended. */
 static bool take_block_lines(LineReader *r, StrBuf *buf, char *next) {
-    bool terminal = r->interactive && !(empty(next) && input_pending());
+    bool terminal = r->interactive && !(empty(next) && lineedit_input_pending());
     if (terminal) {
         if (empty(next) || !(blank(next) || continues_block(next))) {
             if (!empty(next)) reader_unread(r, next);
