@@ -409,7 +409,16 @@ static void place_key(const Figure *f, const Canvas *cv, const double xr[2], con
      * below over the x label), in as many columns as fit */
     bool right_ok = kw <= cv->width / 3.0 && (dumb || f->width_in >= 1.3 * f->height_in);
     if (right_ok) sb_printf(o, "set key outside right top vertical %s\n", look);
-    else sb_printf(o, "set key outside top center horizontal %s\n", look);
+    else {
+        sb_printf(o, "set key outside top center horizontal %s\n", look);
+        /* the dumb terminal's rows: the title, the key's rows (entries of about len + 9 characters side by side), then
+         * the y label's row just above the axes; a smaller top margin put a second key row over the y label */
+        if (dumb) {
+            int per_row = (int)(cv->width / ((len + 9) * cw));
+            if (per_row < 1) per_row = 1;
+            sb_printf(o, "set tmargin %d\n", (f->title ? 1 : 0) + (n + per_row - 1) / per_row + (f->ylabel ? 1 : 0));
+        }
+    }
 }
 
 /* ---- line plots (d2l.plot) ---- */
