@@ -18,6 +18,9 @@ Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
 Value *torch_round(Interp *I, Args *a);
 /* torch_math.c: sum/mean/max/... over dim= or everything, shared by torch.X(t) and Python's sum/max/min. */
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
+/* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=), cumprod(dtype=) and the like.
+ * *x and *tmp are replaced (the old *tmp freed); false with an error set. */
+bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
 
 /* d2l_attention.c (§11.3): softmax over the last axis with positions >= valid_lens masked out (X is (B, Q, K),
  * valid_lens (B,) or (B, Q) or NULL). Like the book's code, the -1e6 goes into X itself when X.reshape(-1, K) is

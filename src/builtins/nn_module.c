@@ -174,8 +174,10 @@ out:
 
 /* .to(device), .to(dtype), .cpu(): attn's modules live on the CPU in float32, so these return the module. */
 static Value *m_to(Interp *I, Args *a) {
-    static const char *const kw[] = {"device", "dtype", "non_blocking", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    static const char *const kw[] = {"", "device", "dtype", "non_blocking", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *dev = arg(a, -1, "device");
+    if (dev && !arg_device_cpu(I, dev)) return NULL;
     for (int i = 1; i < a->npos; i++) {
         Value *v = a->pos[i];
         if (v->kind == V_DTYPE) {

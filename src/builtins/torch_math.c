@@ -180,9 +180,7 @@ static bool get_dim(Interp *I, Value *d, int *out) {
     return true;
 }
 
-/* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=) and the like. *x and *tmp
- * are replaced (the old *tmp freed); false with an error set. */
-static bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
+bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
     bool has;
     DType dt;
     if (!get_dtype(I, a, &has, &dt)) { ten_free(*tmp); *tmp = NULL; return false; }

@@ -394,7 +394,7 @@ static Value *bi_cumprod(Interp *I, Args *a) {
     int64_t d;
     if (!x) return NULL;
     if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
-    if (!int_at(I, a, 1, "dim", 0, &d)) { ten_free(t1); return NULL; }
+    if (!int_at(I, a, 1, "dim", 0, &d) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
     ten_free(t1);
     return done(I, r);

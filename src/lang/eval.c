@@ -320,7 +320,14 @@ static int assign(Interp *I, Node *target, Value *v);
 
 static int unpack(Interp *I, Node *target, Value *v) {
     Value *items = ops_to_list(I, v);
-    if (!items) return -1;
+    if (!items) {
+        if (strstr(interp_error_msg(I), "object is not iterable")) {      /* Python's words for a, b = 1 */
+            interp_clear_error(I);
+            rt_error(I, "cannot unpack non-iterable %s object", val_type_name(v));
+        }
+        at(I, target);
+        return -1;
+    }
     int nt = target->nkids, star = -1;
     for (int i = 0; i < nt; i++) if (target->kids[i]->kind == N_STAR) star = i;
     int64_t n = items->u.seq.n;
