@@ -54,18 +54,31 @@ static Value *m_train(Interp *I, Args *a) {
     return val_incref(a->pos[0]);
 }
 
-/* Appends (name, value) for the module's own parameters, then its submodules' (prefix "child."), as
- * named_parameters() lists them; dedup skips a parameter already listed (shared weights appear once). */
-static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Seen *seen) {
+/* What a walk lists: parameters (named_parameters), parameters then persistent buffers (state_dict,
+ * load_state_dict), or buffers (named_buffers). */
+typedef enum { WALK_PARAMS, WALK_STATE, WALK_BUFFERS } WalkWhat;
+
+/* The buffers register_buffer() recorded: a dict of name -> persistent (kept in the module's attributes). */
+static Dict *buffers_of(Value *m) {
+    Value *b = val_attr_get(m, "_buffers");
+    return b && b->kind == V_DICT ? b->u.dict : NULL;
+}
+
+/* Appends (name, value) for the module's own parameters and buffers, then its submodules' (prefix "child."), as
+ * named_parameters(), state_dict() and named_buffers() list them; dedup skips a tensor already listed (shared
+ * weights appear once). */
+static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, WalkWhat what, Seen *seen) {
     if (seen_before(seen, m)) return;
-    Dict *d = &m->u.obj.attrs;
-    for (int pass = 0; pass < 2; pass++)
+    Dict *d = &m->u.obj.attrs, *bufs = buffers_of(m);
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < d->n; i++) {
-            Value *v = d->vals[i];
+            Value *v = d->vals[i], *buf = bufs && v->kind == V_TENSOR ? dict_get(bufs, d->keys[i]->u.str.s) : NULL;
+            bool take = (pass == 0 && what != WALK_BUFFERS && is_param(v)) ||
+                        (pass == 1 && buf && (what == WALK_BUFFERS || (what == WALK_STATE && buf->kind == V_BOOL && buf->u.b)));
             StrBuf name;
             sb_init(&name);
             sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
-            if (pass == 0 && is_param(v)) {
+            if (take) {
                 bool listed = false;
                 for (int64_t k = 0; dedup && k < out->u.seq.n && !listed; k++) listed = out->u.seq.items[k]->u.seq.items[1] == v;
                 if (!listed) {
@@ -74,19 +87,61 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Se
                     val_seq_set(pair, 1, val_incref(v));
                     val_list_append(out, pair);
                 }
-            } else if (pass == 1 && val_is_module(v)) {
+            } else if (pass == 2 && val_is_module(v)) {
                 sb_putc(&name, '.');
-                walk_params(v, sb_str(&name), out, dedup, seen);
+                walk_params(v, sb_str(&name), out, dedup, what, seen);
             }
             sb_free(&name);
         }
 }
 
-static Value *named_params(Value *m, bool dedup) {
+static Value *named_params(Value *m, bool dedup, WalkWhat what) {
     Value *l = val_list(0);
     Seen seen = {0};
-    walk_params(m, "", l, dedup, &seen);
+    walk_params(m, "", l, dedup, what, &seen);
     free(seen.v);
+    return l;
+}
+
+/* .register_buffer(name, tensor, persistent=True): a tensor of the module that is not a parameter (the positional
+ * table of many PositionalEncoding versions): an attribute, listed by state_dict() after the parameters unless
+ * persistent=False, and by named_buffers(). */
+static Value *m_register_buffer(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "name", "tensor", "persistent", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *self = a->pos[0], *name = arg(a, 1, "name"), *t = arg(a, 2, "tensor"), *pv = arg(a, 3, "persistent");
+    bool persistent = true;
+    if (!name || !t) return rt_error(I, "register_buffer() missing required arguments: 'name' and 'tensor'");
+    if (pv && !arg_bool(I, pv, "persistent", &persistent)) return NULL;
+    if (!val_attr_get(self, "training")) return rt_error(I, "cannot assign buffer before Module.__init__() call");
+    if (name->kind != V_STR) return rt_error(I, "buffer name should be a string. Got %s", val_type_name(name));
+    if (strchr(name->u.str.s, '.')) return rt_error(I, "buffer name can't contain \".\"");
+    if (!*name->u.str.s) return rt_error(I, "buffer name can't be empty string \"\"");
+    if (t->kind != V_TENSOR && t->kind != V_NONE)
+        return rt_error(I, "cannot assign '%s' object to buffer '%s' (torch Tensor or None required)", val_type_name(t), name->u.str.s);
+    Dict *bufs = buffers_of(self);
+    if (val_attr_get(self, name->u.str.s) && !(bufs && dict_get(bufs, name->u.str.s)))
+        return rt_error(I, "attribute '%s' already exists", name->u.str.s);
+    if (!bufs) {
+        val_attr_set(self, "_buffers", val_dict());
+        bufs = buffers_of(self);
+    }
+    if (!dict_get(bufs, name->u.str.s)) dict_append(bufs, val_str(name->u.str.s), val_bool(persistent));
+    else {
+        for (int i = 0; i < bufs->n; i++)
+            if (!strcmp(bufs->keys[i]->u.str.s, name->u.str.s)) { val_decref(bufs->vals[i]); bufs->vals[i] = val_bool(persistent); }
+    }
+    val_attr_set(self, name->u.str.s, val_incref(t));
+    return val_none();
+}
+
+/* .buffers() / .named_buffers(): the buffers, the module's own first, then its submodules'. */
+static Value *m_buffers(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "prefix", "recurse", NULL};
+    if (!args_check(I, a, 1, kw) || a->nkw) return a->nkw ? rt_error(I, "%s() takes no arguments in attn", a->fname) : NULL;
+    Value *l = named_params(a->pos[0], true, WALK_BUFFERS);
+    if (a->fn->tag == 1) return l;
+    for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
     return l;
 }
 
@@ -94,7 +149,7 @@ static Value *named_params(Value *m, bool dedup) {
 static Value *m_parameters(Interp *I, Args *a) {
     static const char *const kw[] = {"recurse", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
-    Value *l = named_params(a->pos[0], true);
+    Value *l = named_params(a->pos[0], true, WALK_PARAMS);
     if (a->fn->tag == 1) return l;
     for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
     return l;
@@ -105,7 +160,7 @@ static Value *m_parameters(Interp *I, Args *a) {
 static Value *m_state_dict(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
-    Value *l = named_params(a->pos[0], false), *d = val_dict();
+    Value *l = named_params(a->pos[0], false, WALK_STATE), *d = val_dict();
     d->u.dict->ordered = true;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *pair = l->u.seq.items[i];
@@ -129,7 +184,7 @@ static Value *m_load_state_dict(Interp *I, Args *a) {
     bool strict = true;
     if (!sd || sd->kind != V_DICT) return rt_error(I, "load_state_dict(state_dict): state_dict must be a dict such as another module's state_dict()");
     if (sv && !arg_bool(I, sv, "strict", &strict)) return NULL;
-    Value *self = a->pos[0], *mine = named_params(self, false);
+    Value *self = a->pos[0], *mine = named_params(self, false, WALK_STATE);
     StrBuf missing, unexpected;
     sb_init(&missing);
     sb_init(&unexpected);
@@ -265,7 +320,7 @@ const Builtin bi_module_methods[] = {
     {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1},
     {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0},
     {"named_parameters", m_parameters, "module.named_parameters()", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1},
-    {"state_dict", m_state_dict, "module.state_dict()", "Every parameter by its dotted name, in an OrderedDict.", "", 0},
+    {"state_dict", m_state_dict, "module.state_dict()", "Every parameter (then buffer) by its dotted name, in an OrderedDict.", "", 0},
     {"load_state_dict", m_load_state_dict, "module.load_state_dict(state_dict, strict=True)",
      "Copies the tensors of a state_dict into the parameters of the same names.", "", 0},
     {"to", m_to, "module.to(device)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0},
@@ -276,6 +331,10 @@ const Builtin bi_module_methods[] = {
     {"modules", m_children, "module.modules()", "The module and all its submodules, depth first.", "", 2},
     {"named_modules", m_children, "module.named_modules()", "(dotted name, module) pairs, the module itself as ''.", "", 3},
     {"apply", m_apply, "module.apply(fn)", "Calls fn on every submodule and then on the module.", "", 0},
+    {"register_buffer", m_register_buffer, "module.register_buffer(name, tensor, persistent=True)",
+     "A tensor of the module that is not a parameter: an attribute, and in state_dict() unless persistent=False.", "", 0},
+    {"buffers", m_buffers, "module.buffers()", "The tensors given to register_buffer, the module's own first.", "", 0},
+    {"named_buffers", m_buffers, "module.named_buffers()", "(name, buffer) pairs such as ('P', ...).", "", 1},
     {"add_module", m_add_module, "module.add_module(name, module)", "Same as setattr(module, name, submodule).", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
