@@ -23,6 +23,12 @@ out=$("$ATTN" -c 'a = 1
 b = zz
 print(a)' 2>"$T/err"); expect_eq "statements after an error still run" "$out" "1"
 expect_has "error names line and column" "$(cat "$T/err")" "-c:2:5: error: name 'zz' is not defined"
+# torch.range works as PyTorch's and, as PyTorch does, warns once (on stderr) that it is deprecated
+out=$("$ATTN" -c 'torch.range(1, 3)
+torch.range(0, 1, 0.5)' 2>"$T/err"); expect_eq "torch.range includes its end" "$out" "tensor([1., 2., 3.])
+tensor([0.0000, 0.5000, 1.0000])"
+expect_has "torch.range says it is deprecated" "$(cat "$T/err")" "warning: torch.range is deprecated"
+expect_eq "torch.range warns once" "$(grep -c 'torch.range is deprecated' "$T/err")" "1"
 # a pipe: no prompt, no escape codes, output only
 out=$(printf 'x = torch.ones(2)\nx * 3\n' | "$ATTN"); expect_eq "pipe has no prompts" "$out" "tensor([3., 3.])"
 printf 'for i in range(2):\n    print(i)\n\nprint("done")\n' > "$T/s.py"
