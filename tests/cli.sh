@@ -29,6 +29,7 @@ torch.range(0, 1, 0.5)' 2>"$T/err"); expect_eq "torch.range includes its end" "$
 tensor([0.0000, 0.5000, 1.0000])"
 expect_has "torch.range says it is deprecated" "$(cat "$T/err")" "warning: torch.range is deprecated"
 expect_eq "torch.range warns once" "$(grep -c 'torch.range is deprecated' "$T/err")" "1"
+expect_has "help torch.range is torch's, not Python's range" "$("$ATTN" -c 'help torch.range')" "torch.range(start, end, step=1)"
 # a pipe: no prompt, no escape codes, output only
 out=$(printf 'x = torch.ones(2)\nx * 3\n' | "$ATTN"); expect_eq "pipe has no prompts" "$out" "tensor([3., 3.])"
 printf 'for i in range(2):\n    print(i)\n\nprint("done")\n' > "$T/s.py"

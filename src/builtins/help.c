@@ -40,6 +40,8 @@ bool help_for(StrBuf *out, const char *name) {
     for (const char *pfx[] = {"torch.", "d2l.", "nn.", "F.", "np.", "math.", "Tensor.", "X.", NULL}, **p = pfx; *p; p++)
         if (!strncmp(n, *p, strlen(*p))) { n += strlen(*p); break; }
     const Builtin *b = builtins_find(n);
+    if (!strncmp(name, "torch.", 6))          /* torch.range, not Python's range */
+        for (const Builtin *t = bi_torch_only; t->name; t++) if (!strcmp(t->name, n)) b = t;
     const Builtin *m = builtins_find_method(n);
     if (!b && !m) return false;
     if (!b) b = m;
