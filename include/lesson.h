@@ -63,11 +63,16 @@ typedef enum { GRADE_NOT_ANSWER, GRADE_RIGHT, GRADE_WRONG, GRADE_FAILED } Lesson
  * any variable. NULL, with the model answer's error in err, when an answer fails (a broken lesson). */
 LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
 void lesson_expect_free(LessonExpect *e);
-/* Grades `line`, which has just run in I without an error (I->last_value holds its value when it is an
- * expression). GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your answer
+/* Grades the statement that has just run in I without an error (I->last_value holds its value when it is an
+ * expression); `answers` is lesson_answers' verdict on it, taken before it ran. GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your answer
  * is a 2x2x4 tensor, expected a single number", or the wrong: line's explanation); GRADE_NOT_ANSWER may write a
  * note there ("not graded: the answer is a single number ..."). */
-LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb);
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, StrBuf *fb);
+/* Is the parsed statement (tree, as the reader made it) an answer to q: an assignment to the name q asks for, or,
+ * when q asks for a value, one expression? Decided before it runs, from the one parse. lesson_line_answers parses
+ * line for it. Everything else a student types runs as at the prompt, ungraded. */
+bool lesson_answers(const LessonQuestion *q, Node *tree);
+bool lesson_line_answers(const LessonQuestion *q, const char *line);
 /* Runs line silently in I, then grades it; GRADE_FAILED with the error in err when it does not run. */
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
                        char *err, size_t errlen);

@@ -292,11 +292,10 @@ static Node *const *statements(Node *const *tree, int *n) {
     return tree;
 }
 
-/* True when one of src's top-level statements assigns `name` (name = ..., a, name = ..., name += ...). */
-static bool assigns(const char *src, const char *name) {
-    ParseResult r = parse_program(src, 1);
+/* True when one of the parsed statements assigns `name` (name = ..., a, name = ..., name += ...). */
+static bool tree_assigns(Node *tree, const char *name) {
     int n;
-    Node *const *st = statements(&r.tree, &n);
+    Node *const *st = statements(&tree, &n);
     bool yes = false;
     for (int i = 0; i < n && !yes; i++) {
         const Node *s = st[i];
@@ -304,16 +303,20 @@ static bool assigns(const char *src, const char *name) {
             for (int k = 0; k < s->nkids - 1 && !yes; k++) yes = target_has(s->kids[k], name);
         else if (s->kind == N_AUGASSIGN && s->nkids > 0) yes = target_has(s->kids[0], name);
     }
-    ast_free(r.tree);
     return yes;
 }
 
-/* True when src is one expression statement (its value is the answer). */
-static bool is_expression(const char *src) {
-    ParseResult r = parse_program(src, 1);
+bool lesson_answers(const LessonQuestion *q, Node *tree) {
+    if (!tree) return false;
+    if (q->name) return tree_assigns(tree, q->name);
     int n;
-    Node *const *st = statements(&r.tree, &n);
-    bool yes = n == 1 && st[0]->kind == N_EXPR_STMT;
+    Node *const *st = statements(&tree, &n);
+    return n == 1 && st[0]->kind == N_EXPR_STMT;     /* one expression statement: its value is the answer */
+}
+
+bool lesson_line_answers(const LessonQuestion *q, const char *line) {
+    ParseResult r = parse_program(line, 1);
+    bool yes = lesson_answers(q, r.tree);
     ast_free(r.tree);
     return yes;
 }
@@ -554,15 +557,9 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
     sb_free(&b);
 }
 
-LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb) {
-    const Value *got;
-    if (q->name) {
-        if (!assigns(line, q->name)) return GRADE_NOT_ANSWER;
-        got = interp_lookup(I, q->name);
-    } else {
-        if (!is_expression(line)) return GRADE_NOT_ANSWER;
-        got = I->last_value;
-    }
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, StrBuf *fb) {
+    if (!answers) return GRADE_NOT_ANSWER;
+    const Value *got = q->name ? interp_lookup(I, q->name) : I->last_value;
     if (!got) return GRADE_NOT_ANSWER;
     for (int i = 0; i < e->nright; i++)
         if (same_value(got, e->right[i], q->tol)) {
@@ -593,8 +590,9 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
 }
 
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb, char *err, size_t errlen) {
+    bool answers = lesson_line_answers(q, line);
     if (!run_silently(I, line, err, errlen)) return GRADE_FAILED;
-    return lesson_grade(I, q, e, line, fb);
+    return lesson_grade(I, q, e, answers, fb);
 }
 
 /* ---- finding lessons ---- */

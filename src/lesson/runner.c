@@ -457,12 +457,13 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         if (a != ACT_NONE) { statement_free(&in); act = a; break; }
         val_decref(S->sess.I.last_value);
         S->sess.I.last_value = NULL;
+        bool answers = in.parsed ? lesson_answers(q, in.parse.tree) : lesson_line_answers(q, line);
         RunStatus rs = run_input(S, &in, NULL);
         if (rs == RUN_QUIT) { statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
         if (rs != RUN_OK || !e) { statement_free(&in); continue; }
         StrBuf fb;
         sb_init(&fb);
-        LessonGrade g = lesson_grade(&S->sess.I, q, e, line, &fb);
+        LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, &fb);
         statement_free(&in);
         if (g == GRADE_RIGHT) { feedback(S, TR("Right.\n")); sb_free(&fb); break; }
         if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
