@@ -53,6 +53,16 @@ has "wrong: explanation shown" "$out" "Not yet: that is x itself: transpose it."
 has "position as row and column" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "at [0, 0] (row 0, column 0) it holds 2.0, expected 1.0."
 out=$("$ATTN" --check "$T/why/01-why.md" 2>&1)
 has "a lesson with wrong: explanations passes --check" "$out" "steps and questions ok"
+# a statement of several lines is shown as typed at the prompt: its block after the continuation prompt "  ...> "
+mkdir -p "$T/block"
+printf '# T\n## A\n```attn\nattn> def twice(x):\n  ...>     return 2 * x\nattn> twice(21)\n42\n```\n' > "$T/block/01-block.md"
+out=$(printf '\n\nquit\n' | ATTN_LESSONS="$T/block" "$ATTN" lesson 1 2>&1)
+has "a block is echoed with the continuation prompt" "$out" "attn> def twice(x):
+  ...>     return 2 * x"
+has "the block ran" "$out" "42"
+out=$(printf '\n\nquit\n' | ATTN_LESSONS="$T/block" "$ATTN" teach 1 2>&1)
+has "teach: a block is shown with the continuation prompt" "$out" "attn> def twice(x):
+  ...>     return 2 * x"
 # skip, back, jump, steps, solution
 out=$(printf 'steps\njump masking\nback\nnext\njump weights\nskip\nskip\nskip\nskip\nsolution\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "steps lists ids" "$out" "masking"

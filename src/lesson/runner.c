@@ -322,15 +322,21 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
     return ACT_NONE;
 }
 
-static void indent_print(const char *prefix, const char *text) {
+/* Prints text with prefix before its first line and cont before the others. */
+static void prefix_print(const char *prefix, const char *cont, const char *text) {
     const char *p = text;
-    while (*p) {
+    for (bool first = true; *p; first = false) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        outf("%s%.*s\n", prefix, (int)n, p);
+        outf("%s%.*s\n", first ? prefix : cont, (int)n, p);
         p = e ? e + 1 : p + n;
     }
 }
+
+static void indent_print(const char *prefix, const char *text) { prefix_print(prefix, prefix, text); }
+
+/* A statement as it looks typed at the prompt: its block's lines after the REPL's continuation prompt. */
+static void echo_statement(const char *stmt) { prefix_print("attn> ", "  ...> ", stmt); }
 
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
  * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */
@@ -352,7 +358,7 @@ static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
  * it has run. */
 static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     const char *stmt = it->text;
-    if (S->teacher) indent_print("attn> ", stmt);
+    if (S->teacher) echo_statement(stmt);
     else {
         say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
@@ -370,7 +376,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
              * followed by its output, as at the REPL (shown again when a detour or a Ctrl-C came in between). */
             bool shown_above = S->teacher && first && S->r.prompts == prompts + 1;
             if (S->teacher && blank && S->tty) out("\033[A\r\033[K");
-            if (!S->teacher || !blank || (S->tty && !shown_above)) indent_print("attn> ", stmt);
+            if (!S->teacher || !blank || (S->tty && !shown_above)) echo_statement(stmt);
             return run(S, stmt, NULL, SHOWN, it) == RUN_QUIT ? ACT_QUIT : ACT_NONE;
         }
         if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
@@ -450,7 +456,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
             statement_free(&in);
             if (!S->teacher) feedback_text(S, TR("The answer: %s\n"), q->answer);
-            indent_print("attn> ", q->answer);
+            echo_statement(q->answer);
             if (run_as(S, q->answer, NULL, SHOWN, NULL, AS_ANSWER) == RUN_QUIT) act = ACT_QUIT;
             break;
         }
