@@ -74,6 +74,12 @@ class Term:
         self.mark = len(self.buf)
         os.write(self.fd, s.encode())
 
+    def leave(self):
+        """Ctrl-D at a fresh prompt (in raw mode, so it is not lost); the exit status, or None when attn stayed."""
+        self.prompt()
+        self.send("\x04")
+        return self.wait()
+
     def wait(self, timeout=DEADLINE):
         end = time.time() + timeout
         while time.time() < end:
@@ -185,9 +191,7 @@ with tempfile.TemporaryDirectory() as state:
     t.send("X.sum()\r")
     out = t.read("tensor(6.)")
     check("three Ctrl-C at idle and continuation prompts: attn is still there, X kept", "tensor(6.)" in out and os.waitpid(t.pid, os.WNOHANG)[0] == 0, out)
-    t.prompt()
-    t.send("\x04")
-    code = t.wait()
+    code = t.leave()
     check("Ctrl-D leaves cleanly", code == 0, str(code))
     hist = open(os.path.join(state, "attn", "history")).read() if os.path.exists(os.path.join(state, "attn", "history")) else ""
     check("history is kept in $XDG_STATE_HOME/attn/history", "looping" in hist, hist)
@@ -231,9 +235,7 @@ with tempfile.TemporaryDirectory() as state:
     t.send("lesson_v\t\r")
     out = t.read("not defined")
     check("the lesson's names are gone with it", "not defined" in out, out)
-    t.prompt()
-    t.send("\x04")
-    t.wait()
+    t.leave()
     del os.environ["ATTN_LESSONS"]
 
 # a terminal that answers the device-attributes query with feature 4 gets sixel pictures; one that does not, text
@@ -249,9 +251,7 @@ for answer, want in [(b"\x1b[?62;4;22c", "sixel"), (b"\x1b[?62;22c", "terminal")
         out = t.read(timeout=1.0)
         got = "sixel" if "\x1bP" in out else "terminal" if "+---" in out.replace("-+-", "+--") or "|" in out else "?"
         check(f"device attributes {answer!r} give {want} plots", got == want, out[-300:])
-        t.prompt()
-        t.send("\x04")
-        t.wait()
+        t.leave()
 
 # on a slow link the terminal answers attn's query after attn stopped waiting: the late reply must not land in the
 # student's next statement ("62;4;22cprint(1 + 1)", issue 12)
@@ -276,9 +276,7 @@ with tempfile.TemporaryDirectory() as state:
     t.send("x4 * 2\r")
     out = t.read("attn> ")
     check("arrow keys still reach libedit", "\r\n6\r\n" in out, out)
-    t.prompt()
-    t.send("\x04")
-    t.wait()
+    t.leave()
 
 # keys typed while a statement runs reach the terminal in cooked mode: a line typed ahead runs next, and a Ctrl-D
 # after it still leaves attn (libedit alone got it as a NUL byte once it made the terminal raw: attn waited for ever)
@@ -318,8 +316,6 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("1.1000]]])")
     check("teach: after a detour, Enter shows the statement again, then its output",
           "\x1b[A\r\x1b[Kattn> X\r\ntensor([[[0.0000" in out, out)
-    t.prompt()
-    t.send("\x04")
-    t.wait()
+    t.leave()
 
 finish()
