@@ -32,6 +32,9 @@ typedef struct Transcript {
     int nblocks;
 } Transcript;
 
+/* Appends a statement as a transcript's input lines (and as it looks typed at the prompt): "attn> " before its
+ * first line, "  ...> " before the others ("  ...>" before an empty one). */
+void tr_put_input(StrBuf *b, const char *input);
 /* Loads and splits a transcript; NULL with a message "file:line: ..." in err. */
 Transcript *tr_load(const char *path, char *err, size_t errlen);
 Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen);

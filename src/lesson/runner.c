@@ -136,14 +136,7 @@ static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
     if (!S->recording) return;
     if (!S->in_block) sb_puts(&S->record, FENCE "attn\n");
     S->in_block = true;
-    for (const char *p = stmt, *e;; p = e + 1) {
-        e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        sb_puts(&S->record, p == stmt ? "attn> " : "  ...> ");
-        sb_putn(&S->record, p, n);
-        sb_putc(&S->record, '\n');
-        if (!e) break;
-    }
+    tr_put_input(&S->record, stmt);
     sb_puts(&S->record, printed);
 }
 
@@ -322,21 +315,24 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
     return ACT_NONE;
 }
 
-/* Prints text with prefix before its first line and cont before the others. */
-static void prefix_print(const char *prefix, const char *cont, const char *text) {
+static void indent_print(const char *prefix, const char *text) {
     const char *p = text;
-    for (bool first = true; *p; first = false) {
+    while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        outf("%s%.*s\n", first ? prefix : cont, (int)n, p);
+        outf("%s%.*s\n", prefix, (int)n, p);
         p = e ? e + 1 : p + n;
     }
 }
 
-static void indent_print(const char *prefix, const char *text) { prefix_print(prefix, prefix, text); }
-
 /* A statement as it looks typed at the prompt: its block's lines after the REPL's continuation prompt. */
-static void echo_statement(const char *stmt) { prefix_print("attn> ", "  ...> ", stmt); }
+static void echo_statement(const char *stmt) {
+    StrBuf b;
+    sb_init(&b);
+    tr_put_input(&b, stmt);
+    out(sb_str(&b));
+    sb_free(&b);
+}
 
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
  * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */

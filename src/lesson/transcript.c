@@ -252,7 +252,7 @@ static void put_block(StrBuf *b, const char *prefix, const char *text) {
     }
 }
 
-static void put_input(StrBuf *b, const char *input) {
+void tr_put_input(StrBuf *b, const char *input) {
     const char *p = input;
     bool first = true;
     while (first || *p) {
@@ -284,7 +284,7 @@ int tr_replay(const char *path) {
     StrBuf b;
     sb_init(&b);
     for (int i = 0; i < t->nsteps; i++) {
-        put_input(&b, t->steps[i].input);
+        tr_put_input(&b, t->steps[i].input);
         sb_puts(&b, outs[i]);
         free(outs[i]);
     }
