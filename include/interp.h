@@ -115,6 +115,12 @@ int interp_run(Interp *I, const char *src, const char *src_name, int first_line)
 /* The same for src already parsed (by the reader, with first_line): takes ownership of pr->tree; a syntax error
  * in pr is reported as interp_run would. */
 int interp_run_parsed(Interp *I, ParseResult *pr, const char *src, const char *src_name, int first_line);
+/* Parses src as interp_run does (the same length limit and syntax errors, placed in src_name at first_line): the
+ * tree (an N_BLOCK, the caller's to ast_free) or NULL with the error pending. */
+Node *interp_parse(Interp *I, const char *src, const char *src_name, int first_line);
+/* Runs a tree from interp_parse as interp_run runs its source (src: its text, for carets). The tree stays the
+ * caller's and unchanged (a def or class inside copies what it keeps), so it can run again: timeit parses once. */
+int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line);
 /* Formats the pending error: "file:line:col: error: msg" or, at the prompt, the line with a caret under it.
  * ERR_QUIT formats as nothing; ERR_INTERRUPT as the interruption notice. */
 void interp_format_error(Interp *I, StrBuf *out);

@@ -256,7 +256,7 @@ def bench_threads(T, res):
     if torch:
         xt = torch.ones((2, 4))
         t = median_time(lambda: xt + xt)
-    put("tiny", "one tiny op: x + y, (2, 4) float32 (attn's timeit lexes and parses the statement every run)", a, n, t)
+    put("tiny", "one tiny op: x + y, (2, 4) float32 (timeit parses the statement once, as Python's)", a, n, t)
     # the same op in a loop, parsed once (as a forward's statements are): the op's own fixed cost, next to Python's
     # loop around NumPy's and PyTorch's
     a = attn_time("x = torch.ones((2, 4)); y = torch.ones((2, 4))", "for i in range(10000): z = x + y", T) / 10000
@@ -383,7 +383,7 @@ def aims(results):
          [cell(T, lambda r: rat(r["mha4"][0] / r["mha4"][1])) for T in COUNTS])
     line("book-size MHA (2, 4, 100), 5 heads: attn / nn.MultiheadAttention", "(reference)",
          [cell(T, lambda r: rat(r["nnmha4"][0] / r["nnmha4"][2])) for T in COUNTS])
-    line("one tiny op x + y: attn / NumPy (a statement's fixed cost; attn's includes parsing it)", "well under 1",
+    line("one tiny op x + y: attn / NumPy (a statement's fixed cost, parsed once)", "well under 1",
          [cell(T, lambda r: rat(r["tiny"][0] / r["tiny"][1])) for T in COUNTS])
     line("z = x + y in a loop, parsed once: attn / NumPy (per iteration, Python's loop for NumPy)", "well under 1",
          [cell(T, lambda r: rat(r["tinyloop"][0] / r["tinyloop"][1])) for T in COUNTS])

@@ -978,7 +978,7 @@ typedef struct RunState {
     Frame *frame;
 } RunState;
 
-static int run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
+int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
     RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
                       I->base_call_depth, I->signal, I->ret, I->frame};
     interp_clear_error(I);
@@ -997,7 +997,6 @@ static int run_tree(Interp *I, Node *tree, const char *src, const char *src_name
         if (ten_interrupted) { rt_interrupt(I); rc = -1; break; }
         if (exec(I, tree->kids[i]) < 0) { rc = -1; break; }
     }
-    ast_free(tree);
     val_decref(I->ret);
     I->src = saved.src;
     I->src_name = saved.src_name;
@@ -1012,33 +1011,49 @@ static int run_tree(Interp *I, Node *tree, const char *src, const char *src_name
     return rc;
 }
 
+/* Sets the pending error to pr's syntax error, placed in src (the caller's source and position stay as they were). */
+static void parse_error(Interp *I, const ParseResult *pr, const char *src, const char *src_name, int first_line) {
+    const char *keep_src = I->src, *keep_name = I->src_name;
+    int keep_first = I->src_first_line;
+    I->src = src;
+    I->src_name = src_name;
+    I->src_first_line = first_line;
+    rt_error(I, "%s", pr->msg);
+    interp_error_at(I, pr->line, pr->col);
+    I->src = keep_src;
+    I->src_name = keep_name;
+    I->src_first_line = keep_first;
+}
+
 int interp_run_parsed(Interp *I, ParseResult *parsed, const char *src, const char *src_name, int first_line) {
-    ParseResult pr = *parsed;
+    Node *tree = parsed->tree;
     parsed->tree = NULL;
     interp_clear_error(I);
-    if (!pr.tree) {
-        const char *keep_src = I->src, *keep_name = I->src_name;
-        int keep_first = I->src_first_line;
-        I->src = src;
-        I->src_name = src_name;
-        I->src_first_line = first_line;
-        rt_error(I, "%s", pr.msg);
-        interp_error_at(I, pr.line, pr.col);
-        I->src = keep_src;
-        I->src_name = keep_name;
-        I->src_first_line = keep_first;
+    if (!tree) {
+        parse_error(I, parsed, src, src_name, first_line);
         return -1;
     }
-    return run_tree(I, pr.tree, src, src_name, first_line);
+    int rc = interp_run_tree(I, tree, src, src_name, first_line);
+    ast_free(tree);
+    return rc;
+}
+
+Node *interp_parse(Interp *I, const char *src, const char *src_name, int first_line) {
+    interp_clear_error(I);
+    size_t n = strlen(src);
+    if (n > INTERP_MAX_LINE) {
+        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", n, INTERP_MAX_LINE);
+        return NULL;
+    }
+    ParseResult pr = parse_program(src, first_line);
+    if (!pr.tree) parse_error(I, &pr, src, src_name, first_line);
+    return pr.tree;
 }
 
 int interp_run(Interp *I, const char *src, const char *src_name, int first_line) {
-    size_t n = strlen(src);
-    if (n > INTERP_MAX_LINE) {
-        interp_clear_error(I);
-        rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", n, INTERP_MAX_LINE);
-        return -1;
-    }
-    ParseResult pr = parse_program(src, first_line);
-    return interp_run_parsed(I, &pr, src, src_name, first_line);
+    Node *tree = interp_parse(I, src, src_name, first_line);
+    if (!tree) return -1;
+    int rc = interp_run_tree(I, tree, src, src_name, first_line);
+    ast_free(tree);
+    return rc;
 }

@@ -179,6 +179,22 @@ static void test_nested_run(void **state) {
     ASSERT_RUN(&I, "def f():\n    timeit('1', repeat=1, number=1)\n    return 5\nf()", "5\n");
     ASSERT_RUN(&I, "def g():\n    timeit('z = 3', repeat=1, number=1)\n    return z\ng()", "3\n");
     ASSERT_RUN(&I, "timeit('return 1')", "ERR: timeit: the statement failed: 'return' outside a function");
+    /* timeit parses its statement once and runs that tree each time: what a def, class or lambda keeps is its
+     * own copy, so each run defines a working function and the last one stays bound after the tree is freed */
+    ASSERT_RUN(&I, "c = [0]\ntimeit('def h(a):\\n    c[0] += 1\\n    return a * 2\\nh(1)', repeat=3, number=4) > 0\nc[0], h(21)",
+               "True\n(12, 42)\n");
+    ASSERT_RUN(&I, "timeit('class K:\\n    v = 7\\n    def m(self):\\n        return self.v + 1\\nk = K()', repeat=2, number=2) > 0\n"
+               "k.m(), K().m(), (lambda: timeit('sq = lambda t: t * t', repeat=1, number=2))() > 0, sq(9)",
+               "True\n(8, 8, True, 81)\n");
+    /* a syntax error is reported once, at its place in the statement, and nothing runs */
+    ASSERT_RUN(&I, "c = [0]\ntimeit('c[0] += 1\\nx = (1 +')", "ERR: timeit: the statement failed: '(' was never closed");
+    assert_int_equal(I.error.line, 2);
+    assert_int_equal(I.error.col, 5);
+    assert_string_equal(I.error.file, "<timeit>");
+    ASSERT_RUN(&I, "c[0]", "0\n");
+    /* a statement failing at run time stops at the first failure */
+    ASSERT_RUN(&I, "timeit('c[0] += 1\\nc[0] / 0', number=5)", "ERR: timeit: the statement failed: division by zero");
+    ASSERT_RUN(&I, "c[0]", "1\n");
     interp_free(&I);
 }
 
