@@ -118,12 +118,13 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
         if (Ap && Ct) {
             for (int64_t i = 0; i < m; i++)
                 for (int64_t p = 0; p < k; p++) Ap[p * m + i] = A[i * lda + p];
-            vm_small_gemm_rows_avx2(B, ldb, Ap, Ct, m, n, m, k, alpha);
-            for (int64_t j = 0; j < n; j++)
-                for (int64_t i = 0; i < m; i++) C[i * ldc + j] = Ct[j * m + i];
-            free(Ap);
-            free(Ct);
-            return;
+            if (vm_small_gemm_avx2(B, ldb, Ap, Ct, m, n, m, k, alpha)) {
+                for (int64_t i = 0; i < m; i++)
+                    for (int64_t j = 0; j < n; j++) C[i * ldc + j] = Ct[j * m + i];
+                free(Ap);
+                free(Ct);
+                return;
+            }
         }
         free(Ap);
         free(Ct);
@@ -151,8 +152,7 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
     } else {
         const float *Bp = Bk ? Bk : B;
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
-        if (vm_level() >= 1) {
-            vm_small_gemm_rows_avx2(A, lda, Bp, C, ldc, m, n, k, alpha);
+        if (vm_level() >= 1 && vm_small_gemm_avx2(A, lda, Bp, C, ldc, m, n, k, alpha)) {
             free(Bk);
             if (acc != acc_stack) free(acc);
             return;

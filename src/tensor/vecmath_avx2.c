@@ -4,6 +4,7 @@
 #include "vecmath.h"
 #include <immintrin.h>
 #include <sleef.h>
+#include <stdlib.h>
 
 /* n is a multiple of 8. (A switch of loops, not a function pointer: sleef.h declares the functions with a
  * const-qualified return type, which clang will not take for a plain pointer.) */
@@ -108,53 +109,120 @@ void vm_stream_copy_avx2(float *dst, const float *src, int64_t n) {
     _mm_sfence();
 }
 
-/* The fixed-order small product of tensor_matmul.c, four doubles at a time: C[i][j] = alpha * (float)(sum over
- * p = 0, 1, ... of A[i][p] * B[p][j], added in double), with Bp the (k, n) rows of B (contiguous, row stride n).
- * Each product of two floats is exact in double, so an FMA adds it exactly as a multiply and an add would; every
- * sum runs over p in order, 16 of them side by side. */
-void vm_small_gemm_rows_avx2(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                             int64_t k, float alpha) {
-    for (int64_t i = 0; i < m; i++) {
-        const float *a = A + i * lda;
-        int64_t j = 0;
-        for (; j + 16 <= n; j += 16) {
-            __m256d c0 = _mm256_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
-            for (int64_t p = 0; p < k; p++) {
-                __m256d av = _mm256_set1_pd((double)a[p]);
-                const float *b = Bp + p * n + j;
-                c0 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b)), c0);
-                c1 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b + 4)), c1);
-                c2 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b + 8)), c2);
-                c3 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(b + 12)), c3);
-            }
-            __m128 s = _mm_set1_ps(alpha);
-            _mm_storeu_ps(C + i * ldc + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), s));
-            _mm_storeu_ps(C + i * ldc + j + 4, _mm_mul_ps(_mm256_cvtpd_ps(c1), s));
-            _mm_storeu_ps(C + i * ldc + j + 8, _mm_mul_ps(_mm256_cvtpd_ps(c2), s));
-            _mm_storeu_ps(C + i * ldc + j + 12, _mm_mul_ps(_mm256_cvtpd_ps(c3), s));
-        }
-        for (; j + 8 <= n; j += 8) {
-            __m256d c0 = _mm256_setzero_pd(), c1 = c0;
-            for (int64_t p = 0; p < k; p++) {
-                __m256d av = _mm256_set1_pd((double)a[p]);
-                c0 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(Bp + p * n + j)), c0);
-                c1 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(Bp + p * n + j + 4)), c1);
-            }
-            _mm_storeu_ps(C + i * ldc + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), _mm_set1_ps(alpha)));
-            _mm_storeu_ps(C + i * ldc + j + 4, _mm_mul_ps(_mm256_cvtpd_ps(c1), _mm_set1_ps(alpha)));
-        }
-        for (; j + 4 <= n; j += 4) {
-            __m256d c0 = _mm256_setzero_pd();
-            for (int64_t p = 0; p < k; p++)
-                c0 = _mm256_fmadd_pd(_mm256_set1_pd((double)a[p]), _mm256_cvtps_pd(_mm_loadu_ps(Bp + p * n + j)), c0);
-            _mm_storeu_ps(C + i * ldc + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), _mm_set1_ps(alpha)));
-        }
-        for (; j < n; j++) {
-            double acc = 0;
-            for (int64_t p = 0; p < k; p++) acc += (double)a[p] * Bp[p * n + j];
-            C[i * ldc + j] = (float)acc * alpha;
-        }
+/* n floats to doubles (exact). */
+static void to_double(const float *x, double *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(y + i, _mm256_cvtps_pd(_mm_loadu_ps(x + i)));
+    for (; i < n; i++) y[i] = x[i];
+}
+
+/* Columns [j, n) of one row of the product below, from its double copies (a: the row's k values). */
+static void small_gemm_row(const double *a, const double *Bd, float *c, int64_t j, int64_t n, int64_t k, float alpha) {
+    for (; j + 4 <= n; j += 4) {
+        __m256d c0 = _mm256_setzero_pd();
+        for (int64_t p = 0; p < k; p++) c0 = _mm256_fmadd_pd(_mm256_broadcast_sd(a + p), _mm256_loadu_pd(Bd + p * n + j), c0);
+        _mm_storeu_ps(c + j, _mm_mul_ps(_mm256_cvtpd_ps(c0), _mm_set1_ps(alpha)));
     }
+    for (; j < n; j++) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; p++) acc += a[p] * Bd[p * n + j];
+        c[j] = (float)acc * alpha;
+    }
+}
+
+/* Columns [j, n) of 4 rows of the product below, from double copies (a: the rows' k values each, rows k apart). */
+static void small_gemm_rows4(const double *a0, const double *Bd, float *c0, int64_t ldc, int64_t j, int64_t n, int64_t k,
+                             float alpha) {
+    const double *a1 = a0 + k, *a2 = a1 + k, *a3 = a2 + k;
+    float *c1 = c0 + ldc, *c2 = c1 + ldc, *c3 = c2 + ldc;
+    const __m128 s = _mm_set1_ps(alpha);
+    for (; j + 8 <= n; j += 8) {
+        __m256d s00 = _mm256_setzero_pd(), s01 = s00, s10 = s00, s11 = s00, s20 = s00, s21 = s00, s30 = s00, s31 = s00;
+        const double *b = Bd + j;
+        for (int64_t p = 0; p < k; p++, b += n) {
+            __m256d b0 = _mm256_loadu_pd(b), b1 = _mm256_loadu_pd(b + 4);
+            __m256d x = _mm256_broadcast_sd(a0 + p);
+            s00 = _mm256_fmadd_pd(x, b0, s00);
+            s01 = _mm256_fmadd_pd(x, b1, s01);
+            x = _mm256_broadcast_sd(a1 + p);
+            s10 = _mm256_fmadd_pd(x, b0, s10);
+            s11 = _mm256_fmadd_pd(x, b1, s11);
+            x = _mm256_broadcast_sd(a2 + p);
+            s20 = _mm256_fmadd_pd(x, b0, s20);
+            s21 = _mm256_fmadd_pd(x, b1, s21);
+            x = _mm256_broadcast_sd(a3 + p);
+            s30 = _mm256_fmadd_pd(x, b0, s30);
+            s31 = _mm256_fmadd_pd(x, b1, s31);
+        }
+#define PUT(c, lo, hi) _mm_storeu_ps(c + j, _mm_mul_ps(_mm256_cvtpd_ps(lo), s)); \
+                       _mm_storeu_ps(c + j + 4, _mm_mul_ps(_mm256_cvtpd_ps(hi), s))
+        PUT(c0, s00, s01); PUT(c1, s10, s11); PUT(c2, s20, s21); PUT(c3, s30, s31);
+#undef PUT
+    }
+    for (; j + 4 <= n; j += 4) {
+        __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+        for (int64_t p = 0; p < k; p++) {
+            __m256d b0 = _mm256_loadu_pd(Bd + p * n + j);
+            s0 = _mm256_fmadd_pd(_mm256_broadcast_sd(a0 + p), b0, s0);
+            s1 = _mm256_fmadd_pd(_mm256_broadcast_sd(a1 + p), b0, s1);
+            s2 = _mm256_fmadd_pd(_mm256_broadcast_sd(a2 + p), b0, s2);
+            s3 = _mm256_fmadd_pd(_mm256_broadcast_sd(a3 + p), b0, s3);
+        }
+        _mm_storeu_ps(c0 + j, _mm_mul_ps(_mm256_cvtpd_ps(s0), s));
+        _mm_storeu_ps(c1 + j, _mm_mul_ps(_mm256_cvtpd_ps(s1), s));
+        _mm_storeu_ps(c2 + j, _mm_mul_ps(_mm256_cvtpd_ps(s2), s));
+        _mm_storeu_ps(c3 + j, _mm_mul_ps(_mm256_cvtpd_ps(s3), s));
+    }
+    for (; j < n; j++) {
+        double t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (int64_t p = 0; p < k; p++) {
+            double b = Bd[p * n + j];
+            t0 += a0[p] * b;
+            t1 += a1[p] * b;
+            t2 += a2[p] * b;
+            t3 += a3[p] * b;
+        }
+        c0[j] = (float)t0 * alpha;
+        c1[j] = (float)t1 * alpha;
+        c2[j] = (float)t2 * alpha;
+        c3[j] = (float)t3 * alpha;
+    }
+}
+
+/* The fixed-order small product of tensor_matmul.c: C[i][j] = alpha * (float)(sum over p = 0, 1, ... of
+ * A[i][p] * B[p][j], added in double), with Bp the (k, n) rows of B (contiguous, row stride n). Each product of two
+ * floats is exact in double, so an FMA adds it exactly as a multiply and an add would, and every sum runs over p in
+ * order: the digits are those of the scalar loop, whatever the vector width. Returns false when there is no memory
+ * for the double copies (nothing is written then).
+ * Speed: B, and A eight rows at a time (a copy that stays in L1), are first turned into doubles, so the loops only
+ * load, broadcast from memory and multiply; blocks of 8 rows by 8 columns with AVX-512 (vecmath_avx512.c), else of
+ * 4 rows by 8 columns, keep 8 sums going side by side (an FMA waits about 4 cycles for its previous sum and two issue
+ * per cycle), so the FMA units stay busy even when C has only a few columns (a Linear layer on the book's (2, 4, 100)
+ * input, computed transposed). */
+bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                        int64_t k, float alpha) {
+    double *Ad = malloc(sizeof(double) * (size_t)(8 * k)), *Bd = malloc(sizeof(double) * (size_t)(k * n));
+    if (!Ad || !Bd) {
+        free(Ad);
+        free(Bd);
+        return false;
+    }
+    to_double(Bp, Bd, k * n);
+    bool wide = vm_level() >= 2 && n >= 8;
+    for (int64_t i = 0; i < m; i += 8) {
+        int64_t rows = m - i < 8 ? m - i : 8, r = 0, j0 = 0;
+        for (int64_t q = 0; q < rows; q++) to_double(A + (i + q) * lda, Ad + q * k, k);
+        float *c = C + i * ldc;
+        if (wide && rows == 8) {          /* columns before j0 by the AVX-512 blocks */
+            j0 = n - n % 8;
+            vm_small_gemm_block8_avx512(Ad, Bd, c, ldc, n, j0, k, alpha);
+        }
+        for (; r + 4 <= rows; r += 4) small_gemm_rows4(Ad + r * k, Bd, c + r * ldc, ldc, j0, n, k, alpha);
+        for (; r < rows; r++) small_gemm_row(Ad + r * k, Bd, c + r * ldc, j0, n, k, alpha);
+    }
+    free(Ad);
+    free(Bd);
+    return true;
 }
 
 /* n is a multiple of 8. */

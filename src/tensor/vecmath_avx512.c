@@ -38,6 +38,38 @@ void vm_map_avx512(VmOp op, const float *x, float *y, int64_t n) {
 #undef LOOP
 }
 
+/* Columns [0, ncols) (a multiple of 8) of 8 rows of vm_small_gemm_avx2's product, from its double copies Ad (8, k)
+ * and Bd (k, n): 8 sums of 8 doubles side by side, each added over p in order as the scalar loop adds it. */
+void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, int64_t ldc, int64_t n, int64_t ncols,
+                                 int64_t k, float alpha) {
+    const __m256 s = _mm256_set1_ps(alpha);
+    const double *a = Ad;
+    for (int64_t j = 0; j < ncols; j += 8) {
+        __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+        const double *b = Bd + j;
+        for (int64_t p = 0; p < k; p++, b += n) {
+            __m512d bv = _mm512_loadu_pd(b);
+            c0 = _mm512_fmadd_pd(_mm512_set1_pd(a[p]), bv, c0);
+            c1 = _mm512_fmadd_pd(_mm512_set1_pd(a[k + p]), bv, c1);
+            c2 = _mm512_fmadd_pd(_mm512_set1_pd(a[2 * k + p]), bv, c2);
+            c3 = _mm512_fmadd_pd(_mm512_set1_pd(a[3 * k + p]), bv, c3);
+            c4 = _mm512_fmadd_pd(_mm512_set1_pd(a[4 * k + p]), bv, c4);
+            c5 = _mm512_fmadd_pd(_mm512_set1_pd(a[5 * k + p]), bv, c5);
+            c6 = _mm512_fmadd_pd(_mm512_set1_pd(a[6 * k + p]), bv, c6);
+            c7 = _mm512_fmadd_pd(_mm512_set1_pd(a[7 * k + p]), bv, c7);
+        }
+        float *c = C + j;
+        _mm256_storeu_ps(c, _mm256_mul_ps(_mm512_cvtpd_ps(c0), s));
+        _mm256_storeu_ps(c + ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c1), s));
+        _mm256_storeu_ps(c + 2 * ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c2), s));
+        _mm256_storeu_ps(c + 3 * ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c3), s));
+        _mm256_storeu_ps(c + 4 * ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c4), s));
+        _mm256_storeu_ps(c + 5 * ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c5), s));
+        _mm256_storeu_ps(c + 6 * ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c6), s));
+        _mm256_storeu_ps(c + 7 * ldc, _mm256_mul_ps(_mm512_cvtpd_ps(c7), s));
+    }
+}
+
 #else
 typedef int vecmath_avx512_unused;   /* ISO C: a translation unit needs one declaration */
 #endif

@@ -104,6 +104,44 @@ static void test_softmax_row(void **state) {
 }
 
 /* The fused attention against its definition, computed here step by step with the same products. */
+/* The small products (below the BLAS threshold) add each C[i][j] in double over p = 0, 1, ... and round once: the
+ * definition, worked here one element at a time, must give the same bits at every vector width (scalar, AVX2's
+ * 4 x 8 blocks, AVX-512's 8 x 8 blocks), for every shape left over at the blocks' edges, B plain or transposed. */
+static void test_small_gemm_is_the_definition(void **state) {
+    (void)state;
+    const int64_t dims[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 33, 40};
+    const int nd = (int)(sizeof dims / sizeof *dims);
+    ten_set_blas_threshold(INT64_MAX);
+    float *A = malloc(sizeof(float) * 40 * 40), *B = malloc(sizeof(float) * 40 * 40);
+    float *C = malloc(sizeof(float) * 40 * 40), *R = malloc(sizeof(float) * 40 * 40);
+    for (int i = 0; i < 1600; i++) {
+        A[i] = (float)(((int)(next_u32() % 2001) - 1000) * ldexp(1.0, (int)(next_u32() % 20) - 14));
+        B[i] = (float)(((int)(next_u32() % 2001) - 1000) * ldexp(1.0, (int)(next_u32() % 20) - 14));
+    }
+    for (int level = 0; level <= 2; level++) {
+        vm_force_level(level);
+        for (int a = 0; a < nd; a++)
+            for (int b = 0; b < nd; b++)
+                for (int c = 0; c < nd; c += 3)
+                    for (int bt = 0; bt <= 1; bt++) {
+                        int64_t m = dims[a], n = dims[b], k = dims[c];
+                        for (int64_t i = 0; i < m; i++)
+                            for (int64_t j = 0; j < n; j++) {
+                                double acc = 0;
+                                for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * (bt ? B[j * k + p] : B[p * n + j]);
+                                R[i * n + j] = (float)acc;
+                            }
+                        ten_sgemm(A, B, C, m, n, k, bt);
+                        if (memcmp(C, R, sizeof(float) * (size_t)(m * n)) != 0)
+                            fail_msg("level %d: (%lld x %lld) @ (%lld x %lld)%s differs from the definition", level,
+                                     (long long)m, (long long)k, (long long)k, (long long)n, bt ? " transposed" : "");
+                    }
+    }
+    vm_force_level(-1);
+    ten_set_blas_threshold(-1);
+    free(A); free(B); free(C); free(R);
+}
+
 static void test_attention_matches_definition(void **state) {
     (void)state;
     int64_t qs[3] = {2, 70, 24}, ks[3] = {2, 90, 24}, vs[3] = {2, 90, 12};
@@ -155,6 +193,7 @@ int main(void) {
         cmocka_unit_test(test_par_for_covers_once),
         cmocka_unit_test(test_vecmath_widths_agree),
         cmocka_unit_test(test_softmax_row),
+        cmocka_unit_test(test_small_gemm_is_the_definition),
         cmocka_unit_test(test_attention_matches_definition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
