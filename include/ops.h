@@ -14,6 +14,9 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b);
 Value *ops_index(Interp *I, Value *obj, Value *index);
 int ops_set_index(Interp *I, Value *obj, Value *index, Value *v);
 Value *ops_getattr(Interp *I, Value *obj, const char *name);
+/* A built-in object's own attribute lookup (its attributes, then its methods, else an AttributeError): what an
+ * ObjClass getattr hook falls back to. */
+Value *ops_object_getattr(Interp *I, Value *obj, const char *name);
 /* Every attribute name obj offers (data attributes and methods), each passed once or more to add(ctx, name): what
  * Tab completes after "obj." and what an attribute error's "did you mean" picks from. */
 void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);

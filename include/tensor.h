@@ -254,6 +254,9 @@ void ten_set_blas_threshold(int64_t flops);
  * book's unfused code. */
 Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
                       Tensor **weights);
+/* Only the weights (B*h, Q, K) of ten_attention(q, k, any v, valid_lens, heads), the same bits: what a module that
+ * put off keeping its attention_weights computes when they are read. */
+Tensor *ten_attention_weights(const Tensor *q, const Tensor *k, const Tensor *valid_lens, int64_t heads);
 
 /* The sinusoidal positional encoding P (1, max_len, d) of §11.6.3 (tensor_positional.c): P[0, i, 2j] =
  * sin(i / 10000^(2j/d)), P[0, i, 2j+1] = cos(...), with the book's float32 steps and PyTorch's bits. */

@@ -397,7 +397,41 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     return done(I, r);
 }
 
-static const ObjClass DotProductAttentionClass = {.name = "DotProductAttention", .call = dpa_call, .is_module = true};
+/* What a MultiHeadAttention forward leaves in its inner attention's .attention_weights instead of the (B*h, Q, K)
+ * weights themselves: its projected queries and keys (tensors nobody else holds), a copy of valid_lens and the
+ * number of heads. The chapter reads the weights after a forward to draw them (§11.5, §11.6.1); most forwards never
+ * read them, and writing them is a pass over B*h*Q*K floats (256 MiB at batch 8, n 1024, 8 heads). */
+static const ObjClass PendingWeightsClass = {.name = "attention weights (computed when read)"};
+
+/* .attention_weights: computed now, with the bits the forward would have kept, if the forward put them off. */
+static Value *dpa_getattr(Interp *I, Value *self, const char *name) {
+    Value *p = val_attr_get(self, name);
+    if (p && p->kind == V_OBJECT && p->u.obj.cls == &PendingWeightsClass) {
+        Value *q = val_attr_get(p, "queries"), *k = val_attr_get(p, "keys"), *vl = val_attr_get(p, "valid_lens"),
+              *h = val_attr_get(p, "num_heads");
+        Tensor *w = ten_attention_weights(q->u.t, k->u.t, vl->kind == V_TENSOR ? vl->u.t : NULL, h->u.i);
+        if (!w) return rt_tensor_error(I);
+        val_attr_set(self, name, val_tensor(w));        /* releases the pending record */
+    }
+    return ops_object_getattr(I, self, name);
+}
+
+/* Leaves .attention_weights of attention to be computed from q and k (taken over: set to NULL) when read. */
+static bool put_off_weights(Interp *I, Value *attention, Tensor **q, Tensor **k, const Tensor *valid_lens, int64_t heads) {
+    Tensor *lens = valid_lens ? ten_clone(valid_lens) : NULL;
+    if (valid_lens && !lens) { rt_tensor_error(I); return false; }
+    Value *p = val_object(&PendingWeightsClass);
+    val_attr_set(p, "queries", val_tensor(*q));
+    val_attr_set(p, "keys", val_tensor(*k));
+    val_attr_set(p, "valid_lens", lens ? val_tensor(lens) : val_none());
+    val_attr_set(p, "num_heads", val_int(heads));
+    *q = *k = NULL;
+    val_attr_set(attention, "attention_weights", p);
+    return true;
+}
+
+static const ObjClass DotProductAttentionClass = {.name = "DotProductAttention", .call = dpa_call, .is_module = true,
+                                                  .getattr = dpa_getattr};
 
 static bool dpa_plain(Value *attention) {
     return attention->kind == V_OBJECT && attention->u.obj.cls == &DotProductAttentionClass && !dropout_active(attention);
@@ -508,10 +542,13 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     if (H % heads != 0) { rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)H, (long long)heads); goto out; }
     if (dpa_plain(inner) && lens_fit(lens, q->shape[0], q->shape[1]) && pk->shape[2] == H && pv->shape[2] == H &&
         pq->dtype == DT_F32 && pk->dtype == DT_F32 && pv->dtype == DT_F32) {
-        /* the heads read in place and written in transpose_output's layout by the fused kernel (tensor_attention.c) */
+        /* the heads read in place and written in transpose_output's layout by the fused kernel (tensor_attention.c);
+         * the weights are computed when read, from the projections, when those are attn's own (fresh) tensors */
+        bool later = is_linear(Wq) && is_linear(Wk);
         Tensor *w = NULL;
-        if (!(oc = ten_attention(pq, pk, pv, lens, heads, &w))) goto out;
-        val_attr_set(inner, "attention_weights", val_tensor(w));
+        if (!(oc = ten_attention(pq, pk, pv, lens, heads, later ? NULL : &w))) goto out;
+        if (!later) val_attr_set(inner, "attention_weights", val_tensor(w));
+        else if (!put_off_weights(I, inner, &pq, &pk, lens, heads)) goto out;
         y = project(I, Wo, "W_o", oc);
         goto out;
     }

@@ -599,6 +599,17 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
     return rt_error(I, "%s has no attribute '%s'%s", what, name, tail);
 }
 
+Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {
+    Value *v = val_attr_get(obj, name);
+    if (v) return val_incref(v);
+    const Builtin *m = find_in(obj->u.obj.cls->methods, name);
+    if (!m && obj->u.obj.cls->is_module) m = find_in(bi_module_methods, name);
+    if (m) return val_method(obj, m);
+    char what[160];
+    snprintf(what, sizeof what, "'%s' object", obj->u.obj.cls->name);
+    return ops_no_attribute(I, obj, what, name);
+}
+
 Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     switch (obj->kind) {
     case V_TENSOR: return tensor_attr(I, obj, name);
@@ -611,17 +622,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         snprintf(what, sizeof what, "module '%s'", obj->u.module);
         return ops_no_attribute(I, obj, what, name);
     }
-    case V_OBJECT: {
+    case V_OBJECT:
         if (obj->u.obj.cls->getattr) return obj->u.obj.cls->getattr(I, obj, name);
-        Value *v = val_attr_get(obj, name);
-        if (v) return val_incref(v);
-        const Builtin *m = find_in(obj->u.obj.cls->methods, name);
-        if (!m && obj->u.obj.cls->is_module) m = find_in(bi_module_methods, name);
-        if (m) return val_method(obj, m);
-        char what[160];
-        snprintf(what, sizeof what, "'%s' object", obj->u.obj.cls->name);
-        return ops_no_attribute(I, obj, what, name);
-    }
+        return ops_object_getattr(I, obj, name);
     case V_CLASS: return class_getattr(I, obj, name);
     case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
     case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }

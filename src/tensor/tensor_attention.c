@@ -60,9 +60,9 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         int64_t q0 = (u % J->nblocks) * J->block, rows = J->nq - q0 < J->block ? J->nq - q0 : J->block;
         const float *Q = head_ptr(&J->q, b, h) + q0 * J->q.rstride;     /* (rows, d) */
         const float *K = head_ptr(&J->k, b, h);                         /* (nk, d) */
-        const float *V = head_ptr(&J->v, b, h);                         /* (nk, dv) */
+        const float *V = J->out ? head_ptr(&J->v, b, h) : NULL;         /* (nk, dv) */
         float *S = scratch;                                                           /* (rows, nk) */
-        float *O = J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv;          /* (rows, dv), row stride heads*dv */
+        float *O = J->out ? J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv : NULL;   /* (rows, dv), row stride heads*dv */
         /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
         ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s, J->alpha);
         /* pass 2: scale (unless done) and mask each row, then softmax the rows (max subtracted for stability) */
@@ -75,8 +75,8 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         }
         vm_softmax_rows(S, rows, J->nk);
         if (J->weights) vm_stream_copy(J->weights + (item * J->nq + q0) * J->nk, S, rows * J->nk);
-        /* pass 3: O = S V */
-        ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
+        /* pass 3: O = S V (not when only the weights are asked for) */
+        if (J->out) ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
     }
     free(scratch);
 }
@@ -103,37 +103,45 @@ static int64_t *valid_counts(const Tensor *lens, int64_t B, int64_t Q, int64_t K
     return c;
 }
 
-Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
-                      Tensor **weights) {
+/* The forward of ten_attention, or with v and out_p NULL only the weights (weights then not NULL). False, with
+ * the tensor library's error set, when it fails. */
+static bool attention_run(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
+                          Tensor **out_p, Tensor **weights) {
     if (weights) *weights = NULL;
-    if (q->ndim != 3 || k->ndim != 3 || v->ndim != 3 || heads < 1 || q->shape[2] % heads || k->shape[2] % heads ||
-        v->shape[2] % heads || q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] || k->shape[0] != v->shape[0] ||
-        k->shape[1] != v->shape[1]) {
+    if (out_p) *out_p = NULL;
+    if (q->ndim != 3 || k->ndim != 3 || (v && v->ndim != 3) || heads < 1 || q->shape[2] % heads || k->shape[2] % heads ||
+        (v && v->shape[2] % heads) || q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] ||
+        (v && (k->shape[0] != v->shape[0] || k->shape[1] != v->shape[1]))) {
         ten_fail("attention: queries (B, Q, h*d), keys (B, K, h*d) and values (B, K, h*dv) do not fit together");
-        return NULL;
+        return false;
     }
     int64_t B = q->shape[0], nq = q->shape[1], nk = k->shape[1];
     if (valid_lens && !((valid_lens->ndim == 1 && valid_lens->shape[0] == B) ||
                         (valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == nq))) {
         ten_fail("attention: valid_lens must be (B,) or (B, Q)");
-        return NULL;
+        return false;
     }
-    Tensor *tq, *tk, *tv, *out = NULL, *w = NULL;
-    const Tensor *Q = rows_readable(q, &tq), *K = rows_readable(k, &tk), *V = rows_readable(v, &tv);
+    Tensor *tq, *tk, *tv = NULL, *out = NULL, *w = NULL;
+    const Tensor *Q = rows_readable(q, &tq), *K = rows_readable(k, &tk), *V = v ? rows_readable(v, &tv) : NULL;
     int64_t *valid = NULL;
-    AttnJob J = {.heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads, .dv = v->shape[2] / heads};
-    if (!Q || !K || !V) goto done;
+    bool ok = false;
+    AttnJob J = {.heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads, .dv = v ? v->shape[2] / heads : 0};
+    if (!Q || !K || (v && !V)) goto done;
     if (valid_lens && !(valid = valid_counts(valid_lens, B, nq, nk))) goto done;
     /* data is element (0, 0, 0) of each view; the strides say where the rest is */
     J.q = (HeadMat){(const float *)Q->data, Q->stride[0], Q->stride[1], J.d};
     J.k = (HeadMat){(const float *)K->data, K->stride[0], K->stride[1], J.d};
-    J.v = (HeadMat){(const float *)V->data, V->stride[0], V->stride[1], J.dv};
+    if (V) J.v = (HeadMat){(const float *)V->data, V->stride[0], V->stride[1], J.dv};
     J.valid = valid;
-    int64_t osh[3] = {B, nq, v->shape[2]}, wsh[3] = {B * heads, nq, nk};
-    if (!(out = ten_new_uninit(DT_F32, 3, osh))) goto done;
+    int64_t wsh[3] = {B * heads, nq, nk};
+    if (v) {
+        int64_t osh[3] = {B, nq, v->shape[2]};
+        if (!(out = ten_new_uninit(DT_F32, 3, osh))) goto done;
+    }
     if (weights && !(w = ten_new_uninit(DT_F32, 3, wsh))) goto done;
+    ok = true;
     if (B * heads * nq == 0) goto done;              /* nothing to compute */
-    J.out = ten_f32(out);
+    J.out = out ? ten_f32(out) : NULL;
     J.weights = w ? ten_f32(w) : NULL;
     J.sd = (float)sqrt((double)J.d);
     int e;
@@ -151,14 +159,30 @@ Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const T
     if (atomic_load(&J.failed)) {
         if (atomic_load(&J.failed) == 2) ten_fail_interrupted();
         else ten_fail("attention: out of memory for a block of scores");
-        ten_free(out);
-        ten_free(w);
-        out = w = NULL;
+        ok = false;
     }
 done:
     ten_free(tq); ten_free(tk); ten_free(tv);
     free(valid);
+    if (!ok) {
+        ten_free(out);
+        ten_free(w);
+        out = w = NULL;
+    }
+    if (out_p) *out_p = out;
     if (weights) *weights = w;
-    else ten_free(w);
+    return ok;
+}
+
+Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
+                      Tensor **weights) {
+    Tensor *out = NULL;
+    attention_run(q, k, v, valid_lens, heads, &out, weights);
     return out;
+}
+
+Tensor *ten_attention_weights(const Tensor *q, const Tensor *k, const Tensor *valid_lens, int64_t heads) {
+    Tensor *w = NULL;
+    attention_run(q, k, NULL, valid_lens, heads, NULL, &w);
+    return w;
 }

@@ -173,6 +173,11 @@ static void test_attention_matches_definition(void **state) {
                     for (int64_t i = 0; i < 70; i++) vm_softmax_row(S + i * 90, S + i * 90, 90);
                     const float *W = ten_f32(w) + (b * heads + h) * 70 * 90;
                     assert_memory_equal(S, W, sizeof S);
+                    /* the weights alone (what a forward that put them off computes when they are read) */
+                    Tensor *wo = ten_attention_weights(q, k, lens, heads);
+                    assert_non_null(wo);
+                    assert_memory_equal(S, ten_f32(wo) + (b * heads + h) * 70 * 90, sizeof S);
+                    ten_free(wo);
                     for (int64_t i = 0; i < 70; i++)
                         for (int64_t c = 0; c < dv; c++) {
                             double acc = 0;
