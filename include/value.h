@@ -46,11 +46,17 @@ typedef struct ObjClass {
     int (*setattr)(struct Interp *I, struct Value *self, const char *name, struct Value *v);   /* 0 or -1 */
 } ObjClass;
 
+/* Keys and values in insertion order (Python's). Read keys/vals/n freely; change the keys only through dict_set,
+ * dict_append, dict_del and dict_free, which keep the index (a hash table of the string keys, from
+ * DICT_INDEX_MIN entries on, so a name is found in constant time however many there are). */
+#define DICT_INDEX_MIN 8
 typedef struct Dict {
     struct Value **keys;     /* V_STR keys for attributes; any hashable-by-equality value for dicts */
     struct Value **vals;
     int n, cap;
     bool ordered;            /* a collections.OrderedDict (a module's state_dict()): printed as PyTorch prints it */
+    int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a string key's place */
+    int32_t index_cap;       /* a power of two, at least twice the entries */
 } Dict;
 
 /* A tuple type with named fields, as PyTorch's torch.return_types.max (values, indices): a V_TUPLE whose
@@ -165,6 +171,8 @@ Value *val_attr_get(Value *obj, const char *name);      /* borrowed, NULL when a
 void val_attr_set(Value *obj, const char *name, Value *v);   /* steals v */
 void dict_free(Dict *d);
 Value *dict_get(Dict *d, const char *key);              /* borrowed */
+/* The place of key in d (compared as Python's ==: a string by the index, other keys by val_equal), or -1. */
+int dict_find(const Dict *d, const struct Value *key);
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
 void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new; steals both */
 bool dict_del(Dict *d, const char *key);

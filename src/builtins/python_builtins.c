@@ -617,7 +617,8 @@ static Value *dict_keys_values(Interp *I, Args *a) {
 static Value *dict_get_m(Interp *I, Args *a) {
     if (a->npos < 2) return rt_error(I, "get() takes a key");
     Dict *d = a->pos[0]->u.dict;
-    for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], a->pos[1])) return val_incref(d->vals[i]);
+    int i = dict_find(d, a->pos[1]);
+    if (i >= 0) return val_incref(d->vals[i]);
     return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
 }
 

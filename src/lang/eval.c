@@ -115,6 +115,8 @@ static void frames_free(Error *e) {
 }
 
 void interp_clear_error(Interp *I) {
+    /* every field is set only while kind is not ERR_NONE, so a clear record needs no memset (run per statement) */
+    if (I->error.kind == ERR_NONE && !I->error.frames) return;
     frames_free(&I->error);
     memset(&I->error, 0, sizeof I->error);
 }

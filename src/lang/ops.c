@@ -218,9 +218,7 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
     }
     if (container->kind == V_DICT) {
-        Dict *d = container->u.dict;
-        for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], x)) return val_bool(true);
-        return val_bool(false);
+        return val_bool(dict_find(container->u.dict, x) >= 0);
     }
     if (container->kind == V_TENSOR) {
         Value *s = ops_item(x);
@@ -440,7 +438,8 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     case V_DICT: {
         Dict *d = obj->u.dict;
-        for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], index)) return val_incref(d->vals[i]);
+        int i = dict_find(d, index);
+        if (i >= 0) return val_incref(d->vals[i]);
         StrBuf k;
         sb_init(&k);
         val_repr(&k, index);
@@ -481,8 +480,8 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
     }
     if (obj->kind == V_DICT) {
         Dict *d = obj->u.dict;
-        for (int i = 0; i < d->n; i++)
-            if (val_equal(d->keys[i], index)) { val_decref(d->vals[i]); d->vals[i] = val_incref(v); return 0; }
+        int i = dict_find(d, index);
+        if (i >= 0) { val_decref(d->vals[i]); d->vals[i] = val_incref(v); return 0; }
         if (index->kind != V_STR && !val_is_number(index) && index->kind != V_TUPLE) {
             rt_error(I, "dict keys must be strings, numbers or tuples, not %s", val_type_name(index));
             return -1;

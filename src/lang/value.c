@@ -46,9 +46,30 @@ static void untrack(Value *v) {
 
 static bool is_tracked(const Value *v) { return v && v->gc_slot && v->gc_slot <= ntracked && tracked[v->gc_slot - 1] == v; }
 
+/* Freed Value structs wait here for the next val_new (at most VAL_POOL_MAX): a tiny op's result costs no malloc.
+ * release() is the one place that gives back. Off in sanitizer builds, so that ASan sees every use after free. */
+#define VAL_POOL_MAX 512
+static Value *val_pool;               /* linked through u.seq.items */
+static int nval_pool;
+#if defined(__SANITIZE_ADDRESS__)
+#define VAL_POOLED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VAL_POOLED 0
+#endif
+#endif
+#ifndef VAL_POOLED
+#define VAL_POOLED 1
+#endif
+
 Value *val_new(VKind k) {
     value_bytes += (int64_t)sizeof(Value);
-    Value *v = xcalloc(1, sizeof *v);
+    Value *v = val_pool;
+    if (VAL_POOLED && v) {
+        val_pool = (Value *)v->u.seq.items;
+        nval_pool--;
+        memset(v, 0, sizeof *v);
+    } else v = xcalloc(1, sizeof *v);
     v->kind = k;
     v->refs = 1;
     track(v);
@@ -66,6 +87,7 @@ void dict_free(Dict *d) {
     for (int i = 0; i < d->n; i++) { val_decref(d->keys[i]); val_decref(d->vals[i]); }
     free(d->keys);
     free(d->vals);
+    free(d->index);
     memset(d, 0, sizeof *d);
 }
 
@@ -132,7 +154,13 @@ static void release(Value *v) {
     }
     untrack(v);
     value_bytes -= (int64_t)sizeof(Value);
-    free(v);
+    if (VAL_POOLED && nval_pool < VAL_POOL_MAX) {
+        v->kind = V_NONE;
+        v->refs = 0;
+        v->u.seq.items = (Value **)val_pool;
+        val_pool = v;
+        nval_pool++;
+    } else free(v);
 }
 
 static Value **pending;               /* values whose last reference went, waiting to be released */
@@ -315,11 +343,61 @@ void val_list_append(Value *l, Value *item) {
     l->u.seq.items[l->u.seq.n++] = item;
 }
 
-Value *dict_get(Dict *d, const char *key) {
-    for (int i = 0; i < d->n; i++)
-        if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) return d->vals[i];
-    return NULL;
+/* ---- dicts: insertion order in keys/vals, string keys also in an open-addressing index (FNV-1a, linear probes) ---- */
+
+static uint32_t str_hash(const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
 }
+
+static bool key_is(const Value *k, const char *s, size_t n) {
+    return k->kind == V_STR && k->u.str.len == n &&
+           (n == 0 || (k->u.str.s[0] == s[0] && (n == 1 || !memcmp(k->u.str.s + 1, s + 1, n - 1))));
+}
+
+static void index_put(Dict *d, int pos) {
+    const Value *k = d->keys[pos];
+    uint32_t mask = (uint32_t)d->index_cap - 1, h = str_hash(k->u.str.s, k->u.str.len) & mask;
+    while (d->index[h]) h = (h + 1) & mask;
+    d->index[h] = pos + 1;
+}
+
+/* (Re)builds the index for the current keys, or drops it below DICT_INDEX_MIN entries. */
+static void index_build(Dict *d) {
+    free(d->index);
+    d->index = NULL;
+    d->index_cap = 0;
+    if (d->n < DICT_INDEX_MIN) return;
+    int32_t cap = 16;
+    while (cap < 2 * d->n) cap *= 2;
+    d->index = xcalloc((size_t)cap, sizeof *d->index);
+    d->index_cap = cap;
+    for (int i = 0; i < d->n; i++) if (d->keys[i]->kind == V_STR) index_put(d, i);
+}
+
+static int find_str(const Dict *d, const char *s, size_t n) {
+    if (d->index) {
+        uint32_t mask = (uint32_t)d->index_cap - 1, h = str_hash(s, n) & mask;
+        for (int32_t p; (p = d->index[h]); h = (h + 1) & mask)
+            if (key_is(d->keys[p - 1], s, n)) return p - 1;
+        return -1;
+    }
+    for (int i = 0; i < d->n; i++) if (key_is(d->keys[i], s, n)) return i;
+    return -1;
+}
+
+int dict_find(const Dict *d, const Value *key) {
+    if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
+    for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], key)) return i;
+    return -1;
+}
+
+Value *dict_get(Dict *d, const char *key) {
+    int i = find_str(d, key, strlen(key));
+    return i < 0 ? NULL : d->vals[i];
+}
+
 void dict_append(Dict *d, Value *key, Value *v) {
     if (d->n == d->cap) {
         d->cap = d->cap ? d->cap * 2 : 8;
@@ -328,28 +406,31 @@ void dict_append(Dict *d, Value *key, Value *v) {
     }
     d->keys[d->n] = key;
     d->vals[d->n++] = v;
+    if (d->n >= DICT_INDEX_MIN && 2 * d->n > d->index_cap) index_build(d);
+    else if (d->index && key->kind == V_STR) index_put(d, d->n - 1);
 }
 
 void dict_set(Dict *d, const char *key, Value *v) {
-    for (int i = 0; i < d->n; i++)
-        if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) {
-            val_decref(d->vals[i]);
-            d->vals[i] = v;
-            return;
-        }
-    dict_append(d, val_str(key), v);
+    size_t n = strlen(key);
+    int i = find_str(d, key, n);
+    if (i >= 0) {
+        val_decref(d->vals[i]);
+        d->vals[i] = v;
+        return;
+    }
+    dict_append(d, val_strn(key, n), v);
 }
+
 bool dict_del(Dict *d, const char *key) {
-    for (int i = 0; i < d->n; i++)
-        if (d->keys[i]->kind == V_STR && !strcmp(d->keys[i]->u.str.s, key)) {
-            val_decref(d->keys[i]);
-            val_decref(d->vals[i]);
-            memmove(d->keys + i, d->keys + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
-            memmove(d->vals + i, d->vals + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
-            d->n--;
-            return true;
-        }
-    return false;
+    int i = find_str(d, key, strlen(key));
+    if (i < 0) return false;
+    val_decref(d->keys[i]);
+    val_decref(d->vals[i]);
+    memmove(d->keys + i, d->keys + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
+    memmove(d->vals + i, d->vals + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
+    d->n--;
+    if (d->index) index_build(d);     /* the places after i moved */
+    return true;
 }
 Value *val_attr_get(Value *obj, const char *name) { return dict_get(&obj->u.obj.attrs, name); }
 void val_attr_set(Value *obj, const char *name, Value *v) { dict_set(&obj->u.obj.attrs, name, v); }

@@ -109,17 +109,69 @@ static void data_free(void *p, size_t bytes) {
     free(p);
 }
 
-void ten_release_cache(void) {
-    for (int i = 0; i < CACHE_SLOTS; i++) { free(cache[i].p); cache[i].p = NULL; }
-    cached_bytes = 0;
-}
 
 /* The shared buffer behind a tensor and its views. Its bytes are what ten_live_bytes counts. */
 struct TenStorage {
     int refs;                 /* views alive on it */
     int64_t bytes;
-    void *base;
+    void *base;               /* small storages: their own inline bytes (SmallStorage) */
 };
+
+/* ---- free lists for small tensors ----
+ * A statement's fixed cost: `x + y` at (2, 4) spent a third of its time in malloc/free for the result's handle,
+ * storage and data. Handles (Tensor) and small storages, whose data of at most SMALL_BYTES sits right after their
+ * header, are kept on free lists for the next tensor instead (at most POOL_MAX of each, so a freed million-element
+ * list gives its memory back). new_tensor/ten_view_of take from them and ten_free gives back: the one path. The
+ * allocator belongs to the main thread (parallel.h), so the lists need no lock. Off in sanitizer builds, so that
+ * ASan still sees every use after free. */
+#define SMALL_BYTES 64
+#define POOL_MAX 256
+typedef struct SmallStorage {
+    TenStorage h;
+    _Alignas(16) unsigned char data[SMALL_BYTES];
+} SmallStorage;
+typedef union PoolItem { union PoolItem *next; Tensor t; SmallStorage s; } PoolItem;
+static PoolItem *free_handles, *free_small;
+static int nfree_handles, nfree_small;
+#ifdef TEN_CHECKS
+#define POOLED 0
+#else
+#define POOLED 1
+#endif
+
+static void *pool_take(PoolItem **list, int *n, size_t bytes) {
+    PoolItem *p = *list;
+    if (!POOLED || !p) return xmalloc(bytes);
+    *list = p->next;
+    (*n)--;
+    return p;
+}
+
+static void pool_give(PoolItem **list, int *n, void *p) {
+    if (!POOLED || *n >= POOL_MAX) { free(p); return; }
+    PoolItem *it = p;
+    it->next = *list;
+    *list = it;
+    (*n)++;
+}
+
+static void pool_drain(PoolItem **list, int *n) {
+    while (*list) { PoolItem *p = *list; *list = p->next; free(p); }
+    *n = 0;
+}
+
+void ten_release_cache(void) {
+    for (int i = 0; i < CACHE_SLOTS; i++) { free(cache[i].p); cache[i].p = NULL; }
+    cached_bytes = 0;
+    pool_drain(&free_handles, &nfree_handles);
+    pool_drain(&free_small, &nfree_small);
+}
+
+static Tensor *handle_new(void) {
+    Tensor *t = pool_take(&free_handles, &nfree_handles, sizeof(Tensor));
+    memset(t, 0, sizeof *t);
+    return t;
+}
 
 static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero);
 
@@ -164,16 +216,25 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
                  "delete some (del NAME) or use smaller sizes", live, need, lim);
         return NULL;
     }
-    void *data = data_alloc((size_t)bytes, zero);
-    if (!data) {
-        ten_fail("not enough memory for %lld elements", (long long)numel);
-        return NULL;
+    TenStorage *st;
+    void *data;
+    if (bytes <= SMALL_BYTES) {
+        SmallStorage *ss = pool_take(&free_small, &nfree_small, sizeof(SmallStorage));
+        if (zero) memset(ss->data, 0, (size_t)bytes);
+        st = &ss->h;
+        data = ss->data;
+    } else {
+        data = data_alloc((size_t)bytes, zero);
+        if (!data) {
+            ten_fail("not enough memory for %lld elements", (long long)numel);
+            return NULL;
+        }
+        st = xmalloc(sizeof *st);
     }
-    TenStorage *st = xcalloc(1, sizeof *st);
     st->refs = 1;
     st->bytes = bytes;
     st->base = data;
-    Tensor *t = xcalloc(1, sizeof *t);
+    Tensor *t = handle_new();
     t->dtype = dt;
     t->ndim = ndim;
     int64_t s = 1;
@@ -192,7 +253,7 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
 
 /* A new handle on t's storage (internal: ten_view_of fills in the layout). */
 Tensor *ten_view_of(const Tensor *t, int ndim, const int64_t *shape, const int64_t *stride, int64_t offset) {
-    Tensor *v = xcalloc(1, sizeof *v);
+    Tensor *v = handle_new();
     v->dtype = t->dtype;
     v->ndim = ndim;
     v->numel = 1;
@@ -216,10 +277,13 @@ void ten_free(Tensor *t) {
     TenStorage *st = t->storage;
     if (--st->refs == 0) {
         live_bytes -= st->bytes;
-        data_free(st->base, (size_t)st->bytes);
-        free(st);
+        if (st->bytes <= SMALL_BYTES) pool_give(&free_small, &nfree_small, st);
+        else {
+            data_free(st->base, (size_t)st->bytes);
+            free(st);
+        }
     }
-    free(t);
+    pool_give(&free_handles, &nfree_handles, t);
 }
 
 #ifdef TEN_CHECKS

@@ -142,6 +142,21 @@ static void ew_build(EwLoop *L, Tensor *out, const Tensor *const *ins, int nin, 
     L->nops = nin + 1;
     L->numel = out->numel;
     L->inner = inner;
+    /* every operand contiguous and of the result's shape (the common case, and a tiny op's fixed cost): one run */
+    bool flat = out->contiguous;
+    for (int k = 0; k < nin && flat; k++)
+        flat = ins[k]->contiguous && ins[k]->ndim == nd && !memcmp(ins[k]->shape, out->shape, sizeof(int64_t) * (size_t)nd);
+    if (flat) {
+        L->nd = 1;
+        L->shape[0] = out->numel;
+        for (int k = 0; k < L->nops; k++) {
+            const Tensor *t = k ? ins[k - 1] : out;
+            L->stride[k][0] = 1;
+            L->base[k] = t->data;
+            L->esize[k] = ten_dtype_size(t->dtype);
+        }
+        return;
+    }
     for (int i = 0; i < nd; i++) order[i] = i;
     for (int i = 1; i < nd; i++)                    /* insertion sort by the result's stride, largest first */
         for (int j = i; j > 0 && out->stride[order[j]] > out->stride[order[j - 1]]; j--) {

@@ -292,6 +292,46 @@ static void test_limits(void **state) {
     assert_null(ten_new(DT_F32, 1, &neg));
 }
 
+/* Small tensors reuse freed handles and storages (tensor_create.c's free lists): a reused storage is zero-filled
+ * by ten_new, views keep their storage alive, the live byte count returns to where it was, and same-shape
+ * contiguous operands (one run in the loop engine) give the elementwise results worked by hand. */
+static void test_small_tensor_reuse(void **state) {
+    (void)state;
+    int64_t before = ten_live_bytes(), s24[2] = {2, 4}, s8 = 8;
+    for (int round = 0; round < 3; round++) {
+        Tensor *ts[300];
+        for (int k = 0; k < 300; k++) {
+            ts[k] = ten_new_uninit(DT_F32, 2, s24);
+            for (int i = 0; i < 8; i++) ten_f32(ts[k])[i] = (float)(k + 7);
+        }
+        for (int k = 0; k < 300; k++) ten_free(ts[k]);
+        Tensor *z = ten_new(DT_F32, 2, s24), *d = ten_new(DT_F64, 1, &s8);
+        for (int i = 0; i < 8; i++) assert_float_equal(ten_f32(z)[i], 0, 0);
+        for (int i = 0; i < 8; i++) assert_float_equal(ten_f64(d)[i], 0, 0);
+        /* a view outlives its base: the storage is given back only with the last handle */
+        Tensor *v = ten_transpose(z, 0, 1);
+        ten_f32(z)[5] = 3.5f;
+        ten_free(z);
+        Tensor *other = ten_new(DT_F32, 2, s24);
+        assert_float_equal(ten_get(v, 1 * 2 + 1), 3.5, 0);        /* v[1][1] is z[1][1] */
+        assert_float_equal(ten_f32(other)[5], 0, 0);
+        /* x + y, x * y and x - y of same-shape contiguous operands: element by element */
+        for (int i = 0; i < 8; i++) ten_f32(other)[i] = (float)i;
+        Tensor *y = ten_new(DT_F32, 2, s24);
+        for (int i = 0; i < 8; i++) ten_f32(y)[i] = 0.5f * (float)(8 - i);
+        Tensor *sum = ten_binary(OP_ADD, other, false, y, false), *prod = ten_binary(OP_MUL, other, false, y, false);
+        Tensor *diff = ten_binary(OP_SUB, y, false, other, false);
+        for (int i = 0; i < 8; i++) {
+            assert_float_equal(ten_f32(sum)[i], i + 0.5 * (8 - i), 0);
+            assert_float_equal(ten_f32(prod)[i], i * 0.5 * (8 - i), 0);
+            assert_float_equal(ten_f32(diff)[i], 0.5 * (8 - i) - i, 0);
+        }
+        ten_free(v); ten_free(other); ten_free(d); ten_free(y); ten_free(sum); ten_free(prod); ten_free(diff);
+        assert_int_equal(ten_live_bytes(), before);
+    }
+    ten_release_cache();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_broadcast_shape),
@@ -309,6 +349,7 @@ int main(void) {
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_printer),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_small_tensor_reuse),
     };
     return cmocka_run_group_tests_name("tensor", tests, NULL, NULL);
 }
