@@ -1,6 +1,8 @@
 /* parallel.c - the worker threads behind par_for (see parallel.h): a pool of par_threads() - 1 pthreads that sleep
  * on a condition variable between loops, and take ranges of items from a shared counter while a loop runs (so a
- * core busy with another program slows a loop by its share of the work, not by half of it). */
+ * core busy with another program slows a loop by its share of the work, not by half of it); a worker that wakes
+ * only after the caller has handed out every item stays out of the loop, so the caller never waits for a worker
+ * that has not started. */
 #define _GNU_SOURCE                         /* sched_getaffinity, CPU_COUNT */
 #include "parallel.h"
 #include "tensor.h"
@@ -21,8 +23,9 @@ static struct {
     pthread_t tid[PAR_MAX_THREADS];
     int started;                            /* workers created so far */
     uint64_t generation;                    /* bumped for each loop; workers wait for a new one */
-    int want;                               /* workers (by index) that take part in this loop */
-    int running;                            /* workers still in this loop */
+    int want;                               /* workers (by index) that may take part in this loop */
+    int running;                            /* workers that joined this loop and are still in it */
+    bool closed;                            /* the caller has finished its share: no worker joins any more */
     bool quit;
     ParFn fn;
     void *ctx;
@@ -82,11 +85,13 @@ static void *worker(void *arg) {
         while (pool.generation == seen && !pool.quit) pthread_cond_wait(&pool.wake, &pool.mu);
         if (pool.quit) break;
         seen = pool.generation;
-        if (index >= pool.want) continue;
+        /* a worker that wakes after the caller has run out of items (its core was busy) stays out */
+        if (index >= pool.want || pool.closed) continue;
+        pool.running++;
         pthread_mutex_unlock(&pool.mu);
         run_chunks();
         pthread_mutex_lock(&pool.mu);
-        if (--pool.running == 0) pthread_cond_signal(&pool.done);
+        if (--pool.running == 0 && pool.closed) pthread_cond_signal(&pool.done);
     }
     pthread_mutex_unlock(&pool.mu);
     return NULL;
@@ -135,14 +140,18 @@ void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
     pool.chunk = chunk;
     atomic_store(&pool.next, 0);
     pool.want = threads - 1 < pool.started ? threads - 1 : pool.started;
-    pool.running = pool.want;
+    pool.running = 0;
+    pool.closed = false;
     pool.generation++;
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.mu);
     in_parallel = true;
     run_chunks();
     in_parallel = false;
+    /* every item is handed out: wait only for the workers that joined (one that has not woken yet never will
+     * for this loop, so a core taken by another program does not hold the loop up) */
     pthread_mutex_lock(&pool.mu);
+    pool.closed = true;
     while (pool.running > 0) pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
 }
