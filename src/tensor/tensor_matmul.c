@@ -185,7 +185,12 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
     if (blas && blas_sgemm) {
         GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha};
         int64_t per_row = 2 * n * k;        /* flops: rows per block so that a block is worth a thread (~4 MFLOP) */
-        par_for(m, per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1, gemm_rows, &g);
+        int64_t grain = per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1;
+        /* below about 256 MFLOP, one block per thread: smaller blocks each pack B again and give OpenBLAS short
+         * panels (a 256 x 256 product on two threads ran at half the speed of one block per thread) */
+        int64_t per_thread = (m + par_threads() - 1) / par_threads();
+        if (m * per_row < ((int64_t)1 << 28) && per_thread > grain) grain = per_thread;
+        par_for(m, grain, gemm_rows, &g);
         return;
     }
     small_gemm(A, lda, B, ldb, C, ldc, m, n, k, bt, alpha);
