@@ -91,6 +91,8 @@ def fmt(x, unit):
         return f"{x / 1e9:.1f} GFLOP/s"
     if unit == "GB/s":
         return f"{x / 1e9:.1f} GB/s"
+    if x < 1e-4:
+        return f"{x * 1e6:.2f} µs"      # a statement's fixed cost: 0.000 ms would say nothing
     return f"{x * 1e3:.3f} ms" if x < 1 else f"{x:.3f} s"
 
 
