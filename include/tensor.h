@@ -244,6 +244,9 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b);     /* torch.matmul: 1-D, 
 Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, m) -> (B, n, m) */
 /* C (m, n) = A (m, k) @ B (k, n), row-major float32; BLAS for large products, a fixed-order loop for small ones. */
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);
+/* Softmax of each of `rows` contiguous float32 rows of n, in place, as torch.softmax(dim=-1) computes it (PyTorch's
+ * order, SLEEF's exp): for timing layers (measure_layers) without a tensor around the buffer. */
+void ten_softmax_rows_f32(float *x, int64_t rows, int64_t n);
 void ten_set_blas_threshold(int64_t flops);
 
 /* ---- attention forward (tensor_attention.c), §11.3.3 and §11.5 ---- */

@@ -217,14 +217,9 @@ static void rnn_layer(const float *X, const float *Wx, const float *Wh, float *H
 /* self-attention: Q = K = V = X (n, d); softmax(X Xᵀ / sqrt(d)) X: two n×n×d products. */
 static void attention_layer(const float *X, float *S, float *Y, int64_t n, int64_t d) {
     ten_sgemm(X, X, S, n, n, d, true);
-    float sc = 1.0f / sqrtf((float)d);
-    for (int64_t i = 0; i < n; i++) {
-        float *row = S + i * n, mx = -INFINITY;
-        for (int64_t j = 0; j < n; j++) { row[j] *= sc; if (row[j] > mx) mx = row[j]; }
-        double s = 0;
-        for (int64_t j = 0; j < n; j++) { row[j] = expf(row[j] - mx); s += row[j]; }
-        for (int64_t j = 0; j < n; j++) row[j] = (float)(row[j] / s);
-    }
+    float sc = (float)sqrt((double)d);
+    for (int64_t i = 0; i < n * n; i++) S[i] /= sc;
+    ten_softmax_rows_f32(S, n, n);                 /* vectorised, as torch.softmax: the layer's real cost */
     ten_sgemm(S, X, Y, n, d, n, false);
 }
 
