@@ -40,6 +40,9 @@ static const char *const pool_src[] = {
     "(lambda m: (setattr(m, 'P', torch.ones(1, 2, 3)), m)[1])(d2l.PositionalEncoding(8, 0.0))",
     "(lambda m: (setattr(m, 'dropout', None), m)[1])(d2l.DotProductAttention(0.1))",
     "(lambda m: (setattr(m, 'W_q', nn.Linear(8, 4)), m)[1])(d2l.MultiHeadAttention(8, 2, 0.0))",
+    /* after a forward: the inner attention holds its weights to be computed when read (d2l_attention.c) */
+    "(lambda m, X: (m.eval(), m(X, X, X, torch.tensor([3, 1])), m)[2])(d2l.MultiHeadAttention(8, 2, 0.0), torch.ones(2, 4, 8))",
+    "(lambda m, X: (m.eval(), m(X, X, X, None), m.attention)[2])(d2l.MultiHeadAttention(8, 2, 0.0), torch.ones(2, 4, 8))",
 };
 #define NPOOL ((int)(sizeof pool_src / sizeof *pool_src))
 
