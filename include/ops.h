@@ -21,15 +21,25 @@ Value *ops_object_getattr(Interp *I, Value *obj, const char *name);
  * Tab completes after "obj." and what an attribute error's "did you mean" picks from. */
 void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
 int ops_setattr(Interp *I, Value *obj, const char *name, Value *v);
+/* del obj[index] (a list item, a dict entry of any key) and del obj.name (an attribute of an instance of the
+ * student's classes, or of the class): 0, or -1 with Python's error (key/attribute missing) or a refusal. */
+int ops_del_index(Interp *I, Value *obj, Value *index);
+int ops_delattr(Interp *I, Value *obj, const char *name);
 Value *ops_len(Interp *I, Value *v);
 /* A 0-dim (or one-element) tensor as a Python number; other values returned as they are (new reference). */
 Value *ops_item(Value *v);
 
-/* Iteration over lists, tuples, strings, ranges, dict keys and tensors (along dim 0). */
+/* Iteration over lists, tuples, strings, ranges, dict keys, tensors (along dim 0) and the iterators below. */
 typedef struct Iter { Value *src; int64_t i, n; } Iter;
 bool ops_iter_begin(Interp *I, Value *v, Iter *it);
 Value *ops_iter_next(Iter *it);          /* NULL at the end */
 void ops_iter_end(Iter *it);
+/* Python 3's single-pass iterators: ops_iterator(I, kind, src) walks src once ("map"/"filter": src is the list of
+ * results, computed by the caller; NULL kind: iter(src), src itself when it is an iterator already; NULL with an error
+ * when src is not iterable). ops_iterator_next gives the next item (new reference) or NULL when exhausted. */
+bool ops_is_iterator(const Value *v);
+Value *ops_iterator(Interp *I, const char *kind, Value *src);
+Value *ops_iterator_next(Value *it);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
 #endif

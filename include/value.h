@@ -47,7 +47,7 @@ typedef struct ObjClass {
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/n freely; change the keys only through dict_set,
- * dict_append, dict_del and dict_free, which keep the index (a hash table of the string keys, from
+ * dict_append, dict_del, dict_del_at and dict_free, which keep the index (a hash table of the string keys, from
  * DICT_INDEX_MIN entries on, so a name is found in constant time however many there are). */
 #define DICT_INDEX_MIN 8
 typedef struct Dict {
@@ -176,6 +176,7 @@ int dict_find(const Dict *d, const struct Value *key);
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
 void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new; steals both */
 bool dict_del(Dict *d, const char *key);
+void dict_del_at(Dict *d, int i);                        /* removes the i-th entry (a place from dict_find) */
 
 const char *val_type_name(const Value *v);               /* Python's name: 'int', 'Tensor', 'list' ... */
 bool val_is_module(const Value *v);                      /* an nn.Module object: built in or the student's */

@@ -342,6 +342,93 @@ static Value *bi_reversed(Interp *I, Args *a) {
     return l;
 }
 
+/* map(f, *iterables) and filter(f, iterable) of Python 3: single-pass iterators. attn computes their items when
+ * they are made (f runs then, in Python's order), not when they are consumed. */
+static Value *bi_map(Interp *I, Args *a) {
+    if (!args_check(I, a, -1, NO_KW)) return NULL;
+    if (a->npos < 2) return rt_error(I, "map() must have at least two arguments: map(function, iterable, ...)");
+    int nl = a->npos - 1;
+    Value **lists = xcalloc((size_t)nl, sizeof(Value *)), *out = NULL;
+    int64_t n = INT64_MAX;
+    for (int i = 0; i < nl; i++) {
+        if (!(lists[i] = ops_to_list(I, a->pos[i + 1]))) goto done;
+        if (lists[i]->u.seq.n < n) n = lists[i]->u.seq.n;
+    }
+    out = val_list(0);
+    for (int64_t k = 0; k < n; k++) {
+        Value **argv = xmalloc(sizeof(Value *) * (size_t)nl);
+        for (int i = 0; i < nl; i++) argv[i] = lists[i]->u.seq.items[k];
+        Args fa = {argv, nl, NULL, NULL, 0, NULL, NULL};
+        Value *r = interp_call(I, a->pos[0], &fa);
+        free(argv);
+        if (!r) { val_decref(out); out = NULL; goto done; }
+        val_list_append(out, r);
+    }
+done:
+    for (int i = 0; i < nl; i++) val_decref(lists[i]);
+    free(lists);
+    if (!out) return NULL;
+    Value *it = ops_iterator(I, "map", out);
+    val_decref(out);
+    return it;
+}
+
+static Value *bi_filter(Interp *I, Args *a) {
+    if (!args_check(I, a, 2, NO_KW)) return NULL;
+    if (a->npos != 2) return rt_error(I, "filter expected 2 arguments, got %d: filter(function or None, iterable)", a->npos);
+    Value *l = ops_to_list(I, a->pos[1]);
+    if (!l) return NULL;
+    Value *out = val_list(0);
+    for (int64_t k = 0; k < l->u.seq.n; k++) {
+        Value *x = l->u.seq.items[k], *r = key_of(I, a->pos[0], x);
+        bool ok = r != NULL, keep = ok && val_truthy(r, &ok);
+        if (r && !ok) rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (filter keeps the items whose value is true)");
+        val_decref(r);
+        if (!ok) { val_decref(out); val_decref(l); return NULL; }
+        if (keep) val_list_append(out, val_incref(x));
+    }
+    val_decref(l);
+    Value *it = ops_iterator(I, "filter", out);
+    val_decref(out);
+    return it;
+}
+
+static Value *bi_iter(Interp *I, Args *a) {
+    if (!args_check(I, a, 2, NO_KW)) return NULL;
+    if (a->npos == 2) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
+    if (a->npos != 1) return rt_error(I, "iter expected 1 argument, got %d", a->npos);
+    return ops_iterator(I, NULL, a->pos[0]);
+}
+
+static Value *bi_next(Interp *I, Args *a) {
+    if (!args_check(I, a, 2, NO_KW)) return NULL;
+    if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0: next(iterator) or next(iterator, default)");
+    if (!ops_is_iterator(a->pos[0]))
+        return rt_error(I, "'%s' object is not an iterator (iter(x) makes one)", val_type_name(a->pos[0]));
+    Value *e = ops_iterator_next(a->pos[0]);
+    if (e) return e;
+    if (a->npos == 2) return val_incref(a->pos[1]);
+    return rt_error(I, "StopIteration: the iterator is exhausted (next(it, default) returns default instead)");
+}
+
+/* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
+static Value *bi_divmod(Interp *I, Args *a) {
+    if (!args_check(I, a, 2, NO_KW)) return NULL;
+    if (a->npos != 2) return rt_error(I, "divmod expected 2 arguments, got %d", a->npos);
+    Value *x = a->pos[0], *y = a->pos[1];
+    if (!val_is_number(x) || !val_is_number(y))
+        return rt_error(I, "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
+                        x->kind == V_TENSOR || y->kind == V_TENSOR ? " (for tensors: torch.div(a, b, rounding_mode='floor') and torch.remainder(a, b))" : "");
+    if (val_as_double(y) == 0)
+        return rt_error(I, "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod(): division by zero" : "integer division or modulo by zero");
+    Value *q = ops_binary(I, AOP_FLOORDIV, x, y), *r = q ? ops_binary(I, AOP_MOD, x, y) : NULL;
+    if (!r) { val_decref(q); return NULL; }
+    Value *t = val_tuple(2);
+    val_seq_set(t, 0, q);
+    val_seq_set(t, 1, r);
+    return t;
+}
+
 static Value *bi_format(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW) || a->npos < 1) return a->npos < 1 ? rt_error(I, "format() takes a value and a format spec") : NULL;
     Value *spec = a->npos > 1 ? a->pos[1] : NULL;
@@ -671,6 +758,11 @@ const Builtin bi_python[] = {
     {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0},
     {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0},
+    {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable).", "", 0},
+    {"filter", bi_filter, "filter(function or None, iterable)", "An iterator of the items for which function(item) is true.", "", 0},
+    {"iter", bi_iter, "iter(iterable)", "An iterator over the items: next(it) gives them one by one.", "", 0},
+    {"next", bi_next, "next(iterator, default)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0},
+    {"divmod", bi_divmod, "divmod(a, b)", "(a // b, a % b) for numbers.", "", 0},
     {"reversed", bi_reversed, "reversed(iterable)", "The items in reverse order, as a list.", "", 0},
     {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},
     {"type", bi_type, "type(x)", "The name of x's type.", "", 0},

@@ -274,10 +274,28 @@ void suggest_offer(void *ctx, const char *name) {
     if (d < s->bestd) { s->bestd = d; s->best = name; }
 }
 
+/* Python's builtins that attn leaves out on purpose (a lesson file is untrusted: it must not read or write files, or
+ * run text as code), each with what to use instead. */
+static const char *const refused_builtins[][2] = {
+    {"open", "it opens no files. Tensors go to and from NumPy files with save(\"x.npy\", X) and "
+             "X = load(\"x.npy\"), figures to images with savefig(\"fig.png\")"},
+    {"input", "a statement cannot stop to read the keyboard. Set the value in a line of its own, e.g. n = 5"},
+    {"eval", "it does not run text as code. Type the expression itself"},
+    {"exec", "it does not run text as code. Type the statements themselves"},
+    {"compile", "it does not run text as code. Type the statements themselves"},
+    {"__import__", "use an import statement: import torch, from torch import nn, from d2l import torch as d2l"},
+    {"globals", "type a name at the prompt to see its value (Tab lists the names defined)"},
+    {"locals", "type a name at the prompt to see its value (Tab lists the names defined)"},
+    {"vars", "obj.__dict__ shows the attributes of an object of your class; type a name to see its value"},
+};
+
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
 static Value *name_error(Interp *I, const char *name) {
     if (!strcmp(name, "np") || !strcmp(name, "numpy"))
         return rt_error(I, "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
+    for (size_t i = 0; i < sizeof refused_builtins / sizeof refused_builtins[0]; i++)
+        if (!strcmp(name, refused_builtins[i][0]))
+            return rt_error(I, "%s() is not available in attn: %s", name, refused_builtins[i][1]);
     Suggest sg;
     suggest_init(&sg, name);
     Dict *ds[2] = {&I->globals, I->scope ? I->scope->vars : NULL};
@@ -929,29 +947,20 @@ static int exec(Interp *I, Node *n) {
             if (x->kind == N_NAME) {
                 bool ok = I->scope ? dict_del(I->scope->vars, x->str) : dict_del(&I->globals, x->str);
                 if (!ok) { name_error(I, x->str); at(I, x); return -1; }
-            } else if (x->kind == N_INDEX) {
+            } else if (x->kind == N_INDEX || x->kind == N_ATTR) {
                 Value *obj = eval(I, x->kids[0]);
                 if (!obj) return -1;
-                Value *ix = eval(I, x->kids[1]);
                 int rc = -1;
-                if (ix && obj->kind == V_LIST && ix->kind == V_INT) {
-                    int64_t k = ix->u.i, len = obj->u.seq.n;
-                    if (k < 0) k += len;
-                    if (k >= 0 && k < len) {
-                        val_decref(obj->u.seq.items[k]);
-                        memmove(obj->u.seq.items + k, obj->u.seq.items + k + 1, sizeof(Value *) * (size_t)(len - k - 1));
-                        obj->u.seq.n--;
-                        rc = 0;
-                    } else rt_error(I, "list index out of range");
-                } else if (ix && obj->kind == V_DICT && ix->kind == V_STR) {
-                    rc = dict_del(obj->u.dict, ix->u.str.s) ? 0 : -1;
-                    if (rc < 0) rt_error(I, "key '%s' is not in the dict", ix->u.str.s);
-                } else if (ix) rt_error(I, "cannot delete items of a %s", val_type_name(obj));
+                if (x->kind == N_ATTR) rc = ops_delattr(I, obj, x->str);
+                else {
+                    Value *ix = eval(I, x->kids[1]);
+                    if (ix) rc = ops_del_index(I, obj, ix);
+                    val_decref(ix);
+                }
                 val_decref(obj);
-                val_decref(ix);
                 if (rc < 0) { at(I, x); return -1; }
             } else {
-                rt_error(I, "cannot delete this expression");
+                rt_error(I, "cannot delete this expression (del takes names, items x[i] and attributes x.name)");
                 at(I, x);
                 return -1;
             }

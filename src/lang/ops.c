@@ -106,18 +106,32 @@ overflow:
     return rt_error(I, "integer overflow: attn's integers are 64-bit");
 }
 
+/* Python's float // and % (CPython's float_divmod): q = floor(x / y) computed from fmod, so 1 // 0.1 is 9.0 as in
+ * Python (not floor(10.0)); m has y's sign, and is 0.0 with y's sign when exact. y != 0. */
+static void float_divmod(double x, double y, double *q, double *m) {
+    double mod = fmod(x, y), div = (x - mod) / y;
+    if (mod != 0) {
+        if ((y < 0) != (mod < 0)) { mod += y; div -= 1.0; }
+    } else mod = copysign(0.0, y);
+    double fl;
+    if (div != 0) { fl = floor(div); if (div - fl > 0.5) fl += 1.0; }
+    else fl = copysign(0.0, x / y);
+    *q = fl;
+    *m = mod;
+}
+
+
 static Value *float_binary(Interp *I, int aop, double x, double y) {
     switch (aop) {
     case AOP_ADD: return val_float(x + y);
     case AOP_SUB: return val_float(x - y);
     case AOP_MUL: return val_float(x * y);
     case AOP_DIV: if (y == 0) return rt_error(I, "float division by zero"); return val_float(x / y);
-    case AOP_FLOORDIV: if (y == 0) return rt_error(I, "float floor division by zero"); return val_float(floor(x / y));
-    case AOP_MOD: {
-        if (y == 0) return rt_error(I, "float modulo by zero");
-        double m = fmod(x, y);
-        if (m != 0 && ((m < 0) != (y < 0))) m += y;
-        return val_float(m);
+    case AOP_FLOORDIV: case AOP_MOD: {
+        if (y == 0) return rt_error(I, "float %s by zero", aop == AOP_MOD ? "modulo" : "floor division");
+        double q, m;
+        float_divmod(x, y, &q, &m);
+        return val_float(aop == AOP_MOD ? m : q);
     }
     case AOP_POW:
         if (x < 0 && y != floor(y)) return rt_error(I, "a negative number to a fractional power is complex: not supported");
@@ -378,15 +392,16 @@ static int tensor_items(Interp *I, Value *index, IndexItem *items, Tensor **tmps
     return (int)n;
 }
 
-static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
-    int64_t len = obj->kind == V_STR ? (int64_t)obj->u.str.len : obj->u.seq.n;
+/* The items a slice picks from a sequence of len items, as Python's slice.indices: the first *a, then every *step-th,
+ * *cnt of them. false with an error set. */
+static bool slice_span(Interp *I, int64_t len, Value *sl, int64_t *start, int64_t *stepp, int64_t *cntp) {
     int64_t a, b, step = 1;
     bool ha, hb, hs;
     if (!slice_part(I, sl->u.slice.start, &a, &ha) || !slice_part(I, sl->u.slice.stop, &b, &hb) ||
         !slice_part(I, sl->u.slice.step, &step, &hs))
-        return NULL;
+        return false;
     if (!hs) step = 1;
-    if (step == 0) return rt_error(I, "slice step cannot be zero");
+    if (step == 0) { rt_error(I, "slice step cannot be zero"); return false; }
     if (!ha) a = step > 0 ? 0 : len - 1;
     else { if (a < 0) a += len; if (a < 0) a = step > 0 ? 0 : -1; if (a >= len) a = step > 0 ? len : len - 1; }
     if (!hb) b = step > 0 ? len : -1;
@@ -394,6 +409,16 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
     int64_t cnt = 0;
     if (step > 0 && b > a) cnt = (b - a + step - 1) / step;
     if (step < 0 && a > b) cnt = (a - b - step - 1) / (-step);
+    *start = a;
+    *stepp = step;
+    *cntp = cnt;
+    return true;
+}
+
+static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
+    int64_t len = obj->kind == V_STR ? (int64_t)obj->u.str.len : obj->u.seq.n;
+    int64_t a, step, cnt;
+    if (!slice_span(I, len, sl, &a, &step, &cnt)) return NULL;
     if (obj->kind == V_STR) {
         char *s = xmalloc((size_t)cnt + 1);
         for (int64_t i = 0; i < cnt; i++) s[i] = obj->u.str.s[a + i * step];
@@ -402,6 +427,16 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
     }
     Value *r = obj->kind == V_LIST ? val_list(cnt) : val_tuple(cnt);
     for (int64_t i = 0; i < cnt; i++) val_seq_set(r, i, val_incref(obj->u.seq.items[a + i * step]));
+    return r;
+}
+
+/* Python's KeyError for a dict lookup, in attn's words: "key 5 is not in the dict" (the key as repr shows it). */
+static Value *key_error(Interp *I, const Value *key) {
+    StrBuf k;
+    sb_init(&k);
+    val_repr(&k, key);
+    Value *r = rt_error(I, "key %s is not in the dict", sb_str(&k));
+    sb_free(&k);
     return r;
 }
 
@@ -437,15 +472,8 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return val_int(val_range_at(obj, k));
     }
     case V_DICT: {
-        Dict *d = obj->u.dict;
-        int i = dict_find(d, index);
-        if (i >= 0) return val_incref(d->vals[i]);
-        StrBuf k;
-        sb_init(&k);
-        val_repr(&k, index);
-        Value *r = rt_error(I, "key %s is not in the dict", sb_str(&k));
-        sb_free(&k);
-        return r;
+        int i = dict_find(obj->u.dict, index);
+        return i >= 0 ? val_incref(obj->u.dict->vals[i]) : key_error(I, index);
     }
     default:
         return rt_error(I, "'%s' object is not subscriptable", val_type_name(obj));
@@ -563,6 +591,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         break;
     }
     case V_OBJECT:
+        if (ops_is_iterator(obj)) break;
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
         if (obj->u.obj.klass) ops_attr_names(obj->u.obj.klass, add, ctx);
@@ -689,6 +718,64 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     return -1;
 }
 
+int ops_del_index(Interp *I, Value *obj, Value *index) {
+    if (obj->kind == V_LIST && (index->kind == V_INT || index->kind == V_BOOL)) {
+        int64_t k = index->kind == V_INT ? index->u.i : index->u.b, len = obj->u.seq.n;
+        if (k < 0) k += len;
+        if (k < 0 || k >= len) { rt_error(I, "list assignment index out of range"); return -1; }
+        Value *gone = obj->u.seq.items[k];
+        memmove(obj->u.seq.items + k, obj->u.seq.items + k + 1, sizeof(Value *) * (size_t)(len - k - 1));
+        obj->u.seq.n--;
+        val_decref(gone);
+        return 0;
+    }
+    if (obj->kind == V_LIST && index->kind == V_SLICE) {
+        int64_t a, step, cnt, n = obj->u.seq.n, w = 0;
+        if (!slice_span(I, n, index, &a, &step, &cnt)) return -1;
+        if (step < 0) { a += (cnt - 1) * step; step = -step; }     /* the same items, first to last */
+        Value **it = obj->u.seq.items, **gone = xmalloc(sizeof(Value *) * (size_t)(cnt ? cnt : 1));
+        for (int64_t i = 0, k = 0; i < n; i++) {
+            if (k < cnt && i == a + k * step) gone[k++] = it[i];
+            else it[w++] = it[i];
+        }
+        obj->u.seq.n = w;
+        for (int64_t k = 0; k < cnt; k++) val_decref(gone[k]);
+        free(gone);
+        return 0;
+    }
+    if (obj->kind == V_DICT) {
+        int i = dict_find(obj->u.dict, index);
+        if (i < 0) { key_error(I, index); return -1; }
+        dict_del_at(obj->u.dict, i);
+        return 0;
+    }
+    if (obj->kind == V_LIST) rt_error(I, "list indices must be integers or slices, not %s", val_type_name(index));
+    else if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
+    else rt_error(I, "'%s' object doesn't support item deletion", val_type_name(obj));
+    return -1;
+}
+
+int ops_delattr(Interp *I, Value *obj, const char *name) {
+    char what[160];
+    Dict *d = NULL;
+    if (obj->kind == V_OBJECT && obj->u.obj.klass) {
+        d = &obj->u.obj.attrs;
+        snprintf(what, sizeof what, "'%s' object", val_type_name(obj));
+    } else if (obj->kind == V_CLASS && obj->u.cls->interp) {
+        d = &obj->u.cls->attrs;
+        snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);
+    }
+    if (!d) {
+        rt_error(I, "cannot delete attribute '%s' of %s%s: attn's built-in %s keep their attributes (assign a new value instead)",
+                 name, obj->kind == V_MODULE ? "module " : "a ", obj->kind == V_MODULE ? obj->u.module : val_type_name(obj),
+                 obj->kind == V_MODULE ? "modules" : "objects");
+        return -1;
+    }
+    if (dict_del(d, name)) return 0;
+    ops_no_attribute(I, obj, what, name);
+    return -1;
+}
+
 Value *ops_len(Interp *I, Value *v) {
     switch (v->kind) {
     case V_STR: return val_int((int64_t)v->u.str.len);
@@ -707,6 +794,68 @@ Value *ops_len(Interp *I, Value *v) {
 }
 
 /* ---- iteration ---- */
+
+/* Python 3's single-pass iterators (map, filter, iter(x)): a built-in object whose attrs hold "src" (what it walks:
+ * the iterable given to iter(), or the list map/filter computed) and "pos" (how many items it gave). They are hidden:
+ * the object shows no attributes, and "src" is dropped once the iterator is exhausted (it stays exhausted). */
+static void iterator_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
+}
+static Value *iterator_getattr(Interp *I, Value *self, const char *name) {
+    return rt_error(I, "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
+}
+static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) {
+    (void)v;
+    rt_error(I, "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
+    return -1;
+}
+#define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
+static const ObjClass iterator_classes[] = {
+    ITERATOR_CLASS("map"), ITERATOR_CLASS("filter"), ITERATOR_CLASS("list_iterator"), ITERATOR_CLASS("tuple_iterator"),
+    ITERATOR_CLASS("str_ascii_iterator"), ITERATOR_CLASS("range_iterator"), ITERATOR_CLASS("dict_keyiterator"),
+};
+#define N_ITERATOR_CLASSES (int)(sizeof iterator_classes / sizeof iterator_classes[0])
+
+bool ops_is_iterator(const Value *v) {
+    return v->kind == V_OBJECT && v->u.obj.cls >= iterator_classes && v->u.obj.cls < iterator_classes + N_ITERATOR_CLASSES;
+}
+
+Value *ops_iterator(Interp *I, const char *kind, Value *src) {
+    if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
+    if (!kind) {
+        Iter check;
+        if (!ops_iter_begin(I, src, &check)) return NULL;     /* "'int' object is not iterable" */
+        ops_iter_end(&check);
+        kind = src->kind == V_LIST ? "list_iterator" : src->kind == V_STR ? "str_ascii_iterator" :
+               src->kind == V_RANGE ? "range_iterator" : src->kind == V_DICT ? "dict_keyiterator" : "tuple_iterator";
+    }
+    const ObjClass *cls = &iterator_classes[0];
+    for (int i = 0; i < N_ITERATOR_CLASSES; i++) if (!strcmp(iterator_classes[i].name, kind)) cls = &iterator_classes[i];
+    Value *it = val_object(cls);
+    val_attr_set(it, "src", val_incref(src));
+    val_attr_set(it, "pos", val_int(0));
+    return it;
+}
+
+Value *ops_iterator_next(Value *self) {
+    Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos");
+    if (!src || !pos) return NULL;
+    int64_t n = 0;
+    switch (src->kind) {
+    case V_LIST: case V_TUPLE: n = src->u.seq.n; break;
+    case V_STR: n = (int64_t)src->u.str.len; break;
+    case V_DICT: n = src->u.dict->n; break;
+    case V_RANGE: { uint64_t c = val_range_count(src); n = c > INT64_MAX ? INT64_MAX : (int64_t)c; break; }
+    case V_TENSOR: n = src->u.t->ndim ? src->u.t->shape[0] : 0; break;
+    default: break;
+    }
+    Iter it = {src, pos->u.i, n};
+    Value *e = ops_iter_next(&it);
+    if (e) val_attr_set(self, "pos", val_int(it.i));
+    else dict_del(&self->u.obj.attrs, "src");
+    return e;
+}
 
 bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     it->src = NULL;
@@ -728,6 +877,11 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
         if (v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
         it->n = v->u.t->shape[0];
         break;
+    case V_OBJECT:
+        if (!ops_is_iterator(v)) goto not_iterable;
+        it->n = INT64_MAX;
+        break;
+    not_iterable:
     default:
         rt_error(I, "'%s' object is not iterable", val_type_name(v));
         return false;
@@ -751,6 +905,7 @@ Value *ops_iter_next(Iter *it) {
         IndexItem item = {.kind = IX_INT, .i = i};
         return val_tensor(ten_index_get(s->u.t, &item, 1));
     }
+    case V_OBJECT: return ops_iterator_next(s);
     default: return NULL;
     }
 }

@@ -424,13 +424,17 @@ void dict_set(Dict *d, const char *key, Value *v) {
 bool dict_del(Dict *d, const char *key) {
     int i = find_str(d, key, strlen(key));
     if (i < 0) return false;
+    dict_del_at(d, i);
+    return true;
+}
+
+void dict_del_at(Dict *d, int i) {
     val_decref(d->keys[i]);
     val_decref(d->vals[i]);
     memmove(d->keys + i, d->keys + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
     memmove(d->vals + i, d->vals + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
     d->n--;
     if (d->index) index_build(d);     /* the places after i moved */
-    return true;
 }
 Value *val_attr_get(Value *obj, const char *name) { return dict_get(&obj->u.obj.attrs, name); }
 void val_attr_set(Value *obj, const char *name, Value *v) { dict_set(&obj->u.obj.attrs, name, v); }
