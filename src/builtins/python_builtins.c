@@ -346,7 +346,7 @@ static Value *bi_reversed(Interp *I, Args *a) {
  * they are made (f runs then, in Python's order), not when they are consumed. */
 static Value *bi_map(Interp *I, Args *a) {
     if (!args_check(I, a, -1, NO_KW)) return NULL;
-    if (a->npos < 2) return rt_error(I, "map() must have at least two arguments: map(function, iterable, ...)");
+    if (a->npos < 2) return rt_error(I, "map() must have at least two arguments. (map(function, iterable, ...))");
     int nl = a->npos - 1;
     Value **lists = xcalloc((size_t)nl, sizeof(Value *)), *out = NULL;
     int64_t n = INT64_MAX;
@@ -375,7 +375,7 @@ done:
 
 static Value *bi_filter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_error(I, "filter expected 2 arguments, got %d: filter(function or None, iterable)", a->npos);
+    if (a->npos != 2) return rt_error(I, "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     Value *out = val_list(0);
@@ -402,13 +402,13 @@ static Value *bi_iter(Interp *I, Args *a) {
 
 static Value *bi_next(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0: next(iterator) or next(iterator, default)");
+    if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
     if (!ops_is_iterator(a->pos[0]))
         return rt_error(I, "'%s' object is not an iterator (iter(x) makes one)", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(a->pos[0]);
     if (e) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
-    return rt_error(I, "StopIteration: the iterator is exhausted (next(it, default) returns default instead)");
+    return rt_error(I, "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
 }
 
 /* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
@@ -420,7 +420,7 @@ static Value *bi_divmod(Interp *I, Args *a) {
         return rt_error(I, "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
                         x->kind == V_TENSOR || y->kind == V_TENSOR ? " (for tensors: torch.div(a, b, rounding_mode='floor') and torch.remainder(a, b))" : "");
     if (val_as_double(y) == 0)
-        return rt_error(I, "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod(): division by zero" : "integer division or modulo by zero");
+        return rt_error(I, "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod() (a division by zero)" : "integer division or modulo by zero");
     Value *q = ops_binary(I, AOP_FLOORDIV, x, y), *r = q ? ops_binary(I, AOP_MOD, x, y) : NULL;
     if (!r) { val_decref(q); return NULL; }
     Value *t = val_tuple(2);

@@ -4,7 +4,7 @@ marked `<!-- reference: pytorch -->` is run by Python as at its interactive prom
 match the expected output written in the file (numbers to the precision written there, as attn --check does).
 So the expected text is PyTorch's, not attn's. Where PyTorch raises, the step's first expected line must be
 "error: " and PyTorch's exact message, optionally followed by attn's hint in parentheses (attn's source line and
-caret under it follow and are not compared).
+caret under it follow and are not compared); Python's `KeyError: K` is attn's "key K is not in the dict".
 
 usage: torch_transcript.py [--write] FILE...
   --write   fill the expected output from PyTorch (for a new transcript; review before committing)
@@ -79,6 +79,8 @@ def raised(actual):
     if not actual.startswith("PYTORCH RAISED: "):
         return None
     line = actual[len("PYTORCH RAISED: "):].strip()
+    if line.startswith("KeyError: "):          # attn words Python's `KeyError: 1` as its lookups do
+        return f"key {line[len('KeyError: '):]} is not in the dict"
     return line.split(": ", 1)[1] if ": " in line else line
 
 
