@@ -34,8 +34,8 @@ typedef struct Iter { Value *src; int64_t i, n; } Iter;
 bool ops_iter_begin(Interp *I, Value *v, Iter *it);
 Value *ops_iter_next(Iter *it);          /* NULL at the end */
 void ops_iter_end(Iter *it);
-/* Python 3's single-pass iterators: ops_iterator(I, kind, src) walks src once ("map"/"filter": src is the list of
- * results, computed by the caller; NULL kind: iter(src), src itself when it is an iterator already; NULL with an error
+/* Python 3's single-pass iterators: ops_iterator(I, kind, src) walks src once ("map", "filter", "zip" ...: src is
+ * the list of results, computed by the caller; NULL kind: iter(src), src itself when it is an iterator already; NULL with an error
  * when src is not iterable). ops_iterator_next gives the next item (new reference) or NULL when exhausted. */
 bool ops_is_iterator(const Value *v);
 Value *ops_iterator(Interp *I, const char *kind, Value *src);

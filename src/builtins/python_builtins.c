@@ -145,6 +145,14 @@ static Value *bi_dict(Interp *I, Args *a) {
     return d;
 }
 
+/* A list of results handed out as Python 3's single-pass iterator of that kind (zip, map ...); takes l. */
+static Value *as_iterator(Interp *I, const char *kind, Value *l) {
+    if (!l) return NULL;
+    Value *it = ops_iterator(I, kind, l);
+    val_decref(l);
+    return it;
+}
+
 static Value *bi_enumerate(Interp *I, Args *a) {
     static const char *const kw[] = {"iterable", "start", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
@@ -160,7 +168,7 @@ static Value *bi_enumerate(Interp *I, Args *a) {
         val_seq_set(t, 1, val_incref(l->u.seq.items[i]));
         val_seq_set(l, i, t);
     }
-    return l;
+    return as_iterator(I, "enumerate", l);
 }
 
 static Value *bi_zip(Interp *I, Args *a) {
@@ -180,7 +188,7 @@ static Value *bi_zip(Interp *I, Args *a) {
     }
     for (int i = 0; i < a->npos; i++) val_decref(lists[i]);
     free(lists);
-    return r;
+    return as_iterator(I, "zip", r);
 }
 
 /* key(x) for min, max and sorted: x itself (a new reference) when there is no key; NULL with an error set. */
@@ -339,11 +347,12 @@ static Value *bi_reversed(Interp *I, Args *a) {
         l->u.seq.items[i] = l->u.seq.items[j];
         l->u.seq.items[j] = t;
     }
-    return l;
+    Value *src = a->pos[0];
+    return as_iterator(I, src->kind == V_LIST ? "list_reverseiterator" : src->kind == V_RANGE ? "range_iterator" : "reversed", l);
 }
 
-/* map(f, *iterables) and filter(f, iterable) of Python 3: single-pass iterators. attn computes their items when
- * they are made (f runs then, in Python's order), not when they are consumed. */
+/* map(f, *iterables) and filter(f, iterable) of Python 3: single-pass iterators (as zip, enumerate, reversed). attn
+ * computes their items when they are made (f runs then, in Python's order), not when they are consumed. */
 static Value *bi_map(Interp *I, Args *a) {
     if (!args_check(I, a, -1, NO_KW)) return NULL;
     if (a->npos < 2) return rt_error(I, "map() must have at least two arguments. (map(function, iterable, ...))");
@@ -367,10 +376,7 @@ static Value *bi_map(Interp *I, Args *a) {
 done:
     for (int i = 0; i < nl; i++) val_decref(lists[i]);
     free(lists);
-    if (!out) return NULL;
-    Value *it = ops_iterator(I, "map", out);
-    val_decref(out);
-    return it;
+    return as_iterator(I, "map", out);
 }
 
 static Value *bi_filter(Interp *I, Args *a) {
@@ -388,9 +394,7 @@ static Value *bi_filter(Interp *I, Args *a) {
         if (keep) val_list_append(out, val_incref(x));
     }
     val_decref(l);
-    Value *it = ops_iterator(I, "filter", out);
-    val_decref(out);
-    return it;
+    return as_iterator(I, "filter", out);
 }
 
 static Value *bi_iter(Interp *I, Args *a) {
@@ -749,8 +753,8 @@ const Builtin bi_python[] = {
     {"list", bi_list, "list(iterable)", "A list of the items.", "", 0},
     {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0},
     {"dict", bi_dict, "dict(key=value, ...)", "A dictionary.", "", 0},
-    {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "(index, item) pairs.", "", 0},
-    {"zip", bi_zip, "zip(a, b, ...)", "Tuples of items taken in step.", "", 0},
+    {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0},
+    {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0},
     {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0},
     {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0},
@@ -763,7 +767,7 @@ const Builtin bi_python[] = {
     {"iter", bi_iter, "iter(iterable)", "An iterator over the items: next(it) gives them one by one.", "", 0},
     {"next", bi_next, "next(iterator, default)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0},
     {"divmod", bi_divmod, "divmod(a, b)", "(a // b, a % b) for numbers.", "", 0},
-    {"reversed", bi_reversed, "reversed(iterable)", "The items in reverse order, as a list.", "", 0},
+    {"reversed", bi_reversed, "reversed(iterable)", "An iterator of the items in reverse order.", "", 0},
     {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},
     {"type", bi_type, "type(x)", "The name of x's type.", "", 0},
     {"any", bi_any, "any(iterable)", "True if any item is true.", "", 0},

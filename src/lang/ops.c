@@ -795,7 +795,7 @@ Value *ops_len(Interp *I, Value *v) {
 
 /* ---- iteration ---- */
 
-/* Python 3's single-pass iterators (map, filter, iter(x)): a built-in object whose attrs hold "src" (what it walks:
+/* Python 3's single-pass iterators (map, filter, zip, enumerate, reversed, iter(x)): a built-in object whose attrs hold "src" (what it walks:
  * the iterable given to iter(), or the list map/filter computed) and "pos" (how many items it gave). They are hidden:
  * the object shows no attributes, and "src" is dropped once the iterator is exhausted (it stays exhausted). */
 static void iterator_repr(StrBuf *out, Value *self, int depth) {
@@ -814,6 +814,7 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
 static const ObjClass iterator_classes[] = {
     ITERATOR_CLASS("map"), ITERATOR_CLASS("filter"), ITERATOR_CLASS("list_iterator"), ITERATOR_CLASS("tuple_iterator"),
     ITERATOR_CLASS("str_ascii_iterator"), ITERATOR_CLASS("range_iterator"), ITERATOR_CLASS("dict_keyiterator"),
+    ITERATOR_CLASS("zip"), ITERATOR_CLASS("enumerate"), ITERATOR_CLASS("reversed"), ITERATOR_CLASS("list_reverseiterator"),
 };
 #define N_ITERATOR_CLASSES (int)(sizeof iterator_classes / sizeof iterator_classes[0])
 
