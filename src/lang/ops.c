@@ -480,6 +480,49 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
 }
 
+/* x[a:b] = iterable (Python's list slice assignment): with step 1 the slice is replaced by the items, however many;
+ * with another step there must be as many items as the slice picks. The items are read before the list changes, so
+ * x[:] = x and x[1:] = reversed(x) work as in Python. */
+static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
+    int64_t a, step, cnt, n = obj->u.seq.n;
+    if (!slice_span(I, n, sl, &a, &step, &cnt)) return -1;
+    Value *src = ops_to_list(I, v);
+    if (!src) {
+        if (strstr(interp_error_msg(I), "is not iterable")) {      /* Python's words for x[0:1] = 5 */
+            interp_clear_error(I);
+            rt_error(I, step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
+        }
+        return -1;
+    }
+    int64_t m = src->u.seq.n;
+    if (step != 1) {
+        if (m != cnt) {
+            rt_error(I, "attempt to assign sequence of size %lld to extended slice of size %lld", (long long)m, (long long)cnt);
+            val_decref(src);
+            return -1;
+        }
+        for (int64_t k = 0; k < cnt; k++) val_seq_set(obj, a + k * step, val_incref(src->u.seq.items[k]));
+        val_decref(src);
+        return 0;
+    }
+    /* step 1: items [a, a + cnt) give way to src's m items (cnt is 0 when the stop is before the start: an insertion) */
+    Value *nl = val_list(0);
+    for (int64_t i = 0; i < a; i++) val_list_append(nl, val_incref(obj->u.seq.items[i]));
+    for (int64_t k = 0; k < m; k++) val_list_append(nl, val_incref(src->u.seq.items[k]));
+    for (int64_t i = a + cnt; i < n; i++) val_list_append(nl, val_incref(obj->u.seq.items[i]));
+    Value **items = obj->u.seq.items;            /* obj takes nl's items; nl, released, takes the old ones along */
+    int64_t on = obj->u.seq.n, ocap = obj->u.seq.cap;
+    obj->u.seq.items = nl->u.seq.items;
+    obj->u.seq.n = nl->u.seq.n;
+    obj->u.seq.cap = nl->u.seq.cap;
+    nl->u.seq.items = items;
+    nl->u.seq.n = on;
+    nl->u.seq.cap = ocap;
+    val_decref(nl);
+    val_decref(src);
+    return 0;
+}
+
 int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
     if (obj->kind == V_TENSOR) {
         IndexItem items[2 * TEN_MAX_DIMS];
@@ -498,6 +541,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         ten_free(tv);
         return rc;
     }
+    if (obj->kind == V_LIST && index->kind == V_SLICE) return list_set_slice(I, obj, index, v);
     if (obj->kind == V_LIST) {
         int64_t i, len = obj->u.seq.n;
         if (!index_int(I, index, &i)) return -1;
