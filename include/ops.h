@@ -31,6 +31,8 @@ Value *ops_item(Value *v);
 
 /* Iteration over lists, tuples, strings, ranges, dict keys, tensors (along dim 0) and the iterators below. */
 typedef struct Iter { Value *src; int64_t i, n; } Iter;
+/* Whether v is of a kind that can be iterated (a 0-d tensor is, and fails with its own message, as in PyTorch). */
+bool ops_is_iterable(const Value *v);
 bool ops_iter_begin(Interp *I, Value *v, Iter *it);
 Value *ops_iter_next(Iter *it);          /* NULL at the end */
 void ops_iter_end(Iter *it);

@@ -339,12 +339,9 @@ static Value *lookup_name(Interp *I, Node *n) {
 static int assign(Interp *I, Node *target, Value *v);
 
 static int unpack(Interp *I, Node *target, Value *v) {
-    Value *items = ops_to_list(I, v);
+    Value *items = ops_is_iterable(v) ? ops_to_list(I, v) : NULL;
     if (!items) {
-        if (strstr(interp_error_msg(I), "object is not iterable")) {      /* Python's words for a, b = 1 */
-            interp_clear_error(I);
-            rt_error(I, "cannot unpack non-iterable %s object", val_type_name(v));
-        }
+        if (!interp_failed(I)) rt_error(I, "cannot unpack non-iterable %s object", val_type_name(v));   /* Python's words for a, b = 1 */
         at(I, target);
         return -1;
     }

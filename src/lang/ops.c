@@ -486,14 +486,12 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
 static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
     int64_t a, step, cnt, n = obj->u.seq.n;
     if (!slice_span(I, n, sl, &a, &step, &cnt)) return -1;
-    Value *src = ops_to_list(I, v);
-    if (!src) {
-        if (strstr(interp_error_msg(I), "is not iterable")) {      /* Python's words for x[0:1] = 5 */
-            interp_clear_error(I);
-            rt_error(I, step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
-        }
+    if (!ops_is_iterable(v)) {                                   /* Python's words for x[0:1] = 5 */
+        rt_error(I, step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
         return -1;
     }
+    Value *src = ops_to_list(I, v);
+    if (!src) return -1;
     int64_t m = src->u.seq.n;
     if (step != 1) {
         if (m != cnt) {
@@ -902,9 +900,21 @@ Value *ops_iterator_next(Value *self) {
     return e;
 }
 
+bool ops_is_iterable(const Value *v) {
+    switch (v->kind) {
+    case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_TENSOR: return true;
+    case V_OBJECT: return ops_is_iterator(v);
+    default: return false;
+    }
+}
+
 bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     it->src = NULL;
     it->i = 0;
+    if (!ops_is_iterable(v)) {
+        rt_error(I, "'%s' object is not iterable", val_type_name(v));
+        return false;
+    }
     switch (v->kind) {
     case V_RANGE: {
         uint64_t n = val_range_count(v);
@@ -922,14 +932,9 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
         if (v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
         it->n = v->u.t->shape[0];
         break;
-    case V_OBJECT:
-        if (!ops_is_iterator(v)) goto not_iterable;
+    default:                                  /* an iterator (ops_is_iterable) */
         it->n = INT64_MAX;
         break;
-    not_iterable:
-    default:
-        rt_error(I, "'%s' object is not iterable", val_type_name(v));
-        return false;
     }
     it->src = val_incref(v);
     return true;
