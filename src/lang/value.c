@@ -51,14 +51,9 @@ static bool is_tracked(const Value *v) { return v && v->gc_slot && v->gc_slot <=
 #define VAL_POOL_MAX 512
 static Value *val_pool;               /* linked through u.seq.items */
 static int nval_pool;
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TEN_CHECKS                     /* a sanitizer build (tensor.h) */
 #define VAL_POOLED 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VAL_POOLED 0
-#endif
-#endif
-#ifndef VAL_POOLED
+#else
 #define VAL_POOLED 1
 #endif
 
