@@ -126,11 +126,7 @@ static Value *m_register_buffer(Interp *I, Args *a) {
         val_attr_set(self, "_buffers", val_dict());
         bufs = buffers_of(self);
     }
-    if (!dict_get(bufs, name->u.str.s)) dict_append(bufs, val_str(name->u.str.s), val_bool(persistent));
-    else {
-        for (int i = 0; i < bufs->n; i++)
-            if (!strcmp(bufs->keys[i]->u.str.s, name->u.str.s)) { val_decref(bufs->vals[i]); bufs->vals[i] = val_bool(persistent); }
-    }
+    dict_set(bufs, name->u.str.s, val_bool(persistent));
     val_attr_set(self, name->u.str.s, val_incref(t));
     return val_none();
 }
