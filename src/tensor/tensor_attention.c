@@ -103,9 +103,9 @@ static int64_t *valid_counts(const Tensor *lens, int64_t B, int64_t Q, int64_t K
     return c;
 }
 
-/* The forward of ten_attention, or with v and out_p NULL only the weights (weights then not NULL). False, with
- * the tensor library's error set, when it fails. */
-static bool attention_run(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
+/* The forward of ten_attention, or with v and out_p NULL only the weights (weights then not NULL). What fails
+ * comes back NULL, with the tensor library's error set. */
+static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
                           Tensor **out_p, Tensor **weights) {
     if (weights) *weights = NULL;
     if (out_p) *out_p = NULL;
@@ -113,13 +113,13 @@ static bool attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
         (v && v->shape[2] % heads) || q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] ||
         (v && (k->shape[0] != v->shape[0] || k->shape[1] != v->shape[1]))) {
         ten_fail("attention: queries (B, Q, h*d), keys (B, K, h*d) and values (B, K, h*dv) do not fit together");
-        return false;
+        return;
     }
     int64_t B = q->shape[0], nq = q->shape[1], nk = k->shape[1];
     if (valid_lens && !((valid_lens->ndim == 1 && valid_lens->shape[0] == B) ||
                         (valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == nq))) {
         ten_fail("attention: valid_lens must be (B,) or (B, Q)");
-        return false;
+        return;
     }
     Tensor *tq, *tk, *tv = NULL, *out = NULL, *w = NULL;
     const Tensor *Q = rows_readable(q, &tq), *K = rows_readable(k, &tk), *V = v ? rows_readable(v, &tv) : NULL;
@@ -171,7 +171,6 @@ done:
     }
     if (out_p) *out_p = out;
     if (weights) *weights = w;
-    return ok;
 }
 
 Tensor *ten_attention(const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens, int64_t heads,
