@@ -107,27 +107,23 @@ static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
 
 /* The fixed-order loop: every C[i][j] adds A[i][p] * B[p][j] for p = 0, 1, ... in double (each product of two
  * floats is exact in double) and rounds once. The additions of one row run for all j side by side, so the loop
- * over j vectorises; B is first copied as (k, n) rows when it is transposed or strided. */
+ * over j vectorises (with AVX2, vm_small_gemm_avx2 runs the same sums in blocks); without it B is first copied as
+ * (k, n) rows when it is transposed or strided. */
 static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                        int64_t m, int64_t n, int64_t k, bool bt, float alpha) {
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
-    if (bt && vm_level() >= 1 && m * (k + n) < n * k) {
-        /* few rows of A against many of B (a Linear layer on a few tokens): C transposed = B @ A transposed, the
-         * same products added in the same order, with A (the smaller one) copied as (k, m) rows */
-        float *Ap = malloc(sizeof(float) * (size_t)(k * m)), *Ct = malloc(sizeof(float) * (size_t)(n * m));
-        if (Ap && Ct) {
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t p = 0; p < k; p++) Ap[p * m + i] = A[i * lda + p];
-            if (vm_small_gemm_avx2(B, ldb, Ap, Ct, m, n, m, k, alpha)) {
+    if (vm_level() >= 1) {
+        if (bt && m * (k + n) < n * k) {
+            /* few rows of A against many of B (a Linear layer on a few tokens): C transposed = B @ A transposed, the
+             * same products added in the same order, A (the smaller one) read as the transposed operand */
+            float *Ct = malloc(sizeof(float) * (size_t)(n * m));
+            bool done = Ct && vm_small_gemm_avx2(B, ldb, A, lda, true, Ct, m, n, m, k, alpha);
+            if (done)
                 for (int64_t i = 0; i < m; i++)
                     for (int64_t j = 0; j < n; j++) C[i * ldc + j] = Ct[j * m + i];
-                free(Ap);
-                free(Ct);
-                return;
-            }
-        }
-        free(Ap);
-        free(Ct);
+            free(Ct);
+            if (done) return;
+        } else if (vm_small_gemm_avx2(A, lda, B, ldb, bt, C, ldc, m, n, k, alpha)) return;
     }
 #endif
     double acc_stack[256];
@@ -151,13 +147,6 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
             }
     } else {
         const float *Bp = Bk ? Bk : B;
-#if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
-        if (vm_level() >= 1 && vm_small_gemm_avx2(A, lda, Bp, C, ldc, m, n, k, alpha)) {
-            free(Bk);
-            if (acc != acc_stack) free(acc);
-            return;
-        }
-#endif
         for (int64_t i = 0; i < m; i++) {
             for (int64_t j = 0; j < n; j++) acc[j] = 0;
             for (int64_t p = 0; p < k; p++) {
@@ -188,7 +177,8 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
         int64_t grain = per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1;
         /* below about 256 MFLOP, one block per thread: smaller blocks each pack B again and give OpenBLAS short
          * panels (a 256 x 256 product on two threads ran at half the speed of one block per thread) */
-        int64_t per_thread = (m + par_threads() - 1) / par_threads();
+        int threads = par_threads();
+        int64_t per_thread = (m + threads - 1) / threads;
         if (m * per_row < ((int64_t)1 << 28) && per_thread > grain) grain = per_thread;
         par_for(m, grain, gemm_rows, &g);
         return;

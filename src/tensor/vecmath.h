@@ -52,8 +52,8 @@ float vm_reduce8_avx2(const float *x, int64_t n, int is_max);          /* n >= 8
 void vm_reduce8x4_avx2(const float *x, int64_t stride, int64_t n, int is_max, float out[4]);
 void vm_sub_avx2(const float *x, float m, float *y, int64_t n);
 void vm_stream_copy_avx2(float *dst, const float *src, int64_t n);
-bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                        int64_t k, float alpha);
+bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                        int64_t m, int64_t n, int64_t k, float alpha);
 void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, int64_t ldc, int64_t n, int64_t ncols,
                                  int64_t k, float alpha);
 void vm_scale_avx2(float *y, float s, int64_t n);

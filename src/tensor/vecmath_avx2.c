@@ -190,7 +190,7 @@ static void small_gemm_rows4(const double *a0, const double *Bd, float *c0, int6
 }
 
 /* The fixed-order small product of tensor_matmul.c: C[i][j] = alpha * (float)(sum over p = 0, 1, ... of
- * A[i][p] * B[p][j], added in double), with Bp the (k, n) rows of B (contiguous, row stride n). Each product of two
+ * A[i][p] * B[p][j], added in double), B read as (k, n) rows ldb apart, or (n, k) rows when bt. Each product of two
  * floats is exact in double, so an FMA adds it exactly as a multiply and an add would, and every sum runs over p in
  * order: the digits are those of the scalar loop, whatever the vector width. Returns false when there is no memory
  * for the double copies (nothing is written then).
@@ -199,15 +199,19 @@ static void small_gemm_rows4(const double *a0, const double *Bd, float *c0, int6
  * 4 rows by 8 columns, keep 8 sums going side by side (an FMA waits about 4 cycles for its previous sum and two issue
  * per cycle), so the FMA units stay busy even when C has only a few columns (a Linear layer on the book's (2, 4, 100)
  * input, computed transposed). */
-bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                        int64_t k, float alpha) {
+bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                        int64_t m, int64_t n, int64_t k, float alpha) {
     double *Ad = malloc(sizeof(double) * (size_t)(8 * k)), *Bd = malloc(sizeof(double) * (size_t)(k * n));
     if (!Ad || !Bd) {
         free(Ad);
         free(Bd);
         return false;
     }
-    to_double(Bp, Bd, k * n);
+    if (bt)                          /* B stored (n, k): its rows become Bd's columns */
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t p = 0; p < k; p++) Bd[p * n + j] = B[j * ldb + p];
+    else
+        for (int64_t p = 0; p < k; p++) to_double(B + p * ldb, Bd + p * n, n);
     bool wide = vm_level() >= 2 && n >= 8;
     for (int64_t i = 0; i < m; i += 8) {
         int64_t rows = m - i < 8 ? m - i : 8, r = 0, j0 = 0;
