@@ -386,9 +386,10 @@ static void ticks(const Figure *f, const Canvas *cv, const double xr[2], const d
     if (!f->logy && ranged && isfinite(ys)) sb_printf(o, "set ytics %.6g\n", ys);
 }
 
-static void place_key(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
+/* Places the key; returns how many text rows it takes above the axes on the dumb terminal (0: none there). */
+static int place_key(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
     int len, n = key_entries(f, &len);
-    if (!n) { sb_puts(o, "unset key\n"); return; }
+    if (!n) { sb_puts(o, "unset key\n"); return 0; }
     bool dumb = is_dumb(cv);
     const char *look = key_look(cv);
     double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv), pw, ph;
@@ -403,22 +404,20 @@ static void place_key(const Figure *f, const Canvas *cv, const double xr[2], con
         /* a line is 1.5 pt wide; a character cell is half a cell each way */
         double mx = dumb ? 0.5 / pw : 2 * pt(cv) / pw, my = dumb ? 0.5 / ph : 2 * pt(cv) / ph;
         for (int c = 0; c < 6; c++)
-            if (!box_hits_data(f, boxes[c], xr, yr, mx, my)) { sb_printf(o, "set key inside %s %s\n", where[c], look); return; }
+            if (!box_hits_data(f, boxes[c], xr, yr, mx, my)) { sb_printf(o, "set key inside %s %s\n", where[c], look); return 0; }
     }
     /* right of wide axes when the key takes at most a third of the width; else above them (gnuplot would put a key
      * below over the x label), in as many columns as fit */
     bool right_ok = kw <= cv->width / 3.0 && (dumb || f->width_in >= 1.3 * f->height_in);
-    if (right_ok) sb_printf(o, "set key outside right top vertical %s\n", look);
-    else {
-        sb_printf(o, "set key outside top center horizontal %s\n", look);
-        /* the dumb terminal's rows: the title, the key's rows (entries of about len + 9 characters side by side), then
-         * the y label's row just above the axes; a smaller top margin put a second key row over the y label */
-        if (dumb) {
-            int per_row = (int)(cv->width / ((len + 9) * cw));
-            if (per_row < 1) per_row = 1;
-            sb_printf(o, "set tmargin %d\n", (f->title ? 1 : 0) + (n + per_row - 1) / per_row + (f->ylabel ? 1 : 0));
-        }
+    if (right_ok) {
+        sb_printf(o, "set key outside right top vertical %s\n", look);
+        return 0;
     }
+    sb_printf(o, "set key outside top center horizontal %s\n", look);
+    if (!dumb) return 0;
+    int per_row = (int)(cv->width / ((len + 9) * cw));      /* entries of about len + 9 characters side by side */
+    if (per_row < 1) per_row = 1;
+    return (n + per_row - 1) / per_row;
 }
 
 /* ---- line plots (d2l.plot) ---- */
@@ -460,7 +459,7 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
          * the top line, as labels so that gnuplot does not put them on one line */
         sb_puts(o, "set label 1 ");
         plot_quote(o, f->ylabel);
-        sb_printf(o, " at graph 0, graph 1 left offset -4,1 noenhanced\nset tmargin %d\n", f->title ? 3 : 2);
+        sb_puts(o, " at graph 0, graph 1 left offset -4,1 noenhanced\n");
         if (f->title) {
             sb_puts(o, "set label 2 ");
             plot_quote(o, f->title);
@@ -483,7 +482,11 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     if (f->equal_axes && !dumb && hx && hy) equal_layout(f, cv, xr, yr, o);
     else {
         if (f->equal_axes) sb_puts(o, "set size ratio -1\n");
-        place_key(f, cv, xr, yr, hx && hy, o);
+        int key_rows = place_key(f, cv, xr, yr, hx && hy, o);
+        /* the dumb terminal's rows above the axes: the title, the key's rows, then the y label's row just above the
+         * axes (with a row for the label's offset when the key is not there); fewer put a key row over the label */
+        if (dumb && (f->ylabel || key_rows))
+            sb_printf(o, "set tmargin %d\n", (f->title ? 1 : 0) + (f->ylabel ? (key_rows > 1 ? key_rows : 1) + 1 : key_rows));
     }
     for (int s = 0; s < f->nseries; s++) {
         const PlotSeries *S = &f->series[s];
