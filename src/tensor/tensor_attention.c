@@ -9,7 +9,9 @@
  * Here a block of queries of one head goes through all four steps while its scores stay in cache, and the heads and
  * blocks are spread over the worker threads. Every number is computed as the book's code computes it in PyTorch:
  * the same products (the same BLAS calls, split by rows only), the same division, and softmax in PyTorch's order
- * (vecmath.c), so the digits are the unfused ones for any thread count.
+ * (vecmath.c), so the digits are the unfused ones for any thread count. Where OpenBLAS would run its SkylakeX
+ * kernels (a CPU with AVX-512), the two products are attn's own (vm_blas_gemm_avx512), with OpenBLAS's bits: Kᵀ and V
+ * of a head are packed once for all its blocks, no zeroing pass before the product, and no packing of the scores.
  *
  * Multi-head attention (§11.5) reads its heads in place: with heads = h, q (B, Q, h*d) holds head j of batch row b
  * in columns j*d .. (j+1)*d - 1, which is what transpose_qkv would copy out as item b*h + j; out (B, Q, h*dv) is
@@ -40,20 +42,31 @@ typedef struct AttnJob {
     float sd;                            /* sqrt(d) in float32, as PyTorch divides by it */
     float alpha;                         /* 1/sd when that is a power of two (multiplying is then dividing), else 1 */
     bool blas_s, blas_o;                 /* the two products' BLAS decision, made for the unsplit product */
+    bool own_s, own_o;                   /* ... and OpenBLAS's SkylakeX bits can come from vm_blas_gemm_avx512 */
     atomic_int failed;                   /* a worker could not get its scratch buffer, or Ctrl-C */
 } AttnJob;
 
 static const float *head_ptr(const HeadMat *m, int64_t b, int64_t h) { return m->base + b * m->bstride + h * m->hcols; }
 
+/* Whether OpenBLAS computes attn's column-major call (M, N, K) on its normal path (interface/gemm.c of 0.3.21 sends
+ * M*N*K <= 100^3 to its small-matrix kernels, which add in another order): vm_blas_gemm_avx512 gives its bits. */
+static bool blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
+
 /* Units [begin, end): unit u is block u % nblocks of head item u / nblocks (item = b * heads + h). */
 static void attn_units(void *ctx, int64_t begin, int64_t end) {
     AttnJob *J = ctx;
-    /* the scores of a block live in a buffer of the thread's own that stays in its L2 */
-    float *scratch = malloc(sizeof(float) * (size_t)(J->block * J->nk));
+    /* the scores of a block live in a buffer of the thread's own that stays in its L2; with the own kernels, Kᵀ and
+     * V of the head packed (once for all the blocks of a head this thread computes) and a tile of the left operand */
+    int64_t nks = J->block * J->nk, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
+    int64_t nvp = J->own_o && J->out ? vm_blas_packed_size(J->dv, J->nk) : 0;
+    int64_t nap = J->own_s || J->own_o ? 12 * (J->d > J->nk ? J->d : J->nk) : 0;
+    float *scratch = malloc(sizeof(float) * (size_t)(nks + nkp + nvp + nap));
     if (!scratch) {
         atomic_store(&J->failed, 1);
         return;
     }
+    float *Kp = scratch + nks, *Vp = Kp + nkp, *Ap = Vp + nvp;
+    int64_t k_item = -1, v_item = -1;                                  /* whose Kᵀ and V are in Kp and Vp */
     for (int64_t u = begin; u < end && !atomic_load(&J->failed); u++) {
         if (ten_interrupted) { atomic_store(&J->failed, 2); break; }
         int64_t item = u / J->nblocks, b = item / J->heads, h = item % J->heads;
@@ -64,7 +77,13 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         float *S = scratch;                                                           /* (rows, nk) */
         float *O = J->out ? J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv : NULL;   /* (rows, dv), row stride heads*dv */
         /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
-        ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s, J->alpha);
+        if (J->own_s && blas_normal_path(J->nk, rows, J->d)) {
+            if (k_item != item) vm_blas_pack_b_avx512(K, J->k.rstride, true, J->nk, J->d, Kp);
+            k_item = item;
+            vm_blas_gemm_avx512(Q, J->q.rstride, Kp, S, J->nk, rows, J->nk, J->d, J->alpha, Ap);
+        } else {
+            ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s, J->alpha);
+        }
         /* pass 2: scale (unless done) and mask each row, then softmax the rows (max subtracted for stability) */
         for (int64_t r = 0; r < rows; r++) {
             float *row = S + r * J->nk;
@@ -76,7 +95,13 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         vm_softmax_rows(S, rows, J->nk);
         if (J->weights) vm_stream_copy(J->weights + (item * J->nq + q0) * J->nk, S, rows * J->nk);
         /* pass 3: O = S V (not when only the weights are asked for) */
-        if (J->out) ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
+        if (J->out && J->own_o && blas_normal_path(J->dv, rows, J->nk)) {
+            if (v_item != item) vm_blas_pack_b_avx512(V, J->v.rstride, false, J->dv, J->nk, Vp);
+            v_item = item;
+            vm_blas_gemm_avx512(S, J->nk, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f, Ap);
+        } else if (J->out) {
+            ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
+        }
     }
     free(scratch);
 }
@@ -148,11 +173,21 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     J.alpha = frexpf(J.sd, &e) == 0.5f ? 1.0f / J.sd : 1.0f;
     J.blas_s = ten_sgemm_wants_blas(nq, nk, J.d);
     J.blas_o = ten_sgemm_wants_blas(nq, J.dv, nk);
+    /* OpenBLAS's SkylakeX products are computed here, faster, with its bits (vecmath.h), on a CPU with AVX-512 */
+    bool own = vm_level() == 2 && ten_blas_is_skylakex() && K->stride[1] < (1 << 26) && (!V || V->stride[1] < (1 << 26));
+    J.own_s = own && J.blas_s;
+    J.own_o = own && J.blas_o && out;
     /* blocks of queries whose scores fit in 1 MiB (half an L2 here): fewer blocks pack K and V fewer times */
     J.block = 262144 / (nk ? nk : 1);
     if (J.block < 16) J.block = 16;
     if (J.block > nq) J.block = nq;
     J.nblocks = (nq + J.block - 1) / J.block;
+    if (J.own_s || J.own_o) {
+        /* the same number of blocks, each a whole number of the kernel's 12-row tiles (but the last) */
+        J.block = ((nq + J.nblocks - 1) / J.nblocks + 11) / 12 * 12;
+        if (J.block > nq) J.block = nq;
+        J.nblocks = (nq + J.block - 1) / J.block;
+    }
     /* threads only when a unit is worth waking one: about 2 MFLOP */
     int64_t flops = 2 * J.block * nk * (J.d + J.dv);
     par_for(B * heads * J.nblocks, flops >= (1 << 21) ? 1 : (1 << 21) / (flops + 1) + 1, attn_units, &J);

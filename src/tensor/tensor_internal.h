@@ -21,4 +21,7 @@ bool ten_has_internal_overlap(const Tensor *t);
 bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k);
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha);
+/* Whether the OpenBLAS that was loaded runs its SkylakeX kernels (false before it is loaded, or for another BLAS):
+ * then vm_blas_gemm_avx512 (vecmath.h) gives its bits. */
+bool ten_blas_is_skylakex(void);
 #endif

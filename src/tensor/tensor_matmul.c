@@ -76,6 +76,12 @@ void ten_blas_describe(char *out, size_t n) {
     else snprintf(out, n, "%s, %s kernels, 1 thread per call", blas_config(), blas_corename());
 }
 
+bool ten_blas_is_skylakex(void) {
+    static int is = -1;                 /* set once, on the main thread (attention asks before its workers start) */
+    if (is < 0 && blas_state) is = blas_state == 1 && blas_corename && strcmp(blas_corename(), "SkylakeX") == 0;
+    return is == 1;
+}
+
 #define DEFAULT_BLAS_THRESHOLD (64 * 64 * 64)
 static int64_t blas_threshold = DEFAULT_BLAS_THRESHOLD;   /* m*n*k at or above which BLAS is used */
 /* flops < 0 restores the default. */

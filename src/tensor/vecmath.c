@@ -166,3 +166,13 @@ void vm_stream_copy(float *dst, const float *src, int64_t n) {
 #endif
     memcpy(dst, src, sizeof(float) * (size_t)n);
 }
+
+/* driver/level3/level3.c of OpenBLAS 0.3.21 with SkylakeX's sgemm GEMM_Q 448 and GEMM_UNROLL_M 16: a whole block of
+ * 448 while at least two are left, the rest in one block, or two halves rounded up to 16 when it is over 448. */
+int64_t vm_blas_kblock(int64_t rem) {
+    if (rem >= 2 * 448) return 448;
+    if (rem > 448) return (rem / 2 + 15) / 16 * 16;
+    return rem;
+}
+
+int64_t vm_blas_packed_size(int64_t n, int64_t k) { return (n + 31) / 32 * 32 * k; }

@@ -57,4 +57,20 @@ bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *B, int64_t ldb
 void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, int64_t ldc, int64_t n, int64_t ncols,
                                  int64_t k, float alpha);
 void vm_scale_avx2(float *y, float s, int64_t n);
+
+/* The large products of attention (§11.3.3) with the bits of OpenBLAS 0.3.21's SkylakeX sgemm on its normal path
+ * (attn's column-major call with M*N*K > 100^3; below that OpenBLAS takes its small-matrix kernels):
+ *   C (m, n) = alpha * A (m, k) · B, B given packed by vm_blas_pack_b, rows of A and C lda and ldc apart.
+ * Each C element is summed as OpenBLAS sums it: k in the blocks vm_blas_kblock gives; within a block one float
+ * accumulator, +0 first, acc = fma(a_p, b_p, acc) for p in order; after each block C = fma(alpha, acc, C) from
+ * C = +0 (sgemm_beta). tests/unit/test_kernels.c checks this against a scalar loop in that order and OpenBLAS.
+ * vm_blas_gemm_avx512 needs AVX-512F (vm_level() == 2) and scratch Ap of 12 * k floats. */
+int64_t vm_blas_kblock(int64_t rem);           /* the length of the next k block when rem are left */
+int64_t vm_blas_packed_size(int64_t n, int64_t k);   /* floats of B packed */
+/* B (k, n) with rows ldb apart, or when bt B stored (n, k) (B's rows ldb apart), into panels of 32 columns, each
+ * k-major (32 floats per p), the last one padded with zeros (the rows of B that are read have at least k floats, or
+ * n when not bt: B's row stride times 16 must fit in an int). */
+void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp);
+void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                         int64_t k, float alpha, float *Ap);
 #endif

@@ -70,6 +70,99 @@ void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, i
     }
 }
 
+/* ---- the two products of attention (§11.3.3: scores Q Kᵀ (rows, d)·(nk, d)ᵀ; output weights·V (rows, nk)·(nk, dv))
+ * with the bits of OpenBLAS 0.3.21's SkylakeX sgemm (vecmath.h: vm_blas_gemm) ---- */
+
+void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp) {
+    for (int64_t j0 = 0; j0 < n; j0 += 32) {
+        float *panel = Bp + j0 * k;
+        int64_t nr = n - j0 < 32 ? n - j0 : 32;
+        __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+        __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+        if (bt) {
+            /* column p of the panel is element p of 32 rows of B: two gathers (the missing rows read as zeros) */
+            const __m512i step = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+            const __m512i idx = _mm512_mullo_epi32(step, _mm512_set1_epi32((int)ldb));
+            const float *b0 = B + j0 * ldb, *b1 = b0 + 16 * ldb;
+            const __m512 z = _mm512_setzero_ps();
+            for (int64_t p = 0; p < k; p++) {
+                _mm512_storeu_ps(panel + p * 32, _mm512_mask_i32gather_ps(z, m0, idx, b0 + p, 4));
+                _mm512_storeu_ps(panel + p * 32 + 16, m1 ? _mm512_mask_i32gather_ps(z, m1, idx, b1 + p, 4) : z);
+            }
+        } else {
+            for (int64_t p = 0; p < k; p++) {
+                const float *row = B + p * ldb + j0;
+                _mm512_storeu_ps(panel + p * 32, _mm512_maskz_loadu_ps(m0, row));
+                _mm512_storeu_ps(panel + p * 32 + 16, _mm512_maskz_loadu_ps(m1, row + 16));
+            }
+        }
+    }
+}
+
+/* how far ahead (in floats) the packed panel is fetched into L1: 32 steps (4 KiB) ahead of the FMAs */
+#define PF_B 1024
+
+/* A tile of C: 12 rows [mr of them stored] x 32 columns [masks m0, m1 for the two halves], over kc steps of A's
+ * 12 rows a (12, kc), lda apart, and the packed panel b (kc, 32). Each element has one accumulator, +0 to begin
+ * with, and adds a[p] * b[p] by one FMA per step in order, as sgemm_kernel_16x4_skylakex_3.c does (vpxorq, vfmadd231ps); then
+ * C = alpha * acc + C in one rounding (its vfmadd213ps), C being +0 for the first block (sgemm_beta's zeros). */
+static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_t kc, float *c, int64_t ldc, float alpha,
+                             bool first, int mr, __mmask16 m0, __mmask16 m1) {
+    const __m512 z = _mm512_setzero_ps();
+    /* rows 0-2 from a0, 3-5 from a3, ...: four pointers and the stride address all twelve */
+    const float *a0 = a, *a3 = a + 3 * lda, *a6 = a + 6 * lda, *a9 = a + 9 * lda;
+#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define DECL(i) __m512 c##i##a = z, c##i##b = z;
+    ROWS(DECL)
+    for (int64_t p = 0; p < kc; p++, b += 32) {
+        __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+        _mm_prefetch((const char *)(b + PF_B), _MM_HINT_T0);
+        _mm_prefetch((const char *)(b + PF_B + 16), _MM_HINT_T0);
+#define AROW(i) ((i) / 3 == 0 ? a0 : (i) / 3 == 1 ? a3 : (i) / 3 == 2 ? a6 : a9)[p + ((i) % 3) * lda]
+#define STEP(i) { __m512 ai = _mm512_set1_ps(AROW(i)); c##i##a = _mm512_fmadd_ps(ai, b0, c##i##a); c##i##b = _mm512_fmadd_ps(ai, b1, c##i##b); }
+        ROWS(STEP)
+    }
+    const __m512 al = _mm512_set1_ps(alpha);
+#define SAVE(i) if (i < mr) {                                                                             \
+        float *ci = c + i * ldc;                                                                          \
+        __m512 t0 = first ? z : _mm512_maskz_loadu_ps(m0, ci), t1 = first ? z : _mm512_maskz_loadu_ps(m1, ci + 16); \
+        _mm512_mask_storeu_ps(ci, m0, _mm512_fmadd_ps(al, c##i##a, t0));                                  \
+        _mm512_mask_storeu_ps(ci + 16, m1, _mm512_fmadd_ps(al, c##i##b, t1));                             \
+    }
+    ROWS(SAVE)
+#undef ROWS
+#undef DECL
+#undef STEP
+#undef SAVE
+#undef AROW
+}
+
+void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                         int64_t k, float alpha, float *Ap) {
+    for (int64_t i0 = 0; i0 < m; i0 += 12) {
+        int mr = m - i0 < 12 ? (int)(m - i0) : 12;
+        /* A's rows are read in place; the last few rows go through Ap (12, k), zeros below them (never stored) */
+        const float *a = A + i0 * lda;
+        int64_t la = lda;
+        if (mr < 12) {
+            for (int i = 0; i < 12; i++)
+                for (int64_t p = 0; p < k; p++) Ap[i * k + p] = i < mr ? a[i * lda + p] : 0.0f;
+            a = Ap;
+            la = k;
+        }
+        for (int64_t j0 = 0; j0 < n; j0 += 32) {
+            int64_t nr = n - j0 < 32 ? n - j0 : 32;
+            __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+            __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+            const float *bp = Bp + j0 * k;
+            for (int64_t ls = 0, kc; ls < k; ls += kc) {
+                kc = vm_blas_kblock(k - ls);
+                tile12x32(a + ls, la, bp + ls * 32, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
+            }
+        }
+    }
+}
+
 #else
 typedef int vecmath_avx512_unused;   /* ISO C: a translation unit needs one declaration */
 #endif

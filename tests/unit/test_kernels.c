@@ -1,8 +1,9 @@
 /* test_kernels.c - the machinery under the fast kernels: the thread pool hands out every item exactly once for any
  * thread count and grain; SLEEF's 16-wide functions give the bits of the 8-wide ones PyTorch calls (on a CPU with
  * AVX-512); softmax rows sum to 1 and match PyTorch's order on hand-made rows; the fused attention equals the
- * unfused product, softmax and product for 1 and 3 threads. PyTorch itself is the reference in
- * tests/ref/torch_kernels.py. */
+ * unfused product, softmax and product for 1 and 3 threads; attention's own AVX-512 products add up in OpenBLAS's
+ * SkylakeX order (a scalar loop in that order, and OpenBLAS itself where it runs those kernels). PyTorch itself is
+ * the reference in tests/ref/torch_kernels.py. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "tensor.h"
 #include "parallel.h"
 #include "vecmath.h"
+#include "tensor_internal.h"
 
 typedef struct Count { atomic_int *seen; int64_t n; } Count;
 
@@ -193,6 +195,150 @@ static void test_attention_matches_definition(void **state) {
     ten_free(q); ten_free(k); ten_free(v); ten_free(lens);
 }
 
+/* OpenBLAS 0.3.21's SkylakeX sgemm, element by element (driver/level3/level3.c, sgemm_kernel_16x4_skylakex_3.c):
+ * k in blocks (448 while at least 896 are left; over 448, two halves rounded up to 16; else the rest), each block
+ * summed from +0 by one fma per p in order, then C = fma(alpha, block sum, C) from C = +0. */
+static float blas_order(const float *A, int64_t lda, const float *B, int64_t ldb, bool bt, int64_t i, int64_t j,
+                        int64_t k, float alpha) {
+    float c = 0.0f;
+    for (int64_t ls = 0, kc; ls < k; ls += kc) {
+        int64_t rem = k - ls;
+        kc = rem >= 896 ? 448 : rem > 448 ? (rem / 2 + 15) / 16 * 16 : rem;
+        float acc = 0.0f;
+        for (int64_t p = ls; p < ls + kc; p++) acc = fmaf(A[i * lda + p], bt ? B[j * ldb + p] : B[p * ldb + j], acc);
+        c = fmaf(alpha, acc, c);
+    }
+    return c;
+}
+
+/* Values of mixed sign and magnitude, some exact zeros (a product -0 added to +0 must give +0, as in OpenBLAS). */
+static float gemm_sample(void) {
+    uint32_t r = next_u32();
+    if (r % 11 == 0) return (r >> 8) % 2 ? 0.0f : -0.0f;
+    return (float)(((int)(r % 2001) - 1000) * ldexp(1.0, (int)((r >> 12) % 16) - 12)) * 1.1f;
+}
+
+/* vm_blas_gemm_avx512 (attention's products, §11.3.3) is the scalar loop above bit for bit, for every shape at the
+ * edges of its 12 x 32 tiles and of OpenBLAS's k blocks, B plain or transposed, rows strided. */
+static void test_blas_gemm_order(void **state) {
+    (void)state;
+    if (vm_level() < 2) skip();
+    const int64_t ms[] = {1, 12, 13, 26}, ns[] = {1, 31, 32, 33, 64}, ks[] = {1, 3, 64, 448, 449, 500, 897, 2000};
+    const float alphas[] = {1.0f, 0.125f, -0.5f};   /* alpha < 0: C = fma(alpha, +0, +0) must stay +0 */
+    enum { LD = 2010 };
+    float *A = malloc(sizeof(float) * 26 * LD), *B = malloc(sizeof(float) * 2000 * 70);
+    float *C = malloc(sizeof(float) * 26 * 70), *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(64, 2000));
+    float *Ap = malloc(sizeof(float) * 12 * 2000);
+    for (int i = 0; i < 26 * LD; i++) A[i] = gemm_sample();
+    for (int i = 0; i < 2000 * 70; i++) B[i] = gemm_sample();
+    int shapes = 0;
+    for (size_t a = 0; a < sizeof ms / sizeof *ms; a++)
+        for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
+            for (size_t c = 0; c < sizeof ks / sizeof *ks; c++)
+                for (int bt = 0; bt <= 1; bt++) {
+                    int64_t m = ms[a], n = ns[b], k = ks[c], ldb = bt ? k + 1 : n + 3;
+                    float alpha = alphas[shapes++ % 3];
+                    vm_blas_pack_b_avx512(B, ldb, bt, n, k, Bp);
+                    vm_blas_gemm_avx512(A, LD, Bp, C, 70, m, n, k, alpha, Ap);
+                    for (int64_t i = 0; i < m; i++)
+                        for (int64_t j = 0; j < n; j++) {
+                            float r = blas_order(A, LD, B, ldb, bt, i, j, k, alpha);
+                            if (memcmp(&r, &C[i * 70 + j], 4) != 0)
+                                fail_msg("(%lld x %lld) @ (%lld x %lld)%s, alpha %g: C[%lld][%lld] is %a, OpenBLAS's order %a",
+                                         (long long)m, (long long)k, (long long)k, (long long)n, bt ? " transposed" : "",
+                                         (double)alpha, (long long)i, (long long)j, (double)C[i * 70 + j], (double)r);
+                        }
+                }
+    free(A); free(B); free(C); free(Bp); free(Ap);
+}
+
+/* The same kernel against OpenBLAS itself, where OpenBLAS runs its SkylakeX kernels: attention's shapes and ragged
+ * ones, all on OpenBLAS's normal path (m * n * k > 100^3; below, it has small-matrix kernels of another order). */
+static void test_blas_gemm_is_openblas(void **state) {
+    (void)state;
+    if (vm_level() < 2) skip();
+    if (!ten_sgemm_wants_blas(1000, 1000, 1000) || !ten_blas_is_skylakex()) {
+        char what[256];
+        ten_blas_describe(what, sizeof what);
+        print_message("skipped: OpenBLAS's SkylakeX kernels are not what runs here (%s)\n", what);
+        skip();
+    }
+    struct { int64_t m, n, k; bool bt; float alpha; } cases[] = {
+        {264, 1024, 64, true, 0.125f}, {264, 64, 1024, false, 1.0f}, {232, 1024, 64, true, 0.125f},
+        {13, 64, 2000, false, 1.0f}, {100, 33, 897, true, 1.0f}, {30, 100, 449, false, 0.3f}, {47, 77, 896, true, 1.0f},
+        {25, 40, 1100, false, 1.0f}, {120, 97, 100, true, 0.125f}, {1100, 1000, 1, false, -0.5f}, {1000, 1100, 2, true, -0.5f},
+    };
+    par_set_threads(1);                 /* one OpenBLAS call for the whole product */
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, lda = k + 5, ldb = cases[c].bt ? k + 2 : n + 7;
+        float *A = malloc(sizeof(float) * (size_t)(m * lda)), *B = malloc(sizeof(float) * (size_t)(cases[c].bt ? n * ldb : k * ldb));
+        float *C = malloc(sizeof(float) * (size_t)(m * n)), *R = malloc(sizeof(float) * (size_t)(m * n));
+        float *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k)), *Ap = malloc(sizeof(float) * (size_t)(12 * k));
+        for (int64_t i = 0; i < m * lda; i++) A[i] = gemm_sample();
+        for (int64_t i = 0; i < (cases[c].bt ? n * ldb : k * ldb); i++) B[i] = gemm_sample();
+        ten_sgemm_ld(A, lda, B, ldb, R, n, m, n, k, cases[c].bt, true, cases[c].alpha);
+        vm_blas_pack_b_avx512(B, ldb, cases[c].bt, n, k, Bp);
+        vm_blas_gemm_avx512(A, lda, Bp, C, n, m, n, k, cases[c].alpha, Ap);
+        for (int64_t i = 0; i < m * n; i++)
+            if (memcmp(&C[i], &R[i], 4) != 0)
+                fail_msg("(%lld x %lld) @ (%lld x %lld)%s: element %lld is %a, OpenBLAS %a", (long long)m, (long long)k,
+                         (long long)k, (long long)n, cases[c].bt ? " transposed" : "", (long long)i, (double)C[i], (double)R[i]);
+        free(A); free(B); free(C); free(R); free(Bp); free(Ap);
+    }
+    par_set_threads(2);
+}
+
+/* Attention large enough for OpenBLAS (and so, on AVX-512 with SkylakeX kernels, for the own products) equals the
+ * unfused computation: the two products by ten_sgemm_ld (OpenBLAS), the division, the mask and the softmax in
+ * between; d = 48 (the division after the product) and d = 64 (the scale inside it), with and without valid_lens,
+ * for 1 and 2 threads. */
+static void test_large_attention_is_unfused(void **state) {
+    (void)state;
+    enum { B = 2, NQ = 300, NK = 520 };
+    for (int dd = 48; dd <= 64; dd += 16) {
+        int64_t heads = 2, d = dd, dv = 40, qs[3] = {B, NQ, heads * d}, ks[3] = {B, NK, heads * d}, vs[3] = {B, NK, heads * dv};
+        Rng g;
+        rng_seed(&g, (uint64_t)dd);
+        Tensor *q = ten_randn(&g, 3, qs), *k = ten_randn(&g, 3, ks), *v = ten_randn(&g, 3, vs);
+        int64_t two = B;
+        Tensor *lens = ten_new(DT_I64, 1, &two);
+        ten_i64(lens)[0] = 333;
+        ten_i64(lens)[1] = NK;
+        float *S = malloc(sizeof(float) * NQ * NK), *O = malloc(sizeof(float) * NQ * (size_t)dv);
+        float sd = sqrtf((float)d), alpha = d == 64 ? 0.125f : 1.0f;
+        bool blas_s = ten_sgemm_wants_blas(NQ, NK, d), blas_o = ten_sgemm_wants_blas(NQ, dv, NK);
+        assert_true(blas_s && blas_o);                   /* otherwise this would test the small products again */
+        for (int masked = 0; masked <= 1; masked++)
+            for (int threads = 1; threads <= 2; threads++) {
+                par_set_threads(threads);
+                Tensor *w = NULL, *out = ten_attention(q, k, v, masked ? lens : NULL, heads, &w);
+                assert_non_null(out);
+                assert_non_null(w);
+                Tensor *wo = ten_attention_weights(q, k, masked ? lens : NULL, heads);
+                assert_non_null(wo);
+                for (int64_t b = 0; b < B; b++)
+                    for (int64_t h = 0; h < heads; h++) {
+                        int64_t valid = masked ? ten_i64(lens)[b] : NK;
+                        ten_sgemm_ld(ten_f32(q) + b * NQ * heads * d + h * d, heads * d, ten_f32(k) + b * NK * heads * d + h * d,
+                                     heads * d, S, NK, NQ, NK, d, true, blas_s, alpha);
+                        for (int64_t i = 0; i < NQ; i++)
+                            for (int64_t j = 0; j < NK; j++)
+                                S[i * NK + j] = j >= valid ? -1e6f : alpha == 1.0f ? S[i * NK + j] / sd : S[i * NK + j];
+                        for (int64_t i = 0; i < NQ; i++) vm_softmax_row(S + i * NK, S + i * NK, NK);
+                        assert_memory_equal(S, ten_f32(w) + (b * heads + h) * NQ * NK, sizeof(float) * NQ * NK);
+                        assert_memory_equal(S, ten_f32(wo) + (b * heads + h) * NQ * NK, sizeof(float) * NQ * NK);
+                        ten_sgemm_ld(S, NK, ten_f32(v) + b * NK * heads * dv + h * dv, heads * dv, O, dv, NQ, dv, NK, false, blas_o, 1.0f);
+                        for (int64_t i = 0; i < NQ; i++)
+                            assert_memory_equal(O + i * dv, ten_f32(out) + (b * NQ + i) * heads * dv + h * dv, sizeof(float) * (size_t)dv);
+                    }
+                ten_free(out); ten_free(w); ten_free(wo);
+            }
+        par_set_threads(2);
+        free(S); free(O);
+        ten_free(q); ten_free(k); ten_free(v); ten_free(lens);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_par_for_covers_once),
@@ -200,6 +346,9 @@ int main(void) {
         cmocka_unit_test(test_softmax_row),
         cmocka_unit_test(test_small_gemm_is_the_definition),
         cmocka_unit_test(test_attention_matches_definition),
+        cmocka_unit_test(test_blas_gemm_order),
+        cmocka_unit_test(test_blas_gemm_is_openblas),
+        cmocka_unit_test(test_large_attention_is_unfused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
