@@ -26,6 +26,14 @@ const char *builtins_missing(const char *module, const char *name);
 /* type(v) for a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
  * torch.return_types.max, int, float, ... as a class value (new reference); NULL for other kinds. */
 Value *builtins_value_class(const Value *v);
+/* Is b a class in Python (int, map, type, nn.Linear, d2l.MultiHeadAttention ...: attn calls them as functions)?
+ * Then *module (when module is not NULL) is Python's module of the class ("builtins", "torch.nn.modules.linear"):
+ * it prints as <class 'int'>, <class 'torch.nn.modules.linear.Linear'>. */
+bool builtins_type_module(const Builtin *b, const char **module);
+/* type(v), a new reference: the student's class of an instance; the builtin itself for Python's types and attn's
+ * constructors (so type(1) is int, type(nn.Linear(2, 3)) is nn.Linear); else a class value (torch.Tensor,
+ * function, builtin_function_or_method, NoneType ...). */
+Value *builtins_type_of(const Value *v);
 /* Every function name (sorted, for completion and help); count in *n. */
 const Builtin *const *builtins_all(int *n);
 const Builtin *const *builtins_all_methods(int *n);

@@ -29,19 +29,27 @@ Value *ops_len(Interp *I, Value *v);
 /* A 0-dim (or one-element) tensor as a Python number; other values returned as they are (new reference). */
 Value *ops_item(Value *v);
 
-/* Iteration over lists, tuples, strings, ranges, dict keys, tensors (along dim 0) and the iterators below. */
-typedef struct Iter { Value *src; int64_t i, n; } Iter;
+/* Iteration over lists, tuples, strings, ranges, dict keys, tensors (along dim 0) and the iterators below.
+ * ops_iter_next gives the next item (a new reference), or NULL at the end or on an error: the caller tells them
+ * apart with interp_failed(I) (a map's function failed, a dict changed size: Python's RuntimeError). A list is
+ * walked to its length at each step (items appended meanwhile are seen, as in Python). */
+typedef struct Iter { Interp *I; Value *src; int64_t i, n; } Iter;
 /* Whether v is of a kind that can be iterated (a 0-d tensor is, and fails with its own message, as in PyTorch). */
 bool ops_is_iterable(const Value *v);
 bool ops_iter_begin(Interp *I, Value *v, Iter *it);
-Value *ops_iter_next(Iter *it);          /* NULL at the end */
+Value *ops_iter_next(Iter *it);
 void ops_iter_end(Iter *it);
-/* Python 3's single-pass iterators: ops_iterator(I, kind, src) walks src once ("map", "filter", "zip" ...: src is
- * the list of results, computed by the caller; NULL kind: iter(src), src itself when it is an iterator already; NULL with an error
- * when src is not iterable). ops_iterator_next gives the next item (new reference) or NULL when exhausted. */
+/* Python 3's single-pass iterators, lazy as Python's. ops_iter: iter(src) (src itself when it is an iterator
+ * already); ops_reversed: reversed(src) (a tensor gives src.flip(0), as PyTorch's); ops_lazy_iterator: kind "map"
+ * (fn(*one item of each arg)), "filter" (the items of args[0] for which fn, or the item itself when fn is None, is
+ * true), "zip" (tuples of one item of each arg) or "enumerate" ((start + k, item)); fn runs only as items are
+ * consumed. All NULL with Python's error when an argument is not iterable. ops_iterator_next: the next item of an
+ * iterator (new reference), NULL when exhausted or with an error set (interp_failed). */
 bool ops_is_iterator(const Value *v);
-Value *ops_iterator(Interp *I, const char *kind, Value *src);
-Value *ops_iterator_next(Value *it);
+Value *ops_iter(Interp *I, Value *src);
+Value *ops_reversed(Interp *I, Value *src);
+Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *args, int nargs, int64_t start);
+Value *ops_iterator_next(Interp *I, Value *it);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
 #endif

@@ -30,6 +30,7 @@ static Value *first_items(Interp *I, Value *v, int64_t max, bool cut, const char
     Value *l = val_list(0), *e;
     for (int64_t k = 0; k < max && (e = ops_iter_next(&it)); k++) val_list_append(l, e);
     ops_iter_end(&it);
+    if (interp_failed(I)) { val_decref(l); return NULL; }
     return l;
 }
 

@@ -138,21 +138,40 @@ static Value *bi_tuple(Interp *I, Args *a) {
     return l;
 }
 
+/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's. Keys are
+ * stored as d[key] = value stores them (ops_set_index). */
 static Value *bi_dict(Interp *I, Args *a) {
-    if (a->npos > 0) return rt_error(I, "dict() takes keyword arguments only in attn: dict(a=1, b=2)");
+    if (a->npos > 1) return rt_error(I, "dict expected at most 1 argument, got %d", a->npos);
     Value *d = val_dict();
+    if (a->npos == 1) {
+        Value *src = a->pos[0];
+        if (src->kind == V_DICT) {
+            for (int k = 0; k < src->u.dict->n; k++)
+                if (ops_set_index(I, d, src->u.dict->keys[k], src->u.dict->vals[k]) < 0) { val_decref(d); return NULL; }
+        } else {
+            Iter it;
+            if (!ops_iter_begin(I, src, &it)) { val_decref(d); return NULL; }
+            Value *e;
+            for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
+                Value *pair = ops_is_iterable(e) ? ops_to_list(I, e) : NULL;
+                if (!pair && !interp_failed(I)) rt_error(I, "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
+                else if (pair && pair->u.seq.n != 2)
+                    rt_error(I, "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
+                else if (pair) ops_set_index(I, d, pair->u.seq.items[0], pair->u.seq.items[1]);
+                val_decref(pair);
+                val_decref(e);
+                if (interp_failed(I)) break;
+            }
+            ops_iter_end(&it);
+            if (interp_failed(I)) { val_decref(d); return NULL; }
+        }
+    }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
 }
 
-/* A list of results handed out as Python 3's single-pass iterator of that kind (zip, map ...); takes l. */
-static Value *as_iterator(Interp *I, const char *kind, Value *l) {
-    if (!l) return NULL;
-    Value *it = ops_iterator(I, kind, l);
-    val_decref(l);
-    return it;
-}
-
+/* enumerate, zip, map, filter, reversed and iter: Python 3's lazy single-pass iterators (ops_lazy_iterator): nothing
+ * is read from the arguments, and no function runs, until the items are consumed. */
 static Value *bi_enumerate(Interp *I, Args *a) {
     static const char *const kw[] = {"iterable", "start", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
@@ -160,35 +179,12 @@ static Value *bi_enumerate(Interp *I, Args *a) {
     if (!src) return rt_error(I, "enumerate() needs an iterable");
     int64_t start = 0;
     if (st && !arg_int(I, st, "start", &start)) return NULL;
-    Value *l = ops_to_list(I, src);
-    if (!l) return NULL;
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
-        Value *t = val_tuple(2);
-        val_seq_set(t, 0, val_int(start + i));
-        val_seq_set(t, 1, val_incref(l->u.seq.items[i]));
-        val_seq_set(l, i, t);
-    }
-    return as_iterator(I, "enumerate", l);
+    return ops_lazy_iterator(I, "enumerate", NULL, &src, 1, start);
 }
 
 static Value *bi_zip(Interp *I, Args *a) {
     if (!args_check(I, a, -1, NO_KW)) return NULL;
-    Value **lists = xcalloc((size_t)(a->npos ? a->npos : 1), sizeof(Value *));
-    int64_t n = a->npos ? INT64_MAX : 0;
-    for (int i = 0; i < a->npos; i++) {
-        lists[i] = ops_to_list(I, a->pos[i]);
-        if (!lists[i]) { for (int j = 0; j < i; j++) val_decref(lists[j]); free(lists); return NULL; }
-        if (lists[i]->u.seq.n < n) n = lists[i]->u.seq.n;
-    }
-    Value *r = val_list(n);
-    for (int64_t k = 0; k < n; k++) {
-        Value *t = val_tuple(a->npos);
-        for (int i = 0; i < a->npos; i++) val_seq_set(t, i, val_incref(lists[i]->u.seq.items[k]));
-        val_seq_set(r, k, t);
-    }
-    for (int i = 0; i < a->npos; i++) val_decref(lists[i]);
-    free(lists);
-    return as_iterator(I, "zip", r);
+    return ops_lazy_iterator(I, "zip", NULL, a->pos, a->npos, 0);
 }
 
 /* key(x) for min, max and sorted: x itself (a new reference) when there is no key; NULL with an error set. */
@@ -249,7 +245,7 @@ static Value *fold(Interp *I, Args *a, int which) {
         val_decref(x);
     }
     val_decref(kacc);
-    if (failed) {
+    if (failed || interp_failed(I)) {
         val_decref(acc);
         ops_iter_end(&it);
         val_decref(l);
@@ -340,68 +336,26 @@ static Value *bi_sorted(Interp *I, Args *a) {
 
 static Value *bi_reversed(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "reversed() takes exactly one argument") : NULL;
-    Value *l = ops_to_list(I, a->pos[0]);
-    if (!l) return NULL;
-    for (int64_t i = 0, j = l->u.seq.n - 1; i < j; i++, j--) {
-        Value *t = l->u.seq.items[i];
-        l->u.seq.items[i] = l->u.seq.items[j];
-        l->u.seq.items[j] = t;
-    }
-    Value *src = a->pos[0];
-    return as_iterator(I, src->kind == V_LIST ? "list_reverseiterator" : src->kind == V_RANGE ? "range_iterator" : "reversed", l);
+    return ops_reversed(I, a->pos[0]);
 }
 
-/* map(f, *iterables) and filter(f, iterable) of Python 3: single-pass iterators (as zip, enumerate, reversed). attn
- * computes their items when they are made (f runs then, in Python's order), not when they are consumed. */
 static Value *bi_map(Interp *I, Args *a) {
     if (!args_check(I, a, -1, NO_KW)) return NULL;
     if (a->npos < 2) return rt_error(I, "map() must have at least two arguments. (map(function, iterable, ...))");
-    int nl = a->npos - 1;
-    Value **lists = xcalloc((size_t)nl, sizeof(Value *)), *out = NULL;
-    int64_t n = INT64_MAX;
-    for (int i = 0; i < nl; i++) {
-        if (!(lists[i] = ops_to_list(I, a->pos[i + 1]))) goto done;
-        if (lists[i]->u.seq.n < n) n = lists[i]->u.seq.n;
-    }
-    out = val_list(0);
-    for (int64_t k = 0; k < n; k++) {
-        Value **argv = xmalloc(sizeof(Value *) * (size_t)nl);
-        for (int i = 0; i < nl; i++) argv[i] = lists[i]->u.seq.items[k];
-        Args fa = {argv, nl, NULL, NULL, 0, NULL, NULL};
-        Value *r = interp_call(I, a->pos[0], &fa);
-        free(argv);
-        if (!r) { val_decref(out); out = NULL; goto done; }
-        val_list_append(out, r);
-    }
-done:
-    for (int i = 0; i < nl; i++) val_decref(lists[i]);
-    free(lists);
-    return as_iterator(I, "map", out);
+    return ops_lazy_iterator(I, "map", a->pos[0], a->pos + 1, a->npos - 1, 0);
 }
 
 static Value *bi_filter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos != 2) return rt_error(I, "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
-    Value *l = ops_to_list(I, a->pos[1]);
-    if (!l) return NULL;
-    Value *out = val_list(0);
-    for (int64_t k = 0; k < l->u.seq.n; k++) {
-        Value *x = l->u.seq.items[k], *r = key_of(I, a->pos[0], x);
-        bool ok = r != NULL, keep = ok && val_truthy(r, &ok);
-        if (r && !ok) rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (filter keeps the items whose value is true)");
-        val_decref(r);
-        if (!ok) { val_decref(out); val_decref(l); return NULL; }
-        if (keep) val_list_append(out, val_incref(x));
-    }
-    val_decref(l);
-    return as_iterator(I, "filter", out);
+    return ops_lazy_iterator(I, "filter", a->pos[0], a->pos + 1, 1, 0);
 }
 
 static Value *bi_iter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos == 2) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
     if (a->npos != 1) return rt_error(I, "iter expected 1 argument, got %d", a->npos);
-    return ops_iterator(I, NULL, a->pos[0]);
+    return ops_iter(I, a->pos[0]);
 }
 
 static Value *bi_next(Interp *I, Args *a) {
@@ -409,8 +363,8 @@ static Value *bi_next(Interp *I, Args *a) {
     if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
     if (!ops_is_iterator(a->pos[0]))
         return rt_error(I, "'%s' object is not an iterator (iter(x) makes one)", val_type_name(a->pos[0]));
-    Value *e = ops_iterator_next(a->pos[0]);
-    if (e) return e;
+    Value *e = ops_iterator_next(I, a->pos[0]);
+    if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
     return rt_error(I, "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
 }
@@ -444,13 +398,9 @@ static Value *bi_format(Interp *I, Args *a) {
 }
 
 static Value *bi_type(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "type() takes exactly one argument");
-    if (a->pos[0]->kind == V_OBJECT && a->pos[0]->u.obj.klass) return val_incref(a->pos[0]->u.obj.klass);   /* a class of the student's */
-    Value *c = builtins_value_class(a->pos[0]);           /* torch.Tensor, torch.Size, int, ... */
-    if (c) return c;
-    char buf[96];
-    snprintf(buf, sizeof buf, "<class '%s'>", val_type_name(a->pos[0]));
-    return val_str(buf);
+    if (a->npos != 1 || a->nkw) return rt_error(I, "type() takes exactly one argument (attn makes no classes with type(name, bases, dict))");
+    Value *t = builtins_type_of(a->pos[0]);
+    return t ? t : rt_error(I, "type(): too many kinds of values for attn to name");
 }
 
 static Value *bi_assert(Interp *I, Args *a) {
@@ -752,7 +702,7 @@ const Builtin bi_python[] = {
     {"repr", bi_repr, "repr(x)", "Text of x, as the prompt shows it.", "", 0},
     {"list", bi_list, "list(iterable)", "A list of the items.", "", 0},
     {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0},
-    {"dict", bi_dict, "dict(key=value, ...)", "A dictionary.", "", 0},
+    {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0},
     {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0},
@@ -762,14 +712,14 @@ const Builtin bi_python[] = {
     {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0},
     {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0},
-    {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable).", "", 0},
+    {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0},
     {"filter", bi_filter, "filter(function or None, iterable)", "An iterator of the items for which function(item) is true.", "", 0},
     {"iter", bi_iter, "iter(iterable)", "An iterator over the items: next(it) gives them one by one.", "", 0},
     {"next", bi_next, "next(iterator, default)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0},
     {"divmod", bi_divmod, "divmod(a, b)", "(a // b, a % b) for numbers.", "", 0},
-    {"reversed", bi_reversed, "reversed(iterable)", "An iterator of the items in reverse order.", "", 0},
+    {"reversed", bi_reversed, "reversed(sequence)", "An iterator of the items in reverse order (of a tensor: X.flip(0), as in PyTorch).", "", 0},
     {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},
-    {"type", bi_type, "type(x)", "The name of x's type.", "", 0},
+    {"type", bi_type, "type(x)", "The class of x: type(1) is int, type(X) is torch.Tensor.", "", 0},
     {"any", bi_any, "any(iterable)", "True if any item is true.", "", 0},
     {"all", bi_all, "all(iterable)", "True if every item is true.", "", 0},
     {"chr", bi_chr_ord, "chr(i)", "The character with code i.", "", 0},

@@ -180,9 +180,9 @@ const char *builtins_missing(const char *module, const char *name) {
 /* One class per qualified name, made on first use and kept, so type(x) == torch.Tensor and isinstance(x,
  * torch.Tensor) compare the same value. New reference. */
 static Value *cached_class(const char *module, const char *name) {
-    static struct { char qual[64]; Value *cls; } cache[48];
+    static struct { char qual[96]; Value *cls; } cache[96];
     static int n;
-    char qual[64];
+    char qual[96];
     snprintf(qual, sizeof qual, "%s.%s", module, name);
     for (int i = 0; i < n; i++) if (!strcmp(cache[i].qual, qual)) return val_incref(cache[i].cls);
     if (n == (int)(sizeof cache / sizeof *cache)) return NULL;
@@ -206,4 +206,49 @@ Value *builtins_value_class(const Value *v) {
     default: return NULL;
     }
     return cached_class(module, name);
+}
+
+/* The builtins that are classes in Python (Python's types, which attn calls as functions, and the constructors of
+ * attn's objects): the builtin's name and home, Python's module of the class, and the name of the ObjClass of
+ * what it makes (NULL: the same as the builtin's). */
+static const struct { const char *name, *home, *module, *objclass; } type_builtins[] = {
+    {"bool", "", "builtins", NULL}, {"int", "", "builtins", NULL}, {"float", "", "builtins", NULL},
+    {"str", "", "builtins", NULL}, {"list", "", "builtins", NULL}, {"tuple", "", "builtins", NULL},
+    {"dict", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
+    {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
+    {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
+    {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},
+    {"Linear", "nn", "torch.nn.modules.linear", NULL}, {"LazyLinear", "nn", "torch.nn.modules.linear", NULL},
+    {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
+    {"MultiHeadAttention", "d2l", "d2l.torch", NULL}, {"PositionalEncoding", "d2l", "d2l.torch", NULL},
+    {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
+};
+#define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])
+
+static int type_builtin_index(const Builtin *b) {
+    char home[64];
+    builtins_home(b, home, sizeof home);
+    for (int i = 0; i < N_TYPE_BUILTINS; i++)
+        if (!strcmp(type_builtins[i].name, b->name) && !strcmp(type_builtins[i].home, home)) return i;
+    return -1;
+}
+
+bool builtins_type_module(const Builtin *b, const char **module) {
+    int i = type_builtin_index(b);
+    if (i >= 0 && module) *module = type_builtins[i].module;
+    return i >= 0;
+}
+
+Value *builtins_type_of(const Value *v) {
+    if (v->kind == V_OBJECT && v->u.obj.klass) return val_incref(v->u.obj.klass);
+    const char *name = v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)) ? "type"
+                     : v->kind == V_OBJECT ? v->u.obj.cls->name : val_type_name(v);
+    for (int i = 0; i < N_TYPE_BUILTINS; i++) {
+        const char *made = type_builtins[i].objclass ? type_builtins[i].objclass : type_builtins[i].name;
+        if (strcmp(made, name) || (v->kind != V_OBJECT && type_builtins[i].home[0])) continue;
+        const Builtin *b = builtins_find(type_builtins[i].name);
+        if (b && type_builtin_index(b) == i) return val_builtin(b);
+    }
+    Value *c = builtins_value_class(v);          /* torch.Tensor, torch.Size ... */
+    return c ? c : cached_class("builtins", name);      /* function, builtin_function_or_method, NoneType ... */
 }

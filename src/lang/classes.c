@@ -504,13 +504,19 @@ static bool is_instance(Value *v, Value *ci) {
             return val_is_module(v);         /* nn.Module itself: attn's built-in modules are modules too */
         return false;
     }
-    if (ci->kind == V_BUILTIN) {
+    if (ci->kind == V_BUILTIN) {             /* int, map, nn.Linear ...: what type(v) answers, and a bool is an int */
         const char *t = ci->u.builtin->name;
-        if (v->kind == V_OBJECT && !v->u.obj.klass) return !strcmp(v->u.obj.cls->name, t);
-        static const struct { const char *name; VKind k; } types[] = {{"int", V_INT}, {"float", V_FLOAT}, {"str", V_STR},
-            {"bool", V_BOOL}, {"list", V_LIST}, {"tuple", V_TUPLE}, {"dict", V_DICT}};
-        for (size_t i = 0; i < sizeof types / sizeof *types; i++)
-            if (!strcmp(t, types[i].name)) return v->kind == types[i].k || (types[i].k == V_INT && v->kind == V_BOOL);
+        if (v->kind == V_OBJECT && !v->u.obj.klass && !strcmp(v->u.obj.cls->name, t)) return true;
+        Value *vt = builtins_type_of(v);
+        bool same = vt && vt->kind == V_BUILTIN && vt->u.builtin == ci->u.builtin;
+        val_decref(vt);
+        bool python_type = builtins_type_module(ci->u.builtin, NULL);
+        /* subclasses of Python's types: bool of int, torch.Size and named tuples of tuple, OrderedDict of dict */
+        if (same || (python_type && ((v->kind == V_BOOL && !strcmp(t, "int")) || (v->kind == V_TUPLE && !strcmp(t, "tuple")) ||
+                                     (v->kind == V_DICT && !strcmp(t, "dict"))))) return true;
+        /* type: classes, and Python's types attn calls as functions */
+        return !strcmp(t, "type") && python_type &&
+               (v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)));
     }
     return false;
 }

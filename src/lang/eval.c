@@ -468,6 +468,7 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
         }
         if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
     }
+    if (rc == 0 && interp_failed(I)) { at(I, cf->kids[1]); rc = -1; }     /* the iterator failed */
     ops_iter_end(&it);
     return rc;
 }
@@ -713,6 +714,7 @@ static int exec_for(Interp *I, Node *n) {
         if (I->signal == SIG_RETURN) break;
     }
     I->loop_depth--;
+    if (rc == 0 && interp_failed(I)) { at(I, n); rc = -1; }     /* the iterator failed: a map's function, a dict resized */
     ops_iter_end(&it);
     return rc;
 }

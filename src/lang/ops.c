@@ -248,7 +248,7 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     bool found = false;
     while (!found && (e = ops_iter_next(&it))) { found = val_equal(e, x); val_decref(e); }
     ops_iter_end(&it);
-    return val_bool(found);
+    return interp_failed(I) ? NULL : val_bool(found);
 }
 
 Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
@@ -552,8 +552,9 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         Dict *d = obj->u.dict;
         int i = dict_find(d, index);
         if (i >= 0) { val_decref(d->vals[i]); d->vals[i] = val_incref(v); return 0; }
-        if (index->kind != V_STR && !val_is_number(index) && index->kind != V_TUPLE) {
-            rt_error(I, "dict keys must be strings, numbers or tuples, not %s", val_type_name(index));
+        if (index->kind != V_STR && !val_is_number(index) && index->kind != V_TUPLE && index->kind != V_NONE &&
+            index->kind != V_DTYPE && index->kind != V_BUILTIN && index->kind != V_CLASS) {
+            rt_error(I, "dict keys must be strings, numbers, tuples, None, dtypes or classes, not %s", val_type_name(index));
             return -1;
         }
         dict_append(d, val_incref(index), val_incref(v));
@@ -837,9 +838,47 @@ Value *ops_len(Interp *I, Value *v) {
 
 /* ---- iteration ---- */
 
-/* Python 3's single-pass iterators (map, filter, zip, enumerate, reversed, iter(x)): a built-in object whose attrs hold "src" (what it walks:
- * the iterable given to iter(), or the list map/filter computed) and "pos" (how many items it gave). They are hidden:
- * the object shows no attributes, and "src" is dropped once the iterator is exhausted (it stays exhausted). */
+/* The length of a sequence as it is now (a list grows and shrinks while it is walked; a range longer than 2**63-1
+ * counts as 2**63-1, more than any loop may run) and its i-th item (a dict's i-th key, a tensor's i-th row), a new
+ * reference; NULL when i is past the end. */
+static int64_t seq_len(const Value *s) {
+    switch (s->kind) {
+    case V_LIST: case V_TUPLE: return s->u.seq.n;
+    case V_STR: return (int64_t)s->u.str.len;
+    case V_DICT: return s->u.dict->n;
+    case V_RANGE: { uint64_t c = val_range_count(s); return c > INT64_MAX ? INT64_MAX : (int64_t)c; }
+    case V_TENSOR: return s->u.t->ndim ? s->u.t->shape[0] : 0;
+    default: return 0;
+    }
+}
+static Value *seq_item(Interp *I, Value *s, int64_t i) {
+    if (i < 0 || i >= seq_len(s)) return NULL;
+    switch (s->kind) {
+    case V_LIST: case V_TUPLE: return val_incref(s->u.seq.items[i]);
+    case V_STR: return val_strn(s->u.str.s + i, 1);
+    case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
+    case V_DICT: return val_incref(s->u.dict->keys[i]);
+    case V_TENSOR: {
+        IndexItem item = {.kind = IX_INT, .i = i};
+        Tensor *row = ten_index_get(s->u.t, &item, 1);
+        return row ? val_tensor(row) : rt_tensor_error(I);
+    }
+    default: return NULL;
+    }
+}
+
+#define DICT_CHANGED "dictionary changed size during iteration"
+
+/* Python 3's single-pass iterators, built-in objects whose state lives in hidden attributes (they show none:
+ * ops_attr_names lists nothing for them and getattr finds nothing):
+ *   iter(x) (list_iterator ...) and reversed(x): "src" (what it walks) and "pos" (the next place, counting down for
+ *     reversed); "size" for a dict (its length when the iterator was made: Python's RuntimeError when it changed).
+ *     "src" is dropped once exhausted, so it stays exhausted.
+ *   map(f, *its), filter(f, it), zip(*its), enumerate(it, start): "fn", "its" (a tuple of the arguments' iterators)
+ *     and, for enumerate, "pos" (the next count).
+ * Nothing is computed before it is asked for (Python's laziness): map's function runs as its items are consumed,
+ * and each step reads one item from each argument, so zip(it, it) pairs neighbours as in Python. */
+typedef enum { IK_SEQ, IK_REVERSED, IK_MAP, IK_FILTER, IK_ZIP, IK_ENUMERATE } IterKind;
 static void iterator_repr(StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
@@ -853,50 +892,142 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
     return -1;
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
-static const ObjClass iterator_classes[] = {
-    ITERATOR_CLASS("map"), ITERATOR_CLASS("filter"), ITERATOR_CLASS("list_iterator"), ITERATOR_CLASS("tuple_iterator"),
-    ITERATOR_CLASS("str_ascii_iterator"), ITERATOR_CLASS("range_iterator"), ITERATOR_CLASS("dict_keyiterator"),
-    ITERATOR_CLASS("zip"), ITERATOR_CLASS("enumerate"), ITERATOR_CLASS("reversed"), ITERATOR_CLASS("list_reverseiterator"),
+enum { IC_LIST, IC_TUPLE, IC_STR, IC_RANGE, IC_DICT, IC_REVERSED, IC_LIST_REV, IC_DICT_REV, IC_RANGE_REV, IC_MAP,
+       IC_FILTER, IC_ZIP, IC_ENUMERATE, N_ITERATOR_CLASSES };
+static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
+    [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
+    [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_RANGE] = ITERATOR_CLASS("range_iterator"),
+    [IC_DICT] = ITERATOR_CLASS("dict_keyiterator"), [IC_REVERSED] = ITERATOR_CLASS("reversed"),
+    [IC_LIST_REV] = ITERATOR_CLASS("list_reverseiterator"), [IC_DICT_REV] = ITERATOR_CLASS("dict_reversekeyiterator"),
+    [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
+    [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
 };
-#define N_ITERATOR_CLASSES (int)(sizeof iterator_classes / sizeof iterator_classes[0])
+static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
+    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
+    [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED, [IC_DICT_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
+    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE,
+};
 
 bool ops_is_iterator(const Value *v) {
     return v->kind == V_OBJECT && v->u.obj.cls >= iterator_classes && v->u.obj.cls < iterator_classes + N_ITERATOR_CLASSES;
 }
 
-Value *ops_iterator(Interp *I, const char *kind, Value *src) {
-    if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
-    if (!kind) {
-        Iter check;
-        if (!ops_iter_begin(I, src, &check)) return NULL;     /* "'int' object is not iterable" */
-        ops_iter_end(&check);
-        kind = src->kind == V_LIST ? "list_iterator" : src->kind == V_STR ? "str_ascii_iterator" :
-               src->kind == V_RANGE ? "range_iterator" : src->kind == V_DICT ? "dict_keyiterator" : "tuple_iterator";
-    }
-    const ObjClass *cls = &iterator_classes[0];
-    for (int i = 0; i < N_ITERATOR_CLASSES; i++) if (!strcmp(iterator_classes[i].name, kind)) cls = &iterator_classes[i];
-    Value *it = val_object(cls);
+/* An iterator of class ic walking src from place pos (forward for IK_SEQ classes, backward for the reversed ones). */
+static Value *walker(int ic, Value *src, int64_t pos) {
+    Value *it = val_object(&iterator_classes[ic]);
     val_attr_set(it, "src", val_incref(src));
-    val_attr_set(it, "pos", val_int(0));
+    val_attr_set(it, "pos", val_int(pos));
+    if (src->kind == V_DICT) val_attr_set(it, "size", val_int(src->u.dict->n));
     return it;
 }
 
-Value *ops_iterator_next(Value *self) {
-    Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos");
-    if (!src || !pos) return NULL;
-    int64_t n = 0;
+Value *ops_iter(Interp *I, Value *src) {
+    if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
+    if (!ops_is_iterable(src)) return rt_error(I, "'%s' object is not iterable", val_type_name(src));
+    if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
+    return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_STR ? IC_STR : src->kind == V_RANGE ? IC_RANGE :
+                  src->kind == V_DICT ? IC_DICT : IC_TUPLE, src, 0);
+}
+
+Value *ops_reversed(Interp *I, Value *src) {
     switch (src->kind) {
-    case V_LIST: case V_TUPLE: n = src->u.seq.n; break;
-    case V_STR: n = (int64_t)src->u.str.len; break;
-    case V_DICT: n = src->u.dict->n; break;
-    case V_RANGE: { uint64_t c = val_range_count(src); n = c > INT64_MAX ? INT64_MAX : (int64_t)c; break; }
-    case V_TENSOR: n = src->u.t->ndim ? src->u.t->shape[0] : 0; break;
-    default: break;
+    case V_RANGE: return walker(IC_RANGE_REV, src, seq_len(src) - 1);     /* Python's type: range_iterator */
+    case V_LIST: return walker(IC_LIST_REV, src, src->u.seq.n - 1);
+    case V_TUPLE: case V_STR: return walker(IC_REVERSED, src, seq_len(src) - 1);
+    case V_DICT: return walker(IC_DICT_REV, src, src->u.dict->n - 1);
+    case V_TENSOR: {       /* PyTorch's Tensor.__reversed__ is flip(0): a tensor, not an iterator */
+        if (src->u.t->ndim == 0) return val_incref(src);
+        Tensor *r = ten_flip(src->u.t, 0);
+        return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    Iter it = {src, pos->u.i, n};
-    Value *e = ops_iter_next(&it);
-    if (e) val_attr_set(self, "pos", val_int(it.i));
-    else dict_del(&self->u.obj.attrs, "src");
+    default: return rt_error(I, "'%s' object is not reversible", val_type_name(src));
+    }
+}
+
+Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *args, int nargs, int64_t start) {
+    Value *its = val_tuple(nargs);
+    for (int i = 0; i < nargs; i++) {
+        Value *it = ops_iter(I, args[i]);
+        if (!it) { val_decref(its); return NULL; }
+        val_seq_set(its, i, it);
+    }
+    int ic = !strcmp(kind, "map") ? IC_MAP : !strcmp(kind, "filter") ? IC_FILTER : !strcmp(kind, "zip") ? IC_ZIP : IC_ENUMERATE;
+    Value *self = val_object(&iterator_classes[ic]);
+    if (fn) val_attr_set(self, "fn", val_incref(fn));
+    val_attr_set(self, "its", its);
+    if (ic == IC_ENUMERATE) val_attr_set(self, "pos", val_int(start));
+    return self;
+}
+
+/* The next item of a walker (iter(x), reversed(x)); NULL at the end or with the dict's RuntimeError. */
+static Value *walker_next(Interp *I, Value *self, bool forward) {
+    Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos"), *size = val_attr_get(self, "size");
+    if (!src) return NULL;
+    if (size && size->u.i != src->u.dict->n) {
+        val_attr_set(self, "size", val_int(-1));            /* stays broken, as Python's */
+        return rt_error(I, DICT_CHANGED);
+    }
+    int64_t i = pos->u.i;
+    Value *e = seq_item(I, src, i);
+    if (e) val_attr_set(self, "pos", val_int(forward ? i + 1 : i - 1));
+    else if (!interp_failed(I)) dict_del(&self->u.obj.attrs, "src");
+    return e;
+}
+
+/* The next item of map, filter, zip or enumerate: one item from each of "its" (the arguments' iterators). */
+static Value *combined_next(Interp *I, Value *self, IterKind kind) {
+    Value *its = val_attr_get(self, "its"), *fn = val_attr_get(self, "fn");
+    int n = (int)its->u.seq.n;
+    if (n == 0) return NULL;                                /* zip() is empty */
+    for (;;) {                                              /* filter: until an item passes */
+        Value *t = val_tuple(n);
+        for (int i = 0; i < n; i++) {
+            Value *e = ops_iterator_next(I, its->u.seq.items[i]);
+            if (!e) { val_decref(t); return NULL; }
+            val_seq_set(t, i, e);
+        }
+        switch (kind) {
+        case IK_ZIP: return t;
+        case IK_ENUMERATE: {
+            Value *pos = val_attr_get(self, "pos"), *r = val_tuple(2);
+            val_seq_set(r, 0, val_incref(pos));
+            val_seq_set(r, 1, val_incref(t->u.seq.items[0]));
+            val_decref(t);
+            val_attr_set(self, "pos", val_int(pos->u.i + 1));
+            return r;
+        }
+        case IK_MAP: {
+            Args fa = {t->u.seq.items, n, NULL, NULL, 0, NULL, NULL};
+            Value *r = interp_call(I, fn, &fa);
+            val_decref(t);
+            return r;
+        }
+        default: {                                          /* IK_FILTER: fn None keeps the true items */
+            Value *x = t->u.seq.items[0], *r = fn->kind == V_NONE ? val_incref(x) : NULL;
+            if (!r) {
+                Args fa = {&x, 1, NULL, NULL, 0, NULL, NULL};
+                r = interp_call(I, fn, &fa);
+            }
+            bool ok = r != NULL, keep = ok && val_truthy(r, &ok);
+            if (r && !ok) rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (filter keeps the items whose value is true)");
+            val_decref(r);
+            Value *out = ok && keep ? val_incref(x) : NULL;
+            val_decref(t);
+            if (out || !ok) return out;
+            if (ten_interrupted) return rt_interrupt(I);
+        }
+        }
+    }
+}
+
+Value *ops_iterator_next(Interp *I, Value *self) {
+    IterKind kind = iterator_kinds[self->u.obj.cls - iterator_classes];
+    if (kind == IK_SEQ || kind == IK_REVERSED) return walker_next(I, self, kind == IK_SEQ);
+    /* map(f, map(f, ...)) nested deeper than calls may be: Python's RecursionError, not a C stack overflow */
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_error(I, "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    I->call_depth++;
+    Value *e = combined_next(I, self, kind);
+    I->call_depth--;
     return e;
 }
 
@@ -909,55 +1040,28 @@ bool ops_is_iterable(const Value *v) {
 }
 
 bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
+    it->I = I;
     it->src = NULL;
     it->i = 0;
     if (!ops_is_iterable(v)) {
         rt_error(I, "'%s' object is not iterable", val_type_name(v));
         return false;
     }
-    switch (v->kind) {
-    case V_RANGE: {
-        uint64_t n = val_range_count(v);
-        it->n = n > INT64_MAX ? INT64_MAX : (int64_t)n;     /* longer than any loop may run */
-        break;
-    }
-    case V_LIST: case V_TUPLE: case V_STR: case V_DICT: {
-        Value *n = ops_len(I, v);
-        if (!n) return false;
-        it->n = n->u.i;
-        val_decref(n);
-        break;
-    }
-    case V_TENSOR:
-        if (v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
-        it->n = v->u.t->shape[0];
-        break;
-    default:                                  /* an iterator (ops_is_iterable) */
-        it->n = INT64_MAX;
-        break;
-    }
+    if (v->kind == V_TENSOR && v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
+    it->n = v->kind == V_OBJECT ? INT64_MAX : seq_len(v);      /* an iterator: as long as it gives items */
     it->src = val_incref(v);
     return true;
 }
 
 Value *ops_iter_next(Iter *it) {
-    if (!it->src || it->i >= it->n) return NULL;
-    int64_t i = it->i++;
     Value *s = it->src;
-    switch (s->kind) {
-    case V_LIST: case V_TUPLE:
-        if (i >= s->u.seq.n) return NULL;     /* the list shrank while iterating */
-        return val_incref(s->u.seq.items[i]);
-    case V_STR: return val_strn(s->u.str.s + i, 1);
-    case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
-    case V_DICT: return i < s->u.dict->n ? val_incref(s->u.dict->keys[i]) : NULL;
-    case V_TENSOR: {
-        IndexItem item = {.kind = IX_INT, .i = i};
-        return val_tensor(ten_index_get(s->u.t, &item, 1));
-    }
-    case V_OBJECT: return ops_iterator_next(s);
-    default: return NULL;
-    }
+    if (!s) return NULL;
+    if (s->kind == V_OBJECT) return ops_iterator_next(it->I, s);
+    if (s->kind == V_DICT && s->u.dict->n != it->n) return rt_error(it->I, DICT_CHANGED);
+    if (s->kind != V_LIST && it->i >= it->n) return NULL;      /* a list: to its length now, as Python's */
+    Value *e = seq_item(it->I, s, it->i);
+    if (e) it->i++;
+    return e;
 }
 
 void ops_iter_end(Iter *it) {
@@ -984,5 +1088,6 @@ Value *ops_to_list(Interp *I, Value *v) {
         }
     }
     ops_iter_end(&it);
+    if (l && interp_failed(I)) { val_decref(l); l = NULL; }      /* the iterator failed (a map's function) */
     return l;
 }
