@@ -20,6 +20,9 @@ Value *ops_object_getattr(Interp *I, Value *obj, const char *name);
 /* Every attribute name obj offers (data attributes and methods), each passed once or more to add(ctx, name): what
  * Tab completes after "obj." and what an attribute error's "did you mean" picks from. */
 void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
+/* obj.name when obj shows it (ops_attr_names lists it) and holds it as a value, read without running anything
+ * (no getattr hook): what completion of "a.b.<Tab>" walks. Borrowed; NULL otherwise (an iterator's hidden state). */
+Value *ops_attr_peek(Value *obj, const char *name);
 int ops_setattr(Interp *I, Value *obj, const char *name, Value *v);
 /* del obj[index] (a list item, a dict entry of any key) and del obj.name (an attribute of an instance of the
  * student's classes, or of the class): 0, or -1 with Python's error (key/attribute missing) or a refusal. */

@@ -42,8 +42,9 @@ void statement_free(Statement *st);
 /* Runs st in S (session_run with the reader's parse). */
 RunStatus repl_run_statement(Session *S, Statement *st, const char *src_name);
 
-/* Runs statements until the end of input or quit. Returns the number of statements that failed. */
-int repl_run(Session *S, LineReader *r, const char *src_name);
+/* Runs statements until the end of input or quit, or, with stop_at_error (a script: a file, attn -c, a pipe), until
+ * the first that fails, as Python runs a script. Returns the number of statements that failed. */
+int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error);
 /* The prompt's word-commands every session understands: help, help NAME, quit, exit. */
 extern const SessionCommand repl_commands[];
 RunStatus repl_cmd_help(Session *S, const char *arg);

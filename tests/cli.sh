@@ -19,10 +19,31 @@ expect_has "unknown option message" "$(cat "$T/err")" "unknown option '--bogus'"
 expect_eq "-c prints a value" "$("$ATTN" -c 'torch.tensor([3, 2])')" "tensor([3, 2])"
 "$ATTN" -c 'x = 1' ; expect_eq "-c success exits 0" "$?" "0"
 "$ATTN" -c 'y = undefined_name' 2>/dev/null; expect_eq "-c failure exits 1" "$?" "1"
-out=$("$ATTN" -c 'a = 1
+# a script (attn -c, a file, a pipe) stops at its first error with exit status 1, as Python's: python3 running the
+# same lines says what to expect
+PY=/usr/bin/python3
+stop='a = 1
+print(a)
 b = zz
-print(a)' 2>"$T/err"); expect_eq "statements after an error still run" "$out" "1"
-expect_has "error names line and column" "$(cat "$T/err")" "-c:2:5: error: name 'zz' is not defined"
+print("not reached", a)'
+want=$($PY -c "$stop" 2>/dev/null); want_rc=$?
+out=$("$ATTN" -c "$stop" 2>"$T/err"); rc=$?
+expect_eq "-c stops at the first error, as python3 -c" "$out" "$want"
+expect_eq "-c: python3's exit status after an error" "$rc" "$want_rc"
+expect_has "error names line and column" "$(cat "$T/err")" "-c:3:5: error: name 'zz' is not defined"
+printf '%s\n' "$stop" > "$T/stop.py"
+out=$("$ATTN" "$T/stop.py" 2>/dev/null); rc=$?
+expect_eq "a file stops at the first error, as python3 FILE" "$out" "$($PY "$T/stop.py" 2>/dev/null)"
+expect_eq "a file: python3's exit status after an error" "$rc" "$want_rc"
+out=$("$ATTN" < "$T/stop.py" 2>/dev/null); rc=$?
+expect_eq "a pipe stops at the first error, as python3 < FILE" "$out" "$($PY < "$T/stop.py" 2>/dev/null)"
+expect_eq "a pipe: python3's exit status after an error" "$rc" "$want_rc"
+printf 'def f(x):\n    return 1 / x\n\nm = map(f, [1, 0])\nprint("made")\nfor y in m:\n    print(y)\nprint("not reached")\n' > "$T/lazy.py"
+expect_eq "map's function fails where its items are consumed, as in python3" "$("$ATTN" "$T/lazy.py" 2>/dev/null)" "$($PY "$T/lazy.py" 2>/dev/null)"
+expect_has "the traceback names the consuming line" "$("$ATTN" "$T/lazy.py" 2>&1 >/dev/null)" "lazy.py:6:1: error: division by zero"
+# dir() at the top of a script: the names it defined and imported, as python3's dir() (less its __dunder__ names)
+printf 'x = 1\ndef g():\n    pass\nclass K:\n    pass\nimport torch\nfrom torch import nn\nimport math\nprint([n for n in dir() if not n.startswith("__")])\n' > "$T/dir.py"
+expect_eq "dir() lists what the script defined, as python3's" "$("$ATTN" "$T/dir.py")" "$($PY "$T/dir.py")"
 # torch.range works as PyTorch's and, as PyTorch does, warns once (on stderr) that it is deprecated
 out=$("$ATTN" -c 'torch.range(1, 3)
 torch.range(0, 1, 0.5)' 2>"$T/err"); expect_eq "torch.range includes its end" "$out" "tensor([1., 2., 3.])
@@ -64,15 +85,15 @@ for f in tests/fuzz/corpus/npy/regress-*; do
     if [ $rc -gt 1 ]; then bad "fuzz regression $f ended with status $rc"; else ok; fi
     case "$out" in *"r.npy:"*) ok ;; *) bad "fuzz regression $f: no message naming the file ($out)" ;; esac
 done
-# at the memory limit even a 0-d tensor (x + 1 makes one of the 1) is refused with a message, never a NULL write
-out=$(ATTN_MEMORY_LIMIT=1M "$ATTN" -c 'x = torch.zeros(262144)
-y = x + 1
-x[0] = True
-x.add(1, alpha=2)
-x.mean(dim=0)
-print("still here")' 2>&1); rc=$?
-expect_has "0-d tensors at the memory limit: a message" "$out" "out of tensor memory: the tensors alive now take 1.00 MiB"
-expect_has "0-d tensors at the memory limit: attn goes on" "$out" "still here"
+# at the memory limit even a 0-d tensor (x + 1 makes one of the 1) is refused with a message, never a NULL write;
+# each in a script of its own (a script stops at its first error)
+for s in 'y = x + 1' 'x[0] = True' 'x.add(1, alpha=2)' 'x.mean(dim=0)'; do
+    out=$(ATTN_MEMORY_LIMIT=1M "$ATTN" -c "x = torch.zeros(262144)
+$s
+print('not reached')" 2>&1); rc=$?
+    expect_has "0-d tensors at the memory limit: $s has a message" "$out" "out of tensor memory: the tensors alive now take 1.00 MiB"
+    expect_eq "0-d tensors at the memory limit: $s stops the script with status 1" "$rc" "1"
+done
 expect_eq "0-d tensors at the memory limit: exit status 1" "$rc" "1"
 ATTN_MEMORY_LIMIT=lots "$ATTN" -c '1' 2>"$T/err"; expect_eq "a bad ATTN_MEMORY_LIMIT exits 2" "$?" "2"
 expect_has "a bad ATTN_MEMORY_LIMIT says how to write it" "$(cat "$T/err")" "write it like 512M or 2G"

@@ -18,12 +18,13 @@ def check(name, ok, detail=""):
 
 
 def run(args, cwd, env=None, limit_fsize=None, timeout=60, stdin=None):
+    """attn --keep-going ...: every statement runs, as at the prompt, so each one's message can be checked."""
     def pre():
         if limit_fsize is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_fsize, limit_fsize))
     e = dict(os.environ, ATTN_PLOT="summary")
     e.update(env or {})
-    return subprocess.run([ATTN] + args, cwd=cwd, env=e, capture_output=True, text=True, timeout=timeout,
+    return subprocess.run([ATTN, "--keep-going"] + args, cwd=cwd, env=e, capture_output=True, text=True, timeout=timeout,
                           preexec_fn=pre, input=stdin)
 
 

@@ -99,7 +99,8 @@ void help_overview(StrBuf *out) {
     list_names(out, all, n, true, 26);
     sb_puts(out, TR("\nTensors and Python:\n"));
     list_names(out, all, n, false, 20);
-    sb_puts(out, TR("\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"));
+    sb_puts(out, TR("\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"
+                    "dir(X) lists everything X offers; dir() lists the names you defined.\n"));
 }
 
 static Value *bi_help(Interp *I, Args *a) {

@@ -369,6 +369,34 @@ static Value *bi_next(Interp *I, Args *a) {
     return rt_error(I, "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
 }
 
+/* dir() and dir(x), Python's: the names defined where it runs (the session's variables at the prompt, the running
+ * function's own inside one), or every attribute and method x offers (ops_attr_names: what Tab completes after "x."); sorted as
+ * Python sorts them, each once. attn's own names (torch, nn, d2l, print ...) are not variables, so dir() shows only
+ * the student's: help lists attn's. */
+static void dir_add(void *ctx, const char *name) { val_list_append((Value *)ctx, val_str(name)); }
+static int by_text(const void *x, const void *y) {
+    return strcmp((*(Value *const *)x)->u.str.s, (*(Value *const *)y)->u.str.s);
+}
+static Value *bi_dir(Interp *I, Args *a) {
+    if (a->npos > 1) return rt_error(I, "dir expected at most 1 argument, got %d", a->npos);
+    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *l = val_list(0);
+    if (a->npos == 1) ops_attr_names(a->pos[0], dir_add, l);
+    else {
+        const Dict *vars = I->frame ? I->frame->scope->vars : &I->globals;   /* a comprehension's own names are not shown */
+        for (int i = 0; i < vars->n; i++) dir_add(l, vars->keys[i]->u.str.s);
+    }
+    qsort(l->u.seq.items, (size_t)l->u.seq.n, sizeof(Value *), by_text);
+    int64_t k = 0;
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *x = l->u.seq.items[i];
+        if (k && !strcmp(l->u.seq.items[k - 1]->u.str.s, x->u.str.s)) val_decref(x);
+        else l->u.seq.items[k++] = x;
+    }
+    l->u.seq.n = k;
+    return l;
+}
+
 /* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
 static Value *bi_divmod(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
@@ -719,6 +747,8 @@ const Builtin bi_python[] = {
     {"divmod", bi_divmod, "divmod(a, b)", "(a // b, a % b) for numbers.", "", 0},
     {"reversed", bi_reversed, "reversed(sequence)", "An iterator of the items in reverse order (of a tensor: X.flip(0), as in PyTorch).", "", 0},
     {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0},
+    {"dir", bi_dir, "dir() / dir(x)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
+     "and methods (for a tensor, every method attn has), as x.<Tab> completes them.", "", 0},
     {"type", bi_type, "type(x)", "The class of x: type(1) is int, type(X) is torch.Tensor.", "", 0},
     {"any", bi_any, "any(iterable)", "True if any item is true.", "", 0},
     {"all", bi_all, "all(iterable)", "True if every item is true.", "", 0},

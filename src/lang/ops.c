@@ -339,6 +339,29 @@ static bool index_int(Interp *I, Value *v, int64_t *out) {
     return false;
 }
 
+/* The place of item `index` in a list, tuple or string seq of length len (a negative index counts from the end):
+ * for reading it (assign false) or for x[i] = v and del x[i] (assign true). false with Python's TypeError for an
+ * index that is not an integer, or its IndexError ("list assignment index out of range") and where the index fell. */
+static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, int64_t *place) {
+    int64_t i, len = seq->kind == V_STR ? (int64_t)seq->u.str.len : seq->u.seq.n;
+    const char *type = seq->kind == V_STR ? "string" : val_type_name(seq);
+    if (index->kind == V_INT) i = index->u.i;
+    else if (index->kind == V_BOOL) i = index->u.b;
+    else if (index->kind == V_TENSOR && index->u.t->ndim == 0 && !ten_is_float(index->u.t->dtype)) i = ten_get_i64(index->u.t, 0);
+    else {
+        if (seq->kind == V_STR) rt_error(I, "string indices must be integers, not '%s'", val_type_name(index));
+        else rt_error(I, "%s indices must be integers or slices, not %s%s", type, val_type_name(index),
+                      index->kind == V_TUPLE ? " (a list of lists is indexed L[i][j]; a tensor T[i, j])" : "");
+        return false;
+    }
+    if (i < -len || i >= len) {
+        rt_error(I, "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
+        return false;
+    }
+    *place = i < 0 ? i + len : i;
+    return true;
+}
+
 static bool slice_part(Interp *I, Value *v, int64_t *out, bool *has) {
     *has = v && v->kind != V_NONE;
     if (!*has) return true;
@@ -453,13 +476,8 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     case V_LIST: case V_TUPLE: case V_STR: {
         if (index->kind == V_SLICE) return seq_slice(I, obj, index);
-        int64_t i, len = obj->kind == V_STR ? (int64_t)obj->u.str.len : obj->u.seq.n;
-        if (index->kind == V_TUPLE)
-            return rt_error(I, "%s indices must be integers or slices, not tuple (a list of lists is indexed L[i][j]; a tensor T[i, j])",
-                            val_type_name(obj));
-        if (!index_int(I, index, &i)) return NULL;
-        if (i < -len || i >= len) return rt_error(I, "%s index %lld out of range (length %lld)", val_type_name(obj), (long long)i, (long long)len);
-        if (i < 0) i += len;
+        int64_t i;
+        if (!seq_place(I, obj, index, false, &i)) return NULL;
         if (obj->kind == V_STR) return val_strn(obj->u.str.s + i, 1);
         return val_incref(obj->u.seq.items[i]);
     }
@@ -541,10 +559,8 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
     }
     if (obj->kind == V_LIST && index->kind == V_SLICE) return list_set_slice(I, obj, index, v);
     if (obj->kind == V_LIST) {
-        int64_t i, len = obj->u.seq.n;
-        if (!index_int(I, index, &i)) return -1;
-        if (i < -len || i >= len) { rt_error(I, "list assignment index %lld out of range (length %lld)", (long long)i, (long long)len); return -1; }
-        if (i < 0) i += len;
+        int64_t i;
+        if (!seq_place(I, obj, index, true, &i)) return -1;
         val_seq_set(obj, i, val_incref(v));
         return 0;
     }
@@ -660,6 +676,18 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     }
 }
 
+struct peek { const char *want; bool found; };
+static void peek_offer(void *ctx, const char *name) {
+    struct peek *p = ctx;
+    if (!strcmp(p->want, name)) p->found = true;
+}
+Value *ops_attr_peek(Value *obj, const char *name) {
+    if (obj->kind != V_OBJECT) return NULL;
+    struct peek p = {name, false};
+    ops_attr_names(obj, peek_offer, &p);
+    return p.found ? val_attr_get(obj, name) : NULL;
+}
+
 /* "'Tensor' object has no attribute 'sofmax' (did you mean 'softmax'?)": `what` is how the message names obj. */
 Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
     Suggest sg;
@@ -762,10 +790,9 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
 }
 
 int ops_del_index(Interp *I, Value *obj, Value *index) {
-    if (obj->kind == V_LIST && (index->kind == V_INT || index->kind == V_BOOL)) {
-        int64_t k = index->kind == V_INT ? index->u.i : index->u.b, len = obj->u.seq.n;
-        if (k < 0) k += len;
-        if (k < 0 || k >= len) { rt_error(I, "list assignment index out of range"); return -1; }
+    if (obj->kind == V_LIST && index->kind != V_SLICE) {
+        int64_t k, len = obj->u.seq.n;
+        if (!seq_place(I, obj, index, true, &k)) return -1;      /* the place x[i] = v assigns */
         Value *gone = obj->u.seq.items[k];
         memmove(obj->u.seq.items + k, obj->u.seq.items + k + 1, sizeof(Value *) * (size_t)(len - k - 1));
         obj->u.seq.n--;
@@ -792,8 +819,7 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         dict_del_at(obj->u.dict, i);
         return 0;
     }
-    if (obj->kind == V_LIST) rt_error(I, "list indices must be integers or slices, not %s", val_type_name(index));
-    else if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
+    if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
     else rt_error(I, "'%s' object doesn't support item deletion", val_type_name(obj));
     return -1;
 }

@@ -66,7 +66,7 @@ static Value *resolve_chain(const char *chain) {
         memcpy(part, chain, k);
         part[k] = 0;
         Value *next = NULL;
-        if (v->kind == V_OBJECT && (next = val_attr_get(v, part))) next = val_incref(next);
+        if ((next = ops_attr_peek(v, part))) next = val_incref(next);       /* what dir(v) shows, nothing hidden */
         else if (v->kind == V_MODULE && (next = builtins_module_attr(v->u.module, part)) && next->kind != V_MODULE) {
             val_decref(next);        /* torch.nn is a module to complete in; torch.zeros is not */
             next = NULL;

@@ -52,8 +52,10 @@ static void usage(FILE *f) {
           "Type the book's PyTorch lines; tensors print as PyTorch prints them.\n"
           "\n"
           "  attn                 start the REPL (at a terminal: line editing, history, tab completion)\n"
-          "  attn FILE            run the statements in FILE ('-' reads standard input)\n"
-          "  attn -c STATEMENTS   run STATEMENTS and exit\n"
+          "  attn FILE            run the statements in FILE ('-' reads standard input); as Python\n"
+          "                       does, it stops at the first error\n"
+          "  attn -c STATEMENTS   run STATEMENTS and exit (the first error stops them, as in a FILE)\n"
+          "  --keep-going         a FILE, -c or a pipe goes on after an error, as the prompt does\n"
           "  attn lesson          list the lessons with your progress\n"
           "  attn lesson N        start or resume lesson N (a guided session)\n"
           "  attn teach N [--record FILE]\n"
@@ -125,7 +127,7 @@ static bool memory_limit_from_env(void) {
 
 int main(int argc, char **argv) {
     const char *code = NULL, *file = NULL;
-    bool quiet = false;
+    bool quiet = false, keep_going = false;
     if (!memory_limit_from_env()) return 2;
     file_signals_install();
     if (!take_lang_option(&argc, argv)) return 2;
@@ -134,6 +136,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) { printf("attn %s\n", ATTN_VERSION); return 0; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = true; continue; }
+        if (!strcmp(a, "--keep-going")) { keep_going = true; continue; }
         if (!strcmp(a, "--replay") || !strcmp(a, "--check") || !strcmp(a, "--update")) {
             if (i + 1 >= argc) { fprintf(stderr, "attn: %s needs a FILE\n", a); return 2; }
             signal(SIGPIPE, SIG_IGN);
@@ -189,12 +192,12 @@ int main(int argc, char **argv) {
     int failures;
     if (code) {
         reader_init_text(&r, code);
-        failures = repl_run(&S, &r, "-c");
+        failures = repl_run(&S, &r, "-c", !keep_going);
     } else if (file && strcmp(file, "-") != 0) {
         FILE *f = fopen(file, "r");
         if (!f) { perror(file); session_free(&S); return 2; }
         reader_init_file(&r, f, false);
-        failures = repl_run(&S, &r, file);
+        failures = repl_run(&S, &r, file, !keep_going);
         fclose(f);
     } else {
         bool tty = !file && isatty(0) && isatty(1);
@@ -206,7 +209,7 @@ int main(int argc, char **argv) {
                        "Type the book's lines (torch.zeros, d2l.masked_softmax ...), help for a list, Ctrl-D to leave.\n",
                        ATTN_VERSION);
         }
-        failures = repl_run(&S, &r, tty ? NULL : "<stdin>");
+        failures = repl_run(&S, &r, tty ? NULL : "<stdin>", !keep_going && !isatty(0));   /* typed at a terminal: go on */
         if (tty) lineedit_shutdown();
         if (tty) { putchar('\n'); failures = 0; }
     }

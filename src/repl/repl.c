@@ -1,6 +1,6 @@
 /* repl.c - the read-run-print loop shared by the terminal, pipes, files and attn -c. At a terminal it shows
  * prompts and keeps going after errors; elsewhere it prints only what the statements print (no prompts, no
- * escape codes) and counts failures for the exit status. Also the word-commands every session has. */
+ * escape codes), and a script (a file, attn -c, a pipe) stops at its first error, as Python's does. Also the word-commands every session has. */
 #include "repl.h"
 #include "help.h"
 #include <errno.h>
@@ -39,7 +39,7 @@ static bool blank(const char *s) {
     return !*s;
 }
 
-int repl_run(Session *S, LineReader *r, const char *src_name) {
+int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error) {
     int failures = 0;
     for (;;) {
         Statement st;
@@ -57,6 +57,7 @@ int repl_run(Session *S, LineReader *r, const char *src_name) {
         }
         if (rs == RUN_QUIT) break;
         if (rs != RUN_OK) failures++;
+        if (rs != RUN_OK && stop_at_error) break;           /* a script stops at its first error, as Python's */
     }
     return failures;
 }

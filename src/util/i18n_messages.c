@@ -177,9 +177,12 @@ static const I18nMessage catalogue[] = {
       "  Ctrl-D 或 quit() 退出；在终端中可使用历史记录和 Tab 补全。\n\n"
       "本章的函数（d2l §11.3、§11.5、§11.6）：\n"}},
     {{"\nTensors and Python:\n", "\nテンソルと Python:\n", "\n张量与 Python：\n"}},
-    {{"\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n",
-      "\nテンソルの属性: X.shape X.dtype X.T X.ndim。\nメソッド: X.reshape(...) X.sum(dim=...) X.item() ...\n",
-      "\n张量属性：X.shape X.dtype X.T X.ndim；\n方法：X.reshape(...) X.sum(dim=...) X.item() ...\n"}},
+    {{"\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"
+      "dir(X) lists everything X offers; dir() lists the names you defined.\n",
+      "\nテンソルの属性: X.shape X.dtype X.T X.ndim。\nメソッド: X.reshape(...) X.sum(dim=...) X.item() ...\n"
+      "dir(X) は X の属性とメソッドをすべて、dir() は自分で定義した名前を一覧表示します。\n",
+      "\n张量属性：X.shape X.dtype X.T X.ndim；\n方法：X.reshape(...) X.sum(dim=...) X.item() ...\n"
+      "dir(X) 列出 X 的全部属性和方法；dir() 列出你定义的名字。\n"}},
     {{"  Also a method: X.%s(...)\n", "  メソッドとしても使えます: X.%s(...)\n", "  也可作为方法使用：X.%s(...)\n"}},
     /* finding lessons (src/lesson/runner.c, translation.c) */
     {{"attn: no lesson '%s' (attn lesson lists them)\n",

@@ -12,7 +12,7 @@ from refcheck import ATTN, check, finish  # noqa: E402
 def run(code, cwd, env_extra=None, timeout=120):
     env = dict(os.environ, **(env_extra or {}))
     env.pop("DISPLAY", None)
-    return subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    return subprocess.run([ATTN, "--keep-going", "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 FIGURES = {
@@ -149,7 +149,7 @@ for line in sys.stdin:
     # gnuplot missing: one clear message, everything else works
     fake = os.path.join(d, "bin")
     os.mkdir(fake)
-    r = subprocess.run([ATTN, "-c", "d2l.plot([0, 1], [0, 1])\nprint(torch.ones(2).sum().item())"], capture_output=True, text=True, cwd=d,
+    r = subprocess.run([ATTN, "--keep-going", "-c", "d2l.plot([0, 1], [0, 1])\nprint(torch.ones(2).sum().item())"], capture_output=True, text=True, cwd=d,
                        env=dict(os.environ, PATH=fake, ATTN_PLOT="terminal"))
     check("no gnuplot: a clear message with the install command", "apt-get install gnuplot" in r.stderr, r.stderr)
     check("no gnuplot: the rest works", "2.0" in r.stdout, r.stdout)
@@ -284,7 +284,7 @@ with tempfile.TemporaryDirectory() as d:
         bad = [b for b in [b"\x9b", b"\xc2\x9b", "\u202e".encode(), b"\xff"] if b in r.stdout]
         check(f"labels -> {target}: no C1 control, bidi override or stray byte reaches the terminal", r.returncode == 0 and not bad, f"{bad} {r.stderr[-200:]!r}")
 
-    r = subprocess.run([ATTN, "-c", "d2l.show_heatmaps(torch.ones(1, 1, 2, 2), cmap='\\x1b[2J')\nd2l.plot([1, 2])\nsavefig('\\x1b[2Jx\\x9b.svg')"],
+    r = subprocess.run([ATTN, "--keep-going", "-c", "d2l.show_heatmaps(torch.ones(1, 1, 2, 2), cmap='\\x1b[2J')\nd2l.plot([1, 2])\nsavefig('\\x1b[2Jx\\x9b.svg')"],
                        cwd=d, capture_output=True, timeout=60, env=dict(os.environ, ATTN_PLOT="none"))
     check("a cmap or file name with escapes is named in the message without sending them",
           b"\x1b" not in r.stderr and b"\x9b" not in r.stderr and r.stderr.count(b"\\x1b[2J") == 4, repr(r.stderr[-600:]))

@@ -247,7 +247,7 @@ with tempfile.TemporaryDirectory() as d:
             repl_batch(b, stmts, env, d)
             continue
         try:
-            r = subprocess.run([ATTN, "-c", "\n".join(stmts + [f"print('ALIVE', {b})"])], cwd=d, capture_output=True, timeout=300, env=env)
+            r = subprocess.run([ATTN, "--keep-going", "-c", "\n".join(stmts + [f"print('ALIVE', {b})"])], cwd=d, capture_output=True, timeout=300, env=env)
         except subprocess.TimeoutExpired:
             check(f"batch {b} ({target}) ends", False, "still running after 300 s:\n" + "\n".join(stmts))
             continue

@@ -34,10 +34,11 @@ except ImportError:                     # the book's defaults, if matplotlib is 
 
 
 def run(code, cwd, env=None, timeout=180):
+    """attn --keep-going ...: every statement runs, as at the prompt, so each one's message can be checked."""
     e = dict(os.environ, ATTN_PLOT="none")
     e.pop("DISPLAY", None)
     e.update(env or {})
-    return subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=e)
+    return subprocess.run([ATTN, "--keep-going", "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=e)
 
 
 # ---- reading gnuplot's SVG ----

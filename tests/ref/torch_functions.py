@@ -114,4 +114,12 @@ with tempfile.TemporaryDirectory() as d:
     check("F.dropout zeroes about p = 0.3 of 20000 elements", abs(zeros - 0.3) < 0.02, f"{zeros}")
     check("F.dropout scales the kept ones by 1/(1-p)", np.allclose(Y[Y != 0], 1 / 0.7), str(np.unique(Y)))
     check("F.dropout(training=False) is the identity", (L("drop_eval.npy") == 1).all())
+# dir(X) is discovery: every name it lists is an attribute PyTorch's tensors have (attn offers nothing PyTorch has
+# not), and the methods the chapter uses are there
+from refcheck import attn  # noqa: E402
+listed = attn("print(' '.join(dir(torch.zeros(2, 2))))", tempfile.gettempdir()).split()
+extra = [n for n in listed if n not in set(dir(torch.Tensor))]
+check("dir(X) lists only PyTorch's tensor attributes", listed and not extra, f"not PyTorch's: {extra}")
+chapter = {"reshape", "transpose", "permute", "softmax", "sum", "bmm", "repeat_interleave", "shape", "T", "unsqueeze"}
+check("dir(X) lists the chapter's methods", chapter <= set(listed), f"missing: {sorted(chapter - set(listed))}")
 finish()
