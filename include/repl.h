@@ -45,6 +45,9 @@ RunStatus repl_run_statement(Session *S, Statement *st, const char *src_name);
 /* Runs statements until the end of input or quit, or, with stop_at_error (a script: a file, attn -c, a pipe), until
  * the first that fails, as Python runs a script. Returns the number of statements that failed. */
 int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error);
+/* A script as Python runs one (a FILE, attn -c): every statement is read first, and a syntax error anywhere is
+ * reported before anything runs; else the statements run until the first that fails. Returns the failures (0 or 1). */
+int repl_run_script(Session *S, LineReader *r, const char *src_name);
 /* The prompt's word-commands every session understands: help, help NAME, quit, exit. */
 extern const SessionCommand repl_commands[];
 RunStatus repl_cmd_help(Session *S, const char *arg);

@@ -38,6 +38,16 @@ expect_eq "a file: python3's exit status after an error" "$rc" "$want_rc"
 out=$("$ATTN" < "$T/stop.py" 2>/dev/null); rc=$?
 expect_eq "a pipe stops at the first error, as python3 < FILE" "$out" "$($PY < "$T/stop.py" 2>/dev/null)"
 expect_eq "a pipe: python3's exit status after an error" "$rc" "$want_rc"
+printf 'print(1)\nprint(2 +)\nprint(3)\n' > "$T/syntax.py"
+out=$("$ATTN" "$T/syntax.py" 2>"$T/err"); rc=$?
+expect_eq "a syntax error anywhere in a file: nothing runs, as python3" "$out" "$($PY "$T/syntax.py" 2>/dev/null)"
+expect_eq "a syntax error in a file: python3's exit status" "$rc" "$want_rc"
+expect_has "the syntax error is reported with its place" "$(cat "$T/err")" "syntax.py:2:"
+out=$("$ATTN" -c 'print(1)
+for i in range(2)
+    print(i)' 2>/dev/null); expect_eq "a syntax error in -c: nothing runs, as python3 -c" "$out" "$($PY -c 'print(1)
+for i in range(2)
+    print(i)' 2>/dev/null)"
 printf 'def f(x):\n    return 1 / x\n\nm = map(f, [1, 0])\nprint("made")\nfor y in m:\n    print(y)\nprint("not reached")\n' > "$T/lazy.py"
 expect_eq "map's function fails where its items are consumed, as in python3" "$("$ATTN" "$T/lazy.py" 2>/dev/null)" "$($PY "$T/lazy.py" 2>/dev/null)"
 expect_has "the traceback names the consuming line" "$("$ATTN" "$T/lazy.py" 2>&1 >/dev/null)" "lazy.py:6:1: error: division by zero"

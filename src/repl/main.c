@@ -192,12 +192,12 @@ int main(int argc, char **argv) {
     int failures;
     if (code) {
         reader_init_text(&r, code);
-        failures = repl_run(&S, &r, "-c", !keep_going);
+        failures = keep_going ? repl_run(&S, &r, "-c", false) : repl_run_script(&S, &r, "-c");
     } else if (file && strcmp(file, "-") != 0) {
         FILE *f = fopen(file, "r");
         if (!f) { perror(file); session_free(&S); return 2; }
         reader_init_file(&r, f, false);
-        failures = repl_run(&S, &r, file, !keep_going);
+        failures = keep_going ? repl_run(&S, &r, file, false) : repl_run_script(&S, &r, file);
         fclose(f);
     } else {
         bool tty = !file && isatty(0) && isatty(1);
