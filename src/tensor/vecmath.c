@@ -146,6 +146,10 @@ void vm_softmax_row(const float *x, float *y, int64_t n) {
 void vm_softmax_rows(float *x, int64_t rows, int64_t n) {
     int64_t r = 0;
 #ifdef HAVE_X86_SIMD
+    if (n >= 8 && vm_level() == 2) {
+        vm_softmax_rows_avx512(x, rows, n);
+        return;
+    }
     if (n >= 8 && vm_level() >= 1) {
         for (; r + 4 <= rows; r += 4) {
             float *b = x + r * n, m[4], s[4];

@@ -57,6 +57,8 @@ bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *B, int64_t ldb
 void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, int64_t ldc, int64_t n, int64_t ncols,
                                  int64_t k, float alpha);
 void vm_scale_avx2(float *y, float s, int64_t n);
+/* vm_softmax_rows for n >= 8 with AVX-512: the same bits; the shift, exp and sum in one pass over a row. */
+void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n);
 
 /* The large products of attention (§11.3.3) with the bits of OpenBLAS 0.3.21's SkylakeX sgemm on its normal path
  * (attn's column-major call with M*N*K > 100^3; below that OpenBLAS takes its small-matrix kernels):

@@ -105,6 +105,37 @@ static void test_softmax_row(void **state) {
     assert_true(w[0] == 0.25f && w[3] == 0.25f);
 }
 
+/* vm_softmax_rows with AVX-512 (shift, exp and sum in one pass) gives the bits of the AVX2 passes, which follow
+ * PyTorch's order: rows of every length around the vector widths, 1 to 7 rows (the 4-row groups and the rest),
+ * values of all magnitudes with -1e6 masks, infinities and NaNs among them. */
+static void test_softmax_widths_agree(void **state) {
+    (void)state;
+    if (vm_level() < 2) skip();
+    enum { MAXN = 1030, ROWS = 7 };
+    float *x = malloc(sizeof(float) * MAXN * ROWS), *a = malloc(sizeof(float) * MAXN * ROWS), *b = malloc(sizeof(float) * MAXN * ROWS);
+    for (int64_t n = 8; n <= MAXN; n += n < 70 ? 1 : 137) {
+        for (int64_t i = 0; i < n * ROWS; i++) {
+            uint32_t r = next_u32();
+            x[i] = r % 97 == 0 ? -1e6f : r % 389 == 0 ? INFINITY : r % 1543 == 0 ? NAN : r % 3 == 0 ? sample(r) * 1e-3f
+                 : (float)((int)(r % 20001) - 10000) / 977.0f;
+        }
+        for (int64_t rows = 1; rows <= ROWS; rows++) {
+            memcpy(a, x, sizeof(float) * (size_t)(n * rows));
+            memcpy(b, x, sizeof(float) * (size_t)(n * rows));
+            vm_force_level(2);
+            vm_softmax_rows(a, rows, n);
+            vm_force_level(1);
+            vm_softmax_rows(b, rows, n);
+            for (int64_t i = 0; i < n * rows; i++)
+                if (memcmp(&a[i], &b[i], 4) != 0 && !(isnan(a[i]) && isnan(b[i])))
+                    fail_msg("n %lld, %lld rows: element %lld: AVX-512 %a, AVX2 %a", (long long)n, (long long)rows,
+                             (long long)i, (double)a[i], (double)b[i]);
+        }
+    }
+    vm_force_level(-1);
+    free(x); free(a); free(b);
+}
+
 /* The fused attention against its definition, computed here step by step with the same products. */
 /* The small products (below the BLAS threshold) add each C[i][j] in double over p = 0, 1, ... and round once: the
  * definition, worked here one element at a time, must give the same bits at every vector width (scalar, AVX2's
@@ -344,6 +375,7 @@ int main(void) {
         cmocka_unit_test(test_par_for_covers_once),
         cmocka_unit_test(test_vecmath_widths_agree),
         cmocka_unit_test(test_softmax_row),
+        cmocka_unit_test(test_softmax_widths_agree),
         cmocka_unit_test(test_small_gemm_is_the_definition),
         cmocka_unit_test(test_attention_matches_definition),
         cmocka_unit_test(test_blas_gemm_order),
