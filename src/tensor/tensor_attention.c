@@ -38,6 +38,7 @@ typedef struct AttnJob {
     const int64_t *valid;                /* (B, Q): keys that take part (k < valid), or NULL */
     int64_t heads, nq, nk, d, dv;
     int64_t block;                       /* queries per block */
+    int64_t lds;                         /* floats between rows of a block's scores */
     int64_t nblocks;                     /* blocks per head */
     float sd;                            /* sqrt(d) in float32, as PyTorch divides by it */
     float alpha;                         /* 1/sd when that is a power of two (multiplying is then dividing), else 1 */
@@ -57,7 +58,7 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
     AttnJob *J = ctx;
     /* the scores of a block live in a buffer of the thread's own that stays in its L2; with the own kernels, Kᵀ and
      * V of the head packed (once for all the blocks of a head this thread computes) and a tile of the left operand */
-    int64_t nks = J->block * J->nk, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
+    int64_t nks = J->block * J->lds, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
     int64_t nvp = J->own_o && J->out ? vm_blas_packed_size(J->dv, J->nk) : 0;
     int64_t nap = J->own_s || J->own_o ? 12 * (J->d > J->nk ? J->d : J->nk) : 0;
     float *scratch = malloc(sizeof(float) * (size_t)(nks + nkp + nvp + nap));
@@ -74,33 +75,37 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         const float *Q = head_ptr(&J->q, b, h) + q0 * J->q.rstride;     /* (rows, d) */
         const float *K = head_ptr(&J->k, b, h);                         /* (nk, d) */
         const float *V = J->out ? head_ptr(&J->v, b, h) : NULL;         /* (nk, dv) */
-        float *S = scratch;                                                           /* (rows, nk) */
+        float *S = scratch;                                                 /* (rows, nk), rows lds apart */
         float *O = J->out ? J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv : NULL;   /* (rows, dv), row stride heads*dv */
         /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
         if (J->own_s && blas_normal_path(J->nk, rows, J->d)) {
             if (k_item != item) vm_blas_pack_b_avx512(K, J->k.rstride, true, J->nk, J->d, Kp);
             k_item = item;
-            vm_blas_gemm_avx512(Q, J->q.rstride, Kp, S, J->nk, rows, J->nk, J->d, J->alpha, Ap);
+            vm_blas_gemm_avx512(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha, Ap);
         } else {
-            ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->nk, rows, J->nk, J->d, true, J->blas_s, J->alpha);
+            ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->lds, rows, J->nk, J->d, true, J->blas_s, J->alpha);
         }
         /* pass 2: scale (unless done) and mask each row, then softmax the rows (max subtracted for stability) */
         for (int64_t r = 0; r < rows; r++) {
-            float *row = S + r * J->nk;
+            float *row = S + r * J->lds;
             int64_t valid = J->valid ? J->valid[b * J->nq + q0 + r] : J->nk;
             if (J->alpha == 1.0f)
                 for (int64_t k = 0; k < valid; k++) row[k] /= J->sd;
             for (int64_t k = valid; k < J->nk; k++) row[k] = -1e6f;
         }
-        vm_softmax_rows(S, rows, J->nk);
-        if (J->weights) vm_stream_copy(J->weights + (item * J->nq + q0) * J->nk, S, rows * J->nk);
+        vm_softmax_rows(S, rows, J->nk, J->lds);
+        if (J->weights) {
+            float *W = J->weights + (item * J->nq + q0) * J->nk;
+            if (J->lds == J->nk) vm_stream_copy(W, S, rows * J->nk);
+            else for (int64_t r = 0; r < rows; r++) vm_stream_copy(W + r * J->nk, S + r * J->lds, J->nk);
+        }
         /* pass 3: O = S V (not when only the weights are asked for) */
         if (J->out && J->own_o && blas_normal_path(J->dv, rows, J->nk)) {
             if (v_item != item) vm_blas_pack_b_avx512(V, J->v.rstride, false, J->dv, J->nk, Vp);
             v_item = item;
-            vm_blas_gemm_avx512(S, J->nk, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f, Ap);
+            vm_blas_gemm_avx512(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f, Ap);
         } else if (J->out) {
-            ten_sgemm_ld(S, J->nk, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
+            ten_sgemm_ld(S, J->lds, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
         }
     }
     free(scratch);
@@ -182,6 +187,9 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     if (J.block < 16) J.block = 16;
     if (J.block > nq) J.block = nq;
     J.nblocks = (nq + J.block - 1) / J.block;
+    /* rows of scores a multiple of 1 KiB apart share few cache sets (the 12 rows the kernel reads at once would
+     * evict each other): 64 bytes more between them */
+    J.lds = nk % 256 == 0 ? nk + 16 : nk;
     if (J.own_s || J.own_o) {
         /* the same number of blocks, each a whole number of the kernel's 12-row tiles (but the last) */
         J.block = ((nq + J.nblocks - 1) / J.nblocks + 11) / 12 * 12;

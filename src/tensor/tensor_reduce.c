@@ -569,7 +569,7 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
     return o;
 }
 Tensor *ten_softmax(const Tensor *t, int dim) { return softmax_impl(t, dim, false); }
-void ten_softmax_rows_f32(float *x, int64_t rows, int64_t n) { vm_softmax_rows(x, rows, n); }
+void ten_softmax_rows_f32(float *x, int64_t rows, int64_t n) { vm_softmax_rows(x, rows, n, n); }
 Tensor *ten_log_softmax(const Tensor *t, int dim) { return softmax_impl(t, dim, true); }
 
 Tensor *ten_cumsum(const Tensor *t, int dim) {

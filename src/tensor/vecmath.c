@@ -143,25 +143,29 @@ void vm_softmax_row(const float *x, float *y, int64_t n) {
     for (int64_t i = 0; i < n; i++) y[i] *= inv;
 }
 
-void vm_softmax_rows(float *x, int64_t rows, int64_t n) {
+void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld) {
     int64_t r = 0;
 #ifdef HAVE_X86_SIMD
     if (n >= 8 && vm_level() == 2) {
-        vm_softmax_rows_avx512(x, rows, n);
+        vm_softmax_rows_avx512(x, rows, n, ld);
         return;
     }
     if (n >= 8 && vm_level() >= 1) {
         for (; r + 4 <= rows; r += 4) {
-            float *b = x + r * n, m[4], s[4];
-            vm_reduce8x4_avx2(b, n, n, 1, m);
-            for (int k = 0; k < 4; k++) vm_sub_avx2(b + k * n, m[k], b + k * n, n);
-            vm_map(VM_EXP, b, b, 4 * n);                 /* exp has no lane dependence: one call for 4 rows */
-            vm_reduce8x4_avx2(b, n, n, 0, s);
-            for (int k = 0; k < 4; k++) vm_scale_avx2(b + k * n, 1 / s[k], n);
+            float *b = x + r * ld, m[4], s[4];
+            vm_reduce8x4_avx2(b, ld, n, 1, m);
+            for (int k = 0; k < 4; k++) vm_sub_avx2(b + k * ld, m[k], b + k * ld, n);
+            if (ld == n) {
+                vm_map(VM_EXP, b, b, 4 * n);             /* exp has no lane dependence: one call for 4 rows */
+            } else {
+                for (int k = 0; k < 4; k++) vm_map(VM_EXP, b + k * ld, b + k * ld, n);
+            }
+            vm_reduce8x4_avx2(b, ld, n, 0, s);
+            for (int k = 0; k < 4; k++) vm_scale_avx2(b + k * ld, 1 / s[k], n);
         }
     }
 #endif
-    for (; r < rows; r++) vm_softmax_row(x + r * n, x + r * n, n);
+    for (; r < rows; r++) vm_softmax_row(x + r * ld, x + r * ld, n);
 }
 
 void vm_stream_copy(float *dst, const float *src, int64_t n) {

@@ -36,8 +36,8 @@ void vm_pow(const float *x, const float *y, float *z, int64_t n);
 void vm_softmax_row(const float *x, float *y, int64_t n);
 /* dst[i] = src[i], bypassing the cache where the CPU can (a result written once that stays out of the way). */
 void vm_stream_copy(float *dst, const float *src, int64_t n);
-/* vm_softmax_row for each of `rows` contiguous rows of n at x (in place): the same bits, rows interleaved. */
-void vm_softmax_rows(float *x, int64_t rows, int64_t n);
+/* vm_softmax_row for each of `rows` rows of n at x, ld apart (in place): the same bits, rows interleaved. */
+void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld);
 /* Which implementation runs on this CPU: "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)". */
 const char *vm_backend(void);
 /* Forces a narrower implementation (0 scalar, 1 AVX2, 2 AVX-512; never wider than the CPU has): for tests. */
@@ -58,7 +58,7 @@ void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, i
                                  int64_t k, float alpha);
 void vm_scale_avx2(float *y, float s, int64_t n);
 /* vm_softmax_rows for n >= 8 with AVX-512: the same bits; the shift, exp and sum in one pass over a row. */
-void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n);
+void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld);
 
 /* The large products of attention (§11.3.3) with the bits of OpenBLAS 0.3.21's SkylakeX sgemm on its normal path
  * (attn's column-major call with M*N*K > 100^3; below that OpenBLAS takes its small-matrix kernels):

@@ -104,14 +104,14 @@ static float exp_sum_row(float *x, float m, int64_t n) {
     return _mm256_cvtss_f32(acc);
 }
 
-void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n) {
+void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld) {
     int64_t r = 0;
     float m[4];
     for (; r < rows; r++) {
-        float *row = x + r * n;
+        float *row = x + r * ld;
         if (r % 4 == 0) {
-            if (r + 4 <= rows) vm_reduce8x4_avx2(row, n, n, 1, m);      /* the maxima of four rows at once */
-            else for (int64_t j = 0; j < 4 && r + j < rows; j++) m[j] = vm_reduce8_avx2(row + j * n, n, 1);
+            if (r + 4 <= rows) vm_reduce8x4_avx2(row, ld, n, 1, m);     /* the maxima of four rows at once */
+            else for (int64_t j = 0; j < 4 && r + j < rows; j++) m[j] = vm_reduce8_avx2(row + j * ld, n, 1);
         }
         float inv = 1 / exp_sum_row(row, m[r % 4], n);
         const __m512 vi = _mm512_set1_ps(inv);
