@@ -103,7 +103,9 @@ typedef struct Value {
         bool b;
         int64_t i;
         double f;
-        struct { char *s; size_t len; } str;
+        /* UTF-8 text: len bytes, chars code points (Python's len; chars == len for ASCII); hint_i/hint_off remember
+         * where the last character looked up starts, so walking a string is linear */
+        struct { char *s; size_t len; int64_t chars, hint_i; size_t hint_off; } str;
         struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; } seq;   /* V_TUPLE
                                      (is_size: torch.Size; named: a named tuple), V_LIST */
         Dict *dict;
@@ -147,6 +149,13 @@ Value *val_float(double f);
 Value *val_str(const char *s);
 Value *val_strn(const char *s, size_t n);
 Value *val_str_take(char *s);                  /* takes ownership of a malloc'ed string */
+Value *val_str_take_n(char *s, size_t n);      /* the same, n bytes long */
+/* Code points in n bytes of UTF-8 (a byte that does not start a valid sequence counts as one, as tw_decode reads
+ * it): Python's len() of that text. */
+int64_t val_utf8_count(const char *s, size_t n);
+/* Where code point i (0 ... chars) of a string starts, in bytes; and code point i as a new string (Python's s[i]). */
+size_t val_str_offset(const Value *str, int64_t i);
+Value *val_str_char(const Value *str, int64_t i);
 Value *val_tuple(int64_t n);                   /* n items, all None until set with val_seq_set */
 Value *val_list(int64_t n);
 Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */

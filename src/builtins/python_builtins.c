@@ -4,6 +4,7 @@
 #include "interp.h"
 #include "ops.h"
 #include "pyformat.h"
+#include "textwidth.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -469,17 +470,27 @@ static Value *any_all(Interp *I, Args *a, bool all) {
 static Value *bi_any(Interp *I, Args *a) { return any_all(I, a, false); }
 static Value *bi_all(Interp *I, Args *a) { return any_all(I, a, true); }
 
+/* chr(i) and ord(c): Unicode code points, as Python's (attn's strings are UTF-8 text: chr(26085) is '日'). */
 static Value *bi_chr_ord(Interp *I, Args *a) {
     if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
     if (a->fn->tag == 0) {
         int64_t c;
         if (!arg_int(I, a->pos[0], "chr() argument", &c)) return NULL;
-        if (c < 0 || c > 127) return rt_error(I, "chr() arg must be in range(128) in attn");
-        char s[2] = {(char)c, 0};
-        return val_str(s);
+        if (c < 0 || c > 0x10FFFF) return rt_error(I, "chr() arg not in range(0x110000)");
+        if (c >= 0xD800 && c <= 0xDFFF) return rt_error(I, "chr(%lld) is a UTF-16 surrogate, which attn's UTF-8 strings cannot hold", (long long)c);
+        char s[5] = {0};
+        if (c < 0x80) s[0] = (char)c;
+        else if (c < 0x800) { s[0] = (char)(0xC0 | c >> 6); s[1] = (char)(0x80 | (c & 0x3F)); }
+        else if (c < 0x10000) { s[0] = (char)(0xE0 | c >> 12); s[1] = (char)(0x80 | (c >> 6 & 0x3F)); s[2] = (char)(0x80 | (c & 0x3F)); }
+        else { s[0] = (char)(0xF0 | c >> 18); s[1] = (char)(0x80 | (c >> 12 & 0x3F)); s[2] = (char)(0x80 | (c >> 6 & 0x3F)); s[3] = (char)(0x80 | (c & 0x3F)); }
+        return val_strn(s, c ? strlen(s) : 1);
     }
-    if (a->pos[0]->kind != V_STR || a->pos[0]->u.str.len != 1) return rt_error(I, "ord() expected a character");
-    return val_int((unsigned char)a->pos[0]->u.str.s[0]);
+    Value *v = a->pos[0];
+    if (v->kind != V_STR) return rt_error(I, "ord() expected string of length 1, but %s found", val_type_name(v));
+    if (v->u.str.chars != 1) return rt_error(I, "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
+    uint32_t cp;
+    tw_decode(v->u.str.s, v->u.str.len, &cp);
+    return val_int(v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
 }
 
 static Value *bi_bin_hex(Interp *I, Args *a) {

@@ -181,9 +181,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
         memcpy(s, a->u.str.s, a->u.str.len);
         memcpy(s + a->u.str.len, b->u.str.s, b->u.str.len);
         s[a->u.str.len + b->u.str.len] = 0;
-        Value *r = val_str_take(s);
-        r->u.str.len = a->u.str.len + b->u.str.len;
-        return r;
+        return val_str_take_n(s, a->u.str.len + b->u.str.len);
     }
     if (aop == AOP_ADD && (a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind && !a->u.seq.is_size)
         return seq_concat(a, b);
@@ -343,7 +341,7 @@ static bool index_int(Interp *I, Value *v, int64_t *out) {
  * for reading it (assign false) or for x[i] = v and del x[i] (assign true). false with Python's TypeError for an
  * index that is not an integer, or its IndexError ("list assignment index out of range") and where the index fell. */
 static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, int64_t *place) {
-    int64_t i, len = seq->kind == V_STR ? (int64_t)seq->u.str.len : seq->u.seq.n;
+    int64_t i, len = seq->kind == V_STR ? seq->u.str.chars : seq->u.seq.n;
     const char *type = seq->kind == V_STR ? "string" : val_type_name(seq);
     if (index->kind == V_INT) i = index->u.i;
     else if (index->kind == V_BOOL) i = index->u.b;
@@ -439,14 +437,22 @@ static bool slice_span(Interp *I, int64_t len, Value *sl, int64_t *start, int64_
 }
 
 static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
-    int64_t len = obj->kind == V_STR ? (int64_t)obj->u.str.len : obj->u.seq.n;
+    int64_t len = obj->kind == V_STR ? obj->u.str.chars : obj->u.seq.n;
     int64_t a, step, cnt;
     if (!slice_span(I, len, sl, &a, &step, &cnt)) return NULL;
+    if (obj->kind == V_STR && step == 1) {            /* characters, not bytes: 'ζ日本'[1:] is '日本' */
+        size_t from = val_str_offset(obj, a), to = val_str_offset(obj, a + cnt);
+        return val_strn(obj->u.str.s + from, to - from);
+    }
     if (obj->kind == V_STR) {
-        char *s = xmalloc((size_t)cnt + 1);
-        for (int64_t i = 0; i < cnt; i++) s[i] = obj->u.str.s[a + i * step];
-        s[cnt] = 0;
-        return val_str_take(s);
+        StrBuf b;
+        sb_init(&b);
+        for (int64_t i = 0; i < cnt; i++) {
+            size_t from = val_str_offset(obj, a + i * step), to = val_str_offset(obj, a + i * step + 1);
+            sb_putn(&b, obj->u.str.s + from, to - from);
+        }
+        size_t n = b.len;
+        return val_str_take_n(sb_take(&b), n);
     }
     Value *r = obj->kind == V_LIST ? val_list(cnt) : val_tuple(cnt);
     for (int64_t i = 0; i < cnt; i++) val_seq_set(r, i, val_incref(obj->u.seq.items[a + i * step]));
@@ -478,7 +484,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (index->kind == V_SLICE) return seq_slice(I, obj, index);
         int64_t i;
         if (!seq_place(I, obj, index, false, &i)) return NULL;
-        if (obj->kind == V_STR) return val_strn(obj->u.str.s + i, 1);
+        if (obj->kind == V_STR) return val_str_char(obj, i);
         return val_incref(obj->u.seq.items[i]);
     }
     case V_RANGE: {
@@ -847,7 +853,7 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
 
 Value *ops_len(Interp *I, Value *v) {
     switch (v->kind) {
-    case V_STR: return val_int((int64_t)v->u.str.len);
+    case V_STR: return val_int(v->u.str.chars);
     case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
     case V_DICT: return val_int(v->u.dict->n);
     case V_RANGE: {
@@ -870,7 +876,7 @@ Value *ops_len(Interp *I, Value *v) {
 static int64_t seq_len(const Value *s) {
     switch (s->kind) {
     case V_LIST: case V_TUPLE: return s->u.seq.n;
-    case V_STR: return (int64_t)s->u.str.len;
+    case V_STR: return s->u.str.chars;
     case V_DICT: return s->u.dict->n;
     case V_RANGE: { uint64_t c = val_range_count(s); return c > INT64_MAX ? INT64_MAX : (int64_t)c; }
     case V_TENSOR: return s->u.t->ndim ? s->u.t->shape[0] : 0;
@@ -881,7 +887,7 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
     if (i < 0 || i >= seq_len(s)) return NULL;
     switch (s->kind) {
     case V_LIST: case V_TUPLE: return val_incref(s->u.seq.items[i]);
-    case V_STR: return val_strn(s->u.str.s + i, 1);
+    case V_STR: return val_str_char(s, i);
     case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
     case V_TENSOR: {

@@ -62,7 +62,7 @@ static void group_digits(StrBuf *out, const char *digits, char sep) {
 
 /* Lays out sign + prefix + body with fill and alignment. */
 static void pad_out(StrBuf *out, const Spec *sp, const char *sign, const char *body, char default_align) {
-    long len = (long)(strlen(sign) + strlen(body));
+    long len = (long)(val_utf8_count(sign, strlen(sign)) + val_utf8_count(body, strlen(body)));   /* characters, as Python counts */
     long pad = sp->width > len ? sp->width - len : 0;
     char align = sp->align ? sp->align : default_align;
     if (align == '=') { sb_puts(out, sign); sb_pad(out, sp->fill, pad); sb_puts(out, body); return; }
@@ -275,7 +275,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             format_float(I, &out, val_as_double(arg0), &sp);
             break;
         case 'c':
-            if (arg0->kind == V_STR && arg0->u.str.len == 1) pad_out(&out, &sp, "", arg0->u.str.s, '>');
+            if (arg0->kind == V_STR && arg0->u.str.chars == 1) pad_out(&out, &sp, "", arg0->u.str.s, '>');
             else if (arg0->kind == V_INT) { sp.type = 'c'; format_int(I, &out, arg0->u.i, &sp); }
             else { ok = false; rt_error(I, "%%c requires an int or a single character"); }
             break;

@@ -2,6 +2,7 @@
 #include "value.h"
 #include "interp.h"
 #include "builtins.h"
+#include "textwidth.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,18 +256,39 @@ Value *val_none(void) { return val_incref(&none_singleton); }
 Value *val_bool(bool b) { Value *v = alloc(V_BOOL); v->u.b = b; return v; }
 Value *val_int(int64_t i) { Value *v = alloc(V_INT); v->u.i = i; return v; }
 Value *val_float(double f) { Value *v = alloc(V_FLOAT); v->u.f = f; return v; }
-Value *val_strn(const char *s, size_t n) {
-    Value *v = alloc(V_STR);
-    v->u.str.s = xstrndup(s, n);
-    v->u.str.len = n;
-    return v;
+int64_t val_utf8_count(const char *s, size_t n) {
+    int64_t c = 0;
+    uint32_t cp;
+    for (size_t i = 0; i < n; c++) i += (unsigned char)s[i] < 0x80 ? 1 : tw_decode(s + i, n - i, &cp);
+    return c;
 }
-Value *val_str(const char *s) { return val_strn(s, strlen(s)); }
-Value *val_str_take(char *s) {
+Value *val_str_take_n(char *s, size_t n) {
     Value *v = alloc(V_STR);
     v->u.str.s = s;
-    v->u.str.len = strlen(s);
+    v->u.str.len = n;
+    v->u.str.chars = val_utf8_count(s, n);
     return v;
+}
+Value *val_strn(const char *s, size_t n) { return val_str_take_n(xstrndup(s, n), n); }
+Value *val_str(const char *s) { return val_strn(s, strlen(s)); }
+Value *val_str_take(char *s) { return val_str_take_n(s, strlen(s)); }
+
+size_t val_str_offset(const Value *str, int64_t i) {
+    if (str->u.str.chars == (int64_t)str->u.str.len) return (size_t)i;      /* ASCII */
+    Value *v = (Value *)str;                   /* the hint is a cache: the string itself never changes */
+    int64_t k = 0;
+    size_t off = 0;
+    if (v->u.str.hint_i <= i) { k = v->u.str.hint_i; off = v->u.str.hint_off; }
+    uint32_t cp;
+    for (; k < i && off < v->u.str.len; k++) off += tw_decode(v->u.str.s + off, v->u.str.len - off, &cp);
+    v->u.str.hint_i = k;
+    v->u.str.hint_off = off;
+    return off;
+}
+
+Value *val_str_char(const Value *str, int64_t i) {
+    size_t a = val_str_offset(str, i), b = val_str_offset(str, i + 1);
+    return val_strn(str->u.str.s + a, b - a);
 }
 static Value *seq(VKind k, int64_t n) {
     Value *v = alloc(k);
