@@ -70,6 +70,8 @@ void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, i
     }
 }
 
+/* ---- softmax over the keys (§11.3.2, the book's masked_softmax) in PyTorch's order ---- */
+
 /* e = exp(x - m) over a row of n >= 8 (in place) and its sum added up as vm_reduce8_avx2 adds: 8 lanes, lane j
  * taking elements j, j + 8, ... in order (the last partial vector only in its lanes), then halves, quarters,
  * neighbours. exp runs 16 at a time (the bits of 8 at a time, vecmath.h); the sum takes each half in turn. */
@@ -122,8 +124,9 @@ void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld) {
 }
 
 /* ---- the two products of attention (§11.3.3: scores Q Kᵀ (rows, d)·(nk, d)ᵀ; output weights·V (rows, nk)·(nk, dv))
- * with the bits of OpenBLAS 0.3.21's SkylakeX sgemm (vecmath.h: vm_blas_gemm) ---- */
+ * with the bits of OpenBLAS 0.3.21's SkylakeX sgemm (vecmath.h: vm_blas_gemm_avx512) ---- */
 
+/* Kᵀ of a head (B = K (nk, d), bt) or V (B = V (nk, dv)) into panels of 32 columns, k-major (vecmath.h). */
 void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp) {
     for (int64_t j0 = 0; j0 < n; j0 += 32) {
         float *panel = Bp + j0 * k;
@@ -188,6 +191,8 @@ static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_
 #undef AROW
 }
 
+/* C (m, n) = alpha * A (m, k) · B, B packed: scores (rows, nk) = Q (rows, d) · Kᵀ, or out (rows, dv) = weights
+ * (rows, nk) · V. Tiles of 12 rows x 32 columns; within a tile OpenBLAS's k blocks in order (vecmath.h). */
 void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
                          int64_t k, float alpha, float *Ap) {
     for (int64_t i0 = 0; i0 < m; i0 += 12) {
