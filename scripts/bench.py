@@ -211,6 +211,20 @@ def bench_threads(T, res):
         n = median_time(lambda: np_pe(max_len, 512)) if np else None
         t = median_time(lambda: d2l_book.PositionalEncoding(512, 0, max_len)) if torch else None
         put(f"pe{max_len}", f"positional encoding, max_len {max_len}, d 512", a, n, t)
+    # the floor under the largest table: its sines and cosines alone, by the 1-ULP functions PyTorch's digits need
+    # (SLEEF; NumPy's are others), the same 204.8 MB written
+    xs = "torch.arange(100000, dtype=torch.float32).reshape(-1, 1) / torch.pow(10000, torch.arange(0, 512, 2, dtype=torch.float32) / 512)"
+    a = attn_time(f"X = {xs}", "(torch.sin(X), torch.cos(X))", T)
+    n = t = None
+    if np:
+        Xn = np.arange(100000, dtype=np.float32).reshape(-1, 1) / np.power(np.float32(10000), np.arange(0, 512, 2, dtype=np.float32) / np.float32(512))
+        n = median_time(lambda: (np.sin(Xn), np.cos(Xn)))
+        del Xn
+    if torch:
+        Xt = eval(xs)
+        t = median_time(lambda: (torch.sin(Xt), torch.cos(Xt)))
+        del Xt
+    put("pesincos", "sin and cos of the max_len 100000 encoding's X (100000 × 256) alone: the floor under that row", a, n, t)
 
     # masked softmax and multi-head attention: the book's size, and batch 8, n 1024, d 512, 8 heads
     for label, (b, n_, h, heads), vl in MHA_SIZES:
@@ -379,6 +393,10 @@ def aims(results):
          [cell(T, lambda r: rat(r["pe100000"][0] / r["pe100000"][2])) for T in COUNTS])
     line("positional encoding 100000 × 512: attn's table writes as a fraction of the write bandwidth", "near 100%",
          [cell(T, lambda r: pct(100000 * 512 * 4 / r["pe100000"][0] / r["bw"][0])) for T in COUNTS])
+    line("... its floor, sin and cos of X alone (PyTorch's 1-ULP functions), as a fraction of the write bandwidth", "(the limit)",
+         [cell(T, lambda r: pct(100000 * 512 * 4 / r["pesincos"][0] / r["bw"][0])) for T in COUNTS])
+    line("positional encoding 100000 × 512: attn's time over its floor", "(reference)",
+         [cell(T, lambda r: rat(r["pe100000"][0] / r["pesincos"][0])) for T in COUNTS])
     line("book-size MHA (2, 4, 100), 5 heads: attn / PyTorch (the book's code)", "≤ 1",
          [cell(T, lambda r: rat(r["mha4"][0] / r["mha4"][2])) for T in COUNTS])
     line("book-size MHA (2, 4, 100), 5 heads: attn / NumPy", "≤ 1",
