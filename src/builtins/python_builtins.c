@@ -139,34 +139,36 @@ static Value *bi_tuple(Interp *I, Args *a) {
     return l;
 }
 
-/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's. Keys are
- * stored as d[key] = value stores them (ops_set_index). */
+/* Puts the entries of src into the dict d, as d[key] = value stores them (ops_set_index): src is a dict, or an
+ * iterable of (key, value) pairs (Python's dict(src) and d.update(src)). false with Python's error. */
+static bool dict_fill(Interp *I, Value *d, Value *src) {
+    if (src->kind == V_DICT) {
+        for (int k = 0; k < src->u.dict->n; k++)
+            if (ops_set_index(I, d, src->u.dict->keys[k], src->u.dict->vals[k]) < 0) return false;
+        return true;
+    }
+    Iter it;
+    if (!ops_iter_begin(I, src, &it)) return false;
+    Value *e;
+    for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
+        Value *pair = ops_is_iterable(e) ? ops_to_list(I, e) : NULL;
+        if (!pair && !interp_failed(I)) rt_error(I, "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
+        else if (pair && pair->u.seq.n != 2)
+            rt_error(I, "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
+        else if (pair) ops_set_index(I, d, pair->u.seq.items[0], pair->u.seq.items[1]);
+        val_decref(pair);
+        val_decref(e);
+        if (interp_failed(I)) break;
+    }
+    ops_iter_end(&it);
+    return !interp_failed(I);
+}
+
+/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's. */
 static Value *bi_dict(Interp *I, Args *a) {
     if (a->npos > 1) return rt_error(I, "dict expected at most 1 argument, got %d", a->npos);
     Value *d = val_dict();
-    if (a->npos == 1) {
-        Value *src = a->pos[0];
-        if (src->kind == V_DICT) {
-            for (int k = 0; k < src->u.dict->n; k++)
-                if (ops_set_index(I, d, src->u.dict->keys[k], src->u.dict->vals[k]) < 0) { val_decref(d); return NULL; }
-        } else {
-            Iter it;
-            if (!ops_iter_begin(I, src, &it)) { val_decref(d); return NULL; }
-            Value *e;
-            for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
-                Value *pair = ops_is_iterable(e) ? ops_to_list(I, e) : NULL;
-                if (!pair && !interp_failed(I)) rt_error(I, "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
-                else if (pair && pair->u.seq.n != 2)
-                    rt_error(I, "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
-                else if (pair) ops_set_index(I, d, pair->u.seq.items[0], pair->u.seq.items[1]);
-                val_decref(pair);
-                val_decref(e);
-                if (interp_failed(I)) break;
-            }
-            ops_iter_end(&it);
-            if (interp_failed(I)) { val_decref(d); return NULL; }
-        }
-    }
+    if (a->npos == 1 && !dict_fill(I, d, a->pos[0])) { val_decref(d); return NULL; }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
 }
@@ -298,32 +300,27 @@ static Value *bi_round(Interp *I, Args *a) {
     return val_float(nearbyint(v->u.f / p) * p);
 }
 
-/* sorted(iterable, key=None, reverse=False): a stable sort of key(item) (equal items keep their order, also in
- * reverse), as Python's. */
-static Value *bi_sorted(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "key", "reverse", NULL};
-    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "sorted() takes exactly one positional argument") : NULL;
-    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
-    bool reverse = false;
-    if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
-    Value *l = ops_to_list(I, a->pos[0]);
-    if (!l) return NULL;
-    Value *keys = val_list(l->u.seq.n);
+/* Sorts the list l in place by key(item) (the items themselves when key is None): stable (equal items keep their
+ * order, also in reverse), as Python's list.sort and sorted. false with an error (l is then left as it was). */
+static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
+    Value *keys = val_list(l->u.seq.n), *items = val_list(l->u.seq.n);
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *k = key_of(I, key, l->u.seq.items[i]);
-        if (!k) { val_decref(keys); val_decref(l); return NULL; }
+        if (!k) { val_decref(keys); val_decref(items); return false; }
         val_seq_set(keys, i, k);
+        val_seq_set(items, i, val_incref(l->u.seq.items[i]));
     }
     /* insertion sort with the language's comparison (lists here are short), items moved with their keys */
-    for (int64_t i = 1; i < l->u.seq.n; i++) {
+    bool ok = true;
+    for (int64_t i = 1; ok && i < items->u.seq.n; i++) {
         for (int64_t j = i; j > 0; j--) {
             Value *c = ops_compare(I, reverse ? AOP_GT : AOP_LT, keys->u.seq.items[j], keys->u.seq.items[j - 1]);
-            if (!c) { val_decref(keys); val_decref(l); return NULL; }
-            bool ok, t = val_truthy(c, &ok);
+            if (!c) { ok = false; break; }
+            bool t = val_truthy(c, &ok);
             val_decref(c);
-            if (!ok) { val_decref(keys); val_decref(l); return rt_error(I, "cannot sort tensors with more than one element"); }
+            if (!ok) { rt_error(I, "cannot sort tensors with more than one element"); break; }
             if (!t) break;
-            Value **it = l->u.seq.items, **ks = keys->u.seq.items, *tmp = it[j];
+            Value **it = items->u.seq.items, **ks = keys->u.seq.items, *tmp = it[j];
             it[j] = it[j - 1];
             it[j - 1] = tmp;
             tmp = ks[j];
@@ -331,7 +328,26 @@ static Value *bi_sorted(Interp *I, Args *a) {
             ks[j - 1] = tmp;
         }
     }
+    /* the sorted order replaces l's items (a key function that changed l meanwhile loses that change, as Python) */
+    for (int64_t i = 0; ok && i < items->u.seq.n && i < l->u.seq.n; i++) {
+        Value *old = l->u.seq.items[i];
+        l->u.seq.items[i] = val_incref(items->u.seq.items[i]);
+        val_decref(old);
+    }
     val_decref(keys);
+    val_decref(items);
+    return ok;
+}
+
+/* sorted(iterable, key=None, reverse=False), Python's: a new sorted list. */
+static Value *bi_sorted(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "key", "reverse", NULL};
+    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "sorted() takes exactly one positional argument") : NULL;
+    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
+    bool reverse = false;
+    if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
+    Value *l = ops_to_list(I, a->pos[0]);
+    if (l && !sort_items(I, l, key, reverse)) { val_decref(l); l = NULL; }
     return l;
 }
 
@@ -627,6 +643,181 @@ static Value *str_startswith(Interp *I, Args *a) {
     return val_bool(!memcmp(s->u.str.s + s->u.str.len - p->u.str.len, p->u.str.s, p->u.str.len));
 }
 
+/* A start/end pair of str.find and friends (character places, None for the ends, negative from the end, clamped as
+ * a slice is) as byte offsets of s. */
+static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *to) {
+    int64_t n = s->u.str.chars, lim[2] = {0, n};
+    for (int k = 0; k < 2; k++) {
+        Value *v = a->npos > 2 + k ? a->pos[2 + k] : NULL;
+        if (!v || v->kind == V_NONE) continue;
+        if (!arg_int(I, v, k ? "end" : "start", &lim[k])) return false;
+        if (lim[k] < 0) lim[k] = lim[k] + n < 0 ? 0 : lim[k] + n;
+        if (lim[k] > n) lim[k] = n;
+    }
+    *from = val_str_offset(s, lim[0]);
+    *to = lim[1] < lim[0] ? *from : val_str_offset(s, lim[1]);
+    return lim[1] >= lim[0];
+}
+
+/* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
+static Value *str_search(Interp *I, Args *a) {
+    enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
+    if (a->npos < 2 || a->npos > 4) return rt_error(I, "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
+    const Value *s = a->pos[0], *sub = a->pos[1];
+    if (sub->kind != V_STR) return rt_error(I, "must be str, not %s", val_type_name(sub));
+    size_t from, to, m = sub->u.str.len;
+    bool fits = str_span(I, a, s, &from, &to);
+    if (interp_failed(I)) return NULL;
+    if (op == COUNT) {
+        if (!fits) return val_int(0);
+        if (!m) return val_int(val_utf8_count(s->u.str.s + from, to - from) + 1);
+        int64_t c = 0;
+        for (size_t i = from; i + m <= to;) {
+            if (!memcmp(s->u.str.s + i, sub->u.str.s, m)) { c++; i += m; } else i++;
+        }
+        return val_int(c);
+    }
+    int64_t found = -1;
+    for (size_t i = from; fits && i + m <= to; i++) {
+        if (memcmp(s->u.str.s + i, sub->u.str.s, m)) continue;
+        found = (int64_t)i;
+        if (op == FIND || op == INDEX) break;
+    }
+    if (found < 0 && (op == INDEX || op == RINDEX)) return rt_error(I, "substring not found");
+    return val_int(found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
+}
+
+/* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
+static Value *str_justify(Interp *I, Args *a) {
+    if (a->npos < 2 || a->npos > 3) return rt_error(I, "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
+    const Value *s = a->pos[0], *fill = a->npos > 2 ? a->pos[2] : NULL;
+    int64_t width;
+    if (!arg_int(I, a->pos[1], "width", &width)) return NULL;
+    if (fill && (fill->kind != V_STR || fill->u.str.chars != 1))
+        return rt_error(I, "The fill character must be exactly one character long");
+    if (width > 100000000) return rt_error(I, "the string would be too long");
+    int64_t marg = width - s->u.str.chars;
+    if (marg <= 0) return val_incref(a->pos[0]);
+    int64_t left = a->fn->tag == 0 ? 0 : a->fn->tag == 1 ? marg : marg / 2 + (marg & width & 1);   /* CPython's centre */
+    const char *f = fill ? fill->u.str.s : " ";
+    size_t fl = fill ? fill->u.str.len : 1;
+    StrBuf b;
+    sb_init(&b);
+    for (int64_t i = 0; i < left; i++) sb_putn(&b, f, fl);
+    sb_putn(&b, s->u.str.s, s->u.str.len);
+    for (int64_t i = left; i < marg; i++) sb_putn(&b, f, fl);
+    size_t n = b.len;
+    return val_str_take_n(sb_take(&b), n);
+}
+
+/* L.insert(i, x), L.remove(x), L.reverse(), L.sort(key=None, reverse=False), L.copy(), L.clear(): Python's. */
+static Value *list_insert(Interp *I, Args *a) {
+    if (a->npos != 3) return rt_error(I, "insert expected 2 arguments, got %d", a->npos - 1);
+    Value *l = a->pos[0];
+    int64_t i, n = l->u.seq.n;
+    if (!arg_int(I, a->pos[1], "insert index", &i)) return NULL;
+    if (n >= 50000000) return rt_error(I, "the list is too long");
+    if (i < 0) i = i + n < 0 ? 0 : i + n;                   /* clamped, as Python's */
+    if (i > n) i = n;
+    val_list_append(l, val_incref(a->pos[2]));
+    Value *x = l->u.seq.items[n];
+    memmove(l->u.seq.items + i + 1, l->u.seq.items + i, sizeof(Value *) * (size_t)(n - i));
+    l->u.seq.items[i] = x;
+    return val_none();
+}
+
+static Value *list_remove(Interp *I, Args *a) {
+    if (a->npos != 2) return rt_error(I, "remove() takes exactly one argument (%d given)", a->npos - 1);
+    Value *l = a->pos[0];
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        int eq = val_compare_eq(l->u.seq.items[i], a->pos[1]);
+        if (eq < 0) return rt_error(I, "list.remove(x): the items are nested too deep to compare");
+        if (!eq) continue;
+        Value *place = val_int(i);
+        int rc = ops_del_index(I, l, place);                  /* the path del L[i] takes */
+        val_decref(place);
+        return rc < 0 ? NULL : val_none();
+    }
+    return rt_error(I, "list.remove(x): x not in list");
+}
+
+static Value *list_reverse_copy_clear(Interp *I, Args *a) {
+    if (a->npos != 1) return rt_error(I, "%s() takes no arguments (%d given)", a->fname, a->npos - 1);
+    Value *l = a->pos[0];
+    int64_t n = l->u.seq.n;
+    if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
+        Value *c = val_list(n);
+        for (int64_t i = 0; i < n; i++) val_seq_set(c, i, val_incref(l->u.seq.items[i]));
+        return c;
+    }
+    if (a->fn->tag == 2) {                                  /* clear */
+        Value *slice = val_new(V_SLICE);                    /* del L[:], the one path that removes items */
+        slice->u.slice.start = val_none();
+        slice->u.slice.stop = val_none();
+        slice->u.slice.step = val_none();
+        int rc = ops_del_index(I, l, slice);
+        val_decref(slice);
+        return rc < 0 ? NULL : val_none();
+    }
+    for (int64_t i = 0, j = n - 1; i < j; i++, j--) {       /* reverse, in place */
+        Value *t = l->u.seq.items[i];
+        l->u.seq.items[i] = l->u.seq.items[j];
+        l->u.seq.items[j] = t;
+    }
+    return val_none();
+}
+
+static Value *list_sort(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "key", "reverse", NULL};      /* "": the list itself */
+    if (a->npos != 1) return rt_error(I, "sort() takes no positional arguments");
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
+    bool reverse = false;
+    if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
+    return sort_items(I, a->pos[0], key, reverse) ? val_none() : NULL;
+}
+
+/* d.pop(key[, default]), d.setdefault(key, default=None), d.update(other, **kw), d.copy(), d.clear(): Python's. */
+static Value *dict_pop(Interp *I, Args *a) {
+    if (a->npos < 2 || a->npos > 3) return rt_error(I, "pop expected at least 1 argument, got %d", a->npos - 1);
+    Value *d = a->pos[0], *key = a->pos[1];
+    if (dict_find(d->u.dict, key) < 0 && a->npos == 3) return val_incref(a->pos[2]);
+    Value *v = ops_index(I, d, key);                        /* the value, or the missing key's error */
+    if (v && ops_del_index(I, d, key) < 0) { val_decref(v); return NULL; }
+    return v;
+}
+
+static Value *dict_setdefault(Interp *I, Args *a) {
+    if (a->npos < 2 || a->npos > 3) return rt_error(I, "setdefault expected at least 1 argument, got %d", a->npos - 1);
+    Value *d = a->pos[0], *key = a->pos[1];
+    if (dict_find(d->u.dict, key) < 0) {
+        Value *def = a->npos == 3 ? val_incref(a->pos[2]) : val_none();
+        int rc = ops_set_index(I, d, key, def);
+        val_decref(def);
+        if (rc < 0) return NULL;
+    }
+    return ops_index(I, d, key);
+}
+
+static Value *dict_update(Interp *I, Args *a) {
+    if (a->npos > 2) return rt_error(I, "update expected at most 1 argument, got %d", a->npos - 1);
+    if (a->npos == 2 && !dict_fill(I, a->pos[0], a->pos[1])) return NULL;
+    for (int k = 0; k < a->nkw; k++) dict_set(a->pos[0]->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
+    return val_none();
+}
+
+static Value *dict_copy_clear(Interp *I, Args *a) {
+    if (a->npos != 1) return rt_error(I, "%s() takes no arguments (%d given)", a->fname, a->npos - 1);
+    Value *d = a->pos[0];
+    if (a->fn->tag == 0) {                                  /* copy: a shallow copy */
+        Value *c = val_dict();
+        c->u.dict->ordered = d->u.dict->ordered;
+        return dict_fill(I, c, d) ? c : (val_decref(c), NULL);
+    }
+    while (d->u.dict->n) dict_del_at(d->u.dict, d->u.dict->n - 1);
+    return val_none();
+}
+
 static Value *list_append(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "append() takes exactly one argument");
     if (a->pos[0]->u.seq.n >= 50000000) return rt_error(I, "the list is too long");
@@ -665,7 +856,14 @@ static Value *list_index(Interp *I, Args *a) {
             cnt++;
         }
     if (a->fn->tag == 1) return val_int(cnt);
-    return rt_error(I, "the value is not in the %s", val_type_name(l));
+    if (l->kind == V_TUPLE) return rt_error(I, "tuple.index(x): x not in tuple");
+    StrBuf b;                                                /* Python's "3 is not in list" */
+    sb_init(&b);
+    val_repr(&b, a->pos[1]);
+    if (b.len > 200) { sb_free(&b); return rt_error(I, "the value is not in the list"); }
+    Value *r = rt_error(I, "%s is not in list", sb_str(&b));
+    sb_free(&b);
+    return r;
 }
 
 static Value *size_numel(Interp *I, Args *a) {
@@ -709,6 +907,14 @@ const Builtin bi_str_methods[] = {
     {"upper", str_case, "s.upper()", "Upper case.", "", 1},
     {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0},
     {"split", str_split, "s.split(sep=None)", "Splits into a list of strings.", "", 0},
+    {"find", str_search, "s.find(sub, start=None, end=None)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0},
+    {"rfind", str_search, "s.rfind(sub, start=None, end=None)", "The place of the last sub in s, -1 when there is none.", "", 1},
+    {"index", str_search, "s.index(sub, start=None, end=None)", "As s.find, but an error when sub is not there.", "", 2},
+    {"rindex", str_search, "s.rindex(sub, start=None, end=None)", "As s.rfind, but an error when sub is not there.", "", 3},
+    {"count", str_search, "s.count(sub, start=None, end=None)", "How many times sub occurs in s, without overlaps.", "", 4},
+    {"ljust", str_justify, "s.ljust(width, fillchar=' ')", "s followed by fillchar up to width characters.", "", 0},
+    {"rjust", str_justify, "s.rjust(width, fillchar=' ')", "s after fillchar up to width characters.", "", 1},
+    {"center", str_justify, "s.center(width, fillchar=' ')", "s centred in width characters.", "", 2},
     {"replace", str_replace, "s.replace(old, new)", "Replaces every old by new.", "", 0},
     {"startswith", str_startswith, "s.startswith(prefix)", "True when s starts with prefix.", "", 0},
     {"endswith", str_startswith, "s.endswith(suffix)", "True when s ends with suffix.", "", 1},
@@ -718,6 +924,12 @@ const Builtin bi_list_methods[] = {
     {"append", list_append, "L.append(x)", "Adds x at the end.", "", 0},
     {"extend", list_extend, "L.extend(items)", "Adds every item at the end.", "", 0},
     {"pop", list_pop, "L.pop(i=-1)", "Removes and returns item i.", "", 0},
+    {"insert", list_insert, "L.insert(i, x)", "Puts x before item i.", "", 0},
+    {"remove", list_remove, "L.remove(x)", "Removes the first item equal to x.", "", 0},
+    {"reverse", list_reverse_copy_clear, "L.reverse()", "Reverses the list in place.", "", 0},
+    {"copy", list_reverse_copy_clear, "L.copy()", "A shallow copy of the list.", "", 1},
+    {"clear", list_reverse_copy_clear, "L.clear()", "Removes every item.", "", 2},
+    {"sort", list_sort, "L.sort(key=None, reverse=False)", "Sorts the list in place (stable).", "", 0},
     {"index", list_index, "L.index(x)", "Position of the first x.", "", 0},
     {"count", list_index, "L.count(x)", "How many items equal x.", "", 1},
     {"numel", size_numel, "size.numel()", "Product of the dimensions.", "", 0},
@@ -727,6 +939,11 @@ const Builtin bi_dict_methods[] = {
     {"keys", dict_keys_values, "d.keys()", "The keys, as a list.", "", 0},
     {"values", dict_keys_values, "d.values()", "The values, as a list.", "", 1},
     {"items", dict_keys_values, "d.items()", "(key, value) pairs, as a list.", "", 2},
+    {"pop", dict_pop, "d.pop(key, default)", "Removes key and returns its value (default when it is missing).", "", 0},
+    {"setdefault", dict_setdefault, "d.setdefault(key, default=None)", "d[key], set to default first when it is missing.", "", 0},
+    {"update", dict_update, "d.update(other, key=value, ...)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0},
+    {"copy", dict_copy_clear, "d.copy()", "A shallow copy of the dict.", "", 0},
+    {"clear", dict_copy_clear, "d.clear()", "Removes every entry.", "", 1},
     {"get", dict_get_m, "d.get(key, default=None)", "The value for key, or default.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
