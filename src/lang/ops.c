@@ -924,18 +924,19 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
     return -1;
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
-enum { IC_LIST, IC_TUPLE, IC_STR, IC_RANGE, IC_DICT, IC_REVERSED, IC_LIST_REV, IC_DICT_REV, IC_RANGE_REV, IC_MAP,
+enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_REVERSED, IC_LIST_REV, IC_DICT_REV, IC_RANGE_REV, IC_MAP,
        IC_FILTER, IC_ZIP, IC_ENUMERATE, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
-    [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_RANGE] = ITERATOR_CLASS("range_iterator"),
+    [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
+    [IC_RANGE] = ITERATOR_CLASS("range_iterator"),
     [IC_DICT] = ITERATOR_CLASS("dict_keyiterator"), [IC_REVERSED] = ITERATOR_CLASS("reversed"),
     [IC_LIST_REV] = ITERATOR_CLASS("list_reverseiterator"), [IC_DICT_REV] = ITERATOR_CLASS("dict_reversekeyiterator"),
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
-    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
+    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
     [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED, [IC_DICT_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
     [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE,
 };
@@ -957,7 +958,8 @@ Value *ops_iter(Interp *I, Value *src) {
     if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
     if (!ops_is_iterable(src)) return rt_error(I, "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
-    return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_STR ? IC_STR : src->kind == V_RANGE ? IC_RANGE :
+    if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
+    return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
                   src->kind == V_DICT ? IC_DICT : IC_TUPLE, src, 0);
 }
 
