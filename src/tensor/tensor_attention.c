@@ -44,6 +44,8 @@ typedef struct AttnJob {
     float alpha;                         /* 1/sd when that is a power of two (multiplying is then dividing), else 1 */
     bool blas_s, blas_o;                 /* the two products' BLAS decision, made for the unsplit product */
     bool own_s, own_o;                   /* ... and OpenBLAS's SkylakeX bits can come from vm_blas_gemm_avx512 */
+    int64_t units, group;                /* (item, block) units, taken group units at a time */
+    atomic_llong next;                   /* the first unit no thread has taken yet */
     atomic_int failed;                   /* a worker could not get its scratch buffer, or Ctrl-C */
 } AttnJob;
 
@@ -53,9 +55,12 @@ static const float *head_ptr(const HeadMat *m, int64_t b, int64_t h) { return m-
  * M*N*K <= 100^3 to its small-matrix kernels, which add in another order): vm_blas_gemm_avx512 gives its bits. */
 static bool blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
 
-/* Units [begin, end): unit u is block u % nblocks of head item u / nblocks (item = b * heads + h). */
+/* One worker: takes runs of J->group units until none is left (unit u is block u % nblocks of head item
+ * u / nblocks, item = b * heads + h). A thread that comes late, or runs slowly on a core it shares, takes fewer runs:
+ * the threads finish together whatever else the machine runs. */
 static void attn_units(void *ctx, int64_t begin, int64_t end) {
     AttnJob *J = ctx;
+    (void)begin; (void)end;
     /* the scores of a block live in a buffer of the thread's own that stays in its L2; with the own kernels, Kᵀ and
      * V of the head packed (once for all the blocks of a head this thread computes) and a tile of the left operand */
     int64_t nks = J->block * J->lds, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
@@ -68,7 +73,12 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
     }
     float *Kp = scratch + nks, *Vp = Kp + nkp, *Ap = Vp + nvp;
     int64_t k_item = -1, v_item = -1;                                  /* whose Kᵀ and V are in Kp and Vp */
-    for (int64_t u = begin; u < end && !atomic_load(&J->failed); u++) {
+    for (int64_t u = 0, u1 = 0; !atomic_load(&J->failed); u++) {
+        if (u == u1) {                                                  /* the next run of units */
+            u = atomic_fetch_add(&J->next, J->group);
+            if (u >= J->units) break;
+            u1 = u + J->group < J->units ? u + J->group : J->units;
+        }
         if (ten_interrupted) { atomic_store(&J->failed, 2); break; }
         int64_t item = u / J->nblocks, b = item / J->heads, h = item % J->heads;
         int64_t q0 = (u % J->nblocks) * J->block, rows = J->nq - q0 < J->block ? J->nq - q0 : J->block;
@@ -196,9 +206,17 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
         if (J.block > nq) J.block = nq;
         J.nblocks = (nq + J.block - 1) / J.block;
     }
-    /* threads only when a unit is worth waking one: about 2 MFLOP */
-    int64_t flops = 2 * J.block * nk * (J.d + J.dv);
-    par_for(B * heads * J.nblocks, flops >= (1 << 21) ? 1 : (1 << 21) / (flops + 1) + 1, attn_units, &J);
+    /* runs of units of about 4 MFLOP or more (a head's blocks together, where its Kᵀ and V are packed once), about
+     * 8 runs per thread; a second thread only when each gets about 4 MFLOP */
+    int64_t flops = 2 * J.block * nk * (J.d + J.dv), threads = par_threads();
+    J.units = B * heads * J.nblocks;
+    J.group = J.units / (8 * threads);
+    if (J.group > J.nblocks) J.group = J.nblocks;
+    if (J.group * flops < (1 << 22)) J.group = (1 << 22) / (flops + 1) + 1;
+    if (J.group > J.units) J.group = J.units;
+    int64_t workers = (J.units + J.group - 1) / J.group;
+    atomic_init(&J.next, 0);
+    par_for(workers < threads ? workers : threads, 1, attn_units, &J);
     if (atomic_load(&J.failed)) {
         if (atomic_load(&J.failed) == 2) ten_fail_interrupted();
         else ten_fail("attention: out of memory for a block of scores");
