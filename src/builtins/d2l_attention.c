@@ -257,7 +257,8 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
-    if (xd && Wd && (!b || bd) && (y = ten_new(DT_F32, x->ndim, sh))) {
+    /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
+    if (xd && Wd && (!b || bd) && (y = ten_new_uninit(DT_F32, x->ndim, sh))) {
         ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
         if (bd)
             for (int64_t r = 0; r < rows; r++)
