@@ -10,7 +10,7 @@
  * blocks are spread over the worker threads. Every number is computed as the book's code computes it in PyTorch:
  * the same products (the same BLAS calls, split by rows only), the same division, and softmax in PyTorch's order
  * (vecmath.c), so the digits are the unfused ones for any thread count. Where OpenBLAS would run its SkylakeX
- * kernels (a CPU with AVX-512), the two products are attn's own (vm_blas_gemm_avx512), with OpenBLAS's bits: Kᵀ and V
+ * kernels (a CPU with AVX-512), the two products are attn's own (vm_blas_gemm, AVX-512), with OpenBLAS's bits: Kᵀ and V
  * of a head are packed once for all its blocks, no zeroing pass before the product, and no packing of the scores.
  *
  * Multi-head attention (§11.5) reads its heads in place: with heads = h, q (B, Q, h*d) holds head j of batch row b
@@ -43,7 +43,7 @@ typedef struct AttnJob {
     float sd;                            /* sqrt(d) in float32, as PyTorch divides by it */
     float alpha;                         /* 1/sd when that is a power of two (multiplying is then dividing), else 1 */
     bool blas_s, blas_o;                 /* the two products' BLAS decision, made for the unsplit product */
-    bool own_s, own_o;                   /* ... and OpenBLAS's SkylakeX bits can come from vm_blas_gemm_avx512 */
+    bool own_s, own_o;                   /* ... and OpenBLAS's SkylakeX bits can come from vm_blas_gemm */
     int64_t units, group;                /* (item, block) units, taken group units at a time */
     atomic_llong next;                   /* the first unit no thread has taken yet */
     atomic_int failed;                   /* a worker could not get its scratch buffer, or Ctrl-C */
@@ -52,7 +52,7 @@ typedef struct AttnJob {
 static const float *head_ptr(const HeadMat *m, int64_t b, int64_t h) { return m->base + b * m->bstride + h * m->hcols; }
 
 /* Whether OpenBLAS computes attn's column-major call (M, N, K) on its normal path (interface/gemm.c of 0.3.21 sends
- * M*N*K <= 100^3 to its small-matrix kernels, which add in another order): vm_blas_gemm_avx512 gives its bits. */
+ * M*N*K <= 100^3 to its small-matrix kernels, which add in another order): vm_blas_gemm gives its bits. */
 static bool blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
 
 /* One worker: takes runs of J->group units until none is left (unit u is block u % nblocks of head item
@@ -89,9 +89,9 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         float *O = J->out ? J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv : NULL;   /* (rows, dv), row stride heads*dv */
         /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
         if (J->own_s && blas_normal_path(J->nk, rows, J->d)) {
-            if (k_item != item) vm_blas_pack_b_avx512(K, J->k.rstride, true, J->nk, J->d, Kp);
+            if (k_item != item) vm_blas_pack_b(K, J->k.rstride, true, J->nk, J->d, Kp);
             k_item = item;
-            vm_blas_gemm_avx512(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha, Ap);
+            vm_blas_gemm(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha, Ap);
         } else {
             ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->lds, rows, J->nk, J->d, true, J->blas_s, J->alpha);
         }
@@ -111,9 +111,9 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         }
         /* pass 3: O = S V (not when only the weights are asked for) */
         if (J->out && J->own_o && blas_normal_path(J->dv, rows, J->nk)) {
-            if (v_item != item) vm_blas_pack_b_avx512(V, J->v.rstride, false, J->dv, J->nk, Vp);
+            if (v_item != item) vm_blas_pack_b(V, J->v.rstride, false, J->dv, J->nk, Vp);
             v_item = item;
-            vm_blas_gemm_avx512(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f, Ap);
+            vm_blas_gemm(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f, Ap);
         } else if (J->out) {
             ten_sgemm_ld(S, J->lds, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
         }

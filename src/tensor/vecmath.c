@@ -184,3 +184,36 @@ int64_t vm_blas_kblock(int64_t rem) {
 }
 
 int64_t vm_blas_packed_size(int64_t n, int64_t k) { return (n + 31) / 32 * 32 * k; }
+
+/* The portable entry points of attention's products (vecmath.h): the AVX-512 kernel where it is compiled in and the
+ * CPU has it, else the same sums in the same order, one element at a time (a build without SIMD, such as the
+ * fuzzers', never chooses this path: attention asks vm_level() first). */
+void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp) {
+#ifdef HAVE_X86_SIMD
+    if (vm_level() == 2) { vm_blas_pack_b_avx512(B, ldb, bt, n, k, Bp); return; }
+#endif
+    for (int64_t j0 = 0; j0 < n; j0 += 32)
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t j = j0; j < j0 + 32; j++)
+                Bp[j0 * k + p * 32 + (j - j0)] = j >= n ? 0.0f : bt ? B[j * ldb + p] : B[p * ldb + j];
+}
+
+void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n, int64_t k,
+                  float alpha, float *Ap) {
+#ifdef HAVE_X86_SIMD
+    if (vm_level() == 2) { vm_blas_gemm_avx512(A, lda, Bp, C, ldc, m, n, k, alpha, Ap); return; }
+#endif
+    (void)Ap;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            const float *b = Bp + (j / 32) * 32 * k + j % 32;
+            float c = 0.0f;
+            for (int64_t ls = 0, kc; ls < k; ls += kc) {
+                kc = vm_blas_kblock(k - ls);
+                float acc = 0.0f;
+                for (int64_t p = ls; p < ls + kc; p++) acc = fmaf(A[i * lda + p], b[p * 32], acc);
+                c = fmaf(alpha, acc, c);
+            }
+            C[i * ldc + j] = c;
+        }
+}

@@ -73,6 +73,11 @@ int64_t vm_blas_packed_size(int64_t n, int64_t k);   /* floats of B packed */
  * k-major (32 floats per p), the last one padded with zeros (the rows of B that are read have at least k floats, or
  * n when not bt: B's row stride times 16 must fit in an int). */
 void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp);
+/* The same two on any build: the AVX-512 code where it is compiled in and the CPU has it, else a scalar loop with
+ * the same sums in the same order. */
+void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp);
+void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n, int64_t k,
+                  float alpha, float *Ap);
 void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
                          int64_t k, float alpha, float *Ap);
 #endif

@@ -249,11 +249,11 @@ static float gemm_sample(void) {
     return (float)(((int)(r % 2001) - 1000) * ldexp(1.0, (int)((r >> 12) % 16) - 12)) * 1.1f;
 }
 
-/* vm_blas_gemm_avx512 (attention's products, §11.3.3) is the scalar loop above bit for bit, for every shape at the
- * edges of its 12 x 32 tiles and of OpenBLAS's k blocks, B plain or transposed, rows strided. */
+/* vm_blas_gemm (attention's products, §11.3.3), its AVX-512 kernel and its portable loop, is the scalar loop above bit
+ * for bit, for every shape at the edges of its 12 x 32 tiles and of OpenBLAS's k blocks, B plain or transposed, rows
+ * strided. */
 static void test_blas_gemm_order(void **state) {
     (void)state;
-    if (vm_level() < 2) skip();
     const int64_t ms[] = {1, 12, 13, 26}, ns[] = {1, 31, 32, 33, 64}, ks[] = {1, 3, 64, 448, 449, 500, 897, 2000};
     const float alphas[] = {1.0f, 0.125f, -0.5f};   /* alpha < 0: C = fma(alpha, +0, +0) must stay +0 */
     enum { LD = 2010 };
@@ -262,6 +262,10 @@ static void test_blas_gemm_order(void **state) {
     float *Ap = malloc(sizeof(float) * 12 * 2000);
     for (int i = 0; i < 26 * LD; i++) A[i] = gemm_sample();
     for (int i = 0; i < 2000 * 70; i++) B[i] = gemm_sample();
+    /* the AVX-512 kernel where the CPU has it (level 2), and the portable loop of vm_blas_gemm (level 0) */
+    for (int lv = 2; lv >= 0; lv -= 2) {
+    vm_force_level(lv);
+    if (vm_level() != lv) continue;
     int shapes = 0;
     for (size_t a = 0; a < sizeof ms / sizeof *ms; a++)
         for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
@@ -269,17 +273,19 @@ static void test_blas_gemm_order(void **state) {
                 for (int bt = 0; bt <= 1; bt++) {
                     int64_t m = ms[a], n = ns[b], k = ks[c], ldb = bt ? k + 1 : n + 3;
                     float alpha = alphas[shapes++ % 3];
-                    vm_blas_pack_b_avx512(B, ldb, bt, n, k, Bp);
-                    vm_blas_gemm_avx512(A, LD, Bp, C, 70, m, n, k, alpha, Ap);
+                    vm_blas_pack_b(B, ldb, bt, n, k, Bp);
+                    vm_blas_gemm(A, LD, Bp, C, 70, m, n, k, alpha, Ap);
                     for (int64_t i = 0; i < m; i++)
                         for (int64_t j = 0; j < n; j++) {
                             float r = blas_order(A, LD, B, ldb, bt, i, j, k, alpha);
                             if (memcmp(&r, &C[i * 70 + j], 4) != 0)
-                                fail_msg("(%lld x %lld) @ (%lld x %lld)%s, alpha %g: C[%lld][%lld] is %a, OpenBLAS's order %a",
-                                         (long long)m, (long long)k, (long long)k, (long long)n, bt ? " transposed" : "",
+                                fail_msg("level %d: (%lld x %lld) @ (%lld x %lld)%s, alpha %g: C[%lld][%lld] is %a, OpenBLAS's order %a",
+                                         lv, (long long)m, (long long)k, (long long)k, (long long)n, bt ? " transposed" : "",
                                          (double)alpha, (long long)i, (long long)j, (double)C[i * 70 + j], (double)r);
                         }
                 }
+    }
+    vm_force_level(-1);
     free(A); free(B); free(C); free(Bp); free(Ap);
 }
 
