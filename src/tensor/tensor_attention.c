@@ -106,8 +106,7 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         vm_softmax_rows(S, rows, J->nk, J->lds);
         if (J->weights) {
             float *W = J->weights + (item * J->nq + q0) * J->nk;
-            if (J->lds == J->nk) vm_stream_copy(W, S, rows * J->nk);
-            else for (int64_t r = 0; r < rows; r++) vm_stream_copy(W + r * J->nk, S + r * J->lds, J->nk);
+            for (int64_t r = 0; r < rows; r++) vm_stream_copy(W + r * J->nk, S + r * J->lds, J->nk);
         }
         /* pass 3: O = S V (not when only the weights are asked for) */
         if (J->out && J->own_o && blas_normal_path(J->dv, rows, J->nk)) {

@@ -155,11 +155,7 @@ void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld) {
             float *b = x + r * ld, m[4], s[4];
             vm_reduce8x4_avx2(b, ld, n, 1, m);
             for (int k = 0; k < 4; k++) vm_sub_avx2(b + k * ld, m[k], b + k * ld, n);
-            if (ld == n) {
-                vm_map(VM_EXP, b, b, 4 * n);             /* exp has no lane dependence: one call for 4 rows */
-            } else {
-                for (int k = 0; k < 4; k++) vm_map(VM_EXP, b + k * ld, b + k * ld, n);
-            }
+            for (int k = 0; k < 4; k++) vm_map(VM_EXP, b + k * ld, b + k * ld, n);   /* exp has no lane dependence */
             vm_reduce8x4_avx2(b, ld, n, 0, s);
             for (int k = 0; k < 4; k++) vm_scale_avx2(b + k * ld, 1 / s[k], n);
         }
