@@ -51,10 +51,6 @@ typedef struct AttnJob {
 
 static const float *head_ptr(const HeadMat *m, int64_t b, int64_t h) { return m->base + b * m->bstride + h * m->hcols; }
 
-/* Whether OpenBLAS computes attn's column-major call (M, N, K) on its normal path (interface/gemm.c of 0.3.21 sends
- * M*N*K <= 100^3 to its small-matrix kernels, which add in another order): vm_blas_gemm gives its bits. */
-static bool blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
-
 /* One worker: takes runs of J->group units until none is left (unit u is block u % nblocks of head item
  * u / nblocks, item = b * heads + h). A thread that comes late, or runs slowly on a core it shares, takes fewer runs:
  * the threads finish together whatever else the machine runs. */
@@ -62,16 +58,15 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
     AttnJob *J = ctx;
     (void)begin; (void)end;
     /* the scores of a block live in a buffer of the thread's own that stays in its L2; with the own kernels, Kᵀ and
-     * V of the head packed (once for all the blocks of a head this thread computes) and a tile of the left operand */
+     * V of the head packed (once for all the blocks of a head this thread computes) */
     int64_t nks = J->block * J->lds, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
     int64_t nvp = J->own_o && J->out ? vm_blas_packed_size(J->dv, J->nk) : 0;
-    int64_t nap = J->own_s || J->own_o ? 12 * (J->d > J->nk ? J->d : J->nk) : 0;
-    float *scratch = malloc(sizeof(float) * (size_t)(nks + nkp + nvp + nap));
+    float *scratch = malloc(sizeof(float) * (size_t)(nks + nkp + nvp));
     if (!scratch) {
         atomic_store(&J->failed, 1);
         return;
     }
-    float *Kp = scratch + nks, *Vp = Kp + nkp, *Ap = Vp + nvp;
+    float *Kp = scratch + nks, *Vp = Kp + nkp;
     int64_t k_item = -1, v_item = -1;                                  /* whose Kᵀ and V are in Kp and Vp */
     for (int64_t u = 0, u1 = 0; !atomic_load(&J->failed); u++) {
         if (u == u1) {                                                  /* the next run of units */
@@ -88,10 +83,10 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         float *S = scratch;                                                 /* (rows, nk), rows lds apart */
         float *O = J->out ? J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv : NULL;   /* (rows, dv), row stride heads*dv */
         /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
-        if (J->own_s && blas_normal_path(J->nk, rows, J->d)) {
-            if (k_item != item) vm_blas_pack_b(K, J->k.rstride, true, J->nk, J->d, Kp);
+        if (J->own_s && ten_blas_normal_path(J->nk, rows, J->d)) {
+            if (k_item != item) vm_blas_pack_b(K, J->k.rstride, true, J->nk, J->d, Kp, 0, J->nk);
             k_item = item;
-            vm_blas_gemm(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha, Ap);
+            vm_blas_gemm(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha);
         } else {
             ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->lds, rows, J->nk, J->d, true, J->blas_s, J->alpha);
         }
@@ -109,10 +104,10 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
             for (int64_t r = 0; r < rows; r++) vm_stream_copy(W + r * J->nk, S + r * J->lds, J->nk);
         }
         /* pass 3: O = S V (not when only the weights are asked for) */
-        if (J->out && J->own_o && blas_normal_path(J->dv, rows, J->nk)) {
-            if (v_item != item) vm_blas_pack_b(V, J->v.rstride, false, J->dv, J->nk, Vp);
+        if (J->out && J->own_o && ten_blas_normal_path(J->dv, rows, J->nk)) {
+            if (v_item != item) vm_blas_pack_b(V, J->v.rstride, false, J->dv, J->nk, Vp, 0, J->dv);
             v_item = item;
-            vm_blas_gemm(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f, Ap);
+            vm_blas_gemm(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f);
         } else if (J->out) {
             ten_sgemm_ld(S, J->lds, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
         }
@@ -188,7 +183,7 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     J.blas_s = ten_sgemm_wants_blas(nq, nk, J.d);
     J.blas_o = ten_sgemm_wants_blas(nq, J.dv, nk);
     /* OpenBLAS's SkylakeX products are computed here, faster, with its bits (vecmath.h), on a CPU with AVX-512 */
-    bool own = vm_level() == 2 && ten_blas_is_skylakex() && K->stride[1] < (1 << 26) && (!V || V->stride[1] < (1 << 26));
+    bool own = ten_own_gemm(K->stride[1]) && (!V || ten_own_gemm(V->stride[1]));
     J.own_s = own && J.blas_s;
     J.own_o = own && J.blas_o && out;
     /* blocks of queries whose scores fit in 1 MiB (half an L2 here): fewer blocks pack K and V fewer times */

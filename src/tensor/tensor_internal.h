@@ -24,4 +24,14 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
 /* Whether the OpenBLAS that was loaded runs its SkylakeX kernels (false before it is loaded, or for another BLAS):
  * then vm_blas_gemm_avx512 (vecmath.h) gives its bits. */
 bool ten_blas_is_skylakex(void);
+/* Whether OpenBLAS computes a product of this size on its normal path (not its small-matrix kernels). */
+bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k);
+/* Whether the products OpenBLAS would compute on its normal path come from vm_blas_gemm instead, with the same bits:
+ * a CPU with AVX-512, OpenBLAS running its SkylakeX kernels, B's row stride ldb small enough for the packing's
+ * gathers, and not switched off by ten_set_own_gemm(false) (the tests compare the two). */
+bool ten_own_gemm(int64_t ldb);
+void ten_set_own_gemm(bool on);
+/* Whether ten_sgemm_ld(..., blas true, alpha) computes this product with vm_blas_gemm: ten_own_gemm, OpenBLAS's
+ * normal path, and B small enough that the kernel is the faster one. */
+bool ten_sgemm_own(int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha);
 #endif

@@ -1,5 +1,6 @@
 /* tensor_matmul.c - matrix products. Small products use a fixed-order loop with a double accumulator (the
- * same digits on every machine); large ones go to OpenBLAS's sgemm, split by rows over attn's threads. */
+ * same digits on every machine); large ones go to OpenBLAS's sgemm, split by rows over attn's threads, or, where
+ * OpenBLAS runs its SkylakeX kernels, to attn's own kernel with the same bits (vecmath.h: vm_blas_gemm). */
 #include "tensor_internal.h"
 #include "parallel.h"
 #include "vecmath.h"
@@ -27,6 +28,7 @@ static sgemm_fn blas_sgemm;
 static char *(*blas_corename)(void);    /* openblas_get_corename; NULL for another BLAS */
 static char *(*blas_config)(void);      /* openblas_get_config */
 static int blas_state;                  /* 0 not tried, 1 loaded, -1 not available */
+static bool blas_skylakex;              /* the loaded OpenBLAS runs its SkylakeX kernels (set with blas_state) */
 
 static const char *wanted_core(void) {
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
@@ -64,6 +66,7 @@ static sgemm_fn load_blas(void) {
     }
     if (core_set) unsetenv("OPENBLAS_CORETYPE");
     if (threads_set) unsetenv("OPENBLAS_NUM_THREADS");
+    blas_skylakex = blas_sgemm && blas_corename && strcmp(blas_corename(), "SkylakeX") == 0;
     blas_state = blas_sgemm ? 1 : -1;
     if (!blas_sgemm) fputs("attn: OpenBLAS was not found (sudo apt-get install libopenblas0): large matrix products use attn's own, slower loop\n", stderr);
     return blas_sgemm;
@@ -76,10 +79,21 @@ void ten_blas_describe(char *out, size_t n) {
     else snprintf(out, n, "%s, %s kernels, 1 thread per call", blas_config(), blas_corename());
 }
 
-bool ten_blas_is_skylakex(void) {
-    static int is = -1;                 /* set once, on the main thread (attention asks before its workers start) */
-    if (is < 0 && blas_state) is = blas_state == 1 && blas_corename && strcmp(blas_corename(), "SkylakeX") == 0;
-    return is == 1;
+bool ten_blas_is_skylakex(void) { return blas_skylakex; }
+
+static bool own_gemm = true;
+void ten_set_own_gemm(bool on) { own_gemm = on; }
+
+/* OpenBLAS 0.3.21's interface/gemm.c sends a call with M*N*K <= 100^3 to its small-matrix kernels (another order
+ * of additions), larger ones to its normal path, whose bits vm_blas_gemm gives. */
+bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
+
+bool ten_own_gemm(int64_t ldb) { return own_gemm && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
+
+/* Where vm_blas_gemm is faster than OpenBLAS, measured on one thread: 10-20% with B (in, out) of a Linear layer of
+ * 512 or attention's (1024, 64), about even at 1024 x 1024, 10% slower at 2048 x 2048. So B up to 4 MiB packed. */
+bool ten_sgemm_own(int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha) {
+    return ten_own_gemm(ldb) && alpha != 0.0f && ten_blas_normal_path(m, n, k) && vm_blas_packed_size(n, k) <= (1 << 20);
 }
 
 #define DEFAULT_BLAS_THRESHOLD (64 * 64 * 64)
@@ -100,6 +114,8 @@ typedef struct GemmJob {
     int64_t lda, ldb, ldc, n, k;
     bool bt;
     float alpha;
+    int64_t m;
+    float *Bp;                          /* B packed for vm_blas_gemm, or NULL: OpenBLAS computes the rows */
 } GemmJob;
 
 /* Rows [begin, end) of C by one OpenBLAS call. Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: the call is made in
@@ -109,6 +125,20 @@ static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
     const GemmJob *g = ctx;
     blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)g->n, (int)(end - begin), (int)g->k,
                g->alpha, g->B, (int)g->ldb, g->A + begin * g->lda, (int)g->lda, 0.0f, g->C + begin * g->ldc, (int)g->ldc);
+}
+
+/* Panels [begin, end) (32 columns each) of B into g->Bp. */
+static void pack_panels(void *ctx, int64_t begin, int64_t end) {
+    const GemmJob *g = ctx;
+    vm_blas_pack_b(g->B, g->ldb, g->bt, g->n, g->k, g->Bp, begin * 32, end * 32 < g->n ? end * 32 : g->n);
+}
+
+/* Tiles [begin, end) of 12 rows of C by vm_blas_gemm: OpenBLAS's bits for the whole product's rows, whichever
+ * tiles a thread takes. */
+static void gemm_tiles(void *ctx, int64_t begin, int64_t end) {
+    const GemmJob *g = ctx;
+    int64_t r0 = begin * 12, r1 = end * 12 < g->m ? end * 12 : g->m;
+    vm_blas_gemm(g->A + r0 * g->lda, g->lda, g->Bp, g->C + r0 * g->ldc, g->ldc, r1 - r0, g->n, g->k, g->alpha);
 }
 
 /* The fixed-order loop: every C[i][j] adds A[i][p] * B[p][j] for p = 0, 1, ... in double (each product of two
@@ -167,8 +197,9 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
     if (acc != acc_stack) free(acc);
 }
 
-/* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS when blas (rows spread over
- * attn's threads unless already inside a parallel loop), else a fixed-order loop with a double accumulator (the
+/* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS's bits when blas (from
+ * vm_blas_gemm when ten_own_gemm, else OpenBLAS; rows spread over attn's threads unless already inside a parallel
+ * loop), else a fixed-order loop with a double accumulator (the
  * same digits on every machine), its float32 sum times alpha. */
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha) {
@@ -178,7 +209,17 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
         return;
     }
     if (blas && blas_sgemm) {
-        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha};
+        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha, m, NULL};
+        /* OpenBLAS's SkylakeX bits from vm_blas_gemm where it is faster: B packed once, its panels spread over the
+         * threads, then ranges of 12-row tiles of about 4 MFLOP or more, taken by whichever thread is free (B is not
+         * packed again per range); without memory for the packed B, OpenBLAS itself */
+        if (ten_sgemm_own(m, n, k, ldb, alpha) && (g.Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k)))) {
+            int64_t panels = (n + 31) / 32, tiles = (m + 11) / 12, per_tile = 24 * n * k;
+            par_for(panels, (1 << 16) / (32 * k) + 1, pack_panels, &g);
+            par_for(tiles, per_tile >= (1 << 22) ? 1 : (1 << 22) / per_tile + 1, gemm_tiles, &g);
+            free(g.Bp);
+            return;
+        }
         int64_t per_row = 2 * n * k;        /* flops: rows per block so that a block is worth a thread (~4 MFLOP) */
         int64_t grain = per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1;
         /* below about 256 MFLOP, one block per thread: smaller blocks each pack B again and give OpenBLAS short

@@ -173,7 +173,7 @@ void vm_stream_copy(float *dst, const float *src, int64_t n) {
 
 /* driver/level3/level3.c of OpenBLAS 0.3.21 with SkylakeX's sgemm GEMM_Q 448 and GEMM_UNROLL_M 16: a whole block of
  * 448 while at least two are left, the rest in one block, or two halves rounded up to 16 when it is over 448. */
-int64_t vm_blas_kblock(int64_t rem) {
+int64_t vm_blas_kblock(int64_t rem) {     /* at most 448 */
     if (rem >= 2 * 448) return 448;
     if (rem > 448) return (rem / 2 + 15) / 16 * 16;
     return rem;
@@ -181,33 +181,39 @@ int64_t vm_blas_kblock(int64_t rem) {
 
 int64_t vm_blas_packed_size(int64_t n, int64_t k) { return (n + 31) / 32 * 32 * k; }
 
+int64_t vm_blas_packed_at(int64_t n, int64_t k, int64_t p, int64_t j) {
+    int64_t ls = 0, kc = vm_blas_kblock(k);
+    while (p >= ls + kc) {
+        ls += kc;
+        kc = vm_blas_kblock(k - ls);
+    }
+    return ls * ((n + 31) / 32 * 32) + (j / 32) * 32 * kc + (p - ls) * 32 + j % 32;
+}
+
 /* The portable entry points of attention's products (vecmath.h): the AVX-512 kernel where it is compiled in and the
  * CPU has it, else the same sums in the same order, one element at a time (a build without SIMD, such as the
  * fuzzers', never chooses this path: attention asks vm_level() first). */
-void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp) {
+void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1) {
 #ifdef HAVE_X86_SIMD
-    if (vm_level() == 2) { vm_blas_pack_b_avx512(B, ldb, bt, n, k, Bp); return; }
+    if (vm_level() == 2) { vm_blas_pack_b_avx512(B, ldb, bt, n, k, Bp, c0, c1); return; }
 #endif
-    for (int64_t j0 = 0; j0 < n; j0 += 32)
-        for (int64_t p = 0; p < k; p++)
-            for (int64_t j = j0; j < j0 + 32; j++)
-                Bp[j0 * k + p * 32 + (j - j0)] = j >= n ? 0.0f : bt ? B[j * ldb + p] : B[p * ldb + j];
+    for (int64_t p = 0; p < k; p++)
+        for (int64_t j = c0; j < (c1 + 31) / 32 * 32; j++)
+            Bp[vm_blas_packed_at(n, k, p, j)] = j >= n ? 0.0f : bt ? B[j * ldb + p] : B[p * ldb + j];
 }
 
 void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n, int64_t k,
-                  float alpha, float *Ap) {
+                  float alpha) {
 #ifdef HAVE_X86_SIMD
-    if (vm_level() == 2) { vm_blas_gemm_avx512(A, lda, Bp, C, ldc, m, n, k, alpha, Ap); return; }
+    if (vm_level() == 2) { vm_blas_gemm_avx512(A, lda, Bp, C, ldc, m, n, k, alpha); return; }
 #endif
-    (void)Ap;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            const float *b = Bp + (j / 32) * 32 * k + j % 32;
             float c = 0.0f;
             for (int64_t ls = 0, kc; ls < k; ls += kc) {
                 kc = vm_blas_kblock(k - ls);
                 float acc = 0.0f;
-                for (int64_t p = ls; p < ls + kc; p++) acc = fmaf(A[i * lda + p], b[p * 32], acc);
+                for (int64_t p = ls; p < ls + kc; p++) acc = fmaf(A[i * lda + p], Bp[vm_blas_packed_at(n, k, p, j)], acc);
                 c = fmaf(alpha, acc, c);
             }
             C[i * ldc + j] = c;

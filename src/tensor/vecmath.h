@@ -60,24 +60,29 @@ void vm_scale_avx2(float *y, float s, int64_t n);
 /* vm_softmax_rows for n >= 8 with AVX-512: the same bits; the shift, exp and sum in one pass over a row. */
 void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld);
 
-/* The large products of attention (§11.3.3) with the bits of OpenBLAS 0.3.21's SkylakeX sgemm on its normal path
- * (attn's column-major call with M*N*K > 100^3; below that OpenBLAS takes its small-matrix kernels):
+/* The large float32 products (attention's, §11.3.3, Linear layers', matmul's: tensor_matmul.c) with the bits of
+ * OpenBLAS 0.3.21's SkylakeX sgemm on its normal path (attn's column-major call with M*N*K > 100^3; below that
+ * OpenBLAS takes its small-matrix kernels):
  *   C (m, n) = alpha * A (m, k) · B, B given packed by vm_blas_pack_b, rows of A and C lda and ldc apart.
  * Each C element is summed as OpenBLAS sums it: k in the blocks vm_blas_kblock gives; within a block one float
  * accumulator, +0 first, acc = fma(a_p, b_p, acc) for p in order; after each block C = fma(alpha, acc, C) from
  * C = +0 (sgemm_beta). tests/unit/test_kernels.c checks this against a scalar loop in that order and OpenBLAS.
- * vm_blas_gemm_avx512 needs AVX-512F (vm_level() == 2) and scratch Ap of 12 * k floats. */
+ * vm_blas_gemm_avx512 needs AVX-512F (vm_level() == 2). */
 int64_t vm_blas_kblock(int64_t rem);           /* the length of the next k block when rem are left */
 int64_t vm_blas_packed_size(int64_t n, int64_t k);   /* floats of B packed */
-/* B (k, n) with rows ldb apart, or when bt B stored (n, k) (B's rows ldb apart), into panels of 32 columns, each
- * k-major (32 floats per p), the last one padded with zeros (the rows of B that are read have at least k floats, or
- * n when not bt: B's row stride times 16 must fit in an int). */
-void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp);
+/* Where B's element (p, j) is in B packed: per k block (starting at ls, kc long), the block at ls * npad (n rounded
+ * up to 32), in it panels of 32 columns kc * 32 apart, each k-major (32 floats per p), the last panel padded with
+ * zeros. A k block's panels lie side by side, in the order the kernel reads them. */
+int64_t vm_blas_packed_at(int64_t n, int64_t k, int64_t p, int64_t j);
+/* Columns [c0, c1) of B (k, n) with rows ldb apart, or when bt B stored (n, k) (B's rows ldb apart), packed as
+ * vm_blas_packed_at says; c0 a multiple of 32, c1 one or n (the whole of B is 0, n). The rows of B that are read
+ * have at least k floats, or n when not bt: B's row stride times 16 must fit in an int. */
+void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1);
 /* The same two on any build: the AVX-512 code where it is compiled in and the CPU has it, else a scalar loop with
  * the same sums in the same order. */
-void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp);
+void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1);
 void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n, int64_t k,
-                  float alpha, float *Ap);
+                  float alpha);
 void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                         int64_t k, float alpha, float *Ap);
+                         int64_t k, float alpha);
 #endif

@@ -2,6 +2,7 @@
  * x86-64 only) and called only when the CPU has AVX-512F, for the functions whose 16-wide use gives the bits of the
  * 8-wide functions PyTorch calls (vecmath.h). */
 #if defined(__x86_64__) && defined(__AVX512F__)
+#include <string.h>
 #include "vecmath.h"
 #include <immintrin.h>
 #include <sleef.h>
@@ -126,28 +127,41 @@ void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld) {
 /* ---- the two products of attention (§11.3.3: scores Q Kᵀ (rows, d)·(nk, d)ᵀ; output weights·V (rows, nk)·(nk, dv))
  * with the bits of OpenBLAS 0.3.21's SkylakeX sgemm (vecmath.h: vm_blas_gemm_avx512) ---- */
 
-/* Kᵀ of a head (B = K (nk, d), bt) or V (B = V (nk, dv)) into panels of 32 columns, k-major (vecmath.h). */
-void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp) {
-    for (int64_t j0 = 0; j0 < n; j0 += 32) {
-        float *panel = Bp + j0 * k;
-        int64_t nr = n - j0 < 32 ? n - j0 : 32;
-        __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-        __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+/* Columns [c0, c1) of B (k, n), or of Bᵀ stored (n, k) when bt (Kᵀ of a head, a Linear layer's weight), into the
+ * layout of vecmath.h: per k block, panels of 32 columns, each k-major. */
+void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1) {
+    const int64_t npad = (n + 31) / 32 * 32;
+    for (int64_t ls = 0, kc; ls < k; ls += kc) {
+        kc = vm_blas_kblock(k - ls);
+        float *block = Bp + ls * npad;
         if (bt) {
-            /* column p of the panel is element p of 32 rows of B: two gathers (the missing rows read as zeros) */
+            /* column p of a panel is element p of 32 rows of B: two gathers (the missing rows read as zeros) */
             const __m512i step = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
             const __m512i idx = _mm512_mullo_epi32(step, _mm512_set1_epi32((int)ldb));
-            const float *b0 = B + j0 * ldb, *b1 = b0 + 16 * ldb;
             const __m512 z = _mm512_setzero_ps();
-            for (int64_t p = 0; p < k; p++) {
-                _mm512_storeu_ps(panel + p * 32, _mm512_mask_i32gather_ps(z, m0, idx, b0 + p, 4));
-                _mm512_storeu_ps(panel + p * 32 + 16, m1 ? _mm512_mask_i32gather_ps(z, m1, idx, b1 + p, 4) : z);
+            for (int64_t j0 = c0; j0 < c1; j0 += 32) {
+                float *panel = block + j0 * kc;
+                int64_t nr = n - j0 < 32 ? n - j0 : 32;
+                __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+                __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+                const float *b0 = B + j0 * ldb + ls, *b1 = b0 + 16 * ldb;
+                for (int64_t p = 0; p < kc; p++) {
+                    _mm512_storeu_ps(panel + p * 32, _mm512_mask_i32gather_ps(z, m0, idx, b0 + p, 4));
+                    _mm512_storeu_ps(panel + p * 32 + 16, m1 ? _mm512_mask_i32gather_ps(z, m1, idx, b1 + p, 4) : z);
+                }
             }
         } else {
-            for (int64_t p = 0; p < k; p++) {
-                const float *row = B + p * ldb + j0;
-                _mm512_storeu_ps(panel + p * 32, _mm512_maskz_loadu_ps(m0, row));
-                _mm512_storeu_ps(panel + p * 32 + 16, _mm512_maskz_loadu_ps(m1, row + 16));
+            /* row by row of B, each row's 32-column pieces to their panels */
+            for (int64_t p = 0; p < kc; p++) {
+                const float *row = B + (ls + p) * ldb;
+                for (int64_t j0 = c0; j0 < c1; j0 += 32) {
+                    int64_t nr = n - j0 < 32 ? n - j0 : 32;
+                    __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+                    __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+                    float *dst = block + j0 * kc + p * 32;
+                    _mm512_storeu_ps(dst, _mm512_maskz_loadu_ps(m0, row + j0));
+                    _mm512_storeu_ps(dst + 16, _mm512_maskz_loadu_ps(m1, row + j0 + 16));
+                }
             }
         }
     }
@@ -168,6 +182,9 @@ static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_
 #define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 #define DECL(i) __m512 c##i##a = z, c##i##b = z;
     ROWS(DECL)
+    /* the tile of C, read and written after the loop, is fetched meanwhile (a row of C can be far from the last) */
+#define PFC(i) if (i < mr) { _mm_prefetch((const char *)(c + i * ldc), _MM_HINT_T0); _mm_prefetch((const char *)(c + i * ldc + 16), _MM_HINT_T0); }
+    ROWS(PFC)
     for (int64_t p = 0; p < kc; p++, b += 32) {
         __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
         _mm_prefetch((const char *)(b + PF_B), _MM_HINT_T0);
@@ -189,31 +206,43 @@ static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_
 #undef STEP
 #undef SAVE
 #undef AROW
+#undef PFC
 }
 
-/* C (m, n) = alpha * A (m, k) · B, B packed: scores (rows, nk) = Q (rows, d) · Kᵀ, or out (rows, dv) = weights
- * (rows, nk) · V. Tiles of 12 rows x 32 columns; within a tile OpenBLAS's k blocks in order (vecmath.h). */
+/* C (m, n) = alpha * A (m, k) · B, B packed: scores (rows, nk) = Q (rows, d) · Kᵀ, out (rows, dv) = weights
+ * (rows, nk) · V, a Linear layer's x (rows, in) · Wᵀ, any large matmul. Tiles of 12 rows x 32 columns; each element
+ * takes OpenBLAS's k blocks in order (vecmath.h). A k block of B is used in chunks of columns that stay in L2
+ * (about 1 MiB) while every 12-row tile of A passes over them, its slice of A (12 x kc) staying in L1. */
 void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                         int64_t k, float alpha, float *Ap) {
-    for (int64_t i0 = 0; i0 < m; i0 += 12) {
-        int mr = m - i0 < 12 ? (int)(m - i0) : 12;
-        /* A's rows are read in place; the last few rows go through Ap (12, k), zeros below them (never stored) */
-        const float *a = A + i0 * lda;
-        int64_t la = lda;
-        if (mr < 12) {
-            for (int i = 0; i < 12; i++)
-                for (int64_t p = 0; p < k; p++) Ap[i * k + p] = i < mr ? a[i * lda + p] : 0.0f;
-            a = Ap;
-            la = k;
-        }
-        for (int64_t j0 = 0; j0 < n; j0 += 32) {
-            int64_t nr = n - j0 < 32 ? n - j0 : 32;
-            __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-            __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
-            const float *bp = Bp + j0 * k;
-            for (int64_t ls = 0, kc; ls < k; ls += kc) {
-                kc = vm_blas_kblock(k - ls);
-                tile12x32(a + ls, la, bp + ls * 32, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
+                         int64_t k, float alpha) {
+    _Alignas(64) float Ap[12 * 448];                    /* a tile's slice of A when copied (kc <= 448) */
+    const int64_t npad = (n + 31) / 32 * 32;
+    for (int64_t ls = 0, kc; ls < k; ls += kc) {
+        kc = vm_blas_kblock(k - ls);
+        int64_t nc = (262144 / kc) / 32 * 32;             /* a chunk of B's block: about 1 MiB */
+        if (nc < 32) nc = 32;
+        for (int64_t jc = 0; jc < n; jc += nc) {
+            int64_t jend = n - jc < nc ? n : jc + nc;
+            for (int64_t i0 = 0; i0 < m; i0 += 12) {
+                int mr = m - i0 < 12 ? (int)(m - i0) : 12;
+                /* the tile's slice of A (12, kc) is read in place, or copied to Ap (zeros below the last rows, never
+                 * stored) when there are fewer than 12 rows or A's rows are a multiple of 1 KiB apart: 12 rows read
+                 * in place would then share a few of L1's sets with the panel streaming through */
+                const float *a = A + i0 * lda + ls;
+                int64_t la = lda;
+                if (mr < 12 || lda % 256 == 0) {
+                    for (int i = 0; i < 12; i++)
+                        if (i < mr) memcpy(Ap + i * kc, a + i * lda, sizeof(float) * (size_t)kc);
+                        else memset(Ap + i * kc, 0, sizeof(float) * (size_t)kc);
+                    a = Ap;
+                    la = kc;
+                }
+                for (int64_t j0 = jc; j0 < jend; j0 += 32) {
+                    int64_t nr = n - j0 < 32 ? n - j0 : 32;
+                    __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+                    __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+                    tile12x32(a, la, Bp + ls * npad + j0 * kc, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
+                }
             }
         }
     }

@@ -259,7 +259,6 @@ static void test_blas_gemm_order(void **state) {
     enum { LD = 2010 };
     float *A = malloc(sizeof(float) * 26 * LD), *B = malloc(sizeof(float) * 2000 * 70);
     float *C = malloc(sizeof(float) * 26 * 70), *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(64, 2000));
-    float *Ap = malloc(sizeof(float) * 12 * 2000);
     for (int i = 0; i < 26 * LD; i++) A[i] = gemm_sample();
     for (int i = 0; i < 2000 * 70; i++) B[i] = gemm_sample();
     /* the AVX-512 kernel where the CPU has it (level 2), and the portable loop of vm_blas_gemm (level 0) */
@@ -273,8 +272,8 @@ static void test_blas_gemm_order(void **state) {
                 for (int bt = 0; bt <= 1; bt++) {
                     int64_t m = ms[a], n = ns[b], k = ks[c], ldb = bt ? k + 1 : n + 3;
                     float alpha = alphas[shapes++ % 3];
-                    vm_blas_pack_b(B, ldb, bt, n, k, Bp);
-                    vm_blas_gemm(A, LD, Bp, C, 70, m, n, k, alpha, Ap);
+                    vm_blas_pack_b(B, ldb, bt, n, k, Bp, 0, n);
+                    vm_blas_gemm(A, LD, Bp, C, 70, m, n, k, alpha);
                     for (int64_t i = 0; i < m; i++)
                         for (int64_t j = 0; j < n; j++) {
                             float r = blas_order(A, LD, B, ldb, bt, i, j, k, alpha);
@@ -284,9 +283,28 @@ static void test_blas_gemm_order(void **state) {
                                          (double)alpha, (long long)i, (long long)j, (double)C[i * 70 + j], (double)r);
                         }
                 }
+    /* A's rows 1 KiB apart (its tiles then copied first) and B wider than the kernel's chunk of a 448 k block */
+    for (int bt = 0; bt <= 1; bt++) {
+        int64_t m = 25, n = 600, k = 897, lda = 1024, ldb = bt ? k : n;
+        float *A2 = malloc(sizeof(float) * (size_t)(m * lda)), *B2 = malloc(sizeof(float) * (size_t)(n * k));
+        float *C2 = malloc(sizeof(float) * (size_t)(m * n)), *Bp2 = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k));
+        for (int64_t i = 0; i < m * lda; i++) A2[i] = gemm_sample();
+        for (int64_t i = 0; i < n * k; i++) B2[i] = gemm_sample();
+        vm_blas_pack_b(B2, ldb, bt, n, k, Bp2, 0, 320);         /* in two column ranges, as threads pack */
+        vm_blas_pack_b(B2, ldb, bt, n, k, Bp2, 320, n);
+        vm_blas_gemm(A2, lda, Bp2, C2, n, m, n, k, 1.0f);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                float r = blas_order(A2, lda, B2, ldb, bt, i, j, k, 1.0f);
+                if (memcmp(&r, &C2[i * n + j], 4) != 0)
+                    fail_msg("level %d: (25 x 897) @ (897 x 600)%s: C[%lld][%lld] is %a, OpenBLAS's order %a", lv,
+                             bt ? " transposed" : "", (long long)i, (long long)j, (double)C2[i * n + j], (double)r);
+            }
+        free(A2); free(B2); free(C2); free(Bp2);
+    }
     }
     vm_force_level(-1);
-    free(A); free(B); free(C); free(Bp); free(Ap);
+    free(A); free(B); free(C); free(Bp);
 }
 
 /* The same kernel against OpenBLAS itself, where OpenBLAS runs its SkylakeX kernels: attention's shapes and ragged
@@ -306,21 +324,67 @@ static void test_blas_gemm_is_openblas(void **state) {
         {25, 40, 1100, false, 1.0f}, {120, 97, 100, true, 0.125f}, {1100, 1000, 1, false, -0.5f}, {1000, 1100, 2, true, -0.5f},
     };
     par_set_threads(1);                 /* one OpenBLAS call for the whole product */
+    ten_set_own_gemm(false);            /* ten_sgemm_ld calls OpenBLAS itself */
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, lda = k + 5, ldb = cases[c].bt ? k + 2 : n + 7;
         float *A = malloc(sizeof(float) * (size_t)(m * lda)), *B = malloc(sizeof(float) * (size_t)(cases[c].bt ? n * ldb : k * ldb));
         float *C = malloc(sizeof(float) * (size_t)(m * n)), *R = malloc(sizeof(float) * (size_t)(m * n));
-        float *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k)), *Ap = malloc(sizeof(float) * (size_t)(12 * k));
+        float *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k));
         for (int64_t i = 0; i < m * lda; i++) A[i] = gemm_sample();
         for (int64_t i = 0; i < (cases[c].bt ? n * ldb : k * ldb); i++) B[i] = gemm_sample();
         ten_sgemm_ld(A, lda, B, ldb, R, n, m, n, k, cases[c].bt, true, cases[c].alpha);
-        vm_blas_pack_b_avx512(B, ldb, cases[c].bt, n, k, Bp);
-        vm_blas_gemm_avx512(A, lda, Bp, C, n, m, n, k, cases[c].alpha, Ap);
+        vm_blas_pack_b_avx512(B, ldb, cases[c].bt, n, k, Bp, 0, n);
+        vm_blas_gemm_avx512(A, lda, Bp, C, n, m, n, k, cases[c].alpha);
         for (int64_t i = 0; i < m * n; i++)
             if (memcmp(&C[i], &R[i], 4) != 0)
                 fail_msg("(%lld x %lld) @ (%lld x %lld)%s: element %lld is %a, OpenBLAS %a", (long long)m, (long long)k,
                          (long long)k, (long long)n, cases[c].bt ? " transposed" : "", (long long)i, (double)C[i], (double)R[i]);
-        free(A); free(B); free(C); free(R); free(Bp); free(Ap);
+        free(A); free(B); free(C); free(R); free(Bp);
+    }
+    ten_set_own_gemm(true);
+    par_set_threads(2);
+}
+
+/* Every float32 product OpenBLAS computes on its normal path (matmul, bmm, Linear layers) comes from attn's kernel
+ * with OpenBLAS's bits: ten_sgemm_ld against one OpenBLAS call for the whole product, on 1 and 2 threads (the
+ * threads' tiles and the packing split over them), with rows of A, B and C strided or a multiple of 1 KiB apart (A's
+ * tiles then copied), B wider than the kernel's 1 MiB chunks, products of one or two rows and of k 1 or 2. */
+static void test_sgemm_is_openblas(void **state) {
+    (void)state;
+    if (vm_level() < 2) skip();
+    if (!ten_sgemm_wants_blas(1000, 1000, 1000) || !ten_blas_is_skylakex()) skip();
+    struct { int64_t m, n, k, lda, ldb, ldc; bool bt; float alpha; bool own; } cases[] = {
+        {1024, 1024, 1024, 1024, 1024, 1024, false, 1.0f, true}, {300, 512, 512, 512, 512, 512, true, 1.0f, true},
+        {250, 1100, 900, 903, 1101, 1110, false, 0.125f, true}, {37, 1000, 1000, 1000, 1004, 1000, true, -0.5f, true},
+        {1, 1700, 600, 600, 1700, 1700, false, 1.0f, true}, {2, 1400, 700, 704, 704, 1400, true, 1.0f, true},
+        {1100, 1000, 1, 1, 1000, 1000, false, 1.0f, true}, {1000, 1100, 2, 2, 2, 1100, true, 1.0f, true},
+        {777, 65, 2049, 2049, 65, 65, false, 1.0f, true}, {101, 101, 101, 101, 101, 101, true, 1.0f, true},
+        {100, 2100, 600, 600, 2100, 2100, false, 1.0f, false},      /* B too large: OpenBLAS itself */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, lda = cases[c].lda, ldb = cases[c].ldb, ldc = cases[c].ldc;
+        int64_t nb = cases[c].bt ? n * ldb : k * ldb;
+        assert_true(ten_blas_normal_path(m, n, k));
+        assert_int_equal(ten_sgemm_own(m, n, k, ldb, cases[c].alpha), cases[c].own);
+        float *A = malloc(sizeof(float) * (size_t)(m * lda)), *B = malloc(sizeof(float) * (size_t)nb);
+        float *C = malloc(sizeof(float) * (size_t)(m * ldc)), *R = malloc(sizeof(float) * (size_t)(m * ldc));
+        for (int64_t i = 0; i < m * lda; i++) A[i] = gemm_sample();
+        for (int64_t i = 0; i < nb; i++) B[i] = gemm_sample();
+        for (int64_t i = 0; i < m * ldc; i++) C[i] = R[i] = 7.0f;     /* what lies between the rows stays */
+        par_set_threads(1);
+        ten_set_own_gemm(false);
+        ten_sgemm_ld(A, lda, B, ldb, R, ldc, m, n, k, cases[c].bt, true, cases[c].alpha);
+        ten_set_own_gemm(true);
+        for (int threads = 1; threads <= 2; threads++) {
+            par_set_threads(threads);
+            ten_sgemm_ld(A, lda, B, ldb, C, ldc, m, n, k, cases[c].bt, true, cases[c].alpha);
+            for (int64_t i = 0; i < m * ldc; i++)
+                if (memcmp(&C[i], &R[i], 4) != 0)
+                    fail_msg("%d thread(s): (%lld x %lld) @ (%lld x %lld)%s: C[%lld][%lld] is %a, OpenBLAS %a", threads,
+                             (long long)m, (long long)k, (long long)k, (long long)n, cases[c].bt ? " transposed" : "",
+                             (long long)(i / ldc), (long long)(i % ldc), (double)C[i], (double)R[i]);
+        }
+        free(A); free(B); free(C); free(R);
     }
     par_set_threads(2);
 }
@@ -365,6 +429,7 @@ static void test_large_attention_is_unfused(void **state) {
                 for (int64_t b = 0; b < B; b++)
                     for (int64_t h = 0; h < heads; h++) {
                         int64_t valid = masked ? ten_i64(lens)[b] : NK;
+                        ten_set_own_gemm(false);             /* the reference products: OpenBLAS itself */
                         ten_sgemm_ld(ten_f32(q) + b * NQ * heads * d + h * d, heads * d, ten_f32(k) + b * NK * heads * d + h * d,
                                      heads * d, S, NK, NQ, NK, d, true, blas_s, alpha);
                         for (int64_t i = 0; i < NQ; i++)
@@ -374,6 +439,7 @@ static void test_large_attention_is_unfused(void **state) {
                         assert_same_floats(ten_f32(w) + (b * heads + h) * NQ * NK, S, NQ * NK);
                         assert_same_floats(ten_f32(wo) + (b * heads + h) * NQ * NK, S, NQ * NK);
                         ten_sgemm_ld(S, NK, ten_f32(v) + b * NK * heads * dv + h * dv, heads * dv, O, dv, NQ, dv, NK, false, blas_o, 1.0f);
+                        ten_set_own_gemm(true);
                         for (int64_t i = 0; i < NQ; i++)
                             assert_same_floats(ten_f32(out) + (b * NQ + i) * heads * dv + h * dv, O + i * dv, dv);
                     }
@@ -395,6 +461,7 @@ int main(void) {
         cmocka_unit_test(test_attention_matches_definition),
         cmocka_unit_test(test_blas_gemm_order),
         cmocka_unit_test(test_blas_gemm_is_openblas),
+        cmocka_unit_test(test_sgemm_is_openblas),
         cmocka_unit_test(test_large_attention_is_unfused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
