@@ -13,7 +13,7 @@ CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 LDFLAGS += -fsanitize=address,undefined
 endif
 PKG_CFLAGS = $(shell pkg-config --cflags libedit openblas sleef 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs libedit sleef 2>/dev/null) -ldl -pthread
+PKG_LIBS   = $(shell pkg-config --libs libedit sleef 2>/dev/null) -lunistring -ldl -pthread
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) $(CFLAGS) -Iinclude -Isrc/tensor $(PKG_CFLAGS) \
              -DATTN_VERSION='"$(VERSION)"' -MMD -MP
 LIBS    = $(PKG_LIBS) -lm

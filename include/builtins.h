@@ -39,7 +39,7 @@ const Builtin *const *builtins_all(int *n);
 const Builtin *const *builtins_all_methods(int *n);
 
 /* Methods of str, list, dict and modules (ops.c looks them up for x.method). */
-extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_module_methods[];
+extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_set_methods[], bi_module_methods[];
 /* Other names tensor methods answer to (completion lists them). NULL-terminated. */
 extern const char *const tensor_method_aliases[];
 

@@ -11,7 +11,7 @@
 
 typedef enum {
     V_NONE, V_BOOL, V_INT, V_FLOAT, V_STR, V_TUPLE, V_LIST, V_DICT, V_TENSOR, V_DTYPE, V_RANGE, V_SLICE,
-    V_ELLIPSIS, V_BUILTIN, V_METHOD, V_FUNC, V_OBJECT, V_MODULE, V_CLASS
+    V_ELLIPSIS, V_BUILTIN, V_METHOD, V_FUNC, V_OBJECT, V_MODULE, V_CLASS, V_SET
 } VKind;
 
 struct Value;
@@ -94,6 +94,17 @@ typedef struct ClassInfo {
     struct Interp *interp;   /* the interpreter that ran its class statement (to call its methods from repr) */
 } ClassInfo;
 
+/* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and
+ * dummies, so that a set of ints iterates and prints in CPython's order. Slots in table order are the iteration
+ * order; key NULL is a slot never used, key == &pyset_dummy one whose key was removed (its hash is -1). Change it
+ * only through pyset.h. */
+typedef struct SetEntry { struct Value *key; int64_t hash; } SetEntry;
+typedef struct PySet {
+    SetEntry *table;         /* mask + 1 slots, a power of two, at least 8 */
+    int64_t mask, fill, used;   /* fill: used + dummies */
+    int64_t finger;          /* where set.pop() looks next */
+} PySet;
+
 typedef struct Value {
     VKind kind;
     int refs;
@@ -109,6 +120,7 @@ typedef struct Value {
         struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; } seq;   /* V_TUPLE
                                      (is_size: torch.Size; named: a named tuple), V_LIST */
         Dict *dict;
+        PySet *set;
         Tensor *t;
         DType dtype;
         struct { int64_t start, stop, step; } range;

@@ -223,8 +223,8 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     Tensor *W = attr_tensor(lin, "weight");
     if (!W) {
         int64_t out = attr_int(lin, "out_features", -1);
-        if (out <= 0 || out > 1 << 20) {
-            rt_error(I, "Linear: out_features must be an integer between 1 and 1048576");
+        if (out < 0 || out > 1 << 20) {
+            rt_error(I, "Linear: out_features must be an integer between 0 and 1048576");
             return NULL;
         }
         linear_init(&session_of(I)->rng, lin, in, out);
@@ -253,7 +253,8 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     const Tensor *Wd = ten_as_contiguous(W, &wt);
     const Tensor *bd = b ? ten_as_contiguous(b, &bt) : NULL;
     Tensor *y = NULL;
-    int64_t rows = in ? x->numel / in : 0, out = W->shape[0];
+    int64_t rows = 1, out = W->shape[0];          /* rows: the leading dimensions (in may be 0, as PyTorch allows) */
+    for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
@@ -287,16 +288,20 @@ static void linear_extra(StrBuf *out, Value *self) {
 static const ObjClass LinearClass = {.name = "Linear", .call = linear_call, .is_module = true, .extra_repr = linear_extra};
 static const ObjClass LazyLinearClass = {.name = "LazyLinear", .call = linear_call, .is_module = true, .extra_repr = linear_extra};
 
-static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias) {
-    if (out <= 0 || out > 1 << 20) return rt_error(I, "Linear: out_features must be between 1 and 1048576, got %lld", (long long)out);
-    Value *l = val_object(in > 0 ? &LinearClass : &LazyLinearClass);
+/* A Linear (in, out), or a LazyLinear (out) whose in_features its first input sets. Either size may be 0 (an empty
+ * weight; the output is the bias, or empty), as in PyTorch; a negative one is PyTorch's error. */
+static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias, bool lazy) {
+    if (out < 0 || (!lazy && in < 0))
+        return rt_error(I, "Trying to create tensor with negative dimension %lld: [%lld, %lld]", (long long)(out < 0 ? out : in), (long long)out, (long long)in);
+    if (out > 1 << 20) return rt_error(I, "Linear: out_features must be between 0 and 1048576, got %lld", (long long)out);
+    Value *l = val_object(lazy ? &LazyLinearClass : &LinearClass);
     val_attr_set(l, "training", val_bool(true));
     val_attr_set(l, "out_features", val_int(out));
     val_attr_set(l, "in_features", val_int(in));
     val_attr_set(l, "has_bias", val_bool(bias));
     val_attr_set(l, "weight", val_none());
     val_attr_set(l, "bias", val_none());
-    if (in > 0) linear_init(&session_of(I)->rng, l, in, out);
+    if (!lazy) linear_init(&session_of(I)->rng, l, in, out);
     return l;
 }
 
@@ -311,10 +316,10 @@ static Value *bi_linear(Interp *I, Args *a) {
     if ((!lazy && !iv) || !ov) return rt_error(I, lazy ? "LazyLinear(out_features) needs out_features" : "Linear(in_features, out_features) needs both sizes");
     if (iv && !arg_int(I, iv, "in_features", &in)) return NULL;
     if (!arg_int(I, ov, "out_features", &out)) return NULL;
-    if (!lazy && (in <= 0 || in > 1 << 20)) return rt_error(I, "Linear: in_features must be between 1 and 1048576, got %lld", (long long)in);
+    if (!lazy && in > 1 << 20) return rt_error(I, "Linear: in_features must be between 0 and 1048576, got %lld", (long long)in);
     bool bias = true;
     if (bv && !arg_bool(I, bv, "bias", &bias)) return NULL;
-    return make_linear(I, in, out, bias);
+    return make_linear(I, in, out, bias, lazy);
 }
 
 /* ---- DotProductAttention (§11.3.3) ---- */
@@ -615,7 +620,7 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
     val_attr_set(o, "num_heads", val_int(heads));
     val_attr_set(o, "attention", inner);
     const char *names[] = {"W_q", "W_k", "W_v", "W_o"};
-    for (int i = 0; i < 4; i++) val_attr_set(o, names[i], make_linear(I, 0, hidden, bias));
+    for (int i = 0; i < 4; i++) val_attr_set(o, names[i], make_linear(I, 0, hidden, bias, true));
     return o;
 }
 

@@ -4,8 +4,10 @@
 #include "interp.h"
 #include "ops.h"
 #include "pyformat.h"
+#include "pyset.h"
 #include "textwidth.h"
 #include <errno.h>
+#include <unictype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,7 +401,11 @@ static Value *bi_dir(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     Value *l = val_list(0);
     if (a->npos == 1) ops_attr_names(a->pos[0], dir_add, l);
-    else {
+    else if (I->scope && I->scope->is_class) {      /* in a class body: its namespace so far, as Python's */
+        dir_add(l, "__module__");
+        dir_add(l, "__qualname__");
+        for (int i = 0; i < I->scope->vars->n; i++) dir_add(l, I->scope->vars->keys[i]->u.str.s);
+    } else {
         const Dict *vars = I->frame ? I->frame->scope->vars : &I->globals;   /* a comprehension's own names are not shown */
         for (int i = 0; i < vars->n; i++) dir_add(l, vars->keys[i]->u.str.s);
     }
@@ -635,12 +641,60 @@ static Value *str_replace(Interp *I, Args *a) {
     return val_str_take(sb_take(&b));
 }
 
+/* s.startswith(prefix) / s.endswith(suffix), the prefix a string or a tuple of strings (any of them): Python's */
 static Value *str_startswith(Interp *I, Args *a) {
-    if (a->npos != 2 || a->pos[1]->kind != V_STR) return rt_error(I, "%s() takes one string", a->fname);
+    if (!args_check(I, a, 2, NO_KW)) return NULL;
+    if (a->npos != 2) return rt_error(I, "%s() takes at least 1 argument (%d given)", a->fname, a->npos - 1);
     const Value *s = a->pos[0], *p = a->pos[1];
-    if (p->u.str.len > s->u.str.len) return val_bool(false);
-    if (a->fn->tag == 0) return val_bool(!memcmp(s->u.str.s, p->u.str.s, p->u.str.len));
-    return val_bool(!memcmp(s->u.str.s + s->u.str.len - p->u.str.len, p->u.str.s, p->u.str.len));
+    bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
+    if (p->kind != V_STR && !tuple)
+        return rt_error(I, "%s first arg must be str or a tuple of str, not %s", a->fname, val_type_name(p));
+    for (int64_t k = 0; k < (tuple ? p->u.seq.n : 1); k++) {
+        const Value *x = tuple ? p->u.seq.items[k] : p;
+        if (x->kind != V_STR)
+            return rt_error(I, "tuple for %s must only contain str, not %s", a->fname, val_type_name(x));
+        if (x->u.str.len > s->u.str.len) continue;
+        size_t at = a->fn->tag == 0 ? 0 : s->u.str.len - x->u.str.len;
+        if (!memcmp(s->u.str.s + at, x->u.str.s, x->u.str.len)) return val_bool(true);
+    }
+    return val_bool(false);
+}
+
+/* s.isdigit(), isalpha, isalnum, isdecimal, isnumeric, isspace, isupper, islower: Python's, by the Unicode
+ * properties CPython reads (libunistring's tables of the same Unicode: 'é'.isalpha(), '日本'.isalpha() and
+ * '２'.isdigit() are True). False for ''. Tag: 0 digit, 1 alpha, 2 alnum, 3 space, 4 upper, 5 lower, 6 decimal,
+ * 7 numeric. */
+static bool py_isspace(uint32_t c) {       /* CPython's _PyUnicode_IsWhitespace: bidi WS, B, S or category Zs */
+    return (c >= 0x9 && c <= 0xd) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
+static bool py_isnumeric(uint32_t c) {
+    uc_fraction_t f = uc_numeric_value(c);
+    return !(f.numerator == 0 && f.denominator == 0);
+}
+static Value *str_predicate(Interp *I, Args *a) {
+    if (a->npos != 1 || a->nkw) return rt_error(I, "str.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);
+    const Value *s = a->pos[0];
+    int tag = a->fn->tag;
+    bool cased = false;
+    for (size_t off = 0; off < s->u.str.len;) {
+        uint32_t c;
+        off += tw_decode(s->u.str.s + off, s->u.str.len - off, &c);
+        bool up = uc_is_property_uppercase(c), low = uc_is_property_lowercase(c), title = uc_is_general_category(c, UC_CATEGORY_Lt);
+        bool alpha = uc_is_general_category(c, UC_CATEGORY_L), decimal = uc_decimal_value(c) >= 0;
+        bool digit = decimal || uc_digit_value(c) >= 0;
+        switch (tag) {
+        case 0: if (!digit) return val_bool(false); break;
+        case 1: if (!alpha) return val_bool(false); break;
+        case 2: if (!alpha && !digit && !py_isnumeric(c)) return val_bool(false); break;
+        case 3: if (!py_isspace(c)) return val_bool(false); break;
+        case 4: if (low || title) return val_bool(false); cased |= up; break;       /* isupper: cased, none lower */
+        case 5: if (up || title) return val_bool(false); cased |= low; break;
+        case 6: if (!decimal) return val_bool(false); break;
+        default: if (!py_isnumeric(c)) return val_bool(false); break;
+        }
+    }
+    return val_bool(s->u.str.len > 0 && (tag < 4 || tag > 5 || cased));
 }
 
 /* A start/end pair of str.find and friends (character places, None for the ends, negative from the end, clamped as
@@ -787,6 +841,18 @@ static Value *dict_pop(Interp *I, Args *a) {
     return v;
 }
 
+/* d.popitem(): the last (key, value) pair, removed (LIFO, Python's) */
+static Value *dict_popitem(Interp *I, Args *a) {
+    if (a->npos != 1 || a->nkw) return rt_error(I, "dict.popitem() takes no arguments (%d given)", a->npos - 1 + a->nkw);
+    Dict *d = a->pos[0]->u.dict;
+    if (d->n == 0) return rt_error(I, "popitem(): dictionary is empty");
+    Value *t = val_tuple(2);
+    val_seq_set(t, 0, val_incref(d->keys[d->n - 1]));
+    val_seq_set(t, 1, val_incref(d->vals[d->n - 1]));
+    dict_del_at(d, d->n - 1);
+    return t;
+}
+
 static Value *dict_setdefault(Interp *I, Args *a) {
     if (a->npos < 2 || a->npos > 3) return rt_error(I, "setdefault expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
@@ -900,6 +966,117 @@ static Value *dict_get_m(Interp *I, Args *a) {
     return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
 }
 
+/* set(iterable) and the set methods, Python's (pyset.h keeps CPython's order). Tags of set_arity: how many
+ * arguments besides the set a method takes, -1 for any number (union, update ...). */
+static Value *bi_set(Interp *I, Args *a) {
+    if (a->nkw) return rt_error(I, "set() takes no keyword arguments");
+    if (a->npos > 1) return rt_error(I, "set expected at most 1 argument, got %d", a->npos);
+    return pyset_from(I, a->npos ? a->pos[0] : NULL);
+}
+
+static bool set_arity(Interp *I, Args *a, int n) {
+    if (a->nkw) { rt_error(I, "set.%s() takes no keyword arguments", a->fname); return false; }
+    if (n == 0 && a->npos != 1) { rt_error(I, "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
+    if (n == 1 && a->npos != 2) { rt_error(I, "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
+    return true;
+}
+
+/* s.add(x), s.remove(x) (Python's KeyError when x is not there), s.discard(x) */
+static Value *set_add_remove(Interp *I, Args *a) {
+    if (!set_arity(I, a, 1)) return NULL;
+    Value *s = a->pos[0], *x = a->pos[1];
+    if (a->fn->tag == 0) return pyset_add(I, s, x) < 0 ? NULL : val_none();
+    int r = pyset_discard(I, s, x);
+    if (r < 0) return NULL;
+    if (r == 0 && a->fn->tag == 1) {
+        StrBuf k;
+        sb_init(&k);
+        val_repr(&k, x);
+        rt_error(I, "key %s is not in the set", sb_str(&k));
+        sb_free(&k);
+        return NULL;
+    }
+    return val_none();
+}
+
+/* s.pop(), s.clear(), s.copy() */
+static Value *set_pop_clear_copy(Interp *I, Args *a) {
+    if (!set_arity(I, a, 0)) return NULL;
+    Value *s = a->pos[0];
+    if (a->fn->tag == 0) return pyset_pop(I, s);
+    if (a->fn->tag == 1) { pyset_clear(s); return val_none(); }
+    return pyset_from(I, s);
+}
+
+/* s.union(*others), s.intersection(*others), s.difference(*others), s.symmetric_difference(other): a new set;
+ * s.update(*others) ... s.symmetric_difference_update(other): s changed. Tag: the operator (AOP_BITOR ...), + 100
+ * for the _update forms. */
+static Value *set_combine(Interp *I, Args *a) {
+    int aop = a->fn->tag % 100;
+    bool update = a->fn->tag >= 100;
+    if (!set_arity(I, a, aop == AOP_BITXOR ? 1 : -1)) return NULL;
+    Value *s = a->pos[0];
+    if (update) {
+        for (int i = 1; i < a->npos; i++) if (pyset_op_update(I, aop, s, a->pos[i]) < 0) return NULL;
+        return val_none();
+    }
+    Value *r = a->npos == 1 || aop == AOP_BITOR ? pyset_from(I, s) : pyset_op(I, aop, s, a->pos[1]);
+    for (int i = aop == AOP_BITOR ? 1 : 2; r && i < a->npos; i++) {
+        if (aop == AOP_BITOR && a->pos[i] == s) continue;
+        if (aop == AOP_BITAND) {                            /* each intersection a new set, as CPython's */
+            Value *n = pyset_op(I, aop, r, a->pos[i]);
+            val_decref(r);
+            r = n;
+        } else if (pyset_op_update(I, aop, r, a->pos[i]) < 0) { val_decref(r); r = NULL; }
+    }
+    return r;
+}
+
+/* s.issubset(other), s.issuperset(other), s.isdisjoint(other): other any iterable */
+static Value *set_relation(Interp *I, Args *a) {
+    if (!set_arity(I, a, 1)) return NULL;
+    Value *s = a->pos[0], *o = a->pos[1];
+    if (a->fn->tag == 0) {
+        Value *t = o->kind == V_SET ? val_incref(o) : pyset_from(I, o);
+        if (!t) return NULL;
+        int r = pyset_subset(I, s, t);
+        val_decref(t);
+        return val_bool(r == 1);
+    }
+    Iter it;                                                /* superset: each of o in s; disjoint: none of o in s */
+    if (!ops_iter_begin(I, o, &it)) return NULL;
+    Value *e;
+    bool result = true;
+    while (result && (e = ops_iter_next(&it))) {
+        int in = pyset_contains(I, s, e);
+        val_decref(e);
+        if (in < 0) break;
+        if (in == (a->fn->tag == 2)) result = false;
+    }
+    ops_iter_end(&it);
+    return interp_failed(I) ? NULL : val_bool(result);
+}
+
+const Builtin bi_set_methods[] = {
+    {"add", set_add_remove, "s.add(x)", "Puts x in the set.", "", 0},
+    {"remove", set_add_remove, "s.remove(x)", "Takes x out of the set (an error when it is not there).", "", 1},
+    {"discard", set_add_remove, "s.discard(x)", "Takes x out of the set when it is there.", "", 2},
+    {"pop", set_pop_clear_copy, "s.pop()", "Removes and returns an element (an error when the set is empty).", "", 0},
+    {"clear", set_pop_clear_copy, "s.clear()", "Removes every element.", "", 1},
+    {"copy", set_pop_clear_copy, "s.copy()", "A shallow copy of the set.", "", 2},
+    {"union", set_combine, "s.union(*others)", "A new set: the elements of s and of the others (s | t).", "", AOP_BITOR},
+    {"intersection", set_combine, "s.intersection(*others)", "A new set: the elements of s that are in every other (s & t).", "", AOP_BITAND},
+    {"difference", set_combine, "s.difference(*others)", "A new set: the elements of s that are in no other (s - t).", "", AOP_SUB},
+    {"symmetric_difference", set_combine, "s.symmetric_difference(other)", "A new set: the elements in exactly one of s and other (s ^ t).", "", AOP_BITXOR},
+    {"update", set_combine, "s.update(*others)", "Adds the elements of the others (s |= t).", "", 100 + AOP_BITOR},
+    {"intersection_update", set_combine, "s.intersection_update(*others)", "Keeps only the elements in every other (s &= t).", "", 100 + AOP_BITAND},
+    {"difference_update", set_combine, "s.difference_update(*others)", "Removes the elements of the others (s -= t).", "", 100 + AOP_SUB},
+    {"symmetric_difference_update", set_combine, "s.symmetric_difference_update(other)", "Keeps the elements in exactly one of s and other (s ^= t).", "", 100 + AOP_BITXOR},
+    {"issubset", set_relation, "s.issubset(other)", "True when every element of s is in other (s <= t).", "", 0},
+    {"issuperset", set_relation, "s.issuperset(other)", "True when every element of other is in s (s >= t).", "", 1},
+    {"isdisjoint", set_relation, "s.isdisjoint(other)", "True when s and other have no element in common.", "", 2},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
 const Builtin bi_str_methods[] = {
     {"join", str_join, "sep.join(strings)", "Joins strings with sep between them.", "", 0},
     {"format", str_format, "s.format(*args)", "Fills {} fields, as Python does.", "", 0},
@@ -916,8 +1093,16 @@ const Builtin bi_str_methods[] = {
     {"rjust", str_justify, "s.rjust(width, fillchar=' ')", "s after fillchar up to width characters.", "", 1},
     {"center", str_justify, "s.center(width, fillchar=' ')", "s centred in width characters.", "", 2},
     {"replace", str_replace, "s.replace(old, new)", "Replaces every old by new.", "", 0},
-    {"startswith", str_startswith, "s.startswith(prefix)", "True when s starts with prefix.", "", 0},
-    {"endswith", str_startswith, "s.endswith(suffix)", "True when s ends with suffix.", "", 1},
+    {"startswith", str_startswith, "s.startswith(prefix)", "True when s starts with prefix (or with one of a tuple of prefixes).", "", 0},
+    {"endswith", str_startswith, "s.endswith(suffix)", "True when s ends with suffix (or with one of a tuple of suffixes).", "", 1},
+    {"isdigit", str_predicate, "s.isdigit()", "True when s is not empty and every character is a digit.", "", 0},
+    {"isalpha", str_predicate, "s.isalpha()", "True when s is not empty and every character is a letter (of any script).", "", 1},
+    {"isalnum", str_predicate, "s.isalnum()", "True when s is not empty and every character is a letter or a number.", "", 2},
+    {"isspace", str_predicate, "s.isspace()", "True when s is not empty and every character is white space.", "", 3},
+    {"isupper", str_predicate, "s.isupper()", "True when s has cased letters and all of them are upper case.", "", 4},
+    {"islower", str_predicate, "s.islower()", "True when s has cased letters and all of them are lower case.", "", 5},
+    {"isdecimal", str_predicate, "s.isdecimal()", "True when s is not empty and every character is a decimal digit.", "", 6},
+    {"isnumeric", str_predicate, "s.isnumeric()", "True when s is not empty and every character is numeric (digits, fractions, numerals).", "", 7},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
 const Builtin bi_list_methods[] = {
@@ -940,6 +1125,7 @@ const Builtin bi_dict_methods[] = {
     {"values", dict_keys_values, "d.values()", "The values, as a list.", "", 1},
     {"items", dict_keys_values, "d.items()", "(key, value) pairs, as a list.", "", 2},
     {"pop", dict_pop, "d.pop(key, default)", "Removes key and returns its value (default when it is missing).", "", 0},
+    {"popitem", dict_popitem, "d.popitem()", "Removes the last entry added and returns it as a (key, value) pair.", "", 0},
     {"setdefault", dict_setdefault, "d.setdefault(key, default=None)", "d[key], set to default first when it is missing.", "", 0},
     {"update", dict_update, "d.update(other, key=value, ...)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0},
     {"copy", dict_copy_clear, "d.copy()", "A shallow copy of the dict.", "", 0},
@@ -959,6 +1145,7 @@ const Builtin bi_python[] = {
     {"list", bi_list, "list(iterable)", "A list of the items.", "", 0},
     {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0},
     {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0},
+    {"set", bi_set, "set(iterable)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0},
     {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0},

@@ -202,7 +202,7 @@ Value *builtins_value_class(const Value *v) {
         if (v->u.seq.is_size) { module = "torch"; name = "Size"; }
         else if (v->u.seq.named) { module = "torch.return_types"; name = strrchr(v->u.seq.named->name, '.') + 1; }
         break;
-    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_DICT: case V_RANGE: case V_SLICE: break;
+    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_DICT: case V_SET: case V_RANGE: case V_SLICE: break;
     default: return NULL;
     }
     return cached_class(module, name);
@@ -214,7 +214,7 @@ Value *builtins_value_class(const Value *v) {
 static const struct { const char *name, *home, *module, *objclass; } type_builtins[] = {
     {"bool", "", "builtins", NULL}, {"int", "", "builtins", NULL}, {"float", "", "builtins", NULL},
     {"str", "", "builtins", NULL}, {"list", "", "builtins", NULL}, {"tuple", "", "builtins", NULL},
-    {"dict", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
+    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
     {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
     {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},

@@ -375,6 +375,9 @@ Value *class_create(Interp *I, Node *n) {
     Scope *saved = I->scope;
     scope_open(&sc, saved, true);
     I->scope = &sc;
+    bool has_doc = body->nkids && body->kids[0]->kind == N_EXPR_STMT && body->kids[0]->kids[0]->kind == N_STR;
+    if (has_doc)            /* the docstring is the namespace's first name, as Python's __doc__ */
+        dict_set(sc.vars, "__doc__", val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen));
     int rc = interp_exec_body(I, body);
     I->scope = saved;
     if (rc == 0 && I->signal) { rt_error(I, "'return' outside a function"); interp_error_at(I, n->line, n->col); rc = -1; I->signal = 0; }
@@ -384,8 +387,6 @@ Value *class_create(Interp *I, Node *n) {
     }
     scope_close(&sc);
     if (rc < 0) { val_decref(cls); return NULL; }
-    if (body->nkids && body->kids[0]->kind == N_EXPR_STMT && body->kids[0]->kids[0]->kind == N_STR)
-        dict_set(&c->attrs, "__doc__", val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen));
     return cls;
 }
 

@@ -2,6 +2,7 @@
 #include "lang_internal.h"
 #include "builtins.h"
 #include "ops.h"
+#include "pyset.h"
 #include "parser.h"
 #include "pyformat.h"
 #include "textwidth.h"
@@ -439,6 +440,12 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
     if (clause == lc->nkids) {
         Value *v = eval(I, lc->kids[0]);
         if (!v) return -1;
+        if (lc->op == 's') {                           /* {x for ...} */
+            int rc = pyset_add(I, out, v);
+            val_decref(v);
+            if (rc < 0) at(I, lc->kids[0]);
+            return rc;
+        }
         val_list_append(out, v);
         return 0;
     }
@@ -473,11 +480,47 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
     return rc;
 }
 
+/* Whether CPython's compiler folds n to a constant (a literal, or an operator or tuple of literals). */
+static bool folds_to_constant(const Node *n) {
+    switch (n->kind) {
+    case N_INT: case N_FLOAT: case N_STR: case N_NONE: case N_TRUE: case N_FALSE: case N_ELLIPSIS: return true;
+    case N_UNARY: return folds_to_constant(n->kids[0]);
+    case N_BINARY: return folds_to_constant(n->kids[0]) && folds_to_constant(n->kids[1]);
+    case N_TUPLE:
+        for (int i = 0; i < n->nkids; i++) if (!folds_to_constant(n->kids[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* {a, b, c}: the elements added in order, as CPython's BUILD_SET. Three or more constants CPython compiles to a
+ * frozenset constant (built in order, then rebuilt from its own order when the code's constants are merged) that
+ * an empty set is updated from: the same steps here, so the set's table, hence its order, is CPython's. */
+static Value *eval_set_display(Interp *I, Node *n) {
+    Value *s = pyset_new();
+    for (int i = 0; i < n->nkids; i++) {
+        Value *v = eval(I, n->kids[i]);
+        int rc = v ? pyset_add(I, s, v) : -1;
+        val_decref(v);
+        if (rc < 0) { val_decref(s); return at(I, n->kids[i]); }
+    }
+    bool folded = n->nkids > 2;
+    for (int i = 0; folded && i < n->nkids; i++) folded = folds_to_constant(n->kids[i]);
+    if (folded) {
+        Value *order = ops_to_list(I, s), *merged = pyset_from(I, order), *r = pyset_from(I, merged);
+        val_decref(order);
+        val_decref(merged);
+        val_decref(s);
+        s = r;
+    }
+    return s;
+}
+
 static Value *eval_listcomp(Interp *I, Node *n) {
     Scope sc;
     scope_open(&sc, I->scope, false);
     I->scope = &sc;
-    Value *out = n->op == 'd' ? val_dict() : val_list(0);
+    Value *out = n->op == 'd' ? val_dict() : n->op == 's' ? pyset_new() : val_list(0);
     int64_t count = 0;
     int rc = comp_run(I, n, n->op == 'd' ? 2 : 1, out, &count);
     I->scope = sc.parent;
@@ -550,6 +593,7 @@ static Value *eval(Interp *I, Node *n) {
         return r;
     }
     case N_DICT: {
+        if (n->op == 's') return eval_set_display(I, n);
         Value *d = val_dict();
         for (int i = 0; i + 1 < n->nkids; i += 2) {
             Value *k = eval(I, n->kids[i]);

@@ -32,6 +32,17 @@ static void lex_err(TokenList *tl, const char *s, int line, int col, const char 
     tl->error = true;
 }
 
+static void put_utf8(StrBuf *b, uint32_t c) {
+    if (c < 0x80) sb_putc(b, (char)c);
+    else if (c < 0x800) { sb_putc(b, (char)(0xC0 | c >> 6)); sb_putc(b, (char)(0x80 | (c & 0x3F))); }
+    else if (c < 0x10000) {
+        sb_putc(b, (char)(0xE0 | c >> 12)); sb_putc(b, (char)(0x80 | ((c >> 6) & 0x3F))); sb_putc(b, (char)(0x80 | (c & 0x3F)));
+    } else {
+        sb_putc(b, (char)(0xF0 | c >> 18)); sb_putc(b, (char)(0x80 | ((c >> 12) & 0x3F)));
+        sb_putc(b, (char)(0x80 | ((c >> 6) & 0x3F))); sb_putc(b, (char)(0x80 | (c & 0x3F)));
+    }
+}
+
 /* Decodes a string body [p, end) with escapes unless raw. */
 char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
     StrBuf b;
@@ -48,13 +59,24 @@ char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
             case '\'': sb_putc(&b, '\''); break;
             case '"': sb_putc(&b, '"'); break;
             case '\n': break;
-            case 'x':
-                if (p + 2 < end && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
-                    char h[3] = {p[1], p[2], 0};
-                    sb_putc(&b, (char)strtol(h, NULL, 16));
-                    p += 2;
+            case 'a': sb_putc(&b, '\a'); break;
+            case 'b': sb_putc(&b, '\b'); break;
+            case 'f': sb_putc(&b, '\f'); break;
+            case 'v': sb_putc(&b, '\v'); break;
+            case 'x': case 'u': case 'U': {     /* \xHH, \uHHHH, \UHHHHHHHH: a code point, written as UTF-8 */
+                int n = *p == 'x' ? 2 : *p == 'u' ? 4 : 8, k = 0;
+                uint32_t cp = 0;
+                while (k < n && p + 1 + k < end && isxdigit((unsigned char)p[1 + k])) {
+                    char h[2] = {p[1 + k], 0};
+                    cp = cp * 16 + (uint32_t)strtol(h, NULL, 16);
+                    k++;
+                }
+                if (k == n && cp <= 0x10FFFF) {
+                    put_utf8(&b, cp);
+                    p += n;
                     break;
                 }
+            }
                 /* fall through */
             default: sb_putc(&b, '\\'); sb_putc(&b, *p); break;
             }

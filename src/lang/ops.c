@@ -1,6 +1,7 @@
 /* ops.c - what + - * / ** @, comparisons, x[i], x.name and iteration mean for each kind of value: Python's rules
  * for numbers, strings and sequences, PyTorch's for tensors (a Python number next to a tensor is "weak"). */
 #include "ops.h"
+#include "pyset.h"
 #include "builtins.h"
 #include "pyformat.h"
 #include "lang_internal.h"
@@ -170,6 +171,11 @@ static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
+    if (a->kind == V_SET || b->kind == V_SET) {
+        if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
+            return pyset_op(I, aop, a, b);
+        return rt_error(I, "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+    }
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT)
             return int_binary(I, aop, a->kind == V_INT ? a->u.i : a->u.b, b->kind == V_INT ? b->u.i : b->u.b);
@@ -196,6 +202,8 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
 /* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
  * result must keep x's shape and dtype). Everything else rebinds, as Python does. */
 Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
+    if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
+        return pyset_op_update(I, aop, a, b) < 0 ? NULL : val_incref(a);      /* s |= t changes s, as Python's */
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
     Value *r = ops_binary(I, aop, a, b);
     if (!r) return NULL;
@@ -231,6 +239,10 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     }
     if (container->kind == V_DICT) {
         return val_bool(dict_find(container->u.dict, x) >= 0);
+    }
+    if (container->kind == V_SET) {
+        int r = pyset_contains(I, container, x);
+        return r < 0 ? NULL : val_bool(r);
     }
     if (container->kind == V_TENSOR) {
         Value *s = ops_item(x);
@@ -273,6 +285,12 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(aop == AOP_NE);
         return tensor_binary(I, aop, a, b);
     }
+    if (a->kind == V_SET && b->kind == V_SET && aop != AOP_EQ && aop != AOP_NE) {     /* subset and superset */
+        Value *x = aop == AOP_LT || aop == AOP_LE ? a : b, *y = x == a ? b : a;
+        int sub = pyset_subset(I, x, y);
+        bool strict = aop == AOP_LT || aop == AOP_GT;
+        return val_bool(sub == 1 && (!strict || x->u.set->used < y->u.set->used));
+    }
     if (aop == AOP_EQ || aop == AOP_NE) {
         int eq = val_compare_eq(a, b);
         if (eq < 0) return rt_error(I, "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
@@ -308,6 +326,8 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
             return r;
         }
     } else {
+        if (a->kind == V_SET || b->kind == V_SET)            /* Python's words */
+            return rt_error(I, "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
         return rt_error(I, "'%s' is not supported between '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     }
     switch (aop) {
@@ -672,6 +692,15 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     case V_STR: table_names(bi_str_methods, add, ctx); break;
     case V_LIST: table_names(bi_list_methods, add, ctx); break;
     case V_DICT: table_names(bi_dict_methods, add, ctx); break;
+    case V_SET: table_names(bi_set_methods, add, ctx); break;
+    case V_BUILTIN: {       /* dir(set), dir(str) ...: the methods of the type's values */
+        const char *t = obj->u.builtin->name;
+        if (!builtins_type_module(obj->u.builtin, NULL)) break;
+        const Builtin *m = !strcmp(t, "str") ? bi_str_methods : !strcmp(t, "list") ? bi_list_methods :
+                           !strcmp(t, "dict") ? bi_dict_methods : !strcmp(t, "set") ? bi_set_methods : NULL;
+        for (; m && m->name; m++) if (strcmp(m->name, "numel")) add(ctx, m->name);     /* numel: torch.Size's */
+        break;
+    }
     case V_TUPLE:
         add(ctx, "index");
         add(ctx, "count");
@@ -734,6 +763,7 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
     case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }
     case V_DICT: { const Builtin *m = find_in(bi_dict_methods, name); if (m) return val_method(obj, m); break; }
+    case V_SET: { const Builtin *m = find_in(bi_set_methods, name); if (m) return val_method(obj, m); break; }
     case V_TUPLE:
         if (val_named_field(obj, name)) return val_incref(val_named_field(obj, name));
         if (obj->u.seq.is_size && !strcmp(name, "numel")) {
@@ -856,6 +886,7 @@ Value *ops_len(Interp *I, Value *v) {
     case V_STR: return val_int(v->u.str.chars);
     case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
     case V_DICT: return val_int(v->u.dict->n);
+    case V_SET: return val_int(v->u.set->used);
     case V_RANGE: {
         uint64_t n = val_range_count(v);
         if (n > INT64_MAX) return rt_error(I, "len() of a range of %llu values: more than attn's integers hold (2**63-1)", (unsigned long long)n);
@@ -878,6 +909,7 @@ static int64_t seq_len(const Value *s) {
     case V_LIST: case V_TUPLE: return s->u.seq.n;
     case V_STR: return s->u.str.chars;
     case V_DICT: return s->u.dict->n;
+    case V_SET: return s->u.set->used;
     case V_RANGE: { uint64_t c = val_range_count(s); return c > INT64_MAX ? INT64_MAX : (int64_t)c; }
     case V_TENSOR: return s->u.t->ndim ? s->u.t->shape[0] : 0;
     default: return 0;
@@ -900,6 +932,8 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
 }
 
 #define DICT_CHANGED "dictionary changed size during iteration"
+#define SET_CHANGED "Set changed size during iteration"
+static int64_t container_size(const Value *s) { return s->kind == V_SET ? s->u.set->used : s->u.dict->n; }
 
 /* Python 3's single-pass iterators, built-in objects whose state lives in hidden attributes (they show none:
  * ops_attr_names lists nothing for them and getattr finds nothing):
@@ -924,19 +958,19 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
     return -1;
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
-enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_REVERSED, IC_LIST_REV, IC_DICT_REV, IC_RANGE_REV, IC_MAP,
+enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_SET, IC_REVERSED, IC_LIST_REV, IC_DICT_REV, IC_RANGE_REV, IC_MAP,
        IC_FILTER, IC_ZIP, IC_ENUMERATE, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
     [IC_RANGE] = ITERATOR_CLASS("range_iterator"),
-    [IC_DICT] = ITERATOR_CLASS("dict_keyiterator"), [IC_REVERSED] = ITERATOR_CLASS("reversed"),
+    [IC_DICT] = ITERATOR_CLASS("dict_keyiterator"), [IC_SET] = ITERATOR_CLASS("set_iterator"), [IC_REVERSED] = ITERATOR_CLASS("reversed"),
     [IC_LIST_REV] = ITERATOR_CLASS("list_reverseiterator"), [IC_DICT_REV] = ITERATOR_CLASS("dict_reversekeyiterator"),
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
-    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
+    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ, [IC_SET] = IK_SEQ,
     [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED, [IC_DICT_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
     [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE,
 };
@@ -950,7 +984,7 @@ static Value *walker(int ic, Value *src, int64_t pos) {
     Value *it = val_object(&iterator_classes[ic]);
     val_attr_set(it, "src", val_incref(src));
     val_attr_set(it, "pos", val_int(pos));
-    if (src->kind == V_DICT) val_attr_set(it, "size", val_int(src->u.dict->n));
+    if (src->kind == V_DICT || src->kind == V_SET) val_attr_set(it, "size", val_int(container_size(src)));
     return it;
 }
 
@@ -960,7 +994,7 @@ Value *ops_iter(Interp *I, Value *src) {
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
     if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
     return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
-                  src->kind == V_DICT ? IC_DICT : IC_TUPLE, src, 0);
+                  src->kind == V_DICT ? IC_DICT : src->kind == V_SET ? IC_SET : IC_TUPLE, src, 0);
 }
 
 Value *ops_reversed(Interp *I, Value *src) {
@@ -997,13 +1031,13 @@ Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *a
 static Value *walker_next(Interp *I, Value *self, bool forward) {
     Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos"), *size = val_attr_get(self, "size");
     if (!src) return NULL;
-    if (size && size->u.i != src->u.dict->n) {
+    if (size && size->u.i != container_size(src)) {
         val_attr_set(self, "size", val_int(-1));            /* stays broken, as Python's */
-        return rt_error(I, DICT_CHANGED);
+        return rt_error(I, src->kind == V_SET ? SET_CHANGED : DICT_CHANGED);
     }
-    int64_t i = pos->u.i;
-    Value *e = seq_item(I, src, i);
-    if (e) val_attr_set(self, "pos", val_int(forward ? i + 1 : i - 1));
+    int64_t i = pos->u.i, next = forward ? i + 1 : i - 1;
+    Value *e = src->kind == V_SET ? val_incref(pyset_next(src, &next)) : seq_item(I, src, i);    /* a set: pos is a slot */
+    if (e) val_attr_set(self, "pos", val_int(next));
     else if (!interp_failed(I)) dict_del(&self->u.obj.attrs, "src");
     return e;
 }
@@ -1067,7 +1101,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
 
 bool ops_is_iterable(const Value *v) {
     switch (v->kind) {
-    case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_TENSOR: return true;
+    case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_SET: case V_TENSOR: return true;
     case V_OBJECT: return ops_is_iterator(v);
     default: return false;
     }
@@ -1092,6 +1126,10 @@ Value *ops_iter_next(Iter *it) {
     if (!s) return NULL;
     if (s->kind == V_OBJECT) return ops_iterator_next(it->I, s);
     if (s->kind == V_DICT && s->u.dict->n != it->n) return rt_error(it->I, DICT_CHANGED);
+    if (s->kind == V_SET) {                                    /* it->i: the next slot of the table */
+        if (s->u.set->used != it->n) return rt_error(it->I, SET_CHANGED);
+        return val_incref(pyset_next(s, &it->i));
+    }
     if (s->kind != V_LIST && it->i >= it->n) return NULL;      /* a list: to its length now, as Python's */
     Value *e = seq_item(it->I, s, it->i);
     if (e) it->i++;

@@ -326,9 +326,19 @@ static Node *atom(Parser *p) {
                 Node *k = test(p);
                 if (!k) { ast_free(d); return NULL; }
                 ast_add(d, k);
-                if (lex_is_name(peek(p), "for") || lex_is_op(peek(p), ",") || lex_is_op(peek(p), "}")) {
+                if (d->nkids == 1 && lex_is_name(peek(p), "for")) {      /* {x for ...}: a set comprehension */
+                    Node *sc = node_at(N_LISTCOMP, t);
+                    sc->op = 's';
+                    ast_add(sc, k);
+                    d->nkids = 0;
                     ast_free(d);
-                    return fail_at(p, t, "sets are not supported in attn (use a list, or a dict)");
+                    if (!comp_clauses(p, sc) || !expect_op(p, "}")) { ast_free(sc); return NULL; }
+                    return sc;
+                }
+                if (d->op == 's' || (d->nkids == 1 && (lex_is_op(peek(p), ",") || lex_is_op(peek(p), "}")))) {
+                    d->op = 's';                                         /* {a, b}: a set display */
+                    if (!accept_op(p, ",")) break;
+                    continue;
                 }
                 if (!expect_op(p, ":")) { ast_free(d); return NULL; }
                 Node *v = test(p);

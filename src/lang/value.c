@@ -3,6 +3,7 @@
 #include "interp.h"
 #include "builtins.h"
 #include "textwidth.h"
+#include "pyset.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static int64_t value_bytes;
 int64_t val_live_bytes(void) { return value_bytes; }
 
 static bool container_kind(VKind k) {
-    return k == V_TUPLE || k == V_LIST || k == V_DICT || k == V_SLICE || k == V_METHOD || k == V_FUNC ||
+    return k == V_TUPLE || k == V_LIST || k == V_DICT || k == V_SET || k == V_SLICE || k == V_METHOD || k == V_FUNC ||
            k == V_OBJECT || k == V_CLASS;
 }
 
@@ -96,6 +97,7 @@ void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
     switch (v->kind) {
     case V_TUPLE: case V_LIST: for (int64_t i = 0; i < v->u.seq.n; i++) visit(v->u.seq.items[i], ctx); break;
     case V_DICT: visit_dict(v->u.dict, visit, ctx); break;
+    case V_SET: pyset_visit(v->u.set, visit, ctx); break;
     case V_SLICE: visit(v->u.slice.start, ctx); visit(v->u.slice.stop, ctx); visit(v->u.slice.step, ctx); break;
     case V_METHOD: visit(v->u.method.self, ctx); visit(v->u.method.func, ctx); visit(v->u.method.klass, ctx); break;
     case V_FUNC:
@@ -121,6 +123,7 @@ static void release(Value *v) {
         value_bytes -= v->u.seq.cap * (int64_t)sizeof(Value *);
         break;
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); break;
+    case V_SET: pyset_free(v->u.set); free(v->u.set); break;
     case V_TENSOR: ten_free(v->u.t); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
@@ -201,6 +204,7 @@ static void clear_container(Value *v) {
         v->u.seq.n = 0;
         break;
     case V_DICT: dict_free(v->u.dict); break;
+    case V_SET: pyset_free(v->u.set); break;
     case V_SLICE:
         val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step);
         v->u.slice.start = v->u.slice.stop = v->u.slice.step = NULL;
@@ -466,6 +470,7 @@ const char *val_type_name(const Value *v) {
     case V_STR: return "str";
     case V_TUPLE: return v->u.seq.named ? v->u.seq.named->name : v->u.seq.is_size ? "torch.Size" : "tuple";
     case V_LIST: return "list";
+    case V_SET: return "set";
     case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
     case V_TENSOR: return "Tensor";
     case V_DTYPE: return "torch.dtype";
@@ -514,6 +519,7 @@ bool val_truthy(const Value *v, bool *ok) {
     case V_STR: return v->u.str.len > 0;
     case V_TUPLE: case V_LIST: return v->u.seq.n > 0;
     case V_DICT: return v->u.dict->n > 0;
+    case V_SET: return v->u.set->used > 0;
     case V_RANGE: {
         const int64_t a = v->u.range.start, b = v->u.range.stop, s = v->u.range.step;
         return s > 0 ? a < b : a > b;
@@ -723,6 +729,18 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         }
         sb_putc(out, '}');
         break;
+    case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict) */
+        if (!v->u.set->used) { sb_puts(out, "set()"); break; }
+        sb_putc(out, '{');
+        int64_t pos = 0;
+        const Value *k;
+        for (int first = 1; (k = pyset_next(v, &pos)); first = 0) {
+            if (!first) sb_puts(out, ", ");
+            repr_depth(out, k, depth + 1);
+        }
+        sb_putc(out, '}');
+        break;
+    }
     case V_TENSOR: if (v->param) param_repr(out, v); else ten_repr(out, v->u.t, val_print_options()); break;
     case V_DTYPE: sb_puts(out, ten_dtype_name(v->u.dtype)); break;
     case V_RANGE:
@@ -822,6 +840,7 @@ static int eq_depth(const Value *a, const Value *b, int depth) {
     switch (a->kind) {
     case V_NONE: return true;
     case V_DICT: return dict_eq(a->u.dict, b->u.dict, depth);
+    case V_SET: return pyset_equal(a, b);
     case V_STR: return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
     case V_DTYPE: return a->u.dtype == b->u.dtype;
     case V_RANGE: return !memcmp(&a->u.range, &b->u.range, sizeof a->u.range);

@@ -74,22 +74,33 @@ def tokens(line):
     return out
 
 
-def raised(actual):
-    """PyTorch's exception message when the step raised, else None."""
+def raised_all(actual):
+    """The ways attn may word PyTorch's exception when the step raised (the first is written by --write), else
+    None. Python's `KeyError: 1` is attn's "key 1 is not in the dict" (or "in the set"); a KeyError that carries a
+    message rather than a key (`KeyError: 'pop from an empty set'`) is that message."""
     if not actual.startswith("PYTORCH RAISED: "):
         return None
     line = actual[len("PYTORCH RAISED: "):].strip()
-    if line.startswith("KeyError: "):          # attn words Python's `KeyError: 1` as its lookups do
-        return f"key {line[len('KeyError: '):]} is not in the dict"
-    return line.split(": ", 1)[1] if ": " in line else line
+    if line.startswith("KeyError: "):
+        key = line[len("KeyError: "):]
+        if re.fullmatch(r"'[^']* [^']*'", key):
+            return [key[1:-1]]
+        return [f"key {key} is not in the {c}" for c in ("dict", "set")]
+    return [line.split(": ", 1)[1] if ": " in line else line]
+
+
+def raised(actual):
+    """PyTorch's exception message when the step raised, else None."""
+    msgs = raised_all(actual)
+    return msgs[0] if msgs else None
 
 
 def match(expected, actual):
-    msg = raised(actual)
-    if msg is not None:
+    msgs = raised_all(actual)
+    if msgs is not None:
         # an error step: attn prints "error: <PyTorch's message>" then the line and a caret under it
         first = expected.split("\n", 1)[0]
-        return first == "error: " + msg or first.startswith("error: " + msg + " (")
+        return any(first == "error: " + msg or first.startswith("error: " + msg + " (") for msg in msgs)
     e = [l for l in expected.rstrip("\n ").split("\n")] if expected.strip() else []
     a = [l for l in actual.rstrip("\n ").split("\n")] if actual.strip() else []
     if len(e) != len(a):

@@ -1,0 +1,39 @@
+/* pyset.h - Python's set (prefix pyset_): a V_SET value holds a PySet (value.h), CPython 3.11's table, so that a
+ * set iterates, prints and pops in the order CPython's does wherever that order is deterministic (ints, floats,
+ * tuples of them; CPython randomises string hashes, so there any order is Python's). Elements must be hashable as
+ * in Python: lists, dicts and sets are refused with Python's "unhashable type: 'list'". Functions that take an
+ * Interp report errors through it: 0/1 or a new reference, -1/NULL with the error set. */
+#ifndef ATTN_PYSET_H
+#define ATTN_PYSET_H
+#include "interp.h"
+
+extern Value pyset_dummy;                   /* the key of a slot whose key was removed */
+
+Value *pyset_new(void);                     /* set() */
+/* Python's hash(v) (CPython's for ints, floats, bools and tuples; by identity for tensors, functions, objects and
+ * classes); false with Python's TypeError for an unhashable value. */
+bool pyset_hash(Interp *I, const Value *v, int64_t *hash);
+int pyset_add(Interp *I, Value *s, Value *key);              /* s.add(key): 0 or -1 */
+int pyset_contains(Interp *I, Value *s, const Value *key);   /* key in s: 1, 0, or -1 (unhashable key) */
+int pyset_discard(Interp *I, Value *s, const Value *key);    /* s.discard(key): 1 removed, 0 absent, -1 */
+Value *pyset_pop(Interp *I, Value *s);                       /* s.pop(): Python's KeyError words when empty */
+void pyset_clear(Value *s);
+/* s |= the items of any iterable (a set, a dict's keys, a list ...), in CPython's order of insertion */
+int pyset_update(Interp *I, Value *s, Value *iterable);
+/* set(iterable) (iterable NULL: set()) */
+Value *pyset_from(Interp *I, Value *iterable);
+/* The operators | & - ^ (aop AOP_BITOR ...) and the methods union, intersection, difference and
+ * symmetric_difference: a is a set, b any iterable (the operators check that b is a set first). */
+Value *pyset_op(Interp *I, int aop, Value *a, Value *b);
+/* a |= b, a &= b, a -= b, a ^= b in place (CPython's set_ior ...); 0 or -1 */
+int pyset_op_update(Interp *I, int aop, Value *a, Value *b);
+/* a <= b (every element of set a is in set b): 1, 0 or -1 */
+int pyset_subset(Interp *I, Value *a, Value *b);
+/* Walks the slots from *pos on: the next element (borrowed) and *pos past it; NULL at the end. */
+Value *pyset_next(const Value *s, int64_t *pos);
+
+/* value.c: freeing, the cycle collector's children, equality */
+void pyset_free(PySet *t);
+void pyset_visit(PySet *t, void (*visit)(Value *child, void *ctx), void *ctx);
+bool pyset_equal(const Value *a, const Value *b);            /* == of two sets: the same elements */
+#endif
