@@ -174,7 +174,8 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
-        return rt_error(I, "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+        return rt_error(I, "unsupported operand type(s) for %s: '%s' and '%s'%s", ast_op_symbol(aop), val_type_name(a), val_type_name(b),
+                        aop == AOP_ADD && a->kind == V_SET && b->kind == V_SET ? " (the union of two sets is s | t)" : "");
     }
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT)
@@ -729,6 +730,8 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
     suggest_init(&sg, name);
     ops_attr_names(obj, suggest_offer, &sg);
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
+    if (obj->kind == V_DICT && !obj->u.dict->n && find_in(bi_set_methods, name))      /* s = {} then s.add(x) */
+        tail = " ({} is an empty dict: an empty set is set())";
     if (sg.best) return rt_error(I, "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
     return rt_error(I, "%s has no attribute '%s'%s", what, name, tail);
 }

@@ -272,12 +272,12 @@ with tempfile.TemporaryDirectory() as d:
           r.returncode == 1 and b"cannot write there: No such file or directory" in r.stderr and b"PNG" not in r.stdout and b"<svg" not in r.stdout,
           f"{r.stdout[:100]!r} {r.stderr[-300:]!r}")
 
-    # labels that are not plain UTF-8 text: the svg stays well-formed XML, no C1 control or bidi override reaches it
-    # or the terminal (attn's '\x9b' is the single byte 0x9b, a CSI in 8-bit terminals)
-    label = "a\\xffb\\x9bc\\xe2\\x80\\xaed\\xc2\\x9be日本\\xe6"     # U+202E and U+009B as UTF-8
+    # labels with control characters: the svg stays well-formed XML, no C1 control (U+009B is CSI in 8-bit
+    # terminals, U+0085) or bidi override (U+202E) reaches it or the terminal; '\x9b' is U+009B, as in Python
+    label = "a\\x9bb\\u202ec\\u009bd\\x85e日本"
     r = run(f"d2l.plot([1, 2], xlabel='{label}', legend=['{label}'])\nsavefig('lab.svg')", d, {"ATTN_PLOT": "none"})
     texts = svg_text(os.path.join(d, "lab.svg")) or []
-    check("labels with bytes that are not UTF-8 text: the svg is well-formed, the text kept", texts.count("abcde日本") == 2, f"{texts} {r.stderr[-200:]}")
+    check("labels with control characters: the svg is well-formed, the text kept", texts.count("abcde日本") == 2, f"{texts} {r.stderr[-200:]}")
     for target in ["summary", "terminal"]:
         r = subprocess.run([ATTN, "-c", f"d2l.plot([1, 2], xlabel='{label}', title='{label}')\nd2l.show_heatmaps(torch.ones(1, 1, 2, 2), xlabel='{label}', titles=['{label}'])"],
                            cwd=d, capture_output=True, timeout=60, env=dict(os.environ, ATTN_PLOT=target))
