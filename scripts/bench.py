@@ -167,6 +167,40 @@ EXP_N = 1 << 26                          # 64M floats (256 MiB)
 SOFTMAX_SHAPE = (64 * 1024, 1024)        # the big MHA's scores: 64 (batch x heads) x 1024 queries, 1024 keys
 
 
+ROUNDS = 3 if QUICK else 5
+
+
+def paired_rounds(T):
+    """The big MHA forward's aims measured in ROUNDS rounds, each of them attn (one process: the forward, then a
+    1024 x 1024 product) right after PyTorch (nn.MultiheadAttention, then the same product). A host whose other load
+    comes and goes slows both sides of a round alike, so a round's ratio is steadier than the ratio of two medians
+    taken minutes apart. Returns per round (attn's forward, nn.MultiheadAttention's, attn's product, PyTorch's), in
+    seconds."""
+    b, n_, h, heads = BIG
+    Xt = torch.randn(b, n_, h)
+    m = d2l_book.MultiHeadAttention(h, heads, 0)
+    m.eval()
+    with torch.no_grad():
+        m(Xt, Xt, Xt, None)              # the book's LazyLinear layers take their shapes
+    ref = torch_nn_mha(m)
+    At = torch.randn(1024, 1024)
+    code = (f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); _ = att(X, X, X, None)\n"
+            f"print(timeit('att(X, X, X, None)', repeat=3))\n"
+            "A = torch.randn((1024, 1024)); _ = A @ A\nprint(timeit('A @ A', repeat=7))")
+    rounds = []
+    for _ in range(ROUNDS):
+        with torch.no_grad():
+            tn = median_time(lambda: ref(Xt, Xt, Xt, need_weights=False), reps=3)
+        tm = median_time(lambda: At @ At, reps=7)
+        time.sleep(0.2)
+        r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, env=attn_env(T), timeout=900)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        a, am = map(float, r.stdout.split()[-2:])
+        rounds.append((a, tn, am, tm))
+    return rounds
+
+
 def bench_threads(T, res):
     """One table at T threads; fills res[name] = (attn, numpy, torch) for the aims."""
     set_peer_threads(T)
@@ -262,6 +296,8 @@ def bench_threads(T, res):
                 tn = median_time(lambda: ref(Xt, Xt, Xt, key_padding_mask=kpm, need_weights=False))
         put(f"mha{n_}", f"multi-head attention forward, {label} (PyTorch: the book's code)", a, nn_, tt)
         put(f"nnmha{n_}", f"multi-head attention forward, {label} (PyTorch: nn.MultiheadAttention)", a, nn_, tn)
+    if torch:
+        res["paired"] = paired_rounds(T)
 
     # the fixed cost of one statement: a tiny elementwise op
     a = attn_time("x = torch.ones((2, 4)); y = torch.ones((2, 4))", "x + y", T)
@@ -327,7 +363,8 @@ def bench_threads(T, res):
     put("rnn", f"RNN layer, n {n_}, d {d_} (sequential; attn: measure_layers, 1 thread, CPU time)", a_rnn, *peers["rnn"])
     put("att", f"self-attention layer, n {n_}, d {d_} (attn: measure_layers, 1 thread, CPU time)", a_att, *peers["attention"])
 
-    # matrix products (every one of them is OpenBLAS's sgemm) and the machine's peaks
+    # matrix products (NumPy's and PyTorch's: OpenBLAS's sgemm; attn's: OpenBLAS's bits, from attn's kernel where it
+    # is the faster, tensor_matmul.c) and the machine's peaks
     for size in [256, 1024, 2048]:
         flops = 2.0 * size ** 3
         a = attn_time(f"A = torch.randn(({size}, {size})); B = torch.randn(({size}, {size}))", "A @ B", T)
@@ -349,6 +386,18 @@ def bench_threads(T, res):
     out()
 
 
+def paired_ratio(rounds):
+    xs = sorted(a / tn for a, tn, _, _ in rounds)
+    return f"{rat(statistics.median(xs))} ({rat(xs[0])}-{rat(xs[-1])})"
+
+
+def paired_fraction(rounds):
+    """The fastest of each: what the machine does when nothing else runs (a slow round is the host's other load)."""
+    best = min(r[0] for r in rounds)
+    peak = 2.0 * 1024 ** 3 / min(min(r[2], r[3]) for r in rounds)
+    return f"{pct(MHA_FLOPS / best / peak)} of {peak / 1e9:.0f} GFLOP/s"
+
+
 def pct(x):
     return "-" if x is None else f"{100 * x:.0f}%"
 
@@ -361,8 +410,8 @@ def aims(results):
     """The aims of issue 14, each measured on 1 thread and on every core."""
     out("### The aims of issue 14")
     out()
-    out("sgemm peak: the fastest float32 matrix product measured in this run at that thread count (OpenBLAS's sgemm, "
-        "through attn, NumPy or PyTorch). Ratios are attn's time over the peer's.")
+    out("sgemm peak: the fastest float32 matrix product measured in this run at that thread count (1024 × 1024 or "
+        "2048 × 2048, by attn, NumPy or PyTorch). Ratios are attn's time over the peer's.")
     out()
     heads = " | ".join(f"{T} thread{'s' if T > 1 else ''}" for T in COUNTS)
     out(f"| aim | target | {heads} |")
@@ -385,6 +434,10 @@ def aims(results):
          [cell(T, lambda r: f"{pct(MHA_FLOPS / r['nnmha1024'][0] / sgemm_peak(r))} of {sgemm_peak(r) / 1e9:.0f} GFLOP/s") for T in COUNTS])
     line("MHA forward (8, 1024, 512, 8): nn.MultiheadAttention's fraction of the sgemm peak", "(reference)",
          [cell(T, lambda r: pct(MHA_FLOPS / r["nnmha1024"][2] / sgemm_peak(r))) for T in COUNTS])
+    line(f"... in {ROUNDS} paired rounds (attn right after PyTorch): attn / nn.MultiheadAttention, median (range)", "≤ 0.70",
+         [cell(T, lambda r: paired_ratio(r["paired"])) for T in COUNTS])
+    line(f"... in the same rounds: attn's fastest forward as a fraction of the fastest 1024 × 1024 product (attn's or PyTorch's)", "≥ 75%",
+         [cell(T, lambda r: paired_fraction(r["paired"])) for T in COUNTS])
     line("torch.exp, 64M float32: attn / PyTorch", "≤ 1",
          [cell(T, lambda r: rat(r["exp"][0] / r["exp"][2])) for T in COUNTS])
     line("softmax (65536, 1024): attn / PyTorch", "≤ 1",
