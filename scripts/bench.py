@@ -2,7 +2,8 @@
 """The benchmark tables of `make bench`. attn, NumPy and PyTorch do the same work in the same run with the same
 number of threads, once on 1 thread and once on every core (THREADS). Each figure is a median of several runs;
 ratios are attn's time over the peer's (below 1: attn is faster). The aims of issue 14 come last, as ratios and as
-fractions of the machine's measured peaks. Writes the tables to stdout and to build/benchmarks.md.
+fractions of the machine's measured peaks, and measured again in paired rounds (attn right after PyTorch, several
+times), which a busy host disturbs less. Writes the tables to stdout and to build/benchmarks.md.
 
 usage: bench.py THREADS [--quick]     (--quick: fewer repeats, for trying the script itself)"""
 import ctypes, os, platform, statistics, subprocess, sys, time
@@ -171,33 +172,39 @@ ROUNDS = 3 if QUICK else 5
 
 
 def paired_rounds(T):
-    """The big MHA forward's aims measured in ROUNDS rounds, each of them attn (one process: the forward, then a
-    1024 x 1024 product) right after PyTorch (nn.MultiheadAttention, then the same product). A host whose other load
-    comes and goes slows both sides of a round alike, so a round's ratio is steadier than the ratio of two medians
-    taken minutes apart. Returns per round (attn's forward, nn.MultiheadAttention's, attn's product, PyTorch's), in
-    seconds."""
+    """The aims measured again in ROUNDS rounds, each of them attn (one process, every item) right after PyTorch
+    (every item). A host whose other load comes and goes slows both sides of a round alike, so a round's ratio is
+    steadier than the ratio of two medians taken minutes apart. Returns {item: [(attn, PyTorch) per round]} in
+    seconds; the items: exp, softmax, pe100000, the big MHA (PyTorch: nn.MultiheadAttention) and mm1024 (the
+    product the MHA's fraction is taken of)."""
     b, n_, h, heads = BIG
+    r_, c_ = SOFTMAX_SHAPE
     Xt = torch.randn(b, n_, h)
     m = d2l_book.MultiHeadAttention(h, heads, 0)
     m.eval()
     with torch.no_grad():
         m(Xt, Xt, Xt, None)              # the book's LazyLinear layers take their shapes
     ref = torch_nn_mha(m)
-    At = torch.randn(1024, 1024)
-    code = (f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); _ = att(X, X, X, None)\n"
-            f"print(timeit('att(X, X, X, None)', repeat=3))\n"
-            "A = torch.randn((1024, 1024)); _ = A @ A\nprint(timeit('A @ A', repeat=7))")
-    rounds = []
+    At, Et, St = torch.randn(1024, 1024), torch.randn(EXP_N), torch.randn(r_, c_)
+    items = [  # (name, attn's set-up, attn's statement, attn's repeats, PyTorch's call, its repeats)
+        ("exp", f"E = torch.randn(({EXP_N},))", "torch.exp(E)", 5, lambda: torch.exp(Et), 5),
+        ("softmax", f"S = torch.randn(({r_}, {c_}))", "torch.softmax(S, dim=-1)", 5, lambda: torch.softmax(St, dim=-1), 5),
+        ("pe100000", "", "d2l.PositionalEncoding(512, 0, max_len=100000)", 5, lambda: d2l_book.PositionalEncoding(512, 0, 100000), 5),
+        ("mha", f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); _ = att(X, X, X, None)",
+         "att(X, X, X, None)", 3, lambda: ref(Xt, Xt, Xt, need_weights=False), 3),
+        ("mm1024", "A = torch.randn((1024, 1024)); _ = A @ A", "A @ A", 7, lambda: At @ At, 7),
+    ]
+    code = "\n".join(f"{setup}\nprint(timeit({stmt!r}, repeat={reps}))" for _, setup, stmt, reps, _, _ in items)
+    rounds = {name: [] for name, *_ in items}
     for _ in range(ROUNDS):
         with torch.no_grad():
-            tn = median_time(lambda: ref(Xt, Xt, Xt, need_weights=False), reps=3)
-        tm = median_time(lambda: At @ At, reps=7)
+            peer = [median_time(fn, reps=reps) for *_, fn, reps in items]
         time.sleep(0.2)
         r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, env=attn_env(T), timeout=900)
         if r.returncode != 0:
             raise RuntimeError(r.stderr)
-        a, am = map(float, r.stdout.split()[-2:])
-        rounds.append((a, tn, am, tm))
+        for (name, *_), a, t in zip(items, map(float, r.stdout.split()[-len(items):]), peer):
+            rounds[name].append((a, t))
     return rounds
 
 
@@ -387,14 +394,16 @@ def bench_threads(T, res):
 
 
 def paired_ratio(rounds):
-    xs = sorted(a / tn for a, tn, _, _ in rounds)
+    """attn / PyTorch: the median of the rounds (the lowest and highest)."""
+    xs = sorted(a / t for a, t in rounds)
     return f"{rat(statistics.median(xs))} ({rat(xs[0])}-{rat(xs[-1])})"
 
 
-def paired_fraction(rounds):
-    """The fastest of each: what the machine does when nothing else runs (a slow round is the host's other load)."""
-    best = min(r[0] for r in rounds)
-    peak = 2.0 * 1024 ** 3 / min(min(r[2], r[3]) for r in rounds)
+def paired_fraction(p):
+    """The fastest forward over the fastest 1024 x 1024 product (attn's or PyTorch's) of the rounds: what the machine
+    does when nothing else runs (a slow round is the host's other load)."""
+    best = min(a for a, _ in p["mha"])
+    peak = 2.0 * 1024 ** 3 / min(min(a, t) for a, t in p["mm1024"])
     return f"{pct(MHA_FLOPS / best / peak)} of {peak / 1e9:.0f} GFLOP/s"
 
 
@@ -434,16 +443,22 @@ def aims(results):
          [cell(T, lambda r: f"{pct(MHA_FLOPS / r['nnmha1024'][0] / sgemm_peak(r))} of {sgemm_peak(r) / 1e9:.0f} GFLOP/s") for T in COUNTS])
     line("MHA forward (8, 1024, 512, 8): nn.MultiheadAttention's fraction of the sgemm peak", "(reference)",
          [cell(T, lambda r: pct(MHA_FLOPS / r["nnmha1024"][2] / sgemm_peak(r))) for T in COUNTS])
-    line(f"... in {ROUNDS} paired rounds (attn right after PyTorch): attn / nn.MultiheadAttention, median (range)", "≤ 0.70",
-         [cell(T, lambda r: paired_ratio(r["paired"])) for T in COUNTS])
-    line(f"... in the same rounds: attn's fastest forward as a fraction of the fastest 1024 × 1024 product (attn's or PyTorch's)", "≥ 75%",
+    line(f"... in {ROUNDS} paired rounds (attn right after PyTorch): attn / nn.MultiheadAttention, median (lowest-highest)", "≤ 0.70",
+         [cell(T, lambda r: paired_ratio(r["paired"]["mha"])) for T in COUNTS])
+    line("... in the same rounds: attn's fastest forward as a fraction of the fastest 1024 × 1024 product (attn's or PyTorch's)", "≥ 75%",
          [cell(T, lambda r: paired_fraction(r["paired"])) for T in COUNTS])
     line("torch.exp, 64M float32: attn / PyTorch", "≤ 1",
          [cell(T, lambda r: rat(r["exp"][0] / r["exp"][2])) for T in COUNTS])
+    line(f"... in {ROUNDS} paired rounds: median (lowest-highest)", "≤ 1",
+         [cell(T, lambda r: paired_ratio(r["paired"]["exp"])) for T in COUNTS])
     line("softmax (65536, 1024): attn / PyTorch", "≤ 1",
          [cell(T, lambda r: rat(r["softmax"][0] / r["softmax"][2])) for T in COUNTS])
+    line(f"... in {ROUNDS} paired rounds: median (lowest-highest)", "≤ 1",
+         [cell(T, lambda r: paired_ratio(r["paired"]["softmax"])) for T in COUNTS])
     line("positional encoding 100000 × 512: attn / PyTorch", "≤ 1",
          [cell(T, lambda r: rat(r["pe100000"][0] / r["pe100000"][2])) for T in COUNTS])
+    line(f"... in {ROUNDS} paired rounds: median (lowest-highest)", "≤ 1",
+         [cell(T, lambda r: paired_ratio(r["paired"]["pe100000"])) for T in COUNTS])
     line("positional encoding 100000 × 512: attn's table writes as a fraction of the write bandwidth", "near 100%",
          [cell(T, lambda r: pct(100000 * 512 * 4 / r["pe100000"][0] / r["bw"][0])) for T in COUNTS])
     line("... its floor, sin and cos of X alone (PyTorch's 1-ULP functions), as a fraction of the write bandwidth", "(the limit)",
