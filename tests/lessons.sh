@@ -45,6 +45,33 @@ lacks "no hint unless asked" "$out" "Hint 1 of"
 n=$(printf '%s\n' "$out" | grep -c "^Not yet")
 [ "$n" = 3 ] && ok || bad "only answers are graded: 3 misses expected, $n seen"
 has "the right answer after exploring" "$out" "Right."
+# an answer typed as a list or tuple of numbers is graded as the tensor it stands for, in every lesson: the numbers
+# are computed by Python from the questions' formulas, independently of attn
+PY=/usr/bin/python3
+uv=$($PY -c 'import math; w = 1 / 10000 ** (4 / 32); print([-math.sin(3 * w), math.cos(3 * w)])')
+vu=$($PY -c 'import math; w = 1 / 10000 ** (4 / 32); print((math.cos(3 * w), -math.sin(3 * w)))')
+out=$(printf 'jump derivation
+%s
+[1, 2, 3]
+%s
+quit
+' "$vu" "$uv" | "$ATTN" lesson 5 2>&1)
+has "a tuple with wrong values: the values are compared" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: your answer has the right shape, but every value differs: at [0] it holds 0.5828, expected -0.8126."
+has "a list of the wrong length is not graded" "$out" "(not graded: the answer is a tensor of 2 numbers, and this is a list of 3 items)"
+has "lesson 5 step 3: [u, v] as a list of numbers is right" "$out" "Right."
+bits=$($PY -c 'print([(i // 4) % 2 for i in range(8)])')
+periods=$($PY -c 'import math; print([2 * math.pi * 10000 ** (j / 32) for j in range(0, 32, 2)])')
+out=$(printf '
+%s
+periods = [1.0, 2.0]
+periods = %s
+periods[:6]
+quit
+' "$bits" "$periods" | "$ATTN" lesson 4 2>&1)
+n=$(printf '%s\n' "$out" | grep -c "^Right\.")
+[ "$n" = 2 ] && ok || bad "lesson 4: a list of ints for an int tensor and periods = [16 floats] are right (seen $n Right.)"
+has "a named answer of the wrong length: what it is" "$out" "Not yet: periods is [1.0, 2.0], expected a tensor of 16 numbers."
+has "after a list answer, the name holds the lesson's tensor (its printout in the lesson file)" "$out" "tensor([  6.2832,  11.1733,  19.8692,  35.3329,  62.8319, 111.7326])"
 # a wrong: line with an explanation is what the student reads when their answer equals it
 mkdir -p "$T/why"
 printf '# T\n## A\n```attn\nattn> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])\n```\n```question\nName the transpose of x xt.\nanswer: xt = x.T\nwrong: xt = x -> that is x itself: transpose it\n```\n' > "$T/why/01-why.md"

@@ -342,8 +342,35 @@ with tempfile.TemporaryDirectory() as state:
     check("a line and a Ctrl-D typed while a statement runs: the line runs, then attn leaves",
           code == 0 and "4499998500007" in out, out)
 
+# Ctrl-D pressed as the prompt appears, before libedit reads the terminal: attn leaves. The moment is made exact with
+# flow control: Ctrl-S stops attn's output, so attn waits inside its write of the prompt (seen in /proc as the write
+# system call); Ctrl-D comes then, and Ctrl-Q lets the prompt out. A terminal still in canonical mode there took the
+# key as an end of file that libedit, once raw, got as a NUL byte: lost, and attn waited for ever.
+with tempfile.TemporaryDirectory() as state:
+    t = Term(state)
+    t.prompt()
+    t.send("s = 0\r")
+    t.prompt()
+    t.send("for i in range(10000000):\r")
+    t.read("...> ")
+    t.send("    s += i\r")
+    t.read("...> ")
+    t.send("\r")                  # the loop runs (a second or more) and prints nothing
+    t.read("\r\n")
+    t.send("\x13")                # Ctrl-S: output stops
+    end, syscall = time.time() + DEADLINE, ""
+    while time.time() < end and syscall != "1":
+        with open(f"/proc/{t.pid}/syscall") as f:
+            syscall = f.read().split()[0]
+        time.sleep(0.01)
+    cooked = bool(termios.tcgetattr(t.fd)[3] & termios.ICANON)
+    t.send("\x04\x11")           # Ctrl-D while the prompt is being written, then Ctrl-Q
+    code = t.wait(timeout=10)
+    check("Ctrl-D pressed while the prompt is drawn leaves attn", syscall == "1" and code == 0,
+          f"stopped in system call {syscall}, terminal canonical then: {cooked}, exit {code}")
+
 # a teacher at a terminal: Enter runs the statement shown above the prompt, and the empty prompt line it was typed at
-# is erased (ESC [ A, ESC [ K), so the class sees the statement and then its output; after a detour the statement is
+# is erased (ESC [ 1 A, ESC [ J), so the class sees the statement and then its output; after a detour the statement is
 # shown again before its output
 with tempfile.TemporaryDirectory() as state:
     t = Term(state, args=("teach", "1"), COLUMNS="80")
@@ -354,7 +381,7 @@ with tempfile.TemporaryDirectory() as state:
     t.send("\r")
     out = t.read("attn> X\r\n")
     check("teach: Enter erases the empty prompt line, the statement shown above stays the only copy",
-          out.startswith("\r\n\x1b[A\r\x1b[K") and first not in out, out)
+          out.startswith("\r\n\x1b[1A\r\x1b[J") and first not in out, out)
     t.prompt()
     t.clear()
     t.send("X.sum()\r")
@@ -365,7 +392,7 @@ with tempfile.TemporaryDirectory() as state:
     t.send("\r")
     out = t.read("1.1000]]])")
     check("teach: after a detour, Enter shows the statement again, then its output",
-          "\x1b[A\r\x1b[Kattn> X\r\ntensor([[[0.0000" in out, out)
+          "\x1b[1A\r\x1b[Jattn> X\r\ntensor([[[0.0000" in out, out)
     t.leave()
 
 finish()

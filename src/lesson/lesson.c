@@ -447,6 +447,38 @@ static bool same_value(const Value *got, const Value *want, double tol) {
     return val_equal(got, want);
 }
 
+/* `got` in the form of the answer `want`, as a teacher reads it: a list or tuple of numbers (nested for more
+ * dimensions; numbers or 0-d tensors) that has the shape of a tensor answer stands for that tensor, so [u, v]
+ * answers as torch.tensor([u, v]) would (compared in float64: the student's digits, not float32's); inside a
+ * tuple or list answer, item by item. Anything else, a list of another shape included, stays as it is, so it
+ * gets the feedback it always got. A new reference (got itself when nothing changes). */
+static Value *answer_form(Interp *I, Value *got, const Value *want) {
+    if (want->kind == V_TENSOR && want->u.t->ndim > 0 && is_seq(got)) {
+        Tensor *t = interp_to_tensor(I, got, false, DT_F32);
+        if (t && ten_is_float(t->dtype) && t->dtype != DT_F64) {
+            ten_free(t);
+            t = interp_to_tensor(I, got, true, DT_F64);
+        }
+        if (!t) { interp_clear_error(I); return val_incref(got); }     /* ragged, or not numbers: not a tensor */
+        if (!ten_same_shape(t, want->u.t)) { ten_free(t); return val_incref(got); }
+        return val_tensor(t);
+    }
+    if (is_seq(want) && is_seq(got) && got->u.seq.n == want->u.seq.n && !got->u.seq.is_size) {
+        Value *out = NULL;
+        for (int64_t i = 0; i < got->u.seq.n; i++) {
+            Value *item = answer_form(I, got->u.seq.items[i], want->u.seq.items[i]);
+            if (item == got->u.seq.items[i] && !out) { val_decref(item); continue; }
+            if (!out) {      /* the first item that changed: a copy with the items before it */
+                out = got->kind == V_TUPLE ? val_tuple(got->u.seq.n) : val_list(got->u.seq.n);
+                for (int64_t k = 0; k < i; k++) val_seq_set(out, k, val_incref(got->u.seq.items[k]));
+            }
+            val_seq_set(out, i, item);
+        }
+        if (out) return out;
+    }
+    return val_incref(got);
+}
+
 /* Could `got` be an answer to a question whose answer is `want`? A value of another kind (a 4-number row when a
  * single number is asked for) is the student looking around, not answering. */
 static bool same_kind(const Value *got, const Value *want) {
@@ -557,20 +589,22 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
     sb_free(&b);
 }
 
-LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, StrBuf *fb) {
-    if (!answers) return GRADE_NOT_ANSWER;
-    const Value *got = q->name ? interp_lookup(I, q->name) : I->last_value;
-    if (!got) return GRADE_NOT_ANSWER;
-    for (int i = 0; i < e->nright; i++)
-        if (same_value(got, e->right[i], q->tol)) {
-            /* the lesson's own value stays defined, so later steps print what the lesson says */
-            if (q->name) interp_set_global(I, q->name, val_incref(e->right[i]));
-            return GRADE_RIGHT;
-        }
+/* Is the student's value `typed` the value `want` (in its form: answer_form)? */
+static bool answers_as(Interp *I, Value *typed, const Value *want, double tol) {
+    Value *got = answer_form(I, typed, want);
+    bool yes = same_value(got, want, tol);
+    val_decref(got);
+    return yes;
+}
+
+/* Why `got` (the student's value in the answer's form), which is no right answer, is wrong, or that it is no
+ * answer at all (a value of another kind: the student looking around). */
+static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExpect *e, Value *typed, const Value *got, StrBuf *fb) {
+    const char *subject = q->name ? q->name : lesson_msg(MSG_YOUR_ANSWER);
     for (int i = 0; i < e->nwrong; i++)
-        if (e->wrong[i] && same_value(got, e->wrong[i], q->tol)) {
+        if (e->wrong[i] && answers_as(I, typed, e->wrong[i], q->tol)) {
             if (q->wrong_why[i]) sb_puts(fb, q->wrong_why[i]);
-            else explain(fb, q->name ? q->name : lesson_msg(MSG_YOUR_ANSWER), got, e->right[0], q->tol);
+            else explain(fb, subject, got, e->right[0], q->tol);
             return GRADE_WRONG;
         }
     if (!q->name && !same_kind(got, e->right[0])) {
@@ -585,8 +619,24 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
         sb_free(&b);
         return GRADE_NOT_ANSWER;
     }
-    explain(fb, q->name ? q->name : lesson_msg(MSG_YOUR_ANSWER), got, e->right[0], q->tol);
+    explain(fb, subject, got, e->right[0], q->tol);
     return GRADE_WRONG;
+}
+
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, StrBuf *fb) {
+    if (!answers) return GRADE_NOT_ANSWER;
+    Value *typed = q->name ? interp_lookup(I, q->name) : I->last_value;
+    if (!typed) return GRADE_NOT_ANSWER;
+    for (int i = 0; i < e->nright; i++)
+        if (answers_as(I, typed, e->right[i], q->tol)) {
+            /* the lesson's own value stays defined, so later steps print what the lesson says */
+            if (q->name) interp_set_global(I, q->name, val_incref(e->right[i]));
+            return GRADE_RIGHT;
+        }
+    Value *got = answer_form(I, typed, e->right[0]);
+    LessonGrade g = not_right(I, q, e, typed, got, fb);
+    val_decref(got);
+    return g;
 }
 
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb, char *err, size_t errlen) {

@@ -334,6 +334,18 @@ static void echo_statement(const char *stmt) {
     sb_free(&b);
 }
 
+/* At a terminal: takes back the prompt line where Enter was just pressed on an empty line (or white space, `typed`),
+ * so that what is shown next (the statement as if typed at that prompt, and its output) stands in its place, and
+ * the screen shows the statement once, as at the REPL. Without a terminal there is no prompt to take back. */
+static void erase_blank_prompt(LessonRun *S, const char *typed) {
+    if (!S->tty) return;
+    struct winsize ws;
+    size_t cols = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+    size_t w = strlen("attn> ") + strlen(typed);         /* white space: one column a byte */
+    size_t rows = w ? (w + cols - 1) / cols : 1;          /* the rows it took (a full row does not wrap yet) */
+    outf("\033[%zuA\r\033[J", rows);
+}
+
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
  * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */
 static char *next_input(LessonRun *S, Statement *in, bool *blank) {
@@ -367,11 +379,12 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         if (!line) return ACT_QUIT;
         Action a = blank ? ACT_SKIP : lesson_command(S, line, jump_to);
         if (a == ACT_SKIP) {
-            statement_free(&in);
-            /* A teacher's Enter at a terminal: the empty prompt line is erased, so the class sees the statement
-             * followed by its output, as at the REPL (shown again when a detour or a Ctrl-C came in between). */
+            /* Enter at a terminal: the empty prompt line is erased, so the screen shows the statement once, followed
+             * by its output, as at the REPL. A teacher's class saw it above the prompt already (shown again when a
+             * detour or a Ctrl-C came in between); a student sees it where the prompt was. */
             bool shown_above = S->teacher && first && S->r.prompts == prompts + 1;
-            if (S->teacher && blank && S->tty) out("\033[A\r\033[K");
+            if (blank) erase_blank_prompt(S, in.text);
+            statement_free(&in);
             if (!S->teacher || !blank || (S->tty && !shown_above)) echo_statement(stmt);
             return run(S, stmt, NULL, SHOWN, it) == RUN_QUIT ? ACT_QUIT : ACT_NONE;
         }
@@ -450,6 +463,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
+            if (blank) erase_blank_prompt(S, in.text);      /* a teacher's Enter: the answer shown at that prompt */
             statement_free(&in);
             if (!S->teacher) feedback_text(S, TR("The answer: %s\n"), q->answer);
             echo_statement(q->answer);

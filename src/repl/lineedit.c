@@ -242,7 +242,9 @@ void lineedit_init(void) {
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{([,+-*/%";
     rl_completion_append_character = '\0';
-    using_history();
+    using_history();      /* starts libedit (rl_initialize) now, while the terminal is canonical and echoes: libedit
+                           * takes these modes as the ones to restore after each line, and would turn editing off
+                           * if it first looked at the first prompt, where keys_raw_before_prompt turned echo off */
     stifle_history(2000);
     const char *dir = file_state_dir();
     if (*dir) {
@@ -272,6 +274,21 @@ static void typed_ahead(int fd) {
     }
 }
 
+/* Takes the terminal out of canonical mode (and echo) before the prompt is drawn; true when it did, with the modes
+ * it found in *saved. libedit writes its prompt first and leaves canonical mode after: a Ctrl-D pressed in between,
+ * as the prompt appears, was taken by the terminal as an end of file and reached libedit, once raw, as a NUL byte:
+ * lost, and attn did not leave. Now the key arrives as the byte 4 that libedit reads as Ctrl-D. (Keys typed before
+ * this, while a statement ran, are typed_ahead's.) libedit believes only a canonical mode to be the one to restore,
+ * so it still restores the modes of *saved after the line. */
+static bool keys_raw_before_prompt(int fd, struct termios *saved) {
+    if (tcgetattr(fd, saved) != 0 || !(saved->c_lflag & ICANON) || !(saved->c_lflag & ECHO)) return false;
+    struct termios t = *saved;
+    t.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ECHONL);
+    t.c_cc[VMIN] = 1;
+    t.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSANOW, &t) == 0;
+}
+
 bool lineedit_input_pending(void) {
     if (nahead || early_pos < nearly || early_eof) return true;
     struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
@@ -285,7 +302,11 @@ char *lineedit_read(const char *prompt, bool *interrupted) {
     /* A Ctrl-C pressed since the last line was read (while attn parsed it, or after a statement finished) counts as
      * pressed at this prompt: it is never lost. One that stopped a statement was taken by session_run. */
     if (!ten_interrupted) {
+        struct termios saved;
+        bool raw = keys_raw_before_prompt(fileno(stdin), &saved);
         char *l = readline(prompt);
+        struct termios now;      /* libedit restored the canonical mode; if it did not edit, the modes are put back */
+        if (raw && tcgetattr(fileno(stdin), &now) == 0 && !(now.c_lflag & ICANON)) tcsetattr(fileno(stdin), TCSANOW, &saved);
         if (!ten_interrupted) return l;               /* a line, or Ctrl-D */
         free(l);                                      /* what was typed before Ctrl-C */
     } else {

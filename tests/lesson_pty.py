@@ -1,0 +1,150 @@
+#!/usr/bin/python3
+"""lesson_pty.py - a student and a teacher in a lesson at a real terminal (tmux, 80x24), checked on the screen as
+they see it:
+- Enter on the empty prompt runs the statement shown, and the screen shows it once, where the prompt was ("attn> d =
+  32", then its output), never an empty "attn>" line above a second copy; the same for a teacher's Enter that shows
+  a question's answer;
+- an answer typed as a Python list or tuple of numbers (lesson 5, step 3: [u, v] where the answer is a tensor) is
+  graded as the tensor it stands for: right values are right, in English, Japanese and Chinese; wrong values, the
+  usual mistake (a wrong: line) and a list of the wrong length get the feedback a tensor would. The numbers typed
+  are computed here with Python's math, from the book's formula (11.6.3), not taken from attn.
+Prints 'N passed, N failed'.
+usage: lesson_pty.py ATTN_BINARY"""
+import math, os, re, shutil, sys, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
+from refcheck import ATTN, check, finish  # noqa: E402
+from tmux_screen import DEADLINE, Screen  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = {"ATTN_LESSONS": os.path.join(ROOT, "lessons"), "LANG": "C.UTF-8"}
+
+# (11.6.3) for d = 32, j = 2, δ = 3: the cosine column at i + δ is -sin(δω) p_{i,2j} + cos(δω) p_{i,2j+1}
+OMEGA = 1 / 10000 ** (2 * 2 / 32)
+U, V = -math.sin(3 * OMEGA), math.cos(3 * OMEGA)
+
+
+def flat(t):
+    """The screen's text with the runner's wrapping undone (feedback wraps at 80 columns with a hanging indent)."""
+    return re.sub(r"\n +", " ", t)
+
+
+def wait_flat(s, needle):
+    """Waits until NEEDLE is on screen, wrapping undone (the whole sentence, not its first line); the text then."""
+    end = time.time() + DEADLINE
+    while time.time() < end:
+        t = flat(s.text())
+        if needle in t:
+            return t
+        time.sleep(0.1)
+    return flat(s.text())
+
+
+def lines_of(t):
+    return [l.rstrip() for l in t.split("\n")]
+
+
+def once_where_the_prompt_was(t, shown, stmt):
+    """After the instruction line SHOWN, the next line is the statement at the prompt, and no empty prompt is left
+    between them; the statement at a prompt appears once."""
+    ls = lines_of(t)
+    if shown not in ls:
+        return False
+    k = ls.index(shown)
+    return k + 1 < len(ls) and ls[k + 1] == "attn> " + stmt and ls.count("attn> " + stmt) == 1
+
+
+if not shutil.which("tmux"):
+    check("tmux is installed (scripts/install-deps)", False)
+    finish()
+
+# a student presses Enter on the empty prompt: the statement stands where the prompt was, once
+s = Screen(f"{ATTN} lesson 5", ENV)
+try:
+    s.wait_for("    d = 32")
+    s.send("")
+    t = s.wait_for("    P = d2l.PositionalEncoding")
+    check("student: Enter shows the statement once, at the prompt where Enter was pressed",
+          once_where_the_prompt_was(t, "    d = 32", "d = 32") and "attn>\nattn> d = 32" not in t, t[-700:])
+    s.send("")
+    t = s.wait_for("    j = 2")
+    s.send("d + 1")              # a detour, then Enter: the statement after the detour's note, once
+    s.wait_for("(a detour")
+    s.send("")
+    t = s.wait_for("    omega = ")
+    check("student: a detour's output, then Enter: the statement once, after the note",
+          "33\n(a detour: the step still waits for the statement above; Enter runs it)\nattn> j = 2\n" in t
+          and lines_of(t).count("attn> j = 2") == 1, t[-700:])
+    s.send("   ")                # white space only is Enter too
+    t = s.wait_for("    omega\n")
+    check("student: spaces then Enter: the statement once, no empty prompt left",
+          once_where_the_prompt_was(t, "    omega = 1 / 10000 ** (2 * j / d)", "omega = 1 / 10000 ** (2 * j / d)"), t[-700:])
+
+    # lesson 5, step 3: [u, v] where the answer is torch.tensor([u, v])
+    s.send("jump derivation")
+    s.wait_for("(type your answer")
+    s.send(f"[{V!r}, {U!r}]")
+    want = "Not yet: your answer has the right shape, but every value differs: at [0] it holds 0.5828, expected -0.8126."
+    t = wait_flat(s, want)
+    check("a list with the values swapped is graded: every value differs, at [0]", want in t, t[-700:])
+    s.send(f"({-U!r}, {V!r})")
+    want = "Not yet: mind the sign: cos(a + b) = cos a cos b - sin a sin b."
+    t = wait_flat(s, want)
+    check("a tuple equal to a wrong: line gets its explanation", want in t, t[-700:])
+    s.send("[1.0, 2.0, 3.0]")
+    want = "(not graded: the answer is a tensor of 2 numbers, and this is a list of 3 items)"
+    t = wait_flat(s, want)
+    check("a list of 3 numbers where 2 are asked for is not graded, and says why", want in t, t[-700:])
+    s.send(f"[{U!r}, {V!r}]")
+    t = s.wait_for("== Step 4 of 6")
+    check("a list with the right values is right (lesson 5 step 3)", "Right.\n" in t and "== Step 4 of 6" in t, t[-700:])
+    # the 2×2 question of step 5, as nested lists of numbers and of 0-d tensors
+    s.send("jump check")
+    for stmt in ["R2 = rotation(3, 2, plot=True)", "torch.allclose(R2, R)", "R3 = rotation(-2, 2)"]:
+        s.wait_for("    " + stmt)
+        s.send("")
+    s.wait_for("Which matrix moves")
+    c, si = math.cos(1.0), math.sin(1.0)
+    s.send(f"[[{c!r}, {si!r}], [{-si!r}, {c!r}]]")          # R(+1): the wrong: line's value
+    want = "Not yet: δ = +1 moves every pair forward."
+    t = wait_flat(s, want)
+    check("nested lists equal to a wrong: line get its explanation", want in t, t[-700:])
+    s.send(f"[[torch.tensor({c!r}), torch.tensor({-si!r})], [torch.tensor({si!r}), torch.tensor({c!r})]]")
+    t = s.wait_for("== Step 6 of 6")
+    check("nested lists of 0-d tensors with R(-1)'s values are right", "Right.\n" in t, t[-700:])
+finally:
+    s.close()
+
+# the same step in Japanese and in Chinese: the same checker, its words translated
+for lang, right, wrong in [("ja", "正解です。", "まだです"), ("zh", "正确。", "还不对")]:
+    s = Screen(f"{ATTN} lesson 5 --lang {lang}", ENV)
+    try:
+        s.wait_for("    d = 32")
+        s.send("jump derivation")
+        s.wait_for("[u, v]")
+        s.send(f"[{V!r}, {U!r}]")
+        t = s.wait_for(wrong)
+        check(f"{lang}: a list with wrong values is graded wrong", wrong in t, t[-500:])
+        s.send(f"[{U!r}, {V!r}]")
+        t = s.wait_for(right)
+        check(f"{lang}: a list with the right values is right (lesson 5 step 3)", right in t, t[-500:])
+    finally:
+        s.close()
+
+# a teacher presses Enter at a question: the answer is shown at that prompt, once, then its value
+s = Screen(f"{ATTN} teach 5", ENV)
+try:
+    s.wait_for("attn> d = 32")
+    s.send("jump derivation")
+    s.wait_for("defined above).")
+    s.send("")
+    t = s.wait_for("tensor([-0.8126,  0.5828])")
+    answer = "attn> torch.tensor([-math.sin(3 * omega), math.cos(3 * omega)])"
+    ls = lines_of(t)
+    k = ls.index(answer) if answer in ls else -1
+    check("teacher: Enter at a question shows the answer once, where the prompt was",
+          k > 0 and ls[k - 1] != "attn>" and ls.count(answer) == 1 and ls[k + 1] == "tensor([-0.8126,  0.5828])", t[-700:])
+finally:
+    s.close()
+
+finish()
