@@ -11,7 +11,7 @@ typedef enum {
     N_CALL, N_KWARG, N_STAR, N_DSTAR, N_ATTR, N_INDEX, N_SLICE, N_LAMBDA,
     /* statements */
     N_BLOCK, N_EXPR_STMT, N_ASSIGN, N_AUGASSIGN, N_FOR, N_WHILE, N_IF, N_DEF, N_RETURN, N_BREAK, N_CONTINUE,
-    N_PASS, N_IMPORT, N_DEL, N_CLASS, N_WITH
+    N_PASS, N_IMPORT, N_DEL, N_CLASS, N_WITH, N_TRY, N_EXCEPT, N_RAISE
 } NodeKind;
 
 /* Operator codes for N_UNARY / N_BINARY / N_AUGASSIGN / N_COMPARE. */
@@ -27,6 +27,9 @@ typedef enum {
  *   N_CLASS   str = name; kids: bases (N_TUPLE of expressions and N_KWARG), body (N_BLOCK) [, decorators]
  *   N_LAMBDA  kids: params (N_TUPLE), body expression
  *   N_WITH    kids: context expression, target (NULL without 'as'), body (N_BLOCK, or a nested N_WITH)
+ *   N_TRY     kids: body, handlers (N_BLOCK of N_EXCEPT), else block or NULL, finally block or NULL
+ *   N_EXCEPT  str = the name after 'as' (NULL without); kids: the class expression (NULL for a bare except), body
+ *   N_RAISE   kids: the exception expression, none for a bare raise
  *   params    N_NAME (a), N_KWARG (a=default, the default in kids[0]), N_STAR (*args; str NULL for a bare '*'),
  *             N_DSTAR (**kwargs)
  *   in calls  N_KWARG (name=value), N_STAR (*iterable), N_DSTAR (**mapping), each with the value in kids[0] */

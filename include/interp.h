@@ -74,6 +74,8 @@ typedef struct Error {
     char text[400];              /* the source line at line (for the caret), "" when unknown */
     ErrFrame *frames;            /* the call chain below the statement, innermost first (owned) */
     int nframes;
+    char etype[32];              /* ERR_ERROR: Python's class of the error ("KeyError"), "" when it has none (pyexc.h) */
+    struct Value *exc;           /* the exception object a raise statement raised (owned), NULL otherwise */
 } Error;
 
 typedef struct Interp {
@@ -94,6 +96,7 @@ typedef struct Interp {
     /* control flow signals */
     int signal;                  /* 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN */
     Value *ret;
+    Value *handling;             /* the exception an except clause is handling (borrowed), for a bare raise */
     /* the statement text being run, for carets */
     const char *src;
     const char *src_name;        /* NULL for the prompt */
@@ -134,6 +137,11 @@ static inline const char *interp_error_msg(const Interp *I) { return I->error.ms
 __attribute__((format(printf, 2, 3)))
 #endif
 Value *rt_error(Interp *I, const char *fmt, ...);
+/* rt_error with Python's class of the error ("ValueError", "TypeError" ...: pyexc.h), which except clauses match */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+Value *rt_raise(Interp *I, const char *etype, const char *fmt, ...);
 Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
 Value *rt_quit(Interp *I);                      /* quit() / exit() */
 /* Would `more` further values (about 64 bytes each) with the live values and tensors pass the memory limit

@@ -5,6 +5,7 @@
 #include "ops.h"
 #include "pyformat.h"
 #include "pyset.h"
+#include "pyexc.h"
 #include "textwidth.h"
 #include <errno.h>
 #include <unictype.h>
@@ -75,7 +76,7 @@ static Value *bi_int(Interp *I, Args *a) {
         long long x = strtoll(s, &end, (int)base);
         bool range = errno == ERANGE;
         while (*end == ' ' || *end == '\n') end++;
-        if (end == s || *end) r = rt_error(I, "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
+        if (end == s || *end) r = rt_raise(I, "ValueError", "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
         else if (range) r = rt_error(I, "int('%s'): the number does not fit in attn's 64-bit integers (-2**63 to 2**63-1)", v->u.str.s);
         else r = val_int(x);
     } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
@@ -94,7 +95,7 @@ static Value *bi_float(Interp *I, Args *a) {
         char *end;
         double x = strtod(v->u.str.s, &end);
         while (*end == ' ' || *end == '\n') end++;
-        if (end == v->u.str.s || *end) r = rt_error(I, "could not convert string to float: '%s'", v->u.str.s);
+        if (end == v->u.str.s || *end) r = rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
         else r = val_float(x);
     } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
     else r = rt_error(I, "float() argument must be a string or a number, not '%s'", val_type_name(v));
@@ -426,10 +427,10 @@ static Value *bi_divmod(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "divmod expected 2 arguments, got %d", a->npos);
     Value *x = a->pos[0], *y = a->pos[1];
     if (!val_is_number(x) || !val_is_number(y))
-        return rt_error(I, "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
+        return rt_raise(I, "TypeError", "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
                         x->kind == V_TENSOR || y->kind == V_TENSOR ? " (for tensors: torch.div(a, b, rounding_mode='floor') and torch.remainder(a, b))" : "");
     if (val_as_double(y) == 0)
-        return rt_error(I, "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod() (a division by zero)" : "integer division or modulo by zero");
+        return rt_raise(I, "ZeroDivisionError", "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod() (a division by zero)" : "integer division or modulo by zero");
     Value *q = ops_binary(I, AOP_FLOORDIV, x, y), *r = q ? ops_binary(I, AOP_MOD, x, y) : NULL;
     if (!r) { val_decref(q); return NULL; }
     Value *t = val_tuple(2);
@@ -845,7 +846,7 @@ static Value *dict_pop(Interp *I, Args *a) {
 static Value *dict_popitem(Interp *I, Args *a) {
     if (a->npos != 1 || a->nkw) return rt_error(I, "dict.popitem() takes no arguments (%d given)", a->npos - 1 + a->nkw);
     Dict *d = a->pos[0]->u.dict;
-    if (d->n == 0) return rt_error(I, "popitem(): dictionary is empty");
+    if (d->n == 0) return rt_raise(I, "KeyError", "popitem(): dictionary is empty");
     Value *t = val_tuple(2);
     val_seq_set(t, 0, val_incref(d->keys[d->n - 1]));
     val_seq_set(t, 1, val_incref(d->vals[d->n - 1]));
@@ -905,7 +906,7 @@ static Value *list_pop(Interp *I, Args *a) {
     int64_t i = l->u.seq.n - 1;
     if (a->npos > 1 && !arg_int(I, a->pos[1], "pop index", &i)) return NULL;
     if (i < 0) i += l->u.seq.n;
-    if (l->u.seq.n == 0 || i < 0 || i >= l->u.seq.n) return rt_error(I, l->u.seq.n ? "pop index out of range" : "pop from empty list");
+    if (l->u.seq.n == 0 || i < 0 || i >= l->u.seq.n) return rt_raise(I, "IndexError", l->u.seq.n ? "pop index out of range" : "pop from empty list");
     Value *v = l->u.seq.items[i];
     memmove(l->u.seq.items + i, l->u.seq.items + i + 1, sizeof(Value *) * (size_t)(l->u.seq.n - i - 1));
     l->u.seq.n--;
@@ -927,7 +928,7 @@ static Value *list_index(Interp *I, Args *a) {
     sb_init(&b);
     val_repr(&b, a->pos[1]);
     if (b.len > 200) { sb_free(&b); return rt_error(I, "the value is not in the list"); }
-    Value *r = rt_error(I, "%s is not in list", sb_str(&b));
+    Value *r = rt_raise(I, "ValueError", "%s is not in list", sb_str(&b));
     sb_free(&b);
     return r;
 }
@@ -992,7 +993,7 @@ static Value *set_add_remove(Interp *I, Args *a) {
         StrBuf k;
         sb_init(&k);
         val_repr(&k, x);
-        rt_error(I, "key %s is not in the set", sb_str(&k));
+        rt_raise(I, "KeyError", "key %s is not in the set", sb_str(&k));
         sb_free(&k);
         return NULL;
     }
@@ -1173,5 +1174,17 @@ const Builtin bi_python[] = {
     {"hex", bi_bin_hex, "hex(i)", "Hexadecimal text of an integer.", "", 1},
     {"oct", bi_bin_hex, "oct(i)", "Octal text of an integer.", "", 2},
     {"pow", bi_pow, "pow(base, exp)", "base ** exp.", "", 0},
+    {"BaseException", pyexc_construct, "BaseException(message)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0},
+    {"Exception", pyexc_construct, "Exception(message)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0},
+    {"ArithmeticError", pyexc_construct, "ArithmeticError(message)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0},
+    {"ZeroDivisionError", pyexc_construct, "ZeroDivisionError(message)", "Python's ZeroDivisionError: raise ZeroDivisionError('...') stops with it; except ZeroDivisionError: catches it (and its subclasses).", "", 0},
+    {"LookupError", pyexc_construct, "LookupError(message)", "Python's LookupError: raise LookupError('...') stops with it; except LookupError: catches it (and its subclasses).", "", 0},
+    {"KeyError", pyexc_construct, "KeyError(message)", "Python's KeyError: raise KeyError('...') stops with it; except KeyError: catches it (and its subclasses).", "", 0},
+    {"IndexError", pyexc_construct, "IndexError(message)", "Python's IndexError: raise IndexError('...') stops with it; except IndexError: catches it (and its subclasses).", "", 0},
+    {"ValueError", pyexc_construct, "ValueError(message)", "Python's ValueError: raise ValueError('...') stops with it; except ValueError: catches it (and its subclasses).", "", 0},
+    {"TypeError", pyexc_construct, "TypeError(message)", "Python's TypeError: raise TypeError('...') stops with it; except TypeError: catches it (and its subclasses).", "", 0},
+    {"RuntimeError", pyexc_construct, "RuntimeError(message)", "Python's RuntimeError: raise RuntimeError('...') stops with it; except RuntimeError: catches it (and its subclasses).", "", 0},
+    {"NameError", pyexc_construct, "NameError(message)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0},
+    {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

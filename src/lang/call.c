@@ -73,12 +73,12 @@ static bool bind_args(Interp *I, UserFunc *f, Args *a, Dict *vars) {
             if ((pn->kind == N_NAME || pn->kind == N_KWARG) && !strcmp(pn->str, a->kwnames[k])) idx = i;
         }
         if (idx >= 0) {
-            if (bound[idx]) { rt_error(I, "%s() got multiple values for argument '%s'", f->name, a->kwnames[k]); goto out; }
+            if (bound[idx]) { rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", f->name, a->kwnames[k]); goto out; }
             bound[idx] = a->kwvals[k];
         } else if (extra_kw) {
             dict_set(extra_kw->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
         } else {
-            rt_error(I, "%s() got an unexpected keyword argument '%s'", f->name, a->kwnames[k]);
+            rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", f->name, a->kwnames[k]);
             goto out;
         }
     }
@@ -113,7 +113,7 @@ out:
  * leaving it adds a frame to the traceback and then takes the position of the call. */
 static Value *call_user(Interp *I, Value *fn, Value *klass, Args *a) {
     UserFunc *f = fn->u.func;
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_error(I, "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RuntimeError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
     /* the enclosing functions' variables (a closure), outermost last, then this call's own */
     int nc = f->closure ? (int)f->closure->u.seq.n : 0;
     Scope *outer = nc ? xcalloc((size_t)nc, sizeof *outer) : NULL;
@@ -198,10 +198,10 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
     case V_CLASS: return class_call(I, fn, a);
     case V_OBJECT:
         if (fn->u.obj.cls->call) return fn->u.obj.cls->call(I, fn, a);
-        return rt_error(I, "'%s' object is not callable", val_type_name(fn));
-    case V_DTYPE: return rt_error(I, "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
+        return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
+    case V_DTYPE: return rt_raise(I, "TypeError", "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
                                   ten_dtype_name(fn->u.dtype), ten_dtype_name(fn->u.dtype));
-    default: return rt_error(I, "'%s' object is not callable", val_type_name(fn));
+    default: return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
     }
 }
 
@@ -369,7 +369,7 @@ Value *arg(Args *a, int i, const char *name) {
 
 bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames) {
     if (maxpos >= 0 && a->npos > maxpos) {
-        rt_error(I, "%s() takes at most %d positional argument%s but %d were given", a->fname, maxpos, maxpos == 1 ? "" : "s", a->npos);
+        rt_raise(I, "TypeError", "%s() takes at most %d positional argument%s but %d were given", a->fname, maxpos, maxpos == 1 ? "" : "s", a->npos);
         return false;
     }
     for (int k = 0; k < a->nkw; k++) {
@@ -379,13 +379,13 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames) {
                 ok = true;
                 /* the same parameter given by position and by keyword */
                 if (j < a->npos && j < maxpos) {
-                    rt_error(I, "%s() got multiple values for argument '%s'", a->fname, a->kwnames[k]);
+                    rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", a->fname, a->kwnames[k]);
                     return false;
                 }
             }
         }
         if (!ok) {
-            rt_error(I, "%s() got an unexpected keyword argument '%s'", a->fname, a->kwnames[k]);
+            rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", a->fname, a->kwnames[k]);
             return false;
         }
     }

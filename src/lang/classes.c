@@ -267,10 +267,10 @@ static Value *instance_call(Interp *I, Value *obj, Args *a) {
     if (class_find(cls, "__call__", NULL, &f) && !f.b) return call_found(I, obj, &f, a);
     if (cls->u.cls->is_module) {
         if (!val_attr_get(obj, "training"))
-            return rt_error(I, "'%s' object has no attribute '_modules': its __init__ did not call super().__init__()", cls->u.cls->name);
+            return rt_raise(I, "AttributeError", "'%s' object has no attribute '_modules': its __init__ did not call super().__init__()", cls->u.cls->name);
         if (class_find(cls, "forward", NULL, &f)) return call_found(I, obj, &f, a);
     }
-    return rt_error(I, "'%s' object is not callable", cls->u.cls->name);
+    return rt_raise(I, "TypeError", "'%s' object is not callable", cls->u.cls->name);
 }
 
 /* Runs a method named name of obj's class for repr/str; NULL (no error left) when there is none or it failed. */
@@ -397,7 +397,7 @@ static Value *super_getattr(Interp *I, Value *sup, const char *name) {
     Value *cls = self->kind == V_CLASS ? self : self->u.obj.klass;
     Found f = {0};
     if (class_find(cls, name, this, &f)) return bind(I, self->kind == V_CLASS ? NULL : self, cls, &f);
-    return rt_error(I, "'super' object has no attribute '%s'", name);
+    return rt_raise(I, "AttributeError", "'super' object has no attribute '%s'", name);
 }
 
 static void super_repr(StrBuf *out, Value *sup, int indent) {

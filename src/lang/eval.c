@@ -3,6 +3,7 @@
 #include "builtins.h"
 #include "ops.h"
 #include "pyset.h"
+#include "pyexc.h"
 #include "parser.h"
 #include "pyformat.h"
 #include "textwidth.h"
@@ -40,6 +41,7 @@ static void error_set(Interp *I, ErrKind kind, const char *fmt, va_list ap) {
     if (I->error.kind != ERR_NONE) return;          /* the first failure is the one reported */
     vsnprintf(I->error.msg, sizeof I->error.msg, fmt, ap);
     I->error.kind = kind;
+    I->error.etype[0] = 0;
     I->error.line = I->error.col = 0;
     I->error.file[0] = I->error.text[0] = 0;
 }
@@ -56,6 +58,16 @@ Value *rt_error(Interp *I, const char *fmt, ...) {
     va_start(ap, fmt);
     error_set(I, ERR_ERROR, fmt, ap);
     va_end(ap);
+    return NULL;
+}
+
+Value *rt_raise(Interp *I, const char *etype, const char *fmt, ...) {
+    if (I->error.kind != ERR_NONE) return NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    error_set(I, ERR_ERROR, fmt, ap);
+    va_end(ap);
+    snprintf(I->error.etype, sizeof I->error.etype, "%s", etype);
     return NULL;
 }
 
@@ -88,7 +100,7 @@ bool interp_memory_ok(Interp *I, int64_t more) {
 
 Value *rt_tensor_error(Interp *I) {
     if (ten_error_kind() == TEN_ERR_INTERRUPTED) return rt_interrupt(I);
-    return rt_error(I, "%s", ten_error());
+    return rt_raise(I, "RuntimeError", "%s", ten_error());      /* PyTorch's class for its errors */
 }
 
 Value *rt_error_prefix(Interp *I, const char *fmt, ...) {
@@ -119,6 +131,7 @@ void interp_clear_error(Interp *I) {
     /* every field is set only while kind is not ERR_NONE, so a clear record needs no memset (run per statement) */
     if (I->error.kind == ERR_NONE && !I->error.frames) return;
     frames_free(&I->error);
+    val_decref(I->error.exc);
     memset(&I->error, 0, sizeof I->error);
 }
 
@@ -293,7 +306,7 @@ static const char *const refused_builtins[][2] = {
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
 static Value *name_error(Interp *I, const char *name) {
     if (!strcmp(name, "np") || !strcmp(name, "numpy"))
-        return rt_error(I, "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
+        return rt_raise(I, "NameError", "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
     for (size_t i = 0; i < sizeof refused_builtins / sizeof refused_builtins[0]; i++)
         if (!strcmp(name, refused_builtins[i][0]))
             return rt_error(I, "%s() is not available in attn: %s", name, refused_builtins[i][1]);
@@ -310,9 +323,9 @@ static Value *name_error(Interp *I, const char *name) {
         const Builtin *b = interp_lookup(I, sg.best) ? NULL : builtins_find(sg.best);
         char home[32] = "";
         if (b) builtins_home(b, home, sizeof home);
-        return rt_error(I, "name '%s' is not defined (did you mean '%s%s%s'?)", name, home, home[0] ? "." : "", sg.best);
+        return rt_raise(I, "NameError", "name '%s' is not defined (did you mean '%s%s%s'?)", name, home, home[0] ? "." : "", sg.best);
     }
-    return rt_error(I, "name '%s' is not defined", name);
+    return rt_raise(I, "NameError", "name '%s' is not defined", name);
 }
 
 static Value *lookup_name(Interp *I, Node *n) {
@@ -326,7 +339,7 @@ static Value *lookup_name(Interp *I, Node *n) {
     if (b) {
         char home[32];
         builtins_home(b, home, sizeof home);
-        rt_error(I, "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
+        rt_raise(I, "NameError", "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
         return at(I, n);
     }
     Value *c = builtins_constant(n->str);
@@ -351,7 +364,7 @@ static int unpack(Interp *I, Node *target, Value *v) {
     int64_t n = items->u.seq.n;
     if ((star < 0 && n != nt) || (star >= 0 && n < nt - 1)) {
         val_decref(items);
-        rt_error(I, n > nt ? "too many values to unpack (expected %d, got %lld)" : "not enough values to unpack (expected %d, got %lld)",
+        rt_raise(I, "ValueError", n > nt ? "too many values to unpack (expected %d, got %lld)" : "not enough values to unpack (expected %d, got %lld)",
                  star >= 0 ? nt - 1 : nt, (long long)n);
         at(I, target);
         return -1;
@@ -915,6 +928,121 @@ static bool echo(Interp *I, Value *v) {
     return ok;
 }
 
+/* raise [x]: x an exception object or class (ValueError('no'), ValueError); a bare raise re-raises the exception
+ * being handled. The error's message is str(x), or the class name when that is empty (Python's traceback line). */
+static int exec_raise(Interp *I, Node *n) {
+    Value *x = n->nkids ? eval(I, n->kids[0]) : val_incref(I->handling);
+    if (!x) {
+        if (!n->nkids) rt_raise(I, "RuntimeError", "No active exception to reraise");
+        at(I, n);
+        return -1;
+    }
+    if (pyexc_class_name(x)) {                                /* raise ValueError: ValueError() */
+        Args none = {NULL, 0, NULL, NULL, 0, x->u.builtin->name, x->u.builtin};
+        Value *e = pyexc_construct(I, &none);
+        val_decref(x);
+        x = e;
+    }
+    const char *name = pyexc_object_name(x);
+    if (!name) {
+        rt_raise(I, "TypeError", "exceptions must derive from BaseException");
+        val_decref(x);
+        at(I, n);
+        return -1;
+    }
+    StrBuf msg;
+    sb_init(&msg);
+    pyexc_str(&msg, x);
+    rt_raise(I, name, "%s", msg.len ? sb_str(&msg) : name);
+    sb_free(&msg);
+    I->error.exc = x;
+    at(I, n);
+    return -1;
+}
+
+/* Whether the pending error is one the handler's class expression (a class or a tuple of them) names; -1 when the
+ * expression fails or names something else (Python's TypeError). */
+static int handler_matches(Interp *I, Node *type) {
+    if (!type) return 1;                                     /* a bare except */
+    char etype[sizeof I->error.etype];
+    memcpy(etype, I->error.etype, sizeof etype);
+    Error pending = I->error;                                /* evaluating the class must not see the error */
+    memset(&I->error, 0, sizeof I->error);
+    Value *cls = eval(I, type);
+    int r = -1;
+    if (cls) {
+        Value *one[1] = {cls};
+        Value **items = cls->kind == V_TUPLE ? cls->u.seq.items : one;
+        int64_t n = cls->kind == V_TUPLE ? cls->u.seq.n : 1;
+        r = 0;
+        for (int64_t i = 0; i < n && r == 0; i++) {
+            const char *h = pyexc_class_name(items[i]);
+            if (!h) {
+                r = -1;
+                rt_raise(I, "TypeError", "catching classes that do not inherit from BaseException is not allowed");
+                at(I, type);
+            } else if (pyexc_matches(etype, h)) r = 1;
+        }
+        val_decref(cls);
+    }
+    if (r < 0) {                                             /* the new error replaces the pending one */
+        frames_free(&pending);
+        val_decref(pending.exc);
+    } else I->error = pending;
+    return r;
+}
+
+/* try/except/else/finally. Only mistakes (ERR_ERROR) are caught: Ctrl-C and quit() pass every except clause, bare
+ * ones too, and skip finally blocks, so an interrupted loop always stops. A finally block runs after the body, a
+ * handler or else; a return, break or error of its own replaces what was pending, as in Python. */
+static int exec_try(Interp *I, Node *n) {
+    Node *handlers = n->kids[1], *alt = n->kids[2], *fin = n->kids[3];
+    int rc = exec(I, n->kids[0]);
+    if (rc < 0 && I->error.kind == ERR_ERROR) {
+        for (int i = 0; i < handlers->nkids; i++) {
+            Node *h = handlers->kids[i];
+            int m = handler_matches(I, h->kids[0]);
+            if (m < 0) break;
+            if (m == 0) continue;
+            Value *e = I->error.exc ? val_incref(I->error.exc) : pyexc_new(I->error.etype[0] ? I->error.etype : "Exception", I->error.msg);
+            interp_clear_error(I);
+            Value *saved = I->handling;
+            I->handling = e;
+            rc = 0;
+            if (h->str) {
+                Node name = {.kind = N_NAME, .line = h->line, .col = h->col, .str = h->str};
+                rc = assign(I, &name, e);
+            }
+            if (rc == 0) rc = exec(I, h->kids[1]);
+            I->handling = saved;
+            if (h->str) {                                    /* Python deletes the name after the handler */
+                if (I->scope) dict_del(I->scope->vars, h->str);
+                else dict_del(&I->globals, h->str);
+            }
+            val_decref(e);
+            break;
+        }
+    } else if (rc == 0 && !I->signal && alt) rc = exec(I, alt);
+    if (!fin || (rc < 0 && I->error.kind != ERR_ERROR)) return rc;
+    Error pending = I->error;                                /* the error, return or break waits for the finally */
+    int signal = I->signal;
+    Value *ret = I->ret;
+    memset(&I->error, 0, sizeof I->error);
+    I->signal = 0;
+    I->ret = NULL;
+    int frc = exec(I, fin);
+    if (frc < 0 || I->signal) {                              /* the finally block's own outcome wins */
+        frames_free(&pending);
+        val_decref(pending.exc);
+        val_decref(ret);
+        return frc;
+    }
+    I->error = pending;
+    I->signal = signal;
+    I->ret = ret;
+    return rc;
+}
+
 static int exec(Interp *I, Node *n) {
     switch (n->kind) {
     case N_BLOCK: return exec_block(I, n);
@@ -967,6 +1095,8 @@ static int exec(Interp *I, Node *n) {
     }
     case N_DEF: case N_CLASS: return exec_definition(I, n);
     case N_WITH: return exec_with(I, n);
+    case N_TRY: return exec_try(I, n);
+    case N_RAISE: return exec_raise(I, n);
     case N_RETURN:
         if (I->call_depth == I->base_call_depth) { rt_error(I, "'return' outside a function"); at(I, n); return -1; }
         val_decref(I->ret);

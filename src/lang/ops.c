@@ -43,7 +43,7 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     bool aw = a->kind != V_TENSOR, bw = b->kind != V_TENSOR;
     Value *other = aw ? a : b;
     if (!val_is_number(other) && other->kind != V_TENSOR)
-        return rt_error(I, "unsupported operand types for %s: '%s' and '%s' (make the %s a tensor with torch.tensor(...))",
+        return rt_raise(I, "TypeError", "unsupported operand types for %s: '%s' and '%s' (make the %s a tensor with torch.tensor(...))",
                         ast_op_symbol(aop), val_type_name(a), val_type_name(b), val_type_name(other));
     Tensor *ta = aw ? ops_number_tensor(a) : a->u.t, *tb = bw ? ops_number_tensor(b) : b->u.t;
     Tensor *r = NULL;
@@ -71,10 +71,10 @@ static Value *int_binary(Interp *I, int aop, int64_t x, int64_t y) {
     case AOP_SUB: if (__builtin_sub_overflow(x, y, &r)) goto overflow; return val_int(r);
     case AOP_MUL: if (__builtin_mul_overflow(x, y, &r)) goto overflow; return val_int(r);
     case AOP_DIV:
-        if (y == 0) return rt_error(I, "division by zero");
+        if (y == 0) return rt_raise(I, "ZeroDivisionError", "division by zero");
         return val_float((double)x / (double)y);
     case AOP_FLOORDIV: case AOP_MOD: {
-        if (y == 0) return rt_error(I, aop == AOP_MOD ? "integer modulo by zero" : "integer division by zero");
+        if (y == 0) return rt_raise(I, "ZeroDivisionError", aop == AOP_MOD ? "integer modulo by zero" : "integer division by zero");
         if (x == INT64_MIN && y == -1) goto overflow;
         int64_t q = x / y, m = x % y;
         if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
@@ -127,7 +127,7 @@ static Value *float_binary(Interp *I, int aop, double x, double y) {
     case AOP_ADD: return val_float(x + y);
     case AOP_SUB: return val_float(x - y);
     case AOP_MUL: return val_float(x * y);
-    case AOP_DIV: if (y == 0) return rt_error(I, "float division by zero"); return val_float(x / y);
+    case AOP_DIV: if (y == 0) return rt_raise(I, "ZeroDivisionError", "float division by zero"); return val_float(x / y);
     case AOP_FLOORDIV: case AOP_MOD: {
         if (y == 0) return rt_error(I, "float %s by zero", aop == AOP_MOD ? "modulo" : "floor division");
         double q, m;
@@ -138,7 +138,7 @@ static Value *float_binary(Interp *I, int aop, double x, double y) {
         if (x < 0 && y != floor(y)) return rt_error(I, "a negative number to a fractional power is complex: not supported");
         if (x == 0 && y < 0) return rt_error(I, "0.0 cannot be raised to a negative power");
         return val_float(pow(x, y));
-    default: return rt_error(I, "unsupported operand type(s) for %s: 'float'", ast_op_symbol(aop));
+    default: return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: 'float'", ast_op_symbol(aop));
     }
 }
 
@@ -174,7 +174,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
-        return rt_error(I, "unsupported operand type(s) for %s: '%s' and '%s'%s", ast_op_symbol(aop), val_type_name(a), val_type_name(b),
+        return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'%s", ast_op_symbol(aop), val_type_name(a), val_type_name(b),
                         aop == AOP_ADD && a->kind == V_SET && b->kind == V_SET ? " (the union of two sets is s | t)" : "");
     }
     if (val_is_number(a) && val_is_number(b)) {
@@ -197,7 +197,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MUL && (b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE) && (a->kind == V_INT || a->kind == V_BOOL))
         return seq_repeat(I, b, a->kind == V_INT ? a->u.i : a->u.b);
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
-    return rt_error(I, "unsupported operand types for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+    return rt_raise(I, "TypeError", "unsupported operand types for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
 }
 
 /* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
@@ -294,7 +294,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     }
     if (aop == AOP_EQ || aop == AOP_NE) {
         int eq = val_compare_eq(a, b);
-        if (eq < 0) return rt_error(I, "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
+        if (eq < 0) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         return val_bool((eq == 1) == (aop == AOP_EQ));
     }
     int c;
@@ -316,11 +316,11 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
             const Value *x = a->u.seq.items[i], *y = b->u.seq.items[i];
             if (x != y && (eq = val_compare_eq(x, y)) != 1) break;
         }
-        if (eq < 0) return rt_error(I, "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
+        if (eq < 0) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         if (i == n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
             static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */
-            if (depth > 1000) return rt_error(I, "maximum recursion depth exceeded in comparison");
+            if (depth > 1000) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison");
             depth++;
             Value *r = ops_compare(I, aop, a->u.seq.items[i], b->u.seq.items[i]);
             depth--;
@@ -328,8 +328,8 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         }
     } else {
         if (a->kind == V_SET || b->kind == V_SET)            /* Python's words */
-            return rt_error(I, "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
-        return rt_error(I, "'%s' is not supported between '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+            return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+        return rt_raise(I, "TypeError", "'%s' is not supported between '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     }
     switch (aop) {
     case AOP_LT: return val_bool(c < 0);
@@ -374,7 +374,7 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
         return false;
     }
     if (i < -len || i >= len) {
-        rt_error(I, "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
+        rt_raise(I, "IndexError", "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
         return false;
     }
     *place = i < 0 ? i + len : i;
@@ -485,7 +485,7 @@ static Value *key_error(Interp *I, const Value *key) {
     StrBuf k;
     sb_init(&k);
     val_repr(&k, key);
-    Value *r = rt_error(I, "key %s is not in the dict", sb_str(&k));
+    Value *r = rt_raise(I, "KeyError", "key %s is not in the dict", sb_str(&k));
     sb_free(&k);
     return r;
 }
@@ -513,7 +513,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (!index_int(I, index, &i)) return NULL;
         uint64_t n = val_range_count(obj);
         uint64_t k = i >= 0 ? (uint64_t)i : n - (0 - (uint64_t)i);     /* -i may be 2**63 */
-        if ((i >= 0 && k >= n) || (i < 0 && (0 - (uint64_t)i) > n)) return rt_error(I, "range object index out of range");
+        if ((i >= 0 && k >= n) || (i < 0 && (0 - (uint64_t)i) > n)) return rt_raise(I, "IndexError", "range object index out of range");
         return val_int(val_range_at(obj, k));
     }
     case V_DICT: {
@@ -521,7 +521,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : key_error(I, index);
     }
     default:
-        return rt_error(I, "'%s' object is not subscriptable", val_type_name(obj));
+        return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(obj));
     }
 }
 
@@ -732,8 +732,8 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
     if (obj->kind == V_DICT && !obj->u.dict->n && find_in(bi_set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
-    if (sg.best) return rt_error(I, "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
-    return rt_error(I, "%s has no attribute '%s'%s", what, name, tail);
+    if (sg.best) return rt_raise(I, "AttributeError", "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
+    return rt_raise(I, "AttributeError", "%s has no attribute '%s'%s", what, name, tail);
 }
 
 Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {
@@ -953,11 +953,11 @@ static void iterator_repr(StrBuf *out, Value *self, int depth) {
     sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
 }
 static Value *iterator_getattr(Interp *I, Value *self, const char *name) {
-    return rt_error(I, "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
+    return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
 }
 static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) {
     (void)v;
-    rt_error(I, "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
+    rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
     return -1;
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
@@ -993,7 +993,7 @@ static Value *walker(int ic, Value *src, int64_t pos) {
 
 Value *ops_iter(Interp *I, Value *src) {
     if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
-    if (!ops_is_iterable(src)) return rt_error(I, "'%s' object is not iterable", val_type_name(src));
+    if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
     if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
     return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
@@ -1036,7 +1036,7 @@ static Value *walker_next(Interp *I, Value *self, bool forward) {
     if (!src) return NULL;
     if (size && size->u.i != container_size(src)) {
         val_attr_set(self, "size", val_int(-1));            /* stays broken, as Python's */
-        return rt_error(I, src->kind == V_SET ? SET_CHANGED : DICT_CHANGED);
+        return rt_raise(I, "RuntimeError", src->kind == V_SET ? SET_CHANGED : DICT_CHANGED);
     }
     int64_t i = pos->u.i, next = forward ? i + 1 : i - 1;
     Value *e = src->kind == V_SET ? val_incref(pyset_next(src, &next)) : seq_item(I, src, i);    /* a set: pos is a slot */
@@ -1095,7 +1095,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
     IterKind kind = iterator_kinds[self->u.obj.cls - iterator_classes];
     if (kind == IK_SEQ || kind == IK_REVERSED) return walker_next(I, self, kind == IK_SEQ);
     /* map(f, map(f, ...)) nested deeper than calls may be: Python's RecursionError, not a C stack overflow */
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_error(I, "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RuntimeError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
     I->call_depth++;
     Value *e = combined_next(I, self, kind);
     I->call_depth--;
@@ -1115,7 +1115,7 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     it->src = NULL;
     it->i = 0;
     if (!ops_is_iterable(v)) {
-        rt_error(I, "'%s' object is not iterable", val_type_name(v));
+        rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(v));
         return false;
     }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
@@ -1128,9 +1128,9 @@ Value *ops_iter_next(Iter *it) {
     Value *s = it->src;
     if (!s) return NULL;
     if (s->kind == V_OBJECT) return ops_iterator_next(it->I, s);
-    if (s->kind == V_DICT && s->u.dict->n != it->n) return rt_error(it->I, DICT_CHANGED);
+    if (s->kind == V_DICT && s->u.dict->n != it->n) return rt_raise(it->I, "RuntimeError", DICT_CHANGED);
     if (s->kind == V_SET) {                                    /* it->i: the next slot of the table */
-        if (s->u.set->used != it->n) return rt_error(it->I, SET_CHANGED);
+        if (s->u.set->used != it->n) return rt_raise(it->I, "RuntimeError", SET_CHANGED);
         return val_incref(pyset_next(s, &it->i));
     }
     if (s->kind != V_LIST && it->i >= it->n) return NULL;      /* a list: to its length now, as Python's */

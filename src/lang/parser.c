@@ -94,7 +94,7 @@ static bool accept_name(Parser *p, const char *kw) {
 
 static const char *keywords[] = {"and", "or", "not", "in", "is", "if", "else", "elif", "for", "while", "def",
                                  "return", "lambda", "pass", "break", "continue", "import", "from", "del",
-                                 "class", "None", "True", "False", "with", "as", "try", "except", "yield", NULL};
+                                 "class", "None", "True", "False", "with", "as", "try", "except", "finally", "raise", "yield", NULL};
 static bool is_keyword(const Token *t) {
     for (int i = 0; keywords[i]; i++) if (lex_is_name(t, keywords[i])) return true;
     return false;
@@ -862,8 +862,19 @@ static Node *small_stmt(Parser *p) {
         ast_add(d, v);
         return d;
     }
-    for (const char *const *k = (const char *const[]){"try", "except", "yield", "async", "global", "nonlocal", "raise", "assert", NULL}; *k; k++)
-        if (lex_is_name(t, *k) && (strcmp(*k, "assert") != 0))
+    if (lex_is_name(t, "raise")) {             /* raise [expression] */
+        next(p);
+        Node *r = node_at(N_RAISE, t);
+        if (peek(p)->kind != T_NEWLINE && peek(p)->kind != T_EOF && !lex_is_op(peek(p), ";")) {
+            Node *e = test(p);
+            if (!e) { ast_free(r); return NULL; }
+            ast_add(r, e);
+            if (lex_is_name(peek(p), "from")) { ast_free(r); return fail_at(p, peek(p), "'raise ... from ...' is not supported in attn"); }
+        }
+        return r;
+    }
+    for (const char *const *k = (const char *const[]){"yield", "async", "global", "nonlocal", NULL}; *k; k++)
+        if (lex_is_name(t, *k))
             return fail_at(p, t, "'%s' is not supported in attn (it runs tensors, functions, classes, loops and ifs)", *k);
     if (lex_is_name(t, "assert")) {
         /* assert cond[, msg] -> call of the builtin assert_ */
@@ -965,6 +976,49 @@ static Node *suite(Parser *p) {
     }
     if (peek(p)->kind == T_DEDENT) next(p);
     return blk;
+}
+
+/* try: suite (except [test ['as' NAME]]: suite)* [else: suite] [finally: suite], at least one except or finally */
+static Node *try_stmt(Parser *p, Token *t) {
+    Node *n = node_at(N_TRY, t);
+    Node *body = expect_op(p, ":") ? suite(p) : NULL;
+    if (!body) { ast_free(n); return NULL; }
+    ast_add(n, body);
+    Node *handlers = node_at(N_BLOCK, t);
+    ast_add(n, handlers);
+    while (lex_is_name(peek(p), "except")) {
+        Token *et = next(p);
+        Node *h = node_at(N_EXCEPT, et);
+        ast_add(handlers, h);
+        Node *type = NULL;
+        if (!lex_is_op(peek(p), ":")) {
+            if (!(type = test(p))) { ast_free(n); return NULL; }
+            if (accept_name(p, "as")) {
+                Token *nt = peek(p);
+                if (nt->kind != T_NAME || is_keyword(nt)) { ast_free(type); ast_free(n); return fail_at(p, nt, "a name is expected after 'as'"); }
+                next(p);
+                h->str = xstrndup(nt->start, nt->len);
+            }
+        }
+        ast_add(h, type);
+        Node *hb = expect_op(p, ":") ? suite(p) : NULL;
+        if (!hb) { ast_free(n); return NULL; }
+        ast_add(h, hb);
+        if (!type && lex_is_name(peek(p), "except")) { ast_free(n); return fail_at(p, peek(p), "default 'except:' must be last"); }
+    }
+    Node *alt = NULL, *fin = NULL;
+    if (handlers->nkids && lex_is_name(peek(p), "else")) {
+        next(p);
+        if (!expect_op(p, ":") || !(alt = suite(p))) { ast_free(n); return NULL; }
+    }
+    ast_add(n, alt);
+    if (lex_is_name(peek(p), "finally")) {
+        next(p);
+        if (!expect_op(p, ":") || !(fin = suite(p))) { ast_free(n); return NULL; }
+    }
+    ast_add(n, fin);
+    if (!handlers->nkids && !fin) { ast_free(n); return fail_at(p, peek(p), "expected 'except' or 'finally' block"); }
+    return n;
 }
 
 static Node *if_stmt(Parser *p, Token *t) {
@@ -1107,6 +1161,9 @@ static Node *stmt(Parser *p) {
         return n;
     }
     if (lex_is_name(t, "if")) { next(p); return if_stmt(p, t); }
+    if (lex_is_name(t, "try")) { next(p); return try_stmt(p, t); }
+    if (lex_is_name(t, "except") || lex_is_name(t, "finally"))
+        return fail_at(p, t, "invalid syntax ('%.*s' without a matching 'try')", (int)t->len, t->start);
     if (lex_is_name(t, "elif") || lex_is_name(t, "else"))
         return fail_at(p, t, "'%.*s' without a matching 'if'", (int)t->len, t->start);
     if (lex_is_name(t, "def")) { next(p); return def_stmt(p, t); }

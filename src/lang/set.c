@@ -135,7 +135,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
 
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     const Value *bad = hash_of(v, hash, 0);
-    if (bad) rt_error(I, "unhashable type: '%s'", val_type_name(bad));
+    if (bad) rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad));
     return !bad;
 }
 
@@ -276,7 +276,7 @@ void pyset_clear(Value *s) {
 
 Value *pyset_pop(Interp *I, Value *s) {
     PySet *so = s->u.set;
-    if (so->used == 0) return rt_error(I, "pop from an empty set");
+    if (so->used == 0) return rt_raise(I, "KeyError", "pop from an empty set");
     SetEntry *entry = so->table + (so->finger & so->mask), *limit = so->table + so->mask;
     while (entry->key == NULL || entry->key == &pyset_dummy)
         if (++entry > limit) entry = so->table;

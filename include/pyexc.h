@@ -1,0 +1,23 @@
+/* pyexc.h - Python's exceptions (prefix pyexc_): the classes attn raises (ValueError, TypeError, KeyError,
+ * IndexError, RuntimeError, ZeroDivisionError, NameError, AttributeError, their bases Exception, ArithmeticError,
+ * LookupError and BaseException), exception objects (e.args, str(e), repr(e)) and how try/except matches them.
+ * An error in the one error channel (interp.h) carries its class name in Error.etype ("" when the failure has no
+ * Python class of its own: it is caught as an Exception) and, when a raise statement made it, the object raised. */
+#ifndef ATTN_PYEXC_H
+#define ATTN_PYEXC_H
+#include "interp.h"
+
+/* ValueError(*args) ...: the builtin that every exception class is (its name is the class's) */
+Value *pyexc_construct(Interp *I, Args *a);
+/* Whether v is an exception class (the builtin ValueError ...): its name, else NULL */
+const char *pyexc_class_name(const Value *v);
+/* Whether v is an exception object: its class name, else NULL */
+const char *pyexc_object_name(const Value *v);
+/* A new exception object of class name (one of the names above; "Exception" for an unknown one) with one
+ * argument msg (none when msg is NULL) */
+Value *pyexc_new(const char *name, const char *msg);
+/* Whether class raised is handler or derives from it ("" raised: an Exception) */
+bool pyexc_matches(const char *raised, const char *handler);
+/* str(e): its one argument as str() shows it, repr of the tuple for several, "" for none (KeyError: repr) */
+void pyexc_str(StrBuf *out, const Value *e);
+#endif
