@@ -130,9 +130,9 @@ static void test_decorators_and_classes(void **state) {
     assert_int_equal(f[3], 16);
 }
 
-/* A try block (refused by attn) is read whole, its except/finally clauses at column 0 included: one statement, one
- * error at 'try', then the next statement. */
-static void test_refused_try_is_one_statement(void **state) {
+/* A try block is read whole, its except/else/finally clauses at column 0 included: one statement (a try with its
+ * handler, else and finally parts), then the next statement. */
+static void test_try_is_one_statement(void **state) {
     (void)state;
     LineReader r;
     reader_init_text(&r, "try:\n    x = 1\nexcept ValueError as e:\n    x = 2\nelse:\n    x = 3\nfinally:\n    x = 4\ny = 5\n");
@@ -140,8 +140,14 @@ static void test_refused_try_is_one_statement(void **state) {
     assert_true(repl_read_statement(&r, &st));
     assert_int_equal(st.first_line, 1);
     assert_true(st.parsed);
-    assert_null(st.parse.tree);
-    assert_non_null(strstr(st.parse.msg, "'try' is not supported"));
+    assert_non_null(st.parse.tree);
+    assert_int_equal(st.parse.tree->nkids, 1);
+    const Node *t = st.parse.tree->kids[0];
+    assert_int_equal(t->kind, N_TRY);
+    assert_int_equal(t->kids[1]->nkids, 1);                 /* one handler */
+    assert_string_equal(t->kids[1]->kids[0]->str, "e");
+    assert_non_null(t->kids[2]);                            /* else */
+    assert_non_null(t->kids[3]);                            /* finally */
     statement_free(&st);
     assert_true(repl_read_statement(&r, &st));
     assert_int_equal(st.first_line, 9);
@@ -157,7 +163,7 @@ int main(void) {
         cmocka_unit_test(test_continuation_line_is_not_indent),
         cmocka_unit_test(test_comments_inside_blocks),
         cmocka_unit_test(test_decorators_and_classes),
-        cmocka_unit_test(test_refused_try_is_one_statement),
+        cmocka_unit_test(test_try_is_one_statement),
     };
     return cmocka_run_group_tests_name("reader", tests, NULL, NULL);
 }
