@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "textwidth.h"
 #include "pyset.h"
+#include <unictype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -578,7 +579,17 @@ static void str_repr(StrBuf *out, const char *s, size_t n) {
         else if (c == '\t') sb_puts(out, "\\t");
         else if (c == '\r') sb_puts(out, "\\r");
         else if (c < 32 || c == 127) sb_printf(out, "\\x%02x", c);
-        else sb_putc(out, (char)c);
+        else if (c < 0x80) sb_putc(out, (char)c);
+        else {                   /* as Python: a character that is not printable (U+3000, U+200B ...) as its escape */
+            uint32_t cp;
+            size_t len = tw_decode(s + i, n - i, &cp);
+            bool bad = cp == 0xFFFD && len == 1;                    /* a byte that is not UTF-8 */
+            if (bad) sb_printf(out, "\\x%02x", c);
+            else if (uc_is_general_category(cp, UC_CATEGORY_C) || uc_is_general_category(cp, UC_CATEGORY_Z))
+                sb_printf(out, cp < 0x100 ? "\\x%02x" : cp < 0x10000 ? "\\u%04x" : "\\U%08x", (unsigned)cp);
+            else sb_putn(out, s + i, len);
+            i += len - 1;
+        }
     }
     sb_putc(out, q);
 }
