@@ -4,6 +4,7 @@
  * super(), property, staticmethod and classmethod. An instance of a class derived from nn.Module is a module: it
  * is called through forward, prints as PyTorch prints a module tree, and its attributes obey nn.Module's rules. */
 #include "lang_internal.h"
+#include "pyexc.h"
 #include "builtins.h"
 #include "ops.h"
 #include <stdio.h>
@@ -508,6 +509,8 @@ static bool is_instance(Value *v, Value *ci) {
     if (ci->kind == V_BUILTIN) {             /* int, map, nn.Linear ...: what type(v) answers, and a bool is an int */
         const char *t = ci->u.builtin->name;
         if (v->kind == V_OBJECT && !v->u.obj.klass && !strcmp(v->u.obj.cls->name, t)) return true;
+        const char *exc = pyexc_object_name(v);
+        if (exc && pyexc_class_name(ci)) return pyexc_matches(exc, t);     /* a KeyError is a LookupError */
         Value *vt = builtins_type_of(v);
         bool same = vt && vt->kind == V_BUILTIN && vt->u.builtin == ci->u.builtin;
         val_decref(vt);
