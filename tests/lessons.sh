@@ -53,11 +53,13 @@ vu=$($PY -c 'import math; w = 1 / 10000 ** (4 / 32); print((math.cos(3 * w), -ma
 out=$(printf 'jump derivation
 %s
 [1, 2, 3]
+[0.5]
 %s
 quit
 ' "$vu" "$uv" | "$ATTN" lesson 5 2>&1)
 has "a tuple with wrong values: the values are compared" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: your answer has the right shape, but every value differs: at [0] it holds 0.5828, expected -0.8126."
 has "a list of the wrong length is not graded" "$out" "(not graded: the answer is a tensor of 2 numbers, and this is a list of 3 items)"
+has "a list of one number is 'a list of 1 item'" "$out" "(not graded: the answer is a tensor of 2 numbers, and this is a list of 1 item)"
 has "lesson 5 step 3: [u, v] as a list of numbers is right" "$out" "Right."
 bits=$($PY -c 'print([(i // 4) % 2 for i in range(8)])')
 periods=$($PY -c 'import math; print([2 * math.pi * 10000 ** (j / 32) for j in range(0, 32, 2)])')

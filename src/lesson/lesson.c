@@ -501,12 +501,15 @@ static void kind_words(StrBuf *o, const Value *v) {
         sb_init(&sh);
         shape_text(&sh, v->u.t);
         if (v->u.t->numel == 0) sb_printf(o, lesson_msg(MSG_AN_EMPTY_TENSOR), sb_str(&sh));
+        else if (v->u.t->ndim == 1 && v->u.t->numel == 1) sb_puts(o, lesson_msg(MSG_A_TENSOR_OF_ONE));
         else if (v->u.t->ndim == 1) sb_printf(o, lesson_msg(MSG_A_TENSOR_OF_N), (long long)v->u.t->numel);
         else sb_printf(o, lesson_msg(MSG_A_SHAPED_TENSOR), sb_str(&sh));
         sb_free(&sh);
         return;
     }
+    if (is_seq(v) && v->u.seq.is_size && v->u.seq.n == 1) { sb_puts(o, lesson_msg(MSG_A_SIZE_OF_ONE)); return; }
     if (is_seq(v) && v->u.seq.is_size) { sb_printf(o, lesson_msg(MSG_A_SIZE_OF_N), (long long)v->u.seq.n); return; }
+    if (is_seq(v) && v->u.seq.n == 1) { sb_printf(o, lesson_msg(MSG_A_SEQ_OF_ONE), val_type_name(v)); return; }
     if (is_seq(v)) { sb_printf(o, lesson_msg(MSG_A_SEQ_OF_N), val_type_name(v), (long long)v->u.seq.n); return; }
     if (v->kind == V_STR) { sb_puts(o, lesson_msg(MSG_A_STRING)); return; }
     if (v->kind == V_BOOL) { sb_puts(o, lesson_msg(MSG_A_BOOL)); return; }
@@ -580,7 +583,8 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
         sb_free(&mine);
         sb_free(&theirs);
     } else if (is_seq(want) && is_seq(got) && got->u.seq.n != want->u.seq.n) {
-        sb_printf(fb, lesson_msg(MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
+        if (got->u.seq.n == 1) sb_printf(fb, lesson_msg(MSG_ONE_ITEM_DIFFERS), subject, (long long)want->u.seq.n);
+        else sb_printf(fb, lesson_msg(MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
     } else {
         value_words(&a, got);
         sb_printf(fb, lesson_msg(MSG_VALUE_IS), subject, sb_str(&a));

@@ -13,14 +13,18 @@ typedef enum {
     MSG_ALL_VALUES_DIFFER,    /* %s subject, %s position, %s theirs, %s expected */
     MSG_VALUE_IS,             /* %s subject, %s its value: "your answer is 0.2974" */
     MSG_ITEMS_DIFFER,         /* %s subject, %lld their items, %lld expected items */
+    MSG_ONE_ITEM_DIFFERS,     /* %s subject, %lld expected items (the answer has 1) */
     MSG_NOT_GRADED,           /* %s what the question asks for, %s what this is */
     MSG_NO_VALUE,             /* an answer statement that leaves no value */
     MSG_A_SINGLE_NUMBER,
     MSG_A_TENSOR_OF_N,        /* %lld numbers in a 1-D tensor */
+    MSG_A_TENSOR_OF_ONE,
     MSG_A_SHAPED_TENSOR,      /* %s shape such as 2×2×4 */
     MSG_AN_EMPTY_TENSOR,      /* %s shape */
     MSG_A_SEQ_OF_N,           /* %s list/tuple, %lld items */
+    MSG_A_SEQ_OF_ONE,         /* %s list/tuple */
     MSG_A_SIZE_OF_N,          /* %lld dimensions of a torch.Size */
+    MSG_A_SIZE_OF_ONE,
     MSG_A_STRING,
     MSG_A_BOOL,
     MSG_A_VALUE_OF_TYPE,      /* %s the type's name */
