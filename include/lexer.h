@@ -38,5 +38,5 @@ void lex_free(TokenList *tl);
 bool lex_is_op(const Token *t, const char *op);
 bool lex_is_name(const Token *t, const char *name);
 /* Decodes backslash escapes of a string body [p, end) (kept as is when raw). Caller frees. */
-char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen);
+char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen, const char **err);
 #endif

@@ -669,9 +669,26 @@ static bool py_isspace(uint32_t c) {       /* CPython's _PyUnicode_IsWhitespace:
     return (c >= 0x9 && c <= 0xd) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0 || c == 0x1680 ||
            (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
 }
+/* The CJK ideographs with a numeric value in Unihan (kPrimaryNumeric, kAccountingNumeric, kOtherNumeric: 一, 二, 三,
+ * 十, 百, 千, 万, 零 ...), which CPython counts as numeric and libunistring's tables leave out: the 73 of Unicode 14
+ * (Python 3.11), sorted. */
+static const uint32_t unihan_numeric[] = {
+    0x3405, 0x3483, 0x382A, 0x3B4D, 0x4E00, 0x4E03, 0x4E07, 0x4E09, 0x4E5D, 0x4E8C, 0x4E94, 0x4E96, 0x4EBF, 0x4EC0,
+    0x4EDF, 0x4EE8, 0x4F0D, 0x4F70, 0x5104, 0x5146, 0x5169, 0x516B, 0x516D, 0x5341, 0x5343, 0x5344, 0x5345, 0x534C,
+    0x53C1, 0x53C2, 0x53C3, 0x53C4, 0x56DB, 0x58F1, 0x58F9, 0x5E7A, 0x5EFE, 0x5EFF, 0x5F0C, 0x5F0D, 0x5F0E, 0x5F10,
+    0x62FE, 0x634C, 0x67D2, 0x6F06, 0x7396, 0x767E, 0x8086, 0x842C, 0x8CAE, 0x8CB3, 0x8D30, 0x9621, 0x9646, 0x964C,
+    0x9678, 0x96F6, 0x20001, 0x20064, 0x200E2, 0x20121, 0x2092A, 0x20983, 0x2098C, 0x2099C, 0x20AEA, 0x20AFD,
+    0x20B19, 0x22390, 0x22998, 0x23B1B, 0x2626D};
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 static bool py_isnumeric(uint32_t c) {
     uc_fraction_t f = uc_numeric_value(c);
-    return !(f.numerator == 0 && f.denominator == 0);
+    if (!(f.numerator == 0 && f.denominator == 0)) return true;
+    return bsearch(&c, unihan_numeric, sizeof unihan_numeric / sizeof *unihan_numeric, sizeof *unihan_numeric, cmp_u32) != NULL;
 }
 static Value *str_predicate(Interp *I, Args *a) {
     if (a->npos != 1 || a->nkw) return rt_error(I, "str.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);

@@ -2,6 +2,7 @@
  * with r/f/b prefixes and escapes), operators, and indentation. */
 #include "lexer.h"
 #include "strbuf.h"
+#include <uniname.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -43,10 +44,13 @@ static void put_utf8(StrBuf *b, uint32_t c) {
     }
 }
 
-/* Decodes a string body [p, end) with escapes unless raw. */
-char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
+/* Decodes a string body [p, end) with escapes unless raw. An escape Python rejects (a truncated \x, \u or \U, a
+ * code point past U+10FFFF, an unknown \N{name}) or one attn cannot hold (half of a UTF-16 surrogate pair: attn's
+ * strings are UTF-8) sets *err to what is wrong (static text) and is left out. */
+char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen, const char **err) {
     StrBuf b;
     sb_init(&b);
+    *err = NULL;
     while (p < end) {
         if (*p == '\\' && !raw && p + 1 < end) {
             p++;
@@ -54,7 +58,6 @@ char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
             case 'n': sb_putc(&b, '\n'); break;
             case 't': sb_putc(&b, '\t'); break;
             case 'r': sb_putc(&b, '\r'); break;
-            case '0': sb_putc(&b, '\0'); break;
             case '\\': sb_putc(&b, '\\'); break;
             case '\'': sb_putc(&b, '\''); break;
             case '"': sb_putc(&b, '"'); break;
@@ -63,6 +66,29 @@ char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
             case 'b': sb_putc(&b, '\b'); break;
             case 'f': sb_putc(&b, '\f'); break;
             case 'v': sb_putc(&b, '\v'); break;
+            case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {   /* \ooo: octal */
+                uint32_t cp = 0;
+                for (int k = 0; k < 3 && p < end && *p >= '0' && *p <= '7'; k++) cp = cp * 8 + (uint32_t)(*p++ - '0');
+                put_utf8(&b, cp);
+                continue;
+            }
+            case 'N':                           /* \N{LATIN SMALL LETTER A}: by its Unicode name */
+                if (p + 1 < end && p[1] == '{') {
+                    const char *q = memchr(p + 2, '}', (size_t)(end - p - 2));
+                    char name[128];
+                    ucs4_t cp = UNINAME_INVALID;
+                    if (q && (size_t)(q - p - 2) < sizeof name) {
+                        memcpy(name, p + 2, (size_t)(q - p - 2));
+                        name[q - p - 2] = 0;
+                        for (char *c = name; *c; c++) *c = (char)toupper((unsigned char)*c);
+                        cp = unicode_name_character(name);
+                    }
+                    if (cp == UNINAME_INVALID) *err = q ? "unknown Unicode character name in \\N{...}" : "malformed \\N character escape (\\N{NAME})";
+                    else put_utf8(&b, cp);
+                    p = q ? q + 1 : end;
+                    continue;
+                }
+                sb_putc(&b, '\\'); sb_putc(&b, *p); break;
             case 'x': case 'u': case 'U': {     /* \xHH, \uHHHH, \UHHHHHHHH: a code point, written as UTF-8 */
                 int n = *p == 'x' ? 2 : *p == 'u' ? 4 : 8, k = 0;
                 uint32_t cp = 0;
@@ -71,13 +97,17 @@ char *lex_decode(const char *p, const char *end, bool raw, size_t *outlen) {
                     cp = cp * 16 + (uint32_t)strtol(h, NULL, 16);
                     k++;
                 }
-                if (k == n && cp <= 0x10FFFF) {
-                    put_utf8(&b, cp);
-                    p += n;
-                    break;
-                }
+                if (k < n)
+                    *err = n == 2 ? "truncated \\x escape: \\x takes 2 hex digits" : n == 4 ? "truncated \\u escape: \\u takes 4 hex digits"
+                                                      : "truncated \\U escape: \\U takes 8 hex digits";
+                else if (cp > 0x10FFFF) *err = "illegal Unicode character: the last one is \\U0010ffff";
+                else if (cp >= 0xD800 && cp <= 0xDFFF)
+                    *err = "a surrogate (\\ud800 to \\udfff) is half of a UTF-16 pair, which attn's strings cannot hold: "
+                           "write the character itself, or \\U and its 8 hex digits";
+                else put_utf8(&b, cp);
+                p += k;
+                break;
             }
-                /* fall through */
             default: sb_putc(&b, '\\'); sb_putc(&b, *p); break;
             }
             p++;
@@ -183,7 +213,11 @@ static void lex_body(const char *src, int first_line, TokenList *tl) {
             (void)b;
             /* f-strings keep their raw body: the parser splits it into literal parts and {expressions} */
             if (f) { t->sval = xstrndup(body, (size_t)(e - body)); t->slen = (size_t)(e - body); }
-            else t->sval = lex_decode(body, e, r, &t->slen);
+            else {
+                const char *bad;
+                t->sval = lex_decode(body, e, r, &t->slen, &bad);
+                if (bad) { lex_err(tl, p, sline, col, bad); return; }
+            }
             p = e + (triple ? 3 : 1);
             continue;
         }

@@ -1038,8 +1038,9 @@ static Value *walker_next(Interp *I, Value *self, bool forward) {
         val_attr_set(self, "size", val_int(-1));            /* stays broken, as Python's */
         return rt_raise(I, "RuntimeError", src->kind == V_SET ? SET_CHANGED : DICT_CHANGED);
     }
-    int64_t i = pos->u.i, next = forward ? i + 1 : i - 1;
-    Value *e = src->kind == V_SET ? val_incref(pyset_next(src, &next)) : seq_item(I, src, i);    /* a set: pos is a slot */
+    /* a set: pos is the slot to look from, and pyset_next moves it past the element it finds */
+    int64_t i = pos->u.i, next = src->kind == V_SET ? i : forward ? i + 1 : i - 1;
+    Value *e = src->kind == V_SET ? val_incref(pyset_next(src, &next)) : seq_item(I, src, i);
     if (e) val_attr_set(self, "pos", val_int(next));
     else if (!interp_failed(I)) dict_del(&self->u.obj.attrs, "src");
     return e;
@@ -1127,6 +1128,7 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
 Value *ops_iter_next(Iter *it) {
     Value *s = it->src;
     if (!s) return NULL;
+    if (ten_interrupted) return rt_interrupt(it->I);          /* Ctrl-C stops any walk, set(range(10**15)) too */
     if (s->kind == V_OBJECT) return ops_iterator_next(it->I, s);
     if (s->kind == V_DICT && s->u.dict->n != it->n) return rt_raise(it->I, "RuntimeError", DICT_CHANGED);
     if (s->kind == V_SET) {                                    /* it->i: the next slot of the table */

@@ -132,13 +132,23 @@ static Node *fstring(Parser *p, Token *t) {
     while (q < end) {
         if (*q == '{' && q + 1 < end && q[1] == '{') { sb_putc(&lit, '{'); q += 2; continue; }
         if (*q == '}' && q + 1 < end && q[1] == '}') { sb_putc(&lit, '}'); q += 2; continue; }
+        if (*q == '\\' && !t->raw && q + 2 < end && q[1] == 'N' && q[2] == '{') {     /* \N{NAME}: a character */
+            const char *c = memchr(q, '}', (size_t)(end - q));
+            const char *stop = c ? c + 1 : end;
+            sb_putn(&lit, q, (size_t)(stop - q));
+            q = stop;
+            continue;
+        }
+        if (*q == '\\' && !t->raw && q + 1 < end && q[1] == '\\') { sb_putn(&lit, q, 2); q += 2; continue; }   /* \\ */
         if (*q == '}') { sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: single '}' is not allowed (write '}}')"); }
         if (*q != '{') { sb_putc(&lit, *q++); continue; }
         if (lit.len) {
             Node *sn = node_at(N_STR, t);
-            sn->str = lex_decode(lit.s, lit.s + lit.len, t->raw, &sn->slen);
+            const char *bad;
+            sn->str = lex_decode(lit.s, lit.s + lit.len, t->raw, &sn->slen, &bad);
             ast_add(fs, sn);
             sb_clear(&lit);
+            if (bad) { sb_free(&lit); ast_free(fs); return fail_at(p, t, bad); }
         }
         const char *e0 = q + 1, *e = e0;
         int nest = 0;
@@ -188,8 +198,10 @@ static Node *fstring(Parser *p, Token *t) {
     }
     if (lit.len || fs->nkids == 0) {
         Node *sn = node_at(N_STR, t);
-        sn->str = lex_decode(lit.s ? lit.s : "", (lit.s ? lit.s : "") + lit.len, t->raw, &sn->slen);
+        const char *bad;
+        sn->str = lex_decode(lit.s ? lit.s : "", (lit.s ? lit.s : "") + lit.len, t->raw, &sn->slen, &bad);
         ast_add(fs, sn);
+        if (bad) { sb_free(&lit); ast_free(fs); return fail_at(p, t, bad); }
     }
     sb_free(&lit);
     return fs;

@@ -98,6 +98,21 @@ static bool by_identity(VKind k) {
     return k == V_TENSOR || k == V_FUNC || k == V_METHOD || k == V_OBJECT || k == V_CLASS;
 }
 
+#define HASH_NONE 0xFCA86420
+
+/* tuplehash of CPython 3.11 (xxHash's lanes) over the hashes of n items */
+static int64_t lanes_hash(const int64_t *lane, int64_t n) {
+    const uint64_t P1 = 11400714785074694791ull, P2 = 14029467366897019727ull, P5 = 2870177450012600261ull;
+    uint64_t acc = P5;
+    for (int64_t i = 0; i < n; i++) {
+        acc += (uint64_t)lane[i] * P2;
+        acc = (acc << 31) | (acc >> 33);
+        acc *= P1;
+    }
+    acc += (uint64_t)n ^ (P5 ^ 3527539ull);
+    return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+}
+
 /* The hash of v, or the value that makes it unhashable (a list, dict or set, maybe inside a tuple). */
 static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     switch (v->kind) {
@@ -105,26 +120,31 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     case V_INT: *out = hash_int(v->u.i); return NULL;
     case V_FLOAT: *out = hash_double(v->u.f); return NULL;
     case V_STR: *out = hash_bytes(v->u.str.s, v->u.str.len); return NULL;
-    case V_NONE: *out = 0xFCA86420; return NULL;
+    case V_NONE: *out = HASH_NONE; return NULL;
     case V_ELLIPSIS: *out = 0xFCA86421; return NULL;
     case V_DTYPE: *out = 0x5EED0000 + v->u.dtype; return NULL;
     case V_BUILTIN: *out = hash_pointer(v->u.builtin); return NULL;
     case V_MODULE: *out = hash_bytes(v->u.module, strlen(v->u.module)); return NULL;
-    case V_RANGE: *out = hash_int(v->u.range.start) * 31 + hash_int(v->u.range.stop) * 7 + v->u.range.step; return NULL;
-    case V_TUPLE: {          /* tuplehash: xxHash's lanes */
+    case V_RANGE: {          /* CPython's: the hash of (len, start, step), None for what an empty or 1-long range
+                              * does not use (equal ranges hash alike) */
+        uint64_t n = val_range_count(v);
+        int64_t lane[3] = {hash_int(n > INT64_MAX ? INT64_MAX : (int64_t)n), n ? hash_int(v->u.range.start) : HASH_NONE,
+                           n > 1 ? hash_int(v->u.range.step) : HASH_NONE};
+        *out = lanes_hash(lane, 3);
+        return NULL;
+    }
+    case V_TUPLE: {
         if (depth > 1000) return v;
-        const uint64_t P1 = 11400714785074694791ull, P2 = 14029467366897019727ull, P5 = 2870177450012600261ull;
-        uint64_t acc = P5;
+        int64_t stack[16], *lane = v->u.seq.n <= 16 ? stack : xmalloc(sizeof(int64_t) * (size_t)v->u.seq.n);
         for (int64_t i = 0; i < v->u.seq.n; i++) {
-            int64_t lane;
-            const Value *bad = hash_of(v->u.seq.items[i], &lane, depth + 1);
-            if (bad) return bad;
-            acc += (uint64_t)lane * P2;
-            acc = (acc << 31) | (acc >> 33);
-            acc *= P1;
+            const Value *bad = hash_of(v->u.seq.items[i], &lane[i], depth + 1);
+            if (bad) {
+                if (lane != stack) free(lane);
+                return bad;
+            }
         }
-        acc += (uint64_t)v->u.seq.n ^ (P5 ^ 3527539ull);
-        *out = acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
+        *out = lanes_hash(lane, v->u.seq.n);
+        if (lane != stack) free(lane);
         return NULL;
     }
     default:
@@ -136,6 +156,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     const Value *bad = hash_of(v, hash, 0);
     if (bad) rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad));
+    if (*hash == -1) *hash = -2;        /* -1 marks a removed element's slot (CPython's hashes are never -1) */
     return !bad;
 }
 
@@ -322,9 +343,10 @@ int pyset_update(Interp *I, Value *s, Value *src) {
     if (!ops_iter_begin(I, src, &it)) return -1;
     Value *e;
     int rc = 0;
-    while (rc == 0 && (e = ops_iter_next(&it))) {
+    for (int64_t k = 1; rc == 0 && (e = ops_iter_next(&it)); k++) {
         rc = pyset_add(I, s, e);
         val_decref(e);
+        if ((k & 4095) == 0 && rc == 0 && !interp_memory_ok(I, 4096)) rc = -1;   /* set(range(10**15)): refused */
     }
     ops_iter_end(&it);
     return rc == 0 && !interp_failed(I) ? 0 : -1;

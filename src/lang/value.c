@@ -854,7 +854,11 @@ static int eq_depth(const Value *a, const Value *b, int depth) {
     case V_SET: return pyset_equal(a, b);
     case V_STR: return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
     case V_DTYPE: return a->u.dtype == b->u.dtype;
-    case V_RANGE: return !memcmp(&a->u.range, &b->u.range, sizeof a->u.range);
+    case V_RANGE: {          /* Python's: the same sequence (every empty range is equal, a 1-long one has no step) */
+        uint64_t n = val_range_count(a);
+        if (n != val_range_count(b)) return 0;
+        return n == 0 || (a->u.range.start == b->u.range.start && (n == 1 || a->u.range.step == b->u.range.step));
+    }
     case V_BUILTIN: return a->u.builtin == b->u.builtin;
     case V_OBJECT:
         /* attn's value-like objects (torch.device) are equal when they print the same */
