@@ -162,6 +162,7 @@ static Node *fstring(Parser *p, Token *t) {
             e++;
         }
         if (e >= end) { sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting '}'"); }
+        while (e0 < e && (*e0 == ' ' || *e0 == '\t')) e0++;     /* f"{ x }": spaces before x are no indent */
         char *code = xstrndup(e0, (size_t)(e - e0));
         int conv = 0;
         char *spec = NULL;

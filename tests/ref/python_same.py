@@ -30,7 +30,7 @@ print(s, {range(0, 2 ** 61 - 2)})
     "escapes": r"""
 print('\101\102', '\0' == chr(0), '\12' == '\n', '\1011', len('\777'), ord('\777'))
 print('\N{BULLET}', '\N{latin small letter a}', len('\N{EM DASH}'), '\x41\u00e9\U0001F600', len('\U0001F600'))
-print(f'{1}\N{BULLET}{2}', f'a\\{1}', f'\t{3}|', f'{{x}}', '\q')
+print(f'{1}\N{BULLET}{2}', f'a\\{1}', f'\t{3}|', f'{{x}}', '\q', f"{ {1, 2} }", f'{ 1 + 1 }|{  3 :>4}')
 print(repr('\x9b'), repr('\u3000'), repr('é'))
 """,
     "str predicates over every code point": """
