@@ -131,5 +131,10 @@ fi
 # the installed attn finds the Japanese and Chinese lessons beside the English ones
 out=$(cd "$T" && env -u ATTN_LESSONS XDG_STATE_HOME="$T/st" "$T/prefix/bin/attn" lesson --lang ja 2>&1)
 case "$out" in *"レッスン 1: 自己注意"*) ok ;; *) bad "installed attn lesson --lang ja lists Japanese titles: $out" ;; esac
+# help on a method of a Python value explains that method, not a torch function of the same name
+expect_eq "help({1}.add) is the set's add" "$("$ATTN" -c 'help({1}.add)')" "s.add(x)
+  Puts x in the set."
+expect_has "help([].append)" "$("$ATTN" -c 'help([].append)' 2>&1)" "L.append(x)"
+expect_has "help(X.add) is still torch.add" "$("$ATTN" -c 'help(torch.ones(2).add)' 2>&1)" "torch.add(X, Y)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -108,7 +108,12 @@ static Value *bi_help(Interp *I, Args *a) {
     sb_init(&b);
     Value *v = arg(a, 0, NULL);
     if (!v) help_overview(&b);
-    else {
+    else if (v->kind == V_METHOD && v->u.method.fn && v->u.method.fn->help && v->u.method.self &&
+             (v->u.method.self->kind == V_LIST || v->u.method.self->kind == V_DICT || v->u.method.self->kind == V_SET ||
+              v->u.method.self->kind == V_STR || v->u.method.self->kind == V_TUPLE)) {
+        /* a method of a Python value ({1}.add, [].append, "".join): its own line, not a torch function's namesake */
+        sb_printf(&b, "%s\n  %s\n", v->u.method.fn->signature, v->u.method.fn->help);
+    } else {
         const char *name = v->kind == V_STR ? v->u.str.s : v->kind == V_BUILTIN ? v->u.builtin->name
                          : v->kind == V_METHOD ? v->u.method.fn->name : v->kind == V_OBJECT ? v->u.obj.cls->name : NULL;
         if (!name || !help_for(&b, name)) {
