@@ -135,7 +135,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     }
     case V_TUPLE: {
         if (depth > 1000) return v;
-        int64_t stack[16], *lane = v->u.seq.n <= 16 ? stack : xmalloc(sizeof(int64_t) * (size_t)v->u.seq.n);
+        int64_t stack[16] = {0}, *lane = v->u.seq.n <= 16 ? stack : xmalloc(sizeof(int64_t) * (size_t)v->u.seq.n);
         for (int64_t i = 0; i < v->u.seq.n; i++) {
             const Value *bad = hash_of(v->u.seq.items[i], &lane[i], depth + 1);
             if (bad) {
