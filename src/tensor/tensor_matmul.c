@@ -198,7 +198,7 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
 }
 
 /* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS's bits when blas (from
- * vm_blas_gemm when ten_own_gemm, else OpenBLAS; rows spread over attn's threads unless already inside a parallel
+ * vm_blas_gemm when ten_sgemm_own, else OpenBLAS; rows spread over attn's threads unless already inside a parallel
  * loop), else a fixed-order loop with a double accumulator (the
  * same digits on every machine), its float32 sum times alpha. */
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,

@@ -190,9 +190,9 @@ int64_t vm_blas_packed_at(int64_t n, int64_t k, int64_t p, int64_t j) {
     return ls * ((n + 31) / 32 * 32) + (j / 32) * 32 * kc + (p - ls) * 32 + j % 32;
 }
 
-/* The portable entry points of attention's products (vecmath.h): the AVX-512 kernel where it is compiled in and the
+/* The portable entry points of the large products (vecmath.h): the AVX-512 kernel where it is compiled in and the
  * CPU has it, else the same sums in the same order, one element at a time (a build without SIMD, such as the
- * fuzzers', never chooses this path: attention asks vm_level() first). */
+ * fuzzers', never chooses this path: ten_own_gemm asks vm_level() first). */
 void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1) {
 #ifdef HAVE_X86_SIMD
     if (vm_level() == 2) { vm_blas_pack_b_avx512(B, ldb, bt, n, k, Bp, c0, c1); return; }

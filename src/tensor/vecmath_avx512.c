@@ -127,6 +127,12 @@ void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld) {
 /* ---- the two products of attention (§11.3.3: scores Q Kᵀ (rows, d)·(nk, d)ᵀ; output weights·V (rows, nk)·(nk, dv))
  * with the bits of OpenBLAS 0.3.21's SkylakeX sgemm (vecmath.h: vm_blas_gemm_avx512) ---- */
 
+/* The masks of a panel's two 16-column halves when nr (any number, 32 or more meaning all) of its columns exist. */
+static inline void panel_masks(int64_t nr, __mmask16 *m0, __mmask16 *m1) {
+    *m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+    *m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+}
+
 /* Columns [c0, c1) of B (k, n), or of Bᵀ stored (n, k) when bt (Kᵀ of a head, a Linear layer's weight), into the
  * layout of vecmath.h: per k block, panels of 32 columns, each k-major. */
 void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1) {
@@ -141,9 +147,8 @@ void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int6
             const __m512 z = _mm512_setzero_ps();
             for (int64_t j0 = c0; j0 < c1; j0 += 32) {
                 float *panel = block + j0 * kc;
-                int64_t nr = n - j0 < 32 ? n - j0 : 32;
-                __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-                __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+                __mmask16 m0, m1;
+                panel_masks(n - j0, &m0, &m1);
                 const float *b0 = B + j0 * ldb + ls, *b1 = b0 + 16 * ldb;
                 for (int64_t p = 0; p < kc; p++) {
                     _mm512_storeu_ps(panel + p * 32, _mm512_mask_i32gather_ps(z, m0, idx, b0 + p, 4));
@@ -155,9 +160,8 @@ void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int6
             for (int64_t p = 0; p < kc; p++) {
                 const float *row = B + (ls + p) * ldb;
                 for (int64_t j0 = c0; j0 < c1; j0 += 32) {
-                    int64_t nr = n - j0 < 32 ? n - j0 : 32;
-                    __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-                    __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+                    __mmask16 m0, m1;
+                    panel_masks(n - j0, &m0, &m1);
                     float *dst = block + j0 * kc + p * 32;
                     _mm512_storeu_ps(dst, _mm512_maskz_loadu_ps(m0, row + j0));
                     _mm512_storeu_ps(dst + 16, _mm512_maskz_loadu_ps(m1, row + j0 + 16));
@@ -238,9 +242,8 @@ void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C,
                     la = kc;
                 }
                 for (int64_t j0 = jc; j0 < jend; j0 += 32) {
-                    int64_t nr = n - j0 < 32 ? n - j0 : 32;
-                    __mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-                    __mmask16 m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+                    __mmask16 m0, m1;
+                    panel_masks(n - j0, &m0, &m1);
                     tile12x32(a, la, Bp + ls * npad + j0 * kc, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
                 }
             }
