@@ -447,6 +447,8 @@ def aims(results):
          [cell(T, lambda r: paired_ratio(r["paired"]["mha"])) for T in COUNTS])
     line("... in the same rounds: attn's fastest forward as a fraction of the fastest 1024 × 1024 product (attn's or PyTorch's)", "≥ 75%",
          [cell(T, lambda r: paired_fraction(r["paired"])) for T in COUNTS])
+    line("... in the same rounds: matmul 1024 × 1024, attn / PyTorch, median (lowest-highest)", "(reference)",
+         [cell(T, lambda r: paired_ratio(r["paired"]["mm1024"])) for T in COUNTS])
     line("torch.exp, 64M float32: attn / PyTorch", "≤ 1",
          [cell(T, lambda r: rat(r["exp"][0] / r["exp"][2])) for T in COUNTS])
     line(f"... in {ROUNDS} paired rounds: median (lowest-highest)", "≤ 1",
