@@ -29,7 +29,7 @@ typedef enum {
  *   N_WITH    kids: context expression, target (NULL without 'as'), body (N_BLOCK, or a nested N_WITH)
  *   N_TRY     kids: body, handlers (N_BLOCK of N_EXCEPT), else block or NULL, finally block or NULL
  *   N_EXCEPT  str = the name after 'as' (NULL without); kids: the class expression (NULL for a bare except), body
- *   N_RAISE   kids: the exception expression, none for a bare raise
+ *   N_RAISE   kids: the exception expression, then the cause of raise X from Y; none for a bare raise
  *   params    N_NAME (a), N_KWARG (a=default, the default in kids[0]), N_STAR (*args; str NULL for a bare '*'),
  *             N_DSTAR (**kwargs)
  *   in calls  N_KWARG (name=value), N_STAR (*iterable), N_DSTAR (**mapping), each with the value in kids[0] */

@@ -40,6 +40,15 @@ const Builtin *const *builtins_all_methods(int *n);
 
 /* Methods of str, list, dict and modules (ops.c looks them up for x.method). */
 extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_set_methods[], bi_module_methods[];
+/* Whether a method of bi_set_methods changes its set (add, pop, update ...: a frozenset has not got them) */
+bool builtins_set_method_changes(const Builtin *m);
+/* str.upper, set.union, dict.fromkeys ...: the method name of the Python type `type` (the builtins str, list, dict,
+ * set, frozenset), to be called with the object first (set.add(s, 1)); NULL when there is none. */
+const Builtin *builtins_type_method(const Builtin *type, const char *name);
+/* Before a method of a Python type is called unbound (str.upper(x)): whether x is of that type; false with Python's
+ * TypeError ("descriptor 'upper' for 'str' objects doesn't apply to a 'int' object"). True for other builtins. */
+bool builtins_unbound_ok(struct Interp *I, const Builtin *m, const struct Args *a);
+extern const Builtin bi_dict_fromkeys;                   /* dict.fromkeys(iterable, value=None) */
 /* Other names tensor methods answer to (completion lists them). NULL-terminated. */
 extern const char *const tensor_method_aliases[];
 

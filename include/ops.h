@@ -55,4 +55,7 @@ Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *a
 Value *ops_iterator_next(Interp *I, Value *it);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
+/* The place of key in dict d (dict_find), -1 when absent, -2 with Python's error when key is unhashable (d[[1]]:
+ * "unhashable type: 'list'") or a student's __hash__/__eq__ raised. */
+int ops_dict_find(Interp *I, Dict *d, const Value *key);
 #endif

@@ -11,8 +11,16 @@
 Value *pyexc_construct(Interp *I, Args *a);
 /* Whether v is an exception class (the builtin ValueError ...): its name, else NULL */
 const char *pyexc_class_name(const Value *v);
-/* Whether v is an exception object: its class name, else NULL */
+/* Whether v is an exception object: its class name (for an instance of a student's exception class, the name of
+ * the nearest builtin class it derives from: "Exception" for class MyError(Exception)), else NULL */
 const char *pyexc_object_name(const Value *v);
+/* The class a student's exception class derives from when it names the builtin `name` as a base: a V_CLASS twin
+ * of that builtin (borrowed, made once), with Python's hierarchy above it; NULL for an unknown name. */
+Value *pyexc_class(const char *name);
+/* Whether cls (a V_CLASS) derives from an exception class: the nearest builtin one's name, else NULL */
+const char *pyexc_class_base(const Value *cls);
+/* repr(e): ValueError('no'), MyError('x', 2) */
+void pyexc_repr(StrBuf *out, const Value *e);
 /* A new exception object of class name (one of the names above; "Exception" for an unknown one) with one
  * argument msg (none when msg is NULL) */
 Value *pyexc_new(const char *name, const char *msg);

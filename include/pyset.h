@@ -22,12 +22,16 @@ void pyset_clear(Value *s);
 int pyset_update(Interp *I, Value *s, Value *iterable);
 /* set(iterable) (iterable NULL: set()) */
 Value *pyset_from(Interp *I, Value *iterable);
+/* frozenset(iterable) (NULL: frozenset()); a frozenset given is returned itself, as CPython does */
+Value *pyset_frozen(Interp *I, Value *iterable);
 /* The operators | & - ^ (aop AOP_BITOR ...) and the methods union, intersection, difference and
- * symmetric_difference: a is a set, b any iterable (the operators check that b is a set first). */
+ * symmetric_difference: a is a set or frozenset, b any iterable (the operators check that b is a set first). The
+ * result has a's type, as Python's: frozenset({1}) | {2} is a frozenset, {2} | frozenset({1}) a set. */
 Value *pyset_op(Interp *I, int aop, Value *a, Value *b);
-/* a |= b, a &= b, a -= b, a ^= b in place (CPython's set_ior ...); 0 or -1 */
+/* a |= b, a &= b, a -= b, a ^= b in place (CPython's set_ior ...); 0 or -1. a is not a frozenset (fs |= t makes
+ * a new frozenset: pyset_op). */
 int pyset_op_update(Interp *I, int aop, Value *a, Value *b);
-/* a <= b (every element of set a is in set b): 1, 0 or -1 */
+/* a <= b (every element of set a is in set b): 1, 0 or -1 (a student's __eq__ raised) */
 int pyset_subset(Interp *I, Value *a, Value *b);
 /* Walks the slots from *pos on: the next element (borrowed) and *pos past it; NULL at the end. */
 Value *pyset_next(const Value *s, int64_t *pos);
@@ -35,5 +39,5 @@ Value *pyset_next(const Value *s, int64_t *pos);
 /* value.c: freeing, the cycle collector's children, equality */
 void pyset_free(PySet *t);
 void pyset_visit(PySet *t, void (*visit)(Value *child, void *ctx), void *ctx);
-bool pyset_equal(const Value *a, const Value *b);            /* == of two sets: the same elements */
+int pyset_equal(const Value *a, const Value *b);    /* == of two sets: 1, 0, or -2 when a student's __eq__ raised */
 #endif

@@ -103,6 +103,7 @@ typedef struct PySet {
     SetEntry *table;         /* mask + 1 slots, a power of two, at least 8 */
     int64_t mask, fill, used;   /* fill: used + dummies */
     int64_t finger;          /* where set.pop() looks next */
+    bool frozen;             /* a frozenset: never changed after it is made, hashable */
 } PySet;
 
 typedef struct Value {
@@ -173,6 +174,12 @@ Value *val_list(int64_t n);
 Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */
 Value *val_named_tuple(const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
 Value *val_named_field(const Value *v, const char *name);   /* borrowed; NULL when v has no such field */
+/* d.keys(), d.values(), d.items(): a V_LIST whose seq.named is one of these (a snapshot of the dict, not a live
+ * view): it prints as dict_keys([...]), has no list methods, and keys/items views combine with sets (| & - ^ and
+ * ==) as Python's views do. val_dict_view says which (NULL: not a view). */
+extern const NamedTuple val_dict_keys, val_dict_values, val_dict_items;
+const NamedTuple *val_dict_view(const Value *v);
+bool val_is_set_like(const Value *v);                    /* a set, frozenset, or keys/items view */
 Value *val_dict(void);
 Value *val_tensor(Tensor *t);                  /* takes ownership of t; NULL t gives NULL */
 Value *val_dtype(DType d);
@@ -192,7 +199,9 @@ Value *val_attr_get(Value *obj, const char *name);      /* borrowed, NULL when a
 void val_attr_set(Value *obj, const char *name, Value *v);   /* steals v */
 void dict_free(Dict *d);
 Value *dict_get(Dict *d, const char *key);              /* borrowed */
-/* The place of key in d (compared as Python's ==: a string by the index, other keys by val_equal), or -1. */
+/* The place of key in d (compared as Python's ==: a string by the index, other keys by val_equal; an instance of a
+ * student's class by its __hash__, then __eq__), or -1: absent, or a student's __hash__/__eq__ raised (the error
+ * is set on the interpreter: callers that may run such keys check interp_failed). */
 int dict_find(const Dict *d, const struct Value *key);
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
 void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new; steals both */
@@ -218,6 +227,8 @@ void val_str_of(StrBuf *out, const Value *v);
 void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */
 void val_float_repr(StrBuf *out, double f);
-bool val_equal(const Value *a, const Value *b);          /* Python ==, for non-tensors */
-int val_compare_eq(const Value *a, const Value *b);      /* the same: 1 equal, 0 not, -1 nested too deep to tell */
+/* Python ==, for non-tensors; a student's __eq__ runs on its class's interpreter (an error it raises is left set
+ * there: val_equal says false, so callers check interp_failed after it). */
+bool val_equal(const Value *a, const Value *b);
+int val_compare_eq(const Value *a, const Value *b);      /* the same: 1 equal, 0 not, -1 nested too deep to tell, -2 raised */
 #endif

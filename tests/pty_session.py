@@ -158,6 +158,26 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("interrupted", timeout=10)
     t.prompt()
     check("Ctrl-C stops a builtin walking range(10 ** 15)", "interrupted" in out, out)
+    # Ctrl-C in a try body: its finally runs (Python's KeyboardInterrupt), no except catches it, the REPL goes on
+    t.clear()
+    t.send("try:\r")
+    for line in ["    n = 0", "    while True: n += 1", "except Exception:", "    print('caught by except')", "finally:",
+                 "    print('finally ran', n > 0)"]:
+        t.read("...> ")
+        t.clear()
+        t.send(line + "\r")
+    t.read("...> ")
+    t.send("\r")
+    t.read(timeout=1.0)
+    t.send("\x03")
+    out = t.read("interrupted")
+    t.prompt()
+    check("Ctrl-C in a try body runs its finally, and except does not catch it",
+          "finally ran True" in out and "interrupted" in out and "caught by except" not in out, out)
+    t.clear()
+    t.send("print('still here', n > 0)\r")
+    out = t.read("still here True")
+    check("after Ctrl-C through a finally the REPL goes on", "still here True" in out, out)
     t.clear()
     t.send("X.resh\t")
     out = t.read("ape")

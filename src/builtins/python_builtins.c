@@ -128,6 +128,35 @@ static Value *bi_repr(Interp *I, Args *a) {
     return val_str_take(sb_take(&b));
 }
 
+/* ascii(x): repr(x) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
+static Value *bi_ascii(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "ascii() takes exactly one argument (%d given)", a->npos) : NULL;
+    StrBuf r, b;
+    sb_init(&r);
+    sb_init(&b);
+    val_repr(&r, a->pos[0]);
+    for (size_t i = 0; i < r.len;) {
+        uint32_t c;
+        size_t k = tw_decode(r.s + i, r.len - i, &c);
+        if (k == 0) k = 1;
+        if (c < 0x80) sb_putc(&b, (char)c);
+        else if (c < 0x100) sb_printf(&b, "\\x%02x", (unsigned)c);
+        else if (c < 0x10000) sb_printf(&b, "\\u%04x", (unsigned)c);
+        else sb_printf(&b, "\\U%08x", (unsigned)c);
+        i += k;
+    }
+    sb_free(&r);
+    return val_str_take(sb_take(&b));
+}
+
+/* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
+ * one); TypeError for an unhashable value */
+static Value *bi_hash(Interp *I, Args *a) {
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "hash() takes exactly one argument (%d given)", a->npos) : NULL;
+    int64_t h;
+    return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
+}
+
 static Value *bi_list(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     if (a->npos == 0) return val_list(0);
@@ -642,21 +671,37 @@ static Value *str_replace(Interp *I, Args *a) {
     return val_str_take(sb_take(&b));
 }
 
-/* s.startswith(prefix) / s.endswith(suffix), the prefix a string or a tuple of strings (any of them): Python's */
+/* s.startswith(prefix[, start[, end]]) / s.endswith(suffix[, start[, end]]), the prefix a string or a tuple of
+ * strings (any of them): Python's, with CPython's tailmatch indices (start and end in characters, None for the ends,
+ * negative from the end; end clamped to len(s), start not: "abc".startswith("", 4) is False). */
 static Value *str_startswith(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_error(I, "%s() takes at least 1 argument (%d given)", a->fname, a->npos - 1);
+    if (!args_check(I, a, 4, NO_KW)) return NULL;
+    if (a->npos < 2) return rt_error(I, "%s() takes at least 1 argument (%d given)", a->fname, a->npos - 1);
+    if (a->npos > 4) return rt_error(I, "%s() takes at most 3 arguments (%d given)", a->fname, a->npos - 1);
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
         return rt_error(I, "%s first arg must be str or a tuple of str, not %s", a->fname, val_type_name(p));
+    int64_t n = s->u.str.chars, lim[2] = {0, n};
+    for (int k = 0; k < 2; k++) {
+        Value *v = a->npos > 2 + k ? a->pos[2 + k] : NULL;
+        if (!v || v->kind == V_NONE) continue;
+        if (v->kind != V_INT && v->kind != V_BOOL)
+            return rt_raise(I, "TypeError", "slice indices must be integers or None or have an __index__ method");
+        int64_t x = v->kind == V_INT ? v->u.i : v->u.b;
+        if (x < 0) x = x + n < 0 ? 0 : x + n;
+        if (k == 1 && x > n) x = n;
+        lim[k] = x;
+    }
     for (int64_t k = 0; k < (tuple ? p->u.seq.n : 1); k++) {
         const Value *x = tuple ? p->u.seq.items[k] : p;
         if (x->kind != V_STR)
             return rt_error(I, "tuple for %s must only contain str, not %s", a->fname, val_type_name(x));
-        if (x->u.str.len > s->u.str.len) continue;
-        size_t at = a->fn->tag == 0 ? 0 : s->u.str.len - x->u.str.len;
-        if (!memcmp(s->u.str.s + at, x->u.str.s, x->u.str.len)) return val_bool(true);
+        int64_t m = x->u.str.chars;
+        if (lim[1] - m < lim[0]) continue;
+        int64_t at = a->fn->tag == 0 ? lim[0] : lim[1] - m;           /* where x must start, in characters */
+        size_t off = val_str_offset(s, at), end = val_str_offset(s, at + m);
+        if (end - off == x->u.str.len && !memcmp(s->u.str.s + off, x->u.str.s, x->u.str.len)) return val_bool(true);
     }
     return val_bool(false);
 }
@@ -802,7 +847,8 @@ static Value *list_remove(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "remove() takes exactly one argument (%d given)", a->npos - 1);
     Value *l = a->pos[0];
     for (int64_t i = 0; i < l->u.seq.n; i++) {
-        int eq = val_compare_eq(l->u.seq.items[i], a->pos[1]);
+        int eq = l->u.seq.items[i] == a->pos[1] ? 1 : val_compare_eq(l->u.seq.items[i], a->pos[1]);
+        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
         if (eq < 0) return rt_error(I, "list.remove(x): the items are nested too deep to compare");
         if (!eq) continue;
         Value *place = val_int(i);
@@ -853,7 +899,9 @@ static Value *list_sort(Interp *I, Args *a) {
 static Value *dict_pop(Interp *I, Args *a) {
     if (a->npos < 2 || a->npos > 3) return rt_error(I, "pop expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
-    if (dict_find(d->u.dict, key) < 0 && a->npos == 3) return val_incref(a->pos[2]);
+    int i = ops_dict_find(I, d->u.dict, key);
+    if (i == -2) return NULL;
+    if (i < 0 && a->npos == 3) return val_incref(a->pos[2]);
     Value *v = ops_index(I, d, key);                        /* the value, or the missing key's error */
     if (v && ops_del_index(I, d, key) < 0) { val_decref(v); return NULL; }
     return v;
@@ -874,7 +922,9 @@ static Value *dict_popitem(Interp *I, Args *a) {
 static Value *dict_setdefault(Interp *I, Args *a) {
     if (a->npos < 2 || a->npos > 3) return rt_error(I, "setdefault expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
-    if (dict_find(d->u.dict, key) < 0) {
+    int i = ops_dict_find(I, d->u.dict, key);
+    if (i == -2) return NULL;
+    if (i < 0) {
         Value *def = a->npos == 3 ? val_incref(a->pos[2]) : val_none();
         int rc = ops_set_index(I, d, key, def);
         val_decref(def);
@@ -934,11 +984,15 @@ static Value *list_index(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "%s() takes exactly one argument", a->fname);
     Value *l = a->pos[0];
     int64_t cnt = 0;
-    for (int64_t i = 0; i < l->u.seq.n; i++)
-        if (val_equal(l->u.seq.items[i], a->pos[1])) {
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        const Value *x = l->u.seq.items[i];
+        int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);     /* Python's: the same object, or == */
+        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
+        if (eq == 1) {
             if (a->fn->tag == 0) return val_int(i);
             cnt++;
         }
+    }
     if (a->fn->tag == 1) return val_int(cnt);
     if (l->kind == V_TUPLE) return rt_error(I, "tuple.index(x): x not in tuple");
     StrBuf b;                                                /* Python's "3 is not in list" */
@@ -960,9 +1014,11 @@ static Value *size_numel(Interp *I, Args *a) {
     return val_int(n);
 }
 
+/* d.keys(), d.values(), d.items(): views (val_dict_keys ...: a snapshot, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
     Dict *d = a->pos[0]->u.dict;
     Value *l = val_list(d->n);
+    l->u.seq.named = a->fn->tag == 0 ? &val_dict_keys : a->fn->tag == 1 ? &val_dict_values : &val_dict_items;
     for (int i = 0; i < d->n; i++) {
         if (a->fn->tag == 0) val_seq_set(l, i, val_incref(d->keys[i]));
         else if (a->fn->tag == 1) val_seq_set(l, i, val_incref(d->vals[i]));
@@ -979,7 +1035,8 @@ static Value *dict_keys_values(Interp *I, Args *a) {
 static Value *dict_get_m(Interp *I, Args *a) {
     if (a->npos < 2) return rt_error(I, "get() takes a key");
     Dict *d = a->pos[0]->u.dict;
-    int i = dict_find(d, a->pos[1]);
+    int i = ops_dict_find(I, d, a->pos[1]);
+    if (i == -2) return NULL;
     if (i >= 0) return val_incref(d->vals[i]);
     return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
 }
@@ -990,6 +1047,13 @@ static Value *bi_set(Interp *I, Args *a) {
     if (a->nkw) return rt_error(I, "set() takes no keyword arguments");
     if (a->npos > 1) return rt_error(I, "set expected at most 1 argument, got %d", a->npos);
     return pyset_from(I, a->npos ? a->pos[0] : NULL);
+}
+
+/* frozenset(iterable) */
+static Value *bi_frozenset(Interp *I, Args *a) {
+    if (a->nkw) return rt_error(I, "frozenset() takes no keyword arguments");
+    if (a->npos > 1) return rt_error(I, "frozenset expected at most 1 argument, got %d", a->npos);
+    return pyset_frozen(I, a->npos ? a->pos[0] : NULL);
 }
 
 static bool set_arity(Interp *I, Args *a, int n) {
@@ -1023,7 +1087,7 @@ static Value *set_pop_clear_copy(Interp *I, Args *a) {
     Value *s = a->pos[0];
     if (a->fn->tag == 0) return pyset_pop(I, s);
     if (a->fn->tag == 1) { pyset_clear(s); return val_none(); }
-    return pyset_from(I, s);
+    return s->u.set->frozen ? val_incref(s) : pyset_from(I, s);          /* a frozenset's copy is itself */
 }
 
 /* s.union(*others), s.intersection(*others), s.difference(*others), s.symmetric_difference(other): a new set;
@@ -1047,6 +1111,7 @@ static Value *set_combine(Interp *I, Args *a) {
             r = n;
         } else if (pyset_op_update(I, aop, r, a->pos[i]) < 0) { val_decref(r); r = NULL; }
     }
+    if (r) r->u.set->frozen = s->u.set->frozen;            /* frozenset.union(...) is a frozenset */
     return r;
 }
 
@@ -1059,7 +1124,7 @@ static Value *set_relation(Interp *I, Args *a) {
         if (!t) return NULL;
         int r = pyset_subset(I, s, t);
         val_decref(t);
-        return val_bool(r == 1);
+        return r < 0 ? NULL : val_bool(r == 1);
     }
     Iter it;                                                /* superset: each of o in s; disjoint: none of o in s */
     if (!ops_iter_begin(I, o, &it)) return NULL;
@@ -1073,6 +1138,67 @@ static Value *set_relation(Interp *I, Args *a) {
     }
     ops_iter_end(&it);
     return interp_failed(I) ? NULL : val_bool(result);
+}
+
+/* dict.fromkeys(iterable, value=None): a new dict, each item a key with value (the same object for all, Python's) */
+static Value *dict_fromkeys(Interp *I, Args *a) {
+    if (a->nkw) return rt_raise(I, "TypeError", "dict.fromkeys() takes no keyword arguments");
+    if (a->npos < 1 || a->npos > 2)
+        return rt_raise(I, "TypeError", "fromkeys expected %s, got %d", a->npos < 1 ? "at least 1 argument" : "at most 2 arguments", a->npos);
+    Value *d = val_dict(), *value = a->npos == 2 ? val_incref(a->pos[1]) : val_none(), *e;
+    Iter it;
+    if (!ops_iter_begin(I, a->pos[0], &it)) { val_decref(d); val_decref(value); return NULL; }
+    int rc = 0;
+    while (rc == 0 && (e = ops_iter_next(&it))) {
+        rc = ops_set_index(I, d, e, value);
+        val_decref(e);
+    }
+    ops_iter_end(&it);
+    val_decref(value);
+    if (rc < 0 || interp_failed(I)) { val_decref(d); return NULL; }
+    return d;
+}
+
+const Builtin bi_dict_fromkeys = {"fromkeys", dict_fromkeys, "dict.fromkeys(iterable, value=None)",
+                                  "A new dict with each item of iterable as a key, every key with value.", "", 0};
+
+/* The method tables of Python's types, and the kind of value each serves */
+static const struct { const char *type; const Builtin *table; VKind kind; } type_tables[] = {
+    {"str", bi_str_methods, V_STR}, {"list", bi_list_methods, V_LIST}, {"dict", bi_dict_methods, V_DICT},
+    {"set", bi_set_methods, V_SET}, {"frozenset", bi_set_methods, V_SET},
+};
+
+const Builtin *builtins_type_method(const Builtin *type, const char *name) {
+    if (!builtins_type_module(type, NULL)) return NULL;
+    if (!strcmp(type->name, "dict") && !strcmp(name, "fromkeys")) return &bi_dict_fromkeys;
+    for (size_t i = 0; i < sizeof type_tables / sizeof type_tables[0]; i++) {
+        if (strcmp(type->name, type_tables[i].type)) continue;
+        for (const Builtin *m = type_tables[i].table; m->name; m++)
+            if (!strcmp(m->name, name) && strcmp(name, "numel") && !(!strcmp(type->name, "frozenset") && builtins_set_method_changes(m)))
+                return m;
+    }
+    return NULL;
+}
+
+bool builtins_unbound_ok(Interp *I, const Builtin *m, const Args *a) {
+    enum { NT = sizeof type_tables / sizeof type_tables[0] };
+    static const Builtin *ends[NT];                         /* where each table ends (its NULL entry), found once */
+    for (size_t i = 0; i < NT; i++) {
+        const Builtin *t = type_tables[i].table;
+        if (!ends[i]) for (ends[i] = t; ends[i]->name; ends[i]++) {}
+        if (m < t || m >= ends[i]) continue;
+        const Value *self = a->npos ? a->pos[0] : NULL;
+        bool frozen_bad = self && self->kind == V_SET && self->u.set->frozen && builtins_set_method_changes(m);
+        if (self && self->kind == type_tables[i].kind && !val_dict_view(self) && !frozen_bad) return true;
+        if (!self) rt_raise(I, "TypeError", "unbound method %s.%s() needs an argument", type_tables[i].type, m->name);
+        else rt_raise(I, "TypeError", "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", m->name, type_tables[i].type, val_type_name(self));
+        return false;
+    }
+    return true;
+}
+
+bool builtins_set_method_changes(const Builtin *m) {
+    return m->fn == set_add_remove || (m->fn == set_pop_clear_copy && m->tag < 2) || (m->fn == set_combine && m->tag >= 100);
 }
 
 const Builtin bi_set_methods[] = {
@@ -1111,8 +1237,8 @@ const Builtin bi_str_methods[] = {
     {"rjust", str_justify, "s.rjust(width, fillchar=' ')", "s after fillchar up to width characters.", "", 1},
     {"center", str_justify, "s.center(width, fillchar=' ')", "s centred in width characters.", "", 2},
     {"replace", str_replace, "s.replace(old, new)", "Replaces every old by new.", "", 0},
-    {"startswith", str_startswith, "s.startswith(prefix)", "True when s starts with prefix (or with one of a tuple of prefixes).", "", 0},
-    {"endswith", str_startswith, "s.endswith(suffix)", "True when s ends with suffix (or with one of a tuple of suffixes).", "", 1},
+    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0},
+    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1},
     {"isdigit", str_predicate, "s.isdigit()", "True when s is not empty and every character is a digit.", "", 0},
     {"isalpha", str_predicate, "s.isalpha()", "True when s is not empty and every character is a letter (of any script).", "", 1},
     {"isalnum", str_predicate, "s.isalnum()", "True when s is not empty and every character is a letter or a number.", "", 2},
@@ -1139,9 +1265,9 @@ const Builtin bi_list_methods[] = {
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
 const Builtin bi_dict_methods[] = {
-    {"keys", dict_keys_values, "d.keys()", "The keys, as a list.", "", 0},
-    {"values", dict_keys_values, "d.values()", "The values, as a list.", "", 1},
-    {"items", dict_keys_values, "d.items()", "(key, value) pairs, as a list.", "", 2},
+    {"keys", dict_keys_values, "d.keys()", "The keys (a dict_keys view: iterate it, len, in, | & - ^ with sets; list(d.keys()) for a list).", "", 0},
+    {"values", dict_keys_values, "d.values()", "The values (a dict_values view: iterate it; list(d.values()) for a list).", "", 1},
+    {"items", dict_keys_values, "d.items()", "The (key, value) pairs (a dict_items view: iterate it, | & - ^ with sets of pairs).", "", 2},
     {"pop", dict_pop, "d.pop(key, default)", "Removes key and returns its value (default when it is missing).", "", 0},
     {"popitem", dict_popitem, "d.popitem()", "Removes the last entry added and returns it as a (key, value) pair.", "", 0},
     {"setdefault", dict_setdefault, "d.setdefault(key, default=None)", "d[key], set to default first when it is missing.", "", 0},
@@ -1160,10 +1286,13 @@ const Builtin bi_python[] = {
     {"bool", bi_bool, "bool(x)", "Truth value.", "", 0},
     {"str", bi_str, "str(x)", "Text of x, as print shows it.", "", 0},
     {"repr", bi_repr, "repr(x)", "Text of x, as the prompt shows it.", "", 0},
+    {"ascii", bi_ascii, "ascii(x)", "repr(x) with every non-ASCII character escaped (\\xe9, \\u65e5).", "", 0},
+    {"hash", bi_hash, "hash(x)", "The hash of x (equal values hash alike); TypeError for a list, dict or set.", "", 0},
     {"list", bi_list, "list(iterable)", "A list of the items.", "", 0},
     {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0},
     {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0},
     {"set", bi_set, "set(iterable)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0},
+    {"frozenset", bi_frozenset, "frozenset(iterable)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0},
     {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0},

@@ -214,7 +214,7 @@ Value *builtins_value_class(const Value *v) {
 static const struct { const char *name, *home, *module, *objclass; } type_builtins[] = {
     {"bool", "", "builtins", NULL}, {"int", "", "builtins", NULL}, {"float", "", "builtins", NULL},
     {"str", "", "builtins", NULL}, {"list", "", "builtins", NULL}, {"tuple", "", "builtins", NULL},
-    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
+    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"frozenset", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
     {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
     {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},

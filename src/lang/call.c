@@ -185,7 +185,7 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
     switch (fn->kind) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;
-        if (!args_device_check(I, a)) return NULL;
+        if (!args_device_check(I, a) || !builtins_unbound_ok(I, fn->u.builtin, a)) return NULL;
         return fn->u.builtin->fn(I, a);
     case V_METHOD: {
         if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);

@@ -249,6 +249,11 @@ static Value *call_found(Interp *I, Value *obj, const Found *f, Args *a) {
 Value *class_call(Interp *I, Value *cls, Args *a) {
     Value *obj = val_object(&UserObjectClass);
     obj->u.obj.klass = val_incref(cls);
+    if (pyexc_class_base(cls)) {             /* an exception: args are the arguments, whatever __init__ does (Python) */
+        Value *args = val_tuple(a->npos);
+        for (int k = 0; k < a->npos; k++) val_seq_set(args, k, val_incref(a->pos[k]));
+        val_attr_set(obj, "args", args);
+    }
     Found f = {0};
     if (class_find(cls, "__init__", NULL, &f)) {
         Value *r = call_found(I, obj, &f, a);
@@ -274,6 +279,64 @@ static Value *instance_call(Interp *I, Value *obj, Args *a) {
     return rt_raise(I, "TypeError", "'%s' object is not callable", cls->u.cls->name);
 }
 
+/* ---- __eq__ and __hash__ ---- */
+
+/* Whether v is an instance of a student's class whose MRO defines name (a def, or None for __hash__ = None). */
+static bool user_special(const Value *v, const char *name, Found *f) {
+    if (v->kind != V_OBJECT || !v->u.obj.klass || !v->u.obj.klass->u.cls->interp) return false;
+    return class_find(v->u.obj.klass, name, NULL, f) && !f->b && (f->v->kind == V_FUNC || f->v->kind == V_NONE);
+}
+
+/* Calls obj's special method (found as f) with the arguments; the result, NULL with the error set on the class's
+ * interpreter (also when that interpreter has an error pending already: no user code runs then). */
+static Value *call_special(Value *obj, const Found *f, Value *arg) {
+    Interp *I = obj->u.obj.klass->u.cls->interp;
+    if (interp_failed(I)) return NULL;
+    Args a = {&arg, arg ? 1 : 0, NULL, NULL, 0, NULL, NULL};
+    return call_found(I, obj, f, &a);
+}
+
+int class_eq(const Value *a, const Value *b) {
+    Found f = {0};
+    const Value *self = a, *other = b;
+    if (!user_special(a, "__eq__", &f) || f.v->kind != V_FUNC) {
+        if (!user_special(b, "__eq__", &f) || f.v->kind != V_FUNC) return -3;
+        self = b;
+        other = a;
+    }
+    Interp *I = self->u.obj.klass->u.cls->interp;
+    Value *hold_self = val_incref((Value *)self), *hold_other = val_incref((Value *)other);   /* while __eq__ runs */
+    Value *r = call_special(hold_self, &f, hold_other);
+    val_decref(hold_self);
+    val_decref(hold_other);
+    if (!r) return -2;
+    bool ok, t = val_truthy(r, &ok);
+    val_decref(r);
+    if (!ok) { rt_raise(I, "RuntimeError", "%s.__eq__ returned a tensor of several values: its truth is ambiguous (use .all() or .any())",
+                        self->u.obj.klass->u.cls->name); return -2; }
+    return t;
+}
+
+int class_hash(const Value *v, int64_t *h) {
+    Found f = {0};
+    if (!user_special(v, "__hash__", &f)) return 0;
+    if (f.v->kind == V_NONE) return -1;
+    Interp *I = v->u.obj.klass->u.cls->interp;
+    Value *hold = val_incref((Value *)v);
+    Value *r = call_special(hold, &f, NULL);
+    val_decref(hold);
+    if (!r) return -2;
+    if (r->kind != V_INT && r->kind != V_BOOL) {
+        rt_raise(I, "TypeError", "__hash__ method should return an integer");
+        val_decref(r);
+        return -2;
+    }
+    *h = r->kind == V_INT ? r->u.i : r->u.b;  /* Python keeps an int that fits a hash as it is, but -1 */
+    if (*h == -1) *h = -2;
+    val_decref(r);
+    return 1;
+}
+
 /* Runs a method named name of obj's class for repr/str; NULL (no error left) when there is none or it failed. */
 static Value *repr_method(Value *obj, const char *name) {
     Value *cls = obj->u.obj.klass;
@@ -297,6 +360,7 @@ static Value *repr_method(Value *obj, const char *name) {
 static void instance_repr(StrBuf *out, Value *obj, int depth) {
     Value *r = repr_method(obj, "__repr__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
+    if (pyexc_class_base(obj->u.obj.klass)) { pyexc_repr(out, obj); return; }      /* MyError('x') */
     ClassInfo *c = obj->u.obj.klass->u.cls;
     if (c->is_module) {
         Value *extra = repr_method(obj, "extra_repr");
@@ -310,6 +374,7 @@ static void instance_repr(StrBuf *out, Value *obj, int depth) {
 static void instance_str(StrBuf *out, Value *obj) {
     Value *r = repr_method(obj, "__str__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
+    if (pyexc_class_base(obj->u.obj.klass)) { pyexc_str(out, obj); return; }   /* BaseException.__str__: 'x' */
     instance_repr(out, obj, 0);
 }
 
@@ -336,6 +401,11 @@ Value *class_create(Interp *I, Node *n) {
         }
         Value *b = interp_eval(I, bn);
         if (!b) { val_decref(cls); return NULL; }
+        if (pyexc_class_name(b)) {               /* class MyError(ValueError): the builtin's class twin */
+            Value *twin = val_incref(pyexc_class(pyexc_class_name(b)));
+            val_decref(b);
+            b = twin;
+        }
         if (b->kind != V_CLASS) {
             if (b->kind == V_BUILTIN) {
                 char home[32];
@@ -385,6 +455,8 @@ Value *class_create(Interp *I, Node *n) {
     if (rc == 0) {      /* the namespace becomes the class's */
         c->attrs = *sc.vars;
         memset(sc.vars, 0, sizeof *sc.vars);
+        /* Python: a class that defines __eq__ and not __hash__ has __hash__ = None (its instances are unhashable) */
+        if (dict_get(&c->attrs, "__eq__") && !dict_get(&c->attrs, "__hash__")) dict_set(&c->attrs, "__hash__", val_none());
     }
     scope_close(&sc);
     if (rc < 0) { val_decref(cls); return NULL; }
@@ -545,6 +617,10 @@ static Value *bi_issubclass(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
     if (a->npos != 2 || a->pos[0]->kind != V_CLASS) return rt_error(I, "issubclass(cls, base): cls must be a class");
+    if (pyexc_class_name(a->pos[1])) {       /* issubclass(MyError, Exception) */
+        const char *base = pyexc_class_base(a->pos[0]);
+        return val_bool(base && pyexc_matches(base, pyexc_class_name(a->pos[1])));
+    }
     if (a->pos[1]->kind != V_CLASS) return rt_error(I, "issubclass() arg 2 must be a class");
     return val_bool(class_is_subclass(a->pos[0], a->pos[1]));
 }

@@ -928,8 +928,30 @@ static bool echo(Interp *I, Value *v) {
     return ok;
 }
 
-/* raise [x]: x an exception object or class (ValueError('no'), ValueError); a bare raise re-raises the exception
- * being handled. The error's message is str(x), or the class name when that is empty (Python's traceback line). */
+/* An exception class raised or given as a cause (ValueError, the student's MyError) made an object, as Python
+ * calls it with no arguments; anything else is returned as it is. Steals x; NULL with the error set. */
+static Value *exception_instance(Interp *I, Value *x) {
+    if (!pyexc_class_name(x) && !(x->kind == V_CLASS && pyexc_class_base(x))) return x;
+    Args none = {NULL, 0, NULL, NULL, 0, NULL, NULL};
+    Value *e = interp_call(I, x, &none);
+    val_decref(x);
+    return e;
+}
+
+/* Python's last traceback line of exception e: "MyError: x", "MyError" when str(e) is empty */
+static void exception_line(StrBuf *out, Value *e) {
+    StrBuf msg;
+    sb_init(&msg);
+    pyexc_str(&msg, e);
+    sb_puts(out, val_type_name(e));
+    if (msg.len) sb_printf(out, ": %s", sb_str(&msg));
+    sb_free(&msg);
+}
+
+/* raise [x] [from y]: x an exception object or class (ValueError('no'), ValueError, the student's MyError('x')); a
+ * bare raise re-raises the exception being handled. attn's errors are one line: the message is str(x) for Python's
+ * own classes (or the class name when that is empty), Python's "MyError: x" for the student's classes; with from,
+ * y becomes x.__cause__ and the line ends "(raised from ZeroDivisionError: division by zero)". */
 static int exec_raise(Interp *I, Node *n) {
     Value *x = n->nkids ? eval(I, n->kids[0]) : val_incref(I->handling);
     if (!x) {
@@ -937,12 +959,7 @@ static int exec_raise(Interp *I, Node *n) {
         at(I, n);
         return -1;
     }
-    if (pyexc_class_name(x)) {                                /* raise ValueError: ValueError() */
-        Args none = {NULL, 0, NULL, NULL, 0, x->u.builtin->name, x->u.builtin};
-        Value *e = pyexc_construct(I, &none);
-        val_decref(x);
-        x = e;
-    }
+    if (!(x = exception_instance(I, x))) { at(I, n); return -1; }
     const char *name = pyexc_object_name(x);
     if (!name) {
         rt_raise(I, "TypeError", "exceptions must derive from BaseException");
@@ -950,10 +967,32 @@ static int exec_raise(Interp *I, Node *n) {
         at(I, n);
         return -1;
     }
+    Value *cause = NULL;
+    if (n->nkids > 1) {
+        cause = eval(I, n->kids[1]);
+        if (cause) cause = exception_instance(I, cause);
+        if (!cause) { val_decref(x); at(I, n); return -1; }
+        if (cause->kind != V_NONE && !pyexc_object_name(cause)) {
+            rt_raise(I, "TypeError", "exception causes must derive from BaseException");
+            val_decref(cause);
+            val_decref(x);
+            at(I, n);
+            return -1;
+        }
+        val_attr_set(x, "__cause__", val_incref(cause));
+    }
     StrBuf msg;
     sb_init(&msg);
-    pyexc_str(&msg, x);
-    rt_raise(I, name, "%s", msg.len ? sb_str(&msg) : name);
+    if (x->u.obj.klass) exception_line(&msg, x);
+    else pyexc_str(&msg, x);
+    if (!msg.len) sb_puts(&msg, name);
+    if (cause && cause->kind != V_NONE) {
+        sb_puts(&msg, " (raised from ");
+        exception_line(&msg, cause);
+        sb_putc(&msg, ')');
+    }
+    val_decref(cause);
+    rt_raise(I, name, "%s", sb_str(&msg));
     sb_free(&msg);
     I->error.exc = x;
     at(I, n);
@@ -977,6 +1016,15 @@ static int handler_matches(Interp *I, Node *type) {
         r = 0;
         for (int64_t i = 0; i < n && r == 0; i++) {
             const char *h = pyexc_class_name(items[i]);
+            Value *c = items[i];
+            if (!h && c->kind == V_CLASS && pyexc_class_base(c)) {
+                if (!c->u.cls->interp) h = c->u.cls->name;       /* a builtin's twin (MyError.__bases__[0]) */
+                else {                                           /* the student's class: the raised object's */
+                    Value *x = pending.exc;
+                    r = x && x->kind == V_OBJECT && x->u.obj.klass && class_is_subclass(x->u.obj.klass, c);
+                    continue;
+                }
+            }
             if (!h) {
                 r = -1;
                 rt_raise(I, "TypeError", "catching classes that do not inherit from BaseException is not allowed");
@@ -993,8 +1041,10 @@ static int handler_matches(Interp *I, Node *type) {
 }
 
 /* try/except/else/finally. Only mistakes (ERR_ERROR) are caught: Ctrl-C and quit() pass every except clause, bare
- * ones too, and skip finally blocks, so an interrupted loop always stops. A finally block runs after the body, a
- * handler or else; a return, break or error of its own replaces what was pending, as in Python. */
+ * ones too, so an interrupted loop always stops. A finally block runs after the body, a handler or else; a return,
+ * break or error of its own replaces what was pending, as in Python. Ctrl-C runs the finally blocks it passes
+ * (Python's KeyboardInterrupt), with the interrupt flag down meanwhile, and then goes on stopping the statement
+ * whatever the block did (a second Ctrl-C stops the block); quit() skips them. */
 static int exec_try(Interp *I, Node *n) {
     Node *handlers = n->kids[1], *alt = n->kids[2], *fin = n->kids[3];
     int rc = exec(I, n->kids[0]);
@@ -1023,14 +1073,24 @@ static int exec_try(Interp *I, Node *n) {
             break;
         }
     } else if (rc == 0 && !I->signal && alt) rc = exec(I, alt);
-    if (!fin || (rc < 0 && I->error.kind != ERR_ERROR)) return rc;
+    bool interrupted = rc < 0 && I->error.kind == ERR_INTERRUPT;
+    if (!fin || (rc < 0 && I->error.kind != ERR_ERROR && !interrupted)) return rc;
     Error pending = I->error;                                /* the error, return or break waits for the finally */
     int signal = I->signal;
     Value *ret = I->ret;
     memset(&I->error, 0, sizeof I->error);
     I->signal = 0;
     I->ret = NULL;
+    if (interrupted) ten_interrupted = 0;
     int frc = exec(I, fin);
+    if (interrupted) {                                       /* the interrupt goes on, whatever the block did */
+        ten_interrupted = 1;
+        interp_clear_error(I);
+        I->signal = 0;
+        val_decref(I->ret);
+        I->ret = NULL;
+        frc = 0;
+    }
     if (frc < 0 || I->signal) {                              /* the finally block's own outcome wins */
         frames_free(&pending);
         val_decref(pending.exc);

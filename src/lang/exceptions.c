@@ -1,4 +1,7 @@
-/* exceptions.c - Python's exception classes and objects, for raise and try/except (pyexc.h). */
+/* exceptions.c - Python's exception classes and objects, for raise and try/except (pyexc.h). A student's exception
+ * class (class MyError(ValueError): ...) derives from a V_CLASS twin of the builtin (pyexc_class); its instances
+ * are the student's objects, which pyexc_object_name names by their nearest builtin base, so that an error raised
+ * with one is caught by except ValueError / except Exception, and by except MyError through its class. */
 #include "pyexc.h"
 #include <string.h>
 
@@ -20,20 +23,25 @@ void pyexc_str(StrBuf *out, const Value *e) {
     const Value *args = val_attr_get((Value *)e, "args");
     if (!args || args->kind != V_TUPLE || args->u.seq.n == 0) return;
     if (args->u.seq.n > 1) { val_repr(out, args); return; }
-    if (!strcmp(e->u.obj.cls->name, "KeyError")) val_repr(out, args->u.seq.items[0]);    /* KeyError('k'): 'k' */
+    const char *name = pyexc_object_name(e);
+    if (name && pyexc_matches(name, "KeyError")) val_repr(out, args->u.seq.items[0]);    /* KeyError('k'): 'k' */
     else val_str_of(out, args->u.seq.items[0]);
 }
 
-static void exc_repr(StrBuf *out, Value *self, int depth) {
-    (void)depth;
-    const Value *args = val_attr_get(self, "args");
-    sb_puts(out, self->u.obj.cls->name);
+void pyexc_repr(StrBuf *out, const Value *self) {
+    const Value *args = val_attr_get((Value *)self, "args");
+    sb_puts(out, self->u.obj.klass ? self->u.obj.klass->u.cls->name : self->u.obj.cls->name);
     if (args && args->kind == V_TUPLE && args->u.seq.n == 1) {      /* ValueError('no'), not ValueError(('no',)) */
         sb_putc(out, '(');
         val_repr(out, args->u.seq.items[0]);
         sb_putc(out, ')');
     } else if (args && args->kind == V_TUPLE && args->u.seq.n) val_repr(out, args);
     else sb_puts(out, "()");
+}
+
+static void exc_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    pyexc_repr(out, self);
 }
 
 static void exc_str(StrBuf *out, Value *self) { pyexc_str(out, self); }
@@ -54,8 +62,43 @@ const char *pyexc_class_name(const Value *v) {
     return v->u.builtin->name;
 }
 
+/* The V_CLASS twins of the builtin classes, made when a student's class first derives from one. */
+static Value *exc_classes[NCLASSES];
+
+/* BaseException.__init__(self, *args): self.args, as Python keeps them */
+static Value *m_exc_init(Interp *I, Args *a) {
+    if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", val_type_name(a->pos[0]));
+    Value *args = val_tuple(a->npos - 1);
+    for (int k = 1; k < a->npos; k++) val_seq_set(args, k - 1, val_incref(a->pos[k]));
+    val_attr_set(a->pos[0], "args", args);
+    return val_none();
+}
+
+static const Builtin exc_methods[] = {
+    {"__init__", m_exc_init, "BaseException.__init__(self, *args)", "Keeps the arguments in self.args (str(e) shows them).", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+Value *pyexc_class(const char *name) {
+    int i = class_index(name);
+    if (i < 0) return NULL;
+    if (!exc_classes[i]) {
+        Value *base = classes[i].base ? pyexc_class(classes[i].base) : NULL;
+        exc_classes[i] = class_new_builtin(classes[i].name, "builtins", base, i == 0 ? exc_methods : NULL, false);
+    }
+    return exc_classes[i];
+}
+
+const char *pyexc_class_base(const Value *cls) {
+    if (cls->kind != V_CLASS) return NULL;
+    for (int k = 0; k < cls->u.cls->nmro; k++)
+        for (int i = 0; i < NCLASSES; i++)
+            if (exc_classes[i] && cls->u.cls->mro[k] == exc_classes[i]) return classes[i].name;
+    return NULL;
+}
+
 const char *pyexc_object_name(const Value *v) {
-    if (v->kind != V_OBJECT || v->u.obj.klass) return NULL;
+    if (v->kind != V_OBJECT) return NULL;
+    if (v->u.obj.klass) return pyexc_class_base(v->u.obj.klass);
     for (int i = 0; i < NCLASSES; i++) if (v->u.obj.cls == &objclasses[i]) return classes[i].name;
     return NULL;
 }

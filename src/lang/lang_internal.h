@@ -29,6 +29,12 @@ Value *class_create(Interp *I, Node *n);                 /* runs a class body; t
 Value *class_call(Interp *I, Value *cls, Args *a);       /* an instance, after its __init__ */
 Value *class_getattr(Interp *I, Value *cls, const char *name);
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v);
+/* a == b where a or b is an instance of a student's class that defines __eq__ (a's first): 1 or 0 (its result's
+ * truth); -2 when it raised (the error is set on the class's interpreter); -3 when neither class defines __eq__. */
+int class_eq(const Value *a, const Value *b);
+/* hash(v) for an instance of a student's class: 1 with *h from its __hash__; 0 when it defines neither __eq__ nor
+ * __hash__ (hashed by identity); -1 unhashable (__eq__ without __hash__, or __hash__ = None); -2 it raised. */
+int class_hash(const Value *v, int64_t *h);
 /* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
 int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
 #endif

@@ -171,6 +171,14 @@ static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
+    bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
+    if (set_op && ((val_is_set_like(a) && a->kind == V_LIST) || (val_is_set_like(b) && b->kind == V_LIST))) {
+        Value *sa = pyset_from(I, a);                     /* Python's dict views: set(a) op b, b any iterable */
+        if (!sa) return NULL;
+        Value *r = pyset_op(I, aop, sa, b);
+        val_decref(sa);
+        return r;
+    }
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
@@ -203,7 +211,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
 /* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
  * result must keep x's shape and dtype). Everything else rebinds, as Python does. */
 Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
-    if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
+    if (a->kind == V_SET && b->kind == V_SET && !a->u.set->frozen && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
         return pyset_op_update(I, aop, a, b) < 0 ? NULL : val_incref(a);      /* s |= t changes s, as Python's */
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
     Value *r = ops_binary(I, aop, a, b);
@@ -233,13 +241,21 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
 
 static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
 
+int ops_dict_find(Interp *I, Dict *d, const Value *key) {
+    int64_t h;
+    if (key->kind != V_STR && !pyset_hash(I, key, &h)) return -2;
+    int i = dict_find(d, key);
+    return i < 0 && interp_failed(I) ? -2 : i;
+}
+
 static Value *contains(Interp *I, Value *container, Value *x) {
     if (container->kind == V_STR) {
         if (x->kind != V_STR) return rt_error(I, "'in <string>' requires a string on the left, not %s", val_type_name(x));
         return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
     }
     if (container->kind == V_DICT) {
-        return val_bool(dict_find(container->u.dict, x) >= 0);
+        int i = ops_dict_find(I, container->u.dict, x);
+        return i == -2 ? NULL : val_bool(i >= 0);
     }
     if (container->kind == V_SET) {
         int r = pyset_contains(I, container, x);
@@ -257,7 +273,13 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     if (!ops_iter_begin(I, container, &it)) return NULL;
     Value *e;
     bool found = false;
-    while (!found && (e = ops_iter_next(&it))) { found = val_equal(e, x); val_decref(e); }
+    while (!found && (e = ops_iter_next(&it))) {
+        int eq = e == x ? 1 : val_compare_eq(e, x);          /* Python's: the same object, or == */
+        val_decref(e);
+        if (eq == -2) break;
+        if (eq < 0) { ops_iter_end(&it); return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
+        found = eq == 1;
+    }
     ops_iter_end(&it);
     return interp_failed(I) ? NULL : val_bool(found);
 }
@@ -289,11 +311,13 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET && b->kind == V_SET && aop != AOP_EQ && aop != AOP_NE) {     /* subset and superset */
         Value *x = aop == AOP_LT || aop == AOP_LE ? a : b, *y = x == a ? b : a;
         int sub = pyset_subset(I, x, y);
+        if (sub < 0) return NULL;
         bool strict = aop == AOP_LT || aop == AOP_GT;
         return val_bool(sub == 1 && (!strict || x->u.set->used < y->u.set->used));
     }
     if (aop == AOP_EQ || aop == AOP_NE) {
         int eq = val_compare_eq(a, b);
+        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
         if (eq < 0) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         return val_bool((eq == 1) == (aop == AOP_EQ));
     }
@@ -316,6 +340,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
             const Value *x = a->u.seq.items[i], *y = b->u.seq.items[i];
             if (x != y && (eq = val_compare_eq(x, y)) != 1) break;
         }
+        if (eq == -2) return NULL;
         if (eq < 0) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         if (i == n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
@@ -502,6 +527,9 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
     case V_LIST: case V_TUPLE: case V_STR: {
+        if (val_dict_view(obj))                             /* Python 3's views are not lists: list(d.keys())[0] */
+            return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)",
+                            val_type_name(obj), val_dict_view(obj) == &val_dict_keys ? "keys" : val_dict_view(obj) == &val_dict_values ? "values" : "items");
         if (index->kind == V_SLICE) return seq_slice(I, obj, index);
         int64_t i;
         if (!seq_place(I, obj, index, false, &i)) return NULL;
@@ -517,7 +545,8 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return val_int(val_range_at(obj, k));
     }
     case V_DICT: {
-        int i = dict_find(obj->u.dict, index);
+        int i = ops_dict_find(I, obj->u.dict, index);
+        if (i == -2) return NULL;
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : key_error(I, index);
     }
     default:
@@ -593,12 +622,13 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
     }
     if (obj->kind == V_DICT) {
         Dict *d = obj->u.dict;
-        int i = dict_find(d, index);
-        if (i >= 0) { val_decref(d->vals[i]); d->vals[i] = val_incref(v); return 0; }
-        if (index->kind != V_STR && !val_is_number(index) && index->kind != V_TUPLE && index->kind != V_NONE &&
-            index->kind != V_DTYPE && index->kind != V_BUILTIN && index->kind != V_CLASS) {
-            rt_error(I, "dict keys must be strings, numbers, tuples, None, dtypes or classes, not %s", val_type_name(index));
-            return -1;
+        int i = ops_dict_find(I, d, index);                   /* Python's "unhashable type: 'list'" */
+        if (i == -2) return -1;
+        if (i >= 0) {
+            Value *old = d->vals[i];
+            d->vals[i] = val_incref(v);
+            val_decref(old);
+            return 0;
         }
         dict_append(d, val_incref(index), val_incref(v));
         return 0;
@@ -691,7 +721,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         }
         break;
     case V_STR: table_names(bi_str_methods, add, ctx); break;
-    case V_LIST: table_names(bi_list_methods, add, ctx); break;
+    case V_LIST: if (!val_dict_view(obj)) table_names(bi_list_methods, add, ctx); break;
     case V_DICT: table_names(bi_dict_methods, add, ctx); break;
     case V_SET: table_names(bi_set_methods, add, ctx); break;
     case V_BUILTIN: {       /* dir(set), dir(str) ...: the methods of the type's values */
@@ -764,9 +794,22 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         return ops_object_getattr(I, obj, name);
     case V_CLASS: return class_getattr(I, obj, name);
     case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
-    case V_LIST: { const Builtin *m = find_in(bi_list_methods, name); if (m) return val_method(obj, m); break; }
-    case V_DICT: { const Builtin *m = find_in(bi_dict_methods, name); if (m) return val_method(obj, m); break; }
-    case V_SET: { const Builtin *m = find_in(bi_set_methods, name); if (m) return val_method(obj, m); break; }
+    case V_LIST: {
+        const Builtin *m = val_dict_view(obj) ? NULL : find_in(bi_list_methods, name);
+        if (m) return val_method(obj, m);
+        break;
+    }
+    case V_DICT: {
+        const Builtin *m = find_in(bi_dict_methods, name);
+        if (m) return val_method(obj, m);
+        if (!strcmp(name, "fromkeys")) return val_builtin(&bi_dict_fromkeys);
+        break;
+    }
+    case V_SET: {       /* a frozenset has the methods that do not change it */
+        const Builtin *m = find_in(bi_set_methods, name);
+        if (m && !(obj->u.set->frozen && builtins_set_method_changes(m))) return val_method(obj, m);
+        break;
+    }
     case V_TUPLE:
         if (val_named_field(obj, name)) return val_incref(val_named_field(obj, name));
         if (obj->u.seq.is_size && !strcmp(name, "numel")) {
@@ -796,10 +839,13 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (!strcmp(name, "__func__") && obj->u.method.func) return val_incref(obj->u.method.func);
         if (!strcmp(name, "__name__")) return val_str(obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
         break;
-    case V_BUILTIN:
+    case V_BUILTIN: {
+        const Builtin *m = builtins_type_method(obj->u.builtin, name);      /* str.upper, set.union, dict.fromkeys */
+        if (m) return val_builtin(m);
         if (!strcmp(name, "__name__")) return val_str(obj->u.builtin->name);
         if (!strcmp(name, "__doc__")) return val_str(obj->u.builtin->help);
         break;
+    }
     default: break;
     }
     char what[160];
@@ -853,7 +899,8 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_DICT) {
-        int i = dict_find(obj->u.dict, index);
+        int i = ops_dict_find(I, obj->u.dict, index);
+        if (i == -2) return -1;
         if (i < 0) { key_error(I, index); return -1; }
         dict_del_at(obj->u.dict, i);
         return 0;

@@ -882,7 +882,12 @@ static Node *small_stmt(Parser *p) {
             Node *e = test(p);
             if (!e) { ast_free(r); return NULL; }
             ast_add(r, e);
-            if (lex_is_name(peek(p), "from")) { ast_free(r); return fail_at(p, peek(p), "'raise ... from ...' is not supported in attn"); }
+            if (lex_is_name(peek(p), "from")) {       /* raise X from Y: Y is X's __cause__ (a second kid) */
+                next(p);
+                Node *c = test(p);
+                if (!c) { ast_free(r); return NULL; }
+                ast_add(r, c);
+            }
         }
         return r;
     }

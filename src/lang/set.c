@@ -2,6 +2,7 @@
  * when 3/5 full; removed keys leave dummies), and its hashes for numbers and tuples (Python/pyhash.c,
  * Objects/tupleobject.c), so that {3, 1, 2} prints {1, 2, 3} and set.pop() takes what CPython's takes. */
 #include "pyset.h"
+#include "lang_internal.h"
 #include "ops.h"
 #include "ast.h"
 #include <math.h>
@@ -113,7 +114,24 @@ static int64_t lanes_hash(const int64_t *lane, int64_t n) {
     return acc == (uint64_t)-1 ? 1546275796 : (int64_t)acc;
 }
 
-/* The hash of v, or the value that makes it unhashable (a list, dict or set, maybe inside a tuple). */
+/* CPython 3.11's frozenset_hash: the elements' hashes shuffled and xor-ed (any order gives the same), then mixed
+ * with the size. Also what `{1} in s` looks a set up as (set_contains_key's frozenset of it). */
+static uint64_t shuffle_bits(uint64_t h) { return ((h ^ 89869747ull) ^ (h << 16)) * 3644798167ull; }
+static int64_t frozen_hash(const PySet *so) {
+    uint64_t hash = 0;
+    for (int64_t i = 0; i <= so->mask; i++)
+        if (so->table[i].key && so->table[i].key != &pyset_dummy) hash ^= shuffle_bits((uint64_t)so->table[i].hash);
+    hash ^= ((uint64_t)so->used + 1) * 1927868237ull;
+    hash ^= (hash >> 11) ^ (hash >> 25);
+    hash = hash * 69069u + 907133923ull;
+    if (hash == (uint64_t)-1) hash = 590923713ull;
+    return (int64_t)hash;
+}
+
+static Value hash_failed = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: a student's __hash__ raised */
+
+/* The hash of v, or the value that makes it unhashable (a list, dict or set, maybe inside a tuple; an instance whose
+ * class defines __eq__ without __hash__), or &hash_failed when a student's __hash__ raised. */
 static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     switch (v->kind) {
     case V_BOOL: *out = v->u.b; return NULL;
@@ -147,6 +165,18 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         if (lane != stack) free(lane);
         return NULL;
     }
+    case V_SET:
+        if (!v->u.set->frozen) return v;
+        *out = frozen_hash(v->u.set);
+        return NULL;
+    case V_OBJECT: {
+        int r = class_hash(v, out);          /* a student's __hash__, or unhashable for __eq__ alone */
+        if (r == 1) return NULL;
+        if (r == -1) return v;
+        if (r == -2) return &hash_failed;
+        *out = hash_pointer(v);
+        return NULL;
+    }
     default:
         if (by_identity(v->kind)) { *out = hash_pointer(v); return NULL; }
         return v;            /* list, dict, set, slice */
@@ -155,35 +185,63 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
 
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     const Value *bad = hash_of(v, hash, 0);
+    if (bad == &hash_failed) return false;
     if (bad) rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad));
     if (*hash == -1) *hash = -2;        /* -1 marks a removed element's slot (CPython's hashes are never -1) */
     return !bad;
 }
 
-/* Python's == of two hashable keys with the same hash */
-static bool key_eq(const Value *a, const Value *b) {
-    if (a == b) return true;
-    if (by_identity(a->kind) || by_identity(b->kind)) return false;
-    if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return false;
+/* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): 1, 0,
+ * or -1 when a student's __eq__ raised (the error is set) */
+static int key_eq(const Value *a, const Value *b) {
+    if (a == b) return 1;
+    int user = class_eq(a, b);
+    if (user != -3) return user == -2 ? -1 : user;
+    if (by_identity(a->kind) || by_identity(b->kind)) return 0;
+    if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return 0;
     switch (a->kind) {
     case V_BUILTIN: return a->u.builtin == b->u.builtin;
     case V_MODULE: return !strcmp(a->u.module, b->u.module);
-    case V_NONE: case V_ELLIPSIS: return true;
-    default: return val_compare_eq(a, b) == 1;
+    case V_NONE: case V_ELLIPSIS: return 1;
+    default: {
+        int r = val_compare_eq(a, b);
+        return r == -2 ? -1 : r == 1;
     }
+    }
+}
+
+/* key_eq of the key in *entry and key, while the student's __eq__ may change so: the entry's key is held for the
+ * call, and *changed says whether so's table (or that slot) changed meanwhile, so the search must start again
+ * (CPython's set_lookkey). */
+static int entry_eq(PySet *so, SetEntry *entry, const Value *key, bool *changed) {
+    SetEntry *table = so->table;
+    int64_t mask = so->mask;
+    Value *start = val_incref(entry->key);
+    int eq = key_eq(start, key);
+    *changed = so->table != table || so->mask != mask || entry->key != start;
+    val_decref(start);
+    return eq;
 }
 
 /* ---- the table (setobject.c) ---- */
 
-/* The slot holding key, or the empty slot where a search for it ends (key NULL there). */
+/* The slot holding key, or the empty slot where a search for it ends (key NULL there); NULL when a student's __eq__
+ * raised (the error is set). */
 static SetEntry *lookkey(PySet *so, const Value *key, int64_t hash) {
+restart:;
     size_t mask = (size_t)so->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
     for (;;) {
         SetEntry *entry = &so->table[i];
         int probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
         do {
             if (entry->hash == 0 && entry->key == NULL) return entry;
-            if (entry->hash == hash && entry->key != &pyset_dummy && key_eq(entry->key, key)) return entry;
+            if (entry->hash == hash && entry->key != &pyset_dummy) {
+                bool changed;
+                int eq = entry_eq(so, entry, key, &changed);
+                if (eq < 0) return NULL;
+                if (changed) goto restart;
+                if (eq) return entry;
+            }
             entry++;
         } while (probes--);
         perturb >>= PERTURB_SHIFT;
@@ -225,8 +283,15 @@ static void table_resize(PySet *so, int64_t minused) {
     free(old);
 }
 
-/* set_add_entry: takes a reference to key when it goes in */
-static void add_entry(PySet *so, Value *key, int64_t hash) {
+/* Whether key is in so: 1, 0, or -1 when a student's __eq__ raised */
+static int has_key(PySet *so, const Value *key, int64_t hash) {
+    SetEntry *e = lookkey(so, key, hash);
+    return e ? e->key != NULL : -1;
+}
+
+/* set_add_entry: takes a reference to key when it goes in; 0, or -1 when a student's __eq__ raised */
+static int add_entry(PySet *so, Value *key, int64_t hash) {
+restart:;
     size_t mask = (size_t)so->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
     SetEntry *freeslot = NULL, *entry;
     for (;;) {
@@ -234,7 +299,13 @@ static void add_entry(PySet *so, Value *key, int64_t hash) {
         int probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
         do {
             if (entry->hash == 0 && entry->key == NULL) goto unused;
-            if (entry->hash == hash && key_eq(entry->key, key)) return;         /* there already */
+            if (entry->hash == hash && entry->key != &pyset_dummy) {
+                bool changed;
+                int eq = entry_eq(so, entry, key, &changed);
+                if (eq < 0) return -1;
+                if (changed) goto restart;
+                if (eq) return 0;                                                 /* there already */
+            }
             if (entry->hash == -1) freeslot = entry;                             /* the last dummy seen, as 3.11 */
             entry++;
         } while (probes--);
@@ -246,43 +317,52 @@ unused:
         so->used++;
         freeslot->key = val_incref(key);
         freeslot->hash = hash;
-        return;
+        return 0;
     }
     so->fill++;
     so->used++;
     entry->key = val_incref(key);
     entry->hash = hash;
-    if ((size_t)so->fill * 5 < mask * 3) return;
+    if ((size_t)so->fill * 5 < mask * 3) return 0;
     table_resize(so, so->used > 50000 ? so->used * 2 : so->used * 4);
+    return 0;
 }
 
-static bool discard_entry(PySet *so, const Value *key, int64_t hash) {
+/* 1 removed, 0 absent, -1 when a student's __eq__ raised */
+static int discard_entry(PySet *so, const Value *key, int64_t hash) {
     SetEntry *e = lookkey(so, key, hash);
-    if (!e->key) return false;
+    if (!e) return -1;
+    if (!e->key) return 0;
     Value *old = e->key;
     e->key = &pyset_dummy;
     e->hash = -1;
     so->used--;
     val_decref(old);
-    return true;
+    return 1;
 }
 
 int pyset_add(Interp *I, Value *s, Value *key) {
     int64_t h;
     if (!pyset_hash(I, key, &h)) return -1;
-    add_entry(s->u.set, key, h);
-    return 0;
+    return add_entry(s->u.set, key, h);
+}
+
+/* The hash a key is looked up by: a set is looked up as the frozenset of its elements (CPython's set_contains_key:
+ * {1} in {2} is False, {1} in {frozenset({1})} True). */
+static bool lookup_hash(Interp *I, const Value *key, int64_t *h) {
+    if (key->kind == V_SET && !key->u.set->frozen) { *h = frozen_hash(key->u.set); if (*h == -1) *h = -2; return true; }
+    return pyset_hash(I, key, h);
 }
 
 int pyset_contains(Interp *I, Value *s, const Value *key) {
     int64_t h;
-    if (!pyset_hash(I, key, &h)) return -1;
-    return lookkey(s->u.set, key, h)->key != NULL;
+    if (!lookup_hash(I, key, &h)) return -1;
+    return has_key(s->u.set, key, h);
 }
 
 int pyset_discard(Interp *I, Value *s, const Value *key) {
     int64_t h;
-    if (!pyset_hash(I, key, &h)) return -1;
+    if (!lookup_hash(I, key, &h)) return -1;
     return discard_entry(s->u.set, key, h);
 }
 
@@ -309,30 +389,45 @@ Value *pyset_pop(Interp *I, Value *s) {
     return key;
 }
 
-/* set_merge: the elements of set o into so */
-static void merge(PySet *so, const PySet *o) {
-    if (so == o || o->used == 0) return;
+/* Calls fn(so, key, hash) for each element of set o, holding the element meanwhile (a student's __eq__ may change
+ * o), until fn returns a negative number: 0 or that number. */
+static int each_entry(PySet *so, PySet *o, int (*fn)(PySet *, Value *, int64_t, void *), void *ctx) {
+    for (int64_t i = 0; i <= o->mask; i++) {
+        SetEntry *e = &o->table[i];
+        if (!e->key || e->key == &pyset_dummy) continue;
+        Value *key = val_incref(e->key);
+        int rc = fn(so, key, e->hash, ctx);
+        val_decref(key);
+        if (rc < 0) return rc;
+    }
+    return 0;
+}
+
+static int add_fn(PySet *so, Value *key, int64_t hash, void *ctx) { (void)ctx; return add_entry(so, key, hash); }
+
+/* set_merge: the elements of set o into so; 0 or -1 */
+static int merge(PySet *so, PySet *o) {
+    if (so == o || o->used == 0) return 0;
     if ((so->fill + o->used) * 5 >= so->mask * 3) table_resize(so, (so->used + o->used) * 2);
     if (so->fill == 0 && so->mask == o->mask && o->fill == o->used) {     /* the same table: copied as it is */
         for (int64_t i = 0; i <= o->mask; i++)
             if (o->table[i].key) { so->table[i].key = val_incref(o->table[i].key); so->table[i].hash = o->table[i].hash; }
         so->fill = so->used = o->used;
-        return;
+        return 0;
     }
     if (so->fill == 0) {
         so->fill = so->used = o->used;
         for (int64_t i = 0; i <= o->mask; i++)
             if (o->table[i].key && o->table[i].key != &pyset_dummy)
                 insert_clean(so->table, (size_t)so->mask, val_incref(o->table[i].key), o->table[i].hash);
-        return;
+        return 0;
     }
-    for (int64_t i = 0; i <= o->mask; i++)
-        if (o->table[i].key && o->table[i].key != &pyset_dummy) add_entry(so, o->table[i].key, o->table[i].hash);
+    return each_entry(so, o, add_fn, NULL);
 }
 
 int pyset_update(Interp *I, Value *s, Value *src) {
     PySet *so = s->u.set;
-    if (src->kind == V_SET) { merge(so, src->u.set); return 0; }
+    if (src->kind == V_SET) return merge(so, src->u.set);
     if (src->kind == V_DICT) {            /* one resize first, then the keys in the dict's order */
         const Dict *d = src->u.dict;
         if ((so->fill + d->n) * 5 >= so->mask * 3) table_resize(so, (so->used + d->n) * 2);
@@ -358,8 +453,46 @@ Value *pyset_from(Interp *I, Value *src) {
     return s;
 }
 
+Value *pyset_frozen(Interp *I, Value *src) {
+    if (src && src->kind == V_SET && src->u.set->frozen) return val_incref(src);
+    Value *s = pyset_from(I, src);
+    if (s) s->u.set->frozen = true;
+    return s;
+}
+
 /* set(o) for the methods that accept any iterable: o itself (a new reference) when it is a set */
 static Value *as_set(Interp *I, Value *o) { return o->kind == V_SET ? val_incref(o) : pyset_from(I, o); }
+
+/* adds key to the set ctx when it is in so (each_entry's fn) */
+static int add_if_in(PySet *so, Value *key, int64_t hash, void *ctx) {
+    int in = has_key(so, key, hash);
+    return in <= 0 ? in : add_entry(ctx, key, hash);
+}
+
+/* adds key to the set ctx when it is not in so */
+static int add_if_not_in(PySet *so, Value *key, int64_t hash, void *ctx) {
+    int in = has_key(so, key, hash);
+    return in != 0 ? (in < 0 ? -1 : 0) : add_entry(ctx, key, hash);
+}
+
+static int discard_fn(PySet *so, Value *key, int64_t hash, void *ctx) {
+    (void)ctx;
+    return discard_entry(so, key, hash) < 0 ? -1 : 0;
+}
+
+/* removes key from so when there, else adds it */
+static int toggle_fn(PySet *so, Value *key, int64_t hash, void *ctx) {
+    (void)ctx;
+    int r = discard_entry(so, key, hash);
+    return r != 0 ? (r < 0 ? -1 : 0) : add_entry(so, key, hash);
+}
+
+/* -1 when key is not in so (each_entry stops), 0 when it is, -2 when a student's __eq__ raised */
+static int in_fn(PySet *so, Value *key, int64_t hash, void *ctx) {
+    (void)ctx;
+    int in = has_key(so, key, hash);
+    return in < 0 ? -2 : in ? 0 : -1;
+}
 
 static Value *intersection(Interp *I, Value *a, Value *b) {
     if (a == b) return pyset_from(I, a);
@@ -367,10 +500,7 @@ static Value *intersection(Interp *I, Value *a, Value *b) {
     if (b->kind == V_SET) {                  /* walks the smaller, looks up in the larger */
         Value *big = a, *small = b;
         if (b->u.set->used > a->u.set->used) { big = b; small = a; }
-        for (int64_t i = 0; i <= small->u.set->mask; i++) {
-            SetEntry *e = &small->u.set->table[i];
-            if (e->key && e->key != &pyset_dummy && lookkey(big->u.set, e->key, e->hash)->key) add_entry(r->u.set, e->key, e->hash);
-        }
+        if (each_entry(big->u.set, small->u.set, add_if_in, r->u.set) < 0) { val_decref(r); return NULL; }
         return r;
     }
     Iter it;
@@ -380,7 +510,7 @@ static Value *intersection(Interp *I, Value *a, Value *b) {
     while (rc == 0 && (e = ops_iter_next(&it))) {
         int64_t h;
         if (!pyset_hash(I, e, &h)) rc = -1;
-        else if (lookkey(a->u.set, e, h)->key) add_entry(r->u.set, e, h);
+        else rc = add_if_in(a->u.set, e, h, r->u.set);
         val_decref(e);
     }
     ops_iter_end(&it);
@@ -393,10 +523,7 @@ static int difference_update(Interp *I, Value *s, Value *b) {
     PySet *so = s->u.set;
     if (s == b) { pyset_clear(s); return 0; }
     if (b->kind == V_SET) {
-        for (int64_t i = 0; i <= b->u.set->mask; i++) {
-            SetEntry *e = &b->u.set->table[i];
-            if (e->key && e->key != &pyset_dummy) discard_entry(so, e->key, e->hash);
-        }
+        if (each_entry(so, b->u.set, discard_fn, NULL) < 0) return -1;
     } else {
         Iter it;
         if (!ops_iter_begin(I, b, &it)) return -1;
@@ -421,12 +548,18 @@ static Value *difference(Interp *I, Value *a, Value *b) {
         return r;
     }
     Value *r = pyset_new();
-    for (int64_t i = 0; i <= a->u.set->mask; i++) {
-        SetEntry *e = &a->u.set->table[i];
-        if (!e->key || e->key == &pyset_dummy) continue;
-        bool in = b->kind == V_SET ? lookkey(b->u.set, e->key, e->hash)->key != NULL : dict_find(b->u.dict, e->key) >= 0;
-        if (!in) add_entry(r->u.set, e->key, e->hash);
-    }
+    int rc = 0;
+    if (b->kind == V_SET) rc = each_entry(b->u.set, a->u.set, add_if_not_in, r->u.set);
+    else
+        for (int64_t i = 0; rc == 0 && i <= a->u.set->mask; i++) {
+            SetEntry *e = &a->u.set->table[i];
+            if (!e->key || e->key == &pyset_dummy) continue;
+            Value *key = val_incref(e->key);
+            int64_t hash = e->hash;
+            if (dict_find(b->u.dict, key) < 0) rc = interp_failed(I) ? -1 : add_entry(r->u.set, key, hash);
+            val_decref(key);
+        }
+    if (rc < 0) { val_decref(r); return NULL; }
     return r;
 }
 
@@ -435,15 +568,20 @@ static int symmetric_update(Interp *I, Value *s, Value *b) {
     if (s == b) { pyset_clear(s); return 0; }
     Value *o = as_set(I, b);
     if (!o) return -1;
-    for (int64_t i = 0; i <= o->u.set->mask; i++) {
-        SetEntry *e = &o->u.set->table[i];
-        if (e->key && e->key != &pyset_dummy && !discard_entry(s->u.set, e->key, e->hash)) add_entry(s->u.set, e->key, e->hash);
-    }
+    int rc = each_entry(s->u.set, o->u.set, toggle_fn, NULL);
     val_decref(o);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
+static Value *set_op(Interp *I, int aop, Value *a, Value *b);
+
 Value *pyset_op(Interp *I, int aop, Value *a, Value *b) {
+    Value *r = set_op(I, aop, a, b);
+    if (r) r->u.set->frozen = a->u.set->frozen;           /* the left operand's type, as Python's */
+    return r;
+}
+
+static Value *set_op(Interp *I, int aop, Value *a, Value *b) {
     switch (aop) {
     case AOP_BITOR: {
         Value *r = pyset_from(I, a);
@@ -481,13 +619,12 @@ int pyset_op_update(Interp *I, int aop, Value *a, Value *b) {
 int pyset_subset(Interp *I, Value *a, Value *b) {
     (void)I;
     if (a->u.set->used > b->u.set->used) return 0;
-    for (int64_t i = 0; i <= a->u.set->mask; i++) {
-        SetEntry *e = &a->u.set->table[i];
-        if (e->key && e->key != &pyset_dummy && !lookkey(b->u.set, e->key, e->hash)->key) return 0;
-    }
-    return 1;
+    int rc = each_entry(b->u.set, a->u.set, in_fn, NULL);
+    return rc == 0 ? 1 : rc == -1 ? 0 : -1;
 }
 
-bool pyset_equal(const Value *a, const Value *b) {
-    return a->u.set->used == b->u.set->used && pyset_subset(NULL, (Value *)a, (Value *)b) == 1;
+int pyset_equal(const Value *a, const Value *b) {
+    if (a->u.set->used != b->u.set->used) return 0;
+    int r = pyset_subset(NULL, (Value *)a, (Value *)b);
+    return r < 0 ? -2 : r;
 }

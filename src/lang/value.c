@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "textwidth.h"
 #include "pyset.h"
+#include "lang_internal.h"
 #include <unictype.h>
 #include <math.h>
 #include <stdio.h>
@@ -410,9 +411,30 @@ static int find_str(const Dict *d, const char *s, size_t n) {
     return -1;
 }
 
+static bool is_instance(const Value *v) { return v->kind == V_OBJECT && v->u.obj.klass; }
+
+/* Python's dict lookup comparing key k (in the dict) with key when one is an instance of a student's class: the
+ * same hash, then k == key (k's __eq__ first). 1, 0, or -1 when __hash__/__eq__ raised (the error is set). */
+static int instance_key_eq(const Value *k, const Value *key) {
+    const Value *u = is_instance(k) ? k : key;
+    Interp *I = u->u.obj.klass->u.cls->interp;
+    int64_t hk, hkey;
+    if (!I || interp_failed(I)) return -1;
+    if (!pyset_hash(I, k, &hk) || !pyset_hash(I, key, &hkey)) return -1;
+    if (hk != hkey) return 0;
+    int r = val_compare_eq(k, key);
+    return r == -2 ? -1 : r == 1;
+}
+
 int dict_find(const Dict *d, const Value *key) {
     if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
-    for (int i = 0; i < d->n; i++) if (val_equal(d->keys[i], key)) return i;
+    for (int i = 0; i < d->n; i++) {
+        const Value *k = d->keys[i];
+        if (k == key) return i;
+        int eq = is_instance(k) || is_instance(key) ? instance_key_eq(k, key) : val_equal(k, key);
+        if (eq < 0) return -1;
+        if (eq) return i;
+    }
     return -1;
 }
 
@@ -470,8 +492,8 @@ const char *val_type_name(const Value *v) {
     case V_FLOAT: return "float";
     case V_STR: return "str";
     case V_TUPLE: return v->u.seq.named ? v->u.seq.named->name : v->u.seq.is_size ? "torch.Size" : "tuple";
-    case V_LIST: return "list";
-    case V_SET: return "set";
+    case V_LIST: return v->u.seq.named ? v->u.seq.named->name : "list";
+    case V_SET: return v->u.set->frozen ? "frozenset" : "set";
     case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
     case V_TENSOR: return "Tensor";
     case V_DTYPE: return "torch.dtype";
@@ -596,6 +618,16 @@ static void str_repr(StrBuf *out, const char *s, size_t n) {
 
 static void repr_depth(StrBuf *out, const Value *v, int depth);
 
+const NamedTuple val_dict_keys = {"dict_keys", NULL, 0}, val_dict_values = {"dict_values", NULL, 0},
+                 val_dict_items = {"dict_items", NULL, 0};
+
+const NamedTuple *val_dict_view(const Value *v) { return v->kind == V_LIST ? v->u.seq.named : NULL; }
+
+bool val_is_set_like(const Value *v) {
+    const NamedTuple *view = val_dict_view(v);
+    return v->kind == V_SET || view == &val_dict_keys || view == &val_dict_items;
+}
+
 static void seq_repr(StrBuf *out, const Value *v, int depth) {
     bool tuple = v->kind == V_TUPLE;
     if (tuple && v->u.seq.named) {      /* as PyTorch's structseq: one field per line */
@@ -608,6 +640,7 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
         return;
     }
     if (v->u.seq.is_size) sb_puts(out, "torch.Size([");
+    else if (!tuple && v->u.seq.named) sb_printf(out, "%s([", v->u.seq.named->name);     /* dict_keys([1, 2]) */
     else sb_putc(out, tuple ? '(' : '[');
     for (int64_t i = 0; i < v->u.seq.n; i++) {
         if (i) sb_puts(out, ", ");
@@ -616,6 +649,7 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
     if (v->u.seq.is_size) { sb_puts(out, "])"); return; }
     if (tuple && v->u.seq.n == 1) sb_putc(out, ',');
     sb_putc(out, tuple ? ')' : ']');
+    if (!tuple && v->u.seq.named) sb_putc(out, ')');
 }
 
 static void obj_repr_generic(StrBuf *out, const Value *v) { sb_printf(out, "%s()", v->u.obj.cls->name); }
@@ -740,8 +774,9 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         }
         sb_putc(out, '}');
         break;
-    case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict) */
-        if (!v->u.set->used) { sb_puts(out, "set()"); break; }
+    case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict); frozenset({1, 2}), frozenset() */
+        if (v->u.set->frozen) sb_puts(out, v->u.set->used ? "frozenset(" : "frozenset()");
+        if (!v->u.set->used) { if (!v->u.set->frozen) sb_puts(out, "set()"); break; }
         sb_putc(out, '{');
         int64_t pos = 0;
         const Value *k;
@@ -749,7 +784,7 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
             if (!first) sb_puts(out, ", ");
             repr_depth(out, k, depth + 1);
         }
-        sb_putc(out, '}');
+        sb_puts(out, v->u.set->frozen ? "})" : "}");
         break;
     }
     case V_TENSOR: if (v->param) param_repr(out, v); else ten_repr(out, v->u.t, val_print_options()); break;
@@ -829,9 +864,38 @@ static int dict_eq(const Dict *a, const Dict *b, int depth) {
     return 1;
 }
 
-/* 1 equal, 0 not, -1 too deep to tell. */
+/* The elements of a set or a list, one at a time: *pos starts at 0; NULL at the end. Borrowed. */
+static const Value *element_next(const Value *v, int64_t *pos) {
+    if (v->kind == V_SET) return pyset_next(v, pos);
+    return *pos < v->u.seq.n ? v->u.seq.items[(*pos)++] : NULL;
+}
+
+static int64_t element_count(const Value *v) { return v->kind == V_SET ? v->u.set->used : v->u.seq.n; }
+
+/* == when a or b is a dict view: keys and items views equal a set (or view) of the same elements (each side holds
+ * each element once); a values view only itself; never a list. */
+static int view_eq(const Value *a, const Value *b, int depth) {
+    if (!val_is_set_like(a) || !val_is_set_like(b) || val_dict_view(a) == &val_dict_values || val_dict_view(b) == &val_dict_values)
+        return a == b;
+    if (element_count(a) != element_count(b)) return 0;
+    int64_t pa = 0;
+    for (const Value *x; (x = element_next(a, &pa));) {
+        int64_t pb = 0;
+        int found = 0;
+        for (const Value *y; !found && (y = element_next(b, &pb));) found = item_eq(x, y, depth);
+        if (found != 1) return found;
+    }
+    return 1;
+}
+
+/* 1 equal, 0 not, -1 too deep to tell, -2 a student's __eq__ raised (the error is set). */
 static int eq_depth(const Value *a, const Value *b, int depth) {
     if (depth > EQ_MAX_DEPTH) return -1;
+    if ((a->kind == V_OBJECT && a->u.obj.klass) || (b->kind == V_OBJECT && b->u.obj.klass)) {
+        int r = class_eq(a, b);               /* a student's __eq__ (a's first), else identity */
+        if (r != -3) return r;
+        return a == b;
+    }
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
@@ -839,6 +903,7 @@ static int eq_depth(const Value *a, const Value *b, int depth) {
         }
         return val_as_double(a) == val_as_double(b);
     }
+    if (val_dict_view(a) || val_dict_view(b)) return view_eq(a, b, depth);
     if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
         if (a->u.seq.n != b->u.seq.n) return false;
         for (int64_t i = 0; i < a->u.seq.n; i++) {

@@ -2,7 +2,10 @@
 """Small Python programs that attn must run as python3 does, checked against python3 itself: walking a set through
 iter/zip/enumerate/map, ranges as set elements and range equality, string escapes (octal, \\N{name}, \\x, \\u, \\U,
 also in f-strings), and the str predicates over every code point of the planes Unicode assigns (the CJK numerals 一二三 are numeric). Then the
-escapes Python rejects, which attn must refuse too, with a message that says what is wrong.
+escapes Python rejects, which attn must refuse too, with a message that says what is wrong. Also the student's
+classes' __eq__/__hash__ in ==, in, sets, dicts and list methods (and their errors), frozenset, dict views with set
+operators, unbound methods (str.upper('a'), set.add(s, 1)), str.startswith/endswith(x, start, end), ascii(), and
+exception classes (class MyError(ValueError), except matching by class, e.args, raise X from Y).
 Prints 'N passed, N failed'.
 
 usage: python_same.py ATTN_BINARY
@@ -45,6 +48,240 @@ for c in list(range(0xD800)) + list(range(0xE000, 0x32400)) + list(range(0xE0000
             h[k] = (h[k] * 31 + c) % 1000000007
 print(list(zip(names, n, h)))
 print('一二三'.isnumeric(), '百万'.isnumeric(), '零'.isnumeric(), '日'.isnumeric(), '一'.isdigit(), '３'.isdigit())
+""",
+    "a class's __eq__ and __hash__": r"""
+class P:
+    def __init__(self, x):
+        self.x = x
+    def __eq__(self, o):
+        return isinstance(o, P) and self.x == o.x
+    def __hash__(self):
+        return hash(self.x)
+    def __repr__(self):
+        return f'P({self.x})'
+a, b = P(1), P(1)
+print(a == b, a != b, a == 1, 1 == a, a != P(2), [a] == [b], (a, 1) == (b, 1))
+print(a in [b], a in (b,), a in {b: 'v'}, a in {b}, P(3) in [a, b], P(1) not in {P(1)})
+d = {P(1): 'one', P(2): 'two'}
+print(d[P(1)], d.get(P(2)), d.get(P(9), 'none'), len({P(1), P(1), P(2)}), {P(5)} == {P(5)})
+d[P(1)] = 'uno'
+print(d, P(2) in d, d.pop(P(2)), d, d.setdefault(P(7), 0), len(d))
+l = [P(1), P(2), P(1)]
+print(l.index(P(2)), l.count(P(1)), hash(P(4)) == hash(4), hash(P(-1)), hash(True))
+l.remove(P(1))
+print(l, sorted({P(1), P(2)} - {P(2)}, key=lambda p: p.x), {P(1), P(2)} & {P(2), P(3)})
+class Q:
+    def __eq__(self, o):
+        return True
+def attempt(what, f):
+    try:
+        print(what, f())
+    except (TypeError, ValueError, KeyError) as e:
+        print(what, '->', repr(e))
+attempt('hash', lambda: hash(Q()))
+attempt('set literal', lambda: {Q()})
+attempt('dict literal', lambda: {Q(): 1})
+attempt('set()', lambda: set([Q()]))
+attempt('frozenset()', lambda: frozenset([Q()]))
+attempt('dict key', lambda: {}.setdefault(Q(), 1))
+print(Q() in [1], Q() == 5, 5 == Q(), [1].count(Q()), [3, 4].index(Q()))
+class R:
+    pass
+r = R()
+print(r == r, r == R(), r != R(), r in {r}, r in [R()], {r: 1}[r], hash(r) == hash(r), len({R(), R()}))
+class S(P):
+    pass
+print(S(1) == P(1), hash(S(2)) == hash(2), S(1) in {P(1)})
+class T(P):
+    def __eq__(self, o):
+        return False
+try:
+    hash(T(1))
+except TypeError as e:
+    print('T:', e)
+class H:
+    __hash__ = None
+try:
+    {H()}
+except TypeError as e:
+    print('H:', e)
+class Bad:
+    def __eq__(self, o):
+        raise ValueError('no comparing')
+    def __hash__(self):
+        return 1
+attempt('==', lambda: Bad() == 1)
+attempt('in list', lambda: Bad() in [1, 2])
+attempt('index', lambda: [1, 2].index(Bad()))
+attempt('in set', lambda: Bad() in {Bad()})
+attempt('set of two', lambda: {Bad(), Bad()})
+attempt('in dict', lambda: Bad() in {1: 1, Bad(): 2})
+attempt('list ==', lambda: [Bad()] == [Bad()])
+attempt('remove', lambda: [1, 2].remove(Bad()))
+class BadHash:
+    def __hash__(self):
+        raise KeyError('h')
+class StrHash:
+    def __hash__(self):
+        return 'x'
+attempt('set of BadHash', lambda: {BadHash()})
+attempt('hash BadHash', lambda: hash(BadHash()))
+attempt('hash StrHash', lambda: hash(StrHash()))
+attempt('dict get BadHash', lambda: {1: 2}.get(BadHash()))
+class Big:
+    def __hash__(self):
+        return 2 ** 61 + 5
+print(hash(Big()), hash(P(2 ** 61 - 1)), hash(P(-2)))
+""",
+    'frozenset': r"""
+f = frozenset([3, 1, 2, 3])
+print(f, frozenset(), repr(frozenset(range(5))), len(f), 2 in f, type(f).__name__, type(f) is frozenset)
+print(f | {9}, {9} | f, f & {1, 7}, {1, 7} & f, f - {1}, {1, 5} - f, f ^ {1, 8}, {1, 8} ^ f)
+print(f == {1, 2, 3}, {1, 2, 3} == f, f != frozenset([1, 2]), f <= {1, 2, 3, 4}, frozenset([1]) < f, f > {1})
+print(hash(frozenset()), hash(frozenset([1, 2, 3])), hash(f) == hash(frozenset({1, 2, 3})), hash(frozenset([(1, 2), -1])))
+s = {f, frozenset([1, 2, 3]), frozenset()}
+print(len(s), {f: 'x'}[frozenset([2, 3, 1])], frozenset([frozenset([1])]))
+print({1} in {2}, {1} in [{1}], {1} in {frozenset([1])}, set() in {frozenset()}, frozenset([1]) in [{1}])
+t = {frozenset([1]), 5}
+t.discard({1})
+t.remove(5)
+print(t, f.union([7], (8,)), f.intersection([1, 2]), f.difference([1]), f.symmetric_difference([3, 4]), f.copy() is f)
+print(f.issubset(range(5)), f.issuperset([1]), f.isdisjoint([7]), sorted(f), list(frozenset([5, 6])), set(f), frozenset(f) is f)
+g = f
+g |= {10}
+print(g, f, g is f, isinstance(f, frozenset), isinstance(f, set), isinstance({1}, frozenset))
+def attempt(what, fn):
+    try:
+        print(what, fn())
+    except (TypeError, AttributeError, KeyError) as e:
+        print(what, '->', type(e).__name__, e)
+attempt('add', lambda: f.add(1))
+attempt('hash of set', lambda: hash({1}))
+attempt('set in dict', lambda: {1} in {1: 2})
+attempt('list in set', lambda: [1] in {1})
+""",
+    'startswith/endswith with start and end, ascii()': r"""
+s = 'abcabc'
+print(s.startswith('b', 1), s.startswith('b', 2), s.endswith('b', 0, 2), s.endswith('c', None, -3), s.startswith('a', -3))
+print(s.startswith('', 6), s.startswith('', 7), s.endswith('', 7, 9), s.startswith(('x', 'ca'), 2, None), s.endswith('abc', -100))
+print(s.startswith('abc', 3, 5), s.endswith('bc', 3, 100), 'héllo'.startswith('llo', 2), 'héllo'.endswith('é', 0, 2), ''.startswith(''))
+print(s.startswith('c', True + 1), s.endswith('a', 0, -5), s.startswith('a', None, None))
+def attempt(what, fn):
+    try:
+        print(what, fn())
+    except (TypeError, ValueError) as e:
+        print(what, '->', type(e).__name__)
+attempt('start str', lambda: s.startswith('a', '1'))
+attempt('start float', lambda: s.startswith('a', 1.0))
+print(ascii('héllo'), ascii('日本'), ascii('😀'), ascii(['é', 1, 'a']), ascii(1.5), ascii('plain'), ascii({'ü': 'ß'}))
+print(ascii('\x9b'), ascii('tab\t'), ascii("it's"), ascii('\u00a0'), ascii(None))
+""",
+    "the student's exception classes, raise from": r"""
+class MyError(Exception):
+    pass
+class DetailError(ValueError):
+    def __init__(self, msg, code):
+        super().__init__(msg)
+        self.code = code
+class Quiet(MyError):
+    def __str__(self):
+        return 'quiet!'
+class NoSuper(Exception):
+    def __init__(self, a, b):
+        self.total = a + b
+try:
+    raise MyError('x')
+except MyError as e:
+    print('caught', e, repr(e), e.args, type(e).__name__, isinstance(e, Exception), isinstance(e, MyError))
+try:
+    raise MyError
+except Exception as e:
+    print('as Exception:', repr(e), str(e) == '', e.args)
+try:
+    try:
+        raise MyError('not a value error')
+    except ValueError:
+        print('wrong handler')
+except MyError as e:
+    print('outer', e)
+try:
+    raise DetailError('bad size', 7)
+except ValueError as e:
+    print('value error:', e, e.code, e.args, repr(e))
+try:
+    raise Quiet('loud', 2)
+except (KeyError, MyError) as e:
+    print(str(e), repr(e), e.args)
+try:
+    raise NoSuper(1, 2)
+except NoSuper as e:
+    print(e.args, e.total, str(e))
+print(issubclass(DetailError, ValueError), issubclass(DetailError, Exception), issubclass(MyError, ValueError), issubclass(Quiet, MyError))
+print(MyError.__name__, MyError('a', 1), [MyError('z')], str(MyError()))
+def parse(text):
+    try:
+        return int(text)
+    except ValueError as e:
+        raise DetailError('not a number: ' + text, 1) from e
+try:
+    parse('x')
+except DetailError as e:
+    print('cause:', type(e.__cause__).__name__, e.__cause__, e.code)
+try:
+    raise MyError('m') from None
+except MyError as e:
+    print('from None:', e.__cause__)
+def attempt(what, fn):
+    try:
+        fn()
+    except TypeError as e:
+        print(what, '->', e)
+class NotExc:
+    pass
+def raise_it(x):
+    raise x
+attempt('raise instance of plain class', lambda: raise_it(NotExc()))
+attempt('raise plain class', lambda: raise_it(NotExc))
+def catch_plain():
+    try:
+        raise MyError('q')
+    except NotExc:
+        pass
+attempt('except plain class', catch_plain)
+def bad_cause():
+    raise MyError('c') from 5
+attempt('bad cause', bad_cause)
+try:
+    raise MyError('finally check')
+except MyError:
+    print('handled')
+finally:
+    print('finally ran')
+""",
+    'dict views as sets, unbound methods, dict.fromkeys': r"""
+d = {1: 10, 2: 20, 3: 30}
+print(d.keys(), d.values(), d.items(), type(d.keys()).__name__, len(d.keys()), 2 in d.keys(), (1, 10) in d.items())
+print(d.keys() | {4}, d.keys() & {2, 3, 9}, d.keys() - {1}, d.keys() ^ {3, 5}, {0} | d.keys(), {2, 7} & d.keys())
+print(d.items() & {(1, 10), (2, 0)}, d.items() - {(3, 30)}, d.keys() | [8], d.keys() == {1, 2, 3}, d.keys() == {1, 2})
+print({3, 2, 1} == d.keys(), d.keys() == [1, 2, 3], d.keys() != {1}, d.items() == {(1, 10), (2, 20), (3, 30)}, d.values() == d.values())
+print(list(d.keys()), sorted(d.values(), reverse=True), [k for k in d.keys()], list(reversed(list(d.items()))), max(d.keys()))
+print(set.union({1}, {2}), str.upper('abc'), str.join('-', ['x', 'y']), dict.fromkeys([1, 2]), dict.fromkeys('ab', 0))
+s = set()
+set.add(s, 5)
+set.update(s, [6, 7])
+print(s, frozenset.union(frozenset([1]), [2]), set.intersection({1, 2}, {2}), dict.get({1: 2}, 1), list.index([4, 5], 5), d.fromkeys([9]))
+def attempt(what, fn):
+    try:
+        print(what, fn())
+    except (TypeError, AttributeError) as e:
+        print(what, '->', type(e).__name__, str(e).split(' (')[0])
+attempt('index a view', lambda: d.keys()[0])
+attempt('append to a view', lambda: d.keys().append(1))
+attempt('values or', lambda: d.values() | {1})
+attempt('str.upper(5)', lambda: str.upper(5))
+attempt('set.add(frozenset)', lambda: set.add(frozenset(), 1))
+attempt('fromkeys of int', lambda: dict.fromkeys(5))
+attempt('keys or int', lambda: d.keys() | 5)
 """,
 }
 
