@@ -16,6 +16,8 @@ bool builtins_is_module(const char *name);               /* a module name usable
 Value *builtins_import(const char *path);
 /* module.name for a module value; new reference or NULL. */
 Value *builtins_module_attr(const char *module, const char *name);
+/* Calls add(ctx, name) for every name builtins_module_attr resolves in the module, once each: dir(module). */
+void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
 /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */
 bool builtins_is_bare(const Builtin *b);
 void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */

@@ -33,10 +33,13 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
     free(all);
 }
 
+/* Every table of functions, in the order that decides which one a bare name means. */
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_torch_only};
+#define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
+
 void builtins_init(void) {
     if (all_fns) return;
-    const Builtin *fns[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table};
-    collect(fns, (int)(sizeof fns / sizeof *fns), &all_fns, &n_fns);
+    collect(fn_tables, N_FN_TABLES - 1, &all_fns, &n_fns);       /* bi_torch_only: never bare */
     const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
     collect(methods, 2, &all_methods, &n_methods);
 }
@@ -66,8 +69,7 @@ const Builtin *const *builtins_all(int *n) { builtins_init(); *n = n_fns; return
 const Builtin *const *builtins_all_methods(int *n) { builtins_init(); *n = n_methods; return all_methods; }
 
 /* The modules attn has built in: the names a student types (import torch.nn.functional as F) and the module each
- * is (its name as Python prints it). Every module reaches the one table of builtins; a few names depend on the
- * module (nn.Module and d2l.Module). The bare names (torch, nn, F, d2l, math) are there without an import. */
+ * is (its name as Python prints it). The bare names (torch, nn, F, d2l, math) are there without an import. */
 static const struct { const char *path, *module; bool bare; } modules[] = {
     {"torch", "torch", true}, {"nn", "torch.nn", true}, {"torch.nn", "torch.nn", false},
     {"F", "torch.nn.functional", true}, {"torch.nn.functional", "torch.nn.functional", false},
@@ -103,6 +105,139 @@ void builtins_home(const Builtin *b, char *out, size_t n) {
     snprintf(out, n, "%.*s", (int)k, b->signature);
 }
 
+static int by_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static bool listed(const char *const *names, const char *name) {
+    size_t n = 0;
+    while (names[n]) n++;
+    return bsearch(&name, names, n, sizeof *names, by_str) != NULL;
+}
+
+/* The function `name` whose signature puts it in `home` ("torch" for torch.max(X), "" for print and complexity),
+ * from any table: torch.max is torch's even where the bare max is Python's. */
+static const Builtin *homed(const char *home, const char *name) {
+    char h[64];
+    for (int t = 0; t < N_FN_TABLES; t++)
+        for (const Builtin *b = fn_tables[t]; b->name; b++) {
+            if (strcmp(b->name, name)) continue;
+            builtins_home(b, h, sizeof h);
+            if (!strcmp(h, home)) return b;
+        }
+    return NULL;
+}
+
+/* attn's own bare tools (complexity, rope, savefig, timeit ...): bare functions that are not Python's builtins.
+ * They also live in the module attn (attn.complexity), as attn.show_config does. */
+static const Builtin *attn_tool(const char *name) {
+    const Builtin *b = homed("", name);
+    return b && b->name[0] != '_' && !listed(python_names_builtins, name) && b->signature[0] != '@' ? b : NULL;
+}
+
+/* The functions of Python's math that attn's own (torch's elementwise functions, which give a Python float for a
+ * Python number) compute as math does: math.sqrt(2) == 1.4142135623730951. math.pow, math.isclose, math.prod ...
+ * differ (an int, a tensor) and are left out. Sorted. */
+static const char *const math_functions[] = {"acos", "asin", "atan", "ceil", "cos", "exp", "floor", "log", "log10",
+    "log2", "sin", "sqrt", "tan", "tanh", NULL};
+
+/* d2l.torch's aliases (d2l/torch.py, "Alias defined in config.ini"): d2l.NAME is torch.TORCH, or, with method set,
+ * the method x.TORCH(...) called as d2l.NAME(x, ...). */
+static const struct { const char *name, *torch; bool method; } d2l_aliases[] = {
+    {"ones_like", "ones_like", false}, {"ones", "ones", false}, {"zeros_like", "zeros_like", false},
+    {"zeros", "zeros", false}, {"tensor", "tensor", false}, {"arange", "arange", false}, {"meshgrid", "meshgrid", false},
+    {"sin", "sin", false}, {"sinh", "sinh", false}, {"cos", "cos", false}, {"cosh", "cosh", false},
+    {"tanh", "tanh", false}, {"linspace", "linspace", false}, {"exp", "exp", false}, {"log", "log", false},
+    {"normal", "normal", false}, {"rand", "rand", false}, {"randn", "randn", false}, {"matmul", "matmul", false},
+    {"concat", "cat", false}, {"stack", "stack", false}, {"abs", "abs", false}, {"eye", "eye", false},
+    {"sigmoid", "sigmoid", false}, {"batch_matmul", "bmm", false},
+    {"numpy", "numpy", true}, {"size", "numel", true}, {"reshape", "reshape", true}, {"to", "to", true},
+    {"reduce_sum", "sum", true}, {"argmax", "argmax", true}, {"astype", "type", true}, {"transpose", "t", true},
+    {"reduce_mean", "mean", true}, {"expand_dims", "unsqueeze", true}, {"swapaxes", "swapaxes", true},
+    {"repeat", "repeat", true}};
+
+/* The modules a module holds as attributes: torch.nn, nn.functional, and what d2l.torch imports. */
+static const struct { const char *module, *name, *is; } submodules[] = {
+    {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"},
+    {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
+    {"d2l", "math", "math"}, {"d2l", "random", "random"}};
+
+static Value *dtype_or_constant(const char *name) {
+    Value *v = builtins_constant(name);
+    if (v && v->kind == V_MODULE) { val_decref(v); v = NULL; }
+    return v;
+}
+
+static Value *cached_class(const char *module, const char *name);
+static const char *missing_dtype(const char *name);
+
+/* module.name, as the real module has it (PyTorch 1.13, d2l.torch, Python's math): the names whose home is the module
+ * (their signature says torch.zeros, nn.Linear, F.gelu, d2l.plot, attn.show_config), the module's submodules,
+ * constants and classes, and a few names the real module shares with another (F.softmax is torch.softmax, d2l.zeros
+ * is torch.zeros, math.sqrt is attn's sqrt). NULL where the real module has no such name or attn lacks it. */
+Value *builtins_module_attr(const char *module, const char *name) {
+    Value *v = nn_module_attr(module, name);
+    if (v) return v;
+    for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
+        if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(submodules[i].is);
+    const Builtin *b = NULL;
+    if (!strcmp(module, "torch")) {
+        if ((v = dtype_or_constant(name))) return v;
+        if (!strcmp(name, "Tensor") || !strcmp(name, "Size")) return cached_class("torch", name);
+        b = homed("torch", name);
+        if (!b && listed(torch_names_torch, name) && !missing_dtype(name)) {        /* torch.max, torch.abs: Python's bare ones hand tensors on */
+            b = homed("", name);
+            if (b && attn_tool(name)) b = NULL;
+        }
+    } else if (!strcmp(module, "torch.nn")) {
+        b = homed("nn", name);
+    } else if (!strcmp(module, "torch.nn.functional")) {
+        b = homed("F", name);
+        if (!b && listed(torch_names_functional, name)) b = homed("torch", name);
+    } else if (!strcmp(module, "d2l")) {
+        b = homed("d2l", name);
+        for (size_t i = 0; !b && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
+            if (!strcmp(d2l_aliases[i].name, name)) {
+                if (d2l_aliases[i].method) b = builtins_find_method(d2l_aliases[i].torch);
+                else return builtins_module_attr("torch", d2l_aliases[i].torch);
+            }
+        if (!b && (!strcmp(name, "float32") || !strcmp(name, "int64"))) return dtype_or_constant(name);
+    } else if (!strcmp(module, "math")) {
+        if (!strcmp(name, "tau")) return val_float(6.28318530717958647692);
+        if (!strcmp(name, "pi") || !strcmp(name, "e") || !strcmp(name, "inf") || !strcmp(name, "nan")) return dtype_or_constant(name);
+        if (listed(math_functions, name)) b = builtins_find(name);
+    } else if (!strcmp(module, "attn")) {
+        b = homed("attn", name);
+        if (!b) b = attn_tool(name);
+    }
+    return b ? val_builtin(b) : NULL;
+}
+
+/* Every name builtins_module_attr resolves for the module, each offered once (dir(torch), Tab after "torch."). */
+void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx) {
+    static const char *const extra[] = {"float32", "float", "float64", "double", "int64", "long", "bool", "pi", "e",
+        "inf", "nan", "tau", "Tensor", "Size", "Module", NULL};
+    int n = 0, cap = 0;
+    while (extra[cap]) cap++;
+    for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) cap++;
+    const char **names = xcalloc((size_t)cap, sizeof *names);
+    for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) names[n++] = b->name;
+    for (int i = 0; extra[i]; i++) names[n++] = extra[i];
+    qsort(names, (size_t)n, sizeof *names, by_str);
+    for (int i = 0; i < n; i++) {
+        if (i && !strcmp(names[i], names[i - 1])) continue;
+        Value *v = builtins_module_attr(module, names[i]);
+        if (v) add(ctx, names[i]);
+        val_decref(v);
+    }
+    for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
+        if (!strcmp(submodules[i].module, module)) add(ctx, submodules[i].name);
+    for (size_t i = 0; !strcmp(module, "d2l") && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++) {
+        Value *v = builtins_module_attr(module, d2l_aliases[i].name);
+        if (v && !homed("", d2l_aliases[i].name) && !homed("torch", d2l_aliases[i].name)) add(ctx, d2l_aliases[i].name);
+        val_decref(v);
+    }
+    free(names);
+}
+
 Value *builtins_constant(const char *name) {
     static const struct { const char *name; DType dt; } dtypes[] = {
         {"float32", DT_F32}, {"float", DT_F32}, {"float64", DT_F64}, {"double", DT_F64}, {"int64", DT_I64},
@@ -114,28 +249,6 @@ Value *builtins_constant(const char *name) {
     if (!strcmp(name, "inf")) return val_float(INFINITY);
     if (!strcmp(name, "nan")) return val_float(NAN);
     return module_named(name, true);
-}
-
-/* module.name: a name that depends on the module, a submodule (torch.nn, nn.functional), a constant or a function. */
-static Value *cached_class(const char *module, const char *name);
-
-Value *builtins_module_attr(const char *module, const char *name) {
-    Value *v = nn_module_attr(module, name);
-    if (v) return v;
-    char path[128];
-    snprintf(path, sizeof path, "%s.%s", module, name);
-    if ((v = module_named(path, false))) return v;
-    if (!strcmp(module, "torch.nn") && !strcmp(name, "functional")) return val_module("torch.nn.functional");
-    v = builtins_constant(name);
-    if (v && v->kind == V_MODULE) { val_decref(v); v = NULL; }
-    if (v) return v;
-    if (!strcmp(module, "torch")) {
-        for (const Builtin *t = bi_torch_only; t->name; t++) if (!strcmp(t->name, name)) return val_builtin(t);
-        /* torch.Tensor and torch.Size: the classes type() gives */
-        if (!strcmp(name, "Tensor") || !strcmp(name, "Size")) return cached_class("torch", name);
-    }
-    const Builtin *b = builtins_find(name);
-    return b ? val_builtin(b) : NULL;
 }
 
 /* Names from torch a student may reach for that attn does not have, each with what to do instead. */
@@ -155,19 +268,28 @@ static const struct { const char *name, *why; } missing[] = {
     {"cdouble", "complex tensors are not in attn: tensors are float32, float64, int64 or bool"},
     {NULL, NULL}};
 
-static int by_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
-
-static bool listed(const char *const *names, const char *name) {
-    size_t n = 0;
-    while (names[n]) n++;
-    return bsearch(&name, names, n, sizeof *names, by_str) != NULL;
+/* torch.int32 and the other dtypes attn refuses: what to do instead, or NULL. */
+static const char *missing_dtype(const char *name) {
+    for (int i = 0; missing[i].name; i++)
+        if (!strcmp(missing[i].name, name)) return missing[i].why;
+    return NULL;
 }
 
 const char *builtins_missing(const char *module, const char *name) {
     static char msg[256];
-    if (!strcmp(module, "torch"))
-        for (int i = 0; missing[i].name; i++)
-            if (!strcmp(missing[i].name, name)) return missing[i].why;
+    bool d2l = !strcmp(module, "d2l");
+    if (d2l && !strcmp(name, "int32")) module = "torch";             /* d2l.int32 = torch.int32 */
+    if (!strcmp(module, "torch") && missing_dtype(name)) return missing_dtype(name);
+    if (!strcmp(module, "random") && listed(python_names_random, name)) {
+        snprintf(msg, sizeof msg, "random.%s is Python's and not in attn: torch.manual_seed(0) seeds attn's random "
+                 "numbers, torch.rand, torch.randn and torch.randint draw them", name);
+        return msg;
+    }
+    if (!strcmp(module, "math") && listed(python_names_math, name)) {
+        if (homed("torch", name)) snprintf(msg, sizeof msg, "math.%s is not in attn: torch.%s works on tensors", name, name);
+        else snprintf(msg, sizeof msg, "math.%s is not in attn: type help to see what is", name);
+        return msg;
+    }
     const char *const *names = !strcmp(module, "torch") ? torch_names_torch
                              : !strcmp(module, "Tensor") ? torch_names_tensor
                              : !strcmp(module, "torch.nn.functional") ? torch_names_functional

@@ -904,7 +904,10 @@ static int exec_import(Interp *I, Node *n) {
             val_decref(m);
             return -1;
         }
-        Value *v = builtins_module_attr(m->u.module, it->str);
+        char sub[256];          /* from d2l import torch: the submodule d2l.torch first, as Python imports it */
+        snprintf(sub, sizeof sub, "%s.%s", n->kids[0]->str, it->str);
+        Value *v = builtins_import(sub);
+        if (!v) v = builtins_module_attr(m->u.module, it->str);
         if (!v) {
             rt_error(I, "cannot import name '%s' from '%s' (attn does not have it)", it->str, m->u.module);
             at(I, it);

@@ -698,14 +698,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         for (int i = 0; tensor_method_aliases[i]; i++) add(ctx, tensor_method_aliases[i]);
         break;
     }
-    case V_MODULE: {
-        const Builtin *const *all = builtins_all(&n);
-        for (int i = 0; i < n; i++) if (all[i]->name[0] != '_') add(ctx, all[i]->name);
-        static const char *const consts[] = {"float32", "float64", "double", "int64", "long", "bool", "pi", NULL};
-        for (int i = 0; consts[i]; i++) add(ctx, consts[i]);
-        if (!strcmp(obj->u.module, "torch.nn") || !strcmp(obj->u.module, "d2l")) add(ctx, "Module");
-        break;
-    }
+    case V_MODULE: builtins_module_names(obj->u.module, add, ctx); break;
     case V_OBJECT:
         if (ops_is_iterator(obj)) break;
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);

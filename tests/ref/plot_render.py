@@ -371,7 +371,7 @@ with tempfile.TemporaryDirectory() as d:
     # the rotation figure: three legend entries in two rows above the axes and the y label under them (the second
     # key row was drawn over the y label: "0..19s(0o3162 i)")
     for cols in (60, 80, 100):
-        out = run_pty("d2l.rotation(3, 2, plot=True)", d, cols=cols, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
+        out = run_pty("rotation(3, 2, plot=True)", d, cols=cols, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
         text = "\n".join(Screen(cols).feed(out).lines())
         want = ["unit circle", "(p[i,4], p[i,5]) for i = 0..19", "R: pair i \u2192 pair i+3", "p[i, 5] = cos(0.3162 i)",
                 "p[i, 4] = sin(0.3162 i)", "R turns each pair by \u03b4\u03c9 = 0.9487 rad"]
