@@ -488,6 +488,13 @@ static Value *bi_meshgrid(Interp *I, Args *a) {
     int64_t grid[TEN_MAX_DIMS];
     memcpy(grid, shape, sizeof grid);
     if (xy && n >= 2) { grid[0] = shape[1]; grid[1] = shape[0]; }
+    /* the grid's views hold no data of their own, but what reads them (print, +, clone) works on that many
+     * elements: the per-tensor limit applies, as to expand (the product saturates: 8 inputs of 10**5 overflow) */
+    int64_t cells = 1;
+    for (int64_t i = 0; i < n && cells; i++)
+        cells = grid[i] && cells > TEN_MAX_NUMEL / grid[i] ? TEN_MAX_NUMEL + 1 : cells * grid[i];
+    if (cells > TEN_MAX_NUMEL)
+        return rt_error(I, "meshgrid: a grid of more than %lld elements is too large for attn", (long long)TEN_MAX_NUMEL);
     Tensor *outs[TEN_MAX_DIMS];
     for (int64_t i = 0; i < n; i++) {
         const Tensor *t = items[i]->u.t;

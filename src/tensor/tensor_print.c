@@ -36,19 +36,14 @@ static void shown_values(const Tensor *t, bool summarize, int e, double *out, in
     }
 }
 
+/* One value as PyTorch's _Formatter.format writes it (Python's format of the double): a negative zero, or a small
+ * negative rounded to zero, keeps its sign ("-0.", "-0.0000"), as in PyTorch. */
 static void fmt_float_raw(char *buf, size_t n, double v, const Formatter *f) {
-    if (v == 0) v = 0;    /* -0.0 -> 0.0 */
     if (isnan(v)) { snprintf(buf, n, "nan"); return; }
     if (isinf(v)) { snprintf(buf, n, v > 0 ? "inf" : "-inf"); return; }
     if (f->sci_mode) snprintf(buf, n, "%.*e", f->precision, v);
     else if (f->int_mode) snprintf(buf, n, "%.0f.", v);
     else snprintf(buf, n, "%.*f", f->precision, v);
-    /* "-0.0000" (a tiny negative rounded away) prints as "0.0000" */
-    if (buf[0] == '-') {
-        bool zero = true;
-        for (const char *p = buf + 1; *p && *p != 'e'; p++) if (*p >= '1' && *p <= '9') zero = false;
-        if (zero && !strchr(buf, 'e')) memmove(buf, buf + 1, strlen(buf));
-    }
 }
 
 static void fmt_value(char *buf, size_t n, double v, const Tensor *t, const Formatter *f) {
@@ -64,7 +59,11 @@ static void make_formatter(const Tensor *t, bool summarize, const PrintOptions *
     f->sci_mode = false;
     f->max_width = 1;
     f->precision = po->precision;
-    int64_t cap = t->numel, n = 0;
+    /* room for the values shown: a summarized dimension shows 2 * edgeitems of them (a 268M-element view of a few
+     * numbers needs a few hundred doubles here, not 2 GiB) */
+    int64_t cap = 1, n = 0;
+    for (int d = 0; d < t->ndim; d++)
+        cap *= summarize && t->shape[d] > 2 * (int64_t)po->edgeitems ? 2 * (int64_t)po->edgeitems : t->shape[d];
     double *vals = xmalloc(sizeof(double) * (size_t)(cap ? cap : 1));
     shown_values(t, summarize, po->edgeitems, vals, &n, 0, 0);
     char buf[64];

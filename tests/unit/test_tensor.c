@@ -264,7 +264,7 @@ static void test_printer(void **state) {
     float d[] = {-0.0f, 2.0f};
     t = vec_f(2, d);
     s = repr(t);
-    assert_string_equal(s, "tensor([0., 2.])");    /* never a negative zero */
+    assert_string_equal(s, "tensor([-0., 2.])");   /* the sign of zero, as PyTorch prints it */
     free(s); ten_free(t);
     t = ten_arange(0, 1001, 1, DT_I64);
     s = repr(t);
