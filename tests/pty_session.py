@@ -2,7 +2,7 @@
 """attn at a real terminal (a pty): prompts, continuation lines, Ctrl-C during a long loop and at an idle prompt,
 Ctrl-D, history kept across sessions, tab completion of names and methods. 'N passed, N failed'.
 usage: pty_session.py ATTN_BINARY"""
-import os, pty, select, sys, tempfile, termios, time
+import ctypes, fcntl, os, pty, select, signal, struct, sys, tempfile, termios, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
 import refcheck  # noqa: E402
@@ -56,14 +56,23 @@ class Term:
                 self.buf += data
         return self.buf.decode(errors="replace")
 
-    def prompt(self):
-        """Waits until the output ends at a fresh prompt and libedit reads the terminal in raw mode. libedit writes
-        the prompt before it leaves cooked mode: a Ctrl-D that reaches the cooked terminal in between is turned by
-        the tty into an end of file no one reads, and is lost (attn then waits for input for ever)."""
+    def prompt(self, at="attn>"):
+        """Waits until the output ends at a fresh prompt (AT) and libedit reads the terminal in raw mode."""
         end = time.time() + DEADLINE
-        while time.time() < end and not (self.buf[min(self.mark, len(self.buf)):].rstrip(b" ").endswith(b"attn>")
+        while time.time() < end and not (self.buf[min(self.mark, len(self.buf)):].rstrip(b" ").endswith(at.encode())
                                          and not termios.tcgetattr(self.fd)[3] & termios.ICANON):
             self.read(timeout=0.05)
+
+    def drain(self):
+        """Takes what attn wrote so far, without waiting."""
+        while select.select([self.fd], [], [], 0)[0]:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.buf += data
 
     def clear(self):
         """Forgets the output so far: what comes next is read afresh."""
@@ -368,7 +377,95 @@ with tempfile.TemporaryDirectory() as state:
     code = t.wait()
     out = t.read(timeout=0.2)
     check("a line and a Ctrl-D typed while a statement runs: the line runs, then attn leaves",
-          code == 0 and "4499998500007" in out, out)
+          code == 0 and str(sum(range(3000000)) + 7) in out, out)
+
+# The same keys at every moment, made exact by stopping attn (ptrace, as strace does) at each system call from the
+# Enter that ends the block to the next prompt: the keys "print(s + 7)", Enter, Ctrl-D are typed while attn stands
+# still there, and attn goes on only once the terminal holds them. Wherever they land (raw, canonical, in the steps
+# between), the line runs after the block and the Ctrl-D leaves. (Before, keys landing after attn took the lines typed
+# ahead and before it made the terminal raw kept their Ctrl-D as an end of file that became a NUL byte: attn waited.)
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+libc.ptrace.restype = ctypes.c_long
+PTRACE_ATTACH, PTRACE_DETACH, PTRACE_SYSCALL, PTRACE_SETOPTIONS, PTRACE_O_TRACESYSGOOD = 16, 17, 24, 0x4200, 1
+PTRACE_GET_SYSCALL_INFO, SYS_POLL, SYS_RESTART = 0x420e, 7, 219           # x86_64's numbers (as the block below)
+
+
+def syscall_entry(pid):
+    """At a system call stop: (number, first three arguments) at an entry, None at an exit."""
+    info = ctypes.create_string_buffer(88)
+    libc.ptrace(PTRACE_GET_SYSCALL_INFO, pid, ctypes.c_void_p(88), info)
+    if info.raw[0] != 1:
+        return None
+    return struct.unpack_from("<4Q", info.raw, 24)
+
+
+def keys_at_stop(k):
+    """Types the block, stops attn at its K-th system call stop (entry or exit) after the Enter that ends the block,
+    types the keys there and lets attn go. Returns (exit status, output, whether the next prompt was already out)."""
+    with tempfile.TemporaryDirectory() as state:
+        t = Term(state)
+        t.prompt()
+        for line in ["s = 0", "for i in range(3000):", "    s += i"]:
+            t.send(line + "\r")
+            t.read("...> " if line != "s = 0" else "attn> ")
+        t.prompt("...>")
+        if libc.ptrace(PTRACE_ATTACH, t.pid, None, None) != 0:
+            os.kill(t.pid, 9)
+            os.waitpid(t.pid, 0)
+            return None, f"ptrace refused: errno {ctypes.get_errno()}", True
+        os.waitpid(t.pid, 0)                                   # the stop of the attach
+        libc.ptrace(PTRACE_SETOPTIONS, t.pid, None, ctypes.c_void_p(PTRACE_O_TRACESYSGOOD))
+        start, stops, signal_in, drawn, waiting = len(t.buf), 0, 0, False, False
+        while True:
+            libc.ptrace(PTRACE_SYSCALL, t.pid, None, ctypes.c_void_p(signal_in))
+            _, status = os.waitpid(t.pid, 0)
+            if not os.WIFSTOPPED(status):
+                t.read(timeout=DEADLINE)
+                return os.waitstatus_to_exitcode(status), t.buf.decode(errors="replace"), True
+            sig = os.WSTOPSIG(status)
+            signal_in = 0 if sig in (signal.SIGTRAP | 0x80, signal.SIGSTOP) else sig
+            if sig != signal.SIGTRAP | 0x80:
+                continue
+            if not waiting:
+                # the Enter that ends the block is typed once attn waits for a key (its poll of the terminal)
+                call = syscall_entry(t.pid)
+                if call and (call[0] == SYS_RESTART or call[0] == SYS_POLL and call[3] == 100):
+                    waiting = True
+                    t.send("\r")
+                continue
+            if stops == k:
+                t.drain()
+                drawn = b"attn> " in t.buf[start:]
+                slave = os.open(f"/proc/{t.pid}/fd/0", os.O_RDWR | os.O_NOCTTY)
+                t.send("print(s + 7)\r\x04")
+                end = time.time() + DEADLINE
+                while time.time() < end and struct.unpack("i", fcntl.ioctl(slave, termios.FIONREAD, b"\0" * 4))[0] < 13:
+                    time.sleep(0.005)
+                time.sleep(0.05)                               # the Ctrl-D, received with the line
+                os.close(slave)
+                libc.ptrace(PTRACE_DETACH, t.pid, None, None)
+                code = t.wait()
+                t.read(timeout=DEADLINE if code is not None else 0)     # to the end of attn's output
+                return code, t.buf.decode(errors="replace"), drawn
+            stops += 1
+
+
+want = str(sum(range(3000)) + 7)
+walked, late = 0, 0
+for k in range(400):
+    code, out, drawn = keys_at_stop(k)
+    walked += 1
+    ok = code == 0 and out.count(want) == 1 and "rror" not in out
+    if not ok:
+        check(f"keys typed at system call stop {k} after the block's Enter: the line runs, then attn leaves", False,
+              f"exit {code}: {out}")
+        break
+    late = late + 1 if drawn else 0
+    if late >= 3:                                              # three stops past the next prompt's drawing: done
+        break
+check(f"keys typed at every system call stop from the block's Enter to the next prompt ({walked} stops): none lost",
+      ok and late >= 3, f"walked {walked}, exit {code}: {out}")
 
 # Ctrl-D pressed as the prompt appears, before libedit reads the terminal: attn leaves. The moment is made exact with
 # flow control: Ctrl-S stops attn's output, so attn waits inside its write of the prompt (seen in /proc as the write

@@ -150,8 +150,8 @@ static void utf8_input(void) {
 static unsigned char ahead[64];
 static int nahead;
 
-/* Whole lines (and an end of file) typed while a statement ran, taken from the terminal in cooked mode before
- * libedit makes it raw (typed_ahead). */
+/* Whole lines (and an end of file) typed while a statement ran, taken from the terminal in canonical mode before
+ * libedit reads it raw (typed_ahead). */
 static unsigned char early[4096];
 static size_t nearly, early_pos;
 static bool early_eof;
@@ -258,12 +258,11 @@ void lineedit_init(void) {
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* Takes what was typed at the terminal while a statement ran, while the terminal is still in cooked mode: whole
- * lines go to libedit first, in order, and a Ctrl-D then is kept as an end of file after them. (libedit alone would
- * get that Ctrl-D, once it makes the terminal raw, as a NUL byte: lost, and attn would not leave.) */
+/* Takes what was typed at the terminal while a statement ran, with the terminal in canonical mode: whole lines go to
+ * libedit first, in order, and an end of file (a Ctrl-D the terminal took as one) is kept after them. */
 static void typed_ahead(int fd) {
-    struct termios t;
-    if (early_pos < nearly || early_eof || tcgetattr(fd, &t) != 0 || !(t.c_lflag & ICANON)) return;
+    if (early_pos < nearly || early_eof) return;
+    nearly = early_pos = 0;
     while (nearly < sizeof early) {
         struct pollfd pfd = {fd, POLLIN, 0};
         if (poll(&pfd, 1, 0) != 1 || !(pfd.revents & POLLIN)) return;    /* no whole line, no end of file */
@@ -274,19 +273,31 @@ static void typed_ahead(int fd) {
     }
 }
 
-/* Takes the terminal out of canonical mode (and echo) before the prompt is drawn; true when it did, with the modes
- * it found in *saved. libedit writes its prompt first and leaves canonical mode after: a Ctrl-D pressed in between,
- * as the prompt appears, was taken by the terminal as an end of file and reached libedit, once raw, as a NUL byte:
- * lost, and attn did not leave. Now the key arrives as the byte 4 that libedit reads as Ctrl-D. (Keys typed before
- * this, while a statement ran, are typed_ahead's.) libedit believes only a canonical mode to be the one to restore,
- * so it still restores the modes of *saved after the line. */
+/* Takes the terminal out of canonical mode (and echo) before the prompt is drawn, so that a key pressed at any moment
+ * is read once, in order; true when it did, with the modes it found in *saved. A canonical terminal keeps a Ctrl-D
+ * as an end-of-file mark that only a canonical read() sees. After each line the mode changes three times (libedit's
+ * cooked mode, then the raw mode readline() found on entry, then *saved, put back by lineedit_read): a Ctrl-D typed
+ * just after Enter became a NUL byte, read and dropped with the line typed before it, and attn did not leave. So
+ * Ctrl-D stays an ordinary key (the byte 4, libedit's end of file) from step 1 until *saved is back:
+ *   1. still canonical: VEOF disabled, and no echo (libedit echoes what it reads);
+ *   2. the lines and any end of file typed before step 1, while a statement ran, are taken (typed_ahead);
+ *   3. raw, VEOF still disabled: libedit derives the cooked mode it sets after the line from this one.
+ * libedit draws its prompt before it makes the terminal raw itself: a Ctrl-D pressed then is the byte 4 too.
+ * A terminal that does not echo (libedit does not edit there) only has step 2. */
 static bool keys_raw_before_prompt(int fd, struct termios *saved) {
-    if (tcgetattr(fd, saved) != 0 || !(saved->c_lflag & ICANON) || !(saved->c_lflag & ECHO)) return false;
+    if (tcgetattr(fd, saved) != 0 || !(saved->c_lflag & ICANON)) return false;
     struct termios t = *saved;
-    t.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ECHONL);
+    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+    t.c_cc[VEOF] = _POSIX_VDISABLE;
+    bool quiet = (saved->c_lflag & ECHO) && tcsetattr(fd, TCSANOW, &t) == 0;
+    typed_ahead(fd);
+    if (!quiet) return false;
+    t.c_lflag &= ~(tcflag_t)ICANON;
     t.c_cc[VMIN] = 1;
     t.c_cc[VTIME] = 0;
-    return tcsetattr(fd, TCSANOW, &t) == 0;
+    if (tcsetattr(fd, TCSANOW, &t) == 0) return true;
+    tcsetattr(fd, TCSANOW, saved);
+    return false;
 }
 
 bool lineedit_input_pending(void) {
@@ -298,14 +309,13 @@ bool lineedit_input_pending(void) {
 char *lineedit_read(const char *prompt, bool *interrupted) {
     static bool told;
     *interrupted = false;
-    typed_ahead(fileno(stdin));
     /* A Ctrl-C pressed since the last line was read (while attn parsed it, or after a statement finished) counts as
      * pressed at this prompt: it is never lost. One that stopped a statement was taken by session_run. */
     if (!ten_interrupted) {
         struct termios saved;
         bool raw = keys_raw_before_prompt(fileno(stdin), &saved);
         char *l = readline(prompt);
-        struct termios now;      /* libedit restored the canonical mode; if it did not edit, the modes are put back */
+        struct termios now;      /* readline() ends by restoring the raw mode it found: the user's modes come back */
         if (raw && tcgetattr(fileno(stdin), &now) == 0 && !(now.c_lflag & ICANON)) tcsetattr(fileno(stdin), TCSANOW, &saved);
         if (!ten_interrupted) return l;               /* a line, or Ctrl-D */
         free(l);                                      /* what was typed before Ctrl-C */
