@@ -221,6 +221,8 @@ int64_t val_range_at(const Value *r, uint64_t i);
  * (val_print_options, defined by the session module: torch.set_printoptions changes them). */
 const PrintOptions *val_print_options(void);
 void val_repr(StrBuf *out, const Value *v);
+/* ascii(v): repr(v) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
+void val_ascii(StrBuf *out, const Value *v);
 void val_str_of(StrBuf *out, const Value *v);
 /* PyTorch's module repr of v with extra (the text of extra_repr, may be NULL) and v's submodules as children;
  * depth is the nesting of the value being printed (deep or circular values stop at a limit). */

@@ -7,7 +7,9 @@
 #include "pyset.h"
 #include "pyexc.h"
 #include "textwidth.h"
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <unictype.h>
 #include <math.h>
 #include <stdio.h>
@@ -131,21 +133,9 @@ static Value *bi_repr(Interp *I, Args *a) {
 /* ascii(x): repr(x) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
 static Value *bi_ascii(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "ascii() takes exactly one argument (%d given)", a->npos) : NULL;
-    StrBuf r, b;
-    sb_init(&r);
+    StrBuf b;
     sb_init(&b);
-    val_repr(&r, a->pos[0]);
-    for (size_t i = 0; i < r.len;) {
-        uint32_t c;
-        size_t k = tw_decode(r.s + i, r.len - i, &c);
-        if (k == 0) k = 1;
-        if (c < 0x80) sb_putc(&b, (char)c);
-        else if (c < 0x100) sb_printf(&b, "\\x%02x", (unsigned)c);
-        else if (c < 0x10000) sb_printf(&b, "\\u%04x", (unsigned)c);
-        else sb_printf(&b, "\\U%08x", (unsigned)c);
-        i += k;
-    }
-    sb_free(&r);
+    val_ascii(&b, a->pos[0]);
     return val_str_take(sb_take(&b));
 }
 
@@ -587,32 +577,128 @@ static Value *str_join(Interp *I, Args *a) {
     return val_str_take(sb_take(&b));
 }
 
-/* "{} and {:.2f}".format(a, b) */
+/* str.format's numbering: which fields have been seen, automatic ({}) or manual ({0}); Python refuses a mix. */
+typedef struct FormatState {
+    int next;                           /* the next automatic field's index */
+    int mode;                           /* 0 none yet, 1 automatic, 2 manual */
+} FormatState;
+
+/* The value of a replacement field's name [f, e): an argument by position ("", "0") or keyword ("name"), then any
+ * ".attr" and "[index]" (digits: an int, else a str key), as Python's str.format finds it. A new reference, or NULL
+ * with the error set. */
+static Value *format_field(Interp *I, Args *a, const char *f, const char *e, FormatState *st) {
+    const char *n = f;
+    while (n < e && *n != '.' && *n != '[') n++;
+    Value *v = NULL;
+    bool digits = n > f;
+    for (const char *c = f; c < n; c++) digits = digits && isdigit((unsigned char)*c);
+    if (n == f || digits) {
+        int mode = n == f ? 1 : 2;
+        if (st->mode && st->mode != mode)
+            return rt_raise(I, "ValueError", mode == 1 ? "cannot switch from manual field specification to automatic field numbering"
+                                                      : "cannot switch from automatic field numbering to manual field specification");
+        st->mode = mode;
+        long k = n == f ? st->next++ : (n - f > 9 ? -1 : strtol(f, NULL, 10));
+        if (k < 0 || k + 1 >= a->npos)
+            return rt_raise(I, "IndexError", "Replacement index %ld out of range for positional args tuple", k < 0 ? (long)INT_MAX : k);
+        v = val_incref(a->pos[k + 1]);
+    } else {
+        char name[128];
+        if ((size_t)(n - f) >= sizeof name) return rt_raise(I, "KeyError", "format field name too long");
+        memcpy(name, f, (size_t)(n - f));
+        name[n - f] = 0;
+        Value *kv = arg(a, -1, name);
+        if (!kv) return rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
+        v = val_incref(kv);
+    }
+    while (n < e) {
+        const char *p = n + 1, *q = p;
+        Value *next;
+        if (*n == '.') {
+            while (q < e && *q != '.' && *q != '[') q++;
+            if (q == p) { val_decref(v); return rt_raise(I, "ValueError", "Empty attribute in format string"); }
+            char *attr = xstrndup(p, (size_t)(q - p));
+            next = ops_getattr(I, v, attr);
+            free(attr);
+            n = q;
+        } else {
+            while (q < e && *q != ']') q++;
+            if (q >= e) { val_decref(v); return rt_raise(I, "ValueError", "Missing ']' in format string"); }
+            if (q == p) { val_decref(v); return rt_raise(I, "ValueError", "Empty attribute in format string"); }
+            bool num = true;
+            for (const char *c = p; c < q; c++) num = num && isdigit((unsigned char)*c);
+            Value *key = num && q - p < 18 ? val_int(strtoll(p, NULL, 10)) : val_strn(p, (size_t)(q - p));
+            next = ops_index(I, v, key);
+            val_decref(key);
+            n = q + 1;
+            if (n < e && *n != '.' && *n != '[') { val_decref(v); val_decref(next); return rt_raise(I, "ValueError", "Only '.' or '[' may follow ']' in format field specifier"); }
+        }
+        val_decref(v);
+        if (!(v = next)) return NULL;
+    }
+    return v;
+}
+
+/* The format string [s, end) with its {fields} filled from a (depth 0), or a field's spec with {fields} of its own
+ * (depth 1: Python allows no deeper), appended to out. False with the error set. */
+static bool format_fill(Interp *I, Args *a, const char *s, const char *end, int depth, FormatState *st, StrBuf *out) {
+    for (const char *p = s; p < end; p++) {
+        if (*p == '{' && p + 1 < end && p[1] == '{') { sb_putc(out, '{'); p++; continue; }
+        if (*p == '}' && p + 1 < end && p[1] == '}') { sb_putc(out, '}'); p++; continue; }
+        if (*p == '}') { rt_raise(I, "ValueError", "Single '}' encountered in format string"); return false; }
+        if (*p != '{') { sb_putc(out, *p); continue; }
+        if (depth > 1) { rt_raise(I, "ValueError", "Max string recursion exceeded"); return false; }
+        /* the field: name up to '!' or ':' (brackets may hold either), then the spec to its matching '}' */
+        const char *f = p + 1, *q = f;
+        while (q < end && *q != '}' && *q != '!' && *q != ':') {
+            if (*q == '[') while (q < end && *q != ']') q++;
+            if (q < end) q++;
+        }
+        if (q >= end) { rt_raise(I, "ValueError", f >= end ? "Single '{' encountered in format string" : "expected '}' before end of string"); return false; }
+        const char *name_end = q;
+        int conv = 0;
+        if (*q == '!') {
+            if (q + 1 >= end || !strchr("rsa", q[1])) { rt_raise(I, "ValueError", "Unknown conversion specifier %c", q + 1 < end ? q[1] : '?'); return false; }
+            conv = q[1];
+            q += 2;
+            if (q >= end || (*q != ':' && *q != '}')) { rt_raise(I, "ValueError", "expected ':' after conversion specifier"); return false; }
+        }
+        const char *spec0 = q, *spec1 = q;
+        if (*q == ':') {
+            spec0 = ++q;
+            int nest = 0;
+            while (q < end && (*q != '}' || nest > 0)) { if (*q == '{') nest++; else if (*q == '}') nest--; q++; }
+            if (q >= end) { rt_raise(I, "ValueError", "expected '}' before end of string"); return false; }
+            spec1 = q;
+        }
+        Value *v = format_field(I, a, f, name_end, st);
+        if (!v) return false;
+        StrBuf spec;
+        sb_init(&spec);
+        bool ok = format_fill(I, a, spec0, spec1, depth + 1, st, &spec);
+        if (ok && conv) {                       /* !r, !a: repr; !s: str; then the spec applies to that string */
+            StrBuf r;
+            sb_init(&r);
+            if (conv == 's') val_str_of(&r, v); else if (conv == 'a') val_ascii(&r, v); else val_repr(&r, v);
+            val_decref(v);
+            v = val_str_take(sb_take(&r));
+        }
+        ok = ok && pyfmt_format(I, out, v, sb_str(&spec));
+        sb_free(&spec);
+        val_decref(v);
+        if (!ok) return false;
+        p = q;
+    }
+    return true;
+}
+
+/* "{} and {:.2f}".format(a, b), "{0[1]} {p.x!r:>{w}}".format(...): Python's str.format. */
 static Value *str_format(Interp *I, Args *a) {
-    const char *s = a->pos[0]->u.str.s;
+    const Value *fmt = a->pos[0];
+    FormatState st = {0, 0};
     StrBuf b;
     sb_init(&b);
-    int auto_i = 1;
-    for (const char *p = s; *p; p++) {
-        if (*p == '{' && p[1] == '{') { sb_putc(&b, '{'); p++; continue; }
-        if (*p == '}' && p[1] == '}') { sb_putc(&b, '}'); p++; continue; }
-        if (*p != '{') { sb_putc(&b, *p); continue; }
-        const char *e = strchr(p, '}');
-        if (!e) { sb_free(&b); return rt_error(I, "single '{' encountered in format string"); }
-        char field[128] = {0}, spec[128] = {0};
-        const char *colon = memchr(p + 1, ':', (size_t)(e - p - 1));
-        size_t fl = (size_t)((colon ? colon : e) - p - 1);
-        if (fl >= sizeof field || (colon && (size_t)(e - colon - 1) >= sizeof spec)) { sb_free(&b); return rt_error(I, "format field too long"); }
-        memcpy(field, p + 1, fl);
-        if (colon) memcpy(spec, colon + 1, (size_t)(e - colon - 1));
-        Value *v = NULL;
-        if (!field[0]) v = auto_i < a->npos ? a->pos[auto_i++] : NULL;
-        else if (field[0] >= '0' && field[0] <= '9') { int k = atoi(field) + 1; v = k < a->npos ? a->pos[k] : NULL; }
-        else v = arg(a, -1, field);
-        if (!v) { sb_free(&b); return rt_error(I, "format(): no argument for field '{%s}'", field); }
-        if (!pyfmt_format(I, &b, v, spec)) { sb_free(&b); return NULL; }
-        p = e;
-    }
+    if (!format_fill(I, a, fmt->u.str.s, fmt->u.str.s + fmt->u.str.len, 0, &st, &b)) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 

@@ -550,14 +550,18 @@ static Value *eval_fstring(Interp *I, Node *n) {
         if (k->kind == N_STR) { sb_putn(&b, k->str, k->slen); continue; }
         Value *v = eval(I, k->kids[0]);
         if (!v) { sb_free(&b); return NULL; }
+        const char *spec = k->str ? k->str : "";
+        Value *dyn = NULL;                      /* a spec with {fields}: formatted first, as Python does */
+        if (k->nkids > 1 && !(dyn = eval_fstring(I, k->kids[1]))) { val_decref(v); sb_free(&b); return NULL; }
+        if (dyn) spec = dyn->u.str.s;
         bool ok = true;
         if (k->op == 'r' || k->op == 'a') {
             StrBuf r;
             sb_init(&r);
-            val_repr(&r, v);
+            if (k->op == 'a') val_ascii(&r, v); else val_repr(&r, v);
             Value *s = val_str(sb_str(&r));
             sb_free(&r);
-            ok = pyfmt_format(I, &b, s, k->str ? k->str : "");
+            ok = pyfmt_format(I, &b, s, spec);
             val_decref(s);
         } else if (k->op == 's') {
             StrBuf r;
@@ -565,11 +569,12 @@ static Value *eval_fstring(Interp *I, Node *n) {
             val_str_of(&r, v);
             Value *s = val_str(sb_str(&r));
             sb_free(&r);
-            ok = pyfmt_format(I, &b, s, k->str ? k->str : "");
+            ok = pyfmt_format(I, &b, s, spec);
             val_decref(s);
         } else {
-            ok = pyfmt_format(I, &b, v, k->str ? k->str : "");
+            ok = pyfmt_format(I, &b, v, spec);
         }
+        val_decref(dyn);
         val_decref(v);
         if (!ok) { sb_free(&b); return at(I, k->kids[0]); }
     }

@@ -117,15 +117,23 @@ static void shift_positions(Node *n, int dline, int dcol, int first_line) {
     for (int i = 0; i < n->nkids; i++) shift_positions(n->kids[i], dline, dcol, first_line);
 }
 
+static Node *fstring_body(Parser *p, Token *t, const char *s, const char *end, int body_col, int depth);
+
 /* f'...{expr!r:spec}...' -> N_FSTR whose kids are N_STR parts and N_FMT(expr) nodes. */
 static Node *fstring(Parser *p, Token *t) {
-    Node *fs = node_at(N_FSTR, t);
-    const char *s = t->sval, *end = s + t->slen;
     /* column of the body: after the prefix letters and opening quote(s) */
     const char *body_in_src = t->start;
     while (*body_in_src != '\'' && *body_in_src != '"') body_in_src++;
     int qlen = (body_in_src[1] == body_in_src[0] && body_in_src[2] == body_in_src[0] && t->len >= 6) ? 3 : 1;
-    int body_col = t->col + (int)(body_in_src - t->start) + qlen;
+    return fstring_body(p, t, t->sval, t->sval + t->slen, t->col + (int)(body_in_src - t->start) + qlen, 0);
+}
+
+/* The text [s, end) of an f-string (its body, or a format spec with {fields} in it, f'{x:>{w}}') whose first
+ * character is in column body_col of token t's line (depth 1 for a spec: its fields can have no such spec). A field
+ * {expr=} (Python 3.8) writes its source text and '=' before the value, the value's repr unless a conversion or a
+ * spec says otherwise. */
+static Node *fstring_body(Parser *p, Token *t, const char *s, const char *end, int body_col, int depth) {
+    Node *fs = node_at(N_FSTR, t);
     StrBuf lit;
     sb_init(&lit);
     const char *q = s;
@@ -150,7 +158,7 @@ static Node *fstring(Parser *p, Token *t) {
             sb_clear(&lit);
             if (bad) { sb_free(&lit); ast_free(fs); return fail_at(p, t, bad); }
         }
-        const char *e0 = q + 1, *e = e0;
+        const char *e0 = q + 1, *e = e0, *self_doc = NULL;
         int nest = 0;
         char inq = 0;
         while (e < end) {
@@ -159,13 +167,25 @@ static Node *fstring(Parser *p, Token *t) {
             if (*e == '(' || *e == '[' || *e == '{') nest++;
             else if ((*e == ')' || *e == ']' || *e == '}') && nest > 0) nest--;
             else if (nest == 0 && (*e == '}' || *e == ':' || (*e == '!' && e[1] != '='))) break;
+            else if (nest == 0 && *e == '=' && e[1] != '=' && e > e0 && !strchr("=!<>:", e[-1])) {
+                const char *after = e + 1;         /* {x=} or {x = }: the '=' then only spaces before } ! or : */
+                while (after < end && *after == ' ') after++;
+                if (after < end && (*after == '}' || *after == ':' || *after == '!')) { self_doc = e; e = after; break; }
+            }
             e++;
         }
         if (e >= end) { sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting '}'"); }
+        if (self_doc) {                            /* the source text, '=' and the spaces around, as written */
+            Node *sn = node_at(N_STR, t);
+            sn->slen = (size_t)(e - (q + 1));
+            sn->str = xstrndup(q + 1, sn->slen);
+            ast_add(fs, sn);
+        }
         while (e0 < e && (*e0 == ' ' || *e0 == '\t')) e0++;     /* f"{ x }": spaces before x are no indent */
-        char *code = xstrndup(e0, (size_t)(e - e0));
+        char *code = xstrndup(e0, (size_t)((self_doc ? self_doc : e) - e0));
         int conv = 0;
         char *spec = NULL;
+        Node *dyn_spec = NULL;
         if (*e == '!') {
             if (e + 1 < end && (e[1] == 'r' || e[1] == 's' || e[1] == 'a')) { conv = e[1]; e += 2; }
             else { free(code); sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting 'r', 's' or 'a' after '!'"); }
@@ -175,14 +195,24 @@ static Node *fstring(Parser *p, Token *t) {
             int nn = 0;
             while (e < end && (*e != '}' || nn > 0)) { if (*e == '{') nn++; if (*e == '}') nn--; e++; }
             spec = xstrndup(s0, (size_t)(e - s0));
+            /* a spec with {fields} of its own (f'{x:>{width}}') is an f-string, formatted before the value */
+            if (memchr(s0, '{', (size_t)(e - s0)) && depth > 0) {
+                free(code); free(spec); sb_free(&lit); ast_free(fs);
+                return fail_at(p, t, "f-string: expressions nested too deeply");
+            }
+            if (memchr(s0, '{', (size_t)(e - s0)) && !(dyn_spec = fstring_body(p, t, s0, e, body_col + (int)(s0 - s), 1))) {
+                free(code); free(spec); sb_free(&lit); ast_free(fs);
+                return NULL;
+            }
         }
-        if (e >= end || *e != '}') { free(code); free(spec); sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting '}'"); }
+        if (self_doc && !conv && !spec) conv = 'r';        /* {x=}: repr(x) */
+        if (e >= end || *e != '}') { free(code); free(spec); ast_free(dyn_spec); sb_free(&lit); ast_free(fs); return fail_at(p, t, "f-string: expecting '}'"); }
         ParseResult r = parse_program(code, 1);
         if (!r.tree || r.tree->nkids != 1 || r.tree->kids[0]->kind != N_EXPR_STMT) {
             Token et = *t;
             et.col = body_col + (int)(e0 - s);
             ast_free(r.tree);
-            free(code); free(spec); sb_free(&lit); ast_free(fs);
+            free(code); free(spec); ast_free(dyn_spec); sb_free(&lit); ast_free(fs);
             return fail_at(p, &et, "f-string: invalid expression inside {}%s%s", r.tree ? "" : ": ", r.tree ? "" : r.msg);
         }
         Node *expr = r.tree->kids[0]->kids[0];
@@ -193,6 +223,7 @@ static Node *fstring(Parser *p, Token *t) {
         fmt->op = conv;
         fmt->str = spec;
         ast_add(fmt, expr);
+        if (dyn_spec) ast_add(fmt, dyn_spec);             /* kid 1: the spec to evaluate */
         ast_add(fs, fmt);
         free(code);
         q = e + 1;

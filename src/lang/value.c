@@ -830,6 +830,23 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
 
 void val_repr(StrBuf *out, const Value *v) { repr_depth(out, v, 0); }
 
+void val_ascii(StrBuf *out, const Value *v) {
+    StrBuf r;
+    sb_init(&r);
+    val_repr(&r, v);
+    for (size_t i = 0; i < r.len;) {
+        uint32_t c;
+        size_t k = tw_decode(r.s + i, r.len - i, &c);
+        if (k == 0) { k = 1; c = (unsigned char)r.s[i]; }
+        if (c < 0x80) sb_putc(out, (char)c);
+        else if (c < 0x100) sb_printf(out, "\\x%02x", (unsigned)c);
+        else if (c < 0x10000) sb_printf(out, "\\u%04x", (unsigned)c);
+        else sb_printf(out, "\\U%08x", (unsigned)c);
+        i += k;
+    }
+    sb_free(&r);
+}
+
 void val_str_of(StrBuf *out, const Value *v) {
     if (v->kind == V_STR) sb_putn(out, v->u.str.s, v->u.str.len);
     else if (v->kind == V_OBJECT && v->u.obj.cls->str) v->u.obj.cls->str(out, (Value *)v);

@@ -36,6 +36,27 @@ print('\N{BULLET}', '\N{latin small letter a}', len('\N{EM DASH}'), '\x41\u00e9\
 print(f'{1}\N{BULLET}{2}', f'a\\{1}', f'\t{3}|', f'{{x}}', '\q', f"{ {1, 2} }", f'{ 1 + 1 }|{  3 :>4}')
 print(repr('\x9b'), repr('\u3000'), repr('é'))
 """,
+    "format strings: nested specs, {x=}, fields with .attr and [index], conversions": r"""
+w, x, name, d = 6, 3, 'attn', {'a': 1, 'key': 'v'}
+print(f"[{3:>{w}}]", f"[{3.14159:.{2}f}]", f"{x=}", f"{x = }", f"{x=:>4}", f"{x=!s}", f"{name=}", f"{x+1=}")
+print(f"{x == 3}", f"{x >= 2}", f"{x!r:>{w}}", f"{'a':{'>'}{w}}|", f"{3.14159:{w}.{x}f}|", f"{name:^{w+4}}|", f"{{x}}")
+print(f"{d['a']=}", f"{len(d) = :>3}", f"{x:=^9}", f"{'é'!a}", f"{'é'!a:>8}|", ascii('é日😀'))
+class P:
+    def __init__(self):
+        self.x = 1.5
+        self.name = 'p'
+p = P()
+print("{} {}".format(1, 2), "{1} {0} {1}".format('a', 'b'), "{x:>5}|{y!r}".format(x=3, y='q'), "{0[1]} {0[0]}".format([10, 20]))
+print("{d[key]}".format(d=d), "{p.x:.2f} {p.name!r:^7}".format(p=p), "{:{}{}}".format(5, '>', 4), "{0:{1}.{2}f}".format(3.14159, 8, 3))
+print("{{}} {}".format(1), "{!s:>4}".format('ab'), "{!a}".format('é'), "{:,}".format(1234567), "{0!r}".format([1, 'a']), "{0}{0}".format('ab'))
+print("[{:>{}}]".format(3, w), "{0:{1}}".format(2, 4), "{:>{w}}".format(7, w=4), "a{}b{}c".format('X', 'Y'), repr("".format()))
+for f, args in [("{}{1}", (1, 2)), ("{1}{}", (1, 2)), ("{2}", (1,)), ("{", ()), ("}", ()), ("{0", (1,)), ("{0!x}", (1,)),
+                ("{0.}", (1,)), ("{0[}", ([1],)), ("{0[0]x}", ([1],)), ("{:{:{}}}", (1, 2, 3)), ("{}", ())]:
+    try:
+        print(repr(f.format(*args)))
+    except (ValueError, IndexError, KeyError) as e:
+        print(type(e).__name__, e)
+""",
     "str predicates over every assigned plane": """
 names = ['isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isspace', 'isupper', 'islower']
 n = [0] * 8
