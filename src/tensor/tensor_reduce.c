@@ -451,14 +451,21 @@ static void softmax_rows(void *ctx, int64_t begin, int64_t end) {
     const float *x = J->t->data;
     float *buf = J->step == 1 ? NULL : malloc(sizeof(float) * (size_t)J->n);
     if (J->step != 1 && !buf) { atomic_store(&J->failed, 1); return; }
+    if (!buf) {
+        /* rows of stride 1: copied to the output four at a time and computed there by vm_softmax_rows (max of four
+         * rows at once, exp and sum in one pass: the same operations in the same order as vm_softmax_row) */
+        for (int64_t r = begin; r < end && !ten_interrupted; r += 4) {
+            int64_t k = end - r < 4 ? end - r : 4;
+            for (int64_t i = 0; i < k; i++)
+                memcpy(J->out + (r + i) * J->n, x + walk_offset(&J->rows, r + i), sizeof(float) * (size_t)J->n);
+            vm_softmax_rows(J->out + r * J->n, k, J->n, J->n);
+        }
+        return;
+    }
     for (int64_t r = begin; r < end && !ten_interrupted; r++) {
         const float *row = x + walk_offset(&J->rows, r);
-        float *y = J->out + r * J->n;
-        if (buf) {
-            for (int64_t k = 0; k < J->n; k++) buf[k] = row[k * J->step];
-            row = buf;
-        }
-        vm_softmax_row(row, y, J->n);
+        for (int64_t k = 0; k < J->n; k++) buf[k] = row[k * J->step];
+        vm_softmax_row(buf, J->out + r * J->n, J->n);
     }
     free(buf);
 }
