@@ -205,15 +205,21 @@ static Value *parameter(Tensor *t) {
 }
 
 /* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. A LazyLinear
- * becomes a Linear here, as PyTorch's does after its first input. */
-static void linear_init(Rng *g, Value *lin, int64_t in, int64_t out) {
+ * becomes a Linear here, as PyTorch's does after its first input. False, with the error set and lin unchanged, when
+ * the weight is past the tensor limits (nn.Linear(10**5, 10**5)). */
+static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
+    Rng *g = &session_of(I)->rng;
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
-    val_attr_set(lin, "in_features", val_int(in));
-    val_attr_set(lin, "weight", parameter(ten_uniform(g, DT_F32, 2, sh, -bound, bound)));
     Value *hb = val_attr_get(lin, "has_bias");
-    if (hb && hb->kind == V_BOOL && hb->u.b) val_attr_set(lin, "bias", parameter(ten_uniform(g, DT_F32, 1, &out, -bound, bound)));
+    Tensor *w = ten_uniform(g, DT_F32, 2, sh, -bound, bound), *b = NULL;
+    if (w && hb && hb->kind == V_BOOL && hb->u.b && !(b = ten_uniform(g, DT_F32, 1, &out, -bound, bound))) { ten_free(w); w = NULL; }
+    if (!w) { rt_tensor_error(I); return false; }
+    val_attr_set(lin, "in_features", val_int(in));
+    val_attr_set(lin, "weight", parameter(w));
+    if (b) val_attr_set(lin, "bias", parameter(b));
     lin->u.obj.cls = &LinearClass;
+    return true;
 }
 
 /* x (..., in) -> (..., out). */
@@ -227,7 +233,7 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
             rt_error(I, "Linear: out_features must be an integer between 0 and 1048576");
             return NULL;
         }
-        linear_init(&session_of(I)->rng, lin, in, out);
+        if (!linear_init(I, lin, in, out)) return NULL;
         W = attr_tensor(lin, "weight");
     }
     if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
@@ -301,7 +307,7 @@ static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias, bool la
     val_attr_set(l, "has_bias", val_bool(bias));
     val_attr_set(l, "weight", val_none());
     val_attr_set(l, "bias", val_none());
-    if (!lazy) linear_init(&session_of(I)->rng, l, in, out);
+    if (!lazy && !linear_init(I, l, in, out)) { val_decref(l); return NULL; }
     return l;
 }
 
@@ -620,7 +626,11 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
     val_attr_set(o, "num_heads", val_int(heads));
     val_attr_set(o, "attention", inner);
     const char *names[] = {"W_q", "W_k", "W_v", "W_o"};
-    for (int i = 0; i < 4; i++) val_attr_set(o, names[i], make_linear(I, 0, hidden, bias, true));
+    for (int i = 0; i < 4; i++) {
+        Value *w = make_linear(I, 0, hidden, bias, true);     /* NULL past Linear's size limit: the error is set */
+        if (!w) { val_decref(o); return NULL; }
+        val_attr_set(o, names[i], w);
+    }
     return o;
 }
 
