@@ -340,7 +340,7 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
     {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},
-    {"BaseException", "", "builtins", NULL}, {"Exception", "", "builtins", NULL}, {"ArithmeticError", "", "builtins", NULL}, {"ZeroDivisionError", "", "builtins", NULL}, {"LookupError", "", "builtins", NULL}, {"KeyError", "", "builtins", NULL}, {"IndexError", "", "builtins", NULL}, {"ValueError", "", "builtins", NULL}, {"TypeError", "", "builtins", NULL}, {"RuntimeError", "", "builtins", NULL}, {"NameError", "", "builtins", NULL}, {"AttributeError", "", "builtins", NULL},
+    {"BaseException", "", "builtins", NULL}, {"Exception", "", "builtins", NULL}, {"ArithmeticError", "", "builtins", NULL}, {"ZeroDivisionError", "", "builtins", NULL}, {"LookupError", "", "builtins", NULL}, {"KeyError", "", "builtins", NULL}, {"IndexError", "", "builtins", NULL}, {"ValueError", "", "builtins", NULL}, {"TypeError", "", "builtins", NULL}, {"RuntimeError", "", "builtins", NULL}, {"RecursionError", "", "builtins", NULL}, {"NameError", "", "builtins", NULL}, {"AttributeError", "", "builtins", NULL},
     {"Linear", "nn", "torch.nn.modules.linear", NULL}, {"LazyLinear", "nn", "torch.nn.modules.linear", NULL},
     {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
     {"MultiHeadAttention", "d2l", "d2l.torch", NULL}, {"PositionalEncoding", "d2l", "d2l.torch", NULL},

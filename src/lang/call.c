@@ -113,7 +113,7 @@ out:
  * leaving it adds a frame to the traceback and then takes the position of the call. */
 static Value *call_user(Interp *I, Value *fn, Value *klass, Args *a) {
     UserFunc *f = fn->u.func;
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RuntimeError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
     /* the enclosing functions' variables (a closure), outermost last, then this call's own */
     int nc = f->closure ? (int)f->closure->u.seq.n : 0;
     Scope *outer = nc ? xcalloc((size_t)nc, sizeof *outer) : NULL;

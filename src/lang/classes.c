@@ -616,6 +616,8 @@ static Value *bi_isinstance(Interp *I, Args *a) {
 static Value *bi_issubclass(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
+    if (a->npos == 2 && pyexc_class_name(a->pos[0]) && pyexc_class_name(a->pos[1]))     /* issubclass(KeyError, LookupError) */
+        return val_bool(pyexc_matches(pyexc_class_name(a->pos[0]), pyexc_class_name(a->pos[1])));
     if (a->npos != 2 || a->pos[0]->kind != V_CLASS) return rt_error(I, "issubclass(cls, base): cls must be a class");
     if (pyexc_class_name(a->pos[1])) {       /* issubclass(MyError, Exception) */
         const char *base = pyexc_class_base(a->pos[0]);

@@ -10,7 +10,7 @@ static const struct { const char *name, *base; } classes[] = {
     {"BaseException", NULL}, {"Exception", "BaseException"}, {"ArithmeticError", "Exception"},
     {"ZeroDivisionError", "ArithmeticError"}, {"LookupError", "Exception"}, {"KeyError", "LookupError"},
     {"IndexError", "LookupError"}, {"ValueError", "Exception"}, {"TypeError", "Exception"},
-    {"RuntimeError", "Exception"}, {"NameError", "Exception"}, {"AttributeError", "Exception"},
+    {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NameError", "Exception"}, {"AttributeError", "Exception"},
 };
 #define NCLASSES (int)(sizeof classes / sizeof classes[0])
 

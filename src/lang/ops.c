@@ -277,7 +277,7 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         int eq = e == x ? 1 : val_compare_eq(e, x);          /* Python's: the same object, or == */
         val_decref(e);
         if (eq == -2) break;
-        if (eq < 0) { ops_iter_end(&it); return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
+        if (eq < 0) { ops_iter_end(&it); return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
         found = eq == 1;
     }
     ops_iter_end(&it);
@@ -318,7 +318,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_EQ || aop == AOP_NE) {
         int eq = val_compare_eq(a, b);
         if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq < 0) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
+        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         return val_bool((eq == 1) == (aop == AOP_EQ));
     }
     int c;
@@ -341,11 +341,11 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
             if (x != y && (eq = val_compare_eq(x, y)) != 1) break;
         }
         if (eq == -2) return NULL;
-        if (eq < 0) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
+        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         if (i == n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
             static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */
-            if (depth > 1000) return rt_raise(I, "RuntimeError", "maximum recursion depth exceeded in comparison");
+            if (depth > 1000) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
             depth++;
             Value *r = ops_compare(I, aop, a->u.seq.items[i], b->u.seq.items[i]);
             depth--;
@@ -1136,7 +1136,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
     IterKind kind = iterator_kinds[self->u.obj.cls - iterator_classes];
     if (kind == IK_SEQ || kind == IK_REVERSED) return walker_next(I, self, kind == IK_SEQ);
     /* map(f, map(f, ...)) nested deeper than calls may be: Python's RecursionError, not a C stack overflow */
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RuntimeError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
     I->call_depth++;
     Value *e = combined_next(I, self, kind);
     I->call_depth--;

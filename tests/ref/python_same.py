@@ -304,6 +304,60 @@ attempt('set.add(frozenset)', lambda: set.add(frozenset(), 1))
 attempt('fromkeys of int', lambda: dict.fromkeys(5))
 attempt('keys or int', lambda: d.keys() | 5)
 """,
+    "__eq__ that changes the container it is compared in, recursion": r"""
+s = set()
+class M:
+    def __init__(self, x):
+        self.x = x
+    def __eq__(self, o):
+        s.clear()
+        for i in range(50):
+            s.add(i + 100)
+        return False
+    def __hash__(self):
+        return 7
+s.add(M(1))
+print(M(2) in s, len(s))
+s2 = {M(1)}
+s = s2
+s2.add(M(3))
+print(len(s2) > 0)
+l = []
+class L:
+    def __eq__(self, o):
+        l.clear()
+        return False
+l.extend([L(), L(), L()])
+print(l.count(L()), len(l))
+d = {}
+class D:
+    def __eq__(self, o):
+        d.clear()
+        return False
+    def __hash__(self):
+        return 1
+d[D()] = 1
+d[D()] = 2
+print(len(d))
+class Rec:
+    def __eq__(self, o):
+        return self == o
+    def __hash__(self):
+        return 1
+try:
+    Rec() == Rec()
+except RecursionError as e:
+    print('recursion', isinstance(e, RuntimeError))
+def deep(n):
+    return deep(n + 1)
+try:
+    deep(0)
+except RecursionError as e:
+    print('deep', type(e).__name__, issubclass(RecursionError, RuntimeError))
+a = frozenset([M(1)])
+t = {a}
+print(len(t))
+""",
 }
 
 # escapes python3 rejects (SyntaxError): attn refuses them too, saying what is wrong
