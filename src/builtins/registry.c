@@ -1,5 +1,6 @@
 /* registry.c - one sorted table of every builtin, the Tensor method table, and named constants. */
 #include "builtins_internal.h"
+#include "ops.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,34 @@ static const struct { const char *name, *torch; bool method; } d2l_aliases[] = {
     {"reduce_mean", "mean", true}, {"expand_dims", "unsqueeze", true}, {"swapaxes", "swapaxes", true},
     {"repeat", "repeat", true}};
 
+/* d2l.reduce_sum(x, *args, **kwargs) and the other method aliases: d2l.torch defines each as a lambda that calls
+ * x's method (x.sum(*args, **kwargs)), so x may be anything that has the method, and anything else is Python's
+ * AttributeError. The method's name is the builtin's help line's "x.NAME(". */
+static Value *bi_d2l_method_alias(Interp *I, Args *a) {
+    if (a->npos < 1) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'x'", a->fn->name);
+    const char *h = strstr(a->fn->help, "x.") + 2;
+    char method[32];
+    snprintf(method, sizeof method, "%.*s", (int)(strchr(h, '(') - h), h);
+    Value *m = ops_getattr(I, a->pos[0], method);
+    if (!m) return NULL;
+    Args b = *a;
+    b.pos = a->pos + 1;
+    b.npos = a->npos - 1;
+    b.fname = a->fn->name;
+    b.fn = NULL;
+    Value *r = interp_call(I, m, &b);
+    val_decref(m);
+    return r;
+}
+
+#define D2L_METHOD(alias, method) \
+    {alias, bi_d2l_method_alias, "d2l." alias "(x, *args, **kwargs)", "d2l.torch's alias: x." method "(*args, **kwargs).", "", 0}
+static const Builtin d2l_method_builtins[] = {
+    D2L_METHOD("numpy", "numpy"), D2L_METHOD("size", "numel"), D2L_METHOD("reshape", "reshape"),
+    D2L_METHOD("to", "to"), D2L_METHOD("reduce_sum", "sum"), D2L_METHOD("argmax", "argmax"),
+    D2L_METHOD("astype", "type"), D2L_METHOD("transpose", "t"), D2L_METHOD("reduce_mean", "mean"),
+    D2L_METHOD("expand_dims", "unsqueeze"), D2L_METHOD("swapaxes", "swapaxes"), D2L_METHOD("repeat", "repeat")};
+
 /* The modules a module holds as attributes: torch.nn, nn.functional, and what d2l.torch imports. */
 static const struct { const char *module, *name, *is; } submodules[] = {
     {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"},
@@ -196,8 +225,9 @@ Value *builtins_module_attr(const char *module, const char *name) {
         b = homed("d2l", name);
         for (size_t i = 0; !b && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
             if (!strcmp(d2l_aliases[i].name, name)) {
-                if (d2l_aliases[i].method) b = builtins_find_method(d2l_aliases[i].torch);
-                else return builtins_module_attr("torch", d2l_aliases[i].torch);
+                if (!d2l_aliases[i].method) return builtins_module_attr("torch", d2l_aliases[i].torch);
+                for (size_t k = 0; k < sizeof d2l_method_builtins / sizeof *d2l_method_builtins; k++)
+                    if (!strcmp(d2l_method_builtins[k].name, name)) b = &d2l_method_builtins[k];
             }
         if (!b && (!strcmp(name, "float32") || !strcmp(name, "int64"))) return dtype_or_constant(name);
     } else if (!strcmp(module, "math")) {
