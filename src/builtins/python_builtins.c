@@ -1416,6 +1416,7 @@ const Builtin bi_python[] = {
     {"ValueError", pyexc_construct, "ValueError(message)", "Python's ValueError: raise ValueError('...') stops with it; except ValueError: catches it (and its subclasses).", "", 0},
     {"TypeError", pyexc_construct, "TypeError(message)", "Python's TypeError: raise TypeError('...') stops with it; except TypeError: catches it (and its subclasses).", "", 0},
     {"RuntimeError", pyexc_construct, "RuntimeError(message)", "Python's RuntimeError: raise RuntimeError('...') stops with it; except RuntimeError: catches it (and its subclasses).", "", 0},
+    {"OverflowError", pyexc_construct, "OverflowError(message)", "Python's OverflowError (an ArithmeticError): a result too large for a float, as math.exp(1000).", "", 0},
     {"RecursionError", pyexc_construct, "RecursionError(message)", "Python's RecursionError (a RuntimeError): a function that calls itself too deeply, or == nested too deep.", "", 0},
     {"NameError", pyexc_construct, "NameError(message)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0},
     {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0},

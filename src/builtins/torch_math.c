@@ -21,6 +21,13 @@ static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
 /* sin, cos, exp, ... : tag is the UnOp. */
 static Value *bi_unary(Interp *I, Args *a) {
     static const char *const kw[] = {"input", NULL};
+    if (a->fn->tag == UOP_LOG && a->npos == 2 && a->nkw == 0 && val_is_number(a->pos[0]) && val_is_number(a->pos[1])) {
+        /* math.log(x, base): log(x) / log(base), as Python computes it */
+        double x = val_as_double(a->pos[0]), base = val_as_double(a->pos[1]);
+        if (x <= 0 || base <= 0) return rt_raise(I, "ValueError", "math domain error: log of %g to base %g", x, base);
+        if (base == 1) return rt_raise(I, "ZeroDivisionError", "float division by zero (log to base 1)");
+        return val_float(log(x) / log(base));
+    }
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *in = arg(a, 0, "input");
     if (in && val_is_number(in)) {
@@ -32,14 +39,17 @@ static Value *bi_unary(Interp *I, Args *a) {
         case UOP_SIN: r = sin(x); break;
         case UOP_COS: r = cos(x); break;
         case UOP_TAN: r = tan(x); break;
-        case UOP_EXP: r = exp(x); break;
-        case UOP_LOG: if (x <= 0) { ten_free(t); return rt_error(I, "math domain error: log of %g", x); } r = log(x); break;
-        case UOP_LOG2: if (x <= 0) { ten_free(t); return rt_error(I, "math domain error: log2 of %g", x); } r = log2(x); break;
-        case UOP_LOG10: if (x <= 0) { ten_free(t); return rt_error(I, "math domain error: log10 of %g", x); } r = log10(x); break;
-        case UOP_SQRT: if (x < 0) { ten_free(t); return rt_error(I, "math domain error: sqrt of %g", x); } r = sqrt(x); break;
+        case UOP_EXP:
+            r = exp(x);
+            if (isinf(r) && isfinite(x)) { ten_free(t); return rt_raise(I, "OverflowError", "math range error: exp(%g) is past the largest float", x); }
+            break;
+        case UOP_LOG: if (x <= 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: log of %g", x); } r = log(x); break;
+        case UOP_LOG2: if (x <= 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: log2 of %g", x); } r = log2(x); break;
+        case UOP_LOG10: if (x <= 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: log10 of %g", x); } r = log10(x); break;
+        case UOP_SQRT: if (x < 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: sqrt of %g", x); } r = sqrt(x); break;
         case UOP_TANH: r = tanh(x); break;
         case UOP_ASIN: case UOP_ACOS:
-            if (x < -1 || x > 1) { ten_free(t); return rt_error(I, "math domain error: %s of %g", op == UOP_ASIN ? "asin" : "acos", x); }
+            if (x < -1 || x > 1) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: %s of %g", op == UOP_ASIN ? "asin" : "acos", x); }
             r = op == UOP_ASIN ? asin(x) : acos(x);
             break;
         case UOP_ATAN: r = atan(x); break;

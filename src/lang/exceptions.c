@@ -8,7 +8,7 @@
 /* The classes and their bases, Python's hierarchy (BaseException at the root). */
 static const struct { const char *name, *base; } classes[] = {
     {"BaseException", NULL}, {"Exception", "BaseException"}, {"ArithmeticError", "Exception"},
-    {"ZeroDivisionError", "ArithmeticError"}, {"LookupError", "Exception"}, {"KeyError", "LookupError"},
+    {"ZeroDivisionError", "ArithmeticError"}, {"OverflowError", "ArithmeticError"}, {"LookupError", "Exception"}, {"KeyError", "LookupError"},
     {"IndexError", "LookupError"}, {"ValueError", "Exception"}, {"TypeError", "Exception"},
     {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NameError", "Exception"}, {"AttributeError", "Exception"},
 };

@@ -57,6 +57,20 @@ for f, args in [("{}{1}", (1, 2)), ("{1}{}", (1, 2)), ("{2}", (1,)), ("{", ()), 
     except (ValueError, IndexError, KeyError) as e:
         print(type(e).__name__, e)
 """,
+    "math: log to a base, domain and range errors as Python's classes": r"""
+import math
+print(math.log(8, 2), math.log(100, 10), math.log(2.5), math.sqrt(16), math.exp(1))
+for f in [lambda: math.sqrt(-1), lambda: math.log(0), lambda: math.log(8, 1), lambda: math.log(-8, 2), lambda: math.exp(1000), lambda: math.asin(2), lambda: math.log10(-1)]:
+    try:
+        print(f())
+    except ValueError as e:
+        print("ValueError")
+    except OverflowError as e:
+        print("OverflowError", isinstance(e, ArithmeticError))
+    except ZeroDivisionError as e:
+        print("ZeroDivisionError")
+print(issubclass(OverflowError, ArithmeticError), OverflowError("x"))
+""",
     "str predicates over every assigned plane": """
 names = ['isdigit', 'isdecimal', 'isnumeric', 'isalpha', 'isalnum', 'isspace', 'isupper', 'islower']
 n = [0] * 8
