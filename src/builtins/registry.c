@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 void builtins_init(void) {
@@ -372,7 +372,10 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},
     {"BaseException", "", "builtins", NULL}, {"Exception", "", "builtins", NULL}, {"ArithmeticError", "", "builtins", NULL}, {"ZeroDivisionError", "", "builtins", NULL}, {"OverflowError", "", "builtins", NULL}, {"LookupError", "", "builtins", NULL}, {"KeyError", "", "builtins", NULL}, {"IndexError", "", "builtins", NULL}, {"ValueError", "", "builtins", NULL}, {"TypeError", "", "builtins", NULL}, {"RuntimeError", "", "builtins", NULL}, {"RecursionError", "", "builtins", NULL}, {"NameError", "", "builtins", NULL}, {"AttributeError", "", "builtins", NULL},
     {"Linear", "nn", "torch.nn.modules.linear", NULL}, {"LazyLinear", "nn", "torch.nn.modules.linear", NULL},
-    {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
+    {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"ReLU", "nn", "torch.nn.modules.activation", NULL},
+    {"GELU", "nn", "torch.nn.modules.activation", NULL}, {"Softmax", "nn", "torch.nn.modules.activation", NULL},
+    {"Identity", "nn", "torch.nn.modules.linear", NULL}, {"Sequential", "nn", "torch.nn.modules.container", NULL},
+    {"LayerNorm", "nn", "torch.nn.modules.normalization", NULL}, {"Embedding", "nn", "torch.nn.modules.sparse", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
     {"MultiHeadAttention", "d2l", "d2l.torch", NULL}, {"PositionalEncoding", "d2l", "d2l.torch", NULL},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
 };

@@ -92,6 +92,12 @@ static const I18nMessage help[] = {
     {{"Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).",
       "デコレータ: def f(self, ...) の上に @d2l.add_to_class(C) と書くと、f がクラス C のメソッドになる(本では §11.5 で使う)。",
       "装饰器：在 def f(self, ...) 上方写 @d2l.add_to_class(C)，f 就成为类 C 的方法（本书在 §11.5 中使用）。"}},
+    {{"Normalizes each example over its last dimensions (normalized_shape, e.g. the hidden size d): subtracts their mean, divides by sqrt(variance + eps), then scales by weight (ones) and adds bias (zeros), both learned. The Transformer's AddNorm uses it after each attention layer. Input (..., d) for nn.LayerNorm(d).",
+      "各例を最後の次元(normalized_shape、例えば隠れ層のサイズ d)について正規化する: それらの平均を引き、sqrt(分散 + eps) で割り、学習される weight (初期値 1)を掛けて bias (初期値 0)を足す。Transformer の AddNorm が各注意層の後で使う。nn.LayerNorm(d) の入力は (..., d)。",
+      "对每个样本在最后几个维度（normalized_shape，例如隐藏大小 d）上做归一化：减去它们的均值，除以 sqrt(方差 + eps)，再乘以可学习的 weight（初始为 1）并加上 bias（初始为 0）。Transformer 的 AddNorm 在每个注意力层之后使用它。nn.LayerNorm(d) 的输入形状为 (..., d)。"}},
+    {{"A table of num_embeddings learned vectors of size embedding_dim (weight, drawn from N(0, 1)): given int64 indices of any shape, returns their rows, shape (*indices.shape, embedding_dim). Exercise 3 of §11.6: nn.Embedding(max_len, d)(torch.arange(n)) gives a learned embedding per position to add to X instead of P. padding_idx: that row starts at zero.",
+      "大きさ embedding_dim の学習されるベクトル num_embeddings 個の表(weight、N(0, 1) から抽出)。任意の形の int64 のインデックスを受け取り、その行を返す。形は (*indices.shape, embedding_dim)。§11.6 の演習 3: nn.Embedding(max_len, d)(torch.arange(n)) は位置ごとに学習される埋め込みを与え、P の代わりに X に加えられる。padding_idx: その行は 0 から始まる。",
+      "由 num_embeddings 个大小为 embedding_dim 的可学习向量组成的表（weight，从 N(0, 1) 中抽取）：给定任意形状的 int64 索引，返回对应的行，形状为 (*indices.shape, embedding_dim)。§11.6 练习 3：nn.Embedding(max_len, d)(torch.arange(n)) 为每个位置给出一个可学习的嵌入，代替 P 加到 X 上。padding_idx：该行从零开始。"}},
 };
 
 const I18nMessage *i18n_help_catalogue(int *n) {
