@@ -33,6 +33,8 @@ Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x);
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x);
 /* x @ W.T + b for an nn.Linear object lin; NULL with an error set. */
 Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x);
+/* A new Linear(E, E) named NonDynamicallyQuantizableLinear, as nn.MultiheadAttention's out_proj; NULL with an error. */
+Value *attn_out_proj(Interp *I, int64_t E, bool bias);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */
 Tensor *attn_positional_table(int64_t max_len, int64_t d);
 

@@ -311,6 +311,15 @@ static Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias, bool la
     return l;
 }
 
+/* nn.MultiheadAttention's out_proj: a Linear(E, E) that PyTorch names NonDynamicallyQuantizableLinear. */
+static const ObjClass OutProjClass = {.name = "NonDynamicallyQuantizableLinear", .call = linear_call, .is_module = true, .extra_repr = linear_extra};
+
+Value *attn_out_proj(Interp *I, int64_t E, bool bias) {
+    Value *l = make_linear(I, E, E, bias, false);
+    if (l) l->u.obj.cls = &OutProjClass;
+    return l;
+}
+
 /* nn.Linear(in_features, out_features, bias=True) and nn.LazyLinear(out_features, bias=True) */
 static Value *bi_linear(Interp *I, Args *a) {
     bool lazy = a->fn->tag == 1;

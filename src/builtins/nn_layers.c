@@ -6,6 +6,7 @@
 #include "interp.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
@@ -343,6 +344,278 @@ static Value *bi_embedding(Interp *I, Args *a) {
     return m;
 }
 
+/* ---- MultiheadAttention: PyTorch's multi-head attention (§11.5) with packed projections ---- */
+
+/* A float32 copy of t laid out (N, L, E): t is (L, N, E), (N, L, E) when batch_first, or (L, E) unbatched (N = 1). */
+static float *nle_copy(const Tensor *t, bool batched, bool batch_first, int64_t N, int64_t L, int64_t E) {
+    float *o = xcalloc((size_t)(N * L * E) + 1, sizeof *o);
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t l = 0; l < L; l++)
+            for (int64_t e = 0; e < E; e++) {
+                int64_t src = !batched ? l * E + e : batch_first ? (n * L + l) * E + e : (l * N + n) * E + e;
+                o[(n * L + l) * E + e] = (float)ten_get(t, src);
+            }
+    return o;
+}
+
+/* x (rows, E) @ W[part]ᵀ + b[part] for part 0 (q), 1 (k) or 2 (v) of in_proj_weight (3E, E) and in_proj_bias. */
+static float *in_project(const float *x, int64_t rows, int64_t E, const float *W, const float *b, int part) {
+    float *y = xcalloc((size_t)(rows * E) + 1, sizeof *y);
+    ten_sgemm(x, W + part * E * E, y, rows, E, E, true);
+    if (b) for (int64_t r = 0; r < rows; r++) for (int64_t e = 0; e < E; e++) y[r * E + e] += b[part * E + e];
+    return y;
+}
+
+/* What a mask adds to a score: a bool mask -inf where True (not attended), a float mask its value. */
+static float mask_term(const Tensor *m, int64_t i) {
+    if (m->dtype == DT_BOOL) return ten_get(m, i) != 0 ? -INFINITY : 0.0f;
+    return (float)ten_get(m, i);
+}
+
+static bool shape_is(const Tensor *t, int nd, int64_t a, int64_t b, int64_t c) {
+    int64_t want[3] = {a, b, c};
+    if (t->ndim != nd) return false;
+    for (int i = 0; i < nd; i++) if (t->shape[i] != want[i]) return false;
+    return true;
+}
+
+static void shape_text(const Tensor *t, char *out, size_t n) {
+    StrBuf sb;
+    sb_init(&sb);
+    sb_puts(&sb, "torch.Size([");
+    for (int i = 0; i < t->ndim; i++) sb_printf(&sb, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+    sb_puts(&sb, "])");
+    snprintf(out, n, "%s", sb_str(&sb));
+    sb_free(&sb);
+}
+
+/* mha(query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None, average_attn_weights=True):
+ * (attn_output, attn_weights). query (L, N, E) [(N, L, E) batch_first, (L, E) unbatched], key and value (S, N, E);
+ * output like query; weights (N, L, S) averaged over heads, (N, H, L, S) with average_attn_weights=False, None with
+ * need_weights=False. attn_mask (L, S) or (N*H, L, S), key_padding_mask (N, S): bool (True = not attended) or float
+ * (added to the scores). As torch.nn.functional.multi_head_attention_forward in PyTorch 1.13. */
+static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
+    static const char *const kw[] = {"query", "key", "value", "key_padding_mask", "need_weights", "attn_mask", "average_attn_weights", NULL};
+    if (!args_check(I, a, 7, kw)) return NULL;
+    Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *kpmv = arg(a, 3, "key_padding_mask"),
+          *nwv = arg(a, 4, "need_weights"), *amv = arg(a, 5, "attn_mask"), *avv = arg(a, 6, "average_attn_weights");
+    const char *names[3] = {"query", "key", "value"};
+    Value *qkv[3] = {qv, kv, vv};
+    for (int i = 0; i < 3; i++) {
+        if (!qkv[i]) return rt_raise(I, "TypeError", "MultiheadAttention.forward() missing required argument: '%s'", names[i]);
+        if (qkv[i]->kind != V_TENSOR) return rt_raise(I, "TypeError", "MultiheadAttention: %s must be a tensor, not %s", names[i], val_type_name(qkv[i]));
+        if (qkv[i]->u.t->dtype != DT_F32)
+            return rt_error(I, "MultiheadAttention: %s is %s, but the layer's weights are float32 (use %s.float())",
+                            names[i], ten_dtype_name(qkv[i]->u.t->dtype), names[i]);
+    }
+    bool need = true, average = true, bf = false;
+    if (nwv && !arg_bool(I, nwv, "need_weights", &need)) return NULL;
+    if (avv && !arg_bool(I, avv, "average_attn_weights", &average)) return NULL;
+    Value *bfv = val_attr_get(self, "batch_first");
+    bf = bfv && bfv->kind == V_BOOL && bfv->u.b;
+    Tensor *q = qv->u.t, *k = kv->u.t, *v = vv->u.t;
+    Tensor *am = amv && amv->kind == V_TENSOR ? amv->u.t : NULL, *kpm = kpmv && kpmv->kind == V_TENSOR ? kpmv->u.t : NULL;
+    if ((amv && amv->kind != V_NONE && !am) || (kpmv && kpmv->kind != V_NONE && !kpm))
+        return rt_raise(I, "TypeError", "MultiheadAttention: %s must be a tensor or None", am || !amv || amv->kind == V_NONE ? "key_padding_mask" : "attn_mask");
+    Tensor *W = attr_tensor(self, "in_proj_weight"), *B = attr_tensor(self, "in_proj_bias");
+    Value *op = val_attr_get(self, "out_proj");
+    int64_t E = W && W->ndim == 2 ? W->shape[1] : 0, H = 1;
+    Value *hv = val_attr_get(self, "num_heads");
+    if (hv && hv->kind == V_INT) H = hv->u.i;
+    if (!W || W->dtype != DT_F32 || W->ndim != 2 || W->shape[0] != 3 * E || E <= 0 || H <= 0 || E % H ||
+        (B && (B->dtype != DT_F32 || B->numel != 3 * E)) || !op || !val_is_module(op))
+        return rt_error(I, "MultiheadAttention: in_proj_weight must be float32 (3*embed_dim, embed_dim), in_proj_bias (3*embed_dim,), "
+                        "embed_dim divisible by num_heads, and out_proj a module");
+    char s1[96], s2[96];
+    if (q->ndim != 2 && q->ndim != 3)
+        return rt_error(I, "query should be unbatched 2D or batched 3D tensor but received %d-D query tensor", q->ndim);
+    bool batched = q->ndim == 3;
+    if (k->ndim != q->ndim || v->ndim != q->ndim)
+        return rt_error(I, batched ? "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found %d-D and %d-D tensors respectively"
+                                   : "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found %d-D and %d-D tensors respectively",
+                        k->ndim, v->ndim);
+    int li = batched && bf ? 1 : 0, ni = batched ? (bf ? 0 : 1) : -1;
+    int64_t N = batched ? q->shape[ni] : 1, L = q->shape[li], S = k->shape[li], hd = E / H;
+    if (q->shape[q->ndim - 1] != E)
+        return rt_error(I, "was expecting embedding dimension of %lld, but got %lld", (long long)E, (long long)q->shape[q->ndim - 1]);
+    bool kv_same = k->ndim == v->ndim;
+    for (int i = 0; i < k->ndim; i++) kv_same = kv_same && k->shape[i] == v->shape[i];
+    if (!kv_same) {
+        shape_text(k, s1, sizeof s1);
+        shape_text(v, s2, sizeof s2);
+        return rt_error(I, "key shape %s does not match value shape %s", s1, s2);
+    }
+    if (k->shape[k->ndim - 1] != E || (batched && k->shape[ni] != N)) {
+        shape_text(q, s1, sizeof s1);
+        shape_text(k, s2, sizeof s2);
+        return rt_error(I, "MultiheadAttention: key and value of shape %s do not fit query %s: they need the batch size and "
+                        "the embedding dimension %lld of the query (attn supports kdim = vdim = embed_dim)", s2, s1, (long long)E);
+    }
+    if (am) {
+        if (am->dtype != DT_BOOL && !ten_is_float(am->dtype))
+            return rt_error(I, "only bool and floating types of attn_mask are supported");
+        if (!(am->ndim == 2 && shape_is(am, 2, L, S, 0)) && !(am->ndim == 3 && shape_is(am, 3, N * H, L, S))) {
+            shape_text(am, s1, sizeof s1);
+            if (am->ndim == 2) return rt_error(I, "The shape of the 2D attn_mask is %s, but should be (%lld, %lld).", s1, (long long)L, (long long)S);
+            if (am->ndim == 3) return rt_error(I, "The shape of the 3D attn_mask is %s, but should be (%lld, %lld, %lld).", s1, (long long)(N * H), (long long)L, (long long)S);
+            return rt_error(I, "attn_mask's dimension %d is not supported", am->ndim);
+        }
+    }
+    if (kpm) {
+        if (kpm->dtype != DT_BOOL && !ten_is_float(kpm->dtype))
+            return rt_error(I, "only bool and floating types of key_padding_mask are supported");
+        if (batched ? !shape_is(kpm, 2, N, S, 0) : !shape_is(kpm, 1, S, 0, 0)) {
+            shape_text(kpm, s1, sizeof s1);
+            if (batched) return rt_error(I, "expecting key_padding_mask shape of (%lld, %lld), but got %s", (long long)N, (long long)S, s1);
+            return rt_error(I, "expecting key_padding_mask shape of (%lld,), but got %s", (long long)S, s1);
+        }
+    }
+    double p = 0;
+    Value *pv = val_attr_get(self, "dropout");
+    if (pv && val_is_number(pv)) p = val_as_double(pv);
+    Value *tv = val_attr_get(self, "training");
+    bool drop = p > 0 && (!tv || (tv->kind == V_BOOL && tv->u.b));
+
+    /* the projections, each (N, len, E) */
+    Tensor *wt = NULL, *bt = NULL;
+    const Tensor *Wc = ten_as_contiguous(W, &wt), *Bc = B ? ten_as_contiguous(B, &bt) : NULL;
+    float *xq = nle_copy(q, batched, bf, N, L, E), *xk = nle_copy(k, batched, bf, N, S, E), *xv = nle_copy(v, batched, bf, N, S, E);
+    float *Q = in_project(xq, N * L, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 0);
+    float *K = in_project(xk, N * S, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 1);
+    float *V = in_project(xv, N * S, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 2);
+    ten_free(wt);
+    ten_free(bt);
+    free(xq);
+    free(xk);
+    free(xv);
+    float scale = (float)sqrt((double)hd);
+    for (int64_t i = 0; i < N * L * E; i++) Q[i] = Q[i] / scale;       /* PyTorch 1.13: q = q / math.sqrt(head_dim) */
+
+    int64_t osh[3] = {N, L, E};
+    Tensor *O = ten_new(DT_F32, 3, osh), *Wts = ten_new(DT_F32, 4, (int64_t[]){N, H, L, S});
+    float *qh = xcalloc((size_t)(L * hd) + 1, sizeof(float)), *kh = xcalloc((size_t)(S * hd) + 1, sizeof(float)),
+          *vh = xcalloc((size_t)(S * hd) + 1, sizeof(float)), *oh = xcalloc((size_t)(L * hd) + 1, sizeof(float));
+    Rng *g = &session_of(I)->rng;
+    for (int64_t n = 0; O && Wts && n < N; n++)
+        for (int64_t h = 0; h < H; h++) {
+            for (int64_t l = 0; l < L; l++) for (int64_t j = 0; j < hd; j++) qh[l * hd + j] = Q[(n * L + l) * E + h * hd + j];
+            for (int64_t t = 0; t < S; t++) for (int64_t j = 0; j < hd; j++) {
+                kh[t * hd + j] = K[(n * S + t) * E + h * hd + j];
+                vh[t * hd + j] = V[(n * S + t) * E + h * hd + j];
+            }
+            float *sc = ten_f32(Wts) + ((n * H + h) * L) * S;          /* (L, S): scores, then weights */
+            ten_sgemm(qh, kh, sc, L, S, hd, true);
+            for (int64_t l = 0; l < L && (am || kpm); l++)
+                for (int64_t t = 0; t < S; t++) {
+                    float m = 0;
+                    if (am) m = mask_term(am, am->ndim == 2 ? l * S + t : ((n * H + h) * L + l) * S + t);
+                    if (kpm) m = m + mask_term(kpm, n * S + t);
+                    sc[l * S + t] = m + sc[l * S + t];
+                }
+            ten_softmax_rows_f32(sc, L, S);
+            if (drop) {
+                float keep = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
+                for (int64_t i = 0; i < L * S; i++) sc[i] = rng_uniform(g) < p ? 0.0f : sc[i] * keep;
+            }
+            ten_sgemm(sc, vh, oh, L, hd, S, false);
+            for (int64_t l = 0; l < L; l++) for (int64_t j = 0; j < hd; j++) ten_f32(O)[(n * L + l) * E + h * hd + j] = oh[l * hd + j];
+        }
+    free(qh); free(kh); free(vh); free(oh);
+    free(Q); free(K); free(V);
+    if (!O || !Wts) { ten_free(O); ten_free(Wts); return rt_tensor_error(I); }
+    Tensor *y = attn_linear_forward(I, op, O);          /* out_proj, (N, L, E) */
+    ten_free(O);
+    if (!y) { ten_free(Wts); return interp_failed(I) ? NULL : rt_tensor_error(I); }
+    /* back to the query's layout */
+    Tensor *out = batched && !bf ? ten_new(DT_F32, 3, (int64_t[]){L, N, E}) : ten_new(DT_F32, batched ? 3 : 2, batched ? y->shape : (int64_t[]){L, E});
+    if (out)
+        for (int64_t n = 0; n < N; n++) for (int64_t l = 0; l < L; l++) for (int64_t e = 0; e < E; e++)
+            ten_f32(out)[(batched && !bf ? (l * N + n) : (n * L + l)) * E + e] = ten_f32(y)[(n * L + l) * E + e];
+    ten_free(y);
+    if (!out) { ten_free(Wts); return rt_tensor_error(I); }
+    Value *weights = val_none();
+    if (need) {
+        Tensor *w = Wts;
+        Wts = NULL;
+        if (average) {      /* mean over the heads: their sum, in order, divided by H */
+            Tensor *m = ten_new(DT_F32, 3, (int64_t[]){N, L, S});
+            for (int64_t n = 0; m && n < N; n++)
+                for (int64_t i = 0; i < L * S; i++) {
+                    float sum = 0;
+                    for (int64_t h = 0; h < H; h++) sum += ten_f32(w)[(n * H + h) * L * S + i];
+                    ten_f32(m)[n * L * S + i] = sum / (float)H;
+                }
+            ten_free(w);
+            w = m;
+        }
+        if (w && !batched) {        /* unbatched: no batch dimension */
+            Tensor *sq = ten_view_shape(w, w->ndim - 1, w->shape + 1);
+            ten_free(w);
+            w = sq;
+        }
+        if (!w) { ten_free(out); return rt_tensor_error(I); }
+        val_decref(weights);
+        weights = val_tensor(w);
+    }
+    ten_free(Wts);
+    Value *r = val_tuple(2);
+    val_seq_set(r, 0, val_tensor(out));
+    val_seq_set(r, 1, weights);
+    return r;
+}
+
+static const ObjClass MultiheadAttentionClass = {.name = "MultiheadAttention", .call = mha_layer_call, .is_module = true};
+
+/* nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False): in_proj_weight (3E, E)
+ * xavier-uniform, in_proj_bias zeros, out_proj a Linear(E, E) with a zero bias, as PyTorch initialises them. */
+static Value *bi_multihead(Interp *I, Args *a) {
+    static const char *const kw[] = {"embed_dim", "num_heads", "dropout", "bias", "add_bias_kv", "add_zero_attn", "kdim", "vdim", "batch_first", NULL};
+    if (!args_check(I, a, 9, kw)) return NULL;
+    Value *ev = arg(a, 0, "embed_dim"), *hv = arg(a, 1, "num_heads"), *dv = arg(a, 2, "dropout"), *bv = arg(a, 3, "bias"),
+          *kvv = arg(a, 4, "add_bias_kv"), *zv = arg(a, 5, "add_zero_attn"), *kd = arg(a, 6, "kdim"), *vd = arg(a, 7, "vdim"),
+          *bfv = arg(a, 8, "batch_first");
+    if (!ev || !hv) return rt_raise(I, "TypeError", "MultiheadAttention.__init__() missing required arguments: 'embed_dim' and 'num_heads'");
+    int64_t E, H;
+    double p = 0;
+    bool bias = true, bf = false, flag = false;
+    if (!arg_int(I, ev, "embed_dim", &E) || !arg_int(I, hv, "num_heads", &H)) return NULL;
+    if (dv && !arg_double(I, dv, "dropout", &p)) return NULL;
+    if (bv && !arg_bool(I, bv, "bias", &bias)) return NULL;
+    if (bfv && !arg_bool(I, bfv, "batch_first", &bf)) return NULL;
+    if ((kvv && (!arg_bool(I, kvv, "add_bias_kv", &flag) || flag)) || (zv && (!arg_bool(I, zv, "add_zero_attn", &flag) || flag)))
+        return interp_failed(I) ? NULL : rt_error(I, "MultiheadAttention: add_bias_kv and add_zero_attn are not in attn");
+    int64_t kdim = E, vdim = E;
+    if ((kd && kd->kind != V_NONE && !arg_int(I, kd, "kdim", &kdim)) || (vd && vd->kind != V_NONE && !arg_int(I, vd, "vdim", &vdim))) return NULL;
+    if (kdim != E || vdim != E) return rt_error(I, "MultiheadAttention: kdim and vdim other than embed_dim are not in attn");
+    if (E <= 0 || H <= 0) return rt_error(I, "embed_dim and num_heads must be greater than 0, got embed_dim=%lld and num_heads=%lld", (long long)E, (long long)H);
+    if (E % H) return rt_raise(I, "AssertionError", "embed_dim must be divisible by num_heads");
+    if (E > 1 << 14) return rt_error(I, "MultiheadAttention: embed_dim must be at most 16384, got %lld", (long long)E);
+    if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
+    Value *m = new_layer(&MultiheadAttentionClass);
+    val_attr_set(m, "embed_dim", val_int(E));
+    val_attr_set(m, "kdim", val_int(E));
+    val_attr_set(m, "vdim", val_int(E));
+    val_attr_set(m, "num_heads", val_int(H));
+    val_attr_set(m, "dropout", val_float(p));
+    val_attr_set(m, "batch_first", val_bool(bf));
+    val_attr_set(m, "head_dim", val_int(E / H));
+    double bound = sqrt(6.0 / (double)(E + 3 * E));         /* xavier_uniform_ on (3E, E) */
+    Tensor *w = ten_uniform(&session_of(I)->rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
+    if (!w) { val_decref(m); return rt_tensor_error(I); }
+    val_attr_set(m, "in_proj_weight", parameter(w));
+    if (bias) {
+        Tensor *b = ten_new(DT_F32, 1, (int64_t[]){3 * E});
+        if (!b) { val_decref(m); return rt_tensor_error(I); }
+        val_attr_set(m, "in_proj_bias", parameter(b));
+    } else val_attr_set(m, "in_proj_bias", val_none());
+    Value *op = attn_out_proj(I, E, bias);
+    if (!op) { val_decref(m); return NULL; }
+    Tensor *ob = attr_tensor(op, "bias");
+    for (int64_t i = 0; ob && i < ob->numel; i++) ten_set(ob, i, 0.0);     /* PyTorch: constant_(out_proj.bias, 0.) */
+    val_attr_set(m, "out_proj", op);
+    return m;
+}
+
 const Builtin bi_nn_layers[] = {
     {"ReLU", bi_relu_layer, "nn.ReLU(inplace=False)",
      "A layer that applies max(x, 0) to each element: nn.ReLU()(X) is F.relu(X). Put it between layers in "
@@ -369,4 +642,12 @@ const Builtin bi_nn_layers[] = {
      "indices of any shape, returns their rows, shape (*indices.shape, embedding_dim). Exercise 3 of §11.6: "
      "nn.Embedding(max_len, d)(torch.arange(n)) gives a learned embedding per position to add to X instead of P. "
      "padding_idx: that row starts at zero.", "§11.6", 0},
+    {"MultiheadAttention", bi_multihead, "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False)",
+     "PyTorch's multi-head attention (§11.5's, with the three input projections packed in one in_proj_weight "
+     "(3*embed_dim, embed_dim) and the output projection out_proj). Call it as mha(query, key, value, "
+     "key_padding_mask=None, need_weights=True, attn_mask=None, average_attn_weights=True); it returns (output, "
+     "weights). Shapes are (length, batch, embed_dim) unless batch_first=True: (batch, length, embed_dim). "
+     "Self-attention: mha(X, X, X). attn_mask (L, S): True (or -inf) where a query must not look; "
+     "key_padding_mask (batch, S): True at padded keys. weights: (batch, L, S), averaged over heads unless "
+     "average_attn_weights=False.", "§11.5", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

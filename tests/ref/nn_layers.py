@@ -1,4 +1,4 @@
-"""nn.Sequential, nn.LayerNorm, nn.Embedding, nn.ReLU, nn.GELU, nn.Softmax and nn.Identity against PyTorch on the same weights and inputs: attn
+"""nn.Sequential, nn.LayerNorm, nn.Embedding, nn.ReLU, nn.GELU, nn.Softmax, nn.Identity and nn.MultiheadAttention against PyTorch on the same weights and inputs: attn
 builds the layers (its own random weights), saves its input and state_dict to .npy files, PyTorch builds the same
 layers and loads them; both then print the same expressions (reprs, parameter names and shapes, state_dict keys,
 outputs), which must match line for line. Then the mistakes a student makes, with PyTorch's words.
@@ -6,7 +6,7 @@ outputs), which must match line for line. Then the mistakes a student makes, wit
 usage: nn_layers.py ATTN"""
 import os, subprocess, sys, tempfile
 
-from refcheck import ATTN, check, finish
+from refcheck import ATTN, check, close, finish
 
 try:
     import numpy as np
@@ -93,4 +93,91 @@ for code, want in [
 ]:
     r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, timeout=60)
     check(f"{code} fails with {want!r}", r.returncode != 0 and want in r.stderr, r.stderr.strip()[:300])
+
+# nn.MultiheadAttention: attn's weights and inputs into PyTorch's module; outputs and weights compared (float32
+# sums in another order: 1e-5), reprs and parameter names exactly. Masks bool and float, 2-D and 3-D, batch_first,
+# unbatched, bias=False, per-head weights, need_weights=False.
+MHA_BUILD = """m1 = nn.MultiheadAttention(8, 2)
+m2 = nn.MultiheadAttention(8, 4, batch_first=True)
+m3 = nn.MultiheadAttention(6, 3, bias=False)
+"""
+MHA_CASES = {
+    "c1": ("m1", "X1, X1, X1", {}),
+    "c2": ("m2", "Q2, K2, K2", {"key_padding_mask": "kpm2", "attn_mask": "am2", "average_attn_weights": "False"}),
+    "c3": ("m2", "Q2, K2, V2", {"attn_mask": "fm3"}),
+    "c4": ("m1", "U4, U4, U4", {"key_padding_mask": "kpm4"}),
+    "c5": ("m3", "X5, X5, X5", {"attn_mask": "am5"}),
+    "c6": ("m1", "X1, X1, X1", {"need_weights": "False"}),
+    "c7": ("m2", "Q2, K2, K2", {"key_padding_mask": "fk7"}),
+}
+MHA_INPUTS = """X1 = torch.randn(5, 3, 8)
+Q2 = torch.randn(3, 4, 8)
+K2 = torch.randn(3, 6, 8)
+V2 = torch.randn(3, 6, 8)
+kpm2 = torch.tensor([[False] * 6, [False] * 4 + [True] * 2, [False] + [True] * 5])
+am2 = torch.triu(torch.ones(4, 6), diagonal=3) > 0
+fm3 = torch.randn(12, 4, 6)
+U4 = torch.randn(5, 8)
+kpm4 = torch.tensor([False, False, True, False, True])
+X5 = torch.randn(4, 2, 6)
+am5 = torch.zeros(4, 4).masked_fill(torch.triu(torch.ones(4, 4), diagonal=1) > 0, float('-inf'))
+fk7 = torch.randn(3, 6)
+"""
+TENSORS = ["X1", "Q2", "K2", "V2", "kpm2", "am2", "fm3", "U4", "kpm4", "X5", "am5", "fk7"]
+MHA_PRINT = ["m1", "m2", "m3", "[(k, tuple(p.shape)) for k, p in m1.named_parameters()]", "list(m3.state_dict())",
+             "m2.batch_first, m2.head_dim, m2.num_heads, m2.embed_dim", "type(m1)", "m1.out_proj"]
+with tempfile.TemporaryDirectory() as d:
+    prog = MHA_BUILD + MHA_INPUTS + "_ = m1.eval()\n_ = m2.eval()\n_ = m3.eval()\n"
+    for t in TENSORS:
+        prog += f"save('{t}.npy', {t})\n"
+    for name in ("m1", "m2", "m3"):
+        prog += f"for k, v in {name}.state_dict().items():\n    save('{name}.' + k + '.npy', v)\n"
+    for c, (m, args, kw) in MHA_CASES.items():
+        kws = "".join(f", {k}={v}" for k, v in kw.items())
+        prog += f"o, w = {m}({args}{kws})\nsave('{c}_o.npy', o)\n"
+        prog += f"print('{c}', tuple(o.shape), None if w is None else tuple(w.shape))\n"
+        prog += f"if w is not None: save('{c}_w.npy', w)\n"
+    prog += "".join(f"print(repr(({e})))\n" for e in MHA_PRINT)
+    r = subprocess.run([ATTN, "-c", prog], cwd=d, capture_output=True, text=True, timeout=120)
+    check("attn runs nn.MultiheadAttention", r.returncode == 0, r.stderr[-800:])
+    lines = r.stdout.split("\n")
+    ld = lambda n: torch.from_numpy(np.load(os.path.join(d, n + ".npy")))
+    mods = {"m1": nn.MultiheadAttention(8, 2), "m2": nn.MultiheadAttention(8, 4, batch_first=True),
+            "m3": nn.MultiheadAttention(6, 3, bias=False)}
+    for name, mod in mods.items():
+        mod.load_state_dict({k: ld(name + "." + k) for k in mod.state_dict()})
+        mod.eval()
+    env = {t: ld(t) for t in TENSORS}
+    env.update(mods)
+    env["torch"] = torch
+    want_lines = []
+    with torch.no_grad():
+        for c, (m, args, kw) in MHA_CASES.items():
+            kws = "".join(f", {k}={v}" for k, v in kw.items())
+            o, w = eval(f"{m}({args}{kws})", env)
+            want_lines.append(f"{c} {tuple(o.shape)} {None if w is None else tuple(w.shape)}")
+            if r.returncode == 0:
+                close(f"{c}: the output as PyTorch's", ld(c + "_o").numpy(), o.numpy(), 1e-5)
+                if w is not None:
+                    close(f"{c}: the attention weights as PyTorch's", ld(c + "_w").numpy(), w.numpy(), 1e-5)
+        for e in MHA_PRINT:
+            want_lines.append(repr(eval(e, dict(env, nn=nn))))
+    want_lines = "\n".join(want_lines).split("\n")
+    for i, w in enumerate(want_lines):
+        g = lines[i] if i < len(lines) else None
+        check(f"MultiheadAttention line {i + 1} as PyTorch prints it", g == w, f"attn {g!r} != torch {w!r}")
+
+# mistakes: the message says what and where, as PyTorch's
+for code, want in [
+    ("nn.MultiheadAttention(8, 3)", "embed_dim must be divisible by num_heads"),
+    ("m = nn.MultiheadAttention(8, 2)\nm(torch.ones(5, 3, 6), torch.ones(5, 3, 6), torch.ones(5, 3, 6))", "was expecting embedding dimension of 8, but got 6"),
+    ("m = nn.MultiheadAttention(8, 2)\nX = torch.ones(5, 3, 8)\nm(X, X, X, attn_mask=torch.ones(4, 5) > 0)", "The shape of the 2D attn_mask is torch.Size([4, 5]), but should be (5, 5)."),
+    ("m = nn.MultiheadAttention(8, 2)\nX = torch.ones(5, 3, 8)\nm(X, X, X, key_padding_mask=torch.ones(5, 3) > 0)", "expecting key_padding_mask shape of (3, 5), but got torch.Size([5, 3])"),
+    ("m = nn.MultiheadAttention(8, 2)\nm(torch.ones(5, 3, 8), torch.ones(5, 8), torch.ones(5, 8))", "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found 2-D and 2-D tensors respectively"),
+    ("m = nn.MultiheadAttention(8, 2)\nm(torch.ones(2, 5, 3, 8), torch.ones(5, 8), torch.ones(5, 8))", "query should be unbatched 2D or batched 3D tensor but received 4-D query tensor"),
+    ("m = nn.MultiheadAttention(8, 2)\nX = torch.ones(5, 3, 8)\nm(X, X, X.double())", "float32"),
+    ("m = nn.MultiheadAttention(8, 2)\nX = torch.ones(5, 3, 8)\nm(X, X, X, attn_mask=torch.ones(5, 5, dtype=torch.int64))", "only bool and floating types of attn_mask are supported"),
+]:
+    r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, timeout=60)
+    check(f"{code!r} fails with {want!r}", r.returncode != 0 and want in r.stderr, r.stderr.strip()[:300])
 finish()
