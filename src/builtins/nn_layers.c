@@ -29,15 +29,16 @@ static const char *dtype_word(DType dt) {
 
 /* ---- activations: a module whose forward is one function of torch.nn.functional ---- */
 
-/* Calls F.<fn>(input, <key>=<the module's attribute key>) (key NULL: no keyword); a new reference or NULL. */
-static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, const char *key) {
+/* Calls F.<fn>(input, <key>=value) (key NULL: no keyword; value NULL: the module's attribute key); a new reference
+ * or NULL. */
+static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, const char *key, Value *value) {
     static const char *const kw[] = {"input", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *x = arg(a, 0, "input");
     if (!x) return rt_raise(I, "TypeError", "%s.forward() missing 1 required positional argument: 'input'", val_type_name(self));
     Value *f = builtins_module_attr("torch.nn.functional", fn);
     if (!f) return rt_error(I, "%s: F.%s is missing", val_type_name(self), fn);
-    Value *kv = key ? val_attr_get(self, key) : NULL;
+    Value *kv = value ? value : key ? val_attr_get(self, key) : NULL;
     const char *kwn[1] = {key};
     Value *kwv[1] = {kv};
     Args b = {&x, 1, kwn, kwv, kv ? 1 : 0, NULL, NULL};
@@ -46,9 +47,18 @@ static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, 
     return r;
 }
 
-static Value *relu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "relu", NULL); }
-static Value *gelu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "gelu", "approximate"); }
-static Value *softmax_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "softmax", "dim"); }
+static Value *relu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "relu", NULL, NULL); }
+static Value *gelu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "gelu", "approximate", NULL); }
+/* nn.Softmax(dim=None) picks the dim as PyTorch's _get_softmax_dim does: 0 for 0-, 1- and 3-D input, else 1. */
+static Value *softmax_call(Interp *I, Value *self, Args *a) {
+    Value *dim = val_attr_get(self, "dim"), *x = a->npos ? a->pos[0] : NULL;
+    if (!dim || dim->kind != V_NONE || !x || x->kind != V_TENSOR) return apply_functional(I, self, a, "softmax", "dim", NULL);
+    int nd = x->u.t->ndim;
+    Value *implicit = val_int(nd == 0 || nd == 1 || nd == 3 ? 0 : 1);
+    Value *r = apply_functional(I, self, a, "softmax", "dim", implicit);
+    val_decref(implicit);
+    return r;
+}
 
 /* nn.Identity()(x) is x itself, whatever x is, as in PyTorch. */
 static Value *identity_call(Interp *I, Value *self, Args *a) {
@@ -181,6 +191,9 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     if (ev && val_is_number(ev)) eps = val_as_double(ev);
     if (!ns || ns->kind != V_TUPLE) return rt_error(I, "LayerNorm: normalized_shape must be a tuple of sizes");
     int k = (int)ns->u.seq.n;
+    if (k == 0)
+        return rt_error(I, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+                        "but got normalized_shape = []");
     bool fits = k <= x->ndim;
     int64_t M = 1;
     for (int i = 0; i < k && fits; i++) {

@@ -43,7 +43,7 @@ PRINT = [
     "net", "inner", "[(k, tuple(p.shape)) for k, p in net.named_parameters()]", "list(net.state_dict())",
     "list(inner.state_dict())", "[k for k, m in net.named_children()]", "len(list(net.modules()))",
     "net(X).detach()", "inner(X).detach()", "nn.ReLU()(X)", "nn.GELU()(X)", "nn.GELU(approximate='tanh')(X)",
-    "nn.Softmax(dim=1)(X)", "nn.Softmax(dim=0)(X[0])", "nn.Identity()(X) is X", "nn.Identity(3, k=4)",
+    "nn.Softmax(dim=1)(X)", "nn.Softmax(dim=0)(X[0])", "nn.Softmax()(X)", "nn.Softmax()(X[0])", "nn.Softmax()(X[0, 0])", "nn.Identity()(X) is X", "nn.Identity(3, k=4)",
     "(nn.ReLU(), nn.GELU(), nn.Softmax(dim=2), nn.Softmax(), nn.Identity())",
     "type(nn.ReLU()), type(nn.GELU()), type(nn.Softmax()), type(nn.Identity()), type(net)",
     "isinstance(net, nn.Module), isinstance(nn.ReLU(), nn.Module)", "net.eval().training, net.train().training",
