@@ -253,6 +253,7 @@ Value *class_call(Interp *I, Value *cls, Args *a) {
         Value *args = val_tuple(a->npos);
         for (int k = 0; k < a->npos; k++) val_seq_set(args, k, val_incref(a->pos[k]));
         val_attr_set(obj, "args", args);
+        val_attr_set(obj, "__cause__", val_none());
     }
     Found f = {0};
     if (class_find(cls, "__init__", NULL, &f)) {

@@ -106,6 +106,7 @@ const char *pyexc_object_name(const Value *v) {
 static Value *exc_object(int i, Value *args) {
     Value *e = val_object(objclass_of(i));
     val_attr_set(e, "args", args);
+    val_attr_set(e, "__cause__", val_none());           /* raise ... from sets it */
     return e;
 }
 

@@ -372,6 +372,17 @@ a = frozenset([M(1)])
 t = {a}
 print(len(t))
 """,
+    "__cause__ without from": r"""
+try:
+    raise ValueError('a')
+except ValueError as e:
+    print(e.__cause__)
+class E(Exception): pass
+try:
+    raise E('b')
+except E as e:
+    print(e.__cause__, e.args)
+""",
 }
 
 # escapes python3 rejects (SyntaxError): attn refuses them too, saying what is wrong
