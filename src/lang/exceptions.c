@@ -67,6 +67,10 @@ static Value *exc_classes[NCLASSES];
 
 /* BaseException.__init__(self, *args): self.args, as Python keeps them */
 static Value *m_exc_init(Interp *I, Args *a) {
+    /* E.__init__(...) called through the class hands self over: it must be an exception object, as Python checks */
+    if (a->npos < 1) return rt_raise(I, "TypeError", "descriptor '__init__' of 'BaseException' object needs an argument");
+    if (!pyexc_object_name(a->pos[0]))
+        return rt_raise(I, "TypeError", "descriptor '__init__' requires a 'BaseException' object but received a '%s'", val_type_name(a->pos[0]));
     if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", val_type_name(a->pos[0]));
     Value *args = val_tuple(a->npos - 1);
     for (int k = 1; k < a->npos; k++) val_seq_set(args, k - 1, val_incref(a->pos[k]));
