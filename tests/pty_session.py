@@ -467,6 +467,33 @@ for k in range(400):
 check(f"keys typed at every system call stop from the block's Enter to the next prompt ({walked} stops): none lost",
       ok and late >= 3, f"walked {walked}, exit {code}: {out}")
 
+# a Japanese or Chinese student's Ctrl-C: attn's own notes (the statement stopped, the line dropped) in their language,
+# as the lessons speak it; Python's error messages stay English in every language
+for lang, stopped, dropped in [("ja_JP.UTF-8", "中断しました (Ctrl-C): それまでに定義したものはすべて残っています",
+                                "Ctrl-C はその行を取り消します。Ctrl-D で attn を終了します"),
+                               ("zh_CN.UTF-8", "已中断（Ctrl-C）：之前定义的一切都保留着", "Ctrl-C 丢弃这一行；Ctrl-D 退出 attn")]:
+    with tempfile.TemporaryDirectory() as state:
+        t = Term(state, LANG=lang, LC_ALL=None, LC_MESSAGES=None)
+        t.prompt()
+        t.send("for i in range(10 ** 8): print('looping') if i == 0 else None\r")
+        t.read("looping\r\n")
+        t.clear()
+        t.send("\x03")
+        out = t.read(stopped)
+        check(f"{lang}: Ctrl-C that stops a statement says so in the student's language",
+              stopped in out and "interrupted" not in out, out)
+        t.prompt()
+        t.clear()
+        t.send("x = (1 +\x03")
+        out = t.read("attn> ")
+        check(f"{lang}: Ctrl-C at the prompt says in the student's language what it did",
+              dropped in out and "drops the line" not in out, out)
+        t.clear()
+        t.send("x\r")
+        out = t.read("attn> ")
+        check(f"{lang}: Python's error messages stay English", "error: name 'x' is not defined" in out, out)
+        t.leave()
+
 # Ctrl-D pressed as the prompt appears, before libedit reads the terminal: attn leaves. The moment is made exact with
 # flow control: Ctrl-S stops attn's output, so attn waits inside its write of the prompt (seen in /proc as the write
 # system call); Ctrl-D comes then, and Ctrl-Q lets the prompt out. A terminal still in canonical mode there took the

@@ -6,6 +6,7 @@
 #include "strbuf.h"
 #include "files.h"
 #include "ops.h"
+#include "i18n.h"
 #include <editline/readline.h>
 #include <ctype.h>
 #include <errno.h>
@@ -325,7 +326,7 @@ char *lineedit_read(const char *prompt, bool *interrupted) {
     /* Ctrl-C at the prompt: the line (and the statement it continued) is dropped; attn never leaves on Ctrl-C */
     ten_interrupted = 0;
     *interrupted = true;
-    fputs(told ? "\n" : "\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n", stdout);
+    fputs(told ? "\n" : TR("\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n"), stdout);
     fflush(stdout);
     told = true;
     return NULL;

@@ -1,6 +1,7 @@
 /* session.c - the current session, and running one statement of any kind of run (see session.h). */
 #include "session.h"
 #include "parser.h"
+#include "i18n.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,12 @@ const SessionCommand *session_command(const Session *S, const char *src, char **
     return NULL;
 }
 
+/* A Ctrl-C's note (rt_interrupt's message, src/lang/eval.c) in the student's language: it is attn's, not Python's. */
+static const char *interrupt_note(const char *msg) {
+    if (strcmp(msg, "interrupted (Ctrl-C): everything defined before is kept") != 0) return msg;
+    return TR("interrupted (Ctrl-C): everything defined before is kept");
+}
+
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line) {
     char *arg;
     const SessionCommand *c = session_command(S, src, &arg);
@@ -125,7 +132,8 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     if (kind == ERR_QUIT) { interp_clear_error(I); return RUN_QUIT; }
     StrBuf b;
     sb_init(&b);
-    interp_format_error(I, &b);
+    if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(interp_error_msg(I)));
+    else interp_format_error(I, &b);
     if (I->tee) sb_puts(I->tee, sb_str(&b));             /* a recording keeps errors as a transcript shows them */
     if (I->capture) sb_puts(I->capture, sb_str(&b));
     else {

@@ -8,6 +8,13 @@
 #include "i18n.h"
 
 static const I18nMessage catalogue[] = {
+    /* the REPL's notes about Ctrl-C (src/session/session.c: the message of src/lang/eval.c; src/repl/lineedit.c) */
+    {{"interrupted (Ctrl-C): everything defined before is kept",
+      "中断しました (Ctrl-C): それまでに定義したものはすべて残っています",
+      "已中断（Ctrl-C）：之前定义的一切都保留着"}},
+    {{"\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n",
+      "\n(Ctrl-C はその行を取り消します。Ctrl-D で attn を終了します)\n",
+      "\n（Ctrl-C 丢弃这一行；Ctrl-D 退出 attn）\n"}},
     /* lesson runner (src/lesson/runner.c) */
     {{"Type this, or press Enter to run it:\n",
       "次の文を入力するか、Enter で実行してください:\n",
