@@ -222,11 +222,19 @@ static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
     return true;
 }
 
-/* x (..., in) -> (..., out). */
+static const ObjClass LazyLinearClass;
+
+/* x (..., in) -> (..., out). A LazyLinear takes its weight at its first input; a Linear whose weight a student set
+ * to something else than a tensor is PyTorch's TypeError (it is not drawn again). */
 Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     if (x->ndim < 1) { rt_error(I, "Linear: the input must have at least one dimension"); return NULL; }
     int64_t in = x->shape[x->ndim - 1];
     Tensor *W = attr_tensor(lin, "weight");
+    if (!W && lin->u.obj.cls != &LazyLinearClass) {
+        Value *wv = val_attr_get(lin, "weight");
+        rt_raise(I, "TypeError", "linear(): argument 'weight' (position 2) must be Tensor, not %s", wv ? val_type_name(wv) : "NoneType");
+        return NULL;
+    }
     if (!W) {
         int64_t out = attr_int(lin, "out_features", -1);
         if (out < 0 || out > 1 << 20) {

@@ -148,7 +148,10 @@ static Value *sequential_call(Interp *I, Value *self, Args *a) {
         Value *next = interp_call(I, d->vals[i], &b);
         val_decref(cur);
         cur = next;
-        if (!cur) rt_error_prefix(I, "in Sequential's layer (%s)", d->keys[i]->u.str.s);
+        /* the layer that failed is named once: not again by each Sequential around it (one that holds itself
+         * stops with a RecursionError, whose message stays Python's) */
+        if (!cur && strcmp(I->error.etype, "RecursionError") && strncmp(I->error.msg, "in Sequential's layer", 21))
+            rt_error_prefix(I, "in Sequential's layer (%s)", d->keys[i]->u.str.s);
     }
     return cur;
 }
@@ -539,11 +542,13 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     Tensor *y = attn_linear_forward(I, op, O);          /* out_proj, (N, L, E) */
     ten_free(O);
     if (!y) { ten_free(Wts); return interp_failed(I) ? NULL : rt_tensor_error(I); }
-    /* back to the query's layout */
-    Tensor *out = batched && !bf ? ten_new(DT_F32, 3, (int64_t[]){L, N, E}) : ten_new(DT_F32, batched ? 3 : 2, batched ? y->shape : (int64_t[]){L, E});
+    /* back to the query's layout, with out_proj's own width (a student may have given it another out_features:
+     * PyTorch then returns that many columns) */
+    int64_t Eo = y->shape[y->ndim - 1];
+    Tensor *out = batched && !bf ? ten_new(DT_F32, 3, (int64_t[]){L, N, Eo}) : ten_new(DT_F32, batched ? 3 : 2, batched ? y->shape : (int64_t[]){L, Eo});
     if (out)
-        for (int64_t n = 0; n < N; n++) for (int64_t l = 0; l < L; l++) for (int64_t e = 0; e < E; e++)
-            ten_f32(out)[(batched && !bf ? (l * N + n) : (n * L + l)) * E + e] = ten_f32(y)[(n * L + l) * E + e];
+        for (int64_t n = 0; n < N; n++) for (int64_t l = 0; l < L; l++) for (int64_t e = 0; e < Eo; e++)
+            ten_f32(out)[(batched && !bf ? (l * N + n) : (n * L + l)) * Eo + e] = ten_f32(y)[(n * L + l) * Eo + e];
     ten_free(y);
     if (!out) { ten_free(Wts); return rt_tensor_error(I); }
     Value *weights = val_none();

@@ -197,8 +197,14 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
     case V_FUNC: return call_user(I, fn, NULL, a);
     case V_CLASS: return class_call(I, fn, a);
     case V_OBJECT:
-        if (fn->u.obj.cls->call) return fn->u.obj.cls->call(I, fn, a);
-        return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
+        if (!fn->u.obj.cls->call) return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
+        if (fn->u.obj.klass) return fn->u.obj.cls->call(I, fn, a);    /* a student's __call__: call_user counts it */
+        /* an attn module (nn.Sequential ...) can hold itself: its calls count toward the recursion limit too */
+        if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+        I->call_depth++;
+        Value *r = fn->u.obj.cls->call(I, fn, a);
+        I->call_depth--;
+        return r;
     case V_DTYPE: return rt_raise(I, "TypeError", "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
                                   ten_dtype_name(fn->u.dtype), ten_dtype_name(fn->u.dtype));
     default: return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
