@@ -167,6 +167,18 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("interrupted", timeout=10)
     t.prompt()
     check("Ctrl-C stops a builtin walking range(10 ** 15)", "interrupted" in out, out)
+    # the nn layers' own loops (LayerNorm over 2**27 values takes seconds): Ctrl-C stops them, nothing is assigned
+    for stmt in ["ln_out = nn.LayerNorm(1024)(torch.ones(2 ** 17, 1024))"]:
+        t.clear()
+        t.send(stmt + "\r")
+        t.read(timeout=1.0)
+        t.send("\x03")
+        out = t.read("interrupted", timeout=10)
+        t.prompt()
+        t.clear()
+        t.send("'ln_out' in dir() or 'mha_out' in dir()\r")
+        out += t.read("attn> ")
+        check(f"Ctrl-C stops {stmt.split('(')[0].split('= ')[1]}", "interrupted" in out and "False" in out, out)
     # Ctrl-C in a try body: its finally runs (Python's KeyboardInterrupt), no except catches it, the REPL goes on
     t.clear()
     t.send("try:\r")

@@ -225,6 +225,7 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     if (!y) return rt_tensor_error(I);
     int64_t rows = M ? x->numel / M : 0;
     for (int64_t r = 0; r < rows; r++) {
+        if (ten_interrupted) { ten_free(y); return rt_interrupt(I); }
         double mean = 0, var = 0;
         for (int64_t j = 0; j < M; j++) mean += ten_get(x, r * M + j);
         mean /= (double)M;
@@ -316,6 +317,7 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
     Tensor *y = ten_new_uninit(w->dtype, x->ndim + 1, sh);
     if (!y) return rt_tensor_error(I);
     for (int64_t i = 0; i < x->numel; i++) {
+        if (ten_interrupted) { ten_free(y); return rt_interrupt(I); }
         int64_t k = ten_get_i64(x, i);
         for (int64_t j = 0; j < D; j++) ten_set(y, i * D + j, ten_get(w, k * D + j));
     }
@@ -512,8 +514,9 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     float *qh = xcalloc((size_t)(L * hd) + 1, sizeof(float)), *kh = xcalloc((size_t)(S * hd) + 1, sizeof(float)),
           *vh = xcalloc((size_t)(S * hd) + 1, sizeof(float)), *oh = xcalloc((size_t)(L * hd) + 1, sizeof(float));
     Rng *g = &session_of(I)->rng;
-    for (int64_t n = 0; O && Wts && n < N; n++)
-        for (int64_t h = 0; h < H; h++) {
+    bool stopped = false;                               /* Ctrl-C: checked once per head */
+    for (int64_t n = 0; O && Wts && !stopped && n < N; n++)
+        for (int64_t h = 0; h < H && !(stopped = ten_interrupted); h++) {
             for (int64_t l = 0; l < L; l++) for (int64_t j = 0; j < hd; j++) qh[l * hd + j] = Q[(n * L + l) * E + h * hd + j];
             for (int64_t t = 0; t < S; t++) for (int64_t j = 0; j < hd; j++) {
                 kh[t * hd + j] = K[(n * S + t) * E + h * hd + j];
@@ -538,6 +541,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
         }
     free(qh); free(kh); free(vh); free(oh);
     free(Q); free(K); free(V);
+    if (stopped) { ten_free(O); ten_free(Wts); return rt_interrupt(I); }
     if (!O || !Wts) { ten_free(O); ten_free(Wts); return rt_tensor_error(I); }
     Tensor *y = attn_linear_forward(I, op, O);          /* out_proj, (N, L, E) */
     ten_free(O);
