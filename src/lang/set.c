@@ -186,9 +186,9 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     const Value *bad = hash_of(v, hash, 0);
     if (bad == &hash_failed) return false;
-    if (bad) rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad));
+    if (bad) { rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad)); return false; }
     if (*hash == -1) *hash = -2;        /* -1 marks a removed element's slot (CPython's hashes are never -1) */
-    return !bad;
+    return true;
 }
 
 /* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): 1, 0,
