@@ -56,6 +56,9 @@ Value *ops_iterator_next(Interp *I, Value *it);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
 /* The place of key in dict d (dict_find), -1 when absent, -2 with Python's error when key is unhashable (d[[1]]:
- * "unhashable type: 'list'") or a student's __hash__/__eq__ raised. */
+ * "unhashable type: 'list'") or a student's __hash__/__eq__ raised. The place is valid when returned (dict_find
+ * restarts when a student's __eq__ changes d); running more student code may change d again. */
 int ops_dict_find(Interp *I, Dict *d, const Value *key);
+/* Python's KeyError for a key missing from a dict ("key 5 is not in the dict"); NULL. */
+Value *ops_key_error(Interp *I, const Value *key);
 #endif

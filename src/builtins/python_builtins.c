@@ -165,8 +165,13 @@ static Value *bi_tuple(Interp *I, Args *a) {
  * iterable of (key, value) pairs (Python's dict(src) and d.update(src)). false with Python's error. */
 static bool dict_fill(Interp *I, Value *d, Value *src) {
     if (src->kind == V_DICT) {
-        for (int k = 0; k < src->u.dict->n; k++)
-            if (ops_set_index(I, d, src->u.dict->keys[k], src->u.dict->vals[k]) < 0) return false;
+        for (int k = 0; k < src->u.dict->n; k++) {    /* held: the key's __hash__/__eq__ may change src */
+            Value *key = val_incref(src->u.dict->keys[k]), *v = val_incref(src->u.dict->vals[k]);
+            int rc = ops_set_index(I, d, key, v);
+            val_decref(key);
+            val_decref(v);
+            if (rc < 0) return false;
+        }
         return true;
     }
     Iter it;
@@ -933,10 +938,13 @@ static Value *list_remove(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "remove() takes exactly one argument (%d given)", a->npos - 1);
     Value *l = a->pos[0];
     for (int64_t i = 0; i < l->u.seq.n; i++) {
-        int eq = l->u.seq.items[i] == a->pos[1] ? 1 : val_compare_eq(l->u.seq.items[i], a->pos[1]);
+        Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
+        int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);
+        val_decref(x);
         if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq < 0) return rt_error(I, "list.remove(x): the items are nested too deep to compare");
+        if (eq < 0) return ten_interrupted ? rt_interrupt(I) : rt_error(I, "list.remove(x): the items are nested too deep to compare");
         if (!eq) continue;
+        if (i >= l->u.seq.n) return val_none();             /* the list shrank meanwhile: CPython removes nothing */
         Value *place = val_int(i);
         int rc = ops_del_index(I, l, place);                  /* the path del L[i] takes */
         val_decref(place);
@@ -987,9 +995,9 @@ static Value *dict_pop(Interp *I, Args *a) {
     Value *d = a->pos[0], *key = a->pos[1];
     int i = ops_dict_find(I, d->u.dict, key);
     if (i == -2) return NULL;
-    if (i < 0 && a->npos == 3) return val_incref(a->pos[2]);
-    Value *v = ops_index(I, d, key);                        /* the value, or the missing key's error */
-    if (v && ops_del_index(I, d, key) < 0) { val_decref(v); return NULL; }
+    if (i < 0) return a->npos == 3 ? val_incref(a->pos[2]) : ops_key_error(I, key);
+    Value *v = val_incref(d->u.dict->vals[i]);              /* i is valid: no student code ran since the probe */
+    dict_del_at(d->u.dict, i);
     return v;
 }
 
@@ -1010,13 +1018,10 @@ static Value *dict_setdefault(Interp *I, Args *a) {
     Value *d = a->pos[0], *key = a->pos[1];
     int i = ops_dict_find(I, d->u.dict, key);
     if (i == -2) return NULL;
-    if (i < 0) {
-        Value *def = a->npos == 3 ? val_incref(a->pos[2]) : val_none();
-        int rc = ops_set_index(I, d, key, def);
-        val_decref(def);
-        if (rc < 0) return NULL;
-    }
-    return ops_index(I, d, key);
+    if (i >= 0) return val_incref(d->u.dict->vals[i]);
+    Value *def = a->npos == 3 ? val_incref(a->pos[2]) : val_none();
+    if (ops_set_index(I, d, key, def) < 0) { val_decref(def); return NULL; }
+    return def;                                              /* Python's: the default itself */
 }
 
 static Value *dict_update(Interp *I, Args *a) {
@@ -1071,9 +1076,11 @@ static Value *list_index(Interp *I, Args *a) {
     Value *l = a->pos[0];
     int64_t cnt = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
-        const Value *x = l->u.seq.items[i];
+        Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
         int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);     /* Python's: the same object, or == */
+        val_decref(x);
         if (eq == -2) return NULL;                          /* a student's __eq__ raised */
+        if (eq == -1 && ten_interrupted) return rt_interrupt(I);
         if (eq == 1) {
             if (a->fn->tag == 0) return val_int(i);
             cnt++;

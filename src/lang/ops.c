@@ -277,7 +277,7 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         int eq = e == x ? 1 : val_compare_eq(e, x);          /* Python's: the same object, or == */
         val_decref(e);
         if (eq == -2) break;
-        if (eq < 0) { ops_iter_end(&it); return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
+        if (eq < 0) { ops_iter_end(&it); if (ten_interrupted) return rt_interrupt(I); return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
         found = eq == 1;
     }
     ops_iter_end(&it);
@@ -318,6 +318,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_EQ || aop == AOP_NE) {
         int eq = val_compare_eq(a, b);
         if (eq == -2) return NULL;                          /* a student's __eq__ raised */
+        if (eq < 0 && ten_interrupted) return rt_interrupt(I);          /* Ctrl-C stopped a long comparison */
         if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         return val_bool((eq == 1) == (aop == AOP_EQ));
     }
@@ -334,20 +335,27 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     } else if (a->kind == V_STR && b->kind == V_STR) {
         c = strcmp(a->u.str.s, b->u.str.s);
     } else if ((a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind) {
-        int64_t n = a->u.seq.n < b->u.seq.n ? a->u.seq.n : b->u.seq.n, i;
+        int64_t i;
         int eq = 1;
-        for (i = 0; i < n; i++) {
-            const Value *x = a->u.seq.items[i], *y = b->u.seq.items[i];
-            if (x != y && (eq = val_compare_eq(x, y)) != 1) break;
+        for (i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {      /* a student's __eq__ may shrink them */
+            Value *x = val_incref(a->u.seq.items[i]), *y = val_incref(b->u.seq.items[i]);
+            if (x != y) eq = val_compare_eq(x, y);
+            val_decref(x);
+            val_decref(y);
+            if (eq != 1) break;
         }
         if (eq == -2) return NULL;
+        if (eq < 0 && ten_interrupted) return rt_interrupt(I);
         if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
-        if (i == n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
+        if (i >= a->u.seq.n || i >= b->u.seq.n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
             static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */
             if (depth > 1000) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
             depth++;
-            Value *r = ops_compare(I, aop, a->u.seq.items[i], b->u.seq.items[i]);
+            Value *x = val_incref(a->u.seq.items[i]), *y = val_incref(b->u.seq.items[i]);
+            Value *r = ops_compare(I, aop, x, y);
+            val_decref(x);
+            val_decref(y);
             depth--;
             return r;
         }
@@ -506,7 +514,7 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
 }
 
 /* Python's KeyError for a dict lookup, in attn's words: "key 5 is not in the dict" (the key as repr shows it). */
-static Value *key_error(Interp *I, const Value *key) {
+Value *ops_key_error(Interp *I, const Value *key) {
     StrBuf k;
     sb_init(&k);
     val_repr(&k, key);
@@ -547,7 +555,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     case V_DICT: {
         int i = ops_dict_find(I, obj->u.dict, index);
         if (i == -2) return NULL;
-        return i >= 0 ? val_incref(obj->u.dict->vals[i]) : key_error(I, index);
+        return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
     }
     default:
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(obj));
@@ -894,7 +902,7 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
     if (obj->kind == V_DICT) {
         int i = ops_dict_find(I, obj->u.dict, index);
         if (i == -2) return -1;
-        if (i < 0) { key_error(I, index); return -1; }
+        if (i < 0) { ops_key_error(I, index); return -1; }
         dict_del_at(obj->u.dict, i);
         return 0;
     }

@@ -431,7 +431,12 @@ int pyset_update(Interp *I, Value *s, Value *src) {
     if (src->kind == V_DICT) {            /* one resize first, then the keys in the dict's order */
         const Dict *d = src->u.dict;
         if ((so->fill + d->n) * 5 >= so->mask * 3) table_resize(so, (so->used + d->n) * 2);
-        for (int i = 0; i < d->n; i++) if (pyset_add(I, s, d->keys[i]) < 0) return -1;
+        for (int i = 0; i < d->n; i++) {       /* held: the key's __hash__ may change the dict */
+            Value *key = val_incref(d->keys[i]);
+            int rc = pyset_add(I, s, key);
+            val_decref(key);
+            if (rc < 0) return -1;
+        }
         return 0;
     }
     Iter it;

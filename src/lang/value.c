@@ -4,6 +4,7 @@
 #include "builtins.h"
 #include "textwidth.h"
 #include "pyset.h"
+#include "tensor.h"
 #include "lang_internal.h"
 #include <unictype.h>
 #include <math.h>
@@ -414,7 +415,8 @@ static int find_str(const Dict *d, const char *s, size_t n) {
 static bool is_instance(const Value *v) { return v->kind == V_OBJECT && v->u.obj.klass; }
 
 /* Python's dict lookup comparing key k (in the dict) with key when one is an instance of a student's class: the
- * same hash, then k == key (k's __eq__ first). 1, 0, or -1 when __hash__/__eq__ raised (the error is set). */
+ * same hash, then k == key (k's __eq__ first). 1, 0, or -1 when __hash__/__eq__ raised (the error is set). The
+ * caller holds k and key: the student's __hash__/__eq__ may remove k from the dict. */
 static int instance_key_eq(const Value *k, const Value *key) {
     const Value *u = is_instance(k) ? k : key;
     Interp *I = u->u.obj.klass->u.cls->interp;
@@ -426,16 +428,34 @@ static int instance_key_eq(const Value *k, const Value *key) {
     return r == -2 ? -1 : r == 1;
 }
 
-int dict_find(const Dict *d, const Value *key) {
+/* dict_find's probe, CPython's lookdict: each stored key is held while its comparison runs (student code), and
+ * when that code changed the dict (the place no longer holds the key, or the size moved) the probe starts again,
+ * so the index returned is valid when returned. *status: 0, -1 too deep to compare, -2 a student's __hash__ or
+ * __eq__ raised (the error is set); the index is then -1. */
+static int dict_probe(const Dict *d, const Value *key, int *status) {
+    *status = 0;
     if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
+restart:
     for (int i = 0; i < d->n; i++) {
-        const Value *k = d->keys[i];
+        Value *k = d->keys[i];
         if (k == key) return i;
-        int eq = is_instance(k) || is_instance(key) ? instance_key_eq(k, key) : val_equal(k, key);
-        if (eq < 0) return -1;
-        if (eq) return i;
+        int n = d->n, eq;
+        val_incref(k);
+        if (is_instance(k) || is_instance(key)) { eq = instance_key_eq(k, key); if (eq < 0) eq = -2; }
+        else eq = val_compare_eq(k, key);
+        bool changed = i >= d->n || d->keys[i] != k || d->n != n;
+        val_decref(k);
+        if (eq == -2) { *status = -2; return -1; }
+        if (changed) { *status = 0; goto restart; }
+        if (eq == -1) *status = -1;                     /* not comparable: not this key (dict_find), unknown (==) */
+        else if (eq) { *status = 0; return i; }
     }
     return -1;
+}
+
+int dict_find(const Dict *d, const Value *key) {
+    int status;
+    return dict_probe(d, key, &status);
 }
 
 Value *dict_get(Dict *d, const char *key) {
@@ -853,32 +873,47 @@ void val_str_of(StrBuf *out, const Value *v) {
     else val_repr(out, v);
 }
 
-#define EQ_MAX_DEPTH 1000     /* containers nested deeper than this (or holding themselves) are not compared */
+#define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves) are not compared */
 
-static int eq_depth(const Value *a, const Value *b, int depth);
+/* How many eq_depth calls are under way, counted across a student's __eq__ that compares again (its == starts a
+ * new val_compare_eq inside the outer one): one count per process, as CPython's recursion limit counts nested
+ * comparisons (Python's "maximum recursion depth exceeded in comparison"). */
+static int eq_level;
+
+static int eq_depth(const Value *a, const Value *b);
 
 /* Items of containers: the same object is equal to itself, as Python's containers compare (so a list holding
- * itself equals itself, and [nan] == [nan] for the same nan). */
-static int item_eq(const Value *x, const Value *y, int depth) { return x == y ? 1 : eq_depth(x, y, depth + 1); }
+ * itself equals itself, and [nan] == [nan] for the same nan). Both items are held while they are compared: a
+ * student's __eq__ may empty the containers they came from (CPython's list_richcompare holds them too). */
+static int item_eq(const Value *x, const Value *y) {
+    if (x == y) return 1;
+    Value *hx = val_incref((Value *)x), *hy = val_incref((Value *)y);
+    int r = eq_depth(hx, hy);
+    val_decref(hx);
+    val_decref(hy);
+    return r;
+}
 
-static int dict_eq(const Dict *a, const Dict *b, int depth) {
+/* dict == dict (CPython's dict_equal): each key of a looked up in b (dict_probe: restarted when a student's
+ * __eq__ changes b), the values compared; a's key and value are held meanwhile, and a's size re-read each step. */
+static int dict_eq(const Dict *a, const Dict *b) {
     if (a->n != b->n) return 0;
-    if (a->ordered && b->ordered) {         /* OrderedDicts: the order is part of the value */
-        for (int i = 0; i < a->n; i++) {
-            int r = item_eq(a->keys[i], b->keys[i], depth);
-            if (r == 1) r = item_eq(a->vals[i], b->vals[i], depth);
-            if (r != 1) return r;
-        }
-        return 1;
-    }
     for (int i = 0; i < a->n; i++) {
-        int j = 0, r = 0;
-        for (; j < b->n && r == 0; j++) r = item_eq(a->keys[i], b->keys[j], depth);
-        if (r != 1) return r;
-        r = item_eq(a->vals[i], b->vals[j - 1], depth);
+        if (a->ordered && b->ordered && i >= b->n) return 0;
+        Value *k = val_incref(a->keys[i]), *v = val_incref(a->vals[i]);
+        int r, status = 0;
+        if (a->ordered && b->ordered) {     /* OrderedDicts: the order is part of the value */
+            r = item_eq(k, b->keys[i]);
+            if (r == 1) r = i < b->n ? item_eq(v, b->vals[i]) : 0;
+        } else {
+            int j = dict_probe(b, k, &status);
+            r = status < 0 ? status : j < 0 ? 0 : item_eq(v, b->vals[j]);
+        }
+        val_decref(k);
+        val_decref(v);
         if (r != 1) return r;
     }
-    return 1;
+    return 1;                                  /* CPython's dict_equal: no size check after the walk */
 }
 
 /* The elements of a set or a list, one at a time: *pos starts at 0; NULL at the end. Borrowed. */
@@ -890,24 +925,38 @@ static const Value *element_next(const Value *v, int64_t *pos) {
 static int64_t element_count(const Value *v) { return v->kind == V_SET ? v->u.set->used : v->u.seq.n; }
 
 /* == when a or b is a dict view: keys and items views equal a set (or view) of the same elements (each side holds
- * each element once); a values view only itself; never a list. */
-static int view_eq(const Value *a, const Value *b, int depth) {
+ * each element once); a values view only itself; never a list. Each element of a is held while b is searched;
+ * Ctrl-C stops the search (-1, with ten_interrupted set). */
+static int view_eq(const Value *a, const Value *b) {
     if (!val_is_set_like(a) || !val_is_set_like(b) || val_dict_view(a) == &val_dict_values || val_dict_view(b) == &val_dict_values)
         return a == b;
     if (element_count(a) != element_count(b)) return 0;
     int64_t pa = 0;
-    for (const Value *x; (x = element_next(a, &pa));) {
+    for (const Value *e; (e = element_next(a, &pa));) {
+        if (ten_interrupted) return -1;
+        Value *x = val_incref((Value *)e);
         int64_t pb = 0;
         int found = 0;
-        for (const Value *y; !found && (y = element_next(b, &pb));) found = item_eq(x, y, depth);
+        for (const Value *y; !found && (y = element_next(b, &pb));) found = item_eq(x, y);
+        val_decref(x);
         if (found != 1) return found;
     }
-    return 1;
+    return element_count(a) == element_count(b);
 }
 
-/* 1 equal, 0 not, -1 too deep to tell, -2 a student's __eq__ raised (the error is set). */
-static int eq_depth(const Value *a, const Value *b, int depth) {
-    if (depth > EQ_MAX_DEPTH) return -1;
+static int eq_body(const Value *a, const Value *b);
+
+/* 1 equal, 0 not, -1 too deep to tell (or Ctrl-C stopped it: ten_interrupted is set), -2 a student's __eq__ raised
+ * (the error is set). */
+static int eq_depth(const Value *a, const Value *b) {
+    if (eq_level >= EQ_MAX_DEPTH) return -1;
+    eq_level++;
+    int r = eq_body(a, b);
+    eq_level--;
+    return r;
+}
+
+static int eq_body(const Value *a, const Value *b) {
     if ((a->kind == V_OBJECT && a->u.obj.klass) || (b->kind == V_OBJECT && b->u.obj.klass)) {
         int r = class_eq(a, b);               /* a student's __eq__ (a's first), else identity */
         if (r != -3) return r;
@@ -920,19 +969,19 @@ static int eq_depth(const Value *a, const Value *b, int depth) {
         }
         return val_as_double(a) == val_as_double(b);
     }
-    if (val_dict_view(a) || val_dict_view(b)) return view_eq(a, b, depth);
+    if (val_dict_view(a) || val_dict_view(b)) return view_eq(a, b);
     if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
         if (a->u.seq.n != b->u.seq.n) return false;
-        for (int64_t i = 0; i < a->u.seq.n; i++) {
-            int r = item_eq(a->u.seq.items[i], b->u.seq.items[i], depth);
+        for (int64_t i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {     /* the lengths may change meanwhile */
+            int r = item_eq(a->u.seq.items[i], b->u.seq.items[i]);
             if (r != 1) return r;
         }
-        return true;
+        return a->u.seq.n == b->u.seq.n;
     }
     if (a->kind != b->kind) return false;
     switch (a->kind) {
     case V_NONE: return true;
-    case V_DICT: return dict_eq(a->u.dict, b->u.dict, depth);
+    case V_DICT: return dict_eq(a->u.dict, b->u.dict);
     case V_SET: return pyset_equal(a, b);
     case V_STR: return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
     case V_DTYPE: return a->u.dtype == b->u.dtype;
@@ -960,5 +1009,5 @@ static int eq_depth(const Value *a, const Value *b, int depth) {
     }
 }
 
-int val_compare_eq(const Value *a, const Value *b) { return eq_depth(a, b, 0); }
-bool val_equal(const Value *a, const Value *b) { return eq_depth(a, b, 0) == 1; }
+int val_compare_eq(const Value *a, const Value *b) { return eq_depth(a, b); }
+bool val_equal(const Value *a, const Value *b) { return eq_depth(a, b) == 1; }

@@ -372,6 +372,149 @@ a = frozenset([M(1)])
 t = {a}
 print(len(t))
 """,
+    "__eq__ that empties the dict being probed: d[k], d[k] = v, del, get, pop, setdefault, in (review s7 #1)": r"""
+def fresh(v):
+    d = {}
+    class K:
+        def __hash__(self):
+            return 1
+        def __eq__(self, o):
+            d.clear()
+            return True
+    d[K()] = v
+    return d, K
+d, K = fresh(1)
+try:
+    print(d[K()])
+except KeyError:
+    print('KeyError get', len(d))
+d, K = fresh(1)
+d[K()] = 2
+print(len(d), list(d.values()))
+d, K = fresh(1)
+try:
+    del d[K()]
+except KeyError:
+    print('KeyError del', len(d))
+d, K = fresh(3)
+print(d.get(K()), len(d))
+d, K = fresh(3)
+print(d.get(K(), 'none'), len(d))
+d, K = fresh(4)
+print(d.pop(K(), 'dflt'), len(d))
+d, K = fresh(5)
+try:
+    d.pop(K())
+except KeyError:
+    print('KeyError pop', len(d))
+d, K = fresh(6)
+print(d.setdefault(K(), 7), list(d.values()))
+d, K = fresh(9)
+print(K() in d, len(d))
+class T:
+    def __hash__(self):
+        return 2
+    def __eq__(self, o):
+        return True
+e = {T(): 'x'}
+print(e.pop(T()), len(e), e.setdefault(T(), 'y'), e.setdefault(T(), 'z'), list(e.values()))
+""",
+    "a stored key's __hash__ that empties its dict: lookup, set(d), update(d), dict(d) (review s7 #2)": r"""
+def fresh():
+    d = {}
+    flag = [False]
+    class K:
+        def __init__(self, s):
+            self.s = s
+        def __hash__(self):
+            if self.s and flag[0]:
+                d.clear()
+            return 1
+        def __eq__(self, o):
+            return False
+    d[K(True)] = [1, 2]
+    flag[0] = True
+    return d, K
+d, K = fresh()
+try:
+    print(d[K(False)])
+except KeyError:
+    print('KeyError')
+d, K = fresh()
+print(len(set(d)))
+d, K = fresh()
+e = {}
+e.update(d)
+print(len(e), list(e.values()))
+d, K = fresh()
+print(len(dict(d)))
+""",
+    "__eq__ that frees the containers being compared: ==, <, index, remove, count, in, views, dicts (review s7 #3)": r"""
+l = []
+class K:
+    def __eq__(self, o):
+        l.clear()
+        return True
+l.append([K(), 1])
+print(l == [[K(), 1]])
+l.append((K(), 1))
+print(l.index((K(), 1)), l)
+l.append(K())
+l.remove(K())
+print(l)
+l.extend([K(), 2])
+print(l.count(K()), l)
+l.extend([[K(), 1], 2])
+print(l < [[K(), 1], 3], l)
+l.extend([(K(), 1)])
+print((K(), 1) in l, l)
+s = set()
+class H:
+    def __hash__(self):
+        return 0
+    def __eq__(self, o):
+        s.clear()
+        return False
+s.add(H())
+s.add(5)
+print(s == {1: 0, 2: 0}.keys())
+d = {}
+class D:
+    def __hash__(self):
+        return 1
+    def __eq__(self, o):
+        d.clear()
+        return True
+d[D()] = [1]
+print({D(): [1]} == d)
+d[D()] = [1]
+print(d == {D(): [1]}, d)
+""",
+    "nested __eq__ comparisons count toward one recursion limit (review s7 #5)": r"""
+class A:
+    def __init__(self):
+        l = [self]
+        for i in range(990):
+            l = [l]
+        self.l = l
+    def __eq__(self, o):
+        return self.l == o.l
+    __hash__ = None
+try:
+    print(A() == A())
+except RecursionError as e:
+    print('RecursionError', isinstance(e, RuntimeError))
+try:
+    print(A() in [A()])
+except RecursionError:
+    print('RecursionError in')
+try:
+    print([A()].index(A()))
+except RecursionError:
+    print('RecursionError index')
+a = [1, [2, [3]]]
+print(a == [1, [2, [3]]])
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
