@@ -475,9 +475,15 @@ def keys_at_stop(k):
 
 
 want = str(sum(range(3000)) + 7)
-walked, late = 0, 0
+walked, late, skipped = 0, 0, False
 for k in range(400):
     code, out, drawn = keys_at_stop(k)
+    if code is None and out in ("ptrace refused: errno 1", "ptrace refused: errno 13"):
+        # the machine forbids tracing a child (EPERM, EACCES: Yama ptrace_scope 3, a seccomp filter): this walk
+        # cannot run here and is reported as skipped, not passed; the typed-ahead checks above still run
+        print(f"skipped: the walk over system call stops ({out}: ptrace is not permitted on this machine)")
+        skipped = True
+        break
     walked += 1
     ok = code == 0 and out.count(want) == 1 and "rror" not in out
     if not ok:
@@ -487,8 +493,9 @@ for k in range(400):
     late = late + 1 if drawn else 0
     if late >= 3:                                              # three stops past the next prompt's drawing: done
         break
-check(f"keys typed at every system call stop from the block's Enter to the next prompt ({walked} stops): none lost",
-      ok and late >= 3, f"walked {walked}, exit {code}: {out}")
+if not skipped:
+    check(f"keys typed at every system call stop from the block's Enter to the next prompt ({walked} stops): none lost",
+          ok and late >= 3, f"walked {walked}, exit {code}: {out}")
 
 # a Japanese or Chinese student's Ctrl-C: attn's own notes (the statement stopped, the line dropped) in their language,
 # as the lessons speak it; Python's error messages stay English in every language
