@@ -120,18 +120,8 @@ static void pool_grow(int count) {
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
-    if (n <= 0) return;
-    if (grain < 1) grain = 1;
-    int threads = par_threads();
-    if (threads > n / grain) threads = (int)(n / grain);
-    if (threads < 2 || in_parallel) {
-        fn(ctx, 0, n);
-        return;
-    }
-    /* about four ranges per thread, none smaller than grain */
-    int64_t chunk = (n + 4 * threads - 1) / (4 * threads);
-    if (chunk < grain) chunk = grain;
+/* Runs fn over [0, n) in ranges of chunk items on up to `threads` threads (2 or more; the caller checked). */
+static void run_pool(int64_t n, int64_t chunk, int threads, ParFn fn, void *ctx) {
     pthread_mutex_lock(&pool.mu);
     pool_grow(threads - 1);
     pool.fn = fn;
@@ -154,4 +144,31 @@ void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
     pool.closed = true;
     while (pool.running > 0) pthread_cond_wait(&pool.done, &pool.mu);
     pthread_mutex_unlock(&pool.mu);
+}
+
+void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
+    if (n <= 0) return;
+    if (grain < 1) grain = 1;
+    int threads = par_threads();
+    if (threads > n / grain) threads = (int)(n / grain);
+    if (threads < 2 || in_parallel) {
+        fn(ctx, 0, n);
+        return;
+    }
+    /* about four ranges per thread, none smaller than grain */
+    int64_t chunk = (n + 4 * threads - 1) / (4 * threads);
+    run_pool(n, chunk < grain ? grain : chunk, threads, fn, ctx);
+}
+
+void par_for_chunks(int64_t n, int64_t chunk, ParFn fn, void *ctx) {
+    if (n <= 0) return;
+    if (chunk < 1) chunk = 1;
+    int threads = par_threads();
+    int64_t ranges = (n + chunk - 1) / chunk;
+    if (threads > ranges) threads = (int)ranges;
+    if (threads < 2 || in_parallel) {
+        fn(ctx, 0, n);
+        return;
+    }
+    run_pool(n, chunk, threads, fn, ctx);
 }

@@ -26,5 +26,9 @@ void par_set_threads(int n);                  /* clamped to 1..PAR_MAX_THREADS *
  * is already inside a parallel loop; else in ranges of at least grain items spread over the workers and the
  * calling thread. Returns when every item is done. */
 void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx);
+/* par_for with ranges of exactly chunk items (the last one shorter), taken by whichever thread is free: for loops
+ * whose items cost about the same and gain nothing from long ranges, where par_for's four ranges per thread would
+ * leave one thread idle for up to a range's time when another program slows the other. */
+void par_for_chunks(int64_t n, int64_t chunk, ParFn fn, void *ctx);
 bool par_in_parallel(void);                   /* true in code run by par_for on more than one thread */
 #endif

@@ -211,12 +211,15 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
     if (blas && blas_sgemm) {
         GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha, m, NULL};
         /* OpenBLAS's SkylakeX bits from vm_blas_gemm where it is faster: B packed once, its panels spread over the
-         * threads, then ranges of 12-row tiles of about 4 MFLOP or more, taken by whichever thread is free (B is not
+         * threads, then ranges of 12-row tiles of about 1 MFLOP, taken by whichever thread is free (B is not
          * packed again per range); without memory for the packed B, OpenBLAS itself */
         if (ten_sgemm_own(m, n, k, ldb, alpha) && (g.Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k)))) {
             int64_t panels = (n + 31) / 32, tiles = (m + 11) / 12, per_tile = 24 * n * k;
             par_for(panels, (1 << 16) / (32 * k) + 1, pack_panels, &g);
-            par_for(tiles, per_tile >= (1 << 22) ? 1 : (1 << 22) / per_tile + 1, gemm_tiles, &g);
+            /* a second thread when each gets about 4 MFLOP; then ranges of about 1 MFLOP, so that a thread slowed
+             * by another program leaves the other at most that much to wait for */
+            int64_t worth = per_tile >= (1 << 22) ? 1 : (1 << 22) / per_tile + 1;
+            par_for_chunks(tiles, tiles < 2 * worth ? tiles : (worth + 3) / 4, gemm_tiles, &g);
             free(g.Bp);
             return;
         }

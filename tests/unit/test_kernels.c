@@ -18,11 +18,20 @@
 #include "vecmath.h"
 #include "tensor_internal.h"
 
-typedef struct Count { atomic_int *seen; int64_t n; } Count;
+typedef struct Count { atomic_int *seen; int64_t n, chunk; atomic_int bad; } Count;
 
 static void mark(void *ctx, int64_t begin, int64_t end) {
     Count *c = ctx;
     for (int64_t i = begin; i < end; i++) atomic_fetch_add(&c->seen[i], 1);
+}
+
+/* mark for par_for_chunks: a range is exactly one chunk (the last one shorter), or everything on one thread */
+static void mark_chunk(void *ctx, int64_t begin, int64_t end) {
+    Count *c = ctx;
+    if (!(begin == 0 && end == c->n) &&
+        (begin % c->chunk || end - begin != (c->n - begin < c->chunk ? c->n - begin : c->chunk)))
+        atomic_fetch_add(&c->bad, 1);            /* counted here, asserted on the main thread */
+    mark(ctx, begin, end);
 }
 
 static void test_par_for_covers_once(void **state) {
@@ -36,9 +45,12 @@ static void test_par_for_covers_once(void **state) {
             for (size_t g = 0; g < sizeof grains / sizeof *grains; g++) {
                 int64_t n = sizes[s];
                 atomic_int *seen = calloc((size_t)(n ? n : 1), sizeof(atomic_int));
-                Count c = {seen, n};
+                Count c = {seen, n, grains[g], 0};
                 par_for(n, grains[g], mark, &c);
                 for (int64_t i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 1);
+                par_for_chunks(n, grains[g], mark_chunk, &c);
+                for (int64_t i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 2);
+                assert_int_equal(atomic_load(&c.bad), 0);
                 free(seen);
             }
     }
