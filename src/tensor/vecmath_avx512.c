@@ -133,6 +133,31 @@ static inline void panel_masks(int64_t nr, __mmask16 *m0, __mmask16 *m1) {
     *m1 = nr >= 32 ? 0xffff : nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
 }
 
+/* r[i] (row i of a 16 x 16 block) becomes column i: unpacks, then shuffles within and across the 128-bit lanes. */
+static inline void transpose16(__m512 r[16]) {
+    __m512 t[16];
+    for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 16; i += 4) {
+        r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+        r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+        r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+    }
+    for (int i = 0; i < 4; i++) {
+        t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
+        t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
+        t[i + 8] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0x88);
+        t[i + 12] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0xDD);
+    }
+    for (int i = 0; i < 8; i++) {
+        r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+        r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
+    }
+}
+
 /* Columns [c0, c1) of B (k, n), or of Bᵀ stored (n, k) when bt (Kᵀ of a head, a Linear layer's weight), into the
  * layout of vecmath.h: per k block, panels of 32 columns, each k-major. */
 void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1) {
@@ -141,18 +166,22 @@ void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int6
         kc = vm_blas_kblock(k - ls);
         float *block = Bp + ls * npad;
         if (bt) {
-            /* column p of a panel is element p of 32 rows of B: two gathers (the missing rows read as zeros) */
-            const __m512i step = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-            const __m512i idx = _mm512_mullo_epi32(step, _mm512_set1_epi32((int)ldb));
-            const __m512 z = _mm512_setzero_ps();
+            /* column p of a panel is element p of 32 rows of B: 16 rows x 16 elements at a time are read along the
+             * rows and transposed in registers (the missing rows and the elements past the block read as zeros) */
             for (int64_t j0 = c0; j0 < c1; j0 += 32) {
                 float *panel = block + j0 * kc;
-                __mmask16 m0, m1;
-                panel_masks(n - j0, &m0, &m1);
-                const float *b0 = B + j0 * ldb + ls, *b1 = b0 + 16 * ldb;
-                for (int64_t p = 0; p < kc; p++) {
-                    _mm512_storeu_ps(panel + p * 32, _mm512_mask_i32gather_ps(z, m0, idx, b0 + p, 4));
-                    _mm512_storeu_ps(panel + p * 32 + 16, m1 ? _mm512_mask_i32gather_ps(z, m1, idx, b1 + p, 4) : z);
+                for (int half = 0; half < 2; half++) {
+                    int64_t nrows = n - j0 - 16 * half;
+                    const float *b = B + (j0 + 16 * half) * ldb + ls;
+                    for (int64_t p0 = 0; p0 < kc; p0 += 16) {
+                        __m512 r[16];
+                        int64_t np = kc - p0 < 16 ? kc - p0 : 16;
+                        __mmask16 pm = np == 16 ? 0xffff : (__mmask16)((1u << np) - 1);
+                        for (int i = 0; i < 16; i++)
+                            r[i] = i < nrows ? _mm512_maskz_loadu_ps(pm, b + i * ldb + p0) : _mm512_setzero_ps();
+                        transpose16(r);
+                        for (int64_t i = 0; i < np; i++) _mm512_storeu_ps(panel + (p0 + i) * 32 + 16 * half, r[i]);
+                    }
                 }
             }
         } else {
