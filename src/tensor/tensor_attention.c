@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A matrix per (batch row, head) inside a 3-D float32 tensor whose last dim is contiguous. */
 typedef struct HeadMat {
@@ -115,6 +116,16 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
     free(scratch);
 }
 
+/* Half of a core's L2 in floats (sysconf; 1 MiB's worth where the C library cannot tell). */
+static int64_t half_l2_floats(void) {
+    static int64_t floats;
+    if (!floats) {
+        long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        floats = (l2 >= 65536 && l2 <= (64L << 20) ? l2 : 2L << 20) / 8;
+    }
+    return floats;
+}
+
 /* x as a float32 tensor whose last dim has stride 1 and rows at least as far apart as they are long (what BLAS
  * reads): x itself, or a contiguous copy in *tmp. */
 static const Tensor *rows_readable(const Tensor *x, Tensor **tmp) {
@@ -186,8 +197,10 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     bool own = ten_own_gemm(K->stride[1]) && (!V || ten_own_gemm(V->stride[1]));
     J.own_s = own && J.blas_s;
     J.own_o = own && J.blas_o && out;
-    /* blocks of queries whose scores fit in 1 MiB (half an L2 here): fewer blocks pack K and V fewer times */
-    J.block = 262144 / (nk ? nk : 1);
+    /* blocks of queries whose scores fill half of a core's L2 (the packed Kᵀ and V and the rows of Q take the
+     * rest): larger blocks would spill the scores to L3 between the product and the softmax; the packing is per
+     * head, not per block */
+    J.block = half_l2_floats() / (nk ? nk : 1);
     if (J.block < 16) J.block = 16;
     if (J.block > nq) J.block = nq;
     J.nblocks = (nq + J.block - 1) / J.block;
