@@ -20,14 +20,15 @@ static bool next_index(int64_t *ix, const int64_t *shape, int nd) {
     return false;
 }
 
+/* The index at ix, which gather and scatter take as it is: 0 <= k < len (PyTorch counts no index from the end here). */
 static int64_t index_value(const Tensor *index, const int64_t *ix, int64_t len, int dim, bool *ok) {
     int64_t k = *(const int64_t *)at(index, ix);
-    if (k < -len || k >= len) {
+    if (k < 0 || k >= len) {
         ten_fail("index %lld is out of bounds for dimension %d with size %lld", (long long)k, dim, (long long)len);
         *ok = false;
         return 0;
     }
-    return k < 0 ? k + len : k;
+    return k;
 }
 
 /* Common checks of gather and scatter: index int64 with t's number of dims, no bigger than t (and src) elsewhere. */
@@ -65,7 +66,8 @@ Tensor *ten_gather(const Tensor *t, int dim, const Tensor *index) {
     int64_t len = t->ndim ? t->shape[d] : 1;
     do {
         memcpy(src, ix, sizeof src);
-        if (t->ndim) src[d] = index_value(index, ix, len, d, &ok);
+        int64_t k = index_value(index, ix, len, d, &ok);
+        if (t->ndim) src[d] = k;
         if (!ok) { ten_free(o); return NULL; }
         memcpy(at(o, ix), at(t, src), es);
     } while (next_index(ix, index->shape, index->ndim));
@@ -88,7 +90,8 @@ Tensor *ten_scatter(const Tensor *t, int dim, const Tensor *index, const Tensor 
     int64_t len = t->ndim ? t->shape[d] : 1;
     do {
         memcpy(dst, ix, sizeof dst);
-        if (t->ndim) dst[d] = index_value(index, ix, len, d, &ok);
+        int64_t k = index_value(index, ix, len, d, &ok);
+        if (t->ndim) dst[d] = k;
         if (!ok) { ten_free(o); ten_free(s); return NULL; }
         char *p = at(o, dst);
         const char *q = at(s, scalar ? zero : ix);
