@@ -427,6 +427,10 @@ typedef struct Nest { int64_t shape[TEN_MAX_DIMS]; int ndim; bool any_float, any
 static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
     if (v->kind == V_LIST || v->kind == V_TUPLE) {
         if (depth >= TEN_MAX_DIMS) { rt_error(I, "a nested list deeper than %d levels cannot be a tensor", TEN_MAX_DIMS); return false; }
+        if (depth == ns->ndim && ns->count) {      /* numbers were met at this depth already: [1, [2, 3]] */
+            rt_error(I, "the nested lists mix numbers and lists at depth %d", depth);
+            return false;
+        }
         if (depth == ns->ndim) { ns->shape[depth] = v->u.seq.n; ns->ndim = depth + 1; }
         else if (depth > ns->ndim || ns->shape[depth] != v->u.seq.n) {
             rt_error(I, "the nested lists have different lengths at depth %d (%lld vs %lld): a tensor needs a rectangular shape",
