@@ -516,8 +516,13 @@ bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim) {
     }
     int64_t n;
     Value **src;
-    if ((v->kind == V_TUPLE || v->kind == V_LIST) && first < a->npos && a->npos == first + 1) { src = v->u.seq.items; n = v->u.seq.n; }
-    else if (v->kind == V_TUPLE || v->kind == V_LIST) { src = v->u.seq.items; n = v->u.seq.n; }
+    if ((v->kind == V_TUPLE || v->kind == V_LIST) && first + 1 < a->npos) {
+        /* zeros((2, 3), 4): PyTorch refuses the 4 (TypeError); it must not be dropped without a word */
+        rt_raise(I, "TypeError", "%s(): a shape given as a %s is the only positional argument (got %d): %s((2, 3)) or %s(2, 3)",
+                 a->fname, val_type_name(v), a->npos - first, a->fname, a->fname);
+        return false;
+    }
+    if (v->kind == V_TUPLE || v->kind == V_LIST) { src = v->u.seq.items; n = v->u.seq.n; }
     else { src = a->pos + first; n = a->npos - first; }
     if (n > TEN_MAX_DIMS) { rt_error(I, "tensors have at most %d dimensions, not %lld", TEN_MAX_DIMS, (long long)n); return false; }
     for (int64_t i = 0; i < n; i++) {
