@@ -44,6 +44,11 @@ typedef struct ObjClass {
     /* attribute access when it is not "the object's attributes, then its methods" (NULL: that); new reference */
     struct Value *(*getattr)(struct Interp *I, struct Value *self, const char *name);
     int (*setattr)(struct Interp *I, struct Value *self, const char *name, struct Value *v);   /* 0 or -1 */
+    /* a container (nn.Sequential, nn.ModuleList); NULL: not one. self[index] (new reference or NULL with the error
+     * set), len(self), and iter(self) (a new iterator, as ops_iter returns) */
+    struct Value *(*getitem)(struct Interp *I, struct Value *self, struct Value *index);
+    int64_t (*len)(struct Value *self);
+    struct Value *(*iter)(struct Interp *I, struct Value *self);
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/n freely; change the keys only through dict_set,

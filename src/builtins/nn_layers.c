@@ -4,6 +4,7 @@
  * nn.Embedding. Reprs, children, parameter names, initialisation and messages are PyTorch 1.13's. */
 #include "builtins_internal.h"
 #include "interp.h"
+#include "ops.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +133,130 @@ static Value *bi_softmax_layer(Interp *I, Args *a) {
 /* nn.Identity(*args, **kwargs): takes any arguments and ignores them, as PyTorch's does. */
 static Value *bi_identity_layer(Interp *I, Args *a) { return new_layer(&IdentityClass); }
 
-/* ---- Sequential ---- */
+/* ---- Sequential and ModuleList: modules held in order as children "0", "1", ... ---- */
+
+/* The children of a container in order: its attributes that are modules (PyTorch's _modules). */
+static int64_t container_len(Value *self) {
+    Dict *d = &self->u.obj.attrs;
+    int64_t n = 0;
+    for (int i = 0; i < d->n; i++) n += val_is_module(d->vals[i]);
+    return n;
+}
+
+/* The children's names (keys true) or the children themselves, as a new list. */
+static Value *container_list(Value *self, bool keys) {
+    Dict *d = &self->u.obj.attrs;
+    Value *l = val_list(0);
+    for (int i = 0; i < d->n; i++)
+        if (val_is_module(d->vals[i])) val_list_append(l, val_incref(keys ? d->keys[i] : d->vals[i]));
+    return l;
+}
+
+static Value *container_iter(Interp *I, Value *self) {
+    Value *l = container_list(self, false), *it = ops_iter(I, l);
+    val_decref(l);
+    return it;
+}
+
+/* An integer index (operator.index) in -len <= i < len, made non-negative; false with PyTorch's error. */
+static bool container_place(Interp *I, Value *self, Value *index, int64_t *out) {
+    if (index->kind != V_INT && index->kind != V_BOOL) {
+        rt_raise(I, "TypeError", "'%s' object cannot be interpreted as an integer", val_type_name(index));
+        return false;
+    }
+    int64_t i = index->kind == V_INT ? index->u.i : index->u.b, n = container_len(self);
+    if (i < -n || i >= n) {
+        rt_raise(I, "IndexError", "index %lld is out of range", (long long)i);
+        return false;
+    }
+    *out = i < 0 ? i + n : i;
+    return true;
+}
+
+static Value *sequential_call(Interp *I, Value *self, Args *a);
+static Value *container_getitem(Interp *I, Value *self, Value *index);
+static Value *m_container_append(Interp *I, Args *a);
+static Value *m_container_extend(Interp *I, Args *a);
+static const Builtin sequential_methods[] = {
+    {"append", m_container_append, "net.append(module)", "Adds module at the end (named by the number of layers before it); returns net.", "", 0},
+    {"extend", m_container_extend, "net.extend(modules)", "Appends each module of a list or another Sequential; returns net.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+static const Builtin module_list_methods[] = {
+    {"append", m_container_append, "layers.append(module)", "Adds module at the end of the list; returns the list.", "", 0},
+    {"extend", m_container_extend, "layers.extend(modules)", "Appends each module of an iterable; returns the list.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+static const ObjClass SequentialClass = {.name = "Sequential", .call = sequential_call, .is_module = true, .methods = sequential_methods,
+                                         .getitem = container_getitem, .len = container_len, .iter = container_iter};
+static Value *module_list_call(Interp *I, Value *self, Args *a) {
+    (void)a;
+    return rt_raise(I, "NotImplementedError", "Module [%s] is missing the required \"forward\" function", val_type_name(self));
+}
+static const ObjClass ModuleListClass = {.name = "ModuleList", .call = module_list_call, .is_module = true, .methods = module_list_methods,
+                                         .getitem = container_getitem, .len = container_len, .iter = container_iter};
+
+/* net[i]: the i-th child; net[a:b]: a new container of those children (a Sequential keeps their names, as
+ * PyTorch's OrderedDict slice does; a ModuleList numbers them from 0). */
+static Value *container_getitem(Interp *I, Value *self, Value *index) {
+    Value *mods = container_list(self, false), *r = NULL;
+    if (index->kind == V_SLICE) {
+        Value *keys = container_list(self, true), *ks = ops_index(I, keys, index), *ms = ks ? ops_index(I, mods, index) : NULL;
+        if (ms) {
+            r = new_layer(self->u.obj.cls);
+            bool seq = self->u.obj.cls == &SequentialClass;
+            for (int64_t i = 0; i < ms->u.seq.n; i++) {
+                char key[24];
+                snprintf(key, sizeof key, "%lld", (long long)i);
+                val_attr_set(r, seq ? ks->u.seq.items[i]->u.str.s : key, val_incref(ms->u.seq.items[i]));
+            }
+        }
+        val_decref(keys);
+        val_decref(ks);
+        val_decref(ms);
+    } else {
+        int64_t i;
+        if (container_place(I, self, index, &i)) r = val_incref(mods->u.seq.items[i]);
+    }
+    val_decref(mods);
+    return r;
+}
+
+/* Adds module as the next child, named by the count of children (PyTorch's add_module(str(len(self)), module)). */
+static bool container_add(Interp *I, Value *self, Value *module) {
+    if (!val_is_module(module)) {
+        rt_raise(I, "TypeError", "%s is not a Module subclass", val_type_name(module));
+        return false;
+    }
+    char key[24];
+    snprintf(key, sizeof key, "%lld", (long long)container_len(self));
+    val_attr_set(self, key, val_incref(module));
+    return true;
+}
+
+/* .append(module): returns the container. */
+static Value *m_container_append(Interp *I, Args *a) {
+    if (a->npos != 2 || a->nkw)
+        return rt_raise(I, "TypeError", "%s.append() takes exactly one argument (%d given)", val_type_name(a->pos[0]), a->npos - 1 + a->nkw);
+    return container_add(I, a->pos[0], a->pos[1]) ? val_incref(a->pos[0]) : NULL;
+}
+
+/* .extend(modules): appends each module of an iterable (a ModuleList refuses a non-iterable as PyTorch does);
+ * returns the container. The items are read first, so net.extend(net) doubles it as in PyTorch. */
+static Value *m_container_extend(Interp *I, Args *a) {
+    if (a->npos != 2 || a->nkw)
+        return rt_raise(I, "TypeError", "%s.extend() takes exactly one argument (%d given)", val_type_name(a->pos[0]), a->npos - 1 + a->nkw);
+    Value *self = a->pos[0], *src = a->pos[1];
+    if (!ops_is_iterable(src))
+        return self->u.obj.cls == &ModuleListClass
+                   ? rt_raise(I, "TypeError", "ModuleList.extend should be called with an iterable, but got %s", val_type_name(src))
+                   : rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
+    Value *items = ops_to_list(I, src);
+    if (!items) return NULL;
+    bool ok = true;
+    for (int64_t i = 0; ok && i < items->u.seq.n; i++) ok = container_add(I, self, items->u.seq.items[i]);
+    val_decref(items);
+    return ok ? val_incref(self) : NULL;
+}
 
 /* Calls the children "0", "1", ... in order, each on what the one before returned. */
 static Value *sequential_call(Interp *I, Value *self, Args *a) {
@@ -140,23 +264,21 @@ static Value *sequential_call(Interp *I, Value *self, Args *a) {
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *x = arg(a, 0, "input");
     if (!x) return rt_raise(I, "TypeError", "Sequential.forward() missing 1 required positional argument: 'input'");
-    Value *cur = val_incref(x);
-    Dict *d = &self->u.obj.attrs;
-    for (int i = 0; i < d->n && cur; i++) {
-        if (!val_is_module(d->vals[i])) continue;
+    Value *cur = val_incref(x), *mods = container_list(self, false), *keys = container_list(self, true);
+    for (int64_t i = 0; i < mods->u.seq.n && cur; i++) {       /* the list holds each layer while it runs */
         Args b = {&cur, 1, NULL, NULL, 0, NULL, NULL};
-        Value *next = interp_call(I, d->vals[i], &b);
+        Value *next = interp_call(I, mods->u.seq.items[i], &b);
         val_decref(cur);
         cur = next;
         /* the layer that failed is named once: not again by each Sequential around it (one that holds itself
          * stops with a RecursionError, whose message stays Python's) */
         if (!cur && strcmp(I->error.etype, "RecursionError") && strncmp(I->error.msg, "in Sequential's layer", 21))
-            rt_error_prefix(I, "in Sequential's layer (%s)", d->keys[i]->u.str.s);
+            rt_error_prefix(I, "in Sequential's layer (%s)", keys->u.seq.items[i]->u.str.s);
     }
+    val_decref(mods);
+    val_decref(keys);
     return cur;
 }
-
-static const ObjClass SequentialClass = {.name = "Sequential", .call = sequential_call, .is_module = true};
 
 /* nn.Sequential(*modules): each argument a module, kept as child "0", "1", ... */
 static Value *bi_sequential(Interp *I, Args *a) {
@@ -176,6 +298,19 @@ static Value *bi_sequential(Interp *I, Args *a) {
         val_attr_set(m, key, val_incref(a->pos[i]));
     }
     return m;
+}
+
+/* nn.ModuleList(modules=None): the modules of an iterable, as children "0", "1", ... */
+static Value *bi_module_list(Interp *I, Args *a) {
+    static const char *const kw[] = {"modules", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *src = arg(a, 0, "modules"), *m = new_layer(&ModuleListClass);
+    if (!src || src->kind == V_NONE) return m;
+    Value *pos[2] = {m, src};
+    Args b = {pos, 2, NULL, NULL, 0, NULL, NULL};
+    Value *r = m_container_extend(I, &b);
+    val_decref(m);
+    return r;
 }
 
 /* ---- LayerNorm (§11.7's AddNorm): per row of the last dims, (x - mean) / sqrt(var + eps) * weight + bias ---- */
@@ -655,6 +790,9 @@ const Builtin bi_nn_layers[] = {
      "Stacks modules: calling it calls each in turn on the output of the one before. The children are named "
      "0, 1, ... (state_dict keys '0.weight', '1.bias' ...). E.g. nn.Sequential(nn.Linear(4, 8), nn.ReLU(), "
      "nn.Linear(8, 4)).", "§6.1", 0},
+    {"ModuleList", bi_module_list, "nn.ModuleList(modules=None)",
+     "Holds modules in a list: index, slice, len, iterate, append and extend it like a list; the modules are children "
+     "of the module that holds it (parameters named 'layers.0.weight' ...). It has no forward: call its modules.", "", 0},
     {"LayerNorm", bi_layernorm, "nn.LayerNorm(normalized_shape, eps=1e-05, elementwise_affine=True)",
      "Normalizes each example over its last dimensions (normalized_shape, e.g. the hidden size d): subtracts their "
      "mean, divides by sqrt(variance + eps), then scales by weight (ones) and adds bias (zeros), both learned. "

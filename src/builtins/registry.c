@@ -375,6 +375,7 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"ReLU", "nn", "torch.nn.modules.activation", NULL},
     {"GELU", "nn", "torch.nn.modules.activation", NULL}, {"Softmax", "nn", "torch.nn.modules.activation", NULL},
     {"Identity", "nn", "torch.nn.modules.linear", NULL}, {"Sequential", "nn", "torch.nn.modules.container", NULL},
+    {"ModuleList", "nn", "torch.nn.modules.container", NULL},
     {"LayerNorm", "nn", "torch.nn.modules.normalization", NULL}, {"Embedding", "nn", "torch.nn.modules.sparse", NULL},
     {"MultiheadAttention", "nn", "torch.nn.modules.activation", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
     {"MultiHeadAttention", "d2l", "d2l.torch", NULL}, {"PositionalEncoding", "d2l", "d2l.torch", NULL},

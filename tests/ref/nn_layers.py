@@ -77,9 +77,104 @@ with tempfile.TemporaryDirectory() as d:
         check(f"line {i + 1} as PyTorch prints it", g == w, f"attn {g!r} != torch {w!r}")
     check("as many lines as PyTorch", len(gl) == len(wl), f"{len(gl)} != {len(wl)}")
 
+# The same program in attn and PyTorch, printing only what does not depend on the random weights (reprs, names,
+# shapes, lengths, the class and words of each error); the outputs must be equal line for line.
+SAME = {
+    "Sequential as a container": """
+inner = nn.Sequential(nn.Linear(3, 3), nn.GELU())
+net = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), inner, nn.Linear(3, 1))
+print(net[0]); print(net[-1]); print(net[2]); print(net[-2] is inner, net[True])
+print(net[1:]); print(net[::2]); print(net[:-1]); print(net[5:]); print(net[1:][0])
+print(len(net), len(net[1:]), len(nn.Sequential()))
+for layer in net:
+    print(type(layer).__name__)
+print(list(net))
+print(net.append(nn.Identity()) is net, len(net))
+_ = net.append(nn.Sequential(nn.Softmax(dim=-1), nn.Sequential(nn.LayerNorm(3))))
+print(net)
+print(net.extend([nn.ReLU(), nn.GELU()]) is net, len(net), list(net.state_dict()))
+print([k for k, _ in net.named_children()], [k for k, _ in net.named_modules()])
+print(net[1:3](torch.ones(2, 3)).shape, nn.Sequential(*list(net)[:2])(torch.ones(4, 2)).shape)
+for i, l in enumerate(net):
+    if i < 2: print(i, l)
+print([type(m).__name__ for m in iter(net)])
+for bad in (5, -9, 100):
+    try:
+        net[bad]
+    except IndexError as e:
+        print('IndexError', e)
+try:
+    net['a']
+except TypeError as e:
+    print('TypeError', e)
+try:
+    net.append(3)
+except TypeError as e:
+    print('TypeError', e)
+""",
+    "ModuleList": """
+layers = nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1)])
+print(layers); print(nn.ModuleList()); print(len(layers), len(nn.ModuleList()))
+print(layers[0]); print(layers[-1]); print(layers[1:]); print(layers[::2]); print(type(layers[1:]).__name__)
+print([type(m).__name__ for m in layers], list(layers)[1])
+print(nn.ModuleList(nn.Linear(1, 1) for _ in range(2)))
+print(nn.ModuleList((nn.ReLU(), nn.GELU())))
+print(nn.ModuleList(nn.Sequential(nn.ReLU(), nn.Identity())))
+print(layers.append(nn.Identity()) is layers, len(layers))
+print(layers.extend([nn.GELU(), nn.Softmax(dim=0)]) is layers, len(layers))
+print(layers.extend(nn.Sequential(nn.Identity())) is layers, len(layers))
+print(layers)
+print(list(layers.state_dict()), [k for k, _ in layers.named_parameters()])
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n)])
+        self.out = nn.Linear(4, 2)
+    def forward(self, X):
+        for layer in self.layers:
+            X = torch.relu(layer(X))
+        return self.out(X)
+net = Net(3)
+print(net)
+print(list(net.state_dict()))
+print([(k, tuple(p.shape)) for k, p in net.named_parameters()], len(list(net.parameters())))
+print([k for k, _ in net.named_modules()], len(list(net.children())))
+print(net(torch.ones(5, 4)).shape)
+for bad in (4, -5):
+    try:
+        layers[bad + 3]
+    except IndexError as e:
+        print('IndexError', e)
+try:
+    nn.ModuleList(3)
+except TypeError as e:
+    print('TypeError', e)
+try:
+    nn.ModuleList([nn.ReLU(), 3])
+except TypeError as e:
+    print('TypeError', e)
+try:
+    layers.extend(5)
+except TypeError as e:
+    print('TypeError', e)
+""",
+}
+for name, code in SAME.items():
+    r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, timeout=120)
+    import contextlib, io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(code, {"torch": torch, "nn": nn})
+    gl, wl = r.stdout.split("\n"), buf.getvalue().split("\n")
+    check(f"{name}: attn runs it", r.returncode == 0, r.stderr.strip()[-400:])
+    for i, (g, w) in enumerate(zip(gl, wl)):
+        check(f"{name}: line {i + 1} as PyTorch prints it", g == w, f"attn {g!r} != torch {w!r}")
+    check(f"{name}: as many lines as PyTorch", len(gl) == len(wl), f"{len(gl)} != {len(wl)}")
+
 # mistakes: the message says what and where, as PyTorch's
 for code, want in [
     ("nn.Sequential(3)", "int is not a Module subclass"),
+    ("nn.ModuleList([nn.ReLU()])(torch.ones(2))", 'Module [ModuleList] is missing the required "forward" function'),
     ("nn.Sequential(nn.Linear(4, 8), nn.Linear(4, 8))(torch.ones(2, 4))", "Linear: input of shape"),
     ("nn.ReLU()(torch.ones(2), torch.ones(2))", "takes"),
     ("nn.GELU(approximate='fast')", "approximate argument must be either none or tanh"),
