@@ -437,15 +437,17 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
     if (!xv || xv->kind != V_TENSOR)
         return rt_raise(I, "TypeError", "embedding(): argument 'indices' (position 2) must be Tensor, not %s", xv ? val_type_name(xv) : "missing");
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight");
+    if (!w) return rt_raise(I, "TypeError", "embedding(): argument 'weight' (position 1) must be Tensor, not %s",
+                            val_type_name(val_attr_get(self, "weight") ? val_attr_get(self, "weight") : val_none()));
+    if (w->ndim != 2) return rt_error(I, "'weight' must be 2-D");
     if (x->dtype != DT_I64)
         return rt_error(I, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
                         "but got torch.%sTensor instead (while checking arguments for embedding)", dtype_word(x->dtype));
-    if (!w || w->ndim != 2) return rt_error(I, "Embedding: weight must be a matrix (num_embeddings, embedding_dim)");
     if (x->ndim + 1 > TEN_MAX_DIMS) return rt_error(I, "Embedding: the indices have too many dimensions");
     int64_t N = w->shape[0], D = w->shape[1], sh[TEN_MAX_DIMS];
     for (int64_t i = 0; i < x->numel; i++) {
         int64_t k = ten_get_i64(x, i);
-        if (k < 0 || k >= N) return rt_raise(I, "IndexError", "index out of range in self (index %lld, num_embeddings %lld)", (long long)k, (long long)N);
+        if (k < 0 || k >= N) return rt_raise(I, "IndexError", "index out of range in self");   /* PyTorch's words */
     }
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim] = D;
@@ -483,7 +485,7 @@ static Value *bi_embedding(Interp *I, Args *a) {
     bool has_pad = pv && pv->kind != V_NONE;
     if (has_pad) {
         if (!arg_int(I, pv, "padding_idx", &pad)) return NULL;
-        if (pad >= n || pad < -n) return rt_error(I, "Padding_idx must be within num_embeddings");
+        if (pad >= n || pad < -n) return rt_raise(I, "AssertionError", "Padding_idx must be within num_embeddings");
         if (pad < 0) pad += n;
     }
     Tensor *w = ten_randn(&session_of(I)->rng, 2, (int64_t[]){n, d});

@@ -158,6 +158,19 @@ try:
 except TypeError as e:
     print('TypeError', e)
 """,
+    "Embedding padding_idx and indices": """
+for p in (0, 3, 4, -1, -5, None):
+    e = nn.Embedding(5, 2, padding_idx=p)
+    zero = (e.weight.detach() == 0).all(1)
+    print(e, e.padding_idx, [i for i in range(5) if bool(zero[i])])
+e = nn.Embedding(5, 2, padding_idx=-2)
+print(e(torch.tensor([3, 3])).detach(), e.weight.shape)
+for bad in ([5], [-1], [[0, 7]], [[-6, 1]]):
+    try:
+        e(torch.tensor(bad))
+    except IndexError as x:
+        print('IndexError', x)
+""",
 }
 for name, code in SAME.items():
     r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, timeout=120)
@@ -182,6 +195,7 @@ for code, want in [
     ("nn.Embedding(10, 4)(torch.tensor([1.0]))", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.FloatTensor"),
     ("nn.Embedding(10, 4)(torch.tensor([10]))", "index out of range in self"),
     ("nn.Embedding(10, 4, padding_idx=10)", "Padding_idx must be within num_embeddings"),
+    ("nn.Embedding(10, 4, padding_idx=-11)", "Padding_idx must be within num_embeddings"),
     ("nn.LayerNorm(5)(torch.ones(2, 3, 4))", "Given normalized_shape=[5], expected input with shape [*, 5], but got input of size[2, 3, 4]"),
     ("nn.LayerNorm(4)(torch.ones(2, 4, dtype=torch.int64))", "float"),
     ("nn.LayerNorm(4)(torch.ones(2, 4, dtype=torch.float64))", "expected scalar type Double but found Float"),
