@@ -33,6 +33,9 @@ Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x);
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x);
 /* x @ W.T + b for an nn.Linear object lin; NULL with an error set. */
 Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x);
+/* F.linear's shape checks for x folded to (rows, in) (rows -1: x is 1-D), W of wnd sizes wsh, b of bnd sizes bsh
+ * (bnd -1: none); false with PyTorch's message. */
+bool attn_linear_shapes_ok(Interp *I, int64_t rows, int64_t in, int wnd, const int64_t *wsh, int bnd, const int64_t *bsh);
 /* A new Linear(E, E) named NonDynamicallyQuantizableLinear, as nn.MultiheadAttention's out_proj; NULL with an error. */
 Value *attn_out_proj(Interp *I, int64_t E, bool bias);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */

@@ -224,10 +224,40 @@ static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
 
 static const ObjClass LazyLinearClass;
 
+/* F.linear(x, W, b)'s checks as PyTorch 1.13 makes them (addmm on x folded to (rows, in); rows -1: a 1-D x, which
+ * PyTorch multiplies as a vector), given the shapes: W (wnd sizes wsh) a matrix (out, in), b (bnd sizes bsh; bnd -1:
+ * no bias) (out,) or one value. false with PyTorch's message. */
+bool attn_linear_shapes_ok(Interp *I, int64_t rows, int64_t in, int wnd, const int64_t *wsh, int bnd, const int64_t *bsh) {
+    if (wnd > 2) { rt_raise(I, "RuntimeError", "t() expects a tensor with <= 2 dimensions, but self is %dD", wnd); return false; }
+    if (wnd < 2) { rt_raise(I, "RuntimeError", "mat2 must be a matrix, got %d-D tensor", wnd); return false; }
+    int64_t out = wsh[0], bn = 1;
+    if (wsh[1] != in) {             /* PyTorch multiplies by W.t(): (in_w x out) */
+        rt_raise(I, "RuntimeError", "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)(rows < 0 ? 1 : rows),
+                 (long long)in, (long long)wsh[1], (long long)out);
+        return false;
+    }
+    for (int i = 0; i < bnd; i++) bn *= bsh[i];
+    if (bnd < 0 || bn == 1 || (bnd == 1 && bsh[0] == out)) return true;
+    if (bnd == 1 && rows < 0)
+        rt_raise(I, "RuntimeError", "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension 0",
+                 (long long)out, (long long)bsh[0]);
+    else if (bnd == 1)
+        rt_raise(I, "RuntimeError", "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton dimension 1.  "
+                    "Target sizes: [%lld, %lld].  Tensor sizes: [%lld]", (long long)out, (long long)bsh[0], (long long)rows,
+                 (long long)out, (long long)bsh[0]);
+    else {
+        char s[128];
+        ten_shape_str(bsh, bnd, s, sizeof s);
+        rt_error(I, "Linear: attn adds a bias of shape (out_features,) = (%lld,); this one has shape %s", (long long)out, s);
+    }
+    return false;
+}
+
 /* x (..., in) -> (..., out). A LazyLinear takes its weight at its first input; a Linear whose weight a student set
- * to something else than a tensor is PyTorch's TypeError (it is not drawn again). */
+ * to something else than a tensor is PyTorch's TypeError (it is not drawn again); weights of another shape are
+ * PyTorch's errors (attn_linear_shapes_ok). */
 Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
-    if (x->ndim < 1) { rt_error(I, "Linear: the input must have at least one dimension"); return NULL; }
+    if (x->ndim < 1) { rt_raise(I, "RuntimeError", "both arguments to matmul need to be at least 1D, but they are 0D and 2D"); return NULL; }
     int64_t in = x->shape[x->ndim - 1];
     Tensor *W = attr_tensor(lin, "weight");
     if (!W && lin->u.obj.cls != &LazyLinearClass) {
@@ -246,19 +276,16 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     }
     if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
     Tensor *b = attr_tensor(lin, "bias");
-    if (W->ndim != 2 || W->dtype != DT_F32 || (b && (b->ndim != 1 || b->dtype != DT_F32 || b->shape[0] != W->shape[0]))) {
-        rt_error(I, "Linear: weight must be a float32 matrix (out_features, in_features) and bias a float32 vector (out_features,)");
+    if (W->dtype != DT_F32 || (b && b->dtype != DT_F32)) {
+        rt_error(I, "Linear: weight and bias must be float32 tensors");
         return NULL;
     }
-    if (W->shape[1] != in) {
-        char s[128];
-        ten_shape_str(x->shape, x->ndim, s, sizeof s);
-        rt_error(I, "Linear: input of shape %s has %lld features in its last dimension, but the layer was built for %lld",
-                 s, (long long)in, (long long)W->shape[1]);
-        return NULL;
-    }
+    int64_t rows = 1, out;          /* rows: the leading dimensions (in may be 0, as PyTorch allows) */
+    for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
+    if (!attn_linear_shapes_ok(I, x->ndim == 1 ? -1 : rows, in, W->ndim, W->shape, b ? b->ndim : -1, b ? b->shape : NULL)) return NULL;
+    out = W->shape[0];
     if (x->dtype != W->dtype) {     /* PyTorch multiplies equal dtypes only */
-        rt_error(I, "expected scalar type %s but found Float", x->dtype == DT_F64 ? "Double" : x->dtype == DT_I64 ? "Long" : "Bool");
+        rt_raise(I, "RuntimeError", "expected scalar type %s but found Float", x->dtype == DT_F64 ? "Double" : x->dtype == DT_I64 ? "Long" : "Bool");
         return NULL;
     }
     /* dense operands: a copy only of a view that is not contiguous */
@@ -267,17 +294,15 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
     const Tensor *Wd = ten_as_contiguous(W, &wt);
     const Tensor *bd = b ? ten_as_contiguous(b, &bt) : NULL;
     Tensor *y = NULL;
-    int64_t rows = 1, out = W->shape[0];          /* rows: the leading dimensions (in may be 0, as PyTorch allows) */
-    for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
     /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
     if (xd && Wd && (!b || bd) && (y = ten_new_uninit(DT_F32, x->ndim, sh))) {
         ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
-        if (bd)
+        if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
             for (int64_t r = 0; r < rows; r++)
-                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[o];
+                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[bd->numel == 1 ? 0 : o];
     }
     ten_free(xf);
     ten_free(wt);

@@ -332,6 +332,24 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     if (k == 0)
         return rt_error(I, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
                         "but got normalized_shape = []");
+    Tensor *wb[2] = {w, b};
+    for (int t = 0; t < 2; t++) {          /* PyTorch checks the weight and bias against normalized_shape first */
+        if (!wb[t]) continue;
+        bool same = wb[t]->ndim == k;
+        for (int i = 0; i < k && same; i++) same = ns->u.seq.items[i]->kind == V_INT && wb[t]->shape[i] == ns->u.seq.items[i]->u.i;
+        if (same) continue;
+        StrBuf want, got;
+        sb_init(&want);
+        sb_init(&got);
+        for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr(&want, ns->u.seq.items[i]); }
+        for (int i = 0; i < wb[t]->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)wb[t]->shape[i]);
+        const char *what = t ? "bias" : "weight";
+        rt_raise(I, "RuntimeError", "Expected %s to be of same shape as normalized_shape, but got %s of shape [%s] and normalized_shape = [%s]",
+                 what, what, sb_str(&got), sb_str(&want));
+        sb_free(&want);
+        sb_free(&got);
+        return NULL;
+    }
     bool fits = k <= x->ndim;
     int64_t M = 1;
     for (int i = 0; i < k && fits; i++) {
@@ -345,17 +363,15 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         sb_init(&got);
         for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr(&want, ns->u.seq.items[i]); }
         for (int i = 0; i < x->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)x->shape[i]);
-        rt_error(I, "Given normalized_shape=[%s], expected input with shape [*, %s], but got input of size[%s]",
+        rt_raise(I, "RuntimeError", "Given normalized_shape=[%s], expected input with shape [*, %s], but got input of size[%s]",
                  sb_str(&want), sb_str(&want), sb_str(&got));
         sb_free(&want);
         sb_free(&got);
         return NULL;
     }
     if (!ten_is_float(x->dtype)) return rt_error(I, "LayerNorm: the input must be a float tensor, not %s", ten_dtype_name(x->dtype));
-    if ((w && w->numel != M) || (b && b->numel != M))
-        return rt_error(I, "LayerNorm: weight and bias must have normalized_shape's %lld elements", (long long)M);
     if ((w && w->dtype != x->dtype) || (b && b->dtype != x->dtype))      /* PyTorch computes in one dtype */
-        return rt_error(I, "expected scalar type %s but found %s", dtype_word(x->dtype), dtype_word(w && w->dtype != x->dtype ? w->dtype : b->dtype));
+        return rt_raise(I, "RuntimeError", "expected scalar type %s but found %s", dtype_word(x->dtype), dtype_word(w && w->dtype != x->dtype ? w->dtype : b->dtype));
     Tensor *y = ten_new_uninit(x->dtype, x->ndim, x->shape);
     if (!y) return rt_tensor_error(I);
     int64_t rows = M ? x->numel / M : 0;
@@ -439,9 +455,9 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight");
     if (!w) return rt_raise(I, "TypeError", "embedding(): argument 'weight' (position 1) must be Tensor, not %s",
                             val_type_name(val_attr_get(self, "weight") ? val_attr_get(self, "weight") : val_none()));
-    if (w->ndim != 2) return rt_error(I, "'weight' must be 2-D");
+    if (w->ndim != 2) return rt_raise(I, "RuntimeError", "'weight' must be 2-D");
     if (x->dtype != DT_I64)
-        return rt_error(I, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+        return rt_raise(I, "RuntimeError", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
                         "but got torch.%sTensor instead (while checking arguments for embedding)", dtype_word(x->dtype));
     if (x->ndim + 1 > TEN_MAX_DIMS) return rt_error(I, "Embedding: the indices have too many dimensions");
     int64_t N = w->shape[0], D = w->shape[1], sh[TEN_MAX_DIMS];
@@ -574,13 +590,16 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
         return rt_raise(I, "TypeError", "MultiheadAttention: %s must be a tensor or None", am || !amv || amv->kind == V_NONE ? "key_padding_mask" : "attn_mask");
     Tensor *W = attr_tensor(self, "in_proj_weight"), *B = attr_tensor(self, "in_proj_bias");
     Value *op = val_attr_get(self, "out_proj");
-    int64_t E = W && W->ndim == 2 ? W->shape[1] : 0, H = 1;
-    Value *hv = val_attr_get(self, "num_heads");
+    int64_t E = 0, H = 0;
+    Value *ev = val_attr_get(self, "embed_dim"), *hv = val_attr_get(self, "num_heads");
+    if (ev && ev->kind == V_INT) E = ev->u.i;
     if (hv && hv->kind == V_INT) H = hv->u.i;
-    if (!W || W->dtype != DT_F32 || W->ndim != 2 || W->shape[0] != 3 * E || E <= 0 || H <= 0 || E % H ||
-        (B && (B->dtype != DT_F32 || B->numel != 3 * E)) || !op || !val_is_module(op))
-        return rt_error(I, "MultiheadAttention: in_proj_weight must be float32 (3*embed_dim, embed_dim), in_proj_bias (3*embed_dim,), "
-                        "embed_dim divisible by num_heads, and out_proj a module");
+    if (E <= 0 || H <= 0 || E % H || E > 1 << 14)
+        return rt_error(I, "MultiheadAttention: embed_dim and num_heads must be positive integers, embed_dim divisible by num_heads");
+    if (!W) return rt_raise(I, "TypeError", "linear(): argument 'weight' (position 2) must be Tensor, not %s",
+                            val_type_name(val_attr_get(self, "in_proj_weight") ? val_attr_get(self, "in_proj_weight") : val_none()));
+    if (W->dtype != DT_F32 || (B && B->dtype != DT_F32)) return rt_error(I, "MultiheadAttention: in_proj_weight and in_proj_bias must be float32");
+    if (!op || !val_is_module(op)) return rt_error(I, "MultiheadAttention: out_proj must be a module such as nn.Linear(embed_dim, embed_dim)");
     char s1[96], s2[96];
     if (q->ndim != 2 && q->ndim != 3)
         return rt_error(I, "query should be unbatched 2D or batched 3D tensor but received %d-D query tensor", q->ndim);
@@ -605,6 +624,24 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
         shape_text(k, s2, sizeof s2);
         return rt_error(I, "MultiheadAttention: key and value of shape %s do not fit query %s: they need the batch size and "
                         "the embedding dimension %lld of the query (attn supports kdim = vdim = embed_dim)", s2, s1, (long long)E);
+    }
+    /* the query's projection, PyTorch's checks and words: F.linear(query, in_proj_weight, in_proj_bias) when query,
+     * key and value are one tensor; else with the first E rows (key is value: split([E, 2E])) or the first of
+     * chunk(3) */
+    bool self_attn = qv == kv && kv == vv;
+    int64_t wsh[2] = {W->ndim ? W->shape[0] : 0, W->ndim > 1 ? W->shape[1] : 0}, bsh[1] = {B ? B->numel : 0};
+    if (!self_attn && kv == vv && W->ndim >= 1 && wsh[0] != 3 * E)
+        return rt_raise(I, "RuntimeError", "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension 0), "
+                        "but got split_sizes=[%lld, %lld]", (long long)wsh[0], (long long)E, (long long)(2 * E));
+    if (!self_attn) {
+        wsh[0] = kv == vv ? E : (wsh[0] + 2) / 3;
+        bsh[0] = kv == vv ? E : (bsh[0] + 2) / 3;
+    }
+    if (!attn_linear_shapes_ok(I, N * L, E, W->ndim, W->ndim == 2 ? wsh : W->shape, B ? 1 : -1, bsh)) return NULL;
+    if (W->shape[0] != 3 * E || (B && B->numel != 3 * E)) {
+        shape_text(W, s1, sizeof s1);
+        return rt_error(I, "MultiheadAttention: in_proj_weight has shape %s; it must be (3*embed_dim, embed_dim) = (%lld, %lld), "
+                        "and in_proj_bias (%lld,)", s1, (long long)(3 * E), (long long)E, (long long)(3 * E));
     }
     if (am) {
         if (am->dtype != DT_BOOL && !ten_is_float(am->dtype))

@@ -188,7 +188,7 @@ for name, code in SAME.items():
 for code, want in [
     ("nn.Sequential(3)", "int is not a Module subclass"),
     ("nn.ModuleList([nn.ReLU()])(torch.ones(2))", 'Module [ModuleList] is missing the required "forward" function'),
-    ("nn.Sequential(nn.Linear(4, 8), nn.Linear(4, 8))(torch.ones(2, 4))", "Linear: input of shape"),
+    ("nn.Sequential(nn.Linear(4, 8), nn.Linear(4, 8))(torch.ones(2, 4))", "mat1 and mat2 shapes cannot be multiplied (2x8 and 4x8)"),
     ("nn.ReLU()(torch.ones(2), torch.ones(2))", "takes"),
     ("nn.GELU(approximate='fast')", "approximate argument must be either none or tanh"),
     ("nn.Softmax(dim='x')", "must be int or None"),
