@@ -544,7 +544,7 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
         return rt_raise(I, "TypeError", "embedding(): argument 'indices' (position 2) must be Tensor, not %s", xv ? val_type_name(xv) : "missing");
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight");
     if (!w) return rt_raise(I, "TypeError", "embedding(): argument 'weight' (position 1) must be Tensor, not %s",
-                            val_type_name(val_attr_get(self, "weight") ? val_attr_get(self, "weight") : val_none()));
+                            val_attr_get(self, "weight") ? val_type_name(val_attr_get(self, "weight")) : "NoneType");
     if (w->ndim != 2) return rt_raise(I, "RuntimeError", "'weight' must be 2-D");
     if (x->dtype != DT_I64)
         return rt_raise(I, "RuntimeError", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
@@ -687,7 +687,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     if (E <= 0 || H <= 0 || E % H || E > 1 << 14)
         return rt_error(I, "MultiheadAttention: embed_dim and num_heads must be positive integers, embed_dim divisible by num_heads");
     if (!W) return rt_raise(I, "TypeError", "linear(): argument 'weight' (position 2) must be Tensor, not %s",
-                            val_type_name(val_attr_get(self, "in_proj_weight") ? val_attr_get(self, "in_proj_weight") : val_none()));
+                            val_attr_get(self, "in_proj_weight") ? val_type_name(val_attr_get(self, "in_proj_weight")) : "NoneType");
     if (W->dtype != DT_F32 || (B && B->dtype != DT_F32)) return rt_error(I, "MultiheadAttention: in_proj_weight and in_proj_bias must be float32");
     if (!op || !val_is_module(op)) return rt_error(I, "MultiheadAttention: out_proj must be a module such as nn.Linear(embed_dim, embed_dim)");
     char s1[96], s2[96];
