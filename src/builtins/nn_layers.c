@@ -1,7 +1,9 @@
 /* nn_layers.c - the layers a student reaches for in §11.6's exercises: a deeper stack (exercise 1) with
- * nn.Sequential, nn.LayerNorm and the activations nn.ReLU, nn.GELU, nn.Softmax, nn.Identity (each applies a
- * function attn already has: F.relu, F.gelu, torch.softmax); learned position embeddings (exercise 3) with
- * nn.Embedding. Reprs, children, parameter names, initialisation and messages are PyTorch 1.13's. */
+ * nn.Sequential and nn.ModuleList (containers: indexed, sliced, iterated), nn.LayerNorm (float32 to the bit of
+ * PyTorch's CPU kernel) and the activations nn.ReLU, nn.GELU, nn.Softmax, nn.Identity (each applies a function attn
+ * already has: F.relu, F.gelu, torch.softmax); learned position embeddings (exercise 3) with nn.Embedding; and
+ * nn.MultiheadAttention. Reprs, children, parameter names, initialisation and messages are PyTorch 1.13's, also
+ * when a student replaced a weight by one of another shape. */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
