@@ -184,9 +184,9 @@ for name, code in SAME.items():
         check(f"{name}: line {i + 1} as PyTorch prints it", g == w, f"attn {g!r} != torch {w!r}")
     check(f"{name}: as many lines as PyTorch", len(gl) == len(wl), f"{len(gl)} != {len(wl)}")
 
-# LayerNorm's float32 bits as PyTorch's (its CPU kernel: Welford moments over 8 lanes in chunks of 16, cascaded,
-# then (x * rstd - rstd * mean) * weight + bias): every width from 1 to 300 and wider ones up to 1100 (odd, 512,
-# 1024 ...), inputs with large means (where float32 moments lose bits), with and without weight and bias.
+# LayerNorm's float32 and float64 bits as PyTorch's (its CPU kernel: Welford moments over 8 or 4 lanes in chunks of
+# 16, cascaded, then (x * rstd - rstd * mean) * weight + bias): every width from 1 to 300 and wider ones up to 1100
+# (odd, 512, 1024 ...), inputs with large means (where float32 moments lose bits), with and without weight and bias.
 LN_WIDTHS = list(range(1, 301)) + [383, 384, 511, 512, 513, 640, 700, 777, 1000, 1023, 1024, 1025, 1100]
 with tempfile.TemporaryDirectory() as d:
     rng = np.random.default_rng(11)
@@ -200,10 +200,10 @@ with tempfile.TemporaryDirectory() as d:
         with torch.no_grad():
             ln.weight.copy_(torch.from_numpy(g))
             ln.bias.copy_(torch.from_numpy(b))
-            want[N] = (ln(torch.from_numpy(X)).numpy(), plain(torch.from_numpy(X)).numpy())
+            want[N] = (ln(torch.from_numpy(X)).numpy(), plain(torch.from_numpy(X)).numpy(), plain(torch.from_numpy(X).double()).numpy())
     prog = ("for N in %r:\n    X = load(f'x{N}.npy')\n    ln, plain = nn.LayerNorm(N), nn.LayerNorm(N, eps=1e-3, elementwise_affine=False)\n"
             "    _ = ln.weight.copy_(load(f'g{N}.npy'))\n    _ = ln.bias.copy_(load(f'b{N}.npy'))\n"
-            "    save(f'y{N}.npy', ln(X))\n    save(f'p{N}.npy', plain(X))\n") % LN_WIDTHS
+            "    save(f'y{N}.npy', ln(X))\n    save(f'p{N}.npy', plain(X))\n    save(f'q{N}.npy', plain(X.double()))\n") % LN_WIDTHS
     r = subprocess.run([ATTN, "-c", prog], cwd=d, capture_output=True, text=True, timeout=300)
     check("attn runs LayerNorm over every width", r.returncode == 0, r.stderr[-400:])
     differ = total = worst = 0
@@ -211,13 +211,18 @@ with tempfile.TemporaryDirectory() as d:
     for N in LN_WIDTHS:
         if r.returncode:
             break
-        for got, w in zip((np.load(os.path.join(d, f"y{N}.npy")), np.load(os.path.join(d, f"p{N}.npy"))), want[N]):
-            order = lambda a: np.where(a.view(np.int32) < 0, -(a.view(np.int32).astype(np.int64) & 0x7FFFFFFF), a.view(np.int32))
-            ulp = np.abs(order(got) - order(w))        # floats apart, across zero too
+        for got, w in zip((np.load(os.path.join(d, f"{c}{N}.npy")) for c in "ypq"), want[N]):
+            if got.dtype != w.dtype:
+                ulp = np.ones(w.shape, dtype=np.int64)
+            elif w.dtype == np.float64:              # doubles: whether each is equal (its ulps overflow int64 math)
+                ulp = (got.view(np.int64) != w.view(np.int64)).astype(np.int64)
+            else:                                    # floats apart, across zero too
+                order = lambda a: np.where(a.view(np.int32) < 0, -(a.view(np.int32).astype(np.int64) & 0x7FFFFFFF), a.view(np.int32))
+                ulp = np.abs(order(got) - order(w))
             differ, total, worst = differ + int((ulp != 0).sum()), total + ulp.size, max(worst, int(ulp.max()))
             gap = max(gap, float(np.abs(got.astype(np.float64) - w).max()))
-    print(f"LayerNorm float32: {differ} of {total} elements differ from PyTorch's, at most {worst} ulp, max |diff| {gap:g}")
-    check("LayerNorm's float32 bits are PyTorch's at every width", r.returncode == 0 and differ == 0,
+    print(f"LayerNorm float32 and float64: {differ} of {total} elements differ from PyTorch's, at most {worst} ulp, max |diff| {gap:g}")
+    check("LayerNorm's float32 and float64 bits are PyTorch's at every width", r.returncode == 0 and differ == 0,
           f"{differ} of {total} elements differ, at most {worst} ulp")
 
 # mistakes: the message says what and where, as PyTorch's
