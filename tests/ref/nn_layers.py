@@ -171,6 +171,34 @@ for bad in ([5], [-1], [[0, 7]], [[-6, 1]]):
     except IndexError as x:
         print('IndexError', x)
 """,
+    "a stack of blocks as d2l builds it (§11.7; exercise 1 of §11.6)": """
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(d, 2, batch_first=True)
+        self.ln = nn.LayerNorm(d)
+    def forward(self, X):
+        Y, _ = self.attn(X, X, X)
+        return self.ln(X + Y)
+class Encoder(nn.Module):
+    def __init__(self, d, n):
+        super().__init__()
+        self.blks = nn.Sequential()
+        for i in range(n):
+            self.blks.add_module("block" + str(i), Block(d))
+    def forward(self, X):
+        self.attention_weights = [None] * len(self.blks)
+        for i, blk in enumerate(self.blks):
+            X = blk(X)
+            self.attention_weights[i] = i
+        return X
+enc = Encoder(8, 2)
+print(enc)
+print(len(enc.blks), enc.blks[1] is list(enc.blks)[1], type(enc.blks[-1]).__name__)
+print(enc(torch.ones(2, 3, 8)).shape, enc.attention_weights)
+print([k for k, _ in enc.named_parameters()])
+print(enc.blks[:1])
+""",
 }
 for name, code in SAME.items():
     r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, timeout=120)
