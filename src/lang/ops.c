@@ -558,6 +558,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
     }
     default:
+        if (obj->kind == V_OBJECT && obj->u.obj.cls->getitem) return obj->u.obj.cls->getitem(I, obj, index);
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(obj));
     }
 }
@@ -946,7 +947,9 @@ Value *ops_len(Interp *I, Value *v) {
     case V_TENSOR:
         if (v->u.t->ndim == 0) return rt_error(I, "len() of a 0-d tensor");
         return val_int(v->u.t->shape[0]);
-    default: return rt_error(I, "object of type '%s' has no len()", val_type_name(v));
+    default:
+        if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(v->u.obj.cls->len(v));
+        return rt_error(I, "object of type '%s' has no len()", val_type_name(v));
     }
 }
 
@@ -1041,6 +1044,7 @@ static Value *walker(int ic, Value *src, int64_t pos) {
 
 Value *ops_iter(Interp *I, Value *src) {
     if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
+    if (src->kind == V_OBJECT && src->u.obj.cls->iter) return src->u.obj.cls->iter(I, src);
     if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
     if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
@@ -1154,7 +1158,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
 bool ops_is_iterable(const Value *v) {
     switch (v->kind) {
     case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_SET: case V_TENSOR: return true;
-    case V_OBJECT: return ops_is_iterator(v);
+    case V_OBJECT: return ops_is_iterator(v) || v->u.obj.cls->iter;
     default: return false;
     }
 }
@@ -1169,7 +1173,8 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
     it->n = v->kind == V_OBJECT ? INT64_MAX : seq_len(v);      /* an iterator: as long as it gives items */
-    it->src = val_incref(v);
+    it->src = v->kind == V_OBJECT && !ops_is_iterator(v) ? ops_iter(I, v) : val_incref(v);   /* a container's iterator */
+    if (!it->src) return false;
     return true;
 }
 
