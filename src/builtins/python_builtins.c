@@ -979,6 +979,14 @@ static Value *list_reverse_copy_clear(Interp *I, Args *a) {
     return val_none();
 }
 
+/* Exchanges the items (and their storage) of two lists. */
+static void swap_items(Value *x, Value *y) {
+    Value **items = x->u.seq.items;
+    int64_t n = x->u.seq.n, cap = x->u.seq.cap;
+    x->u.seq.items = y->u.seq.items; x->u.seq.n = y->u.seq.n; x->u.seq.cap = y->u.seq.cap;
+    y->u.seq.items = items; y->u.seq.n = n; y->u.seq.cap = cap;
+}
+
 static Value *list_sort(Interp *I, Args *a) {
     static const char *const kw[] = {"", "key", "reverse", NULL};      /* "": the list itself */
     if (a->npos != 1) return rt_error(I, "sort() takes no positional arguments");
@@ -986,7 +994,16 @@ static Value *list_sort(Interp *I, Args *a) {
     Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
-    return sort_items(I, a->pos[0], key, reverse) ? val_none() : NULL;
+    /* As CPython's list.sort: the list is empty while it sorts, so a key or __lt__ that reads or changes it sees
+     * no items and cannot pull them from under the sort; what it added is dropped, with Python's ValueError. */
+    Value *l = a->pos[0], *held = val_list(0);
+    swap_items(l, held);
+    bool ok = sort_items(I, held, key, reverse);
+    bool changed = l->u.seq.n != 0;
+    swap_items(l, held);
+    val_decref(held);
+    if (ok && changed) return rt_raise(I, "ValueError", "list modified during sort");
+    return ok ? val_none() : NULL;
 }
 
 /* d.pop(key[, default]), d.setdefault(key, default=None), d.update(other, **kw), d.copy(), d.clear(): Python's. */

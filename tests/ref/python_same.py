@@ -13,6 +13,30 @@ usage: python_same.py ATTN_BINARY
 import os, subprocess, sys, tempfile
 
 SAME = {
+    "list.sort with a key that changes the list (review s8: an append there overran the key buffer)": """
+L = [3, 1, 2] * 10
+def grow(x):
+    L.append(0)
+    return x
+try:
+    L.sort(key=grow)
+except ValueError as e:
+    print(e)
+print(L)
+L = [3, 1, 2]
+def look(x):
+    print(len(L), end=' ')
+    L.clear()
+    return x
+L.sort(key=look, reverse=True)
+print(L)
+L = [3, 1, 'a']
+try:
+    L.sort()
+except TypeError:
+    print('TypeError', L)
+print(sorted(L[:2], key=lambda x: -x), L)
+""",
     "set walkers": """
 s = {0, 1, 2, 3, 4, 5}
 print(list(iter(s)), next(iter({0, 1, 2})))
