@@ -746,18 +746,35 @@ static Value *str_split(Interp *I, Args *a) {
     return l;
 }
 
+/* s.replace(old, new): Python's, every old replaced; an empty old matches before each character and at the end
+ * ('ab'.replace('', '-') is '-a-b-'). The result's length is checked first, as for s * n. */
 static Value *str_replace(Interp *I, Args *a) {
     if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_error(I, "replace() takes two strings");
-    const char *s = a->pos[0]->u.str.s, *old = a->pos[1]->u.str.s;
-    if (!*old) return val_incref(a->pos[0]);
+    const Value *str = a->pos[0], *old = a->pos[1], *rep = a->pos[2];
+    int64_t hits = old->u.str.len ? 0 : val_utf8_count(str->u.str.s, str->u.str.len) + 1;
+    for (const char *e = str->u.str.s; old->u.str.len && (e = strstr(e, old->u.str.s)); e += old->u.str.len) hits++;
+    if ((double)str->u.str.len + (double)hits * ((double)rep->u.str.len - (double)old->u.str.len) > 100000000)
+        return rt_error(I, "the string would be too long");
     StrBuf b;
     sb_init(&b);
+    if (!old->u.str.len) {
+        for (int64_t i = 0; i < hits; i++) {
+            sb_putn(&b, rep->u.str.s, rep->u.str.len);
+            if (i + 1 < hits) {
+                size_t at = val_str_offset(str, i), next = val_str_offset(str, i + 1);
+                sb_putn(&b, str->u.str.s + at, next - at);
+            }
+        }
+        size_t n = b.len;
+        return val_str_take_n(sb_take(&b), n);
+    }
+    const char *s = str->u.str.s;
     for (;;) {
-        const char *e = strstr(s, old);
+        const char *e = strstr(s, old->u.str.s);
         if (!e) { sb_puts(&b, s); break; }
         sb_putn(&b, s, (size_t)(e - s));
-        sb_puts(&b, a->pos[2]->u.str.s);
-        s = e + a->pos[1]->u.str.len;
+        sb_putn(&b, rep->u.str.s, rep->u.str.len);
+        s = e + old->u.str.len;
     }
     return val_str_take(sb_take(&b));
 }

@@ -13,6 +13,9 @@ usage: python_same.py ATTN_BINARY
 import os, subprocess, sys, tempfile
 
 SAME = {
+    "str.replace with an empty old string (review s8: attn returned the string unchanged)": """
+print('abc'.replace('', '-'), repr(''.replace('', 'x')), 'é日'.replace('', '|'), 'aaa'.replace('a', 'bb'), 'abc'.replace('', ''))
+""",
     "list.sort with a key that changes the list (review s8: an append there overran the key buffer)": """
 L = [3, 1, 2] * 10
 def grow(x):
