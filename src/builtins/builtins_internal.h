@@ -48,6 +48,13 @@ struct Figure;
 Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);
 Value *builtins_show_figure(Interp *I, struct Figure *fig);
 
+/* torch_shape.c: dims the student gives are int64 and the tensor kernels take an int, so a cast would wrap 2**62 to
+ * 0 (X.size(2**62) was X.size(0)). norm_dim64 is ten_norm_dim for an int64 dim (-1 with ten_error set when out of
+ * range); dim_fits is for a dim handed to a kernel that checks it itself against n dims: true when d fits an int,
+ * else false with the kernels' "Dimension out of range" error set (a RuntimeError, as theirs). */
+int norm_dim64(int64_t d, int ndim);
+bool dim_fits(Interp *I, int64_t d, int n);
+
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
 Value *nn_module_attr(const char *module, const char *name);
 #endif

@@ -59,7 +59,7 @@ static Value *m_stride(Interp *I, Args *a) {
     }
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
-    int nd = ten_norm_dim((int)k, t->ndim);
+    int nd = norm_dim64(k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
     return val_int(t->ndim ? t->stride[nd] : 1);
 }
@@ -97,7 +97,7 @@ static Value *m_size(Interp *I, Args *a) {
     if (!d) return val_size(t->shape, t->ndim);
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
-    int nd = ten_norm_dim((int)k, t->ndim);
+    int nd = norm_dim64(k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
     return val_int(t->ndim ? t->shape[nd] : 1);
 }

@@ -183,10 +183,10 @@ static Value *bi_matmul(Interp *I, Args *a) {
     }
 }
 
-static bool get_dim(Interp *I, Value *d, int *out) {
+/* A dim= for a tensor of ndim dims, as an int (the kernels check its range). */
+static bool get_dim(Interp *I, Value *d, int ndim, int *out) {
     int64_t x;
-    if (!arg_int(I, d, "dim", &x)) return false;
-    if (x < -64 || x > 64) { rt_error(I, "dim %lld is out of range", (long long)x); return false; }
+    if (!arg_int(I, d, "dim", &x) || !dim_fits(I, x, ndim)) return false;
     *out = (int)x;
     return true;
 }
@@ -228,7 +228,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         int dims[TEN_MAX_DIMS], nd = 0;
         for (int64_t i = 0; i < dim->u.seq.n && nd < TEN_MAX_DIMS; i++) {
             int d;
-            if (!get_dim(I, dim->u.seq.items[i], &d)) { ten_free(tmp); return NULL; }
+            if (!get_dim(I, dim->u.seq.items[i], x->ndim, &d)) { ten_free(tmp); return NULL; }
             d = ten_norm_dim(d, x->ndim);
             if (d < 0) { ten_free(tmp); return rt_tensor_error(I); }
             dims[nd++] = d;
@@ -252,7 +252,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         } else r = cur;
     } else {
         int d;
-        if (!get_dim(I, dim, &d)) { ten_free(tmp); return NULL; }
+        if (!get_dim(I, dim, x->ndim, &d)) { ten_free(tmp); return NULL; }
         r = ten_reduce(op, x, false, d, keep);
         if (r && (op == RED_MAX || op == RED_MIN)) {
             /* max/min over a dim return torch.return_types.max(values, indices), as torch does */
@@ -277,7 +277,7 @@ static Value *bi_softmax(Interp *I, Args *a) {
     Value *dv = arg(a, 1, "dim");
     if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
     int d;
-    if (!get_dim(I, dv, &d) || !cast_to_dtype_kw(I, a, &x, &tmp)) { ten_free(tmp); return NULL; }
+    if (!get_dim(I, dv, x->ndim, &d) || !cast_to_dtype_kw(I, a, &x, &tmp)) { ten_free(tmp); return NULL; }
     Tensor *r = a->fn->tag == 0 ? ten_softmax(x, d) : a->fn->tag == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
     ten_free(tmp);
     return done(I, r);
@@ -379,7 +379,7 @@ static Value *bi_equal(Interp *I, Args *a) {
 }
 
 /* dim= as one int or a tuple/list of ints: dims[] and *nd (-1 when absent or None: every dim). */
-static bool dims_arg(Interp *I, Value *dv, int *dims, int *nd) {
+static bool dims_arg(Interp *I, Value *dv, int ndim, int *dims, int *nd) {
     *nd = -1;
     if (!dv || dv->kind == V_NONE) return true;
     Value *one[1] = {dv};
@@ -387,7 +387,7 @@ static bool dims_arg(Interp *I, Value *dv, int *dims, int *nd) {
     int64_t n = 1;
     if (dv->kind == V_TUPLE || dv->kind == V_LIST) { items = dv->u.seq.items; n = dv->u.seq.n; }
     if (n > TEN_MAX_DIMS) { rt_error(I, "too many dims (%lld)", (long long)n); return false; }
-    for (int64_t i = 0; i < n; i++) if (!get_dim(I, items[i], &dims[i])) return false;
+    for (int64_t i = 0; i < n; i++) if (!get_dim(I, items[i], ndim, &dims[i])) return false;
     *nd = (int)n;
     return true;
 }
@@ -407,7 +407,7 @@ static Value *bi_norm(Interp *I, Args *a) {
         if (!strcmp(pv->u.str.s, "nuc")) { ten_free(tmp); return rt_error(I, "norm(p='nuc'), the nuclear norm, needs singular values: attn has no SVD (type help to see what it has)"); }
         if (strcmp(pv->u.str.s, "fro")) { ten_free(tmp); return rt_error(I, "norm(): p must be a number, inf, -inf or 'fro', not '%s'", pv->u.str.s); }
     } else if (pv && pv->kind != V_NONE && !arg_double(I, pv, "p", &p)) { ten_free(tmp); return NULL; }
-    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, arg(a, 2, "dim"), dims, &nd)) { ten_free(tmp); return NULL; }
+    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, arg(a, 2, "dim"), x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
     Tensor *r = ten_norm(x, p, dims, nd, keep);
     ten_free(tmp);
     return done(I, r);
@@ -429,7 +429,7 @@ static Value *bi_std_var(Interp *I, Args *a) {
     double correction = 1;
     int dims[TEN_MAX_DIMS], nd;
     if ((uv && uv->kind != V_NONE && !arg_bool(I, uv, "unbiased", &unbiased)) || (kd && !arg_bool(I, kd, "keepdim", &keep)) ||
-        !dims_arg(I, dv, dims, &nd)) { ten_free(tmp); return NULL; }
+        !dims_arg(I, dv, x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
     if (uv && uv->kind != V_NONE && cv && cv->kind != V_NONE) {
         ten_free(tmp);
         return rt_error(I, "%s(): give unbiased or correction, not both", a->fname);

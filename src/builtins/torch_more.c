@@ -83,7 +83,7 @@ static Value *bi_gather(Interp *I, Args *a) {
     if (!args_check(I, a, 3, kw)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
-    Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) ? ten_gather(x, (int)d, ix) : NULL;
+    Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim) ? ten_gather(x, (int)d, ix) : NULL;
     ten_free(t1);
     if (ix) ten_free(t2);
     return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
@@ -99,7 +99,7 @@ static Value *bi_scatter(Interp *I, Args *a) {
     if (!sv) sv = arg(a, -1, "value");
     int reduce = a->fn->tag == 1 ? 1 : 0;
     Tensor *r = NULL;
-    if (ix && int_at(I, a, 1, "dim", 0, &d)) {
+    if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
         if (!sv) rt_error(I, "%s() needs src (a tensor) or value (a number)", a->fname);
         else if (rv && rv->kind != V_NONE && (rv->kind != V_STR || (strcmp(rv->u.str.s, "add") && strcmp(rv->u.str.s, "multiply"))))
             rt_error(I, "reduce argument must be either add or multiply.");
@@ -122,7 +122,7 @@ static Value *bi_index_select(Interp *I, Args *a) {
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
     Tensor *r = NULL;
-    if (ix && int_at(I, a, 1, "dim", 0, &d)) {
+    if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
         if (a->fn->tag == 0) r = ten_index_select(x, (int)d, ix);
         else {
             Value *vv = arg(a, 3, "value");
@@ -188,7 +188,7 @@ static Value *bi_take(Interp *I, Args *a) {
 /* Reduces X over dims one at a time, the highest first (dims unique, normalised). */
 static Tensor *reduce_dims(RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep) {
     int ds[TEN_MAX_DIMS];
-    for (int i = 0; i < nd; i++) { ds[i] = ten_norm_dim((int)dims[i], x->ndim); if (ds[i] < 0) return NULL; }
+    for (int i = 0; i < nd; i++) { ds[i] = norm_dim64(dims[i], x->ndim); if (ds[i] < 0) return NULL; }
     for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (ds[j] > ds[i]) { int t = ds[i]; ds[i] = ds[j]; ds[j] = t; }
     Tensor *cur = ten_alias(x);
     for (int i = 0; i < nd && cur; i++) { Tensor *n = ten_reduce(op, cur, false, ds[i], keep); ten_free(cur); cur = n; }
@@ -287,11 +287,11 @@ static Value *bi_tensordot(Interp *I, Args *a) {
     for (int i = 0; i < A->ndim; i++) ea[i] = (char)('a' + i);
     for (int i = 0; i < B->ndim; i++) eb[i] = (char)('A' + i);
     for (int i = 0; i < n; i++) {
-        int x = ten_norm_dim((int)da[i], A->ndim), y = x < 0 ? -1 : ten_norm_dim((int)db[i], B->ndim);
+        int x = norm_dim64(da[i], A->ndim), y = x < 0 ? -1 : norm_dim64(db[i], B->ndim);
         if (x < 0 || y < 0) return rt_tensor_error(I);
         eb[y] = ea[x];
     }
-    for (int i = 0; i < A->ndim; i++) { bool c = false; for (int j = 0; j < n; j++) if (ten_norm_dim((int)da[j], A->ndim) == i) c = true; if (!c) eo[no++] = ea[i]; }
+    for (int i = 0; i < A->ndim; i++) { bool c = false; for (int j = 0; j < n; j++) if (norm_dim64(da[j], A->ndim) == i) c = true; if (!c) eo[no++] = ea[i]; }
     for (int i = 0; i < B->ndim; i++) if (eb[i] >= 'A' && eb[i] <= 'Z') eo[no++] = eb[i];
     ea[A->ndim] = eb[B->ndim] = eo[no] = 0;
     snprintf(eq, sizeof eq, "%s,%s->%s", ea, eb, eo);
@@ -310,7 +310,7 @@ static Value *bi_cross(Interp *I, Args *a) {
     if (dv && dv->kind != V_NONE) { if (!arg_int(I, dv, "dim", &d)) return NULL; }
     else for (int i = 0; i < x->ndim && d < 0; i++) if (x->shape[i] == 3) d = i;
     if (d < 0 && (!dv || dv->kind == V_NONE)) return rt_error(I, "no dimension of size 3 in input");
-    int nd = ten_norm_dim((int)d, x->ndim);
+    int nd = norm_dim64(d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     if (x->shape[nd] != 3 || y->ndim <= nd || y->shape[nd] != 3)
         return rt_error(I, "linalg.cross: inputs dimension %d must have length 3. Got %lld and %lld", nd, (long long)x->shape[nd],
@@ -354,7 +354,7 @@ static Value *bi_roll(Interp *I, Args *a) {
     if (ns != nd) return rt_error(I, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
     Tensor *cur = ten_copy(x);
     for (int i = 0; i < nd && cur; i++) {
-        int d = ten_norm_dim((int)dims[i], cur->ndim);
+        int d = norm_dim64(dims[i], cur->ndim);
         if (d < 0) { ten_free(cur); return rt_tensor_error(I); }
         int64_t n = cur->shape[d], s = n ? ((sh[i] % n) + n) % n : 0;
         Tensor *p1 = ten_narrow(cur, d, n - s, s), *p2 = ten_narrow(cur, d, 0, n - s), *parts[2] = {p1, p2};
@@ -394,7 +394,7 @@ static Value *bi_cumprod(Interp *I, Args *a) {
     int64_t d;
     if (!x) return NULL;
     if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
-    if (!int_at(I, a, 1, "dim", 0, &d) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
+    if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
     ten_free(t1);
     return done(I, r);
@@ -669,6 +669,7 @@ static Value *bi_f_normalize(Interp *I, Args *a) {
     int64_t d;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "normalize(input, p=2.0, dim=1, eps=1e-12) needs a tensor");
     if (!num_at(I, a, 1, "p", 2, &p) || !int_at(I, a, 2, "dim", 1, &d) || !num_at(I, a, 3, "eps", 1e-12, &eps)) return NULL;
+    if (!dim_fits(I, d, xv->u.t->ndim)) return NULL;
     int dim = (int)d;
     Tensor *n = ten_norm(xv->u.t, p, &dim, 1, true), *e = ten_scalar_d(eps);
     Tensor *c = n ? ten_binary(OP_MAXIMUM, n, false, e, true) : NULL, *r = c ? ten_binary(OP_DIV, xv->u.t, false, c, false) : NULL;

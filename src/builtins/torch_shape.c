@@ -3,6 +3,7 @@
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,22 @@ static Tensor *self_tensor(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input");
     if (!x || x->kind != V_TENSOR) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
     return x->u.t;
+}
+
+int norm_dim64(int64_t d, int ndim) {
+    int n = ndim ? ndim : 1;
+    if (d < -n || d >= n) {
+        ten_fail("Dimension out of range (expected to be in range of [%d, %d], but got %lld)", -n, n - 1, (long long)d);
+        return -1;
+    }
+    return (int)(d < 0 ? d + n : d);
+}
+
+bool dim_fits(Interp *I, int64_t d, int n) {
+    if (d >= -(int64_t)INT_MAX && d <= INT_MAX) return true;
+    norm_dim64(d, n);
+    rt_tensor_error(I);
+    return false;
 }
 
 /* Ints from args[first...] or one tuple/list/torch.Size there; -1 allowed when allow_neg. */
@@ -56,7 +73,7 @@ static Value *bi_transpose(Interp *I, Args *a) {
     Value *d0 = arg(a, 1, "dim0"), *d1 = arg(a, 2, "dim1");
     if (!d0 || !d1) return rt_error(I, "transpose(X, dim0, dim1) needs two dims, e.g. X.transpose(1, 2)");
     int64_t a0, a1;
-    if (!arg_int(I, d0, "dim0", &a0) || !arg_int(I, d1, "dim1", &a1)) return NULL;
+    if (!arg_int(I, d0, "dim0", &a0) || !arg_int(I, d1, "dim1", &a1) || !dim_fits(I, a0, x->ndim) || !dim_fits(I, a1, x->ndim)) return NULL;
     return done(I, ten_transpose(x, (int)a0, (int)a1));
 }
 
@@ -77,7 +94,7 @@ static Value *bi_permute(Interp *I, Args *a) {
     if (!int_list(I, a, 1, "dims", d, &n, true)) return NULL;
     if (n != x->ndim) return rt_error(I, "permute(): the number of dims (%d) must equal the tensor's dimensions (%d)", n, x->ndim);
     int dims[TEN_MAX_DIMS];
-    for (int i = 0; i < n; i++) dims[i] = (int)d[i];
+    for (int i = 0; i < n; i++) { if (!dim_fits(I, d[i], x->ndim)) return NULL; dims[i] = (int)d[i]; }
     return done(I, ten_permute(x, dims));
 }
 
@@ -89,7 +106,7 @@ static Value *bi_squeeze(Interp *I, Args *a) {
     if (!x) return NULL;
     Value *dv = arg(a, 1, "dim");
     int64_t d = 0;
-    if (dv && dv->kind != V_NONE && !arg_int(I, dv, "dim", &d)) return NULL;
+    if (dv && dv->kind != V_NONE && (!arg_int(I, dv, "dim", &d) || !dim_fits(I, d, x->ndim + (a->fn->tag == 0)))) return NULL;
     if (a->fn->tag == 0) {
         if (!dv) return rt_error(I, "unsqueeze() needs a dim, e.g. X.unsqueeze(0)");
         return done(I, ten_unsqueeze(x, (int)d));
@@ -106,7 +123,7 @@ static Value *bi_flatten(Interp *I, Args *a) {
     Value *sv = arg(a, 1, "start_dim"), *ev = arg(a, 2, "end_dim");
     if ((sv && !arg_int(I, sv, "start_dim", &s)) || (ev && !arg_int(I, ev, "end_dim", &e))) return NULL;
     if (x->ndim == 0) return done(I, ten_reshape(x, 1, &x->numel));
-    int sd = ten_norm_dim((int)s, x->ndim), ed = sd < 0 ? -1 : ten_norm_dim((int)e, x->ndim);
+    int sd = norm_dim64(s, x->ndim), ed = sd < 0 ? -1 : norm_dim64(e, x->ndim);
     if (sd < 0 || ed < 0) return rt_tensor_error(I);
     if (sd > ed) return rt_error(I, "flatten() has invalid args: start_dim cannot come after end_dim");
     if (sd == ed) return val_incref(arg(a, 0, "input"));     /* X itself, as in PyTorch */
@@ -135,7 +152,8 @@ static Value *bi_cat(Interp *I, Args *a) {
         if (ts->u.seq.items[i]->kind != V_TENSOR) { free(arr); return rt_error(I, "%s(): item %d is a %s, not a tensor", a->fname, i, val_type_name(ts->u.seq.items[i])); }
         arr[i] = ts->u.seq.items[i]->u.t;
     }
-    Tensor *r = a->fn->tag ? ten_stack(arr, n, (int)d) : ten_cat(arr, n, (int)d);
+    Tensor *r = n && !dim_fits(I, d, arr[0]->ndim + (a->fn->tag != 0)) ? NULL : a->fn->tag ? ten_stack(arr, n, (int)d) : ten_cat(arr, n, (int)d);
+    if (!r && interp_failed(I)) { free(arr); return NULL; }
     free(arr);
     return done(I, r);
 }
@@ -150,7 +168,7 @@ static Value *bi_repeat_interleave(Interp *I, Args *a) {
     if (!rv) return rt_error(I, "repeat_interleave(X, repeats, dim=None) needs repeats");
     int64_t d = 0;
     bool flat = !dv || dv->kind == V_NONE;
-    if (!flat && !arg_int(I, dv, "dim", &d)) return NULL;
+    if (!flat && (!arg_int(I, dv, "dim", &d) || !dim_fits(I, d, x->ndim))) return NULL;
     Tensor *r;
     if (rv->kind == V_TENSOR && rv->u.t->ndim > 0) {
         if (rv->u.t->dtype != DT_I64) return rt_error(I, "repeat_interleave(): repeats must be an int64 tensor");
@@ -186,6 +204,7 @@ static Value *bi_flip(Interp *I, Args *a) {
     int64_t d[TEN_MAX_DIMS];
     int n;
     if (!int_list(I, a, 1, "dims", d, &n, true)) return NULL;
+    for (int i = 0; i < n; i++) if (!dim_fits(I, d[i], x->ndim)) return NULL;
     Tensor *cur = ten_copy(x);
     for (int i = 0; i < n && cur; i++) {
         Tensor *nx = ten_flip(cur, (int)d[i]);
@@ -216,7 +235,7 @@ static Value *bi_select(Interp *I, Args *a) {
     int64_t d, k;
     if (!x) return NULL;
     if (!arg(a, 1, "dim") || !arg(a, 2, "index")) return rt_error(I, "select(X, dim, index) needs a dim and an index");
-    if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k)) return NULL;
+    if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k) || !dim_fits(I, d, x->ndim)) return NULL;
     return done(I, ten_select(x, (int)d, k));
 }
 
@@ -228,7 +247,7 @@ static Value *bi_narrow(Interp *I, Args *a) {
     int64_t d, s, n;
     if (!x) return NULL;
     if (!arg(a, 1, "dim") || !arg(a, 2, "start") || !arg(a, 3, "length")) return rt_error(I, "narrow(X, dim, start, length) needs all three");
-    if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n)) return NULL;
+    if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n) || !dim_fits(I, d, x->ndim)) return NULL;
     return done(I, ten_narrow(x, (int)d, s, n));
 }
 
@@ -239,7 +258,7 @@ static Value *bi_diagonal(Interp *I, Args *a) {
     Tensor *x = self_tensor(I, a);
     int64_t off, d1, d2;
     if (!x) return NULL;
-    if (!dim_arg(I, a, 1, "offset", 0, &off) || !dim_arg(I, a, 2, "dim1", 0, &d1) || !dim_arg(I, a, 3, "dim2", 1, &d2)) return NULL;
+    if (!dim_arg(I, a, 1, "offset", 0, &off) || !dim_arg(I, a, 2, "dim1", 0, &d1) || !dim_arg(I, a, 3, "dim2", 1, &d2) || !dim_fits(I, d1, x->ndim) || !dim_fits(I, d2, x->ndim)) return NULL;
     return done(I, ten_diagonal(x, off, (int)d1, (int)d2));
 }
 
@@ -251,7 +270,7 @@ static Value *bi_unbind(Interp *I, Args *a) {
     int64_t d;
     if (!x || !dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
     if (x->ndim == 0) return rt_error(I, "Dimension specified as 0 but tensor has no dimensions");
-    int nd = ten_norm_dim((int)d, x->ndim);
+    int nd = norm_dim64(d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     int64_t n = x->shape[nd];
     Tensor **ts = xcalloc((size_t)(n ? n : 1), sizeof *ts);
@@ -288,7 +307,7 @@ static Value *bi_split(Interp *I, Args *a) {
     int64_t d;
     if (!dim_arg(I, a, 2, "dim", 0, &d)) return NULL;
     if (x->ndim == 0) return rt_error(I, "%s expects at least a 1-dimensional tensor", a->fname);
-    int nd = ten_norm_dim((int)d, x->ndim);
+    int nd = norm_dim64(d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     int64_t len = x->shape[nd];
     if (!chunk && (sv->kind == V_LIST || sv->kind == V_TUPLE)) {
@@ -351,7 +370,7 @@ static Value *bi_movedim(Interp *I, Args *a) {
     bool used_src[TEN_MAX_DIMS] = {false}, used_dst[TEN_MAX_DIMS] = {false};
     for (int i = 0; i < n; i++) perm[i] = -1;
     for (int i = 0; i < ns; i++) {
-        int s0 = ten_norm_dim((int)src[i], n), d0 = s0 < 0 ? -1 : ten_norm_dim((int)dst[i], n);
+        int s0 = norm_dim64(src[i], n), d0 = s0 < 0 ? -1 : norm_dim64(dst[i], n);
         if (s0 < 0 || d0 < 0) return rt_tensor_error(I);
         if (used_src[s0] || used_dst[d0]) return rt_error(I, "movedim: repeated dim in `source` or `destination`");
         used_src[s0] = used_dst[d0] = true;
@@ -375,7 +394,7 @@ static Value *bi_unflatten(Interp *I, Args *a) {
     Value *sv = arg(a, 2, "sizes");
     if (!arg(a, 1, "dim") || !sv) return rt_error(I, "unflatten(X, dim, sizes) needs a dim and sizes");
     if (!dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
-    int nd = ten_norm_dim((int)d, x->ndim);
+    int nd = norm_dim64(d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     Args sa = {&sv, 1, NULL, NULL, 0, a->fname, NULL};
     int64_t sizes[TEN_MAX_DIMS], sh[TEN_MAX_DIMS];

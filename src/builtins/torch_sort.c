@@ -53,8 +53,9 @@ static Value *bi_sort(Interp *I, Args *a) {
     if (!x || !opt_int(I, a, 1, "dim", &dim) || !opt_bool(I, a, 2, "descending", &desc) || !opt_bool(I, a, -1, "stable", &stable))
         return NULL;
     Tensor *v, *ix;
+    if (!dim_fits(I, dim, x->ndim)) return NULL;
     if (x->ndim == 0) {      /* a 0-dim tensor sorts to itself, index 0 */
-        if (ten_norm_dim((int)dim, 0) < 0) return rt_tensor_error(I);
+        if (norm_dim64(dim, 0) < 0) return rt_tensor_error(I);
         v = ten_copy(x);
         ix = ten_new(DT_I64, 0, NULL);
     } else if (ten_sort(x, (int)dim, desc, stable, &v, &ix) < 0) {
@@ -78,11 +79,12 @@ static Value *bi_topk(Interp *I, Args *a) {
         !opt_bool(I, a, 4, "sorted", &sorted))
         return NULL;
     if (x->ndim == 0) {
-        if (ten_norm_dim((int)dim, 0) < 0) return rt_tensor_error(I);
+        if (norm_dim64(dim, 0) < 0) return rt_tensor_error(I);
         if (k < 0 || k > 1) return rt_error(I, "selected index k out of range");
         return torch_return_pair("topk", ten_copy(x), ten_new(DT_I64, 0, NULL));
     }
     Tensor *v, *ix;
+    if (!dim_fits(I, dim, x->ndim)) return NULL;
     int rc = ten_topk(x, k, (int)dim, largest, sorted, &v, &ix);
     return pair_or_error(I, rc, "topk", v, ix);
 }
@@ -98,6 +100,7 @@ static Value *bi_kthvalue(Interp *I, Args *a) {
     if (!arg(a, 1, "k")) return rt_error(I, "kthvalue(X, k) needs k (1 is the smallest)");
     if (!opt_int(I, a, 1, "k", &k) || !opt_int(I, a, 2, "dim", &dim) || !opt_bool(I, a, 3, "keepdim", &keep)) return NULL;
     Tensor *v, *ix;
+    if (!dim_fits(I, dim, x->ndim)) return NULL;
     int rc = ten_kthvalue(x, k, (int)dim, keep, &v, &ix);
     return pair_or_error(I, rc, "kthvalue", v, ix);
 }
@@ -118,9 +121,10 @@ static Value *bi_median(Interp *I, Args *a) {
     }
     Tensor *v, *ix;
     if (x->ndim == 0) {
-        if (ten_norm_dim((int)dim, 0) < 0) return rt_tensor_error(I);
+        if (norm_dim64(dim, 0) < 0) return rt_tensor_error(I);
         return torch_return_pair(mode ? "mode" : "median", ten_copy(x), ten_new(DT_I64, 0, NULL));
     }
+    if (!dim_fits(I, dim, x->ndim)) return NULL;
     int rc = mode ? ten_mode(x, (int)dim, keep, &v, &ix) : ten_median_dim(x, (int)dim, keep, &v, &ix);
     return pair_or_error(I, rc, mode ? "mode" : "median", v, ix);
 }
