@@ -11,7 +11,8 @@
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 
-/* max over i, j of |S[..., i, j] - S[..., i+1, j+1]|, skipping infinite entries: 0 when S depends on j - i only. */
+/* max over i, j of |S[..., i, j] - S[..., i+1, j+1]|, skipping infinite entries: 0 when S depends on j - i only;
+ * nan when a compared entry is nan (as torch's max of the differences would be), so a nan is never hidden. */
 static double toeplitz(const Tensor *S) {
     int64_t r = S->shape[S->ndim - 2], c = S->shape[S->ndim - 1], mats = S->numel / ((r * c != 0) ? r * c : 1);
     double worst = 0;
@@ -19,6 +20,7 @@ static double toeplitz(const Tensor *S) {
         for (int64_t i = 0; i + 1 < r; i++)
             for (int64_t j = 0; j + 1 < c; j++) {
                 double a = ten_get(S, m * r * c + i * c + j), b = ten_get(S, m * r * c + (i + 1) * c + j + 1);
+                if (isnan(a) || isnan(b)) return NAN;
                 if (isinf(a) || isinf(b)) { if (a != b) worst = INFINITY; continue; }
                 if (fabs(a - b) > worst) worst = fabs(a - b);
             }

@@ -92,6 +92,10 @@ print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + d2l.Positi
 print(toeplitz_error(rope(q) @ rope(k).T)); print(toeplitz_error((q + d2l.PositionalEncoding(8, 0).P[0, :6]) @ (k + d2l.PositionalEncoding(8, 0).P[0, :6]).T))""", d)
     te = [float(x) for x in out.split()]
     check("toeplitz_error: ~0 for RoPE, clearly not 0 for added absolute PE", te[0] < 1e-5 and te[1] > 0.01, str(te))
+    # a nan on a diagonal is reported, never hidden (review s8: it gave 0.0): NumPy's max of the differences is nan
+    Sn = np.array([[np.nan, 1.0], [1.0, 1.0]])
+    out = attn("print(toeplitz_error(torch.tensor([[float('nan'), 1.], [1., 1.]])))", d)
+    check("toeplitz_error with a nan is nan, as NumPy's max", str(np.abs(Sn[:-1, :-1] - Sn[1:, 1:]).max()) == out.strip() == "nan", out)
     # ALiBi slopes: the paper's own code, powers of two and not
     for H in [1, 2, 4, 6, 8, 12, 16]:
         out = attn(f"print(alibi_slopes({H}).tolist())", d)
