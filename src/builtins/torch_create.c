@@ -99,6 +99,18 @@ static Value *bi_full_like(Interp *I, Args *a) {
 }
 
 /* arange(end) / arange(start, end, step=1): int64 unless a bound is a float or dtype says otherwise. */
+/* arange(start, end, step) over int64 bounds beyond 2**53, counted in integers: in doubles the last digits are lost,
+ * and arange(2**62, 2**62 + 3) was empty. The caller has checked that step is nonzero and points from start to end. */
+static Tensor *arange_i64(int64_t start, int64_t end, int64_t step) {
+    uint64_t span = step > 0 ? (uint64_t)end - (uint64_t)start : (uint64_t)start - (uint64_t)end;
+    uint64_t by = step > 0 ? (uint64_t)step : (uint64_t)0 - (uint64_t)step;
+    uint64_t n = (span - 1) / by + 1;
+    int64_t sh[1] = {n > (uint64_t)TEN_MAX_NUMEL ? TEN_MAX_NUMEL + 1 : (int64_t)n};
+    Tensor *t = ten_new(DT_I64, 1, sh);
+    for (int64_t i = 0; t && i < sh[0]; i++) ten_i64(t)[i] = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step);
+    return t;
+}
+
 static Value *bi_arange(Interp *I, Args *a) {
     static const char *const kw[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
@@ -117,6 +129,13 @@ static Value *bi_arange(Interp *I, Args *a) {
     DType dt = any_float ? ten_default_float : DT_I64;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     if (dt == DT_BOOL) return rt_error(I, "arange() does not make bool tensors");
+    int64_t k[3] = {0, 0, 1};
+    bool exact = !any_float && dt == DT_I64;
+    for (int i = 0; exact && i < 3; i++) {
+        if (v[i] && (v[i]->kind != V_INT || !arg_int(I, v[i], "bound", &k[i]))) exact = false;
+    }
+    bool big = fabs(x[0]) > 9007199254740992.0 || fabs(x[1]) > 9007199254740992.0 || fabs(x[2]) > 9007199254740992.0;
+    if (exact && big && k[2] != 0 && (k[2] > 0 ? k[1] > k[0] : k[1] < k[0])) return done(I, arange_i64(k[0], k[1], k[2]));
     return done(I, ten_arange(x[0], x[1], x[2], dt));
 }
 
