@@ -317,6 +317,9 @@ static Value *bi_where(Interp *I, Args *a) {
     if (!c || !x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
     Tensor *t1 = NULL, *t2 = NULL, *t3 = NULL;
     bool xw, yw;
+    if (c->kind == V_TENSOR && c->u.t->dtype != DT_BOOL)
+        return rt_raise(I, "RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                        c->u.t->dtype == DT_F32 ? "Float" : c->u.t->dtype == DT_F64 ? "Double" : "Long");
     Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? operand(I, x, "x", &t2, &xw) : NULL, *Y = X ? operand(I, y, "y", &t3, &yw) : NULL;
     Tensor *r = Y ? ten_where(C, X, xw, Y, yw) : NULL;
     ten_free(t1); ten_free(t2); ten_free(t3);

@@ -185,10 +185,15 @@ static Value *bi_take(Interp *I, Args *a) {
     return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
 }
 
-/* Reduces X over dims one at a time, the highest first (dims unique, normalised). */
+/* Reduces X over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
 static Tensor *reduce_dims(RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep) {
     int ds[TEN_MAX_DIMS];
-    for (int i = 0; i < nd; i++) { ds[i] = norm_dim64(dims[i], x->ndim); if (ds[i] < 0) return NULL; }
+    for (int i = 0; i < nd; i++) {
+        ds[i] = norm_dim64(dims[i], x->ndim);
+        if (ds[i] < 0) return NULL;
+        for (int j = 0; j < i; j++)
+            if (ds[j] == ds[i]) { ten_fail("dim %d appears multiple times in the list of dims", ds[i]); return NULL; }
+    }
     for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (ds[j] > ds[i]) { int t = ds[i]; ds[i] = ds[j]; ds[j] = t; }
     Tensor *cur = ten_alias(x);
     for (int i = 0; i < nd && cur; i++) { Tensor *n = ten_reduce(op, cur, false, ds[i], keep); ten_free(cur); cur = n; }
@@ -425,7 +430,8 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
     if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
     if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
     Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, ten_default_float);
-    Tensor *m = xf ? reduce_dims(RED_MAX, xf, dims, nd, true) : NULL;
+    /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
+    Tensor *m = xf ? reduce_dims(xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
     /* maxes that are infinite are replaced by 0 (so inf - inf is not taken) */
     Tensor *inf = ten_unary(UOP_ISINF, m ? m : xf), *zero = ten_scalar_d(0);
     Tensor *m0 = m && inf ? ten_where(inf, zero, true, m, false) : NULL;
