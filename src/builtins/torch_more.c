@@ -282,7 +282,10 @@ static Value *bi_tensordot(Interp *I, Args *a) {
     } else {
         int64_t k = 2;
         if (dv && !arg_int(I, dv, "dims", &k)) return NULL;
-        if (k < 0 || k > A->ndim || k > B->ndim) return rt_error(I, "tensordot expects dims >= 0, but got dims=%lld", (long long)k);
+        if (k < 0) return rt_error(I, "tensordot expects dims >= 0, but got dims=%lld", (long long)k);
+        /* PyTorch contracts A's last k dims with B's first k: the first that does not exist is its error */
+        if (k > A->ndim) { norm_dim64(-k, A->ndim); return rt_tensor_error(I); }
+        if (k > B->ndim) { norm_dim64(k - 1, B->ndim); return rt_tensor_error(I); }
         n = (int)k;
         for (int i = 0; i < n; i++) { da[i] = A->ndim - n + i; db[i] = i; }
     }
