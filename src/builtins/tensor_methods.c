@@ -5,6 +5,7 @@
 #include "interp.h"
 #include "ops.h"
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 static Tensor *self(Args *a) { return a->pos[0]->u.t; }
@@ -59,9 +60,10 @@ static Value *m_stride(Interp *I, Args *a) {
     }
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
+    if (!t->ndim) return rt_raise(I, "IndexError", "Dimension specified as %lld but tensor has no dimensions", (long long)k);
     int nd = norm_dim64(k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
-    return val_int(t->ndim ? t->stride[nd] : 1);
+    return val_int(t->stride[nd]);
 }
 static Value *m_storage_offset(Interp *I, Args *a) { return val_int(self(a)->offset); }
 /* The address of the first element: equal for two views that start at the same element, as in PyTorch. */
@@ -74,19 +76,30 @@ static Value *m_cast(Interp *I, Args *a) {
 }
 
 /* X.to(dtype) / X.to('cpu') / X.type(dtype) */
+/* X.to(dtype), X.to(other) (other's dtype), X.to(device), X.to(device, dtype), dtype= and device= as keywords (the
+ * device, checked for every call, is the CPU); X.type(dtype), and X.type() the legacy name. X itself when the dtype
+ * does not change, as in PyTorch. */
 static Value *m_to(Interp *I, Args *a) {
-    Value *d = arg(a, 1, "dtype");
-    if (!d) d = arg(a, -1, "device");
-    if (!d && !strcmp(a->fn->name, "type")) {        /* X.type(): the legacy type name, 'torch.FloatTensor' */
+    static const char *const kw[] = {"", "dtype", "device", "non_blocking", "copy", NULL};
+    bool type = !strcmp(a->fn->name, "type");
+    if (!args_check(I, a, type ? 2 : 3, kw)) return NULL;
+    if (type && a->npos == 1 && !arg(a, -1, "dtype")) {        /* X.type(): 'torch.FloatTensor' */
         DType t = self(a)->dtype;
         return val_str(t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
     }
-    if (!d) return rt_error(I, "%s() needs a dtype or a device", a->fname);
-    if (d->kind == V_STR) return val_incref(a->pos[0]);          /* devices: attn has only the CPU */
-    Value *dt = arg(a, 1, "dtype");
-    DType want = self(a)->dtype;
-    if (dt && dt->kind == V_DTYPE) want = dt->u.dtype;
-    if (dt && dt->kind == V_TENSOR) want = dt->u.t->dtype;
+    Value *dt = arg(a, -1, "dtype");
+    for (int i = 1; i < a->npos; i++) {
+        Value *p = a->pos[i];
+        if (p->kind == V_DTYPE || p->kind == V_TENSOR) {
+            if (dt) return rt_error(I, "%s() got the dtype twice", a->fname);
+            dt = p;
+        } else if (p->kind != V_STR && !(p->kind == V_OBJECT && !strcmp(val_type_name(p), "torch.device")))
+            return rt_error(I, "%s() takes a dtype, a tensor or a device, not %s", a->fname, val_type_name(p));
+    }
+    if (!dt && a->npos == 1 && !arg(a, -1, "device")) return rt_error(I, "%s() needs a dtype or a device", a->fname);
+    if (dt && dt->kind != V_DTYPE && dt->kind != V_TENSOR && dt->kind != V_NONE)
+        return rt_error(I, "%s(): dtype must be a torch.dtype such as torch.float64, not %s", a->fname, val_type_name(dt));
+    DType want = !dt || dt->kind == V_NONE ? self(a)->dtype : dt->kind == V_DTYPE ? dt->u.dtype : dt->u.t->dtype;
     if (want == self(a)->dtype) return val_incref(a->pos[0]);    /* no copy when nothing changes, as in PyTorch */
     return done(I, ten_cast(self(a), want));
 }
@@ -97,9 +110,10 @@ static Value *m_size(Interp *I, Args *a) {
     if (!d) return val_size(t->shape, t->ndim);
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
+    if (!t->ndim) return rt_raise(I, "IndexError", "Dimension specified as %lld but tensor has no dimensions", (long long)k);
     int nd = norm_dim64(k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
-    return val_int(t->ndim ? t->shape[nd] : 1);
+    return val_int(t->shape[nd]);
 }
 
 static Value *m_dim(Interp *I, Args *a) { return val_int(self(a)->ndim); }
@@ -133,6 +147,8 @@ static Value *m_fill(Interp *I, Args *a) {
     if (a->fn->tag != 1 && !v) return rt_error(I, "%s needs a value", a->fn->signature);
     if (a->fn->tag == 0 && v->kind == V_TENSOR && v->u.t->ndim != 0)
         return rt_error(I, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v->u.t->ndim);
+    if (a->fn->tag == 0 && self(a)->dtype == DT_I64 && v->kind == V_FLOAT && !(fabs(v->u.f) < 9223372036854775808.0))
+        return rt_raise(I, "RuntimeError", "value cannot be converted to type int64_t without overflow");   /* nan, inf, 1e19 */
     Tensor *tmp = NULL, *src;
     if (!v) src = tmp = ten_scalar_i(0);
     else if (val_is_number(v)) src = tmp = ops_number_tensor(v);      /* exact: 1/3 into a float64 tensor */
