@@ -195,6 +195,7 @@ Value *val_bound(Value *self, Value *func, Value *klass);   /* a user function b
 Value *val_object(const ObjClass *cls);
 Value *val_module(const char *name);            /* name is kept, not copied: a string that lives forever */
 extern Value val_ellipsis_singleton;
+extern Value val_not_implemented;              /* NotImplemented (a static object: incref/decref it as any value) */
 
 void val_seq_set(Value *seq, int64_t i, Value *item);   /* steals item */
 void val_list_append(Value *list, Value *item);         /* steals item */

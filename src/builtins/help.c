@@ -42,6 +42,8 @@ bool help_for(StrBuf *out, const char *name) {
     const Builtin *b = builtins_find(n);
     if (!strncmp(name, "torch.", 6))          /* torch.range, not Python's range */
         for (const Builtin *t = bi_torch_only; t->name; t++) if (!strcmp(t->name, n)) b = t;
+    if (!strncmp(name, "math.", 5))           /* Python's math.sqrt, not torch.sqrt */
+        for (const Builtin *t = bi_math_module; t->name; t++) if (!strcmp(t->name, n)) b = t;
     const Builtin *m = builtins_find_method(n);
     if (!b && !m) return false;
     if (!b) b = m;

@@ -64,7 +64,7 @@ static Value *bi_int(Interp *I, Args *a) {
     if (v->kind == V_INT) r = val_incref(v);
     else if (v->kind == V_BOOL) r = val_int(v->u.b);
     else if (v->kind == V_FLOAT) {
-        if (!isfinite(v->u.f)) r = rt_error(I, "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
+        if (!isfinite(v->u.f)) r = rt_raise(I, isnan(v->u.f) ? "ValueError" : "OverflowError", "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
         else if (fabs(v->u.f) >= 9.2e18) r = rt_error(I, "integer overflow: %g does not fit in 64 bits", v->u.f);
         else r = val_int((int64_t)v->u.f);
     } else if (v->kind == V_STR) {
@@ -81,8 +81,8 @@ static Value *bi_int(Interp *I, Args *a) {
         if (end == s || *end) r = rt_raise(I, "ValueError", "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
         else if (range) r = rt_error(I, "int('%s'): the number does not fit in attn's 64-bit integers (-2**63 to 2**63-1)", v->u.str.s);
         else r = val_int(x);
-    } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
-    else r = rt_error(I, "int() argument must be a string or a number, not '%s'", val_type_name(v));
+    } else if (v->kind == V_TENSOR) r = rt_raise(I, "ValueError", "only one element tensors can be converted to Python scalars");
+    else r = rt_raise(I, "TypeError", "int() argument must be a string or a number, not '%s'", val_type_name(v));
     val_decref(v);
     return r;
 }
@@ -99,8 +99,8 @@ static Value *bi_float(Interp *I, Args *a) {
         while (*end == ' ' || *end == '\n') end++;
         if (end == v->u.str.s || *end) r = rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
         else r = val_float(x);
-    } else if (v->kind == V_TENSOR) r = rt_error(I, "only one-element tensors can be converted to Python scalars");
-    else r = rt_error(I, "float() argument must be a string or a number, not '%s'", val_type_name(v));
+    } else if (v->kind == V_TENSOR) r = rt_raise(I, "ValueError", "only one element tensors can be converted to Python scalars");
+    else r = rt_raise(I, "TypeError", "float() argument must be a string or a real number, not '%s'", val_type_name(v));
     val_decref(v);
     return r;
 }

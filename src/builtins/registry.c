@@ -134,11 +134,11 @@ static const Builtin *attn_tool(const char *name) {
     return b && b->name[0] != '_' && !listed(python_names_builtins, name) && b->signature[0] != '@' ? b : NULL;
 }
 
-/* The functions of Python's math that attn's own (torch's elementwise functions, which give a Python float for a
- * Python number) compute as math does: math.sqrt(2) == 1.4142135623730951. math.pow, math.isclose, math.prod ...
- * differ (an int, a tensor) and are left out. Sorted. */
-static const char *const math_functions[] = {"acos", "asin", "atan", "ceil", "cos", "exp", "floor", "log", "log10",
-    "log2", "sin", "sqrt", "tan", "tanh", NULL};
+/* math.NAME: Python's math function (math_module.c), NULL when attn has none of that name. */
+static const Builtin *math_function(const char *name) {
+    for (const Builtin *b = bi_math_module; b->name; b++) if (!strcmp(b->name, name)) return b;
+    return NULL;
+}
 
 /* d2l.torch's aliases (d2l/torch.py, "Alias defined in config.ini"): d2l.NAME is torch.TORCH, or, with method set,
  * the method x.TORCH(...) called as d2l.NAME(x, ...). */
@@ -233,7 +233,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
     } else if (!strcmp(module, "math")) {
         if (!strcmp(name, "tau")) return val_float(6.28318530717958647692);
         if (!strcmp(name, "pi") || !strcmp(name, "e") || !strcmp(name, "inf") || !strcmp(name, "nan")) return dtype_or_constant(name);
-        if (listed(math_functions, name)) b = builtins_find(name);
+        b = math_function(name);
     } else if (!strcmp(module, "attn")) {
         b = homed("attn", name);
         if (!b) b = attn_tool(name);

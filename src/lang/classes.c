@@ -297,25 +297,134 @@ static Value *call_special(Value *obj, const Found *f, Value *arg) {
     return call_found(I, obj, f, &a);
 }
 
-int class_eq(const Value *a, const Value *b) {
+bool class_is_instance(const Value *v) {
+    return v->kind == V_OBJECT && v->u.obj.klass && v->u.obj.klass->u.cls->interp;
+}
+
+/* Whether b's class is a proper subclass of a's (both the student's): b's reflected method then goes first. */
+static bool proper_subclass(const Value *b, const Value *a) {
+    if (!class_is_instance(a) || !class_is_instance(b) || a->u.obj.klass == b->u.obj.klass) return false;
+    ClassInfo *cb = b->u.obj.klass->u.cls;
+    for (int i = 0; i < cb->nmro; i++) if (cb->mro[i] == a->u.obj.klass) return true;
+    return false;
+}
+
+/* self.name(other) when self is an instance of a student's class that defines name: its result (new reference);
+ * NotImplemented when self does not define it (or is no such instance); NULL when it raised (the error is set on
+ * the class's interpreter). Both operands are held while the method runs. */
+static Value *try_special(const Value *self, const char *name, const Value *other) {
     Found f = {0};
-    const Value *self = a, *other = b;
-    if (!user_special(a, "__eq__", &f) || f.v->kind != V_FUNC) {
-        if (!user_special(b, "__eq__", &f) || f.v->kind != V_FUNC) return -3;
-        self = b;
-        other = a;
-    }
-    Interp *I = self->u.obj.klass->u.cls->interp;
-    Value *hold_self = val_incref((Value *)self), *hold_other = val_incref((Value *)other);   /* while __eq__ runs */
+    if (!user_special(self, name, &f) || f.v->kind != V_FUNC) return val_incref(&val_not_implemented);
+    Value *hold_self = val_incref((Value *)self), *hold_other = val_incref((Value *)other);
     Value *r = call_special(hold_self, &f, hold_other);
     val_decref(hold_self);
     val_decref(hold_other);
+    return r;
+}
+
+/* The function v's class defines as name, NULL when none (or v is no instance of a student's class). */
+static const Value *special_fn(const Value *v, const char *name) {
+    Found f = {0};
+    return user_special(v, name, &f) && f.v->kind == V_FUNC ? f.v : NULL;
+}
+
+/* ---- rich comparisons (CPython's do_richcompare) ---- */
+
+static const char *const cmp_names[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};   /* by aop - AOP_EQ */
+static const int cmp_reflected[] = {0, 1, 4, 5, 2, 3};         /* a < b is b > a ... */
+
+/* self's method for comparison k (aop - AOP_EQ), with object's __ne__ when the class defines none: the inverse of
+ * __eq__'s truth unless that is NotImplemented. New reference, NotImplemented, or NULL with the error set. */
+static Value *side_compare(const Value *self, int k, const Value *other) {
+    if (k != 1 || special_fn(self, "__ne__")) return try_special(self, cmp_names[k], other);
+    Value *r = try_special(self, "__eq__", other);
+    if (!r || r == &val_not_implemented) return r;
+    bool ok, t = val_truthy(r, &ok);
+    val_decref(r);
+    if (!ok) return rt_raise(self->u.obj.klass->u.cls->interp, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous");
+    return val_bool(!t);
+}
+
+Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
+    int k = aop - AOP_EQ;
+    bool reflected_first = proper_subclass(b, a);
+    Value *r;
+    if (reflected_first) {
+        r = side_compare(b, cmp_reflected[k], a);
+        if (r != &val_not_implemented) return r;
+        val_decref(r);
+    }
+    r = side_compare(a, k, b);
+    if (r != &val_not_implemented) return r;
+    val_decref(r);
+    if (!reflected_first) {
+        r = side_compare(b, cmp_reflected[k], a);
+        if (r != &val_not_implemented) return r;
+        val_decref(r);
+    }
+    if (k == 0 || k == 1) return val_bool((a == b) == (k == 0));       /* == and != fall back to identity */
+    return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop),
+                    val_type_name(a), val_type_name(b));
+}
+
+int class_eq(const Value *a, const Value *b) {
+    if (!class_is_instance(a) && !class_is_instance(b)) return -3;
+    const Value *self = class_is_instance(a) ? a : b;
+    Interp *I = self->u.obj.klass->u.cls->interp;
+    Value *r = class_richcompare(I, AOP_EQ, a, b);
     if (!r) return -2;
     bool ok, t = val_truthy(r, &ok);
     val_decref(r);
     if (!ok) { rt_raise(I, "RuntimeError", "%s.__eq__ returned a tensor of several values: its truth is ambiguous (use .all() or .any())",
                         self->u.obj.klass->u.cls->name); return -2; }
     return t;
+}
+
+/* ---- arithmetic (CPython's binary_op1) ---- */
+
+static const char *const bin_names[][3] = {      /* by aop: the method, the reflected one, the in-place one */
+    [AOP_ADD] = {"__add__", "__radd__", "__iadd__"}, [AOP_SUB] = {"__sub__", "__rsub__", "__isub__"},
+    [AOP_MUL] = {"__mul__", "__rmul__", "__imul__"}, [AOP_DIV] = {"__truediv__", "__rtruediv__", "__itruediv__"},
+    [AOP_FLOORDIV] = {"__floordiv__", "__rfloordiv__", "__ifloordiv__"}, [AOP_MOD] = {"__mod__", "__rmod__", "__imod__"},
+    [AOP_POW] = {"__pow__", "__rpow__", "__ipow__"}, [AOP_MATMUL] = {"__matmul__", "__rmatmul__", "__imatmul__"},
+    [AOP_BITAND] = {"__and__", "__rand__", "__iand__"}, [AOP_BITOR] = {"__or__", "__ror__", "__ior__"},
+    [AOP_BITXOR] = {"__xor__", "__rxor__", "__ixor__"}, [AOP_LSHIFT] = {"__lshift__", "__rlshift__", "__ilshift__"},
+    [AOP_RSHIFT] = {"__rshift__", "__rrshift__", "__irshift__"}};
+
+Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inplace) {
+    const char *fwd = bin_names[aop][0], *rev = bin_names[aop][1];
+    Value *r;
+    if (inplace) {
+        r = try_special(a, bin_names[aop][2], b);
+        if (r != &val_not_implemented) return r;
+        val_decref(r);
+    }
+    /* b's reflected method first when b's class is a subclass of a's that overrides it */
+    bool other_type = !class_is_instance(a) || !class_is_instance(b) || a->u.obj.klass != b->u.obj.klass;
+    bool reflected_first = proper_subclass(b, a) && special_fn(b, rev) && special_fn(b, rev) != special_fn(a, rev);
+    if (reflected_first) {
+        r = try_special(b, rev, a);
+        if (r != &val_not_implemented) return r;
+        val_decref(r);
+    }
+    r = try_special(a, fwd, b);
+    if (r != &val_not_implemented) return r;
+    val_decref(r);
+    if (other_type && !reflected_first) {
+        r = try_special(b, rev, a);
+        if (r != &val_not_implemented) return r;
+        val_decref(r);
+    }
+    return rt_raise(I, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'", ast_op_symbol(aop),
+                    inplace ? "=" : aop == AOP_POW ? " or pow()" : "", val_type_name(a), val_type_name(b));
+}
+
+Value *class_unary(Interp *I, int aop, const Value *a) {
+    const char *name = aop == AOP_NEG ? "__neg__" : aop == AOP_POS ? "__pos__" : "__invert__";
+    Value *r = try_special(a, name, NULL);
+    if (r != &val_not_implemented) return r;
+    val_decref(r);
+    return rt_raise(I, "TypeError", "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
 }
 
 int class_hash(const Value *v, int64_t *h) {

@@ -342,6 +342,7 @@ static Value *lookup_name(Interp *I, Node *n) {
         rt_raise(I, "NameError", "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
         return at(I, n);
     }
+    if (!strcmp(n->str, "NotImplemented")) return val_incref(&val_not_implemented);
     Value *c = builtins_constant(n->str);
     if (c) return c;
     name_error(I, n->str);

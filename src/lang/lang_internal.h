@@ -32,6 +32,19 @@ int class_setattr(Interp *I, Value *cls, const char *name, Value *v);
 /* a == b where a or b is an instance of a student's class that defines __eq__ (a's first): 1 or 0 (its result's
  * truth); -2 when it raised (the error is set on the class's interpreter); -3 when neither class defines __eq__. */
 int class_eq(const Value *a, const Value *b);
+/* Whether v is an instance of a student's class (whose special methods take part in operators). */
+bool class_is_instance(const Value *v);
+/* a OP b (==, !=, <, <=, >, >=) where a or b is an instance of a student's class, as CPython's do_richcompare: b's
+ * reflected method first when b's class is a proper subclass of a's, then a's method, then b's reflected one (a < b
+ * tries b.__gt__(a)); a missing method or one returning NotImplemented passes on; != defaults to the inverse of
+ * __eq__; at the end == and != compare identity and orderings raise TypeError. The result as the method returned
+ * it (new reference), NULL with the error set. */
+Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b);
+/* a OP b (+, -, *, /, //, %, **, @, &, |, ^, <<, >>) where a or b is such an instance, as CPython's binary_op1:
+ * __add__, then the other's __radd__ (first when its class is a subclass overriding it; never for two of the same
+ * class); inplace (a += b) tries __iadd__ first. NULL with Python's TypeError when every one is NotImplemented. */
+Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inplace);
+Value *class_unary(Interp *I, int aop, const Value *a);       /* -a, +a, ~a: __neg__, __pos__, __invert__ */
 /* hash(v) for an instance of a student's class: 1 with *h from its __hash__; 0 when it defines neither __eq__ nor
  * __hash__ (hashed by identity); -1 unhashable (__eq__ without __hash__, or __hash__ = None); -2 it raised. */
 int class_hash(const Value *v, int64_t *h);

@@ -170,6 +170,7 @@ static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
 
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
+    if (class_is_instance(a) || class_is_instance(b)) return class_binary(I, aop, a, b, false);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
     bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
     if (set_op && ((val_is_set_like(a) && a->kind == V_LIST) || (val_is_set_like(b) && b->kind == V_LIST))) {
@@ -213,6 +214,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
 Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET && b->kind == V_SET && !a->u.set->frozen && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
         return pyset_op_update(I, aop, a, b) < 0 ? NULL : val_incref(a);      /* s |= t changes s, as Python's */
+    if (class_is_instance(a)) return class_binary(I, aop, a, b, true);
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
     Value *r = ops_binary(I, aop, a, b);
     if (!r) return NULL;
@@ -223,6 +225,7 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
 }
 
 Value *ops_unary(Interp *I, int aop, Value *a) {
+    if (class_is_instance(a)) return class_unary(I, aop, a);
     if (a->kind == V_TENSOR) {
         if (aop == AOP_POS) return val_incref(a);
         if (aop == AOP_INVERT && ten_is_float(a->u.t->dtype)) return rt_error(I, "~ (bitwise not) is only for integer and bool tensors");
@@ -303,6 +306,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     }
     default: break;
     }
+    if (class_is_instance(a) || class_is_instance(b)) return class_richcompare(I, aop, a, b);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) {
         if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(a) || a->kind == V_TENSOR) ) return val_bool(aop == AOP_NE);
         if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(aop == AOP_NE);

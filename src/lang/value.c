@@ -15,6 +15,16 @@
 Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1 << 30};
 static Value none_singleton = {.kind = V_NONE, .refs = 1 << 30};
 
+/* Python's NotImplemented: what a student's __eq__, __lt__, __add__ ... return to let the other operand try */
+static void notimpl_repr(StrBuf *out, Value *self, int depth) { (void)self; (void)depth; sb_puts(out, "NotImplemented"); }
+static int notimpl_setattr(struct Interp *I, Value *self, const char *name, Value *v) {
+    (void)self; (void)v;
+    rt_raise(I, "AttributeError", "'NotImplementedType' object has no attribute '%s'", name);
+    return -1;
+}
+static const ObjClass notimpl_class = {.name = "NotImplementedType", .repr = notimpl_repr, .setattr = notimpl_setattr};
+Value val_not_implemented = {.kind = V_OBJECT, .refs = 1 << 30, .u.obj.cls = &notimpl_class};
+
 /* ---- allocation, freeing without recursion, and the cycle collector ---- */
 
 static Value **tracked;               /* every container alive: the cycle collector's set */
@@ -172,7 +182,7 @@ static bool draining;
 
 void val_decref(Value *v) {
     if (!v || --v->refs > 0) return;
-    if (v == &none_singleton || v == &val_ellipsis_singleton) { v->refs = 1 << 30; return; }
+    if (v == &none_singleton || v == &val_ellipsis_singleton || v == &val_not_implemented) { v->refs = 1 << 30; return; }
     if (npending == cappending) {
         cappending = cappending ? cappending * 2 : 256;
         pending = xrealloc(pending, sizeof(Value *) * cappending);

@@ -542,6 +542,93 @@ except RecursionError:
 a = [1, [2, [3]]]
 print(a == [1, [2, [3]]])
 """,
+    "rich comparisons and arithmetic: NotImplemented, reflected operands, subclass first, __ne__ from __eq__": r"""
+class A:
+    def __init__(self, v): self.v = v
+    def __lt__(self, o): return self.v < o.v if isinstance(o, A) else NotImplemented
+    def __eq__(self, o):
+        print('A.eq', type(o).__name__)
+        return self.v == o.v if isinstance(o, A) else NotImplemented
+    def __add__(self, o): return A(self.v + o.v) if isinstance(o, A) else NotImplemented
+    def __radd__(self, o): return A(o + self.v)
+    def __repr__(self): return f"A({self.v})"
+class B(A):
+    def __gt__(self, o):
+        print('B.gt'); return True
+    def __radd__(self, o):
+        print('B.radd'); return 'B'
+class C:
+    pass
+print(A(1) < A(2), A(1) > A(2), A(1) == A(1), A(1) != A(2), A(1) != 3, A(1) == 'x')
+print(A(1) + A(2), 1 + A(2), sum([A(1), A(2)]))
+print(NotImplemented, repr(NotImplemented), type(NotImplemented).__name__ if False else '')
+print(sorted([A(3), A(1)]), max(A(3), A(5)))
+print(A(1) < B(2), A(1) + B(3))
+c = C()
+print(c == c, c != c, c == C(), c != C())
+for f in [lambda: A(1) < C(), lambda: C() <= C(), lambda: C() > 1, lambda: A(1) + 'x', lambda: C() ** 2, lambda: -C(), lambda: 1 >= A(1)]:
+    try:
+        print(f())
+    except TypeError as e:
+        print('TypeError', e)
+class N:
+    def __eq__(self, o): return 'yes'
+    def __ne__(self, o): return NotImplemented
+    def __neg__(self): return 'neg'
+    def __iadd__(self, o): return 'iadd'
+n = N()
+print(n == 1, 1 == n, n != 1, -n, [n] == [1])
+n += 3
+print(n)
+class V:
+    def __init__(self, x): self.x = x
+    def __mul__(self, k): return V(self.x * k)
+    __rmul__ = __mul__
+    def __sub__(self, o): return V(self.x - o.x)
+    def __repr__(self): return f'V({self.x})'
+v = V(2)
+v *= 3
+print(v, 2 * V(5), V(5) - V(1), V(1) * 2.5)
+class T:
+    def __init__(self, n): self.n = n
+    def __eq__(self, o): print(self.n + '.eq'); return NotImplemented
+    def __lt__(self, o): print(self.n + '.lt'); return NotImplemented
+    def __gt__(self, o): print(self.n + '.gt'); return NotImplemented
+    def __le__(self, o): print(self.n + '.le'); return NotImplemented
+    def __ge__(self, o): print(self.n + '.ge'); return NotImplemented
+    def __add__(self, o): print(self.n + '.add'); return NotImplemented
+    def __radd__(self, o): print(self.n + '.radd'); return NotImplemented
+class U(T):
+    def __radd__(self, o): print(self.n + '.U.radd'); return NotImplemented
+x, y, u = T('x'), T('y'), U('u')
+for f in [lambda: x < y, lambda: x <= u, lambda: u >= x, lambda: x + y, lambda: x + u, lambda: u + x, lambda: 1 + x, lambda: x + 1]:
+    try:
+        print(f())
+    except TypeError as e:
+        print('TypeError', e)
+print(x == y, x != y, x == x, x != x, u == x, [x] == [x], [x] == [y], x in [y], x in [x], (x, 1) < (x, 2))
+""",
+    "math functions and float()/int() given a tensor (its __float__), Python's errors": r"""
+import math
+import torch
+t = torch.tensor(4.)
+print(math.sqrt(t), math.exp(torch.tensor([0.5])), math.log(torch.tensor(2.0, dtype=torch.float64)), math.sin(t), math.cos(t))
+print(math.floor(torch.tensor(2.7)), math.ceil(torch.tensor([2.2])), math.pow(t, 2), math.pow(2, torch.tensor(3)), math.sqrt(torch.tensor(9)))
+print(float(t), float(torch.tensor([7])), int(torch.tensor(-2.9)), int(torch.tensor([5])), int(torch.tensor(True)), float(torch.tensor(False)))
+print(type(math.sqrt(t)).__name__, type(math.floor(torch.tensor(2.7))).__name__, math.floor(torch.tensor(3)), math.log(torch.tensor(8.), 2), math.log10(torch.tensor(100.)))
+for f in [lambda: math.sqrt(torch.tensor([1., 2.])), lambda: float(torch.ones(2, 2)), lambda: int(torch.zeros(3)), lambda: math.exp(torch.tensor([])), lambda: math.floor(torch.ones(2)), lambda: math.pow(torch.ones(2), 2),
+          lambda: math.sqrt(torch.tensor(-1.)), lambda: math.log(torch.tensor(0.)), lambda: int(torch.tensor(float('nan'))), lambda: math.sqrt('x'), lambda: math.tanh(torch.ones(3))]:
+    try:
+        print(f())
+    except (TypeError, ValueError, RuntimeError) as e:
+        print(type(e).__name__, e)
+print(math.sqrt(2), math.exp(1), math.log(8, 2), math.log(100, 10), math.floor(-2.5), math.ceil(-2.5), math.floor(True), math.pow(2, 0.5), math.pow(-8, 1/3) if False else 0)
+for f in [lambda: math.sqrt(), lambda: math.log(), lambda: math.log(1, 2, 3), lambda: math.pow(1), lambda: math.pow(0, -1), lambda: math.pow(10, 400), lambda: math.floor(float('inf')), lambda: math.floor(float('nan')), lambda: math.sin(float('inf')), lambda: math.exp(float('inf')), lambda: math.log(0.0), lambda: math.sqrt([1]), lambda: math.sqrt(None), lambda: math.log(8, 1), lambda: int(float('inf')), lambda: float([1])]:
+    try:
+        print(f())
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError) as e:
+        print(type(e).__name__, e)
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
