@@ -59,6 +59,11 @@ Value *ops_to_list(Interp *I, Value *v);
  * "unhashable type: 'list'") or a student's __hash__/__eq__ raised. The place is valid when returned (dict_find
  * restarts when a student's __eq__ changes d); running more student code may change d again. */
 int ops_dict_find(Interp *I, Dict *d, const Value *key);
+/* The same, giving key's hash (computed once: a student's __hash__ runs once) for ops_dict_store. */
+int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash);
+/* d[key] = v with key's hash known (no __hash__ runs; v and key are held by d): 0, or -1 when a student's __eq__
+ * raised (the error is set). */
+int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash);
 /* Python's KeyError for a key missing from a dict ("key 5 is not in the dict"); NULL. */
 Value *ops_key_error(Interp *I, const Value *key);
 #endif

@@ -13,8 +13,13 @@ Value *pyset_new(void);                     /* set() */
 /* Python's hash(v) (CPython's for ints, floats, bools and tuples; by identity for tensors, functions, objects and
  * classes); false with Python's TypeError for an unhashable value. */
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash);
+/* The same without an interpreter: 0 with *hash, -1 unhashable (no error set), -2 a student's __hash__ raised (the
+ * error is set on its class's interpreter). */
+int pyset_hash_quiet(const Value *v, int64_t *hash);
 int pyset_add(Interp *I, Value *s, Value *key);              /* s.add(key): 0 or -1 */
 int pyset_contains(Interp *I, Value *s, const Value *key);   /* key in s: 1, 0, or -1 (unhashable key) */
+/* key in s with key's hash known: 1, 0, or -1 when a student's __eq__ raised (the error is set) */
+int pyset_contains_hashed(const Value *s, const Value *key, int64_t hash);
 int pyset_discard(Interp *I, Value *s, const Value *key);    /* s.discard(key): 1 removed, 0 absent, -1 */
 Value *pyset_pop(Interp *I, Value *s);                       /* s.pop(): Python's KeyError words when empty */
 void pyset_clear(Value *s);

@@ -51,16 +51,20 @@ typedef struct ObjClass {
     struct Value *(*iter)(struct Interp *I, struct Value *self);
 } ObjClass;
 
-/* Keys and values in insertion order (Python's). Read keys/vals/n freely; change the keys only through dict_set,
- * dict_append, dict_del, dict_del_at and dict_free, which keep the index (a hash table of the string keys, from
- * DICT_INDEX_MIN entries on, so a name is found in constant time however many there are). */
+/* Keys and values in insertion order (Python's). Read keys/vals/hashes/n freely; change the keys only through
+ * dict_set, dict_append, dict_del, dict_del_at and dict_free, which keep the index and bump version. Each key's hash
+ * (Python's, pyset_hash) is stored with it, as CPython's entries hold theirs: a student's __hash__ runs once, when
+ * its key is inserted, never when the dict grows or other keys are looked up; a lookup compares only keys of the
+ * same hash. From DICT_INDEX_MIN entries on, an open-addressing index by those hashes finds a key in constant time. */
 #define DICT_INDEX_MIN 8
 typedef struct Dict {
-    struct Value **keys;     /* V_STR keys for attributes; any hashable-by-equality value for dicts */
+    struct Value **keys;     /* V_STR keys for attributes; any hashable value for dicts */
     struct Value **vals;
+    int64_t *hashes;         /* hashes[i] is keys[i]'s hash, computed when it was inserted */
     int n, cap;
     bool ordered;            /* a collections.OrderedDict (a module's state_dict()): printed as PyTorch prints it */
-    int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a string key's place */
+    uint32_t version;        /* changes with every insertion, removal or value replaced (views follow it) */
+    int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a key's place */
     int32_t index_cap;       /* a power of two, at least twice the entries */
 } Dict;
 
@@ -123,8 +127,10 @@ typedef struct Value {
         /* UTF-8 text: len bytes, chars code points (Python's len; chars == len for ASCII); hint_i/hint_off remember
          * where the last character looked up starts, so walking a string is linear */
         struct { char *s; size_t len; int64_t chars, hint_i; size_t hint_off; } str;
-        struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; } seq;   /* V_TUPLE
-                                     (is_size: torch.Size; named: a named tuple), V_LIST */
+        /* V_TUPLE (is_size: torch.Size; named: a named tuple), V_LIST (named: a dict view, whose dict is owner
+         * and whose items are the dict's as of owner_version: val_view_sync) */
+        struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; struct Value *owner;
+                 uint32_t owner_version; } seq;
         Dict *dict;
         PySet *set;
         Tensor *t;
@@ -179,11 +185,19 @@ Value *val_list(int64_t n);
 Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */
 Value *val_named_tuple(const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
 Value *val_named_field(const Value *v, const char *name);   /* borrowed; NULL when v has no such field */
-/* d.keys(), d.values(), d.items(): a V_LIST whose seq.named is one of these (a snapshot of the dict, not a live
- * view): it prints as dict_keys([...]), has no list methods, and keys/items views combine with sets (| & - ^ and
- * ==) as Python's views do. val_dict_view says which (NULL: not a view). */
+/* d.keys(), d.values(), d.items(): live views of the dict d, as Python's (a dict changed afterwards shows through
+ * them). A view is a V_LIST whose seq.named is one of these and seq.owner the dict: it prints as dict_keys([...]),
+ * has no list methods, iterates the dict itself (Python's RuntimeError when its size changes meanwhile), and keys and
+ * items views combine with sets (| & - ^ and ==) as Python's do. Its items are a copy of the dict's, brought up to
+ * date by val_view_sync: interp_call syncs the views passed to a builtin, so builtins read items as a list's, and
+ * printing syncs; len, in, ==, iteration and set operators read the dict itself (in d.keys() takes constant time).
+ * val_dict_view says which view v is (NULL: not a view). */
 extern const NamedTuple val_dict_keys, val_dict_values, val_dict_items;
 const NamedTuple *val_dict_view(const Value *v);
+Value *val_view_new(Value *dict, const NamedTuple *kind);   /* a view of the V_DICT dict (held) */
+void val_view_sync(const Value *view);                      /* its items as the dict's now (cheap when unchanged) */
+int64_t val_view_len(const Value *view);                    /* len(view): the dict's length now */
+Value *val_view_item(const Value *view, int64_t i);         /* the i-th key, value or (key, value) now (new ref) */
 bool val_is_set_like(const Value *v);                    /* a set, frozenset, or keys/items view */
 Value *val_dict(void);
 Value *val_tensor(Tensor *t);                  /* takes ownership of t; NULL t gives NULL */
@@ -209,8 +223,10 @@ Value *dict_get(Dict *d, const char *key);              /* borrowed */
  * student's class by its __hash__, then __eq__), or -1: absent, or a student's __hash__/__eq__ raised (the error
  * is set on the interpreter: callers that may run such keys check interp_failed). */
 int dict_find(const Dict *d, const struct Value *key);
+int dict_find_hashed(const Dict *d, const struct Value *key, int64_t hash);   /* the same, key's hash known */
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
-void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new; steals both */
+void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new, hashed here; steals both */
+void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash);   /* the same, with key's hash known */
 bool dict_del(Dict *d, const char *key);
 void dict_del_at(Dict *d, int i);                        /* removes the i-th entry (a place from dict_find) */
 

@@ -165,9 +165,9 @@ static Value *bi_tuple(Interp *I, Args *a) {
  * iterable of (key, value) pairs (Python's dict(src) and d.update(src)). false with Python's error. */
 static bool dict_fill(Interp *I, Value *d, Value *src) {
     if (src->kind == V_DICT) {
-        for (int k = 0; k < src->u.dict->n; k++) {    /* held: the key's __hash__/__eq__ may change src */
+        for (int k = 0; k < src->u.dict->n; k++) {    /* src's hashes, as CPython's; held: an __eq__ may change src */
             Value *key = val_incref(src->u.dict->keys[k]), *v = val_incref(src->u.dict->vals[k]);
-            int rc = ops_set_index(I, d, key, v);
+            int rc = ops_dict_store(I, d->u.dict, key, v, src->u.dict->hashes[k]);
             val_decref(key);
             val_decref(v);
             if (rc < 0) return false;
@@ -1050,11 +1050,12 @@ static Value *dict_popitem(Interp *I, Args *a) {
 static Value *dict_setdefault(Interp *I, Args *a) {
     if (a->npos < 2 || a->npos > 3) return rt_error(I, "setdefault expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
-    int i = ops_dict_find(I, d->u.dict, key);
+    int64_t hash;
+    int i = ops_dict_find_hash(I, d->u.dict, key, &hash);
     if (i == -2) return NULL;
     if (i >= 0) return val_incref(d->u.dict->vals[i]);
     Value *def = a->npos == 3 ? val_incref(a->pos[2]) : val_none();
-    if (ops_set_index(I, d, key, def) < 0) { val_decref(def); return NULL; }
+    dict_append_hashed(d->u.dict, val_incref(key), val_incref(def), hash);   /* absent: no student code ran since */
     return def;                                              /* Python's: the default itself */
 }
 
@@ -1141,22 +1142,10 @@ static Value *size_numel(Interp *I, Args *a) {
     return val_int(n);
 }
 
-/* d.keys(), d.values(), d.items(): views (val_dict_keys ...: a snapshot, value.h) */
+/* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
-    Dict *d = a->pos[0]->u.dict;
-    Value *l = val_list(d->n);
-    l->u.seq.named = a->fn->tag == 0 ? &val_dict_keys : a->fn->tag == 1 ? &val_dict_values : &val_dict_items;
-    for (int i = 0; i < d->n; i++) {
-        if (a->fn->tag == 0) val_seq_set(l, i, val_incref(d->keys[i]));
-        else if (a->fn->tag == 1) val_seq_set(l, i, val_incref(d->vals[i]));
-        else {
-            Value *t = val_tuple(2);
-            val_seq_set(t, 0, val_incref(d->keys[i]));
-            val_seq_set(t, 1, val_incref(d->vals[i]));
-            val_seq_set(l, i, t);
-        }
-    }
-    return l;
+    (void)I;
+    return val_view_new(a->pos[0], a->fn->tag == 0 ? &val_dict_keys : a->fn->tag == 1 ? &val_dict_values : &val_dict_items);
 }
 
 static Value *dict_get_m(Interp *I, Args *a) {

@@ -39,6 +39,8 @@ Tensor *ops_number_tensor(const Value *v) {
     return ten_scalar_i(v->u.i);
 }
 
+static Value *contains(Interp *I, Value *container, Value *x);
+
 static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     bool aw = a->kind != V_TENSOR, bw = b->kind != V_TENSOR;
     Value *other = aw ? a : b;
@@ -168,18 +170,57 @@ static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
     return r;
 }
 
+/* ---- set operators on dict views (CPython 3.11's dictviews_or, dictviews_sub, dictviews_xor, _PyDictView_Intersect) ---- */
+
+static bool set_view(const Value *v) { return v->kind == V_LIST && val_is_set_like(v); }
+
+/* x in a keys or items view: 1, 0, -1 with the error set */
+static int view_has(Interp *I, Value *view, Value *x) {
+    Value *r = contains(I, view, x);
+    if (!r) return -1;
+    int has = r->u.b;
+    val_decref(r);
+    return has;
+}
+
+/* a & b where a or b is a keys or items view: when the other side is a set at least as large, set.intersection(view)
+ * (each of the view's elements hashed and looked up); otherwise the smaller side walked and each element looked up
+ * in the view, then added to the result (hashed again, as CPython's PySet_Add). */
+static Value *view_intersect(Interp *I, Value *self, Value *other) {
+    if (!set_view(self)) { Value *t = self; self = other; other = t; }
+    int64_t len_self = val_view_len(self);
+    if (other->kind == V_SET && !other->u.set->frozen && len_self <= other->u.set->used) return pyset_op(I, AOP_BITAND, other, self);
+    if (set_view(other) && val_view_len(other) > len_self) { Value *t = self; self = other; other = t; }
+    Value *r = pyset_new();
+    Iter it;
+    if (!ops_iter_begin(I, other, &it)) { val_decref(r); return NULL; }
+    int rc = 0;
+    for (Value *e; rc == 0 && (e = ops_iter_next(&it));) {
+        rc = view_has(I, self, e);
+        if (rc == 1) rc = pyset_add(I, r, e);
+        val_decref(e);
+    }
+    ops_iter_end(&it);
+    if (rc < 0 || interp_failed(I)) { val_decref(r); return NULL; }
+    return r;
+}
+
+/* a | b, a - b, a ^ b, a & b where a or b is a dict view (and neither a set and b a set): set(a) (a keys view's set
+ * made from its dict, with the hashes stored there), updated in place by b, any iterable. */
+static Value *view_set_op(Interp *I, int aop, Value *a, Value *b) {
+    if (aop == AOP_BITAND) return view_intersect(I, a, b);
+    Value *r = pyset_from(I, val_dict_view(a) == &val_dict_keys ? a->u.seq.owner : a);
+    if (r && pyset_op_update(I, aop, r, b) < 0) { val_decref(r); return NULL; }
+    return r;
+}
+
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
     if (class_is_instance(a) || class_is_instance(b)) return class_binary(I, aop, a, b, false);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
     bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
-    if (set_op && ((val_is_set_like(a) && a->kind == V_LIST) || (val_is_set_like(b) && b->kind == V_LIST))) {
-        Value *sa = pyset_from(I, a);                     /* Python's dict views: set(a) op b, b any iterable */
-        if (!sa) return NULL;
-        Value *r = pyset_op(I, aop, sa, b);
-        val_decref(sa);
-        return r;
-    }
+    if (set_op && ((val_is_set_like(a) && a->kind == V_LIST) || (val_is_set_like(b) && b->kind == V_LIST)))
+        return view_set_op(I, aop, a, b);
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
@@ -244,11 +285,29 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
 
 static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
 
+int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash) {
+    if (!pyset_hash(I, key, hash)) return -2;
+    int i = dict_find_hashed(d, key, *hash);
+    return i < 0 && interp_failed(I) ? -2 : i;
+}
+
 int ops_dict_find(Interp *I, Dict *d, const Value *key) {
     int64_t h;
-    if (key->kind != V_STR && !pyset_hash(I, key, &h)) return -2;
-    int i = dict_find(d, key);
-    return i < 0 && interp_failed(I) ? -2 : i;
+    return ops_dict_find_hash(I, d, key, &h);
+}
+
+int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
+    int i = dict_find_hashed(d, key, hash);
+    if (i < 0 && interp_failed(I)) return -1;
+    if (i < 0) {
+        dict_append_hashed(d, val_incref(key), val_incref(v), hash);
+        return 0;
+    }
+    Value *old = d->vals[i];
+    d->vals[i] = val_incref(v);
+    d->version++;
+    val_decref(old);
+    return 0;
 }
 
 static Value *contains(Interp *I, Value *container, Value *x) {
@@ -256,9 +315,24 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         if (x->kind != V_STR) return rt_error(I, "'in <string>' requires a string on the left, not %s", val_type_name(x));
         return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
     }
-    if (container->kind == V_DICT) {
-        int i = ops_dict_find(I, container->u.dict, x);
+    if (container->kind == V_DICT || val_dict_view(container) == &val_dict_keys) {
+        Dict *d = container->kind == V_DICT ? container->u.dict : container->u.seq.owner->u.dict;
+        int i = ops_dict_find(I, d, x);
         return i == -2 ? NULL : val_bool(i >= 0);
+    }
+    if (val_dict_view(container) == &val_dict_items) {       /* (k, v) in d.items(): k looked up, then v == d[k] */
+        if (x->kind != V_TUPLE || x->u.seq.n != 2) return val_bool(false);
+        Dict *d = container->u.seq.owner->u.dict;
+        int i = ops_dict_find(I, d, x->u.seq.items[0]);
+        if (i == -2) return NULL;
+        if (i < 0) return val_bool(false);
+        Value *stored = val_incref(d->vals[i]), *want = val_incref(x->u.seq.items[1]);
+        int eq = stored == want ? 1 : val_compare_eq(stored, want);
+        val_decref(stored);
+        val_decref(want);
+        if (eq == -2) return NULL;
+        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
+        return val_bool(eq == 1);
     }
     if (container->kind == V_SET) {
         int r = pyset_contains(I, container, x);
@@ -634,17 +708,9 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         return 0;
     }
     if (obj->kind == V_DICT) {
-        Dict *d = obj->u.dict;
-        int i = ops_dict_find(I, d, index);                   /* Python's "unhashable type: 'list'" */
-        if (i == -2) return -1;
-        if (i >= 0) {
-            Value *old = d->vals[i];
-            d->vals[i] = val_incref(v);
-            val_decref(old);
-            return 0;
-        }
-        dict_append(d, val_incref(index), val_incref(v));
-        return 0;
+        int64_t hash;
+        if (!pyset_hash(I, index, &hash)) return -1;          /* Python's "unhashable type: 'list'" */
+        return ops_dict_store(I, obj->u.dict, index, v, hash);
     }
     if (obj->kind == V_TUPLE) { rt_error(I, "'%s' object does not support item assignment", val_type_name(obj)); return -1; }
     rt_error(I, "'%s' object does not support item assignment", val_type_name(obj));
@@ -940,7 +1006,7 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
 Value *ops_len(Interp *I, Value *v) {
     switch (v->kind) {
     case V_STR: return val_int(v->u.str.chars);
-    case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
+    case V_LIST: case V_TUPLE: return val_int(val_view_len(v));
     case V_DICT: return val_int(v->u.dict->n);
     case V_SET: return val_int(v->u.set->used);
     case V_RANGE: {
@@ -964,7 +1030,7 @@ Value *ops_len(Interp *I, Value *v) {
  * reference; NULL when i is past the end. */
 static int64_t seq_len(const Value *s) {
     switch (s->kind) {
-    case V_LIST: case V_TUPLE: return s->u.seq.n;
+    case V_LIST: case V_TUPLE: return val_view_len(s);       /* a dict view: its dict's length now */
     case V_STR: return s->u.str.chars;
     case V_DICT: return s->u.dict->n;
     case V_SET: return s->u.set->used;
@@ -976,7 +1042,7 @@ static int64_t seq_len(const Value *s) {
 static Value *seq_item(Interp *I, Value *s, int64_t i) {
     if (i < 0 || i >= seq_len(s)) return NULL;
     switch (s->kind) {
-    case V_LIST: case V_TUPLE: return val_incref(s->u.seq.items[i]);
+    case V_LIST: case V_TUPLE: return s->u.seq.owner ? val_view_item(s, i) : val_incref(s->u.seq.items[i]);
     case V_STR: return val_str_char(s, i);
     case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
@@ -991,7 +1057,8 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
 
 #define DICT_CHANGED "dictionary changed size during iteration"
 #define SET_CHANGED "Set changed size during iteration"
-static int64_t container_size(const Value *s) { return s->kind == V_SET ? s->u.set->used : s->u.dict->n; }
+static int64_t container_size(const Value *s) { return s->kind == V_SET ? s->u.set->used : s->kind == V_DICT ? s->u.dict->n : val_view_len(s); }
+static bool sized(const Value *s) { return s->kind == V_DICT || s->kind == V_SET || (s->kind == V_LIST && s->u.seq.owner); }
 
 /* Python 3's single-pass iterators, built-in objects whose state lives in hidden attributes (they show none:
  * ops_attr_names lists nothing for them and getattr finds nothing):
@@ -1042,7 +1109,7 @@ static Value *walker(int ic, Value *src, int64_t pos) {
     Value *it = val_object(&iterator_classes[ic]);
     val_attr_set(it, "src", val_incref(src));
     val_attr_set(it, "pos", val_int(pos));
-    if (src->kind == V_DICT || src->kind == V_SET) val_attr_set(it, "size", val_int(container_size(src)));
+    if (sized(src)) val_attr_set(it, "size", val_int(container_size(src)));
     return it;
 }
 
@@ -1187,7 +1254,8 @@ Value *ops_iter_next(Iter *it) {
     if (!s) return NULL;
     if (ten_interrupted) return rt_interrupt(it->I);          /* Ctrl-C stops any walk, set(range(10**15)) too */
     if (s->kind == V_OBJECT) return ops_iterator_next(it->I, s);
-    if (s->kind == V_DICT && s->u.dict->n != it->n) return rt_raise(it->I, "RuntimeError", DICT_CHANGED);
+    if ((s->kind == V_DICT || (s->kind == V_LIST && s->u.seq.owner)) && container_size(s) != it->n)
+        return rt_raise(it->I, "RuntimeError", DICT_CHANGED);
     if (s->kind == V_SET) {                                    /* it->i: the next slot of the table */
         if (s->u.set->used != it->n) return rt_raise(it->I, "RuntimeError", SET_CHANGED);
         return val_incref(pyset_next(s, &it->i));

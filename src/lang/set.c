@@ -183,6 +183,13 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     }
 }
 
+int pyset_hash_quiet(const Value *v, int64_t *hash) {
+    const Value *bad = hash_of(v, hash, 0);
+    if (bad) return bad == &hash_failed ? -2 : -1;
+    if (*hash == -1) *hash = -2;
+    return 0;
+}
+
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     const Value *bad = hash_of(v, hash, 0);
     if (bad == &hash_failed) return false;
@@ -354,6 +361,8 @@ static bool lookup_hash(Interp *I, const Value *key, int64_t *h) {
     return pyset_hash(I, key, h);
 }
 
+int pyset_contains_hashed(const Value *s, const Value *key, int64_t hash) { return has_key(s->u.set, key, hash); }
+
 int pyset_contains(Interp *I, Value *s, const Value *key) {
     int64_t h;
     if (!lookup_hash(I, key, &h)) return -1;
@@ -431,9 +440,9 @@ int pyset_update(Interp *I, Value *s, Value *src) {
     if (src->kind == V_DICT) {            /* one resize first, then the keys in the dict's order */
         const Dict *d = src->u.dict;
         if ((so->fill + d->n) * 5 >= so->mask * 3) table_resize(so, (so->used + d->n) * 2);
-        for (int i = 0; i < d->n; i++) {       /* held: the key's __hash__ may change the dict */
+        for (int i = 0; i < d->n; i++) {       /* the stored hashes, as CPython's; held: an __eq__ may change the dict */
             Value *key = val_incref(d->keys[i]);
-            int rc = pyset_add(I, s, key);
+            int rc = add_entry(so, key, d->hashes[i]);
             val_decref(key);
             if (rc < 0) return -1;
         }
@@ -561,7 +570,7 @@ static Value *difference(Interp *I, Value *a, Value *b) {
             if (!e->key || e->key == &pyset_dummy) continue;
             Value *key = val_incref(e->key);
             int64_t hash = e->hash;
-            if (dict_find(b->u.dict, key) < 0) rc = interp_failed(I) ? -1 : add_entry(r->u.set, key, hash);
+            if (dict_find_hashed(b->u.dict, key, hash) < 0) rc = interp_failed(I) ? -1 : add_entry(r->u.set, key, hash);
             val_decref(key);
         }
     if (rc < 0) { val_decref(r); return NULL; }

@@ -98,8 +98,11 @@ void dict_free(Dict *d) {
     for (int i = 0; i < d->n; i++) { val_decref(d->keys[i]); val_decref(d->vals[i]); }
     free(d->keys);
     free(d->vals);
+    free(d->hashes);
     free(d->index);
+    uint32_t version = d->version;
     memset(d, 0, sizeof *d);
+    d->version = version + 1;
 }
 
 static void visit_dict(Dict *d, void (*visit)(Value *, void *), void *ctx) {
@@ -108,7 +111,10 @@ static void visit_dict(Dict *d, void (*visit)(Value *, void *), void *ctx) {
 
 void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
     switch (v->kind) {
-    case V_TUPLE: case V_LIST: for (int64_t i = 0; i < v->u.seq.n; i++) visit(v->u.seq.items[i], ctx); break;
+    case V_TUPLE: case V_LIST:
+        for (int64_t i = 0; i < v->u.seq.n; i++) visit(v->u.seq.items[i], ctx);
+        if (v->u.seq.owner) visit(v->u.seq.owner, ctx);
+        break;
     case V_DICT: visit_dict(v->u.dict, visit, ctx); break;
     case V_SET: pyset_visit(v->u.set, visit, ctx); break;
     case V_SLICE: visit(v->u.slice.start, ctx); visit(v->u.slice.stop, ctx); visit(v->u.slice.step, ctx); break;
@@ -132,6 +138,7 @@ static void release(Value *v) {
     case V_STR: free(v->u.str.s); break;
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
+        val_decref(v->u.seq.owner);
         free(v->u.seq.items);
         value_bytes -= v->u.seq.cap * (int64_t)sizeof(Value *);
         break;
@@ -215,6 +222,8 @@ static void clear_container(Value *v) {
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
         v->u.seq.n = 0;
+        val_decref(v->u.seq.owner);
+        v->u.seq.owner = NULL;
         break;
     case V_DICT: dict_free(v->u.dict); break;
     case V_SET: pyset_free(v->u.set); break;
@@ -378,27 +387,30 @@ void val_list_append(Value *l, Value *item) {
     l->u.seq.items[l->u.seq.n++] = item;
 }
 
-/* ---- dicts: insertion order in keys/vals, string keys also in an open-addressing index (FNV-1a, linear probes) ---- */
-
-static uint32_t str_hash(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
-}
+/* ---- dicts: insertion order in keys/vals/hashes, and an open-addressing index by hash (linear probes) ---- */
 
 static bool key_is(const Value *k, const char *s, size_t n) {
     return k->kind == V_STR && k->u.str.len == n &&
            (n == 0 || (k->u.str.s[0] == s[0] && (n == 1 || !memcmp(k->u.str.s + 1, s + 1, n - 1))));
 }
 
+/* Python's hash of a string key (the same as hash(s), pyset_hash): no student code runs */
+static int64_t str_key_hash(const char *s, size_t n) {
+    Value tmp = {.kind = V_STR, .refs = 1 << 30};
+    tmp.u.str.s = (char *)s;
+    tmp.u.str.len = n;
+    int64_t h;
+    pyset_hash_quiet(&tmp, &h);
+    return h;
+}
+
 static void index_put(Dict *d, int pos) {
-    const Value *k = d->keys[pos];
-    uint32_t mask = (uint32_t)d->index_cap - 1, h = str_hash(k->u.str.s, k->u.str.len) & mask;
+    uint32_t mask = (uint32_t)d->index_cap - 1, h = (uint32_t)(uint64_t)d->hashes[pos] & mask;
     while (d->index[h]) h = (h + 1) & mask;
     d->index[h] = pos + 1;
 }
 
-/* (Re)builds the index for the current keys, or drops it below DICT_INDEX_MIN entries. */
+/* (Re)builds the index for the current keys from their stored hashes, or drops it below DICT_INDEX_MIN entries. */
 static void index_build(Dict *d) {
     free(d->index);
     d->index = NULL;
@@ -408,64 +420,68 @@ static void index_build(Dict *d) {
     while (cap < 2 * d->n) cap *= 2;
     d->index = xcalloc((size_t)cap, sizeof *d->index);
     d->index_cap = cap;
-    for (int i = 0; i < d->n; i++) if (d->keys[i]->kind == V_STR) index_put(d, i);
+    for (int i = 0; i < d->n; i++) index_put(d, i);
 }
 
 static int find_str(const Dict *d, const char *s, size_t n) {
+    int64_t hash = str_key_hash(s, n);
     if (d->index) {
-        uint32_t mask = (uint32_t)d->index_cap - 1, h = str_hash(s, n) & mask;
+        uint32_t mask = (uint32_t)d->index_cap - 1, h = (uint32_t)(uint64_t)hash & mask;
         for (int32_t p; (p = d->index[h]); h = (h + 1) & mask)
-            if (key_is(d->keys[p - 1], s, n)) return p - 1;
+            if (d->hashes[p - 1] == hash && key_is(d->keys[p - 1], s, n)) return p - 1;
         return -1;
     }
-    for (int i = 0; i < d->n; i++) if (key_is(d->keys[i], s, n)) return i;
+    for (int i = 0; i < d->n; i++) if (d->hashes[i] == hash && key_is(d->keys[i], s, n)) return i;
     return -1;
 }
 
-static bool is_instance(const Value *v) { return v->kind == V_OBJECT && v->u.obj.klass; }
-
-/* Python's dict lookup comparing key k (in the dict) with key when one is an instance of a student's class: the
- * same hash, then k == key (k's __eq__ first). 1, 0, or -1 when __hash__/__eq__ raised (the error is set). The
- * caller holds k and key: the student's __hash__/__eq__ may remove k from the dict. */
-static int instance_key_eq(const Value *k, const Value *key) {
-    const Value *u = is_instance(k) ? k : key;
-    Interp *I = u->u.obj.klass->u.cls->interp;
-    int64_t hk, hkey;
-    if (!I || interp_failed(I)) return -1;
-    if (!pyset_hash(I, k, &hk) || !pyset_hash(I, key, &hkey)) return -1;
-    if (hk != hkey) return 0;
-    int r = val_compare_eq(k, key);
-    return r == -2 ? -1 : r == 1;
+/* Whether stored key k (hash equal to key's) is key: identity, then == (a student's __eq__ may run: k is held
+ * meanwhile). 1, 0, -1 not comparable (too deep), -2 raised. */
+static int probe_eq(const Value *k, const Value *key) {
+    if (k == key) return 1;
+    if (k->kind == V_STR && key->kind == V_STR) return k->u.str.len == key->u.str.len && !memcmp(k->u.str.s, key->u.str.s, k->u.str.len);
+    Value *hold = val_incref((Value *)k);
+    int eq = val_compare_eq(hold, key);
+    val_decref(hold);
+    return eq;
 }
 
-/* dict_find's probe, CPython's lookdict: each stored key is held while its comparison runs (student code), and
- * when that code changed the dict (the place no longer holds the key, or the size moved) the probe starts again,
- * so the index returned is valid when returned. *status: 0, -1 too deep to compare, -2 a student's __hash__ or
- * __eq__ raised (the error is set); the index is then -1. */
-static int dict_probe(const Dict *d, const Value *key, int *status) {
-    *status = 0;
-    if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
+/* dict_find's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
+ * runs (student code), and when that code changed the dict (the version moved) the probe starts again, so the index
+ * returned is valid when returned. *status: 0, -1 too deep to compare, -2 a student's __eq__ raised (the error is
+ * set); the index is then -1. */
+static int dict_probe(const Dict *d, const Value *key, int64_t hash, int *status) {
 restart:
-    for (int i = 0; i < d->n; i++) {
-        Value *k = d->keys[i];
-        if (k == key) return i;
-        int n = d->n, eq;
-        val_incref(k);
-        if (is_instance(k) || is_instance(key)) { eq = instance_key_eq(k, key); if (eq < 0) eq = -2; }
-        else eq = val_compare_eq(k, key);
-        bool changed = i >= d->n || d->keys[i] != k || d->n != n;
-        val_decref(k);
+    *status = 0;
+    uint32_t version = d->version;
+    int i = -1;
+    uint32_t mask = d->index ? (uint32_t)d->index_cap - 1 : 0, h = (uint32_t)(uint64_t)hash & mask;
+    for (;;) {
+        if (d->index) {
+            int32_t p = d->index[h];
+            if (!p) return -1;
+            i = p - 1;
+            h = (h + 1) & mask;
+        } else if (++i >= d->n) return -1;
+        if (d->hashes[i] != hash) continue;
+        int eq = probe_eq(d->keys[i], key);
         if (eq == -2) { *status = -2; return -1; }
-        if (changed) { *status = 0; goto restart; }
+        if (d->version != version) goto restart;
         if (eq == -1) *status = -1;                     /* not comparable: not this key (dict_find), unknown (==) */
         else if (eq) { *status = 0; return i; }
     }
-    return -1;
+}
+
+int dict_find_hashed(const Dict *d, const Value *key, int64_t hash) {
+    int status;
+    return dict_probe(d, key, hash, &status);
 }
 
 int dict_find(const Dict *d, const Value *key) {
-    int status;
-    return dict_probe(d, key, &status);
+    if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
+    int64_t hash;
+    if (pyset_hash_quiet(key, &hash) < 0) return -1;
+    return dict_find_hashed(d, key, hash);
 }
 
 Value *dict_get(Dict *d, const char *key) {
@@ -473,16 +489,26 @@ Value *dict_get(Dict *d, const char *key) {
     return i < 0 ? NULL : d->vals[i];
 }
 
-void dict_append(Dict *d, Value *key, Value *v) {
+void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash) {
     if (d->n == d->cap) {
         d->cap = d->cap ? d->cap * 2 : 8;
         d->keys = xrealloc(d->keys, sizeof(Value *) * (size_t)d->cap);
         d->vals = xrealloc(d->vals, sizeof(Value *) * (size_t)d->cap);
+        d->hashes = xrealloc(d->hashes, sizeof(int64_t) * (size_t)d->cap);
     }
     d->keys[d->n] = key;
-    d->vals[d->n++] = v;
+    d->vals[d->n] = v;
+    d->hashes[d->n++] = hash;
+    d->version++;
     if (d->n >= DICT_INDEX_MIN && 2 * d->n > d->index_cap) index_build(d);
-    else if (d->index && key->kind == V_STR) index_put(d, d->n - 1);
+    else if (d->index) index_put(d, d->n - 1);
+}
+
+void dict_append(Dict *d, Value *key, Value *v) {
+    int64_t hash = 0;
+    if (key->kind == V_STR) hash = str_key_hash(key->u.str.s, key->u.str.len);
+    else if (pyset_hash_quiet(key, &hash) < 0) hash = 0;     /* callers pass hashable keys; a failure is already set */
+    dict_append_hashed(d, key, v, hash);
 }
 
 void dict_set(Dict *d, const char *key, Value *v) {
@@ -491,6 +517,7 @@ void dict_set(Dict *d, const char *key, Value *v) {
     if (i >= 0) {
         val_decref(d->vals[i]);
         d->vals[i] = v;
+        d->version++;
         return;
     }
     dict_append(d, val_strn(key, n), v);
@@ -504,12 +531,15 @@ bool dict_del(Dict *d, const char *key) {
 }
 
 void dict_del_at(Dict *d, int i) {
-    val_decref(d->keys[i]);
-    val_decref(d->vals[i]);
+    Value *k = d->keys[i], *v = d->vals[i];
     memmove(d->keys + i, d->keys + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
     memmove(d->vals + i, d->vals + i + 1, sizeof(Value *) * (size_t)(d->n - i - 1));
+    memmove(d->hashes + i, d->hashes + i + 1, sizeof(int64_t) * (size_t)(d->n - i - 1));
     d->n--;
+    d->version++;
     if (d->index) index_build(d);     /* the places after i moved */
+    val_decref(k);                    /* last: freeing them may run nothing, but the dict is whole first */
+    val_decref(v);
 }
 Value *val_attr_get(Value *obj, const char *name) { return dict_get(&obj->u.obj.attrs, name); }
 void val_attr_set(Value *obj, const char *name, Value *v) { dict_set(&obj->u.obj.attrs, name, v); }
@@ -570,7 +600,7 @@ bool val_truthy(const Value *v, bool *ok) {
     case V_INT: return v->u.i != 0;
     case V_FLOAT: return v->u.f != 0;
     case V_STR: return v->u.str.len > 0;
-    case V_TUPLE: case V_LIST: return v->u.seq.n > 0;
+    case V_TUPLE: case V_LIST: return val_view_len(v) > 0;
     case V_DICT: return v->u.dict->n > 0;
     case V_SET: return v->u.set->used > 0;
     case V_RANGE: {
@@ -653,6 +683,41 @@ const NamedTuple val_dict_keys = {"dict_keys", NULL, 0}, val_dict_values = {"dic
 
 const NamedTuple *val_dict_view(const Value *v) { return v->kind == V_LIST ? v->u.seq.named : NULL; }
 
+Value *val_view_new(Value *dict, const NamedTuple *kind) {
+    Value *v = val_list(0);
+    v->u.seq.named = kind;
+    v->u.seq.owner = val_incref(dict);
+    v->u.seq.owner_version = dict->u.dict->version - 1;      /* synced when first read as a list */
+    return v;
+}
+
+int64_t val_view_len(const Value *view) { return view->u.seq.owner ? view->u.seq.owner->u.dict->n : view->u.seq.n; }
+
+Value *val_view_item(const Value *view, int64_t i) {
+    const Dict *d = view->u.seq.owner->u.dict;
+    if (view->u.seq.named == &val_dict_keys) return val_incref(d->keys[i]);
+    if (view->u.seq.named == &val_dict_values) return val_incref(d->vals[i]);
+    Value *t = val_tuple(2);
+    val_seq_set(t, 0, val_incref(d->keys[i]));
+    val_seq_set(t, 1, val_incref(d->vals[i]));
+    return t;
+}
+
+/* The view's items are a cache of its dict's: rebuilding them changes nothing a program can see, hence const. */
+void val_view_sync(const Value *view) {
+    Value *v = (Value *)view;
+    if (!v->u.seq.owner || v->u.seq.owner_version == v->u.seq.owner->u.dict->version) return;
+    const Dict *d = v->u.seq.owner->u.dict;
+    int64_t n = v->u.seq.n;
+    Value **old = xmalloc(sizeof(Value *) * (size_t)(n ? n : 1));
+    memcpy(old, v->u.seq.items, sizeof(Value *) * (size_t)n);
+    v->u.seq.n = 0;
+    for (int i = 0; i < d->n; i++) val_list_append(v, val_view_item(v, i));
+    v->u.seq.owner_version = d->version;
+    for (int64_t i = 0; i < n; i++) val_decref(old[i]);     /* after: freeing them runs no student code, but be whole */
+    free(old);
+}
+
 bool val_is_set_like(const Value *v) {
     const NamedTuple *view = val_dict_view(v);
     return v->kind == V_SET || view == &val_dict_keys || view == &val_dict_items;
@@ -672,9 +737,12 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
     if (v->u.seq.is_size) sb_puts(out, "torch.Size([");
     else if (!tuple && v->u.seq.named) sb_printf(out, "%s([", v->u.seq.named->name);     /* dict_keys([1, 2]) */
     else sb_putc(out, tuple ? '(' : '[');
+    val_view_sync(v);
     for (int64_t i = 0; i < v->u.seq.n; i++) {
         if (i) sb_puts(out, ", ");
-        repr_depth(out, v->u.seq.items[i], depth + 1);
+        Value *item = val_incref(v->u.seq.items[i]);     /* a student's __repr__ may change the list meanwhile */
+        repr_depth(out, item, depth + 1);
+        val_decref(item);
     }
     if (v->u.seq.is_size) { sb_puts(out, "])"); return; }
     if (tuple && v->u.seq.n == 1) sb_putc(out, ',');
@@ -911,12 +979,13 @@ static int dict_eq(const Dict *a, const Dict *b) {
     for (int i = 0; i < a->n; i++) {
         if (a->ordered && b->ordered && i >= b->n) return 0;
         Value *k = val_incref(a->keys[i]), *v = val_incref(a->vals[i]);
+        int64_t hash = a->hashes[i];
         int r, status = 0;
         if (a->ordered && b->ordered) {     /* OrderedDicts: the order is part of the value */
             r = item_eq(k, b->keys[i]);
             if (r == 1) r = i < b->n ? item_eq(v, b->vals[i]) : 0;
         } else {
-            int j = dict_probe(b, k, &status);
+            int j = dict_probe(b, k, hash, &status);
             r = status < 0 ? status : j < 0 ? 0 : item_eq(v, b->vals[j]);
         }
         val_decref(k);
@@ -926,32 +995,55 @@ static int dict_eq(const Dict *a, const Dict *b) {
     return 1;                                  /* CPython's dict_equal: no size check after the walk */
 }
 
-/* The elements of a set or a list, one at a time: *pos starts at 0; NULL at the end. Borrowed. */
-static const Value *element_next(const Value *v, int64_t *pos) {
-    if (v->kind == V_SET) return pyset_next(v, pos);
-    return *pos < v->u.seq.n ? v->u.seq.items[(*pos)++] : NULL;
+/* x in b, where b is a set or a keys or items view, as CPython's `x in b`: x hashed afresh (its __hash__ runs), then
+ * looked up by that hash (an items view: x's key in the dict, then the values compared). 1, 0, -1 not comparable,
+ * -2 a student's __hash__/__eq__ raised (the error is set). */
+static int set_like_has(const Value *b, const Value *x) {
+    int64_t h;
+    bool items = val_dict_view(b) == &val_dict_items;
+    const Value *key = x;
+    if (items) {
+        if (x->kind != V_TUPLE || x->u.seq.n != 2) return 0;
+        key = x->u.seq.items[0];
+    }
+    int rc = pyset_hash_quiet(key, &h);
+    if (rc < 0) return rc == -2 ? -2 : 0;
+    if (b->kind == V_SET) {
+        int r = pyset_contains_hashed(b, key, h);
+        return r < 0 ? -2 : r;
+    }
+    const Dict *d = b->u.seq.owner->u.dict;
+    int status, j = dict_probe(d, key, h, &status);
+    if (j < 0) return status < 0 ? status : 0;
+    if (!items) return 1;
+    return item_eq(d->vals[j], x->u.seq.items[1]);
 }
 
-static int64_t element_count(const Value *v) { return v->kind == V_SET ? v->u.set->used : v->u.seq.n; }
+static int64_t set_like_len(const Value *v) { return v->kind == V_SET ? v->u.set->used : val_view_len(v); }
 
-/* == when a or b is a dict view: keys and items views equal a set (or view) of the same elements (each side holds
- * each element once); a values view only itself; never a list. Each element of a is held while b is searched;
- * Ctrl-C stops the search (-1, with ten_interrupted set). */
+/* == when a or b is a dict view: keys and items views equal a set (or view) of the same elements; a values view
+ * only itself; never a list. As CPython's dictview_richcompare: the view's elements (a's when both are views) are
+ * each looked up in the other side, so it takes linear time. Each element is held while it is looked up; a dict
+ * that changes size meanwhile makes them unequal; Ctrl-C stops the walk (-1, with ten_interrupted set). */
 static int view_eq(const Value *a, const Value *b) {
     if (!val_is_set_like(a) || !val_is_set_like(b) || val_dict_view(a) == &val_dict_values || val_dict_view(b) == &val_dict_values)
         return a == b;
-    if (element_count(a) != element_count(b)) return 0;
-    int64_t pa = 0;
-    for (const Value *e; (e = element_next(a, &pa));) {
-        if (ten_interrupted) return -1;
-        Value *x = val_incref((Value *)e);
-        int64_t pb = 0;
-        int found = 0;
-        for (const Value *y; !found && (y = element_next(b, &pb));) found = item_eq(x, y);
+    if (set_like_len(a) != set_like_len(b)) return 0;
+    const Value *view = val_dict_view(a) ? a : b, *other = view == a ? b : a;
+    if (!view->u.seq.owner) return 0;
+    Value *hold_view = val_incref((Value *)view), *hold_other = val_incref((Value *)other);
+    const Dict *d = view->u.seq.owner->u.dict;
+    int n = d->n, r = 1;
+    for (int i = 0; r == 1 && i < d->n; i++) {
+        if (ten_interrupted) { r = -1; break; }
+        Value *x = val_view_item(view, i);
+        r = set_like_has(other, x);
         val_decref(x);
-        if (found != 1) return found;
+        if (d->n != n) r = 0;                   /* CPython: "dictionary changed size during iteration" */
     }
-    return element_count(a) == element_count(b);
+    val_decref(hold_view);
+    val_decref(hold_other);
+    return r;
 }
 
 static int eq_body(const Value *a, const Value *b);

@@ -5,7 +5,9 @@ also in f-strings), and the str predicates over every code point of the planes U
 escapes Python rejects, which attn must refuse too, with a message that says what is wrong. Also the student's
 classes' __eq__/__hash__ in ==, in, sets, dicts and list methods (and their errors), frozenset, dict views with set
 operators, unbound methods (str.upper('a'), set.add(s, 1)), str.startswith/endswith(x, start, end), ascii(), and
-exception classes (class MyError(ValueError), except matching by class, e.args, raise X from Y).
+exception classes (class MyError(ValueError), except matching by class, e.args, raise X from Y). Rich comparisons
+and arithmetic dunders with NotImplemented; math functions on tensors; live dict views; counts of __hash__/__eq__
+calls (a dict stores its keys' hashes). TIMED programs must also finish in the seconds given (linear time).
 Prints 'N passed, N failed'.
 
 usage: python_same.py ATTN_BINARY
@@ -629,6 +631,116 @@ for f in [lambda: math.sqrt(), lambda: math.log(), lambda: math.log(1, 2, 3), la
     except (TypeError, ValueError, OverflowError, ZeroDivisionError) as e:
         print(type(e).__name__, e)
 """,
+    "dict views are live: len, in, ==, set operators, iteration that changes the size (RuntimeError)": r"""
+d = {'a': 1, 'b': 2}
+k, v, it = d.keys(), d.values(), d.items()
+d['x'] = 1
+print(k, len(k), 'x' in k, v, it, ('x', 1) in it, ('x', 2) in it, list(k), sorted(v), bool(k))
+del d['a']
+d['b'] = 5
+print(k, v, it, len(v), k == {'b', 'x'}, {'b', 'x'} == k, it == {('b', 5), ('x', 1)}, sorted(k | {'z'}), k & {'b'}, k - {'b'})
+d.clear()
+print(k, bool(k), len(it), list(it))
+d = {1: 1, 2: 2}
+for name, obj in [('dict', d), ('keys', d.keys()), ('values', d.values()), ('items', d.items())]:
+    try:
+        for x in obj:
+            d[len(d) + 10] = 0
+    except RuntimeError as e:
+        print(name, 'RuntimeError', e)
+d = {1: 1, 2: 2}
+try:
+    for x in d.keys():
+        del d[x]
+except RuntimeError as e:
+    print('RuntimeError', e, d)
+d = {1: 1, 2: 2}
+for x in d.keys():
+    d[x] = 10          # same size: fine
+print(d)
+d = {'a': 1}
+k = d.keys()
+it = iter(k)
+d['b'] = 2
+try:
+    next(it)
+except RuntimeError as e:
+    print('RuntimeError', e)
+e = {}
+kv = e.values()
+for i in range(5): e[i] = i * i
+print(kv, max(e.values()), sum(kv), list(reversed(e.keys())), list(zip(e.keys(), kv)))
+ks = d.keys()
+d['self'] = ks
+print(d)
+""",
+    "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
+calls = {'hash': 0, 'eq': 0}
+class K:
+    def __init__(self, v): self.v = v
+    def __hash__(self):
+        calls['hash'] += 1
+        return self.v % 7
+    def __eq__(self, o):
+        calls['eq'] += 1
+        return isinstance(o, K) and self.v == o.v
+    def __repr__(self): return f'K({self.v})'
+def step(what):
+    print(what, calls['hash'], calls['eq'])
+    calls['hash'] = calls['eq'] = 0
+keys = [K(i) for i in range(40)]
+d = {}
+for k in keys: d[k] = k.v
+step('insert 40 (the dict grows)')
+print(d[keys[5]], keys[30] in d, K(3) in d, K(99) in d)
+step('lookups')
+d[keys[5]] = 'five'
+step('replace')
+print(d.get(K(12)), d.setdefault(K(12), 0), d.setdefault(K(100), 'new'), d.pop(K(100)))
+step('get, setdefault, pop')
+s = set(keys)
+step('set(keys)')
+print(d.keys() == s, s == d.keys(), d.keys() == set(keys[:39]) | {K(1000)})
+step('keys view == set')
+print(len(d.keys() & s), len(d.keys() | s), len(d.keys() - s), len(s - d.keys()), len(d.keys() ^ s))
+step('set operations on views')
+e = dict(d)
+step('dict(d)')
+e.update(d)
+step('update(d)')
+print(e == d)
+step('dict == dict')
+print(set(d) == s)
+step('set(d)')
+del d[keys[0]]
+step('del')
+print(len({K(i): i for i in range(200)}))
+step('comprehension of 200')
+""",
+    "set operators on dict views: __hash__/__eq__ calls counted against CPython's": r"""
+calls = {'hash': 0, 'eq': 0}
+class K:
+    def __init__(self, v): self.v = v
+    def __hash__(self):
+        calls['hash'] += 1
+        return self.v % 7
+    def __eq__(self, o):
+        calls['eq'] += 1
+        return isinstance(o, K) and self.v == o.v
+def step(what):
+    print(what, calls['hash'], calls['eq'])
+    calls['hash'] = calls['eq'] = 0
+keys = [K(i) for i in range(40)]
+d = {k: 1 for k in keys}
+s = set(keys)
+s2 = set(keys[:20])
+step('setup')
+for name, f in [('&', lambda: d.keys() & s), ('|', lambda: d.keys() | s), ('-', lambda: d.keys() - s), ('r-', lambda: s - d.keys()), ('^', lambda: d.keys() ^ s),
+                ('& small', lambda: d.keys() & s2), ('r& small', lambda: s2 & d.keys()), ('| small', lambda: s2 | d.keys()), ('- small', lambda: d.keys() - s2), ('^ small', lambda: s2 ^ d.keys()),
+                ('k&k', lambda: d.keys() & d.keys()), ('k|list', lambda: d.keys() | keys[:5]), ('items&', lambda: d.items() & {(keys[0], 1)})]:
+    r = f()
+    step(name + ' ' + str(len(r) if not isinstance(r, bool) else r))
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
@@ -640,6 +752,19 @@ try:
 except E as e:
     print(e.__cause__, e.args)
 """,
+}
+
+# programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
+TIMED = {
+    "views of 200000 keys: ==, set operators and `in` take linear time": (r"""
+n = 200000
+d = {i: i for i in range(n)}
+s = set(range(n))
+k = d.keys()
+print(k == s, s == k, d.items() == set(zip(range(n), range(n))), len(k & s), len(k - s), len(k | s), len(k ^ s), len(s - k), k == set(range(1, n + 1)))
+d2 = {str(i): i for i in range(n)}
+print(d2.keys() == set(d2), len(d2.keys() & set(d2)), sum(1 for x in d2.keys() if x in d2.keys()))
+""", 20),
 }
 
 # escapes python3 rejects (SyntaxError): attn refuses them too, saying what is wrong
@@ -685,6 +810,15 @@ def main():
                 else:
                     detail = f"\n  python3 {want.stdout!r}\n  attn {got.stdout!r} {got.stderr[-300:]!r}"
             check(want.returncode == 0 and want.stdout and want.stdout == got.stdout, name, detail)
+        for name, (prog, seconds) in TIMED.items():
+            with open(path, "w") as f:
+                f.write(prog.lstrip("\n"))
+            want = subprocess.run([sys.executable, path], capture_output=True, text=True)
+            try:
+                got = subprocess.run([attn, path], capture_output=True, text=True, timeout=seconds)
+                check(want.returncode == 0 and want.stdout == got.stdout, name, f"\n  python3 {want.stdout!r}\n  attn {got.stdout!r}")
+            except subprocess.TimeoutExpired:
+                check(False, name, f": attn did not finish in {seconds} s")
         for prog, words in REFUSED.items():
             py = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True)
             got = subprocess.run([attn, "-c", prog], capture_output=True, text=True, timeout=60)
