@@ -151,6 +151,8 @@ bool interp_memory_ok(Interp *I, int64_t more);
 /* The boundary where the tensor library's failure (ten_error, ten_error_kind) becomes the interpreter's error:
  * every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
 Value *rt_tensor_error(Interp *I);
+/* The same where a tensor is indexed (X[i], X[i] = v, index_select): an index out of range is PyTorch's IndexError. */
+Value *rt_tensor_index_error(Interp *I);
 /* Puts "prefix: " before the pending message of an ERR_ERROR (quit and interrupts pass unchanged): for a builtin
  * that ran something on the user's behalf, e.g. "timeit: the statement failed: ...". Returns NULL. */
 #if defined(__GNUC__)

@@ -109,7 +109,7 @@ static Value *bi_bool(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     if (a->npos == 0) return val_bool(false);
     bool ok, t = val_truthy(a->pos[0], &ok);
-    if (!ok) return rt_error(I, "Boolean value of Tensor with more than one value is ambiguous");
+    if (!ok) return rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous");
     return val_bool(t);
 }
 
@@ -507,7 +507,7 @@ static Value *any_all(Interp *I, Args *a, bool all) {
     bool result = all;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         bool ok, t = val_truthy(l->u.seq.items[i], &ok);
-        if (!ok) { val_decref(l); return rt_error(I, "Boolean value of Tensor with more than one value is ambiguous"); }
+        if (!ok) { val_decref(l); return rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"); }
         if (all && !t) { result = false; break; }
         if (!all && t) { result = true; break; }
     }

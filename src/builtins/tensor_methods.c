@@ -12,7 +12,7 @@ static Tensor *self(Args *a) { return a->pos[0]->u.t; }
 
 static Value *m_item(Interp *I, Args *a) {
     if (self(a)->numel != 1)
-        return rt_error(I, "a Tensor with %lld elements cannot be converted to a Python number (item() needs exactly one)", (long long)self(a)->numel);
+        return rt_raise(I, "ValueError", "a Tensor with %lld elements cannot be converted to a Python number (item() needs exactly one)", (long long)self(a)->numel);
     return ops_item(a->pos[0]);
 }
 

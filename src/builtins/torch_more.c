@@ -134,6 +134,7 @@ static Value *bi_index_select(Interp *I, Args *a) {
     }
     ten_free(t1);
     if (ix) ten_free(t2);
+    if (!r && !interp_failed(I) && a->fn->tag == 0) return rt_tensor_index_error(I);     /* PyTorch's IndexError */
     return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
 }
 

@@ -92,7 +92,7 @@ static Value *bi_permute(Interp *I, Args *a) {
     int64_t d[TEN_MAX_DIMS];
     int n;
     if (!int_list(I, a, 1, "dims", d, &n, true)) return NULL;
-    if (n != x->ndim) return rt_error(I, "permute(): the number of dims (%d) must equal the tensor's dimensions (%d)", n, x->ndim);
+    if (n != x->ndim) return rt_raise(I, "RuntimeError", "permute(): the number of dims (%d) must equal the tensor's dimensions (%d)", n, x->ndim);
     int dims[TEN_MAX_DIMS];
     for (int i = 0; i < n; i++) { if (!dim_fits(I, d[i], x->ndim)) return NULL; dims[i] = (int)d[i]; }
     return done(I, ten_permute(x, dims));
@@ -338,10 +338,10 @@ static Value *bi_split(Interp *I, Args *a) {
     }
     int64_t k;
     if (!arg_int(I, sv, chunk ? "chunks" : "split_size", &k)) return NULL;
-    if (chunk && k <= 0) return rt_error(I, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)k);
+    if (chunk && k <= 0) return rt_raise(I, "RuntimeError", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)k);
     if (!chunk && k < 0) return rt_error(I, "split expects split_size be non-negative, but got split_size=%lld", (long long)k);
     int64_t size = chunk ? (len + k - 1) / k : k;
-    if (size == 0 && len > 0) return rt_error(I, "split_size can only be 0 if dimension size is 0, but got dimension size of %lld", (long long)len);
+    if (size == 0 && len > 0) return rt_raise(I, "RuntimeError", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld", (long long)len);
     int64_t n = size ? (len + size - 1) / size : 1;
     if (n == 0) n = 1;
     int64_t *sizes = xcalloc((size_t)n, sizeof *sizes);

@@ -55,8 +55,8 @@ static bool bind_args(Interp *I, UserFunc *f, Args *a, Dict *vars) {
     if (a->npos > npos_params && (star < 0 || !params->kids[star]->str)) {
         int need = 0;
         for (int i = 0; i < npos_params; i++) need += params->kids[i]->kind == N_NAME;
-        if (need == npos_params) rt_error(I, "%s() takes %d positional argument%s but %d %s given", f->name, npos_params, plural(npos_params), a->npos, a->npos == 1 ? "was" : "were");
-        else rt_error(I, "%s() takes from %d to %d positional arguments but %d %s given", f->name, need, npos_params, a->npos, a->npos == 1 ? "was" : "were");
+        if (need == npos_params) rt_raise(I, "TypeError", "%s() takes %d positional argument%s but %d %s given", f->name, npos_params, plural(npos_params), a->npos, a->npos == 1 ? "was" : "were");
+        else rt_raise(I, "TypeError", "%s() takes from %d to %d positional arguments but %d %s given", f->name, need, npos_params, a->npos, a->npos == 1 ? "was" : "were");
         goto out;
     }
     for (int i = 0; i < a->npos && i < npos_params; i++) bound[i] = a->pos[i];
@@ -89,7 +89,7 @@ static bool bind_args(Interp *I, UserFunc *f, Args *a, Dict *vars) {
         if (!bound[i]) {
             int missing = 0;
             for (int j = i; j < np; j++) missing += (params->kids[j]->kind == N_NAME) && !bound[j] && (star < 0 || j < star) == (star < 0 || i < star);
-            rt_error(I, "%s() missing %d required %s argument%s: '%s'%s", f->name, missing,
+            rt_raise(I, "TypeError", "%s() missing %d required %s argument%s: '%s'%s", f->name, missing,
                      star >= 0 && i > star ? "keyword-only" : "positional", plural(missing), pn->str, missing > 1 ? " and more" : "");
             goto out;
         }
@@ -187,7 +187,26 @@ static void sync_views(const Args *a) {
     for (int i = 0; i < a->nkw; i++) if (a->kwvals[i]->kind == V_LIST) val_view_sync(a->kwvals[i]);
 }
 
+/* Whether fn is one of attn's PyTorch functions, tensor methods or layers (not Python's builtins nor d2l's). */
+static bool is_torch(const Value *fn) {
+    if (fn->kind == V_OBJECT) return !fn->u.obj.klass && fn->u.obj.cls->is_module;
+    if (fn->kind == V_METHOD) return !fn->u.method.func && fn->u.method.self->kind == V_TENSOR;
+    if (fn->kind != V_BUILTIN) return false;
+    const char *sig = fn->u.builtin->signature;
+    return !strncmp(sig, "torch.", 6) || !strncmp(sig, "nn.", 3) || !strncmp(sig, "F.", 2);
+}
+
+static Value *call_any(Interp *I, Value *fn, Args *a);
+
 Value *interp_call(Interp *I, Value *fn, Args *a) {
+    Value *r = call_any(I, fn, a);
+    /* what PyTorch refuses is its RuntimeError unless a class was given (IndexError, TypeError ...) */
+    if (!r && I->error.kind == ERR_ERROR && !I->error.etype[0] && !I->error.exc && is_torch(fn))
+        snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");
+    return r;
+}
+
+static Value *call_any(Interp *I, Value *fn, Args *a) {
     a->fname = call_name(fn);
     if (fn->kind == V_BUILTIN || (fn->kind == V_METHOD && !fn->u.method.func)) sync_views(a);
     switch (fn->kind) {
@@ -252,18 +271,18 @@ Value *eval_call(Interp *I, Node *n) {
             Value *v = interp_eval(I, k->kids[0]);
             if (!v) goto fail;
             if (v->kind != V_DICT) {
-                rt_error(I, "argument after ** must be a dict, not %s", val_type_name(v));
+                rt_raise(I, "TypeError", "argument after ** must be a dict, not %s", val_type_name(v));
                 val_decref(v);
                 interp_error_at(I, k->line, k->col);
                 goto fail;
             }
             Dict *d = v->u.dict;
             for (int j = 0; j < d->n; j++) {
-                if (d->keys[j]->kind != V_STR) { rt_error(I, "keywords must be strings"); break; }
+                if (d->keys[j]->kind != V_STR) { rt_raise(I, "TypeError", "keywords must be strings"); break; }
                 const char *name = d->keys[j]->u.str.s;
                 bool dup = false;
                 for (int m = 0; m < a.nkw; m++) dup |= !strcmp(a.kwnames[m], name);
-                if (dup) { rt_error(I, "%s() got multiple values for keyword argument '%s'", call_name(fn), name); break; }
+                if (dup) { rt_raise(I, "TypeError", "%s() got multiple values for keyword argument '%s'", call_name(fn), name); break; }
                 a.kwnames = xrealloc(a.kwnames, sizeof(char *) * (size_t)(a.nkw + 1));
                 a.kwvals = xrealloc(a.kwvals, sizeof(Value *) * (size_t)(a.nkw + 1));
                 a.kwnames[a.nkw] = name;
@@ -410,21 +429,21 @@ bool arg_int(Interp *I, Value *v, const char *what, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
     if (v->kind == V_TENSOR && v->u.t->numel == 1 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
-    rt_error(I, "%s must be an integer, not %s", what, val_type_name(v));
+    rt_raise(I, "TypeError", "%s must be an integer, not %s", what, val_type_name(v));
     return false;
 }
 
 bool arg_double(Interp *I, Value *v, const char *what, double *out) {
     if (val_is_number(v)) { *out = val_as_double(v); return true; }
     if (v->kind == V_TENSOR && v->u.t->numel == 1) { *out = ten_get(v->u.t, 0); return true; }
-    rt_error(I, "%s must be a number, not %s", what, val_type_name(v));
+    rt_raise(I, "TypeError", "%s must be a number, not %s", what, val_type_name(v));
     return false;
 }
 
 bool arg_bool(Interp *I, Value *v, const char *what, bool *out) {
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
     if (v->kind == V_INT) { *out = v->u.i != 0; return true; }
-    rt_error(I, "%s must be True or False, not %s", what, val_type_name(v));
+    rt_raise(I, "TypeError", "%s must be True or False, not %s", what, val_type_name(v));
     return false;
 }
 
@@ -441,7 +460,7 @@ static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
         }
         if (depth == ns->ndim) { ns->shape[depth] = v->u.seq.n; ns->ndim = depth + 1; }
         else if (depth > ns->ndim || ns->shape[depth] != v->u.seq.n) {
-            rt_error(I, "the nested lists have different lengths at depth %d (%lld vs %lld): a tensor needs a rectangular shape",
+            rt_raise(I, "ValueError", "the nested lists have different lengths at depth %d (%lld vs %lld): a tensor needs a rectangular shape",
                      depth, (long long)(depth < ns->ndim ? ns->shape[depth] : -1), (long long)v->u.seq.n);
             return false;
         }
@@ -454,7 +473,7 @@ static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
             return false;
         }
     } else if (!val_is_number(v)) {
-        rt_error(I, "a tensor can only hold numbers, not %s", val_type_name(v));
+        rt_raise(I, "TypeError", "a tensor can only hold numbers, not %s", val_type_name(v));
         return false;
     }
     if (depth != ns->ndim) { rt_error(I, "the nested lists mix numbers and lists at depth %d", depth); return false; }
@@ -501,7 +520,7 @@ Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp) {
         }
         return *tmp;
     }
-    rt_error(I, "%s must be a tensor, not %s", what, val_type_name(v));
+    rt_raise(I, "TypeError", "%s must be a tensor, not %s", what, val_type_name(v));
     return NULL;
 }
 
@@ -536,7 +555,7 @@ bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim) {
     for (int64_t i = 0; i < n; i++) {
         int64_t d;
         if (!arg_int(I, src[i], "each dimension of a shape", &d)) return false;
-        if (d < 0) { rt_error(I, "negative dimension %lld in the shape", (long long)d); return false; }
+        if (d < 0) { rt_raise(I, "RuntimeError", "negative dimension %lld in the shape", (long long)d); return false; }
         shape[i] = d;
     }
     *ndim = (int)n;

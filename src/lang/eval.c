@@ -100,7 +100,16 @@ bool interp_memory_ok(Interp *I, int64_t more) {
 
 Value *rt_tensor_error(Interp *I) {
     if (ten_error_kind() == TEN_ERR_INTERRUPTED) return rt_interrupt(I);
-    return rt_raise(I, "RuntimeError", "%s", ten_error());      /* PyTorch's class for its errors */
+    /* PyTorch's classes: IndexError for a dim out of range (TORCH_CHECK_INDEX), RuntimeError for the others */
+    bool dim = !strncmp(ten_error(), "Dimension out of range", 22);
+    return rt_raise(I, dim ? "IndexError" : "RuntimeError", "%s", ten_error());
+}
+
+Value *rt_tensor_index_error(Interp *I) {
+    const char *m = ten_error();
+    if (ten_error_kind() != TEN_ERR_INTERRUPTED && (!strncmp(m, "index ", 6) || !strncmp(m, "too many indices", 16)))
+        return rt_raise(I, "IndexError", "%s", m);
+    return rt_tensor_error(I);
 }
 
 Value *rt_error_prefix(Interp *I, const char *fmt, ...) {
@@ -485,7 +494,7 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
             bool ok2;
             pass = val_truthy(c, &ok2);
             val_decref(c);
-            if (!ok2) { rt_error(I, "Boolean value of Tensor with more than one value is ambiguous"); at(I, cf->kids[i]); rc = -1; }
+            if (!ok2) { rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"); at(I, cf->kids[i]); rc = -1; }
         }
         if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
     }
@@ -588,7 +597,7 @@ static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
     bool ok;
     *out = val_truthy(v, &ok);
     if (!ok) {
-        rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (use .any() or .all())");
+        rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous (use .any() or .all())");
         at(I, where);
     }
     return ok;
@@ -652,7 +661,7 @@ static Value *eval(Interp *I, Node *n) {
         if (!a) return NULL;
         if (a->kind == V_TENSOR && a->u.t->numel != 1) {
             val_decref(a);
-            rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (for elementwise not, use ~X or torch.logical_not)");
+            rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous (for elementwise not, use ~X or torch.logical_not)");
             return at(I, n);
         }
         bool t;

@@ -610,7 +610,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         Tensor *r = n < 0 ? NULL : ten_index_get(obj->u.t, items, n);
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
         if (n < 0) return NULL;
-        return r ? val_tensor(r) : rt_tensor_error(I);
+        return r ? val_tensor(r) : rt_tensor_index_error(I);
     }
     case V_LIST: case V_TUPLE: case V_STR: {
         if (val_dict_view(obj))                             /* Python 3's views are not lists: list(d.keys())[0] */
@@ -693,7 +693,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
             Tensor *src = val_is_number(v) ? (tv = ops_number_tensor(v)) : arg_tensor(I, v, "the assigned value", &tv);
             if (src) {
                 rc = ten_index_set(obj->u.t, items, n, src);
-                if (rc < 0) rt_tensor_error(I);
+                if (rc < 0) rt_tensor_index_error(I);
             } else if (!interp_failed(I)) rt_tensor_error(I);
         }
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
@@ -1204,7 +1204,7 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
                 r = interp_call(I, fn, &fa);
             }
             bool ok = r != NULL, keep = ok && val_truthy(r, &ok);
-            if (r && !ok) rt_error(I, "Boolean value of Tensor with more than one value is ambiguous (filter keeps the items whose value is true)");
+            if (r && !ok) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous (filter keeps the items whose value is true)");
             val_decref(r);
             Value *out = ok && keep ? val_incref(x) : NULL;
             val_decref(t);

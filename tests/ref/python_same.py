@@ -741,6 +741,92 @@ for name, f in [('&', lambda: d.keys() & s), ('|', lambda: d.keys() | s), ('-', 
     r = f()
     step(name + ' ' + str(len(r) if not isinstance(r, bool) else r))
 """,
+    "tensor errors have PyTorch's classes (RuntimeError, IndexError, TypeError, ValueError): the common ones of §11.6's code": r"""
+import torch
+from torch import nn
+import torch.nn.functional as F
+X = torch.ones(2, 3)
+Y = torch.ones(4, 5)
+def exec_set(i):
+    X[i] = 1.0
+def two(a, b):
+    return a + b
+cases = [
+    ("matmul", lambda: torch.matmul(X, Y)),
+    ("@", lambda: X @ Y),
+    ("mm", lambda: torch.mm(X, Y)),
+    ("bmm shapes", lambda: torch.bmm(torch.ones(2, 3, 4), torch.ones(2, 5, 6))),
+    ("bmm 2d", lambda: torch.bmm(X, Y)),
+    ("bmm batch", lambda: torch.bmm(torch.ones(2, 3, 4), torch.ones(3, 4, 6))),
+    ("reshape", lambda: X.reshape(4, 2)),
+    ("reshape two -1", lambda: X.reshape(-1, -1)),
+    ("view", lambda: X.view(5)),
+    ("view noncontig", lambda: X.t().view(6)),
+    ("cat shapes", lambda: torch.cat([X, Y], dim=0)),
+    ("cat dim", lambda: torch.cat([X, X], dim=2)),
+    ("cat empty", lambda: torch.cat([])),
+    ("stack", lambda: torch.stack([X, Y])),
+    ("softmax dim", lambda: torch.softmax(X, dim=2)),
+    ("F.softmax dim", lambda: F.softmax(X, dim=-3)),
+    ("X.softmax", lambda: X.softmax(5)),
+    ("masked_fill shape", lambda: X.masked_fill(torch.ones(4, dtype=torch.bool), 0)),
+    ("index", lambda: X[5]),
+    ("index neg", lambda: X[-3]),
+    ("index 2d", lambda: X[0, 7]),
+    ("too many idx", lambda: X[0, 0, 0]),
+    ("linear", lambda: nn.Linear(4, 2)(X)),
+    ("add shapes", lambda: X + Y),
+    ("mul shapes", lambda: X * torch.ones(3, 2)),
+    ("transpose dim", lambda: X.transpose(0, 2)),
+    ("sum dim", lambda: X.sum(dim=3)),
+    ("unsqueeze", lambda: X.unsqueeze(4)),
+    ("permute", lambda: X.permute(0, 1, 2)),
+    ("repeat", lambda: X.repeat(2)),
+    ("size dim", lambda: X.size(2)),
+    ("shape idx", lambda: X.shape[2]),
+    ("tensor ragged", lambda: torch.tensor([[1, 2], [3]])),
+    ("tensor str", lambda: torch.tensor('a')),
+    ("ones str", lambda: torch.ones('a')),
+    ("zeros neg", lambda: torch.zeros(-1)),
+    ("arange bad", lambda: torch.arange(0, 10, 0)),
+    ("matmul 0d", lambda: torch.matmul(torch.tensor(1.), X)),
+    ("matmul dtype", lambda: torch.matmul(X, torch.ones(3, 2, dtype=torch.int64))),
+    ("item", lambda: X.item()),
+    ("expand", lambda: X.expand(4, 3)),
+    ("gather", lambda: torch.gather(X, 1, torch.tensor([[5]]))),
+    ("repeat_interleave", lambda: torch.repeat_interleave(X, torch.tensor([1, 2]), dim=0)),
+    ("flatten", lambda: X.flatten(3)),
+    ("squeeze", lambda: X.squeeze(3)),
+    ("split", lambda: X.split(0)),
+    ("chunk", lambda: X.chunk(0)),
+    ("narrow", lambda: X.narrow(0, 1, 5)),
+    ("index_select", lambda: X.index_select(0, torch.tensor([9]))),
+    ("layernorm", lambda: nn.LayerNorm(4)(X)),
+    ("embedding idx", lambda: nn.Embedding(3, 2)(torch.tensor([5]))),
+
+    ("bool ambiguous", lambda: bool(X)),
+    ("sqrt str", lambda: torch.sqrt('a')),
+    ("max dim", lambda: X.max(dim=4)),
+    ("argmax dim", lambda: X.argmax(dim=4)),
+    ("mean int", lambda: torch.ones(2, dtype=torch.int64).mean()),
+    ("to bad", lambda: X.to('xyz')),
+    ("setitem index", lambda: X.__setitem__(5, 1.0) if False else exec_set(5)),
+    ("setitem dim", lambda: exec_set((0, 9))),
+    ("if X", lambda: 1 if X else 0),
+    ("not X", lambda: not X),
+    ("any filter", lambda: list(filter(None, [X]))),
+    ("def too many", lambda: two(1, 2, 3)),
+    ("def missing", lambda: two(1)),
+    ("def kw twice", lambda: two(1, a=2)),
+    ("** not dict", lambda: two(**[1])),
+]
+for name, f in cases:
+    try:
+        r = f()
+        print(name, 'OK')
+    except Exception as e:
+        print(name, type(e).__name__)
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
