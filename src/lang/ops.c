@@ -205,8 +205,8 @@ static Value *view_intersect(Interp *I, Value *self, Value *other) {
     return r;
 }
 
-/* a | b, a - b, a ^ b, a & b where a or b is a dict view (and neither a set and b a set): set(a) (a keys view's set
- * made from its dict, with the hashes stored there), updated in place by b, any iterable. */
+/* a | b, a - b, a ^ b, a & b where a or b is a keys or items view: & by view_intersect; the others set(a) (a keys
+ * view's set made from its dict, with the hashes stored there) updated in place by b, any iterable. */
 static Value *view_set_op(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_BITAND) return view_intersect(I, a, b);
     Value *r = pyset_from(I, val_dict_view(a) == &val_dict_keys ? a->u.seq.owner : a);
