@@ -177,7 +177,7 @@ static const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .
 static Value *make_dropout(Interp *I, Value *pv) {
     double p = 0;
     if (pv && !arg_double(I, pv, "dropout", &p)) return NULL;
-    if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
+    if (p < 0 || p > 1) return rt_raise(I, "ValueError", "dropout probability has to be between 0 and 1, but got %g", p);
     Value *d = val_object(&DropoutClass);
     val_attr_set(d, "p", val_float(p));
     val_attr_set(d, "training", val_bool(true));

@@ -112,6 +112,17 @@ try:
 except TypeError as e:
     print('TypeError', e)
 """,
+    "error classes": """
+for make in (lambda: nn.Dropout(1.5), lambda: nn.Dropout(-0.1), lambda: nn.MultiheadAttention(5, 2)):
+    try:
+        make()
+    except ValueError as e:
+        print('ValueError', e)
+    except AssertionError as e:
+        print('AssertionError', e)
+    except RuntimeError as e:
+        print('RuntimeError', e)
+""",
     "ModuleList": """
 layers = nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1)])
 print(layers); print(nn.ModuleList()); print(len(layers), len(nn.ModuleList()))
