@@ -98,6 +98,7 @@ typedef struct ClassInfo {
     int nmro;
     Dict attrs;              /* the class namespace in definition order: methods, class attributes, __doc__ */
     const Builtin *methods;  /* attn's classes: their methods, written in C (NULL-terminated); NULL for the student's */
+    const Builtin *make;     /* a class of attn's values whose call makes one (torch.Size(iterable)); else NULL */
     bool is_module;          /* derives from nn.Module: instances are modules */
     const char *module_name; /* "__main__" for the student's classes; "torch.nn" / "d2l" for attn's */
     struct Interp *interp;   /* the interpreter that ran its class statement (to call its methods from repr) */

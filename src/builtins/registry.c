@@ -340,6 +340,7 @@ static Value *cached_class(const char *module, const char *name) {
     if (n == (int)(sizeof cache / sizeof *cache)) return NULL;
     snprintf(cache[n].qual, sizeof cache[n].qual, "%s", qual);
     cache[n].cls = class_new_builtin(name, module, NULL, NULL, false);
+    if (!strcmp(qual, "torch.Size")) cache[n].cls->u.cls->make = &torch_size_builtin;
     return val_incref(cache[n++].cls);
 }
 

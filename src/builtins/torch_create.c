@@ -2,6 +2,7 @@
  * randint, *_like, manual_seed, and set_printoptions. */
 #include "builtins_internal.h"
 #include "interp.h"
+#include "ops.h"
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +31,39 @@ static Value *bi_tensor(Interp *I, Args *a) {
     Tensor *t = interp_to_tensor(I, data, has, dt);
     return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
 }
+
+/* torch.Size(sizes=()): a torch.Size of the ints (or one-element integer tensors) an iterable gives; what calling
+ * the class torch.Size does (class_call through ClassInfo.make). */
+static Value *bi_size(Interp *I, Args *a) {
+    static const char *const kw[] = {"sizes", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *src = arg(a, 0, "sizes");
+    if (!src) return val_size(NULL, 0);
+    Value *l = ops_to_list(I, src);
+    if (!l) return NULL;
+    int64_t shape[TEN_MAX_DIMS];
+    Value *r = NULL;
+    if (l->u.seq.n > TEN_MAX_DIMS) {
+        rt_raise(I, "ValueError", "torch.Size() of %lld sizes: attn's tensors have at most %d dimensions", (long long)l->u.seq.n, TEN_MAX_DIMS);
+        goto out;
+    }
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *v = l->u.seq.items[i];
+        bool is_int = v->kind == V_INT || (v->kind == V_TENSOR && v->u.t->numel == 1 && v->u.t->dtype == DT_I64);
+        if (!is_int) {
+            rt_raise(I, "TypeError", "torch.Size() takes an iterable of 'int' (item %lld is '%s')", (long long)i, val_type_name(v));
+            goto out;
+        }
+        if (!arg_int(I, v, "a size", &shape[i])) goto out;
+    }
+    r = val_size(shape, (int)l->u.seq.n);
+out:
+    val_decref(l);
+    return r;
+}
+
+const Builtin torch_size_builtin = {"Size", bi_size, "torch.Size(sizes=())",
+    "The shape type of tensors: torch.Size([2, 3]) == torch.zeros(2, 3).shape.", "", 0};
 
 static const char *const SHAPE_KW[] = {"size", "dtype", "device", "requires_grad", NULL};
 

@@ -247,6 +247,11 @@ static Value *call_found(Interp *I, Value *obj, const Found *f, Args *a) {
 
 /* Calling a class makes an instance and runs __init__ on it. */
 Value *class_call(Interp *I, Value *cls, Args *a) {
+    if (cls->u.cls->make) {
+        Args b = *a;
+        b.fname = cls->u.cls->make->name;
+        return cls->u.cls->make->fn(I, &b);
+    }
     Value *obj = val_object(&UserObjectClass);
     obj->u.obj.klass = val_incref(cls);
     if (pyexc_class_base(cls)) {             /* an exception: args are the arguments, whatever __init__ does (Python) */
