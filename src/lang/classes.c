@@ -452,6 +452,31 @@ int class_hash(const Value *v, int64_t *h) {
     return 1;
 }
 
+int class_truth(const Value *v) {
+    Found f = {0};
+    const bool b = user_special(v, "__bool__", &f);
+    if (!b && !user_special(v, "__len__", &f)) return -1;
+    if (f.v->kind == V_NONE) return -1;
+    Interp *I = v->u.obj.klass->u.cls->interp;
+    Value *hold = val_incref((Value *)v);
+    Value *r = call_special(hold, &f, NULL);
+    val_decref(hold);
+    if (!r) return -2;
+    int out = -2;
+    if (b) {
+        if (r->kind == V_BOOL) out = r->u.b;
+        else rt_raise(I, "TypeError", "__bool__ should return bool, returned %s", val_type_name(r));
+    } else if (r->kind == V_INT || r->kind == V_BOOL) {
+        const int64_t n = r->kind == V_INT ? r->u.i : r->u.b;
+        if (n < 0) rt_raise(I, "ValueError", "__len__() should return >= 0");
+        else out = n != 0;
+    } else {
+        rt_raise(I, "TypeError", "'%s' object cannot be interpreted as an integer", val_type_name(r));
+    }
+    val_decref(r);
+    return out;
+}
+
 /* Runs a method named name of obj's class for repr/str; NULL (no error left) when there is none or it failed. */
 static Value *repr_method(Value *obj, const char *name) {
     Value *cls = obj->u.obj.klass;

@@ -491,9 +491,11 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
         for (int i = 2; rc == 0 && pass && i < cf->nkids; i++) {
             Value *c = eval(I, cf->kids[i]);
             if (!c) { rc = -1; break; }
-            bool ok2;
-            pass = val_truthy(c, &ok2);
+            const int t = class_truth(c);      /* a student's __bool__/__len__ */
+            bool ok2 = t != -2;
+            pass = t >= 0 ? t : t == -1 ? val_truthy(c, &ok2) : false;
             val_decref(c);
+            if (t == -2) { at(I, cf->kids[i]); rc = -1; break; }
             if (!ok2) { rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"); at(I, cf->kids[i]); rc = -1; }
         }
         if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
@@ -594,6 +596,9 @@ static Value *eval_fstring(Interp *I, Node *n) {
 }
 
 static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
+    const int t = class_truth(v);
+    if (t == -2) { at(I, where); return false; }
+    if (t >= 0) { *out = t; return true; }
     bool ok;
     *out = val_truthy(v, &ok);
     if (!ok) {

@@ -48,6 +48,10 @@ Value *class_unary(Interp *I, int aop, const Value *a);       /* -a, +a, ~a: __n
 /* hash(v) for an instance of a student's class: 1 with *h from its __hash__; 0 when it defines neither __eq__ nor
  * __hash__ (hashed by identity); -1 unhashable (__eq__ without __hash__, or __hash__ = None); -2 it raised. */
 int class_hash(const Value *v, int64_t *h);
+/* The truth of an instance of a student's class, as CPython's PyObject_IsTrue: its __bool__ (which must return a
+ * bool: TypeError otherwise), else its __len__ (ValueError when negative, TypeError when not an int). 1 or 0; -1 when
+ * v is no such instance or its class defines neither; -2 when it raised (the error set on the class's interpreter). */
+int class_truth(const Value *v);
 /* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
 int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
 #endif

@@ -15,6 +15,50 @@ usage: python_same.py ATTN_BINARY
 import os, subprocess, sys, tempfile
 
 SAME = {
+    "a student's __bool__/__len__ decide if, while, not, and/or, x if c else y and comprehension filters (attn took the true branch for __bool__ returning False), with CPython's TypeError/ValueError; a __bool__ that clears the list being walked": """
+class F:
+    def __bool__(self): return False
+class L:
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+print("yes" if F() else "no")
+if F(): print("bad")
+else: print("ok")
+print(not F(), F() or 5, isinstance(F() and 5, F), not L(0), not L(3))
+n = 0
+while L(3 - n): n += 1
+print(n)
+class B:
+    def __bool__(self): return 1
+try:
+    if B(): pass
+except TypeError as e: print("TypeError", e)
+class N:
+    def __len__(self): return -1
+try:
+    if N(): pass
+except ValueError as e: print("ValueError", e)
+print([x.n for x in [L(0), L(2), L(1)] if x])
+Q = []
+class C:
+    def __bool__(self):
+        Q.clear()
+        return True
+Q[:] = [C(), C(), C()]
+print(len([1 for x in Q if x]))
+K = [C(), C()]
+class D:
+    def __bool__(self):
+        K.clear()
+        return False
+K.append(D())
+for x in K:
+    if x: print("t")
+    else: print("f")
+try:
+    print([1 for x in [B()] if x])
+except TypeError as e: print("TypeError", e)
+""",
     "str.replace with an empty old string (review s8: attn returned the string unchanged)": """
 print('abc'.replace('', '-'), repr(''.replace('', 'x')), 'é日'.replace('', '|'), 'aaa'.replace('a', 'bb'), 'abc'.replace('', ''))
 """,
