@@ -1,5 +1,6 @@
 /* pyexc.h - Python's exceptions (prefix pyexc_): the classes attn raises (ValueError, TypeError, KeyError,
- * IndexError, RuntimeError, RecursionError, ZeroDivisionError, OverflowError, NameError, AttributeError, their bases Exception, ArithmeticError,
+ * IndexError, RuntimeError, RecursionError, NotImplementedError, ZeroDivisionError, OverflowError, NameError, AttributeError,
+ * AssertionError, their bases Exception, ArithmeticError,
  * LookupError and BaseException), exception objects (e.args, str(e), repr(e)) and how try/except matches them.
  * An error in the one error channel (interp.h) carries its class name in Error.etype ("" when the failure has no
  * Python class of its own: it is caught as an Exception) and, when a raise statement made it, the object raised. */

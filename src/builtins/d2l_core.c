@@ -27,7 +27,7 @@ static Value *bi_check_shape(Interp *I, Args *a) {
         sb_init(&ws);
         val_repr(&as, actual);
         val_repr(&ws, shape);
-        rt_error(I, "AssertionError: tensor's shape %s != expected shape %s", sb_str(&as), sb_str(&ws));
+        rt_raise(I, "AssertionError", "tensor's shape %s != expected shape %s", sb_str(&as), sb_str(&ws));
         sb_free(&as);
         sb_free(&ws);
     }

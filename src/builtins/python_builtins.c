@@ -488,11 +488,11 @@ static Value *bi_assert(Interp *I, Args *a) {
         StrBuf b;
         sb_init(&b);
         val_str_of(&b, a->pos[1]);
-        rt_error(I, "AssertionError: %s", sb_str(&b));
+        rt_raise(I, "AssertionError", "%s", sb_str(&b));
         sb_free(&b);
         return NULL;
     }
-    return rt_error(I, "AssertionError");
+    return rt_raise(I, "AssertionError", "%s", "");
 }
 
 static Value *any_all(Interp *I, Args *a, bool all) {
@@ -1449,6 +1449,8 @@ const Builtin bi_python[] = {
     {"OverflowError", pyexc_construct, "OverflowError(message)", "Python's OverflowError (an ArithmeticError): a result too large for a float, as math.exp(1000).", "", 0},
     {"RecursionError", pyexc_construct, "RecursionError(message)", "Python's RecursionError (a RuntimeError): a function that calls itself too deeply, or == nested too deep.", "", 0},
     {"NameError", pyexc_construct, "NameError(message)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0},
+    {"NotImplementedError", pyexc_construct, "NotImplementedError(message)", "Python's NotImplementedError (a RuntimeError): a method a subclass must write, as d2l's Module.forward before it is defined.", "", 0},
+    {"AssertionError", pyexc_construct, "AssertionError(message)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0},
     {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -224,7 +224,10 @@ void interp_format_error(Interp *I, StrBuf *out) {
     if (e->kind == ERR_NONE || e->kind == ERR_QUIT) return;
     if (e->kind == ERR_INTERRUPT) { sb_printf(out, "%s\n", e->msg); return; }
     if (e->line > 0 && e->file[0]) sb_printf(out, "%s:%d:%d: ", e->file, e->line, screen_col(e->text, e->col));
-    sb_printf(out, "error: %s\n", e->msg);
+    if (!strcmp(e->etype, "AssertionError"))    /* a failed assert's own words do not say that it failed: as Python */
+        sb_printf(out, "error: AssertionError%s%s\n", e->msg[0] ? ": " : "", e->msg);
+    else
+        sb_printf(out, "error: %s\n", e->msg);
     if (e->line > 0 && e->text[0]) caret_lines(out, e->text, e->col);
     for (int i = e->nframes - 1; i >= 0; i--) {
         const ErrFrame *f = &e->frames[i];

@@ -10,7 +10,8 @@ static const struct { const char *name, *base; } classes[] = {
     {"BaseException", NULL}, {"Exception", "BaseException"}, {"ArithmeticError", "Exception"},
     {"ZeroDivisionError", "ArithmeticError"}, {"OverflowError", "ArithmeticError"}, {"LookupError", "Exception"}, {"KeyError", "LookupError"},
     {"IndexError", "LookupError"}, {"ValueError", "Exception"}, {"TypeError", "Exception"},
-    {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NameError", "Exception"}, {"AttributeError", "Exception"},
+    {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NotImplementedError", "RuntimeError"}, {"NameError", "Exception"},
+    {"AttributeError", "Exception"}, {"AssertionError", "Exception"},
 };
 #define NCLASSES (int)(sizeof classes / sizeof classes[0])
 
@@ -117,6 +118,7 @@ static Value *exc_object(int i, Value *args) {
 Value *pyexc_new(const char *name, const char *msg) {
     int i = class_index(name);
     if (i < 0) i = class_index("Exception");
+    if (msg && !*msg) msg = NULL;                  /* raised without words (a bare assert): args is () */
     Value *args = val_tuple(msg ? 1 : 0);
     if (msg) val_seq_set(args, 0, val_str(msg));
     return exc_object(i, args);

@@ -59,6 +59,27 @@ try:
     print([1 for x in [B()] if x])
 except TypeError as e: print("TypeError", e)
 """,
+    "AssertionError and NotImplementedError: assert caught by class (attn raised a classless error), str/repr/args of a bare assert, NotImplementedError under RuntimeError": """
+try:
+    assert 1 == 2, 'no'
+except AssertionError as e:
+    print('caught', type(e).__name__, e, e.args)
+try:
+    assert False
+except AssertionError as e:
+    print(repr(str(e)), repr(e), e.args)
+try:
+    raise NotImplementedError('later')
+except RuntimeError as e:
+    print('caught', type(e).__name__, e, isinstance(e, NotImplementedError))
+class Base:
+    def f(self): raise NotImplementedError
+try:
+    Base().f()
+except NotImplementedError as e:
+    print('caught', repr(e))
+print(issubclass(NotImplementedError, RuntimeError), issubclass(AssertionError, Exception), issubclass(AssertionError, RuntimeError))
+""",
     "str.replace with an empty old string (review s8: attn returned the string unchanged)": """
 print('abc'.replace('', '-'), repr(''.replace('', 'x')), 'é日'.replace('', '|'), 'aaa'.replace('a', 'bb'), 'abc'.replace('', ''))
 """,
