@@ -142,6 +142,9 @@ Value *rt_error(Interp *I, const char *fmt, ...);
 __attribute__((format(printf, 3, 4)))
 #endif
 Value *rt_raise(Interp *I, const char *etype, const char *fmt, ...);
+/* Python's truth of v (if v:, bool(v), any, all, filter): a student's __bool__, else its __len__, else the value's own
+ * (a tensor of one value); false with the error set (a tensor of more values is ambiguous, or the method raised). */
+bool interp_truth(Interp *I, Value *v, bool *out);
 Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
 Value *rt_quit(Interp *I);                      /* quit() / exit() */
 /* Would `more` further values (about 64 bytes each) with the live values and tensors pass the memory limit

@@ -108,9 +108,8 @@ static Value *bi_float(Interp *I, Args *a) {
 static Value *bi_bool(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     if (a->npos == 0) return val_bool(false);
-    bool ok, t = val_truthy(a->pos[0], &ok);
-    if (!ok) return rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous");
-    return val_bool(t);
+    bool t;
+    return interp_truth(I, a->pos[0], &t) ? val_bool(t) : NULL;
 }
 
 static Value *bi_str(Interp *I, Args *a) {
@@ -506,8 +505,8 @@ static Value *any_all(Interp *I, Args *a, bool all) {
     if (!l) return NULL;
     bool result = all;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
-        bool ok, t = val_truthy(l->u.seq.items[i], &ok);
-        if (!ok) { val_decref(l); return rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"); }
+        bool t;
+        if (!interp_truth(I, l->u.seq.items[i], &t)) { val_decref(l); return NULL; }
         if (all && !t) { result = false; break; }
         if (!all && t) { result = true; break; }
     }

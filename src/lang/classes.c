@@ -452,6 +452,17 @@ int class_hash(const Value *v, int64_t *h) {
     return 1;
 }
 
+/* What a __len__ returned as a length, with CPython's errors (a negative int, or no int). */
+static bool len_result(Interp *I, const Value *r, int64_t *n) {
+    if (r->kind != V_INT && r->kind != V_BOOL) {
+        rt_raise(I, "TypeError", "'%s' object cannot be interpreted as an integer", val_type_name(r));
+        return false;
+    }
+    *n = r->kind == V_INT ? r->u.i : r->u.b;
+    if (*n < 0) { rt_raise(I, "ValueError", "__len__() should return >= 0"); return false; }
+    return true;
+}
+
 int class_truth(const Value *v) {
     Found f = {0};
     const bool b = user_special(v, "__bool__", &f);
@@ -466,15 +477,25 @@ int class_truth(const Value *v) {
     if (b) {
         if (r->kind == V_BOOL) out = r->u.b;
         else rt_raise(I, "TypeError", "__bool__ should return bool, returned %s", val_type_name(r));
-    } else if (r->kind == V_INT || r->kind == V_BOOL) {
-        const int64_t n = r->kind == V_INT ? r->u.i : r->u.b;
-        if (n < 0) rt_raise(I, "ValueError", "__len__() should return >= 0");
-        else out = n != 0;
     } else {
-        rt_raise(I, "TypeError", "'%s' object cannot be interpreted as an integer", val_type_name(r));
+        int64_t n;
+        if (len_result(I, r, &n)) out = n != 0;
     }
     val_decref(r);
     return out;
+}
+
+int class_len(const Value *v, int64_t *n) {
+    Found f = {0};
+    if (!user_special(v, "__len__", &f) || f.v->kind == V_NONE) return -1;
+    Interp *I = v->u.obj.klass->u.cls->interp;
+    Value *hold = val_incref((Value *)v);
+    Value *r = call_special(hold, &f, NULL);
+    val_decref(hold);
+    if (!r) return -2;
+    bool ok = len_result(I, r, n);
+    val_decref(r);
+    return ok ? 1 : -2;
 }
 
 /* Runs a method named name of obj's class for repr/str; NULL (no error left) when there is none or it failed. */

@@ -598,17 +598,23 @@ static Value *eval_fstring(Interp *I, Node *n) {
     return r;
 }
 
-static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
+/* hint: the ambiguity error says what to use instead (at a statement's if or while; bool() gives PyTorch's words) */
+static bool truth(Interp *I, Value *v, bool *out, bool hint) {
     const int t = class_truth(v);
-    if (t == -2) { at(I, where); return false; }
+    if (t == -2) return false;
     if (t >= 0) { *out = t; return true; }
     bool ok;
     *out = val_truthy(v, &ok);
-    if (!ok) {
-        rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous (use .any() or .all())");
-        at(I, where);
-    }
+    if (!ok) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous%s", hint ? " (use .any() or .all())" : "");
     return ok;
+}
+
+bool interp_truth(Interp *I, Value *v, bool *out) { return truth(I, v, out, false); }
+
+static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
+    if (truth(I, v, out, true)) return true;
+    at(I, where);
+    return false;
 }
 
 

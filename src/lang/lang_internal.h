@@ -52,6 +52,9 @@ int class_hash(const Value *v, int64_t *h);
  * bool: TypeError otherwise), else its __len__ (ValueError when negative, TypeError when not an int). 1 or 0; -1 when
  * v is no such instance or its class defines neither; -2 when it raised (the error set on the class's interpreter). */
 int class_truth(const Value *v);
+/* len(v) for an instance of a student's class: 1 with *n from its __len__ (CPython's errors for a negative or non-int
+ * result); -1 when its class defines none; -2 when it raised (the error set on the class's interpreter). */
+int class_len(const Value *v, int64_t *n);
 /* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
 int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
 #endif

@@ -1017,9 +1017,14 @@ Value *ops_len(Interp *I, Value *v) {
     case V_TENSOR:
         if (v->u.t->ndim == 0) return rt_error(I, "len() of a 0-d tensor");
         return val_int(v->u.t->shape[0]);
-    default:
+    default: {
         if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(v->u.obj.cls->len(v));
-        return rt_error(I, "object of type '%s' has no len()", val_type_name(v));
+        int64_t n;
+        int r = class_len(v, &n);                         /* a student's __len__ */
+        if (r == 1) return val_int(n);
+        if (r == -2) return NULL;
+        return rt_raise(I, "TypeError", "object of type '%s' has no len()", val_type_name(v));
+    }
     }
 }
 
@@ -1203,8 +1208,7 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
                 Args fa = {&x, 1, NULL, NULL, 0, NULL, NULL};
                 r = interp_call(I, fn, &fa);
             }
-            bool ok = r != NULL, keep = ok && val_truthy(r, &ok);
-            if (r && !ok) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous (filter keeps the items whose value is true)");
+            bool keep = false, ok = r && interp_truth(I, r, &keep);
             val_decref(r);
             Value *out = ok && keep ? val_incref(x) : NULL;
             val_decref(t);

@@ -59,6 +59,31 @@ try:
     print([1 for x in [B()] if x])
 except TypeError as e: print("TypeError", e)
 """,
+    "bool(), any, all, filter(None, ...) and len() ask a student's __bool__/__len__ (attn answered True for any object, and len() said 'has no len()'), with CPython's errors; a tensor's truth in PyTorch's words": """
+import torch
+class F:
+    def __bool__(self): return False
+class L:
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+class B:
+    def __bool__(self): return 1
+class N:
+    def __len__(self): return -1
+print(bool(F()), bool(L(0)), bool(L(2)), any([F(), L(0)]), all([L(1), F()]), any([L(0), L(3)]), all([]))
+print(list(filter(None, [F(), L(0), L(2), 0, 1]))[0].n, len(list(filter(None, [F(), L(0)]))))
+print(len(L(5)), len(L(0)))
+for bad in (lambda: bool(B()), lambda: len(N()), lambda: bool(N()), lambda: any([B()]), lambda: len(F()), lambda: list(filter(None, [B()]))):
+    try:
+        print(bad())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+print(bool(torch.tensor(0.)), any([torch.tensor(1)]))
+try:
+    bool(torch.ones(2))
+except RuntimeError as e:
+    print('RuntimeError', e)
+""",
     "AssertionError and NotImplementedError: assert caught by class (attn raised a classless error), str/repr/args of a bare assert, NotImplementedError under RuntimeError": """
 try:
     assert 1 == 2, 'no'
