@@ -480,8 +480,8 @@ static Value *bi_type(Interp *I, Args *a) {
 
 static Value *bi_assert(Interp *I, Args *a) {
     if (a->npos < 1) return rt_error(I, "assert needs a condition: assert x > 0, 'message'");
-    bool ok, t = val_truthy(a->pos[0], &ok);
-    if (!ok) return rt_error(I, "assert on a tensor with more than one value is ambiguous (use .all())");
+    bool t;
+    if (!interp_truth(I, a->pos[0], &t)) return NULL;        /* a student's __bool__/__len__, a tensor's one value */
     if (t) return val_none();
     if (a->npos > 1) {
         StrBuf b;

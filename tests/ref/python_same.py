@@ -78,6 +78,11 @@ for bad in (lambda: bool(B()), lambda: len(N()), lambda: bool(N()), lambda: any(
         print(bad())
     except (TypeError, ValueError) as e:
         print(type(e).__name__, e)
+try:
+    assert F(), 'F is false'
+except AssertionError as e:
+    print('AssertionError', e)
+assert L(1)
 print(bool(torch.tensor(0.)), any([torch.tensor(1)]))
 try:
     bool(torch.ones(2))
