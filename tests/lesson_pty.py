@@ -131,6 +131,52 @@ for lang, right, wrong in [("ja", "正解です。", "まだです"), ("zh", "�
     finally:
         s.close()
 
+# a student's detour changes a name the lesson uses (lesson 3, step 1): the lesson's statement fails, and the step
+# waits for it with a note, instead of going on as if it had run; restart puts the lesson's values back; the
+# statement that the lesson shows failing (step 8, the cosine line for odd d) still completes its step
+s = Screen(f"{ATTN} lesson 3", ENV)
+try:
+    for stmt in ["attention = d2l.DotProductAttention(0)", "X = torch.tensor([[[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]]])",
+                 "Y = attention(X, X, X)"]:
+        s.wait_for("    " + stmt)
+        s.send("")
+    s.wait_for("    Xs = X[:, [2, 1, 0]]")
+    s.send("X = torch.ones(1, 3, 4)")             # the detour: X now has 4 features, Y still 2
+    s.wait_for("(a detour")
+    s.send("")
+    s.wait_for("    Ys = attention(Xs, Xs, Xs)")
+    s.send("Ys = attention(Xs, Xs, Xs)")          # typed as shown
+    s.wait_for("    torch.allclose(Ys, Y[:, [2, 1, 0]])")
+    s.send("")
+    want = "(this statement runs without an error in the lesson, so a detour may have"
+    t = wait_flat(s, want)
+    check("student: a lesson statement broken by a detour fails with a note, and the step waits",
+          want in t and "error: " in t and "== Step 2 of 8" not in t, t[-900:])
+    s.send("")                                    # Enter again: the same failure, still step 1
+    time.sleep(0.5)
+    t = flat(s.text())
+    check("student: Enter again runs it again, and the step still waits", t.count(want) == 2 and "== Step 2" not in t,
+          t[-900:])
+    s.send("restart")
+    for stmt in ["attention = d2l.DotProductAttention(0)", "X = torch.tensor([[[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]]])",
+                 "Y = attention(X, X, X)", "Xs = X[:, [2, 1, 0]]", "Ys = attention(Xs, Xs, Xs)",
+                 "torch.allclose(Ys, Y[:, [2, 1, 0]])"]:
+        s.wait_for("    " + stmt)
+        s.send("")
+    t = s.wait_for("== Step 2 of 8")
+    check("student: after restart the step's statements run as the lesson has them, and the step ends",
+          "attn> torch.allclose(Ys, Y[:, [2, 1, 0]])\nTrue\n" in t and "== Step 2 of 8" in t, t[-900:])
+    s.send("jump odd")
+    for stmt in ["num_hiddens, max_len = 5, 3", "P5 = torch.zeros((1, max_len, num_hiddens))", "X5 = torch.arange(",
+                 "X5.shape, P5[:, :, 0::2].shape", "P5[:, :, 0::2] = torch.sin(X5)", "P5[:, :, 1::2] = torch.cos(X5)\n"]:
+        s.wait_for("    " + stmt)
+        s.send("")
+    t = s.wait_for("torch.cos(X5[:, :num_hiddens // 2])")
+    check("student: a statement the lesson shows failing completes as the lesson shows it",
+          "error: cannot assign" in t and t.count(want) == 2, t[-900:])
+finally:
+    s.close()
+
 # a teacher presses Enter at a question: the answer is shown at that prompt, once, then its value
 s = Screen(f"{ATTN} teach 5", ENV)
 try:

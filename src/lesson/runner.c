@@ -362,8 +362,25 @@ static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
     return run(S, in->text, in->parsed ? &in->parse : NULL, SHOWN, it);
 }
 
+/* True when the lesson shows statement `it` failing (an error line in its expected output): its error is what the
+ * lesson means to show, and completes it as any output would. */
+static bool shows_error(const LessonItem *it) {
+    const char *e = it->expected ? it->expected : "";
+    return !strncmp(e, "error: ", 7) || strstr(e, "\nerror: ");
+}
+
+/* After the lesson's statement `it` ran with status rs: true when it is done. A failure the lesson does not show
+ * (a detour changed a name the statement uses) or a Ctrl-C is not: the student is told, and the step waits. */
+static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
+    if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && shows_error(it))) return true;
+    say(S, "%s", rs == RUN_INTERRUPT ? TR("(interrupted: the step still waits for this statement; Enter runs it again)\n")
+                 : TR("(this statement runs without an error in the lesson, so a detour may have changed a name it "
+                      "uses: restart runs this step again with the lesson's values, or fix the name and press Enter)\n"));
+    return false;
+}
+
 /* Waits for the student to run the lesson statement `it`. Returns an action that leaves the step, or ACT_NONE when
- * it has run. */
+ * it has run (without an error, or with the one the lesson shows). */
 static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     const char *stmt = it->text;
     if (S->teacher) echo_statement(stmt);
@@ -386,15 +403,20 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (blank) erase_blank_prompt(S, in.text);
             statement_free(&in);
             if (!S->teacher || !blank || (S->tty && !shown_above)) echo_statement(stmt);
-            return run(S, stmt, NULL, SHOWN, it) == RUN_QUIT ? ACT_QUIT : ACT_NONE;
+            RunStatus rs = run(S, stmt, NULL, SHOWN, it);
+            if (rs == RUN_QUIT) return ACT_QUIT;
+            if (statement_done(S, it, rs)) return ACT_NONE;
+            continue;
         }
         if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a != ACT_NONE) { statement_free(&in); return a; }
         bool same = same_statement(line, stmt);
-        if (run_input(S, &in, same ? it : NULL) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }     /* quit() leaves, as quit does */
+        RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
-        if (same) return ACT_NONE;
+        if (rs == RUN_QUIT) return ACT_QUIT;        /* quit() leaves, as quit does */
+        if (same && statement_done(S, it, rs)) return ACT_NONE;
+        if (same) continue;
         say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
     }
 }
