@@ -160,6 +160,27 @@ with tempfile.TemporaryDirectory() as tmp:
                 wide.append(f"line {i} ({columns(line)} columns)")
         check(f"{os.path.basename(path)}: prose within {WIDTH} columns", not wide, ", ".join(wide[:5]))
 
+    # 3b. no sentence is broken into a list: a prose line that starts with a list marker ("- ", "+ ", "* ", "1. ")
+    # in the middle of a paragraph that is not a list is a list item for Markdown and for attn's wrapping (a
+    # translation rewrapped "sin²θ\n+ cos²θ = 1" and the lesson showed a hanging indent), in every language
+    for path in sorted(glob.glob(os.path.join(ROOT, "lessons/[0-9]*.md")) + glob.glob(os.path.join(ROOT, "lessons/*/[0-9]*.md"))):
+        fence, in_list, prev, broken = None, False, "", []
+        for i, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+            if line.startswith("```"):
+                fence = None if fence else (line[3:].strip() or "code")
+                prev = ""
+                continue
+            if fence:
+                continue
+            item = bool(re.match(r"([-+*]|\d+\.) +\S", line))
+            if not prev.strip():
+                in_list = item
+            elif item and not in_list:
+                broken.append(f"line {i}: {line[:30]}")
+            prev = line
+        rel = os.path.relpath(path, ROOT)
+        check(f"{rel}: no paragraph line starts like a list item", not broken, ", ".join(broken[:5]))
+
 
     # 4. every point of §11.6 that issue 10 lists has its step: (lesson, step id, what the step must say, how many
     # questions it must pose). The phrases are the chapter's own content, so a step that loses it fails here.
