@@ -44,9 +44,16 @@ static Value *contains(Interp *I, Value *container, Value *x);
 static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     bool aw = a->kind != V_TENSOR, bw = b->kind != V_TENSOR;
     Value *other = aw ? a : b;
-    if (!val_is_number(other) && other->kind != V_TENSOR)
-        return rt_raise(I, "TypeError", "unsupported operand types for %s: '%s' and '%s' (make the %s a tensor with torch.tensor(...))",
-                        ast_op_symbol(aop), val_type_name(a), val_type_name(b), val_type_name(other));
+    if (!val_is_number(other) && other->kind != V_TENSOR) {
+        /* Python's words, and what usually went wrong: a method named without its call (X.norm), or a list */
+        bool callable = other->kind == V_BUILTIN || other->kind == V_METHOD || other->kind == V_FUNC;
+        bool seq = other->kind == V_LIST || other->kind == V_TUPLE;
+        return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'%s%s%s", ast_op_symbol(aop),
+                        val_type_name(a), val_type_name(b),
+                        callable ? " (a function or method: to use its result, call it with parentheses, as in X.norm())"
+                                 : seq ? " (make the " : "",
+                        seq ? val_type_name(other) : "", seq ? " a tensor with torch.tensor(...))" : "");
+    }
     Tensor *ta = aw ? ops_number_tensor(a) : a->u.t, *tb = bw ? ops_number_tensor(b) : b->u.t;
     Tensor *r = NULL;
     if (!ta || !tb) rt_tensor_error(I);           /* even a 0-d tensor is refused at the memory limit */
@@ -247,7 +254,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MUL && (b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE) && (a->kind == V_INT || a->kind == V_BOOL))
         return seq_repeat(I, b, a->kind == V_INT ? a->u.i : a->u.b);
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
-    return rt_raise(I, "TypeError", "unsupported operand types for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+    return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
 }
 
 /* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
