@@ -5,6 +5,7 @@
 #include "i18n.h"
 #include "textwidth.h"
 #include "interp.h"
+#include "ops.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,8 +35,103 @@ static void help_signature(StrBuf *out, const char *sig, int width) {
     sb_putc(out, '\n');
 }
 
-/* Appends the help text for one name (a function or a Tensor method); false when unknown. */
+/* The help text of builtin b, named n as typed after its module (m: the Tensor method of that name, or NULL). */
+static void put_builtin(StrBuf *out, const Builtin *b, const Builtin *m, const char *n) {
+    help_signature(out, b->signature, 79);
+    if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
+    tw_wrap(out, TR(b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
+    if (m) sb_printf(out, TR("  Also a method: X.%s(...)\n"), n);
+    if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
+        sb_putc(out, '\n');
+        plot_describe(&session_of(NULL)->plot, out, isatty(1) != 0);
+    }
+}
+
+static bool help_topic(StrBuf *out, const char *word);
+
+/* What a tensor's attributes are (the names dir(X) lists that are not methods). In English in every language, as
+ * the help of PyTorch's own functions (i18n.h: only the chapter's functions' help is translated). */
+static const char *const tensor_attrs[][2] = {
+    {"shape", "The size of each dimension, a torch.Size (a tuple of ints); X.size() is the same."},
+    {"dtype", "The type of X's elements: torch.float32, torch.int64, torch.bool ..."},
+    {"ndim", "The number of dimensions; X.dim() is the same."},
+    {"T", "X with its dimensions in reverse order (a view): the transpose of a matrix."},
+    {"mT", "X with its last two dimensions swapped (a view): each matrix of a batch transposed."},
+    {"data", "X itself, as a tensor without autograd history (attn has no autograd)."},
+    {"grad", "The gradient autograd stores: None (attn has no autograd)."},
+    {"requires_grad", "Whether autograd tracks X: False (attn has no autograd)."},
+    {"is_leaf", "True: without autograd, every tensor is a leaf."},
+    {"is_cuda", "False: attn's tensors are on the CPU."},
+    {"device", "Where X is kept: device(type='cpu'), as attn computes on the CPU."}};
+
+/* help for a name typed with its module or with X. (torch.float32, d2l.reduce_sum, math.pi, X.shape): what that
+ * name is where it is typed. 1 when written, 0 when the module has no such name, -1 when the function tables decide
+ * (math's functions, a Tensor method, a prefix that is not a module). */
+static int help_dotted(StrBuf *out, const char *name, const char *dot) {
+    const char *tail = dot + 1;
+    char head[64];
+    snprintf(head, sizeof head, "%.*s", (int)(dot - name), name);
+    if (!strcmp(head, "X") || !strcmp(head, "Tensor") || !strcmp(head, "torch.Tensor")) {
+        if (builtins_find_method(tail)) return -1;
+        for (size_t i = 0; i < sizeof tensor_attrs / sizeof *tensor_attrs; i++)
+            if (!strcmp(tensor_attrs[i][0], tail)) {
+                sb_printf(out, "X.%s\n", tail);
+                tw_wrap(out, tensor_attrs[i][1], 79, "  ");
+                return 1;
+            }
+        return 0;
+    }
+    Value *mod = builtins_import(head);
+    if (!mod) return -1;
+    Value *v = builtins_module_attr(mod->u.module, tail);
+    bool math = !strcmp(mod->u.module, "math");
+    val_decref(mod);
+    if (!v) return 0;
+    int r = 1;
+    StrBuf rep, text;
+    sb_init(&rep);
+    sb_init(&text);
+    val_repr(&rep, v);
+    switch (v->kind) {
+    case V_BUILTIN:
+        if (math) r = -1;           /* Python's math.sqrt, from the math table */
+        else put_builtin(out, v->u.builtin, builtins_find_method(tail), tail);
+        break;
+    case V_DTYPE:
+        sb_printf(&text, "A dtype, %s: the type of a tensor's elements, as in torch.zeros(2, dtype=%s) or X.to(%s).\n",
+                  sb_str(&rep), sb_str(&rep), sb_str(&rep));
+        break;
+    case V_INT: case V_FLOAT: sb_printf(&text, "A constant: %s = %s.\n", name, sb_str(&rep)); break;
+    case V_MODULE: r = help_topic(out, v->u.module); break;
+    case V_CLASS:
+        if (!strcmp(v->u.cls->name, "Tensor")) r = help_topic(out, "Tensor");
+        else if (!strcmp(v->u.cls->name, "Module"))
+            sb_puts(&text, "The base class of layers and models: a subclass sets its layers up in __init__ (after "
+                           "super().__init__()) and computes in forward; calling the object calls forward.\n");
+        else if (!strcmp(v->u.cls->name, "Size"))
+            sb_puts(&text, "A tensor's shape (X.shape): a tuple of ints that prints as torch.Size([2, 3]).\n");
+        else r = -1;
+        break;
+    default: r = -1;
+    }
+    if (text.len) {         /* the name as typed, then what it is */
+        sb_printf(out, "%s%s\n", v->kind == V_CLASS ? "class " : "", name);
+        tw_wrap(out, sb_str(&text), 79, "  ");
+    }
+    sb_free(&text);
+    sb_free(&rep);
+    val_decref(v);
+    return r;
+}
+
+/* Appends the help text for one name (a function, a Tensor method or attribute, a name of a module); false when
+ * unknown. */
 bool help_for(StrBuf *out, const char *name) {
+    const char *dot = strrchr(name, '.');
+    if (dot && dot > name && dot[1]) {
+        int r = help_dotted(out, name, dot);
+        if (r >= 0) return r == 1;
+    }
     const char *n = name;
     for (const char *pfx[] = {"torch.", "d2l.", "nn.", "F.", "np.", "math.", "Tensor.", "X.", NULL}, **p = pfx; *p; p++)
         if (!strncmp(n, *p, strlen(*p))) { n += strlen(*p); break; }
@@ -46,46 +142,229 @@ bool help_for(StrBuf *out, const char *name) {
         for (const Builtin *t = bi_math_module; t->name; t++) if (!strcmp(t->name, n)) b = t;
     const Builtin *m = builtins_find_method(n);
     if (!b && !m) return false;
-    if (!b) b = m;
-    help_signature(out, b->signature, 79);
-    if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
-    tw_wrap(out, TR(b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
-    if (m) sb_printf(out, TR("  Also a method: X.%s(...)\n"), n);
-    if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
-        sb_putc(out, '\n');
-        plot_describe(&session_of(NULL)->plot, out, isatty(1) != 0);
-    }
+    put_builtin(out, b ? b : m, m, n);
     return true;
 }
 
 static int by_string(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The names of the chapter's functions (chapter) or of the others, as the student types them (len, d2l.plot,
- * torch.zeros), sorted, in columns of `width` within 80 columns; a longer name takes as many columns as it needs. */
-static void list_names(StrBuf *out, const Builtin *const *all, int n, bool chapter, int width) {
-    char **names = xcalloc((size_t)(n ? n : 1), sizeof *names);
+/* A growing array of names (owned strings). */
+typedef struct Names { char **s; int n, cap; } Names;
+
+static void names_add(Names *l, const char *prefix, const char *name) {
+    if (l->n == l->cap) l->s = xrealloc(l->s, (size_t)(l->cap = l->cap ? 2 * l->cap : 64) * sizeof *l->s);
+    StrBuf q;
+    sb_init(&q);
+    sb_printf(&q, "%s%s", prefix, name);
+    l->s[l->n++] = sb_take(&q);
+}
+
+/* Lays out the names, sorted, each once, in columns of `width` within 80 columns (a longer name takes as many
+ * columns as it needs; no line ends in spaces), and frees them. */
+static void put_columns(StrBuf *out, Names *l, int width) {
+    qsort(l->s, (size_t)l->n, sizeof *l->s, by_string);
     int k = 0;
+    for (int i = 0; i < l->n; i++) {
+        if (k && !strcmp(l->s[i], l->s[k - 1])) free(l->s[i]);
+        else l->s[k++] = l->s[i];
+    }
+    l->n = k;
+    int used = 0;
+    for (int i = 0; i < l->n; i++) {
+        int len = 2 + tw_width(l->s[i]), cells = (len + width - 1) / width;
+        if (used && used + cells * width > 80) {
+            while (out->len && out->s[out->len - 1] == ' ') out->s[--out->len] = 0;
+            sb_putc(out, '\n');
+            used = 0;
+        }
+        sb_printf(out, "  %s", l->s[i]);
+        sb_pad(out, ' ', cells * width - len);
+        used += cells * width;
+        free(l->s[i]);
+    }
+    while (out->len && out->s[out->len - 1] == ' ') out->s[--out->len] = 0;
+    if (used) sb_putc(out, '\n');
+    free(l->s);
+    *l = (Names){0};
+}
+
+/* The chapter's functions (chapter) as the student types them (d2l.masked_softmax, complexity), in columns. */
+static void list_chapter(StrBuf *out, const Builtin *const *all, int n) {
+    Names l = {0};
     for (int i = 0; i < n; i++) {
-        bool ours = all[i]->section && !strncmp(all[i]->section, "§11", 3);
-        if (ours != chapter || all[i]->name[0] == '_') continue;
+        if (!all[i]->section || strncmp(all[i]->section, "§11", 3) || all[i]->name[0] == '_') continue;
         char home[64];
         builtins_home(all[i], home, sizeof home);
-        StrBuf q;
-        sb_init(&q);
-        sb_printf(&q, "%s%s%s", home, *home ? "." : "", all[i]->name);
-        names[k++] = q.s;
+        if (*home) strcat(home, ".");
+        names_add(&l, home, all[i]->name);
     }
-    qsort(names, (size_t)k, sizeof *names, by_string);
-    int used = 0;
-    for (int i = 0; i < k; i++) {
-        int len = 2 + (int)strlen(names[i]), cells = (len + width - 1) / width;
-        if (used && used + cells * width > 80) { sb_putc(out, '\n'); used = 0; }
-        sb_printf(out, "  %-*s", cells * width - 2, names[i]);
-        used += cells * width;
-        free(names[i]);
+    put_columns(out, &l, 26);
+}
+
+/* Every public name of x (what dir(x) lists), typed with `prefix` (torch., X.), in columns. */
+typedef struct { Names l; const char *prefix; } Prefixed;
+static void add_name(void *ctx, const char *name) {
+    Prefixed *p = ctx;
+    if (name[0] != '_') names_add(&p->l, p->prefix, name);
+}
+static void list_attrs(StrBuf *out, const Value *x, const char *prefix) {
+    Prefixed p = {{0}, prefix};
+    ops_attr_names(x, add_name, &p);
+    put_columns(out, &p.l, 20);
+}
+
+/* Python's own functions and exception classes: the bare names that are neither the chapter's nor attn's tools. */
+static void list_python(StrBuf *out) {
+    int n;
+    const Builtin *const *all = builtins_all(&n);
+    Value *tools = builtins_import("attn");
+    Names l = {0};
+    for (int i = 0; i < n; i++) {
+        if (!builtins_is_bare(all[i]) || all[i]->name[0] == '_' || all[i]->signature[0] == '@') continue;
+        if (all[i]->section && !strncmp(all[i]->section, "§11", 3)) continue;
+        Value *t = tools ? builtins_module_attr(tools->u.module, all[i]->name) : NULL;
+        if (t) { val_decref(t); continue; }
+        names_add(&l, "", all[i]->name);
     }
-    if (used) sb_putc(out, '\n');
-    free(names);
+    val_decref(tools);
+    put_columns(out, &l, 20);
+}
+
+/* help torch, help nn, help(F), help(X) ...: what a module or a tensor offers. The word as typed, or the module's
+ * Python name (help(torch.nn) gives "torch.nn"). False for any other word. */
+static bool help_topic(StrBuf *out, const char *word) {
+    static const struct { const char *word, *module, *prefix, *shown; } topics[] = {
+        {"torch", "torch", "torch.", "torch"}, {"nn", "torch.nn", "nn.", "torch.nn (nn)"},
+        {"torch.nn", "torch.nn", "nn.", "torch.nn (nn)"}, {"F", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
+        {"torch.nn.functional", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
+        {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"}};
+    for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
+        if (strcmp(word, topics[i].word)) continue;
+        sb_printf(out, TR("What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
+        Value *m = builtins_import(topics[i].module);
+        list_attrs(out, m, topics[i].prefix);
+        val_decref(m);
+        return true;
+    }
+    if (!strcmp(word, "attn")) {
+        sb_puts(out, TR("attn's own tools, typed without a module (help NAME explains one):\n"));
+        Value *m = builtins_import("attn");
+        list_attrs(out, m, "");
+        val_decref(m);
+        return true;
+    }
+    if (!strcmp(word, "python") || !strcmp(word, "builtins")) {
+        sb_puts(out, TR("Python's built-in functions and exceptions (help NAME explains one):\n"));
+        list_python(out);
+        return true;
+    }
+    if (!strcmp(word, "Tensor") || !strcmp(word, "torch.Tensor") || !strcmp(word, "X")) {
+        sb_puts(out, TR("What a tensor X offers (help X.NAME explains a method):\n"));
+        Value *x = val_tensor(ten_new(DT_F32, 0, NULL));
+        list_attrs(out, x, "X.");
+        val_decref(x);
+        return true;
+    }
+    return false;
+}
+
+/* The parameters of a student's def or lambda as Python's help shows them: (x, y=2, *args, **kw), defaults by
+ * their repr. */
+static void put_params(StrBuf *out, const UserFunc *f) {
+    const Node *params = f->def->kids[0];
+    sb_putc(out, '(');
+    for (int i = 0; i < params->nkids; i++) {
+        const Node *p = params->kids[i];
+        if (i) sb_puts(out, ", ");
+        if (p->kind == N_STAR) sb_printf(out, "*%s", p->str ? p->str : "");
+        else if (p->kind == N_DSTAR) sb_printf(out, "**%s", p->str);
+        else sb_puts(out, p->str);
+        if (p->kind == N_KWARG && i < f->nparams && f->defaults && f->defaults[i]) {
+            sb_putc(out, '=');
+            val_repr(out, f->defaults[i]);
+        }
+    }
+    sb_putc(out, ')');
+}
+
+/* A docstring, indented under its signature; nothing for None. */
+static void put_doc(StrBuf *out, const Value *doc, const char *indent) {
+    if (!doc || doc->kind != V_STR) return;
+    const char *p = doc->u.str.s;
+    while (*p == '\n' || *p == ' ') p++;
+    tw_wrap(out, p, 79, indent);
+}
+
+/* help(f) of a student's function: its signature and docstring. */
+static void help_user_func(Interp *I, StrBuf *out, Value *fv) {
+    const UserFunc *f = fv->u.func;
+    StrBuf sig;
+    sb_init(&sig);
+    sb_puts(&sig, f->name);
+    put_params(&sig, f);
+    help_signature(out, sb_str(&sig), 79);
+    sb_free(&sig);
+    Value *doc = ops_getattr(I, fv, "__doc__");
+    put_doc(out, doc, "  ");
+    if (doc) val_decref(doc);
+    else interp_clear_error(I);
+}
+
+/* help(C) of a student's class: its bases, docstring, how it is called and the methods it defines. */
+static void help_user_class(StrBuf *out, const ClassInfo *c) {
+    sb_printf(out, "class %s", c->name);
+    for (int i = 0; i < c->nbases; i++) {
+        const ClassInfo *b = c->bases[i]->u.cls;
+        const char *home = !strncmp(b->module_name, "torch.nn", 8) ? "nn." : !strcmp(b->module_name, "d2l") ? "d2l." : "";
+        sb_printf(out, "%s%s%s%s", i ? ", " : "(", home, b->name, i + 1 == c->nbases ? ")" : "");
+    }
+    sb_putc(out, '\n');
+    Value *doc = dict_get((Dict *)&c->attrs, "__doc__");
+    put_doc(out, doc, "  ");
+    bool any = false;
+    for (int i = 0; i < c->attrs.n; i++) {
+        Value *m = c->attrs.vals[i];
+        if (m->kind != V_FUNC) continue;
+        if (!any) sb_puts(out, TR("  Methods defined here:\n"));
+        any = true;
+        StrBuf sig;
+        sb_init(&sig);
+        sb_printf(&sig, "    %s", m->u.func->name);
+        put_params(&sig, m->u.func);
+        help_signature(out, sb_str(&sig), 79);
+        sb_free(&sig);
+    }
+}
+
+/* help(x) and `help NAME`: a module or topic, a student's function or class (or an object of one), a tensor, or
+ * one of attn's functions by name. False when there is nothing to say. */
+bool help_value(Interp *I, StrBuf *out, Value *v) {
+    switch (v->kind) {
+    case V_STR: return help_topic(out, v->u.str.s) || help_for(out, v->u.str.s);
+    case V_MODULE: return help_topic(out, v->u.module);
+    case V_TENSOR: return help_topic(out, "Tensor");
+    case V_FUNC: help_user_func(I, out, v); return true;
+    case V_CLASS:
+        if (!v->u.cls->methods && v->u.cls->interp) { help_user_class(out, v->u.cls); return true; }
+        return help_topic(out, v->u.cls->name) || help_for(out, v->u.cls->name);
+    case V_OBJECT:
+        if (v->u.obj.klass) { help_user_class(out, v->u.obj.klass->u.cls); return true; }
+        return help_for(out, v->u.obj.cls->name);
+    case V_METHOD:
+        if (v->u.method.func) { help_user_func(I, out, v->u.method.func); return true; }
+        if (v->u.method.fn && v->u.method.fn->help && v->u.method.self &&
+            (v->u.method.self->kind == V_LIST || v->u.method.self->kind == V_DICT || v->u.method.self->kind == V_SET ||
+             v->u.method.self->kind == V_STR || v->u.method.self->kind == V_TUPLE)) {
+            /* a method of a Python value ({1}.add, [].append, "".join): its own line, not a torch function's namesake */
+            sb_printf(out, "%s\n  %s\n", v->u.method.fn->signature, v->u.method.fn->help);
+            return true;
+        }
+        return v->u.method.fn && help_for(out, v->u.method.fn->name);
+    case V_BUILTIN:         /* the function itself: help(math.sqrt) is Python's, help(d2l.reduce_sum) d2l's alias */
+        put_builtin(out, v->u.builtin, builtins_find_method(v->u.builtin->name), v->u.builtin->name);
+        return true;
+    default: return false;
+    }
 }
 
 void help_overview(StrBuf *out) {
@@ -98,11 +377,10 @@ void help_overview(StrBuf *out) {
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
             "From the chapter (d2l §11.3, §11.5, §11.6):\n"));
-    list_names(out, all, n, true, 26);
-    sb_puts(out, TR("\nTensors and Python:\n"));
-    list_names(out, all, n, false, 20);
-    sb_puts(out, TR("\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"
-                    "dir(X) lists everything X offers; dir() lists the names you defined.\n"));
+    list_chapter(out, all, n);
+    sb_puts(out, TR("\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
+                    "help math, help python (print, len ... and exceptions), help attn (its tools),\n"
+                    "help Tensor (what a tensor X offers); dir() lists the names you defined.\n"));
 }
 
 static Value *bi_help(Interp *I, Args *a) {
@@ -110,18 +388,10 @@ static Value *bi_help(Interp *I, Args *a) {
     sb_init(&b);
     Value *v = arg(a, 0, NULL);
     if (!v) help_overview(&b);
-    else if (v->kind == V_METHOD && v->u.method.fn && v->u.method.fn->help && v->u.method.self &&
-             (v->u.method.self->kind == V_LIST || v->u.method.self->kind == V_DICT || v->u.method.self->kind == V_SET ||
-              v->u.method.self->kind == V_STR || v->u.method.self->kind == V_TUPLE)) {
-        /* a method of a Python value ({1}.add, [].append, "".join): its own line, not a torch function's namesake */
-        sb_printf(&b, "%s\n  %s\n", v->u.method.fn->signature, v->u.method.fn->help);
-    } else {
-        const char *name = v->kind == V_STR ? v->u.str.s : v->kind == V_BUILTIN ? v->u.builtin->name
-                         : v->kind == V_METHOD ? v->u.method.fn->name : v->kind == V_OBJECT ? v->u.obj.cls->name : NULL;
-        if (!name || !help_for(&b, name)) {
-            sb_free(&b);
-            return rt_error(I, "no help for %s: type help to list everything", name ? name : val_type_name(v));
-        }
+    else if (!help_value(I, &b, v)) {
+        sb_free(&b);
+        const char *name = v->kind == V_STR ? v->u.str.s : v->kind == V_BUILTIN ? v->u.builtin->name : NULL;
+        return rt_error(I, "no help for %s: type help to list everything", name ? name : val_type_name(v));
     }
     interp_write(I, sb_str(&b));
     sb_free(&b);
@@ -133,7 +403,7 @@ static Value *bi_quit(Interp *I, Args *a) {
 }
 
 const Builtin bi_help_table[] = {
-    {"help", bi_help, "help(name)", "Explains a function; help() lists everything.", "", 0},
+    {"help", bi_help, "help(x)", "Explains a function, a module (help(torch) lists it), a tensor, or a def or class of yours; help() shows the chapter's functions and where the rest are listed.", "", 0},
     {"quit", bi_quit, "quit()", "Leaves attn (Ctrl-D does too).", "", 0},
     {"exit", bi_quit, "exit()", "Leaves attn.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -11,8 +11,11 @@
 RunStatus repl_cmd_help(Session *S, const char *arg) {
     StrBuf b;
     sb_init(&b);
+    Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
+    Value *word = arg && !named ? val_str(arg) : NULL;
     if (!arg) help_overview(&b);
-    else if (!help_for(&b, arg)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
+    else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
+    if (word) val_decref(word);
     interp_write(&S->I, sb_str(&b));
     sb_free(&b);
     return RUN_OK;

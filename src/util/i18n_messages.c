@@ -196,13 +196,28 @@ static const I18nMessage catalogue[] = {
       "  lesson         列出课程；lesson N 开始第 N 课\n"
       "  Ctrl-D 或 quit() 退出；在终端中可使用历史记录和 Tab 补全。\n\n"
       "本章的函数（d2l §11.3、§11.5、§11.6）：\n"}},
-    {{"\nTensors and Python:\n", "\nテンソルと Python:\n", "\n张量与 Python：\n"}},
-    {{"\nTensor attributes: X.shape X.dtype X.T X.ndim;\nmethods: X.reshape(...) X.sum(dim=...) X.item() ...\n"
-      "dir(X) lists everything X offers; dir() lists the names you defined.\n",
-      "\nテンソルの属性: X.shape X.dtype X.T X.ndim。\nメソッド: X.reshape(...) X.sum(dim=...) X.item() ...\n"
-      "dir(X) は X の属性とメソッドをすべて、dir() は自分で定義した名前を一覧表示します。\n",
-      "\n张量属性：X.shape X.dtype X.T X.ndim；\n方法：X.reshape(...) X.sum(dim=...) X.item() ...\n"
-      "dir(X) 列出 X 的全部属性和方法；dir() 列出你定义的名字。\n"}},
+    {{"\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
+      "help math, help python (print, len ... and exceptions), help attn (its tools),\n"
+      "help Tensor (what a tensor X offers); dir() lists the names you defined.\n",
+      "\nモジュールごとの一覧: help torch、help nn、help F (torch.nn.functional)、\n"
+      "help d2l、help math、help python (print、len ... と例外)、help attn (ツール)、\n"
+      "help Tensor (テンソル X の属性とメソッド)。dir() は自分で定義した名前を表示。\n",
+      "\n按模块列出：help torch、help nn、help F（torch.nn.functional）、help d2l、\n"
+      "help math、help python（print、len …… 和异常）、help attn（attn 的工具）、\n"
+      "help Tensor（张量 X 的属性和方法）；dir() 列出你定义的名字。\n"}},
+    {{"What %s offers, as you type it (help NAME explains one):\n",
+      "%s にあるもの(入力するときの名前で。help NAME で1つを説明します):\n",
+      "%s 提供的名字（按输入时的写法；help NAME 解释其中一个）：\n"}},
+    {{"attn's own tools, typed without a module (help NAME explains one):\n",
+      "attn 独自のツール(モジュール名なしで入力します。help NAME で1つを説明します):\n",
+      "attn 自己的工具（输入时不带模块名；help NAME 解释其中一个）：\n"}},
+    {{"Python's built-in functions and exceptions (help NAME explains one):\n",
+      "Python の組み込み関数と例外(help NAME で1つを説明します):\n",
+      "Python 的内置函数和异常（help NAME 解释其中一个）：\n"}},
+    {{"What a tensor X offers (help X.NAME explains a method):\n",
+      "テンソル X の属性とメソッド(help X.NAME でメソッドを1つ説明します):\n",
+      "张量 X 的属性和方法（help X.NAME 解释其中一个方法）：\n"}},
+    {{"  Methods defined here:\n", "  ここで定義されたメソッド:\n", "  这里定义的方法：\n"}},
     {{"  Also a method: X.%s(...)\n", "  メソッドとしても使えます: X.%s(...)\n", "  也可作为方法使用：X.%s(...)\n"}},
     /* finding lessons (src/lesson/runner.c, translation.c) */
     {{"attn: no lesson '%s' (attn lesson lists them)\n",
