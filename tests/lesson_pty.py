@@ -10,7 +10,7 @@ they see it:
   are computed here with Python's math, from the book's formula (11.6.3), not taken from attn.
 Prints 'N passed, N failed'.
 usage: lesson_pty.py ATTN_BINARY"""
-import math, os, re, shutil, sys, time
+import math, os, re, shutil, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
 from refcheck import ATTN, check, finish  # noqa: E402
@@ -192,5 +192,33 @@ try:
           k > 0 and ls[k - 1] != "attn>" and ls.count(answer) == 1 and ls[k + 1] == "tensor([-0.8126,  0.5828])", t[-700:])
 finally:
     s.close()
+
+# a teacher's detour that fails: the error points at the mistake as at the prompt (its caret under the operator),
+# and the class's recording replays with --check (the replay printed a caret the class never saw)
+rec_dir = tempfile.mkdtemp()
+rec = os.path.join(rec_dir, "class.md")
+s = Screen(f"{ATTN} teach 1 --record {rec}", ENV)
+try:
+    s.wait_for("attn> attention = d2l.DotProductAttention(0)")
+    s.send("W_typo @ torch.ones(3)")
+    s.wait_for("(detour")
+    s.send("torch.ones(4, 4) @ torch.ones(3)")
+    t = s.wait_for("(4 != 3)")
+    time.sleep(0.3)
+    t = s.text()
+    check("teacher: a detour's error shows its statement with a caret under the operator, as at the prompt",
+          "error: matmul: shapes (4, 4) and (3,) cannot be multiplied (4 != 3)\n  torch.ones(4, 4) @ torch.ones(3)\n"
+          "                   ^\n" in t, t[-700:])
+    s.send("quit")
+    for _ in range(50):
+        if os.path.exists(rec):
+            break
+        time.sleep(0.1)
+finally:
+    s.close()
+r = subprocess.run([ATTN, "--check", rec], capture_output=True, text=True, timeout=120, cwd=rec_dir,
+                   env=dict(os.environ, ATTN_PLOT="summary"))
+check("teacher: the recording with the failed detours replays with --check", r.returncode == 0, r.stdout[-1200:])
+shutil.rmtree(rec_dir, ignore_errors=True)
 
 finish()

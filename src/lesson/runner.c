@@ -212,14 +212,15 @@ static void selfcheck(LessonRun *S, const LessonItem *it, const char *printed) {
  * output goes (at a terminal straight to it, so that figures are drawn where they are drawn at the prompt);
  * SILENT: its output is thrown away (figures as summaries). Either way it is recorded, and `it` (a lesson
  * statement) is self-checked. RUN_OK, RUN_ERROR / RUN_INTERRUPT (the message is shown when SHOWN), RUN_QUIT. */
-static RunStatus run_as(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it, Recorded as) {
+static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, int first_line, Shown how,
+                           const LessonItem *it, Recorded as) {
     StrBuf printed, sink;          /* printed: what it printed, as a transcript has it (figures as summaries) */
     sb_init(&printed);
     sb_init(&sink);
     Interp *I = &S->sess.I;
     I->tee = &printed;
     if (how == SILENT || !S->tty) I->capture = &sink;
-    RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, 1);
+    RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, first_line);
     fflush(stdout);
     I->capture = NULL;
     I->tee = NULL;
@@ -230,6 +231,10 @@ static RunStatus run_as(LessonRun *S, const char *stmt, ParseResult *parsed, Sho
     sb_free(&printed);
     sb_free(&sink);
     return rs;
+}
+
+static RunStatus run_as(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it, Recorded as) {
+    return run_as_at(S, stmt, parsed, 1, how, it, as);
 }
 
 static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it) {
@@ -357,9 +362,10 @@ static char *next_input(LessonRun *S, Statement *in, bool *blank) {
     return in->text;
 }
 
-/* Runs what the student typed, with the reader's parse; `it` when it is the lesson's statement itself. */
+/* Runs what the student typed, with the reader's parse (whose lines count from the statement's first line: an
+ * error's caret lands under the statement, as at the prompt); `it` when it is the lesson's statement itself. */
 static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
-    return run(S, in->text, in->parsed ? &in->parse : NULL, SHOWN, it);
+    return run_as_at(S, in->text, in->parsed ? &in->parse : NULL, in->parsed ? in->first_line : 1, SHOWN, it, AS_STATEMENT);
 }
 
 /* True when the lesson shows statement `it` failing (an error line in its expected output): its error is what the
