@@ -91,6 +91,8 @@ typedef struct Plot {
     bool hinted;          /* the "output is not a terminal" hint was given */
     const struct FilePolicy *files;   /* where figure files may be written (the session's; NULL: anywhere) */
     Gnuplot *gp;          /* started at the first plot that needs it, NULL until then (owned) */
+    bool replay;          /* a transcript's replay: targets that draw (auto, window, terminal, sixel) are asked, not used */
+    PlotTarget asked;     /* ... the last one asked, which plot_target() answers */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */
@@ -98,6 +100,10 @@ void plot_init(Plot *P);                             /* target from $ATTN_PLOT, 
 void plot_free(Plot *P);                             /* quits its gnuplot (windows opened with persist stay) */
 bool plot_env_check(void);                           /* false, with a message, when $ATTN_PLOT names no target */
 bool plot_set_target(Plot *P, const char *name);     /* false for an unknown name */
+/* A replay's plots (transcripts, --check): figures stay one-line summaries whatever target a recorded class asked
+ * for (a class's plot_target('window') must not open a window or draw in the replay's output); the targets that
+ * print text (summary, script, none) and files still apply. */
+void plot_replay(Plot *P);
 PlotTarget plot_target(const Plot *P);               /* as set (may be PT_AUTO) */
 PlotTarget plot_resolved_target(Plot *P, bool tty);  /* PT_AUTO decided for this session */
 const char *plot_target_name(PlotTarget t);
@@ -121,8 +127,9 @@ void plot_reset(Plot *P);                            /* figure numbers start aga
 bool gp_available(void);                             /* gnuplot found on PATH */
 Gnuplot *gp_new(void);
 void gp_free(Gnuplot *g);                            /* quit, wait a moment, then stop it */
-/* Sends commands, waits for gnuplot to finish them; gnuplot's messages go to *messages (caller frees). */
-bool gp_run(Gnuplot *g, const char *commands, char **messages, char *err, size_t errlen);
+/* Sends commands, waits for gnuplot to finish them; gnuplot's messages go to *messages (caller frees); *restarted
+ * when the gnuplot of the last call had stopped (killed, its window's process gone) and a fresh one drew this. */
+bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted, char *err, size_t errlen);
 bool gp_has_terminal(Gnuplot *g, const char *name);  /* from GPVAL_TERMINALS */
 int gp_pid(const Gnuplot *g);                        /* for tests: 0 when not running */
 #endif

@@ -71,7 +71,7 @@ attn> savefig('ABSFIG')
 ```
 LESSON
 sed -i "s|VICTIM|$T/outside/victim.npy|; s|ABSFIG|$T/outside/fig.svg|; s|ABS|$T/outside/abs.npy|" lessons/evil.md
-out=$(printf '\n\nskip\n\n\n\n\nquit\n' | "$ATTN" lesson "$T/w2/lessons/evil.md" 2>&1)
+out=$(printf '\n\nskip\nskip\nskip\nskip\nskip\nquit\n' | "$ATTN" lesson "$T/w2/lessons/evil.md" 2>&1)
 eq "an answer check never writes (the victim is untouched)" "$(cat "$T/outside/victim.npy")" "precious"
 has "the student is told the answer check tried to write" "$(echo "$out" | tr '\n' ' ')" "may not write files while an answer is checked"
 [ -f inside.npy ] && ok || bad "a lesson statement writes under the current directory"
@@ -98,6 +98,17 @@ printf '# L\n\n## One {#one}\n\n```attn\nattn> save("../outside/rec.npy", torch.
 out=$(printf '\n\nquit\n' | "$ATTN" teach "$T/w2/rec-lesson.md" --record rec.md 2>&1)
 [ ! -e "$T/outside/rec.npy" ] && ok || bad "teach --record let a lesson write outside"
 has "teach --record: the refusal is shown and recorded" "$(cat rec.md)" "a lesson may write only under $T/w2"
+out=$("$ATTN" --check rec.md 2>&1)
+has "the recorded class replays with the lesson's refusal (it said 'a transcript may' in the replay)" "$out" "rec.md: 3 steps ok"
+# a directory that does not exist is named as missing, not as outside the allowed one
+printf '# L\n\n## One {#one}\n\n```attn\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\nattn> savefig("figs/a.svg")\n```\n' > nodir.md
+out=$(printf '\n\n\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson "$T/w2/nodir.md" 2>&1)
+has "savefig into a missing folder says the folder is missing" "$out" "savefig('figs/a.svg'): there is no directory figs (make it first"
+lacks "...and not that it is outside" "$out" "may write only under"
+# a class that asked for plot_target('window') or ('terminal') replays with figures as summaries, in no window
+printf '# Recorded class: L\n\n```attn\nattn> plot_target("terminal")\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\n<figure 1: 1 line of 3 points>\nattn> plot_target("window")\nattn> plot_target()\n'"'"'window'"'"'\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\n<figure 2: 1 line of 3 points>\n```\n' > targets.md
+out=$(DISPLAY= "$ATTN" --check targets.md 2>&1)
+has "a recorded plot_target('terminal') and ('window') replay as summaries" "$out" "targets.md: 5 steps ok"
 # an OSC 0 (window title) in a transcript's expected output is refused like any other escape
 printf '```attn\nattn> 1\n\033]0;pwned\007\n```\n' > osc0.md
 out=$("$ATTN" --check osc0.md 2>&1)

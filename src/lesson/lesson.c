@@ -951,7 +951,8 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     Lesson *l = lesson_load(path, err, sizeof err);
     if (!l) { fprintf(stderr, "attn: %s\n", err); return -1; }
     Session S;
-    session_init(&S, "summary");        /* a replay compares what a figure holds, not its pixels */
+    session_init(&S, NULL);
+    plot_replay(&S.plot);               /* a replay compares what a figure holds, not its pixels */
     file_policy_restrict(&S.files, "a lesson");
     S.commands = repl_commands;
     session_push(&S);

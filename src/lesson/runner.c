@@ -381,7 +381,7 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
     if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && shows_error(it))) return true;
     say(S, "%s", rs == RUN_INTERRUPT ? TR("(interrupted: the step still waits for this statement; Enter runs it again)\n")
                  : TR("(this statement runs without an error in the lesson, so a detour may have changed a name it "
-                      "uses: restart runs this step again with the lesson's values, or fix the name and press Enter)\n"));
+                      "uses: restart runs this step again with the lesson's values; skip goes on without it)\n"));
     return false;
 }
 
@@ -411,7 +411,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (!S->teacher || !blank || (S->tty && !shown_above)) echo_statement(stmt);
             RunStatus rs = run(S, stmt, NULL, SHOWN, it);
             if (rs == RUN_QUIT) return ACT_QUIT;
-            if (statement_done(S, it, rs)) return ACT_NONE;
+            if (!blank || statement_done(S, it, rs)) return ACT_NONE;      /* a typed skip goes on, failed or not */
             continue;
         }
         if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }

@@ -4,6 +4,7 @@
 #include "strbuf.h"
 #include "files.h"
 #include "plot.h"
+#include "lesson.h"
 #include "textfile.h"
 #include "mdblock.h"
 #include <ctype.h>
@@ -118,8 +119,11 @@ void tr_free(Transcript *t) {
 
 void tr_run(Transcript *t, char **outputs) {
     Session S;
-    session_init(&S, "summary");            /* transcripts compare what a figure holds, not its pixels */
-    file_policy_restrict(&S.files, "a transcript");
+    session_init(&S, NULL);
+    plot_replay(&S.plot);                   /* transcripts compare what a figure holds, not its pixels */
+    /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
+    bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
+    file_policy_restrict(&S.files, recorded ? "a lesson" : "a transcript");
     S.commands = repl_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */

@@ -28,7 +28,20 @@ static bool target_named(const char *name, PlotTarget *t) {
     return false;
 }
 
-bool plot_set_target(Plot *P, const char *name) { return target_named(name, &P->target); }
+bool plot_set_target(Plot *P, const char *name) {
+    PlotTarget t;
+    if (!target_named(name, &t)) return false;
+    P->asked = t;
+    if (!P->replay || (t != PT_AUTO && t != PT_WINDOW && t != PT_TERMINAL && t != PT_SIXEL)) P->target = t;
+    else P->target = PT_SUMMARY;
+    return true;
+}
+
+void plot_replay(Plot *P) {
+    P->replay = true;
+    P->asked = P->target;
+    P->target = PT_SUMMARY;
+}
 
 bool plot_env_check(void) {
     const char *e = getenv("ATTN_PLOT");
@@ -57,7 +70,7 @@ static Gnuplot *gnuplot(Plot *P) {
     return P->gp;
 }
 
-PlotTarget plot_target(const Plot *P) { return P->target; }
+PlotTarget plot_target(const Plot *P) { return P->replay ? P->asked : P->target; }
 int plot_figure_count(const Plot *P) { return P->figures; }
 
 void plot_reset(Plot *P) {
@@ -296,7 +309,7 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
 /* What a line of gnuplot's messages is: gnuplot reports every message read from a pipe as "line N: text"
  * (int_error, after the command it echoes and a caret, or alone) or "line N: warning: text" (int_warn). 2 for an
  * error; 0 for a blank line or the warning attn causes on purpose (heatmap cells without a finite value are left
- * empty, as matplotlib leaves them); 1 for anything else worth passing on (warnings, "a fresh gnuplot was started"). */
+ * empty, as matplotlib leaves them); 1 for anything else worth passing on (gnuplot's warnings). */
 static int message_kind(const char *line) {
     for (const char *p = line; (p = strstr(p, "line ")); p++) {
         const char *q = p + 5;
@@ -311,8 +324,12 @@ static int message_kind(const char *line) {
 
 static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t errlen) {
     char *msgs = NULL;
+    bool restarted;
     fflush(stdout);
-    if (!gp_run(gnuplot(P), script, &msgs, err, errlen)) return false;
+    if (!gp_run(gnuplot(P), script, &msgs, &restarted, err, errlen)) return false;
+    /* a note about attn's surroundings, not output of the statement: on stderr, so a class's recording (which
+     * keeps the statement's output) replays without it */
+    if (restarted) fputs("attn: gnuplot had stopped; a fresh one was started\n", stderr);
     int worst = 0;
     StrBuf shown;
     sb_init(&shown);

@@ -246,8 +246,9 @@ bool gp_has_terminal(Gnuplot *g, const char *name) {
     return false;
 }
 
-bool gp_run(Gnuplot *g, const char *commands, char **messages, char *err, size_t errlen) {
+bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted_out, char *err, size_t errlen) {
     *messages = NULL;
+    *restarted_out = false;
     bool restarted = false;
     if (g->pid > 0 && waitpid(g->pid, NULL, WNOHANG) == g->pid) {      /* it died since the last plot (killed?) */
         g->pid = 0;
@@ -274,15 +275,7 @@ bool gp_run(Gnuplot *g, const char *commands, char **messages, char *err, size_t
         if (sr == SENT) {
             if (read_until(g, marker, &msgs, err, errlen)) {
                 *messages = sb_take(&msgs);
-                if (restarted) {
-                    char *m = *messages;
-                    StrBuf b;
-                    sb_init(&b);
-                    sb_puts(&b, "(gnuplot had stopped; a fresh one was started)\n");
-                    sb_puts(&b, m);
-                    free(m);
-                    *messages = sb_take(&b);
-                }
+                *restarted_out = restarted;
                 return true;
             }
             sb_free(&msgs);

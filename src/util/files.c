@@ -168,6 +168,11 @@ bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t err
     else if (slash == dir) dir[1] = 0;
     else *slash = 0;
     size_t rn = strlen(p->root);
+    struct stat ds;
+    if (*base && strcmp(base, ".") && strcmp(base, "..") && stat(dir, &ds) != 0 && errno == ENOENT) {
+        snprintf(err, errlen, "there is no directory %s (make it first: a file is written only into one that exists)", dir);
+        return false;
+    }
     bool inside = *base && strcmp(base, ".") && strcmp(base, "..") && realpath(dir, real) &&
                   !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));
     if (inside) {

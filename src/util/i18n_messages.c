@@ -35,11 +35,11 @@ static const I18nMessage catalogue[] = {
       "(中断しました: このステップはまだこの文を待っています。Enter でもう一度実行します)\n",
       "（已中断：这一步仍在等待这条语句；按 Enter 再运行一次）\n"}},
     {{"(this statement runs without an error in the lesson, so a detour may have changed a name it "
-      "uses: restart runs this step again with the lesson's values, or fix the name and press Enter)\n",
+      "uses: restart runs this step again with the lesson's values; skip goes on without it)\n",
       "(この文はレッスンどおりならエラーなく実行されます。寄り道で、この文が使う名前が変わったのかもしれません: "
-      "restart でこのステップをレッスンの値でやり直すか、名前を直して Enter を押してください)\n",
+      "restart でこのステップをレッスンの値でやり直します。skip でこの文を飛ばして進みます)\n",
       "（按课程的步骤，这条语句不会出错，所以可能是题外尝试改变了它用到的某个名字：输入 restart "
-      "用课程的值重做这一步，或者改正那个名字后按 Enter）\n"}},
+      "用课程的值重做这一步；输入 skip 跳过它继续）\n"}},
     {{"(Every lesson starts with the random generator seeded with 0.)\n",
       "(どのレッスンも乱数生成器をシード 0 で初期化して始まります。)\n",
       "（每一课开始时都用种子 0 初始化随机数生成器。）\n"}},
