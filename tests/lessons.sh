@@ -21,6 +21,7 @@ has "wrong shape named" "$out" "Not yet: scores is a 1×4×3 tensor, expected a 
 has "hint ladder" "$out" "Hint 1 of 2: torch.bmm multiplies"
 has "right answer" "$out" "Right."
 has "progress saved at quit" "$out" "Progress saved"
+has "...and the command that resumes it" "$out" "Progress saved: attn lesson 1 resumes here."
 prog=$(cat "$XDG_STATE_HOME/attn/progress" 2>/dev/null)
 has "progress file" "$prog" "01-self-attention 1 1"
 # resuming: starts at step 2, with X defined again from step 1
@@ -189,5 +190,29 @@ cmp -s "$T/class.md" "$T/class-bad.md" && bad "the tampering test changed nothin
 out=$("$ATTN" lesson 99 2>&1); rc=$?
 has "unknown lesson" "$out" "no lesson '99'"
 [ $rc = 2 ] && ok || bad "unknown lesson exit status $rc"
+# lesson commands that need more, or have nowhere to go, say so (a bare jump fell through to Python: "name 'jump' is
+# not defined"; back on step 1 showed step 1 again without a word)
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'jump\nback\nquit\n' | "$ATTN" lesson 2 2>&1)
+has "a bare jump asks for a step" "$out" "(jump needs a step: jump 3, or jump and a step's id; type steps to list them)"
+lacks "...and is not run as Python" "$out" "name 'jump' is not defined"
+has "back on the first step says so" "$out" "(this is the first step: it starts again)"
+# a finished lesson says it starts again; the list's section column lines up after the longest title
+printf '01-self-attention 0 8\n' > "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'quit\n' | "$ATTN" lesson 1 2>&1)
+has "a finished lesson says it starts again at step 1" "$out" "(You finished this lesson before: it starts again at step 1"
+out=$("$ATTN" lesson 2>&1)
+cols=$(echo "$out" | grep '^  [0-9]  ' | awk '{ print index($0, "§") }' | sort -u | wc -l)
+[ "$cols" = 1 ] && ok || bad "the section column starts at one column on every line of the lesson list: $out"
+# a class goes on after its last step: detours still run and are recorded, until quit; the next lesson is taught
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (i=0; while [ $i -lt 80 ]; do echo; i=$((i + 1)); done; echo '1 + 41'; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --record "$T/c5.md" 2>&1)
+has "teach: the next lesson is taught with attn teach" "$out" "Next: attn teach 6"
+has "teach: after the last step, what the teacher types still runs" "$out" "42"
+has "teach: ...and says how the class ends" "$out" "(the lesson is over: what you type still runs; quit ends the class)"
+has "teach: the detour after the end is recorded" "$(cat "$T/c5.md")" "attn> 1 + 41"
+out=$("$ATTN" --check "$T/c5.md" 2>&1)
+has "teach: that recording replays" "$out" "steps ok"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

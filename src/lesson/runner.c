@@ -276,14 +276,18 @@ static void show_step_header(LessonRun *S, int s) {
     rec_prose(S, "## Step %d of %d: %s", s + 1, S->l->nsteps, st->title);
 }
 
-static void lesson_help(bool teacher) {
-    out(teacher ? TR("Teaching: Enter runs the next statement; anything else you type runs as a detour.\n")
-                : TR("In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n"));
-    out(TR("  hint      a hint for the current question     solution  show and run the answer\n"
-        "  skip      run this statement or answer, go on  next      go on to the next step\n"
-        "  back      go back one step\n"
-        "  jump ID   go to a step (by id or number)      restart   this step again from its start\n"
-        "  steps     list the steps                      quit      leave (progress is saved; Ctrl-D too)\n"));
+static void lesson_help(LessonRun *S) {
+    say(S, "%s", S->teacher ? TR("Teaching: Enter runs the next statement; anything else you type runs as a detour.\n")
+                            : TR("In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n"));
+    out(TR("  hint      a hint for the current question\n"
+           "  solution  show and run the answer\n"
+           "  skip      run this statement or answer, and go on\n"
+           "  next      go on to the next step\n"
+           "  back      go back one step\n"
+           "  jump ID   go to a step, by id or number (steps lists them)\n"
+           "  restart   this step again from its start\n"
+           "  steps     list the steps\n"
+           "  quit      leave (progress is saved; Ctrl-D too)\n"));
 }
 
 typedef enum { ACT_NONE, ACT_NEXT, ACT_SKIP, ACT_BACK, ACT_JUMP, ACT_RESTART, ACT_QUIT, ACT_HINT, ACT_SOLUTION, ACT_HANDLED } Action;
@@ -308,7 +312,8 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
         for (int i = 0; i < S->l->nsteps; i++) outf("  %2d  %-24s %s\n", i + 1, S->l->steps[i].id, S->l->steps[i].title);
         return ACT_HANDLED;
     }
-    if (!strcmp(w, "help") && n == 1) { lesson_help(S->teacher); return ACT_HANDLED; }
+    if (!strcmp(w, "help") && n == 1) { lesson_help(S); return ACT_HANDLED; }
+    if (!strcmp(w, "jump") && n == 1) { say(S, "%s", TR("(jump needs a step: jump 3, or jump and a step's id; type steps to list them)\n")); return ACT_HANDLED; }
     if (!strcmp(w, "jump") && n == 2) {
         char *end;
         long k = strtol(a1, &end, 10);
@@ -524,6 +529,29 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     return act;
 }
 
+/* After a class's last step: the teacher's detours still run (the class discusses the last figure, tries another
+ * value) and are recorded, until quit, Ctrl-D or the end of input. */
+static void class_epilogue(LessonRun *S) {
+    say(S, "%s", TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+    for (;;) {
+        bool blank;
+        Statement in;
+        char *line = next_input(S, &in, &blank);
+        if (!line) return;
+        int ignored;
+        Action a = blank ? ACT_NONE : lesson_command(S, line, &ignored);
+        if (blank || (a != ACT_NONE && a != ACT_QUIT)) {      /* Enter, or a lesson command: there is no step left */
+            if (a != ACT_HANDLED) say(S, "%s", TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+            statement_free(&in);
+            continue;
+        }
+        if (a == ACT_QUIT) { statement_free(&in); return; }
+        RunStatus rs = run_input(S, &in, NULL);
+        statement_free(&in);
+        if (rs == RUN_QUIT) return;
+    }
+}
+
 static int session(const char *which, bool teacher, const char *record, bool tty) {
     char *path = lesson_find(which);
     if (!path) {
@@ -562,6 +590,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (l->section) say(S, "d2l.ai %s", l->section);
     if (l->intro && step == 0) { out("\n"); prose(S, l->intro); }
     if (step > 0) say(S, TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
+    else if (!teacher && done >= l->nsteps) say(S, "\n%s", TR("(You finished this lesson before: it starts again at step 1; attn lesson lists the others.)\n"));
     if (step > 0) rebuild(S, step);
     say(S, "%s", teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
@@ -581,13 +610,14 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         }
         if (act == ACT_QUIT) {
             if (S->teacher) save(S, step, done);
-            else if (save(S, step, done)) say(S, "%s", TR("\nProgress saved: attn lesson resumes here.\n"));
+            else if (save(S, step, done)) say(S, TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
             else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
             break;
         }
         if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
         if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
             int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
+            if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
             rebuild(S, to);
             step = to;
             save(S, step, done);
@@ -600,7 +630,9 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (step >= l->nsteps) {
         StrBuf done_msg;
         sb_init(&done_msg);
-        sb_printf(&done_msg, TR("\nLesson complete: %s. "), l->title);
+        sb_printf(&done_msg, TR("\nLesson complete: %s.\n"), l->title);
+        prose(S, sb_str(&done_msg));        /* the next command on a line of its own, never broken */
+        sb_clear(&done_msg);
         int n;
         char **all = lesson_list(&n);
         int me = -1;
@@ -609,12 +641,13 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             b = b ? b + 1 : all[i];
             if (!strncmp(b, l->id, strlen(l->id))) me = i;
         }
-        if (me >= 0 && me + 1 < n) sb_printf(&done_msg, TR("Next: attn lesson %d\n"), me + 2);
+        if (me >= 0 && me + 1 < n) sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : TR("Next: attn lesson %d\n"), me + 2);
         else sb_puts(&done_msg, TR("That was the last lesson.\n"));
         prose(S, sb_str(&done_msg));
         sb_free(&done_msg);
         for (int i = 0; i < n; i++) free(all[i]);
         free(all);
+        if (S->teacher) class_epilogue(S);
         if (S->recording) save_record(S);
     }
     if (tty) lineedit_shutdown();
@@ -638,13 +671,17 @@ int lesson_list_command(void) {
         return 2;
     }
     out(TR("Lessons (attn lesson N starts or resumes one):\n"));
-    out("(from ");
-    out(lesson_dir());
-    out(")\n");
+    outf(TR("(from %s)\n"), lesson_dir());
+    Lesson **ls = xcalloc((size_t)n, sizeof *ls);
+    char (*errs)[600] = xcalloc((size_t)n, sizeof *errs);
+    int title_w = 0;        /* the widest title: the section column starts after it, in every language */
     for (int i = 0; i < n; i++) {
-        char err[600];
-        Lesson *l = lesson_load_localized(all[i], err, sizeof err);
-        if (!l) { outf(TR("  %d  (cannot read: %s)\n"), i + 1, err); free(all[i]); continue; }
+        ls[i] = lesson_load_localized(all[i], errs[i], sizeof errs[i]);
+        if (ls[i] && tw_width(ls[i]->title) > title_w) title_w = tw_width(ls[i]->title);
+    }
+    for (int i = 0; i < n; i++) {
+        Lesson *l = ls[i];
+        if (!l) { outf(TR("  %d  (cannot read: %s)\n"), i + 1, errs[i]); free(all[i]); continue; }
         int done = 0;
         char *key = lesson_progress_key(l);
         progress_get(key, &done);
@@ -655,18 +692,21 @@ int lesson_list_command(void) {
         StrBuf row;     /* columns padded by display width: Japanese and Chinese titles are 2 columns a character */
         sb_init(&row);
         sb_printf(&row, "  %d  ", i + 1);
-        tw_pad(&row, l->title, 48);
-        sb_putc(&row, ' ');
+        tw_pad(&row, l->title, title_w);
+        sb_puts(&row, "  ");
         tw_pad(&row, sec, 10);
         sb_putc(&row, ' ');
         sb_printf(&row, TR("%d/%d steps"), done > l->nsteps ? l->nsteps : done, l->nsteps);
-        sb_printf(&row, " %s\n", mark);
+        if (*mark) sb_printf(&row, " %s", mark);
+        sb_putc(&row, '\n');
         out(sb_str(&row));
         sb_free(&row);
         lesson_free(l);
         free(all[i]);
     }
     free(all);
+    free(ls);
+    free(errs);
     if (lesson_dir_note()) out(lesson_dir_note());
     return 0;
 }

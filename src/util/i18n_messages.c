@@ -88,15 +88,25 @@ static const I18nMessage catalogue[] = {
     {{"(type help for lesson commands)\n",
       "(レッスンのコマンドは help で表示されます)\n",
       "（输入 help 查看课程命令）\n"}},
-    {{"\nProgress saved: attn lesson resumes here.\n",
-      "\n進み具合を保存しました: attn lesson でここから再開できます。\n",
-      "\n进度已保存：attn lesson 会从这里继续。\n"}},
+    {{"\nProgress saved: attn lesson %s resumes here.\n",
+      "\n進み具合を保存しました: attn lesson %s でここから再開できます。\n",
+      "\n进度已保存：attn lesson %s 会从这里继续。\n"}},
+    {{"(You finished this lesson before: it starts again at step 1; attn lesson lists the others.)\n",
+      "(このレッスンは前に終えています: ステップ 1 からもう一度始めます。attn lesson でほかのレッスンを表示)\n",
+      "（这一课你以前学完了：从第 1 步重新开始；attn lesson 列出其他课程）\n"}},
+    {{"(this is the first step: it starts again)\n",
+      "(これが最初のステップです: もう一度始めます)\n",
+      "（这已经是第一步：重新开始）\n"}},
+    {{"Next: attn teach %d\n", "次は attn teach %d\n", "下一课：attn teach %d\n"}},
+    {{"(the lesson is over: what you type still runs; quit ends the class)\n",
+      "(レッスンは終わりました: 入力した文はまだ実行されます。quit で授業を終えます)\n",
+      "（课程已结束：输入的语句仍会运行；输入 quit 结束这堂课）\n"}},
     {{"\nProgress could not be saved (see the message above).\n",
       "\n進み具合を保存できませんでした (上のメッセージを参照)。\n",
       "\n无法保存进度（见上面的消息）。\n"}},
-    {{"\nLesson complete: %s. ",
-      "\nレッスン完了: %s。",
-      "\n课程完成：%s。"}},
+    {{"\nLesson complete: %s.\n",
+      "\nレッスン完了: %s。\n",
+      "\n课程完成：%s。\n"}},
     {{"Next: attn lesson %d\n",
       "次は attn lesson %d\n",
       "下一课：attn lesson %d\n"}},
@@ -118,21 +128,37 @@ static const I18nMessage catalogue[] = {
     {{"In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n",
       "レッスン中: 示された文を入力する (または Enter で実行する) か、試したい別の文を入力してください。\n",
       "在课程中：输入显示的语句（或按 Enter 运行它），也可以输入任何其他语句来试一试。\n"}},
-    {{"  hint      a hint for the current question     solution  show and run the answer\n"
-      "  skip      run this statement or answer, go on  next      go on to the next step\n"
+    {{"  hint      a hint for the current question\n"
+      "  solution  show and run the answer\n"
+      "  skip      run this statement or answer, and go on\n"
+      "  next      go on to the next step\n"
       "  back      go back one step\n"
-      "  jump ID   go to a step (by id or number)      restart   this step again from its start\n"
-      "  steps     list the steps                      quit      leave (progress is saved; Ctrl-D too)\n",
-      "  hint      今の問題のヒント                    solution  答えを表示して実行\n"
-      "  skip      この文か答えを実行して先へ          next      次のステップへ\n"
+      "  jump ID   go to a step, by id or number (steps lists them)\n"
+      "  restart   this step again from its start\n"
+      "  steps     list the steps\n"
+      "  quit      leave (progress is saved; Ctrl-D too)\n",
+      "  hint      今の問題のヒント\n"
+      "  solution  答えを表示して実行\n"
+      "  skip      この文か答えを実行して先へ\n"
+      "  next      次のステップへ\n"
       "  back      1つ前のステップへ\n"
-      "  jump ID   ステップへ移動 (ID か番号)          restart   このステップを最初から\n"
-      "  steps     ステップの一覧                      quit      終了 (進み具合は保存、Ctrl-D でも)\n",
-      "  hint      当前问题的提示                      solution  显示并运行答案\n"
-      "  skip      运行这条语句或答案并继续            next      进入下一步\n"
+      "  jump ID   ステップへ移動。ID か番号で (steps で一覧)\n"
+      "  restart   このステップを最初から\n"
+      "  steps     ステップの一覧\n"
+      "  quit      終了 (進み具合は保存されます。Ctrl-D でも)\n",
+      "  hint      当前问题的提示\n"
+      "  solution  显示并运行答案\n"
+      "  skip      运行这条语句或答案，然后继续\n"
+      "  next      进入下一步\n"
       "  back      回到上一步\n"
-      "  jump ID   跳到某一步（按 id 或编号）          restart   从头重做这一步\n"
-      "  steps     列出所有步骤                        quit      离开（进度会保存；Ctrl-D 也可以）\n"}},
+      "  jump ID   跳到某一步，按 id 或编号（steps 列出所有步骤）\n"
+      "  restart   从头重做这一步\n"
+      "  steps     列出所有步骤\n"
+      "  quit      离开（进度会保存；Ctrl-D 也可以）\n"}},
+    {{"(from %s)\n", "(%s から)\n", "（来自 %s）\n"}},
+    {{"(jump needs a step: jump 3, or jump and a step's id; type steps to list them)\n",
+      "(jump にはステップを付けてください: jump 3、または jump とステップの ID。steps で一覧を表示します)\n",
+      "（jump 需要指定一步：jump 3，或 jump 加上步骤的 id；输入 steps 列出所有步骤）\n"}},
     {{"done", "完了", "已完成"}},
     {{"started", "途中", "进行中"}},
     {{"%d/%d steps", "%d/%d ステップ", "%d/%d 步"}},
