@@ -161,17 +161,20 @@ static Value *bi_alibi_bias(Interp *I, Args *a) {
 
 /* ---- learnable positional encoding (exercise 2) ---- */
 
-/* learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None): a table T (1, n, d) starting from N(0, 0.02²), moved by
- * gradient descent on the mean squared error to target (the sinusoid P by default). Prints the loss. */
+/* learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False, seed=0): a table T (1, n, d) starting from
+ * N(0, 0.02²), moved by gradient descent on the mean squared error to target (the sinusoid P by default). Prints the
+ * loss. The starting numbers come from a generator of its own seeded with seed, as stack_attention's tokens do, so
+ * the same call gives the same table whatever ran before; the session's generator (torch.manual_seed) is untouched. */
 static Value *bi_learnable_pe(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "d", "steps", "lr", "target", "quiet", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    int64_t n = 60, d = 32, steps = 20;
+    static const char *const kw[] = {"n", "d", "steps", "lr", "target", "quiet", "seed", NULL};
+    if (!args_check(I, a, 7, kw)) return NULL;
+    int64_t n = 60, d = 32, steps = 20, seed = 0;
     double lr = 0.5;
     bool quiet = false;
-    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d"), *sv = arg(a, 2, "steps"), *lv = arg(a, 3, "lr"), *tv = arg(a, 4, "target"), *qv = arg(a, 5, "quiet");
+    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d"), *sv = arg(a, 2, "steps"), *lv = arg(a, 3, "lr"), *tv = arg(a, 4, "target"), *qv = arg(a, 5, "quiet"),
+          *gv = arg(a, 6, "seed");
     if ((nv && !arg_int(I, nv, "n", &n)) || (dv && !arg_int(I, dv, "d", &d)) || (sv && !arg_int(I, sv, "steps", &steps)) ||
-        (lv && !arg_double(I, lv, "lr", &lr)) || (qv && !arg_bool(I, qv, "quiet", &quiet)))
+        (lv && !arg_double(I, lv, "lr", &lr)) || (qv && !arg_bool(I, qv, "quiet", &quiet)) || (gv && !arg_int(I, gv, "seed", &seed)))
         return NULL;
     if (n < 1 || n > 100000 || d < 1 || d > 4096 || steps < 0 || steps > 100000 || !(lr > 0 && lr < 1000))
         return rt_error(I, "learnable_pe: need 1 <= n <= 100000, 1 <= d <= 4096, 0 <= steps <= 100000 and 0 < lr < 1000");
@@ -189,7 +192,9 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
     } else target = attn_positional_table(n, d);
     if (!target) return rt_tensor_error(I);
     int64_t sh[3] = {1, n, d};
-    Tensor *T = ten_normal(&session_of(I)->rng, DT_F32, 3, sh, 0, 0.02);
+    Rng g;
+    rng_seed(&g, (uint64_t)seed);
+    Tensor *T = ten_normal(&g, DT_F32, 3, sh, 0, 0.02);
     if (!T) { ten_free(target); return rt_tensor_error(I); }
     StrBuf o;
     sb_init(&o);
@@ -403,10 +408,11 @@ const Builtin bi_d2l_after[] = {
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
      "when causal).", "§11.6.5", 0},
-    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False)",
+    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False, seed=0)",
      "Exercise 2: a learnable position table, (1, n, d) numbers starting from N(0, 0.02²), fitted by gradient descent "
      "on the mean squared error to target (the sinusoid P when None); prints the loss (quiet=True: nothing) and "
-     "returns the table to compare with P.", "§11.6.5", 0},
+     "returns the table to compare with P. seed= chooses the starting numbers (the same seed gives the same table, "
+     "whatever ran before; torch.manual_seed does not change them).", "§11.6.5", 0},
     {"stack_attention", bi_stack_attention,
      "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, quiet=False, plot=False)",
      "Exercise 1: runs two inputs through the same stack of freshly initialised self-attention layers "

@@ -117,6 +117,22 @@ save('idx.npy', relative_position_index(6, 2)); save('sb.npy', shaw_bias(q, a))"
     out = attn("T = learnable_pe(steps=4)", d)
     losses = [float(x) for x in re.findall(r"loss ([\d.]+)", out)]
     check("learnable PE loss falls by 4x per step", all(abs(losses[t + 1] / losses[t] - 0.25) < 0.01 for t in range(2)), str(losses))
+    # its starting table depends on seed= only (lesson 6 shows its output after the student may have run
+    # stack_attention(seed=...) or anything else): the same seed gives the same table and loss whatever ran before,
+    # another seed another table, and the session's generator is left as it was
+    show = "T = learnable_pe(n=6, d=4, steps=8{}); print(T[0, :2].tolist())"
+    before = ["", "torch.manual_seed(7); _ = torch.randn(100)", "r = stack_attention(layers=6, seed=2, quiet=True)",
+              "T = learnable_pe(n=60, d=32, steps=8, quiet=True, seed=5); x = torch.rand(3)"]
+    for seed in ["", ", seed=0", ", seed=3"]:
+        outs = [attn(b + "\n" + show.format(seed), d) for b in before]
+        check(f"learnable_pe({seed[2:] or 'default seed'}) prints the same whatever ran before",
+              all(o == outs[0] for o in outs) and "loss" in outs[0], "\n---\n".join(outs))
+    a0 = attn(show.format(""), d)
+    check("learnable_pe: seed=0 is the default and seed=3 gives another table",
+          a0 == attn(show.format(", seed=0"), d) != attn(show.format(", seed=3"), d))
+    out = attn("torch.manual_seed(4); a = torch.randn(3); torch.manual_seed(4); T = learnable_pe(quiet=True, seed=9); "
+               "print(torch.equal(a, torch.randn(3)))", d)
+    check("learnable_pe leaves the session's generator as it was", out.strip() == "True", out)
     # stacking: without residuals the tokens collapse (cosine -> 1); with them they do not
     out = attn("r = stack_attention(layers=6, quiet=True); s = stack_attention(layers=6, residual=True, quiet=True); print(r['cosine'][-1], s['cosine'][-1])", d)
     c1, c2 = [float(x) for x in out.split()]
