@@ -3,6 +3,7 @@
 #define ATTN_AST_H
 #include <stdint.h>
 #include <stddef.h>
+#include <stdbool.h>
 
 typedef enum {
     /* expressions */
@@ -49,5 +50,8 @@ Node *ast_new(NodeKind k, int line, int col);
 void ast_add(Node *parent, Node *kid);     /* kid may be NULL (an omitted slice part) */
 void ast_free(Node *n);
 Node *ast_clone(const Node *n);          /* deep copy (user functions keep their own body) */
+/* The same code: equal trees, whatever the positions, comments and layout, and leaving out the docstrings of defs
+ * and classes (a student who types the book's function without its docstring has typed the book's function). */
+bool ast_same_code(const Node *a, const Node *b);
 const char *ast_op_symbol(int op);
 #endif

@@ -214,5 +214,41 @@ has "teach: the detour after the end is recorded" "$(cat "$T/c5.md")" "attn> 1 +
 out=$("$ATTN" --check "$T/c5.md" 2>&1)
 has "teach: that recording replays" "$out" "steps ok"
 
+# the book's function typed without its docstring and comments is the book's function: the step goes on with it;
+# a version of one's own (a bug: X[mask] for X[~mask]) is named as such, and Enter runs the book's over it
+rm -f "$XDG_STATE_HOME/attn/progress"
+mine='def masked_softmax(X, valid_lens):
+    def _sequence_mask(X, valid_len, value=0):
+        maxlen = X.size(1)
+        mask = torch.arange((maxlen), dtype=torch.float32, device=X.device)[None, :] < valid_len[:, None]
+        X[~mask] = value
+        return X
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    else:
+        shape = X.shape
+        if valid_lens.dim() == 1:
+            valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+        else:
+            valid_lens = valid_lens.reshape(-1)
+        X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+        return nn.functional.softmax(X.reshape(shape), dim=-1)
+'
+out=$(printf 'jump build-masked-softmax\n\n\n\nskip\n%s\nquit\n' "$mine" | "$ATTN" lesson 1 2>&1)
+lacks "the book's def without docstring and comments is not a detour" "$out" "(a detour"
+has "...the step goes on to its next statement" "$out" "torch.equal(masked_softmax(S.clone(), torch.tensor([2, 3]))"
+buggy=$(printf '%s' "$mine" | sed 's/X\[~mask\]/X[mask]/')
+out=$(printf 'jump build-masked-softmax\n\n\n\nskip\n%s\n\nquit\n' "$buggy" | "$ATTN" lesson 1 2>&1)
+has "a different def of the same name is named as the student's own" "$out" "(your masked_softmax is not the book's, so the step still waits"
+
+# a lesson statement that prints something else than the page (a detour set d = 16 before omega is computed) says
+# why; run in order, no statement of any lesson does (the walks of walk_lessons.py check the same without the note)
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf '\nd = 16\n\n\n\n\n\n\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
+has "a statement printing other than the lesson's says why" "$out" "(this printed something else than the lesson shows"
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (i=0; while [ $i -lt 60 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
+lacks "...and Enter through the lesson never gets that note" "$out" "(this printed something else"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -46,3 +46,45 @@ Node *ast_clone(const Node *n) {
     for (int i = 0; i < n->nkids; i++) ast_add(c, ast_clone(n->kids[i]));
     return c;
 }
+
+/* A def's or class's docstring: the string statement its body opens with, or NULL. */
+static const Node *docstring_of(const Node *n) {
+    if ((n->kind != N_DEF && n->kind != N_CLASS) || n->nkids < 2 || !n->kids[1] || !n->kids[1]->nkids) return NULL;
+    const Node *first = n->kids[1]->kids[0];
+    return first && first->kind == N_EXPR_STMT && first->nkids && first->kids[0] && first->kids[0]->kind == N_STR ? first : NULL;
+}
+
+static size_t str_len(const Node *n) { return n->slen > strlen(n->str) ? n->slen : strlen(n->str); }
+
+static bool same(const Node *a, const Node *b, const Node *skip_a, const Node *skip_b);
+
+/* The kids of a and b, the docstring statements skip_a / skip_b left out. */
+static bool same_kids(const Node *a, const Node *b, const Node *skip_a, const Node *skip_b) {
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < a->nkids && skip_a && a->kids[i] == skip_a) i++;
+        while (j < b->nkids && skip_b && b->kids[j] == skip_b) j++;
+        if (i == a->nkids || j == b->nkids) return i == a->nkids && j == b->nkids;
+        if (!same(a->kids[i], b->kids[j], NULL, NULL)) return false;
+        i++, j++;
+    }
+}
+
+static bool same(const Node *a, const Node *b, const Node *skip_a, const Node *skip_b) {
+    if (!a || !b) return a == b;
+    if (a->kind != b->kind || a->op != b->op || a->ival != b->ival || a->fval != b->fval) return false;
+    if (!a->str != !b->str) return false;
+    if (a->str && (str_len(a) != str_len(b) || memcmp(a->str, b->str, str_len(a)))) return false;
+    if (a->kind == N_DEF || a->kind == N_CLASS) {       /* the body's docstring, if any, is left out */
+        if (a->nkids != b->nkids) return false;
+        for (int k = 0; k < a->nkids; k++) {
+            bool body = k == 1 && a->kids[1] && b->kids[1];
+            if (body ? !same_kids(a->kids[1], b->kids[1], docstring_of(a), docstring_of(b))
+                     : !same(a->kids[k], b->kids[k], NULL, NULL)) return false;
+        }
+        return true;
+    }
+    return same_kids(a, b, skip_a, skip_b);
+}
+
+bool ast_same_code(const Node *a, const Node *b) { return same(a, b, NULL, NULL); }

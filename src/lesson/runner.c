@@ -17,6 +17,7 @@
 #include "strbuf.h"
 #include "files.h"
 #include "mdblock.h"
+#include "parser.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -35,6 +36,7 @@ typedef struct LessonRun {
     Lesson *l;
     bool tty, teacher;
     bool selfcheck;         /* $ATTN_LESSON_SELFCHECK: a lesson statement printing what the lesson does not say is reported */
+    bool as_shown;          /* the last lesson statement run printed what the lesson shows */
     int width;              /* columns prose is wrapped to */
     StrBuf record;          /* the recorded transcript (teacher --record) */
     bool recording, in_block;   /* in_block: the recording has an open ```attn block */
@@ -93,11 +95,29 @@ static char *norm(const char *s) {
     return sb_take(&b);
 }
 
-static bool same_statement(const char *a, const char *b) {
+/* The name a statement defines when it is a def or a class statement, else NULL (borrowed from the tree). */
+static const char *defined_name(const Node *tree) {
+    if (!tree || tree->nkids != 1 || !tree->kids[0]) return NULL;
+    const Node *d = tree->kids[0];
+    return d->kind == N_DEF || d->kind == N_CLASS ? d->str : NULL;
+}
+
+/* Whether what the student typed (a) is the lesson's statement (b): the same text once spaces and quotes are set
+ * aside, or the same code (ast_same_code: comments, layout and docstrings aside). When it is not, but both define
+ * the same function or class, *own (if given) is set to that name: the student wrote their own version. */
+static bool same_statement(const char *a, const char *b, char **own) {
+    if (own) *own = NULL;
     char *x = norm(a), *y = norm(b);
     bool r = !strcmp(x, y);
     free(x);
     free(y);
+    if (r) return true;
+    ParseResult pa = parse_program(a, 1), pb = parse_program(b, 1);
+    r = pa.tree && pb.tree && ast_same_code(pa.tree, pb.tree);
+    const char *na = defined_name(pa.tree), *nb = defined_name(pb.tree);
+    if (!r && own && na && nb && !strcmp(na, nb)) *own = xstrdup(na);
+    ast_free(pa.tree);
+    ast_free(pb.tree);
     return r;
 }
 
@@ -208,6 +228,15 @@ static void selfcheck(LessonRun *S, const LessonItem *it, const char *printed) {
     free(got);
 }
 
+/* Whether lesson statement `it` printed what the lesson file shows (figure numbers aside: they depend on the path). */
+static bool printed_as_shown(const LessonItem *it, const char *printed) {
+    char *want = figures_unnumbered(it->expected ? it->expected : ""), *got = figures_unnumbered(printed);
+    bool same = tr_match(want, got);
+    free(want);
+    free(got);
+    return same;
+}
+
 /* Runs stmt as at the prompt (parsed: the reader's parse of stmt, or NULL). SHOWN: its output is shown where
  * output goes (at a terminal straight to it, so that figures are drawn where they are drawn at the prompt);
  * SILENT: its output is thrown away (figures as summaries). Either way it is recorded, and `it` (a lesson
@@ -228,6 +257,7 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed));
     else rec_statement(S, stmt, sb_str(&printed));
     if (S->selfcheck && it) selfcheck(S, it, sb_str(&printed));
+    if (it) S->as_shown = printed_as_shown(it, sb_str(&printed));
     sb_free(&printed);
     sb_free(&sink);
     return rs;
@@ -381,8 +411,12 @@ static bool shows_error(const LessonItem *it) {
 }
 
 /* After the lesson's statement `it` ran with status rs: true when it is done. A failure the lesson does not show
- * (a detour changed a name the statement uses) or a Ctrl-C is not: the student is told, and the step waits. */
+ * (a detour changed a name the statement uses) or a Ctrl-C is not: the student is told, and the step waits. Output
+ * other than the lesson's is done, with a note that says why it may differ. */
 static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
+    if (rs == RUN_OK && !S->as_shown)       /* done, but the student should know why the page says otherwise */
+        say(S, "%s", TR("(this printed something else than the lesson shows: a detour may have changed a name it uses, "
+                        "or drawn random numbers; restart runs this step again with the lesson's values)\n"));
     if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && shows_error(it))) return true;
     say(S, "%s", rs == RUN_INTERRUPT ? TR("(interrupted: the step still waits for this statement; Enter runs it again)\n")
                  : TR("(this statement runs without an error in the lesson, so a detour may have changed a name it "
@@ -422,13 +456,18 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a != ACT_NONE) { statement_free(&in); return a; }
-        bool same = same_statement(line, stmt);
+        char *own;
+        bool same = same_statement(line, stmt, &own);
         RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
-        if (rs == RUN_QUIT) return ACT_QUIT;        /* quit() leaves, as quit does */
+        if (rs == RUN_QUIT) { free(own); return ACT_QUIT; }        /* quit() leaves, as quit does */
         if (same && statement_done(S, it, rs)) return ACT_NONE;
         if (same) continue;
-        say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
+        if (own && !S->teacher)
+            say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
+                own, own);
+        else say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
+        free(own);
     }
 }
 

@@ -40,6 +40,15 @@ static const I18nMessage catalogue[] = {
       "restart でこのステップをレッスンの値でやり直します。skip でこの文を飛ばして進みます)\n",
       "（按课程的步骤，这条语句不会出错，所以可能是题外尝试改变了它用到的某个名字：输入 restart "
       "用课程的值重做这一步；输入 skip 跳过它继续）\n"}},
+    {{"(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n",
+      "(あなたの %s は本のものと違うので、このステップはまだ待っています: Enter で本の %s を実行し、あなたのものを置き換えます)\n",
+      "（你的 %s 与书中的不同，所以这一步仍在等待：按 Enter 运行书中的 %s，它会替换你的版本）\n"}},
+    {{"(this printed something else than the lesson shows: a detour may have changed a name it uses, "
+      "or drawn random numbers; restart runs this step again with the lesson's values)\n",
+      "(この出力はレッスンに書かれたものと違います: 寄り道でこの文が使う名前が変わったか、乱数を引いたのかもしれません。"
+      "restart でこのステップをレッスンの値でやり直せます)\n",
+      "（这里的输出与课程中写的不同：可能是题外尝试改变了它用到的某个名字，或者抽取了随机数；"
+      "输入 restart 用课程的值重做这一步）\n"}},
     {{"(Every lesson starts with the random generator seeded with 0.)\n",
       "(どのレッスンも乱数生成器をシード 0 で初期化して始まります。)\n",
       "（每一课开始时都用种子 0 初始化随机数生成器。）\n"}},
