@@ -43,12 +43,39 @@ void plot_replay(Plot *P) {
     P->target = PT_SUMMARY;
 }
 
+/* $ATTN_FIGURE_SCALE as a number from 0.5 to 4 in *scale; false when it is set to anything else (unset or empty:
+ * true, and 1). */
+static bool scale_env(double *scale) {
+    const char *e = getenv("ATTN_FIGURE_SCALE");
+    char *end;
+    *scale = 1;
+    if (!e || !*e) return true;
+    double v = strtod(e, &end);
+    if (*end || !(v >= 0.5 && v <= 4)) return false;
+    *scale = v;
+    return true;
+}
+
+/* How much larger than figsize × 144 pixels a window draws its figures: $ATTN_FIGURE_SCALE (a projector), else 1. */
+static double figure_scale(void) {
+    double s;
+    return scale_env(&s) ? s : 1;
+}
+
 bool plot_env_check(void) {
     const char *e = getenv("ATTN_PLOT");
     PlotTarget t;
-    if (!e || !*e || target_named(e, &t)) return true;
-    fprintf(stderr, "attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
-    return false;
+    double s;
+    bool ok = true;
+    if (e && *e && !target_named(e, &t)) {
+        fprintf(stderr, "attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
+        ok = false;
+    }
+    if (!scale_env(&s)) {
+        fprintf(stderr, "attn: ATTN_FIGURE_SCALE=%s is not a number from 0.5 to 4: window figures are drawn at scale 1\n", getenv("ATTN_FIGURE_SCALE"));
+        ok = false;
+    }
+    return ok;
 }
 
 void plot_init(Plot *P) {
@@ -171,7 +198,8 @@ void plot_describe(Plot *P, StrBuf *out, bool tty) {
             "Where they go: plot_target(\"NAME\") or the environment variable ATTN_PLOT=NAME, with NAME one of\n"
             "  auto      a window when there is a display; else sixel pictures when the terminal shows them, else\n"
             "            the terminal itself; and a one-line summary when the output is not a terminal\n"
-            "  window    a gnuplot window (qt, wxt or x11)\n"
+            "  window    a gnuplot window (qt, wxt or x11), figsize x 144 pixels; larger for a\n"
+            "            projector with ATTN_FIGURE_SCALE=1.5 (0.5 to 4, default 1)\n"
             "  terminal  drawn with characters, sized to the terminal: works over SSH. Colours: 24-bit when\n"
             "            COLORTERM=truecolor, else the 256 nearest; none when NO_COLOR is set\n"
             "  sixel     a picture in terminals that show sixel images (xterm -ti vt340, mlterm, foot, WezTerm),\n"
@@ -266,7 +294,7 @@ static ColourMode colour_mode(void) {
 
 /* The canvas of a screen target. The dumb terminal and attn's text heatmaps get the terminal's columns and rows
  * (at most 160 columns; a line plot keeps about the figure's shape); a window gets 1.5 times 96 pixels per inch of
- * figsize; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
+ * figsize, times $ATTN_FIGURE_SCALE; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
  * XTWINOPS; 10×20 when it does not say), with text at most 1.5 times the terminal's own. */
 static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
     Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL};
@@ -275,7 +303,7 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
     if (t == PT_WINDOW) {
         cv.kind = CV_WINDOW;
         cv.window = gp_has_terminal(gnuplot(P), "qt") ? "qt" : gp_has_terminal(gnuplot(P), "wxt") ? "wxt" : "x11";
-        cv.ppi = 144;
+        cv.ppi = 144 * figure_scale();
     } else if (t == PT_SIXEL) {
         terminal_ask();
         cv.kind = CV_SIXEL;

@@ -160,19 +160,36 @@ static void dumb_style(StrBuf *o, Style st, int index, bool drawable) {
     sb_printf(o, "with %s lc rgb '#%06x' pt '%c'", st.dash ? "linespoints" : "points", st.rgb, c);
 }
 
+/* matplotlib's dash patterns are in line widths ('--' 3.7 1.6, '-.' 6.4 1.6 1 1.6, ':' 1 1.65); the factor that
+ * turns one line width into what the canvas's `dt (...)` takes. Each gnuplot terminal reads dash lengths its own
+ * way (gnuplot 5.4's sources, measured on its output): svg in pixels; pngcairo (png, sixel) in 0.25 line widths;
+ * wxt and qt in 0.55 line widths; pdfcairo in 0.55 of its line width, which is half of what `lw` says; x11 in whole
+ * pixels (it takes no terminal linewidth, so its lines are thinner: their dashes keep matplotlib's lengths). */
+static double dash_unit(const Canvas *cv) {
+    switch (cv->kind) {
+    case CV_SVG: return 1.5 * pt(cv);
+    case CV_PDF: return 2;
+    case CV_WINDOW: return !strcmp(cv->window, "x11") ? 1.5 * pt(cv) : 1 / 0.55;
+    default: return 4;
+    }
+}
+
 static void style(StrBuf *o, Style st, const Canvas *cv, int index, bool drawable) {
     if (is_dumb(cv)) { dumb_style(o, st, index, drawable); return; }
     sb_printf(o, "with %s lc rgb '#%06x'", st.dash && st.marker ? "linespoints" : st.dash ? "lines" : "points", st.rgb);
     if (st.dash) {
         sb_puts(o, " lw 1.5");
-        /* matplotlib's dash patterns in line widths: '--' 3.7 1.6, '-.' 6.4 1.6 1 1.6, ':' 1 1.65. gnuplot's svg
-         * takes dash lengths in pixels; cairo in quarters of the line's width (pdfcairo's line widths are halved). */
         static const double dt[5][4] = {{0}, {0}, {3.7, 1.6}, {6.4, 1.6, 1, 1.6}, {1, 1.65}};
-        double u = cv->kind == CV_SVG ? 1.5 * pt(cv) : cv->kind == CV_PDF ? 2 : 4;
+        double u = dash_unit(cv);
+        bool x11 = cv->kind == CV_WINDOW && !strcmp(cv->window, "x11");
         if (st.dash == 1) sb_puts(o, " dt solid");
         else {
             sb_puts(o, " dt (");
-            for (int k = 0; k < 4 && dt[st.dash][k] > 0; k++) sb_printf(o, k ? ",%.3g" : "%.3g", dt[st.dash][k] * u);
+            for (int k = 0; k < 4 && dt[st.dash][k] > 0; k++) {
+                double v = dt[st.dash][k] * u;
+                if (x11) v = fmin(fmax(round(v), 1), 26);      /* x11 takes whole pixels, 1 to 26 */
+                sb_printf(o, k ? ",%.3g" : "%.3g", v);
+            }
             sb_putc(o, ')');
         }
     }
