@@ -463,6 +463,16 @@ static void equal_layout(const Figure *f, const Canvas *cv, const double xr[2], 
     else sb_puts(o, "unset key\n");
 }
 
+/* The dumb terminal's rows above the axes (its tmargin) for a key of key_rows rows there (0: none). gnuplot leaves
+ * the top row empty (a y label's figure puts its title there) and draws an outside key from the row below it; then
+ * come the y label's row just above the axes, and `set title`'s row (figures without a y label) under the key. With
+ * no key, a y label keeps a row for its offset. Fewer rows put the key over the label or the border (only "to" of
+ * the stacking figure's two entries showed at 80 columns). */
+static int dumb_top_rows(const Figure *f, int key_rows) {
+    if (!key_rows) return (f->title ? 1 : 0) + (f->ylabel ? 2 : 0);
+    return 1 + key_rows + (f->ylabel || f->title ? 1 : 0);
+}
+
 static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     bool dumb = is_dumb(cv);
     if (dumb) sb_puts(o, "set tics nomirror\nset grid back\n");
@@ -500,10 +510,7 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     else {
         if (f->equal_axes) sb_puts(o, "set size ratio -1\n");
         int key_rows = place_key(f, cv, xr, yr, hx && hy, o);
-        /* the dumb terminal's rows above the axes: the title, the key's rows, then the y label's row just above the
-         * axes (with a row for the label's offset when the key is not there); fewer put a key row over the label */
-        if (dumb && (f->ylabel || key_rows))
-            sb_printf(o, "set tmargin %d\n", (f->title ? 1 : 0) + (f->ylabel ? (key_rows > 1 ? key_rows : 1) + 1 : key_rows));
+        if (dumb && (f->ylabel || key_rows)) sb_printf(o, "set tmargin %d\n", dumb_top_rows(f, key_rows));
     }
     for (int s = 0; s < f->nseries; s++) {
         const PlotSeries *S = &f->series[s];

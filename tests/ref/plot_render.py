@@ -377,6 +377,18 @@ with tempfile.TemporaryDirectory() as d:
                 "p[i, 4] = sin(0.3162 i)", "R turns each pair by \u03b4\u03c9 = 0.9487 rad"]
         missing = [w for w in want if w not in text]
         check(f"{cols}x24 terminal: the rotation figure's legend entries, labels and title intact", not missing, f"missing {missing}\n{text}")
+    # every legend above the axes whole, with the y label and title beside it (the stacking figure showed only "to" of
+    # its two entries at 80 and 100 columns: the key was drawn on the axes' top border)
+    extra = [("stacked legend with a y label", "d2l.plot(torch.arange(10), [torch.ones(10), torch.zeros(10)], ylabel='a y label', "
+              "legend=['first long legend entry name', 'second long legend entry name'])", ["first long legend entry name", "second long legend entry name", "a y label"]),
+             ("stacked legend with a title", "d2l.plot(torch.arange(10), [torch.ones(10), torch.zeros(10)], title='The Title', "
+              "legend=['first long legend entry name', 'second long legend entry name'])", ["first long legend entry name", "second long legend entry name", "The Title"])]
+    for name, code, want in [(s["name"], s["attn"], s["legend"]) for s in FIGURES if s.get("legend") and "heatmap" not in s] + extra:
+        for cols in (60, 80, 100):
+            out = run_pty(code, d, cols=cols, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
+            lines = Screen(cols).feed(out).lines()
+            missing = [w for w in want if not any(w in ln and "+--" not in ln for ln in lines)]
+            check(f"{cols}x24 terminal: {name}: legend entries and labels whole, off the border", not missing, f"missing {missing}\n" + "\n".join(lines))
     pe = FIGURES[0]["attn"]
     hm = FIGURES[1]["attn"]
     heads = FIGURES[2]["attn"]
