@@ -38,7 +38,8 @@ out=$(printf '\n\n\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\n\n\n\n\n\nweights
 has "exploring shows the value" "$out" "tensor([0.0974, 0.1638, 0.2755, 0.4632])"
 has "print runs in a question" "$out" "row torch.Size([4])"
 has "a value of another kind is not graded" "$out" "(not graded: the answer is a single number, and this is a tensor of 4 numbers)"
-has "a wrong number shows the student's value" "$out" "Not yet: your answer is 0.4632."
+has "a wrong number shows the student's value" "$out" "Not yet: your answer is 1.0."
+has "the usual mistake (the weight, not its index) gets its explanation" "$out" "Not yet: that is the largest weight itself; the question asks for its index"
 has "one reminder after repeated misses" "$out" "(stuck? type hint)"
 n=$(printf '%s\n' "$out" | grep -c "stuck? type hint")
 [ "$n" = 1 ] && ok || bad "the hint reminder is shown once (seen $n times)"

@@ -214,6 +214,19 @@ static void fill_word(Filler *f) {
     f->spaces = 0;
 }
 
+/* Whether the n bytes at s are an operator standing as a word of a formula ("=", "-", "+", "×", "/", "<", "≤",
+ * "≈", "->" ...), or end in "=" ("d="). A line is not broken on either side of one: "j = 2" and
+ * "ceil((n - 1)/(k - 1))" stay whole (they were split after "j =" and inside the parentheses). */
+static bool operator_word(const char *s, size_t n) {
+    static const char *const ops[] = {"=", "==", "!=", "-", "+", "*", "/", "//", "**", "@", "<", ">", "<=", ">=", "->",
+                                      "×", "·", "−", "≤", "≥", "≈", "≠", "→", "±", NULL};
+    if (!n) return false;
+    for (const char *const *o = ops; *o; o++) if (strlen(*o) == n && !memcmp(*o, s, n)) return true;
+    return s[n - 1] == '=';
+}
+
+#define GLUE_MAX 30         /* columns a formula may be held together over: a longer one breaks where it must */
+
 /* Fills one paragraph (its lines already joined) into lines. */
 static void fill_paragraph(StrBuf *out, const char *text, int width, const char *indent, const char *lead,
                            const char *hang) {
@@ -226,6 +239,21 @@ static void fill_paragraph(StrBuf *out, const char *text, int width, const char 
         uint32_t cp;
         size_t len = tw_decode(text + i, n - i, &cp);
         if (cp == ' ' || cp == '\t') {
+            /* the next word: [j, k) */
+            size_t j = i + len, k;
+            while (j < n && (text[j] == ' ' || text[j] == '\t')) j++;
+            for (k = j; k < n && text[k] != ' ' && text[k] != '\t';) k++;
+            const char *last = f.word.len ? strrchr(f.word.s, ' ') : NULL;      /* the word's last token */
+            last = last ? last + 1 : f.word.s;
+            int avail = f.width - tw_width(f.first ? f.lead : f.hang), most = avail < GLUE_MAX ? avail : GLUE_MAX;
+            if (f.word.len && k > j && f.word_w + 1 + tw_width_n(text + j, k - j) <= most &&
+                (operator_word(last, f.word.len - (size_t)(last - f.word.s)) || operator_word(text + j, k - j))) {
+                sb_putc(&f.word, ' ');          /* held together: one word, one space */
+                f.word_w++;
+                prev = 0;
+                i = j;
+                continue;
+            }
             fill_word(&f);
             if (f.line.len) f.spaces++;
             prev = 0;

@@ -178,6 +178,29 @@ static void test_wrap_hanging(void **state) {
     sb_free(&b);
 }
 
+/* A formula is not broken at an operator: "j = 2" and "ceil((n - 1)/(k - 1))" stay on one line (they were split after
+ * "j =" and inside the parentheses); a formula longer than a line still breaks, and every line fits. */
+static void test_wrap_formulas(void **state) {
+    (void)state;
+    StrBuf b;
+    sb_init(&b);
+    tw_wrap(&b, "the pair for j = 2 is here", 16, "");      /* it broke after "j =" */
+    assert_string_equal(sb_str(&b), "the pair for\nj = 2 is here\n");
+    sb_clear(&b);
+    tw_wrap(&b, "the layers needed are ceil((n - 1)/(k - 1)) here", 30, "");
+    assert_string_equal(sb_str(&b), "the layers needed are\nceil((n - 1)/(k - 1)) here\n");
+    sb_clear(&b);
+    tw_wrap(&b, "这里的 j = 2，也就是第三对", 16, "");          /* 16 columns: 这里的 j = takes 10, 2， 3 more */
+    assert_non_null(strstr(sb_str(&b), "j = 2，"));
+    sb_clear(&b);
+    tw_wrap(&b, "a = b + c + d + e + f + g + h + i + j + k + l + m + n + o", 20, "");
+    for (const char *p = sb_str(&b), *e; *p; p = e + 1) {
+        e = strchr(p, '\n');
+        assert_true(tw_width_n(p, (size_t)(e - p)) <= 20);
+    }
+    sb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode),
@@ -189,6 +212,7 @@ int main(void) {
         cmocka_unit_test(test_wrap_japanese),
         cmocka_unit_test(test_wrap_blocks),
         cmocka_unit_test(test_wrap_hanging),
+        cmocka_unit_test(test_wrap_formulas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
