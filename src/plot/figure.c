@@ -261,13 +261,16 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen) {
     return true;
 }
 
-static void term_size(int *cols, int *rows) {
+/* The terminal's columns and rows (80 × 24, or $COLUMNS × $LINES, when it does not say); *known when the terminal
+ * itself gave its rows (TIOCGWINSZ). */
+static void term_size(int *cols, int *rows, bool *known) {
     struct winsize ws;
     *cols = 80;
     *rows = 24;
+    *known = false;
     if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) {
         *cols = ws.ws_col;
-        if (ws.ws_row > 5) *rows = ws.ws_row;
+        if (ws.ws_row > 5) { *rows = ws.ws_row; *known = true; }
         if (!term.cell_w && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {    /* some terminals fill these in */
             term.cell_w = ws.ws_xpixel / ws.ws_col;
             term.cell_h = ws.ws_ypixel / (ws.ws_row ? ws.ws_row : 1);
@@ -292,14 +295,20 @@ static ColourMode colour_mode(void) {
     return COLOUR_256;
 }
 
-/* The canvas of a screen target. The dumb terminal and attn's text heatmaps get the terminal's columns and rows
- * (at most 160 columns; a line plot keeps about the figure's shape); a window gets 1.5 times 96 pixels per inch of
+/* Rows a figure drawn with characters may take in a terminal of `rows` rows: in view with the statement above it
+ * (two rows when it wraps) and the prompt after it when the terminal gave its height; where it did not (not a
+ * terminal), two rows less, as before. */
+static int figure_rows(int rows, bool known) { return rows - (known ? 4 : 2); }
+
+/* The canvas of a screen target. The dumb terminal and attn's text heatmaps get the terminal's columns and the
+ * rows figure_rows leaves (at most 160 columns; a line plot keeps about the figure's shape); a window gets 1.5 times 96 pixels per inch of
  * figsize, times $ATTN_FIGURE_SCALE; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
  * XTWINOPS; 10×20 when it does not say), with text at most 1.5 times the terminal's own. */
 static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
     Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL};
     int cols, rows;
-    term_size(&cols, &rows);
+    bool known;
+    term_size(&cols, &rows, &known);
     if (t == PT_WINDOW) {
         cv.kind = CV_WINDOW;
         cv.window = gp_has_terminal(gnuplot(P), "qt") ? "qt" : gp_has_terminal(gnuplot(P), "wxt") ? "wxt" : "x11";
@@ -318,12 +327,13 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
         if (cv.ppi < 30) cv.ppi = 30;
     } else {
         if (cols > 160) cols = 160;
+        int avail = figure_rows(rows, known);
         cv.width = cols;
-        cv.height = rows;
+        cv.height = avail;
         if (f->kind == FIG_LINES) {
             int r = (int)(cols * f->height_in / f->width_in / 2.2);
             if (r < 12) r = 12;
-            if (r > rows - 2) r = rows - 2;
+            if (r > avail) r = avail;
             if (r < 8) r = 8;
             cv.height = r;
         }

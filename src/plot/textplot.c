@@ -40,7 +40,7 @@ static Layout layout(const Figure *f, const Canvas *cv) {
     L.gutter = digits(h - 1) + 1;
     /* fixed lines: y label, column ticks, x label, colour scale; a title line per panel row or a gap between rows */
     int fixed = (f->ylabel ? 1 : 0) + 1 + (f->xlabel ? 1 : 0) + 1 + (L.titled ? (int)R : (int)R - 1);
-    int budget = cv->height - 2 - fixed;       /* the statement above and the next prompt stay in view */
+    int budget = cv->height - fixed;           /* cv->height: the lines the whole figure may take */
     double per_row = (double)budget / (double)R;
     if (per_row < 1) per_row = 1;
     double across = (double)(cv->width - 1 - L.gutter - 2 * (C - 1)) / (double)C;

@@ -437,6 +437,27 @@ with tempfile.TemporaryDirectory() as d:
         text = "\n".join(s.lines())
         check(f"80x24 {mode}: 2x5 attention heads fit the window", len(s.used_lines()) <= 22 and s.width() <= 80 and not s.overflow, f"{len(s.used_lines())} lines, {s.width()} cols\n{text}")
         check(f"80x24 {mode}: each head titled in both rows", all(text.count("Head %d" % h) == 2 for h in range(1, 6)), text)
+    # in view at the prompt: the statement as typed (attn> and the statement, wrapped at the terminal's width), the
+    # whole figure and the next prompt fit in the terminal's rows (lesson 4's heatmap took 22 of 24 rows, so with its
+    # statement's two rows and the prompt its ylabel scrolled away); a tall line plot too
+    tall = ("d2l.plot(torch.arange(60), torch.sin(torch.arange(60) / 10.0), xlabel='Row (position)', ylabel='a sine', "
+            "figsize=(4, 6), legend=['sin(i/10)'])")
+    lesson4 = ("P = d2l.PositionalEncoding(32, 0).P[:, :60, :].unsqueeze(0)\n"
+               "d2l.show_heatmaps(P, xlabel='Column (encoding dimension)', ylabel='Row (position)', figsize=(3.5, 4), cmap='Blues')")
+    for cols, rows in ((80, 24), (100, 30), (80, 40)):
+        for name, code, first in (("lesson 4's heatmap", lesson4, "Row (position)"), ("the attention heads", heads, "Queries"),
+                                  ("a tall line plot", tall, "a sine"), ("the rotation", "R = rotation(3, 2, plot=True, quiet=True)", "R turns")):
+            out = run_pty(code, d, cols=cols, rows=rows, env={"ATTN_PLOT": "terminal"})
+            s = Screen(cols).feed(out)
+            used = s.used_lines()
+            typed = -(-len("attn> " + code.split("\n")[-1]) // cols)
+            check(f"{cols}x{rows}: {name}, its statement ({typed} rows) and the prompt fit the terminal",
+                  used and typed + len(used) + 1 <= rows and first in used[0] and s.width() <= cols,
+                  f"{len(used)} lines of figure\n" + "\n".join(s.lines()))
+    # where the terminal does not say its height (a pipe), the figure keeps the size it had: 22 of 24 rows
+    r = run(lesson4, d, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
+    n = len(r.stdout.rstrip("\n").split("\n"))
+    check("a pipe: lesson 4's heatmap keeps 22 lines (80x24 assumed)", n == 22, f"{n} lines\n{r.stdout}")
     # sixel: sized from the terminal's cell size; a fallback when it does not say
     for ans, want, what in ((b"\x1b[6;20;10t\x1b[4;480;800t\x1b[?62;4;22c", (800, 333), "10x20 cells"),
                             (b"\x1b[6;32;16t\x1b[4;768;1280t\x1b[?62;4c", (1280, 533), "16x32 cells"),
