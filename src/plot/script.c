@@ -384,9 +384,102 @@ static void axes_size(const Figure *f, const Canvas *cv, const double xr[2], con
     *pw = cv->width - left - right;
     *ph = cv->height - top - bottom;
     if (f->equal_axes && ranged) {
-        double aspect = (yr[1] - yr[0]) / (xr[1] - xr[0]);
-        if (*ph > *pw * aspect) *ph = *pw * aspect; else *pw = *ph / aspect;
+        /* a character is about half as wide as its row is tall: the dumb terminal's rows count twice */
+        double aspect = (yr[1] - yr[0]) / (xr[1] - xr[0]), rows = dumb ? 2 : 1;
+        if (*ph * rows > *pw * aspect) *ph = *pw * aspect / rows; else *pw = *ph * rows / aspect;
     }
+}
+
+/* The longest "%g" label of the multiples of step within lo..hi. */
+static int step_label_chars(double lo, double hi, double step) {
+    char b[40];
+    int n = 1, count = 0;
+    for (double v = ceil(lo / step) * step; v <= hi * (1 + 1e-12) + step * 1e-9 && count < 100; v += step, count++) {
+        int k = snprintf(b, sizeof b, "%g", fabs(v) < step * 1e-9 ? 0.0 : v);
+        if (k > n) n = k;
+    }
+    return n;
+}
+
+/* The dumb terminal's x tick step on a linear axis of pw columns over r: the smallest nice step (at most 9 ticks)
+ * whose labels stand at least two columns apart. (One label per 8 columns labelled only 0 on the rotation's narrow
+ * axes from -1.1 to 1.1, where -1, 0 and 1 fit.) */
+static double dumb_x_step(const double r[2], double pw) {
+    double lo = fmin(r[0], r[1]), hi = fmax(r[0], r[1]), span = hi - lo;
+    for (int n = 9; n >= 2; n--) {
+        double s = nice_step(span, n, false);
+        if (!isfinite(s) || s <= 0) return s;
+        if (pw * s / span >= step_label_chars(lo, hi, s) + 2) return s;
+    }
+    return nice_step(span, 1, false);
+}
+
+/* Does a tick label at each of the n values v fit on the dumb terminal's log axis of len characters over r: columns
+ * (x: each label's "%g" width plus 2 between neighbours) or rows (y: a row between labels)? How many lie in r. */
+static int log_ticks_fit(const double *v, int n, const double r[2], double len, bool x, bool *fits) {
+    double lo = log10(fmin(r[0], r[1])), hi = log10(fmax(r[0], r[1]));
+    double prev = NAN;
+    int prev_w = 0, in = 0;
+    char b[40];
+    *fits = true;
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0) || log10(v[i]) < lo - 1e-12 || log10(v[i]) > hi + 1e-12) continue;
+        double pos = (log10(v[i]) - lo) / (hi - lo) * len;
+        int w = snprintf(b, sizeof b, "%g", v[i]);
+        if (isfinite(prev) && pos - prev < (x ? (prev_w + w) / 2.0 + 2 : 2)) *fits = false;
+        prev = pos;
+        prev_w = w;
+        in++;
+    }
+    return in;
+}
+
+/* Ticks on a log axis of the dumb terminal. gnuplot labels only powers of ten, so an axis over a decade or less
+ * shows one label or none (lesson 2's n = 256, 512, 1024: only 1000). The first that labels at least 3 values
+ * without running together, else the one that labels the most: on x the values the series are drawn at (when they
+ * share at most 12), then powers of ten, 1-2-5 times them, 1 to 9 times them; on y the last three. Set only when it
+ * is not gnuplot's own powers of ten. */
+static void dumb_log_ticks(const Figure *f, int axis, const double r[2], double len, StrBuf *o) {
+    enum { MAXV = 64 };
+    double sets[4][MAXV];
+    int nset[4] = {0, 0, 0, 0};
+    if (axis == 0)            /* the x values drawn, when few */
+        for (int s = 0; s < f->nseries && nset[0] <= 12; s++)
+            for (int64_t i = 0; i < f->series[s].n && nset[0] <= 12; i++) {
+                double x = f->series[s].x ? f->series[s].x[i] : (double)i;
+                bool seen = !(x > 0) || !isfinite(f->series[s].y[i]);
+                for (int k = 0; k < nset[0] && !seen; k++) seen = sets[0][k] == x;
+                if (!seen) sets[0][nset[0]++] = x;
+            }
+    if (nset[0] > 12) nset[0] = 0;
+    for (int k = 0; k < nset[0]; k++)          /* in order, for the fit */
+        for (int j = k + 1; j < nset[0]; j++)
+            if (sets[0][j] < sets[0][k]) { double t = sets[0][k]; sets[0][k] = sets[0][j]; sets[0][j] = t; }
+    static const double mult[3][10] = {{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+    static const int nmult[3] = {1, 3, 9};
+    double e0 = floor(log10(fmin(r[0], r[1]))), e1 = ceil(log10(fmax(r[0], r[1])));
+    for (int m = 0; m < 3; m++)
+        for (double e = e0; e <= e1 && nset[m + 1] + nmult[m] <= MAXV; e++)
+            for (int k = 0; k < nmult[m]; k++) sets[m + 1][nset[m + 1]++] = mult[m][k] * pow(10, e);
+    int best = -1, best_in = 0;
+    for (int c = axis == 0 ? 0 : 1; c < 4; c++) {
+        bool fits;
+        int in = log_ticks_fit(sets[c], nset[c], r, len, axis == 0, &fits);
+        if (!fits) continue;
+        if (in >= 3) { best = c; break; }
+        if (in > best_in) { best = c; best_in = in; }
+    }
+    if (best < 0 || best == 1) return;         /* none fits, or gnuplot's own */
+    sb_printf(o, "set %ctics (", axis ? 'y' : 'x');
+    int first = 1;
+    for (int k = 0; k < nset[best]; k++) {
+        double v = sets[best][k];
+        if (!(v >= fmin(r[0], r[1]) * (1 - 1e-12) && v <= fmax(r[0], r[1]) * (1 + 1e-12))) continue;
+        sb_puts(o, first ? "" : ", ");
+        num(o, v);
+        first = 0;
+    }
+    sb_puts(o, ")\n");
 }
 
 /* Tick steps on linear axes as matplotlib's MaxNLocator chooses them: at most one tick per 3 font sizes across
@@ -399,8 +492,11 @@ static void ticks(const Figure *f, const Canvas *cv, const double xr[2], const d
     if (nx > 9) nx = 9;
     if (ny > 9) ny = 9;
     double xs = nice_step(fabs(xr[1] - xr[0]), nx < 2 ? 2 : nx, false), ys = nice_step(fabs(yr[1] - yr[0]), ny < 2 ? 2 : ny, false);
+    if (is_dumb(cv) && ranged) xs = dumb_x_step(xr, pw);
     if (!f->logx && ranged && isfinite(xs)) sb_printf(o, "set xtics %.6g\n", xs);     /* limits may be inverted */
     if (!f->logy && ranged && isfinite(ys)) sb_printf(o, "set ytics %.6g\n", ys);
+    if (is_dumb(cv) && ranged && f->logx) dumb_log_ticks(f, 0, xr, pw, o);
+    if (is_dumb(cv) && ranged && f->logy) dumb_log_ticks(f, 1, yr, ph, o);
 }
 
 /* Places the key; returns how many text rows it takes above the axes on the dumb terminal (0: none there). */

@@ -454,6 +454,33 @@ with tempfile.TemporaryDirectory() as d:
             check(f"{cols}x{rows}: {name}, its statement ({typed} rows) and the prompt fit the terminal",
                   used and typed + len(used) + 1 <= rows and first in used[0] and s.width() <= cols,
                   f"{len(used)} lines of figure\n" + "\n".join(s.lines()))
+    # x ticks a student can read values from: each label centred where its value lies on the axis drawn (the border's
+    # ends are the x range attn sends, read from the script target), and the values the lesson discusses labelled
+    # (lesson 2's log-log plot labelled only 1000, not n = 256 and 512; the rotation only 0)
+    def x_labels(lines):
+        """(left, right, [(value, centre column)]) from the bottom border and the row of labels under it."""
+        k = max(i for i, ln in enumerate(lines) if re.match(r"^\s*\+-{8,}\+\s*$", ln))
+        left, right = lines[k].index("+"), lines[k].rindex("+")
+        return left, right, [(float(m.group(0)), (m.start() + m.end() - 1) / 2) for m in re.finditer(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", lines[k + 1])]
+    for name, code, want, logs in (
+            ("a log x axis from 256 to 1024", "d2l.plot([256, 512, 1024], [[1e-4, 3e-4, 1e-3], [2e-4, 4e-4, 9e-4]], xlabel='n', legend=['a', 'b'], xscale='log', yscale='log')", [256, 512, 1024], True),
+            ("the rotation", "R = rotation(3, 2, plot=True, quiet=True)", [-1, 0, 1], False),
+            ("a log x axis over four decades", "d2l.plot(torch.arange(1, 10001), torch.arange(1, 10001) ** 0.5, xscale='log', xlabel='n')", [1, 10, 100, 1000, 10000], True)):
+        sc = run("plot_target('script')\n" + code, d).stdout
+        xr = re.search(r"set xrange \[([-\d.e]+):([-\d.e]+)\]", sc)
+        for cols in (80, 100):
+            lines = Screen(cols).feed(run_pty(code, d, cols=cols, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})).lines()
+            try:
+                left, right, labels = x_labels(lines)
+            except ValueError:
+                check(f"{cols}x24: {name}: an x axis drawn", False, "\n".join(lines))
+                continue
+            a, b = float(xr.group(1)), float(xr.group(2))
+            f = (lambda v: (math.log10(v) - math.log10(a)) / (math.log10(b) - math.log10(a))) if logs else (lambda v: (v - a) / (b - a))
+            off = [(v, c, left + f(v) * (right - left)) for v, c in labels]
+            check(f"{cols}x24: {name}: x labels {want} all there", all(any(v == w for v, _ in labels) for w in want), f"labels {labels}\n" + "\n".join(lines))
+            check(f"{cols}x24: {name}: every x label where its value is on the axis (within 1.5 columns)",
+                  labels and all(abs(c - e) <= 1.5 for v, c, e in off), f"{off}")
     # where the terminal does not say its height (a pipe), the figure keeps the size it had: 22 of 24 rows
     r = run(lesson4, d, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
     n = len(r.stdout.rstrip("\n").split("\n"))
