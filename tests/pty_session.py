@@ -550,19 +550,23 @@ with tempfile.TemporaryDirectory() as state:
     check("Ctrl-D pressed while the prompt is drawn leaves attn", syscall == "1" and code == 0,
           f"stopped in system call {syscall}, terminal canonical then: {cooked}, exit {code}")
 
-# a teacher at a terminal: Enter runs the statement shown above the prompt, and the empty prompt line it was typed at
-# is erased (ESC [ 1 A, ESC [ J), so the class sees the statement and then its output; after a detour the statement is
-# shown again before its output
+# a teacher at a terminal: the next statement waits above the prompt, dim, after "next> " (the class took a statement
+# shown as "attn> ..." for one that had run and printed nothing); Enter takes back the empty prompt line and that
+# dim line (ESC [ 2 A, ESC [ J) and shows the statement as run, then its output; after a detour the statement is shown
+# again before its output
 with tempfile.TemporaryDirectory() as state:
     t = Term(state, args=("teach", "1"), COLUMNS="80")
-    first = "attn> X = torch.arange(12, dtype=torch.float32).reshape(1, 4, 3) / 10\r\n"
-    t.read(first)
+    stmt = "X = torch.arange(12, dtype=torch.float32).reshape(1, 4, 3) / 10"
+    pending = f"\x1b[2mnext> {stmt}\x1b[0m\r\n"
+    out = t.read(pending)
+    check("teach: the next statement waits dim, after next>, not as one that ran", pending in out and
+          f"attn> {stmt}" not in out, out[-300:])
     t.prompt()
     t.clear()
     t.send("\r")
-    out = t.read("attn> X\r\n")
-    check("teach: Enter erases the empty prompt line, the statement shown above stays the only copy",
-          out.startswith("\r\n\x1b[1A\r\x1b[J") and first not in out, out)
+    out = t.read("next> X\x1b[0m\r\n")
+    check("teach: Enter takes back the prompt line and the next> line, and shows the statement once, as run",
+          out.startswith("\r\n\x1b[2A\r\x1b[J") and out.count(f"attn> {stmt}\r\n") == 1, out)
     t.prompt()
     t.clear()
     t.send("X.sum()\r")

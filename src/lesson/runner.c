@@ -374,16 +374,33 @@ static void echo_statement(const char *stmt) {
     sb_free(&b);
 }
 
+/* A teacher's next statement at a terminal, before it runs: dim, after "next> ", so the class does not take it for
+ * one that ran and printed nothing. Returns the rows it took (Enter takes them back and shows it as run). */
+static size_t show_pending(const char *stmt) {
+    struct winsize ws;
+    size_t cols = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80, rows = 0;
+    for (const char *p = stmt, *e; ; p = e + 1) {
+        e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char *prefix = p == stmt ? "next> " : "  ...> ";
+        size_t w = strlen(prefix) + (size_t)tw_width_n(p, n);
+        rows += w ? (w + cols - 1) / cols : 1;
+        outf("\033[2m%s%.*s\033[0m\n", prefix, (int)n, p);
+        if (!e) break;
+    }
+    return rows;
+}
+
 /* At a terminal: takes back the prompt line where Enter was just pressed on an empty line (or white space, `typed`),
  * so that what is shown next (the statement as if typed at that prompt, and its output) stands in its place, and
  * the screen shows the statement once, as at the REPL. Without a terminal there is no prompt to take back. */
-static void erase_blank_prompt(LessonRun *S, const char *typed) {
+static void erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
     if (!S->tty) return;
     struct winsize ws;
     size_t cols = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
     size_t w = strlen("attn> ") + strlen(typed);         /* white space: one column a byte */
     size_t rows = w ? (w + cols - 1) / cols : 1;          /* the rows it took (a full row does not wrap yet) */
-    outf("\033[%zuA\r\033[J", rows);
+    outf("\033[%zuA\r\033[J", rows + above);           /* and `above` rows more (a teacher's pending statement) */
 }
 
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
@@ -428,7 +445,9 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
  * it has run (without an error, or with the one the lesson shows). */
 static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     const char *stmt = it->text;
-    if (S->teacher) echo_statement(stmt);
+    size_t pending = 0;         /* rows of a teacher's dim "next>" statement just above the prompt */
+    if (S->teacher && S->tty) pending = show_pending(stmt);
+    else if (S->teacher) echo_statement(stmt);
     else {
         say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
@@ -445,9 +464,9 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
              * by its output, as at the REPL. A teacher's class saw it above the prompt already (shown again when a
              * detour or a Ctrl-C came in between); a student sees it where the prompt was. */
             bool shown_above = S->teacher && first && S->r.prompts == prompts + 1;
-            if (blank) erase_blank_prompt(S, in.text);
+            if (blank) erase_blank_prompt(S, in.text, shown_above ? pending : 0);   /* "next>": shown as run */
             statement_free(&in);
-            if (!S->teacher || !blank || (S->tty && !shown_above)) echo_statement(stmt);
+            if (!S->teacher || !blank || S->tty) echo_statement(stmt);
             RunStatus rs = run(S, stmt, NULL, SHOWN, it);
             if (rs == RUN_QUIT) return ACT_QUIT;
             if (!blank || statement_done(S, it, rs)) return ACT_NONE;      /* a typed skip goes on, failed or not */
@@ -535,7 +554,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
-            if (blank) erase_blank_prompt(S, in.text);      /* a teacher's Enter: the answer shown at that prompt */
+            if (blank) erase_blank_prompt(S, in.text, 0);      /* a teacher's Enter: the answer shown at that prompt */
             statement_free(&in);
             if (!S->teacher) feedback_text(S, TR("The answer: %s\n"), q->answer);
             echo_statement(q->answer);
