@@ -111,7 +111,8 @@ void plot_describe(Plot *P, StrBuf *out, bool tty);  /* for `help plot` */
 
 /* Appends s to out as a gnuplot single-quoted string: quotes doubled, control characters dropped. */
 void plot_quote(StrBuf *out, const char *s);
-/* A file name savefig accepts: letters, digits, . _ - / only, no "..", no leading '-', ending .svg .png or .pdf. */
+/* A file name savefig accepts: letters and digits (of any script: 図1.png), . _ - / only, no "..", no leading '-',
+ * ending .svg .png or .pdf. */
 bool plot_safe_filename(const char *name, char *why, size_t whylen);
 
 /* Shows a figure where figures go (and keeps it as the last figure for savefig). Text meant for the user (summary,

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
+#include <unictype.h>
 
 
 static const char *names[] = {"auto", "window", "terminal", "sixel", "files", "summary", "script", "none"};
@@ -241,18 +242,26 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen) {
     const char *ext = strrchr(name, '.');
     if (n == 0 || n > 200) { snprintf(why, whylen, "the file name must have 1 to 200 characters"); return false; }
     if (name[0] == '-' || name[0] == '|' || name[0] == '<') { snprintf(why, whylen, "the file name cannot start with '%c'", name[0]); return false; }
-    for (const char *p = name; *p; p++)
-        if (!isalnum((unsigned char)*p) && !strchr("._-/", *p)) {
-            uint32_t cp;
+    /* letters and digits of any script (図1.png, 位置编码.svg), and . _ - / */
+    for (const char *p = name; *p;) {
+        uint32_t cp;
+        size_t len = tw_decode(p, strlen(p), &cp);
+        bool ok = (cp < 0x80 && (isalnum((unsigned char)*p) || strchr("._-/", *p))) ||
+                  (cp >= 0x80 && cp != 0xFFFD && (uc_is_general_category(cp, UC_CATEGORY_L) ||
+                                                  uc_is_general_category(cp, UC_CATEGORY_N)));
+        if (!ok) {
             char c[8] = {0};
-            memcpy(c, p, tw_decode(p, strlen(p), &cp));      /* the whole character ('図', not a byte of it) */
+            memcpy(c, p, len);      /* the whole character ('「', not a byte of it) */
             StrBuf b;
             sb_init(&b);
             visible(&b, c);
-            snprintf(why, whylen, "the file name may only hold letters, digits, '.', '_', '-' and '/' (not '%s')", sb_str(&b));
+            snprintf(why, whylen, "the file name may only hold letters, digits, '.', '_', '-' and '/' (not '%s')",
+                     sb_str(&b));
             sb_free(&b);
             return false;
         }
+        p += len;
+    }
     if (strstr(name, "..")) { snprintf(why, whylen, "the file name cannot contain '..'"); return false; }
     if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png") && strcmp(ext, ".pdf"))) {
         snprintf(why, whylen, "the file name must end in .svg, .png or .pdf");

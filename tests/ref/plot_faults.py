@@ -97,6 +97,16 @@ with tempfile.TemporaryDirectory() as d:
         r = run(f"d2l.plot([0, 1], [0, 1])\nsavefig({bad!r})", d, {"ATTN_PLOT": "none"})
         check(f"savefig refuses {bad!r}", r.returncode == 1 and "savefig" in r.stderr and not os.path.exists(os.path.join(d, "pwned6.svg")), r.stderr)
 
+    # a Japanese or Chinese class names its figures in its own script: letters of any script are letters
+    for good in ["図1.png", "位置编码.svg", "é.pdf"]:
+        r = run(f"d2l.plot([0, 1], [0, 1])\nsavefig({good!r})", d, {"ATTN_PLOT": "none"})
+        path = os.path.join(d, good)
+        head = open(path, "rb").read(8) if os.path.exists(path) else b""
+        check(f"savefig writes {good!r}", r.returncode == 0 and (head.startswith(b"\x89PNG") or head.startswith(b"%PDF")
+                                                                   or head.startswith(b"<?xml")), (r.stderr, head))
+    r = run("d2l.plot([0, 1], [0, 1])\nsavefig('a「b.png')", d, {"ATTN_PLOT": "none"})
+    check("savefig refuses a punctuation mark of another script, naming it", "(not '「')" in r.stderr, r.stderr)
+
     # gnuplot's own error is shown next to the statement that caused it, and the session goes on; its warnings are
     # passed on without failing the statement. attn's input no longer makes the real gnuplot fail, so a stand-in
     # answers like gnuplot 5.4 does on a pipe: an error as the echoed command, a caret and "line N: message"
