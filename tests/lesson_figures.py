@@ -104,6 +104,18 @@ with tempfile.TemporaryDirectory() as state:
         frames = len(re.findall(r"\+-{20,}\+", out))
         check(f"{mode}: two plot frames (top and bottom of each figure)", frames >= 4, f"{frames} frames\n{out}")
 
+    # lesson 4's heatmap of P at 80x24: the figure fits the screen, and the lesson waits for Enter before its prose
+    # scrolls the top rows (positions 0-10, the stripes the lesson talks about) away
+    pause = "(the figure above: press Enter to go on)"
+    out = session(["lesson", "4"], dict(env, XDG_STATE_HOME=os.path.join(state, "heat")),
+                  ["jump heatmap"] + [""] * 6, pause, 120)
+    screen = out.rstrip("\n").split("\n")[-24:]
+    check("lesson 4 at 80x24: the heatmap's label and row 0 are on the screen when the lesson pauses",
+          pause in out and any(l.startswith("Row (position)") for l in screen) and any(re.match(r" 0 \S", l) for l in screen),
+          "\n".join(screen))
+    check("lesson 4 at 80x24: nothing after the figure but the pause", out.rstrip().endswith(pause + "\nattn>")
+          or out.rstrip().endswith(pause + "\nattn> "), out[-400:])
+
     # prose, questions, hints and feedback wrapped to a narrow terminal (code and tensors are shown as they are)
     out = session(["lesson", "1"], dict(env, XDG_STATE_HOME=os.path.join(state, "narrow")),
                   ["", "", "", "scores = X", "hint", "skip"] + ["skip"] * 200, "Lesson complete", 300, cols=50)

@@ -441,6 +441,30 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
     return false;
 }
 
+/* After a lesson statement that drew a figure in the terminal (no display: the figure is text, or a sixel picture,
+ * as tall as the screen allows): waits for Enter before the prose and the next statement scroll its top away. What
+ * is typed instead runs as at the prompt (a lesson command acts: quit, back, jump ...; next and skip go on).
+ * ACT_NONE to go on. */
+static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
+    Plot *P = &S->sess.plot;
+    PlotTarget t = plot_resolved_target(P, S->tty);
+    if (!S->tty || plot_figure_count(P) == figures_before || (t != PT_TERMINAL && t != PT_SIXEL)) return ACT_NONE;
+    say(S, "%s", TR("(the figure above: press Enter to go on)\n"));
+    for (;;) {
+        bool blank;
+        Statement in;
+        char *line = next_input(S, &in, &blank);
+        if (!line) return ACT_QUIT;
+        Action a = blank ? ACT_NONE : lesson_command(S, line, jump_to);
+        if (blank || (a != ACT_NONE && a != ACT_HANDLED && a != ACT_HINT && a != ACT_SOLUTION)) {
+            statement_free(&in);
+            return a == ACT_SKIP || a == ACT_NEXT ? ACT_NONE : a;      /* the statement has run: both go on */
+        }
+        if (a == ACT_NONE && run_input(S, &in, NULL) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }
+        statement_free(&in);
+    }
+}
+
 /* Waits for the student to run the lesson statement `it`. Returns an action that leaves the step, or ACT_NONE when
  * it has run (without an error, or with the one the lesson shows). */
 static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
@@ -467,9 +491,10 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (blank) erase_blank_prompt(S, in.text, shown_above ? pending : 0);   /* "next>": shown as run */
             statement_free(&in);
             if (!S->teacher || !blank || S->tty) echo_statement(stmt);
+            int figures = plot_figure_count(&S->sess.plot);
             RunStatus rs = run(S, stmt, NULL, SHOWN, it);
             if (rs == RUN_QUIT) return ACT_QUIT;
-            if (!blank || statement_done(S, it, rs)) return ACT_NONE;      /* a typed skip goes on, failed or not */
+            if (!blank || statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);   /* a typed skip goes on, failed or not */
             continue;
         }
         if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
@@ -477,10 +502,11 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         if (a != ACT_NONE) { statement_free(&in); return a; }
         char *own;
         bool same = same_statement(line, stmt, &own);
+        int figures = plot_figure_count(&S->sess.plot);
         RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
         if (rs == RUN_QUIT) { free(own); return ACT_QUIT; }        /* quit() leaves, as quit does */
-        if (same && statement_done(S, it, rs)) return ACT_NONE;
+        if (same && statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);
         if (same) continue;
         if (own && !S->teacher)
             say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
@@ -661,9 +687,13 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             LessonItem *it = &st->items[k];
             if (it->kind == ITEM_PROSE) {
                 bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
-                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question) out("\n"); }     /* a question starts with its own blank line */
+                /* a question starts with its own blank line, and so does the next step's heading */
+                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
             }
-            else if (it->kind == ITEM_RUN) act = do_run(S, it, &jump_to);
+            else if (it->kind == ITEM_RUN) {
+                if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
+                act = do_run(S, it, &jump_to);
+            }
             else act = do_question(S, it->q, &jump_to);
         }
         if (act == ACT_QUIT) {

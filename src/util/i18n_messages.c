@@ -49,6 +49,9 @@ static const I18nMessage catalogue[] = {
       "restart でこのステップをレッスンの値でやり直せます)\n",
       "（这里的输出与课程中写的不同：可能是题外尝试改变了它用到的某个名字，或者抽取了随机数；"
       "输入 restart 用课程的值重做这一步）\n"}},
+    {{"(the figure above: press Enter to go on)\n",
+      "(上の図を見てください: Enter で先へ進みます)\n",
+      "（请看上面的图：按 Enter 继续）\n"}},
     {{"(Every lesson starts with the random generator seeded with 0.)\n",
       "(どのレッスンも乱数生成器をシード 0 で初期化して始まります。)\n",
       "（每一课开始时都用种子 0 初始化随机数生成器。）\n"}},
