@@ -14,6 +14,8 @@ expect_has() { case "$2" in *"$3"*) ok ;; *) bad "$1: [$2] lacks [$3]" ;; esac; 
 
 expect_eq "--version" "$("$ATTN" --version)" "attn 0.1.0"
 expect_has "--help names -c" "$("$ATTN" --help)" "attn -c STATEMENTS"
+wide=$("$ATTN" --help | awk 'length($0) > 80')
+expect_has "--help fits 80 columns (its lines were up to 93 wide)" "[$wide]" "[]"
 "$ATTN" --bogus >/dev/null 2>"$T/err"; expect_eq "unknown option exits 2" "$?" "2"
 expect_has "unknown option message" "$(cat "$T/err")" "unknown option '--bogus'"
 expect_eq "-c prints a value" "$("$ATTN" -c 'torch.tensor([3, 2])')" "tensor([3, 2])"
