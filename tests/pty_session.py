@@ -2,7 +2,7 @@
 """attn at a real terminal (a pty): prompts, continuation lines, Ctrl-C during a long loop and at an idle prompt,
 Ctrl-D, history kept across sessions, tab completion of names and methods. 'N passed, N failed'.
 usage: pty_session.py ATTN_BINARY"""
-import ctypes, fcntl, os, pty, select, signal, struct, sys, tempfile, termios, time
+import ctypes, fcntl, os, pty, select, signal, struct, sys, tempfile, termios, time, unicodedata
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
 import refcheck  # noqa: E402
@@ -549,6 +549,19 @@ with tempfile.TemporaryDirectory() as state:
     code = t.wait(timeout=10)
     check("Ctrl-D pressed while the prompt is drawn leaves attn", syscall == "1" and code == 0,
           f"stopped in system call {syscall}, terminal canonical then: {cooked}, exit {code}")
+
+# the banner a student meets first: within 80 columns in English, Japanese and Chinese (its second line was 97
+# wide and broke mid-word), and it names lesson and help
+for lang, word in (("C.UTF-8", "lesson lists"), ("ja_JP.UTF-8", "レッスンの一覧"), ("zh_CN.UTF-8", "列出课程")):
+    with tempfile.TemporaryDirectory() as state:
+        t = Term(state, args=(), LANG=lang, LC_ALL=None, LC_MESSAGES=None)
+        t.prompt()
+        text = t.buf.decode(errors="replace").replace("\r\n", "\n")
+        banner = text.split("attn>")[0].rstrip("\n").split("\n")
+        wide = [l for l in banner if sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l) > 80]
+        check(f"{lang}: the banner fits 80 columns and names lesson and help", banner and not wide and word in text
+              and "help" in text, banner)
+        t.leave()
 
 # a teacher at a terminal: the next statement waits above the prompt, dim, after "next> " (the class took a statement
 # shown as "attn> ..." for one that had run and printed nothing); Enter takes back the empty prompt line and that

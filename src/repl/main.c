@@ -212,9 +212,9 @@ int main(int argc, char **argv) {
         if (tty) {
             lineedit_init();
             if (!quiet)
-                printf("attn %s - d2l.ai 11.6 Self-Attention and Positional Encoding\n"
-                       "Type the book's lines (torch.zeros, d2l.masked_softmax ...), help for a list, Ctrl-D to leave.\n",
-                       ATTN_VERSION);
+                printf("attn %s - d2l.ai 11.6 Self-Attention and Positional Encoding\n%s", ATTN_VERSION,
+                       TR("Type the book's lines (torch.zeros, d2l.masked_softmax ...). lesson lists the\n"
+                          "lessons, help the functions; Ctrl-D leaves.\n"));
         }
         failures = repl_run(&S, &r, tty ? NULL : "<stdin>", !keep_going && !isatty(0));   /* typed at a terminal: go on */
         if (tty) lineedit_shutdown();

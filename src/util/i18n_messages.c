@@ -15,6 +15,13 @@ static const I18nMessage catalogue[] = {
     {{"\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n",
       "\n(Ctrl-C はその行を取り消します。Ctrl-D で attn を終了します)\n",
       "\n（Ctrl-C 丢弃这一行；Ctrl-D 退出 attn）\n"}},
+    /* the REPL's banner at a terminal (src/repl/main.c) */
+    {{"Type the book's lines (torch.zeros, d2l.masked_softmax ...). lesson lists the\n"
+      "lessons, help the functions; Ctrl-D leaves.\n",
+      "本のコードを入力してください (torch.zeros、d2l.masked_softmax ...)。lesson で\n"
+      "レッスンの一覧、help で関数の一覧。Ctrl-D で終了します。\n",
+      "输入书中的代码（torch.zeros、d2l.masked_softmax ……）。lesson 列出课程，\n"
+      "help 列出函数；Ctrl-D 退出。\n"}},
     /* lesson runner (src/lesson/runner.c) */
     {{"Type this, or press Enter to run it:\n",
       "次の文を入力するか、Enter で実行してください:\n",
