@@ -73,6 +73,9 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
  * line for it. Everything else a student types runs as at the prompt, ungraded. */
 bool lesson_answers(const LessonQuestion *q, Node *tree);
 bool lesson_line_answers(const LessonQuestion *q, const char *line);
+/* When q asks for a value and line assigns one name (n = 64, ratio = a / b), that name (owned): the student named
+ * their answer, and the value it holds after the line ran is graded as if typed alone. NULL otherwise. */
+char *lesson_answer_name(const LessonQuestion *q, const char *line);
 /* Runs line silently in I, then grades it; GRADE_FAILED with the error in err when it does not run. */
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
                        char *err, size_t errlen);

@@ -251,5 +251,12 @@ rm -f "$XDG_STATE_HOME/attn/progress"
 out=$( (i=0; while [ $i -lt 60 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
 lacks "...and Enter through the lesson never gets that note" "$out" "(this printed something else"
 
+# an answer given a name (k = ...) is graded when it is right; a wrong one is a note, not a miss (it was silence)
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'n = 64\nk = 3 * 100 * 512 ** 2\nquit\n' | "$ATTN" lesson 2 2>&1)
+has "an assignment holding a wrong value gets a note that says how to answer" "$out" "(not graded: n is set; an answer is a value or an expression typed alone"
+lacks "...and is not counted as a wrong answer" "$out" "Not yet: your answer is 64"
+has "an assignment holding the right value is right (3 x 100 x 512^2, worked by hand: 78643200)" "$out" "Right."
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

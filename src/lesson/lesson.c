@@ -332,6 +332,8 @@ static char *assigned_name(const char *src) {
     return name;
 }
 
+char *lesson_answer_name(const LessonQuestion *q, const char *line) { return q->name ? NULL : assigned_name(line); }
+
 /* Runs src in I with its output thrown away and no echo; I->last_value is the value of a last bare expression.
  * False, with the message in err, when it fails. */
 static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {

@@ -591,14 +591,30 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         val_decref(S->sess.I.last_value);
         S->sess.I.last_value = NULL;
         bool answers = in.parsed ? lesson_answers(q, in.parse.tree) : lesson_line_answers(q, line);
+        char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
         RunStatus rs = run_input(S, &in, NULL);
-        if (rs == RUN_QUIT) { statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
-        if (rs != RUN_OK || !e) { statement_free(&in); continue; }
+        if (rs == RUN_QUIT) { free(named); statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
+        if (rs != RUN_OK || !e) { free(named); statement_free(&in); continue; }
+        Value *v = named ? interp_lookup(&S->sess.I, named) : NULL;
+        bool by_name = v != NULL;       /* graded only when right: a name set while working it out is not a miss */
+        if (v) {
+            val_decref(S->sess.I.last_value);
+            S->sess.I.last_value = val_incref(v);
+            answers = true;
+        }
         StrBuf fb;
         sb_init(&fb);
         LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, &fb);
         statement_free(&in);
-        if (g == GRADE_RIGHT) { feedback(S, TR("Right.\n")); sb_free(&fb); break; }
+        if (g == GRADE_RIGHT) { free(named); feedback(S, TR("Right.\n")); sb_free(&fb); break; }
+        if (by_name && g == GRADE_WRONG) {
+            say(S, TR("(not graded: %s is set; an answer is a value or an expression typed alone, such as %s)\n"),
+                named, named);
+            free(named);
+            sb_free(&fb);
+            continue;
+        }
+        free(named);
         if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
         if (g == GRADE_NOT_ANSWER) { if (fb.len) say(S, "%s", sb_str(&fb)); sb_free(&fb); continue; }
         if (fb.len && fb.s[fb.len - 1] == '.') fb.s[--fb.len] = 0;     /* an explanation's own full stop */
