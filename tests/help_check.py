@@ -132,4 +132,33 @@ x_out = run("X = torch.ones(2)\nhelp(X)\n")
 check("help(X) of a tensor is help Tensor", x_out == run("help Tensor\n") and "X.reshape" in x_out, x_out[:200])
 check("help(torch) is help torch", run("help(torch)\n") == run("help torch\n"), run("help(torch)\n")[:200])
 check("help(nn) is help nn", run("help(nn)\n") == run("help nn\n"), run("help(nn)\n")[:200])
+# 5. what a reviewer found: each name explains the function it is where it is typed
+for typed, want in [("help('X.sum')", "torch.sum(X"), ("t = torch.ones(2)\nhelp(t.sum)", "torch.sum(X"),
+                    ("help('torch.Tensor.reshape')", "X.reshape(*shape)"), ("help('nn.functional.softmax')", "torch.softmax(X, dim)"),
+                    ("help(torch.float)", "A dtype, torch.float32"), ("t = torch.ones(2)\nhelp(t.shape)", "class torch.Size"),
+                    ("help random", "What random offers"), ("m = nn.Linear(2, 2)\nhelp(m.parameters)", "parameters()")]:
+    out = run(typed + "\n")
+    check(f"{typed!r} explains {want!r}", want in " ".join(out.split()) and "error" not in out, out)
+out = run("class D(d2l.Module):\n    pass\n\nhelp(D)\n")
+check("help of a class on d2l.Module names its base as typed", out.startswith("class D(d2l.Module)"), out)
+
+
+class M:
+    """
+    One line.
+
+    Two lines,
+      indented.
+    """
+
+
+src_m = 'class M:\n    """\n    One line.\n\n    Two lines,\n      indented.\n    """\n\nhelp(M)\n'
+out = run(src_m)
+want = "\n".join(("  " + l) if l else "" for l in inspect.cleandoc(M.__doc__).split("\n"))
+check("a docstring shows as inspect.cleandoc gives it", "\n" + want + "\n" in out, (out, want))
+out = run("X = torch.zeros(262144)\nhelp(X)\n").strip()
+r = subprocess.run([ATTN], input="X = torch.zeros(262144)\nhelp(X)\n", capture_output=True, text=True, timeout=60,
+                   env=dict(os.environ, ATTN_MEMORY_LIMIT="1M"))
+check("help(X) at the memory limit lists a tensor's methods, without a crash", r.returncode == 0 and "X.reshape" in r.stdout,
+      (r.returncode, r.stderr[-300:]))
 finish()

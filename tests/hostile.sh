@@ -105,10 +105,19 @@ printf '# L\n\n## One {#one}\n\n```attn\nattn> d2l.plot(torch.arange(3.), torch.
 out=$(printf '\n\n\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson "$T/w2/nodir.md" 2>&1)
 has "savefig into a missing folder says the folder is missing" "$out" "savefig('figs/a.svg'): there is no directory figs (make it first"
 lacks "...and not that it is outside" "$out" "may write only under"
+printf '# L\n\n## One {#one}\n\n```attn\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\nattn> savefig("/nonexistent_dir/a.svg")\n```\n' > nodir2.md
+out=$(printf '\n\n\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson "$T/w2/nodir2.md" 2>&1)
+has "a missing folder outside the lesson's directory gets the policy's answer" "$out" "savefig('/nonexistent_dir/a.svg'): a lesson may write only under"
+lacks "...which says nothing of what exists outside" "$out" "there is no directory"
 # a class that asked for plot_target('window') or ('terminal') replays with figures as summaries, in no window
 printf '# Recorded class: L\n\n```attn\nattn> plot_target("terminal")\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\n<figure 1: 1 line of 3 points>\nattn> plot_target("window")\nattn> plot_target()\n'"'"'window'"'"'\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\n<figure 2: 1 line of 3 points>\n```\n' > targets.md
 out=$(DISPLAY= "$ATTN" --check targets.md 2>&1)
 has "a recorded plot_target('terminal') and ('window') replay as summaries" "$out" "targets.md: 5 steps ok"
+printf '```attn\nattn> plot_target()\n'"'"'summary'"'"'\n```\n' > asked.md
+for plot in "" files terminal; do
+    out=$(ATTN_PLOT=$plot "$ATTN" --check asked.md 2>&1)
+    has "a replay's plot_target() answers summary whatever ATTN_PLOT is ($plot)" "$out" "asked.md: 1 steps ok"
+done
 # an OSC 0 (window title) in a transcript's expected output is refused like any other escape
 printf '```attn\nattn> 1\n\033]0;pwned\007\n```\n' > osc0.md
 out=$("$ATTN" --check osc0.md 2>&1)

@@ -193,6 +193,29 @@ try:
 finally:
     s.close()
 
+# a teacher's next statement longer than the screen (lesson 1's masked_softmax, 22 lines at 80x24) waits as its first
+# line and how many follow; Enter takes both back and shows the whole statement once, as run
+s = Screen(f"{ATTN} teach 1", ENV)
+try:
+    s.wait_for("attn> attention = d2l.DotProductAttention(0)")
+    s.send("jump build-masked-softmax")
+    s.wait_for("next> valid_len = torch.tensor([2, 3])")
+    for _ in range(6):          # three statements and a question (a teacher's Enter shows its answer)
+        if "(21 lines more)" in s.text():
+            break
+        s.send("")
+        time.sleep(0.8)
+    t = s.wait_for("  ...> (21 lines more)")
+    check("teacher: a statement taller than the screen waits as its first line and the count of the rest",
+          "next> def masked_softmax(X, valid_lens):\n  ...> (21 lines more)\nattn>" in t, t[-600:])
+    s.send("")
+    t = s.wait_for("Yours and d2l's agree")
+    check("teacher: Enter shows it whole, once, and the dim lines are gone",
+          t.count("attn> def masked_softmax(X, valid_lens):") == 1 and "(21 lines more)" not in t
+          and "next> def masked_softmax" not in t, t[-900:])
+finally:
+    s.close()
+
 # a teacher's detour that fails: the error points at the mistake as at the prompt (its caret under the operator),
 # and the class's recording replays with --check (the replay printed a caret the class never saw)
 rec_dir = tempfile.mkdtemp()

@@ -64,6 +64,18 @@ static const char *const tensor_attrs[][2] = {
     {"is_cuda", "False: attn's tensors are on the CPU."},
     {"device", "Where X is kept: device(type='cpu'), as attn computes on the CPU."}};
 
+/* The function X.name calls: the Tensor method, or, for a method that is a torch function taking X first, torch's
+ * (X.sum is torch.sum, not Python's sum). NULL when a tensor has no such method. */
+static const Builtin *tensor_method(const char *name) {
+    const Builtin *m = builtins_find_method(name);
+    if (m && m == builtins_find(name)) {
+        Value *t = builtins_module_attr("torch", name);
+        if (t && t->kind == V_BUILTIN) m = t->u.builtin;
+        if (t) val_decref(t);
+    }
+    return m;
+}
+
 /* help for a name typed with its module or with X. (torch.float32, d2l.reduce_sum, math.pi, X.shape): what that
  * name is where it is typed. 1 when written, 0 when the module has no such name, -1 when the function tables decide
  * (math's functions, a Tensor method, a prefix that is not a module). */
@@ -72,7 +84,8 @@ static int help_dotted(StrBuf *out, const char *name, const char *dot) {
     char head[64];
     snprintf(head, sizeof head, "%.*s", (int)(dot - name), name);
     if (!strcmp(head, "X") || !strcmp(head, "Tensor") || !strcmp(head, "torch.Tensor")) {
-        if (builtins_find_method(tail)) return -1;
+        const Builtin *m = tensor_method(tail);
+        if (m) { put_builtin(out, m, m, tail); return 1; }
         for (size_t i = 0; i < sizeof tensor_attrs / sizeof *tensor_attrs; i++)
             if (!strcmp(tensor_attrs[i][0], tail)) {
                 sb_printf(out, "X.%s\n", tail);
@@ -82,6 +95,11 @@ static int help_dotted(StrBuf *out, const char *name, const char *dot) {
         return 0;
     }
     Value *mod = builtins_import(head);
+    if (!mod && !strncmp(head, "nn.", 3)) {         /* nn.functional.softmax: nn is torch.nn */
+        char full[80];
+        snprintf(full, sizeof full, "torch.%s", head);
+        mod = builtins_import(full);
+    }
     if (!mod) return -1;
     Value *v = builtins_module_attr(mod->u.module, tail);
     bool math = !strcmp(mod->u.module, "math");
@@ -162,6 +180,7 @@ static void names_add(Names *l, const char *prefix, const char *name) {
 /* Lays out the names, sorted, each once, in columns of `width` within 80 columns (a longer name takes as many
  * columns as it needs; no line ends in spaces), and frees them. */
 static void put_columns(StrBuf *out, Names *l, int width) {
+    if (!l->n) { free(l->s); *l = (Names){0}; return; }
     qsort(l->s, (size_t)l->n, sizeof *l->s, by_string);
     int k = 0;
     for (int i = 0; i < l->n; i++) {
@@ -210,6 +229,7 @@ static void add_name(void *ctx, const char *name) {
 static void list_attrs(StrBuf *out, const Value *x, const char *prefix) {
     Prefixed p = {{0}, prefix};
     ops_attr_names(x, add_name, &p);
+    if (!p.l.n) sb_puts(out, TR("  (none of its names is in attn)\n"));     /* random: the module, without functions */
     put_columns(out, &p.l, 20);
 }
 
@@ -260,9 +280,8 @@ static bool help_topic(StrBuf *out, const char *word) {
     }
     if (!strcmp(word, "Tensor") || !strcmp(word, "torch.Tensor") || !strcmp(word, "X")) {
         sb_puts(out, TR("What a tensor X offers (help X.NAME explains a method):\n"));
-        Value *x = val_tensor(ten_new(DT_F32, 0, NULL));
-        list_attrs(out, x, "X.");
-        val_decref(x);
+        Value x = {.kind = V_TENSOR};       /* the names depend on the kind alone: no tensor is made (none may fit) */
+        list_attrs(out, &x, "X.");
         return true;
     }
     return false;
@@ -288,11 +307,38 @@ static void put_params(StrBuf *out, const UserFunc *f) {
 }
 
 /* A docstring, indented under its signature; nothing for None. */
+/* A docstring as Python's help shows it (inspect.cleandoc): leading and trailing blank lines dropped, the common
+ * indentation of the lines after the first removed; each line under `indent`, as written. */
 static void put_doc(StrBuf *out, const Value *doc, const char *indent) {
     if (!doc || doc->kind != V_STR) return;
-    const char *p = doc->u.str.s;
-    while (*p == '\n' || *p == ' ') p++;
-    tw_wrap(out, p, 79, indent);
+    const char *s = doc->u.str.s;
+    size_t common = (size_t)-1;
+    for (const char *p = strchr(s, '\n'); p; p = strchr(p + 1, '\n')) {     /* lines after the first */
+        size_t sp = strspn(p + 1, " ");
+        if (p[1 + sp] && p[1 + sp] != '\n' && sp < common) common = sp;
+    }
+    if (common == (size_t)-1) common = 0;
+    StrBuf lines;
+    sb_init(&lines);
+    bool first = true;
+    for (const char *p = s;; first = false) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        size_t skip = first ? strspn(p, " ") : (n < common ? n : common);
+        if (skip > n) skip = n;
+        if (n > skip) sb_puts(&lines, indent);          /* no spaces on an empty line */
+        sb_putn(&lines, p + skip, n - skip);
+        sb_putc(&lines, '\n');
+        if (!e) break;
+        p = e + 1;
+    }
+    /* blank lines at either end go */
+    const char *b = sb_str(&lines);
+    size_t len = lines.len;
+    while (len && *b == '\n') { b++; len--; }
+    while (len >= 2 && b[len - 1] == '\n' && b[len - 2] == '\n') len--;
+    sb_putn(out, b, len);
+    sb_free(&lines);
 }
 
 /* help(f) of a student's function: its signature and docstring. */
@@ -315,7 +361,7 @@ static void help_user_class(StrBuf *out, const ClassInfo *c) {
     sb_printf(out, "class %s", c->name);
     for (int i = 0; i < c->nbases; i++) {
         const ClassInfo *b = c->bases[i]->u.cls;
-        const char *home = !strncmp(b->module_name, "torch.nn", 8) ? "nn." : !strcmp(b->module_name, "d2l") ? "d2l." : "";
+        const char *home = !strncmp(b->module_name, "torch.nn", 8) ? "nn." : !strncmp(b->module_name, "d2l", 3) ? "d2l." : "";
         sb_printf(out, "%s%s%s%s", i ? ", " : "(", home, b->name, i + 1 == c->nbases ? ")" : "");
     }
     sb_putc(out, '\n');
@@ -340,7 +386,17 @@ static void help_user_class(StrBuf *out, const ClassInfo *c) {
  * one of attn's functions by name. False when there is nothing to say. */
 bool help_value(Interp *I, StrBuf *out, Value *v) {
     switch (v->kind) {
-    case V_STR: return help_topic(out, v->u.str.s) || help_for(out, v->u.str.s);
+    case V_STR:
+        if (!v->u.str.len) { help_overview(out); return true; }
+        return help_topic(out, v->u.str.s) || help_for(out, v->u.str.s);
+    case V_DTYPE: {
+        StrBuf r;
+        sb_init(&r);
+        val_repr(&r, v);
+        bool ok = help_for(out, sb_str(&r));
+        sb_free(&r);
+        return ok;
+    }
     case V_MODULE: return help_topic(out, v->u.module);
     case V_TENSOR: return help_topic(out, "Tensor");
     case V_FUNC: help_user_func(I, out, v); return true;
@@ -359,7 +415,14 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
             sb_printf(out, "%s\n  %s\n", v->u.method.fn->signature, v->u.method.fn->help);
             return true;
         }
-        return v->u.method.fn && help_for(out, v->u.method.fn->name);
+        if (!v->u.method.fn) return false;      /* a tensor's or a module's method: the function it is */
+        if (v->u.method.self && v->u.method.self->kind == V_TENSOR) {
+            const Builtin *m = tensor_method(v->u.method.fn->name);
+            put_builtin(out, m ? m : v->u.method.fn, m, v->u.method.fn->name);
+        } else put_builtin(out, v->u.method.fn, NULL, v->u.method.fn->name);
+        return true;
+    case V_TUPLE:
+        return v->u.seq.is_size && help_for(out, "torch.Size");
     case V_BUILTIN:         /* the function itself: help(math.sqrt) is Python's, help(d2l.reduce_sum) d2l's alias */
         put_builtin(out, v->u.builtin, builtins_find_method(v->u.builtin->name), v->u.builtin->name);
         return true;

@@ -378,7 +378,17 @@ static void echo_statement(const char *stmt) {
  * one that ran and printed nothing. Returns the rows it took (Enter takes them back and shows it as run). */
 static size_t show_pending(const char *stmt) {
     struct winsize ws;
-    size_t cols = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80, rows = 0;
+    bool known = ioctl(1, TIOCGWINSZ, &ws) == 0;
+    size_t cols = known && ws.ws_col > 0 ? ws.ws_col : 80, height = known && ws.ws_row > 0 ? ws.ws_row : 24;
+    size_t all = 0, lines = 0;
+    for (const char *p = stmt, *e; ; p = e + 1, lines++) {         /* the rows the whole statement takes */
+        e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p), w = 7 + (size_t)tw_width_n(p, n);
+        all += (w + cols - 1) / cols;
+        if (!e) break;
+    }
+    bool whole = all + 4 <= height;     /* a long class or def: its first line and how many follow */
+    size_t rows = 0;
     for (const char *p = stmt, *e; ; p = e + 1) {
         e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -387,6 +397,11 @@ static size_t show_pending(const char *stmt) {
         rows += w ? (w + cols - 1) / cols : 1;
         outf("\033[2m%s%.*s\033[0m\n", prefix, (int)n, p);
         if (!e) break;
+        if (!whole) {
+            outf("\033[2m  ...> (%zu lines more)\033[0m\n", lines);
+            rows++;
+            break;
+        }
     }
     return rows;
 }
@@ -400,7 +415,12 @@ static void erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
     size_t cols = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
     size_t w = strlen("attn> ") + strlen(typed);         /* white space: one column a byte */
     size_t rows = w ? (w + cols - 1) / cols : 1;          /* the rows it took (a full row does not wrap yet) */
-    outf("\033[%zuA\r\033[J", rows + above);           /* and `above` rows more (a teacher's pending statement) */
+    rows += above;                                        /* and `above` rows more (a teacher's pending statement) */
+    size_t height = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 1 ? ws.ws_row : 24;
+    if (rows > height - 1) {        /* taller than the screen: what scrolled away stays, the rest is taken back */
+        rows = height - 1;
+    }
+    outf("\033[%zuA\r\033[J", rows);
 }
 
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
@@ -460,6 +480,7 @@ static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
             statement_free(&in);
             return a == ACT_SKIP || a == ACT_NEXT ? ACT_NONE : a;      /* the statement has run: both go on */
         }
+        if (a == ACT_HINT || a == ACT_SOLUTION) say(S, "%s", TR("(the figure above: press Enter to go on)\n"));
         if (a == ACT_NONE && run_input(S, &in, NULL) == RUN_QUIT) { statement_free(&in); return ACT_QUIT; }
         statement_free(&in);
     }

@@ -40,7 +40,7 @@ bool plot_set_target(Plot *P, const char *name) {
 
 void plot_replay(Plot *P) {
     P->replay = true;
-    P->asked = P->target;
+    P->asked = PT_SUMMARY;          /* what plot_target() answers until a statement asks: the same on every machine */
     P->target = PT_SUMMARY;
 }
 
@@ -248,7 +248,8 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen) {
         size_t len = tw_decode(p, strlen(p), &cp);
         bool ok = (cp < 0x80 && (isalnum((unsigned char)*p) || strchr("._-/", *p))) ||
                   (cp >= 0x80 && cp != 0xFFFD && (uc_is_general_category(cp, UC_CATEGORY_L) ||
-                                                  uc_is_general_category(cp, UC_CATEGORY_N)));
+                                                  uc_is_general_category(cp, UC_CATEGORY_N) ||
+                                                  uc_is_general_category(cp, UC_CATEGORY_M)));   /* लेख, café */
         if (!ok) {
             char c[8] = {0};
             memcpy(c, p, len);      /* the whole character ('「', not a byte of it) */

@@ -168,10 +168,22 @@ bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t err
     else if (slash == dir) dir[1] = 0;
     else *slash = 0;
     size_t rn = strlen(p->root);
+    /* a folder that does not exist is named as missing, but only inside the root: outside it the answer is the
+     * policy's, whether or not the folder exists (a lesson learns nothing about the rest of the disk) */
     struct stat ds;
     if (*base && strcmp(base, ".") && strcmp(base, "..") && stat(dir, &ds) != 0 && errno == ENOENT) {
-        snprintf(err, errlen, "there is no directory %s (make it first: a file is written only into one that exists)", dir);
-        return false;
+        char near[4096], nreal[PATH_MAX];
+        snprintf(near, sizeof near, "%s", dir);
+        for (char *cut; (cut = strrchr(near, '/')) && cut > near && stat(near, &ds) != 0;) *cut = 0;
+        if (!strchr(near, '/') && stat(near, &ds) != 0) snprintf(near, sizeof near, ".");     /* "figs/a": from "." */
+        if (near[0] == '/' && stat(near, &ds) != 0) snprintf(near, sizeof near, "/");
+        size_t rl = strlen(p->root);
+        bool under = realpath(near, nreal) && !strncmp(nreal, p->root, rl) &&
+                     (nreal[rl] == 0 || nreal[rl] == '/' || (rl == 1 && p->root[0] == '/')) && !strstr(dir, "..");
+        if (under) {
+            snprintf(err, errlen, "there is no directory %s (make it first: a file is written only into one that exists)", dir);
+            return false;
+        }
     }
     bool inside = *base && strcmp(base, ".") && strcmp(base, "..") && realpath(dir, real) &&
                   !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));

@@ -265,6 +265,7 @@ static const I18nMessage catalogue[] = {
     {{"What a tensor X offers (help X.NAME explains a method):\n",
       "テンソル X の属性とメソッド(help X.NAME でメソッドを1つ説明します):\n",
       "张量 X 的属性和方法（help X.NAME 解释其中一个方法）：\n"}},
+    {{"  (none of its names is in attn)\n", "  (attn にはこのモジュールの名前がありません)\n", "  （attn 中没有这个模块的名字）\n"}},
     {{"  Methods defined here:\n", "  ここで定義されたメソッド:\n", "  这里定义的方法：\n"}},
     {{"  Also a method: X.%s(...)\n", "  メソッドとしても使えます: X.%s(...)\n", "  也可作为方法使用：X.%s(...)\n"}},
     /* finding lessons (src/lesson/runner.c, translation.c) */

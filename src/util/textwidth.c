@@ -245,7 +245,9 @@ static void fill_paragraph(StrBuf *out, const char *text, int width, const char 
             for (k = j; k < n && text[k] != ' ' && text[k] != '\t';) k++;
             const char *last = f.word.len ? strrchr(f.word.s, ' ') : NULL;      /* the word's last token */
             last = last ? last + 1 : f.word.s;
-            int avail = f.width - tw_width(f.first ? f.lead : f.hang), most = avail < GLUE_MAX ? avail : GLUE_MAX;
+            /* the narrower of the first line and the others: the held formula may land on either */
+            int lw = tw_width(f.lead), hw = tw_width(f.hang);
+            int avail = f.width - (lw > hw ? lw : hw), most = avail < GLUE_MAX ? avail : GLUE_MAX;
             if (f.word.len && k > j && f.word_w + 1 + tw_width_n(text + j, k - j) <= most &&
                 (operator_word(last, f.word.len - (size_t)(last - f.word.s)) || operator_word(text + j, k - j))) {
                 sb_putc(&f.word, ' ');          /* held together: one word, one space */

@@ -98,7 +98,7 @@ with tempfile.TemporaryDirectory() as d:
         check(f"savefig refuses {bad!r}", r.returncode == 1 and "savefig" in r.stderr and not os.path.exists(os.path.join(d, "pwned6.svg")), r.stderr)
 
     # a Japanese or Chinese class names its figures in its own script: letters of any script are letters
-    for good in ["図1.png", "位置编码.svg", "é.pdf"]:
+    for good in ["図1.png", "位置编码.svg", "é.pdf", "लेख.png", "cafe\u0301.svg"]:
         r = run(f"d2l.plot([0, 1], [0, 1])\nsavefig({good!r})", d, {"ATTN_PLOT": "none"})
         path = os.path.join(d, good)
         head = open(path, "rb").read(8) if os.path.exists(path) else b""

@@ -193,6 +193,12 @@ static void test_wrap_formulas(void **state) {
     tw_wrap(&b, "这里的 j = 2，也就是第三对", 16, "");          /* 16 columns: 这里的 j = takes 10, 2， 3 more */
     assert_non_null(strstr(sb_str(&b), "j = 2，"));
     sb_clear(&b);
+    tw_wrap_hanging(&b, "Hint 1 of 2: ", "compute it as ceil((n - 1)/(k - 1)) + offset = 17 + 3 * 2 here", 40);
+    for (const char *p = sb_str(&b), *e; *p; p = e + 1) {      /* a held formula on the narrower hanging lines */
+        e = strchr(p, '\n');
+        assert_true(tw_width_n(p, (size_t)(e - p)) <= 40);
+    }
+    sb_clear(&b);
     tw_wrap(&b, "a = b + c + d + e + f + g + h + i + j + k + l + m + n + o", 20, "");
     for (const char *p = sb_str(&b), *e; *p; p = e + 1) {
         e = strchr(p, '\n');
