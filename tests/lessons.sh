@@ -258,5 +258,12 @@ has "an assignment holding a wrong value gets a note that says how to answer" "$
 lacks "...and is not counted as a wrong answer" "$out" "Not yet: your answer is 64"
 has "an assignment holding the right value is right (3 x 100 x 512^2, worked by hand: 78643200)" "$out" "Right."
 
+# a Japanese class's recording has its step headings in Japanese, as the screen showed them (they were English)
+rm -f "$XDG_STATE_HOME/attn/progress"
+(i=0; while [ $i -lt 30 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --lang ja --record "$T/c5ja.md" > /dev/null 2>&1
+has "a ja recording's headings are Japanese" "$(cat "$T/c5ja.md")" "## ステップ 1/6: "
+out=$("$ATTN" --check "$T/c5ja.md" 2>&1)
+has "...and it replays" "$out" "steps ok"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -303,7 +303,11 @@ static bool save(LessonRun *S, int step, int done) {
 static void show_step_header(LessonRun *S, int s) {
     LessonStep *st = &S->l->steps[s];
     say(S, TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
-    rec_prose(S, "## Step %d of %d: %s", s + 1, S->l->nsteps, st->title);
+    StrBuf h;               /* the recording's heading in the class's language, as the screen's */
+    sb_init(&h);
+    sb_printf(&h, TR("Step %d of %d: %s"), s + 1, S->l->nsteps, st->title);
+    rec_prose(S, "## %s", sb_str(&h));
+    sb_free(&h);
 }
 
 static void lesson_help(LessonRun *S) {

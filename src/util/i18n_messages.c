@@ -138,6 +138,7 @@ static const I18nMessage catalogue[] = {
     {{"Lessons (attn lesson N starts or resumes one):\n",
       "レッスン一覧 (attn lesson N で開始または再開):\n",
       "课程列表（attn lesson N 开始或继续某一课）：\n"}},
+    {{"Step %d of %d: %s", "ステップ %d/%d: %s", "第 %d 步（共 %d 步）：%s"}},
     {{"\n== Step %d of %d: %s  [%s] ==\n",
       "\n== ステップ %d/%d: %s  [%s] ==\n",
       "\n== 第 %d 步（共 %d 步）：%s  [%s] ==\n"}},
