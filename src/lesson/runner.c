@@ -217,21 +217,15 @@ static char *figures_unnumbered(const char *s) {
     return sb_take(&b);
 }
 
-/* The self-check ($ATTN_LESSON_SELFCHECK=1, used by the random walks of tests/walk_lessons.py): a lesson statement
- * must print what the lesson file says, whatever path led to it. A difference is reported on stderr. */
-static void selfcheck(LessonRun *S, const LessonItem *it, const char *printed) {
-    char *want = figures_unnumbered(it->expected ? it->expected : ""), *got = figures_unnumbered(printed);
-    if (!tr_match(want, got))
-        fprintf(stderr, "attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
-                it->text, got, want);
-    free(want);
-    free(got);
-}
-
-/* Whether lesson statement `it` printed what the lesson file shows (figure numbers aside: they depend on the path). */
-static bool printed_as_shown(const LessonItem *it, const char *printed) {
+/* Whether lesson statement `it` printed what the lesson file shows (figure numbers aside: they depend on the path).
+ * The self-check ($ATTN_LESSON_SELFCHECK=1, used by the random walks of tests/walk_lessons.py) reports a difference
+ * on stderr: a lesson statement must print what the lesson file says, whatever path led to it. */
+static bool printed_as_shown(LessonRun *S, const LessonItem *it, const char *printed) {
     char *want = figures_unnumbered(it->expected ? it->expected : ""), *got = figures_unnumbered(printed);
     bool same = tr_match(want, got);
+    if (!same && S->selfcheck)
+        fprintf(stderr, "attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
+                it->text, got, want);
     free(want);
     free(got);
     return same;
@@ -256,8 +250,7 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     if (how == SHOWN && !S->tty) out(sb_str(&sink));
     if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed));
     else rec_statement(S, stmt, sb_str(&printed));
-    if (S->selfcheck && it) selfcheck(S, it, sb_str(&printed));
-    if (it) S->as_shown = printed_as_shown(it, sb_str(&printed));
+    if (it) S->as_shown = printed_as_shown(S, it, sb_str(&printed));
     sb_free(&printed);
     sb_free(&sink);
     return rs;
@@ -378,13 +371,19 @@ static void echo_statement(const char *stmt) {
     sb_free(&b);
 }
 
+/* The terminal's columns and rows (80 × 24 when it does not say). */
+static void screen_size(size_t *cols, size_t *rows) {
+    struct winsize ws;
+    bool known = ioctl(1, TIOCGWINSZ, &ws) == 0;
+    *cols = known && ws.ws_col > 0 ? ws.ws_col : 80;
+    *rows = known && ws.ws_row > 1 ? ws.ws_row : 24;
+}
+
 /* A teacher's next statement at a terminal, before it runs: dim, after "next> ", so the class does not take it for
  * one that ran and printed nothing. Returns the rows it took (Enter takes them back and shows it as run). */
 static size_t show_pending(const char *stmt) {
-    struct winsize ws;
-    bool known = ioctl(1, TIOCGWINSZ, &ws) == 0;
-    size_t cols = known && ws.ws_col > 0 ? ws.ws_col : 80, height = known && ws.ws_row > 0 ? ws.ws_row : 24;
-    size_t all = 0, lines = 0;
+    size_t cols, height, all = 0, lines = 0;
+    screen_size(&cols, &height);
     for (const char *p = stmt, *e; ; p = e + 1, lines++) {         /* the rows the whole statement takes */
         e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p), w = 7 + (size_t)tw_width_n(p, n);
@@ -415,15 +414,12 @@ static size_t show_pending(const char *stmt) {
  * the screen shows the statement once, as at the REPL. Without a terminal there is no prompt to take back. */
 static void erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
     if (!S->tty) return;
-    struct winsize ws;
-    size_t cols = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+    size_t cols, height;
+    screen_size(&cols, &height);
     size_t w = strlen("attn> ") + strlen(typed);         /* white space: one column a byte */
     size_t rows = w ? (w + cols - 1) / cols : 1;          /* the rows it took (a full row does not wrap yet) */
     rows += above;                                        /* and `above` rows more (a teacher's pending statement) */
-    size_t height = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 1 ? ws.ws_row : 24;
-    if (rows > height - 1) {        /* taller than the screen: what scrolled away stays, the rest is taken back */
-        rows = height - 1;
-    }
+    if (rows > height - 1) rows = height - 1;             /* taller than the screen: what scrolled away stays */
     outf("\033[%zuA\r\033[J", rows);
 }
 

@@ -152,6 +152,12 @@ void file_policy_restrict(FilePolicy *p, const char *who) {
     else if (!getcwd(p->root, sizeof p->root)) snprintf(p->root, sizeof p->root, "/nonexistent");
 }
 
+/* Whether the resolved directory `real` is the policy's root or lies under it. */
+static bool under_root(const FilePolicy *p, const char *real) {
+    size_t rn = strlen(p->root);
+    return !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));
+}
+
 bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen) {
     if (!p || (!p->restricted && !p->frozen)) return true;
     const char *who = p->who ? p->who : "a lesson";
@@ -167,26 +173,22 @@ bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t err
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == dir) dir[1] = 0;
     else *slash = 0;
-    size_t rn = strlen(p->root);
+    bool named = *base && strcmp(base, ".") && strcmp(base, "..");
     /* a folder that does not exist is named as missing, but only inside the root: outside it the answer is the
      * policy's, whether or not the folder exists (a lesson learns nothing about the rest of the disk) */
     struct stat ds;
-    if (*base && strcmp(base, ".") && strcmp(base, "..") && stat(dir, &ds) != 0 && errno == ENOENT) {
+    if (named && stat(dir, &ds) != 0 && errno == ENOENT) {
         char near[4096], nreal[PATH_MAX];
         snprintf(near, sizeof near, "%s", dir);
         for (char *cut; (cut = strrchr(near, '/')) && cut > near && stat(near, &ds) != 0;) *cut = 0;
         if (!strchr(near, '/') && stat(near, &ds) != 0) snprintf(near, sizeof near, ".");     /* "figs/a": from "." */
         if (near[0] == '/' && stat(near, &ds) != 0) snprintf(near, sizeof near, "/");
-        size_t rl = strlen(p->root);
-        bool under = realpath(near, nreal) && !strncmp(nreal, p->root, rl) &&
-                     (nreal[rl] == 0 || nreal[rl] == '/' || (rl == 1 && p->root[0] == '/')) && !strstr(dir, "..");
-        if (under) {
+        if (realpath(near, nreal) && under_root(p, nreal) && !strstr(dir, "..")) {
             snprintf(err, errlen, "there is no directory %s (make it first: a file is written only into one that exists)", dir);
             return false;
         }
     }
-    bool inside = *base && strcmp(base, ".") && strcmp(base, "..") && realpath(dir, real) &&
-                  !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));
+    bool inside = named && realpath(dir, real) && under_root(p, real);
     if (inside) {
         struct stat st;        /* a link in the root that points elsewhere is not followed: refused too */
         if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) inside = false;
