@@ -5,6 +5,8 @@
 #include "tensor.h"
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
@@ -23,13 +25,26 @@ static int cpu_level(void) {
 #endif
 }
 
+/* The level the CPU allows, capped by ATTN_SIMD (scalar, avx2 or avx512: tests and users force a lower path; a
+ * higher one than the CPU has is not taken). An unknown value is ignored with a note on stderr. */
+static int env_level(int top) {
+    const char *e = getenv("ATTN_SIMD");
+    if (!e || !*e) return top;
+    int want = !strcmp(e, "scalar") || !strcmp(e, "none") ? 0 : !strcmp(e, "avx2") ? 1 : !strcmp(e, "avx512") ? 2 : -1;
+    if (want < 0) {
+        fprintf(stderr, "attn: ATTN_SIMD=%s is not scalar, avx2 or avx512; using what the CPU has\n", e);
+        return top;
+    }
+    return want < top ? want : top;
+}
+
 int vm_level(void) {
-    if (level < 0) level = cpu_level();
+    if (level < 0) level = env_level(cpu_level());
     return level;
 }
 
 void vm_force_level(int l) {
-    int top = cpu_level();
+    int top = env_level(cpu_level());
     level = l < 0 ? top : l > top ? top : l;
 }
 
