@@ -44,7 +44,7 @@ typedef struct AttnJob {
     float sd;                            /* sqrt(d) in float32, as PyTorch divides by it */
     float alpha;                         /* 1/sd when that is a power of two (multiplying is then dividing), else 1 */
     bool blas_s, blas_o;                 /* the two products' BLAS decision, made for the unsplit product */
-    bool own_s, own_o;                   /* ... and OpenBLAS's SkylakeX bits can come from vm_blas_gemm */
+    bool own_s, own_o;                   /* ... and vm_blas_gemm gives OpenBLAS's bits (its SkylakeX normal path) */
     int64_t units, group;                /* (item, block) units, taken group units at a time */
     atomic_llong next;                   /* the first unit no thread has taken yet */
     atomic_int failed;                   /* a worker could not get its scratch buffer, or Ctrl-C */
@@ -60,7 +60,7 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
     (void)begin; (void)end;
     /* the scores of a block live in a buffer of the thread's own that stays in its L2; with the own kernels, Kᵀ and
      * V of the head packed (once for all the blocks of a head this thread computes) */
-    int64_t nks = J->block * J->lds, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
+    int64_t nks = (J->nq - (J->nblocks - 1) * J->block) * J->lds, nkp = J->own_s ? vm_blas_packed_size(J->nk, J->d) : 0;
     int64_t nvp = J->own_o && J->out ? vm_blas_packed_size(J->dv, J->nk) : 0;
     float *scratch = malloc(sizeof(float) * (size_t)(nks + nkp + nvp));
     if (!scratch) {
@@ -77,14 +77,16 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
         }
         if (ten_interrupted) { atomic_store(&J->failed, 2); break; }
         int64_t item = u / J->nblocks, b = item / J->heads, h = item % J->heads;
-        int64_t q0 = (u % J->nblocks) * J->block, rows = J->nq - q0 < J->block ? J->nq - q0 : J->block;
+        /* the last block of a head also takes the rows after it (nq % block): every block starts at a multiple of
+         * block and has at least block rows, as ten_sgemm_split_rows asks */
+        int64_t q0 = (u % J->nblocks) * J->block, rows = u % J->nblocks == J->nblocks - 1 ? J->nq - q0 : J->block;
         const float *Q = head_ptr(&J->q, b, h) + q0 * J->q.rstride;     /* (rows, d) */
         const float *K = head_ptr(&J->k, b, h);                         /* (nk, d) */
         const float *V = J->out ? head_ptr(&J->v, b, h) : NULL;         /* (nk, dv) */
         float *S = scratch;                                                 /* (rows, nk), rows lds apart */
         float *O = J->out ? J->out + (b * J->nq + q0) * J->heads * J->dv + h * J->dv : NULL;   /* (rows, dv), row stride heads*dv */
         /* pass 1: S = Q Kᵀ, scaled by 1/sqrt(d) in the product when that is exactly the division (d = 4^k) */
-        if (J->own_s && ten_blas_normal_path(J->nk, rows, J->d)) {
+        if (J->own_s) {
             if (k_item != item) vm_blas_pack_b(K, J->k.rstride, true, J->nk, J->d, Kp, 0, J->nk);
             k_item = item;
             vm_blas_gemm(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha);
@@ -105,7 +107,7 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
             for (int64_t r = 0; r < rows; r++) vm_stream_copy(W + r * J->nk, S + r * J->lds, J->nk);
         }
         /* pass 3: O = S V (not when only the weights are asked for) */
-        if (J->out && J->own_o && ten_blas_normal_path(J->dv, rows, J->nk)) {
+        if (J->out && J->own_o) {
             if (v_item != item) vm_blas_pack_b(V, J->v.rstride, false, J->dv, J->nk, Vp, 0, J->dv);
             v_item = item;
             vm_blas_gemm(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f);
@@ -125,6 +127,9 @@ static int64_t half_l2_floats(void) {
     }
     return floats;
 }
+
+static int64_t forced_block;            /* queries per block set by a test (0: from the cache size) */
+void ten_set_attention_block(int64_t rows) { forced_block = rows > 0 ? rows : 0; }
 
 /* x as a float32 tensor whose last dim has stride 1 and rows at least as far apart as they are long (what BLAS
  * reads): x itself, or a contiguous copy in *tmp. */
@@ -193,25 +198,37 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     J.alpha = frexpf(J.sd, &e) == 0.5f ? 1.0f / J.sd : 1.0f;
     J.blas_s = ten_sgemm_wants_blas(nq, nk, J.d);
     J.blas_o = ten_sgemm_wants_blas(nq, J.dv, nk);
-    /* OpenBLAS's SkylakeX products are computed here, faster, with its bits (vecmath.h), on a CPU with AVX-512 */
+    /* OpenBLAS's SkylakeX products are computed here, faster, with its bits (vecmath.h), on a CPU with AVX-512, when
+     * the unsplit product is on OpenBLAS's normal path (vm_blas_gemm gives those bits for any block of rows) */
     bool own = ten_own_gemm(K->stride[1]) && (!V || ten_own_gemm(V->stride[1]));
-    J.own_s = own && J.blas_s;
-    J.own_o = own && J.blas_o && out;
-    /* blocks of queries whose scores fill half of a core's L2 (the packed Kᵀ and V and the rows of Q take the
+    J.own_s = own && J.blas_s && ten_blas_normal_path(nq, nk, J.d);
+    J.own_o = own && J.blas_o && out && ten_blas_normal_path(nq, J.dv, nk);
+    /* blocks of queries whose scores fill about half of a core's L2 (the packed Kᵀ and V and the rows of Q take the
      * rest): larger blocks would spill the scores to L3 between the product and the softmax; the packing is per
-     * head, not per block */
-    J.block = half_l2_floats() / (nk ? nk : 1);
+     * head, not per block. The bits do not depend on the size (tests force others: ten_set_attention_block). */
+    J.block = forced_block ? forced_block : half_l2_floats() / (nk ? nk : 1);
     if (J.block < 16) J.block = 16;
+    /* a product OpenBLAS computes is split only where its rows keep the bits of the unsplit call (tensor_internal.h) */
+    int64_t split = 1;
+    if (J.blas_s && !J.own_s) split = ten_sgemm_split_rows(nq, nk, J.d);
+    if (out && J.blas_o && !J.own_o) {
+        int64_t so = ten_sgemm_split_rows(nq, J.dv, nk);
+        split = so > split ? so : split;
+    }
+    if (split > 1) {
+        if (J.block < split) J.block = split;
+        J.block = (J.block + TEN_GEMM_SPLIT_ROWS - 1) / TEN_GEMM_SPLIT_ROWS * TEN_GEMM_SPLIT_ROWS;
+    }
     if (J.block > nq) J.block = nq;
-    J.nblocks = (nq + J.block - 1) / J.block;
+    J.nblocks = nq / J.block;
     /* rows of scores a multiple of 1 KiB apart share few cache sets (the 12 rows the kernel reads at once would
      * evict each other): 64 bytes more between them */
     J.lds = nk % 256 == 0 ? nk + 16 : nk;
-    if (J.own_s || J.own_o) {
-        /* the same number of blocks, each a whole number of the kernel's 12-row tiles (but the last) */
+    if (split == 1 && (J.own_s || J.own_o)) {
+        /* about the same number of blocks, each a whole number of the kernel's 12-row tiles */
         J.block = ((nq + J.nblocks - 1) / J.nblocks + 11) / 12 * 12;
         if (J.block > nq) J.block = nq;
-        J.nblocks = (nq + J.block - 1) / J.block;
+        J.nblocks = nq / J.block;
     }
     /* runs of units of about 4 MFLOP or more (a head's blocks together, where its Kᵀ and V are packed once), about
      * 8 runs per thread; a second thread only when each gets about 4 MFLOP */

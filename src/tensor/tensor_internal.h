@@ -26,6 +26,13 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
 bool ten_blas_is_skylakex(void);
 /* Whether OpenBLAS computes a product of this size on its normal path (not its small-matrix kernels). */
 bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k);
+/* A product of m rows computed by OpenBLAS in blocks of rows has the bits of one call for all m rows when every
+ * block starts at a multiple of TEN_GEMM_SPLIT_ROWS (the last one ending at m) and has at least
+ * ten_sgemm_split_rows(m, n, k) rows (a multiple of TEN_GEMM_SPLIT_ROWS, or m itself: then it may not be split). */
+#define TEN_GEMM_SPLIT_ROWS 48
+int64_t ten_sgemm_split_rows(int64_t m, int64_t n, int64_t k);
+/* Tests: the fused attention's queries per block (rounded as the kernel needs); 0 sizes them from the cache again. */
+void ten_set_attention_block(int64_t rows);
 /* Whether the products OpenBLAS would compute on its normal path come from vm_blas_gemm instead, with the same bits:
  * a CPU with AVX-512, OpenBLAS running its SkylakeX kernels, B's row stride ldb small enough for the packing's
  * gathers, and not switched off by ten_set_own_gemm(false) (the tests compare the two). */

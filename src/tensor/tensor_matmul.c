@@ -108,6 +108,15 @@ bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k) {
     return load_blas() != NULL;
 }
 
+/* Where a product may be split. OpenBLAS gives a row of C the same bits in a call for a block of rows as in the call
+ * for all rows only when the block starts at a multiple of its kernel's unroll (12 rows for Haswell and Zen, 8 for
+ * Nehalem, 2 or 4 for the SSE cores; 1 for SkylakeX and Sandybridge) and when the block stays on the same path as
+ * the whole (SkylakeX and Cooperlake send a product of at most 100^3 multiply-adds to other kernels, with other
+ * bits). Measured over every core Debian's OpenBLAS 0.3.21 has on x86-64 (tests/unit/test_determinism.c repeats
+ * the check for the core that is loaded): blocks of a multiple of 48 rows, each above 100^3, keep every row's bits.
+ * TEN_GEMM_SPLIT_ROWS (tensor_internal.h) is the least common multiple of the unrolls (16 and 12 included, for
+ * ARMv8's cores). */
+
 typedef struct GemmJob {
     const float *A, *B;
     float *C;
@@ -115,16 +124,29 @@ typedef struct GemmJob {
     bool bt;
     float alpha;
     int64_t m;
+    int64_t unit, units;                /* gemm_rows: rows per unit (a multiple of TEN_GEMM_SPLIT_ROWS), m / unit units */
     float *Bp;                          /* B packed for vm_blas_gemm, or NULL: OpenBLAS computes the rows */
 } GemmJob;
 
-/* Rows [begin, end) of C by one OpenBLAS call. Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: the call is made in
- * that column-major form (as PyTorch's sgemm_ calls are), which also keeps OpenBLAS off its separate small-matrix
- * path for row-major calls, so a block of rows is computed exactly as in the whole product. */
+/* Units [begin, end) of g->unit rows of C by one OpenBLAS call; the last unit also takes the rows after it (m %
+ * unit), so every call starts at a multiple of TEN_GEMM_SPLIT_ROWS and has at least g->unit rows. Row-major C = A B is
+ * column-major Cᵀ = Bᵀ Aᵀ: the call is made in that column-major form (as PyTorch's sgemm_ calls are), which also
+ * keeps OpenBLAS off its separate small-matrix path for row-major calls. */
 static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
     const GemmJob *g = ctx;
-    blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)g->n, (int)(end - begin), (int)g->k,
-               g->alpha, g->B, (int)g->ldb, g->A + begin * g->lda, (int)g->lda, 0.0f, g->C + begin * g->ldc, (int)g->ldc);
+    int64_t r0 = begin * g->unit, r1 = end == g->units ? g->m : end * g->unit;
+    blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)g->n, (int)(r1 - r0), (int)g->k,
+               g->alpha, g->B, (int)g->ldb, g->A + r0 * g->lda, (int)g->lda, 0.0f, g->C + r0 * g->ldc, (int)g->ldc);
+}
+
+/* Rows per block (tensor_internal.h): a multiple of TEN_GEMM_SPLIT_ROWS and, when the whole product is on OpenBLAS's
+ * normal path, enough rows that each block is too; m itself for a product on the small-matrix path (SkylakeX's small
+ * kernels give a row other bits in a block of another size) or too short to split. */
+int64_t ten_sgemm_split_rows(int64_t m, int64_t n, int64_t k) {
+    if (!ten_blas_normal_path(m, n, k)) return m;
+    int64_t need = (int64_t)(1e6 / ((double)n * (double)k)) + 1;          /* rows with more than 100^3 */
+    int64_t unit = (need + TEN_GEMM_SPLIT_ROWS - 1) / TEN_GEMM_SPLIT_ROWS * TEN_GEMM_SPLIT_ROWS;
+    return unit < m ? unit : m;
 }
 
 /* Panels [begin, end) (32 columns each) of B into g->Bp. */
@@ -209,7 +231,7 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
         return;
     }
     if (blas && blas_sgemm) {
-        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha, m, NULL};
+        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha, m, 0, 0, NULL};
         /* OpenBLAS's SkylakeX bits from vm_blas_gemm where it is faster: B packed once, its panels spread over the
          * threads, then ranges of 12-row tiles of about 1 MFLOP, taken by whichever thread is free (B is not
          * packed again per range); without memory for the packed B, OpenBLAS itself */
@@ -223,14 +245,18 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
             free(g.Bp);
             return;
         }
-        int64_t per_row = 2 * n * k;        /* flops: rows per block so that a block is worth a thread (~4 MFLOP) */
-        int64_t grain = per_row >= (1 << 22) ? 1 : (1 << 22) / per_row + 1;
-        /* below about 256 MFLOP, one block per thread: smaller blocks each pack B again and give OpenBLAS short
-         * panels (a 256 x 256 product on two threads ran at half the speed of one block per thread) */
+        /* units of whole split blocks (ten_sgemm_split_rows), so that the bits are the one call's for any thread count */
+        g.unit = ten_sgemm_split_rows(m, n, k);
+        g.units = m / g.unit;
+        int64_t per_unit = 2 * n * k * g.unit;
+        /* a block is worth a thread at about 4 MFLOP; below about 256 MFLOP, one block per thread: smaller blocks
+         * each pack B again and give OpenBLAS short panels (a 256 x 256 product on two threads ran at half the
+         * speed of one block per thread) */
+        int64_t grain = per_unit >= (1 << 22) ? 1 : (1 << 22) / per_unit + 1;
         int threads = par_threads();
-        int64_t per_thread = (m + threads - 1) / threads;
-        if (m * per_row < ((int64_t)1 << 28) && per_thread > grain) grain = per_thread;
-        par_for(m, grain, gemm_rows, &g);
+        int64_t per_thread = (g.units + threads - 1) / threads;
+        if (m * 2 * n * k < ((int64_t)1 << 28) && per_thread > grain) grain = per_thread;
+        par_for(g.units, grain, gemm_rows, &g);
         return;
     }
     small_gemm(A, lda, B, ldb, C, ldc, m, n, k, bt, alpha);
