@@ -271,6 +271,7 @@ int ten_threads(void);
 void ten_set_threads(int n);                  /* clamped to 1..256 */
 const char *ten_vecmath_name(void);           /* "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)" */
 void ten_blas_describe(char *out, size_t n);  /* OpenBLAS's version and kernels (loads it) */
+const char *ten_gemm_describe(void);          /* the path float32 products take (ATTN_GEMM; loads OpenBLAS) */
 
 /* ---- indexing (tensor_index.c) ---- */
 typedef enum { IX_INT, IX_SLICE, IX_NEWAXIS, IX_ELLIPSIS, IX_TENSOR } IndexKind;

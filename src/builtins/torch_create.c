@@ -318,8 +318,10 @@ static Value *bi_show_config(Interp *I, Args *a) {
     ten_blas_describe(blas, sizeof blas);
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, "attn %s\n  threads: %d (ATTN_THREADS, torch.set_num_threads)\n  vector math: %s (1.0-ULP functions, as PyTorch)\n  BLAS: %s\n",
-              ATTN_VERSION, ten_threads(), ten_vecmath_name(), blas);
+    sb_printf(&o, "attn %s\n  threads: %d (ATTN_THREADS, torch.set_num_threads)\n"
+                  "  vector math: %s (1.0-ULP functions, as PyTorch; ATTN_SIMD)\n"
+                  "  matrix products: %s (ATTN_GEMM)\n  BLAS: %s\n",
+              ATTN_VERSION, ten_threads(), ten_vecmath_name(), ten_gemm_describe(), blas);
     Value *r = val_str(sb_str(&o));
     sb_free(&o);
     return r;
@@ -388,7 +390,10 @@ const Builtin bi_torch_create[] = {
      "the same for any number.", "", 0},
     {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0},
     {"show_config", bi_show_config, "attn.show_config()",
-     "What attn computes with: its threads, the vector math library (SLEEF) and the BLAS (OpenBLAS) with its kernels.", "", 0},
+     "What attn computes with: its threads, the vector math library (SLEEF) and the path of matrix products, each "
+     "chosen once. The results are the same bytes for every thread count and OpenBLAS core. Environment variables "
+     "choose others: ATTN_THREADS=n, ATTN_SIMD=scalar|avx2|avx512 (a lower vector level), ATTN_GEMM=openblas (never "
+     "attn's own kernel) or loop (attn's fixed-order loop: the same products on every machine).", "", 0},
     {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)",
      "How tensors print, as in PyTorch.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -30,6 +30,23 @@ static char *(*blas_config)(void);      /* openblas_get_config */
 static int blas_state;                  /* 0 not tried, 1 loaded, -1 not available */
 static bool blas_skylakex;              /* the loaded OpenBLAS runs its SkylakeX kernels (set with blas_state) */
 
+/* ATTN_GEMM, read once: "auto" (the default: attn's AVX-512 kernel where it gives OpenBLAS's bits, else OpenBLAS,
+ * small products in the fixed-order loop), "openblas" (never attn's own kernel) or "loop" (every float32 product
+ * in the fixed-order loop: the same digits on every machine, slower). */
+typedef enum { GEMM_AUTO, GEMM_OPENBLAS, GEMM_LOOP } GemmMode;
+static GemmMode gemm_mode(void) {
+    static int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("ATTN_GEMM");
+        mode = GEMM_AUTO;
+        if (e && !strcmp(e, "openblas")) mode = GEMM_OPENBLAS;
+        else if (e && !strcmp(e, "loop")) mode = GEMM_LOOP;
+        else if (e && *e && strcmp(e, "auto"))
+            fprintf(stderr, "attn: ATTN_GEMM=%s is not auto, openblas or loop; using auto\n", e);
+    }
+    return (GemmMode)mode;
+}
+
 static const char *wanted_core(void) {
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
     __builtin_cpu_init();
@@ -81,14 +98,23 @@ void ten_blas_describe(char *out, size_t n) {
 
 bool ten_blas_is_skylakex(void) { return blas_skylakex; }
 
+/* Which path float32 products take (show_config), as chosen by the CPU, the OpenBLAS core and ATTN_GEMM. */
+const char *ten_gemm_describe(void) {
+    if (gemm_mode() == GEMM_LOOP) return "attn's fixed-order loop";
+    if (!load_blas()) return "attn's fixed-order loop (no BLAS)";
+    if (ten_own_gemm(0)) return "attn's AVX-512 kernel (OpenBLAS's SkylakeX bits)";
+    return "OpenBLAS above 64^3";
+}
+
 static bool own_gemm = true;
 void ten_set_own_gemm(bool on) { own_gemm = on; }
+
 
 /* OpenBLAS 0.3.21's interface/gemm.c sends a call with M*N*K <= 100^3 to its small-matrix kernels (another order
  * of additions), larger ones to its normal path, whose bits vm_blas_gemm gives. */
 bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
 
-bool ten_own_gemm(int64_t ldb) { return own_gemm && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
+bool ten_own_gemm(int64_t ldb) { return own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
 
 /* Where vm_blas_gemm is faster than OpenBLAS, measured on one thread: 10-20% with B (in, out) of a Linear layer of
  * 512 or attention's (1024, 64), about even at 1024 x 1024, 10% slower at 2048 x 2048. So B up to 4 MiB packed. */
@@ -103,7 +129,7 @@ void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops < 0 ? DEFAUL
 
 /* Whether a product of this size goes to OpenBLAS (loading it now, on the calling thread, when it does). */
 bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k) {
-    if (m * n * k < blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
+    if (gemm_mode() == GEMM_LOOP || m * n * k < blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
     if (par_in_parallel()) return blas_state == 1;      /* workers never load it (the main thread did, or not) */
     return load_blas() != NULL;
 }
