@@ -14,6 +14,7 @@
  */
 #ifndef ATTN_TENSOR_H
 #define ATTN_TENSOR_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -310,6 +311,8 @@ int npy_save(const char *path, const Tensor *t);
 Tensor *npy_load(const char *path);
 Tensor *npy_parse(const unsigned char *buf, size_t len);   /* the same from memory (fuzzing, tests) */
 
-/* Ctrl-C: kernels poll this between rows and stop with ten_fail_interrupted(). */
-extern volatile int ten_interrupted;
+/* Ctrl-C: the SIGINT handler sets it; kernels poll it between rows, on any worker thread, and stop with
+ * ten_fail_interrupted(). A lock-free atomic (C11 7.17.5: safe in a signal handler and between threads, where a
+ * volatile int is neither). */
+extern atomic_int ten_interrupted;
 #endif

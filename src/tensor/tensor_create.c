@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-volatile int ten_interrupted = 0;
+atomic_int ten_interrupted = 0;
 int64_t ten_limit_numel = (int64_t)1 << 28;
 int64_t ten_limit_bytes = (int64_t)6 << 30;
 static int64_t live_bytes;
