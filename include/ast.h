@@ -34,6 +34,17 @@ typedef enum {
  *   params    N_NAME (a), N_KWARG (a=default, the default in kids[0]), N_STAR (*args; str NULL for a bare '*'),
  *             N_DSTAR (**kwargs)
  *   in calls  N_KWARG (name=value), N_STAR (*iterable), N_DSTAR (**mapping), each with the value in kids[0] */
+/* The bound on how deep attn's C code recurses, as Lua's C-stack counter (luaE_incCstack): one counter,
+ * Interp.depth, counts the evaluator's levels (each eval and exec of a node running now, so a statement's nesting
+ * and the calls it makes add up), and the parser starts from it when it parses inside a statement (timeit). The
+ * parser refuses a tree taller than AST_MAX_DEPTH, or than what is left of INTERP_MAX_DEPTH, so every recursive walk
+ * over a tree (eval, ast_free, ast_clone, ast_same_code) is bounded; the evaluator raises RecursionError past
+ * INTERP_MAX_DEPTH. Python refuses such chains too ("maximum recursion depth exceeded during compilation").
+ * INTERP_MAX_DEPTH leaves room for INTERP_MAX_CALL_DEPTH (200) calls of a function of ordinary nesting; both are
+ * measured to fit an 8 MiB stack and `ulimit -s 2048` under ASan (tests/deep.sh). */
+#define AST_MAX_DEPTH 1000
+#define INTERP_MAX_DEPTH 1500
+
 typedef struct Node {
     NodeKind kind;
     int line, col;
@@ -44,6 +55,7 @@ typedef struct Node {
     size_t slen;
     struct Node **kids;
     int nkids;
+    int height;             /* 0 for a leaf, else 1 + its tallest kid's: how deep a recursive walk goes from here */
 } Node;
 
 Node *ast_new(NodeKind k, int line, int col);

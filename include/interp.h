@@ -90,6 +90,7 @@ typedef struct Interp {
     int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
     bool echo_values;            /* print the value of a bare expression at top level */
     int call_depth;
+    int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
     long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
     int loop_depth;

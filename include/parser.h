@@ -13,4 +13,7 @@ typedef struct ParseResult {
 
 /* Parses src (first_line is the line number of its first line, for messages). */
 ParseResult parse_program(const char *src, int first_line);
+/* The same, for a statement parsed while the evaluator is depth_used levels deep (Interp.depth, timeit inside a
+ * function): the tree may nest only AST_MAX_DEPTH - depth_used levels, the one budget both share. */
+ParseResult parse_program_at(const char *src, int first_line, int depth_used);
 #endif

@@ -137,6 +137,42 @@ printf '\n\n' | "$ATTN" lesson ./lessons/01-self-attention.md >/dev/null 2>&1
 has "an explicit path runs the other lesson, its progress under its own path" "$(cat "$XDG_STATE_HOME/attn/progress")" "$T/w3/lessons/01-self-attention.md 0 1"
 lacks "and the real lesson's progress is untouched" "$(cat "$XDG_STATE_HOME/attn/progress")" "01-self-attention 0 1"
 
+# ---- chains deeper than the C stack (issue 25): a RecursionError (or the parser's "nested too deeply"), never a
+# signal, at -c, in a pipe, in a transcript's --check and in a lesson, with a 2 MiB stack (ASan's frames too) ----
+mkdir -p "$T/deep" && cd "$T/deep" || exit 2
+rep() { i=0; r=''; while [ $i -lt "$2" ]; do r="$r$1"; i=$((i + 1)); done; printf '%s' "$r"; }
+# each kind: a name, the statement (under the 100,000-character limit), the message it must give
+deep_kind() {
+    case $1 in
+    call) printf 'f = lambda: f\nx = f%s\n' "$(rep '()' 35000)" ;;
+    attr) printf 'class A:\n    pass\n\na = A()\na.a = a\nx = a%s\n' "$(rep '.a' 35000)" ;;
+    index) printf 'l = []\nl.append(l)\nx = l%s\n' "$(rep '[0]' 30000)" ;;
+    slice) printf 'l = [1]\nx = l%s\n' "$(rep '[:]' 30000)" ;;
+    add) printf 'x = 1%s\n' "$(rep '+1' 20000)" ;;
+    pow) printf 'x = 2%s\n' "$(rep ' ** 2' 18000)" ;;
+    and) printf 'x = 1%s\n' "$(rep ' and 1' 15000)" ;;
+    lambda) printf 'x = %s1\n' "$(rep 'lambda: ' 12000)" ;;
+    recursion) printf 'f = lambda: f\ndef h(k):\n    if k == 0:\n        return f\n    return h(k - 1)%s\n\nx = h(5)\n' "$(rep '()' 900)" ;;
+    esac
+}
+deep_msg() { case $1 in pow|lambda) echo "nested too deeply" ;; *) echo "maximum recursion depth exceeded" ;; esac; }
+deep_status() {    # $1 what, $2 status, $3 output, $4 message: exit status 1 (an error), not a signal; the message
+    if [ "$2" -ge 128 ]; then bad "$1: killed by signal $(($2 - 128))"; else eq "$1: exit status" "$2" "${5:-1}"; fi
+    has "$1" "$3" "$4"
+}
+for kind in call attr index slice add pow and lambda recursion; do
+    deep_kind $kind > $kind.py
+    msg=$(deep_msg $kind)
+    out=$( (ulimit -s 2048; "$ATTN" -c "$(cat $kind.py)") 2>&1); deep_status "-c: a $kind chain" $? "$out" "$msg"
+    out=$( (ulimit -s 2048; { cat $kind.py; printf '\nprint("went on")\n'; } | "$ATTN" --keep-going) 2>&1); deep_status "a pipe: a $kind chain" $? "$out" "$msg"
+    has "a pipe: attn goes on after a $kind chain" "$out" "went on"
+    { printf '# deep\n\n```attn\n'; sed -e '/^$/d' -e 's/^    /  ...>     /' -e '/^  \.\.\.>/!s/^/attn> /' $kind.py; printf 'attn> print("went on")\nwent on\n```\n'; } > t_$kind.md
+    out=$( (ulimit -s 2048; "$ATTN" --check t_$kind.md) 2>&1); deep_status "--check of a transcript with a $kind chain" $? "$out" "$msg"
+    mkdir -p lessons
+    { printf '# L\n\n## One {#one}\n\n```attn\n'; sed -e '/^$/d' -e 's/^    /  ...>     /' -e '/^  \.\.\.>/!s/^/attn> /' $kind.py; printf '```\n'; } > lessons/l_$kind.md
+    out=$( (ulimit -s 2048; "$ATTN" --check lessons/l_$kind.md) 2>&1); deep_status "--check of a lesson with a $kind chain" $? "$out" "$msg"
+done
+
 cd "$REPO" || exit 2
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

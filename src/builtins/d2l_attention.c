@@ -429,11 +429,16 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     ten_free(scores);
     if (!w) return NULL;
     val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
-    /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values */
-    Tensor *wd = active ? attn_apply_dropout(I, val_attr_get(self, "dropout"), w) : w;
-    if (!wd) return NULL;
+    /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values; a dropout of the
+     * student's may reassign self.attention_weights or self.dropout: w and the module are held while it runs */
+    if (!active) return ten_bmm(w, v);
+    Value *drop = val_incref(val_attr_get(self, "dropout"));
+    Tensor *held = ten_alias(w), *wd = held ? attn_apply_dropout(I, drop, held) : NULL;
+    val_decref(drop);
+    ten_free(held);
+    if (!wd) { if (!interp_failed(I)) rt_tensor_error(I); return NULL; }
     Tensor *out = ten_bmm(wd, v);
-    if (wd != w) ten_free(wd);
+    ten_free(wd);
     return out;
 }
 
@@ -547,13 +552,28 @@ static Tensor *transpose_output(Interp *I, const Tensor *x, int64_t heads) {
     return o;
 }
 
-static bool is_linear(const Value *m) { return m->u.obj.cls == &LinearClass || m->u.obj.cls == &LazyLinearClass; }
+static bool is_linear(const Value *m) {
+    return m->kind == V_OBJECT && (m->u.obj.cls == &LinearClass || m->u.obj.cls == &LazyLinearClass);
+}
 
-/* W(x) for a projection of MultiHeadAttention: attn's Linear directly, any other module by calling it. */
+/* W(x) for a projection of MultiHeadAttention: attn's Linear directly, anything else by calling it (a module of the
+ * student's, or a value that is not callable: Python's TypeError). W is borrowed and must be held by the caller. */
 static Tensor *project(Interp *I, Value *W, const char *name, const Tensor *x) {
     if (is_linear(W)) return attn_linear_forward(I, W, x);
     Tensor *in = (Tensor *)x;
     return call_module(I, W, name, &in, 1);
+}
+
+/* self.<name>(x), the attribute read now, as the book's forward reads it, and held (a new reference) while it runs:
+ * a module of the student's may reassign or delete self.<name> itself. *fresh says whether the result is attn's own
+ * Linear output (a tensor nobody else holds). NULL with an error set. */
+static Tensor *project_attr(Interp *I, Value *self, const char *name, const Tensor *x, bool *fresh) {
+    Value *W = ops_getattr(I, self, name);
+    if (!W) return NULL;
+    if (fresh) *fresh = is_linear(W);
+    Tensor *r = project(I, W, name, x);
+    val_decref(W);
+    return r;
 }
 
 /* The module's num_heads as a positive integer, or false with an error: the student may have assigned anything to
@@ -571,42 +591,54 @@ static bool mha_heads(Interp *I, Value *self, int64_t *heads) {
     return true;
 }
 
+/* self.num_heads as self.transpose_qkv(P) reads it, now (the book's method reads it on each call), checked against
+ * the projection P: false with an error set. The split itself is left to the caller (the fused kernel needs none). */
+static bool split_heads(Interp *I, Value *self, const Tensor *P, int64_t *heads) {
+    if (!mha_heads(I, self, heads)) return false;
+    if (P->ndim != 3) { rt_error(I, "MultiHeadAttention: W_q, W_k and W_v must give 3-D tensors"); return false; }
+    if (P->shape[2] % *heads != 0) {
+        rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)P->shape[2], (long long)*heads);
+        return false;
+    }
+    return true;
+}
+
+/* forward(queries, keys, values, valid_lens) as the book's MultiHeadAttention.forward (§11.5): each attribute
+ * (W_q, W_k, W_v, num_heads, attention, W_o) is read when the book's line reads it and held while it is used, so a
+ * module of the student's that reassigns the others mid-forward sees Python's order and frees nothing in use. When
+ * nothing of the student's runs between the projections and W_o, the heads go through the fused kernel. */
 static Value *mha_call(Interp *I, Value *self, Args *a) {
     static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
     Tensor *q = tensor_arg(I, a, 0, "queries"), *k = q ? tensor_arg(I, a, 1, "keys") : NULL, *v = k ? tensor_arg(I, a, 2, "values") : NULL;
     if (!v) return NULL;
-    int64_t heads;
-    if (!mha_heads(I, self, &heads)) return NULL;
     Value *vl = arg(a, 3, "valid_lens");
     Tensor *tmp = NULL, *lens = NULL;
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
-    Value *Wq = val_attr_get(self, "W_q"), *Wk = val_attr_get(self, "W_k"), *Wv = val_attr_get(self, "W_v"), *Wo = val_attr_get(self, "W_o");
-    Value *inner = val_attr_get(self, "attention");
-    if (!Wq || !Wk || !Wv || !Wo || !inner || !val_is_module(Wq) || !val_is_module(Wk) || !val_is_module(Wv) ||
-        !val_is_module(Wo) || !val_is_module(inner)) {
-        ten_free(tmp);
-        return rt_error(I, "MultiHeadAttention: W_q, W_k, W_v, W_o and attention must stay modules");
-    }
+    Value *inner = NULL;
     Tensor *pq = NULL, *pk = NULL, *pv = NULL, *tq = NULL, *tk = NULL, *tv = NULL, *rl = NULL, *o = NULL, *oc = NULL, *y = NULL;
-    /* queries, keys, values: (B, T, H) -> projected -> (B*h, T, H/h) */
-    if (!(pq = project(I, Wq, "W_q", q)) || !(pk = project(I, Wk, "W_k", k)) || !(pv = project(I, Wv, "W_v", v))) goto out;
-    if (pq->ndim != 3 || pk->ndim != 3 || pv->ndim != 3) { rt_error(I, "MultiHeadAttention: W_q, W_k and W_v must give 3-D tensors"); goto out; }
+    bool fresh_q = false, fresh_k = false;
+    int64_t hq, hk, hv, heads;
+    /* queries, keys, values: (B, T, H) -> projected (B, T, H) -> heads (B*h, T, H/h) */
+    if (!(pq = project_attr(I, self, "W_q", q, &fresh_q)) || !split_heads(I, self, pq, &hq)) goto out;
+    if (!(pk = project_attr(I, self, "W_k", k, &fresh_k)) || !split_heads(I, self, pk, &hk)) goto out;
+    if (!(pv = project_attr(I, self, "W_v", v, NULL)) || !split_heads(I, self, pv, &hv)) goto out;
+    heads = hv;                          /* what repeat_interleave reads next: nothing of the student's ran since */
+    if (!(inner = ops_getattr(I, self, "attention"))) goto out;
     int64_t H = pq->shape[2];
-    if (H % heads != 0) { rt_error(I, "MultiHeadAttention: num_hiddens %lld is not divisible by num_heads %lld", (long long)H, (long long)heads); goto out; }
-    if (dpa_plain(inner) && lens_fit(lens, q->shape[0], q->shape[1]) && pk->shape[2] == H && pv->shape[2] == H &&
-        pq->dtype == DT_F32 && pk->dtype == DT_F32 && pv->dtype == DT_F32) {
+    if (dpa_plain(inner) && hq == heads && hk == heads && lens_fit(lens, q->shape[0], q->shape[1]) && pk->shape[2] == H &&
+        pv->shape[2] == H && pq->dtype == DT_F32 && pk->dtype == DT_F32 && pv->dtype == DT_F32) {
         /* the heads read in place and written in transpose_output's layout by the fused kernel (tensor_attention.c);
          * the weights are computed when read, from the projections, when those are attn's own (fresh) tensors */
-        bool later = is_linear(Wq) && is_linear(Wk);
+        bool later = fresh_q && fresh_k;
         Tensor *w = NULL;
         if (!(oc = ten_attention(pq, pk, pv, lens, heads, later ? NULL : &w))) goto out;
         if (!later) val_attr_set(inner, "attention_weights", val_tensor(w));
         else if (!put_off_weights(I, inner, &pq, &pk, lens, heads)) goto out;
-        y = project(I, Wo, "W_o", oc);
+        y = project_attr(I, self, "W_o", oc, NULL);
         goto out;
     }
-    if (!(tq = transpose_qkv(I, pq, heads)) || !(tk = transpose_qkv(I, pk, heads)) || !(tv = transpose_qkv(I, pv, heads))) goto out;
+    if (!(tq = transpose_qkv(I, pq, hq)) || !(tk = transpose_qkv(I, pk, hk)) || !(tv = transpose_qkv(I, pv, hv))) goto out;
     if (lens) {
         /* valid_lens repeated num_heads times along dim 0 */
         if (lens->ndim == 0 || lens->shape[0] != q->shape[0]) {
@@ -617,12 +649,13 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
         }
         if (!(rl = ten_repeat_interleave(lens, &heads, 1, 0, false))) goto out;
     }
-    if (inner->u.obj.cls == &DotProductAttentionClass) o = dot_attention(I, inner, tq, tk, tv, rl);
+    if (inner->kind == V_OBJECT && inner->u.obj.cls == &DotProductAttentionClass) o = dot_attention(I, inner, tq, tk, tv, rl);
     else o = call_module(I, inner, "attention", (Tensor *const[]){tq, tk, tv, rl}, 4);   /* the student's attention */
-    if (!o) goto out;
+    if (!o || !mha_heads(I, self, &heads)) goto out;          /* transpose_output reads num_heads again */
     if (!(oc = transpose_output(I, o, heads))) goto out;
-    y = project(I, Wo, "W_o", oc);
+    y = project_attr(I, self, "W_o", oc, NULL);
 out:
+    val_decref(inner);
     ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
     ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);
     if (!y && interp_failed(I)) return NULL;

@@ -30,7 +30,9 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
     Tensor *sum = Pt ? ten_binary(OP_ADD, X, false, Pt, false) : NULL;
     ten_free(Pt);
     if (!sum) return rt_tensor_error(I);
-    Tensor *out = attn_apply_dropout(I, val_attr_get(self, "dropout"), sum);
+    Value *drop = val_incref(val_attr_get(self, "dropout"));       /* held: a dropout of the student's runs */
+    Tensor *out = attn_apply_dropout(I, drop, sum);
+    val_decref(drop);
     ten_free(sum);
     return out ? val_tensor(out) : NULL;
 }

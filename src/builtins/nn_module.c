@@ -279,21 +279,27 @@ static Value *m_children(Interp *I, Args *a) {
     return l;
 }
 
-/* .apply(fn): fn on every submodule (children first) and then on the module; returns the module. */
+/* .apply(fn): fn on every submodule (children first) and then on the module. fn is the student's and may reassign
+ * any module's children: each module visited is held (a reference in seen, released by m_apply) from its visit to
+ * the end, as PyTorch's children() generators hold them, so none is freed while its loop runs or mistaken for a
+ * new module at its address. */
 static bool apply_fn(Interp *I, Value *m, Value *fn, Seen *seen) {
     if (seen_before(seen, m)) return true;
-    Dict *d = &m->u.obj.attrs;
-    for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i]) && !apply_fn(I, d->vals[i], fn, seen)) return false;
+    val_incref(m);
+    for (int i = 0; i < m->u.obj.attrs.n; i++)
+        if (val_is_module(m->u.obj.attrs.vals[i]) && !apply_fn(I, m->u.obj.attrs.vals[i], fn, seen)) return false;
     Args one = {&m, 1, NULL, NULL, 0, NULL, NULL};
     Value *r = interp_call(I, fn, &one);
     val_decref(r);
     return r != NULL;
 }
 
+/* .apply(fn): returns the module. */
 static Value *m_apply(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "apply(fn) takes one function");
     Seen seen = {0};
     bool ok = apply_fn(I, a->pos[0], a->pos[1], &seen);
+    for (int i = 0; i < seen.n; i++) val_decref((Value *)seen.v[i]);      /* held by apply_fn */
     free(seen.v);
     return ok ? val_incref(a->pos[0]) : NULL;
 }
@@ -495,11 +501,11 @@ static Value *bi_no_grad(Interp *I, Args *a) {
  * setattr(Class, obj.__name__, obj)); the decorated name is then bound to None, as in Python. */
 static Value *add_to_class_call(Interp *I, Value *self, Args *a) {
     if (a->npos != 1 || a->nkw) return rt_error(I, "add_to_class(Class) decorates one function");
-    Value *fn = a->pos[0], *cls = val_attr_get(self, "Class");
+    Value *fn = a->pos[0], *cls = val_incref(val_attr_get(self, "Class"));     /* held: __name__ may run code */
     Value *name = ops_getattr(I, fn, "__name__");
-    if (!name) return NULL;
-    int rc = name->kind == V_STR ? ops_setattr(I, cls, name->u.str.s, fn) : (rt_error(I, "add_to_class: the function has no name"), -1);
+    int rc = !name ? -1 : name->kind == V_STR ? ops_setattr(I, cls, name->u.str.s, fn) : (rt_error(I, "add_to_class: the function has no name"), -1);
     val_decref(name);
+    val_decref(cls);
     return rc < 0 ? NULL : val_none();
 }
 static const ObjClass AddToClassClass = {.name = "function", .call = add_to_class_call};

@@ -15,6 +15,7 @@ Node *ast_new(NodeKind k, int line, int col) {
 void ast_add(Node *p, Node *kid) {
     p->kids = xrealloc(p->kids, sizeof(Node *) * (size_t)(p->nkids + 1));
     p->kids[p->nkids++] = kid;
+    if (kid && kid->height + 1 > p->height) p->height = kid->height + 1;
 }
 
 void ast_free(Node *n) {

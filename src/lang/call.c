@@ -199,10 +199,14 @@ static bool is_torch(const Value *fn) {
 static Value *call_any(Interp *I, Value *fn, Args *a);
 
 Value *interp_call(Interp *I, Value *fn, Args *a) {
+    /* fn is held while it runs, as Python's frame holds its function: the caller may have it borrowed (a child
+     * module, a property's getter, a key function) and the code it runs may drop every other reference to it */
+    val_incref(fn);
     Value *r = call_any(I, fn, a);
     /* what PyTorch refuses is its RuntimeError unless a class was given (IndexError, TypeError ...) */
     if (!r && I->error.kind == ERR_ERROR && !I->error.etype[0] && !I->error.exc && is_torch(fn))
         snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");
+    val_decref(fn);
     return r;
 }
 

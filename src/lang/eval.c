@@ -618,7 +618,29 @@ static bool truthy(Interp *I, Value *v, Node *where, bool *out) {
 }
 
 
+/* The evaluator's count on the one depth counter (ast.h): each eval and exec of a node counts one level while it
+ * runs, so nesting from the statement's tree and from calls into functions (whose bodies are trees too) together
+ * stay within what the C stack holds. false with Python's RecursionError. */
+static bool deeper(Interp *I, Node *n) {
+    if (I->depth >= INTERP_MAX_DEPTH) {
+        rt_raise(I, "RecursionError", "maximum recursion depth exceeded (expressions and calls nested more than %d levels deep)", INTERP_MAX_DEPTH);
+        at(I, n);
+        return false;
+    }
+    I->depth++;
+    return true;
+}
+
+static Value *eval_node(Interp *I, Node *n);
+
 static Value *eval(Interp *I, Node *n) {
+    if (!deeper(I, n)) return NULL;
+    Value *v = eval_node(I, n);
+    I->depth--;
+    return v;
+}
+
+static Value *eval_node(Interp *I, Node *n) {
     switch (n->kind) {
     case N_INT: return val_int(n->ival);
     case N_FLOAT: return val_float(n->fval);
@@ -1135,7 +1157,16 @@ static int exec_try(Interp *I, Node *n) {
     return rc;
 }
 
+static int exec_node(Interp *I, Node *n);
+
 static int exec(Interp *I, Node *n) {
+    if (!deeper(I, n)) return -1;
+    int rc = exec_node(I, n);
+    I->depth--;
+    return rc;
+}
+
+static int exec_node(Interp *I, Node *n) {
     switch (n->kind) {
     case N_BLOCK: return exec_block(I, n);
     case N_EXPR_STMT: {
@@ -1321,7 +1352,7 @@ Node *interp_parse(Interp *I, const char *src, const char *src_name, int first_l
         rt_error(I, "the statement is too long (%zu characters; attn reads at most %d)", n, INTERP_MAX_LINE);
         return NULL;
     }
-    ParseResult pr = parse_program(src, first_line);
+    ParseResult pr = parse_program_at(src, first_line, I->depth);
     if (!pr.tree) parse_error(I, &pr, src, src_name, first_line);
     return pr.tree;
 }

@@ -26,7 +26,8 @@
 typedef struct Parser {
     TokenList tl;
     int pos;
-    int depth;
+    int depth;              /* parse functions open (brackets and prefixes), at most MAX_NESTING */
+    int base;               /* the evaluator's depth when it parses inside a statement (timeit): the tree gets the rest */
     bool failed, incomplete;
     char msg[256];
     int line, col;
@@ -108,6 +109,21 @@ static bool enter(Parser *p) {
         return false;
     }
     return true;
+}
+
+/* n, or NULL (n freed, the error set) when the tree it tops is taller than what is left of AST_MAX_DEPTH: a chain
+ * (f()()..., a.b.c..., x[0][0]..., 1+1+..., 2**2**...) builds a tree one level per link without the parser
+ * recursing, and every walk over the tree recurses once per level. Called where a node grows in a loop. */
+static Node *bounded(Parser *p, Node *n) {
+    if (n && (n->height > AST_MAX_DEPTH || p->base + n->height > INTERP_MAX_DEPTH)) {
+        int line = n->line, col = n->col, room = n->height > AST_MAX_DEPTH ? AST_MAX_DEPTH : INTERP_MAX_DEPTH - p->base;
+        ast_free(n);
+        fail_at(p, peek(p), "maximum recursion depth exceeded during compilation: the statement nests more than %d levels deep", room);
+        p->line = line;                  /* the link where the chain went too deep */
+        p->col = col;
+        return NULL;
+    }
+    return n;
 }
 
 static void shift_positions(Node *n, int dline, int dcol, int first_line) {
@@ -511,6 +527,7 @@ static Node *postfix(Parser *p) {
         } else {
             break;
         }
+        e = bounded(p, e);
     }
     return e;
 }
@@ -521,14 +538,16 @@ static Node *power(Parser *p) {
     if (!base) return NULL;
     Token *t = peek(p);
     if (lex_is_op(t, "**")) {
+        if (!enter(p)) { ast_free(base); return NULL; }     /* 2 ** 2 ** ... recurses here (right associative) */
         next(p);
         Node *ex = unary(p);
+        p->depth--;
         if (!ex) { ast_free(base); return NULL; }
         Node *b = node_at(N_BINARY, t);
         b->op = AOP_POW;
         ast_add(b, base);
         ast_add(b, ex);
-        return b;
+        return bounded(p, b);
     }
     return base;
 }
@@ -545,7 +564,7 @@ static Node *unary(Parser *p) {
     Node *u = node_at(N_UNARY, t);
     u->op = op;
     ast_add(u, e);
-    return u;
+    return bounded(p, u);
 }
 
 static const struct { const char *sym; int op, prio; } binops[] = {
@@ -576,7 +595,7 @@ static Node *binary(Parser *p, int min_prio) {
         b->op = op;
         ast_add(b, lhs);
         ast_add(b, rhs);
-        lhs = b;
+        lhs = bounded(p, b);
     }
     p->depth--;
     return lhs;
@@ -616,7 +635,7 @@ static Node *comparison(Parser *p) {
         ast_add(c, r);
         op = compop(p);
     }
-    return c;
+    return bounded(p, c);
 }
 
 static Node *not_test(Parser *p) {
@@ -629,7 +648,7 @@ static Node *not_test(Parser *p) {
         if (!e) return NULL;
         Node *n = node_at(N_NOT, t);
         ast_add(n, e);
-        return n;
+        return bounded(p, n);
     }
     return comparison(p);
 }
@@ -644,7 +663,7 @@ static Node *bool_chain(Parser *p, const char *kw, NodeKind kind, Node *(*operan
         Node *n = node_at(kind, t);
         ast_add(n, l);
         ast_add(n, r);
-        l = n;
+        l = bounded(p, n);
     }
     return l;
 }
@@ -711,20 +730,23 @@ static bool param_list(Parser *p, Node *params, const char *closer, bool annotat
 /* lambda params: expr  -> N_LAMBDA(params, body) */
 static Node *lambda_expr(Parser *p) {
     Token *t = next(p);
-    Node *lam = node_at(N_LAMBDA, t);
     Node *params = node_at(N_TUPLE, t);
-    ast_add(lam, params);
-    if (!param_list(p, params, ":", false)) { ast_free(lam); return NULL; }
-    if (!expect_op(p, ":")) { ast_free(lam); return NULL; }
+    if (!param_list(p, params, ":", false) || !expect_op(p, ":")) { ast_free(params); return NULL; }
+    Node *lam = node_at(N_LAMBDA, t);
+    ast_add(lam, params);                /* complete, so lam's height counts its defaults */
     Node *body = test(p);
     if (!body) { ast_free(lam); return NULL; }
     ast_add(lam, body);
-    return lam;
+    return bounded(p, lam);
 }
 
 static Node *test(Parser *p) {
-    if (lex_is_name(peek(p), "lambda")) return lambda_expr(p);
     if (!enter(p)) return NULL;
+    if (lex_is_name(peek(p), "lambda")) {
+        Node *lam = lambda_expr(p);      /* lambda: lambda: ... recurses here */
+        p->depth--;
+        return lam;
+    }
     Node *e = or_test(p);
     if (e && lex_is_name(peek(p), "if")) {
         Token *t = next(p);
@@ -737,7 +759,7 @@ static Node *test(Parser *p) {
         ast_add(n, c);
         ast_add(n, e);
         ast_add(n, alt);
-        e = n;
+        e = bounded(p, n);
     }
     p->depth--;
     return e;
@@ -1103,8 +1125,8 @@ static Node *def_stmt(Parser *p, Token *t) {
     Node *n = node_at(N_DEF, t);
     n->str = xstrndup(nt->start, nt->len);
     Node *params = node_at(N_TUPLE, nt);
-    ast_add(n, params);
-    if (!expect_op(p, "(") || !param_list(p, params, ")", true) || !expect_op(p, ")")) { ast_free(n); return NULL; }
+    if (!expect_op(p, "(") || !param_list(p, params, ")", true) || !expect_op(p, ")")) { ast_free(params); ast_free(n); return NULL; }
+    ast_add(n, params);                  /* complete, so n's height counts its defaults */
     if (accept_op(p, "->")) { Node *ann = test(p); ast_free(ann); if (p->failed) { ast_free(n); return NULL; } }
     if (!expect_op(p, ":")) { ast_free(n); return NULL; }
     Node *body = suite(p);
@@ -1222,18 +1244,21 @@ static Node *stmt(Parser *p) {
     return simple_stmts(p);
 }
 
-ParseResult parse_program(const char *src, int first_line) {
+ParseResult parse_program(const char *src, int first_line) { return parse_program_at(src, first_line, 0); }
+
+ParseResult parse_program_at(const char *src, int first_line, int depth_used) {
     ParseResult r;
     memset(&r, 0, sizeof r);
     Parser p;
     memset(&p, 0, sizeof p);
+    p.base = depth_used;
     lex_tokenize(src, first_line, &p.tl);
     Node *prog = ast_new(N_BLOCK, first_line, 1);
     while (!p.failed && peek(&p)->kind != T_EOF) {
         Token *t = peek(&p);
         if (t->kind == T_ERROR) { fail_at(&p, t, "%s", t->sval); break; }
         if (t->kind == T_NEWLINE || t->kind == T_DEDENT) { next(&p); continue; }
-        Node *s = stmt(&p);
+        Node *s = bounded(&p, stmt(&p));
         if (!s) break;
         ast_add(prog, s);
     }
