@@ -94,7 +94,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/attn
 
 clean:
-	rm -rf build build-san build-fuzz attn
+	rm -rf build build-san build-fuzz build-tsan attn
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
@@ -129,3 +129,14 @@ valgrind: check-deps attn
 	  if ATTN_PLOT=none valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
 	       --error-exitcode=99 ./attn --check $$t > build/valgrind.log 2>&1; then echo "valgrind $$t: clean"; \
 	  else echo "valgrind $$t: FAILED"; tail -30 build/valgrind.log; fail=1; fi; done; exit $$fail
+
+# ThreadSanitizer over the kernel tests (the thread pool, the interrupt flag set from another thread, the fused
+# attention, products split over threads), in build-tsan/. OpenBLAS is not instrumented: it runs one thread per call.
+.PHONY: tsan
+tsan: check-deps
+	@$(MAKE) --no-print-directory BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" \
+	  build-tsan/tests/test_kernels build-tsan/tests/test_determinism >/dev/null
+	@for t in test_kernels test_determinism; do \
+	  for n in 2 3; do ATTN_THREADS=$$n TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/$$t > build-tsan/$$t.log 2>&1 \
+	    || { echo "tsan $$t ($$n threads) failed:"; tail -40 build-tsan/$$t.log; exit 1; }; \
+	  echo "tsan $$t ($$n threads): clean"; done; done

@@ -18,9 +18,10 @@
  * (measured: 37589 of the 64000 elements of (1000, 1000) @ (1000, 64) differ between 1 and 2 threads); rows computed
  * by separate one-thread calls are bit for bit the rows of one call. One thread count (par_threads) rules both.
  *
- * Which kernels: OpenBLAS 0.3.21 picks them by CPU model and falls back to its Prescott (SSE3) kernels on models it
- * does not know, 4x slower on the Xeon (model 207) of the build machine. Unless OPENBLAS_CORETYPE is set, attn asks
- * for SkylakeX kernels on CPUs with AVX-512 (F, CD, BW, DQ, VL) and Haswell kernels on CPUs with AVX2 and FMA. */
+ * Which kernels: attn chooses them from the CPU's instruction sets, capped by ATTN_SIMD (wanted_core), whatever
+ * OPENBLAS_CORETYPE says: a host or a user sets that variable for other programs (hosts set Haswell on CPUs that
+ * OpenBLAS 0.3.21 does not know, which it would give its Prescott kernels, 4x slower), and attn's digits must not
+ * change with it. Every kernel chosen runs only instructions the CPU has. */
 typedef void (*sgemm_fn)(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE, const blasint,
                          const blasint, const blasint, const float, const float *, const blasint, const float *,
                          const blasint, const float, float *, const blasint);
@@ -32,7 +33,7 @@ static bool blas_skylakex;              /* the loaded OpenBLAS runs its SkylakeX
 
 /* ATTN_GEMM, read once: "auto" (the default: attn's AVX-512 kernel where it gives OpenBLAS's bits, else OpenBLAS,
  * small products in the fixed-order loop), "openblas" (never attn's own kernel) or "loop" (every float32 product
- * in the fixed-order loop: the same digits on every machine, slower). */
+ * in the fixed-order loop: the same products on every machine, slower). */
 typedef enum { GEMM_AUTO, GEMM_OPENBLAS, GEMM_LOOP } GemmMode;
 static GemmMode gemm_mode(void) {
     static int mode = -1;
@@ -47,28 +48,47 @@ static GemmMode gemm_mode(void) {
     return (GemmMode)mode;
 }
 
+/* OpenBLAS's kernels for this CPU and vector level (vm_level: ATTN_SIMD can lower it), one entry per level:
+ * AVX-512 (F, CD, BW, DQ, VL) SkylakeX, whose bits vm_blas_gemm also gives; AVX2 and FMA Haswell; below that the
+ * best SSE/AVX kernels the CPU runs. NULL (OpenBLAS chooses) off x86-64. */
 static const char *wanted_core(void) {
-#if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
+#if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+    int level = vm_level();
+    if (level == 2 && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
         return "SkylakeX";
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
-#endif
+    if (level >= 1) return "Haswell";
+    if (__builtin_cpu_supports("avx")) return "Sandybridge";
+    if (__builtin_cpu_supports("sse4.2")) return "Nehalem";
+    return "Prescott";
+#else
     return NULL;
+#endif
 }
 
-/* Sets name=value for the duration of a dlopen when the user has not set it; *set tells whether to unset it. */
-static void env_default(const char *name, const char *value, bool *set) {
+/* Sets name=value for the duration of a dlopen (keep is false: the caller's value is put back by env_restore);
+ * with keep, only when the user has not set it. *saved holds what to put back (NULL: unset it). */
+static bool env_push(const char *name, const char *value, bool keep, char **saved) {
     const char *cur = getenv(name);
-    *set = value && (!cur || !*cur) && setenv(name, value, 1) == 0;
+    *saved = NULL;
+    if (!value || (keep && cur && *cur)) return false;
+    if (cur && !(*saved = strdup(cur))) return false;
+    return setenv(name, value, 1) == 0;
+}
+static void env_restore(const char *name, bool pushed, char *saved) {
+    if (pushed) {
+        if (saved) setenv(name, saved, 1);
+        else unsetenv(name);
+    }
+    free(saved);
 }
 
 static sgemm_fn load_blas(void) {
     if (blas_state) return blas_sgemm;
-    bool core_set, threads_set;
-    env_default("OPENBLAS_CORETYPE", wanted_core(), &core_set);
-    env_default("OPENBLAS_NUM_THREADS", "1", &threads_set);      /* no thread pool of its own to start */
+    char *core_saved, *threads_saved;
+    bool core_set = env_push("OPENBLAS_CORETYPE", wanted_core(), false, &core_saved);
+    bool threads_set = env_push("OPENBLAS_NUM_THREADS", "1", true, &threads_saved);  /* no thread pool to start */
     const char *names[] = {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3", NULL};
     for (int i = 0; names[i] && !blas_sgemm; i++) {
         void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
@@ -81,8 +101,8 @@ static sgemm_fn load_blas(void) {
         *(void **)&blas_corename = dlsym(h, "openblas_get_corename");
         *(void **)&blas_config = dlsym(h, "openblas_get_config");
     }
-    if (core_set) unsetenv("OPENBLAS_CORETYPE");
-    if (threads_set) unsetenv("OPENBLAS_NUM_THREADS");
+    env_restore("OPENBLAS_CORETYPE", core_set, core_saved);
+    env_restore("OPENBLAS_NUM_THREADS", threads_set, threads_saved);
     blas_skylakex = blas_sgemm && blas_corename && strcmp(blas_corename(), "SkylakeX") == 0;
     blas_state = blas_sgemm ? 1 : -1;
     if (!blas_sgemm) fputs("attn: OpenBLAS was not found (sudo apt-get install libopenblas0): large matrix products use attn's own, slower loop\n", stderr);

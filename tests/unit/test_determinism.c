@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,11 +162,49 @@ static void test_split_rows_rule(void **state) {
     assert_int_equal(ten_sgemm_split_rows(100, 100, 100), 100);          /* 100^3: the small path, one call */
 }
 
+/* Ctrl-C while the workers run: another thread sets the flag (as the SIGINT handler does) during a long attention
+ * on 2 threads; the kernel stops with the interrupted error or finishes, and nothing else happens. Under
+ * ThreadSanitizer (make tsan) this is where a plain int flag is a data race. */
+static void *press_ctrl_c(void *arg) {
+    (void)arg;
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    ten_interrupted = 1;
+    return NULL;
+}
+
+static void test_interrupt_reaches_workers(void **state) {
+    (void)state;
+    int64_t qs[3] = {8, 2048, 256};
+    Rng g;
+    rng_seed(&g, 5);
+    Tensor *q = ten_randn(&g, 3, qs);
+    par_set_threads(2);
+    int stopped = 0;
+    for (int round = 0; round < 20 && !stopped; round++) {
+        pthread_t t;
+        ten_interrupted = 0;
+        assert_int_equal(pthread_create(&t, NULL, press_ctrl_c, NULL), 0);
+        for (int i = 0; i < 50 && !stopped; i++) {
+            Tensor *w = ten_attention_weights(q, q, NULL, 4);
+            if (!w) stopped = 1;
+            ten_free(w);
+        }
+        pthread_join(t, NULL);
+    }
+    ten_interrupted = 0;
+    assert_true(stopped);                        /* the flag set on another thread stopped a kernel */
+    Tensor *w = ten_attention_weights(q, q, NULL, 4);
+    assert_non_null(w);                          /* and the next one runs */
+    ten_free(w);
+    ten_free(q);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split_rows_rule),
         cmocka_unit_test(test_products_same_bits_any_threads),
         cmocka_unit_test(test_attention_same_bits_any_block),
+        cmocka_unit_test(test_interrupt_reaches_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
