@@ -26,7 +26,7 @@ MAIN_OBJ := $(BUILD)/src/repl/main.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test unit e2e deps clean install uninstall bench check-deps figures
+.PHONY: all run test test-quick unit e2e deps clean install uninstall bench check-deps figures
 all: attn
 
 deps:
@@ -68,8 +68,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 run: check-deps attn
 	./attn
 
+# make test TESTS='torch_kernels|nn_layers' runs the stages whose name matches (tests/run-all --list names them);
+# make test-quick leaves out the walks at a terminal and in a window (tmux, pty, Xvfb). tests/README.md says more.
 test: check-deps $(BUILD)/attn $(UNIT_BIN)
-	@ATTN=$(BUILD)/attn tests/run-all $(UNIT_BIN)
+	@ATTN=$(BUILD)/attn tests/run-all $(if $(TESTS),'$(TESTS)') $(UNIT_BIN)
+
+test-quick: check-deps $(BUILD)/attn $(UNIT_BIN)
+	@ATTN=$(BUILD)/attn tests/run-all --quick $(if $(TESTS),'$(TESTS)') $(UNIT_BIN)
 
 # The book's figures (matplotlib, the book's d2l.plot/show_heatmaps) beside attn's (gnuplot), same data, into
 # docs/figures/ and docs/figures.md. The PNGs are committed so the repository shows them; tests/ref/plot_render.py

@@ -65,11 +65,11 @@ def main():
             passed += 1
         else:
             failed += 1
-            print(f'{path}: TR({msgid!r}) has no Japanese and Chinese translation in src/util/i18n_messages.c')
+            print(f'FAIL {path}: TR({msgid!r}) has no Japanese and Chinese translation in src/util/i18n_messages.c')
     for e in cat:
         if e[0] not in used:
             failed += 1
-            print(f'src/util/i18n_messages.c: {e[0]!r} is not used by any TR() in src/ (its English changed? translate the new text)')
+            print(f'FAIL src/util/i18n_messages.c: {e[0]!r} is not used by any TR() in src/ (its English changed? translate the new text)')
     print(f'{len(used)} messages used, {len(cat)} in the catalogue')
     print(f'{passed} passed, {failed} failed')
     return 1 if failed else 0

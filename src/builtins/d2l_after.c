@@ -299,7 +299,9 @@ static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, 
     if (cosL > 0.99) sb_puts(o, ":\nthe tokens have become almost one and the same vector.\n");
     else if (cosL > cos0 + 0.05) sb_puts(o, ":\nthe tokens grew alike.\n");
     else sb_puts(o, ":\nthe tokens stayed about as distinct as at the input.\n");
-    sb_printf(o, "The position signal went from %.4f to %.4g (%.2g%% of the input's)", pos0, posL, pos0 > 0 ? 100 * posL / pos0 : 0.0);
+    /* four decimals, as in the table: below them a float32 spread is rounding noise, whose digits follow the CPU */
+    double shown = posL < 0.00005 ? 0.0 : posL;
+    sb_printf(o, "The position signal went from %.4f to %.4f (%.2g%% of the input's)", pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
     if (posL < 0.01 * pos0) sb_puts(o, ":\none token at different positions gives the same output: the position is lost.\n");
     else if (posL < 0.5 * pos0) sb_puts(o, ":\nmuch of the position added at the input is gone.\n");
     else if (posL < pos0) sb_puts(o, ":\nmost of the position added at the input survives.\n");
@@ -354,7 +356,9 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
         if (l == 0) { cos0 = c; pos0 = ps; }
         val_list_append(cos_l, val_float(c));
         val_list_append(pos_l, val_float(ps));
-        if (!quiet) sb_printf(&o, " %5lld   %16.4f   %15.4g\n", (long long)l, c, ps);
+        /* both to four decimals: a spread below 1e-4 of the rows' norm is float32 rounding noise after a few layers
+         * (5.492e-08 here, 6.624e-08 on arm64), which printed as such would differ from machine to machine */
+        if (!quiet) sb_printf(&o, " %5lld   %16.4f   %15.4f\n", (long long)l, c, ps);
         if (l == L || !(ok = stack_layer(I, d, H, residual, xs, 2))) break;
     }
     ten_free(xs[0]);

@@ -181,6 +181,7 @@ def main(argv):
                 passed += 1
             else:
                 failed += 1
+                print(f"FAIL {path}:{s['first_out'] + 1}: PyTorch prints otherwise")
                 print(f"--- {path}:{s['first_out'] + 1} (expected in the file)\n+++ PyTorch {torch.__version__}")
                 print(" attn> " + " / ".join(s["input"]))
                 for l in exp.rstrip("\n").split("\n"):
