@@ -113,7 +113,12 @@ static sgemm_fn load_blas(void) {
 void ten_blas_describe(char *out, size_t n) {
     if (!load_blas()) snprintf(out, n, "none found (products use attn's own loop)");
     else if (!blas_config || !blas_corename) snprintf(out, n, "a CBLAS without OpenBLAS's queries");
-    else snprintf(out, n, "%s, %s kernels, 1 thread per call", blas_config(), blas_corename());
+    else {
+        /* "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ...": the name and version are what a student needs */
+        const char *cfg = blas_config(), *sp = strchr(cfg, ' ');
+        int len = sp && strchr(sp + 1, ' ') ? (int)(strchr(sp + 1, ' ') - cfg) : (int)strlen(cfg);
+        snprintf(out, n, "%.*s, %s kernels, 1 thread per call", len, cfg, blas_corename());
+    }
 }
 
 bool ten_blas_is_skylakex(void) { return blas_skylakex; }
