@@ -216,13 +216,21 @@ void plot_describe(Plot *P, StrBuf *out, bool tty) {
 }
 
 void plot_quote(StrBuf *out, const char *s) {
-    sb_putc(out, '\'');
+    bool open = false, any = false;             /* open: inside a single-quoted piece */
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\'') sb_puts(out, "''");
-        else if (*p < 32 || *p == 127) continue;       /* a newline would end the command */
-        else sb_putc(out, (char)*p);
+        if (*p < 32 || *p == 127) continue;       /* a newline would end the command */
+        if (*p == '\'') {
+            if (open) sb_putc(out, '\'');
+            sb_puts(out, any ? ".\"'\"" : "\"'\"");
+            open = false;
+        } else {
+            if (!open) { sb_puts(out, any ? ".'" : "'"); open = true; }
+            sb_putc(out, (char)*p);
+        }
+        any = true;
     }
-    sb_putc(out, '\'');
+    if (open) sb_putc(out, '\'');
+    else if (!any) sb_puts(out, "''");
 }
 
 /* s for a message: control characters, C1 codes and bytes that are not UTF-8 as \xHH (what the user typed, never a
