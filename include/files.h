@@ -32,18 +32,25 @@ void file_signals_install(void);
 
 /* ---- where a lesson or a transcript may write ----
  * The student's own statements may write anywhere they can. A lesson or transcript (a stranger's file) writes only
- * under the directory attn started in, or one the user names with --allow-write DIR; and nothing at all while a
- * question's answers are checked. */
+ * into the folder the file is in, or one the user names with --allow-write DIR; it never replaces a file that it did
+ * not make itself in this run (the student's thesis.pdf beside the lesson stays); and it writes nothing at all while
+ * a question's answers are checked. */
 typedef struct FilePolicy {
-    bool restricted;      /* writes only under root */
+    bool restricted;      /* writes only under root (or the --allow-write folder), new files only */
     bool frozen;          /* no writes (an answer check is running) */
-    char root[4096];      /* the resolved directory */
+    char root[4096];      /* the resolved folder of the lesson or transcript */
     const char *who;      /* "a lesson", "a transcript": for messages */
+    char **made;          /* the resolved paths this run may write again: files that were not there when it first
+                           * wrote them (owned) */
+    int nmade;
 } FilePolicy;
 void file_allow_dir(const char *dir);                   /* --allow-write DIR from the command line */
-void file_policy_restrict(FilePolicy *p, const char *who);
-/* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student. */
-bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen);
+/* Restricts p to the folder of `source` (the lesson or transcript file; "." when it has none). */
+void file_policy_restrict(FilePolicy *p, const char *who, const char *source);
+void file_policy_free(FilePolicy *p);
+/* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student (what,
+ * where, and how to allow it). true for a file that is not there yet also remembers it as the run's own. */
+bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen);
 
 /* ---- locks ----
  * An exclusive lock on path + ".lock" (created), waited for at most timeout_ms: two attn sessions read, merge and

@@ -89,7 +89,7 @@ typedef struct Plot {
     int figures;          /* figures shown so far: numbers in summaries and file names */
     Figure *last;         /* the last figure, for savefig (owned), NULL before the first */
     bool hinted;          /* the "output is not a terminal" hint was given */
-    const struct FilePolicy *files;   /* where figure files may be written (the session's; NULL: anywhere) */
+    struct FilePolicy *files;           /* where figure files may be written (the session's; NULL: anywhere) */
     Gnuplot *gp;          /* started at the first plot that needs it, NULL until then (owned) */
     bool replay;          /* a transcript's replay: targets that draw (auto, window, terminal, sixel) are asked, not used */
     PlotTarget asked;     /* ... the last one asked, which plot_target() answers */

@@ -235,15 +235,7 @@ void plot_quote(StrBuf *out, const char *s) {
 
 /* s for a message: control characters, C1 codes and bytes that are not UTF-8 as \xHH (what the user typed, never a
  * terminal escape). */
-static void visible(StrBuf *out, const char *s) {
-    for (size_t i = 0, n = strlen(s); i < n;) {
-        uint32_t c;
-        size_t k = tw_decode(s + i, n - i, &c);
-        if ((c == 0xFFFD && k == 1) || c < 0x20 || (c >= 0x7F && c <= 0x9F)) sb_printf(out, "\\x%02x", (unsigned char)s[i]);
-        else sb_putn(out, s + i, k);
-        i += k;
-    }
-}
+static void visible(StrBuf *out, const char *s) { tw_visible(out, s, strlen(s), false); }
 
 bool plot_safe_filename(const char *name, char *why, size_t whylen) {
     size_t n = strlen(name);

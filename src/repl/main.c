@@ -68,9 +68,9 @@ static void usage(FILE *f) {
           "  --check FILE...     compare transcripts with their expected output (a diff on\n"
           "                      difference)\n"
           "  --update FILE...    rewrite the expected output of transcripts (review it!)\n"
-          "  --allow-write DIR   let lessons and transcripts write files (save, savefig)\n"
-          "                      under DIR; without it they write only under the directory\n"
-          "                      attn starts in\n"
+          "  --allow-write DIR   let lessons and transcripts write new files (save,\n"
+          "                      savefig) into DIR too; without it they write only into\n"
+          "                      their own folder, and never over a file they did not make\n"
           "  --lang ja|zh|en     the language of lessons and their messages (default: from\n"
           "                      LC_ALL, LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else\n"
           "                      English)\n"
@@ -171,6 +171,13 @@ int main(int argc, char **argv) {
                 else { fprintf(stderr, "attn: unexpected '%s' after %s %s\n", argv[k], a, which); return 2; }
             }
             if (record && !teach) { fputs("attn: --record is for teaching mode: attn teach N --record FILE\n", stderr); return 2; }
+            struct stat rst;        /* a recording never replaces a file: the last class's, or anything else */
+            if (record && lstat(record, &rst) == 0) {
+                fprintf(stderr, "attn: --record %s: that file is there already and a recording never replaces a file; "
+                                "choose another name (attn teach %s --record class-2.md) or move it away first\n",
+                        record, which ? which : "N");
+                return 2;
+            }
             signal(SIGPIPE, SIG_IGN);
             plot_env_check();
             if (!which) {

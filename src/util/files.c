@@ -144,21 +144,52 @@ void file_allow_dir(const char *dir) {
     if (!realpath(dir, allowed_dir)) snprintf(allowed_dir, sizeof allowed_dir, "%s", dir);
 }
 
-void file_policy_restrict(FilePolicy *p, const char *who) {
+void file_policy_restrict(FilePolicy *p, const char *who, const char *source) {
+    file_policy_free(p);
     memset(p, 0, sizeof *p);
     p->restricted = true;
     p->who = who;
-    if (allowed_dir[0]) snprintf(p->root, sizeof p->root, "%s", allowed_dir);
-    else if (!getcwd(p->root, sizeof p->root)) snprintf(p->root, sizeof p->root, "/nonexistent");
+    char real[PATH_MAX];
+    if (source && realpath(source, real)) {
+        char *slash = strrchr(real, '/');
+        if (slash == real) real[1] = 0;
+        else if (slash) *slash = 0;
+        snprintf(p->root, sizeof p->root, "%s", real);
+    } else if (!getcwd(p->root, sizeof p->root)) snprintf(p->root, sizeof p->root, "/nonexistent");
 }
 
-/* Whether the resolved directory `real` is the policy's root or lies under it. */
+void file_policy_free(FilePolicy *p) {
+    for (int i = 0; i < p->nmade; i++) free(p->made[i]);
+    free(p->made);
+    p->made = NULL;
+    p->nmade = 0;
+}
+
+/* Whether the resolved directory `real` is the folder `root` or lies under it. */
+static bool under(const char *root, const char *real) {
+    size_t rn = strlen(root);
+    return rn && !strncmp(real, root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && root[0] == '/'));
+}
+
 static bool under_root(const FilePolicy *p, const char *real) {
-    size_t rn = strlen(p->root);
-    return !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));
+    return under(p->root, real) || (allowed_dir[0] && under(allowed_dir, real));
 }
 
-bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen) {
+/* Whether the run made the file at the resolved path `real` itself (it may write it again); when `add`, it is
+ * remembered as made. */
+static bool made_here(FilePolicy *p, const char *real, bool add) {
+    for (int i = 0; i < p->nmade; i++)
+        if (!strcmp(p->made[i], real)) return true;
+    if (!add) return false;
+    char **m = realloc(p->made, sizeof *m * (size_t)(p->nmade + 1));
+    char *copy = strdup(real);
+    if (!m || !copy) { free(copy); if (m) p->made = m; return false; }
+    p->made = m;
+    p->made[p->nmade++] = copy;
+    return true;
+}
+
+bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
     if (!p || (!p->restricted && !p->frozen)) return true;
     const char *who = p->who ? p->who : "a lesson";
     if (p->frozen) {
@@ -189,15 +220,28 @@ bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t err
         }
     }
     bool inside = named && realpath(dir, real) && under_root(p, real);
-    if (inside) {
-        struct stat st;        /* a link in the root that points elsewhere is not followed: refused too */
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) inside = false;
-    }
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (inside && exists && S_ISLNK(st.st_mode)) inside = false;   /* a link in the root that points elsewhere */
     if (!inside) {
-        snprintf(err, errlen, "%s may write only under %s%s, not to %s (to allow another directory, start attn with "
-                              "--allow-write DIR)", who, p->root, allowed_dir[0] ? "" : " (where attn started)", path);
+        if (allowed_dir[0])
+            snprintf(err, errlen, "%s may write only into its own folder %s or into %s (--allow-write), not to %s", who,
+                     p->root, allowed_dir, path);
+        else
+            snprintf(err, errlen, "%s may write only into its own folder %s, not to %s (to let it write into another "
+                                  "folder, start attn with --allow-write DIR)", who, p->root, path);
         return false;
     }
+    size_t rn = strlen(real);
+    if (rn + 1 + strlen(base) >= sizeof real) { snprintf(err, errlen, "cannot write %.80s...: the path is too long", path); return false; }
+    real[rn] = '/';
+    snprintf(real + rn + 1, sizeof real - rn - 1, "%s", base);
+    if (exists && !made_here(p, real, false)) {
+        snprintf(err, errlen, "%s never replaces a file it did not make: %s is there already and was left as it was "
+                              "(to let %s write it, move that file away first)", who, path, who);
+        return false;
+    }
+    if (!exists) made_here(p, real, true);
     return true;
 }
 
