@@ -16,18 +16,25 @@ typedef struct FileWriter {
     char path[4096], tmp[4200];
     int fd;
     int err;              /* the first errno seen (0 when none) */
+    volatile int *stop;   /* file_stop_on: a nonzero *stop (Ctrl-C) stops the writing; NULL: it goes to its end */
 } FileWriter;
 bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen);
 void file_put(FileWriter *w, const void *data, size_t n);      /* errors are remembered for file_commit */
 bool file_commit(FileWriter *w, char *err, size_t errlen);     /* false: nothing changed, err says why */
 void file_abort(FileWriter *w);
+/* Lets Ctrl-C stop w (a save of a gigabyte takes seconds): while w is open, a SIGINT that would kill attn (a script)
+ * sets *flag instead, and file_put stops at its next chunk once *flag is set; file_commit then fails with EINTR and
+ * removes the temporary file, the old file untouched. (At the prompt SIGINT sets the flag anyway.) */
+void file_stop_on(FileWriter *w, volatile int *flag);
 bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen);
 
 /* A temporary file written by someone else (gnuplot's savefig output): removed if attn is killed meanwhile. */
 void file_temp_add(const char *path);
 void file_temp_remove(const char *path);     /* forget it (after renaming it, or removing it) */
-/* SIGTERM and SIGHUP remove the temporary files in flight before attn dies; SIGXFSZ (ulimit -f) becomes a write
- * error (EFBIG) reported like a full disk, instead of killing attn mid-save. */
+/* SIGTERM, SIGHUP, SIGQUIT and SIGINT (where nothing else catches it: a script) remove the temporary files in flight
+ * and then end attn as the signal does (a SIGINT during a save that file_stop_on made stoppable stops the save
+ * instead); SIGXFSZ (ulimit -f) becomes a write error (EFBIG) reported like a full disk, instead of killing attn
+ * mid-save. */
 void file_signals_install(void);
 
 /* ---- where a lesson or a transcript may write ----

@@ -130,23 +130,43 @@ with tempfile.TemporaryDirectory() as T:
         finally:
             umount(disk)
 
-    # ---- SIGTERM / SIGHUP in the middle of a save: no temporary file is left behind ----
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        d = os.path.join(T, f"sig{int(sig)}")
+    # ---- a signal in the middle of a save: no temporary file is left behind, the old file stays whole. SIGTERM,
+    # SIGHUP and SIGQUIT end attn as the signal does (after removing the temporary file); Ctrl-C (SIGINT) in a script
+    # (attn -c, or statements from a pipe) stops the save as an interruption: the script stops there (exit 1), and
+    # nothing after it runs. SIGINT and SIGQUIT once killed attn mid-save and left y.npy.tmpPID.0 (24 MB here) ----
+    code = "X = torch.ones(6000000)\nsave('x.npy', X)\nfor i in range(1000): save('x.npy', X)\nprint('after the loop')"
+    whole = 128 + 4 * 6000000
+    no_core = lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for sig, how in ((signal.SIGTERM, "-c"), (signal.SIGHUP, "-c"), (signal.SIGQUIT, "-c"), (signal.SIGINT, "-c"),
+                     (signal.SIGINT, "a pipe"), (signal.SIGQUIT, "a pipe")):
+        name = f"{signal.Signals(sig).name} mid-save ({how})"
+        d = os.path.join(T, f"sig{int(sig)}-{how[0]}")
         os.makedirs(d)
-        p = subprocess.Popen([ATTN, "-c", "X = torch.ones(6000000)\nfor i in range(1000): save('x.npy', X)"], cwd=d,
-                             env=dict(os.environ, **base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        args = [ATTN, "-c", code] if how == "-c" else [ATTN]
+        p = subprocess.Popen(args, cwd=d, env=dict(os.environ, **base_env), stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=no_core)
+        if how != "-c":
+            p.stdin.write(code.encode() + b"\n")
+        p.stdin.close()
         seen = False
         end = time.time() + 20
         while time.time() < end and not seen:
-            seen = any(".tmp" in f for f in os.listdir(d))      # a save is under way: its temporary file exists
+            # a save under way (its temporary file exists) after a first one finished (x.npy is there)
+            seen = any(".tmp" in f for f in os.listdir(d)) and os.path.exists(os.path.join(d, "x.npy"))
             if not seen:
                 time.sleep(0.002)
         p.send_signal(sig)
         p.wait(timeout=20)
-        check(f"{signal.Signals(sig).name} mid-save: caught a save under way", seen)
-        check(f"{signal.Signals(sig).name} mid-save: attn ends by the signal", p.returncode == -sig, p.returncode)
-        check(f"{signal.Signals(sig).name} mid-save: no temporary file is left", temps(d) == [], temps(d))
+        out, err = p.stdout.read(), p.stderr.read()
+        check(f"{name}: caught a save under way", seen)
+        if sig == signal.SIGINT:
+            check(f"{name}: the save stops as an interruption, and the script with it (exit 1, nothing after it ran)",
+                  p.returncode == 1 and b"interrupted (Ctrl-C)" in err and b"after the loop" not in out, (p.returncode, err[-300:]))
+        else:
+            check(f"{name}: attn ends by the signal", p.returncode == -sig, p.returncode)
+        check(f"{name}: no temporary file is left", temps(d) == [], temps(d))
+        size = os.path.getsize(os.path.join(d, "x.npy")) if os.path.exists(os.path.join(d, "x.npy")) else -1
+        check(f"{name}: the old x.npy is whole", size == whole, size)
 
     # ---- hand-edited progress: blank and comment lines are fine; unreadable lines are kept aside, never over an
     # earlier backup; a lesson file whose name has a space keeps its progress ----

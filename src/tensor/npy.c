@@ -172,12 +172,14 @@ static int save_dense(const char *path, const Tensor *t) {
     FileWriter w;
     bool ok = file_begin(&w, path, err, sizeof err);
     if (ok) {
+        file_stop_on(&w, &ten_interrupted);       /* Ctrl-C stops a long save; the temporary goes, the old file stays */
         file_put(&w, pre, 10);
         file_put(&w, h.s, h.len);
         file_put(&w, t->data, ten_dtype_size(t->dtype) * (size_t)t->numel);
         ok = file_commit(&w, err, sizeof err);
     }
     sb_free(&h);
+    if (!ok && w.err == EINTR && ten_interrupted) { ten_fail_interrupted(); return -1; }
     if (!ok) { ten_fail("%s", err); return -1; }
     return 0;
 }

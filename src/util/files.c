@@ -48,7 +48,14 @@ void file_temp_remove(const char *path) {
         if (temp_used[i] && !strcmp(temps[i], path)) temp_used[i] = 0;
 }
 
+/* The flag of the stoppable save under way (file_stop_on), NULL when none: a SIGINT sets it instead of killing. */
+static volatile int *volatile sigint_flag;
+
 static void on_fatal_signal(int sig) {
+    if (sig == SIGINT && sigint_flag && !*sigint_flag) {   /* the save stops at its next chunk and cleans up */
+        *sigint_flag = 1;
+        return;
+    }
     for (int i = 0; i < TEMP_SLOTS; i++)
         if (temp_used[i]) unlink(temps[i]);          /* async-signal-safe */
     signal(sig, SIG_DFL);
@@ -62,6 +69,8 @@ void file_signals_install(void) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);      /* at the prompt lineedit takes SIGINT over (a flag that stops the statement) */
     signal(SIGXFSZ, SIG_IGN);          /* past ulimit -f a write fails with EFBIG, which is reported */
 }
 
@@ -69,6 +78,7 @@ void file_signals_install(void) {
 
 static void say(char *err, size_t errlen, const char *path, int e) {
     if (e == ENOSPC) snprintf(err, errlen, "cannot write %s: the disk is full (nothing was changed)", path);
+    else if (e == EINTR) snprintf(err, errlen, "interrupted (Ctrl-C) while writing %s: nothing was changed", path);
     else if (e == EFBIG) snprintf(err, errlen, "cannot write %s: the file would be larger than allowed (ulimit -f; nothing was changed)", path);
     else if (e == EDQUOT) snprintf(err, errlen, "cannot write %s: over the disk quota (nothing was changed)", path);
     else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
@@ -96,10 +106,18 @@ bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
     return true;
 }
 
+#define PUT_CHUNK (4u << 20)      /* a Ctrl-C is seen between two chunks: within a few milliseconds */
+
+void file_stop_on(FileWriter *w, volatile int *flag) {
+    w->stop = flag;
+    sigint_flag = flag;
+}
+
 void file_put(FileWriter *w, const void *data, size_t n) {
     const char *p = data;
     while (n > 0 && !w->err && w->fd >= 0) {
-        ssize_t k = write(w->fd, p, n);
+        if (w->stop && *w->stop) { w->err = EINTR; break; }
+        ssize_t k = write(w->fd, p, n < PUT_CHUNK ? n : PUT_CHUNK);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) { w->err = k < 0 ? errno : EIO; break; }
         p += k;
@@ -108,6 +126,7 @@ void file_put(FileWriter *w, const void *data, size_t n) {
 }
 
 void file_abort(FileWriter *w) {
+    if (w->stop) sigint_flag = NULL;
     if (w->fd >= 0) close(w->fd);
     w->fd = -1;
     if (w->tmp[0]) { unlink(w->tmp); file_temp_remove(w->tmp); }
@@ -115,6 +134,7 @@ void file_abort(FileWriter *w) {
 }
 
 bool file_commit(FileWriter *w, char *err, size_t errlen) {
+    if (!w->err && w->stop && *w->stop) w->err = EINTR;
     if (!w->err && fsync(w->fd) != 0 && errno != EINVAL) w->err = errno;
     if (close(w->fd) != 0 && !w->err) w->err = errno;
     w->fd = -1;
@@ -124,6 +144,7 @@ bool file_commit(FileWriter *w, char *err, size_t errlen) {
         file_abort(w);
         return false;
     }
+    if (w->stop) sigint_flag = NULL;
     file_temp_remove(w->tmp);
     w->tmp[0] = 0;
     return true;
