@@ -168,6 +168,21 @@ with tempfile.TemporaryDirectory() as T:
         size = os.path.getsize(os.path.join(d, "x.npy")) if os.path.exists(os.path.join(d, "x.npy")) else -1
         check(f"{name}: the old x.npy is whole", size == whole, size)
 
+    # ---- load() of what is not a regular file: a FIFO once blocked for ever (no writer), /dev/zero never ends ----
+    d = os.path.join(T, "special")
+    os.makedirs(d)
+    os.mkfifo(os.path.join(d, "fifo.npy"))
+    os.symlink("/dev/zero", os.path.join(d, "zero.npy"))
+    os.makedirs(os.path.join(d, "dir.npy"))
+    try:
+        r = run(["-c", "load('fifo.npy')\nload('zero.npy')\nload('dir.npy')\nprint('on')"], d, base_env, timeout=20)
+        for f, kind in (("fifo.npy", "a named pipe (FIFO)"), ("zero.npy", "a character device"), ("dir.npy", "a directory")):
+            check(f"load('{f}') is refused at once: it is {kind}",
+                  f"cannot load '{f}': it is {kind}, not a .npy file (load reads regular files only)" in r.stderr, r.stderr)
+        check("...and attn goes on", "on" in r.stdout, r.stdout)
+    except subprocess.TimeoutExpired:
+        check("load() of a FIFO or /dev/zero answers at once", False, "still running after 20 s")
+
     # ---- hand-edited progress: blank and comment lines are fine; unreadable lines are kept aside, never over an
     # earlier backup; a lesson file whose name has a space keeps its progress ----
     st = os.path.join(T, "prog")
