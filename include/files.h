@@ -26,6 +26,9 @@ void file_abort(FileWriter *w);
  * sets *flag instead, and file_put stops at its next chunk once *flag is set; file_commit then fails with EINTR and
  * removes the temporary file, the old file untouched. (At the prompt SIGINT sets the flag anyway.) */
 void file_stop_on(FileWriter *w, volatile int *flag);
+/* What a failed write with errno e means, for a message: "the disk is full", "over the disk quota", "the file would
+ * be larger than allowed (ulimit -f)"; NULL for any other error. */
+const char *file_space_error(int e);
 bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen);
 
 /* A temporary file written by someone else (gnuplot's savefig output): removed if attn is killed meanwhile. */

@@ -104,7 +104,11 @@ with tempfile.TemporaryDirectory() as T:
             fill(disk)
             r = run(["-c", "d2l.plot(torch.arange(2000.), torch.arange(2000.))\nsavefig('fig.svg')\n"
                            "save('t.npy', torch.ones(100000))\nprint('on')"], work, env)
-            check("full disk: savefig says the disk is full", "savefig" in r.stderr and ("full" in r.stderr or "could not write" in r.stderr), r.stderr)
+            # attn made the temporary file itself, so the folder is writable: it once said "is the directory there and
+            # writable?" for the figure gnuplot could not write
+            check("full disk: savefig says the disk is full",
+                  "savefig('fig.svg'): gnuplot could not write the file: the disk is full (nothing was changed)" in r.stderr
+                  and "writable?" not in r.stderr, r.stderr)
             check("full disk: save() says the disk is full", "the disk is full" in r.stderr, r.stderr)
             check("full disk: the good figure and tensor are untouched",
                   digest(os.path.join(work, "fig.svg")) == gsvg and digest(os.path.join(work, "t.npy")) == gnpy)
@@ -124,7 +128,7 @@ with tempfile.TemporaryDirectory() as T:
             r = run(["-c", "d2l.plot(torch.arange(2000.), torch.sin(torch.arange(2000.)) * torch.arange(2000.), "
                            "figsize=(12, 8))\nsavefig('fig.png')\nprint('on')"], work, env)
             check("12 KiB left: savefig of a bigger png says it could not write the whole file",
-                  "could not write the whole file" in r.stderr and "saved" not in r.stdout, (r.stdout, r.stderr))
+                  "could not write the whole file: the disk is full" in r.stderr and "saved" not in r.stdout, (r.stdout, r.stderr))
             check("12 KiB left: the good png is untouched and no temporary file is left",
                   gpng is not None and digest(os.path.join(work, "fig.png")) == gpng and temps(work) == [], temps(work))
         finally:

@@ -76,11 +76,14 @@ void file_signals_install(void) {
 
 /* ---- the writer ---- */
 
+const char *file_space_error(int e) {
+    return e == ENOSPC ? "the disk is full" : e == EDQUOT ? "over the disk quota"
+         : e == EFBIG ? "the file would be larger than allowed (ulimit -f)" : NULL;
+}
+
 static void say(char *err, size_t errlen, const char *path, int e) {
-    if (e == ENOSPC) snprintf(err, errlen, "cannot write %s: the disk is full (nothing was changed)", path);
-    else if (e == EINTR) snprintf(err, errlen, "interrupted (Ctrl-C) while writing %s: nothing was changed", path);
-    else if (e == EFBIG) snprintf(err, errlen, "cannot write %s: the file would be larger than allowed (ulimit -f; nothing was changed)", path);
-    else if (e == EDQUOT) snprintf(err, errlen, "cannot write %s: over the disk quota (nothing was changed)", path);
+    if (e == EINTR) snprintf(err, errlen, "interrupted (Ctrl-C) while writing %s: nothing was changed", path);
+    else if (file_space_error(e)) snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, file_space_error(e));
     else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
 }
 
