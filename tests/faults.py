@@ -307,10 +307,16 @@ with tempfile.TemporaryDirectory() as T:
         os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=st, TERM="xterm", ATTN_PLOT="none"))
     expect(fd, "attn> ")
     os.write(fd, b"gamma = 1\r")
-    expect(fd, "attn> ")
+    said = expect(fd, "attn> ")
+    os.write(fd, b"delta = 2\r")
+    said2 = expect(fd, "attn> ")
     leave(pid, fd)
     h2 = open(os.path.join(st, "attn", "history")).read()
     check("history that cannot be written (ulimit -f below its size) is kept whole, never emptied or cut", h2 == h, (len(h), len(h2)))
+    # the lines typed meanwhile were dropped in silence: now attn says so once, with why
+    check("history that cannot be written is reported once on stderr, with why",
+          b"attn: the history cannot be saved in " in said and b"the file would be larger than allowed (ulimit -f)" in said
+          and b"the history cannot be saved" not in said2, (said[-300:], said2[-200:]))
 
     # ---- runaway ranges: refused or stopped, bounded by the memory limit, Ctrl-C works ----
     r = run(["-c", "list(range(10**9))"], T, timeout=20)
