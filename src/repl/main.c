@@ -6,6 +6,7 @@
 #include "lesson.h"
 #include "i18n.h"
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,19 @@
 #define ATTN_VERSION "dev"
 #endif
 
+/* Whether standard output is a pipe whose reader has left (attn ... | head): poll says POLLERR for it. */
+static bool reader_left(void) {
+    struct pollfd p = {.fd = 1, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 /* The exit status once everything is written: a standard output that could not be written (a full disk, a
- * closed pipe) makes it 1, with a message unless the reader simply left (attn ... | head). */
+ * closed pipe) makes it 1, with a message unless the reader simply left (attn ... | head, as Python's
+ * `python3 x.py | head` says nothing of it either). */
 static int output_status(int status, int err) {
     errno = 0;
     bool failed = fflush(stdout) != 0 || ferror(stdout);
-    if (failed && !err) err = errno ? errno : -1;           /* -1: it failed earlier, the reason is gone */
+    if (failed && !err) err = errno ? errno : reader_left() ? EPIPE : -1;   /* -1: it failed earlier, the reason is gone */
     if (!err) return status;
     if (err == -1) fputs("attn: cannot write the output (a full disk? a closed pipe?)\n", stderr);
     else if (err != EPIPE) fprintf(stderr, "attn: cannot write the output: %s\n", strerror(err));
