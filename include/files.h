@@ -16,16 +16,17 @@ typedef struct FileWriter {
     char path[4096], tmp[4200];
     int fd;
     int err;              /* the first errno seen (0 when none) */
-    volatile int *stop;   /* file_stop_on: a nonzero *stop (Ctrl-C) stops the writing; NULL: it goes to its end */
+    volatile int *stop;   /* file_begin_stoppable: a nonzero *stop (Ctrl-C) stops the writing; NULL: to its end */
 } FileWriter;
 bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen);
 void file_put(FileWriter *w, const void *data, size_t n);      /* errors are remembered for file_commit */
 bool file_commit(FileWriter *w, char *err, size_t errlen);     /* false: nothing changed, err says why */
 void file_abort(FileWriter *w);
-/* Lets Ctrl-C stop w (a save of a gigabyte takes seconds): while w is open, a SIGINT that would kill attn (a script)
- * sets *flag instead, and file_put stops at its next chunk once *flag is set; file_commit then fails with EINTR and
- * removes the temporary file, the old file untouched. (At the prompt SIGINT sets the flag anyway.) */
-void file_stop_on(FileWriter *w, volatile int *flag);
+/* file_begin for a write Ctrl-C may stop (a save of a gigabyte takes seconds): from before the temporary file exists
+ * until w is committed or aborted, a SIGINT that would kill attn (a script) sets *flag instead, and file_put stops at
+ * its next chunk once *flag is set; file_commit then fails with EINTR and removes the temporary file, the old file
+ * untouched. (At the prompt SIGINT sets the flag anyway.) */
+bool file_begin_stoppable(FileWriter *w, const char *path, volatile int *flag, char *err, size_t errlen);
 /* What a failed write with errno e means, for a message: "the disk is full", "over the disk quota", "the file would
  * be larger than allowed (ulimit -f)"; NULL for any other error. */
 const char *file_space_error(int e);

@@ -156,8 +156,9 @@ with tempfile.TemporaryDirectory() as T:
         seen = False
         end = time.time() + 20
         while time.time() < end and not seen:
-            # a save under way (its temporary file exists) after a first one finished (x.npy is there)
-            seen = any(".tmp" in f for f in os.listdir(d)) and os.path.exists(os.path.join(d, "x.npy"))
+            # a save under way (its temporary file exists) after a first one finished (x.npy is there; asked first:
+            # a temporary seen before x.npy could be the first save's, renamed since)
+            seen = os.path.exists(os.path.join(d, "x.npy")) and any(".tmp" in f for f in os.listdir(d))
             if not seen:
                 time.sleep(0.002)
         p.send_signal(sig)

@@ -187,9 +187,8 @@ static int save_dense(const char *path, const Tensor *t) {
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8)};
     char err[600];
     FileWriter w;
-    bool ok = file_begin(&w, path, err, sizeof err);
+    bool ok = file_begin_stoppable(&w, path, &ten_interrupted, err, sizeof err);   /* Ctrl-C stops a long save */
     if (ok) {
-        file_stop_on(&w, &ten_interrupted);       /* Ctrl-C stops a long save; the temporary goes, the old file stays */
         file_put(&w, pre, 10);
         file_put(&w, h.s, h.len);
         file_put(&w, t->data, ten_dtype_size(t->dtype) * (size_t)t->numel);

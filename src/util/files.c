@@ -48,7 +48,7 @@ void file_temp_remove(const char *path) {
         if (temp_used[i] && !strcmp(temps[i], path)) temp_used[i] = 0;
 }
 
-/* The flag of the stoppable save under way (file_stop_on), NULL when none: a SIGINT sets it instead of killing. */
+/* The flag of the stoppable save under way (file_begin_stoppable), NULL when none: a SIGINT sets it instead of killing. */
 static volatile int *volatile sigint_flag;
 
 static void on_fatal_signal(int sig) {
@@ -87,6 +87,14 @@ static void say(char *err, size_t errlen, const char *path, int e) {
     else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
 }
 
+bool file_begin_stoppable(FileWriter *w, const char *path, volatile int *flag, char *err, size_t errlen) {
+    sigint_flag = flag;          /* before the temporary file exists: a SIGINT from now on stops this save */
+    bool ok = file_begin(w, path, err, errlen);
+    if (ok) w->stop = flag;
+    else sigint_flag = NULL;
+    return ok;
+}
+
 bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
     memset(w, 0, sizeof *w);
     w->fd = -1;
@@ -110,11 +118,6 @@ bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
 }
 
 #define PUT_CHUNK (4u << 20)      /* a Ctrl-C is seen between two chunks: within a few milliseconds */
-
-void file_stop_on(FileWriter *w, volatile int *flag) {
-    w->stop = flag;
-    sigint_flag = flag;
-}
 
 void file_put(FileWriter *w, const void *data, size_t n) {
     const char *p = data;
