@@ -16,34 +16,52 @@ typedef struct FileWriter {
     char path[4096], tmp[4200];
     int fd;
     int err;              /* the first errno seen (0 when none) */
+    volatile int *stop;   /* file_begin_stoppable: a nonzero *stop (Ctrl-C) stops the writing; NULL: to its end */
 } FileWriter;
 bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen);
 void file_put(FileWriter *w, const void *data, size_t n);      /* errors are remembered for file_commit */
 bool file_commit(FileWriter *w, char *err, size_t errlen);     /* false: nothing changed, err says why */
 void file_abort(FileWriter *w);
+/* file_begin for a write Ctrl-C may stop (a save of a gigabyte takes seconds): from before the temporary file exists
+ * until w is committed or aborted, a SIGINT that would kill attn (a script) sets *flag instead, and file_put stops at
+ * its next chunk once *flag is set; file_commit then fails with EINTR and removes the temporary file, the old file
+ * untouched. (At the prompt SIGINT sets the flag anyway.) */
+bool file_begin_stoppable(FileWriter *w, const char *path, volatile int *flag, char *err, size_t errlen);
+/* What a failed write with errno e means, for a message: "the disk is full", "over the disk quota", "the file would
+ * be larger than allowed (ulimit -f)"; NULL for any other error. */
+const char *file_space_error(int e);
 bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen);
 
 /* A temporary file written by someone else (gnuplot's savefig output): removed if attn is killed meanwhile. */
 void file_temp_add(const char *path);
 void file_temp_remove(const char *path);     /* forget it (after renaming it, or removing it) */
-/* SIGTERM and SIGHUP remove the temporary files in flight before attn dies; SIGXFSZ (ulimit -f) becomes a write
- * error (EFBIG) reported like a full disk, instead of killing attn mid-save. */
+/* SIGTERM, SIGHUP, SIGQUIT and SIGINT (where nothing else catches it: a script) remove the temporary files in flight
+ * and then end attn as the signal does (a SIGINT during a save that file_stop_on made stoppable stops the save
+ * instead); SIGXFSZ (ulimit -f) becomes a write error (EFBIG) reported like a full disk, instead of killing attn
+ * mid-save. */
 void file_signals_install(void);
 
 /* ---- where a lesson or a transcript may write ----
  * The student's own statements may write anywhere they can. A lesson or transcript (a stranger's file) writes only
- * under the directory attn started in, or one the user names with --allow-write DIR; and nothing at all while a
- * question's answers are checked. */
+ * into the folder the file is in, or one the user names with --allow-write DIR; it never replaces a file that it did
+ * not make itself in this run (the student's thesis.pdf beside the lesson stays); and it writes nothing at all while
+ * a question's answers are checked. */
 typedef struct FilePolicy {
-    bool restricted;      /* writes only under root */
+    bool restricted;      /* writes only under root (or the --allow-write folder), new files only */
     bool frozen;          /* no writes (an answer check is running) */
-    char root[4096];      /* the resolved directory */
+    char root[4096];      /* the resolved folder of the lesson or transcript */
     const char *who;      /* "a lesson", "a transcript": for messages */
+    char **made;          /* the resolved paths this run may write again: files that were not there when it first
+                           * wrote them (owned) */
+    int nmade;
 } FilePolicy;
 void file_allow_dir(const char *dir);                   /* --allow-write DIR from the command line */
-void file_policy_restrict(FilePolicy *p, const char *who);
-/* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student. */
-bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen);
+/* Restricts p to the folder of `source` (the lesson or transcript file; "." when it has none). */
+void file_policy_restrict(FilePolicy *p, const char *who, const char *source);
+void file_policy_free(FilePolicy *p);
+/* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student (what,
+ * where, and how to allow it). true for a file that is not there yet also remembers it as the run's own. */
+bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen);
 
 /* ---- locks ----
  * An exclusive lock on path + ".lock" (created), waited for at most timeout_ms: two attn sessions read, merge and

@@ -88,6 +88,8 @@ typedef struct Interp {
     StrBuf *tee;                 /* when set, a copy of all output as a transcript shows it (figures as their summary line) */
     FILE *out;
     int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
+    bool escape_controls;        /* a stranger's file runs (a lesson, a transcript): control characters in what it
+                                  * prints and in its errors are written as \xHH (tw_visible), never sent raw */
     bool echo_values;            /* print the value of a bare expression at top level */
     int call_depth;
     int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
@@ -171,6 +173,12 @@ void interp_error_add_frame(Interp *I, const char *file, int line, int col, cons
 /* To the capture buffer or the output stream. false when the stream cannot be written (a closed pipe, a full disk):
  * then I->output_errno says why and the run is stopped as by quit() (the caller returns its failure). */
 bool interp_write(Interp *I, const char *s);
+/* The same for attn's own drawing (a figure in the terminal, sixel): never escaped (its labels were cleaned when the
+ * figure was made, plot.h). */
+bool interp_write_raw(Interp *I, const char *s);
+/* An error's message (or the interruption notice), formatted: to the tee and the capture as interp_write, else to
+ * stderr after what was printed; escaped as interp_write escapes. */
+void interp_write_error(Interp *I, const char *s);
 
 /* Calls any callable value with positional and keyword arguments. */
 Value *interp_call(Interp *I, Value *fn, Args *a);

@@ -89,7 +89,7 @@ typedef struct Plot {
     int figures;          /* figures shown so far: numbers in summaries and file names */
     Figure *last;         /* the last figure, for savefig (owned), NULL before the first */
     bool hinted;          /* the "output is not a terminal" hint was given */
-    const struct FilePolicy *files;   /* where figure files may be written (the session's; NULL: anywhere) */
+    struct FilePolicy *files;           /* where figure files may be written (the session's; NULL: anywhere) */
     Gnuplot *gp;          /* started at the first plot that needs it, NULL until then (owned) */
     bool replay;          /* a transcript's replay: targets that draw (auto, window, terminal, sixel) are asked, not used */
     PlotTarget asked;     /* ... the last one asked, which plot_target() answers */
@@ -109,7 +109,9 @@ PlotTarget plot_resolved_target(Plot *P, bool tty);  /* PT_AUTO decided for this
 const char *plot_target_name(PlotTarget t);
 void plot_describe(Plot *P, StrBuf *out, bool tty);  /* for `help plot` */
 
-/* Appends s to out as a gnuplot single-quoted string: quotes doubled, control characters dropped. */
+/* Appends s to out as a gnuplot string expression: the text between quotes in single-quoted pieces, each ' as "'"
+ * ('a'."'".'b'; gnuplot's scanner misreads a doubled '' at the start of a string or twice in a row), control
+ * characters dropped. Never a backtick inside double quotes, so nothing in s runs. */
 void plot_quote(StrBuf *out, const char *s);
 /* A file name savefig accepts: letters and digits (of any script: 図1.png), . _ - / only, no "..", no leading '-',
  * ending .svg .png or .pdf. */

@@ -56,6 +56,12 @@ void session_init(Session *S, const char *plot_target);
 /* Frees what it owns (its gnuplot quits; windows opened with persist stay). Pops it first if it is current. */
 void session_free(Session *S);
 
+/* S runs a stranger's file (who: "a lesson", "a transcript"; source: its path): it writes only into the file's
+ * folder (or --allow-write's) and never over a file it did not make (files.h), and what it prints and its errors show
+ * control characters as \xHH (interp.h) instead of sending them to the terminal: a lesson cannot set the window's
+ * title or write the clipboard (OSC 52). The student's own REPL is not restricted: their print('\x1b[31m') colours. */
+void session_stranger(Session *S, const char *who, const char *source);
+
 /* Makes S the current session (for the completer, signal-time code, and values printing) over the current one. */
 void session_push(Session *S);
 /* Back to the session S was pushed over. S must be the current one. */

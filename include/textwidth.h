@@ -6,12 +6,20 @@
 #ifndef ATTN_TEXTWIDTH_H
 #define ATTN_TEXTWIDTH_H
 #include "strbuf.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Decodes one UTF-8 character at s (at most n bytes); stores its code point in *cp and returns its length in bytes
  * (1..4). An invalid or truncated sequence decodes as one byte with *cp = 0xFFFD. n must be > 0. */
 size_t tw_decode(const char *s, size_t n, uint32_t *cp);
+
+/* Appends the n bytes of s with every control character shown as Python writes it in a string, \xHH: C0 (but \n and
+ * \t when keep_lines), DEL, C1 (U+009B, the 8-bit CSI, as \x9b) and a byte that is not UTF-8 (\xff). What a
+ * terminal would take as an escape sequence becomes text the reader sees; everything else is kept as it is. */
+void tw_visible(StrBuf *out, const char *s, size_t n, bool keep_lines);
+/* Whether tw_visible would change s (false for plain text: callers skip the copy). */
+bool tw_has_controls(const char *s, size_t n, bool keep_lines);
 
 /* Columns one code point takes: 0 (combining marks, zero-width and control characters), 1 or 2 (wide). */
 int tw_char_width(uint32_t cp);

@@ -104,7 +104,11 @@ with tempfile.TemporaryDirectory() as T:
             fill(disk)
             r = run(["-c", "d2l.plot(torch.arange(2000.), torch.arange(2000.))\nsavefig('fig.svg')\n"
                            "save('t.npy', torch.ones(100000))\nprint('on')"], work, env)
-            check("full disk: savefig says the disk is full", "savefig" in r.stderr and ("full" in r.stderr or "could not write" in r.stderr), r.stderr)
+            # attn made the temporary file itself, so the folder is writable: it once said "is the directory there and
+            # writable?" for the figure gnuplot could not write
+            check("full disk: savefig says the disk is full",
+                  "savefig('fig.svg'): gnuplot could not write the file: the disk is full (nothing was changed)" in r.stderr
+                  and "writable?" not in r.stderr, r.stderr)
             check("full disk: save() says the disk is full", "the disk is full" in r.stderr, r.stderr)
             check("full disk: the good figure and tensor are untouched",
                   digest(os.path.join(work, "fig.svg")) == gsvg and digest(os.path.join(work, "t.npy")) == gnpy)
@@ -124,29 +128,67 @@ with tempfile.TemporaryDirectory() as T:
             r = run(["-c", "d2l.plot(torch.arange(2000.), torch.sin(torch.arange(2000.)) * torch.arange(2000.), "
                            "figsize=(12, 8))\nsavefig('fig.png')\nprint('on')"], work, env)
             check("12 KiB left: savefig of a bigger png says it could not write the whole file",
-                  "could not write the whole file" in r.stderr and "saved" not in r.stdout, (r.stdout, r.stderr))
+                  "could not write the whole file: the disk is full" in r.stderr and "saved" not in r.stdout, (r.stdout, r.stderr))
             check("12 KiB left: the good png is untouched and no temporary file is left",
                   gpng is not None and digest(os.path.join(work, "fig.png")) == gpng and temps(work) == [], temps(work))
         finally:
             umount(disk)
 
-    # ---- SIGTERM / SIGHUP in the middle of a save: no temporary file is left behind ----
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        d = os.path.join(T, f"sig{int(sig)}")
+    # ---- a signal in the middle of a save: no temporary file is left behind, the old file stays whole. SIGTERM,
+    # SIGHUP and SIGQUIT end attn as the signal does (after removing the temporary file); Ctrl-C (SIGINT) in a script
+    # (attn -c, or statements from a pipe) stops the save as an interruption: the script stops there (exit 1), and
+    # nothing after it runs. SIGINT and SIGQUIT once killed attn mid-save and left y.npy.tmpPID.0 (24 MB here) ----
+    # a small save, then big ones (160 MB: a signal sent when a temporary file is seen lands inside a save)
+    code = "X = torch.ones(6000000)\nsave('x.npy', X)\nY = torch.ones(40000000)\nfor i in range(1000): save('x.npy', Y)\nprint('after the loop')"
+    whole = (128 + 4 * 6000000, 128 + 4 * 40000000)
+    no_core = lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for sig, how in ((signal.SIGTERM, "-c"), (signal.SIGHUP, "-c"), (signal.SIGQUIT, "-c"), (signal.SIGINT, "-c"),
+                     (signal.SIGINT, "a pipe"), (signal.SIGQUIT, "a pipe")):
+        name = f"{signal.Signals(sig).name} mid-save ({how})"
+        d = os.path.join(T, f"sig{int(sig)}-{how[0]}")
         os.makedirs(d)
-        p = subprocess.Popen([ATTN, "-c", "X = torch.ones(6000000)\nfor i in range(1000): save('x.npy', X)"], cwd=d,
-                             env=dict(os.environ, **base_env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        args = [ATTN, "-c", code] if how == "-c" else [ATTN]
+        p = subprocess.Popen(args, cwd=d, env=dict(os.environ, **base_env), stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=no_core)
+        if how != "-c":
+            p.stdin.write(code.encode() + b"\n")
+        p.stdin.close()
         seen = False
         end = time.time() + 20
         while time.time() < end and not seen:
-            seen = any(".tmp" in f for f in os.listdir(d))      # a save is under way: its temporary file exists
+            # a save under way (its temporary file exists) after a first one finished (x.npy is there; asked first:
+            # a temporary seen before x.npy could be the first save's, renamed since)
+            seen = os.path.exists(os.path.join(d, "x.npy")) and any(".tmp" in f for f in os.listdir(d))
             if not seen:
                 time.sleep(0.002)
         p.send_signal(sig)
         p.wait(timeout=20)
-        check(f"{signal.Signals(sig).name} mid-save: caught a save under way", seen)
-        check(f"{signal.Signals(sig).name} mid-save: attn ends by the signal", p.returncode == -sig, p.returncode)
-        check(f"{signal.Signals(sig).name} mid-save: no temporary file is left", temps(d) == [], temps(d))
+        out, err = p.stdout.read(), p.stderr.read()
+        check(f"{name}: caught a save under way", seen)
+        if sig == signal.SIGINT:
+            check(f"{name}: the save stops as an interruption, and the script with it (exit 1, nothing after it ran)",
+                  p.returncode == 1 and b"interrupted (Ctrl-C)" in err and b"after the loop" not in out, (p.returncode, err[-300:]))
+        else:
+            check(f"{name}: attn ends by the signal", p.returncode == -sig, p.returncode)
+        check(f"{name}: no temporary file is left", temps(d) == [], temps(d))
+        size = os.path.getsize(os.path.join(d, "x.npy")) if os.path.exists(os.path.join(d, "x.npy")) else -1
+        check(f"{name}: the old x.npy is whole", size in whole, size)
+        shutil.rmtree(d)                 # 160 MB each: not kept until the end
+
+    # ---- load() of what is not a regular file: a FIFO once blocked for ever (no writer), /dev/zero never ends ----
+    d = os.path.join(T, "special")
+    os.makedirs(d)
+    os.mkfifo(os.path.join(d, "fifo.npy"))
+    os.symlink("/dev/zero", os.path.join(d, "zero.npy"))
+    os.makedirs(os.path.join(d, "dir.npy"))
+    try:
+        r = run(["-c", "load('fifo.npy')\nload('zero.npy')\nload('dir.npy')\nprint('on')"], d, base_env, timeout=20)
+        for f, kind in (("fifo.npy", "a named pipe (FIFO)"), ("zero.npy", "a character device"), ("dir.npy", "a directory")):
+            check(f"load('{f}') is refused at once: it is {kind}",
+                  f"cannot load '{f}': it is {kind}, not a .npy file (load reads regular files only)" in r.stderr, r.stderr)
+        check("...and attn goes on", "on" in r.stdout, r.stdout)
+    except subprocess.TimeoutExpired:
+        check("load() of a FIFO or /dev/zero answers at once", False, "still running after 20 s")
 
     # ---- hand-edited progress: blank and comment lines are fine; unreadable lines are kept aside, never over an
     # earlier backup; a lesson file whose name has a space keeps its progress ----
@@ -268,10 +310,16 @@ with tempfile.TemporaryDirectory() as T:
         os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=st, TERM="xterm", ATTN_PLOT="none"))
     expect(fd, "attn> ")
     os.write(fd, b"gamma = 1\r")
-    expect(fd, "attn> ")
+    said = expect(fd, "attn> ")
+    os.write(fd, b"delta = 2\r")
+    said2 = expect(fd, "attn> ")
     leave(pid, fd)
     h2 = open(os.path.join(st, "attn", "history")).read()
     check("history that cannot be written (ulimit -f below its size) is kept whole, never emptied or cut", h2 == h, (len(h), len(h2)))
+    # the lines typed meanwhile were dropped in silence: now attn says so once, with why
+    check("history that cannot be written is reported once on stderr, with why",
+          b"attn: the history cannot be saved in " in said and b"the file would be larger than allowed (ulimit -f)" in said
+          and b"the history cannot be saved" not in said2, (said[-300:], said2[-200:]))
 
     # ---- runaway ranges: refused or stopped, bounded by the memory limit, Ctrl-C works ----
     r = run(["-c", "list(range(10**9))"], T, timeout=20)
@@ -294,6 +342,16 @@ with tempfile.TemporaryDirectory() as T:
     t0 = time.time()
     r = subprocess.run(f"'{ATTN}' -c 'while True: print(1)' | head -1", shell=True, capture_output=True, text=True, timeout=30)
     check("attn -c 'while True: print(1)' | head -1 ends", r.stdout == "1\n", (r.stdout, time.time() - t0))   # timeout=30: a hang fails
+    # a reader who leaves (attn ... | head) gets no message, whatever attn was running: the lesson runner once said
+    # "attn: cannot write the output (a full disk? a closed pipe?)" (its errno was gone by the end). The reader here
+    # closes the pipe at once, so attn's first write finds it closed.
+    env = dict(os.environ, XDG_STATE_HOME=os.path.join(T, "gone"), ATTN_LESSONS=os.path.join(REPO, "lessons"), ATTN_PLOT="summary")
+    for args in ("lesson 1 < /dev/null", "lesson < /dev/null", "teach 2 < /dev/null", "--replay lessons/01-self-attention.md",
+                 "--check tests/e2e/plots.md lessons/01-self-attention.md", "-c 'for i in range(100000): print(i)'",
+                 "-c 'help()'", "< tests/e2e/plots.md"):
+        cmd = f"'{ATTN}' {args}" if not args.startswith("<") else f"sed -n 's/^attn> //p' {args[2:]} | '{ATTN}'"
+        r = subprocess.run(f"{cmd} | (exec 0<&-; sleep 0.3)", shell=True, cwd=REPO, capture_output=True, text=True, timeout=60, env=env)
+        check(f"attn {args} | a reader who leaves at once: no message", r.stderr == "", r.stderr[-300:])
     with open("/dev/full", "w") as full:
         p = subprocess.run([ATTN, "-c", "print(1)"], stdout=full, stderr=subprocess.PIPE, text=True)
     check("a full standard output exits non-zero with a message",

@@ -43,7 +43,84 @@ has "a bidi override in a transcript is refused" "$("$ATTN" --check bidi.md 2>&1
 printf '# L\r\n\r\n## One {#one}\r\n\r\n```attn\r\nattn> 1 + 1\r\n2\r\n```\r\n' > lessons/crlf.md
 has "CRLF line ends are fine" "$("$ATTN" --check lessons/crlf.md 2>&1)" "1 steps and questions ok"
 
-# ---- writes: only under the directory attn started in (or --allow-write DIR), never from an answer check ----
+# ---- control characters a lesson or transcript makes at run time ("\x1b" in its code) are shown, never sent ----
+# 17 ways for text to reach the terminal: print, an exception's message, __repr__ as a value and inside a list or a
+# dict, help(s), a DCS sequence, the errors of save, load, int() and getattr, a hostile .npy header's dtype, C1
+# (U+009B), DEL, chr(27) in an f-string, print's end=, a class of exception. Each marker Vnn (written \x56nn in the
+# code, so that the echoed statement never matches) must come out as Vnn\x.. (Python's spelling), and no OSC, DCS,
+# BEL, C1, DEL, colour or clear-screen sequence may come out raw.
+mkdir -p "$T/esc" && cd "$T/esc" || exit 2
+{ printf '\223NUMPY\001\000v\000'; printf '%-117s\n' "{'descr': 'V12$(printf '\033]0;pwn\007')', 'fortran_order': False, 'shape': (1,), }"; printf '\0\0\0\0'; } > evil.npy
+cat > vec.md <<'LESSON'
+# Vectors
+
+## One {#one}
+
+Each statement prints or raises text with control characters.
+
+```attn
+attn> class R:
+  ...>     def __init__(self, s): self.s = s
+  ...>     def __repr__(self): return self.s + "\x1b[31m"
+attn> def s():
+  ...>     "\x5606\x1b]0;title\x07"
+attn> class E(Exception): pass
+attn> print("\x5601\x1b]52;c;ZXZpbA==\x07")
+attn> raise ValueError("\x5602\x1b[31m")
+attn> R("\x5603")
+attn> [R("\x5604")]
+attn> {1: R("\x5605")}
+attn> help(s)
+attn> print("\x5607\x1bP1;2|x\x1b\\")
+attn> save("\x5608\x1b[31m/x.npy", torch.ones(1))
+attn> load("\x5609\x1b[31m.npy")
+attn> int("\x5610\x1b[31m")
+attn> getattr(1, "\x5611\x1b[31m")
+attn> load("evil.npy")
+attn> print("\x5613\u009b31m")
+attn> print("\x5614\x7f")
+attn> print(f"\x5615{chr(27)}[2J")
+attn> print("\x5616", end="\x1b[2J\n")
+attn> raise E("\x5617\x1b[2J")
+```
+LESSON
+sed -n '/^```attn$/,/^```$/p' vec.md > vec-transcript.md
+# vectors WHAT FILE: every marker escaped in FILE (the bytes attn wrote), no dangerous sequence raw
+vectors() {
+    for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17; do
+        LC_ALL=C grep -aFq "V$i\\x" "$2" && ok || bad "$1: vector V$i is not shown as V$i\\x..: $(LC_ALL=C grep -a "V$i" "$2" | head -1 | od -c | head -2)"
+    done
+    for seq in '\033]' '\033P' '\007' '\302\233' '\177' '\033[31m' '\033[2J'; do
+        LC_ALL=C grep -aFq "$(printf "$seq")" "$2" && bad "$1: a raw $seq reached the output" || ok
+    done
+}
+"$ATTN" --replay vec.md > replay.out 2>&1
+vectors "--replay of a lesson, to a pipe" replay.out
+"$ATTN" --replay vec-transcript.md > replay-t.out 2>&1
+vectors "--replay of a transcript, to a pipe" replay-t.out
+"$ATTN" --check vec.md > check.out 2>&1
+vectors "--check of a lesson (its diff)" check.out
+"$ATTN" --check vec-transcript.md > check-t.out 2>&1
+vectors "--check of a transcript (its diff)" check-t.out
+cp vec-transcript.md upd.md && "$ATTN" --update upd.md > /dev/null 2>&1
+vectors "--update: the rewritten transcript" upd.md
+eq "...which checks clean against itself" "$("$ATTN" --check upd.md 2>&1 | tail -1)" "upd.md: 20 steps ok"
+skips=$(i=0; while [ $i -lt 22 ]; do echo skip; i=$((i + 1)); done)
+echo "$skips" | "$ATTN" lesson "$T/esc/vec.md" > lesson-pipe.out 2>&1
+vectors "attn lesson, output to a pipe" lesson-pipe.out
+if command -v script > /dev/null; then
+    # at a real terminal the lesson's statements print straight to it (no capture): the same sink escapes them
+    echo "$skips" | script -qec "'$ATTN' lesson '$T/esc/vec.md'" /dev/null > lesson-pty.out 2>&1
+    vectors "attn lesson at a pty" lesson-pty.out
+    echo "$skips" | script -qec "'$ATTN' teach '$T/esc/vec.md'" /dev/null > teach-pty.out 2>&1
+    vectors "attn teach at a pty" teach-pty.out
+else bad "script (util-linux) is missing: the pty checks did not run"; fi
+# the student's own statements print what they say, as Python does: their colours colour
+"$ATTN" -c 'print("\x1b[31mred\x1b[0m")' > own.out 2>&1
+LC_ALL=C grep -aFq "$(printf '\033[31mred')" own.out && ok || bad "a student's own print of \\x1b[31m is escaped: $(od -c own.out | head -2)"
+
+# ---- writes: only into the lesson's own folder (or --allow-write DIR), never over a file the run did not make, never
+# from an answer check ----
 mkdir -p "$T/outside" "$T/w2/lessons" && cd "$T/w2" || exit 2
 echo "precious" > "$T/outside/victim.npy"
 cat > lessons/evil.md <<'LESSON'
@@ -53,7 +130,8 @@ cat > lessons/evil.md <<'LESSON'
 
 ```attn
 attn> X = torch.ones(2)
-attn> save('inside.npy', X)
+attn> save('lessons/inside.npy', X)
+attn> save('cwd.npy', X)
 ```
 
 ```question
@@ -71,18 +149,20 @@ attn> savefig('ABSFIG')
 ```
 LESSON
 sed -i "s|VICTIM|$T/outside/victim.npy|; s|ABSFIG|$T/outside/fig.svg|; s|ABS|$T/outside/abs.npy|" lessons/evil.md
-out=$(printf '\n\nskip\nskip\nskip\nskip\nskip\nquit\n' | "$ATTN" lesson "$T/w2/lessons/evil.md" 2>&1)
+out=$(printf '\n\nskip\nskip\nskip\nskip\nskip\nskip\nquit\n' | "$ATTN" lesson "$T/w2/lessons/evil.md" 2>&1)
 eq "an answer check never writes (the victim is untouched)" "$(cat "$T/outside/victim.npy")" "precious"
 has "the student is told the answer check tried to write" "$(echo "$out" | tr '\n' ' ')" "may not write files while an answer is checked"
-[ -f inside.npy ] && ok || bad "a lesson statement writes under the current directory"
-has "../ is refused with the directory named" "$out" "save('../outside/victim.npy'): a lesson may write only under $T/w2 (where attn started)"
-has "an absolute path is refused" "$out" "save('$T/outside/abs.npy'): a lesson may write only under"
-has "savefig outside is refused" "$out" "savefig('$T/outside/fig.svg'): a lesson may write only under"
+[ -f lessons/inside.npy ] && ok || bad "a lesson statement writes into its own folder"
+[ ! -e cwd.npy ] && ok || bad "a lesson in lessons/ wrote into the directory attn started in"
+has "...which is refused, naming the lesson's folder and --allow-write" "$out" "save('cwd.npy'): a lesson may write only into its own folder $T/w2/lessons, not to cwd.npy (to let it write into another folder, start attn with --allow-write DIR)"
+has "../ is refused with the directory named" "$out" "save('../outside/victim.npy'): a lesson may write only into its own folder $T/w2/lessons"
+has "an absolute path is refused" "$out" "save('$T/outside/abs.npy'): a lesson may write only into its own folder"
+has "savefig outside is refused" "$out" "savefig('$T/outside/fig.svg'): a lesson may write only into its own folder"
 [ ! -e "$T/outside/abs.npy" ] && [ ! -e "$T/outside/fig.svg" ] && ok || bad "files appeared outside"
 eq "and nothing was written over the victim either" "$(cat "$T/outside/victim.npy")" "precious"
 ln -s "$T/outside" link
 printf '```attn\nattn> save("link/x.npy", torch.ones(1))\n```\n' > viasymlink.md
-has "a symbolic link out of the directory is refused" "$("$ATTN" --replay viasymlink.md 2>&1)" "a transcript may write only under"
+has "a symbolic link out of the directory is refused" "$("$ATTN" --replay viasymlink.md 2>&1)" "a transcript may write only into its own folder $T/w2"
 [ ! -e "$T/outside/x.npy" ] && ok || bad "the symlink let a transcript write outside"
 out=$("$ATTN" --allow-write "$T/outside" --replay viasymlink.md 2>&1)
 [ -e "$T/outside/x.npy" ] && ok || bad "--allow-write DIR lets a transcript write there: $out"
@@ -93,21 +173,74 @@ has "--allow-write needs a directory" "$("$ATTN" --allow-write "$T/nope" -c 1 2>
 printf '```attn\nattn> save("../outside/upd.npy", torch.ones(1))\n```\n' > upd.md
 "$ATTN" --update upd.md > /dev/null 2>&1
 [ ! -e "$T/outside/upd.npy" ] && ok || bad "--update let a transcript write outside"
-has "--update records the refusal in the transcript" "$(cat upd.md)" "a transcript may write only under $T/w2"
+has "--update records the refusal in the transcript" "$(cat upd.md)" "a transcript may write only into its own folder $T/w2"
 printf '# L\n\n## One {#one}\n\n```attn\nattn> save("../outside/rec.npy", torch.ones(1))\n```\n' > rec-lesson.md
 out=$(printf '\n\nquit\n' | "$ATTN" teach "$T/w2/rec-lesson.md" --record rec.md 2>&1)
 [ ! -e "$T/outside/rec.npy" ] && ok || bad "teach --record let a lesson write outside"
-has "teach --record: the refusal is shown and recorded" "$(cat rec.md)" "a lesson may write only under $T/w2"
+has "teach --record: the refusal is shown and recorded" "$(cat rec.md)" "a lesson may write only into its own folder $T/w2"
 out=$("$ATTN" --check rec.md 2>&1)
 has "the recorded class replays with the lesson's refusal (it said 'a transcript may' in the replay)" "$out" "rec.md: 3 steps ok"
+# the issue's case: cd ~; attn lesson ~/Downloads/evil.md replaced ~/Documents/thesis.pdf and results.npy
+mkdir -p "$T/home/Documents" "$T/home/Downloads" && cd "$T/home" || exit 2
+echo "my thesis" > Documents/thesis.pdf; echo "my results" > Documents/results.npy; echo "old" > Downloads/mine.npy
+cat > Downloads/evil.md <<'LESSON'
+# Evil
+
+## One {#one}
+
+```attn
+attn> X = torch.ones(2)
+attn> d2l.plot(torch.arange(3.), torch.arange(3.))
+attn> savefig("Documents/thesis.pdf")
+attn> save("Documents/results.npy", X)
+attn> save("Downloads/new.npy", X)
+attn> save("Downloads/new.npy", X + 1)
+attn> save("Downloads/mine.npy", X)
+```
+LESSON
+skips=$(i=0; while [ $i -lt 10 ]; do echo skip; i=$((i + 1)); done)
+out=$(echo "$skips" | "$ATTN" lesson "$T/home/Downloads/evil.md" 2>&1)
+eq "a lesson in Downloads/ leaves Documents/thesis.pdf alone" "$(cat Documents/thesis.pdf)" "my thesis"
+eq "...and Documents/results.npy" "$(cat Documents/results.npy)" "my results"
+has "savefig outside the lesson's folder: what, where, and how to allow it" "$out" "savefig('Documents/thesis.pdf'): a lesson may write only into its own folder $T/home/Downloads, not to Documents/thesis.pdf (to let it write into another folder, start attn with --allow-write DIR)"
+has "save outside the lesson's folder is refused the same way" "$out" "save('Documents/results.npy'): a lesson may write only into its own folder $T/home/Downloads"
+[ -f Downloads/new.npy ] && ok || bad "a lesson writes a new file into its own folder"
+has "...and may write it again in the same run (it made it)" "$("$ATTN" -c 'print(load("Downloads/new.npy"))' 2>&1)" "tensor([2., 2.])"
+eq "a file that was there before the lesson ran is not replaced, even in the lesson's folder" "$(cat Downloads/mine.npy)" "old"
+has "...and the student is told which, and how to allow it" "$out" "save('Downloads/mine.npy'): a lesson never replaces a file it did not make: Downloads/mine.npy is there already and was left as it was (to let a lesson write it, move that file away first)"
+# --allow-write DIR opens a folder for new files; what is there already stays the student's
+out=$(echo "$skips" | "$ATTN" --allow-write "$T/home" lesson "$T/home/Downloads/evil.md" 2>&1)
+eq "--allow-write ~ still leaves thesis.pdf alone" "$(cat Documents/thesis.pdf)" "my thesis"
+eq "--allow-write ~ still leaves results.npy alone" "$(cat Documents/results.npy)" "my results"
+has "...saying it never replaces a file it did not make" "$out" "savefig('Documents/thesis.pdf'): a lesson never replaces a file it did not make"
+has "a second run does not replace the first run's file either" "$out" "save('Downloads/new.npy'): a lesson never replaces a file it did not make"
+echo "$skips" | "$ATTN" --allow-write "$T/home/Documents" lesson "$T/home/Downloads/evil.md" > /dev/null 2>&1
+rm Documents/results.npy
+out=$(echo "$skips" | "$ATTN" --allow-write "$T/home/Documents" lesson "$T/home/Downloads/evil.md" 2>&1)
+[ -f Documents/results.npy ] && ok || bad "--allow-write DIR lets a lesson write a new file there: $out"
+# transcripts (--replay, --check, --update) likewise: --update rewrites only the transcript it names
+printf 'a\n' > other.npy
+printf '```attn\nattn> save("other.npy", torch.ones(1))\nattn> save("fresh.npy", torch.ones(1))\n```\n' > upd2.md
+"$ATTN" --update upd2.md > /dev/null 2>&1
+eq "--update does not replace another file beside the transcript" "$(cat other.npy)" "a"
+has "...and records why" "$(cat upd2.md)" "a transcript never replaces a file it did not make: other.npy is there already"
+"$ATTN" --check upd2.md > /dev/null 2>&1
+eq "--check of it neither" "$(cat other.npy)" "a"
+# a recording never replaces a file: refused before the class starts, with how to choose another name
+echo "last week's class" > class.md
+out=$(printf 'quit\n' | "$ATTN" teach "$T/home/Downloads/evil.md" --record class.md 2>&1); st=$?
+eq "teach --record onto an existing file: the file stays" "$(cat class.md)" "last week's class"
+has "...and attn says which file and what to do" "$out" "attn: --record class.md: that file is there already and a recording never replaces a file; choose another name (attn teach $T/home/Downloads/evil.md --record class-2.md) or move it away first"
+eq "...exiting 2 (a usage error)" "$st" "2"
+cd "$T/w2" || exit 2
 # a directory that does not exist is named as missing, not as outside the allowed one
 printf '# L\n\n## One {#one}\n\n```attn\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\nattn> savefig("figs/a.svg")\n```\n' > nodir.md
 out=$(printf '\n\n\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson "$T/w2/nodir.md" 2>&1)
 has "savefig into a missing folder says the folder is missing" "$out" "savefig('figs/a.svg'): there is no directory figs (make it first"
-lacks "...and not that it is outside" "$out" "may write only under"
+lacks "...and not that it is outside" "$out" "may write only into"
 printf '# L\n\n## One {#one}\n\n```attn\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\nattn> savefig("/nonexistent_dir/a.svg")\n```\n' > nodir2.md
 out=$(printf '\n\n\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson "$T/w2/nodir2.md" 2>&1)
-has "a missing folder outside the lesson's directory gets the policy's answer" "$out" "savefig('/nonexistent_dir/a.svg'): a lesson may write only under"
+has "a missing folder outside the lesson's directory gets the policy's answer" "$out" "savefig('/nonexistent_dir/a.svg'): a lesson may write only into its own folder $T/w2"
 lacks "...which says nothing of what exists outside" "$out" "there is no directory"
 # a class that asked for plot_target('window') or ('terminal') replays with figures as summaries, in no window
 printf '# Recorded class: L\n\n```attn\nattn> plot_target("terminal")\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\n<figure 1: 1 line of 3 points>\nattn> plot_target("window")\nattn> plot_target()\n'"'"'window'"'"'\nattn> d2l.plot(torch.arange(3.), torch.arange(3.))\n<figure 2: 1 line of 3 points>\n```\n' > targets.md

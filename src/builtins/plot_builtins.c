@@ -126,7 +126,7 @@ static bool pair(Interp *I, Value *v, const char *what, double *a, double *b) {
 static void write_figure(Interp *I, const char *shown) {
     StrBuf *tee = I->tee;
     I->tee = NULL;
-    interp_write(I, shown);
+    interp_write_raw(I, shown);
     I->tee = tee;
     const Figure *f = session_of(I)->plot.last;
     if (tee && f) {

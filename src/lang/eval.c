@@ -187,7 +187,7 @@ static Value *at(Interp *I, Node *n) {
     return NULL;
 }
 
-bool interp_write(Interp *I, const char *s) {
+bool interp_write_raw(Interp *I, const char *s) {
     if (I->tee) sb_puts(I->tee, s);
     if (I->capture) { sb_puts(I->capture, s); return true; }
     errno = 0;
@@ -195,6 +195,38 @@ bool interp_write(Interp *I, const char *s) {
     if (!I->output_errno) I->output_errno = errno ? errno : EIO;
     rt_quit(I);               /* nobody can read what comes next: stop, as the end of input would */
     return false;
+}
+
+/* s as a stranger's run shows it: NULL when it goes out unchanged, else the escaped copy in *b (the caller frees). */
+static const char *shown(Interp *I, const char *s, StrBuf *b) {
+    size_t n = strlen(s);
+    if (!I->escape_controls || !tw_has_controls(s, n, true)) return NULL;
+    sb_init(b);
+    tw_visible(b, s, n, true);
+    return sb_str(b);
+}
+
+/* The one sink of a run's output: print, echoed values, help, warnings (figures: interp_write_raw). */
+bool interp_write(Interp *I, const char *s) {
+    StrBuf b;
+    const char *t = shown(I, s, &b);
+    if (!t) return interp_write_raw(I, s);
+    bool ok = interp_write_raw(I, t);
+    sb_free(&b);
+    return ok;
+}
+
+void interp_write_error(Interp *I, const char *s) {
+    StrBuf b;
+    const char *t = shown(I, s, &b);
+    if (I->tee) sb_puts(I->tee, t ? t : s);             /* a recording keeps errors as a transcript shows them */
+    if (I->capture) sb_puts(I->capture, t ? t : s);
+    else {
+        fflush(I->out);
+        fputs(t ? t : s, stderr);
+        fflush(stderr);
+    }
+    if (t) sb_free(&b);
 }
 
 /* The column of byte col (1-based) of text as the reader counts it on screen (a CJK character is 2), as gcc's

@@ -8,6 +8,7 @@
 #include "ops.h"
 #include "parser.h"
 #include "strbuf.h"
+#include "textwidth.h"
 #include "builtins.h"
 #include "lesson_internal.h"
 #include "session.h"
@@ -355,7 +356,12 @@ static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
     I->echo_values = echo;
     sb_free(&sink);
     if (rc < 0) {
-        snprintf(err, errlen, "%s", interp_error_kind(I) == ERR_QUIT ? "quit() is not an answer (type quit to leave the lesson)" : interp_error_msg(I));
+        const char *msg = interp_error_kind(I) == ERR_QUIT ? "quit() is not an answer (type quit to leave the lesson)" : interp_error_msg(I);
+        StrBuf v;               /* shown to the student in a message: control characters as \xHH (a stranger's lesson) */
+        sb_init(&v);
+        tw_visible(&v, msg, strlen(msg), true);
+        snprintf(err, errlen, "%s", sb_str(&v));
+        sb_free(&v);
         interp_clear_error(I);
         return false;
     }
@@ -539,8 +545,8 @@ static void value_words(StrBuf *o, const Value *v) {
     if (v->kind != V_TENSOR) {
         StrBuf r;
         sb_init(&r);
-        val_repr(&r, v);
-        if (r.len <= 60 && !strchr(sb_str(&r), '\n')) { sb_puts(o, sb_str(&r)); sb_free(&r); return; }
+        val_repr(&r, v);        /* a __repr__ of the lesson's may hold escapes: shown as \xHH */
+        if (r.len <= 60 && !strchr(sb_str(&r), '\n')) { tw_visible(o, r.s, r.len, false); sb_free(&r); return; }
         sb_free(&r);
     }
     kind_words(o, v);
@@ -955,7 +961,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     Session S;
     session_init(&S, NULL);
     plot_replay(&S.plot);               /* a replay compares what a figure holds, not its pixels */
-    file_policy_restrict(&S.files, "a lesson");
+    session_stranger(&S, "a lesson", path);
     S.commands = repl_commands;
     session_push(&S);
     Interp *I = &S.I;

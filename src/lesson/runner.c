@@ -48,16 +48,35 @@ typedef enum { SHOWN, SILENT } Shown;
  * question (run by --check, its output not compared: a measured time differs at every run). */
 typedef enum { AS_STATEMENT, AS_ANSWER } Recorded;
 
-static void out(const char *s) { fputs(s, stdout); fflush(stdout); }
+/* The runner's one sink for text: prose, messages, and what statements printed. A lesson is a stranger's file, so
+ * control characters in any of it (a student's value in a message, an error) are shown as \xHH (tw_visible), never
+ * sent to the terminal; the runner's own terminal codes go through term() instead. */
+static void out(const char *s) {
+    size_t n = strlen(s);
+    if (tw_has_controls(s, n, true)) {
+        StrBuf b;
+        sb_init(&b);
+        tw_visible(&b, s, n, true);
+        fputs(sb_str(&b), stdout);
+        sb_free(&b);
+    } else fputs(s, stdout);
+    fflush(stdout);
+}
 
 static void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void outf(const char *fmt, ...) {
+    StrBuf b;
+    sb_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    sb_vprintf(&b, fmt, ap);
     va_end(ap);
-    fflush(stdout);
+    out(sb_str(&b));
+    sb_free(&b);
 }
+
+/* The runner's own terminal codes (dim text, taking back a prompt line), written as they are. */
+static void term(const char *codes) { fputs(codes, stdout); fflush(stdout); }
 
 /* Prose for the student, wrapped to the terminal (80 columns when the output is not one). */
 static void prose(LessonRun *S, const char *text) {
@@ -398,10 +417,14 @@ static size_t show_pending(const char *stmt) {
         const char *prefix = p == stmt ? "next> " : "  ...> ";
         size_t w = strlen(prefix) + (size_t)tw_width_n(p, n);
         rows += w ? (w + cols - 1) / cols : 1;
-        outf("\033[2m%s%.*s\033[0m\n", prefix, (int)n, p);
+        term("\033[2m");
+        outf("%s%.*s", prefix, (int)n, p);
+        term("\033[0m\n");
         if (!e) break;
         if (!whole) {
-            outf("\033[2m  ...> (%zu lines more)\033[0m\n", lines);
+            term("\033[2m");
+            outf("  ...> (%zu lines more)", lines);
+            term("\033[0m\n");
             rows++;
             break;
         }
@@ -420,7 +443,9 @@ static void erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
     size_t rows = w ? (w + cols - 1) / cols : 1;          /* the rows it took (a full row does not wrap yet) */
     rows += above;                                        /* and `above` rows more (a teacher's pending statement) */
     if (rows > height - 1) rows = height - 1;             /* taller than the screen: what scrolled away stays */
-    outf("\033[%zuA\r\033[J", rows);
+    char codes[64];
+    snprintf(codes, sizeof codes, "\033[%zuA\r\033[J", rows);
+    term(codes);
 }
 
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
@@ -685,7 +710,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
     LessonRun *S = xcalloc(1, sizeof *S);
     session_init(&S->sess, NULL);
-    file_policy_restrict(&S->sess.files, "a lesson");     /* a stranger's file: it writes only under one directory */
+    session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */
     S->sess.commands = repl_commands;
     S->sess.lesson = S;
     session_push(&S->sess);

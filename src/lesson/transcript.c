@@ -123,7 +123,7 @@ void tr_run(Transcript *t, char **outputs) {
     plot_replay(&S.plot);                   /* transcripts compare what a figure holds, not its pixels */
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
-    file_policy_restrict(&S.files, recorded ? "a lesson" : "a transcript");
+    session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);
     S.commands = repl_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */

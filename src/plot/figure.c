@@ -216,26 +216,26 @@ void plot_describe(Plot *P, StrBuf *out, bool tty) {
 }
 
 void plot_quote(StrBuf *out, const char *s) {
-    sb_putc(out, '\'');
+    bool open = false, any = false;             /* open: inside a single-quoted piece */
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '\'') sb_puts(out, "''");
-        else if (*p < 32 || *p == 127) continue;       /* a newline would end the command */
-        else sb_putc(out, (char)*p);
+        if (*p < 32 || *p == 127) continue;       /* a newline would end the command */
+        if (*p == '\'') {
+            if (open) sb_putc(out, '\'');
+            sb_puts(out, any ? ".\"'\"" : "\"'\"");
+            open = false;
+        } else {
+            if (!open) { sb_puts(out, any ? ".'" : "'"); open = true; }
+            sb_putc(out, (char)*p);
+        }
+        any = true;
     }
-    sb_putc(out, '\'');
+    if (open) sb_putc(out, '\'');
+    else if (!any) sb_puts(out, "''");
 }
 
 /* s for a message: control characters, C1 codes and bytes that are not UTF-8 as \xHH (what the user typed, never a
  * terminal escape). */
-static void visible(StrBuf *out, const char *s) {
-    for (size_t i = 0, n = strlen(s); i < n;) {
-        uint32_t c;
-        size_t k = tw_decode(s + i, n - i, &c);
-        if ((c == 0xFFFD && k == 1) || c < 0x20 || (c >= 0x7F && c <= 0x9F)) sb_printf(out, "\\x%02x", (unsigned char)s[i]);
-        else sb_putn(out, s + i, k);
-        i += k;
-    }
-}
+static void visible(StrBuf *out, const char *s) { tw_visible(out, s, strlen(s), false); }
 
 bool plot_safe_filename(const char *name, char *why, size_t whylen) {
     size_t n = strlen(name);
@@ -534,6 +534,24 @@ static bool read_file(const char *path, StrBuf *out) {
     return ok;
 }
 
+/* Why gnuplot could not write (all of) the temporary file tmp that attn made, so the directory is there and
+ * writable: a full disk, a quota or ulimit -f, found by writing 64 KiB to it ourselves ("the disk is full"); NULL
+ * when that write works (gnuplot failed for a reason of its own). tmp is removed afterwards anyway. */
+static const char *why_not_written(const char *tmp) {
+    int fd = open(tmp, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    static const char zeros[65536];
+    ssize_t k = write(fd, zeros, sizeof zeros);
+    int e = k < 0 ? errno : k < (ssize_t)sizeof zeros ? ENOSPC : 0;     /* a short write: the disk filled up */
+    if (k >= 0 && k < (ssize_t)sizeof zeros) {                          /* ask again for the real reason */
+        ssize_t k2 = write(fd, zeros, sizeof zeros);
+        if (k2 < 0) e = errno;
+    }
+    if (!e && fsync(fd) != 0 && errno != EINVAL) e = errno;             /* a quota may be charged at the flush */
+    close(fd);
+    return file_space_error(e);
+}
+
 bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen) {
     char why[1200];
     const Figure *last = P->last;
@@ -560,7 +578,8 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
     if (fd < 0) {
         int e = errno;
         file_temp_remove(tmp);
-        snprintf(err, errlen, "savefig('%s'): %s%s", path, e == ENOSPC ? "could not write the file: the disk is full" : "cannot write there: ", e == ENOSPC ? "" : strerror(e));
+        if (file_space_error(e)) snprintf(err, errlen, "savefig('%s'): could not write the file: %s (nothing was changed)", path, file_space_error(e));
+        else snprintf(err, errlen, "savefig('%s'): cannot write there: %s", path, strerror(e));
         return false;
     }
     close(fd);
@@ -573,11 +592,17 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
     sb_free(&s);
     StrBuf data;
     sb_init(&data);
+    /* attn made the temporary file, so the folder is there and writable: a file gnuplot left empty or cut short
+     * says why (the disk is full), else that gnuplot failed */
     if (ok && !(read_file(tmp, &data) && data.len > 0)) {
-        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the file (is the directory there and writable?)", path);
+        const char *cause = why_not_written(tmp);
+        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the file: %s (nothing was changed)", path,
+                 cause ? cause : "it wrote nothing");
         ok = false;
     } else if (ok && !file_complete(&data, ext)) {
-        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the whole file (is the disk full?); nothing was changed", path);
+        const char *cause = why_not_written(tmp);
+        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the whole file: %s (nothing was changed)", path,
+                 cause ? cause : "it stopped part way");
         ok = false;
     }
     remove(tmp);

@@ -345,12 +345,26 @@ static void history_encode(StrBuf *b, const char *line) {
     sb_putc(b, '\n');
 }
 
+/* A line that could not be kept in the history file (errno e): said once a session on stderr, so the student knows
+ * that what they type now will not come back with the arrow keys next time. */
+static void history_lost(int e) {
+    static bool said;
+    if (said) return;
+    said = true;
+    const char *why = file_space_error(e);
+    fprintf(stderr, "attn: the history cannot be saved in %s (%s): what you type now is not kept for the next "
+                    "session\n", history_path, why ? why : e == ETIMEDOUT ? "another attn holds its lock" : strerror(e));
+    fflush(stderr);
+}
+
 /* Appends one line to the history file under its lock. A write that fails (a full disk) is taken back, so the file
- * stays as it was; past twice HISTORY_KEEP lines the file is rewritten with the last HISTORY_KEEP (safely). */
+ * stays as it was, and said once (history_lost); past twice HISTORY_KEEP lines the file is rewritten with the last
+ * HISTORY_KEEP (safely). */
 static void history_append(const char *line) {
     int lock = file_lock(history_path, 2000);
-    if (lock < 0) return;
+    if (lock < 0) { history_lost(errno); return; }
     int fd = open(history_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) history_lost(errno);
     if (fd >= 0) {
         struct stat st;
         off_t size = fstat(fd, &st) == 0 ? st.st_size : 0;
@@ -364,7 +378,7 @@ static void history_append(const char *line) {
         while (n > 0) {
             ssize_t k = write(fd, p, n);
             if (k < 0 && errno == EINTR) continue;
-            if (k <= 0) { ok = false; break; }
+            if (k <= 0) { ok = false; history_lost(k < 0 ? errno : EIO); break; }
             p += k;
             n -= (size_t)k;
         }

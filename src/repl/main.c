@@ -6,6 +6,7 @@
 #include "lesson.h"
 #include "i18n.h"
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,19 @@
 #define ATTN_VERSION "dev"
 #endif
 
+/* Whether standard output is a pipe whose reader has left (attn ... | head): poll says POLLERR for it. */
+static bool reader_left(void) {
+    struct pollfd p = {.fd = 1, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 /* The exit status once everything is written: a standard output that could not be written (a full disk, a
- * closed pipe) makes it 1, with a message unless the reader simply left (attn ... | head). */
+ * closed pipe) makes it 1, with a message unless the reader simply left (attn ... | head, as Python's
+ * `python3 x.py | head` says nothing of it either). */
 static int output_status(int status, int err) {
     errno = 0;
     bool failed = fflush(stdout) != 0 || ferror(stdout);
-    if (failed && !err) err = errno ? errno : -1;           /* -1: it failed earlier, the reason is gone */
+    if (failed && !err) err = errno ? errno : reader_left() ? EPIPE : -1;   /* -1: it failed earlier, the reason is gone */
     if (!err) return status;
     if (err == -1) fputs("attn: cannot write the output (a full disk? a closed pipe?)\n", stderr);
     else if (err != EPIPE) fprintf(stderr, "attn: cannot write the output: %s\n", strerror(err));
@@ -68,9 +76,9 @@ static void usage(FILE *f) {
           "  --check FILE...     compare transcripts with their expected output (a diff on\n"
           "                      difference)\n"
           "  --update FILE...    rewrite the expected output of transcripts (review it!)\n"
-          "  --allow-write DIR   let lessons and transcripts write files (save, savefig)\n"
-          "                      under DIR; without it they write only under the directory\n"
-          "                      attn starts in\n"
+          "  --allow-write DIR   let lessons and transcripts write new files (save,\n"
+          "                      savefig) into DIR too; without it they write only into\n"
+          "                      their own folder, and never over a file they did not make\n"
           "  --lang ja|zh|en     the language of lessons and their messages (default: from\n"
           "                      LC_ALL, LC_MESSAGES or LANG, e.g. LANG=ja_JP.UTF-8; else\n"
           "                      English)\n"
@@ -171,6 +179,13 @@ int main(int argc, char **argv) {
                 else { fprintf(stderr, "attn: unexpected '%s' after %s %s\n", argv[k], a, which); return 2; }
             }
             if (record && !teach) { fputs("attn: --record is for teaching mode: attn teach N --record FILE\n", stderr); return 2; }
+            struct stat rst;        /* a recording never replaces a file: the last class's, or anything else */
+            if (record && lstat(record, &rst) == 0) {
+                fprintf(stderr, "attn: --record %s: that file is there already and a recording never replaces a file; "
+                                "choose another name (attn teach %s --record class-2.md) or move it away first\n",
+                        record, which ? which : "N");
+                return 2;
+            }
             signal(SIGPIPE, SIG_IGN);
             plot_env_check();
             if (!which) {

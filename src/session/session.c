@@ -32,8 +32,14 @@ void session_init(Session *S, const char *plot_target) {
     if (plot_target) plot_set_target(&S->plot, plot_target);
 }
 
+void session_stranger(Session *S, const char *who, const char *source) {
+    file_policy_restrict(&S->files, who, source);
+    S->I.escape_controls = true;
+}
+
 void session_free(Session *S) {
     if (current == S) session_pop(S);
+    file_policy_free(&S->files);
     interp_free(&S->I);
     val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
     plot_free(&S->plot);
@@ -134,13 +140,7 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     sb_init(&b);
     if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(interp_error_msg(I)));
     else interp_format_error(I, &b);
-    if (I->tee) sb_puts(I->tee, sb_str(&b));             /* a recording keeps errors as a transcript shows them */
-    if (I->capture) sb_puts(I->capture, sb_str(&b));
-    else {
-        fflush(I->out);
-        fputs(sb_str(&b), stderr);
-        fflush(stderr);
-    }
+    interp_write_error(I, sb_str(&b));
     sb_free(&b);
     interp_clear_error(I);
     /* the statement has stopped: a Ctrl-C has nothing more to stop (one pressed after a statement that ran to its end

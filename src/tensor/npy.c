@@ -6,6 +6,8 @@
 #include "strbuf.h"
 #include "files.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,9 +125,24 @@ Tensor *npy_parse(const unsigned char *buf, size_t len) {
 
 static int save_dense(const char *path, const Tensor *t);
 
+/* What a file that is not a regular one is, for the message ("a named pipe (FIFO)"). */
+static const char *file_kind(mode_t m) {
+    return S_ISFIFO(m) ? "a named pipe (FIFO)" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
 Tensor *npy_load(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { ten_fail("cannot open '%s': %s", path, strerror(errno)); return NULL; }
+    /* opened without blocking and checked first: a FIFO would wait for a writer for ever, /dev/zero never ends */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) { ten_fail("cannot open '%s': %s", path, strerror(errno)); return NULL; }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ten_fail("cannot load '%s': it is %s, not a .npy file (load reads regular files only)", path, file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) { ten_fail("cannot open '%s': %s", path, strerror(errno)); close(fd); return NULL; }
     StrBuf b;
     sb_init(&b);
     char chunk[65536];
@@ -170,7 +187,7 @@ static int save_dense(const char *path, const Tensor *t) {
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8)};
     char err[600];
     FileWriter w;
-    bool ok = file_begin(&w, path, err, sizeof err);
+    bool ok = file_begin_stoppable(&w, path, &ten_interrupted, err, sizeof err);   /* Ctrl-C stops a long save */
     if (ok) {
         file_put(&w, pre, 10);
         file_put(&w, h.s, h.len);
@@ -178,6 +195,7 @@ static int save_dense(const char *path, const Tensor *t) {
         ok = file_commit(&w, err, sizeof err);
     }
     sb_free(&h);
+    if (!ok && w.err == EINTR && ten_interrupted) { ten_fail_interrupted(); return -1; }
     if (!ok) { ten_fail("%s", err); return -1; }
     return 0;
 }

@@ -48,7 +48,14 @@ void file_temp_remove(const char *path) {
         if (temp_used[i] && !strcmp(temps[i], path)) temp_used[i] = 0;
 }
 
+/* The flag of the stoppable save under way (file_begin_stoppable), NULL when none: a SIGINT sets it instead of killing. */
+static volatile int *volatile sigint_flag;
+
 static void on_fatal_signal(int sig) {
+    if (sig == SIGINT && sigint_flag && !*sigint_flag) {   /* the save stops at its next chunk and cleans up */
+        *sigint_flag = 1;
+        return;
+    }
     for (int i = 0; i < TEMP_SLOTS; i++)
         if (temp_used[i]) unlink(temps[i]);          /* async-signal-safe */
     signal(sig, SIG_DFL);
@@ -62,16 +69,30 @@ void file_signals_install(void) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);      /* at the prompt lineedit takes SIGINT over (a flag that stops the statement) */
     signal(SIGXFSZ, SIG_IGN);          /* past ulimit -f a write fails with EFBIG, which is reported */
 }
 
 /* ---- the writer ---- */
 
+const char *file_space_error(int e) {
+    return e == ENOSPC ? "the disk is full" : e == EDQUOT ? "over the disk quota"
+         : e == EFBIG ? "the file would be larger than allowed (ulimit -f)" : NULL;
+}
+
 static void say(char *err, size_t errlen, const char *path, int e) {
-    if (e == ENOSPC) snprintf(err, errlen, "cannot write %s: the disk is full (nothing was changed)", path);
-    else if (e == EFBIG) snprintf(err, errlen, "cannot write %s: the file would be larger than allowed (ulimit -f; nothing was changed)", path);
-    else if (e == EDQUOT) snprintf(err, errlen, "cannot write %s: over the disk quota (nothing was changed)", path);
+    if (e == EINTR) snprintf(err, errlen, "interrupted (Ctrl-C) while writing %s: nothing was changed", path);
+    else if (file_space_error(e)) snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, file_space_error(e));
     else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
+}
+
+bool file_begin_stoppable(FileWriter *w, const char *path, volatile int *flag, char *err, size_t errlen) {
+    sigint_flag = flag;          /* before the temporary file exists: a SIGINT from now on stops this save */
+    bool ok = file_begin(w, path, err, errlen);
+    if (ok) w->stop = flag;
+    else sigint_flag = NULL;
+    return ok;
 }
 
 bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
@@ -96,10 +117,13 @@ bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
     return true;
 }
 
+#define PUT_CHUNK (4u << 20)      /* a Ctrl-C is seen between two chunks: within a few milliseconds */
+
 void file_put(FileWriter *w, const void *data, size_t n) {
     const char *p = data;
     while (n > 0 && !w->err && w->fd >= 0) {
-        ssize_t k = write(w->fd, p, n);
+        if (w->stop && *w->stop) { w->err = EINTR; break; }
+        ssize_t k = write(w->fd, p, n < PUT_CHUNK ? n : PUT_CHUNK);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) { w->err = k < 0 ? errno : EIO; break; }
         p += k;
@@ -108,6 +132,7 @@ void file_put(FileWriter *w, const void *data, size_t n) {
 }
 
 void file_abort(FileWriter *w) {
+    if (w->stop) sigint_flag = NULL;
     if (w->fd >= 0) close(w->fd);
     w->fd = -1;
     if (w->tmp[0]) { unlink(w->tmp); file_temp_remove(w->tmp); }
@@ -115,6 +140,7 @@ void file_abort(FileWriter *w) {
 }
 
 bool file_commit(FileWriter *w, char *err, size_t errlen) {
+    if (!w->err && w->stop && *w->stop) w->err = EINTR;
     if (!w->err && fsync(w->fd) != 0 && errno != EINVAL) w->err = errno;
     if (close(w->fd) != 0 && !w->err) w->err = errno;
     w->fd = -1;
@@ -124,6 +150,7 @@ bool file_commit(FileWriter *w, char *err, size_t errlen) {
         file_abort(w);
         return false;
     }
+    if (w->stop) sigint_flag = NULL;
     file_temp_remove(w->tmp);
     w->tmp[0] = 0;
     return true;
@@ -144,21 +171,52 @@ void file_allow_dir(const char *dir) {
     if (!realpath(dir, allowed_dir)) snprintf(allowed_dir, sizeof allowed_dir, "%s", dir);
 }
 
-void file_policy_restrict(FilePolicy *p, const char *who) {
+void file_policy_restrict(FilePolicy *p, const char *who, const char *source) {
+    file_policy_free(p);
     memset(p, 0, sizeof *p);
     p->restricted = true;
     p->who = who;
-    if (allowed_dir[0]) snprintf(p->root, sizeof p->root, "%s", allowed_dir);
-    else if (!getcwd(p->root, sizeof p->root)) snprintf(p->root, sizeof p->root, "/nonexistent");
+    char real[PATH_MAX];
+    if (source && realpath(source, real)) {
+        char *slash = strrchr(real, '/');
+        if (slash == real) real[1] = 0;
+        else if (slash) *slash = 0;
+        snprintf(p->root, sizeof p->root, "%s", real);
+    } else if (!getcwd(p->root, sizeof p->root)) snprintf(p->root, sizeof p->root, "/nonexistent");
 }
 
-/* Whether the resolved directory `real` is the policy's root or lies under it. */
+void file_policy_free(FilePolicy *p) {
+    for (int i = 0; i < p->nmade; i++) free(p->made[i]);
+    free(p->made);
+    p->made = NULL;
+    p->nmade = 0;
+}
+
+/* Whether the resolved directory `real` is the folder `root` or lies under it. */
+static bool under(const char *root, const char *real) {
+    size_t rn = strlen(root);
+    return rn && !strncmp(real, root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && root[0] == '/'));
+}
+
 static bool under_root(const FilePolicy *p, const char *real) {
-    size_t rn = strlen(p->root);
-    return !strncmp(real, p->root, rn) && (real[rn] == 0 || real[rn] == '/' || (rn == 1 && p->root[0] == '/'));
+    return under(p->root, real) || (allowed_dir[0] && under(allowed_dir, real));
 }
 
-bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t errlen) {
+/* Whether the run made the file at the resolved path `real` itself (it may write it again); when `add`, it is
+ * remembered as made. */
+static bool made_here(FilePolicy *p, const char *real, bool add) {
+    for (int i = 0; i < p->nmade; i++)
+        if (!strcmp(p->made[i], real)) return true;
+    if (!add) return false;
+    char **m = realloc(p->made, sizeof *m * (size_t)(p->nmade + 1));
+    char *copy = strdup(real);
+    if (!m || !copy) { free(copy); if (m) p->made = m; return false; }
+    p->made = m;
+    p->made[p->nmade++] = copy;
+    return true;
+}
+
+bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
     if (!p || (!p->restricted && !p->frozen)) return true;
     const char *who = p->who ? p->who : "a lesson";
     if (p->frozen) {
@@ -189,15 +247,28 @@ bool file_may_write(const FilePolicy *p, const char *path, char *err, size_t err
         }
     }
     bool inside = named && realpath(dir, real) && under_root(p, real);
-    if (inside) {
-        struct stat st;        /* a link in the root that points elsewhere is not followed: refused too */
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) inside = false;
-    }
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (inside && exists && S_ISLNK(st.st_mode)) inside = false;   /* a link in the root that points elsewhere */
     if (!inside) {
-        snprintf(err, errlen, "%s may write only under %s%s, not to %s (to allow another directory, start attn with "
-                              "--allow-write DIR)", who, p->root, allowed_dir[0] ? "" : " (where attn started)", path);
+        if (allowed_dir[0])
+            snprintf(err, errlen, "%s may write only into its own folder %s or into %s (--allow-write), not to %s", who,
+                     p->root, allowed_dir, path);
+        else
+            snprintf(err, errlen, "%s may write only into its own folder %s, not to %s (to let it write into another "
+                                  "folder, start attn with --allow-write DIR)", who, p->root, path);
         return false;
     }
+    size_t rn = strlen(real);
+    if (rn + 1 + strlen(base) >= sizeof real) { snprintf(err, errlen, "cannot write %.80s...: the path is too long", path); return false; }
+    real[rn] = '/';
+    snprintf(real + rn + 1, sizeof real - rn - 1, "%s", base);
+    if (exists && !made_here(p, real, false)) {
+        snprintf(err, errlen, "%s never replaces a file it did not make: %s is there already and was left as it was "
+                              "(to let %s write it, move that file away first)", who, path, who);
+        return false;
+    }
+    if (!exists) made_here(p, real, true);
     return true;
 }
 

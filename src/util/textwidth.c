@@ -26,6 +26,37 @@ size_t tw_decode(const char *s, size_t n, uint32_t *cp) {
     return len;
 }
 
+/* ---- control characters ---- */
+
+/* Whether the character c (k bytes, as tw_decode gave it) is a control tw_visible shows as \xHH. */
+static bool is_control(uint32_t c, size_t k, bool keep_lines) {
+    if (c == '\n' || c == '\t') return !keep_lines;
+    return (c == 0xFFFD && k == 1) || c < 0x20 || (c >= 0x7F && c <= 0x9F);
+}
+
+bool tw_has_controls(const char *s, size_t n, bool keep_lines) {
+    for (size_t i = 0; i < n;) {
+        unsigned char b = (unsigned char)s[i];
+        if (b >= 0x20 && b < 0x7F) { i++; continue; }         /* plain ASCII: the common case */
+        uint32_t c;
+        size_t k = tw_decode(s + i, n - i, &c);
+        if (is_control(c, k, keep_lines)) return true;
+        i += k;
+    }
+    return false;
+}
+
+void tw_visible(StrBuf *out, const char *s, size_t n, bool keep_lines) {
+    for (size_t i = 0; i < n;) {
+        uint32_t c;
+        size_t k = tw_decode(s + i, n - i, &c);
+        if (!is_control(c, k, keep_lines)) sb_putn(out, s + i, k);
+        else if (c == 0xFFFD) sb_printf(out, "\\x%02x", (unsigned char)s[i]);
+        else sb_printf(out, "\\x%02x", (unsigned)c);          /* U+009B as \x9b, as Python writes it */
+        i += k;
+    }
+}
+
 /* ---- widths ---- */
 
 typedef struct { uint32_t lo, hi; } Range;

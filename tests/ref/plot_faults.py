@@ -330,6 +330,20 @@ with tempfile.TemporaryDirectory() as d:
                  "measure_layers: each n once (8 is given twice)"]:
         check(f"a clear message: {want}", want in r.stderr and "on" in r.stdout, r.stderr[-600:])
 
+    # labels made of quotes: gnuplot's scanner misreads a string that starts with '' or holds '' twice, so attn
+    # sends each quote on its own ("'"), and every label is drawn as written, in every place a label goes
+    quotes = ["'a'", "'", "''", "a''b", "x, ", "it's"]
+    code = "\n".join(f"d2l.plot([0, 1], [0, 1], xlabel={q!r}, ylabel={q!r}, legend=[{q!r}], title={q!r})\nsavefig('q{i}.svg')"
+                     for i, q in enumerate(quotes))
+    code += f"\nd2l.show_heatmaps(torch.ones((1, 2, 2, 2)), xlabel={quotes[0]!r}, titles={quotes[:2]!r})\nsavefig('qh.svg')"
+    r = run(code, d, {"ATTN_PLOT": "summary"})
+    check("labels made of quotes draw without a gnuplot error", r.returncode == 0 and "gnuplot" not in r.stderr, r.stderr[-400:])
+    for i, q in enumerate(quotes):
+        texts = svg_text(os.path.join(d, f"q{i}.svg")) or []
+        check(f"the label {q!r} is drawn as written (axes, title, legend)", texts.count(q) >= 4, f"{texts}")
+    texts = svg_text(os.path.join(d, "qh.svg")) or []
+    check("a heatmap's quoted labels and titles are drawn as written", "'a'" in texts and "'" in texts, f"{texts}")
+
     # a terminal too narrow to draw in gets the one-line summary and says why
     out = run_pty("d2l.plot([1, 2, 3])\nd2l.show_heatmaps(torch.ones(1, 3, 4, 4))", d, cols=12, rows=24, env={"ATTN_PLOT": "terminal"}, attn=ATTN)
     check("a 12-column terminal: summaries, no drawing", out.count("too narrow to draw in") == 2 and "<figure 1: 1 line of 3 points" in out

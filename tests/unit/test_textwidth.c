@@ -32,6 +32,29 @@ static void test_decode(void **state) {
     assert_int_equal(tw_decode("\xff", 1, &cp), 1);
 }
 
+/* tw_visible: what a stranger's lesson prints, as Python writes the same string's controls (repr('\x1b') is
+ * '\x1b', repr('\u009b') is '\x9b'); text, lines and tabs as they are. */
+static void test_visible(void **state) {
+    (void)state;
+    static const struct { const char *in; bool lines; const char *want; } cases[] = {
+        {"plain 日本 text", true, "plain 日本 text"},
+        {"a\x1b]52;c;ZXZp\x07" "b", true, "a\\x1b]52;c;ZXZp\\x07b"},          /* OSC 52 and BEL */
+        {"x\xc2\x9b" "31m", true, "x\\x9b31m"},                              /* U+009B, the 8-bit CSI, in UTF-8 */
+        {"del\x7f", true, "del\\x7f"},
+        {"bad\xff byte", true, "bad\\xff byte"},                           /* not UTF-8 */
+        {"two\nlines\tand a tab\r", true, "two\nlines\tand a tab\\x0d"},
+        {"two\nlines", false, "two\\x0alines"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        StrBuf b;
+        sb_init(&b);
+        tw_visible(&b, cases[i].in, strlen(cases[i].in), cases[i].lines);
+        assert_string_equal(sb_str(&b), cases[i].want);
+        assert_int_equal(tw_has_controls(cases[i].in, strlen(cases[i].in), cases[i].lines), strcmp(cases[i].in, cases[i].want) != 0);
+        sb_free(&b);
+    }
+}
+
 static void test_widths_by_hand(void **state) {
     (void)state;
     assert_int_equal(tw_width("attention"), 9);
@@ -219,6 +242,7 @@ int main(void) {
         cmocka_unit_test(test_wrap_blocks),
         cmocka_unit_test(test_wrap_hanging),
         cmocka_unit_test(test_wrap_formulas),
+        cmocka_unit_test(test_visible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
