@@ -2,6 +2,7 @@
  * where a lesson or a transcript may write, and locks for files two attn processes share. */
 #ifndef ATTN_FILES_H
 #define ATTN_FILES_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -16,7 +17,7 @@ typedef struct FileWriter {
     char path[4096], tmp[4200];
     int fd;
     int err;              /* the first errno seen (0 when none) */
-    volatile int *stop;   /* file_begin_stoppable: a nonzero *stop (Ctrl-C) stops the writing; NULL: to its end */
+    atomic_int *stop;     /* file_begin_stoppable: a nonzero *stop (Ctrl-C) stops the writing; NULL: to its end */
 } FileWriter;
 bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen);
 void file_put(FileWriter *w, const void *data, size_t n);      /* errors are remembered for file_commit */
@@ -26,7 +27,7 @@ void file_abort(FileWriter *w);
  * until w is committed or aborted, a SIGINT that would kill attn (a script) sets *flag instead, and file_put stops at
  * its next chunk once *flag is set; file_commit then fails with EINTR and removes the temporary file, the old file
  * untouched. (At the prompt SIGINT sets the flag anyway.) */
-bool file_begin_stoppable(FileWriter *w, const char *path, volatile int *flag, char *err, size_t errlen);
+bool file_begin_stoppable(FileWriter *w, const char *path, atomic_int *flag, char *err, size_t errlen);
 /* What a failed write with errno e means, for a message: "the disk is full", "over the disk quota", "the file would
  * be larger than allowed (ulimit -f)"; NULL for any other error. */
 const char *file_space_error(int e);

@@ -49,11 +49,12 @@ void file_temp_remove(const char *path) {
 }
 
 /* The flag of the stoppable save under way (file_begin_stoppable), NULL when none: a SIGINT sets it instead of killing. */
-static volatile int *volatile sigint_flag;
+static _Atomic(atomic_int *) sigint_flag;       /* lock-free: read in the signal handler */
 
 static void on_fatal_signal(int sig) {
-    if (sig == SIGINT && sigint_flag && !*sigint_flag) {   /* the save stops at its next chunk and cleans up */
-        *sigint_flag = 1;
+    atomic_int *flag = sigint_flag;
+    if (sig == SIGINT && flag && !*flag) {           /* the save stops at its next chunk and cleans up */
+        *flag = 1;
         return;
     }
     for (int i = 0; i < TEMP_SLOTS; i++)
@@ -87,7 +88,7 @@ static void say(char *err, size_t errlen, const char *path, int e) {
     else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
 }
 
-bool file_begin_stoppable(FileWriter *w, const char *path, volatile int *flag, char *err, size_t errlen) {
+bool file_begin_stoppable(FileWriter *w, const char *path, atomic_int *flag, char *err, size_t errlen) {
     sigint_flag = flag;          /* before the temporary file exists: a SIGINT from now on stops this save */
     bool ok = file_begin(w, path, err, errlen);
     if (ok) w->stop = flag;
