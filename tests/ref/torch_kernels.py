@@ -78,7 +78,9 @@ SAME_VEC = capability is not None and torch_cap == capability       # elementwis
 # the products: the same core, and one whose bits do not depend on how many rows a call gets (attn splits a
 # product over its threads by rows, OpenBLAS over its own; tensor_matmul.c: SkylakeX's hold, Haswell's do not)
 SPLIT_INVARIANT = {"SkylakeX"}
-SAME_BLAS = bool(core) and torch_core == core[0] and core[0] in SPLIT_INVARIANT
+# and attn's products are OpenBLAS's or its own kernel with their bits, not the fixed-order loop (ATTN_GEMM=loop)
+SAME_BLAS = bool(core) and torch_core == core[0] and core[0] in SPLIT_INVARIANT and "loop" not in \
+    (re.search(r"matrix products: (.*)", config) or re.search("", "")).group(0)
 print(f"attn: {vec}, OpenBLAS {core[0] if core else '?'} kernels; PyTorch: capability {torch_cap}, "
       f"OpenBLAS {torch_core} kernels: {'bits' if SAME_VEC else 'tolerance'} for the vector math, "
       f"{'bits' if SAME_BLAS else 'tolerance'} for the products")
