@@ -64,6 +64,10 @@ static void usage(FILE *f) {
           "                      teaching mode: step through lesson N at your pace, detours\n"
           "                      allowed; --record writes the class as a transcript that\n"
           "                      --check replays\n"
+          "  --frames            the structured mode the Jupyter kernel drives: cells and\n"
+          "                      replies framed on standard input and output (src/repl/frames.c)\n"
+          "  --install-kernel    install the Jupyter kernel 'attn' for this user, running\n"
+          "                      this attn (~/.local/share/jupyter/kernels/attn)\n"
           "  --replay FILE       run a transcript or lesson without a terminal and print it\n"
           "  --check FILE...     compare transcripts with their expected output (a diff on\n"
           "                      difference)\n"
@@ -144,6 +148,10 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) { printf("attn %s\n", ATTN_VERSION); return 0; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = true; continue; }
         if (!strcmp(a, "--keep-going")) { keep_going = true; continue; }
+        if (!strcmp(a, "--frames")) {
+            if (i + 1 < argc) { fprintf(stderr, "attn: --frames takes no FILE ('%s')\n", argv[i + 1]); return 2; }
+            return repl_frames(ATTN_VERSION);
+        }
         if (!strcmp(a, "--replay") || !strcmp(a, "--check") || !strcmp(a, "--update")) {
             if (i + 1 >= argc) { fprintf(stderr, "attn: %s needs a FILE\n", a); return 2; }
             signal(SIGPIPE, SIG_IGN);

@@ -208,3 +208,31 @@ bool repl_read_statement(LineReader *r, Statement *st) {
         r->interrupted = false;          /* Ctrl-C: the unfinished statement is dropped; read a new one */
     }
 }
+
+/* The indentation of the last line of text, and four spaces more when it opens a block (ends with ':'). */
+static void next_indent(const char *text, char *indent, size_t n) {
+    const char *last = strrchr(text, '\n');
+    last = last ? last + 1 : text;
+    size_t k = strspn(last, " \t"), len = strlen(last);
+    while (len > 0 && (last[len - 1] == ' ' || last[len - 1] == '\t')) len--;
+    bool opens = len > 0 && last[len - 1] == ':';
+    snprintf(indent, n, "%.*s%s", (int)k, last, opens ? "    " : "");
+}
+
+const char *repl_completeness(const char *text, char *indent, size_t n) {
+    indent[0] = 0;
+    if (empty(text) || !*text) return "complete";
+    if (strlen(text) > INTERP_MAX_LINE) return "invalid";
+    ParseResult pr = parse_program(text, 1);
+    bool tree = pr.tree != NULL, incomplete = pr.incomplete;
+    ast_free(pr.tree);
+    if (!tree && !incomplete) return "invalid";
+    if (!tree) { next_indent(text, indent, n); return "incomplete"; }
+    bool body_below;
+    if (!is_compound(text, &body_below)) return "complete";
+    if (!body_below && !strchr(text, '\n')) return "complete";          /* for i in x: print(i) */
+    const char *last = strrchr(text, '\n');
+    if (last && empty(last + 1)) return "complete";                      /* an empty line ends the block */
+    next_indent(text, indent, n);
+    return "incomplete";
+}

@@ -135,7 +135,8 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(interp_error_msg(I)));
     else interp_format_error(I, &b);
     if (I->tee) sb_puts(I->tee, sb_str(&b));             /* a recording keeps errors as a transcript shows them */
-    if (I->capture) sb_puts(I->capture, sb_str(&b));
+    if (S->on_error) S->on_error(S, &I->error, sb_str(&b));
+    else if (I->capture) sb_puts(I->capture, sb_str(&b));
     else {
         fflush(I->out);
         fputs(sb_str(&b), stderr);
