@@ -35,7 +35,7 @@ deps:
 # Installs missing packages only when a build dependency is not found.
 check-deps:
 	@pkg-config --exists $(PKGS) && command -v gnuplot >/dev/null 2>&1 && command -v /usr/bin/python3 >/dev/null 2>&1 \
-	  && /usr/bin/python3 -c 'import numpy, PIL' 2>/dev/null && fc-list :lang=ja | grep -q . || scripts/install-deps
+	  && /usr/bin/python3 -c 'import numpy, PIL, ipykernel, nbclient, jupyter_kernel_test' 2>/dev/null && fc-list :lang=ja | grep -q . || scripts/install-deps
 
 # ./attn is always the normal build: a SANITIZE=1 build stays in build-san/attn (tests run it from there).
 attn: $(BUILD)/attn

@@ -19,7 +19,7 @@ def spec(attn, pythonpath, python):
         "display_name": DISPLAY_NAME,
         "language": "python",
         "interrupt_mode": "signal",
-        "env": {"ATTN_BIN": attn, "PYTHONPATH": pythonpath},
+        "env": {"ATTN_BIN": attn, "PYTHONPATH": pythonpath, "PYDEVD_DISABLE_FILE_VALIDATION": "1"},
         "metadata": {"debugger": False},
     }
 

@@ -226,13 +226,13 @@ const char *repl_completeness(const char *text, char *indent, size_t n) {
     ParseResult pr = parse_program(text, 1);
     bool tree = pr.tree != NULL, incomplete = pr.incomplete;
     ast_free(pr.tree);
-    if (!tree && !incomplete) return "invalid";
-    if (!tree) { next_indent(text, indent, n); return "incomplete"; }
+    if (!tree && incomplete) { next_indent(text, indent, n); return "incomplete"; }
+    /* a block goes on until an empty line, as the reader takes it at the prompt (a header whose body is still to
+     * come, "class A:\n    def f(self):", is not yet an error) */
     bool body_below;
-    if (!is_compound(text, &body_below)) return "complete";
-    if (!body_below && !strchr(text, '\n')) return "complete";          /* for i in x: print(i) */
     const char *last = strrchr(text, '\n');
-    if (last && empty(last + 1)) return "complete";                      /* an empty line ends the block */
+    bool block_open = is_compound(text, &body_below) && (body_below || last) && !(last && empty(last + 1));
+    if (!block_open) return tree ? "complete" : "invalid";
     next_indent(text, indent, n);
     return "incomplete";
 }
