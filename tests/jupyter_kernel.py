@@ -15,6 +15,7 @@ import base64
 import io
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -129,6 +130,7 @@ def book_notebook():
         svg, png = disp[0].data.get("image/svg+xml", ""), disp[0].data.get("image/png", "")
         check("book.col6-9 svg has the legend", all("Col %d" % d in svg for d in range(6, 10)) and svg.rstrip().endswith("</svg>"),
               svg[:200])
+        check("book.col6-9 svg is the element alone (renderable inline)", svg.startswith("<svg"), svg[:80])
         raw = base64.b64decode(png) if png else b""
         # figsize (6, 2.5): a PNG of the book's proportions, as savefig draws it
         w, h = (int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")) if raw[:8] == b"\x89PNG\r\n\x1a\n" else (0, 1)
@@ -167,8 +169,16 @@ def run(kc, code, timeout=60):
         if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
             break
         msgs.append(m)
-    reply = kc.get_shell_msg(timeout=10)
-    return reply["content"], msgs
+    return reply_to(kc, msg_id), msgs
+
+
+def reply_to(kc, msg_id, timeout=20):
+    """The shell reply to msg_id (an earlier reply, such as start_new_kernel's kernel_info, is passed over)."""
+    deadline = time.time() + timeout
+    while True:
+        reply = kc.get_shell_msg(timeout=max(0.1, deadline - time.time()))
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply["content"]
 
 
 def attn_child(kernel_pid):
@@ -200,11 +210,11 @@ def bad_input():
         res = [m for m in msgs if m["msg_type"] == "execute_result"]
         check("error.then the session goes on", res and res[0]["content"]["data"]["text/plain"] == "torch.Size([2, 3])", res)
         # a cell that never ends, stopped as Ctrl-C stops it
-        kc.execute("n = 0\nwhile True:\n    n += 1")
+        msg_id = kc.execute("n = 0\nwhile True:\n    n += 1")
         time.sleep(1.5)
         km.interrupt_kernel()
         t0 = time.time()
-        reply = kc.get_shell_msg(timeout=20)["content"]
+        reply = reply_to(kc, msg_id)
         check("interrupt.stops the cell", reply["status"] == "error" and reply.get("ename") == "KeyboardInterrupt"
               and time.time() - t0 < 10, reply)
         time.sleep(0.5)       # ipykernel aborts what is queued just after an error, as for any kernel
@@ -270,6 +280,10 @@ for part in (kernel_test_suite, book_notebook, bad_input):
     except Exception as e:          # a kernel that does not start or dies: that part fails, the others still run
         check(part.__name__ + ".ran", False, "%s: %s" % (type(e).__name__, str(e)[:300]))
 sys.stderr.flush()
+if not os.environ.get("ATTN_KEEP_TEST_FILES"):
+    shutil.rmtree(TMP, ignore_errors=True)
+else:
+    print("(the notebook and the kernel spec are kept in %s)" % TMP)
 try:
     finish()
 except SystemExit as e:          # nbclient's exit hooks would print after the summary line, which must be last

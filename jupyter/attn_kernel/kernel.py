@@ -91,7 +91,10 @@ class AttnKernel(Kernel):
             if kind == "figure":
                 what = args[0] if args else ""
                 if what == "svg":
-                    figure["image/svg+xml"] = data.decode("utf-8", "replace")
+                    # the <svg> element alone, as IPython's SVG() sends it: no XML declaration or DOCTYPE, which
+                    # HTML renderers (nbconvert, JupyterLab's sanitizer) refuse inline
+                    svg = data.decode("utf-8", "replace")
+                    figure["image/svg+xml"] = svg[svg.find("<svg"):] if "<svg" in svg else svg
                 elif what == "png":
                     figure["image/png"] = base64.b64encode(data).decode("ascii")
                 elif what == "text":
