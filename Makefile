@@ -35,7 +35,7 @@ deps:
 # Installs missing packages only when a build dependency is not found.
 check-deps:
 	@pkg-config --exists $(PKGS) && command -v gnuplot >/dev/null 2>&1 && command -v /usr/bin/python3 >/dev/null 2>&1 \
-	  && /usr/bin/python3 -c 'import numpy, PIL' 2>/dev/null && fc-list :lang=ja | grep -q . || scripts/install-deps
+	  && /usr/bin/python3 -c 'import numpy, PIL, ipykernel, nbclient, jupyter_kernel_test' 2>/dev/null && fc-list :lang=ja | grep -q . || scripts/install-deps
 
 # ./attn is always the normal build: a SANITIZE=1 build stays in build-san/attn (tests run it from there).
 attn: $(BUILD)/attn
@@ -85,7 +85,8 @@ figures: check-deps attn
 bench: check-deps
 	@scripts/bench
 
-# Installs the build the make variables name (build/attn, or build-san/attn under SANITIZE=1).
+# Installs the build the make variables name (build/attn, or build-san/attn under SANITIZE=1), and the Jupyter kernel
+# 'attn' (the spec in share/jupyter/kernels/attn, the wrapper in share/attn/jupyter).
 install: $(BUILD)/attn
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/attn/lessons
 	install -m 755 $(BUILD)/attn $(DESTDIR)$(PREFIX)/bin/attn
@@ -93,10 +94,14 @@ install: $(BUILD)/attn
 	install -m 644 lessons/*.md $(DESTDIR)$(PREFIX)/share/attn/lessons/
 	@for l in ja zh; do install -d $(DESTDIR)$(PREFIX)/share/attn/lessons/$$l || exit 1; \
 	  for f in lessons/$$l/*.md; do if [ -f "$$f" ]; then install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/attn/lessons/$$l/ || exit 1; fi; done; done
+	install -d $(DESTDIR)$(PREFIX)/share/attn/jupyter/attn_kernel
+	install -m 644 jupyter/attn_kernel/*.py $(DESTDIR)$(PREFIX)/share/attn/jupyter/attn_kernel/
+	PYTHONPATH=jupyter /usr/bin/python3 -m attn_kernel.install --dest $(DESTDIR)$(PREFIX)/share/jupyter \
+	  --attn $(PREFIX)/bin/attn --pythonpath $(PREFIX)/share/attn/jupyter
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attn $(DESTDIR)$(PREFIX)/share/man/man1/attn.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/attn
+	rm -rf $(DESTDIR)$(PREFIX)/share/attn $(DESTDIR)$(PREFIX)/share/jupyter/kernels/attn
 
 clean:
 	rm -rf build build-san build-fuzz build-tsan attn

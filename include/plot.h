@@ -18,7 +18,9 @@ typedef enum {
     PT_FILES,       /* every figure to an .svg file in $ATTN_PLOT_DIR (default: the current directory) */
     PT_SUMMARY,     /* a one-line description only */
     PT_SCRIPT,      /* the gnuplot commands, printed (deterministic: used by golden tests) */
-    PT_NONE         /* nothing at all */
+    PT_NONE,        /* nothing at all */
+    PT_INLINE       /* what auto means in a Jupyter kernel (attn --frames): SVG and PNG handed to Plot.inline_out; not a
+                     * name plot_target() or ATTN_PLOT accept */
 } PlotTarget;
 
 typedef enum { FIG_LINES, FIG_HEATMAPS } FigureKind;
@@ -82,6 +84,15 @@ const char *plot_cmap_names(void);                   /* for messages: "Reds, Blu
 
 typedef struct Gnuplot Gnuplot;        /* one gnuplot process (gnuplot.c) */
 
+/* Where a Jupyter kernel (attn --frames) takes its figures: each one is drawn by gnuplot as savefig draws it, into
+ * files in dir (the kernel's own temporary directory: these are attn's files, not the notebook's, and are removed
+ * at once), then handed over as bytes with the figure's summary line. show must not keep the buffers. */
+typedef struct PlotInline {
+    const char *dir;
+    void (*show)(void *ctx, int number, const StrBuf *svg, const StrBuf *png, const char *summary);
+    void *ctx;
+} PlotInline;
+
 /* The plotting state of one session: where figures go, how many were shown, the last one (for savefig), and the
  * live gnuplot that draws them. Owned by the Session; nothing about plots lives outside it. */
 typedef struct Plot {
@@ -93,6 +104,7 @@ typedef struct Plot {
     Gnuplot *gp;          /* started at the first plot that needs it, NULL until then (owned) */
     bool replay;          /* a transcript's replay: targets that draw (auto, window, terminal, sixel) are asked, not used */
     PlotTarget asked;     /* ... the last one asked, which plot_target() answers */
+    const PlotInline *inline_out;    /* a Jupyter kernel's: auto shows figures inline (NULL elsewhere; not owned) */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */

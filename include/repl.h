@@ -53,6 +53,22 @@ extern const SessionCommand repl_commands[];
 RunStatus repl_cmd_help(Session *S, const char *arg);
 RunStatus repl_cmd_quit(Session *S, const char *arg);
 
+/* For jupyter console (is_complete_request): "complete" when text runs as it stands (a block ends with an empty
+ * line, as at the prompt), "incomplete" when more lines are needed (indent: what the next line starts with), or
+ * "invalid" for a syntax error. */
+const char *repl_completeness(const char *text, char *indent, size_t n);
+
+/* attn --frames (frames.c): cells on standard input, framed replies on standard output, for the Jupyter kernel.
+ * Returns the exit status. */
+int repl_frames(const char *version);
+
+/* completion (complete.c), at the prompt and in a Jupyter kernel */
+extern const char repl_word_breaks[];          /* a word to complete starts after the last of these before the cursor */
+/* Every name that completes text ("ma", "X.res", "torch.nn.Li"), in the order the prompt lists them: after "a.b."
+ * the attributes of what a.b names in the current session, else its names, attn's functions, modules and keywords.
+ * Returns how many; *out (each string and the array) is the caller's to free, NULL when none. */
+int repl_completions(const char *text, char ***out);
+
 /* line editing (lineedit.c): completion looks at the current session's names */
 void lineedit_init(void);
 /* The next line typed (caller frees); NULL at Ctrl-D, or after Ctrl-C with *interrupted set (the line typed so far is

@@ -47,6 +47,11 @@ struct Session {
                                       * own REPL, under one directory for lessons and transcripts (files.h) */
     const SessionCommand *commands;  /* NULL-word terminated; NULL for none */
     void *lesson;                    /* the lesson being run (the lesson module's), NULL otherwise */
+    /* A Jupyter kernel's (attn --frames), NULL elsewhere: an error or interruption is handed here instead of being
+     * written out, as the pending record (its kind, Python's class, message, place) and its text as the prompt
+     * shows it (the message, the line, the caret, the calls). */
+    void (*on_error)(Session *S, const Error *e, const char *shown);
+    void *on_error_ctx;
     Session *below;                  /* the session this one was pushed over, NULL for the outermost */
 };
 
@@ -74,7 +79,7 @@ Session *session_of(Interp *I);
 
 /* Runs one statement as the prompt does: a word of S->commands, else code. parsed: the reader's parse of src
  * (its tree is taken over; NULL to parse here). Output goes where S->I.capture / S->I.out say; an error's message (or
- * the interruption notice) to the capture when set, else to stderr. The error is cleared afterwards. */
+ * the interruption notice) to S->on_error when set, else to the capture when set, else to stderr. The error is cleared afterwards. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
 /* The word-command src names, or NULL; *arg receives its argument (caller frees, NULL when none). */
 const SessionCommand *session_command(const Session *S, const char *src, char **arg);

@@ -19,12 +19,12 @@
 #include <unictype.h>
 
 
-static const char *names[] = {"auto", "window", "terminal", "sixel", "files", "summary", "script", "none"};
+static const char *names[] = {"auto", "window", "terminal", "sixel", "files", "summary", "script", "none", "inline"};
 
 const char *plot_target_name(PlotTarget t) { return names[t]; }
 
 static bool target_named(const char *name, PlotTarget *t) {
-    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+    for (int i = 0; i < (int)PT_INLINE; i++)           /* inline is the kernel's auto, never asked for by name */
         if (!strcmp(name, names[i])) { *t = (PlotTarget)i; return true; }
     return false;
 }
@@ -182,6 +182,7 @@ static bool terminal_has_sixel(void) {
 
 PlotTarget plot_resolved_target(Plot *P, bool tty) {
     if (P->target != PT_AUTO) return P->target;
+    if (P->inline_out) return PT_INLINE;
     if (!tty) return PT_SUMMARY;
     if (has_display() && gp_available() &&
         (gp_has_terminal(gnuplot(P), "qt") || gp_has_terminal(gnuplot(P), "wxt") || gp_has_terminal(gnuplot(P), "x11")))
@@ -405,6 +406,8 @@ static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t err
     return worst < 2;
 }
 
+static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size_t errlen);
+
 bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
     plot_figure_clean_text(fig);
     fig->number = ++P->figures;
@@ -413,6 +416,7 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     PlotTarget t = plot_resolved_target(P, tty);
     switch (t) {
     case PT_NONE: return true;
+    case PT_INLINE: return show_inline(P, fig, out, err, errlen);
     case PT_SUMMARY: {
         /* chosen by attn because the output is not a terminal: the ranges and, once, how to see the figure;
          * asked for (transcripts, lessons replayed as tests): what the figure holds */
@@ -552,6 +556,70 @@ static const char *why_not_written(const char *tmp) {
     return file_space_error(e);
 }
 
+/* Draws fig with gnuplot as savefig does (the file canvas of ext: .svg, .png or .pdf) into the file tmp, which it
+ * creates (never following a link planted there) and removes, and reads it whole into data. shown: what the file is
+ * called in messages ("savefig('x.svg')"). false with err set when the file could not be made or gnuplot did not write all of it. */
+static bool render_file(Plot *P, const Figure *fig, const char *tmp, const char *ext, const char *shown, StrBuf *data,
+                        StrBuf *out, char *err, size_t errlen) {
+    /* made here first: a directory that is not there or not writable is said plainly (gnuplot, failing to open the
+     * file, would draw to where its output went before), and a link planted under the temporary name is not followed */
+    file_temp_add(tmp);             /* before open(): a SIGTERM just after it removes the file too */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        int e = errno;
+        file_temp_remove(tmp);
+        if (file_space_error(e)) snprintf(err, errlen, "%s: could not write the file: %s (nothing was changed)", shown, file_space_error(e));
+        else snprintf(err, errlen, "%s: cannot write there: %s", shown, strerror(e));
+        return false;
+    }
+    close(fd);
+    StrBuf s;
+    sb_init(&s);
+    Canvas cv = plot_file_canvas(fig, ext);
+    plot_script(fig, &cv, tmp, &s);
+    sb_puts(&s, "unset output\n");
+    bool ok = send(P, sb_str(&s), out, err, errlen);
+    sb_free(&s);
+    /* attn made the temporary file, so the folder is there and writable: a file gnuplot left empty or cut short
+     * says why (the disk is full), else that gnuplot failed */
+    if (ok && !(read_file(tmp, data) && data->len > 0)) {
+        const char *cause = why_not_written(tmp);
+        snprintf(err, errlen, "%s: gnuplot could not write the file: %s (nothing was changed)", shown,
+                 cause ? cause : "it wrote nothing");
+        ok = false;
+    } else if (ok && !file_complete(data, ext)) {
+        const char *cause = why_not_written(tmp);
+        snprintf(err, errlen, "%s: gnuplot could not write the whole file: %s (nothing was changed)", shown,
+                 cause ? cause : "it stopped part way");
+        ok = false;
+    }
+    remove(tmp);
+    file_temp_remove(tmp);
+    if (ok && !strcmp(ext, ".svg")) svg_crisp_images(data);
+    return ok;
+}
+
+/* A figure shown inline by a Jupyter kernel: SVG and PNG drawn in the kernel's directory, handed to its show(). */
+static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size_t errlen) {
+    const PlotInline *in = P->inline_out;
+    StrBuf svg, png, summary;
+    sb_init(&svg);
+    sb_init(&png);
+    sb_init(&summary);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s/figure-%d.svg", in->dir, fig->number);
+    bool ok = render_file(P, fig, tmp, ".svg", "the figure's SVG", &svg, out, err, errlen);
+    snprintf(tmp, sizeof tmp, "%s/figure-%d.png", in->dir, fig->number);
+    if (ok) ok = render_file(P, fig, tmp, ".png", "the figure's PNG", &png, out, err, errlen);
+    plot_summary(fig, true, &summary);
+    if (ok) in->show(in->ctx, fig->number, &svg, &png, sb_str(&summary));
+    sb_free(&svg);
+    sb_free(&png);
+    sb_free(&summary);
+    return ok;
+}
+
 bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen) {
     char why[1200];
     const Figure *last = P->last;
@@ -565,49 +633,15 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
         return false;
     }
     if (!file_may_write(P->files, path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
-    /* gnuplot draws into a temporary file; attn checks it is whole, then writes it over path (checked, synced,
-     * renamed): a full disk or a killed gnuplot never replaces a good figure with a cut-off one */
     char tmp[700];
     const char *ext = strrchr(path, '.');
     snprintf(tmp, sizeof tmp, "%.*s.tmp%ld%s", (int)(ext - path), path, (long)getpid(), ext);
-    /* made here first: a directory that is not there or not writable is said plainly (gnuplot, failing to open the
-     * file, would draw to where its output went before), and a link planted under the temporary name is not followed */
-    file_temp_add(tmp);             /* before open(): a SIGTERM just after it removes the file too */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-        int e = errno;
-        file_temp_remove(tmp);
-        if (file_space_error(e)) snprintf(err, errlen, "savefig('%s'): could not write the file: %s (nothing was changed)", path, file_space_error(e));
-        else snprintf(err, errlen, "savefig('%s'): cannot write there: %s", path, strerror(e));
-        return false;
-    }
-    close(fd);
-    StrBuf s;
-    sb_init(&s);
-    Canvas cv = plot_file_canvas(last, ext);
-    plot_script(last, &cv, tmp, &s);
-    sb_puts(&s, "unset output\n");
-    bool ok = send(P, sb_str(&s), out, err, errlen);
-    sb_free(&s);
-    StrBuf data;
+    StrBuf data, shown;
     sb_init(&data);
-    /* attn made the temporary file, so the folder is there and writable: a file gnuplot left empty or cut short
-     * says why (the disk is full), else that gnuplot failed */
-    if (ok && !(read_file(tmp, &data) && data.len > 0)) {
-        const char *cause = why_not_written(tmp);
-        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the file: %s (nothing was changed)", path,
-                 cause ? cause : "it wrote nothing");
-        ok = false;
-    } else if (ok && !file_complete(&data, ext)) {
-        const char *cause = why_not_written(tmp);
-        snprintf(err, errlen, "savefig('%s'): gnuplot could not write the whole file: %s (nothing was changed)", path,
-                 cause ? cause : "it stopped part way");
-        ok = false;
-    }
-    remove(tmp);
-    file_temp_remove(tmp);
-    if (ok && !strcmp(ext, ".svg")) svg_crisp_images(&data);
+    sb_init(&shown);
+    sb_printf(&shown, "savefig('%s')", path);
+    bool ok = render_file(P, last, tmp, ext, sb_str(&shown), &data, out, err, errlen);
+    sb_free(&shown);
     if (ok && !file_write_atomic(path, data.s, data.len, why, sizeof why)) {
         snprintf(err, errlen, "savefig: %s", why);
         ok = false;

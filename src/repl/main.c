@@ -45,6 +45,36 @@ static RunStatus cmd_lesson(Session *S, const char *which) {
     return RUN_OK;
 }
 
+/* attn --install-kernel: the Jupyter kernel spec 'attn' for this user, running this attn binary. The wrapper package
+ * (jupyter/attn_kernel) is found beside the binary as the lessons are: PREFIX/share/attn/jupyter when installed, else
+ * the checkout's jupyter/ (attn or build/attn); its installer (python3 -m attn_kernel.install) writes the spec. */
+static int install_kernel(void) {
+    char exe[4000], dir[4200], probe[4300];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) { fputs("attn: --install-kernel: cannot tell where this attn is (/proc/self/exe)\n", stderr); return 1; }
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    static const char *const rel[] = {"/../share/attn/jupyter", "/jupyter", "/../jupyter"};
+    bool found = false;
+    for (int i = 0; i < 3 && slash && !found; i++) {
+        snprintf(dir, sizeof dir, "%.*s%s", (int)(slash - exe), exe, rel[i]);
+        snprintf(probe, sizeof probe, "%s/attn_kernel/kernel.py", dir);
+        found = access(probe, R_OK) == 0;
+    }
+    char real[4200];
+    if (!found || !realpath(dir, real)) {
+        fputs("attn: --install-kernel: the kernel's Python package (attn_kernel) is not beside this attn: install "
+              "with make install, or run attn from its checkout\n", stderr);
+        return 1;
+    }
+    char *argv[] = {"/usr/bin/python3", "-m", "attn_kernel.install", "--user", "--attn", exe, "--pythonpath", real, NULL};
+    fflush(stdout);
+    setenv("PYTHONPATH", real, 1);
+    execv(argv[0], argv);
+    fprintf(stderr, "attn: --install-kernel: cannot run %s: %s (apt-get install python3-ipykernel)\n", argv[0], strerror(errno));
+    return 1;
+}
+
 /* The REPL's word-commands: every session's, and lessons. */
 static const SessionCommand main_commands[] = {
     {"help", 1, repl_cmd_help},
@@ -72,6 +102,10 @@ static void usage(FILE *f) {
           "                      teaching mode: step through lesson N at your pace, detours\n"
           "                      allowed; --record writes the class as a transcript that\n"
           "                      --check replays\n"
+          "  --frames            the structured mode the Jupyter kernel drives: cells and\n"
+          "                      replies framed on standard input and output (src/repl/frames.c)\n"
+          "  --install-kernel    install the Jupyter kernel 'attn' for this user, running\n"
+          "                      this attn (~/.local/share/jupyter/kernels/attn)\n"
           "  --replay FILE       run a transcript or lesson without a terminal and print it\n"
           "  --check FILE...     compare transcripts with their expected output (a diff on\n"
           "                      difference)\n"
@@ -152,6 +186,11 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) { printf("attn %s\n", ATTN_VERSION); return 0; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = true; continue; }
         if (!strcmp(a, "--keep-going")) { keep_going = true; continue; }
+        if (!strcmp(a, "--install-kernel")) return install_kernel();
+        if (!strcmp(a, "--frames")) {
+            if (i + 1 < argc) { fprintf(stderr, "attn: --frames takes no FILE ('%s')\n", argv[i + 1]); return 2; }
+            return repl_frames(ATTN_VERSION);
+        }
         if (!strcmp(a, "--replay") || !strcmp(a, "--check") || !strcmp(a, "--update")) {
             if (i + 1 >= argc) { fprintf(stderr, "attn: %s needs a FILE\n", a); return 2; }
             signal(SIGPIPE, SIG_IGN);

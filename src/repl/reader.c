@@ -208,3 +208,31 @@ bool repl_read_statement(LineReader *r, Statement *st) {
         r->interrupted = false;          /* Ctrl-C: the unfinished statement is dropped; read a new one */
     }
 }
+
+/* The indentation of the last line of text, and four spaces more when it opens a block (ends with ':'). */
+static void next_indent(const char *text, char *indent, size_t n) {
+    const char *last = strrchr(text, '\n');
+    last = last ? last + 1 : text;
+    size_t k = strspn(last, " \t"), len = strlen(last);
+    while (len > 0 && (last[len - 1] == ' ' || last[len - 1] == '\t')) len--;
+    bool opens = len > 0 && last[len - 1] == ':';
+    snprintf(indent, n, "%.*s%s", (int)k, last, opens ? "    " : "");
+}
+
+const char *repl_completeness(const char *text, char *indent, size_t n) {
+    indent[0] = 0;
+    if (empty(text) || !*text) return "complete";
+    if (strlen(text) > INTERP_MAX_LINE) return "invalid";
+    ParseResult pr = parse_program(text, 1);
+    bool tree = pr.tree != NULL, incomplete = pr.incomplete;
+    ast_free(pr.tree);
+    if (!tree && incomplete) { next_indent(text, indent, n); return "incomplete"; }
+    /* a block goes on until an empty line, as the reader takes it at the prompt (a header whose body is still to
+     * come, "class A:\n    def f(self):", is not yet an error) */
+    bool body_below;
+    const char *last = strrchr(text, '\n');
+    bool block_open = is_compound(text, &body_below) && (body_below || last) && !(last && empty(last + 1));
+    if (!block_open) return tree ? "complete" : "invalid";
+    next_indent(text, indent, n);
+    return "incomplete";
+}

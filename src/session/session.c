@@ -140,7 +140,12 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     sb_init(&b);
     if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(interp_error_msg(I)));
     else interp_format_error(I, &b);
-    interp_write_error(I, sb_str(&b));
+    if (S->on_error) {                                   /* the Jupyter kernel's frames (src/repl/frames.c) */
+        if (I->tee) sb_puts(I->tee, sb_str(&b));
+        S->on_error(S, &I->error, sb_str(&b));
+    } else {
+        interp_write_error(I, sb_str(&b));
+    }
     sb_free(&b);
     interp_clear_error(I);
     /* the statement has stopped: a Ctrl-C has nothing more to stop (one pressed after a statement that ran to its end

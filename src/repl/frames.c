@@ -1,0 +1,349 @@
+/* frames.c - attn --frames: the structured mode a Jupyter kernel drives (jupyter/attn_kernel). Cells come in on
+ * standard input and the replies go out on standard output as frames: nothing is a prompt to scrape, and the C core
+ * knows no ZeroMQ and no JSON (the Python wrapper speaks those).
+ *
+ * A frame is one header line, then exactly LEN bytes of payload (UTF-8 text, or a PNG's bytes), nothing after:
+ *
+ *     KIND LEN [ARG ...]\n<LEN bytes>
+ *
+ * KIND and each ARG are words without spaces; LEN is a decimal count of bytes.
+ *
+ * Requests (standard input), one at a time; each is answered by frames and then by exactly one `done`:
+ *     execute LEN              a cell: statements, blocks, classes, run as one; a syntax error anywhere and nothing
+ *                              runs, as Python compiles a cell
+ *     complete LEN POS         code and the cursor in it (a byte offset)
+ *     inspect LEN POS          the same: help for the name under (or just before) the cursor
+ *     is_complete LEN          code typed so far: run it, or read another line (jupyter console)
+ * Replies (standard output):
+ *     ready 0 VERSION          once, at start
+ *     stream LEN stdout        what the cell prints, in pieces as it prints
+ *     figure LEN svg N         figure N as SVG, then as PNG (figure LEN png N), as savefig draws them
+ *     figure LEN text N        ... and its one-line summary: figure N is whole
+ *     result LEN               the value of the cell's last bare expression, as the prompt prints it
+ *     evalue LEN               an error's message alone, followed by
+ *     error LEN ENAME          the error as the prompt shows it (message, line, caret, calls); ENAME is Python's
+ *                              class (ValueError ...), Exception when attn's has none, KeyboardInterrupt for SIGINT
+ *     matches LEN START END    completions, one a line: each replaces the bytes START..END of the code
+ *     help LEN FOUND           inspect's text; FOUND is 1 when the name is known, else 0 (and no text)
+ *     status LEN STATUS        is_complete: complete, incomplete or invalid; the payload is the next line's indent
+ *     done 0 STATUS            the request is answered: ok, error, interrupted or quit (execute), ok (others)
+ *
+ * Standard output carries the frames alone: anything else writing to file descriptor 1 (a child process) lands on
+ * standard error. SIGINT stops the running cell as Ctrl-C does at the prompt, and attn goes on. What one cell prints
+ * past ATTN_FRAMES_CAP bytes (default 10 MB) is dropped, and the cell's output ends with a note that says so.
+ * quit() ends the session: a fresh one starts, as a restart would. Figures are drawn in a temporary directory of
+ * this process (removed at the end), never in the notebook's. Files a cell writes (save, savefig) follow a lesson's
+ * policy: a notebook is a stranger's file, so only under the directory attn started in, or under --allow-write DIR. */
+#define _GNU_SOURCE                 /* fopencookie: the cell's output stream, framed as it is written */
+#include "repl.h"
+#include "files.h"
+#include "help.h"
+#include "plot.h"
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_REQUEST (16 << 20)      /* bytes in one request: a cell larger than this is refused */
+
+typedef struct Frames {
+    FILE *out;              /* the frames (a copy of the original standard output) */
+    FILE *cell_out;         /* the cell's print() and echoes: written as stream frames */
+    long long cap;          /* bytes a cell may print */
+    long long printed;      /* bytes this cell printed (also those dropped) */
+    bool error_sent;        /* this request has sent an error */
+    bool syntax;            /* the statement running is the cell's syntax error */
+    char dir[64];           /* the temporary directory figures are drawn in */
+    PlotInline plots;
+    Session S;
+} Frames;
+
+/* One frame: header "kind LEN args" and the payload. A wrapper that has gone (the pipe closed) ends attn. */
+static void frame(Frames *F, const char *kind, const char *args, const void *data, size_t n) {
+    fprintf(F->out, "%s %zu%s%s\n", kind, n, args && *args ? " " : "", args ? args : "");
+    if (n) fwrite(data, 1, n, F->out);
+    if (fflush(F->out) != 0 || ferror(F->out)) {
+        rmdir(F->dir);
+        _exit(1);
+    }
+}
+
+static void frame_text(Frames *F, const char *kind, const char *args, const char *text) {
+    frame(F, kind, args, text, strlen(text));
+}
+
+/* The cell's output stream: each write is a stream frame until the cap; what comes after is counted, not sent. */
+static ssize_t cell_write(void *ctx, const char *buf, size_t n) {
+    Frames *F = ctx;
+    long long room = F->cap - F->printed;
+    size_t k = room <= 0 ? 0 : (long long)n < room ? n : (size_t)room;
+    if (k) frame(F, "stream", "stdout", buf, k);
+    F->printed += (long long)n;
+    return (ssize_t)n;
+}
+
+/* A figure of the running cell (plot.h's PlotInline): what the cell printed before it goes first. */
+static void show_figure(void *ctx, int number, const StrBuf *svg, const StrBuf *png, const char *summary) {
+    Frames *F = ctx;
+    fflush(F->cell_out);
+    char args[32];
+    snprintf(args, sizeof args, "svg %d", number);
+    frame(F, "figure", args, svg->s, svg->len);
+    snprintf(args, sizeof args, "png %d", number);
+    frame(F, "figure", args, png->s, png->len);
+    snprintf(args, sizeof args, "text %d", number);
+    frame_text(F, "figure", args, summary);
+}
+
+/* session_run's errors (Session.on_error): the message, then the error as the prompt shows it. */
+static void send_error(Session *S, const Error *e, const char *shown) {
+    Frames *F = S->on_error_ctx;
+    fflush(F->cell_out);
+    const char *ename = e->kind == ERR_INTERRUPT ? "KeyboardInterrupt" : e->etype[0] ? e->etype
+                      : F->syntax ? "SyntaxError" : "Exception";
+    char word[40];
+    size_t k = 0;
+    for (const char *p = ename; *p && k + 1 < sizeof word; p++) if (!isspace((unsigned char)*p)) word[k++] = *p;
+    word[k] = 0;
+    frame_text(F, "evalue", NULL, e->kind == ERR_INTERRUPT ? shown : e->msg);
+    frame_text(F, "error", word, shown);
+    F->error_sent = true;
+}
+
+/* A fresh session for the kernel: the REPL's word-commands (help, help NAME), a lesson's file policy, figures inline. */
+static void session_start(Frames *F) {
+    session_init(&F->S, NULL);
+    F->S.commands = repl_commands;
+    F->S.I.out = F->cell_out;
+    F->S.I.echo_values = false;              /* the last bare expression is the cell's result, sent apart */
+    F->S.on_error = send_error;
+    F->S.on_error_ctx = F;
+    F->S.plot.inline_out = &F->plots;
+    file_policy_restrict(&F->S.files, "a notebook", NULL);   /* writes only under the kernel's folder */
+    session_push(&F->S);
+}
+
+/* Does the statement end with a bare expression whose value the cell shows (not one silenced by a ';')? */
+static bool shows_value(const Statement *st) {
+    const Node *t = st->parsed ? st->parse.tree : NULL;
+    if (!t || t->kind != N_BLOCK || t->nkids == 0) return false;
+    const Node *last = t->kids[t->nkids - 1];
+    return last->kind == N_EXPR_STMT && last->op != 1;
+}
+
+static bool blank_text(const char *s) {
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+    return !*s;
+}
+
+/* Runs statements sts[first..n) of a cell until one fails; the last one's bare expression becomes the result.
+ * Returns the status of the last that ran. */
+static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, bool only_first) {
+    Interp *I = &F->S.I;
+    RunStatus rs = RUN_OK;
+    for (int i = first; i < n; i++) {
+        bool last = i == n - 1 && !only_first;
+        bool shows = last && shows_value(&sts[i]);
+        val_decref(I->last_value);
+        I->last_value = NULL;
+        rs = repl_run_statement(&F->S, &sts[i], NULL);
+        fflush(F->cell_out);
+        if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
+            StrBuf b;
+            sb_init(&b);
+            val_repr(&b, I->last_value);
+            frame(F, "result", NULL, b.s, b.len);
+            sb_free(&b);
+        }
+        if (rs != RUN_OK || only_first) break;
+    }
+    return rs;
+}
+
+/* execute: the cell's statements read as a file's are (blocks, classes, blank lines inside them), checked for syntax
+ * errors first as Python compiles a cell, then run. */
+static void execute(Frames *F, const char *src) {
+    ten_interrupted = 0;                     /* a SIGINT meant for the cell before stops nothing here */
+    F->printed = 0;
+    F->error_sent = false;
+    LineReader r;
+    reader_init_text(&r, src);
+    Statement *sts = NULL, st;
+    int n = 0, cap = 0;
+    while (repl_read_statement(&r, &st)) {
+        if (blank_text(st.text)) { statement_free(&st); continue; }
+        if (n == cap) { cap = cap ? 2 * cap : 16; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
+        sts[n++] = st;
+    }
+    reader_free(&r);
+    int bad = -1;
+    for (int i = 0; i < n && bad < 0; i++) {
+        char *arg = NULL;
+        if (sts[i].parsed && !sts[i].parse.tree && !session_command(&F->S, sts[i].text, &arg)) bad = i;
+        free(arg);
+    }
+    F->syntax = bad >= 0;
+    RunStatus rs = run_statements(F, sts, n, bad < 0 ? 0 : bad, bad >= 0);
+    F->syntax = false;
+    for (int k = 0; k < n; k++) statement_free(&sts[k]);
+    free(sts);
+    if (F->printed > F->cap) {
+        char note[200];
+        snprintf(note, sizeof note, "\n[attn: the output was cut at %lld MB; the cell printed %lld bytes in all]\n",
+                 F->cap >> 20, F->printed);
+        frame_text(F, "stream", "stderr", note);
+    }
+    if (rs == RUN_QUIT) {                    /* quit(): a fresh session, as a restart gives */
+        session_free(&F->S);
+        session_start(F);
+        frame_text(F, "stream", "stderr", "[attn: quit() ended the session: a fresh one has started]\n");
+    }
+    frame_text(F, "done", rs == RUN_QUIT ? "quit" : rs == RUN_INTERRUPT ? "interrupted" : rs != RUN_OK || F->error_sent ? "error" : "ok", "");
+}
+
+/* Bytes that may be part of a name under the cursor: letters, digits, '_', '.' and any byte of a UTF-8 letter. */
+static bool name_byte(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.' || (unsigned char)c >= 0x80; }
+
+static void complete(Frames *F, const char *code, size_t pos) {
+    size_t start = pos;
+    while (start > 0 && !strchr(repl_word_breaks, code[start - 1])) start--;
+    char *word = xstrndup(code + start, pos - start);
+    char **m = NULL;
+    int n = repl_completions(word, &m);
+    StrBuf b;
+    sb_init(&b);
+    for (int i = 0; i < n; i++) {
+        sb_puts(&b, m[i]);
+        sb_putc(&b, '\n');
+        free(m[i]);
+    }
+    free(m);
+    free(word);
+    char args[48];
+    snprintf(args, sizeof args, "%zu %zu", start, pos);
+    frame(F, "matches", args, b.s, b.len);
+    sb_free(&b);
+}
+
+/* inspect: help for the name at the cursor, or just before it ("torch.zeros(" with the cursor after the bracket). */
+static void inspect(Frames *F, const char *code, size_t pos) {
+    size_t len = strlen(code);
+    if (pos > 0 && pos <= len && (pos == len || !name_byte(code[pos])) && code[pos - 1] == '(') pos--;
+    size_t a = pos, b = pos;
+    while (a > 0 && name_byte(code[a - 1])) a--;
+    while (b < len && name_byte(code[b])) b++;
+    while (a < b && code[a] == '.') a++;
+    while (b > a && code[b - 1] == '.') b--;
+    StrBuf out;
+    sb_init(&out);
+    bool found = false;
+    if (b > a && !isdigit((unsigned char)code[a])) {
+        char *name = xstrndup(code + a, b - a);
+        Interp *I = &F->S.I;
+        Value *named = strchr(name, '.') ? NULL : interp_lookup(I, name);
+        Value *word = named ? NULL : val_str(name);
+        found = help_value(I, &out, named ? named : word);
+        if (word) val_decref(word);
+        free(name);
+    }
+    if (!found) out.len = 0;
+    frame(F, "help", found ? "1" : "0", out.s, found ? out.len : 0);
+    sb_free(&out);
+}
+
+/* One request's header: "kind LEN [POS]". false at the end of input or on a header that is not one. */
+static bool read_header(char *kind, size_t kindlen, size_t *len, size_t *pos) {
+    char line[256];
+    if (!fgets(line, sizeof line, stdin)) return false;
+    char k[32];
+    unsigned long long l = 0, p = 0;
+    int got = sscanf(line, "%31s %llu %llu", k, &l, &p);
+    if (got < 2) return false;
+    snprintf(kind, kindlen, "%s", k);
+    *len = (size_t)l;
+    *pos = (size_t)p;
+    return true;
+}
+
+static void on_sigint(int sig) {
+    (void)sig;
+    ten_interrupted = 1;
+}
+
+/* Frames on standard output only: a copy of it for them, and descriptor 1 pointed at standard error. */
+static bool take_stdout(Frames *F) {
+    fflush(stdout);
+    int fd = dup(1);
+    if (fd < 0 || dup2(2, 1) < 0) return false;
+    F->out = fdopen(fd, "w");
+    return F->out != NULL;
+}
+
+static long long cap_from_env(void) {
+    const char *e = getenv("ATTN_FRAMES_CAP");
+    long long v = e && *e ? atoll(e) : 0;
+    return v > 0 ? v : 10LL << 20;
+}
+
+int repl_frames(const char *version) {
+    static Frames F;
+    if (!take_stdout(&F)) { perror("attn --frames"); return 2; }
+    snprintf(F.dir, sizeof F.dir, "/tmp/attn-kernel-XXXXXX");
+    if (!mkdtemp(F.dir)) { perror("attn --frames: a temporary directory"); return 2; }
+    F.plots = (PlotInline){F.dir, show_figure, &F};
+    F.cap = cap_from_env();
+    cookie_io_functions_t io = {NULL, cell_write, NULL, NULL};
+    F.cell_out = fopencookie(&F, "w", io);
+    if (!F.cell_out) { perror("attn --frames"); rmdir(F.dir); return 2; }
+    setvbuf(F.cell_out, NULL, _IOLBF, 1 << 16);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    session_start(&F);
+    frame_text(&F, "ready", version, "");
+    char kind[32];
+    size_t len, pos;
+    while (read_header(kind, sizeof kind, &len, &pos)) {
+        if (len > MAX_REQUEST) {
+            frame_text(&F, "evalue", NULL, "the request is too large");
+            frame_text(&F, "error", "ValueError", "error: the cell is larger than 16 MB: attn did not run it\n");
+            frame_text(&F, "done", "error", "");
+            /* its bytes are skipped, so the next header is read where it starts */
+            for (size_t i = 0; i < len && getchar() != EOF; i++) {}
+            continue;
+        }
+        char *body = xmalloc(len + 1);
+        size_t got = fread(body, 1, len, stdin);
+        body[got] = 0;
+        if (got < len) { free(body); break; }
+        if (strlen(body) != len) {           /* a NUL byte inside: the code ends there, as a C string does */
+            len = strlen(body);
+        }
+        if (pos > len) pos = len;
+        if (!strcmp(kind, "execute")) execute(&F, body);
+        else if (!strcmp(kind, "complete")) { complete(&F, body, pos); frame_text(&F, "done", "ok", ""); }
+        else if (!strcmp(kind, "inspect")) { inspect(&F, body, pos); frame_text(&F, "done", "ok", ""); }
+        else if (!strcmp(kind, "is_complete")) {
+            char indent[64];
+            const char *status = repl_completeness(body, indent, sizeof indent);
+            frame_text(&F, "status", status, indent);
+            frame_text(&F, "done", "ok", "");
+        } else {
+            frame_text(&F, "evalue", NULL, "unknown request");
+            frame_text(&F, "error", "ValueError", "error: attn --frames knows execute, complete, inspect and is_complete\n");
+            frame_text(&F, "done", "error", "");
+        }
+        free(body);
+    }
+    session_free(&F.S);
+    fclose(F.cell_out);
+    rmdir(F.dir);
+    return 0;
+}
