@@ -103,7 +103,7 @@ static void usage(FILE *f) {
           "                      allowed; --record writes the class as a transcript that\n"
           "                      --check replays\n"
           "  --frames            the structured mode the Jupyter kernel drives: cells and\n"
-          "                      replies framed on standard input and output (src/repl/frames.c)\n"
+          "                      replies framed on standard input and output\n"
           "  --install-kernel    install the Jupyter kernel 'attn' for this user, running\n"
           "                      this attn (~/.local/share/jupyter/kernels/attn)\n"
           "  --replay FILE       run a transcript or lesson without a terminal and print it\n"
