@@ -40,4 +40,7 @@ const Cmap *cmap_find(const char *name, bool *reversed);
 unsigned cmap_rgb(const Cmap *c, bool reversed, double t);
 /* The xterm-256 colour (16..255) nearest to rgb in OKLab, so the 256-colour terminal keeps the map's lightness. */
 int cmap_xterm256(unsigned rgb);
+/* The xterm-256 colour for the map at t: the nearest that keeps the map's order of lightness (L* monotone where the
+ * map's is), so a 256-colour terminal shows a light-to-dark ramp as one. */
+int cmap_xterm256_at(const Cmap *c, bool reversed, double t);
 #endif
