@@ -340,7 +340,7 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
         int avail = figure_rows(rows, known);
         cv.width = cols;
         cv.height = avail;
-        if (f->kind == FIG_LINES) {
+        if (f->kind == FIG_LINES && !plot_text_panels_fit(f, &cv)) {
             int r = (int)(cols * f->height_in / f->width_in / 2.2);
             if (r < 12) r = 12;
             if (r > avail) r = avail;
@@ -454,6 +454,11 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     sb_init(&s);
     if (t == PT_TERMINAL && fig->kind == FIG_HEATMAPS) {
         plot_text_heatmaps(fig, &cv, out);          /* attn draws these itself: several panels, faithful colour */
+        sb_free(&s);
+        return true;
+    }
+    if (t == PT_TERMINAL && plot_text_panels_fit(fig, &cv)) {
+        plot_text_panels(fig, &cv, out);            /* curves that cross each other: a panel each */
         sb_free(&s);
         return true;
     }
