@@ -16,6 +16,20 @@ expect_eq "--version" "$("$ATTN" --version)" "attn 0.1.0"
 expect_has "--help names -c" "$("$ATTN" --help)" "attn -c STATEMENTS"
 wide=$("$ATTN" --help | awk 'length($0) > 80')
 expect_has "--help fits 80 columns (its lines were up to 93 wide)" "[$wide]" "[]"
+# help plot and the lesson list (every lesson started, in each language) fit an 80-column terminal: no line wider
+# than 79 display columns (help plot was 101 wide, the list 84 with "started")
+cols() { /usr/bin/python3 -c 'import sys, unicodedata
+print(max([sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l) for l in sys.stdin.read().split("\n")]))'; }
+w=$(printf 'help plot\n' | "$ATTN" -q | cols)
+expect_eq "help plot fits 80 columns: $w" "$((w <= 79))" "1"
+mkdir -p "$T/state/attn"
+for k in 01-self-attention 02-cnn-rnn-self-attention 03-positional-encoding 04-absolute-position 05-relative-position 06-exercises-and-after; do
+    echo "$k 1 1" >>"$T/state/attn/progress"
+done
+for l in en_US ja_JP zh_CN; do
+    w=$(XDG_STATE_HOME="$T/state" LANG=C.UTF-8 LC_ALL= LC_MESSAGES=$l.UTF-8 "$ATTN" lesson | grep -v '^(' | tail -n +2 | cols)
+    expect_eq "attn lesson ($l, lessons started) fits 80 columns: $w" "$((w <= 79 && w > 40))" "1"
+done
 "$ATTN" --bogus >/dev/null 2>"$T/err"; expect_eq "unknown option exits 2" "$?" "2"
 expect_has "unknown option message" "$(cat "$T/err")" "unknown option '--bogus'"
 expect_eq "-c prints a value" "$("$ATTN" -c 'torch.tensor([3, 2])')" "tensor([3, 2])"
@@ -132,7 +146,7 @@ if command -v man >/dev/null 2>&1; then
 fi
 # the installed attn finds the Japanese and Chinese lessons beside the English ones
 out=$(cd "$T" && env -u ATTN_LESSONS XDG_STATE_HOME="$T/st" "$T/prefix/bin/attn" lesson --lang ja 2>&1)
-case "$out" in *"レッスン 1: 自己注意"*) ok ;; *) bad "installed attn lesson --lang ja lists Japanese titles: $out" ;; esac
+case "$out" in *"  1  自己注意 "*) ok ;; *) bad "installed attn lesson --lang ja lists Japanese titles: $out" ;; esac
 # help on a method of a Python value explains that method, not a torch function of the same name
 expect_eq "help({1}.add) is the set's add" "$("$ATTN" -c 'help({1}.add)')" "s.add(x)
   Puts x in the set."

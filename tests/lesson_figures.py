@@ -102,17 +102,21 @@ with tempfile.TemporaryDirectory() as state:
         check(f"{mode} at a terminal draws the second figure", FIG2.search(out), out)
         check(f"{mode} at a terminal shows no summary instead", "<figure" not in out, out)
         frames = len(re.findall(r"\+-{20,}\+", out))
-        check(f"{mode}: two plot frames (top and bottom of each figure)", frames >= 4, f"{frames} frames\n{out}")
+        # the first figure in gnuplot's frame; the second (Col 6-9, curves that cross) as attn's four panels on one
+        # x axis
+        check(f"{mode}: the sine's plot frame and the four Col 6-9 panels over one x axis",
+              frames >= 2 and "\u2514\u2500" in out and all(f"Col {c}" in out for c in range(6, 10)), f"{frames} frames\n{out}")
 
-    # lesson 4's heatmap of P at 80x24: the figure fits the screen, and the lesson waits for Enter before its prose
-    # scrolls the top rows (positions 0-10, the stripes the lesson talks about) away
+    # lesson 4's heatmap of P at 80x24: one line per position (taller than the screen: the top rows are in the
+    # terminal's scrollback), and the lesson waits for Enter before its prose scrolls the figure away
     pause = "(the figure above: press Enter to go on)"
     out = session(["lesson", "4"], dict(env, XDG_STATE_HOME=os.path.join(state, "heat")),
                   ["jump heatmap"] + [""] * 6, pause, 120)
     screen = out.rstrip("\n").split("\n")[-24:]
-    check("lesson 4 at 80x24: the heatmap's label and row 0 are on the screen when the lesson pauses",
-          pause in out and any(l.startswith("Row (position)") for l in screen) and any(re.match(r" 0 \S", l) for l in screen),
-          "\n".join(screen))
+    rows = [l for l in out.split("\n") if l.count("\u2580") == 64]
+    check("lesson 4 at 80x24: the heatmap's 60 rows, its label and row 0 drawn, its colour bar on the screen when the lesson pauses",
+          pause in out and "Row (position)" in out and len(rows) == 60 and re.search(r"^ 0 \u2580", out, re.M)
+          and any("(Blues)" in l for l in screen), f"{len(rows)} rows\n" + "\n".join(screen))
     after = out[out.rfind(pause) + len(pause):].strip() if pause in out else "?"
     check("lesson 4 at 80x24: nothing after the figure but the pause (and its prompt, when it has come)",
           after in ("", "attn>"), out[-400:])

@@ -812,6 +812,18 @@ static int session(const char *which, bool teacher, const char *record, bool tty
 int lesson_run_student(const char *which, bool tty) { return session(which, false, NULL, tty); }
 int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty); }
 
+/* The title as the list shows it: without a leading "Lesson 3: " ("レッスン 3: ", "第 3 课："), which the number
+ * column already says, so a row with its progress fits 80 columns. */
+static const char *list_title(const char *title, int num) {
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", num);
+    const char *colon = strstr(title, ": "), *wide = strstr(title, "\xef\xbc\x9a");     /* ：*/
+    const char *end = colon && (!wide || colon < wide) ? colon + 2 : wide ? wide + 3 : NULL;
+    if (!end || end - title > 24 || !*end) return title;
+    const char *d = strstr(title, digits);
+    return d && d < end ? end : title;
+}
+
 int lesson_list_command(void) {
     int n;
     char **all = lesson_list(&n);
@@ -827,7 +839,7 @@ int lesson_list_command(void) {
     int title_w = 0;        /* the widest title: the section column starts after it, in every language */
     for (int i = 0; i < n; i++) {
         ls[i] = lesson_load_localized(all[i], errs[i], sizeof errs[i]);
-        if (ls[i] && tw_width(ls[i]->title) > title_w) title_w = tw_width(ls[i]->title);
+        if (ls[i] && tw_width(list_title(ls[i]->title, i + 1)) > title_w) title_w = tw_width(list_title(ls[i]->title, i + 1));
     }
     for (int i = 0; i < n; i++) {
         Lesson *l = ls[i];
@@ -842,7 +854,7 @@ int lesson_list_command(void) {
         StrBuf row;     /* columns padded by display width: Japanese and Chinese titles are 2 columns a character */
         sb_init(&row);
         sb_printf(&row, "  %d  ", i + 1);
-        tw_pad(&row, l->title, title_w);
+        tw_pad(&row, list_title(l->title, i + 1), title_w);
         sb_puts(&row, "  ");
         tw_pad(&row, sec, 10);
         sb_putc(&row, ' ');

@@ -84,13 +84,31 @@ static unsigned xterm_rgb(int n) {
     return (unsigned)level[n / 36] << 16 | (unsigned)level[n / 6 % 6] << 8 | (unsigned)level[n % 6];
 }
 
-int cmap_xterm256(unsigned rgb) {
-    static double table[240][3];
-    static bool ready;
-    if (!ready) {
-        for (int n = 16; n < 256; n++) oklab(xterm_rgb(n), table[n - 16]);
-        ready = true;
+/* CIELAB's L* (0 black .. 100 white) of sRGB 0xRRGGBB: lightness as the eye orders it, from the luminance Y. */
+static double lstar(unsigned rgb) {
+    double c[3];
+    for (int i = 0; i < 3; i++) {
+        double v = ((rgb >> (16 - 8 * i)) & 255) / 255.0;
+        c[i] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
     }
+    double y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    return y > 216.0 / 24389 ? 116 * cbrt(y) - 16 : y * 24389.0 / 27;
+}
+
+static double table[240][3], table_l[240];     /* the palette's colours 16..255 in OKLab, and their L* */
+
+static void table_ready(void) {
+    static bool ready;
+    if (ready) return;
+    for (int n = 16; n < 256; n++) {
+        oklab(xterm_rgb(n), table[n - 16]);
+        table_l[n - 16] = lstar(xterm_rgb(n));
+    }
+    ready = true;
+}
+
+int cmap_xterm256(unsigned rgb) {
+    table_ready();
     double want[3], best = INFINITY;
     int pick = 16;
     oklab(rgb, want);
@@ -100,4 +118,60 @@ int cmap_xterm256(unsigned rgb) {
         if (d < best) { best = d; pick = n + 16; }
     }
     return pick;
+}
+
+enum { RAMP = 65 };     /* samples of a map for the 256-colour terminal */
+/* The weight of a change of hue or colourfulness from one sample's colour to the next: the palette has few colours
+ * near a map's, and a ramp that hops between them (cyan, slate, blue in Blues) draws stripes that are not in the
+ * data. */
+#define HUE_STEP 3.0
+
+/* The map's RAMP samples as xterm colours: the sequence nearest to the map (least sum of squared OKLab distances)
+ * among those whose L* goes the way the map's own L* goes from each sample to the next (up, down, or either where
+ * it is flat), so a light-to-dark map stays light to dark (the nearest colour of each sample alone ran Blues from
+ * white through greys, teal and slate to navy). Dynamic programming over the 240 cube and grey colours. */
+static void ramp_build(const Cmap *c, int out[RAMP]) {
+    static double cost[RAMP][240];
+    static unsigned char back[RAMP][240];
+    double want[3], lr[RAMP];
+    table_ready();
+    for (int k = 0; k < RAMP; k++) lr[k] = lstar(cmap_rgb(c, false, (double)k / (RAMP - 1)));
+    for (int k = 0; k < RAMP; k++) {
+        oklab(cmap_rgb(c, false, (double)k / (RAMP - 1)), want);
+        double dir = k ? lr[k] - lr[k - 1] : 0;
+        for (int j = 0; j < 240; j++) {
+            double d0 = table[j][0] - want[0], d1 = table[j][1] - want[1], d2 = table[j][2] - want[2], best = 0;
+            int from = 0;
+            if (k) {
+                best = INFINITY;
+                for (int i = 0; i < 240; i++) {
+                    bool ok = fabs(dir) < 0.05 || (dir > 0 ? table_l[j] >= table_l[i] : table_l[j] <= table_l[i]);
+                    double da = table[j][1] - table[i][1], db = table[j][2] - table[i][2];
+                    double via = cost[k - 1][i] + HUE_STEP * (da * da + db * db);
+                    if (ok && via < best) { best = via; from = i; }
+                }
+            }
+            cost[k][j] = best + d0 * d0 + d1 * d1 + d2 * d2;
+            back[k][j] = (unsigned char)from;
+        }
+    }
+    int j = 0;
+    for (int i = 1; i < 240; i++)
+        if (cost[RAMP - 1][i] < cost[RAMP - 1][j]) j = i;
+    for (int k = RAMP - 1; k >= 0; k--) {
+        out[k] = j + 16;
+        j = back[k][j];
+    }
+}
+
+int cmap_xterm256_at(const Cmap *c, bool reversed, double t) {
+    static int ramps[sizeof maps / sizeof *maps][RAMP];
+    static bool built[sizeof maps / sizeof *maps];
+    size_t m = (size_t)(c - maps);
+    if (m >= sizeof maps / sizeof *maps) return cmap_xterm256(cmap_rgb(c, reversed, t));
+    if (!built[m]) { ramp_build(c, ramps[m]); built[m] = true; }
+    if (!(t >= 0)) t = 0;      /* NaN too */
+    if (t > 1) t = 1;
+    if (reversed) t = 1 - t;
+    return ramps[m][(int)lround(t * (RAMP - 1))];
 }

@@ -194,20 +194,28 @@ PlotTarget plot_resolved_target(Plot *P, bool tty) {
 void plot_describe(Plot *P, StrBuf *out, bool tty) {
     sb_puts(out,
             "Plots are drawn by one gnuplot that attn starts at the first plot.\n"
-            "  d2l.plot(X, Y, xlabel=, ylabel=, legend=, xlim=, ylim=, xscale=, yscale=, fmts=, figsize=)\n"
+            "  d2l.plot(X, Y, xlabel=, ylabel=, legend=, xlim=, ylim=, xscale=, yscale=,\n"
+            "           fmts=, figsize=)\n"
             "  d2l.show_heatmaps(matrices, xlabel=, ylabel=, titles=, figsize=, cmap='Reds')\n"
             "  savefig(\"name.svg\")   writes the last figure (.svg, .png or .pdf)\n"
-            "Where they go: plot_target(\"NAME\") or the environment variable ATTN_PLOT=NAME, with NAME one of\n"
-            "  auto      a window when there is a display; else sixel pictures when the terminal shows them, else\n"
-            "            the terminal itself; and a one-line summary when the output is not a terminal\n"
-            "  window    a gnuplot window (qt, wxt or x11), figsize x 144 pixels; larger for a\n"
-            "            projector with ATTN_FIGURE_SCALE=1.5 (0.5 to 4, default 1)\n"
-            "  terminal  drawn with characters, sized to the terminal: works over SSH. Colours: 24-bit when\n"
-            "            COLORTERM=truecolor, else the 256 nearest; none when NO_COLOR is set\n"
-            "  sixel     a picture in terminals that show sixel images (xterm -ti vt340, mlterm, foot, WezTerm),\n"
-            "            as wide as the terminal (its cell size is asked, 10x20 pixels assumed if it does not say)\n"
-            "  files     each figure saved as figure-N.svg in $ATTN_PLOT_DIR (default: the current directory)\n"
-            "  summary   one line that says what the figure holds (with its x and y ranges when attn chose it)\n"
+            "Where they go: plot_target(\"NAME\") or the environment variable ATTN_PLOT=NAME,\n"
+            "with NAME one of\n"
+            "  auto      a window when there is a display; else sixel pictures when the\n"
+            "            terminal shows them, else the terminal itself; and a one-line\n"
+            "            summary when the output is not a terminal\n"
+            "  window    a gnuplot window (qt, wxt or x11), figsize x 144 pixels; larger\n"
+            "            for a projector with ATTN_FIGURE_SCALE=1.5 (0.5 to 4, default 1)\n"
+            "  terminal  drawn with characters, sized to the terminal: works over SSH.\n"
+            "            Colours: 24-bit when COLORTERM=truecolor, else the 256 nearest;\n"
+            "            none when NO_COLOR is set. Heatmaps taller than the terminal\n"
+            "            get a line per row; crossing curves a panel each\n"
+            "  sixel     a picture in terminals that show sixel images (xterm -ti vt340,\n"
+            "            mlterm, foot, WezTerm), as wide as the terminal (its cell size\n"
+            "            is asked, 10x20 pixels assumed if it does not say)\n"
+            "  files     each figure saved as figure-N.svg in $ATTN_PLOT_DIR (default:\n"
+            "            the current directory)\n"
+            "  summary   one line that says what the figure holds (with its x and y\n"
+            "            ranges when attn chose it)\n"
             "  script    the gnuplot commands themselves\n"
             "  none      nothing\n");
     PlotTarget t = plot_resolved_target(P, tty);
@@ -341,7 +349,7 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
         int avail = figure_rows(rows, known);
         cv.width = cols;
         cv.height = avail;
-        if (f->kind == FIG_LINES) {
+        if (f->kind == FIG_LINES && !plot_text_panels_fit(f, &cv)) {
             int r = (int)(cols * f->height_in / f->width_in / 2.2);
             if (r < 12) r = 12;
             if (r > avail) r = avail;
@@ -458,6 +466,11 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     sb_init(&s);
     if (t == PT_TERMINAL && fig->kind == FIG_HEATMAPS) {
         plot_text_heatmaps(fig, &cv, out);          /* attn draws these itself: several panels, faithful colour */
+        sb_free(&s);
+        return true;
+    }
+    if (t == PT_TERMINAL && plot_text_panels_fit(fig, &cv)) {
+        plot_text_panels(fig, &cv, out);            /* curves that cross each other: a panel each */
         sb_free(&s);
         return true;
     }

@@ -26,6 +26,20 @@ void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf
 /* The canvas of a file by extension (.svg, .png, .pdf) at the figure's size. */
 Canvas plot_file_canvas(const Figure *fig, const char *ext);
 
+/* script.c: the range attn gives an axis (0 x, 1 y: the limits asked for, else the data with 5% margins), false
+ * when it leaves the choice to gnuplot; and the colour of series s (its fmt's, else matplotlib's cycle). */
+bool plot_axis_range(const Figure *f, int axis, double r[2]);
+unsigned plot_series_rgb(const Figure *f, int s);
+
+/* textlines.c: line plots whose curves cross each other, drawn by attn as stacked panels (one per series, a shared
+ * x axis) with braille dots; plot_text_panels_fit says whether a figure is one of them and fits cv. */
+bool plot_text_panels_fit(const Figure *fig, const Canvas *cv);
+void plot_text_panels(const Figure *fig, const Canvas *cv, StrBuf *out);
+/* Does the terminal show UTF-8 (the locale's LC_ALL, LC_CTYPE or LANG, the first one set, names UTF-8)? */
+bool plot_utf8_output(void);
+/* A tick value as text: %g, its minus sign U+2212 as matplotlib's when utf8. */
+void plot_tick_text(StrBuf *out, double v, bool utf8);
+
 /* textplot.c: heatmaps drawn with coloured half blocks (or shade characters without colour), fitted into
  * cv->width × cv->height characters: averaged down when larger, cells enlarged when small; labelled rows and
  * columns, panel titles, one shared colour scale. */
@@ -40,4 +54,7 @@ const Cmap *cmap_find(const char *name, bool *reversed);
 unsigned cmap_rgb(const Cmap *c, bool reversed, double t);
 /* The xterm-256 colour (16..255) nearest to rgb in OKLab, so the 256-colour terminal keeps the map's lightness. */
 int cmap_xterm256(unsigned rgb);
+/* The xterm-256 colour for the map at t: the nearest that keeps the map's order of lightness (L* monotone where the
+ * map's is), so a 256-colour terminal shows a light-to-dark ramp as one. */
+int cmap_xterm256_at(const Cmap *c, bool reversed, double t);
 #endif

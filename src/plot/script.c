@@ -808,3 +808,12 @@ void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf
         sb_puts(out, " binary filetype=png with rgbimage notitle\n");
     }
 }
+
+bool plot_axis_range(const Figure *f, int axis, double r[2]) { return axis_range(f, axis, r); }
+
+unsigned plot_series_rgb(const Figure *f, int s) {
+    int cycle = 0;
+    Style st = {0, 0, 0};
+    for (int k = 0; k <= s && k < f->nseries; k++) st = parse_fmt(f->series[k].fmt, &cycle);
+    return st.rgb;
+}

@@ -1,7 +1,8 @@
 /* textplot.c - show_heatmaps drawn by attn itself in the terminal (gnuplot's dumb terminal cannot fit several
  * panels, nor colour cells): each character is two pixels, the upper half block '▀' in the top pixel's colour over
  * the bottom pixel's, so cells stay square; without colour, one shade character per pixel (two per cell across).
- * The panels are scaled to fit the terminal: enlarged by a whole number when small, averaged down when large.
+ * The panels are scaled to fit the terminal: enlarged by a whole number when small, averaged down when large; a
+ * matrix taller than the terminal but no wider gets one line per row and scrolls (P's 60 positions, one per line).
  * Rows and columns are labelled with integer ticks, each panel with its title, and one colour scale serves all. */
 #include "plot_internal.h"
 #include <math.h>
@@ -18,7 +19,11 @@ typedef struct Layout {
     int gutter;            /* row tick labels left of the panels */
     int xstep, ystep;      /* tick steps in matrix rows and columns */
     bool colour, titled;
+    bool tall;             /* one text line per matrix row, taller than the terminal */
 } Layout;
+
+/* The most matrix rows drawn one per line (a few screens); more are averaged down to fit the terminal. */
+#define TALL_LINES 120
 
 static int digits(int64_t v) { int n = 1; while (v >= 10) { v /= 10; n++; } return n; }
 
@@ -50,7 +55,13 @@ static Layout layout(const Figure *f, const Canvas *cv) {
      * direction that must shrink is averaged down, and the other then keeps one character per value when it fits
      * and cells stay within 2:1, so no column (a sine of its own in P) is blended into its neighbour without need. */
     double fx = fmin(across / (double)w, 4), fy = fmin(2 * per_row / (double)h, 4), sx, sy;
-    if (fx >= 1 && fy >= 1) sx = sy = floor(fmin(fx, fy));
+    /* taller than the terminal but no wider: one line per matrix row (the figure scrolls), rather than rows averaged
+     * into each other (P's 60 positions in 32 half-block rows turned its alternating sin/cos columns into noise) */
+    L.tall = fy < 1 && fx >= 1 && (double)h * (double)R <= TALL_LINES;
+    if (L.tall) {
+        sy = 2;
+        sx = fx >= 2 ? 2 : 1;                  /* square cells when two characters per column fit */
+    } else if (fx >= 1 && fy >= 1) sx = sy = floor(fmin(fx, fy));
     else {                                     /* cells at most twice as long one way as the other */
         sx = fx < 1 ? fx : 1;
         sy = fy < 1 ? fy : 1;
@@ -62,7 +73,7 @@ static Layout layout(const Figure *f, const Canvas *cv) {
     L.tp = (int)fmax(1, floor((double)h * sy * vpx / 2 + 1e-9));
     L.lines = (int)ceil(L.tp / vpx);
     L.xstep = int_step(w, L.tw / (digits(w - 1) + 1));
-    L.ystep = int_step(h, L.lines / 2 > 0 ? L.lines / 2 : 1);
+    L.ystep = int_step(h, L.tall ? L.lines / 5 : L.lines / 2 > 0 ? L.lines / 2 : 1);
     return L;
 }
 
@@ -83,9 +94,11 @@ static double pixel(const double *m, int64_t h, int64_t w, const Layout *L, int 
     return m[i * w + j];
 }
 
-static void colour_code(StrBuf *o, bool fg, unsigned rgb, ColourMode mode) {
+/* The escape code for the map's colour at t as foreground or background: 24-bit, or the map's 256-colour ramp. */
+static void colour_code(StrBuf *o, bool fg, const Cmap *cm, bool rev, double t, ColourMode mode) {
+    unsigned rgb = cmap_rgb(cm, rev, t);
     if (mode == COLOUR_TRUE) sb_printf(o, "\x1b[%d;2;%u;%u;%um", fg ? 38 : 48, rgb >> 16, (rgb >> 8) & 255, rgb & 255);
-    else sb_printf(o, "\x1b[%d;5;%dm", fg ? 38 : 48, cmap_xterm256(rgb));
+    else sb_printf(o, "\x1b[%d;5;%dm", fg ? 38 : 48, cmap_xterm256_at(cm, rev, t));
 }
 
 static double unit(const Figure *f, double v) { return isfinite(v) ? (v - f->lo) / (f->hi - f->lo) : 0; }
@@ -119,8 +132,8 @@ static void panel_line(StrBuf *o, const Figure *f, const Layout *L, const Cmap *
             continue;
         }
         int top = 2 * line, bot = top + 1;
-        colour_code(o, true, cmap_rgb(cm, rev, unit(f, pixel(m, f->h, f->w, L, top, x))), mode);
-        if (bot < L->tp) colour_code(o, false, cmap_rgb(cm, rev, unit(f, pixel(m, f->h, f->w, L, bot, x))), mode);
+        colour_code(o, true, cm, rev, unit(f, pixel(m, f->h, f->w, L, top, x)), mode);
+        if (bot < L->tp) colour_code(o, false, cm, rev, unit(f, pixel(m, f->h, f->w, L, bot, x)), mode);
         else sb_puts(o, "\x1b[49m");
         sb_puts(o, "\xe2\x96\x80");     /* ▀ */
     }
@@ -202,7 +215,7 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
     sb_printf(o, "%s ", lo);
     for (int k = 0; k < bar; k++) {
         double t = (k + 0.5) / bar;
-        if (L.colour) { colour_code(o, false, cmap_rgb(cm, rev, t), cv->colour); sb_putc(o, ' '); }
+        if (L.colour) { colour_code(o, false, cm, rev, t, cv->colour); sb_putc(o, ' '); }
         else sb_putc(o, shades[(int)(t * 8.999)]);
     }
     if (L.colour) sb_puts(o, "\x1b[0m");

@@ -400,7 +400,7 @@ with tempfile.TemporaryDirectory() as d:
         text = "\n".join(s.lines())
         missing = [l for l in FIGURES[0]["legend"] + ["Row (position)"] if l not in text]
         check(f"80x24 {mode}: legend and label text intact", not missing, f"missing {missing}\n{text}")
-        colours = {c[1] for _, _, c in s.cells() if c[0] in "*#$%" and c[1] is not None}
+        colours = {c[1] for _, _, c in s.cells() if (c[0] in "*#$%" or "\u2801" <= c[0] <= "\u28ff") and c[1] is not None}
         if mode == "no colour":
             check("80x24 NO_COLOR: no escape sequences", "\x1b[" not in out.replace("\x1b[16t\x1b[14t\x1b[c", ""), repr(out[:200]))
         else:
@@ -409,18 +409,19 @@ with tempfile.TemporaryDirectory() as d:
         out = run_pty(hm, d, env=dict(env, ATTN_PLOT="terminal"))
         s = Screen(80).feed(out)
         lines = s.used_lines()
-        check(f"80x24 {mode}: the 60x32 heatmap of P fits in the rows and columns", len(lines) <= 22 and s.width() <= 80 and not s.overflow, f"{len(lines)} lines, {s.width()} cols")
+        data = [ln for ln in lines if "\u2580" in ln or re.match(r"^[ \d]{3}[ .:=+*%@-]{64}$", ln)]
+        check(f"80x24 {mode}: the 60x32 heatmap of P has one line per position, within the columns", len(data) == 60 and s.width() <= 80 and not s.overflow, f"{len(data)} data lines, {s.width()} cols")
         text = "\n".join(s.lines())
         labels = [l for l in ("Row (position)", "Column (encoding dimension)") if l not in text]
         rowlab = [int(m.group(1)) for m in re.finditer(r"^\s*(\d+) ", text, re.M)]
-        check(f"80x24 {mode}: heatmap labels and integer row ticks", not labels and rowlab[:2] == [0, 10], f"missing {labels}, rows {rowlab}")
+        check(f"80x24 {mode}: heatmap labels and integer row ticks", not labels and rowlab[:2] == [0, 5], f"missing {labels}, rows {rowlab}")
         if mode == "truecolor" and colormaps is not None:
             # columns 30 and 31 of P hold sin(i/10000^(30/32)) ~ 0 and cos(...) ~ 1 on every row: Blues(0.5), Blues(1)
             row = [c for c in s.rows[2]]
             first = next(k for k, c in enumerate(row) if c[0] == "\u2580")
             def rgb(t):
                 return tuple(round(255 * v) for v in colormaps["Blues"](t)[:3])
-            got = [row[first + 30][1], row[first + 31][1]]
+            got = [row[first + 60][1], row[first + 62][1]]
             want = [rgb(0.5), rgb(1.0)]
             got = [((g >> 16) & 255, (g >> 8) & 255, g & 255) for g in got]
             check("80x24 truecolor: cells in matplotlib's Blues", all(max(abs(a - b) for a, b in zip(g, w)) <= 3 for g, w in zip(got, want)), f"{got} want {want}")
@@ -445,7 +446,8 @@ with tempfile.TemporaryDirectory() as d:
     lesson4 = ("P = d2l.PositionalEncoding(32, 0).P[:, :60, :].unsqueeze(0)\n"
                "d2l.show_heatmaps(P, xlabel='Column (encoding dimension)', ylabel='Row (position)', figsize=(3.5, 4), cmap='Blues')")
     for cols, rows in ((80, 24), (100, 30), (80, 40)):
-        for name, code, first in (("lesson 4's heatmap", lesson4, "Row (position)"), ("the attention heads", heads, "Queries"),
+        # (lesson 4's 60-row heatmap is taller than these terminals on purpose: one line per position, it scrolls)
+        for name, code, first in (("the attention heads", heads, "Queries"),
                                   ("a tall line plot", tall, "a sine"), ("the rotation", "R = rotation(3, 2, plot=True, quiet=True)", "R turns")):
             out = run_pty(code, d, cols=cols, rows=rows, env={"ATTN_PLOT": "terminal"})
             s = Screen(cols).feed(out)
@@ -481,10 +483,10 @@ with tempfile.TemporaryDirectory() as d:
             check(f"{cols}x24: {name}: x labels {want} all there", all(any(v == w for v, _ in labels) for w in want), f"labels {labels}\n" + "\n".join(lines))
             check(f"{cols}x24: {name}: every x label where its value is on the axis (within 1.5 columns)",
                   labels and all(abs(c - e) <= 1.5 for v, c, e in off), f"{off}")
-    # where the terminal does not say its height (a pipe), the figure keeps the size it had: 22 of 24 rows
+    # where the terminal does not say its height (a pipe): lesson 4's heatmap still one line per position, and whole
     r = run(lesson4, d, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
     n = len(r.stdout.rstrip("\n").split("\n"))
-    check("a pipe: lesson 4's heatmap keeps 22 lines (80x24 assumed)", n == 22, f"{n} lines\n{r.stdout}")
+    check("a pipe: lesson 4's heatmap has its 60 rows, labels and scale (64 lines)", n == 64 and "Column (encoding dimension)" in r.stdout, f"{n} lines\n{r.stdout}")
     # sixel: sized from the terminal's cell size; a fallback when it does not say
     for ans, want, what in ((b"\x1b[6;20;10t\x1b[4;480;800t\x1b[?62;4;22c", (800, 333), "10x20 cells"),
                             (b"\x1b[6;32;16t\x1b[4;768;1280t\x1b[?62;4c", (1280, 533), "16x32 cells"),
@@ -546,5 +548,144 @@ with tempfile.TemporaryDirectory() as d:
           "4 lines of 60 points, x 0..59, y -1..1;" in r.stdout and "savefig(" in r.stdout, r.stdout)
     r = run(pe, d, env={"ATTN_PLOT": "summary"})
     check("plot_target('summary'): what the figure holds, no hint", "<figure 1: 4 lines of 60 points; xlabel" in r.stdout and "savefig(" not in r.stdout, r.stdout)
+
+# ---- the two central figures and the colour ramps at a real 80x24 terminal (tmux, TERM=tmux-256color, no display),
+# in 256 colours (tmux's default) and with COLORTERM=truecolor; expectations from the formula of P, computed here ----
+try:
+    from tmux_screen import Screen as Tmux
+    import shutil as _sh
+    have_tmux = _sh.which("tmux") is not None
+except ImportError:
+    have_tmux = False
+
+
+def lstar(c):
+    """CIELAB L* of 0xRRGGBB (sRGB, D65)."""
+    lin = []
+    for sh in (16, 8, 0):
+        v = ((c >> sh) & 255) / 255
+        lin.append(v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
+    y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
+
+
+def tmux_figure(lines, colorterm):
+    """The screen and scrollback (with colours) of attn at an 80x24 tmux after typing LINES, as a Screen."""
+    env = {"TERM": "tmux-256color", "LANG": "C.UTF-8"}
+    if colorterm:
+        env["COLORTERM"] = "truecolor"
+    t = Tmux(f"{ATTN} -q", env)
+    try:
+        t.wait_for("attn>")
+        t.send("plot_target('terminal')")
+        for ln in lines:
+            t.send(ln)
+        end = time.time() + 60
+        while time.time() < end and t.text().count("attn>") < len(lines) + 2:
+            time.sleep(0.1)
+        raw = t.run("capture-pane", "-e", "-p", "-S", "-", "-t", "t")
+    finally:
+        t.close()
+    return Screen(80).feed(raw)
+
+
+def pe(i, col, d=32):
+    """P[i, col] of the book's positional encoding, from its formula."""
+    w = i / 10000 ** ((col // 2 * 2) / d)
+    return math.sin(w) if col % 2 == 0 else math.cos(w)
+
+
+def braille_dots(ch):
+    """(dx, dy) of the dots of a braille character."""
+    b = ord(ch) - 0x2800
+    order = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
+    return [order[k] for k in range(8) if b >> k & 1]
+
+
+if have_tmux:
+    hm_code = ["P = d2l.PositionalEncoding(32, 0).P[0, :60, :].unsqueeze(0).unsqueeze(0)",
+               "d2l.show_heatmaps(P, xlabel='Column (encoding dimension)', ylabel='Row (position)', figsize=(3.5, 4), cmap='Blues')"]
+    pc_code = ["pe = d2l.PositionalEncoding(32, 0); P = pe.P[:, :60, :]",
+               "d2l.plot(torch.arange(60), P[0, :, 6:10].T, xlabel='Row (position)', figsize=(6, 2.5), legend=[\"Col %d\" % d for d in torch.arange(6, 10)])"]
+    for colorterm in (False, True):
+        mode = "tmux truecolor" if colorterm else "tmux 256 colours"
+        s = tmux_figure(hm_code, colorterm)
+        rows = [r for r in s.rows if sum(1 for c in r if c[0] == "\u2580") == 64]
+        check(f"{mode}: the PE heatmap has one line per position (60 data rows of 32 cells)", len(rows) == 60, f"{len(rows)} rows\n" + "\n".join(s.lines()))
+        if len(rows) == 60:
+            # Blues: a larger value is darker. Columns 0 and 1 (sin i, cos i): wherever two adjacent positions differ
+            # by more than 0.3, the darker cell is the one the formula makes larger
+            wrong = []
+            for col in (0, 1):
+                for i in range(59):
+                    a, b = pe(i, col), pe(i + 1, col)
+                    if abs(a - b) < 0.3:
+                        continue
+                    first = next(k for k, c in enumerate(rows[i]) if c[0] == "\u2580")
+                    la, lb = lstar(rows[i][first + 2 * col][1]), lstar(rows[i + 1][first + 2 * col][1])
+                    if (a > b) != (la < lb):
+                        wrong.append((col, i, round(a, 2), round(b, 2), round(la), round(lb)))
+            check(f"{mode}: columns 0-1 alternate light and dark row by row as sin i and cos i say", not wrong, str(wrong[:6]))
+        text = "\n".join(s.lines())
+        check(f"{mode}: the PE heatmap keeps its axis labels and colour bar", all(w in text for w in ("Row (position)", "Column (encoding dimension)", "(Blues)")), text[-600:])
+        # the ramps: a 64-value row in each map, L* monotone along it (light to dark, or dark to light for viridis)
+        for cmap, down in (("Blues", True), ("Reds", True), ("Greys", True), ("viridis", False), ("magma", False)):
+            s = tmux_figure([f"d2l.show_heatmaps(torch.arange(64.).reshape(1, 1, 1, 64), cmap='{cmap}')"], colorterm)
+            cells = [c[1] for r in s.rows for c in r if c[0] == "\u2580"]
+            L = [lstar(c) for c in cells]
+            mono = all((b <= a + 0.5) if down else (b >= a - 0.5) for a, b in zip(L, L[1:]))
+            check(f"{mode}: {cmap}'s ramp is monotone in L* ({len(cells)} cells)", len(cells) >= 32 and mono, str([round(v) for v in L]))
+        # the Col 6-9 curves: four panels, four colours, each panel's zero crossings where its column's formula has them
+        s = tmux_figure(pc_code, colorterm)
+        lines = s.lines()
+        axis = next((k for k, ln in enumerate(lines) if "\u2514" in ln), None)
+        labels = [k for k, ln in enumerate(lines) if re.search(r"Col [6-9]\s*$", ln)]
+        check(f"{mode}: the Col 6-9 curves in four panels, labelled in order, above one x axis",
+              axis is not None and len(labels) == 4 and [lines[k].split()[-1] for k in labels] == ["6", "7", "8", "9"], "\n".join(lines))
+        if axis is not None and len(labels) == 4:
+            ph = (labels[1] - labels[0])
+            top = axis - 4 * ph
+            # x: the tick under label v is at the character column of '┬'; labels under them
+            ticks = [x for x, c in enumerate(s.rows[axis]) if c[0] == "\u252c"]
+            vals = [(int(m.group()), (m.start() + m.end() - 1) / 2) for m in re.finditer(r"\d+", lines[axis + 1])]
+            (v0, c0), (v1, c1) = vals[0], vals[-1]
+            colours, got, want = [], [], []
+            for p in range(4):
+                dots = {}
+                grey = set()
+                for r in range(ph):
+                    for x, c in enumerate(s.rows[top + p * ph + r]):
+                        if "\u2801" <= c[0] <= "\u28ff":
+                            for dx, dy in braille_dots(c[0]):
+                                dots.setdefault(c[1], []).append((2 * x + dx, 4 * r + dy))
+                # the zero line: the colour whose dots all lie on one row; the curve: the other colour
+                zero_c = [k for k, v in dots.items() if len({y for _, y in v}) == 1 and len(v) > 20]
+                curve_c = [k for k in dots if k not in zero_c]
+                if len(zero_c) != 1 or len(curve_c) != 1:
+                    got.append(None)
+                    continue
+                colours.append(curve_c[0])
+                y0 = dots[zero_c[0]][0][1]
+                cols = {}
+                for x, y in dots[curve_c[0]]:
+                    cols.setdefault(x, []).append(y)
+                signs = [(x, 1 if max(ys) < y0 else -1 if min(ys) > y0 else 0) for x, ys in sorted(cols.items())]
+                cross, prev = [], None
+                for x, sg in signs:
+                    if sg and prev and sg != prev[1]:
+                        pos = v0 + ((prev[0] + x) / 4 - c0) * (v1 - v0) / (c1 - c0)     # dot columns to positions
+                        cross.append(round(pos, 1))
+                    if sg:
+                        prev = (x, sg)
+                got.append(cross)
+                f = [pe(i, 6 + p) for i in range(60)]
+                want.append([i + 0.5 for i in range(59) if (f[i] > 0) != (f[i + 1] > 0) and abs(f[i]) > 1e-9])
+            ok = all(g is not None and len(g) == len(w) and all(abs(a - b) <= 2 for a, b in zip(g, w)) for g, w in zip(got, want))
+            check(f"{mode}: each panel's curve crosses zero where its column's formula does (within 2 positions)", ok, f"got {got}\nwant {want}")
+            check(f"{mode}: the four curves in four colours", len(set(colours)) == 4, str(colours))
+            check(f"{mode}: the curves fit 80x24 (the figure in 20 lines, 79 columns)", axis + 3 - top <= 20 and max(len(ln) for ln in lines[top:axis + 3]) <= 79,
+                  f"{axis + 3 - top} lines, {max(len(ln) for ln in lines[top:axis + 3])} columns")
+else:
+    print("(skipped: the tmux figure checks need tmux)")
 
 finish()

@@ -145,6 +145,12 @@ class Screen:
                 d.rectangle([x0, y0, x0 + w - 1, y0 + h - 1], fill=rgb(bg))
             if ch == '\u2580':
                 d.rectangle([x0, y0, x0 + w - 1, y0 + h // 2 - 1], fill=rgb(fg if fg is not None else 0))
+            elif 0x2800 <= ord(ch) <= 0x28ff:        # braille: the dots themselves (DejaVu Sans Mono has none)
+                bits = ord(ch) - 0x2800
+                for k, (dx, dy) in enumerate(((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))):
+                    if bits >> k & 1:
+                        cx, cy = x0 + w * (1 + 2 * dx) // 4, y0 + h * (1 + 2 * dy) // 8
+                        d.ellipse([cx - 1, cy - 1, cx + 1, cy + 1], fill=rgb(fg if fg is not None else 0))
             elif ch != ' ':
                 d.text((x0, y0), ch, font=font, fill=rgb(fg) if fg is not None else (0, 0, 0))
         img.save(path)
