@@ -30,7 +30,7 @@ has "resume message" "$out" "resuming at step 2 of 8"
 has "earlier variables replayed on resume" "$out" "scores is torch.Size([1, 4, 3]), expected a 1×4×4 tensor"
 # the list shows progress
 out=$("$ATTN" lesson 2>&1)
-has "lesson list" "$out" "Lesson 1: Self-attention"
+has "lesson list" "$out" "  1  Self-attention"
 has "lesson list progress" "$out" "1/8 steps started"
 # a question grades only answers: looking around runs as at the prompt (output shown), is not counted, brings no hint
 rm -f "$XDG_STATE_HOME/attn/progress"

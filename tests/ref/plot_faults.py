@@ -37,7 +37,9 @@ with tempfile.TemporaryDirectory() as d:
             size = os.path.getsize(path) if os.path.exists(path) else 0
             check(f"{name} -> .{ext}", r.returncode == 0 and size > 1000 and "gnuplot" not in r.stderr, f"rc={r.returncode} size={size} {r.stderr[-300:]}")
         r = run(code, d, {"ATTN_PLOT": "terminal", "COLUMNS": "80"})
-        drawn = "+---" in r.stdout.replace("-+-", "+--") or re.search(r" \((Blues|Reds)\)\n", r.stdout)   # gnuplot's dumb frame, or attn's heatmap scale
+        # gnuplot's dumb frame, attn's heatmap scale, or attn's panels of crossing curves (braille dots on a tick axis)
+        drawn = "+---" in r.stdout.replace("-+-", "+--") or re.search(r" \((Blues|Reds)\)\n", r.stdout) or \
+            ("┤" in r.stdout and re.search("[\u2801-\u28ff]", r.stdout))
         check(f"{name} -> dumb terminal", r.returncode == 0 and r.stdout.count("\n") > 5 and drawn and "gnuplot" not in r.stderr, f"rc={r.returncode} {r.stderr[-300:]} {r.stdout[:200]}")
         r = run(code, d, {"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
         check(f"{name} -> dumb terminal without colour", r.returncode == 0 and "\x1b[" not in r.stdout, r.stderr[-300:])

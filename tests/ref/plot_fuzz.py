@@ -268,7 +268,8 @@ with tempfile.TemporaryDirectory() as d:
             # every command gnuplot would read is one of attn's templates: labels only inside quotes
             for line in out.split("\n"):
                 if line.startswith(("set label", "set xlabel", "set ylabel", "set title")):
-                    body = re.sub(r"'(?:[^']|'')*'", "''", line)
+                    # single-quoted pieces, and "'" joining them (a quote is sent so: gnuplot misreads '' at a start)
+                    body = re.sub(r"'(?:[^']|'')*'|\"'\"", "''", line)
                     check(f"batch {b}: a label stays inside its quotes", "`" not in body and "system" not in body and "$(" not in body, line[:200])
         made = sorted(f for f in os.listdir(d) if f not in ("sub", "figs"))
         made += [os.path.join("sub", f) for f in os.listdir(os.path.join(d, "sub"))]
