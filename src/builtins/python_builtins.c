@@ -326,42 +326,116 @@ static Value *bi_round(Interp *I, Args *a) {
     return val_float(nearbyint(v->u.f / p) * p);
 }
 
-/* Sorts the list l in place by key(item) (the items themselves when key is None): stable (equal items keep their
- * order, also in reverse), as Python's list.sort and sorted. false with an error (l is then left as it was). */
-static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
-    Value *keys = val_list(l->u.seq.n), *items = val_list(l->u.seq.n);
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
-        Value *k = key_of(I, key, l->u.seq.items[i]);
-        if (!k) { val_decref(keys); val_decref(items); return false; }
-        val_seq_set(keys, i, k);
-        val_seq_set(items, i, val_incref(l->u.seq.items[i]));
+/* ---- sorting: a natural merge sort (the runs the data has, then merged in pairs): stable, n log n comparisons,
+ * n - 1 on data already in order or in reverse order ---- */
+
+typedef struct SortCtx {
+    Interp *I;
+    Value **keys;          /* keys[i]: item i's key (borrowed) */
+    bool failed;           /* a comparison raised or Ctrl-C came: no more comparisons, the error is set */
+} SortCtx;
+
+/* keys[a] < keys[b], with Python's <: numbers and strings of one kind directly, the rest through the language's
+ * comparison (a student's __lt__ too). false once the sort failed. */
+static bool sort_less(SortCtx *c, int64_t a, int64_t b) {
+    if (c->failed) return false;
+    if (ten_interrupted) { rt_interrupt(c->I); c->failed = true; return false; }
+    const Value *x = c->keys[a], *y = c->keys[b];
+    if (x->kind == V_INT && y->kind == V_INT) return x->u.i < y->u.i;
+    if (x->kind == V_FLOAT && y->kind == V_FLOAT) return x->u.f < y->u.f;
+    if (x->kind == V_STR && y->kind == V_STR) {              /* UTF-8 bytes order as code points do */
+        size_t n = x->u.str.len < y->u.str.len ? x->u.str.len : y->u.str.len;
+        int r = memcmp(x->u.str.s, y->u.str.s, n);
+        return r < 0 || (r == 0 && x->u.str.len < y->u.str.len);
     }
-    /* insertion sort with the language's comparison (lists here are short), items moved with their keys */
-    bool ok = true;
-    for (int64_t i = 1; ok && i < items->u.seq.n; i++) {
-        for (int64_t j = i; j > 0; j--) {
-            Value *c = ops_compare(I, reverse ? AOP_GT : AOP_LT, keys->u.seq.items[j], keys->u.seq.items[j - 1]);
-            if (!c) { ok = false; break; }
-            bool t = val_truthy(c, &ok);
-            val_decref(c);
-            if (!ok) { rt_error(I, "cannot sort tensors with more than one element"); break; }
-            if (!t) break;
-            Value **it = items->u.seq.items, **ks = keys->u.seq.items, *tmp = it[j];
-            it[j] = it[j - 1];
-            it[j - 1] = tmp;
-            tmp = ks[j];
-            ks[j] = ks[j - 1];
-            ks[j - 1] = tmp;
+    Value *r = ops_compare(c->I, AOP_LT, c->keys[a], c->keys[b]);
+    if (!r) { c->failed = true; return false; }
+    bool ok = false, t = val_truthy(r, &ok);
+    val_decref(r);
+    if (!ok) { rt_error(c->I, "cannot sort tensors with more than one element"); c->failed = true; return false; }
+    return t;
+}
+
+static void reverse_idx(int64_t *p, int64_t lo, int64_t hi) {
+    for (hi--; lo < hi; lo++, hi--) { int64_t t = p[lo]; p[lo] = p[hi]; p[hi] = t; }
+}
+
+/* The runs of perm, each ascending (a strictly descending one is reversed, which keeps equal items in order):
+ * their starts into starts[], with n at the end. The number of runs. */
+static int64_t find_runs(SortCtx *c, int64_t *perm, int64_t n, int64_t *starts) {
+    int64_t nruns = 0;
+    for (int64_t i = 0; i < n;) {
+        int64_t j = i + 1;
+        if (j < n && sort_less(c, perm[j], perm[j - 1])) {
+            while (j < n && sort_less(c, perm[j], perm[j - 1])) j++;
+            reverse_idx(perm, i, j);
+        } else {
+            while (j < n && !sort_less(c, perm[j], perm[j - 1])) j++;
         }
+        starts[nruns++] = i;
+        i = j;
     }
-    /* the sorted order replaces l's items (a key function that changed l meanwhile loses that change, as Python) */
-    for (int64_t i = 0; ok && i < items->u.seq.n && i < l->u.seq.n; i++) {
-        Value *old = l->u.seq.items[i];
-        l->u.seq.items[i] = val_incref(items->u.seq.items[i]);
-        val_decref(old);
+    starts[nruns] = n;
+    return nruns;
+}
+
+/* Merges the ascending runs perm[lo, mid) and perm[mid, hi) (tmp holds mid - lo indices); an item of the second
+ * run goes first only when it is less, so equal items keep their order. Whole even when the sort failed. */
+static void merge_runs(SortCtx *c, int64_t *perm, int64_t lo, int64_t mid, int64_t hi, int64_t *tmp) {
+    if (!sort_less(c, perm[mid], perm[mid - 1])) return;         /* already in order */
+    memcpy(tmp, perm + lo, sizeof *tmp * (size_t)(mid - lo));
+    int64_t i = 0, na = mid - lo, j = mid, k = lo;
+    while (i < na && j < hi) perm[k++] = sort_less(c, perm[j], tmp[i]) ? perm[j++] : tmp[i++];
+    while (i < na) perm[k++] = tmp[i++];
+}
+
+/* perm (0 ... n-1 in some order) sorted stably by keys[]: false with the error set (perm is then still a
+ * permutation) */
+static bool merge_sort(SortCtx *c, int64_t *perm, int64_t n, int64_t *tmp, int64_t *starts) {
+    int64_t nruns = find_runs(c, perm, n, starts);
+    while (nruns > 1 && !c->failed) {                 /* runs 0+1, 2+3, ...: the starts of every other run go */
+        int64_t m = 0;
+        for (int64_t r = 0; r < nruns; r += 2) {
+            if (r + 1 < nruns) merge_runs(c, perm, starts[r], starts[r + 1], starts[r + 2], tmp);
+            starts[m++] = starts[r];
+        }
+        starts[m] = n;
+        nruns = m;
+    }
+    return !c->failed;
+}
+
+/* Sorts the list l in place by key(item) (the items themselves when key is None), as Python's list.sort and
+ * sorted: stable; reverse=True reverses, sorts and reverses again, so equal items keep their order; only < is
+ * used. Ctrl-C stops it. false with the error set (a key or comparison raised, Ctrl-C, no memory): l is then left
+ * as it was. */
+static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
+    int64_t n = l->u.seq.n;
+    if (n < 2 && (!key || key->kind == V_NONE)) return true;
+    Value *keys = val_seq_try(V_LIST, n);
+    int64_t *perm = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *tmp = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)),
+            *starts = mem_try_malloc(sizeof(int64_t) * (size_t)(n + 1));
+    bool ok = keys && perm && tmp && starts;
+    if (!ok) interp_bytes_ok(I, 0);                                  /* the machine refused: MemoryError */
+    for (int64_t i = 0; ok && i < n; i++) {
+        Value *k = ten_interrupted ? rt_interrupt(I) : key_of(I, key, l->u.seq.items[i]);
+        if (!k) ok = false;
+        else val_seq_set(keys, i, k);
+        perm[i] = reverse ? n - 1 - i : i;
+    }
+    SortCtx c = {I, keys ? keys->u.seq.items : NULL, false};
+    if (ok && (ok = merge_sort(&c, perm, n, tmp, starts))) {
+        if (reverse) reverse_idx(perm, 0, n);
+        /* the sorted order replaces l's items (perm's indices are into the items l had: tmp holds them meanwhile) */
+        _Static_assert(sizeof(Value *) <= sizeof(int64_t), "tmp holds the items");
+        Value **items = (Value **)tmp;
+        for (int64_t i = 0; i < n; i++) items[i] = l->u.seq.items[perm[i]];
+        memcpy(l->u.seq.items, items, sizeof(Value *) * (size_t)n);
     }
     val_decref(keys);
-    val_decref(items);
+    free(perm);
+    free(tmp);
+    free(starts);
     return ok;
 }
 
