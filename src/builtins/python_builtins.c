@@ -366,7 +366,7 @@ static int64_t find_runs(SortCtx *c, int64_t *perm, int64_t n, int64_t *starts) 
     int64_t nruns = 0;
     for (int64_t i = 0; i < n;) {
         int64_t j = i + 1;
-        if (j < n && sort_less(c, perm[j], perm[j - 1])) {
+        if (j < n && sort_less(c, perm[j++], perm[i])) {
             while (j < n && sort_less(c, perm[j], perm[j - 1])) j++;
             reverse_idx(perm, i, j);
         } else {
@@ -638,21 +638,33 @@ static Value *str_join(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "join() takes exactly one argument");
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
-    StrBuf b;
-    sb_init(&b);
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
+    /* pass 1: the length (and Python's TypeError for an item that is not a string); pass 2: one buffer filled, Ctrl-C
+     * checked; a result past the memory limit is MemoryError before it is built */
+    const Value *sep = a->pos[0];
+    int64_t n = l->u.seq.n, len = n > 1 ? (n - 1) * (int64_t)sep->u.str.len : 0, chars = n > 1 ? (n - 1) * sep->u.str.chars : 0;
+    for (int64_t i = 0; i < n; i++) {
         Value *x = l->u.seq.items[i];
         if (x->kind != V_STR) {
             rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
-            sb_free(&b);
             val_decref(l);           /* after the message: it names x, which l holds */
             return NULL;
         }
-        if (i) sb_putn(&b, a->pos[0]->u.str.s, a->pos[0]->u.str.len);
-        sb_putn(&b, x->u.str.s, x->u.str.len);
+        len += (int64_t)x->u.str.len;
+        chars += x->u.str.chars;
     }
+    char *r = interp_bytes_ok(I, len + 1) ? mem_try_malloc((size_t)len + 1) : NULL;
+    if (!r) { interp_bytes_ok(I, len + 1); val_decref(l); return NULL; }
+    size_t at = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 65535) == 65535 && ten_interrupted) { free(r); val_decref(l); return rt_interrupt(I); }
+        const Value *x = l->u.seq.items[i];
+        if (i) { memcpy(r + at, sep->u.str.s, sep->u.str.len); at += sep->u.str.len; }
+        memcpy(r + at, x->u.str.s, x->u.str.len);
+        at += x->u.str.len;
+    }
+    r[at] = 0;
     val_decref(l);
-    return val_str_take(sb_take(&b));
+    return val_str_take_chars(r, at, chars);
 }
 
 /* str.format's numbering: which fields have been seen, automatic ({}) or manual ({0}); Python refuses a mix. */
@@ -1153,7 +1165,7 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
 
 static Value *list_append(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "append() takes exactly one argument");
-    if (a->pos[0]->u.seq.n >= 50000000) return rt_error(I, "the list is too long");
+    if ((a->pos[0]->u.seq.n & 1023) == 1023 && !interp_memory_ok(I, 1024)) return NULL;    /* never past the limit */
     val_list_append(a->pos[0], val_incref(a->pos[1]));
     return val_none();
 }
@@ -1162,6 +1174,7 @@ static Value *list_extend(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "extend() takes exactly one argument");
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
+    if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
     for (int64_t i = 0; i < l->u.seq.n; i++) val_list_append(a->pos[0], val_incref(l->u.seq.items[i]));
     val_decref(l);
     return val_none();

@@ -1323,7 +1323,7 @@ Value *ops_to_list(Interp *I, Value *v) {
     Value *l = val_list(0), *e;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
         val_list_append(l, e);
-        if ((k & 4095) == 4095 && (ten_interrupted || !interp_memory_ok(I, 4096))) {
+        if (((k & 4095) == 4095 || mem_exhausted) && (ten_interrupted || !interp_memory_ok(I, 4096))) {
             if (ten_interrupted) rt_interrupt(I);
             val_decref(l);
             l = NULL;

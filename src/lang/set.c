@@ -465,7 +465,7 @@ int pyset_update(Interp *I, Value *s, Value *src) {
     for (int64_t k = 1; rc == 0 && (e = ops_iter_next(&it)); k++) {
         rc = pyset_add(I, s, e);
         val_decref(e);
-        if ((k & 4095) == 0 && rc == 0 && !interp_memory_ok(I, 4096)) rc = -1;   /* set(range(10**15)): refused */
+        if (((k & 4095) == 0 || mem_exhausted) && rc == 0 && !interp_memory_ok(I, 4096)) rc = -1;   /* set(range(10**15)): refused */
     }
     ops_iter_end(&it);
     return rc == 0 && !interp_failed(I) ? 0 : -1;

@@ -418,7 +418,6 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
     Elem *e = pairs(v, ix, &r, r.n);
     if (!e) return -1;
     for (int64_t row = 0; row < r.outer; row++) {
-        if (interrupted(e, v, ix, &r)) return -1;
         load_row(&r, row, e, isint);
         Elem out = e[0];
         if (how == PICK_KTH) {
@@ -455,6 +454,7 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
                 }
             }
         }
+        if (interrupted(e, v, ix, &r)) return -1;         /* after the row's work: what it found may be unfinished */
         store(v, ix, row, &out, isint);
     }
     free(e);
