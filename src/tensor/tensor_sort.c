@@ -213,7 +213,10 @@ static void merge_sort(Elem *a, Elem *tmp, int64_t n, const Cmp *c) {
     merge_sort(a + h, tmp, n - h, c);
     if (ten_interrupted) return;
     int64_t i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = less(a + j, a + i, c) ? a[j++] : a[i++];
+    while (i < h && j < n) {
+        if ((k & 65535) == 65535 && ten_interrupted) return;       /* a discarded row: unfinished is fine */
+        tmp[k++] = less(a + j, a + i, c) ? a[j++] : a[i++];
+    }
     while (i < h) tmp[k++] = a[i++];
     while (j < n) tmp[k++] = a[j++];
     memcpy(a, tmp, sizeof *a * (size_t)n);
