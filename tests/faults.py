@@ -330,12 +330,14 @@ with tempfile.TemporaryDirectory() as T:
     if not asan:                          # a sanitizer build maps terabytes of shadow memory: RLIMIT_AS cannot hold it
         prog = ("d = {i: i for i in range(10**8)}\nprint('dict', a)\nl = [str(i) for i in range(10**8)]\nprint('list', a)\n"
                 "s = {i for i in range(10**8)}\nprint('set', a)\nx = 'ab' * 10**9\nprint('str', a)\nl = []\n"
-                "for i in range(10**8): l.append(i)\n\nprint('append', a)\nsorted(range(10**8, 0, -1))\n")
+                "for i in range(10**8): l.append(i)\n\nprint('append', a)\nsorted(range(10**8, 0, -1))\n"
+                "try:\n    d = {i: i for i in range(10**9)}\nexcept MemoryError:\n    print('caught', a)\n    print('handler', a)\n\n")
         peak, out, err, rc = peak_mb(prog, "64G", 600 << 20)
         check("ulimit -v: a dict comprehension (and a list, a set, a string, appends, a sort) past what malloc gives "
-              "raises MemoryError and the session goes on, names kept",
+              "raises MemoryError and the session goes on, names kept; except MemoryError catches it and its handler runs",
               rc != 134 and err.count("MemoryError") + err.count("out of memory: the machine refused") >= 6
-              and all(f"{w} kept" in out for w in ("dict", "list", "set", "str", "append")) and "after kept" in out,
+              and all(f"{w} kept" in out for w in ("dict", "list", "set", "str", "append", "caught", "handler"))
+              and "after kept" in out,
               (rc, err[-600:], out[-200:]))
 
     # ---- issue 25: long loops Ctrl-C could not stop ----

@@ -1102,6 +1102,9 @@ static int handler_matches(Interp *I, Node *type) {
 static int exec_try(Interp *I, Node *n) {
     Node *handlers = n->kids[1], *alt = n->kids[2], *fin = n->kids[3];
     int rc = exec(I, n->kids[0]);
+    /* a refused allocation is the MemoryError recorded now, and what was being built is freed: the handler and the
+     * finally block run with the reserve taken again */
+    if (rc < 0 && mem_exhausted) mem_reserve_renew();
     if (rc < 0 && I->error.kind == ERR_ERROR) {
         for (int i = 0; i < handlers->nkids; i++) {
             Node *h = handlers->kids[i];

@@ -69,11 +69,15 @@ static bool container_kind(VKind k) {
            k == V_OBJECT || k == V_CLASS;
 }
 
+/* A container the machine has no room to track (mem_exhausted set, MemoryError follows) is left out of the cycle
+ * collector's set: freed by its count as any value, only a cycle through it stays. */
 static void track(Value *v) {
     if (!container_kind(v->kind) || v->gc_slot) return;
     if (ntracked == captracked) {
+        Value **t = mem_try_realloc(tracked, sizeof(Value *) * (captracked ? (size_t)captracked * 2 : 1024));
+        if (!t) return;
+        tracked = t;
         captracked = captracked ? captracked * 2 : 1024;
-        tracked = xrealloc(tracked, sizeof(Value *) * captracked);
     }
     tracked[ntracked++] = v;
     v->gc_slot = ntracked;
@@ -292,14 +296,20 @@ int64_t val_collect_cycles(void) {
     since_collect = 0;
     uint32_t n = ntracked;
     if (n == 0) return 0;
-    Gc g = {xmalloc(sizeof(int64_t) * n), xmalloc(sizeof(uint32_t) * n), 0, xcalloc(n, sizeof(bool))};
+    Gc g = {mem_try_malloc(sizeof(int64_t) * n), mem_try_malloc(sizeof(uint32_t) * n), 0, mem_try_calloc(n, sizeof(bool))};
+    if (!g.refs || !g.stack || !g.reachable) {        /* no room to look: the cycles wait for the next collection */
+        free(g.refs);
+        free(g.stack);
+        free(g.reachable);
+        return 0;
+    }
     for (uint32_t i = 0; i < n; i++) g.refs[i] = tracked[i]->refs;
     for (uint32_t i = 0; i < n; i++) val_children(tracked[i], gc_uncount, &g);
     /* referenced from outside the set: alive, and so is everything they hold */
     for (uint32_t i = 0; i < n; i++)
         if (g.refs[i] > 0) { g.reachable[i] = true; g.stack[g.nstack++] = i; }
     while (g.nstack) val_children(tracked[g.stack[--g.nstack]], gc_reach, &g);
-    Value **garbage = xmalloc(sizeof(Value *) * n);
+    Value **garbage = xmalloc(sizeof(Value *) * n);   /* after the three above are freed: it fits where they were */
     int64_t ng = 0;
     for (uint32_t i = 0; i < n; i++) if (!g.reachable[i]) garbage[ng++] = tracked[i];
     free(g.refs);
