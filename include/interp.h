@@ -151,9 +151,12 @@ bool interp_truth(Interp *I, Value *v, bool *out);
 Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
 Value *rt_quit(Interp *I);                      /* quit() / exit() */
 /* Would `more` further values (about 64 bytes each) with the live values and tensors pass the memory limit
- * (ten_limit_bytes)? false with the out-of-memory error set: a list that grows without end stops with a
- * message instead of an out-of-memory kill. */
+ * (ten_limit_bytes)? false with Python's MemoryError set: a list that grows without end stops with a message
+ * instead of an out-of-memory kill. Also false when an allocation failed since the statement began
+ * (mem_exhausted: the machine, or ulimit -v, refused memory). */
 bool interp_memory_ok(Interp *I, int64_t more);
+/* The same for `bytes` more bytes (a string or list about to be built at once): false with MemoryError set. */
+bool interp_bytes_ok(Interp *I, int64_t bytes);
 /* The boundary where the tensor library's failure (ten_error, ten_error_kind) becomes the interpreter's error:
  * every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
 Value *rt_tensor_error(Interp *I);

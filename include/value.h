@@ -155,8 +155,13 @@ Value *val_incref(Value *v);
 void val_decref(Value *v);
 /* A new value of kind k with one reference, every field zero: the one constructor, so containers are tracked. */
 Value *val_new(VKind k);
-/* Bytes held by live values (structs and list item arrays): with ten_live_bytes(), what the memory limit bounds. */
+/* Bytes held by live values (their structs, string contents, list item arrays, dict and set tables), as malloc holds
+ * them (its rounding and header included): with ten_live_bytes(), what the memory limit bounds. */
 int64_t val_live_bytes(void);
+/* What a malloc'ed block of n bytes takes from the heap; val_account_bytes adds (or, negative, takes back) bytes
+ * held by a value's own tables (set.c's, or a kind added later), which must be taken back when they are freed. */
+int64_t val_heap_bytes(size_t n);
+void val_account_bytes(int64_t delta);
 /* Values that hold references to values (lists, dicts, objects, functions...): what each one holds is listed by
  * val_children, the one place the cycle collector and freeing learn it. A new container kind goes there. */
 void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx);
@@ -175,6 +180,7 @@ Value *val_str(const char *s);
 Value *val_strn(const char *s, size_t n);
 Value *val_str_take(char *s);                  /* takes ownership of a malloc'ed string */
 Value *val_str_take_n(char *s, size_t n);      /* the same, n bytes long */
+Value *val_str_take_chars(char *s, size_t n, int64_t chars);   /* the same, its code points already counted */
 /* Code points in n bytes of UTF-8 (a byte that does not start a valid sequence counts as one, as tw_decode reads
  * it): Python's len() of that text. */
 int64_t val_utf8_count(const char *s, size_t n);
@@ -183,6 +189,9 @@ size_t val_str_offset(const Value *str, int64_t i);
 Value *val_str_char(const Value *str, int64_t i);
 Value *val_tuple(int64_t n);                   /* n items, all None until set with val_seq_set */
 Value *val_list(int64_t n);
+/* A list or tuple (k) of n items, all None, or NULL when the machine refuses the memory (mem_exhausted is set):
+ * for a size the program chose (a repetition, a concatenation). */
+Value *val_seq_try(VKind k, int64_t n);
 Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */
 Value *val_named_tuple(const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
 Value *val_named_field(const Value *v, const char *name);   /* borrowed; NULL when v has no such field */

@@ -338,6 +338,84 @@ with tempfile.TemporaryDirectory() as T:
     check("sum(range(10**12)) stops at Ctrl-C", b"interrupted" in out and time.time() - t0 < 10, out[-300:])
     leave(pid, fd)
 
+    # ---- issue 25: the memory limit counts what values really hold (string contents, dict and set tables), so the
+    # resident size stays near it; every build stops with Python's MemoryError and the session goes on ----
+    def peak_mb(prog, limit, rlimit_as=None):
+        """attn --keep-going reading prog on a pipe, as at the prompt; then print(a) (a defined first) shows the
+        session went on. Returns (peak resident MB from /proc of this attn, stdout, stderr, exit code)."""
+        def pre():
+            if rlimit_as:
+                resource.setrlimit(resource.RLIMIT_AS, (rlimit_as, rlimit_as))
+        p = subprocess.Popen([ATTN, "--keep-going"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=dict(os.environ, ATTN_MEMORY_LIMIT=limit, ATTN_PLOT="none"), preexec_fn=pre)
+        p.stdin.write(("a = 'kept'\n" + prog + "\nprint('after', a)\n").encode())
+        p.stdin.flush()
+        out, end = b"", time.time() + 120
+        while b"after" not in out and time.time() < end and p.poll() is None:
+            if select.select([p.stdout], [], [], 0.1)[0]:
+                out += os.read(p.stdout.fileno(), 65536)
+        peak = 0
+        try:
+            for line in open(f"/proc/{p.pid}/status"):
+                if line.startswith("VmHWM"):
+                    peak = int(line.split()[1]) // 1024
+        except OSError:
+            pass
+        if time.time() >= end:
+            p.kill()                      # our own child, past its deadline: the check below fails
+        rest, err = p.communicate(timeout=60)
+        return peak, (out + rest).decode(errors="replace"), err.decode(errors="replace"), p.returncode
+
+    # (a sanitizer build's resident size is its shadow, redzones and quarantine as much as the values: there only the
+    # MemoryError and the session going on are checked)
+    asan = b"__asan_init" in open(ATTN, "rb").read()
+    for prog in ('x = ["x" * 1000 for i in range(10**6)]', "x = {i: str(i) for i in range(10**7)}",
+                 "x = {str(i) for i in range(10**7)}", "x = [str(i) for i in range(10**8)]"):
+        peak, out, err, rc = peak_mb(prog, "256M")
+        check(f"ATTN_MEMORY_LIMIT=256M: {prog} stops with MemoryError, resident under 1.5x the limit, the session goes on",
+              "out of memory" in err and (peak < 384 or asan) and "after kept" in out, (peak, "MB", err[-300:], out[-100:]))
+    # malloc itself fails (ulimit -v, RLIMIT_AS 600 MB): Python's MemoryError, not "attn: out of memory" and abort (134)
+    if not asan:                          # a sanitizer build maps terabytes of shadow memory: RLIMIT_AS cannot hold it
+        prog = ("d = {i: i for i in range(10**8)}\nprint('dict', a)\nl = [str(i) for i in range(10**8)]\nprint('list', a)\n"
+                "s = {i for i in range(10**8)}\nprint('set', a)\nx = 'ab' * 10**9\nprint('str', a)\nl = []\n"
+                "for i in range(10**8): l.append(i)\n\nprint('append', a)\nsorted(range(10**8, 0, -1))\n"
+                "try:\n    d = {i: i for i in range(10**9)}\nexcept MemoryError:\n    print('caught', a)\n    print('handler', a)\n\n")
+        peak, out, err, rc = peak_mb(prog, "64G", 600 << 20)
+        check("ulimit -v: a dict comprehension (and a list, a set, a string, appends, a sort) past what malloc gives "
+              "raises MemoryError and the session goes on, names kept; except MemoryError catches it and its handler runs",
+              rc != 134 and err.count("MemoryError") + err.count("out of memory: the machine refused") >= 6
+              and all(f"{w} kept" in out for w in ("dict", "list", "set", "str", "append", "caught", "handler"))
+              and "after kept" in out,
+              (rc, err[-600:], out[-200:]))
+
+    # ---- issue 25: long loops Ctrl-C could not stop ----
+    def interrupted(setup, stmt, wait=1.0):
+        """At a terminal: setup, then stmt, Ctrl-C after `wait` seconds: back at the prompt with the interrupt's note
+        within 2.5 seconds (the statement alone runs 4 to 8 seconds longer here)."""
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="none"))
+        expect(fd, "attn> ")
+        os.write(fd, setup.encode() + b"\r")
+        expect(fd, "attn> ", 60)
+        os.write(fd, stmt.encode() + b"\r")
+        time.sleep(wait)
+        t0 = time.time()
+        os.write(fd, b"\x03")
+        out = expect(fd, "attn> ", 30)
+        took = time.time() - t0
+        os.write(fd, b"print('alive', len(X))\r")
+        out2 = expect(fd, "attn> ", 10)
+        leave(pid, fd)
+        return b"interrupted" in out and took < 2.5 and b"alive" in out2, (round(took, 1), out[-300:], out2[-100:])
+
+    ok, detail = interrupted("X = torch.rand(2**25)", "v, i = torch.sort(X)")
+    check("torch.sort of 2**25 elements stops at Ctrl-C", ok, detail)
+    ok, detail = interrupted("X = torch.rand(2**25)", "v, i = torch.sort(X, stable=True)")
+    check("torch.sort(stable=True) of 2**25 elements stops at Ctrl-C", ok, detail)
+    ok, detail = interrupted("X = torch.rand(2**25)", "v = torch.median(X)")
+    check("torch.median of 2**25 elements stops at Ctrl-C", ok, detail)
+
     # ---- a closed or full standard output ----
     t0 = time.time()
     r = subprocess.run(f"'{ATTN}' -c 'while True: print(1)' | head -1", shell=True, capture_output=True, text=True, timeout=30)

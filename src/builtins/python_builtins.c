@@ -326,42 +326,116 @@ static Value *bi_round(Interp *I, Args *a) {
     return val_float(nearbyint(v->u.f / p) * p);
 }
 
-/* Sorts the list l in place by key(item) (the items themselves when key is None): stable (equal items keep their
- * order, also in reverse), as Python's list.sort and sorted. false with an error (l is then left as it was). */
-static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
-    Value *keys = val_list(l->u.seq.n), *items = val_list(l->u.seq.n);
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
-        Value *k = key_of(I, key, l->u.seq.items[i]);
-        if (!k) { val_decref(keys); val_decref(items); return false; }
-        val_seq_set(keys, i, k);
-        val_seq_set(items, i, val_incref(l->u.seq.items[i]));
+/* ---- sorting: a natural merge sort (the runs the data has, then merged in pairs): stable, n log n comparisons,
+ * n - 1 on data already in order or in reverse order ---- */
+
+typedef struct SortCtx {
+    Interp *I;
+    Value **keys;          /* keys[i]: item i's key (borrowed) */
+    bool failed;           /* a comparison raised or Ctrl-C came: no more comparisons, the error is set */
+} SortCtx;
+
+/* keys[a] < keys[b], with Python's <: numbers and strings of one kind directly, the rest through the language's
+ * comparison (a student's __lt__ too). false once the sort failed. */
+static bool sort_less(SortCtx *c, int64_t a, int64_t b) {
+    if (c->failed) return false;
+    if (ten_interrupted) { rt_interrupt(c->I); c->failed = true; return false; }
+    const Value *x = c->keys[a], *y = c->keys[b];
+    if (x->kind == V_INT && y->kind == V_INT) return x->u.i < y->u.i;
+    if (x->kind == V_FLOAT && y->kind == V_FLOAT) return x->u.f < y->u.f;
+    if (x->kind == V_STR && y->kind == V_STR) {              /* UTF-8 bytes order as code points do */
+        size_t n = x->u.str.len < y->u.str.len ? x->u.str.len : y->u.str.len;
+        int r = memcmp(x->u.str.s, y->u.str.s, n);
+        return r < 0 || (r == 0 && x->u.str.len < y->u.str.len);
     }
-    /* insertion sort with the language's comparison (lists here are short), items moved with their keys */
-    bool ok = true;
-    for (int64_t i = 1; ok && i < items->u.seq.n; i++) {
-        for (int64_t j = i; j > 0; j--) {
-            Value *c = ops_compare(I, reverse ? AOP_GT : AOP_LT, keys->u.seq.items[j], keys->u.seq.items[j - 1]);
-            if (!c) { ok = false; break; }
-            bool t = val_truthy(c, &ok);
-            val_decref(c);
-            if (!ok) { rt_error(I, "cannot sort tensors with more than one element"); break; }
-            if (!t) break;
-            Value **it = items->u.seq.items, **ks = keys->u.seq.items, *tmp = it[j];
-            it[j] = it[j - 1];
-            it[j - 1] = tmp;
-            tmp = ks[j];
-            ks[j] = ks[j - 1];
-            ks[j - 1] = tmp;
+    Value *r = ops_compare(c->I, AOP_LT, c->keys[a], c->keys[b]);
+    if (!r) { c->failed = true; return false; }
+    bool ok = false, t = val_truthy(r, &ok);
+    val_decref(r);
+    if (!ok) { rt_error(c->I, "cannot sort tensors with more than one element"); c->failed = true; return false; }
+    return t;
+}
+
+static void reverse_idx(int64_t *p, int64_t lo, int64_t hi) {
+    for (hi--; lo < hi; lo++, hi--) { int64_t t = p[lo]; p[lo] = p[hi]; p[hi] = t; }
+}
+
+/* The runs of perm, each ascending (a strictly descending one is reversed, which keeps equal items in order):
+ * their starts into starts[], with n at the end. The number of runs. */
+static int64_t find_runs(SortCtx *c, int64_t *perm, int64_t n, int64_t *starts) {
+    int64_t nruns = 0;
+    for (int64_t i = 0; i < n;) {
+        int64_t j = i + 1;
+        if (j < n && sort_less(c, perm[j++], perm[i])) {
+            while (j < n && sort_less(c, perm[j], perm[j - 1])) j++;
+            reverse_idx(perm, i, j);
+        } else {
+            while (j < n && !sort_less(c, perm[j], perm[j - 1])) j++;
         }
+        starts[nruns++] = i;
+        i = j;
     }
-    /* the sorted order replaces l's items (a key function that changed l meanwhile loses that change, as Python) */
-    for (int64_t i = 0; ok && i < items->u.seq.n && i < l->u.seq.n; i++) {
-        Value *old = l->u.seq.items[i];
-        l->u.seq.items[i] = val_incref(items->u.seq.items[i]);
-        val_decref(old);
+    starts[nruns] = n;
+    return nruns;
+}
+
+/* Merges the ascending runs perm[lo, mid) and perm[mid, hi) (tmp holds mid - lo indices); an item of the second
+ * run goes first only when it is less, so equal items keep their order. Whole even when the sort failed. */
+static void merge_runs(SortCtx *c, int64_t *perm, int64_t lo, int64_t mid, int64_t hi, int64_t *tmp) {
+    if (!sort_less(c, perm[mid], perm[mid - 1])) return;         /* already in order */
+    memcpy(tmp, perm + lo, sizeof *tmp * (size_t)(mid - lo));
+    int64_t i = 0, na = mid - lo, j = mid, k = lo;
+    while (i < na && j < hi) perm[k++] = sort_less(c, perm[j], tmp[i]) ? perm[j++] : tmp[i++];
+    while (i < na) perm[k++] = tmp[i++];
+}
+
+/* perm (0 ... n-1 in some order) sorted stably by keys[]: false with the error set (perm is then still a
+ * permutation) */
+static bool merge_sort(SortCtx *c, int64_t *perm, int64_t n, int64_t *tmp, int64_t *starts) {
+    int64_t nruns = find_runs(c, perm, n, starts);
+    while (nruns > 1 && !c->failed) {                 /* runs 0+1, 2+3, ...: the starts of every other run go */
+        int64_t m = 0;
+        for (int64_t r = 0; r < nruns; r += 2) {
+            if (r + 1 < nruns) merge_runs(c, perm, starts[r], starts[r + 1], starts[r + 2], tmp);
+            starts[m++] = starts[r];
+        }
+        starts[m] = n;
+        nruns = m;
+    }
+    return !c->failed;
+}
+
+/* Sorts the list l in place by key(item) (the items themselves when key is None), as Python's list.sort and
+ * sorted: stable; reverse=True reverses, sorts and reverses again, so equal items keep their order; only < is
+ * used. Ctrl-C stops it. false with the error set (a key or comparison raised, Ctrl-C, no memory): l is then left
+ * as it was. */
+static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
+    int64_t n = l->u.seq.n;
+    if (n < 2 && (!key || key->kind == V_NONE)) return true;
+    Value *keys = val_seq_try(V_LIST, n);
+    int64_t *perm = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *tmp = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)),
+            *starts = mem_try_malloc(sizeof(int64_t) * (size_t)(n + 1));
+    bool ok = keys && perm && tmp && starts;
+    if (!ok) interp_bytes_ok(I, 0);                                  /* the machine refused: MemoryError */
+    for (int64_t i = 0; ok && i < n; i++) {
+        Value *k = ten_interrupted ? rt_interrupt(I) : key_of(I, key, l->u.seq.items[i]);
+        if (!k) ok = false;
+        else val_seq_set(keys, i, k);
+        perm[i] = reverse ? n - 1 - i : i;
+    }
+    SortCtx c = {I, keys ? keys->u.seq.items : NULL, false};
+    if (ok && (ok = merge_sort(&c, perm, n, tmp, starts))) {
+        if (reverse) reverse_idx(perm, 0, n);
+        /* the sorted order replaces l's items (perm's indices are into the items l had: tmp holds them meanwhile) */
+        _Static_assert(sizeof(Value *) <= sizeof(int64_t), "tmp holds the items");
+        Value **items = (Value **)tmp;
+        for (int64_t i = 0; i < n; i++) items[i] = l->u.seq.items[perm[i]];
+        memcpy(l->u.seq.items, items, sizeof(Value *) * (size_t)n);
     }
     val_decref(keys);
-    val_decref(items);
+    free(perm);
+    free(tmp);
+    free(starts);
     return ok;
 }
 
@@ -564,21 +638,33 @@ static Value *str_join(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "join() takes exactly one argument");
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
-    StrBuf b;
-    sb_init(&b);
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
+    /* pass 1: the length (and Python's TypeError for an item that is not a string); pass 2: one buffer filled, Ctrl-C
+     * checked; a result past the memory limit is MemoryError before it is built */
+    const Value *sep = a->pos[0];
+    int64_t n = l->u.seq.n, len = n > 1 ? (n - 1) * (int64_t)sep->u.str.len : 0, chars = n > 1 ? (n - 1) * sep->u.str.chars : 0;
+    for (int64_t i = 0; i < n; i++) {
         Value *x = l->u.seq.items[i];
         if (x->kind != V_STR) {
             rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
-            sb_free(&b);
             val_decref(l);           /* after the message: it names x, which l holds */
             return NULL;
         }
-        if (i) sb_putn(&b, a->pos[0]->u.str.s, a->pos[0]->u.str.len);
-        sb_putn(&b, x->u.str.s, x->u.str.len);
+        len += (int64_t)x->u.str.len;
+        chars += x->u.str.chars;
     }
+    char *r = interp_bytes_ok(I, len + 1) ? mem_try_malloc((size_t)len + 1) : NULL;
+    if (!r) { interp_bytes_ok(I, len + 1); val_decref(l); return NULL; }
+    size_t at = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 65535) == 65535 && ten_interrupted) { free(r); val_decref(l); return rt_interrupt(I); }
+        const Value *x = l->u.seq.items[i];
+        if (i) { memcpy(r + at, sep->u.str.s, sep->u.str.len); at += sep->u.str.len; }
+        memcpy(r + at, x->u.str.s, x->u.str.len);
+        at += x->u.str.len;
+    }
+    r[at] = 0;
     val_decref(l);
-    return val_str_take(sb_take(&b));
+    return val_str_take_chars(r, at, chars);
 }
 
 /* str.format's numbering: which fields have been seen, automatic ({}) or manual ({0}); Python refuses a mix. */
@@ -1079,7 +1165,7 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
 
 static Value *list_append(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "append() takes exactly one argument");
-    if (a->pos[0]->u.seq.n >= 50000000) return rt_error(I, "the list is too long");
+    if ((a->pos[0]->u.seq.n & 1023) == 1023 && !interp_memory_ok(I, 1024)) return NULL;    /* never past the limit */
     val_list_append(a->pos[0], val_incref(a->pos[1]));
     return val_none();
 }
@@ -1088,6 +1174,7 @@ static Value *list_extend(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "extend() takes exactly one argument");
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
+    if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
     for (int64_t i = 0; i < l->u.seq.n; i++) val_list_append(a->pos[0], val_incref(l->u.seq.items[i]));
     val_decref(l);
     return val_none();
@@ -1451,5 +1538,6 @@ const Builtin bi_python[] = {
     {"NotImplementedError", pyexc_construct, "NotImplementedError(message)", "Python's NotImplementedError (a RuntimeError): a method a subclass must write, as d2l's Module.forward before it is defined.", "", 0},
     {"AssertionError", pyexc_construct, "AssertionError(message)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0},
     {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0},
+    {"MemoryError", pyexc_construct, "MemoryError(message)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

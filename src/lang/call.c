@@ -203,6 +203,8 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
      * module, a property's getter, a key function) and the code it runs may drop every other reference to it */
     val_incref(fn);
     Value *r = call_any(I, fn, a);
+    /* an allocation the machine refused meanwhile (an append that could not grow the list): Python's MemoryError */
+    if (r && mem_exhausted) { val_decref(r); r = NULL; interp_memory_ok(I, 0); }
     /* what PyTorch refuses is its RuntimeError unless a class was given (IndexError, TypeError ...) */
     if (!r && I->error.kind == ERR_ERROR && !I->error.etype[0] && !I->error.exc && is_torch(fn))
         snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");

@@ -81,7 +81,29 @@ Value *rt_quit(Interp *I) {
     return NULL;
 }
 
+/* MemoryError for a failed allocation (mem_exhausted): what the machine refused, not attn's limit */
+static bool machine_refused(Interp *I) {
+    rt_raise(I, "MemoryError", "out of memory: the machine refused attn more memory (ulimit -v, or all of it is in "
+                               "use): delete some values (del NAME), or build fewer");
+    return false;
+}
+
+bool interp_bytes_ok(Interp *I, int64_t bytes) {
+    if (mem_exhausted) return machine_refused(I);
+    int64_t vals = val_live_bytes(), tens = ten_live_bytes();
+    if (bytes >= 0 && bytes <= ten_limit_bytes - vals - tens) return true;
+    char need[32], v[32], t[32], lim[32];
+    ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
+    ten_bytes_str(vals, v, sizeof v);
+    ten_bytes_str(tens, t, sizeof t);
+    ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+    rt_raise(I, "MemoryError", "out of memory: %s more would not fit (values alive take %s, tensors %s; attn's limit is %s)",
+             need, v, t, lim);
+    return false;
+}
+
 bool interp_memory_ok(Interp *I, int64_t more) {
+    if (mem_exhausted) return machine_refused(I);
     int64_t vals = val_live_bytes(), tens = ten_live_bytes();
     if (more <= (ten_limit_bytes - vals - tens) / 64) return true;
     char v[32], t[32], lim[32];
@@ -89,10 +111,10 @@ bool interp_memory_ok(Interp *I, int64_t more) {
     ten_bytes_str(tens, t, sizeof t);
     ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
     if (more > 1000000) {
-        rt_error(I, "out of memory: %lld more values would not fit (values alive take %s, tensors %s; attn's limit is %s)",
+        rt_raise(I, "MemoryError", "out of memory: %lld more values would not fit (values alive take %s, tensors %s; attn's limit is %s)",
                  (long long)more, v, t, lim);
     } else {
-        rt_error(I, "out of memory: the values alive take %s and the tensors %s (attn's limit is %s): delete some "
+        rt_raise(I, "MemoryError", "out of memory: the values alive take %s and the tensors %s (attn's limit is %s): delete some "
                     "(del NAME), or build fewer values", v, t, lim);
     }
     return false;
@@ -519,7 +541,7 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
     while (rc == 0 && (e = ops_iter_next(&it))) {
         if (ten_interrupted) { rt_interrupt(I); rc = -1; val_decref(e); break; }
         if (++*count > I->max_loop_iterations) { rt_error(I, "the comprehension ran %lld iterations: stopped", I->max_loop_iterations); rc = -1; val_decref(e); break; }
-        if ((*count & 1023) == 0 && !interp_memory_ok(I, 1024)) { at(I, cf); rc = -1; val_decref(e); break; }
+        if (((*count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { at(I, cf); rc = -1; val_decref(e); break; }
         rc = assign(I, cf->kids[0], e);
         val_decref(e);
         bool pass = true;
@@ -843,7 +865,7 @@ static int exec_for(Interp *I, Node *n) {
     while ((e = ops_iter_next(&it))) {
         if (ten_interrupted) { val_decref(e); rt_interrupt(I); at(I, n); rc = -1; break; }
         if (++count > I->max_loop_iterations) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", I->max_loop_iterations); at(I, n); rc = -1; break; }
-        if ((count & 1023) == 0 && !interp_memory_ok(I, 1024)) { val_decref(e); at(I, n); rc = -1; break; }
+        if (((count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { val_decref(e); at(I, n); rc = -1; break; }
         rc = assign(I, n->kids[0], e);
         val_decref(e);
         if (rc < 0) break;
@@ -866,7 +888,7 @@ static int exec_while(Interp *I, Node *n) {
     for (;;) {
         if (ten_interrupted) { rt_interrupt(I); at(I, n); rc = -1; break; }
         if (++count > I->max_loop_iterations) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", I->max_loop_iterations); at(I, n); rc = -1; break; }
-        if ((count & 1023) == 0 && !interp_memory_ok(I, 1024)) { at(I, n); rc = -1; break; }
+        if (((count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { at(I, n); rc = -1; break; }
         Value *c = eval(I, n->kids[0]);
         if (!c) { rc = -1; break; }
         bool t;
@@ -1134,6 +1156,9 @@ static int handler_matches(Interp *I, Node *type) {
 static int exec_try(Interp *I, Node *n) {
     Node *handlers = n->kids[1], *alt = n->kids[2], *fin = n->kids[3];
     int rc = exec(I, n->kids[0]);
+    /* a refused allocation is the MemoryError recorded now, and what was being built is freed: the handler and the
+     * finally block run with the reserve taken again */
+    if (rc < 0 && mem_exhausted) mem_reserve_renew();
     if (rc < 0 && I->error.kind == ERR_ERROR) {
         for (int i = 0; i < handlers->nkids; i++) {
             Node *h = handlers->kids[i];
@@ -1199,6 +1224,7 @@ static int exec(Interp *I, Node *n) {
 }
 
 static int exec_node(Interp *I, Node *n) {
+    if (mem_exhausted && !interp_memory_ok(I, 0)) { at(I, n); return -1; }     /* an allocation failed: MemoryError */
     switch (n->kind) {
     case N_BLOCK: return exec_block(I, n);
     case N_EXPR_STMT: {

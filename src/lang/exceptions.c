@@ -11,7 +11,7 @@ static const struct { const char *name, *base; } classes[] = {
     {"ZeroDivisionError", "ArithmeticError"}, {"OverflowError", "ArithmeticError"}, {"LookupError", "Exception"}, {"KeyError", "LookupError"},
     {"IndexError", "LookupError"}, {"ValueError", "Exception"}, {"TypeError", "Exception"},
     {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NotImplementedError", "RuntimeError"}, {"NameError", "Exception"},
-    {"AttributeError", "Exception"}, {"AssertionError", "Exception"},
+    {"AttributeError", "Exception"}, {"AssertionError", "Exception"}, {"MemoryError", "Exception"},
 };
 #define NCLASSES (int)(sizeof classes / sizeof classes[0])
 

@@ -151,29 +151,58 @@ static Value *float_binary(Interp *I, int aop, double x, double y) {
     }
 }
 
-static Value *seq_concat(Value *a, Value *b) {
+/* A machine that refused the memory (mem_exhausted): Python's MemoryError */
+static Value *refused(Interp *I) {
+    interp_bytes_ok(I, 0);
+    return NULL;
+}
+
+static Value *seq_concat(Interp *I, Value *a, Value *b) {
     int64_t n = a->u.seq.n + b->u.seq.n;
-    Value *r = a->kind == V_LIST ? val_list(n) : val_tuple(n);
+    if (!interp_bytes_ok(I, n * (int64_t)sizeof(Value *))) return NULL;
+    Value *r = val_seq_try(a->kind, n);
+    if (!r) return refused(I);
     for (int64_t i = 0; i < a->u.seq.n; i++) val_seq_set(r, i, val_incref(a->u.seq.items[i]));
     for (int64_t i = 0; i < b->u.seq.n; i++) val_seq_set(r, a->u.seq.n + i, val_incref(b->u.seq.items[i]));
     return r;
 }
 
-static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
-    if (k < 0) k = 0;
-    int64_t len = s->kind == V_STR ? (int64_t)s->u.str.len : s->u.seq.n;
-    if (len > 0 && k > (int64_t)50000000 / len) return rt_error(I, "the repeated sequence would be too long");
-    if (s->kind == V_STR) {
-        StrBuf b;
-        sb_init(&b);
-        for (int64_t i = 0; i < k; i++) sb_putn(&b, s->u.str.s, s->u.str.len);
-        Value *r = val_strn(sb_str(&b), b.len);
-        sb_free(&b);
-        return r;
+#define REPEAT_CHUNK ((int64_t)1 << 22)      /* bytes or items between two looks at Ctrl-C */
+
+/* s * k for a string: one buffer, filled by doubling what is already there; Ctrl-C stops it */
+static Value *str_repeat(Interp *I, Value *s, int64_t k) {
+    int64_t len = (int64_t)s->u.str.len;
+    if (k > (INT64_MAX - 1) / len || !interp_bytes_ok(I, len * k + 1)) return NULL;
+    char *r = mem_try_malloc((size_t)(len * k + 1));
+    if (!r) return refused(I);
+    int64_t total = len * k, done = len;
+    memcpy(r, s->u.str.s, (size_t)len);
+    while (done < total) {
+        if (ten_interrupted) { free(r); return rt_interrupt(I); }
+        int64_t n = done < total - done ? done : total - done;
+        if (n > REPEAT_CHUNK) n = REPEAT_CHUNK;
+        memcpy(r + done, r, (size_t)n);
+        done += n;
     }
-    Value *r = s->kind == V_LIST ? val_list(len * k) : val_tuple(len * k);
-    for (int64_t i = 0; i < k; i++)
-        for (int64_t j = 0; j < len; j++) val_seq_set(r, i * len + j, val_incref(s->u.seq.items[j]));
+    r[total] = 0;
+    return val_str_take_chars(r, (size_t)total, s->u.str.chars * k);
+}
+
+/* s * k (k * s), Python's: empty at once when s is empty or k <= 0; MemoryError before anything is built when the
+ * result would pass attn's memory limit (or the machine's); Ctrl-C stops a long one. */
+static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
+    int64_t len = s->kind == V_STR ? (int64_t)s->u.str.len : s->u.seq.n;
+    if (k <= 0 || len == 0) return s->kind == V_STR ? val_strn("", 0) : s->kind == V_LIST ? val_list(0) : val_tuple(0);
+    if (s->kind == V_STR) return str_repeat(I, s, k);
+    if (k > INT64_MAX / (int64_t)sizeof(Value *) / len || !interp_bytes_ok(I, len * k * (int64_t)sizeof(Value *))) return NULL;
+    Value *r = val_seq_try(s->kind, len * k);
+    if (!r) return refused(I);
+    Value **out = r->u.seq.items;
+    for (int64_t i = 0; i < len * k; i++) {
+        if ((i & (REPEAT_CHUNK - 1)) == REPEAT_CHUNK - 1 && ten_interrupted) { val_decref(r); return rt_interrupt(I); }
+        val_decref(out[i]);                                 /* the None val_seq_try put there */
+        out[i] = val_incref(s->u.seq.items[i % len]);
+    }
     return r;
 }
 
@@ -240,15 +269,16 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
         return float_binary(I, aop, val_as_double(a), val_as_double(b));
     }
     if (aop == AOP_ADD && a->kind == V_STR && b->kind == V_STR) {
-        if (a->u.str.len + b->u.str.len > 100000000) return rt_error(I, "the string would be too long");
-        char *s = xmalloc(a->u.str.len + b->u.str.len + 1);
+        if (!interp_bytes_ok(I, (int64_t)(a->u.str.len + b->u.str.len + 1))) return NULL;
+        char *s = mem_try_malloc(a->u.str.len + b->u.str.len + 1);
+        if (!s) return refused(I);
         memcpy(s, a->u.str.s, a->u.str.len);
         memcpy(s + a->u.str.len, b->u.str.s, b->u.str.len);
         s[a->u.str.len + b->u.str.len] = 0;
         return val_str_take_n(s, a->u.str.len + b->u.str.len);
     }
     if (aop == AOP_ADD && (a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind && !a->u.seq.is_size)
-        return seq_concat(a, b);
+        return seq_concat(I, a, b);
     if (aop == AOP_MUL && (a->kind == V_STR || a->kind == V_LIST || a->kind == V_TUPLE) && (b->kind == V_INT || b->kind == V_BOOL))
         return seq_repeat(I, a, b->kind == V_INT ? b->u.i : b->u.b);
     if (aop == AOP_MUL && (b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE) && (a->kind == V_INT || a->kind == V_BOOL))
@@ -1293,7 +1323,7 @@ Value *ops_to_list(Interp *I, Value *v) {
     Value *l = val_list(0), *e;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
         val_list_append(l, e);
-        if ((k & 4095) == 4095 && (ten_interrupted || !interp_memory_ok(I, 4096))) {
+        if (((k & 4095) == 4095 || mem_exhausted) && (ten_interrupted || !interp_memory_ok(I, 4096))) {
             if (ten_interrupted) rt_interrupt(I);
             val_decref(l);
             l = NULL;

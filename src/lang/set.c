@@ -18,17 +18,22 @@ Value pyset_dummy = {.kind = V_NONE, .refs = 1 << 30};
 #define HASH_MODULUS (((uint64_t)1 << HASH_BITS) - 1)
 #define HASH_INF 314159
 
+/* What a table of n entries takes from the heap (val_live_bytes counts it) */
+static int64_t table_bytes(int64_t n) { return n > 0 ? val_heap_bytes(sizeof(SetEntry) * (size_t)n) : 0; }
+
 Value *pyset_new(void) {
     Value *v = val_new(V_SET);
     v->u.set = xcalloc(1, sizeof(PySet));
     v->u.set->table = xcalloc(SET_MINSIZE, sizeof(SetEntry));
     v->u.set->mask = SET_MINSIZE - 1;
+    val_account_bytes(val_heap_bytes(sizeof(PySet)) + table_bytes(SET_MINSIZE));
     return v;
 }
 
 void pyset_free(PySet *t) {
     for (int64_t i = 0; i <= t->mask; i++)
         if (t->table[i].key && t->table[i].key != &pyset_dummy) val_decref(t->table[i].key);
+    if (t->table) val_account_bytes(-table_bytes(t->mask + 1));
     free(t->table);
     t->table = NULL;
     t->fill = t->used = 0;
@@ -275,14 +280,18 @@ found:
     entry->hash = hash;
 }
 
-/* set_table_resize: the smallest power of two above minused, the live keys reinserted in slot order */
+/* set_table_resize: the smallest power of two above minused, the live keys reinserted in slot order. When the
+ * machine refuses the new table, the old one stays (it has room yet: a resize comes at 3/5 full) and mem_exhausted
+ * is set, for the interpreter's MemoryError. */
 static void table_resize(PySet *so, int64_t minused) {
     int64_t newsize = SET_MINSIZE;
     while (newsize <= minused) newsize <<= 1;
     if (newsize == so->mask + 1 && newsize == SET_MINSIZE && so->fill == so->used) return;   /* CPython's small table */
-    SetEntry *old = so->table;
+    SetEntry *old = so->table, *table = mem_try_calloc((size_t)newsize, sizeof(SetEntry));
+    if (!table) return;
     int64_t oldmask = so->mask;
-    so->table = xcalloc((size_t)newsize, sizeof(SetEntry));
+    val_account_bytes(table_bytes(newsize) - table_bytes(oldmask + 1));
+    so->table = table;
     so->mask = newsize - 1;
     so->fill = so->used;
     for (int64_t i = 0; i <= oldmask; i++)
@@ -380,6 +389,7 @@ void pyset_clear(Value *s) {
     int64_t finger = so->finger;
     pyset_free(so);
     so->table = xcalloc(SET_MINSIZE, sizeof(SetEntry));
+    val_account_bytes(table_bytes(SET_MINSIZE));
     so->mask = SET_MINSIZE - 1;
     so->finger = finger;
 }
@@ -455,7 +465,7 @@ int pyset_update(Interp *I, Value *s, Value *src) {
     for (int64_t k = 1; rc == 0 && (e = ops_iter_next(&it)); k++) {
         rc = pyset_add(I, s, e);
         val_decref(e);
-        if ((k & 4095) == 0 && rc == 0 && !interp_memory_ok(I, 4096)) rc = -1;   /* set(range(10**15)): refused */
+        if (((k & 4095) == 0 || mem_exhausted) && rc == 0 && !interp_memory_ok(I, 4096)) rc = -1;   /* set(range(10**15)): refused */
     }
     ops_iter_end(&it);
     return rc == 0 && !interp_failed(I) ? 0 : -1;

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1 << 30};
 static Value none_singleton = {.kind = V_NONE, .refs = 1 << 30};
@@ -31,20 +34,50 @@ static Value **tracked;               /* every container alive: the cycle collec
 static uint32_t ntracked, captracked;
 static int64_t since_collect;
 
-/* Memory held by values (the Value structs and list item arrays): with the tensors', what the memory limit bounds. */
+/* Memory held by values (their structs, string contents, list items, dict and set tables) as malloc holds it:
+ * with the tensors', what the memory limit bounds. */
 static int64_t value_bytes;
 int64_t val_live_bytes(void) { return value_bytes; }
+void val_account_bytes(int64_t delta) { value_bytes += delta; }
+
+/* glibc's malloc: a chunk is the request plus an 8-byte header, rounded up to 16, at least 32 bytes */
+int64_t val_heap_bytes(size_t n) {
+    size_t c = (n + 8 + 15) & ~(size_t)15;
+    return (int64_t)(c < 32 ? 32 : c);
+}
+#define VALUE_BYTES val_heap_bytes(sizeof(Value))
+
+/* What a string's malloc'ed buffer takes (a buffer from sb_take can be larger than its text) */
+static int64_t str_bytes(const Value *v) {
+#ifdef __GLIBC__
+    return (int64_t)malloc_usable_size(v->u.str.s) + 8;
+#else
+    return val_heap_bytes(v->u.str.len + 1);
+#endif
+}
+
+/* A dict's tables: keys, values and hashes (cap each) and the index */
+static int64_t dict_bytes(const Dict *d) {
+    int64_t b = 0;
+    if (d->cap) b += 2 * val_heap_bytes(sizeof(Value *) * (size_t)d->cap) + val_heap_bytes(sizeof(int64_t) * (size_t)d->cap);
+    if (d->index) b += val_heap_bytes(sizeof *d->index * (size_t)d->index_cap);
+    return b;
+}
 
 static bool container_kind(VKind k) {
     return k == V_TUPLE || k == V_LIST || k == V_DICT || k == V_SET || k == V_SLICE || k == V_METHOD || k == V_FUNC ||
            k == V_OBJECT || k == V_CLASS;
 }
 
+/* A container the machine has no room to track (mem_exhausted set, MemoryError follows) is left out of the cycle
+ * collector's set: freed by its count as any value, only a cycle through it stays. */
 static void track(Value *v) {
     if (!container_kind(v->kind) || v->gc_slot) return;
     if (ntracked == captracked) {
+        Value **t = mem_try_realloc(tracked, sizeof(Value *) * (captracked ? (size_t)captracked * 2 : 1024));
+        if (!t) return;
+        tracked = t;
         captracked = captracked ? captracked * 2 : 1024;
-        tracked = xrealloc(tracked, sizeof(Value *) * captracked);
     }
     tracked[ntracked++] = v;
     v->gc_slot = ntracked;
@@ -74,7 +107,7 @@ static int nval_pool;
 #endif
 
 Value *val_new(VKind k) {
-    value_bytes += (int64_t)sizeof(Value);
+    value_bytes += VALUE_BYTES;
     Value *v = val_pool;
     if (VAL_POOLED && v) {
         val_pool = (Value *)v->u.seq.items;
@@ -95,6 +128,7 @@ Value *val_incref(Value *v) {
 }
 
 void dict_free(Dict *d) {
+    value_bytes -= dict_bytes(d);
     for (int i = 0; i < d->n; i++) { val_decref(d->keys[i]); val_decref(d->vals[i]); }
     free(d->keys);
     free(d->vals);
@@ -135,15 +169,15 @@ void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
 /* Frees v itself and releases what it holds (val_decref of a child only queues it while the queue drains). */
 static void release(Value *v) {
     switch (v->kind) {
-    case V_STR: free(v->u.str.s); break;
+    case V_STR: value_bytes -= str_bytes(v); free(v->u.str.s); break;
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
         val_decref(v->u.seq.owner);
         free(v->u.seq.items);
-        value_bytes -= v->u.seq.cap * (int64_t)sizeof(Value *);
+        value_bytes -= val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
         break;
-    case V_DICT: dict_free(v->u.dict); free(v->u.dict); break;
-    case V_SET: pyset_free(v->u.set); free(v->u.set); break;
+    case V_DICT: dict_free(v->u.dict); free(v->u.dict); value_bytes -= val_heap_bytes(sizeof(Dict)); break;
+    case V_SET: pyset_free(v->u.set); free(v->u.set); value_bytes -= val_heap_bytes(sizeof(PySet)); break;
     case V_TENSOR: ten_free(v->u.t); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
@@ -173,7 +207,7 @@ static void release(Value *v) {
     default: break;
     }
     untrack(v);
-    value_bytes -= (int64_t)sizeof(Value);
+    value_bytes -= VALUE_BYTES;
     if (VAL_POOLED && nval_pool < VAL_POOL_MAX) {
         v->kind = V_NONE;
         v->refs = 0;
@@ -190,9 +224,14 @@ static bool draining;
 void val_decref(Value *v) {
     if (!v || --v->refs > 0) return;
     if (v == &none_singleton || v == &val_ellipsis_singleton || v == &val_not_implemented) { v->refs = 1 << 30; return; }
+    /* a value that holds no values goes at once (a list of ten million numbers needs no queue of ten million); so
+     * does a container when the queue cannot grow (the machine is out of memory: recursion, rarely deep, instead) */
+    if (!container_kind(v->kind)) { release(v); return; }
     if (npending == cappending) {
+        Value **p = mem_try_realloc(pending, sizeof(Value *) * (cappending ? cappending * 2 : 256));
+        if (!p) { release(v); return; }
+        pending = p;
         cappending = cappending ? cappending * 2 : 256;
-        pending = xrealloc(pending, sizeof(Value *) * cappending);
     }
     pending[npending++] = v;
     if (draining) return;
@@ -257,14 +296,20 @@ int64_t val_collect_cycles(void) {
     since_collect = 0;
     uint32_t n = ntracked;
     if (n == 0) return 0;
-    Gc g = {xmalloc(sizeof(int64_t) * n), xmalloc(sizeof(uint32_t) * n), 0, xcalloc(n, sizeof(bool))};
+    Gc g = {mem_try_malloc(sizeof(int64_t) * n), mem_try_malloc(sizeof(uint32_t) * n), 0, mem_try_calloc(n, sizeof(bool))};
+    if (!g.refs || !g.stack || !g.reachable) {        /* no room to look: the cycles wait for the next collection */
+        free(g.refs);
+        free(g.stack);
+        free(g.reachable);
+        return 0;
+    }
     for (uint32_t i = 0; i < n; i++) g.refs[i] = tracked[i]->refs;
     for (uint32_t i = 0; i < n; i++) val_children(tracked[i], gc_uncount, &g);
     /* referenced from outside the set: alive, and so is everything they hold */
     for (uint32_t i = 0; i < n; i++)
         if (g.refs[i] > 0) { g.reachable[i] = true; g.stack[g.nstack++] = i; }
     while (g.nstack) val_children(tracked[g.stack[--g.nstack]], gc_reach, &g);
-    Value **garbage = xmalloc(sizeof(Value *) * n);
+    Value **garbage = xmalloc(sizeof(Value *) * n);   /* after the three above are freed: it fits where they were */
     int64_t ng = 0;
     for (uint32_t i = 0; i < n; i++) if (!g.reachable[i]) garbage[ng++] = tracked[i];
     free(g.refs);
@@ -288,13 +333,15 @@ int64_t val_utf8_count(const char *s, size_t n) {
     for (size_t i = 0; i < n; c++) i += (unsigned char)s[i] < 0x80 ? 1 : tw_decode(s + i, n - i, &cp);
     return c;
 }
-Value *val_str_take_n(char *s, size_t n) {
+Value *val_str_take_chars(char *s, size_t n, int64_t chars) {
     Value *v = alloc(V_STR);
     v->u.str.s = s;
     v->u.str.len = n;
-    v->u.str.chars = val_utf8_count(s, n);
+    v->u.str.chars = chars;
+    value_bytes += str_bytes(v);
     return v;
 }
+Value *val_str_take_n(char *s, size_t n) { return val_str_take_chars(s, n, val_utf8_count(s, n)); }
 Value *val_strn(const char *s, size_t n) { return val_str_take_n(xstrndup(s, n), n); }
 Value *val_str(const char *s) { return val_strn(s, strlen(s)); }
 Value *val_str_take(char *s) { return val_str_take_n(s, strlen(s)); }
@@ -316,13 +363,22 @@ Value *val_str_char(const Value *str, int64_t i) {
     size_t a = val_str_offset(str, i), b = val_str_offset(str, i + 1);
     return val_strn(str->u.str.s + a, b - a);
 }
-static Value *seq(VKind k, int64_t n) {
+Value *val_seq_try(VKind k, int64_t n) {
+    if (n < 0 || (uint64_t)n > SIZE_MAX / sizeof(Value *)) { mem_exhausted = 1; return NULL; }
+    Value **items = mem_try_calloc((size_t)(n ? n : 1), sizeof(Value *));
+    if (!items) return NULL;
     Value *v = alloc(k);
-    v->u.seq.items = xcalloc((size_t)(n ? n : 1), sizeof(Value *));
+    v->u.seq.items = items;
     v->u.seq.n = n;
     v->u.seq.cap = n ? n : 1;
-    value_bytes += v->u.seq.cap * (int64_t)sizeof(Value *);
+    value_bytes += val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
     for (int64_t i = 0; i < n; i++) v->u.seq.items[i] = val_none();
+    return v;
+}
+/* the sizes attn chose: the reserve makes room once, else attn stops (xcalloc's rule) */
+static Value *seq(VKind k, int64_t n) {
+    Value *v = val_seq_try(k, n);
+    if (!v && !(v = val_seq_try(k, n))) { fputs("attn: out of memory\n", stderr); abort(); }
     return v;
 }
 Value *val_tuple(int64_t n) { return seq(V_TUPLE, n); }
@@ -344,7 +400,12 @@ Value *val_named_field(const Value *v, const char *name) {
         if (!strcmp(v->u.seq.named->fields[i], name)) return v->u.seq.items[i];
     return NULL;
 }
-Value *val_dict(void) { Value *v = alloc(V_DICT); v->u.dict = xcalloc(1, sizeof(Dict)); return v; }
+Value *val_dict(void) {
+    Value *v = alloc(V_DICT);
+    v->u.dict = xcalloc(1, sizeof(Dict));
+    value_bytes += val_heap_bytes(sizeof(Dict));
+    return v;
+}
 Value *val_tensor(Tensor *t) {
     if (!t) return NULL;
     Value *v = alloc(V_TENSOR);
@@ -378,11 +439,29 @@ void val_seq_set(Value *s, int64_t i, Value *item) {
     val_decref(s->u.seq.items[i]);
     s->u.seq.items[i] = item;
 }
+/* A capacity for a table of cap entries that is full: twice as large, or (when the machine refuses that) an eighth
+ * larger; grow(p, bytes) tries one size. The new capacity, or 0 when neither fits (mem_exhausted is then set). */
+static int64_t grown_cap(int64_t cap, size_t each, bool (*grow)(void *ctx, size_t bytes), void *ctx) {
+    int64_t tries[2] = {cap * 2, cap + cap / 8 + 1};
+    for (int i = 0; i < 2; i++)
+        if ((uint64_t)tries[i] <= SIZE_MAX / each / 2 && grow(ctx, each * (size_t)tries[i])) return tries[i];
+    return 0;
+}
+
+static bool grow_items(void *ctx, size_t bytes) {
+    Value *l = ctx, **p = mem_try_realloc(l->u.seq.items, bytes);
+    if (p) l->u.seq.items = p;
+    return p != NULL;
+}
+
+/* When the machine refuses the room (mem_exhausted set, MemoryError at the interpreter's next check), the item is
+ * kept out of the list and never freed: a caller may still use it, borrowed. */
 void val_list_append(Value *l, Value *item) {
     if (l->u.seq.n == l->u.seq.cap) {
-        value_bytes += l->u.seq.cap * (int64_t)sizeof(Value *);
-        l->u.seq.cap *= 2;
-        l->u.seq.items = xrealloc(l->u.seq.items, sizeof(Value *) * (size_t)l->u.seq.cap);
+        int64_t cap = grown_cap(l->u.seq.cap, sizeof(Value *), grow_items, l);
+        if (!cap) return;
+        value_bytes += val_heap_bytes(sizeof(Value *) * (size_t)cap) - val_heap_bytes(sizeof(Value *) * (size_t)l->u.seq.cap);
+        l->u.seq.cap = cap;
     }
     l->u.seq.items[l->u.seq.n++] = item;
 }
@@ -412,15 +491,20 @@ static void index_put(Dict *d, int pos) {
 
 /* (Re)builds the index for the current keys from their stored hashes, or drops it below DICT_INDEX_MIN entries. */
 static void index_build(Dict *d) {
+    value_bytes -= dict_bytes(d);
     free(d->index);
     d->index = NULL;
     d->index_cap = 0;
-    if (d->n < DICT_INDEX_MIN) return;
-    int32_t cap = 16;
-    while (cap < 2 * d->n) cap *= 2;
-    d->index = xcalloc((size_t)cap, sizeof *d->index);
-    d->index_cap = cap;
-    for (int i = 0; i < d->n; i++) index_put(d, i);
+    if (d->n >= DICT_INDEX_MIN) {
+        int32_t cap = 16;
+        while (cap < 2 * d->n) cap *= 2;
+        /* refused: no index (lookups walk the keys), mem_exhausted set; the next insertion tries again */
+        if ((d->index = mem_try_calloc((size_t)cap, sizeof *d->index))) {
+            d->index_cap = cap;
+            for (int i = 0; i < d->n; i++) index_put(d, i);
+        }
+    }
+    value_bytes += dict_bytes(d);
 }
 
 static int find_str(const Dict *d, const char *s, size_t n) {
@@ -489,12 +573,27 @@ Value *dict_get(Dict *d, const char *key) {
     return i < 0 ? NULL : d->vals[i];
 }
 
+static bool grow_dict(void *ctx, size_t bytes) {
+    Dict *d = ctx;
+    Value **k = mem_try_realloc(d->keys, bytes);
+    if (k) d->keys = k;
+    Value **v = k ? mem_try_realloc(d->vals, bytes) : NULL;
+    if (v) d->vals = v;
+    int64_t *h = v ? mem_try_realloc(d->hashes, bytes) : NULL;
+    if (h) d->hashes = h;
+    return h != NULL;
+}
+
+/* When the machine refuses the room (mem_exhausted set), key and v stay out of the dict and are never freed: a
+ * caller may still use them, borrowed. */
 void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash) {
     if (d->n == d->cap) {
-        d->cap = d->cap ? d->cap * 2 : 8;
-        d->keys = xrealloc(d->keys, sizeof(Value *) * (size_t)d->cap);
-        d->vals = xrealloc(d->vals, sizeof(Value *) * (size_t)d->cap);
-        d->hashes = xrealloc(d->hashes, sizeof(int64_t) * (size_t)d->cap);
+        int64_t before = dict_bytes(d), cap = d->cap ? grown_cap(d->cap, sizeof(Value *), grow_dict, d) : 8;
+        if (cap > INT32_MAX / 2) cap = 0;
+        if (cap && !d->cap && !grow_dict(d, sizeof(Value *) * (size_t)cap)) cap = 0;
+        if (!cap) { mem_exhausted = 1; return; }
+        d->cap = (int)cap;
+        value_bytes += dict_bytes(d) - before;
     }
     d->keys[d->n] = key;
     d->vals[d->n] = v;

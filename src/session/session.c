@@ -130,6 +130,7 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
         return st;
     }
     Interp *I = &S->I;
+    mem_reserve_renew();          /* a MemoryError reported before has let its values go: the reserve is taken again */
     int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
     /* between statements every live value is held by a counted reference: cycles can be collected safely */
     if (val_containers_since_collect() > gc_threshold()) val_collect_cycles();

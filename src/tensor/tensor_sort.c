@@ -2,9 +2,10 @@
  * where values tie: which of equal elements comes first is decided by the algorithm PyTorch runs, so this file
  * runs the same ones: libstdc++'s std::sort (introsort), std::partial_sort (heap select) and std::nth_element
  * (introselect), on (value, index) pairs with PyTorch's comparators (NaN sorts as the largest value), and the TH
- * quickselect PyTorch keeps for kthvalue. Each row along dim is copied into a pair array, processed, copied out. */
+ * quickselect PyTorch keeps for kthvalue. Each row along dim is copied into a pair array, processed, copied out.
+ * Ctrl-C (ten_interrupted) stops every long loop here: the algorithms only read the flag, so their answers are
+ * unchanged, and an interrupted call frees what it made and fails with ten_fail_interrupted. */
 #include "tensor_internal.h"
-#include "strbuf.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static void make_heap(Elem *first, Elem *last, const Cmp *c) {
     if (len < 2) return;
     for (int64_t parent = (len - 2) / 2;; parent--) {
         adjust_heap(first, parent, len, first[parent], c);
-        if (parent == 0) return;
+        if (parent == 0 || ((parent & 4095) == 0 && ten_interrupted)) return;
     }
 }
 
@@ -82,12 +83,15 @@ static void pop_heap(Elem *first, Elem *last, Elem *result, const Cmp *c) {
 
 static void heap_select(Elem *first, Elem *middle, Elem *last, const Cmp *c) {
     make_heap(first, middle, c);
-    for (Elem *i = middle; i < last; i++)
+    for (Elem *i = middle; i < last; i++) {
+        if (((i - middle) & 4095) == 0 && ten_interrupted) return;
         if (less(i, first, c)) pop_heap(first, middle, i, c);
+    }
 }
 
 static void sort_heap(Elem *first, Elem *last, const Cmp *c) {
     while (last - first > 1) {
+        if (((last - first) & 4095) == 0 && ten_interrupted) return;
         last--;
         pop_heap(first, last, last, c);
     }
@@ -157,7 +161,7 @@ static int lg(int64_t n) {
 enum { S_THRESHOLD = 16 };
 
 static void introsort_loop(Elem *first, Elem *last, int depth, const Cmp *c) {
-    while (last - first > S_THRESHOLD) {
+    while (last - first > S_THRESHOLD && !ten_interrupted) {
         if (depth == 0) {
             partial_sort(first, last, last, c);
             return;
@@ -173,6 +177,7 @@ static void introsort_loop(Elem *first, Elem *last, int depth, const Cmp *c) {
 static void std_sort(Elem *first, Elem *last, const Cmp *c) {
     if (first == last) return;
     introsort_loop(first, last, 2 * lg(last - first), c);
+    if (ten_interrupted) return;          /* the final insertion sort is linear only on what introsort finished */
     if (last - first > S_THRESHOLD) {
         insertion_sort(first, first + S_THRESHOLD, c);
         for (Elem *i = first + S_THRESHOLD; i != last; i++) unguarded_linear_insert(i, c);
@@ -186,6 +191,7 @@ static void nth_element(Elem *first, Elem *nth, Elem *last, const Cmp *c) {
     if (first == last || nth == last) return;
     int depth = 2 * lg(last - first);
     while (last - first > 3) {
+        if (ten_interrupted) return;
         if (depth == 0) {
             heap_select(first, nth + 1, last, c);
             swap_e(first, nth);
@@ -201,12 +207,16 @@ static void nth_element(Elem *first, Elem *nth, Elem *last, const Cmp *c) {
 
 /* A stable merge sort (std::stable_sort's result is the only stable order). tmp holds n elements. */
 static void merge_sort(Elem *a, Elem *tmp, int64_t n, const Cmp *c) {
-    if (n < 2) return;
+    if (n < 2 || ten_interrupted) return;
     int64_t h = n / 2;
     merge_sort(a, tmp, h, c);
     merge_sort(a + h, tmp, n - h, c);
+    if (ten_interrupted) return;
     int64_t i = 0, j = h, k = 0;
-    while (i < h && j < n) tmp[k++] = less(a + j, a + i, c) ? a[j++] : a[i++];
+    while (i < h && j < n) {
+        if ((k & 65535) == 65535 && ten_interrupted) return;       /* a discarded row: unfinished is fine */
+        tmp[k++] = less(a + j, a + i, c) ? a[j++] : a[i++];
+    }
     while (i < h) tmp[k++] = a[i++];
     while (j < n) tmp[k++] = a[j++];
     memcpy(a, tmp, sizeof *a * (size_t)n);
@@ -216,7 +226,7 @@ static void merge_sort(Elem *a, Elem *tmp, int64_t n, const Cmp *c) {
 static void quick_select(Elem *arr, int64_t n, int64_t k, const Cmp *gt) {
     int64_t L = 0, R = n - 1;
     for (;;) {
-        if (R <= L) return;
+        if (R <= L || ten_interrupted) return;
         if (R == L + 1) {
             if (less(arr + L, arr + R, gt)) swap_e(arr + L, arr + R);
             return;
@@ -307,6 +317,25 @@ static Tensor *finish(const Tensor *t, const Rows *r, Tensor *o, bool drop) {
     return c;
 }
 
+/* The pair array for a row of n (n pairs): NULL, with v, ix and r's copy freed and the failure set, when the
+ * machine refuses it. */
+static Elem *pairs(Tensor *v, Tensor *ix, Rows *r, int64_t n) {
+    Elem *e = n >= 0 && (uint64_t)n < SIZE_MAX / sizeof *e ? malloc(sizeof *e * (size_t)(n ? n : 1)) : NULL;
+    if (!e) { ten_free(v); ten_free(ix); ten_free(r->x); ten_fail("out of memory for the sort's %lld pairs", (long long)n); }
+    return e;
+}
+
+/* After a row: Ctrl-C frees everything (e, v, ix, r's copy) and fails; true then. */
+static bool interrupted(Elem *e, Tensor *v, Tensor *ix, Rows *r) {
+    if (!ten_interrupted) return false;
+    free(e);
+    ten_free(v);
+    ten_free(ix);
+    ten_free(r->x);
+    ten_fail_interrupted();
+    return true;
+}
+
 static void store(Tensor *vals, Tensor *idx, int64_t at, const Elem *e, bool isint) {
     if (isint) ten_i64(vals)[at] = e->k.i;
     else ten_set(vals, at, e->k.d);
@@ -321,11 +350,13 @@ int ten_sort(const Tensor *t, int dim, bool descending, bool stable, Tensor **va
     if (!outputs(t, &r, r.n, &v, &ix)) { ten_free(r.x); return -1; }
     bool isint = t->dtype == DT_I64;
     Cmp c = {descending ? CMP_DESC : CMP_ASC, isint};
-    Elem *e = xmalloc(sizeof *e * (size_t)(r.n ? 2 * r.n : 1));
+    Elem *e = pairs(v, ix, &r, 2 * r.n);
+    if (!e) return -1;
     for (int64_t row = 0; row < r.outer; row++) {
         load_row(&r, row, e, isint);
         if (stable) merge_sort(e, e + r.n, r.n, &c);
         else std_sort(e, e + r.n, &c);
+        if (interrupted(e, v, ix, &r)) return -1;
         for (int64_t j = 0; j < r.n; j++) store(v, ix, row * r.n + j, e + j, isint);
     }
     free(e);
@@ -346,7 +377,8 @@ int ten_topk(const Tensor *t, int64_t k, int dim, bool largest, bool sorted, Ten
     if (!outputs(t, &r, k, &v, &ix)) { ten_free(r.x); return -1; }
     bool isint = t->dtype == DT_I64;
     Cmp c = {largest ? CMP_DESC : CMP_ASC, isint};
-    Elem *e = xmalloc(sizeof *e * (size_t)(r.n ? r.n : 1));
+    Elem *e = pairs(v, ix, &r, r.n);
+    if (!e) return -1;
     for (int64_t row = 0; k > 0 && row < r.outer; row++) {
         load_row(&r, row, e, isint);
         if (k * 64 <= r.n) {
@@ -355,6 +387,7 @@ int ten_topk(const Tensor *t, int64_t k, int dim, bool largest, bool sorted, Ten
             nth_element(e, e + k - 1, e + r.n, &c);
             if (sorted) std_sort(e, e + k - 1, &c);
         }
+        if (interrupted(e, v, ix, &r)) return -1;
         for (int64_t j = 0; j < k; j++) store(v, ix, row * k + j, e + j, isint);
     }
     free(e);
@@ -385,7 +418,8 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
     Tensor *v, *ix;
     if (!outputs(t, &r, 1, &v, &ix)) { ten_free(r.x); return -1; }
     bool isint = t->dtype == DT_I64;
-    Elem *e = xmalloc(sizeof *e * (size_t)r.n);
+    Elem *e = pairs(v, ix, &r, r.n);
+    if (!e) return -1;
     for (int64_t row = 0; row < r.outer; row++) {
         load_row(&r, row, e, isint);
         Elem out = e[0];
@@ -403,7 +437,8 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
                 Cmp c = {CMP_ASC, isint};       /* (value, index): indices are already ascending */
                 int64_t nth = (r.n - 1) / 2;
                 /* a stable sort of positions in order gives the (value, position) order: one answer, as nth_element's */
-                Elem *tmp = xmalloc(sizeof *tmp * (size_t)r.n);
+                Elem *tmp = malloc(sizeof *tmp * (size_t)r.n);
+                if (!tmp) { free(e); ten_free(v); ten_free(ix); ten_free(r.x); ten_fail("median: out of memory"); return -1; }
                 merge_sort(e, tmp, r.n, &c);
                 free(tmp);
                 out = e[nth];
@@ -422,6 +457,7 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
                 }
             }
         }
+        if (interrupted(e, v, ix, &r)) return -1;         /* after the row's work: what it found may be unfinished */
         store(v, ix, row, &out, isint);
     }
     free(e);

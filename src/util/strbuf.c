@@ -4,19 +4,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *xmalloc(size_t n) {
+/* The emergency reserve: a block held from start-up and given back when malloc first fails, so that the small
+ * allocations that follow (the error message, the values that unwind) succeed and the session survives. */
+#define MEM_RESERVE_BYTES ((size_t)32 << 20)
+static void *mem_reserve;
+volatile int mem_exhausted;
+
+bool mem_reserve_renew(void) {
+    mem_exhausted = 0;
+    /* what is left may be less than the whole reserve (the values the student kept): as much of it as there is */
+    for (size_t n = MEM_RESERVE_BYTES; !mem_reserve && n >= ((size_t)256 << 10); n /= 4) mem_reserve = malloc(n);
+    return mem_reserve != NULL;
+}
+
+/* A failed allocation: the reserve goes (the next ones can succeed), mem_exhausted tells the interpreter. */
+static void mem_failed(void) {
+    mem_exhausted = 1;
+    free(mem_reserve);
+    mem_reserve = NULL;
+}
+
+void *mem_try_malloc(size_t n) {
     void *p = malloc(n ? n : 1);
-    if (!p) { fputs("attn: out of memory\n", stderr); abort(); }
+    if (!p) mem_failed();
+    return p;
+}
+void *mem_try_calloc(size_t n, size_t m) {
+    void *p = calloc(n ? n : 1, m ? m : 1);
+    if (!p) mem_failed();
+    return p;
+}
+void *mem_try_realloc(void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    if (!q) mem_failed();
+    return q;
+}
+
+static _Noreturn void out_of_memory(void) {
+    fputs("attn: out of memory\n", stderr);
+    abort();
+}
+/* The x-family tries twice: once more after the reserve is given back; only then does attn stop. */
+void *xmalloc(size_t n) {
+    void *p = mem_try_malloc(n);
+    if (!p && !(p = mem_try_malloc(n))) out_of_memory();
     return p;
 }
 void *xcalloc(size_t n, size_t m) {
-    void *p = calloc(n ? n : 1, m ? m : 1);
-    if (!p) { fputs("attn: out of memory\n", stderr); abort(); }
+    void *p = mem_try_calloc(n, m);
+    if (!p && !(p = mem_try_calloc(n, m))) out_of_memory();
     return p;
 }
 void *xrealloc(void *p, size_t n) {
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("attn: out of memory\n", stderr); abort(); }
+    void *q = mem_try_realloc(p, n);
+    if (!q && !(q = mem_try_realloc(p, n))) out_of_memory();
     return q;
 }
 char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }

@@ -933,6 +933,75 @@ try:
 except E as e:
     print(e.__cause__, e.args)
 """,
+    "sorted and list.sort as Python's (issue 25: they were insertion sorts): numbers, floats, strings and tuples with ties, key=, reverse= keeping equal items in order, runs already in order or reversed, a key called once per item, an error raised by < or by key stops the sort and propagates": """
+def lcg(n, seed, m):
+    out = []
+    for i in range(n):
+        seed = (seed * 1103515245 + 12345) % 2147483648
+        out.append(seed % m)
+    return out
+for n in [0, 1, 2, 3, 5, 17, 64, 300, 1000]:
+    for m in [3, 50, 10**9]:
+        l = lcg(n, n + m, m)
+        p = [(x, i) for i, x in enumerate(l)]
+        print(n, m, sorted(l)[:12], sorted(l, reverse=True)[:12])
+        print([i for x, i in sorted(p, key=lambda t: t[0])][:30])
+        print([i for x, i in sorted(p, key=lambda t: t[0], reverse=True)][:30])
+        print([i for x, i in sorted(p, key=lambda t: t[0] % 7)][:30], sorted(p, key=lambda t: -t[0])[:5])
+        w = [str(x) for x in l]
+        w.sort()
+        f = [x / 7 - 3 for x in l]
+        f.sort(reverse=True)
+        print(w[:8], f[:4], sorted(l + list(range(n)))[-8:], sorted(list(range(n)) + list(range(n, 0, -1)))[:9])
+calls = []
+def k(x):
+    calls.append(x)
+    return -x
+print(sorted([3, 1, 2, 1, 3], key=k), len(calls))
+print(sorted(["b", "a", "B", "ab", "é", "e", ""]), sorted([(1, "b"), (1, "a"), (0, "z")]), sorted([2, 1.5, True, -1]))
+try:
+    sorted([3, 1, "a", 2])
+except TypeError as e:
+    print("TypeError", "'str' and 'int'" in str(e))
+class Boom:
+    n = 0
+    def __init__(self, v): self.v = v
+    def __lt__(self, o):
+        Boom.n += 1
+        if Boom.n == 40: raise ValueError("boom at 40")
+        return self.v < o.v
+L = [Boom(x) for x in lcg(100, 7, 1000)]
+try:
+    L.sort()
+except ValueError as e:
+    print("ValueError", e, len(L), sorted(b.v for b in L) == sorted(lcg(100, 7, 1000)))
+def bad(x):
+    if x == 5: raise KeyError(x)
+    return x
+try:
+    sorted(range(10), key=bad)
+except KeyError as e:
+    print("KeyError", e)
+""",
+    "sorted and list.sort compare n log n times, and n - 1 times on runs already in order or reversed (a student's __lt__ counts them; an insertion sort took n**2 / 4 on random data, n**2 / 2 reversed)": """
+class C:
+    n = 0
+    def __init__(self, v): self.v = v
+    def __lt__(self, o):
+        C.n += 1
+        return self.v < o.v
+def count(l, **kw):
+    C.n = 0
+    r = sorted([C(x) for x in l], **kw)
+    return C.n, [c.v for c in r] == sorted(l, **kw)
+print(count(range(3000)), count(range(3000, 0, -1)), count(range(3000), reverse=True), count(list(range(1500)) * 2)[0] <= 6000)
+rnd, s = [], 99
+for i in range(3000):
+    s = (s * 1103515245 + 12345) % 2147483648
+    rnd.append(s)
+n, ok = count(rnd)
+print(n < 3000 * 13, ok)
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
@@ -945,6 +1014,34 @@ k = d.keys()
 print(k == s, s == k, d.items() == set(zip(range(n), range(n))), len(k & s), len(k - s), len(k | s), len(k ^ s), len(s - k), k == set(range(1, n + 1)))
 d2 = {str(i): i for i in range(n)}
 print(d2.keys() == set(d2), len(d2.keys() & set(d2)), sum(1 for x in d2.keys() if x in d2.keys()))
+""", 20),
+    "sorted/list.sort of 300000 items in order, reversed and in runs, and 50000 in no order, within a minute even under ASan (an insertion sort took 64 s for 100000 reversed: 10 minutes for these)": (r"""
+r = list(range(300000, 0, -1))
+r.sort()
+print(r[:3], r[-1], sorted(r, reverse=True)[:2], sorted(list(range(150000)) * 2)[-3:])
+l, s = [], 12345
+for i in range(50000):
+    s = (s * 1103515245 + 12345) % 2147483648
+    l.append(s)
+print(sorted(l)[:3], sorted(l, key=lambda x: -x)[:2], sorted([str(x) for x in l])[:2])
+""", 60),
+    "s * k as Python's: an empty sequence repeated is empty at once (issue 25: [] * 10**18 hung), k <= 0 gives an empty one, and a result too large for memory is Python's MemoryError before anything is built": (r"""
+print([] * 10**18, () * 10**18, len('' * 2**62), 10**18 * [], 'ab' * 0, [1, 2] * -3, (1,) * 3, 'é' * 3, len('é' * 3))
+try:
+    x = [1] * 10**18
+except MemoryError:
+    print("MemoryError list")
+try:
+    x = (1, 2) * 10**17
+except MemoryError:
+    print("MemoryError tuple")
+try:
+    x = 'x' * 2**62
+except MemoryError:
+    print("MemoryError str")
+x = [1, 2] * 3
+x[0] = 9
+print(x, len('abc' * 1000), ('abc' * 1000)[-4:])
 """, 20),
 }
 
