@@ -636,11 +636,21 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         if (a != ACT_NONE) { statement_free(&in); act = a; break; }
         val_decref(S->sess.I.last_value);
         S->sess.I.last_value = NULL;
-        bool answers = in.parsed ? lesson_answers(q, in.parse.tree) : lesson_line_answers(q, line);
+        ParseResult own = {0};          /* the parse, when the reader did not make one */
+        if (!in.parsed) own = parse_program(line, 1);
+        Node *tree = in.parsed ? in.parse.tree : own.tree;
+        bool answers = lesson_answers(q, tree);
         char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
+        LessonAttempt *att = e ? lesson_attempt_begin(&S->sess.I, q, tree) : NULL;
         RunStatus rs = run_input(S, &in, NULL);
-        if (rs == RUN_QUIT) { free(named); statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
-        if (rs != RUN_OK || !e) { free(named); statement_free(&in); continue; }
+        if (rs != RUN_OK || !e) {
+            free(named);
+            lesson_attempt_free(att);
+            ast_free(own.tree);
+            statement_free(&in);
+            if (rs == RUN_QUIT) { act = ACT_QUIT; break; }      /* quit() leaves, as quit does */
+            continue;
+        }
         Value *v = named ? interp_lookup(&S->sess.I, named) : NULL;
         bool by_name = v != NULL;       /* graded only when right: a name set while working it out is not a miss */
         if (v) {
@@ -650,7 +660,9 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         }
         StrBuf fb;
         sb_init(&fb);
-        LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, &fb);
+        LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, att, &fb);
+        lesson_attempt_free(att);
+        ast_free(own.tree);
         statement_free(&in);
         if (g == GRADE_RIGHT) { free(named); feedback(S, TR("Right.\n")); sb_free(&fb); break; }
         if (by_name && g == GRADE_WRONG) {
