@@ -300,6 +300,11 @@ printf '# T\n## A\n```question\nWhat?\nanswer: 2\nforbid: 3x\n```\n' > "$L/12-fo
 out=$("$ATTN" --check "$L/12-forbid.md" 2>&1)
 has "a malformed forbid: line, file and line" "$out" "12-forbid.md:6: forbid: takes names separated by commas"
 
+# no lesson binds a name the book's code uses for a module (lesson 2 had F = receptive_field(...), and F is
+# torch.nn.functional in the book's code)
+n=$(grep -l -E '^attn> (F|nn|torch|d2l|math|np) = ' lessons/*.md lessons/*/*.md | wc -l)
+[ "$n" = 0 ] && ok || bad "a lesson assigns F, nn, torch, d2l, math or np ($n files)"
+
 # a Japanese class's recording has its step headings in Japanese, as the screen showed them (they were English)
 rm -f "$XDG_STATE_HOME/attn/progress"
 (i=0; while [ $i -lt 30 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --lang ja --record "$T/c5ja.md" > /dev/null 2>&1
