@@ -107,8 +107,10 @@ char *lesson_find(const char *which);
 int progress_get(const char *lesson_id, int *done_steps);      /* returns the step to resume at (0-based) */
 bool progress_set(const char *lesson_id, int step, int done_steps, char *err, size_t errlen);
 
-/* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. */
-int lesson_run_student(const char *which, bool tty);
+/* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. After
+ * the last step both stay at the prompt with the lesson's variables until quit; in_repl: started by `lesson N` at
+ * the REPL, so the hints name `lesson N` (else `attn lesson N`). */
+int lesson_run_student(const char *which, bool tty, bool in_repl);
 int lesson_run_teacher(const char *which, const char *record_path, bool tty);
 int lesson_list_command(void);
 /* --check / --replay of a lesson file: -1 when it cannot be read, else the number of problems. */

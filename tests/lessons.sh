@@ -305,6 +305,23 @@ has "a malformed forbid: line, file and line" "$out" "12-forbid.md:6: forbid: ta
 n=$(grep -l -E '^attn> (F|nn|torch|d2l|math|np) = ' lessons/*.md lessons/*/*.md | wc -l)
 [ "$n" = 0 ] && ok || bad "a lesson assigns F, nn, torch, d2l, math or np ($n files)"
 
+# after "Lesson complete" a student stays at the prompt with the lesson's variables (omega = 1/10000^(4/32) =
+# 0.31622776601683794, computed by Python), and the hints name the command for where they are
+omega=$($PY -c 'print(1 / 10000 ** (4 / 32))')
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo omega) | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
+has "from the shell: Next: attn lesson 6" "$out" "Next: attn lesson 6"
+has "from the shell: the lesson's variables after the end" "$out" "$omega"
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (echo 'lesson 5'; i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo omega; echo quit; echo '6 * 7') | ATTN_PLOT=summary "$ATTN" 2>&1)
+has "inside the REPL: Next: lesson 6" "$out" "Next: lesson 6
+"
+lacks "...not the shell's command" "$out" "Next: attn lesson 6"
+has "inside the REPL: the lesson's variables after the end" "$out" "$omega"
+has "...and quit goes back to the REPL" "$out" "42"
+out=$(printf 'quit\n' | "$ATTN" -c 'lesson 1' 2>&1; printf 'lesson 1\nquit\n' | "$ATTN" 2>&1)
+has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: lesson 1 resumes here."
+
 # a Japanese class's recording has its step headings in Japanese, as the screen showed them (they were English)
 rm -f "$XDG_STATE_HOME/attn/progress"
 (i=0; while [ $i -lt 30 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --lang ja --record "$T/c5ja.md" > /dev/null 2>&1

@@ -35,6 +35,7 @@ typedef struct LessonRun {
     LineReader r;
     Lesson *l;
     bool tty, teacher;
+    bool in_repl;           /* started by `lesson N` inside the REPL (its hints say lesson N), not from the shell */
     bool selfcheck;         /* $ATTN_LESSON_SELFCHECK: a lesson statement printing what the lesson does not say is reported */
     bool as_shown;          /* the last lesson statement run printed what the lesson shows */
     int width;              /* columns prose is wrapped to */
@@ -687,10 +688,11 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     return act;
 }
 
-/* After a class's last step: the teacher's detours still run (the class discusses the last figure, tries another
- * value) and are recorded, until quit, Ctrl-D or the end of input. */
-static void class_epilogue(LessonRun *S) {
-    say(S, "%s", TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+/* After the last step: what is typed still runs, with the lesson's variables, until quit, Ctrl-D or the end of
+ * input. A class's detours are recorded (the class discusses the last figure, tries another value); a student stays
+ * at the prompt with what the lesson defined. `note` is the line that says so. */
+static void epilogue(LessonRun *S, const char *note) {
+    say(S, "%s", note);
     for (;;) {
         bool blank;
         Statement in;
@@ -698,8 +700,9 @@ static void class_epilogue(LessonRun *S) {
         if (!line) return;
         int ignored;
         Action a = blank ? ACT_NONE : lesson_command(S, line, &ignored);
+        if (blank && !S->teacher) { statement_free(&in); continue; }      /* Enter at a prompt: nothing to run */
         if (blank || (a != ACT_NONE && a != ACT_QUIT)) {      /* Enter, or a lesson command: there is no step left */
-            if (a != ACT_HANDLED) say(S, "%s", TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+            if (a != ACT_HANDLED) say(S, "%s", note);
             statement_free(&in);
             continue;
         }
@@ -710,7 +713,7 @@ static void class_epilogue(LessonRun *S) {
     }
 }
 
-static int session(const char *which, bool teacher, const char *record, bool tty) {
+static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
     char *path = lesson_find(which);
     if (!path) {
         fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
@@ -729,6 +732,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->l = l;
     S->tty = tty;
     S->teacher = teacher;
+    S->in_repl = in_repl;
     S->width = prose_width(tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
@@ -772,7 +776,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         }
         if (act == ACT_QUIT) {
             if (S->teacher) save(S, step, done);
-            else if (save(S, step, done)) say(S, TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
+            else if (save(S, step, done))
+                say(S, in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
             else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
             break;
         }
@@ -803,13 +808,18 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             b = b ? b + 1 : all[i];
             if (!strncmp(b, l->id, strlen(l->id))) me = i;
         }
-        if (me >= 0 && me + 1 < n) sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : TR("Next: attn lesson %d\n"), me + 2);
+        if (me >= 0 && me + 1 < n)
+            sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
         else sb_puts(&done_msg, TR("That was the last lesson.\n"));
         prose(S, sb_str(&done_msg));
         sb_free(&done_msg);
         for (int i = 0; i < n; i++) free(all[i]);
         free(all);
-        if (S->teacher) class_epilogue(S);
+        if (S->teacher) epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+        else epilogue(S, in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+                                      "your own session)\n")
+                                 : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+                                      "Ctrl-D leaves)\n"));
         if (S->recording) save_record(S);
     }
     if (tty) lineedit_shutdown();
@@ -821,8 +831,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     return rc;
 }
 
-int lesson_run_student(const char *which, bool tty) { return session(which, false, NULL, tty); }
-int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty); }
+int lesson_run_student(const char *which, bool tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
+int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty, false); }
 
 int lesson_list_command(void) {
     int n;

@@ -132,6 +132,24 @@ static const I18nMessage catalogue[] = {
     {{"Next: attn lesson %d\n",
       "次は attn lesson %d\n",
       "下一课：attn lesson %d\n"}},
+    {{"Next: lesson %d\n",
+      "次は lesson %d\n",
+      "下一课：lesson %d\n"}},
+    {{"\nProgress saved: lesson %s resumes here.\n",
+      "\n進み具合を保存しました: lesson %s でここから再開できます。\n",
+      "\n进度已保存：lesson %s 会从这里继续。\n"}},
+    {{"(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+      "your own session)\n",
+      "(レッスンの変数はまだ定義されています: 入力した文はプロンプトと同じように実行されます。quit で"
+      "自分のセッションに戻ります)\n",
+      "（课程的变量仍然有定义：输入的语句像在提示符下一样运行；输入 quit 回到"
+      "你自己的会话）\n"}},
+    {{"(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+      "Ctrl-D leaves)\n",
+      "(レッスンの変数はまだ定義されています: 入力した文はプロンプトと同じように実行されます。quit か "
+      "Ctrl-D で終了します)\n",
+      "（课程的变量仍然有定义：输入的语句像在提示符下一样运行；输入 quit 或按 "
+      "Ctrl-D 退出）\n"}},
     {{"That was the last lesson.\n",
       "これが最後のレッスンでした。\n",
       "这是最后一课。\n"}},
