@@ -309,15 +309,15 @@ n=$(grep -l -E '^attn> (F|nn|torch|d2l|math|np) = ' lessons/*.md lessons/*/*.md 
 # 0.31622776601683794, computed by Python), and the hints name the command for where they are
 omega=$($PY -c 'print(1 / 10000 ** (4 / 32))')
 rm -f "$XDG_STATE_HOME/attn/progress"
-out=$( (i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo omega) | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
+out=$( (i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo "print('after', omega)") | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
 has "from the shell: Next: attn lesson 6" "$out" "Next: attn lesson 6"
-has "from the shell: the lesson's variables after the end" "$out" "$omega"
+has "from the shell: the lesson's variables after the end" "$out" "after $omega"
 rm -f "$XDG_STATE_HOME/attn/progress"
-out=$( (echo 'lesson 5'; i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo omega; echo quit; echo '6 * 7') | ATTN_PLOT=summary "$ATTN" 2>&1)
+out=$( (echo 'lesson 5'; i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo "print('after', omega)"; echo quit; echo '6 * 7') | ATTN_PLOT=summary "$ATTN" 2>&1)
 has "inside the REPL: Next: lesson 6" "$out" "Next: lesson 6
 "
 lacks "...not the shell's command" "$out" "Next: attn lesson 6"
-has "inside the REPL: the lesson's variables after the end" "$out" "$omega"
+has "inside the REPL: the lesson's variables after the end" "$out" "after $omega"
 has "...and quit goes back to the REPL" "$out" "42"
 out=$(printf 'quit\n' | "$ATTN" -c 'lesson 1' 2>&1; printf 'lesson 1\nquit\n' | "$ATTN" 2>&1)
 has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: lesson 1 resumes here."
