@@ -241,7 +241,12 @@ lacks "the book's def without docstring and comments is not a detour" "$out" "(a
 has "...the step goes on to its next statement" "$out" "torch.equal(masked_softmax(S.clone(), torch.tensor([2, 3]))"
 buggy=$(printf '%s' "$mine" | sed 's/X\[~mask\]/X[mask]/')
 out=$(printf 'jump build-masked-softmax\n\n\n\nskip\n%s\n\nquit\n' "$buggy" | "$ATTN" lesson 1 2>&1)
-has "a different def of the same name is named as the student's own" "$out" "(your masked_softmax is not the book's, so the step still waits"
+has "a different def of the same name is named as the student's own, with the line that differs" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "(your masked_softmax is not the book's: your line 5, \`X[mask] = value\`, differs from the book's \`X[~mask] = value\`"
+# the Japanese and Chinese editions write d2l.arange where the English one writes torch.arange: the book's too
+ja=$(printf '%s' "$mine" | sed 's/torch\.arange((maxlen)/d2l.arange((maxlen)/')
+out=$(printf 'jump build-masked-softmax\n\n\n\nskip\n%s\n\nquit\n' "$ja" | "$ATTN" lesson 1 2>&1)
+lacks "the ja edition's d2l.arange is the book's" "$out" "(your masked_softmax is not the book's"
+has "...the step goes on" "$out" "torch.equal(masked_softmax(S.clone(), torch.tensor([2, 3]))"
 
 # a lesson statement that prints something else than the page (a detour set d = 16 before omega is computed) says
 # why; run in order, no statement of any lesson does (the walks of walk_lessons.py check the same without the note)

@@ -141,6 +141,38 @@ static bool same_statement(const char *a, const char *b, char **own) {
     return r;
 }
 
+/* Line n (from 1) of text, without its indentation, into o. */
+static void line_of(StrBuf *o, const char *text, int n) {
+    const char *p = text;
+    for (int k = 1; k < n && p; k++) { p = strchr(p, '\n'); if (p) p++; }
+    if (!p) return;
+    while (*p == ' ' || *p == '\t') p++;
+    sb_putn(o, p, strcspn(p, "\n"));
+}
+
+/* Where the student's def or class (mine) first differs from the book's (book), as a sentence naming both lines:
+ * "(your DotProductAttention is not the book's: your line 12, `...`, differs from the book's `...`; ...)". */
+static void own_version_note(LessonRun *S, const char *name, const char *mine, const char *book) {
+    ParseResult pa = parse_program(mine, 1), pb = parse_program(book, 1);
+    const Node *da = pa.tree, *db = pb.tree;
+    if (pa.tree && pb.tree && ast_first_difference(pa.tree, pb.tree, &da, &db) && da && db && da->line > 0 && db->line > 0) {
+        StrBuf a, b;
+        sb_init(&a);
+        sb_init(&b);
+        line_of(&a, mine, da->line);
+        line_of(&b, book, db->line);
+        say(S, TR("(your %s is not the book's: your line %d, `%s`, differs from the book's `%s`; the step still waits: "
+                  "Enter runs the book's %s, which replaces yours)\n"), name, da->line, sb_str(&a), sb_str(&b), name);
+        sb_free(&a);
+        sb_free(&b);
+    } else {
+        say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
+            name, name);
+    }
+    ast_free(pa.tree);
+    ast_free(pb.tree);
+}
+
 /* ---- the recording (teach --record): a transcript that reads as the class went ---- */
 
 /* The fences of attn blocks are written as FENCE and become backticks when the recording is saved: as many as it
@@ -550,16 +582,16 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         char *own;
         bool same = same_statement(line, stmt, &own);
         int figures = plot_figure_count(&S->sess.plot);
+        char *typed = own ? xstrdup(line) : NULL;     /* line is the statement's own text, freed with it */
         RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
-        if (rs == RUN_QUIT) { free(own); return ACT_QUIT; }        /* quit() leaves, as quit does */
+        if (rs == RUN_QUIT) { free(own); free(typed); return ACT_QUIT; }        /* quit() leaves, as quit does */
         if (same && statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);
         if (same) continue;
-        if (own && !S->teacher)
-            say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
-                own, own);
+        if (own && !S->teacher) own_version_note(S, own, typed, stmt);
         else say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
         free(own);
+        free(typed);
     }
 }
 

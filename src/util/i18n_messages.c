@@ -47,6 +47,12 @@ static const I18nMessage catalogue[] = {
       "restart でこのステップをレッスンの値でやり直します。skip でこの文を飛ばして進みます)\n",
       "（按课程的步骤，这条语句不会出错，所以可能是题外尝试改变了它用到的某个名字：输入 restart "
       "用课程的值重做这一步；输入 skip 跳过它继续）\n"}},
+    {{"(your %s is not the book's: your line %d, `%s`, differs from the book's `%s`; the step still waits: "
+      "Enter runs the book's %s, which replaces yours)\n",
+      "(あなたの %s は本のものと違います: あなたの %d 行目 `%s` が本の `%s` と違います。ステップはまだ待っています: "
+      "Enter で本の %s を実行し、あなたのものを置き換えます)\n",
+      "（你的 %s 与书中的不同：你的第 %d 行 `%s` 与书中的 `%s` 不同；这一步仍在等待："
+      "按 Enter 运行书中的 %s，它会替换你的）\n"}},
     {{"(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n",
       "(あなたの %s は本のものと違うので、このステップはまだ待っています: Enter で本の %s を実行し、あなたのものを置き換えます)\n",
       "（你的 %s 与书中的不同，所以这一步仍在等待：按 Enter 运行书中的 %s，它会替换你的版本）\n"}},
