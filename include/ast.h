@@ -65,5 +65,9 @@ Node *ast_clone(const Node *n);          /* deep copy (user functions keep their
 /* The same code: equal trees, whatever the positions, comments and layout, and leaving out the docstrings of defs
  * and classes (a student who types the book's function without its docstring has typed the book's function). */
 bool ast_same_code(const Node *a, const Node *b);
+/* Where a and b first differ (as ast_same_code sees them): false when they are the same code, else true with the
+ * innermost differing nodes in *da and *db (for a missing part, the node that lacks it), or a and b themselves when
+ * one has more statements or parts than the other. *da and *db must hold a and b (or a default) on entry. */
+bool ast_first_difference(const Node *a, const Node *b, const Node **da, const Node **db);
 const char *ast_op_symbol(int op);
 #endif

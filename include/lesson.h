@@ -1,7 +1,7 @@
 /* lesson.h - lessons: Markdown files that read like the chapter and script guided sessions (prefix lesson_).
  * Format (lessons/README.md): "# Title", a "Section: §..." line, "## Step title {#id}" per step; prose; ```attn
  * blocks (inputs and expected output, as transcripts); ```question blocks (prompt, answer:, accept:, hint:,
- * wrong:, check:). */
+ * wrong:, forbid:, tolerance:). */
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
 #include "interp.h"
@@ -17,6 +17,9 @@ typedef struct LessonQuestion {
     char **wrong;            /* known wrong answers (each must be rejected: the soundness check) */
     char **wrong_why;        /* per wrong answer: what the student is told when theirs equals it (NULL: the usual) */
     int nwrong;
+    char **forbid;           /* names an answer may not read (forbid: Y, P_mine): the question asks for the work */
+    int nforbid;
+    char *forbid_why;        /* what the student is told when an answer reads one (NULL: the usual sentence) */
     char **hints;            /* the ladder, mildest first */
     int nhints;
     char *name;              /* the name the answers assign ("scores = ..."), NULL when they are expressions */
@@ -63,11 +66,22 @@ typedef enum { GRADE_NOT_ANSWER, GRADE_RIGHT, GRADE_WRONG, GRADE_FAILED } Lesson
  * any variable. NULL, with the model answer's error in err, when an answer fails (a broken lesson). */
 LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
 void lesson_expect_free(LessonExpect *e);
+/* One attempt at a question, taken before the student's statement runs: its parse (borrowed, may be NULL) and a
+ * copy of every tensor the model answer reads, so that grading can tell what the statement used (forbid:), which
+ * name it set, and whether it changed one of the lesson's tensors in place (d2l.masked_softmax(S, ...) writes into
+ * S). lesson_attempt_free restores nothing: lesson_grade puts a tensor changed in place back. */
+typedef struct LessonAttempt LessonAttempt;
+LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree);
+void lesson_attempt_free(LessonAttempt *a);
 /* Grades the statement that has just run in I without an error (I->last_value holds its value when it is an
- * expression); `answers` is lesson_answers' verdict on it, taken before it ran. GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your answer
- * is a 2x2x4 tensor, expected a single number", or the wrong: line's explanation); GRADE_NOT_ANSWER may write a
- * note there ("not graded: the answer is a single number ..."). */
-LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, StrBuf *fb);
+ * expression); `answers` is lesson_answers' verdict on it, taken before it ran; `a` (may be NULL) the attempt begun
+ * before it ran. GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your
+ * answer is a 2x2x4 tensor, expected a single number", the wrong: line's explanation, the forbid: line's, or a
+ * diagnosis: a tensor of the lesson's changed in place, a variable changed by a detour); GRADE_NOT_ANSWER may write
+ * a note there ("not graded: the answer is a single number ...", the right value under another name, a tuple that
+ * checks one's work). */
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, LessonAttempt *a,
+                         StrBuf *fb);
 /* Is the parsed statement (tree, as the reader made it) an answer to q: an assignment to the name q asks for, or,
  * when q asks for a value, one expression? Decided before it runs, from the one parse. lesson_line_answers parses
  * line for it. Everything else a student types runs as at the prompt, ungraded. */
@@ -93,8 +107,10 @@ char *lesson_find(const char *which);
 int progress_get(const char *lesson_id, int *done_steps);      /* returns the step to resume at (0-based) */
 bool progress_set(const char *lesson_id, int step, int done_steps, char *err, size_t errlen);
 
-/* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. */
-int lesson_run_student(const char *which, bool tty);
+/* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. After
+ * the last step both stay at the prompt with the lesson's variables until quit; in_repl: started by `lesson N` at
+ * the REPL, so the hints name `lesson N` (else `attn lesson N`). */
+int lesson_run_student(const char *which, bool tty, bool in_repl);
 int lesson_run_teacher(const char *which, const char *record_path, bool tty);
 int lesson_list_command(void);
 /* --check / --replay of a lesson file: -1 when it cannot be read, else the number of problems. */

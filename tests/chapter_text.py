@@ -155,7 +155,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 continue
             code_line = fence is not None and not fence.startswith("question")
             if fence and fence.startswith("question"):
-                code_line = bool(re.match(r"(answer|accept|wrong|tolerance):", line))
+                code_line = bool(re.match(r"(answer|accept|wrong|forbid|tolerance):", line))
             if not code_line and columns(line) > WIDTH:
                 wide.append(f"line {i} ({columns(line)} columns)")
         check(f"{os.path.basename(path)}: prose within {WIDTH} columns", not wide, ", ".join(wide[:5]))

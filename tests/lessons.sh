@@ -34,12 +34,12 @@ has "lesson list" "$out" "  1  Self-attention"
 has "lesson list progress" "$out" "1/8 steps started"
 # a question grades only answers: looking around runs as at the prompt (output shown), is not counted, brings no hint
 rm -f "$XDG_STATE_HOME/attn/progress"
-out=$(printf '\n\n\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\n\n\n\n\n\nweights[0, 3]\nprint("row", weights[0, 3].shape)\nw3 = weights[0, 3]\nw3.max()\nweights[0, 3].sum()\nweights[0, 3].max()\nw3.argmax()\nquit\n' | "$ATTN" lesson 1 2>&1)
+out=$(printf '\n\n\nscores = X @ X.transpose(1, 2) / 3 ** 0.5\n\n\n\n\n\nweights[0, 3]\nprint("row", weights[0, 3].shape)\nw3 = weights[0, 3]\nw3.sum()\nweights[0, 3].sum()\nweights[0, 3].argmax()\nw3.max()\nquit\n' | "$ATTN" lesson 1 2>&1)
 has "exploring shows the value" "$out" "tensor([0.0974, 0.1638, 0.2755, 0.4632])"
 has "print runs in a question" "$out" "row torch.Size([4])"
 has "a value of another kind is not graded" "$out" "(not graded: the answer is a single number, and this is a tensor of 4 numbers)"
 has "a wrong number shows the student's value" "$out" "Not yet: your answer is 1.0."
-has "the usual mistake (the weight, not its index) gets its explanation" "$out" "Not yet: that is the largest weight itself; the question asks for its index"
+has "the usual mistake (the index, not the weight) gets its explanation" "$out" "Not yet: that is the index of that key; the question asks for its weight: max"
 has "one reminder after repeated misses" "$out" "(stuck? type hint)"
 n=$(printf '%s\n' "$out" | grep -c "stuck? type hint")
 [ "$n" = 1 ] && ok || bad "the hint reminder is shown once (seen $n times)"
@@ -59,7 +59,8 @@ out=$(printf 'jump derivation
 %s
 quit
 ' "$vu" "$uv" | "$ATTN" lesson 5 2>&1)
-has "a tuple with wrong values: the values are compared" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: your answer has the right shape, but every value differs: at [0] it holds 0.5828, expected -0.8126."
+has "a tuple of wrong values is a check side by side, not graded" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "(not graded: a tuple of values side by side, such as a check of your work; the answer is a tensor of 2 numbers"
+lacks "...and does not give the answer's value away (-sin(3 omega) = -0.8126, by Python above)" "$out" "expected -0.8126"
 has "a list of the wrong length is not graded" "$out" "(not graded: the answer is a tensor of 2 numbers, and this is a list of 3 items)"
 has "a list of one number is 'a list of 1 item'" "$out" "(not graded: the answer is a tensor of 2 numbers, and this is a list of 1 item)"
 has "lesson 5 step 3: [u, v] as a list of numbers is right" "$out" "Right."
@@ -100,7 +101,7 @@ has "steps lists ids" "$out" "masking"
 has "jump to a step" "$out" "Step 4 of 8: Masking with valid_lens"
 has "back one step" "$out" "Step 3 of 8: Weights"
 has "skip runs the statement" "$out" "tensor([[1.0000, 1.0000, 1.0000, 1.0000]])"
-has "solution shows the answer" "$out" "The answer: weights[0, 3].argmax()"
+has "solution shows the answer" "$out" "The answer: weights[0, 3].max()"
 out=$(printf 'jump tokens\n\nrestart\nquit\n' | "$ATTN" lesson 1 2>&1)
 n=$(printf '%s\n' "$out" | grep -c "Step 1 of 8: Tokens as a tensor")
 [ "$n" = 2 ] && ok || bad "restart shows the step again from its start (seen $n times)"
@@ -240,7 +241,12 @@ lacks "the book's def without docstring and comments is not a detour" "$out" "(a
 has "...the step goes on to its next statement" "$out" "torch.equal(masked_softmax(S.clone(), torch.tensor([2, 3]))"
 buggy=$(printf '%s' "$mine" | sed 's/X\[~mask\]/X[mask]/')
 out=$(printf 'jump build-masked-softmax\n\n\n\nskip\n%s\n\nquit\n' "$buggy" | "$ATTN" lesson 1 2>&1)
-has "a different def of the same name is named as the student's own" "$out" "(your masked_softmax is not the book's, so the step still waits"
+has "a different def of the same name is named as the student's own, with the line that differs" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "(your masked_softmax is not the book's: your line 5, \`X[mask] = value\`, differs from the book's \`X[~mask] = value\`"
+# the Japanese and Chinese editions write d2l.arange where the English one writes torch.arange: the book's too
+ja=$(printf '%s' "$mine" | sed 's/torch\.arange((maxlen)/d2l.arange((maxlen)/')
+out=$(printf 'jump build-masked-softmax\n\n\n\nskip\n%s\n\nquit\n' "$ja" | "$ATTN" lesson 1 2>&1)
+lacks "the ja edition's d2l.arange is the book's" "$out" "(your masked_softmax is not the book's"
+has "...the step goes on" "$out" "torch.equal(masked_softmax(S.clone(), torch.tensor([2, 3]))"
 
 # a lesson statement that prints something else than the page (a detour set d = 16 before omega is computed) says
 # why; run in order, no statement of any lesson does (the walks of walk_lessons.py check the same without the note)
@@ -257,6 +263,69 @@ out=$(printf 'n = 64\nk = 3 * 100 * 512 ** 2\nquit\n' | "$ATTN" lesson 2 2>&1)
 has "an assignment holding a wrong value gets a note that says how to answer" "$out" "(not graded: n is set; an answer is a value or an expression typed alone"
 lacks "...and is not counted as a wrong answer" "$out" "Not yet: your answer is 64"
 has "an assignment holding the right value is right (3 x 100 x 512^2, worked by hand: 78643200)" "$out" "Right."
+
+# questions enforce their own goal (issue 26): what an answer reads, a mask's dtype, a tensor overwritten in place,
+# the right value under another name, a detour that changed the lesson's variable
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'jump weights\n\n\n\n\nweights[0, 3].max()\nY[0, 2]\nweights[0, 2] @ X[0]\nquit\n' | "$ATTN" lesson 1 2>&1)
+has "y_2 read off Y is refused, with why" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: work it out from the formula, without Y"
+n=$(printf '%s\n' "$out" | grep -c "^Right\.")
+[ "$n" = 2 ] && ok || bad "Y[0, 2] is not right, weights[0, 2] @ X[0] is (seen $n Right.)"
+out=$(printf 'jump weights\n\n\n\n\n3\n0.25\nweights[0, 3].max()\nquit\n' | "$ATTN" lesson 1 2>&1)
+n=$(printf '%s\n' "$out" | grep -c "^Right\.")
+[ "$n" = 1 ] && ok || bad "row 3: guessing the last key (3) or uniform weights does not pass (seen $n Right.)"
+w=$($PY -c 'import math; s = [sum(a * b for a, b in zip([0.9, 1.0, 1.1], [k * 0.3 + f * 0.1 for f in range(3)])) / math.sqrt(3) for k in range(4)]; e = [math.exp(x) for x in s]; print("%.4f" % (max(e) / sum(e)))')
+has "row 3: the weight asked for is the softmax computed by Python ($w)" "$out" "tensor($w)"
+out=$(printf 'jump masking\n\n\n\n\n\n\n\n\nd2l.masked_softmax(S, torch.tensor([1, 4]))\nS[0, 0]\nd2l.masked_softmax(S.clone(), torch.tensor([1, 4]))\nquit\n' | "$ATTN" lesson 1 2>&1)
+has "masked_softmax(S, ...) without clone: told S was overwritten" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: that changed S in place"
+has "...and S is put back (row 0 of S is 0, 0.25, 0.5, 0.75)" "$out" "tensor([0.0000, 0.2500, 0.5000, 0.7500])"
+out=$(printf 'jump build-masked-softmax\n\n\n\nmask = (torch.arange(4)[None, :] < valid_len[:, None]).float()\nmask = (torch.arange(4)[None, :] < valid_len[:, None]) * 1\nmask = torch.arange(4)[None, :] < valid_len[:, None]\nquit\n' | "$ATTN" lesson 1 2>&1)
+n=$(printf '%s\n' "$out" | grep -c "^Not yet: the right values, but as numbers, not booleans")
+[ "$n" = 2 ] && ok || bad "a float or int mask is refused, saying the book's X[~mask] needs bool (seen $n)"
+has "...and the bool mask is right" "$out" "Right."
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf '\n\n\ns = torch.bmm(X, X.transpose(1, 2)) / math.sqrt(3)\nquit\n' | "$ATTN" lesson 1 2>&1)
+has "the right value under another name: name it scores" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "(not graded: s holds the right value, but the question asks you to name it scores: type scores = s)"
+out=$(printf 'jump weights\n\n\n\n\nweights = weights * 2\nweights[0, 3].max()\nquit\n' | "$ATTN" lesson 1 2>&1)
+has "the answer on a variable a detour changed: type restart" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "worked on weights as a detour changed it since the question was asked: type restart"
+out=$(printf 'jump formula\n\n\n\n\nangles = i / torch.pow(10000, two_j / d)\n\n\n\n\nP_mine[0, 7, 5]\nmath.cos(7 / 10000 ** (2 / 32))\nmath.cos(7 / 10000 ** (6 / 32))\nmath.cos(7 / 10000 ** (10 / 32))\nmath.cos(7 / 10000 ** (4 / 32))\nquit\n' | "$ATTN" lesson 3 2>&1)
+flat=$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')
+has "p_7,5 read off P_mine is refused" "$flat" "Not yet: work it out from the formula with math; P_mine is what you compare with afterwards"
+has "PE slip: j for 2j" "$flat" "Not yet: the exponent is 2j/d, and column 5 = 2j + 1 is in pair j = 2"
+has "PE slip: j counted from 1" "$flat" "Not yet: pairs count from j = 0"
+has "PE slip: twice the column" "$flat" "Not yet: 10 is twice the column"
+out=$(printf 'jump smooth\n\n\n\n\ndist[0]\nmath.sqrt(sum(2 - 2 * math.cos(1 / 10000 ** (2 * j / 32)) for j in range(16)))\nquit\n' | "$ATTN" lesson 4 2>&1)
+has "lesson 4: dist[0] is refused" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: compute it from the formula alone"
+has "...the formula is right" "$out" "Right."
+# a forbid: line that the model answer breaks fails --check
+printf '# T\n## A\n```attn\nattn> x = torch.tensor([1.0, 2.0])\n```\n```question\nWhat is 2 * x[1], without x?\nanswer: 2 * x[1]\nforbid: x\n```\n' > "$L/11-forbid.md"
+out=$("$ATTN" --check "$L/11-forbid.md" 2>&1)
+has "a model answer reading a forbidden name is reported" "$out" "the model answer '2 * x[1]' fails its own check: that reads x"
+printf '# T\n## A\n```question\nWhat?\nanswer: 2\nforbid: 3x\n```\n' > "$L/12-forbid.md"
+out=$("$ATTN" --check "$L/12-forbid.md" 2>&1)
+has "a malformed forbid: line, file and line" "$out" "12-forbid.md:6: forbid: takes names separated by commas"
+
+# no lesson binds a name the book's code uses for a module (lesson 2 had F = receptive_field(...), and F is
+# torch.nn.functional in the book's code)
+n=$(grep -l -E '^attn> (F|nn|torch|d2l|math|np) = ' lessons/*.md lessons/*/*.md | wc -l)
+[ "$n" = 0 ] && ok || bad "a lesson assigns F, nn, torch, d2l, math or np ($n files)"
+
+# after "Lesson complete" a student stays at the prompt with the lesson's variables (omega = 1/10000^(4/32) =
+# 0.31622776601683794, computed by Python), and the hints name the command for where they are
+omega=$($PY -c 'print(1 / 10000 ** (4 / 32))')
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo "print('after', omega)") | ATTN_PLOT=summary "$ATTN" lesson 5 2>&1)
+has "from the shell: Next: attn lesson 6" "$out" "Next: attn lesson 6"
+has "from the shell: the lesson's variables after the end" "$out" "after $omega"
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (echo 'lesson 5'; i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo "print('after', omega)"; echo quit; echo '6 * 7') | ATTN_PLOT=summary "$ATTN" 2>&1)
+has "inside the REPL: Next: lesson 6" "$out" "Next: lesson 6
+"
+lacks "...not the shell's command" "$out" "Next: attn lesson 6"
+has "inside the REPL: the lesson's variables after the end" "$out" "after $omega"
+has "...and quit goes back to the REPL" "$out" "42"
+out=$(printf 'quit\n' | "$ATTN" -c 'lesson 1' 2>&1; printf 'lesson 1\nquit\n' | "$ATTN" 2>&1)
+has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: lesson 1 resumes here."
 
 # a Japanese class's recording has its step headings in Japanese, as the screen showed them (they were English)
 rm -f "$XDG_STATE_HOME/attn/progress"

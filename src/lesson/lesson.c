@@ -44,6 +44,9 @@ static void free_q(LessonQuestion *q) {
     for (int i = 0; i < q->nwrong; i++) { free(q->wrong[i]); free(q->wrong_why[i]); }
     free(q->wrong_why);
     free(q->name);
+    for (int i = 0; i < q->nforbid; i++) free(q->forbid[i]);
+    free(q->forbid);
+    free(q->forbid_why);
     for (int i = 0; i < q->nhints; i++) free(q->hints[i]);
     free(q->accept);
     free(q->wrong);
@@ -109,6 +112,29 @@ static size_t arrow_at(const char *v, size_t n) {
 
 static char *assigned_name(const char *src);
 
+/* The value of a forbid: line, "Y, P_mine -> why", into q (added to any earlier forbid: line's names; the last
+ * explanation given is the one shown). False when a name is not an identifier. */
+static bool parse_forbid(LessonQuestion *q, const char *val, size_t vlen) {
+    size_t cut = arrow_at(val, vlen);
+    if (cut < vlen) {
+        free(q->forbid_why);
+        q->forbid_why = trim(val + cut + 4, vlen - cut - 4);
+        if (!*q->forbid_why) return false;
+    }
+    for (size_t i = 0; i < cut;) {
+        size_t j = i;
+        while (j < cut && val[j] != ',') j++;
+        char *name = trim(val + i, j - i);
+        bool ok = *name && (isalpha((unsigned char)*name) || *name == '_');
+        for (const char *c = name; ok && *c; c++) ok = isalnum((unsigned char)*c) || *c == '_';
+        if (!ok) { free(name); return false; }
+        q->forbid = xrealloc(q->forbid, sizeof(char *) * (size_t)(q->nforbid + 1));
+        q->forbid[q->nforbid++] = name;
+        i = j + 1;
+    }
+    return q->nforbid > 0;
+}
+
 /* Parses the body of a ```question block (lines [s, e)). */
 static LessonQuestion *parse_question(const char *s, const char *e, int line, const char *path, char *err, size_t errlen) {
     LessonQuestion *q = xcalloc(1, sizeof *q);
@@ -139,6 +165,15 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
             push_str(&q->wrong, &q->nwrong, val, cut < vlen ? cut : vlen);
             if (q->wrong_why[q->nwrong - 1] && !*q->wrong_why[q->nwrong - 1]) {
                 snprintf(err, errlen, "%s:%d: nothing after ' -> ' (write the explanation the student sees)", path, ln);
+                sb_free(&prompt);
+                free_q(q);
+                return NULL;
+            }
+        }
+        else if (colon && keylen == 6 && !strncmp(p, "forbid", 6)) {
+            /* forbid: NAME, NAME -> what the student is told when an answer reads one */
+            if (!parse_forbid(q, val, vlen)) {
+                snprintf(err, errlen, "%s:%d: forbid: takes names separated by commas (forbid: Y, P_mine -> why)", path, ln);
                 sb_free(&prompt);
                 free_q(q);
                 return NULL;
@@ -387,16 +422,97 @@ static Value *value_of(Interp *I, const LessonQuestion *q, const char *src, char
 }
 
 static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
+static void collect_inputs(Interp *I, const Node *n, bool callee, char ***out, int *nout);
+
+/* The variables the model answer reads, as they were at one moment: each name's binding (a reference) and, for a
+ * tensor, a copy of its values, so that a later look can tell a name bound anew from a tensor changed in place. */
+typedef struct { char *name; Value *bound; Tensor *copy; } Kept;
+typedef struct { Kept *k; int n; } KeptSet;
+
+static void keep_inputs(Interp *I, const LessonQuestion *q, KeptSet *ks) {
+    ks->k = NULL;
+    ks->n = 0;
+    char **names = NULL;
+    int nn = 0;
+    ParseResult r = parse_program(q->answer, 1);
+    int ns;
+    Node *const *st = statements(&r.tree, &ns);
+    if (ns == 1) collect_inputs(I, st[0]->kind == N_ASSIGN ? st[0]->kids[st[0]->nkids - 1] : st[0], false, &names, &nn);
+    ast_free(r.tree);
+    for (int i = 0; i < nn; i++) {
+        names[i][strcspn(names[i], ".")] = 0;          /* attention.attention_weights -> attention */
+        bool dup = false;
+        for (int k = 0; k < ks->n && !dup; k++) dup = !strcmp(ks->k[k].name, names[i]);
+        Value *v = dup ? NULL : interp_lookup(I, names[i]);
+        if (!v) { free(names[i]); continue; }
+        ks->k = xrealloc(ks->k, sizeof(Kept) * (size_t)(ks->n + 1));
+        ks->k[ks->n++] = (Kept){names[i], val_incref(v), v->kind == V_TENSOR ? ten_clone(v->u.t) : NULL};
+    }
+    free(names);
+}
+
+static void kept_free(KeptSet *ks) {
+    for (int i = 0; i < ks->n; i++) { free(ks->k[i].name); val_decref(ks->k[i].bound); ten_free(ks->k[i].copy); }
+    free(ks->k);
+    ks->k = NULL;
+    ks->n = 0;
+}
+
+static bool same_tensor(const Tensor *a, const Tensor *b) {
+    if (!a || !b || a->dtype != b->dtype || !ten_same_shape(a, b)) return false;
+    for (int64_t i = 0; i < a->numel; i++) {
+        double x = ten_get(a, i), y = ten_get(b, i);
+        if (!(x == y || (isnan(x) && isnan(y)))) return false;
+    }
+    return true;
+}
+
+/* The first kept variable that is not what it was (NULL when none): *in_place tells a tensor changed in place (the
+ * same object, other values) from a name bound anew or deleted. */
+static const Kept *kept_changed(Interp *I, const KeptSet *ks, bool *in_place) {
+    for (int i = 0; i < ks->n; i++) {
+        const Kept *k = &ks->k[i];
+        Value *now = interp_lookup(I, k->name);
+        *in_place = now == k->bound;
+        if (now == k->bound ? k->copy && !same_tensor(now->u.t, k->copy) : !now || !val_equal(now, k->bound)) {
+            if (interp_failed(I)) interp_clear_error(I);
+            return k;
+        }
+        if (interp_failed(I)) interp_clear_error(I);
+    }
+    return NULL;
+}
 
 struct LessonExpect {
     Value **right;     /* one per answer: line, the model answer first */
     int nright;
     Value **wrong;     /* one per wrong: line; NULL when it failed to run */
     int nwrong;
+    KeptSet inputs;    /* what the model answer reads, as it was when the question was asked */
 };
+
+struct LessonAttempt {
+    Node *tree;        /* a copy of the statement's tree (running it frees the reader's); NULL when unknown */
+    KeptSet before;    /* what the model answer reads, just before the statement ran */
+};
+
+LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree) {
+    LessonAttempt *a = xcalloc(1, sizeof *a);
+    a->tree = tree ? ast_clone(tree) : NULL;
+    keep_inputs(I, q, &a->before);
+    return a;
+}
+
+void lesson_attempt_free(LessonAttempt *a) {
+    if (!a) return;
+    kept_free(&a->before);
+    ast_free(a->tree);
+    free(a);
+}
 
 void lesson_expect_free(LessonExpect *e) {
     if (!e) return;
+    kept_free(&e->inputs);
     for (int i = 0; i < e->nright; i++) val_decref(e->right[i]);
     for (int i = 0; i < e->nwrong; i++) val_decref(e->wrong[i]);
     free(e->right);
@@ -424,6 +540,7 @@ static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, ch
     char ignored[256];
     for (int i = 0; i < q->nwrong; i++) e->wrong[i] = value_of(I, q, q->wrong[i], ignored, sizeof ignored);
     e->nwrong = q->nwrong;
+    keep_inputs(I, q, &e->inputs);
     return e;
 }
 
@@ -441,6 +558,7 @@ static bool same_value(const Value *got, const Value *want, double tol) {
     if (is_scalar(want)) return numberish(got) && near(number_of(got), number_of(want), tol);
     if (want->kind == V_TENSOR) {
         if (got->kind != V_TENSOR || !ten_same_shape(got->u.t, want->u.t)) return false;
+        if (want->u.t->dtype == DT_BOOL && got->u.t->dtype != DT_BOOL) return false;     /* a mask is booleans */
         for (int64_t i = 0; i < want->u.t->numel; i++)
             if (!near(ten_get(got->u.t, i), ten_get(want->u.t, i), tol)) return false;
         return true;
@@ -585,7 +703,8 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
         position_words(&pos, w, first < 0 ? 0 : first);
         element_words(&mine, g->dtype, ten_get(g, first < 0 ? 0 : first));
         element_words(&theirs, w->dtype, ten_get(w, first < 0 ? 0 : first));
-        if (bad == w->numel) sb_printf(fb, lesson_msg(MSG_ALL_VALUES_DIFFER), subject, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
+        if (bad == 0) sb_printf(fb, lesson_msg(MSG_NOT_BOOL), subject, ten_dtype_name(g->dtype));
+        else if (bad == w->numel) sb_printf(fb, lesson_msg(MSG_ALL_VALUES_DIFFER), subject, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
         else sb_printf(fb, lesson_msg(MSG_VALUES_DIFFER), subject, (long long)bad, (long long)w->numel, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
         sb_free(&pos);
         sb_free(&mine);
@@ -619,6 +738,16 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
             else explain(fb, subject, got, e->right[0], q->tol);
             return GRADE_WRONG;
         }
+    if (typed->kind == V_TUPLE && !typed->u.seq.is_size && e->right[0]->kind == V_TENSOR && e->right[0]->u.t->ndim > 0) {
+        /* (P[0, 5, 5], u * P[0, 2, 4] + v * P[0, 2, 5]): values side by side, the student checking their work; its
+         * values are not compared with the answer's, which that would give away */
+        StrBuf a;
+        sb_init(&a);
+        kind_words(&a, e->right[0]);
+        sb_printf(fb, lesson_msg(MSG_TUPLE_CHECK), sb_str(&a));
+        sb_free(&a);
+        return GRADE_NOT_ANSWER;
+    }
     if (!q->name && !same_kind(got, e->right[0])) {
         if (got->kind != V_TENSOR && !numberish(got) && !is_seq(got)) return GRADE_NOT_ANSWER;
         StrBuf a, b;
@@ -635,26 +764,98 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
     return GRADE_WRONG;
 }
 
-LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, StrBuf *fb) {
-    if (!answers) return GRADE_NOT_ANSWER;
+/* The first name of q's forbid: line that the statement reads (assignment targets aside), or NULL. */
+static const char *reads_forbidden(const LessonQuestion *q, const Node *n) {
+    if (!n || !q->nforbid) return NULL;
+    if (n->kind == N_NAME && n->str)
+        for (int i = 0; i < q->nforbid; i++) if (!strcmp(n->str, q->forbid[i])) return q->forbid[i];
+    int from = n->kind == N_ASSIGN ? n->nkids - 1 : 0;       /* name = value: only the value is read */
+    for (int i = from < 0 ? 0 : from; i < n->nkids; i++) {
+        const char *f = reads_forbidden(q, n->kids[i]);
+        if (f) return f;
+    }
+    return NULL;
+}
+
+/* When the statement assigns one name other than the one q asks for, and that name holds a right value: the name. */
+static const char *named_otherwise(Interp *I, const LessonQuestion *q, const LessonExpect *e, Node *tree) {
+    int n;
+    Node *const *st = statements(&tree, &n);
+    if (!q->name || n != 1 || st[0]->kind != N_ASSIGN || st[0]->nkids != 2 || st[0]->kids[0]->kind != N_NAME) return NULL;
+    const char *other = st[0]->kids[0]->str;
+    Value *v = interp_lookup(I, other);
+    for (int i = 0; v && i < e->nright; i++) if (answers_as(I, v, e->right[i], q->tol)) return other;
+    return NULL;
+}
+
+/* A wrong answer that is the model answer worked on variables a detour changed since the question was asked: the
+ * name that changed, else NULL. */
+static const char *changed_by_detour(Interp *I, const LessonQuestion *q, const LessonExpect *e, Value *typed) {
+    bool in_place;
+    const Kept *k = kept_changed(I, &e->inputs, &in_place);
+    if (!k) return NULL;
+    Session *ss = session_of(I);
+    Rng rng = ss->rng;
+    char err[256];
+    Value *now = value_of(I, q, q->answer, err, sizeof err);
+    ss->rng = rng;
+    bool same = now && answers_as(I, typed, now, q->tol);
+    val_decref(now);
+    return same ? k->name : NULL;
+}
+
+LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, LessonAttempt *a,
+                         StrBuf *fb) {
+    if (!answers) {
+        const char *other = a && a->tree ? named_otherwise(I, q, e, a->tree) : NULL;
+        if (other) sb_printf(fb, lesson_msg(MSG_NAME_IT), other, q->name, q->name, other);
+        return GRADE_NOT_ANSWER;
+    }
     Value *typed = q->name ? interp_lookup(I, q->name) : I->last_value;
     if (!typed) return GRADE_NOT_ANSWER;
-    for (int i = 0; i < e->nright; i++)
+    val_incref(typed);
+    LessonGrade g = GRADE_WRONG;
+    for (int i = 0; i < e->nright && g != GRADE_RIGHT; i++)
         if (answers_as(I, typed, e->right[i], q->tol)) {
             /* the lesson's own value stays defined, so later steps print what the lesson says */
             if (q->name) interp_set_global(I, q->name, val_incref(e->right[i]));
-            return GRADE_RIGHT;
+            g = GRADE_RIGHT;
         }
-    Value *got = answer_form(I, typed, e->right[0]);
-    LessonGrade g = not_right(I, q, e, typed, got, fb);
-    val_decref(got);
+    if (g != GRADE_RIGHT) {
+        Value *got = answer_form(I, typed, e->right[0]);
+        g = not_right(I, q, e, typed, got, fb);
+        val_decref(got);
+    }
+    const char *forbidden = a ? reads_forbidden(q, a->tree) : NULL;
+    bool in_place = false;
+    const Kept *changed = a ? kept_changed(I, &a->before, &in_place) : NULL;
+    if (g != GRADE_NOT_ANSWER && forbidden) {
+        sb_clear(fb);
+        if (q->forbid_why) sb_puts(fb, q->forbid_why);
+        else sb_printf(fb, lesson_msg(MSG_FORBIDDEN), forbidden);
+        g = GRADE_WRONG;
+    } else if (g != GRADE_NOT_ANSWER && changed && in_place) {
+        /* d2l.masked_softmax(S, ...): right or not, S now holds -1e6; it is put back, and the student told */
+        sb_clear(fb);
+        sb_printf(fb, lesson_msg(MSG_CHANGED_IN_PLACE), changed->name, changed->name, changed->name);
+        interp_set_global(I, changed->name, val_tensor(ten_clone(changed->copy)));
+        g = GRADE_WRONG;
+    } else if (g == GRADE_WRONG) {
+        const char *name = changed_by_detour(I, q, e, typed);
+        if (name) { sb_clear(fb); sb_printf(fb, lesson_msg(MSG_RESTART), name); }
+    }
+    val_decref(typed);
     return g;
 }
 
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb, char *err, size_t errlen) {
-    bool answers = lesson_line_answers(q, line);
-    if (!run_silently(I, line, err, errlen)) return GRADE_FAILED;
-    return lesson_grade(I, q, e, answers, fb);
+    ParseResult r = parse_program(line, 1);
+    bool answers = lesson_answers(q, r.tree);
+    LessonAttempt *a = lesson_attempt_begin(I, q, r.tree);
+    LessonGrade g = run_silently(I, line, err, errlen) ? lesson_grade(I, q, e, answers, a, fb) : GRADE_FAILED;
+    lesson_attempt_free(a);
+    ast_free(r.tree);
+    return g;
 }
 
 /* ---- finding lessons ---- */

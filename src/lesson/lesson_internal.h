@@ -29,6 +29,12 @@ typedef enum {
     MSG_A_BOOL,
     MSG_A_VALUE_OF_TYPE,      /* %s the type's name */
     MSG_POS_ROW_COL,          /* %lld row, %lld column: "[1, 2] (row 1, column 2)" */
+    MSG_NOT_BOOL,             /* %s subject, %s its dtype: the right values, not booleans */
+    MSG_TUPLE_CHECK,          /* %s what the answer is: a tuple side by side is a check, not graded */
+    MSG_FORBIDDEN,            /* %s the forbidden name the answer reads */
+    MSG_CHANGED_IN_PLACE,     /* %s name, %s name, %s name: the answer wrote into the lesson's tensor */
+    MSG_RESTART,              /* %s the variable a detour changed */
+    MSG_NAME_IT,              /* %s their name, %s the asked name, %s the asked name, %s their name */
     /* the soundness check (lesson.c, for lesson authors) */
     MSG_SOUND_PREFIX,         /* %s path, %d line, %s step id */
     MSG_SOUND_MODEL_FAILS,    /* %s answer, %s feedback */

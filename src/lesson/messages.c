@@ -26,6 +26,15 @@ static const char *const en[MSG_COUNT] = {
     [MSG_A_BOOL] = "True or False",
     [MSG_A_VALUE_OF_TYPE] = "a value of type %s",
     [MSG_POS_ROW_COL] = "(row %lld, column %lld)",
+    [MSG_NOT_BOOL] = "%s holds the right values, but as %s: the question asks for booleans (torch.bool)",
+    [MSG_TUPLE_CHECK] = "(not graded: a tuple of values side by side, such as a check of your work; the answer is %s: "
+                        "type it as a list [...] or a tensor)",
+    [MSG_FORBIDDEN] = "that reads %s, and the question asks you to work it out without it",
+    [MSG_CHANGED_IN_PLACE] = "that changed %s in place (the function writes into the tensor it is given, as the lesson "
+                             "showed): %s is put back as it was; pass a copy, %s.clone()",
+    [MSG_RESTART] = "that is the lesson's answer, but worked on %s as a detour changed it since the question was asked: "
+                    "type restart to run this step again with the lesson's values",
+    [MSG_NAME_IT] = "(not graded: %s holds the right value, but the question asks you to name it %s: type %s = %s)",
     [MSG_SOUND_PREFIX] = "%s:%d: step '%s': ",
     [MSG_SOUND_MODEL_FAILS] = "the model answer '%s' fails its own check: %s",
     [MSG_SOUND_ANSWER_FAILS] = "the answer '%s' fails: %s",

@@ -35,6 +35,7 @@ typedef struct LessonRun {
     LineReader r;
     Lesson *l;
     bool tty, teacher;
+    bool in_repl;           /* started by `lesson N` inside the REPL (its hints say lesson N), not from the shell */
     bool selfcheck;         /* $ATTN_LESSON_SELFCHECK: a lesson statement printing what the lesson does not say is reported */
     bool as_shown;          /* the last lesson statement run printed what the lesson shows */
     int width;              /* columns prose is wrapped to */
@@ -138,6 +139,38 @@ static bool same_statement(const char *a, const char *b, char **own) {
     ast_free(pa.tree);
     ast_free(pb.tree);
     return r;
+}
+
+/* Line n (from 1) of text, without its indentation, into o. */
+static void line_of(StrBuf *o, const char *text, int n) {
+    const char *p = text;
+    for (int k = 1; k < n && p; k++) { p = strchr(p, '\n'); if (p) p++; }
+    if (!p) return;
+    while (*p == ' ' || *p == '\t') p++;
+    sb_putn(o, p, strcspn(p, "\n"));
+}
+
+/* Where the student's def or class (mine) first differs from the book's (book), as a sentence naming both lines:
+ * "(your DotProductAttention is not the book's: your line 12, `...`, differs from the book's `...`; ...)". */
+static void own_version_note(LessonRun *S, const char *name, const char *mine, const char *book) {
+    ParseResult pa = parse_program(mine, 1), pb = parse_program(book, 1);
+    const Node *da = pa.tree, *db = pb.tree;
+    if (pa.tree && pb.tree && ast_first_difference(pa.tree, pb.tree, &da, &db) && da && db && da->line > 0 && db->line > 0) {
+        StrBuf a, b;
+        sb_init(&a);
+        sb_init(&b);
+        line_of(&a, mine, da->line);
+        line_of(&b, book, db->line);
+        say(S, TR("(your %s is not the book's: your line %d, `%s`, differs from the book's `%s`; the step still waits: "
+                  "Enter runs the book's %s, which replaces yours)\n"), name, da->line, sb_str(&a), sb_str(&b), name);
+        sb_free(&a);
+        sb_free(&b);
+    } else {
+        say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
+            name, name);
+    }
+    ast_free(pa.tree);
+    ast_free(pb.tree);
 }
 
 /* ---- the recording (teach --record): a transcript that reads as the class went ---- */
@@ -549,16 +582,16 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         char *own;
         bool same = same_statement(line, stmt, &own);
         int figures = plot_figure_count(&S->sess.plot);
+        char *typed = own ? xstrdup(line) : NULL;     /* line is the statement's own text, freed with it */
         RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
-        if (rs == RUN_QUIT) { free(own); return ACT_QUIT; }        /* quit() leaves, as quit does */
+        if (rs == RUN_QUIT) { free(own); free(typed); return ACT_QUIT; }        /* quit() leaves, as quit does */
         if (same && statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);
         if (same) continue;
-        if (own && !S->teacher)
-            say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
-                own, own);
+        if (own && !S->teacher) own_version_note(S, own, typed, stmt);
         else say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
         free(own);
+        free(typed);
     }
 }
 
@@ -636,11 +669,21 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         if (a != ACT_NONE) { statement_free(&in); act = a; break; }
         val_decref(S->sess.I.last_value);
         S->sess.I.last_value = NULL;
-        bool answers = in.parsed ? lesson_answers(q, in.parse.tree) : lesson_line_answers(q, line);
+        ParseResult own = {0};          /* the parse, when the reader did not make one */
+        if (!in.parsed) own = parse_program(line, 1);
+        Node *tree = in.parsed ? in.parse.tree : own.tree;
+        bool answers = lesson_answers(q, tree);
         char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
+        LessonAttempt *att = e ? lesson_attempt_begin(&S->sess.I, q, tree) : NULL;
         RunStatus rs = run_input(S, &in, NULL);
-        if (rs == RUN_QUIT) { free(named); statement_free(&in); act = ACT_QUIT; break; }     /* quit() leaves, as quit does */
-        if (rs != RUN_OK || !e) { free(named); statement_free(&in); continue; }
+        if (rs != RUN_OK || !e) {
+            free(named);
+            lesson_attempt_free(att);
+            ast_free(own.tree);
+            statement_free(&in);
+            if (rs == RUN_QUIT) { act = ACT_QUIT; break; }      /* quit() leaves, as quit does */
+            continue;
+        }
         Value *v = named ? interp_lookup(&S->sess.I, named) : NULL;
         bool by_name = v != NULL;       /* graded only when right: a name set while working it out is not a miss */
         if (v) {
@@ -650,7 +693,9 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         }
         StrBuf fb;
         sb_init(&fb);
-        LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, &fb);
+        LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, att, &fb);
+        lesson_attempt_free(att);
+        ast_free(own.tree);
         statement_free(&in);
         if (g == GRADE_RIGHT) { free(named); feedback(S, TR("Right.\n")); sb_free(&fb); break; }
         if (by_name && g == GRADE_WRONG) {
@@ -675,10 +720,11 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     return act;
 }
 
-/* After a class's last step: the teacher's detours still run (the class discusses the last figure, tries another
- * value) and are recorded, until quit, Ctrl-D or the end of input. */
-static void class_epilogue(LessonRun *S) {
-    say(S, "%s", TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+/* After the last step: what is typed still runs, with the lesson's variables, until quit, Ctrl-D or the end of
+ * input. A class's detours are recorded (the class discusses the last figure, tries another value); a student stays
+ * at the prompt with what the lesson defined. `note` is the line that says so. */
+static void epilogue(LessonRun *S, const char *note) {
+    say(S, "%s", note);
     for (;;) {
         bool blank;
         Statement in;
@@ -686,8 +732,9 @@ static void class_epilogue(LessonRun *S) {
         if (!line) return;
         int ignored;
         Action a = blank ? ACT_NONE : lesson_command(S, line, &ignored);
+        if (blank && !S->teacher) { statement_free(&in); continue; }      /* Enter at a prompt: nothing to run */
         if (blank || (a != ACT_NONE && a != ACT_QUIT)) {      /* Enter, or a lesson command: there is no step left */
-            if (a != ACT_HANDLED) say(S, "%s", TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+            if (a != ACT_HANDLED) say(S, "%s", note);
             statement_free(&in);
             continue;
         }
@@ -698,7 +745,7 @@ static void class_epilogue(LessonRun *S) {
     }
 }
 
-static int session(const char *which, bool teacher, const char *record, bool tty) {
+static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
     char *path = lesson_find(which);
     if (!path) {
         fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
@@ -717,6 +764,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->l = l;
     S->tty = tty;
     S->teacher = teacher;
+    S->in_repl = in_repl;
     S->width = prose_width(tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
@@ -760,7 +808,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         }
         if (act == ACT_QUIT) {
             if (S->teacher) save(S, step, done);
-            else if (save(S, step, done)) say(S, TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
+            else if (save(S, step, done))
+                say(S, in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
             else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
             break;
         }
@@ -791,13 +840,18 @@ static int session(const char *which, bool teacher, const char *record, bool tty
             b = b ? b + 1 : all[i];
             if (!strncmp(b, l->id, strlen(l->id))) me = i;
         }
-        if (me >= 0 && me + 1 < n) sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : TR("Next: attn lesson %d\n"), me + 2);
+        if (me >= 0 && me + 1 < n)
+            sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
         else sb_puts(&done_msg, TR("That was the last lesson.\n"));
         prose(S, sb_str(&done_msg));
         sb_free(&done_msg);
         for (int i = 0; i < n; i++) free(all[i]);
         free(all);
-        if (S->teacher) class_epilogue(S);
+        if (S->teacher) epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
+        else epilogue(S, in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+                                      "your own session)\n")
+                                 : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+                                      "Ctrl-D leaves)\n"));
         if (S->recording) save_record(S);
     }
     if (tty) lineedit_shutdown();
@@ -809,8 +863,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     return rc;
 }
 
-int lesson_run_student(const char *which, bool tty) { return session(which, false, NULL, tty); }
-int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty); }
+int lesson_run_student(const char *which, bool tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
+int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty, false); }
 
 /* The title as the list shows it: without a leading "Lesson 3: " ("レッスン 3: ", "第 3 课："), which the number
  * column already says, so a row with its progress fits 80 columns. */

@@ -76,6 +76,12 @@ static int compare_question(StrBuf *report, const Lesson *en, const Lesson *tr, 
                      b->wrong_why[i] ? "has" : "lacks", a->wrong_why[i] ? "has one" : "has none");
             d += differ(report, en, tr, b->line, a->line, step, what);
         }
+    d += same_list(report, en, tr, a, b, step, "forbid", a->forbid, a->nforbid, b->forbid, b->nforbid);
+    if (!a->forbid_why != !b->forbid_why) {
+        snprintf(what, sizeof what, "'forbid:' %s an explanation (-> ...) where the English %s", b->forbid_why ? "has" : "lacks",
+                 a->forbid_why ? "has one" : "has none");
+        d += differ(report, en, tr, b->line, a->line, step, what);
+    }
     if (a->tol != b->tol) {
         snprintf(what, sizeof what, "tolerance %g, the English one %g", b->tol, a->tol);
         d += differ(report, en, tr, b->line, a->line, step, what);

@@ -41,7 +41,7 @@ static int output_status(int status, int err) {
 static RunStatus cmd_lesson(Session *S, const char *which) {
     fflush(stdout);
     if (!which) lesson_list_command();
-    else lesson_run_student(which, isatty(0) && isatty(1));
+    else lesson_run_student(which, isatty(0) && isatty(1), true);
     return RUN_OK;
 }
 
@@ -232,7 +232,7 @@ int main(int argc, char **argv) {
                 return output_status(lesson_list_command(), 0);
             }
             bool tty = isatty(0) && isatty(1);
-            return output_status(teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty), 0);
+            return output_status(teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty, false), 0);
         }
         if (!strcmp(a, "-c")) {
             if (i + 1 >= argc) { fputs("attn: -c needs statements, e.g. attn -c 'print(1 + 1)'\n", stderr); return 2; }

@@ -47,6 +47,12 @@ static const I18nMessage catalogue[] = {
       "restart でこのステップをレッスンの値でやり直します。skip でこの文を飛ばして進みます)\n",
       "（按课程的步骤，这条语句不会出错，所以可能是题外尝试改变了它用到的某个名字：输入 restart "
       "用课程的值重做这一步；输入 skip 跳过它继续）\n"}},
+    {{"(your %s is not the book's: your line %d, `%s`, differs from the book's `%s`; the step still waits: "
+      "Enter runs the book's %s, which replaces yours)\n",
+      "(あなたの %s は本のものと違います: あなたの %d 行目 `%s` が本の `%s` と違います。ステップはまだ待っています: "
+      "Enter で本の %s を実行し、あなたのものを置き換えます)\n",
+      "（你的 %s 与书中的不同：你的第 %d 行 `%s` 与书中的 `%s` 不同；这一步仍在等待："
+      "按 Enter 运行书中的 %s，它会替换你的）\n"}},
     {{"(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n",
       "(あなたの %s は本のものと違うので、このステップはまだ待っています: Enter で本の %s を実行し、あなたのものを置き換えます)\n",
       "（你的 %s 与书中的不同，所以这一步仍在等待：按 Enter 运行书中的 %s，它会替换你的版本）\n"}},
@@ -132,6 +138,24 @@ static const I18nMessage catalogue[] = {
     {{"Next: attn lesson %d\n",
       "次は attn lesson %d\n",
       "下一课：attn lesson %d\n"}},
+    {{"Next: lesson %d\n",
+      "次は lesson %d\n",
+      "下一课：lesson %d\n"}},
+    {{"\nProgress saved: lesson %s resumes here.\n",
+      "\n進み具合を保存しました: lesson %s でここから再開できます。\n",
+      "\n进度已保存：lesson %s 会从这里继续。\n"}},
+    {{"(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+      "your own session)\n",
+      "(レッスンの変数はまだ定義されています: 入力した文はプロンプトと同じように実行されます。quit で"
+      "自分のセッションに戻ります)\n",
+      "（课程的变量仍然有定义：输入的语句像在提示符下一样运行；输入 quit 回到"
+      "你自己的会话）\n"}},
+    {{"(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+      "Ctrl-D leaves)\n",
+      "(レッスンの変数はまだ定義されています: 入力した文はプロンプトと同じように実行されます。quit か "
+      "Ctrl-D で終了します)\n",
+      "（课程的变量仍然有定义：输入的语句像在提示符下一样运行；输入 quit 或按 "
+      "Ctrl-D 退出）\n"}},
     {{"That was the last lesson.\n",
       "これが最後のレッスンでした。\n",
       "这是最后一课。\n"}},
@@ -205,6 +229,32 @@ static const I18nMessage catalogue[] = {
     {{"%s is %s", "%s は %s です", "%s 是 %s"}},
     {{"%s has %lld items, expected %lld", "%s の要素は %lld 個ですが、正しくは %lld 個です", "%s 有 %lld 个元素，应为 %lld 个"}},
     {{"%s has 1 item, expected %lld", "%s の要素は 1 個ですが、正しくは %lld 個です", "%s 有 1 个元素，应为 %lld 个"}},
+    {{"%s holds the right values, but as %s: the question asks for booleans (torch.bool)",
+      "%s の値は合っていますが %s です: 問題が求めているのはブール値 (torch.bool) です",
+      "%s 的数值是对的，但类型是 %s：问题要求的是布尔值（torch.bool）"}},
+    {{"(not graded: a tuple of values side by side, such as a check of your work; the answer is %s: "
+      "type it as a list [...] or a tensor)",
+      "(採点しません: 値を並べたタプル、たとえば自分の計算の確かめです。答えは %s です: "
+      "リスト [...] かテンソルとして入力してください)",
+      "（不评分：这是并排放着的值组成的元组，例如对自己计算的检验；答案是 %s："
+      "请以列表 [...] 或张量的形式输入）"}},
+    {{"that reads %s, and the question asks you to work it out without it",
+      "それは %s を読んでいますが、問題はそれを使わずに求めるよう求めています",
+      "那读取了 %s，而问题要求不用它来算出答案"}},
+    {{"that changed %s in place (the function writes into the tensor it is given, as the lesson showed): %s is put "
+      "back as it was; pass a copy, %s.clone()",
+      "それは %s をその場で書き換えました (レッスンで見たとおり、この関数は渡されたテンソルに書き込みます): %s は"
+      "元に戻しました。コピー %s.clone() を渡してください",
+      "那就地修改了 %s（正如课程所示，这个函数会写入传给它的张量）：%s 已恢复原样；"
+      "请传入一个副本 %s.clone()"}},
+    {{"that is the lesson's answer, but worked on %s as a detour changed it since the question was asked: type "
+      "restart to run this step again with the lesson's values",
+      "それはレッスンの答えですが、問題が出されてから寄り道で変わった %s で計算されています: restart と入力すると、"
+      "レッスンの値でこのステップをやり直します",
+      "那是课程的答案，但用的是提问之后被题外尝试改变了的 %s：输入 restart，用课程的值重新运行这一步"}},
+    {{"(not graded: %s holds the right value, but the question asks you to name it %s: type %s = %s)",
+      "(採点しません: %s の値は合っていますが、問題は %s と名付けるよう求めています: %s = %s と入力してください)",
+      "（不评分：%s 的值是对的，但问题要求把它命名为 %s：请输入 %s = %s）"}},
     {{"(not graded: the answer is %s, and this is %s)",
       "(採点しません: 答えは %s ですが、これは %s です)",
       "（不评分：答案应是 %s，而这是 %s）"}},
