@@ -717,6 +717,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->l = l;
     S->tty = tty;
     S->teacher = teacher;
+    S->sess.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
     S->width = prose_width(tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
