@@ -95,6 +95,7 @@ typedef struct PlotInline {
 
 /* The plotting state of one session: where figures go, how many were shown, the last one (for savefig), and the
  * live gnuplot that draws them. Owned by the Session; nothing about plots lives outside it. */
+typedef struct XWin XWin;
 typedef struct Plot {
     PlotTarget target;    /* as set (may be PT_AUTO) */
     int figures;          /* figures shown so far: numbers in summaries and file names */
@@ -105,6 +106,9 @@ typedef struct Plot {
     bool replay;          /* a transcript's replay: targets that draw (auto, window, terminal, sixel) are asked, not used */
     PlotTarget asked;     /* ... the last one asked, which plot_target() answers */
     const PlotInline *inline_out;    /* a Jupyter kernel's: auto shows figures inline (NULL elsewhere; not owned) */
+    bool teaching;        /* a class (attn teach): windows fit the screen, take no keys, close when the class ends */
+    struct XWin *x;       /* the X display asked about screen size and focus (teaching; NULL until then, owned) */
+    unsigned long window_id;    /* the X window (x11) or the gnuplot (wxt, qt) of the last figure; 0: none yet */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */

@@ -42,6 +42,7 @@ typedef struct LessonRun {
     StrBuf record;          /* the recorded transcript (teacher --record) */
     bool recording, in_block;   /* in_block: the recording has an open ```attn block */
     const char *record_path;
+    bool measured;          /* the current step times something: its answers' values differ at every run */
 } LessonRun;
 
 typedef enum { SHOWN, SILENT } Shown;
@@ -212,24 +213,17 @@ static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
     sb_puts(&S->record, printed);
 }
 
-/* A question's answer as the class saw it: a ```question block that --check runs without comparing, and what it
- * printed, as prose. */
+/* A question's answer as the class saw it: a ```question block with the answer and, after `printed:`, what it
+ * printed, which --check compares as it compares a statement's output (numbers within their printed digits). */
 static void rec_answer(LessonRun *S, const char *answer, const char *printed) {
     if (!S->recording) return;
     rec_close_block(S);
-    sb_printf(&S->record, "```question\nanswer: %s\n```\n\n", answer);
-    if (!*printed) return;
-    sb_puts(&S->record, TR("It printed:\n"));
-    sb_putc(&S->record, '\n');
-    for (const char *p = printed; *p;) {
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        sb_puts(&S->record, "    ");
-        sb_putn(&S->record, p, n);
-        sb_putc(&S->record, '\n');
-        p = e ? e + 1 : p + n;
-    }
-    sb_putc(&S->record, '\n');
+    sb_printf(&S->record, FENCE "question\nanswer: %s\n", answer);
+    if (S->measured) { sb_puts(&S->record, FENCE "\n\n"); return; }    /* a time: run, not compared */
+    sb_puts(&S->record, "printed:\n");
+    sb_puts(&S->record, printed);
+    if (*printed && printed[strlen(printed) - 1] != '\n') sb_putc(&S->record, '\n');
+    sb_puts(&S->record, FENCE "\n\n");
 }
 
 static void save_record(LessonRun *S) {
@@ -316,8 +310,17 @@ static RunStatus run(LessonRun *S, const char *stmt, ParseResult *parsed, Shown 
     return run_as(S, stmt, parsed, how, it, AS_STATEMENT);
 }
 
+/* Whether step st times something (measure_layers, timeit): what its answers print differs at every run. */
+static bool step_measures(const LessonStep *st) {
+    for (int k = 0; k < st->nitems; k++)
+        if (st->items[k].kind == ITEM_RUN && (strstr(st->items[k].text, "measure_layers(") || strstr(st->items[k].text, "timeit(")))
+            return true;
+    return false;
+}
+
 /* Runs the items of step s from item k on: statements and model answers, without a word (`next`, rebuild). */
 static void run_rest(LessonRun *S, int s, int k) {
+    S->measured = step_measures(&S->l->steps[s]);
     for (; k < S->l->steps[s].nitems; k++) {
         const LessonItem *it = &S->l->steps[s].items[k];
         if (it->kind == ITEM_RUN) run(S, it->text, NULL, SILENT, it);
@@ -765,6 +768,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->tty = tty;
     S->teacher = teacher;
     S->in_repl = in_repl;
+    S->sess.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
     S->width = prose_width(tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
@@ -791,6 +795,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     while (step < l->nsteps) {
         show_step_header(S, step);
         LessonStep *st = &l->steps[step];
+        S->measured = step_measures(st);
         Action act = ACT_NONE;
         int jump_to = -1, k;
         for (k = 0; k < st->nitems && act == ACT_NONE; k++) {

@@ -75,24 +75,39 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             t->nblocks++;
             if (!ok) { tr_free(t); return NULL; }
         } else if (md_info_is(&f, "question")) {
-            /* a lesson question: its model answer runs silently, so later steps see what it defines */
+            /* a lesson question: its model answer runs silently, so later steps see what it defines; a recorded
+             * class's answer has what it printed after `printed:`, compared as a statement's output is */
             int ql = open;
+            TrStep *s = NULL;
+            StrBuf printed;
+            sb_init(&printed);
             for (const char *r = body; r < body_end;) {
                 ql++;
                 size_t rn;
                 const char *re = line_end(r, &rn);
-                if (rn > 7 && !strncmp(r, "answer:", 7)) {
+                if (s && !s->silent) {
+                    sb_putn(&printed, r, rn);
+                    sb_putc(&printed, '\n');
+                } else if (rn > 7 && !strncmp(r, "answer:", 7)) {
                     const char *v = r + 7;
                     while (*v == ' ') v++;
-                    TrStep *s = new_step(t, &cap);
+                    s = new_step(t, &cap);
                     s->input = xstrndup(v, rn - (size_t)(v - r));
                     s->expected = xstrdup("");
                     s->line = s->expected_line = s->end_line = ql;
                     s->silent = true;
                     s->block = -1;
+                } else if (s && rn == 8 && !strncmp(r, "printed:", 8)) {
+                    s->silent = false;
+                    s->expected_line = ql + 1;
                 }
                 r = *re ? re + 1 : re;
             }
+            if (s && !s->silent) {          /* the closing fence's line (the line after the text when it has none) */
+                free(s->expected);
+                s->expected = sb_take(&printed);
+                s->end_line = body_end < q ? line : line + 1;
+            } else sb_free(&printed);
         }
         p = q;
     }
@@ -312,6 +327,11 @@ int tr_check(const char *path, bool quiet) {
     int bad = 0;
     for (int i = 0; i < t->nsteps; i++) {
         TrStep *s = &t->steps[i];
+        if (s->silent && (!strncmp(outs[i], "error: ", 7) || strstr(outs[i], "\nerror: "))) {
+            /* an answer whose output was not recorded must at least run: one that fails is the class's mistake */
+            bad++;
+            if (!quiet) printf("%s:%d: the answer `%s` failed:\n%s", path, s->line, s->input, outs[i]);
+        }
         if (s->silent) { free(outs[i]); continue; }
         if (!tr_match(s->expected, outs[i])) {
             bad++;

@@ -88,7 +88,8 @@ void plot_init(Plot *P) {
 
 void plot_free(Plot *P) {
     plot_figure_free(P->last);
-    gp_free(P->gp);
+    gp_free(P->gp);             /* a class's windows (drawn nopersist) close with it */
+    xwin_close(P->x);
     memset(P, 0, sizeof *P);
 }
 
@@ -319,12 +320,27 @@ static ColourMode colour_mode(void) {
  * terminal), two rows less, as before. */
 static int figure_rows(int rows, bool known) { return rows - (known ? 4 : 2); }
 
+/* A class's window on a projector: no larger than the screen (the scale asked for is lowered until the figure
+ * and the window manager's title bar fit), at the screen's top right corner, away from the terminal the teacher
+ * types in (usually at the left or filling the screen). Without an X display to ask, the canvas stays as it is. */
+static void window_fit(Plot *P, const Figure *f, Canvas *cv) {
+    int sw, sh;
+    if (!P->x) P->x = xwin_open();
+    if (!xwin_screen_size(P->x, &sw, &sh)) return;
+    const int margin = 8, title_bar = 40, toolbar = strcmp(cv->window, "x11") ? 40 : 0;   /* wxt's and qt's buttons */
+    double fit = fmin((sw - 2.0 * margin) / f->width_in, (sh - 2.0 * margin - title_bar - toolbar) / f->height_in);
+    if (fit < cv->ppi) cv->ppi = fit;
+    cv->x = sw - margin - (int)lround(f->width_in * cv->ppi);
+    cv->y = margin;
+    if (cv->x < margin) cv->x = margin;
+}
+
 /* The canvas of a screen target. The dumb terminal and attn's text heatmaps get the terminal's columns and the
  * rows figure_rows leaves (at most 160 columns; a line plot keeps about the figure's shape); a window gets 1.5 times 96 pixels per inch of
  * figsize, times $ATTN_FIGURE_SCALE; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
  * XTWINOPS; 10×20 when it does not say), with text at most 1.5 times the terminal's own. */
 static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
-    Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL};
+    Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL, -1, -1, false};
     int cols, rows;
     bool known;
     term_size(&cols, &rows, &known);
@@ -332,6 +348,9 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
         cv.kind = CV_WINDOW;
         cv.window = gp_has_terminal(gnuplot(P), "qt") ? "qt" : gp_has_terminal(gnuplot(P), "wxt") ? "wxt" : "x11";
         cv.ppi = 144 * figure_scale();
+        cv.x = cv.y = -1;
+        cv.teaching = P->teaching;
+        if (P->teaching) window_fit(P, f, &cv);
     } else if (t == PT_SIXEL) {
         terminal_ask();
         cv.kind = CV_SIXEL;
@@ -416,6 +435,21 @@ static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t err
 
 static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size_t errlen);
 
+/* After a class's figure went to a window: the keyboard stays with `focus` (the teacher's terminal), which a window
+ * manager takes from it when gnuplot maps a new window (watched for a second) or raises it (a moment). */
+static void keep_focus(Plot *P, const char *window, unsigned long focus) {
+    unsigned long id = 0;
+    char *msgs = NULL, err[256];
+    bool restarted;
+    if (!strcmp(window, "x11") && gp_run(gnuplot(P), "print GPVAL_TERM_WINDOWID", &msgs, &restarted, err, sizeof err))
+        id = strtoul(msgs, NULL, 10);
+    free(msgs);
+    if (!id) id = (unsigned long)gp_pid(P->gp);       /* wxt and qt do not say: one window per gnuplot */
+    bool fresh = id != P->window_id;
+    P->window_id = id;
+    xwin_keep_focus(P->x, focus, fresh ? 1000 : 200);
+}
+
 bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
     plot_figure_clean_text(fig);
     fig->number = ++P->figures;
@@ -493,8 +527,10 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
         tw_cells(&s, sb_str(&script));
         sb_free(&script);
     } else plot_script(fig, &cv, "", &s);
+    unsigned long focus = t == PT_WINDOW && P->teaching ? xwin_focus(P->x) : 0;
     bool ok = send(P, sb_str(&s), out, err, errlen);
     sb_free(&s);
+    if (ok && focus) keep_focus(P, cv.window, focus);
     /* gnuplot's dumb terminal ends its last row without a newline: what attn prints next (the prompt, a lesson's
      * next line) would follow on that row, beside the figure on a terminal wider than it */
     if (ok && t == PT_TERMINAL) sb_putc(out, '\n');

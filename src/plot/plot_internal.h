@@ -16,6 +16,8 @@ typedef struct Canvas {
     double ppi;               /* pixels per inch of figsize (pixel canvases) */
     ColourMode colour;        /* CV_DUMB and text heatmaps */
     const char *window;       /* CV_WINDOW: "qt", "wxt" or "x11" */
+    int x, y;                 /* CV_WINDOW: where its top left corner goes on the screen; -1: where gnuplot puts it */
+    bool teaching;            /* CV_WINDOW: a projector's window: no hotkeys, never raised, closed with the class */
 } Canvas;
 
 /* script.c: the whole gnuplot input for fig on cv: the terminal, then `set output` to the file output ("" for
@@ -57,4 +59,13 @@ int cmap_xterm256(unsigned rgb);
 /* The xterm-256 colour for the map at t: the nearest that keeps the map's order of lightness (L* monotone where the
  * map's is), so a 256-colour terminal shows a light-to-dark ramp as one. */
 int cmap_xterm256_at(const Cmap *c, bool reversed, double t);
+
+/* xwin.c: the X server asked directly (libX11 loaded when first needed; NULL / false / 0 without it or a display).
+ * The screen's size in pixels; the window that has the keyboard focus (0: none); xwin_keep_focus gives the focus
+ * back to `keep` when a window manager moves it to a figure window within ms milliseconds. */
+XWin *xwin_open(void);
+void xwin_close(XWin *x);
+bool xwin_screen_size(XWin *x, int *w, int *h);
+unsigned long xwin_focus(XWin *x);
+void xwin_keep_focus(XWin *x, unsigned long keep, int ms);
 #endif

@@ -23,7 +23,7 @@ static void num(StrBuf *o, double v) {
 /* ---- canvases ---- */
 
 Canvas plot_file_canvas(const Figure *f, const char *ext) {
-    Canvas cv = {CV_SVG, 0, 0, 96, COLOUR_TRUE, NULL};       /* svg: CSS pixels, 96 per inch */
+    Canvas cv = {CV_SVG, 0, 0, 96, COLOUR_TRUE, NULL, -1, -1, false};       /* svg: CSS pixels, 96 per inch */
     if (ext && !strcmp(ext, ".png")) { cv.kind = CV_PNG; cv.ppi = 200; }   /* twice matplotlib's 100 dpi */
     else if (ext && !strcmp(ext, ".pdf")) { cv.kind = CV_PDF; cv.ppi = 72; }
     cv.width = (int)lround(f->width_in * cv.ppi);
@@ -63,6 +63,16 @@ static const char *gd_family(const Figure *f) {
     return i18n_get() == I18N_ZH ? "Noto Sans CJK SC" : "Noto Sans CJK JP";
 }
 
+/* A class's window takes no keys: each of gnuplot's builtin hotkeys (g the grid, l a log axis, a autoscale ...) bound
+ * to a command that does nothing, so a key meant for attn that lands in the window leaves the projected figure as
+ * it is ('q' closes the window only with ctrl, the x11 terminal's ctrlq). */
+static void window_keys_off(StrBuf *o) {
+    static const char *const keys[] = {"a", "b", "e", "g", "h", "i", "l", "L", "m", "r", "V", "v", "1", "2", "5", "6",
+                                       "7", "n", "p", "u", "+", "=", "-", "Right", "Up", "Left", "Down", "<", ">",
+                                       "Escape"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) sb_printf(o, "bind '%s' ' '\n", keys[i]);
+}
+
 static void terminal_line(const Canvas *cv, const char *gd_font, StrBuf *o) {
     /* pdfcairo's lw 1 is 0.5 pt */
     double font = base_font(cv), lw = pt(cv);
@@ -83,8 +93,13 @@ static void terminal_line(const Canvas *cv, const char *gd_font, StrBuf *o) {
         sb_printf(o, "set terminal pngcairo size %d,%d font '" FONT ",%.3g' linewidth %.3g %s\n", cv->width, cv->height, font, lw, style);
         break;
     case CV_WINDOW:
-        if (!strcmp(cv->window, "x11")) sb_printf(o, "set terminal x11 size %d,%d persist noenhanced\n", cv->width, cv->height);
-        else sb_printf(o, "set terminal %s size %d,%d font '" FONT ",%.3g' linewidth %.3g persist %s\n", cv->window, cv->width, cv->height, font, lw, style);
+        if (!strcmp(cv->window, "x11")) sb_printf(o, "set terminal x11 size %d,%d %s noenhanced", cv->width, cv->height,
+                                                  cv->teaching ? "nopersist noraise ctrlq" : "persist");
+        else sb_printf(o, "set terminal %s size %d,%d font '" FONT ",%.3g' linewidth %.3g %s %s", cv->window, cv->width,
+                       cv->height, font, lw, cv->teaching ? "nopersist noraise ctrl" : "persist", style);
+        if (cv->x >= 0 && cv->y >= 0) sb_printf(o, " position %d,%d", cv->x, cv->y);
+        sb_putc(o, '\n');
+        if (cv->teaching) window_keys_off(o);
         break;
     case CV_DUMB:
         sb_printf(o, "set terminal dumb size %d,%d nofeed %s noenhanced\n", cv->width, cv->height,
