@@ -115,11 +115,11 @@ static void test_random_figures(void **state) {
             plot_script(f, &cv, "out.svg", &o);
             assert_non_null(strstr(sb_str(&o), heat ? "unset multiplot\n" : "plot "));
         } else if (k == 1 && !heat) {
-            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 140), 8 + (int)(rnd() % 100), 0, (ColourMode)(rnd() % 3), NULL};
+            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 140), 8 + (int)(rnd() % 100), 0, (ColourMode)(rnd() % 3), NULL, -1, -1, false};
             plot_script(f, &cv, "", &o);
             assert_non_null(strstr(sb_str(&o), "plot "));
         } else if (heat) {
-            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 980), 6 + (int)(rnd() % 295), 0, (ColourMode)(rnd() % 3), NULL};
+            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 980), 6 + (int)(rnd() % 295), 0, (ColourMode)(rnd() % 3), NULL, -1, -1, false};
             plot_text_heatmaps(f, &cv, &o);
             int lines, widest = widest_line(sb_str(&o), &lines);
             /* within the terminal whenever the panels can be one character wide each */
@@ -128,7 +128,7 @@ static void test_random_figures(void **state) {
                 fail_msg("figure %d: a line of %d columns in a terminal of %d (%lld x %lld panels of %lld x %lld)", it, widest, cv.width,
                          (long long)f->rows, (long long)f->cols, (long long)f->h, (long long)f->w);
         } else {
-            Canvas cv = {CV_SIXEL, 0, 0, 30 + rnd() % 2000, COLOUR_TRUE, NULL};
+            Canvas cv = {CV_SIXEL, 0, 0, 30 + rnd() % 2000, COLOUR_TRUE, NULL, -1, -1, false};
             cv.width = (int)lround(f->width_in * cv.ppi);
             cv.height = (int)lround(f->height_in * cv.ppi);
             plot_script(f, &cv, "/tmp/x.png", &o);
@@ -219,7 +219,7 @@ static void test_narrow_text_heatmap(void **state) {
     f->cmap = strdup("Blues_r");
     f->xlabel = strdup("日本語のラベルです日本語のラベルです");      /* 36 columns */
     f->ylabel = strdup("Queries and keys and values");
-    Canvas cv = {CV_DUMB, 21, 24, 0, COLOUR_NONE, NULL};
+    Canvas cv = {CV_DUMB, 21, 24, 0, COLOUR_NONE, NULL, -1, -1, false};
     StrBuf o;
     sb_init(&o);
     plot_text_heatmaps(f, &cv, &o);
