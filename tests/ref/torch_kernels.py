@@ -35,7 +35,10 @@ vec = vec.group(1) if vec else "?"
 # PyTorch's DEFAULT is the C library's functions only on x86-64 (on arm64 it is SLEEF's NEON). A capability set
 # by whoever runs this is kept (ATEN_CPU_CAPABILITY=avx2 with ATTN_SIMD=scalar tries the tolerances).
 capability = {"SLEEF AVX-512": "avx2", "SLEEF AVX2": "avx2"}.get(vec)
-if vec == "C library (scalar)" and platform.machine() == "x86_64":
+# attn's own machine, from its ELF header (an arm64 attn under qemu-user runs beside an x86-64 PyTorch here)
+with open(ATTN, "rb") as f:
+    attn_x86 = f.read(20)[18:20] == b"\x3e\x00"
+if vec == "C library (scalar)" and platform.machine() == "x86_64" and attn_x86:
     capability = "default"
 want_env = {"OPENBLAS_CORETYPE": core[0] if core else None,
             "ATEN_CPU_CAPABILITY": os.environ.get("ATEN_CPU_CAPABILITY") or capability}
