@@ -18,7 +18,7 @@ import ctypes, os, platform, re, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from refcheck import attn, check, finish  # noqa: E402
+from refcheck import ATTN, attn, check, finish  # noqa: E402
 
 # Off the matching kernels: the worst cases measured between PyTorch and attn on other kernels (issue 25: Haswell
 # and Prescott cores, AVX2 without AVX-512, arm64) were 5 ulp on the weights and 1e-6 absolute near 0.
