@@ -423,6 +423,7 @@ static Value *value_of(Interp *I, const LessonQuestion *q, const char *src, char
 
 static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
 static void collect_inputs(Interp *I, const Node *n, bool callee, char ***out, int *nout);
+static void answer_inputs(Interp *I, const LessonQuestion *q, char ***names, int *nn);
 
 /* The variables the model answer reads, as they were at one moment: each name's binding (a reference) and, for a
  * tensor, a copy of its values, so that a later look can tell a name bound anew from a tensor changed in place. */
@@ -434,11 +435,7 @@ static void keep_inputs(Interp *I, const LessonQuestion *q, KeptSet *ks) {
     ks->n = 0;
     char **names = NULL;
     int nn = 0;
-    ParseResult r = parse_program(q->answer, 1);
-    int ns;
-    Node *const *st = statements(&r.tree, &ns);
-    if (ns == 1) collect_inputs(I, st[0]->kind == N_ASSIGN ? st[0]->kids[st[0]->nkids - 1] : st[0], false, &names, &nn);
-    ast_free(r.tree);
+    answer_inputs(I, q, &names, &nn);
     for (int i = 0; i < nn; i++) {
         names[i][strcspn(names[i], ".")] = 0;          /* attention.attention_weights -> attention */
         bool dup = false;
@@ -1015,16 +1012,22 @@ static void collect_inputs(Interp *I, const Node *n, bool callee, char ***out, i
     for (int i = 0; i < n->nkids; i++) collect_inputs(I, n->kids[i], n->kind == N_CALL && i == 0, out, nout);
 }
 
+/* The names the model answer of q reads (its right-hand side when it is an assignment), as collect_inputs gives
+ * them: *names (malloc'ed strings, *nn of them) for the caller to free. */
+static void answer_inputs(Interp *I, const LessonQuestion *q, char ***names, int *nn) {
+    ParseResult r = parse_program(q->answer, 1);
+    int ns;
+    Node *const *st = statements(&r.tree, &ns);
+    if (ns == 1) collect_inputs(I, st[0]->kind == N_ASSIGN ? st[0]->kids[st[0]->nkids - 1] : st[0], false, names, nn);
+    ast_free(r.tree);
+}
+
 /* The trivial answers a question must reject: 0, 1, None, [] and its inputs unchanged, as answer lines. */
 static char **trivial_answers(Interp *I, const LessonQuestion *q, int *n) {
     char **names = NULL, **out = NULL;
     int nn = 0;
     *n = 0;
-    ParseResult r = parse_program(q->answer, 1);
-    int ns;
-    Node *const *st = statements(&r.tree, &ns);
-    if (ns == 1) collect_inputs(I, st[0]->kind == N_ASSIGN ? st[0]->kids[st[0]->nkids - 1] : st[0], false, &names, &nn);
-    ast_free(r.tree);
+    answer_inputs(I, q, &names, &nn);
     static const char *const fixed[] = {"0", "1", "None", "[]"};
     for (int i = 0; i < 4 + nn; i++) {
         const char *v = i < 4 ? fixed[i] : names[i - 4];
