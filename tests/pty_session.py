@@ -167,18 +167,39 @@ with tempfile.TemporaryDirectory() as state:
     out = t.read("interrupted", timeout=10)
     t.prompt()
     check("Ctrl-C stops a builtin walking range(10 ** 15)", "interrupted" in out, out)
-    # the nn layers' own loops (LayerNorm over 2**27 values takes seconds): Ctrl-C stops them, nothing is assigned
-    for stmt in ["ln_out = nn.LayerNorm(1024)(torch.ones(2 ** 17, 1024))"]:
+    # the nn layers' own loops: Ctrl-C stops LayerNorm inside its kernel, and nothing is assigned. The input is made
+    # first and the layer timed once on this machine, so the Ctrl-C lands half way through the kernel however fast
+    # the CPU is (a fixed one-second wait let a fast machine finish before the Ctrl-C came)
+    rows = 2 ** 16
+    took = 0.0
+    while took < 0.3 and rows < 2 ** 19:       # a fast machine gets a bigger input, up to 2 GiB
+        rows *= 2
         t.clear()
-        t.send(stmt + "\r")
-        t.read(timeout=1.0)
-        t.send("\x03")
-        out = t.read("interrupted", timeout=10)
+        t.send(f"big = torch.ones({rows}, 1024); ln = nn.LayerNorm(1024)\r")
         t.prompt()
         t.clear()
-        t.send("'ln_out' in dir() or 'mha_out' in dir()\r")
-        out += t.read("attn> ")
-        check(f"Ctrl-C stops {stmt.split('(')[0].split('= ')[1]}", "interrupted" in out and "False" in out, out)
+        start = time.time()
+        t.send("ln_probe = ln(big)\r")
+        t.prompt()
+        took = time.time() - start
+        t.clear()
+        t.send("del ln_probe\r")
+        t.prompt()
+    check(f"LayerNorm over {rows} x 1024 values takes long enough to interrupt", took >= 0.1, f"{took:.3f} s")
+    t.clear()
+    t.send("ln_out = ln(big)\r")
+    time.sleep(took / 2)
+    t.send("\x03")
+    out = t.read("interrupted", timeout=10)
+    t.prompt()
+    t.clear()
+    t.send("'ln_out' in dir()\r")
+    out += t.read("attn> ")
+    t.prompt()
+    check(f"Ctrl-C stops nn.LayerNorm half way ({took:.2f} s whole)", "interrupted" in out and "False" in out, out)
+    t.clear()
+    t.send("del big\r")
+    t.prompt()
     # a dict view compared with a set looks each key up by its stored hash: linear time, so 60000 keys answer at
     # once (it used to walk one inside the other, n * n comparisons, and needed Ctrl-C: review s7 #6)
     t.clear()
