@@ -42,6 +42,7 @@ const Builtin *const *builtins_all_methods(int *n);
 
 /* Methods of str, list, dict and modules (ops.c looks them up for x.method). */
 extern const Builtin bi_str_methods[], bi_list_methods[], bi_dict_methods[], bi_set_methods[], bi_module_methods[];
+extern const Builtin bi_view_methods[];                  /* of keys and items views: isdisjoint */
 /* Whether a method of bi_set_methods changes its set (add, pop, update ...: a frozenset has not got them) */
 bool builtins_set_method_changes(const Builtin *m);
 /* str.upper, set.union, dict.fromkeys ...: the method name of the Python type `type` (the builtins str, list, dict,

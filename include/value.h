@@ -11,8 +11,11 @@
 
 typedef enum {
     V_NONE, V_BOOL, V_INT, V_FLOAT, V_STR, V_TUPLE, V_LIST, V_DICT, V_TENSOR, V_DTYPE, V_RANGE, V_SLICE,
-    V_ELLIPSIS, V_BUILTIN, V_METHOD, V_FUNC, V_OBJECT, V_MODULE, V_CLASS, V_SET
+    V_ELLIPSIS, V_BUILTIN, V_METHOD, V_FUNC, V_OBJECT, V_MODULE, V_CLASS, V_SET, V_DICTVIEW
 } VKind;
+
+/* Which view of its dict a V_DICTVIEW is: d.keys(), d.values() or d.items(). */
+typedef enum { VIEW_KEYS, VIEW_VALUES, VIEW_ITEMS } DictView;
 
 struct Value;
 struct Interp;
@@ -128,10 +131,10 @@ typedef struct Value {
         /* UTF-8 text: len bytes, chars code points (Python's len; chars == len for ASCII); hint_i/hint_off remember
          * where the last character looked up starts, so walking a string is linear */
         struct { char *s; size_t len; int64_t chars, hint_i; size_t hint_off; } str;
-        /* V_TUPLE (is_size: torch.Size; named: a named tuple), V_LIST (named: a dict view, whose dict is owner
-         * and whose items are the dict's as of owner_version: val_view_sync) */
-        struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; struct Value *owner;
-                 uint32_t owner_version; } seq;
+        /* V_TUPLE (is_size: torch.Size; named: a named tuple) and V_LIST */
+        struct { struct Value **items; int64_t n, cap; bool is_size; const NamedTuple *named; } seq;
+        /* V_DICTVIEW: which view of the V_DICT dict (owned; NULL only while the cycle collector frees it) */
+        struct { struct Value *dict; DictView which; } view;
         Dict *dict;
         PySet *set;
         Tensor *t;
@@ -196,18 +199,13 @@ Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */
 Value *val_named_tuple(const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
 Value *val_named_field(const Value *v, const char *name);   /* borrowed; NULL when v has no such field */
 /* d.keys(), d.values(), d.items(): live views of the dict d, as Python's (a dict changed afterwards shows through
- * them). A view is a V_LIST whose seq.named is one of these and seq.owner the dict: it prints as dict_keys([...]),
- * has no list methods, iterates the dict itself (Python's RuntimeError when its size changes meanwhile), and keys and
- * items views combine with sets (| & - ^ and ==) as Python's do. Its items are a copy of the dict's, brought up to
- * date by val_view_sync: interp_call syncs the views passed to a builtin, so builtins read items as a list's, and
- * printing syncs; len, in, ==, iteration and set operators read the dict itself (in d.keys() takes constant time).
- * val_dict_view says which view v is (NULL: not a view). */
-extern const NamedTuple val_dict_keys, val_dict_values, val_dict_items;
-const NamedTuple *val_dict_view(const Value *v);
-Value *val_view_new(Value *dict, const NamedTuple *kind);   /* a view of the V_DICT dict (held) */
-void val_view_sync(const Value *view);                      /* its items as the dict's now (cheap when unchanged) */
-int64_t val_view_len(const Value *view);                    /* len(view): the dict's length now */
-Value *val_view_item(const Value *view, int64_t i);         /* the i-th key, value or (key, value) now (new ref) */
+ * them), of their own kind V_DICTVIEW: no list operations (indexing, +, item assignment are Python's TypeError).
+ * len, in, ==, iteration (Python's RuntimeError when the dict's size changes meanwhile), reversed() and printing
+ * (dict_keys([1, 2])) read the dict itself; keys and items views combine with sets (| & - ^ == < <= > >= and
+ * isdisjoint) as Python's do; a values view equals only itself. */
+Value *val_view_new(Value *dict, DictView which);         /* a view of the V_DICT dict (held) */
+int64_t val_view_len(const Value *view);                   /* len(view): the dict's length now */
+Value *val_view_item(const Value *view, int64_t i);        /* the i-th key, value or (key, value) now (new ref) */
 bool val_is_set_like(const Value *v);                    /* a set, frozenset, or keys/items view */
 Value *val_dict(void);
 Value *val_tensor(Tensor *t);                  /* takes ownership of t; NULL t gives NULL */

@@ -1231,7 +1231,7 @@ static Value *size_numel(Interp *I, Args *a) {
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
     (void)I;
-    return val_view_new(a->pos[0], a->fn->tag == 0 ? &val_dict_keys : a->fn->tag == 1 ? &val_dict_values : &val_dict_items);
+    return val_view_new(a->pos[0], a->fn->tag == 0 ? VIEW_KEYS : a->fn->tag == 1 ? VIEW_VALUES : VIEW_ITEMS);
 }
 
 static Value *dict_get_m(Interp *I, Args *a) {
@@ -1342,6 +1342,29 @@ static Value *set_relation(Interp *I, Args *a) {
     return interp_failed(I) ? NULL : val_bool(result);
 }
 
+/* view.isdisjoint(other) of a keys or items view (CPython's dictviews_isdisjoint): true when no item of other, any
+ * iterable, is in the view. */
+static Value *view_isdisjoint(Interp *I, Args *a) {
+    if (a->nkw || a->npos != 2)
+        return rt_raise(I, "TypeError", "%s.isdisjoint() takes exactly one argument (%d given)", val_type_name(a->pos[0]), a->npos - 1 + a->nkw);
+    Iter it;
+    if (!ops_iter_begin(I, a->pos[1], &it)) return NULL;
+    bool disjoint = true;
+    for (Value *e; disjoint && (e = ops_iter_next(&it));) {
+        Value *in = ops_compare(I, AOP_IN, e, a->pos[0]);
+        val_decref(e);
+        if (!in) break;
+        disjoint = !in->u.b;
+        val_decref(in);
+    }
+    ops_iter_end(&it);
+    return interp_failed(I) ? NULL : val_bool(disjoint);
+}
+
+const Builtin bi_view_methods[] = {
+    {"isdisjoint", view_isdisjoint, "d.keys().isdisjoint(other)", "True when no item of other is in the view.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
 /* dict.fromkeys(iterable, value=None): a new dict, each item a key with value (the same object for all, Python's) */
 static Value *dict_fromkeys(Interp *I, Args *a) {
     if (a->nkw) return rt_raise(I, "TypeError", "dict.fromkeys() takes no keyword arguments");
@@ -1391,7 +1414,7 @@ bool builtins_unbound_ok(Interp *I, const Builtin *m, const Args *a) {
         if (m < t || m >= ends[i]) continue;
         const Value *self = a->npos ? a->pos[0] : NULL;
         bool frozen_bad = self && self->kind == V_SET && self->u.set->frozen && builtins_set_method_changes(m);
-        if (self && self->kind == type_tables[i].kind && !val_dict_view(self) && !frozen_bad) return true;
+        if (self && self->kind == type_tables[i].kind && !frozen_bad) return true;
         if (!self) rt_raise(I, "TypeError", "unbound method %s.%s() needs an argument", type_tables[i].type, m->name);
         else rt_raise(I, "TypeError", "descriptor '%s' for '%s' objects doesn't apply to a '%s' object", m->name, type_tables[i].type, val_type_name(self));
         return false;

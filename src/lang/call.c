@@ -180,13 +180,6 @@ static Value *call_with_self(Interp *I, Value *fn, Value *self, Value *klass, Ar
     return r;
 }
 
-/* Brings the dict views among a builtin's arguments up to date with their dicts (val_view_sync), so a builtin may
- * read a view's items as a list's. */
-static void sync_views(const Args *a) {
-    for (int i = 0; i < a->npos; i++) if (a->pos[i]->kind == V_LIST) val_view_sync(a->pos[i]);
-    for (int i = 0; i < a->nkw; i++) if (a->kwvals[i]->kind == V_LIST) val_view_sync(a->kwvals[i]);
-}
-
 /* Whether fn is one of attn's PyTorch functions, tensor methods or layers (not Python's builtins nor d2l's). */
 static bool is_torch(const Value *fn) {
     if (fn->kind == V_OBJECT) return !fn->u.obj.klass && fn->u.obj.cls->is_module;
@@ -214,7 +207,6 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
 
 static Value *call_any(Interp *I, Value *fn, Args *a) {
     a->fname = call_name(fn);
-    if (fn->kind == V_BUILTIN || (fn->kind == V_METHOD && !fn->u.method.func)) sync_views(a);
     switch (fn->kind) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;

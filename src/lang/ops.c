@@ -208,7 +208,7 @@ static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
 
 /* ---- set operators on dict views (CPython 3.11's dictviews_or, dictviews_sub, dictviews_xor, _PyDictView_Intersect) ---- */
 
-static bool set_view(const Value *v) { return v->kind == V_LIST && val_is_set_like(v); }
+static bool set_view(const Value *v) { return v->kind == V_DICTVIEW && val_is_set_like(v); }
 
 /* x in a keys or items view: 1, 0, -1 with the error set */
 static int view_has(Interp *I, Value *view, Value *x) {
@@ -245,7 +245,7 @@ static Value *view_intersect(Interp *I, Value *self, Value *other) {
  * view's set made from its dict, with the hashes stored there) updated in place by b, any iterable. */
 static Value *view_set_op(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_BITAND) return view_intersect(I, a, b);
-    Value *r = pyset_from(I, val_dict_view(a) == &val_dict_keys ? a->u.seq.owner : a);
+    Value *r = pyset_from(I, a->kind == V_DICTVIEW && a->u.view.which == VIEW_KEYS && a->u.view.dict ? a->u.view.dict : a);
     if (r && pyset_op_update(I, aop, r, b) < 0) { val_decref(r); return NULL; }
     return r;
 }
@@ -255,8 +255,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (class_is_instance(a) || class_is_instance(b)) return class_binary(I, aop, a, b, false);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
     bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
-    if (set_op && ((val_is_set_like(a) && a->kind == V_LIST) || (val_is_set_like(b) && b->kind == V_LIST)))
-        return view_set_op(I, aop, a, b);
+    if (set_op && (set_view(a) || set_view(b))) return view_set_op(I, aop, a, b);
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
@@ -284,6 +283,8 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MUL && (b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE) && (a->kind == V_INT || a->kind == V_BOOL))
         return seq_repeat(I, b, a->kind == V_INT ? a->u.i : a->u.b);
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
+    if (aop == AOP_ADD && (a->kind == V_LIST || (a->kind == V_TUPLE && !a->u.seq.is_size && !a->u.seq.named)))   /* [2] + d.keys() */
+        return rt_raise(I, "TypeError", "can only concatenate %s (not \"%s\") to %s", val_type_name(a), val_type_name(b), val_type_name(a));
     return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
 }
 
@@ -293,6 +294,13 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET && b->kind == V_SET && !a->u.set->frozen && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
         return pyset_op_update(I, aop, a, b) < 0 ? NULL : val_incref(a);      /* s |= t changes s, as Python's */
     if (class_is_instance(a)) return class_binary(I, aop, a, b, true);
+    if (a->kind == V_DICTVIEW && !(set_view(a) && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR)))
+        return rt_raise(I, "TypeError", "unsupported operand type(s) for %s=: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+    if (a->kind == V_LIST && aop == AOP_ADD && b->kind == V_DICTVIEW) {     /* l += d.keys(): list.extend's items */
+        Value *items = ops_to_list(I, b), *r = items ? ops_binary(I, aop, a, items) : NULL;
+        val_decref(items);
+        return r;
+    }
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
     Value *r = ops_binary(I, aop, a, b);
     if (!r) return NULL;
@@ -317,7 +325,7 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
         return val_int(~x);
     }
     if (a->kind == V_FLOAT && aop != AOP_INVERT) return val_float(aop == AOP_NEG ? -a->u.f : a->u.f);
-    return rt_error(I, "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
+    return rt_raise(I, "TypeError", "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
 }
 
 static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
@@ -352,14 +360,15 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         if (x->kind != V_STR) return rt_error(I, "'in <string>' requires a string on the left, not %s", val_type_name(x));
         return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
     }
-    if (container->kind == V_DICT || val_dict_view(container) == &val_dict_keys) {
-        Dict *d = container->kind == V_DICT ? container->u.dict : container->u.seq.owner->u.dict;
+    if (container->kind == V_DICTVIEW && !container->u.view.dict) return val_bool(false);
+    if (container->kind == V_DICT || (container->kind == V_DICTVIEW && container->u.view.which == VIEW_KEYS)) {
+        Dict *d = container->kind == V_DICT ? container->u.dict : container->u.view.dict->u.dict;
         int i = ops_dict_find(I, d, x);
         return i == -2 ? NULL : val_bool(i >= 0);
     }
-    if (val_dict_view(container) == &val_dict_items) {       /* (k, v) in d.items(): k looked up, then v == d[k] */
+    if (container->kind == V_DICTVIEW && container->u.view.which == VIEW_ITEMS) {   /* (k, v) in d.items(): k, then v == d[k] */
         if (x->kind != V_TUPLE || x->u.seq.n != 2) return val_bool(false);
-        Dict *d = container->u.seq.owner->u.dict;
+        Dict *d = container->u.view.dict->u.dict;
         int i = ops_dict_find(I, d, x->u.seq.items[0]);
         if (i == -2) return NULL;
         if (i < 0) return val_bool(false);
@@ -398,6 +407,34 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     return interp_failed(I) ? NULL : val_bool(found);
 }
 
+/* Whether every element of x (a set or a keys or items view) is in y: 1, 0, -1 with the error set. */
+static int all_contained_in(Interp *I, Value *x, Value *y) {
+    Iter it;
+    if (!ops_iter_begin(I, x, &it)) return -1;
+    int rc = 1;
+    for (Value *e; rc == 1 && (e = ops_iter_next(&it));) {
+        rc = view_has(I, y, e);
+        val_decref(e);
+    }
+    ops_iter_end(&it);
+    return interp_failed(I) ? -1 : rc;
+}
+
+/* a < b, a <= b, a > b, a >= b where a or b is a dict view (CPython 3.11's dictview_richcompare): keys and items views
+ * order as sets against sets and each other (a <= b: a's elements all in b); a values view, or any other value,
+ * is Python's TypeError. */
+static Value *view_order(Interp *I, int aop, Value *a, Value *b) {
+    if (!val_is_set_like(a) || !val_is_set_like(b))
+        return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+    Value *ha = val_incref(a), *hb = val_incref(b);
+    int64_t la = a->kind == V_SET ? a->u.set->used : val_view_len(a), lb = b->kind == V_SET ? b->u.set->used : val_view_len(b);
+    bool sizes = aop == AOP_LT ? la < lb : aop == AOP_LE ? la <= lb : aop == AOP_GT ? la > lb : la >= lb;
+    int rc = !sizes ? 0 : aop == AOP_LT || aop == AOP_LE ? all_contained_in(I, a, b) : all_contained_in(I, b, a);
+    val_decref(ha);
+    val_decref(hb);
+    return rc < 0 ? NULL : val_bool(rc == 1);
+}
+
 Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     switch (aop) {
     case AOP_IS: case AOP_ISNOT: {
@@ -423,6 +460,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(aop == AOP_NE);
         return tensor_binary(I, aop, a, b);
     }
+    if ((a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) && aop != AOP_EQ && aop != AOP_NE) return view_order(I, aop, a, b);
     if (a->kind == V_SET && b->kind == V_SET && aop != AOP_EQ && aop != AOP_NE) {     /* subset and superset */
         Value *x = aop == AOP_LT || aop == AOP_LE ? a : b, *y = x == a ? b : a;
         int sub = pyset_subset(I, x, y);
@@ -649,10 +687,10 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (n < 0) return NULL;
         return r ? val_tensor(r) : rt_tensor_index_error(I);
     }
+    case V_DICTVIEW:                                        /* Python 3's views are not lists: list(d.keys())[0] */
+        return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)", val_type_name(obj),
+                        obj->u.view.which == VIEW_KEYS ? "keys" : obj->u.view.which == VIEW_VALUES ? "values" : "items");
     case V_LIST: case V_TUPLE: case V_STR: {
-        if (val_dict_view(obj))                             /* Python 3's views are not lists: list(d.keys())[0] */
-            return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)",
-                            val_type_name(obj), val_dict_view(obj) == &val_dict_keys ? "keys" : val_dict_view(obj) == &val_dict_values ? "values" : "items");
         if (index->kind == V_SLICE) return seq_slice(I, obj, index);
         int64_t i;
         if (!seq_place(I, obj, index, false, &i)) return NULL;
@@ -749,8 +787,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         if (!pyset_hash(I, index, &hash)) return -1;          /* Python's "unhashable type: 'list'" */
         return ops_dict_store(I, obj->u.dict, index, v, hash);
     }
-    if (obj->kind == V_TUPLE) { rt_error(I, "'%s' object does not support item assignment", val_type_name(obj)); return -1; }
-    rt_error(I, "'%s' object does not support item assignment", val_type_name(obj));
+    rt_raise(I, "TypeError", "'%s' object does not support item assignment", val_type_name(obj));
     return -1;
 }
 
@@ -830,7 +867,8 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         }
         break;
     case V_STR: table_names(bi_str_methods, add, ctx); break;
-    case V_LIST: if (!val_dict_view(obj)) table_names(bi_list_methods, add, ctx); break;
+    case V_LIST: table_names(bi_list_methods, add, ctx); break;
+    case V_DICTVIEW: if (val_is_set_like(obj)) table_names(bi_view_methods, add, ctx); break;
     case V_DICT: table_names(bi_dict_methods, add, ctx); break;
     case V_SET: table_names(bi_set_methods, add, ctx); break;
     case V_BUILTIN: {       /* dir(set), dir(str) ...: the methods of the type's values */
@@ -904,7 +942,12 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_CLASS: return class_getattr(I, obj, name);
     case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
     case V_LIST: {
-        const Builtin *m = val_dict_view(obj) ? NULL : find_in(bi_list_methods, name);
+        const Builtin *m = find_in(bi_list_methods, name);
+        if (m) return val_method(obj, m);
+        break;
+    }
+    case V_DICTVIEW: {      /* keys and items views: isdisjoint */
+        const Builtin *m = val_is_set_like(obj) ? find_in(bi_view_methods, name) : NULL;
         if (m) return val_method(obj, m);
         break;
     }
@@ -1015,7 +1058,7 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
-    else rt_error(I, "'%s' object doesn't support item deletion", val_type_name(obj));
+    else rt_raise(I, "TypeError", "'%s' object doesn't support item deletion", val_type_name(obj));
     return -1;
 }
 
@@ -1043,7 +1086,8 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
 Value *ops_len(Interp *I, Value *v) {
     switch (v->kind) {
     case V_STR: return val_int(v->u.str.chars);
-    case V_LIST: case V_TUPLE: return val_int(val_view_len(v));
+    case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
+    case V_DICTVIEW: return val_int(val_view_len(v));
     case V_DICT: return val_int(v->u.dict->n);
     case V_SET: return val_int(v->u.set->used);
     case V_RANGE: {
@@ -1072,7 +1116,8 @@ Value *ops_len(Interp *I, Value *v) {
  * reference; NULL when i is past the end. */
 static int64_t seq_len(const Value *s) {
     switch (s->kind) {
-    case V_LIST: case V_TUPLE: return val_view_len(s);       /* a dict view: its dict's length now */
+    case V_LIST: case V_TUPLE: return s->u.seq.n;
+    case V_DICTVIEW: return val_view_len(s);                 /* its dict's length now */
     case V_STR: return s->u.str.chars;
     case V_DICT: return s->u.dict->n;
     case V_SET: return s->u.set->used;
@@ -1084,7 +1129,8 @@ static int64_t seq_len(const Value *s) {
 static Value *seq_item(Interp *I, Value *s, int64_t i) {
     if (i < 0 || i >= seq_len(s)) return NULL;
     switch (s->kind) {
-    case V_LIST: case V_TUPLE: return s->u.seq.owner ? val_view_item(s, i) : val_incref(s->u.seq.items[i]);
+    case V_LIST: case V_TUPLE: return val_incref(s->u.seq.items[i]);
+    case V_DICTVIEW: return val_view_item(s, i);
     case V_STR: return val_str_char(s, i);
     case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
@@ -1100,7 +1146,7 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
 #define DICT_CHANGED "dictionary changed size during iteration"
 #define SET_CHANGED "Set changed size during iteration"
 static int64_t container_size(const Value *s) { return s->kind == V_SET ? s->u.set->used : s->kind == V_DICT ? s->u.dict->n : val_view_len(s); }
-static bool sized(const Value *s) { return s->kind == V_DICT || s->kind == V_SET || (s->kind == V_LIST && s->u.seq.owner); }
+static bool sized(const Value *s) { return s->kind == V_DICT || s->kind == V_SET || s->kind == V_DICTVIEW; }
 
 /* Python 3's single-pass iterators, built-in objects whose state lives in hidden attributes (they show none:
  * ops_attr_names lists nothing for them and getattr finds nothing):
@@ -1125,20 +1171,23 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
     return -1;
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
-enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_SET, IC_REVERSED, IC_LIST_REV, IC_DICT_REV, IC_RANGE_REV, IC_MAP,
-       IC_FILTER, IC_ZIP, IC_ENUMERATE, N_ITERATOR_CLASSES };
+enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_DICT_VALUES, IC_DICT_ITEMS, IC_SET, IC_REVERSED, IC_LIST_REV,
+       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
     [IC_RANGE] = ITERATOR_CLASS("range_iterator"),
-    [IC_DICT] = ITERATOR_CLASS("dict_keyiterator"), [IC_SET] = ITERATOR_CLASS("set_iterator"), [IC_REVERSED] = ITERATOR_CLASS("reversed"),
+    [IC_DICT] = ITERATOR_CLASS("dict_keyiterator"), [IC_DICT_VALUES] = ITERATOR_CLASS("dict_valueiterator"),
+    [IC_DICT_ITEMS] = ITERATOR_CLASS("dict_itemiterator"), [IC_SET] = ITERATOR_CLASS("set_iterator"), [IC_REVERSED] = ITERATOR_CLASS("reversed"),
     [IC_LIST_REV] = ITERATOR_CLASS("list_reverseiterator"), [IC_DICT_REV] = ITERATOR_CLASS("dict_reversekeyiterator"),
+    [IC_DICT_VALUES_REV] = ITERATOR_CLASS("dict_reversevalueiterator"), [IC_DICT_ITEMS_REV] = ITERATOR_CLASS("dict_reverseitemiterator"),
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
-    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ, [IC_SET] = IK_SEQ,
-    [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED, [IC_DICT_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
+    [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
+    [IC_DICT_VALUES] = IK_SEQ, [IC_DICT_ITEMS] = IK_SEQ, [IC_SET] = IK_SEQ, [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED,
+    [IC_DICT_REV] = IK_REVERSED, [IC_DICT_VALUES_REV] = IK_REVERSED, [IC_DICT_ITEMS_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
     [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE,
 };
 
@@ -1161,6 +1210,8 @@ Value *ops_iter(Interp *I, Value *src) {
     if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
     if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
+    if (src->kind == V_DICTVIEW)       /* Python's dict_keyiterator, dict_valueiterator, dict_itemiterator */
+        return walker(src->u.view.which == VIEW_KEYS ? IC_DICT : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES : IC_DICT_ITEMS, src, 0);
     return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
                   src->kind == V_DICT ? IC_DICT : src->kind == V_SET ? IC_SET : IC_TUPLE, src, 0);
 }
@@ -1171,6 +1222,9 @@ Value *ops_reversed(Interp *I, Value *src) {
     case V_LIST: return walker(IC_LIST_REV, src, src->u.seq.n - 1);
     case V_TUPLE: case V_STR: return walker(IC_REVERSED, src, seq_len(src) - 1);
     case V_DICT: return walker(IC_DICT_REV, src, src->u.dict->n - 1);
+    case V_DICTVIEW:
+        return walker(src->u.view.which == VIEW_KEYS ? IC_DICT_REV : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES_REV : IC_DICT_ITEMS_REV,
+                      src, val_view_len(src) - 1);
     case V_TENSOR: {       /* PyTorch's Tensor.__reversed__ is flip(0): a tensor, not an iterator */
         if (src->u.t->ndim == 0) return val_incref(src);
         Tensor *r = ten_flip(src->u.t, 0);
@@ -1269,7 +1323,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
 
 bool ops_is_iterable(const Value *v) {
     switch (v->kind) {
-    case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_SET: case V_TENSOR: return true;
+    case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_SET: case V_TENSOR: case V_DICTVIEW: return true;
     case V_OBJECT: return ops_is_iterator(v) || v->u.obj.cls->iter;
     default: return false;
     }
@@ -1295,7 +1349,7 @@ Value *ops_iter_next(Iter *it) {
     if (!s) return NULL;
     if (ten_interrupted) return rt_interrupt(it->I);          /* Ctrl-C stops any walk, set(range(10**15)) too */
     if (s->kind == V_OBJECT) return ops_iterator_next(it->I, s);
-    if ((s->kind == V_DICT || (s->kind == V_LIST && s->u.seq.owner)) && container_size(s) != it->n)
+    if ((s->kind == V_DICT || s->kind == V_DICTVIEW) && container_size(s) != it->n)
         return rt_raise(it->I, "RuntimeError", DICT_CHANGED);
     if (s->kind == V_SET) {                                    /* it->i: the next slot of the table */
         if (s->u.set->used != it->n) return rt_raise(it->I, "RuntimeError", SET_CHANGED);

@@ -182,6 +182,10 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         *out = hash_pointer(v);
         return NULL;
     }
+    case V_DICTVIEW:         /* keys and items views are unhashable (as sets); a values view hashes as an object */
+        if (v->u.view.which != VIEW_VALUES) return v;
+        *out = hash_pointer(v);
+        return NULL;
     default:
         if (by_identity(v->kind)) { *out = hash_pointer(v); return NULL; }
         return v;            /* list, dict, set, slice */

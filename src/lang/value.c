@@ -66,7 +66,7 @@ static int64_t dict_bytes(const Dict *d) {
 
 static bool container_kind(VKind k) {
     return k == V_TUPLE || k == V_LIST || k == V_DICT || k == V_SET || k == V_SLICE || k == V_METHOD || k == V_FUNC ||
-           k == V_OBJECT || k == V_CLASS;
+           k == V_OBJECT || k == V_CLASS || k == V_DICTVIEW;
 }
 
 /* A container the machine has no room to track (mem_exhausted set, MemoryError follows) is left out of the cycle
@@ -147,8 +147,8 @@ void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
     switch (v->kind) {
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) visit(v->u.seq.items[i], ctx);
-        if (v->u.seq.owner) visit(v->u.seq.owner, ctx);
         break;
+    case V_DICTVIEW: visit(v->u.view.dict, ctx); break;
     case V_DICT: visit_dict(v->u.dict, visit, ctx); break;
     case V_SET: pyset_visit(v->u.set, visit, ctx); break;
     case V_SLICE: visit(v->u.slice.start, ctx); visit(v->u.slice.stop, ctx); visit(v->u.slice.step, ctx); break;
@@ -172,11 +172,11 @@ static void release(Value *v) {
     case V_STR: value_bytes -= str_bytes(v); free(v->u.str.s); break;
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
-        val_decref(v->u.seq.owner);
         free(v->u.seq.items);
         value_bytes -= val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
         break;
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); value_bytes -= val_heap_bytes(sizeof(Dict)); break;
+    case V_DICTVIEW: val_decref(v->u.view.dict); break;
     case V_SET: pyset_free(v->u.set); free(v->u.set); value_bytes -= val_heap_bytes(sizeof(PySet)); break;
     case V_TENSOR: ten_free(v->u.t); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
@@ -261,9 +261,8 @@ static void clear_container(Value *v) {
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
         v->u.seq.n = 0;
-        val_decref(v->u.seq.owner);
-        v->u.seq.owner = NULL;
         break;
+    case V_DICTVIEW: val_decref(v->u.view.dict); v->u.view.dict = NULL; break;
     case V_DICT: dict_free(v->u.dict); break;
     case V_SET: pyset_free(v->u.set); break;
     case V_SLICE:
@@ -651,7 +650,8 @@ const char *val_type_name(const Value *v) {
     case V_FLOAT: return "float";
     case V_STR: return "str";
     case V_TUPLE: return v->u.seq.named ? v->u.seq.named->name : v->u.seq.is_size ? "torch.Size" : "tuple";
-    case V_LIST: return v->u.seq.named ? v->u.seq.named->name : "list";
+    case V_LIST: return "list";
+    case V_DICTVIEW: return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
     case V_SET: return v->u.set->frozen ? "frozenset" : "set";
     case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
     case V_TENSOR: return "Tensor";
@@ -699,7 +699,8 @@ bool val_truthy(const Value *v, bool *ok) {
     case V_INT: return v->u.i != 0;
     case V_FLOAT: return v->u.f != 0;
     case V_STR: return v->u.str.len > 0;
-    case V_TUPLE: case V_LIST: return val_view_len(v) > 0;
+    case V_TUPLE: case V_LIST: return v->u.seq.n > 0;
+    case V_DICTVIEW: return val_view_len(v) > 0;
     case V_DICT: return v->u.dict->n > 0;
     case V_SET: return v->u.set->used > 0;
     case V_RANGE: {
@@ -777,49 +778,39 @@ static void str_repr(StrBuf *out, const char *s, size_t n) {
 
 static void repr_depth(StrBuf *out, const Value *v, int depth);
 
-const NamedTuple val_dict_keys = {"dict_keys", NULL, 0}, val_dict_values = {"dict_values", NULL, 0},
-                 val_dict_items = {"dict_items", NULL, 0};
-
-const NamedTuple *val_dict_view(const Value *v) { return v->kind == V_LIST ? v->u.seq.named : NULL; }
-
-Value *val_view_new(Value *dict, const NamedTuple *kind) {
-    Value *v = val_list(0);
-    v->u.seq.named = kind;
-    v->u.seq.owner = val_incref(dict);
-    v->u.seq.owner_version = dict->u.dict->version - 1;      /* synced when first read as a list */
+Value *val_view_new(Value *dict, DictView which) {
+    Value *v = val_new(V_DICTVIEW);
+    v->u.view.dict = val_incref(dict);
+    v->u.view.which = which;
     return v;
 }
 
-int64_t val_view_len(const Value *view) { return view->u.seq.owner ? view->u.seq.owner->u.dict->n : view->u.seq.n; }
+int64_t val_view_len(const Value *view) { return view->u.view.dict ? view->u.view.dict->u.dict->n : 0; }
 
 Value *val_view_item(const Value *view, int64_t i) {
-    const Dict *d = view->u.seq.owner->u.dict;
-    if (view->u.seq.named == &val_dict_keys) return val_incref(d->keys[i]);
-    if (view->u.seq.named == &val_dict_values) return val_incref(d->vals[i]);
+    const Dict *d = view->u.view.dict->u.dict;
+    if (view->u.view.which == VIEW_KEYS) return val_incref(d->keys[i]);
+    if (view->u.view.which == VIEW_VALUES) return val_incref(d->vals[i]);
     Value *t = val_tuple(2);
     val_seq_set(t, 0, val_incref(d->keys[i]));
     val_seq_set(t, 1, val_incref(d->vals[i]));
     return t;
 }
 
-/* The view's items are a cache of its dict's: rebuilding them changes nothing a program can see, hence const. */
-void val_view_sync(const Value *view) {
-    Value *v = (Value *)view;
-    if (!v->u.seq.owner || v->u.seq.owner_version == v->u.seq.owner->u.dict->version) return;
-    const Dict *d = v->u.seq.owner->u.dict;
-    int64_t n = v->u.seq.n;
-    Value **old = xmalloc(sizeof(Value *) * (size_t)(n ? n : 1));
-    memcpy(old, v->u.seq.items, sizeof(Value *) * (size_t)n);
-    v->u.seq.n = 0;
-    for (int i = 0; i < d->n; i++) val_list_append(v, val_view_item(v, i));
-    v->u.seq.owner_version = d->version;
-    for (int64_t i = 0; i < n; i++) val_decref(old[i]);     /* after: freeing them runs no student code, but be whole */
-    free(old);
+bool val_is_set_like(const Value *v) {
+    return v->kind == V_SET || (v->kind == V_DICTVIEW && v->u.view.which != VIEW_VALUES);
 }
 
-bool val_is_set_like(const Value *v) {
-    const NamedTuple *view = val_dict_view(v);
-    return v->kind == V_SET || view == &val_dict_keys || view == &val_dict_items;
+/* dict_keys([1, 2]), dict_values(['a', 'b']), dict_items([(1, 'a'), (2, 'b')]): as CPython's dictview_repr, the
+ * items are taken into a list first, then printed (a student's __repr__ that changes the dict changes nothing printed). */
+static void view_repr(StrBuf *out, const Value *v, int depth) {
+    int64_t n = val_view_len(v);
+    Value *items = val_list(n);
+    for (int64_t i = 0; i < n; i++) val_seq_set(items, i, val_view_item(v, i));
+    sb_printf(out, "%s(", val_type_name(v));
+    repr_depth(out, items, depth + 1);
+    sb_putc(out, ')');
+    val_decref(items);
 }
 
 static void seq_repr(StrBuf *out, const Value *v, int depth) {
@@ -834,9 +825,7 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
         return;
     }
     if (v->u.seq.is_size) sb_puts(out, "torch.Size([");
-    else if (!tuple && v->u.seq.named) sb_printf(out, "%s([", v->u.seq.named->name);     /* dict_keys([1, 2]) */
     else sb_putc(out, tuple ? '(' : '[');
-    val_view_sync(v);
     for (int64_t i = 0; i < v->u.seq.n; i++) {
         if (i) sb_puts(out, ", ");
         Value *item = val_incref(v->u.seq.items[i]);     /* a student's __repr__ may change the list meanwhile */
@@ -846,7 +835,6 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
     if (v->u.seq.is_size) { sb_puts(out, "])"); return; }
     if (tuple && v->u.seq.n == 1) sb_putc(out, ',');
     sb_putc(out, tuple ? ')' : ']');
-    if (!tuple && v->u.seq.named) sb_putc(out, ')');
 }
 
 static void obj_repr_generic(StrBuf *out, const Value *v) { sb_printf(out, "%s()", v->u.obj.cls->name); }
@@ -913,7 +901,8 @@ static const Value *repr_active[64];
 static int repr_nactive;
 
 static bool repr_enter(StrBuf *out, const Value *v) {
-    bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_OBJECT || v->kind == V_METHOD;
+    bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_OBJECT || v->kind == V_METHOD ||
+                     v->kind == V_DICTVIEW;
     if (!container) return true;
     for (int i = 0; i < repr_nactive; i++)
         if (repr_active[i] == v) {
@@ -946,6 +935,7 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
     case V_FLOAT: val_float_repr(out, v->u.f); break;
     case V_STR: str_repr(out, v->u.str.s, v->u.str.len); break;
     case V_TUPLE: case V_LIST: seq_repr(out, v, depth); break;
+    case V_DICTVIEW: view_repr(out, v, depth); break;
     case V_DICT:
         if (v->u.dict->ordered) {
             /* OrderedDict([('W_q.weight', tensor(...)), ...]) */
@@ -1099,7 +1089,7 @@ static int dict_eq(const Dict *a, const Dict *b) {
  * -2 a student's __hash__/__eq__ raised (the error is set). */
 static int set_like_has(const Value *b, const Value *x) {
     int64_t h;
-    bool items = val_dict_view(b) == &val_dict_items;
+    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS;
     const Value *key = x;
     if (items) {
         if (x->kind != V_TUPLE || x->u.seq.n != 2) return 0;
@@ -1111,7 +1101,8 @@ static int set_like_has(const Value *b, const Value *x) {
         int r = pyset_contains_hashed(b, key, h);
         return r < 0 ? -2 : r;
     }
-    const Dict *d = b->u.seq.owner->u.dict;
+    if (!b->u.view.dict) return 0;
+    const Dict *d = b->u.view.dict->u.dict;
     int status, j = dict_probe(d, key, h, &status);
     if (j < 0) return status < 0 ? status : 0;
     if (!items) return 1;
@@ -1125,13 +1116,12 @@ static int64_t set_like_len(const Value *v) { return v->kind == V_SET ? v->u.set
  * each looked up in the other side, so it takes linear time. Each element is held while it is looked up; a dict
  * that changes size meanwhile makes them unequal; Ctrl-C stops the walk (-1, with ten_interrupted set). */
 static int view_eq(const Value *a, const Value *b) {
-    if (!val_is_set_like(a) || !val_is_set_like(b) || val_dict_view(a) == &val_dict_values || val_dict_view(b) == &val_dict_values)
-        return a == b;
+    if (!val_is_set_like(a) || !val_is_set_like(b)) return a == b;
     if (set_like_len(a) != set_like_len(b)) return 0;
-    const Value *view = val_dict_view(a) ? a : b, *other = view == a ? b : a;
-    if (!view->u.seq.owner) return 0;
+    const Value *view = a->kind == V_DICTVIEW ? a : b, *other = view == a ? b : a;
+    if (!view->u.view.dict) return 0;
     Value *hold_view = val_incref((Value *)view), *hold_other = val_incref((Value *)other);
-    const Dict *d = view->u.seq.owner->u.dict;
+    const Dict *d = view->u.view.dict->u.dict;
     int n = d->n, r = 1;
     for (int i = 0; r == 1 && i < d->n; i++) {
         if (ten_interrupted) { r = -1; break; }
@@ -1170,7 +1160,7 @@ static int eq_body(const Value *a, const Value *b) {
         }
         return val_as_double(a) == val_as_double(b);
     }
-    if (val_dict_view(a) || val_dict_view(b)) return view_eq(a, b);
+    if (a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) return view_eq(a, b);
     if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
         if (a->u.seq.n != b->u.seq.n) return false;
         for (int64_t i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {     /* the lengths may change meanwhile */

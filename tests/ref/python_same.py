@@ -769,6 +769,94 @@ ks = d.keys()
 d['self'] = ks
 print(d)
 """,
+    "dict views are their own kind (issue 28): the exception types of what they refuse (+, +=, [i], [i] = x, del, *, hash, < with a list, unary -), the comparisons and isdisjoint of keys and items views, their iterators' types, a view in unpacking, star-arguments, list +=, slice assignment, dict.update": r"""
+def attempt(what, fn):
+    try:
+        print(what, repr(fn()))
+    except Exception as e:
+        print(what, '->', type(e).__name__, str(e).split(' (')[0])
+def iadd(x, y):
+    x += y
+    return x
+def ior(x, y):
+    x |= y
+    return x
+def setitem(x, i, y):
+    x[i] = y
+def delitem(x, i):
+    del x[i]
+def unpack(k, it):
+    a, b = k
+    (x, y), z = it
+    return a, b, x, y, z
+def sliceassign(it):
+    l = [0, 0, 0]
+    l[1:] = it
+    return l
+def changes(view_of, change):
+    dd = {1: 1, 2: 2}
+    for x in view_of(dd):
+        change(dd)
+d = {1: 'a', 2: 'b'}
+k, v, it = d.keys(), d.values(), d.items()
+attempt('k + [2]', lambda: k + [2])
+attempt('[2] + k', lambda: [2] + k)
+attempt('(2,) + k', lambda: (2,) + k)
+attempt('k += [3]', lambda: iadd(d.keys(), [3]))
+attempt('v += [3]', lambda: iadd(d.values(), [3]))
+attempt('k |= {3}', lambda: ior(d.keys(), {3}))
+attempt('l += v', lambda: iadd([0], v))
+attempt('k[0] = 5', lambda: setitem(k, 0, 5))
+attempt('del k[0]', lambda: delitem(k, 0))
+attempt('k[0]', lambda: k[0])
+attempt('v[-1]', lambda: v[-1])
+attempt('it[0:1]', lambda: it[0:1])
+attempt('k * 2', lambda: k * 2)
+attempt('hash(k)', lambda: hash(k))
+attempt('hash(v)', lambda: hash(v) == hash(v))
+attempt('hash(it)', lambda: hash(it))
+attempt('{k}', lambda: {k})
+attempt('-k', lambda: -k)
+attempt('k < {1, 2, 3}', lambda: k < {1, 2, 3})
+attempt('k <= {1, 2}', lambda: k <= {1, 2})
+attempt('k > {1}', lambda: k > {1})
+attempt('k >= {1, 5}', lambda: k >= {1, 5})
+attempt('{1} < k', lambda: {1} < k)
+attempt('frozenset({1, 2}) >= k', lambda: frozenset({1, 2}) >= k)
+attempt('it <= {(1, "a"), (2, "b")}', lambda: it <= {(1, 'a'), (2, 'b')})
+attempt('it < it', lambda: it < d.items())
+attempt('k < [1, 2, 3]', lambda: k < [1, 2, 3])
+attempt('v < v', lambda: v < v)
+attempt('k.isdisjoint({3})', lambda: k.isdisjoint({3}))
+attempt('k.isdisjoint([1])', lambda: k.isdisjoint([1]))
+attempt('it.isdisjoint([(1, "a")])', lambda: it.isdisjoint([(1, 'a')]))
+attempt('v.isdisjoint', lambda: v.isdisjoint([1]))
+attempt('k.append', lambda: k.append(3))
+attempt('list.append(k, 1)', lambda: list.append(k, 1))
+attempt('isinstance', lambda: (isinstance(k, list), isinstance(v, tuple), isinstance(it, set)))
+attempt('iterators', lambda: [type(f(x)).__name__ for f in (iter, reversed) for x in (k, v, it)])
+attempt('unpack', lambda: unpack(k, it))
+attempt('star', lambda: (lambda *a: a)(*k, *v))
+attempt('slice assign', lambda: sliceassign(it))
+attempt('dict(it)', lambda: dict(it))
+attempt('k == [1, 2]', lambda: (k == [1, 2], v == v, v == d.values(), k == d.keys(), it == d.items(), k != {1, 2}))
+attempt('k(1)', lambda: k(1))
+attempt('items changes', lambda: changes(lambda dd: dd.items(), lambda dd: dd.update({5: 5})))
+attempt('values changes', lambda: changes(lambda dd: dd.values(), lambda dd: dd.pop(1)))
+attempt('keys changes', lambda: changes(lambda dd: reversed(dd.keys()), lambda dd: dd.setdefault(9, 9)))
+attempt('values same size', lambda: changes(lambda dd: dd.values(), lambda dd: dd.update({1: 7})))
+e = {}
+e['self'] = e.values()
+e['keys'] = e.keys()
+e['items'] = e.items()
+print(e)
+class R:
+    def __repr__(self):
+        f.clear()
+        return 'R'
+f = {1: R(), 2: R()}
+print(f.values(), f.items())
+""",
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
 class K:
