@@ -107,6 +107,10 @@ typedef struct Interp {
     /* what the last statement printed as a value, for lessons (borrowed until the next statement) */
     Value *last_value;
     struct Session *session;     /* the session that owns this interpreter (RNG, print options, plots) */
+    /* repr and str for Python (val_repr_py): repr_raises while they run, so a student's __repr__/__str__ of this
+     * interpreter that raises leaves its error set and repr_failed true (no more student code runs in that repr);
+     * otherwise (an error message, help) its failure prints as a placeholder and the error is dropped */
+    bool repr_raises, repr_failed;
 } Interp;
 
 enum { SIG_NONE = 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN };

@@ -254,6 +254,12 @@ void val_repr(StrBuf *out, const Value *v);
 /* ascii(v): repr(v) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
 void val_ascii(StrBuf *out, const Value *v);
 void val_str_of(StrBuf *out, const Value *v);
+/* The same three for Python's print, str(), repr(), ascii(), f-strings, format and %: false when a student's
+ * __repr__ or __str__ raised, or returned a non-string (Python's TypeError), its error set on I, as Python raises it
+ * (val_repr and the others print a placeholder for it instead: for error messages and help). */
+bool val_repr_py(struct Interp *I, StrBuf *out, const Value *v);
+bool val_str_py(struct Interp *I, StrBuf *out, const Value *v);
+bool val_ascii_py(struct Interp *I, StrBuf *out, const Value *v);
 /* PyTorch's module repr of v with extra (the text of extra_repr, may be NULL) and v's submodules as children;
  * depth is the nesting of the value being printed (deep or circular values stop at a limit). */
 void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth);

@@ -31,7 +31,14 @@ static Value *bi_print(Interp *I, Args *a) {
     sb_init(&b);
     for (int i = 0; i < a->npos; i++) {
         if (i) sb_puts(&b, sep && sep->kind == V_STR ? sep->u.str.s : " ");
-        val_str_of(&b, a->pos[i]);
+        size_t before = b.len;
+        if (!val_str_py(I, &b, a->pos[i])) {      /* a student's __str__ raised: what came before it is printed, as Python's */
+            b.len = before;
+            if (b.s) b.s[before] = 0;
+            interp_write(I, sb_str(&b));
+            sb_free(&b);
+            return NULL;
+        }
     }
     sb_puts(&b, end && end->kind == V_STR ? end->u.str.s : "\n");
     bool ok = interp_write(I, sb_str(&b));
@@ -117,7 +124,7 @@ static Value *bi_str(Interp *I, Args *a) {
     if (a->npos == 0) return val_str("");
     StrBuf b;
     sb_init(&b);
-    val_str_of(&b, a->pos[0]);
+    if (!val_str_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
@@ -125,7 +132,7 @@ static Value *bi_repr(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "repr() takes exactly one argument") : NULL;
     StrBuf b;
     sb_init(&b);
-    val_repr(&b, a->pos[0]);
+    if (!val_repr_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
@@ -134,7 +141,7 @@ static Value *bi_ascii(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "ascii() takes exactly one argument (%d given)", a->npos) : NULL;
     StrBuf b;
     sb_init(&b);
-    val_ascii(&b, a->pos[0]);
+    if (!val_ascii_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
@@ -769,9 +776,10 @@ static bool format_fill(Interp *I, Args *a, const char *s, const char *end, int 
         if (ok && conv) {                       /* !r, !a: repr; !s: str; then the spec applies to that string */
             StrBuf r;
             sb_init(&r);
-            if (conv == 's') val_str_of(&r, v); else if (conv == 'a') val_ascii(&r, v); else val_repr(&r, v);
+            bool shown = conv == 's' ? val_str_py(I, &r, v) : conv == 'a' ? val_ascii_py(I, &r, v) : val_repr_py(I, &r, v);
             val_decref(v);
             v = val_str_take(sb_take(&r));
+            ok = shown;
         }
         ok = ok && pyfmt_format(I, out, v, sb_str(&spec));
         sb_free(&spec);

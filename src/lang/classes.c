@@ -498,15 +498,23 @@ int class_len(const Value *v, int64_t *n) {
     return ok ? 1 : -2;
 }
 
-/* Runs a method named name of obj's class for repr/str; NULL (no error left) when there is none or it failed. */
+/* Runs a method named name of obj's class for repr/str: its string, or NULL when there is none, or when it failed (or
+ * returned a non-string: Python's TypeError) while its interpreter's repr_raises is set (the error left set there,
+ * repr_failed set: the repr under way stops), or when an earlier one failed so. Otherwise a failure gives a
+ * placeholder string and no error is left. */
 static Value *repr_method(Value *obj, const char *name) {
     Value *cls = obj->u.obj.klass;
     Interp *I = cls->u.cls->interp;
     Found f = {0};
-    if (!I || interp_failed(I) || !class_find(cls, name, NULL, &f) || f.b) return NULL;
+    if (!I || interp_failed(I) || I->repr_failed || !class_find(cls, name, NULL, &f) || f.b) return NULL;
     Args a = {0};
     Value *r = call_found(I, obj, &f, &a);
-    if (r && r->kind != V_STR) { val_decref(r); r = NULL; rt_error(I, "%s returned a non-string", name); }
+    if (r && r->kind != V_STR) {
+        rt_raise(I, "TypeError", "%s returned non-string (type %s)", name, val_type_name(r));
+        val_decref(r);
+        r = NULL;
+    }
+    if (!r && I->repr_raises) { I->repr_failed = true; return NULL; }
     if (!r) {
         StrBuf b;
         sb_init(&b);
@@ -518,9 +526,16 @@ static Value *repr_method(Value *obj, const char *name) {
     return r;
 }
 
+/* Whether a repr under way has stopped: a student's __repr__/__str__ raised (repr_method) */
+static bool repr_stopped(const Value *obj) {
+    const Interp *I = obj->u.obj.klass->u.cls->interp;
+    return I && I->repr_failed;
+}
+
 static void instance_repr(StrBuf *out, Value *obj, int depth) {
     Value *r = repr_method(obj, "__repr__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
+    if (repr_stopped(obj)) return;
     if (pyexc_class_base(obj->u.obj.klass)) { pyexc_repr(out, obj); return; }      /* MyError('x') */
     ClassInfo *c = obj->u.obj.klass->u.cls;
     if (c->is_module) {
@@ -535,6 +550,7 @@ static void instance_repr(StrBuf *out, Value *obj, int depth) {
 static void instance_str(StrBuf *out, Value *obj) {
     Value *r = repr_method(obj, "__str__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
+    if (repr_stopped(obj)) return;
     if (pyexc_class_base(obj->u.obj.klass)) { pyexc_str(out, obj); return; }   /* BaseException.__str__: 'x' */
     instance_repr(out, obj, 0);
 }

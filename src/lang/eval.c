@@ -627,18 +627,18 @@ static Value *eval_fstring(Interp *I, Node *n) {
         if (k->op == 'r' || k->op == 'a') {
             StrBuf r;
             sb_init(&r);
-            if (k->op == 'a') val_ascii(&r, v); else val_repr(&r, v);
+            ok = k->op == 'a' ? val_ascii_py(I, &r, v) : val_repr_py(I, &r, v);
             Value *s = val_str(sb_str(&r));
             sb_free(&r);
-            ok = pyfmt_format(I, &b, s, spec);
+            ok = ok && pyfmt_format(I, &b, s, spec);
             val_decref(s);
         } else if (k->op == 's') {
             StrBuf r;
             sb_init(&r);
-            val_str_of(&r, v);
+            ok = val_str_py(I, &r, v);
             Value *s = val_str(sb_str(&r));
             sb_free(&r);
-            ok = pyfmt_format(I, &b, s, spec);
+            ok = ok && pyfmt_format(I, &b, s, spec);
             val_decref(s);
         } else {
             ok = pyfmt_format(I, &b, v, spec);
@@ -1029,7 +1029,7 @@ static bool echo(Interp *I, Value *v) {
     if (v->kind == V_NONE) return true;
     StrBuf b;
     sb_init(&b);
-    val_repr(&b, v);
+    if (!val_repr_py(I, &b, v)) { sb_free(&b); return false; }     /* a student's __repr__ raised: Python's error */
     sb_putc(&b, '\n');
     bool ok = interp_write(I, sb_str(&b));
     sb_free(&b);

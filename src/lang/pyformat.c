@@ -161,7 +161,7 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
         val_decref(item);
         return ok;
     }
-    if (!*spec) { val_str_of(out, v); return true; }
+    if (!*spec) return val_str_py(I, out, v);
     Spec sp;
     if (!parse_spec(I, spec, &sp)) return false;
     if (v->kind == V_INT || v->kind == V_BOOL) {
@@ -187,7 +187,7 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
         }
         StrBuf s;
         sb_init(&s);
-        val_str_of(&s, v);
+        if (!val_str_py(I, &s, v)) { sb_free(&s); return false; }
         if (sp.precision >= 0 && (size_t)sp.precision < s.len) { s.s[sp.precision] = 0; s.len = (size_t)sp.precision; }
         pad_out(out, &sp, "", sb_str(&s), '<');
         sb_free(&s);
@@ -283,7 +283,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             StrBuf t;
             sb_init(&t);
             Value *orig = items[used - 1];
-            if (conv == 's') val_str_of(&t, orig); else val_repr(&t, orig);
+            if (!(conv == 's' ? val_str_py(I, &t, orig) : conv == 'a' ? val_ascii_py(I, &t, orig) : val_repr_py(I, &t, orig))) ok = false;
             if (sp.precision >= 0 && (size_t)sp.precision < t.len) { t.s[sp.precision] = 0; }
             pad_out(&out, &sp, "", sb_str(&t), '>');
             sb_free(&t);

@@ -1040,6 +1040,23 @@ void val_str_of(StrBuf *out, const Value *v) {
     else val_repr(out, v);
 }
 
+/* val_repr, val_str_of or val_ascii (as) with I's student code raising: see repr_raises in interp.h. */
+static bool text_py(Interp *I, StrBuf *out, const Value *v, char as) {
+    bool raises = I->repr_raises, failed = I->repr_failed;     /* a repr inside a student's __repr__ nests */
+    I->repr_raises = true;
+    I->repr_failed = false;
+    if (as == 'r') val_repr(out, v);
+    else if (as == 's') val_str_of(out, v);
+    else val_ascii(out, v);
+    bool ok = !I->repr_failed;
+    I->repr_raises = raises;
+    I->repr_failed = failed;
+    return ok;
+}
+bool val_repr_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 'r'); }
+bool val_str_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 's'); }
+bool val_ascii_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 'a'); }
+
 #define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves) are not compared */
 
 /* How many eq_depth calls are under way, counted across a student's __eq__ that compares again (its == starts a

@@ -857,6 +857,68 @@ class R:
 f = {1: R(), 2: R()}
 print(f.values(), f.items())
 """,
+    "a student's __repr__/__str__ that raises (or returns a non-string) raises through print, str, repr, ascii, f-strings, format and %, inside lists, tuples, dicts, sets, views and exceptions (issue 28: attn printed a placeholder); the first failure stops the repr; a repr caught inside a __repr__ goes on": r"""
+class A:
+    def __repr__(self):
+        raise ValueError('bad repr')
+class S:
+    def __str__(self):
+        raise KeyError('bad str')
+    def __repr__(self):
+        print('repr ran')
+        return 'S()'
+class N:
+    def __repr__(self):
+        return 5
+class Count:
+    n = 0
+    def __repr__(self):
+        Count.n += 1
+        raise ValueError('count')
+class Inner:
+    def __repr__(self):
+        try:
+            return repr([A()])
+        except ValueError as e:
+            return 'caught ' + str(e)
+class Outer:
+    def __repr__(self):
+        return 'Outer(' + repr(A()) + ')'
+def attempt(what, fn):
+    try:
+        print(what, fn())
+    except Exception as e:
+        print(what, '->', type(e).__name__, e)
+attempt('f-string list', lambda: f"{[A()]}")
+attempt('f-string !r', lambda: f"{A()!r}")
+attempt('f-string', lambda: f"{A()}")
+attempt('f-string spec', lambda: f"{[A()]!s:>5}")
+attempt('repr', lambda: repr(A()))
+attempt('str list', lambda: str([1, (A(),)]))
+attempt('str dict', lambda: str({1: A()}))
+attempt('str dict key', lambda: str({A(): 1}))
+attempt('str set', lambda: str({A()}))
+attempt('ascii', lambda: ascii([A()]))
+attempt('str S', lambda: str(S()))
+attempt('str [S]', lambda: str([S()]))
+attempt('format', lambda: '{}'.format(S()))
+attempt('format !r', lambda: '{!r}'.format([A()]))
+attempt('percent', lambda: '%s' % (S(),))
+attempt('percent r', lambda: '%r' % (A(),))
+attempt('print', lambda: print('x', A()))
+attempt('print S', lambda: print(S()))
+attempt('non-string', lambda: repr(N()))
+attempt('non-string in list', lambda: str([N()]))
+attempt('stops at first', lambda: repr([Count(), Count(), Count()]))
+print(Count.n)
+attempt('inner caught', lambda: repr(Inner()))
+attempt('outer', lambda: repr(Outer()))
+attempt('dict view', lambda: str({1: A()}.values()))
+attempt('tuple', lambda: str((1, A())))
+attempt('exception arg', lambda: str(ValueError(A())))
+attempt('exception repr', lambda: repr(ValueError(A())))
+print('still fine', [1, 2], repr(S()))
+""",
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
 class K:
