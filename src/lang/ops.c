@@ -670,7 +670,10 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
 Value *ops_key_error(Interp *I, const Value *key) {
     StrBuf k;
     sb_init(&k);
+    bool raises = I->repr_raises;          /* Python's KeyError shows the key later: its __repr__ raises nothing here */
+    I->repr_raises = false;
     val_repr(&k, key);
+    I->repr_raises = raises;
     Value *r = rt_raise(I, "KeyError", "key %s is not in the dict", sb_str(&k));
     sb_free(&k);
     return r;

@@ -1048,7 +1048,7 @@ static bool text_py(Interp *I, StrBuf *out, const Value *v, char as) {
     if (as == 'r') val_repr(out, v);
     else if (as == 's') val_str_of(out, v);
     else val_ascii(out, v);
-    bool ok = !I->repr_failed;
+    bool ok = !(I->repr_failed && interp_failed(I));     /* failed, unless the student's code caught it since */
     I->repr_raises = raises;
     I->repr_failed = failed;
     return ok;

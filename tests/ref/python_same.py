@@ -918,6 +918,14 @@ attempt('tuple', lambda: str((1, A())))
 attempt('exception arg', lambda: str(ValueError(A())))
 attempt('exception repr', lambda: repr(ValueError(A())))
 print('still fine', [1, 2], repr(S()))
+class B:
+    def __repr__(self):
+        try:
+            {}[A()]
+        except KeyError:
+            return 'B-caught'
+        return 'B'
+print([B(), 1], f"{B()}", str((B(),)))
 """,
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
