@@ -844,6 +844,34 @@ static void table_names(const Builtin *tbl, void (*add)(void *, const char *), v
     for (const Builtin *b = tbl; b && b->name; b++) add(ctx, b->name);
 }
 
+/* d.keys().mapping: Python's mappingproxy, a read-only view of the dict (held as its hidden attribute "dict"): it prints
+ * as mappingproxy({...}) (str() as the dict), indexes, has len and in, iterates the keys, and has the dict's keys, values, items, get and
+ * copy; item assignment is Python's TypeError. */
+static const char *const proxy_methods[] = {"keys", "values", "items", "get", "copy", NULL};
+static void proxy_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_puts(out, "mappingproxy(");
+    val_repr(out, val_attr_get(self, "dict"));
+    sb_putc(out, ')');
+}
+static void proxy_str(StrBuf *out, Value *self) { val_str_of(out, val_attr_get(self, "dict")); }     /* str(): the dict's */
+static Value *proxy_getattr(Interp *I, Value *self, const char *name) {
+    for (int i = 0; proxy_methods[i]; i++)
+        if (!strcmp(name, proxy_methods[i])) return val_method(val_attr_get(self, "dict"), find_in(bi_dict_methods, name));
+    return rt_raise(I, "AttributeError", "'mappingproxy' object has no attribute '%s'", name);
+}
+static int proxy_setattr(Interp *I, Value *self, const char *name, Value *v) {
+    (void)self;
+    (void)v;
+    rt_raise(I, "AttributeError", "'mappingproxy' object has no attribute '%s'", name);
+    return -1;
+}
+static Value *proxy_getitem(Interp *I, Value *self, Value *index) { return ops_index(I, val_attr_get(self, "dict"), index); }
+static int64_t proxy_len(Value *self) { return val_attr_get(self, "dict")->u.dict->n; }
+static Value *proxy_iter(Interp *I, Value *self) { return ops_iter(I, val_attr_get(self, "dict")); }
+static const ObjClass mappingproxy_class = {.name = "mappingproxy", .repr = proxy_repr, .str = proxy_str, .getattr = proxy_getattr,
+                                            .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter};
+
 void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
     switch (obj->kind) {
@@ -857,6 +885,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     case V_MODULE: builtins_module_names(obj->u.module, add, ctx); break;
     case V_OBJECT:
         if (ops_is_iterator(obj)) break;
+        if (obj->u.obj.cls == &mappingproxy_class) { for (int i = 0; proxy_methods[i]; i++) add(ctx, proxy_methods[i]); break; }
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
         if (obj->u.obj.klass) ops_attr_names(obj->u.obj.klass, add, ctx);
@@ -871,7 +900,10 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         break;
     case V_STR: table_names(bi_str_methods, add, ctx); break;
     case V_LIST: table_names(bi_list_methods, add, ctx); break;
-    case V_DICTVIEW: if (val_is_set_like(obj)) table_names(bi_view_methods, add, ctx); break;
+    case V_DICTVIEW:
+        add(ctx, "mapping");
+        if (val_is_set_like(obj)) table_names(bi_view_methods, add, ctx);
+        break;
     case V_DICT: table_names(bi_dict_methods, add, ctx); break;
     case V_SET: table_names(bi_set_methods, add, ctx); break;
     case V_BUILTIN: {       /* dir(set), dir(str) ...: the methods of the type's values */
@@ -949,9 +981,14 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (m) return val_method(obj, m);
         break;
     }
-    case V_DICTVIEW: {      /* keys and items views: isdisjoint */
+    case V_DICTVIEW: {      /* keys and items views: isdisjoint; every view: mapping */
         const Builtin *m = val_is_set_like(obj) ? find_in(bi_view_methods, name) : NULL;
         if (m) return val_method(obj, m);
+        if (!strcmp(name, "mapping") && obj->u.view.dict) {
+            Value *proxy = val_object(&mappingproxy_class);
+            val_attr_set(proxy, "dict", val_incref(obj->u.view.dict));
+            return proxy;
+        }
         break;
     }
     case V_DICT: {

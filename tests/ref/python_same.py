@@ -857,6 +857,22 @@ class R:
 f = {1: R(), 2: R()}
 print(f.values(), f.items())
 """,
+    "view.mapping is a read-only mappingproxy of the live dict: repr/str, [], len, in, iteration, keys/values/items/get/copy, TypeError on item assignment": r"""
+d = {1: 'a', 2: 'b'}
+m = d.keys().mapping
+print(m, repr(m), type(m).__name__, len(m), m[2], 1 in m, 5 in m, list(m), m.get(3, 'z'), sorted(m.items()), m.copy(), d.values().mapping[1], repr(d.items().mapping), [m])
+d[3] = 'c'
+print(m, list(m.keys()), list(m.values()))
+try:
+    m[1] = 'x'
+except TypeError as e: print('TypeError', e)
+try:
+    m.pop(1)
+except AttributeError as e: print('AttributeError', e)
+try:
+    m[9]
+except KeyError as e: print('KeyError')
+""",
     "a student's __repr__/__str__ that raises (or returns a non-string) raises through print, str, repr, ascii, f-strings, format and %, inside lists, tuples, dicts, sets, views and exceptions (issue 28: attn printed a placeholder); the first failure stops the repr; a repr caught inside a __repr__ goes on": r"""
 class A:
     def __repr__(self):
