@@ -5,6 +5,7 @@
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
 #include "interp.h"
+#include "session.h"
 #include <stdbool.h>
 
 typedef struct LessonQuestion {
@@ -93,6 +94,15 @@ char *lesson_answer_name(const LessonQuestion *q, const char *line);
 /* Runs line silently in I, then grades it; GRADE_FAILED with the error in err when it does not run. */
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
                        char *err, size_t errlen);
+
+/* One statement typed while q is open, taken as the terminal lesson and a lesson notebook take it (one checker for
+ * both): whether it answers is decided from its parse (tree, borrowed) and its text (line) before it runs, an
+ * attempt is begun, run(ctx) runs it (showing its output as the caller shows output; *rs is its status), and it is
+ * graded in I. Returns GRADE_FAILED when it did not run (or e is NULL: the lesson's own answer fails), GRADE_RIGHT
+ * (fb empty; the lesson's value of q->name stays defined), GRADE_WRONG with why in fb (the caller writes "Not yet:
+ * %s."; no full stop of its own), or GRADE_NOT_ANSWER with a note to show in fb as it is, or nothing. */
+LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
+                        RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb);
 
 /* Where lessons live: $ATTN_LESSONS, the installed share/attn/lessons, or the checkout attn was built in (never a
  * ./lessons that happens to be in the current directory). Lists NN-*.md sorted. */
