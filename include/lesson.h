@@ -6,6 +6,8 @@
 #define ATTN_LESSON_H
 #include "interp.h"
 #include "session.h"
+#include "i18n.h"
+#include <stdio.h>
 #include <stdbool.h>
 
 typedef struct LessonQuestion {
@@ -103,6 +105,24 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
  * %s."; no full stop of its own), or GRADE_NOT_ANSWER with a note to show in fb as it is, or nothing. */
 LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
                         RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb);
+
+/* attn notebook N: lesson `which` (as lesson_find takes it) in the chosen language as an nbformat 4 notebook on the
+ * attn kernel, written to out (src/lesson/notebook.c). Returns the exit status (2: no such lesson, 1: a write
+ * failed). */
+int lesson_notebook_write(const char *which, FILE *out);
+/* A notebook's question cell starts with the line "%%question LESSON STEP K --lang LL": question K (1-based) of
+ * step STEP of lesson LESSON (a lesson's name, never a path), in language LL. lesson_cell_open loads that lesson
+ * and finds the question; false with why (translated) in err. lesson_cell_close frees what it loaded. */
+#define LESSON_CELL_MAGIC "%%question"
+typedef struct LessonCell {
+    Lesson *l;                   /* owned */
+    LessonQuestion *q;           /* in l */
+    I18nLang lang;
+} LessonCell;
+bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen);
+void lesson_cell_close(LessonCell *c);
+/* Whether the lesson shows statement it failing (an error line in its expected output). */
+bool lesson_item_shows_error(const LessonItem *it);
 
 /* Where lessons live: $ATTN_LESSONS, the installed share/attn/lessons, or the checkout attn was built in (never a
  * ./lessons that happens to be in the current directory). Lists NN-*.md sorted. */

@@ -893,6 +893,11 @@ LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *
     return g;
 }
 
+bool lesson_item_shows_error(const LessonItem *it) {
+    const char *e = it->expected ? it->expected : "";
+    return !strncmp(e, "error: ", 7) || strstr(e, "\nerror: ");
+}
+
 /* ---- finding lessons ---- */
 
 static bool is_dir(const char *p) {

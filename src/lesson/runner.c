@@ -501,13 +501,6 @@ static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
     return run_as_at(S, in->text, in->parsed ? &in->parse : NULL, in->parsed ? in->first_line : 1, SHOWN, it, AS_STATEMENT);
 }
 
-/* True when the lesson shows statement `it` failing (an error line in its expected output): its error is what the
- * lesson means to show, and completes it as any output would. */
-static bool shows_error(const LessonItem *it) {
-    const char *e = it->expected ? it->expected : "";
-    return !strncmp(e, "error: ", 7) || strstr(e, "\nerror: ");
-}
-
 /* After the lesson's statement `it` ran with status rs: true when it is done. A failure the lesson does not show
  * (a detour changed a name the statement uses) or a Ctrl-C is not: the student is told, and the step waits. Output
  * other than the lesson's is done, with a note that says why it may differ. */
@@ -515,7 +508,7 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
     if (rs == RUN_OK && !S->as_shown)       /* done, but the student should know why the page says otherwise */
         say(S, "%s", TR("(this printed something else than the lesson shows: a detour may have changed a name it uses, "
                         "or drawn random numbers; restart runs this step again with the lesson's values)\n"));
-    if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && shows_error(it))) return true;
+    if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && lesson_item_shows_error(it))) return true;
     say(S, "%s", rs == RUN_INTERRUPT ? TR("(interrupted: the step still waits for this statement; Enter runs it again)\n")
                  : TR("(this statement runs without an error in the lesson, so a detour may have changed a name it "
                       "uses: restart runs this step again with the lesson's values; skip goes on without it)\n"));
