@@ -34,7 +34,7 @@ static void json_str(StrBuf *o, const char *s) {
         else if (c == '\n') sb_puts(o, "\\n");
         else if (c == '\t') sb_puts(o, "\\t");
         else if (c < 0x20 || c == 0x7f || cp == 0x2028 || cp == 0x2029) sb_printf(o, "\\u%04x", (unsigned)cp);
-        else if (c == '<' && s[i + 1] == '/') sb_puts(o, "<\\/");
+        else if (c == '<' && s[i + 1] == '/') { sb_puts(o, "<\\/"); k = 2; }
         else sb_putn(o, s + i, k);
         i += k;
     }
@@ -217,7 +217,7 @@ int lesson_notebook_write(const char *which, FILE *out) {
     nb.ncells = 0;
     sb_puts(&nb.md, "# ");
     md_prose(&nb.md, l->title);
-    if (l->section) { sb_puts(&nb.md, "\n\n"); md_prose(&nb.md, l->section); }
+    if (l->section) { sb_puts(&nb.md, "\n\nd2l.ai "); md_prose(&nb.md, l->section); }     /* as the runner says it */
     if (l->intro) { md_para(&nb); md_prose(&nb.md, l->intro); }
     for (int s = 0; s < l->nsteps; s++) {
         const LessonStep *st = &l->steps[s];
