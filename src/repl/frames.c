@@ -32,7 +32,9 @@
  * standard error. SIGINT stops the running cell as Ctrl-C does at the prompt, and attn goes on. What one cell prints
  * past ATTN_FRAMES_CAP bytes (default 10 MB) is dropped, and the cell's output ends with a note that says so.
  * quit() ends the session: a fresh one starts, as a restart would. Figures are drawn in a temporary directory of
- * this process (removed at the end), never in the notebook's. Files a cell writes (save, savefig) follow a lesson's
+ * this process, /tmp/attn-kernel-PID-XXXXXX (removed at the end; one left by a killed attn is removed by the next
+ * kernel that starts), never in the notebook's. A cell whose first line is "%%question LESSON STEP K --lang LL" is
+ * a lesson notebook's question (attn notebook N): its statements are graded as the terminal lesson grades them. Files a cell writes (save, savefig) follow a lesson's
  * policy: a notebook is a stranger's file, so only under the directory attn started in, or under --allow-write DIR. */
 #define _GNU_SOURCE                 /* fopencookie: the cell's output stream, framed as it is written */
 #include "repl.h"
@@ -43,6 +45,9 @@
 #include "i18n.h"
 #include "textwidth.h"
 #include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <signal.h>
@@ -60,7 +65,7 @@ typedef struct Frames {
     long long printed;      /* bytes this cell printed (also those dropped) */
     bool error_sent;        /* this request has sent an error */
     bool syntax;            /* the statement running is the cell's syntax error */
-    char dir[64];           /* the temporary directory figures are drawn in */
+    char dir[64];           /* the temporary directory figures are drawn in: /tmp/attn-kernel-PID-XXXXXX */
     char question[300];     /* the header line of the last question cell run: its hints and misses count on */
     int hints, misses;      /* hints shown and wrong answers at that question */
     bool reminded;          /* "(stuck? type hint)" said once */
@@ -462,10 +467,44 @@ static long long cap_from_env(void) {
     return v > 0 ? v : 10LL << 20;
 }
 
+#define KERNEL_DIR_PREFIX "/tmp/attn-kernel-"
+
+/* Figure folders of kernels that are gone: /tmp/attn-kernel-PID-XXXXXX of this user whose attn (PID) runs no more
+ * (killed before it could remove it; at its normal end attn removes its own). Their files and the folder are
+ * removed, through descriptors (no symbolic link is followed). Another user's folder, a live process's, and a name
+ * without a pid are left alone. */
+static void sweep_dead_dirs(void) {
+    const char *base = strrchr(KERNEL_DIR_PREFIX, '/') + 1;
+    size_t blen = strlen(base);
+    DIR *tmp = opendir("/tmp");
+    if (!tmp) return;
+    struct dirent *e;
+    while ((e = readdir(tmp))) {
+        if (strncmp(e->d_name, base, blen) != 0) continue;
+        char *end;
+        long pid = strtol(e->d_name + blen, &end, 10);
+        if (end == e->d_name + blen || *end != '-' || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;      /* alive, or another user's (EPERM) */
+        int fd = openat(dirfd(tmp), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        if (fd < 0) continue;
+        struct stat st;
+        if (fstat(fd, &st) != 0 || st.st_uid != getuid()) { close(fd); continue; }
+        DIR *in = fdopendir(fd);
+        if (!in) { close(fd); continue; }
+        struct dirent *f;
+        while ((f = readdir(in)))
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0) unlinkat(dirfd(in), f->d_name, 0);
+        closedir(in);
+        unlinkat(dirfd(tmp), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(tmp);
+}
+
 int repl_frames(const char *version) {
     static Frames F;
     if (!take_stdout(&F)) { perror("attn --frames"); return 2; }
-    snprintf(F.dir, sizeof F.dir, "/tmp/attn-kernel-XXXXXX");
+    sweep_dead_dirs();
+    snprintf(F.dir, sizeof F.dir, "%s%ld-XXXXXX", KERNEL_DIR_PREFIX, (long)getpid());
     if (!mkdtemp(F.dir)) { perror("attn --frames: a temporary directory"); return 2; }
     F.plots = (PlotInline){F.dir, show_figure, &F};
     F.cap = cap_from_env();
