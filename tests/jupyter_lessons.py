@@ -105,6 +105,8 @@ def read_lesson(path):
             key, _, val = line.partition(":")
             if key == "answer":
                 q["answers"].append(val.strip())
+            elif key == "hint":
+                q.setdefault("hints", []).append(val.strip())
             elif key == "wrong":
                 q["wrong"].append(arrow(val))
             elif key == "forbid":
@@ -211,7 +213,7 @@ def lesson_notebook(name, lang):
     if got != want:
         return
     # the answers filled in, each question preceded by its wrong answers
-    cells, wrong_cells, runs, answered = [], [], [], []
+    cells, wrong_cells, runs, answered, hint_cells, solved = [], [], [], [], [], []
     qi = idx = 0
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -246,9 +248,19 @@ def lesson_notebook(name, lang):
             f.metadata["tags"] = ["raises-exception"]
             FORBIDS.append((tag, name, lang, q, shortcut, f, lq["forbid_why"]))
             cells.append(f)
-        cell.source = header + "\n" + q["answers"][0]
+        if lq.get("hints"):
+            h = copy.deepcopy(cell)
+            h.id = cell.id + "-h"
+            h.source = header + "\nhint"
+            hint_cells.append((h, lq["hints"][0]))
+            cells.append(h)
+        if qi == len(questions):            # the last question: "solution" shows the answer and runs it
+            cell.source = header + "\nsolution"
+            solved.append((cell, q["answers"][0]))
+        else:
+            cell.source = header + "\n" + q["answers"][0]
+            answered.append(cell)
         cells.append(cell)
-        answered.append(cell)
     nb.cells = cells
     with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
         failed = run_notebook(nb, cwd)
@@ -265,6 +277,12 @@ def lesson_notebook(name, lang):
     check("%s: %d wrong answers end in WrongAnswer with the lesson's explanation" % (tag, len(wrong_cells)),
           not wrongs_bad and wrong_cells or not wrong_cells,
           "%d not; first: %r gave %s %r, expected %r" % ((len(wrongs_bad),) + wrongs_bad[0]) if wrongs_bad else "")
+    hints_bad = [(cell_text(h)[:200], want) for h, want in hint_cells
+                 if error_of(h)[0] or squeeze(want) not in squeeze(cell_text(h))]
+    check("%s: 'hint' in %d question cells shows the lesson's first hint" % (tag, len(hint_cells)),
+          hint_cells and not hints_bad, hints_bad[:1])
+    sol_bad = [(cell_text(c)[:200], a) for c, a in solved if error_of(c)[0] or squeeze(a) not in squeeze(cell_text(c))]
+    check("%s: 'solution' shows the model answer and runs it" % tag, solved and not sol_bad, sol_bad[:1])
     right = [c for c in answered if not error_of(c)[0] and re.search(r"^(Right\.|正解です|正确)", cell_text(c), re.M)]
     check("%s: %d model answers are right" % (tag, len(answered)), len(right) == len(answered),
           "; ".join(cell_text(c)[:200] for c in answered if c not in right)[:400])

@@ -89,7 +89,24 @@ static bool blank_line(const char *s, size_t n) {
 
 static bool indented(const char *s, size_t n) { return n >= 4 && !strncmp(s, "    ", 4); }
 
-/* Prose (a lesson's Markdown) as a notebook's Markdown: control characters shown as \xHH, as at the terminal;
+/* Whether the text at s (n bytes) starts with a wide (CJK) character. */
+static bool wide_at(const char *s, size_t n) {
+    uint32_t cp;
+    tw_decode(s, n, &cp);
+    return tw_char_width(cp) == 2;
+}
+
+/* Whether the paragraph so far ends with a wide character and its line break: a Japanese or Chinese line wrapped
+ * there, which Markdown would join with a space that the language does not have. */
+static bool wide_end(const StrBuf *para) {
+    if (para->len < 2 || para->s[para->len - 1] != '\n') return false;
+    size_t i = para->len - 1;
+    while (i > 0 && ((unsigned char)para->s[i - 1] & 0xC0) == 0x80) i--;
+    return i > 0 && wide_at(para->s + i - 1, para->len - i);
+}
+
+/* Prose (a lesson's Markdown) as a notebook's Markdown: control characters shown as \xHH, as at the terminal; a line
+ * break between two CJK characters dropped (Markdown would show it as a space);
  * indented code blocks as fenced ones (literal, with a fence longer than any run of backquotes in them); each
  * paragraph through md_inline. */
 static void md_prose(StrBuf *o, const char *raw) {
@@ -131,6 +148,7 @@ static void md_prose(StrBuf *o, const char *raw) {
             after_blank = false;
             continue;
         }
+        if (para.len && wide_end(&para) && n && wide_at(s, n)) para.s[--para.len] = 0;   /* CJK lines join as one */
         sb_putn(&para, s, n);
         sb_putc(&para, '\n');
         after_blank = blank_line(s, n);
