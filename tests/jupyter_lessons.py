@@ -362,8 +362,32 @@ def hostile():
           r.stderr[:300])
 
 
+def bad_headers():
+    """A stranger's notebook: a question cell that names a path, a lesson or a step there is not, ends in ValueError
+    and reads nothing (lessons are found by name in attn's lesson folder only)."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "attn", "display_name": "attn", "language": "python"}
+    heads = ["%%question ../../../etc/passwd one 1\n1", "%%question /etc/passwd one 1\n1",
+             "%%question 01-self-attention no-such-step 1\n1", "%%question 99-nothing scores 1\n1",
+             "%%question 01-self-attention scores 1 --lang fr\n1", "%%question\n1"]
+    for h in heads:
+        c = nbformat.v4.new_code_cell(h)
+        c.metadata["tags"] = ["raises-exception"]
+        nb.cells.append(c)
+    nb.cells.append(nbformat.v4.new_code_cell("1 + 1"))
+    with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
+        failed = run_notebook(nb, cwd)
+    check("bad headers: the notebook runs on", failed is None, failed)
+    for c in nb.cells[:-1]:
+        ename, text = error_of(c)
+        check("bad header %r: ValueError, nothing read" % c.source.split("\n")[0], ename == "ValueError"
+              and "root:" not in text, (ename, text[:200]))
+    check("bad headers: the kernel lives", cell_text(nb.cells[-1]).strip() == "2", cell_text(nb.cells[-1]))
+
+
 def main():
     hostile()
+    bad_headers()
     for lang in LANGS:
         for name in LESSONS:
             lesson_notebook(name, lang)
