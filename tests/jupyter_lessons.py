@@ -17,6 +17,7 @@ import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -392,8 +393,14 @@ def main():
         for name in LESSONS:
             lesson_notebook(name, lang)
     forbid_checks()
-    return finish()
+    if not os.environ.get("ATTN_KEEP_TEST_FILES"):
+        shutil.rmtree(TMP, ignore_errors=True)
+    try:
+        finish()
+    except SystemExit as e:          # nbclient's exit hooks would print after the summary line, which must be last
+        sys.stdout.flush()
+        os._exit(e.code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
