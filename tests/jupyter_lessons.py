@@ -375,9 +375,15 @@ def bad_headers():
         c = nbformat.v4.new_code_cell(h)
         c.metadata["tags"] = ["raises-exception"]
         nb.cells.append(c)
+    blank_above = nbformat.v4.new_code_cell("\n\n%%question 01-self-attention scores 1 --lang en\n")
+    blank_above.metadata["tags"] = ["raises-exception"]
     nb.cells.append(nbformat.v4.new_code_cell("1 + 1"))
+    nb.cells.append(blank_above)
     with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
         failed = run_notebook(nb, cwd)
+    nb.cells.pop()
+    check("a question cell with blank lines above its header is one", error_of(blank_above)[0] == "NoAnswer",
+          error_of(blank_above))
     check("bad headers: the notebook runs on", failed is None, failed)
     for c in nb.cells[:-1]:
         ename, text = error_of(c)

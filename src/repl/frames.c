@@ -379,7 +379,9 @@ static void execute(Frames *F, const char *src) {
     ten_interrupted = 0;                     /* a SIGINT meant for the cell before stops nothing here */
     F->printed = 0;
     F->error_sent = false;
-    if (!strncmp(src, LESSON_CELL_MAGIC, strlen(LESSON_CELL_MAGIC))) { question_cell(F, src); return; }
+    const char *start = src;
+    while (*start == ' ' || *start == '\t' || *start == '\n' || *start == '\r') start++;   /* blank lines above it */
+    if (!strncmp(start, LESSON_CELL_MAGIC, strlen(LESSON_CELL_MAGIC))) { question_cell(F, start); return; }
     cell_done(F, run_cell(F, src));
 }
 
