@@ -5,6 +5,9 @@
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
 #include "interp.h"
+#include "session.h"
+#include "i18n.h"
+#include <stdio.h>
 #include <stdbool.h>
 
 typedef struct LessonQuestion {
@@ -93,6 +96,33 @@ char *lesson_answer_name(const LessonQuestion *q, const char *line);
 /* Runs line silently in I, then grades it; GRADE_FAILED with the error in err when it does not run. */
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
                        char *err, size_t errlen);
+
+/* One statement typed while q is open, taken as the terminal lesson and a lesson notebook take it (one checker for
+ * both): whether it answers is decided from its parse (tree, borrowed) and its text (line) before it runs, an
+ * attempt is begun, run(ctx) runs it (showing its output as the caller shows output; *rs is its status), and it is
+ * graded in I. Returns GRADE_FAILED when it did not run (or e is NULL: the lesson's own answer fails), GRADE_RIGHT
+ * (fb empty; the lesson's value of q->name stays defined), GRADE_WRONG with why in fb (the caller writes "Not yet:
+ * %s."; no full stop of its own), or GRADE_NOT_ANSWER with a note to show in fb as it is, or nothing. */
+LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
+                        RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb);
+
+/* attn notebook N: lesson `which` (as lesson_find takes it) in the chosen language as an nbformat 4 notebook on the
+ * attn kernel, written to out (src/lesson/notebook.c). Returns the exit status (2: no such lesson, 1: a write
+ * failed). */
+int lesson_notebook_write(const char *which, FILE *out);
+/* A notebook's question cell starts with the line "%%question LESSON STEP K --lang LL": question K (1-based) of
+ * step STEP of lesson LESSON (a lesson's name, never a path), in language LL. lesson_cell_open loads that lesson
+ * and finds the question; false with why (translated) in err. lesson_cell_close frees what it loaded. */
+#define LESSON_CELL_MAGIC "%%question"
+typedef struct LessonCell {
+    Lesson *l;                   /* owned */
+    LessonQuestion *q;           /* in l */
+    I18nLang lang;
+} LessonCell;
+bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen);
+void lesson_cell_close(LessonCell *c);
+/* Whether the lesson shows statement it failing (an error line in its expected output). */
+bool lesson_item_shows_error(const LessonItem *it);
 
 /* Where lessons live: $ATTN_LESSONS, the installed share/attn/lessons, or the checkout attn was built in (never a
  * ./lessons that happens to be in the current directory). Lists NN-*.md sorted. */

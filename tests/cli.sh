@@ -30,6 +30,16 @@ for l in en_US ja_JP zh_CN; do
     w=$(XDG_STATE_HOME="$T/state" LANG=C.UTF-8 LC_ALL= LC_MESSAGES=$l.UTF-8 "$ATTN" lesson | grep -v '^(' | tail -n +2 | cols)
     expect_eq "attn lesson ($l, lessons started) fits 80 columns: $w" "$((w <= 79 && w > 40))" "1"
 done
+# attn notebook N: the notebook on standard output only; a missing or unknown lesson is a usage error
+(cd "$T" && "$ATTN" notebook 1 >"$T/nb.ipynb" 2>"$T/err"); expect_eq "notebook 1 exits 0" "$?" "0"
+expect_eq "notebook 1 writes no file" "$(cd "$T" && ls | grep -v -e '^nb.ipynb$' -e '^err$' -e '^state$')" ""
+expect_eq "notebook 1 is nbformat 4 on the attn kernel" \
+    "$(/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["nbformat"], d["metadata"]["kernelspec"]["name"])' "$T/nb.ipynb")" "4 attn"
+"$ATTN" notebook >/dev/null 2>"$T/err"; expect_eq "notebook without N exits 2" "$?" "2"
+expect_has "notebook without N says how" "$(cat "$T/err")" "attn notebook N > lessonN.ipynb"
+out=$("$ATTN" notebook 99 2>"$T/err"); expect_eq "notebook 99 exits 2" "$?" "2"
+expect_eq "notebook 99 writes nothing on stdout" "$out" ""
+expect_has "notebook 99 names it" "$(cat "$T/err")" "no lesson '99'"
 "$ATTN" --bogus >/dev/null 2>"$T/err"; expect_eq "unknown option exits 2" "$?" "2"
 expect_has "unknown option message" "$(cat "$T/err")" "unknown option '--bogus'"
 expect_eq "-c prints a value" "$("$ATTN" -c 'torch.tensor([3, 2])')" "tensor([3, 2])"

@@ -9,9 +9,11 @@ The kernel spec is installed into a temporary JUPYTER_PATH, pointing at ATTN. Th
      arrive as display_data (SVG and PNG), printed lines and tensors as PyTorch prints them (PyTorch computes the
      expected text when it is installed), figure files only in the kernel's temporary directory;
   3. bad input: a cell that never ends is interrupted, a cell printing 100 MB is cut with a note, a notebook cannot
-     write outside its directory, a killed attn gives a dead kernel and restart gives a fresh one.
+     write outside its directory, a killed attn gives a dead kernel and restart gives a fresh one (and removes the
+     killed one's figure folder, /tmp/attn-kernel-PID-*); a PNG shows at the book's size (metadata width, height).
 The last line is 'N passed, N failed'."""
 import base64
+import glob
 import io
 import os
 import re
@@ -135,6 +137,10 @@ def book_notebook():
         # figsize (6, 2.5): a PNG of the book's proportions, as savefig draws it
         w, h = (int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")) if raw[:8] == b"\x89PNG\r\n\x1a\n" else (0, 1)
         check("book.col6-9 png is 6 x 2.5", abs(w / h - 6 / 2.5) < 0.05, "%d x %d" % (w, h))
+        # shown at the book's size: figsize (6, 2.5) inches at a browser's 96 pixels per inch, as the book's SVG
+        size = disp[0].metadata.get("image/png", {})
+        check("book.col6-9 png shows at 576 x 240 (metadata width, height)",
+              (size.get("width"), size.get("height")) == (576, 240), size)
         check("book.col6-9 text/plain summary", "4 lines of 60 points" in disp[0].data.get("text/plain", ""),
               disp[0].data.get("text/plain"))
     heat = by_src[cells[5]]
@@ -251,6 +257,8 @@ def bad_input():
         pid = attn_child(km.provisioner.process.pid)
         check("dead.attn process found", pid is not None, "no child with --frames")
         if pid:
+            figdirs = glob.glob("/tmp/attn-kernel-%d-*" % pid)
+            check("dead.attn's figure folder is named by its pid", len(figdirs) == 1, figdirs)
             os.kill(pid, signal.SIGKILL)
             reply, msgs = run(kc, "1", timeout=20)
             check("dead.reported", reply["status"] == "error" and "SIGKILL" in reply.get("evalue", ""), reply)
@@ -269,6 +277,8 @@ def bad_input():
             reply, msgs = run(kc, "2 * 21")
             res = [m for m in msgs if m["msg_type"] == "execute_result"]
             check("dead.restart works", res and res[0]["content"]["data"]["text/plain"] == "42", msgs)
+            check("dead.the killed attn's figure folder is gone after the restart",
+                  figdirs and not any(os.path.exists(d) for d in figdirs), figdirs)
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

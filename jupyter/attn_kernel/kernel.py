@@ -20,6 +20,19 @@ from .frames import AttnDied, AttnProcess
 STREAM_EVERY = 0.05      # seconds: what attn prints is sent on at most this often (a loop of prints is one message)
 
 
+PNG_PPI = 200            # attn draws a figure's PNG at 200 pixels per inch (src/plot/script.c), twice matplotlib's 100
+CSS_PPI = 96             # a browser's pixels per inch: the book's figures (matplotlib's SVG) show at figsize x 96
+
+
+def _png_size(png):
+    """The width and height at which the PNG shows at the book's size, in CSS pixels, from its IHDR; None when it is
+    not a PNG."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or len(png) < 24:
+        return None
+    w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    return round(w * CSS_PPI / PNG_PPI), round(h * CSS_PPI / PNG_PPI)
+
+
 def _chars(data, byte_pos):
     """The character offset of byte offset byte_pos in the UTF-8 bytes data (Jupyter counts characters)."""
     return len(data[:byte_pos].decode("utf-8", "replace"))
@@ -67,7 +80,7 @@ class AttnKernel(Kernel):
         self.attn.send("execute", code)
         streams = {}                     # name -> [incremental decoder, pending text]
         last_sent = [time.monotonic()]
-        figure = {}
+        figure, meta = {}, {}
         error = None
 
         def flush_streams():
@@ -97,11 +110,14 @@ class AttnKernel(Kernel):
                     figure["image/svg+xml"] = svg[svg.find("<svg"):] if "<svg" in svg else svg
                 elif what == "png":
                     figure["image/png"] = base64.b64encode(data).decode("ascii")
+                    size = _png_size(data)
+                    if size:        # drawn at 200 ppi for sharp screens: shown at the size of the book's figure
+                        meta["image/png"] = {"width": size[0], "height": size[1]}
                 elif what == "text":
                     figure["text/plain"] = "<%s>" % data.decode("utf-8", "replace")
                     if not silent:
-                        self.send_response(self.iopub_socket, "display_data", {"data": figure, "metadata": {}})
-                    figure = {}
+                        self.send_response(self.iopub_socket, "display_data", {"data": figure, "metadata": meta})
+                    figure, meta = {}, {}
             elif kind == "result":
                 if not silent:
                     self.send_response(self.iopub_socket, "execute_result", {

@@ -12,6 +12,7 @@
 #include "builtins.h"
 #include "lesson_internal.h"
 #include "session.h"
+#include "i18n.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -853,6 +854,48 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
     lesson_attempt_free(a);
     ast_free(r.tree);
     return g;
+}
+
+LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
+                        RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb) {
+    val_decref(I->last_value);
+    I->last_value = NULL;
+    bool answers = lesson_answers(q, tree);
+    char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
+    LessonAttempt *att = e ? lesson_attempt_begin(I, q, tree) : NULL;
+    *rs = run(ctx);
+    if (*rs != RUN_OK || !e) {
+        free(named);
+        lesson_attempt_free(att);
+        return GRADE_FAILED;
+    }
+    Value *v = named ? interp_lookup(I, named) : NULL;
+    bool by_name = v != NULL;       /* graded only when right: a name set while working it out is not a miss */
+    if (v) {
+        val_decref(I->last_value);
+        I->last_value = val_incref(v);
+        answers = true;
+    }
+    LessonGrade g = lesson_grade(I, q, e, answers, att, fb);
+    lesson_attempt_free(att);
+    if (g == GRADE_RIGHT) sb_clear(fb);
+    else if (by_name && g == GRADE_WRONG) {
+        sb_clear(fb);
+        sb_printf(fb, TR("(not graded: %s is set; an answer is a value or an expression typed alone, such as %s)\n"),
+                  named, named);
+        g = GRADE_NOT_ANSWER;
+    } else if (fb->len) {
+        tw_tidy_cjk_spaces(fb->s);     /* translated pieces joined: no space between two CJK words */
+        fb->len = strlen(fb->s);
+        if (g == GRADE_WRONG && fb->s[fb->len - 1] == '.') fb->s[--fb->len] = 0;     /* an explanation's own full stop */
+    }
+    free(named);
+    return g;
+}
+
+bool lesson_item_shows_error(const LessonItem *it) {
+    const char *e = it->expected ? it->expected : "";
+    return !strncmp(e, "error: ", 7) || strstr(e, "\nerror: ");
 }
 
 /* ---- finding lessons ---- */

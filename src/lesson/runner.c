@@ -501,13 +501,6 @@ static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
     return run_as_at(S, in->text, in->parsed ? &in->parse : NULL, in->parsed ? in->first_line : 1, SHOWN, it, AS_STATEMENT);
 }
 
-/* True when the lesson shows statement `it` failing (an error line in its expected output): its error is what the
- * lesson means to show, and completes it as any output would. */
-static bool shows_error(const LessonItem *it) {
-    const char *e = it->expected ? it->expected : "";
-    return !strncmp(e, "error: ", 7) || strstr(e, "\nerror: ");
-}
-
 /* After the lesson's statement `it` ran with status rs: true when it is done. A failure the lesson does not show
  * (a detour changed a name the statement uses) or a Ctrl-C is not: the student is told, and the step waits. Output
  * other than the lesson's is done, with a note that says why it may differ. */
@@ -515,7 +508,7 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
     if (rs == RUN_OK && !S->as_shown)       /* done, but the student should know why the page says otherwise */
         say(S, "%s", TR("(this printed something else than the lesson shows: a detour may have changed a name it uses, "
                         "or drawn random numbers; restart runs this step again with the lesson's values)\n"));
-    if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && shows_error(it))) return true;
+    if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && lesson_item_shows_error(it))) return true;
     say(S, "%s", rs == RUN_INTERRUPT ? TR("(interrupted: the step still waits for this statement; Enter runs it again)\n")
                  : TR("(this statement runs without an error in the lesson, so a detour may have changed a name it "
                       "uses: restart runs this step again with the lesson's values; skip goes on without it)\n"));
@@ -631,6 +624,13 @@ static void feedback_text(LessonRun *S, const char *fmt, const char *text, ...) 
     sb_free(&shown);
 }
 
+/* A line the student typed at a question, run as at the prompt (lesson_take's run). */
+typedef struct { LessonRun *S; Statement *in; } TypedLine;
+static RunStatus run_typed(void *ctx) {
+    TypedLine *t = ctx;
+    return run_input(t->S, t->in, NULL);
+}
+
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
  * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
 static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
@@ -670,48 +670,19 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
             break;
         }
         if (a != ACT_NONE) { statement_free(&in); act = a; break; }
-        val_decref(S->sess.I.last_value);
-        S->sess.I.last_value = NULL;
         ParseResult own = {0};          /* the parse, when the reader did not make one */
         if (!in.parsed) own = parse_program(line, 1);
         Node *tree = in.parsed ? in.parse.tree : own.tree;
-        bool answers = lesson_answers(q, tree);
-        char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
-        LessonAttempt *att = e ? lesson_attempt_begin(&S->sess.I, q, tree) : NULL;
-        RunStatus rs = run_input(S, &in, NULL);
-        if (rs != RUN_OK || !e) {
-            free(named);
-            lesson_attempt_free(att);
-            ast_free(own.tree);
-            statement_free(&in);
-            if (rs == RUN_QUIT) { act = ACT_QUIT; break; }      /* quit() leaves, as quit does */
-            continue;
-        }
-        Value *v = named ? interp_lookup(&S->sess.I, named) : NULL;
-        bool by_name = v != NULL;       /* graded only when right: a name set while working it out is not a miss */
-        if (v) {
-            val_decref(S->sess.I.last_value);
-            S->sess.I.last_value = val_incref(v);
-            answers = true;
-        }
         StrBuf fb;
         sb_init(&fb);
-        LessonGrade g = lesson_grade(&S->sess.I, q, e, answers, att, &fb);
-        lesson_attempt_free(att);
+        TypedLine tl = {S, &in};
+        RunStatus rs;
+        LessonGrade g = lesson_take(&S->sess.I, q, e, line, tree, run_typed, &tl, &rs, &fb);
         ast_free(own.tree);
         statement_free(&in);
-        if (g == GRADE_RIGHT) { free(named); feedback(S, TR("Right.\n")); sb_free(&fb); break; }
-        if (by_name && g == GRADE_WRONG) {
-            say(S, TR("(not graded: %s is set; an answer is a value or an expression typed alone, such as %s)\n"),
-                named, named);
-            free(named);
-            sb_free(&fb);
-            continue;
-        }
-        free(named);
-        if (fb.len) tw_tidy_cjk_spaces(fb.s);     /* translated pieces joined: no space between two CJK words */
-        if (g == GRADE_NOT_ANSWER) { if (fb.len) say(S, "%s", sb_str(&fb)); sb_free(&fb); continue; }
-        if (fb.len && fb.s[fb.len - 1] == '.') fb.s[--fb.len] = 0;     /* an explanation's own full stop */
+        if (rs == RUN_QUIT) { sb_free(&fb); act = ACT_QUIT; break; }      /* quit() leaves, as quit does */
+        if (g == GRADE_RIGHT) { feedback(S, TR("Right.\n")); sb_free(&fb); break; }
+        if (g != GRADE_WRONG) { if (fb.len) say(S, "%s", sb_str(&fb)); sb_free(&fb); continue; }
         feedback_text(S, TR("Not yet: %s.\n"), sb_str(&fb));
         sb_free(&fb);
         if (++wrong >= 2 && !reminded && !S->teacher) {

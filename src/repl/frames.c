@@ -32,14 +32,23 @@
  * standard error. SIGINT stops the running cell as Ctrl-C does at the prompt, and attn goes on. What one cell prints
  * past ATTN_FRAMES_CAP bytes (default 10 MB) is dropped, and the cell's output ends with a note that says so.
  * quit() ends the session: a fresh one starts, as a restart would. Figures are drawn in a temporary directory of
- * this process (removed at the end), never in the notebook's. Files a cell writes (save, savefig) follow a lesson's
+ * this process, /tmp/attn-kernel-PID-XXXXXX (removed at the end; one left by a killed attn is removed by the next
+ * kernel that starts), never in the notebook's. A cell whose first line is "%%question LESSON STEP K --lang LL" is
+ * a lesson notebook's question (attn notebook N): its statements are graded as the terminal lesson grades them. Files a cell writes (save, savefig) follow a lesson's
  * policy: a notebook is a stranger's file, so only under the directory attn started in, or under --allow-write DIR. */
 #define _GNU_SOURCE                 /* fopencookie: the cell's output stream, framed as it is written */
 #include "repl.h"
 #include "files.h"
 #include "help.h"
 #include "plot.h"
+#include "lesson.h"
+#include "i18n.h"
+#include "textwidth.h"
 #include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -56,7 +65,10 @@ typedef struct Frames {
     long long printed;      /* bytes this cell printed (also those dropped) */
     bool error_sent;        /* this request has sent an error */
     bool syntax;            /* the statement running is the cell's syntax error */
-    char dir[64];           /* the temporary directory figures are drawn in */
+    char dir[64];           /* the temporary directory figures are drawn in: /tmp/attn-kernel-PID-XXXXXX */
+    char question[300];     /* the header line of the last question cell run: its hints and misses count on */
+    int hints, misses;      /* hints shown and wrong answers at that question */
+    bool reminded;          /* "(stuck? type hint)" said once */
     PlotInline plots;
     Session S;
 } Frames;
@@ -163,33 +175,47 @@ static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, boo
     return rs;
 }
 
-/* execute: the cell's statements read as a file's are (blocks, classes, blank lines inside them), checked for syntax
- * errors first as Python compiles a cell, then run. */
-static void execute(Frames *F, const char *src) {
-    ten_interrupted = 0;                     /* a SIGINT meant for the cell before stops nothing here */
-    F->printed = 0;
-    F->error_sent = false;
+/* A cell's statements, read as a file's are (blocks, classes, blank lines inside them); *bad is the first that is
+ * a syntax error (-1: none). The caller frees each statement and the array. */
+static Statement *read_cell(Frames *F, const char *src, int *n, int *bad) {
     LineReader r;
     reader_init_text(&r, src);
     Statement *sts = NULL, st;
-    int n = 0, cap = 0;
+    int cap = 0;
+    *n = 0;
     while (repl_read_statement(&r, &st)) {
         if (blank_text(st.text)) { statement_free(&st); continue; }
-        if (n == cap) { cap = cap ? 2 * cap : 16; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
-        sts[n++] = st;
+        if (*n == cap) { cap = cap ? 2 * cap : 16; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
+        sts[(*n)++] = st;
     }
     reader_free(&r);
-    int bad = -1;
-    for (int i = 0; i < n && bad < 0; i++) {
+    *bad = -1;
+    for (int i = 0; i < *n && *bad < 0; i++) {
         char *arg = NULL;
-        if (sts[i].parsed && !sts[i].parse.tree && !session_command(&F->S, sts[i].text, &arg)) bad = i;
+        if (sts[i].parsed && !sts[i].parse.tree && !session_command(&F->S, sts[i].text, &arg)) *bad = i;
         free(arg);
     }
+    return sts;
+}
+
+static void free_cell(Statement *sts, int n) {
+    for (int k = 0; k < n; k++) statement_free(&sts[k]);
+    free(sts);
+}
+
+/* Runs src as a cell: checked for syntax errors first, as Python compiles a cell, then run. */
+static RunStatus run_cell(Frames *F, const char *src) {
+    int n, bad;
+    Statement *sts = read_cell(F, src, &n, &bad);
     F->syntax = bad >= 0;
     RunStatus rs = run_statements(F, sts, n, bad < 0 ? 0 : bad, bad >= 0);
     F->syntax = false;
-    for (int k = 0; k < n; k++) statement_free(&sts[k]);
-    free(sts);
+    free_cell(sts, n);
+    return rs;
+}
+
+/* The cell's end: a note when its output was cut, a fresh session after quit(), and `done`. */
+static void cell_done(Frames *F, RunStatus rs) {
     if (F->printed > F->cap) {
         char note[200];
         snprintf(note, sizeof note, "\n[attn: the output was cut at %lld MB; the cell printed %lld bytes in all]\n",
@@ -202,6 +228,161 @@ static void execute(Frames *F, const char *src) {
         frame_text(F, "stream", "stderr", "[attn: quit() ended the session: a fresh one has started]\n");
     }
     frame_text(F, "done", rs == RUN_QUIT ? "quit" : rs == RUN_INTERRUPT ? "interrupted" : rs != RUN_OK || F->error_sent ? "error" : "ok", "");
+}
+
+/* An error of the question cell's own (not the code's): ENAME and the text, as the prompt would show it. */
+static void cell_error(Frames *F, const char *ename, const char *text) {
+    fflush(F->cell_out);
+    StrBuf shown;
+    sb_init(&shown);
+    tw_visible(&shown, text, strlen(text), true);
+    while (shown.len && shown.s[shown.len - 1] == '\n') shown.s[--shown.len] = 0;
+    frame_text(F, "evalue", NULL, sb_str(&shown));
+    frame_text(F, "error", ename, sb_str(&shown));
+    F->error_sent = true;
+    sb_free(&shown);
+}
+
+/* Text of the lesson's (a hint, an explanation, the model answer) on the cell's output: fmt (translated) with its
+ * arguments, control characters shown as \xHH, as the terminal lesson shows them (a lesson is a stranger's file). */
+static void say(Frames *F, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(Frames *F, const char *fmt, ...) {
+    StrBuf b, v;
+    sb_init(&b);
+    sb_init(&v);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    tw_visible(&v, b.s ? b.s : "", b.len, true);
+    fputs(sb_str(&v), F->cell_out);
+    sb_free(&b);
+    sb_free(&v);
+}
+
+/* A statement of a question cell, run as any cell's (lesson_take's run). */
+typedef struct { Frames *F; Statement *st; } CellLine;
+static RunStatus run_cell_line(void *ctx) {
+    CellLine *c = ctx;
+    return run_statements(c->F, c->st, 1, 0, false);
+}
+
+/* "hint", "solution" or "skip" typed alone on a line of a question cell, as at the terminal lesson; else NULL. */
+static const char *cell_command(const Statement *st) {
+    static const char *const words[] = {"hint", "solution", "skip"};
+    const char *s = st->text;
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (n == strlen(words[i]) && !strncmp(s, words[i], n)) return words[i];
+    return NULL;
+}
+
+/* A question cell of a lesson notebook (attn notebook N): its first line names the question (lesson_cell_open);
+ * the rest runs as a cell, each statement taken by the terminal lesson's checker (lesson_take), so an answer gets
+ * the lesson's checks, forbid: and wrong: explanations. "hint" shows the next hint, "solution" (or "skip") the
+ * answer, run. The cell passes when an answer is right (or the solution ran) or it only asked for a hint; a wrong
+ * answer ends it with the error WrongAnswer ("Not yet: ..."), a cell with no answer with NoAnswer, so that running
+ * the notebook top to bottom stops at a question not yet answered, as the terminal lesson waits. Hints given and
+ * misses are counted per question across runs of its cell; messages are in the notebook's language. */
+static void question_cell(Frames *F, const char *src) {
+    const char *nl = strchr(src, '\n');
+    char *header = xstrndup(src, nl ? (size_t)(nl - src) : strlen(src));
+    LessonCell c;
+    char err[1200];
+    if (!lesson_cell_open(header, &c, err, sizeof err)) {
+        cell_error(F, "ValueError", err);
+        free(header);
+        cell_done(F, RUN_ERROR);
+        return;
+    }
+    I18nLang was = i18n_get();
+    i18n_set(c.lang);
+    if (strcmp(F->question, header) != 0) {
+        snprintf(F->question, sizeof F->question, "%s", header);
+        F->hints = F->misses = 0;
+        F->reminded = false;
+    }
+    free(header);
+    const LessonQuestion *q = c.q;
+    Interp *I = &F->S.I;
+    LessonExpect *e = lesson_expect(I, q, err, sizeof err);
+    if (!e) {
+        say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
+    }
+    int n, bad;
+    Statement *sts = read_cell(F, nl ? nl + 1 : "", &n, &bad);
+    RunStatus rs = RUN_OK;
+    bool right = false, asked = false, answered = false;
+    StrBuf why, fb;
+    sb_init(&why);
+    sb_init(&fb);
+    for (int i = 0; i < n && rs == RUN_OK; i++) {
+        const char *word = bad >= 0 ? NULL : cell_command(&sts[i]);
+        if (word && !right && !strcmp(word, "hint")) {
+            asked = true;
+            if (F->hints < q->nhints) {
+                say(F, TR("Hint %d of %d: %s\n"), F->hints + 1, q->nhints, q->hints[F->hints]);
+                F->hints++;
+            } else say(F, "%s", TR("No more hints: type solution to see the answer.\n"));
+            continue;
+        }
+        if (word && !right && strcmp(word, "hint") != 0) {
+            say(F, TR("The answer: %s\n"), q->answer);
+            rs = run_cell(F, q->answer);
+            right = true;
+            continue;
+        }
+        if (bad >= 0 && i < bad) continue;           /* a syntax error anywhere: only it runs, as in any cell */
+        if (bad >= 0 || right || !sts[i].parsed || !sts[i].parse.tree || sts[i].parse.tree->nkids == 0) {
+            F->syntax = bad >= 0;
+            rs = run_statements(F, &sts[i], 1, 0, bad >= 0);
+            F->syntax = false;
+            if (bad >= 0) break;
+            continue;
+        }
+        answered = true;
+        CellLine cl = {F, &sts[i]};
+        sb_clear(&fb);
+        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, run_cell_line, &cl, &rs, &fb);
+        fflush(F->cell_out);
+        if (g == GRADE_RIGHT) { say(F, "%s", TR("Right.\n")); right = true; }
+        else if (g == GRADE_WRONG) { sb_clear(&why); sb_puts(&why, sb_str(&fb)); }
+        else if (fb.len) say(F, "%s", sb_str(&fb));
+    }
+    fflush(F->cell_out);
+    if (rs == RUN_OK && !right && why.len) {
+        StrBuf b;
+        sb_init(&b);
+        sb_printf(&b, TR("Not yet: %s.\n"), sb_str(&why));
+        if (++F->misses >= 2 && !F->reminded) {
+            F->reminded = true;
+            sb_puts(&b, F->hints < q->nhints ? TR("(stuck? type hint)\n") : TR("(type solution to see the answer)\n"));
+        }
+        cell_error(F, "WrongAnswer", sb_str(&b));
+        sb_free(&b);
+    } else if (rs == RUN_OK && !right && !asked && !F->error_sent)
+        cell_error(F, "NoAnswer", answered ? TR("(type an answer, or hint)\n")
+                                           : TR("(type your answer; hint, solution or skip if you are stuck)\n"));
+    sb_free(&why);
+    sb_free(&fb);
+    free_cell(sts, n);
+    lesson_expect_free(e);
+    lesson_cell_close(&c);
+    i18n_set(was);
+    cell_done(F, rs);
+}
+
+/* execute: a cell (a lesson notebook's question cell when it starts with its header line). */
+static void execute(Frames *F, const char *src) {
+    ten_interrupted = 0;                     /* a SIGINT meant for the cell before stops nothing here */
+    F->printed = 0;
+    F->error_sent = false;
+    const char *start = src;
+    while (*start == ' ' || *start == '\t' || *start == '\n' || *start == '\r') start++;   /* blank lines above it */
+    if (!strncmp(start, LESSON_CELL_MAGIC, strlen(LESSON_CELL_MAGIC))) { question_cell(F, start); return; }
+    cell_done(F, run_cell(F, src));
 }
 
 /* Bytes that may be part of a name under the cursor: letters, digits, '_', '.' and any byte of a UTF-8 letter. */
@@ -288,10 +469,44 @@ static long long cap_from_env(void) {
     return v > 0 ? v : 10LL << 20;
 }
 
+#define KERNEL_DIR_PREFIX "/tmp/attn-kernel-"
+
+/* Figure folders of kernels that are gone: /tmp/attn-kernel-PID-XXXXXX of this user whose attn (PID) runs no more
+ * (killed before it could remove it; at its normal end attn removes its own). Their files and the folder are
+ * removed, through descriptors (no symbolic link is followed). Another user's folder, a live process's, and a name
+ * without a pid are left alone. */
+static void sweep_dead_dirs(void) {
+    const char *base = strrchr(KERNEL_DIR_PREFIX, '/') + 1;
+    size_t blen = strlen(base);
+    DIR *tmp = opendir("/tmp");
+    if (!tmp) return;
+    struct dirent *e;
+    while ((e = readdir(tmp))) {
+        if (strncmp(e->d_name, base, blen) != 0) continue;
+        char *end;
+        long pid = strtol(e->d_name + blen, &end, 10);
+        if (end == e->d_name + blen || *end != '-' || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;      /* alive, or another user's (EPERM) */
+        int fd = openat(dirfd(tmp), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        if (fd < 0) continue;
+        struct stat st;
+        if (fstat(fd, &st) != 0 || st.st_uid != getuid()) { close(fd); continue; }
+        DIR *in = fdopendir(fd);
+        if (!in) { close(fd); continue; }
+        struct dirent *f;
+        while ((f = readdir(in)))
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0) unlinkat(dirfd(in), f->d_name, 0);
+        closedir(in);
+        unlinkat(dirfd(tmp), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(tmp);
+}
+
 int repl_frames(const char *version) {
     static Frames F;
     if (!take_stdout(&F)) { perror("attn --frames"); return 2; }
-    snprintf(F.dir, sizeof F.dir, "/tmp/attn-kernel-XXXXXX");
+    sweep_dead_dirs();
+    snprintf(F.dir, sizeof F.dir, "%s%ld-XXXXXX", KERNEL_DIR_PREFIX, (long)getpid());
     if (!mkdtemp(F.dir)) { perror("attn --frames: a temporary directory"); return 2; }
     F.plots = (PlotInline){F.dir, show_figure, &F};
     F.cap = cap_from_env();

@@ -102,6 +102,8 @@ static void usage(FILE *f) {
           "                      teaching mode: step through lesson N at your pace, detours\n"
           "                      allowed; --record writes the class as a transcript that\n"
           "                      --check replays\n"
+          "  attn notebook N     write lesson N as a Jupyter notebook on the attn kernel\n"
+          "                      to standard output (attn notebook 3 > lesson3.ipynb)\n"
           "  --frames            the structured mode the Jupyter kernel drives: cells and\n"
           "                      replies framed on standard input and output\n"
           "  --install-kernel    install the Jupyter kernel 'attn' for this user, running\n"
@@ -206,6 +208,11 @@ int main(int argc, char **argv) {
                 if (rc > worst) worst = rc;
             }
             return output_status(worst, 0);
+        }
+        if (!strcmp(a, "notebook")) {
+            if (i + 1 >= argc) { fputs("attn: notebook needs a lesson: attn notebook N > lessonN.ipynb\n", stderr); return 2; }
+            if (i + 2 < argc) { fprintf(stderr, "attn: unexpected '%s' after notebook %s\n", argv[i + 2], argv[i + 1]); return 2; }
+            return lesson_notebook_write(argv[i + 1], stdout);
         }
         if (!strcmp(a, "lesson") || !strcmp(a, "teach")) {
             bool teach = !strcmp(a, "teach");

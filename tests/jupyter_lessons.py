@@ -1,0 +1,412 @@
+"""Every lesson as a Jupyter notebook (attn notebook N --lang L), run by nbclient on the attn kernel.
+
+Usage: python3 tests/jupyter_lessons.py ATTN
+
+For every lesson in en, ja and zh:
+  1. `attn notebook NAME --lang L` writes JSON that json and nbformat read and validate, on the attn kernel; its code
+     cells are the lesson's statements in order and one question cell per question (read from the lesson file here,
+     not from attn);
+  2. each question cell gets, before the model answer, one cell per `wrong:` line of the lesson; the notebook runs
+     headless (nbclient) and passes; every statement's output (stream, result, figure summary, error) is the output
+     the lesson file shows; every wrong answer ends in WrongAnswer with the lesson's explanation (in L);
+  3. forbid: a shortcut that reads a forbidden name for the right value ([answer, NAME][0]) is rejected in the
+     notebook with the explanation the terminal lesson gives for the same line (`attn lesson`, jump to the step).
+Plus: a hostile lesson (quotes, backslashes, control characters, </script>, HTML, bytes that are not UTF-8) still
+gives valid JSON whose Markdown renders as text. The last line is 'N passed, N failed'."""
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, "ref"))
+from refcheck import ATTN, finish  # noqa: E402
+from refcheck import check as _check  # noqa: E402
+
+
+def check(name, ok, detail=""):
+    """refcheck's check, returning whether it passed."""
+    ok = bool(ok)
+    _check(name, ok, detail)
+    return ok
+
+TMP = tempfile.mkdtemp(prefix="attn-jupyter-lessons-")
+for var, sub in (("JUPYTER_PATH", "share"), ("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                 ("JUPYTER_CONFIG_DIR", "config"), ("IPYTHONDIR", "ipython")):
+    os.environ[var] = os.path.join(TMP, sub)
+    os.makedirs(os.environ[var], exist_ok=True)
+os.environ["JUPYTER_PLATFORM_DIRS"] = "1"
+os.environ["XDG_STATE_HOME"] = os.path.join(TMP, "state")     # the terminal lessons' progress
+os.environ.pop("DISPLAY", None)
+subprocess.run([sys.executable, "-m", "attn_kernel.install", "--dest", os.environ["JUPYTER_PATH"], "--attn", ATTN,
+                "--pythonpath", os.path.join(ROOT, "jupyter")], check=True, stdout=subprocess.DEVNULL,
+               env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "jupyter")))
+
+import nbformat  # noqa: E402
+from nbclient import NotebookClient  # noqa: E402
+from nbclient.exceptions import CellExecutionError  # noqa: E402
+
+LANGS = ("en", "ja", "zh")
+LESSONS = sorted(f[:-3] for f in os.listdir(os.path.join(ROOT, "lessons")) if re.match(r"\d\d-.*\.md$", f))
+
+
+def arrow(v):
+    """(before, after) of ' -> ' outside quotes, as lessons/README.md writes wrong: and forbid: lines."""
+    quote, i = None, 0
+    while i + 4 <= len(v):
+        c = v[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif v[i:i + 4] == " -> ":
+            return v[:i].strip(), v[i + 4:].strip()
+        i += 1
+    return v.strip(), None
+
+
+def read_lesson(path):
+    """The lesson file's items in order: ('run', statement, expected output) and ('question', dict), each with the
+    step id it is in."""
+    items, step, block, cur, q = [], None, None, None, None
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        if block is None:
+            m = re.match(r"## (.*?)(?:\s*\{#([^}]*)\})?\s*$", line)
+            if m and line.startswith("## "):
+                step = m.group(2) or m.group(1).strip().lower()
+            elif line.startswith("```attn"):
+                block = "attn"
+            elif line.startswith("```question"):
+                block, q = "question", {"answers": [], "wrong": [], "forbid": [], "forbid_why": None, "step": step,
+                                        "before": [it[0] for it in items if it[-1] == step or
+                                                   (it[0] == "question" and it[1]["step"] == step)]}
+            continue
+        if line.startswith("```"):
+            if block == "question":
+                items.append(("question", q))
+            block, cur = None, None
+            continue
+        if block == "attn":
+            if line.startswith("attn> "):
+                cur = ["run", line[6:], [], step, step]
+                items.append(cur)
+            elif re.match(r"  \.\.\.>( |$)", line) and cur and not cur[2]:
+                cur[1] += "\n" + line[7:]
+            elif cur:
+                cur[2].append(line)
+        else:
+            key, _, val = line.partition(":")
+            if key == "answer":
+                q["answers"].append(val.strip())
+            elif key == "hint":
+                q.setdefault("hints", []).append(val.strip())
+            elif key == "wrong":
+                q["wrong"].append(arrow(val))
+            elif key == "forbid":
+                names, why = arrow(val)
+                q["forbid"] += [n.strip() for n in names.split(",")]
+                q["forbid_why"] = why or q["forbid_why"]
+    return [("run", it[1], "\n".join(it[2]), it[3]) if it[0] == "run" else it for it in items]
+
+
+def write_notebook(name, lang):
+    r = subprocess.run([ATTN, "notebook", name, "--lang", lang], capture_output=True)
+    return r.returncode, r.stdout, r.stderr.decode("utf-8", "replace")
+
+
+def cell_text(cell):
+    """What a code cell showed, as the prompt prints it: streams, results, figure summaries, errors."""
+    out = []
+    for o in cell.get("outputs", []):
+        if o.output_type == "stream":
+            out.append(o.text)
+        elif o.output_type in ("execute_result", "display_data"):
+            out.append(o.data.get("text/plain", "") + "\n")
+        elif o.output_type == "error":
+            out.append("\n".join(o.traceback) + "\n")
+    return "".join(out)
+
+
+NUM = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+")
+
+
+def same_output(got, want):
+    """As attn --check compares: the same text, numbers equal to the precision the lesson writes them with; a figure's
+    number is the path's (<figure #: ...>)."""
+    got = re.sub(r"<figure \d+:", "<figure #:", got.rstrip("\n"))
+    # gnuplot's warnings on drawing a figure are passed on (figure.c); the lesson's summaries draw nothing
+    got = re.sub(r"(?m)^gnuplot: .*warning: .*\n?", "", got).rstrip("\n")
+    # an inline figure's summary also gives the axes' ranges (", x 0..100, y 0..0.8415"), which the lesson leaves out
+    got = re.sub(r", [xy] -?[\d.e+-]+\.\.-?[\d.e+-]+", "", got)
+    want = re.sub(r"<figure \d+:", "<figure #:", want.rstrip("\n"))
+    if got == want:
+        return True
+    gt, wt = NUM.split(got), NUM.split(want)
+    gn, wn = NUM.findall(got), NUM.findall(want)
+    if gt != wt or len(gn) != len(wn):
+        return False
+    for g, w in zip(gn, wn):
+        if "." not in w:
+            if g != w:
+                return False
+            continue
+        decimals = len(w.split(".")[1].split("e")[0])
+        scale = 10 ** int(w.split("e")[1]) if "e" in w else 1
+        if abs(float(g) - float(w)) > 1.01 * 10 ** -decimals * scale:
+            return False
+    return True
+
+
+def squeeze(s):
+    return re.sub(r"\s+", "", s or "").rstrip(".。")
+
+
+def error_of(cell):
+    for o in cell.get("outputs", []):
+        if o.output_type == "error":
+            return o.ename, "\n".join(o.traceback)
+    return None, ""
+
+
+def run_notebook(nb, cwd):
+    client = NotebookClient(nb, kernel_name="attn", timeout=300, startup_timeout=60,
+                            resources={"metadata": {"path": cwd}})
+    try:
+        client.execute()
+        return None
+    except CellExecutionError as e:
+        return str(e)[:600]
+
+
+def lesson_notebook(name, lang):
+    tag = "%s/%s" % (lang, name)
+    rc, data, err = write_notebook(name, lang)
+    if not check("%s: attn notebook exits 0 with nothing on stderr" % tag, rc == 0 and not err, err[:300]):
+        return
+    try:
+        json.loads(data.decode("utf-8"))
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        nbformat.validate(nb)
+        valid = ""
+    except Exception as e:  # noqa: BLE001 - any failure to read is the finding
+        valid = "%s: %s" % (type(e).__name__, e)
+    if not check("%s: valid nbformat 4 JSON" % tag, not valid, valid[:300]):
+        return
+    check("%s: on the attn kernel" % tag, nb.metadata.get("kernelspec", {}).get("name") == "attn")
+    items = read_lesson(os.path.join(ROOT, "lessons", name + ".md"))
+    local = os.path.join(ROOT, "lessons", lang, name + ".md") if lang != "en" else None
+    local_items = read_lesson(local) if local and os.path.exists(local) else items
+    questions = [q for kind, q, *_ in items if kind == "question"]
+    local_questions = [q for kind, q, *_ in local_items if kind == "question"]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    want = ["%%question" if it[0] == "question" else it[1] for it in items]
+    got = [c.source.split(" ")[0] if c.source.startswith("%%question") else c.source for c in code]
+    check("%s: code cells are the lesson's statements and questions, in order" % tag, got == want,
+          "first difference: %r" % (next(((g, w) for g, w in zip(got, want) if g != w), (len(got), len(want))),))
+    if got != want:
+        return
+    # the answers filled in, each question preceded by its wrong answers
+    cells, wrong_cells, runs, answered, hint_cells, solved = [], [], [], [], [], []
+    qi = idx = 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            cells.append(cell)
+            continue
+        kind, *it = items[idx]
+        idx += 1
+        if kind == "run":
+            cells.append(cell)
+            runs.append((cell, it[0], it[1]))
+            continue
+        q, lq = questions[qi], local_questions[qi] if qi < len(local_questions) else questions[qi]
+        qi += 1
+        header = cell.source.split("\n")[0]
+        for k, (expr, _) in enumerate(q["wrong"]):
+            w = copy.deepcopy(cell)
+            w.id = "%s-w%d" % (cell.id, k)
+            w.source = header + "\n" + expr
+            w.metadata["tags"] = ["raises-exception"]
+            # the explanation of the first wrong: line with this value is shown: this line's or an earlier one's
+            whys = [lw[1] for lw in lq["wrong"][:k + 1] if lw[1]]
+            wrong_cells.append((w, expr, whys))
+            cells.append(w)
+        if q["forbid"]:
+            f = copy.deepcopy(cell)
+            f.id = cell.id + "-f"
+            ans = q["answers"][0]
+            m = re.match(r"(\w+)\s*=\s*(.*)$", ans, re.S)
+            shortcut = ("%s = [%s, %s][0]" % (m.group(1), m.group(2), q["forbid"][0]) if m
+                        else "[%s, %s][0]" % (ans, q["forbid"][0]))
+            f.source = header + "\n" + shortcut
+            f.metadata["tags"] = ["raises-exception"]
+            FORBIDS.append((tag, name, lang, q, shortcut, f, lq["forbid_why"]))
+            cells.append(f)
+        if lq.get("hints"):
+            h = copy.deepcopy(cell)
+            h.id = cell.id + "-h"
+            h.source = header + "\nhint"
+            hint_cells.append((h, lq["hints"][0]))
+            cells.append(h)
+        if qi == len(questions):            # the last question: "solution" shows the answer and runs it
+            cell.source = header + "\nsolution"
+            solved.append((cell, q["answers"][0]))
+        else:
+            cell.source = header + "\n" + q["answers"][0]
+            answered.append(cell)
+        cells.append(cell)
+    nb.cells = cells
+    with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
+        failed = run_notebook(nb, cwd)
+    check("%s: runs top to bottom with the model answers (nbclient)" % tag, failed is None, failed)
+    bad = [(src, cell_text(c), exp) for c, src, exp in runs if not same_output(cell_text(c), exp)]
+    check("%s: %d statements print what the lesson shows" % (tag, len(runs)), not bad,
+          "%d differ; first: %r printed %r, the lesson shows %r" % ((len(bad),) + bad[0]) if bad else "")
+    wrongs_bad = []
+    for w, expr, whys in wrong_cells:
+        ename, text = error_of(w)
+        own = lq_why = whys[-1] if whys else None
+        if ename != "WrongAnswer" or (own and not any(squeeze(y) in squeeze(text) for y in whys)):
+            wrongs_bad.append((expr, ename, text[:200], lq_why))
+    check("%s: %d wrong answers end in WrongAnswer with the lesson's explanation" % (tag, len(wrong_cells)),
+          not wrongs_bad and wrong_cells or not wrong_cells,
+          "%d not; first: %r gave %s %r, expected %r" % ((len(wrongs_bad),) + wrongs_bad[0]) if wrongs_bad else "")
+    hints_bad = [(cell_text(h)[:200], want) for h, want in hint_cells
+                 if error_of(h)[0] or squeeze(want) not in squeeze(cell_text(h))]
+    check("%s: 'hint' in %d question cells shows the lesson's first hint" % (tag, len(hint_cells)),
+          hint_cells and not hints_bad, hints_bad[:1])
+    sol_bad = [(cell_text(c)[:200], a) for c, a in solved if error_of(c)[0] or squeeze(a) not in squeeze(cell_text(c))]
+    check("%s: 'solution' shows the model answer and runs it" % tag, solved and not sol_bad, sol_bad[:1])
+    right = [c for c in answered if not error_of(c)[0] and re.search(r"^(Right\.|正解です|正确)", cell_text(c), re.M)]
+    check("%s: %d model answers are right" % (tag, len(answered)), len(right) == len(answered),
+          "; ".join(cell_text(c)[:200] for c in answered if c not in right)[:400])
+
+
+FORBIDS = []
+
+
+def terminal_feedback(name, lang, step, before, line):
+    """What the terminal lesson says to `line` typed at the question of `step` (attn lesson, jump STEP)."""
+    keys = "".join("\n" if kind == "run" else "skip\n" for kind in before)
+    r = subprocess.run([ATTN, "lesson", name, "--lang", lang], input="jump %s\n%s%s\nquit\n" % (step, keys, line),
+                       capture_output=True, text=True, timeout=120)
+    return r.stdout
+
+
+def forbid_checks():
+    for tag, name, lang, q, shortcut, cell, why in FORBIDS:
+        ename, text = error_of(cell)
+        term = terminal_feedback(name, lang, q["step"], q["before"], shortcut)
+        m = re.search(r"^(Not yet: |まだです: |还不对：).*", term, re.M)
+        term_line = m.group(0) if m else ""
+        check("%s: forbid: %r is rejected in the notebook as at the terminal" % (tag, shortcut),
+              ename == "WrongAnswer" and term_line and squeeze(term_line) in squeeze(text)
+              and (not why or squeeze(why) in squeeze(text)),
+              "notebook %s %r; terminal %r" % (ename, text[:200], term_line[:200]))
+
+
+def hostile():
+    """A lesson with quotes, backslashes, </script>, HTML, Markdown math and entities, and a byte that is not UTF-8 in
+    its prose, prompt, hint and code; and one with a control character (which attn refuses in any lesson)."""
+    d = os.path.join(TMP, "hostile", "lessons")
+    os.makedirs(d, exist_ok=True)
+    text = ('# Lesson 1: "Quotes" \\ and </script><script>alert(1)</script>\nSection: §1\n\n'
+            'Intro with <b>bold</b> &amp; $x$ and a bad byte @@.\n\n'
+            '## Step "one" {#one}\n\nSee `a <tag> in code` and <img src=x onerror=alert(1)>.\n\n'
+            '    indented <i>code</i> \\ "q"\n\n'
+            '```attn\nattn> s = "</script>\\\\ \\x1b"\nattn> len(s)\n12\n```\n\n'
+            '```question\nWhat is 1 + 1 "<b>"?\nanswer: 1 + 1\nhint: <script>\nwrong: 3 -> no "<i>"\n```\n')
+    path = os.path.join(d, "01-hostile.md")
+    with open(path, "wb") as f:
+        f.write(text.encode("utf-8").replace(b"@@", b"\xff\xfe"))
+    r = subprocess.run([ATTN, "notebook", "1"], capture_output=True, env=dict(os.environ, ATTN_LESSONS=d))
+    raw = r.stdout
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+        nbformat.validate(nbformat.reads(raw.decode("utf-8"), as_version=4))
+        ok = ""
+    except Exception as e:  # noqa: BLE001
+        ok, doc = str(e), None
+    check("hostile lesson: valid JSON and nbformat", r.returncode == 0 and not ok, ok or r.stderr[:300])
+    if not doc:
+        return
+    md = "\n".join(c["source"] for c in doc["cells"] if c["cell_type"] == "markdown")
+    check("hostile lesson: '</' never appears raw in the file", b"</" not in raw)
+    outside = re.sub(r"```.*?```|`[^`]*`", "", md, flags=re.S)
+    check("hostile lesson: no HTML tag in the Markdown outside code", not re.search(r"<[A-Za-z/!?]", outside), outside[:400])
+    check("hostile lesson: code spans and indented code kept literally",
+          "`a <tag> in code`" in md and "indented <i>code</i> \\ \"q\"" in md, md)
+    check("hostile lesson: math, entities and backslashes escaped",
+          "\\$x\\$" in md and "&amp;amp;" in md and "\\\\ and" in md, md[:300])
+    check("hostile lesson: a byte that is not UTF-8 shows as \\xff", "\\\\xff\\\\xfe" in md, md[:300])
+    code = [c["source"] for c in doc["cells"] if c["cell_type"] == "code"]
+    check("hostile lesson: code cells keep the statement's text", code[0] == 's = "</script>\\\\ \\x1b"', code[:1])
+    try:
+        from nbconvert import HTMLExporter
+    except ImportError:
+        return
+    html, _ = HTMLExporter().from_notebook_node(nbformat.reads(raw.decode("utf-8"), as_version=4))
+    check("hostile lesson: nbconvert's HTML holds none of the lesson's elements",
+          "<img src=x" not in html and "<script>alert" not in html and "<b>bold" not in html, "")
+    with open(path, "wb") as f:
+        f.write(text.replace("Intro", "Intro \x1b]0;title\x07").encode("utf-8"))
+    r = subprocess.run([ATTN, "notebook", "1"], capture_output=True, env=dict(os.environ, ATTN_LESSONS=d))
+    check("hostile lesson: a control character is refused in one line, and no notebook is written",
+          r.returncode == 2 and r.stdout == b"" and r.stderr.count(b"\n") == 1 and b"control character" in r.stderr,
+          r.stderr[:300])
+
+
+def bad_headers():
+    """A stranger's notebook: a question cell that names a path, a lesson or a step there is not, ends in ValueError
+    and reads nothing (lessons are found by name in attn's lesson folder only)."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "attn", "display_name": "attn", "language": "python"}
+    heads = ["%%question ../../../etc/passwd one 1\n1", "%%question /etc/passwd one 1\n1",
+             "%%question 01-self-attention no-such-step 1\n1", "%%question 99-nothing scores 1\n1",
+             "%%question 01-self-attention scores 1 --lang fr\n1", "%%question\n1"]
+    for h in heads:
+        c = nbformat.v4.new_code_cell(h)
+        c.metadata["tags"] = ["raises-exception"]
+        nb.cells.append(c)
+    blank_above = nbformat.v4.new_code_cell("\n\n%%question 01-self-attention scores 1 --lang en\n")
+    blank_above.metadata["tags"] = ["raises-exception"]
+    nb.cells.append(nbformat.v4.new_code_cell("1 + 1"))
+    nb.cells.append(blank_above)
+    with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
+        failed = run_notebook(nb, cwd)
+    nb.cells.pop()
+    check("a question cell with blank lines above its header is one", error_of(blank_above)[0] == "NoAnswer",
+          error_of(blank_above))
+    check("bad headers: the notebook runs on", failed is None, failed)
+    for c in nb.cells[:-1]:
+        ename, text = error_of(c)
+        check("bad header %r: ValueError, nothing read" % c.source.split("\n")[0], ename == "ValueError"
+              and "root:" not in text, (ename, text[:200]))
+    check("bad headers: the kernel lives", cell_text(nb.cells[-1]).strip() == "2", cell_text(nb.cells[-1]))
+
+
+def main():
+    hostile()
+    bad_headers()
+    for lang in LANGS:
+        for name in LESSONS:
+            lesson_notebook(name, lang)
+    forbid_checks()
+    if not os.environ.get("ATTN_KEEP_TEST_FILES"):
+        shutil.rmtree(TMP, ignore_errors=True)
+    try:
+        finish()
+    except SystemExit as e:          # nbclient's exit hooks would print after the summary line, which must be last
+        sys.stdout.flush()
+        os._exit(e.code)
+
+
+if __name__ == "__main__":
+    main()
