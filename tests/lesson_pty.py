@@ -96,8 +96,8 @@ try:
     t = wait_flat(s, want)
     check("a list of 3 numbers where 2 are asked for is not graded, and says why", want in t, t[-700:])
     s.send(f"[{U!r}, {V!r}]")
-    t = s.wait_for("== Step 4 of 6")
-    check("a list with the right values is right (lesson 5 step 3)", "Right.\n" in t and "== Step 4 of 6" in t, t[-700:])
+    t = s.wait_for("== Step 4 of 7")
+    check("a list with the right values is right (lesson 5 step 3)", "Right.\n" in t and "== Step 4 of 7" in t, t[-700:])
     # the 2×2 question of step 5, as nested lists of numbers and of 0-d tensors
     s.send("jump check")
     for stmt in ["R2 = rotation(3, 2, plot=True)", "torch.allclose(R2, R)", "R3 = rotation(-2, 2)"]:
@@ -110,7 +110,7 @@ try:
     t = wait_flat(s, want)
     check("nested lists equal to a wrong: line get its explanation", want in t, t[-700:])
     s.send(f"[[torch.tensor({c!r}), torch.tensor({-si!r})], [torch.tensor({si!r}), torch.tensor({c!r})]]")
-    t = s.wait_for("== Step 6 of 6")
+    t = s.wait_for("== Step 6 of 7")
     check("nested lists of 0-d tensors with R(-1)'s values are right", "Right.\n" in t, t[-700:])
 finally:
     s.close()
@@ -151,7 +151,7 @@ try:
     want = "(this statement runs without an error in the lesson, so a detour may have"
     t = wait_flat(s, want)
     check("student: a lesson statement broken by a detour fails with a note, and the step waits",
-          want in t and "error: " in t and "== Step 2 of 8" not in t, t[-900:])
+          want in t and "error: " in t and "== Step 2 of 9" not in t, t[-900:])
     s.send("")                                    # Enter again: the same failure, still step 1
     time.sleep(0.5)
     t = flat(s.text())
@@ -163,9 +163,9 @@ try:
                  "torch.allclose(Ys, Y[:, [2, 1, 0]])"]:
         s.wait_for("    " + stmt)
         s.send("")
-    t = s.wait_for("== Step 2 of 8")
+    t = s.wait_for("== Step 2 of 9")
     check("student: after restart the step's statements run as the lesson has them, and the step ends",
-          "attn> torch.allclose(Ys, Y[:, [2, 1, 0]])\nTrue\n" in t and "== Step 2 of 8" in t, t[-900:])
+          "attn> torch.allclose(Ys, Y[:, [2, 1, 0]])\nTrue\n" in t and "== Step 2 of 9" in t, t[-900:])
     s.send("jump odd")
     for stmt in ["num_hiddens, max_len = 5, 3", "P5 = torch.zeros((1, max_len, num_hiddens))", "X5 = torch.arange(",
                  "X5.shape, P5[:, :, 0::2].shape", "P5[:, :, 0::2] = torch.sin(X5)", "P5[:, :, 1::2] = torch.cos(X5)\n"]:

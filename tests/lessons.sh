@@ -312,6 +312,25 @@ has "PE slip: twice the column" "$flat" "Not yet: 10 is twice the column"
 out=$(printf 'jump smooth\n\n\n\n\ndist[0]\nmath.sqrt(sum(2 - 2 * math.cos(1 / 10000 ** (2 * j / 32)) for j in range(16)))\nquit\n' | "$ATTN" lesson 4 2>&1)
 has "lesson 4: dist[0] is refused" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: compute it from the formula alone"
 has "...the formula is right" "$out" "Right."
+# lesson 3: attention is permutation equivariant, then X + P sees order (issue 26): the shuffled outputs are predicted
+# from Y0, not computed again; lesson 5: P_m . P_(m+3) from the formula, not read off G
+out=$(printf 'jump order-sensitive\n\n\n\n\n\nYs0 = attention(Xs3, Xs3, Xs3)\nYs0 = torch.softmax(Xs3 @ Xs3.transpose(1, 2) / math.sqrt(2), dim=-1) @ Xs3\nYs0 = Y0\nYs0 = Y0[:, order]\n\n\n\n\n\n\n\n\nquit\n' | "$ATTN" lesson 3 2>&1)
+flat=$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')
+n=$(printf '%s' "$flat" | grep -o "Not yet: work it out from Y0 and order" | wc -l)
+[ "$n" = 2 ] && ok || bad "lesson 3: running attention on Xs3 (by name or by hand) is refused twice (seen $n)"
+has "lesson 3: Y0 unshuffled gets its explanation" "$flat" "Not yet: the tokens moved, and their outputs move with them"
+has "lesson 3: Y0[:, order] is right" "$flat" "Right."
+has "lesson 3: with P the shuffled outputs are not the rows of Y shuffled" "$out" "attn> torch.allclose(Yps, Yp[:, order])
+False"
+out=$(printf 'jump dot-products\n\n\n\n\nG[0, 3]\n(P[0] * P[3]).sum()\n16 * math.cos(3)\nsum(math.cos(3 / 10000 ** (2 * j / 32)) for j in range(16))\nquit\n' | "$ATTN" lesson 5 2>&1)
+flat=$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')
+n=$(printf '%s' "$flat" | grep -o "Not yet: work it out from the formula with math; G holds it" | wc -l)
+[ "$n" = 2 ] && ok || bad "lesson 5: P_m . P_(m+3) read off G or P is refused twice (seen $n)"
+has "lesson 5: cos(3) for every pair gets its explanation" "$flat" "Not yet: each pair turns at its own ω_j"
+has "lesson 5: the sum over the 16 pairs is right" "$flat" "Right."
+has "lesson 5: P Pᵀ is constant along its diagonals" "$out" "attn> toeplitz_error(G) < 1e-5
+True"
+
 # a forbid: line that the model answer breaks fails --check
 printf '# T\n## A\n```attn\nattn> x = torch.tensor([1.0, 2.0])\n```\n```question\nWhat is 2 * x[1], without x?\nanswer: 2 * x[1]\nforbid: x\n```\n' > "$L/11-forbid.md"
 out=$("$ATTN" --check "$L/11-forbid.md" 2>&1)
@@ -345,7 +364,7 @@ has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: le
 # a Japanese class's recording has its step headings in Japanese, as the screen showed them (they were English)
 rm -f "$XDG_STATE_HOME/attn/progress"
 (i=0; while [ $i -lt 30 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --lang ja --record "$T/c5ja.md" > /dev/null 2>&1
-has "a ja recording's headings are Japanese" "$(cat "$T/c5ja.md")" "## ステップ 1/6: "
+has "a ja recording's headings are Japanese" "$(cat "$T/c5ja.md")" "## ステップ 1/7: "
 out=$("$ATTN" --check "$T/c5ja.md" 2>&1)
 has "...and it replays" "$out" "steps ok"
 

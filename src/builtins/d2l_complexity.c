@@ -350,12 +350,12 @@ static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3
     bool rising = t[2][0] <= t[1][0];        /* faster at the smallest n */
     if (switches == 1 && rising && ns[first - 1] >= d)
         sb_puts(o, ". Measured, it did so later: the RNN's n steps run one after\n"
-                   "another, so it cannot use the machine's parallel units as self-attention's\n"
-                   "matrix products do.\n");
+                   "another as small vector-by-matrix products, which use this one core less\n"
+                   "well than self-attention's few large matrix products.\n");
     else if (switches == 0 && rising && ns[m - 1] > d)
         sb_printf(o, ". Measured, not even at n = %lld: the RNN's n steps run one\n"
-                     "after another, so it cannot use the machine's parallel units as\n"
-                     "self-attention's matrix products do.\n", (long long)ns[m - 1]);
+                     "after another as small vector-by-matrix products, which use this one core\n"
+                     "less well than self-attention's few large matrix products.\n", (long long)ns[m - 1]);
     else if (switches == 1 && rising && ns[first] < d)
         sb_printf(o, ". Measured, it was slower already at n = %lld.\n", (long long)ns[first]);
     else if (switches == 0 && !rising && ns[0] < d)

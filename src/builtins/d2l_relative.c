@@ -46,8 +46,9 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
         }
         sb_putc(&o, '\n');
     }
-    sb_puts(&o, "Like the bits, the columns change more slowly from left to right: the pair of\n"
-                "columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians per position.\n");
+    sb_puts(&o, "The bits change more slowly from right to left, the columns of P from left to\n"
+                "right: the pair of columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians\n"
+                "per position.\n");
     interp_write(I, sb_str(&o));
     sb_free(&o);
     ten_free(P);
@@ -181,8 +182,8 @@ static Value *bi_rotation(Interp *I, Args *a) {
 
 const Builtin bi_d2l_relative[] = {
     {"binary_vs_sinusoid", bi_binary_vs_sinusoid, "binary_vs_sinusoid(n=8, d=8)",
-     "The binary digits of 0..n-1 beside the rows of P (d = 2..16; for d > 8 only the sine columns): both change "
-     "more slowly from left to right.", "§11.6.3.1", 0},
+     "The binary digits of 0..n-1 beside the rows of P (d = 2..16; for d > 8 only the sine columns): the bits change "
+     "more slowly from right to left, the columns of P from left to right.", "§11.6.3.1", 0},
     {"rotation", bi_rotation, "rotation(delta, j, d=32, n=60, quiet=False, plot=False)",
      "The 2×2 matrix R = [[cos δω_j, sin δω_j], [-sin δω_j, cos δω_j]] of (11.6.3), ω_j = 1/10000^(2j/d): applied to "
      "(p_{i,2j}, p_{i,2j+1}) it gives (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i, with delta between -(n-1) and n-1 "

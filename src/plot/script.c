@@ -574,6 +574,50 @@ static void equal_layout(const Figure *f, const Canvas *cv, const double xr[2], 
     else sb_puts(o, "unset key\n");
 }
 
+/* Equal axes on the dumb terminal (the rotation's unit circle): the axes take every row but the tick labels', at
+ * the left, two columns per row so that a circle stays round; the title, the axis labels (as "x: ...", "y: ...") and
+ * the legend go in a column to their right. A key above and the labels' rows left the circle 23×11 characters at
+ * 80×24, its position labels running together. false (and nothing written) when that column does not fit beside
+ * axes at least 10 rows high: the caller's layout then stands. */
+static bool dumb_equal_layout(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], StrBuf *o) {
+    int len, n = key_entries(f, &len);
+    int textw = n ? len + 7 : 0;                  /* an entry: its sample (6 columns), a space and its text */
+    const char *texts[3] = {f->title, f->xlabel, f->ylabel};
+    for (int k = 0; k < 3; k++)
+        if (texts[k] && text_width(texts[k]) + (k ? 3 : 0) > textw) textw = text_width(texts[k]) + (k ? 3 : 0);
+    int left = tick_chars(yr, f->logy) + 4, rows = cv->height - 3;   /* borders and the x tick labels' row */
+    double per_row = 2 * fabs(xr[1] - xr[0]) / fabs(yr[1] - yr[0]);  /* columns per row of y span: round circles */
+    int boxw = (int)lround(rows * per_row);
+    if (left + boxw + 2 + textw > cv->width) {    /* narrower axes, fewer rows */
+        boxw = cv->width - left - 2 - textw;
+        rows = (int)floor(boxw / per_row);
+        boxw = (int)lround(rows * per_row);
+    }
+    if (rows < 10) return false;
+    int col = left + boxw + 3, top = rows + 2;    /* the text column; the axes' top border, counted from the bottom */
+    /* y ticks outside the border: inside, "-+" beside a position label at the left read as a minus ("-16") */
+    sb_printf(o, "unset xlabel\nunset title\nunset label 1\nunset label 2\nunset grid\nset ytics out\n");
+    sb_printf(o, "set lmargin %d\nset rmargin %d\nset tmargin %d\nset bmargin 1\n", left, cv->width - left - boxw - 2,
+              cv->height - rows - 3);
+    int row = top;
+    for (int k = 0; k < 3; k++) {
+        if (!texts[k]) continue;
+        sb_printf(o, "set label %d ", 3 + k);
+        if (k) {
+            StrBuf t;
+            sb_init(&t);
+            sb_printf(&t, "%s: %s", k == 1 ? "x" : "y", texts[k]);
+            plot_quote(o, sb_str(&t));
+            sb_free(&t);
+        } else plot_quote(o, texts[k]);
+        sb_printf(o, " at character %d, character %d left noenhanced\n", col, row);
+        row -= k ? 1 : 2;
+    }
+    if (n) sb_printf(o, "set key at character %d, character %d left top vertical reverse Left samplen 3 nobox\n", col, row);
+    else sb_puts(o, "unset key\n");
+    return true;
+}
+
 /* The dumb terminal's rows above the axes (its tmargin) for a key of key_rows rows there (0: none). gnuplot leaves
  * the top row empty (a y label's figure puts its title there) and draws an outside key from the row below it; then
  * come the y label's row just above the axes, and `set title`'s row (figures without a y label) under the key. With
@@ -582,6 +626,17 @@ static void equal_layout(const Figure *f, const Canvas *cv, const double xr[2], 
 static int dumb_top_rows(const Figure *f, int key_rows) {
     if (!key_rows) return (f->title ? 1 : 0) + (f->ylabel ? 2 : 0);
     return 1 + key_rows + (f->ylabel || f->title ? 1 : 0);
+}
+
+/* A legend entry's title, quoted; after a space when gnuplot draws it right after its sample (the dumb terminal's
+ * reversed key leaves no gap: "******unit circle"). */
+static void key_title(StrBuf *o, const char *label, bool spaced) {
+    if (!spaced) { plot_quote(o, label); return; }
+    StrBuf t;
+    sb_init(&t);
+    sb_printf(&t, " %s", label);
+    plot_quote(o, sb_str(&t));
+    sb_free(&t);
 }
 
 static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
@@ -617,7 +672,9 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     if (f->logx) sb_puts(o, "set logscale x 10\n");
     if (f->logy) sb_puts(o, "set logscale y 10\n");
     ticks(f, cv, xr, yr, hx && hy, o);
+    bool key_column = false;            /* the dumb equal axes' legend beside them: a space after each sample */
     if (f->equal_axes && !dumb && hx && hy) equal_layout(f, cv, xr, yr, o);
+    else if (f->equal_axes && dumb && hx && hy && dumb_equal_layout(f, cv, xr, yr, o)) key_column = true;
     else {
         if (f->equal_axes) sb_puts(o, "set size ratio -1\n");
         int key_rows = place_key(f, cv, xr, yr, hx && hy, o);
@@ -661,13 +718,13 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
         for (int64_t p = 0; p < S->n && !drawable; p++) drawable = isfinite(S->y[p]) && (!S->x || isfinite(S->x[p]));
         sb_printf(o, "$S%d using 1:2 ", s + 1);
         style(o, parse_fmt(S->fmt, &cycle), cv, s, drawable);
-        if (f->series[s].label) { sb_puts(o, " title "); plot_quote(o, f->series[s].label); }
+        if (f->series[s].label) { sb_puts(o, " title "); key_title(o, f->series[s].label, key_column); }
         else sb_puts(o, " notitle");
     }
     if (f->narrows) {
         Style st = parse_fmt(f->arrow_fmt[0] ? f->arrow_fmt : "r", &cycle);
         sb_printf(o, ", \\\n     $A using 1:2:3:4 with vectors head filled size char 0.9,22 lw 1.5 lc rgb '#%06x'", st.rgb);
-        if (f->arrow_label) { sb_puts(o, " title "); plot_quote(o, f->arrow_label); }
+        if (f->arrow_label) { sb_puts(o, " title "); key_title(o, f->arrow_label, key_column); }
         else sb_puts(o, " notitle");
     }
     if (f->nmarks) sb_puts(o, ", \\\n     $M using 1:2:3 with labels center tc rgb '#000000' notitle");

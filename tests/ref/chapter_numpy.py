@@ -196,5 +196,8 @@ save('idx.npy', relative_position_index(6, 2)); save('sb.npy', shaw_bias(q, a))"
         later = "Measured, it did so later" in text or "Measured, not even at" in text
         crossing_after_d = (switches == 1 and not slower[0] and ns[i - 1] >= dd) or (switches == 0 and not slower[0] and ns[-1] > dd)
         check(f"{where}: 'later than n = d' exactly when the times say so", later == crossing_after_d, text)
+        # the layers run on one thread: the RNN's lag is its small vector-by-matrix steps, not cores it cannot use
+        check(f"{where}: a later crossing is explained by one core's use, not parallel units (issue 26)",
+              ("vector-by-matrix products" in text) == later and "parallel units" not in text, text)
 
 finish()

@@ -377,6 +377,22 @@ with tempfile.TemporaryDirectory() as d:
                 "p[i, 4] = sin(0.3162 i)", "R turns each pair by \u03b4\u03c9 = 0.9487 rad"]
         missing = [w for w in want if w not in text]
         check(f"{cols}x24 terminal: the rotation figure's legend entries, labels and title intact", not missing, f"missing {missing}\n{text}")
+    # the rotation's unit circle at 80x24 uses the rows it has: the axes were 23x11 characters under a key of two rows,
+    # the 20 position labels running together round a circle 11 rows high (issue 26)
+    out = run_pty("R = rotation(3, 2, plot=True, quiet=True)", d, cols=80, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
+    lines = Screen(80).feed(out).lines()
+    tops = [i for i, l in enumerate(lines) if re.match(r"^\s*\+-{10,}\+", l)]
+    box = None
+    if len(tops) >= 2:
+        a, b = tops[0], tops[1]
+        left = lines[a].index("+")
+        width = lines[a].index("+", left + 1) - left - 1
+        inner = [l[left + 1:left + 1 + width] for l in lines[a + 1:b]]
+        labels = sorted(int(m) for row in inner for m in re.findall(r"\d+", row))
+        box = (width, len(inner), labels)
+    check("80x24 terminal: the rotation's circle fills the rows (axes at least 30x15 characters) with its 20 position "
+          "labels apart", box is not None and box[0] >= 30 and box[1] >= 15 and box[2] == list(range(20)),
+          f"{box}\n" + "\n".join(lines))
     # every legend above the axes whole, with the y label and title beside it (the stacking figure showed only "to" of
     # its two entries at 80 and 100 columns: the key was drawn on the axes' top border)
     extra = [("stacked legend with a y label", "d2l.plot(torch.arange(10), [torch.ones(10), torch.zeros(10)], ylabel='a y label', "
