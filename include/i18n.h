@@ -3,8 +3,9 @@
  * set and non-empty, as POSIX orders them): ja* is Japanese, zh* Chinese (simplified characters, also for zh_TW
  * and zh_HK, the only Chinese edition there is), anything else (C, POSIX, en_US.UTF-8, de_DE ...) English.
  * What is translated: the lesson texts (lessons/ja/, lessons/zh/), the lesson runner's messages and the help of
- * the chapter's functions. What is not: commands (hint, skip, next ...), the Python/PyTorch language and its error
- * messages, and tensor output, which are the same in every language.
+ * the chapter's functions, and the prose the chapter's tools print (rotation, complexity ...). What is not:
+ * commands (hint, skip, next ...), the Python/PyTorch language and its error messages, and numbers and tensor
+ * output, which are the same in every language.
  * Messages: TR("English text") returns the text in the chosen language; the English text is the key, so code
  * reads as English and an untranslated message simply shows in English. The catalogue is compiled in
  * (src/util/i18n_messages.c): translated format strings are checked against the English ones by the unit tests,

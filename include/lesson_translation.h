@@ -1,12 +1,15 @@
 /* lesson_translation.h - lessons in Japanese and Chinese beside the English ones (prefix lesson_).
  * A translation of lessons/NN-name.md lives in lessons/ja/NN-name.md or lessons/zh/NN-name.md: same file name, so
  * progress (kept by that name) is shared whatever the language. It translates the prose, titles, question prompts
- * and hints; its step ids, statements, expected output and answers are the English lesson's, character for
- * character (lesson_compare_translation checks that, in make test). */
+ * and hints; its step ids, statements and answers are the English lesson's, character for character, and its
+ * expected output too but for the prose the chapter's tools print in its language (lesson_compare_translation
+ * checks that, in make test). */
 #ifndef ATTN_LESSON_TRANSLATION_H
 #define ATTN_LESSON_TRANSLATION_H
 #include "lesson.h"
 #include "strbuf.h"
+#include "i18n.h"
+#include <stdbool.h>
 
 /* The file to show for the lesson at `path` in the chosen language (i18n_get()): DIR/ja/NAME.md beside
  * DIR/NAME.md when it exists, else `path` itself. Always a new string (caller frees). */
@@ -22,8 +25,18 @@ Lesson *lesson_load_localized(const char *path, char *err, size_t errlen);
  * a ja/ or zh/ folder. Caller frees. */
 char *lesson_original(const char *path);
 
+/* The language a lesson file is written in: Japanese or Chinese for a file in a ja/ or zh/ folder (a translation),
+ * else English. Its recorded outputs are what attn prints in that language (the chapter's tools speak it). */
+I18nLang lesson_language(const char *path);
+
+/* Whether two outputs of one statement say the same thing in different languages: the same numbers (every run of
+ * digits, with its sign, point and exponent) in the same order, and every line of `en` that holds data (begins
+ * with a digit, a sign, '[', '(' or "tensor(") also in `tr`, in the same order. Prose may differ; numbers, tensors
+ * and tables may not. */
+bool lesson_same_but_prose(const char *en, const char *tr);
+
 /* Compares a translation with its English original: the same steps with the same ids in the same order, the same
- * statements with the same expected output, the same questions with the same answer:, accept:, wrong: (the
+ * statements with the same expected output (lesson_same_but_prose: a tool's prose is translated), the same questions with the same answer:, accept:, wrong: (the
  * expression; its "-> explanation" is translated, present where the English has one) and tolerance: lines and as
  * many hints, the same section number. Appends one line per difference to report
  * ("ja/01-x.md:12: step 'scores': ...") and returns how many there are. */

@@ -5,6 +5,7 @@
 #ifndef ATTN_TRANSCRIPT_H
 #define ATTN_TRANSCRIPT_H
 #include "interp.h"
+#include "i18n.h"
 #include <stdbool.h>
 
 typedef struct TrStep {
@@ -40,7 +41,13 @@ Transcript *tr_load(const char *path, char *err, size_t errlen);
 Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen);
 void tr_free(Transcript *t);
 
-/* Runs every step in a fresh session (pushed over the current one); outputs[i] receives what step i printed
+/* A transcript's language, set by a line "<!-- lang: ja -->" (ja, zh or en) before its first block, as a class
+ * recorded in Japanese or Chinese starts (teach --record): its steps run in that language, whose prose the chapter's
+ * tools printed. Without one, English, whatever the reader's language: a transcript replays the same anywhere. */
+#define TR_LANG_LINE "<!-- lang: %s -->"
+I18nLang tr_language(const Transcript *t);
+
+/* Runs every step in a fresh session (in tr_language(t)) (pushed over the current one); outputs[i] receives what step i printed
  * (caller frees each). quit() ends the run: later steps print nothing. */
 void tr_run(Transcript *t, char **outputs);
 

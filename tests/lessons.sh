@@ -365,8 +365,38 @@ has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: le
 rm -f "$XDG_STATE_HOME/attn/progress"
 (i=0; while [ $i -lt 30 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --lang ja --record "$T/c5ja.md" > /dev/null 2>&1
 has "a ja recording's headings are Japanese" "$(cat "$T/c5ja.md")" "## ステップ 1/7: "
+has "...and rotation() spoke Japanese in it, as the class saw" "$(cat "$T/c5ja.md")" "delta = 3: R はどの組も delta*omega = 0.948683 rad 回転させます"
 out=$("$ATTN" --check "$T/c5ja.md" 2>&1)
 has "...and it replays" "$out" "steps ok"
+
+# the chapter's tools speak the lesson's language (issue 26): a Japanese student's binary_vs_sinusoid in Japanese,
+# and printed as the Japanese lesson shows it (the lesson self-check says nothing); the table's numbers as in English
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'jump side-by-side\n\nquit\n' | ATTN_LESSON_SELFCHECK=1 "$ATTN" lesson 4 --lang ja 2>&1)
+has "lesson 4 --lang ja: binary_vs_sinusoid in Japanese" "$out" "最下位ビットは毎行、次のビットは 2 行ごと"
+has "...its table as in English" "$out" "   2     010    0.9093 -0.4161  0.1987  0.9801  0.0200  0.9998  0.0020  1.0000"
+lacks "...and as the Japanese lesson shows it" "$out" "self-check"
+out=$(printf 'jump side-by-side\n\nquit\n' | LANG=zh_CN.UTF-8 ATTN_LESSON_SELFCHECK=1 "$ATTN" lesson 4 2>&1)
+has "lesson 4 under LANG=zh_CN.UTF-8: binary_vs_sinusoid in Chinese" "$out" "最低位每行翻转一次"
+lacks "...and as the Chinese lesson shows it" "$out" "self-check"
+# an English lesson read in Japanese (no translation): the tool speaks Japanese, and that is not "something else"
+mkdir -p "$T/entool"
+printf '# T\n## A {#a}\n```attn\nattn> R = rotation(1, 0, n=4)\nomega_0 = 1/10000^(2*0/32) = 1 (§11.6.3.2)\ndelta = 1: R turns every pair by delta*omega = 1 rad\nR = [[cos δω, sin δω], [-sin δω, cos δω]] =\ntensor([[ 0.5403,  0.8415],\n        [-0.8415,  0.5403]])\nR @ (p[i,0], p[i,1]) against (p[i+1,0], p[i+1,1]) for i = 0..2:\n  largest difference 1.1e-16 in float64 (rounding: exact arithmetic gives 0),\n  6.0e-08 on the float32 table P of PositionalEncoding(32, 0).\nThe same R works at every position: it depends on delta and j, never on i.\n```\n' > "$T/entool/01-t.md"
+out=$(printf '\n\nquit\n' | ATTN_LESSONS="$T/entool" ATTN_LESSON_SELFCHECK=1 "$ATTN" lesson 1 --lang ja 2>&1)
+has "an English lesson in Japanese: rotation() speaks Japanese" "$out" "R はどの組も"
+lacks "...not taken for a different output (self-check)" "$out" "self-check"
+lacks "...nor shown as one" "$out" "この出力はレッスンに書かれたものと違います"
+# replays run in the file's language, whatever the reader's: an English lesson and an English recording under
+# LANG=ja_JP.UTF-8, a Japanese lesson under LANG=C.UTF-8
+out=$(LANG=ja_JP.UTF-8 "$ATTN" --check lessons/05-relative-position.md 2>&1)
+has "--check of an English lesson under LANG=ja_JP.UTF-8 (its rotation() in English)" "$out" "steps and questions ok"
+out=$(LANG=C.UTF-8 "$ATTN" --check lessons/ja/05-relative-position.md 2>&1)
+has "--check of a Japanese lesson under LANG=C.UTF-8 (its rotation() in Japanese)" "$out" "steps and questions ok"
+rm -f "$XDG_STATE_HOME/attn/progress"
+(i=0; while [ $i -lt 30 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 --lang en --record "$T/c5en.md" > /dev/null 2>&1
+out=$(LANG=ja_JP.UTF-8 "$ATTN" --check "$T/c5en.md" 2>&1)
+has "an English recording replays under LANG=ja_JP.UTF-8" "$out" "steps ok"
+lacks "...and has no language line" "$(cat "$T/c5en.md")" "<!-- lang:"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

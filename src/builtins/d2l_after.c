@@ -4,6 +4,8 @@
  * depends only on the offset j - i. */
 #include "builtins_internal.h"
 #include "interp.h"
+#include "i18n.h"
+#include "textwidth.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +200,9 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
     if (!T) { ten_free(target); return rt_tensor_error(I); }
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, "Learning a (1, %lld, %lld) table of positions by gradient descent on the mean\n"
-                              "squared error to %s, lr = %g (§11.6.5, exercise 2)\n", (long long)n, (long long)d,
-                          tv && tv->kind != V_NONE ? "the target" : "the sinusoid P", lr);
+    if (!quiet) sb_printf(&o, TR("Learning a (1, %lld, %lld) table of positions by gradient descent on the mean\n"
+                                 "squared error to %s, lr = %g (§11.6.5, exercise 2)\n"), (long long)n, (long long)d,
+                          tv && tv->kind != V_NONE ? TR("the target") : TR("the sinusoid P"), lr);
     double N = (double)(n * d);
     double loss0 = 0, loss = 0;
     int64_t done_steps = 0;
@@ -210,17 +212,17 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
         loss /= N;
         if (s == 0) loss0 = loss;
         done_steps = s;
-        if (!quiet && (s < 3 || s == steps || (s & (s - 1)) == 0)) sb_printf(&o, "  step %5lld  loss %.6f\n", (long long)s, loss);
+        if (!quiet && (s < 3 || s == steps || (s & (s - 1)) == 0)) sb_printf(&o, TR("  step %5lld  loss %.6f\n"), (long long)s, loss);
         if (s == steps) break;
         /* dL/dT = 2 (T - target) / N, scaled by N so lr is per element: T -= lr * 2 (T - target) */
         for (int64_t i = 0; i < n * d; i++) ten_f32(T)[i] -= (float)(lr * 2.0 * (ten_f32(T)[i] - ten_f32(target)[i]) / 2.0);
         if (ten_interrupted) break;
     }
     if (!quiet) {
-        sb_printf(&o, "After %lld step%s the loss is %.3g (from %.3g at the start).\n", (long long)done_steps,
-                  done_steps == 1 ? "" : "s", loss, loss0);
-        sb_printf(&o, "The table has a row for positions 0..%lld only: a learned encoding knows\n"
-                      "nothing of position %lld or later, while the sinusoid is defined everywhere.\n",
+        sb_printf(&o, TR("After %lld %s the loss is %.3g (from %.3g at the start).\n"), (long long)done_steps,
+                  done_steps == 1 ? TR("step") : TR("steps"), loss, loss0);
+        sb_printf(&o, TR("The table has a row for positions 0..%lld only: a learned encoding knows\n"
+                         "nothing of position %lld or later, while the sinusoid is defined everywhere.\n"),
                   (long long)(n - 1), (long long)n);
         interp_write(I, sb_str(&o));
     }
@@ -295,18 +297,18 @@ static bool stack_layer(Interp *I, int64_t d, int64_t H, bool residual, Tensor *
 
 /* What the stacking run shows, each clause decided by its own numbers (first and last row of the table). */
 static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, double posL, int64_t L, bool residual) {
-    sb_printf(o, "After %lld layer%s the token similarity went from %.4f to %.4f", (long long)L, L == 1 ? "" : "s", cos0, cosL);
-    if (cosL > 0.99) sb_puts(o, ":\nthe tokens have become almost one and the same vector.\n");
-    else if (cosL > cos0 + 0.05) sb_puts(o, ":\nthe tokens grew alike.\n");
-    else sb_puts(o, ":\nthe tokens stayed about as distinct as at the input.\n");
+    sb_printf(o, TR("After %lld %s the token similarity went from %.4f to %.4f"), (long long)L, L == 1 ? TR("layer") : TR("layers"), cos0, cosL);
+    if (cosL > 0.99) sb_puts(o, TR(":\nthe tokens have become almost one and the same vector.\n"));
+    else if (cosL > cos0 + 0.05) sb_puts(o, TR(":\nthe tokens grew alike.\n"));
+    else sb_puts(o, TR(":\nthe tokens stayed about as distinct as at the input.\n"));
     /* four decimals, as in the table: below them a float32 spread is rounding noise, whose digits follow the CPU */
     double shown = posL < 0.00005 ? 0.0 : posL;
-    sb_printf(o, "The position signal went from %.4f to %.4f (%.2g%% of the input's)", pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
-    if (posL < 0.01 * pos0) sb_puts(o, ":\none token at different positions gives the same output: the position is lost.\n");
-    else if (posL < 0.5 * pos0) sb_puts(o, ":\nmuch of the position added at the input is gone.\n");
-    else if (posL < pos0) sb_puts(o, ":\nmost of the position added at the input survives.\n");
-    else sb_puts(o, ":\nthe position added at the input survives in full.\n");
-    if (!residual) sb_puts(o, "Compare with residual=True, as in the Transformer.\n");
+    sb_printf(o, TR("The position signal went from %.4f to %.4f (%.2g%% of the input's)"), pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
+    if (posL < 0.01 * pos0) sb_puts(o, TR(":\none token at different positions gives the same output: the position is lost.\n"));
+    else if (posL < 0.5 * pos0) sb_puts(o, TR(":\nmuch of the position added at the input is gone.\n"));
+    else if (posL < pos0) sb_puts(o, TR(":\nmost of the position added at the input survives.\n"));
+    else sb_puts(o, TR(":\nthe position added at the input survives in full.\n"));
+    if (!residual) sb_puts(o, TR("Compare with residual=True, as in the Transformer.\n"));
 }
 
 /* stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0): two inputs run through the same `layers`
@@ -342,12 +344,23 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
     Value *cos_l = val_list(0), *pos_l = val_list(0);
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, "%lld self-attention layers, d = %lld, %lld heads, %s residual connections\n"
-                              "(§11.6.5, exercise 1)\n"
-                              "token similarity: mean cosine between %lld random tokens (+ P), 1 = all alike\n"
-                              "position signal: spread of one token repeated at %lld positions (+ P), 0 = lost\n"
-                              " layer   token similarity   position signal\n",
-                          (long long)L, (long long)d, (long long)H, residual ? "with" : "without", (long long)n, (long long)n);
+    if (!quiet) {
+        sb_printf(&o, residual ? TR("%lld self-attention layers, d = %lld, %lld heads, with residual connections\n")
+                               : TR("%lld self-attention layers, d = %lld, %lld heads, without residual connections\n"),
+                  (long long)L, (long long)d, (long long)H);
+        sb_printf(&o, TR("(§11.6.5, exercise 1)\n"
+                         "token similarity: mean cosine between %lld random tokens (+ P), 1 = all alike\n"
+                         "position signal: spread of one token repeated at %lld positions (+ P), 0 = lost\n"),
+                  (long long)n, (long long)n);
+        /* the columns right-aligned in display columns over " %5lld   %16.4f   %15.4f" */
+        const char *head[3] = {TR("layer"), TR("token similarity"), TR("position signal")};
+        const int width[3] = {6, 19, 18};
+        for (int k = 0; k < 3; k++) {
+            sb_pad(&o, ' ', width[k] - tw_width(head[k]));
+            sb_puts(&o, head[k]);
+        }
+        sb_putc(&o, '\n');
+    }
     bool ok = true;
     double cos0 = 0, pos0 = 0, c = 0, ps = 0;
     for (int64_t l = 0; l <= L; l++) {

@@ -3,6 +3,8 @@
 #include "builtins_internal.h"
 #include "interp.h"
 #include "plot.h"
+#include "i18n.h"
+#include "textwidth.h"
 #include <math.h>
 #include <string.h>
 
@@ -24,10 +26,13 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
     int64_t shown = sines_only ? (d + 1) / 2 : d;
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, "Positions 0..%lld in binary beside the rows of P for d = %lld (§11.6.3.1):\n"
-                  "the lowest bit flips every row, the next every 2 rows, then every 4, ...\n", (long long)(n - 1), (long long)d);
-    if (sines_only) sb_puts(&o, "(the sine columns 0, 2, 4, ... only, to fit the screen)\n");
-    sb_printf(&o, "%4s  %*s  ", "i", bits < 6 ? 6 : bits, "binary");
+    sb_printf(&o, TR("Positions 0..%lld in binary beside the rows of P for d = %lld (§11.6.3.1):\n"
+                     "the lowest bit flips every row, the next every 2 rows, then every 4, ...\n"), (long long)(n - 1), (long long)d);
+    if (sines_only) sb_puts(&o, TR("(the sine columns 0, 2, 4, ... only, to fit the screen)\n"));
+    const char *bin = TR("binary");                 /* right-aligned over the bits, in display columns */
+    sb_printf(&o, "%4s  ", "i");
+    sb_pad(&o, ' ', (bits < 6 ? 6 : bits) - tw_width(bin));
+    sb_printf(&o, "%s  ", bin);
     for (int64_t s = 0; s < shown; s++) {
         int64_t c = sines_only ? 2 * s : s;
         char h[24];
@@ -46,9 +51,9 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
         }
         sb_putc(&o, '\n');
     }
-    sb_puts(&o, "The bits change more slowly from right to left, the columns of P from left to\n"
-                "right: the pair of columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians\n"
-                "per position.\n");
+    sb_puts(&o, TR("The bits change more slowly from right to left, the columns of P from left to\n"
+                   "right: the pair of columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians\n"
+                   "per position.\n"));
     interp_write(I, sb_str(&o));
     sb_free(&o);
     ten_free(P);
@@ -159,15 +164,15 @@ static Value *bi_rotation(Interp *I, Args *a) {
         if (delta) snprintf(at, sizeof at, "i%+lld", (long long)delta);
         else snprintf(at, sizeof at, "i");
         sb_printf(&o, "omega_%lld = 1/10000^(2*%lld/%lld) = %.6g (§11.6.3.2)\n", (long long)j, (long long)j, (long long)d, w);
-        sb_printf(&o, "delta = %lld: R turns every pair by delta*omega = %.6g rad\n", (long long)delta, delta * w);
+        sb_printf(&o, TR("delta = %lld: R turns every pair by delta*omega = %.6g rad\n"), (long long)delta, delta * w);
         sb_printf(&o, "R = [[cos δω, sin δω], [-sin δω, cos δω]] =\n%s\n", sb_str(&r));
         char head[160];
-        snprintf(head, sizeof head, "R @ (p[i,%lld], p[i,%lld]) against (p[%s,%lld], p[%s,%lld])", (long long)(2 * j),
+        snprintf(head, sizeof head, TR("R @ (p[i,%lld], p[i,%lld]) against (p[%s,%lld], p[%s,%lld])"), (long long)(2 * j),
                  (long long)(2 * j + 1), at, (long long)(2 * j), at, (long long)(2 * j + 1));
-        sb_printf(&o, "%s%sfor i = %lld..%lld:\n", head, strlen(head) > 58 ? "\n  " : " ", (long long)i_lo, (long long)i_hi);
-        sb_printf(&o, "  largest difference %.1e in float64 (rounding: exact arithmetic gives 0),\n", worst);
-        sb_printf(&o, "  %.1e on the float32 table P of PositionalEncoding(%lld, 0).\n", worst32, (long long)d);
-        sb_puts(&o, "The same R works at every position: it depends on delta and j, never on i.\n");
+        sb_printf(&o, TR("%s%sfor i = %lld..%lld:\n"), head, tw_width(head) > 58 ? "\n  " : " ", (long long)i_lo, (long long)i_hi);
+        sb_printf(&o, TR("  largest difference %.1e in float64 (rounding: exact arithmetic gives 0),\n"), worst);
+        sb_printf(&o, TR("  %.1e on the float32 table P of PositionalEncoding(%lld, 0).\n"), worst32, (long long)d);
+        sb_puts(&o, TR("The same R works at every position: it depends on delta and j, never on i.\n"));
         interp_write(I, sb_str(&o));
         sb_free(&o);
         sb_free(&r);

@@ -11,6 +11,7 @@
 #include "textwidth.h"
 #include "builtins.h"
 #include "lesson_internal.h"
+#include "lesson_translation.h"
 #include "session.h"
 #include "i18n.h"
 #include <ctype.h>
@@ -1205,6 +1206,9 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     char err[600];
     Lesson *l = lesson_load(path, err, sizeof err);
     if (!l) { fprintf(stderr, "attn: %s\n", err); return -1; }
+    /* in the lesson's language, whatever the reader's: its recorded outputs hold the tools' prose in it */
+    I18nLang reader = i18n_get();
+    i18n_set(lesson_language(path));
     Session S;
     session_init(&S, NULL);
     plot_replay(&S.plot);               /* a replay compares what a figure holds, not its pixels */
@@ -1264,6 +1268,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     sb_free(&report);
     session_free(&S);
     lesson_free(l);
+    i18n_set(reader);
     return problems;
 }
 

@@ -132,7 +132,23 @@ void tr_free(Transcript *t) {
     free(t);
 }
 
+I18nLang tr_language(const Transcript *t) {
+    for (const char *p = t->text; *p;) {
+        size_t n;
+        const char *e = line_end(p, &n);
+        MdFence f;
+        if (md_fence_open(p, n, &f)) break;
+        char code[8];
+        I18nLang l;
+        if (n < 40 && sscanf(p, "<!-- lang: %7[a-z] -->", code) == 1 && i18n_parse_option(code, &l)) return l;
+        p = *e ? e + 1 : e;
+    }
+    return I18N_EN;
+}
+
 void tr_run(Transcript *t, char **outputs) {
+    I18nLang reader = i18n_get();
+    i18n_set(tr_language(t));
     Session S;
     session_init(&S, NULL);
     plot_replay(&S.plot);                   /* transcripts compare what a figure holds, not its pixels */
@@ -153,6 +169,7 @@ void tr_run(Transcript *t, char **outputs) {
         outputs[i] = sb_take(&out);
     }
     session_free(&S);
+    i18n_set(reader);
 }
 
 /* ---- comparison ---- */

@@ -2,6 +2,8 @@
  * English lesson it translates (only the prose may differ). */
 #include "lesson_translation.h"
 #include "i18n.h"
+#include "textwidth.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,103 @@ char *lesson_original(const char *path) {
 }
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
+
+I18nLang lesson_language(const char *path) {
+    char *orig = lesson_original(path);
+    if (!orig) return I18N_EN;
+    free(orig);
+    const char *slash = strrchr(path, '/');
+    return !strncmp(slash - 2, "ja", 2) ? I18N_JA : I18N_ZH;
+}
+
+/* A kana or CJK ideograph (not CJK punctuation): a digit written against one is part of a word ("2進", "1つ"). */
+static bool cjk_letter(uint32_t cp) { return (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x9fff); }
+
+/* Whether the character that ends just before s + i (i > 0) is a kana or CJK ideograph. */
+static bool cjk_before(const char *s, size_t i) {
+    size_t b = i;
+    while (b > 0 && i - b < 4 && ((unsigned char)s[b - 1] & 0xc0) == 0x80) b--;
+    if (b == 0 || b == i) return false;
+    uint32_t cp;
+    return tw_decode(s + b - 1, i - b + 1, &cp) == i - b + 1 && cjk_letter(cp);
+}
+
+/* The next number of s from *p on ("-0.4161", "1e-05", "3"): its start and length; false at the end. A sign counts
+ * when a digit follows it; digits against a kana or ideograph are a word, not a number. */
+static bool next_number(const char *s, size_t *p, size_t *start, size_t *len) {
+    for (size_t i = *p; s[i]; i++) {
+        if (!isdigit((unsigned char)s[i]) || (i > 0 && isdigit((unsigned char)s[i - 1]))) continue;
+        size_t b = i > 0 && s[i - 1] == '-' ? i - 1 : i, e = i;
+        while (isdigit((unsigned char)s[e])) e++;
+        if (s[e] == '.' && isdigit((unsigned char)s[e + 1]))
+            for (e++; isdigit((unsigned char)s[e]);) e++;
+        if ((s[e] == 'e' || s[e] == 'E') &&
+            (isdigit((unsigned char)s[e + 1]) || ((s[e + 1] == '-' || s[e + 1] == '+') && isdigit((unsigned char)s[e + 2]))))
+            for (e += 2; isdigit((unsigned char)s[e]);) e++;
+        uint32_t cp;
+        if ((i > 0 && cjk_before(s, i)) || ((unsigned char)s[e] >= 0x80 && tw_decode(s + e, strlen(s + e), &cp) && cjk_letter(cp))) {
+            i = e - 1;
+            continue;
+        }
+        *start = b;
+        *len = e - b;
+        *p = e;
+        return true;
+    }
+    return false;
+}
+
+/* A line of data: it begins (after spaces) with a digit, a sign, '[', '(' or "tensor(", and its words are the
+ * words of printed values (tensor, True, dtype=torch.float64 ...), not prose ("1.3e-06 on the float32 table"). */
+static bool data_line(const char *l, size_t n) {
+    static const char *const code[] = {"tensor", "True", "False", "dtype", "torch", "float", "int", "bool", "long",
+                                       "double", "nan", "inf", "grad_fn", "requires_grad", "device", "cpu", "Size"};
+    size_t i = 0;
+    while (i < n && l[i] == ' ') i++;
+    if (i == n || !(isdigit((unsigned char)l[i]) || strchr("-+[(", l[i]) || (n - i >= 7 && !strncmp(l + i, "tensor(", 7))))
+        return false;
+    for (size_t k = i; k < n;) {
+        if (!isalpha((unsigned char)l[k])) { k++; continue; }
+        size_t b = k;
+        while (k < n && (isalpha((unsigned char)l[k]) || l[k] == '_')) k++;
+        if (k - b < 2 || (b > 0 && isdigit((unsigned char)l[b - 1]))) continue;     /* "1e-05", "x1" */
+        bool known = false;
+        for (size_t c = 0; c < sizeof code / sizeof *code && !known; c++)
+            known = strlen(code[c]) == k - b && !strncmp(code[c], l + b, k - b);
+        if (!known) return false;
+    }
+    return true;
+}
+
+bool lesson_same_but_prose(const char *en, const char *tr) {
+    en = or_empty(en);
+    tr = or_empty(tr);
+    if (!strcmp(en, tr)) return true;
+    size_t pa = 0, pb = 0, sa, la, sb, lb;
+    for (;;) {
+        bool a = next_number(en, &pa, &sa, &la), b = next_number(tr, &pb, &sb, &lb);
+        if (a != b) return false;
+        if (!a) break;
+        if (la != lb || strncmp(en + sa, tr + sb, la)) return false;
+    }
+    const char *q = tr;                     /* the data lines of en, each found in tr after the previous one */
+    for (const char *p = en; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (data_line(p, n)) {
+            bool found = false;
+            while (*q && !found) {
+                const char *qe = strchr(q, '\n');
+                size_t qn = qe ? (size_t)(qe - q) : strlen(q);
+                found = qn == n && !strncmp(p, q, n);
+                q = qe ? qe + 1 : q + qn;
+            }
+            if (!found) return false;
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return true;
+}
 
 /* One difference: "TRPATH:LINE: step 'id': WHAT (English ENPATH:LINE)". */
 static int differ(StrBuf *report, const Lesson *en, const Lesson *tr, int tr_line, int en_line, const char *step,
@@ -122,7 +221,7 @@ static int compare_step(StrBuf *report, const Lesson *en, const Lesson *tr, cons
         if (strcmp(p->text, q->text)) {
             snprintf(what, sizeof what, "'attn> %.300s' differs from the English 'attn> %.300s'", q->text, p->text);
             d += differ(report, en, tr, q->line, p->line, b->id, what);
-        } else if (strcmp(or_empty(p->expected), or_empty(q->expected))) {
+        } else if (!lesson_same_but_prose(p->expected, q->expected)) {
             snprintf(what, sizeof what, "the expected output of 'attn> %.300s' differs from the English", q->text);
             d += differ(report, en, tr, q->line, p->line, b->id, what);
         }

@@ -41,6 +41,8 @@ void plot_text_panels(const Figure *fig, const Canvas *cv, StrBuf *out);
 bool plot_utf8_output(void);
 /* A tick value as text: %g, its minus sign U+2212 as matplotlib's when utf8. */
 void plot_tick_text(StrBuf *out, double v, bool utf8);
+/* A number already formatted (num), appended with each '-' as U+2212 when utf8, as it is. */
+void plot_number_text(StrBuf *out, const char *num, bool utf8);
 
 /* textplot.c: heatmaps drawn with coloured half blocks (or shade characters without colour), fitted into
  * cv->width × cv->height characters: averaged down when larger, cells enlarged when small; labelled rows and

@@ -862,12 +862,24 @@ static void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     sb_puts(o, "unset multiplot\n");
 }
 
+/* Whether the target shows U+2212, the minus sign of the book's (matplotlib's) tick labels: cairo's and svg's fonts
+ * (DejaVu Sans) and the qt and wxt windows do; the x11 window's core fonts may not; the dumb terminal's characters
+ * only where the terminal reads UTF-8. Elsewhere the ticks keep ASCII '-'. */
+static bool shows_minus_sign(const Canvas *cv) {
+    switch (cv->kind) {
+    case CV_WINDOW: return strcmp(cv->window, "x11") != 0;
+    case CV_DUMB: return plot_utf8_output();
+    default: return true;
+    }
+}
+
 void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out) {
     terminal_line(cv, gd_family(fig), out);
     /* through /dev/null: should the file fail to open, gnuplot draws nowhere rather than where its output went */
     if (output && *output) { sb_puts(out, "set output '/dev/null'\nset output "); plot_quote(out, output); sb_putc(out, '\n'); }
     else if (output) sb_puts(out, "set output\n");
     sb_puts(out, "reset\nundefine $*\nset encoding utf8\n");
+    if (shows_minus_sign(cv)) sb_puts(out, "set minussign\n");     /* tick labels: "−1" (gprintf's %g only) */
     if (fig->kind == FIG_HEATMAPS) heatmaps_script(fig, cv, out);
     else lines_script(fig, cv, out);
     if (cv->kind == CV_SIXEL && output && *output) {

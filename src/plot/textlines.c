@@ -23,12 +23,16 @@ bool plot_utf8_output(void) {
     return dot && (!strncasecmp(dot + 1, "utf-8", 5) || !strncasecmp(dot + 1, "utf8", 4));
 }
 
+void plot_number_text(StrBuf *o, const char *num, bool utf8) {
+    for (const char *p = num; *p; p++)
+        if (*p == '-' && utf8) sb_puts(o, "\xe2\x88\x92");     /* − */
+        else sb_putc(o, *p);
+}
+
 void plot_tick_text(StrBuf *o, double v, bool utf8) {
     char t[40];
     snprintf(t, sizeof t, "%g", v == 0 ? 0.0 : v);
-    for (const char *p = t; *p; p++)
-        if (*p == '-' && utf8) sb_puts(o, "\xe2\x88\x92");     /* − */
-        else sb_putc(o, *p);
+    plot_number_text(o, t, utf8);
 }
 
 /* Sign changes of a - b along two series with the same x values (false when their x values differ). */

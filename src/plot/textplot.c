@@ -201,14 +201,20 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
         sb_putc(o, '\n');
     }
     /* the colour scale, shared by all panels */
-    char lo[32], hi[32];
-    snprintf(lo, sizeof lo, "%.4g", f->lo == 0 ? 0.0 : f->lo);
-    snprintf(hi, sizeof hi, "%.4g", f->hi == 0 ? 0.0 : f->hi);
+    char num[32];          /* its ends as the ticks: a minus sign U+2212 where the terminal shows UTF-8 */
+    StrBuf lob, hib;
+    sb_init(&lob);
+    sb_init(&hib);
+    snprintf(num, sizeof num, "%.4g", f->lo == 0 ? 0.0 : f->lo);
+    plot_number_text(&lob, num, plot_utf8_output());
+    snprintf(num, sizeof num, "%.4g", f->hi == 0 ? 0.0 : f->hi);
+    plot_number_text(&hib, num, plot_utf8_output());
+    const char *lo = sb_str(&lob), *hi = sb_str(&hib);
     /* "lo <24 cells> hi  (cmap)": fewer cells in a narrow terminal, then without the map's name, then hi on a line
      * of its own */
-    int ends = L.gutter + (int)strlen(lo) + 1 + 1 + (int)strlen(hi), name = 3 + (int)strlen(f->cmap) + 1;
+    int ends = L.gutter + tw_width(lo) + 1 + 1 + tw_width(hi), name = 3 + (int)strlen(f->cmap) + 1;
     bool named = ends + 4 + name <= room, split = ends + 1 > room;
-    int bar = split ? room - L.gutter - (int)strlen(lo) - 1 : room - ends - (named ? name : 0);
+    int bar = split ? room - L.gutter - tw_width(lo) - 1 : room - ends - (named ? name : 0);
     if (bar > 24) bar = 24;
     if (bar < 1) bar = 1;
     sb_pad(o, ' ', L.gutter);
@@ -222,4 +228,6 @@ void plot_text_heatmaps(const Figure *f, const Canvas *cv, StrBuf *o) {
     if (split) { sb_putc(o, '\n'); sb_pad(o, ' ', L.gutter); sb_printf(o, "%s\n", hi); }
     else if (named) sb_printf(o, " %s  (%s)\n", hi, f->cmap);
     else sb_printf(o, " %s\n", hi);
+    sb_free(&lob);
+    sb_free(&hib);
 }

@@ -333,6 +333,325 @@ static const I18nMessage catalogue[] = {
     {{"attn: %s does not match %s: showing the English lesson.\n%s",
       "attn: %s は %s と一致しません: 英語のレッスンを表示します。\n%s",
       "attn：%s 与 %s 不一致：显示英文课程。\n%s"}},
+    /* the chapter's tools (src/builtins/d2l_relative.c, d2l_complexity.c, d2l_after.c): their prose in the
+     * reader's language; numbers, formulas and code as in English, each number in the same order (a lesson's
+     * translation records these outputs: lesson_same_but_prose compares them with the English) */
+    {{"Positions 0..%lld in binary beside the rows of P for d = %lld (§11.6.3.1):\n"
+      "the lowest bit flips every row, the next every 2 rows, then every 4, ...\n",
+      "位置 0..%lld の2進表現を、d = %lld の P の行と並べます (§11.6.3.1):\n"
+      "最下位ビットは毎行、次のビットは 2 行ごと、その次は 4 行ごとに反転します ...\n",
+      "位置 0..%lld 的二进制表示，与 d = %lld 时 P 的各行并排（§11.6.3.1）：\n"
+      "最低位每行翻转一次，下一位每 2 行翻转一次，再下一位每 4 行，……\n"}},
+    {{"(the sine columns 0, 2, 4, ... only, to fit the screen)\n",
+      "(画面に収めるため、正弦の列 0, 2, 4, ... だけを示します)\n",
+      "（为了放进屏幕，只显示正弦列 0, 2, 4, ...）\n"}},
+    {{"binary",
+      "2進",
+      "二进制"}},
+    {{"The bits change more slowly from right to left, the columns of P from left to\n"
+      "right: the pair of columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians\n"
+      "per position.\n",
+      "ビットは右から左へ、P の列は左から右へ進むほどゆっくり変化します:\n"
+      "列 2j, 2j+1 の組は、位置が1つ進むごとに omega_j = 1/10000^(2j/d) ラジアン\n"
+      "回転します。\n",
+      "二进制位从右往左变化越来越慢，P 的各列则从左往右越来越慢：\n"
+      "第 2j, 2j+1 列这一对每前进一个位置就旋转 omega_j = 1/10000^(2j/d) 弧度。\n"}},
+    {{"delta = %lld: R turns every pair by delta*omega = %.6g rad\n",
+      "delta = %lld: R はどの組も delta*omega = %.6g rad 回転させます\n",
+      "delta = %lld：R 把每一对都旋转 delta*omega = %.6g rad\n"}},
+    {{"R @ (p[i,%lld], p[i,%lld]) against (p[%s,%lld], p[%s,%lld])",
+      "R @ (p[i,%lld], p[i,%lld]) と (p[%s,%lld], p[%s,%lld]) の比較",
+      "R @ (p[i,%lld], p[i,%lld]) 与 (p[%s,%lld], p[%s,%lld]) 的比较"}},
+    {{"%s%sfor i = %lld..%lld:\n",
+      "%s%s(i = %lld..%lld):\n",
+      "%s%s（i = %lld..%lld）：\n"}},
+    {{"  largest difference %.1e in float64 (rounding: exact arithmetic gives 0),\n",
+      "  最大の差は %.1e (float64。丸め誤差で、厳密な計算なら 0)、\n",
+      "  最大差值 %.1e（float64；这是舍入误差，精确计算得 0），\n"}},
+    {{"  %.1e on the float32 table P of PositionalEncoding(%lld, 0).\n",
+      "  %.1e (float32 の表 P、PositionalEncoding(%lld, 0) で)。\n",
+      "  %.1e（在 float32 的表 P 上，即 PositionalEncoding(%lld, 0)）。\n"}},
+    {{"The same R works at every position: it depends on delta and j, never on i.\n",
+      "同じ R がどの位置でも成り立ちます: delta と j だけで決まり、i にはよりません。\n",
+      "同一个 R 在每个位置都成立：它只取决于 delta 和 j，与 i 无关。\n"}},
+    {{"CNN vs RNN vs self-attention, n = %lld, d = %lld, k = %lld (§11.6.2)\n"
+      "\n",
+      "CNN、RNN、自己注意の比較、n = %lld, d = %lld, k = %lld (§11.6.2)\n"
+      "\n",
+      "CNN、RNN 与自注意力的比较，n = %lld, d = %lld, k = %lld（§11.6.2）\n"
+      "\n"}},
+    {{"computational complexity",
+      "計算量",
+      "计算复杂度"}},
+    {{"sequential ops",
+      "逐次演算",
+      "顺序操作"}},
+    {{"maximum path length",
+      "最大経路長",
+      "最大路径长度"}},
+    {{"self-attention",
+      "自己注意",
+      "自注意力"}},
+    {{"the RNN",
+      "RNN",
+      "RNN"}},
+    {{"the CNN",
+      "CNN",
+      "CNN"}},
+    {{"Cheapest per layer: %s.\n",
+      "層あたりの計算量が最も少ないもの: %s。\n",
+      "每层计算量最少的是：%s。\n"}},
+    {{"Self-attention costs less than the RNN: n < d (%lld < %lld), so n²d < nd².\n",
+      "自己注意の計算量は RNN より少なくなります: n < d (%lld < %lld) なので n²d < nd²。\n",
+      "自注意力的计算量少于 RNN：n < d（%lld < %lld），所以 n²d < nd²。\n"}},
+    {{"Self-attention and the RNN cost the same: n = d = %lld, so n²d = nd².\n",
+      "自己注意と RNN の計算量は同じです: n = d = %lld なので n²d = nd²。\n",
+      "自注意力与 RNN 的计算量相同：n = d = %lld，所以 n²d = nd²。\n"}},
+    {{"Self-attention costs more than the RNN: n > d (%lld > %lld), so n²d > nd².\n",
+      "自己注意の計算量は RNN より多くなります: n > d (%lld > %lld) なので n²d > nd²。\n",
+      "自注意力的计算量多于 RNN：n > d（%lld > %lld），所以 n²d > nd²。\n"}},
+    {{"CNN path from x1 to x%lld:\n",
+      "x1 から x%lld までの CNN の経路:\n",
+      "CNN 中从 x1 到 x%lld 的路径：\n"}},
+    {{"  contiguous kernels: ceil((n-1)/(k-1)) = %lld %s",
+      "  連続したカーネル: ceil((n-1)/(k-1)) = %lld %s",
+      "  连续的卷积核：ceil((n-1)/(k-1)) = %lld %s"}},
+    {{" (graph: %lld)",
+      " (グラフ上: %lld)",
+      "（图上：%lld）"}},
+    {{"  dilated (1, k, k², ...): ceil(log_k n) = %lld %s",
+      "  膨張畳み込み (1, k, k², ...): ceil(log_k n) = %lld %s",
+      "  空洞卷积 (1, k, k², ...)：ceil(log_k n) = %lld %s"}},
+    {{"layer",
+      "層",
+      "层"}},
+    {{"layers",
+      "層",
+      "层"}},
+    {{"step",
+      "ステップ",
+      "步"}},
+    {{"steps",
+      "ステップ",
+      "步"}},
+    {{"run",
+      "回",
+      "次"}},
+    {{"runs",
+      "回",
+      "次"}},
+    {{"Inputs reaching each output after %lld %s of kernel %lld (same padding), n = %lld:\n",
+      "%lld %sの畳み込み (カーネル %lld、same パディング) の後で\n"
+      "各出力に届く入力、n = %lld:\n",
+      "经过 %lld %s卷积（卷积核 %lld，same 填充）后到达每个输出的输入，n = %lld：\n"}},
+    {{"(dilated: dilation 1, k, k², ... at layers 1, 2, 3, ...)\n",
+      "(膨張: 膨張率 1, k, k², ... を層 1, 2, 3, ... に)\n",
+      "（空洞：扩张率 1, k, k², ... 依次用于第 1, 2, 3, ... 层）\n"}},
+    {{"  <- x1 and x%lld meet here",
+      "  <- ここで x1 と x%lld が出会う",
+      "  <- x1 与 x%lld 在此相遇"}},
+    {{"Measured here: one layer of each, d = %lld, k = %lld, one thread's CPU time,\n"
+      "the fastest of %lld %s (§11.6.2)\n",
+      "この計算機で測定: 各種類の層を1つずつ、d = %lld, k = %lld、1スレッドの CPU 時間、\n"
+      "%lld %sのうち最速 (§11.6.2)\n",
+      "在本机上测量：每种层各一层，d = %lld, k = %lld，单线程的 CPU 时间，\n"
+      "取 %lld %s中最快的一次（§11.6.2）\n"}},
+    {{"self-attention (s)",
+      "自己注意 (s)",
+      "自注意力 (s)"}},
+    {{"From n = %lld to %lld (%sx): conv1d took %sx as long, the RNN %sx,\n"
+      "self-attention %sx. Linear cost predicts %sx, quadratic %sx.\n",
+      "n = %lld から %lld へ (%s 倍): conv1d の時間は %s 倍、RNN は %s 倍、\n"
+      "自己注意は %s 倍でした。線形なら %s 倍、二次なら %s 倍と予想されます。\n",
+      "从 n = %lld 到 %lld（%s 倍）：conv1d 用时变为 %s 倍，RNN 为 %s 倍，\n"
+      "自注意力为 %s 倍。线性代价预计 %s 倍，二次代价预计 %s 倍。\n"}},
+    {{"Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
+      "self-attention %.2f.\n",
+      "両対数の傾き (時間 ~ n^傾き)、n >= %lld で当てはめ: conv1d %.2f、RNN %.2f、\n"
+      "自己注意 %.2f。\n",
+      "双对数斜率（时间 ~ n^斜率），对 n >= %lld 拟合：conv1d %.2f，RNN %.2f，\n"
+      "自注意力 %.2f。\n"}},
+    {{"Self-attention's slope is the largest and near 2: its time grows as n², as its\n"
+      "n²d operations predict.\n",
+      "自己注意の傾きが最も大きく、2 に近い値です: n²d 回の演算から予想されるとおり、\n"
+      "時間は n² に比例して増えます。\n",
+      "自注意力的斜率最大，且接近 2：正如 n²d 次运算所预计的，\n"
+      "它的时间按 n² 增长。\n"}},
+    {{"Self-attention's slope is the largest, but %.2f is below the 2 that its n²d\n"
+      "operations predict: at these n, costs that grow more slowly still weigh on its\n"
+      "time (or the machine was busy). Try larger ns, or repeats=7.\n",
+      "自己注意の傾きが最も大きいものの、%.2f は n²d 回の演算から予想される 2 より\n"
+      "小さい値です: この n では、よりゆっくり増えるコストがまだ時間に効いています\n"
+      "(または計算機が混んでいました)。大きな ns か repeats=7 を試してください。\n",
+      "自注意力的斜率最大，但 %.2f 低于其 n²d 次运算所预计的 2：在这些 n 下，\n"
+      "增长较慢的开销仍影响着它的时间（或机器当时很忙）。试试更大的 ns 或 repeats=7。\n"}},
+    {{"Self-attention's slope is the largest, and %.2f is above the 2 that its n²d\n"
+      "operations predict: at the larger n its n×n scores no longer fit in the\n"
+      "processor's caches (or the machine was busy).\n",
+      "自己注意の傾きが最も大きく、%.2f は n²d 回の演算から予想される 2 より\n"
+      "大きい値です: n が大きいと n×n のスコアがプロセッサのキャッシュに\n"
+      "収まらなくなります (あるいは計算機が混んでいました)。\n",
+      "自注意力的斜率最大，且 %.2f 高于其 n²d 次运算所预计的 2：n 较大时，\n"
+      "n×n 的分数放不进处理器的缓存（或者机器当时很忙）。\n"}},
+    {{"Self-attention's slope is not the largest here: at these sizes other costs hide\n"
+      "its n²d operations (or the machine was busy). Try larger ns, or repeats=7.\n",
+      "ここでは自己注意の傾きは最大ではありません: この大きさでは他のコストが n²d 回の\n"
+      "演算を覆い隠しています (あるいは計算機が混んでいました)。もっと大きな ns か\n"
+      "repeats=7 を試してください。\n",
+      "这里自注意力的斜率不是最大的：在这些规模下，其他开销掩盖了它的 n²d 次运算\n"
+      "（或者机器当时很忙）。试试更大的 ns，或 repeats=7。\n"}},
+    {{"Self-attention was slower than the RNN at every n measured.\n",
+      "測定したどの n でも、自己注意は RNN より遅くなりました。\n",
+      "在测量的每个 n 上，自注意力都比 RNN 慢。\n"}},
+    {{"Self-attention was faster than the RNN at every n measured.\n",
+      "測定したどの n でも、自己注意は RNN より速くなりました。\n",
+      "在测量的每个 n 上，自注意力都比 RNN 快。\n"}},
+    {{"Self-attention was slower than the RNN up to n = %lld and faster from n = %lld.\n",
+      "自己注意は n = %lld までは RNN より遅く、n = %lld からは速くなりました。\n",
+      "自注意力直到 n = %lld 都比 RNN 慢，从 n = %lld 起比 RNN 快。\n"}},
+    {{"Self-attention was faster than the RNN up to n = %lld and slower from n = %lld.\n",
+      "自己注意は n = %lld までは RNN より速く、n = %lld からは遅くなりました。\n",
+      "自注意力直到 n = %lld 都比 RNN 快，从 n = %lld 起比 RNN 慢。\n"}},
+    {{"Self-attention and the RNN swapped places more than once: their times are close\n"
+      "here, or the measurement is noisy.\n",
+      "自己注意と RNN の順位は何度も入れ替わりました: ここでは時間が近いか、\n"
+      "測定のばらつきが大きいのです。\n",
+      "自注意力与 RNN 的快慢不止一次互换：这里它们的时间很接近，\n"
+      "或者测量噪声较大。\n"}},
+    {{"Counting operations (n²d against nd²), self-attention overtakes the RNN at\n"
+      "n = d = %lld",
+      "演算の回数 (n²d 対 nd²) で数えると、自己注意の計算量が RNN を上回るのは\n"
+      "n = d = %lld です",
+      "按运算次数（n²d 对 nd²）计，自注意力在\n"
+      "n = d = %lld 时超过 RNN"}},
+    {{". Measured, it did so later: the RNN's n steps run one after\n"
+      "another as small vector-by-matrix products, which use this one core less\n"
+      "well than self-attention's few large matrix products.\n",
+      "。測定では、上回ったのはもっと後でした:\n"
+      "RNN の n ステップは小さなベクトルと行列の積として1つずつ順に実行され、\n"
+      "自己注意の少数の大きな行列積ほどこの1コアを有効に使えないのです。\n",
+      "。实测中，它超过得更晚：\n"
+      "RNN 的 n 步依次执行，每步只是小的向量乘矩阵，\n"
+      "不如自注意力少数几个大矩阵乘法那样充分利用这一个核心。\n"}},
+    {{". Measured, not even at n = %lld: the RNN's n steps run one\n"
+      "after another as small vector-by-matrix products, which use this one core\n"
+      "less well than self-attention's few large matrix products.\n",
+      "。測定では、n = %lld でもまだ上回りませんでした:\n"
+      "RNN の n ステップは小さなベクトルと行列の積として1つずつ順に実行され、\n"
+      "自己注意の少数の大きな行列積ほどこの1コアを有効に使えないのです。\n",
+      "。实测中，直到 n = %lld 也没有超过：\n"
+      "RNN 的 n 步依次执行，每步只是小的向量乘矩阵，\n"
+      "不如自注意力少数几个大矩阵乘法那样充分利用这一个核心。\n"}},
+    {{". Measured, it was slower already at n = %lld.\n",
+      "。測定では、n = %lld ですでに遅くなっていました。\n",
+      "。实测中，在 n = %lld 时它就已经更慢了。\n"}},
+    {{", and the measured crossing,\n"
+      "between n = %lld and %lld, agrees.\n",
+      "。測定での交差も\n"
+      "n = %lld と %lld の間で、これと一致します。\n",
+      "，实测的交叉点\n"
+      "在 n = %lld 与 %lld 之间，与此一致。\n"}},
+    {{".\n",
+      "。\n",
+      "。\n"}},
+    {{"Learning a (1, %lld, %lld) table of positions by gradient descent on the mean\n"
+      "squared error to %s, lr = %g (§11.6.5, exercise 2)\n",
+      "(1, %lld, %lld) の位置の表を、%s への平均二乗誤差の勾配降下で学習します、\n"
+      "lr = %g (§11.6.5、演習 2)\n",
+      "用梯度下降学习一个 (1, %lld, %lld) 的位置表，使它与%s的均方误差最小，\n"
+      "lr = %g（§11.6.5，练习 2）\n"}},
+    {{"the target",
+      "目標",
+      "目标"}},
+    {{"the sinusoid P",
+      "正弦波の P",
+      "正弦的 P "}},
+    {{"  step %5lld  loss %.6f\n",
+      "  ステップ %5lld  損失 %.6f\n",
+      "  第 %5lld 步  损失 %.6f\n"}},
+    {{"After %lld %s the loss is %.3g (from %.3g at the start).\n",
+      "%lld %sの後、損失は %.3g です (最初は %.3g)。\n",
+      "经过 %lld %s后，损失为 %.3g（开始时为 %.3g）。\n"}},
+    {{"The table has a row for positions 0..%lld only: a learned encoding knows\n"
+      "nothing of position %lld or later, while the sinusoid is defined everywhere.\n",
+      "表には位置 0..%lld の行しかありません: 学習されたエンコーディングは\n"
+      "位置 %lld 以降について何も知りませんが、正弦波はどこでも定義されています。\n",
+      "表中只有位置 0..%lld 的行：学到的编码对位置 %lld 及以后一无所知，\n"
+      "而正弦编码在任何位置都有定义。\n"}},
+    {{"%lld self-attention layers, d = %lld, %lld heads, with residual connections\n",
+      "自己注意の層 %lld 個、d = %lld、ヘッド %lld 個、残差接続あり\n",
+      "%lld 个自注意力层，d = %lld，%lld 个头，带残差连接\n"}},
+    {{"%lld self-attention layers, d = %lld, %lld heads, without residual connections\n",
+      "自己注意の層 %lld 個、d = %lld、ヘッド %lld 個、残差接続なし\n",
+      "%lld 个自注意力层，d = %lld，%lld 个头，不带残差连接\n"}},
+    {{"(§11.6.5, exercise 1)\n"
+      "token similarity: mean cosine between %lld random tokens (+ P), 1 = all alike\n"
+      "position signal: spread of one token repeated at %lld positions (+ P), 0 = lost\n",
+      "(§11.6.5、演習 1)\n"
+      "トークンの類似度: ランダムな %lld 個のトークン (+ P) の間のコサインの平均、\n"
+      "    1 = すべて同じ\n"
+      "位置の信号: 1つのトークンを %lld 個の位置に並べたもの (+ P) のばらつき、\n"
+      "    0 = 失われた\n",
+      "（§11.6.5，练习 1）\n"
+      "标记相似度：%lld 个随机标记（+ P）之间余弦的平均，1 = 全都一样\n"
+      "位置信号：同一个标记重复放在 %lld 个位置上（+ P）的离散程度，0 = 丢失\n"}},
+    {{"token similarity",
+      "トークンの類似度",
+      "标记相似度"}},
+    {{"position signal",
+      "位置の信号",
+      "位置信号"}},
+    {{"After %lld %s the token similarity went from %.4f to %.4f",
+      "%lld %sの後、トークンの類似度は %.4f から %.4f になりました",
+      "经过 %lld %s后，标记相似度从 %.4f 变为 %.4f"}},
+    {{":\n"
+      "the tokens have become almost one and the same vector.\n",
+      ":\n"
+      "トークンはほとんど同じ1つのベクトルになりました。\n",
+      "：\n"
+      "这些标记几乎变成了同一个向量。\n"}},
+    {{":\n"
+      "the tokens grew alike.\n",
+      ":\n"
+      "トークンは互いに似てきました。\n",
+      "：\n"
+      "这些标记变得更相似了。\n"}},
+    {{":\n"
+      "the tokens stayed about as distinct as at the input.\n",
+      ":\n"
+      "トークンは入力のときと同じくらい区別されたままです。\n",
+      "：\n"
+      "这些标记仍和输入时差不多一样可区分。\n"}},
+    {{"The position signal went from %.4f to %.4f (%.2g%% of the input's)",
+      "位置の信号は %.4f から %.4f になりました (入力の %.2g%%)",
+      "位置信号从 %.4f 变为 %.4f（为输入时的 %.2g%%）"}},
+    {{":\n"
+      "one token at different positions gives the same output: the position is lost.\n",
+      ":\n"
+      "同じトークンはどの位置でも同じ出力になります: 位置は失われました。\n",
+      "：\n"
+      "同一个标记在不同位置给出相同的输出：位置丢失了。\n"}},
+    {{":\n"
+      "much of the position added at the input is gone.\n",
+      ":\n"
+      "入力で加えた位置の多くが失われました。\n",
+      "：\n"
+      "输入时加入的位置信息大部分已经消失。\n"}},
+    {{":\n"
+      "most of the position added at the input survives.\n",
+      ":\n"
+      "入力で加えた位置の大部分が残っています。\n",
+      "：\n"
+      "输入时加入的位置信息大部分保留了下来。\n"}},
+    {{":\n"
+      "the position added at the input survives in full.\n",
+      ":\n"
+      "入力で加えた位置はすべて残っています。\n",
+      "：\n"
+      "输入时加入的位置信息完整地保留了下来。\n"}},
+    {{"Compare with residual=True, as in the Transformer.\n",
+      "Transformer と同じく residual=True にした場合と比べてみてください。\n",
+      "请与 Transformer 中那样设置 residual=True 的情形比较。\n"}},
 };
 
 const I18nMessage *i18n_catalogue(int *n) {

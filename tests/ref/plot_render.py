@@ -14,6 +14,7 @@ chapter and the lessons (tests/ref/figure_specs.py):
        with COLORTERM=truecolor (cell colours equal matplotlib's colour map), 256 colours otherwise (lightness in
        the map's order, Blues' dark end blue), no colour under NO_COLOR; sixel pictures sized from the terminal's
        cell size (XTWINOPS) with a fallback when it does not answer.
+  minus signs: negative ticks as matplotlib's (U+2212) in SVG and at a UTF-8 pty, ASCII '-' in the C locale.
   summaries: the x and y ranges and a hint when attn chose them (a pipe).
 'N passed, N failed'.  usage: plot_render.py ATTN_BINARY"""
 import math, os, re, struct, subprocess, sys, tempfile, time
@@ -175,7 +176,7 @@ def check_heatmap_svg(spec, svg):
     grid_right = max(c[2] for c in cells[:R * C * H * W])
     grid_left = min(c[0] for c in cells[:R * C * H * W])
     grid_bottom = max(c[3] for c in cells[:R * C * H * W])
-    nums = [t for t in svg["texts"] if re.fullmatch(r"-?\d+(\.\d+)?", t["text"])]
+    nums = [t for t in svg["texts"] if re.fullmatch(r"[-\u2212]?\d+(\.\d+)?", t["text"])]
     ticks = [t for t in nums if t["x"] < grid_right]
     check(f"{n}.svg: tick labels are integers", ticks and all(re.fullmatch(r"\d+", t["text"]) for t in ticks), str([t["text"] for t in ticks]))
     xt = sorted((t["x"], int(t["text"])) for t in ticks if t["y"] > grid_bottom)
@@ -188,7 +189,7 @@ def check_heatmap_svg(spec, svg):
     overlaps = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
     check(f"{n}.svg: tick labels do not run together", not overlaps, str(overlaps[:2]))
     cb = [t for t in nums if t["x"] > grid_right]
-    vals = [float(t["text"]) for t in cb]
+    vals = [float(t["text"].replace("\u2212", "-")) for t in cb]
     check(f"{n}.svg: one colour bar, right of all panels", len(cb) >= 2 and len(vals) == len(set(vals)), str(vals))
     for title in spec.get("titles", []):
         k = sum(1 for t in svg["texts"] if t["text"] == title)
@@ -479,7 +480,8 @@ with tempfile.TemporaryDirectory() as d:
         """(left, right, [(value, centre column)]) from the bottom border and the row of labels under it."""
         k = max(i for i, ln in enumerate(lines) if re.match(r"^\s*\+-{8,}\+\s*$", ln))
         left, right = lines[k].index("+"), lines[k].rindex("+")
-        return left, right, [(float(m.group(0)), (m.start() + m.end() - 1) / 2) for m in re.finditer(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", lines[k + 1])]
+        return left, right, [(float(m.group(0).replace("\u2212", "-")), (m.start() + m.end() - 1) / 2)
+                             for m in re.finditer(r"[-\u2212]?\d+(?:\.\d+)?(?:e[-+]?\d+)?", lines[k + 1])]
     for name, code, want, logs in (
             ("a log x axis from 256 to 1024", "d2l.plot([256, 512, 1024], [[1e-4, 3e-4, 1e-3], [2e-4, 4e-4, 9e-4]], xlabel='n', legend=['a', 'b'], xscale='log', yscale='log')", [256, 512, 1024], True),
             ("the rotation", "R = rotation(3, 2, plot=True, quiet=True)", [-1, 0, 1], False),
@@ -557,6 +559,36 @@ with tempfile.TemporaryDirectory() as d:
             "d2l.plot([0, 1], [0, 1], xlabel='e\\x1b[31mf', legend=['g\\x1bh'])", d, {"ATTN_PLOT": "terminal", "NO_COLOR": "1"})
     check("labels with escape characters: none reaches the terminal", r.returncode == 0 and "\x1b" not in r.stdout and "\x07" not in r.stdout
           and "a[2Jb" in r.stdout and "e[31mf" in r.stdout, repr(r.stdout[-300:]) + r.stderr[-200:])
+
+    # ---- minus signs: negative tick labels as matplotlib writes them (U+2212 with its default axes.unicode_minus)
+    # where the target shows it (SVG, PNG, a UTF-8 terminal), ASCII '-' where it cannot (a terminal in the C locale) ----
+    if colormaps is not None:
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots()
+        ax.plot([-1, 1], [-1, 1])
+        ax.set_xticks([-1, 0, 1])
+        fig.canvas.draw()
+        book_minus = ax.get_xticklabels()[0].get_text()[0]
+        plt.close(fig)
+    else:
+        book_minus = "\u2212"
+    check("matplotlib's tick label for -1 begins with U+2212 (the book's figures)", book_minus == "\u2212", repr(book_minus))
+    rot = "R = rotation(3, 2, plot=True, quiet=True)"
+    run(rot + "\nsavefig('minus.svg')", d)
+    texts = [t["text"] for t in parse_svg(os.path.join(d, "minus.svg"))["texts"]] if os.path.exists(os.path.join(d, "minus.svg")) else []
+    check("rotation.svg: the ticks at -1 read '\u22121' as the book's", texts.count(book_minus + "1") == 2, str(texts))
+    check("rotation.svg: no tick label with an ASCII '-'", not any(re.fullmatch(r"-\d.*", t) for t in texts), str(texts))
+    for lang, want, other in (("C.UTF-8", "\u22121", "-1"), ("C", "-1", "\u22121")):
+        out = run_pty(rot, d, env={"ATTN_PLOT": "terminal", "NO_COLOR": "1", "LANG": lang, "LC_ALL": "", "LC_CTYPE": ""})
+        text = out if isinstance(out, str) else out.decode("utf-8", "replace")
+        axis = [ln for ln in text.split("\n") if re.search(r"^\s*[-\u2212]1\s+0\s+1\s*$", ln.replace("\r", ""))]
+        check(f"80x24 LANG={lang}: the rotation's x ticks read {want!r} 0 1", len(axis) == 1 and want in axis[0] and other not in axis[0],
+              text[-900:])
+        hm = run_pty("d2l.show_heatmaps(torch.arange(-4.0, 4.0).reshape(1, 1, 2, 4), xlabel='k', ylabel='q')", d,
+                     env={"ATTN_PLOT": "terminal", "NO_COLOR": "1", "LANG": lang, "LC_ALL": "", "LC_CTYPE": ""})
+        hm = hm if isinstance(hm, str) else hm.decode("utf-8", "replace")
+        scale = [ln for ln in hm.split("\n") if "3" in ln and "4" in ln and ("-4" in ln or "\u22124" in ln)]
+        check(f"80x24 LANG={lang}: the heatmap's colour scale starts at {want[:-1]}4", len(scale) == 1 and want[:-1] + "4 " in scale[0], hm[-600:])
 
     # ---- summaries ----
     r = subprocess.run([ATTN, "-c", pe], cwd=d, capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k not in ("ATTN_PLOT", "DISPLAY")})

@@ -279,6 +279,46 @@ static void test_help_translated(void **state) {
     assert_int_equal(bad, 0);
 }
 
+/* A tool's output in a translated lesson: its prose translated, its numbers and data lines as in English (issue 26).
+ * The English and Japanese texts are binary_vs_sinusoid(2, 2)'s and stack_attention's, written out here. */
+static void test_tool_prose(void **state) {
+    (void)state;
+    const char *en = "Positions 0..1 in binary beside the rows of P for d = 2 (§11.6.3.1):\n"
+                     "the lowest bit flips every row, the next every 2 rows, then every 4, ...\n"
+                     "   i  binary      sin0    cos0\n"
+                     "   0       0    0.0000  1.0000\n"
+                     "   1       1    0.8415  0.5403\n"
+                     "Like the bits, the columns change more slowly from left to right: the pair of\n"
+                     "columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians per position.\n";
+    const char *ja = "位置 0..1 の2進表現を、d = 2 の P の行と並べます (§11.6.3.1):\n"
+                     "最下位ビットは毎行、次のビットは 2 行ごと、その次は 4 行ごとに反転します ...\n"
+                     "   i     2進      sin0    cos0\n"
+                     "   0       0    0.0000  1.0000\n"
+                     "   1       1    0.8415  0.5403\n"
+                     "ビットと同じく、列は左から右へ進むほどゆっくり変化します: 列 2j, 2j+1 の組は、\n"
+                     "位置が1つ進むごとに omega_j = 1/10000^(2j/d) ラジアン回転します。\n";
+    assert_true(lesson_same_but_prose(en, ja));          /* "2進", "1つ": digits in a word are not numbers */
+    assert_true(lesson_same_but_prose(en, en));
+    /* a number changed in the prose, a table cell changed, a row missing, numbers in another order: caught */
+    char *bad = strdup(ja);
+    bad[strstr(bad, "0..1") - bad + 3] = '2';
+    assert_false(lesson_same_but_prose(en, bad));
+    strcpy(bad, ja);
+    bad[strstr(bad, "0.8415") - bad + 5] = '6';
+    assert_false(lesson_same_but_prose(en, bad));
+    free(bad);
+    assert_false(lesson_same_but_prose("   0    0.0000  1.0000\n   1    0.8415  0.5403\n", "   1    0.8415  0.5403\n"));
+    assert_false(lesson_same_but_prose("After 6 layers it went from 0.3033 to 1.0000", "0.3033 から 1.0000 へ、6 層の後"));
+    /* a tensor's line is data: the same numbers printed otherwise are not the same output */
+    assert_false(lesson_same_but_prose("tensor([[ 0.5828,  0.8126]])\n", "tensor([[0.5828, 0.8126]])\n"));
+    assert_true(lesson_same_but_prose("6 self-attention layers, d = 32\n   0   0.3033\n", "自己注意の層 6 個、d = 32\n   0   0.3033\n"));
+    /* a lesson file's language is its folder's */
+    assert_int_equal(lesson_language("lessons/ja/05-relative-position.md"), I18N_JA);
+    assert_int_equal(lesson_language("zh/05-x.md"), I18N_ZH);
+    assert_int_equal(lesson_language("lessons/05-relative-position.md"), I18N_EN);
+    assert_int_equal(lesson_language("lessons/xja/05-x.md"), I18N_EN);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_option),
@@ -290,6 +330,7 @@ int main(void) {
         cmocka_unit_test(test_translations_agree),
         cmocka_unit_test(test_drift_caught),
         cmocka_unit_test(test_help_translated),
+        cmocka_unit_test(test_tool_prose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

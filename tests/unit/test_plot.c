@@ -234,6 +234,50 @@ static void test_narrow_text_heatmap(void **state) {
     plot_figure_free(f);
 }
 
+/* Negative tick labels as the book's matplotlib writes them (U+2212) where the target shows it: gnuplot is told so
+ * (set minussign) for files and the qt/wxt windows, for its dumb terminal only under a UTF-8 locale, never for the
+ * x11 window; attn's own heatmap scale the same way. */
+static void test_minus_sign(void **state) {
+    (void)state;
+    Figure *f = plot_figure_new(FIG_LINES, 3.5, 2.5);
+    double *x = malloc(2 * sizeof(double)), *y = malloc(2 * sizeof(double));
+    x[0] = -1; x[1] = 1; y[0] = -2; y[1] = 2;
+    plot_add_series(f, x, y, 2, "-", NULL);
+    unsetenv("LC_ALL");
+    unsetenv("LC_CTYPE");
+    static const struct { CanvasKind kind; const char *window, *lang; bool minus; } cases[] = {
+        {CV_SVG, NULL, "C", true}, {CV_PNG, NULL, "C", true}, {CV_PDF, NULL, "C", true}, {CV_WINDOW, "qt", "C", true},
+        {CV_WINDOW, "x11", "C.UTF-8", false}, {CV_DUMB, NULL, "C.UTF-8", true}, {CV_DUMB, NULL, "en_US.utf8", true},
+        {CV_DUMB, NULL, "C", false}, {CV_DUMB, NULL, "ja_JP.eucJP", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        setenv("LANG", cases[i].lang, 1);
+        Canvas cv = {cases[i].kind, 80, 24, 96, COLOUR_NONE, cases[i].window, -1, -1, false};
+        StrBuf o;
+        sb_init(&o);
+        plot_script(f, &cv, "x", &o);
+        if (!strstr(sb_str(&o), "\nset minussign\n") != !cases[i].minus) fail_msg("case %zu (LANG=%s): %s", i, cases[i].lang, sb_str(&o));
+        sb_free(&o);
+    }
+    plot_figure_free(f);
+    Figure *h = plot_figure_new(FIG_HEATMAPS, 2.5, 2.5);
+    double *v = malloc(sizeof(double) * 4);
+    v[0] = -1; v[1] = 0; v[2] = 0.5; v[3] = 1;
+    plot_set_matrices(h, 1, 1, 2, 2, v);
+    h->cmap = strdup("Blues");
+    Canvas tv = {CV_DUMB, 60, 24, 0, COLOUR_NONE, NULL, -1, -1, false};
+    for (int utf8 = 0; utf8 < 2; utf8++) {
+        setenv("LANG", utf8 ? "C.UTF-8" : "C", 1);
+        StrBuf o;
+        sb_init(&o);
+        plot_text_heatmaps(h, &tv, &o);
+        assert_non_null(strstr(sb_str(&o), utf8 ? "\xe2\x88\x92" "1 " : " -1 "));
+        if (utf8) assert_null(strstr(sb_str(&o), "-1"));
+        sb_free(&o);
+    }
+    setenv("LANG", "C.UTF-8", 1);
+    plot_figure_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_figures),
@@ -241,6 +285,7 @@ int main(void) {
         cmocka_unit_test(test_long_row),
         cmocka_unit_test(test_clean_labels),
         cmocka_unit_test(test_narrow_text_heatmap),
+        cmocka_unit_test(test_minus_sign),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
