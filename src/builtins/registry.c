@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 void builtins_init(void) {
@@ -74,6 +74,8 @@ const Builtin *const *builtins_all_methods(int *n) { builtins_init(); *n = n_met
 static const struct { const char *path, *module; bool bare; } modules[] = {
     {"torch", "torch", true}, {"nn", "torch.nn", true}, {"torch.nn", "torch.nn", false},
     {"F", "torch.nn.functional", true}, {"torch.nn.functional", "torch.nn.functional", false},
+    {"torch.nn.init", "torch.nn.init", false}, {"torch.utils", "torch.utils", false},
+    {"torch.utils.data", "torch.utils.data", false},
     {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
     {"random", "random", true}};
 
@@ -98,11 +100,14 @@ bool builtins_is_bare(const Builtin *b) {
     return !dot || (paren && paren < dot) || s[0] == '@';
 }
 
-/* "d2l" for d2l.MultiHeadAttention: the module a builtin lives in, from its signature ("" for bare ones). */
+/* "d2l" for d2l.MultiHeadAttention: the module a builtin lives in, from its signature ("" for bare ones): what
+ * comes before the last dot before the parenthesis ("nn.init" for nn.init.zeros_(tensor)). */
 void builtins_home(const Builtin *b, char *out, size_t n) {
     out[0] = 0;
     if (builtins_is_bare(b)) return;
-    size_t k = (size_t)(strchr(b->signature, '.') - b->signature);
+    const char *s = b->signature, *paren = strchr(s, '('), *dot = strchr(s, '.');
+    for (const char *p = dot; p && (!paren || p < paren); p = strchr(p + 1, '.')) dot = p;
+    size_t k = (size_t)(dot - s);
     snprintf(out, n, "%.*s", (int)k, b->signature);
 }
 
@@ -185,7 +190,8 @@ static const Builtin d2l_method_builtins[] = {
 
 /* The modules a module holds as attributes: torch.nn, nn.functional, and what d2l.torch imports. */
 static const struct { const char *module, *name, *is; } submodules[] = {
-    {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"},
+    {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"}, {"torch.nn", "init", "torch.nn.init"},
+    {"torch", "utils", "torch.utils"}, {"torch.utils", "data", "torch.utils.data"},
     {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
     {"d2l", "math", "math"}, {"d2l", "random", "random"}};
 
@@ -221,6 +227,10 @@ Value *builtins_module_attr(const char *module, const char *name) {
     } else if (!strcmp(module, "torch.nn.functional")) {
         b = homed("F", name);
         if (!b && listed(torch_names_functional, name)) b = homed("torch", name);
+    } else if (!strcmp(module, "torch.nn.init")) {
+        b = homed("nn.init", name);
+    } else if (!strcmp(module, "torch.utils.data")) {
+        b = homed("torch.utils.data", name);
     } else if (!strcmp(module, "d2l")) {
         b = homed("d2l", name);
         for (size_t i = 0; !b && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
@@ -381,6 +391,10 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"LayerNorm", "nn", "torch.nn.modules.normalization", NULL}, {"Embedding", "nn", "torch.nn.modules.sparse", NULL},
     {"MultiheadAttention", "nn", "torch.nn.modules.activation", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
     {"MultiHeadAttention", "d2l", "d2l.torch", NULL}, {"PositionalEncoding", "d2l", "d2l.torch", NULL},
+    {"Tanh", "nn", "torch.nn.modules.activation", NULL}, {"Sigmoid", "nn", "torch.nn.modules.activation", NULL},
+    {"CrossEntropyLoss", "nn", "torch.nn.modules.loss", NULL}, {"MSELoss", "nn", "torch.nn.modules.loss", NULL},
+    {"TensorDataset", "torch.utils.data", "torch.utils.data.dataset", NULL},
+    {"DataLoader", "torch.utils.data", "torch.utils.data.dataloader", NULL},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
 };
 #define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])

@@ -1,0 +1,285 @@
+/* torch_data.c - feeding a model minibatches from tensors in memory: torch.utils.data.TensorDataset and DataLoader
+ * (batch_size, shuffle, drop_last; iteration collates samples as PyTorch 1.13's default_collate does), as the book
+ * writes them (`from torch.utils import data`; data.DataLoader(dataset, batch_size, shuffle=is_train)), and
+ * d2l.load_array. Shuffling draws a permutation from the session's generator (torch.manual_seed makes it repeat);
+ * attn's generator is not PyTorch's, so the order is attn's own. A DataLoader reads its dataset when iteration
+ * starts and holds the epoch's batches until the loop ends (memory: one more copy of the dataset). */
+#include "builtins_internal.h"
+#include "interp.h"
+#include "ops.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- TensorDataset: sample i is (t[i] for t in tensors) ---- */
+
+static Value *dataset_tensors(Value *self) { return val_attr_get(self, "tensors"); }
+
+static int64_t dataset_len(Value *self) {
+    Value *ts = dataset_tensors(self);
+    return ts && ts->kind == V_TUPLE && ts->u.seq.n && ts->u.seq.items[0]->kind == V_TENSOR && ts->u.seq.items[0]->u.t->ndim
+               ? ts->u.seq.items[0]->u.t->shape[0] : 0;
+}
+
+/* ds[i]: a tuple of each tensor indexed by i (any index a tensor takes, as PyTorch's tuple(t[i] for t ...)). */
+static Value *dataset_getitem(Interp *I, Value *self, Value *index) {
+    Value *ts = dataset_tensors(self);
+    if (!ts || ts->kind != V_TUPLE) return rt_error(I, "TensorDataset has no tensors");
+    Value *r = val_tuple(ts->u.seq.n);
+    for (int64_t k = 0; k < ts->u.seq.n; k++) {
+        Value *x = ops_index(I, ts->u.seq.items[k], index);
+        if (!x) { val_decref(r); return NULL; }
+        val_seq_set(r, k, x);
+    }
+    return r;
+}
+
+static Value *dataset_iter(Interp *I, Value *self) {
+    int64_t n = dataset_len(self);
+    Value *l = val_list(0);
+    for (int64_t i = 0; i < n; i++) {
+        Value *idx = val_int(i), *s = dataset_getitem(I, self, idx);
+        val_decref(idx);
+        if (!s) { val_decref(l); return NULL; }
+        val_list_append(l, s);
+    }
+    Value *it = ops_iter(I, l);
+    val_decref(l);
+    return it;
+}
+
+static void dataset_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_printf(out, "<torch.utils.data.dataset.TensorDataset object at %p>", (void *)self);
+}
+
+static const ObjClass TensorDatasetClass = {.name = "TensorDataset", .repr = dataset_repr, .getitem = dataset_getitem,
+                                            .len = dataset_len, .iter = dataset_iter};
+
+/* torch.utils.data.TensorDataset(*tensors): every tensor of the same first size (PyTorch's assertion). */
+static Value *bi_tensor_dataset(Interp *I, Args *a) {
+    if (a->nkw) return rt_raise(I, "TypeError", "TensorDataset.__init__() got an unexpected keyword argument '%s'", a->kwnames[0]);
+    for (int i = 0; i < a->npos; i++) {
+        Value *t = a->pos[i];
+        if (t->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(t));
+        if (t->u.t->ndim == 0) return rt_raise(I, "IndexError", "dimension specified as 0 but tensor has no dimensions");
+        if (t->u.t->shape[0] != a->pos[0]->u.t->shape[0]) return rt_raise(I, "AssertionError", "Size mismatch between tensors");
+    }
+    Value *ds = val_object(&TensorDatasetClass), *ts = val_tuple(a->npos);
+    for (int i = 0; i < a->npos; i++) val_seq_set(ts, i, val_incref(a->pos[i]));
+    val_attr_set(ds, "tensors", ts);
+    return ds;
+}
+
+/* ---- DataLoader ---- */
+
+/* default_collate(batch) of PyTorch 1.13 for what attn has: tensors are stacked, ints (and bools) become an int64
+ * (bool) tensor, floats a float64 one, strings stay a list, tuples and lists are collated field by field (a list of
+ * the fields, as PyTorch returns for tuple samples), dicts key by key. New reference or NULL with the error set. */
+static Value *collate(Interp *I, Value *batch) {
+    int64_t n = batch->u.seq.n;
+    Value *e = n ? batch->u.seq.items[0] : NULL;
+    if (!e) return val_list(0);
+    if (e->kind == V_TENSOR) {
+        Tensor **ts = xcalloc((size_t)n, sizeof *ts);
+        for (int64_t i = 0; i < n; i++) {
+            Value *x = batch->u.seq.items[i];
+            if (x->kind != V_TENSOR) { free(ts); return rt_raise(I, "TypeError", "expected Tensor as element %lld in argument 0, but got %s", (long long)i, val_type_name(x)); }
+            ts[i] = x->u.t;
+        }
+        Tensor *s = ten_stack(ts, (int)n, 0);
+        free(ts);
+        return s ? val_tensor(s) : rt_tensor_error(I);
+    }
+    if (e->kind == V_INT || e->kind == V_BOOL || e->kind == V_FLOAT) {
+        Tensor *t = interp_to_tensor(I, batch, e->kind == V_FLOAT, DT_F64);
+        return t ? val_tensor(t) : NULL;
+    }
+    if (e->kind == V_STR) return val_incref(batch);
+    if (e->kind == V_DICT) {
+        Value *d = val_dict();
+        for (int k = 0; k < e->u.dict->n; k++) {
+            Value *col = val_list(0);
+            for (int64_t i = 0; i < n; i++) {
+                Value *x = batch->u.seq.items[i], *v = x->kind == V_DICT ? dict_get(x->u.dict, e->u.dict->keys[k]->u.str.s) : NULL;
+                if (!v) { val_decref(col); val_decref(d); return ops_key_error(I, e->u.dict->keys[k]); }
+                val_list_append(col, val_incref(v));
+            }
+            Value *c = collate(I, col);
+            val_decref(col);
+            if (!c) { val_decref(d); return NULL; }
+            dict_set(d->u.dict, e->u.dict->keys[k]->u.str.s, c);
+        }
+        return d;
+    }
+    if (e->kind == V_TUPLE || e->kind == V_LIST) {
+        int64_t m = e->u.seq.n;
+        for (int64_t i = 0; i < n; i++) {
+            Value *x = batch->u.seq.items[i];
+            if ((x->kind != V_TUPLE && x->kind != V_LIST) || x->u.seq.n != m)
+                return rt_error(I, "each element in list of batch should be of equal size");
+        }
+        Value *r = val_list(0);
+        for (int64_t k = 0; k < m; k++) {
+            Value *col = val_list(0);
+            for (int64_t i = 0; i < n; i++) val_list_append(col, val_incref(batch->u.seq.items[i]->u.seq.items[k]));
+            Value *c = collate(I, col);
+            val_decref(col);
+            if (!c) { val_decref(r); return NULL; }
+            val_list_append(r, c);
+        }
+        return r;
+    }
+    return rt_raise(I, "TypeError", "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found <class '%s'>",
+                    val_type_name(e));
+}
+
+/* The loader's batch size and drop_last as stored. */
+static int64_t loader_int(Value *self, const char *name) {
+    Value *v = val_attr_get(self, name);
+    return v && v->kind == V_INT ? v->u.i : v && v->kind == V_BOOL ? v->u.b : 0;
+}
+
+/* len(dataset) when the loader was made (kept: len(loader) has no interpreter to ask the dataset again). */
+static int64_t loader_len(Value *self) {
+    int64_t n = loader_int(self, "_n"), bs = loader_int(self, "batch_size");
+    if (bs <= 0) return n;
+    return loader_int(self, "drop_last") ? n / bs : (n + bs - 1) / bs;
+}
+
+/* One epoch: the sample order (a permutation from the session's generator when shuffling, Fisher-Yates), then
+ * batch_size samples at a time, collated; the last, smaller batch dropped with drop_last. A list iterator over the
+ * batches, or NULL with the error set. */
+static Value *loader_iter(Interp *I, Value *self) {
+    Value *ds = val_attr_get(self, "dataset"), *nv = ds ? ops_len(I, ds) : NULL;
+    if (!nv) return NULL;
+    int64_t n = nv->kind == V_INT ? nv->u.i : 0, bs = loader_int(self, "batch_size");
+    val_decref(nv);
+    if (!interp_memory_ok(I, n)) return NULL;
+    int64_t *order = xcalloc((size_t)(n ? n : 1), sizeof *order);
+    for (int64_t i = 0; i < n; i++) order[i] = i;
+    if (loader_int(self, "shuffle")) {
+        Rng *g = &session_of(I)->rng;
+        for (int64_t i = n - 1; i > 0; i--) {
+            int64_t j = (int64_t)(rng_uniform(g) * (double)(i + 1)), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+    }
+    Value *batches = val_list(0);
+    bool drop = loader_int(self, "drop_last");
+    for (int64_t b = 0; b < n && batches; b += bs) {
+        if (b + bs > n && drop) break;
+        if (ten_interrupted) { val_decref(batches); batches = rt_interrupt(I); break; }
+        Value *samples = val_list(0);
+        for (int64_t i = b; i < n && i < b + bs; i++) {
+            Value *idx = val_int(order[i]), *s = ops_index(I, ds, idx);
+            val_decref(idx);
+            if (!s) { val_decref(samples); samples = NULL; break; }
+            val_list_append(samples, s);
+        }
+        Value *c = samples ? collate(I, samples) : NULL;
+        val_decref(samples);
+        if (!c) { val_decref(batches); batches = NULL; break; }
+        val_list_append(batches, c);
+    }
+    free(order);
+    if (!batches) return NULL;
+    Value *it = ops_iter(I, batches);
+    val_decref(batches);
+    return it;
+}
+
+static void loader_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_printf(out, "<torch.utils.data.dataloader.DataLoader object at %p>", (void *)self);
+}
+
+static Value *loader_getitem(Interp *I, Value *self, Value *index) {
+    (void)index;
+    return rt_raise(I, "TypeError", "'DataLoader' object is not subscriptable");
+}
+
+static const ObjClass DataLoaderClass = {.name = "DataLoader", .repr = loader_repr, .getitem = loader_getitem,
+                                         .len = loader_len, .iter = loader_iter};
+
+/* A positive int argument of DataLoader (batch_size); false with PyTorch's ValueError. */
+static bool loader_batch_size(Interp *I, Value *v, int64_t *out) {
+    *out = 1;
+    if (!v) return true;
+    if (v->kind == V_NONE) { rt_error(I, "batch_size=None (no automatic batching) is not in attn: give a batch size"); return false; }
+    if (v->kind != V_INT || v->u.i <= 0) {
+        StrBuf b;
+        sb_init(&b);
+        val_repr(&b, v);
+        rt_raise(I, "ValueError", "batch_size should be a positive integer value, but got batch_size=%s", sb_str(&b));
+        sb_free(&b);
+        return false;
+    }
+    *out = v->u.i;
+    return true;
+}
+
+/* DataLoader(dataset, batch_size=1, shuffle=False, ..., drop_last=False): the arguments attn uses; num_workers and
+ * pin_memory are accepted and do nothing (attn loads in the main thread, as num_workers=0). */
+static Value *bi_data_loader(Interp *I, Args *a) {
+    static const char *const kw[] = {"dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn",
+                                     "pin_memory", "drop_last", "timeout", "worker_init_fn", "multiprocessing_context",
+                                     "generator", "prefetch_factor", "persistent_workers", "pin_memory_device", NULL};
+    if (!args_check(I, a, 16, kw)) return NULL;
+    Value *ds = arg(a, 0, "dataset"), *sh = arg(a, 2, "shuffle"), *dl = arg(a, 8, "drop_last");
+    if (!ds) return rt_raise(I, "TypeError", "DataLoader.__init__() missing 1 required positional argument: 'dataset'");
+    static const char *const unsupported[] = {"sampler", "batch_sampler", "collate_fn", "generator", "worker_init_fn", NULL};
+    for (int i = 0; unsupported[i]; i++) {
+        Value *v = arg(a, -1, unsupported[i]);
+        if (v && v->kind != V_NONE) return rt_error(I, "DataLoader(%s=...) is not in attn: it batches with batch_size, shuffle and drop_last", unsupported[i]);
+    }
+    int64_t bs;
+    bool shuffle = false, drop = false;
+    if (!loader_batch_size(I, arg(a, 1, "batch_size"), &bs)) return NULL;
+    if (sh && sh->kind != V_NONE && !arg_bool(I, sh, "shuffle", &shuffle)) return NULL;
+    if (dl && !arg_bool(I, dl, "drop_last", &drop)) return NULL;
+    Value *nv = ops_len(I, ds);
+    if (!nv) return NULL;
+    Value *m = val_object(&DataLoaderClass);
+    val_attr_set(m, "dataset", val_incref(ds));
+    val_attr_set(m, "batch_size", val_int(bs));
+    val_attr_set(m, "shuffle", val_bool(shuffle));
+    val_attr_set(m, "drop_last", val_bool(drop));
+    val_attr_set(m, "num_workers", val_int(0));
+    val_attr_set(m, "_n", nv);
+    return m;
+}
+
+/* d2l.load_array(data_arrays, batch_size, is_train=True): the book's (§3.3)
+ * data.DataLoader(data.TensorDataset(*data_arrays), batch_size, shuffle=is_train). */
+static Value *bi_load_array(Interp *I, Args *a) {
+    static const char *const kw[] = {"data_arrays", "batch_size", "is_train", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *arrays = arg(a, 0, "data_arrays"), *bs = arg(a, 1, "batch_size"), *tr = arg(a, 2, "is_train");
+    if (!arrays || !bs) return rt_raise(I, "TypeError", "load_array() missing required positional arguments: 'data_arrays' and 'batch_size'");
+    if (arrays->kind != V_TUPLE && arrays->kind != V_LIST)
+        return rt_raise(I, "TypeError", "load_array(): data_arrays must be a tuple of tensors, not %s", val_type_name(arrays));
+    Args b = {arrays->u.seq.items, (int)arrays->u.seq.n, NULL, NULL, 0, "TensorDataset", NULL};
+    Value *ds = bi_tensor_dataset(I, &b);
+    if (!ds) return NULL;
+    Value *yes = val_bool(true), *pos[3] = {ds, bs, tr ? tr : yes};
+    Args c = {pos, 3, NULL, NULL, 0, "DataLoader", NULL};
+    Value *r = bi_data_loader(I, &c);
+    val_decref(ds);
+    val_decref(yes);
+    return r;
+}
+
+const Builtin bi_torch_data[] = {
+    {"TensorDataset", bi_tensor_dataset, "torch.utils.data.TensorDataset(*tensors)",
+     "A dataset of tensors that share their first size n: ds[i] is (X[i], y[i], ...), len(ds) is n. Give it to "
+     "data.DataLoader to get minibatches (from torch.utils import data).", "§3.3", 0},
+    {"DataLoader", bi_data_loader, "torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)",
+     "Minibatches of a dataset: `for X, y in loader:` gives batch_size samples at a time, stacked into tensors (a "
+     "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (torch.manual_seed "
+     "repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0},
+    {"load_array", bi_load_array, "d2l.load_array(data_arrays, batch_size, is_train=True)",
+     "The book's data iterator (§3.3): data.DataLoader(data.TensorDataset(*data_arrays), batch_size, "
+     "shuffle=is_train).", "§3.3", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
