@@ -156,7 +156,8 @@ static Value *bi_calculate_gain(Interp *I, Args *a) {
     Value *nl = arg(a, 0, "nonlinearity");
     if (!nl) return rt_raise(I, "TypeError", "calculate_gain() missing 1 required positional argument: 'nonlinearity'");
     double g;
-    return gain_of(I, nl, arg(a, 1, "param"), &g) ? val_float(g) : NULL;
+    if (!gain_of(I, nl, arg(a, 1, "param"), &g)) return NULL;
+    return g == 1 ? val_int(1) : val_float(g);          /* init.py returns the int 1 for linear and sigmoid */
 }
 
 /* nn.init.xavier_uniform_(tensor, gain=1.0) and xavier_normal_ (tag 1) */
