@@ -257,7 +257,10 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"torch", "torch", "torch.", "torch"}, {"nn", "torch.nn", "nn.", "torch.nn (nn)"},
         {"torch.nn", "torch.nn", "nn.", "torch.nn (nn)"}, {"F", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
         {"torch.nn.functional", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
-        {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"}};
+        {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"},
+        {"torch.nn.init", "torch.nn.init", "nn.init.", "torch.nn.init (nn.init)"},
+        {"torch.utils", "torch.utils", "torch.utils.", "torch.utils"},
+        {"torch.utils.data", "torch.utils.data", "torch.utils.data.", "torch.utils.data (from torch.utils import data)"}};
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;
         sb_printf(out, TR("What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);

@@ -913,7 +913,7 @@ const Builtin bi_nn_layers[] = {
      "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0},
     {"Tanh", bi_plain_activation, "nn.Tanh()",
      "A layer that applies tanh to each element (values in (-1, 1)): nn.Tanh()(X) is torch.tanh(X). The activation "
-     "of RNN hidden states and of additive attention's scoring MLP.", "§11.3", 0},
+     "of RNN hidden states and of additive attention's scoring MLP.", "§5.1", 0},
     {"Sigmoid", bi_plain_activation, "nn.Sigmoid()",
      "A layer that applies 1 / (1 + exp(-x)) to each element (values in (0, 1)): nn.Sigmoid()(X) is "
      "torch.sigmoid(X). Gates and binary classification use it.", "§5.1", 1},

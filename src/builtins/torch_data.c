@@ -1,7 +1,6 @@
 /* torch_data.c - feeding a model minibatches from tensors in memory: torch.utils.data.TensorDataset and DataLoader
  * (batch_size, shuffle, drop_last; iteration collates samples as PyTorch 1.13's default_collate does), as the book
- * writes them (`from torch.utils import data`; data.DataLoader(dataset, batch_size, shuffle=is_train)), and
- * d2l.load_array. Shuffling draws a permutation from the session's generator (torch.manual_seed makes it repeat);
+ * writes them (`from torch.utils import data`; data.DataLoader(dataset, batch_size, shuffle=is_train)). Shuffling draws a permutation from the session's generator (torch.manual_seed makes it repeat);
  * attn's generator is not PyTorch's, so the order is attn's own. A DataLoader reads its dataset when iteration
  * starts and holds the epoch's batches until the loop ends (memory: one more copy of the dataset). */
 #include "builtins_internal.h"
@@ -251,26 +250,6 @@ static Value *bi_data_loader(Interp *I, Args *a) {
     return m;
 }
 
-/* d2l.load_array(data_arrays, batch_size, is_train=True): the book's (§3.3)
- * data.DataLoader(data.TensorDataset(*data_arrays), batch_size, shuffle=is_train). */
-static Value *bi_load_array(Interp *I, Args *a) {
-    static const char *const kw[] = {"data_arrays", "batch_size", "is_train", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *arrays = arg(a, 0, "data_arrays"), *bs = arg(a, 1, "batch_size"), *tr = arg(a, 2, "is_train");
-    if (!arrays || !bs) return rt_raise(I, "TypeError", "load_array() missing required positional arguments: 'data_arrays' and 'batch_size'");
-    if (arrays->kind != V_TUPLE && arrays->kind != V_LIST)
-        return rt_raise(I, "TypeError", "load_array(): data_arrays must be a tuple of tensors, not %s", val_type_name(arrays));
-    Args b = {arrays->u.seq.items, (int)arrays->u.seq.n, NULL, NULL, 0, "TensorDataset", NULL};
-    Value *ds = bi_tensor_dataset(I, &b);
-    if (!ds) return NULL;
-    Value *yes = val_bool(true), *pos[3] = {ds, bs, tr ? tr : yes};
-    Args c = {pos, 3, NULL, NULL, 0, "DataLoader", NULL};
-    Value *r = bi_data_loader(I, &c);
-    val_decref(ds);
-    val_decref(yes);
-    return r;
-}
-
 const Builtin bi_torch_data[] = {
     {"TensorDataset", bi_tensor_dataset, "torch.utils.data.TensorDataset(*tensors)",
      "A dataset of tensors that share their first size n: ds[i] is (X[i], y[i], ...), len(ds) is n. Give it to "
@@ -279,7 +258,4 @@ const Builtin bi_torch_data[] = {
      "Minibatches of a dataset: `for X, y in loader:` gives batch_size samples at a time, stacked into tensors (a "
      "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (torch.manual_seed "
      "repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0},
-    {"load_array", bi_load_array, "d2l.load_array(data_arrays, batch_size, is_train=True)",
-     "The book's data iterator (§3.3): data.DataLoader(data.TensorDataset(*data_arrays), batch_size, "
-     "shuffle=is_train).", "§3.3", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
