@@ -8,6 +8,7 @@
  * the sizes after the first two). */
 #include "builtins_internal.h"
 #include "interp.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,10 @@ static bool fill_random(Interp *I, Tensor *t, bool normal, double lo, double hi)
         rt_error(I, "\"%s\" not implemented for '%s'", normal ? "normal_kernel_cpu" : "check_uniform_bounds", ten_dtype_word(t->dtype));
         return false;
     }
+    double big = t->dtype == DT_F32 ? FLT_MAX : DBL_MAX;
+    const char *word = t->dtype == DT_F32 ? "float" : "double";
+    if (!normal && !(lo >= -big && lo <= big)) { rt_error(I, "from is out of bounds for %s", word); return false; }
+    if (!normal && !(hi >= -big && hi <= big)) { rt_error(I, "to is out of bounds for %s", word); return false; }
     if (!normal && lo > hi) {
         rt_error(I, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", lo, hi);
         return false;
@@ -70,13 +75,10 @@ static Value *bi_init_uniform(Interp *I, Args *a) {
     return same(a);
 }
 
-/* Writes the value v into every element of t (cast to its dtype, as fill_ does). */
-static bool fill_value(Interp *I, Tensor *t, double v) {
-    Tensor *s = ten_scalar_d(v);
-    bool ok = s && ten_copy_into(t, s) == 0;
-    ten_free(s);
-    if (!ok) rt_tensor_error(I);
-    return ok;
+/* Writes the value v into every element of t through its strides (cast to its dtype, as fill_ does; an expanded
+ * view writes its shared elements more than once, all with v, as PyTorch allows). */
+static void fill_value(Tensor *t, double v) {
+    for (int64_t i = 0; i < t->numel; i++) ten_set(t, i, v);
 }
 
 /* nn.init.zeros_(tensor), ones_(tensor) (tag 1), constant_(tensor, val) (tag 2) */
@@ -95,7 +97,10 @@ static Value *bi_init_constant(Interp *I, Args *a) {
             return rt_raise(I, "TypeError", "fill_() received an invalid combination of arguments - got (%s), but expected (Number value)", val_type_name(val));
         else v = val_as_double(val);
     }
-    return fill_value(I, t, v) ? same(a) : NULL;
+    if (t->dtype == DT_I64 && !(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+        return rt_error(I, "value cannot be converted to type int64_t without overflow");
+    fill_value(t, v);
+    return same(a);
 }
 
 /* init.py's _calculate_fan_in_and_fan_out: false with its ValueError below 2 dims. */

@@ -61,7 +61,7 @@ static Value *bi_tensor_dataset(Interp *I, Args *a) {
     for (int i = 0; i < a->npos; i++) {
         Value *t = a->pos[i];
         if (t->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(t));
-        if (t->u.t->ndim == 0) return rt_raise(I, "IndexError", "dimension specified as 0 but tensor has no dimensions");
+        if (t->u.t->ndim == 0) return rt_raise(I, "IndexError", "Dimension specified as 0 but tensor has no dimensions");
         if (t->u.t->shape[0] != a->pos[0]->u.t->shape[0]) return rt_raise(I, "AssertionError", "Size mismatch between tensors");
     }
     Value *ds = val_object(&TensorDatasetClass), *ts = val_tuple(a->npos);
@@ -236,8 +236,7 @@ static Value *bi_data_loader(Interp *I, Args *a) {
     int64_t bs;
     bool shuffle = false, drop = false;
     if (!loader_batch_size(I, arg(a, 1, "batch_size"), &bs)) return NULL;
-    if (sh && sh->kind != V_NONE && !arg_bool(I, sh, "shuffle", &shuffle)) return NULL;
-    if (dl && !arg_bool(I, dl, "drop_last", &drop)) return NULL;
+    if ((sh && !interp_truth(I, sh, &shuffle)) || (dl && !interp_truth(I, dl, &drop))) return NULL;   /* bool(shuffle), as PyTorch */
     Value *nv = ops_len(I, ds);
     if (!nv) return NULL;
     Value *m = val_object(&DataLoaderClass);
