@@ -193,7 +193,7 @@ static const struct { const char *module, *name, *is; } submodules[] = {
     {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"}, {"torch.nn", "init", "torch.nn.init"},
     {"torch", "utils", "torch.utils"}, {"torch.utils", "data", "torch.utils.data"},
     {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
-    {"d2l", "math", "math"}, {"d2l", "random", "random"}};
+    {"d2l", "math", "math"}, {"d2l", "random", "random"}, {"d2l", "data", "torch.utils.data"}};
 
 static Value *dtype_or_constant(const char *name) {
     Value *v = builtins_constant(name);
@@ -211,6 +211,7 @@ static const char *missing_dtype(const char *name);
 Value *builtins_module_attr(const char *module, const char *name) {
     Value *v = nn_module_attr(module, name);
     if (v) return v;
+    if (!strcmp(module, "d2l") && !strcmp(name, "DataModule")) return d2l_data_module_class();
     for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
         if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(submodules[i].is);
     const Builtin *b = NULL;
@@ -254,7 +255,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
 /* Every name builtins_module_attr resolves for the module, each offered once (dir(torch), Tab after "torch."). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx) {
     static const char *const extra[] = {"float32", "float", "float64", "double", "int64", "long", "bool", "pi", "e",
-        "inf", "nan", "tau", "Tensor", "Size", "Module", NULL};
+        "inf", "nan", "tau", "Tensor", "Size", "Module", "DataModule", NULL};
     int n = 0, cap = 0;
     while (extra[cap]) cap++;
     for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) cap++;
@@ -378,7 +379,7 @@ Value *builtins_value_class(const Value *v) {
 static const struct { const char *name, *home, *module, *objclass; } type_builtins[] = {
     {"bool", "", "builtins", NULL}, {"int", "", "builtins", NULL}, {"float", "", "builtins", NULL},
     {"str", "", "builtins", NULL}, {"list", "", "builtins", NULL}, {"tuple", "", "builtins", NULL},
-    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"frozenset", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
+    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"frozenset", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"slice", "", "builtins", NULL}, {"map", "", "builtins", NULL},
     {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
     {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},

@@ -6,6 +6,7 @@
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
+#include "pyexc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,98 @@ static Value *bi_data_loader(Interp *I, Args *a) {
     val_attr_set(m, "num_workers", val_int(0));
     val_attr_set(m, "_n", nv);
     return m;
+}
+
+/* ---- d2l.DataModule (d2l/torch.py, §3.2 and §3.3): the book's base class of data ---- */
+
+/* DataModule.__init__(self, root='../data', num_workers=4): the two become attributes and self.hparams, as d2l's
+ * save_hyperparameters() records them. */
+static Value *m_data_module_init(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "root", "num_workers", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *self = a->pos[0], *hp = val_dict();
+    const char *names[2] = {"root", "num_workers"};
+    for (int i = 0; i < 2; i++) {
+        Value *v = arg(a, i + 1, names[i]), *val = v ? val_incref(v) : i ? val_int(4) : val_str("../data");
+        dict_set(hp->u.dict, names[i], val_incref(val));
+        int rc = ops_setattr(I, self, names[i], val);
+        val_decref(val);
+        if (rc < 0) { val_decref(hp); return NULL; }
+    }
+    int rc = ops_setattr(I, self, "hparams", hp);
+    val_decref(hp);
+    return rc < 0 ? NULL : val_none();
+}
+
+/* d2l raises a bare NotImplementedError: a subclass defines get_dataloader. */
+static Value *m_get_dataloader(Interp *I, Args *a) {
+    rt_raise(I, "NotImplementedError", "NotImplementedError");
+    I->error.exc = pyexc_new("NotImplementedError", "");        /* args () and str(e) '', as a bare raise */
+    return NULL;
+}
+
+/* train_dataloader() / val_dataloader() (tag 1): self.get_dataloader(train=True / False). */
+static Value *m_train_dataloader(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *f = ops_getattr(I, a->pos[0], "get_dataloader");
+    if (!f) return NULL;
+    Value *train = val_bool(a->fn->tag == 0);
+    const char *kwn[1] = {"train"};
+    Value *kwv[1] = {train};
+    Args b = {NULL, 0, kwn, kwv, 1, "get_dataloader", NULL};
+    Value *r = interp_call(I, f, &b);
+    val_decref(train);
+    val_decref(f);
+    return r;
+}
+
+/* get_tensorloader(self, tensors, train, indices=slice(0, None)): DataLoader(TensorDataset(*(a[indices] for a in
+ * tensors)), self.batch_size, shuffle=train). */
+static Value *m_get_tensorloader(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "tensors", "train", "indices", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *self = a->pos[0], *ts = arg(a, 1, "tensors"), *train = arg(a, 2, "train"), *idx = arg(a, 3, "indices");
+    if (!ts || !train) return rt_raise(I, "TypeError", "get_tensorloader() missing required positional arguments: 'tensors' and 'train'");
+    Value *items = ops_to_list(I, ts);
+    if (!items) return NULL;
+    Value *r = NULL, *ds = NULL, *bs = NULL;
+    for (int64_t i = 0; idx && i < items->u.seq.n; i++) {
+        Value *x = ops_index(I, items->u.seq.items[i], idx);
+        if (!x) goto out;
+        val_seq_set(items, i, x);
+    }
+    Args b = {items->u.seq.items, (int)items->u.seq.n, NULL, NULL, 0, "TensorDataset", NULL};
+    if (!(ds = bi_tensor_dataset(I, &b)) || !(bs = ops_getattr(I, self, "batch_size"))) goto out;
+    Value *pos[2] = {ds, bs}, *kwv[1] = {train};
+    const char *kwn[1] = {"shuffle"};
+    Args c = {pos, 2, kwn, kwv, 1, "DataLoader", NULL};
+    r = bi_data_loader(I, &c);
+out:
+    val_decref(items);
+    val_decref(ds);
+    val_decref(bs);
+    return r;
+}
+
+static const Builtin data_module_methods[] = {
+    {"__init__", m_data_module_init, "d2l.DataModule.__init__(self, root='../data', num_workers=4)",
+     "Records root and num_workers (self.hparams).", "", 0},
+    {"save_hyperparameters", d2l_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
+     "Stores the arguments of the running __init__ as attributes of self.", "", 0},
+    {"get_dataloader", m_get_dataloader, "self.get_dataloader(train)",
+     "What a subclass defines: the DataLoader of the training (train=True) or validation data.", "", 0},
+    {"train_dataloader", m_train_dataloader, "self.train_dataloader()", "self.get_dataloader(train=True).", "", 0},
+    {"val_dataloader", m_train_dataloader, "self.val_dataloader()", "self.get_dataloader(train=False).", "", 1},
+    {"get_tensorloader", m_get_tensorloader, "self.get_tensorloader(tensors, train, indices=slice(0, None))",
+     "A DataLoader of the rows `indices` of each tensor, self.batch_size at a time, shuffled when train.", "§3.3", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+static Value *data_module_class;       /* made at first use, kept for the process: one class, so isinstance works */
+
+Value *d2l_data_module_class(void) {
+    if (!data_module_class) data_module_class = class_new_builtin("DataModule", "d2l.torch", NULL, data_module_methods, false);
+    return val_incref(data_module_class);
 }
 
 const Builtin bi_torch_data[] = {
