@@ -133,15 +133,15 @@ static bool weight_ok(Interp *I, const Tensor *w, const Tensor *in, int64_t C, c
 static double weight_of(const Tensor *w, int64_t c) { return w ? ten_get(w, c) : 1.0; }
 
 /* Class indices: target (N, d1...) int64 against lp, the log-probabilities (N, C, d1...) or (C,), contiguous.
- * Per element i: -w[t] lp[t] (0 where t is ignore_index), with smoothing (1-e) times that plus e/C times
+ * (lp float64 for a float32 input; the result is of dtype dt, the input's). Per element i: -w[t] lp[t] (0 where t is ignore_index), with smoothing (1-e) times that plus e/C times
  * -sum_c w[c] lp[c]; mean divides the nll part by the sum of w[t] and the smooth part as PyTorch's
  * cross_entropy_loss_label_smoothing does. A new tensor of the input's dtype, or NULL with the error set. */
-static Tensor *ce_indices(Interp *I, const Tensor *lp, const Tensor *tg, int64_t N, int64_t C, int64_t S, const CEOpts *o) {
+static Tensor *ce_indices(Interp *I, const Tensor *lp, const Tensor *tg, DType dt, int64_t N, int64_t C, int64_t S, const CEOpts *o) {
     if (tg->dtype != DT_I64) {
         rt_error(I, "expected scalar type Long but found %s", ten_dtype_word(tg->dtype));
         return NULL;
     }
-    Tensor *out = o->red == RED_NONE_ ? ten_new(lp->dtype, tg->ndim, tg->shape) : ten_new(lp->dtype, 0, NULL);
+    Tensor *out = o->red == RED_NONE_ ? ten_new(dt, tg->ndim, tg->shape) : ten_new(dt, 0, NULL);
     if (!out) { rt_tensor_error(I); return NULL; }
     double nll = 0, smooth = 0, wsum = 0;
     int64_t kept = 0;
@@ -222,14 +222,18 @@ static Value *cross_entropy(Interp *I, const Tensor *in, const Tensor *tg, const
         return NULL;
     }
     if (in->ndim == 0 && probs) return rt_raise(I, "IndexError", "Dimension specified as 1 but tensor has no dimensions");
-    Tensor *lp = ten_log_softmax(in, in->ndim == 1 ? 0 : 1);
+    /* float32 input: its log-probabilities in float64, so the loss is rounded once (not once per element) */
+    Tensor *wide = in->dtype == DT_F32 ? ten_cast(in, DT_F64) : NULL;
+    if (in->dtype == DT_F32 && !wide) return rt_tensor_error(I);
+    Tensor *lp = ten_log_softmax(wide ? wide : in, in->ndim == 1 ? 0 : 1);
+    ten_free(wide);
     if (!lp) return ten_error_kind() == TEN_ERR_INTERRUPTED ? rt_tensor_error(I) : rt_tensor_index_error(I);
     Tensor *r = NULL;
     int64_t N, C = in->shape[in->ndim == 1 ? 0 : 1], S;
     if (probs) {
         if (weight_ok(I, o->weight, in, C, "cross_entropy: ")) r = ce_probs(I, lp, tg, in, C, o);
     } else if (nll_shapes_ok(I, in, tg, &N, &C, &S) && weight_ok(I, o->weight, in, C, "")) {
-        r = ce_indices(I, lp, tg, N, C, S, o);
+        r = ce_indices(I, lp, tg, in->dtype, N, C, S, o);
     }
     ten_free(lp);
     return r ? val_tensor(r) : NULL;
