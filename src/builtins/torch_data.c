@@ -1,8 +1,9 @@
 /* torch_data.c - feeding a model minibatches from tensors in memory: torch.utils.data.TensorDataset and DataLoader
  * (batch_size, shuffle, drop_last; iteration collates samples as PyTorch 1.13's default_collate does), as the book
- * writes them (`from torch.utils import data`; data.DataLoader(dataset, batch_size, shuffle=is_train)). Shuffling draws a permutation from the session's generator (torch.manual_seed makes it repeat);
- * attn's generator is not PyTorch's, so the order is attn's own. A DataLoader reads its dataset when iteration
- * starts and holds the epoch's batches until the loop ends (memory: one more copy of the dataset). */
+ * writes them (`from torch.utils import data`; data.DataLoader(dataset, batch_size, shuffle=is_train)), and the
+ * book's d2l.DataModule. Shuffling draws a permutation from the session's generator (torch.manual_seed makes it
+ * repeat); attn's generator is not PyTorch's, so the order is attn's own. As PyTorch's (num_workers=0), a loop reads
+ * and collates each batch when it asks for it. */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
@@ -147,46 +148,60 @@ static int64_t loader_len(Value *self) {
     return loader_int(self, "drop_last") ? n / bs : (n + bs - 1) / bs;
 }
 
-/* One epoch: the sample order (a permutation from the session's generator when shuffling, Fisher-Yates), then
- * batch_size samples at a time, collated; the last, smaller batch dropped with drop_last. A list iterator over the
- * batches, or NULL with the error set. */
+/* One batch of an epoch: batch k of the order the epoch drew (self is the epoch's state: dataset, order (an int64
+ * tensor of the sample numbers), batch_size), its samples read from the dataset and collated. New reference or NULL
+ * with the error set. */
+static Value *m_epoch_batch(Interp *I, Args *a) {
+    Value *self = a->pos[0], *ds = val_attr_get(self, "dataset"), *ov = val_attr_get(self, "order");
+    int64_t k = a->npos > 1 && a->pos[1]->kind == V_INT ? a->pos[1]->u.i : 0, bs = loader_int(self, "batch_size");
+    if (!ds || !ov || ov->kind != V_TENSOR) return rt_error(I, "DataLoader: the epoch lost its dataset");
+    const Tensor *order = ov->u.t;
+    Value *samples = val_list(0);
+    for (int64_t i = k * bs; i < order->numel && i < (k + 1) * bs; i++) {
+        Value *idx = val_int(ten_get_i64(order, i)), *smp = ops_index(I, ds, idx);
+        val_decref(idx);
+        if (!smp) { val_decref(samples); return NULL; }
+        val_list_append(samples, smp);
+    }
+    Value *c = collate(I, samples);
+    val_decref(samples);
+    return c;
+}
+
+static const Builtin epoch_batch = {"_batch", m_epoch_batch, "", "", "", 0};
+static const ObjClass EpochClass = {.name = "_SingleProcessDataLoaderIter"};
+
+/* iter(loader): one epoch, lazy as PyTorch's: the sample order is drawn now (a permutation from the session's
+ * generator when shuffling, Fisher-Yates), and each batch is read and collated when the loop asks for it (the
+ * batch_size samples after the ones before; the last, smaller batch dropped with drop_last). An iterator, or NULL
+ * with the error set. */
 static Value *loader_iter(Interp *I, Value *self) {
     Value *ds = val_attr_get(self, "dataset"), *nv = ds ? ops_len(I, ds) : NULL;
     if (!nv) return NULL;
     int64_t n = nv->kind == V_INT ? nv->u.i : 0, bs = loader_int(self, "batch_size");
     val_decref(nv);
-    if (!interp_memory_ok(I, n)) return NULL;
-    int64_t *order = xcalloc((size_t)(n ? n : 1), sizeof *order);
-    for (int64_t i = 0; i < n; i++) order[i] = i;
+    Tensor *order = ten_new(DT_I64, 1, &n);
+    if (!order) return rt_tensor_error(I);
+    int64_t *o = ten_i64(order);
+    for (int64_t i = 0; i < n; i++) o[i] = i;
     if (loader_int(self, "shuffle")) {
         Rng *g = &session_of(I)->rng;
         for (int64_t i = n - 1; i > 0; i--) {
-            int64_t j = (int64_t)(rng_uniform(g) * (double)(i + 1)), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
+            int64_t j = (int64_t)(rng_uniform(g) * (double)(i + 1)), t = o[i];
+            o[i] = o[j];
+            o[j] = t;
         }
     }
-    Value *batches = val_list(0);
-    bool drop = loader_int(self, "drop_last");
-    for (int64_t b = 0; b < n && batches; b += bs) {
-        if (b + bs > n && drop) break;
-        if (ten_interrupted) { val_decref(batches); batches = rt_interrupt(I); break; }
-        Value *samples = val_list(0);
-        for (int64_t i = b; i < n && i < b + bs; i++) {
-            Value *idx = val_int(order[i]), *s = ops_index(I, ds, idx);
-            val_decref(idx);
-            if (!s) { val_decref(samples); samples = NULL; break; }
-            val_list_append(samples, s);
-        }
-        Value *c = samples ? collate(I, samples) : NULL;
-        val_decref(samples);
-        if (!c) { val_decref(batches); batches = NULL; break; }
-        val_list_append(batches, c);
-    }
-    free(order);
-    if (!batches) return NULL;
-    Value *it = ops_iter(I, batches);
-    val_decref(batches);
+    int64_t batches = loader_int(self, "drop_last") ? n / bs : (n + bs - 1) / bs;
+    Value *epoch = val_object(&EpochClass);
+    val_attr_set(epoch, "dataset", val_incref(ds));
+    val_attr_set(epoch, "order", val_tensor(order));
+    val_attr_set(epoch, "batch_size", val_int(bs));
+    Value *fn = val_method(epoch, &epoch_batch), *ks = val_range(0, batches, 1);
+    Value *it = ops_lazy_iterator(I, "map", fn, &ks, 1, 0);
+    val_decref(fn);
+    val_decref(ks);
+    val_decref(epoch);
     return it;
 }
 
