@@ -326,6 +326,11 @@ with tempfile.TemporaryDirectory() as T:
     check("list(range(10**9)) is refused at once", "out of memory: 1000000000 more values would not fit" in r.stderr, r.stderr)
     r = run(["-c", "x = [i for i in range(10**9)]"], T, {"ATTN_MEMORY_LIMIT": "100M"}, timeout=60)
     check("a comprehension stops at the memory limit", "out of memory" in r.stderr and "100.0 MiB" in r.stderr, r.stderr)
+    loop = ("from torch.utils import data\nl = data.DataLoader(data.TensorDataset(torch.zeros(200000, 1)), 1)\n"
+            "n = 0\nfor b in l:\n    n += b[0].numel()\n\nprint(n)\n")
+    r = run([], T, {"ATTN_MEMORY_LIMIT": "20M"}, timeout=120, stdin=loop)
+    check("a DataLoader reads a batch at a time: 200000 batches under ATTN_MEMORY_LIMIT=20M",
+          r.stdout.strip().endswith("200000") and "out of memory" not in r.stderr, (r.stdout[-200:], r.stderr[-300:]))
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="none"))

@@ -56,6 +56,11 @@ Value *builtins_show_figure(Interp *I, struct Figure *fig);
 int norm_dim64(int64_t d, int ndim);
 bool dim_fits(Interp *I, int64_t d, int n);
 
+/* nn_module.c: self.save_hyperparameters(ignore=[]) of d2l's HyperParameters (d2l.Module, d2l.DataModule): the
+ * running method's arguments become attributes of self and self.hparams. None, or NULL with the error set. */
+Value *d2l_save_hyperparameters(Interp *I, Args *a);
+/* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
+Value *d2l_data_module_class(void);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
 Value *nn_module_attr(const char *module, const char *name);
 #endif

@@ -126,6 +126,11 @@ static int help_dotted(StrBuf *out, const char *name, const char *dot) {
         else if (!strcmp(v->u.cls->name, "Module"))
             sb_puts(&text, "The base class of layers and models: a subclass sets its layers up in __init__ (after "
                            "super().__init__()) and computes in forward; calling the object calls forward.\n");
+        else if (!strcmp(v->u.cls->name, "DataModule"))
+            sb_puts(&text, "The book's base class of data (§3.2): a subclass sets batch_size and its tensors in __init__ "
+                           "(super().__init__(), self.save_hyperparameters()) and defines get_dataloader(self, train), "
+                           "usually return self.get_tensorloader((self.X, self.y), train, indices); train_dataloader() "
+                           "and val_dataloader() call it.\n");
         else if (!strcmp(v->u.cls->name, "Size"))
             sb_puts(&text, "A tensor's shape (X.shape): a tuple of ints that prints as torch.Size([2, 3]).\n");
         else r = -1;
@@ -257,7 +262,10 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"torch", "torch", "torch.", "torch"}, {"nn", "torch.nn", "nn.", "torch.nn (nn)"},
         {"torch.nn", "torch.nn", "nn.", "torch.nn (nn)"}, {"F", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
         {"torch.nn.functional", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
-        {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"}};
+        {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"},
+        {"torch.nn.init", "torch.nn.init", "nn.init.", "torch.nn.init (nn.init)"},
+        {"torch.utils", "torch.utils", "torch.utils.", "torch.utils"},
+        {"torch.utils.data", "torch.utils.data", "torch.utils.data.", "torch.utils.data (from torch.utils import data)"}};
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;
         sb_printf(out, TR("What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);

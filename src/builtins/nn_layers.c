@@ -52,6 +52,8 @@ static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, 
 
 static Value *relu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "relu", NULL, NULL); }
 static Value *gelu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "gelu", "approximate", NULL); }
+static Value *tanh_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "tanh", NULL, NULL); }
+static Value *sigmoid_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "sigmoid", NULL, NULL); }
 /* nn.Softmax(dim=None) picks the dim as PyTorch's _get_softmax_dim does: 0 for 0-, 1- and 3-D input, else 1. */
 static Value *softmax_call(Interp *I, Value *self, Args *a) {
     Value *dim = val_attr_get(self, "dim"), *x = a->npos ? a->pos[0] : NULL;
@@ -84,6 +86,8 @@ static void softmax_extra(StrBuf *out, Value *self) {
 }
 
 static const ObjClass ReLUClass = {.name = "ReLU", .call = relu_call, .is_module = true};
+static const ObjClass TanhClass = {.name = "Tanh", .call = tanh_call, .is_module = true};
+static const ObjClass SigmoidClass = {.name = "Sigmoid", .call = sigmoid_call, .is_module = true};
 static const ObjClass GELUClass = {.name = "GELU", .call = gelu_call, .is_module = true, .extra_repr = gelu_extra};
 static const ObjClass SoftmaxClass = {.name = "Softmax", .call = softmax_call, .is_module = true, .extra_repr = softmax_extra};
 static const ObjClass IdentityClass = {.name = "Identity", .call = identity_call, .is_module = true};
@@ -103,6 +107,14 @@ static Value *bi_relu_layer(Interp *I, Args *a) {
     if (iv && !arg_bool(I, iv, "inplace", &inplace)) return NULL;
     if (inplace) return rt_error(I, "nn.ReLU(inplace=True) is not in attn: use nn.ReLU(), which gives a new tensor");
     return new_layer(&ReLUClass);
+}
+
+/* nn.Tanh() and nn.Sigmoid(): no arguments (Module.__init__'s message for any, as PyTorch's). */
+static Value *bi_plain_activation(Interp *I, Args *a) {
+    if (a->nkw) return rt_raise(I, "TypeError", "Module.__init__() got an unexpected keyword argument '%s'", a->kwnames[0]);
+    if (a->npos)
+        return rt_raise(I, "TypeError", "Module.__init__() takes 1 positional argument but %d were given", a->npos + 1);
+    return new_layer(a->fn->tag ? &SigmoidClass : &TanhClass);
 }
 
 /* nn.GELU(approximate='none' or 'tanh') */
@@ -899,6 +911,12 @@ const Builtin bi_nn_layers[] = {
     {"GELU", bi_gelu_layer, "nn.GELU(approximate='none')",
      "A layer that applies GELU, x times the normal CDF at x, to each element (approximate='tanh': the tanh "
      "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0},
+    {"Tanh", bi_plain_activation, "nn.Tanh()",
+     "A layer that applies tanh to each element (values in (-1, 1)): nn.Tanh()(X) is torch.tanh(X). The activation "
+     "of RNN hidden states and of additive attention's scoring MLP.", "§5.1", 0},
+    {"Sigmoid", bi_plain_activation, "nn.Sigmoid()",
+     "A layer that applies 1 / (1 + exp(-x)) to each element (values in (0, 1)): nn.Sigmoid()(X) is "
+     "torch.sigmoid(X). Gates and binary classification use it.", "§5.1", 1},
     {"Softmax", bi_softmax_layer, "nn.Softmax(dim=None)",
      "A layer that turns scores into probabilities along dim: nn.Softmax(dim=-1)(X) is torch.softmax(X, dim=-1). "
      "Give dim: each row along it then sums to 1.", "§4.1", 0},

@@ -344,7 +344,7 @@ const Builtin bi_module_methods[] = {
 
 /* save_hyperparameters(ignore=[]): the caller's arguments become attributes (and self.hparams), except self and
  * names starting with '_'. The caller is the running method: its local variables. */
-static Value *m_save_hyperparameters(Interp *I, Args *a) {
+Value *d2l_save_hyperparameters(Interp *I, Args *a) {
     static const char *const kw[] = {"ignore", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
     Value *ignore = arg(a, 1, "ignore"), *self = a->pos[0];
@@ -388,7 +388,7 @@ static Value *m_d2l_module_init(Interp *I, Args *a) {
 static const Builtin d2l_module_methods[] = {
     {"__init__", m_d2l_module_init, "d2l.Module.__init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1)",
      "nn.Module's __init__ plus the book's hyperparameters.", "", 0},
-    {"save_hyperparameters", m_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
+    {"save_hyperparameters", d2l_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
      "Stores the arguments of the running __init__ as attributes of self.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 

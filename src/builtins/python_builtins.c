@@ -1510,6 +1510,20 @@ const Builtin bi_dict_methods[] = {
     {"get", dict_get_m, "d.get(key, default=None)", "The value for key, or default.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
+/* slice(stop) / slice(start, stop, step=None): the object a[start:stop:step] indexes with (any values, as
+ * Python's), e.g. d2l's get_dataloader: slice(0, self.num_train). */
+static Value *bi_slice(Interp *I, Args *a) {
+    if (a->nkw) return rt_raise(I, "TypeError", "slice() takes no keyword arguments");
+    if (a->npos < 1) return rt_raise(I, "TypeError", "slice expected at least 1 argument, got 0");
+    if (a->npos > 3) return rt_raise(I, "TypeError", "slice expected at most 3 arguments, got %d", a->npos);
+    Value *s = val_new(V_SLICE);
+    Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
+    for (int i = 0; i < 3; i++) *parts[i] = val_none();
+    if (a->npos == 1) { val_decref(s->u.slice.stop); s->u.slice.stop = val_incref(a->pos[0]); return s; }
+    for (int i = 0; i < a->npos; i++) { val_decref(*parts[i]); *parts[i] = val_incref(a->pos[i]); }
+    return s;
+}
+
 const Builtin bi_python[] = {
     {"print", bi_print, "print(*values, sep=' ', end='\\n')", "Prints values separated by sep.", "", 0},
     {"range", bi_range, "range(stop) / range(start, stop, step=1)", "The integers start, start+step, ... below stop.", "", 0},
@@ -1534,6 +1548,8 @@ const Builtin bi_python[] = {
     {"abs", bi_abs, "abs(x)", "Absolute value (elementwise for tensors).", "", 0},
     {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0},
+    {"slice", bi_slice, "slice(stop) / slice(start, stop, step=None)",
+     "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0},
     {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0},
     {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0},
     {"filter", bi_filter, "filter(function or None, iterable)", "An iterator of the items for which function(item) is true.", "", 0},

@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 void builtins_init(void) {
@@ -74,6 +74,8 @@ const Builtin *const *builtins_all_methods(int *n) { builtins_init(); *n = n_met
 static const struct { const char *path, *module; bool bare; } modules[] = {
     {"torch", "torch", true}, {"nn", "torch.nn", true}, {"torch.nn", "torch.nn", false},
     {"F", "torch.nn.functional", true}, {"torch.nn.functional", "torch.nn.functional", false},
+    {"torch.nn.init", "torch.nn.init", false}, {"torch.utils", "torch.utils", false},
+    {"torch.utils.data", "torch.utils.data", false},
     {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
     {"random", "random", true}};
 
@@ -98,11 +100,14 @@ bool builtins_is_bare(const Builtin *b) {
     return !dot || (paren && paren < dot) || s[0] == '@';
 }
 
-/* "d2l" for d2l.MultiHeadAttention: the module a builtin lives in, from its signature ("" for bare ones). */
+/* "d2l" for d2l.MultiHeadAttention: the module a builtin lives in, from its signature ("" for bare ones): what
+ * comes before the last dot before the parenthesis ("nn.init" for nn.init.zeros_(tensor)). */
 void builtins_home(const Builtin *b, char *out, size_t n) {
     out[0] = 0;
     if (builtins_is_bare(b)) return;
-    size_t k = (size_t)(strchr(b->signature, '.') - b->signature);
+    const char *s = b->signature, *paren = strchr(s, '('), *dot = strchr(s, '.');
+    for (const char *p = dot; p && (!paren || p < paren); p = strchr(p + 1, '.')) dot = p;
+    size_t k = (size_t)(dot - s);
     snprintf(out, n, "%.*s", (int)k, b->signature);
 }
 
@@ -185,9 +190,10 @@ static const Builtin d2l_method_builtins[] = {
 
 /* The modules a module holds as attributes: torch.nn, nn.functional, and what d2l.torch imports. */
 static const struct { const char *module, *name, *is; } submodules[] = {
-    {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"},
+    {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"}, {"torch.nn", "init", "torch.nn.init"},
+    {"torch", "utils", "torch.utils"}, {"torch.utils", "data", "torch.utils.data"},
     {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
-    {"d2l", "math", "math"}, {"d2l", "random", "random"}};
+    {"d2l", "math", "math"}, {"d2l", "random", "random"}, {"d2l", "data", "torch.utils.data"}};
 
 static Value *dtype_or_constant(const char *name) {
     Value *v = builtins_constant(name);
@@ -205,6 +211,7 @@ static const char *missing_dtype(const char *name);
 Value *builtins_module_attr(const char *module, const char *name) {
     Value *v = nn_module_attr(module, name);
     if (v) return v;
+    if (!strcmp(module, "d2l") && !strcmp(name, "DataModule")) return d2l_data_module_class();
     for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
         if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(submodules[i].is);
     const Builtin *b = NULL;
@@ -221,6 +228,10 @@ Value *builtins_module_attr(const char *module, const char *name) {
     } else if (!strcmp(module, "torch.nn.functional")) {
         b = homed("F", name);
         if (!b && listed(torch_names_functional, name)) b = homed("torch", name);
+    } else if (!strcmp(module, "torch.nn.init")) {
+        b = homed("nn.init", name);
+    } else if (!strcmp(module, "torch.utils.data")) {
+        b = homed("torch.utils.data", name);
     } else if (!strcmp(module, "d2l")) {
         b = homed("d2l", name);
         for (size_t i = 0; !b && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
@@ -244,7 +255,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
 /* Every name builtins_module_attr resolves for the module, each offered once (dir(torch), Tab after "torch."). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx) {
     static const char *const extra[] = {"float32", "float", "float64", "double", "int64", "long", "bool", "pi", "e",
-        "inf", "nan", "tau", "Tensor", "Size", "Module", NULL};
+        "inf", "nan", "tau", "Tensor", "Size", "Module", "DataModule", NULL};
     int n = 0, cap = 0;
     while (extra[cap]) cap++;
     for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) cap++;
@@ -368,7 +379,7 @@ Value *builtins_value_class(const Value *v) {
 static const struct { const char *name, *home, *module, *objclass; } type_builtins[] = {
     {"bool", "", "builtins", NULL}, {"int", "", "builtins", NULL}, {"float", "", "builtins", NULL},
     {"str", "", "builtins", NULL}, {"list", "", "builtins", NULL}, {"tuple", "", "builtins", NULL},
-    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"frozenset", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"map", "", "builtins", NULL},
+    {"dict", "", "builtins", NULL}, {"set", "", "builtins", NULL}, {"frozenset", "", "builtins", NULL}, {"range", "", "builtins", NULL}, {"slice", "", "builtins", NULL}, {"map", "", "builtins", NULL},
     {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
     {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},
@@ -381,6 +392,10 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"LayerNorm", "nn", "torch.nn.modules.normalization", NULL}, {"Embedding", "nn", "torch.nn.modules.sparse", NULL},
     {"MultiheadAttention", "nn", "torch.nn.modules.activation", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},
     {"MultiHeadAttention", "d2l", "d2l.torch", NULL}, {"PositionalEncoding", "d2l", "d2l.torch", NULL},
+    {"Tanh", "nn", "torch.nn.modules.activation", NULL}, {"Sigmoid", "nn", "torch.nn.modules.activation", NULL},
+    {"CrossEntropyLoss", "nn", "torch.nn.modules.loss", NULL}, {"MSELoss", "nn", "torch.nn.modules.loss", NULL},
+    {"TensorDataset", "torch.utils.data", "torch.utils.data.dataset", NULL},
+    {"DataLoader", "torch.utils.data", "torch.utils.data.dataloader", NULL},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
 };
 #define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])

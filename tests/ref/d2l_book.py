@@ -1,10 +1,11 @@
 """The book's own PyTorch code for §11.3, §11.5 and §11.6 (d2l-en, d2l/torch.py), used as the reference `d2l`
 in the PyTorch checks. Not attn's code: the text the lessons follow. The helpers at the top are d2l/torch.py's
-(HyperParameters, Module without its ProgressBoard, add_to_class, check_shape and the tensor aliases)."""
+(HyperParameters, Module without its ProgressBoard, DataModule, add_to_class, check_shape and the tensor aliases)."""
 import inspect
 import math
 import torch
 from torch import nn
+from torch.utils import data
 
 tensor, ones, zeros, arange, reshape, normal = torch.tensor, torch.ones, torch.zeros, torch.arange, torch.reshape, torch.normal
 
@@ -32,6 +33,25 @@ class Module(nn.Module, HyperParameters):
     def __init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1):
         super().__init__()
         self.save_hyperparameters()
+
+
+class DataModule(HyperParameters):
+    def __init__(self, root='../data', num_workers=4):
+        self.save_hyperparameters()
+
+    def get_dataloader(self, train):
+        raise NotImplementedError
+
+    def train_dataloader(self):
+        return self.get_dataloader(train=True)
+
+    def val_dataloader(self):
+        return self.get_dataloader(train=False)
+
+    def get_tensorloader(self, tensors, train, indices=slice(0, None)):
+        tensors = tuple(a[indices] for a in tensors)
+        dataset = torch.utils.data.TensorDataset(*tensors)
+        return torch.utils.data.DataLoader(dataset, self.batch_size, shuffle=train)
 
 
 def masked_softmax(X, valid_lens):
