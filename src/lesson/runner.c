@@ -725,27 +725,58 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
 
 /* After the last step: what is typed still runs, with the lesson's variables, until quit, Ctrl-D or the end of
  * input. A class's detours are recorded (the class discusses the last figure, tries another value); a student stays
- * at the prompt with what the lesson defined. `note` is the line that says so. */
-static void epilogue(LessonRun *S, const char *note) {
+ * at the prompt with what the lesson defined. `note` is the line that says so. back and jump go back into the lesson
+ * (ACT_BACK, or ACT_JUMP with *jump_to); ACT_QUIT when the session ends. */
+static Action epilogue(LessonRun *S, const char *note, int *jump_to) {
     say(S, "%s", note);
     for (;;) {
         bool blank;
         Statement in;
         char *line = next_input(S, &in, &blank);
-        if (!line) return;
-        int ignored;
-        Action a = blank ? ACT_NONE : lesson_command(S, line, &ignored);
+        if (!line) return ACT_QUIT;
+        Action a = blank ? ACT_NONE : lesson_command(S, line, jump_to);
         if (blank && !S->teacher) { statement_free(&in); continue; }      /* Enter at a prompt: nothing to run */
-        if (blank || (a != ACT_NONE && a != ACT_QUIT)) {      /* Enter, or a lesson command: there is no step left */
+        if (a == ACT_BACK || a == ACT_JUMP || a == ACT_QUIT) { statement_free(&in); return a; }
+        if (blank || a != ACT_NONE) {      /* Enter, or a lesson command: there is no step left */
             if (a != ACT_HANDLED) say(S, "%s", note);
             statement_free(&in);
             continue;
         }
-        if (a == ACT_QUIT) { statement_free(&in); return; }
         RunStatus rs = run_input(S, &in, NULL);
         statement_free(&in);
-        if (rs == RUN_QUIT) return;
+        if (rs == RUN_QUIT) return ACT_QUIT;
     }
+}
+
+/* "Lesson complete", the next lesson's command for where the student is, and the epilogue. Returns what ended the
+ * epilogue (ACT_BACK, ACT_JUMP with *jump_to, or ACT_QUIT). */
+static Action lesson_complete(LessonRun *S, int *jump_to) {
+    Lesson *l = S->l;
+    StrBuf done_msg;
+    sb_init(&done_msg);
+    sb_printf(&done_msg, TR("\nLesson complete: %s.\n"), l->title);
+    prose(S, sb_str(&done_msg));        /* the next command on a line of its own, never broken */
+    sb_clear(&done_msg);
+    int n;
+    char **all = lesson_list(&n);
+    int me = -1;
+    for (int i = 0; i < n; i++) {
+        const char *b = strrchr(all[i], '/');
+        b = b ? b + 1 : all[i];
+        if (!strncmp(b, l->id, strlen(l->id))) me = i;
+    }
+    if (me >= 0 && me + 1 < n)
+        sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : S->in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
+    else sb_puts(&done_msg, TR("That was the last lesson.\n"));
+    prose(S, sb_str(&done_msg));
+    sb_free(&done_msg);
+    for (int i = 0; i < n; i++) free(all[i]);
+    free(all);
+    if (S->teacher) return epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"), jump_to);
+    return epilogue(S, S->in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+                                       "your own session)\n")
+                                  : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+                                       "Ctrl-D leaves)\n"), jump_to);
 }
 
 static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
@@ -792,73 +823,55 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (step > 0) rebuild(S, step);
     say(S, "%s", teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
-    while (step < l->nsteps) {
-        show_step_header(S, step);
-        LessonStep *st = &l->steps[step];
-        S->measured = step_measures(st);
-        Action act = ACT_NONE;
-        int jump_to = -1, k;
-        for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
-            LessonItem *it = &st->items[k];
-            if (it->kind == ITEM_PROSE) {
-                bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
-                /* a question starts with its own blank line, and so does the next step's heading */
-                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
+    for (;;) {
+        while (step < l->nsteps) {
+            show_step_header(S, step);
+            LessonStep *st = &l->steps[step];
+            S->measured = step_measures(st);
+            Action act = ACT_NONE;
+            int jump_to = -1, k;
+            for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
+                LessonItem *it = &st->items[k];
+                if (it->kind == ITEM_PROSE) {
+                    bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
+                    /* a question starts with its own blank line, and so does the next step's heading */
+                    if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
+                }
+                else if (it->kind == ITEM_RUN) {
+                    if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
+                    act = do_run(S, it, &jump_to);
+                }
+                else act = do_question(S, it->q, &jump_to);
             }
-            else if (it->kind == ITEM_RUN) {
-                if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
-                act = do_run(S, it, &jump_to);
+            if (act == ACT_QUIT) {
+                if (S->teacher) save(S, step, done);
+                else if (save(S, step, done))
+                    say(S, in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
+                else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
+                break;
             }
-            else act = do_question(S, it->q, &jump_to);
+            if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
+            if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
+                int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
+                if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
+                rebuild(S, to);
+                step = to;
+                save(S, step, done);
+                continue;
+            }
+            step++;
+            if (step > done) done = step;
+            save(S, step < l->nsteps ? step : 0, done);
         }
-        if (act == ACT_QUIT) {
-            if (S->teacher) save(S, step, done);
-            else if (save(S, step, done))
-                say(S, in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
-            else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
-            break;
-        }
-        if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
-        if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
-            int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
-            if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
-            rebuild(S, to);
-            step = to;
-            save(S, step, done);
-            continue;
-        }
-        step++;
-        if (step > done) done = step;
-        save(S, step < l->nsteps ? step : 0, done);
+        if (step < l->nsteps) break;        /* quit */
+        int jump_to = -1;
+        Action end = lesson_complete(S, &jump_to);
+        if (end != ACT_BACK && end != ACT_JUMP) break;
+        step = end == ACT_JUMP ? jump_to : l->nsteps - 1;     /* back into the lesson: its variables as it left them */
+        rebuild(S, step);
+        save(S, step, done);
     }
-    if (step >= l->nsteps) {
-        StrBuf done_msg;
-        sb_init(&done_msg);
-        sb_printf(&done_msg, TR("\nLesson complete: %s.\n"), l->title);
-        prose(S, sb_str(&done_msg));        /* the next command on a line of its own, never broken */
-        sb_clear(&done_msg);
-        int n;
-        char **all = lesson_list(&n);
-        int me = -1;
-        for (int i = 0; i < n; i++) {
-            const char *b = strrchr(all[i], '/');
-            b = b ? b + 1 : all[i];
-            if (!strncmp(b, l->id, strlen(l->id))) me = i;
-        }
-        if (me >= 0 && me + 1 < n)
-            sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
-        else sb_puts(&done_msg, TR("That was the last lesson.\n"));
-        prose(S, sb_str(&done_msg));
-        sb_free(&done_msg);
-        for (int i = 0; i < n; i++) free(all[i]);
-        free(all);
-        if (S->teacher) epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
-        else epilogue(S, in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
-                                      "your own session)\n")
-                                 : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
-                                      "Ctrl-D leaves)\n"));
-        if (S->recording) save_record(S);
-    }
+    if (S->recording) save_record(S);
     if (tty) lineedit_shutdown();
     reader_free(&S->r);
     session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
