@@ -3,7 +3,7 @@
 they see it:
 - Enter on the empty prompt runs the statement shown, and the screen shows it once, where the prompt was ("attn> d =
   32", then its output), never an empty "attn>" line above a second copy; the same for a teacher's Enter that shows
-  a question's answer;
+  a question's answer; after a teacher's detour the next statement is shown again above the prompt, not dim;
 - an answer typed as a Python list or tuple of numbers (lesson 5, step 3: [u, v] where the answer is a tensor) is
   graded as the tensor it stands for: right values are right, in English, Japanese and Chinese; wrong values, the
   usual mistake (a wrong: line) and a list of the wrong length get the feedback a tensor would. The numbers typed
@@ -193,6 +193,29 @@ try:
 finally:
     s.close()
 
+# a teacher's detour: the lesson's next statement is shown again after it, just above the prompt, in the terminal's
+# normal colours (it was dim, which a projector does not show, and was not shown again after a detour); Enter then
+# takes it back and shows it once, as run
+s = Screen(f"{ATTN} teach 5", ENV)
+try:
+    s.wait_for("next> d = 32")
+    s.send("1 + 41")
+    t = s.wait_for("(detour: Enter runs the next statement)\nnext> d = 32\nattn>")
+    check("teacher: after a detour the next statement is shown again, above the prompt",
+          "42\n(detour: Enter runs the next statement)\nnext> d = 32\nattn>" in t, t[-500:])
+    raw = s.run("capture-pane", "-e", "-p", "-t", "t")
+    pend = [l for l in raw.split("\n") if "d = 32" in l]
+    check("teacher: the next statement is not dim or faint (SGR 2), on any of its lines",
+          pend and not any(re.search(r"\x1b\[([0-9;]*;)?2(;[0-9;]*)?m", l) for l in pend), repr(pend))
+    s.send("")
+    t = s.wait_for("next> P = d2l.PositionalEncoding")
+    ls = lines_of(t)
+    check("teacher: Enter after a detour shows the statement once, as run, where the pending one was",
+          "(detour: Enter runs the next statement)\nattn> d = 32\nnext> P = d2l" in t and ls.count("attn> d = 32") == 1,
+          t[-500:])
+finally:
+    s.close()
+
 # a teacher's next statement longer than the screen (lesson 1's masked_softmax, 22 lines at 80x24) waits as its first
 # line and how many follow; Enter takes both back and shows the whole statement once, as run
 s = Screen(f"{ATTN} teach 1", ENV)
@@ -210,7 +233,7 @@ try:
           "next> def masked_softmax(X, valid_lens):\n  ...> (21 lines more)\nattn>" in t, t[-600:])
     s.send("")
     t = s.wait_for("Yours and d2l's agree")
-    check("teacher: Enter shows it whole, once, and the dim lines are gone",
+    check("teacher: Enter shows it whole, once, and the pending lines are gone",
           t.count("attn> def masked_softmax(X, valid_lens):") == 1 and "(21 lines more)" not in t
           and "next> def masked_softmax" not in t, t[-900:])
 finally:

@@ -77,7 +77,7 @@ static void outf(const char *fmt, ...) {
     sb_free(&b);
 }
 
-/* The runner's own terminal codes (dim text, taking back a prompt line), written as they are. */
+/* The runner's own terminal codes (bold text, taking back a prompt line), written as they are. */
 static void term(const char *codes) { fputs(codes, stdout); fflush(stdout); }
 
 /* Prose for the student, wrapped to the terminal (80 columns when the output is not one). */
@@ -434,8 +434,9 @@ static void screen_size(size_t *cols, size_t *rows) {
     *rows = known && ws.ws_row > 1 ? ws.ws_row : 24;
 }
 
-/* A teacher's next statement at a terminal, before it runs: dim, after "next> ", so the class does not take it for
- * one that ran and printed nothing. Returns the rows it took (Enter takes them back and shows it as run). */
+/* A teacher's next statement at a terminal, before it runs: after a bold "next> ", so the class does not take it for
+ * one that ran and printed nothing; the statement itself in the terminal's normal colours (dim or faint text cannot
+ * be read on a projector). Returns the rows it took (Enter takes them back and shows it as run). */
 static size_t show_pending(const char *stmt) {
     size_t cols, height, all = 0, lines = 0;
     screen_size(&cols, &height);
@@ -453,14 +454,16 @@ static size_t show_pending(const char *stmt) {
         const char *prefix = p == stmt ? "next> " : "  ...> ";
         size_t w = strlen(prefix) + (size_t)tw_width_n(p, n);
         rows += w ? (w + cols - 1) / cols : 1;
-        term("\033[2m");
-        outf("%s%.*s", prefix, (int)n, p);
-        term("\033[0m\n");
+        term("\033[1m");
+        out(prefix);
+        term("\033[0m");
+        outf("%.*s\n", (int)n, p);
         if (!e) break;
         if (!whole) {
-            term("\033[2m");
-            outf("  ...> (%zu lines more)", lines);
-            term("\033[0m\n");
+            term("\033[1m");
+            out("  ...> ");
+            term("\033[0m");
+            outf("(%zu lines more)\n", lines);
             rows++;
             break;
         }
@@ -551,14 +554,15 @@ static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
  * it has run (without an error, or with the one the lesson shows). */
 static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     const char *stmt = it->text;
-    size_t pending = 0;         /* rows of a teacher's dim "next>" statement just above the prompt */
+    size_t pending = 0;         /* rows of a teacher's "next>" statement just above the prompt */
+    unsigned pending_at = S->r.prompts;     /* the reader's prompt count when it was shown */
     if (S->teacher && S->tty) pending = show_pending(stmt);
     else if (S->teacher) echo_statement(stmt);
     else {
         say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
     }
-    for (bool first = true;; first = false) {
+    for (;;) {
         bool blank;
         Statement in;
         unsigned prompts = S->r.prompts;
@@ -567,9 +571,9 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         Action a = blank ? ACT_SKIP : lesson_command(S, line, jump_to);
         if (a == ACT_SKIP) {
             /* Enter at a terminal: the empty prompt line is erased, so the screen shows the statement once, followed
-             * by its output, as at the REPL. A teacher's class saw it above the prompt already (shown again when a
-             * detour or a Ctrl-C came in between); a student sees it where the prompt was. */
-            bool shown_above = S->teacher && first && S->r.prompts == prompts + 1;
+             * by its output, as at the REPL. A teacher's class saw it just above the prompt (shown again after a
+             * detour; after a Ctrl-C it is not there); a student sees it where the prompt was. */
+            bool shown_above = S->teacher && pending && prompts == pending_at && S->r.prompts == prompts + 1;
             if (blank) erase_blank_prompt(S, in.text, shown_above ? pending : 0);   /* "next>": shown as run */
             statement_free(&in);
             if (!S->teacher || !blank || S->tty) echo_statement(stmt);
@@ -595,6 +599,10 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         else say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
         free(own);
         free(typed);
+        if (S->teacher && S->tty) {         /* the class's eyes go back to what comes next */
+            pending = show_pending(stmt);
+            pending_at = S->r.prompts;
+        }
     }
 }
 
