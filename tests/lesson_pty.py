@@ -3,7 +3,7 @@
 they see it:
 - Enter on the empty prompt runs the statement shown, and the screen shows it once, where the prompt was ("attn> d =
   32", then its output), never an empty "attn>" line above a second copy; the same for a teacher's Enter that shows
-  a question's answer; after a teacher's detour the next statement is shown again above the prompt, not dim;
+  a question's answer (the second Enter in a row: the first asks); after a teacher's detour the next statement is shown again above the prompt, not dim;
 - an answer typed as a Python list or tuple of numbers (lesson 5, step 3: [u, v] where the answer is a tensor) is
   graded as the tensor it stands for: right values are right, in English, Japanese and Chinese; wrong values, the
   usual mistake (a wrong: line) and a list of the wrong length get the feedback a tensor would. The numbers typed
@@ -177,12 +177,27 @@ try:
 finally:
     s.close()
 
-# a teacher presses Enter at a question: the answer is shown at that prompt, once, then its value
+# a teacher presses Enter at a question: the first Enter asks (one Enter too many gave the answer away to a class),
+# a detour forgets that, and Enter twice in a row shows the answer at that prompt, once, then its value
 s = Screen(f"{ATTN} teach 5", ENV)
 try:
-    s.wait_for("attn> d = 32")
+    s.wait_for("next> d = 32")
     s.send("jump derivation")
     s.wait_for("defined above).")
+    s.send("")
+    t = s.wait_for("(press Enter again to see the answer)\nattn>")
+    time.sleep(0.5)
+    t = s.text()
+    check("teacher: the first Enter at a question asks, and shows no answer",
+          "(press Enter again to see the answer)\nattn>" in t and "0.5828" not in t and "attn> torch.tensor([-math" not in t
+          and "defined above).\nattn>" not in t, t[-500:])
+    s.send("1 + 1")
+    s.wait_for("\n2\n")
+    s.send("")
+    time.sleep(1)
+    t = s.text()
+    check("teacher: an Enter after a detour asks again", t.count("(press Enter again to see the answer)") == 2
+          and "0.5828" not in t, t[-500:])
     s.send("")
     t = s.wait_for("tensor([-0.8126,  0.5828])")
     answer = "attn> torch.tensor([-math.sin(3 * omega), math.cos(3 * omega)])"

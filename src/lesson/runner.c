@@ -640,7 +640,8 @@ static void feedback_text(LessonRun *S, const char *fmt, const char *text, ...) 
 }
 
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
- * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
+ * with one reminder after repeated misses. The teacher's Enter shows and runs the answer; at a terminal only the
+ * second Enter in a row does (the first says so): one Enter too many must not give the answer away to the class. */
 static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     StrBuf p;
     sb_init(&p);
@@ -653,7 +654,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
     if (!e) say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
     int hints = 0, wrong = 0;
-    bool reminded = false;
+    bool reminded = false, asked = false;     /* asked: the teacher's last line was an Enter that asked to confirm */
     Action act = ACT_NONE;
     for (;;) {
         bool blank;
@@ -661,6 +662,14 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         char *line = next_input(S, &in, &blank);
         if (!line) { act = ACT_QUIT; break; }
         if (blank && !S->teacher) { statement_free(&in); say(S, "%s", TR("(type an answer, or hint)\n")); continue; }
+        if (blank && S->tty && !asked) {
+            erase_blank_prompt(S, in.text, 0);
+            statement_free(&in);
+            say(S, "%s", TR("(press Enter again to see the answer)\n"));
+            asked = true;
+            continue;
+        }
+        asked = false;
         Action a = blank ? ACT_SOLUTION : lesson_command(S, line, jump_to);
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
