@@ -71,8 +71,19 @@ void lesson_expect_free(LessonExpect *e);
  * name it set, and whether it changed one of the lesson's tensors in place (d2l.masked_softmax(S, ...) writes into
  * S). lesson_attempt_free restores nothing: lesson_grade puts a tensor changed in place back. */
 typedef struct LessonAttempt LessonAttempt;
-LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree);
+typedef struct LessonSources LessonSources;
+/* `src` (may be NULL; borrowed until lesson_attempt_free): where the student's names came from (below), so that an
+ * answer that reads a name computed from a forbidden one reads that one. */
+LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree, const LessonSources *src);
 void lesson_attempt_free(LessonAttempt *a);
+/* Where the values of a student's names came from (sources.c): lesson_sources_note takes each statement before it
+ * runs, typed (the student's: the names it assigns remember the names their values were computed from, followed
+ * back through earlier assignments) or not (the lesson's: the names it assigns forget theirs).
+ * lesson_sources_reach: the first of names[0..n) that the value of `name` was computed from, or NULL. */
+LessonSources *lesson_sources_new(void);
+void lesson_sources_free(LessonSources *src);
+void lesson_sources_note(LessonSources *src, const Node *tree, bool typed);
+const char *lesson_sources_reach(const LessonSources *src, const char *name, char *const *names, int n);
 /* Grades the statement that has just run in I without an error (I->last_value holds its value when it is an
  * expression); `answers` is lesson_answers' verdict on it, taken before it ran; `a` (may be NULL) the attempt begun
  * before it ran. GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your

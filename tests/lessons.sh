@@ -286,6 +286,15 @@ out=$(printf 'jump weights\n\n\n\n\nweights[0, 3].max()\nY[0, 2]\nweights[0, 2] 
 has "y_2 read off Y is refused, with why" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: work it out from the formula, without Y"
 n=$(printf '%s\n' "$out" | grep -c "^Right\.")
 [ "$n" = 2 ] && ok || bad "Y[0, 2] is not right, weights[0, 2] @ X[0] is (seen $n Right.)"
+# forbid: follows a name back to where the student computed it: a = Y[0, 2] then a, a chain through b and c, a
+# slice assigned into a copy, a for loop over Y, a def that reads Y, are all "without Y" answers that read Y; a name
+# computed without Y (and one the lesson's own statement set again) is not refused
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'jump weights\n\n\n\n\nweights[0, 3].max()\na = Y[0, 2]\na\nb = a * 1\nc = b\nc\nd = X[0, 0].clone()\nd[:] = Y[0, 2]\nd\nfor r in Y[0]: e = r\ne\ndef f(): return Y[0, 2]\nf()\ng = weights[0, 2] @ X[0]\ng\nquit\n' | "$ATTN" lesson 1 2>&1)
+n=$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ' | grep -o "Not yet: work it out from the formula, without Y" | wc -l)
+[ "$n" = 5 ] && ok || bad "answers that read Y through a, c, d, e and f() are refused (seen $n of 5): $out"
+n=$(printf '%s\n' "$out" | grep -c "^Right\.")
+[ "$n" = 2 ] && ok || bad "...and g, computed from the formula, is right (seen $n Right.)"
 out=$(printf 'jump weights\n\n\n\n\n3\n0.25\nweights[0, 3].max()\nquit\n' | "$ATTN" lesson 1 2>&1)
 n=$(printf '%s\n' "$out" | grep -c "^Right\.")
 [ "$n" = 1 ] && ok || bad "row 3: guessing the last key (3) or uniform weights does not pass (seen $n Right.)"

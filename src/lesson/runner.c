@@ -43,6 +43,7 @@ typedef struct LessonRun {
     bool recording, in_block;   /* in_block: the recording has an open ```attn block */
     const char *record_path;
     bool measured;          /* the current step times something: its answers' values differ at every run */
+    LessonSources *src;     /* where the student's names came from (forbid: sees through a = Y[0, 2]) */
 } LessonRun;
 
 typedef enum { SHOWN, SILENT } Shown;
@@ -302,7 +303,17 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     return rs;
 }
 
+/* Notes what statement stmt (parsed: its parse, or NULL) assigns, before it runs: typed by the student, or the
+ * lesson's own (lesson_sources_note). */
+static void note_sources(LessonRun *S, const char *stmt, const ParseResult *parsed, bool typed) {
+    if (parsed && parsed->tree) { lesson_sources_note(S->src, parsed->tree, typed); return; }
+    ParseResult own = parse_program(stmt, 1);
+    lesson_sources_note(S->src, own.tree, typed);
+    ast_free(own.tree);
+}
+
 static RunStatus run_as(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it, Recorded as) {
+    note_sources(S, stmt, parsed, false);
     return run_as_at(S, stmt, parsed, 1, how, it, as);
 }
 
@@ -501,6 +512,7 @@ static char *next_input(LessonRun *S, Statement *in, bool *blank) {
 /* Runs what the student typed, with the reader's parse (whose lines count from the statement's first line: an
  * error's caret lands under the statement, as at the prompt); `it` when it is the lesson's statement itself. */
 static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
+    note_sources(S, in->text, in->parsed ? &in->parse : NULL, it == NULL);
     return run_as_at(S, in->text, in->parsed ? &in->parse : NULL, in->parsed ? in->first_line : 1, SHOWN, it, AS_STATEMENT);
 }
 
@@ -694,7 +706,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         Node *tree = in.parsed ? in.parse.tree : own.tree;
         bool answers = lesson_answers(q, tree);
         char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
-        LessonAttempt *att = e ? lesson_attempt_begin(&S->sess.I, q, tree) : NULL;
+        LessonAttempt *att = e ? lesson_attempt_begin(&S->sess.I, q, tree, S->src) : NULL;
         RunStatus rs = run_input(S, &in, NULL);
         if (rs != RUN_OK || !e) {
             free(named);
@@ -823,6 +835,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->recording = record != NULL;
     S->record_path = record;
     sb_init(&S->record);
+    S->src = lesson_sources_new();
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
     if (tty) lineedit_init();
@@ -893,6 +906,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     reader_free(&S->r);
     session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
     sb_free(&S->record);
+    lesson_sources_free(S->src);
     lesson_free(l);
     free(S);
     return rc;
