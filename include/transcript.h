@@ -14,6 +14,8 @@ typedef struct TrStep {
     int expected_line;      /* first line of the expected output */
     int end_line;           /* line after the last expected line */
     bool silent;            /* a lesson question's model answer: run, but its output is not compared */
+    bool unseen;            /* in an ```attn silent block (a recorded class's statements no one saw: a jump's
+                             * rebuild): compared, but its figures take no numbers, as in the class */
     int block;              /* index of its ```attn block in blocks (-1 for a question's answer) */
 } TrStep;
 

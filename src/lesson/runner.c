@@ -41,6 +41,7 @@ typedef struct LessonRun {
     int width;              /* columns prose is wrapped to */
     StrBuf record;          /* the recorded transcript (teacher --record) */
     bool recording, in_block;   /* in_block: the recording has an open ```attn block */
+    bool block_silent;      /* ... an ```attn silent one: statements the class did not see (a jump's rebuild) */
     const char *record_path;
     bool measured;          /* the current step times something: its answers' values differ at every run */
     LessonSources *src;     /* where the student's names came from (forbid: sees through a = Y[0, 2]) */
@@ -205,22 +206,26 @@ static void rec_prose(LessonRun *S, const char *fmt, ...) {
     sb_puts(&S->record, "\n\n");
 }
 
-/* A statement and what it printed, as a transcript step. */
-static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
+/* A statement and what it printed, as a transcript step; a silent one (the class did not see it: a rebuild, the
+ * rest of a step after `next`) in an ```attn silent block, whose figures --check does not count either (transcript.h). */
+static void rec_statement(LessonRun *S, const char *stmt, const char *printed, bool silent) {
     if (!S->recording) return;
-    if (!S->in_block) sb_puts(&S->record, FENCE "attn\n");
+    if (S->in_block && S->block_silent != silent) rec_close_block(S);
+    if (!S->in_block) sb_puts(&S->record, silent ? FENCE "attn silent\n" : FENCE "attn\n");
     S->in_block = true;
+    S->block_silent = silent;
     tr_put_input(&S->record, stmt);
     sb_puts(&S->record, printed);
 }
 
 /* A question's answer as the class saw it: a ```question block with the answer and, after `printed:`, what it
  * printed, which --check compares as it compares a statement's output (numbers within their printed digits). */
-static void rec_answer(LessonRun *S, const char *answer, const char *printed) {
+static void rec_answer(LessonRun *S, const char *answer, const char *printed, bool silent) {
     if (!S->recording) return;
     rec_close_block(S);
     sb_printf(&S->record, FENCE "question\nanswer: %s\n", answer);
-    if (S->measured) { sb_puts(&S->record, FENCE "\n\n"); return; }    /* a time: run, not compared */
+    /* a time: run, not compared; an answer the class did not see: run, not compared, its figures not counted */
+    if (S->measured || silent) { sb_puts(&S->record, FENCE "\n\n"); return; }
     sb_puts(&S->record, "printed:\n");
     sb_puts(&S->record, printed);
     if (*printed && printed[strlen(printed) - 1] != '\n') sb_putc(&S->record, '\n');
@@ -290,13 +295,22 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     Interp *I = &S->sess.I;
     I->tee = &printed;
     if (how == SILENT || !S->tty) I->capture = &sink;
+    /* a silent run's figures go nowhere (no window, no file, no number): the recording still gets their lines */
+    Plot *P = &S->sess.plot;
+    int figures = plot_figure_count(P);
+    PlotTarget target = P->target;
+    if (how == SILENT) P->target = PT_NONE;
     RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, first_line);
     fflush(stdout);
     I->capture = NULL;
     I->tee = NULL;
+    if (how == SILENT) {
+        plot_rewind(P, figures);         /* numbers follow the figures the class saw */
+        if (P->target == PT_NONE) P->target = target;       /* unless the statement chose a target itself */
+    }
     if (how == SHOWN && !S->tty) out(sb_str(&sink));
-    if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed));
-    else rec_statement(S, stmt, sb_str(&printed));
+    if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed), how == SILENT);
+    else rec_statement(S, stmt, sb_str(&printed), how == SILENT);
     if (it) S->as_shown = printed_as_shown(S, it, sb_str(&printed));
     sb_free(&printed);
     sb_free(&sink);

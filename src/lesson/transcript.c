@@ -62,6 +62,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
         }
         if (!body_end) body_end = q;
         if (md_info_is(&f, "attn")) {
+            bool unseen = f.info_len == 11 && !strncmp(f.info, "attn silent", 11);
             t->blocks = xrealloc(t->blocks, sizeof(TrBlock) * (size_t)(t->nblocks + 1));
             t->blocks[t->nblocks] = (TrBlock){open, line, f.len};
             MdStep *ms = NULL;
@@ -69,7 +70,8 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             bool ok = md_attn_steps(body, body_end, open + 1, path, &ms, &nms, &capms, err, errlen);
             for (int i = 0; i < nms; i++) {
                 TrStep *s = new_step(t, &cap);
-                *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false, t->nblocks};
+                *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false,
+                              unseen, t->nblocks};
             }
             free(ms);
             t->nblocks++;
@@ -147,8 +149,10 @@ void tr_run(Transcript *t, char **outputs) {
         sb_init(&out);
         if (!quit) {
             S.I.capture = &out;
+            int figures = plot_figure_count(&S.plot);
             quit = session_run(&S, t->steps[i].input, NULL, NULL, 1) == RUN_QUIT;
             S.I.capture = NULL;
+            if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.plot, figures);   /* as the class counted */
         }
         outputs[i] = sb_take(&out);
     }
