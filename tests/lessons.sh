@@ -234,11 +234,14 @@ has "teach: that recording replays" "$out" "steps ok"
 
 # a class that saves its figures (plot_target('files'), --allow-write .) and jumps: the jump's silent re-runs draw
 # nothing and take no figure number (the class's first figure is figure 1, saved as figure-1.svg, not figure-2), the
-# recording says so, and --check replays it from another folder without writing a file there or beside it
+# recording says so, and --check replays it (with the teacher's savefig and save) from another folder and from its own
+# without writing a file there or beside it (it was refused elsewhere, and beside it "never replaces a file")
 mkdir -p "$T/cls" "$T/elsewhere"
-(cd "$T/cls" && (echo "plot_target('files')"; echo 'jump sinusoid'; i=0; while [ $i -lt 12 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 3 --allow-write . --record class3.md >/dev/null 2>&1)
-eq "files class: the figures it saved are the ones it saw, numbered as it saw them" "$(cd "$T/cls" && ls)" "class3.md
-figure-1.svg"
+(cd "$T/cls" && (echo "plot_target('files')"; echo 'jump sinusoid'; i=0; while [ $i -lt 12 ]; do echo; i=$((i + 1)); done; echo "savefig('mine.svg')"; echo "save('p.npy', P)"; echo quit) | ATTN_PLOT=summary "$ATTN" teach 3 --allow-write . --record class3.md >/dev/null 2>&1)
+eq "files class: the figures it saved are the ones it saw, numbered as it saw them (and its savefig, save)" "$(cd "$T/cls" && ls)" "class3.md
+figure-1.svg
+mine.svg
+p.npy"
 has "files class: the recording numbers the Col 6-9 figure 1" "$(cat "$T/cls/class3.md")" "<figure 1: 4 lines of 60 points; xlabel 'Row (position)'"
 out=$(cd "$T/elsewhere" && "$ATTN" --check "$T/cls/class3.md" 2>&1)
 has "files class: the recording replays from another folder" "$out" " steps ok"
@@ -246,7 +249,9 @@ eq "files class: ...and writes no file there" "$(ls "$T/elsewhere")" ""
 out=$(cd "$T/cls" && "$ATTN" --check class3.md 2>&1)
 has "files class: the recording replays in its own folder" "$out" " steps ok"
 eq "files class: ...and writes no file beside it" "$(cd "$T/cls" && ls)" "class3.md
-figure-1.svg"
+figure-1.svg
+mine.svg
+p.npy"
 
 # the book's function typed without its docstring and comments is the book's function: the step goes on with it;
 # a version of one's own (a bug: X[mask] for X[~mask]) is named as such, and Enter runs the book's over it

@@ -9,6 +9,7 @@
 #include "mdblock.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,17 @@ void tr_run(Transcript *t, char **outputs) {
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
     session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);
+    /* and it replays the same from any folder, writing nothing: from its own folder (where its relative file names
+     * were written, beside the recording), its writes checked by the rule but not made */
+    int back = recorded ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (back >= 0) {
+        S.files.dry = true;
+        char *dir = xstrdup(t->path), *slash = strrchr(dir, '/');
+        if (slash == dir) dir[1] = 0;       /* "/class.md": the root */
+        else if (slash) *slash = 0;
+        if (slash && chdir(dir) != 0) { /* it replays from where it is: the rule still holds */ }
+        free(dir);
+    }
     S.commands = repl_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
@@ -157,6 +169,10 @@ void tr_run(Transcript *t, char **outputs) {
         outputs[i] = sb_take(&out);
     }
     session_free(&S);
+    if (back >= 0) {
+        if (fchdir(back) != 0) fprintf(stderr, "attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
+        close(back);
+    }
 }
 
 /* ---- comparison ---- */
