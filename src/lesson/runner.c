@@ -822,6 +822,56 @@ static Action lesson_complete(LessonRun *S, int *jump_to) {
                                        "Ctrl-D leaves)\n"), jump_to);
 }
 
+/* The lesson from step *at on, step by step, until its last step is done (true) or the student or class leaves
+ * (false: progress saved); *at and *done_p (the steps done so far) are where it ended. */
+static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
+    int step = *at, done = *done_p;
+    while (step < S->l->nsteps) {
+        show_step_header(S, step);
+        LessonStep *st = &S->l->steps[step];
+        S->measured = step_measures(st);
+        Action act = ACT_NONE;
+        int jump_to = -1, k;
+        for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
+            LessonItem *it = &st->items[k];
+            if (it->kind == ITEM_PROSE) {
+                bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
+                /* a question starts with its own blank line, and so does the next step's heading */
+                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
+            }
+            else if (it->kind == ITEM_RUN) {
+                if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
+                act = do_run(S, it, &jump_to);
+            }
+            else act = do_question(S, it->q, &jump_to);
+        }
+        if (act == ACT_QUIT) {
+            if (S->teacher) save(S, step, done);
+            else if (save(S, step, done))
+                say(S, S->in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
+            else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
+            *at = step;
+            *done_p = done;
+            return false;
+        }
+        if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
+        if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
+            int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
+            if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
+            rebuild(S, to);
+            step = to;
+            save(S, step, done);
+            continue;
+        }
+        step++;
+        if (step > done) done = step;
+        save(S, step < S->l->nsteps ? step : 0, done);
+    }
+    *at = step;
+    *done_p = done;
+    return true;
+}
+
 static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
     char *path = lesson_find(which);
     if (!path) {
@@ -868,46 +918,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     say(S, "%s", teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
     for (;;) {
-        while (step < l->nsteps) {
-            show_step_header(S, step);
-            LessonStep *st = &l->steps[step];
-            S->measured = step_measures(st);
-            Action act = ACT_NONE;
-            int jump_to = -1, k;
-            for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
-                LessonItem *it = &st->items[k];
-                if (it->kind == ITEM_PROSE) {
-                    bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
-                    /* a question starts with its own blank line, and so does the next step's heading */
-                    if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
-                }
-                else if (it->kind == ITEM_RUN) {
-                    if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
-                    act = do_run(S, it, &jump_to);
-                }
-                else act = do_question(S, it->q, &jump_to);
-            }
-            if (act == ACT_QUIT) {
-                if (S->teacher) save(S, step, done);
-                else if (save(S, step, done))
-                    say(S, in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
-                else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
-                break;
-            }
-            if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
-            if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
-                int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
-                if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
-                rebuild(S, to);
-                step = to;
-                save(S, step, done);
-                continue;
-            }
-            step++;
-            if (step > done) done = step;
-            save(S, step < l->nsteps ? step : 0, done);
-        }
-        if (step < l->nsteps) break;        /* quit */
+        if (!walk_steps(S, &step, &done, which)) break;        /* quit */
         int jump_to = -1;
         Action end = lesson_complete(S, &jump_to);
         if (end != ACT_BACK && end != ACT_JUMP) break;
