@@ -609,8 +609,12 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (!blank || statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);   /* a typed skip goes on, failed or not */
             continue;
         }
-        if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
-        if (a == ACT_HANDLED) { statement_free(&in); continue; }
+        if (a == ACT_HINT || a == ACT_SOLUTION) say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n"));
+        if (a == ACT_HINT || a == ACT_SOLUTION || a == ACT_HANDLED) {       /* steps, help ...: said, the step waits */
+            statement_free(&in);
+            if (S->teacher && S->tty) { pending = show_pending(stmt); pending_at = S->r.prompts; }
+            continue;
+        }
         if (a != ACT_NONE) { statement_free(&in); return a; }
         char *own;
         bool same = same_statement(line, stmt, &own);
@@ -625,10 +629,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         else say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
         free(own);
         free(typed);
-        if (S->teacher && S->tty) {         /* the class's eyes go back to what comes next */
-            pending = show_pending(stmt);
-            pending_at = S->r.prompts;
-        }
+        if (S->teacher && S->tty) { pending = show_pending(stmt); pending_at = S->r.prompts; }   /* what comes next */
     }
 }
 
