@@ -50,6 +50,8 @@ void file_signals_install(void);
 typedef struct FilePolicy {
     bool restricted;      /* writes only under root (or the --allow-write folder), new files only */
     bool frozen;          /* no writes (an answer check is running) */
+    bool dry;             /* a recorded class's replay: a write the rule allows is not made (the class made it; the
+                           * replay writes nothing) but reported as made, and a file that is there may be "replaced" */
     char root[4096];      /* the resolved folder of the lesson or transcript */
     const char *who;      /* "a lesson", "a transcript": for messages */
     char **made;          /* the resolved paths this run may write again: files that were not there when it first
@@ -63,6 +65,9 @@ void file_policy_free(FilePolicy *p);
 /* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student (what,
  * where, and how to allow it). true for a file that is not there yet also remembers it as the run's own. */
 bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen);
+/* After file_may_write said yes: false when the write is to be left out (a dry replay), and the writer reports it as
+ * done without writing. */
+bool file_write_wanted(const FilePolicy *p);
 
 /* ---- locks ----
  * An exclusive lock on path + ".lock" (created), waited for at most timeout_ms: two attn sessions read, merge and

@@ -74,8 +74,19 @@ void lesson_expect_free(LessonExpect *e);
  * name it set, and whether it changed one of the lesson's tensors in place (d2l.masked_softmax(S, ...) writes into
  * S). lesson_attempt_free restores nothing: lesson_grade puts a tensor changed in place back. */
 typedef struct LessonAttempt LessonAttempt;
-LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree);
+typedef struct LessonSources LessonSources;
+/* `src` (may be NULL; borrowed until lesson_attempt_free): where the student's names came from (below), so that an
+ * answer that reads a name computed from a forbidden one reads that one. */
+LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree, const LessonSources *src);
 void lesson_attempt_free(LessonAttempt *a);
+/* Where the values of a student's names came from (sources.c): lesson_sources_note takes each statement before it
+ * runs, typed (the student's: the names it assigns remember the names their values were computed from, followed
+ * back through earlier assignments) or not (the lesson's: the names it assigns forget theirs).
+ * lesson_sources_reach: the first of names[0..n) that the value of `name` was computed from, or NULL. */
+LessonSources *lesson_sources_new(void);
+void lesson_sources_free(LessonSources *src);
+void lesson_sources_note(LessonSources *src, const Node *tree, bool typed);
+const char *lesson_sources_reach(const LessonSources *src, const char *name, char *const *names, int n);
 /* Grades the statement that has just run in I without an error (I->last_value holds its value when it is an
  * expression); `answers` is lesson_answers' verdict on it, taken before it ran; `a` (may be NULL) the attempt begun
  * before it ran. GRADE_RIGHT leaves the lesson's value of q->name defined. GRADE_WRONG writes why to fb ("your
@@ -99,12 +110,12 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
 
 /* One statement typed while q is open, taken as the terminal lesson and a lesson notebook take it (one checker for
  * both): whether it answers is decided from its parse (tree, borrowed) and its text (line) before it runs, an
- * attempt is begun, run(ctx) runs it (showing its output as the caller shows output; *rs is its status), and it is
+ * attempt is begun (src: where the student's names came from, for forbid:; may be NULL), run(ctx) runs it (showing its output as the caller shows output; *rs is its status), and it is
  * graded in I. Returns GRADE_FAILED when it did not run (or e is NULL: the lesson's own answer fails), GRADE_RIGHT
  * (fb empty; the lesson's value of q->name stays defined), GRADE_WRONG with why in fb (the caller writes "Not yet:
  * %s."; no full stop of its own), or GRADE_NOT_ANSWER with a note to show in fb as it is, or nothing. */
 LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
-                        RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb);
+                        const LessonSources *src, RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb);
 
 /* attn notebook N: lesson `which` (as lesson_find takes it) in the chosen language as an nbformat 4 notebook on the
  * attn kernel, written to out (src/lesson/notebook.c). Returns the exit status (2: no such lesson, 1: a write

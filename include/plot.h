@@ -117,8 +117,9 @@ void plot_free(Plot *P);                             /* quits its gnuplot (windo
 bool plot_env_check(void);                           /* false, with a message, when $ATTN_PLOT names no target */
 bool plot_set_target(Plot *P, const char *name);     /* false for an unknown name */
 /* A replay's plots (transcripts, --check): figures stay one-line summaries whatever target a recorded class asked
- * for (a class's plot_target('window') must not open a window or draw in the replay's output); the targets that
- * print text (summary, script, none) and files still apply. */
+ * for (a class's plot_target('window') must not open a window or draw in the replay's output, nor its
+ * plot_target('files') write files where the replay runs: its figures print the line the class recorded for each);
+ * the targets that print text (summary, script, none) still apply. */
 void plot_replay(Plot *P);
 PlotTarget plot_target(const Plot *P);               /* as set (may be PT_AUTO) */
 PlotTarget plot_resolved_target(Plot *P, bool tty);  /* PT_AUTO decided for this session */
@@ -141,6 +142,9 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
 bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen);
 int plot_figure_count(const Plot *P);
 void plot_reset(Plot *P);                            /* figure numbers start again at 1; no last figure */
+/* Figure numbers go on from n + 1 (n: an earlier plot_figure_count): figures drawn for no one to see (a lesson's
+ * silent re-runs) leave the numbers as the class saw them. */
+void plot_rewind(Plot *P, int n);
 
 /* The gnuplot process (gnuplot.c). A Gnuplot is created empty; the process starts at the first gp_run. */
 bool gp_available(void);                             /* gnuplot found on PATH */

@@ -1,7 +1,9 @@
 /* transcript.h - golden transcripts (prefix tr_). A transcript is Markdown: prose, and ```attn fenced blocks in
  * which "attn> " lines are input ("  ...> " continues one) and the other lines are the output expected from it
  * (read by mdblock.h, the same reader as lessons'). Numbers are compared to the precision written in the expected
- * text: 0.1769 accepts 0.1768..0.1770. */
+ * text: 0.1769 accepts 0.1768..0.1770. A recorded class (attn teach --record) also has ```question blocks (an answer
+ * and what it printed) and ```attn silent blocks (statements the class did not see: compared, but their figures take
+ * no numbers); its replay runs from the recording's folder and writes no file (FilePolicy.dry). */
 #ifndef ATTN_TRANSCRIPT_H
 #define ATTN_TRANSCRIPT_H
 #include "interp.h"
@@ -15,6 +17,8 @@ typedef struct TrStep {
     int expected_line;      /* first line of the expected output */
     int end_line;           /* line after the last expected line */
     bool silent;            /* a lesson question's model answer: run, but its output is not compared */
+    bool unseen;            /* in an ```attn silent block (a recorded class's statements no one saw: a jump's
+                             * rebuild): compared, but its figures take no numbers, as in the class */
     int block;              /* index of its ```attn block in blocks (-1 for a question's answer) */
 } TrStep;
 

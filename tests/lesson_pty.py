@@ -3,7 +3,7 @@
 they see it:
 - Enter on the empty prompt runs the statement shown, and the screen shows it once, where the prompt was ("attn> d =
   32", then its output), never an empty "attn>" line above a second copy; the same for a teacher's Enter that shows
-  a question's answer;
+  a question's answer (the second Enter in a row: the first asks); after a teacher's detour the next statement is shown again above the prompt, not dim;
 - an answer typed as a Python list or tuple of numbers (lesson 5, step 3: [u, v] where the answer is a tensor) is
   graded as the tensor it stands for: right values are right, in English, Japanese and Chinese; wrong values, the
   usual mistake (a wrong: line) and a list of the wrong length get the feedback a tensor would. The numbers typed
@@ -177,12 +177,27 @@ try:
 finally:
     s.close()
 
-# a teacher presses Enter at a question: the answer is shown at that prompt, once, then its value
+# a teacher presses Enter at a question: the first Enter asks (one Enter too many gave the answer away to a class),
+# a detour forgets that, and Enter twice in a row shows the answer at that prompt, once, then its value
 s = Screen(f"{ATTN} teach 5", ENV)
 try:
-    s.wait_for("attn> d = 32")
+    s.wait_for("next> d = 32")
     s.send("jump derivation")
     s.wait_for("defined above).")
+    s.send("")
+    t = s.wait_for("(press Enter again to see the answer)\nattn>")
+    time.sleep(0.5)
+    t = s.text()
+    check("teacher: the first Enter at a question asks, and shows no answer",
+          "(press Enter again to see the answer)\nattn>" in t and "0.5828" not in t and "attn> torch.tensor([-math" not in t
+          and "defined above).\nattn>" not in t, t[-500:])
+    s.send("1 + 1")
+    s.wait_for("\n2\n")
+    s.send("")
+    time.sleep(1)
+    t = s.text()
+    check("teacher: an Enter after a detour asks again", t.count("(press Enter again to see the answer)") == 2
+          and "0.5828" not in t, t[-500:])
     s.send("")
     t = s.wait_for("tensor([-0.8126,  0.5828])")
     answer = "attn> torch.tensor([-math.sin(3 * omega), math.cos(3 * omega)])"
@@ -190,6 +205,33 @@ try:
     k = ls.index(answer) if answer in ls else -1
     check("teacher: Enter at a question shows the answer once, where the prompt was",
           k > 0 and ls[k - 1] != "attn>" and ls.count(answer) == 1 and ls[k + 1] == "tensor([-0.8126,  0.5828])", t[-700:])
+finally:
+    s.close()
+
+# a teacher's detour: the lesson's next statement is shown again after it, just above the prompt, in the terminal's
+# normal colours (it was dim, which a projector does not show, and was not shown again after a detour); Enter then
+# takes it back and shows it once, as run
+s = Screen(f"{ATTN} teach 5", ENV)
+try:
+    s.wait_for("next> d = 32")
+    s.send("1 + 41")
+    t = s.wait_for("(detour: Enter runs the next statement)\nnext> d = 32\nattn>")
+    check("teacher: after a detour the next statement is shown again, above the prompt",
+          "42\n(detour: Enter runs the next statement)\nnext> d = 32\nattn>" in t, t[-500:])
+    raw = s.run("capture-pane", "-e", "-p", "-t", "t")
+    pend = [l for l in raw.split("\n") if "d = 32" in l]
+    check("teacher: the next statement is not dim or faint (SGR 2), on any of its lines",
+          pend and not any(re.search(r"\x1b\[([0-9;]*;)?2(;[0-9;]*)?m", l) for l in pend), repr(pend))
+    s.send("")
+    t = s.wait_for("next> P = d2l.PositionalEncoding")
+    ls = lines_of(t)
+    check("teacher: Enter after a detour shows the statement once, as run, where the pending one was",
+          "(detour: Enter runs the next statement)\nattn> d = 32\nnext> P = d2l" in t and ls.count("attn> d = 32") == 1,
+          t[-500:])
+    s.send("steps")
+    t = s.wait_for("Rotations compose\nnext> P = d2l")
+    check("teacher: after a lesson command (steps) the next statement is shown again too",
+          "Rotations compose\nnext> P = d2l.PositionalEncoding(d, 0).P[0]\nattn>" in t, t[-500:])
 finally:
     s.close()
 
@@ -210,7 +252,7 @@ try:
           "next> def masked_softmax(X, valid_lens):\n  ...> (21 lines more)\nattn>" in t, t[-600:])
     s.send("")
     t = s.wait_for("Yours and d2l's agree")
-    check("teacher: Enter shows it whole, once, and the dim lines are gone",
+    check("teacher: Enter shows it whole, once, and the pending lines are gone",
           t.count("attn> def masked_softmax(X, valid_lens):") == 1 and "(21 lines more)" not in t
           and "next> def masked_softmax" not in t, t[-900:])
 finally:

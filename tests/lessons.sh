@@ -11,6 +11,7 @@ export XDG_STATE_HOME="$T/state"
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL lessons: $1"; }
 has() { case "$2" in *"$3"*) ok ;; *) bad "$1: output lacks [$3]" ;; esac; }
+eq() { [ "$2" = "$3" ] && ok || bad "$1: got [$2], expected [$3]"; }
 lacks() { case "$2" in *"$3"*) bad "$1: output has [$3]" ;; *) ok ;; esac; }
 
 # a student: runs step 1 with Enter, answers wrong, asks for a hint, answers right, quits
@@ -231,6 +232,27 @@ has "teach: the detour after the end is recorded" "$(cat "$T/c5.md")" "attn> 1 +
 out=$("$ATTN" --check "$T/c5.md" 2>&1)
 has "teach: that recording replays" "$out" "steps ok"
 
+# a class that saves its figures (plot_target('files'), --allow-write .) and jumps: the jump's silent re-runs draw
+# nothing and take no figure number (the class's first figure is figure 1, saved as figure-1.svg, not figure-2), the
+# recording says so, and --check replays it (with the teacher's savefig and save) from another folder and from its own
+# without writing a file there or beside it (it was refused elsewhere, and beside it "never replaces a file")
+mkdir -p "$T/cls" "$T/elsewhere"
+(cd "$T/cls" && (echo "plot_target('files')"; echo 'jump sinusoid'; i=0; while [ $i -lt 12 ]; do echo; i=$((i + 1)); done; echo "savefig('mine.svg')"; echo "save('p.npy', P)"; echo quit) | ATTN_PLOT=summary "$ATTN" teach 3 --allow-write . --record class3.md >/dev/null 2>&1)
+eq "files class: the figures it saved are the ones it saw, numbered as it saw them (and its savefig, save)" "$(cd "$T/cls" && ls)" "class3.md
+figure-1.svg
+mine.svg
+p.npy"
+has "files class: the recording numbers the Col 6-9 figure 1" "$(cat "$T/cls/class3.md")" "<figure 1: 4 lines of 60 points; xlabel 'Row (position)'"
+out=$(cd "$T/elsewhere" && "$ATTN" --check "$T/cls/class3.md" 2>&1)
+has "files class: the recording replays from another folder" "$out" " steps ok"
+eq "files class: ...and writes no file there" "$(ls "$T/elsewhere")" ""
+out=$(cd "$T/cls" && "$ATTN" --check class3.md 2>&1)
+has "files class: the recording replays in its own folder" "$out" " steps ok"
+eq "files class: ...and writes no file beside it" "$(cd "$T/cls" && ls)" "class3.md
+figure-1.svg
+mine.svg
+p.npy"
+
 # the book's function typed without its docstring and comments is the book's function: the step goes on with it;
 # a version of one's own (a bug: X[mask] for X[~mask]) is named as such, and Enter runs the book's over it
 rm -f "$XDG_STATE_HOME/attn/progress"
@@ -286,6 +308,15 @@ out=$(printf 'jump weights\n\n\n\n\nweights[0, 3].max()\nY[0, 2]\nweights[0, 2] 
 has "y_2 read off Y is refused, with why" "$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ')" "Not yet: work it out from the formula, without Y"
 n=$(printf '%s\n' "$out" | grep -c "^Right\.")
 [ "$n" = 2 ] && ok || bad "Y[0, 2] is not right, weights[0, 2] @ X[0] is (seen $n Right.)"
+# forbid: follows a name back to where the student computed it: a = Y[0, 2] then a, a chain through b and c, a
+# slice assigned into a copy, a for loop over Y, a def that reads Y, are all "without Y" answers that read Y; a name
+# computed without Y (and one the lesson's own statement set again) is not refused
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$(printf 'jump weights\n\n\n\n\nweights[0, 3].max()\na = Y[0, 2]\na\nb = a * 1\nc = b\nc\nd = X[0, 0].clone()\nd[:] = Y[0, 2]\nd\nfor r in Y[0]: e = r\ne\ndef f(): return Y[0, 2]\nf()\ng = weights[0, 2] @ X[0]\ng\nquit\n' | "$ATTN" lesson 1 2>&1)
+n=$(printf '%s' "$out" | tr '\n' ' ' | tr -s ' ' | grep -o "Not yet: work it out from the formula, without Y" | wc -l)
+[ "$n" = 5 ] && ok || bad "answers that read Y through a, c, d, e and f() are refused (seen $n of 5): $out"
+n=$(printf '%s\n' "$out" | grep -c "^Right\.")
+[ "$n" = 2 ] && ok || bad "...and g, computed from the formula, is right (seen $n Right.)"
 out=$(printf 'jump weights\n\n\n\n\n3\n0.25\nweights[0, 3].max()\nquit\n' | "$ATTN" lesson 1 2>&1)
 n=$(printf '%s\n' "$out" | grep -c "^Right\.")
 [ "$n" = 1 ] && ok || bad "row 3: guessing the last key (3) or uniform weights does not pass (seen $n Right.)"
@@ -358,6 +389,19 @@ has "inside the REPL: Next: lesson 6" "$out" "Next: lesson 6
 lacks "...not the shell's command" "$out" "Next: attn lesson 6"
 has "inside the REPL: the lesson's variables after the end" "$out" "after $omega"
 has "...and quit goes back to the REPL" "$out" "42"
+# after "Lesson complete", back and jump go back into the lesson (they said "the lesson is over"): inside the REPL a
+# student's back shows the last step again, jump 2 the second, with the lesson's variables rebuilt (omega again)
+rm -f "$XDG_STATE_HOME/attn/progress"
+out=$( (echo 'lesson 5'; i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo back; echo 'jump 2'; echo "print('again', omega)"; echo quit; echo '6 * 7') | ATTN_PLOT=summary "$ATTN" 2>&1)
+after=${out#*Lesson complete}
+has "after the end, back shows the last step again" "$after" "== Step 6 of 6: Rotations compose  [compose] =="
+has "after the end, jump 2 goes to step 2" "${after#*Step 6 of 6}" "== Step 2 of 6: "
+has "...with the lesson's variables rebuilt" "$after" "again $omega"
+lacks "...and neither says the lesson is over" "$after" "the lesson's variables are still defined: what you type runs as at the prompt; quit goes back"
+out=$( (i=0; while [ $i -lt 80 ]; do echo; i=$((i + 1)); done; echo 'jump 6'; i=0; while [ $i -lt 20 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 2>&1)
+after=${out#*Lesson complete}
+has "teach: after the end, jump 6 shows step 6 again" "$after" "== Step 6 of 6: Rotations compose  [compose] =="
+has "teach: ...and the class goes on from there" "${after#*Step 6 of 6}" "Lesson complete"
 out=$(printf 'quit\n' | "$ATTN" -c 'lesson 1' 2>&1; printf 'lesson 1\nquit\n' | "$ATTN" 2>&1)
 has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: lesson 1 resumes here."
 

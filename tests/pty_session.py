@@ -584,21 +584,22 @@ for lang, word in (("C.UTF-8", "lesson lists"), ("ja_JP.UTF-8", "レッスンの
               and "help" in text, banner)
         t.leave()
 
-# a teacher at a terminal: the next statement waits above the prompt, dim, after "next> " (the class took a statement
-# shown as "attn> ..." for one that had run and printed nothing); Enter takes back the empty prompt line and that
-# dim line (ESC [ 2 A, ESC [ J) and shows the statement as run, then its output; after a detour the statement is shown
-# again before its output
+# a teacher at a terminal: the next statement waits above the prompt after a bold "next> ", itself in the terminal's
+# normal colours (the class took a statement shown as "attn> ..." for one that had run and printed nothing; dim text
+# does not show on a projector); Enter takes back the empty prompt line and that line (ESC [ 2 A, ESC [ J) and shows
+# the statement as run, then its output; after a detour the statement waits again above the prompt, and Enter takes
+# that back the same way
 with tempfile.TemporaryDirectory() as state:
     t = Term(state, args=("teach", "1"), COLUMNS="80")
     stmt = "X = torch.arange(12, dtype=torch.float32).reshape(1, 4, 3) / 10"
-    pending = f"\x1b[2mnext> {stmt}\x1b[0m\r\n"
+    pending = f"\x1b[1mnext> \x1b[0m{stmt}\r\n"
     out = t.read(pending)
-    check("teach: the next statement waits dim, after next>, not as one that ran", pending in out and
-          f"attn> {stmt}" not in out, out[-300:])
+    check("teach: the next statement waits after a bold next>, not dim, not as one that ran", pending in out and
+          f"attn> {stmt}" not in out and "\x1b[2m" not in out, out[-300:])
     t.prompt()
     t.clear()
     t.send("\r")
-    out = t.read("next> X\x1b[0m\r\n")
+    out = t.read("next> \x1b[0mX\r\n")
     check("teach: Enter takes back the prompt line and the next> line, and shows the statement once, as run",
           out.startswith("\r\n\x1b[2A\r\x1b[J") and out.count(f"attn> {stmt}\r\n") == 1, out)
     t.prompt()
@@ -606,12 +607,14 @@ with tempfile.TemporaryDirectory() as state:
     t.send("X.sum()\r")
     out = t.read("(detour")
     check("teach: a detour runs and says Enter runs the next statement", "tensor(6.6000)" in out, out)
+    out = t.read("next> \x1b[0mX\r\n")
+    check("teach: after a detour the next statement waits again above the prompt", "statement)\r\n\x1b[1mnext> \x1b[0mX\r\n" in out, out)
     t.prompt()
     t.clear()
     t.send("\r")
     out = t.read("1.1000]]])")
-    check("teach: after a detour, Enter shows the statement again, then its output",
-          "\x1b[1A\r\x1b[Jattn> X\r\ntensor([[[0.0000" in out, out)
+    check("teach: after a detour, Enter takes back the prompt and the next> line, shows the statement, then its output",
+          "\x1b[2A\r\x1b[Jattn> X\r\ntensor([[[0.0000" in out, out)
     t.leave()
 
 finish()

@@ -492,12 +492,14 @@ struct LessonExpect {
 
 struct LessonAttempt {
     Node *tree;        /* a copy of the statement's tree (running it frees the reader's); NULL when unknown */
+    const LessonSources *src;   /* where the student's names came from (borrowed; may be NULL) */
     KeptSet before;    /* what the model answer reads, just before the statement ran */
 };
 
-LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree) {
+LessonAttempt *lesson_attempt_begin(Interp *I, const LessonQuestion *q, Node *tree, const LessonSources *src) {
     LessonAttempt *a = xcalloc(1, sizeof *a);
     a->tree = tree ? ast_clone(tree) : NULL;
+    a->src = src;
     keep_inputs(I, q, &a->before);
     return a;
 }
@@ -763,14 +765,18 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
     return GRADE_WRONG;
 }
 
-/* The first name of q's forbid: line that the statement reads (assignment targets aside), or NULL. */
-static const char *reads_forbidden(const LessonQuestion *q, const Node *n) {
+/* The first name of q's forbid: line that the statement reads (assignment targets aside), itself or through a name
+ * the student computed from it (src, may be NULL: a = Y[0, 2], then a), or NULL. */
+static const char *reads_forbidden(const LessonQuestion *q, const Node *n, const LessonSources *src) {
     if (!n || !q->nforbid) return NULL;
-    if (n->kind == N_NAME && n->str)
+    if (n->kind == N_NAME && n->str) {
         for (int i = 0; i < q->nforbid; i++) if (!strcmp(n->str, q->forbid[i])) return q->forbid[i];
+        const char *f = lesson_sources_reach(src, n->str, q->forbid, q->nforbid);
+        if (f) return f;
+    }
     int from = n->kind == N_ASSIGN ? n->nkids - 1 : 0;       /* name = value: only the value is read */
     for (int i = from < 0 ? 0 : from; i < n->nkids; i++) {
-        const char *f = reads_forbidden(q, n->kids[i]);
+        const char *f = reads_forbidden(q, n->kids[i], src);
         if (f) return f;
     }
     return NULL;
@@ -825,7 +831,7 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
         g = not_right(I, q, e, typed, got, fb);
         val_decref(got);
     }
-    const char *forbidden = a ? reads_forbidden(q, a->tree) : NULL;
+    const char *forbidden = a ? reads_forbidden(q, a->tree, a->src) : NULL;
     bool in_place = false;
     const Kept *changed = a ? kept_changed(I, &a->before, &in_place) : NULL;
     if (g != GRADE_NOT_ANSWER && forbidden) {
@@ -850,7 +856,7 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
 LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb, char *err, size_t errlen) {
     ParseResult r = parse_program(line, 1);
     bool answers = lesson_answers(q, r.tree);
-    LessonAttempt *a = lesson_attempt_begin(I, q, r.tree);
+    LessonAttempt *a = lesson_attempt_begin(I, q, r.tree, NULL);
     LessonGrade g = run_silently(I, line, err, errlen) ? lesson_grade(I, q, e, answers, a, fb) : GRADE_FAILED;
     lesson_attempt_free(a);
     ast_free(r.tree);
@@ -858,12 +864,12 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
 }
 
 LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
-                        RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb) {
+                        const LessonSources *src, RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb) {
     val_decref(I->last_value);
     I->last_value = NULL;
     bool answers = lesson_answers(q, tree);
     char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
-    LessonAttempt *att = e ? lesson_attempt_begin(I, q, tree) : NULL;
+    LessonAttempt *att = e ? lesson_attempt_begin(I, q, tree, src) : NULL;
     *rs = run(ctx);
     if (*rs != RUN_OK || !e) {
         free(named);

@@ -41,8 +41,10 @@ typedef struct LessonRun {
     int width;              /* columns prose is wrapped to */
     StrBuf record;          /* the recorded transcript (teacher --record) */
     bool recording, in_block;   /* in_block: the recording has an open ```attn block */
+    bool block_silent;      /* ... an ```attn silent one: statements the class did not see (a jump's rebuild) */
     const char *record_path;
     bool measured;          /* the current step times something: its answers' values differ at every run */
+    LessonSources *src;     /* where the student's names came from (forbid: sees through a = Y[0, 2]) */
 } LessonRun;
 
 typedef enum { SHOWN, SILENT } Shown;
@@ -77,7 +79,7 @@ static void outf(const char *fmt, ...) {
     sb_free(&b);
 }
 
-/* The runner's own terminal codes (dim text, taking back a prompt line), written as they are. */
+/* The runner's own terminal codes (bold text, taking back a prompt line), written as they are. */
 static void term(const char *codes) { fputs(codes, stdout); fflush(stdout); }
 
 /* Prose for the student, wrapped to the terminal (80 columns when the output is not one). */
@@ -204,22 +206,26 @@ static void rec_prose(LessonRun *S, const char *fmt, ...) {
     sb_puts(&S->record, "\n\n");
 }
 
-/* A statement and what it printed, as a transcript step. */
-static void rec_statement(LessonRun *S, const char *stmt, const char *printed) {
+/* A statement and what it printed, as a transcript step; a silent one (the class did not see it: a rebuild, the
+ * rest of a step after `next`) in an ```attn silent block, whose figures --check does not count either (transcript.h). */
+static void rec_statement(LessonRun *S, const char *stmt, const char *printed, bool silent) {
     if (!S->recording) return;
-    if (!S->in_block) sb_puts(&S->record, FENCE "attn\n");
+    if (S->in_block && S->block_silent != silent) rec_close_block(S);
+    if (!S->in_block) sb_puts(&S->record, silent ? FENCE "attn silent\n" : FENCE "attn\n");
     S->in_block = true;
+    S->block_silent = silent;
     tr_put_input(&S->record, stmt);
     sb_puts(&S->record, printed);
 }
 
 /* A question's answer as the class saw it: a ```question block with the answer and, after `printed:`, what it
  * printed, which --check compares as it compares a statement's output (numbers within their printed digits). */
-static void rec_answer(LessonRun *S, const char *answer, const char *printed) {
+static void rec_answer(LessonRun *S, const char *answer, const char *printed, bool silent) {
     if (!S->recording) return;
     rec_close_block(S);
     sb_printf(&S->record, FENCE "question\nanswer: %s\n", answer);
-    if (S->measured) { sb_puts(&S->record, FENCE "\n\n"); return; }    /* a time: run, not compared */
+    /* a time: run, not compared; an answer the class did not see: run, not compared, its figures not counted */
+    if (S->measured || silent) { sb_puts(&S->record, FENCE "\n\n"); return; }
     sb_puts(&S->record, "printed:\n");
     sb_puts(&S->record, printed);
     if (*printed && printed[strlen(printed) - 1] != '\n') sb_putc(&S->record, '\n');
@@ -296,20 +302,39 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     Interp *I = &S->sess.I;
     I->tee = &printed;
     if (how == SILENT || !S->tty) I->capture = &sink;
+    /* a silent run's figures go nowhere (no window, no file, no number): the recording still gets their lines */
+    Plot *P = &S->sess.plot;
+    int figures = plot_figure_count(P);
+    PlotTarget target = P->target;
+    if (how == SILENT) P->target = PT_NONE;
     RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, first_line);
     fflush(stdout);
     I->capture = NULL;
     I->tee = NULL;
+    if (how == SILENT) {
+        plot_rewind(P, figures);         /* numbers follow the figures the class saw */
+        if (P->target == PT_NONE) P->target = target;       /* unless the statement chose a target itself */
+    }
     if (how == SHOWN && !S->tty) out(sb_str(&sink));
-    if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed));
-    else rec_statement(S, stmt, sb_str(&printed));
+    if (as == AS_ANSWER) rec_answer(S, stmt, sb_str(&printed), how == SILENT);
+    else rec_statement(S, stmt, sb_str(&printed), how == SILENT);
     if (it) S->as_shown = printed_as_shown(S, it, sb_str(&printed));
     sb_free(&printed);
     sb_free(&sink);
     return rs;
 }
 
+/* Notes what statement stmt (parsed: its parse, or NULL) assigns, before it runs: typed by the student, or the
+ * lesson's own (lesson_sources_note). */
+static void note_sources(LessonRun *S, const char *stmt, const ParseResult *parsed, bool typed) {
+    if (parsed && parsed->tree) { lesson_sources_note(S->src, parsed->tree, typed); return; }
+    ParseResult own = parse_program(stmt, 1);
+    lesson_sources_note(S->src, own.tree, typed);
+    ast_free(own.tree);
+}
+
 static RunStatus run_as(LessonRun *S, const char *stmt, ParseResult *parsed, Shown how, const LessonItem *it, Recorded as) {
+    note_sources(S, stmt, parsed, false);
     return run_as_at(S, stmt, parsed, 1, how, it, as);
 }
 
@@ -441,8 +466,9 @@ static void screen_size(size_t *cols, size_t *rows) {
     *rows = known && ws.ws_row > 1 ? ws.ws_row : 24;
 }
 
-/* A teacher's next statement at a terminal, before it runs: dim, after "next> ", so the class does not take it for
- * one that ran and printed nothing. Returns the rows it took (Enter takes them back and shows it as run). */
+/* A teacher's next statement at a terminal, before it runs: after a bold "next> ", so the class does not take it for
+ * one that ran and printed nothing; the statement itself in the terminal's normal colours (dim or faint text cannot
+ * be read on a projector). Returns the rows it took (Enter takes them back and shows it as run). */
 static size_t show_pending(const char *stmt) {
     size_t cols, height, all = 0, lines = 0;
     screen_size(&cols, &height);
@@ -460,14 +486,16 @@ static size_t show_pending(const char *stmt) {
         const char *prefix = p == stmt ? "next> " : "  ...> ";
         size_t w = strlen(prefix) + (size_t)tw_width_n(p, n);
         rows += w ? (w + cols - 1) / cols : 1;
-        term("\033[2m");
-        outf("%s%.*s", prefix, (int)n, p);
-        term("\033[0m\n");
+        term("\033[1m");
+        out(prefix);
+        term("\033[0m");
+        outf("%.*s\n", (int)n, p);
         if (!e) break;
         if (!whole) {
-            term("\033[2m");
-            outf("  ...> (%zu lines more)", lines);
-            term("\033[0m\n");
+            term("\033[1m");
+            out("  ...> ");
+            term("\033[0m");
+            outf("(%zu lines more)\n", lines);
             rows++;
             break;
         }
@@ -505,6 +533,7 @@ static char *next_input(LessonRun *S, Statement *in, bool *blank) {
 /* Runs what the student typed, with the reader's parse (whose lines count from the statement's first line: an
  * error's caret lands under the statement, as at the prompt); `it` when it is the lesson's statement itself. */
 static RunStatus run_input(LessonRun *S, Statement *in, const LessonItem *it) {
+    note_sources(S, in->text, in->parsed ? &in->parse : NULL, it == NULL);
     return run_as_at(S, in->text, in->parsed ? &in->parse : NULL, in->parsed ? in->first_line : 1, SHOWN, it, AS_STATEMENT);
 }
 
@@ -551,14 +580,15 @@ static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
  * it has run (without an error, or with the one the lesson shows). */
 static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     const char *stmt = it->text;
-    size_t pending = 0;         /* rows of a teacher's dim "next>" statement just above the prompt */
+    size_t pending = 0;         /* rows of a teacher's "next>" statement just above the prompt */
+    unsigned pending_at = S->r.prompts;     /* the reader's prompt count when it was shown */
     if (S->teacher && S->tty) pending = show_pending(stmt);
     else if (S->teacher) echo_statement(stmt);
     else {
         say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
         indent_print("    ", stmt);
     }
-    for (bool first = true;; first = false) {
+    for (;;) {
         bool blank;
         Statement in;
         unsigned prompts = S->r.prompts;
@@ -567,9 +597,9 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         Action a = blank ? ACT_SKIP : lesson_command(S, line, jump_to);
         if (a == ACT_SKIP) {
             /* Enter at a terminal: the empty prompt line is erased, so the screen shows the statement once, followed
-             * by its output, as at the REPL. A teacher's class saw it above the prompt already (shown again when a
-             * detour or a Ctrl-C came in between); a student sees it where the prompt was. */
-            bool shown_above = S->teacher && first && S->r.prompts == prompts + 1;
+             * by its output, as at the REPL. A teacher's class saw it just above the prompt (shown again after a
+             * detour; after a Ctrl-C it is not there); a student sees it where the prompt was. */
+            bool shown_above = S->teacher && pending && prompts == pending_at && S->r.prompts == prompts + 1;
             if (blank) erase_blank_prompt(S, in.text, shown_above ? pending : 0);   /* "next>": shown as run */
             statement_free(&in);
             if (!S->teacher || !blank || S->tty) echo_statement(stmt);
@@ -579,8 +609,12 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (!blank || statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);   /* a typed skip goes on, failed or not */
             continue;
         }
-        if (a == ACT_HINT || a == ACT_SOLUTION) { say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n")); statement_free(&in); continue; }
-        if (a == ACT_HANDLED) { statement_free(&in); continue; }
+        if (a == ACT_HINT || a == ACT_SOLUTION) say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n"));
+        if (a == ACT_HINT || a == ACT_SOLUTION || a == ACT_HANDLED) {       /* steps, help ...: said, the step waits */
+            statement_free(&in);
+            if (S->teacher && S->tty) { pending = show_pending(stmt); pending_at = S->r.prompts; }
+            continue;
+        }
         if (a != ACT_NONE) { statement_free(&in); return a; }
         char *own;
         bool same = same_statement(line, stmt, &own);
@@ -595,6 +629,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         else say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
         free(own);
         free(typed);
+        if (S->teacher && S->tty) { pending = show_pending(stmt); pending_at = S->r.prompts; }   /* what comes next */
     }
 }
 
@@ -639,7 +674,8 @@ static RunStatus run_typed(void *ctx) {
 }
 
 /* A question: every line runs as at the prompt; only answers are graded (lesson_grade). Hints come when asked,
- * with one reminder after repeated misses. The teacher's Enter shows and runs the answer. */
+ * with one reminder after repeated misses. The teacher's Enter shows and runs the answer; at a terminal only the
+ * second Enter in a row does (the first says so): one Enter too many must not give the answer away to the class. */
 static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     StrBuf p;
     sb_init(&p);
@@ -652,7 +688,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
     if (!e) say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
     int hints = 0, wrong = 0;
-    bool reminded = false;
+    bool reminded = false, asked = false;     /* asked: the teacher's last line was an Enter that asked to confirm */
     Action act = ACT_NONE;
     for (;;) {
         bool blank;
@@ -660,6 +696,14 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         char *line = next_input(S, &in, &blank);
         if (!line) { act = ACT_QUIT; break; }
         if (blank && !S->teacher) { statement_free(&in); say(S, "%s", TR("(type an answer, or hint)\n")); continue; }
+        if (blank && S->tty && !asked) {
+            erase_blank_prompt(S, in.text, 0);
+            statement_free(&in);
+            say(S, "%s", TR("(press Enter again to see the answer)\n"));
+            asked = true;
+            continue;
+        }
+        asked = false;
         Action a = blank ? ACT_SOLUTION : lesson_command(S, line, jump_to);
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
@@ -684,7 +728,7 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
         sb_init(&fb);
         TypedLine tl = {S, &in};
         RunStatus rs;
-        LessonGrade g = lesson_take(&S->sess.I, q, e, line, tree, run_typed, &tl, &rs, &fb);
+        LessonGrade g = lesson_take(&S->sess.I, q, e, line, tree, S->src, run_typed, &tl, &rs, &fb);
         ast_free(own.tree);
         statement_free(&in);
         if (rs == RUN_QUIT) { sb_free(&fb); act = ACT_QUIT; break; }      /* quit() leaves, as quit does */
@@ -703,27 +747,108 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
 
 /* After the last step: what is typed still runs, with the lesson's variables, until quit, Ctrl-D or the end of
  * input. A class's detours are recorded (the class discusses the last figure, tries another value); a student stays
- * at the prompt with what the lesson defined. `note` is the line that says so. */
-static void epilogue(LessonRun *S, const char *note) {
+ * at the prompt with what the lesson defined. `note` is the line that says so. back and jump go back into the lesson
+ * (ACT_BACK, or ACT_JUMP with *jump_to); ACT_QUIT when the session ends. */
+static Action epilogue(LessonRun *S, const char *note, int *jump_to) {
     say(S, "%s", note);
     for (;;) {
         bool blank;
         Statement in;
         char *line = next_input(S, &in, &blank);
-        if (!line) return;
-        int ignored;
-        Action a = blank ? ACT_NONE : lesson_command(S, line, &ignored);
+        if (!line) return ACT_QUIT;
+        Action a = blank ? ACT_NONE : lesson_command(S, line, jump_to);
         if (blank && !S->teacher) { statement_free(&in); continue; }      /* Enter at a prompt: nothing to run */
-        if (blank || (a != ACT_NONE && a != ACT_QUIT)) {      /* Enter, or a lesson command: there is no step left */
+        if (a == ACT_BACK || a == ACT_JUMP || a == ACT_QUIT) { statement_free(&in); return a; }
+        if (blank || a != ACT_NONE) {      /* Enter, or a lesson command: there is no step left */
             if (a != ACT_HANDLED) say(S, "%s", note);
             statement_free(&in);
             continue;
         }
-        if (a == ACT_QUIT) { statement_free(&in); return; }
         RunStatus rs = run_input(S, &in, NULL);
         statement_free(&in);
-        if (rs == RUN_QUIT) return;
+        if (rs == RUN_QUIT) return ACT_QUIT;
     }
+}
+
+/* "Lesson complete", the next lesson's command for where the student is, and the epilogue. Returns what ended the
+ * epilogue (ACT_BACK, ACT_JUMP with *jump_to, or ACT_QUIT). */
+static Action lesson_complete(LessonRun *S, int *jump_to) {
+    Lesson *l = S->l;
+    StrBuf done_msg;
+    sb_init(&done_msg);
+    sb_printf(&done_msg, TR("\nLesson complete: %s.\n"), l->title);
+    prose(S, sb_str(&done_msg));        /* the next command on a line of its own, never broken */
+    sb_clear(&done_msg);
+    int n;
+    char **all = lesson_list(&n);
+    int me = -1;
+    for (int i = 0; i < n; i++) {
+        const char *b = strrchr(all[i], '/');
+        b = b ? b + 1 : all[i];
+        if (!strncmp(b, l->id, strlen(l->id))) me = i;
+    }
+    if (me >= 0 && me + 1 < n)
+        sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : S->in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
+    else sb_puts(&done_msg, TR("That was the last lesson.\n"));
+    prose(S, sb_str(&done_msg));
+    sb_free(&done_msg);
+    for (int i = 0; i < n; i++) free(all[i]);
+    free(all);
+    if (S->teacher) return epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"), jump_to);
+    return epilogue(S, S->in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+                                       "your own session)\n")
+                                  : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+                                       "Ctrl-D leaves)\n"), jump_to);
+}
+
+/* The lesson from step *at on, step by step, until its last step is done (true) or the student or class leaves
+ * (false: progress saved); *at and *done_p (the steps done so far) are where it ended. */
+static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
+    int step = *at, done = *done_p;
+    while (step < S->l->nsteps) {
+        show_step_header(S, step);
+        LessonStep *st = &S->l->steps[step];
+        S->measured = step_measures(st);
+        Action act = ACT_NONE;
+        int jump_to = -1, k;
+        for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
+            LessonItem *it = &st->items[k];
+            if (it->kind == ITEM_PROSE) {
+                bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
+                /* a question starts with its own blank line, and so does the next step's heading */
+                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
+            }
+            else if (it->kind == ITEM_RUN) {
+                if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
+                act = do_run(S, it, &jump_to);
+            }
+            else act = do_question(S, it->q, &jump_to);
+        }
+        if (act == ACT_QUIT) {
+            if (S->teacher) save(S, step, done);
+            else if (save(S, step, done))
+                say(S, S->in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
+            else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
+            *at = step;
+            *done_p = done;
+            return false;
+        }
+        if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
+        if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
+            int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
+            if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
+            rebuild(S, to);
+            step = to;
+            save(S, step, done);
+            continue;
+        }
+        step++;
+        if (step > done) done = step;
+        save(S, step < S->l->nsteps ? step : 0, done);
+    }
+    *at = step;
+    *done_p = done;
+    return true;
 }
 
 static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
@@ -753,6 +878,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->recording = record != NULL;
     S->record_path = record;
     sb_init(&S->record);
+    S->src = lesson_sources_new();
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
     if (tty) lineedit_init();
@@ -770,77 +896,21 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     if (step > 0) rebuild(S, step);
     say(S, "%s", teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
     int rc = 0;
-    while (step < l->nsteps) {
-        show_step_header(S, step);
-        LessonStep *st = &l->steps[step];
-        S->measured = step_measures(st);
-        Action act = ACT_NONE;
-        int jump_to = -1, k;
-        for (k = 0; k < st->nitems && act == ACT_NONE; k++) {
-            LessonItem *it = &st->items[k];
-            if (it->kind == ITEM_PROSE) {
-                bool before_question = k + 1 < st->nitems && st->items[k + 1].kind == ITEM_QUESTION;
-                /* a question starts with its own blank line, and so does the next step's heading */
-                if (*it->text) { out("\n"); prose(S, it->text); if (!before_question && k + 1 < st->nitems) out("\n"); }
-            }
-            else if (it->kind == ITEM_RUN) {
-                if (k > 0 && st->items[k - 1].kind == ITEM_QUESTION && !S->teacher) out("\n");   /* after "Right." */
-                act = do_run(S, it, &jump_to);
-            }
-            else act = do_question(S, it->q, &jump_to);
-        }
-        if (act == ACT_QUIT) {
-            if (S->teacher) save(S, step, done);
-            else if (save(S, step, done))
-                say(S, in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
-            else say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
-            break;
-        }
-        if (act == ACT_NEXT) run_rest(S, step, k - 1);      /* the rest of the step, so later steps find its variables */
-        if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
-            int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
-            if (act == ACT_BACK && step == 0) say(S, "%s", TR("(this is the first step: it starts again)\n"));
-            rebuild(S, to);
-            step = to;
-            save(S, step, done);
-            continue;
-        }
-        step++;
-        if (step > done) done = step;
-        save(S, step < l->nsteps ? step : 0, done);
+    for (;;) {
+        if (!walk_steps(S, &step, &done, which)) break;        /* quit */
+        int jump_to = -1;
+        Action end = lesson_complete(S, &jump_to);
+        if (end != ACT_BACK && end != ACT_JUMP) break;
+        step = end == ACT_JUMP ? jump_to : l->nsteps - 1;     /* back into the lesson: its variables as it left them */
+        rebuild(S, step);
+        save(S, step, done);
     }
-    if (step >= l->nsteps) {
-        StrBuf done_msg;
-        sb_init(&done_msg);
-        sb_printf(&done_msg, TR("\nLesson complete: %s.\n"), l->title);
-        prose(S, sb_str(&done_msg));        /* the next command on a line of its own, never broken */
-        sb_clear(&done_msg);
-        int n;
-        char **all = lesson_list(&n);
-        int me = -1;
-        for (int i = 0; i < n; i++) {
-            const char *b = strrchr(all[i], '/');
-            b = b ? b + 1 : all[i];
-            if (!strncmp(b, l->id, strlen(l->id))) me = i;
-        }
-        if (me >= 0 && me + 1 < n)
-            sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
-        else sb_puts(&done_msg, TR("That was the last lesson.\n"));
-        prose(S, sb_str(&done_msg));
-        sb_free(&done_msg);
-        for (int i = 0; i < n; i++) free(all[i]);
-        free(all);
-        if (S->teacher) epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"));
-        else epilogue(S, in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
-                                      "your own session)\n")
-                                 : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
-                                      "Ctrl-D leaves)\n"));
-        if (S->recording) save_record(S);
-    }
+    if (S->recording) save_record(S);
     if (tty) lineedit_shutdown();
     reader_free(&S->r);
     session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
     sb_free(&S->record);
+    lesson_sources_free(S->src);
     lesson_free(l);
     free(S);
     return rc;

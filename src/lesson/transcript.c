@@ -9,6 +9,7 @@
 #include "mdblock.h"
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
         }
         if (!body_end) body_end = q;
         if (md_info_is(&f, "attn")) {
+            bool unseen = f.info_len == 11 && !strncmp(f.info, "attn silent", 11);
             t->blocks = xrealloc(t->blocks, sizeof(TrBlock) * (size_t)(t->nblocks + 1));
             t->blocks[t->nblocks] = (TrBlock){open, line, f.len};
             MdStep *ms = NULL;
@@ -69,7 +71,8 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             bool ok = md_attn_steps(body, body_end, open + 1, path, &ms, &nms, &capms, err, errlen);
             for (int i = 0; i < nms; i++) {
                 TrStep *s = new_step(t, &cap);
-                *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false, t->nblocks};
+                *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false,
+                              unseen, t->nblocks};
             }
             free(ms);
             t->nblocks++;
@@ -155,6 +158,17 @@ void tr_run(Transcript *t, char **outputs) {
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
     session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);
+    /* and it replays the same from any folder, writing nothing: from its own folder (where its relative file names
+     * were written, beside the recording), its writes checked by the rule but not made */
+    int back = recorded ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (back >= 0) {
+        S.files.dry = true;
+        char *dir = xstrdup(t->path), *slash = strrchr(dir, '/');
+        if (slash == dir) dir[1] = 0;       /* "/class.md": the root */
+        else if (slash) *slash = 0;
+        if (slash && chdir(dir) != 0) { /* it replays from where it is: the rule still holds */ }
+        free(dir);
+    }
     S.commands = repl_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
@@ -163,13 +177,19 @@ void tr_run(Transcript *t, char **outputs) {
         sb_init(&out);
         if (!quit) {
             S.I.capture = &out;
+            int figures = plot_figure_count(&S.plot);
             quit = session_run(&S, t->steps[i].input, NULL, NULL, 1) == RUN_QUIT;
             S.I.capture = NULL;
+            if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.plot, figures);   /* as the class counted */
         }
         outputs[i] = sb_take(&out);
     }
     session_free(&S);
     i18n_set(reader);
+    if (back >= 0) {
+        if (fchdir(back) != 0) fprintf(stderr, "attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
+        close(back);
+    }
 }
 
 /* ---- comparison ---- */

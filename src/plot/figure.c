@@ -33,7 +33,7 @@ bool plot_set_target(Plot *P, const char *name) {
     PlotTarget t;
     if (!target_named(name, &t)) return false;
     P->asked = t;
-    if (!P->replay || (t != PT_AUTO && t != PT_WINDOW && t != PT_TERMINAL && t != PT_SIXEL)) P->target = t;
+    if (!P->replay || (t != PT_AUTO && t != PT_WINDOW && t != PT_TERMINAL && t != PT_SIXEL && t != PT_FILES)) P->target = t;
     else P->target = PT_SUMMARY;
     return true;
 }
@@ -101,6 +101,7 @@ static Gnuplot *gnuplot(Plot *P) {
 
 PlotTarget plot_target(const Plot *P) { return P->replay ? P->asked : P->target; }
 int plot_figure_count(const Plot *P) { return P->figures; }
+void plot_rewind(Plot *P, int n) { if (n >= 0 && n <= P->figures) P->figures = n; }
 
 void plot_reset(Plot *P) {
     P->figures = 0;
@@ -682,6 +683,7 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
         return false;
     }
     if (!file_may_write(P->files, path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
+    if (!file_write_wanted(P->files)) { sb_printf(out, "<figure saved to %s>\n", path); return true; }   /* a dry replay */
     char tmp[700];
     const char *ext = strrchr(path, '.');
     snprintf(tmp, sizeof tmp, "%.*s.tmp%ld%s", (int)(ext - path), path, (long)getpid(), ext);

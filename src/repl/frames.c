@@ -345,7 +345,7 @@ static void question_cell(Frames *F, const char *src) {
         answered = true;
         CellLine cl = {F, &sts[i]};
         sb_clear(&fb);
-        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, run_cell_line, &cl, &rs, &fb);
+        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, NULL, run_cell_line, &cl, &rs, &fb);
         fflush(F->cell_out);
         if (g == GRADE_RIGHT) { say(F, "%s", TR("Right.\n")); right = true; }
         else if (g == GRADE_WRONG) { sb_clear(&why); sb_puts(&why, sb_str(&fb)); }

@@ -264,7 +264,7 @@ bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
     if (rn + 1 + strlen(base) >= sizeof real) { snprintf(err, errlen, "cannot write %.80s...: the path is too long", path); return false; }
     real[rn] = '/';
     snprintf(real + rn + 1, sizeof real - rn - 1, "%s", base);
-    if (exists && !made_here(p, real, false)) {
+    if (exists && !p->dry && !made_here(p, real, false)) {
         snprintf(err, errlen, "%s never replaces a file it did not make: %s is there already and was left as it was "
                               "(to let %s write it, move that file away first)", who, path, who);
         return false;
@@ -272,6 +272,8 @@ bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
     if (!exists) made_here(p, real, true);
     return true;
 }
+
+bool file_write_wanted(const FilePolicy *p) { return !p || !p->dry; }
 
 /* ---- locks ---- */
 
