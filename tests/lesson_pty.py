@@ -229,9 +229,9 @@ try:
           "(detour: Enter runs the next statement)\nattn> d = 32\nnext> P = d2l" in t and ls.count("attn> d = 32") == 1,
           t[-500:])
     s.send("steps")
-    t = s.wait_for("Rotations compose\nnext> P = d2l")
+    t = s.wait_for("Dot products of positions\nnext> P = d2l")
     check("teacher: after a lesson command (steps) the next statement is shown again too",
-          "Rotations compose\nnext> P = d2l.PositionalEncoding(d, 0).P[0]\nattn>" in t, t[-500:])
+          "Dot products of positions\nnext> P = d2l.PositionalEncoding(d, 0).P[0]\nattn>" in t, t[-500:])
 finally:
     s.close()
 

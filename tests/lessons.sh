@@ -394,14 +394,14 @@ has "...and quit goes back to the REPL" "$out" "42"
 rm -f "$XDG_STATE_HOME/attn/progress"
 out=$( (echo 'lesson 5'; i=0; while [ $i -lt 45 ]; do echo skip; i=$((i + 1)); done; echo back; echo 'jump 2'; echo "print('again', omega)"; echo quit; echo '6 * 7') | ATTN_PLOT=summary "$ATTN" 2>&1)
 after=${out#*Lesson complete}
-has "after the end, back shows the last step again" "$after" "== Step 6 of 6: Rotations compose  [compose] =="
-has "after the end, jump 2 goes to step 2" "${after#*Step 6 of 6}" "== Step 2 of 6: "
+has "after the end, back shows the last step again" "$after" "== Step 7 of 7: Dot products of positions  [dot-products] =="
+has "after the end, jump 2 goes to step 2" "${after#*Step 7 of 7}" "== Step 2 of 7: "
 has "...with the lesson's variables rebuilt" "$after" "again $omega"
 lacks "...and neither says the lesson is over" "$after" "the lesson's variables are still defined: what you type runs as at the prompt; quit goes back"
-out=$( (i=0; while [ $i -lt 80 ]; do echo; i=$((i + 1)); done; echo 'jump 6'; i=0; while [ $i -lt 20 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 2>&1)
+out=$( (i=0; while [ $i -lt 120 ]; do echo; i=$((i + 1)); done; echo 'jump 7'; i=0; while [ $i -lt 20 ]; do echo; i=$((i + 1)); done; echo quit) | ATTN_PLOT=summary "$ATTN" teach 5 2>&1)
 after=${out#*Lesson complete}
-has "teach: after the end, jump 6 shows step 6 again" "$after" "== Step 6 of 6: Rotations compose  [compose] =="
-has "teach: ...and the class goes on from there" "${after#*Step 6 of 6}" "Lesson complete"
+has "teach: after the end, jump 7 shows step 7 again" "$after" "== Step 7 of 7: Dot products of positions  [dot-products] =="
+has "teach: ...and the class goes on from there" "${after#*Step 7 of 7}" "Lesson complete"
 out=$(printf 'quit\n' | "$ATTN" -c 'lesson 1' 2>&1; printf 'lesson 1\nquit\n' | "$ATTN" 2>&1)
 has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: lesson 1 resumes here."
 
