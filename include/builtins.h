@@ -1,12 +1,15 @@
 /* builtins.h - the one table of functions a student can call (prefix builtins_). Python's own (print, range,
  * len...), torch's (zeros, arange, softmax...), d2l's and the chapter's; tensor methods in a second table. The
- * language finds them by name; `torch.`, `d2l.`, `nn.`, `F.` and `math.` prefixes all reach the same table, and
- * only Python's builtins and attn's own tools answer to a bare name. */
+ * language finds them by name through the Library record builtins_open hands it (library.h); `torch.`, `d2l.`,
+ * `nn.`, `F.` and `math.` prefixes all reach the same table, and only Python's builtins and attn's own tools answer
+ * to a bare name. */
 #ifndef ATTN_BUILTINS_H
 #define ATTN_BUILTINS_H
 #include "value.h"
+#include "library.h"
 
-void builtins_init(void);
+/* Opens the libraries into the language (lib_open, library.h): session_init calls it; once is enough. */
+void builtins_open(void);
 const Builtin *builtins_find(const char *name);          /* functions */
 const Builtin *builtins_find_method(const char *name);   /* Tensor methods: X.reshape(...) */
 /* Named constants and modules: torch.float32, math.pi, torch (the module) ... New reference or NULL. */
@@ -56,6 +59,6 @@ extern const char *const tensor_method_aliases[];
 
 /* Tables contributed by each builtins file (NULL-name terminated). */
 extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_torch_sort[], bi_torch_only[], bi_torch_more[], bi_tensor_methods[],
-    bi_io[], bi_d2l[], bi_classes[], bi_nn_module[], bi_nn_layers[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[];
+    bi_io[], bi_d2l[], bi_nn_module[], bi_nn_layers[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[];
 extern const Builtin bi_math_module[];                   /* math.sqrt ...: only through the module math */
 #endif

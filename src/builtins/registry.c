@@ -38,7 +38,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
-void builtins_init(void) {
+static void builtins_init(void) {
     if (all_fns) return;
     collect(fn_tables, N_FN_TABLES - 1, &all_fns, &n_fns);       /* bi_torch_only: never bare */
     const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
@@ -410,4 +410,20 @@ Value *builtins_type_of(const Value *v) {
     }
     Value *c = builtins_value_class(v);          /* torch.Tensor, torch.Size ... */
     return c ? c : cached_class("builtins", name);      /* function, builtin_function_or_method, NoneType ... */
+}
+
+/* The libraries as the language sees them (library.h). */
+static const Library builtins_library = {
+    .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all, .all_methods = builtins_all_methods,
+    .tensor_method_aliases = tensor_method_aliases, .is_bare = builtins_is_bare, .home = builtins_home,
+    .constant = builtins_constant, .import = builtins_import, .module_attr = builtins_module_attr,
+    .module_names = builtins_module_names, .missing = builtins_missing, .value_class = builtins_value_class,
+    .type_module = builtins_type_module, .type_of = builtins_type_of, .type_method = builtins_type_method,
+    .unbound_ok = builtins_unbound_ok, .set_method_changes = builtins_set_method_changes,
+    .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
+    .set_methods = bi_set_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
+
+void builtins_open(void) {
+    builtins_init();
+    lib_open(&builtins_library);
 }

@@ -1,6 +1,6 @@
 /* eval.c - the tree-walking evaluator: statements, expressions, names and scopes, errors with positions. */
 #include "lang_internal.h"
-#include "builtins.h"
+#include "library.h"
 #include "ops.h"
 #include "pyset.h"
 #include "pyexc.h"
@@ -23,7 +23,6 @@ void interp_init(Interp *I) {
     I->out = stdout;
     I->echo_values = true;
     I->max_loop_iterations = MAX_LOOP_ITERATIONS;
-    builtins_init();
 }
 
 void interp_free(Interp *I) {
@@ -382,13 +381,13 @@ static Value *name_error(Interp *I, const char *name) {
     for (int k = 0; k < 2; k++)
         for (int i = 0; ds[k] && i < ds[k]->n; i++) suggest_offer(&sg, ds[k]->keys[i]->u.str.s);
     int n;
-    const Builtin *const *all = builtins_all(&n);
+    const Builtin *const *all = lib()->all(&n);
     for (int i = 0; i < n; i++) suggest_offer(&sg, all[i]->name);
     if (sg.best) {
         /* a builtin that lives in a module is suggested with it: torch.zeros */
-        const Builtin *b = interp_lookup(I, sg.best) ? NULL : builtins_find(sg.best);
+        const Builtin *b = interp_lookup(I, sg.best) ? NULL : lib()->find(sg.best);
         char home[32] = "";
-        if (b) builtins_home(b, home, sizeof home);
+        if (b) lib()->home(b, home, sizeof home);
         return rt_raise(I, "NameError", "name '%s' is not defined (did you mean '%s%s%s'?)", name, home, home[0] ? "." : "", sg.best);
     }
     return rt_raise(I, "NameError", "name '%s' is not defined", name);
@@ -400,16 +399,16 @@ static Value *lookup_name(Interp *I, Node *n) {
     /* bare names: Python's builtins (float() before torch.float) and attn's own tools; torch.zeros, nn.Linear and
      * d2l.MultiHeadAttention only with their module, as in PyTorch (so a failed `class MultiHeadAttention` leaves
      * nothing that answers to the name) */
-    const Builtin *b = builtins_find(n->str);
-    if (b && builtins_is_bare(b)) return val_builtin(b);
+    const Builtin *b = lib()->find(n->str);
+    if (b && lib()->is_bare(b)) return val_builtin(b);
     if (b) {
         char home[32];
-        builtins_home(b, home, sizeof home);
+        lib()->home(b, home, sizeof home);
         rt_raise(I, "NameError", "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
         return at(I, n);
     }
     if (!strcmp(n->str, "NotImplemented")) return val_incref(&val_not_implemented);
-    Value *c = builtins_constant(n->str);
+    Value *c = lib()->constant(n->str);
     if (c) return c;
     name_error(I, n->str);
     return at(I, n);
@@ -968,7 +967,7 @@ static int exec_with(Interp *I, Node *n) {
 
 /* The module an import names, or NULL with an error that says what attn has instead. */
 static Value *import_module(Interp *I, Node *at_node, const char *path) {
-    Value *m = builtins_import(path);
+    Value *m = lib()->import(path);
     if (m) return m;
     size_t top = strcspn(path, ".");
     if (!strncmp(path, "numpy", top) && top == 5)
@@ -1011,8 +1010,8 @@ static int exec_import(Interp *I, Node *n) {
         }
         char sub[256];          /* from d2l import torch: the submodule d2l.torch first, as Python imports it */
         snprintf(sub, sizeof sub, "%s.%s", n->kids[0]->str, it->str);
-        Value *v = builtins_import(sub);
-        if (!v) v = builtins_module_attr(m->u.module, it->str);
+        Value *v = lib()->import(sub);
+        if (!v) v = lib()->module_attr(m->u.module, it->str);
         if (!v) {
             rt_error(I, "cannot import name '%s' from '%s' (attn does not have it)", it->str, m->u.module);
             at(I, it);

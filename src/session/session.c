@@ -1,6 +1,7 @@
 /* session.c - the current session, and running one statement of any kind of run (see session.h). */
 #include "session.h"
 #include "parser.h"
+#include "builtins.h"
 #include "i18n.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ static int64_t gc_threshold(void) {
 
 void session_init(Session *S, const char *plot_target) {
     memset(S, 0, sizeof *S);
+    builtins_open();
     interp_init(&S->I);
     S->I.session = S;
     rng_seed(&S->rng, 0);
