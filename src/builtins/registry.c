@@ -155,14 +155,20 @@ static const struct { const char *name, *torch; bool method; } d2l_aliases[] = {
     {"reduce_mean", "mean", true}, {"expand_dims", "unsqueeze", true}, {"swapaxes", "swapaxes", true},
     {"repeat", "repeat", true}};
 
+/* The method d2l.NAME calls (reduce_sum: sum), from d2l_aliases; NULL when d2l.NAME is not a method alias. */
+static const char *d2l_alias_method(const char *name) {
+    for (size_t i = 0; i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
+        if (d2l_aliases[i].method && !strcmp(d2l_aliases[i].name, name)) return d2l_aliases[i].torch;
+    return NULL;
+}
+
 /* d2l.reduce_sum(x, *args, **kwargs) and the other method aliases: d2l.torch defines each as a lambda that calls
  * x's method (x.sum(*args, **kwargs)), so x may be anything that has the method, and anything else is Python's
- * AttributeError. The method's name is the builtin's help line's "x.NAME(". */
+ * AttributeError. The method's name is the alias's entry in d2l_aliases. */
 static Value *bi_d2l_method_alias(Interp *I, Args *a) {
     if (a->npos < 1) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'x'", a->fn->name);
-    const char *h = strstr(a->fn->help, "x.") + 2;
-    char method[32];
-    snprintf(method, sizeof method, "%.*s", (int)(strchr(h, '(') - h), h);
+    const char *method = d2l_alias_method(a->fn->name);
+    if (!method) return rt_error(I, "d2l.%s is not one of d2l.torch's method aliases", a->fn->name);
     Value *m = ops_getattr(I, a->pos[0], method);
     if (!m) return NULL;
     Args b = *a;
