@@ -5,9 +5,25 @@
 #include "value.h"
 #include "ast.h"
 #include "parser.h"
+#include "tensor.h"
+#include "plot.h"
+#include "files.h"
 #include <stdio.h>
 
 struct Session;
+
+/* What one run owns that the libraries use: torch's generator, print options and default dtype, the plots, where
+ * files may be written. The interpreter holds it (I->run), so the builtins reach it without knowing the session.
+ * interp_init makes it; whoever owns the interpreter frees its plot and files (session_free). */
+typedef struct RunContext {
+    Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
+    PrintOptions print;              /* torch.set_printoptions */
+    DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
+                                      * current session (set on push and pop) */
+    Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
+    FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
+                                      * own REPL, under one directory for lessons and transcripts (files.h) */
+} RunContext;
 
 #define INTERP_MAX_CALL_DEPTH 200
 #define INTERP_MAX_LINE 100000          /* characters in one statement */
@@ -106,7 +122,8 @@ typedef struct Interp {
     int src_first_line;          /* the line number of src's first line */
     /* what the last statement printed as a value, for lessons (borrowed until the next statement) */
     Value *last_value;
-    struct Session *session;     /* the session that owns this interpreter (RNG, print options, plots) */
+    struct Session *session;     /* the session that owns this interpreter */
+    RunContext run;              /* the run's generator, print options, default dtype, plots and write policy */
 } Interp;
 
 enum { SIG_NONE = 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN };

@@ -37,14 +37,8 @@ typedef struct SessionCommand {
 } SessionCommand;
 
 struct Session {
-    Interp I;                        /* the interpreter: globals, the error record, where output goes */
-    Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
-    PrintOptions print;              /* torch.set_printoptions */
-    DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
-                                      * current session (set on push and pop) */
-    Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
-    FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
-                                      * own REPL, under one directory for lessons and transcripts (files.h) */
+    Interp I;                        /* the interpreter: globals, the error record, where output goes, and the run's
+                                      * generator, print options, default dtype, plots and write policy (I.run) */
     const SessionCommand *commands;  /* NULL-word terminated; NULL for none */
     void *lesson;                    /* the lesson being run (the lesson module's), NULL otherwise */
     /* A Jupyter kernel's (attn --frames), NULL elsewhere: an error or interruption is handed here instead of being

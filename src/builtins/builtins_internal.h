@@ -3,7 +3,6 @@
 #define ATTN_BUILTINS_INTERNAL_H
 #include "builtins.h"
 #include "interp.h"
-#include "session.h"
 
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);

@@ -23,6 +23,11 @@ void interp_init(Interp *I) {
     I->out = stdout;
     I->echo_values = true;
     I->max_loop_iterations = MAX_LOOP_ITERATIONS;
+    rng_seed(&I->run.rng, 0);
+    I->run.print = ten_print_defaults;
+    I->run.default_float = DT_F32;
+    plot_init(&I->run.plot);
+    I->run.plot.files = &I->run.files;
 }
 
 void interp_free(Interp *I) {

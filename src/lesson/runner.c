@@ -527,7 +527,7 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
  * is typed instead runs as at the prompt (a lesson command acts: quit, back, jump ...; next and skip go on).
  * ACT_NONE to go on. */
 static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
-    Plot *P = &S->sess.plot;
+    Plot *P = &S->sess.I.run.plot;
     PlotTarget t = plot_resolved_target(P, S->tty);
     if (!S->tty || plot_figure_count(P) == figures_before || (t != PT_TERMINAL && t != PT_SIXEL)) return ACT_NONE;
     say(S, "%s", TR("(the figure above: press Enter to go on)\n"));
@@ -573,7 +573,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (blank) erase_blank_prompt(S, in.text, shown_above ? pending : 0);   /* "next>": shown as run */
             statement_free(&in);
             if (!S->teacher || !blank || S->tty) echo_statement(stmt);
-            int figures = plot_figure_count(&S->sess.plot);
+            int figures = plot_figure_count(&S->sess.I.run.plot);
             RunStatus rs = run(S, stmt, NULL, SHOWN, it);
             if (rs == RUN_QUIT) return ACT_QUIT;
             if (!blank || statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);   /* a typed skip goes on, failed or not */
@@ -584,7 +584,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         if (a != ACT_NONE) { statement_free(&in); return a; }
         char *own;
         bool same = same_statement(line, stmt, &own);
-        int figures = plot_figure_count(&S->sess.plot);
+        int figures = plot_figure_count(&S->sess.I.run.plot);
         char *typed = own ? xstrdup(line) : NULL;     /* line is the statement's own text, freed with it */
         RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
@@ -768,7 +768,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->tty = tty;
     S->teacher = teacher;
     S->in_repl = in_repl;
-    S->sess.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
+    S->sess.I.run.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
     S->width = prose_width(tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;

@@ -135,7 +135,7 @@ void tr_free(Transcript *t) {
 void tr_run(Transcript *t, char **outputs) {
     Session S;
     session_init(&S, NULL);
-    plot_replay(&S.plot);                   /* transcripts compare what a figure holds, not its pixels */
+    plot_replay(&S.I.run.plot);                   /* transcripts compare what a figure holds, not its pixels */
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
     session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);

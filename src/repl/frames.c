@@ -121,8 +121,8 @@ static void session_start(Frames *F) {
     F->S.I.echo_values = false;              /* the last bare expression is the cell's result, sent apart */
     F->S.on_error = send_error;
     F->S.on_error_ctx = F;
-    F->S.plot.inline_out = &F->plots;
-    file_policy_restrict(&F->S.files, "a notebook", NULL);   /* writes only under the kernel's folder */
+    F->S.I.run.plot.inline_out = &F->plots;
+    file_policy_restrict(&F->S.I.run.files, "a notebook", NULL);   /* writes only under the kernel's folder */
     session_push(&F->S);
 }
 

@@ -26,38 +26,33 @@ void session_init(Session *S, const char *plot_target) {
     builtins_open();
     interp_init(&S->I);
     S->I.session = S;
-    rng_seed(&S->rng, 0);
-    S->print = ten_print_defaults;
-    S->default_float = DT_F32;
-    plot_init(&S->plot);
-    S->plot.files = &S->files;
-    if (plot_target) plot_set_target(&S->plot, plot_target);
+    if (plot_target) plot_set_target(&S->I.run.plot, plot_target);
 }
 
 void session_stranger(Session *S, const char *who, const char *source) {
-    file_policy_restrict(&S->files, who, source);
+    file_policy_restrict(&S->I.run.files, who, source);
     S->I.escape_controls = true;
 }
 
 void session_free(Session *S) {
     if (current == S) session_pop(S);
-    file_policy_free(&S->files);
+    file_policy_free(&S->I.run.files);
     interp_free(&S->I);
     val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
-    plot_free(&S->plot);
+    plot_free(&S->I.run.plot);
 }
 
 void session_push(Session *S) {
     S->below = current;
     current = S;
-    ten_default_float = S->default_float;
+    ten_default_float = S->I.run.default_float;
 }
 
 void session_pop(Session *S) {
     if (current != S) return;          /* not the current one: popping it would lose the sessions above */
     current = S->below;
     S->below = NULL;
-    ten_default_float = current ? current->default_float : DT_F32;
+    ten_default_float = current ? current->I.run.default_float : DT_F32;
 }
 
 Session *session_current(void) { return current; }
@@ -71,16 +66,13 @@ Session *session_of(Interp *I) {
     if (!made) {
         made = true;
         memset(&fallback, 0, sizeof fallback);
-        rng_seed(&fallback.rng, 0);
-        fallback.print = ten_print_defaults;
-        fallback.default_float = DT_F32;
-        plot_init(&fallback.plot);
+        interp_init(&fallback.I);
     }
     return &fallback;
 }
 
 /* Values print with the options of the running session (value.h). */
-const PrintOptions *val_print_options(void) { return &session_of(NULL)->print; }
+const PrintOptions *val_print_options(void) { return &session_of(NULL)->I.run.print; }
 
 static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
