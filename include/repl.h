@@ -48,10 +48,6 @@ int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error
 /* A script as Python runs one (a FILE, attn -c): every statement is read first, and a syntax error anywhere is
  * reported before anything runs; else the statements run until the first that fails. Returns the failures (0 or 1). */
 int repl_run_script(Session *S, LineReader *r, const char *src_name);
-/* The prompt's word-commands every session understands: help, help NAME, quit, exit. */
-extern const SessionCommand repl_commands[];
-RunStatus repl_cmd_help(Session *S, const char *arg);
-RunStatus repl_cmd_quit(Session *S, const char *arg);
 
 /* For jupyter console (is_complete_request): "complete" when text runs as it stands (a block ends with an empty
  * line, as at the prompt), "incomplete" when more lines are needed (indent: what the next line starts with), or

@@ -75,6 +75,10 @@ Session *session_of(Interp *I);
  * (its tree is taken over; NULL to parse here). Output goes where S->I.capture / S->I.out say; an error's message (or
  * the interruption notice) to S->on_error when set, else to the capture when set, else to stderr. The error is cleared afterwards. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
+/* The prompt's word-commands every session understands: help, help NAME, quit, exit (NULL-word terminated). */
+extern const SessionCommand session_commands[];
+RunStatus session_cmd_help(Session *S, const char *arg);     /* help, help NAME: as help(NAME) */
+RunStatus session_cmd_quit(Session *S, const char *arg);     /* quit, exit: RUN_QUIT */
 /* The word-command src names, or NULL; *arg receives its argument (caller frees, NULL when none). */
 const SessionCommand *session_command(const Session *S, const char *src, char **arg);
 #endif

@@ -1,6 +1,6 @@
 /* lesson.c - reading lesson files, checking answers by value, and the soundness check of every question. */
 #include "lesson.h"
-#include "repl.h"
+#include "session.h"
 #include "transcript.h"
 #include "plot.h"
 #include "textfile.h"
@@ -1164,7 +1164,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     session_init(&S, NULL);
     plot_replay(&S.I.run.plot);               /* a replay compares what a figure holds, not its pixels */
     session_stranger(&S, "a lesson", path);
-    S.commands = repl_commands;
+    S.commands = session_commands;
     session_push(&S);
     Interp *I = &S.I;
     int problems = 0, steps = 0;

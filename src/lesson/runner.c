@@ -761,7 +761,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     LessonRun *S = xcalloc(1, sizeof *S);
     session_init(&S->sess, NULL);
     session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */
-    S->sess.commands = repl_commands;
+    S->sess.commands = session_commands;
     S->sess.lesson = S;
     session_push(&S->sess);
     S->l = l;

@@ -1,6 +1,6 @@
 /* transcript.c - replay, check and update golden transcripts (see transcript.h for the format). */
 #include "transcript.h"
-#include "repl.h"
+#include "session.h"
 #include "strbuf.h"
 #include "files.h"
 #include "plot.h"
@@ -139,7 +139,7 @@ void tr_run(Transcript *t, char **outputs) {
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
     session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);
-    S.commands = repl_commands;
+    S.commands = session_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
     for (int i = 0; i < t->nsteps; i++) {

@@ -116,7 +116,7 @@ static void send_error(Session *S, const Error *e, const char *shown) {
 /* A fresh session for the kernel: the REPL's word-commands (help, help NAME), a lesson's file policy, figures inline. */
 static void session_start(Frames *F) {
     session_init(&F->S, NULL);
-    F->S.commands = repl_commands;
+    F->S.commands = session_commands;
     F->S.I.out = F->cell_out;
     F->S.I.echo_values = false;              /* the last bare expression is the cell's result, sent apart */
     F->S.on_error = send_error;

@@ -77,9 +77,9 @@ static int install_kernel(void) {
 
 /* The REPL's word-commands: every session's, and lessons. */
 static const SessionCommand main_commands[] = {
-    {"help", 1, repl_cmd_help},
-    {"quit", 0, repl_cmd_quit},
-    {"exit", 0, repl_cmd_quit},
+    {"help", 1, session_cmd_help},
+    {"quit", 0, session_cmd_quit},
+    {"exit", 0, session_cmd_quit},
     {"lesson", 1, cmd_lesson},
     {NULL, 0, NULL}};
 

@@ -1,37 +1,11 @@
 /* repl.c - the read-run-print loop shared by the terminal, pipes, files and attn -c. At a terminal it shows
  * prompts and keeps going after errors; elsewhere it prints only what the statements print (no prompts, no
- * escape codes), and a script (a file, attn -c, a pipe) stops at its first error, as Python's does. Also the word-commands every session has. */
+ * escape codes), and a script (a file, attn -c, a pipe) stops at its first error, as Python's does. */
 #include "repl.h"
-#include "help.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-RunStatus repl_cmd_help(Session *S, const char *arg) {
-    StrBuf b;
-    sb_init(&b);
-    Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
-    Value *word = arg && !named ? val_str(arg) : NULL;
-    if (!arg) help_overview(&b);
-    else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
-    if (word) val_decref(word);
-    interp_write(&S->I, sb_str(&b));
-    sb_free(&b);
-    return RUN_OK;
-}
-
-RunStatus repl_cmd_quit(Session *S, const char *arg) {
-    (void)S;
-    (void)arg;
-    return RUN_QUIT;
-}
-
-const SessionCommand repl_commands[] = {
-    {"help", 1, repl_cmd_help},
-    {"quit", 0, repl_cmd_quit},
-    {"exit", 0, repl_cmd_quit},
-    {NULL, 0, NULL}};
 
 RunStatus repl_run_statement(Session *S, Statement *st, const char *src_name) {
     return session_run(S, st->text, st->parsed ? &st->parse : NULL, src_name, st->first_line);

@@ -1,7 +1,9 @@
-/* session.c - the current session, and running one statement of any kind of run (see session.h). */
+/* session.c - the current session, running one statement of any kind of run, and the word-commands every session
+ * understands (see session.h). */
 #include "session.h"
 #include "parser.h"
 #include "builtins.h"
+#include "help.h"
 #include "i18n.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -148,3 +150,30 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     ten_interrupted = 0;
     return kind == ERR_INTERRUPT ? RUN_INTERRUPT : RUN_ERROR;
 }
+
+/* ---- the word-commands every session understands ---- */
+
+RunStatus session_cmd_help(Session *S, const char *arg) {
+    StrBuf b;
+    sb_init(&b);
+    Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
+    Value *word = arg && !named ? val_str(arg) : NULL;
+    if (!arg) help_overview(&b);
+    else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
+    if (word) val_decref(word);
+    interp_write(&S->I, sb_str(&b));
+    sb_free(&b);
+    return RUN_OK;
+}
+
+RunStatus session_cmd_quit(Session *S, const char *arg) {
+    (void)S;
+    (void)arg;
+    return RUN_QUIT;
+}
+
+const SessionCommand session_commands[] = {
+    {"help", 1, session_cmd_help},
+    {"quit", 0, session_cmd_quit},
+    {"exit", 0, session_cmd_quit},
+    {NULL, 0, NULL}};
