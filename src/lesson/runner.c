@@ -13,7 +13,8 @@
 #include "transcript.h"
 #include "help.h"
 #include "plot.h"
-#include "repl.h"
+#include "session.h"
+#include "reader.h"
 #include "strbuf.h"
 #include "files.h"
 #include "mdblock.h"
@@ -487,11 +488,11 @@ static void erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
  * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */
 static char *next_input(LessonRun *S, Statement *in, bool *blank) {
-    if (ferror(stdout) || !repl_read_statement(&S->r, in)) return NULL;   /* no one reads what comes next */
+    if (ferror(stdout) || !reader_read_statement(&S->r, in)) return NULL;   /* no one reads what comes next */
     const char *t = in->text;
     while (*t == ' ' || *t == '\t') t++;
     *blank = !*t;
-    if (!*blank && S->tty) lineedit_add_history(in->text);
+    if (!*blank && S->r.editor) S->r.editor->add_history(in->text);
     return in->text;
 }
 
@@ -748,7 +749,7 @@ static void epilogue(LessonRun *S, const char *note) {
     }
 }
 
-static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
+static int session(const char *which, bool teacher, const char *record, const LineEditor *tty, bool in_repl) {
     char *path = lesson_find(which);
     if (!path) {
         fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
@@ -765,11 +766,11 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->sess.lesson = S;
     session_push(&S->sess);
     S->l = l;
-    S->tty = tty;
+    S->tty = tty != NULL;
     S->teacher = teacher;
     S->in_repl = in_repl;
     S->sess.I.run.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
-    S->width = prose_width(tty);
+    S->width = prose_width(S->tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
     S->recording = record != NULL;
@@ -777,7 +778,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     sb_init(&S->record);
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
-    if (tty) lineedit_init();
+    if (tty) tty->init();
     rec_prose(S, "%s", TR("(Every lesson starts with the random generator seeded with 0.)\n"));
     run(S, "torch.manual_seed(0)", NULL, SILENT, NULL);
     char *key = lesson_progress_key(l);
@@ -859,7 +860,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
                                       "Ctrl-D leaves)\n"));
         if (S->recording) save_record(S);
     }
-    if (tty) lineedit_shutdown();
+    if (tty) tty->shutdown();
     reader_free(&S->r);
     session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
     sb_free(&S->record);
@@ -868,8 +869,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     return rc;
 }
 
-int lesson_run_student(const char *which, bool tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
-int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty, false); }
+int lesson_run_student(const char *which, const LineEditor *tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
+int lesson_run_teacher(const char *which, const char *record, const LineEditor *tty) { return session(which, true, record, tty, false); }
 
 /* The title as the list shows it: without a leading "Lesson 3: " ("レッスン 3: ", "第 3 课："), which the number
  * column already says, so a row with its progress fits 80 columns. */

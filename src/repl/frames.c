@@ -173,7 +173,7 @@ static void execute(Frames *F, const char *src) {
     reader_init_text(&r, src);
     Statement *sts = NULL, st;
     int n = 0, cap = 0;
-    while (repl_read_statement(&r, &st)) {
+    while (reader_read_statement(&r, &st)) {
         if (blank_text(st.text)) { statement_free(&st); continue; }
         if (n == cap) { cap = cap ? 2 * cap : 16; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
         sts[n++] = st;
@@ -332,7 +332,7 @@ int repl_frames(const char *version) {
         else if (!strcmp(kind, "inspect")) { inspect(&F, body, pos); frame_text(&F, "done", "ok", ""); }
         else if (!strcmp(kind, "is_complete")) {
             char indent[64];
-            const char *status = repl_completeness(body, indent, sizeof indent);
+            const char *status = reader_completeness(body, indent, sizeof indent);
             frame_text(&F, "status", status, indent);
             frame_text(&F, "done", "ok", "");
         } else {

@@ -18,9 +18,9 @@ static bool blank(const char *s) {
 
 /* Runs one statement read from r (and frees it): RUN_QUIT also when what it printed could not be written. */
 static RunStatus run_one(Session *S, LineReader *r, Statement *st, const char *src_name) {
-    if (r->interactive) lineedit_add_history(st->text);
+    if (r->editor) r->editor->add_history(st->text);
     /* at a terminal the flag was cleared before the line was read: a Ctrl-C pressed since stops this statement */
-    if (!r->interactive) ten_interrupted = 0;
+    if (!r->editor) ten_interrupted = 0;
     RunStatus rs = repl_run_statement(S, st, src_name);
     statement_free(st);
     errno = 0;
@@ -35,7 +35,7 @@ int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error
     int failures = 0;
     for (;;) {
         Statement st;
-        if (!repl_read_statement(r, &st)) break;
+        if (!reader_read_statement(r, &st)) break;
         if (blank(st.text)) { statement_free(&st); continue; }
         RunStatus rs = run_one(S, r, &st, src_name);
         if (rs == RUN_QUIT) break;
@@ -49,7 +49,7 @@ int repl_run_script(Session *S, LineReader *r, const char *src_name) {
     Statement *sts = NULL;
     int n = 0, cap = 0;
     Statement st;
-    while (repl_read_statement(r, &st)) {
+    while (reader_read_statement(r, &st)) {
         if (blank(st.text)) { statement_free(&st); continue; }
         if (n == cap) { cap = cap ? 2 * cap : 64; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
         sts[n++] = st;
