@@ -28,6 +28,9 @@ void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.Mu
  * or "Tensor" (methods). "torch.int32 is not in attn: ... (use torch.int64)", "torch.fft is not in attn: type help
  * to see what is"; NULL for a name PyTorch does not have either (a typo). The message lives in a static buffer. */
 const char *builtins_missing(const char *module, const char *name);
+/* Why a Python builtin attn leaves out on purpose (open, eval, input ...) is missing: what to use instead; NULL for
+ * other names. */
+const char *builtins_refused(const char *name);
 /* type(v) for a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
  * torch.return_types.max, int, float, ... as a class value (new reference); NULL for other kinds. */
 Value *builtins_value_class(const Value *v);

@@ -22,7 +22,9 @@ typedef struct Library {
     bool (*is_bare)(const Builtin *b);
     void (*home)(const Builtin *b, char *out, size_t n);       /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
     /* modules */
-    Value *(*constant)(const char *name);                      /* a bare constant or module (torch, math.pi's pi): new reference or NULL */
+    /* A named constant (float32, pi: what torch.float32 and math.pi name) or a module usable without an import
+     * (torch, nn, F): new reference or NULL. */
+    Value *(*constant)(const char *name);
     Value *(*import)(const char *path);                        /* the module an import names ("torch.nn"), or NULL */
     Value *(*module_attr)(const char *module, const char *name);   /* module.name: new reference or NULL */
     /* Calls add(ctx, name) once for every name module_attr resolves in the module: dir(module). */
@@ -30,8 +32,10 @@ typedef struct Library {
     /* Why PyTorch's module.name is not in attn (module "torch", "torch.nn", "torch.nn.functional", "Tensor"), or
      * NULL for a name PyTorch has not either. The text lives in a static buffer. */
     const char *(*missing)(const char *module, const char *name);
+    /* Why a Python builtin attn leaves out on purpose (open, eval ...) is missing: what to use instead, or NULL. */
+    const char *(*refused)(const char *name);
     /* types */
-    Value *(*value_class)(const Value *v);                     /* torch.Tensor, int ... for a value; new reference or NULL */
+    Value *(*value_class)(const Value *v);                     /* torch.Tensor, int ...: new reference or NULL */
     /* Is b a class in Python (int, nn.Linear)? Then *module (if module is not NULL) is its Python module. */
     bool (*type_module)(const Builtin *b, const char **module);
     Value *(*type_of)(const Value *v);                         /* type(v): new reference */

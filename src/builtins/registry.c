@@ -311,6 +311,27 @@ static const char *missing_dtype(const char *name) {
     return NULL;
 }
 
+/* Python's builtins that attn leaves out on purpose (a lesson file is untrusted: it must not read or write files, or
+ * run text as code), each with what to use instead. */
+static const char *const refused_builtins[][2] = {
+    {"open", "it opens no files. Tensors go to and from NumPy files with save(\"x.npy\", X) and "
+             "X = load(\"x.npy\"), figures to images with savefig(\"fig.png\")"},
+    {"input", "a statement cannot stop to read the keyboard. Set the value in a line of its own, e.g. n = 5"},
+    {"eval", "it does not run text as code. Type the expression itself"},
+    {"exec", "it does not run text as code. Type the statements themselves"},
+    {"compile", "it does not run text as code. Type the statements themselves"},
+    {"__import__", "use an import statement: import torch, from torch import nn, from d2l import torch as d2l"},
+    {"globals", "type a name at the prompt to see its value (Tab lists the names defined)"},
+    {"locals", "type a name at the prompt to see its value (Tab lists the names defined)"},
+    {"vars", "obj.__dict__ shows the attributes of an object of your class; type a name to see its value"},
+};
+
+const char *builtins_refused(const char *name) {
+    for (size_t i = 0; i < sizeof refused_builtins / sizeof refused_builtins[0]; i++)
+        if (!strcmp(name, refused_builtins[i][0])) return refused_builtins[i][1];
+    return NULL;
+}
+
 const char *builtins_missing(const char *module, const char *name) {
     static char msg[256];
     bool d2l = !strcmp(module, "d2l");
@@ -423,8 +444,8 @@ static const Library builtins_library = {
     .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all, .all_methods = builtins_all_methods,
     .tensor_method_aliases = tensor_method_aliases, .is_bare = builtins_is_bare, .home = builtins_home,
     .constant = builtins_constant, .import = builtins_import, .module_attr = builtins_module_attr,
-    .module_names = builtins_module_names, .missing = builtins_missing, .value_class = builtins_value_class,
-    .type_module = builtins_type_module, .type_of = builtins_type_of, .type_method = builtins_type_method,
+    .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
+    .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of, .type_method = builtins_type_method,
     .unbound_ok = builtins_unbound_ok, .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};

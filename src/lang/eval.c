@@ -358,28 +358,12 @@ void suggest_offer(void *ctx, const char *name) {
     if (d < s->bestd) { s->bestd = d; s->best = name; }
 }
 
-/* Python's builtins that attn leaves out on purpose (a lesson file is untrusted: it must not read or write files, or
- * run text as code), each with what to use instead. */
-static const char *const refused_builtins[][2] = {
-    {"open", "it opens no files. Tensors go to and from NumPy files with save(\"x.npy\", X) and "
-             "X = load(\"x.npy\"), figures to images with savefig(\"fig.png\")"},
-    {"input", "a statement cannot stop to read the keyboard. Set the value in a line of its own, e.g. n = 5"},
-    {"eval", "it does not run text as code. Type the expression itself"},
-    {"exec", "it does not run text as code. Type the statements themselves"},
-    {"compile", "it does not run text as code. Type the statements themselves"},
-    {"__import__", "use an import statement: import torch, from torch import nn, from d2l import torch as d2l"},
-    {"globals", "type a name at the prompt to see its value (Tab lists the names defined)"},
-    {"locals", "type a name at the prompt to see its value (Tab lists the names defined)"},
-    {"vars", "obj.__dict__ shows the attributes of an object of your class; type a name to see its value"},
-};
-
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
 static Value *name_error(Interp *I, const char *name) {
     if (!strcmp(name, "np") || !strcmp(name, "numpy"))
         return rt_raise(I, "NameError", "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
-    for (size_t i = 0; i < sizeof refused_builtins / sizeof refused_builtins[0]; i++)
-        if (!strcmp(name, refused_builtins[i][0]))
-            return rt_error(I, "%s() is not available in attn: %s", name, refused_builtins[i][1]);
+    const char *why = lib()->refused(name);
+    if (why) return rt_error(I, "%s() is not available in attn: %s", name, why);
     Suggest sg;
     suggest_init(&sg, name);
     Dict *ds[2] = {&I->globals, I->scope ? I->scope->vars : NULL};
