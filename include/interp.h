@@ -215,11 +215,6 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 bool arg_double(Interp *I, Value *v, const char *what, double *out);
 bool arg_bool(Interp *I, Value *v, const char *what, bool *out);
-/* attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked for every
- * builtin at the call, so no builtin ignores them). false with an error set. */
-bool args_device_check(Interp *I, Args *a);
-/* A device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an error set. */
-bool arg_device_cpu(Interp *I, Value *v);
 /* A tensor from a tensor, a number, or a nested list of numbers (borrowed into *tmp when converted). */
 Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp);
 /* The same as a contiguous tensor of dtype dt (converted as X.to(dt) does, into *tmp, when it is not one): the

@@ -34,6 +34,10 @@ typedef struct Library {
     const char *(*missing)(const char *module, const char *name);
     /* Why a Python builtin attn leaves out on purpose (open, eval ...) is missing: what to use instead, or NULL. */
     const char *(*refused)(const char *name);
+    /* calls */
+    /* Before every call of a builtin or a builtin method: the arguments all the libraries refuse alike (device= not
+     * the CPU, requires_grad=True, .cuda()); false with the error set. */
+    bool (*before_call)(struct Interp *I, struct Args *a);
     /* types */
     Value *(*value_class)(const Value *v);                     /* torch.Tensor, int ...: new reference or NULL */
     /* Is b a class in Python (int, nn.Linear)? Then *module (if module is not NULL) is its Python module. */

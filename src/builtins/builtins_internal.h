@@ -55,6 +55,13 @@ Value *builtins_show_figure(Interp *I, struct Figure *fig);
 int norm_dim64(int64_t d, int ndim);
 bool dim_fits(Interp *I, int64_t d, int n);
 
+/* nn_module.c: attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked
+ * for every builtin at the call, through the Library's before_call, so no builtin ignores them). false with an
+ * error set. */
+bool args_device_check(Interp *I, Args *a);
+/* nn_module.c: a device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an
+ * error set. */
+bool arg_device_cpu(Interp *I, Value *v);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
 Value *nn_module_attr(const char *module, const char *name);
 #endif

@@ -441,12 +441,15 @@ Value *builtins_type_of(const Value *v) {
 
 /* The libraries as the language sees them (library.h). */
 static const Library builtins_library = {
-    .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all, .all_methods = builtins_all_methods,
-    .tensor_method_aliases = tensor_method_aliases, .is_bare = builtins_is_bare, .home = builtins_home,
+    .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all,
+    .all_methods = builtins_all_methods, .tensor_method_aliases = tensor_method_aliases,
+    .is_bare = builtins_is_bare, .home = builtins_home,
     .constant = builtins_constant, .import = builtins_import, .module_attr = builtins_module_attr,
     .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
-    .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of, .type_method = builtins_type_method,
-    .unbound_ok = builtins_unbound_ok, .set_method_changes = builtins_set_method_changes,
+    .before_call = args_device_check,
+    .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of,
+    .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
+    .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
 
