@@ -26,6 +26,7 @@ typedef struct Library {
      * (torch, nn, F): new reference or NULL. */
     Value *(*constant)(const char *name);
     Value *(*import)(const char *path);                        /* the module an import names ("torch.nn"), or NULL */
+    void (*no_module)(const char *path, char *out, size_t n);  /* why importing path fails: what there is instead */
     Value *(*module_attr)(const char *module, const char *name);   /* module.name: new reference or NULL */
     /* Calls add(ctx, name) once for every name module_attr resolves in the module: dir(module). */
     void (*module_names)(const char *module, void (*add)(void *ctx, const char *name), void *ctx);

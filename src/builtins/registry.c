@@ -85,6 +85,15 @@ static Value *module_named(const char *path, bool bare_only) {
 
 Value *builtins_import(const char *path) { return module_named(path, false); }
 
+void builtins_no_module(const char *path, char *out, size_t n) {
+    size_t top = strcspn(path, ".");
+    if (!strncmp(path, "numpy", top) && top == 5)
+        snprintf(out, n, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
+                         "torch.zeros ...), and d2l.plot draws them");
+    else
+        snprintf(out, n, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+}
+
 bool builtins_is_module(const char *name) {
     Value *m = module_named(name, true);
     val_decref(m);
@@ -444,7 +453,8 @@ static const Library builtins_library = {
     .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all,
     .all_methods = builtins_all_methods, .tensor_method_aliases = tensor_method_aliases,
     .is_bare = builtins_is_bare, .home = builtins_home,
-    .constant = builtins_constant, .import = builtins_import, .module_attr = builtins_module_attr,
+    .constant = builtins_constant, .import = builtins_import, .no_module = builtins_no_module,
+    .module_attr = builtins_module_attr,
     .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
     .before_call = args_device_check,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "interp.h"
@@ -30,9 +31,14 @@ static bool is_bare(const Builtin *b) { (void)b; return true; }
 static void home(const Builtin *b, char *out, size_t n) { (void)b; if (n) out[0] = 0; }
 static Value *no_value(const char *name) { (void)name; return NULL; }
 static Value *no_attr(const char *module, const char *name) { (void)module; (void)name; return NULL; }
-static void no_names(const char *module, void (*add)(void *, const char *), void *ctx) { (void)module; (void)add; (void)ctx; }
+static void no_names(const char *module, void (*add)(void *, const char *), void *ctx) {
+    (void)module;
+    (void)add;
+    (void)ctx;
+}
 static const char *no_missing(const char *module, const char *name) { (void)module; (void)name; return NULL; }
-static const char *refused(const char *name) { return !strcmp(name, "open") ? "the stub library opens no files" : NULL; }
+static const char *refused(const char *name) { return !strcmp(name, "open") ? "the stub opens no files" : NULL; }
+static void no_module(const char *path, char *out, size_t n) { snprintf(out, n, "the stub has no module %s", path); }
 static bool before_call(Interp *I, Args *a) { (void)I; (void)a; before_calls++; return true; }
 static Value *no_class(const Value *v) { (void)v; return NULL; }
 static bool no_type(const Builtin *b, const char **module) { (void)b; (void)module; return false; }
@@ -44,8 +50,9 @@ static const Builtin no_table[] = {{NULL, NULL, NULL, NULL, NULL, 0}};
 
 static const Library stub = {
     .find = find, .find_method = no_builtin, .all = all, .all_methods = no_methods, .tensor_method_aliases = no_aliases,
-    .is_bare = is_bare, .home = home, .constant = no_value, .import = no_value, .module_attr = no_attr,
-    .module_names = no_names, .missing = no_missing, .refused = refused, .before_call = before_call,
+    .is_bare = is_bare, .home = home, .constant = no_value, .import = no_value, .no_module = no_module,
+    .module_attr = no_attr, .module_names = no_names, .missing = no_missing, .refused = refused,
+    .before_call = before_call,
     .value_class = no_class, .type_module = no_type, .type_of = no_class, .type_method = no_type_method,
     .unbound_ok = unbound_ok, .set_method_changes = no_change, .str_methods = no_table, .list_methods = no_table,
     .dict_methods = no_table, .set_methods = no_table, .module_methods = no_table, .dict_fromkeys = &no_table[0]};
@@ -70,8 +77,9 @@ static void test_stub_library(void **state) {
     assert_int_equal(before_calls, 1);
     ASSERT_RUN(&I, "twice", "<built-in function twice>\n");            /* not a type: the library said so */
     ASSERT_RUN(&I, "twyce(2)", "ERR: name 'twyce' is not defined (did you mean 'twice'?)");
-    ASSERT_RUN(&I, "open('x')", "ERR: open() is not available in attn: the stub library opens no files");
+    ASSERT_RUN(&I, "open('x')", "ERR: open() is not available in attn: the stub opens no files");
     ASSERT_RUN(&I, "print(1)", "ERR: name 'print' is not defined");    /* attn's builtins are not there */
+    ASSERT_RUN(&I, "import torch", "ERR: the stub has no module torch");
     ASSERT_RUN(&I, "def f(x): return twice(x) + 1\nf(4)", "9\n");
     assert_int_equal(before_calls, 2);
     interp_free(&I);
