@@ -1,12 +1,15 @@
 /* builtins.h - the one table of functions a student can call (prefix builtins_). Python's own (print, range,
  * len...), torch's (zeros, arange, softmax...), d2l's and the chapter's; tensor methods in a second table. The
- * language finds them by name; `torch.`, `d2l.`, `nn.`, `F.` and `math.` prefixes all reach the same table, and
- * only Python's builtins and attn's own tools answer to a bare name. */
+ * language finds them by name through the Library record builtins_open hands it (library.h); `torch.`, `d2l.`,
+ * `nn.`, `F.` and `math.` prefixes all reach the same table, and only Python's builtins and attn's own tools answer
+ * to a bare name. */
 #ifndef ATTN_BUILTINS_H
 #define ATTN_BUILTINS_H
 #include "value.h"
+#include "library.h"
 
-void builtins_init(void);
+/* Opens the libraries into the language (lib_open, library.h): session_init calls it; once is enough. */
+void builtins_open(void);
 const Builtin *builtins_find(const char *name);          /* functions */
 const Builtin *builtins_find_method(const char *name);   /* Tensor methods: X.reshape(...) */
 /* Named constants and modules: torch.float32, math.pi, torch (the module) ... New reference or NULL. */
@@ -14,6 +17,8 @@ Value *builtins_constant(const char *name);
 bool builtins_is_module(const char *name);               /* a module name usable without an import (torch, nn, F ...) */
 /* The module at a dotted path as an import names it ("torch.nn.functional", "d2l.torch"); NULL for an unknown one. */
 Value *builtins_import(const char *path);
+/* Why an import of path fails, with what attn has instead, into out (n bytes). */
+void builtins_no_module(const char *path, char *out, size_t n);
 /* module.name for a module value; new reference or NULL. */
 Value *builtins_module_attr(const char *module, const char *name);
 /* Calls add(ctx, name) for every name builtins_module_attr resolves in the module, once each: dir(module). */
@@ -25,6 +30,9 @@ void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.Mu
  * or "Tensor" (methods). "torch.int32 is not in attn: ... (use torch.int64)", "torch.fft is not in attn: type help
  * to see what is"; NULL for a name PyTorch does not have either (a typo). The message lives in a static buffer. */
 const char *builtins_missing(const char *module, const char *name);
+/* Why a Python builtin attn leaves out on purpose (open, eval, input ...) is missing: what to use instead; NULL for
+ * other names. */
+const char *builtins_refused(const char *name);
 /* type(v) for a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
  * torch.return_types.max, int, float, ... as a class value (new reference); NULL for other kinds. */
 Value *builtins_value_class(const Value *v);
@@ -57,6 +65,6 @@ extern const char *const tensor_method_aliases[];
 
 /* Tables contributed by each builtins file (NULL-name terminated). */
 extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_torch_sort[], bi_torch_only[], bi_torch_more[], bi_tensor_methods[],
-    bi_io[], bi_d2l[], bi_classes[], bi_nn_module[], bi_nn_layers[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[], bi_nn_losses[], bi_nn_init[], bi_torch_data[];
+    bi_io[], bi_d2l[], bi_nn_module[], bi_nn_layers[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_plot_table[], bi_timeit_table[], bi_nn_losses[], bi_nn_init[], bi_torch_data[];
 extern const Builtin bi_math_module[];                   /* math.sqrt ...: only through the module math */
 #endif

@@ -5,9 +5,25 @@
 #include "value.h"
 #include "ast.h"
 #include "parser.h"
+#include "tensor.h"
+#include "plot.h"
+#include "files.h"
 #include <stdio.h>
 
 struct Session;
+
+/* What one run owns that the libraries use: torch's generator, print options and default dtype, the plots, where
+ * files may be written. The interpreter holds it (I->run), so the builtins reach it without knowing the session.
+ * interp_init makes it; whoever owns the interpreter frees its plot and files (session_free). */
+typedef struct RunContext {
+    Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
+    PrintOptions print;              /* torch.set_printoptions */
+    DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
+                                      * current session (set on push and pop) */
+    Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
+    FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
+                                      * own REPL, under one directory for lessons and transcripts (files.h) */
+} RunContext;
 
 #define INTERP_MAX_CALL_DEPTH 200
 #define INTERP_MAX_LINE 100000          /* characters in one statement */
@@ -106,7 +122,8 @@ typedef struct Interp {
     int src_first_line;          /* the line number of src's first line */
     /* what the last statement printed as a value, for lessons (borrowed until the next statement) */
     Value *last_value;
-    struct Session *session;     /* the session that owns this interpreter (RNG, print options, plots) */
+    struct Session *session;     /* the session that owns this interpreter */
+    RunContext run;              /* the run's generator, print options, default dtype, plots and write policy */
     /* repr and str for Python (val_repr_py): repr_raises while they run, so a student's __repr__/__str__ of this
      * interpreter that raises leaves its error set and repr_failed true (no more student code runs in that repr);
      * otherwise (an error message, help) its failure prints as a placeholder and the error is dropped */
@@ -202,11 +219,6 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 bool arg_double(Interp *I, Value *v, const char *what, double *out);
 bool arg_bool(Interp *I, Value *v, const char *what, bool *out);
-/* attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked for every
- * builtin at the call, so no builtin ignores them). false with an error set. */
-bool args_device_check(Interp *I, Args *a);
-/* A device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an error set. */
-bool arg_device_cpu(Interp *I, Value *v);
 /* A tensor from a tensor, a number, or a nested list of numbers (borrowed into *tmp when converted). */
 Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp);
 /* The same as a contiguous tensor of dtype dt (converted as X.to(dt) does, into *tmp, when it is not one): the

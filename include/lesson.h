@@ -8,6 +8,7 @@
 #include "session.h"
 #include "i18n.h"
 #include <stdio.h>
+#include "reader.h"
 #include <stdbool.h>
 
 typedef struct LessonQuestion {
@@ -150,9 +151,10 @@ bool progress_set(const char *lesson_id, int step, int done_steps, char *err, si
 
 /* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. After
  * the last step both stay at the prompt with the lesson's variables until quit; in_repl: started by `lesson N` at
- * the REPL, so the hints name `lesson N` (else `attn lesson N`). */
-int lesson_run_student(const char *which, bool tty, bool in_repl);
-int lesson_run_teacher(const char *which, const char *record_path, bool tty);
+ * the REPL, so the hints name `lesson N` (else `attn lesson N`). tty: the terminal's line editor (the front end's)
+ * when standard input and output are a terminal, else NULL. */
+int lesson_run_student(const char *which, const LineEditor *tty, bool in_repl);
+int lesson_run_teacher(const char *which, const char *record_path, const LineEditor *tty);
 int lesson_list_command(void);
 /* --check / --replay of a lesson file: -1 when it cannot be read, else the number of problems. */
 int lesson_replay_check(const char *path, bool check, bool quiet);

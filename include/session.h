@@ -37,14 +37,8 @@ typedef struct SessionCommand {
 } SessionCommand;
 
 struct Session {
-    Interp I;                        /* the interpreter: globals, the error record, where output goes */
-    Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
-    PrintOptions print;              /* torch.set_printoptions */
-    DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
-                                      * current session (set on push and pop) */
-    Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
-    FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
-                                      * own REPL, under one directory for lessons and transcripts (files.h) */
+    Interp I;                        /* the interpreter: globals, the error record, where output goes, and the run's
+                                      * generator, print options, default dtype, plots and write policy (I.run) */
     const SessionCommand *commands;  /* NULL-word terminated; NULL for none */
     void *lesson;                    /* the lesson being run (the lesson module's), NULL otherwise */
     /* A Jupyter kernel's (attn --frames), NULL elsewhere: an error or interruption is handed here instead of being
@@ -81,6 +75,10 @@ Session *session_of(Interp *I);
  * (its tree is taken over; NULL to parse here). Output goes where S->I.capture / S->I.out say; an error's message (or
  * the interruption notice) to S->on_error when set, else to the capture when set, else to stderr. The error is cleared afterwards. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
+/* The prompt's word-commands every session understands: help, help NAME, quit, exit (NULL-word terminated). */
+extern const SessionCommand session_commands[];
+RunStatus session_cmd_help(Session *S, const char *arg);     /* help, help NAME: as help(NAME) */
+RunStatus session_cmd_quit(Session *S, const char *arg);     /* quit, exit: RUN_QUIT */
 /* The word-command src names, or NULL; *arg receives its argument (caller frees, NULL when none). */
 const SessionCommand *session_command(const Session *S, const char *src, char **arg);
 #endif

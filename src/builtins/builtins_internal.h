@@ -3,7 +3,6 @@
 #define ATTN_BUILTINS_INTERNAL_H
 #include "builtins.h"
 #include "interp.h"
-#include "session.h"
 
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
@@ -61,6 +60,13 @@ bool dim_fits(Interp *I, int64_t d, int n);
 Value *d2l_save_hyperparameters(Interp *I, Args *a);
 /* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
 Value *d2l_data_module_class(void);
+/* nn_module.c: attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked
+ * for every builtin at the call, through the Library's before_call, so no builtin ignores them). false with an
+ * error set. */
+bool args_device_check(Interp *I, Args *a);
+/* nn_module.c: a device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an
+ * error set. */
+bool arg_device_cpu(Interp *I, Value *v);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
 Value *nn_module_attr(const char *module, const char *name);
 #endif

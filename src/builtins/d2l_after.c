@@ -332,7 +332,7 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
         return NULL;
     if (L < 1 || L > 64 || n < 2 || n > 1000 || d < 2 || d > 1024 || H < 1 || d % H)
         return rt_error(I, "stack_attention: need 1 <= layers <= 64, 2 <= n <= 1000, 2 <= d <= 1024 and heads dividing d");
-    Rng *g = &session_of(I)->rng;
+    Rng *g = &I->run.rng;
     rng_seed(g, (uint64_t)seed);
     int64_t sh[3] = {1, n, d}, sh1[3] = {1, 1, d};
     Tensor *X = ten_randn(g, 3, sh), *t = ten_randn(g, 3, sh1), *P = attn_positional_table(n, d);

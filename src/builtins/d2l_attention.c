@@ -150,7 +150,7 @@ static const ObjClass DropoutClass;
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x) {
     if (!drop || !val_is_module(drop)) return ten_alias(x);
     if (drop->u.obj.cls == &DropoutClass) {
-        Tensor *r = attn_dropout(&session_of(I)->rng, drop, x);
+        Tensor *r = attn_dropout(&I->run.rng, drop, x);
         if (!r) rt_tensor_error(I);
         return r;
     }
@@ -169,7 +169,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
     static const char *const kw[] = {"input", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
     Tensor *x = tensor_arg(I, a, 0, "input");
-    return x ? done(I, attn_dropout(&session_of(I)->rng, self, x)) : NULL;
+    return x ? done(I, attn_dropout(&I->run.rng, self, x)) : NULL;
 }
 
 static const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};
@@ -208,7 +208,7 @@ static Value *parameter(Tensor *t) {
  * becomes a Linear here, as PyTorch's does after its first input. False, with the error set and lin unchanged, when
  * the weight is past the tensor limits (nn.Linear(10**5, 10**5)). */
 static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
-    Rng *g = &session_of(I)->rng;
+    Rng *g = &I->run.rng;
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
     Value *hb = val_attr_get(lin, "has_bias");

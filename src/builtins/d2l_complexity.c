@@ -426,7 +426,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     ten_set_threads(1);            /* one core: threads that start only above some size would bend the slopes */
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
-        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(&session_of(I)->rng, kind, ns[i], d, k, (int)reps);
+        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(&I->run.rng, kind, ns[i], d, k, (int)reps);
         if (ten_interrupted) { ten_set_blas_threshold(-1); ten_set_threads(threads); sb_free(&o); return rt_interrupt(I); }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }

@@ -159,7 +159,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         StrBuf o, r;
         sb_init(&o);
         sb_init(&r);
-        ten_repr(&r, R, &session_of(I)->print);
+        ten_repr(&r, R, &I->run.print);
         char at[32];                              /* "i+3", "i-3" or "i" */
         if (delta) snprintf(at, sizeof at, "i%+lld", (long long)delta);
         else snprintf(at, sizeof at, "i");

@@ -36,14 +36,14 @@ static void help_signature(StrBuf *out, const char *sig, int width) {
 }
 
 /* The help text of builtin b, named n as typed after its module (m: the Tensor method of that name, or NULL). */
-static void put_builtin(StrBuf *out, const Builtin *b, const Builtin *m, const char *n) {
+static void put_builtin(Interp *I, StrBuf *out, const Builtin *b, const Builtin *m, const char *n) {
     help_signature(out, b->signature, 79);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
     tw_wrap(out, TR(b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
     if (m) sb_printf(out, TR("  Also a method: X.%s(...)\n"), n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
-        plot_describe(&session_of(NULL)->plot, out, isatty(1) != 0);
+        plot_describe(&I->run.plot, out, isatty(1) != 0);
     }
 }
 
@@ -79,13 +79,13 @@ static const Builtin *tensor_method(const char *name) {
 /* help for a name typed with its module or with X. (torch.float32, d2l.reduce_sum, math.pi, X.shape): what that
  * name is where it is typed. 1 when written, 0 when the module has no such name, -1 when the function tables decide
  * (math's functions, a Tensor method, a prefix that is not a module). */
-static int help_dotted(StrBuf *out, const char *name, const char *dot) {
+static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot) {
     const char *tail = dot + 1;
     char head[64];
     snprintf(head, sizeof head, "%.*s", (int)(dot - name), name);
     if (!strcmp(head, "X") || !strcmp(head, "Tensor") || !strcmp(head, "torch.Tensor")) {
         const Builtin *m = tensor_method(tail);
-        if (m) { put_builtin(out, m, m, tail); return 1; }
+        if (m) { put_builtin(I, out, m, m, tail); return 1; }
         for (size_t i = 0; i < sizeof tensor_attrs / sizeof *tensor_attrs; i++)
             if (!strcmp(tensor_attrs[i][0], tail)) {
                 sb_printf(out, "X.%s\n", tail);
@@ -113,7 +113,7 @@ static int help_dotted(StrBuf *out, const char *name, const char *dot) {
     switch (v->kind) {
     case V_BUILTIN:
         if (math) r = -1;           /* Python's math.sqrt, from the math table */
-        else put_builtin(out, v->u.builtin, builtins_find_method(tail), tail);
+        else put_builtin(I, out, v->u.builtin, builtins_find_method(tail), tail);
         break;
     case V_DTYPE:
         sb_printf(&text, "A dtype, %s: the type of a tensor's elements, as in torch.zeros(2, dtype=%s) or X.to(%s).\n",
@@ -149,10 +149,10 @@ static int help_dotted(StrBuf *out, const char *name, const char *dot) {
 
 /* Appends the help text for one name (a function, a Tensor method or attribute, a name of a module); false when
  * unknown. */
-bool help_for(StrBuf *out, const char *name) {
+bool help_for(Interp *I, StrBuf *out, const char *name) {
     const char *dot = strrchr(name, '.');
     if (dot && dot > name && dot[1]) {
-        int r = help_dotted(out, name, dot);
+        int r = help_dotted(I, out, name, dot);
         if (r >= 0) return r == 1;
     }
     const char *n = name;
@@ -165,7 +165,7 @@ bool help_for(StrBuf *out, const char *name) {
         for (const Builtin *t = bi_math_module; t->name; t++) if (!strcmp(t->name, n)) b = t;
     const Builtin *m = builtins_find_method(n);
     if (!b && !m) return false;
-    put_builtin(out, b ? b : m, m, n);
+    put_builtin(I, out, b ? b : m, m, n);
     return true;
 }
 
@@ -396,12 +396,12 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
     switch (v->kind) {
     case V_STR:
         if (!v->u.str.len) { help_overview(out); return true; }
-        return help_topic(out, v->u.str.s) || help_for(out, v->u.str.s);
+        return help_topic(out, v->u.str.s) || help_for(I, out, v->u.str.s);
     case V_DTYPE: {
         StrBuf r;
         sb_init(&r);
         val_repr(&r, v);
-        bool ok = help_for(out, sb_str(&r));
+        bool ok = help_for(I, out, sb_str(&r));
         sb_free(&r);
         return ok;
     }
@@ -410,10 +410,10 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
     case V_FUNC: help_user_func(I, out, v); return true;
     case V_CLASS:
         if (!v->u.cls->methods && v->u.cls->interp) { help_user_class(out, v->u.cls); return true; }
-        return help_topic(out, v->u.cls->name) || help_for(out, v->u.cls->name);
+        return help_topic(out, v->u.cls->name) || help_for(I, out, v->u.cls->name);
     case V_OBJECT:
         if (v->u.obj.klass) { help_user_class(out, v->u.obj.klass->u.cls); return true; }
-        return help_for(out, v->u.obj.cls->name);
+        return help_for(I, out, v->u.obj.cls->name);
     case V_METHOD:
         if (v->u.method.func) { help_user_func(I, out, v->u.method.func); return true; }
         if (v->u.method.fn && v->u.method.fn->help && v->u.method.self &&
@@ -426,13 +426,13 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
         if (!v->u.method.fn) return false;      /* a tensor's or a module's method: the function it is */
         if (v->u.method.self && v->u.method.self->kind == V_TENSOR) {
             const Builtin *m = tensor_method(v->u.method.fn->name);
-            put_builtin(out, m ? m : v->u.method.fn, m, v->u.method.fn->name);
-        } else put_builtin(out, v->u.method.fn, NULL, v->u.method.fn->name);
+            put_builtin(I, out, m ? m : v->u.method.fn, m, v->u.method.fn->name);
+        } else put_builtin(I, out, v->u.method.fn, NULL, v->u.method.fn->name);
         return true;
     case V_TUPLE:
-        return v->u.seq.is_size && help_for(out, "torch.Size");
+        return v->u.seq.is_size && help_for(I, out, "torch.Size");
     case V_BUILTIN:         /* the function itself: help(math.sqrt) is Python's, help(d2l.reduce_sum) d2l's alias */
-        put_builtin(out, v->u.builtin, builtins_find_method(v->u.builtin->name), v->u.builtin->name);
+        put_builtin(I, out, v->u.builtin, builtins_find_method(v->u.builtin->name), v->u.builtin->name);
         return true;
     default: return false;
     }

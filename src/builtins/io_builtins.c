@@ -20,8 +20,8 @@ static Value *bi_save(Interp *I, Args *a) {
     if (!npy_name(I, f, "save")) return NULL;
     if (!x || x->kind != V_TENSOR) return rt_error(I, "save(\"x.npy\", X) needs a tensor to save");
     char why[1200];
-    if (!file_may_write(&session_of(I)->files, f->u.str.s, why, sizeof why)) return rt_error(I, "save('%s'): %s", f->u.str.s, why);
-    if (file_write_wanted(&session_of(I)->files) && npy_save(f->u.str.s, x->u.t) < 0) return rt_tensor_error(I);
+    if (!file_may_write(&I->run.files, f->u.str.s, why, sizeof why)) return rt_error(I, "save('%s'): %s", f->u.str.s, why);
+    if (file_write_wanted(&I->run.files) && npy_save(f->u.str.s, x->u.t) < 0) return rt_tensor_error(I);
     return val_none();
 }
 

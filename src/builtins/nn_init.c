@@ -52,7 +52,7 @@ static bool fill_random(Interp *I, Tensor *t, bool normal, double lo, double hi)
         return false;
     }
     if (normal && hi < 0) { rt_error(I, "normal expects std >= 0.0, but found std %g", hi); return false; }
-    Rng *g = &session_of(I)->rng;
+    Rng *g = &I->run.rng;
     Tensor *r = normal ? ten_normal(g, t->dtype, t->ndim, t->shape, lo, hi) : ten_uniform(g, t->dtype, t->ndim, t->shape, lo, hi);
     bool ok = r && ten_copy_into(t, r) == 0;
     ten_free(r);

@@ -596,7 +596,7 @@ static Value *bi_embedding(Interp *I, Args *a) {
         if (pad >= n || pad < -n) return rt_raise(I, "AssertionError", "Padding_idx must be within num_embeddings");
         if (pad < 0) pad += n;
     }
-    Tensor *w = ten_randn(&session_of(I)->rng, 2, (int64_t[]){n, d});
+    Tensor *w = ten_randn(&I->run.rng, 2, (int64_t[]){n, d});
     if (!w) return rt_tensor_error(I);
     if (has_pad) for (int64_t j = 0; j < d; j++) ten_set(w, pad * d + j, 0.0);
     Value *m = new_layer(&EmbeddingClass);
@@ -779,7 +779,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     Tensor *O = ten_new(DT_F32, 3, osh), *Wts = ten_new(DT_F32, 4, (int64_t[]){N, H, L, S});
     float *qh = xcalloc((size_t)(L * hd) + 1, sizeof(float)), *kh = xcalloc((size_t)(S * hd) + 1, sizeof(float)),
           *vh = xcalloc((size_t)(S * hd) + 1, sizeof(float)), *oh = xcalloc((size_t)(L * hd) + 1, sizeof(float));
-    Rng *g = &session_of(I)->rng;
+    Rng *g = &I->run.rng;
     bool stopped = false;                               /* Ctrl-C: checked once per head */
     for (int64_t n = 0; O && Wts && !stopped && n < N; n++)
         for (int64_t h = 0; h < H && !(stopped = ten_interrupted); h++) {
@@ -888,7 +888,7 @@ static Value *bi_multihead(Interp *I, Args *a) {
     val_attr_set(m, "batch_first", val_bool(bf));
     val_attr_set(m, "head_dim", val_int(E / H));
     double bound = sqrt(6.0 / (double)(E + 3 * E));         /* xavier_uniform_ on (3E, E) */
-    Tensor *w = ten_uniform(&session_of(I)->rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
+    Tensor *w = ten_uniform(&I->run.rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
     if (!w) { val_decref(m); return rt_tensor_error(I); }
     val_attr_set(m, "in_proj_weight", parameter(w));
     if (bias) {

@@ -128,7 +128,7 @@ static void write_figure(Interp *I, const char *shown) {
     I->tee = NULL;
     interp_write_raw(I, shown);
     I->tee = tee;
-    const Figure *f = session_of(I)->plot.last;
+    const Figure *f = I->run.plot.last;
     if (tee && f) {
         sb_putc(tee, '<');
         plot_summary(f, false, tee);
@@ -143,7 +143,7 @@ static Value *show(Interp *I, Figure *fig) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_show(&session_of(I)->plot, fig, &out, is_tty_out() && !I->capture, err, sizeof err);
+    bool ok = plot_show(&I->run.plot, fig, &out, is_tty_out() && !I->capture, err, sizeof err);
     write_figure(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
@@ -309,7 +309,7 @@ static Value *bi_savefig(Interp *I, Args *a) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_savefig(&session_of(I)->plot, p->u.str.s, &out, err, sizeof err);
+    bool ok = plot_savefig(&I->run.plot, p->u.str.s, &out, err, sizeof err);
     interp_write(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
@@ -318,8 +318,8 @@ static Value *bi_savefig(Interp *I, Args *a) {
 
 static Value *bi_plot_target(Interp *I, Args *a) {
     Value *t = arg(a, 0, "target");
-    if (!t) return val_str(plot_target_name(plot_target(&session_of(I)->plot)));
-    if (t->kind != V_STR || !plot_set_target(&session_of(I)->plot, t->u.str.s))
+    if (!t) return val_str(plot_target_name(plot_target(&I->run.plot)));
+    if (t->kind != V_STR || !plot_set_target(&I->run.plot, t->u.str.s))
         return rt_error(I, "plot_target: choose auto, window, terminal, sixel, files, summary, script or none");
     return val_none();
 }

@@ -38,7 +38,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
-void builtins_init(void) {
+static void builtins_init(void) {
     if (all_fns) return;
     collect(fn_tables, N_FN_TABLES - 1, &all_fns, &n_fns);       /* bi_torch_only: never bare */
     const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
@@ -86,6 +86,15 @@ static Value *module_named(const char *path, bool bare_only) {
 }
 
 Value *builtins_import(const char *path) { return module_named(path, false); }
+
+void builtins_no_module(const char *path, char *out, size_t n) {
+    size_t top = strcspn(path, ".");
+    if (!strncmp(path, "numpy", top) && top == 5)
+        snprintf(out, n, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
+                         "torch.zeros ...), and d2l.plot draws them");
+    else
+        snprintf(out, n, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+}
 
 bool builtins_is_module(const char *name) {
     Value *m = module_named(name, true);
@@ -160,14 +169,20 @@ static const struct { const char *name, *torch; bool method; } d2l_aliases[] = {
     {"reduce_mean", "mean", true}, {"expand_dims", "unsqueeze", true}, {"swapaxes", "swapaxes", true},
     {"repeat", "repeat", true}};
 
+/* The method d2l.NAME calls (reduce_sum: sum), from d2l_aliases; NULL when d2l.NAME is not a method alias. */
+static const char *d2l_alias_method(const char *name) {
+    for (size_t i = 0; i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
+        if (d2l_aliases[i].method && !strcmp(d2l_aliases[i].name, name)) return d2l_aliases[i].torch;
+    return NULL;
+}
+
 /* d2l.reduce_sum(x, *args, **kwargs) and the other method aliases: d2l.torch defines each as a lambda that calls
  * x's method (x.sum(*args, **kwargs)), so x may be anything that has the method, and anything else is Python's
- * AttributeError. The method's name is the builtin's help line's "x.NAME(". */
+ * AttributeError. The method's name is the alias's entry in d2l_aliases. */
 static Value *bi_d2l_method_alias(Interp *I, Args *a) {
     if (a->npos < 1) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'x'", a->fn->name);
-    const char *h = strstr(a->fn->help, "x.") + 2;
-    char method[32];
-    snprintf(method, sizeof method, "%.*s", (int)(strchr(h, '(') - h), h);
+    const char *method = d2l_alias_method(a->fn->name);
+    if (!method) return rt_error(I, "d2l.%s is not one of d2l.torch's method aliases", a->fn->name);
     Value *m = ops_getattr(I, a->pos[0], method);
     if (!m) return NULL;
     Args b = *a;
@@ -316,6 +331,27 @@ static const char *missing_dtype(const char *name) {
     return NULL;
 }
 
+/* Python's builtins that attn leaves out on purpose (a lesson file is untrusted: it must not read or write files, or
+ * run text as code), each with what to use instead. */
+static const char *const refused_builtins[][2] = {
+    {"open", "it opens no files. Tensors go to and from NumPy files with save(\"x.npy\", X) and "
+             "X = load(\"x.npy\"), figures to images with savefig(\"fig.png\")"},
+    {"input", "a statement cannot stop to read the keyboard. Set the value in a line of its own, e.g. n = 5"},
+    {"eval", "it does not run text as code. Type the expression itself"},
+    {"exec", "it does not run text as code. Type the statements themselves"},
+    {"compile", "it does not run text as code. Type the statements themselves"},
+    {"__import__", "use an import statement: import torch, from torch import nn, from d2l import torch as d2l"},
+    {"globals", "type a name at the prompt to see its value (Tab lists the names defined)"},
+    {"locals", "type a name at the prompt to see its value (Tab lists the names defined)"},
+    {"vars", "obj.__dict__ shows the attributes of an object of your class; type a name to see its value"},
+};
+
+const char *builtins_refused(const char *name) {
+    for (size_t i = 0; i < sizeof refused_builtins / sizeof refused_builtins[0]; i++)
+        if (!strcmp(name, refused_builtins[i][0])) return refused_builtins[i][1];
+    return NULL;
+}
+
 const char *builtins_missing(const char *module, const char *name) {
     static char msg[256];
     bool d2l = !strcmp(module, "d2l");
@@ -426,4 +462,24 @@ Value *builtins_type_of(const Value *v) {
     }
     Value *c = builtins_value_class(v);          /* torch.Tensor, torch.Size ... */
     return c ? c : cached_class("builtins", name);      /* function, builtin_function_or_method, NoneType ... */
+}
+
+/* The libraries as the language sees them (library.h). */
+static const Library builtins_library = {
+    .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all,
+    .all_methods = builtins_all_methods, .tensor_method_aliases = tensor_method_aliases,
+    .is_bare = builtins_is_bare, .home = builtins_home,
+    .constant = builtins_constant, .import = builtins_import, .no_module = builtins_no_module,
+    .module_attr = builtins_module_attr,
+    .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
+    .before_call = args_device_check,
+    .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of,
+    .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
+    .set_method_changes = builtins_set_method_changes,
+    .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
+    .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
+
+void builtins_open(void) {
+    builtins_init();
+    lib_open(&builtins_library);
 }

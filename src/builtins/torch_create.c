@@ -113,8 +113,8 @@ static Value *bi_like(Interp *I, Args *a) {
         return rt_error(I, "\"%s\" not implemented for '%s'", a->fn->tag == 2 ? "check_uniform_bounds" : "normal_kernel_cpu",
                         dt == DT_I64 ? "Long" : "Bool");
     switch (a->fn->tag) {
-    case 2: return done(I, ten_uniform(&session_of(I)->rng, dt, t->ndim, t->shape, 0, 1));
-    case 3: return done(I, ten_normal(&session_of(I)->rng, dt, t->ndim, t->shape, 0, 1));
+    case 2: return done(I, ten_uniform(&I->run.rng, dt, t->ndim, t->shape, 0, 1));
+    case 3: return done(I, ten_normal(&I->run.rng, dt, t->ndim, t->shape, 0, 1));
     default: return done(I, ten_full(dt, t->ndim, t->shape, a->fn->tag));
     }
 }
@@ -222,7 +222,7 @@ static Value *bi_rand(Interp *I, Args *a) {
     int nd;
     DType dt;
     if (!arg_shape(I, a, 0, shape, &nd) || !random_dtype(I, a, &dt, a->fn->tag == 1)) return NULL;
-    return done(I, a->fn->tag ? ten_normal(&session_of(I)->rng, dt, nd, shape, 0, 1) : ten_uniform(&session_of(I)->rng, dt, nd, shape, 0, 1));
+    return done(I, a->fn->tag ? ten_normal(&I->run.rng, dt, nd, shape, 0, 1) : ten_uniform(&I->run.rng, dt, nd, shape, 0, 1));
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
@@ -239,7 +239,7 @@ static Value *bi_normal(Interp *I, Args *a) {
     int nd;
     DType dt;
     if (!arg_shape(I, &sa, 0, shape, &nd) || !random_dtype(I, a, &dt, true)) return NULL;
-    return done(I, ten_normal(&session_of(I)->rng, dt, nd, shape, mean, std));
+    return done(I, ten_normal(&I->run.rng, dt, nd, shape, mean, std));
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
@@ -262,7 +262,7 @@ static Value *bi_randint(Interp *I, Args *a) {
     Tensor *t = ten_new(DT_I64, nd, shape);
     if (!t) return rt_tensor_error(I);
     uint64_t span = (uint64_t)(hi - lo);
-    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&session_of(I)->rng) % span);
+    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&I->run.rng) % span);
     return val_tensor(t);
 }
 
@@ -273,7 +273,7 @@ static Value *bi_set_default_dtype(Interp *I, Args *a) {
     Value *d = arg(a, 0, "d");
     if (!d || d->kind != V_DTYPE) return rt_error(I, "set_default_dtype(d) needs a dtype, e.g. torch.float64");
     if (!ten_is_float(d->u.dtype)) return rt_error(I, "only floating-point types are supported as the default type");
-    session_of(I)->default_float = ten_default_float = d->u.dtype;
+    I->run.default_float = ten_default_float = d->u.dtype;
     return val_none();
 }
 
@@ -289,7 +289,7 @@ static Value *bi_manual_seed(Interp *I, Args *a) {
     int64_t seed;
     if (!s) return rt_error(I, "manual_seed(seed) needs a seed, e.g. torch.manual_seed(0)");
     if (!arg_int(I, s, "seed", &seed)) return NULL;
-    rng_seed(&session_of(I)->rng, (uint64_t)seed);
+    rng_seed(&I->run.rng, (uint64_t)seed);
     return val_none();
 }
 
@@ -330,7 +330,7 @@ static Value *bi_show_config(Interp *I, Args *a) {
 static Value *bi_set_printoptions(Interp *I, Args *a) {
     static const char *const kw[] = {"precision", "threshold", "edgeitems", "linewidth", "sci_mode", "profile", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
-    PrintOptions *po = &session_of(I)->print;
+    PrintOptions *po = &I->run.print;
     Value *prof = arg(a, -1, "profile");
     if (prof) {
         if (prof->kind != V_STR) return rt_error(I, "profile must be 'default', 'short' or 'full'");

@@ -185,7 +185,7 @@ static Value *loader_iter(Interp *I, Value *self) {
     int64_t *o = ten_i64(order);
     for (int64_t i = 0; i < n; i++) o[i] = i;
     if (loader_int(self, "shuffle")) {
-        Rng *g = &session_of(I)->rng;
+        Rng *g = &I->run.rng;
         for (int64_t i = n - 1; i > 0; i--) {
             int64_t j = (int64_t)(rng_uniform(g) * (double)(i + 1)), t = o[i];
             o[i] = o[j];

@@ -5,7 +5,6 @@
  * scaled_dot_product_attention (PyTorch 2's formula: softmax(Q Kᵀ / sqrt(d) + mask) V). */
 #include "builtins_internal.h"
 #include "ops.h"
-#include "session.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,7 +594,7 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
     if (!ten_is_float(x->dtype)) return rt_error(I, "dropout(): expected a floating point tensor, got %s", ten_dtype_name(x->dtype));
     Tensor *r = ten_new(x->dtype, x->ndim, x->shape);
     if (!r) return rt_tensor_error(I);
-    Rng *g = &session_of(I)->rng;
+    Rng *g = &I->run.rng;
     double scale = p >= 1 ? 0 : 1 / (1 - p);
     for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : ten_get(x, i) * scale);
     return val_tensor(r);
@@ -755,7 +754,7 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
     Tensor *W = S ? ten_softmax(S, -1) : NULL;
     ten_free(S);
     if (W && p > 0) {
-        Rng *g = &session_of(I)->rng;
+        Rng *g = &I->run.rng;
         double k = p >= 1 ? 0 : 1 / (1 - p);
         for (int64_t i = 0; i < W->numel; i++) ten_set(W, i, rng_uniform(g) < p ? 0 : ten_get(W, i) * k);
     }

@@ -1,7 +1,7 @@
 /* call.c - calls: argument lists, builtins, bound methods, objects, user functions (def and lambda); argument
  * helpers for builtins; nested lists to tensors as torch.tensor infers them. */
 #include "lang_internal.h"
-#include "builtins.h"
+#include "library.h"
 #include "ops.h"
 #include <math.h>
 #include <stdlib.h>
@@ -210,13 +210,13 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
     switch (fn->kind) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;
-        if (!args_device_check(I, a) || !builtins_unbound_ok(I, fn->u.builtin, a)) return NULL;
+        if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a)) return NULL;
         return fn->u.builtin->fn(I, a);
     case V_METHOD: {
         if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);
         Value b = {.kind = V_BUILTIN, .refs = 1, .u.builtin = fn->u.method.fn};
         a->fn = fn->u.method.fn;
-        if (!args_device_check(I, a)) return NULL;
+        if (!lib()->before_call(I, a)) return NULL;
         return call_with_self(I, &b, fn->u.method.self, NULL, a);
     }
     case V_FUNC: return call_user(I, fn, NULL, a);

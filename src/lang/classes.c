@@ -5,7 +5,7 @@
  * is called through forward, prints as PyTorch prints a module tree, and its attributes obey nn.Module's rules. */
 #include "lang_internal.h"
 #include "pyexc.h"
-#include "builtins.h"
+#include "library.h"
 #include "ops.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -586,7 +586,7 @@ Value *class_create(Interp *I, Node *n) {
         if (b->kind != V_CLASS) {
             if (b->kind == V_BUILTIN) {
                 char home[32];
-                builtins_home(b->u.builtin, home, sizeof home);
+                lib()->home(b->u.builtin, home, sizeof home);
                 rt_error(I, "attn cannot derive a class from its built-in %s%s%s; derive from nn.Module (as the book "
                             "does), and keep one inside if you need it", home, home[0] ? "." : "", b->u.builtin->name);
             }
@@ -747,7 +747,7 @@ static bool is_instance(Value *v, Value *ci) {
     }
     if (ci->kind == V_CLASS) {
         if (ci == class_object()) return true;
-        Value *vc = builtins_value_class(v);          /* torch.Tensor, torch.Size, ...: the value's own class */
+        Value *vc = lib()->value_class(v);          /* torch.Tensor, torch.Size, ...: the value's own class */
         val_decref(vc);
         if (vc && vc == ci) return true;
         if (v->kind == V_OBJECT && v->u.obj.klass) return class_is_subclass(v->u.obj.klass, ci);
@@ -760,16 +760,16 @@ static bool is_instance(Value *v, Value *ci) {
         if (v->kind == V_OBJECT && !v->u.obj.klass && !strcmp(v->u.obj.cls->name, t)) return true;
         const char *exc = pyexc_object_name(v);
         if (exc && pyexc_class_name(ci)) return pyexc_matches(exc, t);     /* a KeyError is a LookupError */
-        Value *vt = builtins_type_of(v);
+        Value *vt = lib()->type_of(v);
         bool same = vt && vt->kind == V_BUILTIN && vt->u.builtin == ci->u.builtin;
         val_decref(vt);
-        bool python_type = builtins_type_module(ci->u.builtin, NULL);
+        bool python_type = lib()->type_module(ci->u.builtin, NULL);
         /* subclasses of Python's types: bool of int, torch.Size and named tuples of tuple, OrderedDict of dict */
         if (same || (python_type && ((v->kind == V_BOOL && !strcmp(t, "int")) || (v->kind == V_TUPLE && !strcmp(t, "tuple")) ||
                                      (v->kind == V_DICT && !strcmp(t, "dict"))))) return true;
         /* type: classes, and Python's types attn calls as functions */
         return !strcmp(t, "type") && python_type &&
-               (v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)));
+               (v->kind == V_CLASS || (v->kind == V_BUILTIN && lib()->type_module(v->u.builtin, NULL)));
     }
     return false;
 }

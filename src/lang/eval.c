@@ -1,6 +1,6 @@
 /* eval.c - the tree-walking evaluator: statements, expressions, names and scopes, errors with positions. */
 #include "lang_internal.h"
-#include "builtins.h"
+#include "library.h"
 #include "ops.h"
 #include "pyset.h"
 #include "pyexc.h"
@@ -23,7 +23,11 @@ void interp_init(Interp *I) {
     I->out = stdout;
     I->echo_values = true;
     I->max_loop_iterations = MAX_LOOP_ITERATIONS;
-    builtins_init();
+    rng_seed(&I->run.rng, 0);
+    I->run.print = ten_print_defaults;
+    I->run.default_float = DT_F32;
+    plot_init(&I->run.plot);
+    I->run.plot.files = &I->run.files;
 }
 
 void interp_free(Interp *I) {
@@ -354,41 +358,25 @@ void suggest_offer(void *ctx, const char *name) {
     if (d < s->bestd) { s->bestd = d; s->best = name; }
 }
 
-/* Python's builtins that attn leaves out on purpose (a lesson file is untrusted: it must not read or write files, or
- * run text as code), each with what to use instead. */
-static const char *const refused_builtins[][2] = {
-    {"open", "it opens no files. Tensors go to and from NumPy files with save(\"x.npy\", X) and "
-             "X = load(\"x.npy\"), figures to images with savefig(\"fig.png\")"},
-    {"input", "a statement cannot stop to read the keyboard. Set the value in a line of its own, e.g. n = 5"},
-    {"eval", "it does not run text as code. Type the expression itself"},
-    {"exec", "it does not run text as code. Type the statements themselves"},
-    {"compile", "it does not run text as code. Type the statements themselves"},
-    {"__import__", "use an import statement: import torch, from torch import nn, from d2l import torch as d2l"},
-    {"globals", "type a name at the prompt to see its value (Tab lists the names defined)"},
-    {"locals", "type a name at the prompt to see its value (Tab lists the names defined)"},
-    {"vars", "obj.__dict__ shows the attributes of an object of your class; type a name to see its value"},
-};
-
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
 static Value *name_error(Interp *I, const char *name) {
     if (!strcmp(name, "np") || !strcmp(name, "numpy"))
         return rt_raise(I, "NameError", "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
-    for (size_t i = 0; i < sizeof refused_builtins / sizeof refused_builtins[0]; i++)
-        if (!strcmp(name, refused_builtins[i][0]))
-            return rt_error(I, "%s() is not available in attn: %s", name, refused_builtins[i][1]);
+    const char *why = lib()->refused(name);
+    if (why) return rt_error(I, "%s() is not available in attn: %s", name, why);
     Suggest sg;
     suggest_init(&sg, name);
     Dict *ds[2] = {&I->globals, I->scope ? I->scope->vars : NULL};
     for (int k = 0; k < 2; k++)
         for (int i = 0; ds[k] && i < ds[k]->n; i++) suggest_offer(&sg, ds[k]->keys[i]->u.str.s);
     int n;
-    const Builtin *const *all = builtins_all(&n);
+    const Builtin *const *all = lib()->all(&n);
     for (int i = 0; i < n; i++) suggest_offer(&sg, all[i]->name);
     if (sg.best) {
         /* a builtin that lives in a module is suggested with it: torch.zeros */
-        const Builtin *b = interp_lookup(I, sg.best) ? NULL : builtins_find(sg.best);
+        const Builtin *b = interp_lookup(I, sg.best) ? NULL : lib()->find(sg.best);
         char home[32] = "";
-        if (b) builtins_home(b, home, sizeof home);
+        if (b) lib()->home(b, home, sizeof home);
         return rt_raise(I, "NameError", "name '%s' is not defined (did you mean '%s%s%s'?)", name, home, home[0] ? "." : "", sg.best);
     }
     return rt_raise(I, "NameError", "name '%s' is not defined", name);
@@ -400,16 +388,16 @@ static Value *lookup_name(Interp *I, Node *n) {
     /* bare names: Python's builtins (float() before torch.float) and attn's own tools; torch.zeros, nn.Linear and
      * d2l.MultiHeadAttention only with their module, as in PyTorch (so a failed `class MultiHeadAttention` leaves
      * nothing that answers to the name) */
-    const Builtin *b = builtins_find(n->str);
-    if (b && builtins_is_bare(b)) return val_builtin(b);
+    const Builtin *b = lib()->find(n->str);
+    if (b && lib()->is_bare(b)) return val_builtin(b);
     if (b) {
         char home[32];
-        builtins_home(b, home, sizeof home);
+        lib()->home(b, home, sizeof home);
         rt_raise(I, "NameError", "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
         return at(I, n);
     }
     if (!strcmp(n->str, "NotImplemented")) return val_incref(&val_not_implemented);
-    Value *c = builtins_constant(n->str);
+    Value *c = lib()->constant(n->str);
     if (c) return c;
     name_error(I, n->str);
     return at(I, n);
@@ -968,16 +956,11 @@ static int exec_with(Interp *I, Node *n) {
 
 /* The module an import names, or NULL with an error that says what attn has instead. */
 static Value *import_module(Interp *I, Node *at_node, const char *path) {
-    Value *m = builtins_import(path);
+    Value *m = lib()->import(path);
     if (m) return m;
-    size_t top = strcspn(path, ".");
-    if (!strncmp(path, "numpy", top) && top == 5)
-        rt_error(I, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
-                    "torch.zeros ...), and d2l.plot draws them");
-    else if (!strncmp(path, "torch", top) && top == 5)
-        rt_error(I, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
-    else
-        rt_error(I, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+    char why[256];
+    lib()->no_module(path, why, sizeof why);
+    rt_error(I, "%s", why);
     at(I, at_node);
     return NULL;
 }
@@ -1011,8 +994,8 @@ static int exec_import(Interp *I, Node *n) {
         }
         char sub[256];          /* from d2l import torch: the submodule d2l.torch first, as Python imports it */
         snprintf(sub, sizeof sub, "%s.%s", n->kids[0]->str, it->str);
-        Value *v = builtins_import(sub);
-        if (!v) v = builtins_module_attr(m->u.module, it->str);
+        Value *v = lib()->import(sub);
+        if (!v) v = lib()->module_attr(m->u.module, it->str);
         if (!v) {
             rt_error(I, "cannot import name '%s' from '%s' (attn does not have it)", it->str, m->u.module);
             at(I, it);

@@ -2,7 +2,7 @@
  * for numbers, strings and sequences, PyTorch's for tensors (a Python number next to a tensor is "weak"). */
 #include "ops.h"
 #include "pyset.h"
-#include "builtins.h"
+#include "library.h"
 #include "pyformat.h"
 #include "lang_internal.h"
 #include <stdio.h>
@@ -817,19 +817,19 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
     if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
-    if (!strcmp(name, "device")) return builtins_module_attr("torch", "cpu_device");
+    if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
     if (!strcmp(name, "requires_grad")) return val_bool(obj->param);
     if (!strcmp(name, "grad")) return val_none();
     if (!strcmp(name, "is_leaf")) return val_bool(true);
     if (!strcmp(name, "is_cuda")) return val_bool(false);
-    const Builtin *m = builtins_find_method(name);
+    const Builtin *m = lib()->find_method(name);
     if (m) return val_method(obj, m);
     static const char *const autograd[] = {"backward", "requires_grad_", "retain_grad", "register_hook", "grad_fn", NULL};
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
             return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
     if (!strcmp(name, "cuda")) return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)");
-    const char *why = builtins_missing("Tensor", name);
+    const char *why = lib()->missing("Tensor", name);
     if (why) return rt_error(I, "%s", why);
     return ops_no_attribute(I, obj, "'Tensor' object", name);
 }
@@ -857,7 +857,7 @@ static void proxy_repr(StrBuf *out, Value *self, int depth) {
 static void proxy_str(StrBuf *out, Value *self) { val_str_of(out, val_attr_get(self, "dict")); }     /* str(): the dict's */
 static Value *proxy_getattr(Interp *I, Value *self, const char *name) {
     for (int i = 0; proxy_methods[i]; i++)
-        if (!strcmp(name, proxy_methods[i])) return val_method(val_attr_get(self, "dict"), find_in(bi_dict_methods, name));
+        if (!strcmp(name, proxy_methods[i])) return val_method(val_attr_get(self, "dict"), find_in(lib()->dict_methods, name));
     return rt_raise(I, "AttributeError", "'mappingproxy' object has no attribute '%s'", name);
 }
 static int proxy_setattr(Interp *I, Value *self, const char *name, Value *v) {
@@ -877,19 +877,19 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     switch (obj->kind) {
     case V_TENSOR: {
         for (int i = 0; tensor_attrs[i]; i++) add(ctx, tensor_attrs[i]);
-        const Builtin *const *ms = builtins_all_methods(&n);
+        const Builtin *const *ms = lib()->all_methods(&n);
         for (int i = 0; i < n; i++) add(ctx, ms[i]->name);
-        for (int i = 0; tensor_method_aliases[i]; i++) add(ctx, tensor_method_aliases[i]);
+        for (int i = 0; lib()->tensor_method_aliases[i]; i++) add(ctx, lib()->tensor_method_aliases[i]);
         break;
     }
-    case V_MODULE: builtins_module_names(obj->u.module, add, ctx); break;
+    case V_MODULE: lib()->module_names(obj->u.module, add, ctx); break;
     case V_OBJECT:
         if (ops_is_iterator(obj)) break;
         if (obj->u.obj.cls == &mappingproxy_class) { for (int i = 0; proxy_methods[i]; i++) add(ctx, proxy_methods[i]); break; }
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
         if (obj->u.obj.klass) ops_attr_names(obj->u.obj.klass, add, ctx);
-        else if (obj->u.obj.cls->is_module) table_names(bi_module_methods, add, ctx);
+        else if (obj->u.obj.cls->is_module) table_names(lib()->module_methods, add, ctx);
         break;
     case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods */
         for (int k = 0; k < obj->u.cls->nmro; k++) {
@@ -898,19 +898,19 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
             table_names(c->methods, add, ctx);
         }
         break;
-    case V_STR: table_names(bi_str_methods, add, ctx); break;
-    case V_LIST: table_names(bi_list_methods, add, ctx); break;
+    case V_STR: table_names(lib()->str_methods, add, ctx); break;
+    case V_LIST: table_names(lib()->list_methods, add, ctx); break;
     case V_DICTVIEW:
         add(ctx, "mapping");
-        if (val_is_set_like(obj)) table_names(bi_view_methods, add, ctx);
+        if (val_is_set_like(obj)) table_names(lib()->view_methods, add, ctx);
         break;
-    case V_DICT: table_names(bi_dict_methods, add, ctx); break;
-    case V_SET: table_names(bi_set_methods, add, ctx); break;
+    case V_DICT: table_names(lib()->dict_methods, add, ctx); break;
+    case V_SET: table_names(lib()->set_methods, add, ctx); break;
     case V_BUILTIN: {       /* dir(set), dir(str) ...: the methods of the type's values */
         const char *t = obj->u.builtin->name;
-        if (!builtins_type_module(obj->u.builtin, NULL)) break;
-        const Builtin *m = !strcmp(t, "str") ? bi_str_methods : !strcmp(t, "list") ? bi_list_methods :
-                           !strcmp(t, "dict") ? bi_dict_methods : !strcmp(t, "set") ? bi_set_methods : NULL;
+        if (!lib()->type_module(obj->u.builtin, NULL)) break;
+        const Builtin *m = !strcmp(t, "str") ? lib()->str_methods : !strcmp(t, "list") ? lib()->list_methods :
+                           !strcmp(t, "dict") ? lib()->dict_methods : !strcmp(t, "set") ? lib()->set_methods : NULL;
         for (; m && m->name; m++) if (strcmp(m->name, "numel")) add(ctx, m->name);     /* numel: torch.Size's */
         break;
     }
@@ -942,7 +942,7 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
     suggest_init(&sg, name);
     ops_attr_names(obj, suggest_offer, &sg);
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
-    if (obj->kind == V_DICT && !obj->u.dict->n && find_in(bi_set_methods, name))      /* s = {} then s.add(x) */
+    if (obj->kind == V_DICT && !obj->u.dict->n && find_in(lib()->set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
     if (sg.best) return rt_raise(I, "AttributeError", "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
     return rt_raise(I, "AttributeError", "%s has no attribute '%s'%s", what, name, tail);
@@ -952,7 +952,7 @@ Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {
     Value *v = val_attr_get(obj, name);
     if (v) return val_incref(v);
     const Builtin *m = find_in(obj->u.obj.cls->methods, name);
-    if (!m && obj->u.obj.cls->is_module) m = find_in(bi_module_methods, name);
+    if (!m && obj->u.obj.cls->is_module) m = find_in(lib()->module_methods, name);
     if (m) return val_method(obj, m);
     char what[160];
     snprintf(what, sizeof what, "'%s' object", obj->u.obj.cls->name);
@@ -963,9 +963,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     switch (obj->kind) {
     case V_TENSOR: return tensor_attr(I, obj, name);
     case V_MODULE: {
-        Value *c = builtins_module_attr(obj->u.module, name);
+        Value *c = lib()->module_attr(obj->u.module, name);
         if (c) return c;
-        const char *why = builtins_missing(obj->u.module, name);
+        const char *why = lib()->missing(obj->u.module, name);
         if (why) return rt_error(I, "%s", why);
         char what[160];
         snprintf(what, sizeof what, "module '%s'", obj->u.module);
@@ -975,14 +975,14 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (obj->u.obj.cls->getattr) return obj->u.obj.cls->getattr(I, obj, name);
         return ops_object_getattr(I, obj, name);
     case V_CLASS: return class_getattr(I, obj, name);
-    case V_STR: { const Builtin *m = find_in(bi_str_methods, name); if (m) return val_method(obj, m); break; }
+    case V_STR: { const Builtin *m = find_in(lib()->str_methods, name); if (m) return val_method(obj, m); break; }
     case V_LIST: {
-        const Builtin *m = find_in(bi_list_methods, name);
+        const Builtin *m = find_in(lib()->list_methods, name);
         if (m) return val_method(obj, m);
         break;
     }
     case V_DICTVIEW: {      /* keys and items views: isdisjoint; every view: mapping */
-        const Builtin *m = val_is_set_like(obj) ? find_in(bi_view_methods, name) : NULL;
+        const Builtin *m = val_is_set_like(obj) ? find_in(lib()->view_methods, name) : NULL;
         if (m) return val_method(obj, m);
         if (!strcmp(name, "mapping") && obj->u.view.dict) {
             Value *proxy = val_object(&mappingproxy_class);
@@ -992,23 +992,23 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         break;
     }
     case V_DICT: {
-        const Builtin *m = find_in(bi_dict_methods, name);
+        const Builtin *m = find_in(lib()->dict_methods, name);
         if (m) return val_method(obj, m);
-        if (!strcmp(name, "fromkeys")) return val_builtin(&bi_dict_fromkeys);
+        if (!strcmp(name, "fromkeys")) return val_builtin(lib()->dict_fromkeys);
         break;
     }
     case V_SET: {       /* a frozenset has the methods that do not change it */
-        const Builtin *m = find_in(bi_set_methods, name);
-        if (m && !(obj->u.set->frozen && builtins_set_method_changes(m))) return val_method(obj, m);
+        const Builtin *m = find_in(lib()->set_methods, name);
+        if (m && !(obj->u.set->frozen && lib()->set_method_changes(m))) return val_method(obj, m);
         break;
     }
     case V_TUPLE:
         if (val_named_field(obj, name)) return val_incref(val_named_field(obj, name));
         if (obj->u.seq.is_size && !strcmp(name, "numel")) {
-            const Builtin *m = find_in(bi_list_methods, "numel");
+            const Builtin *m = find_in(lib()->list_methods, "numel");
             if (m) return val_method(obj, m);
         }
-        { const Builtin *m = find_in(bi_list_methods, name); if (m && (!strcmp(name, "index") || !strcmp(name, "count"))) return val_method(obj, m); }
+        { const Builtin *m = find_in(lib()->list_methods, name); if (m && (!strcmp(name, "index") || !strcmp(name, "count"))) return val_method(obj, m); }
         break;
     case V_DTYPE:
         if (!strcmp(name, "is_floating_point")) return val_bool(ten_is_float(obj->u.dtype));
@@ -1032,7 +1032,7 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (!strcmp(name, "__name__")) return val_str(obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
         break;
     case V_BUILTIN: {
-        const Builtin *m = builtins_type_method(obj->u.builtin, name);      /* str.upper, set.union, dict.fromkeys */
+        const Builtin *m = lib()->type_method(obj->u.builtin, name);      /* str.upper, set.union, dict.fromkeys */
         if (m) return val_builtin(m);
         if (!strcmp(name, "__name__")) return val_str(obj->u.builtin->name);
         if (!strcmp(name, "__doc__")) return val_str(obj->u.builtin->help);

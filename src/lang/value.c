@@ -1,7 +1,7 @@
 /* value.c - constructors, reference counting, repr/str and equality of values. */
 #include "value.h"
 #include "interp.h"
-#include "builtins.h"
+#include "library.h"
 #include "textwidth.h"
 #include "pyset.h"
 #include "tensor.h"
@@ -659,7 +659,7 @@ const char *val_type_name(const Value *v) {
     case V_RANGE: return "range";
     case V_SLICE: return "slice";
     case V_ELLIPSIS: return "ellipsis";
-    case V_BUILTIN: return builtins_type_module(v->u.builtin, NULL) ? "type" : "builtin_function_or_method";
+    case V_BUILTIN: return lib()->type_module(v->u.builtin, NULL) ? "type" : "builtin_function_or_method";
     case V_METHOD: return v->u.method.func ? "method" : "builtin_function_or_method";
     case V_FUNC: return "function";
     case V_OBJECT: return v->u.obj.klass ? v->u.obj.klass->u.cls->name : v->u.obj.cls->name;
@@ -992,7 +992,7 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
     case V_ELLIPSIS: sb_puts(out, "Ellipsis"); break;
     case V_BUILTIN: {
         const char *module;
-        if (!builtins_type_module(v->u.builtin, &module)) sb_printf(out, "<built-in function %s>", v->u.builtin->name);
+        if (!lib()->type_module(v->u.builtin, &module)) sb_printf(out, "<built-in function %s>", v->u.builtin->name);
         else if (!strcmp(module, "builtins")) sb_printf(out, "<class '%s'>", v->u.builtin->name);   /* Python's types */
         else sb_printf(out, "<class '%s.%s'>", module, v->u.builtin->name);
         break;

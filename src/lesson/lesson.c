@@ -1,6 +1,6 @@
 /* lesson.c - reading lesson files, checking answers by value, and the soundness check of every question. */
 #include "lesson.h"
-#include "repl.h"
+#include "session.h"
 #include "transcript.h"
 #include "plot.h"
 #include "textfile.h"
@@ -384,7 +384,7 @@ static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
     val_decref(I->last_value);
     I->last_value = NULL;
     /* an answer is checked unseen: it may not write files at all (a lesson's answer: line once could) */
-    FilePolicy *files = &session_of(I)->files;
+    FilePolicy *files = &I->run.files;
     bool frozen = files->frozen;
     files->frozen = true;
     int rc = interp_run(I, src, NULL, 1);
@@ -522,10 +522,9 @@ void lesson_expect_free(LessonExpect *e) {
 }
 
 LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen) {
-    Session *ss = session_of(I);
-    Rng rng = ss->rng;           /* the answers' values are found without drawing from the student's generator */
+    Rng rng = I->run.rng;        /* the answers' values are found without drawing from the student's generator */
     LessonExpect *e = lesson_expect_values(I, q, err, errlen);
-    ss->rng = rng;
+    I->run.rng = rng;
     return e;
 }
 
@@ -799,11 +798,10 @@ static const char *changed_by_detour(Interp *I, const LessonQuestion *q, const L
     bool in_place;
     const Kept *k = kept_changed(I, &e->inputs, &in_place);
     if (!k) return NULL;
-    Session *ss = session_of(I);
-    Rng rng = ss->rng;
+    Rng rng = I->run.rng;
     char err[256];
     Value *now = value_of(I, q, q->answer, err, sizeof err);
-    ss->rng = rng;
+    I->run.rng = rng;
     bool same = now && answers_as(I, typed, now, q->tol);
     val_decref(now);
     return same ? k->name : NULL;
@@ -1217,9 +1215,9 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
     i18n_set(lesson_language(path));
     Session S;
     session_init(&S, NULL);
-    plot_replay(&S.plot);               /* a replay compares what a figure holds, not its pixels */
+    plot_replay(&S.I.run.plot);               /* a replay compares what a figure holds, not its pixels */
     session_stranger(&S, "a lesson", path);
-    S.commands = repl_commands;
+    S.commands = session_commands;
     session_push(&S);
     Interp *I = &S.I;
     int problems = 0, steps = 0;

@@ -13,7 +13,8 @@
 #include "transcript.h"
 #include "help.h"
 #include "plot.h"
-#include "repl.h"
+#include "session.h"
+#include "reader.h"
 #include "strbuf.h"
 #include "files.h"
 #include "mdblock.h"
@@ -303,7 +304,7 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     I->tee = &printed;
     if (how == SILENT || !S->tty) I->capture = &sink;
     /* a silent run's figures go nowhere (no window, no file, no number): the recording still gets their lines */
-    Plot *P = &S->sess.plot;
+    Plot *P = &S->sess.I.run.plot;
     int figures = plot_figure_count(P);
     PlotTarget target = P->target;
     if (how == SILENT) P->target = PT_NONE;
@@ -522,11 +523,11 @@ static void erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
 /* The next statement typed in the session, read into *in (its text is returned, owned by *in; NULL at the end of
  * input); *blank when it is an empty line. A line with content goes into the history at a terminal. */
 static char *next_input(LessonRun *S, Statement *in, bool *blank) {
-    if (ferror(stdout) || !repl_read_statement(&S->r, in)) return NULL;   /* no one reads what comes next */
+    if (ferror(stdout) || !reader_read_statement(&S->r, in)) return NULL;   /* no one reads what comes next */
     const char *t = in->text;
     while (*t == ' ' || *t == '\t') t++;
     *blank = !*t;
-    if (!*blank && S->tty) lineedit_add_history(in->text);
+    if (!*blank && S->r.editor) S->r.editor->add_history(in->text);
     return in->text;
 }
 
@@ -556,7 +557,7 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
  * is typed instead runs as at the prompt (a lesson command acts: quit, back, jump ...; next and skip go on).
  * ACT_NONE to go on. */
 static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
-    Plot *P = &S->sess.plot;
+    Plot *P = &S->sess.I.run.plot;
     PlotTarget t = plot_resolved_target(P, S->tty);
     if (!S->tty || plot_figure_count(P) == figures_before || (t != PT_TERMINAL && t != PT_SIXEL)) return ACT_NONE;
     say(S, "%s", TR("(the figure above: press Enter to go on)\n"));
@@ -603,7 +604,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
             if (blank) erase_blank_prompt(S, in.text, shown_above ? pending : 0);   /* "next>": shown as run */
             statement_free(&in);
             if (!S->teacher || !blank || S->tty) echo_statement(stmt);
-            int figures = plot_figure_count(&S->sess.plot);
+            int figures = plot_figure_count(&S->sess.I.run.plot);
             RunStatus rs = run(S, stmt, NULL, SHOWN, it);
             if (rs == RUN_QUIT) return ACT_QUIT;
             if (!blank || statement_done(S, it, rs)) return figure_pause(S, figures, jump_to);   /* a typed skip goes on, failed or not */
@@ -618,7 +619,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
         if (a != ACT_NONE) { statement_free(&in); return a; }
         char *own;
         bool same = same_statement(line, stmt, &own);
-        int figures = plot_figure_count(&S->sess.plot);
+        int figures = plot_figure_count(&S->sess.I.run.plot);
         char *typed = own ? xstrdup(line) : NULL;     /* line is the statement's own text, freed with it */
         RunStatus rs = run_input(S, &in, same ? it : NULL);
         statement_free(&in);
@@ -851,7 +852,7 @@ static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
     return true;
 }
 
-static int session(const char *which, bool teacher, const char *record, bool tty, bool in_repl) {
+static int session(const char *which, bool teacher, const char *record, const LineEditor *tty, bool in_repl) {
     char *path = lesson_find(which);
     if (!path) {
         fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
@@ -864,15 +865,15 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     LessonRun *S = xcalloc(1, sizeof *S);
     session_init(&S->sess, NULL);
     session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */
-    S->sess.commands = repl_commands;
+    S->sess.commands = session_commands;
     S->sess.lesson = S;
     session_push(&S->sess);
     S->l = l;
-    S->tty = tty;
+    S->tty = tty != NULL;
     S->teacher = teacher;
     S->in_repl = in_repl;
-    S->sess.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
-    S->width = prose_width(tty);
+    S->sess.I.run.plot.teaching = teacher;     /* a projector's windows: fitted, keyless, closed when the class ends */
+    S->width = prose_width(S->tty);
     const char *sc = getenv("ATTN_LESSON_SELFCHECK");
     S->selfcheck = sc && *sc && strcmp(sc, "0") != 0;
     S->recording = record != NULL;
@@ -881,7 +882,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     S->src = lesson_sources_new();
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
-    if (tty) lineedit_init();
+    if (tty) tty->init();
     rec_prose(S, "%s", TR("(Every lesson starts with the random generator seeded with 0.)\n"));
     run(S, "torch.manual_seed(0)", NULL, SILENT, NULL);
     char *key = lesson_progress_key(l);
@@ -906,7 +907,7 @@ static int session(const char *which, bool teacher, const char *record, bool tty
         save(S, step, done);
     }
     if (S->recording) save_record(S);
-    if (tty) lineedit_shutdown();
+    if (tty) tty->shutdown();
     reader_free(&S->r);
     session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
     sb_free(&S->record);
@@ -916,8 +917,8 @@ static int session(const char *which, bool teacher, const char *record, bool tty
     return rc;
 }
 
-int lesson_run_student(const char *which, bool tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
-int lesson_run_teacher(const char *which, const char *record, bool tty) { return session(which, true, record, tty, false); }
+int lesson_run_student(const char *which, const LineEditor *tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
+int lesson_run_teacher(const char *which, const char *record, const LineEditor *tty) { return session(which, true, record, tty, false); }
 
 /* The title as the list shows it: without a leading "Lesson 3: " ("レッスン 3: ", "第 3 课："), which the number
  * column already says, so a row with its progress fits 80 columns. */

@@ -1,6 +1,6 @@
 /* transcript.c - replay, check and update golden transcripts (see transcript.h for the format). */
 #include "transcript.h"
-#include "repl.h"
+#include "session.h"
 #include "strbuf.h"
 #include "files.h"
 #include "plot.h"
@@ -154,7 +154,7 @@ void tr_run(Transcript *t, char **outputs) {
     i18n_set(tr_language(t));
     Session S;
     session_init(&S, NULL);
-    plot_replay(&S.plot);                   /* transcripts compare what a figure holds, not its pixels */
+    plot_replay(&S.I.run.plot);                   /* transcripts compare what a figure holds, not its pixels */
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
     session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);
@@ -162,14 +162,14 @@ void tr_run(Transcript *t, char **outputs) {
      * were written, beside the recording), its writes checked by the rule but not made */
     int back = recorded ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (back >= 0) {
-        S.files.dry = true;
+        S.I.run.files.dry = true;
         char *dir = xstrdup(t->path), *slash = strrchr(dir, '/');
         if (slash == dir) dir[1] = 0;       /* "/class.md": the root */
         else if (slash) *slash = 0;
         if (slash && chdir(dir) != 0) { /* it replays from where it is: the rule still holds */ }
         free(dir);
     }
-    S.commands = repl_commands;
+    S.commands = session_commands;
     session_push(&S);
     bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
     for (int i = 0; i < t->nsteps; i++) {
@@ -177,10 +177,10 @@ void tr_run(Transcript *t, char **outputs) {
         sb_init(&out);
         if (!quit) {
             S.I.capture = &out;
-            int figures = plot_figure_count(&S.plot);
+            int figures = plot_figure_count(&S.I.run.plot);
             quit = session_run(&S, t->steps[i].input, NULL, NULL, 1) == RUN_QUIT;
             S.I.capture = NULL;
-            if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.plot, figures);   /* as the class counted */
+            if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.I.run.plot, figures);   /* as the class counted */
         }
         outputs[i] = sb_take(&out);
     }

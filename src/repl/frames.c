@@ -128,13 +128,13 @@ static void send_error(Session *S, const Error *e, const char *shown) {
 /* A fresh session for the kernel: the REPL's word-commands (help, help NAME), a lesson's file policy, figures inline. */
 static void session_start(Frames *F) {
     session_init(&F->S, NULL);
-    F->S.commands = repl_commands;
+    F->S.commands = session_commands;
     F->S.I.out = F->cell_out;
     F->S.I.echo_values = false;              /* the last bare expression is the cell's result, sent apart */
     F->S.on_error = send_error;
     F->S.on_error_ctx = F;
-    F->S.plot.inline_out = &F->plots;
-    file_policy_restrict(&F->S.files, "a notebook", NULL);   /* writes only under the kernel's folder */
+    F->S.I.run.plot.inline_out = &F->plots;
+    file_policy_restrict(&F->S.I.run.files, "a notebook", NULL);   /* writes only under the kernel's folder */
     session_push(&F->S);
 }
 
@@ -183,7 +183,7 @@ static Statement *read_cell(Frames *F, const char *src, int *n, int *bad) {
     Statement *sts = NULL, st;
     int cap = 0;
     *n = 0;
-    while (repl_read_statement(&r, &st)) {
+    while (reader_read_statement(&r, &st)) {
         if (blank_text(st.text)) { statement_free(&st); continue; }
         if (*n == cap) { cap = cap ? 2 * cap : 16; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
         sts[(*n)++] = st;
@@ -547,7 +547,7 @@ int repl_frames(const char *version) {
         else if (!strcmp(kind, "inspect")) { inspect(&F, body, pos); frame_text(&F, "done", "ok", ""); }
         else if (!strcmp(kind, "is_complete")) {
             char indent[64];
-            const char *status = repl_completeness(body, indent, sizeof indent);
+            const char *status = reader_completeness(body, indent, sizeof indent);
             frame_text(&F, "status", status, indent);
             frame_text(&F, "done", "ok", "");
         } else {

@@ -344,3 +344,7 @@ void lineedit_shutdown(void) {
     if (users > 0 && --users > 0) return;
     free_candidates();
 }
+
+const LineEditor lineedit_terminal = {
+    .init = lineedit_init, .read = lineedit_read, .input_pending = lineedit_input_pending,
+    .add_history = lineedit_add_history, .shutdown = lineedit_shutdown};

@@ -41,7 +41,7 @@ static int output_status(int status, int err) {
 static RunStatus cmd_lesson(Session *S, const char *which) {
     fflush(stdout);
     if (!which) lesson_list_command();
-    else lesson_run_student(which, isatty(0) && isatty(1), true);
+    else lesson_run_student(which, isatty(0) && isatty(1) ? &lineedit_terminal : NULL, true);
     return RUN_OK;
 }
 
@@ -77,9 +77,9 @@ static int install_kernel(void) {
 
 /* The REPL's word-commands: every session's, and lessons. */
 static const SessionCommand main_commands[] = {
-    {"help", 1, repl_cmd_help},
-    {"quit", 0, repl_cmd_quit},
-    {"exit", 0, repl_cmd_quit},
+    {"help", 1, session_cmd_help},
+    {"quit", 0, session_cmd_quit},
+    {"exit", 0, session_cmd_quit},
     {"lesson", 1, cmd_lesson},
     {NULL, 0, NULL}};
 
@@ -238,7 +238,7 @@ int main(int argc, char **argv) {
                 if (teach) { fputs("attn: teach needs a lesson: attn teach N [--record FILE]\n", stderr); return 2; }
                 return output_status(lesson_list_command(), 0);
             }
-            bool tty = isatty(0) && isatty(1);
+            const LineEditor *tty = isatty(0) && isatty(1) ? &lineedit_terminal : NULL;
             return output_status(teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty, false), 0);
         }
         if (!strcmp(a, "-c")) {
@@ -264,12 +264,12 @@ int main(int argc, char **argv) {
     } else if (file && strcmp(file, "-") != 0) {
         FILE *f = fopen(file, "r");
         if (!f) { perror(file); session_free(&S); return 2; }
-        reader_init_file(&r, f, false);
+        reader_init_file(&r, f, NULL);
         failures = keep_going ? repl_run(&S, &r, file, false) : repl_run_script(&S, &r, file);
         fclose(f);
     } else {
         bool tty = !file && isatty(0) && isatty(1);
-        reader_init_file(&r, stdin, tty);
+        reader_init_file(&r, stdin, tty ? &lineedit_terminal : NULL);
         if (tty) {
             lineedit_init();
             if (!quiet)

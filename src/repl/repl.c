@@ -1,37 +1,11 @@
 /* repl.c - the read-run-print loop shared by the terminal, pipes, files and attn -c. At a terminal it shows
  * prompts and keeps going after errors; elsewhere it prints only what the statements print (no prompts, no
- * escape codes), and a script (a file, attn -c, a pipe) stops at its first error, as Python's does. Also the word-commands every session has. */
+ * escape codes), and a script (a file, attn -c, a pipe) stops at its first error, as Python's does. */
 #include "repl.h"
-#include "help.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-RunStatus repl_cmd_help(Session *S, const char *arg) {
-    StrBuf b;
-    sb_init(&b);
-    Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
-    Value *word = arg && !named ? val_str(arg) : NULL;
-    if (!arg) help_overview(&b);
-    else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
-    if (word) val_decref(word);
-    interp_write(&S->I, sb_str(&b));
-    sb_free(&b);
-    return RUN_OK;
-}
-
-RunStatus repl_cmd_quit(Session *S, const char *arg) {
-    (void)S;
-    (void)arg;
-    return RUN_QUIT;
-}
-
-const SessionCommand repl_commands[] = {
-    {"help", 1, repl_cmd_help},
-    {"quit", 0, repl_cmd_quit},
-    {"exit", 0, repl_cmd_quit},
-    {NULL, 0, NULL}};
 
 RunStatus repl_run_statement(Session *S, Statement *st, const char *src_name) {
     return session_run(S, st->text, st->parsed ? &st->parse : NULL, src_name, st->first_line);
@@ -44,9 +18,9 @@ static bool blank(const char *s) {
 
 /* Runs one statement read from r (and frees it): RUN_QUIT also when what it printed could not be written. */
 static RunStatus run_one(Session *S, LineReader *r, Statement *st, const char *src_name) {
-    if (r->interactive) lineedit_add_history(st->text);
+    if (r->editor) r->editor->add_history(st->text);
     /* at a terminal the flag was cleared before the line was read: a Ctrl-C pressed since stops this statement */
-    if (!r->interactive) ten_interrupted = 0;
+    if (!r->editor) ten_interrupted = 0;
     RunStatus rs = repl_run_statement(S, st, src_name);
     statement_free(st);
     errno = 0;
@@ -61,7 +35,7 @@ int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error
     int failures = 0;
     for (;;) {
         Statement st;
-        if (!repl_read_statement(r, &st)) break;
+        if (!reader_read_statement(r, &st)) break;
         if (blank(st.text)) { statement_free(&st); continue; }
         RunStatus rs = run_one(S, r, &st, src_name);
         if (rs == RUN_QUIT) break;
@@ -75,7 +49,7 @@ int repl_run_script(Session *S, LineReader *r, const char *src_name) {
     Statement *sts = NULL;
     int n = 0, cap = 0;
     Statement st;
-    while (repl_read_statement(r, &st)) {
+    while (reader_read_statement(r, &st)) {
         if (blank(st.text)) { statement_free(&st); continue; }
         if (n == cap) { cap = cap ? 2 * cap : 64; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
         sts[n++] = st;

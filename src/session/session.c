@@ -1,6 +1,9 @@
-/* session.c - the current session, and running one statement of any kind of run (see session.h). */
+/* session.c - the current session, running one statement of any kind of run, and the word-commands every session
+ * understands (see session.h). */
 #include "session.h"
 #include "parser.h"
+#include "builtins.h"
+#include "help.h"
 #include "i18n.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -22,40 +25,36 @@ static int64_t gc_threshold(void) {
 
 void session_init(Session *S, const char *plot_target) {
     memset(S, 0, sizeof *S);
+    builtins_open();
     interp_init(&S->I);
     S->I.session = S;
-    rng_seed(&S->rng, 0);
-    S->print = ten_print_defaults;
-    S->default_float = DT_F32;
-    plot_init(&S->plot);
-    S->plot.files = &S->files;
-    if (plot_target) plot_set_target(&S->plot, plot_target);
+    if (plot_target) plot_set_target(&S->I.run.plot, plot_target);
 }
 
 void session_stranger(Session *S, const char *who, const char *source) {
-    file_policy_restrict(&S->files, who, source);
+    file_policy_restrict(&S->I.run.files, who, source);
     S->I.escape_controls = true;
 }
 
 void session_free(Session *S) {
     if (current == S) session_pop(S);
-    file_policy_free(&S->files);
+    file_policy_free(&S->I.run.files);
     interp_free(&S->I);
     val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
-    plot_free(&S->plot);
+    plot_free(&S->I.run.plot);
 }
 
 void session_push(Session *S) {
     S->below = current;
     current = S;
-    ten_default_float = S->default_float;
+    ten_default_float = S->I.run.default_float;
 }
 
 void session_pop(Session *S) {
     if (current != S) return;          /* not the current one: popping it would lose the sessions above */
     current = S->below;
     S->below = NULL;
-    ten_default_float = current ? current->default_float : DT_F32;
+    ten_default_float = current ? current->I.run.default_float : DT_F32;
 }
 
 Session *session_current(void) { return current; }
@@ -69,16 +68,13 @@ Session *session_of(Interp *I) {
     if (!made) {
         made = true;
         memset(&fallback, 0, sizeof fallback);
-        rng_seed(&fallback.rng, 0);
-        fallback.print = ten_print_defaults;
-        fallback.default_float = DT_F32;
-        plot_init(&fallback.plot);
+        interp_init(&fallback.I);
     }
     return &fallback;
 }
 
 /* Values print with the options of the running session (value.h). */
-const PrintOptions *val_print_options(void) { return &session_of(NULL)->print; }
+const PrintOptions *val_print_options(void) { return &session_of(NULL)->I.run.print; }
 
 static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
@@ -154,3 +150,30 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     ten_interrupted = 0;
     return kind == ERR_INTERRUPT ? RUN_INTERRUPT : RUN_ERROR;
 }
+
+/* ---- the word-commands every session understands ---- */
+
+RunStatus session_cmd_help(Session *S, const char *arg) {
+    StrBuf b;
+    sb_init(&b);
+    Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
+    Value *word = arg && !named ? val_str(arg) : NULL;
+    if (!arg) help_overview(&b);
+    else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
+    if (word) val_decref(word);
+    interp_write(&S->I, sb_str(&b));
+    sb_free(&b);
+    return RUN_OK;
+}
+
+RunStatus session_cmd_quit(Session *S, const char *arg) {
+    (void)S;
+    (void)arg;
+    return RUN_QUIT;
+}
+
+const SessionCommand session_commands[] = {
+    {"help", 1, session_cmd_help},
+    {"quit", 0, session_cmd_quit},
+    {"exit", 0, session_cmd_quit},
+    {NULL, 0, NULL}};

@@ -90,6 +90,7 @@ cases = {"d2l.transpose(X)": X.t(), "d2l.concat((X, X))": torch.cat((X, X)), "d2
          "d2l.batch_matmul(X.unsqueeze(0), X.T.unsqueeze(0))": torch.bmm(X.unsqueeze(0), X.T.unsqueeze(0)),
          "d2l.size(X)": X.numel(), "d2l.argmax(X, 1)": X.argmax(1), "d2l.swapaxes(X, 0, 1)": X.swapaxes(0, 1),
          "d2l.repeat(X, 1, 2)": X.repeat(1, 2), "d2l.astype(X, torch.float64)": X.type(torch.float64),
+         "d2l.to(X, torch.float64)": X.to(torch.float64),
          "d2l.zeros(2, 3)": torch.zeros(2, 3), "d2l.exp(X / 3)": torch.exp(X / 3), "d2l.torch.ones(2)": torch.ones(2),
          "d2l.F.softmax(X, dim=1)": F.softmax(X, dim=1), "F.relu(X - 2)": F.relu(X - 2),
          "torch.max(X, dim=1).values": torch.max(X, dim=1).values, "torch.abs(-X)": torch.abs(-X)}

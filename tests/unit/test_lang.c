@@ -9,6 +9,7 @@
 #include "interp.h"
 #include "parser.h"
 #include "pyformat.h"
+#include "builtins.h"
 
 static void test_incomplete_input(void **state) {
     (void)state;
@@ -232,6 +233,7 @@ static void test_cycles_collected(void **state) {
 }
 
 int main(void) {
+    builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_incomplete_input),
         cmocka_unit_test(test_syntax_error_position),

@@ -1,4 +1,4 @@
-/* test_reader.c - lines to statements (src/repl/reader.c) and the lexer's line joining: the book's code as it is
+/* test_reader.c - lines to statements (src/session/reader.c) and the lexer's line joining: the book's code as it is
  * laid out in the book (brackets continued on the next line, comment lines inside blocks, decorators) is read as
  * the statements Python reads. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parser.h"
-#include "repl.h"
+#include "reader.h"
 
 /* Splits text into statements; each must parse, and the reader's parse is handed over with the statement (it is
  * the parse of exactly that text, with the statement's line numbers). Returns how many; their first lines in
@@ -19,7 +19,7 @@ static int statements(const char *text, int *firsts, int max) {
     reader_init_text(&r, text);
     int n = 0;
     Statement st;
-    while (repl_read_statement(&r, &st)) {
+    while (reader_read_statement(&r, &st)) {
         if (!st.parsed || !st.parse.tree)
             fail_msg("statement %d (line %d) does not parse: %s\n%s", n + 1, st.first_line, st.parse.msg, st.text);
         ParseResult pr = parse_program(st.text, st.first_line);
@@ -137,7 +137,7 @@ static void test_try_is_one_statement(void **state) {
     LineReader r;
     reader_init_text(&r, "try:\n    x = 1\nexcept ValueError as e:\n    x = 2\nelse:\n    x = 3\nfinally:\n    x = 4\ny = 5\n");
     Statement st;
-    assert_true(repl_read_statement(&r, &st));
+    assert_true(reader_read_statement(&r, &st));
     assert_int_equal(st.first_line, 1);
     assert_true(st.parsed);
     assert_non_null(st.parse.tree);
@@ -149,11 +149,11 @@ static void test_try_is_one_statement(void **state) {
     assert_non_null(t->kids[2]);                            /* else */
     assert_non_null(t->kids[3]);                            /* finally */
     statement_free(&st);
-    assert_true(repl_read_statement(&r, &st));
+    assert_true(reader_read_statement(&r, &st));
     assert_int_equal(st.first_line, 9);
     assert_non_null(st.parse.tree);
     statement_free(&st);
-    assert_false(repl_read_statement(&r, &st));
+    assert_false(reader_read_statement(&r, &st));
     reader_free(&r);
 }
 

@@ -1,18 +1,19 @@
 /* reader.c - lines to statements. A statement continues while brackets, strings or a trailing backslash are
  * open (the parser says "incomplete"), and a for/if/while/def header takes the indented lines after it; at the
  * prompt a blank line ends the block, as in Python's REPL. */
-#include "repl.h"
+#include "reader.h"
+#include "interp.h"
 #include "strbuf.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-void reader_init_file(LineReader *r, FILE *in, bool interactive) {
+void reader_init_file(LineReader *r, FILE *in, const LineEditor *editor) {
     memset(r, 0, sizeof *r);
     r->in = in;
-    r->interactive = interactive;
-    r->show_prompts = interactive;
+    r->editor = editor;
+    r->show_prompts = editor != NULL;
 }
 
 void reader_init_text(LineReader *r, const char *text) {
@@ -40,9 +41,9 @@ char *reader_line(LineReader *r, bool continuation) {
         r->lineno++;
         return l;
     }
-    if (r->interactive) {
+    if (r->editor) {
         r->prompts++;
-        char *l = lineedit_read(continuation ? "  ...> " : "attn> ", &r->interrupted);
+        char *l = r->editor->read(continuation ? "  ...> " : "attn> ", &r->interrupted);
         if (l) r->lineno++;
         return l;
     }
@@ -123,7 +124,7 @@ static void append_line(StrBuf *buf, const char *line) {
  * terminal an empty line ends the block, as in Python's REPL, unless it is part of pasted text (the book's classes
  * have empty lines between methods): then the next line decides, as in a file. Returns false when the block ended. */
 static bool take_block_lines(LineReader *r, StrBuf *buf, char *next) {
-    bool terminal = r->interactive && !(empty(next) && lineedit_input_pending());
+    bool terminal = r->editor && !(empty(next) && r->editor->input_pending());
     if (terminal) {
         if (empty(next) || !(blank(next) || continues_block(next))) {
             if (!empty(next)) reader_unread(r, next);
@@ -167,7 +168,7 @@ static bool read_one(LineReader *r, Statement *st) {
     for (;;) {
         line = reader_line(r, false);
         if (!line) return false;
-        if (!blank(line) || r->interactive || r->keep_blank) break;
+        if (!blank(line) || r->editor || r->keep_blank) break;
         free(line);
     }
     st->first_line = r->lineno;
@@ -175,7 +176,7 @@ static bool read_one(LineReader *r, Statement *st) {
     sb_init(&buf);
     sb_puts(&buf, line);
     free(line);
-    if ((r->interactive || r->keep_blank) && blank(sb_str(&buf))) { st->text = sb_take(&buf); return true; }
+    if ((r->editor || r->keep_blank) && blank(sb_str(&buf))) { st->text = sb_take(&buf); return true; }
     for (;;) {
         /* the last parse made is of the final text: it is handed over with it (never parsed twice) */
         if (st->parsed) { ast_free(st->parse.tree); st->parsed = false; }
@@ -186,7 +187,7 @@ static bool read_one(LineReader *r, Statement *st) {
         bool body_below = false;
         bool compound = is_compound(sb_str(&buf), &body_below);
         if (!incomplete && !compound) break;
-        if (!incomplete && compound && r->interactive && !body_below && !strchr(sb_str(&buf), '\n')) break;
+        if (!incomplete && compound && r->editor && !body_below && !strchr(sb_str(&buf), '\n')) break;
         char *next = reader_line(r, true);
         if (!next && r->interrupted) { sb_free(&buf); statement_free(st); return false; }
         if (!next) break;
@@ -201,7 +202,7 @@ static bool read_one(LineReader *r, Statement *st) {
     return true;
 }
 
-bool repl_read_statement(LineReader *r, Statement *st) {
+bool reader_read_statement(LineReader *r, Statement *st) {
     for (;;) {
         if (read_one(r, st)) return true;
         if (!r->interrupted) return false;
@@ -219,7 +220,7 @@ static void next_indent(const char *text, char *indent, size_t n) {
     snprintf(indent, n, "%.*s%s", (int)k, last, opens ? "    " : "");
 }
 
-const char *repl_completeness(const char *text, char *indent, size_t n) {
+const char *reader_completeness(const char *text, char *indent, size_t n) {
     indent[0] = 0;
     if (empty(text) || !*text) return "complete";
     if (strlen(text) > INTERP_MAX_LINE) return "invalid";

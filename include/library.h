@@ -1,0 +1,66 @@
+/* library.h - how the builtin libraries open themselves into the language (prefix lib_), as Lua's linit.c: the
+ * language names no library. At start-up the libraries (python, torch, nn, F, d2l, math, attn: src/builtins,
+ * builtins_open) hand lib_open one Library record: the hooks through which the evaluator finds a bare name, a
+ * module's attribute, a tensor's method and a value's type, and the method tables of Python's own types. Nothing
+ * here is called before lib_open (session_init opens them; a program that runs the interpreter without a session
+ * calls builtins_open first).
+ *
+ * One record for the process: which libraries are linked into the program is a fact of the program, not of a run,
+ * and val_repr and val_type_name (which take no interpreter yet) need it. The record itself is const. */
+#ifndef ATTN_LIBRARY_H
+#define ATTN_LIBRARY_H
+#include "value.h"
+
+typedef struct Library {
+    /* names */
+    const Builtin *(*find)(const char *name);                  /* a function by name (bare or not), NULL if none */
+    const Builtin *(*find_method)(const char *name);           /* a Tensor method: X.reshape(...), NULL if none */
+    const Builtin *const *(*all)(int *n);                      /* every function, sorted by name (suggestions) */
+    const Builtin *const *(*all_methods)(int *n);              /* every Tensor method, sorted by name */
+    const char *const *tensor_method_aliases;                  /* other names Tensor methods answer to (NULL-ended) */
+    /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */
+    bool (*is_bare)(const Builtin *b);
+    void (*home)(const Builtin *b, char *out, size_t n);       /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
+    /* modules */
+    /* A named constant (float32, pi: what torch.float32 and math.pi name) or a module usable without an import
+     * (torch, nn, F): new reference or NULL. */
+    Value *(*constant)(const char *name);
+    Value *(*import)(const char *path);                        /* the module an import names ("torch.nn"), or NULL */
+    void (*no_module)(const char *path, char *out, size_t n);  /* why importing path fails: what there is instead */
+    Value *(*module_attr)(const char *module, const char *name);   /* module.name: new reference or NULL */
+    /* Calls add(ctx, name) once for every name module_attr resolves in the module: dir(module). */
+    void (*module_names)(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
+    /* Why PyTorch's module.name is not in attn (module "torch", "torch.nn", "torch.nn.functional", "Tensor"), or
+     * NULL for a name PyTorch has not either. The text lives in a static buffer. */
+    const char *(*missing)(const char *module, const char *name);
+    /* Why a Python builtin attn leaves out on purpose (open, eval ...) is missing: what to use instead, or NULL. */
+    const char *(*refused)(const char *name);
+    /* calls */
+    /* Before every call of a builtin or a builtin method: the arguments all the libraries refuse alike (device= not
+     * the CPU, requires_grad=True, .cuda()); false with the error set. */
+    bool (*before_call)(struct Interp *I, struct Args *a);
+    /* types */
+    Value *(*value_class)(const Value *v);                     /* torch.Tensor, int ...: new reference or NULL */
+    /* Is b a class in Python (int, nn.Linear)? Then *module (if module is not NULL) is its Python module. */
+    bool (*type_module)(const Builtin *b, const char **module);
+    Value *(*type_of)(const Value *v);                         /* type(v): new reference */
+    /* Methods of Python's types (str.upper, set.union, dict.fromkeys): type's method name, or NULL. */
+    const Builtin *(*type_method)(const Builtin *type, const char *name);
+    /* Before an unbound method of a Python type runs (str.upper(x)): is x of that type? False with TypeError set. */
+    bool (*unbound_ok)(struct Interp *I, const Builtin *m, const struct Args *a);
+    bool (*set_method_changes)(const Builtin *m);              /* set.add, set.pop ...: a frozenset has not got them */
+    /* methods of str, list, dict, set and nn.Module objects (NULL-name terminated), and dict.fromkeys */
+    const Builtin *str_methods, *list_methods, *dict_methods, *set_methods, *view_methods, *module_methods;
+    const Builtin *dict_fromkeys;
+} Library;
+
+/* Opens lib into the language; the first call wins (the record is kept, not copied: it must live as long as the
+ * program). */
+void lib_open(const Library *lib);
+/* The opened libraries; aborts with a message when none were opened (a program that forgot builtins_open). */
+const Library *lib(void);
+
+/* The language's own builtins (classes.c: super, isinstance, getattr, property ...), which the python library lists
+ * among its functions. NULL-name terminated. */
+extern const Builtin bi_classes[];
+#endif
