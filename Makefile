@@ -19,7 +19,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WAR
 LIBS    = $(PKG_LIBS) -lm
 
 BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
-LIB_SRC := $(wildcard src/util/*.c src/tensor/*.c src/lang/*.c src/builtins/*.c src/plot/*.c src/session/*.c src/lesson/*.c) \
+LIB_SRC := $(wildcard src/util/*.c src/tensor/*.c src/autograd/*.c src/lang/*.c src/builtins/*.c src/plot/*.c src/session/*.c src/lesson/*.c) \
            $(filter-out src/repl/main.c,$(wildcard src/repl/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/repl/main.o

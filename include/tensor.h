@@ -120,6 +120,13 @@ const Tensor *ten_as_contiguous(const Tensor *t, Tensor **tmp);
 Tensor *ten_contiguous(const Tensor *t);
 bool ten_compute_contiguous(const Tensor *t);                        /* PyTorch's is_contiguous() rule */
 bool ten_same_storage(const Tensor *a, const Tensor *b);
+/* The storage's write counter (PyTorch's t._version), shared by every view of the storage: 0 when made, one more
+ * for each in-place operation of this library (ten_copy_into, ten_assign_result, ten_index_set, ten_set_layout).
+ * ten_set is an element store for filling new tensors and does not count: a caller that writes an existing tensor
+ * element by element or through its data pointer calls ten_bump_version once for the operation. Autograd compares
+ * it with the version it saved, to refuse a backward through a tensor modified in place. */
+int64_t ten_version(const Tensor *t);
+void ten_bump_version(Tensor *t);
 Tensor *ten_clone(const Tensor *t);                                  /* a copy keeping t's memory order (X.clone()) */
 /* t takes v's layout and storage in place (X.t_(), X.unsqueeze_(0)); v is consumed. */
 void ten_set_layout(Tensor *t, Tensor *v);

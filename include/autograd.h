@@ -1,0 +1,127 @@
+/* autograd.h - reverse-mode automatic differentiation with PyTorch's semantics (prefix ag_), a layer between the
+ * tensor library and the language: it includes only util and tensor headers, and the tensor kernels know nothing
+ * of it.
+ *
+ * A variable is a Tensor plus an AgMeta: requires_grad, .grad, grad_fn (the AgNode that made it) and is_leaf. A
+ * value that does not require grad and has no history needs no AgMeta at all (NULL). The language keeps the two side
+ * by side (its V_TENSOR value holds Tensor *t; it gains AgMeta *ag), and passes them to the ops as an AgVal.
+ *
+ * Ownership (every object here is reference counted; one thread, the allocator's):
+ *   - AgMeta: ag_meta_new gives one reference; ag_meta_ref / ag_meta_unref. It owns .grad (a Tensor) and a reference
+ *     to its grad_fn. A leaf's AccumulateGrad node owns a reference to the leaf's AgMeta; the AgMeta points back
+ *     to it without owning it (no cycle).
+ *   - AgNode: ag_node_ref / ag_node_unref. A node owns its next edges (references to the nodes of its inputs) and
+ *     the tensors it saved (aliases, with the storage's version at save time). Backward releases what a node saved
+ *     unless retain_graph: a second backward through it then fails with PyTorch's message.
+ *   - AgVal: a (Tensor, AgMeta) pair. As an argument both are borrowed. A result of an op owns both (m may be NULL:
+ *     nothing recorded); free it with ag_val_free. On failure t is NULL and ten_error() says why.
+ *
+ * Grad mode (torch.no_grad / enable_grad / set_grad_enabled) is AgContext.grad_enabled, in a context the caller
+ * owns (one per session). An op records a node only when grad mode is on and an input requires grad.
+ * Errors go through the tensor library's channel (ten_fail / ten_error); functions return NULL or -1.
+ *
+ * Example: y = (x * x).sum(); y.backward(); x.grad
+ *     AgContext c; ag_context_init(&c);
+ *     AgVal x = { ten_randn(&rng, 1, (int64_t[]){3}), ag_meta_new(true) };
+ *     AgVal xx = ag_binary(&c, OP_MUL, x, false, x, false), y = ag_sum(&c, xx);
+ *     ag_backward(&c, 1, &y, NULL, false);     // x.m->grad is now 2 * x
+ *     ag_val_free(y); ag_val_free(xx); ag_val_free(x);
+ */
+#ifndef ATTN_AUTOGRAD_H
+#define ATTN_AUTOGRAD_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "tensor.h"
+
+/* Per-session autograd state: grad mode and the sequence counter that orders the nodes (PyTorch's sequence_nr:
+ * a later node runs first among those ready, so the same graph always runs in the same order). */
+typedef struct AgContext {
+    bool grad_enabled;          /* true unless inside torch.no_grad() */
+    uint64_t next_seq;
+} AgContext;
+void ag_context_init(AgContext *c);
+
+typedef struct AgNode AgNode;
+typedef struct AgMeta {
+    int refs;
+    bool requires_grad;
+    bool retains_grad;          /* a non-leaf whose .grad backward fills (x.retain_grad()) */
+    Tensor *grad;               /* owned; NULL until a backward reaches it */
+    AgNode *grad_fn;            /* owned reference; NULL for a leaf */
+    int output_nr;              /* which output of grad_fn this is (0: every op here has one output) */
+    AgNode *acc;                /* a leaf's AccumulateGrad node while one exists (not owned) */
+} AgMeta;
+
+typedef struct AgVal { Tensor *t; AgMeta *m; } AgVal;
+
+/* A new AgMeta with one reference: a leaf (no grad_fn), requiring grad or not. */
+AgMeta *ag_meta_new(bool requires_grad);
+AgMeta *ag_meta_ref(AgMeta *m);
+void ag_meta_unref(AgMeta *m);                 /* NULL is fine */
+void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unref(v.m) */
+static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
+static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
+/* x.requires_grad_(flag): only leaves, only float dtypes (PyTorch's messages); -1 on refusal. */
+int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
+/* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
+int ag_retain_grad(AgMeta *m);
+/* x.grad = None (zero_grad(set_to_none=True)). */
+void ag_zero_grad(AgMeta *m);
+
+/* ---- nodes: grad_fn and grad_fn.next_functions ---- */
+/* PyTorch's name: "MulBackward0", "AccumulateGrad" (torch prints <AccumulateGrad object at ...>). */
+const char *ag_node_name(const AgNode *n);
+int ag_node_num_next(const AgNode *n);
+/* Edge i: the input's node (NULL where PyTorch shows None: an input that needs no grad) and its output number. */
+AgNode *ag_node_next(const AgNode *n, int i, int *input_nr);
+/* An AccumulateGrad node's leaf (borrowed; grad_fn.next_functions[0][0].variable); NULL for other nodes. */
+AgMeta *ag_node_variable(const AgNode *n);
+AgNode *ag_node_ref(AgNode *n);
+void ag_node_unref(AgNode *n);
+
+/* ---- the engine ---- */
+/* torch.autograd.backward(outputs, grads): grads[i] NULL means ones for a one-element output (PyTorch's "grad can be
+ * implicitly created only for scalar outputs" otherwise); grads NULL means all NULL. Leaves that require grad
+ * accumulate into their .grad (across calls), non-leaves with retains_grad too. Without retain_graph, the nodes
+ * run release what they saved. 0, or -1 with ten_error() set (then no .grad has changed only if the failure came
+ * before the first leaf was reached, as in PyTorch). */
+int ag_backward(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, bool retain_graph);
+/* torch.autograd.grad(outputs, inputs, grads): result[j] (new tensors the caller frees) the gradient of the outputs
+ * with respect to inputs[j] (a leaf or not); .grad untouched. An input the outputs do not depend on is an error
+ * unless allow_unused (then result[j] is NULL). 0 or -1. */
+int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
+            const AgVal *inputs, Tensor **result, bool retain_graph, bool allow_unused);
+
+/* ---- differentiable ops (forward by the tensor library's kernels) ----
+ * Each returns a new AgVal the caller owns; on failure .t is NULL and ten_error() says why. Shapes as in PyTorch. */
+/* a op b for OP_ADD, OP_SUB, OP_MUL, OP_DIV with broadcasting; a Python number is a 0-dim tensor with *_weak set
+ * and m NULL (ten_binary's rules). The grad of each input is summed back to its shape and cast to its dtype. */
+AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_weak);
+/* UOP_NEG, UOP_EXP, UOP_LOG, UOP_SQRT, UOP_SIN, UOP_COS, UOP_TANH, UOP_SIGMOID, UOP_RELU. */
+AgVal ag_unary(AgContext *c, UnOp op, AgVal x);
+AgVal ag_pow_scalar(AgContext *c, AgVal x, double p);                 /* x ** p: PowBackward0 */
+AgVal ag_sum(AgContext *c, AgVal x);                                  /* all elements: SumBackward0, 0-dim */
+AgVal ag_mean(AgContext *c, AgVal x);                                 /* MeanBackward0 */
+/* Over dims[0..nd) (negative from the end, distinct): SumBackward1 / MeanBackward1. */
+AgVal ag_sum_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim);
+AgVal ag_mean_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim);
+AgVal ag_mm(AgContext *c, AgVal a, AgVal b);                         /* (n, k) @ (k, m): MmBackward0 */
+AgVal ag_bmm(AgContext *c, AgVal a, AgVal b);                        /* (B, n, k) @ (B, k, m): BmmBackward0 */
+/* torch.matmul for operands of 2 or more dims, with batch broadcasting, built as PyTorch builds it (mm or bmm of
+ * expanded, reshaped operands, then UnsafeViewBackward0), so grad_fn chains read as PyTorch's. */
+AgVal ag_matmul(AgContext *c, AgVal a, AgVal b);
+/* x.view(shape) (ViewBackward0) and x.reshape(shape) (ReshapeAliasBackward0 when it is a view, else
+ * CloneBackward0 then UnsafeViewBackward0, as PyTorch 1.13); one entry may be -1. */
+AgVal ag_view(AgContext *c, AgVal x, int ndim, const int64_t *shape);
+AgVal ag_reshape(AgContext *c, AgVal x, int ndim, const int64_t *shape);
+AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1);          /* TransposeBackward0 */
+AgVal ag_permute(AgContext *c, AgVal x, const int *dims);           /* PermuteBackward0 */
+AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape);  /* ExpandBackward0 (-1 keeps a size) */
+AgVal ag_unsqueeze(AgContext *c, AgVal x, int dim);                 /* UnsqueezeBackward0 */
+/* x.squeeze(dim) (SqueezeBackward1) or x.squeeze() with all (SqueezeBackward0). */
+AgVal ag_squeeze(AgContext *c, AgVal x, int dim, bool all);
+AgVal ag_softmax(AgContext *c, AgVal x, int dim);                   /* SoftmaxBackward0 */
+AgVal ag_log_softmax(AgContext *c, AgVal x, int dim);               /* LogSoftmaxBackward0 */
+/* x.masked_fill(mask, value), out of place; mask bool, broadcast to x's shape: MaskedFillBackward0. */
+AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value);
+#endif

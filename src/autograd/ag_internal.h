@@ -1,0 +1,65 @@
+/* ag_internal.h - the node structure and the helpers shared by the engine (ag_engine.c) and the ops (ag_ops.c). */
+#ifndef ATTN_AG_INTERNAL_H
+#define ATTN_AG_INTERNAL_H
+#include "autograd.h"
+
+#define AG_MAX_SAVED 3
+/* A tensor a node keeps for its backward: an alias (owned), the storage version when saved, and for the message
+ * of a modified one, the name of the node that made it (NULL for a leaf or a tensor of no graph). */
+typedef struct AgSaved {
+    Tensor *t;
+    int64_t version;
+    const char *made_by;
+    bool is_output;                 /* the node's own result (exp, tanh, softmax ... save it) */
+} AgSaved;
+
+typedef struct AgEdge {
+    AgNode *fn;                     /* owned; NULL: the input needs no grad */
+    int input_nr;
+} AgEdge;
+
+/* Input grads of a node from the grad of its output: gin[i] for each edge i whose fn is not NULL (the others are
+ * left NULL); new tensors the engine owns. 0, or -1 with ten_error() set. */
+typedef int (*AgBackwardFn)(AgNode *n, const Tensor *gout, Tensor **gin);
+
+struct AgNode {
+    int refs;
+    const char *name;
+    AgBackwardFn backward;          /* NULL for AccumulateGrad */
+    uint64_t seq;
+    int nnext;
+    AgEdge next[2];
+    AgSaved saved[AG_MAX_SAVED];
+    int nsaved;
+    bool released;                  /* backward freed what it saved */
+    /* what the backward needs besides saved tensors */
+    DType in_dtype[2];
+    int in_ndim[2];
+    int64_t in_shape[2][TEN_MAX_DIMS];
+    int dims[TEN_MAX_DIMS];         /* reduced dims (ascending), a permutation, transpose's pair, a softmax dim */
+    int nd;
+    bool keepdim;
+    double scalar;                  /* pow's exponent, mean's divisor */
+    int op;                         /* BinOp / UnOp of elementwise nodes */
+    AgMeta *var;                    /* AccumulateGrad: the leaf (owned) */
+    AgMeta *retained;               /* the output's AgMeta when it retains grad (not owned; cleared when freed) */
+    /* engine scratch, reset after each run */
+    int deps;
+    bool seen;
+    Tensor *buf;                    /* sum of the grads arrived for the output */
+    int capture;                    /* ag_grad: index of the input whose grad this is, or -1 */
+};
+
+/* A new node of one reference with seq from c and edges to the inputs' nodes (a leaf that requires grad: its
+ * AccumulateGrad, made on first use; NULL for inputs that need no grad). */
+AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgMeta *const *ins);
+/* Saves an alias of t in slot i with its version (m: t's metadata, for the name of the node that made it; is_output:
+ * t is this node's own result). */
+void ag_node_save(AgNode *n, int i, const Tensor *t, const AgMeta *m, bool is_output);
+/* The saved tensor i after checking its version (PyTorch's in-place message) and that backward has not freed it. */
+const Tensor *ag_saved(AgNode *n, int i);
+/* The output's AgMeta of a recorded op: requires grad, grad_fn n (the reference passes to it). */
+AgMeta *ag_meta_for(AgNode *n);
+/* Whether an op on these inputs records a node. */
+bool ag_should_record(const AgContext *c, int nin, const AgMeta *const *ins);
+#endif
