@@ -1,0 +1,559 @@
+/* test_autograd.c - the autograd layer: every op's gradients against central finite differences in float64, and the
+ * engine's semantics (accumulation, retain_graph, in-place checks, no_grad, leaves, edges, names, autograd.grad).
+ *
+ * With arguments it is the driver of tests/ref/autograd.py instead:  test_autograd --ag-check CASE DIR  reads
+ * DIR/in0.npy ... (and DIR/mask.npy for masked_fill), runs the case CASE of the table below and a backward with the
+ * upstream grad DIR/g.npy, and writes DIR/out.npy and DIR/grad0.npy ... for PyTorch to compare. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "autograd.h"
+
+/* ---- the cases: one op (or a short chain) on nin inputs, shared by the finite-difference tests and the driver ---- */
+
+typedef struct Case Case;
+typedef AgVal (*CaseFn)(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask);
+struct Case {
+    const char *name;
+    CaseFn fn;
+    int nin;
+    int ndim[2];
+    int64_t shape[2][4];
+    int positive;           /* inputs in [0.5, 1.5] (log, sqrt, pow, a divisor) instead of [-1, -0.1] u [0.1, 1] */
+    int op;                 /* BinOp / UnOp */
+    double s;               /* a scalar: pow's exponent, a weak operand */
+    int dims[4], nd;
+    bool keepdim;
+    int64_t to[4];          /* a target shape */
+    int nto;
+};
+
+static AgVal c_binary(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_binary(c, (BinOp)k->op, in[0], false, in[1], false);
+}
+static AgVal c_binary_scalar(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    AgVal s = {ten_scalar_d(k->s), NULL};
+    AgVal r = ag_binary(c, (BinOp)k->op, in[0], false, s, true);
+    ten_free(s.t);
+    return r;
+}
+static AgVal c_scalar_binary(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    AgVal s = {ten_scalar_d(k->s), NULL};
+    AgVal r = ag_binary(c, (BinOp)k->op, s, true, in[0], false);
+    ten_free(s.t);
+    return r;
+}
+static AgVal c_unary(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_unary(c, (UnOp)k->op, in[0]);
+}
+static AgVal c_pow(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_pow_scalar(c, in[0], k->s);
+}
+static AgVal c_sum(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    if (k->nd == 0) return k->op ? ag_mean(c, in[0]) : ag_sum(c, in[0]);
+    return k->op ? ag_mean_dims(c, in[0], k->dims, k->nd, k->keepdim) : ag_sum_dims(c, in[0], k->dims, k->nd, k->keepdim);
+}
+static AgVal c_mm(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return k->op == 0 ? ag_mm(c, in[0], in[1]) : k->op == 1 ? ag_bmm(c, in[0], in[1]) : ag_matmul(c, in[0], in[1]);
+}
+static AgVal c_view(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return k->op ? ag_reshape(c, in[0], k->nto, k->to) : ag_view(c, in[0], k->nto, k->to);
+}
+/* x.transpose(0, 1).reshape(to): the copying reshape (CloneBackward0, UnsafeViewBackward0) */
+static AgVal c_t_reshape(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    AgVal t = ag_transpose(c, in[0], 0, 1);
+    AgVal r = ag_reshape(c, t, k->nto, k->to);
+    ag_val_free(t);
+    return r;
+}
+static AgVal c_transpose(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_transpose(c, in[0], k->dims[0], k->dims[1]);
+}
+static AgVal c_permute(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_permute(c, in[0], k->dims);
+}
+static AgVal c_expand(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_expand(c, in[0], k->nto, k->to);
+}
+static AgVal c_unsqueeze(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_unsqueeze(c, in[0], k->dims[0]);
+}
+static AgVal c_squeeze(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_squeeze(c, in[0], k->dims[0], k->keepdim);
+}
+static AgVal c_softmax(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return k->op ? ag_log_softmax(c, in[0], k->dims[0]) : ag_softmax(c, in[0], k->dims[0]);
+}
+static AgVal c_masked_fill(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    return ag_masked_fill(c, in[0], mask, k->s);
+}
+/* softmax(x @ y.T / 2).sum(-1) * x[..., :1]: a chain where one input feeds two paths */
+static AgVal c_chain(AgContext *c, const AgVal *in, const Case *k, const Tensor *mask) {
+    AgVal yt = ag_transpose(c, in[1], 0, 1), p = ag_matmul(c, in[0], yt);
+    AgVal two = {ten_scalar_d(2.0), NULL};
+    AgVal q = ag_binary(c, OP_DIV, p, false, two, true), sm = ag_softmax(c, q, -1);
+    AgVal e = ag_unary(c, UOP_EXP, in[0]), s2 = ag_sum_dims(c, e, (int[]){1}, 1, true);
+    AgVal r = ag_binary(c, OP_MUL, sm, false, s2, false);
+    ag_val_free(yt); ag_val_free(p); ag_val_free(two); ag_val_free(q); ag_val_free(sm); ag_val_free(e); ag_val_free(s2);
+    return r;
+}
+
+#define S1(a) 1, {{a}}
+#define S2(a, b) 2, {{a, b}}
+static const Case CASES[] = {
+    {.name = "add", .fn = c_binary, .nin = 2, .ndim = {2, 2}, .shape = {{2, 3}, {2, 3}}, .op = OP_ADD},
+    {.name = "add_bcast", .fn = c_binary, .nin = 2, .ndim = {3, 2}, .shape = {{4, 1, 3}, {2, 1}}, .op = OP_ADD},
+    {.name = "sub_bcast", .fn = c_binary, .nin = 2, .ndim = {2, 1}, .shape = {{2, 3}, {3}}, .op = OP_SUB},
+    {.name = "mul_bcast", .fn = c_binary, .nin = 2, .ndim = {3, 3}, .shape = {{2, 1, 4}, {1, 3, 1}}, .op = OP_MUL},
+    {.name = "div_bcast", .fn = c_binary, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 1}}, .op = OP_DIV,
+     .positive = 1},
+    {.name = "mul_scalar", .fn = c_binary_scalar, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = OP_MUL, .s = -1.5},
+    {.name = "rdiv_scalar", .fn = c_scalar_binary, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = OP_DIV, .s = 2.0,
+     .positive = 1},
+    {.name = "neg", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_NEG},
+    {.name = "exp", .fn = c_unary, .nin = 1, .ndim = {3}, .shape = {{2, 3, 2}}, .op = UOP_EXP},
+    {.name = "log", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_LOG, .positive = 1},
+    {.name = "sqrt", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_SQRT, .positive = 1},
+    {.name = "sin", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_SIN},
+    {.name = "cos", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_COS},
+    {.name = "tanh", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_TANH},
+    {.name = "sigmoid", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_SIGMOID},
+    {.name = "relu", .fn = c_unary, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = UOP_RELU},
+    {.name = "pow2", .fn = c_pow, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = 2.0},
+    {.name = "pow2_5", .fn = c_pow, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = 2.5, .positive = 1},
+    {.name = "pow_m1", .fn = c_pow, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = -1.0, .positive = 1},
+    {.name = "pow0", .fn = c_pow, .nin = 1, .ndim = {1}, .shape = {{5}}, .s = 0.0},
+    {.name = "sum", .fn = c_sum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}},
+    {.name = "mean", .fn = c_sum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 1},
+    {.name = "sum_dim1", .fn = c_sum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .dims = {1}, .nd = 1},
+    {.name = "sum_dims02_keep", .fn = c_sum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .dims = {0, -1}, .nd = 2,
+     .keepdim = true},
+    {.name = "mean_dim_last_keep", .fn = c_sum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 1, .dims = {-1},
+     .nd = 1, .keepdim = true},
+    {.name = "mean_dims20", .fn = c_sum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 1, .dims = {2, 0}, .nd = 2},
+    {.name = "mm", .fn = c_mm, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {4, 5}}, .op = 0},
+    {.name = "bmm", .fn = c_mm, .nin = 2, .ndim = {3, 3}, .shape = {{2, 3, 4}, {2, 4, 5}}, .op = 1},
+    {.name = "matmul_3x2", .fn = c_mm, .nin = 2, .ndim = {3, 2}, .shape = {{2, 3, 4}, {4, 5}}, .op = 2},
+    {.name = "matmul_3x3", .fn = c_mm, .nin = 2, .ndim = {3, 3}, .shape = {{2, 3, 4}, {2, 4, 5}}, .op = 2},
+    {.name = "matmul_bcast", .fn = c_mm, .nin = 2, .ndim = {4, 3}, .shape = {{2, 1, 3, 4}, {3, 4, 2}}, .op = 2},
+    {.name = "matmul_2x3", .fn = c_mm, .nin = 2, .ndim = {2, 3}, .shape = {{3, 4}, {2, 4, 5}}, .op = 2},
+    {.name = "view", .fn = c_view, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .to = {6, -1}, .nto = 2},
+    {.name = "reshape", .fn = c_view, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 1, .to = {4, 6}, .nto = 2},
+    {.name = "reshape_copy", .fn = c_t_reshape, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .to = {12}, .nto = 1},
+    {.name = "transpose", .fn = c_transpose, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .dims = {1, -1}},
+    {.name = "permute", .fn = c_permute, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .dims = {2, 0, 1}},
+    {.name = "expand", .fn = c_expand, .nin = 1, .ndim = {2}, .shape = {{3, 1}}, .to = {2, 3, 4}, .nto = 3},
+    {.name = "unsqueeze", .fn = c_unsqueeze, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .dims = {1}},
+    {.name = "squeeze_dim", .fn = c_squeeze, .nin = 1, .ndim = {3}, .shape = {{3, 1, 4}}, .dims = {1}},
+    {.name = "squeeze_all", .fn = c_squeeze, .nin = 1, .ndim = {4}, .shape = {{1, 3, 1, 4}}, .keepdim = true},
+    {.name = "softmax_last", .fn = c_softmax, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .dims = {-1}},
+    {.name = "softmax_dim0", .fn = c_softmax, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .dims = {0}},
+    {.name = "log_softmax", .fn = c_softmax, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 1, .dims = {1}},
+    {.name = "masked_fill", .fn = c_masked_fill, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = -5.0},
+    {.name = "chain", .fn = c_chain, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {5, 4}}},
+};
+#define NCASES (int)(sizeof CASES / sizeof CASES[0])
+
+static const Case *find_case(const char *name) {
+    for (int i = 0; i < NCASES; i++)
+        if (!strcmp(CASES[i].name, name)) return &CASES[i];
+    return NULL;
+}
+
+/* ---- finite differences ---- */
+
+static Tensor *random_input(Rng *g, DType dt, int ndim, const int64_t *shape, int positive) {
+    Tensor *t = ten_uniform(g, DT_F64, ndim, shape, 0, 1);
+    for (int64_t i = 0; i < t->numel; i++) {
+        double u = ten_get(t, i);
+        if (positive) ten_set(t, i, 0.5 + u);
+        else ten_set(t, i, u < 0.5 ? -0.1 - 1.8 * u : 0.1 + 1.8 * (u - 0.5));
+    }
+    if (dt == DT_F64) return t;
+    Tensor *c = ten_cast(t, dt);
+    ten_free(t);
+    return c;
+}
+
+/* L = sum(G * f(inputs)) without recording. */
+static double loss(const Case *k, const AgVal *in, const Tensor *G, const Tensor *mask) {
+    AgContext c;
+    ag_context_init(&c);
+    c.grad_enabled = false;
+    AgVal y = k->fn(&c, in, k, mask);
+    assert_non_null(y.t);
+    assert_null(y.m);
+    double s = 0;
+    for (int64_t i = 0; i < y.t->numel; i++) s += ten_get(G, i) * ten_get(y.t, i);
+    ag_val_free(y);
+    return s;
+}
+
+/* 0 when every grad of case k agrees with finite differences; else prints the first disagreement and returns 1. */
+static int check_case(const Case *k, uint64_t seed) {
+    int bad = 0;
+    Rng g;
+    rng_seed(&g, seed);
+    AgVal in[2] = {{NULL, NULL}, {NULL, NULL}};
+    for (int i = 0; i < k->nin; i++) {
+        in[i].t = random_input(&g, DT_F64, k->ndim[i], k->shape[i], k->positive && (i == k->nin - 1 || k->op != OP_DIV));
+        in[i].m = ag_meta_new(true);
+    }
+    Tensor *mask = NULL;
+    if (k->fn == c_masked_fill) {
+        mask = ten_new(DT_BOOL, 2, (int64_t[]){1, 4});
+        ten_b8(mask)[1] = ten_b8(mask)[2] = 1;
+    }
+    AgContext c;
+    ag_context_init(&c);
+    AgVal y = k->fn(&c, in, k, mask);
+    if (!y.t) fail_msg("%s: %s", k->name, ten_error());
+    assert_non_null(y.m);
+    Tensor *G = random_input(&g, DT_F64, y.t->ndim, y.t->shape, 0);
+    const Tensor *gs[1] = {G};
+    if (ag_backward(&c, 1, &y, gs, false) < 0) fail_msg("%s: backward: %s", k->name, ten_error());
+    const double eps = 1e-6;
+    for (int i = 0; i < k->nin; i++) {
+        Tensor *x = in[i].t, *gr = in[i].m->grad;
+        if (!gr) fail_msg("%s: input %d got no grad", k->name, i);
+        assert_true(ten_same_shape(gr, x));
+        assert_int_equal(gr->dtype, DT_F64);
+        for (int64_t j = 0; j < x->numel; j++) {
+            double v = ten_f64(x)[j];
+            ten_f64(x)[j] = v + eps;
+            double lp = loss(k, in, G, mask);
+            ten_f64(x)[j] = v - eps;
+            double lm = loss(k, in, G, mask);
+            ten_f64(x)[j] = v;
+            double num = (lp - lm) / (2 * eps), ana = ten_get(gr, j);
+            if (fabs(num - ana) > 1e-6 + 1e-5 * fabs(num) && !bad++)
+                print_error("FAIL %s: d/d input%d[%lld]: autograd %.10g, finite differences %.10g\n", k->name, i,
+                            (long long)j, ana, num);
+        }
+    }
+    ten_free(G);
+    ten_free(mask);
+    ag_val_free(y);
+    for (int i = 0; i < k->nin; i++) ag_val_free(in[i]);
+    return bad != 0;
+}
+
+/* Every case, on inputs from two seeds; the cases that disagree are each named. */
+static void test_gradients_finite_differences(void **state) {
+    (void)state;
+    int bad = 0;
+    for (int i = 0; i < NCASES; i++)
+        for (uint64_t s = 0; s < 2; s++) bad += check_case(&CASES[i], 1000 + 2 * (uint64_t)i + s);
+    assert_int_equal(bad, 0);
+}
+
+/* ---- the engine ---- */
+
+static AgVal leaf(const double *v, int ndim, const int64_t *shape, bool requires_grad) {
+    AgVal x = {ten_new(DT_F64, ndim, shape), ag_meta_new(requires_grad)};
+    for (int64_t i = 0; i < x.t->numel; i++) ten_f64(x.t)[i] = v[i];
+    return x;
+}
+
+static void test_leaf_and_names(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
+    AgVal w = leaf((double[]){4, 5, 6}, 1, (int64_t[]){3}, false);
+    assert_true(ag_is_leaf(x.m));
+    assert_null(x.m->grad_fn);
+    AgVal two = {ten_scalar_d(2.0), NULL};
+    AgVal y = ag_binary(&c, OP_MUL, x, false, two, true);      /* x * 2: MulBackward0, next (AccumulateGrad, None) */
+    assert_false(ag_is_leaf(y.m));
+    assert_string_equal(ag_node_name(y.m->grad_fn), "MulBackward0");
+    assert_int_equal(ag_node_num_next(y.m->grad_fn), 2);
+    int nr = -1;
+    AgNode *acc = ag_node_next(y.m->grad_fn, 0, &nr);
+    assert_non_null(acc);
+    assert_int_equal(nr, 0);
+    assert_string_equal(ag_node_name(acc), "AccumulateGrad");
+    assert_ptr_equal(ag_node_variable(acc), x.m);
+    assert_null(ag_node_next(y.m->grad_fn, 1, NULL));
+    AgVal z = ag_binary(&c, OP_ADD, y, false, w, false);       /* AddBackward0, next (MulBackward0, None) */
+    assert_string_equal(ag_node_name(z.m->grad_fn), "AddBackward0");
+    assert_ptr_equal(ag_node_next(z.m->grad_fn, 0, NULL), y.m->grad_fn);
+    assert_null(ag_node_next(z.m->grad_fn, 1, NULL));
+    AgVal s = ag_sum(&c, z);
+    assert_string_equal(ag_node_name(s.m->grad_fn), "SumBackward0");
+    /* the same leaf used twice shares one AccumulateGrad */
+    AgVal e = ag_binary(&c, OP_MUL, x, false, x, false);
+    assert_ptr_equal(ag_node_next(e.m->grad_fn, 0, NULL), ag_node_next(e.m->grad_fn, 1, NULL));
+    assert_ptr_equal(ag_node_next(e.m->grad_fn, 0, NULL), acc);
+    /* a matmul reads as PyTorch's: UnsafeViewBackward0 <- BmmBackward0 <- ReshapeAliasBackward0 <- ExpandBackward0 */
+    AgVal A = {ten_new(DT_F64, 3, (int64_t[]){2, 3, 4}), ag_meta_new(true)};
+    AgVal B = {ten_new(DT_F64, 3, (int64_t[]){2, 4, 5}), ag_meta_new(true)};
+    AgVal p = ag_matmul(&c, A, B);
+    const char *chain[] = {"UnsafeViewBackward0", "BmmBackward0", "ReshapeAliasBackward0", "ExpandBackward0",
+                           "AccumulateGrad"};
+    AgNode *n = p.m->grad_fn;
+    for (int i = 0; i < 5; i++, n = ag_node_next(n, 0, NULL)) assert_string_equal(ag_node_name(n), chain[i]);
+    AgVal A2 = {ten_new(DT_F64, 2, (int64_t[]){3, 4}), ag_meta_new(true)};
+    AgVal B2 = {ten_new(DT_F64, 2, (int64_t[]){4, 5}), ag_meta_new(true)};
+    AgVal p2 = ag_matmul(&c, A2, B2);
+    assert_string_equal(ag_node_name(p2.m->grad_fn), "MmBackward0");
+    AgVal vals[] = {x, w, two, y, z, s, e, A, B, p, A2, B2, p2};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) ag_val_free(vals[i]);
+}
+
+static void test_no_grad_records_nothing(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    c.grad_enabled = false;
+    AgVal x = leaf((double[]){1, 2}, 1, (int64_t[]){2}, true);
+    AgVal y = ag_unary(&c, UOP_EXP, x);
+    assert_non_null(y.t);
+    assert_null(y.m);
+    assert_null(x.m->acc);                   /* not even an AccumulateGrad was made */
+    c.grad_enabled = true;                   /* enable_grad: records again */
+    AgVal z = ag_unary(&c, UOP_EXP, x);
+    assert_non_null(z.m);
+    assert_string_equal(ag_node_name(z.m->grad_fn), "ExpBackward0");
+    AgVal w = leaf((double[]){1, 2}, 1, (int64_t[]){2}, false);
+    AgVal u = ag_unary(&c, UOP_EXP, w);      /* no input requires grad */
+    assert_null(u.m);
+    ag_val_free(x); ag_val_free(y); ag_val_free(z); ag_val_free(w); ag_val_free(u);
+}
+
+static void test_accumulation_and_retain_graph(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = leaf((double[]){0.5, -1.0, 2.0}, 1, (int64_t[]){3}, true);
+    AgVal e = ag_unary(&c, UOP_EXP, x), y = ag_sum(&c, e);
+    assert_int_equal(ag_backward(&c, 1, &y, NULL, true), 0);           /* scalar root: grad 1 */
+    for (int i = 0; i < 3; i++) assert_float_equal(ten_f64(x.m->grad)[i], exp(ten_f64(x.t)[i]), 1e-12);
+    Tensor *alias = ten_alias(x.m->grad);                               /* as a language value holding x.grad */
+    assert_int_equal(ag_backward(&c, 1, &y, NULL, false), 0);          /* retained: a second backward works */
+    for (int i = 0; i < 3; i++) assert_float_equal(ten_f64(alias)[i], 2 * exp(ten_f64(x.t)[i]), 1e-12);
+    assert_int_equal(ag_backward(&c, 1, &y, NULL, false), -1);         /* freed: PyTorch's message */
+    assert_non_null(strstr(ten_error(), "Trying to backward through the graph a second time (or directly access "
+                                        "saved tensors after they have already been freed)"));
+    for (int i = 0; i < 3; i++) assert_float_equal(ten_f64(alias)[i], 2 * exp(ten_f64(x.t)[i]), 1e-12);
+    /* a new graph on the same leaf accumulates on top */
+    AgVal e2 = ag_unary(&c, UOP_EXP, x), y2 = ag_sum(&c, e2);
+    assert_int_equal(ag_backward(&c, 1, &y2, NULL, false), 0);
+    for (int i = 0; i < 3; i++) assert_float_equal(ten_f64(x.m->grad)[i], 3 * exp(ten_f64(x.t)[i]), 1e-12);
+    ag_zero_grad(x.m);
+    assert_null(x.m->grad);
+    /* a node that saved nothing may run twice, as in PyTorch (x + x) */
+    AgVal a = ag_binary(&c, OP_ADD, x, false, x, false), s = ag_sum(&c, a);
+    assert_int_equal(ag_backward(&c, 1, &s, NULL, false), 0);
+    assert_int_equal(ag_backward(&c, 1, &s, NULL, false), 0);
+    assert_float_equal(ten_f64(x.m->grad)[0], 4.0, 0);
+    ten_free(alias);
+    AgVal vals[] = {x, e, y, e2, y2, a, s};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) ag_val_free(vals[i]);
+}
+
+static void test_root_errors(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
+    AgVal e = ag_unary(&c, UOP_EXP, x);
+    assert_int_equal(ag_backward(&c, 1, &e, NULL, false), -1);
+    assert_string_equal(ten_error(), "grad can be implicitly created only for scalar outputs");
+    Tensor *g2 = ten_new(DT_F64, 1, (int64_t[]){2});
+    const Tensor *gs[1] = {g2};
+    assert_int_equal(ag_backward(&c, 1, &e, gs, false), -1);
+    assert_string_equal(ten_error(), "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] "
+                                     "has a shape of torch.Size([3]).");
+    AgVal w = leaf((double[]){1}, 0, NULL, false);
+    assert_int_equal(ag_backward(&c, 1, &w, NULL, false), -1);
+    assert_string_equal(ten_error(), "element 0 of tensors does not require grad and does not have a grad_fn");
+    assert_null(x.m->grad);
+    /* a leaf as the root: its own grad */
+    AgVal s = leaf((double[]){7}, 0, NULL, true);
+    assert_int_equal(ag_backward(&c, 1, &s, NULL, false), 0);
+    assert_float_equal(ten_f64(s.m->grad)[0], 1.0, 0);
+    assert_int_equal(ag_set_requires_grad(e.m, e.t, false), -1);
+    assert_non_null(strstr(ten_error(), "you can only change requires_grad flags of leaf variables"));
+    Tensor *it = ten_new(DT_I64, 1, (int64_t[]){2});
+    AgMeta *im = ag_meta_new(false);
+    assert_int_equal(ag_set_requires_grad(im, it, true), -1);
+    assert_string_equal(ten_error(), "only Tensors of floating point dtype can require gradients");
+    ten_free(it);
+    ag_meta_unref(im);
+    ten_free(g2);
+    ag_val_free(x); ag_val_free(e); ag_val_free(w); ag_val_free(s);
+}
+
+static void test_inplace_modified_saved_tensor(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
+    AgVal e = ag_unary(&c, UOP_EXP, x), y = ag_sum(&c, e);
+    Tensor *view = ten_narrow(e.t, 0, 1, 1);                    /* a write through a view counts for the storage */
+    Tensor *one = ten_scalar_d(1.0);
+    assert_int_equal(ten_version(e.t), 0);
+    assert_int_equal(ten_copy_into(view, one), 0);
+    assert_int_equal(ten_version(e.t), 1);
+    assert_int_equal(ag_backward(&c, 1, &y, NULL, false), -1);
+    assert_string_equal(ten_error(), "one of the variables needed for gradient computation has been modified by an "
+                        "inplace operation: [torch.DoubleTensor [3]], which is output 0 of ExpBackward0, is at version "
+                        "1; expected version 0 instead. Hint: enable anomaly detection to find the operation that "
+                        "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).");
+    assert_null(x.m->grad);
+    /* a saved input made by another node names that node; index assignment counts once */
+    AgVal a = ag_binary(&c, OP_MUL, x, false, x, false);
+    AgVal b = ag_binary(&c, OP_MUL, a, false, a, false), s = ag_sum(&c, b);
+    IndexItem it = {.kind = IX_INT, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false, .has_stop = false,
+                    .index = NULL};
+    assert_int_equal(ten_index_set(a.t, &it, 1, one), 0);
+    assert_int_equal(ten_version(a.t), 1);
+    assert_int_equal(ag_backward(&c, 1, &s, NULL, false), -1);
+    assert_non_null(strstr(ten_error(), "[torch.DoubleTensor [3]], which is output 0 of MulBackward0, is at version 1"));
+    ten_free(view);
+    ten_free(one);
+    AgVal vals[] = {x, e, y, a, b, s};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) ag_val_free(vals[i]);
+}
+
+static void test_autograd_grad_and_retain_grad(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
+    AgVal u = leaf((double[]){1, 2}, 1, (int64_t[]){2}, true);
+    AgVal sq = ag_binary(&c, OP_MUL, x, false, x, false), y = ag_sum(&c, sq);
+    AgVal ins[2] = {x, sq};
+    Tensor *r[2];
+    assert_int_equal(ag_grad(&c, 1, &y, NULL, 2, ins, r, true, false), 0);
+    for (int i = 0; i < 3; i++) {
+        assert_float_equal(ten_f64(r[0])[i], 2 * (i + 1), 0);
+        assert_float_equal(ten_f64(r[1])[i], 1.0, 0);
+    }
+    assert_null(x.m->grad);                                     /* .grad untouched */
+    ten_free(r[0]);
+    ten_free(r[1]);
+    AgVal ins2[2] = {x, u};
+    assert_int_equal(ag_grad(&c, 1, &y, NULL, 2, ins2, r, true, false), -1);
+    assert_string_equal(ten_error(), "One of the differentiated Tensors appears to not have been used in the graph. "
+                                     "Set allow_unused=True if this is the desired behavior.");
+    assert_int_equal(ag_grad(&c, 1, &y, NULL, 2, ins2, r, true, true), 0);
+    assert_non_null(r[0]);
+    assert_null(r[1]);
+    ten_free(r[0]);
+    /* retain_grad: a non-leaf's .grad fills, and accumulates */
+    assert_int_equal(ag_retain_grad(sq.m), 0);
+    assert_int_equal(ag_backward(&c, 1, &y, NULL, true), 0);
+    assert_int_equal(ag_backward(&c, 1, &y, NULL, false), 0);
+    assert_non_null(sq.m->grad);
+    assert_float_equal(ten_f64(sq.m->grad)[2], 2.0, 0);
+    assert_float_equal(ten_f64(x.m->grad)[2], 12.0, 0);
+    AgVal w = leaf((double[]){1}, 0, NULL, false);
+    assert_int_equal(ag_retain_grad(w.m), -1);
+    assert_string_equal(ten_error(), "can't retain_grad on Tensor that has requires_grad=False");
+    /* two roots with their grads */
+    AgVal e1 = ag_unary(&c, UOP_SIN, x), e2 = ag_unary(&c, UOP_COS, x);
+    Tensor *g1 = ten_full(DT_F64, 1, (int64_t[]){3}, 2.0), *g2 = ten_full(DT_F64, 1, (int64_t[]){3}, -1.0);
+    AgVal outs[2] = {e1, e2};
+    const Tensor *gs[2] = {g1, g2};
+    ag_zero_grad(x.m);
+    assert_int_equal(ag_backward(&c, 2, outs, gs, false), 0);
+    for (int i = 0; i < 3; i++)
+        assert_float_equal(ten_f64(x.m->grad)[i], 2 * cos(i + 1.0) + sin(i + 1.0), 1e-12);
+    ten_free(g1);
+    ten_free(g2);
+    AgVal vals[] = {x, u, sq, y, w, e1, e2};
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) ag_val_free(vals[i]);
+}
+
+/* Freeing the outputs first, then the leaves (or the other way round) frees the whole graph: the sanitizer build
+ * checks there is no leak; and the same graph gives the same bytes. */
+static void test_determinism_and_ownership(void **state) {
+    (void)state;
+    Tensor *first = NULL;
+    for (int run = 0; run < 2; run++) {
+        AgContext c;
+        ag_context_init(&c);
+        Rng g;
+        rng_seed(&g, 7);
+        AgVal a = {random_input(&g, DT_F32, 3, (int64_t[]){4, 8, 16}, 0), ag_meta_new(true)};
+        AgVal b = {random_input(&g, DT_F32, 2, (int64_t[]){16, 8}, 0), ag_meta_new(true)};
+        AgVal p = ag_matmul(&c, a, b), sm = ag_softmax(&c, p, -1), l = ag_log_softmax(&c, sm, 1);
+        AgVal m = ag_mean(&c, l);
+        ag_val_free(a);                       /* the graph keeps what it needs */
+        assert_int_equal(ag_backward(&c, 1, &m, NULL, false), 0);
+        AgMeta *bm = ag_meta_ref(b.m);
+        ag_val_free(p); ag_val_free(sm); ag_val_free(l); ag_val_free(m);
+        if (!first) first = ten_copy(bm->grad);
+        else assert_memory_equal(first->data, bm->grad->data, sizeof(float) * (size_t)first->numel);
+        ag_meta_unref(bm);
+        ag_val_free(b);
+    }
+    ten_free(first);
+}
+
+/* ---- the driver for tests/ref/autograd.py ---- */
+
+static int ag_check(const char *name, const char *dir) {
+    const Case *k = find_case(name);
+    if (!k) { fprintf(stderr, "ag-check: no case %s\n", name); return 2; }
+    char path[4096];
+    AgVal in[2] = {{NULL, NULL}, {NULL, NULL}};
+    int rc = 1;
+    for (int i = 0; i < k->nin; i++) {
+        snprintf(path, sizeof path, "%s/in%d.npy", dir, i);
+        if (!(in[i].t = npy_load(path))) goto out;
+        in[i].m = ag_meta_new(true);
+    }
+    snprintf(path, sizeof path, "%s/mask.npy", dir);
+    Tensor *mask = k->fn == c_masked_fill ? npy_load(path) : NULL;
+    snprintf(path, sizeof path, "%s/g.npy", dir);
+    Tensor *G = npy_load(path);
+    AgContext c;
+    ag_context_init(&c);
+    AgVal y = G && (mask || k->fn != c_masked_fill) ? k->fn(&c, in, k, mask) : (AgVal){NULL, NULL};
+    const Tensor *gs[1] = {G};
+    if (y.t && ag_backward(&c, 1, &y, gs, false) == 0) {
+        snprintf(path, sizeof path, "%s/out.npy", dir);
+        rc = npy_save(path, y.t) < 0;
+        for (int i = 0; i < k->nin && !rc; i++) {
+            snprintf(path, sizeof path, "%s/grad%d.npy", dir, i);
+            rc = npy_save(path, in[i].m->grad) < 0;
+        }
+    }
+    ag_val_free(y);
+    ten_free(G);
+    ten_free(mask);
+out:
+    if (rc) fprintf(stderr, "ag-check %s: %s\n", name, ten_error());
+    for (int i = 0; i < k->nin; i++) ag_val_free(in[i]);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "--ag-check")) return ag_check(argv[2], argv[3]);
+    if (argc == 2 && !strcmp(argv[1], "--ag-cases")) {
+        for (int i = 0; i < NCASES; i++) printf("%s\n", CASES[i].name);
+        return 0;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gradients_finite_differences),
+        cmocka_unit_test(test_leaf_and_names),
+        cmocka_unit_test(test_no_grad_records_nothing),
+        cmocka_unit_test(test_accumulation_and_retain_graph),
+        cmocka_unit_test(test_root_errors),
+        cmocka_unit_test(test_inplace_modified_saved_tensor),
+        cmocka_unit_test(test_autograd_grad_and_retain_grad),
+        cmocka_unit_test(test_determinism_and_ownership),
+    };
+    int r = cmocka_run_group_tests(tests, NULL, NULL);
+    ten_release_cache();
+    return r;
+}
