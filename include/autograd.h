@@ -72,7 +72,8 @@ void ag_zero_grad(AgMeta *m);
 /* PyTorch's name: "MulBackward0", "AccumulateGrad" (torch prints <AccumulateGrad object at ...>). */
 const char *ag_node_name(const AgNode *n);
 int ag_node_num_next(const AgNode *n);
-/* Edge i: the input's node (NULL where PyTorch shows None: an input that needs no grad) and its output number. */
+/* Edge i: the input's node (NULL where PyTorch shows None: an input that needs no grad; NULL for i out of range) and
+ * its output number. */
 AgNode *ag_node_next(const AgNode *n, int i, int *input_nr);
 /* An AccumulateGrad node's leaf (borrowed; grad_fn.next_functions[0][0].variable); NULL for other nodes. */
 AgMeta *ag_node_variable(const AgNode *n);

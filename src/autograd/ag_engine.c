@@ -93,6 +93,8 @@ void ag_node_unref(AgNode *n) {
         }
         AgNode *first = n->nnext ? n->next[0].fn : NULL;
         for (int i = 1; i < n->nnext; i++) ag_node_unref(n->next[i].fn);
+        free(n->next);
+        free(n->sizes);
         free(n);
         n = first;
     }
@@ -101,6 +103,10 @@ void ag_node_unref(AgNode *n) {
 const char *ag_node_name(const AgNode *n) { return n->name; }
 int ag_node_num_next(const AgNode *n) { return n->nnext; }
 AgNode *ag_node_next(const AgNode *n, int i, int *input_nr) {
+    if (i < 0 || i >= n->nnext) {
+        if (input_nr) *input_nr = 0;
+        return NULL;
+    }
     if (input_nr) *input_nr = n->next[i].input_nr;
     return n->next[i].fn;
 }
@@ -127,6 +133,7 @@ AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, co
     n->seq = c->next_seq++;
     n->capture = -1;
     n->nnext = nin;
+    n->next = ag_alloc(sizeof *n->next * (size_t)(nin ? nin : 1));
     for (int i = 0; i < nin; i++) {
         AgMeta *m = (AgMeta *)ins[i];
         if (!ag_requires_grad(m)) continue;
@@ -338,17 +345,19 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
             if (!captured && accumulate_grad(n->var, g) < 0) goto done;
         } else if (g && n->backward) {
             if (n->released && n->nsaved) { ten_fail("%s", SECOND_TIME); goto done; }
-            Tensor *gin[2] = {NULL, NULL};
-            if (n->backward(n, g, gin) < 0) goto done;
+            Tensor **gin = ag_alloc(sizeof *gin * (size_t)(n->nnext ? n->nnext : 1));
+            if (n->backward(n, g, gin) < 0) { free(gin); goto done; }
             for (int i = 0; i < n->nnext; i++) {
                 AgNode *f = n->next[i].fn;
                 if (f && gin[i]) {
                     if (accumulate(&f->buf, gin[i]) < 0) {
                         for (int k = i + 1; k < n->nnext; k++) ten_free(gin[k]);
+                        free(gin);
                         goto done;
                     }
                 } else ten_free(gin[i]);
             }
+            free(gin);
             if (!retain_graph) {
                 for (int i = 0; i < n->nsaved; i++) { ten_free(n->saved[i].t); n->saved[i].t = NULL; }
                 n->released = true;

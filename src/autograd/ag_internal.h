@@ -3,7 +3,8 @@
 #define ATTN_AG_INTERNAL_H
 #include "autograd.h"
 
-#define AG_MAX_SAVED 3
+#define AG_MAX_SAVED 4
+#define AG_MAX_IN 3                 /* inputs whose shapes a node keeps (cat keeps its sizes in `sizes`) */
 /* A tensor a node keeps for its backward: an alias (owned), the storage version when saved, and for the message
  * of a modified one, the name of the node that made it (NULL for a leaf or a tensor of no graph). */
 typedef struct AgSaved {
@@ -28,14 +29,15 @@ struct AgNode {
     AgBackwardFn backward;          /* NULL for AccumulateGrad */
     uint64_t seq;
     int nnext;
-    AgEdge next[2];
+    AgEdge *next;                   /* nnext edges, one per input (owned array) */
     AgSaved saved[AG_MAX_SAVED];
     int nsaved;
     bool released;                  /* backward freed what it saved */
     /* what the backward needs besides saved tensors */
-    DType in_dtype[2];
-    int in_ndim[2];
-    int64_t in_shape[2][TEN_MAX_DIMS];
+    DType in_dtype[AG_MAX_IN];
+    int in_ndim[AG_MAX_IN];
+    int64_t in_shape[AG_MAX_IN][TEN_MAX_DIMS];
+    int64_t *sizes;                 /* cat/stack: each input's size along the dim (owned); slice: start, stop, step */
     int dims[TEN_MAX_DIMS];         /* reduced dims (ascending), a permutation, transpose's pair, a softmax dim */
     int nd;
     bool keepdim;
@@ -50,7 +52,7 @@ struct AgNode {
     int capture;                    /* ag_grad: index of the input whose grad this is, or -1 */
 };
 
-/* A new node of one reference with seq from c and edges to the inputs' nodes (a leaf that requires grad: its
+/* A new node of one reference with seq from c and edges to the nin inputs' nodes (a leaf that requires grad: its
  * AccumulateGrad, made on first use; NULL for inputs that need no grad). */
 AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgMeta *const *ins);
 /* Saves an alias of t in slot i with its version (m: t's metadata, for the name of the node that made it; is_output:

@@ -16,10 +16,12 @@ static AgVal result(Tensor *out, AgNode *n) {
 
 /* A node for an op of nin inputs when one of them requires grad (else NULL), remembering their shapes and dtypes. */
 static AgNode *record(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in) {
-    const AgMeta *ms[2] = {in[0].m, nin > 1 ? in[1].m : NULL};
+    const AgMeta *ms[AG_MAX_IN] = {NULL, NULL, NULL};
+    for (int i = 0; i < nin && i < AG_MAX_IN; i++) ms[i] = in[i].t ? in[i].m : NULL;
     if (!ag_should_record(c, nin, ms)) return NULL;
     AgNode *n = ag_node_new(c, name, bw, nin, ms);
     for (int i = 0; i < nin; i++) {
+        if (!in[i].t) continue;                 /* an optional input left out (layer_norm's weight) */
         n->in_dtype[i] = in[i].t->dtype;
         n->in_ndim[i] = in[i].t->ndim;
         memcpy(n->in_shape[i], in[i].t->shape, sizeof(int64_t) * (size_t)in[i].t->ndim);
