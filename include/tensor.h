@@ -238,6 +238,12 @@ Tensor *ten_round_decimals(const Tensor *t, int64_t decimals);     /* torch.roun
 /* torch.isclose: bool tensor of a == b or |a - b| <= atol + |rtol * b| (equal_nan: NaN == NaN). Same dtypes only. */
 Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan);
 
+/* F.layer_norm over the last k dims of x (float32 or float64), PyTorch 1.13's CPU kernel to the bit
+ * (tensor_layernorm.c): y = (x - mean) * rstd * w + b per row, rstd = 1 / sqrt(biased var + eps); w and b (the last
+ * k dims' shape, x's dtype) may be NULL. *mean and *rstd (when not NULL): x's shape with the last k dims 1. */
+Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b, double eps, Tensor **mean,
+                       Tensor **rstd);
+
 /* ---- sorting along a dim (tensor_sort.c), with PyTorch's order among equal values ---- */
 /* values and indices (int64) are new tensors; -1 with a message (k out of range, empty dim). */
 int ten_sort(const Tensor *t, int dim, bool descending, bool stable, Tensor **values, Tensor **indices);
