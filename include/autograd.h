@@ -63,6 +63,12 @@ static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_g
 static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
 /* x.requires_grad_(flag): only leaves, only float dtypes (PyTorch's messages); -1 on refusal. */
 int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
+/* Before an in-place op on x (x.add_(1), x[0] = 5): PyTorch's refusal when grad mode is on and m is a leaf that
+ * requires grad ("a leaf Variable that requires grad is being used in an in-place operation."). m: x's metadata, or
+ * with view_of_leaf, that of the leaf x is a view of (the message says "a view of a leaf"). 0 when allowed. */
+int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf);
+/* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
+AgVal ag_detach(AgVal x);
 /* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
 int ag_retain_grad(AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
@@ -125,4 +131,34 @@ AgVal ag_softmax(AgContext *c, AgVal x, int dim);                   /* SoftmaxBa
 AgVal ag_log_softmax(AgContext *c, AgVal x, int dim);               /* LogSoftmaxBackward0 */
 /* x.masked_fill(mask, value), out of place; mask bool, broadcast to x's shape: MaskedFillBackward0. */
 AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value);
+/* torch.cat / torch.stack of xs[0..n) along dim: CatBackward0 / StackBackward0, one edge per input. */
+AgVal ag_cat(AgContext *c, const AgVal *xs, int n, int dim);
+AgVal ag_stack(AgContext *c, const AgVal *xs, int n, int dim);
+/* x[..., start:stop:step] along dim with Python's rules (has_*: given; step > 0): SliceBackward0. x[:, 1:3] is two
+ * slices, as PyTorch records it. narrow(dim, start, length) is a slice too. */
+AgVal ag_slice(AgContext *c, AgVal x, int dim, int64_t start, int64_t stop, int64_t step, bool has_start,
+               bool has_stop);
+AgVal ag_narrow(AgContext *c, AgVal x, int dim, int64_t start, int64_t length);
+AgVal ag_select(AgContext *c, AgVal x, int dim, int64_t index);     /* x.select(dim, i), x[i]: SelectBackward0 */
+
+/* ---- network functions (ag_nn.c) ---- */
+typedef enum { AG_REDUCE_NONE = 0, AG_REDUCE_MEAN = 1, AG_REDUCE_SUM = 2 } AgReduction;
+/* F.layer_norm over the last k dims, ten_layer_norm's forward (PyTorch's bits); w, b: AgVals with t NULL when not
+ * given (then that edge is None): NativeLayerNormBackward0 with edges (x, w, b). */
+AgVal ag_layer_norm(AgContext *c, AgVal x, int k, AgVal w, AgVal b, double eps);
+/* F.embedding(idx, weight): weight (V, D), idx int64 of any shape -> idx.shape + (D,); the row padding_idx (negative
+ * from the end; AG_NO_PADDING for none) gets no grad: EmbeddingBackward0. */
+#define AG_NO_PADDING INT64_MIN
+AgVal ag_embedding(AgContext *c, AgVal weight, const Tensor *idx, int64_t padding_idx);
+/* F.nll_loss(logp, target): logp (N, C) or (C,), target int64 (N,) or (); rows whose target is ignore_index count
+ * for nothing (mean divides by the others: all ignored gives NaN, as PyTorch): NllLossBackward0. */
+AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore_index, AgReduction reduction);
+/* F.cross_entropy = nll_loss(log_softmax(x, class dim)), recorded as PyTorch records it (NllLossBackward0 <-
+ * LogSoftmaxBackward0). */
+AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t ignore_index, AgReduction reduction);
+/* F.mse_loss(x, y): MseLossBackward0 with edges (x, y). */
+AgVal ag_mse_loss(AgContext *c, AgVal x, AgVal y, AgReduction reduction);
+/* F.dropout in training given its noise (the kept elements' 1 / (1 - p), zeros elsewhere, x's shape): x * noise,
+ * which PyTorch records as MulBackward0 with edges (x, None). */
+AgVal ag_dropout(AgContext *c, AgVal x, const Tensor *noise);
 #endif

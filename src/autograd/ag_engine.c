@@ -57,6 +57,18 @@ int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag) {
     return 0;
 }
 
+int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf) {
+    if (!c->grad_enabled || !ag_requires_grad(m) || m->grad_fn) return 0;
+    ten_fail(view_of_leaf ? "a view of a leaf Variable that requires grad is being used in an in-place operation."
+                          : "a leaf Variable that requires grad is being used in an in-place operation.");
+    return -1;
+}
+
+AgVal ag_detach(AgVal x) {
+    AgVal r = {ten_alias(x.t), NULL};
+    return r;
+}
+
 int ag_retain_grad(AgMeta *m) {
     if (!ag_requires_grad(m)) {
         ten_fail("can't retain_grad on Tensor that has requires_grad=False");

@@ -64,4 +64,25 @@ const Tensor *ag_saved(AgNode *n, int i);
 AgMeta *ag_meta_for(AgNode *n);
 /* Whether an op on these inputs records a node. */
 bool ag_should_record(const AgContext *c, int nin, const AgMeta *const *ins);
+
+/* ---- helpers of the ops (ag_ops.c) ---- */
+#define AG_FAILED ((AgVal){NULL, NULL})
+static inline bool ag_needs(const AgNode *n, int i) { return n->next[i].fn != NULL; }
+/* The result of an op: out with a new AgMeta whose grad_fn is n (when n is not NULL). Frees n when out is NULL. */
+AgVal ag_result(Tensor *out, AgNode *n);
+/* A node for an op of nin inputs (at most AG_MAX_IN; an input with t NULL is an optional one left out) when grad
+ * mode is on and one of them requires grad, else NULL; it keeps their shapes and dtypes. */
+AgNode *ag_record(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in);
+/* Formula helpers: NULL operands give NULL (so a failed step propagates); each returns a new tensor. */
+Tensor *ag_bin(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw);
+Tensor *ag_bin_s(BinOp op, const Tensor *a, double v);       /* a op number (a Python scalar: keeps a's dtype) */
+Tensor *ag_s_bin(BinOp op, double v, const Tensor *b);       /* number op b */
+Tensor *ag_drop(Tensor *r, Tensor *t1, Tensor *t2, Tensor *t3);   /* frees t1..t3, returns r */
+Tensor *ag_sum_keep(const Tensor *g, const int *dims, int nd);     /* summed over dims, kept as size 1 */
+/* g summed back to shape (PyTorch's sum_to_size) and cast to dt. */
+Tensor *ag_sum_to(const Tensor *g, int ndim, const int64_t *shape, DType dt);
+/* g (consumed) summed to input i's shape and dtype. */
+Tensor *ag_to_input(const AgNode *n, int i, Tensor *g);
+/* A backward's last step: -1 (freeing every gin) when a needed grad is missing, else 0. */
+int ag_done(AgNode *n, Tensor **gin);
 #endif

@@ -4,10 +4,8 @@
 #include <string.h>
 #include "ag_internal.h"
 
-static const AgVal FAILED = {NULL, NULL};
-
 /* The result of an op: out with a new AgMeta whose grad_fn is n (when n is not NULL). Frees n when out is NULL. */
-static AgVal result(Tensor *out, AgNode *n) {
+AgVal ag_result(Tensor *out, AgNode *n) {
     AgVal r = {out, NULL};
     if (!out) { ag_node_unref(n); return r; }
     if (n) r.m = ag_meta_for(n);
@@ -15,7 +13,7 @@ static AgVal result(Tensor *out, AgNode *n) {
 }
 
 /* A node for an op of nin inputs when one of them requires grad (else NULL), remembering their shapes and dtypes. */
-static AgNode *record(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in) {
+AgNode *ag_record(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in) {
     const AgMeta *ms[AG_MAX_IN] = {NULL, NULL, NULL};
     for (int i = 0; i < nin && i < AG_MAX_IN; i++) ms[i] = in[i].t ? in[i].m : NULL;
     if (!ag_should_record(c, nin, ms)) return NULL;
@@ -29,17 +27,15 @@ static AgNode *record(AgContext *c, const char *name, AgBackwardFn bw, int nin, 
     return n;
 }
 
-static bool needs(const AgNode *n, int i) { return n->next[i].fn != NULL; }
-
 /* ---- small tensor helpers for the backward formulas (NULL propagates: each frees what it is given to own) ---- */
 
-static Tensor *bin(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
+Tensor *ag_bin(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
     if (!a || !b) return NULL;
     return ten_binary(op, a, aw, b, bw);
 }
 
 /* a op number, the number a Python scalar (keeps a's dtype). */
-static Tensor *bin_s(BinOp op, const Tensor *a, double v) {
+Tensor *ag_bin_s(BinOp op, const Tensor *a, double v) {
     if (!a) return NULL;
     Tensor *s = ten_scalar_d(v);
     Tensor *r = s ? ten_binary(op, a, false, s, true) : NULL;
@@ -48,7 +44,7 @@ static Tensor *bin_s(BinOp op, const Tensor *a, double v) {
 }
 
 /* number op b. */
-static Tensor *s_bin(BinOp op, double v, const Tensor *b) {
+Tensor *ag_s_bin(BinOp op, double v, const Tensor *b) {
     if (!b) return NULL;
     Tensor *s = ten_scalar_d(v);
     Tensor *r = s ? ten_binary(op, s, true, b, false) : NULL;
@@ -57,7 +53,7 @@ static Tensor *s_bin(BinOp op, double v, const Tensor *b) {
 }
 
 /* Frees the temporaries of a formula and returns r. */
-static Tensor *drop(Tensor *r, Tensor *t1, Tensor *t2, Tensor *t3) {
+Tensor *ag_drop(Tensor *r, Tensor *t1, Tensor *t2, Tensor *t3) {
     ten_free(t1);
     ten_free(t2);
     ten_free(t3);
@@ -65,7 +61,7 @@ static Tensor *drop(Tensor *r, Tensor *t1, Tensor *t2, Tensor *t3) {
 }
 
 /* Sum over each dim of `dims` (ascending or not), keeping them as size 1. */
-static Tensor *sum_keep(const Tensor *g, const int *dims, int nd) {
+Tensor *ag_sum_keep(const Tensor *g, const int *dims, int nd) {
     Tensor *cur = ten_alias(g);
     for (int i = 0; i < nd && cur; i++) {
         Tensor *s = ten_reduce(RED_SUM, cur, false, dims[i], true);
@@ -76,12 +72,12 @@ static Tensor *sum_keep(const Tensor *g, const int *dims, int nd) {
 }
 
 /* g (a broadcast result's grad) summed back to shape (ndim) and cast to dtype: PyTorch's sum_to_size. */
-static Tensor *sum_to(const Tensor *g, int ndim, const int64_t *shape, DType dt) {
+Tensor *ag_sum_to(const Tensor *g, int ndim, const int64_t *shape, DType dt) {
     if (!g) return NULL;
     int lead = g->ndim - ndim, dims[TEN_MAX_DIMS], nd = 0;
     for (int d = 0; d < g->ndim; d++)
         if (d < lead || (shape[d - lead] == 1 && g->shape[d] != 1)) dims[nd++] = d;
-    Tensor *s = sum_keep(g, dims, nd);
+    Tensor *s = ag_sum_keep(g, dims, nd);
     Tensor *r = s ? ten_reshape(s, ndim, shape) : NULL;
     ten_free(s);
     if (r && r->dtype != dt) {
@@ -93,16 +89,16 @@ static Tensor *sum_to(const Tensor *g, int ndim, const int64_t *shape, DType dt)
 }
 
 /* The grad of input i of n from a grad of the output's shape: summed to the input's shape and dtype. */
-static Tensor *to_input(const AgNode *n, int i, Tensor *g) {
-    Tensor *r = sum_to(g, n->in_ndim[i], n->in_shape[i], n->in_dtype[i]);
+Tensor *ag_to_input(const AgNode *n, int i, Tensor *g) {
+    Tensor *r = ag_sum_to(g, n->in_ndim[i], n->in_shape[i], n->in_dtype[i]);
     ten_free(g);
     return r;
 }
 
 /* Checks a backward's results: -1 when a needed grad could not be computed (freeing the others). */
-static int done(AgNode *n, Tensor **gin) {
+int ag_done(AgNode *n, Tensor **gin) {
     for (int i = 0; i < n->nnext; i++)
-        if (needs(n, i) && !gin[i]) {
+        if (ag_needs(n, i) && !gin[i]) {
             for (int k = 0; k < n->nnext; k++) { ten_free(gin[k]); gin[k] = NULL; }
             return -1;
         }
@@ -125,50 +121,50 @@ static const char *binary_name(BinOp op) {
 static int binary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     bool aw = n->dims[0], bw = n->dims[1];
     const Tensor *a = NULL, *b = NULL;
-    if ((n->op == OP_MUL && needs(n, 1)) || (n->op == OP_DIV && needs(n, 1)))
+    if ((n->op == OP_MUL && ag_needs(n, 1)) || (n->op == OP_DIV && ag_needs(n, 1)))
         if (!(a = ag_saved(n, 0))) return -1;
-    if ((n->op == OP_MUL && needs(n, 0)) || n->op == OP_DIV)
+    if ((n->op == OP_MUL && ag_needs(n, 0)) || n->op == OP_DIV)
         if (!(b = ag_saved(n, 1))) return -1;
     switch (n->op) {
     case OP_ADD:
-        if (needs(n, 0)) gin[0] = to_input(n, 0, ten_alias(g));
-        if (needs(n, 1)) gin[1] = to_input(n, 1, ten_alias(g));
+        if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ten_alias(g));
+        if (ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ten_alias(g));
         break;
     case OP_SUB:
-        if (needs(n, 0)) gin[0] = to_input(n, 0, ten_alias(g));
-        if (needs(n, 1)) gin[1] = to_input(n, 1, ten_unary(UOP_NEG, g));
+        if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ten_alias(g));
+        if (ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ten_unary(UOP_NEG, g));
         break;
     case OP_MUL:                                   /* grad * other, grad * self */
-        if (needs(n, 0)) gin[0] = to_input(n, 0, bin(OP_MUL, g, false, b, bw));
-        if (needs(n, 1)) gin[1] = to_input(n, 1, bin(OP_MUL, g, false, a, aw));
+        if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ag_bin(OP_MUL, g, false, b, bw));
+        if (ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ag_bin(OP_MUL, g, false, a, aw));
         break;
     default:                                       /* grad / other, -grad * self / (other * other) */
-        if (needs(n, 0)) gin[0] = to_input(n, 0, bin(OP_DIV, g, false, b, bw));
-        if (needs(n, 1)) {
-            Tensor *ng = ten_unary(UOP_NEG, g), *t = bin(OP_MUL, ng, false, a, aw), *bb = bin(OP_MUL, b, bw, b, bw);
-            gin[1] = to_input(n, 1, drop(bin(OP_DIV, t, false, bb, bw), ng, t, bb));
+        if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ag_bin(OP_DIV, g, false, b, bw));
+        if (ag_needs(n, 1)) {
+            Tensor *ng = ten_unary(UOP_NEG, g), *t = ag_bin(OP_MUL, ng, false, a, aw), *bb = ag_bin(OP_MUL, b, bw, b, bw);
+            gin[1] = ag_to_input(n, 1, ag_drop(ag_bin(OP_DIV, t, false, bb, bw), ng, t, bb));
         }
     }
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_weak) {
     if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV) {
         ten_fail("autograd: no derivative for this binary operation");
-        return FAILED;
+        return AG_FAILED;
     }
     Tensor *out = ten_binary(op, a.t, a_weak, b.t, b_weak);
-    if (!out) return FAILED;
+    if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
-    AgNode *n = record(c, binary_name(op), binary_bw, 2, in);
+    AgNode *n = ag_record(c, binary_name(op), binary_bw, 2, in);
     if (n) {
         n->op = op;
         n->dims[0] = a_weak;
         n->dims[1] = b_weak;
-        if ((op == OP_MUL || op == OP_DIV) && needs(n, 1)) ag_node_save(n, 0, a.t, a.m, false);
-        if ((op == OP_MUL && needs(n, 0)) || op == OP_DIV) ag_node_save(n, 1, b.t, b.m, false);
+        if ((op == OP_MUL || op == OP_DIV) && ag_needs(n, 1)) ag_node_save(n, 0, a.t, a.m, false);
+        if ((op == OP_MUL && ag_needs(n, 0)) || op == OP_DIV) ag_node_save(n, 1, b.t, b.m, false);
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 /* ---- elementwise functions ---- */
@@ -200,54 +196,54 @@ static int unary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     Tensor *r = NULL, *t1 = NULL, *t2 = NULL;
     switch ((UnOp)n->op) {
     case UOP_NEG: r = ten_unary(UOP_NEG, g); break;
-    case UOP_EXP: r = bin(OP_MUL, g, false, s, false); break;                          /* grad * result */
-    case UOP_LOG: r = bin(OP_DIV, g, false, s, false); break;                          /* grad / self */
-    case UOP_SQRT: t1 = s_bin(OP_MUL, 2.0, s); r = bin(OP_DIV, g, false, t1, false); break;   /* grad / (2 * result) */
-    case UOP_SIN: t1 = ten_unary(UOP_COS, s); r = bin(OP_MUL, g, false, t1, false); break;   /* grad * self.cos() */
+    case UOP_EXP: r = ag_bin(OP_MUL, g, false, s, false); break;                          /* grad * result */
+    case UOP_LOG: r = ag_bin(OP_DIV, g, false, s, false); break;                          /* grad / self */
+    case UOP_SQRT: t1 = ag_s_bin(OP_MUL, 2.0, s); r = ag_bin(OP_DIV, g, false, t1, false); break;   /* grad / (2 * result) */
+    case UOP_SIN: t1 = ten_unary(UOP_COS, s); r = ag_bin(OP_MUL, g, false, t1, false); break;   /* grad * self.cos() */
     case UOP_COS:                                                                      /* grad * -self.sin() */
         t1 = ten_unary(UOP_SIN, s);
         t2 = t1 ? ten_unary(UOP_NEG, t1) : NULL;
-        r = bin(OP_MUL, g, false, t2, false);
+        r = ag_bin(OP_MUL, g, false, t2, false);
         break;
     case UOP_TANH:                                                                     /* grad * (1 - y * y) */
-        t1 = bin(OP_MUL, s, false, s, false);
-        t2 = s_bin(OP_SUB, 1.0, t1);
-        r = bin(OP_MUL, g, false, t2, false);
+        t1 = ag_bin(OP_MUL, s, false, s, false);
+        t2 = ag_s_bin(OP_SUB, 1.0, t1);
+        r = ag_bin(OP_MUL, g, false, t2, false);
         break;
     case UOP_SIGMOID: {                                                                /* grad * (1 - y) * y */
-        t1 = s_bin(OP_SUB, 1.0, s);
-        t2 = bin(OP_MUL, g, false, t1, false);
-        r = bin(OP_MUL, t2, false, s, false);
+        t1 = ag_s_bin(OP_SUB, 1.0, s);
+        t2 = ag_bin(OP_MUL, g, false, t1, false);
+        r = ag_bin(OP_MUL, t2, false, s, false);
         break;
     }
     case UOP_RELU: {                                                                   /* result <= 0 ? 0 : grad */
         Tensor *zero = ten_scalar_d(0.0);
-        t1 = bin_s(OP_GT, s, 0.0);
+        t1 = ag_bin_s(OP_GT, s, 0.0);
         r = t1 && zero ? ten_where(t1, g, false, zero, true) : NULL;
         ten_free(zero);
         break;
     }
     default: break;
     }
-    gin[0] = to_input(n, 0, drop(r, t1, t2, NULL));
-    return done(n, gin);
+    gin[0] = ag_to_input(n, 0, ag_drop(r, t1, t2, NULL));
+    return ag_done(n, gin);
 }
 
 AgVal ag_unary(AgContext *c, UnOp op, AgVal x) {
     const char *name = unary_name(op);
     if (!name) {
         ten_fail("autograd: no derivative for this function");
-        return FAILED;
+        return AG_FAILED;
     }
     Tensor *out = ten_unary(op, x.t);
-    if (!out) return FAILED;
-    AgNode *n = record(c, name, unary_bw, 1, &x);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, name, unary_bw, 1, &x);
     if (n) {
         n->op = op;
         if (saves_result(op)) ag_node_save(n, 0, out, NULL, true);
         else if (op != UOP_NEG) ag_node_save(n, 0, x.t, x.m, false);
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 /* grad * (p * self ** (p - 1)); zeros for p == 0. saved[0] = x, scalar = p. */
@@ -255,23 +251,23 @@ static int pow_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *x = ag_saved(n, 0);
     if (!x) return -1;
     double p = n->scalar;
-    if (p == 0.0) gin[0] = to_input(n, 0, bin_s(OP_MUL, g, 0.0));
+    if (p == 0.0) gin[0] = ag_to_input(n, 0, ag_bin_s(OP_MUL, g, 0.0));
     else {
-        Tensor *xp = bin_s(OP_POW, x, p - 1.0), *t = s_bin(OP_MUL, p, xp);
-        gin[0] = to_input(n, 0, drop(bin(OP_MUL, g, false, t, false), xp, t, NULL));
+        Tensor *xp = ag_bin_s(OP_POW, x, p - 1.0), *t = ag_s_bin(OP_MUL, p, xp);
+        gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, t, false), xp, t, NULL));
     }
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 AgVal ag_pow_scalar(AgContext *c, AgVal x, double p) {
-    Tensor *out = bin_s(OP_POW, x.t, p);
-    if (!out) return FAILED;
-    AgNode *n = record(c, "PowBackward0", pow_bw, 1, &x);
+    Tensor *out = ag_bin_s(OP_POW, x.t, p);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "PowBackward0", pow_bw, 1, &x);
     if (n) {
         n->scalar = p;
         ag_node_save(n, 0, x.t, x.m, false);
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 /* ---- sum and mean ---- */
@@ -294,9 +290,9 @@ static int reduce_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         cur = u;
     }
     Tensor *ex = cur ? ten_expand(cur, n->in_ndim[0], n->in_shape[0]) : NULL;
-    Tensor *r = ex ? (n->scalar != 1.0 ? bin_s(OP_DIV, ex, n->scalar) : ten_copy(ex)) : NULL;
-    gin[0] = to_input(n, 0, drop(r, cur, ex, NULL));
-    return done(n, gin);
+    Tensor *r = ex ? (n->scalar != 1.0 ? ag_bin_s(OP_DIV, ex, n->scalar) : ten_copy(ex)) : NULL;
+    gin[0] = ag_to_input(n, 0, ag_drop(r, cur, ex, NULL));
+    return ag_done(n, gin);
 }
 
 /* Sorted, normalised, distinct dims; -1 with PyTorch's message. */
@@ -320,7 +316,7 @@ static AgVal reduce(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim
     int d[TEN_MAX_DIMS];
     if (nd > TEN_MAX_DIMS || (nd >= 0 && norm_dims(dims, nd, x.t->ndim, d) < 0)) {
         if (nd > TEN_MAX_DIMS) ten_fail("too many dims (%d)", nd);
-        return FAILED;
+        return AG_FAILED;
     }
     double count = 1;
     Tensor *out;
@@ -335,19 +331,19 @@ static AgVal reduce(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim
             ten_free(cur);
             cur = s;
         }
-        out = mean && cur ? bin_s(OP_DIV, cur, count) : cur;
+        out = mean && cur ? ag_bin_s(OP_DIV, cur, count) : cur;
         if (mean) ten_free(cur);
     }
-    if (!out) return FAILED;
+    if (!out) return AG_FAILED;
     const char *name = nd < 0 ? (mean ? "MeanBackward0" : "SumBackward0") : (mean ? "MeanBackward1" : "SumBackward1");
-    AgNode *n = record(c, name, reduce_bw, 1, &x);
+    AgNode *n = ag_record(c, name, reduce_bw, 1, &x);
     if (n) {
         n->nd = nd;
         if (nd > 0) memcpy(n->dims, d, sizeof(int) * (size_t)nd);
         n->keepdim = keepdim;
         n->scalar = mean ? count : 1.0;
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 AgVal ag_sum(AgContext *c, AgVal x) { return reduce(c, x, NULL, -1, false, false); }
@@ -364,19 +360,19 @@ AgVal ag_mean_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim)
 /* mm: grad @ b^T, a^T @ grad; bmm the same over the batch (dims 1 and 2). saved[0] = a, saved[1] = b. */
 static int mm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     int r = n->in_ndim[0] - 2;
-    const Tensor *a = needs(n, 1) ? ag_saved(n, 0) : NULL, *b = needs(n, 0) ? ag_saved(n, 1) : NULL;
-    if ((needs(n, 1) && !a) || (needs(n, 0) && !b)) return -1;
-    if (needs(n, 0)) {
+    const Tensor *a = ag_needs(n, 1) ? ag_saved(n, 0) : NULL, *b = ag_needs(n, 0) ? ag_saved(n, 1) : NULL;
+    if ((ag_needs(n, 1) && !a) || (ag_needs(n, 0) && !b)) return -1;
+    if (ag_needs(n, 0)) {
         Tensor *bt = ten_transpose(b, r, r + 1);
         gin[0] = bt ? ten_matmul(g, bt) : NULL;
         ten_free(bt);
     }
-    if (needs(n, 1)) {
+    if (ag_needs(n, 1)) {
         Tensor *at = ten_transpose(a, r, r + 1);
         gin[1] = at ? ten_matmul(at, g) : NULL;
         ten_free(at);
     }
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 static AgVal product(AgContext *c, AgVal a, AgVal b, bool batched) {
@@ -384,16 +380,16 @@ static AgVal product(AgContext *c, AgVal a, AgVal b, bool batched) {
     if (batched) out = ten_bmm(a.t, b.t);
     else if (a.t->ndim != 2 || b.t->ndim != 2) {
         ten_fail("self must be a matrix");
-        return FAILED;
+        return AG_FAILED;
     } else out = ten_matmul(a.t, b.t);
-    if (!out) return FAILED;
+    if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
-    AgNode *n = record(c, batched ? "BmmBackward0" : "MmBackward0", mm_bw, 2, in);
+    AgNode *n = ag_record(c, batched ? "BmmBackward0" : "MmBackward0", mm_bw, 2, in);
     if (n) {
-        if (needs(n, 1)) ag_node_save(n, 0, a.t, a.m, false);
-        if (needs(n, 0)) ag_node_save(n, 1, b.t, b.m, false);
+        if (ag_needs(n, 1)) ag_node_save(n, 0, a.t, a.m, false);
+        if (ag_needs(n, 0)) ag_node_save(n, 1, b.t, b.m, false);
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 AgVal ag_mm(AgContext *c, AgVal a, AgVal b) { return product(c, a, b, false); }
@@ -404,12 +400,12 @@ AgVal ag_bmm(AgContext *c, AgVal a, AgVal b) { return product(c, a, b, true); }
 /* Every op that only rearranges elements into a new shape of the same order: the grad reshaped back. */
 static int reshape_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     gin[0] = ten_reshape(g, n->in_ndim[0], n->in_shape[0]);
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 static AgVal shape_op(AgContext *c, AgVal x, Tensor *out, const char *name) {
-    if (!out) return FAILED;
-    return result(out, record(c, name, reshape_bw, 1, &x));
+    if (!out) return AG_FAILED;
+    return ag_result(out, ag_record(c, name, reshape_bw, 1, &x));
 }
 
 AgVal ag_view(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
@@ -422,17 +418,17 @@ static AgVal unsafe_view(AgContext *c, AgVal x, int ndim, const int64_t *shape) 
 
 static int clone_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     gin[0] = ten_alias(g);
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 AgVal ag_reshape(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
     Tensor *r = ten_reshape(x.t, ndim, shape);
-    if (!r) return FAILED;
+    if (!r) return AG_FAILED;
     if (ten_same_storage(r, x.t)) return shape_op(c, x, r, "ReshapeAliasBackward0");
     /* PyTorch 1.13: a reshape that copies is clone (CloneBackward0) then _unsafe_view (UnsafeViewBackward0) */
     ten_free(r);
-    AgVal cl = result(ten_contiguous(x.t), record(c, "CloneBackward0", clone_bw, 1, &x));
-    if (!cl.t) return FAILED;
+    AgVal cl = ag_result(ten_contiguous(x.t), ag_record(c, "CloneBackward0", clone_bw, 1, &x));
+    if (!cl.t) return AG_FAILED;
     AgVal v = unsafe_view(c, cl, ndim, shape);
     ag_val_free(cl);
     return v;
@@ -441,39 +437,39 @@ AgVal ag_reshape(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
 /* dims[0..1]: the transposed pair. */
 static int transpose_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     gin[0] = ten_transpose(g, n->dims[0], n->dims[1]);
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1) {
     Tensor *out = ten_transpose(x.t, d0, d1);
-    if (!out) return FAILED;
-    AgNode *n = record(c, "TransposeBackward0", transpose_bw, 1, &x);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "TransposeBackward0", transpose_bw, 1, &x);
     if (n) {
         n->dims[0] = ten_norm_dim(d0, x.t->ndim);
         n->dims[1] = ten_norm_dim(d1, x.t->ndim);
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 /* dims: the inverse permutation. */
 static int permute_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     gin[0] = ten_permute(g, n->dims);
-    return done(n, gin);
+    return ag_done(n, gin);
 }
 
 AgVal ag_permute(AgContext *c, AgVal x, const int *dims) {
     Tensor *out = ten_permute(x.t, dims);
-    if (!out) return FAILED;
-    AgNode *n = record(c, "PermuteBackward0", permute_bw, 1, &x);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "PermuteBackward0", permute_bw, 1, &x);
     if (n)
         for (int i = 0; i < x.t->ndim; i++) n->dims[ten_norm_dim(dims[i], x.t->ndim)] = i;
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 /* The grad summed back over the broadcast dims. */
 static int expand_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    gin[0] = sum_to(g, n->in_ndim[0], n->in_shape[0], n->in_dtype[0]);
-    return done(n, gin);
+    gin[0] = ag_sum_to(g, n->in_ndim[0], n->in_shape[0], n->in_dtype[0]);
+    return ag_done(n, gin);
 }
 
 AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
@@ -481,15 +477,15 @@ AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
     if (ndim < x.t->ndim || ndim > TEN_MAX_DIMS) {
         ten_fail("expand: the number of sizes provided (%d) must be greater or equal to the number of dimensions in "
                  "the tensor (%d)", ndim, x.t->ndim);
-        return FAILED;
+        return AG_FAILED;
     }
     for (int i = 0; i < ndim; i++) {
         int j = i - (ndim - x.t->ndim);
         sh[i] = shape[i] == -1 && j >= 0 ? x.t->shape[j] : shape[i];
     }
     Tensor *out = ten_expand(x.t, ndim, sh);
-    if (!out) return FAILED;
-    return result(out, record(c, "ExpandBackward0", expand_bw, 1, &x));
+    if (!out) return AG_FAILED;
+    return ag_result(out, ag_record(c, "ExpandBackward0", expand_bw, 1, &x));
 }
 
 AgVal ag_unsqueeze(AgContext *c, AgVal x, int dim) {
@@ -505,13 +501,13 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     int na = a.t->ndim, nb = b.t->ndim;
     if (na < 2 || nb < 2) {
         ten_fail("autograd: matmul of 1-D operands is not supported yet");
-        return FAILED;
+        return AG_FAILED;
     }
     if (a.t->shape[na - 1] != b.t->shape[nb - 2]) {
         ten_fail("mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                  (long long)(a.t->numel / (a.t->shape[na - 1] ? a.t->shape[na - 1] : 1)), (long long)a.t->shape[na - 1],
                  (long long)b.t->shape[nb - 2], (long long)b.t->shape[nb - 1]);
-        return FAILED;
+        return AG_FAILED;
     }
     if (na == 2 && nb == 2) return ag_mm(c, a, b);
     int64_t n = a.t->shape[na - 2], k = a.t->shape[na - 1], m = b.t->shape[nb - 1];
@@ -519,10 +515,10 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     if (nb == 2) {                  /* fold a's batch into its rows: (.., n, k) -> (N, k) @ (k, m) -> (.., n, m) */
         int64_t f[2] = {-1, k};
         AgVal a2 = ag_reshape(c, a, 2, f);
-        if (!a2.t) return FAILED;
+        if (!a2.t) return AG_FAILED;
         AgVal p = ag_mm(c, a2, b);
         ag_val_free(a2);
-        if (!p.t) return FAILED;
+        if (!p.t) return AG_FAILED;
         memcpy(osh, a.t->shape, sizeof(int64_t) * (size_t)na);
         osh[na - 1] = m;
         AgVal r = unsafe_view(c, p, na, osh);
@@ -532,7 +528,7 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     /* batched: both expanded to the broadcast batch shape, flattened to 3-D, bmm, viewed back */
     int64_t batch[TEN_MAX_DIMS];
     int nbatch;
-    if (ten_broadcast_shape(a.t->shape, na - 2, b.t->shape, nb - 2, batch, &nbatch) < 0) return FAILED;
+    if (ten_broadcast_shape(a.t->shape, na - 2, b.t->shape, nb - 2, batch, &nbatch) < 0) return AG_FAILED;
     int64_t B = 1;
     for (int i = 0; i < nbatch; i++) B *= batch[i];
     int64_t ea[TEN_MAX_DIMS], eb[TEN_MAX_DIMS];
@@ -541,14 +537,14 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     ea[nbatch] = n; ea[nbatch + 1] = k;
     eb[nbatch] = k; eb[nbatch + 1] = m;
     int64_t fa[3] = {B, n, k}, fb[3] = {B, k, m};
-    AgVal xa = ag_expand(c, a, nbatch + 2, ea), xb = xa.t ? ag_expand(c, b, nbatch + 2, eb) : FAILED;
-    AgVal a3 = xb.t ? ag_reshape(c, xa, 3, fa) : FAILED, b3 = a3.t ? ag_reshape(c, xb, 3, fb) : FAILED;
-    AgVal p = b3.t ? ag_bmm(c, a3, b3) : FAILED;
+    AgVal xa = ag_expand(c, a, nbatch + 2, ea), xb = xa.t ? ag_expand(c, b, nbatch + 2, eb) : AG_FAILED;
+    AgVal a3 = xb.t ? ag_reshape(c, xa, 3, fa) : AG_FAILED, b3 = a3.t ? ag_reshape(c, xb, 3, fb) : AG_FAILED;
+    AgVal p = b3.t ? ag_bmm(c, a3, b3) : AG_FAILED;
     ag_val_free(xa);
     ag_val_free(xb);
     ag_val_free(a3);
     ag_val_free(b3);
-    if (!p.t) return FAILED;
+    if (!p.t) return AG_FAILED;
     memcpy(osh, batch, sizeof(int64_t) * (size_t)nbatch);
     osh[nbatch] = n;
     osh[nbatch + 1] = m;
@@ -567,29 +563,29 @@ static int softmax_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     int d = n->dims[0];
     Tensor *r;
     if (n->op == 0) {
-        Tensor *gy = bin(OP_MUL, g, false, y, false), *s = gy ? sum_keep(gy, &d, 1) : NULL;
-        Tensor *diff = bin(OP_SUB, g, false, s, false);
-        r = drop(bin(OP_MUL, diff, false, y, false), gy, s, diff);
+        Tensor *gy = ag_bin(OP_MUL, g, false, y, false), *s = gy ? ag_sum_keep(gy, &d, 1) : NULL;
+        Tensor *diff = ag_bin(OP_SUB, g, false, s, false);
+        r = ag_drop(ag_bin(OP_MUL, diff, false, y, false), gy, s, diff);
     } else {
-        Tensor *s = sum_keep(g, &d, 1), *e = ten_unary(UOP_EXP, y), *es = bin(OP_MUL, e, false, s, false);
-        r = drop(bin(OP_SUB, g, false, es, false), s, e, es);
+        Tensor *s = ag_sum_keep(g, &d, 1), *e = ten_unary(UOP_EXP, y), *es = ag_bin(OP_MUL, e, false, s, false);
+        r = ag_drop(ag_bin(OP_SUB, g, false, es, false), s, e, es);
     }
-    gin[0] = to_input(n, 0, r);
-    return done(n, gin);
+    gin[0] = ag_to_input(n, 0, r);
+    return ag_done(n, gin);
 }
 
 static AgVal softmax_op(AgContext *c, AgVal x, int dim, bool log) {
     int d = ten_norm_dim(dim, x.t->ndim);
-    if (d < 0) return FAILED;
+    if (d < 0) return AG_FAILED;
     Tensor *out = log ? ten_log_softmax(x.t, d) : ten_softmax(x.t, d);
-    if (!out) return FAILED;
-    AgNode *n = record(c, log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", softmax_bw, 1, &x);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", softmax_bw, 1, &x);
     if (n) {
         n->op = log;
         n->dims[0] = d;
         ag_node_save(n, 0, out, NULL, true);
     }
-    return result(out, n);
+    return ag_result(out, n);
 }
 
 AgVal ag_softmax(AgContext *c, AgVal x, int dim) { return softmax_op(c, x, dim, false); }
@@ -602,30 +598,30 @@ static int masked_fill_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     Tensor *zero = ten_scalar_d(0.0);
     Tensor *r = zero ? ten_where(mask, zero, true, g, false) : NULL;
     ten_free(zero);
-    gin[0] = to_input(n, 0, r);
-    return done(n, gin);
+    gin[0] = ag_to_input(n, 0, r);
+    return ag_done(n, gin);
 }
 
 AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value) {
     if (mask->dtype != DT_BOOL) {
         ten_fail("masked_fill_ only supports boolean masks, but got mask with dtype %s", ten_dtype_name(mask->dtype));
-        return FAILED;
+        return AG_FAILED;
     }
     int64_t sh[TEN_MAX_DIMS];
     int nd;
-    if (ten_broadcast_shape(x.t->shape, x.t->ndim, mask->shape, mask->ndim, sh, &nd) < 0) return FAILED;
+    if (ten_broadcast_shape(x.t->shape, x.t->ndim, mask->shape, mask->ndim, sh, &nd) < 0) return AG_FAILED;
     if (nd != x.t->ndim || memcmp(sh, x.t->shape, sizeof(int64_t) * (size_t)nd)) {
         char a[128], b[128];
         ten_shape_str(mask->shape, mask->ndim, a, sizeof a);
         ten_shape_str(x.t->shape, x.t->ndim, b, sizeof b);
         ten_fail("masked_fill: the mask of shape %s does not broadcast to the tensor's shape %s", a, b);
-        return FAILED;
+        return AG_FAILED;
     }
     Tensor *v = ten_scalar_d(value);
     Tensor *out = v ? ten_where(mask, v, true, x.t, false) : NULL;
     ten_free(v);
-    if (!out) return FAILED;
-    AgNode *n = record(c, "MaskedFillBackward0", masked_fill_bw, 1, &x);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "MaskedFillBackward0", masked_fill_bw, 1, &x);
     if (n) ag_node_save(n, 0, mask, NULL, false);
-    return result(out, n);
+    return ag_result(out, n);
 }

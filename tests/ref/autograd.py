@@ -19,8 +19,16 @@ except ImportError:
 BIN = sys.argv[1] if len(sys.argv) > 1 else "build/tests/test_autograd"
 
 # name: (input shapes, positive inputs (for log, sqrt, fractional powers, divisors), torch function of the inputs)
-# The arguments (dims, exponents, shapes) are those of CASES in tests/unit/test_autograd.c.
+# The arguments (dims, exponents, shapes) and the auxiliary operands (AUX) are those of CASES in
+# tests/unit/test_autograd.c.
+import torch.nn.functional as F  # noqa: E402
 MASK = torch.tensor([[False, True, True, False]])
+IDX = torch.tensor([[1, 2, 1], [5, 0, 2]])
+TARGET = torch.tensor([1, -100, 3, 1])
+TARGET0 = torch.tensor(2)
+NOISE = torch.tensor([[2., 0, 2, 2], [0, 0, 2, 2], [2, 2, 0, 2]])
+AUX = {"masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
+       "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0, "dropout": NOISE}
 CASES = {
     "add": ([(2, 3), (2, 3)], None, lambda a, b: a + b),
     "add_bcast": ([(4, 1, 3), (2, 1)], None, lambda a, b: a + b),
@@ -67,6 +75,25 @@ CASES = {
     "softmax_dim0": ([(3, 4)], None, lambda a: torch.softmax(a, 0)),
     "log_softmax": ([(2, 3, 4)], None, lambda a: torch.log_softmax(a, 1)),
     "masked_fill": ([(3, 4)], None, lambda a: a.masked_fill(MASK, -5.0)),
+    "cat": ([(2, 3), (2, 1), (2, 2)], None, lambda a, b, c: torch.cat([a, b, c], -1)),
+    "cat_dim0": ([(2, 3), (1, 3)], None, lambda a, b: torch.cat([a, b], 0)),
+    "stack": ([(2, 3), (2, 3)], None, lambda a, b: torch.stack([a, b], 1)),
+    "slice_step": ([(3, 5)], None, lambda a: a[:, 1:5:2]),
+    "slice_neg": ([(4, 3)], None, lambda a: a[-3:]),
+    "narrow": ([(4, 3)], None, lambda a: a.narrow(0, 1, 2)),
+    "select": ([(2, 3, 4)], None, lambda a: a.select(1, -1)),
+    "layer_norm": ([(2, 3, 5), (5,), (5,)], None, lambda x, w, b: F.layer_norm(x, (5,), w, b)),
+    "layer_norm_2d_plain": ([(2, 3, 4)], None, lambda x: F.layer_norm(x, (3, 4))),
+    "embedding": ([(6, 3)], None, lambda w: F.embedding(IDX, w)),
+    "embedding_pad": ([(6, 3)], None, lambda w: F.embedding(IDX, w, padding_idx=2)),
+    "cross_entropy": ([(4, 5)], None, lambda x: F.cross_entropy(x, TARGET)),
+    "cross_entropy_sum": ([(4, 5)], None, lambda x: F.cross_entropy(x, TARGET, reduction="sum")),
+    "cross_entropy_none": ([(4, 5)], None, lambda x: F.cross_entropy(x, TARGET, reduction="none")),
+    "cross_entropy_1d": ([(5,)], None, lambda x: F.cross_entropy(x, TARGET0)),
+    "mse": ([(3, 4), (3, 4)], None, F.mse_loss),
+    "mse_sum": ([(3, 4), (3, 4)], None, lambda x, y: F.mse_loss(x, y, reduction="sum")),
+    "mse_none": ([(3, 4), (3, 4)], None, lambda x, y: F.mse_loss(x, y, reduction="none")),
+    "dropout": ([(3, 4)], None, lambda x: x * NOISE),
     "chain": ([(3, 4), (5, 4)], None,
               lambda x, y: torch.softmax(x @ y.transpose(0, 1) / 2, -1) * x.exp().sum(1, keepdim=True)),
 }
@@ -111,8 +138,8 @@ with tempfile.TemporaryDirectory() as tmp:
                 x = x.astype(np.float32)
                 np.save(os.path.join(d, f"in{i}.npy"), x)
                 xs.append(torch.tensor(x, requires_grad=True))
-            if name == "masked_fill":
-                np.save(os.path.join(d, "mask.npy"), MASK.numpy())
+            if name in AUX:
+                np.save(os.path.join(d, "aux.npy"), AUX[name].numpy())
             y = fn(*xs)
             g = rng.uniform(-1, 1, tuple(y.shape)).astype(np.float32)
             np.save(os.path.join(d, "g.npy"), g)
