@@ -122,6 +122,7 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b);
 AgVal ag_view(AgContext *c, AgVal x, int ndim, const int64_t *shape);
 AgVal ag_reshape(AgContext *c, AgVal x, int ndim, const int64_t *shape);
 AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1);          /* TransposeBackward0 */
+AgVal ag_t(AgContext *c, AgVal x);                                  /* x.t(), at most 2-D: TBackward0 */
 AgVal ag_permute(AgContext *c, AgVal x, const int *dims);           /* PermuteBackward0 */
 AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape);  /* ExpandBackward0 (-1 keeps a size) */
 AgVal ag_unsqueeze(AgContext *c, AgVal x, int dim);                 /* UnsqueezeBackward0 */
@@ -156,6 +157,11 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
 /* F.cross_entropy = nll_loss(log_softmax(x, class dim)), recorded as PyTorch records it (NllLossBackward0 <-
  * LogSoftmaxBackward0). */
 AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t ignore_index, AgReduction reduction);
+/* F.linear(x, W, b) / nn.Linear: x (..., in), W (out, in), b (out,) or t NULL; ten_linear's digits, recorded as
+ * PyTorch 1.13 records it: 2-D x AddmmBackward0 (b, x, TBackward0) or MmBackward0 (x, TBackward0); more dims
+ * ViewBackward0 <- AddmmBackward0 <- (.., ViewBackward0 of x, ..), or without b UnsafeViewBackward0 <- MmBackward0;
+ * 1-D x SqueezeBackward3 <- MmBackward0 (+ AddBackward0 for b). */
+AgVal ag_linear(AgContext *c, AgVal x, AgVal W, AgVal b);
 /* F.mse_loss(x, y): MseLossBackward0 with edges (x, y). */
 AgVal ag_mse_loss(AgContext *c, AgVal x, AgVal y, AgReduction reduction);
 /* F.dropout in training given its noise (the kept elements' 1 / (1 - p), zeros elsewhere, x's shape): x * noise,

@@ -256,7 +256,8 @@ Tensor *ten_median_all(const Tensor *t);                          /* torch.media
 /* ---- matrix products (tensor_matmul.c) ---- */
 Tensor *ten_matmul(const Tensor *a, const Tensor *b);     /* torch.matmul: 1-D, 2-D and batched broadcasting */
 Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, m) -> (B, n, m) */
-/* F.linear's arithmetic (nn.Linear's digits): x (..., in) @ W (out, in)^T + b, float32; b (out,), one value or NULL. */
+/* F.linear's arithmetic (nn.Linear's digits): x (..., in) @ W (out, in)^T + b; b (out,), one value or NULL; float32
+ * (ten_sgemm) or float64. */
 Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b);
 /* C (m, n) = A (m, k) @ B (k, n), row-major float32; BLAS for large products, a fixed-order loop for small ones. */
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);

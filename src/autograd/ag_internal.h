@@ -83,6 +83,11 @@ Tensor *ag_sum_keep(const Tensor *g, const int *dims, int nd);     /* summed ove
 Tensor *ag_sum_to(const Tensor *g, int ndim, const int64_t *shape, DType dt);
 /* g (consumed) summed to input i's shape and dtype. */
 Tensor *ag_to_input(const AgNode *n, int i, Tensor *g);
+/* out (a view or reshape of x, or x's elements in x's order) recorded as the op `name`, whose backward reshapes the
+ * grad back to x's shape. */
+AgVal ag_shape_op(AgContext *c, AgVal x, Tensor *out, const char *name);
+/* x.view(shape) recorded as ATen's _unsafe_view (UnsafeViewBackward0). */
+AgVal ag_unsafe_view(AgContext *c, AgVal x, int ndim, const int64_t *shape);
 /* A backward's last step: -1 (freeing every gin) when a needed grad is missing, else 0. */
 int ag_done(AgNode *n, Tensor **gin);
 #endif

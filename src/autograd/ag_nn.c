@@ -69,6 +69,75 @@ AgVal ag_layer_norm(AgContext *c, AgVal x, int k, AgVal w, AgVal b, double eps) 
     return ag_result(out, n);
 }
 
+/* ---- linear ---- */
+
+/* addmm(b, m1, m2) = b + m1 @ m2 (op 1; edges b, m1, m2) or mm(m1, m2) (op 0; edges m1, m2):
+ * db = g summed to b's shape, dm1 = g @ m2^T, dm2 = m1^T @ g. saved 0 m1 (when m2 needs a grad), 1 m2 (when m1 does). */
+static int addmm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    int o = n->op;
+    const Tensor *m1 = ag_needs(n, o + 1) ? ag_saved(n, 0) : NULL, *m2 = ag_needs(n, o) ? ag_saved(n, 1) : NULL;
+    if ((ag_needs(n, o + 1) && !m1) || (ag_needs(n, o) && !m2)) return -1;
+    if (o && ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ten_alias(g));
+    if (ag_needs(n, o)) {
+        Tensor *t = ten_transpose(m2, 0, 1);
+        gin[o] = t ? ten_matmul(g, t) : NULL;
+        ten_free(t);
+    }
+    if (ag_needs(n, o + 1)) {
+        Tensor *t = ten_transpose(m1, 0, 1);
+        gin[o + 1] = t ? ten_matmul(t, g) : NULL;
+        ten_free(t);
+    }
+    return ag_done(n, gin);
+}
+
+/* x2 (rows, in) @ wt (in, out) (+ b), computed as ten_linear(x2, W, b) computes it; wt is W.t(). */
+static AgVal linear_core(AgContext *c, AgVal x2, AgVal wt, const Tensor *W, AgVal b) {
+    Tensor *out = ten_linear(x2.t, W, b.t);
+    if (!out) return AG_FAILED;
+    AgVal in[3] = {b, x2, wt};
+    AgNode *n = b.t ? ag_record(c, "AddmmBackward0", addmm_bw, 3, in) : ag_record(c, "MmBackward0", addmm_bw, 2, in + 1);
+    if (n) {
+        n->op = b.t != NULL;
+        if (ag_needs(n, n->op + 1)) ag_node_save(n, 0, x2.t, x2.m, false);
+        if (ag_needs(n, n->op)) ag_node_save(n, 1, wt.t, wt.m, false);
+    }
+    return ag_result(out, n);
+}
+
+AgVal ag_linear(AgContext *c, AgVal x, AgVal W, AgVal b) {
+    int nd = x.t->ndim;
+    if (nd < 1 || W.t->ndim != 2 || x.t->shape[nd - 1] != W.t->shape[1]) {
+        ten_fail("linear: x (..., in) and W (out, in) are needed");
+        return AG_FAILED;
+    }
+    int64_t in = W.t->shape[1], out = W.t->shape[0], rows = 1, osh[TEN_MAX_DIMS];
+    for (int d = 0; d < nd - 1; d++) rows *= x.t->shape[d];
+    memcpy(osh, x.t->shape, sizeof(int64_t) * (size_t)nd);
+    osh[nd - 1] = out;
+    AgVal none = {NULL, NULL}, wt = ag_t(c, W), r = AG_FAILED;
+    if (!wt.t) return AG_FAILED;
+    if (nd == 2) r = linear_core(c, x, wt, W.t, b);
+    else if (nd == 1) {                 /* matmul of a vector: (1, in) @ W.t(), squeezed, then the bias added */
+        AgVal xu = ag_unsqueeze(c, x, 0), p = xu.t ? linear_core(c, xu, wt, W.t, none) : AG_FAILED;
+        AgVal sq = p.t ? ag_shape_op(c, p, ten_squeeze(p.t, 0, false), "SqueezeBackward3") : AG_FAILED;
+        r = sq.t && b.t ? ag_binary(c, OP_ADD, sq, false, b, false) : sq.t ? (AgVal){ten_alias(sq.t), ag_meta_ref(sq.m)}
+                                                                       : AG_FAILED;
+        ag_val_free(xu);
+        ag_val_free(p);
+        ag_val_free(sq);
+    } else {                            /* folded to (rows, in): addmm and a view back, or mm and an unsafe view */
+        int64_t f[2] = {rows, in};
+        AgVal x2 = b.t && x.t->contiguous ? ag_view(c, x, 2, f) : ag_reshape(c, x, 2, f);
+        AgVal p = x2.t ? linear_core(c, x2, wt, W.t, b) : AG_FAILED;
+        r = !p.t ? AG_FAILED : b.t ? ag_view(c, p, nd, osh) : ag_unsafe_view(c, p, nd, osh);
+        ag_val_free(x2);
+        ag_val_free(p);
+    }
+    ag_val_free(wt);
+    return r;
+}
+
 /* ---- embedding ---- */
 
 /* The grad of the (V, D) weight: g's rows (idx.numel of them, D each) added in order into the rows idx names, the

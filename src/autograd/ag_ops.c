@@ -403,17 +403,17 @@ static int reshape_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     return ag_done(n, gin);
 }
 
-static AgVal shape_op(AgContext *c, AgVal x, Tensor *out, const char *name) {
+AgVal ag_shape_op(AgContext *c, AgVal x, Tensor *out, const char *name) {
     if (!out) return AG_FAILED;
     return ag_result(out, ag_record(c, name, reshape_bw, 1, &x));
 }
 
 AgVal ag_view(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
-    return shape_op(c, x, ten_view_shape(x.t, ndim, shape), "ViewBackward0");
+    return ag_shape_op(c, x, ten_view_shape(x.t, ndim, shape), "ViewBackward0");
 }
 
-static AgVal unsafe_view(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
-    return shape_op(c, x, ten_view_shape(x.t, ndim, shape), "UnsafeViewBackward0");
+AgVal ag_unsafe_view(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
+    return ag_shape_op(c, x, ten_view_shape(x.t, ndim, shape), "UnsafeViewBackward0");
 }
 
 static int clone_bw(AgNode *n, const Tensor *g, Tensor **gin) {
@@ -424,12 +424,12 @@ static int clone_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_reshape(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
     Tensor *r = ten_reshape(x.t, ndim, shape);
     if (!r) return AG_FAILED;
-    if (ten_same_storage(r, x.t)) return shape_op(c, x, r, "ReshapeAliasBackward0");
+    if (ten_same_storage(r, x.t)) return ag_shape_op(c, x, r, "ReshapeAliasBackward0");
     /* PyTorch 1.13: a reshape that copies is clone (CloneBackward0) then _unsafe_view (UnsafeViewBackward0) */
     ten_free(r);
     AgVal cl = ag_result(ten_contiguous(x.t), ag_record(c, "CloneBackward0", clone_bw, 1, &x));
     if (!cl.t) return AG_FAILED;
-    AgVal v = unsafe_view(c, cl, ndim, shape);
+    AgVal v = ag_unsafe_view(c, cl, ndim, shape);
     ag_val_free(cl);
     return v;
 }
@@ -447,6 +447,21 @@ AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1) {
     if (n) {
         n->dims[0] = ten_norm_dim(d0, x.t->ndim);
         n->dims[1] = ten_norm_dim(d1, x.t->ndim);
+    }
+    return ag_result(out, n);
+}
+
+AgVal ag_t(AgContext *c, AgVal x) {
+    if (x.t->ndim > 2) {
+        ten_fail("t() expects a tensor with <= 2 dimensions, but self is %dD", x.t->ndim);
+        return AG_FAILED;
+    }
+    Tensor *out = x.t->ndim == 2 ? ten_transpose(x.t, 0, 1) : ten_alias(x.t);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "TBackward0", x.t->ndim == 2 ? transpose_bw : clone_bw, 1, &x);
+    if (n) {
+        n->dims[0] = 0;
+        n->dims[1] = 1;
     }
     return ag_result(out, n);
 }
@@ -489,11 +504,11 @@ AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
 }
 
 AgVal ag_unsqueeze(AgContext *c, AgVal x, int dim) {
-    return shape_op(c, x, ten_unsqueeze(x.t, dim), "UnsqueezeBackward0");
+    return ag_shape_op(c, x, ten_unsqueeze(x.t, dim), "UnsqueezeBackward0");
 }
 
 AgVal ag_squeeze(AgContext *c, AgVal x, int dim, bool all) {
-    return shape_op(c, x, ten_squeeze(x.t, dim, all), all ? "SqueezeBackward0" : "SqueezeBackward1");
+    return ag_shape_op(c, x, ten_squeeze(x.t, dim, all), all ? "SqueezeBackward0" : "SqueezeBackward1");
 }
 
 /* torch.matmul of operands of 2 or more dims, as ATen's matmul composes it. */
@@ -521,7 +536,7 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
         if (!p.t) return AG_FAILED;
         memcpy(osh, a.t->shape, sizeof(int64_t) * (size_t)na);
         osh[na - 1] = m;
-        AgVal r = unsafe_view(c, p, na, osh);
+        AgVal r = ag_unsafe_view(c, p, na, osh);
         ag_val_free(p);
         return r;
     }
@@ -548,7 +563,7 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     memcpy(osh, batch, sizeof(int64_t) * (size_t)nbatch);
     osh[nbatch] = n;
     osh[nbatch + 1] = m;
-    AgVal r = unsafe_view(c, p, nbatch + 2, osh);
+    AgVal r = ag_unsafe_view(c, p, nbatch + 2, osh);
     ag_val_free(p);
     return r;
 }

@@ -439,13 +439,22 @@ Tensor *ten_bmm(const Tensor *a, const Tensor *b) {
     return ten_matmul(a, b);
 }
 
-/* F.linear's arithmetic: x (..., in) @ W (out, in)^T + b, float32, every operand any layout (a copy only of a view
- * that is not contiguous); b (out,), one value, or NULL. */
+/* F.linear's arithmetic: x (..., in) @ W (out, in)^T + b, every operand any layout (a copy only of a view that is
+ * not contiguous); b (out,), one value, or NULL. float32 by ten_sgemm (nn.Linear's digits); float64 by ten_matmul. */
 Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
-    if (x->ndim < 1 || W->ndim != 2 || x->shape[x->ndim - 1] != W->shape[1] || x->dtype != DT_F32 ||
-        W->dtype != DT_F32 || (b && (b->dtype != DT_F32 || (b->numel != 1 && b->numel != W->shape[0])))) {
-        ten_fail("linear: x (..., in), W (out, in) and b (out,) of float32 are needed");
+    DType dt = x->dtype;
+    if (x->ndim < 1 || W->ndim != 2 || x->shape[x->ndim - 1] != W->shape[1] || !ten_is_float(dt) || W->dtype != dt ||
+        (b && (b->dtype != dt || (b->numel != 1 && b->numel != W->shape[0])))) {
+        ten_fail("linear: x (..., in), W (out, in) and b (out,) of one float dtype are needed");
         return NULL;
+    }
+    if (dt == DT_F64) {
+        Tensor *wt = ten_transpose(W, 0, 1), *p = wt ? ten_matmul(x, wt) : NULL;
+        ten_free(wt);
+        if (!p || !b) return p;
+        Tensor *r = ten_binary(OP_ADD, p, false, b, false);
+        ten_free(p);
+        return r;
     }
     int64_t in = W->shape[1], out = W->shape[0], rows = 1;   /* rows: the leading dimensions (in may be 0) */
     for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];

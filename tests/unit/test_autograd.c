@@ -119,6 +119,10 @@ static AgVal c_layer_norm(AgContext *c, const AgVal *in, const Case *k, const Te
     AgVal none = {NULL, NULL};
     return ag_layer_norm(c, in[0], k->nd, k->nin > 1 ? in[1] : none, k->nin > 2 ? in[2] : none, 1e-5);
 }
+static AgVal c_linear(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    AgVal none = {NULL, NULL};
+    return ag_linear(c, in[0], in[1], k->nin > 2 ? in[2] : none);
+}
 static AgVal c_embedding(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     return ag_embedding(c, in[0], aux, k->op ? k->dims[0] : AG_NO_PADDING);
 }
@@ -212,6 +216,11 @@ static const Case CASES[] = {
     {.name = "select", .fn = c_slice, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 2, .dims = {1}, .to = {-1}},
     {.name = "layer_norm", .fn = c_layer_norm, .nin = 3, .ndim = {3, 1, 1}, .shape = {{2, 3, 5}, {5}, {5}}, .nd = 1},
     {.name = "layer_norm_2d_plain", .fn = c_layer_norm, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .nd = 2},
+    {.name = "linear", .fn = c_linear, .nin = 3, .ndim = {2, 2, 1}, .shape = {{4, 5}, {3, 5}, {3}}},
+    {.name = "linear_nobias", .fn = c_linear, .nin = 2, .ndim = {2, 2}, .shape = {{4, 5}, {3, 5}}},
+    {.name = "linear_3d", .fn = c_linear, .nin = 3, .ndim = {3, 2, 1}, .shape = {{2, 3, 5}, {4, 5}, {4}}},
+    {.name = "linear_3d_nobias", .fn = c_linear, .nin = 2, .ndim = {3, 2}, .shape = {{2, 3, 5}, {4, 5}}},
+    {.name = "linear_1d", .fn = c_linear, .nin = 3, .ndim = {1, 2, 1}, .shape = {{5}, {3, 5}, {3}}},
     {.name = "embedding", .fn = c_embedding, .nin = 1, .ndim = {2}, .shape = {{6, 3}}, .aux = aux_idx},
     {.name = "embedding_pad", .fn = c_embedding, .nin = 1, .ndim = {2}, .shape = {{6, 3}}, .op = 1, .dims = {2},
      .aux = aux_idx, .zero_from = 6, .zero_to = 9},
@@ -419,6 +428,20 @@ static void test_more_names(void **state) {
         assert_string_equal(node_text(cases[i].v.m->grad_fn), cases[i].want);
         ag_val_free(cases[i].v);
     }
+    /* nn.Linear as PyTorch records it */
+    AgVal W = {ten_new(DT_F32, 2, (int64_t[]){3, 5}), ag_meta_new(true)};
+    AgVal bias = {ten_new(DT_F32, 1, (int64_t[]){3}), ag_meta_new(true)};
+    AgVal x3 = {ten_new(DT_F32, 3, (int64_t[]){2, 4, 5}), NULL}, x1 = {ten_new(DT_F32, 1, (int64_t[]){5}), NULL};
+    AgVal l2 = ag_linear(&c, x, W, bias), l3 = ag_linear(&c, x3, W, bias), l3n = ag_linear(&c, x3, W, none);
+    AgVal l1 = ag_linear(&c, x1, W, bias);
+    assert_string_equal(node_text(l2.m->grad_fn), "AddmmBackward0(AccumulateGrad, AccumulateGrad, TBackward0)");
+    assert_string_equal(node_text(l3.m->grad_fn), "ViewBackward0(AddmmBackward0)");
+    assert_string_equal(node_text(ag_node_next(l3.m->grad_fn, 0, NULL)), "AddmmBackward0(AccumulateGrad, -, TBackward0)");
+    assert_string_equal(node_text(l3n.m->grad_fn), "UnsafeViewBackward0(MmBackward0)");
+    assert_string_equal(node_text(ag_node_next(l3n.m->grad_fn, 0, NULL)), "MmBackward0(-, TBackward0)");
+    assert_string_equal(node_text(l1.m->grad_fn), "AddBackward0(SqueezeBackward3, AccumulateGrad)");
+    AgVal lin[] = {W, bias, x3, x1, l2, l3, l3n, l1};
+    for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) ag_val_free(lin[i]);
     /* a reshape that copies: UnsafeViewBackward0 <- CloneBackward0 <- TransposeBackward0 */
     AgVal t = ag_transpose(&c, x, 0, 1), r = ag_reshape(&c, t, 1, (int64_t[]){20});
     assert_string_equal(node_text(r.m->grad_fn), "UnsafeViewBackward0(CloneBackward0)");
