@@ -89,27 +89,47 @@ void ag_zero_grad(AgMeta *m) {
 
 /* ---- nodes ---- */
 
+typedef struct NodeList { AgNode **v; int n, cap; } NodeList;
+
+static void list_push(NodeList *l, AgNode *n) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 32;
+        AgNode **v = realloc(l->v, sizeof *v * (size_t)l->cap);
+        if (!v) { fputs("attn: out of memory\n", stderr); abort(); }
+        l->v = v;
+    }
+    l->v[l->n++] = n;
+}
+
+
 AgNode *ag_node_ref(AgNode *n) {
     if (n) n->refs++;
     return n;
 }
 
+/* Frees n when its last reference goes, and with it the nodes only it kept: a worklist, not recursion, so a graph
+ * of a million nodes in a chain (an RNN's loop, h = x + h) frees without a deep C stack. */
 void ag_node_unref(AgNode *n) {
-    /* a chain of nodes is freed with a loop over the first edge, so a long graph does not recurse deeply */
-    while (n && --n->refs == 0) {
+    if (!n || --n->refs > 0) return;
+    NodeList work = {0};
+    list_push(&work, n);
+    while (work.n) {
+        n = work.v[--work.n];
         for (int i = 0; i < n->nsaved; i++) ten_free(n->saved[i].t);
         ten_free(n->buf);
         if (n->var) {
             if (n->var->acc == n) n->var->acc = NULL;
-            ag_meta_unref(n->var);
+            ag_meta_unref(n->var);            /* a leaf's AgMeta holds no node references: no recursion */
         }
-        AgNode *first = n->nnext ? n->next[0].fn : NULL;
-        for (int i = 1; i < n->nnext; i++) ag_node_unref(n->next[i].fn);
+        for (int i = 0; i < n->nnext; i++) {
+            AgNode *f = n->next[i].fn;
+            if (f && --f->refs == 0) list_push(&work, f);
+        }
         free(n->next);
         free(n->sizes);
         free(n);
-        n = first;
     }
+    free(work.v);
 }
 
 const char *ag_node_name(const AgNode *n) { return n->name; }
@@ -219,18 +239,6 @@ bool ag_should_record(const AgContext *c, int nin, const AgMeta *const *ins) {
 }
 
 /* ---- the engine ---- */
-
-typedef struct NodeList { AgNode **v; int n, cap; } NodeList;
-
-static void list_push(NodeList *l, AgNode *n) {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 32;
-        AgNode **v = realloc(l->v, sizeof *v * (size_t)l->cap);
-        if (!v) { fputs("attn: out of memory\n", stderr); abort(); }
-        l->v = v;
-    }
-    l->v[l->n++] = n;
-}
 
 /* Every node reachable from the roots, once, with deps = the number of edges into it from reachable nodes. */
 static void collect(AgNode *const *roots, int nroots, NodeList *all) {

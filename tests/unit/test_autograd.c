@@ -665,6 +665,27 @@ static void test_determinism_and_ownership(void **state) {
     ten_free(first);
 }
 
+/* A graph of 300,000 nodes in a chain through the second edge (h = x + h, as an RNN's loop builds it) runs backward
+ * and frees without a deep C stack (the recursive free overflowed it). */
+static void test_long_chain(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = leaf((double[]){0.5}, 0, NULL, true);
+    AgVal h = leaf((double[]){0.0}, 0, NULL, false);
+    const int n = 300000;
+    for (int i = 0; i < n; i++) {
+        AgVal next = ag_binary(&c, OP_ADD, x, false, h, false);
+        assert_non_null(next.t);
+        ag_val_free(h);
+        h = next;
+    }
+    assert_int_equal(ag_backward(&c, 1, &h, NULL, false), 0);
+    assert_float_equal(ten_f64(x.m->grad)[0], (double)n, 0);
+    ag_val_free(h);
+    ag_val_free(x);
+}
+
 /* ---- the driver for tests/ref/autograd.py ---- */
 
 static int ag_check(const char *name, const char *dir) {
@@ -719,6 +740,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_inplace_modified_saved_tensor),
         cmocka_unit_test(test_autograd_grad_and_retain_grad),
         cmocka_unit_test(test_determinism_and_ownership),
+        cmocka_unit_test(test_long_chain),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     ten_release_cache();
