@@ -42,7 +42,8 @@ typedef struct AgContext {
 void ag_context_init(AgContext *c);
 
 typedef struct AgNode AgNode;
-typedef struct AgMeta {
+typedef struct AgMeta AgMeta;
+struct AgMeta {
     int refs;
     bool requires_grad;
     bool retains_grad;          /* a non-leaf whose .grad backward fills (x.retain_grad()) */
@@ -50,7 +51,14 @@ typedef struct AgMeta {
     AgNode *grad_fn;            /* owned reference; NULL for a leaf */
     int output_nr;              /* which output of grad_fn this is (0: every op here has one output) */
     AgNode *acc;                /* a leaf's AccumulateGrad node while one exists (not owned) */
-} AgMeta;
+    /* A differentiable view (the result of view, transpose, slice ... of a tensor with history) knows its base, so
+     * that an in-place write through it rebases the base's history (CopySlices) and its own (AsStridedBackward0),
+     * as PyTorch does: */
+    AgMeta *base;               /* owned: the meta of the tensor that owns the storage; NULL when not a view */
+    Tensor *view;               /* owned alias of the view (its geometry; the storage's version) */
+    Tensor *base_view;          /* owned alias of the base tensor (its geometry) */
+    int64_t version;            /* the storage's version when grad_fn was set (a view's is rebuilt when it moved) */
+};
 
 typedef struct AgVal { Tensor *t; AgMeta *m; } AgVal;
 
@@ -73,6 +81,22 @@ AgVal ag_detach(AgVal x);
 int ag_retain_grad(AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
 void ag_zero_grad(AgMeta *m);
+
+/* x.grad_fn: m->grad_fn, first rebuilt (AsStridedBackward0 of its base's history) when m is a view whose storage
+ * was written in place since (PyTorch's rule). Borrowed; NULL for a leaf. Use it, not m->grad_fn, for the repr. */
+AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
+
+/* ---- in-place ops (ag_inplace.c): the tensor is written, its AgMeta's history rebased ----
+ * x is a tensor with its metadata *xm (NULL: none yet; a new one is stored there when the write records history).
+ * Refused as PyTorch refuses on a leaf that requires grad, or a view of one (grad mode on). 0 or -1. Views made
+ * from x earlier see the write (shared storage) and get their history rebuilt when next used (ag_grad_fn).
+ * Limitation: a view of a tensor with no AgMeta does not know its base, so writing a value that requires grad into
+ * it gives the view history but not its base. */
+/* x[items] = v: a tensor index gives IndexPutBackward0 on x; basic items (ints, slices) write a view of x, which
+ * PyTorch records as CopySlices. v: a tensor (v_weak for a Python number). */
+int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, int n, AgVal v, bool v_weak);
+/* x.masked_fill_(mask, value): MaskedFillBackward0 (CopySlices when x is a view). */
+int ag_masked_fill_(AgContext *c, Tensor *x, AgMeta **xm, const Tensor *mask, double value);
 
 /* ---- nodes: grad_fn and grad_fn.next_functions ---- */
 /* PyTorch's name: "MulBackward0", "AccumulateGrad" (torch prints <AccumulateGrad object at ...>). */

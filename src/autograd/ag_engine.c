@@ -29,14 +29,6 @@ AgMeta *ag_meta_ref(AgMeta *m) {
     return m;
 }
 
-void ag_meta_unref(AgMeta *m) {
-    if (!m || --m->refs > 0) return;
-    if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
-    ag_node_unref(m->grad_fn);
-    ten_free(m->grad);
-    free(m);
-}
-
 void ag_val_free(AgVal v) {
     ten_free(v.t);
     ag_meta_unref(v.m);
@@ -107,29 +99,58 @@ AgNode *ag_node_ref(AgNode *n) {
     return n;
 }
 
-/* Frees n when its last reference goes, and with it the nodes only it kept: a worklist, not recursion, so a graph
- * of a million nodes in a chain (an RNN's loop, h = x + h) frees without a deep C stack. */
-void ag_node_unref(AgNode *n) {
-    if (!n || --n->refs > 0) return;
-    NodeList work = {0};
-    list_push(&work, n);
-    while (work.n) {
-        n = work.v[--work.n];
-        for (int i = 0; i < n->nsaved; i++) ten_free(n->saved[i].t);
+/* Drops a reference to m; when it was the last, frees m and puts its grad_fn on the worklist when that loses its last
+ * reference too (the caller frees the worklist: no recursion however long the graph). */
+static void meta_drop(AgMeta *m, NodeList *work) {
+    if (!m || --m->refs > 0) return;
+    AgNode *fn = m->grad_fn;
+    if (fn && fn->retained == m) fn->retained = NULL;
+    if (fn && --fn->refs == 0) list_push(work, fn);
+    ten_free(m->grad);
+    ten_free(m->view);
+    ten_free(m->base_view);
+    meta_drop(m->base, work);           /* a base is never a view itself: one level */
+    free(m);
+}
+
+/* Frees the nodes on the worklist and every node and AgMeta only they kept: a loop, not recursion, so a graph of a
+ * million nodes in a chain (an RNN's loop, h = x + h; h = h * h, whose nodes keep their inputs' metadata) frees
+ * without a deep C stack. */
+static void free_nodes(NodeList *work) {
+    while (work->n) {
+        AgNode *n = work->v[--work->n];
+        for (int i = 0; i < n->nsaved; i++) {
+            ten_free(n->saved[i].t);
+            meta_drop(n->saved[i].meta, work);
+        }
         ten_free(n->buf);
         if (n->var) {
             if (n->var->acc == n) n->var->acc = NULL;
-            ag_meta_unref(n->var);            /* a leaf's AgMeta holds no node references: no recursion */
+            meta_drop(n->var, work);
         }
         for (int i = 0; i < n->nnext; i++) {
             AgNode *f = n->next[i].fn;
-            if (f && --f->refs == 0) list_push(&work, f);
+            if (f && --f->refs == 0) list_push(work, f);
         }
+        if (n->fn && --n->fn->refs == 0) list_push(work, n->fn);
         free(n->next);
         free(n->sizes);
         free(n);
     }
-    free(work.v);
+    free(work->v);
+}
+
+void ag_node_unref(AgNode *n) {
+    if (!n || --n->refs > 0) return;
+    NodeList work = {0};
+    list_push(&work, n);
+    free_nodes(&work);
+}
+
+void ag_meta_unref(AgMeta *m) {
+    NodeList work = {0};
+    meta_drop(m, &work);
+    free_nodes(&work);
 }
 
 const char *ag_node_name(const AgNode *n) { return n->name; }
@@ -169,7 +190,8 @@ AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, co
     for (int i = 0; i < nin; i++) {
         AgMeta *m = (AgMeta *)ins[i];
         if (!ag_requires_grad(m)) continue;
-        n->next[i].fn = m->grad_fn ? ag_node_ref(m->grad_fn) : accumulate_node(m);
+        AgNode *fn = ag_grad_fn(c, m);
+        n->next[i].fn = fn ? ag_node_ref(fn) : accumulate_node(m);
         n->next[i].input_nr = m->grad_fn ? m->output_nr : 0;
     }
     return n;
@@ -180,7 +202,8 @@ void ag_node_save(AgNode *n, int i, const Tensor *t, const AgMeta *m, bool is_ou
     if (n->nsaved <= i) n->nsaved = i + 1;
     s->t = ten_alias(t);
     s->version = ten_version(t);
-    s->made_by = is_output ? n->name : m && m->grad_fn ? m->grad_fn->name : NULL;
+    s->made_by = is_output ? n->name : NULL;
+    s->meta = is_output ? NULL : ag_meta_ref((AgMeta *)m);
     s->is_output = is_output;
 }
 
@@ -213,7 +236,12 @@ const Tensor *ag_saved(AgNode *n, int i) {
         shape[0] = 0;
         for (int d = 0; d < s->t->ndim; d++)
             k += (size_t)snprintf(shape + k, sizeof shape - k, d ? ", %lld" : "%lld", (long long)s->t->shape[d]);
-        if (s->made_by) snprintf(of, sizeof of, ", which is output 0 of %s,", s->made_by);
+        const char *by = s->made_by;
+        if (!by && s->meta && s->meta->grad_fn) {       /* the input's history now; PyTorch's C++ nodes are namespaced */
+            by = s->meta->grad_fn->name;
+            if (!strcmp(by, "CopySlices")) by = "torch::autograd::CopySlices";
+        }
+        if (by) snprintf(of, sizeof of, ", which is output 0 of %s,", by);
         ten_fail("one of the variables needed for gradient computation has been modified by an inplace operation: "
                  "[%s [%s]]%s is at version %lld; expected version %lld instead. Hint: enable anomaly detection to "
                  "find the operation that failed to compute its gradient, with "
@@ -222,6 +250,20 @@ const Tensor *ag_saved(AgNode *n, int i) {
         return NULL;
     }
     return s->t;
+}
+
+AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
+    if (!m) return NULL;
+    if (m->base && m->view && ten_version(m->view) != m->version) {
+        AgNode *fresh = ag_as_strided_node(c, m);
+        if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
+        ag_node_unref(m->grad_fn);
+        m->grad_fn = fresh;
+        m->output_nr = 0;
+        m->version = ten_version(m->view);
+        if (m->retains_grad) fresh->retained = m;
+    }
+    return m->grad_fn;
 }
 
 AgMeta *ag_meta_for(AgNode *n) {
@@ -321,7 +363,6 @@ static Tensor *root_grad(const AgVal *out, const Tensor *g, int i) {
  * writes nothing. */
 static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, bool retain_graph,
                int nin, const AgVal *inputs, Tensor **captured) {
-    (void)c;
     AgNode **roots = calloc((size_t)(nout ? nout : 1), sizeof *roots);
     if (!roots) { ten_fail("out of memory"); return -1; }
     int rc = -1;
@@ -332,7 +373,8 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
             ten_fail("element %d of tensors does not require grad and does not have a grad_fn", i);
             goto done;
         }
-        roots[i] = m->grad_fn ? ag_node_ref(m->grad_fn) : accumulate_node(outputs[i].m);
+        AgNode *fn = ag_grad_fn(c, outputs[i].m);
+        roots[i] = fn ? ag_node_ref(fn) : accumulate_node(outputs[i].m);
     }
     collect(roots, nout, &all);
     for (int j = 0; j < nin; j++) {
@@ -341,7 +383,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
             ten_fail("One of the differentiated Tensors does not require grad");
             goto done;
         }
-        AgNode *t = m->grad_fn ? m->grad_fn : m->acc;
+        AgNode *fn = ag_grad_fn(c, m), *t = fn ? fn : m->acc;
         if (t && t->seen) t->capture = j;
     }
     for (int i = 0; i < nout; i++) {
@@ -379,7 +421,12 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
             }
             free(gin);
             if (!retain_graph) {
-                for (int i = 0; i < n->nsaved; i++) { ten_free(n->saved[i].t); n->saved[i].t = NULL; }
+                for (int i = 0; i < n->nsaved; i++) {
+                    ten_free(n->saved[i].t);
+                    n->saved[i].t = NULL;
+                    ag_meta_unref(n->saved[i].meta);
+                    n->saved[i].meta = NULL;
+                }
                 n->released = true;
             }
         }

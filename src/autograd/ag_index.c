@@ -125,7 +125,7 @@ AgVal ag_slice(AgContext *c, AgVal x, int dim, int64_t start, int64_t stop, int6
         }
         memcpy(n->sizes, sz, sizeof sz);
     }
-    return ag_result(out, n);
+    return ag_view_result(out, n, x);
 }
 
 AgVal ag_narrow(AgContext *c, AgVal x, int dim, int64_t start, int64_t length) {
@@ -156,5 +156,5 @@ AgVal ag_select(AgContext *c, AgVal x, int dim, int64_t index) {
         int64_t size = x.t->shape[n->dims[0]];
         n->scalar = (double)(index < 0 ? index + size : index);
     }
-    return ag_result(out, n);
+    return ag_view_result(out, n, x);
 }

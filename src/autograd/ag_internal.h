@@ -6,11 +6,12 @@
 #define AG_MAX_SAVED 4
 #define AG_MAX_IN 3                 /* inputs whose shapes a node keeps (cat keeps its sizes in `sizes`) */
 /* A tensor a node keeps for its backward: an alias (owned), the storage version when saved, and for the message
- * of a modified one, the name of the node that made it (NULL for a leaf or a tensor of no graph). */
+ * of a modified one, the node's own name (its output) or the input's metadata (its grad_fn then, as PyTorch names it). */
 typedef struct AgSaved {
     Tensor *t;
     int64_t version;
-    const char *made_by;
+    const char *made_by;            /* is_output: the node's name */
+    AgMeta *meta;                   /* an input's metadata (owned; NULL for an output or a tensor of no graph) */
     bool is_output;                 /* the node's own result (exp, tanh, softmax ... save it) */
 } AgSaved;
 
@@ -44,6 +45,7 @@ struct AgNode {
     double scalar;                  /* pow's exponent, mean's divisor */
     int op;                         /* BinOp / UnOp of elementwise nodes */
     AgMeta *var;                    /* AccumulateGrad: the leaf (owned) */
+    AgNode *fn;                     /* CopySlices: the in-place op's own node (owned) */
     AgMeta *retained;               /* the output's AgMeta when it retains grad (not owned; cleared when freed) */
     /* engine scratch, reset after each run */
     int deps;
@@ -65,6 +67,11 @@ AgMeta *ag_meta_for(AgNode *n);
 /* Whether an op on these inputs records a node. */
 bool ag_should_record(const AgContext *c, int nin, const AgMeta *const *ins);
 
+/* The result of a view op (out shares x's storage): ag_result, and the new AgMeta remembers its base (ag_inplace.c). */
+AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x);
+/* A view's grad_fn rebuilt from its base's history: AsStridedBackward0 (a new reference). */
+AgNode *ag_as_strided_node(AgContext *c, AgMeta *m);
+
 /* ---- helpers of the ops (ag_ops.c) ---- */
 #define AG_FAILED ((AgVal){NULL, NULL})
 static inline bool ag_needs(const AgNode *n, int i) { return n->next[i].fn != NULL; }
@@ -73,6 +80,8 @@ AgVal ag_result(Tensor *out, AgNode *n);
 /* A node for an op of nin inputs (at most AG_MAX_IN; an input with t NULL is an optional one left out) when grad
  * mode is on and one of them requires grad, else NULL; it keeps their shapes and dtypes. */
 AgNode *ag_record(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in);
+/* The same node whether or not an input requires grad (an in-place op's, when the written tensor's does). */
+AgNode *ag_record_always(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in);
 /* Formula helpers: NULL operands give NULL (so a failed step propagates); each returns a new tensor. */
 Tensor *ag_bin(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw);
 Tensor *ag_bin_s(BinOp op, const Tensor *a, double v);       /* a op number (a Python scalar: keeps a's dtype) */

@@ -17,6 +17,12 @@ AgNode *ag_record(AgContext *c, const char *name, AgBackwardFn bw, int nin, cons
     const AgMeta *ms[AG_MAX_IN] = {NULL, NULL, NULL};
     for (int i = 0; i < nin && i < AG_MAX_IN; i++) ms[i] = in[i].t ? in[i].m : NULL;
     if (!ag_should_record(c, nin, ms)) return NULL;
+    return ag_record_always(c, name, bw, nin, in);
+}
+
+AgNode *ag_record_always(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in) {
+    const AgMeta *ms[AG_MAX_IN] = {NULL, NULL, NULL};
+    for (int i = 0; i < nin && i < AG_MAX_IN; i++) ms[i] = in[i].t ? in[i].m : NULL;
     AgNode *n = ag_node_new(c, name, bw, nin, ms);
     for (int i = 0; i < nin; i++) {
         if (!in[i].t) continue;                 /* an optional input left out (layer_norm's weight) */
@@ -405,7 +411,9 @@ static int reshape_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_shape_op(AgContext *c, AgVal x, Tensor *out, const char *name) {
     if (!out) return AG_FAILED;
-    return ag_result(out, ag_record(c, name, reshape_bw, 1, &x));
+    AgNode *n = ag_record(c, name, reshape_bw, 1, &x);
+    if (strcmp(name, "UnsafeViewBackward0")) return ag_view_result(out, n, x);     /* _unsafe_view makes no view */
+    return ag_result(out, n);
 }
 
 AgVal ag_view(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
@@ -448,7 +456,7 @@ AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1) {
         n->dims[0] = ten_norm_dim(d0, x.t->ndim);
         n->dims[1] = ten_norm_dim(d1, x.t->ndim);
     }
-    return ag_result(out, n);
+    return ag_view_result(out, n, x);
 }
 
 AgVal ag_t(AgContext *c, AgVal x) {
@@ -463,7 +471,7 @@ AgVal ag_t(AgContext *c, AgVal x) {
         n->dims[0] = 0;
         n->dims[1] = 1;
     }
-    return ag_result(out, n);
+    return ag_view_result(out, n, x);
 }
 
 /* dims: the inverse permutation. */
@@ -478,7 +486,7 @@ AgVal ag_permute(AgContext *c, AgVal x, const int *dims) {
     AgNode *n = ag_record(c, "PermuteBackward0", permute_bw, 1, &x);
     if (n)
         for (int i = 0; i < x.t->ndim; i++) n->dims[ten_norm_dim(dims[i], x.t->ndim)] = i;
-    return ag_result(out, n);
+    return ag_view_result(out, n, x);
 }
 
 /* The grad summed back over the broadcast dims. */
@@ -500,7 +508,7 @@ AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
     }
     Tensor *out = ten_expand(x.t, ndim, sh);
     if (!out) return AG_FAILED;
-    return ag_result(out, ag_record(c, "ExpandBackward0", expand_bw, 1, &x));
+    return ag_view_result(out, ag_record(c, "ExpandBackward0", expand_bw, 1, &x), x);
 }
 
 AgVal ag_unsqueeze(AgContext *c, AgVal x, int dim) {

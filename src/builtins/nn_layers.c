@@ -352,11 +352,9 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         return NULL;
     }
     bool fits = k <= x->ndim;
-    int64_t M = 1;
     for (int i = 0; i < k && fits; i++) {
         Value *d = ns->u.seq.items[i];
         fits = d->kind == V_INT && x->shape[x->ndim - k + i] == d->u.i;
-        M *= fits ? d->u.i : 1;
     }
     if (!fits) {
         StrBuf want, got;

@@ -27,7 +27,32 @@ IDX = torch.tensor([[1, 2, 1], [5, 0, 2]])
 TARGET = torch.tensor([1, -100, 3, 1])
 TARGET0 = torch.tensor(2)
 NOISE = torch.tensor([[2., 0, 2, 2], [0, 0, 2, 2], [2, 2, 0, 2]])
-AUX = {"masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
+ROWS = torch.tensor([False, True, False, False, True, True])
+
+
+def masked_softmax(a):
+    X = a * 2
+    Xv = X.reshape(-1, a.shape[-1])
+    Xv[ROWS] = -1e6
+    return torch.softmax(Xv.reshape(a.shape), -1)
+
+
+def setitem(a, v, view=False):
+    Y = a * 3
+    if view:
+        Y.t()[0] = v
+    else:
+        Y[1:3] = v
+    return Y * a
+
+
+def masked_fill_inplace(a):
+    Z = a * 3
+    Z.masked_fill_(MASK, 0.0)
+    return Z * a
+
+
+AUX = {"masked_softmax": ROWS, "masked_fill_inplace": MASK, "masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
        "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0, "dropout": NOISE}
 CASES = {
     "add": ([(2, 3), (2, 3)], None, lambda a, b: a + b),
@@ -99,6 +124,10 @@ CASES = {
     "mse_sum": ([(3, 4), (3, 4)], None, lambda x, y: F.mse_loss(x, y, reduction="sum")),
     "mse_none": ([(3, 4), (3, 4)], None, lambda x, y: F.mse_loss(x, y, reduction="none")),
     "dropout": ([(3, 4)], None, lambda x: x * NOISE),
+    "masked_softmax": ([(2, 3, 4)], None, masked_softmax),
+    "setitem_slice": ([(3, 4), (2, 4)], None, setitem),
+    "setitem_view": ([(2, 3), (2,)], None, lambda a, v: setitem(a, v, True)),
+    "masked_fill_inplace": ([(3, 4)], None, masked_fill_inplace),
     "chain": ([(3, 4), (5, 4)], None,
               lambda x, y: torch.softmax(x @ y.transpose(0, 1) / 2, -1) * x.exp().sum(1, keepdim=True)),
 }

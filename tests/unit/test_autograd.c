@@ -136,6 +136,47 @@ static AgVal c_dropout(AgContext *c, const AgVal *in, const Case *k, const Tenso
     return ag_dropout(c, in[0], aux);
 }
 
+/* d2l's masked_softmax: X = a * 2; Xv = X.reshape(-1, 4); Xv[aux] = -1e6 (in place through a view of a non-leaf);
+ * softmax(Xv.reshape(a.shape), -1). */
+static AgVal c_masked_softmax(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    AgVal two = {ten_scalar_d(2.0), NULL}, X = ag_binary(c, OP_MUL, in[0], false, two, true);
+    AgVal Xv = ag_reshape(c, X, 2, (int64_t[]){-1, in[0].t->shape[in[0].t->ndim - 1]});
+    AgVal v = {ten_scalar_d(-1e6), NULL}, r = {NULL, NULL};
+    IndexItem it = {.kind = IX_TENSOR, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false, .has_stop = false,
+                    .index = aux};
+    if (ag_index_put_(c, Xv.t, &Xv.m, &it, 1, v, true) == 0) {
+        AgVal back = ag_reshape(c, Xv, in[0].t->ndim, in[0].t->shape);
+        r = ag_softmax(c, back, -1);
+        ag_val_free(back);
+    }
+    ag_val_free(two); ag_val_free(X); ag_val_free(Xv); ag_val_free(v);
+    return r;
+}
+/* Y = a * 3; Y[1:3] = v; Y * a   (op 1: T = Y.t(); T[0] = v; Y * a) */
+static AgVal c_setitem(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    AgVal three = {ten_scalar_d(3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    IndexItem it = {.kind = IX_SLICE, .i = 0, .start = 1, .stop = 3, .step = 1, .has_start = true, .has_stop = true,
+                    .index = NULL};
+    int ok;
+    if (k->op) {
+        AgVal T = ag_t(c, Y);
+        it.kind = IX_INT;
+        it.i = 0;
+        ok = ag_index_put_(c, T.t, &T.m, &it, 1, in[1], false);
+        ag_val_free(T);
+    } else ok = ag_index_put_(c, Y.t, &Y.m, &it, 1, in[1], false);
+    if (ok == 0) r = ag_binary(c, OP_MUL, Y, false, in[0], false);
+    ag_val_free(three); ag_val_free(Y);
+    return r;
+}
+/* Z = a * 3; Z.masked_fill_(aux, 0); Z * a */
+static AgVal c_masked_fill_inplace(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    AgVal three = {ten_scalar_d(3.0), NULL}, Z = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    if (ag_masked_fill_(c, Z.t, &Z.m, aux, 0.0) == 0) r = ag_binary(c, OP_MUL, Z, false, in[0], false);
+    ag_val_free(three); ag_val_free(Z);
+    return r;
+}
+
 /* The auxiliary operands; tests/ref/autograd.py writes the same values. */
 static Tensor *from_i64(int ndim, const int64_t *shape, const int64_t *v) {
     Tensor *t = ten_new(DT_I64, ndim, shape);
@@ -145,6 +186,11 @@ static Tensor *from_i64(int ndim, const int64_t *shape, const int64_t *v) {
 static Tensor *aux_mask(void) {                  /* [[False, True, True, False]] */
     Tensor *t = ten_new(DT_BOOL, 2, (int64_t[]){1, 4});
     ten_b8(t)[1] = ten_b8(t)[2] = 1;
+    return t;
+}
+static Tensor *aux_rows(void) {                  /* the rows masked_softmax writes: [F, T, F, F, T, T] */
+    Tensor *t = ten_new(DT_BOOL, 1, (int64_t[]){6});
+    ten_b8(t)[1] = ten_b8(t)[4] = ten_b8(t)[5] = 1;
     return t;
 }
 static Tensor *aux_idx(void) { return from_i64(2, (int64_t[]){2, 3}, (int64_t[]){1, 2, 1, 5, 0, 2}); }
@@ -236,6 +282,11 @@ static const Case CASES[] = {
     {.name = "mse_sum", .fn = c_mse, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = AG_REDUCE_SUM},
     {.name = "mse_none", .fn = c_mse, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = AG_REDUCE_NONE},
     {.name = "dropout", .fn = c_dropout, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .aux = aux_noise},
+    {.name = "masked_softmax", .fn = c_masked_softmax, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .aux = aux_rows},
+    {.name = "setitem_slice", .fn = c_setitem, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {2, 4}}},
+    {.name = "setitem_view", .fn = c_setitem, .nin = 2, .ndim = {2, 1}, .shape = {{2, 3}, {2}}, .op = 1},
+    {.name = "masked_fill_inplace", .fn = c_masked_fill_inplace, .nin = 1, .ndim = {2}, .shape = {{3, 4}},
+     .aux = aux_mask},
     {.name = "chain", .fn = c_chain, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {5, 4}}},
 };
 #define NCASES (int)(sizeof CASES / sizeof CASES[0])
@@ -665,6 +716,66 @@ static void test_determinism_and_ownership(void **state) {
     ten_free(first);
 }
 
+/* In-place writes: histories as PyTorch 1.13 prints them, its refusals and its message for a modified saved tensor. */
+static void test_inplace_histories(void **state) {
+    (void)state;
+    AgContext c;
+    ag_context_init(&c);
+    AgVal a = {ten_new(DT_F32, 3, (int64_t[]){2, 3, 4}), ag_meta_new(true)}, two = {ten_scalar_d(2.0), NULL};
+    Tensor *rows = aux_rows();
+    IndexItem mask = {.kind = IX_TENSOR, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false,
+                      .has_stop = false, .index = rows};
+    /* d2l's masked_softmax: the base gets CopySlices, the view AsStridedBackward0 */
+    AgVal X = ag_binary(&c, OP_MUL, a, false, two, true), Xv = ag_reshape(&c, X, 2, (int64_t[]){6, 4});
+    AgVal v = {ten_scalar_d(-1e6), NULL};
+    assert_int_equal(ag_index_put_(&c, Xv.t, &Xv.m, &mask, 1, v, true), 0);
+    assert_string_equal(node_text(X.m->grad_fn), "CopySlices(MulBackward0, -)");
+    assert_string_equal(node_text(ag_grad_fn(&c, Xv.m)), "AsStridedBackward0(CopySlices)");
+    AgVal back = ag_reshape(&c, Xv, 3, a.t->shape), y = ag_softmax(&c, back, -1);
+    assert_string_equal(node_text(y.m->grad_fn), "SoftmaxBackward0(ReshapeAliasBackward0)");
+    assert_string_equal(node_text(back.m->grad_fn), "ReshapeAliasBackward0(AsStridedBackward0)");
+    /* a write into a non-view: CopySlices for a basic index, MaskedFillBackward0 for masked_fill_ */
+    AgVal Y = ag_binary(&c, OP_MUL, a, false, two, true), Z = ag_binary(&c, OP_MUL, a, false, two, true);
+    IndexItem first = {.kind = IX_INT, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false,
+                       .has_stop = false, .index = NULL};
+    AgVal five = {ten_scalar_d(5.0), NULL};
+    assert_int_equal(ag_index_put_(&c, Y.t, &Y.m, &first, 1, five, true), 0);
+    assert_string_equal(node_text(Y.m->grad_fn), "CopySlices(MulBackward0, -)");
+    Tensor *zmask = ten_new(DT_BOOL, 3, a.t->shape);
+    assert_int_equal(ag_masked_fill_(&c, Z.t, &Z.m, zmask, 0.0), 0);
+    assert_string_equal(node_text(Z.m->grad_fn), "MaskedFillBackward0(MulBackward0)");
+    /* refused on a leaf that requires grad and on a view of one; allowed under no_grad */
+    assert_int_equal(ag_masked_fill_(&c, a.t, &a.m, zmask, 0.0), -1);
+    assert_string_equal(ten_error(), "a leaf Variable that requires grad is being used in an in-place operation.");
+    AgVal av = ag_select(&c, a, 0, 1);
+    assert_int_equal(ag_index_put_(&c, av.t, &av.m, &first, 1, five, true), -1);
+    assert_string_equal(ten_error(), "a view of a leaf Variable that requires grad is being used in an in-place "
+                                     "operation.");
+    c.grad_enabled = false;
+    assert_int_equal(ag_masked_fill_(&c, a.t, &a.m, zmask, 0.0), 0);
+    c.grad_enabled = true;
+    /* a plain tensor written with a value that requires grad gets history */
+    AgVal P = {ten_new(DT_F32, 2, (int64_t[]){3, 4}), NULL};
+    AgVal row = ag_select(&c, a, 0, 0);           /* (3, 4), requires grad */
+    IndexItem all = {.kind = IX_SLICE, .i = 0, .start = 0, .stop = 0, .step = 1, .has_start = false,
+                     .has_stop = false, .index = NULL};
+    assert_int_equal(ag_index_put_(&c, P.t, &P.m, &all, 1, row, false), 0);
+    assert_non_null(P.m);
+    assert_true(P.m->requires_grad);
+    assert_string_equal(node_text(P.m->grad_fn), "CopySlices(-, SelectBackward0)");
+    /* a saved input written in place: PyTorch names its history now */
+    AgVal b = ag_binary(&c, OP_MUL, a, false, two, true), m = ag_binary(&c, OP_MUL, b, false, b, false);
+    AgVal s = ag_sum(&c, m), one = {ten_scalar_d(1.0), NULL};
+    assert_int_equal(ag_index_put_(&c, b.t, &b.m, &first, 1, one, true), 0);
+    assert_int_equal(ag_backward(&c, 1, &s, NULL, false), -1);
+    assert_non_null(strstr(ten_error(), "[torch.FloatTensor [2, 3, 4]], which is output 0 of "
+                                        "torch::autograd::CopySlices, is at version 1; expected version 0 instead."));
+    AgVal all_vals[] = {a, two, X, Xv, v, back, y, Y, Z, five, av, P, row, b, m, s, one};
+    for (size_t i = 0; i < sizeof all_vals / sizeof all_vals[0]; i++) ag_val_free(all_vals[i]);
+    ten_free(rows);
+    ten_free(zmask);
+}
+
 /* A graph of 300,000 nodes in a chain through the second edge (h = x + h, as an RNN's loop builds it) runs backward
  * and frees without a deep C stack (the recursive free overflowed it). */
 static void test_long_chain(void **state) {
@@ -682,6 +793,14 @@ static void test_long_chain(void **state) {
     }
     assert_int_equal(ag_backward(&c, 1, &h, NULL, false), 0);
     assert_float_equal(ten_f64(x.m->grad)[0], (double)n, 0);
+    ag_val_free(h);
+    /* h = x * h: each MulBackward0 keeps the metadata of its inputs (for the in-place message), a chain of those */
+    h = leaf((double[]){1.0}, 0, NULL, false);
+    for (int i = 0; i < n; i++) {
+        AgVal next = ag_binary(&c, OP_MUL, x, false, h, false);
+        ag_val_free(h);
+        h = next;
+    }
     ag_val_free(h);
     ag_val_free(x);
 }
@@ -741,6 +860,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_autograd_grad_and_retain_grad),
         cmocka_unit_test(test_determinism_and_ownership),
         cmocka_unit_test(test_long_chain),
+        cmocka_unit_test(test_inplace_histories),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     ten_release_cache();
