@@ -138,8 +138,9 @@ AgVal ag_sum_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim);
 AgVal ag_mean_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim);
 AgVal ag_mm(AgContext *c, AgVal a, AgVal b);                         /* (n, k) @ (k, m): MmBackward0 */
 AgVal ag_bmm(AgContext *c, AgVal a, AgVal b);                        /* (B, n, k) @ (B, k, m): BmmBackward0 */
-/* torch.matmul for operands of 2 or more dims, with batch broadcasting, built as PyTorch builds it (mm or bmm of
- * expanded, reshaped operands, then UnsafeViewBackward0), so grad_fn chains read as PyTorch's. */
+/* torch.matmul with batch broadcasting, built as PyTorch builds it (mm or bmm of expanded, reshaped operands, then
+ * UnsafeViewBackward0), so grad_fn chains read as PyTorch's; a vector with a vector or a matrix: DotBackward0,
+ * MvBackward0, SqueezeBackward3 <- MmBackward0 (a vector with more dims: refused for now). */
 AgVal ag_matmul(AgContext *c, AgVal a, AgVal b);
 /* x.view(shape) (ViewBackward0) and x.reshape(shape) (ReshapeAliasBackward0 when it is a view, else
  * CloneBackward0 then UnsafeViewBackward0, as PyTorch 1.13); one entry may be -1. */

@@ -406,7 +406,10 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
         if (g && n->var) {
             if (!captured && accumulate_grad(n->var, g) < 0) goto done;
         } else if (g && n->backward) {
-            if (n->released && n->nsaved) { ten_fail("%s", SECOND_TIME); goto done; }
+            if ((n->released && n->nsaved) || (n->fn && n->fn->released && n->fn->nsaved)) {
+                ten_fail("%s", SECOND_TIME);
+                goto done;
+            }
             Tensor **gin = ag_alloc(sizeof *gin * (size_t)(n->nnext ? n->nnext : 1));
             if (n->backward(n, g, gin) < 0) { free(gin); goto done; }
             for (int i = 0; i < n->nnext; i++) {
@@ -420,6 +423,15 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
                 } else ten_free(gin[i]);
             }
             free(gin);
+            if (!retain_graph && n->fn) {          /* CopySlices: what its op saved goes too */
+                for (int i = 0; i < n->fn->nsaved; i++) {
+                    ten_free(n->fn->saved[i].t);
+                    n->fn->saved[i].t = NULL;
+                    ag_meta_unref(n->fn->saved[i].meta);
+                    n->fn->saved[i].meta = NULL;
+                }
+                n->fn->released = true;
+            }
             if (!retain_graph) {
                 for (int i = 0; i < n->nsaved; i++) {
                     ten_free(n->saved[i].t);

@@ -519,13 +519,62 @@ AgVal ag_squeeze(AgContext *c, AgVal x, int dim, bool all) {
     return ag_shape_op(c, x, ten_squeeze(x.t, dim, all), all ? "SqueezeBackward0" : "SqueezeBackward1");
 }
 
+/* dot (DotBackward0: g * b, g * a) and mv (MvBackward0: outer(g, b), a^T @ g). op 0 dot, 1 mv; saved 0 a, 1 b. */
+static int vector_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *a = ag_needs(n, 1) ? ag_saved(n, 0) : NULL, *b = ag_needs(n, 0) ? ag_saved(n, 1) : NULL;
+    if ((ag_needs(n, 1) && !a) || (ag_needs(n, 0) && !b)) return -1;
+    if (n->op == 0) {
+        if (ag_needs(n, 0)) gin[0] = ag_bin(OP_MUL, g, false, b, false);
+        if (ag_needs(n, 1)) gin[1] = ag_bin(OP_MUL, g, false, a, false);
+    } else {
+        if (ag_needs(n, 0)) {
+            Tensor *gc = ten_unsqueeze(g, 1), *br = ten_unsqueeze(b, 0);
+            gin[0] = ag_drop(ag_bin(OP_MUL, gc, false, br, false), gc, br, NULL);
+        }
+        if (ag_needs(n, 1)) {
+            Tensor *at = ten_transpose(a, 0, 1);
+            gin[1] = at ? ten_matmul(at, g) : NULL;
+            ten_free(at);
+        }
+    }
+    return ag_done(n, gin);
+}
+
+/* torch.matmul with a 1-D operand: vector @ vector (DotBackward0), matrix @ vector (MvBackward0), vector @ matrix
+ * (UnsqueezeBackward0, MmBackward0, SqueezeBackward3), as PyTorch records them; more dims with a vector: refused. */
+static AgVal vector_product(AgContext *c, AgVal a, AgVal b) {
+    int na = a.t->ndim, nb = b.t->ndim;
+    if (na > 2 || nb > 2) {
+        ten_fail("autograd: matmul of a vector with a %dD tensor is not supported yet", na > 2 ? na : nb);
+        return AG_FAILED;
+    }
+    if (na == 1 && nb == 2) {
+        AgVal au = ag_unsqueeze(c, a, 0), p = au.t ? ag_mm(c, au, b) : AG_FAILED;
+        AgVal r = p.t ? ag_shape_op(c, p, ten_squeeze(p.t, 0, false), "SqueezeBackward3") : AG_FAILED;
+        ag_val_free(au);
+        ag_val_free(p);
+        return r;
+    }
+    Tensor *out = ten_matmul(a.t, b.t);
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, na == 1 ? "DotBackward0" : "MvBackward0", vector_bw, 2, in);
+    if (n) {
+        n->op = na == 2;
+        if (ag_needs(n, 1)) ag_node_save(n, 0, a.t, a.m, false);
+        if (ag_needs(n, 0)) ag_node_save(n, 1, b.t, b.m, false);
+    }
+    return ag_result(out, n);
+}
+
 /* torch.matmul of operands of 2 or more dims, as ATen's matmul composes it. */
 AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     int na = a.t->ndim, nb = b.t->ndim;
-    if (na < 2 || nb < 2) {
-        ten_fail("autograd: matmul of 1-D operands is not supported yet");
+    if (na == 0 || nb == 0) {
+        ten_fail("both arguments to matmul need to be at least 1D, but they are %dD and %dD", na, nb);
         return AG_FAILED;
     }
+    if (na == 1 || nb == 1) return vector_product(c, a, b);
     if (a.t->shape[na - 1] != b.t->shape[nb - 2]) {
         ten_fail("mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                  (long long)(a.t->numel / (a.t->shape[na - 1] ? a.t->shape[na - 1] : 1)), (long long)a.t->shape[na - 1],

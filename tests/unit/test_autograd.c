@@ -239,6 +239,9 @@ static const Case CASES[] = {
     {.name = "matmul_3x3", .fn = c_mm, .nin = 2, .ndim = {3, 3}, .shape = {{2, 3, 4}, {2, 4, 5}}, .op = 2},
     {.name = "matmul_bcast", .fn = c_mm, .nin = 2, .ndim = {4, 3}, .shape = {{2, 1, 3, 4}, {3, 4, 2}}, .op = 2},
     {.name = "matmul_2x3", .fn = c_mm, .nin = 2, .ndim = {2, 3}, .shape = {{3, 4}, {2, 4, 5}}, .op = 2},
+    {.name = "matmul_dot", .fn = c_mm, .nin = 2, .ndim = {1, 1}, .shape = {{4}, {4}}, .op = 2},
+    {.name = "matmul_mv", .fn = c_mm, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 2},
+    {.name = "matmul_vm", .fn = c_mm, .nin = 2, .ndim = {1, 2}, .shape = {{4}, {4, 5}}, .op = 2},
     {.name = "view", .fn = c_view, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .to = {6, -1}, .nto = 2},
     {.name = "reshape", .fn = c_view, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 1, .to = {4, 6}, .nto = 2},
     {.name = "reshape_copy", .fn = c_t_reshape, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .to = {12}, .nto = 1},
@@ -493,6 +496,16 @@ static void test_more_names(void **state) {
     assert_string_equal(node_text(l1.m->grad_fn), "AddBackward0(SqueezeBackward3, AccumulateGrad)");
     AgVal lin[] = {W, bias, x3, x1, l2, l3, l3n, l1};
     for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) ag_val_free(lin[i]);
+    AgVal v4 = {ten_new(DT_F32, 1, (int64_t[]){5}), ag_meta_new(true)};
+    AgVal dot = ag_matmul(&c, v4, v4), mv = ag_matmul(&c, x, v4), vm = ag_matmul(&c, v4, y);
+    assert_string_equal(node_text(dot.m->grad_fn), "DotBackward0(AccumulateGrad, AccumulateGrad)");
+    assert_string_equal(node_text(mv.m->grad_fn), "MvBackward0(AccumulateGrad, AccumulateGrad)");
+    assert_null(vm.t);                      /* (5,) @ (4, 5): the shapes do not fit */
+    AgVal yt = ag_t(&c, y), vm2 = ag_matmul(&c, v4, yt);
+    assert_string_equal(node_text(vm2.m->grad_fn), "SqueezeBackward3(MmBackward0)");
+    assert_string_equal(node_text(ag_node_next(vm2.m->grad_fn, 0, NULL)), "MmBackward0(UnsqueezeBackward0, TBackward0)");
+    AgVal vecs[] = {v4, dot, mv, yt, vm2};
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) ag_val_free(vecs[i]);
     /* a reshape that copies: UnsafeViewBackward0 <- CloneBackward0 <- TransposeBackward0 */
     AgVal t = ag_transpose(&c, x, 0, 1), r = ag_reshape(&c, t, 1, (int64_t[]){20});
     assert_string_equal(node_text(r.m->grad_fn), "UnsafeViewBackward0(CloneBackward0)");
