@@ -126,11 +126,19 @@ int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *g
 /* ---- differentiable ops (forward by the tensor library's kernels) ----
  * Each returns a new AgVal the caller owns; on failure .t is NULL and ten_error() says why. Shapes as in PyTorch. */
 /* a op b for OP_ADD, OP_SUB, OP_MUL, OP_DIV with broadcasting; a Python number is a 0-dim tensor with *_weak set
- * and m NULL (ten_binary's rules). The grad of each input is summed back to its shape and cast to its dtype. */
+ * and m NULL (ten_binary's rules). The grad of each input is summed back to its shape and cast to its dtype. A
+ * number on the left is recorded as PyTorch's reflected operators: 1 - x RsubBackward1, 2 / x MulBackward0 of
+ * ReciprocalBackward0 (computed so: x.reciprocal() * 2), 1 + x and 2 * x as x + 1 and x * 2. */
 AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_weak);
 /* UOP_NEG, UOP_EXP, UOP_LOG, UOP_SQRT, UOP_SIN, UOP_COS, UOP_TANH, UOP_SIGMOID, UOP_RELU. */
 AgVal ag_unary(AgContext *c, UnOp op, AgVal x);
 AgVal ag_pow_scalar(AgContext *c, AgVal x, double p);                 /* x ** p: PowBackward0 */
+AgVal ag_reciprocal(AgContext *c, AgVal x);                           /* ReciprocalBackward0 */
+AgVal ag_gelu(AgContext *c, AgVal x);                                 /* F.gelu (exact): GeluBackward0 */
+/* x.max() / x.min() (MaxBackward1 / MinBackward1: ties share the grad evenly), and over a dim (MaxBackward0 /
+ * MinBackward0: the grad goes to the index returned in *indices, int64, when indices is not NULL). */
+AgVal ag_max(AgContext *c, AgVal x, bool min);
+AgVal ag_max_dim(AgContext *c, AgVal x, int dim, bool keepdim, bool min, Tensor **indices);
 AgVal ag_sum(AgContext *c, AgVal x);                                  /* all elements: SumBackward0, 0-dim */
 AgVal ag_mean(AgContext *c, AgVal x);                                 /* MeanBackward0 */
 /* Over dims[0..nd) (negative from the end, distinct): SumBackward1 / MeanBackward1. */

@@ -154,11 +154,51 @@ static int binary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     return ag_done(n, gin);
 }
 
+/* -grad, summed to the input's shape. */
+static int rsub_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    gin[0] = ag_to_input(n, 0, ten_unary(UOP_NEG, g));
+    return ag_done(n, gin);
+}
+
+/* -grad * result * result. saved[0] = the result. */
+static int reciprocal_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *r = ag_saved(n, 0);
+    if (!r) return -1;
+    Tensor *ng = ten_unary(UOP_NEG, g), *rr = ag_bin(OP_MUL, r, false, r, false);
+    gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, ng, false, rr, false), ng, rr, NULL));
+    return ag_done(n, gin);
+}
+
+AgVal ag_reciprocal(AgContext *c, AgVal x) {
+    Tensor *out = ten_map("reciprocal", x.t);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "ReciprocalBackward0", reciprocal_bw, 1, &x);
+    if (n) ag_node_save(n, 0, out, NULL, true);
+    return ag_result(out, n);
+}
+
+/* A Python number on the left, as PyTorch's reflected operators compute it: 1 + x and 2 * x are x + 1 and x * 2,
+ * 1 - x is rsub (RsubBackward1, one edge), 2 / x is x.reciprocal() * 2. */
+static AgVal reflected(AgContext *c, BinOp op, AgVal a, AgVal b) {
+    if (op == OP_ADD || op == OP_MUL) return ag_binary(c, op, b, false, a, true);
+    if (op == OP_DIV) {
+        AgVal r = ag_reciprocal(c, b);
+        if (!r.t) return AG_FAILED;
+        AgVal out = ag_binary(c, OP_MUL, r, false, a, true);
+        ag_val_free(r);
+        return out;
+    }
+    Tensor *out = ten_binary(OP_SUB, a.t, true, b.t, false);
+    if (!out) return AG_FAILED;
+    return ag_result(out, ag_record(c, "RsubBackward1", rsub_bw, 1, &b));
+}
+
 AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_weak) {
     if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV) {
         ten_fail("autograd: no derivative for this binary operation");
         return AG_FAILED;
     }
+    if (a_weak && !b_weak) return reflected(c, op, a, b);
     Tensor *out = ten_binary(op, a.t, a_weak, b.t, b_weak);
     if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
@@ -274,6 +314,89 @@ AgVal ag_pow_scalar(AgContext *c, AgVal x, double p) {
         ag_node_save(n, 0, x.t, x.m, false);
     }
     return ag_result(out, n);
+}
+
+/* F.gelu (approximate='none'): grad * (cdf + x * pdf), cdf = (1 + erf(x / sqrt 2)) / 2, pdf = exp(-x^2 / 2) /
+ * sqrt(2 pi). saved[0] = x. */
+static int gelu_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0);
+    if (!x) return -1;
+    Tensor *xs = ag_bin_s(OP_MUL, x, 0.70710678118654752440), *e = xs ? ten_map("erf", xs) : NULL;
+    Tensor *e1 = ag_bin_s(OP_ADD, e, 1.0), *cdf = ag_bin_s(OP_MUL, e1, 0.5);
+    ag_drop(NULL, xs, e, e1);
+    Tensor *xx = ag_bin(OP_MUL, x, false, x, false), *h = ag_bin_s(OP_MUL, xx, -0.5), *ex = h ? ten_unary(UOP_EXP, h) : NULL;
+    Tensor *pdf = ag_bin_s(OP_MUL, ex, 0.39894228040143267794);
+    ag_drop(NULL, xx, h, ex);
+    Tensor *xp = ag_bin(OP_MUL, x, false, pdf, false), *d = ag_bin(OP_ADD, cdf, false, xp, false);
+    gin[0] = ag_to_input(n, 0, ag_bin(OP_MUL, g, false, d, false));
+    ag_drop(NULL, cdf, pdf, xp);
+    ten_free(d);
+    return ag_done(n, gin);
+}
+
+AgVal ag_gelu(AgContext *c, AgVal x) {
+    Tensor *out = ten_map("gelu", x.t);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "GeluBackward0", gelu_bw, 1, &x);
+    if (n) ag_node_save(n, 0, x.t, x.m, false);
+    return ag_result(out, n);
+}
+
+/* ---- max and min ---- */
+
+/* All elements (op 0): grad / count over the places equal to the result (PyTorch's evenly_distribute_backward);
+ * saved 0 x, 1 the result. Over a dim (op 1): grad scattered to the saved indices (saved 0, keepdim's shape). */
+static int max_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    if (n->op == 0) {
+        const Tensor *x = ag_saved(n, 0), *r = x ? ag_saved(n, 1) : NULL;
+        if (!r) return -1;
+        Tensor *eq = ag_bin(OP_EQ, x, false, r, false), *cnt = eq ? ten_reduce(RED_SUM, eq, true, 0, false) : NULL;
+        Tensor *share = cnt ? ag_bin(OP_DIV, g, false, cnt, false) : NULL, *zero = ten_scalar_d(0.0);
+        gin[0] = share && zero ? ten_where(eq, share, false, zero, true) : NULL;
+        ag_drop(NULL, eq, cnt, share);
+        ten_free(zero);
+    } else {
+        const Tensor *idx = ag_saved(n, 0);
+        if (!idx) return -1;
+        Tensor *gk = n->keepdim ? ten_alias(g) : ten_unsqueeze(g, n->dims[0]);
+        Tensor *z = ten_new(g->dtype, n->in_ndim[0], n->in_shape[0]);
+        gin[0] = gk && z ? ten_scatter(z, n->dims[0], idx, gk, 0) : NULL;
+        ag_drop(NULL, gk, z, NULL);
+    }
+    return ag_done(n, gin);
+}
+
+static AgVal extreme(AgContext *c, AgVal x, bool all, int dim, bool keepdim, bool min, Tensor **indices) {
+    if (indices) *indices = NULL;
+    int d = all ? 0 : ten_norm_dim(dim, x.t->ndim);
+    if (d < 0) return AG_FAILED;
+    Tensor *out = ten_reduce(min ? RED_MIN : RED_MAX, x.t, all, d, keepdim), *idx = NULL;
+    if (!out) return AG_FAILED;
+    if (!all && !(idx = ten_reduce(min ? RED_ARGMIN : RED_ARGMAX, x.t, false, d, true))) {
+        ten_free(out);
+        return AG_FAILED;
+    }
+    AgNode *n = ag_record(c, all ? (min ? "MinBackward1" : "MaxBackward1") : (min ? "MinBackward0" : "MaxBackward0"),
+                          max_bw, 1, &x);
+    if (n) {
+        n->op = !all;
+        n->dims[0] = d;
+        n->keepdim = keepdim;
+        if (all) {
+            ag_node_save(n, 0, x.t, x.m, false);
+            ag_node_save(n, 1, out, NULL, true);
+        } else ag_node_save(n, 0, idx, NULL, false);
+    }
+    if (idx && indices) {
+        *indices = keepdim ? ten_alias(idx) : ten_squeeze(idx, d, false);
+    }
+    ten_free(idx);
+    return ag_result(out, n);
+}
+
+AgVal ag_max(AgContext *c, AgVal x, bool min) { return extreme(c, x, true, 0, false, min, NULL); }
+AgVal ag_max_dim(AgContext *c, AgVal x, int dim, bool keepdim, bool min, Tensor **indices) {
+    return extreme(c, x, false, dim, keepdim, min, indices);
 }
 
 /* ---- sum and mean ---- */

@@ -51,6 +51,14 @@ static AgVal c_scalar_binary(AgContext *c, const AgVal *in, const Case *k, const
     ten_free(s.t);
     return r;
 }
+static AgVal c_gelu(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) { return ag_gelu(c, in[0]); }
+static AgVal c_max(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->nd == 0) return ag_max(c, in[0], k->op);
+    Tensor *idx = NULL;
+    AgVal r = ag_max_dim(c, in[0], k->dims[0], k->keepdim, k->op, &idx);
+    ten_free(idx);
+    return r;
+}
 static AgVal c_unary(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     return ag_unary(c, (UnOp)k->op, in[0]);
 }
@@ -221,6 +229,13 @@ static const Case CASES[] = {
     {.name = "tanh", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_TANH},
     {.name = "sigmoid", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_SIGMOID},
     {.name = "relu", .fn = c_unary, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = UOP_RELU},
+    {.name = "gelu", .fn = c_gelu, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
+    {.name = "max", .fn = c_max, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
+    {.name = "min_dim1", .fn = c_max, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 1, .dims = {1}, .nd = 1},
+    {.name = "max_dim0_keep", .fn = c_max, .nin = 1, .ndim = {3}, .shape = {{3, 2, 4}}, .dims = {0}, .nd = 1,
+     .keepdim = true},
+    {.name = "rsub_scalar", .fn = c_scalar_binary, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = OP_SUB, .s = 1.0},
+    {.name = "radd_scalar", .fn = c_scalar_binary, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = OP_ADD, .s = 1.5},
     {.name = "pow2", .fn = c_pow, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = 2.0},
     {.name = "pow2_5", .fn = c_pow, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = 2.5, .positive = 1},
     {.name = "pow_m1", .fn = c_pow, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .s = -1.0, .positive = 1},
@@ -496,6 +511,20 @@ static void test_more_names(void **state) {
     assert_string_equal(node_text(l1.m->grad_fn), "AddBackward0(SqueezeBackward3, AccumulateGrad)");
     AgVal lin[] = {W, bias, x3, x1, l2, l3, l3n, l1};
     for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) ag_val_free(lin[i]);
+    AgVal num = {ten_scalar_d(2.0), NULL};
+    AgVal rs = ag_binary(&c, OP_SUB, num, true, x, false), rd = ag_binary(&c, OP_DIV, num, true, x, false);
+    AgVal ra = ag_binary(&c, OP_ADD, num, true, x, false), mx = ag_max(&c, x, false);
+    Tensor *mi = NULL;
+    AgVal md = ag_max_dim(&c, x, 1, false, true, &mi);
+    assert_string_equal(node_text(rs.m->grad_fn), "RsubBackward1(AccumulateGrad)");
+    assert_string_equal(node_text(rd.m->grad_fn), "MulBackward0(ReciprocalBackward0, -)");
+    assert_string_equal(node_text(ra.m->grad_fn), "AddBackward0(AccumulateGrad, -)");
+    assert_string_equal(node_text(mx.m->grad_fn), "MaxBackward1(AccumulateGrad)");
+    assert_string_equal(node_text(md.m->grad_fn), "MinBackward0(AccumulateGrad)");
+    assert_int_equal(mi->ndim, 1);
+    AgVal rvals[] = {num, rs, rd, ra, mx, md};
+    for (size_t i = 0; i < sizeof rvals / sizeof rvals[0]; i++) ag_val_free(rvals[i]);
+    ten_free(mi);
     AgVal v4 = {ten_new(DT_F32, 1, (int64_t[]){5}), ag_meta_new(true)};
     AgVal dot = ag_matmul(&c, v4, v4), mv = ag_matmul(&c, x, v4), vm = ag_matmul(&c, v4, y);
     assert_string_equal(node_text(dot.m->grad_fn), "DotBackward0(AccumulateGrad, AccumulateGrad)");
