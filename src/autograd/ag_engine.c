@@ -217,7 +217,7 @@ static const char *tensor_type_name(DType d) {
     return "torch.Tensor";
 }
 
-static const char *SECOND_TIME =
+static const char SECOND_TIME[] =
     "Trying to backward through the graph a second time (or directly access saved tensors after they have already "
     "been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). "
     "Specify retain_graph=True if you need to backward through the graph a second time or if you need to access "
