@@ -134,6 +134,11 @@ AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_we
 AgVal ag_unary(AgContext *c, UnOp op, AgVal x);
 AgVal ag_pow_scalar(AgContext *c, AgVal x, double p);                 /* x ** p: PowBackward0 */
 AgVal ag_reciprocal(AgContext *c, AgVal x);                           /* ReciprocalBackward0 */
+AgVal ag_abs(AgContext *c, AgVal x);                                  /* AbsBackward0: grad * sign(x) */
+/* x.clamp(lo, hi) (NAN: no bound): ClampBackward1, the grad where lo <= x <= hi. */
+AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi);
+/* torch.where(cond, x, y): cond bool; x, y tensors or Python numbers (*_weak, m NULL): WhereBackward0 (x, y). */
+AgVal ag_where(AgContext *c, const Tensor *cond, AgVal x, bool x_weak, AgVal y, bool y_weak);
 AgVal ag_gelu(AgContext *c, AgVal x);                                 /* F.gelu (exact): GeluBackward0 */
 /* x.max() / x.min() (MaxBackward1 / MinBackward1: ties share the grad evenly), and over a dim (MaxBackward0 /
  * MinBackward0: the grad goes to the index returned in *indices, int64, when indices is not NULL). */

@@ -1,6 +1,8 @@
 /* ag_ops.c - the differentiable ops: forward by the tensor library's kernels, a node when grad mode is on and an
  * input requires grad, and each node's backward (PyTorch's formulas from derivatives.yaml, in the same order). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ag_internal.h"
 
@@ -339,6 +341,82 @@ AgVal ag_gelu(AgContext *c, AgVal x) {
     if (!out) return AG_FAILED;
     AgNode *n = ag_record(c, "GeluBackward0", gelu_bw, 1, &x);
     if (n) ag_node_save(n, 0, x.t, x.m, false);
+    return ag_result(out, n);
+}
+
+/* ---- where, abs, clamp ---- */
+
+/* where(cond, x, y): grad where cond for x, where not for y, each summed to its shape. saved[0] = cond. */
+static int where_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *cond = ag_saved(n, 0);
+    if (!cond) return -1;
+    Tensor *zero = ten_scalar_d(0.0);
+    if (zero && ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ten_where(cond, g, false, zero, true));
+    if (zero && ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ten_where(cond, zero, true, g, false));
+    ten_free(zero);
+    return ag_done(n, gin);
+}
+
+AgVal ag_where(AgContext *c, const Tensor *cond, AgVal x, bool x_weak, AgVal y, bool y_weak) {
+    if (cond->dtype != DT_BOOL) {
+        ten_fail("where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                 ten_dtype_word(cond->dtype));
+        return AG_FAILED;
+    }
+    Tensor *out = ten_where(cond, x.t, x_weak, y.t, y_weak);
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {x, y};
+    AgNode *n = ag_record(c, "WhereBackward0", where_bw, 2, in);
+    if (n) ag_node_save(n, 0, cond, NULL, false);
+    return ag_result(out, n);
+}
+
+/* abs: grad * sign(x) (op 0); clamp (op 1): grad where lo <= x <= hi, else 0, a NaN bound being none (scalar = lo,
+ * sizes[0] = hi's bits). saved[0] = x. */
+static int abs_clamp_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0);
+    if (!x) return -1;
+    if (n->op == 0) {
+        Tensor *sg = ten_unary(UOP_SIGN, x);
+        gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, sg, false), sg, NULL, NULL));
+        return ag_done(n, gin);
+    }
+    double lo = n->scalar, hi;
+    memcpy(&hi, n->sizes, sizeof hi);
+    Tensor *zero = ten_scalar_d(0.0);
+    Tensor *l = isnan(lo) ? NULL : ag_bin_s(OP_GE, x, lo), *h = isnan(hi) ? NULL : ag_bin_s(OP_LE, x, hi);
+    Tensor *in = l && h ? ag_bin(OP_AND, l, false, h, false) : l ? ten_alias(l) : h ? ten_alias(h) : NULL;
+    Tensor *r = !in ? ten_alias(g) : zero ? ten_where(in, g, false, zero, true) : NULL;
+    ag_drop(NULL, l, h, in);
+    ten_free(zero);
+    gin[0] = ag_to_input(n, 0, r);
+    return ag_done(n, gin);
+}
+
+AgVal ag_abs(AgContext *c, AgVal x) {
+    Tensor *out = ten_unary(UOP_ABS, x.t);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "AbsBackward0", abs_clamp_bw, 1, &x);
+    if (n) ag_node_save(n, 0, x.t, x.m, false);
+    return ag_result(out, n);
+}
+
+AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi) {
+    Tensor *out = ten_clamp(x.t, lo, hi);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "ClampBackward1", abs_clamp_bw, 1, &x);
+    if (n) {
+        n->op = 1;
+        n->scalar = lo;
+        n->sizes = malloc(sizeof(int64_t));
+        if (!n->sizes) {
+            ten_fail("out of memory");
+            ten_free(out);
+            return ag_result(NULL, n);
+        }
+        memcpy(n->sizes, &hi, sizeof hi);
+        ag_node_save(n, 0, x.t, x.m, false);
+    }
     return ag_result(out, n);
 }
 

@@ -59,6 +59,17 @@ static AgVal c_max(AgContext *c, const AgVal *in, const Case *k, const Tensor *a
     ten_free(idx);
     return r;
 }
+/* abs (op 0), clamp(-0.5, 0.5) (op 1), clamp(min=0) (op 2), where(x > 0, x, y) (op 3) */
+static AgVal c_misc(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 0) return ag_abs(c, in[0]);
+    if (k->op == 1) return ag_clamp(c, in[0], -0.5, 0.5);
+    if (k->op == 2) return ag_clamp(c, in[0], 0.0, NAN);
+    Tensor *zero = ten_scalar_d(0.0), *pos = ten_binary(OP_GT, in[0].t, false, zero, true);
+    AgVal r = ag_where(c, pos, in[0], false, in[1], false);
+    ten_free(zero);
+    ten_free(pos);
+    return r;
+}
 static AgVal c_unary(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     return ag_unary(c, (UnOp)k->op, in[0]);
 }
@@ -229,6 +240,10 @@ static const Case CASES[] = {
     {.name = "tanh", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_TANH},
     {.name = "sigmoid", .fn = c_unary, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = UOP_SIGMOID},
     {.name = "relu", .fn = c_unary, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = UOP_RELU},
+    {.name = "abs", .fn = c_misc, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 0},
+    {.name = "clamp", .fn = c_misc, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 1},
+    {.name = "clamp_min", .fn = c_misc, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 2},
+    {.name = "where", .fn = c_misc, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 3},
     {.name = "gelu", .fn = c_gelu, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
     {.name = "max", .fn = c_max, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
     {.name = "min_dim1", .fn = c_max, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 1, .dims = {1}, .nd = 1},
@@ -522,7 +537,13 @@ static void test_more_names(void **state) {
     assert_string_equal(node_text(mx.m->grad_fn), "MaxBackward1(AccumulateGrad)");
     assert_string_equal(node_text(md.m->grad_fn), "MinBackward0(AccumulateGrad)");
     assert_int_equal(mi->ndim, 1);
-    AgVal rvals[] = {num, rs, rd, ra, mx, md};
+    Tensor *pos = ten_binary(OP_GT, x.t, false, num.t, true);
+    AgVal wh = ag_where(&c, pos, x, false, num, true), ab = ag_abs(&c, x), cl = ag_clamp(&c, x, 0, 1);
+    assert_string_equal(node_text(wh.m->grad_fn), "WhereBackward0(AccumulateGrad, -)");
+    assert_string_equal(node_text(ab.m->grad_fn), "AbsBackward0(AccumulateGrad)");
+    assert_string_equal(node_text(cl.m->grad_fn), "ClampBackward1(AccumulateGrad)");
+    ten_free(pos);
+    AgVal rvals[] = {num, rs, rd, ra, mx, md, wh, ab, cl};
     for (size_t i = 0; i < sizeof rvals / sizeof rvals[0]; i++) ag_val_free(rvals[i]);
     ten_free(mi);
     AgVal v4 = {ten_new(DT_F32, 1, (int64_t[]){5}), ag_meta_new(true)};
