@@ -69,7 +69,8 @@ void ag_meta_unref(AgMeta *m);                 /* NULL is fine */
 void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unref(v.m) */
 static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
 static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
-/* x.requires_grad_(flag): only leaves, only float dtypes (PyTorch's messages); -1 on refusal. */
+/* x.requires_grad_(flag) on x's AgMeta (a plain tensor gets one first: ag_meta_new(false)): only leaves, only float
+ * dtypes (PyTorch's messages); -1 on refusal. */
 int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
 /* Before an in-place op on x (x.add_(1), x[0] = 5): PyTorch's refusal when grad mode is on and m is a leaf that
  * requires grad ("a leaf Variable that requires grad is being used in an in-place operation."). m: x's metadata, or
@@ -114,8 +115,8 @@ void ag_node_unref(AgNode *n);
 /* torch.autograd.backward(outputs, grads): grads[i] NULL means ones for a one-element output (PyTorch's "grad can be
  * implicitly created only for scalar outputs" otherwise); grads NULL means all NULL. Leaves that require grad
  * accumulate into their .grad (across calls), non-leaves with retains_grad too. Without retain_graph, the nodes
- * run release what they saved. 0, or -1 with ten_error() set (then no .grad has changed only if the failure came
- * before the first leaf was reached, as in PyTorch). */
+ * run release what they saved. 0, or -1 with ten_error() set (a failure part way keeps what leaves accumulated
+ * before it, as in PyTorch). The order is fixed by the graph: the same graph gives the same bytes every run. */
 int ag_backward(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, bool retain_graph);
 /* torch.autograd.grad(outputs, inputs, grads): result[j] (new tensors the caller frees) the gradient of the outputs
  * with respect to inputs[j] (a leaf or not); .grad untouched. An input the outputs do not depend on is an error
