@@ -190,11 +190,13 @@ AgVal ag_layer_norm(AgContext *c, AgVal x, int k, AgVal w, AgVal b, double eps);
  * from the end; AG_NO_PADDING for none) gets no grad: EmbeddingBackward0. */
 #define AG_NO_PADDING INT64_MIN
 AgVal ag_embedding(AgContext *c, AgVal weight, const Tensor *idx, int64_t padding_idx);
-/* F.nll_loss(logp, target): logp (N, C) or (C,), target int64 (N,) or (); rows whose target is ignore_index count
- * for nothing (mean divides by the others: all ignored gives NaN, as PyTorch): NllLossBackward0. */
+/* F.nll_loss(logp, target): logp (C,), (N, C) or (N, C, H, W), target int64 (), (N,) or (N, H, W); places whose
+ * target is ignore_index count for nothing (mean divides by the others: all ignored gives NaN, as PyTorch):
+ * NllLossBackward0, or NllLoss2DBackward0 for 4 dims. */
 AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore_index, AgReduction reduction);
-/* F.cross_entropy = nll_loss(log_softmax(x, class dim)), recorded as PyTorch records it (NllLossBackward0 <-
- * LogSoftmaxBackward0). */
+/* F.cross_entropy = nll_loss(log_softmax(x, class dim)) for x of 1 to 4 dims (class dim 1, or 0 for (C,)), recorded
+ * as PyTorch records it (NllLossBackward0 <- LogSoftmaxBackward0; for (N, C, d) a ViewBackward0 to (N, C, d, 1) and
+ * NllLoss2DBackward0, and a 'none' result viewed back to (N, d)). */
 AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t ignore_index, AgReduction reduction);
 /* F.linear(x, W, b) / nn.Linear: x (..., in), W (out, in), b (out,) or t NULL; ten_linear's digits, recorded as
  * PyTorch 1.13 records it: 2-D x AddmmBackward0 (b, x, TBackward0) or MmBackward0 (x, TBackward0); more dims

@@ -203,66 +203,76 @@ AgVal ag_embedding(AgContext *c, AgVal weight, const Tensor *idx, int64_t paddin
 
 /* ---- nll_loss and cross_entropy ---- */
 
-/* d loss / d logp[i, t_i] = -g_i (none) or -g / total_weight (mean) or -g (sum); 0 elsewhere and at ignored rows.
- * saved[0] = target; sizes[0] = ignore_index, op = reduction, scalar = total weight. */
+/* Rows and the elements per class of logp: (C,) 1 and 1, (N, C) N and 1, (N, C, H, W) N and H * W. */
+static void nll_layout(int ndim, const int64_t *shape, int64_t *rows, int64_t *C, int64_t *R) {
+    *rows = ndim == 1 ? 1 : shape[0];
+    *C = shape[ndim == 1 ? 0 : 1];
+    *R = ndim == 4 ? shape[2] * shape[3] : 1;
+}
+
+/* d loss / d logp[n, t, r] = -g[n, r] (none) or -g / total_weight (mean) or -g (sum); 0 elsewhere and where the
+ * target is ignore_index. saved[0] = target; sizes[0] = ignore_index, op = reduction, scalar = total weight. */
 static int nll_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *target = ag_saved(n, 0);
     if (!target) return -1;
-    int64_t rows = n->in_ndim[0] == 1 ? 1 : n->in_shape[0][0], C = n->in_shape[0][n->in_ndim[0] - 1];
+    int64_t rows, C, R;
+    nll_layout(n->in_ndim[0], n->in_shape[0], &rows, &C, &R);
     Tensor *gl = ten_new(n->in_dtype[0], n->in_ndim[0], n->in_shape[0]);
-    if (gl) {
-        for (int64_t i = 0; i < rows; i++) {
-            int64_t t = ten_get_i64(target, i);
+    for (int64_t i = 0; gl && i < rows; i++)
+        for (int64_t r = 0; r < R; r++) {
+            int64_t t = ten_get_i64(target, i * R + r);
             if (t == n->sizes[0]) continue;
-            double gi = n->op == AG_REDUCE_NONE ? ten_get(g, i) : ten_get(g, 0);
-            double v = n->op == AG_REDUCE_MEAN ? -gi / n->scalar : -gi;
-            ten_set(gl, i * C + t, v);
+            double gi = n->op == AG_REDUCE_NONE ? ten_get(g, i * R + r) : ten_get(g, 0);
+            ten_set(gl, (i * C + t) * R + r, n->op == AG_REDUCE_MEAN ? -gi / n->scalar : -gi);
         }
-    }
     gin[0] = gl;
     return ag_done(n, gin);
 }
 
 AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore_index, AgReduction reduction) {
     int nd = logp.t->ndim;
-    if (nd < 1 || nd > 2 || !ten_is_float(logp.t->dtype)) {
-        ten_fail("nll_loss: autograd takes an input of shape (C,) or (N, C) (got %d dims)", nd);
+    if (nd < 1 || nd == 3 || nd > 4 || !ten_is_float(logp.t->dtype)) {
+        ten_fail("nll_loss: autograd takes an input of shape (C,), (N, C) or (N, C, H, W) (got %d dims)", nd);
         return AG_FAILED;
     }
     if (target->dtype != DT_I64) {
         ten_fail("expected scalar type Long but found %s", ten_dtype_word(target->dtype));
         return AG_FAILED;
     }
-    int64_t rows = nd == 1 ? 1 : logp.t->shape[0], C = logp.t->shape[nd - 1];
-    if (target->ndim != nd - 1 || (nd == 2 && target->shape[0] != rows)) {
+    int64_t rows, C, R;
+    nll_layout(nd, logp.t->shape, &rows, &C, &R);
+    bool fits = target->ndim == (nd == 1 ? 0 : nd - 1) && (nd == 1 || target->shape[0] == rows);
+    for (int d = 2; fits && d < nd; d++) fits = target->shape[d - 1] == logp.t->shape[d];
+    if (!fits) {
         ten_fail(nd == 1 ? "0D or 1D target tensor expected, multi-target not supported"
                          : "Expected input batch_size (%lld) to match target batch_size (%lld).",
                  (long long)rows, (long long)(target->ndim ? target->shape[0] : 1));
         return AG_FAILED;
     }
     double total = 0, sum = 0;
-    Tensor *none = reduction == AG_REDUCE_NONE ? ten_new(logp.t->dtype, nd - 1, target->shape) : NULL;
+    Tensor *none = reduction == AG_REDUCE_NONE ? ten_new(logp.t->dtype, target->ndim, target->shape) : NULL;
     if (reduction == AG_REDUCE_NONE && !none) return AG_FAILED;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t t = ten_get_i64(target, i);
-        if (t == ignore_index) continue;
-        if (t < 0 || t >= C) {
-            ten_free(none);
-            ten_fail("Target %lld is out of bounds.", (long long)t);
-            return AG_FAILED;
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t r = 0; r < R; r++) {
+            int64_t t = ten_get_i64(target, i * R + r);
+            if (t == ignore_index) continue;
+            if (t < 0 || t >= C) {
+                ten_free(none);
+                ten_fail("Target %lld is out of bounds.", (long long)t);
+                return AG_FAILED;
+            }
+            double v = -ten_get(logp.t, (i * C + t) * R + r);
+            if (none) ten_set(none, i * R + r, v);
+            sum += v;
+            total += 1;
         }
-        double v = -ten_get(logp.t, i * C + t);
-        if (none) ten_set(none, i, v);
-        sum += v;
-        total += 1;
-    }
     Tensor *out = none;
     if (!none) {
         out = ten_new(logp.t->dtype, 0, NULL);
         if (!out) return AG_FAILED;
         ten_set(out, 0, reduction == AG_REDUCE_MEAN ? sum / total : sum);   /* all ignored: 0/0, NaN as PyTorch */
     }
-    AgNode *n = ag_record(c, "NllLossBackward0", nll_bw, 1, &logp);
+    AgNode *n = ag_record(c, nd == 4 ? "NllLoss2DBackward0" : "NllLossBackward0", nll_bw, 1, &logp);
     if (n) {
         n->sizes = malloc(sizeof(int64_t));
         if (!n->sizes) {
@@ -279,10 +289,38 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
 }
 
 AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t ignore_index, AgReduction reduction) {
-    AgVal lp = ag_log_softmax(c, x, x.t->ndim == 1 ? 0 : 1);
+    int nd = x.t->ndim;
+    if (nd < 1 || nd > 4) {
+        ten_fail("cross_entropy: autograd takes an input of 1 to 4 dims (got %d)", nd);
+        return AG_FAILED;
+    }
+    AgVal lp = ag_log_softmax(c, x, nd == 1 ? 0 : 1);
     if (!lp.t) return AG_FAILED;
-    AgVal r = ag_nll_loss(c, lp, target, ignore_index, reduction);
+    if (nd != 3) {
+        AgVal r = ag_nll_loss(c, lp, target, ignore_index, reduction);
+        ag_val_free(lp);
+        return r;
+    }
+    /* (N, C, d): PyTorch views it as (N, C, d, 1) for nll_loss2d, and a 'none' result back to (N, d) */
+    int64_t sh4[4] = {x.t->shape[0], x.t->shape[1], x.t->shape[2], 1}, tsh[3] = {target->ndim ? target->shape[0] : 0,
+                                                                                  target->ndim > 1 ? target->shape[1] : 0, 1};
+    if (target->ndim != 2) {
+        ag_val_free(lp);
+        ten_fail("Expected target size [%lld, %lld], got a target of %d dims", (long long)sh4[0], (long long)sh4[2],
+                 target->ndim);
+        return AG_FAILED;
+    }
+    AgVal lp4 = ag_view(c, lp, 4, sh4);
+    Tensor *t3 = ten_reshape(target, 3, tsh);
+    AgVal r = lp4.t && t3 ? ag_nll_loss(c, lp4, t3, ignore_index, reduction) : AG_FAILED;
+    ten_free(t3);
+    ag_val_free(lp4);
     ag_val_free(lp);
+    if (r.t && reduction == AG_REDUCE_NONE) {
+        AgVal v = ag_view(c, r, 2, target->shape);
+        ag_val_free(r);
+        r = v;
+    }
     return r;
 }
 

@@ -26,6 +26,8 @@ MASK = torch.tensor([[False, True, True, False]])
 IDX = torch.tensor([[1, 2, 1], [5, 0, 2]])
 TARGET = torch.tensor([1, -100, 3, 1])
 TARGET0 = torch.tensor(2)
+TARGET3 = torch.tensor([[0, 4, -100], [2, 2, 1]])
+TARGET4 = torch.tensor([[[0, 4], [-100, 2], [2, 1]], [[3, 3], [0, 1], [-100, 4]]])
 NOISE = torch.tensor([[2., 0, 2, 2], [0, 0, 2, 2], [2, 2, 0, 2]])
 ROWS = torch.tensor([False, True, False, False, True, True])
 
@@ -53,7 +55,8 @@ def masked_fill_inplace(a):
 
 
 AUX = {"masked_softmax": ROWS, "masked_fill_inplace": MASK, "masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
-       "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0, "dropout": NOISE}
+       "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0,
+       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE}
 CASES = {
     "add": ([(2, 3), (2, 3)], None, lambda a, b: a + b),
     "add_bcast": ([(4, 1, 3), (2, 1)], None, lambda a, b: a + b),
@@ -132,6 +135,9 @@ CASES = {
     "cross_entropy": ([(4, 5)], None, lambda x: F.cross_entropy(x, TARGET)),
     "cross_entropy_sum": ([(4, 5)], None, lambda x: F.cross_entropy(x, TARGET, reduction="sum")),
     "cross_entropy_none": ([(4, 5)], None, lambda x: F.cross_entropy(x, TARGET, reduction="none")),
+    "cross_entropy_3d": ([(2, 5, 3)], None, lambda x: F.cross_entropy(x, TARGET3)),
+    "cross_entropy_3d_none": ([(2, 5, 3)], None, lambda x: F.cross_entropy(x, TARGET3, reduction="none")),
+    "cross_entropy_4d_sum": ([(2, 5, 3, 2)], None, lambda x: F.cross_entropy(x, TARGET4, reduction="sum")),
     "cross_entropy_1d": ([(5,)], None, lambda x: F.cross_entropy(x, TARGET0)),
     "mse": ([(3, 4), (3, 4)], None, F.mse_loss),
     "mse_sum": ([(3, 4), (3, 4)], None, lambda x, y: F.mse_loss(x, y, reduction="sum")),

@@ -214,6 +214,10 @@ static Tensor *aux_rows(void) {                  /* the rows masked_softmax writ
 }
 static Tensor *aux_idx(void) { return from_i64(2, (int64_t[]){2, 3}, (int64_t[]){1, 2, 1, 5, 0, 2}); }
 static Tensor *aux_target(void) { return from_i64(1, (int64_t[]){4}, (int64_t[]){1, -100, 3, 1}); }
+static Tensor *aux_target3(void) { return from_i64(2, (int64_t[]){2, 3}, (int64_t[]){0, 4, -100, 2, 2, 1}); }
+static Tensor *aux_target4(void) {
+    return from_i64(3, (int64_t[]){2, 3, 2}, (int64_t[]){0, 4, -100, 2, 2, 1, 3, 3, 0, 1, -100, 4});
+}
 static Tensor *aux_target0(void) { return from_i64(0, NULL, (int64_t[]){2}); }
 static Tensor *aux_noise(void) {                 /* dropout p = 0.5: kept elements scaled by 2 */
     static const double v[12] = {2, 0, 2, 2, 0, 0, 2, 2, 2, 2, 0, 2};
@@ -309,6 +313,12 @@ static const Case CASES[] = {
      .op = AG_REDUCE_SUM, .aux = aux_target},
     {.name = "cross_entropy_none", .fn = c_cross_entropy, .nin = 1, .ndim = {2}, .shape = {{4, 5}},
      .op = AG_REDUCE_NONE, .aux = aux_target},
+    {.name = "cross_entropy_3d", .fn = c_cross_entropy, .nin = 1, .ndim = {3}, .shape = {{2, 5, 3}},
+     .op = AG_REDUCE_MEAN, .aux = aux_target3},
+    {.name = "cross_entropy_3d_none", .fn = c_cross_entropy, .nin = 1, .ndim = {3}, .shape = {{2, 5, 3}},
+     .op = AG_REDUCE_NONE, .aux = aux_target3},
+    {.name = "cross_entropy_4d_sum", .fn = c_cross_entropy, .nin = 1, .ndim = {4}, .shape = {{2, 5, 3, 2}},
+     .op = AG_REDUCE_SUM, .aux = aux_target4},
     {.name = "cross_entropy_1d", .fn = c_cross_entropy, .nin = 1, .ndim = {1}, .shape = {{5}}, .op = AG_REDUCE_MEAN,
      .aux = aux_target0},
     {.name = "mse", .fn = c_mse, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = AG_REDUCE_MEAN},
@@ -526,6 +536,15 @@ static void test_more_names(void **state) {
     assert_string_equal(node_text(l1.m->grad_fn), "AddBackward0(SqueezeBackward3, AccumulateGrad)");
     AgVal lin[] = {W, bias, x3, x1, l2, l3, l3n, l1};
     for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) ag_val_free(lin[i]);
+    AgVal xc = {ten_new(DT_F32, 3, (int64_t[]){2, 5, 3}), ag_meta_new(true)};
+    Tensor *t3 = aux_target3();
+    AgVal ce3 = ag_cross_entropy(&c, xc, t3, -100, AG_REDUCE_MEAN), ce3n = ag_cross_entropy(&c, xc, t3, -100, 0);
+    assert_string_equal(node_text(ce3.m->grad_fn), "NllLoss2DBackward0(ViewBackward0)");
+    assert_string_equal(node_text(ce3n.m->grad_fn), "ViewBackward0(NllLoss2DBackward0)");
+    ag_val_free(xc);
+    ag_val_free(ce3);
+    ag_val_free(ce3n);
+    ten_free(t3);
     AgVal num = {ten_scalar_d(2.0), NULL};
     AgVal rs = ag_binary(&c, OP_SUB, num, true, x, false), rd = ag_binary(&c, OP_DIV, num, true, x, false);
     AgVal ra = ag_binary(&c, OP_ADD, num, true, x, false), mx = ag_max(&c, x, false);
