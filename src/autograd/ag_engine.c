@@ -393,6 +393,10 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
     for (int i = 0; i < all.n; i++)
         if (all.v[i]->deps == 0) list_push(&ready, all.v[i]);
     while (ready.n) {
+        if (atomic_load(&ten_interrupted)) {        /* Ctrl-C: stop between nodes (kernels stop inside theirs) */
+            ten_fail_interrupted();
+            goto done;
+        }
         /* the ready node made last runs first (PyTorch's order by sequence number) */
         int best = 0;
         for (int i = 1; i < ready.n; i++)

@@ -873,6 +873,10 @@ static void test_long_chain(void **state) {
         ag_val_free(h);
         h = next;
     }
+    atomic_store(&ten_interrupted, 1);                       /* Ctrl-C: stops between nodes, the graph kept */
+    assert_int_equal(ag_backward(&c, 1, &h, NULL, false), -1);
+    assert_int_equal(ten_error_kind(), TEN_ERR_INTERRUPTED);
+    atomic_store(&ten_interrupted, 0);
     assert_int_equal(ag_backward(&c, 1, &h, NULL, false), 0);
     assert_float_equal(ten_f64(x.m->grad)[0], (double)n, 0);
     ag_val_free(h);
