@@ -112,7 +112,7 @@ clean:
 # in tests/fuzz/corpus/NAME. A crash stops make with the input saved in build-fuzz/; add it to the seed corpus and
 # a regression test once fixed.
 FUZZ_TIME ?= 30
-FUZZ_TARGETS := statements npy transcript lesson builtins
+FUZZ_TARGETS := statements npy transcript lesson builtins autograd
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DATTN_NO_SIMD -pthread -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
               -Iinclude -Isrc/tensor $(PKG_CFLAGS) -DATTN_VERSION='"$(VERSION)"'
 .PHONY: fuzz fuzz-build

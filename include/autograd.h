@@ -11,7 +11,8 @@
  *     to its grad_fn. A leaf's AccumulateGrad node owns a reference to the leaf's AgMeta; the AgMeta points back
  *     to it without owning it (no cycle).
  *   - AgNode: ag_node_ref / ag_node_unref. A node owns its next edges (references to the nodes of its inputs) and
- *     the tensors it saved (aliases, with the storage's version at save time). Backward releases what a node saved
+ *     the tensors it saved (aliases, with the storage's version at save time, and a weak handle on the input's
+ *     AgMeta for the in-place message: a strong one would make a cycle when x[0] = f(x) writes a value made from x). Backward releases what a node saved
  *     unless retain_graph: a second backward through it then fails with PyTorch's message.
  *   - AgVal: a (Tensor, AgMeta) pair. As an argument both are borrowed. A result of an op owns both (m may be NULL:
  *     nothing recorded); free it with ag_val_free. On failure t is NULL and ten_error() says why.
@@ -58,6 +59,7 @@ struct AgMeta {
     Tensor *view;               /* owned alias of the view (its geometry; the storage's version) */
     Tensor *base_view;          /* owned alias of the base tensor (its geometry) */
     int64_t version;            /* the storage's version when grad_fn was set (a view's is rebuilt when it moved) */
+    struct AgWeak *weak;        /* how saved tensors refer to it without keeping it alive (made on first use) */
 };
 
 typedef struct AgVal { Tensor *t; AgMeta *m; } AgVal;

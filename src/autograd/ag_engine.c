@@ -109,8 +109,28 @@ static void meta_drop(AgMeta *m, NodeList *work) {
     ten_free(m->grad);
     ten_free(m->view);
     ten_free(m->base_view);
+    if (m->weak) {
+        m->weak->m = NULL;
+        ag_weak_unref(m->weak);
+    }
     meta_drop(m->base, work);           /* a base is never a view itself: one level */
     free(m);
+}
+
+void ag_weak_unref(AgWeak *w) {
+    if (w && --w->refs == 0) free(w);
+}
+
+/* A new reference to m's weak handle (made on first use; the AgMeta keeps one reference to it). */
+static AgWeak *weak_of(AgMeta *m) {
+    if (!m) return NULL;
+    if (!m->weak) {
+        m->weak = ag_alloc(sizeof *m->weak);
+        m->weak->refs = 1;
+        m->weak->m = m;
+    }
+    m->weak->refs++;
+    return m->weak;
 }
 
 /* Frees the nodes on the worklist and every node and AgMeta only they kept: a loop, not recursion, so a graph of a
@@ -121,7 +141,7 @@ static void free_nodes(NodeList *work) {
         AgNode *n = work->v[--work->n];
         for (int i = 0; i < n->nsaved; i++) {
             ten_free(n->saved[i].t);
-            meta_drop(n->saved[i].meta, work);
+            ag_weak_unref(n->saved[i].meta);
         }
         ten_free(n->buf);
         if (n->var) {
@@ -202,8 +222,8 @@ void ag_node_save(AgNode *n, int i, const Tensor *t, const AgMeta *m, bool is_ou
     if (n->nsaved <= i) n->nsaved = i + 1;
     s->t = ten_alias(t);
     s->version = ten_version(t);
-    s->made_by = is_output ? n->name : NULL;
-    s->meta = is_output ? NULL : ag_meta_ref((AgMeta *)m);
+    s->made_by = is_output ? n->name : m && m->grad_fn ? m->grad_fn->name : NULL;
+    s->meta = is_output ? NULL : weak_of((AgMeta *)m);
     s->is_output = is_output;
 }
 
@@ -237,8 +257,9 @@ const Tensor *ag_saved(AgNode *n, int i) {
         for (int d = 0; d < s->t->ndim; d++)
             k += (size_t)snprintf(shape + k, sizeof shape - k, d ? ", %lld" : "%lld", (long long)s->t->shape[d]);
         const char *by = s->made_by;
-        if (!by && s->meta && s->meta->grad_fn) {       /* the input's history now; PyTorch's C++ nodes are namespaced */
-            by = s->meta->grad_fn->name;
+        AgMeta *in = s->meta ? s->meta->m : NULL;
+        if (in && in->grad_fn) {            /* an input's history now (PyTorch's C++ nodes print namespaced) */
+            by = in->grad_fn->name;
             if (!strcmp(by, "CopySlices")) by = "torch::autograd::CopySlices";
         }
         if (by) snprintf(of, sizeof of, ", which is output 0 of %s,", by);
@@ -431,7 +452,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
                 for (int i = 0; i < n->fn->nsaved; i++) {
                     ten_free(n->fn->saved[i].t);
                     n->fn->saved[i].t = NULL;
-                    ag_meta_unref(n->fn->saved[i].meta);
+                    ag_weak_unref(n->fn->saved[i].meta);
                     n->fn->saved[i].meta = NULL;
                 }
                 n->fn->released = true;
@@ -440,7 +461,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
                 for (int i = 0; i < n->nsaved; i++) {
                     ten_free(n->saved[i].t);
                     n->saved[i].t = NULL;
-                    ag_meta_unref(n->saved[i].meta);
+                    ag_weak_unref(n->saved[i].meta);
                     n->saved[i].meta = NULL;
                 }
                 n->released = true;

@@ -10,10 +10,17 @@
 typedef struct AgSaved {
     Tensor *t;
     int64_t version;
-    const char *made_by;            /* is_output: the node's name */
-    AgMeta *meta;                   /* an input's metadata (owned; NULL for an output or a tensor of no graph) */
+    const char *made_by;            /* is_output: the node's name; else the input's grad_fn's name when saved */
+    struct AgWeak *meta;            /* a weak handle on the input's metadata (owned handle; NULL for an output) */
     bool is_output;                 /* the node's own result (exp, tanh, softmax ... save it) */
 } AgSaved;
+
+/* A weak reference to an AgMeta: m is cleared when the AgMeta is freed; the handle lives while referred to. */
+typedef struct AgWeak {
+    int refs;
+    AgMeta *m;
+} AgWeak;
+void ag_weak_unref(AgWeak *w);
 
 typedef struct AgEdge {
     AgNode *fn;                     /* owned; NULL: the input needs no grad */

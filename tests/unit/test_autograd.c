@@ -852,7 +852,13 @@ static void test_inplace_histories(void **state) {
     assert_int_equal(ag_backward(&c, 1, &s, NULL, false), -1);
     assert_non_null(strstr(ten_error(), "[torch.FloatTensor [2, 3, 4]], which is output 0 of "
                                         "torch::autograd::CopySlices, is at version 1; expected version 0 instead."));
-    AgVal all_vals[] = {a, two, X, Xv, v, back, y, Y, Z, five, av, P, row, b, m, s, one};
+    /* M[0] = (M * M)[0]: the value written was made from M, whose MulBackward0 saved M; the graph must still free
+     * (a strong reference from the saved slot to M's metadata made a cycle: LeakSanitizer) */
+    AgVal M = ag_binary(&c, OP_MUL, a, false, two, true), MM = ag_binary(&c, OP_MUL, M, false, M, false);
+    AgVal row0 = ag_select(&c, MM, 0, 0);
+    assert_int_equal(ag_index_put_(&c, M.t, &M.m, &first, 1, row0, false), 0);
+    assert_string_equal(node_text(M.m->grad_fn), "CopySlices(MulBackward0, SelectBackward0)");
+    AgVal all_vals[] = {a, two, X, Xv, v, back, y, Y, Z, five, av, P, row, b, m, s, one, M, MM, row0};
     for (size_t i = 0; i < sizeof all_vals / sizeof all_vals[0]; i++) ag_val_free(all_vals[i]);
     ten_free(rows);
     ten_free(zmask);
