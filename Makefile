@@ -19,7 +19,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WAR
 LIBS    = $(PKG_LIBS) -lm
 
 BUILD   := build$(if $(filter 1,$(SANITIZE)),-san)
-LIB_SRC := $(wildcard src/util/*.c src/tensor/*.c src/lang/*.c src/builtins/*.c src/plot/*.c src/session/*.c src/lesson/*.c) \
+LIB_SRC := $(wildcard src/util/*.c src/tensor/*.c src/autograd/*.c src/lang/*.c src/builtins/*.c src/plot/*.c src/session/*.c src/lesson/*.c) \
            $(filter-out src/repl/main.c,$(wildcard src/repl/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/repl/main.o
@@ -112,7 +112,7 @@ clean:
 # in tests/fuzz/corpus/NAME. A crash stops make with the input saved in build-fuzz/; add it to the seed corpus and
 # a regression test once fixed.
 FUZZ_TIME ?= 30
-FUZZ_TARGETS := statements npy transcript lesson builtins
+FUZZ_TARGETS := statements npy transcript lesson builtins autograd
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DATTN_NO_SIMD -pthread -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
               -Iinclude -Isrc/tensor $(PKG_CFLAGS) -DATTN_VERSION='"$(VERSION)"'
 .PHONY: fuzz fuzz-build

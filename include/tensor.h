@@ -120,6 +120,13 @@ const Tensor *ten_as_contiguous(const Tensor *t, Tensor **tmp);
 Tensor *ten_contiguous(const Tensor *t);
 bool ten_compute_contiguous(const Tensor *t);                        /* PyTorch's is_contiguous() rule */
 bool ten_same_storage(const Tensor *a, const Tensor *b);
+/* The storage's write counter (PyTorch's t._version), shared by every view of the storage: 0 when made, one more
+ * for each in-place operation of this library (ten_copy_into, ten_assign_result, ten_index_set, ten_set_layout).
+ * ten_set is an element store for filling new tensors and does not count: a caller that writes an existing tensor
+ * element by element or through its data pointer calls ten_bump_version once for the operation. Autograd compares
+ * it with the version it saved, to refuse a backward through a tensor modified in place. */
+int64_t ten_version(const Tensor *t);
+void ten_bump_version(Tensor *t);
 Tensor *ten_clone(const Tensor *t);                                  /* a copy keeping t's memory order (X.clone()) */
 /* t takes v's layout and storage in place (X.t_(), X.unsqueeze_(0)); v is consumed. */
 void ten_set_layout(Tensor *t, Tensor *v);
@@ -231,6 +238,12 @@ Tensor *ten_round_decimals(const Tensor *t, int64_t decimals);     /* torch.roun
 /* torch.isclose: bool tensor of a == b or |a - b| <= atol + |rtol * b| (equal_nan: NaN == NaN). Same dtypes only. */
 Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan);
 
+/* F.layer_norm over the last k dims of x (float32 or float64), PyTorch 1.13's CPU kernel to the bit
+ * (tensor_layernorm.c): y = (x - mean) * rstd * w + b per row, rstd = 1 / sqrt(biased var + eps); w and b (the last
+ * k dims' shape, x's dtype) may be NULL. *mean and *rstd (when not NULL): x's shape with the last k dims 1. */
+Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b, double eps, Tensor **mean,
+                       Tensor **rstd);
+
 /* ---- sorting along a dim (tensor_sort.c), with PyTorch's order among equal values ---- */
 /* values and indices (int64) are new tensors; -1 with a message (k out of range, empty dim). */
 int ten_sort(const Tensor *t, int dim, bool descending, bool stable, Tensor **values, Tensor **indices);
@@ -243,6 +256,9 @@ Tensor *ten_median_all(const Tensor *t);                          /* torch.media
 /* ---- matrix products (tensor_matmul.c) ---- */
 Tensor *ten_matmul(const Tensor *a, const Tensor *b);     /* torch.matmul: 1-D, 2-D and batched broadcasting */
 Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, m) -> (B, n, m) */
+/* F.linear's arithmetic (nn.Linear's digits): x (..., in) @ W (out, in)^T + b; b (out,), one value or NULL; float32
+ * (ten_sgemm) or float64. */
+Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b);
 /* C (m, n) = A (m, k) @ B (k, n), row-major float32; BLAS for large products, a fixed-order loop for small ones. */
 void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);
 /* Softmax of each of `rows` contiguous float32 rows of n, in place, as torch.softmax(dim=-1) computes it (PyTorch's

@@ -280,34 +280,14 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
         rt_error(I, "Linear: weight and bias must be float32 tensors");
         return NULL;
     }
-    int64_t rows = 1, out;          /* rows: the leading dimensions (in may be 0, as PyTorch allows) */
+    int64_t rows = 1;               /* rows: the leading dimensions (in may be 0, as PyTorch allows) */
     for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
     if (!attn_linear_shapes_ok(I, x->ndim == 1 ? -1 : rows, in, W->ndim, W->shape, b ? b->ndim : -1, b ? b->shape : NULL)) return NULL;
-    out = W->shape[0];
     if (x->dtype != W->dtype) {     /* PyTorch multiplies equal dtypes only */
         rt_raise(I, "RuntimeError", "expected scalar type %s but found Float", x->dtype == DT_F64 ? "Double" : x->dtype == DT_I64 ? "Long" : "Bool");
         return NULL;
     }
-    /* dense operands: a copy only of a view that is not contiguous */
-    Tensor *xf = NULL, *wt = NULL, *bt = NULL;
-    const Tensor *xd = ten_as_contiguous(x, &xf);
-    const Tensor *Wd = ten_as_contiguous(W, &wt);
-    const Tensor *bd = b ? ten_as_contiguous(b, &bt) : NULL;
-    Tensor *y = NULL;
-    int64_t sh[TEN_MAX_DIMS];
-    memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-    sh[x->ndim - 1] = out;
-    /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
-    if (xd && Wd && (!b || bd) && (y = ten_new_uninit(DT_F32, x->ndim, sh))) {
-        ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
-        if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
-            for (int64_t r = 0; r < rows; r++)
-                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[bd->numel == 1 ? 0 : o];
-    }
-    ten_free(xf);
-    ten_free(wt);
-    ten_free(bt);
-    return y;
+    return ten_linear(x, W, b);       /* NULL (out of memory) with ten_error set, as the callers expect */
 }
 
 static Value *linear_call(Interp *I, Value *self, Args *a) {

@@ -115,6 +115,7 @@ struct TenStorage {
     int refs;                 /* views alive on it */
     int64_t bytes;
     void *base;               /* small storages: their own inline bytes (SmallStorage) */
+    int64_t version;          /* writes in place so far (ten_version): what autograd's saved tensors check */
 };
 
 /* ---- free lists for small tensors ----
@@ -234,6 +235,7 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
     st->refs = 1;
     st->bytes = bytes;
     st->base = data;
+    st->version = 0;
     Tensor *t = handle_new();
     t->dtype = dt;
     t->ndim = ndim;
@@ -271,6 +273,10 @@ Tensor *ten_view_of(const Tensor *t, int ndim, const int64_t *shape, const int64
 }
 
 bool ten_same_storage(const Tensor *a, const Tensor *b) { return a->storage == b->storage; }
+
+int64_t ten_version(const Tensor *t) { return t->storage->version; }
+void ten_bump_version(Tensor *t) { t->storage->version++; }
+void ten_version_restore(Tensor *t, int64_t v) { t->storage->version = v; }
 
 void ten_free(Tensor *t) {
     if (!t) return;

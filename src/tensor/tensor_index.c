@@ -153,7 +153,9 @@ int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
     Tensor *tmp[2 * TEN_MAX_DIMS];
     if (n > 2 * TEN_MAX_DIMS) { ten_fail("too many indices (%d)", n); return -1; }
     if (!dense_items(items, n, d, tmp)) return -1;
+    int64_t v0 = ten_version(t);
     int r = index_set(t, d, n, v);
+    if (r == 0) ten_version_restore(t, v0 + 1);      /* one operation, one count, however it wrote */
     for (int i = 0; i < n; i++) ten_free(tmp[i]);
     return r;
 }

@@ -41,4 +41,6 @@ void ten_set_own_gemm(bool on);
 /* Whether ten_sgemm_ld(..., blas true, alpha) computes this product with vm_blas_gemm: ten_own_gemm, OpenBLAS's
  * normal path, and B small enough that the kernel is the faster one. */
 bool ten_sgemm_own(int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha);
+/* Sets the storage's write counter back to v (an operation made of several counted writes counts once). */
+void ten_version_restore(Tensor *t, int64_t v);
 #endif

@@ -438,3 +438,43 @@ Tensor *ten_bmm(const Tensor *a, const Tensor *b) {
     if (a->shape[2] != b->shape[1]) return mismatch(a, b, "bmm");
     return ten_matmul(a, b);
 }
+
+/* F.linear's arithmetic: x (..., in) @ W (out, in)^T + b, every operand any layout (a copy only of a view that is
+ * not contiguous); b (out,), one value, or NULL. float32 by ten_sgemm (nn.Linear's digits); float64 by ten_matmul. */
+Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
+    DType dt = x->dtype;
+    if (x->ndim < 1 || W->ndim != 2 || x->shape[x->ndim - 1] != W->shape[1] || !ten_is_float(dt) || W->dtype != dt ||
+        (b && (b->dtype != dt || (b->numel != 1 && b->numel != W->shape[0])))) {
+        ten_fail("linear: x (..., in), W (out, in) and b (out,) of one float dtype are needed");
+        return NULL;
+    }
+    if (dt == DT_F64) {
+        Tensor *wt = ten_transpose(W, 0, 1), *p = wt ? ten_matmul(x, wt) : NULL;
+        ten_free(wt);
+        if (!p || !b) return p;
+        Tensor *r = ten_binary(OP_ADD, p, false, b, false);
+        ten_free(p);
+        return r;
+    }
+    int64_t in = W->shape[1], out = W->shape[0], rows = 1;   /* rows: the leading dimensions (in may be 0) */
+    for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
+    Tensor *xf = NULL, *wt = NULL, *bt = NULL;
+    const Tensor *xd = ten_as_contiguous(x, &xf);
+    const Tensor *Wd = ten_as_contiguous(W, &wt);
+    const Tensor *bd = b ? ten_as_contiguous(b, &bt) : NULL;
+    Tensor *y = NULL;
+    int64_t sh[TEN_MAX_DIMS];
+    memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    sh[x->ndim - 1] = out;
+    /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
+    if (xd && Wd && (!b || bd) && (y = ten_new_uninit(DT_F32, x->ndim, sh))) {
+        ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
+        if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[bd->numel == 1 ? 0 : o];
+    }
+    ten_free(xf);
+    ten_free(wt);
+    ten_free(bt);
+    return y;
+}

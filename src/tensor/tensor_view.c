@@ -115,7 +115,7 @@ int ten_copy_into(Tensor *dst, const Tensor *src) {
                  "location. Please clone() the tensor before performing the operation.");
         return -1;
     }
-    if (dst->numel == 0) return 0;
+    if (dst->numel == 0) { ten_bump_version(dst); return 0; }
     Tensor *cast = NULL;
     if (src->dtype != dst->dtype) {
         if (!(cast = ten_cast(src, dst->dtype))) return -1;
@@ -152,6 +152,7 @@ int ten_copy_into(Tensor *dst, const Tensor *src) {
         }
     }
     ten_strided_copy(dst, tmp ? tmp : ex);
+    ten_bump_version(dst);
     ten_free(tmp);
     ten_free(ex);
     ten_free(cast);
@@ -525,5 +526,6 @@ void ten_set_layout(Tensor *t, Tensor *v) {
     TenStorage *old = t->storage;
     *t = *v;
     v->storage = old;             /* v takes t's old reference, so freeing v keeps the counts right */
+    ten_bump_version(t);          /* an in-place op (X.t_()) counts as a write, as in PyTorch */
     ten_free(v);
 }

@@ -1,0 +1,213 @@
+/* autograd.h - reverse-mode automatic differentiation with PyTorch's semantics (prefix ag_), a layer between the
+ * tensor library and the language: it includes only util and tensor headers, and the tensor kernels know nothing
+ * of it.
+ *
+ * A variable is a Tensor plus an AgMeta: requires_grad, .grad, grad_fn (the AgNode that made it) and is_leaf. A
+ * value that does not require grad and has no history needs no AgMeta at all (NULL). The language keeps the two side
+ * by side (its V_TENSOR value holds Tensor *t; it gains AgMeta *ag), and passes them to the ops as an AgVal.
+ *
+ * Ownership (every object here is reference counted; one thread, the allocator's):
+ *   - AgMeta: ag_meta_new gives one reference; ag_meta_ref / ag_meta_unref. It owns .grad (a Tensor) and a reference
+ *     to its grad_fn. A leaf's AccumulateGrad node owns a reference to the leaf's AgMeta; the AgMeta points back
+ *     to it without owning it (no cycle).
+ *   - AgNode: ag_node_ref / ag_node_unref. A node owns its next edges (references to the nodes of its inputs) and
+ *     the tensors it saved (aliases, with the storage's version at save time, and a weak handle on the input's
+ *     AgMeta for the in-place message: a strong one would make a cycle when x[0] = f(x) writes a value made from x). Backward releases what a node saved
+ *     unless retain_graph: a second backward through it then fails with PyTorch's message.
+ *   - AgVal: a (Tensor, AgMeta) pair. As an argument both are borrowed. A result of an op owns both (m may be NULL:
+ *     nothing recorded); free it with ag_val_free. On failure t is NULL and ten_error() says why.
+ *
+ * Grad mode (torch.no_grad / enable_grad / set_grad_enabled) is AgContext.grad_enabled, in a context the caller
+ * owns (one per session). An op records a node only when grad mode is on and an input requires grad.
+ * Errors go through the tensor library's channel (ten_fail / ten_error); functions return NULL or -1.
+ *
+ * Example: y = (x * x).sum(); y.backward(); x.grad
+ *     AgContext c; ag_context_init(&c);
+ *     AgVal x = { ten_randn(&rng, 1, (int64_t[]){3}), ag_meta_new(true) };
+ *     AgVal xx = ag_binary(&c, OP_MUL, x, false, x, false), y = ag_sum(&c, xx);
+ *     ag_backward(&c, 1, &y, NULL, false);     // x.m->grad is now 2 * x
+ *     ag_val_free(y); ag_val_free(xx); ag_val_free(x);
+ */
+#ifndef ATTN_AUTOGRAD_H
+#define ATTN_AUTOGRAD_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "tensor.h"
+
+/* Per-session autograd state: grad mode and the sequence counter that orders the nodes (PyTorch's sequence_nr:
+ * a later node runs first among those ready, so the same graph always runs in the same order). */
+typedef struct AgContext {
+    bool grad_enabled;          /* true unless inside torch.no_grad() */
+    uint64_t next_seq;
+} AgContext;
+void ag_context_init(AgContext *c);
+
+typedef struct AgNode AgNode;
+typedef struct AgMeta AgMeta;
+struct AgMeta {
+    int refs;
+    bool requires_grad;
+    bool retains_grad;          /* a non-leaf whose .grad backward fills (x.retain_grad()) */
+    Tensor *grad;               /* owned; NULL until a backward reaches it */
+    AgNode *grad_fn;            /* owned reference; NULL for a leaf */
+    int output_nr;              /* which output of grad_fn this is (0: every op here has one output) */
+    AgNode *acc;                /* a leaf's AccumulateGrad node while one exists (not owned) */
+    /* A differentiable view (the result of view, transpose, slice ... of a tensor with history) knows its base, so
+     * that an in-place write through it rebases the base's history (CopySlices) and its own (AsStridedBackward0),
+     * as PyTorch does: */
+    AgMeta *base;               /* owned: the meta of the tensor that owns the storage; NULL when not a view */
+    Tensor *view;               /* owned alias of the view (its geometry; the storage's version) */
+    Tensor *base_view;          /* owned alias of the base tensor (its geometry) */
+    int64_t version;            /* the storage's version when grad_fn was set (a view's is rebuilt when it moved) */
+    struct AgWeak *weak;        /* how saved tensors refer to it without keeping it alive (made on first use) */
+};
+
+typedef struct AgVal { Tensor *t; AgMeta *m; } AgVal;
+
+/* A new AgMeta with one reference: a leaf (no grad_fn), requiring grad or not. */
+AgMeta *ag_meta_new(bool requires_grad);
+AgMeta *ag_meta_ref(AgMeta *m);
+void ag_meta_unref(AgMeta *m);                 /* NULL is fine */
+void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unref(v.m) */
+static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
+static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
+/* x.requires_grad_(flag) on x's AgMeta (a plain tensor gets one first: ag_meta_new(false)): only leaves, only float
+ * dtypes (PyTorch's messages); -1 on refusal. */
+int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
+/* Before an in-place op on x (x.add_(1), x[0] = 5): PyTorch's refusal when grad mode is on and m is a leaf that
+ * requires grad ("a leaf Variable that requires grad is being used in an in-place operation."). m: x's metadata, or
+ * with view_of_leaf, that of the leaf x is a view of (the message says "a view of a leaf"). 0 when allowed. */
+int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf);
+/* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
+AgVal ag_detach(AgVal x);
+/* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
+int ag_retain_grad(AgMeta *m);
+/* x.grad = None (zero_grad(set_to_none=True)). */
+void ag_zero_grad(AgMeta *m);
+
+/* x.grad_fn: m->grad_fn, first rebuilt (AsStridedBackward0 of its base's history) when m is a view whose storage
+ * was written in place since (PyTorch's rule). Borrowed; NULL for a leaf. Use it, not m->grad_fn, for the repr. */
+AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
+
+/* ---- in-place ops (ag_inplace.c): the tensor is written, its AgMeta's history rebased ----
+ * x is a tensor with its metadata *xm (NULL: none yet; a new one is stored there when the write records history).
+ * Refused as PyTorch refuses on a leaf that requires grad, or a view of one (grad mode on). 0 or -1. Views made
+ * from x earlier see the write (shared storage) and get their history rebuilt when next used (ag_grad_fn).
+ * Limitation: a view of a tensor with no AgMeta does not know its base, so writing a value that requires grad into
+ * it gives the view history but not its base. */
+/* x[items] = v: a tensor index gives IndexPutBackward0 on x; basic items (ints, slices) write a view of x, which
+ * PyTorch records as CopySlices. v: a tensor (v_weak for a Python number). */
+int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, int n, AgVal v, bool v_weak);
+/* x.masked_fill_(mask, value): MaskedFillBackward0 (CopySlices when x is a view). */
+int ag_masked_fill_(AgContext *c, Tensor *x, AgMeta **xm, const Tensor *mask, double value);
+
+/* ---- nodes: grad_fn and grad_fn.next_functions ---- */
+/* PyTorch's name: "MulBackward0", "AccumulateGrad" (torch prints <AccumulateGrad object at ...>). */
+const char *ag_node_name(const AgNode *n);
+int ag_node_num_next(const AgNode *n);
+/* Edge i: the input's node (NULL where PyTorch shows None: an input that needs no grad; NULL for i out of range) and
+ * its output number. */
+AgNode *ag_node_next(const AgNode *n, int i, int *input_nr);
+/* An AccumulateGrad node's leaf (borrowed; grad_fn.next_functions[0][0].variable); NULL for other nodes. */
+AgMeta *ag_node_variable(const AgNode *n);
+AgNode *ag_node_ref(AgNode *n);
+void ag_node_unref(AgNode *n);
+
+/* ---- the engine ---- */
+/* torch.autograd.backward(outputs, grads): grads[i] NULL means ones for a one-element output (PyTorch's "grad can be
+ * implicitly created only for scalar outputs" otherwise); grads NULL means all NULL. Leaves that require grad
+ * accumulate into their .grad (across calls), non-leaves with retains_grad too. Without retain_graph, the nodes
+ * run release what they saved. 0, or -1 with ten_error() set (a failure part way keeps what leaves accumulated
+ * before it, as in PyTorch). The order is fixed by the graph: the same graph gives the same bytes every run. */
+int ag_backward(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, bool retain_graph);
+/* torch.autograd.grad(outputs, inputs, grads): result[j] (new tensors the caller frees) the gradient of the outputs
+ * with respect to inputs[j] (a leaf or not); .grad untouched. An input the outputs do not depend on is an error
+ * unless allow_unused (then result[j] is NULL). 0 or -1. */
+int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
+            const AgVal *inputs, Tensor **result, bool retain_graph, bool allow_unused);
+
+/* ---- differentiable ops (forward by the tensor library's kernels) ----
+ * Each returns a new AgVal the caller owns; on failure .t is NULL and ten_error() says why. Shapes as in PyTorch. */
+/* a op b for OP_ADD, OP_SUB, OP_MUL, OP_DIV with broadcasting; a Python number is a 0-dim tensor with *_weak set
+ * and m NULL (ten_binary's rules). The grad of each input is summed back to its shape and cast to its dtype. A
+ * number on the left is recorded as PyTorch's reflected operators: 1 - x RsubBackward1, 2 / x MulBackward0 of
+ * ReciprocalBackward0 (computed so: x.reciprocal() * 2), 1 + x and 2 * x as x + 1 and x * 2. */
+AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_weak);
+/* UOP_NEG, UOP_EXP, UOP_LOG, UOP_SQRT, UOP_SIN, UOP_COS, UOP_TANH, UOP_SIGMOID, UOP_RELU. */
+AgVal ag_unary(AgContext *c, UnOp op, AgVal x);
+AgVal ag_pow_scalar(AgContext *c, AgVal x, double p);                 /* x ** p: PowBackward0 */
+AgVal ag_reciprocal(AgContext *c, AgVal x);                           /* ReciprocalBackward0 */
+AgVal ag_abs(AgContext *c, AgVal x);                                  /* AbsBackward0: grad * sign(x) */
+/* x.clamp(lo, hi) (NAN: no bound): ClampBackward1, the grad where lo <= x <= hi. */
+AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi);
+/* torch.where(cond, x, y): cond bool; x, y tensors or Python numbers (*_weak, m NULL): WhereBackward0 (x, y). */
+AgVal ag_where(AgContext *c, const Tensor *cond, AgVal x, bool x_weak, AgVal y, bool y_weak);
+AgVal ag_gelu(AgContext *c, AgVal x);                                 /* F.gelu (exact): GeluBackward0 */
+/* x.max() / x.min() (MaxBackward1 / MinBackward1: ties share the grad evenly), and over a dim (MaxBackward0 /
+ * MinBackward0: the grad goes to the index returned in *indices, int64, when indices is not NULL). */
+AgVal ag_max(AgContext *c, AgVal x, bool min);
+AgVal ag_max_dim(AgContext *c, AgVal x, int dim, bool keepdim, bool min, Tensor **indices);
+AgVal ag_sum(AgContext *c, AgVal x);                                  /* all elements: SumBackward0, 0-dim */
+AgVal ag_mean(AgContext *c, AgVal x);                                 /* MeanBackward0 */
+/* Over dims[0..nd) (negative from the end, distinct): SumBackward1 / MeanBackward1. */
+AgVal ag_sum_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim);
+AgVal ag_mean_dims(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim);
+AgVal ag_mm(AgContext *c, AgVal a, AgVal b);                         /* (n, k) @ (k, m): MmBackward0 */
+AgVal ag_bmm(AgContext *c, AgVal a, AgVal b);                        /* (B, n, k) @ (B, k, m): BmmBackward0 */
+/* torch.matmul with batch broadcasting, built as PyTorch builds it (mm or bmm of expanded, reshaped operands, then
+ * UnsafeViewBackward0), so grad_fn chains read as PyTorch's; a vector with a vector or a matrix: DotBackward0,
+ * MvBackward0, SqueezeBackward3 <- MmBackward0 (a vector with more dims: refused for now). */
+AgVal ag_matmul(AgContext *c, AgVal a, AgVal b);
+/* x.view(shape) (ViewBackward0) and x.reshape(shape) (ReshapeAliasBackward0 when it is a view, else
+ * CloneBackward0 then UnsafeViewBackward0, as PyTorch 1.13); one entry may be -1. */
+AgVal ag_view(AgContext *c, AgVal x, int ndim, const int64_t *shape);
+AgVal ag_reshape(AgContext *c, AgVal x, int ndim, const int64_t *shape);
+AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1);          /* TransposeBackward0 */
+AgVal ag_t(AgContext *c, AgVal x);                                  /* x.t(), at most 2-D: TBackward0 */
+AgVal ag_permute(AgContext *c, AgVal x, const int *dims);           /* PermuteBackward0 */
+AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape);  /* ExpandBackward0 (-1 keeps a size) */
+AgVal ag_unsqueeze(AgContext *c, AgVal x, int dim);                 /* UnsqueezeBackward0 */
+/* x.squeeze(dim) (SqueezeBackward1) or x.squeeze() with all (SqueezeBackward0). */
+AgVal ag_squeeze(AgContext *c, AgVal x, int dim, bool all);
+AgVal ag_softmax(AgContext *c, AgVal x, int dim);                   /* SoftmaxBackward0 */
+AgVal ag_log_softmax(AgContext *c, AgVal x, int dim);               /* LogSoftmaxBackward0 */
+/* x.masked_fill(mask, value), out of place; mask bool, broadcast to x's shape: MaskedFillBackward0. */
+AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value);
+/* torch.cat / torch.stack of xs[0..n) along dim: CatBackward0 / StackBackward0, one edge per input. */
+AgVal ag_cat(AgContext *c, const AgVal *xs, int n, int dim);
+AgVal ag_stack(AgContext *c, const AgVal *xs, int n, int dim);
+/* x[..., start:stop:step] along dim with Python's rules (has_*: given; step > 0): SliceBackward0. x[:, 1:3] is two
+ * slices, as PyTorch records it. narrow(dim, start, length) is a slice too. */
+AgVal ag_slice(AgContext *c, AgVal x, int dim, int64_t start, int64_t stop, int64_t step, bool has_start,
+               bool has_stop);
+AgVal ag_narrow(AgContext *c, AgVal x, int dim, int64_t start, int64_t length);
+AgVal ag_select(AgContext *c, AgVal x, int dim, int64_t index);     /* x.select(dim, i), x[i]: SelectBackward0 */
+
+/* ---- network functions (ag_nn.c) ---- */
+typedef enum { AG_REDUCE_NONE = 0, AG_REDUCE_MEAN = 1, AG_REDUCE_SUM = 2 } AgReduction;
+/* F.layer_norm over the last k dims, ten_layer_norm's forward (PyTorch's bits); w, b: AgVals with t NULL when not
+ * given (then that edge is None): NativeLayerNormBackward0 with edges (x, w, b). */
+AgVal ag_layer_norm(AgContext *c, AgVal x, int k, AgVal w, AgVal b, double eps);
+/* F.embedding(idx, weight): weight (V, D), idx int64 of any shape -> idx.shape + (D,); the row padding_idx (negative
+ * from the end; AG_NO_PADDING for none) gets no grad: EmbeddingBackward0. */
+#define AG_NO_PADDING INT64_MIN
+AgVal ag_embedding(AgContext *c, AgVal weight, const Tensor *idx, int64_t padding_idx);
+/* F.nll_loss(logp, target): logp (C,), (N, C) or (N, C, H, W), target int64 (), (N,) or (N, H, W); places whose
+ * target is ignore_index count for nothing (mean divides by the others: all ignored gives NaN, as PyTorch):
+ * NllLossBackward0, or NllLoss2DBackward0 for 4 dims. */
+AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore_index, AgReduction reduction);
+/* F.cross_entropy = nll_loss(log_softmax(x, class dim)) for x of 1 to 4 dims (class dim 1, or 0 for (C,)), recorded
+ * as PyTorch records it (NllLossBackward0 <- LogSoftmaxBackward0; for (N, C, d) a ViewBackward0 to (N, C, d, 1) and
+ * NllLoss2DBackward0, and a 'none' result viewed back to (N, d)). */
+AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t ignore_index, AgReduction reduction);
+/* F.linear(x, W, b) / nn.Linear: x (..., in), W (out, in), b (out,) or t NULL; ten_linear's digits, recorded as
+ * PyTorch 1.13 records it: 2-D x AddmmBackward0 (b, x, TBackward0) or MmBackward0 (x, TBackward0); more dims
+ * ViewBackward0 <- AddmmBackward0 <- (.., ViewBackward0 of x, ..), or without b UnsafeViewBackward0 <- MmBackward0;
+ * 1-D x SqueezeBackward3 <- MmBackward0 (+ AddBackward0 for b). */
+AgVal ag_linear(AgContext *c, AgVal x, AgVal W, AgVal b);
+/* F.mse_loss(x, y): MseLossBackward0 with edges (x, y). */
+AgVal ag_mse_loss(AgContext *c, AgVal x, AgVal y, AgReduction reduction);
+/* F.dropout in training given its noise (the kept elements' 1 / (1 - p), zeros elsewhere, x's shape): x * noise,
+ * which PyTorch records as MulBackward0 with edges (x, None). */
+AgVal ag_dropout(AgContext *c, AgVal x, const Tensor *noise);
+#endif

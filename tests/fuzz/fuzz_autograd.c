@@ -1,0 +1,111 @@
+/* fuzz_autograd.c - any bytes as a program of autograd steps on a pool of small tensors: ops (which may refuse),
+ * in-place writes through views, backward (with or without retain_graph, twice), autograd.grad, no_grad, retain_grad,
+ * zero_grad, dropping values in any order. Every step gives a result or a clear error; everything is freed
+ * (LeakSanitizer checks the graph's ownership). */
+#include "fuzz_common.h"
+#include "autograd.h"
+
+#define POOL 8
+
+typedef struct Prog { const uint8_t *p; size_t n, i; } Prog;
+static int next_byte(Prog *g) { return g->i < g->n ? g->p[g->i++] : -1; }
+
+static void put(AgVal *pool, int *k, AgVal v) {
+    if (!v.t) return;                   /* a refusal: ten_error() says why */
+    int slot = *k % POOL;
+    ag_val_free(pool[slot]);
+    pool[slot] = v;
+    (*k)++;
+}
+
+static AgVal leaf(Rng *r, int ndim, const int64_t *shape, bool rg) {
+    AgVal v = {ten_uniform(r, DT_F32, ndim, shape, -2, 2), ag_meta_new(rg)};
+    return v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_limits();
+    Prog g = {data, size, 0};
+    Rng r;
+    rng_seed(&r, 1);
+    AgContext c;
+    ag_context_init(&c);
+    AgVal pool[POOL];
+    memset(pool, 0, sizeof pool);
+    int k = 0;
+    put(pool, &k, leaf(&r, 2, (int64_t[]){2, 3}, true));
+    put(pool, &k, leaf(&r, 1, (int64_t[]){3}, true));
+    put(pool, &k, leaf(&r, 2, (int64_t[]){3, 2}, false));
+    put(pool, &k, leaf(&r, 3, (int64_t[]){2, 2, 3}, true));
+    for (int steps = 0; steps < 200; steps++) {
+        int op = next_byte(&g), a = next_byte(&g), b = next_byte(&g);
+        if (op < 0 || a < 0 || b < 0) break;
+        AgVal x = pool[a % POOL], y = pool[b % POOL];
+        if (!x.t || !y.t) continue;
+        int d = b % 4 - 2;
+        switch (op % 24) {
+        case 0: put(pool, &k, ag_binary(&c, (BinOp)(b % 4), x, false, y, false)); break;
+        case 1: {
+            AgVal s = {ten_scalar_d((double)(b % 7) - 3), NULL};
+            put(pool, &k, ag_binary(&c, (BinOp)(a % 4), s, true, x, false));
+            ag_val_free(s);
+            break;
+        }
+        case 2: {
+            static const UnOp u[] = {UOP_NEG, UOP_EXP, UOP_LOG, UOP_SQRT, UOP_SIN, UOP_COS, UOP_TANH, UOP_SIGMOID,
+                                     UOP_RELU};
+            put(pool, &k, ag_unary(&c, u[b % 9], x));
+            break;
+        }
+        case 3: put(pool, &k, b & 1 ? ag_sum(&c, x) : ag_mean(&c, x)); break;
+        case 4: put(pool, &k, ag_sum_dims(&c, x, &d, 1, b & 4)); break;
+        case 5: put(pool, &k, ag_matmul(&c, x, y)); break;
+        case 6: put(pool, &k, ag_transpose(&c, x, d, b % 3 - 1)); break;
+        case 7: put(pool, &k, ag_reshape(&c, x, 1, (int64_t[]){-1})); break;
+        case 8: put(pool, &k, ag_softmax(&c, x, d)); break;
+        case 9: put(pool, &k, ag_log_softmax(&c, x, d)); break;
+        case 10: put(pool, &k, ag_pow_scalar(&c, x, (double)(b % 5) - 1)); break;
+        case 11: put(pool, &k, ag_unsqueeze(&c, x, d)); break;
+        case 12: put(pool, &k, ag_select(&c, x, 0, d)); break;
+        case 13: put(pool, &k, ag_slice(&c, x, d, b % 3 - 1, 2, 1 + b % 2, true, true)); break;
+        case 14: {
+            AgVal two[2] = {x, y};
+            put(pool, &k, b & 1 ? ag_stack(&c, two, 2, 0) : ag_cat(&c, two, 2, d));
+            break;
+        }
+        case 15: {                      /* x.masked_fill_(x > 0, b) on the pool's own handle */
+            Tensor *z = ten_scalar_d(0.0), *m = z ? ten_binary(OP_GT, x.t, false, z, true) : NULL;
+            if (m) ag_masked_fill_(&c, pool[a % POOL].t, &pool[a % POOL].m, m, (double)b);
+            ten_free(m);
+            ten_free(z);
+            break;
+        }
+        case 16: {                      /* x[0] = y or x[1:] = y */
+            IndexItem it = {.kind = b & 1 ? IX_INT : IX_SLICE, .i = 0, .start = 1, .stop = 0, .step = 1,
+                            .has_start = true, .has_stop = false, .index = NULL};
+            ag_index_put_(&c, pool[a % POOL].t, &pool[a % POOL].m, &it, 1, y, false);
+            break;
+        }
+        case 17: c.grad_enabled = !c.grad_enabled; break;
+        case 18: ag_backward(&c, 1, &x, NULL, b & 1); break;
+        case 19: {
+            AgVal s = ag_sum(&c, x);
+            if (s.t) ag_backward(&c, 1, &s, NULL, b & 1);
+            ag_val_free(s);
+            break;
+        }
+        case 20: {
+            AgVal s = ag_sum(&c, x);
+            Tensor *res[1] = {NULL};
+            if (s.t && ag_grad(&c, 1, &s, NULL, 1, &y, res, b & 1, b & 2) == 0) ten_free(res[0]);
+            ag_val_free(s);
+            break;
+        }
+        case 21: if (b & 1) ag_retain_grad(x.m); else ag_zero_grad(x.m); break;
+        case 22: ag_val_free(pool[a % POOL]); pool[a % POOL] = (AgVal){NULL, NULL}; break;
+        default: put(pool, &k, ag_layer_norm(&c, x, 1, (AgVal){NULL, NULL}, (AgVal){NULL, NULL}, 1e-5)); break;
+        }
+    }
+    for (int i = 0; i < POOL; i++) ag_val_free(pool[i]);
+    return 0;
+}
