@@ -927,6 +927,23 @@ static void repr_depth(StrBuf *out, const Value *v, int depth) {
     repr_leave(v);
 }
 
+/* The items of a dict, "k: v, ..." (or "(k, v), ..." for an OrderedDict), as CPython's dict_repr: each key and value
+ * held while printed and the length read again after each (a student's __repr__ that clears the dict ends the list,
+ * and frees nothing being printed). */
+static void dict_items_repr(StrBuf *out, const Dict *d, int depth, bool pairs) {
+    for (int i = 0; i < d->n; i++) {
+        Value *k = val_incref(d->keys[i]), *x = val_incref(d->vals[i]);
+        if (i) sb_puts(out, ", ");
+        if (pairs) sb_putc(out, '(');
+        repr_depth(out, k, depth + 1);
+        sb_puts(out, pairs ? ", " : ": ");
+        repr_depth(out, x, depth + 1);
+        if (pairs) sb_putc(out, ')');
+        val_decref(k);
+        val_decref(x);
+    }
+}
+
 static void repr_one(StrBuf *out, const Value *v, int depth) {
     switch (v->kind) {
     case V_NONE: sb_puts(out, "None"); break;
@@ -940,38 +957,33 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         if (v->u.dict->ordered) {
             /* OrderedDict([('W_q.weight', tensor(...)), ...]) */
             sb_puts(out, "OrderedDict(");
-            if (v->u.dict->n) sb_putc(out, '[');
-            for (int i = 0; i < v->u.dict->n; i++) {
-                sb_puts(out, i ? ", (" : "(");
-                repr_depth(out, v->u.dict->keys[i], depth + 1);
-                sb_puts(out, ", ");
-                repr_depth(out, v->u.dict->vals[i], depth + 1);
-                sb_putc(out, ')');
-            }
-            if (v->u.dict->n) sb_putc(out, ']');
+            bool any = v->u.dict->n > 0;
+            if (any) sb_putc(out, '[');
+            dict_items_repr(out, v->u.dict, depth, true);
+            if (any) sb_putc(out, ']');
             sb_putc(out, ')');
             break;
         }
         sb_putc(out, '{');
-        for (int i = 0; i < v->u.dict->n; i++) {
-            if (i) sb_puts(out, ", ");
-            repr_depth(out, v->u.dict->keys[i], depth + 1);
-            sb_puts(out, ": ");
-            repr_depth(out, v->u.dict->vals[i], depth + 1);
-        }
+        dict_items_repr(out, v->u.dict, depth, false);
         sb_putc(out, '}');
         break;
     case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict); frozenset({1, 2}), frozenset() */
         if (v->u.set->frozen) sb_puts(out, v->u.set->used ? "frozenset(" : "frozenset()");
         if (!v->u.set->used) { if (!v->u.set->frozen) sb_puts(out, "set()"); break; }
-        sb_putc(out, '{');
+        /* as CPython's set_repr: the elements taken into a list first (a student's __repr__ that changes the set
+         * changes nothing printed, and frees no element being printed) */
+        Value *items = val_list(0);
         int64_t pos = 0;
-        const Value *k;
-        for (int first = 1; (k = pyset_next(v, &pos)); first = 0) {
-            if (!first) sb_puts(out, ", ");
-            repr_depth(out, k, depth + 1);
+        for (const Value *k; (k = pyset_next(v, &pos));) val_list_append(items, val_incref((Value *)k));
+        bool frozen = v->u.set->frozen;
+        sb_putc(out, '{');
+        for (int64_t i = 0; i < items->u.seq.n; i++) {
+            if (i) sb_puts(out, ", ");
+            repr_depth(out, items->u.seq.items[i], depth + 1);
         }
-        sb_puts(out, v->u.set->frozen ? "})" : "}");
+        sb_puts(out, frozen ? "})" : "}");
+        val_decref(items);
         break;
     }
     case V_TENSOR: if (v->param) param_repr(out, v); else ten_repr(out, v->u.t, val_print_options()); break;

@@ -943,6 +943,32 @@ class B:
         return 'B'
 print([B(), 1], f"{B()}", str((B(),)))
 """,
+    "a student's __repr__ that clears the dict or set being printed (a key's, a value's): attn read the freed items (heap-use-after-free under ASan); CPython holds each key and value, and lists a set first": r"""
+class K:
+    def __repr__(self):
+        d.clear()
+        return 'K'
+d = {K(): [1, 2], 3: 4}
+print(d)
+class V:
+    def __repr__(self):
+        e.clear()
+        return 'V'
+e = {1: V(), 2: [5]}
+print(e, repr(e), str(e), f'{e}')
+class S:
+    def __repr__(self):
+        s.clear()
+        s.update(range(100))
+        return 'S'
+s = {S(), S(), S()}
+print(s, len(s))
+s = frozenset({S()}) if False else {S()}
+print([s], (s,))
+f = {1: {K(): 'x'}}
+d = f[1]
+print(f)
+""",
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
 class K:
