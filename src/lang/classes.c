@@ -500,13 +500,14 @@ int class_len(const Value *v, int64_t *n) {
 
 /* Runs a method named name of obj's class for repr/str: its string, or NULL when there is none, or when it failed (or
  * returned a non-string: Python's TypeError) while its interpreter's repr_raises is set (the error left set there,
- * repr_failed set: the repr under way stops), or when an earlier one failed so. Otherwise a failure gives a
+ * repr_failed set: the repr under way stops), or when an earlier one failed so and its error is still set (one that
+ * student code caught since, in an error message's repr, stops nothing: Python's). Otherwise a failure gives a
  * placeholder string and no error is left. */
 static Value *repr_method(Value *obj, const char *name) {
     Value *cls = obj->u.obj.klass;
     Interp *I = cls->u.cls->interp;
     Found f = {0};
-    if (!I || interp_failed(I) || I->repr_failed || !class_find(cls, name, NULL, &f) || f.b) return NULL;
+    if (!I || interp_failed(I) || !class_find(cls, name, NULL, &f) || f.b) return NULL;
     Args a = {0};
     Value *r = call_found(I, obj, &f, &a);
     if (r && r->kind != V_STR) {
@@ -526,10 +527,10 @@ static Value *repr_method(Value *obj, const char *name) {
     return r;
 }
 
-/* Whether a repr under way has stopped: a student's __repr__/__str__ raised (repr_method) */
+/* Whether a repr under way has stopped: a student's __repr__/__str__ raised (repr_method) and its error is set */
 static bool repr_stopped(const Value *obj) {
     const Interp *I = obj->u.obj.klass->u.cls->interp;
-    return I && I->repr_failed;
+    return I && I->repr_failed && interp_failed(I);
 }
 
 static void instance_repr(StrBuf *out, Value *obj, int depth) {

@@ -969,6 +969,27 @@ f = {1: {K(): 'x'}}
 d = f[1]
 print(f)
 """,
+    "a __repr__ that raises, caught inside another __repr__ (list.index's message, raise KeyError(obj)), stops nothing: attn printed [B, , 1] and let the caught repr's error escape through raise": r"""
+class A:
+    def __repr__(self): raise ValueError('x')
+class C:
+    def __repr__(self): return 'C'
+class B:
+    def __repr__(self):
+        try: [].index(A())
+        except ValueError: pass
+        return 'B'
+print([B(), C(), 1], str((B(), C())), f'{[B(), C()]}')
+class B3:
+    def __repr__(self):
+        try: raise KeyError(A())
+        except KeyError: pass
+        return 'B3'
+print([B3(), C(), 3])
+try:
+    raise ValueError(A())
+except ValueError as e: print('caught', len(e.args))
+""",
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
 class K:
