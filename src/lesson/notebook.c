@@ -63,7 +63,9 @@ static size_t run_of(const char *s, char c) {
     return k;
 }
 
-/* A paragraph of prose: `code spans` copied as they are (Markdown shows them literally), the rest escaped. */
+/* A paragraph of prose: `code spans` copied as they are (Markdown shows them literally), each line break in one as a
+ * space (as Markdown shows it; a line of it that began with <div would be an HTML block, read before code spans),
+ * the rest escaped. */
 static void md_inline(StrBuf *o, const char *s) {
     while (*s) {
         const char *tick = strchr(s, '`');
@@ -77,7 +79,7 @@ static void md_inline(StrBuf *o, const char *s) {
             s = tick + k;
             continue;
         }
-        sb_putn(o, tick, (size_t)(close + k - tick));
+        for (const char *p = tick; p < close + k; p++) sb_putc(o, *p == '\n' ? ' ' : *p);
         s = close + k;
     }
 }
@@ -294,8 +296,10 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
     size_t m = strlen(LESSON_CELL_MAGIC);
     int got = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
             : sscanf(header + m, " %127s %127s %d %15s %15s", lesson, step, &k, dashes, lang);
+    size_t ln = strlen(lesson);      /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
     if (got < 3 || (got >= 4 && strcmp(dashes, "--lang") != 0) || got == 4 || !plain_word(lesson) || k < 1
-        || strchr(lesson, '/') || lesson[0] == '.' || !i18n_parse_option(lang, &c->lang)) {
+        || strchr(lesson, '/') || lesson[0] == '.' || (ln > 3 && !strcmp(lesson + ln - 3, ".md"))
+        || !i18n_parse_option(lang, &c->lang)) {
         snprintf(err, errlen, "%s", TR("this cell's first line names no question of a lesson (it reads "
                                        "%%question LESSON STEP N --lang LANG, as attn notebook writes it)"));
         return false;
