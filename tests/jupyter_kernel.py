@@ -284,7 +284,32 @@ def bad_input():
         km.shutdown_kernel(now=True)
 
 
-for part in (kernel_test_suite, book_notebook, bad_input):
+def sweep():
+    """A kernel that starts removes the figure folders of dead kernels only: a live kernel's folder stays even when its
+    pid means nothing to the new one (it runs in another pid namespace, as in a container sharing /tmp: kill(pid, 0)
+    says no such process there), and so does a folder of this user's whose name is not one attn makes."""
+    live = subprocess.Popen([ATTN, "--frames"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        live.stdout.readline()                      # its "ready" frame: the folder exists
+        dirs = glob.glob("/tmp/attn-kernel-%d-*" % live.pid)
+        check("sweep.the live kernel has its folder", len(dirs) == 1, dirs)
+        free = next(p for p in range(300000, 4000000) if not os.path.exists("/proc/%d" % p))
+        mine = "/tmp/attn-kernel-%d-keep-me" % free
+        os.makedirs(mine)
+        ns = shutil.which("unshare")
+        if ns and subprocess.run([ns, "-Urpf", "true"], capture_output=True).returncode == 0:
+            subprocess.run([ns, "-Urpf", ATTN, "--frames"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+            check("sweep.a kernel in another pid namespace leaves the live kernel's folder", all(os.path.isdir(d) for d in dirs), dirs)
+        subprocess.run([ATTN, "--frames"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        check("sweep.a folder not named as attn names them stays", os.path.isdir(mine), mine)
+        shutil.rmtree(mine, ignore_errors=True)
+    finally:
+        live.stdin.close()
+        live.wait(timeout=30)
+    check("sweep.the live kernel removes its own folder at its end", not any(os.path.exists(d) for d in dirs), dirs)
+
+
+for part in (kernel_test_suite, book_notebook, bad_input, sweep):
     try:
         part()
     except Exception as e:          # a kernel that does not start or dies: that part fails, the others still run
