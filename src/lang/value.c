@@ -530,13 +530,16 @@ static int probe_eq(const Value *k, const Value *key) {
 }
 
 /* dict_find's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
- * runs (student code), and when that code changed the dict (the version moved) the probe starts again, so the index
- * returned is valid when returned. *status: 0, -1 too deep to compare, -2 a student's __eq__ raised (the error is
- * set); the index is then -1. */
+ * runs (student code), and when that code changed the table under it (the index rebuilt or resized, or another key
+ * at that place) the probe starts again, so the index returned is valid when returned; a key only added meanwhile
+ * is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the dict growing
+ * until memory ran out). *status: 0, -1 too deep to compare, -2 a student's __eq__ raised (the error is set); the
+ * index is then -1. */
 static int dict_probe(const Dict *d, const Value *key, int64_t hash, int *status) {
 restart:
     *status = 0;
-    uint32_t version = d->version;
+    const int32_t *index = d->index;
+    int32_t index_cap = d->index_cap;
     int i = -1;
     uint32_t mask = d->index ? (uint32_t)d->index_cap - 1 : 0, h = (uint32_t)(uint64_t)hash & mask;
     for (;;) {
@@ -547,9 +550,10 @@ restart:
             h = (h + 1) & mask;
         } else if (++i >= d->n) return -1;
         if (d->hashes[i] != hash) continue;
-        int eq = probe_eq(d->keys[i], key);
+        const Value *start = d->keys[i];
+        int eq = probe_eq(start, key);
         if (eq == -2) { *status = -2; return -1; }
-        if (d->version != version) goto restart;
+        if (d->index != index || d->index_cap != index_cap || i >= d->n || d->keys[i] != start) goto restart;
         if (eq == -1) *status = -1;                     /* not comparable: not this key (dict_find), unknown (==) */
         else if (eq) { *status = 0; return i; }
     }

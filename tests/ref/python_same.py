@@ -1227,6 +1227,26 @@ print(n < 3000 * 13, ok)
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
 TIMED = {
+    "a student's __eq__ that adds a key to the dict at each comparison: the store or lookup ends, as CPython's (attn's probe restarted at every change: the dict grew until memory ran out)": (r"""
+d = {1: 'a'}
+class R:
+    def __eq__(self, o):
+        d[len(d) + 100] = 1
+        return False
+    def __hash__(self):
+        return 1
+d[R()] = 2
+print(len(d))
+print(R() in d, R() in d.keys(), (R(), 2) in d.items(), d.get(R(), 'none'), len(d) > 3)
+big = {i: i for i in range(20)}
+class G:
+    def __eq__(self, o):
+        big[len(big) + 1000] = 1
+        return False
+    def __hash__(self):
+        return 3
+print(G() in big, G() in big.keys(), len(big) > 20)
+""", 10),
     "views of 200000 keys: ==, set operators and `in` take linear time": (r"""
 n = 200000
 d = {i: i for i in range(n)}
