@@ -990,6 +990,17 @@ try:
     raise ValueError(A())
 except ValueError as e: print('caught', len(e.args))
 """,
+    "str(), print, f-strings, % and format of an object whose __repr__ (its only text method) returns a non-string: Python's TypeError names __str__ (CPython's object_str), repr() and containers name __repr__": r"""
+class F:
+    def __repr__(self): return 5
+class G:
+    def __str__(self): return 6
+for f in [lambda: str(F()), lambda: repr(F()), lambda: print(F()), lambda: f"{F()}", lambda: f"{F()!r}", lambda: str([F()]), lambda: '%s' % F(), lambda: '{}'.format(F()), lambda: str(G()), lambda: repr(G()) == repr(G()), lambda: format(F(), '')]:
+    try:
+        print(f())
+    except TypeError as e:
+        print('TypeError', e)
+""",
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
 class K:
