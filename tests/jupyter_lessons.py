@@ -321,6 +321,7 @@ def hostile():
             'Intro with <b>bold</b> &amp; $x$ and a bad byte @@.\n\n'
             '## Step "one" {#one}\n\nSee `a <tag> in code` and <img src=x onerror=alert(1)>.\n\n'
             'A code span over lines `a\n<div style="color:red">DIV</div>\n` b.\n\n'
+            'A picture from elsewhere ![pixel](http://127.0.0.1:9/pixel.png) loads nothing.\n\n'
             '    indented <i>code</i> \\ "q"\n\n'
             '```attn\nattn> s = "</script>\\\\ \\x1b"\nattn> len(s)\n12\n```\n\n'
             '```question\nWhat is 1 + 1 "<b>"?\nanswer: 1 + 1\nhint: <script>\nwrong: 3 -> no "<i>"\n```\n')
@@ -355,7 +356,8 @@ def hostile():
         return
     html, _ = HTMLExporter().from_notebook_node(nbformat.reads(raw.decode("utf-8"), as_version=4))
     check("hostile lesson: nbconvert's HTML holds none of the lesson's elements",
-          "<img src=x" not in html and "<script>alert" not in html and "<b>bold" not in html and "<div style" not in html, "")
+          "<img src=x" not in html and "<script>alert" not in html and "<b>bold" not in html and "<div style" not in html
+          and "src=\"http://127.0.0.1:9/pixel.png" not in html, "")
     check("hostile lesson: a code span over lines is one line (a line of it that starts with <div would be an HTML block)",
           not re.search(r"^\s*<", md, flags=re.M), md)
     with open(path, "wb") as f:

@@ -44,11 +44,13 @@ static void json_str(StrBuf *o, const char *s) {
 /* ---- Markdown that renders as text ---- */
 
 /* One stretch of prose (no code in it) with what Markdown renderers would take as markup made literal: '<' and '&'
- * as entities (no HTML, no entity of the lesson's own), '$' escaped (Jupyter's math). Emphasis, lists and the like
- * stay: they are the lesson's Markdown. */
+ * as entities (no HTML, no entity of the lesson's own), '$' escaped (Jupyter's math), "![" escaped (an image would be
+ * fetched from wherever it names when the notebook is opened: a link stays one). Emphasis, lists and the like stay:
+ * they are the lesson's Markdown. */
 static void md_escape(StrBuf *o, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '<') sb_puts(o, "&lt;");
+        if (s[i] == '!' && i + 1 < n && s[i + 1] == '[') sb_puts(o, "\\!");
+        else if (s[i] == '<') sb_puts(o, "&lt;");
         else if (s[i] == '>') sb_puts(o, "&gt;");
         else if (s[i] == '&') sb_puts(o, "&amp;");
         else if (s[i] == '$') sb_puts(o, "\\$");
