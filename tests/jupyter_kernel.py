@@ -253,6 +253,14 @@ def bad_input():
         check("inspect.after the bracket", reply["found"] and "torch.zeros" in reply["data"]["text/plain"], reply)
         reply = kc.inspect("nothing_here", 3, reply=True, timeout=10)["content"]
         check("inspect.unknown", reply["status"] == "ok" and not reply["found"], reply)
+        # a result whose __repr__ raises is Python's error, as the prompt's echo (issue 28), not a placeholder result
+        reply, msgs = run(kc, "class A:\n    def __repr__(self):\n        raise ValueError('boom')\nA()")
+        res = [m for m in msgs if m["msg_type"] == "execute_result"]
+        check("repr.a result's raising __repr__ is the cell's ValueError", reply["status"] == "error"
+              and reply.get("ename") == "ValueError" and "boom" in reply.get("evalue", "") and not res, (reply, res))
+        reply, msgs = run(kc, "class N:\n    def __repr__(self):\n        return 5\nN()")
+        check("repr.a non-string __repr__ is the cell's TypeError", reply["status"] == "error" and reply.get("ename") == "TypeError"
+              and "__repr__ returned non-string" in reply.get("evalue", ""), reply)
         # the attn process killed: a dead kernel; restart gives a fresh session
         pid = attn_child(km.provisioner.process.pid)
         check("dead.attn process found", pid is not None, "no child with --frames")
