@@ -253,6 +253,14 @@ def bad_input():
         check("inspect.after the bracket", reply["found"] and "torch.zeros" in reply["data"]["text/plain"], reply)
         reply = kc.inspect("nothing_here", 3, reply=True, timeout=10)["content"]
         check("inspect.unknown", reply["status"] == "ok" and not reply["found"], reply)
+        # a result whose __repr__ raises is Python's error, as the prompt's echo (issue 28), not a placeholder result
+        reply, msgs = run(kc, "class A:\n    def __repr__(self):\n        raise ValueError('boom')\nA()")
+        res = [m for m in msgs if m["msg_type"] == "execute_result"]
+        check("repr.a result's raising __repr__ is the cell's ValueError", reply["status"] == "error"
+              and reply.get("ename") == "ValueError" and "boom" in reply.get("evalue", "") and not res, (reply, res))
+        reply, msgs = run(kc, "class N:\n    def __repr__(self):\n        return 5\nN()")
+        check("repr.a non-string __repr__ is the cell's TypeError", reply["status"] == "error" and reply.get("ename") == "TypeError"
+              and "__repr__ returned non-string" in reply.get("evalue", ""), reply)
         # the attn process killed: a dead kernel; restart gives a fresh session
         pid = attn_child(km.provisioner.process.pid)
         check("dead.attn process found", pid is not None, "no child with --frames")
@@ -284,7 +292,32 @@ def bad_input():
         km.shutdown_kernel(now=True)
 
 
-for part in (kernel_test_suite, book_notebook, bad_input):
+def sweep():
+    """A kernel that starts removes the figure folders of dead kernels only: a live kernel's folder stays even when its
+    pid means nothing to the new one (it runs in another pid namespace, as in a container sharing /tmp: kill(pid, 0)
+    says no such process there), and so does a folder of this user's whose name is not one attn makes."""
+    live = subprocess.Popen([ATTN, "--frames"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        live.stdout.readline()                      # its "ready" frame: the folder exists
+        dirs = glob.glob("/tmp/attn-kernel-%d-*" % live.pid)
+        check("sweep.the live kernel has its folder", len(dirs) == 1, dirs)
+        free = next(p for p in range(300000, 4000000) if not os.path.exists("/proc/%d" % p))
+        mine = "/tmp/attn-kernel-%d-keep-me" % free
+        os.makedirs(mine)
+        ns = shutil.which("unshare")
+        if ns and subprocess.run([ns, "-Urpf", "true"], capture_output=True).returncode == 0:
+            subprocess.run([ns, "-Urpf", ATTN, "--frames"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+            check("sweep.a kernel in another pid namespace leaves the live kernel's folder", all(os.path.isdir(d) for d in dirs), dirs)
+        subprocess.run([ATTN, "--frames"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        check("sweep.a folder not named as attn names them stays", os.path.isdir(mine), mine)
+        shutil.rmtree(mine, ignore_errors=True)
+    finally:
+        live.stdin.close()
+        live.wait(timeout=30)
+    check("sweep.the live kernel removes its own folder at its end", not any(os.path.exists(d) for d in dirs), dirs)
+
+
+for part in (kernel_test_suite, book_notebook, bad_input, sweep):
     try:
         part()
     except Exception as e:          # a kernel that does not start or dies: that part fails, the others still run

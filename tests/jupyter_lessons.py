@@ -320,6 +320,8 @@ def hostile():
     text = ('# Lesson 1: "Quotes" \\ and </script><script>alert(1)</script>\nSection: §1\n\n'
             'Intro with <b>bold</b> &amp; $x$ and a bad byte @@.\n\n'
             '## Step "one" {#one}\n\nSee `a <tag> in code` and <img src=x onerror=alert(1)>.\n\n'
+            'A code span over lines `a\n<div style="color:red">DIV</div>\n` b.\n\n'
+            'A picture from elsewhere ![pixel](http://127.0.0.1:9/pixel.png) loads nothing.\n\n'
             '    indented <i>code</i> \\ "q"\n\n'
             '```attn\nattn> s = "</script>\\\\ \\x1b"\nattn> len(s)\n12\n```\n\n'
             '```question\nWhat is 1 + 1 "<b>"?\nanswer: 1 + 1\nhint: <script>\nwrong: 3 -> no "<i>"\n```\n')
@@ -354,7 +356,10 @@ def hostile():
         return
     html, _ = HTMLExporter().from_notebook_node(nbformat.reads(raw.decode("utf-8"), as_version=4))
     check("hostile lesson: nbconvert's HTML holds none of the lesson's elements",
-          "<img src=x" not in html and "<script>alert" not in html and "<b>bold" not in html, "")
+          "<img src=x" not in html and "<script>alert" not in html and "<b>bold" not in html and "<div style" not in html
+          and "src=\"http://127.0.0.1:9/pixel.png" not in html, "")
+    check("hostile lesson: a code span over lines is one line (a line of it that starts with <div would be an HTML block)",
+          not re.search(r"^\s*<", md, flags=re.M), md)
     with open(path, "wb") as f:
         f.write(text.replace("Intro", "Intro \x1b]0;title\x07").encode("utf-8"))
     r = subprocess.run([ATTN, "notebook", "1"], capture_output=True, env=dict(os.environ, ATTN_LESSONS=d))
@@ -370,7 +375,8 @@ def bad_headers():
     nb.metadata["kernelspec"] = {"name": "attn", "display_name": "attn", "language": "python"}
     heads = ["%%question ../../../etc/passwd one 1\n1", "%%question /etc/passwd one 1\n1",
              "%%question 01-self-attention no-such-step 1\n1", "%%question 99-nothing scores 1\n1",
-             "%%question 01-self-attention scores 1 --lang fr\n1", "%%question\n1"]
+             "%%question 01-self-attention scores 1 --lang fr\n1", "%%question\n1",
+             "%%question own.md one 1\n1"]     # a lesson file beside the notebook (lesson_find took NAME.md as a path)
     for h in heads:
         c = nbformat.v4.new_code_cell(h)
         c.metadata["tags"] = ["raises-exception"]
@@ -380,6 +386,8 @@ def bad_headers():
     nb.cells.append(nbformat.v4.new_code_cell("1 + 1"))
     nb.cells.append(blank_above)
     with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
+        with open(os.path.join(cwd, "own.md"), "w") as f:
+            f.write("# Own\nSection: 1\n\n## One {#one}\n\n```question\nWhat is 1?\nanswer: 1\n```\n")
         failed = run_notebook(nb, cwd)
     nb.cells.pop()
     check("a question cell with blank lines above its header is one", error_of(blank_above)[0] == "NoAnswer",

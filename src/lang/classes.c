@@ -500,17 +500,19 @@ int class_len(const Value *v, int64_t *n) {
 
 /* Runs a method named name of obj's class for repr/str: its string, or NULL when there is none, or when it failed (or
  * returned a non-string: Python's TypeError) while its interpreter's repr_raises is set (the error left set there,
- * repr_failed set: the repr under way stops), or when an earlier one failed so. Otherwise a failure gives a
- * placeholder string and no error is left. */
-static Value *repr_method(Value *obj, const char *name) {
+ * repr_failed set: the repr under way stops), or when an earlier one failed so and its error is still set (one that
+ * student code caught since, in an error message's repr, stops nothing: Python's). Otherwise a failure gives a
+ * placeholder string and no error is left. as: the method Python names in its TypeError ("__str__" when str() falls
+ * back on __repr__, as CPython's object_str does). */
+static Value *repr_method_as(Value *obj, const char *name, const char *as) {
     Value *cls = obj->u.obj.klass;
     Interp *I = cls->u.cls->interp;
     Found f = {0};
-    if (!I || interp_failed(I) || I->repr_failed || !class_find(cls, name, NULL, &f) || f.b) return NULL;
+    if (!I || interp_failed(I) || !class_find(cls, name, NULL, &f) || f.b) return NULL;
     Args a = {0};
     Value *r = call_found(I, obj, &f, &a);
     if (r && r->kind != V_STR) {
-        rt_raise(I, "TypeError", "%s returned non-string (type %s)", name, val_type_name(r));
+        rt_raise(I, "TypeError", "%s returned non-string (type %s)", as, val_type_name(r));
         val_decref(r);
         r = NULL;
     }
@@ -526,14 +528,17 @@ static Value *repr_method(Value *obj, const char *name) {
     return r;
 }
 
-/* Whether a repr under way has stopped: a student's __repr__/__str__ raised (repr_method) */
+static Value *repr_method(Value *obj, const char *name) { return repr_method_as(obj, name, name); }
+
+/* Whether a repr under way has stopped: a student's __repr__/__str__ raised (repr_method) and its error is set */
 static bool repr_stopped(const Value *obj) {
     const Interp *I = obj->u.obj.klass->u.cls->interp;
-    return I && I->repr_failed;
+    return I && I->repr_failed && interp_failed(I);
 }
 
-static void instance_repr(StrBuf *out, Value *obj, int depth) {
-    Value *r = repr_method(obj, "__repr__");
+/* repr(obj), or str(obj) of a class with no __str__ (as: "__str__", for the TypeError of a non-string) */
+static void instance_repr_as(StrBuf *out, Value *obj, int depth, const char *as) {
+    Value *r = repr_method_as(obj, "__repr__", as);
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
     if (repr_stopped(obj)) return;
     if (pyexc_class_base(obj->u.obj.klass)) { pyexc_repr(out, obj); return; }      /* MyError('x') */
@@ -547,12 +552,14 @@ static void instance_repr(StrBuf *out, Value *obj, int depth) {
     sb_printf(out, "<%s.%s object at %p>", c->module_name, c->name, (void *)obj);
 }
 
+static void instance_repr(StrBuf *out, Value *obj, int depth) { instance_repr_as(out, obj, depth, "__repr__"); }
+
 static void instance_str(StrBuf *out, Value *obj) {
     Value *r = repr_method(obj, "__str__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
     if (repr_stopped(obj)) return;
     if (pyexc_class_base(obj->u.obj.klass)) { pyexc_str(out, obj); return; }   /* BaseException.__str__: 'x' */
-    instance_repr(out, obj, 0);
+    instance_repr_as(out, obj, 0, "__str__");
 }
 
 

@@ -1074,6 +1074,8 @@ static int exec_raise(Interp *I, Node *n) {
     }
     StrBuf msg;
     sb_init(&msg);
+    bool raises = I->repr_raises;     /* the line is attn's: an argument's __repr__ that raises shows a placeholder */
+    I->repr_raises = false;
     if (x->u.obj.klass) exception_line(&msg, x);
     else pyexc_str(&msg, x);
     if (!msg.len) sb_puts(&msg, name);
@@ -1082,6 +1084,7 @@ static int exec_raise(Interp *I, Node *n) {
         exception_line(&msg, cause);
         sb_putc(&msg, ')');
     }
+    I->repr_raises = raises;
     val_decref(cause);
     rt_raise(I, name, "%s", sb_str(&msg));
     sb_free(&msg);

@@ -530,13 +530,16 @@ static int probe_eq(const Value *k, const Value *key) {
 }
 
 /* dict_find's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
- * runs (student code), and when that code changed the dict (the version moved) the probe starts again, so the index
- * returned is valid when returned. *status: 0, -1 too deep to compare, -2 a student's __eq__ raised (the error is
- * set); the index is then -1. */
+ * runs (student code), and when that code changed the table under it (the index rebuilt or resized, or another key
+ * at that place) the probe starts again, so the index returned is valid when returned; a key only added meanwhile
+ * is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the dict growing
+ * until memory ran out). *status: 0, -1 too deep to compare, -2 a student's __eq__ raised (the error is set); the
+ * index is then -1. */
 static int dict_probe(const Dict *d, const Value *key, int64_t hash, int *status) {
 restart:
     *status = 0;
-    uint32_t version = d->version;
+    const int32_t *index = d->index;
+    int32_t index_cap = d->index_cap;
     int i = -1;
     uint32_t mask = d->index ? (uint32_t)d->index_cap - 1 : 0, h = (uint32_t)(uint64_t)hash & mask;
     for (;;) {
@@ -547,9 +550,10 @@ restart:
             h = (h + 1) & mask;
         } else if (++i >= d->n) return -1;
         if (d->hashes[i] != hash) continue;
-        int eq = probe_eq(d->keys[i], key);
+        const Value *start = d->keys[i];
+        int eq = probe_eq(start, key);
         if (eq == -2) { *status = -2; return -1; }
-        if (d->version != version) goto restart;
+        if (d->index != index || d->index_cap != index_cap || i >= d->n || d->keys[i] != start) goto restart;
         if (eq == -1) *status = -1;                     /* not comparable: not this key (dict_find), unknown (==) */
         else if (eq) { *status = 0; return i; }
     }
@@ -927,6 +931,23 @@ static void repr_depth(StrBuf *out, const Value *v, int depth) {
     repr_leave(v);
 }
 
+/* The items of a dict, "k: v, ..." (or "(k, v), ..." for an OrderedDict), as CPython's dict_repr: each key and value
+ * held while printed and the length read again after each (a student's __repr__ that clears the dict ends the list,
+ * and frees nothing being printed). */
+static void dict_items_repr(StrBuf *out, const Dict *d, int depth, bool pairs) {
+    for (int i = 0; i < d->n; i++) {
+        Value *k = val_incref(d->keys[i]), *x = val_incref(d->vals[i]);
+        if (i) sb_puts(out, ", ");
+        if (pairs) sb_putc(out, '(');
+        repr_depth(out, k, depth + 1);
+        sb_puts(out, pairs ? ", " : ": ");
+        repr_depth(out, x, depth + 1);
+        if (pairs) sb_putc(out, ')');
+        val_decref(k);
+        val_decref(x);
+    }
+}
+
 static void repr_one(StrBuf *out, const Value *v, int depth) {
     switch (v->kind) {
     case V_NONE: sb_puts(out, "None"); break;
@@ -940,38 +961,33 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         if (v->u.dict->ordered) {
             /* OrderedDict([('W_q.weight', tensor(...)), ...]) */
             sb_puts(out, "OrderedDict(");
-            if (v->u.dict->n) sb_putc(out, '[');
-            for (int i = 0; i < v->u.dict->n; i++) {
-                sb_puts(out, i ? ", (" : "(");
-                repr_depth(out, v->u.dict->keys[i], depth + 1);
-                sb_puts(out, ", ");
-                repr_depth(out, v->u.dict->vals[i], depth + 1);
-                sb_putc(out, ')');
-            }
-            if (v->u.dict->n) sb_putc(out, ']');
+            bool any = v->u.dict->n > 0;
+            if (any) sb_putc(out, '[');
+            dict_items_repr(out, v->u.dict, depth, true);
+            if (any) sb_putc(out, ']');
             sb_putc(out, ')');
             break;
         }
         sb_putc(out, '{');
-        for (int i = 0; i < v->u.dict->n; i++) {
-            if (i) sb_puts(out, ", ");
-            repr_depth(out, v->u.dict->keys[i], depth + 1);
-            sb_puts(out, ": ");
-            repr_depth(out, v->u.dict->vals[i], depth + 1);
-        }
+        dict_items_repr(out, v->u.dict, depth, false);
         sb_putc(out, '}');
         break;
     case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict); frozenset({1, 2}), frozenset() */
         if (v->u.set->frozen) sb_puts(out, v->u.set->used ? "frozenset(" : "frozenset()");
         if (!v->u.set->used) { if (!v->u.set->frozen) sb_puts(out, "set()"); break; }
-        sb_putc(out, '{');
+        /* as CPython's set_repr: the elements taken into a list first (a student's __repr__ that changes the set
+         * changes nothing printed, and frees no element being printed) */
+        Value *items = val_list(0);
         int64_t pos = 0;
-        const Value *k;
-        for (int first = 1; (k = pyset_next(v, &pos)); first = 0) {
-            if (!first) sb_puts(out, ", ");
-            repr_depth(out, k, depth + 1);
+        for (const Value *k; (k = pyset_next(v, &pos));) val_list_append(items, val_incref((Value *)k));
+        bool frozen = v->u.set->frozen;
+        sb_putc(out, '{');
+        for (int64_t i = 0; i < items->u.seq.n; i++) {
+            if (i) sb_puts(out, ", ");
+            repr_depth(out, items->u.seq.items[i], depth + 1);
         }
-        sb_puts(out, v->u.set->frozen ? "})" : "}");
+        sb_puts(out, frozen ? "})" : "}");
+        val_decref(items);
         break;
     }
     case V_TENSOR: if (v->param) param_repr(out, v); else ten_repr(out, v->u.t, val_print_options()); break;

@@ -44,11 +44,13 @@ static void json_str(StrBuf *o, const char *s) {
 /* ---- Markdown that renders as text ---- */
 
 /* One stretch of prose (no code in it) with what Markdown renderers would take as markup made literal: '<' and '&'
- * as entities (no HTML, no entity of the lesson's own), '$' escaped (Jupyter's math). Emphasis, lists and the like
- * stay: they are the lesson's Markdown. */
+ * as entities (no HTML, no entity of the lesson's own), '$' escaped (Jupyter's math), "![" escaped (an image would be
+ * fetched from wherever it names when the notebook is opened: a link stays one). Emphasis, lists and the like stay:
+ * they are the lesson's Markdown. */
 static void md_escape(StrBuf *o, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '<') sb_puts(o, "&lt;");
+        if (s[i] == '!' && i + 1 < n && s[i + 1] == '[') sb_puts(o, "\\!");
+        else if (s[i] == '<') sb_puts(o, "&lt;");
         else if (s[i] == '>') sb_puts(o, "&gt;");
         else if (s[i] == '&') sb_puts(o, "&amp;");
         else if (s[i] == '$') sb_puts(o, "\\$");
@@ -63,7 +65,9 @@ static size_t run_of(const char *s, char c) {
     return k;
 }
 
-/* A paragraph of prose: `code spans` copied as they are (Markdown shows them literally), the rest escaped. */
+/* A paragraph of prose: `code spans` copied as they are (Markdown shows them literally), each line break in one as a
+ * space (as Markdown shows it; a line of it that began with <div would be an HTML block, read before code spans),
+ * the rest escaped. */
 static void md_inline(StrBuf *o, const char *s) {
     while (*s) {
         const char *tick = strchr(s, '`');
@@ -77,7 +81,7 @@ static void md_inline(StrBuf *o, const char *s) {
             s = tick + k;
             continue;
         }
-        sb_putn(o, tick, (size_t)(close + k - tick));
+        for (const char *p = tick; p < close + k; p++) sb_putc(o, *p == '\n' ? ' ' : *p);
         s = close + k;
     }
 }
@@ -294,8 +298,10 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
     size_t m = strlen(LESSON_CELL_MAGIC);
     int got = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
             : sscanf(header + m, " %127s %127s %d %15s %15s", lesson, step, &k, dashes, lang);
+    size_t ln = strlen(lesson);      /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
     if (got < 3 || (got >= 4 && strcmp(dashes, "--lang") != 0) || got == 4 || !plain_word(lesson) || k < 1
-        || strchr(lesson, '/') || lesson[0] == '.' || !i18n_parse_option(lang, &c->lang)) {
+        || strchr(lesson, '/') || lesson[0] == '.' || (ln > 3 && !strcmp(lesson + ln - 3, ".md"))
+        || !i18n_parse_option(lang, &c->lang)) {
         snprintf(err, errlen, "%s", TR("this cell's first line names no question of a lesson (it reads "
                                        "%%question LESSON STEP N --lang LANG, as attn notebook writes it)"));
         return false;

@@ -47,6 +47,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -166,8 +167,14 @@ static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, boo
         if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
             StrBuf b;
             sb_init(&b);
-            val_repr(&b, I->last_value);
-            frame(F, "result", NULL, b.s, b.len);
+            if (val_repr_py(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
+            else {          /* a student's __repr__ raised: Python's error, as the prompt's echo shows it */
+                sb_clear(&b);
+                interp_format_error(I, &b);
+                send_error(&F->S, &I->error, sb_str(&b));
+                interp_clear_error(I);
+                rs = RUN_ERROR;
+            }
             sb_free(&b);
         }
         if (rs != RUN_OK || only_first) break;
@@ -471,26 +478,36 @@ static long long cap_from_env(void) {
 
 #define KERNEL_DIR_PREFIX "/tmp/attn-kernel-"
 
+/* Whether name is KERNEL_DIR_PREFIX's base, a pid, '-' and mkdtemp's six letters or digits; *pid the pid. */
+static bool kernel_dir_name(const char *name, long *pid) {
+    const char *base = strrchr(KERNEL_DIR_PREFIX, '/') + 1;
+    size_t blen = strlen(base);
+    if (strncmp(name, base, blen) != 0) return false;
+    char *end;
+    *pid = strtol(name + blen, &end, 10);
+    if (end == name + blen || *end != '-' || *pid <= 0) return false;
+    size_t k = 0;
+    while (isalnum((unsigned char)end[1 + k])) k++;
+    return k == 6 && !end[1 + k];
+}
+
 /* Figure folders of kernels that are gone: /tmp/attn-kernel-PID-XXXXXX of this user whose attn (PID) runs no more
  * (killed before it could remove it; at its normal end attn removes its own). Their files and the folder are
  * removed, through descriptors (no symbolic link is followed). Another user's folder, a live process's, and a name
- * without a pid are left alone. */
+ * not made as attn makes them are left alone. A live kernel holds a lock on its folder (repl_frames): one whose pid
+ * means nothing here (another pid namespace sharing /tmp, a container) keeps its folder too. */
 static void sweep_dead_dirs(void) {
-    const char *base = strrchr(KERNEL_DIR_PREFIX, '/') + 1;
-    size_t blen = strlen(base);
     DIR *tmp = opendir("/tmp");
     if (!tmp) return;
     struct dirent *e;
     while ((e = readdir(tmp))) {
-        if (strncmp(e->d_name, base, blen) != 0) continue;
-        char *end;
-        long pid = strtol(e->d_name + blen, &end, 10);
-        if (end == e->d_name + blen || *end != '-' || pid <= 0 || pid == (long)getpid()) continue;
+        long pid;
+        if (!kernel_dir_name(e->d_name, &pid) || pid == (long)getpid()) continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;      /* alive, or another user's (EPERM) */
-        int fd = openat(dirfd(tmp), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        int fd = openat(dirfd(tmp), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) continue;
         struct stat st;
-        if (fstat(fd, &st) != 0 || st.st_uid != getuid()) { close(fd); continue; }
+        if (fstat(fd, &st) != 0 || st.st_uid != getuid() || flock(fd, LOCK_EX | LOCK_NB) != 0) { close(fd); continue; }
         DIR *in = fdopendir(fd);
         if (!in) { close(fd); continue; }
         struct dirent *f;
@@ -508,11 +525,13 @@ int repl_frames(const char *version) {
     sweep_dead_dirs();
     snprintf(F.dir, sizeof F.dir, "%s%ld-XXXXXX", KERNEL_DIR_PREFIX, (long)getpid());
     if (!mkdtemp(F.dir)) { perror("attn --frames: a temporary directory"); return 2; }
+    int lock = open(F.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);      /* held to the end: sweep_dead_dirs leaves it */
+    if (lock >= 0) flock(lock, LOCK_EX);
     F.plots = (PlotInline){F.dir, show_figure, &F};
     F.cap = cap_from_env();
     cookie_io_functions_t io = {NULL, cell_write, NULL, NULL};
     F.cell_out = fopencookie(&F, "w", io);
-    if (!F.cell_out) { perror("attn --frames"); rmdir(F.dir); return 2; }
+    if (!F.cell_out) { perror("attn --frames"); rmdir(F.dir); if (lock >= 0) close(lock); return 2; }
     setvbuf(F.cell_out, NULL, _IOLBF, 1 << 16);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -560,5 +579,6 @@ int repl_frames(const char *version) {
     session_free(&F.S);
     fclose(F.cell_out);
     rmdir(F.dir);
+    if (lock >= 0) close(lock);
     return 0;
 }

@@ -943,6 +943,64 @@ class B:
         return 'B'
 print([B(), 1], f"{B()}", str((B(),)))
 """,
+    "a student's __repr__ that clears the dict or set being printed (a key's, a value's): attn read the freed items (heap-use-after-free under ASan); CPython holds each key and value, and lists a set first": r"""
+class K:
+    def __repr__(self):
+        d.clear()
+        return 'K'
+d = {K(): [1, 2], 3: 4}
+print(d)
+class V:
+    def __repr__(self):
+        e.clear()
+        return 'V'
+e = {1: V(), 2: [5]}
+print(e, repr(e), str(e), f'{e}')
+class S:
+    def __repr__(self):
+        s.clear()
+        s.update(range(100))
+        return 'S'
+s = {S(), S(), S()}
+print(s, len(s))
+s = frozenset({S()}) if False else {S()}
+print([s], (s,))
+f = {1: {K(): 'x'}}
+d = f[1]
+print(f)
+""",
+    "a __repr__ that raises, caught inside another __repr__ (list.index's message, raise KeyError(obj)), stops nothing: attn printed [B, , 1] and let the caught repr's error escape through raise": r"""
+class A:
+    def __repr__(self): raise ValueError('x')
+class C:
+    def __repr__(self): return 'C'
+class B:
+    def __repr__(self):
+        try: [].index(A())
+        except ValueError: pass
+        return 'B'
+print([B(), C(), 1], str((B(), C())), f'{[B(), C()]}')
+class B3:
+    def __repr__(self):
+        try: raise KeyError(A())
+        except KeyError: pass
+        return 'B3'
+print([B3(), C(), 3])
+try:
+    raise ValueError(A())
+except ValueError as e: print('caught', len(e.args))
+""",
+    "str(), print, f-strings, % and format of an object whose __repr__ (its only text method) returns a non-string: Python's TypeError names __str__ (CPython's object_str), repr() and containers name __repr__": r"""
+class F:
+    def __repr__(self): return 5
+class G:
+    def __str__(self): return 6
+for f in [lambda: str(F()), lambda: repr(F()), lambda: print(F()), lambda: f"{F()}", lambda: f"{F()!r}", lambda: str([F()]), lambda: '%s' % F(), lambda: '{}'.format(F()), lambda: str(G()), lambda: repr(G()).startswith('<__main__.G object at'), lambda: format(F(), '')]:
+    try:
+        print(f())
+    except TypeError as e:
+        print('TypeError', e)
+""",
     "a dict stores each key's hash: __hash__/__eq__ calls counted against CPython's (insert, grow, look up, views)": r"""
 calls = {'hash': 0, 'eq': 0}
 class K:
@@ -1180,6 +1238,26 @@ print(n < 3000 * 13, ok)
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
 TIMED = {
+    "a student's __eq__ that adds a key to the dict at each comparison: the store or lookup ends, as CPython's (attn's probe restarted at every change: the dict grew until memory ran out)": (r"""
+d = {1: 'a'}
+class R:
+    def __eq__(self, o):
+        d[len(d) + 100] = 1
+        return False
+    def __hash__(self):
+        return 1
+d[R()] = 2
+print(len(d))
+print(R() in d, R() in d.keys(), (R(), 2) in d.items(), d.get(R(), 'none'), len(d) > 3)
+big = {i: i for i in range(20)}
+class G:
+    def __eq__(self, o):
+        big[len(big) + 1000] = 1
+        return False
+    def __hash__(self):
+        return 3
+print(G() in big, G() in big.keys(), len(big) > 20)
+""", 10),
     "views of 200000 keys: ==, set operators and `in` take linear time": (r"""
 n = 200000
 d = {i: i for i in range(n)}
