@@ -59,7 +59,7 @@ static Value *bi_range(Interp *I, Args *a) {
 
 static Value *bi_len(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
-    if (a->npos != 1) return rt_error(I, "len() takes exactly one argument (%d given)", a->npos);
+    if (a->npos != 1) return rt_raise(I, "TypeError", "len() takes exactly one argument (%d given)", a->npos);
     return ops_len(I, a->pos[0]);
 }
 
@@ -80,7 +80,7 @@ static Value *bi_int(Interp *I, Args *a) {
         char *end;
         const char *s = v->u.str.s;
         while (*s == ' ') s++;
-        if (base != 0 && (base < 2 || base > 36)) { val_decref(v); return rt_error(I, "int() base must be >= 2 and <= 36, or 0"); }
+        if (base != 0 && (base < 2 || base > 36)) { val_decref(v); return rt_raise(I, "ValueError", "int() base must be >= 2 and <= 36, or 0"); }
         errno = 0;
         long long x = strtoll(s, &end, (int)base);
         bool range = errno == ERANGE;
@@ -185,9 +185,9 @@ static bool dict_fill(Interp *I, Value *d, Value *src) {
     Value *e;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
         Value *pair = ops_is_iterable(e) ? ops_to_list(I, e) : NULL;
-        if (!pair && !interp_failed(I)) rt_error(I, "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
+        if (!pair && !interp_failed(I)) rt_raise(I, "TypeError", "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
         else if (pair && pair->u.seq.n != 2)
-            rt_error(I, "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
+            rt_raise(I, "ValueError", "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
         else if (pair) ops_set_index(I, d, pair->u.seq.items[0], pair->u.seq.items[1]);
         val_decref(pair);
         val_decref(e);
@@ -243,7 +243,7 @@ static Value *fold(Interp *I, Args *a, int which) {
         l = val_list(a->npos);
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
     } else {
-        if (!(src = arg(a, 0, NULL))) return rt_error(I, "%s() expected at least 1 argument", a->fname);
+        if (!(src = arg(a, 0, NULL))) return rt_raise(I, "TypeError", "%s expected at least 1 argument, got 0", a->fname);
         l = val_incref(src);
     }
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
@@ -292,7 +292,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     if (!acc) {
         Value *def = arg(a, -1, "default");
         if (def) return val_incref(def);
-        return rt_error(I, "%s() arg is an empty sequence", a->fname);
+        return rt_raise(I, "ValueError", "%s() arg is an empty sequence", a->fname);
     }
     return acc;
 }
@@ -301,13 +301,13 @@ static Value *bi_min(Interp *I, Args *a) { return fold(I, a, 1); }
 static Value *bi_max(Interp *I, Args *a) { return fold(I, a, 2); }
 
 static Value *bi_abs(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "abs() takes exactly one argument") : NULL;
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "abs() takes exactly one argument (%d given)", a->npos) : NULL;
     Value *v = a->pos[0];
     if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
     if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
     if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
     if (v->kind == V_BOOL) return val_int(v->u.b);
-    return rt_error(I, "bad operand type for abs(): '%s'", val_type_name(v));
+    return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
 
 static Value *bi_round(Interp *I, Args *a) {
@@ -316,7 +316,7 @@ static Value *bi_round(Interp *I, Args *a) {
     Value *v = arg(a, 0, "number"), *nd = arg(a, 1, "ndigits");
     if (!v) return rt_error(I, "round() missing required argument 'number'");
     if (v->kind == V_TENSOR) return torch_round(I, a);         /* decimals=, as torch.round */
-    if (!val_is_number(v)) return rt_error(I, "type %s doesn't define __round__", val_type_name(v));
+    if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
         if (!isfinite(v->u.f)) return rt_error(I, "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
@@ -486,7 +486,7 @@ static Value *bi_next(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
     if (!ops_is_iterator(a->pos[0]))
-        return rt_error(I, "'%s' object is not an iterator (iter(x) makes one)", val_type_name(a->pos[0]));
+        return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(I, a->pos[0]);
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
@@ -603,7 +603,7 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
     if (a->fn->tag == 0) {
         int64_t c;
         if (!arg_int(I, a->pos[0], "chr() argument", &c)) return NULL;
-        if (c < 0 || c > 0x10FFFF) return rt_error(I, "chr() arg not in range(0x110000)");
+        if (c < 0 || c > 0x10FFFF) return rt_raise(I, "ValueError", "chr() arg not in range(0x110000)");
         if (c >= 0xD800 && c <= 0xDFFF) return rt_error(I, "chr(%lld) is a UTF-16 surrogate, which attn's UTF-8 strings cannot hold", (long long)c);
         char s[5] = {0};
         if (c < 0x80) s[0] = (char)c;
@@ -614,7 +614,7 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
     }
     Value *v = a->pos[0];
     if (v->kind != V_STR) return rt_error(I, "ord() expected string of length 1, but %s found", val_type_name(v));
-    if (v->u.str.chars != 1) return rt_error(I, "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
+    if (v->u.str.chars != 1) return rt_raise(I, "TypeError", "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
     uint32_t cp;
     tw_decode(v->u.str.s, v->u.str.len, &cp);
     return val_int(v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
@@ -652,7 +652,7 @@ static Value *str_join(Interp *I, Args *a) {
     for (int64_t i = 0; i < n; i++) {
         Value *x = l->u.seq.items[i];
         if (x->kind != V_STR) {
-            rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
+            rt_raise(I, "TypeError", "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
             val_decref(l);           /* after the message: it names x, which l holds */
             return NULL;
         }
@@ -1001,7 +1001,7 @@ static Value *str_search(Interp *I, Args *a) {
         found = (int64_t)i;
         if (op == FIND || op == INDEX) break;
     }
-    if (found < 0 && (op == INDEX || op == RINDEX)) return rt_error(I, "substring not found");
+    if (found < 0 && (op == INDEX || op == RINDEX)) return rt_raise(I, "ValueError", "substring not found");
     return val_int(found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
 }
 
@@ -1060,7 +1060,7 @@ static Value *list_remove(Interp *I, Args *a) {
         val_decref(place);
         return rc < 0 ? NULL : val_none();
     }
-    return rt_error(I, "list.remove(x): x not in list");
+    return rt_raise(I, "ValueError", "list.remove(x): x not in list");
 }
 
 static Value *list_reverse_copy_clear(Interp *I, Args *a) {
@@ -1172,14 +1172,14 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
 }
 
 static Value *list_append(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "append() takes exactly one argument");
+    if (a->npos != 2) return rt_raise(I, "TypeError", "list.append() takes exactly one argument (%d given)", a->npos - 1);
     if ((a->pos[0]->u.seq.n & 1023) == 1023 && !interp_memory_ok(I, 1024)) return NULL;    /* never past the limit */
     val_list_append(a->pos[0], val_incref(a->pos[1]));
     return val_none();
 }
 
 static Value *list_extend(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "extend() takes exactly one argument");
+    if (a->npos != 2) return rt_raise(I, "TypeError", "list.extend() takes exactly one argument (%d given)", a->npos - 1);
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */

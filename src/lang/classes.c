@@ -67,7 +67,7 @@ static bool c3_mro(Value *cls) {
 static Value *object_class;
 
 static Value *m_object_init(Interp *I, Args *a) {
-    if (a->npos > 1 || a->nkw > 0) return rt_error(I, "%s() takes no arguments", val_type_name(a->pos[0]));
+    if (a->npos > 1 || a->nkw > 0) return rt_raise(I, "TypeError", "%s() takes no arguments", val_type_name(a->pos[0]));
     return val_none();
 }
 
@@ -786,7 +786,7 @@ static Value *bi_isinstance(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
     if (a->npos != 2) return rt_error(I, "isinstance(obj, class) takes two arguments");
-    if (!valid_classinfo(a->pos[1])) return rt_error(I, "isinstance() arg 2 must be a type or tuple of types");
+    if (!valid_classinfo(a->pos[1])) return rt_raise(I, "TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
     return val_bool(is_instance(a->pos[0], a->pos[1]));
 }
 

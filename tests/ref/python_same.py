@@ -1096,6 +1096,65 @@ for name, f in cases:
     except Exception as e:
         print(name, type(e).__name__)
 """,
+    "common mistakes raise Python's class with Python's words (attn raised a plain Exception): setting an attribute of a built-in value is AttributeError, a format spec a value's type has no use for is TypeError (f\"{d.keys():>30}\"), bad index, slice and operand types, wrong argument counts; l += iterable extends l in place": r"""
+def t(name, f):
+    try:
+        print(name, 'OK', f())
+    except Exception as e:
+        print(name, type(e).__name__, e)
+def setter(obj):
+    def f():
+        obj.x = 1
+    return f
+for v in ([], (1,), 'a', 1, 1.5, {}, set(), None, range(3), {1: 2}.keys(), len):
+    t('set attr of ' + type(v).__name__, setter(v))
+t('setattr', lambda: setattr(1, 'x', 1))
+def iadd(b):
+    l = [1]
+    m = l
+    l += b
+    return l, m is l and m == l
+for b in ([2], (1, 2), range(3), 'ab', {5: 1}, {5: 1}.keys(), {7}, iter([8, 9])):
+    t('l += ' + type(b).__name__, lambda: iadd(b))
+def self_add():
+    l = [1, 2]
+    l += l
+    return l
+t('l += l', self_add)
+t('l += 5', lambda: iadd(5))
+d = {'a': 1}
+for v, spec in ((d.keys(), '>30'), ([1], '>30'), (None, '>9'), ((1, 2), '>9'), ({1}, '>9'), (d, ''), ([1], 's'), (1, 'q'), (1.5, 'd'), ('a', 'd'), ('a', '>3'), (True, '>6')):
+    t('format ' + type(v).__name__ + ' ' + spec, lambda: format(v, spec))
+t('f-string', lambda: f"{d.keys():>30}")
+t('str.format', lambda: '{:>5}'.format([1]))
+def seta(l, i, v):
+    l[i] = v
+def seta_slice(l, v, step):
+    if step == 1: l[0:1] = v
+    else: l[::step] = v
+cases = [
+    ('list["a"]', lambda: [1]['a']), ('list[1.0]', lambda: [1][1.0]), ('str["x"]', lambda: 'a'['x']), ('tuple[None]', lambda: (1,)[None]),
+    ('l["a"] =', lambda: seta([1], 'a', 1)), ('l[0:1] = 5', lambda: seta_slice([1, 2], 5, 1)), ('l[::2] = [1]', lambda: seta_slice([1, 2, 3], [1], 2)), ('l[::2] = 5', lambda: seta_slice([1, 2, 3], 5, 2)),
+    ('[1][::0]', lambda: [1][::0]), ('1 in "a"', lambda: 1 in 'a'), ('1 in 5', lambda: 1 in 5), ('"%d" % "a"', lambda: '%d' % 'a'),
+    ('"a" + 1', lambda: 'a' + 1), ('[1] * "a"', lambda: [1] * 'a'), ('"a" * 1.5', lambda: 'a' * 1.5), ('2.0 * ()', lambda: 2.0 * ()),
+    ('1 < "a"', lambda: 1 < 'a'), ('[] < ()', lambda: [] < ()), ('None < None', lambda: None < None),
+    ('1 // 0', lambda: 1 // 0), ('1 % 0', lambda: 1 % 0), ('1.5 % 0', lambda: 1.5 % 0), ('1.5 // 0', lambda: 1.5 // 0), ('0 ** -1', lambda: 0 ** -1), ('0.0 ** -1', lambda: 0.0 ** -1),
+    ('1 << -1', lambda: 1 << -1), ('1 >> -1', lambda: 1 >> -1), ('1 @ 2', lambda: 1 @ 2),
+    ('len()', lambda: len()), ('abs("a")', lambda: abs('a')), ('round("a")', lambda: round('a')), ('next([])', lambda: next([])),
+    ('max([])', lambda: max([])), ('min()', lambda: min()), ('chr(-1)', lambda: chr(-1)), ('ord("ab")', lambda: ord('ab')),
+    ('"-".join([1])', lambda: '-'.join([1])), ('[].remove(1)', lambda: [].remove(1)), ('"a".index("b")', lambda: 'a'.index('b')),
+    ('[].append()', lambda: [].append()), ('[].append(1, 2)', lambda: [].append(1, 2)), ('[].extend()', lambda: [].extend()),
+    ('int("1", 1)', lambda: int('1', 1)), ('dict([1])', lambda: dict([1])), ('dict([(1, 2, 3)])', lambda: dict([(1, 2, 3)])), ('isinstance(1, 1)', lambda: isinstance(1, 1)),
+]
+for name, f in cases:
+    t(name, f)
+def unpack():
+    a, b = 1
+class A:
+    pass
+t('a, b = 1', unpack)
+t('A(1)', lambda: A(1))
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
