@@ -1049,10 +1049,9 @@ static Value *list_remove(Interp *I, Args *a) {
     Value *l = a->pos[0];
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
-        int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);
+        bool eq = true, ok = x == a->pos[1] || val_eq(I, x, a->pos[1], &eq);
         val_decref(x);
-        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq < 0) return ten_interrupted ? rt_interrupt(I) : rt_error(I, "list.remove(x): the items are nested too deep to compare");
+        if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
         if (!eq) continue;
         if (i >= l->u.seq.n) return val_none();             /* the list shrank meanwhile: CPython removes nothing */
         Value *place = val_int(i);
@@ -1206,17 +1205,16 @@ static Value *list_index(Interp *I, Args *a) {
     int64_t cnt = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
-        int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);     /* Python's: the same object, or == */
+        bool eq = true, ok = x == a->pos[1] || val_eq(I, x, a->pos[1], &eq);     /* Python's: the same object, or == */
         val_decref(x);
-        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq == -1 && ten_interrupted) return rt_interrupt(I);
-        if (eq == 1) {
+        if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
+        if (eq) {
             if (a->fn->tag == 0) return val_int(i);
             cnt++;
         }
     }
     if (a->fn->tag == 1) return val_int(cnt);
-    if (l->kind == V_TUPLE) return rt_error(I, "tuple.index(x): x not in tuple");
+    if (l->kind == V_TUPLE) return rt_raise(I, "ValueError", "tuple.index(x): x not in tuple");
     StrBuf b;                                                /* Python's "3 is not in list" */
     sb_init(&b);
     val_repr(&b, a->pos[1]);

@@ -344,7 +344,7 @@ static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
 
 int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash) {
     if (!pyset_hash(I, key, hash)) return -2;
-    int i = dict_find_hashed(d, key, *hash);
+    int i = dict_find_hashed(I, d, key, *hash);
     return i < 0 && interp_failed(I) ? -2 : i;
 }
 
@@ -354,7 +354,7 @@ int ops_dict_find(Interp *I, Dict *d, const Value *key) {
 }
 
 int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
-    int i = dict_find_hashed(d, key, hash);
+    int i = dict_find_hashed(I, d, key, hash);
     if (i < 0 && interp_failed(I)) return -1;
     if (i < 0) {
         dict_append_hashed(d, val_incref(key), val_incref(v), hash);
@@ -385,12 +385,10 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         if (i == -2) return NULL;
         if (i < 0) return val_bool(false);
         Value *stored = val_incref(d->vals[i]), *want = val_incref(x->u.seq.items[1]);
-        int eq = stored == want ? 1 : val_compare_eq(stored, want);
+        bool eq = true, ok = stored == want || val_eq(I, stored, want, &eq);
         val_decref(stored);
         val_decref(want);
-        if (eq == -2) return NULL;
-        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
-        return val_bool(eq == 1);
+        return ok ? val_bool(eq) : NULL;
     }
     if (container->kind == V_SET) {
         int r = pyset_contains(I, container, x);
@@ -410,11 +408,10 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     Value *e;
     bool found = false;
     while (!found && (e = ops_iter_next(&it))) {
-        int eq = e == x ? 1 : val_compare_eq(e, x);          /* Python's: the same object, or == */
+        bool eq = true, ok = e == x || val_eq(I, e, x, &eq);          /* Python's: the same object, or == */
         val_decref(e);
-        if (eq == -2) break;
-        if (eq < 0) { ops_iter_end(&it); if (ten_interrupted) return rt_interrupt(I); return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
-        found = eq == 1;
+        if (!ok) break;
+        found = eq;
     }
     ops_iter_end(&it);
     return interp_failed(I) ? NULL : val_bool(found);
@@ -482,11 +479,9 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         return val_bool(sub == 1 && (!strict || x->u.set->used < y->u.set->used));
     }
     if (aop == AOP_EQ || aop == AOP_NE) {
-        int eq = val_compare_eq(a, b);
-        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq < 0 && ten_interrupted) return rt_interrupt(I);          /* Ctrl-C stopped a long comparison */
-        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
-        return val_bool((eq == 1) == (aop == AOP_EQ));
+        bool eq;
+        if (!val_eq(I, a, b, &eq)) return NULL;            /* a student's __eq__ raised, Ctrl-C, too deep */
+        return val_bool(eq == (aop == AOP_EQ));
     }
     int c;
     if (val_is_number(a) && val_is_number(b)) {
@@ -502,17 +497,15 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         c = strcmp(a->u.str.s, b->u.str.s);
     } else if ((a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind) {
         int64_t i;
-        int eq = 1;
+        bool eq = true;
         for (i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {      /* a student's __eq__ may shrink them */
             Value *x = val_incref(a->u.seq.items[i]), *y = val_incref(b->u.seq.items[i]);
-            if (x != y) eq = val_compare_eq(x, y);
+            bool ok = x == y || val_eq(I, x, y, &eq);
             val_decref(x);
             val_decref(y);
-            if (eq != 1) break;
+            if (!ok) return NULL;                             /* a student's __eq__ raised, Ctrl-C, too deep */
+            if (!eq) break;
         }
-        if (eq == -2) return NULL;
-        if (eq < 0 && ten_interrupted) return rt_interrupt(I);
-        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         if (i >= a->u.seq.n || i >= b->u.seq.n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
             static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */

@@ -175,11 +175,10 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         *out = frozen_hash(v->u.set);
         return NULL;
     case V_OBJECT: {
-        int r = class_hash(v, out);          /* a student's __hash__, or unhashable for __eq__ alone */
-        if (r == 1) return NULL;
-        if (r == -1) return v;
-        if (r == -2) return &hash_failed;
-        *out = hash_pointer(v);
+        ClassHash how;
+        if (!class_hash(v, &how, out)) return &hash_failed;      /* a student's __hash__ raised */
+        if (how == CLASS_UNHASHABLE) return v;                  /* __eq__ alone, or __hash__ = None */
+        if (how == CLASS_HASH_IDENTITY) *out = hash_pointer(v);
         return NULL;
     }
     case V_DICTVIEW:         /* keys and items views are unhashable (as sets); a values view hashes as an object */
@@ -192,11 +191,12 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     }
 }
 
-int pyset_hash_quiet(const Value *v, int64_t *hash) {
+bool pyset_hash_quiet(const Value *v, int64_t *hash, bool *hashable) {
     const Value *bad = hash_of(v, hash, 0);
-    if (bad) return bad == &hash_failed ? -2 : -1;
+    *hashable = !bad;
+    if (bad) return bad != &hash_failed;
     if (*hash == -1) *hash = -2;
-    return 0;
+    return true;
 }
 
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
@@ -207,36 +207,34 @@ bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     return true;
 }
 
-/* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): 1, 0,
- * or -1 when a student's __eq__ raised (the error is set) */
-static int key_eq(const Value *a, const Value *b) {
-    if (a == b) return 1;
-    int user = class_eq(a, b);
-    if (user != -3) return user == -2 ? -1 : user;
-    if (by_identity(a->kind) || by_identity(b->kind)) return 0;
-    if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return 0;
+/* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): true
+ * with *eq, false when a student's __eq__ raised (the error set on its class's interpreter). Keys nested too deep to
+ * compare are unequal (val_eq without an interpreter). */
+static bool key_eq(const Value *a, const Value *b, bool *eq) {
+    *eq = a == b;
+    if (*eq) return true;
+    if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);
+    if (by_identity(a->kind) || by_identity(b->kind)) return true;
+    if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return true;
     switch (a->kind) {
-    case V_BUILTIN: return a->u.builtin == b->u.builtin;
-    case V_MODULE: return !strcmp(a->u.module, b->u.module);
-    case V_NONE: case V_ELLIPSIS: return 1;
-    default: {
-        int r = val_compare_eq(a, b);
-        return r == -2 ? -1 : r == 1;
-    }
+    case V_BUILTIN: *eq = a->u.builtin == b->u.builtin; return true;
+    case V_MODULE: *eq = !strcmp(a->u.module, b->u.module); return true;
+    case V_NONE: case V_ELLIPSIS: *eq = true; return true;
+    default: return val_eq(NULL, a, b, eq);
     }
 }
 
 /* key_eq of the key in *entry and key, while the student's __eq__ may change so: the entry's key is held for the
  * call, and *changed says whether so's table (or that slot) changed meanwhile, so the search must start again
  * (CPython's set_lookkey). */
-static int entry_eq(PySet *so, SetEntry *entry, const Value *key, bool *changed) {
+static bool entry_eq(PySet *so, SetEntry *entry, const Value *key, bool *eq, bool *changed) {
     SetEntry *table = so->table;
     int64_t mask = so->mask;
     Value *start = val_incref(entry->key);
-    int eq = key_eq(start, key);
+    bool ok = key_eq(start, key, eq);
     *changed = so->table != table || so->mask != mask || entry->key != start;
     val_decref(start);
-    return eq;
+    return ok;
 }
 
 /* ---- the table (setobject.c) ---- */
@@ -252,9 +250,8 @@ restart:;
         do {
             if (entry->hash == 0 && entry->key == NULL) return entry;
             if (entry->hash == hash && entry->key != &pyset_dummy) {
-                bool changed;
-                int eq = entry_eq(so, entry, key, &changed);
-                if (eq < 0) return NULL;
+                bool changed, eq;
+                if (!entry_eq(so, entry, key, &eq, &changed)) return NULL;
                 if (changed) goto restart;
                 if (eq) return entry;
             }
@@ -320,9 +317,8 @@ restart:;
         do {
             if (entry->hash == 0 && entry->key == NULL) goto unused;
             if (entry->hash == hash && entry->key != &pyset_dummy) {
-                bool changed;
-                int eq = entry_eq(so, entry, key, &changed);
-                if (eq < 0) return -1;
+                bool changed, eq;
+                if (!entry_eq(so, entry, key, &eq, &changed)) return -1;
                 if (changed) goto restart;
                 if (eq) return 0;                                                 /* there already */
             }
@@ -584,7 +580,7 @@ static Value *difference(Interp *I, Value *a, Value *b) {
             if (!e->key || e->key == &pyset_dummy) continue;
             Value *key = val_incref(e->key);
             int64_t hash = e->hash;
-            if (dict_find_hashed(b->u.dict, key, hash) < 0) rc = interp_failed(I) ? -1 : add_entry(r->u.set, key, hash);
+            if (dict_find_hashed(I, b->u.dict, key, hash) < 0) rc = interp_failed(I) ? -1 : add_entry(r->u.set, key, hash);
             val_decref(key);
         }
     if (rc < 0) { val_decref(r); return NULL; }
@@ -651,8 +647,10 @@ int pyset_subset(Interp *I, Value *a, Value *b) {
     return rc == 0 ? 1 : rc == -1 ? 0 : -1;
 }
 
-int pyset_equal(const Value *a, const Value *b) {
-    if (a->u.set->used != b->u.set->used) return 0;
+bool pyset_equal(const Value *a, const Value *b, bool *eq) {
+    *eq = false;
+    if (a->u.set->used != b->u.set->used) return true;
     int r = pyset_subset(NULL, (Value *)a, (Value *)b);
-    return r < 0 ? -2 : r;
+    *eq = r == 1;
+    return r >= 0;
 }

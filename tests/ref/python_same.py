@@ -1155,6 +1155,119 @@ class A:
 t('a, b = 1', unpack)
 t('A(1)', lambda: A(1))
 """,
+    "one error channel for == and hash (issue 28): a student's __eq__ or __hash__ that raises inside in, list.index/count/remove, dict and set lookups, set operators and == of containers raises as in Python; a dict view compared while its dict changes size is RuntimeError (attn said False); values nested too deep to compare are RecursionError": r"""
+class E:
+    def __eq__(self, o): raise ValueError("eq boom")
+    def __hash__(self): return 1
+class H:
+    def __hash__(self): raise KeyError("hash boom")
+def t(name, f):
+    try:
+        r = f()
+        print(name, 'OK', r)
+    except Exception as e:
+        print(name, type(e).__name__, e)
+a, b = E(), E()
+t('in list', lambda: a in [b])
+t('in tuple', lambda: a in (1, b))
+t('list.index', lambda: [1, b].index(a))
+t('list.count', lambda: [b].count(a))
+t('list.remove', lambda: [b].remove(a))
+t('dict lookup', lambda: {b: 1}[a])
+t('dict get', lambda: {b: 1}.get(a))
+t('dict in', lambda: a in {b: 1})
+t('dict set', lambda: {b: 1, a: 2})
+t('set in', lambda: a in {b})
+t('set build', lambda: {a, b})
+t('set &', lambda: {a} & {b})
+t('set |', lambda: len({a} | {b}))
+t('set -', lambda: {a} - {b})
+t('set ==', lambda: {a} == {b})
+t('list ==', lambda: [a] == [b])
+t('tuple ==', lambda: (a,) == (b,))
+t('dict ==', lambda: {1: a} == {1: b})
+t('list !=', lambda: [a] != [b])
+t('keys ==', lambda: {a: 1}.keys() == {b: 1}.keys())
+t('items ==', lambda: {1: a}.items() == {1: b}.items())
+t('values in', lambda: a in {1: b}.values())
+t('hash in set', lambda: H() in {1})
+t('hash dict', lambda: {H(): 1})
+t('hash()', lambda: hash(H()))
+t('hash tuple', lambda: hash((1, H())))
+t('hash in dict', lambda: H() in {1: 2})
+t('set add', lambda: set().add(H()))
+t('frozenset', lambda: frozenset([H()]))
+t('dict.fromkeys', lambda: dict.fromkeys([H()]))
+t('tuple in set', lambda: (1, H()) in {1})
+t('list < ', lambda: [a] < [b])
+t('max eq', lambda: max([1, 2]))
+t('dict pop', lambda: {b: 1}.pop(a))
+t('setdefault', lambda: {b: 1}.setdefault(a, 2))
+t('set.discard', lambda: {b}.discard(a))
+t('issubset', lambda: {a}.issubset({b}))
+t('set <=', lambda: {a} <= {b})
+d = {i: i for i in range(5)}
+class M:
+    def __eq__(self, o):
+        d[99] = 1
+        return False
+    def __hash__(self): return 1
+def g():
+    k = d.keys()
+    k2 = {M(): 1, M(): 2}.keys()
+    return {1} == d.keys()
+t('keys eq', g)
+box = [{}]
+class G:
+    def __init__(self, v): self.v = v
+    def __eq__(self, o):
+        for i in range(100, 120): box[0][i] = i
+        return True
+    def __hash__(self): return hash(self.v)
+d = {G(1): 1, G(2): 2}
+box[0] = d
+t('keys == set', lambda: d.keys() == {G(1), G(2)})
+d3 = {G(1): 1, G(2): 2}
+box[0] = d3
+t('set == keys', lambda: {G(1), G(2)} == d3.keys())
+e = {1: G(1), 2: G(2)}
+box[0] = e
+t('items == items', lambda: e.items() == {1: G(1), 2: G(2)}.items())
+f = {G(1): 1, G(2): 2}
+box[0] = f
+t('dict == dict', lambda: f == {G(1): 1, G(2): 2})
+f = {G(1): 1, G(2): 2}
+box[0] = f
+t('keys & set', lambda: len(f.keys() & {G(1), G(2)}))
+f = {G(1): 1, G(2): 2}
+box[0] = f
+t('keys <= set', lambda: f.keys() <= {G(1), G(2)})
+f = {1: G(1), 2: G(2)}
+box[0] = f
+t('G in values', lambda: G(5) in f.values())
+box[0] = {}
+l = [G(1), G(2)]
+t('list ==', lambda: l == [G(1), G(2)])
+def nest(n):
+    x = []
+    for i in range(n):
+        x = [x]
+    return x
+def deep(f):
+    try:
+        print(f())
+    except RecursionError:
+        print('RecursionError')
+a, b = nest(3000), nest(3000)
+deep(lambda: a == b)
+deep(lambda: a in [b])
+deep(lambda: [b].index(a))
+deep(lambda: [b].count(a))
+deep(lambda: (1, a) == (1, b))
+deep(lambda: {1: a} == {1: b})
+deep(lambda: (1, a) in {1: 2, 3: 4}.items())
+deep(lambda: [a] < [b])
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
