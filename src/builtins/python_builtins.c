@@ -22,8 +22,8 @@ static Value *bi_print(Interp *I, Args *a) {
     static const char *const kw[] = {"sep", "end", "flush", "file", NULL};
     if (!args_check(I, a, -1, kw)) return NULL;
     Value *sep = arg(a, -1, "sep"), *end = arg(a, -1, "end");
-    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "sep must be None or a string, not %s", val_type_name(sep));
-    if (end && end->kind != V_STR && end->kind != V_NONE) return rt_error(I, "end must be None or a string, not %s", val_type_name(end));
+    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "sep must be None or a string, not %s", val_type_name(sep));
+    if (end && end->kind != V_STR && end->kind != V_NONE) return rt_raise(I, "TypeError", "end must be None or a string, not %s", val_type_name(end));
     Value *file = arg(a, -1, "file");
     if (file && file->kind != V_NONE)
         return rt_error(I, "print(file=...) is not supported: attn prints to the screen (use save(...) to write a tensor to a file)");
@@ -48,12 +48,12 @@ static Value *bi_print(Interp *I, Args *a) {
 
 static Value *bi_range(Interp *I, Args *a) {
     if (!args_check(I, a, 3, NO_KW)) return NULL;
-    if (a->npos == 0) return rt_error(I, "range expected at least 1 argument, got 0");
+    if (a->npos == 0) return rt_raise(I, "TypeError", "range expected at least 1 argument, got 0");
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
     if (a->npos == 1) return val_range(0, v[0], 1);
-    if (v[2] == 0) return rt_error(I, "range() arg 3 must not be zero");
+    if (v[2] == 0) return rt_raise(I, "ValueError", "range() arg 3 must not be zero");
     return val_range(v[0], v[1], a->npos == 3 ? v[2] : 1);
 }
 
@@ -129,7 +129,7 @@ static Value *bi_str(Interp *I, Args *a) {
 }
 
 static Value *bi_repr(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "repr() takes exactly one argument") : NULL;
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "repr() takes exactly one argument (%d given)", a->npos) : NULL;
     StrBuf b;
     sb_init(&b);
     if (!val_repr_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
@@ -148,7 +148,7 @@ static Value *bi_ascii(Interp *I, Args *a) {
 /* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
  * one); TypeError for an unhashable value */
 static Value *bi_hash(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "hash() takes exactly one argument (%d given)", a->npos) : NULL;
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "hash() takes exactly one argument (%d given)", a->npos) : NULL;
     int64_t h;
     return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
 }
@@ -252,6 +252,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     Value *acc = NULL, *x, *key = which == 0 ? NULL : arg(a, -1, "key"), *kacc = NULL;
     if (which == 0) {
         Value *st = arg(a, 1, "start");
+        if (st && st->kind == V_STR) { ops_iter_end(&it); val_decref(l); return rt_raise(I, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]"); }
         acc = st ? val_incref(st) : val_int(0);
     }
     bool failed = false;
@@ -319,7 +320,8 @@ static Value *bi_round(Interp *I, Args *a) {
     if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
-        if (!isfinite(v->u.f)) return rt_error(I, "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
+        if (!isfinite(v->u.f)) return isnan(v->u.f) ? rt_raise(I, "ValueError", "cannot convert float NaN to integer")
+                                                    : rt_raise(I, "OverflowError", "cannot convert float infinity to integer");
         return val_int((int64_t)nearbyint(v->u.f));
     }
     int64_t digits;
@@ -471,20 +473,20 @@ static Value *bi_map(Interp *I, Args *a) {
 
 static Value *bi_filter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_error(I, "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
+    if (a->npos != 2) return rt_raise(I, "TypeError", "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
     return ops_lazy_iterator(I, "filter", a->pos[0], a->pos + 1, 1, 0);
 }
 
 static Value *bi_iter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos == 2) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
-    if (a->npos != 1) return rt_error(I, "iter expected 1 argument, got %d", a->npos);
+    if (a->npos != 1) return rt_raise(I, "TypeError", "iter expected at least 1 argument, got %d", a->npos);
     return ops_iter(I, a->pos[0]);
 }
 
 static Value *bi_next(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
+    if (a->npos < 1) return rt_raise(I, "TypeError", "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
     if (!ops_is_iterator(a->pos[0]))
         return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(I, a->pos[0]);
@@ -528,7 +530,7 @@ static Value *bi_dir(Interp *I, Args *a) {
 /* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
 static Value *bi_divmod(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_error(I, "divmod expected 2 arguments, got %d", a->npos);
+    if (a->npos != 2) return rt_raise(I, "TypeError", "divmod expected 2 arguments, got %d", a->npos);
     Value *x = a->pos[0], *y = a->pos[1];
     if (!val_is_number(x) || !val_is_number(y))
         return rt_raise(I, "TypeError", "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
@@ -613,7 +615,7 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
         return val_strn(s, c ? strlen(s) : 1);
     }
     Value *v = a->pos[0];
-    if (v->kind != V_STR) return rt_error(I, "ord() expected string of length 1, but %s found", val_type_name(v));
+    if (v->kind != V_STR) return rt_raise(I, "TypeError", "ord() expected string of length 1, but %s found", val_type_name(v));
     if (v->u.str.chars != 1) return rt_raise(I, "TypeError", "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
     uint32_t cp;
     tw_decode(v->u.str.s, v->u.str.len, &cp);
@@ -815,8 +817,8 @@ static Value *str_strip(Interp *I, Args *a) {
 
 static Value *str_split(Interp *I, Args *a) {
     Value *sep = a->npos > 1 ? a->pos[1] : NULL;
-    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "split() separator must be a string");
-    if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_error(I, "empty separator");
+    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "must be str or None, not %s", val_type_name(sep));
+    if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_raise(I, "ValueError", "empty separator");
     Value *l = val_list(0);
     const char *s = a->pos[0]->u.str.s;
     if (!sep || sep->kind == V_NONE) {
@@ -842,7 +844,7 @@ static Value *str_split(Interp *I, Args *a) {
 /* s.replace(old, new): Python's, every old replaced; an empty old matches before each character and at the end
  * ('ab'.replace('', '-') is '-a-b-'). The result's length is checked first, as for s * n. */
 static Value *str_replace(Interp *I, Args *a) {
-    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_error(I, "replace() takes two strings");
+    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_raise(I, "TypeError", "replace() takes two strings");
     const Value *str = a->pos[0], *old = a->pos[1], *rep = a->pos[2];
     int64_t hits = old->u.str.len ? 0 : val_utf8_count(str->u.str.s, str->u.str.len) + 1;
     for (const char *e = str->u.str.s; old->u.str.len && (e = strstr(e, old->u.str.s)); e += old->u.str.len) hits++;
@@ -882,7 +884,7 @@ static Value *str_startswith(Interp *I, Args *a) {
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
-        return rt_error(I, "%s first arg must be str or a tuple of str, not %s", a->fname, val_type_name(p));
+        return rt_raise(I, "TypeError", "%s first arg must be str or a tuple of str, not %s", a->fname, val_type_name(p));
     int64_t n = s->u.str.chars, lim[2] = {0, n};
     for (int k = 0; k < 2; k++) {
         Value *v = a->npos > 2 + k ? a->pos[2 + k] : NULL;
@@ -980,9 +982,9 @@ static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *t
 /* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
 static Value *str_search(Interp *I, Args *a) {
     enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
-    if (a->npos < 2 || a->npos > 4) return rt_error(I, "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
+    if (a->npos < 2 || a->npos > 4) return rt_raise(I, "TypeError", "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
     const Value *s = a->pos[0], *sub = a->pos[1];
-    if (sub->kind != V_STR) return rt_error(I, "must be str, not %s", val_type_name(sub));
+    if (sub->kind != V_STR) return rt_raise(I, "TypeError", "must be str, not %s", val_type_name(sub));
     size_t from, to, m = sub->u.str.len;
     bool fits = str_span(I, a, s, &from, &to);
     if (interp_failed(I)) return NULL;
@@ -1007,7 +1009,7 @@ static Value *str_search(Interp *I, Args *a) {
 
 /* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
 static Value *str_justify(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_error(I, "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
+    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
     const Value *s = a->pos[0], *fill = a->npos > 2 ? a->pos[2] : NULL;
     int64_t width;
     if (!arg_int(I, a->pos[1], "width", &width)) return NULL;
@@ -1030,7 +1032,7 @@ static Value *str_justify(Interp *I, Args *a) {
 
 /* L.insert(i, x), L.remove(x), L.reverse(), L.sort(key=None, reverse=False), L.copy(), L.clear(): Python's. */
 static Value *list_insert(Interp *I, Args *a) {
-    if (a->npos != 3) return rt_error(I, "insert expected 2 arguments, got %d", a->npos - 1);
+    if (a->npos != 3) return rt_raise(I, "TypeError", "insert expected 2 arguments, got %d", a->npos - 1);
     Value *l = a->pos[0];
     int64_t i, n = l->u.seq.n;
     if (!arg_int(I, a->pos[1], "insert index", &i)) return NULL;
@@ -1117,7 +1119,7 @@ static Value *list_sort(Interp *I, Args *a) {
 
 /* d.pop(key[, default]), d.setdefault(key, default=None), d.update(other, **kw), d.copy(), d.clear(): Python's. */
 static Value *dict_pop(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_error(I, "pop expected at least 1 argument, got %d", a->npos - 1);
+    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "pop expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
     int i = ops_dict_find(I, d->u.dict, key);
     if (i == -2) return NULL;
@@ -1140,7 +1142,7 @@ static Value *dict_popitem(Interp *I, Args *a) {
 }
 
 static Value *dict_setdefault(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_error(I, "setdefault expected at least 1 argument, got %d", a->npos - 1);
+    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "setdefault expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
     int64_t hash;
     int i = ops_dict_find_hash(I, d->u.dict, key, &hash);
@@ -1236,12 +1238,12 @@ static Value *size_numel(Interp *I, Args *a) {
 
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
-    (void)I;
+    if (a->npos != 1 || a->nkw) return rt_raise(I, "TypeError", "dict.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);
     return val_view_new(a->pos[0], a->fn->tag == 0 ? VIEW_KEYS : a->fn->tag == 1 ? VIEW_VALUES : VIEW_ITEMS);
 }
 
 static Value *dict_get_m(Interp *I, Args *a) {
-    if (a->npos < 2) return rt_error(I, "get() takes a key");
+    if (a->npos < 2) return rt_raise(I, "TypeError", "get expected at least 1 argument, got %d", a->npos - 1);
     Dict *d = a->pos[0]->u.dict;
     int i = ops_dict_find(I, d, a->pos[1]);
     if (i == -2) return NULL;
@@ -1265,9 +1267,9 @@ static Value *bi_frozenset(Interp *I, Args *a) {
 }
 
 static bool set_arity(Interp *I, Args *a, int n) {
-    if (a->nkw) { rt_error(I, "set.%s() takes no keyword arguments", a->fname); return false; }
-    if (n == 0 && a->npos != 1) { rt_error(I, "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
-    if (n == 1 && a->npos != 2) { rt_error(I, "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
+    if (a->nkw) { rt_raise(I, "TypeError", "set.%s() takes no keyword arguments", a->fname); return false; }
+    if (n == 0 && a->npos != 1) { rt_raise(I, "TypeError", "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
+    if (n == 1 && a->npos != 2) { rt_raise(I, "TypeError", "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
     return true;
 }
 

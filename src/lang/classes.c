@@ -788,7 +788,7 @@ static bool valid_classinfo(Value *ci) {
 static Value *bi_isinstance(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
-    if (a->npos != 2) return rt_error(I, "isinstance(obj, class) takes two arguments");
+    if (a->npos != 2) return rt_raise(I, "TypeError", "isinstance(obj, class) takes two arguments");
     if (!valid_classinfo(a->pos[1])) return rt_raise(I, "TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
     return val_bool(is_instance(a->pos[0], a->pos[1]));
 }
@@ -812,8 +812,8 @@ static Value *bi_getattr(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     bool has = a->fn->tag == 1;
-    if (a->npos < 2 || (has && a->npos != 2)) return rt_error(I, has ? "hasattr(obj, name) takes two arguments" : "getattr(obj, name[, default]) takes two or three arguments");
-    if (a->pos[1]->kind != V_STR) return rt_error(I, "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    if (a->npos < 2 || (has && a->npos != 2)) return rt_raise(I, "TypeError", has ? "hasattr(obj, name) takes two arguments" : "getattr(obj, name[, default]) takes two or three arguments");
+    if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     Value *r = ops_getattr(I, a->pos[0], a->pos[1]->u.str.s);
     if (r) { if (has) { val_decref(r); return val_bool(true); } return r; }
     if (interp_error_kind(I) != ERR_ERROR || (!has && a->npos < 3)) return NULL;
@@ -825,7 +825,7 @@ static Value *bi_setattr(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     if (a->npos != 3) return rt_error(I, "setattr(obj, name, value) takes three arguments");
-    if (a->pos[1]->kind != V_STR) return rt_error(I, "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
 }
 

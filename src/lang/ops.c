@@ -147,6 +147,7 @@ static Value *float_binary(Interp *I, int aop, double x, double y) {
     case AOP_POW:
         if (x < 0 && y != floor(y)) return rt_error(I, "a negative number to a fractional power is complex: not supported");
         if (x == 0 && y < 0) return rt_raise(I, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        if (isfinite(x) && isfinite(y) && isinf(pow(x, y))) return rt_raise(I, "OverflowError", "(34, 'Numerical result out of range')");
         return val_float(pow(x, y));
     default: return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: 'float'", ast_op_symbol(aop));
     }
@@ -1278,7 +1279,7 @@ Value *ops_reversed(Interp *I, Value *src) {
         Tensor *r = ten_flip(src->u.t, 0);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    default: return rt_error(I, "'%s' object is not reversible", val_type_name(src));
+    default: return rt_raise(I, "TypeError", "'%s' object is not reversible", val_type_name(src));
     }
 }
 

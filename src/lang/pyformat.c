@@ -226,7 +226,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             p++;
         }
         if (p < end && *p == '*') {
-            if (used >= nitems) { sb_free(&out); return rt_error(I, "not enough arguments for format string"); }
+            if (used >= nitems) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
             Value *w = items[used++];
             if (w->kind != V_INT) { sb_free(&out); return rt_error(I, "* wants int"); }
             sp.width = (int)(w->u.i > 10000 ? 10000 : w->u.i < 0 ? 0 : w->u.i);
@@ -242,7 +242,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
         }
         if (p >= end) { sb_free(&out); return rt_error(I, "incomplete format"); }
         char conv = *p;
-        if (used >= nitems) { sb_free(&out); return rt_error(I, "not enough arguments for format string"); }
+        if (used >= nitems) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
         Value *arg0 = scalar_of(items[used++]);
         sp.align = left ? '<' : (sp.zero && conv != 's' && conv != 'r') ? '=' : '>';
         if (sp.align == '=') sp.fill = '0';
@@ -285,12 +285,12 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
         }
         default:
             ok = false;
-            rt_error(I, "unsupported format character '%c' (0x%x)", conv, (unsigned char)conv);
+            rt_raise(I, "ValueError", "unsupported format character '%c' (0x%x)", conv, (unsigned char)conv);
         }
         val_decref(arg0);
         if (!ok || interp_failed(I)) { sb_free(&out); return NULL; }
     }
-    if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_error(I, "not all arguments converted during string formatting"); }
-    if (used == 0 && args->kind != V_TUPLE && args->kind != V_DICT) { sb_free(&out); return rt_error(I, "not all arguments converted during string formatting"); }
+    if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
+    if (used == 0 && args->kind != V_TUPLE && args->kind != V_DICT) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
     return val_str_take(sb_take(&out));
 }

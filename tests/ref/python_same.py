@@ -1154,6 +1154,22 @@ class A:
     pass
 t('a, b = 1', unpack)
 t('A(1)', lambda: A(1))
+more = [
+    ('{}.pop()', lambda: {}.pop()), ('[].insert(1)', lambda: [].insert(1)), ('"a".split(1)', lambda: 'a'.split(1)), ('"a".split("")', lambda: 'a'.split('')),
+    ('"a".startswith(1)', lambda: 'a'.startswith(1)), ('"a".find(1)', lambda: 'a'.find(1)), ('"%s %s" % (1,)', lambda: '%s %s' % (1,)), ('"%s" % (1, 2)', lambda: '%s' % (1, 2)),
+    ('range(1, 2, 0)', lambda: range(1, 2, 0)), ('range()', lambda: range()), ('sum(["a"], "")', lambda: sum(['a'], '')), ('reversed(5)', lambda: reversed(5)),
+    ('getattr(1, 2)', lambda: getattr(1, 2)), ('hash()', lambda: hash()), ('repr()', lambda: repr()), ('print(sep=1)', lambda: print(1, sep=1)), ('iter()', lambda: iter()),
+    ('ord(1)', lambda: ord(1)), ('{}.get()', lambda: {}.get()), ('{}.items(1)', lambda: {}.items(1)), ('set().add()', lambda: set().add()),
+    ('round(inf)', lambda: round(float('inf'))), ('round(nan)', lambda: round(float('nan'))), ('2.0 ** 10000', lambda: 2.0 ** 10000), ('(1,).index(2)', lambda: (1,).index(2)),
+]
+for name, f in more:
+    t(name, f)
+for name, f in [('"a".center()', lambda: 'a'.center()), ('"a".count()', lambda: 'a'.count()), ('"a".replace(1, 2)', lambda: 'a'.replace(1, 2)), ('"%z" % 1', lambda: '%z' % 1),
+                ('isinstance()', lambda: isinstance()), ('hasattr(1)', lambda: hasattr(1)), ('divmod()', lambda: divmod()), ('filter()', lambda: filter()), ('next()', lambda: next())]:
+    try:
+        f()
+    except Exception as e:
+        print(name, type(e).__name__)
 """,
     "one error channel for == and hash (issue 28): a student's __eq__ or __hash__ that raises inside in, list.index/count/remove, dict and set lookups, set operators and == of containers raises as in Python; a dict view compared while its dict changes size is RuntimeError (attn said False); values nested too deep to compare are RecursionError": r"""
 class E:
