@@ -1134,7 +1134,7 @@ static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool 
     if (!pyset_hash_quiet(key, &h, &hashable)) return false;
     if (!hashable) return true;
     if (b->kind == V_SET) {
-        int r = pyset_contains_hashed(b, key, h);
+        int r = pyset_contains_hashed(I, b, key, h);
         *has = r == 1;
         return r >= 0;
     }
@@ -1214,7 +1214,7 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
     switch (a->kind) {
     case V_NONE: *eq = true; return true;
     case V_DICT: return dict_eq(I, a->u.dict, b->u.dict, eq);
-    case V_SET: return pyset_equal(a, b, eq);
+    case V_SET: return pyset_equal(I, a, b, eq);
     case V_STR: *eq = a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len); return true;
     case V_DTYPE: *eq = a->u.dtype == b->u.dtype; return true;
     case V_RANGE: {          /* Python's: the same sequence (every empty range is equal, a 1-long one has no step) */

@@ -1283,6 +1283,14 @@ deep(lambda: (1, a) == (1, b))
 deep(lambda: {1: a} == {1: b})
 deep(lambda: (1, a) in {1: 2, 3: 4}.items())
 deep(lambda: [a] < [b])
+def tnest(n):
+    x = ()
+    for i in range(n):
+        x = (x,)
+    return x
+a, b = tnest(3000), tnest(3000)
+for f in (lambda: a in {b}, lambda: {a} == {b}, lambda: len({a, b}), lambda: a in {b: 1}, lambda: {a} & {b}):
+    deep(f)
 """,
     "__cause__ without from": r"""
 try:
