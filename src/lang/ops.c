@@ -1069,7 +1069,9 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
         if (on != obj->param) { rt_error(I, "%s", on ? NO_AUTOGRAD : "attn cannot stop a parameter from requiring gradients"); return -1; }
         return 0;
     }
-    if (obj->kind == V_FUNC || obj->kind == V_TENSOR)        /* Python allows these; attn keeps no such attributes */
+    if (obj->kind == V_BUILTIN && !strcmp(val_type_name(obj), "type"))     /* int.x = 1 */
+        rt_raise(I, "TypeError", "cannot set '%s' attribute of immutable type '%s'", name, obj->u.builtin->name);
+    else if (obj->kind == V_FUNC || obj->kind == V_TENSOR)   /* Python allows these; attn keeps no such attributes */
         rt_raise(I, "AttributeError", "cannot set attribute '%s' of a %s", name, val_type_name(obj));
     else rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", val_type_name(obj), name);
     return -1;

@@ -1109,6 +1109,8 @@ def setter(obj):
 for v in ([], (1,), 'a', 1, 1.5, {}, set(), None, range(3), {1: 2}.keys(), len):
     t('set attr of ' + type(v).__name__, setter(v))
 t('setattr', lambda: setattr(1, 'x', 1))
+for cls in (int, list, str, dict, ValueError):
+    t('set attr of ' + cls.__name__, setter(cls))
 def iadd(b):
     l = [1]
     m = l
