@@ -1063,7 +1063,7 @@ bool val_repr_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out
 bool val_str_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 's'); }
 bool val_ascii_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 'a'); }
 
-#define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves) are not compared */
+#define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves): RecursionError */
 
 /* How many eq_depth calls are under way, counted across a student's __eq__ that compares again (its == starts a
  * new val_eq inside the outer one): one count per process, as CPython's recursion limit counts nested comparisons
@@ -1072,9 +1072,9 @@ static int eq_level;
 
 static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq);
 
-/* A comparison that could not finish for a reason of attn's own (nesting too deep, Ctrl-C, a dict changing size
- * under its view): with an interpreter, its error (etype NULL: the interruption) and false; without one (val_equal,
- * set keys) the values count as unequal and the walk goes on as Python's would not need to. */
+/* A comparison that cannot finish (nesting too deep, Ctrl-C, a dict changing size under its view): with an
+ * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_equal)
+ * the values count as unequal (*eq false) and true is returned. */
 static bool eq_stop(struct Interp *I, const char *etype, const char *msg, bool *eq) {
     *eq = false;
     if (!I) return true;
@@ -1100,17 +1100,22 @@ static bool item_eq(struct Interp *I, const Value *x, const Value *y, bool *eq) 
 static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
     *eq = a->n == b->n;
     for (int i = 0; *eq && i < a->n; i++) {
-        if (a->ordered && b->ordered && i >= b->n) return !(*eq = false);
+        if (a->ordered && b->ordered && i >= b->n) {
+            *eq = false;
+            return true;
+        }
         Value *k = val_incref(a->keys[i]), *v = val_incref(a->vals[i]);
         int64_t hash = a->hashes[i];
         bool ok;
         if (a->ordered && b->ordered) {     /* OrderedDicts: the order is part of the value */
             ok = item_eq(I, k, b->keys[i], eq);
-            if (ok && *eq) ok = i < b->n ? item_eq(I, v, b->vals[i], eq) : !(*eq = false);
+            if (ok && *eq && i >= b->n) *eq = false;                  /* b shrank meanwhile */
+            else if (ok && *eq) ok = item_eq(I, v, b->vals[i], eq);
         } else {
             int j;
             ok = dict_probe(I, b, k, hash, &j);
-            if (ok) ok = j < 0 ? !(*eq = false) : item_eq(I, v, b->vals[j], eq);
+            if (ok && j < 0) *eq = false;
+            else if (ok) ok = item_eq(I, v, b->vals[j], eq);
         }
         val_decref(k);
         val_decref(v);
@@ -1142,7 +1147,8 @@ static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool 
     const Dict *d = b->u.view.dict->u.dict;
     int j;
     if (!dict_probe(I, d, key, h, &j)) return false;
-    if (j < 0 || !items) return *has = j >= 0, true;
+    *has = j >= 0;
+    if (j < 0 || !items) return true;
     return item_eq(I, d->vals[j], x->u.seq.items[1], has);
 }
 
