@@ -707,7 +707,13 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         memcpy(name, f, (size_t)(n - f));
         name[n - f] = 0;
         Value *kv = arg(a, -1, name);
-        if (!kv) return rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
+        if (!kv) {
+            rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
+            Value *key = val_str(name);
+            pyexc_set_arg(I, key);              /* e.args[0] is the name, as Python's KeyError('x') */
+            val_decref(key);
+            return NULL;
+        }
         v = val_incref(kv);
     }
     while (n < e) {
@@ -1286,6 +1292,7 @@ static Value *set_add_remove(Interp *I, Args *a) {
         val_repr(&k, x);
         rt_raise(I, "KeyError", "key %s is not in the set", sb_str(&k));
         sb_free(&k);
+        pyexc_set_arg(I, x);
         return NULL;
     }
     return val_none();

@@ -4,6 +4,7 @@
 #include "pyset.h"
 #include "builtins.h"
 #include "pyformat.h"
+#include "pyexc.h"
 #include "lang_internal.h"
 #include <stdio.h>
 #include <math.h>
@@ -683,6 +684,7 @@ Value *ops_key_error(Interp *I, const Value *key) {
     I->repr_raises = raises;
     Value *r = rt_raise(I, "KeyError", "key %s is not in the dict", sb_str(&k));
     sb_free(&k);
+    pyexc_set_arg(I, key);                 /* except KeyError as e: e.args[0] is the key, str(e) its repr */
     return r;
 }
 

@@ -1294,6 +1294,22 @@ a, b = tnest(3000), tnest(3000)
 for f in (lambda: a in {b}, lambda: {a} == {b}, lambda: len({a, b}), lambda: a in {b: 1}, lambda: {a} & {b}):
     deep(f)
 """,
+    "a KeyError attn raises (d[k], d.pop(k), s.remove(k), '{x}'.format()) carries the key as Python's does: e.args == (k,), str(e) is repr(k) (attn's words 'key 1 is not in the dict' were e.args[0])": r"""
+d = {(1, 2): 3}
+for f in (lambda: d[(3, 4)], lambda: d.pop('x'), lambda: {1}.remove(2), lambda: '{x}'.format(), lambda: {}[None]):
+    try:
+        f()
+    except KeyError as e:
+        print(repr(e), str(e), e.args, type(e.args[0]).__name__)
+try:
+    raise KeyError('own')
+except KeyError as e:
+    print(repr(e), e.args)
+try:
+    d[5]
+except LookupError as e:
+    print('lookup', e)
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
