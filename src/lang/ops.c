@@ -569,6 +569,11 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
     }
     if (i < -len || i >= len) {
         rt_raise(I, "IndexError", "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
+        char words[64];                          /* what except IndexError as e sees: Python's words alone */
+        snprintf(words, sizeof words, "%s%s index out of range", type, assign ? " assignment" : "");
+        Value *w = val_str(words);
+        pyexc_set_arg(I, w);
+        val_decref(w);
         return false;
     }
     *place = i < 0 ? i + len : i;
@@ -953,8 +958,18 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
     if (obj->kind == V_DICT && !obj->u.dict->n && find_in(bi_set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
-    if (sg.best) return rt_raise(I, "AttributeError", "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
-    return rt_raise(I, "AttributeError", "%s has no attribute '%s'%s", what, name, tail);
+    if (sg.best) rt_raise(I, "AttributeError", "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
+    else rt_raise(I, "AttributeError", "%s has no attribute '%s'%s", what, name, tail);
+    if (sg.best || *tail) {                      /* except AttributeError as e: Python's words, without attn's hint */
+        StrBuf words;
+        sb_init(&words);
+        sb_printf(&words, "%s has no attribute '%s'", what, name);
+        Value *w = val_str(sb_str(&words));
+        pyexc_set_arg(I, w);
+        val_decref(w);
+        sb_free(&words);
+    }
+    return NULL;
 }
 
 Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {

@@ -1294,7 +1294,7 @@ a, b = tnest(3000), tnest(3000)
 for f in (lambda: a in {b}, lambda: {a} == {b}, lambda: len({a, b}), lambda: a in {b: 1}, lambda: {a} & {b}):
     deep(f)
 """,
-    "a KeyError attn raises (d[k], d.pop(k), s.remove(k), '{x}'.format()) carries the key as Python's does: e.args == (k,), str(e) is repr(k) (attn's words 'key 1 is not in the dict' were e.args[0])": r"""
+    "a KeyError attn raises (d[k], d.pop(k), s.remove(k), '{x}'.format()) carries the key as Python's does: e.args == (k,), str(e) is repr(k) (attn's words 'key 1 is not in the dict' were e.args[0]); a caught IndexError or AttributeError has Python's words, without attn's hints (index 5, length 1; did you mean ...)": r"""
 d = {(1, 2): 3}
 for f in (lambda: d[(3, 4)], lambda: d.pop('x'), lambda: {1}.remove(2), lambda: '{x}'.format(), lambda: {}[None]):
     try:
@@ -1309,6 +1309,13 @@ try:
     d[5]
 except LookupError as e:
     print('lookup', e)
+def seta(l, i):
+    l[i] = 0
+for f in (lambda: [1][5], lambda: (1,)[-3], lambda: 'a'[9], lambda: seta([1], 4), lambda: [].pop(), lambda: [].foo, lambda: {}.add(1), lambda: (1).rea):
+    try:
+        f()
+    except (IndexError, AttributeError) as e:
+        print(type(e).__name__, e, e.args)
 """,
     "__cause__ without from": r"""
 try:
