@@ -13,13 +13,13 @@ Value *pyset_new(void);                     /* set() */
 /* Python's hash(v) (CPython's for ints, floats, bools and tuples; by identity for tensors, functions, objects and
  * classes); false with Python's TypeError for an unhashable value. */
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash);
-/* The same without an interpreter: 0 with *hash, -1 unhashable (no error set), -2 a student's __hash__ raised (the
- * error is set on its class's interpreter). */
-int pyset_hash_quiet(const Value *v, int64_t *hash);
+/* The same without an interpreter: true with *hashable (and *hash when it is: no error set when not); false when a
+ * student's __hash__ raised (the error set on its class's interpreter). */
+bool pyset_hash_quiet(const Value *v, int64_t *hash, bool *hashable);
 int pyset_add(Interp *I, Value *s, Value *key);              /* s.add(key): 0 or -1 */
 int pyset_contains(Interp *I, Value *s, const Value *key);   /* key in s: 1, 0, or -1 (unhashable key) */
-/* key in s with key's hash known: 1, 0, or -1 when a student's __eq__ raised (the error is set) */
-int pyset_contains_hashed(const Value *s, const Value *key, int64_t hash);
+/* key in s with key's hash known: 1, 0, or -1 when a comparison failed (val_eq(I, ...): the error is set) */
+int pyset_contains_hashed(Interp *I, const Value *s, const Value *key, int64_t hash);
 int pyset_discard(Interp *I, Value *s, const Value *key);    /* s.discard(key): 1 removed, 0 absent, -1 */
 Value *pyset_pop(Interp *I, Value *s);                       /* s.pop(): Python's KeyError words when empty */
 void pyset_clear(Value *s);
@@ -44,5 +44,6 @@ Value *pyset_next(const Value *s, int64_t *pos);
 /* value.c: freeing, the cycle collector's children, equality */
 void pyset_free(PySet *t);
 void pyset_visit(PySet *t, void (*visit)(Value *child, void *ctx), void *ctx);
-int pyset_equal(const Value *a, const Value *b);    /* == of two sets: 1, 0, or -2 when a student's __eq__ raised */
+/* == of two sets: true with *eq; false when a comparison failed (val_eq(I, ...): the error is set) */
+bool pyset_equal(Interp *I, const Value *a, const Value *b, bool *eq);
 #endif

@@ -227,11 +227,12 @@ Value *val_attr_get(Value *obj, const char *name);      /* borrowed, NULL when a
 void val_attr_set(Value *obj, const char *name, Value *v);   /* steals v */
 void dict_free(Dict *d);
 Value *dict_get(Dict *d, const char *key);              /* borrowed */
-/* The place of key in d (compared as Python's ==: a string by the index, other keys by val_equal; an instance of a
+/* The place of key in d (compared as Python's ==: a string by the index, other keys by val_eq; an instance of a
  * student's class by its __hash__, then __eq__), or -1: absent, or a student's __hash__/__eq__ raised (the error
  * is set on the interpreter: callers that may run such keys check interp_failed). */
 int dict_find(const Dict *d, const struct Value *key);
-int dict_find_hashed(const Dict *d, const struct Value *key, int64_t hash);   /* the same, key's hash known */
+/* The same with key's hash known, its comparisons made as val_eq(I, ...) (I may be NULL) */
+int dict_find_hashed(struct Interp *I, const Dict *d, const struct Value *key, int64_t hash);
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
 void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new, hashed here; steals both */
 void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash);   /* the same, with key's hash known */
@@ -265,8 +266,12 @@ bool val_ascii_py(struct Interp *I, StrBuf *out, const Value *v);
 void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */
 void val_float_repr(StrBuf *out, double f);
-/* Python ==, for non-tensors; a student's __eq__ runs on its class's interpreter (an error it raises is left set
- * there: val_equal says false, so callers check interp_failed after it). */
+/* Python's a == b, for non-tensors: true with *eq, or false with the error set on the interpreter, as Python raises
+ * it: a student's __eq__ that raised (it runs on its class's interpreter), and, when I is given, values nested too
+ * deep to compare (RecursionError), Ctrl-C, or a dict that changes size while its view is compared (RuntimeError).
+ * Without I those three count as unequal. */
+bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq);
+/* val_eq without an interpreter, for attn's own checks (a lesson's answer): false when unequal or failed (a
+ * student's __eq__ that raised leaves its error set: callers check interp_failed after it). */
 bool val_equal(const Value *a, const Value *b);
-int val_compare_eq(const Value *a, const Value *b);      /* the same: 1 equal, 0 not, -1 nested too deep to tell, -2 raised */
 #endif

@@ -22,8 +22,8 @@ static Value *bi_print(Interp *I, Args *a) {
     static const char *const kw[] = {"sep", "end", "flush", "file", NULL};
     if (!args_check(I, a, -1, kw)) return NULL;
     Value *sep = arg(a, -1, "sep"), *end = arg(a, -1, "end");
-    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "sep must be None or a string, not %s", val_type_name(sep));
-    if (end && end->kind != V_STR && end->kind != V_NONE) return rt_error(I, "end must be None or a string, not %s", val_type_name(end));
+    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "sep must be None or a string, not %s", val_type_name(sep));
+    if (end && end->kind != V_STR && end->kind != V_NONE) return rt_raise(I, "TypeError", "end must be None or a string, not %s", val_type_name(end));
     Value *file = arg(a, -1, "file");
     if (file && file->kind != V_NONE)
         return rt_error(I, "print(file=...) is not supported: attn prints to the screen (use save(...) to write a tensor to a file)");
@@ -48,18 +48,18 @@ static Value *bi_print(Interp *I, Args *a) {
 
 static Value *bi_range(Interp *I, Args *a) {
     if (!args_check(I, a, 3, NO_KW)) return NULL;
-    if (a->npos == 0) return rt_error(I, "range expected at least 1 argument, got 0");
+    if (a->npos == 0) return rt_raise(I, "TypeError", "range expected at least 1 argument, got 0");
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
     if (a->npos == 1) return val_range(0, v[0], 1);
-    if (v[2] == 0) return rt_error(I, "range() arg 3 must not be zero");
+    if (v[2] == 0) return rt_raise(I, "ValueError", "range() arg 3 must not be zero");
     return val_range(v[0], v[1], a->npos == 3 ? v[2] : 1);
 }
 
 static Value *bi_len(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
-    if (a->npos != 1) return rt_error(I, "len() takes exactly one argument (%d given)", a->npos);
+    if (a->npos != 1) return rt_raise(I, "TypeError", "len() takes exactly one argument (%d given)", a->npos);
     return ops_len(I, a->pos[0]);
 }
 
@@ -80,7 +80,7 @@ static Value *bi_int(Interp *I, Args *a) {
         char *end;
         const char *s = v->u.str.s;
         while (*s == ' ') s++;
-        if (base != 0 && (base < 2 || base > 36)) { val_decref(v); return rt_error(I, "int() base must be >= 2 and <= 36, or 0"); }
+        if (base != 0 && (base < 2 || base > 36)) { val_decref(v); return rt_raise(I, "ValueError", "int() base must be >= 2 and <= 36, or 0"); }
         errno = 0;
         long long x = strtoll(s, &end, (int)base);
         bool range = errno == ERANGE;
@@ -129,7 +129,7 @@ static Value *bi_str(Interp *I, Args *a) {
 }
 
 static Value *bi_repr(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "repr() takes exactly one argument") : NULL;
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "repr() takes exactly one argument (%d given)", a->npos) : NULL;
     StrBuf b;
     sb_init(&b);
     if (!val_repr_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
@@ -148,7 +148,7 @@ static Value *bi_ascii(Interp *I, Args *a) {
 /* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
  * one); TypeError for an unhashable value */
 static Value *bi_hash(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "hash() takes exactly one argument (%d given)", a->npos) : NULL;
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "hash() takes exactly one argument (%d given)", a->npos) : NULL;
     int64_t h;
     return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
 }
@@ -185,9 +185,9 @@ static bool dict_fill(Interp *I, Value *d, Value *src) {
     Value *e;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
         Value *pair = ops_is_iterable(e) ? ops_to_list(I, e) : NULL;
-        if (!pair && !interp_failed(I)) rt_error(I, "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
+        if (!pair && !interp_failed(I)) rt_raise(I, "TypeError", "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
         else if (pair && pair->u.seq.n != 2)
-            rt_error(I, "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
+            rt_raise(I, "ValueError", "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
         else if (pair) ops_set_index(I, d, pair->u.seq.items[0], pair->u.seq.items[1]);
         val_decref(pair);
         val_decref(e);
@@ -243,7 +243,7 @@ static Value *fold(Interp *I, Args *a, int which) {
         l = val_list(a->npos);
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
     } else {
-        if (!(src = arg(a, 0, NULL))) return rt_error(I, "%s() expected at least 1 argument", a->fname);
+        if (!(src = arg(a, 0, NULL))) return rt_raise(I, "TypeError", "%s expected at least 1 argument, got 0", a->fname);
         l = val_incref(src);
     }
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
@@ -252,6 +252,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     Value *acc = NULL, *x, *key = which == 0 ? NULL : arg(a, -1, "key"), *kacc = NULL;
     if (which == 0) {
         Value *st = arg(a, 1, "start");
+        if (st && st->kind == V_STR) { ops_iter_end(&it); val_decref(l); return rt_raise(I, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]"); }
         acc = st ? val_incref(st) : val_int(0);
     }
     bool failed = false;
@@ -292,7 +293,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     if (!acc) {
         Value *def = arg(a, -1, "default");
         if (def) return val_incref(def);
-        return rt_error(I, "%s() arg is an empty sequence", a->fname);
+        return rt_raise(I, "ValueError", "%s() arg is an empty sequence", a->fname);
     }
     return acc;
 }
@@ -301,13 +302,13 @@ static Value *bi_min(Interp *I, Args *a) { return fold(I, a, 1); }
 static Value *bi_max(Interp *I, Args *a) { return fold(I, a, 2); }
 
 static Value *bi_abs(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "abs() takes exactly one argument") : NULL;
+    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "abs() takes exactly one argument (%d given)", a->npos) : NULL;
     Value *v = a->pos[0];
     if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
     if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
     if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
     if (v->kind == V_BOOL) return val_int(v->u.b);
-    return rt_error(I, "bad operand type for abs(): '%s'", val_type_name(v));
+    return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
 
 static Value *bi_round(Interp *I, Args *a) {
@@ -316,10 +317,11 @@ static Value *bi_round(Interp *I, Args *a) {
     Value *v = arg(a, 0, "number"), *nd = arg(a, 1, "ndigits");
     if (!v) return rt_error(I, "round() missing required argument 'number'");
     if (v->kind == V_TENSOR) return torch_round(I, a);         /* decimals=, as torch.round */
-    if (!val_is_number(v)) return rt_error(I, "type %s doesn't define __round__", val_type_name(v));
+    if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
-        if (!isfinite(v->u.f)) return rt_error(I, "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
+        if (!isfinite(v->u.f)) return isnan(v->u.f) ? rt_raise(I, "ValueError", "cannot convert float NaN to integer")
+                                                    : rt_raise(I, "OverflowError", "cannot convert float infinity to integer");
         return val_int((int64_t)nearbyint(v->u.f));
     }
     int64_t digits;
@@ -471,22 +473,22 @@ static Value *bi_map(Interp *I, Args *a) {
 
 static Value *bi_filter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_error(I, "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
+    if (a->npos != 2) return rt_raise(I, "TypeError", "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
     return ops_lazy_iterator(I, "filter", a->pos[0], a->pos + 1, 1, 0);
 }
 
 static Value *bi_iter(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos == 2) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
-    if (a->npos != 1) return rt_error(I, "iter expected 1 argument, got %d", a->npos);
+    if (a->npos != 1) return rt_raise(I, "TypeError", "iter expected at least 1 argument, got %d", a->npos);
     return ops_iter(I, a->pos[0]);
 }
 
 static Value *bi_next(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos < 1) return rt_error(I, "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
+    if (a->npos < 1) return rt_raise(I, "TypeError", "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
     if (!ops_is_iterator(a->pos[0]))
-        return rt_error(I, "'%s' object is not an iterator (iter(x) makes one)", val_type_name(a->pos[0]));
+        return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(I, a->pos[0]);
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
@@ -528,7 +530,7 @@ static Value *bi_dir(Interp *I, Args *a) {
 /* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
 static Value *bi_divmod(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_error(I, "divmod expected 2 arguments, got %d", a->npos);
+    if (a->npos != 2) return rt_raise(I, "TypeError", "divmod expected 2 arguments, got %d", a->npos);
     Value *x = a->pos[0], *y = a->pos[1];
     if (!val_is_number(x) || !val_is_number(y))
         return rt_raise(I, "TypeError", "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
@@ -603,7 +605,7 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
     if (a->fn->tag == 0) {
         int64_t c;
         if (!arg_int(I, a->pos[0], "chr() argument", &c)) return NULL;
-        if (c < 0 || c > 0x10FFFF) return rt_error(I, "chr() arg not in range(0x110000)");
+        if (c < 0 || c > 0x10FFFF) return rt_raise(I, "ValueError", "chr() arg not in range(0x110000)");
         if (c >= 0xD800 && c <= 0xDFFF) return rt_error(I, "chr(%lld) is a UTF-16 surrogate, which attn's UTF-8 strings cannot hold", (long long)c);
         char s[5] = {0};
         if (c < 0x80) s[0] = (char)c;
@@ -613,8 +615,8 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
         return val_strn(s, c ? strlen(s) : 1);
     }
     Value *v = a->pos[0];
-    if (v->kind != V_STR) return rt_error(I, "ord() expected string of length 1, but %s found", val_type_name(v));
-    if (v->u.str.chars != 1) return rt_error(I, "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
+    if (v->kind != V_STR) return rt_raise(I, "TypeError", "ord() expected string of length 1, but %s found", val_type_name(v));
+    if (v->u.str.chars != 1) return rt_raise(I, "TypeError", "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
     uint32_t cp;
     tw_decode(v->u.str.s, v->u.str.len, &cp);
     return val_int(v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
@@ -652,7 +654,7 @@ static Value *str_join(Interp *I, Args *a) {
     for (int64_t i = 0; i < n; i++) {
         Value *x = l->u.seq.items[i];
         if (x->kind != V_STR) {
-            rt_error(I, "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
+            rt_raise(I, "TypeError", "sequence item %lld: expected str instance, %s found", (long long)i, val_type_name(x));
             val_decref(l);           /* after the message: it names x, which l holds */
             return NULL;
         }
@@ -705,7 +707,13 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         memcpy(name, f, (size_t)(n - f));
         name[n - f] = 0;
         Value *kv = arg(a, -1, name);
-        if (!kv) return rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
+        if (!kv) {
+            rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
+            Value *key = val_str(name);
+            pyexc_set_arg(I, key);              /* e.args[0] is the name, as Python's KeyError('x') */
+            val_decref(key);
+            return NULL;
+        }
         v = val_incref(kv);
     }
     while (n < e) {
@@ -815,8 +823,8 @@ static Value *str_strip(Interp *I, Args *a) {
 
 static Value *str_split(Interp *I, Args *a) {
     Value *sep = a->npos > 1 ? a->pos[1] : NULL;
-    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_error(I, "split() separator must be a string");
-    if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_error(I, "empty separator");
+    if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "must be str or None, not %s", val_type_name(sep));
+    if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_raise(I, "ValueError", "empty separator");
     Value *l = val_list(0);
     const char *s = a->pos[0]->u.str.s;
     if (!sep || sep->kind == V_NONE) {
@@ -842,7 +850,7 @@ static Value *str_split(Interp *I, Args *a) {
 /* s.replace(old, new): Python's, every old replaced; an empty old matches before each character and at the end
  * ('ab'.replace('', '-') is '-a-b-'). The result's length is checked first, as for s * n. */
 static Value *str_replace(Interp *I, Args *a) {
-    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_error(I, "replace() takes two strings");
+    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_raise(I, "TypeError", "replace() takes two strings");
     const Value *str = a->pos[0], *old = a->pos[1], *rep = a->pos[2];
     int64_t hits = old->u.str.len ? 0 : val_utf8_count(str->u.str.s, str->u.str.len) + 1;
     for (const char *e = str->u.str.s; old->u.str.len && (e = strstr(e, old->u.str.s)); e += old->u.str.len) hits++;
@@ -882,7 +890,7 @@ static Value *str_startswith(Interp *I, Args *a) {
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
-        return rt_error(I, "%s first arg must be str or a tuple of str, not %s", a->fname, val_type_name(p));
+        return rt_raise(I, "TypeError", "%s first arg must be str or a tuple of str, not %s", a->fname, val_type_name(p));
     int64_t n = s->u.str.chars, lim[2] = {0, n};
     for (int k = 0; k < 2; k++) {
         Value *v = a->npos > 2 + k ? a->pos[2 + k] : NULL;
@@ -980,9 +988,9 @@ static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *t
 /* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
 static Value *str_search(Interp *I, Args *a) {
     enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
-    if (a->npos < 2 || a->npos > 4) return rt_error(I, "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
+    if (a->npos < 2 || a->npos > 4) return rt_raise(I, "TypeError", "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
     const Value *s = a->pos[0], *sub = a->pos[1];
-    if (sub->kind != V_STR) return rt_error(I, "must be str, not %s", val_type_name(sub));
+    if (sub->kind != V_STR) return rt_raise(I, "TypeError", "must be str, not %s", val_type_name(sub));
     size_t from, to, m = sub->u.str.len;
     bool fits = str_span(I, a, s, &from, &to);
     if (interp_failed(I)) return NULL;
@@ -1001,13 +1009,13 @@ static Value *str_search(Interp *I, Args *a) {
         found = (int64_t)i;
         if (op == FIND || op == INDEX) break;
     }
-    if (found < 0 && (op == INDEX || op == RINDEX)) return rt_error(I, "substring not found");
+    if (found < 0 && (op == INDEX || op == RINDEX)) return rt_raise(I, "ValueError", "substring not found");
     return val_int(found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
 }
 
 /* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
 static Value *str_justify(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_error(I, "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
+    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
     const Value *s = a->pos[0], *fill = a->npos > 2 ? a->pos[2] : NULL;
     int64_t width;
     if (!arg_int(I, a->pos[1], "width", &width)) return NULL;
@@ -1030,7 +1038,7 @@ static Value *str_justify(Interp *I, Args *a) {
 
 /* L.insert(i, x), L.remove(x), L.reverse(), L.sort(key=None, reverse=False), L.copy(), L.clear(): Python's. */
 static Value *list_insert(Interp *I, Args *a) {
-    if (a->npos != 3) return rt_error(I, "insert expected 2 arguments, got %d", a->npos - 1);
+    if (a->npos != 3) return rt_raise(I, "TypeError", "insert expected 2 arguments, got %d", a->npos - 1);
     Value *l = a->pos[0];
     int64_t i, n = l->u.seq.n;
     if (!arg_int(I, a->pos[1], "insert index", &i)) return NULL;
@@ -1049,10 +1057,9 @@ static Value *list_remove(Interp *I, Args *a) {
     Value *l = a->pos[0];
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
-        int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);
+        bool eq = true, ok = x == a->pos[1] || val_eq(I, x, a->pos[1], &eq);
         val_decref(x);
-        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq < 0) return ten_interrupted ? rt_interrupt(I) : rt_error(I, "list.remove(x): the items are nested too deep to compare");
+        if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
         if (!eq) continue;
         if (i >= l->u.seq.n) return val_none();             /* the list shrank meanwhile: CPython removes nothing */
         Value *place = val_int(i);
@@ -1060,7 +1067,7 @@ static Value *list_remove(Interp *I, Args *a) {
         val_decref(place);
         return rc < 0 ? NULL : val_none();
     }
-    return rt_error(I, "list.remove(x): x not in list");
+    return rt_raise(I, "ValueError", "list.remove(x): x not in list");
 }
 
 static Value *list_reverse_copy_clear(Interp *I, Args *a) {
@@ -1118,7 +1125,7 @@ static Value *list_sort(Interp *I, Args *a) {
 
 /* d.pop(key[, default]), d.setdefault(key, default=None), d.update(other, **kw), d.copy(), d.clear(): Python's. */
 static Value *dict_pop(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_error(I, "pop expected at least 1 argument, got %d", a->npos - 1);
+    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "pop expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
     int i = ops_dict_find(I, d->u.dict, key);
     if (i == -2) return NULL;
@@ -1141,7 +1148,7 @@ static Value *dict_popitem(Interp *I, Args *a) {
 }
 
 static Value *dict_setdefault(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_error(I, "setdefault expected at least 1 argument, got %d", a->npos - 1);
+    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "setdefault expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
     int64_t hash;
     int i = ops_dict_find_hash(I, d->u.dict, key, &hash);
@@ -1172,14 +1179,14 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
 }
 
 static Value *list_append(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "append() takes exactly one argument");
+    if (a->npos != 2) return rt_raise(I, "TypeError", "list.append() takes exactly one argument (%d given)", a->npos - 1);
     if ((a->pos[0]->u.seq.n & 1023) == 1023 && !interp_memory_ok(I, 1024)) return NULL;    /* never past the limit */
     val_list_append(a->pos[0], val_incref(a->pos[1]));
     return val_none();
 }
 
 static Value *list_extend(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "extend() takes exactly one argument");
+    if (a->npos != 2) return rt_raise(I, "TypeError", "list.extend() takes exactly one argument (%d given)", a->npos - 1);
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
@@ -1206,17 +1213,16 @@ static Value *list_index(Interp *I, Args *a) {
     int64_t cnt = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
-        int eq = x == a->pos[1] ? 1 : val_compare_eq(x, a->pos[1]);     /* Python's: the same object, or == */
+        bool eq = true, ok = x == a->pos[1] || val_eq(I, x, a->pos[1], &eq);     /* Python's: the same object, or == */
         val_decref(x);
-        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq == -1 && ten_interrupted) return rt_interrupt(I);
-        if (eq == 1) {
+        if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
+        if (eq) {
             if (a->fn->tag == 0) return val_int(i);
             cnt++;
         }
     }
     if (a->fn->tag == 1) return val_int(cnt);
-    if (l->kind == V_TUPLE) return rt_error(I, "tuple.index(x): x not in tuple");
+    if (l->kind == V_TUPLE) return rt_raise(I, "ValueError", "tuple.index(x): x not in tuple");
     StrBuf b;                                                /* Python's "3 is not in list" */
     sb_init(&b);
     val_repr(&b, a->pos[1]);
@@ -1238,12 +1244,12 @@ static Value *size_numel(Interp *I, Args *a) {
 
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
-    (void)I;
+    if (a->npos != 1 || a->nkw) return rt_raise(I, "TypeError", "dict.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);
     return val_view_new(a->pos[0], a->fn->tag == 0 ? VIEW_KEYS : a->fn->tag == 1 ? VIEW_VALUES : VIEW_ITEMS);
 }
 
 static Value *dict_get_m(Interp *I, Args *a) {
-    if (a->npos < 2) return rt_error(I, "get() takes a key");
+    if (a->npos < 2) return rt_raise(I, "TypeError", "get expected at least 1 argument, got %d", a->npos - 1);
     Dict *d = a->pos[0]->u.dict;
     int i = ops_dict_find(I, d, a->pos[1]);
     if (i == -2) return NULL;
@@ -1267,9 +1273,9 @@ static Value *bi_frozenset(Interp *I, Args *a) {
 }
 
 static bool set_arity(Interp *I, Args *a, int n) {
-    if (a->nkw) { rt_error(I, "set.%s() takes no keyword arguments", a->fname); return false; }
-    if (n == 0 && a->npos != 1) { rt_error(I, "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
-    if (n == 1 && a->npos != 2) { rt_error(I, "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
+    if (a->nkw) { rt_raise(I, "TypeError", "set.%s() takes no keyword arguments", a->fname); return false; }
+    if (n == 0 && a->npos != 1) { rt_raise(I, "TypeError", "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
+    if (n == 1 && a->npos != 2) { rt_raise(I, "TypeError", "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
     return true;
 }
 
@@ -1286,6 +1292,7 @@ static Value *set_add_remove(Interp *I, Args *a) {
         val_repr(&k, x);
         rt_raise(I, "KeyError", "key %s is not in the set", sb_str(&k));
         sb_free(&k);
+        pyexc_set_arg(I, x);
         return NULL;
     }
     return val_none();

@@ -67,7 +67,7 @@ static bool c3_mro(Value *cls) {
 static Value *object_class;
 
 static Value *m_object_init(Interp *I, Args *a) {
-    if (a->npos > 1 || a->nkw > 0) return rt_error(I, "%s() takes no arguments", val_type_name(a->pos[0]));
+    if (a->npos > 1 || a->nkw > 0) return rt_raise(I, "TypeError", "%s() takes no arguments", val_type_name(a->pos[0]));
     return val_none();
 }
 
@@ -372,17 +372,17 @@ Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
                     val_type_name(a), val_type_name(b));
 }
 
-int class_eq(const Value *a, const Value *b) {
-    if (!class_is_instance(a) && !class_is_instance(b)) return -3;
+bool class_eq(const Value *a, const Value *b, bool *eq) {
     const Value *self = class_is_instance(a) ? a : b;
     Interp *I = self->u.obj.klass->u.cls->interp;
     Value *r = class_richcompare(I, AOP_EQ, a, b);
-    if (!r) return -2;
-    bool ok, t = val_truthy(r, &ok);
+    if (!r) return false;
+    bool ok;
+    *eq = val_truthy(r, &ok);
     val_decref(r);
-    if (!ok) { rt_raise(I, "RuntimeError", "%s.__eq__ returned a tensor of several values: its truth is ambiguous (use .all() or .any())",
-                        self->u.obj.klass->u.cls->name); return -2; }
-    return t;
+    if (!ok) rt_raise(I, "RuntimeError", "%s.__eq__ returned a tensor of several values: its truth is ambiguous (use .all() or .any())",
+                      self->u.obj.klass->u.cls->name);
+    return ok;
 }
 
 /* ---- arithmetic (CPython's binary_op1) ---- */
@@ -432,24 +432,27 @@ Value *class_unary(Interp *I, int aop, const Value *a) {
     return rt_raise(I, "TypeError", "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
 }
 
-int class_hash(const Value *v, int64_t *h) {
+bool class_hash(const Value *v, ClassHash *kind, int64_t *h) {
     Found f = {0};
-    if (!user_special(v, "__hash__", &f)) return 0;
-    if (f.v->kind == V_NONE) return -1;
+    *kind = CLASS_HASH_IDENTITY;
+    if (!user_special(v, "__hash__", &f)) return true;
+    *kind = CLASS_UNHASHABLE;
+    if (f.v->kind == V_NONE) return true;
+    *kind = CLASS_HASH_METHOD;
     Interp *I = v->u.obj.klass->u.cls->interp;
     Value *hold = val_incref((Value *)v);
     Value *r = call_special(hold, &f, NULL);
     val_decref(hold);
-    if (!r) return -2;
+    if (!r) return false;
     if (r->kind != V_INT && r->kind != V_BOOL) {
         rt_raise(I, "TypeError", "__hash__ method should return an integer");
         val_decref(r);
-        return -2;
+        return false;
     }
     *h = r->kind == V_INT ? r->u.i : r->u.b;  /* Python keeps an int that fits a hash as it is, but -1 */
     if (*h == -1) *h = -2;
     val_decref(r);
-    return 1;
+    return true;
 }
 
 /* What a __len__ returned as a length, with CPython's errors (a negative int, or no int). */
@@ -792,8 +795,8 @@ static bool valid_classinfo(Value *ci) {
 static Value *bi_isinstance(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
-    if (a->npos != 2) return rt_error(I, "isinstance(obj, class) takes two arguments");
-    if (!valid_classinfo(a->pos[1])) return rt_error(I, "isinstance() arg 2 must be a type or tuple of types");
+    if (a->npos != 2) return rt_raise(I, "TypeError", "isinstance(obj, class) takes two arguments");
+    if (!valid_classinfo(a->pos[1])) return rt_raise(I, "TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
     return val_bool(is_instance(a->pos[0], a->pos[1]));
 }
 
@@ -816,8 +819,8 @@ static Value *bi_getattr(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     bool has = a->fn->tag == 1;
-    if (a->npos < 2 || (has && a->npos != 2)) return rt_error(I, has ? "hasattr(obj, name) takes two arguments" : "getattr(obj, name[, default]) takes two or three arguments");
-    if (a->pos[1]->kind != V_STR) return rt_error(I, "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    if (a->npos < 2 || (has && a->npos != 2)) return rt_raise(I, "TypeError", has ? "hasattr(obj, name) takes two arguments" : "getattr(obj, name[, default]) takes two or three arguments");
+    if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     Value *r = ops_getattr(I, a->pos[0], a->pos[1]->u.str.s);
     if (r) { if (has) { val_decref(r); return val_bool(true); } return r; }
     if (interp_error_kind(I) != ERR_ERROR || (!has && a->npos < 3)) return NULL;
@@ -829,7 +832,7 @@ static Value *bi_setattr(Interp *I, Args *a) {
     static const char *const kw[] = {NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
     if (a->npos != 3) return rt_error(I, "setattr(obj, name, value) takes three arguments");
-    if (a->pos[1]->kind != V_STR) return rt_error(I, "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
 }
 

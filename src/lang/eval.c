@@ -410,7 +410,7 @@ static int assign(Interp *I, Node *target, Value *v);
 static int unpack(Interp *I, Node *target, Value *v) {
     Value *items = ops_is_iterable(v) ? ops_to_list(I, v) : NULL;
     if (!items) {
-        if (!interp_failed(I)) rt_error(I, "cannot unpack non-iterable %s object", val_type_name(v));   /* Python's words for a, b = 1 */
+        if (!interp_failed(I)) rt_raise(I, "TypeError", "cannot unpack non-iterable %s object", val_type_name(v));   /* Python's words for a, b = 1 */
         at(I, target);
         return -1;
     }

@@ -124,6 +124,14 @@ Value *pyexc_new(const char *name, const char *msg) {
     return exc_object(i, args);
 }
 
+void pyexc_set_arg(Interp *I, const Value *arg) {
+    int i = class_index(I->error.etype);
+    if (I->error.kind != ERR_ERROR || I->error.exc || i < 0) return;
+    Value *args = val_tuple(1);
+    val_seq_set(args, 0, val_incref((Value *)arg));
+    I->error.exc = exc_object(i, args);
+}
+
 Value *pyexc_construct(Interp *I, Args *a) {
     if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", a->fname);
     int i = class_index(a->fn->name);

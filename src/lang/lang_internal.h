@@ -29,9 +29,10 @@ Value *class_create(Interp *I, Node *n);                 /* runs a class body; t
 Value *class_call(Interp *I, Value *cls, Args *a);       /* an instance, after its __init__ */
 Value *class_getattr(Interp *I, Value *cls, const char *name);
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v);
-/* a == b where a or b is an instance of a student's class that defines __eq__ (a's first): 1 or 0 (its result's
- * truth); -2 when it raised (the error is set on the class's interpreter); -3 when neither class defines __eq__. */
-int class_eq(const Value *a, const Value *b);
+/* a == b where a or b is an instance of a student's class (class_is_instance), as class_richcompare's ==: true
+ * with *eq the truth of what __eq__ returned (identity when neither class defines it); false when it raised or
+ * returned an ambiguous tensor, the error set on the class's interpreter. */
+bool class_eq(const Value *a, const Value *b, bool *eq);
 /* Whether v is an instance of a student's class (whose special methods take part in operators). */
 bool class_is_instance(const Value *v);
 /* a OP b (==, !=, <, <=, >, >=) where a or b is an instance of a student's class, as CPython's do_richcompare: b's
@@ -45,9 +46,12 @@ Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b);
  * class); inplace (a += b) tries __iadd__ first. NULL with Python's TypeError when every one is NotImplemented. */
 Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inplace);
 Value *class_unary(Interp *I, int aop, const Value *a);       /* -a, +a, ~a: __neg__, __pos__, __invert__ */
-/* hash(v) for an instance of a student's class: 1 with *h from its __hash__; 0 when it defines neither __eq__ nor
- * __hash__ (hashed by identity); -1 unhashable (__eq__ without __hash__, or __hash__ = None); -2 it raised. */
-int class_hash(const Value *v, int64_t *h);
+/* How an instance of a student's class hashes: by its __hash__, by identity (its class defines neither __eq__ nor
+ * __hash__), or not at all (__eq__ without __hash__, or __hash__ = None: Python's "unhashable type"). */
+typedef enum { CLASS_HASH_METHOD, CLASS_HASH_IDENTITY, CLASS_UNHASHABLE } ClassHash;
+/* hash(v) for such an instance: true with *kind, and *h when its __hash__ gave it; false when __hash__ raised or
+ * returned no int (the error set on the class's interpreter). */
+bool class_hash(const Value *v, ClassHash *kind, int64_t *h);
 /* The truth of an instance of a student's class, as CPython's PyObject_IsTrue: its __bool__ (which must return a
  * bool: TypeError otherwise), else its __len__ (ValueError when negative, TypeError when not an int). 1 or 0; -1 when
  * v is no such instance or its class defines neither; -2 when it raised (the error set on the class's interpreter). */

@@ -4,6 +4,7 @@
 #include "pyset.h"
 #include "library.h"
 #include "pyformat.h"
+#include "pyexc.h"
 #include "lang_internal.h"
 #include <stdio.h>
 #include <math.h>
@@ -83,13 +84,14 @@ static Value *int_binary(Interp *I, int aop, int64_t x, int64_t y) {
         if (y == 0) return rt_raise(I, "ZeroDivisionError", "division by zero");
         return val_float((double)x / (double)y);
     case AOP_FLOORDIV: case AOP_MOD: {
-        if (y == 0) return rt_raise(I, "ZeroDivisionError", aop == AOP_MOD ? "integer modulo by zero" : "integer division by zero");
+        if (y == 0) return rt_raise(I, "ZeroDivisionError", aop == AOP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
         if (x == INT64_MIN && y == -1) goto overflow;
         int64_t q = x / y, m = x % y;
         if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
         return val_int(aop == AOP_FLOORDIV ? q : m);
     }
     case AOP_POW: {
+        if (y < 0 && x == 0) return rt_raise(I, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
         if (y < 0) return val_float(pow((double)x, (double)y));
         int64_t base = x, e = y;
         r = 1;
@@ -104,13 +106,13 @@ static Value *int_binary(Interp *I, int aop, int64_t x, int64_t y) {
     case AOP_BITOR: return val_int(x | y);
     case AOP_BITXOR: return val_int(x ^ y);
     case AOP_LSHIFT:
-        if (y < 0) return rt_error(I, "negative shift count");
+        if (y < 0) return rt_raise(I, "ValueError", "negative shift count");
         if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) goto overflow;
         return val_int((int64_t)((uint64_t)x << y));
     case AOP_RSHIFT:
-        if (y < 0) return rt_error(I, "negative shift count");
+        if (y < 0) return rt_raise(I, "ValueError", "negative shift count");
         return val_int(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
-    default: return rt_error(I, "unsupported operator %s for int", ast_op_symbol(aop));
+    default: return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: 'int' and 'int'", ast_op_symbol(aop));
     }
 overflow:
     return rt_error(I, "integer overflow: attn's integers are 64-bit");
@@ -138,14 +140,15 @@ static Value *float_binary(Interp *I, int aop, double x, double y) {
     case AOP_MUL: return val_float(x * y);
     case AOP_DIV: if (y == 0) return rt_raise(I, "ZeroDivisionError", "float division by zero"); return val_float(x / y);
     case AOP_FLOORDIV: case AOP_MOD: {
-        if (y == 0) return rt_error(I, "float %s by zero", aop == AOP_MOD ? "modulo" : "floor division");
+        if (y == 0) return rt_raise(I, "ZeroDivisionError", aop == AOP_MOD ? "float modulo" : "float floor division by zero");
         double q, m;
         float_divmod(x, y, &q, &m);
         return val_float(aop == AOP_MOD ? m : q);
     }
     case AOP_POW:
         if (x < 0 && y != floor(y)) return rt_error(I, "a negative number to a fractional power is complex: not supported");
-        if (x == 0 && y < 0) return rt_error(I, "0.0 cannot be raised to a negative power");
+        if (x == 0 && y < 0) return rt_raise(I, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
+        if (isfinite(x) && isfinite(y) && isinf(pow(x, y))) return rt_raise(I, "OverflowError", "(34, 'Numerical result out of range')");
         return val_float(pow(x, y));
     default: return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: 'float'", ast_op_symbol(aop));
     }
@@ -283,24 +286,35 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MUL && (b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE) && (a->kind == V_INT || a->kind == V_BOOL))
         return seq_repeat(I, b, a->kind == V_INT ? a->u.i : a->u.b);
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
-    if (aop == AOP_ADD && (a->kind == V_LIST || (a->kind == V_TUPLE && !a->u.seq.is_size && !a->u.seq.named)))   /* [2] + d.keys() */
+    if (aop == AOP_ADD && (a->kind == V_LIST || a->kind == V_STR || (a->kind == V_TUPLE && !a->u.seq.is_size && !a->u.seq.named)))   /* [2] + d.keys() */
         return rt_raise(I, "TypeError", "can only concatenate %s (not \"%s\") to %s", val_type_name(a), val_type_name(b), val_type_name(a));
+    bool seq_a = a->kind == V_STR || a->kind == V_LIST || a->kind == V_TUPLE;
+    if (aop == AOP_MUL && (seq_a || b->kind == V_STR || b->kind == V_LIST || b->kind == V_TUPLE))      /* [1] * 2.0 */
+        return rt_raise(I, "TypeError", "can't multiply sequence by non-int of type '%s'", val_type_name(seq_a ? b : a));
     return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
 }
 
+/* l += b as Python's list.__iadd__: l extended in place (names bound to l see it) with the items of any iterable b
+ * (a tuple, a range, a string, a dict's keys, l itself); TypeError when b is not iterable. l, new reference, or NULL. */
+static Value *list_iadd(Interp *I, Value *l, Value *b) {
+    Value *items = ops_to_list(I, b);           /* a new list, so l += l adds l's items once */
+    if (!items) return NULL;
+    if (!interp_bytes_ok(I, items->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(items); return NULL; }
+    for (int64_t i = 0; i < items->u.seq.n; i++) val_list_append(l, val_incref(items->u.seq.items[i]));
+    val_decref(items);
+    return val_incref(l);
+}
+
 /* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
- * result must keep x's shape and dtype). Everything else rebinds, as Python does. */
+ * result must keep x's shape and dtype). A list is extended in place (list_iadd) and a set updated, as Python's;
+ * everything else rebinds. */
 Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET && b->kind == V_SET && !a->u.set->frozen && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
         return pyset_op_update(I, aop, a, b) < 0 ? NULL : val_incref(a);      /* s |= t changes s, as Python's */
     if (class_is_instance(a)) return class_binary(I, aop, a, b, true);
     if (a->kind == V_DICTVIEW && !(set_view(a) && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR)))
         return rt_raise(I, "TypeError", "unsupported operand type(s) for %s=: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
-    if (a->kind == V_LIST && aop == AOP_ADD && b->kind == V_DICTVIEW) {     /* l += d.keys(): list.extend's items */
-        Value *items = ops_to_list(I, b), *r = items ? ops_binary(I, aop, a, items) : NULL;
-        val_decref(items);
-        return r;
-    }
+    if (a->kind == V_LIST && aop == AOP_ADD) return list_iadd(I, a, b);
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
     Value *r = ops_binary(I, aop, a, b);
     if (!r) return NULL;
@@ -332,7 +346,7 @@ static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
 
 int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash) {
     if (!pyset_hash(I, key, hash)) return -2;
-    int i = dict_find_hashed(d, key, *hash);
+    int i = dict_find_hashed(I, d, key, *hash);
     return i < 0 && interp_failed(I) ? -2 : i;
 }
 
@@ -342,7 +356,7 @@ int ops_dict_find(Interp *I, Dict *d, const Value *key) {
 }
 
 int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
-    int i = dict_find_hashed(d, key, hash);
+    int i = dict_find_hashed(I, d, key, hash);
     if (i < 0 && interp_failed(I)) return -1;
     if (i < 0) {
         dict_append_hashed(d, val_incref(key), val_incref(v), hash);
@@ -357,7 +371,7 @@ int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
 
 static Value *contains(Interp *I, Value *container, Value *x) {
     if (container->kind == V_STR) {
-        if (x->kind != V_STR) return rt_error(I, "'in <string>' requires a string on the left, not %s", val_type_name(x));
+        if (x->kind != V_STR) return rt_raise(I, "TypeError", "'in <string>' requires string as left operand, not %s", val_type_name(x));
         return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
     }
     if (container->kind == V_DICTVIEW && !container->u.view.dict) return val_bool(false);
@@ -373,12 +387,10 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         if (i == -2) return NULL;
         if (i < 0) return val_bool(false);
         Value *stored = val_incref(d->vals[i]), *want = val_incref(x->u.seq.items[1]);
-        int eq = stored == want ? 1 : val_compare_eq(stored, want);
+        bool eq = true, ok = stored == want || val_eq(I, stored, want, &eq);
         val_decref(stored);
         val_decref(want);
-        if (eq == -2) return NULL;
-        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
-        return val_bool(eq == 1);
+        return ok ? val_bool(eq) : NULL;
     }
     if (container->kind == V_SET) {
         int r = pyset_contains(I, container, x);
@@ -392,16 +404,16 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         for (int64_t i = 0; i < container->u.t->numel; i++) if (ten_get(container->u.t, i) == v) return val_bool(true);
         return val_bool(false);
     }
+    if (!ops_is_iterable(container)) return rt_raise(I, "TypeError", "argument of type '%s' is not iterable", val_type_name(container));
     Iter it;
     if (!ops_iter_begin(I, container, &it)) return NULL;
     Value *e;
     bool found = false;
     while (!found && (e = ops_iter_next(&it))) {
-        int eq = e == x ? 1 : val_compare_eq(e, x);          /* Python's: the same object, or == */
+        bool eq = true, ok = e == x || val_eq(I, e, x, &eq);          /* Python's: the same object, or == */
         val_decref(e);
-        if (eq == -2) break;
-        if (eq < 0) { ops_iter_end(&it); if (ten_interrupted) return rt_interrupt(I); return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)"); }
-        found = eq == 1;
+        if (!ok) break;
+        found = eq;
     }
     ops_iter_end(&it);
     return interp_failed(I) ? NULL : val_bool(found);
@@ -469,11 +481,9 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         return val_bool(sub == 1 && (!strict || x->u.set->used < y->u.set->used));
     }
     if (aop == AOP_EQ || aop == AOP_NE) {
-        int eq = val_compare_eq(a, b);
-        if (eq == -2) return NULL;                          /* a student's __eq__ raised */
-        if (eq < 0 && ten_interrupted) return rt_interrupt(I);          /* Ctrl-C stopped a long comparison */
-        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
-        return val_bool((eq == 1) == (aop == AOP_EQ));
+        bool eq;
+        if (!val_eq(I, a, b, &eq)) return NULL;            /* a student's __eq__ raised, Ctrl-C, too deep */
+        return val_bool(eq == (aop == AOP_EQ));
     }
     int c;
     if (val_is_number(a) && val_is_number(b)) {
@@ -489,17 +499,15 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         c = strcmp(a->u.str.s, b->u.str.s);
     } else if ((a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind) {
         int64_t i;
-        int eq = 1;
+        bool eq = true;
         for (i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {      /* a student's __eq__ may shrink them */
             Value *x = val_incref(a->u.seq.items[i]), *y = val_incref(b->u.seq.items[i]);
-            if (x != y) eq = val_compare_eq(x, y);
+            bool ok = x == y || val_eq(I, x, y, &eq);
             val_decref(x);
             val_decref(y);
-            if (eq != 1) break;
+            if (!ok) return NULL;                             /* a student's __eq__ raised, Ctrl-C, too deep */
+            if (!eq) break;
         }
-        if (eq == -2) return NULL;
-        if (eq < 0 && ten_interrupted) return rt_interrupt(I);
-        if (eq < 0) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)");
         if (i >= a->u.seq.n || i >= b->u.seq.n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
             static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */
@@ -515,7 +523,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
     } else {
         if (a->kind == V_SET || b->kind == V_SET)            /* Python's words */
             return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
-        return rt_raise(I, "TypeError", "'%s' is not supported between '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
+        return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     }
     switch (aop) {
     case AOP_LT: return val_bool(c < 0);
@@ -540,7 +548,7 @@ static bool index_int(Interp *I, Value *v, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
-    rt_error(I, "indices must be integers or slices, not %s", val_type_name(v));
+    rt_raise(I, "TypeError", "indices must be integers or slices, not %s", val_type_name(v));
     return false;
 }
 
@@ -554,13 +562,18 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
     else if (index->kind == V_BOOL) i = index->u.b;
     else if (index->kind == V_TENSOR && index->u.t->ndim == 0 && !ten_is_float(index->u.t->dtype)) i = ten_get_i64(index->u.t, 0);
     else {
-        if (seq->kind == V_STR) rt_error(I, "string indices must be integers, not '%s'", val_type_name(index));
-        else rt_error(I, "%s indices must be integers or slices, not %s%s", type, val_type_name(index),
+        if (seq->kind == V_STR) rt_raise(I, "TypeError", "string indices must be integers, not '%s'", val_type_name(index));
+        else rt_raise(I, "TypeError", "%s indices must be integers or slices, not %s%s", type, val_type_name(index),
                       index->kind == V_TUPLE ? " (a list of lists is indexed L[i][j]; a tensor T[i, j])" : "");
         return false;
     }
     if (i < -len || i >= len) {
         rt_raise(I, "IndexError", "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
+        char words[64];                          /* what except IndexError as e sees: Python's words alone */
+        snprintf(words, sizeof words, "%s%s index out of range", type, assign ? " assignment" : "");
+        Value *w = val_str(words);
+        pyexc_set_arg(I, w);
+        val_decref(w);
         return false;
     }
     *place = i < 0 ? i + len : i;
@@ -629,7 +642,7 @@ static bool slice_span(Interp *I, int64_t len, Value *sl, int64_t *start, int64_
         !slice_part(I, sl->u.slice.step, &step, &hs))
         return false;
     if (!hs) step = 1;
-    if (step == 0) { rt_error(I, "slice step cannot be zero"); return false; }
+    if (step == 0) { rt_raise(I, "ValueError", "slice step cannot be zero"); return false; }
     if (!ha) a = step > 0 ? 0 : len - 1;
     else { if (a < 0) a += len; if (a < 0) a = step > 0 ? 0 : -1; if (a >= len) a = step > 0 ? len : len - 1; }
     if (!hb) b = step > 0 ? len : -1;
@@ -676,6 +689,7 @@ Value *ops_key_error(Interp *I, const Value *key) {
     I->repr_raises = raises;
     Value *r = rt_raise(I, "KeyError", "key %s is not in the dict", sb_str(&k));
     sb_free(&k);
+    pyexc_set_arg(I, key);                 /* except KeyError as e: e.args[0] is the key, str(e) its repr */
     return r;
 }
 
@@ -726,7 +740,7 @@ static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
     int64_t a, step, cnt, n = obj->u.seq.n;
     if (!slice_span(I, n, sl, &a, &step, &cnt)) return -1;
     if (!ops_is_iterable(v)) {                                   /* Python's words for x[0:1] = 5 */
-        rt_error(I, step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
+        rt_raise(I, "TypeError", step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
         return -1;
     }
     Value *src = ops_to_list(I, v);
@@ -734,7 +748,7 @@ static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
     int64_t m = src->u.seq.n;
     if (step != 1) {
         if (m != cnt) {
-            rt_error(I, "attempt to assign sequence of size %lld to extended slice of size %lld", (long long)m, (long long)cnt);
+            rt_raise(I, "ValueError", "attempt to assign sequence of size %lld to extended slice of size %lld", (long long)m, (long long)cnt);
             val_decref(src);
             return -1;
         }
@@ -944,8 +958,18 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
     if (obj->kind == V_DICT && !obj->u.dict->n && find_in(lib()->set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
-    if (sg.best) return rt_raise(I, "AttributeError", "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
-    return rt_raise(I, "AttributeError", "%s has no attribute '%s'%s", what, name, tail);
+    if (sg.best) rt_raise(I, "AttributeError", "%s has no attribute '%s' (did you mean '%s'?)", what, name, sg.best);
+    else rt_raise(I, "AttributeError", "%s has no attribute '%s'%s", what, name, tail);
+    if (sg.best || *tail) {                      /* except AttributeError as e: Python's words, without attn's hint */
+        StrBuf words;
+        sb_init(&words);
+        sb_printf(&words, "%s has no attribute '%s'", what, name);
+        Value *w = val_str(sb_str(&words));
+        pyexc_set_arg(I, w);
+        val_decref(w);
+        sb_free(&words);
+    }
+    return NULL;
 }
 
 Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {
@@ -1062,7 +1086,11 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
         if (on != obj->param) { rt_error(I, "%s", on ? NO_AUTOGRAD : "attn cannot stop a parameter from requiring gradients"); return -1; }
         return 0;
     }
-    rt_error(I, "cannot set attribute '%s' of a %s", name, val_type_name(obj));
+    if (obj->kind == V_BUILTIN && !strcmp(val_type_name(obj), "type"))     /* int.x = 1 */
+        rt_raise(I, "TypeError", "cannot set '%s' attribute of immutable type '%s'", name, obj->u.builtin->name);
+    else if (obj->kind == V_FUNC || obj->kind == V_TENSOR)   /* Python allows these; attn keeps no such attributes */
+        rt_raise(I, "AttributeError", "cannot set attribute '%s' of a %s", name, val_type_name(obj));
+    else rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", val_type_name(obj), name);
     return -1;
 }
 
@@ -1113,7 +1141,7 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
         snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);
     }
     if (!d) {
-        rt_error(I, "cannot delete attribute '%s' of %s%s: attn's built-in %s keep their attributes (assign a new value instead)",
+        rt_raise(I, "AttributeError", "cannot delete attribute '%s' of %s%s: attn's built-in %s keep their attributes (assign a new value instead)",
                  name, obj->kind == V_MODULE ? "module " : "a ", obj->kind == V_MODULE ? obj->u.module : val_type_name(obj),
                  obj->kind == V_MODULE ? "modules" : "objects");
         return -1;
@@ -1270,7 +1298,7 @@ Value *ops_reversed(Interp *I, Value *src) {
         Tensor *r = ten_flip(src->u.t, 0);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    default: return rt_error(I, "'%s' object is not reversible", val_type_name(src));
+    default: return rt_raise(I, "TypeError", "'%s' object is not reversible", val_type_name(src));
     }
 }
 

@@ -97,7 +97,7 @@ static bool format_int(Interp *I, StrBuf *out, int64_t v, const Spec *sp) {
         pad_out(out, sp, "", s, '<');
         return true;
     }
-    default: rt_error(I, "unknown format code '%c' for an integer", t); return true;
+    default: rt_raise(I, "ValueError", "Unknown format code '%c' for object of type 'int'", t); return true;
     }
     StrBuf body;
     sb_init(&body);
@@ -137,7 +137,7 @@ static void format_float(Interp *I, StrBuf *out, double v, const Spec *sp) {
             if (t == 'G') buf[strcspn(buf, "e")] = buf[strcspn(buf, "e")] ? 'E' : 0;
             if (t == 0 && !strchr(buf, '.') && !strchr(buf, 'e') && strlen(buf) < sizeof buf - 3) strcat(buf, ".0");
             break;
-        default: rt_error(I, "unknown format code '%c' for a float", t); sb_free(&body); return;
+        default: rt_raise(I, "ValueError", "Unknown format code '%c' for object of type 'float'", t); sb_free(&body); return;
         }
     }
     if (sp->grouping && !isnan(v) && !isinf(v)) {
@@ -165,35 +165,29 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
     Spec sp;
     if (!parse_spec(I, spec, &sp)) return false;
     if (v->kind == V_INT || v->kind == V_BOOL) {
-        if (v->kind == V_BOOL && !sp.type) {
-            pad_out(out, &sp, "", v->u.b ? "True" : "False", '<');
-            return true;
-        }
+        /* a bool with a spec formats as its int (f"{True:>6}" is '     1'), as Python's bool.__format__ */
         int64_t x = v->kind == V_INT ? v->u.i : v->u.b;
         if (format_int(I, out, x, &sp)) return !interp_failed(I);
         format_float(I, out, (double)x, &sp);
         return !interp_failed(I);
     }
     if (v->kind == V_FLOAT) {
-        if (sp.type && strchr("bcdoxX", sp.type)) { rt_error(I, "unknown format code '%c' for a float", sp.type); return false; }
+        if (sp.type && strchr("bcdoxX", sp.type)) { rt_raise(I, "ValueError", "Unknown format code '%c' for object of type 'float'", sp.type); return false; }
         format_float(I, out, v->u.f, &sp);
         return !interp_failed(I);
     }
-    if (v->kind == V_STR || sp.type == 's' || !sp.type) {
-        if (v->kind != V_STR && sp.type && sp.type != 's') { rt_error(I, "unknown format code '%c' for %s", sp.type, val_type_name(v)); return false; }
-        if (v->kind != V_STR && v->kind != V_NONE && v->kind != V_TUPLE && v->kind != V_LIST && !sp.type) {
-            rt_error(I, "a format spec ('%s') cannot be applied to a %s", spec, val_type_name(v));
-            return false;
-        }
+    if (v->kind == V_STR) {
+        if (sp.type && sp.type != 's') { rt_raise(I, "ValueError", "Unknown format code '%c' for object of type 'str'", sp.type); return false; }
         StrBuf s;
         sb_init(&s);
-        if (!val_str_py(I, &s, v)) { sb_free(&s); return false; }
+        sb_putn(&s, v->u.str.s, v->u.str.len);
         if (sp.precision >= 0 && (size_t)sp.precision < s.len) { s.s[sp.precision] = 0; s.len = (size_t)sp.precision; }
         pad_out(out, &sp, "", sb_str(&s), '<');
         sb_free(&s);
         return true;
     }
-    rt_error(I, "unsupported format string passed to %s.__format__", val_type_name(v));
+    /* object.__format__: any other value takes only the empty spec (f"{[1]:>9}" is Python's TypeError) */
+    rt_raise(I, "TypeError", "unsupported format string passed to %s.__format__", val_type_name(v));
     return false;
 }
 
@@ -232,7 +226,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             p++;
         }
         if (p < end && *p == '*') {
-            if (used >= nitems) { sb_free(&out); return rt_error(I, "not enough arguments for format string"); }
+            if (used >= nitems) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
             Value *w = items[used++];
             if (w->kind != V_INT) { sb_free(&out); return rt_error(I, "* wants int"); }
             sp.width = (int)(w->u.i > 10000 ? 10000 : w->u.i < 0 ? 0 : w->u.i);
@@ -248,7 +242,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
         }
         if (p >= end) { sb_free(&out); return rt_error(I, "incomplete format"); }
         char conv = *p;
-        if (used >= nitems) { sb_free(&out); return rt_error(I, "not enough arguments for format string"); }
+        if (used >= nitems) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
         Value *arg0 = scalar_of(items[used++]);
         sp.align = left ? '<' : (sp.zero && conv != 's' && conv != 'r') ? '=' : '>';
         if (sp.align == '=') sp.fill = '0';
@@ -261,7 +255,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
                 if (!isfinite(f)) { ok = false; rt_error(I, "cannot convert float %s to integer", isnan(f) ? "NaN" : "infinity"); break; }
                 sp.type = 'd';
                 format_int(I, &out, (int64_t)f, &sp);
-            } else { ok = false; rt_error(I, "%%%c format: a real number is required, not %s", conv, val_type_name(arg0)); }
+            } else { ok = false; rt_raise(I, "TypeError", "%%%c format: a real number is required, not %s", conv, val_type_name(arg0)); }
             break;
         case 'x': case 'X': case 'o':
             if (arg0->kind != V_INT && arg0->kind != V_BOOL) { ok = false; rt_error(I, "%%%c format: an integer is required, not %s", conv, val_type_name(arg0)); break; }
@@ -269,7 +263,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             format_int(I, &out, arg0->kind == V_INT ? arg0->u.i : arg0->u.b, &sp);
             break;
         case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
-            if (!val_is_number(arg0)) { ok = false; rt_error(I, "%%%c format: a real number is required, not %s", conv, val_type_name(arg0)); break; }
+            if (!val_is_number(arg0)) { ok = false; rt_raise(I, "TypeError", "%%%c format: a real number is required, not %s", conv, val_type_name(arg0)); break; }
             sp.type = conv;
             if (sp.precision < 0) sp.precision = 6;
             format_float(I, &out, val_as_double(arg0), &sp);
@@ -291,12 +285,12 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
         }
         default:
             ok = false;
-            rt_error(I, "unsupported format character '%c' (0x%x)", conv, (unsigned char)conv);
+            rt_raise(I, "ValueError", "unsupported format character '%c' (0x%x)", conv, (unsigned char)conv);
         }
         val_decref(arg0);
         if (!ok || interp_failed(I)) { sb_free(&out); return NULL; }
     }
-    if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_error(I, "not all arguments converted during string formatting"); }
-    if (used == 0 && args->kind != V_TUPLE && args->kind != V_DICT) { sb_free(&out); return rt_error(I, "not all arguments converted during string formatting"); }
+    if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
+    if (used == 0 && args->kind != V_TUPLE && args->kind != V_DICT) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
     return val_str_take(sb_take(&out));
 }

@@ -134,9 +134,11 @@ static int64_t frozen_hash(const PySet *so) {
 }
 
 static Value hash_failed = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: a student's __hash__ raised */
+static const Value hash_deep = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: tuples nested too deep to hash */
 
 /* The hash of v, or the value that makes it unhashable (a list, dict or set, maybe inside a tuple; an instance whose
- * class defines __eq__ without __hash__), or &hash_failed when a student's __hash__ raised. */
+ * class defines __eq__ without __hash__), or &hash_failed when a student's __hash__ raised, or &hash_deep for tuples
+ * nested deeper than 1000 (Python's RecursionError). */
 static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     switch (v->kind) {
     case V_BOOL: *out = v->u.b; return NULL;
@@ -157,7 +159,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         return NULL;
     }
     case V_TUPLE: {
-        if (depth > 1000) return v;
+        if (depth > 1000) return &hash_deep;
         int64_t stack[16] = {0}, *lane = v->u.seq.n <= 16 ? stack : xmalloc(sizeof(int64_t) * (size_t)v->u.seq.n);
         for (int64_t i = 0; i < v->u.seq.n; i++) {
             const Value *bad = hash_of(v->u.seq.items[i], &lane[i], depth + 1);
@@ -175,11 +177,10 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         *out = frozen_hash(v->u.set);
         return NULL;
     case V_OBJECT: {
-        int r = class_hash(v, out);          /* a student's __hash__, or unhashable for __eq__ alone */
-        if (r == 1) return NULL;
-        if (r == -1) return v;
-        if (r == -2) return &hash_failed;
-        *out = hash_pointer(v);
+        ClassHash how;
+        if (!class_hash(v, &how, out)) return &hash_failed;      /* a student's __hash__ raised */
+        if (how == CLASS_UNHASHABLE) return v;                  /* __eq__ alone, or __hash__ = None */
+        if (how == CLASS_HASH_IDENTITY) *out = hash_pointer(v);
         return NULL;
     }
     case V_DICTVIEW:         /* keys and items views are unhashable (as sets); a values view hashes as an object */
@@ -192,58 +193,58 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
     }
 }
 
-int pyset_hash_quiet(const Value *v, int64_t *hash) {
+bool pyset_hash_quiet(const Value *v, int64_t *hash, bool *hashable) {
     const Value *bad = hash_of(v, hash, 0);
-    if (bad) return bad == &hash_failed ? -2 : -1;
+    *hashable = !bad;
+    if (bad) return bad != &hash_failed;
     if (*hash == -1) *hash = -2;
-    return 0;
+    return true;
 }
 
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
     const Value *bad = hash_of(v, hash, 0);
     if (bad == &hash_failed) return false;
+    if (bad == &hash_deep) { rt_raise(I, "RecursionError", "maximum recursion depth exceeded while calling a Python object"); return false; }
     if (bad) { rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad)); return false; }
     if (*hash == -1) *hash = -2;        /* -1 marks a removed element's slot (CPython's hashes are never -1) */
     return true;
 }
 
-/* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): 1, 0,
- * or -1 when a student's __eq__ raised (the error is set) */
-static int key_eq(const Value *a, const Value *b) {
-    if (a == b) return 1;
-    int user = class_eq(a, b);
-    if (user != -3) return user == -2 ? -1 : user;
-    if (by_identity(a->kind) || by_identity(b->kind)) return 0;
-    if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return 0;
+/* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): true
+ * with *eq, false when it failed (val_eq: a student's __eq__ raised; with I, also keys nested too deep, Ctrl-C). The
+ * set functions below pass I on: NULL only for == of two sets under val_equal. */
+static bool key_eq(Interp *I, const Value *a, const Value *b, bool *eq) {
+    *eq = a == b;
+    if (*eq) return true;
+    if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);
+    if (by_identity(a->kind) || by_identity(b->kind)) return true;
+    if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return true;
     switch (a->kind) {
-    case V_BUILTIN: return a->u.builtin == b->u.builtin;
-    case V_MODULE: return !strcmp(a->u.module, b->u.module);
-    case V_NONE: case V_ELLIPSIS: return 1;
-    default: {
-        int r = val_compare_eq(a, b);
-        return r == -2 ? -1 : r == 1;
-    }
+    case V_BUILTIN: *eq = a->u.builtin == b->u.builtin; return true;
+    case V_MODULE: *eq = !strcmp(a->u.module, b->u.module); return true;
+    case V_NONE: case V_ELLIPSIS: *eq = true; return true;
+    default: return val_eq(I, a, b, eq);
     }
 }
 
 /* key_eq of the key in *entry and key, while the student's __eq__ may change so: the entry's key is held for the
  * call, and *changed says whether so's table (or that slot) changed meanwhile, so the search must start again
  * (CPython's set_lookkey). */
-static int entry_eq(PySet *so, SetEntry *entry, const Value *key, bool *changed) {
+static bool entry_eq(Interp *I, PySet *so, SetEntry *entry, const Value *key, bool *eq, bool *changed) {
     SetEntry *table = so->table;
     int64_t mask = so->mask;
     Value *start = val_incref(entry->key);
-    int eq = key_eq(start, key);
+    bool ok = key_eq(I, start, key, eq);
     *changed = so->table != table || so->mask != mask || entry->key != start;
     val_decref(start);
-    return eq;
+    return ok;
 }
 
 /* ---- the table (setobject.c) ---- */
 
 /* The slot holding key, or the empty slot where a search for it ends (key NULL there); NULL when a student's __eq__
  * raised (the error is set). */
-static SetEntry *lookkey(PySet *so, const Value *key, int64_t hash) {
+static SetEntry *lookkey(Interp *I, PySet *so, const Value *key, int64_t hash) {
 restart:;
     size_t mask = (size_t)so->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
     for (;;) {
@@ -252,9 +253,8 @@ restart:;
         do {
             if (entry->hash == 0 && entry->key == NULL) return entry;
             if (entry->hash == hash && entry->key != &pyset_dummy) {
-                bool changed;
-                int eq = entry_eq(so, entry, key, &changed);
-                if (eq < 0) return NULL;
+                bool changed, eq;
+                if (!entry_eq(I, so, entry, key, &eq, &changed)) return NULL;
                 if (changed) goto restart;
                 if (eq) return entry;
             }
@@ -303,14 +303,14 @@ static void table_resize(PySet *so, int64_t minused) {
     free(old);
 }
 
-/* Whether key is in so: 1, 0, or -1 when a student's __eq__ raised */
-static int has_key(PySet *so, const Value *key, int64_t hash) {
-    SetEntry *e = lookkey(so, key, hash);
+/* Whether key is in so: 1, 0, or -1 when a comparison failed (key_eq: the error set) */
+static int has_key(Interp *I, PySet *so, const Value *key, int64_t hash) {
+    SetEntry *e = lookkey(I, so, key, hash);
     return e ? e->key != NULL : -1;
 }
 
-/* set_add_entry: takes a reference to key when it goes in; 0, or -1 when a student's __eq__ raised */
-static int add_entry(PySet *so, Value *key, int64_t hash) {
+/* set_add_entry: takes a reference to key when it goes in; 0, or -1 when a comparison failed */
+static int add_entry(Interp *I, PySet *so, Value *key, int64_t hash) {
 restart:;
     size_t mask = (size_t)so->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
     SetEntry *freeslot = NULL, *entry;
@@ -320,9 +320,8 @@ restart:;
         do {
             if (entry->hash == 0 && entry->key == NULL) goto unused;
             if (entry->hash == hash && entry->key != &pyset_dummy) {
-                bool changed;
-                int eq = entry_eq(so, entry, key, &changed);
-                if (eq < 0) return -1;
+                bool changed, eq;
+                if (!entry_eq(I, so, entry, key, &eq, &changed)) return -1;
                 if (changed) goto restart;
                 if (eq) return 0;                                                 /* there already */
             }
@@ -348,9 +347,9 @@ unused:
     return 0;
 }
 
-/* 1 removed, 0 absent, -1 when a student's __eq__ raised */
-static int discard_entry(PySet *so, const Value *key, int64_t hash) {
-    SetEntry *e = lookkey(so, key, hash);
+/* 1 removed, 0 absent, -1 when a comparison failed */
+static int discard_entry(Interp *I, PySet *so, const Value *key, int64_t hash) {
+    SetEntry *e = lookkey(I, so, key, hash);
     if (!e) return -1;
     if (!e->key) return 0;
     Value *old = e->key;
@@ -364,7 +363,7 @@ static int discard_entry(PySet *so, const Value *key, int64_t hash) {
 int pyset_add(Interp *I, Value *s, Value *key) {
     int64_t h;
     if (!pyset_hash(I, key, &h)) return -1;
-    return add_entry(s->u.set, key, h);
+    return add_entry(I, s->u.set, key, h);
 }
 
 /* The hash a key is looked up by: a set is looked up as the frozenset of its elements (CPython's set_contains_key:
@@ -374,18 +373,18 @@ static bool lookup_hash(Interp *I, const Value *key, int64_t *h) {
     return pyset_hash(I, key, h);
 }
 
-int pyset_contains_hashed(const Value *s, const Value *key, int64_t hash) { return has_key(s->u.set, key, hash); }
+int pyset_contains_hashed(Interp *I, const Value *s, const Value *key, int64_t hash) { return has_key(I, s->u.set, key, hash); }
 
 int pyset_contains(Interp *I, Value *s, const Value *key) {
     int64_t h;
     if (!lookup_hash(I, key, &h)) return -1;
-    return has_key(s->u.set, key, h);
+    return has_key(I, s->u.set, key, h);
 }
 
 int pyset_discard(Interp *I, Value *s, const Value *key) {
     int64_t h;
     if (!lookup_hash(I, key, &h)) return -1;
-    return discard_entry(s->u.set, key, h);
+    return discard_entry(I, s->u.set, key, h);
 }
 
 void pyset_clear(Value *s) {
@@ -414,22 +413,22 @@ Value *pyset_pop(Interp *I, Value *s) {
 
 /* Calls fn(so, key, hash) for each element of set o, holding the element meanwhile (a student's __eq__ may change
  * o), until fn returns a negative number: 0 or that number. */
-static int each_entry(PySet *so, PySet *o, int (*fn)(PySet *, Value *, int64_t, void *), void *ctx) {
+static int each_entry(Interp *I, PySet *so, PySet *o, int (*fn)(Interp *, PySet *, Value *, int64_t, void *), void *ctx) {
     for (int64_t i = 0; i <= o->mask; i++) {
         SetEntry *e = &o->table[i];
         if (!e->key || e->key == &pyset_dummy) continue;
         Value *key = val_incref(e->key);
-        int rc = fn(so, key, e->hash, ctx);
+        int rc = fn(I, so, key, e->hash, ctx);
         val_decref(key);
         if (rc < 0) return rc;
     }
     return 0;
 }
 
-static int add_fn(PySet *so, Value *key, int64_t hash, void *ctx) { (void)ctx; return add_entry(so, key, hash); }
+static int add_fn(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) { (void)ctx; return add_entry(I, so, key, hash); }
 
 /* set_merge: the elements of set o into so; 0 or -1 */
-static int merge(PySet *so, PySet *o) {
+static int merge(Interp *I, PySet *so, PySet *o) {
     if (so == o || o->used == 0) return 0;
     if ((so->fill + o->used) * 5 >= so->mask * 3) table_resize(so, (so->used + o->used) * 2);
     if (so->fill == 0 && so->mask == o->mask && o->fill == o->used) {     /* the same table: copied as it is */
@@ -445,18 +444,18 @@ static int merge(PySet *so, PySet *o) {
                 insert_clean(so->table, (size_t)so->mask, val_incref(o->table[i].key), o->table[i].hash);
         return 0;
     }
-    return each_entry(so, o, add_fn, NULL);
+    return each_entry(I, so, o, add_fn, NULL);
 }
 
 int pyset_update(Interp *I, Value *s, Value *src) {
     PySet *so = s->u.set;
-    if (src->kind == V_SET) return merge(so, src->u.set);
+    if (src->kind == V_SET) return merge(I, so, src->u.set);
     if (src->kind == V_DICT) {            /* one resize first, then the keys in the dict's order */
         const Dict *d = src->u.dict;
         if ((so->fill + d->n) * 5 >= so->mask * 3) table_resize(so, (so->used + d->n) * 2);
         for (int i = 0; i < d->n; i++) {       /* the stored hashes, as CPython's; held: an __eq__ may change the dict */
             Value *key = val_incref(d->keys[i]);
-            int rc = add_entry(so, key, d->hashes[i]);
+            int rc = add_entry(I, so, key, d->hashes[i]);
             val_decref(key);
             if (rc < 0) return -1;
         }
@@ -492,33 +491,33 @@ Value *pyset_frozen(Interp *I, Value *src) {
 static Value *as_set(Interp *I, Value *o) { return o->kind == V_SET ? val_incref(o) : pyset_from(I, o); }
 
 /* adds key to the set ctx when it is in so (each_entry's fn) */
-static int add_if_in(PySet *so, Value *key, int64_t hash, void *ctx) {
-    int in = has_key(so, key, hash);
-    return in <= 0 ? in : add_entry(ctx, key, hash);
+static int add_if_in(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) {
+    int in = has_key(I, so, key, hash);
+    return in <= 0 ? in : add_entry(I, ctx, key, hash);
 }
 
 /* adds key to the set ctx when it is not in so */
-static int add_if_not_in(PySet *so, Value *key, int64_t hash, void *ctx) {
-    int in = has_key(so, key, hash);
-    return in != 0 ? (in < 0 ? -1 : 0) : add_entry(ctx, key, hash);
+static int add_if_not_in(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) {
+    int in = has_key(I, so, key, hash);
+    return in != 0 ? (in < 0 ? -1 : 0) : add_entry(I, ctx, key, hash);
 }
 
-static int discard_fn(PySet *so, Value *key, int64_t hash, void *ctx) {
+static int discard_fn(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) {
     (void)ctx;
-    return discard_entry(so, key, hash) < 0 ? -1 : 0;
+    return discard_entry(I, so, key, hash) < 0 ? -1 : 0;
 }
 
 /* removes key from so when there, else adds it */
-static int toggle_fn(PySet *so, Value *key, int64_t hash, void *ctx) {
+static int toggle_fn(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) {
     (void)ctx;
-    int r = discard_entry(so, key, hash);
-    return r != 0 ? (r < 0 ? -1 : 0) : add_entry(so, key, hash);
+    int r = discard_entry(I, so, key, hash);
+    return r != 0 ? (r < 0 ? -1 : 0) : add_entry(I, so, key, hash);
 }
 
-/* -1 when key is not in so (each_entry stops), 0 when it is, -2 when a student's __eq__ raised */
-static int in_fn(PySet *so, Value *key, int64_t hash, void *ctx) {
+/* -1 when key is not in so (each_entry stops), 0 when it is, -2 when a comparison failed */
+static int in_fn(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) {
     (void)ctx;
-    int in = has_key(so, key, hash);
+    int in = has_key(I, so, key, hash);
     return in < 0 ? -2 : in ? 0 : -1;
 }
 
@@ -528,7 +527,7 @@ static Value *intersection(Interp *I, Value *a, Value *b) {
     if (b->kind == V_SET) {                  /* walks the smaller, looks up in the larger */
         Value *big = a, *small = b;
         if (b->u.set->used > a->u.set->used) { big = b; small = a; }
-        if (each_entry(big->u.set, small->u.set, add_if_in, r->u.set) < 0) { val_decref(r); return NULL; }
+        if (each_entry(I, big->u.set, small->u.set, add_if_in, r->u.set) < 0) { val_decref(r); return NULL; }
         return r;
     }
     Iter it;
@@ -538,7 +537,7 @@ static Value *intersection(Interp *I, Value *a, Value *b) {
     while (rc == 0 && (e = ops_iter_next(&it))) {
         int64_t h;
         if (!pyset_hash(I, e, &h)) rc = -1;
-        else rc = add_if_in(a->u.set, e, h, r->u.set);
+        else rc = add_if_in(I, a->u.set, e, h, r->u.set);
         val_decref(e);
     }
     ops_iter_end(&it);
@@ -551,7 +550,7 @@ static int difference_update(Interp *I, Value *s, Value *b) {
     PySet *so = s->u.set;
     if (s == b) { pyset_clear(s); return 0; }
     if (b->kind == V_SET) {
-        if (each_entry(so, b->u.set, discard_fn, NULL) < 0) return -1;
+        if (each_entry(I, so, b->u.set, discard_fn, NULL) < 0) return -1;
     } else {
         Iter it;
         if (!ops_iter_begin(I, b, &it)) return -1;
@@ -577,14 +576,14 @@ static Value *difference(Interp *I, Value *a, Value *b) {
     }
     Value *r = pyset_new();
     int rc = 0;
-    if (b->kind == V_SET) rc = each_entry(b->u.set, a->u.set, add_if_not_in, r->u.set);
+    if (b->kind == V_SET) rc = each_entry(I, b->u.set, a->u.set, add_if_not_in, r->u.set);
     else
         for (int64_t i = 0; rc == 0 && i <= a->u.set->mask; i++) {
             SetEntry *e = &a->u.set->table[i];
             if (!e->key || e->key == &pyset_dummy) continue;
             Value *key = val_incref(e->key);
             int64_t hash = e->hash;
-            if (dict_find_hashed(b->u.dict, key, hash) < 0) rc = interp_failed(I) ? -1 : add_entry(r->u.set, key, hash);
+            if (dict_find_hashed(I, b->u.dict, key, hash) < 0) rc = interp_failed(I) ? -1 : add_entry(I, r->u.set, key, hash);
             val_decref(key);
         }
     if (rc < 0) { val_decref(r); return NULL; }
@@ -596,7 +595,7 @@ static int symmetric_update(Interp *I, Value *s, Value *b) {
     if (s == b) { pyset_clear(s); return 0; }
     Value *o = as_set(I, b);
     if (!o) return -1;
-    int rc = each_entry(s->u.set, o->u.set, toggle_fn, NULL);
+    int rc = each_entry(I, s->u.set, o->u.set, toggle_fn, NULL);
     val_decref(o);
     return rc < 0 ? -1 : 0;
 }
@@ -645,14 +644,15 @@ int pyset_op_update(Interp *I, int aop, Value *a, Value *b) {
 }
 
 int pyset_subset(Interp *I, Value *a, Value *b) {
-    (void)I;
     if (a->u.set->used > b->u.set->used) return 0;
-    int rc = each_entry(b->u.set, a->u.set, in_fn, NULL);
+    int rc = each_entry(I, b->u.set, a->u.set, in_fn, NULL);
     return rc == 0 ? 1 : rc == -1 ? 0 : -1;
 }
 
-int pyset_equal(const Value *a, const Value *b) {
-    if (a->u.set->used != b->u.set->used) return 0;
-    int r = pyset_subset(NULL, (Value *)a, (Value *)b);
-    return r < 0 ? -2 : r;
+bool pyset_equal(Interp *I, const Value *a, const Value *b, bool *eq) {
+    *eq = false;
+    if (a->u.set->used != b->u.set->used) return true;
+    int r = pyset_subset(I, (Value *)a, (Value *)b);
+    *eq = r == 1;
+    return r >= 0;
 }

@@ -478,7 +478,8 @@ static int64_t str_key_hash(const char *s, size_t n) {
     tmp.u.str.s = (char *)s;
     tmp.u.str.len = n;
     int64_t h;
-    pyset_hash_quiet(&tmp, &h);
+    bool hashable;
+    pyset_hash_quiet(&tmp, &h, &hashable);
     return h;
 }
 
@@ -519,25 +520,27 @@ static int find_str(const Dict *d, const char *s, size_t n) {
 }
 
 /* Whether stored key k (hash equal to key's) is key: identity, then == (a student's __eq__ may run: k is held
- * meanwhile). 1, 0, -1 not comparable (too deep), -2 raised. */
-static int probe_eq(const Value *k, const Value *key) {
-    if (k == key) return 1;
-    if (k->kind == V_STR && key->kind == V_STR) return k->u.str.len == key->u.str.len && !memcmp(k->u.str.s, key->u.str.s, k->u.str.len);
+ * meanwhile). false when that failed (val_eq: the error set). */
+static bool probe_eq(struct Interp *I, const Value *k, const Value *key, bool *eq) {
+    if (k == key) return *eq = true;
+    if (k->kind == V_STR && key->kind == V_STR) {
+        *eq = k->u.str.len == key->u.str.len && !memcmp(k->u.str.s, key->u.str.s, k->u.str.len);
+        return true;
+    }
     Value *hold = val_incref((Value *)k);
-    int eq = val_compare_eq(hold, key);
+    bool ok = val_eq(I, hold, key, eq);
     val_decref(hold);
-    return eq;
+    return ok;
 }
 
 /* dict_find's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
  * runs (student code), and when that code changed the table under it (the index rebuilt or resized, or another key
- * at that place) the probe starts again, so the index returned is valid when returned; a key only added meanwhile
- * is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the dict growing
- * until memory ran out). *status: 0, -1 too deep to compare, -2 a student's __eq__ raised (the error is set); the
- * index is then -1. */
-static int dict_probe(const Dict *d, const Value *key, int64_t hash, int *status) {
+ * at that place) the probe starts again, so the index *at returned is valid when returned (-1: absent); a key only
+ * added meanwhile is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the
+ * dict growing until memory ran out). false when a comparison failed (val_eq: the error set). */
+static bool dict_probe(struct Interp *I, const Dict *d, const Value *key, int64_t hash, int *at) {
 restart:
-    *status = 0;
+    *at = -1;
     const int32_t *index = d->index;
     int32_t index_cap = d->index_cap;
     int i = -1;
@@ -545,30 +548,30 @@ restart:
     for (;;) {
         if (d->index) {
             int32_t p = d->index[h];
-            if (!p) return -1;
+            if (!p) return true;
             i = p - 1;
             h = (h + 1) & mask;
-        } else if (++i >= d->n) return -1;
+        } else if (++i >= d->n) return true;
         if (d->hashes[i] != hash) continue;
         const Value *start = d->keys[i];
-        int eq = probe_eq(start, key);
-        if (eq == -2) { *status = -2; return -1; }
+        bool eq;
+        if (!probe_eq(I, start, key, &eq)) return false;
         if (d->index != index || d->index_cap != index_cap || i >= d->n || d->keys[i] != start) goto restart;
-        if (eq == -1) *status = -1;                     /* not comparable: not this key (dict_find), unknown (==) */
-        else if (eq) { *status = 0; return i; }
+        if (eq) { *at = i; return true; }
     }
 }
 
-int dict_find_hashed(const Dict *d, const Value *key, int64_t hash) {
-    int status;
-    return dict_probe(d, key, hash, &status);
+int dict_find_hashed(struct Interp *I, const Dict *d, const Value *key, int64_t hash) {
+    int at;
+    return dict_probe(I, d, key, hash, &at) ? at : -1;
 }
 
 int dict_find(const Dict *d, const Value *key) {
     if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
     int64_t hash;
-    if (pyset_hash_quiet(key, &hash) < 0) return -1;
-    return dict_find_hashed(d, key, hash);
+    bool hashable;
+    if (!pyset_hash_quiet(key, &hash, &hashable) || !hashable) return -1;
+    return dict_find_hashed(NULL, d, key, hash);
 }
 
 Value *dict_get(Dict *d, const char *key) {
@@ -609,7 +612,10 @@ void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash) {
 void dict_append(Dict *d, Value *key, Value *v) {
     int64_t hash = 0;
     if (key->kind == V_STR) hash = str_key_hash(key->u.str.s, key->u.str.len);
-    else if (pyset_hash_quiet(key, &hash) < 0) hash = 0;     /* callers pass hashable keys; a failure is already set */
+    else {
+        bool hashable;
+        if (!pyset_hash_quiet(key, &hash, &hashable) || !hashable) hash = 0;   /* callers pass hashable keys; a failure is already set */
+    }
     dict_append_hashed(d, key, v, hash);
 }
 
@@ -1073,73 +1079,93 @@ bool val_repr_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out
 bool val_str_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 's'); }
 bool val_ascii_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 'a'); }
 
-#define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves) are not compared */
+#define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves): RecursionError */
 
 /* How many eq_depth calls are under way, counted across a student's __eq__ that compares again (its == starts a
- * new val_compare_eq inside the outer one): one count per process, as CPython's recursion limit counts nested
- * comparisons (Python's "maximum recursion depth exceeded in comparison"). */
+ * new val_eq inside the outer one): one count per process, as CPython's recursion limit counts nested comparisons
+ * (Python's "maximum recursion depth exceeded in comparison"). */
 static int eq_level;
 
-static int eq_depth(const Value *a, const Value *b);
+static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq);
+
+/* A comparison that cannot finish (nesting too deep, Ctrl-C, a dict changing size under its view): with an
+ * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_equal)
+ * the values count as unequal (*eq false) and true is returned. */
+static bool eq_stop(struct Interp *I, const char *etype, const char *msg, bool *eq) {
+    *eq = false;
+    if (!I) return true;
+    if (!etype) rt_interrupt(I);
+    else rt_raise(I, etype, "%s", msg);
+    return false;
+}
 
 /* Items of containers: the same object is equal to itself, as Python's containers compare (so a list holding
  * itself equals itself, and [nan] == [nan] for the same nan). Both items are held while they are compared: a
  * student's __eq__ may empty the containers they came from (CPython's list_richcompare holds them too). */
-static int item_eq(const Value *x, const Value *y) {
-    if (x == y) return 1;
+static bool item_eq(struct Interp *I, const Value *x, const Value *y, bool *eq) {
+    if (x == y) return *eq = true;
     Value *hx = val_incref((Value *)x), *hy = val_incref((Value *)y);
-    int r = eq_depth(hx, hy);
+    bool ok = eq_depth(I, hx, hy, eq);
     val_decref(hx);
     val_decref(hy);
-    return r;
+    return ok;
 }
 
 /* dict == dict (CPython's dict_equal): each key of a looked up in b (dict_probe: restarted when a student's
  * __eq__ changes b), the values compared; a's key and value are held meanwhile, and a's size re-read each step. */
-static int dict_eq(const Dict *a, const Dict *b) {
-    if (a->n != b->n) return 0;
-    for (int i = 0; i < a->n; i++) {
-        if (a->ordered && b->ordered && i >= b->n) return 0;
+static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
+    *eq = a->n == b->n;
+    for (int i = 0; *eq && i < a->n; i++) {
+        if (a->ordered && b->ordered && i >= b->n) {
+            *eq = false;
+            return true;
+        }
         Value *k = val_incref(a->keys[i]), *v = val_incref(a->vals[i]);
         int64_t hash = a->hashes[i];
-        int r, status = 0;
+        bool ok;
         if (a->ordered && b->ordered) {     /* OrderedDicts: the order is part of the value */
-            r = item_eq(k, b->keys[i]);
-            if (r == 1) r = i < b->n ? item_eq(v, b->vals[i]) : 0;
+            ok = item_eq(I, k, b->keys[i], eq);
+            if (ok && *eq && i >= b->n) *eq = false;                  /* b shrank meanwhile */
+            else if (ok && *eq) ok = item_eq(I, v, b->vals[i], eq);
         } else {
-            int j = dict_probe(b, k, hash, &status);
-            r = status < 0 ? status : j < 0 ? 0 : item_eq(v, b->vals[j]);
+            int j;
+            ok = dict_probe(I, b, k, hash, &j);
+            if (ok && j < 0) *eq = false;
+            else if (ok) ok = item_eq(I, v, b->vals[j], eq);
         }
         val_decref(k);
         val_decref(v);
-        if (r != 1) return r;
+        if (!ok) return false;
     }
-    return 1;                                  /* CPython's dict_equal: no size check after the walk */
+    return true;                               /* CPython's dict_equal: no size check after the walk */
 }
 
 /* x in b, where b is a set or a keys or items view, as CPython's `x in b`: x hashed afresh (its __hash__ runs), then
- * looked up by that hash (an items view: x's key in the dict, then the values compared). 1, 0, -1 not comparable,
- * -2 a student's __hash__/__eq__ raised (the error is set). */
-static int set_like_has(const Value *b, const Value *x) {
+ * looked up by that hash (an items view: x's key in the dict, then the values compared). true with *has; false
+ * when a student's __hash__ or a comparison failed (the error set, as val_eq). */
+static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool *has) {
     int64_t h;
-    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS;
+    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS, hashable;
     const Value *key = x;
+    *has = false;
     if (items) {
-        if (x->kind != V_TUPLE || x->u.seq.n != 2) return 0;
+        if (x->kind != V_TUPLE || x->u.seq.n != 2) return true;
         key = x->u.seq.items[0];
     }
-    int rc = pyset_hash_quiet(key, &h);
-    if (rc < 0) return rc == -2 ? -2 : 0;
+    if (!pyset_hash_quiet(key, &h, &hashable)) return false;
+    if (!hashable) return true;
     if (b->kind == V_SET) {
-        int r = pyset_contains_hashed(b, key, h);
-        return r < 0 ? -2 : r;
+        int r = pyset_contains_hashed(I, b, key, h);
+        *has = r == 1;
+        return r >= 0;
     }
-    if (!b->u.view.dict) return 0;
+    if (!b->u.view.dict) return true;
     const Dict *d = b->u.view.dict->u.dict;
-    int status, j = dict_probe(d, key, h, &status);
-    if (j < 0) return status < 0 ? status : 0;
-    if (!items) return 1;
-    return item_eq(d->vals[j], x->u.seq.items[1]);
+    int j;
+    if (!dict_probe(I, d, key, h, &j)) return false;
+    *has = j >= 0;
+    if (j < 0 || !items) return true;
+    return item_eq(I, d->vals[j], x->u.seq.items[1], has);
 }
 
 static int64_t set_like_len(const Value *v) { return v->kind == V_SET ? v->u.set->used : val_view_len(v); }
@@ -1147,74 +1173,79 @@ static int64_t set_like_len(const Value *v) { return v->kind == V_SET ? v->u.set
 /* == when a or b is a dict view: keys and items views equal a set (or view) of the same elements; a values view
  * only itself; never a list. As CPython's dictview_richcompare: the view's elements (a's when both are views) are
  * each looked up in the other side, so it takes linear time. Each element is held while it is looked up; a dict
- * that changes size meanwhile makes them unequal; Ctrl-C stops the walk (-1, with ten_interrupted set). */
-static int view_eq(const Value *a, const Value *b) {
-    if (!val_is_set_like(a) || !val_is_set_like(b)) return a == b;
-    if (set_like_len(a) != set_like_len(b)) return 0;
+ * that changes size meanwhile is Python's RuntimeError; Ctrl-C stops the walk. */
+static bool view_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) {
+    *eq = a == b;
+    if (!val_is_set_like(a) || !val_is_set_like(b)) return true;
+    *eq = false;
+    if (set_like_len(a) != set_like_len(b)) return true;
     const Value *view = a->kind == V_DICTVIEW ? a : b, *other = view == a ? b : a;
-    if (!view->u.view.dict) return 0;
+    if (!view->u.view.dict) return true;
     Value *hold_view = val_incref((Value *)view), *hold_other = val_incref((Value *)other);
     const Dict *d = view->u.view.dict->u.dict;
-    int n = d->n, r = 1;
-    for (int i = 0; r == 1 && i < d->n; i++) {
-        if (ten_interrupted) { r = -1; break; }
+    int n = d->n;
+    bool ok = true;
+    *eq = true;
+    for (int i = 0; ok && *eq && i < d->n; i++) {
+        if (ten_interrupted) { ok = eq_stop(I, NULL, NULL, eq); break; }
         Value *x = val_view_item(view, i);
-        r = set_like_has(other, x);
+        ok = set_like_has(I, other, x, eq);
         val_decref(x);
-        if (d->n != n) r = 0;                   /* CPython: "dictionary changed size during iteration" */
+        if (ok && d->n != n) ok = eq_stop(I, "RuntimeError", "dictionary changed size during iteration", eq);
     }
     val_decref(hold_view);
     val_decref(hold_other);
-    return r;
+    return ok;
 }
 
-static int eq_body(const Value *a, const Value *b);
+static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq);
 
-/* 1 equal, 0 not, -1 too deep to tell (or Ctrl-C stopped it: ten_interrupted is set), -2 a student's __eq__ raised
- * (the error is set). */
-static int eq_depth(const Value *a, const Value *b) {
-    if (eq_level >= EQ_MAX_DEPTH) return -1;
+/* eq_body, counted: values nested deeper than EQ_MAX_DEPTH (or holding themselves) are Python's RecursionError,
+ * and Ctrl-C stops a long comparison (eq_stop). */
+static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq) {
+    if (eq_level >= EQ_MAX_DEPTH)
+        return eq_stop(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)", eq);
+    if (ten_interrupted) return eq_stop(I, NULL, NULL, eq);
     eq_level++;
-    int r = eq_body(a, b);
+    bool ok = eq_body(I, a, b, eq);
     eq_level--;
-    return r;
+    return ok;
 }
 
-static int eq_body(const Value *a, const Value *b) {
-    if ((a->kind == V_OBJECT && a->u.obj.klass) || (b->kind == V_OBJECT && b->u.obj.klass)) {
-        int r = class_eq(a, b);               /* a student's __eq__ (a's first), else identity */
-        if (r != -3) return r;
-        return a == b;
-    }
+static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) {
+    *eq = false;
+    if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);   /* a's __eq__ first, else identity */
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
-            return x == y;
-        }
-        return val_as_double(a) == val_as_double(b);
+            *eq = x == y;
+        } else *eq = val_as_double(a) == val_as_double(b);
+        return true;
     }
-    if (a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) return view_eq(a, b);
+    if (a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) return view_eq(I, a, b, eq);
     if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
-        if (a->u.seq.n != b->u.seq.n) return false;
+        if (a->u.seq.n != b->u.seq.n) return true;
         for (int64_t i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {     /* the lengths may change meanwhile */
-            int r = item_eq(a->u.seq.items[i], b->u.seq.items[i]);
-            if (r != 1) return r;
+            if (!item_eq(I, a->u.seq.items[i], b->u.seq.items[i], eq)) return false;
+            if (!*eq) return true;
         }
-        return a->u.seq.n == b->u.seq.n;
+        *eq = a->u.seq.n == b->u.seq.n;
+        return true;
     }
-    if (a->kind != b->kind) return false;
+    if (a->kind != b->kind) return true;
     switch (a->kind) {
-    case V_NONE: return true;
-    case V_DICT: return dict_eq(a->u.dict, b->u.dict);
-    case V_SET: return pyset_equal(a, b);
-    case V_STR: return a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
-    case V_DTYPE: return a->u.dtype == b->u.dtype;
+    case V_NONE: *eq = true; return true;
+    case V_DICT: return dict_eq(I, a->u.dict, b->u.dict, eq);
+    case V_SET: return pyset_equal(I, a, b, eq);
+    case V_STR: *eq = a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len); return true;
+    case V_DTYPE: *eq = a->u.dtype == b->u.dtype; return true;
     case V_RANGE: {          /* Python's: the same sequence (every empty range is equal, a 1-long one has no step) */
         uint64_t n = val_range_count(a);
-        if (n != val_range_count(b)) return 0;
-        return n == 0 || (a->u.range.start == b->u.range.start && (n == 1 || a->u.range.step == b->u.range.step));
+        *eq = n == val_range_count(b) &&
+              (n == 0 || (a->u.range.start == b->u.range.start && (n == 1 || a->u.range.step == b->u.range.step)));
+        return true;
     }
-    case V_BUILTIN: return a->u.builtin == b->u.builtin;
+    case V_BUILTIN: *eq = a->u.builtin == b->u.builtin; return true;
     case V_OBJECT:
         /* attn's value-like objects (torch.device) are equal when they print the same */
         if (a != b && !a->u.obj.klass && a->u.obj.cls == b->u.obj.cls && a->u.obj.cls->str) {
@@ -1223,15 +1254,20 @@ static int eq_body(const Value *a, const Value *b) {
             sb_init(&y);
             a->u.obj.cls->str(&x, (Value *)a);
             b->u.obj.cls->str(&y, (Value *)b);
-            bool eq = !strcmp(sb_str(&x), sb_str(&y));
+            *eq = !strcmp(sb_str(&x), sb_str(&y));
             sb_free(&x);
             sb_free(&y);
-            return eq;
+            return true;
         }
-        return a == b;
-    default: return a == b;
+        *eq = a == b;
+        return true;
+    default: *eq = a == b; return true;
     }
 }
 
-int val_compare_eq(const Value *a, const Value *b) { return eq_depth(a, b); }
-bool val_equal(const Value *a, const Value *b) { return eq_depth(a, b) == 1; }
+bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) { return eq_depth(I, a, b, eq); }
+
+bool val_equal(const Value *a, const Value *b) {
+    bool eq;
+    return val_eq(NULL, a, b, &eq) && eq;
+}

@@ -1154,6 +1154,227 @@ for name, f in cases:
     except Exception as e:
         print(name, type(e).__name__)
 """,
+    "common mistakes raise Python's class with Python's words (attn raised a plain Exception): setting an attribute of a built-in value is AttributeError, a format spec a value's type has no use for is TypeError (f\"{d.keys():>30}\"), bad index, slice and operand types, wrong argument counts; l += iterable extends l in place": r"""
+def t(name, f):
+    try:
+        print(name, 'OK', f())
+    except Exception as e:
+        print(name, type(e).__name__, e)
+def setter(obj):
+    def f():
+        obj.x = 1
+    return f
+for v in ([], (1,), 'a', 1, 1.5, {}, set(), None, range(3), {1: 2}.keys(), len):
+    t('set attr of ' + type(v).__name__, setter(v))
+t('setattr', lambda: setattr(1, 'x', 1))
+for cls in (int, list, str, dict, ValueError):
+    t('set attr of ' + cls.__name__, setter(cls))
+def iadd(b):
+    l = [1]
+    m = l
+    l += b
+    return l, m is l and m == l
+for b in ([2], (1, 2), range(3), 'ab', {5: 1}, {5: 1}.keys(), {7}, iter([8, 9])):
+    t('l += ' + type(b).__name__, lambda: iadd(b))
+def self_add():
+    l = [1, 2]
+    l += l
+    return l
+t('l += l', self_add)
+t('l += 5', lambda: iadd(5))
+d = {'a': 1}
+for v, spec in ((d.keys(), '>30'), ([1], '>30'), (None, '>9'), ((1, 2), '>9'), ({1}, '>9'), (d, ''), ([1], 's'), (1, 'q'), (1.5, 'd'), ('a', 'd'), ('a', '>3'), (True, '>6')):
+    t('format ' + type(v).__name__ + ' ' + spec, lambda: format(v, spec))
+t('f-string', lambda: f"{d.keys():>30}")
+t('str.format', lambda: '{:>5}'.format([1]))
+def seta(l, i, v):
+    l[i] = v
+def seta_slice(l, v, step):
+    if step == 1: l[0:1] = v
+    else: l[::step] = v
+cases = [
+    ('list["a"]', lambda: [1]['a']), ('list[1.0]', lambda: [1][1.0]), ('str["x"]', lambda: 'a'['x']), ('tuple[None]', lambda: (1,)[None]),
+    ('l["a"] =', lambda: seta([1], 'a', 1)), ('l[0:1] = 5', lambda: seta_slice([1, 2], 5, 1)), ('l[::2] = [1]', lambda: seta_slice([1, 2, 3], [1], 2)), ('l[::2] = 5', lambda: seta_slice([1, 2, 3], 5, 2)),
+    ('[1][::0]', lambda: [1][::0]), ('1 in "a"', lambda: 1 in 'a'), ('1 in 5', lambda: 1 in 5), ('"%d" % "a"', lambda: '%d' % 'a'),
+    ('"a" + 1', lambda: 'a' + 1), ('[1] * "a"', lambda: [1] * 'a'), ('"a" * 1.5', lambda: 'a' * 1.5), ('2.0 * ()', lambda: 2.0 * ()),
+    ('1 < "a"', lambda: 1 < 'a'), ('[] < ()', lambda: [] < ()), ('None < None', lambda: None < None),
+    ('1 // 0', lambda: 1 // 0), ('1 % 0', lambda: 1 % 0), ('1.5 % 0', lambda: 1.5 % 0), ('1.5 // 0', lambda: 1.5 // 0), ('0 ** -1', lambda: 0 ** -1), ('0.0 ** -1', lambda: 0.0 ** -1),
+    ('1 << -1', lambda: 1 << -1), ('1 >> -1', lambda: 1 >> -1), ('1 @ 2', lambda: 1 @ 2),
+    ('len()', lambda: len()), ('abs("a")', lambda: abs('a')), ('round("a")', lambda: round('a')), ('next([])', lambda: next([])),
+    ('max([])', lambda: max([])), ('min()', lambda: min()), ('chr(-1)', lambda: chr(-1)), ('ord("ab")', lambda: ord('ab')),
+    ('"-".join([1])', lambda: '-'.join([1])), ('[].remove(1)', lambda: [].remove(1)), ('"a".index("b")', lambda: 'a'.index('b')),
+    ('[].append()', lambda: [].append()), ('[].append(1, 2)', lambda: [].append(1, 2)), ('[].extend()', lambda: [].extend()),
+    ('int("1", 1)', lambda: int('1', 1)), ('dict([1])', lambda: dict([1])), ('dict([(1, 2, 3)])', lambda: dict([(1, 2, 3)])), ('isinstance(1, 1)', lambda: isinstance(1, 1)),
+]
+for name, f in cases:
+    t(name, f)
+def unpack():
+    a, b = 1
+class A:
+    pass
+t('a, b = 1', unpack)
+t('A(1)', lambda: A(1))
+more = [
+    ('{}.pop()', lambda: {}.pop()), ('[].insert(1)', lambda: [].insert(1)), ('"a".split(1)', lambda: 'a'.split(1)), ('"a".split("")', lambda: 'a'.split('')),
+    ('"a".startswith(1)', lambda: 'a'.startswith(1)), ('"a".find(1)', lambda: 'a'.find(1)), ('"%s %s" % (1,)', lambda: '%s %s' % (1,)), ('"%s" % (1, 2)', lambda: '%s' % (1, 2)),
+    ('range(1, 2, 0)', lambda: range(1, 2, 0)), ('range()', lambda: range()), ('sum(["a"], "")', lambda: sum(['a'], '')), ('reversed(5)', lambda: reversed(5)),
+    ('getattr(1, 2)', lambda: getattr(1, 2)), ('hash()', lambda: hash()), ('repr()', lambda: repr()), ('print(sep=1)', lambda: print(1, sep=1)), ('iter()', lambda: iter()),
+    ('ord(1)', lambda: ord(1)), ('{}.get()', lambda: {}.get()), ('{}.items(1)', lambda: {}.items(1)), ('set().add()', lambda: set().add()),
+    ('round(inf)', lambda: round(float('inf'))), ('round(nan)', lambda: round(float('nan'))), ('2.0 ** 10000', lambda: 2.0 ** 10000), ('(1,).index(2)', lambda: (1,).index(2)),
+]
+for name, f in more:
+    t(name, f)
+for name, f in [('"a".center()', lambda: 'a'.center()), ('"a".count()', lambda: 'a'.count()), ('"a".replace(1, 2)', lambda: 'a'.replace(1, 2)), ('"%z" % 1', lambda: '%z' % 1),
+                ('isinstance()', lambda: isinstance()), ('hasattr(1)', lambda: hasattr(1)), ('divmod()', lambda: divmod()), ('filter()', lambda: filter()), ('next()', lambda: next())]:
+    try:
+        f()
+    except Exception as e:
+        print(name, type(e).__name__)
+""",
+    "one error channel for == and hash (issue 28): a student's __eq__ or __hash__ that raises inside in, list.index/count/remove, dict and set lookups, set operators and == of containers raises as in Python; a dict view compared while its dict changes size is RuntimeError (attn said False); values nested too deep to compare are RecursionError": r"""
+class E:
+    def __eq__(self, o): raise ValueError("eq boom")
+    def __hash__(self): return 1
+class H:
+    def __hash__(self): raise KeyError("hash boom")
+def t(name, f):
+    try:
+        r = f()
+        print(name, 'OK', r)
+    except Exception as e:
+        print(name, type(e).__name__, e)
+a, b = E(), E()
+t('in list', lambda: a in [b])
+t('in tuple', lambda: a in (1, b))
+t('list.index', lambda: [1, b].index(a))
+t('list.count', lambda: [b].count(a))
+t('list.remove', lambda: [b].remove(a))
+t('dict lookup', lambda: {b: 1}[a])
+t('dict get', lambda: {b: 1}.get(a))
+t('dict in', lambda: a in {b: 1})
+t('dict set', lambda: {b: 1, a: 2})
+t('set in', lambda: a in {b})
+t('set build', lambda: {a, b})
+t('set &', lambda: {a} & {b})
+t('set |', lambda: len({a} | {b}))
+t('set -', lambda: {a} - {b})
+t('set ==', lambda: {a} == {b})
+t('list ==', lambda: [a] == [b])
+t('tuple ==', lambda: (a,) == (b,))
+t('dict ==', lambda: {1: a} == {1: b})
+t('list !=', lambda: [a] != [b])
+t('keys ==', lambda: {a: 1}.keys() == {b: 1}.keys())
+t('items ==', lambda: {1: a}.items() == {1: b}.items())
+t('values in', lambda: a in {1: b}.values())
+t('hash in set', lambda: H() in {1})
+t('hash dict', lambda: {H(): 1})
+t('hash()', lambda: hash(H()))
+t('hash tuple', lambda: hash((1, H())))
+t('hash in dict', lambda: H() in {1: 2})
+t('set add', lambda: set().add(H()))
+t('frozenset', lambda: frozenset([H()]))
+t('dict.fromkeys', lambda: dict.fromkeys([H()]))
+t('tuple in set', lambda: (1, H()) in {1})
+t('list < ', lambda: [a] < [b])
+t('max eq', lambda: max([1, 2]))
+t('dict pop', lambda: {b: 1}.pop(a))
+t('setdefault', lambda: {b: 1}.setdefault(a, 2))
+t('set.discard', lambda: {b}.discard(a))
+t('issubset', lambda: {a}.issubset({b}))
+t('set <=', lambda: {a} <= {b})
+d = {i: i for i in range(5)}
+class M:
+    def __eq__(self, o):
+        d[99] = 1
+        return False
+    def __hash__(self): return 1
+def g():
+    k = d.keys()
+    k2 = {M(): 1, M(): 2}.keys()
+    return {1} == d.keys()
+t('keys eq', g)
+box = [{}]
+class G:
+    def __init__(self, v): self.v = v
+    def __eq__(self, o):
+        for i in range(100, 120): box[0][i] = i
+        return True
+    def __hash__(self): return hash(self.v)
+d = {G(1): 1, G(2): 2}
+box[0] = d
+t('keys == set', lambda: d.keys() == {G(1), G(2)})
+d3 = {G(1): 1, G(2): 2}
+box[0] = d3
+t('set == keys', lambda: {G(1), G(2)} == d3.keys())
+e = {1: G(1), 2: G(2)}
+box[0] = e
+t('items == items', lambda: e.items() == {1: G(1), 2: G(2)}.items())
+f = {G(1): 1, G(2): 2}
+box[0] = f
+t('dict == dict', lambda: f == {G(1): 1, G(2): 2})
+f = {G(1): 1, G(2): 2}
+box[0] = f
+t('keys & set', lambda: len(f.keys() & {G(1), G(2)}))
+f = {G(1): 1, G(2): 2}
+box[0] = f
+t('keys <= set', lambda: f.keys() <= {G(1), G(2)})
+f = {1: G(1), 2: G(2)}
+box[0] = f
+t('G in values', lambda: G(5) in f.values())
+box[0] = {}
+l = [G(1), G(2)]
+t('list ==', lambda: l == [G(1), G(2)])
+def nest(n):
+    x = []
+    for i in range(n):
+        x = [x]
+    return x
+def deep(f):
+    try:
+        print(f())
+    except RecursionError:
+        print('RecursionError')
+a, b = nest(3000), nest(3000)
+deep(lambda: a == b)
+deep(lambda: a in [b])
+deep(lambda: [b].index(a))
+deep(lambda: [b].count(a))
+deep(lambda: (1, a) == (1, b))
+deep(lambda: {1: a} == {1: b})
+deep(lambda: (1, a) in {1: 2, 3: 4}.items())
+deep(lambda: [a] < [b])
+def tnest(n):
+    x = ()
+    for i in range(n):
+        x = (x,)
+    return x
+a, b = tnest(3000), tnest(3000)
+for f in (lambda: a in {b}, lambda: {a} == {b}, lambda: len({a, b}), lambda: a in {b: 1}, lambda: {a} & {b}):
+    deep(f)
+""",
+    "a KeyError attn raises (d[k], d.pop(k), s.remove(k), '{x}'.format()) carries the key as Python's does: e.args == (k,), str(e) is repr(k) (attn's words 'key 1 is not in the dict' were e.args[0]); a caught IndexError or AttributeError has Python's words, without attn's hints (index 5, length 1; did you mean ...)": r"""
+d = {(1, 2): 3}
+for f in (lambda: d[(3, 4)], lambda: d.pop('x'), lambda: {1}.remove(2), lambda: '{x}'.format(), lambda: {}[None]):
+    try:
+        f()
+    except KeyError as e:
+        print(repr(e), str(e), e.args, type(e.args[0]).__name__)
+try:
+    raise KeyError('own')
+except KeyError as e:
+    print(repr(e), e.args)
+try:
+    d[5]
+except LookupError as e:
+    print('lookup', e)
+def seta(l, i):
+    l[i] = 0
+for f in (lambda: [1][5], lambda: (1,)[-3], lambda: 'a'[9], lambda: seta([1], 4), lambda: [].pop(), lambda: [].foo, lambda: {}.add(1), lambda: (1).rea):
+    try:
+        f()
+    except (IndexError, AttributeError) as e:
+        print(type(e).__name__, e, e.args)
+""",
     "__cause__ without from": r"""
 try:
     raise ValueError('a')
