@@ -490,7 +490,7 @@ static Value *bi_next(Interp *I, Args *a) {
     Value *e = ops_iterator_next(I, a->pos[0]);
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
-    return rt_error(I, "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
+    return rt_raise(I, "StopIteration", "the iterator is exhausted (next(it, default) gives default instead)");
 }
 
 /* dir() and dir(x), Python's: the names defined where it runs (the session's variables at the prompt, the running
@@ -1586,5 +1586,6 @@ const Builtin bi_python[] = {
     {"AssertionError", pyexc_construct, "AssertionError(message)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0},
     {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0},
     {"MemoryError", pyexc_construct, "MemoryError(message)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0},
+    {"StopIteration", pyexc_construct, "StopIteration(value)", "Python's StopIteration: what a class's __next__ raises when its iterator is exhausted (for, list() and next() stop there); next(it) raises it at the end.", "", 0},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -333,6 +333,22 @@ static const Value *special_fn(const Value *v, const char *name) {
     return user_special(v, name, &f) && f.v->kind == V_FUNC ? f.v : NULL;
 }
 
+bool class_has_special(const Value *v, const char *name) { return special_fn(v, name) != NULL; }
+
+Value *class_call_special(const Value *v, const char *name, Value *const *args, int n) {
+    Found f = {0};
+    if (!user_special(v, name, &f) || f.v->kind != V_FUNC) return NULL;
+    Interp *I = v->u.obj.klass->u.cls->interp;
+    if (interp_failed(I)) return NULL;
+    Value *hold[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < n && i < 2; i++) hold[i] = val_incref(args[i]);
+    hold[2] = val_incref((Value *)v);
+    Args a = {hold, n < 2 ? n : 2, NULL, NULL, 0, NULL, NULL};
+    Value *r = call_found(I, hold[2], &f, &a);
+    for (int i = 0; i < 3; i++) val_decref(hold[i]);
+    return r;
+}
+
 /* ---- rich comparisons (CPython's do_richcompare) ---- */
 
 static const char *const cmp_names[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};   /* by aop - AOP_EQ */

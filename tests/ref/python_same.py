@@ -639,6 +639,64 @@ except RecursionError:
 a = [1, [2, [3]]]
 print(a == [1, [2, [3]]])
 """,
+    "a student's container and iterator classes (issue 24: attn said 'D' object is not subscriptable / not iterable): __getitem__, __setitem__, __delitem__, __contains__, __iter__ returning self or an iterator, __next__ with StopIteration, the sequence iterator over __getitem__ (until IndexError), in for, list, next, zip, dict, max, unpacking and comprehensions, with CPython's errors": r"""
+class D:
+    def __init__(self): self.d = {}
+    def __getitem__(self, i):
+        if i >= 3: raise IndexError(i)
+        return i * 10
+    def __setitem__(self, k, v): self.d[k] = v
+    def __delitem__(self, k): del self.d[k]
+    def __len__(self): return 3
+    def __contains__(self, x): return x == 7
+d = D()
+d["a"] = 5
+print(d[1], d.d, len(d), 7 in d, 3 in d, 7 not in d)
+del d["a"]
+print(d.d, list(d), [x + 1 for x in d], tuple(d), sum(d), sorted(d, reverse=True))
+for i, x in enumerate(d): print(i, x)
+a, b, c = d
+print(a, b, c, list(zip(d, "xyz")), list(map(str, d)))
+try: del d["zz"]
+except KeyError as e: print("KeyError")
+try: d[5]
+except IndexError as e: print("IndexError", e)
+class A:
+    def __iter__(self): return 5
+try: list(A())
+except TypeError as e: print("TypeError", e)
+class N:
+    def __next__(self): return 1
+try:
+    for x in N(): pass
+except TypeError as e: print("TypeError", e)
+print(next(N()))
+class G:
+    def __getitem__(self, i):
+        if i == 2: raise KeyError("k")
+        return i
+try: print(list(G()))
+except KeyError as e: print("KeyError", e)
+it = iter(G())
+print(type(it).__name__, next(it), next(it))
+class C:
+    def __contains__(self, x): return [1] if x else []
+print(1 in C(), 0 in C(), 0 not in C())
+class Sq:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 3: raise StopIteration
+        return self.n
+s = Sq()
+print(list(s), list(s), 2 in Sq(), max(Sq()), dict(zip(Sq(), "abc")))
+a, b, c = Sq()
+print(a, b, c)
+print([(x, y) for x in Sq() for y in Sq() if x < y])
+try: next(iter([]))
+except StopIteration: print("stop")
+""",
     "rich comparisons and arithmetic: NotImplemented, reflected operands, subclass first, __ne__ from __eq__": r"""
 class A:
     def __init__(self, v): self.v = v
