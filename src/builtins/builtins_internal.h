@@ -61,6 +61,9 @@ bool dim_fits(Interp *I, int64_t d, int n);
 Value *d2l_save_hyperparameters(Interp *I, Args *a);
 /* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
 Value *d2l_data_module_class(void);
+/* torch_data.c: the class torch.utils.data.Dataset, the base of a student's map-style dataset (__getitem__ and
+ * __len__, which DataLoader reads); made once, kept; a new reference. */
+Value *torch_dataset_class(void);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
 Value *nn_module_attr(const char *module, const char *name);
 #endif
