@@ -87,6 +87,29 @@ static Value *module_named(const char *path, bool bare_only) {
 
 Value *builtins_import(const char *path) { return module_named(path, false); }
 
+/* Why `import path` fails, into out (n bytes): NumPy's absence said plainly, else the modules attn has, read from the
+ * table above (each Python module once, by its own name: not the nn, F and d2l.torch aliases). */
+void builtins_no_module(const char *path, char *out, size_t n) {
+    size_t top = strcspn(path, ".");
+    if (!strncmp(path, "numpy", top) && top == 5) {
+        snprintf(out, n, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
+                         "torch.zeros ...), and d2l.plot draws them");
+        return;
+    }
+    StrBuf b;
+    sb_init(&b);
+    size_t count = 0, k = 0;
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++) count += !strcmp(modules[i].path, modules[i].module);
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++) {
+        if (strcmp(modules[i].path, modules[i].module)) continue;
+        sb_puts(&b, k == 0 ? "" : k + 1 == count ? " and " : ", ");
+        sb_puts(&b, modules[i].path);
+        k++;
+    }
+    snprintf(out, n, "attn has no module '%s' (it has %s)", path, sb_str(&b));
+    sb_free(&b);
+}
+
 bool builtins_is_module(const char *name) {
     Value *m = module_named(name, true);
     val_decref(m);

@@ -970,14 +970,9 @@ static int exec_with(Interp *I, Node *n) {
 static Value *import_module(Interp *I, Node *at_node, const char *path) {
     Value *m = builtins_import(path);
     if (m) return m;
-    size_t top = strcspn(path, ".");
-    if (!strncmp(path, "numpy", top) && top == 5)
-        rt_error(I, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
-                    "torch.zeros ...), and d2l.plot draws them");
-    else if (!strncmp(path, "torch", top) && top == 5)
-        rt_error(I, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
-    else
-        rt_error(I, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+    char why[320];
+    builtins_no_module(path, why, sizeof why);
+    rt_error(I, "%s", why);
     at(I, at_node);
     return NULL;
 }
