@@ -490,7 +490,9 @@ static Value *bi_next(Interp *I, Args *a) {
     Value *e = ops_iterator_next(I, a->pos[0]);
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
-    return rt_raise(I, "StopIteration", "the iterator is exhausted (next(it, default) gives default instead)");
+    rt_raise(I, "StopIteration", "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
+    if (!I->error.exc) I->error.exc = pyexc_new("StopIteration", NULL);       /* Python's StopIteration(): args () */
+    return NULL;
 }
 
 /* dir() and dir(x), Python's: the names defined where it runs (the session's variables at the prompt, the running

@@ -695,7 +695,7 @@ a, b, c = Sq()
 print(a, b, c)
 print([(x, y) for x in Sq() for y in Sq() if x < y])
 try: next(iter([]))
-except StopIteration: print("stop")
+except StopIteration as e: print("stop", repr(e), e.args)
 """,
     "rich comparisons and arithmetic: NotImplemented, reflected operands, subclass first, __ne__ from __eq__": r"""
 class A:
