@@ -63,9 +63,32 @@ static Value *bi_len(Interp *I, Args *a) {
     return ops_len(I, a->pos[0]);
 }
 
+/* int(x) or float(x) of an instance of a student's class, as Python's: its __int__ (__float__), else its __index__,
+ * whose result must be an int (a float for __float__): CPython's TypeError otherwise. NULL with *done false when the
+ * class defines neither. */
+static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
+    const char *name = to_float ? "__float__" : "__int__";
+    *done = true;
+    if (!ops_has_special(v, name)) name = "__index__";
+    if (!ops_has_special(v, name)) { *done = false; return NULL; }
+    Value *r = ops_call_special(I, v, name, NULL, 0);
+    bool ok = r && (strcmp(name, "__float__") ? r->kind == V_INT : r->kind == V_FLOAT);
+    if (r && !ok) {
+        if (strcmp(name, "__float__")) rt_raise(I, "TypeError", "%s returned non-int (type %s)", name, val_type_name(r));
+        else rt_raise(I, "TypeError", "%s.__float__ returned non-float (type %s)", val_type_name(v), val_type_name(r));   /* CPython's words */
+        val_decref(r);
+        return NULL;
+    }
+    if (r && to_float && r->kind == V_INT) { Value *f = val_float((double)r->u.i); val_decref(r); return f; }
+    return r;
+}
+
 static Value *bi_int(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos == 0) return val_int(0);
+    bool done;
+    Value *special = a->npos == 1 ? number_special(I, a->pos[0], false, &done) : NULL;
+    if (special || (a->npos == 1 && done)) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r = NULL;
     if (v->kind == V_INT) r = val_incref(v);
@@ -97,6 +120,9 @@ static Value *bi_int(Interp *I, Args *a) {
 static Value *bi_float(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     if (a->npos == 0) return val_float(0);
+    bool done;
+    Value *special = number_special(I, a->pos[0], true, &done);
+    if (special || done) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r;
     if (val_is_number(v)) r = val_float(val_as_double(v));
@@ -307,7 +333,8 @@ static Value *bi_abs(Interp *I, Args *a) {
     if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
     if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
     if (v->kind == V_BOOL) return val_int(v->u.b);
-    return rt_error(I, "bad operand type for abs(): '%s'", val_type_name(v));
+    if (ops_has_special(v, "__abs__")) return ops_call_special(I, v, "__abs__", NULL, 0);
+    return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
 
 static Value *bi_round(Interp *I, Args *a) {

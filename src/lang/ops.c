@@ -1472,6 +1472,14 @@ void ops_iter_end(Iter *it) {
     it->src = NULL;
 }
 
+bool ops_has_special(const Value *v, const char *name) { return class_has_special(v, name); }
+
+Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n) {
+    Value *r = class_call_special(v, name, args, n);
+    if (!r && !interp_failed(I)) rt_raise(I, "TypeError", "'%s' object has no method %s", val_type_name(v), name);
+    return r;
+}
+
 Value *ops_to_list(Interp *I, Value *v) {
     /* list(range(10**9)): refused at once when it cannot fit the memory limit, never grown until killed */
     if (v->kind == V_RANGE) {

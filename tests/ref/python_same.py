@@ -697,6 +697,55 @@ print([(x, y) for x in Sq() for y in Sq() if x < y])
 try: next(iter([]))
 except StopIteration as e: print("stop", repr(e), e.args)
 """,
+    "a student's __getattr__ (for what is not found; its AttributeError in hasattr/getattr with a default), __setattr__ with super().__setattr__ (an nn.Module's too), __abs__, __int__/__float__/__index__ in int() and float() with CPython's errors, __format__ in f-strings, format() and str.format (issue 24: attn ignored all of them)": r"""
+class G:
+    def __init__(self): self.a = 1
+    def __getattr__(self, n):
+        if n == "bad": raise AttributeError("no " + n)
+        return "missing:" + n
+g = G()
+print(g.a, g.zz, getattr(g, "q"), hasattr(g, "bad"), getattr(g, "bad", 7))
+class S:
+    def __init__(self): self.q = 1
+    def __setattr__(self, n, v):
+        print("set", n, v)
+        super().__setattr__(n, v * 2)
+s = S(); s.q = 4; print(s.q, s.__dict__)
+import torch
+from torch import nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+    def __setattr__(self, n, v):
+        super().__setattr__(n, v)
+    def forward(self, x): return self.lin(x)
+m = M()
+print(m, [n for n, _ in m.named_parameters()])
+class V:
+    def __abs__(self): return 5
+    def __int__(self): return 3
+    def __float__(self): return 2.5
+print(abs(V()), int(V()), float(V()))
+class I:
+    def __index__(self): return 4
+print(int(I()), float(I()))
+class B:
+    def __int__(self): return 2.5
+try: int(B())
+except TypeError as e: print("TypeError", e)
+class D:
+    def __format__(self, spec): return "F" + spec
+print(f"{D()}|{D():>5}", format(D()), format(D(), "x"), "{}|{:x}".format(D(), D()))
+class BadF:
+    def __format__(self, spec): return 3
+try: f"{BadF()}"
+except TypeError as e: print("TypeError", e)
+class BadFl:
+    def __float__(self): return 1
+try: float(BadFl())
+except TypeError as e: print("TypeError", e)
+""",
     "rich comparisons and arithmetic: NotImplemented, reflected operands, subclass first, __ne__ from __eq__": r"""
 class A:
     def __init__(self, v): self.v = v
