@@ -377,6 +377,17 @@ Value *class_call_special(const Value *v, const char *name, Value *const *args, 
     return r;
 }
 
+int class_index(Interp *I, const Value *v, int64_t *out) {
+    if (!class_has_special(v, "__index__")) return 0;
+    Value *r = class_call_special(v, "__index__", NULL, 0);
+    if (!r) return -1;
+    bool ok = r->kind == V_INT || r->kind == V_BOOL;
+    if (ok) *out = r->kind == V_INT ? r->u.i : r->u.b;
+    else rt_raise(I, "TypeError", "__index__ returned non-int (type %s)", val_type_name(r));
+    val_decref(r);
+    return ok ? 1 : -1;
+}
+
 /* ---- rich comparisons (CPython's do_richcompare) ---- */
 
 static const char *const cmp_names[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};   /* by aop - AOP_EQ */

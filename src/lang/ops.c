@@ -548,6 +548,8 @@ static bool index_int(Interp *I, Value *v, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
+    int r = class_index(I, v, out);
+    if (r) return r > 0;
     rt_error(I, "indices must be integers or slices, not %s", val_type_name(v));
     return false;
 }
@@ -561,7 +563,9 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
     if (index->kind == V_INT) i = index->u.i;
     else if (index->kind == V_BOOL) i = index->u.b;
     else if (index->kind == V_TENSOR && index->u.t->ndim == 0 && !ten_is_float(index->u.t->dtype)) i = ten_get_i64(index->u.t, 0);
-    else {
+    else if (class_is_instance(index) && class_has_special(index, "__index__")) {
+        if (class_index(I, index, &i) < 0) return false;
+    } else {
         if (seq->kind == V_STR) rt_error(I, "string indices must be integers, not '%s'", val_type_name(index));
         else rt_error(I, "%s indices must be integers or slices, not %s%s", type, val_type_name(index),
                       index->kind == V_TUPLE ? " (a list of lists is indexed L[i][j]; a tensor T[i, j])" : "");

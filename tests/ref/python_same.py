@@ -711,6 +711,9 @@ class S:
         print("set", n, v)
         super().__setattr__(n, v * 2)
 s = S(); s.q = 4; print(s.q, s.__dict__)
+class S2(object):
+    def __setattr__(self, n, v): object.__setattr__(self, n, [v])
+s = S2(); s.q = 4; print(s.q, S2.__mro__, isinstance(s, object))
 import torch
 from torch import nn
 class M(nn.Module):
@@ -745,6 +748,24 @@ class BadFl:
     def __float__(self): return 1
 try: float(BadFl())
 except TypeError as e: print("TypeError", e)
+""",
+    "a student's __index__ in list, tuple and string indices and slices, item assignment and deletion, range() and int(), with CPython's TypeError for a non-int result (issue 24)": r"""
+class V:
+    def __init__(self, x): self.x = x
+    def __index__(self): return self.x
+L = [10, 20, 30]
+print(L[V(1)], L[V(-1)], "abc"[V(2)], (1, 2)[V(0)], list(range(V(3))), L[V(0):V(2)])
+L[V(0)] = 5
+del L[V(1)]
+print(L, [0] * V(2) if False else "", int(V(4)))
+class B:
+    def __index__(self): return "no"
+try: L[B()]
+except TypeError as e: print("TypeError", e)
+try: range(B())
+except TypeError as e: print("TypeError", e)
+try: L[V(10)]
+except IndexError as e: print("IndexError")
 """,
     "rich comparisons and arithmetic: NotImplemented, reflected operands, subclass first, __ne__ from __eq__": r"""
 class A:
