@@ -17,7 +17,7 @@ Value *builtins_constant(const char *name);
 bool builtins_is_module(const char *name);               /* a module name usable without an import (torch, nn, F ...) */
 /* The module at a dotted path as an import names it ("torch.nn.functional", "d2l.torch"); NULL for an unknown one. */
 Value *builtins_import(const char *path);
-/* Why an import of path fails, with what attn has instead, into out (n bytes). */
+/* Why `import path` fails: "attn has no module 'x' (it has torch, torch.nn, ...)", the modules it has, into out. */
 void builtins_no_module(const char *path, char *out, size_t n);
 /* module.name for a module value; new reference or NULL. */
 Value *builtins_module_attr(const char *module, const char *name);

@@ -53,6 +53,11 @@ Value *ops_iter(Interp *I, Value *src);
 Value *ops_reversed(Interp *I, Value *src);
 Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *args, int nargs, int64_t start);
 Value *ops_iterator_next(Interp *I, Value *it);
+/* A special method of a student's class, for builtins that honour one (abs: __abs__, int: __int__ ...):
+ * ops_has_special says whether v is an instance of a student's class that defines name; ops_call_special calls
+ * v.name(*args) (n at most 2), a new reference or NULL with the error set. */
+bool ops_has_special(const Value *v, const char *name);
+Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
 /* The place of key in dict d (dict_find), -1 when absent, -2 with Python's error when key is unhashable (d[[1]]:

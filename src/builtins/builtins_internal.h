@@ -67,6 +67,9 @@ bool args_device_check(Interp *I, Args *a);
 /* nn_module.c: a device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an
  * error set. */
 bool arg_device_cpu(Interp *I, Value *v);
+/* torch_data.c: the class torch.utils.data.Dataset, the base of a student's map-style dataset (__getitem__ and
+ * __len__, which DataLoader reads); made once, kept; a new reference. */
+Value *torch_dataset_class(void);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
 Value *nn_module_attr(const char *module, const char *name);
 #endif

@@ -131,6 +131,10 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
                            "(super().__init__(), self.save_hyperparameters()) and defines get_dataloader(self, train), "
                            "usually return self.get_tensorloader((self.X, self.y), train, indices); train_dataloader() "
                            "and val_dataloader() call it.\n");
+        else if (!strcmp(v->u.cls->name, "Dataset"))
+            sb_puts(&text, "The base class of a map-style dataset (torch.utils.data.Dataset): a subclass defines "
+                           "__getitem__(self, i) (sample i) and __len__(self) (how many); data.DataLoader(ds, batch_size) "
+                           "reads and collates its samples into minibatches.\n");
         else if (!strcmp(v->u.cls->name, "Size"))
             sb_puts(&text, "A tensor's shape (X.shape): a tuple of ints that prints as torch.Size([2, 3]).\n");
         else r = -1;

@@ -310,14 +310,21 @@ static Value *m_add_module(Interp *I, Args *a) {
     return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
 }
 
-static Value *m_forward_missing(Interp *I, Args *a) {
-    return rt_error(I, "Module [%s] is missing the required \"forward\" function", val_type_name(a->pos[0]));
+/* module.forward(*inputs): what calling one of attn's modules computes (nn.Linear(3, 2).forward(x) is its call, as
+ * PyTorch's forward is); a student's module class that defines no forward has PyTorch's NotImplementedError. */
+static Value *m_forward(Interp *I, Args *a) {
+    Value *self = a->pos[0];
+    if (self->kind == V_OBJECT && !self->u.obj.klass && self->u.obj.cls->call) {
+        Args b = {a->pos + 1, a->npos - 1, a->kwnames, a->kwvals, a->nkw, "forward", NULL};
+        return self->u.obj.cls->call(I, self, &b);
+    }
+    return rt_raise(I, "NotImplementedError", "Module [%s] is missing the required \"forward\" function", val_type_name(self));
 }
 
 /* The methods of every module; nn.Module's class namespace for the student's classes. */
 const Builtin bi_module_methods[] = {
     {"__init__", m_module_init, "nn.Module.__init__(self)", "Makes self a module (call it first: super().__init__()).", "", 0},
-    {"forward", m_forward_missing, "module.forward(*inputs)", "What calling the module computes; every module class defines it.", "", 0},
+    {"forward", m_forward, "module.forward(*inputs)", "What calling the module computes (module(x) calls module.forward(x)); every module class defines it.", "", 0},
     {"eval", m_train, "module.eval()", "Evaluation mode for the module and every submodule: dropout off (as after .eval() in PyTorch).", "", 0},
     {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1},
     {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0},

@@ -63,9 +63,32 @@ static Value *bi_len(Interp *I, Args *a) {
     return ops_len(I, a->pos[0]);
 }
 
+/* int(x) or float(x) of an instance of a student's class, as Python's: its __int__ (__float__), else its __index__,
+ * whose result must be an int (a float for __float__): CPython's TypeError otherwise. NULL with *done false when the
+ * class defines neither. */
+static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
+    const char *name = to_float ? "__float__" : "__int__";
+    *done = true;
+    if (!ops_has_special(v, name)) name = "__index__";
+    if (!ops_has_special(v, name)) { *done = false; return NULL; }
+    Value *r = ops_call_special(I, v, name, NULL, 0);
+    bool ok = r && (strcmp(name, "__float__") ? r->kind == V_INT : r->kind == V_FLOAT);
+    if (r && !ok) {
+        if (strcmp(name, "__float__")) rt_raise(I, "TypeError", "%s returned non-int (type %s)", name, val_type_name(r));
+        else rt_raise(I, "TypeError", "%s.__float__ returned non-float (type %s)", val_type_name(v), val_type_name(r));   /* CPython's words */
+        val_decref(r);
+        return NULL;
+    }
+    if (r && to_float && r->kind == V_INT) { Value *f = val_float((double)r->u.i); val_decref(r); return f; }
+    return r;
+}
+
 static Value *bi_int(Interp *I, Args *a) {
     if (!args_check(I, a, 2, NO_KW)) return NULL;
     if (a->npos == 0) return val_int(0);
+    bool done;
+    Value *special = a->npos == 1 ? number_special(I, a->pos[0], false, &done) : NULL;
+    if (special || (a->npos == 1 && done)) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r = NULL;
     if (v->kind == V_INT) r = val_incref(v);
@@ -97,6 +120,9 @@ static Value *bi_int(Interp *I, Args *a) {
 static Value *bi_float(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     if (a->npos == 0) return val_float(0);
+    bool done;
+    Value *special = number_special(I, a->pos[0], true, &done);
+    if (special || done) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r;
     if (val_is_number(v)) r = val_float(val_as_double(v));
@@ -308,6 +334,7 @@ static Value *bi_abs(Interp *I, Args *a) {
     if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
     if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
     if (v->kind == V_BOOL) return val_int(v->u.b);
+    if (ops_has_special(v, "__abs__")) return ops_call_special(I, v, "__abs__", NULL, 0);
     return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
 
@@ -492,7 +519,9 @@ static Value *bi_next(Interp *I, Args *a) {
     Value *e = ops_iterator_next(I, a->pos[0]);
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
-    return rt_error(I, "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
+    rt_raise(I, "StopIteration", "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
+    if (!I->error.exc) I->error.exc = pyexc_new("StopIteration", NULL);       /* Python's StopIteration(): args () */
+    return NULL;
 }
 
 /* dir() and dir(x), Python's: the names defined where it runs (the session's variables at the prompt, the running
@@ -1593,5 +1622,6 @@ const Builtin bi_python[] = {
     {"AssertionError", pyexc_construct, "AssertionError(message)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0},
     {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0},
     {"MemoryError", pyexc_construct, "MemoryError(message)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0},
+    {"StopIteration", pyexc_construct, "StopIteration(value)", "Python's StopIteration: what a class's __next__ raises when its iterator is exhausted (for, list() and next() stop there); next(it) raises it at the end.", "", 0},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -87,13 +87,27 @@ static Value *module_named(const char *path, bool bare_only) {
 
 Value *builtins_import(const char *path) { return module_named(path, false); }
 
+/* Why `import path` fails, into out (n bytes): NumPy's absence said plainly, else the modules attn has, read from the
+ * table above (each Python module once, by its own name: not the nn, F and d2l.torch aliases). */
 void builtins_no_module(const char *path, char *out, size_t n) {
     size_t top = strcspn(path, ".");
-    if (!strncmp(path, "numpy", top) && top == 5)
+    if (!strncmp(path, "numpy", top) && top == 5) {
         snprintf(out, n, "NumPy is not available in attn: attn's arrays are torch tensors (torch.tensor, torch.arange, "
                          "torch.zeros ...), and d2l.plot draws them");
-    else
-        snprintf(out, n, "attn has no module '%s' (it has torch, torch.nn, torch.nn.functional, d2l and math)", path);
+        return;
+    }
+    StrBuf b;
+    sb_init(&b);
+    size_t count = 0, k = 0;
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++) count += !strcmp(modules[i].path, modules[i].module);
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++) {
+        if (strcmp(modules[i].path, modules[i].module)) continue;
+        sb_puts(&b, k == 0 ? "" : k + 1 == count ? " and " : ", ");
+        sb_puts(&b, modules[i].path);
+        k++;
+    }
+    snprintf(out, n, "attn has no module '%s' (it has %s)", path, sb_str(&b));
+    sb_free(&b);
 }
 
 bool builtins_is_module(const char *name) {
@@ -227,6 +241,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
     Value *v = nn_module_attr(module, name);
     if (v) return v;
     if (!strcmp(module, "d2l") && !strcmp(name, "DataModule")) return d2l_data_module_class();
+    if (!strcmp(module, "torch.utils.data") && !strcmp(name, "Dataset")) return torch_dataset_class();
     for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
         if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(submodules[i].is);
     const Builtin *b = NULL;
@@ -270,7 +285,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
 /* Every name builtins_module_attr resolves for the module, each offered once (dir(torch), Tab after "torch."). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx) {
     static const char *const extra[] = {"float32", "float", "float64", "double", "int64", "long", "bool", "pi", "e",
-        "inf", "nan", "tau", "Tensor", "Size", "Module", "DataModule", NULL};
+        "inf", "nan", "tau", "Tensor", "Size", "Module", "DataModule", "Dataset", NULL};
     int n = 0, cap = 0;
     while (extra[cap]) cap++;
     for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) cap++;
@@ -419,7 +434,7 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"filter", "", "builtins", NULL}, {"zip", "", "builtins", NULL}, {"enumerate", "", "builtins", NULL},
     {"reversed", "", "builtins", NULL}, {"type", "", "builtins", NULL}, {"super", "", "builtins", NULL},
     {"property", "", "builtins", NULL}, {"staticmethod", "", "builtins", NULL}, {"classmethod", "", "builtins", NULL},
-    {"BaseException", "", "builtins", NULL}, {"Exception", "", "builtins", NULL}, {"ArithmeticError", "", "builtins", NULL}, {"ZeroDivisionError", "", "builtins", NULL}, {"OverflowError", "", "builtins", NULL}, {"LookupError", "", "builtins", NULL}, {"KeyError", "", "builtins", NULL}, {"IndexError", "", "builtins", NULL}, {"ValueError", "", "builtins", NULL}, {"TypeError", "", "builtins", NULL}, {"RuntimeError", "", "builtins", NULL}, {"RecursionError", "", "builtins", NULL}, {"NameError", "", "builtins", NULL}, {"AttributeError", "", "builtins", NULL}, {"NotImplementedError", "", "builtins", NULL}, {"AssertionError", "", "builtins", NULL}, {"MemoryError", "", "builtins", NULL},
+    {"BaseException", "", "builtins", NULL}, {"Exception", "", "builtins", NULL}, {"ArithmeticError", "", "builtins", NULL}, {"ZeroDivisionError", "", "builtins", NULL}, {"OverflowError", "", "builtins", NULL}, {"LookupError", "", "builtins", NULL}, {"KeyError", "", "builtins", NULL}, {"IndexError", "", "builtins", NULL}, {"ValueError", "", "builtins", NULL}, {"TypeError", "", "builtins", NULL}, {"RuntimeError", "", "builtins", NULL}, {"RecursionError", "", "builtins", NULL}, {"NameError", "", "builtins", NULL}, {"AttributeError", "", "builtins", NULL}, {"NotImplementedError", "", "builtins", NULL}, {"AssertionError", "", "builtins", NULL}, {"MemoryError", "", "builtins", NULL}, {"StopIteration", "", "builtins", NULL},
     {"Linear", "nn", "torch.nn.modules.linear", NULL}, {"LazyLinear", "nn", "torch.nn.modules.linear", NULL},
     {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"ReLU", "nn", "torch.nn.modules.activation", NULL},
     {"GELU", "nn", "torch.nn.modules.activation", NULL}, {"Softmax", "nn", "torch.nn.modules.activation", NULL},

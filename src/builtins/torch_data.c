@@ -357,6 +357,13 @@ Value *d2l_data_module_class(void) {
     return val_incref(data_module_class);
 }
 
+static Value *dataset_class;           /* made at first use, kept for the process: one class, so isinstance works */
+
+Value *torch_dataset_class(void) {
+    if (!dataset_class) dataset_class = class_new_builtin("Dataset", "torch.utils.data.dataset", NULL, NULL, false);
+    return val_incref(dataset_class);
+}
+
 const Builtin bi_torch_data[] = {
     {"TensorDataset", bi_tensor_dataset, "torch.utils.data.TensorDataset(*tensors)",
      "A dataset of tensors that share their first size n: ds[i] is (X[i], y[i], ...), len(ds) is n. Give it to "

@@ -536,7 +536,8 @@ static Value *bi_hstack(Interp *I, Args *a) {
     static const char *const kw[] = {"tensors", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *ts = arg(a, 0, "tensors");
-    if (!ts || (ts->kind != V_LIST && ts->kind != V_TUPLE) || ts->u.seq.n == 0) return rt_error(I, "%s() needs a non-empty list of tensors", a->fname);
+    if (!ts || (ts->kind != V_LIST && ts->kind != V_TUPLE)) return rt_error(I, "%s() needs a non-empty list of tensors", a->fname);
+    if (ts->u.seq.n == 0) return rt_raise(I, "RuntimeError", "%s expects a non-empty TensorList", a->fname);     /* PyTorch's words */
     int n = (int)ts->u.seq.n;
     Tensor **arr = xcalloc((size_t)n, sizeof *arr);
     bool ok = true;

@@ -427,6 +427,8 @@ bool arg_int(Interp *I, Value *v, const char *what, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
     if (v->kind == V_TENSOR && v->u.t->numel == 1 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
+    int r = class_index(I, v, out);
+    if (r) return r > 0;
     rt_raise(I, "TypeError", "%s must be an integer, not %s", what, val_type_name(v));
     return false;
 }

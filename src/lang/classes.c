@@ -12,6 +12,7 @@
 #include <string.h>
 
 static const ObjClass PropertyClass, StaticMethodClass, ClassMethodClass, SuperClass;
+static int plain_setattr(Interp *I, Value *obj, const char *name, Value *v);
 const ObjClass UserObjectClass;
 
 /* ---- building classes ---- */
@@ -71,8 +72,18 @@ static Value *m_object_init(Interp *I, Args *a) {
     return val_none();
 }
 
+/* object.__setattr__(self, name, value): what super().__setattr__(name, value) reaches from a student's __setattr__ */
+static Value *m_object_setattr(Interp *I, Args *a) {
+    if (a->npos != 3 || a->nkw) return rt_raise(I, "TypeError", "expected 2 arguments, got %d", a->npos - 1 + a->nkw);
+    if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
+    Value *self = a->pos[0];
+    int rc = class_is_instance(self) ? plain_setattr(I, self, a->pos[1]->u.str.s, a->pos[2]) : ops_setattr(I, self, a->pos[1]->u.str.s, a->pos[2]);
+    return rc < 0 ? NULL : val_none();
+}
+
 static const Builtin object_methods[] = {
     {"__init__", m_object_init, "object.__init__(self)", "Does nothing.", "", 0},
+    {"__setattr__", m_object_setattr, "object.__setattr__(self, name, value)", "Sets the attribute as plain assignment does.", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
 Value *class_object(void) {
@@ -162,6 +173,13 @@ static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
         for (int i = 0; i < obj->u.obj.attrs.n; i++) dict_set(d->u.dict, obj->u.obj.attrs.keys[i]->u.str.s, val_incref(obj->u.obj.attrs.vals[i]));
         return d;
     }
+    /* a student's __getattr__(name) answers for what is not found (not for special names: attn looks those up on
+     * the class, as Python does) */
+    if (strncmp(name, "__", 2) && class_has_special(obj, "__getattr__")) {
+        Value *nv = val_str(name), *r = class_call_special(obj, "__getattr__", &nv, 1);
+        val_decref(nv);
+        return r;
+    }
     char what[160];
     snprintf(what, sizeof what, "'%s' object", cls->u.cls->name);
     return ops_no_attribute(I, obj, what, name);
@@ -191,7 +209,8 @@ int object_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     return 0;
 }
 
-static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
+/* obj.name = v as object.__setattr__ does it: a property's setter, else the object's attribute (object_setattr). */
+static int plain_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     Found f = {0};
     if (class_find(obj->u.obj.klass, name, NULL, &f) && is_property(&f)) {
         Value *set = val_attr_get(f.v, "fset");
@@ -203,6 +222,15 @@ static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
         return r ? 0 : -1;
     }
     return object_setattr(I, obj, name, v);
+}
+
+/* obj.name = v: a student's __setattr__(name, v) when its class defines one, else plain_setattr. */
+static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
+    if (!class_has_special(obj, "__setattr__")) return plain_setattr(I, obj, name, v);
+    Value *args[2] = {val_str(name), v}, *r = class_call_special(obj, "__setattr__", args, 2);
+    val_decref(args[0]);
+    val_decref(r);
+    return r ? 0 : -1;
 }
 
 /* C.name: the namespace of C and its bases (functions unbound), and the class's own facts. */
@@ -331,6 +359,33 @@ static Value *try_special(const Value *self, const char *name, const Value *othe
 static const Value *special_fn(const Value *v, const char *name) {
     Found f = {0};
     return user_special(v, name, &f) && f.v->kind == V_FUNC ? f.v : NULL;
+}
+
+bool class_has_special(const Value *v, const char *name) { return special_fn(v, name) != NULL; }
+
+Value *class_call_special(const Value *v, const char *name, Value *const *args, int n) {
+    Found f = {0};
+    if (!user_special(v, name, &f) || f.v->kind != V_FUNC) return NULL;
+    Interp *I = v->u.obj.klass->u.cls->interp;
+    if (interp_failed(I)) return NULL;
+    Value *hold[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < n && i < 2; i++) hold[i] = val_incref(args[i]);
+    hold[2] = val_incref((Value *)v);
+    Args a = {hold, n < 2 ? n : 2, NULL, NULL, 0, NULL, NULL};
+    Value *r = call_found(I, hold[2], &f, &a);
+    for (int i = 0; i < 3; i++) val_decref(hold[i]);
+    return r;
+}
+
+int class_index(Interp *I, const Value *v, int64_t *out) {
+    if (!class_has_special(v, "__index__")) return 0;
+    Value *r = class_call_special(v, "__index__", NULL, 0);
+    if (!r) return -1;
+    bool ok = r->kind == V_INT || r->kind == V_BOOL;
+    if (ok) *out = r->kind == V_INT ? r->u.i : r->u.b;
+    else rt_raise(I, "TypeError", "__index__ returned non-int (type %s)", val_type_name(r));
+    val_decref(r);
+    return ok ? 1 : -1;
 }
 
 /* ---- rich comparisons (CPython's do_richcompare) ---- */

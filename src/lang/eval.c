@@ -397,6 +397,7 @@ static Value *lookup_name(Interp *I, Node *n) {
         return at(I, n);
     }
     if (!strcmp(n->str, "NotImplemented")) return val_incref(&val_not_implemented);
+    if (!strcmp(n->str, "object")) return val_incref(class_object());   /* class D(object), object.__setattr__(self, n, v) */
     Value *c = lib()->constant(n->str);
     if (c) return c;
     name_error(I, n->str);
@@ -958,7 +959,7 @@ static int exec_with(Interp *I, Node *n) {
 static Value *import_module(Interp *I, Node *at_node, const char *path) {
     Value *m = lib()->import(path);
     if (m) return m;
-    char why[256];
+    char why[320];
     lib()->no_module(path, why, sizeof why);
     rt_error(I, "%s", why);
     at(I, at_node);

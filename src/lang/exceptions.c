@@ -12,6 +12,7 @@ static const struct { const char *name, *base; } classes[] = {
     {"IndexError", "LookupError"}, {"ValueError", "Exception"}, {"TypeError", "Exception"},
     {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NotImplementedError", "RuntimeError"}, {"NameError", "Exception"},
     {"AttributeError", "Exception"}, {"AssertionError", "Exception"}, {"MemoryError", "Exception"},
+    {"StopIteration", "Exception"},
 };
 #define NCLASSES (int)(sizeof classes / sizeof classes[0])
 

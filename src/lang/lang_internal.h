@@ -59,6 +59,14 @@ int class_truth(const Value *v);
 /* len(v) for an instance of a student's class: 1 with *n from its __len__ (CPython's errors for a negative or non-int
  * result); -1 when its class defines none; -2 when it raised (the error set on the class's interpreter). */
 int class_len(const Value *v, int64_t *n);
+/* Whether v is an instance of a student's class whose MRO defines the method name (a def): __getitem__, __iter__ ... */
+bool class_has_special(const Value *v, const char *name);
+/* v.name(*args) (n at most 2) for such a method: its result (new reference), NULL with the error set on the class's
+ * interpreter (also when the class defines no such method). v and the arguments are held while it runs. */
+Value *class_call_special(const Value *v, const char *name, Value *const *args, int n);
+/* v as an index through a student's __index__ (list[v], range(v), any integer argument): 1 with *out, 0 when v is
+ * no instance of a class that defines it, -1 when it raised or returned no int (CPython's TypeError; the error set). */
+int class_index(Interp *I, const Value *v, int64_t *out);
 /* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
 int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
 #endif

@@ -6,6 +6,7 @@
 #include "pyformat.h"
 #include "pyexc.h"
 #include "lang_internal.h"
+#include "pyexc.h"
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ Tensor *ops_number_tensor(const Value *v) {
 }
 
 static Value *contains(Interp *I, Value *container, Value *x);
+static bool builtin_iterator(const Value *v);
 
 static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     bool aw = a->kind != V_TENSOR, bw = b->kind != V_TENSOR;
@@ -404,6 +406,12 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         for (int64_t i = 0; i < container->u.t->numel; i++) if (ten_get(container->u.t, i) == v) return val_bool(true);
         return val_bool(false);
     }
+    if (class_has_special(container, "__contains__")) {     /* a student's x in obj: the truth of its __contains__ */
+        Value *r = class_call_special(container, "__contains__", &x, 1);
+        bool t = false, ok = r && interp_truth(I, r, &t);
+        val_decref(r);
+        return ok ? val_bool(t) : NULL;
+    }
     if (!ops_is_iterable(container)) return rt_raise(I, "TypeError", "argument of type '%s' is not iterable", val_type_name(container));
     Iter it;
     if (!ops_iter_begin(I, container, &it)) return NULL;
@@ -548,6 +556,8 @@ static bool index_int(Interp *I, Value *v, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0 && !ten_is_float(v->u.t->dtype)) { *out = ten_get_i64(v->u.t, 0); return true; }
+    int r = class_index(I, v, out);
+    if (r) return r > 0;
     rt_raise(I, "TypeError", "indices must be integers or slices, not %s", val_type_name(v));
     return false;
 }
@@ -561,7 +571,9 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
     if (index->kind == V_INT) i = index->u.i;
     else if (index->kind == V_BOOL) i = index->u.b;
     else if (index->kind == V_TENSOR && index->u.t->ndim == 0 && !ten_is_float(index->u.t->dtype)) i = ten_get_i64(index->u.t, 0);
-    else {
+    else if (class_is_instance(index) && class_has_special(index, "__index__")) {
+        if (class_index(I, index, &i) < 0) return false;
+    } else {
         if (seq->kind == V_STR) rt_raise(I, "TypeError", "string indices must be integers, not '%s'", val_type_name(index));
         else rt_raise(I, "TypeError", "%s indices must be integers or slices, not %s%s", type, val_type_name(index),
                       index->kind == V_TUPLE ? " (a list of lists is indexed L[i][j]; a tensor T[i, j])" : "");
@@ -729,6 +741,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     default:
         if (obj->kind == V_OBJECT && obj->u.obj.cls->getitem) return obj->u.obj.cls->getitem(I, obj, index);
+        if (class_has_special(obj, "__getitem__")) return class_call_special(obj, "__getitem__", &index, 1);
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(obj));
     }
 }
@@ -803,6 +816,11 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         int64_t hash;
         if (!pyset_hash(I, index, &hash)) return -1;          /* Python's "unhashable type: 'list'" */
         return ops_dict_store(I, obj->u.dict, index, v, hash);
+    }
+    if (class_has_special(obj, "__setitem__")) {             /* a student's obj[index] = v */
+        Value *args[2] = {index, v}, *r = class_call_special(obj, "__setitem__", args, 2);
+        val_decref(r);
+        return r ? 0 : -1;
     }
     rt_raise(I, "TypeError", "'%s' object does not support item assignment", val_type_name(obj));
     return -1;
@@ -898,7 +916,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
     }
     case V_MODULE: lib()->module_names(obj->u.module, add, ctx); break;
     case V_OBJECT:
-        if (ops_is_iterator(obj)) break;
+        if (builtin_iterator(obj)) break;
         if (obj->u.obj.cls == &mappingproxy_class) { for (int i = 0; proxy_methods[i]; i++) add(ctx, proxy_methods[i]); break; }
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
@@ -1126,6 +1144,11 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
+    else if (class_has_special(obj, "__delitem__")) {          /* a student's del obj[index] */
+        Value *r = class_call_special(obj, "__delitem__", &index, 1);
+        val_decref(r);
+        return r ? 0 : -1;
+    }
     else rt_raise(I, "TypeError", "'%s' object doesn't support item deletion", val_type_name(obj));
     return -1;
 }
@@ -1225,7 +1248,7 @@ static bool sized(const Value *s) { return s->kind == V_DICT || s->kind == V_SET
  *     and, for enumerate, "pos" (the next count).
  * Nothing is computed before it is asked for (Python's laziness): map's function runs as its items are consumed,
  * and each step reads one item from each argument, so zip(it, it) pairs neighbours as in Python. */
-typedef enum { IK_SEQ, IK_REVERSED, IK_MAP, IK_FILTER, IK_ZIP, IK_ENUMERATE } IterKind;
+typedef enum { IK_SEQ, IK_REVERSED, IK_MAP, IK_FILTER, IK_ZIP, IK_ENUMERATE, IK_GETITEM } IterKind;
 static void iterator_repr(StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
@@ -1240,7 +1263,7 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
 enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_DICT_VALUES, IC_DICT_ITEMS, IC_SET, IC_REVERSED, IC_LIST_REV,
-       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, N_ITERATOR_CLASSES };
+       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
@@ -1251,16 +1274,60 @@ static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_DICT_VALUES_REV] = ITERATOR_CLASS("dict_reversevalueiterator"), [IC_DICT_ITEMS_REV] = ITERATOR_CLASS("dict_reverseitemiterator"),
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
+    [IC_GETITEM] = ITERATOR_CLASS("iterator"),
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
     [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
     [IC_DICT_VALUES] = IK_SEQ, [IC_DICT_ITEMS] = IK_SEQ, [IC_SET] = IK_SEQ, [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED,
     [IC_DICT_REV] = IK_REVERSED, [IC_DICT_VALUES_REV] = IK_REVERSED, [IC_DICT_ITEMS_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
-    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE,
+    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM,
 };
 
-bool ops_is_iterator(const Value *v) {
+/* Whether v is one of attn's own iterators (above) */
+static bool builtin_iterator(const Value *v) {
     return v->kind == V_OBJECT && v->u.obj.cls >= iterator_classes && v->u.obj.cls < iterator_classes + N_ITERATOR_CLASSES;
+}
+
+bool ops_is_iterator(const Value *v) { return builtin_iterator(v) || class_has_special(v, "__next__"); }
+
+/* iter(obj) for an instance of a student's class: its __iter__'s result, which must be an iterator (CPython's
+ * TypeError otherwise), else Python's sequence iterator over its __getitem__ (obj[0], obj[1] ... until IndexError). */
+static Value *student_iter(Interp *I, Value *obj) {
+    if (!class_has_special(obj, "__iter__")) {
+        Value *it = val_object(&iterator_classes[IC_GETITEM]);
+        val_attr_set(it, "src", val_incref(obj));
+        val_attr_set(it, "pos", val_int(0));
+        return it;
+    }
+    Value *r = class_call_special(obj, "__iter__", NULL, 0);
+    if (r && !ops_is_iterator(r)) {
+        rt_raise(I, "TypeError", "iter() returned non-iterator of type '%s'", val_type_name(r));
+        val_decref(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* The next item of a student's iterator (its __next__) or of the sequence iterator over a student's __getitem__:
+ * NULL at the end (its StopIteration, or the IndexError that ends a __getitem__ walk, is dropped) or with the error
+ * it raised set. */
+static Value *student_next(Interp *I, Value *self, bool getitem) {
+    Value *src = getitem ? val_attr_get(self, "src") : self;
+    if (!src) return NULL;
+    Value *pos = getitem ? val_attr_get(self, "pos") : NULL, *r;
+    if (getitem) r = class_call_special(src, "__getitem__", &pos, 1);
+    else if (!class_has_special(self, "__next__")) return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(self));
+    else r = class_call_special(self, "__next__", NULL, 0);
+    if (r) {
+        if (getitem) val_attr_set(self, "pos", val_int(pos->u.i + 1));
+        return r;
+    }
+    if (interp_error_kind(I) == ERR_ERROR && (pyexc_matches(I->error.etype, "StopIteration") ||
+                                              (getitem && pyexc_matches(I->error.etype, "IndexError")))) {
+        interp_clear_error(I);
+        if (getitem) dict_del(&self->u.obj.attrs, "src");   /* exhausted stays exhausted */
+    }
+    return NULL;
 }
 
 /* An iterator of class ic walking src from place pos (forward for IK_SEQ classes, backward for the reversed ones). */
@@ -1273,8 +1340,9 @@ static Value *walker(int ic, Value *src, int64_t pos) {
 }
 
 Value *ops_iter(Interp *I, Value *src) {
-    if (ops_is_iterator(src)) return val_incref(src);       /* iter(it) is it */
+    if (builtin_iterator(src)) return val_incref(src);       /* iter(it) is it */
     if (src->kind == V_OBJECT && src->u.obj.cls->iter) return src->u.obj.cls->iter(I, src);
+    if (class_has_special(src, "__iter__") || class_has_special(src, "__getitem__")) return student_iter(I, src);
     if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
     if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
@@ -1379,7 +1447,9 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
 }
 
 Value *ops_iterator_next(Interp *I, Value *self) {
+    if (!builtin_iterator(self)) return student_next(I, self, false);
     IterKind kind = iterator_kinds[self->u.obj.cls - iterator_classes];
+    if (kind == IK_GETITEM) return student_next(I, self, true);
     if (kind == IK_SEQ || kind == IK_REVERSED) return walker_next(I, self, kind == IK_SEQ);
     /* map(f, map(f, ...)) nested deeper than calls may be: Python's RecursionError, not a C stack overflow */
     if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
@@ -1392,7 +1462,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
 bool ops_is_iterable(const Value *v) {
     switch (v->kind) {
     case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_SET: case V_TENSOR: case V_DICTVIEW: return true;
-    case V_OBJECT: return ops_is_iterator(v) || v->u.obj.cls->iter;
+    case V_OBJECT: return builtin_iterator(v) || v->u.obj.cls->iter || class_has_special(v, "__iter__") || class_has_special(v, "__getitem__");
     default: return false;
     }
 }
@@ -1407,7 +1477,7 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) { rt_error(I, "iteration over a 0-d tensor"); return false; }
     it->n = v->kind == V_OBJECT ? INT64_MAX : seq_len(v);      /* an iterator: as long as it gives items */
-    it->src = v->kind == V_OBJECT && !ops_is_iterator(v) ? ops_iter(I, v) : val_incref(v);   /* a container's iterator */
+    it->src = v->kind == V_OBJECT && !builtin_iterator(v) ? ops_iter(I, v) : val_incref(v);   /* a container's iterator */
     if (!it->src) return false;
     return true;
 }
@@ -1432,6 +1502,14 @@ Value *ops_iter_next(Iter *it) {
 void ops_iter_end(Iter *it) {
     val_decref(it->src);
     it->src = NULL;
+}
+
+bool ops_has_special(const Value *v, const char *name) { return class_has_special(v, name); }
+
+Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n) {
+    Value *r = class_call_special(v, name, args, n);
+    if (!r && !interp_failed(I)) rt_raise(I, "TypeError", "'%s' object has no method %s", val_type_name(v), name);
+    return r;
 }
 
 Value *ops_to_list(Interp *I, Value *v) {

@@ -2,6 +2,7 @@
  * following docs.python.org/3/library/string.html#formatspec and printf-style String Formatting. A 0-dim
  * tensor formats like its item(), as torch.Tensor.__format__ does. */
 #include "pyformat.h"
+#include "ops.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -154,6 +155,15 @@ static void format_float(Interp *I, StrBuf *out, double v, const Spec *sp) {
 }
 
 bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
+    if (ops_has_special(v, "__format__")) {          /* a student's __format__(spec): its string */
+        Value *sv = val_str(spec), *r = ops_call_special(I, v, "__format__", &sv, 1);
+        val_decref(sv);
+        if (r && r->kind != V_STR) rt_raise(I, "TypeError", "__format__ must return a str, not %s", val_type_name(r));
+        else if (r) sb_putn(out, r->u.str.s, r->u.str.len);
+        bool ok = r && r->kind == V_STR;
+        val_decref(r);
+        return ok;
+    }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) {
         Value *item = ten_is_float(v->u.t->dtype) ? val_float(ten_get(v->u.t, 0))
                     : v->u.t->dtype == DT_BOOL ? val_bool(ten_get(v->u.t, 0) != 0) : val_int(ten_i64(v->u.t)[0]);

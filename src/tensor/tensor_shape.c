@@ -12,11 +12,26 @@ static DType common_dtype(Tensor *const *ts, int n) {
     return dt;
 }
 
-/* cat along dim: every other dimension must agree; the message names both shapes. */
+/* A shape as PyTorch's messages write it: [2, 3], [] for a 0-d tensor. */
+static void size_list(const int64_t *shape, int ndim, char *out, size_t n) {
+    size_t k = (size_t)snprintf(out, n, "[");
+    for (int i = 0; i < ndim && k < n; i++) k += (size_t)snprintf(out + k, n - k, i ? ", %lld" : "%lld", (long long)shape[i]);
+    if (k < n) snprintf(out + k, n - k, "]");
+}
+
+/* PyTorch's legacy rule for cat: a 1-D tensor with no elements (torch.tensor([])) is skipped, whatever the others' shapes */
+static bool cat_skipped(const Tensor *t) { return t->ndim == 1 && t->shape[0] == 0; }
+
+/* cat along dim, with PyTorch's checks in its order and words: no 0-d tensor anywhere, then each tensor (but the
+ * skipped ones) the same number of dimensions as the first, and the same sizes except in dim (the first size that
+ * differs is named). */
 Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
-    if (n == 0) { ten_fail("cat expects a non-empty list of tensors"); return NULL; }
-    const Tensor *f = ts[0];
-    if (f->ndim == 0) { ten_fail("zero-dimensional tensor (at position 0) cannot be concatenated"); return NULL; }
+    if (n == 0) { ten_fail("torch.cat(): expected a non-empty list of Tensors"); return NULL; }
+    for (int i = 0; i < n; i++)
+        if (ts[i]->ndim == 0) { ten_fail("zero-dimensional tensor (at position %d) cannot be concatenated", i); return NULL; }
+    int first = 0;
+    while (first < n - 1 && cat_skipped(ts[first])) first++;
+    const Tensor *f = ts[first];
     int d = ten_norm_dim(dim, f->ndim);
     if (d < 0) return NULL;
     int64_t sh[TEN_MAX_DIMS];
@@ -24,16 +39,17 @@ Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
     sh[d] = 0;
     for (int i = 0; i < n; i++) {
         const Tensor *t = ts[i];
-        bool ok = t->ndim == f->ndim;
-        for (int j = 0; ok && j < f->ndim; j++) if (j != d && t->shape[j] != f->shape[j]) ok = false;
-        if (!ok) {
-            char a[128], b[128];
-            ten_shape_str(f->shape, f->ndim, a, sizeof a);
-            ten_shape_str(t->shape, t->ndim, b, sizeof b);
-            ten_fail("cat: tensor 0 has shape %s and tensor %d has shape %s; they must match except in dimension %d",
-                     a, i, b, d);
+        if (cat_skipped(t) && t != f) continue;
+        if (t->ndim != f->ndim) {
+            ten_fail("Tensors must have same number of dimensions: got %d and %d", f->ndim, t->ndim);
             return NULL;
         }
+        for (int j = 0; j < f->ndim; j++)
+            if (j != d && t->shape[j] != f->shape[j]) {
+                ten_fail("Sizes of tensors must match except in dimension %d. Expected size %lld but got size %lld for tensor "
+                         "number %d in the list.", d, (long long)f->shape[j], (long long)t->shape[j], i);
+                return NULL;
+            }
         sh[d] += t->shape[d];
     }
     DType dt = common_dtype(ts, n);
@@ -45,6 +61,7 @@ Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
     size_t es = ten_dtype_size(dt);
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
+        if (cat_skipped(ts[i]) && ts[i] != f) continue;
         Tensor *c = ten_cast(ts[i], dt);
         if (!c) { ten_free(o); return NULL; }
         int64_t blk = c->shape[d] * inner;
@@ -58,12 +75,12 @@ Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
 }
 
 Tensor *ten_stack(Tensor *const *ts, int n, int dim) {
-    if (n == 0) { ten_fail("stack expects a non-empty list of tensors"); return NULL; }
+    if (n == 0) { ten_fail("stack expects a non-empty TensorList"); return NULL; }
     for (int i = 1; i < n; i++)
         if (!ten_same_shape(ts[i], ts[0])) {
             char a[128], b[128];
-            ten_shape_str(ts[0]->shape, ts[0]->ndim, a, sizeof a);
-            ten_shape_str(ts[i]->shape, ts[i]->ndim, b, sizeof b);
+            size_list(ts[0]->shape, ts[0]->ndim, a, sizeof a);
+            size_list(ts[i]->shape, ts[i]->ndim, b, sizeof b);
             ten_fail("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", a, b, i);
             return NULL;
         }

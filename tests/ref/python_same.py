@@ -639,6 +639,134 @@ except RecursionError:
 a = [1, [2, [3]]]
 print(a == [1, [2, [3]]])
 """,
+    "a student's container and iterator classes (issue 24: attn said 'D' object is not subscriptable / not iterable): __getitem__, __setitem__, __delitem__, __contains__, __iter__ returning self or an iterator, __next__ with StopIteration, the sequence iterator over __getitem__ (until IndexError), in for, list, next, zip, dict, max, unpacking and comprehensions, with CPython's errors": r"""
+class D:
+    def __init__(self): self.d = {}
+    def __getitem__(self, i):
+        if i >= 3: raise IndexError(i)
+        return i * 10
+    def __setitem__(self, k, v): self.d[k] = v
+    def __delitem__(self, k): del self.d[k]
+    def __len__(self): return 3
+    def __contains__(self, x): return x == 7
+d = D()
+d["a"] = 5
+print(d[1], d.d, len(d), 7 in d, 3 in d, 7 not in d)
+del d["a"]
+print(d.d, list(d), [x + 1 for x in d], tuple(d), sum(d), sorted(d, reverse=True))
+for i, x in enumerate(d): print(i, x)
+a, b, c = d
+print(a, b, c, list(zip(d, "xyz")), list(map(str, d)))
+try: del d["zz"]
+except KeyError as e: print("KeyError")
+try: d[5]
+except IndexError as e: print("IndexError", e)
+class A:
+    def __iter__(self): return 5
+try: list(A())
+except TypeError as e: print("TypeError", e)
+class N:
+    def __next__(self): return 1
+try:
+    for x in N(): pass
+except TypeError as e: print("TypeError", e)
+print(next(N()))
+class G:
+    def __getitem__(self, i):
+        if i == 2: raise KeyError("k")
+        return i
+try: print(list(G()))
+except KeyError as e: print("KeyError", e)
+it = iter(G())
+print(type(it).__name__, next(it), next(it))
+class C:
+    def __contains__(self, x): return [1] if x else []
+print(1 in C(), 0 in C(), 0 not in C())
+class Sq:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 3: raise StopIteration
+        return self.n
+s = Sq()
+print(list(s), list(s), 2 in Sq(), max(Sq()), dict(zip(Sq(), "abc")))
+a, b, c = Sq()
+print(a, b, c)
+print([(x, y) for x in Sq() for y in Sq() if x < y])
+try: next(iter([]))
+except StopIteration as e: print("stop", repr(e), e.args)
+""",
+    "a student's __getattr__ (for what is not found; its AttributeError in hasattr/getattr with a default), __setattr__ with super().__setattr__ (an nn.Module's too), __abs__, __int__/__float__/__index__ in int() and float() with CPython's errors, __format__ in f-strings, format() and str.format (issue 24: attn ignored all of them)": r"""
+class G:
+    def __init__(self): self.a = 1
+    def __getattr__(self, n):
+        if n == "bad": raise AttributeError("no " + n)
+        return "missing:" + n
+g = G()
+print(g.a, g.zz, getattr(g, "q"), hasattr(g, "bad"), getattr(g, "bad", 7))
+class S:
+    def __init__(self): self.q = 1
+    def __setattr__(self, n, v):
+        print("set", n, v)
+        super().__setattr__(n, v * 2)
+s = S(); s.q = 4; print(s.q, s.__dict__)
+class S2(object):
+    def __setattr__(self, n, v): object.__setattr__(self, n, [v])
+s = S2(); s.q = 4; print(s.q, S2.__mro__, isinstance(s, object))
+import torch
+from torch import nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+    def __setattr__(self, n, v):
+        super().__setattr__(n, v)
+    def forward(self, x): return self.lin(x)
+m = M()
+print(m, [n for n, _ in m.named_parameters()])
+class V:
+    def __abs__(self): return 5
+    def __int__(self): return 3
+    def __float__(self): return 2.5
+print(abs(V()), int(V()), float(V()))
+class I:
+    def __index__(self): return 4
+print(int(I()), float(I()))
+class B:
+    def __int__(self): return 2.5
+try: int(B())
+except TypeError as e: print("TypeError", e)
+class D:
+    def __format__(self, spec): return "F" + spec
+print(f"{D()}|{D():>5}", format(D()), format(D(), "x"), "{}|{:x}".format(D(), D()))
+class BadF:
+    def __format__(self, spec): return 3
+try: f"{BadF()}"
+except TypeError as e: print("TypeError", e)
+class BadFl:
+    def __float__(self): return 1
+try: float(BadFl())
+except TypeError as e: print("TypeError", e)
+""",
+    "a student's __index__ in list, tuple and string indices and slices, item assignment and deletion, range() and int(), with CPython's TypeError for a non-int result (issue 24)": r"""
+class V:
+    def __init__(self, x): self.x = x
+    def __index__(self): return self.x
+L = [10, 20, 30]
+print(L[V(1)], L[V(-1)], "abc"[V(2)], (1, 2)[V(0)], list(range(V(3))), L[V(0):V(2)])
+L[V(0)] = 5
+del L[V(1)]
+print(L, [0] * V(2) if False else "", int(V(4)))
+class B:
+    def __index__(self): return "no"
+try: L[B()]
+except TypeError as e: print("TypeError", e)
+try: range(B())
+except TypeError as e: print("TypeError", e)
+try: L[V(10)]
+except IndexError as e: print("IndexError")
+""",
     "rich comparisons and arithmetic: NotImplemented, reflected operands, subclass first, __ne__ from __eq__": r"""
 class A:
     def __init__(self, v): self.v = v
