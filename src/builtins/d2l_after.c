@@ -389,9 +389,9 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
             Value *ys = val_list(2), *leg = val_list(2), *xsv = val_range(0, L + 1, 1);
             val_seq_set(ys, 0, val_incref(cos_l));
             val_seq_set(ys, 1, val_incref(pos_l));
-            val_seq_set(leg, 0, val_str("token similarity (mean cosine)"));
-            val_seq_set(leg, 1, val_str("position signal (spread)"));
-            Value *xl = val_str("layer");
+            val_seq_set(leg, 0, val_str(TR("token similarity (mean cosine)")));
+            val_seq_set(leg, 1, val_str(TR("position signal (spread)")));
+            Value *xl = val_str(TR("layer"));
             const char *const pn[] = {"xlabel", "legend", NULL};
             Value *const pvs[] = {xl, leg};
             Value *pr = plot_call(I, xsv, ys, pn, pvs);

@@ -259,7 +259,8 @@ static int cmp_int64(const void *a, const void *b) {
  * drawn as a thin line over the sizes it was fitted on, and the slopes in the legend: what the printed slopes say
  * is what the reader sees. */
 static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m, int first, Value *slopes) {
-    static const char *label[3] = {"conv1d", "RNN", "self-attention"}, *key[3] = {"cnn", "rnn", "attention"};
+    static const char *key[3] = {"cnn", "rnn", "attention"};
+    const char *label[3] = {"conv1d", "RNN", TR("self-attention")};   /* the figure's text in the reader's language */
     static const char *fmt[3] = {"C0o-", "C2s-", "C3^-"}, *fit_fmt[3] = {"C0--", "C2--", "C3--"};
     Figure *f = plot_figure_new(FIG_LINES, 6, 3.5);
     for (int kind = 0; kind < 3; kind++) {
@@ -268,7 +269,7 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
         memcpy(ys, t[kind], sizeof(double) * (size_t)m);
         char l[80];
         double b = val_as_double(dict_get(slopes->u.dict, key[kind]));
-        snprintf(l, sizeof l, "%s: slope %.2f", label[kind], b);
+        snprintf(l, sizeof l, TR("%s: slope %.2f"), label[kind], b);
         plot_add_series(f, xs, ys, m, fmt[kind], l);
     }
     for (int kind = 0; kind < 3; kind++) {
@@ -280,10 +281,10 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
         double *xs = xmalloc(sizeof(double) * 2), *ys = xmalloc(sizeof(double) * 2);
         xs[0] = x[first]; xs[1] = x[m - 1];
         for (int e = 0; e < 2; e++) ys[e] = exp(ly + b * (log(xs[e]) - lx));
-        plot_add_series(f, xs, ys, 2, fit_fmt[kind], kind == 2 ? "fitted n^slope" : NULL);
+        plot_add_series(f, xs, ys, 2, fit_fmt[kind], kind == 2 ? TR("fitted n^slope") : NULL);
     }
-    f->xlabel = xstrdup("sequence length n");
-    f->ylabel = xstrdup("seconds per layer");
+    f->xlabel = xstrdup(TR("sequence length n"));
+    f->ylabel = xstrdup(TR("seconds per layer"));
     f->logx = f->logy = true;
     return builtins_show_figure(I, f);
 }

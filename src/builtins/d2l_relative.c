@@ -71,11 +71,11 @@ static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, do
     Figure *f = plot_figure_new(FIG_LINES, 5, 5.4);
     double *cx = xmalloc(sizeof(double) * 121), *cy = xmalloc(sizeof(double) * 121);
     for (int k = 0; k <= 120; k++) { cx[k] = cos(k * M_PI / 60); cy[k] = sin(k * M_PI / 60); }
-    plot_add_series(f, cx, cy, 121, "C7-", "unit circle");
+    plot_add_series(f, cx, cy, 121, "C7-", TR("unit circle"));
     double *px = xmalloc(sizeof(double) * (size_t)m), *py = xmalloc(sizeof(double) * (size_t)m);
     for (int64_t i = 0; i < m; i++) { px[i] = sin((double)i * w); py[i] = cos((double)i * w); }
     char lab[96];
-    snprintf(lab, sizeof lab, "(p[i,%lld], p[i,%lld]) for i = 0..%lld", (long long)(2 * j), (long long)(2 * j + 1), (long long)(m - 1));
+    snprintf(lab, sizeof lab, TR("(p[i,%lld], p[i,%lld]) for i = 0..%lld"), (long long)(2 * j), (long long)(2 * j + 1), (long long)(m - 1));
     plot_add_series(f, px, py, m, "C0o", lab);
     /* labels at least 0.3 rad apart, pushed out from the circle */
     int64_t every = (int64_t)ceil(0.3 / w);
@@ -95,10 +95,10 @@ static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, do
         /* stop short of the point so the head does not hide it */
         plot_add_arrow(f, 0.97 * sin(a), 0.97 * cos(a), 0.97 * sin(b), 0.97 * cos(b));
     }
-    snprintf(lab, sizeof lab, "R: pair i → pair i%+lld", (long long)delta);
+    snprintf(lab, sizeof lab, TR("R: pair i → pair i%+lld"), (long long)delta);
     f->arrow_label = xstrdup(lab);
     snprintf(f->arrow_fmt, sizeof f->arrow_fmt, "C3");
-    snprintf(lab, sizeof lab, "R turns each pair by δω = %.4g rad", (double)delta * w);
+    snprintf(lab, sizeof lab, TR("R turns each pair by δω = %.4g rad"), (double)delta * w);
     f->title = xstrdup(lab);
     snprintf(lab, sizeof lab, "p[i, %lld] = sin(%.4g i)", (long long)(2 * j), w);
     f->xlabel = xstrdup(lab);

@@ -118,6 +118,20 @@ static void text_cmd(StrBuf *o, const char *what, const char *s) {
 /* Columns s takes as the reader sees it: a CJK character is as wide as two Latin ones. */
 static int text_width(const char *s) { return tw_width(s); }
 
+/* Columns gnuplot's dumb terminal reckons s takes when it sizes a key: its estimate counts a CJK character as two
+ * and the zero-width space that tw_cells puts after it as one more, so a wide character counts three (the text
+ * itself is drawn in text_width(s) columns). */
+static int dumb_estimate(const char *s) {
+    int w = 0;
+    for (size_t i = 0, n = s ? strlen(s) : 0; i < n;) {
+        uint32_t cp;
+        i += tw_decode(s + i, n - i, &cp);
+        int cw = tw_char_width(cp);
+        w += cw == 2 ? 3 : cw;
+    }
+    return w;
+}
+
 /* ---- styles: matplotlib's fmt strings ---- */
 
 static const unsigned tab10[10] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
@@ -375,15 +389,18 @@ static bool box_hits_data(const Figure *f, Box b, const double xr[2], const doub
 /* The key command: inside, in the first empty corner of upper right, upper left, lower left, lower right, upper
  * centre, lower centre (plot area and key size estimated from the font); else outside, right of wide axes and
  * below tall ones. */
-/* How many legend entries, and the longest one's width in characters. */
-static int key_entries(const Figure *f, int *len) {
+/* How many legend entries, and the longest one's width in characters (width: text_width, or dumb_estimate for
+ * what gnuplot's dumb terminal sizes its key by). */
+static int key_entries_by(const Figure *f, int *len, int (*width)(const char *)) {
     int n = 0;
     *len = 0;
     for (int s = 0; s < f->nseries; s++)
-        if (f->series[s].label) { n++; if (text_width(f->series[s].label) > *len) *len = text_width(f->series[s].label); }
-    if (f->narrows && f->arrow_label) { n++; if (text_width(f->arrow_label) > *len) *len = text_width(f->arrow_label); }
+        if (f->series[s].label) { n++; if (width(f->series[s].label) > *len) *len = width(f->series[s].label); }
+    if (f->narrows && f->arrow_label) { n++; if (width(f->arrow_label) > *len) *len = width(f->arrow_label); }
     return n;
 }
+
+static int key_entries(const Figure *f, int *len) { return key_entries_by(f, len, text_width); }
 
 /* matplotlib's legend: sample left of the text, a light frame over a white background */
 static const char *key_look(const Canvas *cv) {
@@ -516,9 +533,11 @@ static void ticks(const Figure *f, const Canvas *cv, const double xr[2], const d
 
 /* Places the key; returns how many text rows it takes above the axes on the dumb terminal (0: none there). */
 static int place_key(const Figure *f, const Canvas *cv, const double xr[2], const double yr[2], bool ranged, StrBuf *o) {
-    int len, n = key_entries(f, &len);
-    if (!n) { sb_puts(o, "unset key\n"); return 0; }
     bool dumb = is_dumb(cv);
+    /* on the dumb terminal gnuplot lays the key out by its estimate: a CJK legend of 24 columns took two rows
+     * where one was kept, and the second entry was lost under the border */
+    int len, n = key_entries_by(f, &len, dumb ? dumb_estimate : text_width);
+    if (!n) { sb_puts(o, "unset key\n"); return 0; }
     const char *look = key_look(cv);
     double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv), pw, ph;
     axes_size(f, cv, xr, yr, ranged, &pw, &ph);
