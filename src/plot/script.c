@@ -402,9 +402,18 @@ static int key_entries_by(const Figure *f, int *len, int (*width)(const char *))
 
 static int key_entries(const Figure *f, int *len) { return key_entries_by(f, len, text_width); }
 
+/* Does the dumb terminal's key put its samples left of left-aligned text? When an entry holds a CJK character:
+ * gnuplot right-aligns an entry by its estimate (dumb_estimate), not by the columns the text takes, so CJK entries
+ * of different lengths ended at different columns, each a different distance from its sample. */
+static bool dumb_left_key(const Figure *f) {
+    for (int s = 0; s < f->nseries; s++) if (wide(f->series[s].label)) return true;
+    return f->narrows && wide(f->arrow_label);
+}
+
 /* matplotlib's legend: sample left of the text, a light frame over a white background */
-static const char *key_look(const Canvas *cv) {
-    return is_dumb(cv) ? "noreverse Right samplen 3 nobox" : "reverse Left samplen 2 spacing 1.15 opaque box lc rgb '#cccccc' lw 0.8 width 0.5";
+static const char *key_look(const Figure *f, const Canvas *cv) {
+    if (is_dumb(cv)) return dumb_left_key(f) ? "reverse Left samplen 3 nobox" : "noreverse Right samplen 3 nobox";
+    return "reverse Left samplen 2 spacing 1.15 opaque box lc rgb '#cccccc' lw 0.8 width 0.5";
 }
 
 /* The axes' size in canvas units, estimated from the font: the figure less tick labels, axis labels and title. */
@@ -538,7 +547,7 @@ static int place_key(const Figure *f, const Canvas *cv, const double xr[2], cons
      * where one was kept, and the second entry was lost under the border */
     int len, n = key_entries_by(f, &len, dumb ? dumb_estimate : text_width);
     if (!n) { sb_puts(o, "unset key\n"); return 0; }
-    const char *look = key_look(cv);
+    const char *look = key_look(f, cv);
     double cw = dumb ? 1 : 0.6 * 10 * pt(cv), lh = dumb ? 1 : 1.25 * 10 * pt(cv), pw, ph;
     axes_size(f, cv, xr, yr, ranged, &pw, &ph);
     /* gnuplot's key: (len + 5.8) characters of 0.68 em across and 1.725 em per entry (measured on its svg) */
@@ -589,7 +598,7 @@ static void equal_layout(const Figure *f, const Canvas *cv, const double xr[2], 
     sb_puts(o, "unset xlabel\nunset ylabel\n");
     if (f->xlabel) label_at(o, cv, f->xlabel, NULL, x0 + pw / 2, y0 - 2.9 * em, "center", 1);
     if (f->ylabel) label_at(o, cv, f->ylabel, NULL, x0 - 0.7 * em - ych * cw - 1.0 * em, y0 + ph / 2, "center rotate by 90", 1);
-    if (n) sb_printf(o, "set key at screen %.5f, screen %.5f center top vertical %s\n", (x0 + pw / 2) / W, (y0 - below - 0.2 * em) / H, key_look(cv));
+    if (n) sb_printf(o, "set key at screen %.5f, screen %.5f center top vertical %s\n", (x0 + pw / 2) / W, (y0 - below - 0.2 * em) / H, key_look(f, cv));
     else sb_puts(o, "unset key\n");
 }
 
@@ -607,8 +616,10 @@ static bool dumb_equal_layout(const Figure *f, const Canvas *cv, const double xr
     int left = tick_chars(yr, f->logy) + 4, rows = cv->height - 3;   /* borders and the x tick labels' row */
     double per_row = 2 * fabs(xr[1] - xr[0]) / fabs(yr[1] - yr[0]);  /* columns per row of y span: round circles */
     int boxw = (int)lround(rows * per_row);
-    if (left + boxw + 2 + textw > cv->width) {    /* narrower axes, fewer rows */
-        boxw = cv->width - left - 2 - textw;
+    /* the column starts at left + boxw + 3 and takes textw: text beyond the last column gnuplot moves left, out of
+     * line with the rest (the rotation's widest legend entry stood a column left of the others) */
+    if (left + boxw + 3 + textw > cv->width) {    /* narrower axes, fewer rows */
+        boxw = cv->width - left - 3 - textw;
         rows = (int)floor(boxw / per_row);
         boxw = (int)lround(rows * per_row);
     }
@@ -632,7 +643,8 @@ static bool dumb_equal_layout(const Figure *f, const Canvas *cv, const double xr
         sb_printf(o, " at character %d, character %d left noenhanced\n", col, row);
         row -= k ? 1 : 2;
     }
-    if (n) sb_printf(o, "set key at character %d, character %d left top vertical reverse Left samplen 3 nobox\n", col, row);
+    /* the key's samples start one column right of where it is put: at col - 1 they start under the labels */
+    if (n) sb_printf(o, "set key at character %d, character %d left top vertical reverse Left samplen 3 nobox\n", col - 1, row);
     else sb_puts(o, "unset key\n");
     return true;
 }
@@ -691,7 +703,9 @@ static void lines_script(const Figure *f, const Canvas *cv, StrBuf *o) {
     if (f->logx) sb_puts(o, "set logscale x 10\n");
     if (f->logy) sb_puts(o, "set logscale y 10\n");
     ticks(f, cv, xr, yr, hx && hy, o);
-    bool key_column = false;            /* the dumb equal axes' legend beside them: a space after each sample */
+    /* a space after each sample where the dumb terminal's key puts it left of the text: the equal axes' legend
+     * beside them, a legend in Japanese or Chinese */
+    bool key_column = dumb && dumb_left_key(f);
     if (f->equal_axes && !dumb && hx && hy) equal_layout(f, cv, xr, yr, o);
     else if (f->equal_axes && dumb && hx && hy && dumb_equal_layout(f, cv, xr, yr, o)) key_column = true;
     else {
