@@ -38,6 +38,13 @@ def run(code, cwd, env_extra=None):
     return subprocess.run([ATTN, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120, env=env)
 
 
+def run_lang(lang, code, cwd, env_extra=None):
+    """attn --lang LANG -c CODE: the chapter tools write their figures' text in LANG."""
+    env = dict(os.environ, **dict({"ATTN_PLOT": "summary"}, **(env_extra or {})))
+    env.pop("DISPLAY", None)
+    return subprocess.run([ATTN, "--lang", lang, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=120, env=env)
+
+
 def cjk_font_file():
     r = subprocess.run(["fc-match", "-f", "%{file}", "sans-serif:lang=ja"], capture_output=True, text=True)
     return r.stdout.strip()
@@ -61,13 +68,22 @@ def title_ink(png):
     return band[:, c.min():c.max() + 1], a.mean()
 
 
-def iou_with_reference(crop, text, font_file):
-    """Overlap of the crop with `text` drawn by PIL from the font file, scaled to the crop's box."""
+def iou_with_reference(crop, text, font_file, latin_file=None):
+    """Overlap of the crop with `text` drawn by PIL from the font file, scaled to the crop's box. With latin_file,
+    the characters that are not wide are drawn from that font, as fontconfig's fallback does for a figure whose
+    font list starts with a Latin font."""
     if crop.shape[0] < 2 or crop.shape[1] < 2:
         return 0.0
     font = ImageFont.truetype(font_file, 64, index=0)
     im = Image.new("L", (64 * (len(text) + 2), 120), 255)
-    ImageDraw.Draw(im).text((10, 10), text, font=font, fill=0)
+    if latin_file:
+        latin, x, draw = ImageFont.truetype(latin_file, 64), 10.0, ImageDraw.Draw(im)
+        for ch in text:
+            f = font if unicodedata.east_asian_width(ch) in "WF" else latin
+            draw.text((x, 90), ch, font=f, fill=0, anchor="ls")     # on one baseline
+            x += f.getlength(ch)
+    else:
+        ImageDraw.Draw(im).text((10, 10), text, font=font, fill=0)
     ref = np.asarray(im) < 128
     r, c = np.where(ref.any(1))[0], np.where(ref.any(0))[0]
     ref = ref[r.min():r.max() + 1, c.min():c.max() + 1]
@@ -199,4 +215,79 @@ with tempfile.TemporaryDirectory() as d:
     else:
         check("terminal heatmaps drawn with their titles", False, r.stdout + r.stderr)
     check("terminal heatmaps: every line fits 80 columns", all(width(l) <= 80 for l in lines), r.stdout)
+
+    # the chapter tools' own figures in the reader's language (issue 26): rotation's title and legend,
+    # stack_attention's legend and x label; the Japanese and Chinese as lessons/ja, lessons/zh and docs/glossary.md
+    # name them (単位円 / 单位圆, トークンの類似度 / 标记相似度, 層 / 层)
+    ROT = "R = rotation(3, 2, plot=True, quiet=True)"
+    STACK = "r = stack_attention(layers=6, plot=True, quiet=True)"
+    tools = {
+        "en": ("R turns each pair by δω = 0.9487 rad", ["unit circle", "(p[i,4], p[i,5]) for i = 0..19", "R: pair i → pair i+3"],
+               ["token similarity (mean cosine)", "position signal (spread)"], "layer"),
+        "ja": ("R は各組を δω = 0.9487 rad 回転させる", ["単位円", "(p[i,4], p[i,5])、i = 0..19", "R: 組 i → 組 i+3"],
+               ["トークンの類似度 (コサインの平均)", "位置の信号 (ばらつき)"], "層"),
+        "zh": ("R 把每一对值旋转 δω = 0.9487 rad", ["单位圆", "(p[i,4], p[i,5])，i = 0..19", "R：第 i 对 → 第 i+3 对"],
+               ["标记相似度（余弦的平均）", "位置信号（离散程度）"], "层"),
+    }
+
+    def legend_columns(text, entries):
+        """For each legend entry: (display column of its sample's first cell, of its text) on its row; None if absent."""
+        cols = []
+        for e in entries:
+            row = next((l for l in text.split("\n") if e in l), None)
+            if row is None:
+                cols.append(None)
+                continue
+            at = row.index(e)
+            before = row[:at].rstrip()
+            k = len(before)
+            while k and before[k - 1] not in " |":
+                k -= 1
+            cols.append((width(row[:k]), width(row[:at])))
+        return cols
+
+    for lang, (title, rot_legend, stack_legend, xlabel) in tools.items():
+        env80 = {"ATTN_PLOT": "terminal", "COLUMNS": "80", "LINES": "24", "NO_COLOR": "1"}
+        r = run_lang(lang, ROT, d, env80)
+        text = r.stdout.replace("\u200b", "").replace("\f", "")
+        missing = [t for t in [title] + rot_legend if t not in text]
+        check(f"{lang} rotation at 80x24: title and legend in the reader's language", not missing, f"missing {missing}\n{text}")
+        check(f"{lang} rotation at 80x24: every line fits 80 columns", all(width(l) <= 80 for l in text.split("\n")), text)
+        cols = legend_columns(text, rot_legend)
+        check(f"{lang} rotation at 80x24: the legend's texts start in one column",
+              None not in cols and len({c[1] for c in cols}) == 1, f"{cols}\n{text}")
+        ylab = next((l for l in text.split("\n") if "y: p[i, 5]" in l), "")
+        check(f"{lang} rotation at 80x24: the legend's line samples start under the axis labels (its point centred)",
+              None not in cols and ylab and cols[0][0] == cols[2][0] == width(ylab[:ylab.index("y: ")]), f"{cols}\n{text}")
+        r = run_lang(lang, STACK, d, env80)
+        text = r.stdout.replace("\u200b", "").replace("\f", "")
+        missing = [t for t in stack_legend if t not in text]
+        check(f"{lang} stack_attention at 80x24: both legend entries drawn in the reader's language", not missing,
+              f"missing {missing}\n{text}")
+        check(f"{lang} stack_attention at 80x24: the x label {xlabel!r}", any(l.strip() == xlabel for l in text.split("\n")), text)
+        check(f"{lang} stack_attention at 80x24: every line fits 80 columns", all(width(l) <= 80 for l in text.split("\n")), text)
+        if lang != "en":          # two rows: each entry's text a sample's width and a space from its sample
+            cols = legend_columns(text, stack_legend)
+            check(f"{lang} stack_attention at 80x24: the legend's texts start in one column",
+                  None not in cols and len({c[1] for c in cols}) == 1, f"{cols}\n{text}")
+    # the rotation in files: its title (drawn with the CJK font's glyphs in the PNG, its CJK characters against
+    # tofu boxes with the same Latin text), legend and the CJK font in SVG and PDF
+    latin = subprocess.run(["fc-match", "-f", "%{file}", "DejaVu Sans"], capture_output=True, text=True).stdout.strip()
+    for lang in ("ja", "zh"):
+        title = tools[lang][0]
+        r = run_lang(lang, ROT + f"\nsavefig('rot-{lang}.png')\nsavefig('rot-{lang}.pdf')\nsavefig('rot-{lang}.svg')", d)
+        check(f"{lang} rotation: figure saved", r.returncode == 0, r.stderr[-300:])
+        svg = open(os.path.join(d, f"rot-{lang}.svg"), encoding="utf-8").read()
+        missing = [t for t in [title] + tools[lang][1] if t not in svg]
+        check(f"{lang} rotation.svg: title and legend in the reader's language", not missing, f"missing {missing}")
+        families = set(__import__("re").findall(r'font-family="([^"]*)"', svg))
+        check(f"{lang} rotation.svg: font-family names a CJK font", families and all("CJK" in f for f in families), str(families))
+        pdf = open(os.path.join(d, f"rot-{lang}.pdf"), "rb").read()
+        check(f"{lang} rotation.pdf: embeds a Noto CJK font", b"NotoSansCJK" in pdf, "no NotoSansCJK FontName in the PDF")
+        crop, ink = title_ink(os.path.join(d, f"rot-{lang}.png"))
+        same = iou_with_reference(crop, title, font, latin)
+        boxes = iou_with_reference(crop, "".join("□" if unicodedata.east_asian_width(c) in "WF" else c for c in title), font, latin)
+        print(f"{lang} rotation PNG title: IoU {same:.2f} with its own text, {boxes:.2f} with boxes; ink {ink:.3f}")
+        check(f"{lang} rotation.png: the title drawn with the font's glyphs", same > 0.45 and same > boxes + 0.2,
+              f"IoU {same:.2f}, boxes {boxes:.2f}")
 finish()

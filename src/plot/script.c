@@ -596,6 +596,12 @@ static void equal_layout(const Figure *f, const Canvas *cv, const double xr[2], 
     sb_printf(o, "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset bmargin at screen %.5f\nset tmargin at screen %.5f\n",
               x0 / W, (x0 + pw) / W, y0 / H, y1 / H);
     sb_puts(o, "unset xlabel\nunset ylabel\n");
+    /* the title as a label too: gnuplot's svg left out a title above axes placed by screen margins (the rotation's
+     * svg had none, in any language) */
+    if (f->title) {
+        sb_puts(o, "unset title\n");
+        label_at(o, cv, f->title, NULL, x0 + pw / 2, y1 + 1.2 * em, "center", 1.2);
+    }
     if (f->xlabel) label_at(o, cv, f->xlabel, NULL, x0 + pw / 2, y0 - 2.9 * em, "center", 1);
     if (f->ylabel) label_at(o, cv, f->ylabel, NULL, x0 - 0.7 * em - ych * cw - 1.0 * em, y0 + ph / 2, "center rotate by 90", 1);
     if (n) sb_printf(o, "set key at screen %.5f, screen %.5f center top vertical %s\n", (x0 + pw / 2) / W, (y0 - below - 0.2 * em) / H, key_look(f, cv));
