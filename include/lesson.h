@@ -129,6 +129,8 @@ int lesson_notebook_write(const char *which, FILE *out);
 typedef struct LessonCell {
     Lesson *l;                   /* owned */
     LessonQuestion *q;           /* in l */
+    const LessonStep *step;      /* in l: the step q is in */
+    int k;                       /* q is the step's question k (1-based) */
     I18nLang lang;
 } LessonCell;
 bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen);

@@ -11,6 +11,7 @@
 #include "strbuf.h"
 #include "textwidth.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,7 @@ void lesson_cell_close(LessonCell *c) {
     lesson_free(c->l);
     c->l = NULL;
     c->q = NULL;
+    c->step = NULL;
 }
 
 static bool plain_word(const char *w) {
@@ -290,40 +292,90 @@ static bool plain_word(const char *w) {
     return true;
 }
 
+/* The words of s (split at blanks) into w[0..max), as pointers and lengths; the count, max + 1 when there are more. */
+static int words_of(const char *s, const char **w, size_t *len, int max) {
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        if (!*s) return n;
+        if (n == max) return max + 1;
+        w[n] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+        len[n] = (size_t)(s - w[n]);
+        n++;
+    }
+}
+
+#define CELL_MAX_QUESTION 9999      /* a question number past this names none (and strtol's range is never met) */
+
+/* "%%question LESSON STEP K [--lang LL]": the words (of any length; a step id is one word, lesson_load sees to it),
+ * K read by strtol as a whole number 1..CELL_MAX_QUESTION, else an error that quotes it. */
 bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen) {
     c->l = NULL;
     c->q = NULL;
-    char lesson[128] = "", step[128] = "", lang[16] = "en", dashes[16] = "";
-    int k = 0;
+    c->step = NULL;
+    c->k = 0;
+    c->lang = I18N_EN;
+    const char *w[5];
+    size_t wl[5];
     size_t m = strlen(LESSON_CELL_MAGIC);
-    int got = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
-            : sscanf(header + m, " %127s %127s %d %15s %15s", lesson, step, &k, dashes, lang);
-    size_t ln = strlen(lesson);      /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
-    if (got < 3 || (got >= 4 && strcmp(dashes, "--lang") != 0) || got == 4 || !plain_word(lesson) || k < 1
-        || strchr(lesson, '/') || lesson[0] == '.' || (ln > 3 && !strcmp(lesson + ln - 3, ".md"))
-        || !i18n_parse_option(lang, &c->lang)) {
-        snprintf(err, errlen, "%s", TR("this cell's first line names no question of a lesson (it reads "
-                                       "%%question LESSON STEP N --lang LANG, as attn notebook writes it)"));
+    int nw = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
+           : words_of(header + m, w, wl, 5);
+    char *lesson = nw >= 1 ? xstrndup(w[0], wl[0]) : NULL;
+    char *lang = nw == 5 ? xstrndup(w[4], wl[4]) : NULL;
+    size_t ln = lesson ? strlen(lesson) : 0;  /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
+    bool ok = (nw == 3 || (nw == 5 && wl[3] == 6 && !strncmp(w[3], "--lang", 6))) && plain_word(lesson)
+              && !strchr(lesson, '/') && lesson[0] != '.' && !(ln > 3 && !strcmp(lesson + ln - 3, ".md"))
+              && (!lang || i18n_parse_option(lang, &c->lang));
+    free(lang);
+    if (!ok) {
+        free(lesson);
+        snprintf(err, errlen, TR("this cell's first line names no question of a lesson (it reads %s LESSON STEP N "
+                                 "--lang LANG, as attn notebook writes it)"), LESSON_CELL_MAGIC);
         return false;
     }
+    char *num = xstrndup(w[2], wl[2]), *end;
+    errno = 0;
+    long k = strtol(num, &end, 10);
+    if (errno || end == num || *end || !isdigit((unsigned char)num[0]) || k < 1 || k > CELL_MAX_QUESTION) {
+        snprintf(err, errlen, TR("the question number '%s' in this cell's first line is not a whole number from 1 to %d"),
+                 num, CELL_MAX_QUESTION);
+        free(num);
+        free(lesson);
+        return false;
+    }
+    free(num);
+    char *step = xstrndup(w[1], wl[1]);
     char *path = lesson_find(lesson);
-    if (!path) { snprintf(err, errlen, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson); return false; }
+    if (!path) {
+        snprintf(err, errlen, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson);
+        free(lesson);
+        free(step);
+        return false;
+    }
+    free(lesson);
     I18nLang was = i18n_get();
     i18n_set(c->lang);
     c->l = lesson_load_localized(path, err, errlen);
     i18n_set(was);
     free(path);
-    if (!c->l) return false;
+    if (!c->l) { free(step); return false; }
     for (int s = 0; s < c->l->nsteps && !c->q; s++) {
         if (strcmp(c->l->steps[s].id, step) != 0) continue;
         int n = 0;
         for (int i = 0; i < c->l->steps[s].nitems && !c->q; i++)
-            if (c->l->steps[s].items[i].kind == ITEM_QUESTION && ++n == k) c->q = c->l->steps[s].items[i].q;
+            if (c->l->steps[s].items[i].kind == ITEM_QUESTION && ++n == k) {
+                c->q = c->l->steps[s].items[i].q;
+                c->step = &c->l->steps[s];
+            }
     }
     if (!c->q) {
-        snprintf(err, errlen, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, k);
+        snprintf(err, errlen, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, (int)k);
+        free(step);
         lesson_cell_close(c);
         return false;
     }
+    free(step);
+    c->k = (int)k;
     return true;
 }

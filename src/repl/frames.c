@@ -67,7 +67,7 @@ typedef struct Frames {
     bool error_sent;        /* this request has sent an error */
     bool syntax;            /* the statement running is the cell's syntax error */
     char dir[64];           /* the temporary directory figures are drawn in: /tmp/attn-kernel-PID-XXXXXX */
-    char question[300];     /* the header line of the last question cell run: its hints and misses count on */
+    char *question;         /* the last question cell's run, as "LESSON STEP K": its hints and misses count on */
     int hints, misses;      /* hints shown and wrong answers at that question */
     bool reminded;          /* "(stuck? type hint)" said once */
     PlotInline plots;
@@ -306,12 +306,17 @@ static void question_cell(Frames *F, const char *src) {
     }
     I18nLang was = i18n_get();
     i18n_set(c.lang);
-    if (strcmp(F->question, header) != 0) {
-        snprintf(F->question, sizeof F->question, "%s", header);
+    free(header);
+    StrBuf key;             /* the question itself, whatever blanks or --lang its header has */
+    sb_init(&key);
+    sb_printf(&key, "%s %s %d", c.l->id, c.step->id, c.k);
+    if (!F->question || strcmp(F->question, sb_str(&key)) != 0) {
+        free(F->question);
+        F->question = sb_take(&key);
         F->hints = F->misses = 0;
         F->reminded = false;
     }
-    free(header);
+    sb_free(&key);
     const LessonQuestion *q = c.q;
     Interp *I = &F->S.I;
     LessonExpect *e = lesson_expect(I, q, err, sizeof err);
@@ -577,6 +582,7 @@ int repl_frames(const char *version) {
         free(body);
     }
     session_free(&F.S);
+    free(F.question);
     fclose(F.cell_out);
     rmdir(F.dir);
     if (lock >= 0) close(lock);
