@@ -70,6 +70,8 @@ typedef struct Frames {
     char *question;         /* the last question cell's run, as "LESSON STEP K": its hints and misses count on */
     int hints, misses;      /* hints shown and wrong answers at that question */
     bool reminded;          /* "(stuck? type hint)" said once */
+    LessonSources *src;     /* where the names of the session came from: forbid: sees through a = Y[0, 2] */
+    bool lesson_own;        /* the statements running are the lesson's (a solution), not the student's */
     PlotInline plots;
     Session S;
 } Frames;
@@ -137,6 +139,13 @@ static void session_start(Frames *F) {
     F->S.I.run.plot.inline_out = &F->plots;
     file_policy_restrict(&F->S.I.run.files, "a notebook", NULL);   /* writes only under the kernel's folder */
     session_push(&F->S);
+    F->src = lesson_sources_new();
+}
+
+static void session_end(Frames *F) {
+    session_free(&F->S);
+    lesson_sources_free(F->src);
+    F->src = NULL;
 }
 
 /* Does the statement end with a bare expression whose value the cell shows (not one silenced by a ';')? */
@@ -153,7 +162,8 @@ static bool blank_text(const char *s) {
 }
 
 /* Runs statements sts[first..n) of a cell until one fails; the last one's bare expression becomes the result.
- * Returns the status of the last that ran. */
+ * What each assigns is noted before it runs (F->src: typed by the student unless F->lesson_own), in any cell, as
+ * the terminal lesson notes what is typed. Returns the status of the last that ran. */
 static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, bool only_first) {
     Interp *I = &F->S.I;
     RunStatus rs = RUN_OK;
@@ -162,6 +172,7 @@ static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, boo
         bool shows = last && shows_value(&sts[i]);
         val_decref(I->last_value);
         I->last_value = NULL;
+        if (sts[i].parsed) lesson_sources_note(F->src, sts[i].parse.tree, !F->lesson_own);
         rs = repl_run_statement(&F->S, &sts[i], NULL);
         fflush(F->cell_out);
         if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
@@ -230,7 +241,7 @@ static void cell_done(Frames *F, RunStatus rs) {
         frame_text(F, "stream", "stderr", note);
     }
     if (rs == RUN_QUIT) {                    /* quit(): a fresh session, as a restart gives */
-        session_free(&F->S);
+        session_end(F);
         session_start(F);
         frame_text(F, "stream", "stderr", "[attn: quit() ended the session: a fresh one has started]\n");
     }
@@ -342,7 +353,9 @@ static void question_cell(Frames *F, const char *src) {
         }
         if (word && !right && strcmp(word, "hint") != 0) {
             say(F, TR("The answer: %s\n"), q->answer);
+            F->lesson_own = true;
             rs = run_cell(F, q->answer);
+            F->lesson_own = false;
             right = true;
             continue;
         }
@@ -357,7 +370,7 @@ static void question_cell(Frames *F, const char *src) {
         answered = true;
         CellLine cl = {F, &sts[i]};
         sb_clear(&fb);
-        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, NULL, run_cell_line, &cl, &rs, &fb);
+        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, F->src, run_cell_line, &cl, &rs, &fb);
         fflush(F->cell_out);
         if (g == GRADE_RIGHT) { say(F, "%s", TR("Right.\n")); right = true; }
         else if (g == GRADE_WRONG) { sb_clear(&why); sb_puts(&why, sb_str(&fb)); }
@@ -581,7 +594,7 @@ int repl_frames(const char *version) {
         }
         free(body);
     }
-    session_free(&F.S);
+    session_end(&F);
     free(F.question);
     fclose(F.cell_out);
     rmdir(F.dir);
