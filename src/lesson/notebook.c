@@ -3,11 +3,12 @@
  * headed by a line the kernel knows ("%%question LESSON STEP K --lang LL"): attn --frames grades what the cell runs
  * with the terminal lesson's checker (lesson_take), so checks, hints, forbid: and wrong: explanations are the same.
  * A lesson is a stranger's file: its text reaches the notebook as text, never as markup (Markdown's HTML, math and
- * entities escaped outside code, control characters shown as \xHH), and as JSON that is valid whatever bytes it
+ * entities escaped outside code; fenced and indented code blocks as code, literal; control characters shown as \xHH), and as JSON that is valid whatever bytes it
  * holds (escapes for quotes, backslashes, control characters, "</" and bytes that are not UTF-8). */
 #include "lesson.h"
 #include "lesson_translation.h"
 #include "i18n.h"
+#include "mdblock.h"
 #include "strbuf.h"
 #include "textwidth.h"
 #include <ctype.h>
@@ -110,44 +111,79 @@ static bool wide_end(const StrBuf *para) {
     return i > 0 && wide_at(para->s + i - 1, para->len - i);
 }
 
+/* Text as a fenced code block (shown as written, nothing in it escaped): a fence of backquotes one longer than the
+ * longest run of them anywhere in the text (at least three), so no line of it closes the block early, whatever a
+ * renderer takes for a closing fence; the lesson's info word (python) kept when it is a plain word. */
+static void code_block(StrBuf *o, const char *s, size_t n, const char *info, size_t info_len) {
+    size_t fence = 3;
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        while (i + k < n && s[i + k] == '`') k++;
+        if (k >= fence) fence = k + 1;
+        i += k ? k : 1;
+    }
+    size_t w = 0;
+    while (w < info_len && (isalnum((unsigned char)info[w]) || strchr("_+-.#", info[w]))) w++;
+    sb_pad(o, '`', (long)fence);
+    if (w && (w == info_len || info[w] == ' ')) sb_putn(o, info, w);
+    sb_putc(o, '\n');
+    sb_putn(o, s, n);
+    if (n && s[n - 1] != '\n') sb_putc(o, '\n');
+    sb_pad(o, '`', (long)fence);
+    sb_putc(o, '\n');
+}
+
 /* Prose (a lesson's Markdown) as a notebook's Markdown: control characters shown as \xHH, as at the terminal; a line
- * break between two CJK characters dropped (Markdown would show it as a space);
- * indented code blocks as fenced ones (literal, with a fence longer than any run of backquotes in them); each
+ * break between two CJK characters dropped (Markdown would show it as a space); fenced blocks (``` or ~~~, closed by
+ * their own kind or running to the end, as CommonMark reads them) and indented ones as code blocks (code_block); each
  * paragraph through md_inline. */
 static void md_prose(StrBuf *o, const char *raw) {
-    StrBuf v, para;
+    StrBuf v, para, code;
     sb_init(&v);
     sb_init(&para);
+    sb_init(&code);
     tw_visible(&v, raw, strlen(raw), true);
     const char *s = sb_str(&v);
     bool after_blank = true;
     while (*s) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        MdFence f;
+        if (md_fence_open(s, n, &f)) {
+            const char *body = nl ? nl + 1 : s + n, *q = body, *body_end = NULL, *after = NULL;
+            while (*q && !body_end) {
+                const char *qe = strchr(q, '\n');
+                size_t qn = qe ? (size_t)(qe - q) : strlen(q);
+                if (md_fence_closes(q, qn, &f)) { body_end = q; after = qe ? qe + 1 : q + qn; }
+                else q = qe ? qe + 1 : q + qn;
+            }
+            if (!body_end) body_end = after = q;          /* not closed: to the end of the prose */
+            if (para.len) { md_inline(o, sb_str(&para)); sb_clear(&para); }
+            code_block(o, body, (size_t)(body_end - body), f.info, f.info_len);
+            s = after;
+            after_blank = true;
+            continue;
+        }
         if (after_blank && indented(s, n) && !blank_line(s, n)) {
             /* an indented block: lines indented by 4 (and blank lines between them) */
             const char *end = s, *last = s;
-            size_t fence = 3;
             while (*end) {
                 const char *e2 = strchr(end, '\n');
                 size_t m = e2 ? (size_t)(e2 - end) : strlen(end);
                 if (!indented(end, m) && !blank_line(end, m)) break;
                 if (!blank_line(end, m)) last = end + m;
-                for (size_t i = 0; i < m; i++) if (end[i] == '`' && run_of(end + i, '`') >= fence) fence = run_of(end + i, '`') + 1;
                 end = e2 ? e2 + 1 : end + m;
             }
             if (para.len) { md_inline(o, sb_str(&para)); sb_clear(&para); }
-            sb_pad(o, '`', (long)fence);
-            sb_putc(o, '\n');
+            sb_clear(&code);
             for (const char *p = s; p < last;) {
                 const char *e2 = memchr(p, '\n', (size_t)(last - p));
                 size_t m = e2 ? (size_t)(e2 - p) : (size_t)(last - p);
-                if (m >= 4) sb_putn(o, p + 4, m - 4);
-                sb_putc(o, '\n');
+                if (m >= 4) sb_putn(&code, p + 4, m - 4);
+                sb_putc(&code, '\n');
                 p = e2 ? e2 + 1 : last;
             }
-            sb_pad(o, '`', (long)fence);
-            sb_putc(o, '\n');
+            code_block(o, code.s, code.len, "", 0);
             s = last;
             if (*s == '\n') s++;
             after_blank = false;
@@ -164,6 +200,7 @@ static void md_prose(StrBuf *o, const char *raw) {
     while (o->len && o->s[o->len - 1] == '\n') o->s[--o->len] = 0;
     sb_free(&v);
     sb_free(&para);
+    sb_free(&code);
 }
 
 /* ---- cells ---- */
