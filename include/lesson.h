@@ -123,12 +123,15 @@ LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *
  * failed). */
 int lesson_notebook_write(const char *which, FILE *out);
 /* A notebook's question cell starts with the line "%%question LESSON STEP K --lang LL": question K (1-based) of
- * step STEP of lesson LESSON (a lesson's name, never a path), in language LL. lesson_cell_open loads that lesson
- * and finds the question; false with why (translated) in err. lesson_cell_close frees what it loaded. */
+ * step STEP of lesson LESSON (a lesson's name, never a path), in language LL; words of any length, K a whole number
+ * 1..9999. lesson_cell_open loads that lesson and finds the question; false with why (translated) in err.
+ * lesson_cell_close frees what it loaded. */
 #define LESSON_CELL_MAGIC "%%question"
 typedef struct LessonCell {
     Lesson *l;                   /* owned */
     LessonQuestion *q;           /* in l */
+    const LessonStep *step;      /* in l: the step q is in */
+    int k;                       /* q is the step's question k (1-based) */
     I18nLang lang;
 } LessonCell;
 bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen);

@@ -14,12 +14,13 @@
 #include <stddef.h>
 
 typedef struct MdFence {
-    int len;                /* number of backticks */
+    int len;                /* number of backticks (or tildes) */
     const char *info;       /* the info string after them (not NUL-terminated), e.g. "attn" */
     size_t info_len;
+    char ch;                /* '`' or '~' (CommonMark's two fences; a block closes with its own) */
 } MdFence;
 
-/* Is line [s, s+n) an opening fence? Fills *f. */
+/* Is line [s, s+n) an opening fence (``` or ~~~, up to three spaces before it)? Fills *f. */
 bool md_fence_open(const char *s, size_t n, MdFence *f);
 /* Does line [s, s+n) close a block opened with f? */
 bool md_fence_closes(const char *s, size_t n, const MdFence *f);

@@ -11,7 +11,7 @@ For every lesson in en, ja and zh:
      the lesson file shows; every wrong answer ends in WrongAnswer with the lesson's explanation (in L);
   3. forbid: a shortcut that reads a forbidden name for the right value ([answer, NAME][0]) is rejected in the
      notebook with the explanation the terminal lesson gives for the same line (`attn lesson`, jump to the step).
-Plus: a hostile lesson (quotes, backslashes, control characters, </script>, HTML, bytes that are not UTF-8) still
+Plus (ATTN_TEST_EDGE_ONLY=1 runs these alone): a hostile lesson (quotes, backslashes, control characters, </script>, HTML, bytes that are not UTF-8) still
 gives valid JSON whose Markdown renders as text. The last line is 'N passed, N failed'."""
 import copy
 import json
@@ -400,10 +400,147 @@ def bad_headers():
     check("bad headers: the kernel lives", cell_text(nb.cells[-1]).strip() == "2", cell_text(nb.cells[-1]))
 
 
+def own_lesson(sub, name, text):
+    """A lesson of the test's own in its own folder (ATTN_LESSONS); the folder."""
+    d = os.path.join(TMP, sub, "lessons")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name + ".md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    return d
+
+
+def run_with_lessons(nb, d):
+    """nb run by nbclient with its kernel finding lessons in d."""
+    was = os.environ.get("ATTN_LESSONS")
+    os.environ["ATTN_LESSONS"] = d
+    try:
+        with tempfile.TemporaryDirectory(prefix="nb-", dir=TMP) as cwd:
+            return run_notebook(nb, cwd)
+    finally:
+        if was is None:
+            os.environ.pop("ATTN_LESSONS", None)
+        else:
+            os.environ["ATTN_LESSONS"] = was
+
+
+def new_nb(sources):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "attn", "display_name": "attn", "language": "python"}
+    for src in sources:
+        c = nbformat.v4.new_code_cell(src)
+        c.metadata["tags"] = ["raises-exception"]
+        nb.cells.append(c)
+    return nb
+
+
+def step_id_with_space():
+    """{#a b}: a step id the notebook's header could not name (nor `jump` at the terminal): the loader refuses it in
+    one line with the file and line, and no notebook is written."""
+    d = own_lesson("space-id", "01-space", "# Space\nSection: 1\n\n## One {#a b}\n\n```question\nWhat is 1?\n"
+                   "answer: 1\n```\n")
+    r = subprocess.run([ATTN, "notebook", "1"], capture_output=True, env=dict(os.environ, ATTN_LESSONS=d))
+    err = r.stderr.decode("utf-8", "replace")
+    check("step id with a space: refused in one line with file:line, no notebook", r.returncode == 2
+          and r.stdout == b"" and err.count("\n") == 1 and "01-space.md:4:" in err and "'a b'" in err, err[:300])
+    r = subprocess.run([ATTN, "lesson", "1"], capture_output=True, input=b"", env=dict(os.environ, ATTN_LESSONS=d))
+    err = r.stderr.decode("utf-8", "replace")
+    check("step id with a space: the terminal lesson refuses it the same way", "01-space.md:4:" in err
+          and "'a b'" in err, err[:300])
+
+
+def long_header_hints():
+    """A header over 300 bytes (long lesson and step ids, trailing blanks): hints count on across runs of the cell."""
+    lesson, step = "01-" + "l" * 150, "s" * 150
+    d = own_lesson("long", lesson, "# Long\nSection: 1\n\n## One {#%s}\n\n```question\nWhat is 1?\nanswer: 1\n"
+                   "hint: first hint\nhint: second hint\n```\n" % step)
+    header = "%%%%question %s %s 1 --lang en    " % (lesson, step)
+    nb = new_nb([header + "\nhint", header + "\nhint"])
+    failed = run_with_lessons(nb, d)
+    a, b = cell_text(nb.cells[0]), cell_text(nb.cells[1])
+    check("a header of %d bytes: the second 'hint' shows hint 2" % len(header), failed is None
+          and "Hint 1 of 2: first hint" in a and "Hint 2 of 2: second hint" in b, (failed, a[:200], b[:200]))
+
+
+def header_numbers():
+    """The question number is read with range checks: one past int's range (it wrapped to 1), a huge one, 0, -1,
+    1x and 1.5 are ValueErrors that quote what was written."""
+    bad = ["4294967297", "99999999999", "0", "-1", "1x", "1.5"]
+    nb = new_nb(["%%%%question 01-self-attention scores %s --lang en\n1" % n for n in bad])
+    failed = run_with_lessons(nb, os.path.join(ROOT, "lessons"))
+    check("header numbers: the notebook runs on", failed is None, failed)
+    for n, c in zip(bad, nb.cells):
+        ename, text = error_of(c)
+        check("header number %s: ValueError quoting it" % n, ename == "ValueError" and n in text, (ename, text[:300]))
+
+
+def fences_in_prose():
+    """``` and ~~~ blocks in the prose: code in the Markdown (unescaped inside), and a fence of the lesson's that
+    tries to close the notebook's early (``` inside ~~~, a longer ~~~~) injects no HTML."""
+    text = ("# Fences\nSection: 1\n\n## One {#one}\n\nTilde:\n\n~~~python\nif a < b and c & d: pass\n```\n"
+            "<img src=x onerror=alert(1)>\n~~~\n\nBack:\n\n```\nx <= y\n~~~~\n<b>bold</b>\n```\n\n"
+            "Longer:\n\n~~~~\nq > r\n~~~\n<i>it</i>\n~~~~\n\nAfter <u>u</u>.\n\n"
+            "```question\nWhat is 1?\nanswer: 1\n```\n")
+    d = own_lesson("fences", "01-fences", text)
+    r = subprocess.run([ATTN, "notebook", "1"], capture_output=True, env=dict(os.environ, ATTN_LESSONS=d))
+    try:
+        raw = r.stdout.decode("utf-8")
+        doc = nbformat.reads(raw, as_version=4)
+        nbformat.validate(doc)
+    except Exception as e:  # noqa: BLE001
+        check("fences: a valid notebook", False, "%s %s" % (e, r.stderr[:300]))
+        return
+    md = "\n".join(c.source for c in doc.cells if c.cell_type == "markdown")
+    check("fences: ~~~ content is code, unescaped", "\nif a < b and c & d: pass\n" in md
+          and "&lt;" not in md.split("After")[0] and "&amp;" not in md, md)
+    check("fences: ``` content is code, unescaped, on its own lines", "\nx <= y\n~~~~\n<b>bold</b>\n" in md, md)
+    check("fences: prose after the fences still escaped", "After &lt;u&gt;u&lt;/u&gt;." in md, md)
+    try:
+        from nbconvert import HTMLExporter
+    except ImportError:
+        return
+    html, _ = HTMLExporter().from_notebook_node(doc)
+    check("fences: nbconvert's HTML holds none of the lesson's elements", "<img src=x" not in html
+          and "<b>bold" not in html and "<i>it" not in html and "<u>u" not in html, "")
+    check("fences: nbconvert shows the code as it is written", "a &lt; b and c &amp;amp; d" not in html
+          and ("a &lt; b" in html or "a</span> <span class=\"o\">&lt;</span>" in html), "")
+
+
+def forbid_through_names():
+    """forbid: follows names assigned in earlier cells, as LessonSources does at the terminal: a = Y[0, 2] in one
+    cell, then `a` at a question asked without Y, is refused in the notebook as at the terminal; b = 1 + 1, then b,
+    is right."""
+    d = own_lesson("forbid", "01-forbid", "# Forbid\nSection: 1\n\n## One {#one}\n\n```attn\n"
+                   "attn> Y = torch.arange(6).reshape(2, 3)\n```\n\n```question\nWhat is 2, without Y?\n"
+                   "answer: 1 + 1\nforbid: Y -> work it out without Y\n```\n")
+    header = "%%question 01-forbid one 1 --lang en"
+    nb = new_nb(["Y = torch.arange(6).reshape(2, 3)", "a = Y[0, 2]", header + "\na",
+                 "def f():\n    return Y[0, 2]", header + "\nf()", "b = 1 + 1", header + "\nb"])
+    failed = run_with_lessons(nb, d)
+    r = subprocess.run([ATTN, "lesson", "1"], input="\na = Y[0, 2]\na\nquit\n", capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, ATTN_LESSONS=d))
+    check("forbid through a name: the terminal refuses it (the reference)", "work it out without Y" in r.stdout,
+          r.stdout[-400:])
+    for i in (2, 4):
+        ename, text = error_of(nb.cells[i])
+        check("forbid through a name: %r after %r refused in the notebook" % (nb.cells[i].source.split("\n")[1],
+              nb.cells[i - 1].source), ename == "WrongAnswer" and "work it out without Y" in text, (ename, text[:300]))
+    check("forbid through a name: b = 1 + 1, then b, is right", error_of(nb.cells[6])[0] is None
+          and "Right." in cell_text(nb.cells[6]), (failed, cell_text(nb.cells[6])[:200]))
+
+
+def edge_cases():
+    step_id_with_space()
+    long_header_hints()
+    header_numbers()
+    fences_in_prose()
+    forbid_through_names()
+
+
 def main():
     hostile()
     bad_headers()
-    for lang in LANGS:
+    edge_cases()
+    for lang in LANGS if not os.environ.get("ATTN_TEST_EDGE_ONLY") else ():
         for name in LESSONS:
             lesson_notebook(name, lang)
     forbid_checks()

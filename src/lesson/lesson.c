@@ -101,6 +101,22 @@ static void heading(const char *s, size_t n, char **title, char **id) {
     *id = sb_take(&b);
 }
 
+/* A step id is one word: `jump ID` at the terminal and a notebook's question cell ("%%question LESSON ID N") name
+ * it. False, with "path:line: ..." in err, for an empty one or one with a blank in it. */
+static bool step_id_ok(const char *id, char *err, size_t errlen, const char *path, int line) {
+    if (!*id) {
+        snprintf(err, errlen, "%s:%d: the step has no id (write {#id} after the title, a word of letters, digits and '-')", path, line);
+        return false;
+    }
+    if (!id[strcspn(id, " \t\r\n\v\f")]) return true;
+    char *dashed = xstrdup(id);
+    for (char *c = dashed; *c; c++) if (isspace((unsigned char)*c)) *c = '-';
+    snprintf(err, errlen, "%s:%d: step id '%s' has a blank in it: an id is one word, as jump and notebook cells name it "
+             "(write {#%s})", path, line, id, dashed);
+    free(dashed);
+    return false;
+}
+
 /* Where " -> " starts in v[0, n) outside quotes, or n. */
 static size_t arrow_at(const char *v, size_t n) {
     char quote = 0;
@@ -288,6 +304,7 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
             memset(cur, 0, sizeof *cur);
             heading(p + 3, len - 3, &cur->title, &cur->id);
             cur->line = line;
+            if (!step_id_ok(cur->id, err, errlen, path, line)) { ok = false; break; }
             for (int i = 0; i < l->nsteps - 1; i++)
                 if (!strcmp(l->steps[i].id, cur->id)) {
                     snprintf(err, errlen, "%s:%d: step id '%s' is used twice (lines %d and %d)", path, line, cur->id, l->steps[i].line, line);

@@ -7,23 +7,27 @@
 bool md_fence_open(const char *s, size_t n, MdFence *f) {
     size_t i = 0;
     while (i < n && i < 3 && s[i] == ' ') i++;
+    char ch = i < n ? s[i] : 0;
+    if (ch != '`' && ch != '~') return false;
     size_t k = i;
-    while (k < n && s[k] == '`') k++;
+    while (k < n && s[k] == ch) k++;
     if (k - i < 3) return false;
+    f->ch = ch;
     f->len = (int)(k - i);
     while (k < n && s[k] == ' ') k++;
     f->info = s + k;
     f->info_len = n - k;
     while (f->info_len && (f->info[f->info_len - 1] == ' ' || f->info[f->info_len - 1] == '\r')) f->info_len--;
-    /* CommonMark: the info string of a backtick fence holds no backtick */
-    return memchr(f->info, '`', f->info_len) == NULL;
+    /* CommonMark: the info string of a backtick fence holds no backtick (a tilde fence's may) */
+    return ch == '~' || memchr(f->info, '`', f->info_len) == NULL;
 }
 
 bool md_fence_closes(const char *s, size_t n, const MdFence *f) {
+    char ch = f->ch ? f->ch : '`';
     size_t i = 0;
     while (i < n && i < 3 && s[i] == ' ') i++;
     size_t k = i;
-    while (k < n && s[k] == '`') k++;
+    while (k < n && s[k] == ch) k++;
     if ((int)(k - i) < f->len) return false;
     while (k < n && (s[k] == ' ' || s[k] == '\r')) k++;
     return k == n;

@@ -3,14 +3,16 @@
  * headed by a line the kernel knows ("%%question LESSON STEP K --lang LL"): attn --frames grades what the cell runs
  * with the terminal lesson's checker (lesson_take), so checks, hints, forbid: and wrong: explanations are the same.
  * A lesson is a stranger's file: its text reaches the notebook as text, never as markup (Markdown's HTML, math and
- * entities escaped outside code, control characters shown as \xHH), and as JSON that is valid whatever bytes it
+ * entities escaped outside code; fenced and indented code blocks as code, literal; control characters shown as \xHH), and as JSON that is valid whatever bytes it
  * holds (escapes for quotes, backslashes, control characters, "</" and bytes that are not UTF-8). */
 #include "lesson.h"
 #include "lesson_translation.h"
 #include "i18n.h"
+#include "mdblock.h"
 #include "strbuf.h"
 #include "textwidth.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,44 +111,79 @@ static bool wide_end(const StrBuf *para) {
     return i > 0 && wide_at(para->s + i - 1, para->len - i);
 }
 
+/* Text as a fenced code block (shown as written, nothing in it escaped): a fence of backquotes one longer than the
+ * longest run of them anywhere in the text (at least three), so no line of it closes the block early, whatever a
+ * renderer takes for a closing fence; the lesson's info word (python) kept when it is a plain word. */
+static void code_block(StrBuf *o, const char *s, size_t n, const char *info, size_t info_len) {
+    size_t fence = 3;
+    for (size_t i = 0; i < n;) {
+        size_t k = 0;
+        while (i + k < n && s[i + k] == '`') k++;
+        if (k >= fence) fence = k + 1;
+        i += k ? k : 1;
+    }
+    size_t w = 0;
+    while (w < info_len && (isalnum((unsigned char)info[w]) || strchr("_+-.#", info[w]))) w++;
+    sb_pad(o, '`', (long)fence);
+    if (w && (w == info_len || info[w] == ' ')) sb_putn(o, info, w);
+    sb_putc(o, '\n');
+    sb_putn(o, s, n);
+    if (n && s[n - 1] != '\n') sb_putc(o, '\n');
+    sb_pad(o, '`', (long)fence);
+    sb_putc(o, '\n');
+}
+
 /* Prose (a lesson's Markdown) as a notebook's Markdown: control characters shown as \xHH, as at the terminal; a line
- * break between two CJK characters dropped (Markdown would show it as a space);
- * indented code blocks as fenced ones (literal, with a fence longer than any run of backquotes in them); each
+ * break between two CJK characters dropped (Markdown would show it as a space); fenced blocks (``` or ~~~, closed by
+ * their own kind or running to the end, as CommonMark reads them) and indented ones as code blocks (code_block); each
  * paragraph through md_inline. */
 static void md_prose(StrBuf *o, const char *raw) {
-    StrBuf v, para;
+    StrBuf v, para, code;
     sb_init(&v);
     sb_init(&para);
+    sb_init(&code);
     tw_visible(&v, raw, strlen(raw), true);
     const char *s = sb_str(&v);
     bool after_blank = true;
     while (*s) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        MdFence f;
+        if (md_fence_open(s, n, &f)) {
+            const char *body = nl ? nl + 1 : s + n, *q = body, *body_end = NULL, *after = NULL;
+            while (*q && !body_end) {
+                const char *qe = strchr(q, '\n');
+                size_t qn = qe ? (size_t)(qe - q) : strlen(q);
+                if (md_fence_closes(q, qn, &f)) { body_end = q; after = qe ? qe + 1 : q + qn; }
+                else q = qe ? qe + 1 : q + qn;
+            }
+            if (!body_end) body_end = after = q;          /* not closed: to the end of the prose */
+            if (para.len) { md_inline(o, sb_str(&para)); sb_clear(&para); }
+            code_block(o, body, (size_t)(body_end - body), f.info, f.info_len);
+            s = after;
+            after_blank = true;
+            continue;
+        }
         if (after_blank && indented(s, n) && !blank_line(s, n)) {
             /* an indented block: lines indented by 4 (and blank lines between them) */
             const char *end = s, *last = s;
-            size_t fence = 3;
             while (*end) {
                 const char *e2 = strchr(end, '\n');
                 size_t m = e2 ? (size_t)(e2 - end) : strlen(end);
                 if (!indented(end, m) && !blank_line(end, m)) break;
                 if (!blank_line(end, m)) last = end + m;
-                for (size_t i = 0; i < m; i++) if (end[i] == '`' && run_of(end + i, '`') >= fence) fence = run_of(end + i, '`') + 1;
                 end = e2 ? e2 + 1 : end + m;
             }
             if (para.len) { md_inline(o, sb_str(&para)); sb_clear(&para); }
-            sb_pad(o, '`', (long)fence);
-            sb_putc(o, '\n');
+            sb_clear(&code);
             for (const char *p = s; p < last;) {
                 const char *e2 = memchr(p, '\n', (size_t)(last - p));
                 size_t m = e2 ? (size_t)(e2 - p) : (size_t)(last - p);
-                if (m >= 4) sb_putn(o, p + 4, m - 4);
-                sb_putc(o, '\n');
+                if (m >= 4) sb_putn(&code, p + 4, m - 4);
+                sb_putc(&code, '\n');
                 p = e2 ? e2 + 1 : last;
             }
-            sb_pad(o, '`', (long)fence);
-            sb_putc(o, '\n');
+            code_block(o, code.s, code.len, "", 0);
             s = last;
             if (*s == '\n') s++;
             after_blank = false;
@@ -163,6 +200,7 @@ static void md_prose(StrBuf *o, const char *raw) {
     while (o->len && o->s[o->len - 1] == '\n') o->s[--o->len] = 0;
     sb_free(&v);
     sb_free(&para);
+    sb_free(&code);
 }
 
 /* ---- cells ---- */
@@ -282,6 +320,7 @@ void lesson_cell_close(LessonCell *c) {
     lesson_free(c->l);
     c->l = NULL;
     c->q = NULL;
+    c->step = NULL;
 }
 
 static bool plain_word(const char *w) {
@@ -290,40 +329,90 @@ static bool plain_word(const char *w) {
     return true;
 }
 
+/* The words of s (split at blanks) into w[0..max), as pointers and lengths; the count, max + 1 when there are more. */
+static int words_of(const char *s, const char **w, size_t *len, int max) {
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r') s++;
+        if (!*s) return n;
+        if (n == max) return max + 1;
+        w[n] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r') s++;
+        len[n] = (size_t)(s - w[n]);
+        n++;
+    }
+}
+
+#define CELL_MAX_QUESTION 9999      /* a question number past this names none (and strtol's range is never met) */
+
+/* "%%question LESSON STEP K [--lang LL]": the words (of any length; a step id is one word, lesson_load sees to it),
+ * K read by strtol as a whole number 1..CELL_MAX_QUESTION, else an error that quotes it. */
 bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen) {
     c->l = NULL;
     c->q = NULL;
-    char lesson[128] = "", step[128] = "", lang[16] = "en", dashes[16] = "";
-    int k = 0;
+    c->step = NULL;
+    c->k = 0;
+    c->lang = I18N_EN;
+    const char *w[5];
+    size_t wl[5];
     size_t m = strlen(LESSON_CELL_MAGIC);
-    int got = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
-            : sscanf(header + m, " %127s %127s %d %15s %15s", lesson, step, &k, dashes, lang);
-    size_t ln = strlen(lesson);      /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
-    if (got < 3 || (got >= 4 && strcmp(dashes, "--lang") != 0) || got == 4 || !plain_word(lesson) || k < 1
-        || strchr(lesson, '/') || lesson[0] == '.' || (ln > 3 && !strcmp(lesson + ln - 3, ".md"))
-        || !i18n_parse_option(lang, &c->lang)) {
-        snprintf(err, errlen, "%s", TR("this cell's first line names no question of a lesson (it reads "
-                                       "%%question LESSON STEP N --lang LANG, as attn notebook writes it)"));
+    int nw = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
+           : words_of(header + m, w, wl, 5);
+    char *lesson = nw >= 1 ? xstrndup(w[0], wl[0]) : NULL;
+    char *lang = nw == 5 ? xstrndup(w[4], wl[4]) : NULL;
+    size_t ln = lesson ? strlen(lesson) : 0;  /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
+    bool ok = (nw == 3 || (nw == 5 && wl[3] == 6 && !strncmp(w[3], "--lang", 6))) && plain_word(lesson)
+              && !strchr(lesson, '/') && lesson[0] != '.' && !(ln > 3 && !strcmp(lesson + ln - 3, ".md"))
+              && (!lang || i18n_parse_option(lang, &c->lang));
+    free(lang);
+    if (!ok) {
+        free(lesson);
+        snprintf(err, errlen, TR("this cell's first line names no question of a lesson (it reads %s LESSON STEP N "
+                                 "--lang LANG, as attn notebook writes it)"), LESSON_CELL_MAGIC);
         return false;
     }
+    char *num = xstrndup(w[2], wl[2]), *end;
+    errno = 0;
+    long k = strtol(num, &end, 10);
+    if (errno || end == num || *end || !isdigit((unsigned char)num[0]) || k < 1 || k > CELL_MAX_QUESTION) {
+        snprintf(err, errlen, TR("the question number '%s' in this cell's first line is not a whole number from 1 to %d"),
+                 num, CELL_MAX_QUESTION);
+        free(num);
+        free(lesson);
+        return false;
+    }
+    free(num);
+    char *step = xstrndup(w[1], wl[1]);
     char *path = lesson_find(lesson);
-    if (!path) { snprintf(err, errlen, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson); return false; }
+    if (!path) {
+        snprintf(err, errlen, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson);
+        free(lesson);
+        free(step);
+        return false;
+    }
+    free(lesson);
     I18nLang was = i18n_get();
     i18n_set(c->lang);
     c->l = lesson_load_localized(path, err, errlen);
     i18n_set(was);
     free(path);
-    if (!c->l) return false;
+    if (!c->l) { free(step); return false; }
     for (int s = 0; s < c->l->nsteps && !c->q; s++) {
         if (strcmp(c->l->steps[s].id, step) != 0) continue;
         int n = 0;
         for (int i = 0; i < c->l->steps[s].nitems && !c->q; i++)
-            if (c->l->steps[s].items[i].kind == ITEM_QUESTION && ++n == k) c->q = c->l->steps[s].items[i].q;
+            if (c->l->steps[s].items[i].kind == ITEM_QUESTION && ++n == k) {
+                c->q = c->l->steps[s].items[i].q;
+                c->step = &c->l->steps[s];
+            }
     }
     if (!c->q) {
-        snprintf(err, errlen, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, k);
+        snprintf(err, errlen, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, (int)k);
+        free(step);
         lesson_cell_close(c);
         return false;
     }
+    free(step);
+    c->k = (int)k;
     return true;
 }

@@ -45,7 +45,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
         size_t n;
         const char *e = line_end(p, &n);
         MdFence f;
-        if (!md_fence_open(p, n, &f)) { p = *e ? e + 1 : e; continue; }
+        if (!md_fence_open(p, n, &f) || f.ch != '`') { p = *e ? e + 1 : e; continue; }   /* transcripts: ``` only */
         /* a fenced block: find its closing fence */
         int open = line;
         const char *body = *e ? e + 1 : e, *q = body, *body_end = NULL;
@@ -140,7 +140,7 @@ I18nLang tr_language(const Transcript *t) {
         size_t n;
         const char *e = line_end(p, &n);
         MdFence f;
-        if (md_fence_open(p, n, &f)) break;
+        if (md_fence_open(p, n, &f) && f.ch == '`') break;
         char code[8];
         I18nLang l;
         if (n < 40 && sscanf(p, "<!-- lang: %7[a-z] -->", code) == 1 && i18n_parse_option(code, &l)) return l;

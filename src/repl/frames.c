@@ -67,9 +67,14 @@ typedef struct Frames {
     bool error_sent;        /* this request has sent an error */
     bool syntax;            /* the statement running is the cell's syntax error */
     char dir[64];           /* the temporary directory figures are drawn in: /tmp/attn-kernel-PID-XXXXXX */
-    char question[300];     /* the header line of the last question cell run: its hints and misses count on */
+    char *question;         /* the last question cell's run, as "LESSON STEP K": its hints and misses count on */
     int hints, misses;      /* hints shown and wrong answers at that question */
     bool reminded;          /* "(stuck? type hint)" said once */
+    char **ran;             /* every statement run in the session, in order (a solution's marked, ran_own) */
+    bool *ran_own;
+    int nran, capran;
+    LessonSources *src;     /* during a question cell: where its lesson's names came from (question_sources) */
+    bool lesson_own;        /* the statements running are the lesson's (a solution), not the student's */
     PlotInline plots;
     Session S;
 } Frames;
@@ -139,6 +144,55 @@ static void session_start(Frames *F) {
     session_push(&F->S);
 }
 
+static void session_end(Frames *F) {
+    session_free(&F->S);
+    for (int i = 0; i < F->nran; i++) free(F->ran[i]);
+    free(F->ran);
+    free(F->ran_own);
+    F->ran = NULL;
+    F->ran_own = NULL;
+    F->nran = F->capran = 0;
+}
+
+/* Notes statement st, about to run: kept in F->ran for question_sources, and noted in the question cell's
+ * LessonSources when one is open. */
+static void note_statement(Frames *F, const Statement *st) {
+    if (!st->parsed || !st->parse.tree) return;
+    if (F->nran == F->capran) {
+        F->capran = F->capran ? 2 * F->capran : 64;
+        F->ran = xrealloc(F->ran, sizeof *F->ran * (size_t)F->capran);
+        F->ran_own = xrealloc(F->ran_own, sizeof *F->ran_own * (size_t)F->capran);
+    }
+    F->ran[F->nran] = xstrdup(st->text);
+    F->ran_own[F->nran++] = F->lesson_own;
+    if (F->src) lesson_sources_note(F->src, st->parse.tree, !F->lesson_own);
+}
+
+static bool same_statement(const char *a, const char *b) {
+    size_t na = strlen(a), nb = strlen(b);
+    while (na && isspace((unsigned char)a[na - 1])) na--;
+    while (nb && isspace((unsigned char)b[nb - 1])) nb--;
+    return na == nb && !memcmp(a, b, na);
+}
+
+/* Where the names of the session came from, for a question of lesson l, as the terminal lesson would have noted them:
+ * every statement run so far, in any cell, replayed in order; one that is a statement of l's own (a code cell of
+ * its notebook as written, or a solution) counts as the lesson's, the others as typed by the student. The kernel
+ * learns which lesson it is only at a question cell, hence the replay. */
+static LessonSources *question_sources(const Frames *F, const Lesson *l) {
+    LessonSources *src = lesson_sources_new();
+    for (int i = 0; i < F->nran; i++) {
+        bool own = F->ran_own[i];
+        for (int s = 0; s < l->nsteps && !own; s++)
+            for (int k = 0; k < l->steps[s].nitems && !own; k++)
+                own = l->steps[s].items[k].kind == ITEM_RUN && same_statement(l->steps[s].items[k].text, F->ran[i]);
+        ParseResult p = parse_program(F->ran[i], 1);
+        lesson_sources_note(src, p.tree, !own);
+        ast_free(p.tree);
+    }
+    return src;
+}
+
 /* Does the statement end with a bare expression whose value the cell shows (not one silenced by a ';')? */
 static bool shows_value(const Statement *st) {
     const Node *t = st->parsed ? st->parse.tree : NULL;
@@ -153,7 +207,8 @@ static bool blank_text(const char *s) {
 }
 
 /* Runs statements sts[first..n) of a cell until one fails; the last one's bare expression becomes the result.
- * Returns the status of the last that ran. */
+ * Each is noted before it runs (note_statement), as the terminal lesson notes what is typed. Returns the status of
+ * the last that ran. */
 static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, bool only_first) {
     Interp *I = &F->S.I;
     RunStatus rs = RUN_OK;
@@ -162,6 +217,7 @@ static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, boo
         bool shows = last && shows_value(&sts[i]);
         val_decref(I->last_value);
         I->last_value = NULL;
+        note_statement(F, &sts[i]);
         rs = repl_run_statement(&F->S, &sts[i], NULL);
         fflush(F->cell_out);
         if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
@@ -230,7 +286,7 @@ static void cell_done(Frames *F, RunStatus rs) {
         frame_text(F, "stream", "stderr", note);
     }
     if (rs == RUN_QUIT) {                    /* quit(): a fresh session, as a restart gives */
-        session_free(&F->S);
+        session_end(F);
         session_start(F);
         frame_text(F, "stream", "stderr", "[attn: quit() ended the session: a fresh one has started]\n");
     }
@@ -306,14 +362,20 @@ static void question_cell(Frames *F, const char *src) {
     }
     I18nLang was = i18n_get();
     i18n_set(c.lang);
-    if (strcmp(F->question, header) != 0) {
-        snprintf(F->question, sizeof F->question, "%s", header);
+    free(header);
+    StrBuf key;             /* the question itself, whatever blanks or --lang its header has */
+    sb_init(&key);
+    sb_printf(&key, "%s %s %d", c.l->id, c.step->id, c.k);
+    if (!F->question || strcmp(F->question, sb_str(&key)) != 0) {
+        free(F->question);
+        F->question = sb_take(&key);
         F->hints = F->misses = 0;
         F->reminded = false;
     }
-    free(header);
+    sb_free(&key);
     const LessonQuestion *q = c.q;
     Interp *I = &F->S.I;
+    F->src = question_sources(F, c.l);
     LessonExpect *e = lesson_expect(I, q, err, sizeof err);
     if (!e) {
         say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
@@ -337,7 +399,9 @@ static void question_cell(Frames *F, const char *src) {
         }
         if (word && !right && strcmp(word, "hint") != 0) {
             say(F, TR("The answer: %s\n"), q->answer);
+            F->lesson_own = true;
             rs = run_cell(F, q->answer);
+            F->lesson_own = false;
             right = true;
             continue;
         }
@@ -352,7 +416,7 @@ static void question_cell(Frames *F, const char *src) {
         answered = true;
         CellLine cl = {F, &sts[i]};
         sb_clear(&fb);
-        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, NULL, run_cell_line, &cl, &rs, &fb);
+        LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, F->src, run_cell_line, &cl, &rs, &fb);
         fflush(F->cell_out);
         if (g == GRADE_RIGHT) { say(F, "%s", TR("Right.\n")); right = true; }
         else if (g == GRADE_WRONG) { sb_clear(&why); sb_puts(&why, sb_str(&fb)); }
@@ -375,6 +439,8 @@ static void question_cell(Frames *F, const char *src) {
     sb_free(&why);
     sb_free(&fb);
     free_cell(sts, n);
+    lesson_sources_free(F->src);
+    F->src = NULL;
     lesson_expect_free(e);
     lesson_cell_close(&c);
     i18n_set(was);
@@ -576,7 +642,8 @@ int repl_frames(const char *version) {
         }
         free(body);
     }
-    session_free(&F.S);
+    session_end(&F);
+    free(F.question);
     fclose(F.cell_out);
     rmdir(F.dir);
     if (lock >= 0) close(lock);

@@ -22,7 +22,7 @@ static bool opens(const char *s, int *len) {
 }
 
 static bool closes(const char *s, int len) {
-    MdFence f = {len, "", 0};
+    MdFence f = {.len = len, .info = "", .info_len = 0, .ch = '`'};
     return md_fence_closes(s, strlen(s), &f);
 }
 
@@ -53,6 +53,17 @@ static void test_fences(void **state) {
     assert_int_equal(md_fence_len_for("```\n"), 4);
     assert_int_equal(md_fence_len_for("x\n````  \ny"), 5);
     assert_int_equal(md_fence_len_for("```python\n"), 3);   /* cannot close a fence: no need to lengthen */
+    /* ~~~ fences (examples 120, 128, 146): closed by tildes only, and their info string may hold a backtick */
+    assert_true(md_fence_open("~~~python", 9, &f));
+    assert_int_equal(f.len, 3);
+    assert_true(md_info_is(&f, "python"));
+    assert_true(md_fence_open("~~~~ a`b", 8, &f));
+    assert_false(md_fence_closes("```", 3, &f));
+    assert_false(md_fence_closes("~~~", 3, &f));
+    assert_true(md_fence_closes("~~~~~ ", 6, &f));
+    assert_false(opens("~~", &n));
+    MdFence b = {.len = 3, .info = "", .info_len = 0, .ch = '`'};
+    assert_false(md_fence_closes("~~~", 3, &b));
 }
 
 static void test_steps(void **state) {
