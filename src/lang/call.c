@@ -211,13 +211,13 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;
         if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a)) return NULL;
-        return fn->u.builtin->fn(I, a);
+        return lib()->after_call(I, a, NULL, fn->u.builtin->fn(I, a));
     case V_METHOD: {
         if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);
         Value b = {.kind = V_BUILTIN, .refs = 1, .u.builtin = fn->u.method.fn};
         a->fn = fn->u.method.fn;
         if (!lib()->before_call(I, a)) return NULL;
-        return call_with_self(I, &b, fn->u.method.self, NULL, a);
+        return lib()->after_call(I, a, fn->u.method.self, call_with_self(I, &b, fn->u.method.self, NULL, a));
     }
     case V_FUNC: return call_user(I, fn, NULL, a);
     case V_CLASS: return class_call(I, fn, a);
@@ -229,7 +229,7 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
         I->call_depth++;
         Value *r = fn->u.obj.cls->call(I, fn, a);
         I->call_depth--;
-        return r;
+        return lib()->after_call(I, a, NULL, r);      /* a layer with no gradient yet refuses an input that requires grad */
     case V_DTYPE: return rt_raise(I, "TypeError", "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
                                   ten_dtype_name(fn->u.dtype), ten_dtype_name(fn->u.dtype));
     default: return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));

@@ -798,7 +798,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
 
 
 /* The data attributes of a tensor, in tensor_attr's order. */
-static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "is_leaf", "is_cuda", NULL};
+static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "grad_fn", "is_leaf", "is_cuda", NULL};
 
 static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     Tensor *t = obj->u.t;
@@ -818,13 +818,12 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     }
     if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
     if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
-    if (!strcmp(name, "requires_grad")) return val_bool(obj->param);
-    if (!strcmp(name, "grad")) return val_none();
-    if (!strcmp(name, "is_leaf")) return val_bool(true);
+    Value *ag = lib()->tensor_attr(I, obj, name);
+    if (ag || interp_failed(I)) return ag;
     if (!strcmp(name, "is_cuda")) return val_bool(false);
     const Builtin *m = lib()->find_method(name);
     if (m) return val_method(obj, m);
-    static const char *const autograd[] = {"backward", "requires_grad_", "retain_grad", "register_hook", "grad_fn", NULL};
+    static const char *const autograd[] = {"register_hook", NULL};
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
             return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
@@ -1056,11 +1055,9 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
         obj->u.func->name = xstrdup(v->u.str.s);
         return 0;
     }
-    if (obj->kind == V_TENSOR && !strcmp(name, "requires_grad")) {
-        bool on;
-        if (!arg_bool(I, v, "requires_grad", &on)) return -1;
-        if (on != obj->param) { rt_error(I, "%s", on ? NO_AUTOGRAD : "attn cannot stop a parameter from requiring gradients"); return -1; }
-        return 0;
+    if (obj->kind == V_TENSOR) {
+        int rc = lib()->tensor_setattr(I, obj, name, v);
+        if (rc <= 0) return rc;
     }
     rt_error(I, "cannot set attribute '%s' of a %s", name, val_type_name(obj));
     return -1;
