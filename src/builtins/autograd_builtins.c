@@ -35,7 +35,14 @@ static void gradfn_repr(StrBuf *out, Value *self, int depth) {
 static Value *gradfn_value(AgNode *n);
 static Value *m_gradfn_name(Interp *I, Args *a) {
     (void)I;
-    return val_str(ag_node_name(node_of(a->pos[0])));
+    const char *name = ag_node_name(node_of(a->pos[0]));
+    /* PyTorch's name() of its hand-written nodes is their C++ name; generated ones (MulBackward0) are bare */
+    if (!strcmp(name, "AccumulateGrad") || !strcmp(name, "CopySlices") || !strcmp(name, "CopyBackwards")) {
+        char full[64];
+        snprintf(full, sizeof full, "torch::autograd::%s", name);
+        return val_str(full);
+    }
+    return val_str(name);
 }
 static const Builtin gradfn_methods[] = {
     {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0},
@@ -361,8 +368,12 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     for (int k = 0; !needs && k < a->nkw; k++) needs = val_requires_grad(a->kwvals[k]);
     if (!needs) return r;
     val_decref(r);
-    return rt_error(I, "%s has no gradient in attn yet: its input requires grad, and attn would return a result detached "
-                       "from the graph (under torch.no_grad(), or on x.detach(), it runs)", a->fname ? a->fname : name);
+    char home[64] = "";
+    if (self) snprintf(home, sizeof home, "X");
+    else if (a->fn) builtins_home(a->fn, home, sizeof home);
+    return rt_error(I, "%s%s%s has no gradient in attn yet: an input requires grad, and attn would return a result "
+                       "detached from the graph (under torch.no_grad(), or on x.detach(), it runs)", home, home[0] ? "." : "",
+                    a->fn ? name : a->fname ? a->fname : name);
 }
 
 const Builtin bi_autograd_methods[] = {

@@ -187,6 +187,18 @@ static Value *call_base(Interp *I, Args *a) {
 }
 
 static Value *m_inplace(Interp *I, Args *a) {
+    Value *x = a->pos[0];
+    if (!strcmp(a->fn->name, "masked_fill_") && I->run.ag.grad_enabled && ag_requires_grad(x->ag)) {
+        /* autograd's masked_fill_: MaskedFillBackward0, or CopySlices through a view */
+        static const char *const kw[] = {"self", "mask", "value", NULL};
+        if (!args_check(I, a, 3, kw)) return NULL;
+        Value *m = arg(a, 1, "mask"), *v = arg(a, 2, "value");
+        double val;
+        if (!m || !v || m->kind != V_TENSOR || m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill_(mask, value) needs a bool mask and a value");
+        if (!arg_double(I, v, "value", &val)) return NULL;
+        if (ag_masked_fill_(&I->run.ag, x->u.t, &x->ag, m->u.t, val) < 0) return rt_tensor_error(I);
+        return val_incref(x);
+    }
     Value *r = call_base(I, a);
     if (!r) return NULL;
     int rc = ten_assign_result(self(a), r->u.t);

@@ -64,6 +64,15 @@ static Value *bi_unary(Interp *I, Args *a) {
         return val_float(r);
     }
 as_tensor:;
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) {
+        switch ((UnOp)a->fn->tag) {
+        case UOP_NEG: case UOP_EXP: case UOP_LOG: case UOP_SQRT: case UOP_SIN: case UOP_COS: case UOP_TANH:
+        case UOP_SIGMOID: case UOP_RELU:
+            return ret_ag(I, ag_unary(&I->run.ag, (UnOp)a->fn->tag, arg_ag(in)));
+        case UOP_ABS: return ret_ag(I, ag_abs(&I->run.ag, arg_ag(in)));
+        default: break;                 /* the others: refused after the call (ag_after_call) */
+        }
+    }
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     Tensor *r = ten_unary((UnOp)a->fn->tag, x);
@@ -162,6 +171,13 @@ static Value *bi_matmul(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input"), *y = arg(a, 1, a->fn->tag == 2 || a->fn->tag == 1 ? "mat2" : a->fn->tag == 4 ? "vec2" : "other");
     if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "%s() needs two tensors", a->fname);
     Tensor *X = x->u.t, *Y = y->u.t;
+    Value *xy[2] = {x, y};
+    if (grad_recording(I, 2, xy) && (a->fn->tag == 0 || a->fn->tag == 1 || a->fn->tag == 2)) {
+        if (a->fn->tag == 1 && (X->ndim != 2 || Y->ndim != 2)) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
+        AgContext *c = &I->run.ag;
+        return ret_ag(I, a->fn->tag == 0 ? ag_matmul(c, arg_ag(x), arg_ag(y)) : a->fn->tag == 1 ? ag_mm(c, arg_ag(x), arg_ag(y))
+                                                                                               : ag_bmm(c, arg_ag(x), arg_ag(y)));
+    }
     switch (a->fn->tag) {
     case 1:
         if (X->ndim != 2 || Y->ndim != 2) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
@@ -204,9 +220,30 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
 }
 
 /* sum, mean, max, min, argmax, argmin, prod, std, var, any, all over dim (an int or a tuple) or everything. */
+/* x.sum() / x.mean() over everything or over dim (an int or a tuple), recorded for backward. */
+static Value *ag_reduce(Interp *I, Args *a, Value *in, bool mean) {
+    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+    if (!dim) dim = arg(a, -1, "axis");
+    bool keep = false;
+    if (kd && !arg_bool(I, kd, "keepdim", &keep)) return NULL;
+    AgContext *c = &I->run.ag;
+    if (!dim || dim->kind == V_NONE) return ret_ag(I, mean ? ag_mean(c, arg_ag(in)) : ag_sum(c, arg_ag(in)));
+    int dims[TEN_MAX_DIMS], nd = 0, ndim = in->u.t->ndim;
+    if (dim->kind == V_TUPLE || dim->kind == V_LIST) {
+        for (int64_t i = 0; i < dim->u.seq.n; i++) {
+            if (nd >= TEN_MAX_DIMS) return rt_error(I, "%s(): too many dims", a->fname);
+            if (!get_dim(I, dim->u.seq.items[i], ndim, &dims[nd++])) return NULL;
+        }
+    } else if (!get_dim(I, dim, ndim, &dims[nd++])) return NULL;
+    return ret_ag(I, mean ? ag_mean_dims(c, arg_ag(in), dims, nd, keep) : ag_sum_dims(c, arg_ag(in), dims, nd, keep));
+}
+
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     static const char *const kw[] = {"input", "dim", "keepdim", "dtype", "axis", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
+    Value *in0 = arg(a, 0, "input");
+    if ((op == RED_SUM || op == RED_MEAN) && in0 && in0->kind == V_TENSOR && !arg(a, 3, "dtype") && grad_recording(I, 1, &in0))
+        return ag_reduce(I, a, in0, op == RED_MEAN);
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
@@ -277,6 +314,12 @@ static Value *bi_softmax(Interp *I, Args *a) {
     Value *dv = arg(a, 1, "dim");
     if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
     int d;
+    Value *in = arg(a, 0, "input");
+    if (a->fn->tag != 2 && in->kind == V_TENSOR && !arg(a, 2, "dtype") && grad_recording(I, 1, &in)) {
+        ten_free(tmp);
+        if (!get_dim(I, dv, in->u.t->ndim, &d)) return NULL;
+        return ret_ag(I, a->fn->tag == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
+    }
     if (!get_dim(I, dv, x->ndim, &d) || !cast_to_dtype_kw(I, a, &x, &tmp)) { ten_free(tmp); return NULL; }
     Tensor *r = a->fn->tag == 0 ? ten_softmax(x, d) : a->fn->tag == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
     ten_free(tmp);
@@ -336,6 +379,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     if (m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill(): the mask must be a bool tensor (e.g. X > 0), not %s", ten_dtype_name(m->u.t->dtype));
     double val;
     if (!arg_double(I, v, "value", &val)) return NULL;
+    if (grad_recording(I, 1, &x)) return ret_ag(I, ag_masked_fill(&I->run.ag, arg_ag(x), m->u.t, val));
     Tensor *s = ten_new(x->u.t->dtype, 0, NULL);
     ten_set(s, 0, val);
     Tensor *r = ten_where(m->u.t, s, true, x->u.t, false);     /* s has X's dtype: the result keeps it */
