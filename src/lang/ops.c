@@ -900,6 +900,12 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     if (!strcmp(name, "ndim")) return val_int(t->ndim);
     if (!strcmp(name, "T") || !strcmp(name, "mT")) {
         if (!strcmp(name, "mT") && t->ndim < 2) return rt_error(I, "tensor.mT is only for tensors of 2 or more dimensions");
+        if (ag_records(I, obj, NULL)) {               /* mT: TransposeBackward0; T: PermuteBackward0, as PyTorch */
+            if (!strcmp(name, "mT")) return ag_value(I, ag_transpose(&I->run.ag, (AgVal){t, obj->ag}, -2, -1));
+            int dims[TEN_MAX_DIMS];
+            for (int i = 0; i < t->ndim; i++) dims[i] = t->ndim - 1 - i;
+            return ag_value(I, ag_permute(&I->run.ag, (AgVal){t, obj->ag}, dims));
+        }
         Tensor *r;
         if (!strcmp(name, "mT")) r = ten_transpose(t, -2, -1);
         else {
