@@ -61,9 +61,9 @@ bool dim_fits(Interp *I, int64_t d, int n);
 Value *d2l_save_hyperparameters(Interp *I, Args *a);
 /* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
 Value *d2l_data_module_class(void);
-/* nn_module.c: attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked
- * for every builtin at the call, through the Library's before_call, so no builtin ignores them). false with an
- * error set. */
+/* nn_module.c: attn runs on the CPU: device= must be the CPU (checked for every builtin at the call, through the
+ * Library's before_call, so no builtin ignores it; requires_grad= is applied after the call, ag_after_call). false
+ * with an error set. */
 bool args_device_check(Interp *I, Args *a);
 /* autograd_builtins.c: the Library's after_call, tensor_attr and tensor_setattr (library.h). */
 Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r);

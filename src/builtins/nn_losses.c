@@ -1,5 +1,5 @@
-/* nn_losses.c - the losses training code computes (forward only: attn has no autograd yet): F.cross_entropy and
- * nn.CrossEntropyLoss (class indices, with weight, ignore_index, label_smoothing and reduction, or class
+/* nn_losses.c - the losses training code computes (recorded for backward where autograd has them:
+ * ag_cross_entropy, ag_mse_loss): F.cross_entropy and nn.CrossEntropyLoss (class indices, with weight, ignore_index, label_smoothing and reduction, or class
  * probabilities), F.mse_loss and nn.MSELoss. Semantics, checks and messages are PyTorch 1.13's
  * (aten/src/ATen/native/LossNLL.cpp: cross_entropy_loss, nll_loss_nd, nll_loss_forward, nll_loss2d; Loss.cpp:
  * mse_loss). The log-probabilities come from attn's log_softmax kernel (the max subtracted, a double sum of exps);

@@ -1,9 +1,9 @@
 /* nn_module.c - what every nn.Module has, for attn's built-in modules (nn.Linear, d2l.MultiHeadAttention ...)
  * and the student's classes derived from nn.Module or d2l.Module alike: __init__, eval()/train() reaching every
  * submodule, parameters()/named_parameters()/state_dict() in PyTorch's order, load_state_dict, to(device) and the
- * module walks; the classes nn.Module and d2l.Module themselves; nn.Parameter, torch.device, torch.no_grad() and
- * d2l.add_to_class. attn runs on the CPU and computes no gradients: a device other than the CPU and
- * requires_grad=True are refused with a message, everything that is a no-op in that setting works. */
+ * module walks; the classes nn.Module and d2l.Module themselves; nn.Parameter, torch.device and d2l.add_to_class.
+ * attn runs on the CPU: a device other than the CPU is refused with a message, everything that is a no-op there
+ * works. (Autograd at the prompt, requires_grad= and torch.no_grad(), is autograd_builtins.c's.) */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
@@ -508,7 +508,7 @@ Value *nn_module_attr(const char *module, const char *name) {
 
 const Builtin bi_nn_module[] = {
     {"Parameter", bi_parameter, "nn.Parameter(data)",
-     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. attn computes no gradients.", "", 0},
+     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0},
     {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0},
     {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",
      "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0},

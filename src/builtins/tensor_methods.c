@@ -256,7 +256,7 @@ const Builtin bi_tensor_methods[] = {
     {"item", m_item, "X.item()", "The single value of a one-element tensor, as a Python number.", "", 0},
     {"tolist", m_tolist, "X.tolist()", "The tensor as nested Python lists.", "", 0},
     {"numpy", m_alias, "X.numpy()", "In attn tensors stand in for NumPy arrays: X's elements, shared (save(\"x.npy\", X) to use NumPy).", "", 0},
-    {"detach", m_alias, "X.detach()", "A tensor sharing X's elements (attn has no autograd).", "", 0},
+    {"detach", m_alias, "X.detach()", "A tensor sharing X's elements, without autograd history.", "", 0},
     {"contiguous", m_contiguous, "X.contiguous()",
      "X itself when its elements are in row-major order, else a copy that is: what .view() needs after a transpose.", "", 0},
     {"is_contiguous", m_is_contiguous, "X.is_contiguous()",

@@ -925,7 +925,7 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     static const char *const autograd[] = {"register_hook", NULL};
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
-            return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
+            return rt_error(I, "X.%s is not in attn yet (its autograd has no hooks)", name);
     if (!strcmp(name, "cuda")) return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)");
     const char *why = lib()->missing("Tensor", name);
     if (why) return rt_error(I, "%s", why);
@@ -1271,6 +1271,8 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
     case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
     case V_TENSOR: {
+        /* PyTorch iterates by unbind (UnbindBackward0), which attn's autograd has not got: refused, never detached */
+        if (ag_records(I, s, NULL)) return ag_refuse(I, "iterating over a tensor (for row in X, a, b = X)");
         IndexItem item = {.kind = IX_INT, .i = i};
         Tensor *row = ten_index_get(s->u.t, &item, 1);
         return row ? val_tensor(row) : rt_tensor_error(I);
