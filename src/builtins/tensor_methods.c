@@ -127,6 +127,7 @@ static Value *m_expand(Interp *I, Args *a) {
     if (n > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
     for (int64_t i = 0; i < n; i++)
         if (!arg_int(I, items[i], "a size", &sh[i])) return NULL;
+    if (grad_recording(I, 1, a->pos)) return ret_ag(I, ag_expand(&I->run.ag, arg_ag(a->pos[0]), (int)n, sh));   /* ExpandBackward0 */
     return done(I, ten_expand(t, (int)n, sh));
 }
 

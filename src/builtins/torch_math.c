@@ -336,6 +336,11 @@ static Value *bi_clamp(Interp *I, Args *a) {
     Value *lo = arg(a, 1, "min"), *hi = arg(a, 2, "max");
     bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
     if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
+    Value *in = arg(a, 0, "input");
+    if (in->kind == V_TENSOR && (!has_lo || val_is_number(lo)) && (!has_hi || val_is_number(hi)) && grad_recording(I, 1, &in)) {
+        ten_free(tmp);                         /* ClampBackward1: number bounds (NAN: none) */
+        return ret_ag(I, ag_clamp(&I->run.ag, arg_ag(in), has_lo ? val_as_double(lo) : NAN, has_hi ? val_as_double(hi) : NAN));
+    }
     Tensor *cur = ten_alias(x), *r = cur;
     Value *bounds[2] = {has_lo ? lo : NULL, has_hi ? hi : NULL};
     for (int k = 0; k < 2 && r; k++) {
@@ -364,6 +369,13 @@ static Value *bi_where(Interp *I, Args *a) {
         return rt_raise(I, "RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                         c->u.t->dtype == DT_F32 ? "Float" : c->u.t->dtype == DT_F64 ? "Double" : "Long");
     Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? operand(I, x, "x", &t2, &xw) : NULL, *Y = X ? operand(I, y, "y", &t3, &yw) : NULL;
+    Value *xy[2] = {x, y};
+    if (Y && C->dtype == DT_BOOL && grad_recording(I, 2, xy)) {       /* WhereBackward0 */
+        AgVal r = ag_where(&I->run.ag, C, (AgVal){X, x->kind == V_TENSOR ? x->ag : NULL}, xw,
+                           (AgVal){Y, y->kind == V_TENSOR ? y->ag : NULL}, yw);
+        ten_free(t1); ten_free(t2); ten_free(t3);
+        return ret_ag(I, r);
+    }
     Tensor *r = Y ? ten_where(C, X, xw, Y, yw) : NULL;
     ten_free(t1); ten_free(t2); ten_free(t3);
     if (!r && interp_failed(I)) return NULL;
