@@ -153,6 +153,16 @@ static Value *bi_binary(Interp *I, Args *a) {
     Tensor *tx = NULL, *ty = NULL;
     Tensor *X = operand(I, x, "input", &tx, &xw), *Y = X ? operand(I, y, "other", &ty, &yw) : NULL;
     Tensor *r = NULL;
+    BinOp op = (BinOp)a->fn->tag;
+    Value *xy[2] = {x, y};
+    if (X && Y && !alpha && (!mode || mode->kind == V_NONE) && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV) &&
+        grad_recording(I, 2, xy)) {            /* torch.add / X.mul ...: recorded as the operators are */
+        AgVal r2 = ag_binary(&I->run.ag, op, (AgVal){X, x->kind == V_TENSOR ? x->ag : NULL}, xw,
+                             (AgVal){Y, y->kind == V_TENSOR ? y->ag : NULL}, yw);
+        ten_free(tx);
+        ten_free(ty);
+        return ret_ag(I, r2);
+    }
     if (X && Y) {
         if (alpha) r = add_alpha(I, (BinOp)a->fn->tag, X, xw, Y, yw, alpha);
         else if (mode && mode->kind != V_NONE) r = div_rounding(I, X, xw, Y, yw, mode);

@@ -566,7 +566,12 @@ static Value *bi_map(Interp *I, Args *a) {
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     if (!x) return NULL;
     const char *name = MAP_NAMES[a->fn->tag];
-    Value *ap = arg(a, -1, "approximate");
+    Value *ap = arg(a, -1, "approximate"), *in = arg(a, 0, "input");
+    bool exact = !ap || (ap->kind == V_STR && !strcmp(ap->u.str.s, "none"));
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && exact) || !strcmp(name, "reciprocal"))) {
+        ten_free(t1);                          /* GeluBackward0 (exact gelu), ReciprocalBackward0 */
+        return ret_ag(I, name[0] == 'g' ? ag_gelu(&I->run.ag, arg_ag(in)) : ag_reciprocal(&I->run.ag, arg_ag(in)));
+    }
     if (ap && ap->kind == V_STR && !strcmp(name, "gelu")) {
         if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";
         else if (strcmp(ap->u.str.s, "none")) { ten_free(t1); return rt_error(I, "approximate argument must be either none or tanh."); }
