@@ -254,6 +254,21 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     Value *in0 = arg(a, 0, "input");
     if ((op == RED_SUM || op == RED_MEAN) && in0 && in0->kind == V_TENSOR && !arg(a, 3, "dtype") && grad_recording(I, 1, &in0))
         return ag_reduce(I, a, in0, op == RED_MEAN);
+    if ((op == RED_MAX || op == RED_MIN) && in0 && in0->kind == V_TENSOR && grad_recording(I, 1, &in0)) {
+        Value *dv = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+        bool keep = false;
+        if (!dv || dv->kind == V_NONE) return ret_ag(I, ag_max(&I->run.ag, arg_ag(in0), op == RED_MIN));     /* MaxBackward1 */
+        if (dv->kind == V_INT) {                 /* MaxBackward0 on the values; the indices need no grad */
+            int d;
+            if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !get_dim(I, dv, in0->u.t->ndim, &d)) return NULL;
+            Tensor *idx = NULL;
+            AgVal r = ag_max_dim(&I->run.ag, arg_ag(in0), d, keep, op == RED_MIN, &idx);
+            if (!r.t) { ten_free(idx); return ret_ag(I, r); }
+            Value *pair = torch_return_pair(op == RED_MAX ? "max" : "min", r.t, idx);
+            pair->u.seq.items[0]->ag = r.m;
+            return pair;
+        }
+    }
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
