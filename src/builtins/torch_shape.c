@@ -152,6 +152,8 @@ static Value *bi_flatten(Interp *I, Args *a) {
     for (int i = sd; i <= ed; i++) m *= x->shape[i];
     sh[n++] = m;
     for (int i = ed + 1; i < x->ndim; i++) sh[n++] = x->shape[i];
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_reshape(&I->run.ag, arg_ag(g), n, sh));     /* flatten is reshape in PyTorch */
     return done(I, ten_reshape(x, n, sh));
 }
 
@@ -263,6 +265,8 @@ static Value *bi_select(Interp *I, Args *a) {
     if (!x) return NULL;
     if (!arg(a, 1, "dim") || !arg(a, 2, "index")) return rt_error(I, "select(X, dim, index) needs a dim and an index");
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k) || !dim_fits(I, d, x->ndim)) return NULL;
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_select(&I->run.ag, arg_ag(g), (int)d, k));
     return done(I, ten_select(x, (int)d, k));
 }
 
@@ -275,6 +279,8 @@ static Value *bi_narrow(Interp *I, Args *a) {
     if (!x) return NULL;
     if (!arg(a, 1, "dim") || !arg(a, 2, "start") || !arg(a, 3, "length")) return rt_error(I, "narrow(X, dim, start, length) needs all three");
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n) || !dim_fits(I, d, x->ndim)) return NULL;
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_narrow(&I->run.ag, arg_ag(g), (int)d, s, n));
     return done(I, ten_narrow(x, (int)d, s, n));
 }
 

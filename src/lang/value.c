@@ -912,9 +912,20 @@ static void tensor_value_repr(StrBuf *out, const Value *v) {
     ten_repr(&t, v->u.t, val_print_options());
     if (v->param) sb_puts(out, "Parameter containing:\n");
     if (t.len && t.s[t.len - 1] == ')') {
-        sb_putn(out, t.s, t.len - 1);
-        if (name) sb_printf(out, ", grad_fn=<%s>)", name);
-        else sb_puts(out, ", requires_grad=True)");
+        /* torch/_tensor_str.py's _add_suffixes: the suffix goes on a line of its own, under "tensor(", when it would
+         * pass the line width; it counts the last line 2 longer than it is, unless that line is a suffix it wrapped */
+        char suffix[96];
+        if (name) snprintf(suffix, sizeof suffix, "grad_fn=<%s>", name);
+        else snprintf(suffix, sizeof suffix, "requires_grad=True");
+        size_t body = t.len - 1, start = body;
+        while (start > 0 && t.s[start - 1] != '\n') start--;
+        int64_t last = (int64_t)(body - start);
+        const PrintOptions *po = val_print_options();
+        bool wrapped = start > 0 && body - start > 7 && !strncmp(t.s + start, "       ", 7) && t.s[start + 7] != ' ' && t.s[start + 7] != '[';
+        if (!wrapped) last += 2;
+        sb_putn(out, t.s, body);
+        if (last + (int64_t)strlen(suffix) + 2 > (po ? po->linewidth : 80)) sb_printf(out, ",\n       %s)", suffix);
+        else sb_printf(out, ", %s)", suffix);
     } else sb_puts(out, sb_str(&t));
     sb_free(&t);
 }
