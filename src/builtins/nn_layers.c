@@ -465,6 +465,11 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
         int64_t k = ten_get_i64(x, i);
         if (k < 0 || k >= N) return rt_raise(I, "IndexError", "index out of range in self");   /* PyTorch's words */
     }
+    Value *wv = val_attr_get(self, "weight");
+    if (grad_recording(I, 1, &wv)) {             /* EmbeddingBackward0: the padding row gets no grad */
+        Value *pv = val_attr_get(self, "padding_idx");
+        return ret_ag(I, ag_embedding(&I->run.ag, arg_ag(wv), x, pv && pv->kind == V_INT ? pv->u.i : AG_NO_PADDING));
+    }
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim] = D;
     Tensor *y = ten_new_uninit(w->dtype, x->ndim + 1, sh);
