@@ -8,6 +8,7 @@
 #include "tensor.h"
 #include "plot.h"
 #include "files.h"
+#include "autograd.h"
 #include <stdio.h>
 
 struct Session;
@@ -23,12 +24,11 @@ typedef struct RunContext {
     Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
     FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
                                       * own REPL, under one directory for lessons and transcripts (files.h) */
+    AgContext ag;                    /* grad mode (torch.no_grad ...) and the order of recorded nodes (autograd.h) */
 } RunContext;
 
 #define INTERP_MAX_CALL_DEPTH 200
 #define INTERP_MAX_LINE 100000          /* characters in one statement */
-/* The one message for a request that needs autograd, which attn does not have. */
-#define NO_AUTOGRAD "attn computes no gradients (it has no autograd): requires_grad=True is not supported (PyTorch would record the operations on this tensor for .backward())"
 
 
 typedef struct Args {

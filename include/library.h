@@ -39,6 +39,14 @@ typedef struct Library {
     /* Before every call of a builtin or a builtin method: the arguments all the libraries refuse alike (device= not
      * the CPU, requires_grad=True, .cuda()); false with the error set. */
     bool (*before_call)(struct Interp *I, struct Args *a);
+    /* After it, with its result r (owned; NULL when it failed) and self for a method (else NULL): r, or NULL with the
+     * error set (r released): requires_grad=True applied to a new tensor, and an operation with no gradient refused
+     * when an input requires grad under grad mode. */
+    Value *(*after_call)(struct Interp *I, struct Args *a, Value *self, Value *r);
+    /* A tensor's autograd attributes (requires_grad, grad, grad_fn, is_leaf): a new reference, or NULL without an
+     * error when name is none of them; and their assignment: 0, -1 with the error set, 1 when name is none. */
+    Value *(*tensor_attr)(struct Interp *I, Value *x, const char *name);
+    int (*tensor_setattr)(struct Interp *I, Value *x, const char *name, Value *v);
     /* types */
     Value *(*value_class)(const Value *v);                     /* torch.Tensor, int ...: new reference or NULL */
     /* Is b a class in Python (int, nn.Linear)? Then *module (if module is not NULL) is its Python module. */

@@ -21,6 +21,7 @@ struct Value;
 struct Interp;
 struct Args;
 struct Node;
+struct AgMeta;
 
 typedef struct Value *(*BuiltinFn)(struct Interp *I, struct Args *a);
 
@@ -52,6 +53,7 @@ typedef struct ObjClass {
     struct Value *(*getitem)(struct Interp *I, struct Value *self, struct Value *index);
     int64_t (*len)(struct Value *self);
     struct Value *(*iter)(struct Interp *I, struct Value *self);
+    void (*free_priv)(void *priv);   /* releases an object's C state (u.obj.priv) when it is freed; NULL: none */
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/hashes/n freely; change the keys only through
@@ -123,6 +125,7 @@ typedef struct Value {
     VKind kind;
     int refs;
     bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
+    struct AgMeta *ag;       /* V_TENSOR: its autograd state (autograd.h; owned), NULL: none (no grad, no history) */
     uint32_t gc_slot;        /* containers: 1 + its index among the values the cycle collector tracks; 0 otherwise */
     union {
         bool b;
@@ -146,7 +149,8 @@ typedef struct Value {
         struct { struct Value *self; const Builtin *fn; struct Value *func, *klass; } method;
         UserFunc *func;
         /* klass: the V_CLASS of an instance of a student's class (owned), NULL for attn's built-in objects */
-        struct { const ObjClass *cls; Dict attrs; struct Value *klass; } obj;
+        /* priv: C state of one of attn's objects (a grad_fn's node), released by cls->free_priv; holds no values */
+        struct { const ObjClass *cls; Dict attrs; struct Value *klass; void *priv; } obj;
         const char *module;
         ClassInfo *cls;
     } u;
@@ -209,6 +213,10 @@ Value *val_view_item(const Value *view, int64_t i);        /* the i-th key, valu
 bool val_is_set_like(const Value *v);                    /* a set, frozenset, or keys/items view */
 Value *val_dict(void);
 Value *val_tensor(Tensor *t);                  /* takes ownership of t; NULL t gives NULL */
+/* The same with its autograd state m (owned too, may be NULL); NULL t gives NULL and releases m. */
+Value *val_tensor_ag(Tensor *t, struct AgMeta *m);
+/* Does v (any value) hold a tensor that requires grad: a tensor, or a list/tuple of them (torch.cat's argument)? */
+bool val_requires_grad(const Value *v);
 Value *val_dtype(DType d);
 Value *val_range(int64_t start, int64_t stop, int64_t step);
 Value *val_builtin(const Builtin *b);

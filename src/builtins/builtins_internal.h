@@ -3,6 +3,7 @@
 #define ATTN_BUILTINS_INTERNAL_H
 #include "builtins.h"
 #include "interp.h"
+#include "autograd.h"
 
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
@@ -60,10 +61,20 @@ bool dim_fits(Interp *I, int64_t d, int n);
 Value *d2l_save_hyperparameters(Interp *I, Args *a);
 /* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
 Value *d2l_data_module_class(void);
-/* nn_module.c: attn runs on the CPU without autograd: device= must be the CPU and requires_grad= False (checked
- * for every builtin at the call, through the Library's before_call, so no builtin ignores them). false with an
- * error set. */
+/* nn_module.c: attn runs on the CPU: device= must be the CPU (checked for every builtin at the call, through the
+ * Library's before_call, so no builtin ignores it; requires_grad= is applied after the call, ag_after_call). false
+ * with an error set. */
 bool args_device_check(Interp *I, Args *a);
+/* autograd_builtins.c: the Library's after_call, tensor_attr and tensor_setattr (library.h). */
+Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r);
+Value *ag_tensor_attr(Interp *I, Value *x, const char *name);
+int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v);
+/* autograd_builtins.c: a tensor value as an argument of an ag_* op (borrowed: its tensor and autograd state); an
+ * op's result as a value (NULL with the tensor library's error when the op failed); and whether an operation on
+ * vals[0..n) (NULL entries skipped) is recorded: grad mode is on and one of them requires grad. */
+AgVal arg_ag(const Value *v);
+Value *ret_ag(Interp *I, AgVal r);
+bool grad_recording(Interp *I, int n, Value *const *vals);
 /* nn_module.c: a device argument (a string such as 'cpu' or a torch.device): true for the CPU; false with an
  * error set. */
 bool arg_device_cpu(Interp *I, Value *v);

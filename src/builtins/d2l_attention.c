@@ -169,6 +169,19 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
     static const char *const kw[] = {"input", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
     Tensor *x = tensor_arg(I, a, 0, "input");
+    Value *xv = arg(a, 0, "input");
+    double p = dropout_p(self);
+    if (x && p >= 0 && ten_is_float(x->dtype) && grad_recording(I, 1, &xv)) {
+        if (!training(self) || p <= 0) return val_incref(xv);      /* the input itself, as PyTorch's eval mode */
+        /* x * noise (MulBackward0), the noise drawn as attn_dropout draws it */
+        Tensor *noise = ten_new(x->dtype, x->ndim, x->shape);
+        if (!noise) return rt_tensor_error(I);
+        float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
+        for (int64_t i = 0; i < noise->numel; i++) ten_set(noise, i, rng_uniform(&I->run.rng) < p ? 0.0 : scale);
+        AgVal y = ag_dropout(&I->run.ag, arg_ag(xv), noise);
+        ten_free(noise);
+        return ret_ag(I, y);
+    }
     return x ? done(I, attn_dropout(&I->run.rng, self, x)) : NULL;
 }
 
@@ -295,6 +308,14 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
     if (!x) return NULL;
     Tensor *y = attn_linear_forward(I, self, x);
     if (!y && interp_failed(I)) return NULL;
+    Value *xwb[3] = {arg(a, 0, "input"), val_attr_get(self, "weight"), val_attr_get(self, "bias")};
+    if (y && xwb[0] && xwb[0]->kind == V_TENSOR && xwb[1] && xwb[1]->kind == V_TENSOR && grad_recording(I, 3, xwb)) {
+        /* recorded (AddmmBackward0 ...): the forward above checked the shapes and made a lazy weight; autograd's
+         * forward gives the same digits (ten_linear) */
+        ten_free(y);
+        AgVal b = xwb[2] && xwb[2]->kind == V_TENSOR ? arg_ag(xwb[2]) : (AgVal){NULL, NULL};
+        return ret_ag(I, ag_linear(&I->run.ag, arg_ag(xwb[0]), arg_ag(xwb[1]), b));
+    }
     return done(I, y);
 }
 

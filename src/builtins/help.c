@@ -57,10 +57,11 @@ static const char *const tensor_attrs[][2] = {
     {"ndim", "The number of dimensions; X.dim() is the same."},
     {"T", "X with its dimensions in reverse order (a view): the transpose of a matrix."},
     {"mT", "X with its last two dimensions swapped (a view): each matrix of a batch transposed."},
-    {"data", "X itself, as a tensor without autograd history (attn has no autograd)."},
-    {"grad", "The gradient autograd stores: None (attn has no autograd)."},
-    {"requires_grad", "Whether autograd tracks X: False (attn has no autograd)."},
-    {"is_leaf", "True: without autograd, every tensor is a leaf."},
+    {"data", "X itself, as a tensor without autograd history (X.detach() is the same)."},
+    {"grad", "The gradient backward() added up for X (a leaf that requires grad), or None before any."},
+    {"grad_fn", "The backward function of the operation that made X (<MulBackward0 ...>), None for a leaf."},
+    {"requires_grad", "Whether autograd records the operations on X, for backward()."},
+    {"is_leaf", "True for a tensor made directly (not computed from one that requires grad)."},
     {"is_cuda", "False: attn's tensors are on the CPU."},
     {"device", "Where X is kept: device(type='cpu'), as attn computes on the CPU."}};
 
@@ -269,6 +270,7 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"},
         {"torch.nn.init", "torch.nn.init", "nn.init.", "torch.nn.init (nn.init)"},
         {"torch.utils", "torch.utils", "torch.utils.", "torch.utils"},
+        {"torch.autograd", "torch.autograd", "torch.autograd.", "torch.autograd"},
         {"torch.utils.data", "torch.utils.data", "torch.utils.data.", "torch.utils.data (from torch.utils import data)"}};
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;

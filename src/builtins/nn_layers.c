@@ -383,6 +383,11 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     if (!ten_is_float(x->dtype)) return rt_error(I, "LayerNorm: the input must be a float tensor, not %s", ten_dtype_name(x->dtype));
     if ((w && w->dtype != x->dtype) || (b && b->dtype != x->dtype))      /* PyTorch computes in one dtype */
         return rt_raise(I, "RuntimeError", "expected scalar type %s but found %s", dtype_word(x->dtype), dtype_word(w && w->dtype != x->dtype ? w->dtype : b->dtype));
+    Value *xwb[3] = {xv, w ? val_attr_get(self, "weight") : NULL, b ? val_attr_get(self, "bias") : NULL};
+    if (grad_recording(I, 3, xwb)) {             /* NativeLayerNormBackward0, the same kernel's digits */
+        AgVal wa = w ? arg_ag(xwb[1]) : (AgVal){NULL, NULL}, ba = b ? arg_ag(xwb[2]) : (AgVal){NULL, NULL};
+        return ret_ag(I, ag_layer_norm(&I->run.ag, arg_ag(xv), k, wa, ba, eps));
+    }
     Tensor *y = ten_layer_norm(x, k, w, b, eps, NULL, NULL);     /* interrupted: rt_tensor_error raises it */
     return y ? val_tensor(y) : rt_tensor_error(I);
 }
@@ -459,6 +464,11 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
     for (int64_t i = 0; i < x->numel; i++) {
         int64_t k = ten_get_i64(x, i);
         if (k < 0 || k >= N) return rt_raise(I, "IndexError", "index out of range in self");   /* PyTorch's words */
+    }
+    Value *wv = val_attr_get(self, "weight");
+    if (grad_recording(I, 1, &wv)) {             /* EmbeddingBackward0: the padding row gets no grad */
+        Value *pv = val_attr_get(self, "padding_idx");
+        return ret_ag(I, ag_embedding(&I->run.ag, arg_ag(wv), x, pv && pv->kind == V_INT ? pv->u.i : AG_NO_PADDING));
     }
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim] = D;

@@ -1,5 +1,5 @@
-/* nn_losses.c - the losses training code computes (forward only: attn has no autograd yet): F.cross_entropy and
- * nn.CrossEntropyLoss (class indices, with weight, ignore_index, label_smoothing and reduction, or class
+/* nn_losses.c - the losses training code computes (recorded for backward where autograd has them:
+ * ag_cross_entropy, ag_mse_loss): F.cross_entropy and nn.CrossEntropyLoss (class indices, with weight, ignore_index, label_smoothing and reduction, or class
  * probabilities), F.mse_loss and nn.MSELoss. Semantics, checks and messages are PyTorch 1.13's
  * (aten/src/ATen/native/LossNLL.cpp: cross_entropy_loss, nll_loss_nd, nll_loss_forward, nll_loss2d; Loss.cpp:
  * mse_loss). The log-probabilities come from attn's log_softmax kernel (the max subtracted, a double sum of exps);
@@ -11,6 +11,8 @@
 #include <string.h>
 
 typedef enum { RED_NONE_, RED_MEAN_, RED_SUM_ } Reduction;
+_Static_assert((int)RED_NONE_ == (int)AG_REDUCE_NONE && (int)RED_MEAN_ == (int)AG_REDUCE_MEAN && (int)RED_SUM_ == (int)AG_REDUCE_SUM,
+               "a Reduction is passed to autograd as an AgReduction");
 
 /* reduction= (and the legacy size_average= / reduce=, as torch.nn._reduction.legacy_get_string): false with
  * PyTorch's ValueError for a value it does not know. */
@@ -202,6 +204,14 @@ static Tensor *ce_probs(Interp *I, const Tensor *lp, const Tensor *tg, const Ten
     return out;
 }
 
+/* F.cross_entropy recorded for backward (NllLossBackward0 <- LogSoftmaxBackward0): class indices without weight or
+ * label smoothing. NULL without an error when autograd does not take this call (it then runs without history, and
+ * ag_after_call refuses its detached result when the input requires grad). */
+static Value *cross_entropy_ag(Interp *I, Value *iv, const Tensor *tg, const CEOpts *o) {
+    if (iv->kind != V_TENSOR || !grad_recording(I, 1, &iv) || o->weight || o->smoothing != 0 || tg->dtype != DT_I64) return NULL;
+    return ret_ag(I, ag_cross_entropy(&I->run.ag, arg_ag(iv), tg, o->ignore_index, (AgReduction)o->red));
+}
+
 /* F.cross_entropy's work once its arguments are read: PyTorch's cross_entropy_loss. */
 static Value *cross_entropy(Interp *I, const Tensor *in, const Tensor *tg, const CEOpts *o) {
     bool probs = ten_same_shape(in, tg);
@@ -271,6 +281,8 @@ static Value *bi_cross_entropy(Interp *I, Args *a) {
     if (!loss_tensor(I, "cross_entropy_loss", iv, "input", 1, false, &in) || !loss_tensor(I, "cross_entropy_loss", tv, "target", 2, false, &tg) ||
         !ce_options(I, arg(a, 2, "weight"), arg(a, 4, "ignore_index"), arg(a, 7, "label_smoothing"), &o))
         return NULL;
+    Value *g = cross_entropy_ag(I, iv, tg, &o);
+    if (g || interp_failed(I)) return g;
     return cross_entropy(I, in, tg, &o);
 }
 
@@ -295,6 +307,8 @@ static Value *bi_mse_loss(Interp *I, Args *a) {
                         "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.\n", s1, s2);
     }
     if (!get_reduction(I, arg(a, 4, "reduction"), arg(a, 2, "size_average"), arg(a, 3, "reduce"), &red)) return NULL;
+    Value *xy[2] = {iv, tv};
+    if (grad_recording(I, 2, xy)) return ret_ag(I, ag_mse_loss(&I->run.ag, arg_ag(iv), arg_ag(tv), (AgReduction)red));
     DType dt = ten_promote(in->dtype, tg->dtype);
     int nmax = in->ndim > tg->ndim ? in->ndim : tg->ndim;
     for (int i = 1; i <= nmax; i++) {          /* broadcasting, with PyTorch's message */
@@ -334,6 +348,8 @@ static Value *ce_call(Interp *I, Value *self, Args *a) {
     if (!loss_tensor(I, "cross_entropy_loss", iv, "input", 1, false, &in) || !loss_tensor(I, "cross_entropy_loss", tv, "target", 2, false, &tg) ||
         !ce_options(I, w, val_attr_get(self, "ignore_index"), val_attr_get(self, "label_smoothing"), &o))
         return NULL;
+    Value *g = cross_entropy_ag(I, iv, tg, &o);
+    if (g || interp_failed(I)) return g;
     return cross_entropy(I, in, tg, &o);
 }
 

@@ -1,9 +1,9 @@
 /* nn_module.c - what every nn.Module has, for attn's built-in modules (nn.Linear, d2l.MultiHeadAttention ...)
  * and the student's classes derived from nn.Module or d2l.Module alike: __init__, eval()/train() reaching every
  * submodule, parameters()/named_parameters()/state_dict() in PyTorch's order, load_state_dict, to(device) and the
- * module walks; the classes nn.Module and d2l.Module themselves; nn.Parameter, torch.device, torch.no_grad() and
- * d2l.add_to_class. attn runs on the CPU and computes no gradients: a device other than the CPU and
- * requires_grad=True are refused with a message, everything that is a no-op in that setting works. */
+ * module walks; the classes nn.Module and d2l.Module themselves; nn.Parameter, torch.device and d2l.add_to_class.
+ * attn runs on the CPU: a device other than the CPU is refused with a message, everything that is a no-op there
+ * works. (Autograd at the prompt, requires_grad= and torch.no_grad(), is autograd_builtins.c's.) */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
@@ -445,7 +445,7 @@ static Value *bi_device(Interp *I, Args *a) {
     return arg_device_cpu(I, t) ? device_value() : NULL;
 }
 
-/* Checked for every builtin call: device= names the CPU, requires_grad= is False (attn has no autograd). */
+/* Checked for every builtin call: device= names the CPU (requires_grad= is applied after it: ag_after_call). */
 bool args_device_check(Interp *I, Args *a) {
     const char *fn = a->fn ? a->fn->name : "";
     if (!strcmp(fn, "cuda")) { rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)"); return false; }
@@ -456,11 +456,6 @@ bool args_device_check(Interp *I, Args *a) {
                 return false;
     for (int k = 0; k < a->nkw; k++) {
         if (!strcmp(a->kwnames[k], "device") && !arg_device_cpu(I, a->kwvals[k])) return false;
-        if (!strcmp(a->kwnames[k], "requires_grad")) {
-            bool on;
-            if (!arg_bool(I, a->kwvals[k], "requires_grad", &on)) return false;
-            if (on) { rt_error(I, "%s", NO_AUTOGRAD); return false; }
-        }
     }
     return true;
 }
@@ -481,27 +476,6 @@ static Value *bi_parameter(Interp *I, Args *a) {
     Value *p = val_tensor(t);
     p->param = true;
     return p;
-}
-
-static Value *m_no_grad_enter(Interp *I, Args *a) { (void)I; (void)a; return val_none(); }
-static Value *m_no_grad_exit(Interp *I, Args *a) { (void)I; (void)a; return val_bool(false); }
-static const Builtin no_grad_methods[] = {
-    {"__enter__", m_no_grad_enter, "", "", "", 0},
-    {"__exit__", m_no_grad_exit, "", "", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
-
-/* @torch.no_grad() above a def: the function itself (attn never records gradients). */
-static Value *no_grad_call(Interp *I, Value *self, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "torch.no_grad() decorates one function");
-    return val_incref(a->pos[0]);
-}
-static void no_grad_repr(StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "<torch.autograd.grad_mode.no_grad object>"); }
-static const ObjClass NoGradClass = {.name = "no_grad", .call = no_grad_call, .repr = no_grad_repr, .methods = no_grad_methods};
-
-static Value *bi_no_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
-    return val_object(&NoGradClass);
 }
 
 /* d2l.add_to_class(Class) returns a decorator that sets its function as an attribute of Class (d2l/torch.py:
@@ -541,10 +515,8 @@ Value *nn_module_attr(const char *module, const char *name) {
 
 const Builtin bi_nn_module[] = {
     {"Parameter", bi_parameter, "nn.Parameter(data)",
-     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. attn computes no gradients.", "", 0},
+     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0},
     {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0},
-    {"no_grad", bi_no_grad, "torch.no_grad()",
-     "with torch.no_grad(): ... runs its block as usual: attn never records gradients (it has no autograd).", "", 0},
     {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",
      "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

@@ -330,6 +330,7 @@ static Value *bi_max(Interp *I, Args *a) { return fold(I, a, 2); }
 static Value *bi_abs(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "abs() takes exactly one argument (%d given)", a->npos) : NULL;
     Value *v = a->pos[0];
+    if (v->kind == V_TENSOR && grad_recording(I, 1, &v)) return ret_ag(I, ag_abs(&I->run.ag, arg_ag(v)));
     if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
     if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
     if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }

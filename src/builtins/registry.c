@@ -35,14 +35,14 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 static void builtins_init(void) {
     if (all_fns) return;
     collect(fn_tables, N_FN_TABLES - 1, &all_fns, &n_fns);       /* bi_torch_only: never bare */
-    const Builtin *methods[] = {bi_tensor_methods, bi_torch_shape_methods};
-    collect(methods, 2, &all_methods, &n_methods);
+    const Builtin *methods[] = {bi_autograd_methods, bi_tensor_methods, bi_torch_shape_methods};
+    collect(methods, 3, &all_methods, &n_methods);
 }
 
 static const Builtin *find(const Builtin **tbl, int n, const char *name) {
@@ -75,7 +75,7 @@ static const struct { const char *path, *module; bool bare; } modules[] = {
     {"torch", "torch", true}, {"nn", "torch.nn", true}, {"torch.nn", "torch.nn", false},
     {"F", "torch.nn.functional", true}, {"torch.nn.functional", "torch.nn.functional", false},
     {"torch.nn.init", "torch.nn.init", false}, {"torch.utils", "torch.utils", false},
-    {"torch.utils.data", "torch.utils.data", false},
+    {"torch.utils.data", "torch.utils.data", false}, {"torch.autograd", "torch.autograd", false},
     {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
     {"random", "random", true}};
 
@@ -220,7 +220,7 @@ static const Builtin d2l_method_builtins[] = {
 /* The modules a module holds as attributes: torch.nn, nn.functional, and what d2l.torch imports. */
 static const struct { const char *module, *name, *is; } submodules[] = {
     {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"}, {"torch.nn", "init", "torch.nn.init"},
-    {"torch", "utils", "torch.utils"}, {"torch.utils", "data", "torch.utils.data"},
+    {"torch", "utils", "torch.utils"}, {"torch", "autograd", "torch.autograd"}, {"torch.utils", "data", "torch.utils.data"},
     {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
     {"d2l", "math", "math"}, {"d2l", "random", "random"}, {"d2l", "data", "torch.utils.data"}};
 
@@ -260,6 +260,9 @@ Value *builtins_module_attr(const char *module, const char *name) {
         if (!b && listed(torch_names_functional, name)) b = homed("torch", name);
     } else if (!strcmp(module, "torch.nn.init")) {
         b = homed("nn.init", name);
+    } else if (!strcmp(module, "torch.autograd")) {
+        b = homed("torch.autograd", name);
+        if (!b && (!strcmp(name, "no_grad") || !strcmp(name, "enable_grad") || !strcmp(name, "set_grad_enabled"))) b = homed("torch", name);
     } else if (!strcmp(module, "torch.utils.data")) {
         b = homed("torch.utils.data", name);
     } else if (!strcmp(module, "d2l")) {
@@ -487,7 +490,8 @@ static const Library builtins_library = {
     .constant = builtins_constant, .import = builtins_import, .no_module = builtins_no_module,
     .module_attr = builtins_module_attr,
     .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
-    .before_call = args_device_check,
+    .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
+    .tensor_setattr = ag_tensor_setattr,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of,
     .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,

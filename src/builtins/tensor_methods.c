@@ -127,6 +127,7 @@ static Value *m_expand(Interp *I, Args *a) {
     if (n > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
     for (int64_t i = 0; i < n; i++)
         if (!arg_int(I, items[i], "a size", &sh[i])) return NULL;
+    if (grad_recording(I, 1, a->pos)) return ret_ag(I, ag_expand(&I->run.ag, arg_ag(a->pos[0]), (int)n, sh));   /* ExpandBackward0 */
     return done(I, ten_expand(t, (int)n, sh));
 }
 
@@ -187,6 +188,18 @@ static Value *call_base(Interp *I, Args *a) {
 }
 
 static Value *m_inplace(Interp *I, Args *a) {
+    Value *x = a->pos[0];
+    if (!strcmp(a->fn->name, "masked_fill_") && I->run.ag.grad_enabled && ag_requires_grad(x->ag)) {
+        /* autograd's masked_fill_: MaskedFillBackward0, or CopySlices through a view */
+        static const char *const kw[] = {"self", "mask", "value", NULL};
+        if (!args_check(I, a, 3, kw)) return NULL;
+        Value *m = arg(a, 1, "mask"), *v = arg(a, 2, "value");
+        double val;
+        if (!m || !v || m->kind != V_TENSOR || m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill_(mask, value) needs a bool mask and a value");
+        if (!arg_double(I, v, "value", &val)) return NULL;
+        if (ag_masked_fill_(&I->run.ag, x->u.t, &x->ag, m->u.t, val) < 0) return rt_tensor_error(I);
+        return val_incref(x);
+    }
     Value *r = call_base(I, a);
     if (!r) return NULL;
     int rc = ten_assign_result(self(a), r->u.t);
@@ -244,7 +257,7 @@ const Builtin bi_tensor_methods[] = {
     {"item", m_item, "X.item()", "The single value of a one-element tensor, as a Python number.", "", 0},
     {"tolist", m_tolist, "X.tolist()", "The tensor as nested Python lists.", "", 0},
     {"numpy", m_alias, "X.numpy()", "In attn tensors stand in for NumPy arrays: X's elements, shared (save(\"x.npy\", X) to use NumPy).", "", 0},
-    {"detach", m_alias, "X.detach()", "A tensor sharing X's elements (attn has no autograd).", "", 0},
+    {"detach", m_alias, "X.detach()", "A tensor sharing X's elements, without autograd history.", "", 0},
     {"contiguous", m_contiguous, "X.contiguous()",
      "X itself when its elements are in row-major order, else a copy that is: what .view() needs after a transpose.", "", 0},
     {"is_contiguous", m_is_contiguous, "X.is_contiguous()",

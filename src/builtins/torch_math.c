@@ -64,6 +64,15 @@ static Value *bi_unary(Interp *I, Args *a) {
         return val_float(r);
     }
 as_tensor:;
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) {
+        switch ((UnOp)a->fn->tag) {
+        case UOP_NEG: case UOP_EXP: case UOP_LOG: case UOP_SQRT: case UOP_SIN: case UOP_COS: case UOP_TANH:
+        case UOP_SIGMOID: case UOP_RELU:
+            return ret_ag(I, ag_unary(&I->run.ag, (UnOp)a->fn->tag, arg_ag(in)));
+        case UOP_ABS: return ret_ag(I, ag_abs(&I->run.ag, arg_ag(in)));
+        default: break;                 /* the others: refused after the call (ag_after_call) */
+        }
+    }
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     Tensor *r = ten_unary((UnOp)a->fn->tag, x);
@@ -144,6 +153,16 @@ static Value *bi_binary(Interp *I, Args *a) {
     Tensor *tx = NULL, *ty = NULL;
     Tensor *X = operand(I, x, "input", &tx, &xw), *Y = X ? operand(I, y, "other", &ty, &yw) : NULL;
     Tensor *r = NULL;
+    BinOp op = (BinOp)a->fn->tag;
+    Value *xy[2] = {x, y};
+    if (X && Y && !alpha && (!mode || mode->kind == V_NONE) && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV) &&
+        grad_recording(I, 2, xy)) {            /* torch.add / X.mul ...: recorded as the operators are */
+        AgVal r2 = ag_binary(&I->run.ag, op, (AgVal){X, x->kind == V_TENSOR ? x->ag : NULL}, xw,
+                             (AgVal){Y, y->kind == V_TENSOR ? y->ag : NULL}, yw);
+        ten_free(tx);
+        ten_free(ty);
+        return ret_ag(I, r2);
+    }
     if (X && Y) {
         if (alpha) r = add_alpha(I, (BinOp)a->fn->tag, X, xw, Y, yw, alpha);
         else if (mode && mode->kind != V_NONE) r = div_rounding(I, X, xw, Y, yw, mode);
@@ -162,6 +181,13 @@ static Value *bi_matmul(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input"), *y = arg(a, 1, a->fn->tag == 2 || a->fn->tag == 1 ? "mat2" : a->fn->tag == 4 ? "vec2" : "other");
     if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "%s() needs two tensors", a->fname);
     Tensor *X = x->u.t, *Y = y->u.t;
+    Value *xy[2] = {x, y};
+    if (grad_recording(I, 2, xy) && (a->fn->tag == 0 || a->fn->tag == 1 || a->fn->tag == 2)) {
+        if (a->fn->tag == 1 && (X->ndim != 2 || Y->ndim != 2)) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
+        AgContext *c = &I->run.ag;
+        return ret_ag(I, a->fn->tag == 0 ? ag_matmul(c, arg_ag(x), arg_ag(y)) : a->fn->tag == 1 ? ag_mm(c, arg_ag(x), arg_ag(y))
+                                                                                               : ag_bmm(c, arg_ag(x), arg_ag(y)));
+    }
     switch (a->fn->tag) {
     case 1:
         if (X->ndim != 2 || Y->ndim != 2) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
@@ -204,9 +230,45 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
 }
 
 /* sum, mean, max, min, argmax, argmin, prod, std, var, any, all over dim (an int or a tuple) or everything. */
+/* x.sum() / x.mean() over everything or over dim (an int or a tuple), recorded for backward. */
+static Value *ag_reduce(Interp *I, Args *a, Value *in, bool mean) {
+    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+    if (!dim) dim = arg(a, -1, "axis");
+    bool keep = false;
+    if (kd && !arg_bool(I, kd, "keepdim", &keep)) return NULL;
+    AgContext *c = &I->run.ag;
+    if (!dim || dim->kind == V_NONE) return ret_ag(I, mean ? ag_mean(c, arg_ag(in)) : ag_sum(c, arg_ag(in)));
+    int dims[TEN_MAX_DIMS], nd = 0, ndim = in->u.t->ndim;
+    if (dim->kind == V_TUPLE || dim->kind == V_LIST) {
+        for (int64_t i = 0; i < dim->u.seq.n; i++) {
+            if (nd >= TEN_MAX_DIMS) return rt_error(I, "%s(): too many dims", a->fname);
+            if (!get_dim(I, dim->u.seq.items[i], ndim, &dims[nd++])) return NULL;
+        }
+    } else if (!get_dim(I, dim, ndim, &dims[nd++])) return NULL;
+    return ret_ag(I, mean ? ag_mean_dims(c, arg_ag(in), dims, nd, keep) : ag_sum_dims(c, arg_ag(in), dims, nd, keep));
+}
+
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     static const char *const kw[] = {"input", "dim", "keepdim", "dtype", "axis", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
+    Value *in0 = arg(a, 0, "input");
+    if ((op == RED_SUM || op == RED_MEAN) && in0 && in0->kind == V_TENSOR && !arg(a, 3, "dtype") && grad_recording(I, 1, &in0))
+        return ag_reduce(I, a, in0, op == RED_MEAN);
+    if ((op == RED_MAX || op == RED_MIN) && in0 && in0->kind == V_TENSOR && grad_recording(I, 1, &in0)) {
+        Value *dv = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+        bool keep = false;
+        if (!dv || dv->kind == V_NONE) return ret_ag(I, ag_max(&I->run.ag, arg_ag(in0), op == RED_MIN));     /* MaxBackward1 */
+        if (dv->kind == V_INT) {                 /* MaxBackward0 on the values; the indices need no grad */
+            int d;
+            if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !get_dim(I, dv, in0->u.t->ndim, &d)) return NULL;
+            Tensor *idx = NULL;
+            AgVal r = ag_max_dim(&I->run.ag, arg_ag(in0), d, keep, op == RED_MIN, &idx);
+            if (!r.t) { ten_free(idx); return ret_ag(I, r); }
+            Value *pair = torch_return_pair(op == RED_MAX ? "max" : "min", r.t, idx);
+            pair->u.seq.items[0]->ag = r.m;
+            return pair;
+        }
+    }
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
@@ -277,6 +339,12 @@ static Value *bi_softmax(Interp *I, Args *a) {
     Value *dv = arg(a, 1, "dim");
     if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
     int d;
+    Value *in = arg(a, 0, "input");
+    if (a->fn->tag != 2 && in->kind == V_TENSOR && !arg(a, 2, "dtype") && grad_recording(I, 1, &in)) {
+        ten_free(tmp);
+        if (!get_dim(I, dv, in->u.t->ndim, &d)) return NULL;
+        return ret_ag(I, a->fn->tag == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
+    }
     if (!get_dim(I, dv, x->ndim, &d) || !cast_to_dtype_kw(I, a, &x, &tmp)) { ten_free(tmp); return NULL; }
     Tensor *r = a->fn->tag == 0 ? ten_softmax(x, d) : a->fn->tag == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
     ten_free(tmp);
@@ -293,6 +361,11 @@ static Value *bi_clamp(Interp *I, Args *a) {
     Value *lo = arg(a, 1, "min"), *hi = arg(a, 2, "max");
     bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
     if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
+    Value *in = arg(a, 0, "input");
+    if (in->kind == V_TENSOR && (!has_lo || val_is_number(lo)) && (!has_hi || val_is_number(hi)) && grad_recording(I, 1, &in)) {
+        ten_free(tmp);                         /* ClampBackward1: number bounds (NAN: none) */
+        return ret_ag(I, ag_clamp(&I->run.ag, arg_ag(in), has_lo ? val_as_double(lo) : NAN, has_hi ? val_as_double(hi) : NAN));
+    }
     Tensor *cur = ten_alias(x), *r = cur;
     Value *bounds[2] = {has_lo ? lo : NULL, has_hi ? hi : NULL};
     for (int k = 0; k < 2 && r; k++) {
@@ -321,6 +394,13 @@ static Value *bi_where(Interp *I, Args *a) {
         return rt_raise(I, "RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                         c->u.t->dtype == DT_F32 ? "Float" : c->u.t->dtype == DT_F64 ? "Double" : "Long");
     Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? operand(I, x, "x", &t2, &xw) : NULL, *Y = X ? operand(I, y, "y", &t3, &yw) : NULL;
+    Value *xy[2] = {x, y};
+    if (Y && C->dtype == DT_BOOL && grad_recording(I, 2, xy)) {       /* WhereBackward0 */
+        AgVal r = ag_where(&I->run.ag, C, (AgVal){X, x->kind == V_TENSOR ? x->ag : NULL}, xw,
+                           (AgVal){Y, y->kind == V_TENSOR ? y->ag : NULL}, yw);
+        ten_free(t1); ten_free(t2); ten_free(t3);
+        return ret_ag(I, r);
+    }
     Tensor *r = Y ? ten_where(C, X, xw, Y, yw) : NULL;
     ten_free(t1); ten_free(t2); ten_free(t3);
     if (!r && interp_failed(I)) return NULL;
@@ -336,6 +416,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     if (m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill(): the mask must be a bool tensor (e.g. X > 0), not %s", ten_dtype_name(m->u.t->dtype));
     double val;
     if (!arg_double(I, v, "value", &val)) return NULL;
+    if (grad_recording(I, 1, &x)) return ret_ag(I, ag_masked_fill(&I->run.ag, arg_ag(x), m->u.t, val));
     Tensor *s = ten_new(x->u.t->dtype, 0, NULL);
     ten_set(s, 0, val);
     Tensor *r = ten_where(m->u.t, s, true, x->u.t, false);     /* s has X's dtype: the result keeps it */

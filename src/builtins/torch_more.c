@@ -567,7 +567,12 @@ static Value *bi_map(Interp *I, Args *a) {
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     if (!x) return NULL;
     const char *name = MAP_NAMES[a->fn->tag];
-    Value *ap = arg(a, -1, "approximate");
+    Value *ap = arg(a, -1, "approximate"), *in = arg(a, 0, "input");
+    bool exact = !ap || (ap->kind == V_STR && !strcmp(ap->u.str.s, "none"));
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && exact) || !strcmp(name, "reciprocal"))) {
+        ten_free(t1);                          /* GeluBackward0 (exact gelu), ReciprocalBackward0 */
+        return ret_ag(I, name[0] == 'g' ? ag_gelu(&I->run.ag, arg_ag(in)) : ag_reciprocal(&I->run.ag, arg_ag(in)));
+    }
     if (ap && ap->kind == V_STR && !strcmp(name, "gelu")) {
         if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";
         else if (strcmp(ap->u.str.s, "none")) { ten_free(t1); return rt_error(I, "approximate argument must be either none or tanh."); }
@@ -597,6 +602,13 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
     if (!r) return rt_tensor_error(I);
     Rng *g = &I->run.rng;
     double scale = p >= 1 ? 0 : 1 / (1 - p);
+    if (grad_recording(I, 1, &xv)) {
+        /* recorded as PyTorch records it: x * noise (the kept elements' scale, zeros elsewhere), MulBackward0 */
+        for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : scale);
+        AgVal y = ag_dropout(&I->run.ag, arg_ag(xv), r);
+        ten_free(r);
+        return ret_ag(I, y);
+    }
     for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : ten_get(x, i) * scale);
     return val_tensor(r);
 }
@@ -609,6 +621,13 @@ static Value *bi_f_linear(Interp *I, Args *a) {
     if (!xv || !wv || xv->kind != V_TENSOR || wv->kind != V_TENSOR) return rt_error(I, "linear(input, weight, bias=None) needs tensors");
     Tensor *W = wv->u.t;
     if (W->ndim > 2) return rt_error(I, "linear(): weight must be 1-D or 2-D, got %dD", W->ndim);
+    bool has_b = bv && bv->kind != V_NONE;
+    if (has_b && bv->kind != V_TENSOR) return rt_error(I, "linear(): bias must be a tensor");
+    Value *xwb[3] = {xv, wv, has_b ? bv : NULL};
+    if (W->ndim == 2 && grad_recording(I, 3, xwb)) {
+        AgVal b = has_b ? arg_ag(bv) : (AgVal){NULL, NULL};
+        return ret_ag(I, ag_linear(&I->run.ag, arg_ag(xv), arg_ag(wv), b));
+    }
     Tensor *wt = W->ndim == 2 ? ten_transpose(W, 0, 1) : ten_alias(W), *y = wt ? ten_matmul(xv->u.t, wt) : NULL;
     ten_free(wt);
     if (y && bv && bv->kind != V_NONE) {

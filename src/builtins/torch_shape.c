@@ -50,6 +50,13 @@ static bool int_list(Interp *I, Args *a, int first, const char *kwname, int64_t 
 }
 
 /* reshape (tag 0): a view when the strides allow, else a copy. view (tag 1): a view or an error. */
+/* The tensor value a shape function works on (X in X.view(...) or torch.reshape(X, ...)), when autograd records the
+ * operation on it; else NULL. */
+static Value *ag_self(Interp *I, Args *a) {
+    Value *v = arg(a, 0, "input");
+    return v && v->kind == V_TENSOR && grad_recording(I, 1, &v) ? v : NULL;
+}
+
 static Value *bi_reshape(Interp *I, Args *a) {
     static const char *const kw[] = {"input", "shape", "size", NULL};
     if (!args_check(I, a, -1, kw)) return NULL;
@@ -62,6 +69,8 @@ static Value *bi_reshape(Interp *I, Args *a) {
         return rt_error(I, "view(dtype) is not in attn: use X.to(dtype) for a converted copy");
     if (!int_list(I, a, 1, kwname, sh, &n, true)) return NULL;
     if (!arg(a, 1, kwname)) return rt_error(I, "%s() needs a shape, e.g. X.%s(-1, 1)", a->fname, a->fname);
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, a->fn->tag ? ag_view(&I->run.ag, arg_ag(g), n, sh) : ag_reshape(&I->run.ag, arg_ag(g), n, sh));
     return done(I, a->fn->tag ? ten_view_shape(x, n, sh) : ten_reshape(x, n, sh));
 }
 
@@ -74,6 +83,8 @@ static Value *bi_transpose(Interp *I, Args *a) {
     if (!d0 || !d1) return rt_error(I, "transpose(X, dim0, dim1) needs two dims, e.g. X.transpose(1, 2)");
     int64_t a0, a1;
     if (!arg_int(I, d0, "dim0", &a0) || !arg_int(I, d1, "dim1", &a1) || !dim_fits(I, a0, x->ndim) || !dim_fits(I, a1, x->ndim)) return NULL;
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_transpose(&I->run.ag, arg_ag(g), (int)a0, (int)a1));
     return done(I, ten_transpose(x, (int)a0, (int)a1));
 }
 
@@ -81,6 +92,8 @@ static Value *bi_t(Interp *I, Args *a) {
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     if (x->ndim > 2) return rt_error(I, "%s() expects a tensor with <= 2 dimensions, but self is %dD", a->fname, x->ndim);
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_t(&I->run.ag, arg_ag(g)));
     return done(I, x->ndim < 2 ? ten_alias(x) : ten_transpose(x, 0, 1));
 }
 
@@ -95,6 +108,8 @@ static Value *bi_permute(Interp *I, Args *a) {
     if (n != x->ndim) return rt_raise(I, "RuntimeError", "permute(): the number of dims (%d) must equal the tensor's dimensions (%d)", n, x->ndim);
     int dims[TEN_MAX_DIMS];
     for (int i = 0; i < n; i++) { if (!dim_fits(I, d[i], x->ndim)) return NULL; dims[i] = (int)d[i]; }
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_permute(&I->run.ag, arg_ag(g), dims));
     return done(I, ten_permute(x, dims));
 }
 
@@ -107,10 +122,13 @@ static Value *bi_squeeze(Interp *I, Args *a) {
     Value *dv = arg(a, 1, "dim");
     int64_t d = 0;
     if (dv && dv->kind != V_NONE && (!arg_int(I, dv, "dim", &d) || !dim_fits(I, d, x->ndim + (a->fn->tag == 0)))) return NULL;
+    Value *g = ag_self(I, a);
     if (a->fn->tag == 0) {
         if (!dv) return rt_error(I, "unsqueeze() needs a dim, e.g. X.unsqueeze(0)");
+        if (g) return ret_ag(I, ag_unsqueeze(&I->run.ag, arg_ag(g), (int)d));
         return done(I, ten_unsqueeze(x, (int)d));
     }
+    if (g) return ret_ag(I, ag_squeeze(&I->run.ag, arg_ag(g), (int)d, !dv || dv->kind == V_NONE));
     return done(I, ten_squeeze(x, (int)d, !dv || dv->kind == V_NONE));
 }
 
@@ -134,6 +152,8 @@ static Value *bi_flatten(Interp *I, Args *a) {
     for (int i = sd; i <= ed; i++) m *= x->shape[i];
     sh[n++] = m;
     for (int i = ed + 1; i < x->ndim; i++) sh[n++] = x->shape[i];
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_reshape(&I->run.ag, arg_ag(g), n, sh));     /* flatten is reshape in PyTorch */
     return done(I, ten_reshape(x, n, sh));
 }
 
@@ -151,6 +171,15 @@ static Value *bi_cat(Interp *I, Args *a) {
     for (int i = 0; i < n; i++) {
         if (ts->u.seq.items[i]->kind != V_TENSOR) { free(arr); return rt_error(I, "%s(): item %d is a %s, not a tensor", a->fname, i, val_type_name(ts->u.seq.items[i])); }
         arr[i] = ts->u.seq.items[i]->u.t;
+    }
+    if (n && I->run.ag.grad_enabled && val_requires_grad(ts)) {
+        free(arr);
+        if (!dim_fits(I, d, ts->u.seq.items[0]->u.t->ndim + (a->fn->tag != 0))) return NULL;
+        AgVal *xs = xcalloc((size_t)n, sizeof(AgVal));
+        for (int i = 0; i < n; i++) xs[i] = arg_ag(ts->u.seq.items[i]);
+        AgVal r = a->fn->tag ? ag_stack(&I->run.ag, xs, n, (int)d) : ag_cat(&I->run.ag, xs, n, (int)d);
+        free(xs);
+        return ret_ag(I, r);
     }
     Tensor *r = n && !dim_fits(I, d, arr[0]->ndim + (a->fn->tag != 0)) ? NULL : a->fn->tag ? ten_stack(arr, n, (int)d) : ten_cat(arr, n, (int)d);
     if (!r && interp_failed(I)) { free(arr); return NULL; }
@@ -236,6 +265,8 @@ static Value *bi_select(Interp *I, Args *a) {
     if (!x) return NULL;
     if (!arg(a, 1, "dim") || !arg(a, 2, "index")) return rt_error(I, "select(X, dim, index) needs a dim and an index");
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k) || !dim_fits(I, d, x->ndim)) return NULL;
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_select(&I->run.ag, arg_ag(g), (int)d, k));
     return done(I, ten_select(x, (int)d, k));
 }
 
@@ -248,6 +279,8 @@ static Value *bi_narrow(Interp *I, Args *a) {
     if (!x) return NULL;
     if (!arg(a, 1, "dim") || !arg(a, 2, "start") || !arg(a, 3, "length")) return rt_error(I, "narrow(X, dim, start, length) needs all three");
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n) || !dim_fits(I, d, x->ndim)) return NULL;
+    Value *g = ag_self(I, a);
+    if (g) return ret_ag(I, ag_narrow(&I->run.ag, arg_ag(g), (int)d, s, n));
     return done(I, ten_narrow(x, (int)d, s, n));
 }
 

@@ -191,6 +191,18 @@ static bool is_torch(const Value *fn) {
 
 static Value *call_any(Interp *I, Value *fn, Args *a);
 
+/* Before an in-place method of a tensor (X.add_(1), X.zero_()): under grad mode, PyTorch's refusal on a leaf that
+ * requires grad, and attn's on a tensor with history (those methods record no gradient yet; masked_fill_ does). */
+static bool tensor_inplace_ok(Interp *I, const Builtin *m, Value *self) {
+    if (self->kind != V_TENSOR || !I->run.ag.grad_enabled || !ag_requires_grad(self->ag)) return true;
+    size_t n = strlen(m->name);
+    if (n < 2 || m->name[n - 1] != '_' || m->name[0] == '_' || !strcmp(m->name, "requires_grad_")) return true;
+    if (ag_check_inplace(&I->run.ag, self->ag, false) < 0) { rt_tensor_error(I); return false; }
+    if (!strcmp(m->name, "masked_fill_")) return true;
+    rt_error(I, "X.%s has no gradient in attn yet: X requires grad (under torch.no_grad(), or on X.detach(), it runs)", m->name);
+    return false;
+}
+
 Value *interp_call(Interp *I, Value *fn, Args *a) {
     /* fn is held while it runs, as Python's frame holds its function: the caller may have it borrowed (a child
      * module, a property's getter, a key function) and the code it runs may drop every other reference to it */
@@ -211,13 +223,13 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;
         if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a)) return NULL;
-        return fn->u.builtin->fn(I, a);
+        return lib()->after_call(I, a, NULL, fn->u.builtin->fn(I, a));
     case V_METHOD: {
         if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);
         Value b = {.kind = V_BUILTIN, .refs = 1, .u.builtin = fn->u.method.fn};
         a->fn = fn->u.method.fn;
-        if (!lib()->before_call(I, a)) return NULL;
-        return call_with_self(I, &b, fn->u.method.self, NULL, a);
+        if (!lib()->before_call(I, a) || !tensor_inplace_ok(I, fn->u.method.fn, fn->u.method.self)) return NULL;
+        return lib()->after_call(I, a, fn->u.method.self, call_with_self(I, &b, fn->u.method.self, NULL, a));
     }
     case V_FUNC: return call_user(I, fn, NULL, a);
     case V_CLASS: return class_call(I, fn, a);
@@ -229,7 +241,8 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
         I->call_depth++;
         Value *r = fn->u.obj.cls->call(I, fn, a);
         I->call_depth--;
-        return r;
+        /* a layer with no gradient yet refuses an input that requires grad */
+        return fn->u.obj.cls->is_module ? lib()->after_call(I, a, NULL, r) : r;
     case V_DTYPE: return rt_raise(I, "TypeError", "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
                                   ten_dtype_name(fn->u.dtype), ten_dtype_name(fn->u.dtype));
     default: return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));

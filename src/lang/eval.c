@@ -26,6 +26,7 @@ void interp_init(Interp *I) {
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
     I->run.default_float = DT_F32;
+    ag_context_init(&I->run.ag);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
 }
@@ -920,7 +921,7 @@ static int exec_definition(Interp *I, Node *n) {
 }
 
 /* with CTX [as target]: body. Runs CTX.__enter__() (its result bound to target), the body, then CTX.__exit__(None,
- * None, None) when the body finished. attn's context managers: torch.no_grad() (attn never records gradients). */
+ * None, None) when the body finished or failed. attn's context managers: torch.no_grad(), enable_grad(), set_grad_enabled(). */
 static int exec_with(Interp *I, Node *n) {
     Value *ctx = eval(I, n->kids[0]);
     if (!ctx) return -1;
@@ -940,14 +941,22 @@ static int exec_with(Interp *I, Node *n) {
     int rc = entered ? 0 : -1;
     if (rc == 0 && n->kids[1]) rc = assign(I, n->kids[1], entered);
     if (rc == 0) rc = exec(I, n->kids[2]);
-    if (rc == 0) {
+    if (entered) {
+        /* __exit__ runs whether the body finished or failed (Python's rule: torch.no_grad() restores grad mode after
+         * an error or a Ctrl-C too); the body's error, set aside meanwhile, is the one reported unless __exit__
+         * fails itself. attn passes None for the exception's type, value and traceback. */
+        Error pending = I->error;
+        if (rc != 0) memset(&I->error, 0, sizeof I->error);
         Value *nones[3] = {val_none(), val_none(), val_none()};
         Args a = {nones, 3, NULL, NULL, 0, NULL, NULL};
         Value *r = interp_call(I, exit_fn, &a);
-        if (!r) { at(I, n->kids[0]); rc = -1; }
+        if (rc != 0) {
+            if (r) I->error = pending;                       /* the body's error goes on */
+            else { Error mine = I->error; I->error = pending; interp_clear_error(I); I->error = mine; at(I, n->kids[0]); }
+        } else if (!r) { at(I, n->kids[0]); rc = -1; }
         val_decref(r);
         for (int i = 0; i < 3; i++) val_decref(nones[i]);
-    } else if (!entered) at(I, n->kids[0]);
+    } else at(I, n->kids[0]);
     val_decref(entered);
     val_decref(enter);
     val_decref(exit_fn);

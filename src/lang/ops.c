@@ -44,6 +44,43 @@ Tensor *ops_number_tensor(const Value *v) {
 static Value *contains(Interp *I, Value *container, Value *x);
 static bool builtin_iterator(const Value *v);
 
+/* ---- autograd: the operators on tensors that require grad ---- */
+
+/* Does an operation on a (and b, may be NULL) record history: grad mode is on and one of them requires grad. */
+static bool ag_records(Interp *I, const Value *a, const Value *b) {
+    return I->run.ag.grad_enabled && ((a->kind == V_TENSOR && ag_requires_grad(a->ag)) ||
+                                      (b && b->kind == V_TENSOR && ag_requires_grad(b->ag)));
+}
+static Value *ag_value(Interp *I, AgVal r) {
+    if (!r.t) { ag_meta_unref(r.m); return rt_tensor_error(I); }
+    return val_tensor_ag(r.t, r.m);
+}
+/* The refusal of an operation autograd cannot differentiate yet (never a result silently detached). */
+static Value *ag_refuse(Interp *I, const char *what) {
+    return rt_error(I, "%s has no gradient in attn yet: an input requires grad (under torch.no_grad(), or on "
+                       "x.detach(), it runs)", what);
+}
+
+/* a op b recorded for backward: ta, tb are the operands as tensors (a number's 0-dim tensor when *w). */
+static Value *ag_tensor_binary(Interp *I, int aop, Value *a, Tensor *ta, bool aw, Value *b, Tensor *tb, bool bw) {
+    AgContext *c = &I->run.ag;
+    AgVal x = {ta, aw ? NULL : a->ag}, y = {tb, bw ? NULL : b->ag};
+    char what[64];
+    switch (aop) {
+    case AOP_ADD: return ag_value(I, ag_binary(c, OP_ADD, x, aw, y, bw));
+    case AOP_SUB: return ag_value(I, ag_binary(c, OP_SUB, x, aw, y, bw));
+    case AOP_MUL: return ag_value(I, ag_binary(c, OP_MUL, x, aw, y, bw));
+    case AOP_DIV: return ag_value(I, ag_binary(c, OP_DIV, x, aw, y, bw));
+    case AOP_MATMUL: return ag_value(I, ag_matmul(c, x, y));
+    case AOP_POW:
+        if (bw && !aw && b->kind != V_BOOL) return ag_value(I, ag_pow_scalar(c, x, b->kind == V_FLOAT ? b->u.f : (double)b->u.i));
+        return ag_refuse(I, "x ** y with a tensor exponent");
+    default:
+        snprintf(what, sizeof what, "the operator %s", ast_op_symbol(aop));
+        return ag_refuse(I, what);
+    }
+}
+
 static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     bool aw = a->kind != V_TENSOR, bw = b->kind != V_TENSOR;
     Value *other = aw ? a : b;
@@ -59,6 +96,13 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     }
     Tensor *ta = aw ? ops_number_tensor(a) : a->u.t, *tb = bw ? ops_number_tensor(b) : b->u.t;
     Tensor *r = NULL;
+    bool cmp = aop == AOP_EQ || aop == AOP_NE || aop == AOP_LT || aop == AOP_LE || aop == AOP_GT || aop == AOP_GE;
+    if (ta && tb && !cmp && ag_records(I, a, b) && !(aop == AOP_MATMUL && (aw || bw))) {
+        Value *v = ag_tensor_binary(I, aop, a, ta, aw, b, tb, bw);
+        if (aw) ten_free(ta);
+        if (bw) ten_free(tb);
+        return v;
+    }
     if (!ta || !tb) rt_tensor_error(I);           /* even a 0-d tensor is refused at the memory limit */
     else if (aop == AOP_MATMUL) {
         if (aw || bw) rt_error(I, "matmul '@' needs two tensors, not a tensor and a %s", val_type_name(other));
@@ -318,6 +362,12 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
         return rt_raise(I, "TypeError", "unsupported operand type(s) for %s=: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     if (a->kind == V_LIST && aop == AOP_ADD) return list_iadd(I, a, b);
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
+    if (I->run.ag.grad_enabled && (ag_requires_grad(a->ag) || (b->kind == V_TENSOR && ag_requires_grad(b->ag)))) {
+        if (ag_check_inplace(&I->run.ag, a->ag, false) < 0) return rt_tensor_error(I);
+        char what[64];
+        snprintf(what, sizeof what, "the in-place operator %s=", ast_op_symbol(aop));
+        return ag_refuse(I, what);
+    }
     Value *r = ops_binary(I, aop, a, b);
     if (!r) return NULL;
     int rc = ten_assign_result(a->u.t, r->u.t);
@@ -331,6 +381,7 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
     if (a->kind == V_TENSOR) {
         if (aop == AOP_POS) return val_incref(a);
         if (aop == AOP_INVERT && ten_is_float(a->u.t->dtype)) return rt_error(I, "~ (bitwise not) is only for integer and bool tensors");
+        if (aop == AOP_NEG && ag_records(I, a, NULL)) return ag_value(I, ag_unary(&I->run.ag, UOP_NEG, (AgVal){a->u.t, a->ag}));
         Tensor *r = ten_unary(aop == AOP_NEG ? UOP_NEG : UOP_NOT, a->u.t);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
@@ -705,12 +756,45 @@ Value *ops_key_error(Interp *I, const Value *key) {
     return r;
 }
 
+/* x[items] recorded for backward: ints (SelectBackward0) and slices (SliceBackward0) one dimension after another,
+ * as PyTorch records them; other items are refused. */
+static Value *ag_index_read(Interp *I, Value *obj, const IndexItem *items, int n) {
+    AgContext *c = &I->run.ag;
+    AgVal cur = {obj->u.t, obj->ag};
+    bool owned = false;
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+        AgVal next;
+        if (items[i].kind == IX_INT) {
+            if (d >= cur.t->ndim) { if (owned) ag_val_free(cur); return rt_raise(I, "IndexError", "too many indices for tensor of dimension %d", obj->u.t->ndim); }
+            next = ag_select(c, cur, d, items[i].i);
+        } else if (items[i].kind == IX_SLICE) {
+            if (d >= cur.t->ndim) { if (owned) ag_val_free(cur); return rt_raise(I, "IndexError", "too many indices for tensor of dimension %d", obj->u.t->ndim); }
+            next = ag_slice(c, cur, d++, items[i].start, items[i].stop, items[i].step, items[i].has_start, items[i].has_stop);
+        } else {
+            if (owned) ag_val_free(cur);
+            return ag_refuse(I, items[i].kind == IX_TENSOR ? "indexing with a tensor" : "indexing with None or ...");
+        }
+        if (owned) ag_val_free(cur);
+        if (!next.t) { ag_meta_unref(next.m); return rt_tensor_index_error(I); }
+        cur = next;
+        owned = true;
+    }
+    if (!owned) return val_incref(obj);
+    return val_tensor_ag(cur.t, cur.m);
+}
+
 Value *ops_index(Interp *I, Value *obj, Value *index) {
     switch (obj->kind) {
     case V_TENSOR: {
         IndexItem items[2 * TEN_MAX_DIMS];
         Tensor *tmps[2 * TEN_MAX_DIMS] = {0};
         int n = tensor_items(I, index, items, tmps);
+        if (n >= 0 && ag_records(I, obj, NULL)) {
+            Value *v = ag_index_read(I, obj, items, n);
+            for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
+            return v;
+        }
         Tensor *r = n < 0 ? NULL : ten_index_get(obj->u.t, items, n);
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
         if (n < 0) return NULL;
@@ -796,7 +880,16 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         int n = tensor_items(I, index, items, tmps);
         if (n >= 0) {
             Tensor *src = val_is_number(v) ? (tv = ops_number_tensor(v)) : arg_tensor(I, v, "the assigned value", &tv);
-            if (src) {
+            bool basic = true;
+            for (int i = 0; i < n; i++) basic = basic && items[i].kind != IX_TENSOR;
+            if (src && basic && ag_check_inplace(&I->run.ag, obj->ag, true) < 0) {
+                rt_tensor_error(I);                  /* PyTorch writes x[0] through a view: "a view of a leaf ..." */
+            } else if (src && (obj->ag || (v->kind == V_TENSOR && v->ag))) {
+                /* autograd's write: refused on a leaf that requires grad, history rebased (CopySlices) */
+                AgVal av = {src, v->kind == V_TENSOR ? v->ag : NULL};
+                rc = ag_index_put_(&I->run.ag, obj->u.t, &obj->ag, items, n, av, v->kind != V_TENSOR);
+                if (rc < 0) rt_tensor_index_error(I);
+            } else if (src) {
                 rc = ten_index_set(obj->u.t, items, n, src);
                 if (rc < 0) rt_tensor_index_error(I);
             } else if (!interp_failed(I)) rt_tensor_error(I);
@@ -830,7 +923,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
 
 
 /* The data attributes of a tensor, in tensor_attr's order. */
-static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "is_leaf", "is_cuda", NULL};
+static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "grad_fn", "is_leaf", "is_cuda", NULL};
 
 static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     Tensor *t = obj->u.t;
@@ -839,6 +932,12 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     if (!strcmp(name, "ndim")) return val_int(t->ndim);
     if (!strcmp(name, "T") || !strcmp(name, "mT")) {
         if (!strcmp(name, "mT") && t->ndim < 2) return rt_error(I, "tensor.mT is only for tensors of 2 or more dimensions");
+        if (ag_records(I, obj, NULL)) {               /* mT: TransposeBackward0; T: PermuteBackward0, as PyTorch */
+            if (!strcmp(name, "mT")) return ag_value(I, ag_transpose(&I->run.ag, (AgVal){t, obj->ag}, -2, -1));
+            int dims[TEN_MAX_DIMS];
+            for (int i = 0; i < t->ndim; i++) dims[i] = t->ndim - 1 - i;
+            return ag_value(I, ag_permute(&I->run.ag, (AgVal){t, obj->ag}, dims));
+        }
         Tensor *r;
         if (!strcmp(name, "mT")) r = ten_transpose(t, -2, -1);
         else {
@@ -850,16 +949,15 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     }
     if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
     if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
-    if (!strcmp(name, "requires_grad")) return val_bool(obj->param);
-    if (!strcmp(name, "grad")) return val_none();
-    if (!strcmp(name, "is_leaf")) return val_bool(true);
+    Value *ag = lib()->tensor_attr(I, obj, name);
+    if (ag || interp_failed(I)) return ag;
     if (!strcmp(name, "is_cuda")) return val_bool(false);
     const Builtin *m = lib()->find_method(name);
     if (m) return val_method(obj, m);
-    static const char *const autograd[] = {"backward", "requires_grad_", "retain_grad", "register_hook", "grad_fn", NULL};
+    static const char *const autograd[] = {"register_hook", NULL};
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
-            return rt_error(I, "attn computes no gradients (it has no autograd): X.%s is not available", name);
+            return rt_error(I, "X.%s is not in attn yet (its autograd has no hooks)", name);
     if (!strcmp(name, "cuda")) return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)");
     const char *why = lib()->missing("Tensor", name);
     if (why) return rt_error(I, "%s", why);
@@ -1098,11 +1196,9 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
         obj->u.func->name = xstrdup(v->u.str.s);
         return 0;
     }
-    if (obj->kind == V_TENSOR && !strcmp(name, "requires_grad")) {
-        bool on;
-        if (!arg_bool(I, v, "requires_grad", &on)) return -1;
-        if (on != obj->param) { rt_error(I, "%s", on ? NO_AUTOGRAD : "attn cannot stop a parameter from requiring gradients"); return -1; }
-        return 0;
+    if (obj->kind == V_TENSOR) {
+        int rc = lib()->tensor_setattr(I, obj, name, v);
+        if (rc <= 0) return rc;
     }
     if (obj->kind == V_BUILTIN && !strcmp(val_type_name(obj), "type"))     /* int.x = 1 */
         rt_raise(I, "TypeError", "cannot set '%s' attribute of immutable type '%s'", name, obj->u.builtin->name);
@@ -1226,6 +1322,8 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
     case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
     case V_TENSOR: {
+        /* PyTorch iterates by unbind (UnbindBackward0), which attn's autograd has not got: refused, never detached */
+        if (ag_records(I, s, NULL)) return ag_refuse(I, "iterating over a tensor (for row in X, a, b = X)");
         IndexItem item = {.kind = IX_INT, .i = i};
         Tensor *row = ten_index_get(s->u.t, &item, 1);
         return row ? val_tensor(row) : rt_tensor_error(I);

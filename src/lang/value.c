@@ -178,7 +178,7 @@ static void release(Value *v) {
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); value_bytes -= val_heap_bytes(sizeof(Dict)); break;
     case V_DICTVIEW: val_decref(v->u.view.dict); break;
     case V_SET: pyset_free(v->u.set); free(v->u.set); value_bytes -= val_heap_bytes(sizeof(PySet)); break;
-    case V_TENSOR: ten_free(v->u.t); break;
+    case V_TENSOR: ten_free(v->u.t); ag_meta_unref(v->ag); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
     case V_FUNC: {
@@ -193,7 +193,11 @@ static void release(Value *v) {
         free(f);
         break;
     }
-    case V_OBJECT: dict_free(&v->u.obj.attrs); val_decref(v->u.obj.klass); break;
+    case V_OBJECT:
+        dict_free(&v->u.obj.attrs);
+        val_decref(v->u.obj.klass);
+        if (v->u.obj.priv && v->u.obj.cls->free_priv) v->u.obj.cls->free_priv(v->u.obj.priv);
+        break;
     case V_CLASS: {
         ClassInfo *c = v->u.cls;
         dict_free(&c->attrs);
@@ -410,6 +414,19 @@ Value *val_tensor(Tensor *t) {
     Value *v = alloc(V_TENSOR);
     v->u.t = t;
     return v;
+}
+Value *val_tensor_ag(Tensor *t, AgMeta *m) {
+    if (!t) { ag_meta_unref(m); return NULL; }
+    Value *v = val_tensor(t);
+    v->ag = m;
+    return v;
+}
+bool val_requires_grad(const Value *v) {
+    if (v->kind == V_TENSOR) return ag_requires_grad(v->ag);
+    if (v->kind == V_LIST || v->kind == V_TUPLE)
+        for (int64_t i = 0; i < v->u.seq.n; i++)
+            if (v->u.seq.items[i]->kind == V_TENSOR && ag_requires_grad(v->u.seq.items[i]->ag)) return true;
+    return false;
 }
 Value *val_dtype(DType d) { Value *v = alloc(V_DTYPE); v->u.dtype = d; return v; }
 Value *val_range(int64_t start, int64_t stop, int64_t step) {
@@ -894,14 +911,32 @@ static void object_repr(StrBuf *out, const Value *v, int depth) {
     sb_free(&extra);
 }
 
-/* An nn.Parameter prints as PyTorch prints one: "Parameter containing:" above the tensor, requires_grad=True. */
-static void param_repr(StrBuf *out, const Value *v) {
+/* A tensor prints as PyTorch prints it: a parameter with "Parameter containing:" above it, and the autograd state
+ * before the closing parenthesis: ", grad_fn=<MulBackward0>" for a result with history, ", requires_grad=True" for
+ * a leaf that requires grad (a parameter always shows it). */
+static void tensor_value_repr(StrBuf *out, const Value *v) {
+    const char *name = v->ag && v->ag->grad_fn ? ag_node_name(v->ag->grad_fn) : NULL;
+    if (!v->param && !name && !ag_requires_grad(v->ag)) { ten_repr(out, v->u.t, val_print_options()); return; }
     StrBuf t;
     sb_init(&t);
     ten_repr(&t, v->u.t, val_print_options());
-    sb_puts(out, "Parameter containing:\n");
-    if (t.len && t.s[t.len - 1] == ')') { sb_putn(out, t.s, t.len - 1); sb_puts(out, ", requires_grad=True)"); }
-    else sb_puts(out, sb_str(&t));
+    if (v->param) sb_puts(out, "Parameter containing:\n");
+    if (t.len && t.s[t.len - 1] == ')') {
+        /* torch/_tensor_str.py's _add_suffixes: the suffix goes on a line of its own, under "tensor(", when it would
+         * pass the line width; it counts the last line 2 longer than it is, unless that line is a suffix it wrapped */
+        char suffix[96];
+        if (name) snprintf(suffix, sizeof suffix, "grad_fn=<%s>", name);
+        else snprintf(suffix, sizeof suffix, "requires_grad=True");
+        size_t body = t.len - 1, start = body;
+        while (start > 0 && t.s[start - 1] != '\n') start--;
+        int64_t last = (int64_t)(body - start);
+        const PrintOptions *po = val_print_options();
+        bool wrapped = start > 0 && body - start > 7 && !strncmp(t.s + start, "       ", 7) && t.s[start + 7] != ' ' && t.s[start + 7] != '[';
+        if (!wrapped) last += 2;
+        sb_putn(out, t.s, body);
+        if (last + (int64_t)strlen(suffix) + 2 > (po ? po->linewidth : 80)) sb_printf(out, ",\n       %s)", suffix);
+        else sb_printf(out, ", %s)", suffix);
+    } else sb_puts(out, sb_str(&t));
     sb_free(&t);
 }
 
@@ -996,7 +1031,7 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         val_decref(items);
         break;
     }
-    case V_TENSOR: if (v->param) param_repr(out, v); else ten_repr(out, v->u.t, val_print_options()); break;
+    case V_TENSOR: tensor_value_repr(out, v); break;
     case V_DTYPE: sb_puts(out, ten_dtype_name(v->u.dtype)); break;
     case V_RANGE:
         if (v->u.range.step == 1) sb_printf(out, "range(%lld, %lld)", (long long)v->u.range.start, (long long)v->u.range.stop);

@@ -1,0 +1,398 @@
+/* autograd_builtins.c - autograd at the prompt, on src/autograd: requires_grad, .grad, .grad_fn, .is_leaf,
+ * backward(), detach(), retain_grad(), torch.autograd.grad, the grad mode (torch.no_grad(), enable_grad(),
+ * set_grad_enabled()) as context managers and decorators, the grad_fn objects, and the check after every builtin
+ * call: requires_grad=True of a factory, and the refusal of an operation with no gradient yet (never a result
+ * silently detached from the graph). */
+#include "builtins_internal.h"
+#include "autograd.h"
+#include "ops.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+AgVal arg_ag(const Value *v) { return (AgVal){v->u.t, v->ag}; }
+
+Value *ret_ag(Interp *I, AgVal r) {
+    if (!r.t) { ag_meta_unref(r.m); return rt_tensor_error(I); }
+    return val_tensor_ag(r.t, r.m);
+}
+
+bool grad_recording(Interp *I, int n, Value *const *vals) {
+    if (!I->run.ag.grad_enabled) return false;
+    for (int i = 0; i < n; i++)
+        if (vals[i] && val_requires_grad(vals[i])) return true;
+    return false;
+}
+
+/* ---- grad_fn objects: <MulBackward0 object at 0x...>, name(), next_functions ---- */
+
+static AgNode *node_of(Value *self) { return self->u.obj.priv; }
+static void gradfn_free(void *p) { ag_node_unref(p); }
+static void gradfn_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
+}
+static Value *gradfn_value(AgNode *n);
+static Value *m_gradfn_name(Interp *I, Args *a) {
+    (void)I;
+    const char *name = ag_node_name(node_of(a->pos[0]));
+    /* PyTorch's name() of its hand-written nodes is their C++ name; generated ones (MulBackward0) are bare */
+    if (!strcmp(name, "AccumulateGrad") || !strcmp(name, "CopySlices") || !strcmp(name, "CopyBackwards")) {
+        char full[64];
+        snprintf(full, sizeof full, "torch::autograd::%s", name);
+        return val_str(full);
+    }
+    return val_str(name);
+}
+static const Builtin gradfn_methods[] = {
+    {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+/* grad_fn.next_functions: one (node, output number) pair per input, (None, 0) where the input needs no grad. */
+static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
+    AgNode *n = node_of(self);
+    if (!strcmp(name, "next_functions")) {
+        int k = ag_node_num_next(n);
+        Value *t = val_tuple(k);
+        for (int i = 0; i < k; i++) {
+            int nr = 0;
+            AgNode *e = ag_node_next(n, i, &nr);
+            Value *pair = val_tuple(2);
+            val_seq_set(pair, 0, e ? gradfn_value(e) : val_none());
+            val_seq_set(pair, 1, val_int(nr));
+            val_seq_set(t, i, pair);
+        }
+        return t;
+    }
+    return ops_object_getattr(I, self, name);
+}
+static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
+                                     .getattr = gradfn_getattr, .free_priv = gradfn_free};
+static Value *gradfn_value(AgNode *n) {
+    Value *v = val_object(&GradFnClass);
+    v->u.obj.priv = ag_node_ref(n);
+    return v;
+}
+
+/* ---- a tensor's autograd attributes ---- */
+
+/* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
+Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
+    AgMeta *m = x->ag;
+    if (!strcmp(name, "requires_grad")) return val_bool(x->param || ag_requires_grad(m));
+    if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
+    if (!strcmp(name, "grad_fn")) {
+        AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
+        return n ? gradfn_value(n) : val_none();
+    }
+    if (!strcmp(name, "grad")) {
+        if (!ag_is_leaf(m) && !m->retains_grad && !I->capture) {
+            fflush(I->out);
+            fputs("UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                  "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be "
+                  "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the "
+                  "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                  "github.com/pytorch/pytorch/pull/30531 for more informations.\n", stderr);
+        }
+        if (!m || !m->grad) return val_none();
+        Tensor *g = ten_alias(m->grad);
+        return g ? val_tensor(g) : rt_tensor_error(I);
+    }
+    return NULL;
+}
+
+/* X.requires_grad = flag, X.grad = None or a tensor: 0, -1 with the error set, 1 when name is neither. */
+int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
+    if (!strcmp(name, "requires_grad")) {
+        bool on;
+        if (!arg_bool(I, v, "requires_grad", &on)) return -1;
+        if (x->param && !on) { rt_error(I, "attn cannot stop a parameter from requiring gradients yet"); return -1; }
+        if (!x->ag) x->ag = ag_meta_new(false);
+        if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) { rt_tensor_error(I); return -1; }
+        return 0;
+    }
+    if (!strcmp(name, "grad")) {
+        if (v->kind == V_NONE) { if (x->ag) ag_zero_grad(x->ag); return 0; }
+        if (v->kind != V_TENSOR) { rt_raise(I, "TypeError", "assigned grad expected to be a Tensor or None but got grad of type %s", val_type_name(v)); return -1; }
+        if (!ten_same_shape(v->u.t, x->u.t)) { rt_error(I, "assigned grad has data of a different size"); return -1; }
+        if (!x->ag) x->ag = ag_meta_new(false);
+        ag_zero_grad(x->ag);
+        x->ag->grad = ten_alias(v->u.t);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- tensor methods ---- */
+
+static Value *m_requires_grad_(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "requires_grad", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *x = a->pos[0], *f = arg(a, 1, "requires_grad");
+    bool on = true;
+    if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
+    if (!x->ag) x->ag = ag_meta_new(false);
+    if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) return rt_tensor_error(I);
+    return val_incref(x);
+}
+
+static Value *m_detach(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    return ret_ag(I, ag_detach(arg_ag(a->pos[0])));
+}
+
+static Value *m_retain_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    if (ag_retain_grad(a->pos[0]->ag) < 0) return rt_tensor_error(I);
+    return val_none();
+}
+
+/* An optional retain_graph= argument: None is false. */
+static bool opt_bool(Interp *I, Value *v, const char *what, bool *out) {
+    *out = false;
+    return !v || v->kind == V_NONE || arg_bool(I, v, what, out);
+}
+
+static Value *m_backward(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "gradient", "retain_graph", "create_graph", "inputs", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *x = a->pos[0], *g = arg(a, 1, "gradient"), *cg = arg(a, 3, "create_graph");
+    bool retain, create = false;
+    if (!opt_bool(I, arg(a, 2, "retain_graph"), "retain_graph", &retain)) return NULL;
+    if (cg && !arg_bool(I, cg, "create_graph", &create)) return NULL;
+    if (create) return rt_error(I, "backward(create_graph=True): attn has no higher-order gradients yet");
+    if (arg(a, 4, "inputs")) return rt_error(I, "backward(inputs=...) is not in attn yet: use torch.autograd.grad(y, inputs)");
+    if (g && g->kind == V_NONE) g = NULL;
+    if (g && g->kind != V_TENSOR) return rt_raise(I, "TypeError", "backward(gradient=...): gradient must be a tensor, not %s", val_type_name(g));
+    const Tensor *grads[1] = {g ? g->u.t : NULL};
+    AgVal out = arg_ag(x);
+    if (ag_backward(&I->run.ag, 1, &out, grads, retain) < 0) return rt_tensor_error(I);
+    return val_none();
+}
+
+/* A tensor or a sequence of tensors as n AgVals (borrowed); false with the error set. */
+static bool tensors_of(Interp *I, Value *v, const char *what, AgVal **out, int *n) {
+    if (v->kind == V_TENSOR) { *out = xmalloc(sizeof(AgVal)); (*out)[0] = arg_ag(v); *n = 1; return true; }
+    if (v->kind != V_LIST && v->kind != V_TUPLE) { rt_raise(I, "TypeError", "torch.autograd.grad: %s must be a tensor or a sequence of tensors, not %s", what, val_type_name(v)); return false; }
+    *n = (int)v->u.seq.n;
+    *out = xmalloc(sizeof(AgVal) * (size_t)(*n ? *n : 1));
+    for (int i = 0; i < *n; i++) {
+        Value *it = v->u.seq.items[i];
+        if (it->kind != V_TENSOR) { free(*out); rt_raise(I, "TypeError", "torch.autograd.grad: %s must hold tensors, not %s", what, val_type_name(it)); return false; }
+        (*out)[i] = arg_ag(it);
+    }
+    return true;
+}
+
+/* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
+ * a tuple of the gradients (None for an unused input with allow_unused). */
+static Value *bi_autograd_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {"outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "allow_unused", NULL};
+    if (!args_check(I, a, 6, kw)) return NULL;
+    Value *ov = arg(a, 0, "outputs"), *iv = arg(a, 1, "inputs"), *gv = arg(a, 2, "grad_outputs");
+    if (!ov || !iv) return rt_error(I, "torch.autograd.grad(outputs, inputs) needs both");
+    bool retain, create, unused;
+    if (!opt_bool(I, arg(a, 3, "retain_graph"), "retain_graph", &retain) ||
+        !opt_bool(I, arg(a, 4, "create_graph"), "create_graph", &create) ||
+        !opt_bool(I, arg(a, 5, "allow_unused"), "allow_unused", &unused))
+        return NULL;
+    if (create) return rt_error(I, "torch.autograd.grad(create_graph=True): attn has no higher-order gradients yet");
+    AgVal *outs = NULL, *ins = NULL, *gs = NULL;
+    int no = 0, ni = 0, ng = 0;
+    Value *r = NULL;
+    if (!tensors_of(I, ov, "outputs", &outs, &no)) return NULL;
+    if (!tensors_of(I, iv, "inputs", &ins, &ni)) goto done;
+    const Tensor **grads = xcalloc((size_t)(no ? no : 1), sizeof(Tensor *));
+    if (gv && gv->kind != V_NONE) {
+        if (gv->kind == V_TENSOR) { gs = xmalloc(sizeof(AgVal)); gs[0] = arg_ag(gv); ng = 1; }
+        else if (gv->kind == V_LIST || gv->kind == V_TUPLE) {
+            ng = (int)gv->u.seq.n;
+            gs = xcalloc((size_t)(ng ? ng : 1), sizeof(AgVal));
+            for (int i = 0; i < ng; i++) {
+                Value *it = gv->u.seq.items[i];
+                if (it->kind == V_TENSOR) gs[i] = arg_ag(it);
+                else if (it->kind != V_NONE) { rt_raise(I, "TypeError", "torch.autograd.grad: grad_outputs must hold tensors or None"); goto done2; }
+            }
+        } else { rt_raise(I, "TypeError", "torch.autograd.grad: grad_outputs must be a tensor or a sequence of tensors"); goto done2; }
+        if (ng != no) { rt_error(I, "grad requires one grad_output per output: %d outputs and %d grad_outputs", no, ng); goto done2; }
+        for (int i = 0; i < ng; i++) grads[i] = gs[i].t;
+    }
+    Tensor **res = xcalloc((size_t)(ni ? ni : 1), sizeof(Tensor *));
+    if (ag_grad(&I->run.ag, no, outs, grads, ni, ins, res, retain, unused) < 0) rt_tensor_error(I);
+    else {
+        r = val_tuple(ni);
+        for (int j = 0; j < ni; j++) val_seq_set(r, j, res[j] ? val_tensor(res[j]) : val_none());
+    }
+    free(res);
+done2:
+    free(grads);
+    free(gs);
+done:
+    free(outs);
+    free(ins);
+    return r;
+}
+
+/* ---- grad mode: torch.no_grad(), torch.enable_grad(), torch.set_grad_enabled(mode) ----
+ * Each is an object holding the mode it sets ("mode") and the mode before ("prev"). no_grad and enable_grad set
+ * theirs on __enter__; set_grad_enabled sets it when called (a plain call changes the mode, as PyTorch's does), and
+ * __enter__ keeps it. __exit__ puts the previous mode back, whether the block finished or failed. Called with a
+ * function (@torch.no_grad() above a def), they give a function that runs under the mode. */
+
+static bool attr_true(Value *self, const char *name) {
+    Value *v = val_attr_get(self, name);
+    return v && v->kind == V_BOOL && v->u.b;
+}
+static Value *m_mode_enter(Interp *I, Args *a) {
+    Value *self = a->pos[0];
+    if (!attr_true(self, "eager")) {
+        val_attr_set(self, "prev", val_bool(I->run.ag.grad_enabled));
+        I->run.ag.grad_enabled = attr_true(self, "mode");
+    }
+    return val_none();
+}
+static Value *m_mode_exit(Interp *I, Args *a) {
+    I->run.ag.grad_enabled = attr_true(a->pos[0], "prev");
+    return val_bool(false);
+}
+static const Builtin mode_methods[] = {
+    {"__enter__", m_mode_enter, "", "", "", 0},
+    {"__exit__", m_mode_exit, "", "", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+/* The function a grad-mode decorator gives: calls "fn" with the mode set, then puts the previous mode back. */
+static Value *moded_call(Interp *I, Value *self, Args *a) {
+    bool prev = I->run.ag.grad_enabled;
+    I->run.ag.grad_enabled = attr_true(self, "mode");
+    Value *r = interp_call(I, val_attr_get(self, "fn"), a);
+    I->run.ag.grad_enabled = prev;
+    return r;
+}
+static void moded_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    Value *fn = val_attr_get(self, "fn");
+    if (fn) val_repr(out, fn); else sb_puts(out, "<function>");
+}
+static const ObjClass ModedClass = {.name = "function", .call = moded_call, .repr = moded_repr};
+
+static Value *mode_call(Interp *I, Value *self, Args *a) {
+    if (a->npos != 1 || a->nkw) return rt_error(I, "a grad mode decorates one function: @torch.no_grad() above a def");
+    Value *w = val_object(&ModedClass);
+    val_attr_set(w, "fn", val_incref(a->pos[0]));
+    val_attr_set(w, "mode", val_bool(attr_true(self, "mode")));
+    return w;
+}
+static void mode_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    Value *n = val_attr_get(self, "name");
+    sb_printf(out, "<torch.autograd.grad_mode.%s object at %p>", n && n->kind == V_STR ? n->u.str.s : "no_grad", (void *)self);
+}
+static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods};
+
+static Value *mode_object(const char *name, bool mode, bool eager) {
+    Value *o = val_object(&ModeClass);
+    val_attr_set(o, "name", val_str(name));
+    val_attr_set(o, "mode", val_bool(mode));
+    val_attr_set(o, "eager", val_bool(eager));
+    return o;
+}
+
+static Value *bi_no_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 0, kw)) return NULL;
+    return mode_object("no_grad", false, false);
+}
+static Value *bi_enable_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 0, kw)) return NULL;
+    return mode_object("enable_grad", true, false);
+}
+static Value *bi_set_grad_enabled(Interp *I, Args *a) {
+    static const char *const kw[] = {"mode", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *m = arg(a, 0, "mode");
+    bool on;
+    if (!m) return rt_error(I, "torch.set_grad_enabled(mode) needs the mode, True or False");
+    if (!arg_bool(I, m, "mode", &on)) return NULL;
+    Value *o = mode_object("set_grad_enabled", on, true);
+    val_attr_set(o, "prev", val_bool(I->run.ag.grad_enabled));
+    I->run.ag.grad_enabled = on;
+    return o;
+}
+static Value *bi_is_grad_enabled(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 0, kw)) return NULL;
+    return val_bool(I->run.ag.grad_enabled);
+}
+
+/* ---- after every builtin call ---- */
+
+/* The builtins whose float result is rightly detached from an input that requires grad (PyTorch gives them no
+ * history either). */
+static bool detaches(const char *name) {
+    static const char *const names[] = {"detach", "zeros_like", "ones_like", "rand_like", "randn_like", "empty_like",
+                                        "full_like", "randint_like", "new_zeros", "new_ones", "new_full", "new_empty",
+                                        "new_tensor", "grad", "Parameter", "tensor", "numpy", NULL};
+    for (int i = 0; names[i]; i++) if (!strcmp(names[i], name)) return true;
+    return false;
+}
+
+/* A float tensor without history, or a tuple that holds one. */
+static bool detached_float(const Value *r) {
+    if (r->kind == V_TENSOR) return ten_is_float(r->u.t->dtype) && !ag_requires_grad(r->ag);
+    if (r->kind == V_TUPLE || r->kind == V_LIST)
+        for (int64_t i = 0; i < r->u.seq.n; i++) if (detached_float(r->u.seq.items[i])) return true;
+    return false;
+}
+
+Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
+    if (!r) return NULL;
+    for (int k = 0; k < a->nkw; k++) {
+        if (strcmp(a->kwnames[k], "requires_grad") || r->kind != V_TENSOR || (a->fn && !strcmp(a->fn->name, "Parameter"))) continue;
+        bool on = false;
+        if (!arg_bool(I, a->kwvals[k], "requires_grad", &on)) { val_decref(r); return NULL; }
+        if (!on) continue;
+        if (!ten_is_float(r->u.t->dtype)) {
+            val_decref(r);
+            return rt_error(I, "Only Tensors of floating point and complex dtype can require gradients");
+        }
+        if (!r->ag) r->ag = ag_meta_new(false);
+        if (ag_set_requires_grad(r->ag, r->u.t, true) < 0) { val_decref(r); return rt_tensor_error(I); }
+    }
+    if (!I->run.ag.grad_enabled || !detached_float(r)) return r;
+    const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
+    if (detaches(name)) return r;
+    bool needs = self && val_requires_grad(self);
+    for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);
+    for (int k = 0; !needs && k < a->nkw; k++) needs = val_requires_grad(a->kwvals[k]);
+    if (!needs) return r;
+    val_decref(r);
+    char home[64] = "";
+    if (self) snprintf(home, sizeof home, "X");
+    else if (a->fn) builtins_home(a->fn, home, sizeof home);
+    return rt_error(I, "%s%s%s has no gradient in attn yet: an input requires grad, and attn would return a result "
+                       "detached from the graph (under torch.no_grad(), or on x.detach(), it runs)", home, home[0] ? "." : "",
+                    a->fn ? name : a->fname ? a->fname : name);
+}
+
+const Builtin bi_autograd_methods[] = {
+    {"backward", m_backward, "X.backward(gradient=None, retain_graph=None)",
+     "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
+     "from that requires grad, adding it to their .grad.", "", 0},
+    {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0},
+    {"requires_grad_", m_requires_grad_, "X.requires_grad_(requires_grad=True)",
+     "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0},
+    {"retain_grad", m_retain_grad, "X.retain_grad()", "Makes backward() fill X.grad although X is not a leaf.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+const Builtin bi_autograd[] = {
+    {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, allow_unused=False)",
+     "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0},
+    {"no_grad", bi_no_grad, "torch.no_grad()",
+     "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0},
+    {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0},
+    {"set_grad_enabled", bi_set_grad_enabled, "torch.set_grad_enabled(mode)",
+     "Turns the recording of operations on (True) or off (False); as a context manager, for its block only.", "", 0},
+    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled()", "Whether operations are recorded for backward now.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
