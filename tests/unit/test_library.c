@@ -40,6 +40,9 @@ static const char *no_missing(const char *module, const char *name) { (void)modu
 static const char *refused(const char *name) { return !strcmp(name, "open") ? "the stub opens no files" : NULL; }
 static void no_module(const char *path, char *out, size_t n) { snprintf(out, n, "the stub has no module %s", path); }
 static bool before_call(Interp *I, Args *a) { (void)I; (void)a; before_calls++; return true; }
+static Value *after_call(Interp *I, Args *a, Value *self, Value *r) { (void)I; (void)a; (void)self; return r; }
+static Value *no_tensor_attr(Interp *I, Value *x, const char *name) { (void)I; (void)x; (void)name; return NULL; }
+static int no_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) { (void)I; (void)x; (void)name; (void)v; return 1; }
 static Value *no_class(const Value *v) { (void)v; return NULL; }
 static bool no_type(const Builtin *b, const char **module) { (void)b; (void)module; return false; }
 static const Builtin *no_type_method(const Builtin *t, const char *name) { (void)t; (void)name; return NULL; }
@@ -52,10 +55,10 @@ static const Library stub = {
     .find = find, .find_method = no_builtin, .all = all, .all_methods = no_methods, .tensor_method_aliases = no_aliases,
     .is_bare = is_bare, .home = home, .constant = no_value, .import = no_value, .no_module = no_module,
     .module_attr = no_attr, .module_names = no_names, .missing = no_missing, .refused = refused,
-    .before_call = before_call,
+    .before_call = before_call, .after_call = after_call, .tensor_attr = no_tensor_attr, .tensor_setattr = no_tensor_setattr,
     .value_class = no_class, .type_module = no_type, .type_of = no_class, .type_method = no_type_method,
     .unbound_ok = unbound_ok, .set_method_changes = no_change, .str_methods = no_table, .list_methods = no_table,
-    .dict_methods = no_table, .set_methods = no_table, .module_methods = no_table, .dict_fromkeys = &no_table[0]};
+    .dict_methods = no_table, .set_methods = no_table, .view_methods = no_table, .module_methods = no_table, .dict_fromkeys = &no_table[0]};
 
 /* What running src printed, or "ERR: " and the error's message. Caller frees. */
 static char *run(Interp *I, const char *src) {
