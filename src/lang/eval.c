@@ -564,12 +564,45 @@ static bool folds_to_constant(const Node *n) {
     }
 }
 
+/* {**m} in a dict display: m's entries set into d in m's order (a later key replaces an earlier one, as in Python);
+ * m must be a dict ("'int' object is not a mapping" otherwise). -1 with the error set and located at ds. */
+static int dict_merge_display(Interp *I, Value *d, Node *ds) {
+    Value *m = eval(I, ds->kids[0]);
+    if (!m) { at(I, ds); return -1; }
+    if (m->kind != V_DICT) {
+        rt_raise(I, "TypeError", "'%s' object is not a mapping", val_type_name(m));
+        val_decref(m);
+        at(I, ds);
+        return -1;
+    }
+    int rc = 0;
+    for (int j = 0; rc == 0 && j < m->u.dict->n; j++) {
+        Value *k = val_incref(m->u.dict->keys[j]), *v = val_incref(m->u.dict->vals[j]);  /* a key's __eq__ may change m */
+        rc = ops_set_index(I, d, k, v);
+        val_decref(k);
+        val_decref(v);
+    }
+    val_decref(m);
+    if (rc < 0) at(I, ds);
+    return rc < 0 ? -1 : 0;
+}
+
 /* {a, b, c}: the elements added in order, as CPython's BUILD_SET. Three or more constants CPython compiles to a
  * frozenset constant (built in order, then rebuilt from its own order when the code's constants are merged) that
  * an empty set is updated from: the same steps here, so the set's table, hence its order, is CPython's. */
 static Value *eval_set_display(Interp *I, Node *n) {
     Value *s = pyset_new();
     for (int i = 0; i < n->nkids; i++) {
+        if (n->kids[i]->kind == N_STAR) {              /* {*it}: it's items added in order */
+            Value *src = eval(I, n->kids[i]->kids[0]);
+            Value *items = src ? ops_to_list(I, src) : NULL;
+            val_decref(src);
+            int rc = items ? 0 : -1;
+            for (int64_t j = 0; rc == 0 && j < items->u.seq.n; j++) rc = pyset_add(I, s, items->u.seq.items[j]);
+            val_decref(items);
+            if (rc < 0) { val_decref(s); return at(I, n->kids[i]); }
+            continue;
+        }
         Value *v = eval(I, n->kids[i]);
         int rc = v ? pyset_add(I, s, v) : -1;
         val_decref(v);
@@ -703,6 +736,11 @@ static Value *eval_node(Interp *I, Node *n) {
         if (n->op == 's') return eval_set_display(I, n);
         Value *d = val_dict();
         for (int i = 0; i + 1 < n->nkids; i += 2) {
+            if (n->kids[i]->kind == N_DSTAR && dict_merge_display(I, d, n->kids[i]) < 0) {
+                val_decref(d);
+                return NULL;
+            }
+            if (n->kids[i]->kind == N_DSTAR) continue;
             Value *k = eval(I, n->kids[i]);
             Value *v = k ? eval(I, n->kids[i + 1]) : NULL;
             int rc = v ? ops_set_index(I, d, k, v) : -1;

@@ -1583,6 +1583,23 @@ for i in range(3000):
 n, ok = count(rnd)
 print(n < 3000 * 13, ok)
 """,
+    "starred unpacking in displays: [*b], (*b,), {*b}, {**d} and several * in one call (attn: a syntax error for the first three)": r"""
+b, d = [1, 2], {'a': 1, 'b': 2}
+print([*b, 3, *'xy', *range(2)], (*b,), (0, *b, *()), {*b, 2, 3}, {**d, 'c': 3}, {'b': 0, **d, **{'a': 9}})
+def f(*a, **k): return a, k
+print(f(*b, *b), f(*b, 5, *[6], **d, **{'z': 1}))
+print(*b, *'ab', sep='-')
+x = [*{3: 0, 1: 0}], {**{}}, [*[], *()]
+print(x)
+for bad in (lambda: [*1], lambda: (*None,), lambda: {*5}, lambda: {**[1]}, lambda: {**d, **3}):
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", 'mapping' in str(e) or 'iterable' in str(e))
+class M:
+    def __iter__(self): return iter([7, 8])
+print([*M()], {*M(), 7}, (*M(), *M()))
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
@@ -1654,6 +1671,12 @@ REFUSED = {
     "print('\\N{NO SUCH NAME}')": "unknown Unicode character name",
     "print(f'a\\x4{1}')": "truncated \\x escape",
     "print(len('\\ud800'))": "surrogate",
+    "b = [1]\nprint((*b))": "cannot use starred expression here",
+    "b = [1]\nprint([*b for x in b])": "iterable unpacking cannot be used in comprehension",
+    "b = [1]\nprint({*b for x in b})": "iterable unpacking cannot be used in comprehension",
+    "d = {}\nprint({**d for x in d})": "dict unpacking cannot be used in dict comprehension",
+    "b = [1]\nprint({*b: 1})": "invalid syntax",
+    "b = [1]\nprint({1: 2, *b})": "invalid syntax",
 }
 
 
