@@ -537,12 +537,9 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
         for (int i = 2; rc == 0 && pass && i < cf->nkids; i++) {
             Value *c = eval(I, cf->kids[i]);
             if (!c) { rc = -1; break; }
-            const int t = class_truth(c);      /* a student's __bool__/__len__ */
-            bool ok2 = t != -2;
-            pass = t >= 0 ? t : t == -1 ? val_truthy(c, &ok2) : false;
+            const bool ok2 = interp_truth(I, c, &pass);      /* a student's __bool__/__len__ */
             val_decref(c);
-            if (t == -2) { at(I, cf->kids[i]); rc = -1; break; }
-            if (!ok2) { rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"); at(I, cf->kids[i]); rc = -1; }
+            if (!ok2) { at(I, cf->kids[i]); rc = -1; }
         }
         if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
     }
@@ -676,10 +673,9 @@ static Value *eval_fstring(Interp *I, Node *n) {
 
 /* hint: the ambiguity error says what to use instead (at a statement's if or while; bool() gives PyTorch's words) */
 static bool truth(Interp *I, Value *v, bool *out, bool hint) {
-    const int t = class_truth(v);
-    if (t == -2) return false;
-    if (t >= 0) { *out = t; return true; }
-    bool ok;
+    bool defined, ok;
+    if (!class_truth(v, &defined, out)) return false;
+    if (defined) return true;
     *out = val_truthy(v, &ok);
     if (!ok) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous%s", hint ? " (use .any() or .all())" : "");
     return ok;

@@ -346,15 +346,16 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
 
 static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
 
-int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash) {
-    if (!pyset_hash(I, key, hash)) return -2;
-    int i = dict_find_hashed(I, d, key, *hash);
-    return i < 0 && interp_failed(I) ? -2 : i;
+bool ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash, int *at) {
+    *at = -1;
+    if (!pyset_hash(I, key, hash)) return false;
+    *at = dict_find_hashed(I, d, key, *hash);
+    return *at >= 0 || !interp_failed(I);
 }
 
-int ops_dict_find(Interp *I, Dict *d, const Value *key) {
+bool ops_dict_find(Interp *I, Dict *d, const Value *key, int *at) {
     int64_t h;
-    return ops_dict_find_hash(I, d, key, &h);
+    return ops_dict_find_hash(I, d, key, &h, at);
 }
 
 int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
@@ -379,14 +380,14 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     if (container->kind == V_DICTVIEW && !container->u.view.dict) return val_bool(false);
     if (container->kind == V_DICT || (container->kind == V_DICTVIEW && container->u.view.which == VIEW_KEYS)) {
         Dict *d = container->kind == V_DICT ? container->u.dict : container->u.view.dict->u.dict;
-        int i = ops_dict_find(I, d, x);
-        return i == -2 ? NULL : val_bool(i >= 0);
+        int i;
+        return ops_dict_find(I, d, x, &i) ? val_bool(i >= 0) : NULL;
     }
     if (container->kind == V_DICTVIEW && container->u.view.which == VIEW_ITEMS) {   /* (k, v) in d.items(): k, then v == d[k] */
         if (x->kind != V_TUPLE || x->u.seq.n != 2) return val_bool(false);
         Dict *d = container->u.view.dict->u.dict;
-        int i = ops_dict_find(I, d, x->u.seq.items[0]);
-        if (i == -2) return NULL;
+        int i;
+        if (!ops_dict_find(I, d, x->u.seq.items[0], &i)) return NULL;
         if (i < 0) return val_bool(false);
         Value *stored = val_incref(d->vals[i]), *want = val_incref(x->u.seq.items[1]);
         bool eq = true, ok = stored == want || val_eq(I, stored, want, &eq);
@@ -735,8 +736,8 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return val_int(val_range_at(obj, k));
     }
     case V_DICT: {
-        int i = ops_dict_find(I, obj->u.dict, index);
-        if (i == -2) return NULL;
+        int i;
+        if (!ops_dict_find(I, obj->u.dict, index, &i)) return NULL;
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
     }
     default:
@@ -1137,8 +1138,8 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_DICT) {
-        int i = ops_dict_find(I, obj->u.dict, index);
-        if (i == -2) return -1;
+        int i;
+        if (!ops_dict_find(I, obj->u.dict, index, &i)) return -1;
         if (i < 0) { ops_key_error(I, index); return -1; }
         dict_del_at(obj->u.dict, i);
         return 0;
@@ -1192,9 +1193,9 @@ Value *ops_len(Interp *I, Value *v) {
     default: {
         if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(v->u.obj.cls->len(v));
         int64_t n;
-        int r = class_len(v, &n);                         /* a student's __len__ */
-        if (r == 1) return val_int(n);
-        if (r == -2) return NULL;
+        bool defined;
+        if (!class_len(v, &defined, &n)) return NULL;    /* a student's __len__ raised */
+        if (defined) return val_int(n);
         return rt_raise(I, "TypeError", "object of type '%s' has no len()", val_type_name(v));
     }
     }

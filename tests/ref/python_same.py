@@ -1583,6 +1583,53 @@ for i in range(3000):
 n, ok = count(rnd)
 print(n < 3000 * 13, ok)
 """,
+    "the truth of what a student's __eq__/__lt__ returns is its __bool__, which may raise (in, ==, !=, list methods, sorted, min, dict and tuple comparison: attn took any object as true); a raising __bool__/__len__ in if, while, and/or/not, bool(), len(), any/all/filter": r"""
+class T:
+    def __bool__(self): raise ValueError("no truth")
+class Z:
+    def __bool__(self): return False
+class A:
+    def __init__(self, r): self.r = r
+    def __eq__(self, o): return self.r
+    def __lt__(self, o): return self.r
+    def __hash__(self): return 1
+def attempt(what, f):
+    try:
+        print(what, f())
+    except Exception as e:
+        print(what, type(e).__name__, e)
+attempt("in list", lambda: A(T()) in [1])
+attempt("in list Z", lambda: A(Z()) in [1])
+attempt("list eq", lambda: [A(T())] == [1])
+attempt("list eq Z", lambda: [A(Z())] == [1])
+attempt("ne", lambda: A(T()) != 1)
+attempt("ne Z", lambda: A(Z()) != 1)
+attempt("sorted", lambda: sorted([A(T()), A(T())]))
+attempt("min", lambda: min([A(T()), A(T())]) is not None)
+attempt("max Z", lambda: max([A(Z()), A(Z())]).r.__class__.__name__)
+attempt("index", lambda: [1, 2].index(A(T())))
+attempt("count", lambda: [1, 2].count(A(Z())))
+attempt("remove", lambda: [1, 2].remove(A(T())))
+attempt("bool", lambda: bool(T()))
+attempt("not", lambda: not T())
+attempt("and", lambda: T() and 1)
+attempt("or", lambda: T() or 1)
+attempt("any", lambda: any([T()]))
+attempt("all", lambda: all([T()]))
+attempt("filter", lambda: list(filter(None, [T()])))
+attempt("ifexp", lambda: 1 if T() else 2)
+attempt("comp", lambda: [x for x in [1] if T()])
+class L:
+    def __len__(self): raise KeyError("len")
+attempt("len", lambda: len(L()))
+attempt("bool L", lambda: bool(L()))
+def w():
+    while L(): pass
+attempt("while", w)
+d = {1: 2}
+attempt("dict eq", lambda: {1: A(T())} == {1: 2})
+attempt("tuple lt", lambda: (A(T()),) < (1,))
+""",
     "starred unpacking in displays: [*b], (*b,), {*b}, {**d} and several * in one call (attn: a syntax error for the first three)": r"""
 b, d = [1, 2], {'a': 1, 'b': 2}
 print([*b, 3, *'xy', *range(2)], (*b,), (0, *b, *()), {*b, 2, 3}, {**d, 'c': 3}, {'b': 0, **d, **{'a': 9}})
