@@ -52,6 +52,8 @@ typedef struct ObjClass {
     struct Value *(*getitem)(struct Interp *I, struct Value *self, struct Value *index);
     int64_t (*len)(struct Value *self);
     struct Value *(*iter)(struct Interp *I, struct Value *self);
+    /* the value self compares as with == and != (mappingproxy: its dict; borrowed); NULL: by identity or str */
+    struct Value *(*eq_as)(struct Value *self);
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/hashes/n freely; change the keys only through

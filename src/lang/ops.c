@@ -255,12 +255,20 @@ static Value *view_set_op(Interp *I, int aop, Value *a, Value *b) {
     return r;
 }
 
+static const char *aop_forward_name(int aop) {
+    return aop == AOP_BITOR ? "__or__" : aop == AOP_BITAND ? "__and__" : aop == AOP_SUB ? "__sub__" : "__xor__";
+}
+
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
+    bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
+    /* a view's operator runs first and takes any iterable, raising "'O' object is not iterable" otherwise (no
+     * __ror__ runs: CPython's dictviews_or); with a view on the right, a student's __or__ comes first */
+    if (set_op && set_view(a)) return view_set_op(I, aop, a, b);
+    if (set_op && set_view(b) && !(class_is_instance(a) && class_has_special(a, aop_forward_name(aop))))
+        return view_set_op(I, aop, a, b);
     if (class_is_instance(a) || class_is_instance(b)) return class_binary(I, aop, a, b, false);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
-    bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
-    if (set_op && (set_view(a) || set_view(b))) return view_set_op(I, aop, a, b);
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
@@ -902,8 +910,10 @@ static int proxy_setattr(Interp *I, Value *self, const char *name, Value *v) {
 static Value *proxy_getitem(Interp *I, Value *self, Value *index) { return ops_index(I, val_attr_get(self, "dict"), index); }
 static int64_t proxy_len(Value *self) { return val_attr_get(self, "dict")->u.dict->n; }
 static Value *proxy_iter(Interp *I, Value *self) { return ops_iter(I, val_attr_get(self, "dict")); }
+static Value *proxy_dict(Value *self) { return val_attr_get(self, "dict"); }      /* m == d: the dict's == (Python's) */
 static const ObjClass mappingproxy_class = {.name = "mappingproxy", .repr = proxy_repr, .str = proxy_str, .getattr = proxy_getattr,
-                                            .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter};
+                                            .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter,
+                                            .eq_as = proxy_dict};
 
 void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
@@ -1164,6 +1174,7 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
         d = &obj->u.cls->attrs;
         snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);
     }
+    if (obj->kind == V_OBJECT && obj->u.obj.cls == &mappingproxy_class) return proxy_setattr(I, obj, name, NULL);
     if (!d) {
         rt_raise(I, "AttributeError", "cannot delete attribute '%s' of %s%s: attn's built-in %s keep their attributes (assign a new value instead)",
                  name, obj->kind == V_MODULE ? "module " : "a ", obj->kind == V_MODULE ? obj->u.module : val_type_name(obj),

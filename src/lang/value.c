@@ -1142,18 +1142,20 @@ static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
 
 /* x in b, where b is a set or a keys or items view, as CPython's `x in b`: x hashed afresh (its __hash__ runs), then
  * looked up by that hash (an items view: x's key in the dict, then the values compared). true with *has; false
- * when a student's __hash__ or a comparison failed (the error set, as val_eq). */
+ * when a student's __hash__ or a comparison failed (the error set, as val_eq), or, with I, when x (its key) is
+ * unhashable (Python's TypeError: {'a': [1]}.items() == {('a', 1)} raises). */
 static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool *has) {
     int64_t h;
-    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS, hashable;
+    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS, hashable = true;
     const Value *key = x;
     *has = false;
     if (items) {
         if (x->kind != V_TUPLE || x->u.seq.n != 2) return true;
         key = x->u.seq.items[0];
     }
-    if (!pyset_hash_quiet(key, &h, &hashable)) return false;
-    if (!hashable) return true;
+    if (I && !pyset_hash(I, key, &h)) return false;     /* unhashable: Python's TypeError, as `x in s` raises */
+    if (!I && !pyset_hash_quiet(key, &h, &hashable)) return false;
+    if (!I && !hashable) return true;
     if (b->kind == V_SET) {
         int r = pyset_contains_hashed(I, b, key, h);
         *has = r == 1;
@@ -1215,6 +1217,8 @@ static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq)
 static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) {
     *eq = false;
     if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);   /* a's __eq__ first, else identity */
+    if (a->kind == V_OBJECT && a->u.obj.cls->eq_as) return eq_depth(I, a->u.obj.cls->eq_as((Value *)a), b, eq);
+    if (b->kind == V_OBJECT && b->u.obj.cls->eq_as) return eq_depth(I, a, b->u.obj.cls->eq_as((Value *)b), eq);
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;

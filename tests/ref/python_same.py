@@ -1630,6 +1630,49 @@ d = {1: 2}
 attempt("dict eq", lambda: {1: A(T())} == {1: 2})
 attempt("tuple lt", lambda: (A(T()),) < (1,))
 """,
+    "mappingproxy == its dict (attn: False) and del m.dict's AttributeError; a view's |, &, -, ^ with a non-iterable raise \"'O' object is not iterable\" (attn called O.__ror__); an items view with an unhashable value compared with a set raises TypeError (attn: False)": r"""
+d = {'a': 1}
+m = d.keys().mapping
+print(m == d, d == m, m != d, m == {'a': 2})
+try:
+    del m.dict
+except AttributeError as e:
+    print("AttributeError", e)
+class O0: pass
+try:
+    print(d.keys() | O0())
+except TypeError as e:
+    print("TypeError", e)
+try:
+    print(d.keys() & 5)
+except TypeError as e:
+    print("TypeError", e)
+e = {'a': [1]}
+try:
+    print(e.items() == {('a', 1)})
+except TypeError as x:
+    print("TypeError", x)
+try:
+    print(e.items() == set())
+except TypeError as x:
+    print("TypeError", x)
+try:
+    print({('a', 1)} == e.items())
+except TypeError as x:
+    print("TypeError", x)
+try:
+    print(e.items() < {('a', 1)})
+except TypeError as x:
+    print("TypeError", x)
+class O:
+    def __ror__(self, o): return "ror"
+    def __rand__(self, o): return "rand"
+for f in (lambda: d.keys() | O(), lambda: d.keys() & O(), lambda: d.items() | O(), lambda: O() | d.keys(), lambda: d.keys() | 5, lambda: 5 | d.keys(), lambda: d.keys() - O(), lambda: d.keys() ^ O()):
+    try:
+        print(f())
+    except TypeError as e:
+        print("TypeError", e)
+""",
     "starred unpacking in displays: [*b], (*b,), {*b}, {**d} and several * in one call (attn: a syntax error for the first three)": r"""
 b, d = [1, 2], {'a': 1, 'b': 2}
 print([*b, 3, *'xy', *range(2)], (*b,), (0, *b, *()), {*b, 2, 3}, {**d, 'c': 3}, {'b': 0, **d, **{'a': 9}})
