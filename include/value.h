@@ -54,6 +54,9 @@ typedef struct ObjClass {
     struct Value *(*iter)(struct Interp *I, struct Value *self);
     /* the value self compares as with == and != (mappingproxy: its dict; borrowed); NULL: by identity or str */
     struct Value *(*eq_as)(struct Value *self);
+    /* the class an instance is also an instance of, as PyTorch's base (TensorDataset: Dataset); new reference; NULL:
+     * none */
+    struct Value *(*base)(void);
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/hashes/n freely; change the keys only through

@@ -835,6 +835,12 @@ static bool is_instance(Value *v, Value *ci) {
         val_decref(vc);
         if (vc && vc == ci) return true;
         if (v->kind == V_OBJECT && v->u.obj.klass) return class_is_subclass(v->u.obj.klass, ci);
+        if (v->kind == V_OBJECT && v->u.obj.cls->base) {      /* TensorDataset is a Dataset */
+            Value *base = v->u.obj.cls->base();
+            bool sub = base && class_is_subclass(base, ci);
+            val_decref(base);
+            if (sub) return true;
+        }
         if (ci->u.cls->is_module && !ci->u.cls->interp && ci->u.cls->nbases == 1 && ci->u.cls->bases[0] == class_object())
             return val_is_module(v);         /* nn.Module itself: attn's built-in modules are modules too */
         return false;

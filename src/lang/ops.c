@@ -751,6 +751,12 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     default:
         if (obj->kind == V_OBJECT && obj->u.obj.cls->getitem) return obj->u.obj.cls->getitem(I, obj, index);
         if (class_has_special(obj, "__getitem__")) return class_call_special(obj, "__getitem__", &index, 1);
+        Found f = {0};
+        if (obj->kind == V_OBJECT && obj->u.obj.klass && class_find(obj->u.obj.klass, "__getitem__", NULL, &f) && f.b) {
+            Value *args[2] = {obj, index};              /* a built-in base's (torch's Dataset: NotImplementedError) */
+            Args a = {args, 2, NULL, NULL, 0, "__getitem__", f.b};
+            return f.b->fn(I, &a);
+        }
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(obj));
     }
 }
