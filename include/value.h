@@ -95,6 +95,7 @@ typedef struct UserFunc {
     int chunk_first_line;    /* the first line of the statement that defined it (prompt line numbers count from it) */
     char *src_name;          /* the file it was defined in, NULL at the prompt (owned) */
     struct Value *closure;   /* a tuple of the enclosing functions' variable dicts, innermost first; NULL at top level */
+    Dict attrs;              /* f.x = 1: the function's own attributes (Python's f.__dict__), empty until set */
 } UserFunc;
 
 /* A class: the student's (class statement) or one of attn's (object, nn.Module, d2l.Module). */

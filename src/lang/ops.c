@@ -948,6 +948,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         }
         break;
     case V_STR: table_names(lib()->str_methods, add, ctx); break;
+    case V_FUNC: for (int i = 0; i < obj->u.func->attrs.n; i++) add(ctx, obj->u.func->attrs.keys[i]->u.str.s); break;
     case V_LIST: table_names(lib()->list_methods, add, ctx); break;
     case V_DICTVIEW:
         add(ctx, "mapping");
@@ -1083,6 +1084,8 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
                 return val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen);
             return val_none();
         }
+        Value *own = dict_get(&obj->u.func->attrs, name);      /* f.x = 1 earlier */
+        if (own) return val_incref(own);
         break;
     }
     case V_METHOD:
@@ -1123,6 +1126,10 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     }
     if (obj->kind == V_BUILTIN && !strcmp(val_type_name(obj), "type"))     /* int.x = 1 */
         rt_raise(I, "TypeError", "cannot set '%s' attribute of immutable type '%s'", name, obj->u.builtin->name);
+    else if (obj->kind == V_FUNC && strncmp(name, "__", 2)) {     /* f.x = 1: Python's function attributes */
+        dict_set(&obj->u.func->attrs, name, val_incref(v));
+        return 0;
+    }
     else if (obj->kind == V_FUNC || obj->kind == V_TENSOR)   /* Python allows these; attn keeps no such attributes */
         rt_raise(I, "AttributeError", "cannot set attribute '%s' of a %s", name, val_type_name(obj));
     else rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", val_type_name(obj), name);
@@ -1176,6 +1183,9 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
     if (obj->kind == V_OBJECT && obj->u.obj.klass) {
         d = &obj->u.obj.attrs;
         snprintf(what, sizeof what, "'%s' object", val_type_name(obj));
+    } else if (obj->kind == V_FUNC) {
+        d = &obj->u.func->attrs;
+        snprintf(what, sizeof what, "'function' object");
     } else if (obj->kind == V_CLASS && obj->u.cls->interp) {
         d = &obj->u.cls->attrs;
         snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);

@@ -156,6 +156,7 @@ void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
     case V_FUNC:
         for (int i = 0; i < v->u.func->nparams; i++) visit(v->u.func->defaults[i], ctx);
         visit(v->u.func->closure, ctx);
+        visit_dict(&v->u.func->attrs, visit, ctx);
         break;
     case V_OBJECT: visit_dict(&v->u.obj.attrs, visit, ctx); visit(v->u.obj.klass, ctx); break;
     case V_CLASS:
@@ -189,6 +190,7 @@ static void release(Value *v) {
         free(f->src);
         free(f->src_name);
         val_decref(f->closure);
+        dict_free(&f->attrs);
         ast_free(f->def);
         free(f);
         break;
@@ -277,6 +279,7 @@ static void clear_container(Value *v) {
         for (int i = 0; i < v->u.func->nparams; i++) { val_decref(v->u.func->defaults[i]); v->u.func->defaults[i] = NULL; }
         val_decref(v->u.func->closure);
         v->u.func->closure = NULL;
+        dict_free(&v->u.func->attrs);
         break;
     case V_OBJECT: dict_free(&v->u.obj.attrs); val_decref(v->u.obj.klass); v->u.obj.klass = NULL; break;
     case V_CLASS:

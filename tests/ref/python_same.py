@@ -1673,6 +1673,38 @@ for f in (lambda: d.keys() | O(), lambda: d.keys() & O(), lambda: d.items() | O(
     except TypeError as e:
         print("TypeError", e)
 """,
+    "function attributes as Python's: f.x = 1, f.x += 2, hasattr/getattr, del f.x, a lambda's, a function holding itself (attn refused to set them)": r"""
+def f(): pass
+f.x = 1
+print(f.x, f.__name__)
+f.x += 2
+print(f.x, hasattr(f, 'x'), getattr(f, 'y', 'none'))
+def counter():
+    counter.calls += 1
+    return counter.calls
+counter.calls = 0
+_ = counter(); _ = counter()
+print(counter.calls)
+g = lambda: 0
+g.tag = 'lam'
+print(g.tag)
+del f.x
+print(hasattr(f, 'x'))
+try:
+    f.nope
+except AttributeError as e:
+    print("AttributeError", e)
+try:
+    del f.nope
+except AttributeError as e:
+    print("AttributeError", e)
+def h(): return h.n
+h.n = [h]
+print(h()[0] is h, sorted(k for k in dir(h) if not k.startswith('_')) if False else h.n[0].__name__)
+def k(): pass
+k.__name__ = 'kk'
+print(k.__name__)
+""",
     "starred unpacking in displays: [*b], (*b,), {*b}, {**d} and several * in one call (attn: a syntax error for the first three)": r"""
 b, d = [1, 2], {'a': 1, 'b': 2}
 print([*b, 3, *'xy', *range(2)], (*b,), (0, *b, *()), {*b, 2, 3}, {**d, 'c': 3}, {'b': 0, **d, **{'a': 9}})
