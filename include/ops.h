@@ -60,9 +60,9 @@ bool ops_has_special(const Value *v, const char *name);
 Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
-/* The place of key in dict d (dict_find): true with *at (-1 when absent); false with Python's error when key is
+/* The place of key in dict d (dict_find_hashed): true with *at (-1 when absent); false with Python's error when key is
  * unhashable (d[[1]]: "unhashable type: 'list'") or a student's __hash__/__eq__ raised. The place is valid when
- * returned (dict_find restarts when a student's __eq__ changes d); running more student code may change d again. */
+ * returned (dict_find_hashed restarts when a student's __eq__ changes d); running more student code may change d again. */
 bool ops_dict_find(Interp *I, Dict *d, const Value *key, int *at);
 /* The same, giving key's hash (computed once: a student's __hash__ runs once) for ops_dict_store. */
 bool ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash, int *at);

@@ -536,7 +536,7 @@ static bool probe_eq(struct Interp *I, const Value *k, const Value *key, bool *e
     return ok;
 }
 
-/* dict_find's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
+/* dict_find_hashed's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
  * runs (student code), and when that code changed the table under it (the index rebuilt or resized, or another key
  * at that place) the probe starts again, so the index *at returned is valid when returned (-1: absent); a key only
  * added meanwhile is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the
@@ -567,14 +567,6 @@ restart:
 int dict_find_hashed(struct Interp *I, const Dict *d, const Value *key, int64_t hash) {
     int at;
     return dict_probe(I, d, key, hash, &at) ? at : -1;
-}
-
-int dict_find(const Dict *d, const Value *key) {
-    if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
-    int64_t hash;
-    bool hashable;
-    if (!pyset_hash_quiet(key, &hash, &hashable) || !hashable) return -1;
-    return dict_find_hashed(NULL, d, key, hash);
 }
 
 Value *dict_get(Dict *d, const char *key) {
@@ -1092,7 +1084,7 @@ static int eq_level;
 static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq);
 
 /* A comparison that cannot finish (nesting too deep, Ctrl-C, a dict changing size under its view): with an
- * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_equal)
+ * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_eq(NULL, ...))
  * the values count as unequal (*eq false) and true is returned. */
 static bool eq_stop(struct Interp *I, const char *etype, const char *msg, bool *eq) {
     *eq = false;
@@ -1274,7 +1266,3 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
 
 bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) { return eq_depth(I, a, b, eq); }
 
-bool val_equal(const Value *a, const Value *b) {
-    bool eq;
-    return val_eq(NULL, a, b, &eq) && eq;
-}
