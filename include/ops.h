@@ -60,12 +60,12 @@ bool ops_has_special(const Value *v, const char *name);
 Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
-/* The place of key in dict d (dict_find), -1 when absent, -2 with Python's error when key is unhashable (d[[1]]:
- * "unhashable type: 'list'") or a student's __hash__/__eq__ raised. The place is valid when returned (dict_find
- * restarts when a student's __eq__ changes d); running more student code may change d again. */
-int ops_dict_find(Interp *I, Dict *d, const Value *key);
+/* The place of key in dict d (dict_find_hashed): true with *at (-1 when absent); false with Python's error when key is
+ * unhashable (d[[1]]: "unhashable type: 'list'") or a student's __hash__/__eq__ raised. The place is valid when
+ * returned (dict_find_hashed restarts when a student's __eq__ changes d); running more student code may change d again. */
+bool ops_dict_find(Interp *I, Dict *d, const Value *key, int *at);
 /* The same, giving key's hash (computed once: a student's __hash__ runs once) for ops_dict_store. */
-int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash);
+bool ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash, int *at);
 /* d[key] = v with key's hash known (no __hash__ runs; v and key are held by d): 0, or -1 when a student's __eq__
  * raised (the error is set). */
 int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash);

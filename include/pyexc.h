@@ -27,8 +27,8 @@ void pyexc_repr(StrBuf *out, const Value *e);
 Value *pyexc_new(const char *name, const char *msg);
 /* Gives the pending error that attn raised in its own words (rt_raise: "key 5 is not in the dict") the object
  * Python would raise, of its class with args (arg,), so that `except KeyError as e` sees e.args[0] and str(e) as
- * in Python (KeyError(5): '5') while an uncaught one still shows attn's words. Nothing when no such error is
- * pending or it already has its object. */
+ * in Python (KeyError(5): '5') while an uncaught one still shows attn's words; arg NULL: no arguments (str(e) is
+ * '', as a bare `raise NotImplementedError`). Nothing when no such error is pending or it already has its object. */
 void pyexc_set_arg(Interp *I, const Value *arg);
 /* Whether class raised is handler or derives from it ("" raised: an Exception) */
 bool pyexc_matches(const char *raised, const char *handler);

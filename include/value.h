@@ -54,6 +54,11 @@ typedef struct ObjClass {
     int64_t (*len)(struct Value *self);
     struct Value *(*iter)(struct Interp *I, struct Value *self);
     void (*free_priv)(void *priv);   /* releases an object's C state (u.obj.priv) when it is freed; NULL: none */
+    /* the value self compares as with == and != (mappingproxy: its dict; borrowed); NULL: by identity or str */
+    struct Value *(*eq_as)(struct Value *self);
+    /* the class an instance is also an instance of, as PyTorch's base (TensorDataset: Dataset); new reference; NULL:
+     * none */
+    struct Value *(*base)(void);
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/hashes/n freely; change the keys only through
@@ -92,6 +97,7 @@ typedef struct UserFunc {
     int chunk_first_line;    /* the first line of the statement that defined it (prompt line numbers count from it) */
     char *src_name;          /* the file it was defined in, NULL at the prompt (owned) */
     struct Value *closure;   /* a tuple of the enclosing functions' variable dicts, innermost first; NULL at top level */
+    Dict attrs;              /* f.x = 1: the function's own attributes (Python's f.__dict__), empty until set */
 } UserFunc;
 
 /* A class: the student's (class statement) or one of attn's (object, nn.Module, d2l.Module). */
@@ -235,17 +241,15 @@ Value *val_attr_get(Value *obj, const char *name);      /* borrowed, NULL when a
 void val_attr_set(Value *obj, const char *name, Value *v);   /* steals v */
 void dict_free(Dict *d);
 Value *dict_get(Dict *d, const char *key);              /* borrowed */
-/* The place of key in d (compared as Python's ==: a string by the index, other keys by val_eq; an instance of a
- * student's class by its __hash__, then __eq__), or -1: absent, or a student's __hash__/__eq__ raised (the error
- * is set on the interpreter: callers that may run such keys check interp_failed). */
-int dict_find(const Dict *d, const struct Value *key);
-/* The same with key's hash known, its comparisons made as val_eq(I, ...) (I may be NULL) */
+/* The place of key in d, key's hash known (compared as Python's ==: keys of that hash by val_eq(I, ...), I may be
+ * NULL), or -1: absent, or a comparison failed (the error set: callers check interp_failed; ops_dict_find wraps it
+ * with a status). */
 int dict_find_hashed(struct Interp *I, const Dict *d, const struct Value *key, int64_t hash);
 void dict_set(Dict *d, const char *key, Value *v);      /* steals v */
 void dict_append(Dict *d, Value *key, Value *v);        /* a key known to be new, hashed here; steals both */
 void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash);   /* the same, with key's hash known */
 bool dict_del(Dict *d, const char *key);
-void dict_del_at(Dict *d, int i);                        /* removes the i-th entry (a place from dict_find) */
+void dict_del_at(Dict *d, int i);                        /* removes the i-th entry (a place from ops_dict_find) */
 
 const char *val_type_name(const Value *v);               /* Python's name: 'int', 'Tensor', 'list' ... */
 bool val_is_module(const Value *v);                      /* an nn.Module object: built in or the student's */
@@ -279,7 +283,4 @@ void val_float_repr(StrBuf *out, double f);
  * deep to compare (RecursionError), Ctrl-C, or a dict that changes size while its view is compared (RuntimeError).
  * Without I those three count as unequal. */
 bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq);
-/* val_eq without an interpreter, for attn's own checks (a lesson's answer): false when unequal or failed (a
- * student's __eq__ that raised leaves its error set: callers check interp_failed after it). */
-bool val_equal(const Value *a, const Value *b);
 #endif

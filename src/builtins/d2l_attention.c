@@ -304,6 +304,8 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
 }
 
 static Value *linear_call(Interp *I, Value *self, Args *a) {
+    if (!arg(a, 0, "input"))             /* nn.Linear(3, 2)(): PyTorch's TypeError */
+        return rt_raise(I, "TypeError", "%s.forward() missing 1 required positional argument: 'input'", val_type_name(self));
     Tensor *x = tensor_arg(I, a, 0, "input");
     if (!x) return NULL;
     Tensor *y = attn_linear_forward(I, self, x);

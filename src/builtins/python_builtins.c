@@ -298,10 +298,12 @@ static Value *fold(Interp *I, Args *a, int which) {
         } else {
             Value *kx = key_of(I, key, x);
             Value *c = kx ? ops_compare(I, which == 1 ? AOP_LT : AOP_GT, kx, kacc) : NULL;
-            bool ok = false, t = c ? val_truthy(c, &ok) : false;
+            bool ok = false, t = false, tensor = c && c->kind == V_TENSOR;
+            if (tensor) t = val_truthy(c, &ok);
+            else ok = c && interp_truth(I, c, &t);          /* a student's __lt__ may return an object with __bool__ */
             val_decref(c);
-            if (c && !ok) rt_error(I, "cannot compare tensors with more than one element: use torch.max");
-            if (!c || !ok) failed = true;
+            if (tensor && !ok) rt_error(I, "cannot compare tensors with more than one element: use torch.max");
+            if (!ok) failed = true;
             else if (t) { val_decref(acc); acc = val_incref(x); val_decref(kacc); kacc = val_incref(kx); }
             val_decref(kx);
         }
@@ -387,9 +389,12 @@ static bool sort_less(SortCtx *c, int64_t a, int64_t b) {
     }
     Value *r = ops_compare(c->I, AOP_LT, c->keys[a], c->keys[b]);
     if (!r) { c->failed = true; return false; }
-    bool ok = false, t = val_truthy(r, &ok);
+    bool ok = false, t = false, tensor = r->kind == V_TENSOR;
+    if (tensor) t = val_truthy(r, &ok);
+    else ok = interp_truth(c->I, r, &t);                      /* a student's __lt__ may return an object with __bool__ */
     val_decref(r);
-    if (!ok) { rt_error(c->I, "cannot sort tensors with more than one element"); c->failed = true; return false; }
+    if (tensor && !ok) rt_error(c->I, "cannot sort tensors with more than one element");
+    if (!ok) { c->failed = true; return false; }
     return t;
 }
 
@@ -1157,8 +1162,8 @@ static Value *list_sort(Interp *I, Args *a) {
 static Value *dict_pop(Interp *I, Args *a) {
     if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "pop expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
-    int i = ops_dict_find(I, d->u.dict, key);
-    if (i == -2) return NULL;
+    int i;
+    if (!ops_dict_find(I, d->u.dict, key, &i)) return NULL;
     if (i < 0) return a->npos == 3 ? val_incref(a->pos[2]) : ops_key_error(I, key);
     Value *v = val_incref(d->u.dict->vals[i]);              /* i is valid: no student code ran since the probe */
     dict_del_at(d->u.dict, i);
@@ -1181,8 +1186,8 @@ static Value *dict_setdefault(Interp *I, Args *a) {
     if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "setdefault expected at least 1 argument, got %d", a->npos - 1);
     Value *d = a->pos[0], *key = a->pos[1];
     int64_t hash;
-    int i = ops_dict_find_hash(I, d->u.dict, key, &hash);
-    if (i == -2) return NULL;
+    int i;
+    if (!ops_dict_find_hash(I, d->u.dict, key, &hash, &i)) return NULL;
     if (i >= 0) return val_incref(d->u.dict->vals[i]);
     Value *def = a->npos == 3 ? val_incref(a->pos[2]) : val_none();
     dict_append_hashed(d->u.dict, val_incref(key), val_incref(def), hash);   /* absent: no student code ran since */
@@ -1281,8 +1286,8 @@ static Value *dict_keys_values(Interp *I, Args *a) {
 static Value *dict_get_m(Interp *I, Args *a) {
     if (a->npos < 2) return rt_raise(I, "TypeError", "get expected at least 1 argument, got %d", a->npos - 1);
     Dict *d = a->pos[0]->u.dict;
-    int i = ops_dict_find(I, d, a->pos[1]);
-    if (i == -2) return NULL;
+    int i;
+    if (!ops_dict_find(I, d, a->pos[1], &i)) return NULL;
     if (i >= 0) return val_incref(d->vals[i]);
     return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
 }

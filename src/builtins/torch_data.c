@@ -55,7 +55,7 @@ static void dataset_repr(StrBuf *out, Value *self, int depth) {
 }
 
 static const ObjClass TensorDatasetClass = {.name = "TensorDataset", .repr = dataset_repr, .getitem = dataset_getitem,
-                                            .len = dataset_len, .iter = dataset_iter};
+                                            .len = dataset_len, .iter = dataset_iter, .base = torch_dataset_class};
 
 /* torch.utils.data.TensorDataset(*tensors): every tensor of the same first size (PyTorch's assertion). */
 static Value *bi_tensor_dataset(Interp *I, Args *a) {
@@ -359,8 +359,21 @@ Value *d2l_data_module_class(void) {
 
 static Value *dataset_class;           /* made at first use, kept for the process: one class, so isinstance works */
 
+/* Dataset.__getitem__, which a subclass overrides: PyTorch's raises a bare NotImplementedError (D()[0] without one;
+ * str(e) is ''); uncaught, attn says what is missing. */
+static Value *dataset_base_getitem(Interp *I, Args *a) {
+    Value *r = rt_raise(I, "NotImplementedError", "NotImplementedError (%s defines no __getitem__: a Dataset subclass must define it)",
+                        val_type_name(a->pos[0]));
+    pyexc_set_arg(I, NULL);
+    return r;
+}
+
+static const Builtin dataset_methods[] = {
+    {"__getitem__", dataset_base_getitem, "Dataset.__getitem__(self, index)", "Sample index: each Dataset subclass defines it.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
 Value *torch_dataset_class(void) {
-    if (!dataset_class) dataset_class = class_new_builtin("Dataset", "torch.utils.data.dataset", NULL, NULL, false);
+    if (!dataset_class) dataset_class = class_new_builtin("Dataset", "torch.utils.data.dataset", NULL, dataset_methods, false);
     return val_incref(dataset_class);
 }
 

@@ -393,16 +393,17 @@ int class_index(Interp *I, const Value *v, int64_t *out) {
 static const char *const cmp_names[] = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"};   /* by aop - AOP_EQ */
 static const int cmp_reflected[] = {0, 1, 4, 5, 2, 3};         /* a < b is b > a ... */
 
+static bool result_truth(Interp *I, const Value *r, const char *who, bool *t);
+
 /* self's method for comparison k (aop - AOP_EQ), with object's __ne__ when the class defines none: the inverse of
  * __eq__'s truth unless that is NotImplemented. New reference, NotImplemented, or NULL with the error set. */
 static Value *side_compare(const Value *self, int k, const Value *other) {
     if (k != 1 || special_fn(self, "__ne__")) return try_special(self, cmp_names[k], other);
     Value *r = try_special(self, "__eq__", other);
     if (!r || r == &val_not_implemented) return r;
-    bool ok, t = val_truthy(r, &ok);
+    bool t = false, ok = result_truth(self->u.obj.klass->u.cls->interp, r, NULL, &t);
     val_decref(r);
-    if (!ok) return rt_raise(self->u.obj.klass->u.cls->interp, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous");
-    return val_bool(!t);
+    return ok ? val_bool(!t) : NULL;
 }
 
 Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
@@ -432,11 +433,10 @@ bool class_eq(const Value *a, const Value *b, bool *eq) {
     Interp *I = self->u.obj.klass->u.cls->interp;
     Value *r = class_richcompare(I, AOP_EQ, a, b);
     if (!r) return false;
-    bool ok;
-    *eq = val_truthy(r, &ok);
+    char who[96];
+    snprintf(who, sizeof who, "%s.__eq__", self->u.obj.klass->u.cls->name);
+    bool ok = result_truth(I, r, who, eq);
     val_decref(r);
-    if (!ok) rt_raise(I, "RuntimeError", "%s.__eq__ returned a tensor of several values: its truth is ambiguous (use .all() or .any())",
-                      self->u.obj.klass->u.cls->name);
     return ok;
 }
 
@@ -521,39 +521,58 @@ static bool len_result(Interp *I, const Value *r, int64_t *n) {
     return true;
 }
 
-int class_truth(const Value *v) {
+bool class_truth(const Value *v, bool *defined, bool *out) {
     Found f = {0};
+    *defined = false;
+    if (!class_is_instance(v)) return true;
     const bool b = user_special(v, "__bool__", &f);
-    if (!b && !user_special(v, "__len__", &f)) return -1;
-    if (f.v->kind == V_NONE) return -1;
+    if (!b && !user_special(v, "__len__", &f)) return true;
+    if (f.v->kind == V_NONE) return true;
+    *defined = true;
     Interp *I = v->u.obj.klass->u.cls->interp;
     Value *hold = val_incref((Value *)v);
     Value *r = call_special(hold, &f, NULL);
     val_decref(hold);
-    if (!r) return -2;
-    int out = -2;
+    if (!r) return false;
+    bool ok = false;
     if (b) {
-        if (r->kind == V_BOOL) out = r->u.b;
+        if (r->kind == V_BOOL) { *out = r->u.b; ok = true; }
         else rt_raise(I, "TypeError", "__bool__ should return bool, returned %s", val_type_name(r));
     } else {
         int64_t n;
-        if (len_result(I, r, &n)) out = n != 0;
+        if ((ok = len_result(I, r, &n))) *out = n != 0;
     }
     val_decref(r);
-    return out;
+    return ok;
 }
 
-int class_len(const Value *v, int64_t *n) {
+bool class_len(const Value *v, bool *defined, int64_t *n) {
     Found f = {0};
-    if (!user_special(v, "__len__", &f) || f.v->kind == V_NONE) return -1;
+    *defined = false;
+    if (!class_is_instance(v) || !user_special(v, "__len__", &f) || f.v->kind == V_NONE) return true;
+    *defined = true;
     Interp *I = v->u.obj.klass->u.cls->interp;
     Value *hold = val_incref((Value *)v);
     Value *r = call_special(hold, &f, NULL);
     val_decref(hold);
-    if (!r) return -2;
+    if (!r) return false;
     bool ok = len_result(I, r, n);
     val_decref(r);
-    return ok ? 1 : -2;
+    return ok;
+}
+
+/* The truth of what a student's comparison method returned (CPython's PyObject_IsTrue on it): a student's object's
+ * __bool__/__len__ runs (and may raise), a tensor of one value gives it; true with *t, false with the error set
+ * (several values: RuntimeError, ambiguous). who: what that message names (NULL: PyTorch's words). */
+static bool result_truth(Interp *I, const Value *r, const char *who, bool *t) {
+    bool defined;
+    if (!class_truth(r, &defined, t)) return false;
+    if (defined) return true;
+    bool ok;
+    *t = val_truthy(r, &ok);
+    if (!ok && who) rt_raise(I, "RuntimeError", "%s returned a tensor of several values: its truth is ambiguous (use .all() or .any())", who);
+    if (!ok && !who) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous");
+    return ok;
 }
 
 /* Runs a method named name of obj's class for repr/str: its string, or NULL when there is none, or when it failed (or
@@ -816,6 +835,12 @@ static bool is_instance(Value *v, Value *ci) {
         val_decref(vc);
         if (vc && vc == ci) return true;
         if (v->kind == V_OBJECT && v->u.obj.klass) return class_is_subclass(v->u.obj.klass, ci);
+        if (v->kind == V_OBJECT && v->u.obj.cls->base) {      /* TensorDataset is a Dataset */
+            Value *base = v->u.obj.cls->base();
+            bool sub = base && class_is_subclass(base, ci);
+            val_decref(base);
+            if (sub) return true;
+        }
         if (ci->u.cls->is_module && !ci->u.cls->interp && ci->u.cls->nbases == 1 && ci->u.cls->bases[0] == class_object())
             return val_is_module(v);         /* nn.Module itself: attn's built-in modules are modules too */
         return false;

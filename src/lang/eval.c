@@ -538,12 +538,9 @@ static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count)
         for (int i = 2; rc == 0 && pass && i < cf->nkids; i++) {
             Value *c = eval(I, cf->kids[i]);
             if (!c) { rc = -1; break; }
-            const int t = class_truth(c);      /* a student's __bool__/__len__ */
-            bool ok2 = t != -2;
-            pass = t >= 0 ? t : t == -1 ? val_truthy(c, &ok2) : false;
+            const bool ok2 = interp_truth(I, c, &pass);      /* a student's __bool__/__len__ */
             val_decref(c);
-            if (t == -2) { at(I, cf->kids[i]); rc = -1; break; }
-            if (!ok2) { rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous"); at(I, cf->kids[i]); rc = -1; }
+            if (!ok2) { at(I, cf->kids[i]); rc = -1; }
         }
         if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
     }
@@ -565,12 +562,45 @@ static bool folds_to_constant(const Node *n) {
     }
 }
 
+/* {**m} in a dict display: m's entries set into d in m's order (a later key replaces an earlier one, as in Python);
+ * m must be a dict ("'int' object is not a mapping" otherwise). -1 with the error set and located at ds. */
+static int dict_merge_display(Interp *I, Value *d, Node *ds) {
+    Value *m = eval(I, ds->kids[0]);
+    if (!m) { at(I, ds); return -1; }
+    if (m->kind != V_DICT) {
+        rt_raise(I, "TypeError", "'%s' object is not a mapping", val_type_name(m));
+        val_decref(m);
+        at(I, ds);
+        return -1;
+    }
+    int rc = 0;
+    for (int j = 0; rc == 0 && j < m->u.dict->n; j++) {
+        Value *k = val_incref(m->u.dict->keys[j]), *v = val_incref(m->u.dict->vals[j]);  /* a key's __eq__ may change m */
+        rc = ops_set_index(I, d, k, v);
+        val_decref(k);
+        val_decref(v);
+    }
+    val_decref(m);
+    if (rc < 0) at(I, ds);
+    return rc < 0 ? -1 : 0;
+}
+
 /* {a, b, c}: the elements added in order, as CPython's BUILD_SET. Three or more constants CPython compiles to a
  * frozenset constant (built in order, then rebuilt from its own order when the code's constants are merged) that
  * an empty set is updated from: the same steps here, so the set's table, hence its order, is CPython's. */
 static Value *eval_set_display(Interp *I, Node *n) {
     Value *s = pyset_new();
     for (int i = 0; i < n->nkids; i++) {
+        if (n->kids[i]->kind == N_STAR) {              /* {*it}: it's items added in order */
+            Value *src = eval(I, n->kids[i]->kids[0]);
+            Value *items = src ? ops_to_list(I, src) : NULL;
+            val_decref(src);
+            int rc = items ? 0 : -1;
+            for (int64_t j = 0; rc == 0 && j < items->u.seq.n; j++) rc = pyset_add(I, s, items->u.seq.items[j]);
+            val_decref(items);
+            if (rc < 0) { val_decref(s); return at(I, n->kids[i]); }
+            continue;
+        }
         Value *v = eval(I, n->kids[i]);
         int rc = v ? pyset_add(I, s, v) : -1;
         val_decref(v);
@@ -644,10 +674,9 @@ static Value *eval_fstring(Interp *I, Node *n) {
 
 /* hint: the ambiguity error says what to use instead (at a statement's if or while; bool() gives PyTorch's words) */
 static bool truth(Interp *I, Value *v, bool *out, bool hint) {
-    const int t = class_truth(v);
-    if (t == -2) return false;
-    if (t >= 0) { *out = t; return true; }
-    bool ok;
+    bool defined, ok;
+    if (!class_truth(v, &defined, out)) return false;
+    if (defined) return true;
     *out = val_truthy(v, &ok);
     if (!ok) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous%s", hint ? " (use .any() or .all())" : "");
     return ok;
@@ -704,6 +733,11 @@ static Value *eval_node(Interp *I, Node *n) {
         if (n->op == 's') return eval_set_display(I, n);
         Value *d = val_dict();
         for (int i = 0; i + 1 < n->nkids; i += 2) {
+            if (n->kids[i]->kind == N_DSTAR && dict_merge_display(I, d, n->kids[i]) < 0) {
+                val_decref(d);
+                return NULL;
+            }
+            if (n->kids[i]->kind == N_DSTAR) continue;
             Value *k = eval(I, n->kids[i]);
             Value *v = k ? eval(I, n->kids[i + 1]) : NULL;
             int rc = v ? ops_set_index(I, d, k, v) : -1;

@@ -128,8 +128,8 @@ Value *pyexc_new(const char *name, const char *msg) {
 void pyexc_set_arg(Interp *I, const Value *arg) {
     int i = class_index(I->error.etype);
     if (I->error.kind != ERR_ERROR || I->error.exc || i < 0) return;
-    Value *args = val_tuple(1);
-    val_seq_set(args, 0, val_incref((Value *)arg));
+    Value *args = val_tuple(arg ? 1 : 0);
+    if (arg) val_seq_set(args, 0, val_incref((Value *)arg));
     I->error.exc = exc_object(i, args);
 }
 

@@ -53,12 +53,14 @@ typedef enum { CLASS_HASH_METHOD, CLASS_HASH_IDENTITY, CLASS_UNHASHABLE } ClassH
  * returned no int (the error set on the class's interpreter). */
 bool class_hash(const Value *v, ClassHash *kind, int64_t *h);
 /* The truth of an instance of a student's class, as CPython's PyObject_IsTrue: its __bool__ (which must return a
- * bool: TypeError otherwise), else its __len__ (ValueError when negative, TypeError when not an int). 1 or 0; -1 when
- * v is no such instance or its class defines neither; -2 when it raised (the error set on the class's interpreter). */
-int class_truth(const Value *v);
-/* len(v) for an instance of a student's class: 1 with *n from its __len__ (CPython's errors for a negative or non-int
- * result); -1 when its class defines none; -2 when it raised (the error set on the class's interpreter). */
-int class_len(const Value *v, int64_t *n);
+ * bool: TypeError otherwise), else its __len__ (ValueError when negative, TypeError when not an int). true with
+ * *defined (false when v is no such instance or its class defines neither) and, when defined, *out; false when it
+ * raised (the error set on the class's interpreter). */
+bool class_truth(const Value *v, bool *defined, bool *out);
+/* len(v) for an instance of a student's class: true with *defined (false when its class defines no __len__) and,
+ * when defined, *n from its __len__ (CPython's errors for a negative or non-int result); false when it raised (the
+ * error set on the class's interpreter). */
+bool class_len(const Value *v, bool *defined, int64_t *n);
 /* Whether v is an instance of a student's class whose MRO defines the method name (a def): __getitem__, __iter__ ... */
 bool class_has_special(const Value *v, const char *name);
 /* v.name(*args) (n at most 2) for such a method: its result (new reference), NULL with the error set on the class's

@@ -299,12 +299,20 @@ static Value *view_set_op(Interp *I, int aop, Value *a, Value *b) {
     return r;
 }
 
+static const char *aop_forward_name(int aop) {
+    return aop == AOP_BITOR ? "__or__" : aop == AOP_BITAND ? "__and__" : aop == AOP_SUB ? "__sub__" : "__xor__";
+}
+
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     if (aop == AOP_MOD && a->kind == V_STR) return pyfmt_percent(I, a, b);
+    bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
+    /* a view's operator runs first and takes any iterable, raising "'O' object is not iterable" otherwise (no
+     * __ror__ runs: CPython's dictviews_or); with a view on the right, a student's __or__ comes first */
+    if (set_op && set_view(a)) return view_set_op(I, aop, a, b);
+    if (set_op && set_view(b) && !(class_is_instance(a) && class_has_special(a, aop_forward_name(aop))))
+        return view_set_op(I, aop, a, b);
     if (class_is_instance(a) || class_is_instance(b)) return class_binary(I, aop, a, b, false);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
-    bool set_op = aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR;
-    if (set_op && (set_view(a) || set_view(b))) return view_set_op(I, aop, a, b);
     if (a->kind == V_SET || b->kind == V_SET) {
         if (a->kind == V_SET && b->kind == V_SET && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
             return pyset_op(I, aop, a, b);
@@ -397,15 +405,16 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
 
 static int cmp3(double x, double y) { return x < y ? -1 : x > y ? 1 : 0; }
 
-int ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash) {
-    if (!pyset_hash(I, key, hash)) return -2;
-    int i = dict_find_hashed(I, d, key, *hash);
-    return i < 0 && interp_failed(I) ? -2 : i;
+bool ops_dict_find_hash(Interp *I, Dict *d, const Value *key, int64_t *hash, int *at) {
+    *at = -1;
+    if (!pyset_hash(I, key, hash)) return false;
+    *at = dict_find_hashed(I, d, key, *hash);
+    return *at >= 0 || !interp_failed(I);
 }
 
-int ops_dict_find(Interp *I, Dict *d, const Value *key) {
+bool ops_dict_find(Interp *I, Dict *d, const Value *key, int *at) {
     int64_t h;
-    return ops_dict_find_hash(I, d, key, &h);
+    return ops_dict_find_hash(I, d, key, &h, at);
 }
 
 int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
@@ -430,14 +439,14 @@ static Value *contains(Interp *I, Value *container, Value *x) {
     if (container->kind == V_DICTVIEW && !container->u.view.dict) return val_bool(false);
     if (container->kind == V_DICT || (container->kind == V_DICTVIEW && container->u.view.which == VIEW_KEYS)) {
         Dict *d = container->kind == V_DICT ? container->u.dict : container->u.view.dict->u.dict;
-        int i = ops_dict_find(I, d, x);
-        return i == -2 ? NULL : val_bool(i >= 0);
+        int i;
+        return ops_dict_find(I, d, x, &i) ? val_bool(i >= 0) : NULL;
     }
     if (container->kind == V_DICTVIEW && container->u.view.which == VIEW_ITEMS) {   /* (k, v) in d.items(): k, then v == d[k] */
         if (x->kind != V_TUPLE || x->u.seq.n != 2) return val_bool(false);
         Dict *d = container->u.view.dict->u.dict;
-        int i = ops_dict_find(I, d, x->u.seq.items[0]);
-        if (i == -2) return NULL;
+        int i;
+        if (!ops_dict_find(I, d, x->u.seq.items[0], &i)) return NULL;
         if (i < 0) return val_bool(false);
         Value *stored = val_incref(d->vals[i]), *want = val_incref(x->u.seq.items[1]);
         bool eq = true, ok = stored == want || val_eq(I, stored, want, &eq);
@@ -819,13 +828,19 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         return val_int(val_range_at(obj, k));
     }
     case V_DICT: {
-        int i = ops_dict_find(I, obj->u.dict, index);
-        if (i == -2) return NULL;
+        int i;
+        if (!ops_dict_find(I, obj->u.dict, index, &i)) return NULL;
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
     }
     default:
         if (obj->kind == V_OBJECT && obj->u.obj.cls->getitem) return obj->u.obj.cls->getitem(I, obj, index);
         if (class_has_special(obj, "__getitem__")) return class_call_special(obj, "__getitem__", &index, 1);
+        Found f = {0};
+        if (obj->kind == V_OBJECT && obj->u.obj.klass && class_find(obj->u.obj.klass, "__getitem__", NULL, &f) && f.b) {
+            Value *args[2] = {obj, index};              /* a built-in base's (torch's Dataset: NotImplementedError) */
+            Args a = {args, 2, NULL, NULL, 0, "__getitem__", f.b};
+            return f.b->fn(I, &a);
+        }
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(obj));
     }
 }
@@ -999,8 +1014,10 @@ static int proxy_setattr(Interp *I, Value *self, const char *name, Value *v) {
 static Value *proxy_getitem(Interp *I, Value *self, Value *index) { return ops_index(I, val_attr_get(self, "dict"), index); }
 static int64_t proxy_len(Value *self) { return val_attr_get(self, "dict")->u.dict->n; }
 static Value *proxy_iter(Interp *I, Value *self) { return ops_iter(I, val_attr_get(self, "dict")); }
+static Value *proxy_dict(Value *self) { return val_attr_get(self, "dict"); }      /* m == d: the dict's == (Python's) */
 static const ObjClass mappingproxy_class = {.name = "mappingproxy", .repr = proxy_repr, .str = proxy_str, .getattr = proxy_getattr,
-                                            .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter};
+                                            .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter,
+                                            .eq_as = proxy_dict};
 
 void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
@@ -1029,6 +1046,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         }
         break;
     case V_STR: table_names(lib()->str_methods, add, ctx); break;
+    case V_FUNC: for (int i = 0; i < obj->u.func->attrs.n; i++) add(ctx, obj->u.func->attrs.keys[i]->u.str.s); break;
     case V_LIST: table_names(lib()->list_methods, add, ctx); break;
     case V_DICTVIEW:
         add(ctx, "mapping");
@@ -1164,6 +1182,8 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
                 return val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen);
             return val_none();
         }
+        Value *own = dict_get(&obj->u.func->attrs, name);      /* f.x = 1 earlier */
+        if (own) return val_incref(own);
         break;
     }
     case V_METHOD:
@@ -1202,6 +1222,10 @@ int ops_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     }
     if (obj->kind == V_BUILTIN && !strcmp(val_type_name(obj), "type"))     /* int.x = 1 */
         rt_raise(I, "TypeError", "cannot set '%s' attribute of immutable type '%s'", name, obj->u.builtin->name);
+    else if (obj->kind == V_FUNC && strncmp(name, "__", 2)) {     /* f.x = 1: Python's function attributes */
+        dict_set(&obj->u.func->attrs, name, val_incref(v));
+        return 0;
+    }
     else if (obj->kind == V_FUNC || obj->kind == V_TENSOR)   /* Python allows these; attn keeps no such attributes */
         rt_raise(I, "AttributeError", "cannot set attribute '%s' of a %s", name, val_type_name(obj));
     else rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", val_type_name(obj), name);
@@ -1233,8 +1257,8 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_DICT) {
-        int i = ops_dict_find(I, obj->u.dict, index);
-        if (i == -2) return -1;
+        int i;
+        if (!ops_dict_find(I, obj->u.dict, index, &i)) return -1;
         if (i < 0) { ops_key_error(I, index); return -1; }
         dict_del_at(obj->u.dict, i);
         return 0;
@@ -1255,10 +1279,14 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
     if (obj->kind == V_OBJECT && obj->u.obj.klass) {
         d = &obj->u.obj.attrs;
         snprintf(what, sizeof what, "'%s' object", val_type_name(obj));
+    } else if (obj->kind == V_FUNC) {
+        d = &obj->u.func->attrs;
+        snprintf(what, sizeof what, "'function' object");
     } else if (obj->kind == V_CLASS && obj->u.cls->interp) {
         d = &obj->u.cls->attrs;
         snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);
     }
+    if (obj->kind == V_OBJECT && obj->u.obj.cls == &mappingproxy_class) return proxy_setattr(I, obj, name, NULL);
     if (!d) {
         rt_raise(I, "AttributeError", "cannot delete attribute '%s' of %s%s: attn's built-in %s keep their attributes (assign a new value instead)",
                  name, obj->kind == V_MODULE ? "module " : "a ", obj->kind == V_MODULE ? obj->u.module : val_type_name(obj),
@@ -1288,9 +1316,9 @@ Value *ops_len(Interp *I, Value *v) {
     default: {
         if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(v->u.obj.cls->len(v));
         int64_t n;
-        int r = class_len(v, &n);                         /* a student's __len__ */
-        if (r == 1) return val_int(n);
-        if (r == -2) return NULL;
+        bool defined;
+        if (!class_len(v, &defined, &n)) return NULL;    /* a student's __len__ raised */
+        if (defined) return val_int(n);
         return rt_raise(I, "TypeError", "object of type '%s' has no len()", val_type_name(v));
     }
     }

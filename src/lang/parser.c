@@ -34,6 +34,7 @@ typedef struct Parser {
 } Parser;
 
 static Node *test(Parser *p);
+static Node *binary(Parser *p, int min_prio);
 static Node *testlist(Parser *p, bool allow_star);
 static Node *stmt(Parser *p);
 static Node *suite(Parser *p);
@@ -315,6 +316,25 @@ static bool comp_clauses(Parser *p, Node *lc) {
     return true;
 }
 
+/* star_test -> ['*'] test : an element of a list, tuple or set display, where '*x' splices x's items in (as
+ * Python's starred unpacking); an N_STAR node around the expression, which eval_seq and the set display unpack. */
+static Node *star_test(Parser *p) {
+    Token *t = peek(p);
+    if (!accept_op(p, "*")) return test(p);
+    Node *st = node_at(N_STAR, t);
+    Node *v = test(p);
+    if (!v) { ast_free(st); return NULL; }
+    ast_add(st, v);
+    return st;
+}
+
+/* A starred element cannot be a comprehension's element: Python's message for [*x for ...]. */
+static bool no_star_comp(Parser *p, Node *first) {
+    if (first->kind != N_STAR || !lex_is_name(peek(p), "for")) return true;
+    fail_at(p, peek(p), "iterable unpacking cannot be used in comprehension");
+    return false;
+}
+
 static Node *atom(Parser *p) {
     Token *t = peek(p);
     switch (t->kind) {
@@ -336,8 +356,13 @@ static Node *atom(Parser *p) {
         if (lex_is_op(t, "(")) {
             next(p);
             if (accept_op(p, ")")) return node_at(N_TUPLE, t);
-            Node *first = test(p);
+            Node *first = star_test(p);
             if (!first) return NULL;
+            if (!no_star_comp(p, first)) { ast_free(first); return NULL; }
+            if (first->kind == N_STAR && lex_is_op(peek(p), ")")) {
+                ast_free(first);
+                return fail_at(p, t, "cannot use starred expression here");
+            }
             if (lex_is_name(peek(p), "for")) {       /* generator expression: evaluated as a list */
                 Node *lc = node_at(N_LISTCOMP, t);
                 ast_add(lc, first);
@@ -349,7 +374,7 @@ static Node *atom(Parser *p) {
             ast_add(tup, first);
             while (accept_op(p, ",")) {
                 if (lex_is_op(peek(p), ")")) break;
-                Node *e = test(p);
+                Node *e = star_test(p);
                 if (!e) { ast_free(tup); return NULL; }
                 ast_add(tup, e);
             }
@@ -360,8 +385,9 @@ static Node *atom(Parser *p) {
             next(p);
             Node *lst = node_at(N_LIST, t);
             if (accept_op(p, "]")) return lst;
-            Node *first = test(p);
+            Node *first = star_test(p);
             if (!first) { ast_free(lst); return NULL; }
+            if (!no_star_comp(p, first)) { ast_free(first); ast_free(lst); return NULL; }
             if (lex_is_name(peek(p), "for")) {
                 Node *lc = node_at(N_LISTCOMP, t);
                 ast_add(lc, first);
@@ -372,7 +398,7 @@ static Node *atom(Parser *p) {
             ast_add(lst, first);
             while (accept_op(p, ",")) {
                 if (lex_is_op(peek(p), "]")) break;
-                Node *e = test(p);
+                Node *e = star_test(p);
                 if (!e) { ast_free(lst); return NULL; }
                 ast_add(lst, e);
             }
@@ -383,9 +409,30 @@ static Node *atom(Parser *p) {
             next(p);
             Node *d = node_at(N_DICT, t);
             while (!lex_is_op(peek(p), "}")) {
-                Node *k = test(p);
+                Token *kt = peek(p);
+                if (d->op != 's' && accept_op(p, "**")) {                /* {**m, ...}: m's items merged in */
+                    Node *ds = node_at(N_DSTAR, kt);
+                    Node *m = binary(p, 1);
+                    if (!m) { ast_free(ds); ast_free(d); return NULL; }
+                    ast_add(ds, m);
+                    ast_add(d, ds);
+                    ast_add(d, NULL);                                    /* no value: kids stay in pairs */
+                    if (lex_is_name(peek(p), "for")) {
+                        fail_at(p, peek(p), "dict unpacking cannot be used in dict comprehension");
+                        ast_free(d);
+                        return NULL;
+                    }
+                    if (!accept_op(p, ",")) break;
+                    continue;
+                }
+                Node *k = star_test(p);
                 if (!k) { ast_free(d); return NULL; }
                 ast_add(d, k);
+                if (!no_star_comp(p, k)) { ast_free(d); return NULL; }
+                if (k->kind == N_STAR && d->op != 's' && (d->nkids > 1 || lex_is_op(peek(p), ":"))) {
+                    ast_free(d);
+                    return fail_near(p, kt);
+                }
                 if (d->nkids == 1 && lex_is_name(peek(p), "for")) {      /* {x for ...}: a set comprehension */
                     Node *sc = node_at(N_LISTCOMP, t);
                     sc->op = 's';

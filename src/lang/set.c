@@ -212,7 +212,7 @@ bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
 
 /* Python's == of two hashable keys with the same hash (a, the key in the table, first, as CPython compares): true
  * with *eq, false when it failed (val_eq: a student's __eq__ raised; with I, also keys nested too deep, Ctrl-C). The
- * set functions below pass I on: NULL only for == of two sets under val_equal. */
+ * set functions below pass I on: NULL only for == of two sets under val_eq(NULL, ...). */
 static bool key_eq(Interp *I, const Value *a, const Value *b, bool *eq) {
     *eq = a == b;
     if (*eq) return true;

@@ -156,6 +156,7 @@ void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
     case V_FUNC:
         for (int i = 0; i < v->u.func->nparams; i++) visit(v->u.func->defaults[i], ctx);
         visit(v->u.func->closure, ctx);
+        visit_dict(&v->u.func->attrs, visit, ctx);
         break;
     case V_OBJECT: visit_dict(&v->u.obj.attrs, visit, ctx); visit(v->u.obj.klass, ctx); break;
     case V_CLASS:
@@ -189,6 +190,7 @@ static void release(Value *v) {
         free(f->src);
         free(f->src_name);
         val_decref(f->closure);
+        dict_free(&f->attrs);
         ast_free(f->def);
         free(f);
         break;
@@ -281,6 +283,7 @@ static void clear_container(Value *v) {
         for (int i = 0; i < v->u.func->nparams; i++) { val_decref(v->u.func->defaults[i]); v->u.func->defaults[i] = NULL; }
         val_decref(v->u.func->closure);
         v->u.func->closure = NULL;
+        dict_free(&v->u.func->attrs);
         break;
     case V_OBJECT: dict_free(&v->u.obj.attrs); val_decref(v->u.obj.klass); v->u.obj.klass = NULL; break;
     case V_CLASS:
@@ -550,7 +553,7 @@ static bool probe_eq(struct Interp *I, const Value *k, const Value *key, bool *e
     return ok;
 }
 
-/* dict_find's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
+/* dict_find_hashed's probe, CPython's lookdict: only keys of key's hash are compared; each is held while its comparison
  * runs (student code), and when that code changed the table under it (the index rebuilt or resized, or another key
  * at that place) the probe starts again, so the index *at returned is valid when returned (-1: absent); a key only
  * added meanwhile is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the
@@ -581,14 +584,6 @@ restart:
 int dict_find_hashed(struct Interp *I, const Dict *d, const Value *key, int64_t hash) {
     int at;
     return dict_probe(I, d, key, hash, &at) ? at : -1;
-}
-
-int dict_find(const Dict *d, const Value *key) {
-    if (key->kind == V_STR) return find_str(d, key->u.str.s, key->u.str.len);
-    int64_t hash;
-    bool hashable;
-    if (!pyset_hash_quiet(key, &hash, &hashable) || !hashable) return -1;
-    return dict_find_hashed(NULL, d, key, hash);
 }
 
 Value *dict_get(Dict *d, const char *key) {
@@ -1124,7 +1119,7 @@ static int eq_level;
 static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq);
 
 /* A comparison that cannot finish (nesting too deep, Ctrl-C, a dict changing size under its view): with an
- * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_equal)
+ * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_eq(NULL, ...))
  * the values count as unequal (*eq false) and true is returned. */
 static bool eq_stop(struct Interp *I, const char *etype, const char *msg, bool *eq) {
     *eq = false;
@@ -1177,18 +1172,20 @@ static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
 
 /* x in b, where b is a set or a keys or items view, as CPython's `x in b`: x hashed afresh (its __hash__ runs), then
  * looked up by that hash (an items view: x's key in the dict, then the values compared). true with *has; false
- * when a student's __hash__ or a comparison failed (the error set, as val_eq). */
+ * when a student's __hash__ or a comparison failed (the error set, as val_eq), or, with I, when x (its key) is
+ * unhashable (Python's TypeError: {'a': [1]}.items() == {('a', 1)} raises). */
 static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool *has) {
     int64_t h;
-    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS, hashable;
+    bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS, hashable = true;
     const Value *key = x;
     *has = false;
     if (items) {
         if (x->kind != V_TUPLE || x->u.seq.n != 2) return true;
         key = x->u.seq.items[0];
     }
-    if (!pyset_hash_quiet(key, &h, &hashable)) return false;
-    if (!hashable) return true;
+    if (I && !pyset_hash(I, key, &h)) return false;     /* unhashable: Python's TypeError, as `x in s` raises */
+    if (!I && !pyset_hash_quiet(key, &h, &hashable)) return false;
+    if (!I && !hashable) return true;
     if (b->kind == V_SET) {
         int r = pyset_contains_hashed(I, b, key, h);
         *has = r == 1;
@@ -1250,6 +1247,8 @@ static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq)
 static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) {
     *eq = false;
     if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);   /* a's __eq__ first, else identity */
+    if (a->kind == V_OBJECT && a->u.obj.cls->eq_as) return eq_depth(I, a->u.obj.cls->eq_as((Value *)a), b, eq);
+    if (b->kind == V_OBJECT && b->u.obj.cls->eq_as) return eq_depth(I, a, b->u.obj.cls->eq_as((Value *)b), eq);
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
@@ -1302,7 +1301,3 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
 
 bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) { return eq_depth(I, a, b, eq); }
 
-bool val_equal(const Value *a, const Value *b) {
-    bool eq;
-    return val_eq(NULL, a, b, &eq) && eq;
-}

@@ -490,7 +490,8 @@ static const Kept *kept_changed(Interp *I, const KeptSet *ks, bool *in_place) {
         const Kept *k = &ks->k[i];
         Value *now = interp_lookup(I, k->name);
         *in_place = now == k->bound;
-        if (now == k->bound ? k->copy && !same_tensor(now->u.t, k->copy) : !now || !val_equal(now, k->bound)) {
+        bool eq = false;
+        if (now == k->bound ? k->copy && !same_tensor(now->u.t, k->copy) : !now || !val_eq(I, now, k->bound, &eq) || !eq) {
             if (interp_failed(I)) interp_clear_error(I);
             return k;
         }
@@ -571,7 +572,7 @@ static bool near(double a, double b, double tol) { return isnan(a) ? isnan(b) : 
 
 /* Equal within tol: a single number against any one-number value; tensors by shape then values; sequences item
  * by item; other values by ==. */
-static bool same_value(const Value *got, const Value *want, double tol) {
+static bool same_value(Interp *I, const Value *got, const Value *want, double tol) {
     if (is_scalar(want)) return numberish(got) && near(number_of(got), number_of(want), tol);
     if (want->kind == V_TENSOR) {
         if (got->kind != V_TENSOR || !ten_same_shape(got->u.t, want->u.t)) return false;
@@ -583,11 +584,12 @@ static bool same_value(const Value *got, const Value *want, double tol) {
     if (is_seq(want) && is_seq(got)) {
         if (got->u.seq.n != want->u.seq.n) return false;
         for (int64_t i = 0; i < want->u.seq.n; i++)
-            if (!same_value(got->u.seq.items[i], want->u.seq.items[i], tol)) return false;
+            if (!same_value(I, got->u.seq.items[i], want->u.seq.items[i], tol)) return false;
         return true;
     }
     if (is_seq(want) || is_seq(got)) return false;
-    return val_equal(got, want);
+    bool eq = false;
+    return val_eq(I, got, want, &eq) && eq;      /* a failed == (nested too deep, a raising __eq__) leaves its error set */
 }
 
 /* `got` in the form of the answer `want`, as a teacher reads it: a list or tuple of numbers (nested for more
@@ -740,7 +742,7 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
 /* Is the student's value `typed` the value `want` (in its form: answer_form)? */
 static bool answers_as(Interp *I, Value *typed, const Value *want, double tol) {
     Value *got = answer_form(I, typed, want);
-    bool yes = same_value(got, want, tol);
+    bool yes = same_value(I, got, want, tol);
     val_decref(got);
     return yes;
 }

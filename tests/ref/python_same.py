@@ -1583,6 +1583,145 @@ for i in range(3000):
 n, ok = count(rnd)
 print(n < 3000 * 13, ok)
 """,
+    "the truth of what a student's __eq__/__lt__ returns is its __bool__, which may raise (in, ==, !=, list methods, sorted, min, dict and tuple comparison: attn took any object as true); a raising __bool__/__len__ in if, while, and/or/not, bool(), len(), any/all/filter": r"""
+class T:
+    def __bool__(self): raise ValueError("no truth")
+class Z:
+    def __bool__(self): return False
+class A:
+    def __init__(self, r): self.r = r
+    def __eq__(self, o): return self.r
+    def __lt__(self, o): return self.r
+    def __hash__(self): return 1
+def attempt(what, f):
+    try:
+        print(what, f())
+    except Exception as e:
+        print(what, type(e).__name__, e)
+attempt("in list", lambda: A(T()) in [1])
+attempt("in list Z", lambda: A(Z()) in [1])
+attempt("list eq", lambda: [A(T())] == [1])
+attempt("list eq Z", lambda: [A(Z())] == [1])
+attempt("ne", lambda: A(T()) != 1)
+attempt("ne Z", lambda: A(Z()) != 1)
+attempt("sorted", lambda: sorted([A(T()), A(T())]))
+attempt("min", lambda: min([A(T()), A(T())]) is not None)
+attempt("max Z", lambda: max([A(Z()), A(Z())]).r.__class__.__name__)
+attempt("index", lambda: [1, 2].index(A(T())))
+attempt("count", lambda: [1, 2].count(A(Z())))
+attempt("remove", lambda: [1, 2].remove(A(T())))
+attempt("bool", lambda: bool(T()))
+attempt("not", lambda: not T())
+attempt("and", lambda: T() and 1)
+attempt("or", lambda: T() or 1)
+attempt("any", lambda: any([T()]))
+attempt("all", lambda: all([T()]))
+attempt("filter", lambda: list(filter(None, [T()])))
+attempt("ifexp", lambda: 1 if T() else 2)
+attempt("comp", lambda: [x for x in [1] if T()])
+class L:
+    def __len__(self): raise KeyError("len")
+attempt("len", lambda: len(L()))
+attempt("bool L", lambda: bool(L()))
+def w():
+    while L(): pass
+attempt("while", w)
+d = {1: 2}
+attempt("dict eq", lambda: {1: A(T())} == {1: 2})
+attempt("tuple lt", lambda: (A(T()),) < (1,))
+""",
+    "mappingproxy == its dict (attn: False) and del m.dict's AttributeError; a view's |, &, -, ^ with a non-iterable raise \"'O' object is not iterable\" (attn called O.__ror__); an items view with an unhashable value compared with a set raises TypeError (attn: False)": r"""
+d = {'a': 1}
+m = d.keys().mapping
+print(m == d, d == m, m != d, m == {'a': 2})
+try:
+    del m.dict
+except AttributeError as e:
+    print("AttributeError", e)
+class O0: pass
+try:
+    print(d.keys() | O0())
+except TypeError as e:
+    print("TypeError", e)
+try:
+    print(d.keys() & 5)
+except TypeError as e:
+    print("TypeError", e)
+e = {'a': [1]}
+try:
+    print(e.items() == {('a', 1)})
+except TypeError as x:
+    print("TypeError", x)
+try:
+    print(e.items() == set())
+except TypeError as x:
+    print("TypeError", x)
+try:
+    print({('a', 1)} == e.items())
+except TypeError as x:
+    print("TypeError", x)
+try:
+    print(e.items() < {('a', 1)})
+except TypeError as x:
+    print("TypeError", x)
+class O:
+    def __ror__(self, o): return "ror"
+    def __rand__(self, o): return "rand"
+for f in (lambda: d.keys() | O(), lambda: d.keys() & O(), lambda: d.items() | O(), lambda: O() | d.keys(), lambda: d.keys() | 5, lambda: 5 | d.keys(), lambda: d.keys() - O(), lambda: d.keys() ^ O()):
+    try:
+        print(f())
+    except TypeError as e:
+        print("TypeError", e)
+""",
+    "function attributes as Python's: f.x = 1, f.x += 2, hasattr/getattr, del f.x, a lambda's, a function holding itself (attn refused to set them)": r"""
+def f(): pass
+f.x = 1
+print(f.x, f.__name__)
+f.x += 2
+print(f.x, hasattr(f, 'x'), getattr(f, 'y', 'none'))
+def counter():
+    counter.calls += 1
+    return counter.calls
+counter.calls = 0
+_ = counter(); _ = counter()
+print(counter.calls)
+g = lambda: 0
+g.tag = 'lam'
+print(g.tag)
+del f.x
+print(hasattr(f, 'x'))
+try:
+    f.nope
+except AttributeError as e:
+    print("AttributeError", e)
+try:
+    del f.nope
+except AttributeError as e:
+    print("AttributeError", e)
+def h(): return h.n
+h.n = [h]
+print(h()[0] is h, sorted(k for k in dir(h) if not k.startswith('_')) if False else h.n[0].__name__)
+def k(): pass
+k.__name__ = 'kk'
+print(k.__name__)
+""",
+    "starred unpacking in displays: [*b], (*b,), {*b}, {**d} and several * in one call (attn: a syntax error for the first three)": r"""
+b, d = [1, 2], {'a': 1, 'b': 2}
+print([*b, 3, *'xy', *range(2)], (*b,), (0, *b, *()), {*b, 2, 3}, {**d, 'c': 3}, {'b': 0, **d, **{'a': 9}})
+def f(*a, **k): return a, k
+print(f(*b, *b), f(*b, 5, *[6], **d, **{'z': 1}))
+print(*b, *'ab', sep='-')
+x = [*{3: 0, 1: 0}], {**{}}, [*[], *()]
+print(x)
+for bad in (lambda: [*1], lambda: (*None,), lambda: {*5}, lambda: {**[1]}, lambda: {**d, **3}):
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", 'mapping' in str(e) or 'iterable' in str(e))
+class M:
+    def __iter__(self): return iter([7, 8])
+print([*M()], {*M(), 7}, (*M(), *M()))
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
@@ -1654,6 +1793,12 @@ REFUSED = {
     "print('\\N{NO SUCH NAME}')": "unknown Unicode character name",
     "print(f'a\\x4{1}')": "truncated \\x escape",
     "print(len('\\ud800'))": "surrogate",
+    "b = [1]\nprint((*b))": "cannot use starred expression here",
+    "b = [1]\nprint([*b for x in b])": "iterable unpacking cannot be used in comprehension",
+    "b = [1]\nprint({*b for x in b})": "iterable unpacking cannot be used in comprehension",
+    "d = {}\nprint({**d for x in d})": "dict unpacking cannot be used in dict comprehension",
+    "b = [1]\nprint({*b: 1})": "invalid syntax",
+    "b = [1]\nprint({1: 2, *b})": "invalid syntax",
 }
 
 
