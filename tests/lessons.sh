@@ -172,6 +172,15 @@ has "teacher question reveals the answer" "$out" "tensor([0, 0, 0, 0, 1, 1, 1, 1
 out=$("$ATTN" --check "$T/rec.md" 2>&1); rc=$?
 has "recording replays" "$out" "steps ok"
 [ $rc = 0 ] && ok || bad "recording --check exit status $rc"
+# what timeit's repeats print is thrown away: the class sees none of it, and neither does its recording (the
+# recording sat under timeit's capture and once kept the 3 hidden 7s)
+printf 'timeit("print(7)", repeat=1, number=3) > 0\nquit\n' | "$ATTN" teach 1 --record "$T/timeit.md" >/dev/null 2>&1
+rec=$(cat "$T/timeit.md")
+has "recording: the timeit detour" "$rec" "attn> timeit(\"print(7)\", repeat=1, number=3) > 0
+True"
+lacks "recording: timeit's hidden output" "$rec" "
+7
+"
 # a class that jumps around: ahead, a detour, back to a question (a wrong suggestion, a hint, the answer shown), ahead
 # again; the recording reads as the class went and replays with --check
 printf 'jump weights\n\n\nw = weights.sum()\nback\n0\nhint\n\njump masking\n\nquit\n' | "$ATTN" teach 1 --record "$T/class.md" >/dev/null 2>&1
