@@ -1235,21 +1235,8 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             interp_pop_sink(I, &cap);
             if (!check) {
                 printf("attn> %s\n%s", it->text, sb_str(&o));
-            } else if (!tr_match(it->expected ? it->expected : "", sb_str(&o))) {
+            } else if (!tr_check_step(&report, path, it->line + 1, it->text, it->expected ? it->expected : "", sb_str(&o))) {
                 problems++;
-                sb_printf(&report, "--- %s:%d (expected)\n+++ %s:%d (actual)\n attn> %s\n", path, it->line + 1, path, it->line + 1, it->text);
-                for (const char *p = it->expected ? it->expected : ""; *p;) {
-                    const char *e = strchr(p, '\n');
-                    size_t n = e ? (size_t)(e - p) : strlen(p);
-                    sb_putc(&report, '-'); sb_putn(&report, p, n); sb_putc(&report, '\n');
-                    p = e ? e + 1 : p + n;
-                }
-                for (const char *p = sb_str(&o); *p;) {
-                    const char *e = strchr(p, '\n');
-                    size_t n = e ? (size_t)(e - p) : strlen(p);
-                    sb_putc(&report, '+'); sb_putn(&report, p, n); sb_putc(&report, '\n');
-                    p = e ? e + 1 : p + n;
-                }
             }
             sb_free(&o);
         }
