@@ -77,6 +77,9 @@ Session *session_of(Interp *I);
  * error's message (or the interruption notice) to S->on_error when set, else down the sinks, else to stderr. The error
  * is cleared afterwards, and so is a Ctrl-C that stopped it. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
+/* Runs src as session_run does (a word-command, else code), what it prints and its error appended to out instead of
+ * going on down the sinks: a transcript's step, a lesson's statement replayed. */
+RunStatus session_run_into(Session *S, const char *src, StrBuf *out);
 /* Runs src as code (never a word-command) as session_run does, unseen: its output captured and dropped, no value
  * echoed, S->I.last_value the value of a last bare expression (a lesson's answer checked). When it fails the error
  * stays pending in S->I.error for the caller to read and clear (RUN_ERROR, RUN_INTERRUPT, RUN_QUIT for quit()). */

@@ -1229,10 +1229,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             }
             StrBuf o;
             sb_init(&o);
-            OutputSink cap;
-            interp_push_sink(I, &cap, SINK_CAPTURE, &o);
-            session_run(&S, it->text, NULL, NULL, 1);
-            interp_pop_sink(I, &cap);
+            session_run_into(&S, it->text, &o);
             if (!check) {
                 printf("attn> %s\n%s", it->text, sb_str(&o));
             } else if (!tr_check_step(&report, path, it->line + 1, it->text, it->expected ? it->expected : "", sb_str(&o))) {

@@ -176,11 +176,8 @@ void tr_run(Transcript *t, char **outputs) {
         StrBuf out;
         sb_init(&out);
         if (!quit) {
-            OutputSink cap;
-            interp_push_sink(&S.I, &cap, SINK_CAPTURE, &out);
             int figures = plot_figure_count(&S.I.run.plot);
-            quit = session_run(&S, t->steps[i].input, NULL, NULL, 1) == RUN_QUIT;
-            interp_pop_sink(&S.I, &cap);
+            quit = session_run_into(&S, t->steps[i].input, &out) == RUN_QUIT;
             if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.I.run.plot, figures);   /* as the class counted */
         }
         outputs[i] = sb_take(&out);

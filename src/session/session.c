@@ -186,6 +186,14 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     return status_of(kind);
 }
 
+RunStatus session_run_into(Session *S, const char *src, StrBuf *out) {
+    OutputSink cap;
+    interp_push_sink(&S->I, &cap, SINK_CAPTURE, out);
+    RunStatus rs = session_run(S, src, NULL, NULL, 1);
+    interp_pop_sink(&S->I, &cap);
+    return rs;
+}
+
 /* ---- the word-commands every session understands ---- */
 
 RunStatus session_cmd_help(Session *S, const char *arg) {
