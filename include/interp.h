@@ -94,14 +94,25 @@ typedef struct Error {
     struct Value *exc;           /* the exception object a raise statement raised (owned), NULL otherwise */
 } Error;
 
+/* Where a run's output goes, as a stack over the interpreter's stream (I->out): a CAPTURE takes what is written
+ * (print, echoes, errors) into its buffer, and nothing below it sees it (a transcript step, an answer checked
+ * unseen, timeit's repeats); a RECORDING keeps a copy as a transcript shows it (a figure as its summary line) and
+ * passes it on (teach --record, a lesson's self-check). The caller owns the node (on its C stack) and pops it
+ * before returning, on every path: interp_push_sink / interp_pop_sink. */
+typedef enum { SINK_CAPTURE, SINK_RECORDING } SinkKind;
+typedef struct OutputSink {
+    SinkKind kind;
+    StrBuf *buf;
+    struct OutputSink *below;
+} OutputSink;
+
 typedef struct Interp {
     Dict globals;
     Scope *scope;                /* innermost function/comprehension scope, NULL at top level */
     Frame *frame;                /* the innermost running user function, NULL at top level */
     Error error;                 /* the pending error (kind ERR_NONE when none) */
-    /* output */
-    StrBuf *capture;             /* when set, print() and echoes go here instead of stdout */
-    StrBuf *tee;                 /* when set, a copy of all output as a transcript shows it (figures as their summary line) */
+    /* output: the sinks pushed over `out` (interp_push_sink), top first; NULL: straight to out */
+    struct OutputSink *sinks;
     FILE *out;
     int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
     bool escape_controls;        /* a stranger's file runs (a lesson, a transcript): control characters in what it
@@ -200,9 +211,23 @@ bool interp_write(Interp *I, const char *s);
 /* The same for attn's own drawing (a figure in the terminal, sixel): never escaped (its labels were cleaned when the
  * figure was made, plot.h). */
 bool interp_write_raw(Interp *I, const char *s);
-/* An error's message (or the interruption notice), formatted: to the tee and the capture as interp_write, else to
+/* An error's message (or the interruption notice), formatted: to the sinks as interp_write, else (no capture) to
  * stderr after what was printed; escaped as interp_write escapes. */
 void interp_write_error(Interp *I, const char *s);
+/* A figure just shown: `shown` (the drawing, a window's note, the summary) as interp_write_raw writes it, except that a
+ * recording gets `recorded` instead (the figure's summary line; NULL: nothing). false as interp_write_raw. */
+bool interp_write_figure(Interp *I, const char *shown, const char *recorded);
+/* s to the recordings only (down to the first capture): what the prompt shows of an error handed elsewhere
+ * (Session.on_error, a Jupyter kernel's frames). */
+void interp_write_recordings(Interp *I, const char *s);
+/* Pushes sink s (the caller's, alive until popped) of that kind over buf: output goes there until interp_pop_sink. */
+void interp_push_sink(Interp *I, OutputSink *s, SinkKind kind, StrBuf *buf);
+/* Pops s and whatever a caller forgot above it: the output goes where it went before s was pushed. A sink not on
+ * the stack (popped already) changes nothing. */
+void interp_pop_sink(Interp *I, OutputSink *s);
+/* Whether what is written now is captured (some CAPTURE on the stack): it reaches no terminal, so one-time warnings
+ * and drawings for the terminal wait. */
+bool interp_captured(const Interp *I);
 
 /* Calls any callable value with positional and keyword arguments. */
 Value *interp_call(Interp *I, Value *fn, Args *a);

@@ -47,6 +47,7 @@ struct Session {
     void (*on_error)(Session *S, const Error *e, const char *shown);
     void *on_error_ctx;
     Session *below;                  /* the session this one was pushed over, NULL for the outermost */
+    int running;                     /* runs of student code under way in S (session_run, session_run_unseen) */
 };
 
 /* A fresh session: empty interpreter, generator seeded with 0, PyTorch's print options, plot target from
@@ -72,9 +73,17 @@ Session *session_current(void);
 Session *session_of(Interp *I);
 
 /* Runs one statement as the prompt does: a word of S->commands, else code. parsed: the reader's parse of src
- * (its tree is taken over; NULL to parse here). Output goes where S->I.capture / S->I.out say; an error's message (or
- * the interruption notice) to S->on_error when set, else to the capture when set, else to stderr. The error is cleared afterwards. */
+ * (its tree is taken over; NULL to parse here). Output goes down S->I's sinks to S->I.out (interp_push_sink); an
+ * error's message (or the interruption notice) to S->on_error when set, else down the sinks, else to stderr. The error
+ * is cleared afterwards, and so is a Ctrl-C that stopped it. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
+/* Runs src as session_run does (a word-command, else code), what it prints and its error appended to out instead of
+ * going on down the sinks: a transcript's step, a lesson's statement replayed. */
+RunStatus session_run_into(Session *S, const char *src, StrBuf *out);
+/* Runs src as code (never a word-command) as session_run does, unseen: its output captured and dropped, no value
+ * echoed, S->I.last_value the value of a last bare expression (a lesson's answer checked). When it fails the error
+ * stays pending in S->I.error for the caller to read and clear (RUN_ERROR, RUN_INTERRUPT, RUN_QUIT for quit()). */
+RunStatus session_run_unseen(Session *S, const char *src);
 /* The prompt's word-commands every session understands: help, help NAME, quit, exit (NULL-word terminated). */
 extern const SessionCommand session_commands[];
 RunStatus session_cmd_help(Session *S, const char *arg);     /* help, help NAME: as help(NAME) */

@@ -58,6 +58,11 @@ void tr_run(Transcript *t, char **outputs);
 /* True when actual matches expected: text equal once runs of spaces are folded, numbers with decimals or an
  * exponent equal to the precision written in expected (0.1769 accepts 0.1768..0.1770), integers exactly. */
 bool tr_match(const char *expected, const char *actual);
+/* The one checker's verdict on a step (--check of a transcript, of a lesson, of a recorded class): true when actual
+ * matches expected (tr_match); otherwise false, and the difference appended to d as a unified diff hunk at
+ * path:line: "--- path:line (expected)", "+++ path:line (actual)", "@@ -line,N +line,M @@", the statement (" attn> "
+ * input, or "(multi-line statement)"), then the expected lines with '-', the actual ones with '+'. */
+bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, const char *expected, const char *actual);
 
 /* Command line actions; return the exit status. */
 int tr_replay(const char *path);

@@ -165,6 +165,18 @@ has "a wrong: line that is not an answer is reported" "$out" "the wrong answer '
 printf '# T\n## A\n```question\nTwo?\nanswer: a = 2\nanswer: 2\n```\n' > "$L/10-mixed.md"
 out=$("$ATTN" --check "$L/10-mixed.md" 2>&1)
 has "answer: lines of two forms are refused" "$out" "10-mixed.md:3: the answer: lines must all assign the same name, or all be expressions"
+# a lesson statement whose output differs is reported by the one checker, as a transcript's step is (a unified diff
+# hunk: the lesson's report once lacked the @@ line)
+printf '# T\n## A\n```attn\nattn> 1 + 1\n3\n```\n' > "$L/11-differs.md"
+out=$("$ATTN" --check "$L/11-differs.md" 2>&1); rc=$?
+has "a lesson's difference as a transcript's" "$out" "--- $L/11-differs.md:5 (expected)
++++ $L/11-differs.md:5 (actual)
+@@ -5,1 +5,1 @@
+ attn> 1 + 1
+-3
++2
+$L/11-differs.md: 1 of 1 steps and questions differ"
+[ $rc = 1 ] && ok || bad "a differing lesson's exit status $rc"
 # teaching mode: Enter runs, detours run, the recording replays with --check
 out=$(printf '\nx = 6 * 7\nprint(x)\n\n\nquit\n' | "$ATTN" teach 4 --record "$T/rec.md" 2>&1)
 has "teacher detour runs" "$out" "42"
@@ -172,6 +184,15 @@ has "teacher question reveals the answer" "$out" "tensor([0, 0, 0, 0, 1, 1, 1, 1
 out=$("$ATTN" --check "$T/rec.md" 2>&1); rc=$?
 has "recording replays" "$out" "steps ok"
 [ $rc = 0 ] && ok || bad "recording --check exit status $rc"
+# what timeit's repeats print is thrown away: the class sees none of it, and neither does its recording (the
+# recording sat under timeit's capture and once kept the 3 hidden 7s)
+printf 'timeit("print(7)", repeat=1, number=3) > 0\nquit\n' | "$ATTN" teach 1 --record "$T/timeit.md" >/dev/null 2>&1
+rec=$(cat "$T/timeit.md")
+has "recording: the timeit detour" "$rec" "attn> timeit(\"print(7)\", repeat=1, number=3) > 0
+True"
+lacks "recording: timeit's hidden output" "$rec" "
+7
+"
 # a class that jumps around: ahead, a detour, back to a question (a wrong suggestion, a hint, the answer shown), ahead
 # again; the recording reads as the class went and replays with --check
 printf 'jump weights\n\n\nw = weights.sum()\nback\n0\nhint\n\njump masking\n\nquit\n' | "$ATTN" teach 1 --record "$T/class.md" >/dev/null 2>&1

@@ -298,7 +298,7 @@ static Value *bi_mse_loss(Interp *I, Args *a) {
     if (iv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(iv));
     Reduction red;
     const Tensor *in = iv->u.t, *tg = tv->u.t;
-    if (!ten_same_shape(in, tg) && !I->capture) {
+    if (!ten_same_shape(in, tg) && !interp_captured(I)) {
         char s1[128], s2[128];
         ten_shape_str(tg->shape, tg->ndim, s1, sizeof s1);
         ten_shape_str(in->shape, in->ndim, s2, sizeof s2);

@@ -121,19 +121,19 @@ static bool pair(Interp *I, Value *v, const char *what, double *a, double *b) {
 }
 
 /* Writes what the user sees of the figure just shown (a drawing, a window's note, a summary); a transcript being
- * kept (I->tee, teach --record) gets the figure's summary line instead, as a replay with plot_target('summary')
+ * kept (a recording sink, teach --record) gets the figure's summary line instead, as a replay with plot_target('summary')
  * prints it. */
 static void write_figure(Interp *I, const char *shown) {
-    StrBuf *tee = I->tee;
-    I->tee = NULL;
-    interp_write_raw(I, shown);
-    I->tee = tee;
     const Figure *f = I->run.plot.last;
-    if (tee && f) {
-        sb_putc(tee, '<');
-        plot_summary(f, false, tee);
-        sb_puts(tee, ">\n");
+    StrBuf rec;
+    sb_init(&rec);
+    if (f) {
+        sb_putc(&rec, '<');
+        plot_summary(f, false, &rec);
+        sb_puts(&rec, ">\n");
     }
+    interp_write_figure(I, shown, f ? sb_str(&rec) : NULL);
+    sb_free(&rec);
 }
 
 /* Shows fig where figures go: the terminal (or a window) only when stdout is one and the output is not being
@@ -143,7 +143,7 @@ static Value *show(Interp *I, Figure *fig) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_show(&I->run.plot, fig, &out, is_tty_out() && !I->capture, err, sizeof err);
+    bool ok = plot_show(&I->run.plot, fig, &out, is_tty_out() && !interp_captured(I), err, sizeof err);
     write_figure(I, sb_str(&out));
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);

@@ -31,11 +31,12 @@ static Value *bi_timeit(Interp *I, Args *a) {
         free(src);
         return rt_error_prefix(I, "timeit: the statement failed");
     }
-    StrBuf *saved = I->capture, sink;
+    StrBuf sink;
+    OutputSink cap;
     sb_init(&sink);
     bool echo = I->echo_values;
     I->echo_values = false;
-    I->capture = &sink;
+    interp_push_sink(I, &cap, SINK_CAPTURE, &sink);
     double times[101];
     Value *result = NULL;
     bool failed = false;
@@ -58,7 +59,7 @@ static Value *bi_timeit(Interp *I, Args *a) {
         if (ten_interrupted) { failed = true; rt_interrupt(I); }
         times[r] = (now_s() - t0) / (double)(n ? n : 1);
     }
-    I->capture = saved;
+    interp_pop_sink(I, &cap);
     I->echo_values = echo;
     sb_free(&sink);
     ast_free(tree);

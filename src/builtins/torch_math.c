@@ -578,7 +578,7 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     /* PyTorch warns (a UserWarning on stderr, once): attn says the same once per run, on stderr, outside lessons and
      * transcripts (their output is compared with what PyTorch prints on stdout) */
     static bool warned;
-    if (!warned && !I->capture) {
+    if (!warned && !interp_captured(I)) {
         warned = true;
         fflush(I->out);
         fputs("warning: torch.range is deprecated and will be removed in a future release because its behavior is\n"

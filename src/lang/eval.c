@@ -214,14 +214,50 @@ static Value *at(Interp *I, Node *n) {
     return NULL;
 }
 
-bool interp_write_raw(Interp *I, const char *s) {
-    if (I->tee) sb_puts(I->tee, s);
-    if (I->capture) { sb_puts(I->capture, s); return true; }
+void interp_push_sink(Interp *I, OutputSink *s, SinkKind kind, StrBuf *buf) {
+    s->kind = kind;
+    s->buf = buf;
+    s->below = I->sinks;
+    I->sinks = s;
+}
+
+void interp_pop_sink(Interp *I, OutputSink *s) {
+    for (const OutputSink *k = I->sinks; k; k = k->below)
+        if (k == s) { I->sinks = s->below; return; }
+}
+
+bool interp_captured(const Interp *I) {
+    for (const OutputSink *k = I->sinks; k; k = k->below) if (k->kind == SINK_CAPTURE) return true;
+    return false;
+}
+
+void interp_write_recordings(Interp *I, const char *s) {
+    for (OutputSink *k = I->sinks; k && k->kind == SINK_RECORDING; k = k->below) sb_puts(k->buf, s);
+}
+
+/* s (and, to a recording, rec when not NULL) down the sinks: true when a capture took it, false when it goes on to
+ * the stream. */
+static bool to_sinks(Interp *I, const char *s, const char *rec) {
+    for (OutputSink *k = I->sinks; k; k = k->below) {
+        if (k->kind == SINK_CAPTURE) { sb_puts(k->buf, s); return true; }
+        if (rec) sb_puts(k->buf, rec);
+    }
+    return false;
+}
+
+/* s to the stream; false (and the run stopped) when it cannot be written. */
+static bool to_stream(Interp *I, const char *s) {
     errno = 0;
     if (fputs(s, I->out) != EOF && !ferror(I->out)) return true;
     if (!I->output_errno) I->output_errno = errno ? errno : EIO;
     rt_quit(I);               /* nobody can read what comes next: stop, as the end of input would */
     return false;
+}
+
+bool interp_write_raw(Interp *I, const char *s) { return to_sinks(I, s, s) || to_stream(I, s); }
+
+bool interp_write_figure(Interp *I, const char *shown, const char *recorded) {
+    return to_sinks(I, shown, recorded) || to_stream(I, shown);
 }
 
 /* s as a stranger's run shows it: NULL when it goes out unchanged, else the escaped copy in *b (the caller frees). */
@@ -233,7 +269,7 @@ static const char *shown(Interp *I, const char *s, StrBuf *b) {
     return sb_str(b);
 }
 
-/* The one sink of a run's output: print, echoed values, help, warnings (figures: interp_write_raw). */
+/* The one sink of a run's output: print, echoed values, help, warnings (figures: interp_write_figure). */
 bool interp_write(Interp *I, const char *s) {
     StrBuf b;
     const char *t = shown(I, s, &b);
@@ -246,9 +282,8 @@ bool interp_write(Interp *I, const char *s) {
 void interp_write_error(Interp *I, const char *s) {
     StrBuf b;
     const char *t = shown(I, s, &b);
-    if (I->tee) sb_puts(I->tee, t ? t : s);             /* a recording keeps errors as a transcript shows them */
-    if (I->capture) sb_puts(I->capture, t ? t : s);
-    else {
+    /* a recording keeps errors as a transcript shows them */
+    if (!to_sinks(I, t ? t : s, t ? t : s)) {
         fflush(I->out);
         fputs(t ? t : s, stderr);
         fflush(stderr);

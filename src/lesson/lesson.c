@@ -389,27 +389,16 @@ static char *assigned_name(const char *src) {
 
 char *lesson_answer_name(const LessonQuestion *q, const char *line) { return q->name ? NULL : assigned_name(line); }
 
-/* Runs src in I with its output thrown away and no echo; I->last_value is the value of a last bare expression.
- * False, with the message in err, when it fails. */
+/* Runs src in I (a session's interpreter) unseen (session_run_unseen), writing no file; I->last_value is the value of
+ * a last bare expression. False, with the message in err, when it fails. */
 static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
-    StrBuf sink;
-    sb_init(&sink);
-    StrBuf *saved = I->capture;
-    I->capture = &sink;
-    bool echo = I->echo_values;
-    I->echo_values = false;
-    val_decref(I->last_value);
-    I->last_value = NULL;
     /* an answer is checked unseen: it may not write files at all (a lesson's answer: line once could) */
     FilePolicy *files = &I->run.files;
     bool frozen = files->frozen;
     files->frozen = true;
-    int rc = interp_run(I, src, NULL, 1);
+    RunStatus rs = session_run_unseen(I->session, src);
     files->frozen = frozen;
-    I->capture = saved;
-    I->echo_values = echo;
-    sb_free(&sink);
-    if (rc < 0) {
+    if (rs != RUN_OK) {
         const char *msg = interp_error_kind(I) == ERR_QUIT ? "quit() is not an answer (type quit to leave the lesson)" : interp_error_msg(I);
         StrBuf v;               /* shown to the student in a message: control characters as \xHH (a stranger's lesson) */
         sb_init(&v);
@@ -1259,26 +1248,11 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             }
             StrBuf o;
             sb_init(&o);
-            I->capture = &o;
-            session_run(&S, it->text, NULL, NULL, 1);
-            I->capture = NULL;
+            session_run_into(&S, it->text, &o);
             if (!check) {
                 printf("attn> %s\n%s", it->text, sb_str(&o));
-            } else if (!tr_match(it->expected ? it->expected : "", sb_str(&o))) {
+            } else if (!tr_check_step(&report, path, it->line + 1, it->text, it->expected ? it->expected : "", sb_str(&o))) {
                 problems++;
-                sb_printf(&report, "--- %s:%d (expected)\n+++ %s:%d (actual)\n attn> %s\n", path, it->line + 1, path, it->line + 1, it->text);
-                for (const char *p = it->expected ? it->expected : ""; *p;) {
-                    const char *e = strchr(p, '\n');
-                    size_t n = e ? (size_t)(e - p) : strlen(p);
-                    sb_putc(&report, '-'); sb_putn(&report, p, n); sb_putc(&report, '\n');
-                    p = e ? e + 1 : p + n;
-                }
-                for (const char *p = sb_str(&o); *p;) {
-                    const char *e = strchr(p, '\n');
-                    size_t n = e ? (size_t)(e - p) : strlen(p);
-                    sb_putc(&report, '+'); sb_putn(&report, p, n); sb_putc(&report, '\n');
-                    p = e ? e + 1 : p + n;
-                }
             }
             sb_free(&o);
         }

@@ -301,8 +301,9 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     sb_init(&printed);
     sb_init(&sink);
     Interp *I = &S->sess.I;
-    I->tee = &printed;
-    if (how == SILENT || !S->tty) I->capture = &sink;
+    OutputSink cap, rec;           /* the recording over the capture: it sees what the capture takes */
+    if (how == SILENT || !S->tty) interp_push_sink(I, &cap, SINK_CAPTURE, &sink);
+    interp_push_sink(I, &rec, SINK_RECORDING, &printed);
     /* a silent run's figures go nowhere (no window, no file, no number): the recording still gets their lines */
     Plot *P = &S->sess.I.run.plot;
     int figures = plot_figure_count(P);
@@ -310,8 +311,8 @@ static RunStatus run_as_at(LessonRun *S, const char *stmt, ParseResult *parsed, 
     if (how == SILENT) P->target = PT_NONE;
     RunStatus rs = session_run(&S->sess, stmt, parsed, NULL, first_line);
     fflush(stdout);
-    I->capture = NULL;
-    I->tee = NULL;
+    interp_pop_sink(I, &rec);
+    if (how == SILENT || !S->tty) interp_pop_sink(I, &cap);
     if (how == SILENT) {
         plot_rewind(P, figures);         /* numbers follow the figures the class saw */
         if (P->target == PT_NONE) P->target = target;       /* unless the statement chose a target itself */

@@ -176,10 +176,8 @@ void tr_run(Transcript *t, char **outputs) {
         StrBuf out;
         sb_init(&out);
         if (!quit) {
-            S.I.capture = &out;
             int figures = plot_figure_count(&S.I.run.plot);
-            quit = session_run(&S, t->steps[i].input, NULL, NULL, 1) == RUN_QUIT;
-            S.I.capture = NULL;
+            quit = session_run_into(&S, t->steps[i].input, &out) == RUN_QUIT;
             if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.I.run.plot, figures);   /* as the class counted */
         }
         outputs[i] = sb_take(&out);
@@ -351,6 +349,20 @@ int tr_replay(const char *path) {
     return 0;
 }
 
+bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, const char *expected, const char *actual) {
+    if (tr_match(expected, actual)) return true;
+    int ne = 0, na = 0;
+    for (const char *q = expected; *q; q++) ne += *q == '\n';
+    for (const char *q = actual; *q; q++) na += *q == '\n';
+    if (actual[0] && actual[strlen(actual) - 1] != '\n') na++;
+    sb_printf(d, "--- %s:%d (expected)\n+++ %s:%d (actual)\n", path, line, path, line);
+    sb_printf(d, "@@ -%d,%d +%d,%d @@\n", line, ne, line, na);
+    sb_printf(d, " attn> %s\n", strchr(input, '\n') ? "(multi-line statement)" : input);
+    put_block(d, "-", expected);
+    put_block(d, "+", actual);
+    return false;
+}
+
 int tr_check(const char *path, bool quiet) {
     char **outs;
     Transcript *t = load_and_run(path, &outs);
@@ -370,25 +382,13 @@ int tr_check(const char *path, bool quiet) {
             if (!quiet) printf("%s:%d: the answer `%s` failed:\n%s", path, s->line, s->input, outs[i]);
         }
         if (s->silent) { free(outs[i]); continue; }
-        if (!tr_match(s->expected, outs[i])) {
+        StrBuf d;
+        sb_init(&d);
+        if (!tr_check_step(&d, path, s->expected_line, s->input, s->expected, outs[i])) {
             bad++;
-            if (!quiet) {
-                StrBuf d;
-                sb_init(&d);
-                int ne = 0, na = 0;
-                for (const char *q = s->expected; *q; q++) ne += *q == '\n';
-                for (const char *q = outs[i]; *q; q++) na += *q == '\n';
-                if (outs[i][0] && outs[i][strlen(outs[i]) - 1] != '\n') na++;
-                sb_printf(&d, "--- %s:%d (expected)\n+++ %s:%d (actual)\n", path, s->expected_line, path, s->expected_line);
-                sb_printf(&d, "@@ -%d,%d +%d,%d @@\n", s->expected_line, ne, s->expected_line, na);
-                put_block(&d, " ", "");
-                sb_printf(&d, " attn> %s\n", strchr(s->input, '\n') ? "(multi-line statement)" : s->input);
-                put_block(&d, "-", s->expected);
-                put_block(&d, "+", outs[i]);
-                fputs(sb_str(&d), stdout);
-                sb_free(&d);
-            }
+            if (!quiet) fputs(sb_str(&d), stdout);
         }
+        sb_free(&d);
         free(outs[i]);
     }
     free(outs);

@@ -116,6 +116,45 @@ static const char *interrupt_note(const char *msg) {
     return TR("interrupted (Ctrl-C): everything defined before is kept");
 }
 
+/* Runs src as code (parsed: its parse, taken over, or NULL), the error left pending; 0 when it ran, -1 when it failed.
+ * The one place student code starts from a session: the memory reserve renewed, and cycles collected when the
+ * outermost run of S ends (S->running counts the runs under way: a run nested in another, an answer checked while
+ * a statement runs, must not free what the outer one's C code still points to). */
+static int run_code(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line) {
+    Interp *I = &S->I;
+    mem_reserve_renew();          /* a MemoryError reported before has let its values go: the reserve is taken again */
+    S->running++;
+    int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
+    S->running--;
+    /* between statements every live value is held by a counted reference: cycles can be collected safely */
+    if (S->running == 0 && val_containers_since_collect() > gc_threshold()) val_collect_cycles();
+    return rc;
+}
+
+/* What a failed run's pending error comes to. */
+static RunStatus status_of(ErrKind kind) {
+    return kind == ERR_QUIT ? RUN_QUIT : kind == ERR_INTERRUPT ? RUN_INTERRUPT : RUN_ERROR;
+}
+
+RunStatus session_run_unseen(Session *S, const char *src) {
+    Interp *I = &S->I;
+    StrBuf sink;
+    OutputSink cap;
+    sb_init(&sink);
+    interp_push_sink(I, &cap, SINK_CAPTURE, &sink);
+    bool echo = I->echo_values;
+    I->echo_values = false;
+    val_decref(I->last_value);
+    I->last_value = NULL;
+    int rc = run_code(S, src, NULL, NULL, 1);
+    I->echo_values = echo;
+    interp_pop_sink(I, &cap);
+    sb_free(&sink);
+    if (rc == 0) return RUN_OK;
+    ten_interrupted = 0;          /* the run has stopped: a Ctrl-C has nothing more to stop (as session_run) */
+    return status_of(interp_error_kind(I));
+}
+
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line) {
     char *arg;
     const SessionCommand *c = session_command(S, src, &arg);
@@ -126,11 +165,7 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
         return st;
     }
     Interp *I = &S->I;
-    mem_reserve_renew();          /* a MemoryError reported before has let its values go: the reserve is taken again */
-    int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
-    /* between statements every live value is held by a counted reference: cycles can be collected safely */
-    if (val_containers_since_collect() > gc_threshold()) val_collect_cycles();
-    if (rc == 0) return RUN_OK;
+    if (run_code(S, src, parsed, src_name, first_line) == 0) return RUN_OK;
     ErrKind kind = interp_error_kind(I);
     if (kind == ERR_QUIT) { interp_clear_error(I); return RUN_QUIT; }
     StrBuf b;
@@ -138,7 +173,7 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(interp_error_msg(I)));
     else interp_format_error(I, &b);
     if (S->on_error) {                                   /* the Jupyter kernel's frames (src/repl/frames.c) */
-        if (I->tee) sb_puts(I->tee, sb_str(&b));
+        interp_write_recordings(I, sb_str(&b));
         S->on_error(S, &I->error, sb_str(&b));
     } else {
         interp_write_error(I, sb_str(&b));
@@ -148,7 +183,15 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     /* the statement has stopped: a Ctrl-C has nothing more to stop (one pressed after a statement that ran to its end
      * stays pending: the prompt takes it) */
     ten_interrupted = 0;
-    return kind == ERR_INTERRUPT ? RUN_INTERRUPT : RUN_ERROR;
+    return status_of(kind);
+}
+
+RunStatus session_run_into(Session *S, const char *src, StrBuf *out) {
+    OutputSink cap;
+    interp_push_sink(&S->I, &cap, SINK_CAPTURE, out);
+    RunStatus rs = session_run(S, src, NULL, NULL, 1);
+    interp_pop_sink(&S->I, &cap);
+    return rs;
 }
 
 /* ---- the word-commands every session understands ---- */
