@@ -85,7 +85,7 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return n ? gradfn_value(n) : val_none();
     }
     if (!strcmp(name, "grad")) {
-        if (!ag_is_leaf(m) && !m->retains_grad && !I->capture) {
+        if (!ag_is_leaf(m) && !m->retains_grad && !interp_captured(I)) {
             fflush(I->out);
             fputs("UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
                   "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be "
