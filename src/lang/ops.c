@@ -1315,11 +1315,13 @@ static Value *student_next(Interp *I, Value *self, bool getitem) {
     Value *src = getitem ? val_attr_get(self, "src") : self;
     if (!src) return NULL;
     Value *pos = getitem ? val_attr_get(self, "pos") : NULL, *r;
-    if (getitem) r = class_call_special(src, "__getitem__", &pos, 1);
+    if (getitem) r = ops_call_special(I, src, "__getitem__", &pos, 1);
     else if (!class_has_special(self, "__next__")) return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(self));
-    else r = class_call_special(self, "__next__", NULL, 0);
+    else r = ops_call_special(I, self, "__next__", NULL, 0);
     if (r) {
-        if (getitem) val_attr_set(self, "pos", val_int(pos->u.i + 1));
+        /* the place as it is now (CPython's it_index++): a __getitem__ that stepped this iterator itself replaced
+         * (and freed) the pos it was called with */
+        if (getitem) { pos = val_attr_get(self, "pos"); val_attr_set(self, "pos", val_int((pos && pos->kind == V_INT ? pos->u.i : 0) + 1)); }
         return r;
     }
     if (interp_error_kind(I) == ERR_ERROR && (pyexc_matches(I->error.etype, "StopIteration") ||

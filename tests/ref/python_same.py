@@ -1583,6 +1583,56 @@ for i in range(3000):
 n, ok = count(rnd)
 print(n < 3000 * 13, ok)
 """,
+    "a __getitem__ that steps its own sequence iterator (next(it) inside): the outer step goes on from the place as it is now, CPython's it_index++ (attn read the place it was called with, freed by the inner step: a heap use-after-free under ASan)": """
+seen = []
+class S:
+    def __getitem__(self, i):
+        if i == 0 and not seen:
+            seen.append(1)
+            print("inner", next(it))
+        if i > 3: raise IndexError(i)
+        return i * 10
+it = iter(S())
+print("outer", next(it))
+print(list(it))
+seen2 = []
+class T:
+    def __getitem__(self, i):
+        if i == 0 and not seen2:
+            seen2.append(1)
+            print("inner", list(it2))
+        if i > 3: raise IndexError(i)
+        return i * 10
+it2 = iter(T())
+print("outer", next(it2))
+print(list(it2))
+""",
+    "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
+import torch
+from torch.utils.data import Dataset, DataLoader
+go = []
+class DS(Dataset):
+    def __len__(self):
+        if go: loader.dataset = None
+        return 4
+    def __getitem__(self, i):
+        return torch.tensor([float(i)])
+loader = DataLoader(DS(), batch_size=2)
+go.append(1)
+try:
+    for b in loader: print(b)
+except ValueError as e: print("ValueError", e)
+for name in ["batch_size", "drop_last"]:
+    try: setattr(loader, name, 3)
+    except ValueError as e: print("ValueError", e)
+class DS2(Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i):
+        box.clear()
+        return torch.tensor([float(i)])
+box = [DataLoader(DS2(), batch_size=2)]
+for b in box[0]: print(b)
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
