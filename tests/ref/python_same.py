@@ -1607,6 +1607,27 @@ it2 = iter(T())
 print("outer", next(it2))
 print(list(it2))
 """,
+    "a, b = an endless iterator (a student's __next__ that never stops): Python's ValueError after reading one item too many (attn walked it without end); Python 3.11's unpacking messages": """
+class It:
+    def __iter__(self): return self
+    def __next__(self): return 1
+try:
+    a, b = It()
+except ValueError as e: print(e)
+for bad in [[1, 2, 3], (1,), "abc", range(5)]:
+    try:
+        a, b = bad
+    except ValueError as e: print(e)
+try:
+    a, *b, c = [1]
+except ValueError as e: print(e)
+it = iter(range(10))
+try:
+    a, b = map(int, it)
+except ValueError as e: print(e, next(it))
+a, *b = It() if False else [1, 2, 3]
+print(a, b)
+""",
     "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
 import torch
 from torch.utils.data import Dataset, DataLoader
