@@ -1628,6 +1628,34 @@ except ValueError as e: print(e, next(it))
 a, *b = It() if False else [1, 2, 3]
 print(a, b)
 """,
+    "hasattr and getattr(obj, name, default) swallow only AttributeError: a __getattr__ or property that raises ValueError propagates (attn answered False / the default); a property that raises AttributeError falls back to __getattr__, as Python's": """
+class A:
+    def __getattr__(self, name):
+        if name == "boom": raise ValueError("boom")
+        if name.startswith("x"): return name.upper()
+        raise AttributeError(name)
+a = A()
+print(a.xy, getattr(a, "xz"), getattr(a, "q", 5), hasattr(a, "q"), hasattr(a, "xa"))
+try: hasattr(a, "boom")
+except ValueError as e: print("ValueError", e)
+try: getattr(a, "boom", 1)
+except ValueError as e: print("ValueError", e)
+class P:
+    @property
+    def p(self): raise AttributeError("inner")
+    @property
+    def v(self): raise ValueError("v")
+    def __getattr__(self, n): return "ga:" + n
+print(P().p, getattr(P(), "p", 0), hasattr(P(), "p"))
+try: hasattr(P(), "v")
+except ValueError as e: print("ValueError", e)
+class Q:
+    @property
+    def p(self): raise AttributeError("inner")
+print(hasattr(Q(), "p"), getattr(Q(), "p", 3))
+import torch
+print(hasattr(torch, "nothing_here"), getattr(torch.ones(1), "nothing", 4), hasattr([], "zz"))
+""",
     "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
 import torch
 from torch.utils.data import Dataset, DataLoader
