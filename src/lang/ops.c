@@ -1055,6 +1055,13 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_DTYPE:
         if (!strcmp(name, "is_floating_point")) return val_bool(ten_is_float(obj->u.dtype));
         break;
+    case V_SLICE: {         /* s.start, s.stop, s.step: what a student's __getitem__ reads of obj[a:b:c] */
+        Value *part = !strcmp(name, "start") ? obj->u.slice.start : !strcmp(name, "stop") ? obj->u.slice.stop
+                    : !strcmp(name, "step") ? obj->u.slice.step : NULL;
+        if (part) return val_incref(part);
+        if (!strcmp(name, "start") || !strcmp(name, "stop") || !strcmp(name, "step")) return val_none();
+        break;
+    }
     case V_FLOAT:
         if (!strcmp(name, "is_integer")) return val_bool(obj->u.f == floor(obj->u.f));
         break;

@@ -1656,6 +1656,21 @@ print(hasattr(Q(), "p"), getattr(Q(), "p", 3))
 import torch
 print(hasattr(torch, "nothing_here"), getattr(torch.ones(1), "nothing", 4), hasattr([], "zz"))
 """,
+    "a student's __getitem__ given a slice reads its start, stop and step (attn's slices had no attributes: obj[1:3] of a sequence class failed); the sequence protocol of __len__ and __getitem__ in list, in, sorted, unpacking": """
+class Seq:
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i):
+        if isinstance(i, slice): return ("slice", i.start, i.stop, i.step)
+        if i >= self.n: raise IndexError("range")
+        return i * i
+s = Seq(4)
+print(s[1:3], s[::2], s[:-1], s[2], list(s), 9 in s, 10 in s, sorted(s, reverse=True), max(s), sum(s))
+a, b, c, d = s
+print(a, b, c, d, list(enumerate(s)), tuple(s))
+sl = slice(1, None)
+print(sl.start, sl.stop, sl.step, s[sl])
+""",
     "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
 import torch
 from torch.utils.data import Dataset, DataLoader
