@@ -1270,7 +1270,7 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
 enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_DICT_VALUES, IC_DICT_ITEMS, IC_SET, IC_REVERSED, IC_LIST_REV,
-       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, N_ITERATOR_CLASSES };
+       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, IC_GETITEM_REV, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
@@ -1281,13 +1281,13 @@ static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_DICT_VALUES_REV] = ITERATOR_CLASS("dict_reversevalueiterator"), [IC_DICT_ITEMS_REV] = ITERATOR_CLASS("dict_reverseitemiterator"),
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
-    [IC_GETITEM] = ITERATOR_CLASS("iterator"),
+    [IC_GETITEM] = ITERATOR_CLASS("iterator"), [IC_GETITEM_REV] = ITERATOR_CLASS("reversed"),
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
     [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
     [IC_DICT_VALUES] = IK_SEQ, [IC_DICT_ITEMS] = IK_SEQ, [IC_SET] = IK_SEQ, [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED,
     [IC_DICT_REV] = IK_REVERSED, [IC_DICT_VALUES_REV] = IK_REVERSED, [IC_DICT_ITEMS_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
-    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM,
+    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM, [IC_GETITEM_REV] = IK_GETITEM,
 };
 
 /* Whether v is one of attn's own iterators (above) */
@@ -1315,20 +1315,22 @@ static Value *student_iter(Interp *I, Value *obj) {
     return r;
 }
 
-/* The next item of a student's iterator (its __next__) or of the sequence iterator over a student's __getitem__:
- * NULL at the end (its StopIteration, or the IndexError that ends a __getitem__ walk, is dropped) or with the error
- * it raised set. */
+/* The next item of a student's iterator (its __next__) or of the sequence iterator over a student's __getitem__
+ * (forward, or backward from len - 1 for reversed(): IC_GETITEM_REV): NULL at the end (its StopIteration, or the
+ * IndexError that ends a __getitem__ walk, is dropped; a backward walk ends below 0) or with the error it raised set. */
 static Value *student_next(Interp *I, Value *self, bool getitem) {
     Value *src = getitem ? val_attr_get(self, "src") : self;
     if (!src) return NULL;
+    bool back = getitem && self->u.obj.cls == &iterator_classes[IC_GETITEM_REV];
     Value *pos = getitem ? val_attr_get(self, "pos") : NULL, *r;
+    if (back && pos->u.i < 0) { dict_del(&self->u.obj.attrs, "src"); return NULL; }
     if (getitem) r = ops_call_special(I, src, "__getitem__", &pos, 1);
     else if (!class_has_special(self, "__next__")) return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(self));
     else r = ops_call_special(I, self, "__next__", NULL, 0);
     if (r) {
         /* the place as it is now (CPython's it_index++): a __getitem__ that stepped this iterator itself replaced
          * (and freed) the pos it was called with */
-        if (getitem) { pos = val_attr_get(self, "pos"); val_attr_set(self, "pos", val_int((pos && pos->kind == V_INT ? pos->u.i : 0) + 1)); }
+        if (getitem) { pos = val_attr_get(self, "pos"); val_attr_set(self, "pos", val_int((pos && pos->kind == V_INT ? pos->u.i : 0) + (back ? -1 : 1))); }
         return r;
     }
     if (interp_error_kind(I) == ERR_ERROR && (pyexc_matches(I->error.etype, "StopIteration") ||
@@ -1375,7 +1377,19 @@ Value *ops_reversed(Interp *I, Value *src) {
         Tensor *r = ten_flip(src->u.t, 0);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    default: return rt_raise(I, "TypeError", "'%s' object is not reversible", val_type_name(src));
+    default:
+        /* a student's class: its __reversed__, else Python's reversed sequence iterator over __len__ and __getitem__ */
+        if (class_has_special(src, "__reversed__")) return ops_call_special(I, src, "__reversed__", NULL, 0);
+        if (class_has_special(src, "__getitem__")) {          /* len() raises without __len__, as Python */
+            Value *nv = ops_len(I, src);
+            if (!nv) return NULL;
+            Value *it = val_object(&iterator_classes[IC_GETITEM_REV]);
+            val_attr_set(it, "src", val_incref(src));
+            val_attr_set(it, "pos", val_int(nv->kind == V_INT ? nv->u.i - 1 : -1));
+            val_decref(nv);
+            return it;
+        }
+        return rt_raise(I, "TypeError", "'%s' object is not reversible", val_type_name(src));
     }
 }
 

@@ -1671,6 +1671,32 @@ print(a, b, c, d, list(enumerate(s)), tuple(s))
 sl = slice(1, None)
 print(sl.start, sl.stop, sl.step, s[sl])
 """,
+    "reversed() of a student's class: its __reversed__, else Python's reversed iterator over __len__ and __getitem__ (attn: 'object is not reversible')": """
+class Seq:
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i):
+        if i >= self.n: raise IndexError("range")
+        return i * i
+r = reversed(Seq(4))
+print(type(r).__name__, list(r), list(r), list(reversed(Seq(0))))
+class R:
+    def __reversed__(self): return iter([3, 2, 1])
+print(list(reversed(R())))
+class Short:
+    def __len__(self): return 5
+    def __getitem__(self, i):
+        if i >= 3: raise IndexError(i)
+        return i
+print(list(reversed(Short())))
+class NoLen:
+    def __getitem__(self, i): return i
+try: reversed(NoLen())
+except TypeError as e: print("TE", e)
+class BadR:
+    def __reversed__(self): return 5
+print(reversed(BadR()))
+""",
     "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
 import torch
 from torch.utils.data import Dataset, DataLoader
