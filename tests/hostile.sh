@@ -330,6 +330,11 @@ out=$("$ATTN" index_mutates.py 2>&1); st=$?
 eq "an __index__ that clears the shape list: exit status" "$st" 0
 has "an __index__ that clears the shape list" "$out" "went on"
 
+# round() of a float beyond 64-bit integers: attn's overflow error, never an undefined float-to-int conversion (found
+# by fuzz_statements under UBSan)
+out=$("$ATTN" -c "round(7.7e89)" 2>&1)
+has "round(7.7e89)" "$out" "does not fit in 64 bits"
+
 cd "$REPO" || exit 2
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
