@@ -1544,8 +1544,17 @@ Value *ops_to_list(Interp *I, Value *v) {
     Iter it;
     if (!ops_iter_begin(I, v, &it)) return NULL;
     Value *l = val_list(0), *e;
+    /* an iterator object (a student's __next__ or __getitem__ walk, map of a student's function) runs code at each
+     * item, as a loop body: the loop limit stops one that never ends, as it stops sum() and a for loop */
+    bool walks = it.src && it.src->kind == V_OBJECT;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
         val_list_append(l, e);
+        if (walks && k >= I->max_loop_iterations) {
+            rt_error(I, "the iterator gave %lld items: stopped (does it ever end?)", I->max_loop_iterations);
+            val_decref(l);
+            l = NULL;
+            break;
+        }
         if (((k & 4095) == 4095 || mem_exhausted) && (ten_interrupted || !interp_memory_ok(I, 4096))) {
             if (ten_interrupted) rt_interrupt(I);
             val_decref(l);
