@@ -1424,6 +1424,13 @@ static Value *walker_next(Interp *I, Value *self, bool forward) {
     return e;
 }
 
+/* NULL, and the StopIteration a function called by map or filter raised dropped: Python's map.__next__ passes it on,
+ * so the loop or list() consuming the map ends there, as at the map's end. Any other error stays set. */
+static Value *stop_iteration_ends(Interp *I) {
+    if (interp_error_kind(I) == ERR_ERROR && pyexc_matches(I->error.etype, "StopIteration")) interp_clear_error(I);
+    return NULL;
+}
+
 /* The next item of map, filter, zip or enumerate: one item from each of "its" (the arguments' iterators). */
 static Value *combined_next(Interp *I, Value *self, IterKind kind) {
     Value *its = val_attr_get(self, "its"), *fn = val_attr_get(self, "fn");
@@ -1450,7 +1457,7 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
             Args fa = {t->u.seq.items, n, NULL, NULL, 0, NULL, NULL};
             Value *r = interp_call(I, fn, &fa);
             val_decref(t);
-            return r;
+            return r ? r : stop_iteration_ends(I);
         }
         default: {                                          /* IK_FILTER: fn None keeps the true items */
             Value *x = t->u.seq.items[0], *r = fn->kind == V_NONE ? val_incref(x) : NULL;
@@ -1462,7 +1469,8 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
             val_decref(r);
             Value *out = ok && keep ? val_incref(x) : NULL;
             val_decref(t);
-            if (out || !ok) return out;
+            if (!ok) return stop_iteration_ends(I);
+            if (out) return out;
             if (ten_interrupted) return rt_interrupt(I);
         }
         }

@@ -1697,6 +1697,43 @@ class BadR:
     def __reversed__(self): return 5
 print(reversed(BadR()))
 """,
+    "StopIteration: next() of an exhausted iterator (args ()), a class's __next__ ending for, list() and next(it, default); raised in a loop body it propagates; raised by map's or filter's function it ends the map as Python's map.__next__ does (attn propagated it)": """
+it = iter([])
+try: next(it)
+except StopIteration as e: print("SI", repr(str(e)), e.args)
+class It:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 3: raise StopIteration(99)
+        return self.n
+try:
+    for x in It():
+        if x == 2: raise StopIteration("body")
+except StopIteration as e: print("body SI", e)
+def f(v):
+    if v == 2: raise StopIteration("in map")
+    return v
+try: print(list(map(f, [1, 2, 3])))
+except StopIteration as e: print("map SI", e)
+try: print([f(v) for v in [1, 2, 3]])
+except StopIteration as e: print("comp SI", e)
+print(next(It(), "d"), list(It()))
+i2 = It()
+print(list(i2), next(i2, "done"))
+try: next(5)
+except TypeError as e: print("TE", e)
+try: raise StopIteration
+except Exception as e: print(type(e).__name__, isinstance(e, Exception))
+def p(v):
+    if v == 3: raise StopIteration
+    return v % 2
+print(list(filter(p, [1, 2, 3, 4])), [x for x in map(f, [5, 2, 7])])
+for x in map(f, [1, 2, 3]): print("loop", x)
+try: list(map(lambda v: 1 / v, [1, 0]))
+except ZeroDivisionError: print("ZDE")
+""",
     "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
 import torch
 from torch.utils.data import Dataset, DataLoader
