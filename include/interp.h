@@ -242,6 +242,9 @@ void interp_set_global(Interp *I, const char *name, Value *v);   /* steals v */
 Value *arg(Args *a, int i, const char *name);
 bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
+/* n ints from items (a list's or tuple's items, or positional arguments) into out, each as arg_int reads it. The
+ * items are held first: a student's __index__ may clear or refill the list they came from. */
+bool arg_ints(Interp *I, Value *const *items, int64_t n, const char *what, int64_t *out);
 bool arg_double(Interp *I, Value *v, const char *what, double *out);
 bool arg_bool(Interp *I, Value *v, const char *what, bool *out);
 /* A tensor from a tensor, a number, or a nested list of numbers (borrowed into *tmp when converted). */

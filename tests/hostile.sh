@@ -306,6 +306,35 @@ for kind in call attr index slice add pow and lambda recursion; do
     out=$( (ulimit -s 2048; "$ATTN" --check lessons/l_$kind.md) 2>&1); deep_status "--check of a lesson with a $kind chain" $? "$out" "$msg"
 done
 
+# a student's __index__ that clears and refills the list a shape is read from (torch.zeros(L), view, expand, repeat,
+# permute, split, sum(dims), roll): attn reads the items it held first, never the freed list (a heap use-after-free
+# under ASan, and a write past the dims array for sum/roll)
+cat > index_mutates.py <<'PY'
+import torch
+class I:
+    def __init__(self, v): self.v = v
+    def __index__(self):
+        L.clear()
+        L.extend([I(1)] * 40)
+        return self.v
+for name, f in [("zeros", lambda: torch.zeros(L)), ("view", lambda: torch.arange(6).view(L)),
+                ("expand", lambda: torch.ones(1, 3).expand(L)), ("repeat", lambda: torch.ones(2).repeat(L)),
+                ("permute", lambda: torch.ones(2, 3).permute(L)), ("split", lambda: torch.ones(5).split(L)),
+                ("sum", lambda: torch.ones(2, 3).sum(L)), ("roll", lambda: torch.ones(2, 3).roll(L, L))]:
+    L = [I(2), I(3)]
+    try: print(name, f() is not None)
+    except Exception as e: print(name, type(e).__name__)
+print("went on")
+PY
+out=$("$ATTN" index_mutates.py 2>&1); st=$?
+eq "an __index__ that clears the shape list: exit status" "$st" 0
+has "an __index__ that clears the shape list" "$out" "went on"
+
+# round() of a float beyond 64-bit integers: attn's overflow error, never an undefined float-to-int conversion (found
+# by fuzz_statements under UBSan)
+out=$("$ATTN" -c "round(7.7e89)" 2>&1)
+has "round(7.7e89)" "$out" "does not fit in 64 bits"
+
 cd "$REPO" || exit 2
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -396,8 +396,8 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
         if (nv->kind != V_LIST && nv->kind != V_TUPLE) return rt_error(I, "measure_layers: ns must be a list of sequence lengths");
         if (nv->u.seq.n < 2 || nv->u.seq.n > 16) return rt_error(I, "measure_layers: give 2 to 16 sequence lengths");
         m = nv->u.seq.n;
+        if (!arg_ints(I, nv->u.seq.items, m, "measure_layers: each n in ns", ns)) return NULL;
         for (int64_t i = 0; i < m; i++) {
-            if (!arg_int(I, nv->u.seq.items[i], "measure_layers: each n in ns", &ns[i])) return NULL;
             if (ns[i] < 2 || ns[i] > 8192) return rt_error(I, "measure_layers: each n must be between 2 and 8192");
         }
     }

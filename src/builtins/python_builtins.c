@@ -352,7 +352,9 @@ static Value *bi_round(Interp *I, Args *a) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
         if (!isfinite(v->u.f)) return isnan(v->u.f) ? rt_raise(I, "ValueError", "cannot convert float NaN to integer")
                                                     : rt_raise(I, "OverflowError", "cannot convert float infinity to integer");
-        return val_int((int64_t)nearbyint(v->u.f));
+        double r = nearbyint(v->u.f);
+        if (fabs(r) >= 9.2e18) return rt_error(I, "integer overflow: round(%g) does not fit in 64 bits", v->u.f);   /* as int(x) */
+        return val_int((int64_t)r);
     }
     int64_t digits;
     if (!arg_int(I, nd, "ndigits", &digits)) return NULL;

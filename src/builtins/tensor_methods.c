@@ -125,8 +125,7 @@ static Value *m_expand(Interp *I, Args *a) {
     int64_t n = a->npos - 1;
     if (n == 1 && (a->pos[1]->kind == V_TUPLE || a->pos[1]->kind == V_LIST)) { items = a->pos[1]->u.seq.items; n = a->pos[1]->u.seq.n; }
     if (n > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
-    for (int64_t i = 0; i < n; i++)
-        if (!arg_int(I, items[i], "a size", &sh[i])) return NULL;
+    if (!arg_ints(I, items, n, "a size", sh)) return NULL;
     if (grad_recording(I, 1, a->pos)) return ret_ag(I, ag_expand(&I->run.ag, arg_ag(a->pos[0]), (int)n, sh));   /* ExpandBackward0 */
     return done(I, ten_expand(t, (int)n, sh));
 }
@@ -137,7 +136,7 @@ static Value *m_repeat(Interp *I, Args *a) {
     int64_t n = a->npos - 1;
     if (n == 1 && (a->pos[1]->kind == V_TUPLE || a->pos[1]->kind == V_LIST)) { items = a->pos[1]->u.seq.items; n = a->pos[1]->u.seq.n; }
     if (n > TEN_MAX_DIMS) return rt_error(I, "repeat(): too many dimensions");
-    for (int64_t i = 0; i < n; i++) if (!arg_int(I, items[i], "a repeat count", &reps[i])) return NULL;
+    if (!arg_ints(I, items, n, "a repeat count", reps)) return NULL;
     Tensor *r = ten_repeat(self(a), reps, (int)n);
     return r ? val_tensor(r) : rt_tensor_error(I);
 }

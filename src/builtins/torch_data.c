@@ -176,12 +176,15 @@ static const ObjClass EpochClass = {.name = "_SingleProcessDataLoaderIter"};
  * batch_size samples after the ones before; the last, smaller batch dropped with drop_last). An iterator, or NULL
  * with the error set. */
 static Value *loader_iter(Interp *I, Value *self) {
-    Value *ds = val_attr_get(self, "dataset"), *nv = ds ? ops_len(I, ds) : NULL;
-    if (!nv) return NULL;
+    Value *ds = val_attr_get(self, "dataset");
+    if (!ds) return rt_error(I, "DataLoader: the loader lost its dataset");
+    val_incref(ds);                        /* held: a student's __len__ runs here and may drop the loader's reference */
+    Value *nv = ops_len(I, ds);
+    if (!nv) { val_decref(ds); return NULL; }
     int64_t n = nv->kind == V_INT ? nv->u.i : 0, bs = loader_int(self, "batch_size");
     val_decref(nv);
     Tensor *order = ten_new(DT_I64, 1, &n);
-    if (!order) return rt_tensor_error(I);
+    if (!order) { val_decref(ds); return rt_tensor_error(I); }
     int64_t *o = ten_i64(order);
     for (int64_t i = 0; i < n; i++) o[i] = i;
     if (loader_int(self, "shuffle")) {
@@ -194,7 +197,7 @@ static Value *loader_iter(Interp *I, Value *self) {
     }
     int64_t batches = loader_int(self, "drop_last") ? n / bs : (n + bs - 1) / bs;
     Value *epoch = val_object(&EpochClass);
-    val_attr_set(epoch, "dataset", val_incref(ds));
+    val_attr_set(epoch, "dataset", ds);    /* the reference held above */
     val_attr_set(epoch, "order", val_tensor(order));
     val_attr_set(epoch, "batch_size", val_int(bs));
     Value *fn = val_method(epoch, &epoch_batch), *ks = val_range(0, batches, 1);
@@ -215,8 +218,21 @@ static Value *loader_getitem(Interp *I, Value *self, Value *index) {
     return rt_raise(I, "TypeError", "'DataLoader' object is not subscriptable");
 }
 
+/* loader.name = v: PyTorch's ValueError for the attributes the loader was built from (dataset, batch_size,
+ * drop_last, sampler, batch_sampler); any other name is set as on any object. */
+static int loader_setattr(Interp *I, Value *self, const char *name, Value *v) {
+    static const char *const fixed[] = {"dataset", "batch_size", "drop_last", "sampler", "batch_sampler", NULL};
+    for (int i = 0; fixed[i]; i++)
+        if (!strcmp(name, fixed[i])) {
+            rt_raise(I, "ValueError", "%s attribute should not be set after DataLoader is initialized", name);
+            return -1;
+        }
+    val_attr_set(self, name, val_incref(v));
+    return 0;
+}
+
 static const ObjClass DataLoaderClass = {.name = "DataLoader", .repr = loader_repr, .getitem = loader_getitem,
-                                         .len = loader_len, .iter = loader_iter};
+                                         .len = loader_len, .iter = loader_iter, .setattr = loader_setattr};
 
 /* A positive int argument of DataLoader (batch_size); false with PyTorch's ValueError. */
 static bool loader_batch_size(Interp *I, Value *v, int64_t *out) {

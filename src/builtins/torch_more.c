@@ -43,7 +43,9 @@ static bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n)
     if (!v || v->kind == V_NONE) return true;
     if (v->kind == V_TUPLE || v->kind == V_LIST) {
         if (v->u.seq.n > 2 * TEN_MAX_DIMS) { rt_error(I, "too many %s", what); return false; }
-        for (int64_t i = 0; i < v->u.seq.n; i++) if (!arg_int(I, v->u.seq.items[i], what, &out[(*n)++])) return false;
+        int64_t cnt = v->u.seq.n;             /* read once: a student's __index__ may grow the list */
+        if (!arg_ints(I, v->u.seq.items, cnt, what, out)) return false;
+        *n = (int)cnt;
         return true;
     }
     *n = 1;

@@ -41,10 +41,9 @@ static bool int_list(Interp *I, Args *a, int first, const char *kwname, int64_t 
     if ((v->kind == V_TUPLE || v->kind == V_LIST)) { items = v->u.seq.items; cnt = v->u.seq.n; }
     else { items = a->pos + first; cnt = a->npos - first; if (first >= a->npos) { items = &v; cnt = 1; } }
     if (cnt > TEN_MAX_DIMS) { rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS); return false; }
-    for (int64_t i = 0; i < cnt; i++) {
-        if (!arg_int(I, items[i], "a dimension", &out[i])) return false;
+    if (!arg_ints(I, items, cnt, "a dimension", out)) return false;
+    for (int64_t i = 0; i < cnt; i++)
         if (!allow_neg && out[i] < 0) { rt_error(I, "negative value %lld", (long long)out[i]); return false; }
-    }
     *n = (int)cnt;
     return true;
 }
@@ -346,8 +345,8 @@ static Value *bi_split(Interp *I, Args *a) {
     if (!chunk && (sv->kind == V_LIST || sv->kind == V_TUPLE)) {
         int64_t n = sv->u.seq.n, sum = 0;
         int64_t *sizes = xcalloc((size_t)(n ? n : 1), sizeof *sizes);
+        if (!arg_ints(I, sv->u.seq.items, n, "a split size", sizes)) { free(sizes); return NULL; }
         for (int64_t i = 0; i < n; i++) {
-            if (!arg_int(I, sv->u.seq.items[i], "a split size", &sizes[i])) { free(sizes); return NULL; }
             if (sizes[i] < 0) {
                 rt_error(I, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%lld", (long long)sizes[i]);
                 free(sizes);

@@ -547,6 +547,16 @@ Tensor *arg_tensor_as(Interp *I, Value *v, const char *what, DType dt, Tensor **
     return c;
 }
 
+bool arg_ints(Interp *I, Value *const *items, int64_t n, const char *what, int64_t *out) {
+    Value **held = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *held);
+    for (int64_t i = 0; i < n; i++) held[i] = val_incref(items[i]);
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; i++) ok = arg_int(I, held[i], what, &out[i]);
+    for (int64_t i = 0; i < n; i++) val_decref(held[i]);
+    free(held);
+    return ok;
+}
+
 bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim) {
     *ndim = 0;
     Value *v = arg(a, first, "size");
@@ -565,12 +575,9 @@ bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim) {
     if (v->kind == V_TUPLE || v->kind == V_LIST) { src = v->u.seq.items; n = v->u.seq.n; }
     else { src = a->pos + first; n = a->npos - first; }
     if (n > TEN_MAX_DIMS) { rt_error(I, "tensors have at most %d dimensions, not %lld", TEN_MAX_DIMS, (long long)n); return false; }
-    for (int64_t i = 0; i < n; i++) {
-        int64_t d;
-        if (!arg_int(I, src[i], "each dimension of a shape", &d)) return false;
-        if (d < 0) { rt_raise(I, "RuntimeError", "negative dimension %lld in the shape", (long long)d); return false; }
-        shape[i] = d;
-    }
+    if (!arg_ints(I, src, n, "each dimension of a shape", shape)) return false;
+    for (int64_t i = 0; i < n; i++)
+        if (shape[i] < 0) { rt_raise(I, "RuntimeError", "negative dimension %lld in the shape", (long long)shape[i]); return false; }
     *ndim = (int)n;
     return true;
 }

@@ -159,11 +159,28 @@ static bool is_property(const Found *f) {
 
 /* obj.name for an instance of a student's class: a property first, then the instance's attributes, then the
  * classes (methods bound to obj). */
+/* obj.__getattr__(name) of a student's class, when it defines one and name is no special name; NULL with
+ * *tried false otherwise. */
+static Value *student_getattr(Value *obj, const char *name, bool *tried) {
+    *tried = strncmp(name, "__", 2) && class_has_special(obj, "__getattr__");
+    if (!*tried) return NULL;
+    Value *nv = val_str(name), *r = class_call_special(obj, "__getattr__", &nv, 1);
+    val_decref(nv);
+    return r;
+}
+
 static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
     Value *cls = obj->u.obj.klass;
     Found f = {0};
-    bool in_class = class_find(cls, name, NULL, &f);
-    if (in_class && is_property(&f)) return bind(I, obj, cls, &f);
+    bool in_class = class_find(cls, name, NULL, &f), tried;
+    if (in_class && is_property(&f)) {
+        Value *r = bind(I, obj, cls, &f);
+        /* a property that raised AttributeError: Python's __getattr__ answers then too */
+        if (r || interp_error_kind(I) != ERR_ERROR || !pyexc_matches(I->error.etype, "AttributeError") ||
+            strncmp(name, "__", 2) == 0 || !class_has_special(obj, "__getattr__")) return r;
+        interp_clear_error(I);
+        return student_getattr(obj, name, &tried);
+    }
     Value *own = val_attr_get(obj, name);
     if (own) return val_incref(own);
     if (in_class) return bind(I, obj, cls, &f);
@@ -175,11 +192,8 @@ static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
     }
     /* a student's __getattr__(name) answers for what is not found (not for special names: attn looks those up on
      * the class, as Python does) */
-    if (strncmp(name, "__", 2) && class_has_special(obj, "__getattr__")) {
-        Value *nv = val_str(name), *r = class_call_special(obj, "__getattr__", &nv, 1);
-        val_decref(nv);
-        return r;
-    }
+    Value *r = student_getattr(obj, name, &tried);
+    if (tried) return r;
     char what[160];
     snprintf(what, sizeof what, "'%s' object", cls->u.cls->name);
     return ops_no_attribute(I, obj, what, name);
@@ -904,6 +918,9 @@ static Value *bi_getattr(Interp *I, Args *a) {
     Value *r = ops_getattr(I, a->pos[0], a->pos[1]->u.str.s);
     if (r) { if (has) { val_decref(r); return val_bool(true); } return r; }
     if (interp_error_kind(I) != ERR_ERROR || (!has && a->npos < 3)) return NULL;
+    /* only an AttributeError means "no such attribute" (Python's): a student's __getattr__ or property that raised
+     * ValueError propagates (attn's own unnamed errors count as missing attributes) */
+    if (I->error.etype[0] && !pyexc_matches(I->error.etype, "AttributeError")) return NULL;
     interp_clear_error(I);
     return has ? val_bool(false) : val_incref(a->pos[2]);
 }

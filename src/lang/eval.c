@@ -444,20 +444,35 @@ static Value *lookup_name(Interp *I, Node *n) {
 
 static int assign(Interp *I, Node *target, Value *v);
 
+/* The items a, b = v unpacks: all of them for a starred target, else at most limit (CPython reads one past the
+ * targets and stops there, so a, b = endless_iterator() is a ValueError, not a walk without end). A new list or NULL
+ * with the error set. */
+static Value *unpack_items(Interp *I, Value *v, int64_t limit) {
+    if (limit < 0 || v->kind != V_OBJECT) return ops_to_list(I, v);
+    Iter it;
+    if (!ops_iter_begin(I, v, &it)) return NULL;
+    Value *items = val_list(0), *e = NULL;
+    while (items->u.seq.n < limit && (e = ops_iter_next(&it))) val_list_append(items, e);
+    ops_iter_end(&it);
+    if (interp_failed(I)) { val_decref(items); return NULL; }
+    return items;
+}
+
 static int unpack(Interp *I, Node *target, Value *v) {
-    Value *items = ops_is_iterable(v) ? ops_to_list(I, v) : NULL;
+    int nt = target->nkids, star = -1;
+    for (int i = 0; i < nt; i++) if (target->kids[i]->kind == N_STAR) star = i;
+    Value *items = ops_is_iterable(v) ? unpack_items(I, v, star < 0 ? nt + 1 : -1) : NULL;
     if (!items) {
         if (!interp_failed(I)) rt_raise(I, "TypeError", "cannot unpack non-iterable %s object", val_type_name(v));   /* Python's words for a, b = 1 */
         at(I, target);
         return -1;
     }
-    int nt = target->nkids, star = -1;
-    for (int i = 0; i < nt; i++) if (target->kids[i]->kind == N_STAR) star = i;
     int64_t n = items->u.seq.n;
     if ((star < 0 && n != nt) || (star >= 0 && n < nt - 1)) {
         val_decref(items);
-        rt_raise(I, "ValueError", n > nt ? "too many values to unpack (expected %d, got %lld)" : "not enough values to unpack (expected %d, got %lld)",
-                 star >= 0 ? nt - 1 : nt, (long long)n);
+        if (n > nt) rt_raise(I, "ValueError", "too many values to unpack (expected %d)", nt);     /* Python 3.11's words */
+        else rt_raise(I, "ValueError", star >= 0 ? "not enough values to unpack (expected at least %d, got %lld)"
+                                                 : "not enough values to unpack (expected %d, got %lld)", star >= 0 ? nt - 1 : nt, (long long)n);
         at(I, target);
         return -1;
     }

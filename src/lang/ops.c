@@ -1171,6 +1171,13 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_DTYPE:
         if (!strcmp(name, "is_floating_point")) return val_bool(ten_is_float(obj->u.dtype));
         break;
+    case V_SLICE: {         /* s.start, s.stop, s.step: what a student's __getitem__ reads of obj[a:b:c] */
+        Value *part = !strcmp(name, "start") ? obj->u.slice.start : !strcmp(name, "stop") ? obj->u.slice.stop
+                    : !strcmp(name, "step") ? obj->u.slice.step : NULL;
+        if (part) return val_incref(part);
+        if (!strcmp(name, "start") || !strcmp(name, "stop") || !strcmp(name, "step")) return val_none();
+        break;
+    }
     case V_FLOAT:
         if (!strcmp(name, "is_integer")) return val_bool(obj->u.f == floor(obj->u.f));
         break;
@@ -1389,7 +1396,7 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
 enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_DICT_VALUES, IC_DICT_ITEMS, IC_SET, IC_REVERSED, IC_LIST_REV,
-       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, N_ITERATOR_CLASSES };
+       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, IC_GETITEM_REV, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
@@ -1400,13 +1407,13 @@ static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_DICT_VALUES_REV] = ITERATOR_CLASS("dict_reversevalueiterator"), [IC_DICT_ITEMS_REV] = ITERATOR_CLASS("dict_reverseitemiterator"),
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
-    [IC_GETITEM] = ITERATOR_CLASS("iterator"),
+    [IC_GETITEM] = ITERATOR_CLASS("iterator"), [IC_GETITEM_REV] = ITERATOR_CLASS("reversed"),
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
     [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
     [IC_DICT_VALUES] = IK_SEQ, [IC_DICT_ITEMS] = IK_SEQ, [IC_SET] = IK_SEQ, [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED,
     [IC_DICT_REV] = IK_REVERSED, [IC_DICT_VALUES_REV] = IK_REVERSED, [IC_DICT_ITEMS_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
-    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM,
+    [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM, [IC_GETITEM_REV] = IK_GETITEM,
 };
 
 /* Whether v is one of attn's own iterators (above) */
@@ -1434,18 +1441,22 @@ static Value *student_iter(Interp *I, Value *obj) {
     return r;
 }
 
-/* The next item of a student's iterator (its __next__) or of the sequence iterator over a student's __getitem__:
- * NULL at the end (its StopIteration, or the IndexError that ends a __getitem__ walk, is dropped) or with the error
- * it raised set. */
+/* The next item of a student's iterator (its __next__) or of the sequence iterator over a student's __getitem__
+ * (forward, or backward from len - 1 for reversed(): IC_GETITEM_REV): NULL at the end (its StopIteration, or the
+ * IndexError that ends a __getitem__ walk, is dropped; a backward walk ends below 0) or with the error it raised set. */
 static Value *student_next(Interp *I, Value *self, bool getitem) {
     Value *src = getitem ? val_attr_get(self, "src") : self;
     if (!src) return NULL;
+    bool back = getitem && self->u.obj.cls == &iterator_classes[IC_GETITEM_REV];
     Value *pos = getitem ? val_attr_get(self, "pos") : NULL, *r;
-    if (getitem) r = class_call_special(src, "__getitem__", &pos, 1);
+    if (back && pos->u.i < 0) { dict_del(&self->u.obj.attrs, "src"); return NULL; }
+    if (getitem) r = ops_call_special(I, src, "__getitem__", &pos, 1);
     else if (!class_has_special(self, "__next__")) return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(self));
-    else r = class_call_special(self, "__next__", NULL, 0);
+    else r = ops_call_special(I, self, "__next__", NULL, 0);
     if (r) {
-        if (getitem) val_attr_set(self, "pos", val_int(pos->u.i + 1));
+        /* the place as it is now (CPython's it_index++): a __getitem__ that stepped this iterator itself replaced
+         * (and freed) the pos it was called with */
+        if (getitem) { pos = val_attr_get(self, "pos"); val_attr_set(self, "pos", val_int((pos && pos->kind == V_INT ? pos->u.i : 0) + (back ? -1 : 1))); }
         return r;
     }
     if (interp_error_kind(I) == ERR_ERROR && (pyexc_matches(I->error.etype, "StopIteration") ||
@@ -1492,7 +1503,19 @@ Value *ops_reversed(Interp *I, Value *src) {
         Tensor *r = ten_flip(src->u.t, 0);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    default: return rt_raise(I, "TypeError", "'%s' object is not reversible", val_type_name(src));
+    default:
+        /* a student's class: its __reversed__, else Python's reversed sequence iterator over __len__ and __getitem__ */
+        if (class_has_special(src, "__reversed__")) return ops_call_special(I, src, "__reversed__", NULL, 0);
+        if (class_has_special(src, "__getitem__")) {          /* len() raises without __len__, as Python */
+            Value *nv = ops_len(I, src);
+            if (!nv) return NULL;
+            Value *it = val_object(&iterator_classes[IC_GETITEM_REV]);
+            val_attr_set(it, "src", val_incref(src));
+            val_attr_set(it, "pos", val_int(nv->kind == V_INT ? nv->u.i - 1 : -1));
+            val_decref(nv);
+            return it;
+        }
+        return rt_raise(I, "TypeError", "'%s' object is not reversible", val_type_name(src));
     }
 }
 
@@ -1527,6 +1550,13 @@ static Value *walker_next(Interp *I, Value *self, bool forward) {
     return e;
 }
 
+/* NULL, and the StopIteration a function called by map or filter raised dropped: Python's map.__next__ passes it on,
+ * so the loop or list() consuming the map ends there, as at the map's end. Any other error stays set. */
+static Value *stop_iteration_ends(Interp *I) {
+    if (interp_error_kind(I) == ERR_ERROR && pyexc_matches(I->error.etype, "StopIteration")) interp_clear_error(I);
+    return NULL;
+}
+
 /* The next item of map, filter, zip or enumerate: one item from each of "its" (the arguments' iterators). */
 static Value *combined_next(Interp *I, Value *self, IterKind kind) {
     Value *its = val_attr_get(self, "its"), *fn = val_attr_get(self, "fn");
@@ -1553,7 +1583,7 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
             Args fa = {t->u.seq.items, n, NULL, NULL, 0, NULL, NULL};
             Value *r = interp_call(I, fn, &fa);
             val_decref(t);
-            return r;
+            return r ? r : stop_iteration_ends(I);
         }
         default: {                                          /* IK_FILTER: fn None keeps the true items */
             Value *x = t->u.seq.items[0], *r = fn->kind == V_NONE ? val_incref(x) : NULL;
@@ -1565,7 +1595,8 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
             val_decref(r);
             Value *out = ok && keep ? val_incref(x) : NULL;
             val_decref(t);
-            if (out || !ok) return out;
+            if (!ok) return stop_iteration_ends(I);
+            if (out) return out;
             if (ten_interrupted) return rt_interrupt(I);
         }
         }
@@ -1647,8 +1678,17 @@ Value *ops_to_list(Interp *I, Value *v) {
     Iter it;
     if (!ops_iter_begin(I, v, &it)) return NULL;
     Value *l = val_list(0), *e;
+    /* an iterator object (a student's __next__ or __getitem__ walk, map of a student's function) runs code at each
+     * item, as a loop body: the loop limit stops one that never ends, as it stops sum() and a for loop */
+    bool walks = it.src && it.src->kind == V_OBJECT;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
         val_list_append(l, e);
+        if (walks && k >= I->max_loop_iterations) {
+            rt_error(I, "the iterator gave %lld items: stopped (does it ever end?)", I->max_loop_iterations);
+            val_decref(l);
+            l = NULL;
+            break;
+        }
         if (((k & 4095) == 4095 || mem_exhausted) && (ten_interrupted || !interp_memory_ok(I, 4096))) {
             if (ten_interrupted) rt_interrupt(I);
             val_decref(l);

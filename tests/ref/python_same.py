@@ -1722,6 +1722,183 @@ class M:
     def __iter__(self): return iter([7, 8])
 print([*M()], {*M(), 7}, (*M(), *M()))
 """,
+    "a __getitem__ that steps its own sequence iterator (next(it) inside): the outer step goes on from the place as it is now, CPython's it_index++ (attn read the place it was called with, freed by the inner step: a heap use-after-free under ASan)": """
+seen = []
+class S:
+    def __getitem__(self, i):
+        if i == 0 and not seen:
+            seen.append(1)
+            print("inner", next(it))
+        if i > 3: raise IndexError(i)
+        return i * 10
+it = iter(S())
+print("outer", next(it))
+print(list(it))
+seen2 = []
+class T:
+    def __getitem__(self, i):
+        if i == 0 and not seen2:
+            seen2.append(1)
+            print("inner", list(it2))
+        if i > 3: raise IndexError(i)
+        return i * 10
+it2 = iter(T())
+print("outer", next(it2))
+print(list(it2))
+""",
+    "a, b = an endless iterator (a student's __next__ that never stops): Python's ValueError after reading one item too many (attn walked it without end); Python 3.11's unpacking messages": """
+class It:
+    def __iter__(self): return self
+    def __next__(self): return 1
+try:
+    a, b = It()
+except ValueError as e: print(e)
+for bad in [[1, 2, 3], (1,), "abc", range(5)]:
+    try:
+        a, b = bad
+    except ValueError as e: print(e)
+try:
+    a, *b, c = [1]
+except ValueError as e: print(e)
+it = iter(range(10))
+try:
+    a, b = map(int, it)
+except ValueError as e: print(e, next(it))
+a, *b = It() if False else [1, 2, 3]
+print(a, b)
+""",
+    "hasattr and getattr(obj, name, default) swallow only AttributeError: a __getattr__ or property that raises ValueError propagates (attn answered False / the default); a property that raises AttributeError falls back to __getattr__, as Python's": """
+class A:
+    def __getattr__(self, name):
+        if name == "boom": raise ValueError("boom")
+        if name.startswith("x"): return name.upper()
+        raise AttributeError(name)
+a = A()
+print(a.xy, getattr(a, "xz"), getattr(a, "q", 5), hasattr(a, "q"), hasattr(a, "xa"))
+try: hasattr(a, "boom")
+except ValueError as e: print("ValueError", e)
+try: getattr(a, "boom", 1)
+except ValueError as e: print("ValueError", e)
+class P:
+    @property
+    def p(self): raise AttributeError("inner")
+    @property
+    def v(self): raise ValueError("v")
+    def __getattr__(self, n): return "ga:" + n
+print(P().p, getattr(P(), "p", 0), hasattr(P(), "p"))
+try: hasattr(P(), "v")
+except ValueError as e: print("ValueError", e)
+class Q:
+    @property
+    def p(self): raise AttributeError("inner")
+print(hasattr(Q(), "p"), getattr(Q(), "p", 3))
+import torch
+print(hasattr(torch, "nothing_here"), getattr(torch.ones(1), "nothing", 4), hasattr([], "zz"))
+""",
+    "a student's __getitem__ given a slice reads its start, stop and step (attn's slices had no attributes: obj[1:3] of a sequence class failed); the sequence protocol of __len__ and __getitem__ in list, in, sorted, unpacking": """
+class Seq:
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i):
+        if isinstance(i, slice): return ("slice", i.start, i.stop, i.step)
+        if i >= self.n: raise IndexError("range")
+        return i * i
+s = Seq(4)
+print(s[1:3], s[::2], s[:-1], s[2], list(s), 9 in s, 10 in s, sorted(s, reverse=True), max(s), sum(s))
+a, b, c, d = s
+print(a, b, c, d, list(enumerate(s)), tuple(s))
+sl = slice(1, None)
+print(sl.start, sl.stop, sl.step, s[sl])
+""",
+    "reversed() of a student's class: its __reversed__, else Python's reversed iterator over __len__ and __getitem__ (attn: 'object is not reversible')": """
+class Seq:
+    def __init__(self, n): self.n = n
+    def __len__(self): return self.n
+    def __getitem__(self, i):
+        if i >= self.n: raise IndexError("range")
+        return i * i
+r = reversed(Seq(4))
+print(type(r).__name__, list(r), list(r), list(reversed(Seq(0))))
+class R:
+    def __reversed__(self): return iter([3, 2, 1])
+print(list(reversed(R())))
+class Short:
+    def __len__(self): return 5
+    def __getitem__(self, i):
+        if i >= 3: raise IndexError(i)
+        return i
+print(list(reversed(Short())))
+class NoLen:
+    def __getitem__(self, i): return i
+try: reversed(NoLen())
+except TypeError as e: print("TE", e)
+class BadR:
+    def __reversed__(self): return 5
+print(reversed(BadR()))
+""",
+    "StopIteration: next() of an exhausted iterator (args ()), a class's __next__ ending for, list() and next(it, default); raised in a loop body it propagates; raised by map's or filter's function it ends the map as Python's map.__next__ does (attn propagated it)": """
+it = iter([])
+try: next(it)
+except StopIteration as e: print("SI", repr(str(e)), e.args)
+class It:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 3: raise StopIteration(99)
+        return self.n
+try:
+    for x in It():
+        if x == 2: raise StopIteration("body")
+except StopIteration as e: print("body SI", e)
+def f(v):
+    if v == 2: raise StopIteration("in map")
+    return v
+try: print(list(map(f, [1, 2, 3])))
+except StopIteration as e: print("map SI", e)
+try: print([f(v) for v in [1, 2, 3]])
+except StopIteration as e: print("comp SI", e)
+print(next(It(), "d"), list(It()))
+i2 = It()
+print(list(i2), next(i2, "done"))
+try: next(5)
+except TypeError as e: print("TE", e)
+try: raise StopIteration
+except Exception as e: print(type(e).__name__, isinstance(e, Exception))
+def p(v):
+    if v == 3: raise StopIteration
+    return v % 2
+print(list(filter(p, [1, 2, 3, 4])), [x for x in map(f, [5, 2, 7])])
+for x in map(f, [1, 2, 3]): print("loop", x)
+try: list(map(lambda v: 1 / v, [1, 0]))
+except ZeroDivisionError: print("ZDE")
+""",
+    "a Dataset whose __len__ replaces the DataLoader's dataset when an epoch starts: PyTorch's ValueError (attn freed the dataset it was iterating: a heap use-after-free under ASan); a dataset that drops its only loader mid-epoch": """
+import torch
+from torch.utils.data import Dataset, DataLoader
+go = []
+class DS(Dataset):
+    def __len__(self):
+        if go: loader.dataset = None
+        return 4
+    def __getitem__(self, i):
+        return torch.tensor([float(i)])
+loader = DataLoader(DS(), batch_size=2)
+go.append(1)
+try:
+    for b in loader: print(b)
+except ValueError as e: print("ValueError", e)
+for name in ["batch_size", "drop_last"]:
+    try: setattr(loader, name, 3)
+    except ValueError as e: print("ValueError", e)
+class DS2(Dataset):
+    def __len__(self): return 4
+    def __getitem__(self, i):
+        box.clear()
+        return torch.tensor([float(i)])
+box = [DataLoader(DS2(), batch_size=2)]
+for b in box[0]: print(b)
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
