@@ -88,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     S.I.max_loop_iterations = 2000;
     StrBuf out;
     sb_init(&out);
-    S.I.capture = &out;
+    OutputSink cap;
+    interp_push_sink(&S.I, &cap, SINK_CAPTURE, &out);
     Value *pool[NPOOL];
     for (int i = 0; i < NPOOL; i++) {
         char src[200];
@@ -193,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sb_clear(&out);
     }
     for (int i = 0; i < NPOOL; i++) val_decref(pool[i]);
-    S.I.capture = NULL;
+    interp_pop_sink(&S.I, &cap);
     sb_free(&out);
     session_free(&S);
     return 0;

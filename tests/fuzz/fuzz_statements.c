@@ -15,9 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     S.I.max_loop_iterations = 2000;
     StrBuf out;
     sb_init(&out);
-    S.I.capture = &out;
+    OutputSink cap;
+    interp_push_sink(&S.I, &cap, SINK_CAPTURE, &out);
     session_run(&S, src, NULL, "fuzz", 1);
-    S.I.capture = NULL;
+    interp_pop_sink(&S.I, &cap);
     sb_free(&out);
     session_free(&S);
     free(src);

@@ -101,9 +101,10 @@ static void test_float_repr(void **state) {
 static char *run(Interp *I, const char *src) {
     StrBuf out;
     sb_init(&out);
-    I->capture = &out;
+    OutputSink cap;
+    interp_push_sink(I, &cap, SINK_CAPTURE, &out);
     if (interp_run(I, src, NULL, 1) < 0) { sb_puts(&out, "ERR: "); sb_puts(&out, interp_error_msg(I)); }
-    I->capture = NULL;
+    interp_pop_sink(I, &cap);
     return sb_take(&out);
 }
 
