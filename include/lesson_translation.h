@@ -21,6 +21,11 @@ char *lesson_localized(const char *path);
  * NULL with "file:line: message" in err when the English lesson cannot be read. */
 Lesson *lesson_load_localized(const char *path, char *err, size_t errlen);
 
+/* Lesson `which` (as lesson_find takes it: a number, a name or a path) loaded by lesson_load_localized, or NULL
+ * after saying on stderr why (no such lesson, or the file's "file:line: message"), as `attn lesson` and `attn
+ * notebook` both report it. */
+Lesson *lesson_open(const char *which);
+
 /* The English original of a translated lesson file (DIR/ja/NAME.md -> DIR/NAME.md), or NULL when `path` is not in
  * a ja/ or zh/ folder. Caller frees. */
 char *lesson_original(const char *path);

@@ -262,15 +262,8 @@ static void question_cells(Notebook *nb, const Lesson *l, const LessonStep *st, 
 }
 
 int lesson_notebook_write(const char *which, FILE *out) {
-    char *path = lesson_find(which);
-    if (!path) {
-        fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
-        return 2;
-    }
-    char err[600];
-    Lesson *l = lesson_load_localized(path, err, sizeof err);
-    free(path);
-    if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
+    Lesson *l = lesson_open(which);
+    if (!l) return 2;
     Notebook nb;
     sb_init(&nb.json);
     sb_init(&nb.md);

@@ -854,15 +854,8 @@ static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
 }
 
 static int session(const char *which, bool teacher, const char *record, const LineEditor *tty, bool in_repl) {
-    char *path = lesson_find(which);
-    if (!path) {
-        fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
-        return 2;
-    }
-    char err[600];
-    Lesson *l = lesson_load_localized(path, err, sizeof err);
-    free(path);
-    if (!l) { fprintf(stderr, "attn: %s\n", err); return 2; }
+    Lesson *l = lesson_open(which);
+    if (!l) return 2;
     LessonRun *S = xcalloc(1, sizeof *S);
     session_init(&S->sess, NULL);
     session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */

@@ -262,6 +262,19 @@ int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *repor
     return d;
 }
 
+Lesson *lesson_open(const char *which) {
+    char *path = lesson_find(which);
+    if (!path) {
+        fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
+        return NULL;
+    }
+    char err[600];
+    Lesson *l = lesson_load_localized(path, err, sizeof err);
+    free(path);
+    if (!l) fprintf(stderr, "attn: %s\n", err);
+    return l;
+}
+
 Lesson *lesson_load_localized(const char *path, char *err, size_t errlen) {
     char *loc = lesson_localized(path);
     char *orig = lesson_original(loc);
