@@ -600,7 +600,7 @@ const Builtin bi_torch_optim[] = {
      "weight_decay * p to the grad, and momentum keeping a buffer b = momentum * b + (1 - dampening) * grad that "
      "replaces the grad (nesterov: grad + momentum * b). PyTorch 1.13's rule to the bit. params: model.parameters(), "
      "a list of tensors, or a list of dicts (param groups with their own lr ...); opt.param_groups[0]['lr'] = 0.01 "
-     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad().", "§3.4", 0},
+     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad().", "§12.4", 0},
     {"Adam", bi_adam, "torch.optim.Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, maximize=False)",
      "Adam (Kingma and Ba, 2015): each parameter keeps running means of its grad (m, betas[0]) and of its squared "
      "grad (v, betas[1]), and steps by -lr * m_hat / (sqrt(v_hat) + eps), the means corrected for their start at 0 "
