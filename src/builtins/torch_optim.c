@@ -117,7 +117,12 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     if (group->kind != V_DICT) { rt_raise(I, "AssertionError", "param group must be a dict"); return false; }
     Dict *g = group->u.dict;
     Value *ps = dict_get(g, "params"), *defaults = val_attr_get(self, "defaults"), *groups = val_attr_get(self, "param_groups");
-    if (!ps) { rt_raise(I, "KeyError", "'params'"); return false; }
+    if (!ps) {
+        Value *k = val_str("params");
+        ops_key_error(I, k);
+        val_decref(k);
+        return false;
+    }
     Value *list;
     if (ps->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(ps)); }
     else if (ps->kind == V_SET) {
@@ -415,7 +420,9 @@ static Value *m_step(Interp *I, Args *a) {
         if (!loss) return NULL;
     }
     OptKind kind = optim_kind(self);
-    Value *groups = val_incref(val_attr_get(self, "param_groups"));   /* held: a group's params may be replaced */
+    Value *groups = val_attr_get(self, "param_groups");
+    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    val_incref(groups);                    /* held: a group's params may be replaced */
     int rc = 0;
     for (int64_t gi = 0; rc == 0 && groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
         Value *gv = val_incref(groups->u.seq.items[gi]), *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
@@ -423,7 +430,8 @@ static Value *m_step(Interp *I, Args *a) {
         val_incref(ps);
         for (int64_t i = 0; rc == 0 && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
-            if (p->kind != V_TENSOR || !p->ag || !p->ag->grad) continue;
+            if (p->kind != V_TENSOR) { rt_raise(I, "AttributeError", "'%s' object has no attribute 'grad'", val_type_name(p)); rc = -1; break; }
+            if (!p->ag || !p->ag->grad) continue;
             const Tensor *grad = p->ag->grad;
             if (!ten_is_float(p->u.t->dtype) || grad->dtype != p->u.t->dtype || !ten_same_shape(grad, p->u.t)) {
                 rt_error(I, "a parameter's grad must have its shape and dtype (a float tensor)");
@@ -452,7 +460,8 @@ static Value *m_zero_grad(Interp *I, Args *a) {
     bool none = false;
     Value *sn = arg(a, 1, "set_to_none"), *groups = val_attr_get(a->pos[0], "param_groups");
     if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
-    for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
         Value *gv = groups->u.seq.items[gi], *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
         for (int64_t i = 0; ps && ps->kind == V_LIST && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
@@ -526,10 +535,16 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     if (!args_check(I, a, 4, kw)) return NULL;
     Value *pv = arg(a, 0, "parameters"), *mv = arg(a, 1, "max_norm"), *nv = arg(a, 2, "norm_type"), *ev = arg(a, 3, "error_if_nonfinite");
     if (!pv || !mv) return rt_raise(I, "TypeError", "clip_grad_norm_() missing required positional arguments: 'parameters' and 'max_norm'");
-    if (!val_is_number(mv) || (nv && !val_is_number(nv))) return rt_raise(I, "TypeError", "float() argument must be a string or a number");
+    for (int i = 0; i < 2; i++) {
+        Value *v = i ? nv : mv;
+        if (!v || val_is_number(v)) continue;
+        if (v->kind != V_STR) return rt_raise(I, "TypeError", "float() argument must be a string or a number, not '%s'", val_type_name(v));
+        if (!strcmp(v->u.str.s, "inf")) { if (i) nv = NULL; else mv = NULL; continue; }
+        return rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
+    }
     bool err = false;
     if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
-    double max_norm = val_as_double(mv), nt = nv ? val_as_double(nv) : 2.0;
+    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : arg(a, 2, "norm_type") ? INFINITY : 2.0;
     Value *list;
     if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
     else if (!(list = ops_to_list(I, pv))) return NULL;
