@@ -98,10 +98,15 @@ static char *value_text(const Value *v) {
     return s;
 }
 
-/* ValueError("Invalid NAME: v") unless lo <= v (and v < 1 for a beta). */
-static bool check_range(Interp *I, Value *v, const char *what, bool below_one) {
+/* ValueError("Invalid NAME: v") unless 0 <= v (and v < 1 for a beta). A value that is not a number: Python's
+ * TypeError of the comparison SGD makes (v < 0.0, sgd set) or Adam's (0.0 <= v). */
+static bool check_range(Interp *I, Value *v, const char *what, bool below_one, bool sgd) {
     if (!v) return true;
-    if (!val_is_number(v)) { rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v)); return false; }
+    if (!val_is_number(v)) {
+        if (sgd) rt_raise(I, "TypeError", "'<' not supported between instances of '%s' and 'float'", val_type_name(v));
+        else rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v));
+        return false;
+    }
     double x = val_as_double(v);
     if (0.0 <= x && (!below_one || x < 1.0)) return true;
     char *s = value_text(v);
@@ -134,9 +139,7 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     for (int64_t i = 0; i < list->u.seq.n; i++) {
         Value *p = list->u.seq.items[i];
         if (p->kind != V_TENSOR) {
-            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s",
-                     val_is_number(p) || p->kind == V_STR || p->kind == V_LIST || p->kind == V_DICT || p->kind == V_TUPLE || p->kind == V_NONE
-                         ? (p->kind == V_NONE ? "NoneType" : val_type_name(p)) : val_type_name(p));
+            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s", val_type_name(p));
             return false;
         }
         if (!ag_is_leaf(p->ag) && !p->ag->retains_grad) { rt_raise(I, "ValueError", "can't optimize a non-leaf Tensor"); return false; }
@@ -213,8 +216,8 @@ static Value *bi_sgd(Interp *I, Args *a) {
     Value *params = arg(a, 0, "params");
     if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
     Value *lr = arg(a, 1, "lr");
-    if (lr && !check_range(I, lr, "learning rate", false)) return NULL;
-    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false))
+    if (lr && !check_range(I, lr, "learning rate", false, true)) return NULL;
+    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false, true) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, true))
         return NULL;
     Value *d = val_dict();
     Dict *dd = d->u.dict;
@@ -247,16 +250,17 @@ static Value *bi_adam(Interp *I, Args *a) {
     if (!args_check(I, a, 6, w ? kww : kw)) return NULL;
     Value *params = arg(a, 0, "params"), *betas = arg(a, 2, "betas");
     if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
-    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false))
+    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false, false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false, false))
         return NULL;
     if (betas) {
-        if ((betas->kind != V_TUPLE && betas->kind != V_LIST) || betas->u.seq.n != 2)
-            return rt_raise(I, "TypeError", "betas must be a pair of floats, as (0.9, 0.999)");
-        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true) ||
-            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true))
+        if (betas->kind != V_TUPLE && betas->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(betas));
+        if (betas->u.seq.n < 2) return rt_raise(I, "IndexError", "%s index out of range", val_type_name(betas));
+        if (betas->u.seq.n > 2) return rt_raise(I, "ValueError", "too many values to unpack (expected 2)");
+        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true, false) ||
+            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true, false))
             return NULL;
     }
-    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false)) return NULL;
+    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, false)) return NULL;
     Value *d = val_dict(), *b = val_tuple(2);
     val_seq_set(b, 0, val_float(0.9));
     val_seq_set(b, 1, val_float(0.999));
