@@ -217,11 +217,18 @@ static void put_columns(StrBuf *out, Names *l, int width) {
     *l = (Names){0};
 }
 
+/* Whether a builtin's section is one of the chapter's (§11.x): "§11" is four bytes, and §1 alone would take §12. */
+static bool in_chapter(const Builtin *b) {
+    static const char ch[] = "§11";
+    return b->section && !strncmp(b->section, ch, sizeof ch - 1) &&
+           (b->section[sizeof ch - 1] == '.' || b->section[sizeof ch - 1] == '\0');
+}
+
 /* The chapter's functions (chapter) as the student types them (d2l.masked_softmax, complexity), in columns. */
 static void list_chapter(StrBuf *out, const Builtin *const *all, int n) {
     Names l = {0};
     for (int i = 0; i < n; i++) {
-        if (!all[i]->section || strncmp(all[i]->section, "§11", 3) || all[i]->name[0] == '_') continue;
+        if (!in_chapter(all[i]) || all[i]->name[0] == '_') continue;
         char home[64];
         builtins_home(all[i], home, sizeof home);
         if (*home) strcat(home, ".");
@@ -251,7 +258,7 @@ static void list_python(StrBuf *out) {
     Names l = {0};
     for (int i = 0; i < n; i++) {
         if (!builtins_is_bare(all[i]) || all[i]->name[0] == '_' || all[i]->signature[0] == '@') continue;
-        if (all[i]->section && !strncmp(all[i]->section, "§11", 3)) continue;
+        if (in_chapter(all[i])) continue;
         Value *t = tools ? builtins_module_attr(tools->u.module, all[i]->name) : NULL;
         if (t) { val_decref(t); continue; }
         names_add(&l, "", all[i]->name);
