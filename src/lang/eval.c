@@ -1310,7 +1310,7 @@ static int exec_node(Interp *I, Node *n) {
     case N_EXPR_STMT: {
         Value *v = eval(I, n->kids[0]);
         if (!v) return -1;
-        bool top = !I->scope && I->loop_depth == 0 && I->call_depth == I->base_call_depth;
+        bool top = !I->scope && I->call_depth == I->base_call_depth;
         if (top) {
             val_decref(I->last_value);
             I->last_value = val_incref(v);
