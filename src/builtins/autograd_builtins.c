@@ -112,6 +112,7 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
     if (!strcmp(name, "grad")) {
         if (v->kind == V_NONE) { if (x->ag) ag_zero_grad(x->ag); return 0; }
         if (v->kind != V_TENSOR) { rt_raise(I, "TypeError", "assigned grad expected to be a Tensor or None but got grad of type %s", val_type_name(v)); return -1; }
+        if (v->u.t->dtype != x->u.t->dtype) { rt_error(I, "assigned grad has data of a different type"); return -1; }
         if (!ten_same_shape(v->u.t, x->u.t)) { rt_error(I, "assigned grad has data of a different size"); return -1; }
         if (!x->ag) x->ag = ag_meta_new(false);
         ag_zero_grad(x->ag);
