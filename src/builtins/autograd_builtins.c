@@ -100,8 +100,18 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     return NULL;
 }
 
-/* X.requires_grad = flag, X.grad = None or a tensor: 0, -1 with the error set, 1 when name is neither. */
+/* X.requires_grad = flag, X.grad = None or a tensor, X.data = a tensor: 0, -1 with the error set, 1 when name is
+ * none of them. X.data = T makes X share T's data (any shape and dtype, as PyTorch's set_data); X keeps its
+ * requires_grad, grad and grad_fn, and every name bound to X sees the change. */
 int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
+    if (!strcmp(name, "data")) {
+        if (v->kind != V_TENSOR) { rt_raise(I, "TypeError", "Variable data has to be a tensor, but got %s", val_type_name(v)); return -1; }
+        Tensor *t = ten_alias(v->u.t);
+        if (!t) { rt_tensor_error(I); return -1; }
+        ten_free(x->u.t);
+        x->u.t = t;
+        return 0;
+    }
     if (!strcmp(name, "requires_grad")) {
         bool on;
         if (!arg_bool(I, v, "requires_grad", &on)) return -1;
