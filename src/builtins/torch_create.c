@@ -273,7 +273,7 @@ static Value *bi_set_default_dtype(Interp *I, Args *a) {
     Value *d = arg(a, 0, "d");
     if (!d || d->kind != V_DTYPE) return rt_error(I, "set_default_dtype(d) needs a dtype, e.g. torch.float64");
     if (!ten_is_float(d->u.dtype)) return rt_error(I, "only floating-point types are supported as the default type");
-    I->run.default_float = ten_default_float = d->u.dtype;
+    I->run.ten->default_float = d->u.dtype;
     return val_none();
 }
 

@@ -25,7 +25,7 @@ void interp_init(Interp *I) {
     I->max_loop_iterations = MAX_LOOP_ITERATIONS;
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
-    I->run.default_float = DT_F32;
+    I->run.ten = ten_ctx_new();
     ag_context_init(&I->run.ag);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
@@ -38,6 +38,8 @@ void interp_free(Interp *I) {
     I->ret = NULL;
     val_decref(I->last_value);
     I->last_value = NULL;
+    ten_ctx_free(I->run.ten);          /* freed with the last tensor made in it */
+    I->run.ten = NULL;
 }
 
 /* ---- the error record ---- */
@@ -1426,6 +1428,7 @@ typedef struct RunState {
 int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
     RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
                       I->base_call_depth, I->signal, I->ret, I->frame};
+    TenCtx *outer_ten = ten_ctx_use(I->run.ten);   /* this interpreter's tensors, errors and dtype while it runs */
     interp_clear_error(I);
     I->src = src;
     I->src_name = src_name;
@@ -1453,6 +1456,7 @@ int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name
     I->base_call_depth = saved.base_call_depth;
     I->signal = saved.signal;
     I->ret = saved.ret;
+    ten_ctx_use(outer_ten);
     return rc;
 }
 

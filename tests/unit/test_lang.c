@@ -233,6 +233,33 @@ static void test_cycles_collected(void **state) {
     assert_int_equal(val_collect_cycles(), 1);       /* d, once its interpreter is gone */
 }
 
+/* Two interpreters in one process keep their own tensor context (RunContext.ten, issue 28): torch.set_default_dtype
+ * in one leaves the other's float32 (PyTorch's default, for a fresh process), and the dtype an interpreter set is
+ * its own when it runs again after the other. */
+static void test_interpreters_keep_tensor_state(void **state) {
+    (void)state;
+    Interp A, B;
+    interp_init(&A);
+    interp_init(&B);
+    ASSERT_RUN(&A, "torch.set_default_dtype(torch.float64)", "");
+    ASSERT_RUN(&B, "torch.tensor([1.5]).dtype", "torch.float32\n");
+    ASSERT_RUN(&B, "torch.get_default_dtype()", "torch.float32\n");
+    ASSERT_RUN(&A, "torch.tensor([1.5]).dtype", "torch.float64\n");
+    ASSERT_RUN(&A, "(torch.arange(3) + 0.5).dtype", "torch.float64\n");
+    ASSERT_RUN(&B, "(torch.arange(3) + 0.5).dtype", "torch.float32\n");
+    ASSERT_RUN(&A, "torch.set_num_threads(1); torch.get_num_threads()", "1\n");
+    ASSERT_RUN(&B, "torch.set_num_threads(2); torch.get_num_threads()", "2\n");
+    ASSERT_RUN(&A, "torch.get_num_threads()", "1\n");
+    /* a tensor made in A and freed while B runs gives its bytes back to A's count */
+    ASSERT_RUN(&A, "x = torch.zeros(1000)", "");
+    int64_t a_before = A.run.ten->live_bytes, b_before = B.run.ten->live_bytes;
+    assert_true(a_before >= 4000);
+    interp_free(&A);                        /* x goes with A's names, A's context with its last tensor */
+    assert_int_equal(B.run.ten->live_bytes, b_before);
+    ASSERT_RUN(&B, "torch.ones(2).sum().item()", "2.0\n");
+    interp_free(&B);
+}
+
 int main(void) {
     builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
@@ -245,6 +272,7 @@ int main(void) {
         cmocka_unit_test(test_nested_run),
         cmocka_unit_test(test_deep_free),
         cmocka_unit_test(test_cycles_collected),
+        cmocka_unit_test(test_interpreters_keep_tensor_state),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }
