@@ -31,7 +31,8 @@ typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
  * (RunContext.ten, made by ten_ctx_new) and installs it while its code runs (ten_ctx_use), so two sessions in one
  * process (unit tests, the notebook kernel, a lesson inside the REPL) never see each other's error, limits or dtype.
  * Each storage keeps the context it was made in alive and gives its bytes back to that one, whichever is installed
- * when it is freed. Callers that install none (tensor unit tests, fuzz targets, start-up) use the process's own.
+ * when it is freed; kernels make their results in their input's context (ten_ctx_of) and read its default dtype.
+ * Callers that install none (tensor unit tests, fuzz targets, start-up) use the process's own.
  * What stays process-wide: the worker pool, OpenBLAS's handle, the CPU's vector level and cache size, ATTN_GEMM,
  * and ten_interrupted (a signal handler sets it). */
 #define TEN_CACHE_SLOTS 32
@@ -126,8 +127,14 @@ const char *ten_dtype_word(DType d);          /* PyTorch's scalar type name in m
 size_t ten_dtype_size(DType d);
 
 /* ---- creation (tensor_create.c) ---- */
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* zero-filled */
-Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* for results whose every element is written */
+/* The context t was made in (its storage's): a kernel's result goes there and takes its settings (ggml's tensors
+ * know their context the same way), so only factories without a tensor input need the installed one. */
+TenCtx *ten_ctx_of(const Tensor *t);
+/* A tensor in context c (its limits, its byte count); NULL with a message when the shape is invalid or too large. */
+Tensor *ten_new_in(TenCtx *c, DType dt, int ndim, const int64_t *shape);          /* zero-filled */
+Tensor *ten_new_uninit_in(TenCtx *c, DType dt, int ndim, const int64_t *shape);   /* every element to be written */
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* ten_new_in the installed context */
+Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* ten_new_uninit_in the installed context */
 void ten_release_cache(void);                          /* frees the buffers the installed context keeps for reuse */
 Tensor *ten_scalar_f(float v);
 Tensor *ten_scalar_d(double v);                                      /* a 0-dim float64 */

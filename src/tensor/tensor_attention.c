@@ -186,9 +186,9 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     int64_t wsh[3] = {B * heads, nq, nk};
     if (v) {
         int64_t osh[3] = {B, nq, v->shape[2]};
-        if (!(out = ten_new_uninit(DT_F32, 3, osh))) goto done;
+        if (!(out = ten_new_uninit_in(ten_ctx_of(q), DT_F32, 3, osh))) goto done;
     }
-    if (weights && !(w = ten_new_uninit(DT_F32, 3, wsh))) goto done;
+    if (weights && !(w = ten_new_uninit_in(ten_ctx_of(q), DT_F32, 3, wsh))) goto done;
     ok = true;
     if (B * heads * nq == 0) goto done;              /* nothing to compute */
     J.out = out ? ten_f32(out) : NULL;

@@ -205,15 +205,20 @@ static Tensor *handle_new(TenCtx *c) {
     return t;
 }
 
-static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero);
+static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, bool zero);
 
-/* Allocates a zero-filled tensor; NULL with a message when the shape is invalid or too large. */
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape) { return new_tensor(dt, ndim, shape, true); }
-/* The same without zero-filling, for results that every element of is written. */
-Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape) { return new_tensor(dt, ndim, shape, false); }
+Tensor *ten_new_in(TenCtx *c, DType dt, int ndim, const int64_t *shape) { return new_tensor(c, dt, ndim, shape, true); }
+Tensor *ten_new_uninit_in(TenCtx *c, DType dt, int ndim, const int64_t *shape) {
+    return new_tensor(c, dt, ndim, shape, false);
+}
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape) { return new_tensor(installed, dt, ndim, shape, true); }
+Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape) { return new_tensor(installed, dt, ndim, shape, false); }
 
-static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
-    TenCtx *c = installed;
+TenCtx *ten_ctx_of(const Tensor *t) { return t->storage->ctx; }
+
+/* Allocates a tensor in c, counted against c's limits (the error goes to the installed context, where the caller
+ * reads it: ten_error). */
+static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, bool zero) {
     if (ndim < 0 || ndim > TEN_MAX_DIMS) {
         ten_fail("tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
         return NULL;
@@ -228,15 +233,15 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
             return NULL;
         }
         if (shape[i] == 0) empty = true;
-        else if (span > TEN_MAX_NUMEL / shape[i]) span = TEN_MAX_NUMEL + 1;
+        else if (span > c->limit_numel / shape[i]) span = c->limit_numel + 1;
         else span *= shape[i];
     }
     numel = empty ? 0 : span;
-    if (span > TEN_MAX_NUMEL) {
+    if (span > c->limit_numel) {
         char s[160];
         ten_shape_str(shape, ndim, s, sizeof s);
         ten_fail("a tensor of shape %s is too large: attn holds at most %lld elements per tensor", s,
-                 (long long)TEN_MAX_NUMEL);
+                 (long long)c->limit_numel);
         return NULL;
     }
     int64_t bytes = (numel ? numel : 1) * (int64_t)ten_dtype_size(dt);
@@ -244,7 +249,7 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
         char live[32], need[32], lim[32];
         ten_bytes_str(c->live_bytes, live, sizeof live);
         ten_bytes_str(bytes, need, sizeof need);
-        ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+        ten_bytes_str(c->limit_bytes, lim, sizeof lim);
         ten_fail("out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s): "
                  "delete some (del NAME) or use smaller sizes", live, need, lim);
         return NULL;
@@ -457,7 +462,7 @@ Tensor *ten_eye(int64_t n, int64_t m, DType dt) {
 }
 
 Tensor *ten_copy(const Tensor *t) {
-    Tensor *c = ten_new_uninit(t->dtype, t->ndim, t->shape);
+    Tensor *c = ten_new_uninit_in(ten_ctx_of(t), t->dtype, t->ndim, t->shape);
     if (!c) return NULL;
     ten_strided_copy(c, t);
     return c;
@@ -474,7 +479,7 @@ Tensor *ten_cast(const Tensor *t, DType dt) {
     Tensor *tmp;
     const Tensor *s = ten_as_contiguous(t, &tmp);
     if (!s) return NULL;
-    Tensor *c = ten_new_uninit(dt, t->ndim, t->shape);
+    Tensor *c = ten_new_uninit_in(ten_ctx_of(t), dt, t->ndim, t->shape);
     if (!c) { ten_free(tmp); return NULL; }
     int64_t n = t->numel;
     if (dt == DT_I64 && ten_is_float(s->dtype)) {

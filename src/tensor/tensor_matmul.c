@@ -379,7 +379,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
         osh[nba] = m;
         osh[nba + 1] = n;
-        Tensor *o = ten_new_uninit(DT_F32, nba + 2, osh);
+        Tensor *o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
         if (!o) return NULL;
         for (int64_t i = 0; i < batch; i++) {
             if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
@@ -406,7 +406,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     for (int i = 0; i < nb; i++) osh[ond++] = bsh[i];
     if (!a1) osh[ond++] = m;
     if (!b1) osh[ond++] = n;
-    o = ten_new(dt, ond, osh);
+    o = ten_new_in(ten_ctx_of(a), dt, ond, osh);
     if (!o) goto done;
     for (int64_t i = 0; i < batch; i++) {
         if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); goto done; }
@@ -464,7 +464,7 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
     /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
-    if (xd && Wd && (!b || bd) && (y = ten_new_uninit(DT_F32, x->ndim, sh))) {
+    if (xd && Wd && (!b || bd) && (y = ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, sh))) {
         ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
         if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
             for (int64_t r = 0; r < rows; r++)

@@ -69,9 +69,10 @@ Tensor *ten_unique(const Tensor *t, Tensor **inverse, Tensor **counts) {
     free(keys);
     int64_t m = 0;
     for (int64_t i = 0; i < n; i++) m += !same_value(x, order, i);
-    Tensor *u = ten_new(x->dtype, 1, &m);
-    if (inverse) *inverse = ten_new(DT_I64, x->ndim, x->shape);
-    if (counts) *counts = ten_new(DT_I64, 1, &m);
+    TenCtx *c = ten_ctx_of(t);
+    Tensor *u = ten_new_in(c, x->dtype, 1, &m);
+    if (inverse) *inverse = ten_new_in(c, DT_I64, x->ndim, x->shape);
+    if (counts) *counts = ten_new_in(c, DT_I64, 1, &m);
     if (!u || (inverse && !*inverse) || (counts && !*counts)) {
         ten_free(u);
         if (inverse) { ten_free(*inverse); *inverse = NULL; }
@@ -130,7 +131,7 @@ Tensor *ten_map(const char *name, const Tensor *t) {
     while (MAPS[i].name && strcmp(MAPS[i].name, name)) i++;
     if (!MAPS[i].name) { ten_fail("no elementwise function %s", name); return NULL; }
     if (MAPS[i].keeps_int && !ten_is_float(t->dtype)) return ten_cast(t, t->dtype == DT_BOOL ? DT_I64 : t->dtype);
-    Tensor *o = ten_new(ten_is_float(t->dtype) ? t->dtype : ten_default_float, t->ndim, t->shape);
+    Tensor *o = ten_new_in(ten_ctx_of(t), ten_is_float(t->dtype) ? t->dtype : ten_ctx_of(t)->default_float, t->ndim, t->shape);
     if (!o) return NULL;
     for (int64_t k = 0; k < o->numel; k++) ten_set(o, k, MAPS[i].fn(ten_get(t, k)));
     return o;

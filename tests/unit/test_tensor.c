@@ -353,7 +353,10 @@ static void test_contexts_separate(void **state) {
     ten_ctx_use(b);
     assert_string_equal(ten_error(), "");
     assert_int_equal(ten_default_float, DT_F32);
-    assert_int_equal(ten_result_type(i3, false, half, true), DT_F32);
+    Tensor *i3b = ten_arange(0, 3, 1, DT_I64);
+    assert_int_equal(ten_result_type(i3b, false, half, true), DT_F32);  /* b's tensor: b's default */
+    assert_int_equal(ten_result_type(i3, false, half, true), DT_F64);   /* a's tensor: a's default */
+    ten_free(i3b);
     ten_set_threads(2);
     assert_int_equal(ten_threads(), 2);
     Tensor *big = ten_new(DT_F32, 1, &s200);                            /* b's limit is the default */
@@ -363,6 +366,13 @@ static void test_contexts_separate(void **state) {
     ten_free(in_a);                                                      /* back to a's count, not b's */
     assert_int_equal(ten_live_bytes(), 800);
     assert_int_equal(a->live_bytes, 24 + 8);
+    /* a kernel's result goes to its input's context and takes its default dtype: sin of a's int64 is float64 */
+    Tensor *s = ten_unary(UOP_SIN, i3);
+    assert_ptr_equal(ten_ctx_of(s), a);
+    assert_int_equal(s->dtype, DT_F64);
+    assert_int_equal(a->live_bytes, 24 + 8 + 24);
+    ten_free(s);
+    assert_string_equal(ten_error(), "b's own failure");
 
     ten_ctx_use(a);
     assert_non_null(strstr(ten_error(), "at most 100 elements"));
