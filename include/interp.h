@@ -184,7 +184,7 @@ bool interp_truth(Interp *I, Value *v, bool *out);
 Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
 Value *rt_quit(Interp *I);                      /* quit() / exit() */
 /* Would `more` further values (about 64 bytes each) with the live values and tensors pass the memory limit
- * (ten_limit_bytes)? false with Python's MemoryError set: a list that grows without end stops with a message
+ * (I->run.ten->limit_bytes)? false with Python's MemoryError set: a list that grows without end stops with a message
  * instead of an out-of-memory kill. Also false when an allocation failed since the statement began
  * (mem_exhausted: the machine, or ulimit -v, refused memory). */
 bool interp_memory_ok(Interp *I, int64_t more);

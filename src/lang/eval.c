@@ -97,13 +97,13 @@ static bool machine_refused(Interp *I) {
 
 bool interp_bytes_ok(Interp *I, int64_t bytes) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = ten_live_bytes();
-    if (bytes >= 0 && bytes <= ten_limit_bytes - vals - tens) return true;
+    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    if (bytes >= 0 && bytes <= limit - vals - tens) return true;
     char need[32], v[32], t[32], lim[32];
     ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+    ten_bytes_str(limit, lim, sizeof lim);
     rt_raise(I, "MemoryError", "out of memory: %s more would not fit (values alive take %s, tensors %s; attn's limit is %s)",
              need, v, t, lim);
     return false;
@@ -111,12 +111,12 @@ bool interp_bytes_ok(Interp *I, int64_t bytes) {
 
 bool interp_memory_ok(Interp *I, int64_t more) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = ten_live_bytes();
-    if (more <= (ten_limit_bytes - vals - tens) / 64) return true;
+    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    if (more <= (limit - vals - tens) / 64) return true;
     char v[32], t[32], lim[32];
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+    ten_bytes_str(limit, lim, sizeof lim);
     if (more > 1000000) {
         rt_raise(I, "MemoryError", "out of memory: %lld more values would not fit (values alive take %s, tensors %s; attn's limit is %s)",
                  (long long)more, v, t, lim);
