@@ -10,6 +10,7 @@
 #include "parser.h"
 #include "pyformat.h"
 #include "builtins.h"
+#include "session.h"
 
 static void test_incomplete_input(void **state) {
     (void)state;
@@ -260,6 +261,31 @@ static void test_interpreters_keep_tensor_state(void **state) {
     interp_free(&B);
 }
 
+/* A session's tensor context is installed while it is current (session_push), and the one below comes back with
+ * session_pop: torch.set_default_dtype in a lesson's session is not the REPL's (the dtype is no longer copied in
+ * and out by hand). */
+static void test_sessions_install_their_context(void **state) {
+    (void)state;
+    Session repl, lesson;
+    session_init(&repl, "none");
+    session_init(&lesson, "none");
+    session_push(&repl);
+    assert_ptr_equal(ten_ctx(), repl.I.run.ten);
+    ASSERT_RUN(&repl.I, "torch.set_default_dtype(torch.float64)", "");
+    session_push(&lesson);
+    assert_ptr_equal(ten_ctx(), lesson.I.run.ten);
+    assert_int_equal(ten_default_float, DT_F32);
+    ASSERT_RUN(&lesson.I, "torch.tensor(0.5).dtype", "torch.float32\n");
+    session_pop(&lesson);
+    assert_ptr_equal(ten_ctx(), repl.I.run.ten);
+    assert_int_equal(ten_default_float, DT_F64);
+    ASSERT_RUN(&repl.I, "torch.tensor(0.5).dtype", "torch.float64\n");
+    session_free(&lesson);
+    session_pop(&repl);
+    assert_int_equal(ten_default_float, DT_F32);         /* the process's own context again */
+    session_free(&repl);
+}
+
 int main(void) {
     builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
@@ -273,6 +299,7 @@ int main(void) {
         cmocka_unit_test(test_deep_free),
         cmocka_unit_test(test_cycles_collected),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
+        cmocka_unit_test(test_sessions_install_their_context),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }
