@@ -13,14 +13,15 @@
 
 struct Session;
 
-/* What one run owns that the libraries use: torch's generator, print options and default dtype, the plots, where
- * files may be written. The interpreter holds it (I->run), so the builtins reach it without knowing the session.
+/* What one run owns that the libraries use: torch's generator, print options, the tensor library's context
+ * (error, limits, default dtype, threads), the plots, where files may be written. The interpreter holds it (I->run), so the builtins reach it without knowing the session.
  * interp_init makes it; whoever owns the interpreter frees its plot and files (session_free). */
 typedef struct RunContext {
     Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
     PrintOptions print;              /* torch.set_printoptions */
-    DType default_float;             /* torch.set_default_dtype; the tensor library's ten_default_float follows the
-                                      * current session (set on push and pop) */
+    TenCtx *ten;                     /* the tensor library's context (tensor.h): its error, limits, default dtype
+                                      * (torch.set_default_dtype), memory, threads; installed while this
+                                      * interpreter runs code (interp_run_tree) and while its session is current */
     Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
     FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
                                       * own REPL, under one directory for lessons and transcripts (files.h) */
@@ -134,7 +135,7 @@ typedef struct Interp {
     /* what the last statement printed as a value, for lessons (borrowed until the next statement) */
     Value *last_value;
     struct Session *session;     /* the session that owns this interpreter */
-    RunContext run;              /* the run's generator, print options, default dtype, plots and write policy */
+    RunContext run;              /* the run's generator, print options, tensor context, plots and write policy */
     /* repr and str for Python (val_repr_py): repr_raises while they run, so a student's __repr__/__str__ of this
      * interpreter that raises leaves its error set and repr_failed true (no more student code runs in that repr);
      * otherwise (an error message, help) its failure prints as a placeholder and the error is dropped */
@@ -183,7 +184,7 @@ bool interp_truth(Interp *I, Value *v, bool *out);
 Value *rt_interrupt(Interp *I);                 /* Ctrl-C was pressed: stop this statement */
 Value *rt_quit(Interp *I);                      /* quit() / exit() */
 /* Would `more` further values (about 64 bytes each) with the live values and tensors pass the memory limit
- * (ten_limit_bytes)? false with Python's MemoryError set: a list that grows without end stops with a message
+ * (I->run.ten->limit_bytes)? false with Python's MemoryError set: a list that grows without end stops with a message
  * instead of an out-of-memory kill. Also false when an allocation failed since the statement began
  * (mem_exhausted: the machine, or ulimit -v, refused memory). */
 bool interp_memory_ok(Interp *I, int64_t more);

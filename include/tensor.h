@@ -20,17 +20,60 @@
 #include <stddef.h>
 
 #define TEN_MAX_DIMS 8
-/* Limits that turn an out-of-memory kill into a clear error. Variables, so tests and fuzzers can lower them. */
-extern int64_t ten_limit_numel;                 /* elements per tensor: 2^28 (1 GiB of float32) */
-extern int64_t ten_limit_bytes;                 /* all live tensors together: 6 GiB */
-#define TEN_MAX_NUMEL ten_limit_numel
-int64_t ten_live_bytes(void);
 
 typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2, DT_F64 = 3 } DType;
 static inline bool ten_is_float(DType d) { return d == DT_F32 || d == DT_F64; }
-/* torch.get_default_dtype(): what Python floats and float creation functions become (float32 or float64). A
- * per-session setting, like the print options. */
-extern DType ten_default_float;
+typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
+
+/* ---- the library's context (tensor_create.c) ----
+ * Everything one run of the library changes: its last error, its limits, its default dtype, the bytes its tensors
+ * hold and the buffers kept for their reuse, its thread count and product switches. A session owns one
+ * (RunContext.ten, made by ten_ctx_new) and installs it while its code runs (ten_ctx_use), so two sessions in one
+ * process (unit tests, the notebook kernel, a lesson inside the REPL) never see each other's error, limits or dtype.
+ * Each storage keeps the context it was made in alive and gives its bytes back to that one, whichever is installed
+ * when it is freed; kernels make their results in their input's context (ten_ctx_of) and read its default dtype.
+ * Callers that install none (tensor unit tests, fuzz targets, start-up) use the process's own.
+ * What stays process-wide: the worker pool, OpenBLAS's handle, the CPU's vector level and cache size, ATTN_GEMM,
+ * and ten_interrupted (a signal handler sets it). */
+#define TEN_CACHE_SLOTS 32
+typedef struct TenCacheSlot { void *p; size_t bytes; } TenCacheSlot;    /* a buffer kept for reuse */
+typedef struct TenCtx {
+    char err[512];                  /* ten_error(): the last failure's message */
+    TenErrKind err_kind;            /* ten_error_kind() */
+    int64_t limit_numel;            /* elements per tensor: 2^28 (1 GiB of float32); tests and fuzzers lower it */
+    int64_t limit_bytes;            /* all this context's live tensors together: 6 GiB, or $ATTN_MEMORY_LIMIT */
+    int64_t live_bytes;             /* ten_live_bytes(): the storages made in this context and alive */
+    DType default_float;            /* torch.set_default_dtype: what Python floats and float factories become */
+    int threads;                    /* torch.set_num_threads; 0 until asked (then ATTN_THREADS, else the cores) */
+    bool own_gemm;                  /* ten_set_own_gemm: vm_blas_gemm may stand in for OpenBLAS (tensor_internal.h) */
+    int64_t blas_threshold;         /* ten_set_blas_threshold: m*n*k at or above which products use BLAS */
+    int64_t attention_block;        /* ten_set_attention_block: queries per block, forced by a test (0: cache size) */
+    int refs;                       /* its owner and each storage made in it; freed at 0 (ten_ctx_free) */
+    bool closed;                    /* the owner let go: nothing more is kept for reuse */
+    struct {                        /* tensor_create.c's free lists and buffer cache, not for callers */
+        void *handles, *small;      /* free Tensor handles and small storages */
+        int nhandles, nsmall;
+        TenCacheSlot cache[TEN_CACHE_SLOTS];
+        size_t cached_bytes;
+    } pool;
+} TenCtx;
+/* A new context: no error, float32, limits copied from the installed one (a nested run keeps $ATTN_MEMORY_LIMIT
+ * and a fuzzer's lowered limits); the caller owns it (ten_ctx_free). */
+TenCtx *ten_ctx_new(void);
+/* The owner lets go: the kept buffers are freed now, the context when its last storage goes. NULL is ignored. */
+void ten_ctx_free(TenCtx *c);
+/* Installs c (NULL: the process's own) as the context the library uses from now on; returns the one it replaces,
+ * for the caller to put back. Transitional (issue 28, step 2 passes the context to factories and finds it from the
+ * inputs of kernels): one installed pointer, written by the main thread while no parallel loop runs. */
+TenCtx *ten_ctx_use(TenCtx *c);
+TenCtx *ten_ctx(void);                          /* the installed context */
+/* The installed context's settings under their old names (transitional, lvalues: `ten_limit_bytes = n` works). */
+#define ten_limit_numel (ten_ctx()->limit_numel)
+#define ten_limit_bytes (ten_ctx()->limit_bytes)
+#define ten_default_float (ten_ctx()->default_float)
+#define TEN_MAX_NUMEL ten_limit_numel
+int64_t ten_live_bytes(void);                   /* the installed context's live_bytes */
+
 /* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */
 DType ten_promote(DType a, DType b);
 
@@ -68,9 +111,8 @@ void ten_check_dtype(const Tensor *t, int dt, const char *fn);  /* the same for 
 #endif
 
 /* ---- errors ----
- * Like errno: a failing function leaves its message (and kind) here; the language takes it over at one boundary
- * (rt_tensor_error). */
-typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
+ * Like errno, per context: a failing function leaves its message (and kind) in the installed context; the language
+ * takes it over at one boundary (rt_tensor_error). */
 const char *ten_error(void);                 /* message of the last failure */
 TenErrKind ten_error_kind(void);             /* what kind of failure it was */
 #if defined(__GNUC__)
@@ -85,9 +127,15 @@ const char *ten_dtype_word(DType d);          /* PyTorch's scalar type name in m
 size_t ten_dtype_size(DType d);
 
 /* ---- creation (tensor_create.c) ---- */
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* zero-filled */
-Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* for results whose every element is written */
-void ten_release_cache(void);                                        /* frees the buffers kept for reuse */
+/* The context t was made in (its storage's): a kernel's result goes there and takes its settings (ggml's tensors
+ * know their context the same way), so only factories without a tensor input need the installed one. */
+TenCtx *ten_ctx_of(const Tensor *t);
+/* A tensor in context c (its limits, its byte count); NULL with a message when the shape is invalid or too large. */
+Tensor *ten_new_in(TenCtx *c, DType dt, int ndim, const int64_t *shape);          /* zero-filled */
+Tensor *ten_new_uninit_in(TenCtx *c, DType dt, int ndim, const int64_t *shape);   /* every element to be written */
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* ten_new_in the installed context */
+Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* ten_new_uninit_in the installed context */
+void ten_release_cache(void);                          /* frees the buffers the installed context keeps for reuse */
 Tensor *ten_scalar_f(float v);
 Tensor *ten_scalar_d(double v);                                      /* a 0-dim float64 */
 Tensor *ten_scalar_i(int64_t v);

@@ -24,7 +24,7 @@ static Value *bi_tensor(Interp *I, Args *a) {
     Value *data = arg(a, 0, "data");
     if (!data) return rt_error(I, "tensor() missing the data argument, e.g. torch.tensor([3, 2])");
     bool has;
-    DType dt = ten_default_float;
+    DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     /* torch.as_tensor(X) with X's dtype is X itself, as in PyTorch (torch.tensor copies) */
     if (a->fn->tag == 1 && data->kind == V_TENSOR && (!has || dt == data->u.t->dtype)) return val_incref(data);
@@ -75,7 +75,7 @@ static Value *bi_fill_shape(Interp *I, Args *a) {
     if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
     if (!arg(a, 0, "size")) return rt_error(I, "%s() needs a shape, e.g. %s((2, 3))", a->fname, a->fname);
     bool has;
-    DType dt = ten_default_float;
+    DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_full(dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
 }
@@ -93,7 +93,7 @@ static Value *bi_full(Interp *I, Args *a) {
     double v;
     if (!arg_double(I, fv, "fill_value", &v)) return NULL;
     bool has;
-    DType dt = fv->kind == V_FLOAT ? ten_default_float : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
+    DType dt = fv->kind == V_FLOAT ? I->run.ten->default_float : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
     if (fv->kind == V_TENSOR) dt = fv->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_full(dt, nd, shape, v));
@@ -160,7 +160,7 @@ static Value *bi_arange(Interp *I, Args *a) {
         if (v[i]->kind == V_FLOAT || (v[i]->kind == V_TENSOR && ten_is_float(v[i]->u.t->dtype))) any_float = true;
     }
     bool has;
-    DType dt = any_float ? ten_default_float : DT_I64;
+    DType dt = any_float ? I->run.ten->default_float : DT_I64;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     if (dt == DT_BOOL) return rt_error(I, "arange() does not make bool tensors");
     int64_t k[3] = {0, 0, 1};
@@ -182,7 +182,7 @@ static Value *bi_linspace(Interp *I, Args *a) {
     int64_t steps;
     if (!arg_double(I, s, "start", &x0) || !arg_double(I, e, "end", &x1) || !arg_int(I, n, "steps", &steps)) return NULL;
     bool has;
-    DType dt = ten_default_float;
+    DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_linspace(x0, x1, steps, dt));
 }
@@ -198,7 +198,7 @@ static Value *bi_eye(Interp *I, Args *a) {
     if (m && !arg_int(I, m, "m", &cols)) return NULL;
     if (rows < 0 || cols < 0) return rt_error(I, "eye(): sizes must be non-negative");
     bool has;
-    DType dt = ten_default_float;
+    DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     return done(I, ten_eye(rows, cols, dt));
 }
@@ -206,7 +206,7 @@ static Value *bi_eye(Interp *I, Args *a) {
 /* A float dtype for random numbers (float32 or float64); PyTorch's message for the others. */
 static bool random_dtype(Interp *I, Args *a, DType *dt, bool normal) {
     bool has;
-    *dt = ten_default_float;
+    *dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, dt)) return false;
     if (!ten_is_float(*dt)) {
         rt_error(I, "\"%s\" not implemented for '%s'", normal ? "normal_kernel_cpu" : "check_uniform_bounds", *dt == DT_I64 ? "Long" : "Bool");
@@ -273,13 +273,13 @@ static Value *bi_set_default_dtype(Interp *I, Args *a) {
     Value *d = arg(a, 0, "d");
     if (!d || d->kind != V_DTYPE) return rt_error(I, "set_default_dtype(d) needs a dtype, e.g. torch.float64");
     if (!ten_is_float(d->u.dtype)) return rt_error(I, "only floating-point types are supported as the default type");
-    I->run.default_float = ten_default_float = d->u.dtype;
+    I->run.ten->default_float = d->u.dtype;
     return val_none();
 }
 
 static Value *bi_get_default_dtype(Interp *I, Args *a) {
     if (!args_check(I, a, 0, NULL)) return NULL;
-    return val_dtype(ten_default_float);
+    return val_dtype(I->run.ten->default_float);
 }
 
 static Value *bi_manual_seed(Interp *I, Args *a) {

@@ -567,7 +567,7 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     if (st == 0) return rt_error(I, "step must be nonzero");
     if ((st > 0 && e0 < s0) || (st < 0 && e0 > s0)) return rt_error(I, "upper bound and larger bound inconsistent with step sign");
     bool has;
-    DType dt = ten_default_float;
+    DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     double n = floor((e0 - s0) / st) + 1;
     if (n > (double)TEN_MAX_NUMEL) return rt_error(I, "range(): %.0f elements is too many for attn", n);

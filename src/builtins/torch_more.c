@@ -434,7 +434,7 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
     bool keep;
     if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
     if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
-    Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, ten_default_float);
+    Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, I->run.ten->default_float);
     /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
     Tensor *m = xf ? reduce_dims(xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
     /* maxes that are infinite are replaced by 0 (so inf - inf is not taken) */

@@ -514,7 +514,7 @@ Tensor *interp_to_tensor(Interp *I, Value *v, bool has_dtype, DType dt) {
     memset(&ns, 0, sizeof ns);
     if (!nest_scan(I, v, 0, &ns)) return NULL;
     /* Python floats give the default dtype (float32), a float64 tensor element float64; an empty list is float */
-    DType inferred = ns.any_f64 ? DT_F64 : ns.any_float ? ten_default_float : ns.any_int ? DT_I64 : ns.any_bool ? DT_BOOL : ten_default_float;
+    DType inferred = ns.any_f64 ? DT_F64 : ns.any_float ? I->run.ten->default_float : ns.any_int ? DT_I64 : ns.any_bool ? DT_BOOL : I->run.ten->default_float;
     Tensor *t = ten_new(has_dtype ? dt : inferred, ns.ndim, ns.shape);
     if (!t) { rt_tensor_error(I); return NULL; }
     int64_t k = 0;
@@ -526,7 +526,7 @@ Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp) {
     *tmp = NULL;
     if (v->kind == V_TENSOR) return v->u.t;
     if (val_is_number(v) || v->kind == V_LIST || v->kind == V_TUPLE) {
-        *tmp = interp_to_tensor(I, v, false, ten_default_float);
+        *tmp = interp_to_tensor(I, v, false, I->run.ten->default_float);
         if (!*tmp) {
             rt_error_prefix(I, "%s", what);
             return NULL;

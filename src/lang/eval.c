@@ -25,7 +25,7 @@ void interp_init(Interp *I) {
     I->max_loop_iterations = MAX_LOOP_ITERATIONS;
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
-    I->run.default_float = DT_F32;
+    I->run.ten = ten_ctx_new();
     ag_context_init(&I->run.ag);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
@@ -38,6 +38,8 @@ void interp_free(Interp *I) {
     I->ret = NULL;
     val_decref(I->last_value);
     I->last_value = NULL;
+    ten_ctx_free(I->run.ten);          /* freed with the last tensor made in it */
+    I->run.ten = NULL;
 }
 
 /* ---- the error record ---- */
@@ -95,13 +97,13 @@ static bool machine_refused(Interp *I) {
 
 bool interp_bytes_ok(Interp *I, int64_t bytes) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = ten_live_bytes();
-    if (bytes >= 0 && bytes <= ten_limit_bytes - vals - tens) return true;
+    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    if (bytes >= 0 && bytes <= limit - vals - tens) return true;
     char need[32], v[32], t[32], lim[32];
     ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+    ten_bytes_str(limit, lim, sizeof lim);
     rt_raise(I, "MemoryError", "out of memory: %s more would not fit (values alive take %s, tensors %s; attn's limit is %s)",
              need, v, t, lim);
     return false;
@@ -109,12 +111,12 @@ bool interp_bytes_ok(Interp *I, int64_t bytes) {
 
 bool interp_memory_ok(Interp *I, int64_t more) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = ten_live_bytes();
-    if (more <= (ten_limit_bytes - vals - tens) / 64) return true;
+    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    if (more <= (limit - vals - tens) / 64) return true;
     char v[32], t[32], lim[32];
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+    ten_bytes_str(limit, lim, sizeof lim);
     if (more > 1000000) {
         rt_raise(I, "MemoryError", "out of memory: %lld more values would not fit (values alive take %s, tensors %s; attn's limit is %s)",
                  (long long)more, v, t, lim);
@@ -1426,6 +1428,7 @@ typedef struct RunState {
 int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
     RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
                       I->base_call_depth, I->signal, I->ret, I->frame};
+    TenCtx *outer_ten = ten_ctx_use(I->run.ten);   /* this interpreter's tensors, errors and dtype while it runs */
     interp_clear_error(I);
     I->src = src;
     I->src_name = src_name;
@@ -1453,6 +1456,7 @@ int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name
     I->base_call_depth = saved.base_call_depth;
     I->signal = saved.signal;
     I->ret = saved.ret;
+    ten_ctx_use(outer_ten);
     return rc;
 }
 

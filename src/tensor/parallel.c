@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static int nthreads;                        /* 0 until first asked */
-
 /* The pool: one loop at a time, run by the thread that called par_for and up to nthreads - 1 workers. */
 static struct {
     pthread_mutex_t mu;
@@ -45,8 +43,10 @@ static int core_count(void) {
     return n > 0 ? (int)n : 1;
 }
 
+/* The installed context's thread count (TenCtx.threads), set from ATTN_THREADS or the cores when first asked. */
 int par_threads(void) {
-    if (nthreads) return nthreads;
+    TenCtx *c = ten_ctx();
+    if (c->threads) return c->threads;
     int n = core_count();
     const char *env = getenv("ATTN_THREADS");
     if (env && *env) {
@@ -55,12 +55,12 @@ int par_threads(void) {
         if (*end == '\0' && v >= 1 && v <= PAR_MAX_THREADS) n = (int)v;
         else fprintf(stderr, "attn: ATTN_THREADS=%s is not a thread count from 1 to %d; using %d (the cores)\n", env, PAR_MAX_THREADS, n);
     }
-    nthreads = n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
-    return nthreads;
+    c->threads = n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
+    return c->threads;
 }
 
 void par_set_threads(int n) {
-    nthreads = n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
+    ten_ctx()->threads = n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
 }
 
 int ten_threads(void) { return par_threads(); }

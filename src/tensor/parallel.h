@@ -1,9 +1,10 @@
 /* parallel.h - attn's worker threads (prefix par_), for the tensor kernels only.
  *
  * One thread count serves everything that runs in parallel: attn's own kernels and OpenBLAS's products (which
- * tensor_matmul.c splits by rows over these threads, each row block one single-threaded OpenBLAS call). It is
- * ATTN_THREADS when that is set, else the number of cores attn may run on; torch.set_num_threads(n) changes it
- * (ten_set_threads in tensor.h). The workers start on the first parallel loop, not at start-up.
+ * tensor_matmul.c splits by rows over these threads, each row block one single-threaded OpenBLAS call). It is the
+ * installed context's (TenCtx.threads, tensor.h): ATTN_THREADS when that is set, else the number of cores attn may
+ * run on; torch.set_num_threads(n) changes it for that session (ten_set_threads). The pool itself is the process's:
+ * its workers start on the first parallel loop, not at start-up, and serve every context.
  *
  * Same bits for any thread count: par_for hands out ranges of items, and a kernel must compute each item from its
  * inputs alone, whatever range it falls in (a reduction fixes its own blocks and adds them in block order).

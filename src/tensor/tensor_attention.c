@@ -128,8 +128,8 @@ static int64_t half_l2_floats(void) {
     return floats;
 }
 
-static int64_t forced_block;            /* queries per block set by a test (0: from the cache size) */
-void ten_set_attention_block(int64_t rows) { forced_block = rows > 0 ? rows : 0; }
+/* The installed context's queries per block, set by a test (0: from the cache size). */
+void ten_set_attention_block(int64_t rows) { ten_ctx()->attention_block = rows > 0 ? rows : 0; }
 
 /* x as a float32 tensor whose last dim has stride 1 and rows at least as far apart as they are long (what BLAS
  * reads): x itself, or a contiguous copy in *tmp. */
@@ -186,9 +186,9 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     int64_t wsh[3] = {B * heads, nq, nk};
     if (v) {
         int64_t osh[3] = {B, nq, v->shape[2]};
-        if (!(out = ten_new_uninit(DT_F32, 3, osh))) goto done;
+        if (!(out = ten_new_uninit_in(ten_ctx_of(q), DT_F32, 3, osh))) goto done;
     }
-    if (weights && !(w = ten_new_uninit(DT_F32, 3, wsh))) goto done;
+    if (weights && !(w = ten_new_uninit_in(ten_ctx_of(q), DT_F32, 3, wsh))) goto done;
     ok = true;
     if (B * heads * nq == 0) goto done;              /* nothing to compute */
     J.out = out ? ten_f32(out) : NULL;
@@ -206,6 +206,7 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     /* blocks of queries whose scores fill about half of a core's L2 (the packed Kᵀ and V and the rows of Q take the
      * rest): larger blocks would spill the scores to L3 between the product and the softmax; the packing is per
      * head, not per block. The bits do not depend on the size (tests force others: ten_set_attention_block). */
+    int64_t forced_block = ten_ctx()->attention_block;
     J.block = forced_block ? forced_block : half_l2_floats() / (nk ? nk : 1);
     if (J.block < 16) J.block = 16;
     /* a product OpenBLAS computes is split only where its rows keep the bits of the unsplit call (tensor_internal.h) */

@@ -8,25 +8,56 @@
 #include <string.h>
 
 atomic_int ten_interrupted = 0;
-int64_t ten_limit_numel = (int64_t)1 << 28;
-int64_t ten_limit_bytes = (int64_t)6 << 30;
-static int64_t live_bytes;
-int64_t ten_live_bytes(void) { return live_bytes; }
-static char ten_errbuf[512];
-static TenErrKind ten_errkind = TEN_ERR_FAILED;
 
-const char *ten_error(void) { return ten_errbuf; }
-TenErrKind ten_error_kind(void) { return ten_errkind; }
+/* The process's context, for callers that install none, and the installed one (tensor.h). */
+static TenCtx process_ctx = TEN_CTX_INIT;
+static TenCtx *installed = &process_ctx;
+
+TenCtx *ten_ctx(void) { return installed; }
+
+TenCtx *ten_ctx_use(TenCtx *c) {
+    TenCtx *was = installed;
+    installed = c ? c : &process_ctx;
+    return was == &process_ctx ? NULL : was;
+}
+
+TenCtx *ten_ctx_new(void) {
+    TenCtx *c = xmalloc(sizeof *c);
+    *c = (TenCtx)TEN_CTX_INIT;
+    c->limit_numel = installed->limit_numel;
+    c->limit_bytes = installed->limit_bytes;
+    return c;
+}
+
+static void pool_release(TenCtx *c);
+
+/* One reference of c gone (its owner's or a storage's): freed with the last. The process's own is never freed. */
+static void ctx_unref(TenCtx *c) {
+    if (--c->refs == 0 && c != &process_ctx) free(c);
+}
+
+void ten_ctx_free(TenCtx *c) {
+    if (!c) return;
+    if (installed == c) installed = &process_ctx;
+    pool_release(c);
+    c->closed = true;
+    ctx_unref(c);
+}
+
+int64_t ten_live_bytes(void) { return installed->live_bytes; }
+
+const char *ten_error(void) { return installed->err; }
+TenErrKind ten_error_kind(void) { return installed->err_kind; }
 void ten_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ten_errbuf, sizeof ten_errbuf, fmt, ap);
+    vsnprintf(installed->err, sizeof installed->err, fmt, ap);
     va_end(ap);
-    ten_errkind = TEN_ERR_FAILED;
+    installed->err_kind = TEN_ERR_FAILED;
 }
 void ten_fail_interrupted(void) {
-    snprintf(ten_errbuf, sizeof ten_errbuf, "interrupted");
-    ten_errkind = TEN_ERR_INTERRUPTED;
+    snprintf(installed->err, sizeof installed->err, "interrupted");
+    installed->err_kind = TEN_ERR_INTERRUPTED;
 }
 
 void ten_bytes_str(int64_t bytes, char *out, size_t n) {
@@ -60,50 +91,47 @@ const char *ten_dtype_word(DType d) {
 }
 size_t ten_dtype_size(DType d) { return d == DT_F32 ? 4 : d == DT_BOOL ? 1 : 8; }
 
-DType ten_default_float = DT_F32;
-
 static int dtype_rank(DType d) { return d == DT_BOOL ? 0 : d == DT_I64 ? 1 : d == DT_F32 ? 2 : 3; }
 DType ten_promote(DType a, DType b) { return dtype_rank(a) >= dtype_rank(b) ? a : b; }
 
 /* Large buffers are kept for reuse after ten_free (as PyTorch's caching allocator does): a fresh 256 MB buffer
  * costs more in page faults than the kernel that fills it. Exact sizes only, a few slots, bounded in total. */
-#define CACHE_SLOTS 32
 #define CACHE_MIN_BYTES ((size_t)1 << 20)
 #define CACHE_MAX_BYTES ((size_t)3 << 30)
-static struct { void *p; size_t bytes; } cache[CACHE_SLOTS];
-static size_t cached_bytes;
 
-static void *data_alloc(size_t bytes, bool zero) {
+static void *data_alloc(TenCtx *c, size_t bytes, bool zero) {
     if (bytes >= CACHE_MIN_BYTES)
-        for (int i = 0; i < CACHE_SLOTS; i++)
-            if (cache[i].p && cache[i].bytes == bytes) {
-                void *p = cache[i].p;
-                cache[i].p = NULL;
-                cached_bytes -= bytes;
+        for (int i = 0; i < TEN_CACHE_SLOTS; i++)
+            if (c->pool.cache[i].p && c->pool.cache[i].bytes == bytes) {
+                void *p = c->pool.cache[i].p;
+                c->pool.cache[i].p = NULL;
+                c->pool.cached_bytes -= bytes;
                 if (zero) memset(p, 0, bytes);
                 return p;
             }
     return zero ? calloc(bytes, 1) : malloc(bytes);
 }
 
-static void data_free(void *p, size_t bytes) {
+/* Frees p, or keeps it in c's cache for the next buffer of its size (not once c's owner has let go). */
+static void data_free(TenCtx *c, void *p, size_t bytes) {
     if (!p) return;
-    if (bytes >= CACHE_MIN_BYTES && bytes <= CACHE_MAX_BYTES) {
+    if (!c->closed && bytes >= CACHE_MIN_BYTES && bytes <= CACHE_MAX_BYTES) {
+        TenCacheSlot *cache = c->pool.cache;
         int slot = -1;
-        for (int i = 0; i < CACHE_SLOTS && slot < 0; i++) if (!cache[i].p) slot = i;
+        for (int i = 0; i < TEN_CACHE_SLOTS && slot < 0; i++) if (!cache[i].p) slot = i;
         /* full: drop the oldest-looking (slot 0) and shift */
-        if (slot < 0) { free(cache[0].p); cached_bytes -= cache[0].bytes; memmove(cache, cache + 1, sizeof cache[0] * (CACHE_SLOTS - 1)); slot = CACHE_SLOTS - 1; cache[slot].p = NULL; }
-        while (cached_bytes + bytes > CACHE_MAX_BYTES) {
+        if (slot < 0) { free(cache[0].p); c->pool.cached_bytes -= cache[0].bytes; memmove(cache, cache + 1, sizeof cache[0] * (TEN_CACHE_SLOTS - 1)); slot = TEN_CACHE_SLOTS - 1; cache[slot].p = NULL; }
+        while (c->pool.cached_bytes + bytes > CACHE_MAX_BYTES) {
             int big = -1;
-            for (int i = 0; i < CACHE_SLOTS; i++) if (cache[i].p && (big < 0 || cache[i].bytes > cache[big].bytes)) big = i;
+            for (int i = 0; i < TEN_CACHE_SLOTS; i++) if (cache[i].p && (big < 0 || cache[i].bytes > cache[big].bytes)) big = i;
             if (big < 0) break;
             free(cache[big].p);
-            cached_bytes -= cache[big].bytes;
+            c->pool.cached_bytes -= cache[big].bytes;
             cache[big].p = NULL;
         }
         cache[slot].p = p;
         cache[slot].bytes = bytes;
-        cached_bytes += bytes;
+        c->pool.cached_bytes += bytes;
         return;
     }
     free(p);
@@ -115,6 +143,7 @@ struct TenStorage {
     int refs;                 /* views alive on it */
     int64_t bytes;
     void *base;               /* small storages: their own inline bytes (SmallStorage) */
+    TenCtx *ctx;              /* the context it was made in: counts its bytes, keeps its memory for reuse */
     int64_t version;          /* writes in place so far (ten_version): what autograd's saved tensors check */
 };
 
@@ -122,9 +151,9 @@ struct TenStorage {
  * A statement's fixed cost: `x + y` at (2, 4) spent a third of its time in malloc/free for the result's handle,
  * storage and data. Handles (Tensor) and small storages, whose data of at most SMALL_BYTES sits right after their
  * header, are kept on free lists for the next tensor instead (at most POOL_MAX of each, so a freed million-element
- * list gives its memory back). new_tensor/ten_view_of take from them and ten_free gives back: the one path. The
- * allocator belongs to the main thread (parallel.h), so the lists need no lock. Off in sanitizer builds, so that
- * ASan still sees every use after free. */
+ * list gives its memory back). new_tensor/ten_view_of take from them and ten_free gives back, to the storage's
+ * context (TenCtx.pool): the one path. The allocator belongs to the main thread (parallel.h), so the lists need no
+ * lock. Off in sanitizer builds, so that ASan still sees every use after free. */
 #define SMALL_BYTES 64
 #define POOL_MAX 256
 typedef struct SmallStorage {
@@ -132,15 +161,13 @@ typedef struct SmallStorage {
     _Alignas(16) unsigned char data[SMALL_BYTES];
 } SmallStorage;
 typedef union PoolItem { union PoolItem *next; Tensor t; SmallStorage s; } PoolItem;
-static PoolItem *free_handles, *free_small;
-static int nfree_handles, nfree_small;
 #ifdef TEN_CHECKS
 #define POOLED 0
 #else
 #define POOLED 1
 #endif
 
-static void *pool_take(PoolItem **list, int *n, size_t bytes) {
+static void *pool_take(void **list, int *n, size_t bytes) {
     PoolItem *p = *list;
     if (!POOLED || !p) return xmalloc(bytes);
     *list = p->next;
@@ -148,40 +175,50 @@ static void *pool_take(PoolItem **list, int *n, size_t bytes) {
     return p;
 }
 
-static void pool_give(PoolItem **list, int *n, void *p) {
-    if (!POOLED || *n >= POOL_MAX) { free(p); return; }
+/* Keeps p on the list of c (a free list of c->pool), or frees it once c's owner has let go. */
+static void pool_give(TenCtx *c, void **list, int *n, void *p) {
+    if (!POOLED || c->closed || *n >= POOL_MAX) { free(p); return; }
     PoolItem *it = p;
     it->next = *list;
     *list = it;
     (*n)++;
 }
 
-static void pool_drain(PoolItem **list, int *n) {
+static void pool_drain(void **list, int *n) {
     while (*list) { PoolItem *p = *list; *list = p->next; free(p); }
     *n = 0;
 }
 
-void ten_release_cache(void) {
-    for (int i = 0; i < CACHE_SLOTS; i++) { free(cache[i].p); cache[i].p = NULL; }
-    cached_bytes = 0;
-    pool_drain(&free_handles, &nfree_handles);
-    pool_drain(&free_small, &nfree_small);
+/* Frees every buffer, handle and small storage c keeps for reuse. */
+static void pool_release(TenCtx *c) {
+    for (int i = 0; i < TEN_CACHE_SLOTS; i++) { free(c->pool.cache[i].p); c->pool.cache[i].p = NULL; }
+    c->pool.cached_bytes = 0;
+    pool_drain(&c->pool.handles, &c->pool.nhandles);
+    pool_drain(&c->pool.small, &c->pool.nsmall);
 }
 
-static Tensor *handle_new(void) {
-    Tensor *t = pool_take(&free_handles, &nfree_handles, sizeof(Tensor));
+void ten_release_cache(void) { pool_release(installed); }
+
+static Tensor *handle_new(TenCtx *c) {
+    Tensor *t = pool_take(&c->pool.handles, &c->pool.nhandles, sizeof(Tensor));
     memset(t, 0, sizeof *t);
     return t;
 }
 
-static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero);
+static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, bool zero);
 
-/* Allocates a zero-filled tensor; NULL with a message when the shape is invalid or too large. */
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape) { return new_tensor(dt, ndim, shape, true); }
-/* The same without zero-filling, for results that every element of is written. */
-Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape) { return new_tensor(dt, ndim, shape, false); }
+Tensor *ten_new_in(TenCtx *c, DType dt, int ndim, const int64_t *shape) { return new_tensor(c, dt, ndim, shape, true); }
+Tensor *ten_new_uninit_in(TenCtx *c, DType dt, int ndim, const int64_t *shape) {
+    return new_tensor(c, dt, ndim, shape, false);
+}
+Tensor *ten_new(DType dt, int ndim, const int64_t *shape) { return new_tensor(installed, dt, ndim, shape, true); }
+Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape) { return new_tensor(installed, dt, ndim, shape, false); }
 
-static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
+TenCtx *ten_ctx_of(const Tensor *t) { return t->storage->ctx; }
+
+/* Allocates a tensor in c, counted against c's limits (the error goes to the installed context, where the caller
+ * reads it: ten_error). */
+static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, bool zero) {
     if (ndim < 0 || ndim > TEN_MAX_DIMS) {
         ten_fail("tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
         return NULL;
@@ -196,23 +233,23 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
             return NULL;
         }
         if (shape[i] == 0) empty = true;
-        else if (span > TEN_MAX_NUMEL / shape[i]) span = TEN_MAX_NUMEL + 1;
+        else if (span > c->limit_numel / shape[i]) span = c->limit_numel + 1;
         else span *= shape[i];
     }
     numel = empty ? 0 : span;
-    if (span > TEN_MAX_NUMEL) {
+    if (span > c->limit_numel) {
         char s[160];
         ten_shape_str(shape, ndim, s, sizeof s);
         ten_fail("a tensor of shape %s is too large: attn holds at most %lld elements per tensor", s,
-                 (long long)TEN_MAX_NUMEL);
+                 (long long)c->limit_numel);
         return NULL;
     }
     int64_t bytes = (numel ? numel : 1) * (int64_t)ten_dtype_size(dt);
-    if (live_bytes + bytes > ten_limit_bytes) {
+    if (c->live_bytes + bytes > c->limit_bytes) {
         char live[32], need[32], lim[32];
-        ten_bytes_str(live_bytes, live, sizeof live);
+        ten_bytes_str(c->live_bytes, live, sizeof live);
         ten_bytes_str(bytes, need, sizeof need);
-        ten_bytes_str(ten_limit_bytes, lim, sizeof lim);
+        ten_bytes_str(c->limit_bytes, lim, sizeof lim);
         ten_fail("out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s): "
                  "delete some (del NAME) or use smaller sizes", live, need, lim);
         return NULL;
@@ -220,12 +257,12 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
     TenStorage *st;
     void *data;
     if (bytes <= SMALL_BYTES) {
-        SmallStorage *ss = pool_take(&free_small, &nfree_small, sizeof(SmallStorage));
+        SmallStorage *ss = pool_take(&c->pool.small, &c->pool.nsmall, sizeof(SmallStorage));
         if (zero) memset(ss->data, 0, (size_t)bytes);
         st = &ss->h;
         data = ss->data;
     } else {
-        data = data_alloc((size_t)bytes, zero);
+        data = data_alloc(c, (size_t)bytes, zero);
         if (!data) {
             ten_fail("not enough memory for %lld elements", (long long)numel);
             return NULL;
@@ -236,7 +273,9 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
     st->bytes = bytes;
     st->base = data;
     st->version = 0;
-    Tensor *t = handle_new();
+    st->ctx = c;
+    c->refs++;
+    Tensor *t = handle_new(c);
     t->dtype = dt;
     t->ndim = ndim;
     int64_t s = 1;
@@ -249,13 +288,13 @@ static Tensor *new_tensor(DType dt, int ndim, const int64_t *shape, bool zero) {
     t->contiguous = true;
     t->storage = st;
     t->data = data;
-    live_bytes += bytes;
+    c->live_bytes += bytes;
     return t;
 }
 
 /* A new handle on t's storage (internal: ten_view_of fills in the layout). */
 Tensor *ten_view_of(const Tensor *t, int ndim, const int64_t *shape, const int64_t *stride, int64_t offset) {
-    Tensor *v = handle_new();
+    Tensor *v = handle_new(t->storage->ctx);
     v->dtype = t->dtype;
     v->ndim = ndim;
     v->numel = 1;
@@ -278,18 +317,21 @@ int64_t ten_version(const Tensor *t) { return t->storage->version; }
 void ten_bump_version(Tensor *t) { t->storage->version++; }
 void ten_version_restore(Tensor *t, int64_t v) { t->storage->version = v; }
 
+/* Gives the handle back, and with the storage's last view its bytes, to the context the storage was made in. */
 void ten_free(Tensor *t) {
     if (!t) return;
     TenStorage *st = t->storage;
+    TenCtx *c = st->ctx;
+    pool_give(c, &c->pool.handles, &c->pool.nhandles, t);
     if (--st->refs == 0) {
-        live_bytes -= st->bytes;
-        if (st->bytes <= SMALL_BYTES) pool_give(&free_small, &nfree_small, st);
+        c->live_bytes -= st->bytes;
+        if (st->bytes <= SMALL_BYTES) pool_give(c, &c->pool.small, &c->pool.nsmall, st);
         else {
-            data_free(st->base, (size_t)st->bytes);
+            data_free(c, st->base, (size_t)st->bytes);
             free(st);
         }
+        ctx_unref(c);
     }
-    pool_give(&free_handles, &nfree_handles, t);
 }
 
 #ifdef TEN_CHECKS
@@ -420,7 +462,7 @@ Tensor *ten_eye(int64_t n, int64_t m, DType dt) {
 }
 
 Tensor *ten_copy(const Tensor *t) {
-    Tensor *c = ten_new_uninit(t->dtype, t->ndim, t->shape);
+    Tensor *c = ten_new_uninit_in(ten_ctx_of(t), t->dtype, t->ndim, t->shape);
     if (!c) return NULL;
     ten_strided_copy(c, t);
     return c;
@@ -437,7 +479,7 @@ Tensor *ten_cast(const Tensor *t, DType dt) {
     Tensor *tmp;
     const Tensor *s = ten_as_contiguous(t, &tmp);
     if (!s) return NULL;
-    Tensor *c = ten_new_uninit(dt, t->ndim, t->shape);
+    Tensor *c = ten_new_uninit_in(ten_ctx_of(t), dt, t->ndim, t->shape);
     if (!c) { ten_free(tmp); return NULL; }
     int64_t n = t->numel;
     if (dt == DT_I64 && ten_is_float(s->dtype)) {

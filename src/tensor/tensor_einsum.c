@@ -142,7 +142,7 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
     int64_t osh[TEN_MAX_DIMS], inner = 1, work = 1;
     for (int i = 0; i < nout; i++) osh[i] = size[out[i]];
     for (int i = 0; i < nsum; i++) inner *= size[sum_l[i]];
-    Tensor *o = ten_new(dt == DT_BOOL ? DT_BOOL : dt, nout, osh);
+    Tensor *o = ten_new_in(ten_ctx_of(ops[0]), dt == DT_BOOL ? DT_BOOL : dt, nout, osh);
     if (!o) return NULL;
     work = o->numel * (inner ? inner : 1);
     if (o->numel && inner && work / inner != o->numel) work = INT64_MAX;

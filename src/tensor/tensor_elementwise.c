@@ -124,11 +124,11 @@ static Tensor *ew_result(DType dt, const Tensor *const *ins, int nin, int nd, co
     int perm[TEN_MAX_DIMS];
     bool contig = true;
     for (int k = 0; k < nin; k++) contig = contig && ins[k]->contiguous;
-    if (contig || !ten_result_perm(ins, nin, nd, shape, perm)) return ten_new_uninit(dt, nd, shape);
+    if (contig || !ten_result_perm(ins, nin, nd, shape, perm)) return ten_new_uninit_in(ten_ctx_of(ins[0]), dt, nd, shape);
     int64_t psh[TEN_MAX_DIMS];
     int inv[TEN_MAX_DIMS];
     for (int j = 0; j < nd; j++) { psh[j] = shape[perm[j]]; inv[perm[j]] = j; }
-    Tensor *c = ten_new_uninit(dt, nd, psh);
+    Tensor *c = ten_new_uninit_in(ten_ctx_of(ins[0]), dt, nd, psh);
     Tensor *r = c ? ten_permute(c, inv) : NULL;
     ten_free(c);
     return r;
@@ -226,9 +226,10 @@ DType ten_result_type(const Tensor *a, bool aw, const Tensor *b, bool bw) {
     int dim = -1, zero = -1, wrapped = -1;
     const Tensor *ts[2] = {a, b};
     bool weak[2] = {aw, bw};
+    DType dflt = ten_ctx_of(aw && !bw ? b : a)->default_float;     /* a tensor operand's context's */
     for (int k = 0; k < 2; k++) {
         DType d = ts[k]->dtype;
-        if (weak[k]) wrapped = add_to(wrapped, ten_is_float(d) ? ten_default_float : d);
+        if (weak[k]) wrapped = add_to(wrapped, ten_is_float(d) ? dflt : d);
         else if (ts[k]->ndim == 0) zero = add_to(zero, d);
         else dim = add_to(dim, d);
     }
@@ -238,7 +239,7 @@ DType ten_result_type(const Tensor *a, bool aw, const Tensor *b, bool bw) {
 /* The dtype the op computes in: the result type, or the default float for true division of integers. */
 static DType result_compute_dtype(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
     DType r = ten_result_type(a, aw, b, bw);
-    if ((op == OP_DIV || op == OP_ATAN2) && !ten_is_float(r)) return ten_default_float;
+    if ((op == OP_DIV || op == OP_ATAN2) && !ten_is_float(r)) return ten_ctx_of(aw && !bw ? b : a)->default_float;
     return r;
 }
 
@@ -631,7 +632,7 @@ static EwInner float_unary_loop(UnOp op) {
 
 Tensor *ten_unary(UnOp op, const Tensor *a) {
     bool to_bool = unary_to_bool(op);
-    DType odt = to_bool ? DT_BOOL : ten_is_float(a->dtype) ? a->dtype : unary_keeps_int(op) ? DT_I64 : ten_default_float;
+    DType odt = to_bool ? DT_BOOL : ten_is_float(a->dtype) ? a->dtype : unary_keeps_int(op) ? DT_I64 : ten_ctx_of(a)->default_float;
     if (op == UOP_NOT && a->dtype == DT_I64) odt = DT_I64;   /* ~x on integers is bitwise */
     /* the dtype the loop reads: the float dtype of the input or result, else int64 (bools as int64) */
     DType kdt = ten_is_float(a->dtype) ? a->dtype : ten_is_float(odt) ? odt : DT_I64;

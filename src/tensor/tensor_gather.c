@@ -58,7 +58,7 @@ static int check_index(const char *fn, const Tensor *t, int d, const Tensor *ind
 Tensor *ten_gather(const Tensor *t, int dim, const Tensor *index) {
     int d = ten_norm_dim(dim, t->ndim);
     if (d < 0 || check_index("gather", t, d, index, NULL) < 0) return NULL;
-    Tensor *o = ten_new(t->dtype, index->ndim, index->shape);
+    Tensor *o = ten_new_in(ten_ctx_of(t), t->dtype, index->ndim, index->shape);
     if (!o || o->numel == 0) return o;
     size_t es = ten_dtype_size(t->dtype);
     int64_t ix[TEN_MAX_DIMS] = {0}, src[TEN_MAX_DIMS];
@@ -172,7 +172,7 @@ Tensor *ten_masked_select(const Tensor *t, const Tensor *mask) {
     Tensor *x = ten_expand_dense(t, t->dtype, nd, shape), *m = x ? ten_expand_dense(mask, DT_BOOL, nd, shape) : NULL;
     int64_t n = 0;
     for (int64_t i = 0; m && i < m->numel; i++) n += ten_b8(m)[i] != 0;
-    Tensor *o = m ? ten_new(t->dtype, 1, &n) : NULL;
+    Tensor *o = m ? ten_new_in(ten_ctx_of(t), t->dtype, 1, &n) : NULL;
     size_t es = ten_dtype_size(t->dtype);
     for (int64_t i = 0, k = 0; o && i < m->numel; i++)
         if (ten_b8(m)[i]) memcpy((char *)o->data + (k++) * (int64_t)es, (char *)x->data + i * (int64_t)es, es);
@@ -186,7 +186,7 @@ Tensor *ten_nonzero(const Tensor *t) {
     int64_t n = 0;
     for (int64_t i = 0; i < t->numel; i++) n += ten_get(t, i) != 0;
     int64_t sh[2] = {n, t->ndim};
-    Tensor *o = ten_new(DT_I64, 2, sh);
+    Tensor *o = ten_new_in(ten_ctx_of(t), DT_I64, 2, sh);
     if (!o || !n) return o;
     int64_t ix[TEN_MAX_DIMS] = {0}, k = 0;
     for (int64_t i = 0; i < t->numel; i++) {
@@ -199,7 +199,7 @@ Tensor *ten_nonzero(const Tensor *t) {
 /* t.flatten()[index], shaped like index. */
 Tensor *ten_take(const Tensor *t, const Tensor *index) {
     if (index->dtype != DT_I64) { ten_fail("take(): Expected a long tensor for index, but got %s", ten_dtype_name(index->dtype)); return NULL; }
-    Tensor *o = ten_new(t->dtype, index->ndim, index->shape);
+    Tensor *o = ten_new_in(ten_ctx_of(t), t->dtype, index->ndim, index->shape);
     if (!o) return NULL;
     for (int64_t k = 0; k < index->numel; k++) {
         int64_t i = ten_get_i64(index, k);

@@ -200,7 +200,7 @@ static Tensor *index_get(const Tensor *t, const IndexItem *items, int n) {
         for (int i = 0; i < tdim; i++) sh[nd++] = g->shape[i];
         sh[nd++] = cnt;
         for (int i = tdim + ix->ndim; i < g->ndim; i++) sh[nd++] = g->shape[i];
-        Tensor *o = ten_new(g->dtype, nd, sh);
+        Tensor *o = ten_new_in(ten_ctx_of(g), g->dtype, nd, sh);
         if (o) {
             size_t es = ten_dtype_size(g->dtype);
             char *dst = o->data;
@@ -228,7 +228,7 @@ static Tensor *index_get(const Tensor *t, const IndexItem *items, int n) {
         if (nd >= TEN_MAX_DIMS) { free(pos); ten_free(g); ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
         sh[nd++] = g->shape[i];
     }
-    Tensor *o = ten_new(g->dtype, nd, sh);
+    Tensor *o = ten_new_in(ten_ctx_of(g), g->dtype, nd, sh);
     if (o) {
         int64_t outer = 1, inner = 1;
         for (int i = 0; i < tdim; i++) outer *= g->shape[i];

@@ -3,6 +3,15 @@
 #define ATTN_TENSOR_INTERNAL_H
 #include "tensor.h"
 
+/* A new context's settings (tensor.h's TenCtx): no error, PyTorch's float32, 2^28 elements per tensor and 6 GiB in
+ * all, threads from ATTN_THREADS or the cores when first asked, products through BLAS from 64^3 on. */
+#define TEN_BLAS_THRESHOLD (64 * 64 * 64)
+#define TEN_CTX_INIT {.err = "", .err_kind = TEN_ERR_FAILED, .limit_numel = (int64_t)1 << 28, \
+                      .limit_bytes = (int64_t)6 << 30, .live_bytes = 0, .default_float = DT_F32, .threads = 0, \
+                      .own_gemm = true, .blas_threshold = TEN_BLAS_THRESHOLD, .attention_block = 0, .refs = 1, \
+                      .closed = false, .pool = {.handles = NULL, .small = NULL, .nhandles = 0, .nsmall = 0, \
+                      .cache = {{NULL, 0}}, .cached_bytes = 0}}
+
 /* Row-major strides of a dense tensor of this shape (PyTorch's: a dim of size 0 or 1 counts as 1). */
 void ten_contiguous_strides(const int64_t *shape, int ndim, int64_t *strides);
 /* dst[...] = src[...] element by element: same shape and dtype, any strides on either side (dst must not

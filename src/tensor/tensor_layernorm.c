@@ -101,9 +101,9 @@ Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b,
     int64_t rows = M ? x->numel / M : 0;
     int64_t rshape[TEN_MAX_DIMS];
     for (int i = 0; i < x->ndim; i++) rshape[i] = i < x->ndim - k ? x->shape[i] : 1;
-    Tensor *y = ten_new_uninit(x->dtype, x->ndim, x->shape);
-    Tensor *mt = mean && y ? ten_new_uninit(x->dtype, x->ndim, rshape) : NULL;
-    Tensor *rt = rstd && y ? ten_new_uninit(x->dtype, x->ndim, rshape) : NULL;
+    Tensor *y = ten_new_uninit_in(ten_ctx_of(x), x->dtype, x->ndim, x->shape);
+    Tensor *mt = mean && y ? ten_new_uninit_in(ten_ctx_of(x), x->dtype, x->ndim, rshape) : NULL;
+    Tensor *rt = rstd && y ? ten_new_uninit_in(ten_ctx_of(x), x->dtype, x->ndim, rshape) : NULL;
     Tensor *xt = NULL, *wt = NULL, *bt = NULL;
     const Tensor *xc = ten_as_contiguous(x, &xt), *wc = w ? ten_as_contiguous(w, &wt) : NULL;
     const Tensor *bc = b ? ten_as_contiguous(b, &bt) : NULL;

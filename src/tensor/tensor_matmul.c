@@ -131,15 +131,14 @@ const char *ten_gemm_describe(void) {
     return "OpenBLAS above 64^3";
 }
 
-static bool own_gemm = true;
-void ten_set_own_gemm(bool on) { own_gemm = on; }
+void ten_set_own_gemm(bool on) { ten_ctx()->own_gemm = on; }
 
 
 /* OpenBLAS 0.3.21's interface/gemm.c sends a call with M*N*K <= 100^3 to its small-matrix kernels (another order
  * of additions), larger ones to its normal path, whose bits vm_blas_gemm gives. */
 bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
 
-bool ten_own_gemm(int64_t ldb) { return own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
+bool ten_own_gemm(int64_t ldb) { return ten_ctx()->own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
 
 /* Where vm_blas_gemm is faster than OpenBLAS, measured on one thread: 10-20% with B (in, out) of a Linear layer of
  * 512 or attention's (1024, 64), about even at 1024 x 1024, 10% slower at 2048 x 2048. So B up to 4 MiB packed. */
@@ -147,14 +146,12 @@ bool ten_sgemm_own(int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha) {
     return ten_own_gemm(ldb) && alpha != 0.0f && ten_blas_normal_path(m, n, k) && vm_blas_packed_size(n, k) <= (1 << 20);
 }
 
-#define DEFAULT_BLAS_THRESHOLD (64 * 64 * 64)
-static int64_t blas_threshold = DEFAULT_BLAS_THRESHOLD;   /* m*n*k at or above which BLAS is used */
-/* flops < 0 restores the default. */
-void ten_set_blas_threshold(int64_t flops) { blas_threshold = flops < 0 ? DEFAULT_BLAS_THRESHOLD : flops; }
+/* The installed context's m*n*k at or above which BLAS is used; flops < 0 restores the default. */
+void ten_set_blas_threshold(int64_t flops) { ten_ctx()->blas_threshold = flops < 0 ? TEN_BLAS_THRESHOLD : flops; }
 
 /* Whether a product of this size goes to OpenBLAS (loading it now, on the calling thread, when it does). */
 bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k) {
-    if (gemm_mode() == GEMM_LOOP || m * n * k < blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
+    if (gemm_mode() == GEMM_LOOP || m * n * k < ten_ctx()->blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
     if (par_in_parallel()) return blas_state == 1;      /* workers never load it (the main thread did, or not) */
     return load_blas() != NULL;
 }
@@ -382,7 +379,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
         osh[nba] = m;
         osh[nba + 1] = n;
-        Tensor *o = ten_new_uninit(DT_F32, nba + 2, osh);
+        Tensor *o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
         if (!o) return NULL;
         for (int64_t i = 0; i < batch; i++) {
             if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
@@ -409,7 +406,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     for (int i = 0; i < nb; i++) osh[ond++] = bsh[i];
     if (!a1) osh[ond++] = m;
     if (!b1) osh[ond++] = n;
-    o = ten_new(dt, ond, osh);
+    o = ten_new_in(ten_ctx_of(a), dt, ond, osh);
     if (!o) goto done;
     for (int64_t i = 0; i < batch; i++) {
         if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); goto done; }
@@ -467,7 +464,7 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim - 1] = out;
     /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
-    if (xd && Wd && (!b || bd) && (y = ten_new_uninit(DT_F32, x->ndim, sh))) {
+    if (xd && Wd && (!b || bd) && (y = ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, sh))) {
         ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
         if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
             for (int64_t r = 0; r < rows; r++)

@@ -29,19 +29,21 @@ Tensor *ten_cumprod(const Tensor *t, int dim) {
     return o;
 }
 
-static const Tensor *cmp_src;
-static int by_value(const void *pa, const void *pb) {
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    if (cmp_src->dtype == DT_I64) {
-        int64_t x = ten_i64(cmp_src)[a], y = ten_i64(cmp_src)[b];
-        if (x != y) return x < y ? -1 : 1;
-    } else {
-        double x = ten_get(cmp_src, a), y = ten_get(cmp_src, b);
-        bool nx = isnan(x), ny = isnan(y);
-        if (nx != ny) return nx ? 1 : -1;           /* NaN last */
-        if (!nx && x != y) return x < y ? -1 : 1;
-    }
-    return a < b ? -1 : a > b;
+/* An element and where it stands, so that qsort's comparison needs no context: int64 values exactly, others as
+ * double. Equal values keep their order by position. */
+typedef struct UniqueKey { int64_t i; double d; int64_t at; } UniqueKey;
+static int by_int(const void *pa, const void *pb) {
+    const UniqueKey *a = pa, *b = pb;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+static int by_double(const void *pa, const void *pb) {
+    const UniqueKey *a = pa, *b = pb;
+    double x = a->d, y = b->d;
+    bool nx = isnan(x), ny = isnan(y);
+    if (nx != ny) return nx ? 1 : -1;           /* NaN last */
+    if (!nx && x != y) return x < y ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
 }
 
 /* Is the i-th element in sorted order equal to the one before it? (NaNs never are, as in PyTorch.) */
@@ -58,14 +60,19 @@ Tensor *ten_unique(const Tensor *t, Tensor **inverse, Tensor **counts) {
     if (!x) return NULL;
     int64_t n = x->numel;
     int64_t *order = xmalloc(sizeof *order * (size_t)(n ? n : 1));
-    for (int64_t i = 0; i < n; i++) order[i] = i;
-    cmp_src = x;
-    qsort(order, (size_t)n, sizeof *order, by_value);
+    UniqueKey *keys = xmalloc(sizeof *keys * (size_t)(n ? n : 1));
+    bool ints = x->dtype == DT_I64;
+    for (int64_t i = 0; i < n; i++)
+        keys[i] = (UniqueKey){.i = ints ? ten_i64(x)[i] : 0, .d = ints ? 0 : ten_get(x, i), .at = i};
+    qsort(keys, (size_t)n, sizeof *keys, ints ? by_int : by_double);
+    for (int64_t i = 0; i < n; i++) order[i] = keys[i].at;
+    free(keys);
     int64_t m = 0;
     for (int64_t i = 0; i < n; i++) m += !same_value(x, order, i);
-    Tensor *u = ten_new(x->dtype, 1, &m);
-    if (inverse) *inverse = ten_new(DT_I64, x->ndim, x->shape);
-    if (counts) *counts = ten_new(DT_I64, 1, &m);
+    TenCtx *c = ten_ctx_of(t);
+    Tensor *u = ten_new_in(c, x->dtype, 1, &m);
+    if (inverse) *inverse = ten_new_in(c, DT_I64, x->ndim, x->shape);
+    if (counts) *counts = ten_new_in(c, DT_I64, 1, &m);
     if (!u || (inverse && !*inverse) || (counts && !*counts)) {
         ten_free(u);
         if (inverse) { ten_free(*inverse); *inverse = NULL; }
@@ -124,7 +131,7 @@ Tensor *ten_map(const char *name, const Tensor *t) {
     while (MAPS[i].name && strcmp(MAPS[i].name, name)) i++;
     if (!MAPS[i].name) { ten_fail("no elementwise function %s", name); return NULL; }
     if (MAPS[i].keeps_int && !ten_is_float(t->dtype)) return ten_cast(t, t->dtype == DT_BOOL ? DT_I64 : t->dtype);
-    Tensor *o = ten_new(ten_is_float(t->dtype) ? t->dtype : ten_default_float, t->ndim, t->shape);
+    Tensor *o = ten_new_in(ten_ctx_of(t), ten_is_float(t->dtype) ? t->dtype : ten_ctx_of(t)->default_float, t->ndim, t->shape);
     if (!o) return NULL;
     for (int64_t k = 0; k < o->numel; k++) ten_set(o, k, MAPS[i].fn(ten_get(t, k)));
     return o;

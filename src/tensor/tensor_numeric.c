@@ -43,7 +43,7 @@ static bool dims_mask(const Tensor *t, const int *dims, int nd, bool *mask) {
 }
 
 static Tensor *row_result(const Tensor *t, const RowView *r) {
-    return ten_new(ten_is_float(t->dtype) ? t->dtype : ten_default_float, r->ndim, r->shape);
+    return ten_new_in(ten_ctx_of(t), ten_is_float(t->dtype) ? t->dtype : ten_ctx_of(t)->default_float, r->ndim, r->shape);
 }
 
 /* var = sum((x - mean)^2) / max(0, n - correction); std its square root. Two passes in double. */
@@ -127,9 +127,9 @@ Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (ten_broadcast_shape(a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
-    DType ct = ten_is_float(a->dtype) ? a->dtype : ten_default_float;
+    DType ct = ten_is_float(a->dtype) ? a->dtype : ten_ctx_of(a)->default_float;
     Tensor *x = ten_expand_dense(a, ct, nd, shape), *y = x ? ten_expand_dense(b, ct, nd, shape) : NULL;
-    Tensor *o = y ? ten_new(DT_BOOL, nd, shape) : NULL;
+    Tensor *o = y ? ten_new_in(ten_ctx_of(a), DT_BOOL, nd, shape) : NULL;
     bool f32 = ct == DT_F32;
     for (int64_t i = 0; o && i < o->numel; i++) {
         double p = ten_get(x, i), q = ten_get(y, i);

@@ -214,11 +214,11 @@ void ten_repr(StrBuf *out, const Tensor *t, const PrintOptions *po) {
             snprintf(suf, sizeof suf, "size=%s", s);
             add_suffix(out, start, suf, po);
         }
-        if (t->dtype != ten_default_float) add_suffix(out, start, dt, po);
+        if (t->dtype != ten_ctx_of(t)->default_float) add_suffix(out, start, dt, po);
     } else {
         ten_format_body(out, t, 7, po);
         /* int64 and bool are never named; a float that is not the default dtype is */
-        if (ten_is_float(t->dtype) && t->dtype != ten_default_float) add_suffix(out, start, dt, po);
+        if (ten_is_float(t->dtype) && t->dtype != ten_ctx_of(t)->default_float) add_suffix(out, start, dt, po);
     }
     sb_putc(out, ')');
 }

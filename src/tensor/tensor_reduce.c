@@ -400,7 +400,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         ten_fail("%s() of an empty tensor: the reduced dimension has size 0", red_name(op));
         return NULL;
     }
-    Tensor *o = ten_new(reduce_dtype(op, t->dtype), nd, shape);
+    Tensor *o = ten_new_in(ten_ctx_of(t), reduce_dtype(op, t->dtype), nd, shape);
     if (!o || o->numel == 0) return o;
     if (t->dtype == DT_F32 && (op == RED_SUM || op == RED_MEAN)) {
         sum_f32_pytorch(t, reduced, op == RED_MEAN, o);
@@ -549,7 +549,7 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
         return NULL;
     }
     const Tensor *x = t;
-    Tensor *o = ten_new_uninit(t->dtype, t->ndim, t->shape);
+    Tensor *o = ten_new_uninit_in(ten_ctx_of(t), t->dtype, t->ndim, t->shape);
     if (!o) return NULL;
     SoftmaxJob J = {.t = x, .out = (float *)o->data, .log_form = log_form};
     int64_t outer;

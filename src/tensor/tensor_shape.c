@@ -53,7 +53,7 @@ Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
         sh[d] += t->shape[d];
     }
     DType dt = common_dtype(ts, n);
-    Tensor *o = ten_new(dt, f->ndim, sh);
+    Tensor *o = ten_new_in(ten_ctx_of(f), dt, f->ndim, sh);
     if (!o) return NULL;
     int64_t outer = 1, inner = 1;
     for (int j = 0; j < d; j++) outer *= sh[j];
@@ -115,12 +115,12 @@ Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t n
         int64_t r = repeats[nrep == 1 ? 0 : k];
         if (r < 0) { ten_fail("repeat_interleave: repeats can not be negative"); ten_free(src); return NULL; }
         total += r;
-        if (total > TEN_MAX_NUMEL) { ten_fail("repeat_interleave: result is too large"); ten_free(src); return NULL; }
+        if (total > ten_ctx_of(src)->limit_numel) { ten_fail("repeat_interleave: result is too large"); ten_free(src); return NULL; }
     }
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, src->shape, sizeof sh);
     sh[d] = total;
-    Tensor *o = ten_new(src->dtype, src->ndim, sh);
+    Tensor *o = ten_new_in(ten_ctx_of(src), src->dtype, src->ndim, sh);
     if (!o) { ten_free(src); return NULL; }
     int64_t outer = 1, inner = 1;
     for (int j = 0; j < d; j++) outer *= sh[j];
@@ -146,10 +146,10 @@ Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps) {
         int ti = i - (nreps - t->ndim);
         src_sh[i] = ti < 0 ? 1 : t->shape[ti];
         if (reps[i] < 0) { ten_fail("repeat: repeats can not be negative"); return NULL; }
-        if (reps[i] > 0 && src_sh[i] > TEN_MAX_NUMEL / reps[i]) { ten_fail("repeat: result is too large"); return NULL; }
+        if (reps[i] > 0 && src_sh[i] > ten_ctx_of(t)->limit_numel / reps[i]) { ten_fail("repeat: result is too large"); return NULL; }
         sh[i] = src_sh[i] * reps[i];
     }
-    Tensor *o = ten_new(t->dtype, nreps, sh);
+    Tensor *o = ten_new_in(ten_ctx_of(t), t->dtype, nreps, sh);
     if (!o) return NULL;
     int64_t idx[TEN_MAX_DIMS] = {0};
     for (int64_t i = 0; i < o->numel; i++) {

@@ -292,8 +292,8 @@ static bool outputs(const Tensor *t, const Rows *r, int64_t m, Tensor **vals, Te
     int k = 0;
     for (int i = 0; i < t->ndim; i++) if (i != r->dim) sh[k++] = t->shape[i];
     if (t->ndim) sh[k++] = m;
-    *vals = ten_new(t->dtype, k, sh);
-    *idx = *vals ? ten_new(DT_I64, k, sh) : NULL;
+    *vals = ten_new_in(ten_ctx_of(t), t->dtype, k, sh);
+    *idx = *vals ? ten_new_in(ten_ctx_of(t), DT_I64, k, sh) : NULL;
     if (!*idx) { ten_free(*vals); *vals = NULL; return false; }
     return true;
 }
@@ -486,7 +486,7 @@ Tensor *ten_median_all(const Tensor *t) {
     Tensor *v = NULL, *ix = NULL;
     if (n == 0) {
         ten_free(flat);
-        Tensor *r = ten_new(t->dtype, 0, NULL);
+        Tensor *r = ten_new_in(ten_ctx_of(t), t->dtype, 0, NULL);
         if (r) ten_set(r, 0, NAN);
         return r;
     }

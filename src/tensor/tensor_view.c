@@ -211,8 +211,8 @@ static int infer_shape(const Tensor *t, int ndim, const int64_t *shape, int64_t 
         } else if (shape[i] < 0) {
             ten_fail("invalid shape dimension %lld", (long long)shape[i]);
             return -1;
-        } else if (shape[i] > 0 && known > TEN_MAX_NUMEL / shape[i] + 1) {
-            known = TEN_MAX_NUMEL + 1;
+        } else if (shape[i] > 0 && known > ten_ctx_of(t)->limit_numel / shape[i] + 1) {
+            known = ten_ctx_of(t)->limit_numel + 1;
         } else {
             known *= shape[i];
         }
@@ -381,10 +381,10 @@ Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
             return NULL;
         }
     }
-    int64_t numel = 1;
+    int64_t numel = 1, limit = ten_ctx_of(t)->limit_numel;
     for (int i = 0; i < ndim; i++) {
-        if (sh[i] > 0 && numel > TEN_MAX_NUMEL / sh[i]) {
-            ten_fail("expand: a tensor of more than %lld elements is too large for attn", (long long)TEN_MAX_NUMEL);
+        if (sh[i] > 0 && numel > limit / sh[i]) {
+            ten_fail("expand: a tensor of more than %lld elements is too large for attn", (long long)limit);
             return NULL;
         }
         numel *= sh[i];

@@ -10,6 +10,7 @@
 #include "parser.h"
 #include "pyformat.h"
 #include "builtins.h"
+#include "session.h"
 
 static void test_incomplete_input(void **state) {
     (void)state;
@@ -233,6 +234,58 @@ static void test_cycles_collected(void **state) {
     assert_int_equal(val_collect_cycles(), 1);       /* d, once its interpreter is gone */
 }
 
+/* Two interpreters in one process keep their own tensor context (RunContext.ten, issue 28): torch.set_default_dtype
+ * in one leaves the other's float32 (PyTorch's default, for a fresh process), and the dtype an interpreter set is
+ * its own when it runs again after the other. */
+static void test_interpreters_keep_tensor_state(void **state) {
+    (void)state;
+    Interp A, B;
+    interp_init(&A);
+    interp_init(&B);
+    ASSERT_RUN(&A, "torch.set_default_dtype(torch.float64)", "");
+    ASSERT_RUN(&B, "torch.tensor([1.5]).dtype", "torch.float32\n");
+    ASSERT_RUN(&B, "torch.get_default_dtype()", "torch.float32\n");
+    ASSERT_RUN(&A, "torch.tensor([1.5]).dtype", "torch.float64\n");
+    ASSERT_RUN(&A, "(torch.arange(3) + 0.5).dtype", "torch.float64\n");
+    ASSERT_RUN(&B, "(torch.arange(3) + 0.5).dtype", "torch.float32\n");
+    ASSERT_RUN(&A, "torch.set_num_threads(1); torch.get_num_threads()", "1\n");
+    ASSERT_RUN(&B, "torch.set_num_threads(2); torch.get_num_threads()", "2\n");
+    ASSERT_RUN(&A, "torch.get_num_threads()", "1\n");
+    /* a tensor made in A and freed while B runs gives its bytes back to A's count */
+    ASSERT_RUN(&A, "x = torch.zeros(1000)", "");
+    int64_t a_before = A.run.ten->live_bytes, b_before = B.run.ten->live_bytes;
+    assert_true(a_before >= 4000);
+    interp_free(&A);                        /* x goes with A's names, A's context with its last tensor */
+    assert_int_equal(B.run.ten->live_bytes, b_before);
+    ASSERT_RUN(&B, "torch.ones(2).sum().item()", "2.0\n");
+    interp_free(&B);
+}
+
+/* A session's tensor context is installed while it is current (session_push), and the one below comes back with
+ * session_pop: torch.set_default_dtype in a lesson's session is not the REPL's (the dtype is no longer copied in
+ * and out by hand). */
+static void test_sessions_install_their_context(void **state) {
+    (void)state;
+    Session repl, lesson;
+    session_init(&repl, "none");
+    session_init(&lesson, "none");
+    session_push(&repl);
+    assert_ptr_equal(ten_ctx(), repl.I.run.ten);
+    ASSERT_RUN(&repl.I, "torch.set_default_dtype(torch.float64)", "");
+    session_push(&lesson);
+    assert_ptr_equal(ten_ctx(), lesson.I.run.ten);
+    assert_int_equal(ten_default_float, DT_F32);
+    ASSERT_RUN(&lesson.I, "torch.tensor(0.5).dtype", "torch.float32\n");
+    session_pop(&lesson);
+    assert_ptr_equal(ten_ctx(), repl.I.run.ten);
+    assert_int_equal(ten_default_float, DT_F64);
+    ASSERT_RUN(&repl.I, "torch.tensor(0.5).dtype", "torch.float64\n");
+    session_free(&lesson);
+    session_pop(&repl);
+    assert_int_equal(ten_default_float, DT_F32);         /* the process's own context again */
+    session_free(&repl);
+}
+
 int main(void) {
     builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
@@ -245,6 +298,8 @@ int main(void) {
         cmocka_unit_test(test_nested_run),
         cmocka_unit_test(test_deep_free),
         cmocka_unit_test(test_cycles_collected),
+        cmocka_unit_test(test_interpreters_keep_tensor_state),
+        cmocka_unit_test(test_sessions_install_their_context),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }

@@ -332,6 +332,71 @@ static void test_small_tensor_reuse(void **state) {
     ten_release_cache();
 }
 
+/* Two contexts (tensor.h's TenCtx, issue 28) keep separate errors, limits, default dtypes, thread counts and byte
+ * counts; a tensor counts against the context it was made in, whichever is installed when it is freed, and keeps
+ * that context alive after its owner lets go (ASan sees any use after free). */
+static void test_contexts_separate(void **state) {
+    (void)state;
+    TenCtx *a = ten_ctx_new(), *b = ten_ctx_new();
+    TenCtx *outer = ten_ctx_use(a);
+    int64_t s200 = 200, s10 = 10;
+    a->limit_numel = 100;
+    ten_default_float = DT_F64;
+    ten_set_threads(1);
+    assert_null(ten_new(DT_F32, 1, &s200));
+    assert_non_null(strstr(ten_error(), "at most 100 elements"));
+    Tensor *i3 = ten_arange(0, 3, 1, DT_I64), *half = ten_scalar_d(0.5);
+    assert_int_equal(ten_result_type(i3, false, half, true), DT_F64);    /* int64 + Python float: the default */
+    Tensor *in_a = ten_new(DT_F32, 1, &s10);
+    assert_int_equal(a->live_bytes, 40 + 24 + 8);
+
+    ten_ctx_use(b);
+    assert_string_equal(ten_error(), "");
+    assert_int_equal(ten_default_float, DT_F32);
+    Tensor *i3b = ten_arange(0, 3, 1, DT_I64);
+    assert_int_equal(ten_result_type(i3b, false, half, true), DT_F32);  /* b's tensor: b's default */
+    assert_int_equal(ten_result_type(i3, false, half, true), DT_F64);   /* a's tensor: a's default */
+    ten_free(i3b);
+    ten_set_threads(2);
+    assert_int_equal(ten_threads(), 2);
+    Tensor *big = ten_new(DT_F32, 1, &s200);                            /* b's limit is the default */
+    assert_non_null(big);
+    assert_int_equal(ten_live_bytes(), 800);
+    ten_fail("b's own failure");
+    ten_free(in_a);                                                      /* back to a's count, not b's */
+    assert_int_equal(ten_live_bytes(), 800);
+    assert_int_equal(a->live_bytes, 24 + 8);
+    /* a kernel's result goes to its input's context and takes its default dtype: sin of a's int64 is float64 */
+    Tensor *s = ten_unary(UOP_SIN, i3);
+    assert_ptr_equal(ten_ctx_of(s), a);
+    assert_int_equal(s->dtype, DT_F64);
+    assert_int_equal(a->live_bytes, 24 + 8 + 24);
+    ten_free(s);
+    assert_string_equal(ten_error(), "b's own failure");
+
+    ten_ctx_use(a);
+    assert_non_null(strstr(ten_error(), "at most 100 elements"));
+    assert_int_equal(ten_threads(), 1);
+    assert_int_equal(ten_default_float, DT_F64);
+    ten_ctx_use(outer);
+    ten_ctx_free(a);                       /* a lives on in i3 and half's storages */
+    ten_free(i3);
+    ten_free(half);
+    ten_ctx_use(b);
+    ten_free(big);
+    assert_int_equal(ten_live_bytes(), 0);
+    ten_ctx_use(outer);
+    ten_ctx_free(b);
+    /* a new context takes its limits from the installed one (a nested session keeps $ATTN_MEMORY_LIMIT) */
+    int64_t keep = ten_limit_bytes;
+    ten_limit_bytes = 12345678;
+    TenCtx *c = ten_ctx_new();
+    assert_int_equal(c->limit_bytes, 12345678);
+    assert_int_equal(c->default_float, DT_F32);
+    ten_limit_bytes = keep;
+    ten_ctx_free(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_broadcast_shape),
@@ -350,6 +415,7 @@ int main(void) {
         cmocka_unit_test(test_printer),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_small_tensor_reuse),
+        cmocka_unit_test(test_contexts_separate),
     };
     return cmocka_run_group_tests_name("tensor", tests, NULL, NULL);
 }
