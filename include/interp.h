@@ -135,9 +135,9 @@ typedef struct Interp {
     Value *last_value;
     struct Session *session;     /* the session that owns this interpreter */
     RunContext run;              /* the run's generator, print options, default dtype, plots and write policy */
-    /* repr and str for Python (val_repr_py): repr_raises while they run, so a student's __repr__/__str__ of this
-     * interpreter that raises leaves its error set and repr_failed true (no more student code runs in that repr);
-     * otherwise (an error message, help) its failure prints as a placeholder and the error is dropped */
+    /* the repr under way (value.h): in val_repr and its kin repr_raises is set, so a student's __repr__/__str__ that
+     * raises leaves its error set and repr_failed true (no more student code runs in that repr); in val_repr_quiet
+     * (an error message, help) its failure prints as a placeholder and the error is dropped */
     bool repr_raises, repr_failed;
 } Interp;
 

@@ -28,7 +28,7 @@ bool grad_recording(Interp *I, int n, Value *const *vals) {
 
 static AgNode *node_of(Value *self) { return self->u.obj.priv; }
 static void gradfn_free(void *p) { ag_node_unref(p); }
-static void gradfn_repr(StrBuf *out, Value *self, int depth) {
+static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
 }
@@ -269,10 +269,10 @@ static Value *moded_call(Interp *I, Value *self, Args *a) {
     I->run.ag.grad_enabled = prev;
     return r;
 }
-static void moded_repr(StrBuf *out, Value *self, int depth) {
+static void moded_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     Value *fn = val_attr_get(self, "fn");
-    if (fn) val_repr(out, fn); else sb_puts(out, "<function>");
+    if (fn) val_repr_part(I, out, fn, depth + 1); else sb_puts(out, "<function>");
 }
 static const ObjClass ModedClass = {.name = "function", .call = moded_call, .repr = moded_repr};
 
@@ -283,7 +283,7 @@ static Value *mode_call(Interp *I, Value *self, Args *a) {
     val_attr_set(w, "mode", val_bool(attr_true(self, "mode")));
     return w;
 }
-static void mode_repr(StrBuf *out, Value *self, int depth) {
+static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     Value *n = val_attr_get(self, "name");
     sb_printf(out, "<torch.autograd.grad_mode.%s object at %p>", n && n->kind == V_STR ? n->u.str.s : "no_grad", (void *)self);

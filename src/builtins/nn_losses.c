@@ -33,8 +33,7 @@ static bool get_reduction(Interp *I, Value *rv, Value *size_average, Value *redu
     else {
         StrBuf b;
         sb_init(&b);
-        val_str_of(&b, rv);
-        rt_raise(I, "ValueError", "%s is not a valid value for reduction", sb_str(&b));
+        if (val_str_of(I, &b, rv)) rt_raise(I, "ValueError", "%s is not a valid value for reduction", sb_str(&b));
         sb_free(&b);
         return false;
     }

@@ -130,7 +130,7 @@ static Tensor *div_rounding(Interp *I, Tensor *X, bool xw, Tensor *Y, bool yw, V
     if (mode->kind != V_STR || (strcmp(mode->u.str.s, "trunc") && strcmp(mode->u.str.s, "floor"))) {
         StrBuf b;
         sb_init(&b);
-        val_repr(&b, mode);
+        val_repr_quiet(I, &b, mode);
         rt_error(I, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found %s", sb_str(&b));
         sb_free(&b);
         return NULL;

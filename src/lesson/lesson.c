@@ -655,7 +655,7 @@ static void element_words(StrBuf *o, DType dt, double x) {
     Value *v = val_tensor(ten_full(dt, 0, NULL, x));
     StrBuf r;
     sb_init(&r);
-    if (v) val_repr(&r, v);
+    if (v) val_repr_quiet(NULL, &r, v);      /* a tensor: no student code runs */
     val_decref(v);
     const char *p = sb_str(&r);
     if (!strncmp(p, "tensor(", 7)) p += 7;
@@ -666,12 +666,12 @@ static void element_words(StrBuf *o, DType dt, double x) {
 }
 
 /* The student's own value in words: its digits for a number, its kind for a tensor, its repr when short. */
-static void value_words(StrBuf *o, const Value *v) {
+static void value_words(Interp *I, StrBuf *o, const Value *v) {
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) { element_words(o, v->u.t->dtype, ten_get(v->u.t, 0)); return; }
     if (v->kind != V_TENSOR) {
         StrBuf r;
         sb_init(&r);
-        val_repr(&r, v);        /* a __repr__ of the lesson's may hold escapes: shown as \xHH */
+        val_repr_quiet(I, &r, v);    /* a __repr__ of the lesson's may hold escapes: shown as \xHH */
         if (r.len <= 60 && !strchr(sb_str(&r), '\n')) { tw_visible(o, r.s, r.len, false); sb_free(&r); return; }
         sb_free(&r);
     }
@@ -691,12 +691,12 @@ static void position_words(StrBuf *o, const Tensor *t, int64_t flat) {
 
 /* Why got is not want, in words ("your answer is a 2×2×4 tensor, expected a single number"), never giving the
  * expected value away except one differing element of a tensor. */
-static void explain(StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
+static void explain(Interp *I, StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
     StrBuf a, b;
     sb_init(&a);
     sb_init(&b);
     if (!same_kind(got, want) && !(is_seq(want) && is_seq(got))) {
-        value_words(&a, got);
+        value_words(I, &a, got);
         kind_words(&b, want);
         sb_printf(fb, lesson_msg(MSG_IS_KIND_EXPECTED), subject, sb_str(&a), sb_str(&b));
     } else if (want->kind == V_TENSOR && want->u.t->ndim > 0) {
@@ -721,7 +721,7 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
         if (got->u.seq.n == 1) sb_printf(fb, lesson_msg(MSG_ONE_ITEM_DIFFERS), subject, (long long)want->u.seq.n);
         else sb_printf(fb, lesson_msg(MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
     } else {
-        value_words(&a, got);
+        value_words(I, &a, got);
         sb_printf(fb, lesson_msg(MSG_VALUE_IS), subject, sb_str(&a));
     }
     sb_free(&a);
@@ -743,7 +743,7 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
     for (int i = 0; i < e->nwrong; i++)
         if (e->wrong[i] && answers_as(I, typed, e->wrong[i], q->tol)) {
             if (q->wrong_why[i]) sb_puts(fb, q->wrong_why[i]);
-            else explain(fb, subject, got, e->right[0], q->tol);
+            else explain(I, fb, subject, got, e->right[0], q->tol);
             return GRADE_WRONG;
         }
     if (typed->kind == V_TUPLE && !typed->u.seq.is_size && e->right[0]->kind == V_TENSOR && e->right[0]->u.t->ndim > 0) {
@@ -768,7 +768,7 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
         sb_free(&b);
         return GRADE_NOT_ANSWER;
     }
-    explain(fb, subject, got, e->right[0], q->tol);
+    explain(I, fb, subject, got, e->right[0], q->tol);
     return GRADE_WRONG;
 }
 

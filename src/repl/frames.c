@@ -223,7 +223,7 @@ static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, boo
         if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
             StrBuf b;
             sb_init(&b);
-            if (val_repr_py(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
+            if (val_repr(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
             else {          /* a student's __repr__ raised: Python's error, as the prompt's echo shows it */
                 sb_clear(&b);
                 interp_format_error(I, &b);
