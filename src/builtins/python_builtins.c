@@ -544,8 +544,10 @@ static Value *bi_dir(Interp *I, Args *a) {
     if (a->npos > 1) return rt_error(I, "dir expected at most 1 argument, got %d", a->npos);
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     Value *l = val_list(0);
-    if (a->npos == 1) ops_attr_names(a->pos[0], dir_add, l);
-    else if (I->scope && I->scope->is_class) {      /* in a class body: its namespace so far, as Python's */
+    int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
+    if (a->npos == 1) {
+        if ((from = ops_attr_names(I, a->pos[0], dir_add, l)) < 0) { val_decref(l); return NULL; }
+    } else if (I->scope && I->scope->is_class) {      /* in a class body: its namespace so far, as Python's */
         dir_add(l, "__module__");
         dir_add(l, "__qualname__");
         for (int i = 0; i < I->scope->vars->n; i++) dir_add(l, I->scope->vars->keys[i]->u.str.s);
@@ -557,7 +559,7 @@ static Value *bi_dir(Interp *I, Args *a) {
     int64_t k = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = l->u.seq.items[i];
-        if (k && !strcmp(l->u.seq.items[k - 1]->u.str.s, x->u.str.s)) val_decref(x);
+        if (from == 0 && k && !strcmp(l->u.seq.items[k - 1]->u.str.s, x->u.str.s)) val_decref(x);   /* __dir__'s stay */
         else l->u.seq.items[k++] = x;
     }
     l->u.seq.n = k;

@@ -1015,7 +1015,35 @@ static const ObjClass mappingproxy_class = {.name = "mappingproxy", .repr = prox
                                             .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter,
                                             .eq_as = proxy_dict};
 
-void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+/* The names a student's __dir__ gives (Python's dir() on an instance whose class defines one), each passed to add:
+ * 1, or -1 with the error set on I (it raised, returned no iterable, or an item that is no string). */
+static int student_dir(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+    Value *r = class_call_special(I, obj, "__dir__", NULL, 0);
+    if (!r) return -1;
+    Value *l = ops_to_list(I, r);
+    val_decref(r);
+    if (!l) return -1;
+    for (int64_t i = 0; i < l->u.seq.n; i++)
+        if (l->u.seq.items[i]->kind != V_STR) {
+            rt_raise(I, "TypeError", "dir(): __dir__ returned a %s among its names; attn lists names as strings",
+                     val_type_name(l->u.seq.items[i]));
+            val_decref(l);
+            return -1;
+        }
+    for (int64_t i = 0; i < l->u.seq.n; i++) add(ctx, l->u.seq.items[i]->u.str.s);
+    val_decref(l);
+    return 1;
+}
+
+static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
+
+int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+    if (I && class_is_instance(obj) && class_has_special(obj, "__dir__")) return student_dir(I, obj, add, ctx);
+    attr_names(obj, add, ctx);
+    return 0;
+}
+
+static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
     switch (obj->kind) {
     case V_TENSOR: {
@@ -1031,7 +1059,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         if (obj->u.obj.cls == &mappingproxy_class) { for (int i = 0; proxy_methods[i]; i++) add(ctx, proxy_methods[i]); break; }
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
-        if (obj->u.obj.klass) ops_attr_names(obj->u.obj.klass, add, ctx);
+        if (obj->u.obj.klass) attr_names(obj->u.obj.klass, add, ctx);
         else if (obj->u.obj.cls->is_module) table_names(lib()->module_methods, add, ctx);
         break;
     case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods */
@@ -1076,7 +1104,7 @@ static void peek_offer(void *ctx, const char *name) {
 Value *ops_attr_peek(Value *obj, const char *name) {
     if (obj->kind != V_OBJECT) return NULL;
     struct peek p = {name, false};
-    ops_attr_names(obj, peek_offer, &p);
+    ops_attr_names(NULL, obj, peek_offer, &p);
     return p.found ? val_attr_get(obj, name) : NULL;
 }
 
@@ -1084,7 +1112,7 @@ Value *ops_attr_peek(Value *obj, const char *name) {
 Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
     Suggest sg;
     suggest_init(&sg, name);
-    ops_attr_names(obj, suggest_offer, &sg);
+    ops_attr_names(NULL, obj, suggest_offer, &sg);
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
     if (obj->kind == V_DICT && !obj->u.dict->n && find_in(lib()->set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
