@@ -114,6 +114,7 @@ typedef struct Interp {
     /* output: the sinks pushed over `out` (interp_push_sink), top first; NULL: straight to out */
     struct OutputSink *sinks;
     FILE *out;
+    Dict warned;                 /* the keys of the one-time warnings interp_warn gave */
     int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
     bool escape_controls;        /* a stranger's file runs (a lesson, a transcript): control characters in what it
                                   * prints and in its errors are written as \xHH (tw_visible), never sent raw */
@@ -214,6 +215,15 @@ bool interp_write_raw(Interp *I, const char *s);
 /* An error's message (or the interruption notice), formatted: to the sinks as interp_write, else (no capture) to
  * stderr after what was printed; escaped as interp_write escapes. */
 void interp_write_error(Interp *I, const char *s);
+/* A warning the user must see, as Python's warnings module shows one on stderr: the text (printf's fmt, one line or
+ * more; a newline is added) on the error stream after what the run printed so far, control characters shown
+ * visibly in a stranger's file; nothing while the output is captured (a transcript step, an answer checked unseen:
+ * their output is compared with what PyTorch prints on stdout). once: a key given once per interpreter (Python's
+ * default filter shows a warning once), NULL: every time. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void interp_warn(Interp *I, const char *once, const char *fmt, ...);
 /* A figure just shown: `shown` (the drawing, a window's note, the summary) as interp_write_raw writes it, except that a
  * recording gets `recorded` instead (the figure's summary line; NULL: nothing). false as interp_write_raw. */
 bool interp_write_figure(Interp *I, const char *shown, const char *recorded);

@@ -85,14 +85,12 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return n ? gradfn_value(n) : val_none();
     }
     if (!strcmp(name, "grad")) {
-        if (!ag_is_leaf(m) && !m->retains_grad && !interp_captured(I)) {
-            fflush(I->out);
-            fputs("UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-                  "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be "
-                  "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the "
-                  "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-                  "github.com/pytorch/pytorch/pull/30531 for more informations.\n", stderr);
-        }
+        if (!ag_is_leaf(m) && !m->retains_grad)
+            interp_warn(I, NULL, "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                        "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be "
+                        "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the "
+                        "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                        "github.com/pytorch/pytorch/pull/30531 for more informations.");
         if (!m || !m->grad) return val_none();
         Tensor *g = ten_alias(m->grad);
         return g ? val_tensor(g) : rt_tensor_error(I);

@@ -34,6 +34,7 @@ void interp_init(Interp *I) {
 void interp_free(Interp *I) {
     interp_clear_error(I);
     dict_free(&I->globals);
+    dict_free(&I->warned);
     val_decref(I->ret);
     I->ret = NULL;
     val_decref(I->last_value);
@@ -289,6 +290,24 @@ void interp_write_error(Interp *I, const char *s) {
         fflush(stderr);
     }
     if (t) sb_free(&b);
+}
+
+void interp_warn(Interp *I, const char *once, const char *fmt, ...) {
+    if (interp_captured(I) || (once && dict_get(&I->warned, once))) return;
+    if (once) dict_set(&I->warned, once, val_bool(true));
+    StrBuf b, v;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    sb_putc(&b, '\n');
+    const char *t = shown(I, sb_str(&b), &v);
+    fflush(I->out);
+    fputs(t ? t : sb_str(&b), stderr);
+    fflush(stderr);
+    if (t) sb_free(&v);
+    sb_free(&b);
 }
 
 /* The column of byte col (1-based) of text as the reader counts it on screen (a CJK character is 2), as gcc's
