@@ -686,9 +686,14 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     rec_prose(S, "%s", sb_str(&p));
     sb_free(&p);
     if (!S->teacher) say(S, "%s", TR("(type your answer; hint, solution or skip if you are stuck)\n"));
-    char err[1200];
-    LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
-    if (!e) say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
+    LessonExpect *e = lesson_expect(&S->sess.I, q);
+    if (!e) {
+        StrBuf err;
+        sb_init(&err);
+        lesson_error_take(&S->sess.I, &err);
+        say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&err));
+        sb_free(&err);
+    }
     int hints = 0, wrong = 0;
     bool reminded = false, asked = false;     /* asked: the teacher's last line was an Enter that asked to confirm */
     Action act = ACT_NONE;

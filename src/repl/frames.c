@@ -376,9 +376,13 @@ static void question_cell(Frames *F, const char *src) {
     const LessonQuestion *q = c.q;
     Interp *I = &F->S.I;
     F->src = question_sources(F, c.l);
-    LessonExpect *e = lesson_expect(I, q, err, sizeof err);
+    LessonExpect *e = lesson_expect(I, q);
     if (!e) {
-        say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
+        StrBuf why;
+        sb_init(&why);
+        lesson_error_take(I, &why);
+        say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&why));
+        sb_free(&why);
     }
     int n, bad;
     Statement *sts = read_cell(F, nl ? nl + 1 : "", &n, &bad);
