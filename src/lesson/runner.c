@@ -94,6 +94,16 @@ static void prose(LessonRun *S, const char *text) {
 }
 
 /* A message of the runner, formatted and wrapped like prose. */
+/* "attn: " and a message about the lesson's own files (a recording or progress that could not be saved) on the
+ * session's error stream, after what the lesson printed: the interpreter's one path for errors. */
+static void file_trouble(LessonRun *S, const char *what, const char *why) {
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "attn: %s%s\n", what, why);
+    interp_write_error(&S->sess.I, sb_str(&b));
+    sb_free(&b);
+}
+
 static void say(LessonRun *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(LessonRun *S, const char *fmt, ...) {
     StrBuf b;
@@ -253,7 +263,7 @@ static void save_record(LessonRun *S) {
         sb_pad(&b, '`', n);
     }
     char err[1200];       /* written whole or not at all (a full disk keeps the last recording) */
-    if (!file_write_atomic(S->record_path, b.s, b.len, err, sizeof err)) fprintf(stderr, "attn: the recording: %s\n", err);
+    if (!file_write_atomic(S->record_path, b.s, b.len, err, sizeof err)) file_trouble(S, "the recording: ", err);
     sb_free(&b);
     sb_free(&body);
 }
@@ -378,7 +388,7 @@ static bool save(LessonRun *S, int step, int done) {
     char *key = lesson_progress_key(S->l);
     bool ok = progress_set(key, step, done, err, sizeof err);
     free(key);
-    if (!ok) { fprintf(stderr, "attn: %s\n", err); return false; }
+    if (!ok) { file_trouble(S, "", err); return false; }
     return true;
 }
 
