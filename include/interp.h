@@ -140,6 +140,8 @@ typedef struct Interp {
      * raises leaves its error set and repr_failed true (no more student code runs in that repr); in val_repr_quiet
      * (an error message, help) its failure prints as a placeholder and the error is dropped */
     bool repr_raises, repr_failed;
+    const Value *repr_active[64];    /* the containers being printed now, outermost first (a list in itself: [...]) */
+    int repr_nactive;
 } Interp;
 
 enum { SIG_NONE = 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN };

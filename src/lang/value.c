@@ -935,36 +935,34 @@ static void tensor_value_repr(StrBuf *out, const Value *v) {
     sb_free(&t);
 }
 
-/* The containers being printed right now, outermost first (as Python's Py_ReprEnter): one met again is printed as
- * [...] or {...}, so a list that holds itself prints [[...]] and a module that holds itself ends. */
-static const Value *repr_active[64];
-static int repr_nactive;
-
-static bool repr_enter(StrBuf *out, const Value *v) {
+/* The containers I is printing right now, outermost first (as Python's Py_ReprEnter; Interp.repr_active): one met
+ * again is printed as [...] or {...}, so a list that holds itself prints [[...]] and a module that holds itself
+ * ends. Without an interpreter only the depth limit stops a value that holds itself. */
+static bool repr_enter(Interp *I, StrBuf *out, const Value *v) {
     bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_OBJECT || v->kind == V_METHOD ||
                      v->kind == V_DICTVIEW;
-    if (!container) return true;
-    for (int i = 0; i < repr_nactive; i++)
-        if (repr_active[i] == v) {
+    if (!container || !I) return true;
+    for (int i = 0; i < I->repr_nactive; i++)
+        if (I->repr_active[i] == v) {
             sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
             return false;
         }
-    if (repr_nactive == (int)(sizeof repr_active / sizeof *repr_active)) { sb_puts(out, "..."); return false; }
-    repr_active[repr_nactive++] = v;
+    if (I->repr_nactive == (int)(sizeof I->repr_active / sizeof *I->repr_active)) { sb_puts(out, "..."); return false; }
+    I->repr_active[I->repr_nactive++] = v;
     return true;
 }
 
-static void repr_leave(const Value *v) {
-    if (repr_nactive > 0 && repr_active[repr_nactive - 1] == v) repr_nactive--;
+static void repr_leave(Interp *I, const Value *v) {
+    if (I && I->repr_nactive > 0 && I->repr_active[I->repr_nactive - 1] == v) I->repr_nactive--;
 }
 
 static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth);
 
 static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth) {
     if (depth > 50) { sb_puts(out, "..."); return; }
-    if (!repr_enter(out, v)) return;
+    if (!repr_enter(I, out, v)) return;
     repr_one(I, out, v, depth);
-    repr_leave(v);
+    repr_leave(I, v);
 }
 
 /* The items of a dict, "k: v, ..." (or "(k, v), ..." for an OrderedDict), as CPython's dict_repr: each key and value
