@@ -242,8 +242,8 @@ static bool loader_batch_size(Interp *I, Value *v, int64_t *out) {
     if (v->kind != V_INT || v->u.i <= 0) {
         StrBuf b;
         sb_init(&b);
-        val_repr_quiet(I, &b, v);
-        rt_raise(I, "ValueError", "batch_size should be a positive integer value, but got batch_size=%s", sb_str(&b));
+        if (val_str_of(I, &b, v))        /* PyTorch's f-string: str(batch_size), whose error it raises */
+            rt_raise(I, "ValueError", "batch_size should be a positive integer value, but got batch_size=%s", sb_str(&b));
         sb_free(&b);
         return false;
     }

@@ -1145,7 +1145,9 @@ class A:
 tries = [lambda: nn.init.calculate_gain('leaky_relu', A()),
          lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), reduction=A()),
          lambda: F.mse_loss(torch.zeros(2), torch.zeros(2), reduction=A()),
-         lambda: [1, 2].index(A())]
+         lambda: [1, 2].index(A()),
+         lambda: torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.zeros(2)), batch_size=A()),
+         lambda: torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.zeros(2)), batch_size='a')]
 for f in tries:
     try:
         f()
