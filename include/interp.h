@@ -115,6 +115,7 @@ typedef struct Interp {
     /* output: the sinks pushed over `out` (interp_push_sink), top first; NULL: straight to out */
     struct OutputSink *sinks;
     FILE *out;
+    Dict warned;                 /* the keys of the one-time warnings interp_warn gave */
     int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
     bool escape_controls;        /* a stranger's file runs (a lesson, a transcript): control characters in what it
                                   * prints and in its errors are written as \xHH (tw_visible), never sent raw */
@@ -136,10 +137,12 @@ typedef struct Interp {
     Value *last_value;
     struct Session *session;     /* the session that owns this interpreter */
     RunContext run;              /* the run's generator, print options, tensor context, plots and write policy */
-    /* repr and str for Python (val_repr_py): repr_raises while they run, so a student's __repr__/__str__ of this
-     * interpreter that raises leaves its error set and repr_failed true (no more student code runs in that repr);
-     * otherwise (an error message, help) its failure prints as a placeholder and the error is dropped */
+    /* the repr under way (value.h): in val_repr and its kin repr_raises is set, so a student's __repr__/__str__ that
+     * raises leaves its error set and repr_failed true (no more student code runs in that repr); in val_repr_quiet
+     * (an error message, help) its failure prints as a placeholder and the error is dropped */
     bool repr_raises, repr_failed;
+    const Value *repr_active[64];    /* the containers being printed now, outermost first (a list in itself: [...]) */
+    int repr_nactive;
 } Interp;
 
 enum { SIG_NONE = 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN };
@@ -215,6 +218,15 @@ bool interp_write_raw(Interp *I, const char *s);
 /* An error's message (or the interruption notice), formatted: to the sinks as interp_write, else (no capture) to
  * stderr after what was printed; escaped as interp_write escapes. */
 void interp_write_error(Interp *I, const char *s);
+/* A warning the user must see, as Python's warnings module shows one on stderr: the text (printf's fmt, one line or
+ * more; a newline is added) on the error stream after what the run printed so far, control characters shown
+ * visibly in a stranger's file; nothing while the output is captured (a transcript step, an answer checked unseen:
+ * their output is compared with what PyTorch prints on stdout). once: a key given once per interpreter (Python's
+ * default filter shows a warning once), NULL: every time. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void interp_warn(Interp *I, const char *once, const char *fmt, ...);
 /* A figure just shown: `shown` (the drawing, a window's note, the summary) as interp_write_raw writes it, except that a
  * recording gets `recorded` instead (the figure's summary line; NULL: nothing). false as interp_write_raw. */
 bool interp_write_figure(Interp *I, const char *shown, const char *recorded);

@@ -67,8 +67,12 @@ typedef struct LessonExpect LessonExpect;
 typedef enum { GRADE_NOT_ANSWER, GRADE_RIGHT, GRADE_WRONG, GRADE_FAILED } LessonGrade;
 
 /* The values of q's answer: and wrong: lines in I's present state, computed without output and without changing
- * any variable. NULL, with the model answer's error in err, when an answer fails (a broken lesson). */
-LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
+ * any variable. NULL, with the model answer's error pending on I (lesson_error_take), when an answer fails (a broken
+ * lesson). */
+LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q);
+/* The error pending on I after lesson_expect or lesson_try failed, as the student is shown it (control characters
+ * visible: a stranger's lesson), appended to out; the error is cleared. */
+void lesson_error_take(Interp *I, StrBuf *out);
 void lesson_expect_free(LessonExpect *e);
 /* One attempt at a question, taken before the student's statement runs: its parse (borrowed, may be NULL) and a
  * copy of every tensor the model answer reads, so that grading can tell what the statement used (forbid:), which
@@ -105,9 +109,9 @@ bool lesson_line_answers(const LessonQuestion *q, const char *line);
 /* When q asks for a value and line assigns one name (n = 64, ratio = a / b), that name (owned): the student named
  * their answer, and the value it holds after the line ran is graded as if typed alone. NULL otherwise. */
 char *lesson_answer_name(const LessonQuestion *q, const char *line);
-/* Runs line silently in I, then grades it; GRADE_FAILED with the error in err when it does not run. */
-LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb,
-                       char *err, size_t errlen);
+/* Runs line silently in I, then grades it; GRADE_FAILED with the error pending on I (lesson_error_take) when it
+ * does not run. */
+LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb);
 
 /* One statement typed while q is open, taken as the terminal lesson and a lesson notebook take it (one checker for
  * both): whether it answers is decided from its parse (tree, borrowed) and its text (line) before it runs, an

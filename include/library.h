@@ -6,7 +6,7 @@
  * calls builtins_open first).
  *
  * One record for the process: which libraries are linked into the program is a fact of the program, not of a run,
- * and val_repr and val_type_name (which take no interpreter yet) need it. The record itself is const. */
+ * and val_type_name (which needs no interpreter: a type's name runs no student code) needs it. The record itself is const. */
 #ifndef ATTN_LIBRARY_H
 #define ATTN_LIBRARY_H
 #include "value.h"

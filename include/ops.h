@@ -18,8 +18,11 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name);
  * ObjClass getattr hook falls back to. */
 Value *ops_object_getattr(Interp *I, Value *obj, const char *name);
 /* Every attribute name obj offers (data attributes and methods), each passed once or more to add(ctx, name): what
- * Tab completes after "obj." and what an attribute error's "did you mean" picks from. */
-void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
+ * dir(obj) lists, Tab completes after "obj." and an attribute error's "did you mean" picks from. 0; with I, for an
+ * instance of a student's class that defines __dir__, the names it returns instead, as Python's dir() (1), or -1
+ * when it raised or gave no iterable of strings (the error set on I). I NULL (completion, suggestions, help): no
+ * student code runs, attn's names are listed. */
+int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
 /* obj.name when obj shows it (ops_attr_names lists it) and holds it as a value, read without running anything
  * (no getattr hook): what completion of "a.b.<Tab>" walks. Borrowed; NULL otherwise (an iterator's hidden state). */
 Value *ops_attr_peek(Value *obj, const char *name);

@@ -20,8 +20,9 @@ const char *pyexc_object_name(const Value *v);
 Value *pyexc_class(const char *name);
 /* Whether cls (a V_CLASS) derives from an exception class: the nearest builtin one's name, else NULL */
 const char *pyexc_class_base(const Value *cls);
-/* repr(e): ValueError('no'), MyError('x', 2) */
-void pyexc_repr(StrBuf *out, const Value *e);
+/* repr(e): ValueError('no'), MyError('x', 2); its arguments' reprs run on I as a repr hook's parts (val_repr_part) */
+struct Interp;
+void pyexc_repr(struct Interp *I, StrBuf *out, const Value *e);
 /* A new exception object of class name (one of the names above; "Exception" for an unknown one) with one
  * argument msg (none when msg is NULL) */
 Value *pyexc_new(const char *name, const char *msg);
@@ -32,6 +33,7 @@ Value *pyexc_new(const char *name, const char *msg);
 void pyexc_set_arg(Interp *I, const Value *arg);
 /* Whether class raised is handler or derives from it ("" raised: an Exception) */
 bool pyexc_matches(const char *raised, const char *handler);
-/* str(e): its one argument as str() shows it, repr of the tuple for several, "" for none (KeyError: repr) */
-void pyexc_str(StrBuf *out, const Value *e);
+/* str(e): its one argument as str() shows it, repr of the tuple for several, "" for none (KeyError: repr); as
+ * pyexc_repr */
+void pyexc_str(struct Interp *I, StrBuf *out, const Value *e);
 #endif

@@ -13,8 +13,8 @@ Value *pyset_new(void);                     /* set() */
 /* Python's hash(v) (CPython's for ints, floats, bools and tuples; by identity for tensors, functions, objects and
  * classes); false with Python's TypeError for an unhashable value. */
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash);
-/* The same without an interpreter: true with *hashable (and *hash when it is: no error set when not); false when a
- * student's __hash__ raised (the error set on its class's interpreter). */
+/* The same without an interpreter: true with *hashable (and *hash when it is: no error set when not); false for an
+ * instance of a student's class with a __hash__ (no interpreter to run it on; no error set). */
 bool pyset_hash_quiet(const Value *v, int64_t *hash, bool *hashable);
 int pyset_add(Interp *I, Value *s, Value *key);              /* s.add(key): 0 or -1 */
 int pyset_contains(Interp *I, Value *s, const Value *key);   /* key in s: 1, 0, or -1 (unhashable key) */

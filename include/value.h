@@ -40,11 +40,13 @@ typedef struct Builtin {
 typedef struct ObjClass {
     const char *name;
     struct Value *(*call)(struct Interp *I, struct Value *self, struct Args *a);   /* NULL: not callable */
-    void (*repr)(StrBuf *out, struct Value *self, int depth);    /* NULL: PyTorch's module repr for modules, else Name() */
+    /* repr(self) (NULL: PyTorch's module repr for modules, else Name()): its parts through val_repr_part, so that a
+     * student's __repr__ that raises inside stops it (in val_repr) or shows as a placeholder (val_repr_quiet) */
+    void (*repr)(struct Interp *I, StrBuf *out, struct Value *self, int depth);
     const Builtin *methods;                                        /* NULL-terminated */
     bool is_module;          /* an nn.Module: its module attributes are children (repr, eval/train, parameters) */
     void (*extra_repr)(StrBuf *out, struct Value *self);           /* modules: the text in Name(...), as PyTorch's */
-    void (*str)(StrBuf *out, struct Value *self);                  /* str() when it differs from repr() */
+    void (*str)(struct Interp *I, StrBuf *out, struct Value *self);   /* str() when it differs from repr() (as repr) */
     /* attribute access when it is not "the object's attributes, then its methods" (NULL: that); new reference */
     struct Value *(*getattr)(struct Interp *I, struct Value *self, const char *name);
     int (*setattr)(struct Interp *I, struct Value *self, const char *name, struct Value *v);   /* 0 or -1 */
@@ -112,7 +114,7 @@ typedef struct ClassInfo {
     const Builtin *make;     /* a class of attn's values whose call makes one (torch.Size(iterable)); else NULL */
     bool is_module;          /* derives from nn.Module: instances are modules */
     const char *module_name; /* "__main__" for the student's classes; "torch.nn" / "d2l" for attn's */
-    struct Interp *interp;   /* the interpreter that ran its class statement (to call its methods from repr) */
+    bool user;               /* made by a class statement: its methods are Python code, run on the caller's interpreter */
 } ClassInfo;
 
 /* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and
@@ -263,24 +265,32 @@ int64_t val_range_at(const Value *r, uint64_t i);
 /* repr() and str() of any value. Tensors print with the print options of the running session
  * (val_print_options, defined by the session module: torch.set_printoptions changes them). */
 const PrintOptions *val_print_options(void);
-void val_repr(StrBuf *out, const Value *v);
-/* ascii(v): repr(v) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
-void val_ascii(StrBuf *out, const Value *v);
-void val_str_of(StrBuf *out, const Value *v);
-/* The same three for Python's print, str(), repr(), ascii(), f-strings, format and %: false when a student's
- * __repr__ or __str__ raised, or returned a non-string (Python's TypeError), its error set on I, as Python raises it
- * (val_repr and the others print a placeholder for it instead: for error messages and help). */
-bool val_repr_py(struct Interp *I, StrBuf *out, const Value *v);
-bool val_str_py(struct Interp *I, StrBuf *out, const Value *v);
-bool val_ascii_py(struct Interp *I, StrBuf *out, const Value *v);
+/* Python's repr(v), str(v) and ascii(v) (ascii: repr with every non-ASCII character escaped as Python escapes it,
+ * \\xe9, \\u65e5, \\U0001f600), for print, str(), repr(), f-strings, format, % and the prompt's echo: true, or false
+ * when a student's __repr__ or __str__ (run on I) raised or returned a non-string (Python's TypeError), its error set
+ * on I, as Python raises it (out then holds part of the text). I NULL: no student code runs (an instance of a
+ * student's class prints as object.__repr__ prints it). */
+bool val_repr(struct Interp *I, StrBuf *out, const Value *v);
+bool val_str_of(struct Interp *I, StrBuf *out, const Value *v);
+bool val_ascii(struct Interp *I, StrBuf *out, const Value *v);
+/* The same for attn's own text about a value (an error message, help, a lesson's feedback): a student's
+ * __repr__/__str__ that fails shows as a placeholder ("<A object: its __repr__ failed: ...>") and its error is dropped
+ * (Python's KeyError shows its key only when it is printed). */
+void val_repr_quiet(struct Interp *I, StrBuf *out, const Value *v);
+void val_str_quiet(struct Interp *I, StrBuf *out, const Value *v);
+/* For an ObjClass's repr and str hooks printing their parts: v's repr (depth: the nesting of the value being printed;
+ * deep or circular values stop at a limit) or str in the mode of the repr under way; false when it stopped (the
+ * hook returns then, printing nothing more). */
+bool val_repr_part(struct Interp *I, StrBuf *out, const Value *v, int depth);
+bool val_str_part(struct Interp *I, StrBuf *out, const Value *v);
 /* PyTorch's module repr of v with extra (the text of extra_repr, may be NULL) and v's submodules as children;
  * depth is the nesting of the value being printed (deep or circular values stop at a limit). */
-void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth);
+void val_module_repr(struct Interp *I, StrBuf *out, const Value *v, const char *extra, int depth);
 /* Python's repr of a float: shortest text that reads back the same (0.1, 1e-06, 1e+16, inf, nan). */
 void val_float_repr(StrBuf *out, double f);
-/* Python's a == b, for non-tensors: true with *eq, or false with the error set on the interpreter, as Python raises
- * it: a student's __eq__ that raised (it runs on its class's interpreter), and, when I is given, values nested too
- * deep to compare (RecursionError), Ctrl-C, or a dict that changes size while its view is compared (RuntimeError).
- * Without I those three count as unequal. */
+/* Python's a == b, for non-tensors: true with *eq, or false with the error set on I, as Python raises it: a
+ * student's __eq__ that raised (it runs on I), values nested too deep to compare (RecursionError), Ctrl-C, or a dict
+ * that changes size while its view is compared (RuntimeError). Without I no student code runs (instances of a
+ * student's class compare by identity) and those three count as unequal. */
 bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq);
 #endif

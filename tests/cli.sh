@@ -86,6 +86,16 @@ torch.range(0, 1, 0.5)' 2>"$T/err"); expect_eq "torch.range includes its end" "$
 tensor([0.0000, 0.5000, 1.0000])"
 expect_has "torch.range says it is deprecated" "$(cat "$T/err")" "warning: torch.range is deprecated"
 expect_eq "torch.range warns once" "$(grep -c 'torch.range is deprecated' "$T/err")" "1"
+# F.mse_loss of different sizes warns as PyTorch words it (sizes as torch.Size([2, 1]); attn showed torch.Size((2, 1))),
+# on stderr after what was printed before it, every time
+out=$("$ATTN" -c 'print("before")
+F.mse_loss(torch.zeros(2, 1), torch.zeros(2))
+F.mse_loss(torch.zeros(3), torch.zeros(3, 1))' 2>&1)
+expect_eq "mse_loss warns of different sizes as PyTorch does" "$out" "before
+warning: Using a target size (torch.Size([2])) that is different to the input size (torch.Size([2, 1])). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.
+tensor(0.)
+warning: Using a target size (torch.Size([3, 1])) that is different to the input size (torch.Size([3])). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.
+tensor(0.)"
 expect_has "help torch.range is torch's, not Python's range" "$("$ATTN" -c 'help torch.range')" "torch.range(start, end, step=1)"
 # a pipe: no prompt, no escape codes, output only
 out=$(printf 'x = torch.ones(2)\nx * 3\n' | "$ATTN"); expect_eq "pipe has no prompts" "$out" "tensor([3., 3.])"

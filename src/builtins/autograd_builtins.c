@@ -28,7 +28,7 @@ bool grad_recording(Interp *I, int n, Value *const *vals) {
 
 static AgNode *node_of(Value *self) { return self->u.obj.priv; }
 static void gradfn_free(void *p) { ag_node_unref(p); }
-static void gradfn_repr(StrBuf *out, Value *self, int depth) {
+static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
 }
@@ -85,14 +85,12 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return n ? gradfn_value(n) : val_none();
     }
     if (!strcmp(name, "grad")) {
-        if (!ag_is_leaf(m) && !m->retains_grad && !interp_captured(I)) {
-            fflush(I->out);
-            fputs("UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-                  "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be "
-                  "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the "
-                  "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-                  "github.com/pytorch/pytorch/pull/30531 for more informations.\n", stderr);
-        }
+        if (!ag_is_leaf(m) && !m->retains_grad)
+            interp_warn(I, NULL, "UserWarning: The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                        "attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be "
+                        "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the "
+                        "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+                        "github.com/pytorch/pytorch/pull/30531 for more informations.");
         if (!m || !m->grad) return val_none();
         Tensor *g = ten_alias(m->grad);
         return g ? val_tensor(g) : rt_tensor_error(I);
@@ -279,10 +277,10 @@ static Value *moded_call(Interp *I, Value *self, Args *a) {
     I->run.ag.grad_enabled = prev;
     return r;
 }
-static void moded_repr(StrBuf *out, Value *self, int depth) {
+static void moded_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     Value *fn = val_attr_get(self, "fn");
-    if (fn) val_repr(out, fn); else sb_puts(out, "<function>");
+    if (fn) val_repr_part(I, out, fn, depth + 1); else sb_puts(out, "<function>");
 }
 static const ObjClass ModedClass = {.name = "function", .call = moded_call, .repr = moded_repr};
 
@@ -293,7 +291,7 @@ static Value *mode_call(Interp *I, Value *self, Args *a) {
     val_attr_set(w, "mode", val_bool(attr_true(self, "mode")));
     return w;
 }
-static void mode_repr(StrBuf *out, Value *self, int depth) {
+static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     Value *n = val_attr_get(self, "name");
     sb_printf(out, "<torch.autograd.grad_mode.%s object at %p>", n && n->kind == V_STR ? n->u.str.s : "no_grad", (void *)self);

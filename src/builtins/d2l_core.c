@@ -25,9 +25,7 @@ static Value *bi_check_shape(Interp *I, Args *a) {
         StrBuf as, ws;
         sb_init(&as);
         sb_init(&ws);
-        val_repr(&as, actual);
-        val_repr(&ws, shape);
-        rt_raise(I, "AssertionError", "tensor's shape %s != expected shape %s", sb_str(&as), sb_str(&ws));
+        if (val_repr(I, &as, actual) && val_repr(I, &ws, shape)) rt_raise(I, "AssertionError", "tensor's shape %s != expected shape %s", sb_str(&as), sb_str(&ws));
         sb_free(&as);
         sb_free(&ws);
     }

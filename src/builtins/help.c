@@ -110,7 +110,7 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
     StrBuf rep, text;
     sb_init(&rep);
     sb_init(&text);
-    val_repr(&rep, v);
+    val_repr_quiet(I, &rep, v);
     switch (v->kind) {
     case V_BUILTIN:
         if (math) r = -1;           /* Python's math.sqrt, from the math table */
@@ -245,7 +245,7 @@ static void add_name(void *ctx, const char *name) {
 }
 static void list_attrs(StrBuf *out, const Value *x, const char *prefix) {
     Prefixed p = {{0}, prefix};
-    ops_attr_names(x, add_name, &p);
+    ops_attr_names(NULL, x, add_name, &p);      /* help runs no student code */
     if (!p.l.n) sb_puts(out, TR("  (none of its names is in attn)\n"));     /* random: the module, without functions */
     put_columns(out, &p.l, 20);
 }
@@ -312,7 +312,7 @@ static bool help_topic(StrBuf *out, const char *word) {
 
 /* The parameters of a student's def or lambda as Python's help shows them: (x, y=2, *args, **kw), defaults by
  * their repr. */
-static void put_params(StrBuf *out, const UserFunc *f) {
+static void put_params(Interp *I, StrBuf *out, const UserFunc *f) {
     const Node *params = f->def->kids[0];
     sb_putc(out, '(');
     for (int i = 0; i < params->nkids; i++) {
@@ -323,7 +323,7 @@ static void put_params(StrBuf *out, const UserFunc *f) {
         else sb_puts(out, p->str);
         if (p->kind == N_KWARG && i < f->nparams && f->defaults && f->defaults[i]) {
             sb_putc(out, '=');
-            val_repr(out, f->defaults[i]);
+            val_repr_quiet(I, out, f->defaults[i]);
         }
     }
     sb_putc(out, ')');
@@ -370,7 +370,7 @@ static void help_user_func(Interp *I, StrBuf *out, Value *fv) {
     StrBuf sig;
     sb_init(&sig);
     sb_puts(&sig, f->name);
-    put_params(&sig, f);
+    put_params(I, &sig, f);
     help_signature(out, sb_str(&sig), 79);
     sb_free(&sig);
     Value *doc = ops_getattr(I, fv, "__doc__");
@@ -380,7 +380,7 @@ static void help_user_func(Interp *I, StrBuf *out, Value *fv) {
 }
 
 /* help(C) of a student's class: its bases, docstring, how it is called and the methods it defines. */
-static void help_user_class(StrBuf *out, const ClassInfo *c) {
+static void help_user_class(Interp *I, StrBuf *out, const ClassInfo *c) {
     sb_printf(out, "class %s", c->name);
     for (int i = 0; i < c->nbases; i++) {
         const ClassInfo *b = c->bases[i]->u.cls;
@@ -399,7 +399,7 @@ static void help_user_class(StrBuf *out, const ClassInfo *c) {
         StrBuf sig;
         sb_init(&sig);
         sb_printf(&sig, "    %s", m->u.func->name);
-        put_params(&sig, m->u.func);
+        put_params(I, &sig, m->u.func);
         help_signature(out, sb_str(&sig), 79);
         sb_free(&sig);
     }
@@ -415,7 +415,7 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
     case V_DTYPE: {
         StrBuf r;
         sb_init(&r);
-        val_repr(&r, v);
+        val_repr_quiet(I, &r, v);
         bool ok = help_for(I, out, sb_str(&r));
         sb_free(&r);
         return ok;
@@ -424,10 +424,10 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
     case V_TENSOR: return help_topic(out, "Tensor");
     case V_FUNC: help_user_func(I, out, v); return true;
     case V_CLASS:
-        if (!v->u.cls->methods && v->u.cls->interp) { help_user_class(out, v->u.cls); return true; }
+        if (!v->u.cls->methods && v->u.cls->user) { help_user_class(I, out, v->u.cls); return true; }
         return help_topic(out, v->u.cls->name) || help_for(I, out, v->u.cls->name);
     case V_OBJECT:
-        if (v->u.obj.klass) { help_user_class(out, v->u.obj.klass->u.cls); return true; }
+        if (v->u.obj.klass) { help_user_class(I, out, v->u.obj.klass->u.cls); return true; }
         return help_for(I, out, v->u.obj.cls->name);
     case V_METHOD:
         if (v->u.method.func) { help_user_func(I, out, v->u.method.func); return true; }

@@ -122,7 +122,7 @@ static bool gain_of(Interp *I, Value *nl, Value *param, double *out) {
                                       "conv_transpose3d", "sigmoid", NULL};
     StrBuf b;
     sb_init(&b);
-    val_str_of(&b, nl);
+    val_str_quiet(I, &b, nl);
     const char *s = nl->kind == V_STR ? nl->u.str.s : "";
     bool ok = true;
     *out = 1;
@@ -136,8 +136,7 @@ static bool gain_of(Interp *I, Value *nl, Value *param, double *out) {
             if (param->kind == V_BOOL || !val_is_number(param)) {
                 StrBuf p;
                 sb_init(&p);
-                val_str_of(&p, param);
-                rt_raise(I, "ValueError", "negative_slope %s not a valid number", sb_str(&p));
+                if (val_str_of(I, &p, param)) rt_raise(I, "ValueError", "negative_slope %s not a valid number", sb_str(&p));
                 sb_free(&p);
                 ok = false;
                 goto done;
@@ -196,8 +195,7 @@ static Value *bi_init_kaiming(Interp *I, Args *a) {
     if (strcmp(mode, "fan_in") && strcmp(mode, "fan_out")) {
         StrBuf b;
         sb_init(&b);
-        val_str_of(&b, mv);
-        rt_raise(I, "ValueError", "Mode %s not supported, please use one of ['fan_in', 'fan_out']", sb_str(&b));
+        if (val_str_of(I, &b, mv)) rt_raise(I, "ValueError", "Mode %s not supported, please use one of ['fan_in', 'fan_out']", sb_str(&b));
         sb_free(&b);
         return NULL;
     }

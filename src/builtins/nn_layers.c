@@ -355,7 +355,7 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         StrBuf want, got;
         sb_init(&want);
         sb_init(&got);
-        for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr(&want, ns->u.seq.items[i]); }
+        for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr_quiet(I, &want, ns->u.seq.items[i]); }
         for (int i = 0; i < wb[t]->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)wb[t]->shape[i]);
         const char *what = t ? "bias" : "weight";
         rt_raise(I, "RuntimeError", "Expected %s to be of same shape as normalized_shape, but got %s of shape [%s] and normalized_shape = [%s]",
@@ -373,7 +373,7 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         StrBuf want, got;
         sb_init(&want);
         sb_init(&got);
-        for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr(&want, ns->u.seq.items[i]); }
+        for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr_quiet(I, &want, ns->u.seq.items[i]); }
         for (int i = 0; i < x->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)x->shape[i]);
         rt_raise(I, "RuntimeError", "Given normalized_shape=[%s], expected input with shape [*, %s], but got input of size[%s]",
                  sb_str(&want), sb_str(&want), sb_str(&got));
@@ -395,7 +395,7 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
 
 static void layernorm_extra(StrBuf *out, Value *self) {
     Value *ns = val_attr_get(self, "normalized_shape"), *ev = val_attr_get(self, "eps"), *af = val_attr_get(self, "elementwise_affine");
-    if (ns) val_repr(out, ns);
+    if (ns) val_repr_quiet(NULL, out, ns);     /* attn's own values: no student code runs here */
     sb_puts(out, ", eps=");
     val_float_repr(out, ev && val_is_number(ev) ? val_as_double(ev) : 1e-5);
     sb_printf(out, ", elementwise_affine=%s", af && af->kind == V_BOOL && !af->u.b ? "False" : "True");

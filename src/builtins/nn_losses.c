@@ -33,8 +33,7 @@ static bool get_reduction(Interp *I, Value *rv, Value *size_average, Value *redu
     else {
         StrBuf b;
         sb_init(&b);
-        val_str_of(&b, rv);
-        rt_raise(I, "ValueError", "%s is not a valid value for reduction", sb_str(&b));
+        if (val_str_of(I, &b, rv)) rt_raise(I, "ValueError", "%s is not a valid value for reduction", sb_str(&b));
         sb_free(&b);
         return false;
     }
@@ -298,13 +297,17 @@ static Value *bi_mse_loss(Interp *I, Args *a) {
     if (iv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(iv));
     Reduction red;
     const Tensor *in = iv->u.t, *tg = tv->u.t;
-    if (!ten_same_shape(in, tg) && !interp_captured(I)) {
-        char s1[128], s2[128];
-        ten_shape_str(tg->shape, tg->ndim, s1, sizeof s1);
-        ten_shape_str(in->shape, in->ndim, s2, sizeof s2);
-        fflush(I->out);
-        fprintf(stderr, "warning: Using a target size (torch.Size(%s)) that is different to the input size (torch.Size(%s)). "
-                        "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.\n", s1, s2);
+    if (!ten_same_shape(in, tg)) {
+        StrBuf s1, s2;       /* torch.Size([2, 1]), as PyTorch's message shows a size */
+        sb_init(&s1);
+        sb_init(&s2);
+        for (int i = 0; i < tg->ndim; i++) sb_printf(&s1, "%s%lld", i ? ", " : "", (long long)tg->shape[i]);
+        for (int i = 0; i < in->ndim; i++) sb_printf(&s2, "%s%lld", i ? ", " : "", (long long)in->shape[i]);
+        interp_warn(I, NULL, "warning: Using a target size (torch.Size([%s])) that is different to the input size (torch.Size([%s])). "
+                    "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+                    sb_str(&s1), sb_str(&s2));
+        sb_free(&s1);
+        sb_free(&s2);
     }
     if (!get_reduction(I, arg(a, 4, "reduction"), arg(a, 2, "size_average"), arg(a, 3, "reduce"), &red)) return NULL;
     Value *xy[2] = {iv, tv};

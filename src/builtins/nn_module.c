@@ -168,7 +168,7 @@ static Value *m_state_dict(Interp *I, Args *a) {
     return d;
 }
 
-static void all_keys_matched(StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "<All keys matched successfully>"); }
+static void all_keys_matched(Interp *I, StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "<All keys matched successfully>"); }
 static const ObjClass KeysMatchedClass = {.name = "_IncompatibleKeys", .repr = all_keys_matched};
 
 /* .load_state_dict(state_dict, strict=True): copies each tensor into the parameter of that name, shapes checked;
@@ -193,7 +193,7 @@ static Value *m_load_state_dict(Interp *I, Args *a) {
         Value *k = sd->u.dict->keys[i];
         bool known = false;
         for (int64_t j = 0; k->kind == V_STR && j < mine->u.seq.n && !known; j++) known = !strcmp(mine->u.seq.items[j]->u.seq.items[0]->u.str.s, k->u.str.s);
-        if (!known) { sb_puts(&unexpected, unexpected.len ? ", " : ""); val_repr(&unexpected, k); }
+        if (!known) { sb_puts(&unexpected, unexpected.len ? ", " : ""); val_repr_quiet(I, &unexpected, k); }
     }
     if (strict && (missing.len || unexpected.len)) {
         rt_error(I, "Error(s) in loading state_dict for %s:%s%s%s%s", val_type_name(self),
@@ -409,8 +409,8 @@ static Value *module_class(bool d2l) {
 
 /* ---- torch.device ---- */
 
-static void device_repr(StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "device(type='cpu')"); }
-static void device_str(StrBuf *out, Value *self) { (void)self; sb_puts(out, "cpu"); }
+static void device_repr(Interp *I, StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "device(type='cpu')"); }
+static void device_str(Interp *I, StrBuf *out, Value *self) { (void)self; sb_puts(out, "cpu"); }
 static Value *device_getattr(Interp *I, Value *self, const char *name) {
     if (!strcmp(name, "type")) return val_str("cpu");
     if (!strcmp(name, "index")) return val_none();

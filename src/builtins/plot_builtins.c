@@ -100,7 +100,7 @@ static bool str_list(Interp *I, Value *v, const char *what, char ***out, int *n)
         Value *e = l->u.seq.items[i];
         StrBuf b;
         sb_init(&b);
-        val_str_of(&b, e);
+        if (!val_str_of(I, &b, e)) { sb_free(&b); val_decref(l); return false; }   /* str(x) raised: matplotlib's error */
         (*out)[(*n)++] = sb_take(&b);
     }
     val_decref(l);
@@ -212,7 +212,7 @@ static Value *bi_plot(Interp *I, Args *a) {
             if (!v || v->kind == V_NONE) continue;
             StrBuf b;
             sb_init(&b);
-            val_str_of(&b, v);
+            if (!val_str_of(I, &b, v)) { sb_free(&b); ok = false; break; }     /* matplotlib's str(label) raised */
             *dst[k] = sb_take(&b);
         }
     }
@@ -276,7 +276,12 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
         if (!v || v->kind == V_NONE) continue;
         StrBuf b;
         sb_init(&b);
-        val_str_of(&b, v);
+        if (!val_str_of(I, &b, v)) {       /* matplotlib's str(label) raised */
+            sb_free(&b);
+            free_strs(titles, ntit);
+            free(xl);
+            return NULL;
+        }
         if (k) yl = sb_take(&b); else xl = sb_take(&b);
     }
     if (!plot_cmap_valid(cmap)) {
@@ -285,7 +290,7 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
         free(yl);
         StrBuf b;                                      /* as Python shows a string: escapes visible, never sent */
         sb_init(&b);
-        val_repr(&b, arg(a, 5, "cmap"));
+        val_repr_quiet(I, &b, arg(a, 5, "cmap"));
         rt_error(I, "show_heatmaps: unknown cmap %s (attn has %s)", sb_str(&b), plot_cmap_names());
         sb_free(&b);
         return NULL;

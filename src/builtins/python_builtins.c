@@ -32,7 +32,7 @@ static Value *bi_print(Interp *I, Args *a) {
     for (int i = 0; i < a->npos; i++) {
         if (i) sb_puts(&b, sep && sep->kind == V_STR ? sep->u.str.s : " ");
         size_t before = b.len;
-        if (!val_str_py(I, &b, a->pos[i])) {      /* a student's __str__ raised: what came before it is printed, as Python's */
+        if (!val_str_of(I, &b, a->pos[i])) {      /* a student's __str__ raised: what came before it is printed, as Python's */
             b.len = before;
             if (b.s) b.s[before] = 0;
             interp_write(I, sb_str(&b));
@@ -150,7 +150,7 @@ static Value *bi_str(Interp *I, Args *a) {
     if (a->npos == 0) return val_str("");
     StrBuf b;
     sb_init(&b);
-    if (!val_str_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
+    if (!val_str_of(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
@@ -158,7 +158,7 @@ static Value *bi_repr(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "repr() takes exactly one argument (%d given)", a->npos) : NULL;
     StrBuf b;
     sb_init(&b);
-    if (!val_repr_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
+    if (!val_repr(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
@@ -167,7 +167,7 @@ static Value *bi_ascii(Interp *I, Args *a) {
     if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "ascii() takes exactly one argument (%d given)", a->npos) : NULL;
     StrBuf b;
     sb_init(&b);
-    if (!val_ascii_py(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
+    if (!val_ascii(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
@@ -544,8 +544,10 @@ static Value *bi_dir(Interp *I, Args *a) {
     if (a->npos > 1) return rt_error(I, "dir expected at most 1 argument, got %d", a->npos);
     if (!args_check(I, a, 1, NO_KW)) return NULL;
     Value *l = val_list(0);
-    if (a->npos == 1) ops_attr_names(a->pos[0], dir_add, l);
-    else if (I->scope && I->scope->is_class) {      /* in a class body: its namespace so far, as Python's */
+    int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
+    if (a->npos == 1) {
+        if ((from = ops_attr_names(I, a->pos[0], dir_add, l)) < 0) { val_decref(l); return NULL; }
+    } else if (I->scope && I->scope->is_class) {      /* in a class body: its namespace so far, as Python's */
         dir_add(l, "__module__");
         dir_add(l, "__qualname__");
         for (int i = 0; i < I->scope->vars->n; i++) dir_add(l, I->scope->vars->keys[i]->u.str.s);
@@ -557,7 +559,7 @@ static Value *bi_dir(Interp *I, Args *a) {
     int64_t k = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = l->u.seq.items[i];
-        if (k && !strcmp(l->u.seq.items[k - 1]->u.str.s, x->u.str.s)) val_decref(x);
+        if (from == 0 && k && !strcmp(l->u.seq.items[k - 1]->u.str.s, x->u.str.s)) val_decref(x);   /* __dir__'s stay */
         else l->u.seq.items[k++] = x;
     }
     l->u.seq.n = k;
@@ -606,7 +608,7 @@ static Value *bi_assert(Interp *I, Args *a) {
     if (a->npos > 1) {
         StrBuf b;
         sb_init(&b);
-        val_str_of(&b, a->pos[1]);
+        val_str_quiet(I, &b, a->pos[1]);
         rt_raise(I, "AssertionError", "%s", sb_str(&b));
         sb_free(&b);
         return NULL;
@@ -821,7 +823,7 @@ static bool format_fill(Interp *I, Args *a, const char *s, const char *end, int 
         if (ok && conv) {                       /* !r, !a: repr; !s: str; then the spec applies to that string */
             StrBuf r;
             sb_init(&r);
-            bool shown = conv == 's' ? val_str_py(I, &r, v) : conv == 'a' ? val_ascii_py(I, &r, v) : val_repr_py(I, &r, v);
+            bool shown = conv == 's' ? val_str_of(I, &r, v) : conv == 'a' ? val_ascii(I, &r, v) : val_repr(I, &r, v);
             val_decref(v);
             v = val_str_take(sb_take(&r));
             ok = shown;
@@ -1262,7 +1264,17 @@ static Value *list_index(Interp *I, Args *a) {
     if (l->kind == V_TUPLE) return rt_raise(I, "ValueError", "tuple.index(x): x not in tuple");
     StrBuf b;                                                /* Python's "3 is not in list" */
     sb_init(&b);
-    val_repr(&b, a->pos[1]);
+    if (!val_repr(I, &b, a->pos[1])) {       /* CPython's %R that fails: a ValueError without arguments, not its error */
+        sb_free(&b);
+        if (interp_error_kind(I) != ERR_ERROR) return NULL;   /* Ctrl-C, quit */
+        sb_init(&b);
+        sb_puts(&b, interp_error_msg(I));
+        interp_clear_error(I);
+        rt_raise(I, "ValueError", "the value is not in the list (its __repr__ failed: %s)", sb_str(&b));
+        sb_free(&b);
+        pyexc_set_arg(I, NULL);
+        return NULL;
+    }
     if (b.len > 200) { sb_free(&b); return rt_error(I, "the value is not in the list"); }
     Value *r = rt_raise(I, "ValueError", "%s is not in list", sb_str(&b));
     sb_free(&b);
@@ -1326,7 +1338,7 @@ static Value *set_add_remove(Interp *I, Args *a) {
     if (r == 0 && a->fn->tag == 1) {
         StrBuf k;
         sb_init(&k);
-        val_repr(&k, x);
+        val_repr_quiet(I, &k, x);
         rt_raise(I, "KeyError", "key %s is not in the set", sb_str(&k));
         sb_free(&k);
         pyexc_set_arg(I, x);

@@ -49,7 +49,7 @@ static Value *dataset_iter(Interp *I, Value *self) {
     return it;
 }
 
-static void dataset_repr(StrBuf *out, Value *self, int depth) {
+static void dataset_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<torch.utils.data.dataset.TensorDataset object at %p>", (void *)self);
 }
@@ -208,7 +208,7 @@ static Value *loader_iter(Interp *I, Value *self) {
     return it;
 }
 
-static void loader_repr(StrBuf *out, Value *self, int depth) {
+static void loader_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<torch.utils.data.dataloader.DataLoader object at %p>", (void *)self);
 }
@@ -242,8 +242,8 @@ static bool loader_batch_size(Interp *I, Value *v, int64_t *out) {
     if (v->kind != V_INT || v->u.i <= 0) {
         StrBuf b;
         sb_init(&b);
-        val_repr(&b, v);
-        rt_raise(I, "ValueError", "batch_size should be a positive integer value, but got batch_size=%s", sb_str(&b));
+        if (val_str_of(I, &b, v))        /* PyTorch's f-string: str(batch_size), whose error it raises */
+            rt_raise(I, "ValueError", "batch_size should be a positive integer value, but got batch_size=%s", sb_str(&b));
         sb_free(&b);
         return false;
     }

@@ -130,7 +130,7 @@ static Tensor *div_rounding(Interp *I, Tensor *X, bool xw, Tensor *Y, bool yw, V
     if (mode->kind != V_STR || (strcmp(mode->u.str.s, "trunc") && strcmp(mode->u.str.s, "floor"))) {
         StrBuf b;
         sb_init(&b);
-        val_repr(&b, mode);
+        val_repr_quiet(I, &b, mode);
         rt_error(I, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found %s", sb_str(&b));
         sb_free(&b);
         return NULL;
@@ -575,16 +575,11 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     Tensor *t = ten_new(dt, 1, &len);
     if (!t) return rt_tensor_error(I);
     for (int64_t i = 0; i < len; i++) ten_set(t, i, s0 + (double)i * st);
-    /* PyTorch warns (a UserWarning on stderr, once): attn says the same once per run, on stderr, outside lessons and
-     * transcripts (their output is compared with what PyTorch prints on stdout) */
-    static bool warned;
-    if (!warned && !interp_captured(I)) {
-        warned = true;
-        fflush(I->out);
-        fputs("warning: torch.range is deprecated and will be removed in a future release because its behavior is\n"
-              "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in\n"
-              "[start, end).\n", stderr);
-    }
+    /* PyTorch warns (a UserWarning on stderr, once): attn says the same once per run, outside lessons and
+     * transcripts */
+    interp_warn(I, "torch.range", "warning: torch.range is deprecated and will be removed in a future release because its "
+                "behavior is\ninconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+                "in\n[start, end).");
     return val_tensor(t);
 }
 

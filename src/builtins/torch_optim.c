@@ -20,7 +20,7 @@
 
 typedef enum { OPT_SGD, OPT_ADAM, OPT_ADAMW } OptKind;
 
-static void optim_repr(StrBuf *out, Value *self, int depth);
+static void optim_repr(Interp *I, StrBuf *out, Value *self, int depth);
 static const Builtin optim_methods[4];
 static const ObjClass SGDClass = {.name = "SGD", .repr = optim_repr, .methods = optim_methods};
 static const ObjClass AdamClass = {.name = "Adam", .repr = optim_repr, .methods = optim_methods};
@@ -41,10 +41,10 @@ static const char *tensor_typename(const Tensor *t) {
 }
 
 /* str(v) of a number or anything else, into a new string the caller frees. */
-static char *value_text(const Value *v) {
+static char *value_text(Interp *I, const Value *v) {
     StrBuf b;
     sb_init(&b);
-    val_repr(&b, v);
+    val_repr_quiet(I, &b, v);
     char *s = xstrdup(sb_str(&b));
     sb_free(&b);
     return s;
@@ -61,7 +61,7 @@ static bool check_range(Interp *I, Value *v, const char *what, bool below_one, b
     }
     double x = val_as_double(v);
     if (0.0 <= x && (!below_one || x < 1.0)) return true;
-    char *s = value_text(v);
+    char *s = value_text(I, v);
     rt_raise(I, "ValueError", "Invalid %s: %s", what, s);
     free(s);
     return false;
@@ -432,8 +432,7 @@ static Value *m_add_param_group(Interp *I, Args *a) {
 }
 
 /* PyTorch's Optimizer.__repr__: the class name, then each group's options but params, sorted by name. */
-static void optim_repr(StrBuf *out, Value *self, int depth) {
-    (void)depth;
+static void optim_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     sb_printf(out, "%s (", self->u.obj.cls->name);
     Value *groups = val_attr_get(self, "param_groups");
     for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
@@ -452,10 +451,10 @@ static void optim_repr(StrBuf *out, Value *self, int depth) {
             Value *k = g->keys[order[i]];
             if (k->kind == V_STR && !strcmp(k->u.str.s, "params")) continue;
             sb_puts(out, "    ");
-            if (k->kind == V_STR) sb_puts(out, k->u.str.s); else val_repr(out, k);
+            if (k->kind == V_STR) sb_puts(out, k->u.str.s); else if (!val_repr_part(I, out, k, depth + 1)) return;
             sb_puts(out, ": ");
             Value *v = g->vals[order[i]];
-            if (v->kind == V_STR) sb_puts(out, v->u.str.s); else val_repr(out, v);
+            if (v->kind == V_STR) sb_puts(out, v->u.str.s); else if (!val_repr_part(I, out, v, depth + 1)) return;
             sb_puts(out, "\n");
         }
         free(order);

@@ -161,10 +161,10 @@ static bool is_property(const Found *f) {
  * classes (methods bound to obj). */
 /* obj.__getattr__(name) of a student's class, when it defines one and name is no special name; NULL with
  * *tried false otherwise. */
-static Value *student_getattr(Value *obj, const char *name, bool *tried) {
+static Value *student_getattr(Interp *I, Value *obj, const char *name, bool *tried) {
     *tried = strncmp(name, "__", 2) && class_has_special(obj, "__getattr__");
     if (!*tried) return NULL;
-    Value *nv = val_str(name), *r = class_call_special(obj, "__getattr__", &nv, 1);
+    Value *nv = val_str(name), *r = class_call_special(I, obj, "__getattr__", &nv, 1);
     val_decref(nv);
     return r;
 }
@@ -179,7 +179,7 @@ static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
         if (r || interp_error_kind(I) != ERR_ERROR || !pyexc_matches(I->error.etype, "AttributeError") ||
             strncmp(name, "__", 2) == 0 || !class_has_special(obj, "__getattr__")) return r;
         interp_clear_error(I);
-        return student_getattr(obj, name, &tried);
+        return student_getattr(I, obj, name, &tried);
     }
     Value *own = val_attr_get(obj, name);
     if (own) return val_incref(own);
@@ -192,7 +192,7 @@ static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
     }
     /* a student's __getattr__(name) answers for what is not found (not for special names: attn looks those up on
      * the class, as Python does) */
-    Value *r = student_getattr(obj, name, &tried);
+    Value *r = student_getattr(I, obj, name, &tried);
     if (tried) return r;
     char what[160];
     snprintf(what, sizeof what, "'%s' object", cls->u.cls->name);
@@ -241,7 +241,7 @@ static int plain_setattr(Interp *I, Value *obj, const char *name, Value *v) {
 /* obj.name = v: a student's __setattr__(name, v) when its class defines one, else plain_setattr. */
 static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     if (!class_has_special(obj, "__setattr__")) return plain_setattr(I, obj, name, v);
-    Value *args[2] = {val_str(name), v}, *r = class_call_special(obj, "__setattr__", args, 2);
+    Value *args[2] = {val_str(name), v}, *r = class_call_special(I, obj, "__setattr__", args, 2);
     val_decref(args[0]);
     val_decref(r);
     return r ? 0 : -1;
@@ -268,7 +268,7 @@ Value *class_getattr(Interp *I, Value *cls, const char *name) {
 }
 
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
-    if (!cls->u.cls->interp) { rt_error(I, "cannot set attributes of attn's built-in class '%s'", cls->u.cls->name); return -1; }
+    if (!cls->u.cls->user) { rt_error(I, "cannot set attributes of attn's built-in class '%s'", cls->u.cls->name); return -1; }
     dict_set(&cls->u.cls->attrs, name, val_incref(v));
     return 0;
 }
@@ -331,21 +331,20 @@ static Value *instance_call(Interp *I, Value *obj, Args *a) {
 
 /* Whether v is an instance of a student's class whose MRO defines name (a def, or None for __hash__ = None). */
 static bool user_special(const Value *v, const char *name, Found *f) {
-    if (v->kind != V_OBJECT || !v->u.obj.klass || !v->u.obj.klass->u.cls->interp) return false;
+    if (v->kind != V_OBJECT || !v->u.obj.klass || !v->u.obj.klass->u.cls->user) return false;
     return class_find(v->u.obj.klass, name, NULL, f) && !f->b && (f->v->kind == V_FUNC || f->v->kind == V_NONE);
 }
 
-/* Calls obj's special method (found as f) with the arguments; the result, NULL with the error set on the class's
- * interpreter (also when that interpreter has an error pending already: no user code runs then). */
-static Value *call_special(Value *obj, const Found *f, Value *arg) {
-    Interp *I = obj->u.obj.klass->u.cls->interp;
-    if (interp_failed(I)) return NULL;
+/* Calls obj's special method (found as f) with the arguments on I; the result, NULL with the error set on I (also
+ * when I has an error pending already, or none is given: no student code runs then). */
+static Value *call_special(Interp *I, Value *obj, const Found *f, Value *arg) {
+    if (!I || interp_failed(I)) return NULL;
     Args a = {&arg, arg ? 1 : 0, NULL, NULL, 0, NULL, NULL};
     return call_found(I, obj, f, &a);
 }
 
 bool class_is_instance(const Value *v) {
-    return v->kind == V_OBJECT && v->u.obj.klass && v->u.obj.klass->u.cls->interp;
+    return v->kind == V_OBJECT && v->u.obj.klass && v->u.obj.klass->u.cls->user;
 }
 
 /* Whether b's class is a proper subclass of a's (both the student's): b's reflected method then goes first. */
@@ -358,12 +357,12 @@ static bool proper_subclass(const Value *b, const Value *a) {
 
 /* self.name(other) when self is an instance of a student's class that defines name: its result (new reference);
  * NotImplemented when self does not define it (or is no such instance); NULL when it raised (the error is set on
- * the class's interpreter). Both operands are held while the method runs. */
-static Value *try_special(const Value *self, const char *name, const Value *other) {
+ * I). Both operands are held while the method runs. */
+static Value *try_special(Interp *I, const Value *self, const char *name, const Value *other) {
     Found f = {0};
     if (!user_special(self, name, &f) || f.v->kind != V_FUNC) return val_incref(&val_not_implemented);
     Value *hold_self = val_incref((Value *)self), *hold_other = val_incref((Value *)other);
-    Value *r = call_special(hold_self, &f, hold_other);
+    Value *r = call_special(I, hold_self, &f, hold_other);
     val_decref(hold_self);
     val_decref(hold_other);
     return r;
@@ -377,11 +376,10 @@ static const Value *special_fn(const Value *v, const char *name) {
 
 bool class_has_special(const Value *v, const char *name) { return special_fn(v, name) != NULL; }
 
-Value *class_call_special(const Value *v, const char *name, Value *const *args, int n) {
+Value *class_call_special(Interp *I, const Value *v, const char *name, Value *const *args, int n) {
     Found f = {0};
     if (!user_special(v, name, &f) || f.v->kind != V_FUNC) return NULL;
-    Interp *I = v->u.obj.klass->u.cls->interp;
-    if (interp_failed(I)) return NULL;
+    if (!I || interp_failed(I)) return NULL;
     Value *hold[3] = {NULL, NULL, NULL};
     for (int i = 0; i < n && i < 2; i++) hold[i] = val_incref(args[i]);
     hold[2] = val_incref((Value *)v);
@@ -393,7 +391,7 @@ Value *class_call_special(const Value *v, const char *name, Value *const *args, 
 
 int class_index(Interp *I, const Value *v, int64_t *out) {
     if (!class_has_special(v, "__index__")) return 0;
-    Value *r = class_call_special(v, "__index__", NULL, 0);
+    Value *r = class_call_special(I, v, "__index__", NULL, 0);
     if (!r) return -1;
     bool ok = r->kind == V_INT || r->kind == V_BOOL;
     if (ok) *out = r->kind == V_INT ? r->u.i : r->u.b;
@@ -411,11 +409,11 @@ static bool result_truth(Interp *I, const Value *r, const char *who, bool *t);
 
 /* self's method for comparison k (aop - AOP_EQ), with object's __ne__ when the class defines none: the inverse of
  * __eq__'s truth unless that is NotImplemented. New reference, NotImplemented, or NULL with the error set. */
-static Value *side_compare(const Value *self, int k, const Value *other) {
-    if (k != 1 || special_fn(self, "__ne__")) return try_special(self, cmp_names[k], other);
-    Value *r = try_special(self, "__eq__", other);
+static Value *side_compare(Interp *I, const Value *self, int k, const Value *other) {
+    if (k != 1 || special_fn(self, "__ne__")) return try_special(I, self, cmp_names[k], other);
+    Value *r = try_special(I, self, "__eq__", other);
     if (!r || r == &val_not_implemented) return r;
-    bool t = false, ok = result_truth(self->u.obj.klass->u.cls->interp, r, NULL, &t);
+    bool t = false, ok = result_truth(I, r, NULL, &t);
     val_decref(r);
     return ok ? val_bool(!t) : NULL;
 }
@@ -425,15 +423,15 @@ Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
     bool reflected_first = proper_subclass(b, a);
     Value *r;
     if (reflected_first) {
-        r = side_compare(b, cmp_reflected[k], a);
+        r = side_compare(I, b, cmp_reflected[k], a);
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
-    r = side_compare(a, k, b);
+    r = side_compare(I, a, k, b);
     if (r != &val_not_implemented) return r;
     val_decref(r);
     if (!reflected_first) {
-        r = side_compare(b, cmp_reflected[k], a);
+        r = side_compare(I, b, cmp_reflected[k], a);
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
@@ -442,9 +440,9 @@ Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
                     val_type_name(a), val_type_name(b));
 }
 
-bool class_eq(const Value *a, const Value *b, bool *eq) {
+bool class_eq(Interp *I, const Value *a, const Value *b, bool *eq) {
     const Value *self = class_is_instance(a) ? a : b;
-    Interp *I = self->u.obj.klass->u.cls->interp;
+    if (!I) { *eq = a == b; return true; }      /* no interpreter to run __eq__ on: identity */
     Value *r = class_richcompare(I, AOP_EQ, a, b);
     if (!r) return false;
     char who[96];
@@ -469,7 +467,7 @@ Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inp
     const char *fwd = bin_names[aop][0], *rev = bin_names[aop][1];
     Value *r;
     if (inplace) {
-        r = try_special(a, bin_names[aop][2], b);
+        r = try_special(I, a, bin_names[aop][2], b);
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
@@ -477,15 +475,15 @@ Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inp
     bool other_type = !class_is_instance(a) || !class_is_instance(b) || a->u.obj.klass != b->u.obj.klass;
     bool reflected_first = proper_subclass(b, a) && special_fn(b, rev) && special_fn(b, rev) != special_fn(a, rev);
     if (reflected_first) {
-        r = try_special(b, rev, a);
+        r = try_special(I, b, rev, a);
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
-    r = try_special(a, fwd, b);
+    r = try_special(I, a, fwd, b);
     if (r != &val_not_implemented) return r;
     val_decref(r);
     if (other_type && !reflected_first) {
-        r = try_special(b, rev, a);
+        r = try_special(I, b, rev, a);
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
@@ -495,22 +493,21 @@ Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inp
 
 Value *class_unary(Interp *I, int aop, const Value *a) {
     const char *name = aop == AOP_NEG ? "__neg__" : aop == AOP_POS ? "__pos__" : "__invert__";
-    Value *r = try_special(a, name, NULL);
+    Value *r = try_special(I, a, name, NULL);
     if (r != &val_not_implemented) return r;
     val_decref(r);
     return rt_raise(I, "TypeError", "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
 }
 
-bool class_hash(const Value *v, ClassHash *kind, int64_t *h) {
+bool class_hash(Interp *I, const Value *v, ClassHash *kind, int64_t *h) {
     Found f = {0};
     *kind = CLASS_HASH_IDENTITY;
     if (!user_special(v, "__hash__", &f)) return true;
     *kind = CLASS_UNHASHABLE;
     if (f.v->kind == V_NONE) return true;
     *kind = CLASS_HASH_METHOD;
-    Interp *I = v->u.obj.klass->u.cls->interp;
     Value *hold = val_incref((Value *)v);
-    Value *r = call_special(hold, &f, NULL);
+    Value *r = call_special(I, hold, &f, NULL);
     val_decref(hold);
     if (!r) return false;
     if (r->kind != V_INT && r->kind != V_BOOL) {
@@ -535,7 +532,7 @@ static bool len_result(Interp *I, const Value *r, int64_t *n) {
     return true;
 }
 
-bool class_truth(const Value *v, bool *defined, bool *out) {
+bool class_truth(Interp *I, const Value *v, bool *defined, bool *out) {
     Found f = {0};
     *defined = false;
     if (!class_is_instance(v)) return true;
@@ -543,9 +540,8 @@ bool class_truth(const Value *v, bool *defined, bool *out) {
     if (!b && !user_special(v, "__len__", &f)) return true;
     if (f.v->kind == V_NONE) return true;
     *defined = true;
-    Interp *I = v->u.obj.klass->u.cls->interp;
     Value *hold = val_incref((Value *)v);
-    Value *r = call_special(hold, &f, NULL);
+    Value *r = call_special(I, hold, &f, NULL);
     val_decref(hold);
     if (!r) return false;
     bool ok = false;
@@ -560,14 +556,13 @@ bool class_truth(const Value *v, bool *defined, bool *out) {
     return ok;
 }
 
-bool class_len(const Value *v, bool *defined, int64_t *n) {
+bool class_len(Interp *I, const Value *v, bool *defined, int64_t *n) {
     Found f = {0};
     *defined = false;
     if (!class_is_instance(v) || !user_special(v, "__len__", &f) || f.v->kind == V_NONE) return true;
     *defined = true;
-    Interp *I = v->u.obj.klass->u.cls->interp;
     Value *hold = val_incref((Value *)v);
-    Value *r = call_special(hold, &f, NULL);
+    Value *r = call_special(I, hold, &f, NULL);
     val_decref(hold);
     if (!r) return false;
     bool ok = len_result(I, r, n);
@@ -580,7 +575,7 @@ bool class_len(const Value *v, bool *defined, int64_t *n) {
  * (several values: RuntimeError, ambiguous). who: what that message names (NULL: PyTorch's words). */
 static bool result_truth(Interp *I, const Value *r, const char *who, bool *t) {
     bool defined;
-    if (!class_truth(r, &defined, t)) return false;
+    if (!class_truth(I, r, &defined, t)) return false;
     if (defined) return true;
     bool ok;
     *t = val_truthy(r, &ok);
@@ -589,15 +584,14 @@ static bool result_truth(Interp *I, const Value *r, const char *who, bool *t) {
     return ok;
 }
 
-/* Runs a method named name of obj's class for repr/str: its string, or NULL when there is none, or when it failed (or
- * returned a non-string: Python's TypeError) while its interpreter's repr_raises is set (the error left set there,
+/* Runs a method named name of obj's class on I for repr/str: its string, or NULL when there is none, or when it
+ * failed (or returned a non-string: Python's TypeError) while I's repr_raises is set (the error left set there,
  * repr_failed set: the repr under way stops), or when an earlier one failed so and its error is still set (one that
- * student code caught since, in an error message's repr, stops nothing: Python's). Otherwise a failure gives a
- * placeholder string and no error is left. as: the method Python names in its TypeError ("__str__" when str() falls
- * back on __repr__, as CPython's object_str does). */
-static Value *repr_method_as(Value *obj, const char *name, const char *as) {
+ * student code caught since, in an error message's repr, stops nothing: Python's), or when there is no I to run it
+ * on. Otherwise a failure gives a placeholder string and no error is left. as: the method Python names in its
+ * TypeError ("__str__" when str() falls back on __repr__, as CPython's object_str does). */
+static Value *repr_method_as(Interp *I, Value *obj, const char *name, const char *as) {
     Value *cls = obj->u.obj.klass;
-    Interp *I = cls->u.cls->interp;
     Found f = {0};
     if (!I || interp_failed(I) || !class_find(cls, name, NULL, &f) || f.b) return NULL;
     Args a = {0};
@@ -619,38 +613,36 @@ static Value *repr_method_as(Value *obj, const char *name, const char *as) {
     return r;
 }
 
-static Value *repr_method(Value *obj, const char *name) { return repr_method_as(obj, name, name); }
+static Value *repr_method(Interp *I, Value *obj, const char *name) { return repr_method_as(I, obj, name, name); }
 
-/* Whether a repr under way has stopped: a student's __repr__/__str__ raised (repr_method) and its error is set */
-static bool repr_stopped(const Value *obj) {
-    const Interp *I = obj->u.obj.klass->u.cls->interp;
-    return I && I->repr_failed && interp_failed(I);
-}
+/* Whether a repr under way on I has stopped: a student's __repr__/__str__ raised (repr_method) and its error is set */
+static bool repr_stopped(const Interp *I) { return I && I->repr_failed && interp_failed(I); }
 
 /* repr(obj), or str(obj) of a class with no __str__ (as: "__str__", for the TypeError of a non-string) */
-static void instance_repr_as(StrBuf *out, Value *obj, int depth, const char *as) {
-    Value *r = repr_method_as(obj, "__repr__", as);
+static void instance_repr_as(Interp *I, StrBuf *out, Value *obj, int depth, const char *as) {
+    Value *r = repr_method_as(I, obj, "__repr__", as);
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
-    if (repr_stopped(obj)) return;
-    if (pyexc_class_base(obj->u.obj.klass)) { pyexc_repr(out, obj); return; }      /* MyError('x') */
+    if (repr_stopped(I)) return;
+    if (pyexc_class_base(obj->u.obj.klass)) { pyexc_repr(I, out, obj); return; }      /* MyError('x') */
     ClassInfo *c = obj->u.obj.klass->u.cls;
     if (c->is_module) {
-        Value *extra = repr_method(obj, "extra_repr");
-        val_module_repr(out, obj, extra ? extra->u.str.s : NULL, depth);
+        Value *extra = repr_method(I, obj, "extra_repr");
+        if (repr_stopped(I)) return;
+        val_module_repr(I, out, obj, extra ? extra->u.str.s : NULL, depth);
         val_decref(extra);
         return;
     }
     sb_printf(out, "<%s.%s object at %p>", c->module_name, c->name, (void *)obj);
 }
 
-static void instance_repr(StrBuf *out, Value *obj, int depth) { instance_repr_as(out, obj, depth, "__repr__"); }
+static void instance_repr(Interp *I, StrBuf *out, Value *obj, int depth) { instance_repr_as(I, out, obj, depth, "__repr__"); }
 
-static void instance_str(StrBuf *out, Value *obj) {
-    Value *r = repr_method(obj, "__str__");
+static void instance_str(Interp *I, StrBuf *out, Value *obj) {
+    Value *r = repr_method(I, obj, "__str__");
     if (r) { sb_putn(out, r->u.str.s, r->u.str.len); val_decref(r); return; }
-    if (repr_stopped(obj)) return;
-    if (pyexc_class_base(obj->u.obj.klass)) { pyexc_str(out, obj); return; }   /* BaseException.__str__: 'x' */
-    instance_repr_as(out, obj, 0, "__str__");
+    if (repr_stopped(I)) return;
+    if (pyexc_class_base(obj->u.obj.klass)) { pyexc_str(I, out, obj); return; }   /* BaseException.__str__: 'x' */
+    instance_repr_as(I, out, obj, 0, "__str__");
 }
 
 
@@ -665,7 +657,7 @@ Value *class_create(Interp *I, Node *n) {
     Node *bases_n = n->kids[0], *body = n->kids[1];
     Value *cls = new_class(n->str, "__main__");
     ClassInfo *c = cls->u.cls;
-    c->interp = I;
+    c->user = true;
     for (int i = 0; i < bases_n->nkids; i++) {
         Node *bn = bases_n->kids[i];
         if (bn->kind == N_KWARG || bn->kind == N_STAR || bn->kind == N_DSTAR) {
@@ -748,7 +740,7 @@ static Value *super_getattr(Interp *I, Value *sup, const char *name) {
     return rt_raise(I, "AttributeError", "'super' object has no attribute '%s'", name);
 }
 
-static void super_repr(StrBuf *out, Value *sup, int indent) {
+static void super_repr(Interp *I, StrBuf *out, Value *sup, int indent) {
     (void)indent;
     sb_printf(out, "<super: <class '%s'>, <%s object>>", val_attr_get(sup, "__thisclass__")->u.cls->name,
               val_type_name(val_attr_get(sup, "__self__")));
@@ -825,7 +817,7 @@ static const Builtin property_methods[] = {
     {"setter", m_property_with, "prop.setter(f)", "The property with setter f (@x.setter above def x(self, v)).", "", 1},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
-static void wrapper_repr(StrBuf *out, Value *w, int indent) {
+static void wrapper_repr(Interp *I, StrBuf *out, Value *w, int indent) {
     (void)indent;
     sb_printf(out, "<%s object at %p>", w->u.obj.cls->name, (void *)w);
 }
@@ -855,7 +847,7 @@ static bool is_instance(Value *v, Value *ci) {
             val_decref(base);
             if (sub) return true;
         }
-        if (ci->u.cls->is_module && !ci->u.cls->interp && ci->u.cls->nbases == 1 && ci->u.cls->bases[0] == class_object())
+        if (ci->u.cls->is_module && !ci->u.cls->user && ci->u.cls->nbases == 1 && ci->u.cls->bases[0] == class_object())
             return val_is_module(v);         /* nn.Module itself: attn's built-in modules are modules too */
         return false;
     }

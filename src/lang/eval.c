@@ -34,6 +34,7 @@ void interp_init(Interp *I) {
 void interp_free(Interp *I) {
     interp_clear_error(I);
     dict_free(&I->globals);
+    dict_free(&I->warned);
     val_decref(I->ret);
     I->ret = NULL;
     val_decref(I->last_value);
@@ -291,6 +292,24 @@ void interp_write_error(Interp *I, const char *s) {
         fflush(stderr);
     }
     if (t) sb_free(&b);
+}
+
+void interp_warn(Interp *I, const char *once, const char *fmt, ...) {
+    if (interp_captured(I) || (once && dict_get(&I->warned, once))) return;
+    if (once) dict_set(&I->warned, once, val_bool(true));
+    StrBuf b, v;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    sb_putc(&b, '\n');
+    const char *t = shown(I, sb_str(&b), &v);
+    fflush(I->out);
+    fputs(t ? t : sb_str(&b), stderr);
+    fflush(stderr);
+    if (t) sb_free(&v);
+    sb_free(&b);
 }
 
 /* The column of byte col (1-based) of text as the reader counts it on screen (a CJK character is 2), as gcc's
@@ -699,7 +718,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
         if (k->op == 'r' || k->op == 'a') {
             StrBuf r;
             sb_init(&r);
-            ok = k->op == 'a' ? val_ascii_py(I, &r, v) : val_repr_py(I, &r, v);
+            ok = k->op == 'a' ? val_ascii(I, &r, v) : val_repr(I, &r, v);
             Value *s = val_str(sb_str(&r));
             sb_free(&r);
             ok = ok && pyfmt_format(I, &b, s, spec);
@@ -707,7 +726,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
         } else if (k->op == 's') {
             StrBuf r;
             sb_init(&r);
-            ok = val_str_py(I, &r, v);
+            ok = val_str_of(I, &r, v);
             Value *s = val_str(sb_str(&r));
             sb_free(&r);
             ok = ok && pyfmt_format(I, &b, s, spec);
@@ -727,7 +746,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
 /* hint: the ambiguity error says what to use instead (at a statement's if or while; bool() gives PyTorch's words) */
 static bool truth(Interp *I, Value *v, bool *out, bool hint) {
     bool defined, ok;
-    if (!class_truth(v, &defined, out)) return false;
+    if (!class_truth(I, v, &defined, out)) return false;
     if (defined) return true;
     *out = val_truthy(v, &ok);
     if (!ok) rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous%s", hint ? " (use .any() or .all())" : "");
@@ -1108,7 +1127,7 @@ static bool echo(Interp *I, Value *v) {
     if (v->kind == V_NONE) return true;
     StrBuf b;
     sb_init(&b);
-    if (!val_repr_py(I, &b, v)) { sb_free(&b); return false; }     /* a student's __repr__ raised: Python's error */
+    if (!val_repr(I, &b, v)) { sb_free(&b); return false; }     /* a student's __repr__ raised: Python's error */
     sb_putc(&b, '\n');
     bool ok = interp_write(I, sb_str(&b));
     sb_free(&b);
@@ -1126,10 +1145,10 @@ static Value *exception_instance(Interp *I, Value *x) {
 }
 
 /* Python's last traceback line of exception e: "MyError: x", "MyError" when str(e) is empty */
-static void exception_line(StrBuf *out, Value *e) {
+static void exception_line(Interp *I, StrBuf *out, Value *e) {
     StrBuf msg;
     sb_init(&msg);
-    pyexc_str(&msg, e);
+    pyexc_str(I, &msg, e);
     sb_puts(out, val_type_name(e));
     if (msg.len) sb_printf(out, ": %s", sb_str(&msg));
     sb_free(&msg);
@@ -1172,12 +1191,12 @@ static int exec_raise(Interp *I, Node *n) {
     sb_init(&msg);
     bool raises = I->repr_raises;     /* the line is attn's: an argument's __repr__ that raises shows a placeholder */
     I->repr_raises = false;
-    if (x->u.obj.klass) exception_line(&msg, x);
-    else pyexc_str(&msg, x);
+    if (x->u.obj.klass) exception_line(I, &msg, x);
+    else pyexc_str(I, &msg, x);
     if (!msg.len) sb_puts(&msg, name);
     if (cause && cause->kind != V_NONE) {
         sb_puts(&msg, " (raised from ");
-        exception_line(&msg, cause);
+        exception_line(I, &msg, cause);
         sb_putc(&msg, ')');
     }
     I->repr_raises = raises;
@@ -1208,7 +1227,7 @@ static int handler_matches(Interp *I, Node *type) {
             const char *h = pyexc_class_name(items[i]);
             Value *c = items[i];
             if (!h && c->kind == V_CLASS && pyexc_class_base(c)) {
-                if (!c->u.cls->interp) h = c->u.cls->name;       /* a builtin's twin (MyError.__bases__[0]) */
+                if (!c->u.cls->user) h = c->u.cls->name;       /* a builtin's twin (MyError.__bases__[0]) */
                 else {                                           /* the student's class: the raised object's */
                     Value *x = pending.exc;
                     r = x && x->kind == V_OBJECT && x->u.obj.klass && class_is_subclass(x->u.obj.klass, c);

@@ -21,32 +21,32 @@ static int class_index(const char *name) {
     return -1;
 }
 
-void pyexc_str(StrBuf *out, const Value *e) {
+void pyexc_str(Interp *I, StrBuf *out, const Value *e) {
     const Value *args = val_attr_get((Value *)e, "args");
     if (!args || args->kind != V_TUPLE || args->u.seq.n == 0) return;
-    if (args->u.seq.n > 1) { val_repr(out, args); return; }
+    if (args->u.seq.n > 1) { val_repr_part(I, out, args, 0); return; }
     const char *name = pyexc_object_name(e);
-    if (name && pyexc_matches(name, "KeyError")) val_repr(out, args->u.seq.items[0]);    /* KeyError('k'): 'k' */
-    else val_str_of(out, args->u.seq.items[0]);
+    if (name && pyexc_matches(name, "KeyError")) val_repr_part(I, out, args->u.seq.items[0], 0);    /* KeyError('k'): 'k' */
+    else val_str_part(I, out, args->u.seq.items[0]);
 }
 
-void pyexc_repr(StrBuf *out, const Value *self) {
+void pyexc_repr(Interp *I, StrBuf *out, const Value *self) {
     const Value *args = val_attr_get((Value *)self, "args");
     sb_puts(out, self->u.obj.klass ? self->u.obj.klass->u.cls->name : self->u.obj.cls->name);
     if (args && args->kind == V_TUPLE && args->u.seq.n == 1) {      /* ValueError('no'), not ValueError(('no',)) */
         sb_putc(out, '(');
-        val_repr(out, args->u.seq.items[0]);
+        if (!val_repr_part(I, out, args->u.seq.items[0], 1)) return;
         sb_putc(out, ')');
-    } else if (args && args->kind == V_TUPLE && args->u.seq.n) val_repr(out, args);
+    } else if (args && args->kind == V_TUPLE && args->u.seq.n) val_repr_part(I, out, args, 0);
     else sb_puts(out, "()");
 }
 
-static void exc_repr(StrBuf *out, Value *self, int depth) {
+static void exc_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
-    pyexc_repr(out, self);
+    pyexc_repr(I, out, self);
 }
 
-static void exc_str(StrBuf *out, Value *self) { pyexc_str(out, self); }
+static void exc_str(Interp *I, StrBuf *out, Value *self) { pyexc_str(I, out, self); }
 
 static ObjClass objclasses[NCLASSES];
 

@@ -31,8 +31,8 @@ Value *class_getattr(Interp *I, Value *cls, const char *name);
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v);
 /* a == b where a or b is an instance of a student's class (class_is_instance), as class_richcompare's ==: true
  * with *eq the truth of what __eq__ returned (identity when neither class defines it); false when it raised or
- * returned an ambiguous tensor, the error set on the class's interpreter. */
-bool class_eq(const Value *a, const Value *b, bool *eq);
+ * returned an ambiguous tensor, the error set on I. */
+bool class_eq(Interp *I, const Value *a, const Value *b, bool *eq);
 /* Whether v is an instance of a student's class (whose special methods take part in operators). */
 bool class_is_instance(const Value *v);
 /* a OP b (==, !=, <, <=, >, >=) where a or b is an instance of a student's class, as CPython's do_richcompare: b's
@@ -50,22 +50,22 @@ Value *class_unary(Interp *I, int aop, const Value *a);       /* -a, +a, ~a: __n
  * __hash__), or not at all (__eq__ without __hash__, or __hash__ = None: Python's "unhashable type"). */
 typedef enum { CLASS_HASH_METHOD, CLASS_HASH_IDENTITY, CLASS_UNHASHABLE } ClassHash;
 /* hash(v) for such an instance: true with *kind, and *h when its __hash__ gave it; false when __hash__ raised or
- * returned no int (the error set on the class's interpreter). */
-bool class_hash(const Value *v, ClassHash *kind, int64_t *h);
+ * returned no int (the error set on I). */
+bool class_hash(Interp *I, const Value *v, ClassHash *kind, int64_t *h);
 /* The truth of an instance of a student's class, as CPython's PyObject_IsTrue: its __bool__ (which must return a
  * bool: TypeError otherwise), else its __len__ (ValueError when negative, TypeError when not an int). true with
  * *defined (false when v is no such instance or its class defines neither) and, when defined, *out; false when it
- * raised (the error set on the class's interpreter). */
-bool class_truth(const Value *v, bool *defined, bool *out);
+ * raised (the error set on I). */
+bool class_truth(Interp *I, const Value *v, bool *defined, bool *out);
 /* len(v) for an instance of a student's class: true with *defined (false when its class defines no __len__) and,
  * when defined, *n from its __len__ (CPython's errors for a negative or non-int result); false when it raised (the
- * error set on the class's interpreter). */
-bool class_len(const Value *v, bool *defined, int64_t *n);
+ * error set on I). */
+bool class_len(Interp *I, const Value *v, bool *defined, int64_t *n);
 /* Whether v is an instance of a student's class whose MRO defines the method name (a def): __getitem__, __iter__ ... */
 bool class_has_special(const Value *v, const char *name);
-/* v.name(*args) (n at most 2) for such a method: its result (new reference), NULL with the error set on the class's
- * interpreter (also when the class defines no such method). v and the arguments are held while it runs. */
-Value *class_call_special(const Value *v, const char *name, Value *const *args, int n);
+/* v.name(*args) (n at most 2) for such a method: its result (new reference), NULL with the error set on I
+ * (also when the class defines no such method, or I is NULL). v and the arguments are held while it runs. */
+Value *class_call_special(Interp *I, const Value *v, const char *name, Value *const *args, int n);
 /* v as an index through a student's __index__ (list[v], range(v), any integer argument): 1 with *out, 0 when v is
  * no instance of a class that defines it, -1 when it raised or returned no int (CPython's TypeError; the error set). */
 int class_index(Interp *I, const Value *v, int64_t *out);

@@ -467,7 +467,7 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         return val_bool(false);
     }
     if (class_has_special(container, "__contains__")) {     /* a student's x in obj: the truth of its __contains__ */
-        Value *r = class_call_special(container, "__contains__", &x, 1);
+        Value *r = class_call_special(I, container, "__contains__", &x, 1);
         bool t = false, ok = r && interp_truth(I, r, &t);
         val_decref(r);
         return ok ? val_bool(t) : NULL;
@@ -755,10 +755,7 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
 Value *ops_key_error(Interp *I, const Value *key) {
     StrBuf k;
     sb_init(&k);
-    bool raises = I->repr_raises;          /* Python's KeyError shows the key later: its __repr__ raises nothing here */
-    I->repr_raises = false;
-    val_repr(&k, key);
-    I->repr_raises = raises;
+    val_repr_quiet(I, &k, key);            /* Python's KeyError shows the key later: its __repr__ raises nothing here */
     Value *r = rt_raise(I, "KeyError", "key %s is not in the dict", sb_str(&k));
     sb_free(&k);
     pyexc_set_arg(I, key);                 /* except KeyError as e: e.args[0] is the key, str(e) its repr */
@@ -834,7 +831,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     default:
         if (obj->kind == V_OBJECT && obj->u.obj.cls->getitem) return obj->u.obj.cls->getitem(I, obj, index);
-        if (class_has_special(obj, "__getitem__")) return class_call_special(obj, "__getitem__", &index, 1);
+        if (class_has_special(obj, "__getitem__")) return class_call_special(I, obj, "__getitem__", &index, 1);
         Found f = {0};
         if (obj->kind == V_OBJECT && obj->u.obj.klass && class_find(obj->u.obj.klass, "__getitem__", NULL, &f) && f.b) {
             Value *args[2] = {obj, index};              /* a built-in base's (torch's Dataset: NotImplementedError) */
@@ -926,7 +923,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         return ops_dict_store(I, obj->u.dict, index, v, hash);
     }
     if (class_has_special(obj, "__setitem__")) {             /* a student's obj[index] = v */
-        Value *args[2] = {index, v}, *r = class_call_special(obj, "__setitem__", args, 2);
+        Value *args[2] = {index, v}, *r = class_call_special(I, obj, "__setitem__", args, 2);
         val_decref(r);
         return r ? 0 : -1;
     }
@@ -993,13 +990,12 @@ static void table_names(const Builtin *tbl, void (*add)(void *, const char *), v
  * as mappingproxy({...}) (str() as the dict), indexes, has len and in, iterates the keys, and has the dict's keys, values, items, get and
  * copy; item assignment is Python's TypeError. */
 static const char *const proxy_methods[] = {"keys", "values", "items", "get", "copy", NULL};
-static void proxy_repr(StrBuf *out, Value *self, int depth) {
+static void proxy_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_puts(out, "mappingproxy(");
-    val_repr(out, val_attr_get(self, "dict"));
-    sb_putc(out, ')');
+    if (val_repr_part(I, out, val_attr_get(self, "dict"), depth + 1)) sb_putc(out, ')');
 }
-static void proxy_str(StrBuf *out, Value *self) { val_str_of(out, val_attr_get(self, "dict")); }     /* str(): the dict's */
+static void proxy_str(Interp *I, StrBuf *out, Value *self) { val_str_part(I, out, val_attr_get(self, "dict")); }     /* str(): the dict's */
 static Value *proxy_getattr(Interp *I, Value *self, const char *name) {
     for (int i = 0; proxy_methods[i]; i++)
         if (!strcmp(name, proxy_methods[i])) return val_method(val_attr_get(self, "dict"), find_in(lib()->dict_methods, name));
@@ -1019,7 +1015,35 @@ static const ObjClass mappingproxy_class = {.name = "mappingproxy", .repr = prox
                                             .setattr = proxy_setattr, .getitem = proxy_getitem, .len = proxy_len, .iter = proxy_iter,
                                             .eq_as = proxy_dict};
 
-void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+/* The names a student's __dir__ gives (Python's dir() on an instance whose class defines one), each passed to add:
+ * 1, or -1 with the error set on I (it raised, returned no iterable, or an item that is no string). */
+static int student_dir(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+    Value *r = class_call_special(I, obj, "__dir__", NULL, 0);
+    if (!r) return -1;
+    Value *l = ops_to_list(I, r);
+    val_decref(r);
+    if (!l) return -1;
+    for (int64_t i = 0; i < l->u.seq.n; i++)
+        if (l->u.seq.items[i]->kind != V_STR) {
+            rt_raise(I, "TypeError", "dir(): __dir__ returned a %s among its names; attn lists names as strings",
+                     val_type_name(l->u.seq.items[i]));
+            val_decref(l);
+            return -1;
+        }
+    for (int64_t i = 0; i < l->u.seq.n; i++) add(ctx, l->u.seq.items[i]->u.str.s);
+    val_decref(l);
+    return 1;
+}
+
+static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
+
+int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+    if (I && class_is_instance(obj) && class_has_special(obj, "__dir__")) return student_dir(I, obj, add, ctx);
+    attr_names(obj, add, ctx);
+    return 0;
+}
+
+static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
     switch (obj->kind) {
     case V_TENSOR: {
@@ -1035,7 +1059,7 @@ void ops_attr_names(const Value *obj, void (*add)(void *ctx, const char *name), 
         if (obj->u.obj.cls == &mappingproxy_class) { for (int i = 0; proxy_methods[i]; i++) add(ctx, proxy_methods[i]); break; }
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
-        if (obj->u.obj.klass) ops_attr_names(obj->u.obj.klass, add, ctx);
+        if (obj->u.obj.klass) attr_names(obj->u.obj.klass, add, ctx);
         else if (obj->u.obj.cls->is_module) table_names(lib()->module_methods, add, ctx);
         break;
     case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods */
@@ -1080,7 +1104,7 @@ static void peek_offer(void *ctx, const char *name) {
 Value *ops_attr_peek(Value *obj, const char *name) {
     if (obj->kind != V_OBJECT) return NULL;
     struct peek p = {name, false};
-    ops_attr_names(obj, peek_offer, &p);
+    ops_attr_names(NULL, obj, peek_offer, &p);
     return p.found ? val_attr_get(obj, name) : NULL;
 }
 
@@ -1088,7 +1112,7 @@ Value *ops_attr_peek(Value *obj, const char *name) {
 Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
     Suggest sg;
     suggest_init(&sg, name);
-    ops_attr_names(obj, suggest_offer, &sg);
+    ops_attr_names(NULL, obj, suggest_offer, &sg);
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
     if (obj->kind == V_DICT && !obj->u.dict->n && find_in(lib()->set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
@@ -1272,7 +1296,7 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
     }
     if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
     else if (class_has_special(obj, "__delitem__")) {          /* a student's del obj[index] */
-        Value *r = class_call_special(obj, "__delitem__", &index, 1);
+        Value *r = class_call_special(I, obj, "__delitem__", &index, 1);
         val_decref(r);
         return r ? 0 : -1;
     }
@@ -1289,7 +1313,7 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
     } else if (obj->kind == V_FUNC) {
         d = &obj->u.func->attrs;
         snprintf(what, sizeof what, "'function' object");
-    } else if (obj->kind == V_CLASS && obj->u.cls->interp) {
+    } else if (obj->kind == V_CLASS && obj->u.cls->user) {
         d = &obj->u.cls->attrs;
         snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);
     }
@@ -1324,7 +1348,7 @@ Value *ops_len(Interp *I, Value *v) {
         if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(v->u.obj.cls->len(v));
         int64_t n;
         bool defined;
-        if (!class_len(v, &defined, &n)) return NULL;    /* a student's __len__ raised */
+        if (!class_len(I, v, &defined, &n)) return NULL;    /* a student's __len__ raised */
         if (defined) return val_int(n);
         return rt_raise(I, "TypeError", "object of type '%s' has no len()", val_type_name(v));
     }
@@ -1382,7 +1406,7 @@ static bool sized(const Value *s) { return s->kind == V_DICT || s->kind == V_SET
  * Nothing is computed before it is asked for (Python's laziness): map's function runs as its items are consumed,
  * and each step reads one item from each argument, so zip(it, it) pairs neighbours as in Python. */
 typedef enum { IK_SEQ, IK_REVERSED, IK_MAP, IK_FILTER, IK_ZIP, IK_ENUMERATE, IK_GETITEM } IterKind;
-static void iterator_repr(StrBuf *out, Value *self, int depth) {
+static void iterator_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
 }
@@ -1432,7 +1456,7 @@ static Value *student_iter(Interp *I, Value *obj) {
         val_attr_set(it, "pos", val_int(0));
         return it;
     }
-    Value *r = class_call_special(obj, "__iter__", NULL, 0);
+    Value *r = class_call_special(I, obj, "__iter__", NULL, 0);
     if (r && !ops_is_iterator(r)) {
         rt_raise(I, "TypeError", "iter() returned non-iterator of type '%s'", val_type_name(r));
         val_decref(r);
@@ -1664,7 +1688,7 @@ void ops_iter_end(Iter *it) {
 bool ops_has_special(const Value *v, const char *name) { return class_has_special(v, name); }
 
 Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n) {
-    Value *r = class_call_special(v, name, args, n);
+    Value *r = class_call_special(I, v, name, args, n);
     if (!r && !interp_failed(I)) rt_raise(I, "TypeError", "'%s' object has no method %s", val_type_name(v), name);
     return r;
 }

@@ -171,7 +171,7 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
         val_decref(item);
         return ok;
     }
-    if (!*spec) return val_str_py(I, out, v);
+    if (!*spec) return val_str_of(I, out, v);
     Spec sp;
     if (!parse_spec(I, spec, &sp)) return false;
     if (v->kind == V_INT || v->kind == V_BOOL) {
@@ -287,7 +287,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             StrBuf t;
             sb_init(&t);
             Value *orig = items[used - 1];
-            if (!(conv == 's' ? val_str_py(I, &t, orig) : conv == 'a' ? val_ascii_py(I, &t, orig) : val_repr_py(I, &t, orig))) ok = false;
+            if (!(conv == 's' ? val_str_of(I, &t, orig) : conv == 'a' ? val_ascii(I, &t, orig) : val_repr(I, &t, orig))) ok = false;
             if (sp.precision >= 0 && (size_t)sp.precision < t.len) { t.s[sp.precision] = 0; }
             pad_out(&out, &sp, "", sb_str(&t), '>');
             sb_free(&t);

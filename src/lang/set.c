@@ -139,7 +139,7 @@ static const Value hash_deep = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: 
 /* The hash of v, or the value that makes it unhashable (a list, dict or set, maybe inside a tuple; an instance whose
  * class defines __eq__ without __hash__), or &hash_failed when a student's __hash__ raised, or &hash_deep for tuples
  * nested deeper than 1000 (Python's RecursionError). */
-static const Value *hash_of(const Value *v, int64_t *out, int depth) {
+static const Value *hash_of(Interp *I, const Value *v, int64_t *out, int depth) {
     switch (v->kind) {
     case V_BOOL: *out = v->u.b; return NULL;
     case V_INT: *out = hash_int(v->u.i); return NULL;
@@ -162,7 +162,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         if (depth > 1000) return &hash_deep;
         int64_t stack[16] = {0}, *lane = v->u.seq.n <= 16 ? stack : xmalloc(sizeof(int64_t) * (size_t)v->u.seq.n);
         for (int64_t i = 0; i < v->u.seq.n; i++) {
-            const Value *bad = hash_of(v->u.seq.items[i], &lane[i], depth + 1);
+            const Value *bad = hash_of(I, v->u.seq.items[i], &lane[i], depth + 1);
             if (bad) {
                 if (lane != stack) free(lane);
                 return bad;
@@ -178,7 +178,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
         return NULL;
     case V_OBJECT: {
         ClassHash how;
-        if (!class_hash(v, &how, out)) return &hash_failed;      /* a student's __hash__ raised */
+        if (!class_hash(I, v, &how, out)) return &hash_failed;      /* a student's __hash__ raised */
         if (how == CLASS_UNHASHABLE) return v;                  /* __eq__ alone, or __hash__ = None */
         if (how == CLASS_HASH_IDENTITY) *out = hash_pointer(v);
         return NULL;
@@ -194,7 +194,7 @@ static const Value *hash_of(const Value *v, int64_t *out, int depth) {
 }
 
 bool pyset_hash_quiet(const Value *v, int64_t *hash, bool *hashable) {
-    const Value *bad = hash_of(v, hash, 0);
+    const Value *bad = hash_of(NULL, v, hash, 0);
     *hashable = !bad;
     if (bad) return bad != &hash_failed;
     if (*hash == -1) *hash = -2;
@@ -202,7 +202,7 @@ bool pyset_hash_quiet(const Value *v, int64_t *hash, bool *hashable) {
 }
 
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
-    const Value *bad = hash_of(v, hash, 0);
+    const Value *bad = hash_of(I, v, hash, 0);
     if (bad == &hash_failed) return false;
     if (bad == &hash_deep) { rt_raise(I, "RecursionError", "maximum recursion depth exceeded while calling a Python object"); return false; }
     if (bad) { rt_raise(I, "TypeError", "unhashable type: '%s'", val_type_name(bad)); return false; }
@@ -216,7 +216,7 @@ bool pyset_hash(Interp *I, const Value *v, int64_t *hash) {
 static bool key_eq(Interp *I, const Value *a, const Value *b, bool *eq) {
     *eq = a == b;
     if (*eq) return true;
-    if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);
+    if (class_is_instance(a) || class_is_instance(b)) return class_eq(I, a, b, eq);
     if (by_identity(a->kind) || by_identity(b->kind)) return true;
     if (a->kind != b->kind && !(val_is_number(a) && val_is_number(b))) return true;
     switch (a->kind) {

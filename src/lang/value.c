@@ -19,7 +19,7 @@ Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1 << 30};
 static Value none_singleton = {.kind = V_NONE, .refs = 1 << 30};
 
 /* Python's NotImplemented: what a student's __eq__, __lt__, __add__ ... return to let the other operand try */
-static void notimpl_repr(StrBuf *out, Value *self, int depth) { (void)self; (void)depth; sb_puts(out, "NotImplemented"); }
+static void notimpl_repr(Interp *I, StrBuf *out, Value *self, int depth) { (void)self; (void)depth; sb_puts(out, "NotImplemented"); }
 static int notimpl_setattr(struct Interp *I, Value *self, const char *name, Value *v) {
     (void)self; (void)v;
     rt_raise(I, "AttributeError", "'NotImplementedType' object has no attribute '%s'", name);
@@ -798,7 +798,7 @@ static void str_repr(StrBuf *out, const char *s, size_t n) {
     sb_putc(out, q);
 }
 
-static void repr_depth(StrBuf *out, const Value *v, int depth);
+static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth);
 
 Value *val_view_new(Value *dict, DictView which) {
     Value *v = val_new(V_DICTVIEW);
@@ -825,23 +825,23 @@ bool val_is_set_like(const Value *v) {
 
 /* dict_keys([1, 2]), dict_values(['a', 'b']), dict_items([(1, 'a'), (2, 'b')]): as CPython's dictview_repr, the
  * items are taken into a list first, then printed (a student's __repr__ that changes the dict changes nothing printed). */
-static void view_repr(StrBuf *out, const Value *v, int depth) {
+static void view_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
     int64_t n = val_view_len(v);
     Value *items = val_list(n);
     for (int64_t i = 0; i < n; i++) val_seq_set(items, i, val_view_item(v, i));
     sb_printf(out, "%s(", val_type_name(v));
-    repr_depth(out, items, depth + 1);
+    repr_depth(I, out, items, depth + 1);
     sb_putc(out, ')');
     val_decref(items);
 }
 
-static void seq_repr(StrBuf *out, const Value *v, int depth) {
+static void seq_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
     bool tuple = v->kind == V_TUPLE;
     if (tuple && v->u.seq.named) {      /* as PyTorch's structseq: one field per line */
         sb_printf(out, "%s(", v->u.seq.named->name);
         for (int64_t i = 0; i < v->u.seq.n; i++) {
             sb_printf(out, "%s\n%s=", i ? "," : "", v->u.seq.named->fields[i]);
-            repr_depth(out, v->u.seq.items[i], depth + 1);
+            repr_depth(I, out, v->u.seq.items[i], depth + 1);
         }
         sb_putc(out, ')');
         return;
@@ -851,7 +851,7 @@ static void seq_repr(StrBuf *out, const Value *v, int depth) {
     for (int64_t i = 0; i < v->u.seq.n; i++) {
         if (i) sb_puts(out, ", ");
         Value *item = val_incref(v->u.seq.items[i]);     /* a student's __repr__ may change the list meanwhile */
-        repr_depth(out, item, depth + 1);
+        repr_depth(I, out, item, depth + 1);
         val_decref(item);
     }
     if (v->u.seq.is_size) { sb_puts(out, "])"); return; }
@@ -871,7 +871,7 @@ static void add_indented(StrBuf *out, const char *s) {
 
 /* PyTorch's Module.__repr__: "Name(extra)" on one line without children, else one "(name): child" line per
  * submodule, in the order they were assigned, each indented by two spaces. */
-void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth) {
+void val_module_repr(Interp *I, StrBuf *out, const Value *v, const char *extra, int depth) {
     const Dict *d = &v->u.obj.attrs;
     sb_printf(out, "%s(", val_type_name(v));
     bool children = false;
@@ -887,7 +887,7 @@ void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth) 
         if (!val_is_module(d->vals[i])) continue;
         StrBuf child;
         sb_init(&child);
-        repr_depth(&child, d->vals[i], depth + 1);      /* a module that contains itself stops at the depth limit */
+        repr_depth(I, &child, d->vals[i], depth + 1);      /* a module that contains itself stops at the depth limit */
         sb_printf(out, "\n  (%s): ", d->keys[i]->u.str.s);
         add_indented(out, sb_str(&child));
         sb_free(&child);
@@ -895,14 +895,14 @@ void val_module_repr(StrBuf *out, const Value *v, const char *extra, int depth) 
     sb_puts(out, "\n)");
 }
 
-static void object_repr(StrBuf *out, const Value *v, int depth) {
+static void object_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
     const ObjClass *c = v->u.obj.cls;
-    if (c->repr) { c->repr(out, (Value *)v, depth); return; }
+    if (c->repr) { c->repr(I, out, (Value *)v, depth); return; }
     if (!c->is_module) { obj_repr_generic(out, v); return; }
     StrBuf extra;
     sb_init(&extra);
     if (c->extra_repr) c->extra_repr(&extra, (Value *)v);
-    val_module_repr(out, v, sb_str(&extra), depth);
+    val_module_repr(I, out, v, sb_str(&extra), depth);
     sb_free(&extra);
 }
 
@@ -935,77 +935,75 @@ static void tensor_value_repr(StrBuf *out, const Value *v) {
     sb_free(&t);
 }
 
-/* The containers being printed right now, outermost first (as Python's Py_ReprEnter): one met again is printed as
- * [...] or {...}, so a list that holds itself prints [[...]] and a module that holds itself ends. */
-static const Value *repr_active[64];
-static int repr_nactive;
-
-static bool repr_enter(StrBuf *out, const Value *v) {
+/* The containers I is printing right now, outermost first (as Python's Py_ReprEnter; Interp.repr_active): one met
+ * again is printed as [...] or {...}, so a list that holds itself prints [[...]] and a module that holds itself
+ * ends. Without an interpreter only the depth limit stops a value that holds itself. */
+static bool repr_enter(Interp *I, StrBuf *out, const Value *v) {
     bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_OBJECT || v->kind == V_METHOD ||
                      v->kind == V_DICTVIEW;
-    if (!container) return true;
-    for (int i = 0; i < repr_nactive; i++)
-        if (repr_active[i] == v) {
+    if (!container || !I) return true;
+    for (int i = 0; i < I->repr_nactive; i++)
+        if (I->repr_active[i] == v) {
             sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
             return false;
         }
-    if (repr_nactive == (int)(sizeof repr_active / sizeof *repr_active)) { sb_puts(out, "..."); return false; }
-    repr_active[repr_nactive++] = v;
+    if (I->repr_nactive == (int)(sizeof I->repr_active / sizeof *I->repr_active)) { sb_puts(out, "..."); return false; }
+    I->repr_active[I->repr_nactive++] = v;
     return true;
 }
 
-static void repr_leave(const Value *v) {
-    if (repr_nactive > 0 && repr_active[repr_nactive - 1] == v) repr_nactive--;
+static void repr_leave(Interp *I, const Value *v) {
+    if (I && I->repr_nactive > 0 && I->repr_active[I->repr_nactive - 1] == v) I->repr_nactive--;
 }
 
-static void repr_one(StrBuf *out, const Value *v, int depth);
+static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth);
 
-static void repr_depth(StrBuf *out, const Value *v, int depth) {
+static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth) {
     if (depth > 50) { sb_puts(out, "..."); return; }
-    if (!repr_enter(out, v)) return;
-    repr_one(out, v, depth);
-    repr_leave(v);
+    if (!repr_enter(I, out, v)) return;
+    repr_one(I, out, v, depth);
+    repr_leave(I, v);
 }
 
 /* The items of a dict, "k: v, ..." (or "(k, v), ..." for an OrderedDict), as CPython's dict_repr: each key and value
  * held while printed and the length read again after each (a student's __repr__ that clears the dict ends the list,
  * and frees nothing being printed). */
-static void dict_items_repr(StrBuf *out, const Dict *d, int depth, bool pairs) {
+static void dict_items_repr(Interp *I, StrBuf *out, const Dict *d, int depth, bool pairs) {
     for (int i = 0; i < d->n; i++) {
         Value *k = val_incref(d->keys[i]), *x = val_incref(d->vals[i]);
         if (i) sb_puts(out, ", ");
         if (pairs) sb_putc(out, '(');
-        repr_depth(out, k, depth + 1);
+        repr_depth(I, out, k, depth + 1);
         sb_puts(out, pairs ? ", " : ": ");
-        repr_depth(out, x, depth + 1);
+        repr_depth(I, out, x, depth + 1);
         if (pairs) sb_putc(out, ')');
         val_decref(k);
         val_decref(x);
     }
 }
 
-static void repr_one(StrBuf *out, const Value *v, int depth) {
+static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
     switch (v->kind) {
     case V_NONE: sb_puts(out, "None"); break;
     case V_BOOL: sb_puts(out, v->u.b ? "True" : "False"); break;
     case V_INT: sb_printf(out, "%lld", (long long)v->u.i); break;
     case V_FLOAT: val_float_repr(out, v->u.f); break;
     case V_STR: str_repr(out, v->u.str.s, v->u.str.len); break;
-    case V_TUPLE: case V_LIST: seq_repr(out, v, depth); break;
-    case V_DICTVIEW: view_repr(out, v, depth); break;
+    case V_TUPLE: case V_LIST: seq_repr(I, out, v, depth); break;
+    case V_DICTVIEW: view_repr(I, out, v, depth); break;
     case V_DICT:
         if (v->u.dict->ordered) {
             /* OrderedDict([('W_q.weight', tensor(...)), ...]) */
             sb_puts(out, "OrderedDict(");
             bool any = v->u.dict->n > 0;
             if (any) sb_putc(out, '[');
-            dict_items_repr(out, v->u.dict, depth, true);
+            dict_items_repr(I, out, v->u.dict, depth, true);
             if (any) sb_putc(out, ']');
             sb_putc(out, ')');
             break;
         }
         sb_putc(out, '{');
-        dict_items_repr(out, v->u.dict, depth, false);
+        dict_items_repr(I, out, v->u.dict, depth, false);
         sb_putc(out, '}');
         break;
     case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict); frozenset({1, 2}), frozenset() */
@@ -1020,7 +1018,7 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         sb_putc(out, '{');
         for (int64_t i = 0; i < items->u.seq.n; i++) {
             if (i) sb_puts(out, ", ");
-            repr_depth(out, items->u.seq.items[i], depth + 1);
+            repr_depth(I, out, items->u.seq.items[i], depth + 1);
         }
         sb_puts(out, frozen ? "})" : "}");
         val_decref(items);
@@ -1034,11 +1032,11 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         break;
     case V_SLICE:
         sb_puts(out, "slice(");
-        repr_depth(out, v->u.slice.start, depth + 1);
+        repr_depth(I, out, v->u.slice.start, depth + 1);
         sb_puts(out, ", ");
-        repr_depth(out, v->u.slice.stop, depth + 1);
+        repr_depth(I, out, v->u.slice.stop, depth + 1);
         sb_puts(out, ", ");
-        repr_depth(out, v->u.slice.step, depth + 1);
+        repr_depth(I, out, v->u.slice.step, depth + 1);
         sb_putc(out, ')');
         break;
     case V_ELLIPSIS: sb_puts(out, "Ellipsis"); break;
@@ -1053,12 +1051,12 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
         if (v->u.method.func) {
             sb_printf(out, "<bound method %s.%s of ", v->u.method.klass ? v->u.method.klass->u.cls->name : val_type_name(v->u.method.self),
                       v->u.method.func->u.func->name);
-            repr_depth(out, v->u.method.self, depth + 1);
+            repr_depth(I, out, v->u.method.self, depth + 1);
             sb_putc(out, '>');
         } else sb_printf(out, "<built-in method %s of %s>", v->u.method.fn->name, val_type_name(v->u.method.self));
         break;
     case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
-    case V_OBJECT: object_repr(out, v, depth); break;
+    case V_OBJECT: object_repr(I, out, v, depth); break;
     case V_MODULE: sb_printf(out, "<module '%s' (built in to attn)>", v->u.module); break;
     case V_CLASS:
         if (!strcmp(v->u.cls->module_name, "builtins")) sb_printf(out, "<class '%s'>", v->u.cls->name);   /* Python's own */
@@ -1067,12 +1065,14 @@ static void repr_one(StrBuf *out, const Value *v, int depth) {
     }
 }
 
-void val_repr(StrBuf *out, const Value *v) { repr_depth(out, v, 0); }
+/* Whether the repr under way on I has stopped: a student's __repr__/__str__ raised in a raising repr (see repr_raises in
+ * interp.h) and its error is still set. Without an interpreter no student code runs, so nothing stops. */
+static bool repr_failed_now(const Interp *I) { return I && I->repr_failed && interp_failed(I); }
 
-void val_ascii(StrBuf *out, const Value *v) {
+static void ascii_of(Interp *I, StrBuf *out, const Value *v) {
     StrBuf r;
     sb_init(&r);
-    val_repr(&r, v);
+    repr_depth(I, &r, v, 0);
     for (size_t i = 0; i < r.len;) {
         uint32_t c;
         size_t k = tw_decode(r.s + i, r.len - i, &c);
@@ -1086,28 +1086,42 @@ void val_ascii(StrBuf *out, const Value *v) {
     sb_free(&r);
 }
 
-void val_str_of(StrBuf *out, const Value *v) {
+static void str_of(Interp *I, StrBuf *out, const Value *v) {
     if (v->kind == V_STR) sb_putn(out, v->u.str.s, v->u.str.len);
-    else if (v->kind == V_OBJECT && v->u.obj.cls->str) v->u.obj.cls->str(out, (Value *)v);
-    else val_repr(out, v);
+    else if (v->kind == V_OBJECT && v->u.obj.cls->str) v->u.obj.cls->str(I, out, (Value *)v);
+    else repr_depth(I, out, v, 0);
 }
 
-/* val_repr, val_str_of or val_ascii (as) with I's student code raising: see repr_raises in interp.h. */
-static bool text_py(Interp *I, StrBuf *out, const Value *v, char as) {
-    bool raises = I->repr_raises, failed = I->repr_failed;     /* a repr inside a student's __repr__ nests */
-    I->repr_raises = true;
-    I->repr_failed = false;
-    if (as == 'r') val_repr(out, v);
-    else if (as == 's') val_str_of(out, v);
-    else val_ascii(out, v);
-    bool ok = !(I->repr_failed && interp_failed(I));     /* failed, unless the student's code caught it since */
+/* repr (as 'r'), str ('s') or ascii ('a') of v in the mode raises (see repr_raises in interp.h): true, or false when it
+ * stopped on a student's error (left set on I). The caller's mode and state come back after (a repr inside a
+ * student's __repr__ nests). */
+static bool text_as(Interp *I, StrBuf *out, const Value *v, char as, bool raises) {
+    if (!I) { if (as == 'r') repr_depth(NULL, out, v, 0); else if (as == 's') str_of(NULL, out, v); else ascii_of(NULL, out, v); return true; }
+    bool outer_raises = I->repr_raises, failed = I->repr_failed;
     I->repr_raises = raises;
+    I->repr_failed = false;
+    if (as == 'r') repr_depth(I, out, v, 0);
+    else if (as == 's') str_of(I, out, v);
+    else ascii_of(I, out, v);
+    bool ok = !repr_failed_now(I);     /* failed, unless the student's code caught it since */
+    I->repr_raises = outer_raises;
     I->repr_failed = failed;
     return ok;
 }
-bool val_repr_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 'r'); }
-bool val_str_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 's'); }
-bool val_ascii_py(Interp *I, StrBuf *out, const Value *v) { return text_py(I, out, v, 'a'); }
+bool val_repr(Interp *I, StrBuf *out, const Value *v) { return text_as(I, out, v, 'r', true); }
+bool val_str_of(Interp *I, StrBuf *out, const Value *v) { return text_as(I, out, v, 's', true); }
+bool val_ascii(Interp *I, StrBuf *out, const Value *v) { return text_as(I, out, v, 'a', true); }
+void val_repr_quiet(Interp *I, StrBuf *out, const Value *v) { text_as(I, out, v, 'r', false); }
+void val_str_quiet(Interp *I, StrBuf *out, const Value *v) { text_as(I, out, v, 's', false); }
+
+bool val_repr_part(Interp *I, StrBuf *out, const Value *v, int depth) {
+    repr_depth(I, out, v, depth);
+    return !repr_failed_now(I);
+}
+bool val_str_part(Interp *I, StrBuf *out, const Value *v) {
+    str_of(I, out, v);
+    return !repr_failed_now(I);
+}
 
 #define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves): RecursionError */
 
@@ -1246,7 +1260,7 @@ static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq)
 
 static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) {
     *eq = false;
-    if (class_is_instance(a) || class_is_instance(b)) return class_eq(a, b, eq);   /* a's __eq__ first, else identity */
+    if (class_is_instance(a) || class_is_instance(b)) return class_eq(I, a, b, eq);   /* a's __eq__ first, else identity */
     if (a->kind == V_OBJECT && a->u.obj.cls->eq_as) return eq_depth(I, a->u.obj.cls->eq_as((Value *)a), b, eq);
     if (b->kind == V_OBJECT && b->u.obj.cls->eq_as) return eq_depth(I, a, b->u.obj.cls->eq_as((Value *)b), eq);
     if (val_is_number(a) && val_is_number(b)) {
@@ -1286,8 +1300,8 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
             StrBuf x, y;
             sb_init(&x);
             sb_init(&y);
-            a->u.obj.cls->str(&x, (Value *)a);
-            b->u.obj.cls->str(&y, (Value *)b);
+            a->u.obj.cls->str(I, &x, (Value *)a);
+            b->u.obj.cls->str(I, &y, (Value *)b);
             *eq = !strcmp(sb_str(&x), sb_str(&y));
             sb_free(&x);
             sb_free(&y);

@@ -390,37 +390,38 @@ static char *assigned_name(const char *src) {
 char *lesson_answer_name(const LessonQuestion *q, const char *line) { return q->name ? NULL : assigned_name(line); }
 
 /* Runs src in I (a session's interpreter) unseen (session_run_unseen), writing no file; I->last_value is the value of
- * a last bare expression. False, with the message in err, when it fails. */
-static bool run_silently(Interp *I, const char *src, char *err, size_t errlen) {
+ * a last bare expression. False, with the error pending on I (quit() made an error that says it is no answer), when
+ * it fails. */
+static bool run_silently(Interp *I, const char *src) {
     /* an answer is checked unseen: it may not write files at all (a lesson's answer: line once could) */
     FilePolicy *files = &I->run.files;
     bool frozen = files->frozen;
     files->frozen = true;
     RunStatus rs = session_run_unseen(I->session, src);
     files->frozen = frozen;
-    if (rs != RUN_OK) {
-        const char *msg = interp_error_kind(I) == ERR_QUIT ? "quit() is not an answer (type quit to leave the lesson)" : interp_error_msg(I);
-        StrBuf v;               /* shown to the student in a message: control characters as \xHH (a stranger's lesson) */
-        sb_init(&v);
-        tw_visible(&v, msg, strlen(msg), true);
-        snprintf(err, errlen, "%s", sb_str(&v));
-        sb_free(&v);
+    if (rs != RUN_OK && interp_error_kind(I) == ERR_QUIT) {
         interp_clear_error(I);
-        return false;
+        rt_error(I, "quit() is not an answer (type quit to leave the lesson)");
     }
-    return true;
+    return rs == RUN_OK;
+}
+
+void lesson_error_take(Interp *I, StrBuf *out) {
+    const char *msg = interp_error_msg(I);
+    tw_visible(out, msg, strlen(msg), true);     /* control characters as \xHH (a stranger's lesson) */
+    interp_clear_error(I);
 }
 
 /* The value an answer line stands for, computed without leaving a trace: an assignment's name gets its old
- * binding back. NULL with a message when it fails or has no value. */
-static Value *value_of(Interp *I, const LessonQuestion *q, const char *src, char *err, size_t errlen) {
+ * binding back. NULL with the error pending on I when it fails or has no value. */
+static Value *value_of(Interp *I, const LessonQuestion *q, const char *src) {
     Value *old = q->name ? interp_lookup(I, q->name) : NULL;
     if (old) val_incref(old);
     Value *v = NULL;
-    if (run_silently(I, src, err, errlen)) {
+    if (run_silently(I, src)) {
         v = q->name ? interp_lookup(I, q->name) : I->last_value;
         if (v) val_incref(v);
-        else snprintf(err, errlen, "%s", lesson_msg(MSG_NO_VALUE));
+        else rt_error(I, "%s", lesson_msg(MSG_NO_VALUE));
     }
     if (q->name) {
         if (old) interp_set_global(I, q->name, old);
@@ -429,7 +430,7 @@ static Value *value_of(Interp *I, const LessonQuestion *q, const char *src, char
     return v;
 }
 
-static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, char *err, size_t errlen);
+static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q);
 static void collect_inputs(Interp *I, const Node *n, bool callee, char ***out, int *nout);
 static void answer_inputs(Interp *I, const LessonQuestion *q, char ***names, int *nn);
 
@@ -528,24 +529,24 @@ void lesson_expect_free(LessonExpect *e) {
     free(e);
 }
 
-LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, char *err, size_t errlen) {
+LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q) {
     Rng rng = I->run.rng;        /* the answers' values are found without drawing from the student's generator */
-    LessonExpect *e = lesson_expect_values(I, q, err, errlen);
+    LessonExpect *e = lesson_expect_values(I, q);
     I->run.rng = rng;
     return e;
 }
 
-static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, char *err, size_t errlen) {
+static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q) {
     LessonExpect *e = xcalloc(1, sizeof *e);
     e->right = xcalloc((size_t)q->nalts + 1, sizeof(Value *));
     e->wrong = xcalloc((size_t)q->nwrong + 1, sizeof(Value *));
     for (int i = 0; i <= q->nalts; i++) {
-        e->right[i] = value_of(I, q, i ? q->alts[i - 1] : q->answer, err, errlen);
+        e->right[i] = value_of(I, q, i ? q->alts[i - 1] : q->answer);
         if (!e->right[i]) { lesson_expect_free(e); return NULL; }
         e->nright++;
     }
-    char ignored[256];
-    for (int i = 0; i < q->nwrong; i++) e->wrong[i] = value_of(I, q, q->wrong[i], ignored, sizeof ignored);
+    for (int i = 0; i < q->nwrong; i++)
+        if (!(e->wrong[i] = value_of(I, q, q->wrong[i]))) interp_clear_error(I);     /* a wrong: line that fails */
     e->nwrong = q->nwrong;
     keep_inputs(I, q, &e->inputs);
     return e;
@@ -655,7 +656,7 @@ static void element_words(StrBuf *o, DType dt, double x) {
     Value *v = val_tensor(ten_full(dt, 0, NULL, x));
     StrBuf r;
     sb_init(&r);
-    if (v) val_repr(&r, v);
+    if (v) val_repr_quiet(NULL, &r, v);      /* a tensor: no student code runs */
     val_decref(v);
     const char *p = sb_str(&r);
     if (!strncmp(p, "tensor(", 7)) p += 7;
@@ -666,12 +667,12 @@ static void element_words(StrBuf *o, DType dt, double x) {
 }
 
 /* The student's own value in words: its digits for a number, its kind for a tensor, its repr when short. */
-static void value_words(StrBuf *o, const Value *v) {
+static void value_words(Interp *I, StrBuf *o, const Value *v) {
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) { element_words(o, v->u.t->dtype, ten_get(v->u.t, 0)); return; }
     if (v->kind != V_TENSOR) {
         StrBuf r;
         sb_init(&r);
-        val_repr(&r, v);        /* a __repr__ of the lesson's may hold escapes: shown as \xHH */
+        val_repr_quiet(I, &r, v);    /* a __repr__ of the lesson's may hold escapes: shown as \xHH */
         if (r.len <= 60 && !strchr(sb_str(&r), '\n')) { tw_visible(o, r.s, r.len, false); sb_free(&r); return; }
         sb_free(&r);
     }
@@ -691,12 +692,12 @@ static void position_words(StrBuf *o, const Tensor *t, int64_t flat) {
 
 /* Why got is not want, in words ("your answer is a 2×2×4 tensor, expected a single number"), never giving the
  * expected value away except one differing element of a tensor. */
-static void explain(StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
+static void explain(Interp *I, StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
     StrBuf a, b;
     sb_init(&a);
     sb_init(&b);
     if (!same_kind(got, want) && !(is_seq(want) && is_seq(got))) {
-        value_words(&a, got);
+        value_words(I, &a, got);
         kind_words(&b, want);
         sb_printf(fb, lesson_msg(MSG_IS_KIND_EXPECTED), subject, sb_str(&a), sb_str(&b));
     } else if (want->kind == V_TENSOR && want->u.t->ndim > 0) {
@@ -721,7 +722,7 @@ static void explain(StrBuf *fb, const char *subject, const Value *got, const Val
         if (got->u.seq.n == 1) sb_printf(fb, lesson_msg(MSG_ONE_ITEM_DIFFERS), subject, (long long)want->u.seq.n);
         else sb_printf(fb, lesson_msg(MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
     } else {
-        value_words(&a, got);
+        value_words(I, &a, got);
         sb_printf(fb, lesson_msg(MSG_VALUE_IS), subject, sb_str(&a));
     }
     sb_free(&a);
@@ -743,7 +744,7 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
     for (int i = 0; i < e->nwrong; i++)
         if (e->wrong[i] && answers_as(I, typed, e->wrong[i], q->tol)) {
             if (q->wrong_why[i]) sb_puts(fb, q->wrong_why[i]);
-            else explain(fb, subject, got, e->right[0], q->tol);
+            else explain(I, fb, subject, got, e->right[0], q->tol);
             return GRADE_WRONG;
         }
     if (typed->kind == V_TUPLE && !typed->u.seq.is_size && e->right[0]->kind == V_TENSOR && e->right[0]->u.t->ndim > 0) {
@@ -768,7 +769,7 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
         sb_free(&b);
         return GRADE_NOT_ANSWER;
     }
-    explain(fb, subject, got, e->right[0], q->tol);
+    explain(I, fb, subject, got, e->right[0], q->tol);
     return GRADE_WRONG;
 }
 
@@ -807,9 +808,9 @@ static const char *changed_by_detour(Interp *I, const LessonQuestion *q, const L
     const Kept *k = kept_changed(I, &e->inputs, &in_place);
     if (!k) return NULL;
     Rng rng = I->run.rng;
-    char err[256];
-    Value *now = value_of(I, q, q->answer, err, sizeof err);
+    Value *now = value_of(I, q, q->answer);
     I->run.rng = rng;
+    if (!now) interp_clear_error(I);
     bool same = now && answers_as(I, typed, now, q->tol);
     val_decref(now);
     return same ? k->name : NULL;
@@ -859,11 +860,11 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
     return g;
 }
 
-LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb, char *err, size_t errlen) {
+LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, StrBuf *fb) {
     ParseResult r = parse_program(line, 1);
     bool answers = lesson_answers(q, r.tree);
     LessonAttempt *a = lesson_attempt_begin(I, q, r.tree, NULL);
-    LessonGrade g = run_silently(I, line, err, errlen) ? lesson_grade(I, q, e, answers, a, fb) : GRADE_FAILED;
+    LessonGrade g = run_silently(I, line) ? lesson_grade(I, q, e, answers, a, fb) : GRADE_FAILED;
     lesson_attempt_free(a);
     ast_free(r.tree);
     return g;
@@ -1154,10 +1155,11 @@ static int check_prompt_names(Interp *I, const char *path, const LessonStep *st,
 /* One line the question must accept (want_right) or reject. Appends a report line and returns 1 when it does not. */
 static int sound(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, const LessonExpect *e,
                  const char *ans, bool want_right, MsgId msg, StrBuf *report) {
-    StrBuf fb;
+    StrBuf fb, err;
     sb_init(&fb);
-    char err[1200];
-    LessonGrade g = lesson_try(I, q, e, ans, &fb, err, sizeof err);
+    sb_init(&err);
+    LessonGrade g = lesson_try(I, q, e, ans, &fb);
+    if (g == GRADE_FAILED) lesson_error_take(I, &err);
     int bad = 0;
     StrBuf what;     /* what an answer to q is, for "is not an answer" */
     sb_init(&what);
@@ -1165,7 +1167,7 @@ static int sound(Interp *I, const char *path, const LessonStep *st, const Lesson
     else sb_puts(&what, lesson_msg(MSG_SOUND_ANSWER_IS_EXPR));
     if (want_right && g != GRADE_RIGHT) {
         report_at(report, path, st, q);
-        sb_printf(report, lesson_msg(msg), ans, g == GRADE_FAILED ? err : fb.len ? sb_str(&fb) : sb_str(&what));
+        sb_printf(report, lesson_msg(msg), ans, g == GRADE_FAILED ? sb_str(&err) : fb.len ? sb_str(&fb) : sb_str(&what));
         bad = 1;
     } else if (!want_right && g == GRADE_RIGHT) {
         report_at(report, path, st, q);
@@ -1173,13 +1175,14 @@ static int sound(Interp *I, const char *path, const LessonStep *st, const Lesson
         bad = 1;
     } else if (!want_right && msg == MSG_SOUND_WRONG_ACCEPTED && g != GRADE_WRONG) {
         report_at(report, path, st, q);
-        if (g == GRADE_FAILED) sb_printf(report, lesson_msg(MSG_SOUND_WRONG_FAILS), ans, err);
+        if (g == GRADE_FAILED) sb_printf(report, lesson_msg(MSG_SOUND_WRONG_FAILS), ans, sb_str(&err));
         else sb_printf(report, lesson_msg(MSG_SOUND_WRONG_NOT_ANSWER), ans, sb_str(&what));
         bad = 1;
     }
     if (bad) sb_putc(report, '\n');
     sb_free(&what);
     sb_free(&fb);
+    sb_free(&err);
     return bad;
 }
 
@@ -1187,12 +1190,15 @@ static int sound(Interp *I, const char *path, const LessonStep *st, const Lesson
  * and every other answer: and accept: line right, every wrong: line run and rejected, trivial answers rejected. */
 static int check_question(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, StrBuf *report) {
     int bad = check_prompt_names(I, path, st, q, report);
-    char err[1200];
-    LessonExpect *e = lesson_expect(I, q, err, sizeof err);
+    LessonExpect *e = lesson_expect(I, q);
     if (!e) {
+        StrBuf err;
+        sb_init(&err);
+        lesson_error_take(I, &err);
         report_at(report, path, st, q);
-        sb_printf(report, lesson_msg(MSG_SOUND_MODEL_FAILS), q->answer, err);
+        sb_printf(report, lesson_msg(MSG_SOUND_MODEL_FAILS), q->answer, sb_str(&err));
         sb_putc(report, '\n');
+        sb_free(&err);
         return bad + 1;
     }
     bad += sound(I, path, st, q, e, q->answer, true, MSG_SOUND_MODEL_FAILS, report);
@@ -1241,8 +1247,7 @@ int lesson_replay_check(const char *path, bool check, bool quiet) {
             if (it->kind == ITEM_QUESTION) {
                 LessonQuestion *q = it->q;
                 problems += check_question(I, path, st, q, &report) > 0;
-                char err2[1200];
-                if (!run_silently(I, q->answer, err2, sizeof err2)) interp_clear_error(I);   /* its variables stay defined */
+                if (!run_silently(I, q->answer)) interp_clear_error(I);   /* its variables stay defined */
                 if (!check) printf("attn> %s\n", q->answer);
                 continue;
             }

@@ -94,6 +94,16 @@ static void prose(LessonRun *S, const char *text) {
 }
 
 /* A message of the runner, formatted and wrapped like prose. */
+/* "attn: " and a message about the lesson's own files (a recording or progress that could not be saved) on the
+ * session's error stream, after what the lesson printed: the interpreter's one path for errors. */
+static void file_trouble(LessonRun *S, const char *what, const char *why) {
+    StrBuf b;
+    sb_init(&b);
+    sb_printf(&b, "attn: %s%s\n", what, why);
+    interp_write_error(&S->sess.I, sb_str(&b));
+    sb_free(&b);
+}
+
 static void say(LessonRun *S, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(LessonRun *S, const char *fmt, ...) {
     StrBuf b;
@@ -253,7 +263,7 @@ static void save_record(LessonRun *S) {
         sb_pad(&b, '`', n);
     }
     char err[1200];       /* written whole or not at all (a full disk keeps the last recording) */
-    if (!file_write_atomic(S->record_path, b.s, b.len, err, sizeof err)) fprintf(stderr, "attn: the recording: %s\n", err);
+    if (!file_write_atomic(S->record_path, b.s, b.len, err, sizeof err)) file_trouble(S, "the recording: ", err);
     sb_free(&b);
     sb_free(&body);
 }
@@ -378,7 +388,7 @@ static bool save(LessonRun *S, int step, int done) {
     char *key = lesson_progress_key(S->l);
     bool ok = progress_set(key, step, done, err, sizeof err);
     free(key);
-    if (!ok) { fprintf(stderr, "attn: %s\n", err); return false; }
+    if (!ok) { file_trouble(S, "", err); return false; }
     return true;
 }
 
@@ -686,9 +696,14 @@ static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     rec_prose(S, "%s", sb_str(&p));
     sb_free(&p);
     if (!S->teacher) say(S, "%s", TR("(type your answer; hint, solution or skip if you are stuck)\n"));
-    char err[1200];
-    LessonExpect *e = lesson_expect(&S->sess.I, q, err, sizeof err);
-    if (!e) say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
+    LessonExpect *e = lesson_expect(&S->sess.I, q);
+    if (!e) {
+        StrBuf err;
+        sb_init(&err);
+        lesson_error_take(&S->sess.I, &err);
+        say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&err));
+        sb_free(&err);
+    }
     int hints = 0, wrong = 0;
     bool reminded = false, asked = false;     /* asked: the teacher's last line was an Enter that asked to confirm */
     Action act = ACT_NONE;

@@ -223,7 +223,7 @@ static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, boo
         if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
             StrBuf b;
             sb_init(&b);
-            if (val_repr_py(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
+            if (val_repr(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
             else {          /* a student's __repr__ raised: Python's error, as the prompt's echo shows it */
                 sb_clear(&b);
                 interp_format_error(I, &b);
@@ -376,9 +376,13 @@ static void question_cell(Frames *F, const char *src) {
     const LessonQuestion *q = c.q;
     Interp *I = &F->S.I;
     F->src = question_sources(F, c.l);
-    LessonExpect *e = lesson_expect(I, q, err, sizeof err);
+    LessonExpect *e = lesson_expect(I, q);
     if (!e) {
-        say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), err);
+        StrBuf why;
+        sb_init(&why);
+        lesson_error_take(I, &why);
+        say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&why));
+        sb_free(&why);
     }
     int n, bad;
     Statement *sts = read_cell(F, nl ? nl + 1 : "", &n, &bad);

@@ -184,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (r) {
                 StrBuf rep;
                 sb_init(&rep);
-                val_repr(&rep, r);        /* printing what came back is part of the contract */
+                val_repr(&S.I, &rep, r);        /* printing what came back is part of the contract */
                 sb_free(&rep);
                 val_decref(r);
             }

@@ -1118,6 +1118,46 @@ try:
     raise ValueError(A())
 except ValueError as e: print('caught', len(e.args))
 """,
+    "dir() of an instance whose class defines __dir__: its names, sorted, duplicates kept; its error raised; a non-iterable is Python's TypeError; inherited (issue 28: attn listed its own names and never ran __dir__)": r"""
+class D:
+    def __init__(self): self.z = 1
+    def __dir__(self): return ['b', 'a', 'b']
+print(dir(D()))
+class E:
+    def __dir__(self): raise KeyError('no dir')
+try: dir(E())
+except KeyError as e: print('KeyError', e)
+class G:
+    def __dir__(self): return 5
+try: dir(G())
+except TypeError as e: print('TypeError', e)
+class H:
+    def __dir__(self): return ('y', 'x')
+class J(D): pass
+print(dir(H()), dir(J()), '__dir__' in dir(D))
+""",
+    "error messages that show a value with a student's __repr__ that raises: PyTorch's f-string messages (calculate_gain, reduction=) raise its error, list.index's %R a ValueError without arguments, a KeyError keeps the key (issue 28: attn put a placeholder, '<A object: its __repr__ failed: x>', into the message)": r"""
+import torch
+from torch import nn
+import torch.nn.functional as F
+class A:
+    def __repr__(self): raise ValueError('bad repr')
+tries = [lambda: nn.init.calculate_gain('leaky_relu', A()),
+         lambda: F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), reduction=A()),
+         lambda: F.mse_loss(torch.zeros(2), torch.zeros(2), reduction=A()),
+         lambda: [1, 2].index(A()),
+         lambda: torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.zeros(2)), batch_size=A()),
+         lambda: torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.zeros(2)), batch_size='a')]
+for f in tries:
+    try:
+        f()
+    except ValueError as e:
+        print('ValueError', e.args)
+try:
+    {1}.remove(A())
+except KeyError as e:
+    print('KeyError', type(e.args[0]).__name__)
+""",
     "str(), print, f-strings, % and format of an object whose __repr__ (its only text method) returns a non-string: Python's TypeError names __str__ (CPython's object_str), repr() and containers name __repr__": r"""
 class F:
     def __repr__(self): return 5
