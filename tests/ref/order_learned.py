@@ -15,7 +15,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-VOCAB, D, N, K, BATCH, MAXLEN = 32, 32, 8, 2, 64, 64
+VOCAB, D, N, K, BATCH, MAXLEN = 32, 32, 8, 2, 64, 32
 
 
 def sinusoid(max_len, d):
@@ -101,8 +101,8 @@ def train(pos, steps, lr):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--steps', type=int, default=300)
-    ap.add_argument('--lr', type=float, default=0.01)
+    ap.add_argument('--steps', type=int, default=200)
+    ap.add_argument('--lr', type=float, default=0.02)
     ap.add_argument('--threads', type=int, default=1)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
