@@ -263,8 +263,9 @@ static Value *bi_dropout(Interp *I, Args *a) {
 
 static const ObjClass LinearClass;
 
+/* A parameter holding t: a leaf that requires grad, as PyTorch's nn.Parameter. */
 static Value *parameter(Tensor *t) {
-    Value *v = val_tensor(t);
+    Value *v = val_tensor_ag(t, ag_meta_new(true));
     if (v) v->param = true;
     return v;
 }
@@ -729,8 +730,10 @@ static Value *transpose_heads_recorded(Interp *I, AgVal x, int64_t heads, bool o
     return ag_ret(I, o);
 }
 
-/* True when a tensor of module m, or of a module under it (to a depth of 8), requires grad. */
+/* True when a tensor of module m, or of a module under it (to a depth of 8), requires grad; a LazyLinear's weight
+ * that its first input makes is a parameter too (PyTorch's UninitializedParameter requires grad). */
 static bool module_requires_grad(Value *m, int depth) {
+    if (m->kind == V_OBJECT && m->u.obj.cls == &LazyLinearClass) return true;
     Dict *d = &m->u.obj.attrs;
     for (int i = 0; i < d->n; i++) {
         Value *v = d->vals[i];

@@ -571,9 +571,11 @@ static Value *bi_map(Interp *I, Args *a) {
     const char *name = MAP_NAMES[a->fn->tag];
     Value *ap = arg(a, -1, "approximate"), *in = arg(a, 0, "input");
     bool exact = !ap || (ap->kind == V_STR && !strcmp(ap->u.str.s, "none"));
-    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && exact) || !strcmp(name, "reciprocal"))) {
-        ten_free(t1);                          /* GeluBackward0 (exact gelu), ReciprocalBackward0 */
-        return ret_ag(I, name[0] == 'g' ? ag_gelu(&I->run.ag, arg_ag(in)) : ag_reciprocal(&I->run.ag, arg_ag(in)));
+    bool tanh_gelu = !exact && ap->kind == V_STR && !strcmp(ap->u.str.s, "tanh");
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && (exact || tanh_gelu)) || !strcmp(name, "reciprocal"))) {
+        ten_free(t1);                          /* GeluBackward0 (either gelu), ReciprocalBackward0 */
+        AgContext *c = &I->run.ag;
+        return ret_ag(I, name[0] != 'g' ? ag_reciprocal(c, arg_ag(in)) : tanh_gelu ? ag_gelu_tanh(c, arg_ag(in)) : ag_gelu(c, arg_ag(in)));
     }
     if (ap && ap->kind == V_STR && !strcmp(name, "gelu")) {
         if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";

@@ -98,10 +98,15 @@ static char *value_text(const Value *v) {
     return s;
 }
 
-/* ValueError("Invalid NAME: v") unless lo <= v (and v < 1 for a beta). */
-static bool check_range(Interp *I, Value *v, const char *what, bool below_one) {
+/* ValueError("Invalid NAME: v") unless 0 <= v (and v < 1 for a beta). A value that is not a number: Python's
+ * TypeError of the comparison SGD makes (v < 0.0, sgd set) or Adam's (0.0 <= v). */
+static bool check_range(Interp *I, Value *v, const char *what, bool below_one, bool sgd) {
     if (!v) return true;
-    if (!val_is_number(v)) { rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v)); return false; }
+    if (!val_is_number(v)) {
+        if (sgd) rt_raise(I, "TypeError", "'<' not supported between instances of '%s' and 'float'", val_type_name(v));
+        else rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v));
+        return false;
+    }
     double x = val_as_double(v);
     if (0.0 <= x && (!below_one || x < 1.0)) return true;
     char *s = value_text(v);
@@ -117,7 +122,12 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     if (group->kind != V_DICT) { rt_raise(I, "AssertionError", "param group must be a dict"); return false; }
     Dict *g = group->u.dict;
     Value *ps = dict_get(g, "params"), *defaults = val_attr_get(self, "defaults"), *groups = val_attr_get(self, "param_groups");
-    if (!ps) { rt_raise(I, "KeyError", "'params'"); return false; }
+    if (!ps) {
+        Value *k = val_str("params");
+        ops_key_error(I, k);
+        val_decref(k);
+        return false;
+    }
     Value *list;
     if (ps->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(ps)); }
     else if (ps->kind == V_SET) {
@@ -129,9 +139,7 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     for (int64_t i = 0; i < list->u.seq.n; i++) {
         Value *p = list->u.seq.items[i];
         if (p->kind != V_TENSOR) {
-            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s",
-                     val_is_number(p) || p->kind == V_STR || p->kind == V_LIST || p->kind == V_DICT || p->kind == V_TUPLE || p->kind == V_NONE
-                         ? (p->kind == V_NONE ? "NoneType" : val_type_name(p)) : val_type_name(p));
+            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s", val_type_name(p));
             return false;
         }
         if (!ag_is_leaf(p->ag) && !p->ag->retains_grad) { rt_raise(I, "ValueError", "can't optimize a non-leaf Tensor"); return false; }
@@ -208,8 +216,8 @@ static Value *bi_sgd(Interp *I, Args *a) {
     Value *params = arg(a, 0, "params");
     if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
     Value *lr = arg(a, 1, "lr");
-    if (lr && !check_range(I, lr, "learning rate", false)) return NULL;
-    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false))
+    if (lr && !check_range(I, lr, "learning rate", false, true)) return NULL;
+    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false, true) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, true))
         return NULL;
     Value *d = val_dict();
     Dict *dd = d->u.dict;
@@ -242,16 +250,17 @@ static Value *bi_adam(Interp *I, Args *a) {
     if (!args_check(I, a, 6, w ? kww : kw)) return NULL;
     Value *params = arg(a, 0, "params"), *betas = arg(a, 2, "betas");
     if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
-    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false))
+    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false, false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false, false))
         return NULL;
     if (betas) {
-        if ((betas->kind != V_TUPLE && betas->kind != V_LIST) || betas->u.seq.n != 2)
-            return rt_raise(I, "TypeError", "betas must be a pair of floats, as (0.9, 0.999)");
-        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true) ||
-            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true))
+        if (betas->kind != V_TUPLE && betas->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(betas));
+        if (betas->u.seq.n < 2) return rt_raise(I, "IndexError", "%s index out of range", val_type_name(betas));
+        if (betas->u.seq.n > 2) return rt_raise(I, "ValueError", "too many values to unpack (expected 2)");
+        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true, false) ||
+            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true, false))
             return NULL;
     }
-    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false)) return NULL;
+    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, false)) return NULL;
     Value *d = val_dict(), *b = val_tuple(2);
     val_seq_set(b, 0, val_float(0.9));
     val_seq_set(b, 1, val_float(0.999));
@@ -415,7 +424,9 @@ static Value *m_step(Interp *I, Args *a) {
         if (!loss) return NULL;
     }
     OptKind kind = optim_kind(self);
-    Value *groups = val_incref(val_attr_get(self, "param_groups"));   /* held: a group's params may be replaced */
+    Value *groups = val_attr_get(self, "param_groups");
+    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    val_incref(groups);                    /* held: a group's params may be replaced */
     int rc = 0;
     for (int64_t gi = 0; rc == 0 && groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
         Value *gv = val_incref(groups->u.seq.items[gi]), *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
@@ -423,7 +434,8 @@ static Value *m_step(Interp *I, Args *a) {
         val_incref(ps);
         for (int64_t i = 0; rc == 0 && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
-            if (p->kind != V_TENSOR || !p->ag || !p->ag->grad) continue;
+            if (p->kind != V_TENSOR) { rt_raise(I, "AttributeError", "'%s' object has no attribute 'grad'", val_type_name(p)); rc = -1; break; }
+            if (!p->ag || !p->ag->grad) continue;
             const Tensor *grad = p->ag->grad;
             if (!ten_is_float(p->u.t->dtype) || grad->dtype != p->u.t->dtype || !ten_same_shape(grad, p->u.t)) {
                 rt_error(I, "a parameter's grad must have its shape and dtype (a float tensor)");
@@ -452,7 +464,8 @@ static Value *m_zero_grad(Interp *I, Args *a) {
     bool none = false;
     Value *sn = arg(a, 1, "set_to_none"), *groups = val_attr_get(a->pos[0], "param_groups");
     if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
-    for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
         Value *gv = groups->u.seq.items[gi], *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
         for (int64_t i = 0; ps && ps->kind == V_LIST && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
@@ -519,17 +532,23 @@ static const Builtin optim_methods[4] = {
 
 /* clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False): the norm of all grads together
  * (a 0-dim tensor of the first grad's dtype: the norm of the per-grad norms), and every grad multiplied in place by
- * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are summed in double, so
- * their last bit may differ from PyTorch's vectorized float sum. */
+ * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are attn's torch.norm (the
+ * same bits as PyTorch's for norm_type 2, 1 and inf on the tensors tested; other orders within a few ulps). */
 static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     static const char *const kw[] = {"parameters", "max_norm", "norm_type", "error_if_nonfinite", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
     Value *pv = arg(a, 0, "parameters"), *mv = arg(a, 1, "max_norm"), *nv = arg(a, 2, "norm_type"), *ev = arg(a, 3, "error_if_nonfinite");
     if (!pv || !mv) return rt_raise(I, "TypeError", "clip_grad_norm_() missing required positional arguments: 'parameters' and 'max_norm'");
-    if (!val_is_number(mv) || (nv && !val_is_number(nv))) return rt_raise(I, "TypeError", "float() argument must be a string or a number");
+    for (int i = 0; i < 2; i++) {
+        Value *v = i ? nv : mv;
+        if (!v || val_is_number(v)) continue;
+        if (v->kind != V_STR) return rt_raise(I, "TypeError", "float() argument must be a string or a number, not '%s'", val_type_name(v));
+        if (!strcmp(v->u.str.s, "inf")) { if (i) nv = NULL; else mv = NULL; continue; }
+        return rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
+    }
     bool err = false;
     if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
-    double max_norm = val_as_double(mv), nt = nv ? val_as_double(nv) : 2.0;
+    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : arg(a, 2, "norm_type") ? INFINITY : 2.0;
     Value *list;
     if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
     else if (!(list = ops_to_list(I, pv))) return NULL;
@@ -543,26 +562,20 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     Value *r = NULL;
     if (n == 0) { r = val_tensor(ten_scalar_f(0.0f)); goto out; }
     DType dt = grads[0]->dtype;
-    double total = 0;                      /* the norm of the per-grad norms, each rounded to dt as PyTorch's */
-    for (int k = 0; k < n; k++) {
-        Tensor *tmp = NULL, *g64 = NULL;
-        const Tensor *gc = ten_as_contiguous(grads[k], &tmp);
-        if (!ten_is_float(grads[k]->dtype)) { ten_free(tmp); rt_error(I, "clip_grad_norm_: grads must be float tensors"); goto out; }
-        double s = 0;
-        for (int64_t i = 0; i < gc->numel; i++) {
-            double x = grads[k]->dtype == DT_F32 ? (double)ten_f32(gc)[i] : ten_f64(gc)[i];
-            if (isinf(nt)) { if (isnan(x) || fabs(x) > s || isnan(s)) s = isnan(s) ? s : fabs(x); }
-            else s += nt == 2.0 ? x * x : pow(fabs(x), nt);
-        }
-        if (!isinf(nt)) s = nt == 2.0 ? sqrt(s) : nt == 1.0 ? s : pow(s, 1.0 / nt);
-        if (dt == DT_F32) s = (float)s;
-        if (isinf(nt)) total = k == 0 || s > total || isnan(s) ? s : total;
-        else total += nt == 2.0 ? s * s : pow(fabs(s), nt);
-        ten_free(tmp);
-        ten_free(g64);
+    Tensor **norms = xcalloc((size_t)n, sizeof *norms), *stack = NULL, *tn = NULL;
+    bool ok = true;
+    for (int k = 0; ok && k < n; k++) {
+        if (grads[k]->dtype != dt || !ten_is_float(dt)) { rt_error(I, "clip_grad_norm_: the grads must be float tensors of one dtype"); ok = false; break; }
+        ok = (norms[k] = ten_norm(grads[k], nt, NULL, -1, false)) != NULL;     /* torch.norm(g.detach(), norm_type) */
     }
-    if (!isinf(nt)) total = nt == 2.0 ? sqrt(total) : nt == 1.0 ? total : pow(total, 1.0 / nt);
-    if (dt == DT_F32) total = (float)total;
+    if (ok) ok = (stack = ten_stack(norms, n, 0)) && (tn = ten_norm(stack, nt, NULL, -1, false));   /* of the stacked norms */
+    if (!ok && !interp_failed(I)) rt_tensor_error(I);
+    double total = tn ? (dt == DT_F32 ? (double)ten_f32(tn)[0] : ten_f64(tn)[0]) : 0;
+    for (int k = 0; k < n; k++) ten_free(norms[k]);
+    free(norms);
+    ten_free(stack);
+    ten_free(tn);
+    if (!ok) goto out;
     if (err && !isfinite(total)) {
         rt_error(I, "The total norm of order %s for gradients from `parameters` is non-finite, so it cannot be clipped. To "
                  "disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`",
@@ -600,18 +613,18 @@ const Builtin bi_torch_optim[] = {
      "weight_decay * p to the grad, and momentum keeping a buffer b = momentum * b + (1 - dampening) * grad that "
      "replaces the grad (nesterov: grad + momentum * b). PyTorch 1.13's rule to the bit. params: model.parameters(), "
      "a list of tensors, or a list of dicts (param groups with their own lr ...); opt.param_groups[0]['lr'] = 0.01 "
-     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad().", "§3.4", 0},
+     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad(). (d2l §12.4)", "", 0},
     {"Adam", bi_adam, "torch.optim.Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, maximize=False)",
      "Adam (Kingma and Ba, 2015): each parameter keeps running means of its grad (m, betas[0]) and of its squared "
      "grad (v, betas[1]), and steps by -lr * m_hat / (sqrt(v_hat) + eps), the means corrected for their start at 0 "
      "(bias correction 1 - beta**t). weight_decay adds weight_decay * p to the grad (an L2 penalty); amsgrad divides "
      "by the largest v so far. opt.state[p] holds step, exp_avg and exp_avg_sq. PyTorch 1.13's arithmetic, so float32 "
-     "parameters come out bit for bit as PyTorch's. The optimizer of the book's Transformer chapters (§11.7).", "§12.10", 0},
+     "parameters come out bit for bit as PyTorch's. The optimizer of the book's Transformer chapters (§11.7). (d2l §12.10)", "", 0},
     {"AdamW", bi_adam, "torch.optim.AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *, maximize=False)",
      "Adam with decoupled weight decay (Loshchilov and Hutter): each step first multiplies the parameter by "
-     "1 - lr * weight_decay, then takes Adam's step from the grad alone. PyTorch 1.13's arithmetic.", "§12.10", 1},
+     "1 - lr * weight_decay, then takes Adam's step from the grad alone. PyTorch 1.13's arithmetic. (d2l §12.10)", "", 1},
     {"clip_grad_norm_", bi_clip_grad_norm, "torch.nn.utils.clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False)",
      "Scales the grads of the parameters in place so that their norm, taken together as one vector, is at most "
      "max_norm (each grad times max_norm / (norm + 1e-6) when the norm is larger), and returns the norm before "
-     "clipping as a tensor. Keeps one large gradient from throwing training off (d2l's Trainer gradient_clip_val).", "§9.5", 0},
+     "clipping as a tensor. Keeps one large gradient from throwing training off (d2l's Trainer gradient_clip_val, d2l §9.5).", "", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};

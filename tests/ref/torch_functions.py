@@ -6,7 +6,7 @@ Debian version has no fused function), einsum against torch.einsum on many equat
 
 usage: torch_functions.py ATTN_BINARY
 """
-import math, os, subprocess, sys, tempfile
+import math, re, os, subprocess, sys, tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -77,6 +77,14 @@ with tempfile.TemporaryDirectory() as d:
     lines = ["import torch.nn.functional as F"] + [f'{n} = load("{n}.npy")' for n in arrays]
     for name, (call, _) in SDPA.items():
         lines.append(f'save("sdpa_{name}.npy", F.scaled_dot_product_attention({call}))')
+    # gradients: the same calls on leaves that require grad, backward of a fixed weighting of the output
+    lines.append("qg, kg, vg = q.clone().requires_grad_(), k.clone().requires_grad_(), v.clone().requires_grad_()")
+    for name, (call, _) in SDPA.items():
+        gcall = re.sub(r"\b([qkv])\b", r"\1g", call)
+        lines.append(f"o = F.scaled_dot_product_attention({gcall})\n"
+                     f"(o * torch.cos(torch.arange(o.numel(), dtype=torch.float32)).reshape(o.shape)).sum().backward()")
+        for t in "qkv":
+            lines.append(f'save("sdpag_{name}_{t}.npy", {t}g.grad)\n{t}g.grad = None')
     for i, (eq, ops) in enumerate(EINSUM):
         lines.append(f'save("ein{i}.npy", torch.einsum("{eq}", {ops}))')
     lines.append('torch.manual_seed(3)\nX = torch.ones(200, 100)\nY = F.dropout(X, 0.3)\nsave("drop.npy", Y)')
@@ -99,6 +107,22 @@ with tempfile.TemporaryDirectory() as d:
             close(f"scaled_dot_product_attention {name}", L(f"sdpa_{name}.npy"), want.numpy(), 2e-6)
         else:
             check(f"scaled_dot_product_attention {name}", False, "attn saved nothing")
+    for name, (call, _) in SDPA.items():
+        g = {t: T[t].clone().requires_grad_() for t in "qkv"}
+        q, k, v = g["q"], g["k"], g["v"]
+        if name == "plain": o = sdpa(q, k, v)
+        elif name == "bool": o = sdpa(q, k, v, attn_mask=T["bm"])
+        elif name == "float": o = sdpa(q, k, v, attn_mask=T["fm"])
+        elif name == "causal": o = sdpa(q, k[:, :, :5], v[:, :, :5], is_causal=True)
+        elif name == "scale": o = sdpa(q, k, v, scale=0.5)
+        else: o = sdpa(q[0], k[0], v[0])
+        (o * torch.cos(torch.arange(o.numel(), dtype=torch.float32)).reshape(o.shape)).sum().backward()
+        for t in "qkv":
+            path = os.path.join(d, f"sdpag_{name}_{t}.npy")
+            if os.path.exists(path):
+                close(f"scaled_dot_product_attention {name}: the gradient of {t}", L(f"sdpag_{name}_{t}.npy"), g[t].grad.numpy(), 1e-5)
+            else:
+                check(f"scaled_dot_product_attention {name}: the gradient of {t}", False, "attn saved nothing")
     for i, (eq, ops) in enumerate(EINSUM):
         env = dict(T, torch=torch)
         want = eval(f"torch.einsum('{eq}', {ops})", env)
