@@ -51,7 +51,7 @@ class OrderModel(nn.Module):
         if pos == 'table':
             self.P = nn.Parameter(torch.randn((1, max_len, d)) * 0.1)
         if pos == 'shaw':
-            self.A = nn.Parameter(torch.randn((2 * clip + 1, d)) * 0.1)
+            self.A = nn.Embedding(2 * clip + 1, d)
 
     def forward(self, X):
         T = X.shape[1]
@@ -65,7 +65,7 @@ class OrderModel(nn.Module):
         if self.pos == 'shaw':
             i = torch.arange(T)
             idx = (i.reshape(1, -1) - i.reshape(-1, 1)).clamp(-self.clip, self.clip) + self.clip
-            S = S + torch.einsum('bid,ijd->bij', Q, self.A[idx])
+            S = S + (Q.unsqueeze(2) * self.A(idx)).sum(dim=-1)
         A = torch.softmax(S / math.sqrt(self.d), dim=-1)
         return self.out(A @ V)
 
