@@ -7,10 +7,13 @@ on longer sequences. Variants: no positional encoding, the sinusoid (d2l's P),
 a learned absolute table (exercise 2), learned per-offset key embeddings
 (Shaw et al., exercise 3), RoPE.
 
-Run:  /usr/bin/python3 tests/ref/order_learned.py [--steps S] [--threads 1]
-Prints, per variant, the training time and the accuracy at each test length.
+Run:  /usr/bin/python3 tests/ref/order_learned.py [--steps S] [--threads 1] [--attn build/attn]
+Prints, per variant, the training time and the accuracy at each test length; with --attn, then the same for the
+lesson's own code (lessons/07-order-learned.md: its classes, train and accuracy) run by attn, for comparison.
+The lesson's printed conclusions are checked against PyTorch by the torch_transcript stage (its blocks are
+'attn pytorch'); this script is the experiment behind them, with RoPE as a fifth variant.
 """
-import argparse, math, time
+import argparse, math, os, re, subprocess, time
 import torch
 from torch import nn
 import torch.nn.functional as F
@@ -99,11 +102,37 @@ def train(pos, steps, lr):
     return model, losses
 
 
+def attn_run(attn, steps, lr):
+    """The lesson's definitions run by attn, then each variant trained as the lesson trains it, timed."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    text = open(os.path.join(root, "lessons", "07-order-learned.md"), encoding="utf-8").read()
+    defs = []
+    for block in re.findall(r"```attn pytorch\n(.*?)```", text, re.S):
+        src = "\n".join(l[6:] if l.startswith("attn> ") else l[7:] for l in block.split("\n")
+                        if l.startswith(("attn> ", "  ...>")))
+        if src.startswith(("class ", "def ", "vocab", "torch.manual_seed(1)")):
+            defs.append(src)
+    defs.append(f"""for name, cls in (('none', OrderModel), ('sin', Sinusoid), ('table', Learned), ('shaw', Relative)):
+    torch.manual_seed(0)
+    m = cls(vocab, d)
+    t = timeit("train(m, steps={steps}, lr={lr})", repeat=1, number=1)
+    torch.manual_seed(0)
+    m = cls(vocab, d)
+    losses = train(m, steps={steps}, lr={lr})
+    torch.manual_seed(1)
+    test32 = batch(32, 500)
+    print(f"attn {{name:6s}} {{t:6.2f}}s  loss {{losses[0]:.3f}} -> {{sum(losses[-20:]) / 20:.3f}}  acc n=8 {{accuracy(m, test8):.3f}}  n=16 {{accuracy(m, test16):.3f}}  n=32 {{accuracy(m, test32):.3f}}")
+""")
+    r = subprocess.run([attn, "-"], input="\n\n".join(defs) + "\n", capture_output=True, text=True)
+    print(r.stdout + r.stderr, end="")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--steps', type=int, default=200)
     ap.add_argument('--lr', type=float, default=0.02)
     ap.add_argument('--threads', type=int, default=1)
+    ap.add_argument('--attn', help="also run the lesson's code in this attn binary (ATTN_THREADS as --threads)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     for pos in ('none', 'sin', 'table', 'shaw', 'rope'):
@@ -114,6 +143,9 @@ def main():
         accs = [accuracy(model, batch(T, 500)) for T in (N, 16, VOCAB)]
         print(f"{pos:6s} {dt:6.2f}s  loss {losses[0]:.3f} -> {sum(losses[-20:]) / 20:.3f}  "
               f"acc n=8 {accs[0]:.3f}  n=16 {accs[1]:.3f}  n=32 {accs[2]:.3f}")
+    if a.attn:
+        os.environ["ATTN_THREADS"] = str(a.threads)
+        attn_run(a.attn, a.steps, a.lr)
 
 
 if __name__ == '__main__':
