@@ -467,7 +467,7 @@ lacks "...and has no language line" "$(cat "$T/c5en.md")" "<!-- lang:"
 # after the jump the earlier trainings are rebuilt, the share of trained positions is (8 - 2) / (16 - 2), and the
 # extrapolation question explains the sinusoid's mistake
 rm -f "$XDG_STATE_HOME/attn/progress"
-out=$(printf 'jump equivariant\n\n\n\nYs = model(X0[:, perm])\nYs = Y0\nYs = Y0[:, perm]\njump longer\n\n6 / 14\ntorch.tensor([True, False, True])\ntorch.tensor([False, False, True])\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson 7 2>&1)
+out=$(printf 'jump equivariant\n\n\n\nYs = model(X0[:, perm])\nYs = Y0\nYs = Y0[:, perm]\njump longer\n\n6 / 14\n\ntorch.tensor([True, False, True])\ntorch.tensor([False, False, True])\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson 7 2>&1)
 has "lesson 7: forbid: the model may not answer the shuffle question" "$out" "Not yet: work it out from Y0 and perm: without positions, shuffling the tokens"
 has "lesson 7: the unshuffled outputs get their explanation" "$out" "Not yet: the tokens moved, and their outputs move with them: reorder the rows of"
 has "lesson 7: after the jump, the models are trained again (offsets 1.0 on length 16)" "$out" ", 1.0]"
