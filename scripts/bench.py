@@ -190,7 +190,7 @@ def paired_rounds(T):
         ("exp", f"E = torch.randn(({EXP_N},))", "torch.exp(E)", 5, lambda: torch.exp(Et), 5),
         ("softmax", f"S = torch.randn(({r_}, {c_}))", "torch.softmax(S, dim=-1)", 5, lambda: torch.softmax(St, dim=-1), 5),
         ("pe100000", "", "d2l.PositionalEncoding(512, 0, max_len=100000)", 5, lambda: d2l_book.PositionalEncoding(512, 0, 100000), 5),
-        ("mha", f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); _ = att(X, X, X, None)",
+        ("mha", f"_ = torch.set_grad_enabled(False); X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); _ = att(X, X, X, None)",
          "att(X, X, X, None)", 3, lambda: ref(Xt, Xt, Xt, need_weights=False), 3),
         ("mm1024", "A = torch.randn((1024, 1024)); _ = A @ A", "A @ A", 7, lambda: At @ At, 7),
     ]
@@ -282,7 +282,7 @@ def bench_threads(T, res):
             tt = median_time(lambda: d2l_book.masked_softmax(St.clone(), vlt))
         put(f"msm{n_}", f"masked softmax, {label}", a, nn_, tt)
         vls = f"torch.tensor({vl!r})" if vl else "None"
-        a = attn_time(f"X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); vl = {vls}; _ = att(X, X, X, vl)",
+        a = attn_time(f"_ = torch.set_grad_enabled(False); X = torch.randn(({b}, {n_}, {h})); att = d2l.MultiHeadAttention({h}, {heads}, 0); _ = att.eval(); vl = {vls}; _ = att(X, X, X, vl)",
                       "att(X, X, X, vl)", T)
         nn_ = tt = tn = None
         if np:

@@ -759,9 +759,9 @@ static Value *mha_recorded(Interp *I, Value *self, Value *q, Value *k, Value *v,
     Value *pq = NULL, *pk = NULL, *pv = NULL, *tq = NULL, *tk = NULL, *tv = NULL, *inner = NULL, *o = NULL, *oc = NULL, *y = NULL;
     Tensor *rl = NULL;
     int64_t heads;
-    if (!(pq = project_recorded(I, self, "W_q", q)) || !mha_heads(I, self, &heads) || !(tq = transpose_heads_recorded(I, arg_ag(pq), heads, false))) goto out;
-    if (!(pk = project_recorded(I, self, "W_k", k)) || !mha_heads(I, self, &heads) || !(tk = transpose_heads_recorded(I, arg_ag(pk), heads, false))) goto out;
-    if (!(pv = project_recorded(I, self, "W_v", v)) || !mha_heads(I, self, &heads) || !(tv = transpose_heads_recorded(I, arg_ag(pv), heads, false))) goto out;
+    if (!(pq = project_recorded(I, self, "W_q", q)) || !split_heads(I, self, pq->u.t, &heads) || !(tq = transpose_heads_recorded(I, arg_ag(pq), heads, false))) goto out;
+    if (!(pk = project_recorded(I, self, "W_k", k)) || !split_heads(I, self, pk->u.t, &heads) || !(tk = transpose_heads_recorded(I, arg_ag(pk), heads, false))) goto out;
+    if (!(pv = project_recorded(I, self, "W_v", v)) || !split_heads(I, self, pv->u.t, &heads) || !(tv = transpose_heads_recorded(I, arg_ag(pv), heads, false))) goto out;
     if (lens) {
         if (lens->ndim == 0 || lens->shape[0] != q->u.t->shape[0]) {
             char s[96];

@@ -6,11 +6,9 @@
  * state (a dict keyed by parameter: momentum_buffer; step, exp_avg, exp_avg_sq, max_exp_avg_sq). step() writes the
  * parameters in place (their version counters move, as an in-place op's) and records no graph.
  *
- * The arithmetic repeats PyTorch's kernels operation by operation in the parameter's dtype, so float32 results are
- * the same bits: Tensor.add(b, alpha=s) is fma(b, s, a) (ATen's vec::fmadd, and the scalar tail contracted the
- * same way), addcmul_(t1, t2, value=s) is fma(s * t1, t2, self), addcdiv_(t1, t2, value=s) is self + (s * t1) / t2,
- * a division by a Python float divides by it rounded to the dtype, and Python's own numbers (bias corrections,
- * step size) are doubles. */
+ * The arithmetic is the tensor library's (ten_sgd_step, ten_adam_step in tensor_optim.c): PyTorch's, op by op, so
+ * float32 parameters come out bit for bit as PyTorch's; tests/e2e/optim.md checks 100 steps of each optimizer.
+ */
 #include "builtins_internal.h"
 #include "autograd.h"
 #include "interp.h"
@@ -33,52 +31,6 @@ static OptKind optim_kind(const Value *self) {
     return c == &SGDClass ? OPT_SGD : c == &AdamClass ? OPT_ADAM : OPT_ADAMW;
 }
 
-/* ---- the update rules, one element at a time, in the parameter's dtype T ----
- * Each function walks n contiguous elements; p is the parameter, g its grad, the others the state buffers. */
-#define OPTIM_KERNELS(T, SUF, FMA, SQRT)                                                                              \
-    /* sgd: d = (maximize ? -g : g); d = fma(p, wd, d); buf = first ? d : fma(d, 1-damp, buf*mom);                   \
-     * d = nesterov ? fma(buf, mom, d) : buf; p = fma(d, -lr, p). buf NULL: momentum 0. */                          \
-    static void sgd_##SUF(int64_t n, T *p, const T *g, T *buf, bool first, double lr, double mom, double damp,        \
-                          double wd, bool nesterov, bool maximize) {                                                 \
-        T a_wd = (T)wd, a_damp = (T)(1.0 - damp), a_mom = (T)mom, a_lr = (T)(-lr);                                   \
-        for (int64_t i = 0; i < n; i++) {                                                                            \
-            T d = maximize ? -g[i] : g[i];                                                                           \
-            if (wd != 0) d = FMA(p[i], a_wd, d);                                                                     \
-            if (buf) {                                                                                               \
-                if (first) buf[i] = d;                                                                               \
-                else { T b = buf[i] * a_mom; buf[i] = FMA(d, a_damp, b); }                                           \
-                d = nesterov ? FMA(buf[i], a_mom, d) : buf[i];                                                       \
-            }                                                                                                        \
-            p[i] = FMA(d, a_lr, p[i]);                                                                               \
-        }                                                                                                            \
-    }                                                                                                                \
-    /* adam / adamw (decoupled: p *= 1 - lr*wd first, else g = fma(p, wd, g)); mx NULL without amsgrad. */           \
-    static void adam_##SUF(int64_t n, T *p, const T *g, T *m, T *v, T *mx, double lr, double b1, double b2,          \
-                           double eps, double wd, bool decoupled, bool maximize, double step) {                      \
-        double bc1 = 1 - pow(b1, step), bc2 = 1 - pow(b2, step), step_size = lr / bc1, bc2s = sqrt(bc2);             \
-        T a_b1 = (T)b1, a_1b1 = (T)(1 - b1), a_b2 = (T)b2, a_1b2 = (T)(1 - b2), a_bc2s = (T)bc2s, a_eps = (T)eps;     \
-        T a_step = (T)(-step_size), a_decay = (T)(1 - lr * wd), a_wd = (T)wd;                                        \
-        for (int64_t i = 0; i < n; i++) {                                                                            \
-            T gi = maximize ? -g[i] : g[i];                                                                          \
-            if (decoupled) p[i] = p[i] * a_decay;                                                                    \
-            else if (wd != 0) gi = FMA(p[i], a_wd, gi);                                                              \
-            T mb = m[i] * a_b1;                                                                                      \
-            m[i] = FMA(gi, a_1b1, mb);                                                                               \
-            T vb = v[i] * a_b2, sg = a_1b2 * gi;                                                                     \
-            v[i] = FMA(sg, gi, vb);                                                                                  \
-            T s = v[i];                                                                                              \
-            if (mx) {                                                                                                \
-                mx[i] = isnan(mx[i]) || isnan(v[i]) ? (T)NAN : mx[i] > v[i] ? mx[i] : v[i];                          \
-                s = mx[i];                                                                                           \
-            }                                                                                                        \
-            T den = SQRT(s) / a_bc2s;                                                                                \
-            den = den + a_eps;                                                                                       \
-            T num = a_step * m[i];                                                                                   \
-            p[i] = p[i] + num / den;                                                                                 \
-        }                                                                                                            \
-    }
-OPTIM_KERNELS(float, f32, fmaf, sqrtf)
-OPTIM_KERNELS(double, f64, fma, sqrt)
 
 /* ---- construction ---- */
 
@@ -349,7 +301,7 @@ static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor
 static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tensor *grad, Value *st) {
     Tensor *p = pv->u.t, *work = p->contiguous ? p : ten_copy(p);
     if (!work) { rt_tensor_error(I); return -1; }
-    bool f64 = p->dtype == DT_F64, bad = false;
+    bool bad = false;
     double lr, wd;
     int rc = -1;
     if (!group_num(I, g, "lr", &lr) || !group_num(I, g, "weight_decay", &wd)) goto out;
@@ -364,9 +316,8 @@ static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tenso
         bool first = mom != 0 && !buf;
         if (first && !(buf = state_buffer(I, st, "momentum_buffer", p, true, &bad))) goto out;
         if (mom == 0) { buf = NULL; dict_set(st->u.dict, "momentum_buffer", val_none()); }
-        if (f64) sgd_f64(p->numel, ten_f64(work), ten_f64(grad), buf ? ten_f64(buf) : NULL, first, lr, mom, damp, wd, nest, maxi);
-        else sgd_f32(p->numel, ten_f32(work), ten_f32(grad), buf ? ten_f32(buf) : NULL, first, lr, mom, damp, wd, nest, maxi);
-        if (buf) ten_bump_version(buf);
+        TenSgdOpts o = {.lr = lr, .momentum = mom, .dampening = damp, .weight_decay = wd, .nesterov = nest, .maximize = maxi};
+        if (ten_sgd_step(work, grad, buf, first, &o) < 0) { rt_tensor_error(I); goto out; }
     } else {
         Value *betas = dict_get(g, "betas");
         double eps, b1, b2;
@@ -391,18 +342,11 @@ static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tenso
         float *stepp = ten_f32(sv->u.t);
         *stepp = *stepp + 1.0f;                  /* step_t += 1, in float32 */
         ten_bump_version(sv->u.t);
-        bool decoupled = kind == OPT_ADAMW;
-        if (f64) adam_f64(p->numel, ten_f64(work), ten_f64(grad), ten_f64(m), ten_f64(v), mx ? ten_f64(mx) : NULL, lr, b1, b2, eps, wd, decoupled, maxi, *stepp);
-        else adam_f32(p->numel, ten_f32(work), ten_f32(grad), ten_f32(m), ten_f32(v), mx ? ten_f32(mx) : NULL, lr, b1, b2, eps, wd, decoupled, maxi, *stepp);
-        ten_bump_version(m);
-        ten_bump_version(v);
-        if (mx) ten_bump_version(mx);
+        TenAdamOpts o = {.lr = lr, .beta1 = b1, .beta2 = b2, .eps = eps, .weight_decay = wd, .step = *stepp,
+                         .decoupled = kind == OPT_ADAMW, .maximize = maxi};
+        if (ten_adam_step(work, grad, m, v, mx, &o) < 0) { rt_tensor_error(I); goto out; }
     }
-    if (work != p) {
-        if (ten_copy_into(p, work) < 0) { rt_tensor_error(I); goto out; }
-    } else {
-        ten_bump_version(p);
-    }
+    if (work != p && ten_copy_into(p, work) < 0) { rt_tensor_error(I); goto out; }
     rc = 0;
 out:
     if (work != p) ten_free(work);
