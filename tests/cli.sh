@@ -23,7 +23,7 @@ print(max([sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in l) f
 w=$(printf 'help plot\n' | "$ATTN" -q | cols)
 expect_eq "help plot fits 80 columns: $w" "$((w <= 79))" "1"
 mkdir -p "$T/state/attn"
-for k in 01-self-attention 02-cnn-rnn-self-attention 03-positional-encoding 04-absolute-position 05-relative-position 06-exercises-and-after; do
+for k in 01-self-attention 02-cnn-rnn-self-attention 03-positional-encoding 04-absolute-position 05-relative-position 06-exercises-and-after 07-order-learned; do
     echo "$k 1 1" >>"$T/state/attn/progress"
 done
 for l in en_US ja_JP zh_CN; do

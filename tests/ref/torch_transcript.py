@@ -133,6 +133,7 @@ def run_steps(steps):
     sys.modules.setdefault("d2l.torch", d2l_book)
     ns = {"torch": torch, "math": math, "d2l": d2l_book}
     exec("from torch import nn", ns)
+    exec("import torch.nn.functional as F", ns)     # attn predefines F as it does nn
     outs = []
     for s in steps:
         src = "\n".join(s["input"]) + "\n"
@@ -142,7 +143,9 @@ def run_steps(steps):
                 exec(compile(src, "<attn>", "single"), ns)
             except Exception:
                 buf.write("PYTORCH RAISED: " + traceback.format_exc().strip().split("\n")[-1] + "\n")
-        outs.append(buf.getvalue())
+        # torch.manual_seed(0) at Python's prompt echoes its Generator, at an address that changes every run;
+        # attn prints nothing for it (a lesson seeds in its PyTorch blocks too)
+        outs.append(re.sub(r"^<torch\._C\.Generator object at 0x[0-9a-f]+>\n", "", buf.getvalue(), flags=re.M))
     return outs
 
 
