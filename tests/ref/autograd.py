@@ -30,6 +30,7 @@ TARGET3 = torch.tensor([[0, 4, -100], [2, 2, 1]])
 TARGET4 = torch.tensor([[[0, 4], [-100, 2], [2, 1]], [[3, 3], [0, 1], [-100, 4]]])
 NOISE = torch.tensor([[2., 0, 2, 2], [0, 0, 2, 2], [2, 2, 0, 2]])
 ROWS = torch.tensor([False, True, False, False, True, True])
+GIDX = torch.tensor([[0, 0], [3, 1], [2, 2]])
 
 
 def masked_softmax(a):
@@ -56,7 +57,7 @@ def masked_fill_inplace(a):
 
 AUX = {"masked_softmax": ROWS, "masked_fill_inplace": MASK, "masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
        "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0,
-       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE}
+       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE, "gather": GIDX}
 CASES = {
     "add": ([(2, 3), (2, 3)], None, lambda a, b: a + b),
     "add_bcast": ([(4, 1, 3), (2, 1)], None, lambda a, b: a + b),
@@ -147,6 +148,53 @@ CASES = {
     "setitem_slice": ([(3, 4), (2, 4)], None, setitem),
     "setitem_view": ([(2, 3), (2,)], None, lambda a, v: setitem(a, v, True)),
     "masked_fill_inplace": ([(3, 4)], None, masked_fill_inplace),
+    "atan": ([(3, 4)], None, torch.atan),
+    "asinh": ([(3, 4)], None, torch.asinh),
+    "sinh": ([(3, 4)], None, torch.sinh),
+    "cosh": ([(3, 4)], None, torch.cosh),
+    "erf": ([(3, 4)], None, torch.erf),
+    "expm1": ([(3, 4)], None, torch.expm1),
+    "exp2": ([(3, 4)], None, torch.exp2),
+    "log1p": ([(3, 4)], [True], torch.log1p),
+    "log10": ([(3, 4)], [True], torch.log10),
+    "rsqrt": ([(3, 4)], [True], torch.rsqrt),
+    "silu": ([(3, 4)], None, F.silu),
+    "logsigmoid": ([(3, 4)], None, F.logsigmoid),
+    "softplus": ([(3, 4)], None, F.softplus),
+    "mish": ([(3, 4)], None, F.mish),
+    "hardtanh": ([(3, 4)], None, F.hardtanh),
+    "gelu_tanh": ([(3, 4)], None, lambda a: F.gelu(a, approximate="tanh")),
+    "var_all": ([(3, 4)], None, torch.var),
+    "var_dim1_keep": ([(3, 4)], None, lambda a: a.var(1, keepdim=True)),
+    "std_dims_corr0": ([(2, 3, 4)], None, lambda a: a.std((0, 2), unbiased=False)),
+    "std_corr2": ([(3, 4)], None, lambda a: torch.std(a, 1, correction=2)),
+    "norm2": ([(3, 4)], None, torch.norm),
+    "norm2_dim1": ([(3, 4)], None, lambda a: a.norm(dim=1)),
+    "norm1": ([(3, 4)], None, lambda a: a.norm(p=1)),
+    "norm3_dim0_keep": ([(3, 4)], None, lambda a: a.norm(p=3, dim=0, keepdim=True)),
+    "prod": ([(3, 4)], None, torch.prod),
+    "prod_dim1": ([(2, 3, 4)], None, lambda a: a.prod(1)),
+    "logsumexp": ([(3, 4)], None, lambda a: a.logsumexp(1)),
+    "amax_dim0": ([(3, 4)], None, lambda a: a.amax(0)),
+    "cumsum": ([(3, 4)], None, lambda a: a.cumsum(1)),
+    "flip": ([(3, 4)], None, lambda a: a.flip(1)),
+    "tril": ([(3, 4)], None, torch.tril),
+    "repeat": ([(2, 3)], None, lambda a: a.repeat(2, 1, 2)),
+    "gather": ([(3, 4)], None, lambda a: a.gather(1, GIDX)),
+    "maximum": ([(3, 4), (4,)], None, torch.maximum),
+    "minimum": ([(3, 4), (3, 4)], None, torch.minimum),
+    "add_alpha": ([(3, 4), (4,)], None, lambda a, b: torch.add(a, b, alpha=2.5)),
+    "sub_alpha": ([(3, 4), (3, 4)], None, lambda a, b: torch.sub(a, b, alpha=-0.5)),
+    "einsum_mm": ([(3, 4), (4, 5)], None, lambda a, b: torch.einsum("ij,jk->ik", a, b)),
+    "einsum_bmm": ([(2, 3, 4), (2, 4, 5)], None, lambda a, b: torch.einsum("bij,bjk->bik", a, b)),
+    "einsum_rowdot": ([(3, 4), (3, 4)], None, lambda a, b: torch.einsum("ij,ij->i", a, b)),
+    "einsum_colsum": ([(3, 4)], None, lambda a: torch.einsum("ij->j", a)),
+    "einsum_three": ([(3, 4), (5, 4), (5,)], None, lambda a, b, c: torch.einsum("ij,kj,k->ik", a, b, c)),
+    "einsum_permute": ([(2, 3, 4)], None, lambda a: torch.einsum("ijk->kij", a)),
+    "addmm": ([(5,), (3, 4), (4, 5)], None, lambda s, a, b: torch.addmm(s, a, b, beta=0.5, alpha=2)),
+    "addmv": ([(3,), (3, 4), (4,)], None, lambda s, a, b: torch.addmv(s, a, b, beta=0.5)),
+    "baddbmm": ([(2, 3, 5), (2, 3, 4), (2, 4, 5)], None, lambda s, a, b: torch.baddbmm(s, a, b, beta=0.5, alpha=-1)),
+    "addbmm": ([(3, 5), (2, 3, 4), (2, 4, 5)], None, lambda s, a, b: torch.addbmm(s, a, b, beta=0.5)),
     "chain": ([(3, 4), (5, 4)], None,
               lambda x, y: torch.softmax(x @ y.transpose(0, 1) / 2, -1) * x.exp().sum(1, keepdim=True)),
 }
