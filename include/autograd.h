@@ -143,6 +143,7 @@ AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi);
 /* torch.where(cond, x, y): cond bool; x, y tensors or Python numbers (*_weak, m NULL): WhereBackward0 (x, y). */
 AgVal ag_where(AgContext *c, const Tensor *cond, AgVal x, bool x_weak, AgVal y, bool y_weak);
 AgVal ag_gelu(AgContext *c, AgVal x);                                 /* F.gelu (exact): GeluBackward0 */
+AgVal ag_gelu_tanh(AgContext *c, AgVal x);                            /* F.gelu(approximate='tanh'): GeluBackward0 */
 /* x.max() / x.min() (MaxBackward1 / MinBackward1: ties share the grad evenly), and over a dim (MaxBackward0 /
  * MinBackward0: the grad goes to the index returned in *indices, int64, when indices is not NULL). */
 AgVal ag_max(AgContext *c, AgVal x, bool min);

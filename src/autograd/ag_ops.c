@@ -344,6 +344,31 @@ AgVal ag_gelu(AgContext *c, AgVal x) {
     return ag_result(out, n);
 }
 
+/* F.gelu(approximate='tanh'): grad * (0.5 (1 + t) + 0.5 x (1 - t^2) b (1 + 3 k x^2)), t = tanh(b (x + k x^3)),
+ * b = sqrt(2 / pi), k = 0.044715 (PyTorch's GeluBackward0 formula), in double per element. saved[0] = x. */
+static int gelu_tanh_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0);
+    if (!x) return -1;
+    Tensor *d = ten_contiguous(x);
+    if (!d) return -1;
+    const double b = 0.79788456080286535588, k = 0.044715;
+    for (int64_t i = 0; i < d->numel; i++) {
+        double v = ten_get(d, i), t = tanh(b * (v + k * v * v * v));
+        ten_set(d, i, 0.5 * (1 + t) + 0.5 * v * (1 - t * t) * b * (1 + 3 * k * v * v));
+    }
+    gin[0] = ag_to_input(n, 0, ag_bin(OP_MUL, g, false, d, false));
+    ten_free(d);
+    return ag_done(n, gin);
+}
+
+AgVal ag_gelu_tanh(AgContext *c, AgVal x) {
+    Tensor *out = ten_map("gelu_tanh", x.t);
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "GeluBackward0", gelu_tanh_bw, 1, &x);
+    if (n) ag_node_save(n, 0, x.t, x.m, false);
+    return ag_result(out, n);
+}
+
 /* ---- where, abs, clamp ---- */
 
 /* where(cond, x, y): grad where cond for x, where not for y, each summed to its shape. saved[0] = cond. */

@@ -78,7 +78,7 @@ static Value *gradfn_value(AgNode *n) {
 /* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     AgMeta *m = x->ag;
-    if (!strcmp(name, "requires_grad")) return val_bool(x->param || ag_requires_grad(m));
+    if (!strcmp(name, "requires_grad")) return val_bool(ag_requires_grad(m));
     if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
@@ -105,7 +105,6 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
     if (!strcmp(name, "requires_grad")) {
         bool on;
         if (!arg_bool(I, v, "requires_grad", &on)) return -1;
-        if (x->param && !on) { rt_error(I, "attn cannot stop a parameter from requiring gradients yet"); return -1; }
         if (!x->ag) x->ag = ag_meta_new(false);
         if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) { rt_tensor_error(I); return -1; }
         return 0;

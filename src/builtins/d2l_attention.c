@@ -12,6 +12,19 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_
 
 /* ---- masked_softmax (§11.3.2) ---- */
 
+/* valid_lens of the shape masked_softmax takes for a 3-D X: (B,) or (B, Q); false with an error set. */
+static bool masked_lens_ok(Interp *I, const Tensor *X, const Tensor *valid_lens) {
+    int64_t B = X->shape[0], Q = X->shape[1];
+    if ((valid_lens->ndim == 1 && valid_lens->shape[0] == B) || (valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == Q))
+        return true;
+    char s[128], v[128];
+    ten_shape_str(X->shape, 3, s, sizeof s);
+    ten_shape_str(valid_lens->shape, valid_lens->ndim, v, sizeof v);
+    rt_error(I, "masked_softmax: valid_lens must have shape (%lld,) (one per batch row) or (%lld, %lld) (one per query) for X of shape %s, got %s",
+             (long long)B, (long long)B, (long long)Q, s, v);
+    return false;
+}
+
 /* X (B, Q, K); valid_lens NULL, (B,) or (B, Q). Keys at index >= valid_len get -1e6 before the softmax, so a
  * valid_len of 0 gives uniform weights (not NaN), as the book's code does. Like the book's code, which masks
  * through X.reshape(-1, K), the -1e6 is written into X itself when that reshape is a view of it. */
@@ -23,16 +36,9 @@ Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens) {
         return NULL;
     }
     if (!valid_lens) return ten_softmax(X, -1);
+    if (!masked_lens_ok(I, X, valid_lens)) return NULL;
     int64_t B = X->shape[0], Q = X->shape[1], K = X->shape[2];
     bool per_batch = valid_lens->ndim == 1;
-    if (!(valid_lens->ndim == 1 && valid_lens->shape[0] == B) && !(valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == Q)) {
-        char s[128], v[128];
-        ten_shape_str(X->shape, 3, s, sizeof s);
-        ten_shape_str(valid_lens->shape, valid_lens->ndim, v, sizeof v);
-        rt_error(I, "masked_softmax: valid_lens must have shape (%lld,) (one per batch row) or (%lld, %lld) (one per query) for X of shape %s, got %s",
-                 (long long)B, (long long)B, (long long)Q, s, v);
-        return NULL;
-    }
     /* pass 1: mask through X.reshape(-1, K), a view of X when X's strides allow (the book repeats 1-D valid_lens
      * for every query: repeat_interleave by Q) */
     int64_t rows_k[2] = {-1, K};
@@ -51,6 +57,47 @@ Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens) {
     return out;
 }
 
+/* masked_softmax recorded, as the book's code runs in PyTorch: X.reshape(-1, K) (a view of X when it can be), the
+ * masked keys set to -1e6 through that view (X[~mask] = value: IndexPutBackward0, and CopySlices on X, whose history
+ * is rebased; PyTorch's refusal when X is a leaf that requires grad), then softmax of .reshape(shape):
+ * SoftmaxBackward0. X (B, Q, K) borrowed; valid_lens NULL, (B,) or (B, Q). A new AgVal; t NULL with an error set
+ * (interp's or the tensor library's: see ag_ret). */
+static AgVal ag_masked_softmax(Interp *I, AgVal X, const Tensor *valid_lens) {
+    AgContext *c = &I->run.ag;
+    AgVal fail = {NULL, NULL};
+    if (X.t->ndim != 3) { attn_masked_softmax(I, X.t, valid_lens); return fail; }   /* its message */
+    if (!valid_lens) return ag_softmax(c, X, -1);
+    if (!masked_lens_ok(I, X.t, valid_lens)) return fail;
+    int64_t B = X.t->shape[0], Q = X.t->shape[1], K = X.t->shape[2], rows_k[2] = {-1, K}, msh[2] = {B * Q, K};
+    bool per_batch = valid_lens->ndim == 1;
+    Tensor *mask = ten_new(DT_BOOL, 2, msh), *minus = ten_scalar_d(-1e6);
+    AgVal r = mask && minus ? ag_reshape(c, X, 2, rows_k) : fail, out = fail;
+    if (r.t) {
+        for (int64_t b = 0; b < B; b++)
+            for (int64_t q = 0; q < Q; q++) {
+                double vl = ten_get(valid_lens, per_batch ? b : b * Q + q);
+                for (int64_t k = 0; k < K; k++) ten_set(mask, (b * Q + q) * K + k, (double)k >= vl);
+            }
+        IndexItem it = {.kind = IX_TENSOR, .i = 0, .start = 0, .stop = 0, .step = 1, .has_start = false, .has_stop = false, .index = mask};
+        if (ag_index_put_(c, r.t, &r.m, &it, 1, (AgVal){minus, NULL}, true) == 0) {
+            AgVal s = ag_reshape(c, r, 3, X.t->shape);
+            if (s.t) out = ag_softmax(c, s, -1);
+            ag_val_free(s);
+        }
+    }
+    ag_val_free(r);
+    ten_free(mask);
+    ten_free(minus);
+    return out;
+}
+
+/* An AgVal result as a value: NULL when it failed, with the interpreter's error if one is set, else the tensor
+ * library's. */
+static Value *ag_ret(Interp *I, AgVal r) {
+    if (!r.t && interp_failed(I)) { ag_meta_unref(r.m); return NULL; }
+    return ret_ag(I, r);
+}
+
 static Value *bi_masked_softmax(Interp *I, Args *a) {
     static const char *const kw[] = {"X", "valid_lens", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
@@ -58,6 +105,11 @@ static Value *bi_masked_softmax(Interp *I, Args *a) {
     if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
     Tensor *tmp = NULL, *v = NULL;
     if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    if (grad_recording(I, 1, &x)) {
+        Value *r = ag_ret(I, ag_masked_softmax(I, arg_ag(x), v));
+        ten_free(tmp);
+        return r;
+    }
     Tensor *r = attn_masked_softmax(I, x->u.t, v);
     ten_free(tmp);
     if (!r && interp_failed(I)) return NULL;
@@ -211,8 +263,9 @@ static Value *bi_dropout(Interp *I, Args *a) {
 
 static const ObjClass LinearClass;
 
+/* A parameter holding t: a leaf that requires grad, as PyTorch's nn.Parameter. */
 static Value *parameter(Tensor *t) {
-    Value *v = val_tensor(t);
+    Value *v = val_tensor_ag(t, ag_meta_new(true));
     if (v) v->param = true;
     return v;
 }
@@ -393,12 +446,12 @@ static bool dropout_active(Value *attention) {
 /* True when attention is the built-in DotProductAttention with its dropout off (eval() or p = 0). */
 static bool dpa_plain(Value *attention);
 
-/* queries (B, Q, d), keys (B, K, d), values (B, K, v) -> (B, Q, v); keeps .attention_weights (B, Q, K). */
-static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens) {
+/* queries (B, Q, d), keys (B, K, d), values (B, K, v) of DotProductAttention; false with an error set. */
+static bool dpa_shapes_ok(Interp *I, const Tensor *q, const Tensor *k, const Tensor *v) {
     if (q->ndim != 3 || k->ndim != 3 || v->ndim != 3) {
         rt_error(I, "DotProductAttention: queries, keys and values must be 3-D (batch, steps, features), got %dD, %dD and %dD",
                  q->ndim, k->ndim, v->ndim);
-        return NULL;
+        return false;
     }
     if (q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] || k->shape[1] != v->shape[1] || k->shape[0] != v->shape[0]) {
         char sq[96], sk[96], sv[96];
@@ -407,8 +460,55 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
         ten_shape_str(v->shape, 3, sv, sizeof sv);
         rt_error(I, "DotProductAttention: queries %s and keys %s need the same batch and feature size, and keys and values %s the same batch and steps",
                  sq, sk, sv);
+        return false;
+    }
+    return true;
+}
+
+/* m(x) for a child that takes one tensor (a dropout, a projection) on the recorded path (attn's Dropout and Linear
+ * record their op; a module of the student's runs). A new reference to a tensor value, or NULL with an error set;
+ * m is borrowed and must be held by the caller. */
+static Value *call_child(Interp *I, Value *m, const char *name, Value *x) {
+    Args a = {&x, 1, NULL, NULL, 0, NULL, NULL};
+    Value *r = interp_call(I, m, &a);
+    if (r && r->kind != V_TENSOR) {
+        rt_error(I, "its %s returned %s, not a tensor", name, val_type_name(r));
+        val_decref(r);
         return NULL;
     }
+    return r;
+}
+
+/* DotProductAttention.forward recorded (§11.3.3), as the book's code runs in PyTorch: scores = bmm(queries,
+ * keys.transpose(1, 2)) / math.sqrt(d) (BmmBackward0, DivBackward0), masked_softmax (SoftmaxBackward0), kept in
+ * .attention_weights with its history, then bmm(self.dropout(weights), values). A new value or NULL with an error. */
+static Value *dot_attention_recorded(Interp *I, Value *self, AgVal q, AgVal k, AgVal v, const Tensor *valid_lens) {
+    if (!dpa_shapes_ok(I, q.t, k.t, v.t)) return NULL;
+    AgContext *c = &I->run.ag;
+    AgVal kt = ag_transpose(c, k, 1, 2), prod = kt.t ? ag_bmm(c, q, kt) : kt, scores = prod;
+    Tensor *sd = ten_scalar_d(sqrt((double)q.t->shape[2]));
+    ag_val_free(kt);
+    if (prod.t) scores = sd ? ag_binary(c, OP_DIV, prod, false, (AgVal){sd, NULL}, true) : (AgVal){NULL, NULL};
+    if (prod.t) ag_val_free(prod);
+    ten_free(sd);
+    Value *w = scores.t ? ag_ret(I, ag_masked_softmax(I, scores, valid_lens)) : ag_ret(I, scores);
+    ag_val_free(scores);
+    if (!w) return NULL;
+    val_attr_set(self, "attention_weights", val_incref(w));
+    /* a dropout of the student's may reassign self.dropout: held while it runs */
+    Value *drop = val_incref(val_attr_get(self, "dropout"));
+    Value *wd = drop && val_is_module(drop) ? call_child(I, drop, "dropout", w) : val_incref(w);
+    val_decref(drop);
+    val_decref(w);
+    if (!wd) return NULL;
+    Value *out = ag_ret(I, ag_bmm(c, arg_ag(wd), v));
+    val_decref(wd);
+    return out;
+}
+
+/* queries (B, Q, d), keys (B, K, d), values (B, K, v) -> (B, Q, v); keeps .attention_weights (B, Q, K). */
+static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tensor *k, const Tensor *v, const Tensor *valid_lens) {
+    if (!dpa_shapes_ok(I, q, k, v)) return NULL;
     bool active = dropout_active(self);
     if (!active && lens_fit(valid_lens, q->shape[0], q->shape[1]) && q->dtype == DT_F32 && k->dtype == DT_F32 && v->dtype == DT_F32) {
         /* no dropout: the fused kernel, with the same digits (tensor_attention.c) */
@@ -453,6 +553,12 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     Value *vl = arg(a, 3, "valid_lens");
     Tensor *tmp = NULL, *lens = NULL;
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    Value *qkv[3] = {arg(a, 0, "queries"), arg(a, 1, "keys"), arg(a, 2, "values")};
+    if (grad_recording(I, 3, qkv)) {
+        Value *r = dot_attention_recorded(I, self, arg_ag(qkv[0]), arg_ag(qkv[1]), arg_ag(qkv[2]), lens);
+        ten_free(tmp);
+        return r;
+    }
     Tensor *r = dot_attention(I, self, q, k, v, lens);
     ten_free(tmp);
     if (!r && interp_failed(I)) return NULL;
@@ -606,6 +712,84 @@ static bool split_heads(Interp *I, Value *self, const Tensor *P, int64_t *heads)
     return true;
 }
 
+/* transpose_qkv (output false) or transpose_output (true) recorded as the book's reshape, permute(0, 2, 1, 3),
+ * reshape: ReshapeAliasBackward0, PermuteBackward0, then CloneBackward0 and UnsafeViewBackward0 (PyTorch 1.13's
+ * reshape of a permuted tensor). A new value or NULL with an error set. */
+static Value *transpose_heads_recorded(Interp *I, AgVal x, int64_t heads, bool output) {
+    Tensor *check = output ? transpose_output(I, x.t, heads) : transpose_qkv(I, x.t, heads);     /* its messages */
+    if (!check) return NULL;
+    AgContext *c = &I->run.ag;
+    int64_t sh[4], sh3[3] = {check->shape[0], check->shape[1], check->shape[2]};
+    if (output) { sh[0] = x.t->shape[0] / heads; sh[1] = heads; sh[2] = x.t->shape[1]; sh[3] = x.t->shape[2]; }
+    else { sh[0] = x.t->shape[0]; sh[1] = x.t->shape[1]; sh[2] = heads; sh[3] = x.t->shape[2] / heads; }
+    ten_free(check);
+    int perm[4] = {0, 2, 1, 3};
+    AgVal r = ag_reshape(c, x, 4, sh), p = r.t ? ag_permute(c, r, perm) : r, o = p.t ? ag_reshape(c, p, 3, sh3) : p;
+    if (p.t) ag_val_free(r);
+    if (o.t) ag_val_free(p);
+    return ag_ret(I, o);
+}
+
+/* True when a tensor of module m, or of a module under it (to a depth of 8), requires grad; a LazyLinear's weight
+ * that its first input makes is a parameter too (PyTorch's UninitializedParameter requires grad). */
+static bool module_requires_grad(Value *m, int depth) {
+    if (m->kind == V_OBJECT && m->u.obj.cls == &LazyLinearClass) return true;
+    Dict *d = &m->u.obj.attrs;
+    for (int i = 0; i < d->n; i++) {
+        Value *v = d->vals[i];
+        if (v->kind == V_TENSOR && val_requires_grad(v)) return true;
+        if (depth < 8 && val_is_module(v) && v != m && module_requires_grad(v, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* self.<name>(x) on the recorded path: the attribute read now and held while it runs. */
+static Value *project_recorded(Interp *I, Value *self, const char *name, Value *x) {
+    Value *W = ops_getattr(I, self, name);
+    if (!W) return NULL;
+    Value *r = call_child(I, W, name, x);
+    val_decref(W);
+    return r;
+}
+
+/* MultiHeadAttention.forward recorded (§11.5), line by line as the book's: the projections, transpose_qkv, valid_lens
+ * repeated num_heads times, self.attention (DotProductAttention recorded, or the student's module), transpose_output
+ * and W_o, each attribute read when the book reads it. q, k, v borrowed; lens NULL or a tensor. */
+static Value *mha_recorded(Interp *I, Value *self, Value *q, Value *k, Value *v, const Tensor *lens) {
+    Value *pq = NULL, *pk = NULL, *pv = NULL, *tq = NULL, *tk = NULL, *tv = NULL, *inner = NULL, *o = NULL, *oc = NULL, *y = NULL;
+    Tensor *rl = NULL;
+    int64_t heads;
+    if (!(pq = project_recorded(I, self, "W_q", q)) || !mha_heads(I, self, &heads) || !(tq = transpose_heads_recorded(I, arg_ag(pq), heads, false))) goto out;
+    if (!(pk = project_recorded(I, self, "W_k", k)) || !mha_heads(I, self, &heads) || !(tk = transpose_heads_recorded(I, arg_ag(pk), heads, false))) goto out;
+    if (!(pv = project_recorded(I, self, "W_v", v)) || !mha_heads(I, self, &heads) || !(tv = transpose_heads_recorded(I, arg_ag(pv), heads, false))) goto out;
+    if (lens) {
+        if (lens->ndim == 0 || lens->shape[0] != q->u.t->shape[0]) {
+            char s[96];
+            ten_shape_str(lens->shape, lens->ndim, s, sizeof s);
+            rt_error(I, "MultiHeadAttention: valid_lens has shape %s; it needs one entry per batch row (%lld)", s, (long long)q->u.t->shape[0]);
+            goto out;
+        }
+        if (!(rl = ten_repeat_interleave(lens, &heads, 1, 0, false))) { rt_tensor_error(I); goto out; }
+    }
+    if (!(inner = ops_getattr(I, self, "attention"))) goto out;
+    if (inner->kind == V_OBJECT && inner->u.obj.cls == &DotProductAttentionClass)
+        o = dot_attention_recorded(I, inner, arg_ag(tq), arg_ag(tk), arg_ag(tv), rl);
+    else {
+        Value *argv[4] = {tq, tk, tv, rl ? val_tensor(ten_alias(rl)) : val_none()};
+        Args a = {argv, 4, NULL, NULL, 0, NULL, NULL};
+        o = interp_call(I, inner, &a);
+        val_decref(argv[3]);
+        if (o && o->kind != V_TENSOR) { rt_error(I, "its attention returned %s, not a tensor", val_type_name(o)); goto out; }
+    }
+    if (!o || !mha_heads(I, self, &heads) || !(oc = transpose_heads_recorded(I, arg_ag(o), heads, true))) goto out;
+    y = project_recorded(I, self, "W_o", oc);
+out:
+    val_decref(pq); val_decref(pk); val_decref(pv); val_decref(tq); val_decref(tk); val_decref(tv);
+    val_decref(inner); val_decref(o); val_decref(oc);
+    ten_free(rl);
+    return y;
+}
+
 /* forward(queries, keys, values, valid_lens) as the book's MultiHeadAttention.forward (§11.5): each attribute
  * (W_q, W_k, W_v, num_heads, attention, W_o) is read when the book's line reads it and held while it is used, so a
  * module of the student's that reassigns the others mid-forward sees Python's order and frees nothing in use. When
@@ -618,6 +802,12 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     Value *vl = arg(a, 3, "valid_lens");
     Tensor *tmp = NULL, *lens = NULL;
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    Value *qkv[3] = {arg(a, 0, "queries"), arg(a, 1, "keys"), arg(a, 2, "values")};
+    if (I->run.ag.grad_enabled && (grad_recording(I, 3, qkv) || module_requires_grad(self, 0))) {
+        Value *r = mha_recorded(I, self, qkv[0], qkv[1], qkv[2], lens);
+        ten_free(tmp);
+        return r;
+    }
     Value *inner = NULL;
     Tensor *pq = NULL, *pk = NULL, *pv = NULL, *tq = NULL, *tk = NULL, *tv = NULL, *rl = NULL, *o = NULL, *oc = NULL, *y = NULL;
     bool fresh_q = false, fresh_k = false;
@@ -669,6 +859,7 @@ static Value *m_transpose_qkv(Interp *I, Args *a) {
     if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_qkv(X) needs a tensor");
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
+    if (grad_recording(I, 1, &a->pos[1])) return transpose_heads_recorded(I, arg_ag(a->pos[1]), heads, false);
     return done(I, transpose_qkv(I, a->pos[1]->u.t, heads));
 }
 
@@ -676,6 +867,7 @@ static Value *m_transpose_output(Interp *I, Args *a) {
     if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_output(X) needs a tensor");
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
+    if (grad_recording(I, 1, &a->pos[1])) return transpose_heads_recorded(I, arg_ag(a->pos[1]), heads, true);
     return done(I, transpose_output(I, a->pos[1]->u.t, heads));
 }
 
@@ -719,6 +911,7 @@ static Value *bi_transpose_qkv(Interp *I, Args *a) {
     int64_t heads;
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
         return interp_failed(I) ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
+    if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, a->fn->tag != 0);
     return done(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
 }
 

@@ -11,6 +11,31 @@
  * code stops with a shape mismatch there). */
 Tensor *attn_positional_table(int64_t max_len, int64_t d) { return ten_positional_encoding(max_len, d); }
 
+/* forward recorded, as the book's X + self.P[:, :X.shape[1], :] then self.dropout (AddBackward0; P's slices
+ * SliceBackward0 when P requires grad; attn's Dropout records its MulBackward0 in training). X, P borrowed, shapes
+ * checked by the caller. A new value or NULL with an error set. */
+static Value *pe_recorded(Interp *I, Value *self, Value *xv, Value *pv) {
+    AgContext *c = &I->run.ag;
+    AgVal P = arg_ag(pv), s0 = ag_slice(c, P, 0, 0, 0, 1, false, false);
+    AgVal s1 = s0.t ? ag_slice(c, s0, 1, 0, xv->u.t->shape[1], 1, false, true) : s0;
+    AgVal s2 = s1.t ? ag_slice(c, s1, 2, 0, 0, 1, false, false) : s1;
+    AgVal sum = s2.t ? ag_binary(c, OP_ADD, arg_ag(xv), false, s2, false) : s2;
+    if (s1.t) ag_val_free(s0);
+    if (s2.t) ag_val_free(s1);
+    if (sum.t) ag_val_free(s2);
+    Value *x = ret_ag(I, sum);
+    if (!x) return NULL;
+    Value *drop = val_incref(val_attr_get(self, "dropout"));       /* held: a dropout of the student's runs */
+    Value *out = x;
+    if (drop && val_is_module(drop)) {
+        Args a = {&x, 1, NULL, NULL, 0, NULL, NULL};
+        out = interp_call(I, drop, &a);
+        val_decref(x);
+    }
+    val_decref(drop);
+    return out;
+}
+
 /* forward(X): dropout(X + P[:, :T, :]) for X (B, T, d). */
 static Value *pe_call(Interp *I, Value *self, Args *a) {
     static const char *const kw[] = {"X", NULL};
@@ -25,6 +50,7 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
         ten_shape_str(X->shape, X->ndim, s, sizeof s);
         return rt_error(I, "PositionalEncoding: X has shape %s; it must be (batch, steps <= %lld, %lld)", s, (long long)P->shape[1], (long long)P->shape[2]);
     }
+    if (grad_recording(I, 2, (Value *[]){xv, pv})) return pe_recorded(I, self, xv, pv);
     IndexItem items[2] = {{.kind = IX_SLICE, .step = 1}, {.kind = IX_SLICE, .stop = X->shape[1], .has_stop = true, .step = 1}};
     Tensor *Pt = ten_index_get(P, items, 2);
     Tensor *sum = Pt ? ten_binary(OP_ADD, X, false, Pt, false) : NULL;

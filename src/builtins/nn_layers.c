@@ -14,9 +14,10 @@
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 
-/* A new parameter (named_parameters() and state_dict() list it) holding t; NULL when t is. */
+/* A new parameter (named_parameters() and state_dict() list it) holding t, a leaf that requires grad as PyTorch's
+ * nn.Parameter; NULL when t is. */
 static Value *parameter(Tensor *t) {
-    Value *v = t ? val_tensor(t) : NULL;
+    Value *v = t ? val_tensor_ag(t, ag_meta_new(true)) : NULL;
     if (v) v->param = true;
     return v;
 }
@@ -565,6 +566,124 @@ static void shape_text(const Tensor *t, char *out, size_t n) {
     sb_free(&sb);
 }
 
+/* ---- MultiheadAttention recorded (grad mode on, an input or a weight requires grad) ---- */
+
+/* An AgVal step of a chain: *cur replaced by next (cur's handles freed); false, and *cur failed, when next failed. */
+static bool ag_step(AgVal *cur, AgVal next) {
+    ag_val_free(*cur);
+    *cur = next;
+    return next.t != NULL;
+}
+
+/* The additive mask of the scores, (N*H, L, S) float32: attn_mask ((L, S) or (N*H, L, S)) and key_padding_mask
+ * ((N, S), or (S,) unbatched), True (bool) as -inf, a float added; as mha_layer_call's kernel reads them. */
+static Tensor *mha_mask(const Tensor *am, const Tensor *kpm, int64_t N, int64_t H, int64_t L, int64_t S) {
+    Tensor *m = ten_new(DT_F32, 3, (int64_t[]){N * H, L, S});
+    for (int64_t n = 0; m && n < N; n++)
+        for (int64_t h = 0; h < H; h++)
+            for (int64_t l = 0; l < L; l++)
+                for (int64_t t = 0; t < S; t++) {
+                    float v = 0;
+                    if (am) v = mask_term(am, am->ndim == 2 ? l * S + t : ((n * H + h) * L + l) * S + t);
+                    if (kpm) v = v + mask_term(kpm, n * S + t);
+                    ten_f32(m)[((n * H + h) * L + l) * S + t] = v;
+                }
+    return m;
+}
+
+/* One projection of the packed in_proj, as PyTorch 1.13's _in_projection_packed computes it: x (L, N, E) times
+ * rows [i E, (i + 1) E) of W (3E, E) plus that part of b. Then the heads: .contiguous().view(len, N * H, hd)
+ * .transpose(0, 1) -> (N * H, len, hd). */
+static AgVal mha_in_proj(AgContext *c, AgVal x, AgVal W, AgVal b, int i, int64_t E, int64_t N, int64_t H) {
+    AgVal w = ag_narrow(c, W, 0, i * E, E), bb = {NULL, NULL}, r = {NULL, NULL};
+    if (w.t && b.t) bb = ag_narrow(c, b, 0, i * E, E);
+    if (w.t && (!b.t || bb.t)) r = ag_linear(c, x, w, bb);
+    ag_val_free(w);
+    ag_val_free(bb);
+    int64_t sh[3] = {x.t->shape[0], N * H, E / H};
+    if (r.t && ag_step(&r, ag_reshape(c, r, 3, sh))) ag_step(&r, ag_transpose(c, r, 0, 1));
+    return r;
+}
+
+/* forward(query, key, value, ...) recorded, as F.multi_head_attention_forward in PyTorch 1.13 computes it: the
+ * inputs to (len, N, E), the packed projections, q / sqrt(hd), bmm with k's transpose plus the mask (baddbmm),
+ * softmax, dropout in training, bmm with v, back to (L * N, E), out_proj (the module, called), view (L, N, E) and
+ * the batch_first transpose; the weights (post dropout) viewed (N, H, L, S) and averaged over the heads. The
+ * arguments are checked by the caller (shapes, dtypes). A tuple (output, weights or None), or NULL with an error. */
+static Value *mha_layer_recorded(Interp *I, Value *self, Value *const *qkv, const Tensor *am, const Tensor *kpm, bool batched, bool bf,
+                                 int64_t N, int64_t H, double p, bool drop, bool need, bool average) {
+    AgContext *c = &I->run.ag;
+    Value *Wv = val_attr_get(self, "in_proj_weight"), *Bv = val_attr_get(self, "in_proj_bias");
+    AgVal W = arg_ag(Wv), B = Bv && Bv->kind == V_TENSOR ? arg_ag(Bv) : (AgVal){NULL, NULL};
+    int64_t E = W.t->shape[1], hd = E / H, L = 0, S = 0;
+    AgVal x[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}, h[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}, sc = {NULL, NULL}, o = {NULL, NULL};
+    Tensor *mask = NULL, *sd = ten_scalar_d(sqrt((double)hd));
+    Value *r = NULL, *ov = NULL, *y = NULL;
+    for (int i = 0; i < 3; i++) {
+        AgVal in = arg_ag(qkv[i]);
+        x[i] = !batched ? ag_unsqueeze(c, in, 1) : bf ? ag_transpose(c, in, 1, 0) : (AgVal){ten_alias(in.t), in.m ? ag_meta_ref(in.m) : NULL};
+        if (!x[i].t || !(h[i] = mha_in_proj(c, x[i], W, B, i, E, N, H)).t) goto out;
+    }
+    L = x[0].t->shape[0];
+    S = x[1].t->shape[0];
+    /* (N*H, L, hd) / sqrt(hd) @ (N*H, hd, S) (+ mask) -> softmax -> dropout -> @ (N*H, S, hd) */
+    if (!sd || !ag_step(&h[0], ag_binary(c, OP_DIV, h[0], false, (AgVal){sd, NULL}, true))) goto out;
+    sc = ag_transpose(c, h[1], -2, -1);
+    if (!sc.t || !ag_step(&sc, ag_bmm(c, h[0], sc))) goto out;
+    if ((am || kpm) && (!(mask = mha_mask(am, kpm, N, H, L, S)) || !ag_step(&sc, ag_binary(c, OP_ADD, (AgVal){mask, NULL}, false, sc, false)))) goto out;
+    if (!ag_step(&sc, ag_softmax(c, sc, -1))) goto out;
+    if (drop) {
+        Tensor *noise = ten_new(DT_F32, 3, sc.t->shape);
+        float keep = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
+        for (int64_t i = 0; noise && i < noise->numel; i++) ten_f32(noise)[i] = rng_uniform(&I->run.rng) < p ? 0.0f : keep;
+        bool ok = noise && ag_step(&sc, ag_dropout(c, sc, noise));
+        ten_free(noise);
+        if (!ok) goto out;
+    }
+    o = ag_bmm(c, sc, h[2]);
+    if (!o.t || !ag_step(&o, ag_transpose(c, o, 0, 1)) || !ag_step(&o, ag_reshape(c, o, 2, (int64_t[]){L * N, E}))) goto out;
+    /* out_proj, the module (a student's Linear of another width gives that many columns, as PyTorch) */
+    Value *op = val_incref(val_attr_get(self, "out_proj"));
+    ov = ret_ag(I, o);
+    o = (AgVal){NULL, NULL};
+    if (ov) {
+        Args a = {&ov, 1, NULL, NULL, 0, NULL, NULL};
+        y = interp_call(I, op, &a);
+    }
+    val_decref(op);
+    if (!y) goto out;
+    if (y->kind != V_TENSOR || y->u.t->ndim != 2) { rt_error(I, "MultiheadAttention: out_proj must return a (rows, features) tensor"); goto out; }
+    o = ag_view(c, arg_ag(y), 3, (int64_t[]){L, N, y->u.t->shape[1]});
+    if (!o.t || (!batched && !ag_step(&o, ag_squeeze(c, o, 1, false))) || (batched && bf && !ag_step(&o, ag_transpose(c, o, 1, 0)))) goto out;
+    Value *weights = val_none();
+    if (need) {
+        AgVal w = ag_view(c, sc, 4, (int64_t[]){N, H, L, S});
+        if (w.t && average) {
+            int d1 = 1;
+            Tensor *hs = ten_scalar_d((double)H);
+            if (ag_step(&w, ag_sum_dims(c, w, &d1, 1, false)) && hs) ag_step(&w, ag_binary(c, OP_DIV, w, false, (AgVal){hs, NULL}, true));
+            ten_free(hs);
+        }
+        if (w.t && !batched) ag_step(&w, ag_squeeze(c, w, 0, false));
+        val_decref(weights);
+        if (!(weights = ret_ag(I, w))) goto out;
+    }
+    r = val_tuple(2);
+    val_seq_set(r, 0, ret_ag(I, o));
+    val_seq_set(r, 1, weights);
+    o = (AgVal){NULL, NULL};
+out:
+    if (!r && !interp_failed(I)) rt_tensor_error(I);
+    for (int i = 0; i < 3; i++) { ag_val_free(x[i]); ag_val_free(h[i]); }
+    ag_val_free(sc);
+    ag_val_free(o);
+    ten_free(mask);
+    ten_free(sd);
+    val_decref(ov);
+    val_decref(y);
+    return r;
+}
+
 /* mha(query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None, average_attn_weights=True):
  * (attn_output, attn_weights). query (L, N, E) [(N, L, E) batch_first, (L, E) unbatched], key and value (S, N, E);
  * output like query; weights (N, L, S) averaged over heads, (N, H, L, S) with average_attn_weights=False, None with
@@ -672,6 +791,10 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     if (pv && val_is_number(pv)) p = val_as_double(pv);
     Value *tv = val_attr_get(self, "training");
     bool drop = p > 0 && (!tv || (tv->kind == V_BOOL && tv->u.b));
+    Value *ipb = val_attr_get(self, "in_proj_bias"), *opw = val_attr_get(op, "weight"), *opb = val_attr_get(op, "bias");
+    Value *rec[7] = {qv, kv, vv, val_attr_get(self, "in_proj_weight"), ipb && ipb->kind == V_TENSOR ? ipb : NULL,
+                     opw && opw->kind == V_TENSOR ? opw : NULL, opb && opb->kind == V_TENSOR ? opb : NULL};
+    if (grad_recording(I, 7, rec)) return mha_layer_recorded(I, self, qkv, am, kpm, batched, bf, N, H, p, drop, need, average);
 
     /* the projections, each (N, len, E) */
     Tensor *wt = NULL, *bt = NULL;

@@ -571,9 +571,11 @@ static Value *bi_map(Interp *I, Args *a) {
     const char *name = MAP_NAMES[a->fn->tag];
     Value *ap = arg(a, -1, "approximate"), *in = arg(a, 0, "input");
     bool exact = !ap || (ap->kind == V_STR && !strcmp(ap->u.str.s, "none"));
-    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && exact) || !strcmp(name, "reciprocal"))) {
-        ten_free(t1);                          /* GeluBackward0 (exact gelu), ReciprocalBackward0 */
-        return ret_ag(I, name[0] == 'g' ? ag_gelu(&I->run.ag, arg_ag(in)) : ag_reciprocal(&I->run.ag, arg_ag(in)));
+    bool tanh_gelu = !exact && ap->kind == V_STR && !strcmp(ap->u.str.s, "tanh");
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && (exact || tanh_gelu)) || !strcmp(name, "reciprocal"))) {
+        ten_free(t1);                          /* GeluBackward0 (either gelu), ReciprocalBackward0 */
+        AgContext *c = &I->run.ag;
+        return ret_ag(I, name[0] != 'g' ? ag_reciprocal(c, arg_ag(in)) : tanh_gelu ? ag_gelu_tanh(c, arg_ag(in)) : ag_gelu(c, arg_ag(in)));
     }
     if (ap && ap->kind == V_STR && !strcmp(name, "gelu")) {
         if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";
@@ -736,6 +738,50 @@ static Value *bi_f_one_hot(Interp *I, Args *a) {
     return val_tensor(o);
 }
 
+/* F.scaled_dot_product_attention recorded, by the formula below through the autograd ops (PyTorch 2's math path:
+ * matmul, MulBackward0 by the scale, where for a bool or causal mask, AddBackward0 for a float one, softmax, dropout
+ * as x * noise, matmul). The arguments are checked by the caller. A new value or NULL with an error set. */
+static Value *sdpa_recorded(Interp *I, Args *a, double scale, double p, bool causal) {
+    AgContext *c = &I->run.ag;
+    Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *mv = arg(a, 3, "attn_mask");
+    bool has_mask = mv && mv->kind == V_TENSOR;
+    Tensor *Q = qv->u.t, *K = kv->u.t, *sc = ten_scalar_d(scale), *keep = NULL, *ninf = ten_scalar_d(-INFINITY);
+    AgVal fail = {NULL, NULL}, kt = ag_transpose(c, arg_ag(kv), -2, -1), s0 = kt.t ? ag_matmul(c, arg_ag(qv), kt) : fail;
+    AgVal S = s0.t && sc ? ag_binary(c, OP_MUL, s0, false, (AgVal){sc, NULL}, true) : fail;
+    ag_val_free(kt);
+    ag_val_free(s0);
+    if (causal) {
+        int64_t sh[2] = {Q->shape[Q->ndim - 2], K->shape[K->ndim - 2]};
+        Tensor *ones = ten_full(DT_BOOL, 2, sh, 1);
+        keep = ones ? ten_tril(ones, 0, false) : NULL;
+        ten_free(ones);
+    } else if (has_mask && mv->u.t->dtype == DT_BOOL) keep = ten_alias(mv->u.t);
+    if (S.t && keep && ninf) {
+        AgVal m = ag_where(c, keep, S, false, (AgVal){ninf, NULL}, true);
+        ag_val_free(S);
+        S = m;
+    } else if (S.t && has_mask && mv->u.t->dtype != DT_BOOL) {
+        AgVal m = ag_binary(c, OP_ADD, S, false, arg_ag(mv), false);
+        ag_val_free(S);
+        S = m;
+    }
+    ten_free(keep); ten_free(ninf); ten_free(sc);
+    AgVal W = S.t ? ag_softmax(c, S, -1) : fail;
+    ag_val_free(S);
+    if (W.t && p > 0) {
+        Tensor *noise = ten_new(W.t->dtype, W.t->ndim, W.t->shape);
+        double k = p >= 1 ? 0 : 1 / (1 - p);
+        for (int64_t i = 0; noise && i < noise->numel; i++) ten_set(noise, i, rng_uniform(&I->run.rng) < p ? 0 : k);
+        AgVal d = noise ? ag_dropout(c, W, noise) : fail;
+        ten_free(noise);
+        ag_val_free(W);
+        W = d;
+    }
+    AgVal out = W.t ? ag_matmul(c, W, arg_ag(vv)) : fail;
+    ag_val_free(W);
+    return ret_ag(I, out);
+}
+
 /* F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
  * softmax(Q Kᵀ * scale + bias) V with scale 1/sqrt(d); a bool mask keeps where True (-inf elsewhere), a float mask
  * is added; is_causal keeps j <= i. query (..., L, d), key (..., S, d), value (..., S, v) -> (..., L, v). */
@@ -754,6 +800,7 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
     bool has_mask = mv && mv->kind != V_NONE;
     if (has_mask && mv->kind != V_TENSOR) return rt_error(I, "scaled_dot_product_attention: attn_mask must be a tensor");
     if (has_mask && causal) return rt_error(I, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+    if (grad_recording(I, 4, (Value *[]){qv, kv, vv, has_mask ? mv : NULL})) return sdpa_recorded(I, a, scale, p, causal);
     Tensor *kt = ten_transpose(K, -2, -1), *s0 = kt ? ten_matmul(Q, kt) : NULL, *sc = ten_scalar_d(scale);
     Tensor *S = s0 ? ten_binary(OP_MUL, s0, false, sc, true) : NULL;
     ten_free(kt); ten_free(s0); ten_free(sc);

@@ -916,7 +916,7 @@ static void tensor_value_repr(StrBuf *out, const Value *v) {
     sb_init(&t);
     ten_repr(&t, v->u.t, val_print_options());
     if (v->param) sb_puts(out, "Parameter containing:\n");
-    if (t.len && t.s[t.len - 1] == ')') {
+    if (t.len && t.s[t.len - 1] == ')' && (name || ag_requires_grad(v->ag))) {
         /* torch/_tensor_str.py's _add_suffixes: the suffix goes on a line of its own, under "tensor(", when it would
          * pass the line width; it counts the last line 2 longer than it is, unless that line is a suffix it wrapped */
         char suffix[96];

@@ -80,6 +80,7 @@ CASES = {
     "clamp_min": ([(3, 4)], None, lambda a: a.clamp(min=0.0)),
     "where": ([(3, 4), (4,)], None, lambda a, b: torch.where(a > 0, a, b)),
     "gelu": ([(3, 4)], None, F.gelu),
+    "gelu_tanh": ([(3, 4)], None, lambda a: F.gelu(a, approximate='tanh')),
     "max": ([(3, 4)], None, lambda a: a.max()),
     "min_dim1": ([(3, 4)], None, lambda a: a.min(1)[0]),
     "max_dim0_keep": ([(3, 2, 4)], None, lambda a: a.max(0, keepdim=True)[0]),

@@ -28,9 +28,10 @@ emb0 = nn.Embedding(6, 3, padding_idx=0)
 """
 SAVE = """X = torch.randn(2, 3, 4)
 save('X.npy', X)
-_ = ln.weight.copy_(torch.randn(4))
-_ = ln.bias.copy_(torch.randn(4))
-_ = ln2.weight.copy_(torch.rand(3, 4))
+with torch.no_grad():
+    _ = ln.weight.copy_(torch.randn(4))
+    _ = ln.bias.copy_(torch.randn(4))
+    _ = ln2.weight.copy_(torch.rand(3, 4))
 for m, name in ((net, 'net'), (inner, 'inner'), (ln, 'ln'), (ln2, 'ln2'), (emb, 'emb')):
     for k, v in m.state_dict().items():
         save(name + '.' + k + '.npy', v)
@@ -278,7 +279,7 @@ with tempfile.TemporaryDirectory() as d:
             ln.bias.copy_(torch.from_numpy(b))
             torch_out[N] = (ln(torch.from_numpy(X)).numpy(), plain(torch.from_numpy(X)).numpy(), plain(torch.from_numpy(X).double()).numpy())
     prog = ("for N in %r:\n    X = load(f'x{N}.npy')\n    ln, plain = nn.LayerNorm(N), nn.LayerNorm(N, eps=1e-3, elementwise_affine=False)\n"
-            "    _ = ln.weight.copy_(load(f'g{N}.npy'))\n    _ = ln.bias.copy_(load(f'b{N}.npy'))\n"
+            "    with torch.no_grad():\n        _ = ln.weight.copy_(load(f'g{N}.npy'))\n        _ = ln.bias.copy_(load(f'b{N}.npy'))\n"
             "    save(f'y{N}.npy', ln(X))\n    save(f'p{N}.npy', plain(X))\n    save(f'q{N}.npy', plain(X.double()))\n") % LN_WIDTHS
     r = subprocess.run([ATTN, "-c", prog], cwd=d, capture_output=True, text=True, timeout=300)
     check("attn runs LayerNorm over every width", r.returncode == 0, r.stderr[-400:])

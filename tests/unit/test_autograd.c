@@ -52,6 +52,7 @@ static AgVal c_scalar_binary(AgContext *c, const AgVal *in, const Case *k, const
     return r;
 }
 static AgVal c_gelu(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) { return ag_gelu(c, in[0]); }
+static AgVal c_gelu_tanh(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) { return ag_gelu_tanh(c, in[0]); }
 static AgVal c_max(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     if (k->nd == 0) return ag_max(c, in[0], k->op);
     Tensor *idx = NULL;
@@ -343,6 +344,7 @@ static const Case CASES[] = {
     {.name = "clamp_min", .fn = c_misc, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 2},
     {.name = "where", .fn = c_misc, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 3},
     {.name = "gelu", .fn = c_gelu, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
+    {.name = "gelu_tanh", .fn = c_gelu_tanh, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
     {.name = "max", .fn = c_max, .nin = 1, .ndim = {2}, .shape = {{3, 4}}},
     {.name = "min_dim1", .fn = c_max, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 1, .dims = {1}, .nd = 1},
     {.name = "max_dim0_keep", .fn = c_max, .nin = 1, .ndim = {3}, .shape = {{3, 2, 4}}, .dims = {0}, .nd = 1,
