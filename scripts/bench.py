@@ -5,11 +5,13 @@ ratios are attn's time over the peer's (below 1: attn is faster). The aims of is
 fractions of the machine's measured peaks, and measured again in paired rounds (attn right after PyTorch, several
 times), which a busy host disturbs less. Writes the tables to stdout and to build/benchmarks.md.
 
-usage: bench.py THREADS [--quick]     (--quick: fewer repeats, for trying the script itself)"""
+usage: bench.py THREADS [--quick] [--training]   (--quick: fewer repeats, for trying the script itself;
+       --training: the training rows of issue 24 alone)"""
 import ctypes, os, platform, statistics, subprocess, sys, time
 
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
 QUICK = "--quick" in sys.argv
+TRAINING_ONLY = "--training" in sys.argv
 ATTN = os.path.abspath("./attn")
 REPS = 3 if QUICK else 5
 COUNTS = [1] if THREADS == 1 else [1, THREADS]
@@ -390,7 +392,128 @@ def bench_threads(T, res):
         put("peak512", f"machine single-precision peak, {T} thread{'s' if T > 1 else ''}, 16-wide FMA (AVX-512)", p512, unit="GFLOP/s")
     bw = float(subprocess.run(["build/peak", "bw", str(T)], capture_output=True, text=True).stdout) * 1e9
     put("bw", f"machine memory write bandwidth, {T} thread{'s' if T > 1 else ''} (memset of 256 MiB)", bw, unit="GB/s")
+    if torch:
+        training_rows(T, res)
     out()
+
+
+# ---- training (issue 24): one step of forward, backward and Adam, attn and PyTorch running the same Python ----
+
+TRAIN_CODE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_training.py")).read()
+# the block's matrix products in GFLOP: forward 4 projections (2048 x 256 x 256), the FFN (2048 x 256 x 1024, twice),
+# QK^T and AV (64 x 256 x 256 x 32 each); backward twice the forward's, less the three projections' grads of the
+# block's input (which does not require grad)
+BLOCK_FWD_FLOPS = 2.0 * 2048 * 256 * 256 * 4 + 2 * 2.0 * 2048 * 256 * 1024 + 2 * 2.0 * 64 * 256 * 256 * 32
+BLOCK_BWD_FLOPS = 2 * BLOCK_FWD_FLOPS - 3 * 2.0 * 2048 * 256 * 256
+RSS_STEPS = 10000
+
+
+def torch_training(layers):
+    """The models of bench_training.py in this process's PyTorch, with LAYERS = layers."""
+    g = {}
+    exec(compile(f"LAYERS = {layers}\n" + TRAIN_CODE, "bench_training.py", "exec"), g)
+    return g
+
+
+def rss_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return None
+
+
+def attn_rss(T, steps=RSS_STEPS):
+    """attn's resident set size (kB) after 100 training steps of the small model and after `steps` more: attn reads
+    the statements from a pipe and says when each part is done, and its /proc/PID/status is read then."""
+    p = subprocess.Popen([ATTN, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         bufsize=1, env=attn_env(T))
+    def run(code):
+        p.stdin.write(code + "\nprint('DONE')\n")
+        p.stdin.flush()
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise RuntimeError(p.stderr.read())
+            if line.strip() == "DONE":
+                return rss_kb(p.pid)
+    try:
+        run("LAYERS = 1\n" + TRAIN_CODE + "\n")
+        before = run("for i in range(100):\n    l = step_small()\n")
+        after = run(f"for i in range({steps}):\n    l = step_small()\n")
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+    return before, after
+
+
+def training_rows(T, res):
+    """One training step of the small model (1 and 2 layers) and of the block, attn and PyTorch, at T threads; the
+    block's forward and backward alone; attn's RSS over 10,000 steps of the small model. Fills res."""
+    def put(key, name, a, t):
+        res[key] = (a, None, t)
+        row(name, a, None, t)
+    for layers in (1, 2):
+        a = attn_time(f"LAYERS = {layers}\n{TRAIN_CODE}\nfor i in range(3): l = step_small()", "step_small()", T)
+        t = median_time(torch_training(layers)["step_small"]) if torch else None
+        put(f"train_small{layers}", f"training step (forward, backward, Adam), lesson 7's model: batch 64, length 8, d 32, {layers} layer{'s' if layers > 1 else ''}", a, t)
+    g = torch_training(1) if torch else {}
+    setup = f"LAYERS = 1\n{TRAIN_CODE}\nstep_big()"
+    for key, fn, label in [("train_big", "step_big", "training step (forward, backward, Adam)"),
+                           ("fwd_big", "fwd_big", "forward and loss (recording the graph)"),
+                           ("fb_big", "fb_big", "forward, loss, backward, zero_grad")]:
+        a = attn_time(setup, f"{fn}()", T)
+        t = median_time(g[fn], reps=REPS) if torch else None
+        put(key, f"{label}, self-attention block (8, 256, 256), 8 heads, LayerNorm, FFN 1024", a, t)
+    before, after = attn_rss(T)
+    res["rss"] = (before, after)
+    out(f"| attn's resident set size after 100 training steps of lesson 7's model, and after {RSS_STEPS} more | {before / 1024:.1f} MiB, {after / 1024:.1f} MiB | - | - | - | - |")
+
+
+def training_aims(results):
+    """The training aims of issue 24 at each thread count."""
+    out("### The training aims of issue 24")
+    out()
+    heads = " | ".join(f"{T} thread{'s' if T > 1 else ''}" for T in COUNTS)
+    out(f"| aim | target | {heads} |")
+    out("|---|---|" + "---|" * len(COUNTS))
+
+    def line(name, target, fn):
+        cells = []
+        for T in COUNTS:
+            try:
+                cells.append(fn(results[T]))
+            except (KeyError, TypeError, ZeroDivisionError, ValueError):
+                cells.append("-")
+        out(f"| {name} | {target} | " + " | ".join(cells) + " |")
+
+    def sgemm(r):
+        return max(x for k in ("mm1024", "mm2048") if k in r for x in r[k] if x)
+    line("training step, lesson 7's model (1 layer): attn / PyTorch", "≤ 1.0",
+         lambda r: rat(r["train_small1"][0] / r["train_small1"][2]))
+    line("training step, lesson 7's model (2 layers): attn / PyTorch", "≤ 1.0",
+         lambda r: rat(r["train_small2"][0] / r["train_small2"][2]))
+    line("training step, block (8, 256, 256, 8 heads): attn / PyTorch", "≤ 1.2",
+         lambda r: rat(r["train_big"][0] / r["train_big"][2]))
+    line("block backward (forward+backward minus forward): attn / PyTorch", "(reference)",
+         lambda r: rat((r["fb_big"][0] - r["fwd_big"][0]) / (r["fb_big"][2] - r["fwd_big"][2])))
+    line("block backward: its matrix products' FLOPs over the whole backward's time, of the sgemm peak (a lower bound)", "≥ 60%",
+         lambda r: f"{pct(BLOCK_BWD_FLOPS / (r['fb_big'][0] - r['fwd_big'][0]) / sgemm(r))} of {sgemm(r) / 1e9:.0f} GFLOP/s")
+    line("... PyTorch's, the same way", "(reference)",
+         lambda r: pct(BLOCK_BWD_FLOPS / (r["fb_big"][2] - r["fwd_big"][2]) / sgemm(r)))
+    line(f"attn's RSS, 100 steps → {RSS_STEPS + 100} steps of lesson 7's model", "flat",
+         lambda r: f"{r['rss'][0] / 1024:.1f} → {r['rss'][1] / 1024:.1f} MiB")
+    out()
+
+
+def sgemm_rows(T, res):
+    """The 1024 and 2048 products alone (for --training: the sgemm peak of the fraction)."""
+    for size in [1024, 2048]:
+        flops = 2.0 * size ** 3
+        a = attn_time(f"A = torch.randn(({size}, {size})); B = torch.randn(({size}, {size}))", "A @ B", T)
+        At = torch.randn(size, size)
+        tt = flops / median_time(lambda: At @ At)
+        res[f"mm{size}"] = (flops / a, None, tt)
+        row(f"matmul {size}×{size} (float32)", flops / a, None, tt, unit="GFLOP/s")
 
 
 def paired_ratio(rounds):
@@ -490,6 +613,20 @@ out()
 out("Ratios are attn's time over the peer's (below 1: attn is faster); for GFLOP/s rows, the peer's speed over attn's.")
 out()
 
+if TRAINING_ONLY:
+    results = {}
+    for T in COUNTS:
+        results[T] = {}
+        set_peer_threads(T)
+        out(f"### {T} thread{'s' if T > 1 else ''}: training")
+        out()
+        table_head()
+        sgemm_rows(T, results[T])
+        training_rows(T, results[T])
+        out()
+    training_aims(results)
+    sys.exit(0)
+
 # start-up, lessons and plots do not depend on the thread count
 out("### Start-up, lessons, plots")
 out()
@@ -511,6 +648,8 @@ for T in COUNTS:
     results[T] = {}
     bench_threads(T, results[T])
 aims(results)
+if torch:
+    training_aims(results)
 out(f"Load average when the run ended: {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
 out(f"Machine: {platform.machine()}, {os.cpu_count()} cores, " +
     next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU"))
