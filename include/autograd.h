@@ -219,7 +219,7 @@ AgVal ag_dropout(AgContext *c, AgVal x, const Tensor *noise);
 typedef enum {
     AG_E_ZERO, AG_E_ONE, AG_E_ACOS, AG_E_ASIN, AG_E_ATAN, AG_E_ACOSH, AG_E_ASINH, AG_E_ATANH, AG_E_COSH, AG_E_SINH,
     AG_E_TAN, AG_E_ERF, AG_E_ERFC, AG_E_EXP2, AG_E_EXPM1, AG_E_LOG10, AG_E_LOG2, AG_E_LOG1P, AG_E_RSQRT, AG_E_SILU,
-    AG_E_LOGSIGMOID, AG_E_SOFTPLUS, AG_E_MISH, AG_E_HARDTANH, AG_E_GELU_TANH
+    AG_E_LOGSIGMOID, AG_E_SOFTPLUS, AG_E_MISH, AG_E_HARDTANH
 } AgElem;
 /* p0, p1: hardtanh's min_val, max_val; softplus's beta, threshold (unused by the others). */
 AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tensor *out, double p0, double p1);

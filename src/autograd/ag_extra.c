@@ -53,11 +53,6 @@ static double elem_deriv(AgElem kind, double x, double y, const double *p) {
         return t + x * dsigmoid(x) * (1.0 - t * t);
     }
     case AG_E_HARDTANH: return x > p[0] && x < p[1] ? 1.0 : 0.0;
-    case AG_E_GELU_TANH: {                 /* PyTorch's GeluBackward0 with approximate='tanh' */
-        double k = 0.79788456080286535588 * (x + 0.044715 * x * x * x), t = tanh(k);
-        double dk = 0.79788456080286535588 * (1.0 + 3.0 * 0.044715 * x * x);
-        return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * dk;
-    }
     }
     return 0.0;
 }

@@ -62,18 +62,13 @@ static const ElemRow ELEMS[] = {
     {"trunc", "TruncBackward0", AG_E_ZERO}, {"sign", "SignBackward0", AG_E_ZERO}, {"frac", "FracBackward0", AG_E_ONE},
     {"remainder", "RemainderBackward0", AG_E_ONE}, {"silu", "SiluBackward0", AG_E_SILU},
     {"logsigmoid", "LogSigmoidBackward0", AG_E_LOGSIGMOID}, {"softplus", "SoftplusBackward0", AG_E_SOFTPLUS},
-    {"mish", "MishBackward0", AG_E_MISH}, {"hardtanh", "HardtanhBackward0", AG_E_HARDTANH},
-    {"gelu", "GeluBackward0", AG_E_GELU_TANH}, {NULL, NULL, AG_E_ZERO}};
+    {"mish", "MishBackward0", AG_E_MISH}, {"hardtanh", "HardtanhBackward0", AG_E_HARDTANH}, {NULL, NULL, AG_E_ZERO}};
 
 static int elementwise(const Call *c, const ElemRow *row, Value *r) {
     Value *x = arg_at(c, 0, "input");
     if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
     if (!strcmp(row->name, "remainder") && !is_num(arg_at(c, 1, "other"))) return 0;
     if (!strcmp(row->name, "round") && arg_at(c, 1, "decimals")) return 0;
-    if (!strcmp(row->name, "gelu")) {
-        Value *ap = arg_at(c, 99, "approximate");
-        if (!ap || ap->kind != V_STR || strcmp(ap->u.str.s, "tanh")) return 0;
-    }
     double p0 = 0, p1 = 0;
     if (!strcmp(row->name, "hardtanh")) { p0 = num_or(arg_at(c, 1, "min_val"), -1); p1 = num_or(arg_at(c, 2, "max_val"), 1); }
     if (!strcmp(row->name, "softplus")) { p0 = num_or(arg_at(c, 1, "beta"), 1); p1 = num_or(arg_at(c, 2, "threshold"), 20); }

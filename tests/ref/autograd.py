@@ -164,7 +164,6 @@ CASES = {
     "softplus": ([(3, 4)], None, F.softplus),
     "mish": ([(3, 4)], None, F.mish),
     "hardtanh": ([(3, 4)], None, F.hardtanh),
-    "gelu_tanh": ([(3, 4)], None, lambda a: F.gelu(a, approximate="tanh")),
     "var_all": ([(3, 4)], None, torch.var),
     "var_dim1_keep": ([(3, 4)], None, lambda a: a.var(1, keepdim=True)),
     "std_dims_corr0": ([(2, 3, 4)], None, lambda a: a.std((0, 2), unbiased=False)),

@@ -213,7 +213,7 @@ static AgVal c_elem(AgContext *c, const AgVal *in, const Case *k, const Tensor *
         {AG_E_ERF, "erf", 0}, {AG_E_EXPM1, "expm1", 0}, {AG_E_LOG1P, "log1p", 0}, {AG_E_LOG10, NULL, UOP_LOG10},
         {AG_E_RSQRT, NULL, UOP_RSQRT}, {AG_E_SILU, "silu", 0}, {AG_E_LOGSIGMOID, "logsigmoid", 0},
         {AG_E_SOFTPLUS, "softplus", 0}, {AG_E_MISH, "mish", 0}, {AG_E_HARDTANH, "hardtanh", 0},
-        {AG_E_GELU_TANH, "gelu_tanh", 0}, {AG_E_EXP2, "exp2", 0}};
+        {AG_E_EXP2, "exp2", 0}};
     for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
         if ((int)F[i].kind == k->op) {
             Tensor *out = F[i].map ? ten_map(F[i].map, in[0].t) : ten_unary((UnOp)F[i].uop, in[0].t);
@@ -441,7 +441,6 @@ static const Case CASES[] = {
     {.name = "softplus", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_SOFTPLUS},
     {.name = "mish", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_MISH},
     {.name = "hardtanh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_HARDTANH},
-    {.name = "gelu_tanh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_GELU_TANH},
     {.name = "var_all", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_VAR, .s = 1},
     {.name = "var_dim1_keep", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_VAR, .s = 1,
      .dims = {1}, .nd = 1, .keepdim = true},
