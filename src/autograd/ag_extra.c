@@ -462,3 +462,103 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
     }
     return ag_result(out, n);
 }
+
+/* ---- a op b for tensors both: x ** y (PowBackward1; PowBackward2 for a number's base), atan2 (Atan2Backward0) ---- */
+
+/* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 the result. The grads as derivatives.yaml has them:
+ * pow: grad * b * a^(b - 1) and grad * result * log(a) (0 where a == 0 and b >= 0);
+ * atan2: grad * b / (a^2 + b^2) and grad * -a / (a^2 + b^2). */
+static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b ? ag_saved(n, 2) : NULL;
+    if (!y) return -1;
+    bool aw = n->dims[0], bw = n->dims[1];
+    if (n->op == AG_B_POW) {
+        if (ag_needs(n, 0)) {
+            Tensor *b1 = ag_bin_s(OP_SUB, b, 1.0), *p = ag_bin(OP_POW, a, aw, b1, bw), *t = ag_bin(OP_MUL, b, bw, p, false);
+            gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t));
+        }
+        if (ag_needs(n, 1)) {
+            Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, false), *r = ag_bin(OP_MUL, g, false, t, false);
+            Tensor *z = ag_bin_s(OP_EQ, a, 0.0), *nn = ag_bin_s(OP_GE, b, 0.0), *mask = ag_bin(OP_AND, z, false, nn, false);
+            Tensor *zero = ten_scalar_d(0.0), *rm = mask && r && zero ? ten_where(mask, zero, true, r, false) : NULL;
+            ag_drop(NULL, la, t, r);
+            ag_drop(NULL, z, nn, mask);
+            ten_free(zero);
+            gin[1] = ag_to_input(n, 1, rm);
+        }
+    } else {
+        Tensor *aa = ag_bin(OP_MUL, a, aw, a, aw), *bb = ag_bin(OP_MUL, b, bw, b, bw), *den = ag_bin(OP_ADD, aa, false, bb, false);
+        Tensor *gd = ag_bin(OP_DIV, g, false, den, false);
+        if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ag_bin(OP_MUL, gd, false, b, bw));
+        if (ag_needs(n, 1)) {
+            Tensor *na = ten_unary(UOP_NEG, a);
+            gin[1] = ag_to_input(n, 1, ag_bin(OP_MUL, gd, false, na, aw));
+            ten_free(na);
+        }
+        ag_drop(NULL, aa, bb, den);
+        ten_free(gd);
+    }
+    return ag_done(n, gin);
+}
+
+AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out) {
+    if (!out) return AG_FAILED;
+    if (a_weak) {                       /* 2 ** x: refused when it would record */
+        const AgMeta *bm = b.m;
+        if (!ag_should_record(c, 1, &bm)) return ag_result(out, NULL);
+        ten_free(out);
+        ten_fail("a number to the power of a tensor that requires grad has no gradient in attn yet (x.exp() * log(2) ...)");
+        return AG_FAILED;
+    }
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
+    if (!n) return ag_result(out, NULL);
+    n->op = (int)kind;
+    n->dims[0] = a_weak;
+    n->dims[1] = b_weak;
+    ag_node_save(n, 0, a.t, a.m, false);
+    ag_node_save(n, 1, b.t, b.m, false);
+    ag_node_save(n, 2, out, NULL, true);
+    return ag_result(out, n);
+}
+
+/* ---- clamp(x, min=lo, max=hi) with tensor bounds: ClampBackward0, edges (x, lo, hi) ---- */
+
+/* saved 0 x, 1 lo, 2 hi (absent: not given). The result is hi where max(x, lo) > hi (hi's grad there), else lo
+ * where x < lo (lo's grad), else x (x's grad): where lo > hi, hi takes it all, as PyTorch's clamp_backward_min_max. */
+static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0), *lo = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
+    const Tensor *hi = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
+    if (!x) return -1;
+    Tensor *zero = ten_scalar_d(0.0), *at_hi = NULL, *at_lo = NULL;
+    if (hi) {
+        Tensor *m = lo ? ag_bin(OP_MAXIMUM, x, false, lo, false) : ten_alias(x);
+        at_hi = ag_bin(OP_GT, m, false, hi, false);
+        ten_free(m);
+    }
+    if (lo) {
+        Tensor *below = ag_bin(OP_LT, x, false, lo, false), *nh = at_hi ? ten_unary(UOP_NOT, at_hi) : NULL;
+        at_lo = nh ? ag_bin(OP_AND, below, false, nh, false) : ten_alias(below);
+        ag_drop(NULL, below, nh, NULL);
+    }
+    Tensor *outside = at_lo && at_hi ? ag_bin(OP_OR, at_lo, false, at_hi, false) : at_lo ? ten_alias(at_lo) : at_hi ? ten_alias(at_hi) : NULL;
+    if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, outside ? ten_where(outside, zero, true, g, false) : ten_alias(g));
+    if (ag_needs(n, 1) && at_lo) gin[1] = ag_to_input(n, 1, ten_where(at_lo, g, false, zero, true));
+    if (ag_needs(n, 2) && at_hi) gin[2] = ag_to_input(n, 2, ten_where(at_hi, g, false, zero, true));
+    ag_drop(NULL, at_lo, at_hi, outside);
+    ten_free(zero);
+    return ag_done(n, gin);
+}
+
+AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgVal in[3] = {x, lo, hi};
+    AgNode *n = ag_record(c, "ClampBackward0", clamp_t_bw, 3, in);
+    if (n) {
+        ag_node_save(n, 0, x.t, x.m, false);
+        if (lo.t) ag_node_save(n, 1, lo.t, lo.m, false);
+        if (hi.t) ag_node_save(n, 2, hi.t, hi.m, false);
+        n->nsaved = 3;
+    }
+    return ag_result(out, n);
+}

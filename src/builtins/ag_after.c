@@ -263,7 +263,7 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
     for (int i = 0; i < n; i++) val_decref(pos[i]);
     free(pos);
     free(kw);
-    if (!maps) return ok && in.n > 0 ? -1 : 0;
+    if (!maps) return 0;                 /* the rerun failed: the op is refused as before */
     AgVal ins[AG_INPUTS];
     for (int i = 0; i < in.n; i++) ins[i] = arg_ag(in.orig[i]);
     const char *node = row->node;
@@ -377,6 +377,24 @@ static int maximum(const Call *c, const char *name, Value *r) {
     return adopt(r, ag_maximum(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), !strcmp(name, "minimum") || !strcmp(name, "min"))) ? 1 : -1;
 }
 
+/* torch.pow(a, b) / atan2(a, b) with b a tensor (a a tensor too). */
+static int binary_fn(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, name[0] == 'p' ? "exponent" : "other");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    AgBinFn kind = name[0] == 'p' ? AG_B_POW : AG_B_ATAN2;
+    return adopt(r, ag_binary_fn(&c->I->run.ag, kind, arg_ag(x), false, arg_ag(y), false, out_of(r))) ? 1 : -1;
+}
+
+/* torch.clamp / clip (x, min, max) with a tensor bound (the other a tensor or absent). */
+static int clamp_tensors(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *lo = arg_at(c, 1, "min"), *hi = arg_at(c, 2, "max");
+    if (lo && lo->kind == V_NONE) lo = NULL;
+    if (hi && hi->kind == V_NONE) hi = NULL;
+    if (!is_tensor(x) || r->kind != V_TENSOR || (lo && !is_tensor(lo)) || (hi && !is_tensor(hi)) || (!lo && !hi)) return 0;
+    AgVal none = {NULL, NULL};
+    return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r))) ? 1 : -1;
+}
+
 /* torch.add / sub (a, b, alpha=). */
 static int add_alpha(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *al = arg_at(c, 99, "alpha");
@@ -455,6 +473,8 @@ int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
     if (!strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "max") || !strcmp(name, "min"))
         return maximum(&c, name, r);
     if (!strcmp(name, "add") || !strcmp(name, "sub")) return add_alpha(&c, name, r);
+    if (!strcmp(name, "pow") || !strcmp(name, "atan2")) return binary_fn(&c, name, r);
+    if (!strcmp(name, "clamp") || !strcmp(name, "clip")) return clamp_tensors(&c, r);
     if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
         return to_copy(&c, r);
     if (!strcmp(name, "einsum")) return einsum(&c, r);

@@ -74,7 +74,7 @@ static Value *ag_tensor_binary(Interp *I, int aop, Value *a, Tensor *ta, bool aw
     case AOP_MATMUL: return ag_value(I, ag_matmul(c, x, y));
     case AOP_POW:
         if (bw && !aw && b->kind != V_BOOL) return ag_value(I, ag_pow_scalar(c, x, b->kind == V_FLOAT ? b->u.f : (double)b->u.i));
-        return ag_refuse(I, "x ** y with a tensor exponent");
+        return ag_value(I, ag_binary_fn(c, AG_B_POW, x, aw, y, bw, ten_binary(OP_POW, ta, aw, tb, bw)));
     default:
         snprintf(what, sizeof what, "the operator %s", ast_op_symbol(aop));
         return ag_refuse(I, what);

@@ -282,6 +282,17 @@ static AgVal c_einsum(AgContext *c, const AgVal *in, const Case *k, const Tensor
     return ag_einsum(c, EQUATIONS[k->op], k->nin, in, ten_einsum(EQUATIONS[k->op], ts, k->nin));
 }
 
+/* op 0 x ** y, 1 atan2(x, y), both tensors (broadcast); 2 clamp(x, min=y, max=z). */
+static AgVal c_binfn(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 2) {
+        Tensor *lo = ten_binary(OP_MAXIMUM, in[0].t, false, in[1].t, false), *out = ten_binary(OP_MINIMUM, lo, false, in[2].t, false);
+        ten_free(lo);
+        return ag_clamp_tensors(c, in[0], in[1], in[2], out);
+    }
+    BinOp op = k->op ? OP_ATAN2 : OP_POW;
+    return ag_binary_fn(c, k->op ? AG_B_ATAN2 : AG_B_POW, in[0], false, in[1], false, ten_binary(op, in[0].t, false, in[1].t, false));
+}
+
 /* op: 0 addmm, 1 addmv, 2 baddbmm, 3 addbmm; beta 0.5, alpha s. */
 static AgVal c_addmm(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     Tensor *p = ten_matmul(in[1].t, in[2].t), *ps = k->op == 3 ? ten_reduce(RED_SUM, p, false, 0, false) : ten_alias(p);
@@ -477,6 +488,9 @@ static const Case CASES[] = {
     {.name = "einsum_colsum", .fn = c_einsum, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 3},
     {.name = "einsum_three", .fn = c_einsum, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {5, 4}, {5}}, .op = 4},
     {.name = "einsum_permute", .fn = c_einsum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 5},
+    {.name = "pow_tensor", .fn = c_binfn, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 0, .positive = 1},
+    {.name = "atan2", .fn = c_binfn, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 1},
+    {.name = "clamp_tensors", .fn = c_binfn, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {3, 4}, {4}}, .op = 2},
     {.name = "addmm", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 2}, .shape = {{5}, {3, 4}, {4, 5}}, .op = 0, .s = 2},
     {.name = "addmv", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 1}, .shape = {{3}, {3, 4}, {4}}, .op = 1, .s = 1},
     {.name = "baddbmm", .fn = c_addmm, .nin = 3, .ndim = {3, 3, 3}, .shape = {{2, 3, 5}, {2, 3, 4}, {2, 4, 5}},
