@@ -562,3 +562,74 @@ AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out) {
     }
     return ag_result(out, n);
 }
+
+/* ---- scatter_add(self, dim, index, src): ScatterAddBackward0, self's grad the grad, src's the grad gathered ---- */
+
+/* saved 0 the index; dims[0] the dim. */
+static int scatter_add_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *idx = ag_saved(n, 0);
+    if (!idx) return -1;
+    if (ag_needs(n, 0)) gin[0] = ten_alias(g);
+    if (ag_needs(n, 1)) gin[1] = ten_gather(g, n->dims[0], idx);
+    return ag_done(n, gin);
+}
+
+AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {self, src};
+    AgNode *n = ag_record(c, "ScatterAddBackward0", scatter_add_bw, 2, in);
+    if (n) {
+        n->dims[0] = ten_norm_dim(dim, self.t->ndim < 1 ? 1 : self.t->ndim);
+        ag_node_save(n, 0, index, NULL, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- cumprod along a dim: CumprodBackward0 ---- */
+
+/* Each row (the dim moved last, contiguous float64): grad_i = sum over j >= i of g_j * prod of x_k for k <= j, k != i,
+ * by a running product (no division, so zeros are exact). */
+static void cumprod_rows(const double *x, const double *g, double *out, int64_t rows, int64_t len) {
+    for (int64_t r = 0; r < rows; r++) {
+        const double *xr = x + r * len, *gr = g + r * len;
+        double *o = out + r * len, before = 1.0;          /* the product of x_k for k < i */
+        for (int64_t i = 0; i < len; i++) {
+            double acc = 0, run = before;
+            for (int64_t j = i; j < len; j++) {
+                if (j > i) run *= xr[j];
+                acc += gr[j] * run;
+            }
+            o[i] = acc;
+            before *= xr[i];
+        }
+    }
+}
+
+/* saved 0 x; dims[0] the dim. */
+static int cumprod_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0);
+    if (!x) return -1;
+    int d = n->dims[0], nd = x->ndim;
+    if (nd == 0) { gin[0] = ten_alias(g); return ag_done(n, gin); }
+    Tensor *xt = ten_transpose(x, d, nd - 1), *gt = ten_transpose(g, d, nd - 1);
+    Tensor *xc = f64(xt), *gc = f64(gt), *o = xc ? ten_new(DT_F64, xc->ndim, xc->shape) : NULL;
+    int64_t len = x->shape[d];
+    if (o && gc && len > 0) cumprod_rows(ten_f64(xc), ten_f64(gc), ten_f64(o), o->numel / len, len);
+    Tensor *back = o && gc ? ten_transpose(o, d, nd - 1) : NULL, *bc = back ? ten_contiguous(back) : NULL;
+    ag_drop(NULL, xt, gt, xc);
+    ag_drop(NULL, gc, o, back);
+    gin[0] = as_dtype(bc, n->in_dtype[0]);
+    return ag_done(n, gin);
+}
+
+AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out) {
+    if (!out) return AG_FAILED;
+    int d = ten_norm_dim(dim, x.t->ndim < 1 ? 1 : x.t->ndim);
+    if (d < 0) { ten_free(out); return AG_FAILED; }
+    AgNode *n = ag_record(c, "CumprodBackward0", cumprod_bw, 1, &x);
+    if (n) {
+        n->dims[0] = d;
+        ag_node_save(n, 0, x.t, x.m, false);
+    }
+    return ag_result(out, n);
+}

@@ -395,6 +395,36 @@ static int clamp_tensors(const Call *c, Value *r) {
     return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r))) ? 1 : -1;
 }
 
+/* scatter_add(self, dim, index, src), cumprod(x, dim), and sum(x, dim, keepdim, dtype=) to another dtype (recorded
+ * as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
+static int more_ops(const Call *c, const char *name, Value *r) {
+    AgContext *ag = &c->I->run.ag;
+    Value *x = arg_at(c, 0, "input"), *dv = arg_at(c, 1, "dim");
+    if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
+    if (!strcmp(name, "scatter_add")) {
+        Value *idx = arg_at(c, 2, "index"), *src = arg_at(c, 3, "src");
+        if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src)) return 0;
+        return adopt(r, ag_scatter_add(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r))) ? 1 : -1;
+    }
+    if (!strcmp(name, "cumprod")) {
+        if (!dv || dv->kind != V_INT) return 0;
+        return adopt(r, ag_cumprod(ag, arg_ag(x), (int)dv->u.i, out_of(r))) ? 1 : -1;
+    }
+    Value *dt = arg_at(c, 99, "dtype"), *kd = arg_at(c, 2, "keepdim");
+    int dims[TEN_MAX_DIMS], nd;
+    if (!dt || dt->kind != V_DTYPE || !ten_is_float(dt->u.dtype) || !read_dims(dv, dims, &nd)) return 0;
+    AgVal cast = ag_to_copy(ag, arg_ag(x), ten_cast(x->u.t, dt->u.dtype));
+    if (!cast.t) return -1;
+    AgVal res = nd < 0 ? ag_sum(ag, cast) : ag_sum_dims(ag, cast, dims, nd, kd && kd->kind == V_BOOL && kd->u.b);
+    ag_val_free(cast);
+    if (!res.t) return -1;
+    ag_meta_unref(r->ag);
+    r->ag = res.m;
+    ten_free(r->u.t);
+    r->u.t = res.t;
+    return 1;
+}
+
 /* torch.add / sub (a, b, alpha=). */
 static int add_alpha(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *al = arg_at(c, 99, "alpha");
@@ -474,6 +504,7 @@ int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
         return maximum(&c, name, r);
     if (!strcmp(name, "add") || !strcmp(name, "sub")) return add_alpha(&c, name, r);
     if (!strcmp(name, "pow") || !strcmp(name, "atan2")) return binary_fn(&c, name, r);
+    if (!strcmp(name, "scatter_add") || !strcmp(name, "cumprod") || !strcmp(name, "sum")) return more_ops(&c, name, r);
     if (!strcmp(name, "clamp") || !strcmp(name, "clip")) return clamp_tensors(&c, r);
     if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
         return to_copy(&c, r);

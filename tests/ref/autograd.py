@@ -57,7 +57,7 @@ def masked_fill_inplace(a):
 
 AUX = {"masked_softmax": ROWS, "masked_fill_inplace": MASK, "masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
        "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0,
-       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE, "gather": GIDX}
+       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE, "gather": GIDX, "scatter_add": GIDX}
 CASES = {
     "add": ([(2, 3), (2, 3)], None, lambda a, b: a + b),
     "add_bcast": ([(4, 1, 3), (2, 1)], None, lambda a, b: a + b),
@@ -194,6 +194,9 @@ CASES = {
     "pow_tensor": ([(3, 4), (4,)], [True, True], lambda a, b: a ** b),
     "atan2": ([(3, 4), (3, 4)], None, torch.atan2),
     "clamp_tensors": ([(3, 4), (3, 4), (4,)], None, lambda x, lo, hi: torch.clamp(x, min=lo, max=hi)),
+    "cumprod": ([(3, 4)], None, lambda a: a.cumprod(1)),
+    "cumprod_dim0": ([(3, 2, 2)], None, lambda a: torch.cumprod(a, 0)),
+    "scatter_add": ([(3, 4), (3, 2)], None, lambda a, b: a.scatter_add(1, GIDX, b)),
     "addmm": ([(5,), (3, 4), (4, 5)], None, lambda s, a, b: torch.addmm(s, a, b, beta=0.5, alpha=2)),
     "addmv": ([(3,), (3, 4), (4,)], None, lambda s, a, b: torch.addmv(s, a, b, beta=0.5)),
     "baddbmm": ([(2, 3, 5), (2, 3, 4), (2, 4, 5)], None, lambda s, a, b: torch.baddbmm(s, a, b, beta=0.5, alpha=-1)),

@@ -293,6 +293,12 @@ static AgVal c_binfn(AgContext *c, const AgVal *in, const Case *k, const Tensor 
     return ag_binary_fn(c, k->op ? AG_B_ATAN2 : AG_B_POW, in[0], false, in[1], false, ten_binary(op, in[0].t, false, in[1].t, false));
 }
 
+/* op 0 cumprod(x, dims[0]); 1 scatter_add(x, 1, aux, y). */
+static AgVal c_scan(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 0) return ag_cumprod(c, in[0], k->dims[0], ten_cumprod(in[0].t, k->dims[0]));
+    return ag_scatter_add(c, in[0], 1, aux, in[1], ten_scatter(in[0].t, 1, aux, in[1].t, 1));
+}
+
 /* op: 0 addmm, 1 addmv, 2 baddbmm, 3 addbmm; beta 0.5, alpha s. */
 static AgVal c_addmm(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     Tensor *p = ten_matmul(in[1].t, in[2].t), *ps = k->op == 3 ? ten_reduce(RED_SUM, p, false, 0, false) : ten_alias(p);
@@ -491,6 +497,10 @@ static const Case CASES[] = {
     {.name = "pow_tensor", .fn = c_binfn, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 0, .positive = 1},
     {.name = "atan2", .fn = c_binfn, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 1},
     {.name = "clamp_tensors", .fn = c_binfn, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {3, 4}, {4}}, .op = 2},
+    {.name = "cumprod", .fn = c_scan, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 0, .dims = {1}},
+    {.name = "cumprod_dim0", .fn = c_scan, .nin = 1, .ndim = {3}, .shape = {{3, 2, 2}}, .op = 0, .dims = {0}},
+    {.name = "scatter_add", .fn = c_scan, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 2}}, .op = 1,
+     .aux = aux_gidx},
     {.name = "addmm", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 2}, .shape = {{5}, {3, 4}, {4, 5}}, .op = 0, .s = 2},
     {.name = "addmv", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 1}, .shape = {{3}, {3, 4}, {4}}, .op = 1, .s = 1},
     {.name = "baddbmm", .fn = c_addmm, .nin = 3, .ndim = {3, 3, 3}, .shape = {{2, 3, 5}, {2, 3, 4}, {2, 4, 5}},
