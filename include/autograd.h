@@ -245,8 +245,8 @@ AgVal ag_to_copy(AgContext *c, AgVal x, Tensor *out);
 AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, Tensor *out);
 /* beta * self + alpha * (a @ b): kind 0 addmm (AddmmBackward0), 1 addmv, 2 baddbmm, 3 addbmm (batches summed). */
 AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, double beta, double alpha, Tensor *out);
-/* a op b elementwise with broadcasting, b a tensor (b_weak: a Python number): x ** y (PowBackward1) and atan2
- * (Atan2Backward0); a number's base (a_weak) is refused for now. */
+/* a op b elementwise with broadcasting, either of them a Python number (*_weak: a 0-dim tensor, m NULL): x ** y and
+ * 2 ** y (PowBackward1) and atan2 (Atan2Backward0). */
 typedef enum { AG_B_POW, AG_B_ATAN2 } AgBinFn;
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out);
 /* x.clamp(min=lo, max=hi) with tensor bounds (t NULL: not given): ClampBackward0 with edges (x, lo, hi). */

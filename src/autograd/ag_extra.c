@@ -399,6 +399,17 @@ AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, 
     bool any = false;
     for (int i = 0; i < nops; i++) any = any || ag_requires_grad(ops[i].m);
     if (!any || !c->grad_enabled) return ag_result(out, NULL);
+    char explicit_eq[256];
+    if (!strstr(equation, "->") && !strchr(equation, '.') && strlen(equation) < 100) {
+        /* implicit output: the labels that appear once, in alphabetical order (einsum's rule) */
+        int count[128] = {0};
+        for (const char *p = equation; *p; p++) if ((unsigned char)*p < 128) count[(unsigned char)*p]++;
+        int k = snprintf(explicit_eq, sizeof explicit_eq, "%s->", equation);
+        for (int ch = 'A'; ch <= 'z'; ch++)
+            if (count[ch] == 1 && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) explicit_eq[k++] = (char)ch;
+        explicit_eq[k] = '\0';
+        equation = explicit_eq;
+    }
     const char *arrow = strstr(equation, "->");
     bool repeated = false;
     for (const char *p = equation; *p && p != arrow; p++)
@@ -463,7 +474,7 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
     return ag_result(out, n);
 }
 
-/* ---- a op b for tensors both: x ** y (PowBackward1; PowBackward2 for a number's base), atan2 (Atan2Backward0) ---- */
+/* ---- a op b elementwise: x ** y and 2 ** y (PowBackward1, a number's edge None), atan2 (Atan2Backward0) ---- */
 
 /* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 the result. The grads as derivatives.yaml has them:
  * pow: grad * b * a^(b - 1) and grad * result * log(a) (0 where a == 0 and b >= 0);
@@ -478,7 +489,7 @@ static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
             gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t));
         }
         if (ag_needs(n, 1)) {
-            Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, false), *r = ag_bin(OP_MUL, g, false, t, false);
+            Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, aw), *r = ag_bin(OP_MUL, g, false, t, false);
             Tensor *z = ag_bin_s(OP_EQ, a, 0.0), *nn = ag_bin_s(OP_GE, b, 0.0), *mask = ag_bin(OP_AND, z, false, nn, false);
             Tensor *zero = ten_scalar_d(0.0), *rm = mask && r && zero ? ten_where(mask, zero, true, r, false) : NULL;
             ag_drop(NULL, la, t, r);
@@ -503,13 +514,6 @@ static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out) {
     if (!out) return AG_FAILED;
-    if (a_weak) {                       /* 2 ** x: refused when it would record */
-        const AgMeta *bm = b.m;
-        if (!ag_should_record(c, 1, &bm)) return ag_result(out, NULL);
-        ten_free(out);
-        ten_fail("a number to the power of a tensor that requires grad has no gradient in attn yet (x.exp() * log(2) ...)");
-        return AG_FAILED;
-    }
     AgVal in[2] = {a, b};
     AgNode *n = ag_record(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
     if (!n) return ag_result(out, NULL);

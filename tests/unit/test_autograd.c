@@ -276,14 +276,21 @@ static AgVal c_pair(AgContext *c, const AgVal *in, const Case *k, const Tensor *
     return ag_add_alpha(c, in[0], in[1], out, k->s, k->op == 3);
 }
 
-static const char *const EQUATIONS[] = {"ij,jk->ik", "bij,bjk->bik", "ij,ij->i", "ij->j", "ij,kj,k->ik", "ijk->kij"};
+static const char *const EQUATIONS[] = {"ij,jk->ik", "bij,bjk->bik", "ij,ij->i", "ij->j", "ij,kj,k->ik", "ijk->kij",
+                                        "jb,ij"};
 static AgVal c_einsum(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     Tensor *ts[3] = {in[0].t, in[1].t, in[2].t};
     return ag_einsum(c, EQUATIONS[k->op], k->nin, in, ten_einsum(EQUATIONS[k->op], ts, k->nin));
 }
 
-/* op 0 x ** y, 1 atan2(x, y), both tensors (broadcast); 2 clamp(x, min=y, max=z). */
+/* op 0 x ** y, 1 atan2(x, y), both tensors (broadcast); 2 clamp(x, min=y, max=z); 3 s ** x (s a Python number). */
 static AgVal c_binfn(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 3) {
+        AgVal s = {ten_scalar_d(k->s), NULL};
+        AgVal r = ag_binary_fn(c, AG_B_POW, s, true, in[0], false, ten_binary(OP_POW, s.t, true, in[0].t, false));
+        ten_free(s.t);
+        return r;
+    }
     if (k->op == 2) {
         Tensor *lo = ten_binary(OP_MAXIMUM, in[0].t, false, in[1].t, false), *out = ten_binary(OP_MINIMUM, lo, false, in[2].t, false);
         ten_free(lo);
@@ -493,8 +500,10 @@ static const Case CASES[] = {
     {.name = "einsum_rowdot", .fn = c_einsum, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 2},
     {.name = "einsum_colsum", .fn = c_einsum, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 3},
     {.name = "einsum_three", .fn = c_einsum, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {5, 4}, {5}}, .op = 4},
+    {.name = "einsum_implicit", .fn = c_einsum, .nin = 2, .ndim = {2, 2}, .shape = {{4, 3}, {5, 4}}, .op = 6},
     {.name = "einsum_permute", .fn = c_einsum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 5},
     {.name = "pow_tensor", .fn = c_binfn, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 0, .positive = 1},
+    {.name = "rpow_scalar", .fn = c_binfn, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 3, .s = 2.5},
     {.name = "atan2", .fn = c_binfn, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 1},
     {.name = "clamp_tensors", .fn = c_binfn, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {3, 4}, {4}}, .op = 2},
     {.name = "cumprod", .fn = c_scan, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 0, .dims = {1}},
