@@ -243,6 +243,8 @@ AgVal ag_to_copy(AgContext *c, AgVal x, Tensor *out);
  * einsum of the grad with the others. Refused (with a message) for '...', a label twice in one operand, no '->',
  * or more than 3 operands, when it would record. */
 AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, Tensor *out);
+/* The same recorded under another node's name (tensordot's ReshapeAliasBackward0). */
+AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nops, const AgVal *ops, Tensor *out);
 /* beta * self + alpha * (a @ b): kind 0 addmm (AddmmBackward0), 1 addmv, 2 baddbmm, 3 addbmm (batches summed). */
 AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, double beta, double alpha, Tensor *out);
 /* a op b elementwise with broadcasting, either of them a Python number (*_weak: a 0-dim tensor, m NULL): x ** y and
@@ -253,6 +255,8 @@ AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bo
 AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out);
 /* torch.scatter_add(self, dim, index, src): ScatterAddBackward0 (self's grad the grad, src's the grad gathered). */
 AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out);
+/* torch.cross(a, b, dim) (dim of the result, size 3): LinalgCrossBackward0. */
+AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out);
 /* torch.cumprod(x, dim): CumprodBackward0 (exact where x has zeros: no division). */
 AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out);
 #endif

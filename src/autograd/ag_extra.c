@@ -395,6 +395,10 @@ static int einsum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 }
 
 AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, Tensor *out) {
+    return ag_einsum_as(c, NULL, equation, nops, ops, out);
+}
+
+AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nops, const AgVal *ops, Tensor *out) {
     if (!out) return AG_FAILED;
     bool any = false;
     for (int i = 0; i < nops; i++) any = any || ag_requires_grad(ops[i].m);
@@ -421,7 +425,7 @@ AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, 
         return AG_FAILED;
     }
     bool permute = nops == 1 && strlen(arrow + 2) == (size_t)ops[0].t->ndim;
-    AgNode *n = ag_record(c, permute ? "PermuteBackward0" : "ViewBackward0", einsum_bw, nops, ops);
+    AgNode *n = ag_record(c, name ? name : permute ? "PermuteBackward0" : "ViewBackward0", einsum_bw, nops, ops);
     if (n) {
         size_t len = strlen(equation) + 1;
         n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
@@ -634,6 +638,48 @@ AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out) {
     if (n) {
         n->dims[0] = d;
         ag_node_save(n, 0, x.t, x.m, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- cross(a, b, dim): LinalgCrossBackward0, a's grad cross(b, g), b's cross(g, a) (summed to their shapes) ---- */
+
+/* u x v along dim d (size 3 there), u and v broadcast: each component by ten_select, stacked back at d. */
+static Tensor *cross3(const Tensor *u, const Tensor *v, int d) {
+    Tensor *uc[3], *vc[3], *comp[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) { uc[i] = ten_select(u, d, i); vc[i] = ten_select(v, d, i); }
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        Tensor *p = ag_bin(OP_MUL, uc[j], false, vc[k], false), *q = ag_bin(OP_MUL, uc[k], false, vc[j], false);
+        comp[i] = ag_bin(OP_SUB, p, false, q, false);
+        ten_free(p);
+        ten_free(q);
+    }
+    Tensor *r = comp[0] && comp[1] && comp[2] ? ten_stack(comp, 3, d) : NULL;
+    for (int i = 0; i < 3; i++) { ten_free(uc[i]); ten_free(vc[i]); ten_free(comp[i]); }
+    return r;
+}
+
+/* saved 0 a, 1 b; dims[0] the dim (of the broadcast result, counted from the end as a negative number). */
+static int cross_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL;
+    if (!b) return -1;
+    int d = g->ndim + n->dims[0];
+    if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, cross3(b, g, d));
+    if (ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, cross3(g, a, d));
+    return ag_done(n, gin);
+}
+
+AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out) {
+    if (!out) return AG_FAILED;
+    int d = ten_norm_dim(dim, out->ndim);
+    if (d < 0) { ten_free(out); return AG_FAILED; }
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, "LinalgCrossBackward0", cross_bw, 2, in);
+    if (n) {
+        n->dims[0] = d - out->ndim;
+        ag_node_save(n, 0, a.t, a.m, false);
+        ag_node_save(n, 1, b.t, b.m, false);
     }
     return ag_result(out, n);
 }

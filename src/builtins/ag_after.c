@@ -168,7 +168,8 @@ static const MoveRow MOVES[] = {
     {"clone", "CloneBackward0"}, {"contiguous", "CloneBackward0"}, {"expand_as", "ExpandBackward0"},
     {"view_as", "ViewBackward0"}, {"chunk", "SplitBackward0"}, {"split", "SplitBackward0"},
     {"unbind", "UnbindBackward0"}, {"hstack", "CatBackward0"}, {"vstack", "CatBackward0"},
-    {"index_fill", "IndexFillBackward0"}, {"scatter", "ScatterBackward0"}, {NULL, NULL}};
+    {"index_fill", "IndexFillBackward0"}, {"scatter", "ScatterBackward0"}, {"meshgrid", "ExpandBackward0"},
+    {NULL, NULL}};
 
 #define POS_BASE 1099511627776.0        /* 2^40: positions are stored as POS_BASE + p, exact in float64 */
 
@@ -460,6 +461,52 @@ static int einsum(const Call *c, Value *r) {
     return adopt(r, ag_einsum(&c->I->run.ag, a->pos[0]->u.str.s, n, in, out_of(r))) ? 1 : -1;
 }
 
+/* torch.tensordot(a, b, dims): the einsum its forward is (a's dims a.., b's A.., the contracted pairs sharing a's
+ * letter; a's free dims then b's), recorded as PyTorch's ReshapeAliasBackward0. */
+static int tensordot(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "a"), *y = arg_at(c, 1, "b"), *dv = arg_at(c, 2, "dims");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    int na = x->u.t->ndim, nb = y->u.t->ndim, da[TEN_MAX_DIMS], db[TEN_MAX_DIMS], n;
+    if (dv && (dv->kind == V_LIST || dv->kind == V_TUPLE) && dv->u.seq.n == 2) {
+        int n2;
+        if (!read_dims(dv->u.seq.items[0], da, &n) || !read_dims(dv->u.seq.items[1], db, &n2) || n != n2) return 0;
+        if (n < 0) n = 0;
+    } else {
+        n = dv && dv->kind == V_INT ? (int)dv->u.i : 2;
+        if (dv && dv->kind != V_INT) return 0;
+        for (int i = 0; i < n; i++) { da[i] = na - n + i; db[i] = i; }
+    }
+    char ea[TEN_MAX_DIMS + 1] = {0}, eb[TEN_MAX_DIMS + 1] = {0}, eq[64];
+    bool contracted_a[TEN_MAX_DIMS] = {false}, contracted_b[TEN_MAX_DIMS] = {false};
+    for (int i = 0; i < na; i++) ea[i] = (char)('a' + i);
+    for (int i = 0; i < nb; i++) eb[i] = (char)('A' + i);
+    for (int i = 0; i < n; i++) {
+        int p = ten_norm_dim(da[i], na), q = ten_norm_dim(db[i], nb);
+        if (p < 0 || q < 0) return 0;
+        eb[q] = ea[p];
+        contracted_a[p] = contracted_b[q] = true;
+    }
+    int k = snprintf(eq, sizeof eq, "%s,%s->", ea, eb);
+    for (int i = 0; i < na; i++) if (!contracted_a[i]) eq[k++] = ea[i];
+    for (int i = 0; i < nb; i++) if (!contracted_b[i]) eq[k++] = eb[i];
+    eq[k] = '\0';
+    AgVal in[2] = {arg_ag(x), arg_ag(y)};
+    return adopt(r, ag_einsum_as(&c->I->run.ag, "ReshapeAliasBackward0", eq, 2, in, out_of(r))) ? 1 : -1;
+}
+
+/* torch.cross(a, b, dim=None): dim None is a's first dim of size 3, as attn's forward takes it. */
+static int cross(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *dv = arg_at(c, 2, "dim");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    const Tensor *xt = x->u.t;
+    int dim = -1;
+    if (dv && dv->kind == V_INT) dim = (int)dv->u.i;
+    else if (dv && dv->kind != V_NONE) return 0;
+    else for (int i = xt->ndim - 1; i >= 0; i--) if (xt->shape[i] == 3) dim = i;
+    if (dim >= 0) dim += r->u.t->ndim - xt->ndim;           /* x's dim in the (broadcast) result's numbering */
+    return adopt(r, ag_cross(&c->I->run.ag, arg_ag(x), arg_ag(y), dim, out_of(r))) ? 1 : -1;
+}
+
 /* addmm / addmv / baddbmm / addbmm (input, a, b, *, beta=1, alpha=1). */
 static int addmm(const Call *c, int kind, Value *r) {
     Value *s = arg_at(c, 0, "input"), *x = arg_at(c, 1, NULL), *y = arg_at(c, 2, NULL);
@@ -509,6 +556,8 @@ int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
     if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
         return to_copy(&c, r);
     if (!strcmp(name, "einsum")) return einsum(&c, r);
+    if (!strcmp(name, "tensordot")) return tensordot(&c, r);
+    if (!strcmp(name, "cross")) return cross(&c, r);
     if (!strcmp(name, "normalize")) return normalize(&c, r);
     static const char *const pk[] = {"sort", "msort", "topk", "kthvalue", "median", "mode", NULL};
     for (int k = 0; pk[k]; k++) if (!strcmp(name, pk[k])) return picks(&c, name, r);

@@ -199,6 +199,8 @@ CASES = {
     "cumprod": ([(3, 4)], None, lambda a: a.cumprod(1)),
     "cumprod_dim0": ([(3, 2, 2)], None, lambda a: torch.cumprod(a, 0)),
     "scatter_add": ([(3, 4), (3, 2)], None, lambda a, b: a.scatter_add(1, GIDX, b)),
+    "cross": ([(4, 3), (4, 3)], None, lambda a, b: torch.cross(a, b, dim=1)),
+    "cross_dim0_bcast": ([(3, 2, 4), (3, 1, 4)], None, lambda a, b: torch.cross(a, b, dim=0)),
     "addmm": ([(5,), (3, 4), (4, 5)], None, lambda s, a, b: torch.addmm(s, a, b, beta=0.5, alpha=2)),
     "addmv": ([(3,), (3, 4), (4,)], None, lambda s, a, b: torch.addmv(s, a, b, beta=0.5)),
     "baddbmm": ([(2, 3, 5), (2, 3, 4), (2, 4, 5)], None, lambda s, a, b: torch.baddbmm(s, a, b, beta=0.5, alpha=-1)),

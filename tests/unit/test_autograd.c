@@ -300,8 +300,22 @@ static AgVal c_binfn(AgContext *c, const AgVal *in, const Case *k, const Tensor 
     return ag_binary_fn(c, k->op ? AG_B_ATAN2 : AG_B_POW, in[0], false, in[1], false, ten_binary(op, in[0].t, false, in[1].t, false));
 }
 
-/* op 0 cumprod(x, dims[0]); 1 scatter_add(x, 1, aux, y). */
+/* op 0 cumprod(x, dims[0]); 1 scatter_add(x, 1, aux, y); 2 cross(x, y, dims[0]) (forward: the components). */
 static AgVal c_scan(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 2) {
+        int d = k->dims[0];
+        Tensor *comp[3];
+        for (int i = 0; i < 3; i++) {
+            Tensor *a1 = ten_select(in[0].t, d, (i + 1) % 3), *b2 = ten_select(in[1].t, d, (i + 2) % 3);
+            Tensor *a2 = ten_select(in[0].t, d, (i + 2) % 3), *b1 = ten_select(in[1].t, d, (i + 1) % 3);
+            Tensor *p = ten_binary(OP_MUL, a1, false, b2, false), *q = ten_binary(OP_MUL, a2, false, b1, false);
+            comp[i] = ten_binary(OP_SUB, p, false, q, false);
+            ten_free(a1); ten_free(b2); ten_free(a2); ten_free(b1); ten_free(p); ten_free(q);
+        }
+        Tensor *out = ten_stack(comp, 3, d);
+        for (int i = 0; i < 3; i++) ten_free(comp[i]);
+        return ag_cross(c, in[0], in[1], d, out);
+    }
     if (k->op == 0) return ag_cumprod(c, in[0], k->dims[0], ten_cumprod(in[0].t, k->dims[0]));
     return ag_scatter_add(c, in[0], 1, aux, in[1], ten_scatter(in[0].t, 1, aux, in[1].t, 1));
 }
@@ -510,6 +524,9 @@ static const Case CASES[] = {
     {.name = "cumprod_dim0", .fn = c_scan, .nin = 1, .ndim = {3}, .shape = {{3, 2, 2}}, .op = 0, .dims = {0}},
     {.name = "scatter_add", .fn = c_scan, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 2}}, .op = 1,
      .aux = aux_gidx},
+    {.name = "cross", .fn = c_scan, .nin = 2, .ndim = {2, 2}, .shape = {{4, 3}, {4, 3}}, .op = 2, .dims = {1}},
+    {.name = "cross_dim0_bcast", .fn = c_scan, .nin = 2, .ndim = {3, 3}, .shape = {{3, 2, 4}, {3, 1, 4}}, .op = 2,
+     .dims = {0}},
     {.name = "addmm", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 2}, .shape = {{5}, {3, 4}, {4, 5}}, .op = 0, .s = 2},
     {.name = "addmv", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 1}, .shape = {{3}, {3, 4}, {4}}, .op = 1, .s = 1},
     {.name = "baddbmm", .fn = c_addmm, .nin = 3, .ndim = {3, 3, 3}, .shape = {{2, 3, 5}, {2, 3, 4}, {2, 4, 5}},
