@@ -57,8 +57,12 @@ static double elem_deriv(AgElem kind, double x, double y, const double *p) {
     return 0.0;
 }
 
-/* saved 0 x, 1 the result; op the kind; sizes: the two parameters (as doubles). */
+/* saved 0 x, 1 the result (none for the kinds ZERO and ONE); op the kind; sizes: the two parameters (as doubles). */
 static int elem_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    if (n->op == AG_E_ZERO || n->op == AG_E_ONE) {         /* nothing saved (PyTorch saves nothing for these) */
+        gin[0] = ag_to_input(n, 0, n->op == AG_E_ONE ? ten_alias(g) : ag_bin_s(OP_MUL, g, 0.0));
+        return ag_done(n, gin);
+    }
     const Tensor *xs = ag_saved(n, 0), *ys = xs ? ag_saved(n, 1) : NULL;
     if (!ys) return -1;
     Tensor *x = f64(xs), *y = f64(ys), *d = x ? ten_new(DT_F64, x->ndim, x->shape) : NULL;
@@ -83,8 +87,10 @@ AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tenso
         if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
         double p[2] = {p0, p1};
         memcpy(n->sizes, p, sizeof p);
-        ag_node_save(n, 0, x.t, x.m, false);
-        ag_node_save(n, 1, out, NULL, true);
+        if (kind != AG_E_ZERO && kind != AG_E_ONE) {
+            ag_node_save(n, 0, x.t, x.m, false);
+            ag_node_save(n, 1, out, NULL, true);
+        }
     }
     return ag_result(out, n);
 }
