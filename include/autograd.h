@@ -211,4 +211,52 @@ AgVal ag_mse_loss(AgContext *c, AgVal x, AgVal y, AgReduction reduction);
 /* F.dropout in training given its noise (the kept elements' 1 / (1 - p), zeros elsewhere, x's shape): x * noise,
  * which PyTorch records as MulBackward0 with edges (x, None). */
 AgVal ag_dropout(AgContext *c, AgVal x, const Tensor *noise);
+
+/* ---- gradients attached to a forward the caller ran (ag_extra.c): each takes out (owned; NULL: the forward
+ * failed, returned as a failure), records the node when grad mode is on and an input requires grad, and returns
+ * out with it. ---- */
+/* Elementwise functions by their derivative at x (and the result y): PyTorch's node `name` (AcosBackward0 ...). */
+typedef enum {
+    AG_E_ZERO, AG_E_ONE, AG_E_ACOS, AG_E_ASIN, AG_E_ATAN, AG_E_ACOSH, AG_E_ASINH, AG_E_ATANH, AG_E_COSH, AG_E_SINH,
+    AG_E_TAN, AG_E_ERF, AG_E_ERFC, AG_E_EXP2, AG_E_EXPM1, AG_E_LOG10, AG_E_LOG2, AG_E_LOG1P, AG_E_RSQRT, AG_E_SILU,
+    AG_E_LOGSIGMOID, AG_E_SOFTPLUS, AG_E_MISH, AG_E_HARDTANH
+} AgElem;
+/* p0, p1: hardtanh's min_val, max_val; softplus's beta, threshold (unused by the others). */
+AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tensor *out, double p0, double p1);
+/* Reductions over dims[0..nd) (every dim when nd < 0): var/std (scalar: n - correction), norm (scalar: p, 1 or 2 or
+ * finite), prod, logsumexp, amax/amin (ties share), cumsum (dims[0] the dim; out x's shape). */
+typedef enum { AG_R_VAR, AG_R_STD, AG_R_NORM, AG_R_PROD, AG_R_LOGSUMEXP, AG_R_AMAX, AG_R_CUMSUM } AgRed;
+AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *out, const int *dims, int nd,
+                   bool keepdim, double scalar);
+/* An op that only moves elements of ins[0..nin) (at most 3) into out (flip, roll, repeat, tril, pad, gather, split
+ * ...): map (int64, out's shape) gives each element's source as a flat position over the inputs in order (input 0's
+ * elements, then input 1's ...), -1 for an element from no input (padding, a zeroed triangle). The grad of each
+ * input is the grad summed into the places map points at. */
+AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins);
+/* torch.maximum / minimum (and max(a, b)): MaximumBackward0 / MinimumBackward0, ties share the grad in halves. */
+AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min);
+/* torch.add / sub (a, b, alpha=): AddBackward0 / SubBackward0 with b's grad times alpha (minus for sub). */
+AgVal ag_add_alpha(AgContext *c, AgVal a, AgVal b, Tensor *out, double alpha, bool sub);
+/* x.to(dtype) / double() / type(dtype) to another float dtype: ToCopyBackward0. */
+AgVal ag_to_copy(AgContext *c, AgVal x, Tensor *out);
+/* torch.einsum(equation, ops): ViewBackward0 (PermuteBackward0 for one operand permuted), each operand's grad an
+ * einsum of the grad with the others. Refused (with a message) for '...', a label twice in one operand, no '->',
+ * or more than 3 operands, when it would record. */
+AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, Tensor *out);
+/* The same recorded under another node's name (tensordot's ReshapeAliasBackward0). */
+AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nops, const AgVal *ops, Tensor *out);
+/* beta * self + alpha * (a @ b): kind 0 addmm (AddmmBackward0), 1 addmv, 2 baddbmm, 3 addbmm (batches summed). */
+AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, double beta, double alpha, Tensor *out);
+/* a op b elementwise with broadcasting, either of them a Python number (*_weak: a 0-dim tensor, m NULL): x ** y and
+ * 2 ** y (PowBackward1) and atan2 (Atan2Backward0). */
+typedef enum { AG_B_POW, AG_B_ATAN2 } AgBinFn;
+AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out);
+/* x.clamp(min=lo, max=hi) with tensor bounds (t NULL: not given): ClampBackward0 with edges (x, lo, hi). */
+AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out);
+/* torch.scatter_add(self, dim, index, src): ScatterAddBackward0 (self's grad the grad, src's the grad gathered). */
+AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out);
+/* torch.cross(a, b, dim) (dim of the result, size 3): LinalgCrossBackward0. */
+AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out);
+/* torch.cumprod(x, dim): CumprodBackward0 (exact where x has zeros: no division). */
+AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out);
 #endif

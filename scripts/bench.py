@@ -5,11 +5,13 @@ ratios are attn's time over the peer's (below 1: attn is faster). The aims of is
 fractions of the machine's measured peaks, and measured again in paired rounds (attn right after PyTorch, several
 times), which a busy host disturbs less. Writes the tables to stdout and to build/benchmarks.md.
 
-usage: bench.py THREADS [--quick]     (--quick: fewer repeats, for trying the script itself)"""
+usage: bench.py THREADS [--quick] [--training]   (--quick: fewer repeats, for trying the script itself;
+       --training: the training rows of issue 24 alone)"""
 import ctypes, os, platform, statistics, subprocess, sys, time
 
 THREADS = int(sys.argv[1]) if len(sys.argv) > 1 else os.cpu_count()
 QUICK = "--quick" in sys.argv
+TRAINING_ONLY = "--training" in sys.argv
 ATTN = os.path.abspath("./attn")
 REPS = 3 if QUICK else 5
 COUNTS = [1] if THREADS == 1 else [1, THREADS]
@@ -390,6 +392,143 @@ def bench_threads(T, res):
         put("peak512", f"machine single-precision peak, {T} thread{'s' if T > 1 else ''}, 16-wide FMA (AVX-512)", p512, unit="GFLOP/s")
     bw = float(subprocess.run(["build/peak", "bw", str(T)], capture_output=True, text=True).stdout) * 1e9
     put("bw", f"machine memory write bandwidth, {T} thread{'s' if T > 1 else ''} (memset of 256 MiB)", bw, unit="GB/s")
+    if torch:
+        training_rows(T, res)
+    out()
+
+
+# ---- training (issue 24): one step of forward, backward and Adam, attn and PyTorch running the same Python ----
+
+TRAIN_CODE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench_training.py")).read()
+# the block's matrix products in GFLOP: forward 4 projections (2048 x 256 x 256), the FFN (2048 x 256 x 1024, twice),
+# QK^T and AV (64 x 256 x 256 x 32 each); backward twice the forward's, less the three projections' grads of the
+# block's input (which does not require grad)
+BLOCK_FWD_FLOPS = 2.0 * 2048 * 256 * 256 * 4 + 2 * 2.0 * 2048 * 256 * 1024 + 2 * 2.0 * 64 * 256 * 256 * 32
+BLOCK_BWD_FLOPS = 2 * BLOCK_FWD_FLOPS - 3 * 2.0 * 2048 * 256 * 256
+RSS_STEPS = 10000
+
+
+def torch_training(layers):
+    """The models of bench_training.py in this process's PyTorch, with LAYERS = layers."""
+    g = {}
+    exec(compile(f"LAYERS = {layers}\n" + TRAIN_CODE, "bench_training.py", "exec"), g)
+    return g
+
+
+def rss_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return None
+
+
+def attn_rss(T, steps=RSS_STEPS):
+    """attn's resident set size (kB) after 100 training steps of the small model and after `steps` more: attn reads
+    the statements from a pipe and says when each part is done, and its /proc/PID/status is read then."""
+    p = subprocess.Popen([ATTN, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         bufsize=1, env=attn_env(T))
+    def run(code):
+        p.stdin.write(code + "\nprint('DONE')\n")
+        p.stdin.flush()
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise RuntimeError(p.stderr.read())
+            if line.strip() == "DONE":
+                return rss_kb(p.pid)
+    try:
+        run("LAYERS = 1\n" + TRAIN_CODE + "\n")
+        before = run("for i in range(100):\n    l = step_small()\n")
+        after = run(f"for i in range({steps}):\n    l = step_small()\n")
+    finally:
+        p.stdin.close()
+        p.wait(timeout=60)
+    return before, after
+
+
+def training_rows(T, res):
+    """One training step of the small model (1 and 2 layers) and of the block, the block's forward and its forward
+    with backward, and the 1024 x 1024 product, at T threads: in ROUNDS paired rounds, each of them attn (one
+    process, every item) right after PyTorch (every item), as paired_rounds does, so that the host's other load
+    slows both sides of a round alike. Then attn's RSS over 10,000 steps of the small model. Fills res[key] with
+    (attn, None, PyTorch), each the median over the rounds, and res["train_rounds"][key] with the rounds."""
+    items = [("train_small1", "s1", 1), ("train_small2", "s2", 1), ("train_big", "step_big", 0.2),
+             ("fwd_big", "fwd_big", 0.2), ("fb_big", "fb_big", 0.2), ("mm1024", "mm", 0.05)]
+    code = (f"LAYERS = 2\n{TRAIN_CODE}\ns2 = step_small\nLAYERS = 1\n{TRAIN_CODE}\ns1 = step_small\n"
+            "A = torch.randn((1024, 1024))\ndef mm():\n    return A @ A\n\nfor i in range(3):\n    l = s1()\n    l = s2()\n\nstep_big()\n" +
+            "".join(f"print(timeit('{fn}()', repeat={REPS}))\n" for _, fn, _ in items))
+    g1, g2 = torch_training(1), torch_training(2)
+    At = torch.randn(1024, 1024)
+    peer = {"s1": g1["step_small"], "s2": g2["step_small"], "step_big": g1["step_big"], "fwd_big": g1["fwd_big"],
+            "fb_big": g1["fb_big"], "mm": lambda: At @ At}
+    for f in peer.values():
+        f()
+    rounds = {key: [] for key, _, _ in items}
+    for _ in range(ROUNDS):
+        t = [median_time(peer[fn], min_time=mt) for _, fn, mt in items]
+        time.sleep(0.2)
+        r = subprocess.run([ATTN, "-c", code], capture_output=True, text=True, env=attn_env(T), timeout=900)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        for (key, _, _), a, tt in zip(items, map(float, r.stdout.split()[-len(items):]), t):
+            rounds[key].append((a, tt))
+    res["train_rounds"] = rounds
+    labels = {"train_small1": "training step (forward, backward, Adam), lesson 7's model: batch 64, length 8, d 32, 1 layer",
+              "train_small2": "training step (forward, backward, Adam), lesson 7's model: batch 64, length 8, d 32, 2 layers",
+              "train_big": "training step (forward, backward, Adam), self-attention block (8, 256, 256), 8 heads, LayerNorm, FFN 1024",
+              "fwd_big": "forward and loss (recording the graph), the same block",
+              "fb_big": "forward, loss, backward, zero_grad, the same block",
+              "mm1024": "matmul 1024×1024 (float32), in the same rounds"}
+    for key, _, _ in items:
+        a = statistics.median(x for x, _ in rounds[key])
+        t = statistics.median(y for _, y in rounds[key])
+        res[key if key != "mm1024" else "train_mm1024"] = (a, None, t)
+        if key == "mm1024":
+            row(labels[key], 2.0 * 1024 ** 3 / a, None, 2.0 * 1024 ** 3 / t, unit="GFLOP/s")
+        else:
+            row(labels[key], a, None, t)
+    before, after = attn_rss(T)
+    res["rss"] = (before, after)
+    out(f"| attn's resident set size after 100 training steps of lesson 7's model, and after {RSS_STEPS} more | {before / 1024:.1f} MiB, {after / 1024:.1f} MiB | - | - | - | - |")
+
+
+def training_aims(results):
+    """The training aims of issue 24 at each thread count."""
+    out("### The training aims of issue 24")
+    out()
+    heads = " | ".join(f"{T} thread{'s' if T > 1 else ''}" for T in COUNTS)
+    out(f"| aim | target | {heads} |")
+    out("|---|---|" + "---|" * len(COUNTS))
+
+    def line(name, target, fn):
+        cells = []
+        for T in COUNTS:
+            try:
+                cells.append(fn(results[T]))
+            except (KeyError, TypeError, ZeroDivisionError, ValueError):
+                cells.append("-")
+        out(f"| {name} | {target} | " + " | ".join(cells) + " |")
+
+    def paired(key):
+        return lambda r: paired_ratio(r["train_rounds"][key])
+
+    def bwd_fraction(r, side):
+        """The block's backward (the round's forward+backward less its forward) as a fraction of the round's
+        fastest 1024 x 1024 product (attn's or PyTorch's): the lowest of the rounds' backward times."""
+        rr = r["train_rounds"]
+        best = min(fb[side] - f[side] for fb, f in zip(rr["fb_big"], rr["fwd_big"]))
+        peak = 2.0 * 1024 ** 3 / min(min(a, t) for a, t in rr["mm1024"])
+        return BLOCK_BWD_FLOPS / best / peak, peak
+    line(f"training step, lesson 7's model (1 layer): attn / PyTorch, {ROUNDS} paired rounds, median (lowest-highest)", "≤ 1.0", paired("train_small1"))
+    line("training step, lesson 7's model (2 layers): attn / PyTorch, the same", "≤ 1.0", paired("train_small2"))
+    line("training step, block (8, 256, 256, 8 heads): attn / PyTorch, the same", "≤ 1.2", paired("train_big"))
+    line("block forward and loss: attn / PyTorch, the same", "(reference)", paired("fwd_big"))
+    line("block forward, loss and backward: attn / PyTorch, the same", "(reference)", paired("fb_big"))
+    line("block backward: its matrix products' FLOPs over the whole backward's time, of the fastest 1024 × 1024 product (a lower bound)", "≥ 60%",
+         lambda r: f"{pct(bwd_fraction(r, 0)[0])} of {bwd_fraction(r, 0)[1] / 1e9:.0f} GFLOP/s")
+    line("... PyTorch's, the same way", "(reference)", lambda r: pct(bwd_fraction(r, 1)[0]))
+    line(f"attn's RSS, 100 steps → {RSS_STEPS + 100} steps of lesson 7's model", "flat",
+         lambda r: f"{r['rss'][0] / 1024:.1f} → {r['rss'][1] / 1024:.1f} MiB")
     out()
 
 
@@ -490,6 +629,19 @@ out()
 out("Ratios are attn's time over the peer's (below 1: attn is faster); for GFLOP/s rows, the peer's speed over attn's.")
 out()
 
+if TRAINING_ONLY:
+    results = {}
+    for T in COUNTS:
+        results[T] = {}
+        set_peer_threads(T)
+        out(f"### {T} thread{'s' if T > 1 else ''}: training")
+        out()
+        table_head()
+        training_rows(T, results[T])
+        out()
+    training_aims(results)
+    sys.exit(0)
+
 # start-up, lessons and plots do not depend on the thread count
 out("### Start-up, lessons, plots")
 out()
@@ -511,6 +663,8 @@ for T in COUNTS:
     results[T] = {}
     bench_threads(T, results[T])
 aims(results)
+if torch:
+    training_aims(results)
 out(f"Load average when the run ended: {os.getloadavg()[0]:.2f} (1 min), {os.getloadavg()[1]:.2f} (5 min)")
 out(f"Machine: {platform.machine()}, {os.cpu_count()} cores, " +
     next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU"))

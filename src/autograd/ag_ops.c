@@ -264,13 +264,19 @@ static int unary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         r = ag_bin(OP_MUL, t2, false, s, false);
         break;
     }
-    case UOP_RELU: {                                                                   /* result <= 0 ? 0 : grad */
+    case UOP_RELU:                                                                     /* result <= 0 ? 0 : grad */
+        if (s->dtype == DT_F32 && g->dtype == DT_F32 && s->contiguous && g->contiguous && ten_same_shape(s, g) &&
+            (r = ten_new_uninit(DT_F32, g->ndim, g->shape))) {
+            const float *sv = ten_f32(s), *gv = ten_f32(g);
+            float *rv = ten_f32(r);
+            for (int64_t i = 0; i < r->numel; i++) rv[i] = sv[i] > 0 ? gv[i] : 0.0f;
+            break;
+        }
         Tensor *zero = ten_scalar_d(0.0);
         t1 = ag_bin_s(OP_GT, s, 0.0);
         r = t1 && zero ? ten_where(t1, g, false, zero, true) : NULL;
         ten_free(zero);
         break;
-    }
     default: break;
     }
     gin[0] = ag_to_input(n, 0, ag_drop(r, t1, t2, NULL));
@@ -709,11 +715,42 @@ AgVal ag_squeeze(AgContext *c, AgVal x, int dim, bool all) {
 
 /* softmax: (grad - (grad * y).sum(dim, keepdim)) * y; log_softmax: grad - exp(y) * grad.sum(dim, keepdim).
  * saved[0] = y (the result); dims[0] = the dim; op 0 softmax, 1 log_softmax. */
+/* The same formulas in one pass over rows of the last dim, for contiguous float32 y and g: per row one sum, then
+ * the result (the sums in double, then rounded: within float32's rounding of the unfused formula). NULL when not
+ * that case. */
+static Tensor *softmax_bw_rows(const Tensor *y, const Tensor *g, int d, bool log) {
+    if (y->dtype != DT_F32 || g->dtype != DT_F32 || !y->contiguous || !g->contiguous || d != y->ndim - 1 ||
+        !ten_same_shape(y, g) || y->numel == 0)
+        return NULL;
+    Tensor *r = ten_new_uninit(DT_F32, y->ndim, y->shape);
+    if (!r) return NULL;
+    int64_t len = y->shape[d], rows = y->numel / len;
+    const float *yv = ten_f32(y), *gv = ten_f32(g);
+    float *rv = ten_f32(r);
+    for (int64_t i = 0; i < rows; i++) {
+        const float *yr = yv + i * len, *gr = gv + i * len;
+        float *o = rv + i * len;
+        double s = 0;
+        if (!log) {
+            for (int64_t j = 0; j < len; j++) s += (double)gr[j] * yr[j];
+            for (int64_t j = 0; j < len; j++) o[j] = (float)(((double)gr[j] - s) * yr[j]);
+        } else {
+            for (int64_t j = 0; j < len; j++) s += gr[j];
+            for (int64_t j = 0; j < len; j++) o[j] = (float)((double)gr[j] - exp((double)yr[j]) * s);
+        }
+    }
+    return r;
+}
+
 static int softmax_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *y = ag_saved(n, 0);
     if (!y) return -1;
     int d = n->dims[0];
-    Tensor *r;
+    Tensor *r = softmax_bw_rows(y, g, d, n->op != 0);
+    if (r) {
+        gin[0] = ag_to_input(n, 0, r);
+        return ag_done(n, gin);
+    }
     if (n->op == 0) {
         Tensor *gy = ag_bin(OP_MUL, g, false, y, false), *s = gy ? ag_sum_keep(gy, &d, 1) : NULL;
         Tensor *diff = ag_bin(OP_SUB, g, false, s, false);

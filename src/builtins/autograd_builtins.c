@@ -376,6 +376,11 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);
     for (int k = 0; !needs && k < a->nkw; k++) needs = val_requires_grad(a->kwvals[k]);
     if (!needs) return r;
+    if (a->fn) {
+        int wired = ag_after_wire(I, a, self, r, name);
+        if (wired > 0) return r;
+        if (wired < 0) { val_decref(r); return rt_tensor_error(I); }
+    }
     val_decref(r);
     char home[64] = "";
     if (self) snprintf(home, sizeof home, "X");

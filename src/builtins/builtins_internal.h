@@ -67,6 +67,9 @@ Value *d2l_data_module_class(void);
 bool args_device_check(Interp *I, Args *a);
 /* autograd_builtins.c: the Library's after_call, tensor_attr and tensor_setattr (library.h). */
 Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r);
+/* ag_after.c: gives r (the detached result of builtin `name` called with a, self for a method) the history PyTorch
+ * records for it: 1 done, 0 not an op (or a form of it) wired there, -1 failed with the tensor library's error. */
+int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name);
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name);
 int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v);
 /* autograd_builtins.c: a tensor value as an argument of an ag_* op (borrowed: its tensor and autograd state); an

@@ -74,7 +74,7 @@ static Value *ag_tensor_binary(Interp *I, int aop, Value *a, Tensor *ta, bool aw
     case AOP_MATMUL: return ag_value(I, ag_matmul(c, x, y));
     case AOP_POW:
         if (bw && !aw && b->kind != V_BOOL) return ag_value(I, ag_pow_scalar(c, x, b->kind == V_FLOAT ? b->u.f : (double)b->u.i));
-        return ag_refuse(I, "x ** y with a tensor exponent");
+        return ag_value(I, ag_binary_fn(c, AG_B_POW, x, aw, y, bw, ten_binary(OP_POW, ta, aw, tb, bw)));
     default:
         snprintf(what, sizeof what, "the operator %s", ast_op_symbol(aop));
         return ag_refuse(I, what);
@@ -762,16 +762,42 @@ Value *ops_key_error(Interp *I, const Value *key) {
     return r;
 }
 
-/* x[items] recorded for backward: ints (SelectBackward0) and slices (SliceBackward0) one dimension after another,
- * as PyTorch records them; other items are refused. */
+/* x[items] with an index tensor (PyTorch's advanced indexing): IndexBackward0, whose grad goes back to the places
+ * the same indexing of x's element numbers picks (ag_index_map). */
+static Value *ag_index_advanced(Interp *I, Value *obj, const IndexItem *items, int n) {
+    const Tensor *x = obj->u.t;
+    Tensor *out = ten_index_get(x, items, n);
+    if (!out) return rt_tensor_index_error(I);
+    Tensor *ar = ten_arange(0, (double)x->numel, 1, DT_I64), *pos = ar ? ten_reshape(ar, x->ndim, x->shape) : NULL;
+    Tensor *map = pos ? ten_index_get(pos, items, n) : NULL;
+    ten_free(ar);
+    ten_free(pos);
+    if (!map) { ten_free(out); return rt_tensor_index_error(I); }
+    AgVal in = {obj->u.t, obj->ag}, r = ag_index_map(&I->run.ag, "IndexBackward0", out, map, 1, &in);
+    ten_free(map);
+    return ag_value(I, r);
+}
+
+/* x[items] recorded for backward: ints (SelectBackward0), slices (SliceBackward0) and None (UnsqueezeBackward0) one
+ * dimension after another, as PyTorch records them, ... skipping dims; with an index tensor, IndexBackward0. */
 static Value *ag_index_read(Interp *I, Value *obj, const IndexItem *items, int n) {
+    for (int i = 0; i < n; i++)
+        if (items[i].kind == IX_TENSOR) return ag_index_advanced(I, obj, items, n);
     AgContext *c = &I->run.ag;
     AgVal cur = {obj->u.t, obj->ag};
     bool owned = false;
     int d = 0;
     for (int i = 0; i < n; i++) {
         AgVal next;
-        if (items[i].kind == IX_INT) {
+        if (items[i].kind == IX_ELLIPSIS) {          /* the dims the items after it do not take */
+            int later = 0;
+            for (int j = i + 1; j < n; j++) later += items[j].kind == IX_INT || items[j].kind == IX_SLICE;
+            if (cur.t->ndim - later > d) d = cur.t->ndim - later;
+            continue;
+        }
+        if (items[i].kind == IX_NEWAXIS) {
+            next = ag_unsqueeze(c, cur, d++);
+        } else if (items[i].kind == IX_INT) {
             if (d >= cur.t->ndim) { if (owned) ag_val_free(cur); return rt_raise(I, "IndexError", "too many indices for tensor of dimension %d", obj->u.t->ndim); }
             next = ag_select(c, cur, d, items[i].i);
         } else if (items[i].kind == IX_SLICE) {
@@ -779,7 +805,7 @@ static Value *ag_index_read(Interp *I, Value *obj, const IndexItem *items, int n
             next = ag_slice(c, cur, d++, items[i].start, items[i].stop, items[i].step, items[i].has_start, items[i].has_stop);
         } else {
             if (owned) ag_val_free(cur);
-            return ag_refuse(I, items[i].kind == IX_TENSOR ? "indexing with a tensor" : "indexing with None or ...");
+            return ag_refuse(I, "this indexing");
         }
         if (owned) ag_val_free(cur);
         if (!next.t) { ag_meta_unref(next.m); return rt_tensor_index_error(I); }

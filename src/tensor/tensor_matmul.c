@@ -387,6 +387,34 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         }
         return o;
     }
+    /* float32 with equal batch dims: a used in place when contiguous (else one contiguous copy), b in place when
+     * contiguous or when its last two dims are a contiguous (batch..., n, k) transposed (the product then reads b
+     * as Bᵀ: a backward's x.transpose(-2, -1) costs no copy) */
+    if (dt == DT_F32 && !a1 && !b1 && nba == nbb && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0) {
+        bool bt = !b->contiguous;
+        if (bt) {                        /* b's strides must be those of a contiguous (batch..., n, k) transposed */
+            int nd = b->ndim;
+            int64_t expect = n * k;
+            bt = b->stride[nd - 2] == 1 && (b->stride[nd - 1] == k || n == 1);
+            for (int i = nd - 3; i >= 0 && bt; i--) { bt = b->stride[i] == expect || b->shape[i] == 1; expect *= b->shape[i]; }
+        }
+        if (b->contiguous || bt) {
+            Tensor *ac = a->contiguous ? ten_alias(a) : ten_contiguous(a), *o = NULL;
+            int64_t osh[TEN_MAX_DIMS];
+            memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
+            osh[nba] = m;
+            osh[nba + 1] = n;
+            if (ac) o = ten_new_uninit(DT_F32, nba + 2, osh);
+            bool blas = o && ten_sgemm_wants_blas(m, n, k);
+            for (int64_t i = 0; o && i < batch; i++) {
+                if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); break; }
+                ten_sgemm_ld(ten_f32(ac) + i * m * k, k, (const float *)b->data + i * k * n, bt ? k : n,
+                             ten_f32(o) + i * m * n, n, m, n, k, bt, blas, 1.0f);
+            }
+            ten_free(ac);
+            return o;
+        }
+    }
     /* Expand operands to (batch..., m, k) and (batch..., k, n). */
     int64_t ash[TEN_MAX_DIMS], bsh2[TEN_MAX_DIMS];
     memcpy(ash, bsh, sizeof(int64_t) * (size_t)nb);

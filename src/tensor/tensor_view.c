@@ -55,6 +55,39 @@ static void copy_row(char *d, int64_t ds, const char *s, int64_t ss, int64_t n, 
     }
 }
 
+/* rows x cols of 4-byte elements: d[r * cols + c] = s[r + c * sstride] (a transposed source), in 32 x 32 tiles so
+ * that both sides stay in cache. */
+static void transpose_rows(uint32_t *d, const uint32_t *s, int64_t rows, int64_t cols, int64_t sstride) {
+    for (int64_t r0 = 0; r0 < rows; r0 += 32)
+        for (int64_t c0 = 0; c0 < cols; c0 += 32) {
+            int64_t r1 = r0 + 32 < rows ? r0 + 32 : rows, c1 = c0 + 32 < cols ? c0 + 32 : cols;
+            for (int64_t r = r0; r < r1; r++)
+                for (int64_t c = c0; c < c1; c++) d[r * cols + c] = s[r + c * sstride];
+        }
+}
+
+/* A contiguous dst from a 4-byte src whose last two dims are transposed (src's next-to-last dim has stride 1):
+ * the matrices one by one, in tiles. false when src is not so. */
+static bool copy_transposed(Tensor *dst, const Tensor *src) {
+    int nd = dst->ndim;
+    if (ten_dtype_size(dst->dtype) != 4 || !dst->contiguous || nd < 2 || src->stride[nd - 2] != 1 ||
+        src->stride[nd - 1] < src->shape[nd - 2] || dst->shape[nd - 2] < 8 || dst->shape[nd - 1] < 8)
+        return false;
+    int64_t rows = dst->shape[nd - 2], cols = dst->shape[nd - 1], idx[TEN_MAX_DIMS] = {0}, soff = 0;
+    uint32_t *d = dst->data;
+    const uint32_t *s = src->data;
+    for (int64_t done = 0; done < dst->numel; done += rows * cols) {
+        transpose_rows(d + done, s + soff, rows, cols, src->stride[nd - 1]);
+        for (int i = nd - 3; i >= 0; i--) {
+            soff += src->stride[i];
+            if (++idx[i] < dst->shape[i]) break;
+            soff -= src->stride[i] * src->shape[i];
+            idx[i] = 0;
+        }
+    }
+    return true;
+}
+
 void ten_strided_copy(Tensor *dst, const Tensor *src) {
     if (dst->numel == 0 || dst->data == src->data) {
         bool same = dst->data == src->data;
@@ -63,6 +96,7 @@ void ten_strided_copy(Tensor *dst, const Tensor *src) {
     }
     size_t es = ten_dtype_size(dst->dtype);
     if (dst->contiguous && src->contiguous) { memmove(dst->data, src->data, (size_t)dst->numel * es); return; }
+    if (dst->data != src->data && copy_transposed(dst, src)) return;
     int nd = dst->ndim;
     int64_t inner = nd ? dst->shape[nd - 1] : 1;
     int64_t dsi = nd ? dst->stride[nd - 1] : 1, ssi = nd ? src->stride[nd - 1] : 1;

@@ -197,6 +197,137 @@ static AgVal c_masked_fill_inplace(AgContext *c, const AgVal *in, const Case *k,
     return r;
 }
 
+
+/* ---- gradients attached to a forward the case runs itself (ag_extra.c) ---- */
+
+static Tensor *scaled(const Tensor *t, double v) {            /* t * v (v a Python number) */
+    Tensor *s = ten_scalar_d(v), *r = ten_binary(OP_MUL, t, false, s, true);
+    ten_free(s);
+    return r;
+}
+
+/* op: an AgElem; the forward by the tensor library's kernel of that function. */
+static AgVal c_elem(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    static const struct { AgElem kind; const char *map; int uop; } F[] = {
+        {AG_E_ATAN, NULL, UOP_ATAN}, {AG_E_ASINH, "asinh", 0}, {AG_E_SINH, "sinh", 0}, {AG_E_COSH, "cosh", 0},
+        {AG_E_ERF, "erf", 0}, {AG_E_EXPM1, "expm1", 0}, {AG_E_LOG1P, "log1p", 0}, {AG_E_LOG10, NULL, UOP_LOG10},
+        {AG_E_RSQRT, NULL, UOP_RSQRT}, {AG_E_SILU, "silu", 0}, {AG_E_LOGSIGMOID, "logsigmoid", 0},
+        {AG_E_SOFTPLUS, "softplus", 0}, {AG_E_MISH, "mish", 0}, {AG_E_HARDTANH, "hardtanh", 0},
+        {AG_E_EXP2, "exp2", 0}};
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++)
+        if ((int)F[i].kind == k->op) {
+            Tensor *out = F[i].map ? ten_map(F[i].map, in[0].t) : ten_unary((UnOp)F[i].uop, in[0].t);
+            double p0 = k->op == AG_E_HARDTANH ? -1 : 1, p1 = k->op == AG_E_HARDTANH ? 1 : 20;
+            return ag_elementwise(c, (AgElem)k->op, "ElemBackward0", in[0], out, p0, p1);
+        }
+    return (AgVal){NULL, NULL};
+}
+
+/* op: an AgRed over dims[0..nd) (nd 0: every dim); s: var/std's correction, norm's p. */
+static AgVal c_red(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    const Tensor *x = in[0].t;
+    int nd = k->nd ? k->nd : -1, d = k->dims[0];
+    Tensor *out = NULL;
+    double scalar = k->s, cnt = 1;
+    switch ((AgRed)k->op) {
+    case AG_R_VAR: case AG_R_STD:
+        out = ten_var(x, k->dims, nd, k->keepdim, k->s, k->op == AG_R_STD);
+        if (nd < 0) cnt = (double)x->numel;
+        else for (int i = 0; i < nd; i++) cnt *= (double)x->shape[ten_norm_dim(k->dims[i], x->ndim)];
+        scalar = cnt - k->s;
+        break;
+    case AG_R_NORM: out = ten_norm(x, k->s, k->dims, nd, k->keepdim); break;
+    case AG_R_PROD: out = ten_reduce(RED_PROD, x, nd < 0, d, k->keepdim); break;
+    case AG_R_AMAX: out = ten_reduce(RED_MAX, x, nd < 0, d, k->keepdim); break;
+    case AG_R_CUMSUM: out = ten_cumsum(x, d); break;
+    case AG_R_LOGSUMEXP: {
+        Tensor *e = ten_unary(UOP_EXP, x), *su = ten_reduce(RED_SUM, e, false, d, k->keepdim);
+        out = ten_unary(UOP_LOG, su);
+        ten_free(e);
+        ten_free(su);
+        break;
+    }
+    }
+    return ag_reduction(c, (AgRed)k->op, "RedBackward0", in[0], out, k->dims, nd, k->keepdim, scalar);
+}
+
+/* op 0 flip(dims[0]), 1 tril(s), 2 repeat(to), 3 gather(1, aux): the map is the same op on the positions. */
+static Tensor *c_move(const Tensor *x, const Case *k, const Tensor *aux) {
+    switch (k->op) {
+    case 0: return ten_flip(x, k->dims[0]);
+    case 1: return ten_tril(x, (int64_t)k->s, false);
+    case 2: return ten_repeat(x, k->to, k->nto);
+    default: return ten_gather(x, 1, aux);
+    }
+}
+static AgVal c_map(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    Tensor *ar = ten_arange(1, (double)in[0].t->numel + 1, 1, DT_I64), *pos = ten_reshape(ar, in[0].t->ndim, in[0].t->shape);
+    Tensor *mp = c_move(pos, k, aux), *one = ten_scalar_i(1), *map = ten_binary(OP_SUB, mp, false, one, true);     /* 0 (no source) becomes -1 */
+    AgVal r = ag_index_map(c, "MapBackward0", c_move(in[0].t, k, aux), map, 1, in);
+    ten_free(ar); ten_free(pos); ten_free(mp); ten_free(map); ten_free(one);
+    return r;
+}
+
+/* op 0 maximum, 1 minimum; 2 add with alpha s, 3 sub with alpha s. */
+static AgVal c_pair(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op < 2) return ag_maximum(c, in[0], in[1], ten_binary(k->op ? OP_MINIMUM : OP_MAXIMUM, in[0].t, false, in[1].t, false), k->op);
+    Tensor *sb = scaled(in[1].t, k->s), *out = ten_binary(k->op == 2 ? OP_ADD : OP_SUB, in[0].t, false, sb, false);
+    ten_free(sb);
+    return ag_add_alpha(c, in[0], in[1], out, k->s, k->op == 3);
+}
+
+static const char *const EQUATIONS[] = {"ij,jk->ik", "bij,bjk->bik", "ij,ij->i", "ij->j", "ij,kj,k->ik", "ijk->kij",
+                                        "jb,ij"};
+static AgVal c_einsum(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    Tensor *ts[3] = {in[0].t, in[1].t, in[2].t};
+    return ag_einsum(c, EQUATIONS[k->op], k->nin, in, ten_einsum(EQUATIONS[k->op], ts, k->nin));
+}
+
+/* op 0 x ** y, 1 atan2(x, y), both tensors (broadcast); 2 clamp(x, min=y, max=z); 3 s ** x (s a Python number). */
+static AgVal c_binfn(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 3) {
+        AgVal s = {ten_scalar_d(k->s), NULL};
+        AgVal r = ag_binary_fn(c, AG_B_POW, s, true, in[0], false, ten_binary(OP_POW, s.t, true, in[0].t, false));
+        ten_free(s.t);
+        return r;
+    }
+    if (k->op == 2) {
+        Tensor *lo = ten_binary(OP_MAXIMUM, in[0].t, false, in[1].t, false), *out = ten_binary(OP_MINIMUM, lo, false, in[2].t, false);
+        ten_free(lo);
+        return ag_clamp_tensors(c, in[0], in[1], in[2], out);
+    }
+    BinOp op = k->op ? OP_ATAN2 : OP_POW;
+    return ag_binary_fn(c, k->op ? AG_B_ATAN2 : AG_B_POW, in[0], false, in[1], false, ten_binary(op, in[0].t, false, in[1].t, false));
+}
+
+/* op 0 cumprod(x, dims[0]); 1 scatter_add(x, 1, aux, y); 2 cross(x, y, dims[0]) (forward: the components). */
+static AgVal c_scan(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    if (k->op == 2) {
+        int d = k->dims[0];
+        Tensor *comp[3];
+        for (int i = 0; i < 3; i++) {
+            Tensor *a1 = ten_select(in[0].t, d, (i + 1) % 3), *b2 = ten_select(in[1].t, d, (i + 2) % 3);
+            Tensor *a2 = ten_select(in[0].t, d, (i + 2) % 3), *b1 = ten_select(in[1].t, d, (i + 1) % 3);
+            Tensor *p = ten_binary(OP_MUL, a1, false, b2, false), *q = ten_binary(OP_MUL, a2, false, b1, false);
+            comp[i] = ten_binary(OP_SUB, p, false, q, false);
+            ten_free(a1); ten_free(b2); ten_free(a2); ten_free(b1); ten_free(p); ten_free(q);
+        }
+        Tensor *out = ten_stack(comp, 3, d);
+        for (int i = 0; i < 3; i++) ten_free(comp[i]);
+        return ag_cross(c, in[0], in[1], d, out);
+    }
+    if (k->op == 0) return ag_cumprod(c, in[0], k->dims[0], ten_cumprod(in[0].t, k->dims[0]));
+    return ag_scatter_add(c, in[0], 1, aux, in[1], ten_scatter(in[0].t, 1, aux, in[1].t, 1));
+}
+
+/* op: 0 addmm, 1 addmv, 2 baddbmm, 3 addbmm; beta 0.5, alpha s. */
+static AgVal c_addmm(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    Tensor *p = ten_matmul(in[1].t, in[2].t), *ps = k->op == 3 ? ten_reduce(RED_SUM, p, false, 0, false) : ten_alias(p);
+    Tensor *a = scaled(ps, k->s), *b = scaled(in[0].t, 0.5), *out = ten_binary(OP_ADD, b, false, a, false);
+    ten_free(p); ten_free(ps); ten_free(a); ten_free(b);
+    return ag_addmm_family(c, k->op, in[0], in[1], in[2], 0.5, k->s, out);
+}
+
 /* The auxiliary operands; tests/ref/autograd.py writes the same values. */
 static Tensor *from_i64(int ndim, const int64_t *shape, const int64_t *v) {
     Tensor *t = ten_new(DT_I64, ndim, shape);
@@ -214,6 +345,7 @@ static Tensor *aux_rows(void) {                  /* the rows masked_softmax writ
     return t;
 }
 static Tensor *aux_idx(void) { return from_i64(2, (int64_t[]){2, 3}, (int64_t[]){1, 2, 1, 5, 0, 2}); }
+static Tensor *aux_gidx(void) { return from_i64(2, (int64_t[]){3, 2}, (int64_t[]){0, 0, 3, 1, 2, 2}); }
 static Tensor *aux_target(void) { return from_i64(1, (int64_t[]){4}, (int64_t[]){1, -100, 3, 1}); }
 static Tensor *aux_target3(void) { return from_i64(2, (int64_t[]){2, 3}, (int64_t[]){0, 4, -100, 2, 2, 1}); }
 static Tensor *aux_target4(void) {
@@ -332,6 +464,75 @@ static const Case CASES[] = {
     {.name = "setitem_view", .fn = c_setitem, .nin = 2, .ndim = {2, 1}, .shape = {{2, 3}, {2}}, .op = 1},
     {.name = "masked_fill_inplace", .fn = c_masked_fill_inplace, .nin = 1, .ndim = {2}, .shape = {{3, 4}},
      .aux = aux_mask},
+    {.name = "atan", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_ATAN},
+    {.name = "asinh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_ASINH},
+    {.name = "sinh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_SINH},
+    {.name = "cosh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_COSH},
+    {.name = "erf", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_ERF},
+    {.name = "expm1", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_EXPM1},
+    {.name = "exp2", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_EXP2},
+    {.name = "log1p", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_LOG1P, .positive = 1},
+    {.name = "log10", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_LOG10, .positive = 1},
+    {.name = "rsqrt", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_RSQRT, .positive = 1},
+    {.name = "silu", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_SILU},
+    {.name = "logsigmoid", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_LOGSIGMOID},
+    {.name = "softplus", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_SOFTPLUS},
+    {.name = "mish", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_MISH},
+    {.name = "hardtanh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_HARDTANH},
+    {.name = "var_all", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_VAR, .s = 1},
+    {.name = "var_dim1_keep", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_VAR, .s = 1,
+     .dims = {1}, .nd = 1, .keepdim = true},
+    {.name = "std_dims_corr0", .fn = c_red, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = AG_R_STD, .s = 0,
+     .dims = {0, 2}, .nd = 2},
+    {.name = "std_corr2", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_STD, .s = 2,
+     .dims = {1}, .nd = 1},
+    {.name = "norm2", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_NORM, .s = 2},
+    {.name = "norm2_dim1", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_NORM, .s = 2,
+     .dims = {1}, .nd = 1},
+    {.name = "norm1", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_NORM, .s = 1},
+    {.name = "norm3_dim0_keep", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_NORM, .s = 3,
+     .dims = {0}, .nd = 1, .keepdim = true},
+    {.name = "prod", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_PROD},
+    {.name = "prod_dim1", .fn = c_red, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = AG_R_PROD, .dims = {1},
+     .nd = 1},
+    {.name = "logsumexp", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_LOGSUMEXP, .dims = {1},
+     .nd = 1},
+    {.name = "amax_dim0", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_AMAX, .dims = {0},
+     .nd = 1},
+    {.name = "cumsum", .fn = c_red, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_R_CUMSUM, .dims = {1},
+     .nd = 1},
+    {.name = "flip", .fn = c_map, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 0, .dims = {1}},
+    {.name = "tril", .fn = c_map, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 1, .s = 0},
+    {.name = "repeat", .fn = c_map, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = 2, .to = {2, 1, 2}, .nto = 3},
+    {.name = "gather", .fn = c_map, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 3, .aux = aux_gidx},
+    {.name = "maximum", .fn = c_pair, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 0},
+    {.name = "minimum", .fn = c_pair, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 1},
+    {.name = "add_alpha", .fn = c_pair, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 2, .s = 2.5},
+    {.name = "sub_alpha", .fn = c_pair, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 3, .s = -0.5},
+    {.name = "einsum_mm", .fn = c_einsum, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {4, 5}}, .op = 0},
+    {.name = "einsum_bmm", .fn = c_einsum, .nin = 2, .ndim = {3, 3}, .shape = {{2, 3, 4}, {2, 4, 5}}, .op = 1},
+    {.name = "einsum_rowdot", .fn = c_einsum, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 2},
+    {.name = "einsum_colsum", .fn = c_einsum, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 3},
+    {.name = "einsum_three", .fn = c_einsum, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {5, 4}, {5}}, .op = 4},
+    {.name = "einsum_implicit", .fn = c_einsum, .nin = 2, .ndim = {2, 2}, .shape = {{4, 3}, {5, 4}}, .op = 6},
+    {.name = "einsum_permute", .fn = c_einsum, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 5},
+    {.name = "pow_tensor", .fn = c_binfn, .nin = 2, .ndim = {2, 1}, .shape = {{3, 4}, {4}}, .op = 0, .positive = 1},
+    {.name = "rpow_scalar", .fn = c_binfn, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 3, .s = 2.5},
+    {.name = "atan2", .fn = c_binfn, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 4}}, .op = 1},
+    {.name = "clamp_tensors", .fn = c_binfn, .nin = 3, .ndim = {2, 2, 1}, .shape = {{3, 4}, {3, 4}, {4}}, .op = 2},
+    {.name = "cumprod", .fn = c_scan, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 0, .dims = {1}},
+    {.name = "cumprod_dim0", .fn = c_scan, .nin = 1, .ndim = {3}, .shape = {{3, 2, 2}}, .op = 0, .dims = {0}},
+    {.name = "scatter_add", .fn = c_scan, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {3, 2}}, .op = 1,
+     .aux = aux_gidx},
+    {.name = "cross", .fn = c_scan, .nin = 2, .ndim = {2, 2}, .shape = {{4, 3}, {4, 3}}, .op = 2, .dims = {1}},
+    {.name = "cross_dim0_bcast", .fn = c_scan, .nin = 2, .ndim = {3, 3}, .shape = {{3, 2, 4}, {3, 1, 4}}, .op = 2,
+     .dims = {0}},
+    {.name = "addmm", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 2}, .shape = {{5}, {3, 4}, {4, 5}}, .op = 0, .s = 2},
+    {.name = "addmv", .fn = c_addmm, .nin = 3, .ndim = {1, 2, 1}, .shape = {{3}, {3, 4}, {4}}, .op = 1, .s = 1},
+    {.name = "baddbmm", .fn = c_addmm, .nin = 3, .ndim = {3, 3, 3}, .shape = {{2, 3, 5}, {2, 3, 4}, {2, 4, 5}},
+     .op = 2, .s = -1},
+    {.name = "addbmm", .fn = c_addmm, .nin = 3, .ndim = {2, 3, 3}, .shape = {{3, 5}, {2, 3, 4}, {2, 4, 5}}, .op = 3,
+     .s = 1},
     {.name = "chain", .fn = c_chain, .nin = 2, .ndim = {2, 2}, .shape = {{3, 4}, {5, 4}}},
 };
 #define NCASES (int)(sizeof CASES / sizeof CASES[0])

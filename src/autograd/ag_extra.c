@@ -1,0 +1,691 @@
+/* ag_extra.c - gradients recorded around a forward the caller already ran (the builtin computed `out`; these
+ * functions attach PyTorch's node to it): elementwise functions, reductions with options (std, var, norm, prod,
+ * logsumexp, amax, cumsum), ops that only move elements (through a position map), maximum/minimum, add/sub with
+ * alpha, dtype casts, einsum and the addmm family. Formulas from PyTorch's derivatives.yaml. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ag_internal.h"
+
+/* A contiguous float64 copy of t (NULL propagates). */
+static Tensor *f64(const Tensor *t) { return t ? ten_cast(t, DT_F64) : NULL; }
+
+/* r (consumed) cast to dt. */
+static Tensor *as_dtype(Tensor *r, DType dt) {
+    if (!r || r->dtype == dt) return r;
+    Tensor *c = ten_cast(r, dt);
+    ten_free(r);
+    return c;
+}
+
+/* ---- elementwise: d out / d x from x and out, computed in double ---- */
+
+static double dsigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
+
+/* The derivative of the function `kind` at x (its result y; p: hardtanh's bounds, softplus's beta and threshold). */
+static double elem_deriv(AgElem kind, double x, double y, const double *p) {
+    switch (kind) {
+    case AG_E_ZERO: return 0.0;
+    case AG_E_ONE: return 1.0;
+    case AG_E_ACOS: return -1.0 / sqrt(1.0 - x * x);
+    case AG_E_ASIN: return 1.0 / sqrt(1.0 - x * x);
+    case AG_E_ATAN: return 1.0 / (1.0 + x * x);
+    case AG_E_ACOSH: return 1.0 / sqrt(x * x - 1.0);
+    case AG_E_ASINH: return 1.0 / sqrt(x * x + 1.0);
+    case AG_E_ATANH: return 1.0 / (1.0 - x * x);
+    case AG_E_COSH: return sinh(x);
+    case AG_E_SINH: return cosh(x);
+    case AG_E_TAN: return 1.0 + y * y;
+    case AG_E_ERF: return 1.12837916709551257390 * exp(-x * x);
+    case AG_E_ERFC: return -1.12837916709551257390 * exp(-x * x);
+    case AG_E_EXP2: return y * 0.69314718055994530942;
+    case AG_E_EXPM1: return y + 1.0;
+    case AG_E_LOG10: return 1.0 / (x * 2.30258509299404568402);
+    case AG_E_LOG2: return 1.0 / (x * 0.69314718055994530942);
+    case AG_E_LOG1P: return 1.0 / (x + 1.0);
+    case AG_E_RSQRT: return -0.5 * y * y * y;
+    case AG_E_SILU: { double s = dsigmoid(x); return s * (1.0 + x * (1.0 - s)); }
+    case AG_E_LOGSIGMOID: return 1.0 - dsigmoid(x);
+    case AG_E_SOFTPLUS: return x * p[0] > p[1] ? 1.0 : dsigmoid(x * p[0]);
+    case AG_E_MISH: {
+        double sp = log1p(exp(x)), t = tanh(sp);
+        return t + x * dsigmoid(x) * (1.0 - t * t);
+    }
+    case AG_E_HARDTANH: return x > p[0] && x < p[1] ? 1.0 : 0.0;
+    }
+    return 0.0;
+}
+
+/* saved 0 x, 1 the result (none for the kinds ZERO and ONE); op the kind; sizes: the two parameters (as doubles). */
+static int elem_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    if (n->op == AG_E_ZERO || n->op == AG_E_ONE) {         /* nothing saved (PyTorch saves nothing for these) */
+        gin[0] = ag_to_input(n, 0, n->op == AG_E_ONE ? ten_alias(g) : ag_bin_s(OP_MUL, g, 0.0));
+        return ag_done(n, gin);
+    }
+    const Tensor *xs = ag_saved(n, 0), *ys = xs ? ag_saved(n, 1) : NULL;
+    if (!ys) return -1;
+    Tensor *x = f64(xs), *y = f64(ys), *d = x ? ten_new(DT_F64, x->ndim, x->shape) : NULL;
+    if (d) {
+        double p[2];
+        memcpy(p, n->sizes, sizeof p);
+        const double *xv = ten_f64(x), *yv = ten_f64(y);
+        double *dv = ten_f64(d);
+        for (int64_t i = 0; i < d->numel; i++) dv[i] = elem_deriv((AgElem)n->op, xv[i], yv[i], p);
+    }
+    Tensor *dd = as_dtype(d, g->dtype);
+    gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, dd, false), x, y, dd));
+    return ag_done(n, gin);
+}
+
+AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tensor *out, double p0, double p1) {
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, name, elem_bw, 1, &x);
+    if (n) {
+        n->op = (int)kind;
+        n->sizes = malloc(2 * sizeof(int64_t));
+        if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
+        double p[2] = {p0, p1};
+        memcpy(n->sizes, p, sizeof p);
+        if (kind != AG_E_ZERO && kind != AG_E_ONE) {
+            ag_node_save(n, 0, x.t, x.m, false);
+            ag_node_save(n, 1, out, NULL, true);
+        }
+    }
+    return ag_result(out, n);
+}
+
+/* ---- reductions with options ---- */
+
+/* g of a reduction over n->dims (all when nd < 0) given back its reduced dims as size 1 (a view or reshape). */
+static Tensor *keep_dims(const AgNode *n, const Tensor *g) {
+    if (n->nd < 0) {
+        int64_t ones[TEN_MAX_DIMS];
+        for (int i = 0; i < n->in_ndim[0]; i++) ones[i] = 1;
+        return ten_reshape(g, n->in_ndim[0], ones);
+    }
+    Tensor *cur = ten_alias(g);
+    if (!n->keepdim)
+        for (int i = 0; i < n->nd && cur; i++) {
+            Tensor *u = ten_unsqueeze(cur, n->dims[i]);
+            ten_free(cur);
+            cur = u;
+        }
+    return cur;
+}
+
+/* x reduced (sum) over the node's dims, kept as size 1. */
+static Tensor *sum_kept(const AgNode *n, const Tensor *x) {
+    if (n->nd >= 0) return ag_sum_keep(x, n->dims, n->nd);
+    int all[TEN_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) all[i] = i;
+    return ag_sum_keep(x, all, x->ndim);
+}
+
+/* The product of every element but one, along the last dim of a contiguous float64 (rows, len): prefix * suffix. */
+static void prod_others(const double *x, double *out, int64_t rows, int64_t len) {
+    for (int64_t r = 0; r < rows; r++) {
+        const double *xr = x + r * len;
+        double *o = out + r * len, acc = 1.0;
+        for (int64_t i = 0; i < len; i++) { o[i] = acc; acc *= xr[i]; }
+        acc = 1.0;
+        for (int64_t i = len - 1; i >= 0; i--) { o[i] *= acc; acc *= xr[i]; }
+    }
+}
+
+/* prod's grad factor: d prod / d x_i over the reduced dims (moved last, flattened), computed without dividing. */
+static Tensor *prod_factor(const AgNode *n, const Tensor *x) {
+    int perm[TEN_MAX_DIMS], np = 0, nd = x->ndim, inv[TEN_MAX_DIMS];
+    bool red[TEN_MAX_DIMS] = {false};
+    for (int i = 0; i < (n->nd < 0 ? nd : n->nd); i++) red[n->nd < 0 ? i : n->dims[i]] = true;
+    for (int d = 0; d < nd; d++) if (!red[d]) perm[np++] = d;
+    int64_t len = 1;
+    for (int d = 0; d < nd; d++) if (red[d]) { perm[np++] = d; len *= x->shape[d]; }
+    for (int i = 0; i < nd; i++) inv[perm[i]] = i;
+    Tensor *p = nd ? ten_permute(x, perm) : ten_alias(x), *pc = f64(p), *o = pc ? ten_new(DT_F64, pc->ndim, pc->shape) : NULL;
+    if (o && len > 0) prod_others(ten_f64(pc), ten_f64(o), o->numel / len, len);
+    Tensor *back = o ? (nd ? ten_permute(o, inv) : ten_alias(o)) : NULL;
+    return ag_drop(back, p, pc, o);
+}
+
+/* op: the kind (AgRed); saved 0 x, 1 the result; scalar: var's divisor n - correction, or norm's p. */
+static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0), *y = x ? ag_saved(n, 1) : NULL;
+    if (!y) return -1;
+    Tensor *gk = keep_dims(n, g), *yk = keep_dims(n, y), *r = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+    switch ((AgRed)n->op) {
+    case AG_R_VAR: case AG_R_STD: {     /* var: g 2 (x - mean) / (N - c); std: g (x - mean) / ((N - c) std) */
+        Tensor *s = sum_kept(n, x);
+        double cnt = 1;
+        for (int i = 0; i < n->in_ndim[0]; i++) cnt *= (double)n->in_shape[0][i];
+        if (n->nd >= 0) { cnt = 1; for (int i = 0; i < n->nd; i++) cnt *= (double)n->in_shape[0][n->dims[i]]; }
+        t1 = ag_bin_s(OP_DIV, s, cnt);
+        ten_free(s);
+        t2 = ag_bin(OP_SUB, x, false, t1, false);
+        if (n->op == AG_R_VAR) t3 = ag_bin_s(OP_MUL, gk, 2.0 / n->scalar);
+        else { Tensor *q = ag_bin_s(OP_MUL, yk, n->scalar); t3 = ag_bin(OP_DIV, gk, false, q, false); ten_free(q); }
+        r = ag_bin(OP_MUL, t3, false, t2, false);
+        break;
+    }
+    case AG_R_NORM: {                   /* g x |x|^(p-2) / norm^(p-1); p 2: g x / norm; p 1: g sign(x); 0 where norm 0 */
+        double p = n->scalar;
+        Tensor *zero = ten_scalar_d(0.0);
+        if (p == 1.0) r = (t1 = ten_unary(UOP_SIGN, x)) ? ag_bin(OP_MUL, gk, false, t1, false) : NULL;
+        else {
+            if (p == 2.0) t1 = ten_alias(x);
+            else { Tensor *ax = ten_unary(UOP_ABS, x), *ap = ag_bin_s(OP_POW, ax, p - 2.0); t1 = ag_bin(OP_MUL, x, false, ap, false); ag_drop(NULL, ax, ap, NULL); }
+            t2 = p == 2.0 ? ten_alias(yk) : ag_bin_s(OP_POW, yk, p - 1.0);
+            Tensor *q = ag_bin(OP_DIV, t1, false, t2, false), *nz = ag_bin_s(OP_EQ, yk, 0.0);
+            Tensor *q0 = nz && zero ? ten_where(nz, zero, true, q, false) : NULL;
+            r = ag_bin(OP_MUL, gk, false, q0, false);
+            ag_drop(NULL, q, nz, q0);
+        }
+        ten_free(zero);
+        break;
+    }
+    case AG_R_PROD:                     /* g * (the product of the others) */
+        t1 = prod_factor(n, x);
+        t2 = as_dtype(t1 ? ten_alias(t1) : NULL, g->dtype);
+        r = ag_bin(OP_MUL, gk, false, t2, false);
+        break;
+    case AG_R_LOGSUMEXP:                /* g exp(x - result) */
+        t1 = ag_bin(OP_SUB, x, false, yk, false);
+        t2 = t1 ? ten_unary(UOP_EXP, t1) : NULL;
+        r = ag_bin(OP_MUL, gk, false, t2, false);
+        break;
+    case AG_R_AMAX: {                   /* g shared evenly among the places equal to the result */
+        t1 = ag_bin(OP_EQ, x, false, yk, false);
+        t2 = t1 ? ten_cast(t1, g->dtype) : NULL;
+        t3 = t2 ? sum_kept(n, t2) : NULL;
+        Tensor *share = ag_bin(OP_DIV, gk, false, t3, false);
+        r = ag_bin(OP_MUL, share, false, t2, false);
+        ten_free(share);
+        break;
+    }
+    case AG_R_CUMSUM: {                 /* the grad's reversed cumulative sum */
+        int d = n->dims[0];
+        Tensor *f = ten_flip(g, d), *cs = f ? ten_cumsum(f, d) : NULL;
+        r = cs ? ten_flip(cs, d) : NULL;
+        ag_drop(NULL, f, cs, NULL);
+        break;
+    }
+    }
+    ag_drop(NULL, t1, t2, t3);
+    ag_drop(NULL, gk, yk, NULL);
+    Tensor *full = r && n->op != AG_R_CUMSUM ? ten_expand(r, n->in_ndim[0], n->in_shape[0]) : (r ? ten_alias(r) : NULL);
+    Tensor *fc = full ? ten_contiguous(full) : NULL;
+    gin[0] = ag_to_input(n, 0, ag_drop(fc, r, full, NULL));
+    return ag_done(n, gin);
+}
+
+AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *out, const int *dims, int nd,
+                   bool keepdim, double scalar) {
+    if (!out) return AG_FAILED;
+    if (nd > TEN_MAX_DIMS) { ten_free(out); ten_fail("too many dims (%d)", nd); return AG_FAILED; }
+    int d[TEN_MAX_DIMS];
+    for (int i = 0; i < nd; i++) {
+        if ((d[i] = ten_norm_dim(dims[i], x.t->ndim < 1 ? 1 : x.t->ndim)) < 0) { ten_free(out); return AG_FAILED; }
+        for (int j = i; j > 0 && d[j - 1] > d[j]; j--) { int t = d[j]; d[j] = d[j - 1]; d[j - 1] = t; }
+    }
+    if (x.t->ndim == 0) nd = -1;
+    AgNode *n = ag_record(c, name, red_bw, 1, &x);
+    if (n) {
+        n->op = (int)kind;
+        n->nd = nd;
+        if (nd > 0) memcpy(n->dims, d, sizeof(int) * (size_t)nd);
+        n->keepdim = keepdim;
+        n->scalar = scalar;
+        ag_node_save(n, 0, x.t, x.m, false);
+        ag_node_save(n, 1, out, NULL, true);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- ops that only move elements: out[j] = inputs' element map[j] (flat over the inputs in order), or none ---- */
+
+/* saved 0 the map (int64, out's shape). */
+static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *map = ag_saved(n, 0);
+    if (!map) return -1;
+    Tensor *gc = f64(g), *mc = ten_contiguous(map);
+    int64_t base[AG_MAX_IN + 1] = {0};
+    double *acc[AG_MAX_IN] = {NULL};
+    Tensor *gd[AG_MAX_IN] = {NULL};
+    for (int i = 0; i < n->nnext; i++) {
+        gd[i] = ten_new(DT_F64, n->in_ndim[i], n->in_shape[i]);
+        if (gd[i]) acc[i] = ten_f64(gd[i]);
+        base[i + 1] = base[i] + (gd[i] ? gd[i]->numel : 0);
+    }
+    if (gc && mc) {
+        const double *gv = ten_f64(gc);
+        const int64_t *mv = ten_i64(mc);
+        for (int64_t j = 0; j < mc->numel; j++) {
+            int64_t p = mv[j];
+            if (p < 0) continue;
+            for (int i = 0; i < n->nnext; i++)
+                if (p < base[i + 1]) { if (acc[i]) acc[i][p - base[i]] += gv[j]; break; }
+        }
+    }
+    for (int i = 0; i < n->nnext; i++) {
+        if (ag_needs(n, i) && gc && mc) gin[i] = as_dtype(gd[i], n->in_dtype[i]);
+        else ten_free(gd[i]);
+    }
+    ag_drop(NULL, gc, mc, NULL);
+    return ag_done(n, gin);
+}
+
+AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+    if (!out) return AG_FAILED;
+    if (nin > AG_MAX_IN) { ten_free(out); ten_fail("autograd: at most %d inputs here", AG_MAX_IN); return AG_FAILED; }
+    AgNode *n = ag_record(c, name, map_bw, nin, ins);
+    if (n) ag_node_save(n, 0, map, NULL, false);
+    return ag_result(out, n);
+}
+
+/* ---- maximum / minimum: the grad to the larger (smaller) input, halved where they tie ---- */
+
+static int maximum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL;
+    if (!b) return -1;
+    Tensor *half = ag_bin_s(OP_MUL, g, 0.5), *eq = ag_bin(OP_EQ, a, false, b, false), *zero = ten_scalar_d(0.0);
+    Tensor *gh = eq && half ? ten_where(eq, half, false, g, false) : NULL;
+    for (int i = 0; i < 2; i++) {
+        if (!ag_needs(n, i) || !gh || !zero) continue;
+        /* input i loses where it is smaller (maximum) or larger (minimum) than the other */
+        const Tensor *self = i ? b : a, *other = i ? a : b;
+        Tensor *lose = ag_bin(n->op ? OP_GT : OP_LT, self, false, other, false);
+        gin[i] = ag_to_input(n, i, lose ? ten_where(lose, zero, true, gh, false) : NULL);
+        ten_free(lose);
+    }
+    ag_drop(NULL, half, eq, zero);
+    ten_free(gh);
+    return ag_done(n, gin);
+}
+
+AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min) {
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, min ? "MinimumBackward0" : "MaximumBackward0", maximum_bw, 2, in);
+    if (n) {
+        n->op = min;
+        ag_node_save(n, 0, a.t, a.m, false);
+        ag_node_save(n, 1, b.t, b.m, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- add / sub with alpha: AddBackward0 / SubBackward0, b's grad scaled by alpha (negated for sub) ---- */
+
+static int alpha_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ten_alias(g));
+    if (ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ag_bin_s(OP_MUL, g, n->scalar));
+    return ag_done(n, gin);
+}
+
+AgVal ag_add_alpha(AgContext *c, AgVal a, AgVal b, Tensor *out, double alpha, bool sub) {
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, sub ? "SubBackward0" : "AddBackward0", alpha_bw, 2, in);
+    if (n) n->scalar = sub ? -alpha : alpha;
+    return ag_result(out, n);
+}
+
+/* ---- dtype casts: ToCopyBackward0, the grad cast back ---- */
+
+static int to_copy_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    gin[0] = ten_cast(g, n->in_dtype[0]);
+    return ag_done(n, gin);
+}
+
+AgVal ag_to_copy(AgContext *c, AgVal x, Tensor *out) {
+    if (!out) return AG_FAILED;
+    return ag_result(out, ag_record(c, "ToCopyBackward0", to_copy_bw, 1, &x));
+}
+
+/* ---- einsum: the grad of operand k is the einsum of the grad with the other operands into k's labels ---- */
+
+/* sizes holds the equation (a copy, NUL-terminated); saved 0..n-1 the operands. */
+static int einsum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const char *eq = (const char *)n->sizes, *arrow = strstr(eq, "->");
+    char labels[AG_MAX_IN][TEN_MAX_DIMS + 1], outl[TEN_MAX_DIMS + 1];
+    int nops = n->nnext;
+    /* split "ab,bc->ac" into the operands' labels and the output's */
+    const char *p = eq;
+    for (int k = 0; k < nops; k++) {
+        int m = 0;
+        while (*p && *p != ',' && p != arrow) { if (*p != ' ' && m < TEN_MAX_DIMS) labels[k][m++] = *p; p++; }
+        labels[k][m] = '\0';
+        if (*p == ',') p++;
+    }
+    int mo = 0;
+    for (const char *q = arrow + 2; *q; q++) if (*q != ' ' && mo < TEN_MAX_DIMS) outl[mo++] = *q;
+    outl[mo] = '\0';
+    for (int k = 0; k < nops; k++) {
+        if (!ag_needs(n, k)) continue;
+        /* k's labels that also appear in the grad or another operand are computed; the rest broadcast back */
+        char keep[TEN_MAX_DIMS + 1], sub[64];
+        int nk = 0;
+        for (const char *l = labels[k]; *l; l++) {
+            bool found = strchr(outl, *l) != NULL;
+            for (int j = 0; j < nops && !found; j++) if (j != k && strchr(labels[j], *l)) found = true;
+            if (found) keep[nk++] = *l;
+        }
+        keep[nk] = '\0';
+        snprintf(sub, sizeof sub, "%s", outl);
+        const Tensor *ops[AG_MAX_IN + 1];
+        ops[0] = g;
+        int no = 1;
+        bool bad = false;
+        for (int j = 0; j < nops; j++) {
+            if (j == k) continue;
+            if (!(ops[no++] = ag_saved(n, j))) bad = true;
+            size_t len = strlen(sub);
+            snprintf(sub + len, sizeof sub - len, ",%s", labels[j]);
+        }
+        if (bad) return ag_done(n, gin);
+        size_t len = strlen(sub);
+        snprintf(sub + len, sizeof sub - len, "->%s", keep);
+        Tensor *e = ten_einsum(sub, (Tensor *const *)ops, no);
+        /* put back the labels only k had (size 1, then expanded), in k's order */
+        int64_t shape1[TEN_MAX_DIMS];
+        int ki = 0, nd = (int)strlen(labels[k]);
+        for (int i = 0; i < nd; i++) {
+            if (ki < nk && labels[k][i] == keep[ki]) { shape1[i] = n->in_shape[k][i]; ki++; }
+            else shape1[i] = 1;
+        }
+        Tensor *rs = e ? ten_reshape(e, nd, shape1) : NULL, *ex = rs ? ten_expand(rs, nd, n->in_shape[k]) : NULL;
+        gin[k] = ex ? as_dtype(ten_contiguous(ex), n->in_dtype[k]) : NULL;
+        ag_drop(NULL, e, rs, ex);
+    }
+    return ag_done(n, gin);
+}
+
+AgVal ag_einsum(AgContext *c, const char *equation, int nops, const AgVal *ops, Tensor *out) {
+    return ag_einsum_as(c, NULL, equation, nops, ops, out);
+}
+
+AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nops, const AgVal *ops, Tensor *out) {
+    if (!out) return AG_FAILED;
+    bool any = false;
+    for (int i = 0; i < nops; i++) any = any || ag_requires_grad(ops[i].m);
+    if (!any || !c->grad_enabled) return ag_result(out, NULL);
+    char explicit_eq[256];
+    if (!strstr(equation, "->") && !strchr(equation, '.') && strlen(equation) < 100) {
+        /* implicit output: the labels that appear once, in alphabetical order (einsum's rule) */
+        int count[128] = {0};
+        for (const char *p = equation; *p; p++) if ((unsigned char)*p < 128) count[(unsigned char)*p]++;
+        int k = snprintf(explicit_eq, sizeof explicit_eq, "%s->", equation);
+        for (int ch = 'A'; ch <= 'z'; ch++)
+            if (count[ch] == 1 && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) explicit_eq[k++] = (char)ch;
+        explicit_eq[k] = '\0';
+        equation = explicit_eq;
+    }
+    const char *arrow = strstr(equation, "->");
+    bool repeated = false;
+    for (const char *p = equation; *p && p != arrow; p++)
+        if (*p == '.' || (*p != ',' && *p != ' ' && p[1] && strchr(p + 1, *p) && strchr(p + 1, *p) < (strchr(p, ',') ? strchr(p, ',') : arrow))) repeated = true;
+    if (!arrow || repeated || nops > AG_MAX_IN) {
+        ten_free(out);
+        ten_fail("torch.einsum has no gradient in attn yet for this equation (an explicit '->' output, no '...' and no "
+                 "label twice in one operand, at most %d operands)", AG_MAX_IN);
+        return AG_FAILED;
+    }
+    bool permute = nops == 1 && strlen(arrow + 2) == (size_t)ops[0].t->ndim;
+    AgNode *n = ag_record(c, name ? name : permute ? "PermuteBackward0" : "ViewBackward0", einsum_bw, nops, ops);
+    if (n) {
+        size_t len = strlen(equation) + 1;
+        n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
+        if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
+        memcpy(n->sizes, equation, len);
+        for (int i = 0; i < nops; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- addmm (self, m1 (n,k), m2 (k,m)), addmv (self, M, v), baddbmm and addbmm (self, b1 (B,n,k), b2 (B,k,m)):
+ * beta * self + alpha * product; self's grad g * beta summed to its shape, the factors' as matmul's ---- */
+
+/* op: 0 addmm, 1 addmv, 2 baddbmm, 3 addbmm; scalar alpha; sizes[0] beta (a double); saved 1, 2 the factors. */
+static int addmm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    double beta;
+    memcpy(&beta, n->sizes, sizeof beta);
+    const Tensor *m1 = ag_needs(n, 2) ? ag_saved(n, 1) : NULL, *m2 = ag_needs(n, 1) ? ag_saved(n, 2) : NULL;
+    if ((ag_needs(n, 2) && !m1) || (ag_needs(n, 1) && !m2)) return -1;
+    if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, beta == 1.0 ? ten_alias(g) : ag_bin_s(OP_MUL, g, beta));
+    Tensor *gg = n->op == 1 ? ten_unsqueeze(g, 1) : ten_alias(g);     /* addmv: g (n,) as (n, 1) */
+    if (ag_needs(n, 1)) {                                              /* g @ m2^T */
+        Tensor *m2t = n->op == 1 ? ten_unsqueeze(m2, 0) : ten_transpose(m2, -1, -2);
+        Tensor *p = gg && m2t ? ten_matmul(gg, m2t) : NULL;
+        gin[1] = ag_to_input(n, 1, ag_drop(ag_bin_s(OP_MUL, p, n->scalar), m2t, p, NULL));
+    }
+    if (ag_needs(n, 2)) {                                              /* m1^T @ g */
+        Tensor *m1t = ten_transpose(m1, -1, -2), *p = gg && m1t ? ten_matmul(m1t, gg) : NULL;
+        Tensor *ps = n->op == 1 && p ? ten_squeeze(p, 1, false) : (p ? ten_alias(p) : NULL);
+        gin[2] = ag_to_input(n, 2, ag_drop(ag_bin_s(OP_MUL, ps, n->scalar), m1t, p, ps));
+    }
+    ten_free(gg);
+    return ag_done(n, gin);
+}
+
+AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, double beta, double alpha, Tensor *out) {
+    static const char *const names[] = {"AddmmBackward0", "AddmvBackward0", "BaddbmmBackward0", "AddbmmBackward0"};
+    if (!out) return AG_FAILED;
+    AgVal in[3] = {self, a, b};
+    AgNode *n = ag_record(c, names[kind], addmm_bw, 3, in);
+    if (n) {
+        n->op = kind;
+        n->scalar = alpha;
+        n->sizes = malloc(sizeof(int64_t));
+        if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
+        memcpy(n->sizes, &beta, sizeof beta);
+        if (ag_needs(n, 2)) ag_node_save(n, 1, a.t, a.m, false);
+        if (ag_needs(n, 1)) ag_node_save(n, 2, b.t, b.m, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- a op b elementwise: x ** y and 2 ** y (PowBackward1, a number's edge None), atan2 (Atan2Backward0) ---- */
+
+/* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 the result. The grads as derivatives.yaml has them:
+ * pow: grad * b * a^(b - 1) and grad * result * log(a) (0 where a == 0 and b >= 0);
+ * atan2: grad * b / (a^2 + b^2) and grad * -a / (a^2 + b^2). */
+static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b ? ag_saved(n, 2) : NULL;
+    if (!y) return -1;
+    bool aw = n->dims[0], bw = n->dims[1];
+    if (n->op == AG_B_POW) {
+        if (ag_needs(n, 0)) {
+            Tensor *b1 = ag_bin_s(OP_SUB, b, 1.0), *p = ag_bin(OP_POW, a, aw, b1, bw), *t = ag_bin(OP_MUL, b, bw, p, false);
+            gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t));
+        }
+        if (ag_needs(n, 1)) {
+            Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, aw), *r = ag_bin(OP_MUL, g, false, t, false);
+            Tensor *z = ag_bin_s(OP_EQ, a, 0.0), *nn = ag_bin_s(OP_GE, b, 0.0), *mask = ag_bin(OP_AND, z, false, nn, false);
+            Tensor *zero = ten_scalar_d(0.0), *rm = mask && r && zero ? ten_where(mask, zero, true, r, false) : NULL;
+            ag_drop(NULL, la, t, r);
+            ag_drop(NULL, z, nn, mask);
+            ten_free(zero);
+            gin[1] = ag_to_input(n, 1, rm);
+        }
+    } else {
+        Tensor *aa = ag_bin(OP_MUL, a, aw, a, aw), *bb = ag_bin(OP_MUL, b, bw, b, bw), *den = ag_bin(OP_ADD, aa, false, bb, false);
+        Tensor *gd = ag_bin(OP_DIV, g, false, den, false);
+        if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ag_bin(OP_MUL, gd, false, b, bw));
+        if (ag_needs(n, 1)) {
+            Tensor *na = ten_unary(UOP_NEG, a);
+            gin[1] = ag_to_input(n, 1, ag_bin(OP_MUL, gd, false, na, aw));
+            ten_free(na);
+        }
+        ag_drop(NULL, aa, bb, den);
+        ten_free(gd);
+    }
+    return ag_done(n, gin);
+}
+
+AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
+    if (!n) return ag_result(out, NULL);
+    n->op = (int)kind;
+    n->dims[0] = a_weak;
+    n->dims[1] = b_weak;
+    ag_node_save(n, 0, a.t, a.m, false);
+    ag_node_save(n, 1, b.t, b.m, false);
+    ag_node_save(n, 2, out, NULL, true);
+    return ag_result(out, n);
+}
+
+/* ---- clamp(x, min=lo, max=hi) with tensor bounds: ClampBackward0, edges (x, lo, hi) ---- */
+
+/* saved 0 x, 1 lo, 2 hi (absent: not given). The result is hi where max(x, lo) > hi (hi's grad there), else lo
+ * where x < lo (lo's grad), else x (x's grad): where lo > hi, hi takes it all, as PyTorch's clamp_backward_min_max. */
+static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0), *lo = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
+    const Tensor *hi = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
+    if (!x) return -1;
+    Tensor *zero = ten_scalar_d(0.0), *at_hi = NULL, *at_lo = NULL;
+    if (hi) {
+        Tensor *m = lo ? ag_bin(OP_MAXIMUM, x, false, lo, false) : ten_alias(x);
+        at_hi = ag_bin(OP_GT, m, false, hi, false);
+        ten_free(m);
+    }
+    if (lo) {
+        Tensor *below = ag_bin(OP_LT, x, false, lo, false), *nh = at_hi ? ten_unary(UOP_NOT, at_hi) : NULL;
+        at_lo = nh ? ag_bin(OP_AND, below, false, nh, false) : ten_alias(below);
+        ag_drop(NULL, below, nh, NULL);
+    }
+    Tensor *outside = at_lo && at_hi ? ag_bin(OP_OR, at_lo, false, at_hi, false) : at_lo ? ten_alias(at_lo) : at_hi ? ten_alias(at_hi) : NULL;
+    if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, outside ? ten_where(outside, zero, true, g, false) : ten_alias(g));
+    if (ag_needs(n, 1) && at_lo) gin[1] = ag_to_input(n, 1, ten_where(at_lo, g, false, zero, true));
+    if (ag_needs(n, 2) && at_hi) gin[2] = ag_to_input(n, 2, ten_where(at_hi, g, false, zero, true));
+    ag_drop(NULL, at_lo, at_hi, outside);
+    ten_free(zero);
+    return ag_done(n, gin);
+}
+
+AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgVal in[3] = {x, lo, hi};
+    AgNode *n = ag_record(c, "ClampBackward0", clamp_t_bw, 3, in);
+    if (n) {
+        ag_node_save(n, 0, x.t, x.m, false);
+        if (lo.t) ag_node_save(n, 1, lo.t, lo.m, false);
+        if (hi.t) ag_node_save(n, 2, hi.t, hi.m, false);
+        n->nsaved = 3;
+    }
+    return ag_result(out, n);
+}
+
+/* ---- scatter_add(self, dim, index, src): ScatterAddBackward0, self's grad the grad, src's the grad gathered ---- */
+
+/* saved 0 the index; dims[0] the dim. */
+static int scatter_add_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *idx = ag_saved(n, 0);
+    if (!idx) return -1;
+    if (ag_needs(n, 0)) gin[0] = ten_alias(g);
+    if (ag_needs(n, 1)) gin[1] = ten_gather(g, n->dims[0], idx);
+    return ag_done(n, gin);
+}
+
+AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {self, src};
+    AgNode *n = ag_record(c, "ScatterAddBackward0", scatter_add_bw, 2, in);
+    if (n) {
+        n->dims[0] = ten_norm_dim(dim, self.t->ndim < 1 ? 1 : self.t->ndim);
+        ag_node_save(n, 0, index, NULL, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- cumprod along a dim: CumprodBackward0 ---- */
+
+/* Each row (the dim moved last, contiguous float64): grad_i = sum over j >= i of g_j * prod of x_k for k <= j, k != i,
+ * by a running product (no division, so zeros are exact). */
+static void cumprod_rows(const double *x, const double *g, double *out, int64_t rows, int64_t len) {
+    for (int64_t r = 0; r < rows; r++) {
+        const double *xr = x + r * len, *gr = g + r * len;
+        double *o = out + r * len, before = 1.0;          /* the product of x_k for k < i */
+        for (int64_t i = 0; i < len; i++) {
+            double acc = 0, run = before;
+            for (int64_t j = i; j < len; j++) {
+                if (j > i) run *= xr[j];
+                acc += gr[j] * run;
+            }
+            o[i] = acc;
+            before *= xr[i];
+        }
+    }
+}
+
+/* saved 0 x; dims[0] the dim. */
+static int cumprod_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *x = ag_saved(n, 0);
+    if (!x) return -1;
+    int d = n->dims[0], nd = x->ndim;
+    if (nd == 0) { gin[0] = ten_alias(g); return ag_done(n, gin); }
+    Tensor *xt = ten_transpose(x, d, nd - 1), *gt = ten_transpose(g, d, nd - 1);
+    Tensor *xc = f64(xt), *gc = f64(gt), *o = xc ? ten_new(DT_F64, xc->ndim, xc->shape) : NULL;
+    int64_t len = x->shape[d];
+    if (o && gc && len > 0) cumprod_rows(ten_f64(xc), ten_f64(gc), ten_f64(o), o->numel / len, len);
+    Tensor *back = o && gc ? ten_transpose(o, d, nd - 1) : NULL, *bc = back ? ten_contiguous(back) : NULL;
+    ag_drop(NULL, xt, gt, xc);
+    ag_drop(NULL, gc, o, back);
+    gin[0] = as_dtype(bc, n->in_dtype[0]);
+    return ag_done(n, gin);
+}
+
+AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out) {
+    if (!out) return AG_FAILED;
+    int d = ten_norm_dim(dim, x.t->ndim < 1 ? 1 : x.t->ndim);
+    if (d < 0) { ten_free(out); return AG_FAILED; }
+    AgNode *n = ag_record(c, "CumprodBackward0", cumprod_bw, 1, &x);
+    if (n) {
+        n->dims[0] = d;
+        ag_node_save(n, 0, x.t, x.m, false);
+    }
+    return ag_result(out, n);
+}
+
+/* ---- cross(a, b, dim): LinalgCrossBackward0, a's grad cross(b, g), b's cross(g, a) (summed to their shapes) ---- */
+
+/* u x v along dim d (size 3 there), u and v broadcast: each component by ten_select, stacked back at d. */
+static Tensor *cross3(const Tensor *u, const Tensor *v, int d) {
+    Tensor *uc[3], *vc[3], *comp[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) { uc[i] = ten_select(u, d, i); vc[i] = ten_select(v, d, i); }
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        Tensor *p = ag_bin(OP_MUL, uc[j], false, vc[k], false), *q = ag_bin(OP_MUL, uc[k], false, vc[j], false);
+        comp[i] = ag_bin(OP_SUB, p, false, q, false);
+        ten_free(p);
+        ten_free(q);
+    }
+    Tensor *r = comp[0] && comp[1] && comp[2] ? ten_stack(comp, 3, d) : NULL;
+    for (int i = 0; i < 3; i++) { ten_free(uc[i]); ten_free(vc[i]); ten_free(comp[i]); }
+    return r;
+}
+
+/* saved 0 a, 1 b; dims[0] the dim (of the broadcast result, counted from the end as a negative number). */
+static int cross_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL;
+    if (!b) return -1;
+    int d = g->ndim + n->dims[0];
+    if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, cross3(b, g, d));
+    if (ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, cross3(g, a, d));
+    return ag_done(n, gin);
+}
+
+AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out) {
+    if (!out) return AG_FAILED;
+    int d = ten_norm_dim(dim, out->ndim);
+    if (d < 0) { ten_free(out); return AG_FAILED; }
+    AgVal in[2] = {a, b};
+    AgNode *n = ag_record(c, "LinalgCrossBackward0", cross_bw, 2, in);
+    if (n) {
+        n->dims[0] = d - out->ndim;
+        ag_node_save(n, 0, a.t, a.m, false);
+        ag_node_save(n, 1, b.t, b.m, false);
+    }
+    return ag_result(out, n);
+}

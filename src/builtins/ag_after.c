@@ -1,0 +1,569 @@
+/* ag_after.c - the builtins whose gradient is recorded after their call: their forward ran unrecorded, and
+ * ag_after_call hands the detached result here, which attaches PyTorch's node (autograd.h, ag_extra.c) from the
+ * call's arguments. Ops that only move elements get theirs from a position map: the same builtin run again on
+ * tensors that hold their own element numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtins_internal.h"
+#include "autograd.h"
+
+#define AG_INPUTS 3                     /* inputs a position map follows (autograd.h: ag_index_map) */
+
+/* A call's arguments with the tensor first: self for a method, else the first positional. */
+typedef struct { Interp *I; Args *a; Value *self; } Call;
+
+static Value *arg_at(const Call *c, int i, const char *kw) {
+    for (int k = 0; kw && k < c->a->nkw; k++) if (!strcmp(c->a->kwnames[k], kw)) return c->a->kwvals[k];
+    if (c->self) { if (i == 0) return c->self; i--; }
+    return i < c->a->npos ? c->a->pos[i] : NULL;
+}
+static bool is_num(const Value *v) { return v && (v->kind == V_INT || v->kind == V_FLOAT || v->kind == V_BOOL); }
+static double num_or(const Value *v, double d) { return is_num(v) ? val_as_double(v) : d; }
+static bool is_tensor(const Value *v) { return v && v->kind == V_TENSOR; }
+
+/* dims from an int, a tuple/list of ints, or None/absent (nd -1: every dim). false when not ints. */
+static bool read_dims(const Value *v, int *dims, int *nd) {
+    *nd = -1;
+    if (!v || v->kind == V_NONE) return true;
+    if (v->kind == V_INT) { dims[0] = (int)v->u.i; *nd = 1; return true; }
+    if (v->kind != V_TUPLE && v->kind != V_LIST) return false;
+    if (v->u.seq.n > TEN_MAX_DIMS) return false;
+    for (int64_t i = 0; i < v->u.seq.n; i++) {
+        if (v->u.seq.items[i]->kind != V_INT) return false;
+        dims[i] = (int)v->u.seq.items[i]->u.i;
+    }
+    *nd = v->u.seq.n ? (int)v->u.seq.n : -1;
+    return true;
+}
+
+/* Gives the tensor value r the history of res (an AgVal whose t is an alias of r's tensor); false on failure. */
+static bool adopt(Value *r, AgVal res) {
+    if (!res.t) { ag_meta_unref(res.m); return false; }
+    ag_meta_unref(r->ag);
+    r->ag = res.m;
+    ten_free(res.t);
+    return true;
+}
+static Tensor *out_of(Value *r) { return ten_alias(r->u.t); }
+
+/* ---- elementwise functions ---- */
+typedef struct { const char *name, *node; AgElem kind; } ElemRow;
+static const ElemRow ELEMS[] = {
+    {"acos", "AcosBackward0", AG_E_ACOS}, {"asin", "AsinBackward0", AG_E_ASIN}, {"atan", "AtanBackward0", AG_E_ATAN},
+    {"acosh", "AcoshBackward0", AG_E_ACOSH}, {"asinh", "AsinhBackward0", AG_E_ASINH},
+    {"atanh", "AtanhBackward0", AG_E_ATANH}, {"cosh", "CoshBackward0", AG_E_COSH}, {"sinh", "SinhBackward0", AG_E_SINH},
+    {"tan", "TanBackward0", AG_E_TAN}, {"erf", "ErfBackward0", AG_E_ERF}, {"erfc", "ErfcBackward0", AG_E_ERFC},
+    {"exp2", "Exp2Backward0", AG_E_EXP2}, {"expm1", "Expm1Backward0", AG_E_EXPM1},
+    {"log10", "Log10Backward0", AG_E_LOG10}, {"log2", "Log2Backward0", AG_E_LOG2},
+    {"log1p", "Log1PBackward0", AG_E_LOG1P}, {"rsqrt", "RsqrtBackward0", AG_E_RSQRT},
+    {"ceil", "CeilBackward0", AG_E_ZERO}, {"floor", "FloorBackward0", AG_E_ZERO}, {"round", "RoundBackward0", AG_E_ZERO},
+    {"trunc", "TruncBackward0", AG_E_ZERO}, {"sign", "SignBackward0", AG_E_ZERO}, {"frac", "FracBackward0", AG_E_ONE},
+    {"remainder", "RemainderBackward0", AG_E_ONE}, {"silu", "SiluBackward0", AG_E_SILU},
+    {"logsigmoid", "LogSigmoidBackward0", AG_E_LOGSIGMOID}, {"softplus", "SoftplusBackward0", AG_E_SOFTPLUS},
+    {"mish", "MishBackward0", AG_E_MISH}, {"hardtanh", "HardtanhBackward0", AG_E_HARDTANH}, {NULL, NULL, AG_E_ZERO}};
+
+static int elementwise(const Call *c, const ElemRow *row, Value *r) {
+    Value *x = arg_at(c, 0, "input");
+    if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
+    if (!strcmp(row->name, "remainder") && !is_num(arg_at(c, 1, "other"))) return 0;
+    if (!strcmp(row->name, "round") && arg_at(c, 1, "decimals")) return 0;
+    double p0 = 0, p1 = 0;
+    if (!strcmp(row->name, "hardtanh")) { p0 = num_or(arg_at(c, 1, "min_val"), -1); p1 = num_or(arg_at(c, 2, "max_val"), 1); }
+    if (!strcmp(row->name, "softplus")) { p0 = num_or(arg_at(c, 1, "beta"), 1); p1 = num_or(arg_at(c, 2, "threshold"), 20); }
+    return adopt(r, ag_elementwise(&c->I->run.ag, row->kind, row->node, arg_ag(x), out_of(r), p0, p1)) ? 1 : -1;
+}
+
+/* ---- reductions ---- */
+
+/* std / var (input, dim, unbiased, keepdim, *, correction); std_mean / var_mean give (std, mean). */
+static int var_std(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *d1 = arg_at(c, 1, "dim");
+    bool sq = name[0] == 's', pair = strstr(name, "_mean") != NULL;
+    int dims[TEN_MAX_DIMS], nd;
+    double corr = 1;
+    int next = 2;
+    if (d1 && d1->kind == V_BOOL && !arg_at(c, 99, "dim")) { corr = d1->u.b ? 1 : 0; d1 = NULL; next = 2; }
+    else {
+        Value *ub = arg_at(c, 2, "unbiased");
+        if (ub && ub->kind == V_BOOL) corr = ub->u.b ? 1 : 0;
+        next = 3;
+    }
+    Value *kd = arg_at(c, next, "keepdim"), *cr = arg_at(c, 99, "correction");
+    if (cr && is_num(cr)) corr = val_as_double(cr);
+    if (!is_tensor(x) || !read_dims(d1, dims, &nd)) return 0;
+    bool keep = kd && kd->kind == V_BOOL && kd->u.b;
+    Value *rv = pair ? (r->kind == V_TUPLE && r->u.seq.n == 2 ? r->u.seq.items[0] : NULL) : r;
+    if (!rv || rv->kind != V_TENSOR) return 0;
+    double cnt = 1;
+    if (nd < 0) cnt = (double)x->u.t->numel;
+    else for (int i = 0; i < nd; i++) { int d = ten_norm_dim(dims[i], x->u.t->ndim); if (d < 0) return 0; cnt *= (double)x->u.t->shape[d]; }
+    const char *node = pair ? (sq ? "StdMeanBackward0" : "VarMeanBackward0") : (sq ? "StdBackward0" : "VarBackward0");
+    AgContext *ag = &c->I->run.ag;
+    if (!adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)))
+        return -1;
+    if (pair) {                         /* the mean, as x.mean(dims) records it */
+        Value *mv = r->u.seq.items[1];
+        AgVal m = nd < 0 ? ag_mean(ag, arg_ag(x)) : ag_mean_dims(ag, arg_ag(x), dims, nd, keep);
+        if (!m.t) return -1;
+        if (mv->kind == V_TENSOR) { ag_meta_unref(mv->ag); mv->ag = m.m; ten_free(m.t); }
+        else ag_val_free(m);
+    }
+    return 1;
+}
+
+static int reduction(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input");
+    if (!is_tensor(x)) return 0;
+    int dims[TEN_MAX_DIMS], nd = -1;
+    AgRed kind;
+    const char *node;
+    double scalar = 0;
+    Value *dv, *kd;
+    Value *rv = r;
+    if (!strcmp(name, "norm")) {
+        Value *p = arg_at(c, 1, "p");
+        scalar = !p || p->kind == V_NONE || p->kind == V_STR ? 2 : num_or(p, NAN);
+        if (p && p->kind == V_STR && strcmp(p->u.str.s, "fro")) return 0;
+        if (!(scalar >= 1) || isinf(scalar)) return 0;
+        dv = arg_at(c, 2, "dim");
+        kd = arg_at(c, 3, "keepdim");
+        kind = AG_R_NORM;
+        node = "NormBackward1";
+    } else if (!strcmp(name, "prod") || !strcmp(name, "logsumexp") || !strcmp(name, "cumsum")) {
+        dv = arg_at(c, 1, "dim");
+        kd = arg_at(c, 2, "keepdim");
+        kind = name[0] == 'p' ? AG_R_PROD : name[0] == 'l' ? AG_R_LOGSUMEXP : AG_R_CUMSUM;
+        node = name[0] == 'p' ? (dv && dv->kind != V_NONE ? "ProdBackward1" : "ProdBackward0")
+             : name[0] == 'l' ? "LogsumexpBackward0" : "CumsumBackward0";
+        if (kind == AG_R_CUMSUM) kd = NULL;
+    } else if (!strcmp(name, "amax") || !strcmp(name, "amin")) {
+        dv = arg_at(c, 1, "dim");
+        kd = arg_at(c, 2, "keepdim");
+        kind = AG_R_AMAX;
+        node = name[2] == 'a' ? "AmaxBackward0" : "AminBackward0";
+    } else if (!strcmp(name, "median") && !arg_at(c, 1, "dim") && r->kind == V_TENSOR) {
+        dv = NULL;
+        kd = NULL;
+        kind = AG_R_AMAX;                /* PyTorch's evenly_distribute_backward: ties share */
+        node = "MedianBackward0";
+    } else return 0;
+    if (!read_dims(dv, dims, &nd)) return 0;
+    if (rv->kind != V_TENSOR) return 0;
+    bool keep = kd && kd->kind == V_BOOL && kd->u.b;
+    if (kind == AG_R_CUMSUM && nd != 1) return 0;
+    return adopt(rv, ag_reduction(&c->I->run.ag, kind, node, arg_ag(x), out_of(rv), dims, nd, keep, scalar)) ? 1 : -1;
+}
+
+/* ---- ops that only move elements: the same builtin run on position tensors ---- */
+typedef struct { const char *name, *node; } MoveRow;
+static const MoveRow MOVES[] = {
+    {"flip", "FlipBackward0"}, {"roll", "RollBackward0"}, {"repeat", "RepeatBackward0"}, {"tile", "RepeatBackward0"},
+    {"tril", "TrilBackward0"}, {"triu", "TriuBackward0"}, {"pad", "ConstantPadNdBackward0"},
+    {"gather", "GatherBackward0"}, {"index_select", "IndexSelectBackward0"},
+    {"repeat_interleave", "IndexSelectBackward0"}, {"masked_select", "MaskedSelectBackward0"},
+    {"take", "TakeBackward0"}, {"diag", "DiagBackward0"}, {"diagonal", "DiagonalBackward0"},
+    {"movedim", "PermuteBackward0"}, {"moveaxis", "PermuteBackward0"}, {"unflatten", "ViewBackward0"},
+    {"clone", "CloneBackward0"}, {"contiguous", "CloneBackward0"}, {"expand_as", "ExpandBackward0"},
+    {"view_as", "ViewBackward0"}, {"chunk", "SplitBackward0"}, {"split", "SplitBackward0"},
+    {"unbind", "UnbindBackward0"}, {"hstack", "CatBackward0"}, {"vstack", "CatBackward0"},
+    {"index_fill", "IndexFillBackward0"}, {"scatter", "ScatterBackward0"}, {"meshgrid", "ExpandBackward0"},
+    {NULL, NULL}};
+
+#define POS_BASE 1099511627776.0        /* 2^40: positions are stored as POS_BASE + p, exact in float64 */
+
+/* A float64 tensor of t's shape holding POS_BASE + base + i (or zeros: no position) as a value. */
+static Value *position_value(const Tensor *t, int64_t base, bool mark) {
+    Tensor *p = ten_new(DT_F64, t->ndim, t->shape);
+    if (!p) return NULL;
+    if (mark) for (int64_t i = 0; i < p->numel; i++) ten_f64(p)[i] = POS_BASE + (double)(base + i);
+    return val_tensor(p);
+}
+
+/* The float tensors among the call's arguments (one level into lists), at most 3: where they are, for the rerun. */
+typedef struct { Value **slot[AG_INPUTS + 1]; Value *orig[AG_INPUTS + 1]; int n; } Inputs;
+static bool collect(Inputs *in, Value **slot) {
+    Value *v = *slot;
+    if (v->kind == V_TENSOR && ten_is_float(v->u.t->dtype)) {
+        if (in->n >= AG_INPUTS) return false;
+        in->slot[in->n] = slot;
+        in->orig[in->n++] = v;
+    } else if (v->kind == V_LIST || v->kind == V_TUPLE) {
+        for (int64_t i = 0; i < v->u.seq.n; i++) {
+            Value *it = v->u.seq.items[i];
+            if (it->kind == V_TENSOR && !collect(in, &v->u.seq.items[i])) return false;
+        }
+    }
+    return true;
+}
+
+/* The position map of one result element (float64 positions) as int64 flat positions, -1 for none. */
+static Tensor *decode(const Tensor *pos, int64_t total) {
+    Tensor *pc = ten_cast(pos, DT_F64), *m = pc ? ten_new(DT_I64, pc->ndim, pc->shape) : NULL;
+    if (m)
+        for (int64_t i = 0; i < m->numel; i++) {
+            double v = ten_f64(pc)[i] - POS_BASE;
+            ten_i64(m)[i] = v >= 0 && v < (double)total && v == floor(v) ? (int64_t)v : -1;
+        }
+    ten_free(pc);
+    return m;
+}
+
+static int moves(const Call *c, const MoveRow *row, Value *r) {
+    Interp *I = c->I;
+    Args *a = c->a;
+    if (!strcmp(row->name, "contiguous") && c->self && ten_compute_contiguous(c->self->u.t) && r->kind == V_TENSOR) {
+        ag_meta_unref(r->ag);           /* PyTorch returns self: the same history */
+        r->ag = ag_meta_ref(c->self->ag);
+        return 1;
+    }
+    /* the arguments with self first, copied so that the float tensors can be swapped for position tensors; lists
+     * are copied one level too */
+    int n = a->npos + (c->self ? 1 : 0);
+    Value **pos = xmalloc(sizeof(Value *) * (size_t)(n + 1)), **kw = xmalloc(sizeof(Value *) * (size_t)(a->nkw + 1));
+    int k0 = 0;
+    if (c->self) pos[k0++] = c->self;
+    for (int i = 0; i < a->npos; i++) pos[k0 + i] = a->pos[i];
+    for (int i = 0; i < a->nkw; i++) kw[i] = a->kwvals[i];
+    for (int i = 0; i < n; i++)
+        if (pos[i]->kind == V_LIST || pos[i]->kind == V_TUPLE) {
+            Value *cp = pos[i]->kind == V_LIST ? val_list(pos[i]->u.seq.n) : val_tuple(pos[i]->u.seq.n);
+            for (int64_t j = 0; j < pos[i]->u.seq.n; j++) val_seq_set(cp, j, val_incref(pos[i]->u.seq.items[j]));
+            pos[i] = cp;
+        } else val_incref(pos[i]);
+    Inputs in = {.n = 0};
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) ok = collect(&in, &pos[i]);
+    for (int i = 0; i < a->nkw && ok; i++)
+        if (kw[i]->kind == V_TENSOR) ok = collect(&in, &kw[i]);     /* not into the caller's own lists */
+    int rc = 0;
+    Value *maps = NULL;
+    int64_t total = 0;
+    if (ok && in.n > 0) {
+        for (int i = 0; i < in.n; i++) {
+            Value *pv = position_value(in.orig[i]->u.t, total, ag_requires_grad(in.orig[i]->ag));
+            total += in.orig[i]->u.t->numel;
+            if (!pv) { ok = false; break; }
+            if (!(in.slot[i] >= kw && in.slot[i] < kw + a->nkw)) val_decref(*in.slot[i]);   /* kw's are borrowed */
+            *in.slot[i] = pv;
+        }
+        if (ok) {
+            Args b = *a;
+            b.pos = pos;
+            b.npos = n;
+            b.kwvals = kw;
+            bool grad = I->run.ag.grad_enabled;
+            I->run.ag.grad_enabled = false;
+            maps = a->fn->fn(I, &b);
+            I->run.ag.grad_enabled = grad;
+        }
+    }
+    /* kw slots swapped: release the position values there; positional ones are released with pos */
+    for (int i = 0; i < a->nkw; i++) if (kw[i] != a->kwvals[i]) val_decref(kw[i]);
+    for (int i = 0; i < n; i++) val_decref(pos[i]);
+    free(pos);
+    free(kw);
+    if (!maps) return 0;                 /* the rerun failed: the op is refused as before */
+    AgVal ins[AG_INPUTS];
+    for (int i = 0; i < in.n; i++) ins[i] = arg_ag(in.orig[i]);
+    const char *node = row->node;
+    if (!strcmp(row->name, "split")) {
+        Value *s = arg_at(c, 1, "split_size_or_sections");
+        if (s && (s->kind == V_LIST || s->kind == V_TUPLE)) node = "SplitWithSizesBackward0";
+    }
+    rc = 1;
+    int64_t nres = r->kind == V_TENSOR ? 1 : r->kind == V_TUPLE || r->kind == V_LIST ? r->u.seq.n : 0;
+    for (int64_t j = 0; j < nres && rc == 1; j++) {
+        Value *rv = r->kind == V_TENSOR ? r : r->u.seq.items[j];
+        Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
+        if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) { rc = 0; break; }
+        Tensor *map = decode(mv->u.t, total);
+        AgVal used[AG_INPUTS];               /* an input no element comes from (view_as's other) gets no edge */
+        memcpy(used, ins, sizeof(AgVal) * (size_t)in.n);
+        for (int i = 0; map && i < in.n; i++) {
+            int64_t lo = 0, hi;
+            for (int k = 0; k < i; k++) lo += in.orig[k]->u.t->numel;
+            hi = lo + in.orig[i]->u.t->numel;
+            bool any = false;
+            for (int64_t e = 0; e < map->numel && !any; e++) any = ten_i64(map)[e] >= lo && ten_i64(map)[e] < hi;
+            if (!any) used[i].m = NULL;
+        }
+        if (!map || !adopt(rv, ag_index_map(&I->run.ag, node, out_of(rv), map, in.n, used))) rc = -1;
+        ten_free(map);
+    }
+    val_decref(maps);
+    return rc;
+}
+
+/* ---- ops that pick elements by value and say where (sort, topk, kthvalue, median over a dim, mode, msort) ---- */
+
+static int picks(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input");
+    if (!is_tensor(x) || x->u.t->ndim == 0) return 0;
+    const Tensor *xt = x->u.t;
+    Value *vals = r, *idxv = NULL;
+    Tensor *idx = NULL, *own = NULL;
+    int dim = -1;
+    bool keep = true;
+    const char *node;
+    if (!strcmp(name, "msort")) {
+        Tensor *v = NULL;
+        if (ten_sort(xt, 0, false, false, &v, &own) < 0) return -1;
+        ten_free(v);
+        idx = own;
+        dim = 0;
+        node = "SortBackward0";
+    } else {
+        if (r->kind != V_TUPLE || r->u.seq.n != 2) return 0;
+        vals = r->u.seq.items[0];
+        idxv = r->u.seq.items[1];
+        if (idxv->kind != V_TENSOR) return 0;
+        idx = idxv->u.t;
+        Value *dv;
+        if (!strcmp(name, "sort")) { dv = arg_at(c, 1, "dim"); node = "SortBackward0"; }
+        else if (!strcmp(name, "topk")) { dv = arg_at(c, 2, "dim"); node = "TopkBackward0"; }
+        else {
+            int at = !strcmp(name, "kthvalue") ? 2 : 1;
+            dv = arg_at(c, at, "dim");
+            Value *kd = arg_at(c, at + 1, "keepdim");
+            keep = kd && kd->kind == V_BOOL && kd->u.b;
+            node = name[0] == 'k' ? "KthvalueBackward0" : name[1] == 'e' ? "MedianBackward1" : "ModeBackward0";
+        }
+        if (dv && dv->kind == V_INT) dim = (int)dv->u.i;
+        else if (dv && dv->kind != V_NONE) return 0;
+    }
+    if (vals->kind != V_TENSOR) { ten_free(own); return 0; }
+    int d = ten_norm_dim(dim, xt->ndim);
+    Tensor *pos = ten_arange(0, (double)xt->numel, 1, DT_I64), *p2 = pos ? ten_reshape(pos, xt->ndim, xt->shape) : NULL;
+    Tensor *ik = d < 0 ? NULL : keep ? ten_alias(idx) : ten_unsqueeze(idx, d);
+    Tensor *g = p2 && ik ? ten_gather(p2, d, ik) : NULL;
+    Tensor *map = g ? ten_reshape(g, vals->u.t->ndim, vals->u.t->shape) : NULL;
+    ten_free(pos); ten_free(p2); ten_free(ik); ten_free(g); ten_free(own);
+    if (!map) return -1;
+    AgVal in = arg_ag(x);
+    bool ok = adopt(vals, ag_index_map(&c->I->run.ag, node, out_of(vals), map, 1, &in));
+    ten_free(map);
+    return ok ? 1 : -1;
+}
+
+/* F.normalize(x, p=2, dim=1, eps=1e-12): x / x.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(x). */
+static int normalize(const Call *c, Value *r) {
+    AgContext *ag = &c->I->run.ag;
+    Value *x = arg_at(c, 0, "input");
+    double p = num_or(arg_at(c, 1, "p"), 2), eps = num_or(arg_at(c, 3, "eps"), 1e-12);
+    Value *dv = arg_at(c, 2, "dim");
+    int dim = dv && dv->kind == V_INT ? (int)dv->u.i : 1;
+    if (!is_tensor(x) || r->kind != V_TENSOR || !(p >= 1) || isinf(p) || (dv && dv->kind != V_INT)) return 0;
+    AgVal xv = arg_ag(x);
+    AgVal nrm = ag_reduction(ag, AG_R_NORM, "NormBackward1", xv, ten_norm(xv.t, p, &dim, 1, true), &dim, 1, true, p);
+    AgVal cl = nrm.t ? ag_clamp(ag, nrm, eps, NAN) : (AgVal){NULL, NULL};
+    AgVal ex = cl.t ? ag_expand(ag, cl, xv.t->ndim, xv.t->shape) : (AgVal){NULL, NULL};
+    AgVal res = ex.t ? ag_binary(ag, OP_DIV, xv, false, ex, false) : (AgVal){NULL, NULL};
+    ag_val_free(nrm); ag_val_free(cl); ag_val_free(ex);
+    if (!res.t) return -1;
+    ag_meta_unref(r->ag);
+    r->ag = res.m;
+    ten_free(r->u.t);
+    r->u.t = res.t;
+    return 1;
+}
+
+/* ---- the rest, op by op ---- */
+
+/* torch.maximum / minimum (a, b), and max / min (a, b) with a tensor b. */
+static int maximum(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    return adopt(r, ag_maximum(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), !strcmp(name, "minimum") || !strcmp(name, "min"))) ? 1 : -1;
+}
+
+/* torch.pow(a, b) / atan2(a, b) with b a tensor (a a tensor too). */
+static int binary_fn(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, name[0] == 'p' ? "exponent" : "other");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    AgBinFn kind = name[0] == 'p' ? AG_B_POW : AG_B_ATAN2;
+    return adopt(r, ag_binary_fn(&c->I->run.ag, kind, arg_ag(x), false, arg_ag(y), false, out_of(r))) ? 1 : -1;
+}
+
+/* torch.clamp / clip (x, min, max) with a tensor bound (the other a tensor or absent). */
+static int clamp_tensors(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *lo = arg_at(c, 1, "min"), *hi = arg_at(c, 2, "max");
+    if (lo && lo->kind == V_NONE) lo = NULL;
+    if (hi && hi->kind == V_NONE) hi = NULL;
+    if (!is_tensor(x) || r->kind != V_TENSOR || (lo && !is_tensor(lo)) || (hi && !is_tensor(hi)) || (!lo && !hi)) return 0;
+    AgVal none = {NULL, NULL};
+    return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r))) ? 1 : -1;
+}
+
+/* scatter_add(self, dim, index, src), cumprod(x, dim), and sum(x, dim, keepdim, dtype=) to another dtype (recorded
+ * as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
+static int more_ops(const Call *c, const char *name, Value *r) {
+    AgContext *ag = &c->I->run.ag;
+    Value *x = arg_at(c, 0, "input"), *dv = arg_at(c, 1, "dim");
+    if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
+    if (!strcmp(name, "scatter_add")) {
+        Value *idx = arg_at(c, 2, "index"), *src = arg_at(c, 3, "src");
+        if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src)) return 0;
+        return adopt(r, ag_scatter_add(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r))) ? 1 : -1;
+    }
+    if (!strcmp(name, "cumprod")) {
+        if (!dv || dv->kind != V_INT) return 0;
+        return adopt(r, ag_cumprod(ag, arg_ag(x), (int)dv->u.i, out_of(r))) ? 1 : -1;
+    }
+    Value *dt = arg_at(c, 99, "dtype"), *kd = arg_at(c, 2, "keepdim");
+    int dims[TEN_MAX_DIMS], nd;
+    if (!dt || dt->kind != V_DTYPE || !ten_is_float(dt->u.dtype) || !read_dims(dv, dims, &nd)) return 0;
+    AgVal cast = ag_to_copy(ag, arg_ag(x), ten_cast(x->u.t, dt->u.dtype));
+    if (!cast.t) return -1;
+    AgVal res = nd < 0 ? ag_sum(ag, cast) : ag_sum_dims(ag, cast, dims, nd, kd && kd->kind == V_BOOL && kd->u.b);
+    ag_val_free(cast);
+    if (!res.t) return -1;
+    ag_meta_unref(r->ag);
+    r->ag = res.m;
+    ten_free(r->u.t);
+    r->u.t = res.t;
+    return 1;
+}
+
+/* torch.add / sub (a, b, alpha=). */
+static int add_alpha(const Call *c, const char *name, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *al = arg_at(c, 99, "alpha");
+    if (!is_tensor(x) || !is_tensor(y) || !is_num(al) || r->kind != V_TENSOR) return 0;
+    return adopt(r, ag_add_alpha(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), val_as_double(al), name[0] == 's')) ? 1 : -1;
+}
+
+/* x.to(dtype) / double() / float() / type(dtype): ToCopyBackward0 to another dtype, x itself otherwise. */
+static int to_copy(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "input");
+    if (!is_tensor(x) || r->kind != V_TENSOR || !ten_is_float(r->u.t->dtype)) return 0;
+    if (r->u.t->dtype == x->u.t->dtype && ten_same_storage(r->u.t, x->u.t)) {
+        ag_meta_unref(r->ag);
+        r->ag = ag_meta_ref(x->ag);
+        return 1;
+    }
+    return adopt(r, ag_to_copy(&c->I->run.ag, arg_ag(x), out_of(r))) ? 1 : -1;
+}
+
+/* torch.einsum(equation, *operands) or (equation, [operands]). */
+static int einsum(const Call *c, Value *r) {
+    Args *a = c->a;
+    if (a->npos < 2 || a->pos[0]->kind != V_STR || r->kind != V_TENSOR) return 0;
+    Value *const *ops = a->pos + 1;
+    int n = a->npos - 1;
+    if (n == 1 && (a->pos[1]->kind == V_LIST || a->pos[1]->kind == V_TUPLE)) { ops = a->pos[1]->u.seq.items; n = (int)a->pos[1]->u.seq.n; }
+    if (n > AG_INPUTS) n = AG_INPUTS + 1;
+    AgVal in[AG_INPUTS + 1];
+    for (int i = 0; i < n && i <= AG_INPUTS; i++) {
+        if (ops[i]->kind != V_TENSOR) return 0;
+        in[i] = arg_ag(ops[i]);
+    }
+    return adopt(r, ag_einsum(&c->I->run.ag, a->pos[0]->u.str.s, n, in, out_of(r))) ? 1 : -1;
+}
+
+/* torch.tensordot(a, b, dims): the einsum its forward is (a's dims a.., b's A.., the contracted pairs sharing a's
+ * letter; a's free dims then b's), recorded as PyTorch's ReshapeAliasBackward0. */
+static int tensordot(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "a"), *y = arg_at(c, 1, "b"), *dv = arg_at(c, 2, "dims");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    int na = x->u.t->ndim, nb = y->u.t->ndim, da[TEN_MAX_DIMS], db[TEN_MAX_DIMS], n;
+    if (dv && (dv->kind == V_LIST || dv->kind == V_TUPLE) && dv->u.seq.n == 2) {
+        int n2;
+        if (!read_dims(dv->u.seq.items[0], da, &n) || !read_dims(dv->u.seq.items[1], db, &n2) || n != n2) return 0;
+        if (n < 0) n = 0;
+    } else {
+        n = dv && dv->kind == V_INT ? (int)dv->u.i : 2;
+        if (dv && dv->kind != V_INT) return 0;
+        for (int i = 0; i < n; i++) { da[i] = na - n + i; db[i] = i; }
+    }
+    char ea[TEN_MAX_DIMS + 1] = {0}, eb[TEN_MAX_DIMS + 1] = {0}, eq[64];
+    bool contracted_a[TEN_MAX_DIMS] = {false}, contracted_b[TEN_MAX_DIMS] = {false};
+    for (int i = 0; i < na; i++) ea[i] = (char)('a' + i);
+    for (int i = 0; i < nb; i++) eb[i] = (char)('A' + i);
+    for (int i = 0; i < n; i++) {
+        int p = ten_norm_dim(da[i], na), q = ten_norm_dim(db[i], nb);
+        if (p < 0 || q < 0) return 0;
+        eb[q] = ea[p];
+        contracted_a[p] = contracted_b[q] = true;
+    }
+    int k = snprintf(eq, sizeof eq, "%s,%s->", ea, eb);
+    for (int i = 0; i < na; i++) if (!contracted_a[i]) eq[k++] = ea[i];
+    for (int i = 0; i < nb; i++) if (!contracted_b[i]) eq[k++] = eb[i];
+    eq[k] = '\0';
+    AgVal in[2] = {arg_ag(x), arg_ag(y)};
+    return adopt(r, ag_einsum_as(&c->I->run.ag, "ReshapeAliasBackward0", eq, 2, in, out_of(r))) ? 1 : -1;
+}
+
+/* torch.cross(a, b, dim=None): dim None is a's first dim of size 3, as attn's forward takes it. */
+static int cross(const Call *c, Value *r) {
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *dv = arg_at(c, 2, "dim");
+    if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    const Tensor *xt = x->u.t;
+    int dim = -1;
+    if (dv && dv->kind == V_INT) dim = (int)dv->u.i;
+    else if (dv && dv->kind != V_NONE) return 0;
+    else for (int i = xt->ndim - 1; i >= 0; i--) if (xt->shape[i] == 3) dim = i;
+    if (dim >= 0) dim += r->u.t->ndim - xt->ndim;           /* x's dim in the (broadcast) result's numbering */
+    return adopt(r, ag_cross(&c->I->run.ag, arg_ag(x), arg_ag(y), dim, out_of(r))) ? 1 : -1;
+}
+
+/* addmm / addmv / baddbmm / addbmm (input, a, b, *, beta=1, alpha=1). */
+static int addmm(const Call *c, int kind, Value *r) {
+    Value *s = arg_at(c, 0, "input"), *x = arg_at(c, 1, NULL), *y = arg_at(c, 2, NULL);
+    if (!is_tensor(s) || !is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
+    double beta = num_or(arg_at(c, 99, "beta"), 1), alpha = num_or(arg_at(c, 99, "alpha"), 1);
+    return adopt(r, ag_addmm_family(&c->I->run.ag, kind, arg_ag(s), arg_ag(x), arg_ag(y), beta, alpha, out_of(r))) ? 1 : -1;
+}
+
+/* A result made again by recorded ops: mv and dot (matmul's nodes), outer (v.reshape(-1, 1) * w), square (x ** 2). */
+static int remade(const Call *c, const char *name, Value *r) {
+    AgContext *ag = &c->I->run.ag;
+    Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, NULL);
+    if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
+    AgVal res;
+    if (!strcmp(name, "square")) res = ag_pow_scalar(ag, arg_ag(x), 2.0);
+    else if (!is_tensor(y)) return 0;
+    else if (strcmp(name, "outer")) res = ag_matmul(ag, arg_ag(x), arg_ag(y));
+    else {
+        AgVal col = ag_reshape(ag, arg_ag(x), 2, (int64_t[]){-1, 1});
+        if (!col.t) return -1;
+        res = ag_binary(ag, OP_MUL, col, false, arg_ag(y), false);
+        ag_val_free(col);
+    }
+    if (!res.t) return -1;
+    ag_meta_unref(r->ag);
+    r->ag = res.m;
+    ten_free(r->u.t);
+    r->u.t = res.t;
+    return 1;
+}
+
+int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
+    Call c = {I, a, self};
+    for (const ElemRow *e = ELEMS; e->name; e++) if (!strcmp(e->name, name)) return elementwise(&c, e, r);
+    for (const MoveRow *m = MOVES; m->name; m++) if (!strcmp(m->name, name)) return moves(&c, m, r);
+    if (!strcmp(name, "std") || !strcmp(name, "var") || !strcmp(name, "std_mean") || !strcmp(name, "var_mean"))
+        return var_std(&c, name, r);
+    if (!strcmp(name, "norm") || !strcmp(name, "prod") || !strcmp(name, "logsumexp") || !strcmp(name, "cumsum") ||
+        !strcmp(name, "amax") || !strcmp(name, "amin") || (!strcmp(name, "median") && r->kind == V_TENSOR))
+        return reduction(&c, name, r);
+    if (!strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "max") || !strcmp(name, "min"))
+        return maximum(&c, name, r);
+    if (!strcmp(name, "add") || !strcmp(name, "sub")) return add_alpha(&c, name, r);
+    if (!strcmp(name, "pow") || !strcmp(name, "atan2")) return binary_fn(&c, name, r);
+    if (!strcmp(name, "scatter_add") || !strcmp(name, "cumprod") || !strcmp(name, "sum")) return more_ops(&c, name, r);
+    if (!strcmp(name, "clamp") || !strcmp(name, "clip")) return clamp_tensors(&c, r);
+    if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
+        return to_copy(&c, r);
+    if (!strcmp(name, "einsum")) return einsum(&c, r);
+    if (!strcmp(name, "tensordot")) return tensordot(&c, r);
+    if (!strcmp(name, "cross")) return cross(&c, r);
+    if (!strcmp(name, "normalize")) return normalize(&c, r);
+    static const char *const pk[] = {"sort", "msort", "topk", "kthvalue", "median", "mode", NULL};
+    for (int k = 0; pk[k]; k++) if (!strcmp(name, pk[k])) return picks(&c, name, r);
+    static const char *const mm[] = {"addmm", "addmv", "baddbmm", "addbmm", NULL};
+    for (int k = 0; mm[k]; k++) if (!strcmp(name, mm[k])) return addmm(&c, k, r);
+    if (!strcmp(name, "mv") || !strcmp(name, "dot") || !strcmp(name, "outer") || !strcmp(name, "square"))
+        return remade(&c, name, r);
+    return 0;
+}
