@@ -355,7 +355,8 @@ AgVal ag_gelu(AgContext *c, AgVal x) {
 static int gelu_tanh_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *x = ag_saved(n, 0);
     if (!x) return -1;
-    Tensor *d = ten_contiguous(x);
+    Tensor *c = ten_clone(x), *d = c ? ten_contiguous(c) : NULL;     /* a copy: d is written below, x is the input */
+    ten_free(c);
     if (!d) return -1;
     const double b = 0.79788456080286535588, k = 0.044715;
     for (int64_t i = 0; i < d->numel; i++) {
