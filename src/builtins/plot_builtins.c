@@ -152,6 +152,33 @@ static Value *show(Interp *I, Figure *fig) {
 
 Value *builtins_show_figure(Interp *I, Figure *fig) { return show(I, fig); }
 
+/* A live figure (d2l.ProgressBoard) drawn or kept for later (plot_live); a recording gets nothing now: the figure's
+ * summary line when builtins_flush_live shows its last state, so a replay prints that one line too. */
+Value *builtins_show_live(Interp *I, Figure *fig, int *number) {
+    StrBuf out;
+    sb_init(&out);
+    char err[1200];
+    bool ok = plot_live(&I->run.plot, fig, number, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    interp_write_figure(I, sb_str(&out), NULL);
+    sb_free(&out);
+    if (!ok) return rt_error(I, "%s", err);
+    return val_none();
+}
+
+bool builtins_flush_live(Interp *I) {
+    StrBuf out;
+    sb_init(&out);
+    char err[1200];
+    bool was_live = I->run.plot.live_dirty;
+    int stopped = atomic_exchange(&ten_interrupted, 0);      /* a Ctrl-C that stopped the training: draw where it got */
+    bool ok = plot_live_flush(&I->run.plot, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    if (stopped) atomic_store(&ten_interrupted, stopped);
+    if (was_live) write_figure(I, sb_str(&out));
+    sb_free(&out);
+    if (!ok) interp_write_error(I, err);
+    return ok;
+}
+
 /* d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear',
  *          yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5)) */
 static Value *bi_plot(Interp *I, Args *a) {

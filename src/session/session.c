@@ -126,6 +126,7 @@ static int run_code(Session *S, const char *src, ParseResult *parsed, const char
     S->running++;
     int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
     S->running--;
+    if (S->running == 0) builtins_flush_live(I);     /* a board's last state, drawn after the statement that trained */
     /* between statements every live value is held by a counted reference: cycles can be collected safely */
     if (S->running == 0 && val_containers_since_collect() > gc_threshold()) val_collect_cycles();
     return rc;
