@@ -251,7 +251,7 @@ static Value *m_trainer_init(Interp *I, Args *a) {
     static const char *const kw[] = {"", "max_epochs", "num_gpus", "gradient_clip_val", NULL};
     static const char *const names[] = {"max_epochs", "num_gpus", "gradient_clip_val", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
-    if (!arg(a, 1, "max_epochs")) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'max_epochs'");
+    if (!arg(a, 1, "max_epochs")) return rt_raise(I, "TypeError", "Trainer.__init__() missing 1 required positional argument: 'max_epochs'");
     if (!save_args(I, a, names, trainer_default, 1)) return NULL;
     return set_attr(I, a->pos[0], "gpus", val_list(0)) ? val_none() : NULL;
 }
@@ -458,7 +458,11 @@ static Value *m_clip_gradients(Interp *I, Args *a) {
     Value *r = val_none();
     for (int64_t i = 0; i < n && r; i++) {
         Value *p = l->u.seq.items[i];
-        if (p->kind != V_TENSOR || !ag_requires_grad(p->ag)) continue;
+        Value *rg = p->kind == V_TENSOR ? ops_getattr(I, p, "requires_grad") : NULL;
+        bool on = false;
+        if (rg && !interp_truth(I, rg, &on)) { val_decref(rg); r = NULL; break; }
+        val_decref(rg);
+        if (!on) continue;
         Value *g = ops_getattr(I, p, "grad");
         if (!g) { r = NULL; break; }
         if (g->kind != V_TENSOR) {
@@ -473,6 +477,8 @@ static Value *m_clip_gradients(Interp *I, Args *a) {
         ten_free(s);
         if (!s) r = rt_tensor_error(I);
     }
+    if (r && k == 0)            /* d2l's torch.sqrt(sum(...)) of no parameters is torch.sqrt(0) */
+        r = rt_raise(I, "TypeError", "sqrt(): argument 'input' (position 1) must be Tensor, not int");
     float norm = sqrtf(total);
     if (r && norm > clip) {
         float factor = (float)clip / norm;
