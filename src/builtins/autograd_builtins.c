@@ -333,7 +333,8 @@ static Value *bi_is_grad_enabled(Interp *I, Args *a) {
 static bool detaches(const char *name) {
     static const char *const names[] = {"detach", "zeros_like", "ones_like", "rand_like", "randn_like", "empty_like",
                                         "full_like", "randint_like", "new_zeros", "new_ones", "new_full", "new_empty",
-                                        "new_tensor", "grad", "Parameter", "tensor", "numpy", NULL};
+                                        "new_tensor", "grad", "Parameter", "tensor", "numpy",
+                                        "clip_grad_norm_", NULL};
     for (int i = 0; names[i]; i++) if (!strcmp(names[i], name)) return true;
     return false;
 }

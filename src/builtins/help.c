@@ -271,6 +271,8 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"torch.nn.init", "torch.nn.init", "nn.init.", "torch.nn.init (nn.init)"},
         {"torch.utils", "torch.utils", "torch.utils.", "torch.utils"},
         {"torch.autograd", "torch.autograd", "torch.autograd.", "torch.autograd"},
+        {"torch.optim", "torch.optim", "torch.optim.", "torch.optim"},
+        {"torch.nn.utils", "torch.nn.utils", "torch.nn.utils.", "torch.nn.utils"},
         {"torch.utils.data", "torch.utils.data", "torch.utils.data.", "torch.utils.data (from torch.utils import data)"}};
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;

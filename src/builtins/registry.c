@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_optim, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 static void builtins_init(void) {
@@ -76,6 +76,7 @@ static const struct { const char *path, *module; bool bare; } modules[] = {
     {"F", "torch.nn.functional", true}, {"torch.nn.functional", "torch.nn.functional", false},
     {"torch.nn.init", "torch.nn.init", false}, {"torch.utils", "torch.utils", false},
     {"torch.utils.data", "torch.utils.data", false}, {"torch.autograd", "torch.autograd", false},
+    {"torch.optim", "torch.optim", false}, {"torch.nn.utils", "torch.nn.utils", false},
     {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
     {"random", "random", true}};
 
@@ -221,6 +222,7 @@ static const Builtin d2l_method_builtins[] = {
 static const struct { const char *module, *name, *is; } submodules[] = {
     {"torch", "nn", "torch.nn"}, {"torch.nn", "functional", "torch.nn.functional"}, {"torch.nn", "init", "torch.nn.init"},
     {"torch", "utils", "torch.utils"}, {"torch", "autograd", "torch.autograd"}, {"torch.utils", "data", "torch.utils.data"},
+    {"torch", "optim", "torch.optim"}, {"torch.nn", "utils", "torch.nn.utils"},
     {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
     {"d2l", "math", "math"}, {"d2l", "random", "random"}, {"d2l", "data", "torch.utils.data"}};
 
@@ -266,6 +268,8 @@ Value *builtins_module_attr(const char *module, const char *name) {
         if (!b && (!strcmp(name, "no_grad") || !strcmp(name, "enable_grad") || !strcmp(name, "set_grad_enabled"))) b = homed("torch", name);
     } else if (!strcmp(module, "torch.utils.data")) {
         b = homed("torch.utils.data", name);
+    } else if (!strcmp(module, "torch.optim") || !strcmp(module, "torch.nn.utils")) {
+        b = homed(module, name);
     } else if (!strcmp(module, "d2l")) {
         b = homed("d2l", name);
         for (size_t i = 0; !b && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
@@ -452,6 +456,8 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"CrossEntropyLoss", "nn", "torch.nn.modules.loss", NULL}, {"MSELoss", "nn", "torch.nn.modules.loss", NULL},
     {"TensorDataset", "torch.utils.data", "torch.utils.data.dataset", NULL},
     {"DataLoader", "torch.utils.data", "torch.utils.data.dataloader", NULL},
+    {"SGD", "torch.optim", "torch.optim.sgd", NULL}, {"Adam", "torch.optim", "torch.optim.adam", NULL},
+    {"AdamW", "torch.optim", "torch.optim.adamw", NULL},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
 };
 #define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])

@@ -1,0 +1,617 @@
+/* torch_optim.c - torch.optim.SGD, Adam and AdamW, and torch.nn.utils.clip_grad_norm_, as PyTorch 1.13 has them
+ * (torch/optim/sgd.py, adam.py, adamw.py: the single-tensor path, foreach=False; torch/nn/utils/clip_grad.py).
+ *
+ * An optimizer is an object with PyTorch's attributes: param_groups (a list of dicts a student reads and changes:
+ * g['lr'] = 0.01 takes effect at the next step, as each step reads its group's options anew), defaults (a dict) and
+ * state (a dict keyed by parameter: momentum_buffer; step, exp_avg, exp_avg_sq, max_exp_avg_sq). step() writes the
+ * parameters in place (their version counters move, as an in-place op's) and records no graph.
+ *
+ * The arithmetic repeats PyTorch's kernels operation by operation in the parameter's dtype, so float32 results are
+ * the same bits: Tensor.add(b, alpha=s) is fma(b, s, a) (ATen's vec::fmadd, and the scalar tail contracted the
+ * same way), addcmul_(t1, t2, value=s) is fma(s * t1, t2, self), addcdiv_(t1, t2, value=s) is self + (s * t1) / t2,
+ * a division by a Python float divides by it rounded to the dtype, and Python's own numbers (bias corrections,
+ * step size) are doubles. */
+#include "builtins_internal.h"
+#include "autograd.h"
+#include "interp.h"
+#include "ops.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { OPT_SGD, OPT_ADAM, OPT_ADAMW } OptKind;
+
+static void optim_repr(StrBuf *out, Value *self, int depth);
+static const Builtin optim_methods[4];
+static const ObjClass SGDClass = {.name = "SGD", .repr = optim_repr, .methods = optim_methods};
+static const ObjClass AdamClass = {.name = "Adam", .repr = optim_repr, .methods = optim_methods};
+static const ObjClass AdamWClass = {.name = "AdamW", .repr = optim_repr, .methods = optim_methods};
+
+static OptKind optim_kind(const Value *self) {
+    const ObjClass *c = self->u.obj.cls;
+    return c == &SGDClass ? OPT_SGD : c == &AdamClass ? OPT_ADAM : OPT_ADAMW;
+}
+
+/* ---- the update rules, one element at a time, in the parameter's dtype T ----
+ * Each function walks n contiguous elements; p is the parameter, g its grad, the others the state buffers. */
+#define OPTIM_KERNELS(T, SUF, FMA, SQRT)                                                                              \
+    /* sgd: d = (maximize ? -g : g); d = fma(p, wd, d); buf = first ? d : fma(d, 1-damp, buf*mom);                   \
+     * d = nesterov ? fma(buf, mom, d) : buf; p = fma(d, -lr, p). buf NULL: momentum 0. */                          \
+    static void sgd_##SUF(int64_t n, T *p, const T *g, T *buf, bool first, double lr, double mom, double damp,        \
+                          double wd, bool nesterov, bool maximize) {                                                 \
+        T a_wd = (T)wd, a_damp = (T)(1.0 - damp), a_mom = (T)mom, a_lr = (T)(-lr);                                   \
+        for (int64_t i = 0; i < n; i++) {                                                                            \
+            T d = maximize ? -g[i] : g[i];                                                                           \
+            if (wd != 0) d = FMA(p[i], a_wd, d);                                                                     \
+            if (buf) {                                                                                               \
+                if (first) buf[i] = d;                                                                               \
+                else { T b = buf[i] * a_mom; buf[i] = FMA(d, a_damp, b); }                                           \
+                d = nesterov ? FMA(buf[i], a_mom, d) : buf[i];                                                       \
+            }                                                                                                        \
+            p[i] = FMA(d, a_lr, p[i]);                                                                               \
+        }                                                                                                            \
+    }                                                                                                                \
+    /* adam / adamw (decoupled: p *= 1 - lr*wd first, else g = fma(p, wd, g)); mx NULL without amsgrad. */           \
+    static void adam_##SUF(int64_t n, T *p, const T *g, T *m, T *v, T *mx, double lr, double b1, double b2,          \
+                           double eps, double wd, bool decoupled, bool maximize, double step) {                      \
+        double bc1 = 1 - pow(b1, step), bc2 = 1 - pow(b2, step), step_size = lr / bc1, bc2s = sqrt(bc2);             \
+        T a_b1 = (T)b1, a_1b1 = (T)(1 - b1), a_b2 = (T)b2, a_1b2 = (T)(1 - b2), a_bc2s = (T)bc2s, a_eps = (T)eps;     \
+        T a_step = (T)(-step_size), a_decay = (T)(1 - lr * wd), a_wd = (T)wd;                                        \
+        for (int64_t i = 0; i < n; i++) {                                                                            \
+            T gi = maximize ? -g[i] : g[i];                                                                          \
+            if (decoupled) p[i] = p[i] * a_decay;                                                                    \
+            else if (wd != 0) gi = FMA(p[i], a_wd, gi);                                                              \
+            T mb = m[i] * a_b1;                                                                                      \
+            m[i] = FMA(gi, a_1b1, mb);                                                                               \
+            T vb = v[i] * a_b2, sg = a_1b2 * gi;                                                                     \
+            v[i] = FMA(sg, gi, vb);                                                                                  \
+            T s = v[i];                                                                                              \
+            if (mx) {                                                                                                \
+                mx[i] = isnan(mx[i]) || isnan(v[i]) ? (T)NAN : mx[i] > v[i] ? mx[i] : v[i];                          \
+                s = mx[i];                                                                                           \
+            }                                                                                                        \
+            T den = SQRT(s) / a_bc2s;                                                                                \
+            den = den + a_eps;                                                                                       \
+            T num = a_step * m[i];                                                                                   \
+            p[i] = p[i] + num / den;                                                                                 \
+        }                                                                                                            \
+    }
+OPTIM_KERNELS(float, f32, fmaf, sqrtf)
+OPTIM_KERNELS(double, f64, fma, sqrt)
+
+/* ---- construction ---- */
+
+/* PyTorch's torch.typename of a tensor: torch.FloatTensor ... */
+static const char *tensor_typename(const Tensor *t) {
+    return t->dtype == DT_F32 ? "torch.FloatTensor" : t->dtype == DT_F64 ? "torch.DoubleTensor"
+         : t->dtype == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor";
+}
+
+/* str(v) of a number or anything else, into a new string the caller frees. */
+static char *value_text(const Value *v) {
+    StrBuf b;
+    sb_init(&b);
+    val_repr(&b, v);
+    char *s = xstrdup(sb_str(&b));
+    sb_free(&b);
+    return s;
+}
+
+/* ValueError("Invalid NAME: v") unless lo <= v (and v < 1 for a beta). */
+static bool check_range(Interp *I, Value *v, const char *what, bool below_one) {
+    if (!v) return true;
+    if (!val_is_number(v)) { rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v)); return false; }
+    double x = val_as_double(v);
+    if (0.0 <= x && (!below_one || x < 1.0)) return true;
+    char *s = value_text(v);
+    rt_raise(I, "ValueError", "Invalid %s: %s", what, s);
+    free(s);
+    return false;
+}
+
+/* Optimizer.add_param_group(group): group['params'] becomes a list of leaf tensors (a tensor alone is a list of
+ * one), every default missing from the group is set (required ones raise), and no parameter may be in two groups.
+ * group is a dict (held by the caller); false with PyTorch's error. */
+static bool add_group(Interp *I, Value *self, Value *group) {
+    if (group->kind != V_DICT) { rt_raise(I, "AssertionError", "param group must be a dict"); return false; }
+    Dict *g = group->u.dict;
+    Value *ps = dict_get(g, "params"), *defaults = val_attr_get(self, "defaults"), *groups = val_attr_get(self, "param_groups");
+    if (!ps) { rt_raise(I, "KeyError", "'params'"); return false; }
+    Value *list;
+    if (ps->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(ps)); }
+    else if (ps->kind == V_SET) {
+        rt_raise(I, "TypeError", "optimizer parameters need to be organized in ordered collections, but the ordering of "
+                 "tensors in sets will change between runs. Please use a list instead.");
+        return false;
+    } else if (!(list = ops_to_list(I, ps))) return false;
+    dict_set(g, "params", list);
+    for (int64_t i = 0; i < list->u.seq.n; i++) {
+        Value *p = list->u.seq.items[i];
+        if (p->kind != V_TENSOR) {
+            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s",
+                     val_is_number(p) || p->kind == V_STR || p->kind == V_LIST || p->kind == V_DICT || p->kind == V_TUPLE || p->kind == V_NONE
+                         ? (p->kind == V_NONE ? "NoneType" : val_type_name(p)) : val_type_name(p));
+            return false;
+        }
+        if (!ag_is_leaf(p->ag) && !p->ag->retains_grad) { rt_raise(I, "ValueError", "can't optimize a non-leaf Tensor"); return false; }
+    }
+    Dict *d = defaults->u.dict;
+    for (int k = 0; k < d->n; k++) {
+        const char *name = d->keys[k]->u.str.s;
+        if (dict_get(g, name)) continue;
+        if (d->vals[k]->kind == V_STR && !strcmp(d->vals[k]->u.str.s, "<required parameter>")) {
+            rt_raise(I, "ValueError", "parameter group didn't specify a value of required optimization parameter %s", name);
+            return false;
+        }
+        dict_set(g, name, val_incref(d->vals[k]));
+    }
+    for (int64_t j = 0; j < groups->u.seq.n; j++) {
+        Value *other = dict_get(groups->u.seq.items[j]->u.dict, "params");
+        for (int64_t a = 0; other && other->kind == V_LIST && a < other->u.seq.n; a++)
+            for (int64_t b = 0; b < list->u.seq.n; b++)
+                if (other->u.seq.items[a] == list->u.seq.items[b]) {
+                    rt_raise(I, "ValueError", "some parameters appear in more than one parameter group");
+                    return false;
+                }
+    }
+    val_list_append(groups, val_incref(group));
+    return true;
+}
+
+/* Optimizer.__init__(params, defaults): params a tensor (refused), or an iterable of tensors (one group) or of
+ * dicts (one group each). defaults: a new dict, stolen. A new optimizer of class cls, or NULL with the error set. */
+static Value *optim_new(Interp *I, const ObjClass *cls, Value *params, Value *defaults) {
+    if (params->kind == V_TENSOR) {
+        val_decref(defaults);
+        return rt_raise(I, "TypeError", "params argument given to the optimizer should be an iterable of Tensors or dicts, but got %s",
+                        tensor_typename(params->u.t));
+    }
+    Value *items = ops_to_list(I, params);
+    if (!items) { val_decref(defaults); return NULL; }
+    if (items->u.seq.n == 0) {
+        val_decref(items);
+        val_decref(defaults);
+        return rt_raise(I, "ValueError", "optimizer got an empty parameter list");
+    }
+    Value *opt = val_object(cls);
+    val_attr_set(opt, "defaults", defaults);
+    val_attr_set(opt, "state", val_dict());
+    val_attr_set(opt, "param_groups", val_list(0));
+    bool ok = true;
+    if (items->u.seq.items[0]->kind != V_DICT) {
+        Value *g = val_dict();
+        dict_set(g->u.dict, "params", val_incref(items));
+        ok = add_group(I, opt, g);
+        val_decref(g);
+    } else {
+        for (int64_t i = 0; ok && i < items->u.seq.n; i++) ok = add_group(I, opt, items->u.seq.items[i]);
+    }
+    val_decref(items);
+    if (!ok) { val_decref(opt); return NULL; }
+    return opt;
+}
+
+/* The value given for keyword k (position i), else the default made by dflt. */
+static Value *opt_arg(Args *a, int i, const char *k, Value *dflt) {
+    Value *v = arg(a, i, k);
+    if (v) { val_decref(dflt); return val_incref(v); }
+    return dflt;
+}
+
+/* torch.optim.SGD(params, lr=required, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
+ * foreach=None, differentiable=False) */
+static Value *bi_sgd(Interp *I, Args *a) {
+    static const char *const kw[] = {"params", "lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize",
+                                     "foreach", "differentiable", NULL};
+    if (!args_check(I, a, 6, kw)) return NULL;
+    Value *params = arg(a, 0, "params");
+    if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
+    Value *lr = arg(a, 1, "lr");
+    if (lr && !check_range(I, lr, "learning rate", false)) return NULL;
+    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false))
+        return NULL;
+    Value *d = val_dict();
+    Dict *dd = d->u.dict;
+    dict_set(dd, "lr", lr ? val_incref(lr) : val_str("<required parameter>"));
+    dict_set(dd, "momentum", opt_arg(a, 2, "momentum", val_int(0)));
+    dict_set(dd, "dampening", opt_arg(a, 3, "dampening", val_int(0)));
+    dict_set(dd, "weight_decay", opt_arg(a, 4, "weight_decay", val_int(0)));
+    dict_set(dd, "nesterov", opt_arg(a, 5, "nesterov", val_bool(false)));
+    dict_set(dd, "maximize", opt_arg(a, -1, "maximize", val_bool(false)));
+    dict_set(dd, "foreach", opt_arg(a, -1, "foreach", val_none()));
+    dict_set(dd, "differentiable", opt_arg(a, -1, "differentiable", val_bool(false)));
+    bool nest = false;
+    if (!val_truthy(dict_get(dd, "nesterov"), &nest)) nest = false;
+    if (nest && (val_as_double(dict_get(dd, "momentum")) <= 0 || val_as_double(dict_get(dd, "dampening")) != 0)) {
+        val_decref(d);
+        return rt_raise(I, "ValueError", "Nesterov momentum requires a momentum and zero dampening");
+    }
+    return optim_new(I, &SGDClass, params, d);
+}
+
+/* Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, foreach=None,
+ * maximize=False, capturable=False, differentiable=False, fused=False) and AdamW (tag 1: weight_decay=0.01, no
+ * differentiable or fused). */
+static Value *bi_adam(Interp *I, Args *a) {
+    bool w = a->fn->tag == 1;
+    static const char *const kw[] = {"params", "lr", "betas", "eps", "weight_decay", "amsgrad", "foreach", "maximize",
+                                     "capturable", "differentiable", "fused", NULL};
+    static const char *const kww[] = {"params", "lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach",
+                                      "capturable", NULL};
+    if (!args_check(I, a, 6, w ? kww : kw)) return NULL;
+    Value *params = arg(a, 0, "params"), *betas = arg(a, 2, "betas");
+    if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
+    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false))
+        return NULL;
+    if (betas) {
+        if ((betas->kind != V_TUPLE && betas->kind != V_LIST) || betas->u.seq.n != 2)
+            return rt_raise(I, "TypeError", "betas must be a pair of floats, as (0.9, 0.999)");
+        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true) ||
+            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true))
+            return NULL;
+    }
+    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false)) return NULL;
+    Value *d = val_dict(), *b = val_tuple(2);
+    val_seq_set(b, 0, val_float(0.9));
+    val_seq_set(b, 1, val_float(0.999));
+    Dict *dd = d->u.dict;
+    dict_set(dd, "lr", opt_arg(a, 1, "lr", val_float(1e-3)));
+    dict_set(dd, "betas", opt_arg(a, 2, "betas", b));
+    dict_set(dd, "eps", opt_arg(a, 3, "eps", val_float(1e-8)));
+    dict_set(dd, "weight_decay", opt_arg(a, 4, "weight_decay", w ? val_float(1e-2) : val_int(0)));
+    dict_set(dd, "amsgrad", opt_arg(a, 5, "amsgrad", val_bool(false)));
+    if (w) {
+        dict_set(dd, "foreach", opt_arg(a, -1, "foreach", val_none()));
+        dict_set(dd, "maximize", opt_arg(a, -1, "maximize", val_bool(false)));
+        dict_set(dd, "capturable", opt_arg(a, -1, "capturable", val_bool(false)));
+    } else {
+        dict_set(dd, "maximize", opt_arg(a, -1, "maximize", val_bool(false)));
+        dict_set(dd, "foreach", opt_arg(a, -1, "foreach", val_none()));
+        dict_set(dd, "capturable", opt_arg(a, -1, "capturable", val_bool(false)));
+        dict_set(dd, "differentiable", opt_arg(a, -1, "differentiable", val_bool(false)));
+        dict_set(dd, "fused", opt_arg(a, -1, "fused", val_bool(false)));
+    }
+    static const char *const off[] = {"capturable", "differentiable", "fused", NULL};
+    for (int i = 0; off[i]; i++) {
+        Value *v = dict_get(dd, off[i]);
+        bool on = false;
+        if (v && val_truthy(v, &on) && on) {
+            val_decref(d);
+            return rt_error(I, "%s(%s=True) is not in attn: it runs on the CPU, one tensor at a time", w ? "AdamW" : "Adam", off[i]);
+        }
+    }
+    return optim_new(I, w ? &AdamWClass : &AdamClass, params, d);
+}
+
+/* ---- step ---- */
+
+/* A number option of a group: false with an error naming it when it is missing or not a number. */
+static bool group_num(Interp *I, Dict *g, const char *name, double *out) {
+    Value *v = dict_get(g, name);
+    if (!v || !val_is_number(v)) { rt_raise(I, "TypeError", "param group's '%s' must be a number, not %s", name, v ? val_type_name(v) : "missing"); return false; }
+    *out = val_as_double(v);
+    return true;
+}
+
+static bool group_flag(Interp *I, Dict *g, const char *name, bool *out) {
+    Value *v = dict_get(g, name);
+    *out = false;
+    return !v || arg_bool(I, v, name, out);
+}
+
+/* self.state[p]: the dict of p's state (made empty on first use; borrowed), NULL with the error set. */
+static Value *param_state(Interp *I, Value *self, Value *p) {
+    Value *st = val_attr_get(self, "state");
+    if (!st || st->kind != V_DICT) { rt_error(I, "the optimizer's state is not a dict"); return NULL; }
+    int at;
+    if (!ops_dict_find(I, st->u.dict, p, &at)) return NULL;
+    if (at >= 0) {
+        Value *s = st->u.dict->vals[at];
+        if (s->kind != V_DICT) { rt_error(I, "optimizer.state[p] must be a dict"); return NULL; }
+        return s;
+    }
+    Value *s = val_dict();
+    dict_append(st->u.dict, val_incref(p), s);
+    return s;
+}
+
+/* A state buffer name of st shaped as p (a zeros tensor of p's shape and dtype made when absent and make is set;
+ * NULL without make when absent). Borrowed tensor; *bad set with the error when it is not such a tensor. */
+static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor *p, bool make, bool *bad) {
+    Value *v = dict_get(st->u.dict, name);
+    if ((!v || v->kind == V_NONE) && make) {
+        Tensor *z = ten_new(p->dtype, p->ndim, p->shape);
+        if (!z) { rt_tensor_error(I); *bad = true; return NULL; }
+        dict_set(st->u.dict, name, val_tensor(z));
+        return z;
+    }
+    if (!v || v->kind == V_NONE) return NULL;
+    if (v->kind != V_TENSOR || !v->u.t->contiguous || v->u.t->dtype != p->dtype || !ten_same_shape(v->u.t, p)) {
+        rt_error(I, "optimizer.state[p]['%s'] must be a contiguous tensor of the parameter's shape and dtype", name);
+        *bad = true;
+        return NULL;
+    }
+    return v->u.t;
+}
+
+/* One parameter's update (its grad g, contiguous, of its shape and dtype) with the group's options; p is written in
+ * place (through a contiguous copy when it is a strided view). 0 or -1 with the error set. */
+static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tensor *grad, Value *st) {
+    Tensor *p = pv->u.t, *work = p->contiguous ? p : ten_copy(p);
+    if (!work) { rt_tensor_error(I); return -1; }
+    bool f64 = p->dtype == DT_F64, bad = false;
+    double lr, wd;
+    int rc = -1;
+    if (!group_num(I, g, "lr", &lr) || !group_num(I, g, "weight_decay", &wd)) goto out;
+    if (kind == OPT_SGD) {
+        double mom, damp;
+        bool nest, maxi;
+        if (!group_num(I, g, "momentum", &mom) || !group_num(I, g, "dampening", &damp) || !group_flag(I, g, "nesterov", &nest) ||
+            !group_flag(I, g, "maximize", &maxi))
+            goto out;
+        Tensor *buf = state_buffer(I, st, "momentum_buffer", p, false, &bad);
+        if (bad) goto out;
+        bool first = mom != 0 && !buf;
+        if (first && !(buf = state_buffer(I, st, "momentum_buffer", p, true, &bad))) goto out;
+        if (mom == 0) { buf = NULL; dict_set(st->u.dict, "momentum_buffer", val_none()); }
+        if (f64) sgd_f64(p->numel, ten_f64(work), ten_f64(grad), buf ? ten_f64(buf) : NULL, first, lr, mom, damp, wd, nest, maxi);
+        else sgd_f32(p->numel, ten_f32(work), ten_f32(grad), buf ? ten_f32(buf) : NULL, first, lr, mom, damp, wd, nest, maxi);
+        if (buf) ten_bump_version(buf);
+    } else {
+        Value *betas = dict_get(g, "betas");
+        double eps, b1, b2;
+        bool ams, maxi;
+        if (!betas || (betas->kind != V_TUPLE && betas->kind != V_LIST) || betas->u.seq.n != 2 || !val_is_number(betas->u.seq.items[0]) ||
+            !val_is_number(betas->u.seq.items[1])) {
+            rt_raise(I, "TypeError", "param group's 'betas' must be a pair of numbers");
+            goto out;
+        }
+        b1 = val_as_double(betas->u.seq.items[0]);
+        b2 = val_as_double(betas->u.seq.items[1]);
+        if (!group_num(I, g, "eps", &eps) || !group_flag(I, g, "amsgrad", &ams) || !group_flag(I, g, "maximize", &maxi)) goto out;
+        if (!dict_get(st->u.dict, "step")) dict_set(st->u.dict, "step", val_tensor(ten_scalar_f(0.0f)));
+        Value *sv = dict_get(st->u.dict, "step");
+        Tensor *m = state_buffer(I, st, "exp_avg", p, true, &bad), *v = m ? state_buffer(I, st, "exp_avg_sq", p, true, &bad) : NULL;
+        Tensor *mx = v && ams ? state_buffer(I, st, "max_exp_avg_sq", p, true, &bad) : NULL;
+        if (bad || !m || !v || (ams && !mx)) goto out;
+        if (sv->kind != V_TENSOR || sv->u.t->numel != 1 || sv->u.t->dtype != DT_F32 || !sv->u.t->contiguous) {
+            rt_error(I, "optimizer.state[p]['step'] must be a one-element float32 tensor");
+            goto out;
+        }
+        float *stepp = ten_f32(sv->u.t);
+        *stepp = *stepp + 1.0f;                  /* step_t += 1, in float32 */
+        ten_bump_version(sv->u.t);
+        bool decoupled = kind == OPT_ADAMW;
+        if (f64) adam_f64(p->numel, ten_f64(work), ten_f64(grad), ten_f64(m), ten_f64(v), mx ? ten_f64(mx) : NULL, lr, b1, b2, eps, wd, decoupled, maxi, *stepp);
+        else adam_f32(p->numel, ten_f32(work), ten_f32(grad), ten_f32(m), ten_f32(v), mx ? ten_f32(mx) : NULL, lr, b1, b2, eps, wd, decoupled, maxi, *stepp);
+        ten_bump_version(m);
+        ten_bump_version(v);
+        if (mx) ten_bump_version(mx);
+    }
+    if (work != p) {
+        if (ten_copy_into(p, work) < 0) { rt_tensor_error(I); goto out; }
+    } else {
+        ten_bump_version(p);
+    }
+    rc = 0;
+out:
+    if (work != p) ten_free(work);
+    return rc;
+}
+
+/* optimizer.step(closure=None): the closure (when given) runs with grad mode on and its loss is returned; then
+ * every parameter whose .grad is not None is updated by its group's options, as under torch.no_grad(). */
+static Value *m_step(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "closure", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *self = a->pos[0], *closure = arg(a, 1, "closure"), *loss = NULL;
+    if (closure && closure->kind != V_NONE) {
+        bool was = I->run.ag.grad_enabled;
+        I->run.ag.grad_enabled = true;
+        Args b = {NULL, 0, NULL, NULL, 0, "closure", NULL};
+        loss = interp_call(I, closure, &b);
+        I->run.ag.grad_enabled = was;
+        if (!loss) return NULL;
+    }
+    OptKind kind = optim_kind(self);
+    Value *groups = val_incref(val_attr_get(self, "param_groups"));   /* held: a group's params may be replaced */
+    int rc = 0;
+    for (int64_t gi = 0; rc == 0 && groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+        Value *gv = val_incref(groups->u.seq.items[gi]), *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
+        if (!ps || ps->kind != V_LIST) { rt_error(I, "optimizer.param_groups[%lld] must be a dict with a list of 'params'", (long long)gi); rc = -1; }
+        val_incref(ps);
+        for (int64_t i = 0; rc == 0 && i < ps->u.seq.n; i++) {
+            Value *p = ps->u.seq.items[i];
+            if (p->kind != V_TENSOR || !p->ag || !p->ag->grad) continue;
+            const Tensor *grad = p->ag->grad;
+            if (!ten_is_float(p->u.t->dtype) || grad->dtype != p->u.t->dtype || !ten_same_shape(grad, p->u.t)) {
+                rt_error(I, "a parameter's grad must have its shape and dtype (a float tensor)");
+                rc = -1;
+                break;
+            }
+            Tensor *gtmp = NULL;
+            const Tensor *gc = ten_as_contiguous(grad, &gtmp);
+            Value *st = gc ? param_state(I, self, p) : NULL;
+            if (!gc) rt_tensor_error(I);
+            rc = st ? update_param(I, kind, gv->u.dict, p, gc, st) : -1;
+            ten_free(gtmp);
+        }
+        val_decref(ps);
+        val_decref(gv);
+    }
+    val_decref(groups);
+    if (rc < 0) { val_decref(loss); return NULL; }
+    return loss ? loss : val_none();
+}
+
+/* optimizer.zero_grad(set_to_none=False): every parameter's .grad filled with zeros in place (or set to None). */
+static Value *m_zero_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "set_to_none", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    bool none = false;
+    Value *sn = arg(a, 1, "set_to_none"), *groups = val_attr_get(a->pos[0], "param_groups");
+    if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
+    for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+        Value *gv = groups->u.seq.items[gi], *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
+        for (int64_t i = 0; ps && ps->kind == V_LIST && i < ps->u.seq.n; i++) {
+            Value *p = ps->u.seq.items[i];
+            if (p->kind != V_TENSOR || !p->ag || !p->ag->grad) continue;
+            if (none) { ag_zero_grad(p->ag); continue; }
+            Tensor *z = ten_new(p->ag->grad->dtype, p->ag->grad->ndim, p->ag->grad->shape);
+            if (!z || ten_copy_into(p->ag->grad, z) < 0) { ten_free(z); return rt_tensor_error(I); }
+            ten_free(z);
+        }
+    }
+    return val_none();
+}
+
+static Value *m_add_param_group(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "param_group", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *g = arg(a, 1, "param_group");
+    if (!g) return rt_raise(I, "TypeError", "add_param_group() missing 1 required positional argument: 'param_group'");
+    return add_group(I, a->pos[0], g) ? val_none() : NULL;
+}
+
+/* PyTorch's Optimizer.__repr__: the class name, then each group's options but params, sorted by name. */
+static void optim_repr(StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_printf(out, "%s (", self->u.obj.cls->name);
+    Value *groups = val_attr_get(self, "param_groups");
+    for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+        sb_printf(out, "\nParameter Group %lld\n", (long long)gi);
+        Value *gv = groups->u.seq.items[gi];
+        if (gv->kind != V_DICT) continue;
+        Dict *g = gv->u.dict;
+        int n = g->n, *order = xcalloc((size_t)(n ? n : 1), sizeof *order);
+        for (int i = 0; i < n; i++) order[i] = i;
+        for (int i = 1; i < n; i++)            /* insertion sort by key (a handful of string keys) */
+            for (int j = i; j > 0 && g->keys[order[j]]->kind == V_STR && g->keys[order[j - 1]]->kind == V_STR &&
+                            strcmp(g->keys[order[j]]->u.str.s, g->keys[order[j - 1]]->u.str.s) < 0; j--) {
+                int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+            }
+        for (int i = 0; i < n; i++) {
+            Value *k = g->keys[order[i]];
+            if (k->kind == V_STR && !strcmp(k->u.str.s, "params")) continue;
+            sb_puts(out, "    ");
+            if (k->kind == V_STR) sb_puts(out, k->u.str.s); else val_repr(out, k);
+            sb_puts(out, ": ");
+            Value *v = g->vals[order[i]];
+            if (v->kind == V_STR) sb_puts(out, v->u.str.s); else val_repr(out, v);
+            sb_puts(out, "\n");
+        }
+        free(order);
+    }
+    sb_puts(out, ")");
+}
+
+static const Builtin optim_methods[4] = {
+    {"step", m_step, "optimizer.step(closure=None)",
+     "One update of every parameter that has a .grad, by the rule and options of its group (under no_grad).", "", 0},
+    {"zero_grad", m_zero_grad, "optimizer.zero_grad(set_to_none=False)",
+     "Zeroes every parameter's .grad in place (set_to_none=True: sets it to None), before the next backward.", "", 0},
+    {"add_param_group", m_add_param_group, "optimizer.add_param_group(param_group)",
+     "Adds a dict {'params': [...], 'lr': ...} as a new group; missing options take the defaults.", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
+
+/* ---- torch.nn.utils.clip_grad_norm_ ---- */
+
+/* clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False): the norm of all grads together
+ * (a 0-dim tensor of the first grad's dtype: the norm of the per-grad norms), and every grad multiplied in place by
+ * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are summed in double, so
+ * their last bit may differ from PyTorch's vectorized float sum. */
+static Value *bi_clip_grad_norm(Interp *I, Args *a) {
+    static const char *const kw[] = {"parameters", "max_norm", "norm_type", "error_if_nonfinite", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *pv = arg(a, 0, "parameters"), *mv = arg(a, 1, "max_norm"), *nv = arg(a, 2, "norm_type"), *ev = arg(a, 3, "error_if_nonfinite");
+    if (!pv || !mv) return rt_raise(I, "TypeError", "clip_grad_norm_() missing required positional arguments: 'parameters' and 'max_norm'");
+    if (!val_is_number(mv) || (nv && !val_is_number(nv))) return rt_raise(I, "TypeError", "float() argument must be a string or a number");
+    bool err = false;
+    if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
+    double max_norm = val_as_double(mv), nt = nv ? val_as_double(nv) : 2.0;
+    Value *list;
+    if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
+    else if (!(list = ops_to_list(I, pv))) return NULL;
+    int n = 0;
+    Tensor **grads = xcalloc((size_t)(list->u.seq.n ? list->u.seq.n : 1), sizeof *grads);
+    for (int64_t i = 0; i < list->u.seq.n; i++) {
+        Value *p = list->u.seq.items[i];
+        if (p->kind != V_TENSOR) { free(grads); val_decref(list); return rt_raise(I, "AttributeError", "'%s' object has no attribute 'grad'", val_type_name(p)); }
+        if (p->ag && p->ag->grad) grads[n++] = p->ag->grad;
+    }
+    Value *r = NULL;
+    if (n == 0) { r = val_tensor(ten_scalar_f(0.0f)); goto out; }
+    DType dt = grads[0]->dtype;
+    double total = 0;                      /* the norm of the per-grad norms, each rounded to dt as PyTorch's */
+    for (int k = 0; k < n; k++) {
+        Tensor *tmp = NULL, *g64 = NULL;
+        const Tensor *gc = ten_as_contiguous(grads[k], &tmp);
+        if (!ten_is_float(grads[k]->dtype)) { ten_free(tmp); rt_error(I, "clip_grad_norm_: grads must be float tensors"); goto out; }
+        double s = 0;
+        for (int64_t i = 0; i < gc->numel; i++) {
+            double x = grads[k]->dtype == DT_F32 ? (double)ten_f32(gc)[i] : ten_f64(gc)[i];
+            if (isinf(nt)) { if (isnan(x) || fabs(x) > s || isnan(s)) s = isnan(s) ? s : fabs(x); }
+            else s += nt == 2.0 ? x * x : pow(fabs(x), nt);
+        }
+        if (!isinf(nt)) s = nt == 2.0 ? sqrt(s) : nt == 1.0 ? s : pow(s, 1.0 / nt);
+        if (dt == DT_F32) s = (float)s;
+        if (isinf(nt)) total = k == 0 || s > total || isnan(s) ? s : total;
+        else total += nt == 2.0 ? s * s : pow(fabs(s), nt);
+        ten_free(tmp);
+        ten_free(g64);
+    }
+    if (!isinf(nt)) total = nt == 2.0 ? sqrt(total) : nt == 1.0 ? total : pow(total, 1.0 / nt);
+    if (dt == DT_F32) total = (float)total;
+    if (err && !isfinite(total)) {
+        rt_error(I, "The total norm of order %s for gradients from `parameters` is non-finite, so it cannot be clipped. To "
+                 "disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`",
+                 nt == 2.0 ? "2.0" : isinf(nt) ? "inf" : "p");
+        goto out;
+    }
+    for (int k = 0; k < n; k++) {
+        Tensor *g = grads[k], *tmp = NULL;
+        if (dt == DT_F32) {
+            float sum = (float)total + (float)1e-6, coef = (float)max_norm / sum;
+            coef = coef > 1.0f ? 1.0f : coef;
+            if (g->dtype != DT_F32 || !g->contiguous) { tmp = ten_copy(g); if (!tmp) { rt_tensor_error(I); goto out; } }
+            float *x = ten_f32(tmp ? tmp : g);
+            for (int64_t i = 0; i < g->numel; i++) x[i] = x[i] * coef;
+        } else {
+            double coef = max_norm / (total + 1e-6);
+            coef = coef > 1.0 ? 1.0 : coef;
+            if (g->dtype != DT_F64 || !g->contiguous) { tmp = ten_copy(g); if (!tmp) { rt_tensor_error(I); goto out; } }
+            double *x = ten_f64(tmp ? tmp : g);
+            for (int64_t i = 0; i < g->numel; i++) x[i] = x[i] * coef;
+        }
+        if (tmp) { int rc = ten_copy_into(g, tmp); ten_free(tmp); if (rc < 0) { rt_tensor_error(I); goto out; } }
+        else ten_bump_version(g);
+    }
+    r = val_tensor(dt == DT_F32 ? ten_scalar_f((float)total) : ten_scalar_d(total));
+out:
+    free(grads);
+    val_decref(list);
+    return r;
+}
+
+const Builtin bi_torch_optim[] = {
+    {"SGD", bi_sgd, "torch.optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False)",
+     "Stochastic gradient descent: step() moves each parameter p by -lr * p.grad, with weight_decay adding "
+     "weight_decay * p to the grad, and momentum keeping a buffer b = momentum * b + (1 - dampening) * grad that "
+     "replaces the grad (nesterov: grad + momentum * b). PyTorch 1.13's rule to the bit. params: model.parameters(), "
+     "a list of tensors, or a list of dicts (param groups with their own lr ...); opt.param_groups[0]['lr'] = 0.01 "
+     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad(). (d2l §12.4)", "", 0},
+    {"Adam", bi_adam, "torch.optim.Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, maximize=False)",
+     "Adam (Kingma and Ba, 2015): each parameter keeps running means of its grad (m, betas[0]) and of its squared "
+     "grad (v, betas[1]), and steps by -lr * m_hat / (sqrt(v_hat) + eps), the means corrected for their start at 0 "
+     "(bias correction 1 - beta**t). weight_decay adds weight_decay * p to the grad (an L2 penalty); amsgrad divides "
+     "by the largest v so far. opt.state[p] holds step, exp_avg and exp_avg_sq. PyTorch 1.13's arithmetic, so float32 "
+     "parameters come out bit for bit as PyTorch's. The optimizer of the book's Transformer chapters (§11.7). (d2l §12.10)", "", 0},
+    {"AdamW", bi_adam, "torch.optim.AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *, maximize=False)",
+     "Adam with decoupled weight decay (Loshchilov and Hutter): each step first multiplies the parameter by "
+     "1 - lr * weight_decay, then takes Adam's step from the grad alone. PyTorch 1.13's arithmetic. (d2l §12.10)", "", 1},
+    {"clip_grad_norm_", bi_clip_grad_norm, "torch.nn.utils.clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False)",
+     "Scales the grads of the parameters in place so that their norm, taken together as one vector, is at most "
+     "max_norm (each grad times max_norm / (norm + 1e-6) when the norm is larger), and returns the norm before "
+     "clipping as a tensor. Keeps one large gradient from throwing training off (d2l's Trainer gradient_clip_val, d2l §9.5).", "", 0},
+    {NULL, NULL, NULL, NULL, NULL, 0}};
