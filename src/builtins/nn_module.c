@@ -519,9 +519,7 @@ static Value *m_d2l_step(Interp *I, Args *a) {
 
 /* configure_optimizers(): torch.optim.SGD(self.parameters(), lr=self.lr), torch.optim looked up when called. */
 static Value *m_d2l_configure_optimizers(Interp *I, Args *a) {
-    Value *self = a->pos[0], *optim = builtins_module_attr("torch", "optim"), *sgd = NULL, *r = NULL;
-    if (optim) sgd = ops_attr_peek(optim, "SGD") ? ops_getattr(I, optim, "SGD") : NULL;
-    val_decref(optim);
+    Value *self = a->pos[0], *sgd = builtins_module_attr("torch.optim", "SGD"), *r = NULL;
     if (!sgd) return rt_error(I, "configure_optimizers: attn has no torch.optim.SGD yet: define configure_optimizers(self) in your "
                                  "class, returning an object with zero_grad() and step() (the book's own SGD of §3.4)");
     Value *params = call_own(I, self, "parameters", NULL, 0, NULL, NULL, 0), *lr = params ? ops_getattr(I, self, "lr") : NULL;
