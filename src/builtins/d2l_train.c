@@ -349,10 +349,12 @@ static bool snapshot_take(Interp *I, Value *model, Snapshot *s) {
 }
 
 static void snapshot_free(Snapshot *s, bool restore) {
+    int stopped = restore ? atomic_exchange(&ten_interrupted, 0) : 0;     /* the copies back must not stop half way */
     for (int64_t i = 0; i < s->n; i++) {
         if (restore && s->copies[i]) ten_copy_into(s->params->u.seq.items[i]->u.t, s->copies[i]);
         ten_free(s->copies[i]);
     }
+    if (stopped) atomic_store(&ten_interrupted, stopped);
     free(s->copies);
     val_decref(s->params);
 }
@@ -375,12 +377,15 @@ static bool train_step(Interp *I, Value *self, Value *model, Value *optim, Value
         Value *args[2] = {val_float(clip), model};
         r = clip > 0 ? call_attr(I, self, "clip_gradients", args, 2, NULL, NULL, 0) : val_none();
         val_decref(args[0]);
-        if (r && snapshot_take(I, model, &snap)) {
+        if (r) {
             val_decref(r);
-            r = call_attr(I, optim, "step", NULL, 0, NULL, NULL, 0);
-            snapshot_free(&snap, !r && interp_error_kind(I) == ERR_INTERRUPT);
+            int stopped = atomic_exchange(&ten_interrupted, 0);    /* a Ctrl-C now waits until the copy is taken */
+            bool taken = snapshot_take(I, model, &snap);
+            if (stopped) atomic_store(&ten_interrupted, stopped);
+            r = taken ? call_attr(I, optim, "step", NULL, 0, NULL, NULL, 0) : NULL;
+            if (taken) snapshot_free(&snap, !r && interp_error_kind(I) == ERR_INTERRUPT);
         }
-        ok = r != NULL;
+        ok = r != NULL && !interp_failed(I);
         val_decref(r);
     }
     I->run.ag.grad_enabled = grad_was;

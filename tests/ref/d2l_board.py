@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""d2l.ProgressBoard as a model trains with d2l.Trainer (issue 24): where its curves go and what Ctrl-C leaves.
+  files: plot_target('files') writes the board as ONE figure (figure-1.svg, not a figure per point), drawn after
+         the statement in its last state: a curve per label with as many points as board.data holds, the legend
+         'train_loss' and 'val_loss', the x label 'epoch' and the x axis over [0, max_epochs].
+  terminal, at an 80x24 pty: the board redrawn in place while it trains (the cursor goes back up over the rows of
+         the last drawing, the same number each time), at most about 10 times a second, its last state drawn; on a
+         real terminal (tmux, with its scrollback) the legend appears once: no figure per redraw.
+  Ctrl-C at the prompt while fit runs: the REPL stays (its interruption note, then the prompt); the parameters are
+         those of exactly trainer.train_batch_idx whole steps (the same steps run again from the start give the
+         same tensors, bit for bit): no step was cut in half.
+'N passed, N failed'.  usage: d2l_board.py ATTN_BINARY"""
+import os, pty, re, select, sys, tempfile, time
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refcheck import ATTN, attn, check, finish  # noqa: E402
+from termscreen import run_pty  # noqa: E402
+
+# the book's linear regression (§3.4, §3.5) on data made without random numbers, read in order
+SETUP = """class SyntheticRegressionData(d2l.DataModule):
+    def __init__(self, w, b, noise=0.01, num_train=100, num_val=40, batch_size=10):
+        super().__init__()
+        self.save_hyperparameters()
+        n = num_train + num_val
+        self.X = (torch.arange(n * len(w)).reshape(n, len(w)) % 7 - 3) / 4
+        noise = ((torch.arange(n) % 5 - 2) * noise).reshape(n, 1)
+        self.y = torch.matmul(self.X, w.reshape((-1, 1))) + b + noise
+    def get_dataloader(self, train):
+        i = slice(0, self.num_train) if train else slice(self.num_train, None)
+        return self.get_tensorloader((self.X, self.y), False, i)
+
+class LinearRegression(d2l.Module):
+    def __init__(self, lr):
+        super().__init__()
+        self.save_hyperparameters()
+        self.net = nn.Linear(2, 1)
+        self.net.weight.data.fill_(0.01)
+        self.net.bias.data.fill_(0)
+        for p in self.parameters():
+            p.requires_grad_()
+    def loss(self, y_hat, y):
+        return ((y_hat - y) ** 2 / 2).mean()
+
+"""
+
+
+def svg_curves(path):
+    """The SVG's data curves: {legend text: number of vertices} (gnuplot draws plot N's curve and its legend entry in
+    groups <g id='gnuplot_plot_N'>: the text is the label, the longest path the curve), and all its texts."""
+    root = ET.parse(path).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    labels, vertices, texts = {}, {}, []
+    for g in root.iter(ns + "g"):
+        gid = g.get("id", "")
+        if not re.match(r"gnuplot_plot_\d+$", gid):
+            continue
+        label = "".join("".join(t.itertext()) for t in g.iter(ns + "text")).strip()
+        if label:
+            labels[gid] = label
+        for p in g.iter(ns + "path"):
+            vertices[gid] = max(vertices.get(gid, 0), len(re.findall(r"[ML]", p.get("d", ""))))
+    for t in root.iter(ns + "text"):
+        texts.append("".join(t.itertext()).strip())
+    return {labels.get(k, k): n for k, n in vertices.items()}, texts
+
+
+def test_files():
+    d = tempfile.mkdtemp(prefix="attn-board-")
+    out = attn("plot_target('files')\n" + SETUP +
+               "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
+               "model = LinearRegression(lr=0.1)\n"
+               "trainer = d2l.Trainer(max_epochs=3)\n"
+               "trainer.fit(model, data)\n"
+               "print('POINTS', len(model.board.data['train_loss']), len(model.board.data['val_loss']))\n"
+               "savefig('board.png')\n", d)
+    files = sorted(f for f in os.listdir(d) if f.startswith("figure-"))
+    check("files: one figure for the whole training", files == ["figure-1.svg"], f"{files}; output {out!r}")
+    check("files: said once where it went", out.count("<figure saved to figure-1.svg>") == 1, out)
+    m = re.search(r"POINTS (\d+) (\d+)", out)
+    if not files or not m:
+        return
+    curves, texts = svg_curves(os.path.join(d, files[0]))
+    want = {"train_loss": int(m.group(1)), "val_loss": int(m.group(2))}
+    check("files: board points as d2l averages them (6 train, 3 val)", want == {"train_loss": 6, "val_loss": 3}, str(want))
+    check("files: one curve per label, in the legend", set(curves) == set(want), f"{curves}")
+    for k, n in want.items():
+        check(f"files: {k} drawn through its {n} points", curves.get(k, 0) == n, f"{curves}")
+    check("files: x label 'epoch'", "epoch" in texts, str(texts))
+    check("files: x axis over [0, max_epochs]", "0" in texts and "3" in texts, str(texts))
+    check("files: savefig writes the board", os.path.getsize(os.path.join(d, "board.png")) > 1000)
+    print(f"(board drawn to {d}/board.png)")
+
+
+def test_terminal():
+    long = SETUP.replace("num_train=100, num_val=40", "num_train=4000, num_val=400")
+    code = ("plot_target('terminal')\n" + long + "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
+            "model = LinearRegression(lr=0.01)\ntrainer = d2l.Trainer(max_epochs=40)\n")
+    t0 = time.time()
+    out = run_pty(code + "trainer.fit(model, data)\nprint('DONE', len(model.board.data['val_loss']))\n", tempfile.gettempdir())
+    secs = time.time() - t0
+    ups = re.findall(r"\x1b\[(\d+)A\r\x1b\[J", out)
+    draws = out.count("\x0c")                # gnuplot's dumb terminal starts each drawing with a form feed
+    check("terminal: trained to the end", "DONE 40" in out, out[-300:])
+    check("terminal: redrawn in place while training (cursor back up)", len(ups) >= 2, f"{len(ups)} redraws in {secs:.1f} s")
+    check("terminal: back up over the same rows each time, within 24", len(set(ups)) == 1 and 0 < int(ups[0]) <= 22, str(set(ups)))
+    check("terminal: at most about 10 redraws a second", len(ups) <= secs * 10 + 2, f"{len(ups)} redraws in {secs:.1f} s")
+    check("terminal: every drawing but the first went back up over the last", draws >= len(ups) + 1, f"{draws} drawings, {len(ups)} ups")
+    last = out[out.rfind("\x1b[J"):] if ups else out
+    check("terminal: the last state drawn (legend, epoch axis)", "val_loss" in last and "epoch" in last, last[-400:])
+
+
+class Repl:
+    """attn's REPL at an 80x24 pseudo-terminal, typed into as a person types."""
+
+    def __init__(self, cwd):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.chdir(cwd)
+            env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "ATTN_PLOT")}
+            env.update(ATTN_PLOT="none", XDG_STATE_HOME=cwd, TERM="xterm")
+            os.execve(ATTN, [ATTN, "-q"], env)
+        import fcntl, struct, termios
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.out = b""
+
+    def read(self, secs):
+        end = time.time() + secs
+        while time.time() < end:
+            r, _, _ = select.select([self.fd], [], [], 0.05)
+            if r:
+                try:
+                    d = os.read(self.fd, 65536)
+                except OSError:
+                    return
+                if not d:
+                    return
+                self.out += d
+
+    def wait_for(self, needle, secs=60):
+        end = time.time() + secs
+        while time.time() < end and needle.encode() not in self.out:
+            self.read(0.1)
+        return needle.encode() in self.out
+
+    def type(self, text):
+        for line in text.split("\n"):
+            os.write(self.fd, line.encode() + b"\r")
+            self.read(0.05)
+
+    def close(self):
+        try:
+            os.write(self.fd, b"quit()\r")
+            self.read(1)
+        except OSError:
+            pass
+        for _ in range(50):
+            if os.waitpid(self.pid, os.WNOHANG)[0]:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(self.pid, 9)        # the attn this test started, by its pid
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def test_interrupt():
+    d = tempfile.mkdtemp(prefix="attn-board-int-")
+    r = Repl(d)
+    try:
+        r.wait_for("attn>", 20)
+        r.type(SETUP + "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
+               "model = LinearRegression(lr=0.01)\ntrainer = d2l.Trainer(max_epochs=100000)\n")
+        r.read(0.5)
+        r.out = b""
+        r.type("trainer.fit(model, data)")
+        r.read(1.5)
+        os.write(r.fd, b"\x03")                 # Ctrl-C while it trains
+        stopped = r.wait_for("interrupted (Ctrl-C)", 20)
+        check("Ctrl-C: fit stops with the interruption note", stopped, r.out[-300:].decode("utf-8", "replace"))
+        r.type("k = trainer.train_batch_idx\n"
+               "m2 = LinearRegression(lr=0.01)\n"
+               "opt = m2.configure_optimizers()\n"
+               "batches = list(data.train_dataloader())\n"
+               "for i in range(k):\n"
+               "    X, y = batches[i % len(batches)]\n"
+               "    l = m2.loss(m2(X), y)\n"
+               "    opt.zero_grad()\n"
+               "    l.backward()\n"
+               "    opt.step()\n"
+               "\n"
+               "print('SAME', k > 0, torch.equal(m2.net.weight, model.net.weight), torch.equal(m2.net.bias, model.net.bias))\n")
+        ok = r.wait_for("SAME ", 60)
+        r.read(0.3)
+        m = re.search(rb"SAME (\w+) (\w+) (\w+)", r.out)
+        check("Ctrl-C: the REPL goes on", ok, r.out[-300:].decode("utf-8", "replace"))
+        check("Ctrl-C: parameters of whole steps only (k steps again give the same tensors)",
+              m is not None and m.groups() == (b"True", b"True", b"True"), m.group(0).decode() if m else "no SAME line")
+    finally:
+        r.close()
+
+
+test_files()
+test_terminal()
+for _ in range(3):          # Ctrl-C lands somewhere else in the step each time
+    test_interrupt()
+finish()
