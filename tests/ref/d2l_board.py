@@ -110,6 +110,31 @@ def test_terminal():
     check("terminal: the last state drawn (legend, epoch axis)", "val_loss" in last and "epoch" in last, last[-400:])
 
 
+def test_tmux():
+    """The same training in a real terminal (tmux 80x24, with scrollback): one board on the screen at the end."""
+    import shutil
+    if not shutil.which("tmux"):
+        print("(tmux not installed: the real-terminal check is skipped)")
+        return
+    from tmux_screen import Screen as Tmux
+    d = tempfile.mkdtemp(prefix="attn-board-tmux-")
+    with open(os.path.join(d, "train.py"), "w") as f:
+        f.write("plot_target('terminal')\n" + SETUP.replace("num_train=100, num_val=40", "num_train=4000, num_val=400") +
+                "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
+                "model = LinearRegression(lr=0.01)\ntrainer = d2l.Trainer(max_epochs=40)\n"
+                "trainer.fit(model, data)\nprint('DONE', len(model.board.data['val_loss']))\n")
+    t = Tmux(f"{ATTN} -q {os.path.join(d, 'train.py')}", {"TERM": "xterm-256color"})
+    try:
+        text = t.wait_for("DONE 40")
+        lines = text.rstrip("\n").split("\n")
+        check("tmux: trained to the end", "DONE 40" in text, text[-300:])
+        check("tmux: one board on screen and in the scrollback (redrawn in place)",
+              text.count("train_loss") == 1 and text.count("val_loss") == 1, text)
+        check("tmux: the board within 24 rows", len([l for l in lines if l.strip()]) <= 24, f"{len(lines)} lines")
+    finally:
+        t.close()
+
+
 class Repl:
     """attn's REPL at an 80x24 pseudo-terminal, typed into as a person types."""
 
@@ -202,6 +227,7 @@ def test_interrupt():
 
 test_files()
 test_terminal()
+test_tmux()
 for _ in range(3):          # Ctrl-C lands somewhere else in the step each time
     test_interrupt()
 finish()
