@@ -369,7 +369,7 @@ static const Builtin data_module_methods[] = {
 static Value *data_module_class;       /* made at first use, kept for the process: one class, so isinstance works */
 
 Value *d2l_data_module_class(void) {
-    if (!data_module_class) data_module_class = class_new_builtin("DataModule", "d2l.torch", NULL, data_module_methods, false);
+    if (!data_module_class) data_module_class = class_new_builtin("DataModule", "d2l.torch", d2l_hyperparameters_class(), data_module_methods, false);
     return val_incref(data_module_class);
 }
 
