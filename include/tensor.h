@@ -320,6 +320,17 @@ void ten_repr(struct StrBuf *out, const Tensor *t, const PrintOptions *po);
 /* The same text without the "tensor(" prefix and the ")" (what print(t.numpy()) would resemble). */
 void ten_format_body(struct StrBuf *out, const Tensor *t, int indent, const PrintOptions *po);
 
+/* ---- optimizer steps (tensor_optim.c): torch.optim's single-tensor updates, PyTorch 1.13's arithmetic op by op ----
+ * p (the parameter), g (its grad) and the state buffers: contiguous tensors of one float dtype and one shape, each
+ * written in place (its version bumped). 0, or -1 with ten_error() set when they are not such tensors. */
+typedef struct TenSgdOpts { double lr, momentum, dampening, weight_decay; bool nesterov, maximize; } TenSgdOpts;
+/* SGD: buf the momentum buffer (NULL when momentum is 0), first: buf holds nothing yet (it becomes the grad). */
+int ten_sgd_step(Tensor *p, const Tensor *g, Tensor *buf, bool first, const TenSgdOpts *o);
+/* step: the step count including this one (bias corrections 1 - beta**step); decoupled: AdamW's weight decay. */
+typedef struct TenAdamOpts { double lr, beta1, beta2, eps, weight_decay, step; bool decoupled, maximize; } TenAdamOpts;
+/* Adam and AdamW: m exp_avg, v exp_avg_sq, mx max_exp_avg_sq (NULL without amsgrad). */
+int ten_adam_step(Tensor *p, const Tensor *g, Tensor *m, Tensor *v, Tensor *mx, const TenAdamOpts *o);
+
 /* ---- NumPy .npy files (npy.c) ---- */
 /* Writes float32 (<f4), float64 (<f8), int64 (<i8) or bool (|b1), C order (any view), atomically (temp + rename). */
 int npy_save(const char *path, const Tensor *t);

@@ -6,11 +6,9 @@
  * state (a dict keyed by parameter: momentum_buffer; step, exp_avg, exp_avg_sq, max_exp_avg_sq). step() writes the
  * parameters in place (their version counters move, as an in-place op's) and records no graph.
  *
- * The arithmetic repeats PyTorch's kernels operation by operation in the parameter's dtype, so float32 results are
- * the same bits: Tensor.add(b, alpha=s) is fma(b, s, a) (ATen's vec::fmadd, and the scalar tail contracted the
- * same way), addcmul_(t1, t2, value=s) is fma(s * t1, t2, self), addcdiv_(t1, t2, value=s) is self + (s * t1) / t2,
- * a division by a Python float divides by it rounded to the dtype, and Python's own numbers (bias corrections,
- * step size) are doubles. */
+ * The arithmetic is the tensor library's (ten_sgd_step, ten_adam_step in tensor_optim.c): PyTorch's, op by op, so
+ * float32 parameters come out bit for bit as PyTorch's; tests/e2e/optim.md checks 100 steps of each optimizer.
+ */
 #include "builtins_internal.h"
 #include "autograd.h"
 #include "interp.h"
@@ -33,52 +31,6 @@ static OptKind optim_kind(const Value *self) {
     return c == &SGDClass ? OPT_SGD : c == &AdamClass ? OPT_ADAM : OPT_ADAMW;
 }
 
-/* ---- the update rules, one element at a time, in the parameter's dtype T ----
- * Each function walks n contiguous elements; p is the parameter, g its grad, the others the state buffers. */
-#define OPTIM_KERNELS(T, SUF, FMA, SQRT)                                                                              \
-    /* sgd: d = (maximize ? -g : g); d = fma(p, wd, d); buf = first ? d : fma(d, 1-damp, buf*mom);                   \
-     * d = nesterov ? fma(buf, mom, d) : buf; p = fma(d, -lr, p). buf NULL: momentum 0. */                          \
-    static void sgd_##SUF(int64_t n, T *p, const T *g, T *buf, bool first, double lr, double mom, double damp,        \
-                          double wd, bool nesterov, bool maximize) {                                                 \
-        T a_wd = (T)wd, a_damp = (T)(1.0 - damp), a_mom = (T)mom, a_lr = (T)(-lr);                                   \
-        for (int64_t i = 0; i < n; i++) {                                                                            \
-            T d = maximize ? -g[i] : g[i];                                                                           \
-            if (wd != 0) d = FMA(p[i], a_wd, d);                                                                     \
-            if (buf) {                                                                                               \
-                if (first) buf[i] = d;                                                                               \
-                else { T b = buf[i] * a_mom; buf[i] = FMA(d, a_damp, b); }                                           \
-                d = nesterov ? FMA(buf[i], a_mom, d) : buf[i];                                                       \
-            }                                                                                                        \
-            p[i] = FMA(d, a_lr, p[i]);                                                                               \
-        }                                                                                                            \
-    }                                                                                                                \
-    /* adam / adamw (decoupled: p *= 1 - lr*wd first, else g = fma(p, wd, g)); mx NULL without amsgrad. */           \
-    static void adam_##SUF(int64_t n, T *p, const T *g, T *m, T *v, T *mx, double lr, double b1, double b2,          \
-                           double eps, double wd, bool decoupled, bool maximize, double step) {                      \
-        double bc1 = 1 - pow(b1, step), bc2 = 1 - pow(b2, step), step_size = lr / bc1, bc2s = sqrt(bc2);             \
-        T a_b1 = (T)b1, a_1b1 = (T)(1 - b1), a_b2 = (T)b2, a_1b2 = (T)(1 - b2), a_bc2s = (T)bc2s, a_eps = (T)eps;     \
-        T a_step = (T)(-step_size), a_decay = (T)(1 - lr * wd), a_wd = (T)wd;                                        \
-        for (int64_t i = 0; i < n; i++) {                                                                            \
-            T gi = maximize ? -g[i] : g[i];                                                                          \
-            if (decoupled) p[i] = p[i] * a_decay;                                                                    \
-            else if (wd != 0) gi = FMA(p[i], a_wd, gi);                                                              \
-            T mb = m[i] * a_b1;                                                                                      \
-            m[i] = FMA(gi, a_1b1, mb);                                                                               \
-            T vb = v[i] * a_b2, sg = a_1b2 * gi;                                                                     \
-            v[i] = FMA(sg, gi, vb);                                                                                  \
-            T s = v[i];                                                                                              \
-            if (mx) {                                                                                                \
-                mx[i] = isnan(mx[i]) || isnan(v[i]) ? (T)NAN : mx[i] > v[i] ? mx[i] : v[i];                          \
-                s = mx[i];                                                                                           \
-            }                                                                                                        \
-            T den = SQRT(s) / a_bc2s;                                                                                \
-            den = den + a_eps;                                                                                       \
-            T num = a_step * m[i];                                                                                   \
-            p[i] = p[i] + num / den;                                                                                 \
-        }                                                                                                            \
-    }
-OPTIM_KERNELS(float, f32, fmaf, sqrtf)
-OPTIM_KERNELS(double, f64, fma, sqrt)
 
 /* ---- construction ---- */
 
@@ -98,10 +50,15 @@ static char *value_text(const Value *v) {
     return s;
 }
 
-/* ValueError("Invalid NAME: v") unless lo <= v (and v < 1 for a beta). */
-static bool check_range(Interp *I, Value *v, const char *what, bool below_one) {
+/* ValueError("Invalid NAME: v") unless 0 <= v (and v < 1 for a beta). A value that is not a number: Python's
+ * TypeError of the comparison SGD makes (v < 0.0, sgd set) or Adam's (0.0 <= v). */
+static bool check_range(Interp *I, Value *v, const char *what, bool below_one, bool sgd) {
     if (!v) return true;
-    if (!val_is_number(v)) { rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v)); return false; }
+    if (!val_is_number(v)) {
+        if (sgd) rt_raise(I, "TypeError", "'<' not supported between instances of '%s' and 'float'", val_type_name(v));
+        else rt_raise(I, "TypeError", "'<=' not supported between instances of 'float' and '%s'", val_type_name(v));
+        return false;
+    }
     double x = val_as_double(v);
     if (0.0 <= x && (!below_one || x < 1.0)) return true;
     char *s = value_text(v);
@@ -117,7 +74,12 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     if (group->kind != V_DICT) { rt_raise(I, "AssertionError", "param group must be a dict"); return false; }
     Dict *g = group->u.dict;
     Value *ps = dict_get(g, "params"), *defaults = val_attr_get(self, "defaults"), *groups = val_attr_get(self, "param_groups");
-    if (!ps) { rt_raise(I, "KeyError", "'params'"); return false; }
+    if (!ps) {
+        Value *k = val_str("params");
+        ops_key_error(I, k);
+        val_decref(k);
+        return false;
+    }
     Value *list;
     if (ps->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(ps)); }
     else if (ps->kind == V_SET) {
@@ -129,9 +91,7 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     for (int64_t i = 0; i < list->u.seq.n; i++) {
         Value *p = list->u.seq.items[i];
         if (p->kind != V_TENSOR) {
-            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s",
-                     val_is_number(p) || p->kind == V_STR || p->kind == V_LIST || p->kind == V_DICT || p->kind == V_TUPLE || p->kind == V_NONE
-                         ? (p->kind == V_NONE ? "NoneType" : val_type_name(p)) : val_type_name(p));
+            rt_raise(I, "TypeError", "optimizer can only optimize Tensors, but one of the params is %s", val_type_name(p));
             return false;
         }
         if (!ag_is_leaf(p->ag) && !p->ag->retains_grad) { rt_raise(I, "ValueError", "can't optimize a non-leaf Tensor"); return false; }
@@ -208,8 +168,8 @@ static Value *bi_sgd(Interp *I, Args *a) {
     Value *params = arg(a, 0, "params");
     if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
     Value *lr = arg(a, 1, "lr");
-    if (lr && !check_range(I, lr, "learning rate", false)) return NULL;
-    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false))
+    if (lr && !check_range(I, lr, "learning rate", false, true)) return NULL;
+    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false, true) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, true))
         return NULL;
     Value *d = val_dict();
     Dict *dd = d->u.dict;
@@ -242,16 +202,17 @@ static Value *bi_adam(Interp *I, Args *a) {
     if (!args_check(I, a, 6, w ? kww : kw)) return NULL;
     Value *params = arg(a, 0, "params"), *betas = arg(a, 2, "betas");
     if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
-    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false))
+    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false, false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false, false))
         return NULL;
     if (betas) {
-        if ((betas->kind != V_TUPLE && betas->kind != V_LIST) || betas->u.seq.n != 2)
-            return rt_raise(I, "TypeError", "betas must be a pair of floats, as (0.9, 0.999)");
-        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true) ||
-            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true))
+        if (betas->kind != V_TUPLE && betas->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(betas));
+        if (betas->u.seq.n < 2) return rt_raise(I, "IndexError", "%s index out of range", val_type_name(betas));
+        if (betas->u.seq.n > 2) return rt_raise(I, "ValueError", "too many values to unpack (expected 2)");
+        if (!check_range(I, betas->u.seq.items[0], "beta parameter at index 0", true, false) ||
+            !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true, false))
             return NULL;
     }
-    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false)) return NULL;
+    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, false)) return NULL;
     Value *d = val_dict(), *b = val_tuple(2);
     val_seq_set(b, 0, val_float(0.9));
     val_seq_set(b, 1, val_float(0.999));
@@ -340,7 +301,7 @@ static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor
 static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tensor *grad, Value *st) {
     Tensor *p = pv->u.t, *work = p->contiguous ? p : ten_copy(p);
     if (!work) { rt_tensor_error(I); return -1; }
-    bool f64 = p->dtype == DT_F64, bad = false;
+    bool bad = false;
     double lr, wd;
     int rc = -1;
     if (!group_num(I, g, "lr", &lr) || !group_num(I, g, "weight_decay", &wd)) goto out;
@@ -355,9 +316,8 @@ static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tenso
         bool first = mom != 0 && !buf;
         if (first && !(buf = state_buffer(I, st, "momentum_buffer", p, true, &bad))) goto out;
         if (mom == 0) { buf = NULL; dict_set(st->u.dict, "momentum_buffer", val_none()); }
-        if (f64) sgd_f64(p->numel, ten_f64(work), ten_f64(grad), buf ? ten_f64(buf) : NULL, first, lr, mom, damp, wd, nest, maxi);
-        else sgd_f32(p->numel, ten_f32(work), ten_f32(grad), buf ? ten_f32(buf) : NULL, first, lr, mom, damp, wd, nest, maxi);
-        if (buf) ten_bump_version(buf);
+        TenSgdOpts o = {.lr = lr, .momentum = mom, .dampening = damp, .weight_decay = wd, .nesterov = nest, .maximize = maxi};
+        if (ten_sgd_step(work, grad, buf, first, &o) < 0) { rt_tensor_error(I); goto out; }
     } else {
         Value *betas = dict_get(g, "betas");
         double eps, b1, b2;
@@ -382,18 +342,11 @@ static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tenso
         float *stepp = ten_f32(sv->u.t);
         *stepp = *stepp + 1.0f;                  /* step_t += 1, in float32 */
         ten_bump_version(sv->u.t);
-        bool decoupled = kind == OPT_ADAMW;
-        if (f64) adam_f64(p->numel, ten_f64(work), ten_f64(grad), ten_f64(m), ten_f64(v), mx ? ten_f64(mx) : NULL, lr, b1, b2, eps, wd, decoupled, maxi, *stepp);
-        else adam_f32(p->numel, ten_f32(work), ten_f32(grad), ten_f32(m), ten_f32(v), mx ? ten_f32(mx) : NULL, lr, b1, b2, eps, wd, decoupled, maxi, *stepp);
-        ten_bump_version(m);
-        ten_bump_version(v);
-        if (mx) ten_bump_version(mx);
+        TenAdamOpts o = {.lr = lr, .beta1 = b1, .beta2 = b2, .eps = eps, .weight_decay = wd, .step = *stepp,
+                         .decoupled = kind == OPT_ADAMW, .maximize = maxi};
+        if (ten_adam_step(work, grad, m, v, mx, &o) < 0) { rt_tensor_error(I); goto out; }
     }
-    if (work != p) {
-        if (ten_copy_into(p, work) < 0) { rt_tensor_error(I); goto out; }
-    } else {
-        ten_bump_version(p);
-    }
+    if (work != p && ten_copy_into(p, work) < 0) { rt_tensor_error(I); goto out; }
     rc = 0;
 out:
     if (work != p) ten_free(work);
@@ -415,7 +368,9 @@ static Value *m_step(Interp *I, Args *a) {
         if (!loss) return NULL;
     }
     OptKind kind = optim_kind(self);
-    Value *groups = val_incref(val_attr_get(self, "param_groups"));   /* held: a group's params may be replaced */
+    Value *groups = val_attr_get(self, "param_groups");
+    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    val_incref(groups);                    /* held: a group's params may be replaced */
     int rc = 0;
     for (int64_t gi = 0; rc == 0 && groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
         Value *gv = val_incref(groups->u.seq.items[gi]), *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
@@ -423,7 +378,8 @@ static Value *m_step(Interp *I, Args *a) {
         val_incref(ps);
         for (int64_t i = 0; rc == 0 && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
-            if (p->kind != V_TENSOR || !p->ag || !p->ag->grad) continue;
+            if (p->kind != V_TENSOR) { rt_raise(I, "AttributeError", "'%s' object has no attribute 'grad'", val_type_name(p)); rc = -1; break; }
+            if (!p->ag || !p->ag->grad) continue;
             const Tensor *grad = p->ag->grad;
             if (!ten_is_float(p->u.t->dtype) || grad->dtype != p->u.t->dtype || !ten_same_shape(grad, p->u.t)) {
                 rt_error(I, "a parameter's grad must have its shape and dtype (a float tensor)");
@@ -452,7 +408,8 @@ static Value *m_zero_grad(Interp *I, Args *a) {
     bool none = false;
     Value *sn = arg(a, 1, "set_to_none"), *groups = val_attr_get(a->pos[0], "param_groups");
     if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
-    for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
         Value *gv = groups->u.seq.items[gi], *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
         for (int64_t i = 0; ps && ps->kind == V_LIST && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
@@ -519,17 +476,23 @@ static const Builtin optim_methods[4] = {
 
 /* clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False): the norm of all grads together
  * (a 0-dim tensor of the first grad's dtype: the norm of the per-grad norms), and every grad multiplied in place by
- * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are summed in double, so
- * their last bit may differ from PyTorch's vectorized float sum. */
+ * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are attn's torch.norm (the
+ * same bits as PyTorch's for norm_type 2, 1 and inf on the tensors tested; other orders within a few ulps). */
 static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     static const char *const kw[] = {"parameters", "max_norm", "norm_type", "error_if_nonfinite", NULL};
     if (!args_check(I, a, 4, kw)) return NULL;
     Value *pv = arg(a, 0, "parameters"), *mv = arg(a, 1, "max_norm"), *nv = arg(a, 2, "norm_type"), *ev = arg(a, 3, "error_if_nonfinite");
     if (!pv || !mv) return rt_raise(I, "TypeError", "clip_grad_norm_() missing required positional arguments: 'parameters' and 'max_norm'");
-    if (!val_is_number(mv) || (nv && !val_is_number(nv))) return rt_raise(I, "TypeError", "float() argument must be a string or a number");
+    for (int i = 0; i < 2; i++) {
+        Value *v = i ? nv : mv;
+        if (!v || val_is_number(v)) continue;
+        if (v->kind != V_STR) return rt_raise(I, "TypeError", "float() argument must be a string or a number, not '%s'", val_type_name(v));
+        if (!strcmp(v->u.str.s, "inf")) { if (i) nv = NULL; else mv = NULL; continue; }
+        return rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
+    }
     bool err = false;
     if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
-    double max_norm = val_as_double(mv), nt = nv ? val_as_double(nv) : 2.0;
+    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : arg(a, 2, "norm_type") ? INFINITY : 2.0;
     Value *list;
     if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
     else if (!(list = ops_to_list(I, pv))) return NULL;
@@ -543,26 +506,20 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     Value *r = NULL;
     if (n == 0) { r = val_tensor(ten_scalar_f(0.0f)); goto out; }
     DType dt = grads[0]->dtype;
-    double total = 0;                      /* the norm of the per-grad norms, each rounded to dt as PyTorch's */
-    for (int k = 0; k < n; k++) {
-        Tensor *tmp = NULL, *g64 = NULL;
-        const Tensor *gc = ten_as_contiguous(grads[k], &tmp);
-        if (!ten_is_float(grads[k]->dtype)) { ten_free(tmp); rt_error(I, "clip_grad_norm_: grads must be float tensors"); goto out; }
-        double s = 0;
-        for (int64_t i = 0; i < gc->numel; i++) {
-            double x = grads[k]->dtype == DT_F32 ? (double)ten_f32(gc)[i] : ten_f64(gc)[i];
-            if (isinf(nt)) { if (isnan(x) || fabs(x) > s || isnan(s)) s = isnan(s) ? s : fabs(x); }
-            else s += nt == 2.0 ? x * x : pow(fabs(x), nt);
-        }
-        if (!isinf(nt)) s = nt == 2.0 ? sqrt(s) : nt == 1.0 ? s : pow(s, 1.0 / nt);
-        if (dt == DT_F32) s = (float)s;
-        if (isinf(nt)) total = k == 0 || s > total || isnan(s) ? s : total;
-        else total += nt == 2.0 ? s * s : pow(fabs(s), nt);
-        ten_free(tmp);
-        ten_free(g64);
+    Tensor **norms = xcalloc((size_t)n, sizeof *norms), *stack = NULL, *tn = NULL;
+    bool ok = true;
+    for (int k = 0; ok && k < n; k++) {
+        if (grads[k]->dtype != dt || !ten_is_float(dt)) { rt_error(I, "clip_grad_norm_: the grads must be float tensors of one dtype"); ok = false; break; }
+        ok = (norms[k] = ten_norm(grads[k], nt, NULL, -1, false)) != NULL;     /* torch.norm(g.detach(), norm_type) */
     }
-    if (!isinf(nt)) total = nt == 2.0 ? sqrt(total) : nt == 1.0 ? total : pow(total, 1.0 / nt);
-    if (dt == DT_F32) total = (float)total;
+    if (ok) ok = (stack = ten_stack(norms, n, 0)) && (tn = ten_norm(stack, nt, NULL, -1, false));   /* of the stacked norms */
+    if (!ok && !interp_failed(I)) rt_tensor_error(I);
+    double total = tn ? (dt == DT_F32 ? (double)ten_f32(tn)[0] : ten_f64(tn)[0]) : 0;
+    for (int k = 0; k < n; k++) ten_free(norms[k]);
+    free(norms);
+    ten_free(stack);
+    ten_free(tn);
+    if (!ok) goto out;
     if (err && !isfinite(total)) {
         rt_error(I, "The total norm of order %s for gradients from `parameters` is non-finite, so it cannot be clipped. To "
                  "disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`",
