@@ -581,9 +581,7 @@ static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err
     sb_init(&note);
     int rows;
     bool ok = show_on_screen(P, fig, t, t == PT_WINDOW ? &note : out, err, errlen, &rows);
-    if (ok && t == PT_WINDOW && !P->live_announced) sb_puts(out, sb_str(&note));   /* the window's note once */
-    sb_free(&note);
-    P->live_announced = true;
+    sb_free(&note);             /* a window's note is said once, of the last state (plot_live_flush) */
     P->live_rows = rows;
     P->live_drawn_at = now_seconds();
     return ok;
@@ -617,8 +615,17 @@ bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *e
 
 bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen) {
     Figure *fig = P->live_pending;
+    bool dirty = P->live_dirty;
     P->live_dirty = false;
-    if (!fig) return true;
+    if (!fig) {
+        if (dirty && !P->live_announced && P->last && plot_resolved_target(P, tty) == PT_WINDOW) {
+            P->live_announced = true;
+            sb_putc(out, '<');
+            plot_summary(P->last, false, out);
+            sb_puts(out, ": in the gnuplot window>\n");
+        }
+        return true;
+    }
     P->live_pending = NULL;
     plot_figure_free(P->last);
     P->last = fig;                  /* savefig() writes the board as it ended */
@@ -626,7 +633,14 @@ bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen) {
     bool ok;
     if (show_as_text(P, fig, t, out, err, errlen, &ok)) return ok;
     if (t == PT_SIXEL && P->live_rows) P->live_rows = 0;
-    return live_draw(P, fig, t, out, err, errlen);
+    ok = live_draw(P, fig, t, out, err, errlen);
+    if (ok && t == PT_WINDOW && !P->live_announced) {
+        P->live_announced = true;
+        sb_putc(out, '<');
+        plot_summary(fig, false, out);
+        sb_puts(out, ": in the gnuplot window>\n");
+    }
+    return ok;
 }
 
 /* gnuplot's svg embeds a heatmap as a small PNG stretched over the axes, which viewers smooth into a blur: mark
