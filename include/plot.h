@@ -116,6 +116,8 @@ typedef struct Plot {
                                  * something else was drawn since (then it is drawn anew below) */
     bool live_announced;        /* its window's note was printed */
     bool live_dirty;            /* plot_live was called since the last plot_live_flush */
+    uint64_t live_mark;         /* the caller's count of its writes after the last drawing (Interp.streamed): the
+                                 * caller sets live_rows to 0 when more was written since */
     double live_drawn_at;       /* when it was last drawn (monotonic seconds) */
 } Plot;
 

@@ -158,8 +158,11 @@ Value *builtins_show_live(Interp *I, Figure *fig, int *number) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool ok = plot_live(&I->run.plot, fig, number, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    Plot *P = &I->run.plot;
+    if (I->streamed != P->live_mark) P->live_rows = 0;      /* printed below the board: it is drawn anew under that */
+    bool ok = plot_live(P, fig, number, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
     interp_write_figure(I, sb_str(&out), NULL);
+    P->live_mark = I->streamed;
     sb_free(&out);
     if (!ok) return rt_error(I, "%s", err);
     return val_none();
@@ -169,12 +172,15 @@ bool builtins_flush_live(Interp *I) {
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    bool was_live = I->run.plot.live_dirty;
+    Plot *P = &I->run.plot;
+    if (I->streamed != P->live_mark) P->live_rows = 0;
+    bool was_live = P->live_dirty;
     int stopped = atomic_exchange(&ten_interrupted, 0);      /* a Ctrl-C that stopped the training: draw where it got */
-    bool ok = plot_live_flush(&I->run.plot, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    bool ok = plot_live_flush(P, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
     if (stopped) atomic_store(&ten_interrupted, stopped);
     if (was_live) write_figure(I, sb_str(&out));
     sb_free(&out);
+    P->live_rows = 0;       /* the prompt and the next statement come below it: a later drawing starts anew */
     if (!ok) interp_write_error(I, err);
     return ok;
 }

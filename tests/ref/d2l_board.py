@@ -110,6 +110,20 @@ def test_terminal():
     check("terminal: the last state drawn (legend, epoch axis)", "val_loss" in last and "epoch" in last, last[-400:])
 
 
+def test_terminal_prints():
+    """A line printed while the board trains (an epoch's number) stays: the board is drawn anew below it."""
+    code = ("plot_target('terminal')\n" + SETUP.replace("num_train=100, num_val=40", "num_train=20000, num_val=400") +
+            "class Loud(d2l.Trainer):\n    def fit_epoch(self):\n        print('EPOCH', self.epoch)\n        super().fit_epoch()\n\n"
+            "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
+            "model = LinearRegression(lr=0.01)\ntrainer = Loud(max_epochs=8)\ntrainer.fit(model, data)\n")
+    out = run_pty(code, tempfile.gettempdir())
+    epochs = [m.start() for m in re.finditer(r"EPOCH \d", out)]
+    bad = [k for k, at in enumerate(epochs[1:], 1) if re.search(r"\x1b\[\d+A", out[at:(out.find("\x0c", at) + 1) or None])]
+    check("terminal: every epoch's line printed", len(epochs) == 8, f"{len(epochs)} EPOCH lines")
+    check("terminal: no redraw goes back up over a printed line", not bad, f"epochs {bad}")
+    check("terminal: the prints and the board: redrawn in place between prints", len(re.findall(r"\x1b\[\d+A", out)) >= 1, "no redraw")
+
+
 def test_tmux():
     """The same training in a real terminal (tmux 80x24, with scrollback): one board on the screen at the end."""
     import shutil
@@ -227,6 +241,7 @@ def test_interrupt():
 
 test_files()
 test_terminal()
+test_terminal_prints()
 test_tmux()
 for _ in range(3):          # Ctrl-C lands somewhere else in the step each time
     test_interrupt()
