@@ -169,10 +169,11 @@ Value *builtins_show_live(Interp *I, Figure *fig, int *number) {
 }
 
 bool builtins_flush_live(Interp *I) {
+    Plot *P = &I->run.plot;
+    if (!P->live_dirty && !P->live_pending) return true;
     StrBuf out;
     sb_init(&out);
     char err[1200];
-    Plot *P = &I->run.plot;
     if (I->streamed != P->live_mark) P->live_rows = 0;
     bool was_live = P->live_dirty;
     int stopped = atomic_exchange(&ten_interrupted, 0);      /* a Ctrl-C that stopped the training: draw where it got */
@@ -181,7 +182,13 @@ bool builtins_flush_live(Interp *I) {
     if (was_live) write_figure(I, sb_str(&out));
     sb_free(&out);
     P->live_rows = 0;       /* the prompt and the next statement come below it: a later drawing starts anew */
-    if (!ok) interp_write_error(I, err);
+    if (!ok) {
+        StrBuf m;
+        sb_init(&m);
+        sb_printf(&m, "error: the board's last state could not be drawn: %s\n", err);
+        interp_write_error(I, sb_str(&m));
+        sb_free(&m);
+    }
     return ok;
 }
 
