@@ -60,8 +60,14 @@ static const Builtin hyperparameters_methods[] = {
 
 static Value *hyperparameters_class, *progress_board_class, *trainer_class;   /* made at first use, kept */
 
+/* The class cls (made now) opened to @d2l.add_to_class, as d2l's classes are. */
+static Value *opened(Value *cls) {
+    cls->u.cls->open = true;
+    return cls;
+}
+
 Value *d2l_hyperparameters_class(void) {
-    if (!hyperparameters_class) hyperparameters_class = class_new_builtin("HyperParameters", "d2l.torch", NULL, hyperparameters_methods, false);
+    if (!hyperparameters_class) hyperparameters_class = opened(class_new_builtin("HyperParameters", "d2l.torch", NULL, hyperparameters_methods, false));
     return hyperparameters_class;
 }
 
@@ -237,7 +243,7 @@ static const Builtin board_methods[] = {
 
 Value *d2l_progress_board_class(void) {
     if (!progress_board_class)
-        progress_board_class = class_new_builtin("ProgressBoard", "d2l.torch", d2l_hyperparameters_class(), board_methods, false);
+        progress_board_class = opened(class_new_builtin("ProgressBoard", "d2l.torch", d2l_hyperparameters_class(), board_methods, false));
     return progress_board_class;
 }
 
@@ -520,8 +526,15 @@ static const Builtin trainer_methods[] = {
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
 Value *d2l_trainer_class(void) {
-    if (!trainer_class) trainer_class = class_new_builtin("Trainer", "d2l.torch", d2l_hyperparameters_class(), trainer_methods, false);
+    if (!trainer_class) trainer_class = opened(class_new_builtin("Trainer", "d2l.torch", d2l_hyperparameters_class(), trainer_methods, false));
     return trainer_class;
+}
+
+void builtins_forget_added(void) {
+    Value *classes[] = {hyperparameters_class, progress_board_class, trainer_class, d2l_module_class_peek(),
+                        d2l_data_module_class_peek()};
+    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++)
+        if (classes[i]) dict_free(&classes[i]->u.cls->attrs);
 }
 
 /* d2l.HyperParameters, d2l.ProgressBoard and d2l.Trainer; a new reference or NULL. */

@@ -580,9 +580,14 @@ static Value *nn_module_class, *d2l_module_class;
 
 static Value *module_class(bool d2l) {
     if (!nn_module_class) nn_module_class = class_new_builtin("Module", "torch.nn.modules.module", NULL, bi_module_methods, true);
-    if (d2l && !d2l_module_class) d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
+    if (d2l && !d2l_module_class) {
+        d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
+        d2l_module_class->u.cls->open = true;          /* @d2l.add_to_class(d2l.Module), as the book does */
+    }
     return d2l ? d2l_module_class : nn_module_class;
 }
+
+Value *d2l_module_class_peek(void) { return d2l_module_class; }
 
 /* ---- torch.device ---- */
 

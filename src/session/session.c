@@ -39,6 +39,7 @@ void session_stranger(Session *S, const char *who, const char *source) {
 void session_free(Session *S) {
     if (current == S) session_pop(S);
     file_policy_free(&S->I.run.files);
+    builtins_forget_added();       /* its functions added to d2l.Trainer and the like go with its interpreter */
     interp_free(&S->I);
     val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
     plot_free(&S->I.run.plot);
