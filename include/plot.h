@@ -119,6 +119,7 @@ typedef struct Plot {
     uint64_t live_mark;         /* the caller's count of its writes after the last drawing (Interp.streamed): the
                                  * caller sets live_rows to 0 when more was written since */
     double live_drawn_at;       /* when it was last drawn (monotonic seconds) */
+    double live_cost;           /* how long that drawing took (seconds): the next waits 9 times as long, at least */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */
@@ -152,7 +153,8 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
 bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen);
 int plot_figure_count(const Plot *P);
 /* A live figure, redrawn as it changes (d2l.ProgressBoard while a model trains): *number is its figure number (0 for
- * a new one: the next number is taken and stored there). It is drawn at most every PLOT_LIVE_INTERVAL seconds, in a
+ * a new one: the next number is taken and stored there). It is drawn at most every PLOT_LIVE_INTERVAL seconds (and
+ * spends at most a tenth of the time drawing: 9 times its last drawing's time passes before the next), in a
  * window over its last drawing, in the terminal back over its last rows (when nothing was shown since); newer states
  * in between wait as pending, and so does every state for the text targets (summary, script, files, inline, sixel),
  * which show only the last one: plot_live_flush draws what is pending (after each statement). Takes ownership of

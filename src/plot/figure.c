@@ -580,10 +580,12 @@ static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err
     StrBuf note;
     sb_init(&note);
     int rows;
+    double t0 = now_seconds();
     bool ok = show_on_screen(P, fig, t, t == PT_WINDOW ? &note : out, err, errlen, &rows);
     sb_free(&note);             /* a window's note is said once, of the last state (plot_live_flush) */
     P->live_rows = rows;
     P->live_drawn_at = now_seconds();
+    P->live_cost = P->live_drawn_at - t0;
     return ok;
 }
 
@@ -604,7 +606,8 @@ bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *e
     P->live_pending = NULL;
     PlotTarget t = plot_resolved_target(P, tty);
     bool screen = t == PT_WINDOW || t == PT_TERMINAL;
-    if (!screen || now_seconds() - P->live_drawn_at < PLOT_LIVE_INTERVAL) {
+    /* at most 10 drawings a second, and drawing at most a tenth of the time (gnuplot draws while training waits) */
+    if (!screen || now_seconds() - P->live_drawn_at < fmax(PLOT_LIVE_INTERVAL, 9 * P->live_cost)) {
         P->live_pending = fig;          /* drawn by plot_live_flush, or by a later call when its time has come */
         return true;
     }

@@ -93,7 +93,7 @@ def test_files():
 
 
 def test_terminal():
-    long = SETUP.replace("num_train=100, num_val=40", "num_train=4000, num_val=400")
+    long = SETUP.replace("num_train=100, num_val=40", "num_train=20000, num_val=400")
     code = ("plot_target('terminal')\n" + long + "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
             "model = LinearRegression(lr=0.01)\ntrainer = d2l.Trainer(max_epochs=40)\n")
     t0 = time.time()
@@ -105,6 +105,7 @@ def test_terminal():
     check("terminal: redrawn in place while training (cursor back up)", len(ups) >= 2, f"{len(ups)} redraws in {secs:.1f} s")
     check("terminal: back up over the same rows each time, within 24", len(set(ups)) == 1 and 0 < int(ups[0]) <= 22, str(set(ups)))
     check("terminal: at most about 10 redraws a second", len(ups) <= secs * 10 + 2, f"{len(ups)} redraws in {secs:.1f} s")
+    print(f"(terminal: {len(ups)} redraws in {secs:.1f} s)")
     check("terminal: every drawing but the first went back up over the last", draws >= len(ups) + 1, f"{draws} drawings, {len(ups)} ups")
     last = out[out.rfind("\x1b[J"):] if ups else out
     check("terminal: the last state drawn (legend, epoch axis)", "val_loss" in last and "epoch" in last, last[-400:])
@@ -121,7 +122,6 @@ def test_terminal_prints():
     bad = [k for k, at in enumerate(epochs[1:], 1) if re.search(r"\x1b\[\d+A", out[at:(out.find("\x0c", at) + 1) or None])]
     check("terminal: every epoch's line printed", len(epochs) == 8, f"{len(epochs)} EPOCH lines")
     check("terminal: no redraw goes back up over a printed line", not bad, f"epochs {bad}")
-    check("terminal: the prints and the board: redrawn in place between prints", len(re.findall(r"\x1b\[\d+A", out)) >= 1, "no redraw")
 
 
 def test_tmux():
