@@ -213,9 +213,13 @@ static Value *m_board_draw(Interp *I, Args *a) {
     if (points->u.seq.n != every_n) return val_none();
     double sx = 0, sy = 0;
     int64_t n = points->u.seq.n;
-    for (int64_t k = 0; k < n; k++) {
-        sx += points->u.seq.items[k]->u.seq.items[0]->u.f;
-        sy += points->u.seq.items[k]->u.seq.items[1]->u.f;
+    for (int64_t k = 0; k < n; k++) {         /* raw_points is the student's to change: each item checked */
+        Value *q = points->u.seq.items[k];
+        if ((q->kind != V_TUPLE && q->kind != V_LIST) || q->u.seq.n != 2 || !val_is_number(q->u.seq.items[0]) ||
+            !val_is_number(q->u.seq.items[1]))
+            return rt_error(I, "ProgressBoard.draw: raw_points[%s] holds %s, not an (x, y) point", label->u.str.s, val_type_name(q));
+        sx += val_as_double(q->u.seq.items[0]);
+        sy += val_as_double(q->u.seq.items[1]);
     }
     Value *m = val_tuple(2);
     val_seq_set(m, 0, val_float(sx / (double)n));
