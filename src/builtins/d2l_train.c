@@ -230,9 +230,11 @@ static Value *m_board_draw(Interp *I, Args *a) {
     bool show = true;
     if (disp && !interp_truth(I, disp, &show)) return NULL;
     if (!show) return val_none();
+    Figure *f = board_figure(self);
+    if (f->nseries == 0) { plot_figure_free(f); return val_none(); }    /* ls or colors empty: no line to draw */
     Value *num = val_attr_get(self, "_figure");
     int number = num && num->kind == V_INT ? (int)num->u.i : 0;
-    Value *r = builtins_show_live(I, board_figure(self), &number);
+    Value *r = builtins_show_live(I, f, &number);
     val_attr_set(self, "_figure", val_int(number));
     return r;
 }

@@ -185,7 +185,7 @@ bool builtins_flush_live(Interp *I) {
     if (!ok) {
         StrBuf m;
         sb_init(&m);
-        sb_printf(&m, "error: the board's last state could not be drawn: %s\n", err);
+        sb_printf(&m, "attn: the board (figure %d) could not be drawn in its last state: %s\n", P->live_number, err);
         interp_write_error(I, sb_str(&m));
         sb_free(&m);
     }
