@@ -341,8 +341,9 @@ static bool count_up(Interp *I, Value *self, const char *name) {
     return attr_double(I, self, name, &v) && set_attr(I, self, name, val_int((int64_t)v + 1));
 }
 
-/* A copy of every parameter of model (model.parameters()), taken before optim.step(): a Ctrl-C inside a student's
- * step (its loop over the parameters) puts them all back, so the model is as the last whole step left it. */
+/* A copy of every parameter of model (model.parameters(), and the tensors requiring grad that are its attributes, as
+ * §3.4's self.w and self.b), taken before optim.step(): a Ctrl-C inside a student's step (its loop over the
+ * parameters) puts them all back, so the model is as the last whole step left it. */
 typedef struct Snapshot { Value *params; Tensor **copies; int64_t n; } Snapshot;
 
 static bool snapshot_take(Interp *I, Value *model, Snapshot *s) {
@@ -352,6 +353,13 @@ static bool snapshot_take(Interp *I, Value *model, Snapshot *s) {
     Value *l = ops_to_list(I, ps);
     val_decref(ps);
     if (!l) return false;
+    if (model->kind == V_OBJECT)
+        for (int i = 0; i < model->u.obj.attrs.n; i++) {
+            Value *v = model->u.obj.attrs.vals[i];
+            bool listed = !(v->kind == V_TENSOR && ag_requires_grad(v->ag));
+            for (int64_t k = 0; k < l->u.seq.n && !listed; k++) listed = l->u.seq.items[k] == v;
+            if (!listed) val_list_append(l, val_incref(v));
+        }
     s->params = l;
     s->n = l->u.seq.n;
     s->copies = xcalloc((size_t)(s->n ? s->n : 1), sizeof *s->copies);

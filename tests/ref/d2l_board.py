@@ -30,6 +30,42 @@ SETUP = """class SyntheticRegressionData(d2l.DataModule):
         i = slice(0, self.num_train) if train else slice(self.num_train, None)
         return self.get_tensorloader((self.X, self.y), False, i)
 
+class LinearRegressionScratch(d2l.Module):
+    def __init__(self, num_inputs, lr, sigma=0.01):
+        super().__init__()
+        self.save_hyperparameters()
+        self.w = torch.full((num_inputs, 1), sigma, requires_grad=True)
+        self.b = torch.zeros(1, requires_grad=True)
+    def forward(self, X):
+        return torch.matmul(X, self.w) + self.b
+    def loss(self, y_hat, y):
+        return ((y_hat - y) ** 2 / 2).mean()
+    def configure_optimizers(self):
+        return SGD([self.w, self.b], self.lr)
+
+class SGD(d2l.HyperParameters):
+    def __init__(self, params, lr):
+        self.save_hyperparameters()
+    def step(self):
+        for param in self.params:
+            param -= self.lr * param.grad
+    def zero_grad(self):
+        for param in self.params:
+            if param.grad is not None:
+                param.grad.zero_()
+
+class SlowSGD(SGD):
+    def step(self):
+        self.params[0] -= self.lr * self.params[0].grad
+        x = 0
+        for i in range(3000000):
+            x += 1
+        self.params[1] -= self.lr * self.params[1].grad
+
+class SlowScratch(LinearRegressionScratch):
+    def configure_optimizers(self):
+        return SlowSGD([self.w, self.b], self.lr)
+
 class LinearRegression(d2l.Module):
     def __init__(self, lr):
         super().__init__()
@@ -203,13 +239,19 @@ class Repl:
         os.close(self.fd)
 
 
-def test_interrupt():
+def test_interrupt(scratch):
+    """scratch: the book's §3.4 model (self.w, self.b) stepped by its own SGD, a Python loop ('slow': one that
+    takes 0.3 s between w's update and b's, so that Ctrl-C lands inside the step); else nn.Linear and
+    torch.optim.SGD."""
+    make = {"slow": "SlowScratch(2, lr=0.01)", True: "LinearRegressionScratch(2, lr=0.01)"}.get(scratch, "LinearRegression(lr=0.01)")
+    params = ("m2.w, model.w), torch.equal(m2.b, model.b)" if scratch else
+              "m2.net.weight, model.net.weight), torch.equal(m2.net.bias, model.net.bias)")
     d = tempfile.mkdtemp(prefix="attn-board-int-")
     r = Repl(d)
     try:
         r.wait_for("attn>", 20)
         r.type(SETUP + "data = SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)\n"
-               "model = LinearRegression(lr=0.01)\ntrainer = d2l.Trainer(max_epochs=100000)\n")
+               f"model = {make}\ntrainer = d2l.Trainer(max_epochs=100000)\n")
         r.read(0.5)
         r.out = b""
         r.type("trainer.fit(model, data)")
@@ -218,22 +260,23 @@ def test_interrupt():
         stopped = r.wait_for("interrupted (Ctrl-C)", 20)
         check("Ctrl-C: fit stops with the interruption note", stopped, r.out[-300:].decode("utf-8", "replace"))
         r.type("k = trainer.train_batch_idx\n"
-               "m2 = LinearRegression(lr=0.01)\n"
+               f"m2 = {make}\n"
                "opt = m2.configure_optimizers()\n"
                "batches = list(data.train_dataloader())\n"
                "for i in range(k):\n"
                "    X, y = batches[i % len(batches)]\n"
                "    l = m2.loss(m2(X), y)\n"
                "    opt.zero_grad()\n"
-               "    l.backward()\n"
-               "    opt.step()\n"
+               "    with torch.no_grad():\n"
+               "        l.backward()\n"
+               "        opt.step()\n"
                "\n"
-               "print('SAME', k > 0, torch.equal(m2.net.weight, model.net.weight), torch.equal(m2.net.bias, model.net.bias))\n")
+               f"print('SAME', k > 0, torch.equal({params})\n")
         ok = r.wait_for("SAME ", 60)
         r.read(0.3)
         m = re.search(rb"SAME (\w+) (\w+) (\w+)", r.out)
         check("Ctrl-C: the REPL goes on", ok, r.out[-300:].decode("utf-8", "replace"))
-        check("Ctrl-C: parameters of whole steps only (k steps again give the same tensors)",
+        check(f"Ctrl-C ({'slow step' if scratch == 'slow' else 'scratch' if scratch else 'nn.Linear'}): parameters of whole steps only (k steps again give the same tensors)",
               m is not None and m.groups() == (b"True", b"True", b"True"), m.group(0).decode() if m else "no SAME line")
     finally:
         r.close()
@@ -243,6 +286,6 @@ test_files()
 test_terminal()
 test_terminal_prints()
 test_tmux()
-for _ in range(3):          # Ctrl-C lands somewhere else in the step each time
-    test_interrupt()
+for scratch in (False, True, "slow", False, True):      # Ctrl-C lands somewhere else in the step each time
+    test_interrupt(scratch)
 finish()
