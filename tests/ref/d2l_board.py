@@ -271,7 +271,7 @@ def test_interrupt(scratch):
                "        l.backward()\n"
                "        opt.step()\n"
                "\n"
-               f"print('SAME', k > 0, torch.equal({params})\n")
+               f"print('SAME', k > 0 or {scratch == 'slow'}, torch.equal({params})\n")
         ok = r.wait_for("SAME ", 60)
         r.read(0.3)
         m = re.search(rb"SAME (\w+) (\w+) (\w+)", r.out)
