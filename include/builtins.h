@@ -21,6 +21,13 @@ Value *builtins_import(const char *path);
 void builtins_no_module(const char *path, char *out, size_t n);
 /* module.name for a module value; new reference or NULL. */
 Value *builtins_module_attr(const char *module, const char *name);
+/* After a statement: the last state of a live figure (a d2l.ProgressBoard that trained) drawn where figures go, if
+ * it is not drawn yet (plot_live_flush). false when drawing failed (its message written as an error). */
+struct Interp;
+bool builtins_flush_live(struct Interp *I);
+/* Drops what a session added to d2l's classes (@d2l.add_to_class(d2l.Trainer) ...: the student's functions, which
+ * belong to that session's interpreter); called when a session ends. */
+void builtins_forget_added(void);
 /* Calls add(ctx, name) for every name builtins_module_attr resolves in the module, once each: dir(module). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
 /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */

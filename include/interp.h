@@ -117,6 +117,8 @@ typedef struct Interp {
     FILE *out;
     Dict warned;                 /* the keys of the one-time warnings interp_warn gave */
     int output_errno;            /* why writing to out failed (EPIPE: the reader left; ENOSPC), 0 while it works */
+    uint64_t streamed;           /* writes that reached out or stderr (not a capture): a live figure redrawn in place
+                                  * in the terminal knows from it whether anything was printed below it */
     bool escape_controls;        /* a stranger's file runs (a lesson, a transcript): control characters in what it
                                   * prints and in its errors are written as \xHH (tw_visible), never sent raw */
     bool echo_values;            /* print the value of a bare expression at top level */

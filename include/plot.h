@@ -109,6 +109,17 @@ typedef struct Plot {
     bool teaching;        /* a class (attn teach): windows fit the screen, take no keys, close when the class ends */
     struct XWin *x;       /* the X display asked about screen size and focus (teaching; NULL until then, owned) */
     unsigned long window_id;    /* the X window (x11) or the gnuplot (wxt, qt) of the last figure; 0: none yet */
+    /* the live figure (a d2l.ProgressBoard as it trains: plot_live) */
+    Figure *live_pending;       /* its newest state, not drawn yet (owned), NULL when drawn */
+    int live_number;            /* its figure number, 0: none yet */
+    int live_rows;              /* terminal rows its last drawing took, the cursor on the row after them; 0 when
+                                 * something else was drawn since (then it is drawn anew below) */
+    bool live_announced;        /* its window's note was printed */
+    bool live_dirty;            /* plot_live was called since the last plot_live_flush */
+    uint64_t live_mark;         /* the caller's count of its writes after the last drawing (Interp.streamed): the
+                                 * caller sets live_rows to 0 when more was written since */
+    double live_drawn_at;       /* when it was last drawn (monotonic seconds) */
+    double live_cost;           /* how long that drawing took (seconds): the next waits 9 times as long, at least */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */
@@ -141,6 +152,16 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
 /* Renders the last figure to a file (svg, png or pdf by extension), atomically. */
 bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen);
 int plot_figure_count(const Plot *P);
+/* A live figure, redrawn as it changes (d2l.ProgressBoard while a model trains): *number is its figure number (0 for
+ * a new one: the next number is taken and stored there). It is drawn at most every PLOT_LIVE_INTERVAL seconds (and
+ * spends at most a tenth of the time drawing: 9 times its last drawing's time passes before the next), in a
+ * window over its last drawing, in the terminal back over its last rows (when nothing was shown since); newer states
+ * in between wait as pending, and so does every state for the text targets (summary, script, files, inline, sixel),
+ * which show only the last one: plot_live_flush draws what is pending (after each statement). Takes ownership of
+ * fig; false with err set as plot_show. */
+#define PLOT_LIVE_INTERVAL 0.1
+bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *err, size_t errlen);
+bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen);
 void plot_reset(Plot *P);                            /* figure numbers start again at 1; no last figure */
 /* Figure numbers go on from n + 1 (n: an earlier plot_figure_count): figures drawn for no one to see (a lesson's
  * silent re-runs) leave the numbers as the class saw them. */

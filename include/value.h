@@ -115,6 +115,9 @@ typedef struct ClassInfo {
     bool is_module;          /* derives from nn.Module: instances are modules */
     const char *module_name; /* "__main__" for the student's classes; "torch.nn" / "d2l" for attn's */
     bool user;               /* made by a class statement: its methods are Python code, run on the caller's interpreter */
+    bool open;               /* one of attn's classes whose namespace the student may add to, as d2l's own classes
+                              * take @d2l.add_to_class(d2l.Trainer) (d2l.Module, d2l.Trainer ...); what was added
+                              * is dropped when the session ends (builtins_forget_added) */
 } ClassInfo;
 
 /* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and

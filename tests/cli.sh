@@ -172,5 +172,10 @@ expect_eq "help({1}.add) is the set's add" "$("$ATTN" -c 'help({1}.add)')" "s.ad
   Puts x in the set."
 expect_has "help([].append)" "$("$ATTN" -c 'help([].append)' 2>&1)" "L.append(x)"
 expect_has "help(X.add) is still torch.add" "$("$ATTN" -c 'help(torch.ones(2).add)' 2>&1)" "torch.add(X, Y)"
+# a method added to d2l.Trainer (@d2l.add_to_class) lasts for the session that added it: the next transcript of one
+# --check run does not see it (its function belonged to the first one's interpreter)
+printf '# a\n\n```attn\nattn> d2l.Trainer.foo = 1\nattn> d2l.Trainer.foo\n1\n```\n' > "$T/added-a.md"
+printf '# b\n\n```attn\nattn> hasattr(d2l.Trainer, "foo")\nFalse\n```\n' > "$T/added-b.md"
+expect_has "d2l.Trainer's additions end with their session" "$("$ATTN" --check "$T/added-a.md" "$T/added-b.md" 2>&1)" "added-b.md: 1 steps ok"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -48,6 +48,18 @@ Tensor *attn_positional_table(int64_t max_len, int64_t d);
 struct Figure;
 Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value *const *vals);
 Value *builtins_show_figure(Interp *I, struct Figure *fig);
+/* plot_builtins.c: a live figure (d2l.ProgressBoard) to plot_live, *number its figure number (0: a new one, set);
+ * None, or NULL with the error set. Takes ownership of fig. */
+Value *builtins_show_live(Interp *I, struct Figure *fig, int *number);
+/* d2l_train.c: the classes d2l.HyperParameters, d2l.ProgressBoard, d2l.Trainer (made once, kept: borrowed), and
+ * the d2l names that are these classes (a new reference, NULL for other names). */
+Value *d2l_hyperparameters_class(void);
+Value *d2l_progress_board_class(void);
+Value *d2l_trainer_class(void);
+Value *d2l_train_attr(const char *module, const char *name);
+/* nn_module.c, torch_data.c: the classes d2l.Module and d2l.DataModule when made (borrowed), else NULL. */
+Value *d2l_module_class_peek(void);
+Value *d2l_data_module_class_peek(void);
 
 /* torch_shape.c: dims the student gives are int64 and the tensor kernels take an int, so a cast would wrap 2**62 to
  * 0 (X.size(2**62) was X.size(0)). norm_dim64 is ten_norm_dim for an int64 dim (-1 with ten_error set when out of

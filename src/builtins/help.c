@@ -124,6 +124,13 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
     case V_MODULE: r = help_topic(out, v->u.module); break;
     case V_CLASS:
         if (!strcmp(v->u.cls->name, "Tensor")) r = help_topic(out, "Tensor");
+        else if (!strcmp(v->u.cls->name, "Module") && v->u.cls->module_name && !strcmp(v->u.cls->module_name, "d2l.torch"))
+            sb_puts(&text, "The book's base class of models (§3.2), an nn.Module: a subclass calls super().__init__() "
+                           "and self.save_hyperparameters() in __init__ and defines loss(y_hat, y), and forward(X) "
+                           "unless its layers are self.net. training_step(batch) returns self.loss(self(*batch[:-1]), "
+                           "batch[-1]) and plots it on self.board (plot(key, value, train)); validation_step does the "
+                           "same for validation batches; configure_optimizers() returns torch.optim.SGD("
+                           "self.parameters(), lr=self.lr). d2l.Trainer(max_epochs).fit(model, data) trains it.\n");
         else if (!strcmp(v->u.cls->name, "Module"))
             sb_puts(&text, "The base class of layers and models: a subclass sets its layers up in __init__ (after "
                            "super().__init__()) and computes in forward; calling the object calls forward.\n");
@@ -132,6 +139,27 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
                            "(super().__init__(), self.save_hyperparameters()) and defines get_dataloader(self, train), "
                            "usually return self.get_tensorloader((self.X, self.y), train, indices); train_dataloader() "
                            "and val_dataloader() call it.\n");
+        else if (!strcmp(v->u.cls->name, "Trainer"))
+            sb_puts(&text, "d2l.Trainer(max_epochs, num_gpus=0, gradient_clip_val=0) trains the book's models (§3.2): "
+                           "trainer.fit(model, data) takes a d2l.Module and a d2l.DataModule, sets self.optim = "
+                           "model.configure_optimizers(), then runs fit_epoch() max_epochs times: per training batch "
+                           "loss = model.training_step(batch), optim.zero_grad(), loss.backward(), clip_gradients when "
+                           "gradient_clip_val > 0, optim.step(); then model.validation_step per validation batch. "
+                           "Its methods (prepare_data, prepare_model, prepare_batch, fit_epoch, clip_gradients) are "
+                           "d2l's and can be replaced with @d2l.add_to_class(d2l.Trainer). The model's board draws "
+                           "the losses as it trains; Ctrl-C stops between two steps and keeps the parameters.\n");
+        else if (!strcmp(v->u.cls->name, "ProgressBoard"))
+            sb_puts(&text, "d2l.ProgressBoard(xlabel=None, ylabel=None, xlim=None, ylim=None, xscale='linear', "
+                           "yscale='linear', ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'], "
+                           "figsize=(3.5, 2.5), display=True) plots points in animation (§3.2): board.draw(x, y, "
+                           "label, every_n=1) adds (x, y) to the line `label` and, every every_n points, draws their "
+                           "mean. The board is one figure, redrawn as it grows (in a window, or in place in the "
+                           "terminal, at most 10 times a second) and drawn in its last state after the statement; "
+                           "board.data holds the lines. Every d2l.Module has one: model.board.\n");
+        else if (!strcmp(v->u.cls->name, "HyperParameters"))
+            sb_puts(&text, "The book's base class of hyperparameters (§3.2): self.save_hyperparameters() inside "
+                           "__init__ makes each argument an attribute (self.lr ...) and records them in self.hparams. "
+                           "d2l.Module, d2l.DataModule, d2l.Trainer and d2l.ProgressBoard have it.\n");
         else if (!strcmp(v->u.cls->name, "Dataset"))
             sb_puts(&text, "The base class of a map-style dataset (torch.utils.data.Dataset): a subclass defines "
                            "__getitem__(self, i) (sample i) and __len__(self) (how many); data.DataLoader(ds, batch_size) "
@@ -425,6 +453,13 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
     case V_FUNC: help_user_func(I, out, v); return true;
     case V_CLASS:
         if (!v->u.cls->methods && v->u.cls->user) { help_user_class(I, out, v->u.cls); return true; }
+        if (v->u.cls->methods && v->u.cls->module_name) {          /* attn's d2l.Trainer, nn.Module ...: as typed */
+            const char *m = v->u.cls->module_name;
+            char dotted[160];
+            snprintf(dotted, sizeof dotted, "%s.%s", !strncmp(m, "d2l", 3) ? "d2l" : !strncmp(m, "torch.nn", 8) ? "nn" :
+                                                     !strncmp(m, "torch.utils.data", 16) ? "torch.utils.data" : m, v->u.cls->name);
+            if (help_for(I, out, dotted)) return true;
+        }
         return help_topic(out, v->u.cls->name) || help_for(I, out, v->u.cls->name);
     case V_OBJECT:
         if (v->u.obj.klass) { help_user_class(I, out, v->u.obj.klass->u.cls); return true; }

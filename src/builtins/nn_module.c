@@ -7,6 +7,7 @@
 #include "builtins_internal.h"
 #include "interp.h"
 #include "ops.h"
+#include "pyexc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,170 @@ static Value *m_d2l_module_init(Interp *I, Args *a) {
         val_attr_set(self, names[i], val);
     }
     val_attr_set(self, "hparams", hp);
+    Value *board = interp_call(I, d2l_progress_board_class(), &(Args){NULL, 0, NULL, NULL, 0, "ProgressBoard", NULL});
+    if (!board) return NULL;
+    int rc = ops_setattr(I, self, "board", board);          /* self.board = ProgressBoard() */
+    val_decref(board);
+    return rc < 0 ? NULL : val_none();
+}
+
+/* self.name(*pos, **kw), looked up on self so that the student's method runs; a new reference or NULL. */
+static Value *call_own(Interp *I, Value *self, const char *name, Value **pos, int npos, const char **kwn, Value **kwv, int nkw) {
+    Value *f = ops_getattr(I, self, name);
+    if (!f) return NULL;
+    Args a = {pos, npos, kwn, kwv, nkw, name, NULL};
+    Value *r = interp_call(I, f, &a);
+    val_decref(f);
+    return r;
+}
+
+/* loss(y_hat, y): d2l's raises NotImplementedError: a subclass defines it (§3.4: ((y_hat - y) ** 2 / 2).mean()). */
+static Value *m_d2l_loss(Interp *I, Args *a) {
+    Value *r = rt_raise(I, "NotImplementedError", "NotImplementedError (%s defines no loss(self, y_hat, y))", val_type_name(a->pos[0]));
+    pyexc_set_arg(I, NULL);
+    return r;
+}
+
+/* forward(X): self.net(X), after d2l's assert hasattr(self, 'net'), 'Neural network is defined'. */
+static Value *m_d2l_forward(Interp *I, Args *a) {
+    Value *self = a->pos[0], *net = ops_attr_peek(self, "net");
+    if (!net) return rt_raise(I, "AssertionError", "Neural network is defined");
+    Args b = {a->pos + 1, a->npos - 1, a->kwnames, a->kwvals, a->nkw, "net", NULL};
+    return interp_call(I, net, &b);
+}
+
+/* The trainer's attribute name as a number; false with the error set. */
+static bool trainer_number(Interp *I, Value *trainer, const char *name, double *out) {
+    Value *v = ops_getattr(I, trainer, name);
+    bool ok = v && arg_double(I, v, name, out);
+    val_decref(v);
+    return ok;
+}
+
+/* plot(key, value, train), as d2l's: the board's xlabel 'epoch'; a training point at x = train_batch_idx /
+ * num_train_batches averaged over num_train_batches / plot_train_per_epoch points, a validation point at x = epoch
+ * + 1 over num_val_batches / plot_valid_per_epoch; drawn as 'train_KEY' or 'val_KEY'. */
+static Value *m_d2l_plot(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "key", "value", "train", NULL};
+    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *self = a->pos[0], *key = arg(a, 1, "key"), *value = arg(a, 2, "value"), *tv = arg(a, 3, "train");
+    bool train;
+    if (!key || !value || !tv) return rt_raise(I, "TypeError", "plot() missing required arguments: 'key', 'value' and 'train'");
+    if (!interp_truth(I, tv, &train)) return NULL;
+    Value *trainer = ops_attr_peek(self, "trainer");
+    if (!trainer) return rt_raise(I, "AssertionError", "Trainer is not inited");
+    Value *board = ops_getattr(I, self, "board");
+    if (!board) return NULL;
+    Value *r = NULL, *xv = NULL, *label = NULL, *nv = NULL, *y = NULL;
+    double idx, nb, per, n;
+    {
+        Value *xl = val_str("epoch");
+        int rc = ops_setattr(I, board, "xlabel", xl);
+        val_decref(xl);
+        if (rc < 0) goto out;
+    }
+    if (!trainer_number(I, trainer, train ? "train_batch_idx" : "epoch", &idx) ||
+        !trainer_number(I, trainer, train ? "num_train_batches" : "num_val_batches", &nb) ||
+        !trainer_number(I, self, train ? "plot_train_per_epoch" : "plot_valid_per_epoch", &per))
+        goto out;
+    if (train && nb == 0) { rt_raise(I, "ZeroDivisionError", "division by zero"); goto out; }
+    if (per == 0) { rt_raise(I, "ZeroDivisionError", "division by zero"); goto out; }
+    xv = train ? val_float(idx / nb) : val_int((int64_t)idx + 1);
+    n = nb / per;
+    nv = val_int((int64_t)n);
+    {
+        StrBuf l;
+        sb_init(&l);
+        sb_puts(&l, train ? "train_" : "val_");
+        if (!val_str_of(I, &l, key)) { sb_free(&l); goto out; }      /* 'train_' + str(key), as d2l's f-string */
+        label = val_str(sb_str(&l));
+        sb_free(&l);
+    }
+    if (value->kind == V_TENSOR) {              /* d2l.numpy(value): the number, detached */
+        Tensor *c = ten_copy(value->u.t);
+        if (!c) { rt_tensor_error(I); goto out; }
+        y = val_tensor(c);
+    } else y = val_incref(value);
+    {
+        Value *pos[3] = {xv, y, label}, *kwv[1] = {nv};
+        const char *kwn[1] = {"every_n"};
+        r = call_own(I, board, "draw", pos, 3, kwn, kwv, 1);
+    }
+out:
+    val_decref(board);
+    val_decref(xv);
+    val_decref(label);
+    val_decref(nv);
+    val_decref(y);
+    return r;
+}
+
+/* training_step(batch): l = self.loss(self(*batch[:-1]), batch[-1]); self.plot('loss', l, train=True); l.
+ * validation_step (tag 1): the same with train=False, returning None. */
+static Value *m_d2l_step(Interp *I, Args *a) {
+    if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "%s(batch) takes one batch", a->fname);
+    Value *self = a->pos[0], *items = ops_to_list(I, a->pos[1]);
+    if (!items) return NULL;
+    int64_t n = items->u.seq.n;
+    if (n == 0) { val_decref(items); return rt_raise(I, "IndexError", "list index out of range"); }
+    Args call = {items->u.seq.items, (int)n - 1, NULL, NULL, 0, "forward", NULL};
+    Value *y_hat = interp_call(I, self, &call), *l = NULL;
+    if (y_hat) {
+        Value *pos[2] = {y_hat, items->u.seq.items[n - 1]};
+        l = call_own(I, self, "loss", pos, 2, NULL, NULL, 0);
+    }
+    val_decref(y_hat);
+    if (l) {
+        Value *key = val_str("loss"), *tr = val_bool(a->fn->tag == 0), *pos[2] = {key, l}, *kwv[1] = {tr};
+        const char *kwn[1] = {"train"};
+        Value *r = call_own(I, self, "plot", pos, 2, kwn, kwv, 1);
+        val_decref(key);
+        val_decref(tr);
+        if (!r) { val_decref(l); l = NULL; }
+        val_decref(r);
+    }
+    val_decref(items);
+    if (l && a->fn->tag == 1) { val_decref(l); return val_none(); }
+    return l;
+}
+
+/* configure_optimizers(): torch.optim.SGD(self.parameters(), lr=self.lr), torch.optim looked up when called. */
+static Value *m_d2l_configure_optimizers(Interp *I, Args *a) {
+    Value *self = a->pos[0], *sgd = builtins_module_attr("torch.optim", "SGD"), *r = NULL;
+    if (!sgd) return rt_error(I, "configure_optimizers: attn has no torch.optim.SGD yet: define configure_optimizers(self) in your "
+                                 "class, returning an object with zero_grad() and step() (the book's own SGD of §3.4)");
+    Value *params = call_own(I, self, "parameters", NULL, 0, NULL, NULL, 0), *lr = params ? ops_getattr(I, self, "lr") : NULL;
+    if (lr) {
+        const char *kwn[1] = {"lr"};
+        Value *kwv[1] = {lr};
+        Args b = {&params, 1, kwn, kwv, 1, "SGD", NULL};
+        r = interp_call(I, sgd, &b);
+    }
+    val_decref(params);
+    val_decref(lr);
+    val_decref(sgd);
+    return r;
+}
+
+/* apply_init(inputs, init=None): self.forward(*inputs), then self.net.apply(init) when init is given. */
+static Value *m_d2l_apply_init(Interp *I, Args *a) {
+    static const char *const kw[] = {"", "inputs", "init", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *self = a->pos[0], *inputs = arg(a, 1, "inputs"), *init = arg(a, 2, "init");
+    if (!inputs) return rt_raise(I, "TypeError", "apply_init() missing 1 required positional argument: 'inputs'");
+    Value *items = ops_to_list(I, inputs);
+    if (!items) return NULL;
+    Value *r = call_own(I, self, "forward", items->u.seq.items, (int)items->u.seq.n, NULL, NULL, 0);
+    val_decref(items);
+    if (!r) return NULL;
+    val_decref(r);
+    if (!init || init->kind == V_NONE) return val_none();
+    Value *net = ops_getattr(I, self, "net");
+    if (!net) return NULL;
+    r = call_own(I, net, "apply", &init, 1, NULL, NULL, 0);
+    val_decref(net);
+    if (!r) return NULL;
+    val_decref(r);
     return val_none();
 }
 
@@ -397,15 +562,32 @@ static const Builtin d2l_module_methods[] = {
      "nn.Module's __init__ plus the book's hyperparameters.", "", 0},
     {"save_hyperparameters", d2l_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
      "Stores the arguments of the running __init__ as attributes of self.", "", 0},
+    {"loss", m_d2l_loss, "self.loss(y_hat, y)", "The loss of predictions y_hat against labels y: each model class defines it.", "§3.2", 0},
+    {"forward", m_d2l_forward, "self.forward(X)", "self.net(X) (a model that keeps its layers in self.net).", "§3.2", 0},
+    {"plot", m_d2l_plot, "self.plot(key, value, train)",
+     "Draws value on self.board as 'train_KEY' (x: the epoch fraction so far) or 'val_KEY' (x: the epoch).", "§3.2", 0},
+    {"training_step", m_d2l_step, "self.training_step(batch)",
+     "l = self.loss(self(*batch[:-1]), batch[-1]), plotted as train_loss; returns l.", "§3.2", 0},
+    {"validation_step", m_d2l_step, "self.validation_step(batch)",
+     "The loss of a validation batch, plotted as val_loss.", "§3.2", 1},
+    {"configure_optimizers", m_d2l_configure_optimizers, "self.configure_optimizers()",
+     "torch.optim.SGD(self.parameters(), lr=self.lr): what Trainer.fit steps with.", "§3.2", 0},
+    {"apply_init", m_d2l_apply_init, "self.apply_init(inputs, init=None)",
+     "Runs forward once on inputs (so lazy layers get their sizes), then self.net.apply(init).", "§6.4", 0},
     {NULL, NULL, NULL, NULL, NULL, 0}};
 
 static Value *nn_module_class, *d2l_module_class;
 
 static Value *module_class(bool d2l) {
     if (!nn_module_class) nn_module_class = class_new_builtin("Module", "torch.nn.modules.module", NULL, bi_module_methods, true);
-    if (d2l && !d2l_module_class) d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
+    if (d2l && !d2l_module_class) {
+        d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
+        d2l_module_class->u.cls->open = true;          /* @d2l.add_to_class(d2l.Module), as the book does */
+    }
     return d2l ? d2l_module_class : nn_module_class;
 }
+
+Value *d2l_module_class_peek(void) { return d2l_module_class; }
 
 /* ---- torch.device ---- */
 

@@ -152,6 +152,46 @@ static Value *show(Interp *I, Figure *fig) {
 
 Value *builtins_show_figure(Interp *I, Figure *fig) { return show(I, fig); }
 
+/* A live figure (d2l.ProgressBoard) drawn or kept for later (plot_live); a recording gets nothing now: the figure's
+ * summary line when builtins_flush_live shows its last state, so a replay prints that one line too. */
+Value *builtins_show_live(Interp *I, Figure *fig, int *number) {
+    StrBuf out;
+    sb_init(&out);
+    char err[1200];
+    Plot *P = &I->run.plot;
+    if (I->streamed != P->live_mark) P->live_rows = 0;      /* printed below the board: it is drawn anew under that */
+    bool ok = plot_live(P, fig, number, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    interp_write_figure(I, sb_str(&out), NULL);
+    P->live_mark = I->streamed;
+    sb_free(&out);
+    if (!ok) return rt_error(I, "%s", err);
+    return val_none();
+}
+
+bool builtins_flush_live(Interp *I) {
+    Plot *P = &I->run.plot;
+    if (!P->live_dirty && !P->live_pending) return true;
+    StrBuf out;
+    sb_init(&out);
+    char err[1200];
+    if (I->streamed != P->live_mark) P->live_rows = 0;
+    bool was_live = P->live_dirty;
+    int stopped = atomic_exchange(&ten_interrupted, 0);      /* a Ctrl-C that stopped the training: draw where it got */
+    bool ok = plot_live_flush(P, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    if (stopped) atomic_store(&ten_interrupted, stopped);
+    if (was_live) write_figure(I, sb_str(&out));
+    sb_free(&out);
+    P->live_rows = 0;       /* the prompt and the next statement come below it: a later drawing starts anew */
+    if (!ok) {
+        StrBuf m;
+        sb_init(&m);
+        sb_printf(&m, "attn: the board (figure %d) could not be drawn in its last state: %s\n", P->live_number, err);
+        interp_write_error(I, sb_str(&m));
+        sb_free(&m);
+    }
+    return ok;
+}
+
 /* d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear',
  *          yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5)) */
 static Value *bi_plot(Interp *I, Args *a) {

@@ -243,6 +243,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
     Value *v = nn_module_attr(module, name);
     if (v) return v;
     if (!strcmp(module, "d2l") && !strcmp(name, "DataModule")) return d2l_data_module_class();
+    if ((v = d2l_train_attr(module, name))) return v;
     if (!strcmp(module, "torch.utils.data") && !strcmp(name, "Dataset")) return torch_dataset_class();
     for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
         if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(submodules[i].is);
@@ -292,7 +293,8 @@ Value *builtins_module_attr(const char *module, const char *name) {
 /* Every name builtins_module_attr resolves for the module, each offered once (dir(torch), Tab after "torch."). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx) {
     static const char *const extra[] = {"float32", "float", "float64", "double", "int64", "long", "bool", "pi", "e",
-        "inf", "nan", "tau", "Tensor", "Size", "Module", "DataModule", "Dataset", NULL};
+        "inf", "nan", "tau", "Tensor", "Size", "Module", "DataModule", "Dataset", "HyperParameters", "ProgressBoard",
+        "Trainer", NULL};
     int n = 0, cap = 0;
     while (extra[cap]) cap++;
     for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) cap++;

@@ -369,9 +369,14 @@ static const Builtin data_module_methods[] = {
 static Value *data_module_class;       /* made at first use, kept for the process: one class, so isinstance works */
 
 Value *d2l_data_module_class(void) {
-    if (!data_module_class) data_module_class = class_new_builtin("DataModule", "d2l.torch", NULL, data_module_methods, false);
+    if (!data_module_class) {
+        data_module_class = class_new_builtin("DataModule", "d2l.torch", d2l_hyperparameters_class(), data_module_methods, false);
+        data_module_class->u.cls->open = true;         /* @d2l.add_to_class(d2l.DataModule), as the book does */
+    }
     return val_incref(data_module_class);
 }
+
+Value *d2l_data_module_class_peek(void) { return data_module_class; }
 
 static Value *dataset_class;           /* made at first use, kept for the process: one class, so isinstance works */
 

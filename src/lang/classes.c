@@ -268,7 +268,7 @@ Value *class_getattr(Interp *I, Value *cls, const char *name) {
 }
 
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
-    if (!cls->u.cls->user) { rt_error(I, "cannot set attributes of attn's built-in class '%s'", cls->u.cls->name); return -1; }
+    if (!cls->u.cls->user && !cls->u.cls->open) { rt_error(I, "cannot set attributes of attn's built-in class '%s'", cls->u.cls->name); return -1; }
     dict_set(&cls->u.cls->attrs, name, val_incref(v));
     return 0;
 }

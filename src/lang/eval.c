@@ -251,6 +251,7 @@ static bool to_sinks(Interp *I, const char *s, const char *rec) {
 /* s to the stream; false (and the run stopped) when it cannot be written. */
 static bool to_stream(Interp *I, const char *s) {
     errno = 0;
+    if (*s) I->streamed++;
     if (fputs(s, I->out) != EOF && !ferror(I->out)) return true;
     if (!I->output_errno) I->output_errno = errno ? errno : EIO;
     rt_quit(I);               /* nobody can read what comes next: stop, as the end of input would */
@@ -287,6 +288,7 @@ void interp_write_error(Interp *I, const char *s) {
     const char *t = shown(I, s, &b);
     /* a recording keeps errors as a transcript shows them */
     if (!to_sinks(I, t ? t : s, t ? t : s)) {
+        I->streamed++;
         fflush(I->out);
         fputs(t ? t : s, stderr);
         fflush(stderr);

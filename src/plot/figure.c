@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <unictype.h>
 
@@ -88,6 +89,7 @@ void plot_init(Plot *P) {
 
 void plot_free(Plot *P) {
     plot_figure_free(P->last);
+    plot_figure_free(P->live_pending);
     gp_free(P->gp);             /* a class's windows (drawn nopersist) close with it */
     xwin_close(P->x);
     memset(P, 0, sizeof *P);
@@ -107,6 +109,9 @@ void plot_reset(Plot *P) {
     P->figures = 0;
     plot_figure_free(P->last);
     P->last = NULL;
+    plot_figure_free(P->live_pending);
+    P->live_pending = NULL;
+    P->live_number = P->live_rows = 0;
 }
 
 static bool has_display(void) {
@@ -451,44 +456,11 @@ static void keep_focus(Plot *P, const char *window, unsigned long focus) {
     xwin_keep_focus(P->x, focus, fresh ? 1000 : 200);
 }
 
-bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
-    plot_figure_clean_text(fig);
-    fig->number = ++P->figures;
-    plot_figure_free(P->last);
-    P->last = fig;
-    PlotTarget t = plot_resolved_target(P, tty);
-    switch (t) {
-    case PT_NONE: return true;
-    case PT_INLINE: return show_inline(P, fig, out, err, errlen);
-    case PT_SUMMARY: {
-        /* chosen by attn because the output is not a terminal: the ranges and, once, how to see the figure;
-         * asked for (transcripts, lessons replayed as tests): what the figure holds */
-        sb_putc(out, '<');
-        plot_summary(fig, P->target == PT_AUTO, out);
-        sb_puts(out, ">\n");
-        if (P->target == PT_AUTO && !P->hinted) {
-            P->hinted = true;
-            sb_puts(out, "(the output is not a terminal, so figures show as this line: savefig('figure.png') writes the last "
-                         "one to a file, plot_target('files') saves each one)\n");
-        }
-        return true;
-    }
-    case PT_SCRIPT: {
-        sb_puts(out, "# ");
-        plot_summary(fig, true, out);
-        sb_putc(out, '\n');
-        Canvas cv = plot_file_canvas(fig, ".svg");
-        plot_script(fig, &cv, NULL, out);
-        return true;
-    }
-    case PT_FILES: {
-        const char *dir = getenv("ATTN_PLOT_DIR");
-        char path[600];
-        snprintf(path, sizeof path, "%s%sfigure-%d.svg", dir && *dir ? dir : "", dir && *dir ? "/" : "", P->figures);
-        return plot_savefig(P, path, out, err, errlen);
-    }
-    default: break;
-    }
+/* Draws fig (numbered already, kept by the caller) on a screen target t (window, terminal, sixel): the drawing goes to
+ * the terminal (gnuplot's) or into out (attn's own). *rows: the terminal rows the drawing takes, ending with the
+ * cursor on the row after it (0 for a window or sixel), so that a live figure can go back over it. */
+static bool show_on_screen(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err, size_t errlen, int *rows) {
+    *rows = 0;
     int narrow = t == PT_TERMINAL || t == PT_SIXEL ? too_narrow() : 0;
     if (narrow) {
         sb_putc(out, '<');
@@ -499,13 +471,11 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     Canvas cv = screen_canvas(P, t, fig);
     StrBuf s;
     sb_init(&s);
-    if (t == PT_TERMINAL && fig->kind == FIG_HEATMAPS) {
-        plot_text_heatmaps(fig, &cv, out);          /* attn draws these itself: several panels, faithful colour */
-        sb_free(&s);
-        return true;
-    }
-    if (t == PT_TERMINAL && plot_text_panels_fit(fig, &cv)) {
-        plot_text_panels(fig, &cv, out);            /* curves that cross each other: a panel each */
+    size_t before = out->len;
+    if (t == PT_TERMINAL && (fig->kind == FIG_HEATMAPS || plot_text_panels_fit(fig, &cv))) {
+        if (fig->kind == FIG_HEATMAPS) plot_text_heatmaps(fig, &cv, out);     /* attn draws these itself: several panels, faithful colour */
+        else plot_text_panels(fig, &cv, out);                             /* curves that cross each other: a panel each */
+        for (size_t i = before; i < out->len; i++) *rows += out->s[i] == '\n';
         sb_free(&s);
         return true;
     }
@@ -534,8 +504,141 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     if (ok && focus) keep_focus(P, cv.window, focus);
     /* gnuplot's dumb terminal ends its last row without a newline: what attn prints next (the prompt, a lesson's
      * next line) would follow on that row, beside the figure on a terminal wider than it */
-    if (ok && t == PT_TERMINAL) sb_putc(out, '\n');
+    if (ok && t == PT_TERMINAL) { sb_putc(out, '\n'); *rows = cv.height; }
     if (ok && t == PT_WINDOW) {
+        sb_putc(out, '<');
+        plot_summary(fig, false, out);
+        sb_puts(out, ": in the gnuplot window>\n");
+    }
+    return ok;
+}
+
+/* The text targets (none, inline, summary, script, files) of plot_show and of a live figure's last drawing; false
+ * (nothing done) for the screen targets. *ok: whether it worked. */
+static bool show_as_text(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err, size_t errlen, bool *ok) {
+    *ok = true;
+    switch (t) {
+    case PT_NONE: return true;
+    case PT_INLINE: *ok = show_inline(P, fig, out, err, errlen); return true;
+    case PT_SUMMARY:
+        /* chosen by attn because the output is not a terminal: the ranges and, once, how to see the figure;
+         * asked for (transcripts, lessons replayed as tests): what the figure holds */
+        sb_putc(out, '<');
+        plot_summary(fig, P->target == PT_AUTO, out);
+        sb_puts(out, ">\n");
+        if (P->target == PT_AUTO && !P->hinted) {
+            P->hinted = true;
+            sb_puts(out, "(the output is not a terminal, so figures show as this line: savefig('figure.png') writes the last "
+                         "one to a file, plot_target('files') saves each one)\n");
+        }
+        return true;
+    case PT_SCRIPT: {
+        sb_puts(out, "# ");
+        plot_summary(fig, true, out);
+        sb_putc(out, '\n');
+        Canvas cv = plot_file_canvas(fig, ".svg");
+        plot_script(fig, &cv, NULL, out);
+        return true;
+    }
+    case PT_FILES: {
+        const char *dir = getenv("ATTN_PLOT_DIR");
+        char path[600];
+        snprintf(path, sizeof path, "%s%sfigure-%d.svg", dir && *dir ? dir : "", dir && *dir ? "/" : "", fig->number);
+        *ok = plot_savefig(P, path, out, err, errlen);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
+    plot_figure_clean_text(fig);
+    fig->number = ++P->figures;
+    plot_figure_free(P->last);
+    P->last = fig;
+    P->live_rows = 0;           /* a live figure drawn before is not the last thing on the screen any more */
+    PlotTarget t = plot_resolved_target(P, tty);
+    bool ok;
+    if (show_as_text(P, fig, t, out, err, errlen, &ok)) return ok;
+    int rows;
+    return show_on_screen(P, fig, t, out, err, errlen, &rows);
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Draws the live figure fig (its number set) on a screen target: in a window, over its last drawing; in the
+ * terminal, back up over the rows of its last drawing when that is still the last thing shown, then drawn again. */
+static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err, size_t errlen) {
+    if (t == PT_TERMINAL && P->live_rows > 0 && P->live_number == fig->number) {
+        fprintf(stdout, "\x1b[%dA\r\x1b[J", P->live_rows);      /* up to its first row, the rest of the screen cleared */
+        fflush(stdout);
+    }
+    StrBuf note;
+    sb_init(&note);
+    int rows;
+    double t0 = now_seconds();
+    bool ok = show_on_screen(P, fig, t, t == PT_WINDOW ? &note : out, err, errlen, &rows);
+    sb_free(&note);             /* a window's note is said once, of the last state (plot_live_flush) */
+    P->live_rows = rows;
+    P->live_drawn_at = now_seconds();
+    P->live_cost = P->live_drawn_at - t0;
+    return ok;
+}
+
+bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *err, size_t errlen) {
+    plot_figure_clean_text(fig);
+    if (*number <= 0 || *number > P->figures) {       /* a new board, or one from before plot_reset */
+        *number = ++P->figures;
+        P->live_rows = 0;
+        P->live_announced = false;
+    } else if (P->live_number != *number) {
+        P->live_rows = 0;
+        P->live_announced = false;
+    }
+    fig->number = *number;
+    P->live_number = *number;
+    P->live_dirty = true;
+    plot_figure_free(P->live_pending);
+    P->live_pending = NULL;
+    PlotTarget t = plot_resolved_target(P, tty);
+    bool screen = t == PT_WINDOW || t == PT_TERMINAL;
+    /* at most 10 drawings a second, and drawing at most a tenth of the time (gnuplot draws while training waits) */
+    if (!screen || now_seconds() - P->live_drawn_at < fmax(PLOT_LIVE_INTERVAL, 9 * P->live_cost)) {
+        P->live_pending = fig;          /* drawn by plot_live_flush, or by a later call when its time has come */
+        return true;
+    }
+    plot_figure_free(P->last);
+    P->last = fig;                  /* savefig() writes the board as it is drawn */
+    return live_draw(P, fig, t, out, err, errlen);
+}
+
+bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen) {
+    Figure *fig = P->live_pending;
+    bool dirty = P->live_dirty;
+    P->live_dirty = false;
+    if (!fig) {
+        if (dirty && !P->live_announced && P->last && plot_resolved_target(P, tty) == PT_WINDOW) {
+            P->live_announced = true;
+            sb_putc(out, '<');
+            plot_summary(P->last, false, out);
+            sb_puts(out, ": in the gnuplot window>\n");
+        }
+        return true;
+    }
+    P->live_pending = NULL;
+    plot_figure_free(P->last);
+    P->last = fig;                  /* savefig() writes the board as it ended */
+    PlotTarget t = plot_resolved_target(P, tty);
+    bool ok;
+    if (show_as_text(P, fig, t, out, err, errlen, &ok)) return ok;
+    if (t == PT_SIXEL && P->live_rows) P->live_rows = 0;
+    ok = live_draw(P, fig, t, out, err, errlen);
+    if (ok && t == PT_WINDOW && !P->live_announced) {
+        P->live_announced = true;
         sb_putc(out, '<');
         plot_summary(fig, false, out);
         sb_puts(out, ": in the gnuplot window>\n");

@@ -39,6 +39,7 @@ void session_stranger(Session *S, const char *who, const char *source) {
 void session_free(Session *S) {
     if (current == S) session_pop(S);
     file_policy_free(&S->I.run.files);
+    builtins_forget_added();       /* its functions added to d2l.Trainer and the like go with its interpreter */
     interp_free(&S->I);
     val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
     plot_free(&S->I.run.plot);
@@ -126,6 +127,7 @@ static int run_code(Session *S, const char *src, ParseResult *parsed, const char
     S->running++;
     int rc = parsed ? interp_run_parsed(I, parsed, src, src_name, first_line) : interp_run(I, src, src_name, first_line);
     S->running--;
+    if (S->running == 0) builtins_flush_live(I);     /* a board's last state, drawn after the statement that trained */
     /* between statements every live value is held by a counted reference: cycles can be collected safely */
     if (S->running == 0 && val_containers_since_collect() > gc_threshold()) val_collect_cycles();
     return rc;

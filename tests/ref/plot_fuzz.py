@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Randomized arguments for the plot builtins and every figure builtin, as a student or a hostile lesson could write
-them: d2l.plot, d2l.show_heatmaps, savefig, plot_target, rotation(plot=True), measure_layers(plot=True) and
+them: d2l.plot, d2l.show_heatmaps, d2l.ProgressBoard(...).draw, savefig, plot_target, rotation(plot=True), measure_layers(plot=True) and
 stack_attention(plot=True) called with values of every kind (None, numbers at the int64 and float extremes, NaN and
 inf, strings with control characters, quotes, backticks, CJK and 10 kB, nested and ragged lists, huge ranges, 0-d and
 empty tensors, int64/bool/float64 tensors, views: transposes, slices, expand) and drawn to every target: the script,
@@ -66,6 +66,9 @@ GOOD = {
     "axes": ["None"],
 }
 GOOD["ylim"], GOOD["yscale"] = GOOD["xlim"], GOOD["xscale"]
+GOOD.update({"ls": ["['-', '--', '-.', ':']", "[]", "['x', '']", "'-'", "None"], "colors": ["['C0', 'C1']", "['m', 'r']", "[]", "None"],
+             "display": ["True", "True", "False", "None"]})
+BOARD_KW = ["xlabel", "ylabel", "xlim", "ylim", "xscale", "yscale", "ls", "colors", "figsize", "display"]
 # the chapter's figure builtins: valid values kept small (a figure in well under a second), edges refused at once
 FLAGS = ["True", "False", "None", "1", "0", "'yes'", "[]", "float('nan')"]
 GOOD.update({
@@ -145,14 +148,19 @@ def statement():
         return "d2l.plot(" + ", ".join(args + kwargs(PLOT_KW)) + ")"
     if k < 0.85:
         return "d2l.show_heatmaps(" + ", ".join([value(MATRICES)] + kwargs(HEAT_KW)) + ")"
-    if k < 0.97:
+    if k < 0.92:
         return f"savefig({rng.choice(FILES)})"
+    if k < 0.97:            # d2l.ProgressBoard: a live figure, drawn after the statement in its last state
+        board = "d2l.ProgressBoard(" + ", ".join(kwargs(BOARD_KW)) + ")"
+        pts = rng.randint(1, 30)
+        return (f"[{board}.draw(x=i, y={value(NUMBERS + DATA[-4:-1])}, label={value(STRINGS)}, every_n={value(['1', '2', '3', '0', '-1', '10**18'])})"
+                f" for i in range({pts})]")
     return f"plot_target({value(TARGETS)})"
 
 
 SANITIZER = re.compile(r"runtime error|AddressSanitizer|LeakSanitizer|internal error|stopped unexpectedly|invalid UTF-8")
 
-CALLEES = ("d2l.plot", "d2l.show_heatmaps", "savefig", "plot_target", *FIGURE_BUILTINS)
+CALLEES = ("d2l.plot", "d2l.show_heatmaps", "savefig", "plot_target", "[d2l.ProgressBoard", *FIGURE_BUILTINS)
 
 
 def unclear_errors(err, stmts):
@@ -178,7 +186,7 @@ def unclear_errors(err, stmts):
         if shown.startswith("-c:") or not shown.strip() or caret.strip() != "^" or not 1 <= col <= len(stmt):
             problems.append(f"not shown where: {line[:200]!r} / {shown[:120]!r} / {caret[:120]!r} for {stmt[:200]!r}")
         callee = next(c for c in CALLEES if stmt.startswith(c + "("))
-        names = [callee.split(".")[-1], "gnuplot", "argument"] + re.findall(r"(\w+)=", stmt) + ["Y", "X", "figure", "file name", "delta", "j", "cmap"]
+        names = [callee.split(".")[-1], "draw", "gnuplot", "argument"] + re.findall(r"(\w+)=", stmt) + ["Y", "X", "figure", "file name", "delta", "j", "cmap"]
         if not any(w in msg for w in names) or len(msg) < 12:
             problems.append(f"does not say what: {msg[:200]!r} for {stmt[:200]!r}")
     return problems

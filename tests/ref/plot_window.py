@@ -6,6 +6,8 @@ from a screenshot (xwd) and measured against matplotlib:
        in lesson 3's figure the legend's samples show the same patterns ('-.' was one long dash, looking solid).
   ATTN_FIGURE_SCALE=1.5: the window 1.5 times figsize x 144 pixels wide (as the X server reports it), its dashes
        1.5 times as long; a value that is not a number from 0.5 to 4 is said and ignored.
+  a d2l.ProgressBoard while d2l.Trainer trains: one window, redrawn (not a window per point), said once after the
+       statement, showing its last state: the train_loss curve in C0 and val_loss in C1 over the whole x axis.
 Skipped, and said so, without Xvfb, xwd or a gnuplot with wxt or qt. 'N passed, N failed'.
 usage: plot_window.py ATTN_BINARY"""
 import os, re, shutil, signal, struct, subprocess, sys, tempfile, time
@@ -213,6 +215,39 @@ try:
     r3, shot3, wins3 = D.figure(code, {"ATTN_FIGURE_SCALE": "12"})
     check("ATTN_FIGURE_SCALE=12: said on stderr, the window at scale 1",
           "ATTN_FIGURE_SCALE=12 is not a number from 0.5 to 4" in r3.stderr and wins3 and wins3[0][0] == 864, r3.stderr + str(wins3))
+    # ---- a board as a model trains: one window, redrawn, its last state ----
+    code = ("class Data(d2l.DataModule):\n"
+            "    def __init__(self, n=20400, batch_size=10):\n"
+            "        super().__init__()\n"
+            "        self.save_hyperparameters()\n"
+            "        self.X = (torch.arange(2 * n).reshape(n, 2) % 7 - 3) / 4\n"
+            "        self.y = self.X @ torch.tensor([[2.], [-3.4]]) + 4.2\n"
+            "    def get_dataloader(self, train):\n"
+            "        i = slice(0, 20000) if train else slice(20000, None)\n"
+            "        return self.get_tensorloader((self.X, self.y), False, i)\n"
+            "class Reg(d2l.Module):\n"
+            "    def __init__(self, lr):\n"
+            "        super().__init__()\n"
+            "        self.save_hyperparameters()\n"
+            "        self.w = torch.zeros(2, 1, requires_grad=True)\n"
+            "        self.b = torch.zeros(1, requires_grad=True)\n"
+            "    def forward(self, X):\n"
+            "        return X @ self.w + self.b\n"
+            "    def loss(self, y_hat, y):\n"
+            "        return ((y_hat - y) ** 2 / 2).mean()\n"
+            "    def configure_optimizers(self):\n"
+            "        return torch.optim.SGD([self.w, self.b], lr=self.lr)\n"
+            "m = Reg(0.003)\n"
+            "d2l.Trainer(max_epochs=10).fit(m, Data())\n")
+    r, shot, wins = D.figure(code)
+    check(f"{term}: a training board: one window, said once", r.returncode == 0 and len(wins) == 1 and
+          r.stdout.count("in the gnuplot window") == 1 and "legend 'train_loss', 'val_loss'" in r.stdout, r.stdout + r.stderr + str(wins))
+    w = wins[0][0] if wins else 504
+    for name, rgb in (("train_loss", (31, 119, 180)), ("val_loss", (255, 127, 14))):
+        _, _, px = shot
+        xs = [x for x in range(w) for y in range(0, 400, 2) if coverage(px(x, y), rgb) > 0.6]
+        span = (max(xs) - min(xs)) / w if xs else 0
+        check(f"{term}: the board's {name} drawn across the axes in its last state", span > 0.6, f"{span:.2f} of the width")
     e = dict(os.environ, ATTN_FIGURE_SCALE="1.5", ATTN_PLOT="none")
     h = subprocess.run([ATTN, "-c", "help plot"], env=e, capture_output=True, text=True).stdout
     check("help plot names ATTN_FIGURE_SCALE", "ATTN_FIGURE_SCALE" in h, h)

@@ -278,8 +278,48 @@ static void test_minus_sign(void **state) {
     plot_figure_free(h);
 }
 
+/* A line figure of one series 0, 1, ..., n-1 (a board that has drawn n points). */
+static Figure *board(int64_t n) {
+    Figure *f = plot_figure_new(FIG_LINES, 3.5, 2.5);
+    double *y = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int64_t i = 0; i < n; i++) y[i] = (double)i;
+    plot_add_series(f, NULL, y, n, "C0-", "train_loss");
+    return f;
+}
+
+/* plot_live (a d2l.ProgressBoard): one figure number however often it is drawn; to a text target (summary) nothing
+ * until plot_live_flush, which shows the last state once; a new board takes the next number. */
+static void test_live_figure(void **state) {
+    (void)state;
+    Plot P;
+    plot_init(&P);
+    plot_set_target(&P, "summary");
+    StrBuf out;
+    sb_init(&out);
+    char err[256];
+    int number = 0;
+    for (int64_t n = 1; n <= 50; n++) assert_true(plot_live(&P, board(n), &number, false, &out, err, sizeof err));
+    assert_int_equal(number, 1);
+    assert_int_equal(plot_figure_count(&P), 1);
+    assert_int_equal((int)out.len, 0);                                 /* nothing shown while it trains */
+    assert_true(plot_live_flush(&P, false, &out, err, sizeof err));
+    assert_string_equal(sb_str(&out), "<figure 1: 1 line of 50 points; legend 'train_loss'>\n");
+    sb_free(&out);
+    sb_init(&out);
+    assert_true(plot_live_flush(&P, false, &out, err, sizeof err));    /* drawn already: nothing more */
+    assert_int_equal((int)out.len, 0);
+    int other = 0;
+    assert_true(plot_live(&P, board(3), &other, false, &out, err, sizeof err));
+    assert_int_equal(other, 2);
+    assert_true(plot_live_flush(&P, false, &out, err, sizeof err));
+    assert_string_equal(sb_str(&out), "<figure 2: 1 line of 3 points; legend 'train_loss'>\n");
+    sb_free(&out);
+    plot_free(&P);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_live_figure),
         cmocka_unit_test(test_random_figures),
         cmocka_unit_test(test_one_value_big_figure),
         cmocka_unit_test(test_long_row),
