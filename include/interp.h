@@ -122,6 +122,8 @@ typedef struct Interp {
     bool escape_controls;        /* a stranger's file runs (a lesson, a transcript): control characters in what it
                                   * prints and in its errors are written as \xHH (tw_visible), never sent raw */
     bool echo_values;            /* print the value of a bare expression at top level */
+    bool echo_blocks;            /* and inside a typed loop, as Python's prompt does (true); a script shows top
+                                  * level ones only (attn FILE, -c, a pipe: false) */
     int call_depth;
     int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */

@@ -177,5 +177,11 @@ expect_has "help(X.add) is still torch.add" "$("$ATTN" -c 'help(torch.ones(2).ad
 printf '# a\n\n```attn\nattn> d2l.Trainer.foo = 1\nattn> d2l.Trainer.foo\n1\n```\n' > "$T/added-a.md"
 printf '# b\n\n```attn\nattn> hasattr(d2l.Trainer, "foo")\nFalse\n```\n' > "$T/added-b.md"
 expect_has "d2l.Trainer's additions end with their session" "$("$ATTN" --check "$T/added-a.md" "$T/added-b.md" 2>&1)" "added-b.md: 1 steps ok"
+# a script shows its top-level bare expressions (README: as at the prompt), but not those inside a loop, which
+# Python's prompt shows and a script never does; the prompt itself (transcripts) shows them (python-more.md)
+mkdir -p "$T/py" && printf 'for i in range(2): i * 7\n3 + 4\n' > "$T/py/loop.py"
+expect_eq "attn FILE: a loop's bare expression shows nothing" "$("$ATTN" "$T/py/loop.py")" "7"
+expect_eq "attn -c: a loop's bare expression shows nothing" "$("$ATTN" -c 'for i in range(2): i * 7')" ""
+expect_eq "a pipe: a loop's bare expression shows nothing" "$(printf 'for i in range(2): i * 7\n' | "$ATTN")" ""
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

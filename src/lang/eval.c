@@ -22,6 +22,7 @@ void interp_init(Interp *I) {
     memset(I, 0, sizeof *I);
     I->out = stdout;
     I->echo_values = true;
+    I->echo_blocks = true;
     I->max_loop_iterations = MAX_LOOP_ITERATIONS;
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
@@ -1334,6 +1335,7 @@ static int exec_node(Interp *I, Node *n) {
         Value *v = eval(I, n->kids[0]);
         if (!v) return -1;
         bool top = !I->scope && I->call_depth == I->base_call_depth;
+        if (top && I->loop_depth && !I->echo_blocks) top = false;       /* a script's loop shows nothing */
         if (top) {
             val_decref(I->last_value);
             I->last_value = val_incref(v);

@@ -258,6 +258,7 @@ int main(int argc, char **argv) {
     session_push(&S);
     LineReader r;
     int failures;
+    S.I.echo_blocks = !code && !(file && strcmp(file, "-") != 0) && isatty(0);   /* only the prompt shows loops' values */
     if (code) {
         reader_init_text(&r, code);
         failures = keep_going ? repl_run(&S, &r, "-c", false) : repl_run_script(&S, &r, "-c");
