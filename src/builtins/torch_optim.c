@@ -316,9 +316,9 @@ static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor
 /* One parameter's update, made ready by prepare_update and done by apply_update. A step runs in three passes: (A)
  * each parameter with a grad and its state dict, the only part that can run student code (a __eq__ of a key of theirs
  * in self.state), both held; (B) each update prepared: options read, grad checked and made contiguous, state buffers
- * made, a strided parameter copied: everything that can fail (a bad option, the memory limit, Ctrl-C stopping a
- * copy); (C) the updates, which cannot fail and do not look at the interrupt flag. So an error or a Ctrl-C leaves
- * every parameter as it was or every one updated, never some of each. */
+ * made, a strided parameter copied: everything that can fail (a bad option or state, the memory limit); (C) the
+ * updates, which cannot fail and do not look at the interrupt flag. So an error leaves every parameter as it was, and
+ * a Ctrl-C during a step is seen after it (every parameter updated), never between two parameters. */
 typedef struct Update {
     Value *p, *st;                  /* held (pass A) */
     Tensor *grad;                   /* p.grad as pass A found it (a new handle, owned): PyTorch's step takes the grad
@@ -383,13 +383,13 @@ static int prepare_update(Interp *I, OptKind kind, Dict *g, Update *u) {
     }
     if (!(u->g = ten_as_contiguous(grad, &u->gtmp))) { rt_tensor_error(I); return -1; }
     if (!(u->work = p->contiguous ? p : ten_copy(p))) { rt_tensor_error(I); return -1; }
-    /* a strided p written with its own values: refused here (internal overlap, Ctrl-C) while nothing has changed */
+    /* a strided p written with its own values: refused here (internal overlap) while nothing has changed */
     if (u->work != p && ten_copy_into(p, u->work) < 0) { rt_tensor_error(I); return -1; }
     return 0;
 }
 
-/* Pass C for a prepared u: the update rule on u->work, then a strided parameter written back element by element (a
- * copy that no Ctrl-C stops). The kernels' checks were made in pass B; 0, or -1 with the error set if one fails. */
+/* Pass C for a prepared u: the update rule on u->work, then a strided parameter written back. Pass B made the checks
+ * that could fail here (and none of these loops looks at the interrupt flag); 0, or -1 with the error set. */
 static int apply_update(Interp *I, OptKind kind, Update *u) {
     int rc;
     if (kind == OPT_SGD) rc = ten_sgd_step(u->work, u->g, u->buf, u->first, &u->sgd);
@@ -402,10 +402,7 @@ static int apply_update(Interp *I, OptKind kind, Update *u) {
     }
     if (rc < 0) { rt_tensor_error(I); return -1; }
     Tensor *p = u->p->u.t;
-    if (u->work != p) {
-        for (int64_t i = 0; i < p->numel; i++) ten_set(p, i, ten_get(u->work, i));
-        ten_bump_version(p);
-    }
+    if (u->work != p && ten_copy_into(p, u->work) < 0) { rt_tensor_error(I); return -1; }   /* checked in pass B */
     return 0;
 }
 
