@@ -349,7 +349,7 @@ AgVal ag_gelu(AgContext *c, AgVal x) {
 static int gelu_tanh_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *x = ag_saved(n, 0);
     if (!x) return -1;
-    Tensor *d = ten_contiguous(x);
+    Tensor *d = ten_copy(x);               /* written below: never x's own storage */
     if (!d) return -1;
     const double b = 0.79788456080286535588, k = 0.044715;
     for (int64_t i = 0; i < d->numel; i++) {
