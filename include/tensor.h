@@ -161,6 +161,10 @@ static inline uint8_t *ten_b8(const Tensor *t) { TEN_ASSERT_CONTIG(t, "ten_b8");
 /* A view of t's storage with the given shape, strides and storage offset (PyTorch's as_strided); no checks. */
 Tensor *ten_view_of(const Tensor *t, int ndim, const int64_t *shape, const int64_t *stride, int64_t offset);
 Tensor *ten_alias(const Tensor *t);                                  /* the same view, a new handle (detach) */
+/* PyTorch's set_data (X.data = T): dst becomes a view of src's storage, dtype, shape and strides, and gives up its
+ * own; dst stays the same handle, so a caller holding it across student code holds a whole tensor (not freed
+ * memory), whose shape may have changed. 0, or -1 with a message (no memory for a handle). */
+int ten_set_data(Tensor *dst, const Tensor *src);
 /* t itself when contiguous, else a contiguous copy in *tmp (which the caller frees; NULL when not needed).
  * NULL only when the copy fails. The one way kernels get input they may read as data[i]. */
 const Tensor *ten_as_contiguous(const Tensor *t, Tensor **tmp);

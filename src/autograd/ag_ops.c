@@ -355,8 +355,7 @@ AgVal ag_gelu(AgContext *c, AgVal x) {
 static int gelu_tanh_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *x = ag_saved(n, 0);
     if (!x) return -1;
-    Tensor *c = ten_clone(x), *d = c ? ten_contiguous(c) : NULL;     /* a copy: d is written below, x is the input */
-    ten_free(c);
+    Tensor *d = ten_copy(x);               /* written below: never x's own storage */
     if (!d) return -1;
     const double b = 0.79788456080286535588, k = 0.044715;
     for (int64_t i = 0; i < d->numel; i++) {

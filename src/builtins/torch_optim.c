@@ -73,7 +73,7 @@ static bool check_range(Interp *I, Value *v, const char *what, bool below_one, b
 static bool add_group(Interp *I, Value *self, Value *group) {
     if (group->kind != V_DICT) { rt_raise(I, "AssertionError", "param group must be a dict"); return false; }
     Dict *g = group->u.dict;
-    Value *ps = dict_get(g, "params"), *defaults = val_attr_get(self, "defaults"), *groups = val_attr_get(self, "param_groups");
+    Value *ps = dict_get(g, "params");
     if (!ps) {
         Value *k = val_str("params");
         ops_key_error(I, k);
@@ -86,7 +86,12 @@ static bool add_group(Interp *I, Value *self, Value *group) {
         rt_raise(I, "TypeError", "optimizer parameters need to be organized in ordered collections, but the ordering of "
                  "tensors in sets will change between runs. Please use a list instead.");
         return false;
-    } else if (!(list = ops_to_list(I, ps))) return false;
+    } else {
+        val_incref(ps);                    /* a student's iterator may replace group['params'] while it runs */
+        list = ops_to_list(I, ps);
+        val_decref(ps);
+        if (!list) return false;
+    }
     dict_set(g, "params", list);
     for (int64_t i = 0; i < list->u.seq.n; i++) {
         Value *p = list->u.seq.items[i];
@@ -96,8 +101,19 @@ static bool add_group(Interp *I, Value *self, Value *group) {
         }
         if (!ag_is_leaf(p->ag) && !p->ag->retains_grad) { rt_raise(I, "ValueError", "can't optimize a non-leaf Tensor"); return false; }
     }
+    /* read after the student's iterator ran (it may have replaced them); no student code runs from here on */
+    Value *defaults = val_attr_get(self, "defaults"), *groups = val_attr_get(self, "param_groups");
+    if (!defaults || defaults->kind != V_DICT) {       /* PyTorch's errors: self.defaults.items(), for g in self.param_groups */
+        rt_raise(I, "AttributeError", "'%s' object has no attribute 'items'", defaults ? val_type_name(defaults) : "NoneType");
+        return false;
+    }
+    if (!groups || groups->kind != V_LIST) {
+        rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+        return false;
+    }
     Dict *d = defaults->u.dict;
     for (int k = 0; k < d->n; k++) {
+        if (d->keys[k]->kind != V_STR) continue;       /* not an option PyTorch's optimizers read */
         const char *name = d->keys[k]->u.str.s;
         if (dict_get(g, name)) continue;
         if (d->vals[k]->kind == V_STR && !strcmp(d->vals[k]->u.str.s, "<required parameter>")) {
@@ -107,7 +123,7 @@ static bool add_group(Interp *I, Value *self, Value *group) {
         dict_set(g, name, val_incref(d->vals[k]));
     }
     for (int64_t j = 0; j < groups->u.seq.n; j++) {
-        Value *other = dict_get(groups->u.seq.items[j]->u.dict, "params");
+        Value *gj = groups->u.seq.items[j], *other = gj->kind == V_DICT ? dict_get(gj->u.dict, "params") : NULL;
         for (int64_t a = 0; other && other->kind == V_LIST && a < other->u.seq.n; a++)
             for (int64_t b = 0; b < list->u.seq.n; b++)
                 if (other->u.seq.items[a] == list->u.seq.items[b]) {
@@ -261,19 +277,20 @@ static bool group_flag(Interp *I, Dict *g, const char *name, bool *out) {
     return !v || arg_bool(I, v, name, out);
 }
 
-/* self.state[p]: the dict of p's state (made empty on first use; borrowed), NULL with the error set. */
+/* self.state[p]: a new reference to the dict of p's state (made empty on first use), NULL with the error set. The
+ * lookup may run a student's __eq__ (a key of theirs in self.state), which may replace self.state: held while it runs. */
 static Value *param_state(Interp *I, Value *self, Value *p) {
-    Value *st = val_attr_get(self, "state");
-    if (!st || st->kind != V_DICT) { rt_error(I, "the optimizer's state is not a dict"); return NULL; }
+    Value *st = val_incref(val_attr_get(self, "state")), *s = NULL;
     int at;
-    if (!ops_dict_find(I, st->u.dict, p, &at)) return NULL;
-    if (at >= 0) {
-        Value *s = st->u.dict->vals[at];
-        if (s->kind != V_DICT) { rt_error(I, "optimizer.state[p] must be a dict"); return NULL; }
-        return s;
+    if (!st || st->kind != V_DICT) rt_error(I, "the optimizer's state is not a dict");
+    else if (ops_dict_find(I, st->u.dict, p, &at)) {
+        if (at < 0) {
+            s = val_dict();
+            dict_append(st->u.dict, val_incref(p), val_incref(s));
+        } else if (st->u.dict->vals[at]->kind != V_DICT) rt_error(I, "optimizer.state[p] must be a dict");
+        else s = val_incref(st->u.dict->vals[at]);
     }
-    Value *s = val_dict();
-    dict_append(st->u.dict, val_incref(p), s);
+    val_decref(st);
     return s;
 }
 
@@ -296,28 +313,48 @@ static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor
     return v->u.t;
 }
 
-/* One parameter's update (its grad g, contiguous, of its shape and dtype) with the group's options; p is written in
- * place (through a contiguous copy when it is a strided view). 0 or -1 with the error set. */
-static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tensor *grad, Value *st) {
-    Tensor *p = pv->u.t, *work = p->contiguous ? p : ten_copy(p);
-    if (!work) { rt_tensor_error(I); return -1; }
+/* One parameter's update, made ready by prepare_update and done by apply_update. A step runs in three passes: (A)
+ * each parameter with a grad and its state dict, the only part that can run student code (a __eq__ of a key of theirs
+ * in self.state), both held; (B) each update prepared: options read, grad checked and made contiguous, state buffers
+ * made, a strided parameter copied: everything that can fail (a bad option or state, the memory limit); (C) the
+ * updates, which cannot fail and do not look at the interrupt flag. So an error leaves every parameter as it was, and
+ * a Ctrl-C during a step is seen after it (every parameter updated), never between two parameters. */
+typedef struct Update {
+    Value *p, *st;                  /* held (pass A) */
+    Tensor *grad;                   /* p.grad as pass A found it (a new handle, owned): PyTorch's step takes the grad
+                                     * before it looks up the state, and updates with it */
+    Tensor *work;                   /* p's tensor, or a contiguous copy of it (owned) to write back */
+    const Tensor *g;                /* the grad, contiguous: p's own or gtmp */
+    Tensor *gtmp;                   /* owned contiguous copy of a strided grad, or NULL */
+    Tensor *buf, *m, *v, *mx, *step;   /* state buffers (borrowed from st; no student code runs after pass A) */
+    bool first;                     /* SGD: the momentum buffer is new (it becomes the grad) */
+    TenSgdOpts sgd;
+    TenAdamOpts adam;
+} Update;
+
+/* Pass B for u (p and st set): options of group g read, buffers made; 0 or -1 with the error set. */
+static int prepare_update(Interp *I, OptKind kind, Dict *g, Update *u) {
+    Tensor *p = u->p->u.t;
+    const Tensor *grad = u->grad;
     bool bad = false;
     double lr, wd;
-    int rc = -1;
-    if (!group_num(I, g, "lr", &lr) || !group_num(I, g, "weight_decay", &wd)) goto out;
+    if (!grad || !ten_is_float(p->dtype) || grad->dtype != p->dtype || !ten_same_shape(grad, p)) {
+        rt_error(I, "a parameter's grad must have its shape and dtype (a float tensor)");
+        return -1;
+    }
+    if (!group_num(I, g, "lr", &lr) || !group_num(I, g, "weight_decay", &wd)) return -1;
     if (kind == OPT_SGD) {
         double mom, damp;
         bool nest, maxi;
         if (!group_num(I, g, "momentum", &mom) || !group_num(I, g, "dampening", &damp) || !group_flag(I, g, "nesterov", &nest) ||
             !group_flag(I, g, "maximize", &maxi))
-            goto out;
-        Tensor *buf = state_buffer(I, st, "momentum_buffer", p, false, &bad);
-        if (bad) goto out;
-        bool first = mom != 0 && !buf;
-        if (first && !(buf = state_buffer(I, st, "momentum_buffer", p, true, &bad))) goto out;
-        if (mom == 0) { buf = NULL; dict_set(st->u.dict, "momentum_buffer", val_none()); }
-        TenSgdOpts o = {.lr = lr, .momentum = mom, .dampening = damp, .weight_decay = wd, .nesterov = nest, .maximize = maxi};
-        if (ten_sgd_step(work, grad, buf, first, &o) < 0) { rt_tensor_error(I); goto out; }
+            return -1;
+        u->buf = state_buffer(I, u->st, "momentum_buffer", p, false, &bad);
+        if (bad) return -1;
+        u->first = mom != 0 && !u->buf;
+        if (u->first && !(u->buf = state_buffer(I, u->st, "momentum_buffer", p, true, &bad))) return -1;
+        if (mom == 0) { u->buf = NULL; dict_set(u->st->u.dict, "momentum_buffer", val_none()); }
+        u->sgd = (TenSgdOpts){.lr = lr, .momentum = mom, .dampening = damp, .weight_decay = wd, .nesterov = nest, .maximize = maxi};
     } else {
         Value *betas = dict_get(g, "betas");
         double eps, b1, b2;
@@ -325,36 +362,61 @@ static int update_param(Interp *I, OptKind kind, Dict *g, Value *pv, const Tenso
         if (!betas || (betas->kind != V_TUPLE && betas->kind != V_LIST) || betas->u.seq.n != 2 || !val_is_number(betas->u.seq.items[0]) ||
             !val_is_number(betas->u.seq.items[1])) {
             rt_raise(I, "TypeError", "param group's 'betas' must be a pair of numbers");
-            goto out;
+            return -1;
         }
         b1 = val_as_double(betas->u.seq.items[0]);
         b2 = val_as_double(betas->u.seq.items[1]);
-        if (!group_num(I, g, "eps", &eps) || !group_flag(I, g, "amsgrad", &ams) || !group_flag(I, g, "maximize", &maxi)) goto out;
-        if (!dict_get(st->u.dict, "step")) dict_set(st->u.dict, "step", val_tensor(ten_scalar_f(0.0f)));
-        Value *sv = dict_get(st->u.dict, "step");
-        Tensor *m = state_buffer(I, st, "exp_avg", p, true, &bad), *v = m ? state_buffer(I, st, "exp_avg_sq", p, true, &bad) : NULL;
-        Tensor *mx = v && ams ? state_buffer(I, st, "max_exp_avg_sq", p, true, &bad) : NULL;
-        if (bad || !m || !v || (ams && !mx)) goto out;
+        if (!group_num(I, g, "eps", &eps) || !group_flag(I, g, "amsgrad", &ams) || !group_flag(I, g, "maximize", &maxi)) return -1;
+        if (!dict_get(u->st->u.dict, "step")) dict_set(u->st->u.dict, "step", val_tensor(ten_scalar_f(0.0f)));
+        Value *sv = dict_get(u->st->u.dict, "step");
         if (sv->kind != V_TENSOR || sv->u.t->numel != 1 || sv->u.t->dtype != DT_F32 || !sv->u.t->contiguous) {
             rt_error(I, "optimizer.state[p]['step'] must be a one-element float32 tensor");
-            goto out;
+            return -1;
         }
-        float *stepp = ten_f32(sv->u.t);
-        *stepp = *stepp + 1.0f;                  /* step_t += 1, in float32 */
-        ten_bump_version(sv->u.t);
-        TenAdamOpts o = {.lr = lr, .beta1 = b1, .beta2 = b2, .eps = eps, .weight_decay = wd, .step = *stepp,
-                         .decoupled = kind == OPT_ADAMW, .maximize = maxi};
-        if (ten_adam_step(work, grad, m, v, mx, &o) < 0) { rt_tensor_error(I); goto out; }
+        u->step = sv->u.t;
+        u->m = state_buffer(I, u->st, "exp_avg", p, true, &bad);
+        u->v = u->m ? state_buffer(I, u->st, "exp_avg_sq", p, true, &bad) : NULL;
+        u->mx = u->v && ams ? state_buffer(I, u->st, "max_exp_avg_sq", p, true, &bad) : NULL;
+        if (bad || !u->m || !u->v || (ams && !u->mx)) return -1;
+        u->adam = (TenAdamOpts){.lr = lr, .beta1 = b1, .beta2 = b2, .eps = eps, .weight_decay = wd, .step = 0,
+                                .decoupled = kind == OPT_ADAMW, .maximize = maxi};
     }
-    if (work != p && ten_copy_into(p, work) < 0) { rt_tensor_error(I); goto out; }
-    rc = 0;
-out:
-    if (work != p) ten_free(work);
-    return rc;
+    if (!(u->g = ten_as_contiguous(grad, &u->gtmp))) { rt_tensor_error(I); return -1; }
+    if (!(u->work = p->contiguous ? p : ten_copy(p))) { rt_tensor_error(I); return -1; }
+    /* a strided p written with its own values: refused here (internal overlap) while nothing has changed */
+    if (u->work != p && ten_copy_into(p, u->work) < 0) { rt_tensor_error(I); return -1; }
+    return 0;
+}
+
+/* Pass C for a prepared u: the update rule on u->work, then a strided parameter written back. Pass B made the checks
+ * that could fail here (and none of these loops looks at the interrupt flag); 0, or -1 with the error set. */
+static int apply_update(Interp *I, OptKind kind, Update *u) {
+    int rc;
+    if (kind == OPT_SGD) rc = ten_sgd_step(u->work, u->g, u->buf, u->first, &u->sgd);
+    else {
+        float *stepp = ten_f32(u->step);
+        *stepp = *stepp + 1.0f;                  /* step_t += 1, in float32 */
+        ten_bump_version(u->step);
+        u->adam.step = *stepp;
+        rc = ten_adam_step(u->work, u->g, u->m, u->v, u->mx, &u->adam);
+    }
+    if (rc < 0) { rt_tensor_error(I); return -1; }
+    Tensor *p = u->p->u.t;
+    if (u->work != p && ten_copy_into(p, u->work) < 0) { rt_tensor_error(I); return -1; }   /* checked in pass B */
+    return 0;
+}
+
+static void update_free(Update *u) {
+    if (u->work && u->work != u->p->u.t) ten_free(u->work);
+    ten_free(u->gtmp);
+    ten_free(u->grad);
+    val_decref(u->st);
+    val_decref(u->p);
 }
 
 /* optimizer.step(closure=None): the closure (when given) runs with grad mode on and its loss is returned; then
- * every parameter whose .grad is not None is updated by its group's options, as under torch.no_grad(). */
+ * every parameter whose .grad is not None is updated by its group's options, as under torch.no_grad(), in the three
+ * passes of struct Update. */
 static Value *m_step(Interp *I, Args *a) {
     static const char *const kw[] = {"self", "closure", NULL};
     if (!args_check(I, a, 2, kw)) return NULL;
@@ -369,33 +431,48 @@ static Value *m_step(Interp *I, Args *a) {
     }
     OptKind kind = optim_kind(self);
     Value *groups = val_attr_get(self, "param_groups");
-    if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
-    val_incref(groups);                    /* held: a group's params may be replaced */
+    if (!groups || groups->kind != V_LIST) {
+        val_decref(loss);
+        return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
+    }
+    /* pass A: the groups (held), and in each the parameters with a grad and their state (held) */
+    val_incref(groups);
+    int64_t ngroups = groups->u.seq.n, n = 0, cap = 0;
+    Value **gs = xcalloc((size_t)(ngroups ? ngroups : 1), sizeof *gs);
+    int64_t *first_of = xcalloc((size_t)ngroups + 1, sizeof *first_of);    /* group gi: updates [first_of[gi], first_of[gi+1]) */
+    Update *us = NULL;
     int rc = 0;
-    for (int64_t gi = 0; rc == 0 && groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
-        Value *gv = val_incref(groups->u.seq.items[gi]), *ps = gv->kind == V_DICT ? dict_get(gv->u.dict, "params") : NULL;
+    for (int64_t gi = 0; gi < ngroups; gi++) gs[gi] = val_incref(groups->u.seq.items[gi]);
+    for (int64_t gi = 0; rc == 0 && gi < ngroups; gi++) {
+        first_of[gi] = n;
+        Value *ps = gs[gi]->kind == V_DICT ? val_incref(dict_get(gs[gi]->u.dict, "params")) : NULL;
         if (!ps || ps->kind != V_LIST) { rt_error(I, "optimizer.param_groups[%lld] must be a dict with a list of 'params'", (long long)gi); rc = -1; }
-        val_incref(ps);
         for (int64_t i = 0; rc == 0 && i < ps->u.seq.n; i++) {
             Value *p = ps->u.seq.items[i];
             if (p->kind != V_TENSOR) { rt_raise(I, "AttributeError", "'%s' object has no attribute 'grad'", val_type_name(p)); rc = -1; break; }
             if (!p->ag || !p->ag->grad) continue;
-            const Tensor *grad = p->ag->grad;
-            if (!ten_is_float(p->u.t->dtype) || grad->dtype != p->u.t->dtype || !ten_same_shape(grad, p->u.t)) {
-                rt_error(I, "a parameter's grad must have its shape and dtype (a float tensor)");
-                rc = -1;
-                break;
-            }
-            Tensor *gtmp = NULL;
-            const Tensor *gc = ten_as_contiguous(grad, &gtmp);
-            Value *st = gc ? param_state(I, self, p) : NULL;
-            if (!gc) rt_tensor_error(I);
-            rc = st ? update_param(I, kind, gv->u.dict, p, gc, st) : -1;
-            ten_free(gtmp);
+            if (n == cap) { cap = cap ? 2 * cap : 8; us = xrealloc(us, (size_t)cap * sizeof *us); }
+            us[n] = (Update){.p = val_incref(p), .grad = ten_alias(p->ag->grad)};
+            us[n].st = us[n].grad ? param_state(I, self, p) : NULL;
+            n++;
+            if (!us[n - 1].grad) rt_tensor_error(I);
+            if (!us[n - 1].grad || !us[n - 1].st) rc = -1;
         }
         val_decref(ps);
-        val_decref(gv);
     }
+    /* pass B: no student code runs from here on */
+    for (int64_t gi = 0; rc == 0 && gi < ngroups; gi++) {
+        int64_t end = gi + 1 < ngroups ? first_of[gi + 1] : n;
+        for (int64_t k = first_of[gi]; rc == 0 && k < end; k++) rc = prepare_update(I, kind, gs[gi]->u.dict, &us[k]);
+    }
+    /* pass C */
+    for (int64_t k = 0; rc == 0 && k < n; k++)
+        if (us[k].work) rc = apply_update(I, kind, &us[k]);
+    for (int64_t k = 0; k < n; k++) update_free(&us[k]);
+    free(us);
+    for (int64_t gi = 0; gi < ngroups; gi++) val_decref(gs[gi]);
+    free(gs);
+    free(first_of);
     val_decref(groups);
     if (rc < 0) { val_decref(loss); return NULL; }
     return loss ? loss : val_none();
@@ -431,35 +508,56 @@ static Value *m_add_param_group(Interp *I, Args *a) {
     return add_group(I, a->pos[0], g) ? val_none() : NULL;
 }
 
-/* PyTorch's Optimizer.__repr__: the class name, then each group's options but params, sorted by name. */
+/* One group's options but params, as Optimizer.__repr__ prints them: its keys sorted (taken, held, before any value
+ * prints), then each key's value looked up as it prints, so a student's __repr__ of a value that changes the group
+ * is seen as in PyTorch (a key it removed: KeyError). g is held by the caller. False when it stopped on an error. */
+static bool group_repr(Interp *I, StrBuf *out, Dict *g, int depth) {
+    int n = g->n;
+    Value **keys = xcalloc((size_t)(n ? n : 1), sizeof *keys);
+    for (int i = 0; i < n; i++) keys[i] = val_incref(g->keys[i]);
+    for (int i = 1; i < n; i++)            /* insertion sort by key (a handful of string keys) */
+        for (int j = i; j > 0 && keys[j]->kind == V_STR && keys[j - 1]->kind == V_STR && strcmp(keys[j]->u.str.s, keys[j - 1]->u.str.s) < 0; j--) {
+            Value *t = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = t;
+        }
+    bool ok = true;
+    for (int i = 0; ok && i < n; i++) {
+        Value *k = keys[i];
+        if (k->kind == V_STR && !strcmp(k->u.str.s, "params")) continue;
+        int at;
+        if (ops_dict_find(I, g, k, &at) && at < 0) ops_key_error(I, k);   /* a key the student's code removed */
+        if (at < 0) {                      /* stopped, with the error in a raising repr (val_repr), quietly else */
+            if (I->repr_raises) I->repr_failed = true;
+            else interp_clear_error(I);
+            ok = false;
+            break;
+        }
+        Value *v = val_incref(g->vals[at]);
+        sb_puts(out, "    ");
+        if (k->kind == V_STR) sb_puts(out, k->u.str.s); else ok = val_repr_part(I, out, k, depth + 1);
+        if (ok) sb_puts(out, ": ");
+        if (ok && v->kind == V_STR) sb_puts(out, v->u.str.s); else if (ok) ok = val_repr_part(I, out, v, depth + 1);
+        if (ok) sb_puts(out, "\n");
+        val_decref(v);
+    }
+    for (int i = 0; i < n; i++) val_decref(keys[i]);
+    free(keys);
+    return ok;
+}
+
+/* PyTorch's Optimizer.__repr__: the class name, then each group's options. The list and each group are held while
+ * they print (a student's __repr__ runs). */
 static void optim_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     sb_printf(out, "%s (", self->u.obj.cls->name);
-    Value *groups = val_attr_get(self, "param_groups");
-    for (int64_t gi = 0; groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
+    Value *groups = val_incref(val_attr_get(self, "param_groups"));
+    bool ok = true;
+    for (int64_t gi = 0; ok && groups && groups->kind == V_LIST && gi < groups->u.seq.n; gi++) {
         sb_printf(out, "\nParameter Group %lld\n", (long long)gi);
-        Value *gv = groups->u.seq.items[gi];
-        if (gv->kind != V_DICT) continue;
-        Dict *g = gv->u.dict;
-        int n = g->n, *order = xcalloc((size_t)(n ? n : 1), sizeof *order);
-        for (int i = 0; i < n; i++) order[i] = i;
-        for (int i = 1; i < n; i++)            /* insertion sort by key (a handful of string keys) */
-            for (int j = i; j > 0 && g->keys[order[j]]->kind == V_STR && g->keys[order[j - 1]]->kind == V_STR &&
-                            strcmp(g->keys[order[j]]->u.str.s, g->keys[order[j - 1]]->u.str.s) < 0; j--) {
-                int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-            }
-        for (int i = 0; i < n; i++) {
-            Value *k = g->keys[order[i]];
-            if (k->kind == V_STR && !strcmp(k->u.str.s, "params")) continue;
-            sb_puts(out, "    ");
-            if (k->kind == V_STR) sb_puts(out, k->u.str.s); else if (!val_repr_part(I, out, k, depth + 1)) return;
-            sb_puts(out, ": ");
-            Value *v = g->vals[order[i]];
-            if (v->kind == V_STR) sb_puts(out, v->u.str.s); else if (!val_repr_part(I, out, v, depth + 1)) return;
-            sb_puts(out, "\n");
-        }
-        free(order);
+        Value *gv = val_incref(groups->u.seq.items[gi]);
+        if (gv->kind == V_DICT) ok = group_repr(I, out, gv->u.dict, depth);
+        val_decref(gv);
     }
-    sb_puts(out, ")");
+    val_decref(groups);
+    if (ok) sb_puts(out, ")");
 }
 
 static const Builtin optim_methods[4] = {

@@ -883,15 +883,21 @@ void val_module_repr(Interp *I, StrBuf *out, const Value *v, const char *extra, 
         return;
     }
     if (extra && *extra) { sb_puts(out, "\n  "); add_indented(out, extra); }
-    for (int i = 0; i < d->n; i++) {
-        if (!val_is_module(d->vals[i])) continue;
+    /* the children are taken (held) first: a student's __repr__ of one may add or delete v's attributes */
+    int n = 0;
+    Value **kids = xcalloc((size_t)d->n * 2, sizeof *kids);
+    for (int i = 0; i < d->n; i++)
+        if (val_is_module(d->vals[i])) { kids[2 * n] = val_incref(d->keys[i]); kids[2 * n + 1] = val_incref(d->vals[i]); n++; }
+    for (int i = 0; i < n; i++) {
         StrBuf child;
         sb_init(&child);
-        repr_depth(I, &child, d->vals[i], depth + 1);      /* a module that contains itself stops at the depth limit */
-        sb_printf(out, "\n  (%s): ", d->keys[i]->u.str.s);
+        repr_depth(I, &child, kids[2 * i + 1], depth + 1);      /* a module that contains itself stops at the depth limit */
+        sb_printf(out, "\n  (%s): ", kids[2 * i]->u.str.s);
         add_indented(out, sb_str(&child));
         sb_free(&child);
     }
+    for (int i = 0; i < 2 * n; i++) val_decref(kids[i]);
+    free(kids);
     sb_puts(out, "\n)");
 }
 

@@ -36,6 +36,16 @@ bool ten_has_internal_overlap(const Tensor *t) {
 
 Tensor *ten_alias(const Tensor *t) { return ten_view_of(t, t->ndim, t->shape, t->stride, t->offset); }
 
+int ten_set_data(Tensor *dst, const Tensor *src) {
+    Tensor *t = ten_alias(src);
+    if (!t) return -1;
+    Tensor old = *dst;          /* the handles trade contents: dst the new view, t the old one, freed with it */
+    *dst = *t;
+    *t = old;
+    ten_free(t);
+    return 0;
+}
+
 const Tensor *ten_as_contiguous(const Tensor *t, Tensor **tmp) {
     *tmp = NULL;
     if (t->contiguous) return t;

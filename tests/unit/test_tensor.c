@@ -332,6 +332,30 @@ static void test_small_tensor_reuse(void **state) {
     ten_release_cache();
 }
 
+/* ten_set_data (X.data = T): the handle stays, with T's storage, shape and dtype; a view of the old data keeps it;
+ * the old storage goes with its last view. */
+static void test_set_data(void **state) {
+    (void)state;
+    int64_t s23[2] = {2, 3}, s4[1] = {4};
+    int64_t live0 = ten_live_bytes();
+    Tensor *x = ten_full(DT_F32, 2, s23, 1.0), *t = ten_full(DT_F64, 1, s4, 2.0);
+    Tensor *keep = ten_alias(x), *h = x;
+    assert_int_equal(ten_set_data(x, t), 0);
+    assert_ptr_equal(x, h);
+    assert_int_equal(x->dtype, DT_F64);
+    assert_int_equal(x->ndim, 1);
+    assert_int_equal(x->numel, 4);
+    assert_true(ten_same_storage(x, t));
+    assert_true(ten_get(x, 3) == 2.0);
+    assert_int_equal(keep->numel, 6);
+    assert_true(ten_get(keep, 5) == 1.0);
+    ten_free(t);
+    assert_true(ten_get(x, 0) == 2.0);           /* x holds the storage now */
+    ten_free(keep);
+    ten_free(x);
+    assert_int_equal(ten_live_bytes(), live0);
+}
+
 /* Two contexts (tensor.h's TenCtx, issue 28) keep separate errors, limits, default dtypes, thread counts and byte
  * counts; a tensor counts against the context it was made in, whichever is installed when it is freed, and keeps
  * that context alive after its owner lets go (ASan sees any use after free). */
@@ -416,6 +440,7 @@ int main(void) {
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_small_tensor_reuse),
         cmocka_unit_test(test_contexts_separate),
+        cmocka_unit_test(test_set_data),
     };
     return cmocka_run_group_tests_name("tensor", tests, NULL, NULL);
 }
