@@ -149,6 +149,31 @@ I18nLang tr_language(const Transcript *t) {
     return I18N_EN;
 }
 
+/* A transcript's steps as session_feed runs them: each one's output into its own buffer. */
+typedef struct StepFeed {
+    SessionSource src;      /* first: the feed's hooks get it */
+    Session *S;
+    Transcript *t;
+    StrBuf *outs;           /* per step */
+    int figures;            /* the figures made before the step running */
+} StepFeed;
+
+static StrBuf *step_before(SessionSource *src, Statement *st) {
+    (void)st;
+    StepFeed *f = (StepFeed *)src;
+    f->figures = plot_figure_count(&f->S->I.run.plot);
+    return &f->outs[src->pos - 1];
+}
+
+static bool step_after(SessionSource *src, Statement *st, RunStatus *rs) {
+    (void)st;
+    (void)rs;
+    StepFeed *f = (StepFeed *)src;
+    const TrStep *s = &f->t->steps[src->pos - 1];
+    if (s->unseen || s->silent) plot_rewind(&f->S->I.run.plot, f->figures);   /* as the class counted */
+    return true;
+}
+
 void tr_run(Transcript *t, char **outputs) {
     I18nLang reader = i18n_get();
     i18n_set(tr_language(t));
@@ -171,17 +196,18 @@ void tr_run(Transcript *t, char **outputs) {
     }
     S.commands = session_commands;
     session_push(&S);
-    bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
-    for (int i = 0; i < t->nsteps; i++) {
-        StrBuf out;
-        sb_init(&out);
-        if (!quit) {
-            int figures = plot_figure_count(&S.I.run.plot);
-            quit = session_run_into(&S, t->steps[i].input, &out) == RUN_QUIT;
-            if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.I.run.plot, figures);   /* as the class counted */
-        }
-        outputs[i] = sb_take(&out);
-    }
+    /* quit() ends the session: the steps after it print nothing */
+    StepFeed f = {.S = &S, .t = t, .outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(StrBuf)), .figures = 0};
+    char **texts = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
+    for (int i = 0; i < t->nsteps; i++) { sb_init(&f.outs[i]); texts[i] = t->steps[i].input; }
+    session_source_texts(&f.src, texts, t->nsteps);
+    f.src.before = step_before;
+    f.src.after = step_after;
+    session_feed(&S, &f.src);
+    session_source_free(&f.src);
+    for (int i = 0; i < t->nsteps; i++) outputs[i] = sb_take(&f.outs[i]);
+    free(f.outs);
+    free(texts);
     session_free(&S);
     i18n_set(reader);
     if (back >= 0) {
