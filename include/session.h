@@ -80,9 +80,6 @@ Session *session_of(Interp *I);
  * error's message (or the interruption notice) to S->on_error when set, else down the sinks, else to stderr. The error
  * is cleared afterwards, and so is a Ctrl-C that stopped it. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
-/* Runs src as session_run does (a word-command, else code), what it prints and its error appended to out instead of
- * going on down the sinks: a transcript's step, a lesson's statement replayed. */
-RunStatus session_run_into(Session *S, const char *src, StrBuf *out);
 /* Runs src as code (never a word-command) as session_run does, unseen: its output captured and dropped, no value
  * echoed, S->I.last_value the value of a last bare expression (a lesson's answer checked). When it fails the error
  * stays pending in S->I.error for the caller to read and clear (RUN_ERROR, RUN_INTERRUPT, RUN_QUIT for quit()). */
@@ -98,6 +95,9 @@ struct SessionSource {
     Statement *(*next)(SessionSource *src);
     /* Optional, before st runs: a buffer its output (and its error) is appended to, or NULL: down S->I's sinks. */
     StrBuf *(*before)(SessionSource *src, Statement *st);
+    /* Optional: runs st its own way instead of session_run (a lesson's question in a replay: checked, its model answer
+     * run unseen), its output going where before said, and returns true with its status in *rs; false: session_run. */
+    bool (*run)(SessionSource *src, Session *S, Statement *st, RunStatus *rs);
     /* Optional, after st ran: may change *rs (a result that failed to show); false ends the feed. */
     bool (*after)(SessionSource *src, Statement *st, RunStatus *rs);
     const char *name;        /* the source's name in error messages ("-c", a file, "<stdin>"); NULL for none */

@@ -198,13 +198,8 @@ int main(int argc, char **argv) {
             signal(SIGPIPE, SIG_IGN);
             int worst = 0;
             for (int k = i + 1; k < argc; k++) {
-                int rc;
-                if (lesson_is_lesson_file(argv[k]) && strcmp(a, "--update") != 0) {
-                    int problems = lesson_replay_check(argv[k], !strcmp(a, "--check"), false);
-                    rc = problems < 0 ? 2 : problems > 0 ? 1 : 0;
-                } else {
-                    rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
-                }
+                /* a lesson is compiled to a transcript for --check and --replay (tr_open); --update rewrites a file's text */
+                int rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
                 if (rc > worst) worst = rc;
             }
             return output_status(worst, 0);

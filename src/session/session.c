@@ -187,14 +187,6 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     return status_of(kind);
 }
 
-RunStatus session_run_into(Session *S, const char *src, StrBuf *out) {
-    OutputSink cap;
-    interp_push_sink(&S->I, &cap, SINK_CAPTURE, out);
-    RunStatus rs = session_run(S, src, NULL, NULL, 1);
-    interp_pop_sink(&S->I, &cap);
-    return rs;
-}
-
 /* ---- the one loop ---- */
 
 static bool blank_statement(const char *s) {
@@ -302,7 +294,9 @@ int session_feed(Session *S, SessionSource *src) {
         if (src->stale_interrupt) ten_interrupted = 0;
         OutputSink cap;
         if (into) interp_push_sink(&S->I, &cap, SINK_CAPTURE, into);
-        RunStatus rs = session_run(S, st->text, st->parsed ? &st->parse : NULL, src->name, st->first_line);
+        RunStatus rs;
+        if (!src->run || !src->run(src, S, st, &rs))
+            rs = session_run(S, st->text, st->parsed ? &st->parse : NULL, src->name, st->first_line);
         if (into) interp_pop_sink(&S->I, &cap);
         errno = 0;
         if (src->check_output && fflush(S->I.out) != 0 && !S->I.output_errno) {   /* what it printed could not be written */
