@@ -163,8 +163,12 @@ bool progress_set(const char *lesson_id, int step, int done_steps, char *err, si
 int lesson_run_student(const char *which, const LineEditor *tty, bool in_repl);
 int lesson_run_teacher(const char *which, const char *record_path, const LineEditor *tty);
 int lesson_list_command(void);
-/* --check / --replay of a lesson file: -1 when it cannot be read, else the number of problems. */
-int lesson_replay_check(const char *path, bool check, bool quiet);
+/* Question q of step st where a replay of the lesson (--check, --replay: a lesson compiled to a transcript) has come
+ * to it: the soundness check in I's present state (names in its text defined, the model answer and every answer:
+ * and accept: line right, every wrong: line and the trivial answers rejected), each problem a line of report
+ * ("path:line: step 'id': ..."); then its model answer runs unseen, so the statements after it see what it defines.
+ * Returns the problems found. */
+int lesson_replay_question(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, StrBuf *report);
 /* The first line of a teach --record recording: "# Recorded class: TITLE". A recording is a transcript (its
  * ```question blocks hold the answers shown in class: run, their output not compared), not a lesson. */
 #define LESSON_RECORDING_TITLE "# Recorded class: "

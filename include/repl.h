@@ -1,4 +1,5 @@
-/* repl.h - reading statements from a terminal, a pipe or a file, and running them (prefix repl_). */
+/* repl.h - the front end (prefix repl_): the Jupyter frames, completion and line editing; main.c feeds the terminal,
+ * a pipe, a file and attn -c to the session (session_feed). */
 #ifndef ATTN_REPL_H
 #define ATTN_REPL_H
 #include "session.h"
@@ -6,17 +7,6 @@
 #include "parser.h"
 #include <stdbool.h>
 #include <stdio.h>
-
-/* Runs st in S (session_run with the reader's parse). */
-RunStatus repl_run_statement(Session *S, Statement *st, const char *src_name);
-
-/* Runs statements until the end of input or quit, or, with stop_at_error (a script: a file, attn -c, a pipe), until
- * the first that fails, as Python runs a script. Returns the number of statements that failed. */
-int repl_run(Session *S, LineReader *r, const char *src_name, bool stop_at_error);
-/* A script as Python runs one (a FILE, attn -c): every statement is read first, and a syntax error anywhere is
- * reported before anything runs; else the statements run until the first that fails. Returns the failures (0 or 1). */
-int repl_run_script(Session *S, LineReader *r, const char *src_name);
-
 
 /* attn --frames (frames.c): cells on standard input, framed replies on standard output, for the Jupyter kernel.
  * Returns the exit status. */

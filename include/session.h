@@ -7,7 +7,9 @@
  * nothing of the inner run leaks into the outer one (and the completer never sees a freed interpreter).
  *
  * Every statement of every kind of run goes through session_run(): a word-command, or code that the reader has
- * already parsed (the tree is handed over, never parsed twice).
+ * already parsed (the tree is handed over, never parsed twice). Every run of many statements (the terminal, a pipe,
+ * a file, attn -c, a Jupyter cell, a transcript's or a lesson's steps) is one loop, session_feed() over a
+ * SessionSource; only the guided lesson at the prompt, which reads words between statements, calls session_run itself.
  */
 #ifndef ATTN_SESSION_H
 #define ATTN_SESSION_H
@@ -15,6 +17,7 @@
 #include "plot.h"
 #include "files.h"
 #include "tensor.h"
+#include "reader.h"
 #include <stdbool.h>
 
 typedef struct Session Session;
@@ -77,13 +80,61 @@ Session *session_of(Interp *I);
  * error's message (or the interruption notice) to S->on_error when set, else down the sinks, else to stderr. The error
  * is cleared afterwards, and so is a Ctrl-C that stopped it. */
 RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const char *src_name, int first_line);
-/* Runs src as session_run does (a word-command, else code), what it prints and its error appended to out instead of
- * going on down the sinks: a transcript's step, a lesson's statement replayed. */
-RunStatus session_run_into(Session *S, const char *src, StrBuf *out);
 /* Runs src as code (never a word-command) as session_run does, unseen: its output captured and dropped, no value
  * echoed, S->I.last_value the value of a last bare expression (a lesson's answer checked). When it fails the error
  * stays pending in S->I.error for the caller to read and clear (RUN_ERROR, RUN_INTERRUPT, RUN_QUIT for quit()). */
 RunStatus session_run_unseen(Session *S, const char *src);
+/* Where a run's statements come from (session_feed): a terminal, a pipe or a file (session_source_reader), attn -c
+ * or a file run as Python runs a script, or a Jupyter cell (session_source_script), or a list of statements (a
+ * transcript's steps: session_source_list). A front end that has to act before or after each statement embeds the
+ * source as the first member of its own struct and sets the hooks. */
+typedef struct SessionSource SessionSource;
+struct SessionSource {
+    /* The next statement (its text, first line and the reader's parse), the source's until the next call; NULL at the
+     * end. session_run takes its tree over. */
+    Statement *(*next)(SessionSource *src);
+    /* Optional, before st runs: a buffer its output (and its error) is appended to, or NULL: down S->I's sinks. */
+    StrBuf *(*before)(SessionSource *src, Statement *st);
+    /* Optional: runs st its own way instead of session_run (a lesson's question in a replay: checked, its model answer
+     * run unseen), its output going where before said, and returns true with its status in *rs; false: session_run. */
+    bool (*run)(SessionSource *src, Session *S, Statement *st, RunStatus *rs);
+    /* Optional, after st ran: may change *rs (a result that failed to show); false ends the feed. */
+    bool (*after)(SessionSource *src, Statement *st, RunStatus *rs);
+    const char *name;        /* the source's name in error messages ("-c", a file, "<stdin>"); NULL for none */
+    bool stop_at_error;      /* a script: its first failure ends the feed, as Python's does */
+    bool stale_interrupt;    /* not typed at a terminal: a Ctrl-C pending before a statement starts is not for it */
+    bool check_output;       /* S->I.out is flushed after each statement; a failed write ends the feed */
+    /* the reader's, or the list's */
+    LineReader *reader;
+    Statement cur;           /* the reader's statement being run */
+    Statement *list;
+    int nlist, pos;
+    bool borrowed;           /* list is the caller's: neither freed nor emptied here */
+    bool syntax;             /* a script with a syntax error: only that statement runs (it reports the error) */
+    int bad;                 /* which one that is */
+    /* what the feed came to */
+    int failures;            /* statements that failed (quit is no failure) */
+    RunStatus last;          /* the status of the last statement run (RUN_OK when none ran) */
+};
+
+/* Statements as r reads them, blank ones skipped; at a terminal each goes into the line editor's history. The
+ * feed goes on after an error unless stop_at_error is set. */
+void session_source_reader(SessionSource *src, LineReader *r, const char *name, bool stop_at_error);
+/* A script as Python runs one (a FILE, attn -c, a Jupyter cell): every statement of r is read first, and a syntax
+ * error anywhere (not a word-command of S) is the one statement run; else they run until the first that fails. */
+void session_source_script(SessionSource *src, Session *S, LineReader *r, const char *name);
+/* The statements texts[0..n) (copied; parsed when they run, each as line 1), run whatever fails before. */
+void session_source_texts(SessionSource *src, char *const *texts, int n);
+/* The caller's statements sts[0..n) (borrowed: their trees are taken over as they run, the rest stays the caller's),
+ * run until the first that fails. */
+void session_source_statements(SessionSource *src, Statement *sts, int n);
+/* Frees the statements the source holds (a borrowed list stays the caller's). */
+void session_source_free(SessionSource *src);
+/* The one loop: runs the statements of src in S one after another (session_run each: word-commands, cycle
+ * collection, errors reported to S->on_error or down the sinks) until the end, quit, or, with stop_at_error, the
+ * first failure; a stale Ctrl-C is dropped before each. Returns src->failures. */
+int session_feed(Session *S, SessionSource *src);
+
 /* The prompt's word-commands every session understands: help, help NAME, quit, exit (NULL-word terminated). */
 extern const SessionCommand session_commands[];
 RunStatus session_cmd_help(Session *S, const char *arg);     /* help, help NAME: as help(NAME) */

@@ -19,7 +19,12 @@ typedef struct TrStep {
     bool silent;            /* a lesson question's model answer: run, but its output is not compared */
     bool unseen;            /* in an ```attn silent block (a recorded class's statements no one saw: a jump's
                              * rebuild): compared, but its figures take no numbers, as in the class */
-    int block;              /* index of its ```attn block in blocks (-1 for a question's answer) */
+    int block;              /* index of its ```attn block in blocks (-1 for a question's answer, a lesson's step) */
+    /* A lesson compiled to a transcript (tr_open): the question this step is (its input the model answer), checked
+     * where it stands (lesson_replay_question), what it "prints" the check's report ("" when it is sound); NULL for a
+     * statement. */
+    const struct LessonQuestion *question;
+    const struct LessonStep *lesson_step;   /* a lesson's: the step of the lesson it is in; NULL for a transcript's */
 } TrStep;
 
 /* An ```attn block: where its fences are, so --update can lengthen them when an output holds a line of ```. */
@@ -35,6 +40,9 @@ typedef struct Transcript {
     int nsteps;
     TrBlock *blocks;
     int nblocks;
+    /* A lesson compiled to a transcript (owned): its statements are steps (the output the lesson shows expected), its
+     * questions steps too (above); NULL for a transcript file. */
+    struct Lesson *lesson;
 } Transcript;
 
 /* Appends a statement as a transcript's input lines (and as it looks typed at the prompt): "attn> " before its
@@ -44,10 +52,14 @@ void tr_put_input(StrBuf *b, const char *input);
 Transcript *tr_load(const char *path, char *err, size_t errlen);
 Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen);
 void tr_free(Transcript *t);
+/* What --check and --replay run: the transcript at path, or, for a lesson file (lesson_is_lesson_file), the lesson
+ * compiled to one, so that one checker serves transcripts, lessons and recorded classes. NULL with a message in err. */
+Transcript *tr_open(const char *path, char *err, size_t errlen);
 
 /* A transcript's language, set by a line "<!-- lang: ja -->" (ja, zh or en) before its first block, as a class
  * recorded in Japanese or Chinese starts (teach --record): its steps run in that language, whose prose the chapter's
- * tools printed. Without one, English, whatever the reader's language: a transcript replays the same anywhere. */
+ * tools printed. Without one, English, whatever the reader's language: a transcript replays the same anywhere. A
+ * lesson's is the language it is written in (lesson_language): its expected outputs hold the tools' prose in it. */
 #define TR_LANG_LINE "<!-- lang: %s -->"
 I18nLang tr_language(const Transcript *t);
 
@@ -64,7 +76,10 @@ bool tr_match(const char *expected, const char *actual);
  * input, or "(multi-line statement)"), then the expected lines with '-', the actual ones with '+'. */
 bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, const char *expected, const char *actual);
 
-/* Command line actions; return the exit status. */
+/* Command line actions; return the exit status. --check and --replay of a lesson (tr_open): "N steps and questions
+ * ok" or "N of M steps and questions differ", a question's problems as its report lines; --replay prints each
+ * lesson step's heading "## title {#id}" and its statements as "attn> " and the text, and is 1 when a question is
+ * unsound. */
 int tr_replay(const char *path);
 int tr_check(const char *path, bool quiet);
 int tr_update(const char *path);

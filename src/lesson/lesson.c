@@ -1218,60 +1218,10 @@ static int check_question(Interp *I, const char *path, const LessonStep *st, con
     return bad;
 }
 
-/* Replays a lesson like a transcript: every statement's output compared with the expected text (or printed, for
- * --replay), every question answered by its model answer after the soundness check. Returns problems found. */
-int lesson_replay_check(const char *path, bool check, bool quiet) {
-    char err[600];
-    Lesson *l = lesson_load(path, err, sizeof err);
-    if (!l) { fprintf(stderr, "attn: %s\n", err); return -1; }
-    /* in the lesson's language, whatever the reader's: its recorded outputs hold the tools' prose in it */
-    I18nLang reader = i18n_get();
-    i18n_set(lesson_language(path));
-    Session S;
-    session_init(&S, NULL);
-    plot_replay(&S.I.run.plot);               /* a replay compares what a figure holds, not its pixels */
-    session_stranger(&S, "a lesson", path);
-    S.commands = session_commands;
-    session_push(&S);
-    Interp *I = &S.I;
-    int problems = 0, steps = 0;
-    StrBuf report;
-    sb_init(&report);
-    for (int s = 0; s < l->nsteps; s++) {
-        LessonStep *st = &l->steps[s];
-        if (!check) printf("## %s {#%s}\n", st->title, st->id);
-        for (int k = 0; k < st->nitems; k++) {
-            LessonItem *it = &st->items[k];
-            if (it->kind == ITEM_PROSE) continue;
-            steps++;
-            if (it->kind == ITEM_QUESTION) {
-                LessonQuestion *q = it->q;
-                problems += check_question(I, path, st, q, &report) > 0;
-                if (!run_silently(I, q->answer)) interp_clear_error(I);   /* its variables stay defined */
-                if (!check) printf("attn> %s\n", q->answer);
-                continue;
-            }
-            StrBuf o;
-            sb_init(&o);
-            session_run_into(&S, it->text, &o);
-            if (!check) {
-                printf("attn> %s\n%s", it->text, sb_str(&o));
-            } else if (!tr_check_step(&report, path, it->line + 1, it->text, it->expected ? it->expected : "", sb_str(&o))) {
-                problems++;
-            }
-            sb_free(&o);
-        }
-    }
-    if (check && !quiet) {
-        fputs(sb_str(&report), stdout);
-        if (problems) printf("%s: %d of %d steps and questions differ\n", path, problems, steps);
-        else printf("%s: %d steps and questions ok\n", path, steps);
-    }
-    sb_free(&report);
-    session_free(&S);
-    lesson_free(l);
-    i18n_set(reader);
-    return problems;
+int lesson_replay_question(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, StrBuf *report) {
+    int bad = check_question(I, path, st, q, report);
+    if (!run_silently(I, q->answer)) interp_clear_error(I);   /* its variables stay defined */
+    return bad;
 }
 
 bool lesson_is_lesson_file(const char *path) {

@@ -7,6 +7,7 @@
 #include "lesson.h"
 #include "textfile.h"
 #include "mdblock.h"
+#include "lesson_translation.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -72,7 +73,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             for (int i = 0; i < nms; i++) {
                 TrStep *s = new_step(t, &cap);
                 *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false,
-                              unseen, t->nblocks};
+                              unseen, t->nblocks, NULL, NULL};
             }
             free(ms);
             t->nblocks++;
@@ -117,6 +118,38 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
     return t;
 }
 
+/* Lesson l compiled to a transcript (it takes l over): a step per statement, the output the lesson shows expected
+ * (compared from the line after the statement's), and a step per question. */
+static Transcript *from_lesson(Lesson *l) {
+    Transcript *t = xcalloc(1, sizeof *t);
+    t->path = xstrdup(l->path);
+    t->text = xstrdup("");
+    t->lesson = l;
+    int cap = 0;
+    for (int k = 0; k < l->nsteps; k++) {
+        for (int i = 0; i < l->steps[k].nitems; i++) {
+            const LessonItem *it = &l->steps[k].items[i];
+            if (it->kind == ITEM_PROSE) continue;
+            TrStep *s = new_step(t, &cap);
+            bool q = it->kind == ITEM_QUESTION;
+            s->input = xstrdup(q ? it->q->answer : it->text);
+            s->expected = xstrdup(!q && it->expected ? it->expected : "");
+            s->line = q ? it->q->line : it->line;
+            s->expected_line = s->end_line = q ? s->line : it->line + 1;
+            s->block = -1;
+            s->question = q ? it->q : NULL;
+            s->lesson_step = &l->steps[k];
+        }
+    }
+    return t;
+}
+
+Transcript *tr_open(const char *path, char *err, size_t errlen) {
+    if (!lesson_is_lesson_file(path)) return tr_load(path, err, errlen);
+    Lesson *l = lesson_load(path, err, errlen);
+    return l ? from_lesson(l) : NULL;
+}
+
 Transcript *tr_load(const char *path, char *err, size_t errlen) {
     char *text = textfile_read(path, TR_MAX_FILE, err, errlen);
     if (!text) return NULL;
@@ -132,10 +165,12 @@ void tr_free(Transcript *t) {
     free(t->blocks);
     free(t->text);
     free(t->path);
+    lesson_free(t->lesson);
     free(t);
 }
 
 I18nLang tr_language(const Transcript *t) {
+    if (t->lesson) return lesson_language(t->path);
     for (const char *p = t->text; *p;) {
         size_t n;
         const char *e = line_end(p, &n);
@@ -149,6 +184,42 @@ I18nLang tr_language(const Transcript *t) {
     return I18N_EN;
 }
 
+/* A transcript's steps as session_feed runs them: each one's output into its own buffer. */
+typedef struct StepFeed {
+    SessionSource src;      /* first: the feed's hooks get it */
+    Session *S;
+    Transcript *t;
+    StrBuf *outs;           /* per step */
+    int figures;            /* the figures made before the step running */
+} StepFeed;
+
+static StrBuf *step_before(SessionSource *src, Statement *st) {
+    (void)st;
+    StepFeed *f = (StepFeed *)src;
+    f->figures = plot_figure_count(&f->S->I.run.plot);
+    return &f->outs[src->pos - 1];
+}
+
+/* A lesson's question (tr_open): checked where it stands, its report what the step prints; its model answer unseen. */
+static bool step_run(SessionSource *src, Session *S, Statement *st, RunStatus *rs) {
+    (void)st;
+    StepFeed *f = (StepFeed *)src;
+    const TrStep *s = &f->t->steps[src->pos - 1];
+    if (!s->question) return false;
+    lesson_replay_question(&S->I, f->t->path, s->lesson_step, s->question, &f->outs[src->pos - 1]);
+    *rs = RUN_OK;
+    return true;
+}
+
+static bool step_after(SessionSource *src, Statement *st, RunStatus *rs) {
+    (void)st;
+    (void)rs;
+    StepFeed *f = (StepFeed *)src;
+    const TrStep *s = &f->t->steps[src->pos - 1];
+    if (s->unseen || s->silent) plot_rewind(&f->S->I.run.plot, f->figures);   /* as the class counted */
+    return true;
+}
+
 void tr_run(Transcript *t, char **outputs) {
     I18nLang reader = i18n_get();
     i18n_set(tr_language(t));
@@ -157,7 +228,7 @@ void tr_run(Transcript *t, char **outputs) {
     plot_replay(&S.I.run.plot);                   /* transcripts compare what a figure holds, not its pixels */
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
-    session_stranger(&S, recorded ? "a lesson" : "a transcript", t->path);
+    session_stranger(&S, recorded || t->lesson ? "a lesson" : "a transcript", t->path);
     /* and it replays the same from any folder, writing nothing: from its own folder (where its relative file names
      * were written, beside the recording), its writes checked by the rule but not made */
     int back = recorded ? open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -171,17 +242,19 @@ void tr_run(Transcript *t, char **outputs) {
     }
     S.commands = session_commands;
     session_push(&S);
-    bool quit = false;                      /* quit() ends the session: the steps after it print nothing */
-    for (int i = 0; i < t->nsteps; i++) {
-        StrBuf out;
-        sb_init(&out);
-        if (!quit) {
-            int figures = plot_figure_count(&S.I.run.plot);
-            quit = session_run_into(&S, t->steps[i].input, &out) == RUN_QUIT;
-            if (t->steps[i].unseen || t->steps[i].silent) plot_rewind(&S.I.run.plot, figures);   /* as the class counted */
-        }
-        outputs[i] = sb_take(&out);
-    }
+    /* quit() ends the session: the steps after it print nothing */
+    StepFeed f = {.S = &S, .t = t, .outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(StrBuf)), .figures = 0};
+    char **texts = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
+    for (int i = 0; i < t->nsteps; i++) { sb_init(&f.outs[i]); texts[i] = t->steps[i].input; }
+    session_source_texts(&f.src, texts, t->nsteps);
+    f.src.before = step_before;
+    if (t->lesson) f.src.run = step_run;
+    f.src.after = step_after;
+    session_feed(&S, &f.src);
+    session_source_free(&f.src);
+    for (int i = 0; i < t->nsteps; i++) outputs[i] = sb_take(&f.outs[i]);
+    free(f.outs);
+    free(texts);
     session_free(&S);
     i18n_set(reader);
     if (back >= 0) {
@@ -321,32 +394,52 @@ void tr_put_input(StrBuf *b, const char *input) {
     }
 }
 
-/* Loads and runs a transcript; NULL (with a message on stderr) when it cannot be read. */
-static Transcript *load_and_run(const char *path, char ***outs) {
+/* Loads (lesson: a lesson compiled, as tr_open; else the file as a transcript) and runs a transcript; NULL (with a
+ * message on stderr) when it cannot be read. */
+static Transcript *load_and_run(const char *path, bool lesson, char ***outs) {
     char err[512];
-    Transcript *t = tr_load(path, err, sizeof err);
+    Transcript *t = lesson ? tr_open(path, err, sizeof err) : tr_load(path, err, sizeof err);
     if (!t) { fprintf(stderr, "attn: %s\n", err); return NULL; }
     *outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
     tr_run(t, *outs);
     return t;
 }
 
+/* A lesson's replay: each step's heading, then its statements as "attn> " and the text, what they printed, and its
+ * questions' model answers. Returns how many questions are unsound. */
+static int replay_lesson(StrBuf *b, const Transcript *t, char **outs) {
+    int i = 0, unsound = 0;
+    for (int k = 0; k < t->lesson->nsteps; k++) {
+        const LessonStep *st = &t->lesson->steps[k];
+        sb_printf(b, "## %s {#%s}\n", st->title, st->id);
+        for (; i < t->nsteps && t->steps[i].lesson_step == st; i++) {
+            sb_printf(b, "attn> %s\n", t->steps[i].input);
+            if (t->steps[i].question) unsound += outs[i][0] != 0;
+            else sb_puts(b, outs[i]);
+        }
+    }
+    return unsound;
+}
+
 int tr_replay(const char *path) {
     char **outs;
-    Transcript *t = load_and_run(path, &outs);
+    Transcript *t = load_and_run(path, true, &outs);
     if (!t) return 2;
     StrBuf b;
     sb_init(&b);
+    int rc = t->lesson && replay_lesson(&b, t, outs) > 0;
     for (int i = 0; i < t->nsteps; i++) {
-        tr_put_input(&b, t->steps[i].input);
-        sb_puts(&b, outs[i]);
+        if (!t->lesson) {
+            tr_put_input(&b, t->steps[i].input);
+            sb_puts(&b, outs[i]);
+        }
         free(outs[i]);
     }
     fputs(sb_str(&b), stdout);
     sb_free(&b);
     free(outs);
     tr_free(t);
-    return 0;
+    return rc;
 }
 
 bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, const char *expected, const char *actual) {
@@ -365,9 +458,9 @@ bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, con
 
 int tr_check(const char *path, bool quiet) {
     char **outs;
-    Transcript *t = load_and_run(path, &outs);
+    Transcript *t = load_and_run(path, true, &outs);
     if (!t) return 2;
-    if (t->nsteps == 0) {
+    if (t->nsteps == 0 && !t->lesson) {
         fprintf(stderr, "attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
         free(outs);
         tr_free(t);
@@ -376,6 +469,14 @@ int tr_check(const char *path, bool quiet) {
     int bad = 0;
     for (int i = 0; i < t->nsteps; i++) {
         TrStep *s = &t->steps[i];
+        if (s->question) {          /* a lesson's question: its soundness check's report */
+            if (outs[i][0]) {
+                bad++;
+                if (!quiet) fputs(outs[i], stdout);
+            }
+            free(outs[i]);
+            continue;
+        }
         if (s->silent && (!strncmp(outs[i], "error: ", 7) || strstr(outs[i], "\nerror: "))) {
             /* an answer whose output was not recorded must at least run: one that fails is the class's mistake */
             bad++;
@@ -393,8 +494,9 @@ int tr_check(const char *path, bool quiet) {
     }
     free(outs);
     if (!quiet) {
-        if (bad) printf("%s: %d of %d steps differ\n", path, bad, t->nsteps);
-        else printf("%s: %d steps ok\n", path, t->nsteps);
+        const char *what = t->lesson ? "steps and questions" : "steps";
+        if (bad) printf("%s: %d of %d %s differ\n", path, bad, t->nsteps, what);
+        else printf("%s: %d %s ok\n", path, t->nsteps, what);
     }
     tr_free(t);
     return bad ? 1 : 0;
@@ -439,7 +541,7 @@ static bool reads_as_input(const char *out) {
 /* Rewrites the expected output of every step with what attn prints now (temp file, then rename). */
 int tr_update(const char *path) {
     char **outs;
-    Transcript *t = load_and_run(path, &outs);
+    Transcript *t = load_and_run(path, false, &outs);
     if (!t) return 2;
     int *need = xcalloc((size_t)(t->nblocks ? t->nblocks : 1), sizeof(int));
     for (int i = 0; i < t->nsteps; i++) {

@@ -201,79 +201,86 @@ static bool shows_value(const Statement *st) {
     return last->kind == N_EXPR_STMT && last->op != 1;
 }
 
-static bool blank_text(const char *s) {
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
-    return !*s;
+/* A cell's statements as session_feed runs them: each noted before it runs (note_statement), as the terminal lesson
+ * notes what is typed, and the last one's bare expression shown as the cell's result. */
+typedef struct CellFeed {
+    SessionSource src;      /* first: the feed's hooks get it */
+    Frames *F;
+    bool only_first;        /* run one statement (a syntax error's, or a question cell's line) */
+    bool shows;             /* the statement running ends with a bare expression to show (decided before it runs) */
+} CellFeed;
+
+static StrBuf *cell_before(SessionSource *src, Statement *st) {
+    CellFeed *c = (CellFeed *)src;
+    Interp *I = &c->F->S.I;
+    c->shows = src->pos == src->nlist && !c->only_first && shows_value(st);
+    val_decref(I->last_value);
+    I->last_value = NULL;
+    note_statement(c->F, st);
+    return NULL;
 }
 
-/* Runs statements sts[first..n) of a cell until one fails; the last one's bare expression becomes the result.
- * Each is noted before it runs (note_statement), as the terminal lesson notes what is typed. Returns the status of
- * the last that ran. */
-static RunStatus run_statements(Frames *F, Statement *sts, int n, int first, bool only_first) {
+static bool cell_after(SessionSource *src, Statement *st, RunStatus *rs) {
+    (void)st;
+    CellFeed *c = (CellFeed *)src;
+    Frames *F = c->F;
     Interp *I = &F->S.I;
-    RunStatus rs = RUN_OK;
-    for (int i = first; i < n; i++) {
-        bool last = i == n - 1 && !only_first;
-        bool shows = last && shows_value(&sts[i]);
-        val_decref(I->last_value);
-        I->last_value = NULL;
-        note_statement(F, &sts[i]);
-        rs = repl_run_statement(&F->S, &sts[i], NULL);
-        fflush(F->cell_out);
-        if (rs == RUN_OK && shows && I->last_value && I->last_value->kind != V_NONE) {
-            StrBuf b;
-            sb_init(&b);
-            if (val_repr(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
-            else {          /* a student's __repr__ raised: Python's error, as the prompt's echo shows it */
-                sb_clear(&b);
-                interp_format_error(I, &b);
-                send_error(&F->S, &I->error, sb_str(&b));
-                interp_clear_error(I);
-                rs = RUN_ERROR;
-            }
-            sb_free(&b);
+    fflush(F->cell_out);
+    if (*rs == RUN_OK && c->shows && I->last_value && I->last_value->kind != V_NONE) {
+        StrBuf b;
+        sb_init(&b);
+        if (val_repr(I, &b, I->last_value)) frame(F, "result", NULL, b.s, b.len);
+        else {          /* a student's __repr__ raised: Python's error, as the prompt's echo shows it */
+            sb_clear(&b);
+            interp_format_error(I, &b);
+            send_error(&F->S, &I->error, sb_str(&b));
+            interp_clear_error(I);
+            *rs = RUN_ERROR;
         }
-        if (rs != RUN_OK || only_first) break;
+        sb_free(&b);
     }
-    return rs;
+    return !c->only_first;
 }
 
-/* A cell's statements, read as a file's are (blocks, classes, blank lines inside them); *bad is the first that is
- * a syntax error (-1: none). The caller frees each statement and the array. */
-static Statement *read_cell(Frames *F, const char *src, int *n, int *bad) {
+/* Runs the cell's statements from c->src (until one fails) with the cell's hooks; the status of the last that ran. */
+static RunStatus feed_cell(Frames *F, CellFeed *c, bool only_first) {
+    c->F = F;
+    c->only_first = only_first;
+    c->src.before = cell_before;
+    c->src.after = cell_after;
+    c->src.stale_interrupt = false;          /* a Ctrl-C during the cell stops the statement it comes in */
+    c->src.check_output = false;             /* the cell's output is the frames' (cell_out) */
+    F->syntax = c->src.syntax;
+    session_feed(&F->S, &c->src);
+    F->syntax = false;
+    return c->src.last;
+}
+
+/* A cell's statements, read as a file's are (blocks, classes, blank lines inside them), as Python compiles a cell:
+ * a syntax error anywhere is the one statement to run (c->src.syntax). */
+static void read_cell(Frames *F, const char *src, CellFeed *c) {
     LineReader r;
     reader_init_text(&r, src);
-    Statement *sts = NULL, st;
-    int cap = 0;
-    *n = 0;
-    while (reader_read_statement(&r, &st)) {
-        if (blank_text(st.text)) { statement_free(&st); continue; }
-        if (*n == cap) { cap = cap ? 2 * cap : 16; sts = xrealloc(sts, sizeof *sts * (size_t)cap); }
-        sts[(*n)++] = st;
-    }
+    session_source_script(&c->src, &F->S, &r, NULL);
     reader_free(&r);
-    *bad = -1;
-    for (int i = 0; i < *n && *bad < 0; i++) {
-        char *arg = NULL;
-        if (sts[i].parsed && !sts[i].parse.tree && !session_command(&F->S, sts[i].text, &arg)) *bad = i;
-        free(arg);
-    }
-    return sts;
-}
-
-static void free_cell(Statement *sts, int n) {
-    for (int k = 0; k < n; k++) statement_free(&sts[k]);
-    free(sts);
 }
 
 /* Runs src as a cell: checked for syntax errors first, as Python compiles a cell, then run. */
 static RunStatus run_cell(Frames *F, const char *src) {
-    int n, bad;
-    Statement *sts = read_cell(F, src, &n, &bad);
-    F->syntax = bad >= 0;
-    RunStatus rs = run_statements(F, sts, n, bad < 0 ? 0 : bad, bad >= 0);
-    F->syntax = false;
-    free_cell(sts, n);
+    CellFeed c;
+    read_cell(F, src, &c);
+    RunStatus rs = feed_cell(F, &c, c.src.syntax);
+    session_source_free(&c.src);
+    return rs;
+}
+
+/* Runs the one statement st (a question cell's; borrowed), as any cell's. */
+static RunStatus run_one_statement(Frames *F, Statement *st, bool syntax) {
+    CellFeed c;
+    session_source_statements(&c.src, st, 1);
+    c.src.syntax = syntax;
+    RunStatus rs = feed_cell(F, &c, syntax);
+    session_source_free(&c.src);
     return rs;
 }
 
@@ -327,7 +334,7 @@ static void say(Frames *F, const char *fmt, ...) {
 typedef struct { Frames *F; Statement *st; } CellLine;
 static RunStatus run_cell_line(void *ctx) {
     CellLine *c = ctx;
-    return run_statements(c->F, c->st, 1, 0, false);
+    return run_one_statement(c->F, c->st, false);
 }
 
 /* "hint", "solution" or "skip" typed alone on a line of a question cell, as at the terminal lesson; else NULL. */
@@ -384,8 +391,10 @@ static void question_cell(Frames *F, const char *src) {
         say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&why));
         sb_free(&why);
     }
-    int n, bad;
-    Statement *sts = read_cell(F, nl ? nl + 1 : "", &n, &bad);
+    CellFeed cell;
+    read_cell(F, nl ? nl + 1 : "", &cell);
+    Statement *sts = cell.src.list;
+    int n = cell.src.nlist, bad = cell.src.syntax ? cell.src.bad : -1;
     RunStatus rs = RUN_OK;
     bool right = false, asked = false, answered = false;
     StrBuf why, fb;
@@ -411,9 +420,7 @@ static void question_cell(Frames *F, const char *src) {
         }
         if (bad >= 0 && i < bad) continue;           /* a syntax error anywhere: only it runs, as in any cell */
         if (bad >= 0 || right || !sts[i].parsed || !sts[i].parse.tree || sts[i].parse.tree->nkids == 0) {
-            F->syntax = bad >= 0;
-            rs = run_statements(F, &sts[i], 1, 0, bad >= 0);
-            F->syntax = false;
+            rs = run_one_statement(F, &sts[i], bad >= 0);
             if (bad >= 0) break;
             continue;
         }
@@ -442,7 +449,7 @@ static void question_cell(Frames *F, const char *src) {
                                            : TR("(type your answer; hint, solution or skip if you are stuck)\n"));
     sb_free(&why);
     sb_free(&fb);
-    free_cell(sts, n);
+    session_source_free(&cell.src);
     lesson_sources_free(F->src);
     F->src = NULL;
     lesson_expect_free(e);

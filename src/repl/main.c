@@ -198,13 +198,8 @@ int main(int argc, char **argv) {
             signal(SIGPIPE, SIG_IGN);
             int worst = 0;
             for (int k = i + 1; k < argc; k++) {
-                int rc;
-                if (lesson_is_lesson_file(argv[k]) && strcmp(a, "--update") != 0) {
-                    int problems = lesson_replay_check(argv[k], !strcmp(a, "--check"), false);
-                    rc = problems < 0 ? 2 : problems > 0 ? 1 : 0;
-                } else {
-                    rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
-                }
+                /* a lesson is compiled to a transcript for --check and --replay (tr_open); --update rewrites a file's text */
+                int rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
                 if (rc > worst) worst = rc;
             }
             return output_status(worst, 0);
@@ -257,19 +252,22 @@ int main(int argc, char **argv) {
     S.commands = main_commands;
     session_push(&S);
     LineReader r;
-    int failures;
+    SessionSource src;            /* the one loop's source: -c, a FILE, a pipe or the terminal */
+    FILE *f = NULL;
+    bool tty = false;
     S.I.echo_blocks = !code && !(file && strcmp(file, "-") != 0) && isatty(0);   /* only the prompt shows loops' values */
     if (code) {
         reader_init_text(&r, code);
-        failures = keep_going ? repl_run(&S, &r, "-c", false) : repl_run_script(&S, &r, "-c");
+        if (keep_going) session_source_reader(&src, &r, "-c", false);
+        else session_source_script(&src, &S, &r, "-c");
     } else if (file && strcmp(file, "-") != 0) {
-        FILE *f = fopen(file, "r");
+        f = fopen(file, "r");
         if (!f) { perror(file); session_free(&S); return 2; }
         reader_init_file(&r, f, NULL);
-        failures = keep_going ? repl_run(&S, &r, file, false) : repl_run_script(&S, &r, file);
-        fclose(f);
+        if (keep_going) session_source_reader(&src, &r, file, false);
+        else session_source_script(&src, &S, &r, file);
     } else {
-        bool tty = !file && isatty(0) && isatty(1);
+        tty = !file && isatty(0) && isatty(1);
         reader_init_file(&r, stdin, tty ? &lineedit_terminal : NULL);
         if (tty) {
             lineedit_init();
@@ -278,9 +276,15 @@ int main(int argc, char **argv) {
                        TR("Type the book's lines (torch.zeros, d2l.masked_softmax ...). lesson lists the\n"
                           "lessons, help the functions; Ctrl-D leaves.\n"));
         }
-        failures = repl_run(&S, &r, tty ? NULL : "<stdin>", !keep_going && !isatty(0));   /* typed at a terminal: go on */
-        if (tty) lineedit_shutdown();
-        if (tty) { putchar('\n'); failures = 0; }
+        session_source_reader(&src, &r, tty ? NULL : "<stdin>", !keep_going && !isatty(0));   /* typed at a terminal: go on */
+    }
+    int failures = session_feed(&S, &src);
+    session_source_free(&src);
+    if (f) fclose(f);
+    if (tty) {
+        lineedit_shutdown();
+        putchar('\n');
+        failures = 0;
     }
     reader_free(&r);
     int out_err = S.I.output_errno;

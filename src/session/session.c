@@ -6,6 +6,7 @@
 #include "help.h"
 #include "i18n.h"
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,12 +189,129 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     return status_of(kind);
 }
 
-RunStatus session_run_into(Session *S, const char *src, StrBuf *out) {
-    OutputSink cap;
-    interp_push_sink(&S->I, &cap, SINK_CAPTURE, out);
-    RunStatus rs = session_run(S, src, NULL, NULL, 1);
-    interp_pop_sink(&S->I, &cap);
-    return rs;
+/* ---- the one loop ---- */
+
+static bool blank_statement(const char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    return !*s;
+}
+
+static Statement *next_from_reader(SessionSource *src) {
+    statement_free(&src->cur);
+    for (;;) {
+        if (!reader_read_statement(src->reader, &src->cur)) return NULL;
+        if (!blank_statement(src->cur.text)) break;
+        statement_free(&src->cur);
+    }
+    if (src->reader->editor) src->reader->editor->add_history(src->cur.text);
+    return &src->cur;
+}
+
+/* The next of the list (an owned list lets the one before go), or, for a script with a syntax error, that one alone. */
+static Statement *next_from_list(SessionSource *src) {
+    if (!src->borrowed && src->pos > 0) statement_free(&src->list[src->pos - 1]);
+    if (src->pos >= src->nlist || (src->syntax && src->pos > src->bad)) return NULL;   /* nothing after a syntax error */
+    return &src->list[src->pos++];
+}
+
+static void source_init(SessionSource *src, const char *name) {
+    memset(src, 0, sizeof *src);
+    src->name = name;
+    src->last = RUN_OK;
+}
+
+void session_source_reader(SessionSource *src, LineReader *r, const char *name, bool stop_at_error) {
+    source_init(src, name);
+    src->next = next_from_reader;
+    src->reader = r;
+    src->stop_at_error = stop_at_error;
+    /* at a terminal the flag was cleared before the line was read: a Ctrl-C pressed since stops the statement */
+    src->stale_interrupt = !r->editor;
+    src->check_output = true;
+}
+
+static void list_add(SessionSource *src, Statement *st, int *cap) {
+    if (src->nlist == *cap) { *cap = *cap ? 2 * *cap : 16; src->list = xrealloc(src->list, sizeof *src->list * (size_t)*cap); }
+    src->list[src->nlist++] = *st;
+}
+
+void session_source_script(SessionSource *src, Session *S, LineReader *r, const char *name) {
+    source_init(src, name);
+    src->next = next_from_list;
+    src->stop_at_error = true;
+    src->stale_interrupt = true;
+    src->check_output = true;
+    Statement st;
+    int cap = 0;
+    while (reader_read_statement(r, &st)) {
+        if (blank_statement(st.text)) { statement_free(&st); continue; }
+        list_add(src, &st, &cap);
+    }
+    /* Python compiles the whole script first: a syntax error anywhere is the one thing reported, nothing runs */
+    for (int i = 0; i < src->nlist && !src->syntax; i++) {
+        char *arg = NULL;
+        Statement *s = &src->list[i];
+        if (s->parsed && !s->parse.tree && !session_command(S, s->text, &arg)) {
+            src->syntax = true;
+            for (int k = 0; k < i; k++) statement_free(&src->list[k]);
+            src->pos = src->bad = i;
+        }
+        free(arg);
+    }
+}
+
+void session_source_texts(SessionSource *src, char *const *texts, int n) {
+    source_init(src, NULL);
+    src->next = next_from_list;
+    int cap = 0;
+    for (int i = 0; i < n; i++) {
+        Statement st = {.text = xstrdup(texts[i]), .first_line = 1, .parsed = false, .parse = {0}};
+        list_add(src, &st, &cap);
+    }
+}
+
+void session_source_statements(SessionSource *src, Statement *sts, int n) {
+    source_init(src, NULL);
+    src->next = next_from_list;
+    src->list = sts;
+    src->nlist = n;
+    src->borrowed = true;
+    src->stop_at_error = true;
+}
+
+void session_source_free(SessionSource *src) {
+    statement_free(&src->cur);
+    if (!src->borrowed) {
+        for (int i = 0; i < src->nlist; i++) statement_free(&src->list[i]);
+        free(src->list);
+    }
+    src->list = NULL;
+    src->nlist = src->pos = 0;
+}
+
+int session_feed(Session *S, SessionSource *src) {
+    Statement *st;
+    while ((st = src->next(src))) {
+        StrBuf *into = src->before ? src->before(src, st) : NULL;
+        if (src->stale_interrupt) ten_interrupted = 0;
+        OutputSink cap;
+        if (into) interp_push_sink(&S->I, &cap, SINK_CAPTURE, into);
+        RunStatus rs;
+        if (!src->run || !src->run(src, S, st, &rs))
+            rs = session_run(S, st->text, st->parsed ? &st->parse : NULL, src->name, st->first_line);
+        if (into) interp_pop_sink(&S->I, &cap);
+        errno = 0;
+        if (src->check_output && fflush(S->I.out) != 0 && !S->I.output_errno) {   /* what it printed could not be written */
+            S->I.output_errno = errno ? errno : EIO;
+            rs = RUN_QUIT;
+        }
+        bool go_on = src->after ? src->after(src, st, &rs) : true;
+        src->last = rs;
+        if (rs == RUN_QUIT) break;
+        if (rs != RUN_OK) src->failures++;
+        if (!go_on || (rs != RUN_OK && src->stop_at_error)) break;
+    }
+    return src->failures;
 }
 
 /* ---- the word-commands every session understands ---- */

@@ -286,6 +286,59 @@ static void test_sessions_install_their_context(void **state) {
     session_free(&repl);
 }
 
+/* session_feed's sources capture into one buffer (a transcript's step, as tr_run's before hook gives one). */
+static StrBuf feed_out;
+static StrBuf *feed_into(SessionSource *src, Statement *st) {
+    (void)src;
+    (void)st;
+    return &feed_out;
+}
+
+/* The one loop (session_feed): a list of statements goes on after an error (a transcript) and stops at quit(); a
+ * script (a FILE, attn -c, a cell) runs nothing when a statement anywhere is a syntax error (the error is the one
+ * thing run), else stops at its first failure, as Python runs a script. */
+static void test_session_feed(void **state) {
+    (void)state;
+    Session S;
+    session_init(&S, "none");
+    session_push(&S);
+    sb_init(&feed_out);
+    char *texts[] = {"x = 1", "x +", "x = x + 1", "print(x)", "quit()", "x = 100"};
+    SessionSource src;
+    session_source_texts(&src, texts, 6);
+    src.before = feed_into;
+    assert_int_equal(session_feed(&S, &src), 1);                 /* the syntax error; quit is no failure */
+    assert_int_equal(src.last, RUN_QUIT);
+    session_source_free(&src);
+    assert_non_null(strstr(sb_str(&feed_out), "error: invalid syntax"));
+    assert_non_null(strstr(sb_str(&feed_out), "\n2\n"));          /* print(x) after the error: x = x + 1 ran */
+    ASSERT_RUN(&S.I, "x", "2\n");                                   /* nothing after quit() ran */
+
+    sb_clear(&feed_out);
+    LineReader r;
+    reader_init_text(&r, "y = 1\ny = 2\ny +\nprint('never')\n");
+    session_source_script(&src, &S, &r, "-c");
+    src.before = feed_into;
+    assert_int_equal(session_feed(&S, &src), 1);
+    session_source_free(&src);
+    reader_free(&r);
+    assert_null(strstr(sb_str(&feed_out), "never"));
+    ASSERT_RUN(&S.I, "y", "ERR: name 'y' is not defined");         /* compiled first: nothing ran */
+
+    sb_clear(&feed_out);
+    reader_init_text(&r, "z = 1\nz = undefined_q\nz = 3\n");
+    session_source_script(&src, &S, &r, "-c");
+    src.before = feed_into;
+    assert_int_equal(session_feed(&S, &src), 1);
+    assert_int_equal(src.last, RUN_ERROR);
+    session_source_free(&src);
+    reader_free(&r);
+    assert_non_null(strstr(sb_str(&feed_out), "undefined_q"));
+    ASSERT_RUN(&S.I, "z", "1\n");                                   /* stopped at the first failure */
+    sb_free(&feed_out);
+    session_free(&S);
+}
+
 int main(void) {
     builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
@@ -300,6 +353,7 @@ int main(void) {
         cmocka_unit_test(test_cycles_collected),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_install_their_context),
+        cmocka_unit_test(test_session_feed),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }
