@@ -28,7 +28,7 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
  * a view. NULL with an error set. */
 Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
 /* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
-Tensor *attn_dropout(TenCtx *c, Rng *g, Value *drop, const Tensor *x);
+Tensor *attn_dropout_in(TenCtx *c, Rng *g, Value *drop, const Tensor *x);
 /* The dropout child of an attn module applied to x: attn's Dropout, the student's module, or none (a new tensor,
  * NULL with an error set). */
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x);
@@ -40,7 +40,7 @@ bool attn_linear_shapes_ok(Interp *I, int64_t rows, int64_t in, int wnd, const i
 /* A new Linear(E, E) named NonDynamicallyQuantizableLinear, as nn.MultiheadAttention's out_proj; NULL with an error. */
 Value *attn_out_proj(Interp *I, int64_t E, bool bias);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */
-Tensor *attn_positional_table(TenCtx *c, int64_t max_len, int64_t d);
+Tensor *attn_positional_table_in(TenCtx *c, int64_t max_len, int64_t d);
 
 /* plot_builtins.c: d2l.plot(X, Y, **kw) for builtins that draw (names/vals: NULL-terminated keyword list, values
  * borrowed); builtins_show_figure shows a Figure built in C where figures go (taking ownership). Both return None,

@@ -191,7 +191,7 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
             ten_free(target);
             return rt_error(I, "learnable_pe: target has shape %s but the table is (1, %lld, %lld)", s, (long long)n, (long long)d);
         }
-    } else target = attn_positional_table(I->run.ten, n, d);
+    } else target = attn_positional_table_in(I->run.ten, n, d);
     if (!target) return rt_tensor_error(I);
     int64_t sh[3] = {1, n, d};
     Rng g;
@@ -335,7 +335,7 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
     Rng *g = &I->run.rng;
     rng_seed(g, (uint64_t)seed);
     int64_t sh[3] = {1, n, d}, sh1[3] = {1, 1, d};
-    Tensor *X = ten_randn_in(I->run.ten, g, 3, sh), *t = ten_randn_in(I->run.ten, g, 3, sh1), *P = attn_positional_table(I->run.ten, n, d);
+    Tensor *X = ten_randn_in(I->run.ten, g, 3, sh), *t = ten_randn_in(I->run.ten, g, 3, sh1), *P = attn_positional_table_in(I->run.ten, n, d);
     Tensor *xs[2] = {X && P ? ten_binary(OP_ADD, X, false, P, false) : NULL, t && P ? ten_binary(OP_ADD, t, false, P, false) : NULL};
     ten_free(X);
     ten_free(t);

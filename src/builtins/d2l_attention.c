@@ -178,7 +178,7 @@ static double dropout_p(Value *drop) {
 
 /* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy); a p that
  * is not a probability is refused (ten_fail) in either mode, as PyTorch does. attn's Dropout only. */
-Tensor *attn_dropout(TenCtx *c, Rng *g, Value *drop, const Tensor *x) {
+Tensor *attn_dropout_in(TenCtx *c, Rng *g, Value *drop, const Tensor *x) {
     double p = dropout_p(drop);
     if (p < 0) {
         /* PyTorch refuses it in training and eval mode alike */
@@ -202,7 +202,7 @@ static const ObjClass DropoutClass;
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x) {
     if (!drop || !val_is_module(drop)) return ten_alias(x);
     if (drop->u.obj.cls == &DropoutClass) {
-        Tensor *r = attn_dropout(I->run.ten, &I->run.rng, drop, x);
+        Tensor *r = attn_dropout_in(I->run.ten, &I->run.rng, drop, x);
         if (!r) rt_tensor_error(I);
         return r;
     }
@@ -225,7 +225,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
     double p = dropout_p(self);
     if (x && p >= 0 && ten_is_float(x->dtype) && grad_recording(I, 1, &xv)) {
         if (!training(self) || p <= 0) return val_incref(xv);      /* the input itself, as PyTorch's eval mode */
-        /* x * noise (MulBackward0), the noise drawn as attn_dropout draws it */
+        /* x * noise (MulBackward0), the noise drawn as attn_dropout_in draws it */
         Tensor *noise = ten_new_in(I->run.ten, x->dtype, x->ndim, x->shape);
         if (!noise) return rt_tensor_error(I);
         float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
@@ -234,7 +234,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
         ten_free(noise);
         return ret_ag(I, y);
     }
-    return x ? done(I, attn_dropout(I->run.ten, &I->run.rng, self, x)) : NULL;
+    return x ? done(I, attn_dropout_in(I->run.ten, &I->run.rng, self, x)) : NULL;
 }
 
 static const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};

@@ -19,7 +19,7 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
     if (n < 2 || n > 256 || d < 2 || d > 16) return rt_error(I, "binary_vs_sinusoid: need 2 <= n <= 256 and 2 <= d <= 16 (to fit on the screen)");
     int bits = 0;
     while ((1LL << bits) < n) bits++;
-    Tensor *P = attn_positional_table(I->run.ten, n, d);
+    Tensor *P = attn_positional_table_in(I->run.ten, n, d);
     if (!P) return rt_tensor_error(I);
     /* d <= 8: every column; beyond, only the sine columns (8 at most), so that a row fits 80 columns */
     bool sines_only = d > 8;
@@ -145,7 +145,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         if (e > worst) worst = e;
     }
     /* the same check on the float32 table the book builds (PositionalEncoding(d, 0).P) */
-    Tensor *P = attn_positional_table(I->run.ten, n, d);
+    Tensor *P = attn_positional_table_in(I->run.ten, n, d);
     if (!P) { ten_free(R); return rt_tensor_error(I); }
     double worst32 = 0;
     for (int64_t i = i_lo; i <= i_hi; i++) {
