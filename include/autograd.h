@@ -15,11 +15,12 @@
  *     AgMeta for the in-place message: a strong one would make a cycle when x[0] = f(x) writes a value made from x). Backward releases what a node saved
  *     unless retain_graph: a second backward through it then fails with PyTorch's message.
  *   - AgVal: a (Tensor, AgMeta) pair. As an argument both are borrowed. A result of an op owns both (m may be NULL:
- *     nothing recorded); free it with ag_val_free. On failure t is NULL and ten_error() says why.
+ *     nothing recorded); free it with ag_val_free. On failure t is NULL and ten_error(c->ten) says why.
  *
  * Grad mode (torch.no_grad / enable_grad / set_grad_enabled) is AgContext.grad_enabled, in a context the caller
  * owns (one per session). An op records a node only when grad mode is on and an input requires grad.
- * Errors go through the tensor library's channel (ten_fail / ten_error); functions return NULL or -1.
+ * Errors go through the tensor library's channel (ten_fail_in / ten_error) on AgContext.ten, the session's context, or
+ * on an input's (ten_ctx_of); functions return NULL or -1.
  *
  * Example: y = (x * x).sum(); y.backward(); x.grad
  *     AgContext c; ag_context_init(&c);
@@ -39,8 +40,9 @@
 typedef struct AgContext {
     bool grad_enabled;          /* true unless inside torch.no_grad() */
     uint64_t next_seq;
+    TenCtx *ten;                /* the session's tensor context (not owned): where graph failures are reported */
 } AgContext;
-void ag_context_init(AgContext *c);
+void ag_context_init(AgContext *c, TenCtx *ten);
 
 typedef struct AgNode AgNode;
 typedef struct AgMeta AgMeta;
@@ -81,7 +83,7 @@ int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf);
 /* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
 AgVal ag_detach(AgVal x);
 /* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
-int ag_retain_grad(AgMeta *m);
+int ag_retain_grad(const AgContext *c, AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
 void ag_zero_grad(AgMeta *m);
 

@@ -20,8 +20,9 @@ typedef struct RunContext {
     Rng rng;                         /* torch's default generator: manual_seed, rand, randn, dropout, init */
     PrintOptions print;              /* torch.set_printoptions */
     TenCtx *ten;                     /* the tensor library's context (tensor.h): its error, limits, default dtype
-                                      * (torch.set_default_dtype), memory, threads; installed while this
-                                      * interpreter runs code (interp_run_tree) and while its session is current */
+                                      * (torch.set_default_dtype), memory, threads; builtins make
+                                      * tensors in it and fail in it (rt_tensor_error reads it); installed (for
+                                      * the thread count) while this interpreter runs code and its session is current */
     Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
     FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
                                       * own REPL, under one directory for lessons and transcripts (files.h) */
@@ -197,8 +198,8 @@ Value *rt_quit(Interp *I);                      /* quit() / exit() */
 bool interp_memory_ok(Interp *I, int64_t more);
 /* The same for `bytes` more bytes (a string or list about to be built at once): false with MemoryError set. */
 bool interp_bytes_ok(Interp *I, int64_t bytes);
-/* The boundary where the tensor library's failure (ten_error, ten_error_kind) becomes the interpreter's error:
- * every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
+/* The boundary where the tensor library's failure (ten_error(I->run.ten), ten_error_kind) becomes the interpreter's
+ * error: every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
 Value *rt_tensor_error(Interp *I);
 /* The same where a tensor is indexed (X[i], X[i] = v, index_select): an index out of range is PyTorch's IndexError. */
 Value *rt_tensor_index_error(Interp *I);

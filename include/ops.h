@@ -7,7 +7,7 @@
 Value *ops_binary(Interp *I, int aop, Value *a, Value *b);
 /* A Python number (bool, int, float) as a 0-dim tensor of bool, int64 or float64 holding it exactly; pass it to
  * ten_binary as weak (PyTorch's wrapped number). */
-Tensor *ops_number_tensor(const Value *v);
+Tensor *ops_number_tensor_in(TenCtx *c, const Value *v);
 Value *ops_inplace(Interp *I, int aop, Value *a, Value *b);    /* a op= b: in place for tensors */
 Value *ops_unary(Interp *I, int aop, Value *a);
 Value *ops_compare(Interp *I, int aop, Value *a, Value *b);

@@ -28,11 +28,11 @@ typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
 /* ---- the library's context (tensor_create.c) ----
  * Everything one run of the library changes: its last error, its limits, its default dtype, the bytes its tensors
  * hold and the buffers kept for their reuse, its thread count and product switches. A session owns one
- * (RunContext.ten, made by ten_ctx_new) and installs it while its code runs (ten_ctx_use), so two sessions in one
- * process (unit tests, the notebook kernel, a lesson inside the REPL) never see each other's error, limits or dtype.
- * Each storage keeps the context it was made in alive and gives its bytes back to that one, whichever is installed
- * when it is freed; kernels make their results in their input's context (ten_ctx_of) and read its default dtype.
- * Callers that install none (tensor unit tests, fuzz targets, start-up) use the process's own.
+ * (RunContext.ten, made by ten_ctx_new), so two sessions in one process (unit tests, the notebook kernel, a lesson
+ * inside the REPL) never see each other's error, limits or dtype. Factories without a tensor input take it (the _in
+ * names: ten_new_in, ten_scalar_d_in ...); kernels make their results in their input's context (ten_ctx_of), read its
+ * default dtype and fail there. Each storage keeps the context it was made in alive and gives its bytes back to that
+ * one when it is freed. Tensor unit tests and fuzz targets own one; start-up writes the process's own limits.
  * What stays process-wide: the worker pool, OpenBLAS's handle, the CPU's vector level and cache size, ATTN_GEMM,
  * and ten_interrupted (a signal handler sets it). */
 #define TEN_CACHE_SLOTS 32
@@ -57,22 +57,22 @@ typedef struct TenCtx {
         size_t cached_bytes;
     } pool;
 } TenCtx;
-/* A new context: no error, float32, limits copied from the installed one (a nested run keeps $ATTN_MEMORY_LIMIT
+/* A new context: no error, float32, limits copied from the process's (a nested run keeps $ATTN_MEMORY_LIMIT
  * and a fuzzer's lowered limits); the caller owns it (ten_ctx_free). */
 TenCtx *ten_ctx_new(void);
 /* The owner lets go: the kept buffers are freed now, the context when its last storage goes. NULL is ignored. */
 void ten_ctx_free(TenCtx *c);
-/* Installs c (NULL: the process's own) as the context the library uses from now on; returns the one it replaces,
- * for the caller to put back. Transitional (issue 28, step 2 passes the context to factories and finds it from the
- * inputs of kernels): one installed pointer, written by the main thread while no parallel loop runs. */
+/* The process's own context, for callers that own none: start-up ($ATTN_MEMORY_LIMIT, the limits ten_ctx_new
+ * copies), tensor unit tests and fuzz targets. */
+TenCtx *ten_process_ctx(void);
+/* Installs c (NULL: the process's own) as the context whose thread count and product switches par_for, ten_sgemm
+ * and the attention kernel read; returns the one it replaces, for the caller to put back. Only those read it:
+ * factories take their context, kernels use their input's, errors go to a context named by the caller.
+ * Transitional until par_for and ten_sgemm take the context (issue 28 step 2d): one installed pointer, written by
+ * the main thread while no parallel loop runs. */
 TenCtx *ten_ctx_use(TenCtx *c);
-TenCtx *ten_ctx(void);                          /* the installed context */
-/* The installed context's settings under their old names (transitional, lvalues: `ten_limit_bytes = n` works). */
-#define ten_limit_numel (ten_ctx()->limit_numel)
-#define ten_limit_bytes (ten_ctx()->limit_bytes)
-#define ten_default_float (ten_ctx()->default_float)
-#define TEN_MAX_NUMEL ten_limit_numel
-int64_t ten_live_bytes(void);                   /* the installed context's live_bytes */
+TenCtx *ten_ctx(void);                          /* the installed context (threads and product switches only) */
+int64_t ten_live_bytes(const TenCtx *c);        /* c->live_bytes */
 
 /* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */
 DType ten_promote(DType a, DType b);
@@ -111,15 +111,16 @@ void ten_check_dtype(const Tensor *t, int dt, const char *fn);  /* the same for 
 #endif
 
 /* ---- errors ----
- * Like errno, per context: a failing function leaves its message (and kind) in the installed context; the language
- * takes it over at one boundary (rt_tensor_error). */
-const char *ten_error(void);                 /* message of the last failure */
-TenErrKind ten_error_kind(void);             /* what kind of failure it was */
+ * Like errno, per context: a failing function leaves its message (and kind) in a context: a kernel in its input's
+ * (ten_ctx_of), a factory in the one it was given, a builtin in its session's (I->run.ten). The language takes it
+ * over at one boundary (rt_tensor_error reads I->run.ten), so one session's failure never shows in another's. */
+const char *ten_error(const TenCtx *c);      /* message of c's last failure */
+TenErrKind ten_error_kind(const TenCtx *c);  /* what kind of failure it was */
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+__attribute__((format(printf, 2, 3)))
 #endif
-void ten_fail(const char *fmt, ...);          /* set the message (used by kernels and callers alike) */
-void ten_fail_interrupted(void);              /* a kernel saw ten_interrupted (Ctrl-C) and stopped */
+void ten_fail_in(TenCtx *c, const char *fmt, ...);  /* set c's message (used by kernels and callers alike) */
+void ten_fail_interrupted(TenCtx *c);         /* a kernel saw ten_interrupted (Ctrl-C) and stopped */
 void ten_shape_str(const int64_t *shape, int ndim, char *out, size_t n);
 void ten_bytes_str(int64_t bytes, char *out, size_t n);                 /* "512 bytes", "1.50 MiB", "6.00 GiB" */   /* "(2, 3)" */
 const char *ten_dtype_name(DType d);          /* "torch.float32" ... */
@@ -127,22 +128,20 @@ const char *ten_dtype_word(DType d);          /* PyTorch's scalar type name in m
 size_t ten_dtype_size(DType d);
 
 /* ---- creation (tensor_create.c) ---- */
-/* The context t was made in (its storage's): a kernel's result goes there and takes its settings (ggml's tensors
- * know their context the same way), so only factories without a tensor input need the installed one. */
+/* The context t was made in (its storage's): a kernel's result and its failure go there and it takes its settings
+ * (ggml's tensors know their context the same way); factories without a tensor input take theirs (the _in names). */
 TenCtx *ten_ctx_of(const Tensor *t);
 /* A tensor in context c (its limits, its byte count); NULL with a message when the shape is invalid or too large. */
 Tensor *ten_new_in(TenCtx *c, DType dt, int ndim, const int64_t *shape);          /* zero-filled */
 Tensor *ten_new_uninit_in(TenCtx *c, DType dt, int ndim, const int64_t *shape);   /* every element to be written */
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape);          /* ten_new_in the installed context */
-Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape);   /* ten_new_uninit_in the installed context */
-void ten_release_cache(void);                          /* frees the buffers the installed context keeps for reuse */
-Tensor *ten_scalar_f(float v);
-Tensor *ten_scalar_d(double v);                                      /* a 0-dim float64 */
-Tensor *ten_scalar_i(int64_t v);
-Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v);
-Tensor *ten_arange(double start, double stop, double step, DType dt);
-Tensor *ten_eye(int64_t n, int64_t m, DType dt);
-Tensor *ten_linspace(double start, double stop, int64_t steps, DType dt);
+void ten_release_cache(TenCtx *c);                     /* frees the buffers c keeps for reuse */
+Tensor *ten_scalar_f_in(TenCtx *c, float v);
+Tensor *ten_scalar_d_in(TenCtx *c, double v);                                      /* a 0-dim float64 */
+Tensor *ten_scalar_i_in(TenCtx *c, int64_t v);
+Tensor *ten_full_in(TenCtx *c, DType dt, int ndim, const int64_t *shape, double v);
+Tensor *ten_arange_in(TenCtx *c, double start, double stop, double step, DType dt);
+Tensor *ten_eye_in(TenCtx *c, int64_t n, int64_t m, DType dt);
+Tensor *ten_linspace_in(TenCtx *c, double start, double stop, int64_t steps, DType dt);
 Tensor *ten_copy(const Tensor *t);                                   /* a contiguous copy */
 Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new contiguous tensor */
 void ten_free(Tensor *t);                                            /* the view; the storage with its last view */
@@ -203,11 +202,11 @@ void rng_seed(Rng *g, uint64_t seed);
 uint64_t rng_next(Rng *g);
 double rng_uniform(Rng *g);                   /* [0, 1) with 53 random bits */
 double rng_normal(Rng *g);
-Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape);                    /* U[0,1), float32 */
-Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape);                   /* N(0,1), float32 */
+Tensor *ten_rand_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape);                    /* U[0,1), float32 */
+Tensor *ten_randn_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape);                   /* N(0,1), float32 */
 /* dt float32 or float64 */
-Tensor *ten_uniform(Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi);
-Tensor *ten_normal(Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std);
+Tensor *ten_uniform_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi);
+Tensor *ten_normal_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std);
 
 /* ---- elementwise with NumPy/PyTorch broadcasting (tensor_elementwise.c) ---- */
 typedef enum {
@@ -221,8 +220,8 @@ typedef enum {
     UOP_SIGMOID, UOP_FLOOR, UOP_CEIL, UOP_ROUND, UOP_NOT, UOP_ISNAN, UOP_ISINF, UOP_ISFINITE, UOP_SIGN,
     UOP_LOG2, UOP_LOG10, UOP_RSQRT, UOP_SQUARE, UOP_ASIN, UOP_ACOS, UOP_ATAN
 } UnOp;
-/* Result shape of broadcasting a and b; -1 with a message naming both shapes when they do not broadcast. */
-int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout);
+/* Result shape of broadcasting a and b; -1 with a message in c naming both shapes when they do not broadcast. */
+int ten_broadcast_shape_in(TenCtx *c, const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout);
 /* PyTorch's result_type: tensors with dimensions decide first, then 0-dim tensors, then Python numbers (weak), a
  * later group only when it is of a higher kind (bool < integer < float); a weak float takes the default dtype.
  * int64 tensor + 0.5 -> float32, float32 tensor + float64 0-dim -> float32, float64 tensor + 2.5 -> float64. */
@@ -243,7 +242,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim);
 Tensor *ten_softmax(const Tensor *t, int dim);
 Tensor *ten_log_softmax(const Tensor *t, int dim);
 Tensor *ten_cumsum(const Tensor *t, int dim);
-int ten_norm_dim(int dim, int ndim);           /* -1 with a message when out of range */
+int ten_norm_dim_in(TenCtx *c, int dim, int ndim);           /* -1 with a message in c when out of range */
 
 /* ---- shapes (tensor_shape.c) ---- */
 /* A view when the strides allow (always for a contiguous t), else a contiguous copy: PyTorch's reshape. */
@@ -252,8 +251,9 @@ Tensor *ten_permute(const Tensor *t, const int *dims);                   /* view
 Tensor *ten_transpose(const Tensor *t, int d0, int d1);                  /* view */
 Tensor *ten_unsqueeze(const Tensor *t, int dim);                         /* view */
 Tensor *ten_squeeze(const Tensor *t, int dim, bool all);                 /* view */
-Tensor *ten_cat(Tensor *const *ts, int n, int dim);
-Tensor *ten_stack(Tensor *const *ts, int n, int dim);
+/* cat and stack of n tensors: the result in ts[0]'s context; a failure (n == 0 has no input) is reported in c. */
+Tensor *ten_cat_in(TenCtx *c, Tensor *const *ts, int n, int dim);
+Tensor *ten_stack_in(TenCtx *c, Tensor *const *ts, int n, int dim);
 /* repeats: one count for every element along dim (nrep == 1 means the same count for all). dim < -99: flatten. */
 Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t nrep, int dim, bool flatten);
 Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps);
@@ -268,8 +268,9 @@ Tensor *ten_unique(const Tensor *t, Tensor **inverse, Tensor **counts);
  * acosh, atanh, log1p, expm1, erf, erfc, trunc, mish, hardtanh, logsigmoid. */
 Tensor *ten_map(const char *name, const Tensor *t);
 
-/* torch.einsum (tensor_einsum.c): "ij,jk->ik", implicit output, "...", repeated labels (diagonals). */
-Tensor *ten_einsum(const char *equation, Tensor *const *ops, int nops);
+/* torch.einsum (tensor_einsum.c): "ij,jk->ik", implicit output, "...", repeated labels (diagonals). The result in
+ * ops[0]'s context; failures (a bad equation, no operands) in c. */
+Tensor *ten_einsum_in(TenCtx *c, const char *equation, Tensor *const *ops, int nops);
 
 /* ---- indexing with index tensors along a dim (tensor_gather.c); index tensors are int64 ---- */
 Tensor *ten_gather(const Tensor *t, int dim, const Tensor *index);         /* out[i][j] = t[i][index[i][j]] (dim 1) */
@@ -332,7 +333,7 @@ Tensor *ten_attention_weights(const Tensor *q, const Tensor *k, const Tensor *va
 
 /* The sinusoidal positional encoding P (1, max_len, d) of §11.6.3 (tensor_positional.c): P[0, i, 2j] =
  * sin(i / 10000^(2j/d)), P[0, i, 2j+1] = cos(...), with the book's float32 steps and PyTorch's bits. */
-Tensor *ten_positional_encoding(int64_t max_len, int64_t d);
+Tensor *ten_positional_encoding_in(TenCtx *c, int64_t max_len, int64_t d);
 
 /* ---- the machine: threads (parallel.c), vector math (vecmath.c), BLAS (tensor_matmul.c) ---- */
 /* attn's thread count for every kernel and product: ATTN_THREADS, else the cores (torch.set_num_threads). */
@@ -387,8 +388,8 @@ int ten_adam_step(Tensor *p, const Tensor *g, Tensor *m, Tensor *v, Tensor *mx, 
 /* Writes float32 (<f4), float64 (<f8), int64 (<i8) or bool (|b1), C order (any view), atomically (temp + rename). */
 int npy_save(const char *path, const Tensor *t);
 /* Reads <f4, <f8 (float64, as NumPy), <i8, <i4 (to int64), |b1; C order only. Errors name the file and the problem. */
-Tensor *npy_load(const char *path);
-Tensor *npy_parse(const unsigned char *buf, size_t len);   /* the same from memory (fuzzing, tests) */
+Tensor *npy_load_in(TenCtx *c, const char *path);
+Tensor *npy_parse_in(TenCtx *c, const unsigned char *buf, size_t len);   /* the same from memory (fuzzing, tests) */
 
 /* Ctrl-C: the SIGINT handler sets it; kernels poll it between rows, on any worker thread, and stop with
  * ten_fail_interrupted(). A lock-free atomic (C11 7.17.5: safe in a signal handler and between threads, where a

@@ -10,7 +10,8 @@ static void *ag_alloc(size_t n) {
     return p;
 }
 
-void ag_context_init(AgContext *c) {
+void ag_context_init(AgContext *c, TenCtx *ten) {
+    c->ten = ten;
     c->grad_enabled = true;
     c->next_seq = 0;
 }
@@ -37,12 +38,12 @@ void ag_val_free(AgVal v) {
 int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag) {
     if (!ag_is_leaf(m)) {
         if (flag) return 0;
-        ten_fail("you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+        ten_fail_in(ten_ctx_of(t), "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
                  "in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
         return -1;
     }
     if (flag && !ten_is_float(t->dtype)) {
-        ten_fail("only Tensors of floating point dtype can require gradients");
+        ten_fail_in(ten_ctx_of(t), "only Tensors of floating point dtype can require gradients");
         return -1;
     }
     m->requires_grad = flag;
@@ -51,7 +52,7 @@ int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag) {
 
 int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf) {
     if (!c->grad_enabled || !ag_requires_grad(m) || m->grad_fn) return 0;
-    ten_fail(view_of_leaf ? "a view of a leaf Variable that requires grad is being used in an in-place operation."
+    ten_fail_in(c->ten, view_of_leaf ? "a view of a leaf Variable that requires grad is being used in an in-place operation."
                           : "a leaf Variable that requires grad is being used in an in-place operation.");
     return -1;
 }
@@ -61,9 +62,9 @@ AgVal ag_detach(AgVal x) {
     return r;
 }
 
-int ag_retain_grad(AgMeta *m) {
+int ag_retain_grad(const AgContext *c, AgMeta *m) {
     if (!ag_requires_grad(m)) {
-        ten_fail("can't retain_grad on Tensor that has requires_grad=False");
+        ten_fail_in(c->ten, "can't retain_grad on Tensor that has requires_grad=False");
         return -1;
     }
     if (m->grad_fn) {
@@ -204,6 +205,7 @@ AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, co
     n->name = name;
     n->backward = bw;
     n->seq = c->next_seq++;
+    n->ten = c->ten;
     n->capture = -1;
     n->nnext = nin;
     n->next = ag_alloc(sizeof *n->next * (size_t)(nin ? nin : 1));
@@ -245,7 +247,7 @@ static const char SECOND_TIME[] =
 
 const Tensor *ag_saved(AgNode *n, int i) {
     if (n->released) {
-        ten_fail("%s", SECOND_TIME);
+        ten_fail_in(n->ten, "%s", SECOND_TIME);
         return NULL;
     }
     AgSaved *s = &n->saved[i];
@@ -263,7 +265,7 @@ const Tensor *ag_saved(AgNode *n, int i) {
             if (!strcmp(by, "CopySlices")) by = "torch::autograd::CopySlices";
         }
         if (by) snprintf(of, sizeof of, ", which is output 0 of %s,", by);
-        ten_fail("one of the variables needed for gradient computation has been modified by an inplace operation: "
+        ten_fail_in(n->ten, "one of the variables needed for gradient computation has been modified by an inplace operation: "
                  "[%s [%s]]%s is at version %lld; expected version %lld instead. Hint: enable anomaly detection to "
                  "find the operation that failed to compute its gradient, with "
                  "torch.autograd.set_detect_anomaly(True).",
@@ -364,16 +366,16 @@ static void shape_text(const Tensor *t, char *out, size_t cap) {
 static Tensor *root_grad(const AgVal *out, const Tensor *g, int i) {
     if (!g) {
         if (out->t->numel != 1) {
-            ten_fail("grad can be implicitly created only for scalar outputs");
+            ten_fail_in(ten_ctx_of(out->t), "grad can be implicitly created only for scalar outputs");
             return NULL;
         }
-        return ten_full(out->t->dtype, out->t->ndim, out->t->shape, 1.0);
+        return ten_full_in(ten_ctx_of(out->t), out->t->dtype, out->t->ndim, out->t->shape, 1.0);
     }
     if (!ten_same_shape(g, out->t)) {
         char a[160], b[160];
         shape_text(g, a, sizeof a);
         shape_text(out->t, b, sizeof b);
-        ten_fail("Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s.", i, a, i, b);
+        ten_fail_in(ten_ctx_of(g), "Mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s.", i, a, i, b);
         return NULL;
     }
     return g->dtype == out->t->dtype ? ten_copy(g) : ten_cast(g, out->t->dtype);
@@ -385,13 +387,13 @@ static Tensor *root_grad(const AgVal *out, const Tensor *g, int i) {
 static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, bool retain_graph,
                int nin, const AgVal *inputs, Tensor **captured) {
     AgNode **roots = calloc((size_t)(nout ? nout : 1), sizeof *roots);
-    if (!roots) { ten_fail("out of memory"); return -1; }
+    if (!roots) { ten_fail_in(c->ten, "out of memory"); return -1; }
     int rc = -1;
     NodeList all = {0}, ready = {0};
     for (int i = 0; i < nout; i++) {
         const AgMeta *m = outputs[i].m;
         if (!ag_requires_grad(m)) {
-            ten_fail("element %d of tensors does not require grad and does not have a grad_fn", i);
+            ten_fail_in(c->ten, "element %d of tensors does not require grad and does not have a grad_fn", i);
             goto done;
         }
         AgNode *fn = ag_grad_fn(c, outputs[i].m);
@@ -401,7 +403,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
     for (int j = 0; j < nin; j++) {
         AgMeta *m = inputs[j].m;
         if (!ag_requires_grad(m)) {
-            ten_fail("One of the differentiated Tensors does not require grad");
+            ten_fail_in(c->ten, "One of the differentiated Tensors does not require grad");
             goto done;
         }
         AgNode *fn = ag_grad_fn(c, m), *t = fn ? fn : m->acc;
@@ -415,7 +417,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
         if (all.v[i]->deps == 0) list_push(&ready, all.v[i]);
     while (ready.n) {
         if (atomic_load(&ten_interrupted)) {        /* Ctrl-C: stop between nodes (kernels stop inside theirs) */
-            ten_fail_interrupted();
+            ten_fail_interrupted(c->ten);
             goto done;
         }
         /* the ready node made last runs first (PyTorch's order by sequence number) */
@@ -432,7 +434,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
             if (!captured && accumulate_grad(n->var, g) < 0) goto done;
         } else if (g && n->backward) {
             if ((n->released && n->nsaved) || (n->fn && n->fn->released && n->fn->nsaved)) {
-                ten_fail("%s", SECOND_TIME);
+                ten_fail_in(c->ten, "%s", SECOND_TIME);
                 goto done;
             }
             Tensor **gin = ag_alloc(sizeof *gin * (size_t)(n->nnext ? n->nnext : 1));
@@ -505,7 +507,7 @@ int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *g
     for (int j = 0; j < nin && !allow_unused; j++)
         if (!result[j]) {
             for (int k = 0; k < nin; k++) { ten_free(result[k]); result[k] = NULL; }
-            ten_fail("One of the differentiated Tensors appears to not have been used in the graph. Set "
+            ten_fail_in(c->ten, "One of the differentiated Tensors appears to not have been used in the graph. Set "
                      "allow_unused=True if this is the desired behavior.");
             return -1;
         }

@@ -65,7 +65,7 @@ static int elem_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     }
     const Tensor *xs = ag_saved(n, 0), *ys = xs ? ag_saved(n, 1) : NULL;
     if (!ys) return -1;
-    Tensor *x = f64(xs), *y = f64(ys), *d = x ? ten_new(DT_F64, x->ndim, x->shape) : NULL;
+    Tensor *x = f64(xs), *y = f64(ys), *d = x ? ten_new_in(ten_ctx_of(g), DT_F64, x->ndim, x->shape) : NULL;
     if (d) {
         double p[2];
         memcpy(p, n->sizes, sizeof p);
@@ -84,7 +84,7 @@ AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tenso
     if (n) {
         n->op = (int)kind;
         n->sizes = malloc(2 * sizeof(int64_t));
-        if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
+        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         double p[2] = {p0, p1};
         memcpy(n->sizes, p, sizeof p);
         if (kind != AG_E_ZERO && kind != AG_E_ONE) {
@@ -142,7 +142,7 @@ static Tensor *prod_factor(const AgNode *n, const Tensor *x) {
     int64_t len = 1;
     for (int d = 0; d < nd; d++) if (red[d]) { perm[np++] = d; len *= x->shape[d]; }
     for (int i = 0; i < nd; i++) inv[perm[i]] = i;
-    Tensor *p = nd ? ten_permute(x, perm) : ten_alias(x), *pc = f64(p), *o = pc ? ten_new(DT_F64, pc->ndim, pc->shape) : NULL;
+    Tensor *p = nd ? ten_permute(x, perm) : ten_alias(x), *pc = f64(p), *o = pc ? ten_new_in(ten_ctx_of(x), DT_F64, pc->ndim, pc->shape) : NULL;
     if (o && len > 0) prod_others(ten_f64(pc), ten_f64(o), o->numel / len, len);
     Tensor *back = o ? (nd ? ten_permute(o, inv) : ten_alias(o)) : NULL;
     return ag_drop(back, p, pc, o);
@@ -169,7 +169,7 @@ static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     }
     case AG_R_NORM: {                   /* g x |x|^(p-2) / norm^(p-1); p 2: g x / norm; p 1: g sign(x); 0 where norm 0 */
         double p = n->scalar;
-        Tensor *zero = ten_scalar_d(0.0);
+        Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
         if (p == 1.0) r = (t1 = ten_unary(UOP_SIGN, x)) ? ag_bin(OP_MUL, gk, false, t1, false) : NULL;
         else {
             if (p == 2.0) t1 = ten_alias(x);
@@ -221,10 +221,10 @@ static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *out, const int *dims, int nd,
                    bool keepdim, double scalar) {
     if (!out) return AG_FAILED;
-    if (nd > TEN_MAX_DIMS) { ten_free(out); ten_fail("too many dims (%d)", nd); return AG_FAILED; }
+    if (nd > TEN_MAX_DIMS) { ten_free(out); ten_fail_in(c->ten, "too many dims (%d)", nd); return AG_FAILED; }
     int d[TEN_MAX_DIMS];
     for (int i = 0; i < nd; i++) {
-        if ((d[i] = ten_norm_dim(dims[i], x.t->ndim < 1 ? 1 : x.t->ndim)) < 0) { ten_free(out); return AG_FAILED; }
+        if ((d[i] = ten_norm_dim_in(ten_ctx_of(out), dims[i], x.t->ndim < 1 ? 1 : x.t->ndim)) < 0) { ten_free(out); return AG_FAILED; }
         for (int j = i; j > 0 && d[j - 1] > d[j]; j--) { int t = d[j]; d[j] = d[j - 1]; d[j - 1] = t; }
     }
     if (x.t->ndim == 0) nd = -1;
@@ -252,7 +252,7 @@ static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     double *acc[AG_MAX_IN] = {NULL};
     Tensor *gd[AG_MAX_IN] = {NULL};
     for (int i = 0; i < n->nnext; i++) {
-        gd[i] = ten_new(DT_F64, n->in_ndim[i], n->in_shape[i]);
+        gd[i] = ten_new_in(ten_ctx_of(g), DT_F64, n->in_ndim[i], n->in_shape[i]);
         if (gd[i]) acc[i] = ten_f64(gd[i]);
         base[i + 1] = base[i] + (gd[i] ? gd[i]->numel : 0);
     }
@@ -276,7 +276,7 @@ static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
     if (!out) return AG_FAILED;
-    if (nin > AG_MAX_IN) { ten_free(out); ten_fail("autograd: at most %d inputs here", AG_MAX_IN); return AG_FAILED; }
+    if (nin > AG_MAX_IN) { ten_free(out); ten_fail_in(c->ten, "autograd: at most %d inputs here", AG_MAX_IN); return AG_FAILED; }
     AgNode *n = ag_record(c, name, map_bw, nin, ins);
     if (n) ag_node_save(n, 0, map, NULL, false);
     return ag_result(out, n);
@@ -287,7 +287,7 @@ AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *ma
 static int maximum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL;
     if (!b) return -1;
-    Tensor *half = ag_bin_s(OP_MUL, g, 0.5), *eq = ag_bin(OP_EQ, a, false, b, false), *zero = ten_scalar_d(0.0);
+    Tensor *half = ag_bin_s(OP_MUL, g, 0.5), *eq = ag_bin(OP_EQ, a, false, b, false), *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
     Tensor *gh = eq && half ? ten_where(eq, half, false, g, false) : NULL;
     for (int i = 0; i < 2; i++) {
         if (!ag_needs(n, i) || !gh || !zero) continue;
@@ -385,7 +385,7 @@ static int einsum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         if (bad) return ag_done(n, gin);
         size_t len = strlen(sub);
         snprintf(sub + len, sizeof sub - len, "->%s", keep);
-        Tensor *e = ten_einsum(sub, (Tensor *const *)ops, no);
+        Tensor *e = ten_einsum_in(ten_ctx_of(g), sub, (Tensor *const *)ops, no);
         /* put back the labels only k had (size 1, then expanded), in k's order */
         int64_t shape1[TEN_MAX_DIMS];
         int ki = 0, nd = (int)strlen(labels[k]);
@@ -426,7 +426,7 @@ AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nop
         if (*p == '.' || (*p != ',' && *p != ' ' && p[1] && strchr(p + 1, *p) && strchr(p + 1, *p) < (strchr(p, ',') ? strchr(p, ',') : arrow))) repeated = true;
     if (!arrow || repeated || nops > AG_MAX_IN) {
         ten_free(out);
-        ten_fail("torch.einsum has no gradient in attn yet for this equation (an explicit '->' output, no '...' and no "
+        ten_fail_in(c->ten, "torch.einsum has no gradient in attn yet for this equation (an explicit '->' output, no '...' and no "
                  "label twice in one operand, at most %d operands)", AG_MAX_IN);
         return AG_FAILED;
     }
@@ -435,7 +435,7 @@ AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nop
     if (n) {
         size_t len = strlen(equation) + 1;
         n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
-        if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
+        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         memcpy(n->sizes, equation, len);
         for (int i = 0; i < nops; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);
     }
@@ -476,7 +476,7 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
         n->op = kind;
         n->scalar = alpha;
         n->sizes = malloc(sizeof(int64_t));
-        if (!n->sizes) { ten_fail("out of memory"); ten_free(out); return ag_result(NULL, n); }
+        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         memcpy(n->sizes, &beta, sizeof beta);
         if (ag_needs(n, 2)) ag_node_save(n, 1, a.t, a.m, false);
         if (ag_needs(n, 1)) ag_node_save(n, 2, b.t, b.m, false);
@@ -501,7 +501,7 @@ static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         if (ag_needs(n, 1)) {
             Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, aw), *r = ag_bin(OP_MUL, g, false, t, false);
             Tensor *z = ag_bin_s(OP_EQ, a, 0.0), *nn = ag_bin_s(OP_GE, b, 0.0), *mask = ag_bin(OP_AND, z, false, nn, false);
-            Tensor *zero = ten_scalar_d(0.0), *rm = mask && r && zero ? ten_where(mask, zero, true, r, false) : NULL;
+            Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *rm = mask && r && zero ? ten_where(mask, zero, true, r, false) : NULL;
             ag_drop(NULL, la, t, r);
             ag_drop(NULL, z, nn, mask);
             ten_free(zero);
@@ -544,7 +544,7 @@ static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *x = ag_saved(n, 0), *lo = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
     const Tensor *hi = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
     if (!x) return -1;
-    Tensor *zero = ten_scalar_d(0.0), *at_hi = NULL, *at_lo = NULL;
+    Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *at_hi = NULL, *at_lo = NULL;
     if (hi) {
         Tensor *m = lo ? ag_bin(OP_MAXIMUM, x, false, lo, false) : ten_alias(x);
         at_hi = ag_bin(OP_GT, m, false, hi, false);
@@ -593,7 +593,7 @@ AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgV
     AgVal in[2] = {self, src};
     AgNode *n = ag_record(c, "ScatterAddBackward0", scatter_add_bw, 2, in);
     if (n) {
-        n->dims[0] = ten_norm_dim(dim, self.t->ndim < 1 ? 1 : self.t->ndim);
+        n->dims[0] = ten_norm_dim_in(ten_ctx_of(index), dim, self.t->ndim < 1 ? 1 : self.t->ndim);
         ag_node_save(n, 0, index, NULL, false);
     }
     return ag_result(out, n);
@@ -626,7 +626,7 @@ static int cumprod_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     int d = n->dims[0], nd = x->ndim;
     if (nd == 0) { gin[0] = ten_alias(g); return ag_done(n, gin); }
     Tensor *xt = ten_transpose(x, d, nd - 1), *gt = ten_transpose(g, d, nd - 1);
-    Tensor *xc = f64(xt), *gc = f64(gt), *o = xc ? ten_new(DT_F64, xc->ndim, xc->shape) : NULL;
+    Tensor *xc = f64(xt), *gc = f64(gt), *o = xc ? ten_new_in(ten_ctx_of(g), DT_F64, xc->ndim, xc->shape) : NULL;
     int64_t len = x->shape[d];
     if (o && gc && len > 0) cumprod_rows(ten_f64(xc), ten_f64(gc), ten_f64(o), o->numel / len, len);
     Tensor *back = o && gc ? ten_transpose(o, d, nd - 1) : NULL, *bc = back ? ten_contiguous(back) : NULL;
@@ -638,7 +638,7 @@ static int cumprod_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out) {
     if (!out) return AG_FAILED;
-    int d = ten_norm_dim(dim, x.t->ndim < 1 ? 1 : x.t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(out), dim, x.t->ndim < 1 ? 1 : x.t->ndim);
     if (d < 0) { ten_free(out); return AG_FAILED; }
     AgNode *n = ag_record(c, "CumprodBackward0", cumprod_bw, 1, &x);
     if (n) {
@@ -661,7 +661,7 @@ static Tensor *cross3(const Tensor *u, const Tensor *v, int d) {
         ten_free(p);
         ten_free(q);
     }
-    Tensor *r = comp[0] && comp[1] && comp[2] ? ten_stack(comp, 3, d) : NULL;
+    Tensor *r = comp[0] && comp[1] && comp[2] ? ten_stack_in(ten_ctx_of(u), comp, 3, d) : NULL;
     for (int i = 0; i < 3; i++) { ten_free(uc[i]); ten_free(vc[i]); ten_free(comp[i]); }
     return r;
 }
@@ -678,7 +678,7 @@ static int cross_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out) {
     if (!out) return AG_FAILED;
-    int d = ten_norm_dim(dim, out->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(out), dim, out->ndim);
     if (d < 0) { ten_free(out); return AG_FAILED; }
     AgVal in[2] = {a, b};
     AgNode *n = ag_record(c, "LinalgCrossBackward0", cross_bw, 2, in);

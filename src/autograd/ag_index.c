@@ -27,24 +27,24 @@ static int join_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 static AgVal join(AgContext *c, const AgVal *xs, int nx, int dim, bool stack) {
     if (nx < 1) {
-        ten_fail(stack ? "stack expects a non-empty TensorList" : "torch.cat(): expected a non-empty list of Tensors");
+        ten_fail_in(c->ten, stack ? "stack expects a non-empty TensorList" : "torch.cat(): expected a non-empty list of Tensors");
         return AG_FAILED;
     }
     Tensor **ts = malloc(sizeof *ts * (size_t)nx);
     const AgMeta **ms = malloc(sizeof *ms * (size_t)nx);
-    if (!ts || !ms) { free(ts); free(ms); ten_fail("out of memory"); return AG_FAILED; }
+    if (!ts || !ms) { free(ts); free(ms); ten_fail_in(c->ten, "out of memory"); return AG_FAILED; }
     for (int i = 0; i < nx; i++) { ts[i] = xs[i].t; ms[i] = xs[i].m; }
-    Tensor *out = stack ? ten_stack(ts, nx, dim) : ten_cat(ts, nx, dim);
+    Tensor *out = stack ? ten_stack_in(c->ten, ts, nx, dim) : ten_cat_in(c->ten, ts, nx, dim);
     AgNode *n = NULL;
     if (out && ag_should_record(c, nx, ms)) {
         n = ag_node_new(c, stack ? "StackBackward0" : "CatBackward0", join_bw, nx, ms);
         n->op = stack;
-        n->dims[0] = ten_norm_dim(dim, stack ? xs[0].t->ndim + 1 : xs[0].t->ndim);
+        n->dims[0] = ten_norm_dim_in(c->ten, dim, stack ? xs[0].t->ndim + 1 : xs[0].t->ndim);
         n->sizes = malloc(sizeof(int64_t) * 2 * (size_t)nx);
         if (!n->sizes || n->dims[0] < 0) {
             ten_free(out);
             out = NULL;
-            if (!n->sizes) ten_fail("out of memory");
+            if (!n->sizes) ten_fail_in(c->ten, "out of memory");
         } else
             for (int i = 0; i < nx; i++) {
                 n->sizes[i] = stack ? 1 : xs[i].t->shape[n->dims[0]];
@@ -84,7 +84,7 @@ static int piece_items(const AgNode *n, IndexItem *it) {
 static int piece_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     IndexItem it[TEN_MAX_DIMS];
     int k = piece_items(n, it);
-    Tensor *z = ten_new(g->dtype, n->in_ndim[0], n->in_shape[0]);
+    Tensor *z = ten_new_in(ten_ctx_of(g), g->dtype, n->in_ndim[0], n->in_shape[0]);
     if (z && ten_index_set(z, it, k, g) < 0) {
         ten_free(z);
         z = NULL;
@@ -95,14 +95,14 @@ static int piece_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_slice(AgContext *c, AgVal x, int dim, int64_t start, int64_t stop, int64_t step, bool has_start,
                bool has_stop) {
-    int d = ten_norm_dim(dim, x.t->ndim);
+    int d = ten_norm_dim_in(c->ten, dim, x.t->ndim);
     if (d < 0) return AG_FAILED;
     if (x.t->ndim == 0) {
-        ten_fail("slice() cannot be applied to a 0-dim tensor.");
+        ten_fail_in(c->ten, "slice() cannot be applied to a 0-dim tensor.");
         return AG_FAILED;
     }
     if (step <= 0) {
-        ten_fail("slice step must be positive");
+        ten_fail_in(c->ten, "slice step must be positive");
         return AG_FAILED;
     }
     AgNode tmp;
@@ -119,7 +119,7 @@ AgVal ag_slice(AgContext *c, AgVal x, int dim, int64_t start, int64_t stop, int6
         n->dims[0] = d;
         n->sizes = malloc(sizeof sz);
         if (!n->sizes) {
-            ten_fail("out of memory");
+            ten_fail_in(c->ten, "out of memory");
             ten_free(out);
             return ag_result(NULL, n);
         }
@@ -129,17 +129,17 @@ AgVal ag_slice(AgContext *c, AgVal x, int dim, int64_t start, int64_t stop, int6
 }
 
 AgVal ag_narrow(AgContext *c, AgVal x, int dim, int64_t start, int64_t length) {
-    int d = ten_norm_dim(dim, x.t->ndim);
+    int d = ten_norm_dim_in(c->ten, dim, x.t->ndim);
     if (d < 0) return AG_FAILED;
     int64_t size = x.t->shape[d];
     if (start < -size || start > size) {
-        ten_fail("start out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-size,
+        ten_fail_in(c->ten, "start out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-size,
                  (long long)size, (long long)start);
         return AG_FAILED;
     }
     if (start < 0) start += size;
     if (length < 0 || start + length > size) {
-        ten_fail("start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length,
+        ten_fail_in(c->ten, "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length,
                  (long long)size);
         return AG_FAILED;
     }
@@ -152,7 +152,7 @@ AgVal ag_select(AgContext *c, AgVal x, int dim, int64_t index) {
     AgNode *n = ag_record(c, "SelectBackward0", piece_bw, 1, &x);
     if (n) {
         n->op = 1;
-        n->dims[0] = ten_norm_dim(dim, x.t->ndim);
+        n->dims[0] = ten_norm_dim_in(c->ten, dim, x.t->ndim);
         int64_t size = x.t->shape[n->dims[0]];
         n->scalar = (double)(index < 0 ? index + size : index);
     }

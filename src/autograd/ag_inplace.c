@@ -31,9 +31,9 @@ static int64_t geom_end(const int64_t *g) {
 }
 
 /* Zeros as long as both layouts reach, in dt: the storage the grads are laid out in. */
-static Tensor *storage_zeros(DType dt, const int64_t *a, const int64_t *b) {
+static Tensor *storage_zeros(TenCtx *c, DType dt, const int64_t *a, const int64_t *b) {
     int64_t ea = geom_end(a), eb = geom_end(b), len = ea > eb ? ea : eb;
-    return ten_new(dt, 1, &len);
+    return ten_new_in(c, dt, 1, &len);
 }
 
 AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x) {
@@ -51,7 +51,7 @@ AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x) {
 
 static int as_strided_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const int64_t *vg = n->sizes, *bg = n->sizes + GEOM_LEN;
-    Tensor *s = storage_zeros(g->dtype, vg, bg), *v = s ? geom_view(s, vg) : NULL, *b = NULL;
+    Tensor *s = storage_zeros(ten_ctx_of(g), g->dtype, vg, bg), *v = s ? geom_view(s, vg) : NULL, *b = NULL;
     if (v && ten_copy_into(v, g) == 0) b = geom_view(s, bg);
     gin[0] = b ? ag_to_input(n, 0, ten_copy(b)) : NULL;
     ten_free(b);
@@ -80,7 +80,7 @@ AgNode *ag_as_strided_node(AgContext *c, AgMeta *m) {
 static int copy_slices_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const int64_t *rg = n->sizes, *bg = n->sizes + GEOM_LEN;
     AgNode *fn = n->fn;
-    Tensor *s = storage_zeros(g->dtype, rg, bg), *b = s ? geom_view(s, bg) : NULL, *r = NULL, *rc = NULL;
+    Tensor *s = storage_zeros(ten_ctx_of(g), g->dtype, rg, bg), *b = s ? geom_view(s, bg) : NULL, *r = NULL, *rc = NULL;
     Tensor **fg = calloc((size_t)fn->nnext, sizeof *fg);
     int rc_ok = -1;
     if (!fg || !b || ten_copy_into(b, g) < 0 || !(r = geom_view(s, rg)) || !(rc = ten_copy(r))) goto out;
@@ -88,7 +88,7 @@ static int copy_slices_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     if (fg[0]) {
         if (ten_copy_into(r, fg[0]) < 0) goto out;
     } else {
-        Tensor *zero = ten_scalar_d(0.0);
+        Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
         int k = zero ? ten_copy_into(r, zero) : -1;
         ten_free(zero);
         if (k < 0) goto out;
@@ -195,9 +195,9 @@ static int index_put_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         k = put_items(n, it);
     }
     if (ag_needs(n, 0)) {
-        Tensor *z = ten_scalar_d(0.0), *gs = n->op == 0 ? ten_copy(g) : NULL;
+        Tensor *z = ten_scalar_d_in(ten_ctx_of(g), 0.0), *gs = n->op == 0 ? ten_copy(g) : NULL;
         if (n->op == 0 && gs && z && ten_index_set(gs, it, k, z) < 0) { ten_free(gs); gs = NULL; }
-        if (n->op == 1 && z) gs = ten_full(g->dtype, g->ndim, g->shape, 0.0);
+        if (n->op == 1 && z) gs = ten_full_in(ten_ctx_of(g), g->dtype, g->ndim, g->shape, 0.0);
         ten_free(z);
         gin[0] = gs;
     }
@@ -211,13 +211,13 @@ static int index_put_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, int n, AgVal v, bool v_weak) {
     const AgMeta *ms[2] = {*xm, v.m};
     bool records = ag_should_record(c, 2, ms);
-    if (n > 2 * TEN_MAX_DIMS) { ten_fail("too many indices (%d)", n); return -1; }
+    if (n > 2 * TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(x), "too many indices (%d)", n); return -1; }
     if (prepare(c, xm, records) < 0) return -1;
     bool basic = basic_items(items, n);
     int ntensors = 0;
     for (int i = 0; i < n; i++) ntensors += items[i].kind == IX_TENSOR;
     if (records && ntensors > AG_MAX_SAVED) {
-        ten_fail("autograd: at most %d index tensors in one assignment", AG_MAX_SAVED);
+        ten_fail_in(ten_ctx_of(x), "autograd: at most %d index tensors in one assignment", AG_MAX_SAVED);
         return -1;
     }
     /* a basic index writes a view of x (whose old values get no grad: CopyBackwards' self grad is 0) */
@@ -255,7 +255,7 @@ int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, 
 static int masked_fill_inplace_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *mask = ag_saved(n, 0);
     if (!mask) return -1;
-    Tensor *zero = ten_scalar_d(0.0);
+    Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
     gin[0] = zero ? ten_where(mask, zero, true, g, false) : NULL;
     ten_free(zero);
     return ag_done(n, gin);
@@ -266,14 +266,14 @@ int ag_masked_fill_(AgContext *c, Tensor *x, AgMeta **xm, const Tensor *mask, do
     bool records = ag_should_record(c, 1, ms);
     if (prepare(c, xm, records) < 0) return -1;
     if (mask->dtype != DT_BOOL) {
-        ten_fail("masked_fill_ only supports boolean masks, but got mask with dtype %s", ten_dtype_name(mask->dtype));
+        ten_fail_in(ten_ctx_of(x), "masked_fill_ only supports boolean masks, but got mask with dtype %s", ten_dtype_name(mask->dtype));
         return -1;
     }
-    Tensor *v = ten_scalar_d(value);
+    Tensor *v = ten_scalar_d_in(ten_ctx_of(x), value);
     Tensor *r = v ? ten_where(mask, v, true, x, false) : NULL;
     ten_free(v);
     if (!r || !ten_same_shape(r, x)) {
-        if (r) ten_fail("masked_fill_: the mask does not broadcast to the tensor's shape");
+        if (r) ten_fail_in(ten_ctx_of(x), "masked_fill_: the mask does not broadcast to the tensor's shape");
         ten_free(r);
         return -1;
     }

@@ -41,6 +41,7 @@ struct AgNode {
     AgSaved saved[AG_MAX_SAVED];
     int nsaved;
     bool released;                  /* backward freed what it saved */
+    TenCtx *ten;                    /* its session's tensor context (AgContext.ten): where ag_saved reports */
     /* what the backward needs besides saved tensors */
     DType in_dtype[AG_MAX_IN];
     int in_ndim[AG_MAX_IN];

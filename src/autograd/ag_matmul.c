@@ -25,7 +25,7 @@ static AgVal product(AgContext *c, AgVal a, AgVal b, bool batched) {
     Tensor *out;
     if (batched) out = ten_bmm(a.t, b.t);
     else if (a.t->ndim != 2 || b.t->ndim != 2) {
-        ten_fail("self must be a matrix");
+        ten_fail_in(c->ten, "self must be a matrix");
         return AG_FAILED;
     } else out = ten_matmul(a.t, b.t);
     if (!out) return AG_FAILED;
@@ -67,7 +67,7 @@ static int vector_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 static AgVal vector_product(AgContext *c, AgVal a, AgVal b) {
     int na = a.t->ndim, nb = b.t->ndim;
     if (na > 2 || nb > 2) {
-        ten_fail("autograd: matmul of a vector with a %dD tensor is not supported yet", na > 2 ? na : nb);
+        ten_fail_in(c->ten, "autograd: matmul of a vector with a %dD tensor is not supported yet", na > 2 ? na : nb);
         return AG_FAILED;
     }
     if (na == 1 && nb == 2) {
@@ -93,12 +93,12 @@ static AgVal vector_product(AgContext *c, AgVal a, AgVal b) {
 AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     int na = a.t->ndim, nb = b.t->ndim;
     if (na == 0 || nb == 0) {
-        ten_fail("both arguments to matmul need to be at least 1D, but they are %dD and %dD", na, nb);
+        ten_fail_in(c->ten, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", na, nb);
         return AG_FAILED;
     }
     if (na == 1 || nb == 1) return vector_product(c, a, b);
     if (a.t->shape[na - 1] != b.t->shape[nb - 2]) {
-        ten_fail("mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+        ten_fail_in(c->ten, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                  (long long)(a.t->numel / (a.t->shape[na - 1] ? a.t->shape[na - 1] : 1)), (long long)a.t->shape[na - 1],
                  (long long)b.t->shape[nb - 2], (long long)b.t->shape[nb - 1]);
         return AG_FAILED;
@@ -122,7 +122,7 @@ AgVal ag_matmul(AgContext *c, AgVal a, AgVal b) {
     /* batched: both expanded to the broadcast batch shape, flattened to 3-D, bmm, viewed back */
     int64_t batch[TEN_MAX_DIMS];
     int nbatch;
-    if (ten_broadcast_shape(a.t->shape, na - 2, b.t->shape, nb - 2, batch, &nbatch) < 0) return AG_FAILED;
+    if (ten_broadcast_shape_in(c->ten, a.t->shape, na - 2, b.t->shape, nb - 2, batch, &nbatch) < 0) return AG_FAILED;
     int64_t B = 1;
     for (int i = 0; i < nbatch; i++) B *= batch[i];
     int64_t ea[TEN_MAX_DIMS], eb[TEN_MAX_DIMS];

@@ -41,14 +41,14 @@ static int layer_norm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_layer_norm(AgContext *c, AgVal x, int k, AgVal w, AgVal b, double eps) {
     if (k < 1 || k > x.t->ndim) {
-        ten_fail("layer_norm: normalized_shape of %d dims for an input of %d", k, x.t->ndim);
+        ten_fail_in(c->ten, "layer_norm: normalized_shape of %d dims for an input of %d", k, x.t->ndim);
         return AG_FAILED;
     }
     const Tensor *wb[2] = {w.t, b.t};
     for (int t = 0; t < 2; t++)
         if (wb[t] && (wb[t]->ndim != k || memcmp(wb[t]->shape, x.t->shape + x.t->ndim - k, sizeof(int64_t) * (size_t)k) ||
                       wb[t]->dtype != x.t->dtype)) {
-            ten_fail("layer_norm: the %s must have the shape and dtype of the normalized dims", t ? "bias" : "weight");
+            ten_fail_in(c->ten, "layer_norm: the %s must have the shape and dtype of the normalized dims", t ? "bias" : "weight");
             return AG_FAILED;
         }
     Tensor *mean = NULL, *rstd = NULL;
@@ -108,7 +108,7 @@ static AgVal linear_core(AgContext *c, AgVal x2, AgVal wt, const Tensor *W, AgVa
 AgVal ag_linear(AgContext *c, AgVal x, AgVal W, AgVal b) {
     int nd = x.t->ndim;
     if (nd < 1 || W.t->ndim != 2 || x.t->shape[nd - 1] != W.t->shape[1]) {
-        ten_fail("linear: x (..., in) and W (out, in) are needed");
+        ten_fail_in(c->ten, "linear: x (..., in) and W (out, in) are needed");
         return AG_FAILED;
     }
     int64_t in = W.t->shape[1], out = W.t->shape[0], rows = 1, osh[TEN_MAX_DIMS];
@@ -146,7 +146,7 @@ static int embedding_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *idx = ag_saved(n, 0);
     if (!idx) return -1;
     int64_t V = n->in_shape[0][0], D = n->in_shape[0][1], pad = n->dims[0];
-    Tensor *gw = ten_new(g->dtype, 2, n->in_shape[0]), *gt = NULL, *it = NULL;
+    Tensor *gw = ten_new_in(ten_ctx_of(g), g->dtype, 2, n->in_shape[0]), *gt = NULL, *it = NULL;
     const Tensor *gc = gw ? ten_as_contiguous(g, &gt) : NULL, *ic = gc ? ten_as_contiguous(idx, &it) : NULL;
     if (ic) {
         for (int64_t i = 0; i < idx->numel; i++) {
@@ -169,18 +169,18 @@ static int embedding_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_embedding(AgContext *c, AgVal weight, const Tensor *idx, int64_t padding_idx) {
     if (weight.t->ndim != 2 || !ten_is_float(weight.t->dtype)) {
-        ten_fail("'weight' must be 2-D float");
+        ten_fail_in(ten_ctx_of(idx), "'weight' must be 2-D float");
         return AG_FAILED;
     }
     if (idx->dtype != DT_I64) {
-        ten_fail("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+        ten_fail_in(ten_ctx_of(idx), "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
                  "but got %s instead (while checking arguments for embedding)", ten_dtype_name(idx->dtype));
         return AG_FAILED;
     }
-    if (idx->ndim + 1 > TEN_MAX_DIMS) { ten_fail("embedding: too many index dims"); return AG_FAILED; }
+    if (idx->ndim + 1 > TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(idx), "embedding: too many index dims"); return AG_FAILED; }
     int64_t V = weight.t->shape[0];
     if (padding_idx != AG_NO_PADDING && (padding_idx < -V || padding_idx >= V)) {
-        ten_fail("Padding_idx must be within num_embeddings");
+        ten_fail_in(ten_ctx_of(idx), "Padding_idx must be within num_embeddings");
         return AG_FAILED;
     }
     if (padding_idx != AG_NO_PADDING && padding_idx < 0) padding_idx += V;
@@ -217,7 +217,7 @@ static int nll_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     if (!target) return -1;
     int64_t rows, C, R;
     nll_layout(n->in_ndim[0], n->in_shape[0], &rows, &C, &R);
-    Tensor *gl = ten_new(n->in_dtype[0], n->in_ndim[0], n->in_shape[0]);
+    Tensor *gl = ten_new_in(ten_ctx_of(g), n->in_dtype[0], n->in_ndim[0], n->in_shape[0]);
     for (int64_t i = 0; gl && i < rows; i++)
         for (int64_t r = 0; r < R; r++) {
             int64_t t = ten_get_i64(target, i * R + r);
@@ -232,11 +232,11 @@ static int nll_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore_index, AgReduction reduction) {
     int nd = logp.t->ndim;
     if (nd < 1 || nd == 3 || nd > 4 || !ten_is_float(logp.t->dtype)) {
-        ten_fail("nll_loss: autograd takes an input of shape (C,), (N, C) or (N, C, H, W) (got %d dims)", nd);
+        ten_fail_in(ten_ctx_of(target), "nll_loss: autograd takes an input of shape (C,), (N, C) or (N, C, H, W) (got %d dims)", nd);
         return AG_FAILED;
     }
     if (target->dtype != DT_I64) {
-        ten_fail("expected scalar type Long but found %s", ten_dtype_word(target->dtype));
+        ten_fail_in(ten_ctx_of(target), "expected scalar type Long but found %s", ten_dtype_word(target->dtype));
         return AG_FAILED;
     }
     int64_t rows, C, R;
@@ -244,13 +244,13 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
     bool fits = target->ndim == (nd == 1 ? 0 : nd - 1) && (nd == 1 || target->shape[0] == rows);
     for (int d = 2; fits && d < nd; d++) fits = target->shape[d - 1] == logp.t->shape[d];
     if (!fits) {
-        ten_fail(nd == 1 ? "0D or 1D target tensor expected, multi-target not supported"
+        ten_fail_in(ten_ctx_of(target), nd == 1 ? "0D or 1D target tensor expected, multi-target not supported"
                          : "Expected input batch_size (%lld) to match target batch_size (%lld).",
                  (long long)rows, (long long)(target->ndim ? target->shape[0] : 1));
         return AG_FAILED;
     }
     double total = 0, sum = 0;
-    Tensor *none = reduction == AG_REDUCE_NONE ? ten_new(logp.t->dtype, target->ndim, target->shape) : NULL;
+    Tensor *none = reduction == AG_REDUCE_NONE ? ten_new_in(ten_ctx_of(target), logp.t->dtype, target->ndim, target->shape) : NULL;
     if (reduction == AG_REDUCE_NONE && !none) return AG_FAILED;
     for (int64_t i = 0; i < rows; i++)
         for (int64_t r = 0; r < R; r++) {
@@ -258,7 +258,7 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
             if (t == ignore_index) continue;
             if (t < 0 || t >= C) {
                 ten_free(none);
-                ten_fail("Target %lld is out of bounds.", (long long)t);
+                ten_fail_in(ten_ctx_of(target), "Target %lld is out of bounds.", (long long)t);
                 return AG_FAILED;
             }
             double v = -ten_get(logp.t, (i * C + t) * R + r);
@@ -268,7 +268,7 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
         }
     Tensor *out = none;
     if (!none) {
-        out = ten_new(logp.t->dtype, 0, NULL);
+        out = ten_new_in(ten_ctx_of(target), logp.t->dtype, 0, NULL);
         if (!out) return AG_FAILED;
         ten_set(out, 0, reduction == AG_REDUCE_MEAN ? sum / total : sum);   /* all ignored: 0/0, NaN as PyTorch */
     }
@@ -276,7 +276,7 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
     if (n) {
         n->sizes = malloc(sizeof(int64_t));
         if (!n->sizes) {
-            ten_fail("out of memory");
+            ten_fail_in(ten_ctx_of(target), "out of memory");
             ten_free(out);
             return ag_result(NULL, n);
         }
@@ -291,7 +291,7 @@ AgVal ag_nll_loss(AgContext *c, AgVal logp, const Tensor *target, int64_t ignore
 AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t ignore_index, AgReduction reduction) {
     int nd = x.t->ndim;
     if (nd < 1 || nd > 4) {
-        ten_fail("cross_entropy: autograd takes an input of 1 to 4 dims (got %d)", nd);
+        ten_fail_in(ten_ctx_of(target), "cross_entropy: autograd takes an input of 1 to 4 dims (got %d)", nd);
         return AG_FAILED;
     }
     AgVal lp = ag_log_softmax(c, x, nd == 1 ? 0 : 1);
@@ -306,7 +306,7 @@ AgVal ag_cross_entropy(AgContext *c, AgVal x, const Tensor *target, int64_t igno
                                                                                   target->ndim > 1 ? target->shape[1] : 0, 1};
     if (target->ndim != 2) {
         ag_val_free(lp);
-        ten_fail("Expected target size [%lld, %lld], got a target of %d dims", (long long)sh4[0], (long long)sh4[2],
+        ten_fail_in(ten_ctx_of(target), "Expected target size [%lld, %lld], got a target of %d dims", (long long)sh4[0], (long long)sh4[2],
                  target->ndim);
         return AG_FAILED;
     }

@@ -45,7 +45,7 @@ Tensor *ag_bin(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
 /* a op number, the number a Python scalar (keeps a's dtype). */
 Tensor *ag_bin_s(BinOp op, const Tensor *a, double v) {
     if (!a) return NULL;
-    Tensor *s = ten_scalar_d(v);
+    Tensor *s = ten_scalar_d_in(ten_ctx_of(a), v);
     Tensor *r = s ? ten_binary(op, a, false, s, true) : NULL;
     ten_free(s);
     return r;
@@ -54,7 +54,7 @@ Tensor *ag_bin_s(BinOp op, const Tensor *a, double v) {
 /* number op b. */
 Tensor *ag_s_bin(BinOp op, double v, const Tensor *b) {
     if (!b) return NULL;
-    Tensor *s = ten_scalar_d(v);
+    Tensor *s = ten_scalar_d_in(ten_ctx_of(b), v);
     Tensor *r = s ? ten_binary(op, s, true, b, false) : NULL;
     ten_free(s);
     return r;
@@ -197,7 +197,7 @@ static AgVal reflected(AgContext *c, BinOp op, AgVal a, AgVal b) {
 
 AgVal ag_binary(AgContext *c, BinOp op, AgVal a, bool a_weak, AgVal b, bool b_weak) {
     if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV) {
-        ten_fail("autograd: no derivative for this binary operation");
+        ten_fail_in(c->ten, "autograd: no derivative for this binary operation");
         return AG_FAILED;
     }
     if (a_weak && !b_weak) return reflected(c, op, a, b);
@@ -266,13 +266,13 @@ static int unary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     }
     case UOP_RELU:                                                                     /* result <= 0 ? 0 : grad */
         if (s->dtype == DT_F32 && g->dtype == DT_F32 && s->contiguous && g->contiguous && ten_same_shape(s, g) &&
-            (r = ten_new_uninit(DT_F32, g->ndim, g->shape))) {
+            (r = ten_new_uninit_in(ten_ctx_of(g), DT_F32, g->ndim, g->shape))) {
             const float *sv = ten_f32(s), *gv = ten_f32(g);
             float *rv = ten_f32(r);
             for (int64_t i = 0; i < r->numel; i++) rv[i] = sv[i] > 0 ? gv[i] : 0.0f;
             break;
         }
-        Tensor *zero = ten_scalar_d(0.0);
+        Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
         t1 = ag_bin_s(OP_GT, s, 0.0);
         r = t1 && zero ? ten_where(t1, g, false, zero, true) : NULL;
         ten_free(zero);
@@ -286,7 +286,7 @@ static int unary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_unary(AgContext *c, UnOp op, AgVal x) {
     const char *name = unary_name(op);
     if (!name) {
-        ten_fail("autograd: no derivative for this function");
+        ten_fail_in(c->ten, "autograd: no derivative for this function");
         return AG_FAILED;
     }
     Tensor *out = ten_unary(op, x.t);
@@ -381,7 +381,7 @@ AgVal ag_gelu_tanh(AgContext *c, AgVal x) {
 static int where_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *cond = ag_saved(n, 0);
     if (!cond) return -1;
-    Tensor *zero = ten_scalar_d(0.0);
+    Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
     if (zero && ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, ten_where(cond, g, false, zero, true));
     if (zero && ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ten_where(cond, zero, true, g, false));
     ten_free(zero);
@@ -390,7 +390,7 @@ static int where_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_where(AgContext *c, const Tensor *cond, AgVal x, bool x_weak, AgVal y, bool y_weak) {
     if (cond->dtype != DT_BOOL) {
-        ten_fail("where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+        ten_fail_in(ten_ctx_of(cond), "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                  ten_dtype_word(cond->dtype));
         return AG_FAILED;
     }
@@ -414,7 +414,7 @@ static int abs_clamp_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     }
     double lo = n->scalar, hi;
     memcpy(&hi, n->sizes, sizeof hi);
-    Tensor *zero = ten_scalar_d(0.0);
+    Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
     Tensor *l = isnan(lo) ? NULL : ag_bin_s(OP_GE, x, lo), *h = isnan(hi) ? NULL : ag_bin_s(OP_LE, x, hi);
     Tensor *in = l && h ? ag_bin(OP_AND, l, false, h, false) : l ? ten_alias(l) : h ? ten_alias(h) : NULL;
     Tensor *r = !in ? ten_alias(g) : zero ? ten_where(in, g, false, zero, true) : NULL;
@@ -441,7 +441,7 @@ AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi) {
         n->scalar = lo;
         n->sizes = malloc(sizeof(int64_t));
         if (!n->sizes) {
-            ten_fail("out of memory");
+            ten_fail_in(c->ten, "out of memory");
             ten_free(out);
             return ag_result(NULL, n);
         }
@@ -460,7 +460,7 @@ static int max_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         const Tensor *x = ag_saved(n, 0), *r = x ? ag_saved(n, 1) : NULL;
         if (!r) return -1;
         Tensor *eq = ag_bin(OP_EQ, x, false, r, false), *cnt = eq ? ten_reduce(RED_SUM, eq, true, 0, false) : NULL;
-        Tensor *share = cnt ? ag_bin(OP_DIV, g, false, cnt, false) : NULL, *zero = ten_scalar_d(0.0);
+        Tensor *share = cnt ? ag_bin(OP_DIV, g, false, cnt, false) : NULL, *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
         gin[0] = share && zero ? ten_where(eq, share, false, zero, true) : NULL;
         ag_drop(NULL, eq, cnt, share);
         ten_free(zero);
@@ -468,7 +468,7 @@ static int max_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         const Tensor *idx = ag_saved(n, 0);
         if (!idx) return -1;
         Tensor *gk = n->keepdim ? ten_alias(g) : ten_unsqueeze(g, n->dims[0]);
-        Tensor *z = ten_new(g->dtype, n->in_ndim[0], n->in_shape[0]);
+        Tensor *z = ten_new_in(ten_ctx_of(g), g->dtype, n->in_ndim[0], n->in_shape[0]);
         gin[0] = gk && z ? ten_scatter(z, n->dims[0], idx, gk, 0) : NULL;
         ag_drop(NULL, gk, z, NULL);
     }
@@ -477,7 +477,7 @@ static int max_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 static AgVal extreme(AgContext *c, AgVal x, bool all, int dim, bool keepdim, bool min, Tensor **indices) {
     if (indices) *indices = NULL;
-    int d = all ? 0 : ten_norm_dim(dim, x.t->ndim);
+    int d = all ? 0 : ten_norm_dim_in(c->ten, dim, x.t->ndim);
     if (d < 0) return AG_FAILED;
     Tensor *out = ten_reduce(min ? RED_MIN : RED_MAX, x.t, all, d, keepdim), *idx = NULL;
     if (!out) return AG_FAILED;
@@ -534,13 +534,13 @@ static int reduce_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 }
 
 /* Sorted, normalised, distinct dims; -1 with PyTorch's message. */
-static int norm_dims(const int *dims, int nd, int ndim, int *out) {
+static int norm_dims(TenCtx *c, const int *dims, int nd, int ndim, int *out) {
     for (int i = 0; i < nd; i++) {
-        int d = ten_norm_dim(dims[i], ndim);
+        int d = ten_norm_dim_in(c, dims[i], ndim);
         if (d < 0) return -1;
         for (int j = 0; j < i; j++)
             if (out[j] == d) {
-                ten_fail("dim %d appears multiple times in the list of dims", d);
+                ten_fail_in(c, "dim %d appears multiple times in the list of dims", d);
                 return -1;
             }
         out[i] = d;
@@ -552,8 +552,8 @@ static int norm_dims(const int *dims, int nd, int ndim, int *out) {
 
 static AgVal reduce(AgContext *c, AgVal x, const int *dims, int nd, bool keepdim, bool mean) {
     int d[TEN_MAX_DIMS];
-    if (nd > TEN_MAX_DIMS || (nd >= 0 && norm_dims(dims, nd, x.t->ndim, d) < 0)) {
-        if (nd > TEN_MAX_DIMS) ten_fail("too many dims (%d)", nd);
+    if (nd > TEN_MAX_DIMS || (nd >= 0 && norm_dims(c->ten, dims, nd, x.t->ndim, d) < 0)) {
+        if (nd > TEN_MAX_DIMS) ten_fail_in(c->ten, "too many dims (%d)", nd);
         return AG_FAILED;
     }
     double count = 1;
@@ -645,15 +645,15 @@ AgVal ag_transpose(AgContext *c, AgVal x, int d0, int d1) {
     if (!out) return AG_FAILED;
     AgNode *n = ag_record(c, "TransposeBackward0", transpose_bw, 1, &x);
     if (n) {
-        n->dims[0] = ten_norm_dim(d0, x.t->ndim);
-        n->dims[1] = ten_norm_dim(d1, x.t->ndim);
+        n->dims[0] = ten_norm_dim_in(c->ten, d0, x.t->ndim);
+        n->dims[1] = ten_norm_dim_in(c->ten, d1, x.t->ndim);
     }
     return ag_view_result(out, n, x);
 }
 
 AgVal ag_t(AgContext *c, AgVal x) {
     if (x.t->ndim > 2) {
-        ten_fail("t() expects a tensor with <= 2 dimensions, but self is %dD", x.t->ndim);
+        ten_fail_in(c->ten, "t() expects a tensor with <= 2 dimensions, but self is %dD", x.t->ndim);
         return AG_FAILED;
     }
     Tensor *out = x.t->ndim == 2 ? ten_transpose(x.t, 0, 1) : ten_alias(x.t);
@@ -677,7 +677,7 @@ AgVal ag_permute(AgContext *c, AgVal x, const int *dims) {
     if (!out) return AG_FAILED;
     AgNode *n = ag_record(c, "PermuteBackward0", permute_bw, 1, &x);
     if (n)
-        for (int i = 0; i < x.t->ndim; i++) n->dims[ten_norm_dim(dims[i], x.t->ndim)] = i;
+        for (int i = 0; i < x.t->ndim; i++) n->dims[ten_norm_dim_in(c->ten, dims[i], x.t->ndim)] = i;
     return ag_view_result(out, n, x);
 }
 
@@ -690,7 +690,7 @@ static int expand_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_expand(AgContext *c, AgVal x, int ndim, const int64_t *shape) {
     int64_t sh[TEN_MAX_DIMS];
     if (ndim < x.t->ndim || ndim > TEN_MAX_DIMS) {
-        ten_fail("expand: the number of sizes provided (%d) must be greater or equal to the number of dimensions in "
+        ten_fail_in(c->ten, "expand: the number of sizes provided (%d) must be greater or equal to the number of dimensions in "
                  "the tensor (%d)", ndim, x.t->ndim);
         return AG_FAILED;
     }
@@ -722,7 +722,7 @@ static Tensor *softmax_bw_rows(const Tensor *y, const Tensor *g, int d, bool log
     if (y->dtype != DT_F32 || g->dtype != DT_F32 || !y->contiguous || !g->contiguous || d != y->ndim - 1 ||
         !ten_same_shape(y, g) || y->numel == 0)
         return NULL;
-    Tensor *r = ten_new_uninit(DT_F32, y->ndim, y->shape);
+    Tensor *r = ten_new_uninit_in(ten_ctx_of(y), DT_F32, y->ndim, y->shape);
     if (!r) return NULL;
     int64_t len = y->shape[d], rows = y->numel / len;
     const float *yv = ten_f32(y), *gv = ten_f32(g);
@@ -764,7 +764,7 @@ static int softmax_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 }
 
 static AgVal softmax_op(AgContext *c, AgVal x, int dim, bool log) {
-    int d = ten_norm_dim(dim, x.t->ndim);
+    int d = ten_norm_dim_in(c->ten, dim, x.t->ndim);
     if (d < 0) return AG_FAILED;
     Tensor *out = log ? ten_log_softmax(x.t, d) : ten_softmax(x.t, d);
     if (!out) return AG_FAILED;
@@ -784,7 +784,7 @@ AgVal ag_log_softmax(AgContext *c, AgVal x, int dim) { return softmax_op(c, x, d
 static int masked_fill_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *mask = ag_saved(n, 0);
     if (!mask) return -1;
-    Tensor *zero = ten_scalar_d(0.0);
+    Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
     Tensor *r = zero ? ten_where(mask, zero, true, g, false) : NULL;
     ten_free(zero);
     gin[0] = ag_to_input(n, 0, r);
@@ -793,20 +793,20 @@ static int masked_fill_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 
 AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value) {
     if (mask->dtype != DT_BOOL) {
-        ten_fail("masked_fill_ only supports boolean masks, but got mask with dtype %s", ten_dtype_name(mask->dtype));
+        ten_fail_in(ten_ctx_of(mask), "masked_fill_ only supports boolean masks, but got mask with dtype %s", ten_dtype_name(mask->dtype));
         return AG_FAILED;
     }
     int64_t sh[TEN_MAX_DIMS];
     int nd;
-    if (ten_broadcast_shape(x.t->shape, x.t->ndim, mask->shape, mask->ndim, sh, &nd) < 0) return AG_FAILED;
+    if (ten_broadcast_shape_in(ten_ctx_of(mask), x.t->shape, x.t->ndim, mask->shape, mask->ndim, sh, &nd) < 0) return AG_FAILED;
     if (nd != x.t->ndim || memcmp(sh, x.t->shape, sizeof(int64_t) * (size_t)nd)) {
         char a[128], b[128];
         ten_shape_str(mask->shape, mask->ndim, a, sizeof a);
         ten_shape_str(x.t->shape, x.t->ndim, b, sizeof b);
-        ten_fail("masked_fill: the mask of shape %s does not broadcast to the tensor's shape %s", a, b);
+        ten_fail_in(ten_ctx_of(mask), "masked_fill: the mask of shape %s does not broadcast to the tensor's shape %s", a, b);
         return AG_FAILED;
     }
-    Tensor *v = ten_scalar_d(value);
+    Tensor *v = ten_scalar_d_in(ten_ctx_of(mask), value);
     Tensor *out = v ? ten_where(mask, v, true, x.t, false) : NULL;
     ten_free(v);
     if (!out) return AG_FAILED;

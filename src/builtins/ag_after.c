@@ -98,7 +98,7 @@ static int var_std(const Call *c, const char *name, Value *r) {
     if (!rv || rv->kind != V_TENSOR) return 0;
     double cnt = 1;
     if (nd < 0) cnt = (double)x->u.t->numel;
-    else for (int i = 0; i < nd; i++) { int d = ten_norm_dim(dims[i], x->u.t->ndim); if (d < 0) return 0; cnt *= (double)x->u.t->shape[d]; }
+    else for (int i = 0; i < nd; i++) { int d = ten_norm_dim_in(c->I->run.ten, dims[i], x->u.t->ndim); if (d < 0) return 0; cnt *= (double)x->u.t->shape[d]; }
     const char *node = pair ? (sq ? "StdMeanBackward0" : "VarMeanBackward0") : (sq ? "StdBackward0" : "VarBackward0");
     AgContext *ag = &c->I->run.ag;
     if (!adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)))
@@ -174,8 +174,8 @@ static const MoveRow MOVES[] = {
 #define POS_BASE 1099511627776.0        /* 2^40: positions are stored as POS_BASE + p, exact in float64 */
 
 /* A float64 tensor of t's shape holding POS_BASE + base + i (or zeros: no position) as a value. */
-static Value *position_value(const Tensor *t, int64_t base, bool mark) {
-    Tensor *p = ten_new(DT_F64, t->ndim, t->shape);
+static Value *position_value(TenCtx *c, const Tensor *t, int64_t base, bool mark) {
+    Tensor *p = ten_new_in(c, DT_F64, t->ndim, t->shape);
     if (!p) return NULL;
     if (mark) for (int64_t i = 0; i < p->numel; i++) ten_f64(p)[i] = POS_BASE + (double)(base + i);
     return val_tensor(p);
@@ -199,8 +199,8 @@ static bool collect(Inputs *in, Value **slot) {
 }
 
 /* The position map of one result element (float64 positions) as int64 flat positions, -1 for none. */
-static Tensor *decode(const Tensor *pos, int64_t total) {
-    Tensor *pc = ten_cast(pos, DT_F64), *m = pc ? ten_new(DT_I64, pc->ndim, pc->shape) : NULL;
+static Tensor *decode(TenCtx *c, const Tensor *pos, int64_t total) {
+    Tensor *pc = ten_cast(pos, DT_F64), *m = pc ? ten_new_in(c, DT_I64, pc->ndim, pc->shape) : NULL;
     if (m)
         for (int64_t i = 0; i < m->numel; i++) {
             double v = ten_f64(pc)[i] - POS_BASE;
@@ -242,7 +242,7 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
     int64_t total = 0;
     if (ok && in.n > 0) {
         for (int i = 0; i < in.n; i++) {
-            Value *pv = position_value(in.orig[i]->u.t, total, ag_requires_grad(in.orig[i]->ag));
+            Value *pv = position_value(c->I->run.ten, in.orig[i]->u.t, total, ag_requires_grad(in.orig[i]->ag));
             total += in.orig[i]->u.t->numel;
             if (!pv) { ok = false; break; }
             if (!(in.slot[i] >= kw && in.slot[i] < kw + a->nkw)) val_decref(*in.slot[i]);   /* kw's are borrowed */
@@ -278,7 +278,7 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
         Value *rv = r->kind == V_TENSOR ? r : r->u.seq.items[j];
         Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
         if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) { rc = 0; break; }
-        Tensor *map = decode(mv->u.t, total);
+        Tensor *map = decode(c->I->run.ten, mv->u.t, total);
         AgVal used[AG_INPUTS];               /* an input no element comes from (view_as's other) gets no edge */
         memcpy(used, ins, sizeof(AgVal) * (size_t)in.n);
         for (int i = 0; map && i < in.n; i++) {
@@ -334,8 +334,8 @@ static int picks(const Call *c, const char *name, Value *r) {
         else if (dv && dv->kind != V_NONE) return 0;
     }
     if (vals->kind != V_TENSOR) { ten_free(own); return 0; }
-    int d = ten_norm_dim(dim, xt->ndim);
-    Tensor *pos = ten_arange(0, (double)xt->numel, 1, DT_I64), *p2 = pos ? ten_reshape(pos, xt->ndim, xt->shape) : NULL;
+    int d = ten_norm_dim_in(c->I->run.ten, dim, xt->ndim);
+    Tensor *pos = ten_arange_in(c->I->run.ten, 0, (double)xt->numel, 1, DT_I64), *p2 = pos ? ten_reshape(pos, xt->ndim, xt->shape) : NULL;
     Tensor *ik = d < 0 ? NULL : keep ? ten_alias(idx) : ten_unsqueeze(idx, d);
     Tensor *g = p2 && ik ? ten_gather(p2, d, ik) : NULL;
     Tensor *map = g ? ten_reshape(g, vals->u.t->ndim, vals->u.t->shape) : NULL;
@@ -481,7 +481,7 @@ static int tensordot(const Call *c, Value *r) {
     for (int i = 0; i < na; i++) ea[i] = (char)('a' + i);
     for (int i = 0; i < nb; i++) eb[i] = (char)('A' + i);
     for (int i = 0; i < n; i++) {
-        int p = ten_norm_dim(da[i], na), q = ten_norm_dim(db[i], nb);
+        int p = ten_norm_dim_in(c->I->run.ten, da[i], na), q = ten_norm_dim_in(c->I->run.ten, db[i], nb);
         if (p < 0 || q < 0) return 0;
         eb[q] = ea[p];
         contracted_a[p] = contracted_b[q] = true;

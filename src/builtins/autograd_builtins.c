@@ -150,7 +150,7 @@ static Value *m_detach(Interp *I, Args *a) {
 static Value *m_retain_grad(Interp *I, Args *a) {
     static const char *const kw[] = {"self", NULL};
     if (!args_check(I, a, 1, kw)) return NULL;
-    if (ag_retain_grad(a->pos[0]->ag) < 0) return rt_tensor_error(I);
+    if (ag_retain_grad(&I->run.ag, a->pos[0]->ag) < 0) return rt_tensor_error(I);
     return val_none();
 }
 

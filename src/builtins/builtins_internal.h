@@ -28,7 +28,7 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
  * a view. NULL with an error set. */
 Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
 /* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
-Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x);
+Tensor *attn_dropout_in(TenCtx *c, Rng *g, Value *drop, const Tensor *x);
 /* The dropout child of an attn module applied to x: attn's Dropout, the student's module, or none (a new tensor,
  * NULL with an error set). */
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x);
@@ -40,7 +40,7 @@ bool attn_linear_shapes_ok(Interp *I, int64_t rows, int64_t in, int wnd, const i
 /* A new Linear(E, E) named NonDynamicallyQuantizableLinear, as nn.MultiheadAttention's out_proj; NULL with an error. */
 Value *attn_out_proj(Interp *I, int64_t E, bool bias);
 /* d2l_positional.c (§11.6.3): the sinusoidal table P, (max_len, d). */
-Tensor *attn_positional_table(int64_t max_len, int64_t d);
+Tensor *attn_positional_table_in(TenCtx *c, int64_t max_len, int64_t d);
 
 /* plot_builtins.c: d2l.plot(X, Y, **kw) for builtins that draw (names/vals: NULL-terminated keyword list, values
  * borrowed); builtins_show_figure shows a Figure built in C where figures go (taking ownership). Both return None,
@@ -62,10 +62,10 @@ Value *d2l_module_class_peek(void);
 Value *d2l_data_module_class_peek(void);
 
 /* torch_shape.c: dims the student gives are int64 and the tensor kernels take an int, so a cast would wrap 2**62 to
- * 0 (X.size(2**62) was X.size(0)). norm_dim64 is ten_norm_dim for an int64 dim (-1 with ten_error set when out of
+ * 0 (X.size(2**62) was X.size(0)). norm_dim64_in is ten_norm_dim_in for an int64 dim (-1 with ten_error set when out of
  * range); dim_fits is for a dim handed to a kernel that checks it itself against n dims: true when d fits an int,
  * else false with the kernels' "Dimension out of range" error set (a RuntimeError, as theirs). */
-int norm_dim64(int64_t d, int ndim);
+int norm_dim64_in(TenCtx *c, int64_t d, int ndim);
 bool dim_fits(Interp *I, int64_t d, int n);
 
 /* nn_module.c: self.save_hyperparameters(ignore=[]) of d2l's HyperParameters (d2l.Module, d2l.DataModule): the

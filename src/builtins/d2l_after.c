@@ -38,9 +38,9 @@ static Value *bi_toeplitz_error(Interp *I, Args *a) {
 }
 
 /* relative_position_index(n, k): (n, n) int64 with clip(j - i, -k, k) + k, the row of Shaw's table to use. */
-static Tensor *rel_index(int64_t n, int64_t k) {
+static Tensor *rel_index(TenCtx *c, int64_t n, int64_t k) {
     int64_t sh[2] = {n, n};
-    Tensor *t = ten_new(DT_I64, 2, sh);
+    Tensor *t = ten_new_in(c, DT_I64, 2, sh);
     if (!t) return NULL;
     for (int64_t i = 0; i < n; i++)
         for (int64_t j = 0; j < n; j++) {
@@ -58,7 +58,7 @@ static Value *bi_rel_index(Interp *I, Args *a) {
     if (!nv || !kv) return rt_error(I, "relative_position_index(n, k) needs a length n and a clipping distance k");
     if (!arg_int(I, nv, "n", &n) || !arg_int(I, kv, "k", &k)) return NULL;
     if (n < 1 || n > 4096 || k < 0 || k > 4096) return rt_error(I, "relative_position_index: need 1 <= n <= 4096 and 0 <= k <= 4096");
-    return done(I, rel_index(n, k));
+    return done(I, rel_index(I->run.ten, n, k));
 }
 
 /* shaw_bias(q, table): q (n, d), table (2k+1, d) -> (n, n) with q_i · table[clip(j - i, -k, k) + k] / sqrt(d). */
@@ -73,9 +73,9 @@ static Value *bi_shaw_bias(Interp *I, Args *a) {
     if (tab->shape[1] != d || rows % 2 == 0)
         return rt_error(I, "shaw_bias: the table needs 2k+1 rows of d = %lld features (one per clipped offset -k..k)", (long long)d);
     int64_t k = rows / 2;
-    Tensor *idx = rel_index(n, k);
+    Tensor *idx = rel_index(I->run.ten, n, k);
     int64_t sh[2] = {n, n};
-    Tensor *B = idx ? ten_new(DT_F32, 2, sh) : NULL;
+    Tensor *B = idx ? ten_new_in(I->run.ten, DT_F32, 2, sh) : NULL;
     if (B)
         for (int64_t i = 0; i < n; i++)
             for (int64_t j = 0; j < n; j++) {
@@ -117,8 +117,8 @@ static Value *bi_rope(Interp *I, Args *a) {
 
 /* alibi_slopes(H): 2^(-8h/H), h = 1..H, for H a power of two; otherwise the slopes of the nearest lower power of two
  * p, then every other slope of 2p for the rest (the paper's recipe). */
-static Tensor *alibi_slopes(int64_t H) {
-    Tensor *t = ten_new(DT_F32, 1, &H);
+static Tensor *alibi_slopes(TenCtx *c, int64_t H) {
+    Tensor *t = ten_new_in(c, DT_F32, 1, &H);
     if (!t) return NULL;
     int64_t p = 1;
     while (p * 2 <= H) p *= 2;
@@ -133,10 +133,10 @@ static Value *bi_alibi_slopes(Interp *I, Args *a) {
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *hv = arg(a, 0, "num_heads");
     int64_t H;
-    if (!hv) return rt_error(I, "alibi_slopes(num_heads) needs the number of heads");
+    if (!hv) return rt_error(I, "alibi_slopes(I->run.ten, num_heads) needs the number of heads");
     if (!arg_int(I, hv, "num_heads", &H)) return NULL;
     if (H < 1 || H > 1024) return rt_error(I, "alibi_slopes: num_heads must be between 1 and 1024");
-    return done(I, alibi_slopes(H));
+    return done(I, alibi_slopes(I->run.ten, H));
 }
 
 /* alibi_bias(n, num_heads, causal=True): (H, n, n) with m_h·(j - i) where j <= i, -inf above the diagonal. */
@@ -149,9 +149,9 @@ static Value *bi_alibi_bias(Interp *I, Args *a) {
     if (!nv || !hv) return rt_error(I, "alibi_bias(n, num_heads, causal=True) needs n and num_heads");
     if (!arg_int(I, nv, "n", &n) || !arg_int(I, hv, "num_heads", &H) || (cv && !arg_bool(I, cv, "causal", &causal))) return NULL;
     if (n < 1 || n > 4096 || H < 1 || H > 1024) return rt_error(I, "alibi_bias: need 1 <= n <= 4096 and 1 <= num_heads <= 1024");
-    Tensor *m = alibi_slopes(H);
+    Tensor *m = alibi_slopes(I->run.ten, H);
     int64_t sh[3] = {H, n, n};
-    Tensor *B = m ? ten_new(DT_F32, 3, sh) : NULL;
+    Tensor *B = m ? ten_new_in(I->run.ten, DT_F32, 3, sh) : NULL;
     if (B)
         for (int64_t h = 0; h < H; h++)
             for (int64_t i = 0; i < n; i++)
@@ -191,12 +191,12 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
             ten_free(target);
             return rt_error(I, "learnable_pe: target has shape %s but the table is (1, %lld, %lld)", s, (long long)n, (long long)d);
         }
-    } else target = attn_positional_table(n, d);
+    } else target = attn_positional_table_in(I->run.ten, n, d);
     if (!target) return rt_tensor_error(I);
     int64_t sh[3] = {1, n, d};
     Rng g;
     rng_seed(&g, (uint64_t)seed);
-    Tensor *T = ten_normal(&g, DT_F32, 3, sh, 0, 0.02);
+    Tensor *T = ten_normal_in(I->run.ten, &g, DT_F32, 3, sh, 0, 0.02);
     if (!T) { ten_free(target); return rt_tensor_error(I); }
     StrBuf o;
     sb_init(&o);
@@ -335,7 +335,7 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
     Rng *g = &I->run.rng;
     rng_seed(g, (uint64_t)seed);
     int64_t sh[3] = {1, n, d}, sh1[3] = {1, 1, d};
-    Tensor *X = ten_randn(g, 3, sh), *t = ten_randn(g, 3, sh1), *P = attn_positional_table(n, d);
+    Tensor *X = ten_randn_in(I->run.ten, g, 3, sh), *t = ten_randn_in(I->run.ten, g, 3, sh1), *P = attn_positional_table_in(I->run.ten, n, d);
     Tensor *xs[2] = {X && P ? ten_binary(OP_ADD, X, false, P, false) : NULL, t && P ? ten_binary(OP_ADD, t, false, P, false) : NULL};
     ten_free(X);
     ten_free(t);
@@ -420,7 +420,7 @@ const Builtin bi_d2l_after[] = {
      "Rotary position embedding (Su et al. 2021): rotates each pair (2j, 2j+1) of X at position m by m·θ_j, "
      "θ_j = base^(-2j/d), the §11.6.3.2 rotation applied to queries and keys, so rope(Q) @ rope(K).T depends only on "
      "the offset.", "§11.6.5", 0},
-    {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(num_heads)",
+    {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(I->run.ten, num_heads)",
      "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0},
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "

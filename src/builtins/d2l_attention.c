@@ -70,7 +70,7 @@ static AgVal ag_masked_softmax(Interp *I, AgVal X, const Tensor *valid_lens) {
     if (!masked_lens_ok(I, X.t, valid_lens)) return fail;
     int64_t B = X.t->shape[0], Q = X.t->shape[1], K = X.t->shape[2], rows_k[2] = {-1, K}, msh[2] = {B * Q, K};
     bool per_batch = valid_lens->ndim == 1;
-    Tensor *mask = ten_new(DT_BOOL, 2, msh), *minus = ten_scalar_d(-1e6);
+    Tensor *mask = ten_new_in(I->run.ten, DT_BOOL, 2, msh), *minus = ten_scalar_d_in(I->run.ten, -1e6);
     AgVal r = mask && minus ? ag_reshape(c, X, 2, rows_k) : fail, out = fail;
     if (r.t) {
         for (int64_t b = 0; b < B; b++)
@@ -178,13 +178,13 @@ static double dropout_p(Value *drop) {
 
 /* Zeroes each element with probability p and scales the rest by 1/(1-p), in training mode only (a copy); a p that
  * is not a probability is refused (ten_fail) in either mode, as PyTorch does. attn's Dropout only. */
-Tensor *attn_dropout(Rng *g, Value *drop, const Tensor *x) {
+Tensor *attn_dropout_in(TenCtx *c, Rng *g, Value *drop, const Tensor *x) {
     double p = dropout_p(drop);
     if (p < 0) {
         /* PyTorch refuses it in training and eval mode alike */
         Value *v = val_attr_get(drop, "p");
-        if (v && val_is_number(v)) ten_fail("dropout probability has to be between 0 and 1, but got %g", val_as_double(v));
-        else ten_fail("Dropout: p must be a number between 0 and 1, not %s", v ? val_type_name(v) : "missing");
+        if (v && val_is_number(v)) ten_fail_in(c, "dropout probability has to be between 0 and 1, but got %g", val_as_double(v));
+        else ten_fail_in(c, "Dropout: p must be a number between 0 and 1, not %s", v ? val_type_name(v) : "missing");
         return NULL;
     }
     if (!training(drop) || p <= 0) return ten_copy(x);
@@ -202,7 +202,7 @@ static const ObjClass DropoutClass;
 Tensor *attn_apply_dropout(Interp *I, Value *drop, Tensor *x) {
     if (!drop || !val_is_module(drop)) return ten_alias(x);
     if (drop->u.obj.cls == &DropoutClass) {
-        Tensor *r = attn_dropout(&I->run.rng, drop, x);
+        Tensor *r = attn_dropout_in(I->run.ten, &I->run.rng, drop, x);
         if (!r) rt_tensor_error(I);
         return r;
     }
@@ -225,8 +225,8 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
     double p = dropout_p(self);
     if (x && p >= 0 && ten_is_float(x->dtype) && grad_recording(I, 1, &xv)) {
         if (!training(self) || p <= 0) return val_incref(xv);      /* the input itself, as PyTorch's eval mode */
-        /* x * noise (MulBackward0), the noise drawn as attn_dropout draws it */
-        Tensor *noise = ten_new(x->dtype, x->ndim, x->shape);
+        /* x * noise (MulBackward0), the noise drawn as attn_dropout_in draws it */
+        Tensor *noise = ten_new_in(I->run.ten, x->dtype, x->ndim, x->shape);
         if (!noise) return rt_tensor_error(I);
         float scale = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
         for (int64_t i = 0; i < noise->numel; i++) ten_set(noise, i, rng_uniform(&I->run.rng) < p ? 0.0 : scale);
@@ -234,7 +234,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
         ten_free(noise);
         return ret_ag(I, y);
     }
-    return x ? done(I, attn_dropout(&I->run.rng, self, x)) : NULL;
+    return x ? done(I, attn_dropout_in(I->run.ten, &I->run.rng, self, x)) : NULL;
 }
 
 static const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};
@@ -278,8 +278,8 @@ static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
     int64_t sh[2] = {out, in};
     double bound = in > 0 ? 1.0 / sqrt((double)in) : 0;
     Value *hb = val_attr_get(lin, "has_bias");
-    Tensor *w = ten_uniform(g, DT_F32, 2, sh, -bound, bound), *b = NULL;
-    if (w && hb && hb->kind == V_BOOL && hb->u.b && !(b = ten_uniform(g, DT_F32, 1, &out, -bound, bound))) { ten_free(w); w = NULL; }
+    Tensor *w = ten_uniform_in(I->run.ten, g, DT_F32, 2, sh, -bound, bound), *b = NULL;
+    if (w && hb && hb->kind == V_BOOL && hb->u.b && !(b = ten_uniform_in(I->run.ten, g, DT_F32, 1, &out, -bound, bound))) { ten_free(w); w = NULL; }
     if (!w) { rt_tensor_error(I); return false; }
     val_attr_set(lin, "in_features", val_int(in));
     val_attr_set(lin, "weight", parameter(w));
@@ -486,7 +486,7 @@ static Value *dot_attention_recorded(Interp *I, Value *self, AgVal q, AgVal k, A
     if (!dpa_shapes_ok(I, q.t, k.t, v.t)) return NULL;
     AgContext *c = &I->run.ag;
     AgVal kt = ag_transpose(c, k, 1, 2), prod = kt.t ? ag_bmm(c, q, kt) : kt, scores = prod;
-    Tensor *sd = ten_scalar_d(sqrt((double)q.t->shape[2]));
+    Tensor *sd = ten_scalar_d_in(I->run.ten, sqrt((double)q.t->shape[2]));
     ag_val_free(kt);
     if (prod.t) scores = sd ? ag_binary(c, OP_DIV, prod, false, (AgVal){sd, NULL}, true) : (AgVal){NULL, NULL};
     if (prod.t) ag_val_free(prod);
@@ -522,7 +522,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     Tensor *prod = kt ? ten_bmm(q, kt) : NULL;
     ten_free(kt);
     /* scores = Q Kᵀ / math.sqrt(d) as PyTorch divides: an integer product becomes floating point */
-    Tensor *sd = prod ? ten_scalar_d(sqrt(d)) : NULL;
+    Tensor *sd = prod ? ten_scalar_d_in(I->run.ten, sqrt(d)) : NULL;
     Tensor *scores = sd ? ten_binary(OP_DIV, prod, false, sd, true) : NULL;
     ten_free(prod);
     ten_free(sd);

@@ -179,7 +179,7 @@ static Value *bi_receptive_field(Interp *I, Args *a) {
     sb_putc(&o, '\n');
     Tensor *m = NULL;
     int64_t sh[2] = {n, n};
-    m = ten_new(DT_BOOL, 2, sh);
+    m = ten_new_in(I->run.ten, DT_BOOL, 2, sh);
     for (int64_t p = 0; p < n; p++) {
         char yl[24];
         snprintf(yl, sizeof yl, "y%lld", (long long)(p + 1));
@@ -293,9 +293,9 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
  * `repeats` runs, each repeated until it lasts >= 10 ms. The fastest, not the median: on a shared machine other work
  * only ever adds time (cache misses, a core shared with a sibling), so the minimum is the steadiest estimate of the
  * layer's own cost. */
-static double time_layer(Rng *g, int kind, int64_t n, int64_t d, int64_t k, int repeats) {
+static double time_layer(TenCtx *c, Rng *g, int kind, int64_t n, int64_t d, int64_t k, int repeats) {
     int64_t sx[2] = {n, d}, sw[3] = {k, d, d}, sdd[2] = {d, d};
-    Tensor *X = ten_randn(g, 2, sx), *W = ten_randn(g, 3, sw), *Wh = ten_randn(g, 2, sdd);
+    Tensor *X = ten_randn_in(c, g, 2, sx), *W = ten_randn_in(c, g, 3, sw), *Wh = ten_randn_in(c, g, 2, sdd);
     float *Y = xcalloc((size_t)(n * d), sizeof(float)), *tmp = xcalloc((size_t)(n * (n > d ? n : d)), sizeof(float));
     double times[16];
     if (repeats > 15) repeats = 15;
@@ -427,7 +427,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     ten_set_threads(1);            /* one core: threads that start only above some size would bend the slopes */
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
-        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(&I->run.rng, kind, ns[i], d, k, (int)reps);
+        for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(I->run.ten, &I->run.rng, kind, ns[i], d, k, (int)reps);
         if (ten_interrupted) { ten_set_blas_threshold(-1); ten_set_threads(threads); sb_free(&o); return rt_interrupt(I); }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }

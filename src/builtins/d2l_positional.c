@@ -9,7 +9,7 @@
  * book's lines are (each step in float32, PyTorch's bits) by the threaded kernel in src/tensor/tensor_positional.c.
  * For odd d there are ceil(d/2) sine columns and floor(d/2) cosine columns: the last column is a sine (the book's
  * code stops with a shape mismatch there). */
-Tensor *attn_positional_table(int64_t max_len, int64_t d) { return ten_positional_encoding(max_len, d); }
+Tensor *attn_positional_table_in(TenCtx *c, int64_t max_len, int64_t d) { return ten_positional_encoding_in(c, max_len, d); }
 
 /* forward recorded, as the book's X + self.P[:, :X.shape[1], :] then self.dropout (AddBackward0; P's slices
  * SliceBackward0 when P requires grad; attn's Dropout records its MulBackward0 in training). X, P borrowed, shapes
@@ -77,7 +77,7 @@ static Value *bi_positional_encoding(Interp *I, Args *a) {
     if (d <= 0) return rt_error(I, "PositionalEncoding: num_hiddens must be positive, got %lld", (long long)d);
     if (max_len <= 0) return rt_error(I, "PositionalEncoding: max_len must be positive, got %lld", (long long)max_len);
     if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
-    Tensor *P = attn_positional_table(max_len, d);
+    Tensor *P = attn_positional_table_in(I->run.ten, max_len, d);
     if (!P) return rt_tensor_error(I);
     Args da = {&dv, 1, NULL, NULL, 0, "Dropout", builtins_find("Dropout")};
     Value *drop = builtins_find("Dropout")->fn(I, &da);

@@ -19,7 +19,7 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
     if (n < 2 || n > 256 || d < 2 || d > 16) return rt_error(I, "binary_vs_sinusoid: need 2 <= n <= 256 and 2 <= d <= 16 (to fit on the screen)");
     int bits = 0;
     while ((1LL << bits) < n) bits++;
-    Tensor *P = attn_positional_table(n, d);
+    Tensor *P = attn_positional_table_in(I->run.ten, n, d);
     if (!P) return rt_tensor_error(I);
     /* d <= 8: every column; beyond, only the sine columns (8 at most), so that a row fits 80 columns */
     bool sines_only = d > 8;
@@ -132,7 +132,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
     int64_t i_lo = delta < 0 ? -delta : 0, i_hi = delta < 0 ? n - 1 : n - 1 - delta;
     double w = 1.0 / pow(10000.0, (double)(2 * j) / (double)d), c = cos(delta * w), s = sin(delta * w);
     int64_t sh[2] = {2, 2};
-    Tensor *R = ten_new(DT_F32, 2, sh);
+    Tensor *R = ten_new_in(I->run.ten, DT_F32, 2, sh);
     if (!R) return rt_tensor_error(I);
     ten_f32(R)[0] = (float)c; ten_f32(R)[1] = (float)s; ten_f32(R)[2] = (float)-s; ten_f32(R)[3] = (float)c;
     /* apply R to the pair at every position i (in double, so the check shows the identity, not float32 noise) */
@@ -145,7 +145,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         if (e > worst) worst = e;
     }
     /* the same check on the float32 table the book builds (PositionalEncoding(d, 0).P) */
-    Tensor *P = attn_positional_table(n, d);
+    Tensor *P = attn_positional_table_in(I->run.ten, n, d);
     if (!P) { ten_free(R); return rt_tensor_error(I); }
     double worst32 = 0;
     for (int64_t i = i_lo; i <= i_hi; i++) {

@@ -507,7 +507,7 @@ static Value *m_clip_gradients(Interp *I, Args *a) {
     float norm = sqrtf(total);
     if (r && norm > clip) {
         float factor = (float)clip / norm;
-        Tensor *f = ten_full(DT_F32, 0, NULL, factor);
+        Tensor *f = ten_full_in(I->run.ten, DT_F32, 0, NULL, factor);
         for (int64_t i = 0; i < k && r; i++) {
             Tensor *m = f ? ten_binary(OP_MUL, grads[i]->u.t, false, f, true) : NULL;
             if (!m || ten_copy_into(grads[i]->u.t, m) < 0) r = rt_tensor_error(I);

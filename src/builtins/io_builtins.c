@@ -30,7 +30,7 @@ static Value *bi_load(Interp *I, Args *a) {
     if (!args_check(I, a, 1, kw)) return NULL;
     Value *f = arg(a, 0, "file");
     if (!npy_name(I, f, "load")) return NULL;
-    Tensor *t = npy_load(f->u.str.s);
+    Tensor *t = npy_load_in(I->run.ten, f->u.str.s);
     return t ? val_tensor(t) : rt_tensor_error(I);
 }
 

@@ -53,7 +53,7 @@ static bool fill_random(Interp *I, Tensor *t, bool normal, double lo, double hi)
     }
     if (normal && hi < 0) { rt_error(I, "normal expects std >= 0.0, but found std %g", hi); return false; }
     Rng *g = &I->run.rng;
-    Tensor *r = normal ? ten_normal(g, t->dtype, t->ndim, t->shape, lo, hi) : ten_uniform(g, t->dtype, t->ndim, t->shape, lo, hi);
+    Tensor *r = normal ? ten_normal_in(I->run.ten, g, t->dtype, t->ndim, t->shape, lo, hi) : ten_uniform_in(I->run.ten, g, t->dtype, t->ndim, t->shape, lo, hi);
     bool ok = r && ten_copy_into(t, r) == 0;
     ten_free(r);
     if (!ok) rt_tensor_error(I);

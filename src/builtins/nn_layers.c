@@ -433,7 +433,7 @@ static Value *bi_layernorm(Interp *I, Args *a) {
     val_attr_set(m, "eps", val_float(eps));
     val_attr_set(m, "elementwise_affine", val_bool(affine));
     if (affine) {
-        Value *wv = parameter(ten_full(DT_F32, k, shape, 1.0)), *bv = parameter(ten_new(DT_F32, k, shape));
+        Value *wv = parameter(ten_full_in(I->run.ten, DT_F32, k, shape, 1.0)), *bv = parameter(ten_new_in(I->run.ten, DT_F32, k, shape));
         if (!wv || !bv) { val_decref(wv); val_decref(bv); val_decref(m); return rt_tensor_error(I); }
         val_attr_set(m, "weight", wv);
         val_attr_set(m, "bias", bv);
@@ -473,7 +473,7 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
     }
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim] = D;
-    Tensor *y = ten_new_uninit(w->dtype, x->ndim + 1, sh);
+    Tensor *y = ten_new_uninit_in(I->run.ten, w->dtype, x->ndim + 1, sh);
     if (!y) return rt_tensor_error(I);
     for (int64_t i = 0; i < x->numel; i++) {
         if (ten_interrupted) { ten_free(y); return rt_interrupt(I); }
@@ -502,15 +502,15 @@ static Value *bi_embedding(Interp *I, Args *a) {
     int64_t n, d, pad = 0;
     if (!arg_int(I, nv, "num_embeddings", &n) || !arg_int(I, dv, "embedding_dim", &d)) return NULL;
     if (n < 0 || d < 0) return rt_error(I, "Trying to create tensor with negative dimension %lld: [%lld, %lld]", (long long)(n < 0 ? n : d), (long long)n, (long long)d);
-    if (n > 1 << 24 || d > 1 << 20 || n * d > TEN_MAX_NUMEL)
-        return rt_error(I, "Embedding(%lld, %lld) is too large for attn (at most %lld weights)", (long long)n, (long long)d, (long long)TEN_MAX_NUMEL);
+    if (n > 1 << 24 || d > 1 << 20 || n * d > I->run.ten->limit_numel)
+        return rt_error(I, "Embedding(%lld, %lld) is too large for attn (at most %lld weights)", (long long)n, (long long)d, (long long)I->run.ten->limit_numel);
     bool has_pad = pv && pv->kind != V_NONE;
     if (has_pad) {
         if (!arg_int(I, pv, "padding_idx", &pad)) return NULL;
         if (pad >= n || pad < -n) return rt_raise(I, "AssertionError", "Padding_idx must be within num_embeddings");
         if (pad < 0) pad += n;
     }
-    Tensor *w = ten_randn(&I->run.rng, 2, (int64_t[]){n, d});
+    Tensor *w = ten_randn_in(I->run.ten, &I->run.rng, 2, (int64_t[]){n, d});
     if (!w) return rt_tensor_error(I);
     if (has_pad) for (int64_t j = 0; j < d; j++) ten_set(w, pad * d + j, 0.0);
     Value *m = new_layer(&EmbeddingClass);
@@ -577,8 +577,8 @@ static bool ag_step(AgVal *cur, AgVal next) {
 
 /* The additive mask of the scores, (N*H, L, S) float32: attn_mask ((L, S) or (N*H, L, S)) and key_padding_mask
  * ((N, S), or (S,) unbatched), True (bool) as -inf, a float added; as mha_layer_call's kernel reads them. */
-static Tensor *mha_mask(const Tensor *am, const Tensor *kpm, int64_t N, int64_t H, int64_t L, int64_t S) {
-    Tensor *m = ten_new(DT_F32, 3, (int64_t[]){N * H, L, S});
+static Tensor *mha_mask(TenCtx *c, const Tensor *am, const Tensor *kpm, int64_t N, int64_t H, int64_t L, int64_t S) {
+    Tensor *m = ten_new_in(c, DT_F32, 3, (int64_t[]){N * H, L, S});
     for (int64_t n = 0; m && n < N; n++)
         for (int64_t h = 0; h < H; h++)
             for (int64_t l = 0; l < L; l++)
@@ -617,7 +617,7 @@ static Value *mha_layer_recorded(Interp *I, Value *self, Value *const *qkv, cons
     AgVal W = arg_ag(Wv), B = Bv && Bv->kind == V_TENSOR ? arg_ag(Bv) : (AgVal){NULL, NULL};
     int64_t E = W.t->shape[1], hd = E / H, L = 0, S = 0;
     AgVal x[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}, h[3] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}, sc = {NULL, NULL}, o = {NULL, NULL};
-    Tensor *mask = NULL, *sd = ten_scalar_d(sqrt((double)hd));
+    Tensor *mask = NULL, *sd = ten_scalar_d_in(I->run.ten, sqrt((double)hd));
     Value *r = NULL, *ov = NULL, *y = NULL;
     for (int i = 0; i < 3; i++) {
         AgVal in = arg_ag(qkv[i]);
@@ -630,10 +630,10 @@ static Value *mha_layer_recorded(Interp *I, Value *self, Value *const *qkv, cons
     if (!sd || !ag_step(&h[0], ag_binary(c, OP_DIV, h[0], false, (AgVal){sd, NULL}, true))) goto out;
     sc = ag_transpose(c, h[1], -2, -1);
     if (!sc.t || !ag_step(&sc, ag_bmm(c, h[0], sc))) goto out;
-    if ((am || kpm) && (!(mask = mha_mask(am, kpm, N, H, L, S)) || !ag_step(&sc, ag_binary(c, OP_ADD, (AgVal){mask, NULL}, false, sc, false)))) goto out;
+    if ((am || kpm) && (!(mask = mha_mask(I->run.ten, am, kpm, N, H, L, S)) || !ag_step(&sc, ag_binary(c, OP_ADD, (AgVal){mask, NULL}, false, sc, false)))) goto out;
     if (!ag_step(&sc, ag_softmax(c, sc, -1))) goto out;
     if (drop) {
-        Tensor *noise = ten_new(DT_F32, 3, sc.t->shape);
+        Tensor *noise = ten_new_in(I->run.ten, DT_F32, 3, sc.t->shape);
         float keep = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
         for (int64_t i = 0; noise && i < noise->numel; i++) ten_f32(noise)[i] = rng_uniform(&I->run.rng) < p ? 0.0f : keep;
         bool ok = noise && ag_step(&sc, ag_dropout(c, sc, noise));
@@ -660,7 +660,7 @@ static Value *mha_layer_recorded(Interp *I, Value *self, Value *const *qkv, cons
         AgVal w = ag_view(c, sc, 4, (int64_t[]){N, H, L, S});
         if (w.t && average) {
             int d1 = 1;
-            Tensor *hs = ten_scalar_d((double)H);
+            Tensor *hs = ten_scalar_d_in(I->run.ten, (double)H);
             if (ag_step(&w, ag_sum_dims(c, w, &d1, 1, false)) && hs) ag_step(&w, ag_binary(c, OP_DIV, w, false, (AgVal){hs, NULL}, true));
             ten_free(hs);
         }
@@ -812,7 +812,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     for (int64_t i = 0; i < N * L * E; i++) Q[i] = Q[i] / scale;       /* PyTorch 1.13: q = q / math.sqrt(head_dim) */
 
     int64_t osh[3] = {N, L, E};
-    Tensor *O = ten_new(DT_F32, 3, osh), *Wts = ten_new(DT_F32, 4, (int64_t[]){N, H, L, S});
+    Tensor *O = ten_new_in(I->run.ten, DT_F32, 3, osh), *Wts = ten_new_in(I->run.ten, DT_F32, 4, (int64_t[]){N, H, L, S});
     float *qh = xcalloc((size_t)(L * hd) + 1, sizeof(float)), *kh = xcalloc((size_t)(S * hd) + 1, sizeof(float)),
           *vh = xcalloc((size_t)(S * hd) + 1, sizeof(float)), *oh = xcalloc((size_t)(L * hd) + 1, sizeof(float));
     Rng *g = &I->run.rng;
@@ -851,7 +851,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     /* back to the query's layout, with out_proj's own width (a student may have given it another out_features:
      * PyTorch then returns that many columns) */
     int64_t Eo = y->shape[y->ndim - 1];
-    Tensor *out = batched && !bf ? ten_new(DT_F32, 3, (int64_t[]){L, N, Eo}) : ten_new(DT_F32, batched ? 3 : 2, batched ? y->shape : (int64_t[]){L, Eo});
+    Tensor *out = batched && !bf ? ten_new_in(I->run.ten, DT_F32, 3, (int64_t[]){L, N, Eo}) : ten_new_in(I->run.ten, DT_F32, batched ? 3 : 2, batched ? y->shape : (int64_t[]){L, Eo});
     if (out)
         for (int64_t n = 0; n < N; n++) for (int64_t l = 0; l < L; l++) for (int64_t e = 0; e < Eo; e++)
             ten_f32(out)[(batched && !bf ? (l * N + n) : (n * L + l)) * Eo + e] = ten_f32(y)[(n * L + l) * Eo + e];
@@ -862,7 +862,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
         Tensor *w = Wts;
         Wts = NULL;
         if (average) {      /* mean over the heads: their sum, in order, divided by H */
-            Tensor *m = ten_new(DT_F32, 3, (int64_t[]){N, L, S});
+            Tensor *m = ten_new_in(I->run.ten, DT_F32, 3, (int64_t[]){N, L, S});
             for (int64_t n = 0; m && n < N; n++)
                 for (int64_t i = 0; i < L * S; i++) {
                     float sum = 0;
@@ -924,11 +924,11 @@ static Value *bi_multihead(Interp *I, Args *a) {
     val_attr_set(m, "batch_first", val_bool(bf));
     val_attr_set(m, "head_dim", val_int(E / H));
     double bound = sqrt(6.0 / (double)(E + 3 * E));         /* xavier_uniform_ on (3E, E) */
-    Tensor *w = ten_uniform(&I->run.rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
+    Tensor *w = ten_uniform_in(I->run.ten, &I->run.rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
     if (!w) { val_decref(m); return rt_tensor_error(I); }
     val_attr_set(m, "in_proj_weight", parameter(w));
     if (bias) {
-        Tensor *b = ten_new(DT_F32, 1, (int64_t[]){3 * E});
+        Tensor *b = ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){3 * E});
         if (!b) { val_decref(m); return rt_tensor_error(I); }
         val_attr_set(m, "in_proj_bias", parameter(b));
     } else val_attr_set(m, "in_proj_bias", val_none());

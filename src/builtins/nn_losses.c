@@ -142,7 +142,7 @@ static Tensor *ce_indices(Interp *I, const Tensor *lp, const Tensor *tg, DType d
         rt_error(I, "expected scalar type Long but found %s", ten_dtype_word(tg->dtype));
         return NULL;
     }
-    Tensor *out = o->red == RED_NONE_ ? ten_new(dt, tg->ndim, tg->shape) : ten_new(dt, 0, NULL);
+    Tensor *out = o->red == RED_NONE_ ? ten_new_in(I->run.ten, dt, tg->ndim, tg->shape) : ten_new_in(I->run.ten, dt, 0, NULL);
     if (!out) { rt_tensor_error(I); return NULL; }
     double nll = 0, smooth = 0, wsum = 0;
     int64_t kept = 0;
@@ -185,7 +185,7 @@ static Tensor *ce_probs(Interp *I, const Tensor *lp, const Tensor *tg, const Ten
     int nd = 0;
     for (int i = 0; i < in->ndim; i++) if (i != cd) shape[nd++] = in->shape[i];
     DType dt = ten_promote(in->dtype, tg->dtype);
-    Tensor *out = o->red == RED_NONE_ ? ten_new(dt, nd, shape) : ten_new(dt, 0, NULL);
+    Tensor *out = o->red == RED_NONE_ ? ten_new_in(I->run.ten, dt, nd, shape) : ten_new_in(I->run.ten, dt, 0, NULL);
     if (!out) { rt_tensor_error(I); return NULL; }
     double e = o->smoothing > 0 ? o->smoothing : 0, total = 0;
     for (int64_t i = 0; i < N * S; i++) {
@@ -236,7 +236,7 @@ static Value *cross_entropy(Interp *I, const Tensor *in, const Tensor *tg, const
     if (in->dtype == DT_F32 && !wide) return rt_tensor_error(I);
     Tensor *lp = ten_log_softmax(wide ? wide : in, in->ndim == 1 ? 0 : 1);
     ten_free(wide);
-    if (!lp) return ten_error_kind() == TEN_ERR_INTERRUPTED ? rt_tensor_error(I) : rt_tensor_index_error(I);
+    if (!lp) return ten_error_kind(I->run.ten) == TEN_ERR_INTERRUPTED ? rt_tensor_error(I) : rt_tensor_index_error(I);
     Tensor *r = NULL;
     int64_t N, C = in->shape[in->ndim == 1 ? 0 : 1], S;
     if (probs) {

@@ -650,7 +650,7 @@ static Value *bi_parameter(Interp *I, Args *a) {
     Value *d = arg(a, 0, "data"), *rg = arg(a, 1, "requires_grad");
     bool on = true;
     if (rg && !arg_bool(I, rg, "requires_grad", &on)) return NULL;
-    Tensor *t = d ? (d->kind == V_TENSOR ? ten_copy(d->u.t) : NULL) : ten_new(DT_F32, 1, (int64_t[]){0});
+    Tensor *t = d ? (d->kind == V_TENSOR ? ten_copy(d->u.t) : NULL) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
     if (d && d->kind != V_TENSOR) return rt_error(I, "Parameter(data): data must be a tensor, not %s", val_type_name(d));
     if (!t) return rt_tensor_error(I);
     if (t->dtype != DT_F32) { ten_free(t); return rt_error(I, "attn's parameters are float32 tensors"); }

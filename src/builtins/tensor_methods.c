@@ -61,7 +61,7 @@ static Value *m_stride(Interp *I, Args *a) {
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
     if (!t->ndim) return rt_raise(I, "IndexError", "Dimension specified as %lld but tensor has no dimensions", (long long)k);
-    int nd = norm_dim64(k, t->ndim);
+    int nd = norm_dim64_in(I->run.ten, k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
     return val_int(t->stride[nd]);
 }
@@ -111,7 +111,7 @@ static Value *m_size(Interp *I, Args *a) {
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
     if (!t->ndim) return rt_raise(I, "IndexError", "Dimension specified as %lld but tensor has no dimensions", (long long)k);
-    int nd = norm_dim64(k, t->ndim);
+    int nd = norm_dim64_in(I->run.ten, k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
     return val_int(t->shape[nd]);
 }
@@ -150,8 +150,8 @@ static Value *m_fill(Interp *I, Args *a) {
     if (a->fn->tag == 0 && self(a)->dtype == DT_I64 && v->kind == V_FLOAT && !(fabs(v->u.f) < 9223372036854775808.0))
         return rt_raise(I, "RuntimeError", "value cannot be converted to type int64_t without overflow");   /* nan, inf, 1e19 */
     Tensor *tmp = NULL, *src;
-    if (!v) src = tmp = ten_scalar_i(0);
-    else if (val_is_number(v)) src = tmp = ops_number_tensor(v);      /* exact: 1/3 into a float64 tensor */
+    if (!v) src = tmp = ten_scalar_i_in(I->run.ten, 0);
+    else if (val_is_number(v)) src = tmp = ops_number_tensor_in(I->run.ten, v);      /* exact: 1/3 into a float64 tensor */
     else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
     if (!src) return rt_tensor_error(I);
     int rc = ten_copy_into(self(a), src);
@@ -246,7 +246,7 @@ static Value *m_new(Interp *I, Args *a) {
         Args sa = {&sz, 1, NULL, NULL, 0, a->fname, NULL};
         if (!arg_shape(I, &sa, 0, shape, &nd) || !arg_double(I, fv, "fill_value", &v)) return NULL;
     } else if (!arg_shape(I, &b, 0, shape, &nd)) return NULL;
-    return done(I, ten_full(dt, nd, shape, v));
+    return done(I, ten_full_in(I->run.ten, dt, nd, shape, v));
 }
 
 static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(ten_is_float(self(a)->dtype)); }

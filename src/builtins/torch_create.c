@@ -77,7 +77,7 @@ static Value *bi_fill_shape(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full(dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
+    return done(I, ten_full_in(I->run.ten, dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
 }
 
 static Value *bi_full(Interp *I, Args *a) {
@@ -96,7 +96,7 @@ static Value *bi_full(Interp *I, Args *a) {
     DType dt = fv->kind == V_FLOAT ? I->run.ten->default_float : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
     if (fv->kind == V_TENSOR) dt = fv->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full(dt, nd, shape, v));
+    return done(I, ten_full_in(I->run.ten, dt, nd, shape, v));
 }
 
 /* zeros_like / ones_like / rand_like / randn_like / empty_like: tag 0, 1, 2, 3 (empty_like is zeros here) */
@@ -113,9 +113,9 @@ static Value *bi_like(Interp *I, Args *a) {
         return rt_error(I, "\"%s\" not implemented for '%s'", a->fn->tag == 2 ? "check_uniform_bounds" : "normal_kernel_cpu",
                         dt == DT_I64 ? "Long" : "Bool");
     switch (a->fn->tag) {
-    case 2: return done(I, ten_uniform(&I->run.rng, dt, t->ndim, t->shape, 0, 1));
-    case 3: return done(I, ten_normal(&I->run.rng, dt, t->ndim, t->shape, 0, 1));
-    default: return done(I, ten_full(dt, t->ndim, t->shape, a->fn->tag));
+    case 2: return done(I, ten_uniform_in(I->run.ten, &I->run.rng, dt, t->ndim, t->shape, 0, 1));
+    case 3: return done(I, ten_normal_in(I->run.ten, &I->run.rng, dt, t->ndim, t->shape, 0, 1));
+    default: return done(I, ten_full_in(I->run.ten, dt, t->ndim, t->shape, a->fn->tag));
     }
 }
 
@@ -129,18 +129,18 @@ static Value *bi_full_like(Interp *I, Args *a) {
     bool has;
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full(dt, x->u.t->ndim, x->u.t->shape, v));
+    return done(I, ten_full_in(I->run.ten, dt, x->u.t->ndim, x->u.t->shape, v));
 }
 
 /* arange(end) / arange(start, end, step=1): int64 unless a bound is a float or dtype says otherwise. */
 /* arange(start, end, step) over int64 bounds beyond 2**53, counted in integers: in doubles the last digits are lost,
  * and arange(2**62, 2**62 + 3) was empty. The caller has checked that step is nonzero and points from start to end. */
-static Tensor *arange_i64(int64_t start, int64_t end, int64_t step) {
+static Tensor *arange_i64(TenCtx *c, int64_t start, int64_t end, int64_t step) {
     uint64_t span = step > 0 ? (uint64_t)end - (uint64_t)start : (uint64_t)start - (uint64_t)end;
     uint64_t by = step > 0 ? (uint64_t)step : (uint64_t)0 - (uint64_t)step;
     uint64_t n = (span - 1) / by + 1;
-    int64_t sh[1] = {n > (uint64_t)TEN_MAX_NUMEL ? TEN_MAX_NUMEL + 1 : (int64_t)n};
-    Tensor *t = ten_new(DT_I64, 1, sh);
+    int64_t sh[1] = {n > (uint64_t)c->limit_numel ? c->limit_numel + 1 : (int64_t)n};
+    Tensor *t = ten_new_in(c, DT_I64, 1, sh);
     for (int64_t i = 0; t && i < sh[0]; i++) ten_i64(t)[i] = (int64_t)((uint64_t)start + (uint64_t)i * (uint64_t)step);
     return t;
 }
@@ -169,8 +169,8 @@ static Value *bi_arange(Interp *I, Args *a) {
         if (v[i] && (v[i]->kind != V_INT || !arg_int(I, v[i], "bound", &k[i]))) exact = false;
     }
     bool big = fabs(x[0]) > 9007199254740992.0 || fabs(x[1]) > 9007199254740992.0 || fabs(x[2]) > 9007199254740992.0;
-    if (exact && big && k[2] != 0 && (k[2] > 0 ? k[1] > k[0] : k[1] < k[0])) return done(I, arange_i64(k[0], k[1], k[2]));
-    return done(I, ten_arange(x[0], x[1], x[2], dt));
+    if (exact && big && k[2] != 0 && (k[2] > 0 ? k[1] > k[0] : k[1] < k[0])) return done(I, arange_i64(I->run.ten, k[0], k[1], k[2]));
+    return done(I, ten_arange_in(I->run.ten, x[0], x[1], x[2], dt));
 }
 
 static Value *bi_linspace(Interp *I, Args *a) {
@@ -184,7 +184,7 @@ static Value *bi_linspace(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_linspace(x0, x1, steps, dt));
+    return done(I, ten_linspace_in(I->run.ten, x0, x1, steps, dt));
 }
 
 static Value *bi_eye(Interp *I, Args *a) {
@@ -200,7 +200,7 @@ static Value *bi_eye(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_eye(rows, cols, dt));
+    return done(I, ten_eye_in(I->run.ten, rows, cols, dt));
 }
 
 /* A float dtype for random numbers (float32 or float64); PyTorch's message for the others. */
@@ -222,7 +222,7 @@ static Value *bi_rand(Interp *I, Args *a) {
     int nd;
     DType dt;
     if (!arg_shape(I, a, 0, shape, &nd) || !random_dtype(I, a, &dt, a->fn->tag == 1)) return NULL;
-    return done(I, a->fn->tag ? ten_normal(&I->run.rng, dt, nd, shape, 0, 1) : ten_uniform(&I->run.rng, dt, nd, shape, 0, 1));
+    return done(I, a->fn->tag ? ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, 0, 1) : ten_uniform_in(I->run.ten, &I->run.rng, dt, nd, shape, 0, 1));
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
@@ -239,7 +239,7 @@ static Value *bi_normal(Interp *I, Args *a) {
     int nd;
     DType dt;
     if (!arg_shape(I, &sa, 0, shape, &nd) || !random_dtype(I, a, &dt, true)) return NULL;
-    return done(I, ten_normal(&I->run.rng, dt, nd, shape, mean, std));
+    return done(I, ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, mean, std));
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
@@ -259,7 +259,7 @@ static Value *bi_randint(Interp *I, Args *a) {
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
-    Tensor *t = ten_new(DT_I64, nd, shape);
+    Tensor *t = ten_new_in(I->run.ten, DT_I64, nd, shape);
     if (!t) return rt_tensor_error(I);
     uint64_t span = (uint64_t)(hi - lo);
     for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&I->run.rng) % span);

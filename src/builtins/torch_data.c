@@ -88,7 +88,7 @@ static Value *collate(Interp *I, Value *batch) {
             if (x->kind != V_TENSOR) { free(ts); return rt_raise(I, "TypeError", "expected Tensor as element %lld in argument 0, but got %s", (long long)i, val_type_name(x)); }
             ts[i] = x->u.t;
         }
-        Tensor *s = ten_stack(ts, (int)n, 0);
+        Tensor *s = ten_stack_in(I->run.ten, ts, (int)n, 0);
         free(ts);
         return s ? val_tensor(s) : rt_tensor_error(I);
     }
@@ -183,7 +183,7 @@ static Value *loader_iter(Interp *I, Value *self) {
     if (!nv) { val_decref(ds); return NULL; }
     int64_t n = nv->kind == V_INT ? nv->u.i : 0, bs = loader_int(self, "batch_size");
     val_decref(nv);
-    Tensor *order = ten_new(DT_I64, 1, &n);
+    Tensor *order = ten_new_in(I->run.ten, DT_I64, 1, &n);
     if (!order) { val_decref(ds); return rt_tensor_error(I); }
     int64_t *o = ten_i64(order);
     for (int64_t i = 0; i < n; i++) o[i] = i;

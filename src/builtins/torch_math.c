@@ -32,7 +32,7 @@ static Value *bi_unary(Interp *I, Args *a) {
     Value *in = arg(a, 0, "input");
     if (in && val_is_number(in)) {
         /* a Python number gives a Python number, as math.sqrt(512) does */
-        Tensor *t = ten_new(DT_F32, 0, NULL);
+        Tensor *t = ten_new_in(I->run.ten, DT_F32, 0, NULL);
         double x = val_as_double(in), r;
         UnOp op = (UnOp)a->fn->tag;
         switch (op) {
@@ -84,7 +84,7 @@ as_tensor:;
 static Tensor *operand(Interp *I, Value *v, const char *what, Tensor **tmp, bool *weak) {
     *weak = val_is_number(v);
     if (*weak) {
-        if (!(*tmp = ops_number_tensor(v))) rt_tensor_error(I);
+        if (!(*tmp = ops_number_tensor_in(I->run.ten, v))) rt_tensor_error(I);
         return *tmp;
     }
     return arg_tensor(I, v, what, tmp);
@@ -103,7 +103,7 @@ static Tensor *add_alpha(Interp *I, BinOp op, Tensor *X, bool xw, Tensor *Y, boo
         rt_error(I, "Boolean alpha only supported for Boolean results.");
         return NULL;
     }
-    Tensor *s = ops_number_tensor(alpha), *r = NULL;
+    Tensor *s = ops_number_tensor_in(I->run.ten, alpha), *r = NULL;
     if (!s) {
         rt_tensor_error(I);
         return NULL;
@@ -291,7 +291,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         for (int64_t i = 0; i < dim->u.seq.n && nd < TEN_MAX_DIMS; i++) {
             int d;
             if (!get_dim(I, dim->u.seq.items[i], x->ndim, &d)) { ten_free(tmp); return NULL; }
-            d = ten_norm_dim(d, x->ndim);
+            d = ten_norm_dim_in(I->run.ten, d, x->ndim);
             if (d < 0) { ten_free(tmp); return rt_tensor_error(I); }
             dims[nd++] = d;
         }
@@ -307,7 +307,7 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
             cur = next;
         }
         if (cur && op == RED_MEAN) {
-            Tensor *c = ten_scalar_i(count);
+            Tensor *c = ten_scalar_i_in(I->run.ten, count);
             r = c ? ten_binary(OP_DIV, cur, false, c, true) : NULL;
             ten_free(c);
             ten_free(cur);
@@ -417,7 +417,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     double val;
     if (!arg_double(I, v, "value", &val)) return NULL;
     if (grad_recording(I, 1, &x)) return ret_ag(I, ag_masked_fill(&I->run.ag, arg_ag(x), m->u.t, val));
-    Tensor *s = ten_new(x->u.t->dtype, 0, NULL);
+    Tensor *s = ten_new_in(I->run.ten, x->u.t->dtype, 0, NULL);
     ten_set(s, 0, val);
     Tensor *r = ten_where(m->u.t, s, true, x->u.t, false);     /* s has X's dtype: the result keeps it */
     ten_free(s);
@@ -528,7 +528,7 @@ static Value *bi_std_var(Interp *I, Args *a) {
         /* the mean over the same dims, highest first */
         Tensor *cur = ten_alias(x);
         int sorted[TEN_MAX_DIMS];
-        for (int i = 0; i < nd; i++) sorted[i] = ten_norm_dim(dims[i], x->ndim);
+        for (int i = 0; i < nd; i++) sorted[i] = ten_norm_dim_in(I->run.ten, dims[i], x->ndim);
         for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (sorted[j] > sorted[i]) { int t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t; }
         for (int i = 0; i < nd && cur; i++) { Tensor *nx = ten_reduce(RED_MEAN, cur, false, sorted[i], keep); ten_free(cur); cur = nx; }
         m = cur;
@@ -570,9 +570,9 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     double n = floor((e0 - s0) / st) + 1;
-    if (n > (double)TEN_MAX_NUMEL) return rt_error(I, "range(): %.0f elements is too many for attn", n);
+    if (n > (double)I->run.ten->limit_numel) return rt_error(I, "range(): %.0f elements is too many for attn", n);
     int64_t len = (int64_t)n;
-    Tensor *t = ten_new(dt, 1, &len);
+    Tensor *t = ten_new_in(I->run.ten, dt, 1, &len);
     if (!t) return rt_tensor_error(I);
     for (int64_t i = 0; i < len; i++) ten_set(t, i, s0 + (double)i * st);
     /* PyTorch warns (a UserWarning on stderr, once): attn says the same once per run, outside lessons and

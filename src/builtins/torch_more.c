@@ -73,7 +73,7 @@ static Value *bi_einsum(Interp *I, Args *a) {
         if (items[i]->kind != V_TENSOR) return rt_error(I, "einsum(): operand %lld is a %s, not a tensor", (long long)i, val_type_name(items[i]));
         ops[i] = items[i]->u.t;
     }
-    return done(I, ten_einsum(a->pos[0]->u.str.s, ops, (int)n));
+    return done(I, ten_einsum_in(I->run.ten, a->pos[0]->u.str.s, ops, (int)n));
 }
 
 /* ---- index tensors ---- */
@@ -106,7 +106,7 @@ static Value *bi_scatter(Interp *I, Args *a) {
             rt_error(I, "reduce argument must be either add or multiply.");
         else {
             if (rv && rv->kind == V_STR) reduce = strcmp(rv->u.str.s, "add") ? 2 : 1;
-            Tensor *src = val_is_number(sv) ? (t3 = ops_number_tensor(sv)) : arg_tensor(I, sv, "src", &t3);
+            Tensor *src = val_is_number(sv) ? (t3 = ops_number_tensor_in(I->run.ten, sv)) : arg_tensor(I, sv, "src", &t3);
             if (src) r = ten_scatter(x, (int)d, ix, src, reduce);
         }
     }
@@ -127,7 +127,7 @@ static Value *bi_index_select(Interp *I, Args *a) {
         if (a->fn->tag == 0) r = ten_index_select(x, (int)d, ix);
         else {
             Value *vv = arg(a, 3, "value");
-            Tensor *vt = NULL, *v = !vv ? NULL : val_is_number(vv) ? (vt = ops_number_tensor(vv)) : arg_tensor(I, vv, "value", &vt);
+            Tensor *vt = NULL, *v = !vv ? NULL : val_is_number(vv) ? (vt = ops_number_tensor_in(I->run.ten, vv)) : arg_tensor(I, vv, "value", &vt);
             if (!vv) rt_error(I, "index_fill(input, dim, index, value) needs a value");
             else if (v) r = ten_index_fill(x, (int)d, ix, v);
             ten_free(vt);
@@ -156,7 +156,7 @@ Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
     int nd = x->ndim ? x->ndim : 1;
     Tensor *cols[TEN_MAX_DIMS];
     for (int d = 0; d < nd; d++) {
-        Tensor *c = x->ndim ? ten_select(nz, 1, d) : ten_new(DT_I64, 1, (int64_t[]){nz->shape[0]});
+        Tensor *c = x->ndim ? ten_select(nz, 1, d) : ten_new_in(I->run.ten, DT_I64, 1, (int64_t[]){nz->shape[0]});
         cols[d] = c ? ten_copy(c) : NULL;
         ten_free(c);
         if (!cols[d]) { for (int j = 0; j < d; j++) ten_free(cols[j]); ten_free(nz); return rt_tensor_error(I); }
@@ -188,13 +188,13 @@ static Value *bi_take(Interp *I, Args *a) {
 }
 
 /* Reduces X over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
-static Tensor *reduce_dims(RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep) {
+static Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep) {
     int ds[TEN_MAX_DIMS];
     for (int i = 0; i < nd; i++) {
-        ds[i] = norm_dim64(dims[i], x->ndim);
+        ds[i] = norm_dim64_in(c, dims[i], x->ndim);
         if (ds[i] < 0) return NULL;
         for (int j = 0; j < i; j++)
-            if (ds[j] == ds[i]) { ten_fail("dim %d appears multiple times in the list of dims", ds[i]); return NULL; }
+            if (ds[j] == ds[i]) { ten_fail_in(c, "dim %d appears multiple times in the list of dims", ds[i]); return NULL; }
     }
     for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (ds[j] > ds[i]) { int t = ds[i]; ds[i] = ds[j]; ds[j] = t; }
     Tensor *cur = ten_alias(x);
@@ -210,8 +210,8 @@ static Value *bi_count_nonzero(Interp *I, Args *a) {
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd)) { ten_free(t1); return NULL; }
-    Tensor *z = ten_scalar_i(0), *ne = ten_binary(OP_NE, x, false, z, true);
-    Tensor *r = !ne ? NULL : nd ? reduce_dims(RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
+    Tensor *z = ten_scalar_i_in(I->run.ten, 0), *ne = ten_binary(OP_NE, x, false, z, true);
+    Tensor *r = !ne ? NULL : nd ? reduce_dims(I->run.ten, RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
     ten_free(z); ten_free(ne); ten_free(t1);
     return done(I, r);
 }
@@ -219,13 +219,13 @@ static Value *bi_count_nonzero(Interp *I, Args *a) {
 /* ---- products ---- */
 
 /* beta * input + alpha * product, as addmm/baddbmm/addmv: beta 0 ignores input (NaN included), 1 skips a multiply. */
-static Tensor *scaled_sum(Tensor *input, Tensor *prod, double beta, double alpha) {
+static Tensor *scaled_sum(TenCtx *c, Tensor *input, Tensor *prod, double beta, double alpha) {
     Tensor *p = prod, *b = NULL, *r;
-    if (alpha != 1) { Tensor *s = ten_scalar_d(alpha); p = ten_binary(OP_MUL, prod, false, s, true); ten_free(s); }
+    if (alpha != 1) { Tensor *s = ten_scalar_d_in(c, alpha); p = ten_binary(OP_MUL, prod, false, s, true); ten_free(s); }
     if (!p) return NULL;
     if (beta == 0) r = p == prod ? ten_copy(p) : p;
     else {
-        if (beta != 1) { Tensor *s = ten_scalar_d(beta); b = ten_binary(OP_MUL, input, false, s, true); ten_free(s); }
+        if (beta != 1) { Tensor *s = ten_scalar_d_in(c, beta); b = ten_binary(OP_MUL, input, false, s, true); ten_free(s); }
         r = (beta == 1 || b) ? ten_binary(OP_ADD, beta == 1 ? input : b, false, p, false) : NULL;
         ten_free(b);
         if (p != prod) ten_free(p);
@@ -260,7 +260,7 @@ static Value *bi_products(Interp *I, Args *a) {
         else {
             Tensor *p = tag == 2 || tag == 4 ? ten_bmm(m1, m2) : ten_matmul(m1, m2);
             if (p && tag == 4) { Tensor *s = ten_reduce(RED_SUM, p, false, 0, false); ten_free(p); p = s; }
-            r = p ? scaled_sum(in, p, beta, alpha) : NULL;
+            r = p ? scaled_sum(I->run.ten, in, p, beta, alpha) : NULL;
             if (r != p) ten_free(p);
         }
     }
@@ -286,8 +286,8 @@ static Value *bi_tensordot(Interp *I, Args *a) {
         if (dv && !arg_int(I, dv, "dims", &k)) return NULL;
         if (k < 0) return rt_error(I, "tensordot expects dims >= 0, but got dims=%lld", (long long)k);
         /* PyTorch contracts A's last k dims with B's first k: the first that does not exist is its error */
-        if (k > A->ndim) { norm_dim64(-k, A->ndim); return rt_tensor_error(I); }
-        if (k > B->ndim) { norm_dim64(k - 1, B->ndim); return rt_tensor_error(I); }
+        if (k > A->ndim) { norm_dim64_in(I->run.ten, -k, A->ndim); return rt_tensor_error(I); }
+        if (k > B->ndim) { norm_dim64_in(I->run.ten, k - 1, B->ndim); return rt_tensor_error(I); }
         n = (int)k;
         for (int i = 0; i < n; i++) { da[i] = A->ndim - n + i; db[i] = i; }
     }
@@ -297,16 +297,16 @@ static Value *bi_tensordot(Interp *I, Args *a) {
     for (int i = 0; i < A->ndim; i++) ea[i] = (char)('a' + i);
     for (int i = 0; i < B->ndim; i++) eb[i] = (char)('A' + i);
     for (int i = 0; i < n; i++) {
-        int x = norm_dim64(da[i], A->ndim), y = x < 0 ? -1 : norm_dim64(db[i], B->ndim);
+        int x = norm_dim64_in(I->run.ten, da[i], A->ndim), y = x < 0 ? -1 : norm_dim64_in(I->run.ten, db[i], B->ndim);
         if (x < 0 || y < 0) return rt_tensor_error(I);
         eb[y] = ea[x];
     }
-    for (int i = 0; i < A->ndim; i++) { bool c = false; for (int j = 0; j < n; j++) if (norm_dim64(da[j], A->ndim) == i) c = true; if (!c) eo[no++] = ea[i]; }
+    for (int i = 0; i < A->ndim; i++) { bool c = false; for (int j = 0; j < n; j++) if (norm_dim64_in(I->run.ten, da[j], A->ndim) == i) c = true; if (!c) eo[no++] = ea[i]; }
     for (int i = 0; i < B->ndim; i++) if (eb[i] >= 'A' && eb[i] <= 'Z') eo[no++] = eb[i];
     ea[A->ndim] = eb[B->ndim] = eo[no] = 0;
     snprintf(eq, sizeof eq, "%s,%s->%s", ea, eb, eo);
     Tensor *ops[2] = {A, B};
-    return done(I, ten_einsum(eq, ops, 2));
+    return done(I, ten_einsum_in(I->run.ten, eq, ops, 2));
 }
 
 /* cross(input, other, dim=None): 3-vectors along dim (the first dim of size 3 when None). */
@@ -320,7 +320,7 @@ static Value *bi_cross(Interp *I, Args *a) {
     if (dv && dv->kind != V_NONE) { if (!arg_int(I, dv, "dim", &d)) return NULL; }
     else for (int i = 0; i < x->ndim && d < 0; i++) if (x->shape[i] == 3) d = i;
     if (d < 0 && (!dv || dv->kind == V_NONE)) return rt_error(I, "no dimension of size 3 in input");
-    int nd = norm_dim64(d, x->ndim);
+    int nd = norm_dim64_in(I->run.ten, d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     if (x->shape[nd] != 3 || y->ndim <= nd || y->shape[nd] != 3)
         return rt_error(I, "linalg.cross: inputs dimension %d must have length 3. Got %lld and %lld", nd, (long long)x->shape[nd],
@@ -333,7 +333,7 @@ static Value *bi_cross(Interp *I, Args *a) {
         c[k] = p && q ? ten_binary(OP_SUB, p, false, q, false) : NULL;
         ten_free(x1); ten_free(y2); ten_free(x2); ten_free(y1); ten_free(p); ten_free(q);
     }
-    Tensor *r = c[0] && c[1] && c[2] ? ten_stack(c, 3, nd) : NULL;
+    Tensor *r = c[0] && c[1] && c[2] ? ten_stack_in(I->run.ten, c, 3, nd) : NULL;
     for (int k = 0; k < 3; k++) ten_free(c[k]);
     return done(I, r);
 }
@@ -357,18 +357,18 @@ static Value *bi_roll(Interp *I, Args *a) {
         Tensor *f = ten_reshape(x, 1, &n);
         int64_t s = n ? ((sh[0] % n) + n) % n : 0;
         Tensor *p1 = f ? ten_narrow(f, 0, n - s, s) : NULL, *p2 = f ? ten_narrow(f, 0, 0, n - s) : NULL;
-        Tensor *parts[2] = {p1, p2}, *c = p1 && p2 ? ten_cat(parts, 2, 0) : NULL, *r = c ? ten_reshape(c, x->ndim, x->shape) : NULL;
+        Tensor *parts[2] = {p1, p2}, *c = p1 && p2 ? ten_cat_in(I->run.ten, parts, 2, 0) : NULL, *r = c ? ten_reshape(c, x->ndim, x->shape) : NULL;
         ten_free(f); ten_free(p1); ten_free(p2); ten_free(c);
         return done(I, r);
     }
     if (ns != nd) return rt_error(I, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
     Tensor *cur = ten_copy(x);
     for (int i = 0; i < nd && cur; i++) {
-        int d = norm_dim64(dims[i], cur->ndim);
+        int d = norm_dim64_in(I->run.ten, dims[i], cur->ndim);
         if (d < 0) { ten_free(cur); return rt_tensor_error(I); }
         int64_t n = cur->shape[d], s = n ? ((sh[i] % n) + n) % n : 0;
         Tensor *p1 = ten_narrow(cur, d, n - s, s), *p2 = ten_narrow(cur, d, 0, n - s), *parts[2] = {p1, p2};
-        Tensor *next = p1 && p2 ? ten_cat(parts, 2, d) : NULL;
+        Tensor *next = p1 && p2 ? ten_cat_in(I->run.ten, parts, 2, d) : NULL;
         ten_free(p1); ten_free(p2); ten_free(cur);
         cur = next;
     }
@@ -391,7 +391,7 @@ static Value *bi_diag(Interp *I, Args *a) {
     }
     if (x->ndim != 1) return rt_error(I, "diag(): Supports 1D or 2D tensors. Got %dD", x->ndim);
     int64_t n = x->shape[0] + (k < 0 ? -k : k), sh[2] = {n, n};
-    Tensor *m = ten_new(x->dtype, 2, sh), *dg = m ? ten_diagonal(m, k, 0, 1) : NULL;
+    Tensor *m = ten_new_in(I->run.ten, x->dtype, 2, sh), *dg = m ? ten_diagonal(m, k, 0, 1) : NULL;
     if (dg && ten_copy_into(dg, x) < 0) { ten_free(m); m = NULL; }
     ten_free(dg);
     return done(I, m);
@@ -419,7 +419,7 @@ static Value *bi_amax(Interp *I, Args *a) {
     int nd;
     bool keep;
     if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
-    Tensor *r = nd ? reduce_dims((RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
+    Tensor *r = nd ? reduce_dims(I->run.ten, (RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
     ten_free(t1);
     return done(I, r);
 }
@@ -436,12 +436,12 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
     if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
     Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, I->run.ten->default_float);
     /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
-    Tensor *m = xf ? reduce_dims(xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
+    Tensor *m = xf ? reduce_dims(I->run.ten, xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
     /* maxes that are infinite are replaced by 0 (so inf - inf is not taken) */
-    Tensor *inf = ten_unary(UOP_ISINF, m ? m : xf), *zero = ten_scalar_d(0);
+    Tensor *inf = ten_unary(UOP_ISINF, m ? m : xf), *zero = ten_scalar_d_in(I->run.ten, 0);
     Tensor *m0 = m && inf ? ten_where(inf, zero, true, m, false) : NULL;
     Tensor *d = m0 ? ten_binary(OP_SUB, xf, false, m0, false) : NULL, *e = d ? ten_unary(UOP_EXP, d) : NULL;
-    Tensor *s = e ? reduce_dims(RED_SUM, e, dims, nd, keep) : NULL, *l = s ? ten_unary(UOP_LOG, s) : NULL;
+    Tensor *s = e ? reduce_dims(I->run.ten, RED_SUM, e, dims, nd, keep) : NULL, *l = s ? ten_unary(UOP_LOG, s) : NULL;
     Tensor *mk = m0 && !keep ? NULL : NULL, *r = NULL;
     if (l) {
         int64_t sh[TEN_MAX_DIMS];
@@ -503,9 +503,9 @@ static Value *bi_meshgrid(Interp *I, Args *a) {
      * elements: the per-tensor limit applies, as to expand (the product saturates: 8 inputs of 10**5 overflow) */
     int64_t cells = 1;
     for (int64_t i = 0; i < n && cells; i++)
-        cells = grid[i] && cells > TEN_MAX_NUMEL / grid[i] ? TEN_MAX_NUMEL + 1 : cells * grid[i];
-    if (cells > TEN_MAX_NUMEL)
-        return rt_error(I, "meshgrid: a grid of more than %lld elements is too large for attn", (long long)TEN_MAX_NUMEL);
+        cells = grid[i] && cells > I->run.ten->limit_numel / grid[i] ? I->run.ten->limit_numel + 1 : cells * grid[i];
+    if (cells > I->run.ten->limit_numel)
+        return rt_error(I, "meshgrid: a grid of more than %lld elements is too large for attn", (long long)I->run.ten->limit_numel);
     Tensor *outs[TEN_MAX_DIMS];
     for (int64_t i = 0; i < n; i++) {
         const Tensor *t = items[i]->u.t;
@@ -553,7 +553,7 @@ static Value *bi_hstack(Interp *I, Args *a) {
         if (!arr[i]) ok = false;
     }
     Tensor *r = NULL;
-    if (ok) r = ten_cat(arr, n, a->fn->tag == 1 ? 0 : (arr[0]->ndim == 1 ? 0 : 1));
+    if (ok) r = ten_cat_in(I->run.ten, arr, n, a->fn->tag == 1 ? 0 : (arr[0]->ndim == 1 ? 0 : 1));
     for (int i = 0; i < n; i++) ten_free(arr[i]);
     free(arr);
     if (interp_failed(I)) { ten_free(r); return NULL; }
@@ -602,7 +602,7 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
     if (!training || p == 0) return val_incref(xv);
     Tensor *x = xv->u.t;
     if (!ten_is_float(x->dtype)) return rt_error(I, "dropout(): expected a floating point tensor, got %s", ten_dtype_name(x->dtype));
-    Tensor *r = ten_new(x->dtype, x->ndim, x->shape);
+    Tensor *r = ten_new_in(I->run.ten, x->dtype, x->ndim, x->shape);
     if (!r) return rt_tensor_error(I);
     Rng *g = &I->run.rng;
     double scale = p >= 1 ? 0 : 1 / (1 - p);
@@ -673,7 +673,7 @@ static Value *bi_f_pad(Interp *I, Args *a) {
                                           "which is invalid. Check dimension %d of your input.", (long long)x->shape[d],
                                        (long long)pad[2 * i], (long long)pad[2 * i + 1], d);
     }
-    Tensor *o = ten_full(x->dtype, x->ndim, sh, value);
+    Tensor *o = ten_full_in(I->run.ten, x->dtype, x->ndim, sh, value);
     if (!o) return rt_tensor_error(I);
     /* the part of x that survives, and where it goes */
     Tensor *src = ten_alias(x), *dst = ten_alias(o);
@@ -704,7 +704,7 @@ static Value *bi_f_normalize(Interp *I, Args *a) {
     if (!num_at(I, a, 1, "p", 2, &p) || !int_at(I, a, 2, "dim", 1, &d) || !num_at(I, a, 3, "eps", 1e-12, &eps)) return NULL;
     if (!dim_fits(I, d, xv->u.t->ndim)) return NULL;
     int dim = (int)d;
-    Tensor *n = ten_norm(xv->u.t, p, &dim, 1, true), *e = ten_scalar_d(eps);
+    Tensor *n = ten_norm(xv->u.t, p, &dim, 1, true), *e = ten_scalar_d_in(I->run.ten, eps);
     Tensor *c = n ? ten_binary(OP_MAXIMUM, n, false, e, true) : NULL, *r = c ? ten_binary(OP_DIV, xv->u.t, false, c, false) : NULL;
     ten_free(n); ten_free(e); ten_free(c);
     return done(I, r);
@@ -732,7 +732,7 @@ static Value *bi_f_one_hot(Interp *I, Args *a) {
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, x->shape, sizeof(int64_t) * (size_t)x->ndim);
     sh[x->ndim] = c;
-    Tensor *o = ten_new(DT_I64, x->ndim + 1, sh);
+    Tensor *o = ten_new_in(I->run.ten, DT_I64, x->ndim + 1, sh);
     if (!o) return rt_tensor_error(I);
     for (int64_t i = 0; i < x->numel; i++) ten_i64(o)[i * c + ten_get_i64(x, i)] = 1;
     return val_tensor(o);
@@ -745,14 +745,14 @@ static Value *sdpa_recorded(Interp *I, Args *a, double scale, double p, bool cau
     AgContext *c = &I->run.ag;
     Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *mv = arg(a, 3, "attn_mask");
     bool has_mask = mv && mv->kind == V_TENSOR;
-    Tensor *Q = qv->u.t, *K = kv->u.t, *sc = ten_scalar_d(scale), *keep = NULL, *ninf = ten_scalar_d(-INFINITY);
+    Tensor *Q = qv->u.t, *K = kv->u.t, *sc = ten_scalar_d_in(I->run.ten, scale), *keep = NULL, *ninf = ten_scalar_d_in(I->run.ten, -INFINITY);
     AgVal fail = {NULL, NULL}, kt = ag_transpose(c, arg_ag(kv), -2, -1), s0 = kt.t ? ag_matmul(c, arg_ag(qv), kt) : fail;
     AgVal S = s0.t && sc ? ag_binary(c, OP_MUL, s0, false, (AgVal){sc, NULL}, true) : fail;
     ag_val_free(kt);
     ag_val_free(s0);
     if (causal) {
         int64_t sh[2] = {Q->shape[Q->ndim - 2], K->shape[K->ndim - 2]};
-        Tensor *ones = ten_full(DT_BOOL, 2, sh, 1);
+        Tensor *ones = ten_full_in(I->run.ten, DT_BOOL, 2, sh, 1);
         keep = ones ? ten_tril(ones, 0, false) : NULL;
         ten_free(ones);
     } else if (has_mask && mv->u.t->dtype == DT_BOOL) keep = ten_alias(mv->u.t);
@@ -769,7 +769,7 @@ static Value *sdpa_recorded(Interp *I, Args *a, double scale, double p, bool cau
     AgVal W = S.t ? ag_softmax(c, S, -1) : fail;
     ag_val_free(S);
     if (W.t && p > 0) {
-        Tensor *noise = ten_new(W.t->dtype, W.t->ndim, W.t->shape);
+        Tensor *noise = ten_new_in(I->run.ten, W.t->dtype, W.t->ndim, W.t->shape);
         double k = p >= 1 ? 0 : 1 / (1 - p);
         for (int64_t i = 0; noise && i < noise->numel; i++) ten_set(noise, i, rng_uniform(&I->run.rng) < p ? 0 : k);
         AgVal d = noise ? ag_dropout(c, W, noise) : fail;
@@ -801,20 +801,20 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
     if (has_mask && mv->kind != V_TENSOR) return rt_error(I, "scaled_dot_product_attention: attn_mask must be a tensor");
     if (has_mask && causal) return rt_error(I, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
     if (grad_recording(I, 4, (Value *[]){qv, kv, vv, has_mask ? mv : NULL})) return sdpa_recorded(I, a, scale, p, causal);
-    Tensor *kt = ten_transpose(K, -2, -1), *s0 = kt ? ten_matmul(Q, kt) : NULL, *sc = ten_scalar_d(scale);
+    Tensor *kt = ten_transpose(K, -2, -1), *s0 = kt ? ten_matmul(Q, kt) : NULL, *sc = ten_scalar_d_in(I->run.ten, scale);
     Tensor *S = s0 ? ten_binary(OP_MUL, s0, false, sc, true) : NULL;
     ten_free(kt); ten_free(s0); ten_free(sc);
     int64_t L = Q->shape[Q->ndim - 2], Sn = K->shape[K->ndim - 2];
     Tensor *keep = NULL, *bias = NULL;
     if (causal) {
         int64_t sh[2] = {L, Sn};
-        Tensor *ones = ten_full(DT_BOOL, 2, sh, 1);
+        Tensor *ones = ten_full_in(I->run.ten, DT_BOOL, 2, sh, 1);
         keep = ones ? ten_tril(ones, 0, false) : NULL;
         ten_free(ones);
     } else if (has_mask && mv->u.t->dtype == DT_BOOL) keep = ten_alias(mv->u.t);
     else if (has_mask) bias = ten_alias(mv->u.t);
     if (S && keep) {
-        Tensor *ninf = ten_scalar_d(-INFINITY), *m = ten_where(keep, S, false, ninf, true);
+        Tensor *ninf = ten_scalar_d_in(I->run.ten, -INFINITY), *m = ten_where(keep, S, false, ninf, true);
         ten_free(ninf); ten_free(S);
         S = m;
     }

@@ -299,7 +299,7 @@ static Value *param_state(Interp *I, Value *self, Value *p) {
 static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor *p, bool make, bool *bad) {
     Value *v = dict_get(st->u.dict, name);
     if ((!v || v->kind == V_NONE) && make) {
-        Tensor *z = ten_new(p->dtype, p->ndim, p->shape);
+        Tensor *z = ten_new_in(I->run.ten, p->dtype, p->ndim, p->shape);
         if (!z) { rt_tensor_error(I); *bad = true; return NULL; }
         dict_set(st->u.dict, name, val_tensor(z));
         return z;
@@ -367,7 +367,7 @@ static int prepare_update(Interp *I, OptKind kind, Dict *g, Update *u) {
         b1 = val_as_double(betas->u.seq.items[0]);
         b2 = val_as_double(betas->u.seq.items[1]);
         if (!group_num(I, g, "eps", &eps) || !group_flag(I, g, "amsgrad", &ams) || !group_flag(I, g, "maximize", &maxi)) return -1;
-        if (!dict_get(u->st->u.dict, "step")) dict_set(u->st->u.dict, "step", val_tensor(ten_scalar_f(0.0f)));
+        if (!dict_get(u->st->u.dict, "step")) dict_set(u->st->u.dict, "step", val_tensor(ten_scalar_f_in(I->run.ten, 0.0f)));
         Value *sv = dict_get(u->st->u.dict, "step");
         if (sv->kind != V_TENSOR || sv->u.t->numel != 1 || sv->u.t->dtype != DT_F32 || !sv->u.t->contiguous) {
             rt_error(I, "optimizer.state[p]['step'] must be a one-element float32 tensor");
@@ -492,7 +492,7 @@ static Value *m_zero_grad(Interp *I, Args *a) {
             Value *p = ps->u.seq.items[i];
             if (p->kind != V_TENSOR || !p->ag || !p->ag->grad) continue;
             if (none) { ag_zero_grad(p->ag); continue; }
-            Tensor *z = ten_new(p->ag->grad->dtype, p->ag->grad->ndim, p->ag->grad->shape);
+            Tensor *z = ten_new_in(I->run.ten, p->ag->grad->dtype, p->ag->grad->ndim, p->ag->grad->shape);
             if (!z || ten_copy_into(p->ag->grad, z) < 0) { ten_free(z); return rt_tensor_error(I); }
             ten_free(z);
         }
@@ -601,7 +601,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
         if (p->ag && p->ag->grad) grads[n++] = p->ag->grad;
     }
     Value *r = NULL;
-    if (n == 0) { r = val_tensor(ten_scalar_f(0.0f)); goto out; }
+    if (n == 0) { r = val_tensor(ten_scalar_f_in(I->run.ten, 0.0f)); goto out; }
     DType dt = grads[0]->dtype;
     Tensor **norms = xcalloc((size_t)n, sizeof *norms), *stack = NULL, *tn = NULL;
     bool ok = true;
@@ -609,7 +609,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
         if (grads[k]->dtype != dt || !ten_is_float(dt)) { rt_error(I, "clip_grad_norm_: the grads must be float tensors of one dtype"); ok = false; break; }
         ok = (norms[k] = ten_norm(grads[k], nt, NULL, -1, false)) != NULL;     /* torch.norm(g.detach(), norm_type) */
     }
-    if (ok) ok = (stack = ten_stack(norms, n, 0)) && (tn = ten_norm(stack, nt, NULL, -1, false));   /* of the stacked norms */
+    if (ok) ok = (stack = ten_stack_in(I->run.ten, norms, n, 0)) && (tn = ten_norm(stack, nt, NULL, -1, false));   /* of the stacked norms */
     if (!ok && !interp_failed(I)) rt_tensor_error(I);
     double total = tn ? (dt == DT_F32 ? (double)ten_f32(tn)[0] : ten_f64(tn)[0]) : 0;
     for (int k = 0; k < n; k++) ten_free(norms[k]);
@@ -641,7 +641,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
         if (tmp) { int rc = ten_copy_into(g, tmp); ten_free(tmp); if (rc < 0) { rt_tensor_error(I); goto out; } }
         else ten_bump_version(g);
     }
-    r = val_tensor(dt == DT_F32 ? ten_scalar_f((float)total) : ten_scalar_d(total));
+    r = val_tensor(dt == DT_F32 ? ten_scalar_f_in(I->run.ten, (float)total) : ten_scalar_d_in(I->run.ten, total));
 out:
     free(grads);
     val_decref(list);

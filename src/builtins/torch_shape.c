@@ -15,10 +15,10 @@ static Tensor *self_tensor(Interp *I, Args *a) {
     return x->u.t;
 }
 
-int norm_dim64(int64_t d, int ndim) {
+int norm_dim64_in(TenCtx *c, int64_t d, int ndim) {
     int n = ndim ? ndim : 1;
     if (d < -n || d >= n) {
-        ten_fail("Dimension out of range (expected to be in range of [%d, %d], but got %lld)", -n, n - 1, (long long)d);
+        ten_fail_in(c, "Dimension out of range (expected to be in range of [%d, %d], but got %lld)", -n, n - 1, (long long)d);
         return -1;
     }
     return (int)(d < 0 ? d + n : d);
@@ -26,7 +26,7 @@ int norm_dim64(int64_t d, int ndim) {
 
 bool dim_fits(Interp *I, int64_t d, int n) {
     if (d >= -(int64_t)INT_MAX && d <= INT_MAX) return true;
-    norm_dim64(d, n);
+    norm_dim64_in(I->run.ten, d, n);
     rt_tensor_error(I);
     return false;
 }
@@ -140,7 +140,7 @@ static Value *bi_flatten(Interp *I, Args *a) {
     Value *sv = arg(a, 1, "start_dim"), *ev = arg(a, 2, "end_dim");
     if ((sv && !arg_int(I, sv, "start_dim", &s)) || (ev && !arg_int(I, ev, "end_dim", &e))) return NULL;
     if (x->ndim == 0) return done(I, ten_reshape(x, 1, &x->numel));
-    int sd = norm_dim64(s, x->ndim), ed = sd < 0 ? -1 : norm_dim64(e, x->ndim);
+    int sd = norm_dim64_in(I->run.ten, s, x->ndim), ed = sd < 0 ? -1 : norm_dim64_in(I->run.ten, e, x->ndim);
     if (sd < 0 || ed < 0) return rt_tensor_error(I);
     if (sd > ed) return rt_error(I, "flatten() has invalid args: start_dim cannot come after end_dim");
     if (sd == ed) return val_incref(arg(a, 0, "input"));     /* X itself, as in PyTorch */
@@ -180,7 +180,7 @@ static Value *bi_cat(Interp *I, Args *a) {
         free(xs);
         return ret_ag(I, r);
     }
-    Tensor *r = n && !dim_fits(I, d, arr[0]->ndim + (a->fn->tag != 0)) ? NULL : a->fn->tag ? ten_stack(arr, n, (int)d) : ten_cat(arr, n, (int)d);
+    Tensor *r = n && !dim_fits(I, d, arr[0]->ndim + (a->fn->tag != 0)) ? NULL : a->fn->tag ? ten_stack_in(I->run.ten, arr, n, (int)d) : ten_cat_in(I->run.ten, arr, n, (int)d);
     if (!r && interp_failed(I)) { free(arr); return NULL; }
     free(arr);
     return done(I, r);
@@ -302,7 +302,7 @@ static Value *bi_unbind(Interp *I, Args *a) {
     int64_t d;
     if (!x || !dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
     if (x->ndim == 0) return rt_error(I, "Dimension specified as 0 but tensor has no dimensions");
-    int nd = norm_dim64(d, x->ndim);
+    int nd = norm_dim64_in(I->run.ten, d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     int64_t n = x->shape[nd];
     Tensor **ts = xcalloc((size_t)(n ? n : 1), sizeof *ts);
@@ -339,7 +339,7 @@ static Value *bi_split(Interp *I, Args *a) {
     int64_t d;
     if (!dim_arg(I, a, 2, "dim", 0, &d)) return NULL;
     if (x->ndim == 0) return rt_error(I, "%s expects at least a 1-dimensional tensor", a->fname);
-    int nd = norm_dim64(d, x->ndim);
+    int nd = norm_dim64_in(I->run.ten, d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     int64_t len = x->shape[nd];
     if (!chunk && (sv->kind == V_LIST || sv->kind == V_TUPLE)) {
@@ -402,7 +402,7 @@ static Value *bi_movedim(Interp *I, Args *a) {
     bool used_src[TEN_MAX_DIMS] = {false}, used_dst[TEN_MAX_DIMS] = {false};
     for (int i = 0; i < n; i++) perm[i] = -1;
     for (int i = 0; i < ns; i++) {
-        int s0 = norm_dim64(src[i], n), d0 = s0 < 0 ? -1 : norm_dim64(dst[i], n);
+        int s0 = norm_dim64_in(I->run.ten, src[i], n), d0 = s0 < 0 ? -1 : norm_dim64_in(I->run.ten, dst[i], n);
         if (s0 < 0 || d0 < 0) return rt_tensor_error(I);
         if (used_src[s0] || used_dst[d0]) return rt_error(I, "movedim: repeated dim in `source` or `destination`");
         used_src[s0] = used_dst[d0] = true;
@@ -426,7 +426,7 @@ static Value *bi_unflatten(Interp *I, Args *a) {
     Value *sv = arg(a, 2, "sizes");
     if (!arg(a, 1, "dim") || !sv) return rt_error(I, "unflatten(X, dim, sizes) needs a dim and sizes");
     if (!dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
-    int nd = norm_dim64(d, x->ndim);
+    int nd = norm_dim64_in(I->run.ten, d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
     Args sa = {&sv, 1, NULL, NULL, 0, a->fname, NULL};
     int64_t sizes[TEN_MAX_DIMS], sh[TEN_MAX_DIMS];

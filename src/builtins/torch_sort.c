@@ -55,9 +55,9 @@ static Value *bi_sort(Interp *I, Args *a) {
     Tensor *v, *ix;
     if (!dim_fits(I, dim, x->ndim)) return NULL;
     if (x->ndim == 0) {      /* a 0-dim tensor sorts to itself, index 0 */
-        if (norm_dim64(dim, 0) < 0) return rt_tensor_error(I);
+        if (norm_dim64_in(I->run.ten, dim, 0) < 0) return rt_tensor_error(I);
         v = ten_copy(x);
-        ix = ten_new(DT_I64, 0, NULL);
+        ix = ten_new_in(I->run.ten, DT_I64, 0, NULL);
     } else if (ten_sort(x, (int)dim, desc, stable, &v, &ix) < 0) {
         return rt_tensor_error(I);
     }
@@ -79,9 +79,9 @@ static Value *bi_topk(Interp *I, Args *a) {
         !opt_bool(I, a, 4, "sorted", &sorted))
         return NULL;
     if (x->ndim == 0) {
-        if (norm_dim64(dim, 0) < 0) return rt_tensor_error(I);
+        if (norm_dim64_in(I->run.ten, dim, 0) < 0) return rt_tensor_error(I);
         if (k < 0 || k > 1) return rt_error(I, "selected index k out of range");
-        return torch_return_pair("topk", ten_copy(x), ten_new(DT_I64, 0, NULL));
+        return torch_return_pair("topk", ten_copy(x), ten_new_in(I->run.ten, DT_I64, 0, NULL));
     }
     Tensor *v, *ix;
     if (!dim_fits(I, dim, x->ndim)) return NULL;
@@ -121,8 +121,8 @@ static Value *bi_median(Interp *I, Args *a) {
     }
     Tensor *v, *ix;
     if (x->ndim == 0) {
-        if (norm_dim64(dim, 0) < 0) return rt_tensor_error(I);
-        return torch_return_pair(mode ? "mode" : "median", ten_copy(x), ten_new(DT_I64, 0, NULL));
+        if (norm_dim64_in(I->run.ten, dim, 0) < 0) return rt_tensor_error(I);
+        return torch_return_pair(mode ? "mode" : "median", ten_copy(x), ten_new_in(I->run.ten, DT_I64, 0, NULL));
     }
     if (!dim_fits(I, dim, x->ndim)) return NULL;
     int rc = mode ? ten_mode(x, (int)dim, keep, &v, &ix) : ten_median_dim(x, (int)dim, keep, &v, &ix);

@@ -494,7 +494,7 @@ static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
     if (v->kind == V_FLOAT || (v->kind == V_TENSOR && ten_is_float(v->u.t->dtype))) ns->any_float = true;
     else if (v->kind == V_INT || (v->kind == V_TENSOR && v->u.t->dtype == DT_I64)) ns->any_int = true;
     else ns->any_bool = true;
-    if (++ns->count > TEN_MAX_NUMEL) { rt_error(I, "the list is too large to become a tensor"); return false; }
+    if (++ns->count > I->run.ten->limit_numel) { rt_error(I, "the list is too large to become a tensor"); return false; }
     return true;
 }
 
@@ -515,7 +515,7 @@ Tensor *interp_to_tensor(Interp *I, Value *v, bool has_dtype, DType dt) {
     if (!nest_scan(I, v, 0, &ns)) return NULL;
     /* Python floats give the default dtype (float32), a float64 tensor element float64; an empty list is float */
     DType inferred = ns.any_f64 ? DT_F64 : ns.any_float ? I->run.ten->default_float : ns.any_int ? DT_I64 : ns.any_bool ? DT_BOOL : I->run.ten->default_float;
-    Tensor *t = ten_new(has_dtype ? dt : inferred, ns.ndim, ns.shape);
+    Tensor *t = ten_new_in(I->run.ten, has_dtype ? dt : inferred, ns.ndim, ns.shape);
     if (!t) { rt_tensor_error(I); return NULL; }
     int64_t k = 0;
     nest_fill(v, t, &k);

@@ -27,7 +27,7 @@ void interp_init(Interp *I) {
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
     I->run.ten = ten_ctx_new();
-    ag_context_init(&I->run.ag);
+    ag_context_init(&I->run.ag, I->run.ten);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
 }
@@ -130,15 +130,15 @@ bool interp_memory_ok(Interp *I, int64_t more) {
 }
 
 Value *rt_tensor_error(Interp *I) {
-    if (ten_error_kind() == TEN_ERR_INTERRUPTED) return rt_interrupt(I);
+    if (ten_error_kind(I->run.ten) == TEN_ERR_INTERRUPTED) return rt_interrupt(I);
     /* PyTorch's classes: IndexError for a dim out of range (TORCH_CHECK_INDEX), RuntimeError for the others */
-    bool dim = !strncmp(ten_error(), "Dimension out of range", 22);
-    return rt_raise(I, dim ? "IndexError" : "RuntimeError", "%s", ten_error());
+    bool dim = !strncmp(ten_error(I->run.ten), "Dimension out of range", 22);
+    return rt_raise(I, dim ? "IndexError" : "RuntimeError", "%s", ten_error(I->run.ten));
 }
 
 Value *rt_tensor_index_error(Interp *I) {
-    const char *m = ten_error();
-    if (ten_error_kind() != TEN_ERR_INTERRUPTED && (!strncmp(m, "index ", 6) || !strncmp(m, "too many indices", 16)))
+    const char *m = ten_error(I->run.ten);
+    if (ten_error_kind(I->run.ten) != TEN_ERR_INTERRUPTED && (!strncmp(m, "index ", 6) || !strncmp(m, "too many indices", 16)))
         return rt_raise(I, "IndexError", "%s", m);
     return rt_tensor_error(I);
 }

@@ -35,10 +35,10 @@ static BinOp tensor_op(int aop, bool *ok) {
     }
 }
 
-Tensor *ops_number_tensor(const Value *v) {
-    if (v->kind == V_FLOAT) return ten_scalar_d(v->u.f);     /* exact; the result dtype decides the rounding */
-    if (v->kind == V_BOOL) { Tensor *t = ten_new(DT_BOOL, 0, NULL); if (t) ten_b8(t)[0] = v->u.b; return t; }
-    return ten_scalar_i(v->u.i);
+Tensor *ops_number_tensor_in(TenCtx *c, const Value *v) {
+    if (v->kind == V_FLOAT) return ten_scalar_d_in(c, v->u.f);     /* exact; the result dtype decides the rounding */
+    if (v->kind == V_BOOL) { Tensor *t = ten_new_in(c, DT_BOOL, 0, NULL); if (t) ten_b8(t)[0] = v->u.b; return t; }
+    return ten_scalar_i_in(c, v->u.i);
 }
 
 static Value *contains(Interp *I, Value *container, Value *x);
@@ -94,7 +94,7 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
                                  : seq ? " (make the " : "",
                         seq ? val_type_name(other) : "", seq ? " a tensor with torch.tensor(...))" : "");
     }
-    Tensor *ta = aw ? ops_number_tensor(a) : a->u.t, *tb = bw ? ops_number_tensor(b) : b->u.t;
+    Tensor *ta = aw ? ops_number_tensor_in(I->run.ten, a) : a->u.t, *tb = bw ? ops_number_tensor_in(I->run.ten, b) : b->u.t;
     Tensor *r = NULL;
     bool cmp = aop == AOP_EQ || aop == AOP_NE || aop == AOP_LT || aop == AOP_LE || aop == AOP_GT || aop == AOP_GE;
     if (ta && tb && !cmp && ag_records(I, a, b) && !(aop == AOP_MATMUL && (aw || bw))) {
@@ -768,7 +768,7 @@ static Value *ag_index_advanced(Interp *I, Value *obj, const IndexItem *items, i
     const Tensor *x = obj->u.t;
     Tensor *out = ten_index_get(x, items, n);
     if (!out) return rt_tensor_index_error(I);
-    Tensor *ar = ten_arange(0, (double)x->numel, 1, DT_I64), *pos = ar ? ten_reshape(ar, x->ndim, x->shape) : NULL;
+    Tensor *ar = ten_arange_in(I->run.ten, 0, (double)x->numel, 1, DT_I64), *pos = ar ? ten_reshape(ar, x->ndim, x->shape) : NULL;
     Tensor *map = pos ? ten_index_get(pos, items, n) : NULL;
     ten_free(ar);
     ten_free(pos);
@@ -917,7 +917,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         int rc = -1;
         int n = tensor_items(I, index, items, tmps);
         if (n >= 0) {
-            Tensor *src = val_is_number(v) ? (tv = ops_number_tensor(v)) : arg_tensor(I, v, "the assigned value", &tv);
+            Tensor *src = val_is_number(v) ? (tv = ops_number_tensor_in(I->run.ten, v)) : arg_tensor(I, v, "the assigned value", &tv);
             bool basic = true;
             for (int i = 0; i < n; i++) basic = basic && items[i].kind != IX_TENSOR;
             if (src && basic && ag_check_inplace(&I->run.ag, obj->ag, true) < 0) {

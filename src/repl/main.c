@@ -172,7 +172,7 @@ static bool memory_limit_from_env(void) {
         fprintf(stderr, "attn: ATTN_MEMORY_LIMIT=%s is not a size (write it like 512M or 2G)\n", e);
         return false;
     }
-    ten_limit_bytes = (int64_t)(v * unit);
+    ten_process_ctx()->limit_bytes = (int64_t)(v * unit);
     return true;
 }
 

@@ -42,52 +42,52 @@ static bool starts(const char *p, const char *end, const char *lit) {
     return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
 }
 
-Tensor *npy_parse(const unsigned char *buf, size_t len) {
+Tensor *npy_parse_in(TenCtx *c, const unsigned char *buf, size_t len) {
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
-        ten_fail("not a .npy file (it does not start with \\x93NUMPY)");
+        ten_fail_in(c, "not a .npy file (it does not start with \\x93NUMPY)");
         return NULL;
     }
     int major = buf[6];
     size_t hlen, hstart;
     if (major == 1) { hlen = (size_t)buf[8] | (size_t)buf[9] << 8; hstart = 10; }
     else if (major == 2 || major == 3) {
-        if (len < 12) { ten_fail("truncated .npy header"); return NULL; }
+        if (len < 12) { ten_fail_in(c, "truncated .npy header"); return NULL; }
         hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
         hstart = 12;
     } else {
-        ten_fail(".npy format version %d.%d is not supported (1.0 to 3.0 are)", major, buf[7]);
+        ten_fail_in(c, ".npy format version %d.%d is not supported (1.0 to 3.0 are)", major, buf[7]);
         return NULL;
     }
-    if (hlen > len - hstart || hlen > 65536) { ten_fail("truncated .npy header (%zu bytes announced)", hlen); return NULL; }
+    if (hlen > len - hstart || hlen > 65536) { ten_fail_in(c, "truncated .npy header (%zu bytes announced)", hlen); return NULL; }
     const char *h = (const char *)buf + hstart, *end = h + hlen;
     const char *d = find_key(h, end, "descr"), *fo = find_key(h, end, "fortran_order"), *sh = find_key(h, end, "shape");
-    if (!d || !fo || !sh) { ten_fail(".npy header lacks 'descr', 'fortran_order' or 'shape'"); return NULL; }
+    if (!d || !fo || !sh) { ten_fail_in(c, ".npy header lacks 'descr', 'fortran_order' or 'shape'"); return NULL; }
     char descr[16] = {0};
-    if (*d != '\'' && *d != '"') { ten_fail(".npy header: 'descr' is not a string (structured arrays are not supported)"); return NULL; }
+    if (*d != '\'' && *d != '"') { ten_fail_in(c, ".npy header: 'descr' is not a string (structured arrays are not supported)"); return NULL; }
     const char *dq = d + 1 < end ? memchr(d + 1, *d, (size_t)(end - d - 1)) : NULL;
-    if (!dq || dq - d - 1 >= (long)sizeof descr) { ten_fail(".npy header: bad 'descr'"); return NULL; }
+    if (!dq || dq - d - 1 >= (long)sizeof descr) { ten_fail_in(c, ".npy header: bad 'descr'"); return NULL; }
     memcpy(descr, d + 1, (size_t)(dq - d - 1));
     if (!starts(fo, end, "False")) {
-        ten_fail(starts(fo, end, "True") ? "Fortran-order .npy arrays are not supported: save with np.ascontiguousarray"
+        ten_fail_in(c, starts(fo, end, "True") ? "Fortran-order .npy arrays are not supported: save with np.ascontiguousarray"
                                          : ".npy header: bad 'fortran_order'");
         return NULL;
     }
-    if (*sh != '(') { ten_fail(".npy header: 'shape' is not a tuple"); return NULL; }
+    if (*sh != '(') { ten_fail_in(c, ".npy header: 'shape' is not a tuple"); return NULL; }
     int64_t shape[TEN_MAX_DIMS];
     int nd = 0;
     const char *p = sh + 1;
     for (;;) {
         p = skip_ws(p, end);
-        if (p >= end) { ten_fail(".npy header: unterminated 'shape'"); return NULL; }
+        if (p >= end) { ten_fail_in(c, ".npy header: unterminated 'shape'"); return NULL; }
         if (*p == ')') break;
-        if (*p < '0' || *p > '9') { ten_fail(".npy header: bad number in 'shape'"); return NULL; }
+        if (*p < '0' || *p > '9') { ten_fail_in(c, ".npy header: bad number in 'shape'"); return NULL; }
         int64_t v = 0;
         while (p < end && *p >= '0' && *p <= '9') {
-            if (v > TEN_MAX_NUMEL) { ten_fail(".npy array is too large"); return NULL; }
+            if (v > c->limit_numel) { ten_fail_in(c, ".npy array is too large"); return NULL; }
             v = v * 10 + (*p++ - '0');
         }
         if (p < end && *p == 'L') p++;
-        if (nd >= TEN_MAX_DIMS) { ten_fail(".npy array has more than %d dimensions", TEN_MAX_DIMS); return NULL; }
+        if (nd >= TEN_MAX_DIMS) { ten_fail_in(c, ".npy array has more than %d dimensions", TEN_MAX_DIMS); return NULL; }
         shape[nd++] = v;
         p = skip_ws(p, end);
         if (p < end && *p == ',') p++;
@@ -100,12 +100,12 @@ Tensor *npy_parse(const unsigned char *buf, size_t len) {
     else if (!strcmp(descr, "<i8") || !strcmp(descr, "=i8")) { kind = 2; esize = 8; dt = DT_I64; }
     else if (!strcmp(descr, "<i4") || !strcmp(descr, "=i4")) { kind = 3; esize = 4; dt = DT_I64; }
     else if (!strcmp(descr, "|b1")) { kind = 4; esize = 1; dt = DT_BOOL; }
-    else { ten_fail(".npy dtype '%s' is not supported (float32 <f4, float64 <f8, int64 <i8, int32 <i4, bool |b1 are)", descr); return NULL; }
-    Tensor *t = ten_new(dt, nd, shape);
+    else { ten_fail_in(c, ".npy dtype '%s' is not supported (float32 <f4, float64 <f8, int64 <i8, int32 <i4, bool |b1 are)", descr); return NULL; }
+    Tensor *t = ten_new_in(c, dt, nd, shape);
     if (!t) return NULL;
     size_t need = (size_t)t->numel * esize, have = len - hstart - hlen;
     if (have < need) {
-        ten_fail("truncated .npy data: %zu bytes for %lld elements of %s, expected %zu", have, (long long)t->numel, descr, need);
+        ten_fail_in(c, "truncated .npy data: %zu bytes for %lld elements of %s, expected %zu", have, (long long)t->numel, descr, need);
         ten_free(t);
         return NULL;
     }
@@ -131,35 +131,35 @@ static const char *file_kind(mode_t m) {
          : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
-Tensor *npy_load(const char *path) {
+Tensor *npy_load_in(TenCtx *c, const char *path) {
     /* opened without blocking and checked first: a FIFO would wait for a writer for ever, /dev/zero never ends */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) { ten_fail("cannot open '%s': %s", path, strerror(errno)); return NULL; }
+    if (fd < 0) { ten_fail_in(c, "cannot open '%s': %s", path, strerror(errno)); return NULL; }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ten_fail("cannot load '%s': it is %s, not a .npy file (load reads regular files only)", path, file_kind(st.st_mode));
+        ten_fail_in(c, "cannot load '%s': it is %s, not a .npy file (load reads regular files only)", path, file_kind(st.st_mode));
         close(fd);
         return NULL;
     }
     FILE *f = fdopen(fd, "rb");
-    if (!f) { ten_fail("cannot open '%s': %s", path, strerror(errno)); close(fd); return NULL; }
+    if (!f) { ten_fail_in(c, "cannot open '%s': %s", path, strerror(errno)); close(fd); return NULL; }
     StrBuf b;
     sb_init(&b);
     char chunk[65536];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (b.len + n > NPY_MAX_FILE) { fclose(f); sb_free(&b); ten_fail("'%s' is larger than 2 GiB", path); return NULL; }
+        if (b.len + n > NPY_MAX_FILE) { fclose(f); sb_free(&b); ten_fail_in(c, "'%s' is larger than 2 GiB", path); return NULL; }
         sb_putn(&b, chunk, n);
     }
     int err = ferror(f);
     fclose(f);
-    if (err) { sb_free(&b); ten_fail("cannot read '%s'", path); return NULL; }
-    Tensor *t = npy_parse((const unsigned char *)(b.s ? b.s : ""), b.len);
+    if (err) { sb_free(&b); ten_fail_in(c, "cannot read '%s'", path); return NULL; }
+    Tensor *t = npy_parse_in(c, (const unsigned char *)(b.s ? b.s : ""), b.len);
     sb_free(&b);
     if (!t) {
         char msg[512];
-        snprintf(msg, sizeof msg, "%s", ten_error());
-        ten_fail("%s: %s", path, msg);
+        snprintf(msg, sizeof msg, "%s", ten_error(c));
+        ten_fail_in(c, "%s: %s", path, msg);
     }
     return t;
 }
@@ -195,7 +195,7 @@ static int save_dense(const char *path, const Tensor *t) {
         ok = file_commit(&w, err, sizeof err);
     }
     sb_free(&h);
-    if (!ok && w.err == EINTR && ten_interrupted) { ten_fail_interrupted(); return -1; }
-    if (!ok) { ten_fail("%s", err); return -1; }
+    if (!ok && w.err == EINTR && ten_interrupted) { ten_fail_interrupted(ten_ctx_of(t)); return -1; }
+    if (!ok) { ten_fail_in(ten_ctx_of(t), "%s", err); return -1; }
     return 0;
 }

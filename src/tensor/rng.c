@@ -34,8 +34,8 @@ double rng_normal(Rng *g) {
     g->have_spare = 1;
     return r * cos(th);
 }
-Tensor *ten_uniform(Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi) {
-    Tensor *t = ten_new(dt, ndim, shape);
+Tensor *ten_uniform_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi) {
+    Tensor *t = ten_new_in(c, dt, ndim, shape);
     if (!t) return NULL;
     for (int64_t i = 0; i < t->numel; i++) {
         double u = lo + (hi - lo) * rng_uniform(g);
@@ -46,11 +46,11 @@ Tensor *ten_uniform(Rng *g, DType dt, int ndim, const int64_t *shape, double lo,
     }
     return t;
 }
-Tensor *ten_normal(Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std) {
-    Tensor *t = ten_new(dt, ndim, shape);
+Tensor *ten_normal_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std) {
+    Tensor *t = ten_new_in(c, dt, ndim, shape);
     if (!t) return NULL;
     for (int64_t i = 0; i < t->numel; i++) ten_set(t, i, mean + std * rng_normal(g));
     return t;
 }
-Tensor *ten_rand(Rng *g, int ndim, const int64_t *shape) { return ten_uniform(g, DT_F32, ndim, shape, 0, 1); }
-Tensor *ten_randn(Rng *g, int ndim, const int64_t *shape) { return ten_normal(g, DT_F32, ndim, shape, 0, 1); }
+Tensor *ten_rand_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape) { return ten_uniform_in(c, g, DT_F32, ndim, shape, 0, 1); }
+Tensor *ten_randn_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape) { return ten_normal_in(c, g, DT_F32, ndim, shape, 0, 1); }

@@ -144,7 +144,7 @@ static const Tensor *rows_readable(const Tensor *x, Tensor **tmp) {
  * (the book's mask arange(K) < valid_len), so a length of 2.5 lets keys 0, 1 and 2 in, and NaN none. */
 static int64_t *valid_counts(const Tensor *lens, int64_t B, int64_t Q, int64_t K) {
     int64_t *c = malloc(sizeof(int64_t) * (size_t)(B * Q));
-    if (!c) { ten_fail("out of memory for the valid lengths"); return NULL; }
+    if (!c) { ten_fail_in(ten_ctx_of(lens), "out of memory for the valid lengths"); return NULL; }
     for (int64_t b = 0; b < B; b++)
         for (int64_t q = 0; q < Q; q++) {
             double vl = ten_get(lens, lens->ndim == 1 ? b : b * Q + q);
@@ -162,13 +162,13 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     if (q->ndim != 3 || k->ndim != 3 || (v && v->ndim != 3) || heads < 1 || q->shape[2] % heads || k->shape[2] % heads ||
         (v && v->shape[2] % heads) || q->shape[2] != k->shape[2] || q->shape[0] != k->shape[0] ||
         (v && (k->shape[0] != v->shape[0] || k->shape[1] != v->shape[1]))) {
-        ten_fail("attention: queries (B, Q, h*d), keys (B, K, h*d) and values (B, K, h*dv) do not fit together");
+        ten_fail_in(ten_ctx_of(q), "attention: queries (B, Q, h*d), keys (B, K, h*d) and values (B, K, h*dv) do not fit together");
         return;
     }
     int64_t B = q->shape[0], nq = q->shape[1], nk = k->shape[1];
     if (valid_lens && !((valid_lens->ndim == 1 && valid_lens->shape[0] == B) ||
                         (valid_lens->ndim == 2 && valid_lens->shape[0] == B && valid_lens->shape[1] == nq))) {
-        ten_fail("attention: valid_lens must be (B,) or (B, Q)");
+        ten_fail_in(ten_ctx_of(q), "attention: valid_lens must be (B,) or (B, Q)");
         return;
     }
     Tensor *tq, *tk, *tv = NULL, *out = NULL, *w = NULL;
@@ -243,8 +243,8 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     atomic_init(&J.next, 0);
     par_for(workers < threads ? workers : threads, 1, attn_units, &J);
     if (atomic_load(&J.failed)) {
-        if (atomic_load(&J.failed) == 2) ten_fail_interrupted();
-        else ten_fail("attention: out of memory for a block of scores");
+        if (atomic_load(&J.failed) == 2) ten_fail_interrupted(ten_ctx_of(q));
+        else ten_fail_in(ten_ctx_of(q), "attention: out of memory for a block of scores");
         ok = false;
     }
 done:

@@ -9,10 +9,11 @@
 
 atomic_int ten_interrupted = 0;
 
-/* The process's context, for callers that install none, and the installed one (tensor.h). */
+/* The process's context, for callers that own none, and the one installed for par_for and ten_sgemm (tensor.h). */
 static TenCtx process_ctx = TEN_CTX_INIT;
 static TenCtx *installed = &process_ctx;
 
+TenCtx *ten_process_ctx(void) { return &process_ctx; }
 TenCtx *ten_ctx(void) { return installed; }
 
 TenCtx *ten_ctx_use(TenCtx *c) {
@@ -24,8 +25,8 @@ TenCtx *ten_ctx_use(TenCtx *c) {
 TenCtx *ten_ctx_new(void) {
     TenCtx *c = xmalloc(sizeof *c);
     *c = (TenCtx)TEN_CTX_INIT;
-    c->limit_numel = installed->limit_numel;
-    c->limit_bytes = installed->limit_bytes;
+    c->limit_numel = process_ctx.limit_numel;
+    c->limit_bytes = process_ctx.limit_bytes;
     return c;
 }
 
@@ -44,20 +45,20 @@ void ten_ctx_free(TenCtx *c) {
     ctx_unref(c);
 }
 
-int64_t ten_live_bytes(void) { return installed->live_bytes; }
+int64_t ten_live_bytes(const TenCtx *c) { return c->live_bytes; }
 
-const char *ten_error(void) { return installed->err; }
-TenErrKind ten_error_kind(void) { return installed->err_kind; }
-void ten_fail(const char *fmt, ...) {
+const char *ten_error(const TenCtx *c) { return c->err; }
+TenErrKind ten_error_kind(const TenCtx *c) { return c->err_kind; }
+void ten_fail_in(TenCtx *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(installed->err, sizeof installed->err, fmt, ap);
+    vsnprintf(c->err, sizeof c->err, fmt, ap);
     va_end(ap);
-    installed->err_kind = TEN_ERR_FAILED;
+    c->err_kind = TEN_ERR_FAILED;
 }
-void ten_fail_interrupted(void) {
-    snprintf(installed->err, sizeof installed->err, "interrupted");
-    installed->err_kind = TEN_ERR_INTERRUPTED;
+void ten_fail_interrupted(TenCtx *c) {
+    snprintf(c->err, sizeof c->err, "interrupted");
+    c->err_kind = TEN_ERR_INTERRUPTED;
 }
 
 void ten_bytes_str(int64_t bytes, char *out, size_t n) {
@@ -197,7 +198,7 @@ static void pool_release(TenCtx *c) {
     pool_drain(&c->pool.small, &c->pool.nsmall);
 }
 
-void ten_release_cache(void) { pool_release(installed); }
+void ten_release_cache(TenCtx *c) { pool_release(c); }
 
 static Tensor *handle_new(TenCtx *c) {
     Tensor *t = pool_take(&c->pool.handles, &c->pool.nhandles, sizeof(Tensor));
@@ -211,16 +212,13 @@ Tensor *ten_new_in(TenCtx *c, DType dt, int ndim, const int64_t *shape) { return
 Tensor *ten_new_uninit_in(TenCtx *c, DType dt, int ndim, const int64_t *shape) {
     return new_tensor(c, dt, ndim, shape, false);
 }
-Tensor *ten_new(DType dt, int ndim, const int64_t *shape) { return new_tensor(installed, dt, ndim, shape, true); }
-Tensor *ten_new_uninit(DType dt, int ndim, const int64_t *shape) { return new_tensor(installed, dt, ndim, shape, false); }
 
 TenCtx *ten_ctx_of(const Tensor *t) { return t->storage->ctx; }
 
-/* Allocates a tensor in c, counted against c's limits (the error goes to the installed context, where the caller
- * reads it: ten_error). */
+/* Allocates a tensor in c, counted against c's limits; NULL with the error in c (ten_error). */
 static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, bool zero) {
     if (ndim < 0 || ndim > TEN_MAX_DIMS) {
-        ten_fail("tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
+        ten_fail_in(c, "tensors have at most %d dimensions, not %d", TEN_MAX_DIMS, ndim);
         return NULL;
     }
     /* the product of the sizes, and of the nonzero ones (the strides: (2**40, 2**40, 0) holds nothing, but its
@@ -229,7 +227,7 @@ static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, b
     bool empty = false;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) {
-            ten_fail("negative dimension %lld in a shape", (long long)shape[i]);
+            ten_fail_in(c, "negative dimension %lld in a shape", (long long)shape[i]);
             return NULL;
         }
         if (shape[i] == 0) empty = true;
@@ -240,7 +238,7 @@ static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, b
     if (span > c->limit_numel) {
         char s[160];
         ten_shape_str(shape, ndim, s, sizeof s);
-        ten_fail("a tensor of shape %s is too large: attn holds at most %lld elements per tensor", s,
+        ten_fail_in(c, "a tensor of shape %s is too large: attn holds at most %lld elements per tensor", s,
                  (long long)c->limit_numel);
         return NULL;
     }
@@ -250,7 +248,7 @@ static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, b
         ten_bytes_str(c->live_bytes, live, sizeof live);
         ten_bytes_str(bytes, need, sizeof need);
         ten_bytes_str(c->limit_bytes, lim, sizeof lim);
-        ten_fail("out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s): "
+        ten_fail_in(c, "out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s): "
                  "delete some (del NAME) or use smaller sizes", live, need, lim);
         return NULL;
     }
@@ -264,7 +262,7 @@ static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, b
     } else {
         data = data_alloc(c, (size_t)bytes, zero);
         if (!data) {
-            ten_fail("not enough memory for %lld elements", (long long)numel);
+            ten_fail_in(c, "not enough memory for %lld elements", (long long)numel);
             return NULL;
         }
         st = xmalloc(sizeof *st);
@@ -348,18 +346,18 @@ void ten_check_dtype(const Tensor *t, int dt, const char *fn) {
 }
 #endif
 
-Tensor *ten_scalar_f(float v) {
-    Tensor *t = ten_new(DT_F32, 0, NULL);
+Tensor *ten_scalar_f_in(TenCtx *c, float v) {
+    Tensor *t = ten_new_in(c, DT_F32, 0, NULL);
     if (t) ten_f32(t)[0] = v;
     return t;
 }
-Tensor *ten_scalar_d(double v) {
-    Tensor *t = ten_new(DT_F64, 0, NULL);
+Tensor *ten_scalar_d_in(TenCtx *c, double v) {
+    Tensor *t = ten_new_in(c, DT_F64, 0, NULL);
     if (t) ten_f64(t)[0] = v;
     return t;
 }
-Tensor *ten_scalar_i(int64_t v) {
-    Tensor *t = ten_new(DT_I64, 0, NULL);
+Tensor *ten_scalar_i_in(TenCtx *c, int64_t v) {
+    Tensor *t = ten_new_in(c, DT_I64, 0, NULL);
     if (t) ten_i64(t)[0] = v;
     return t;
 }
@@ -406,28 +404,28 @@ void ten_set(Tensor *t, int64_t i, double v) {
     }
 }
 
-Tensor *ten_full(DType dt, int ndim, const int64_t *shape, double v) {
-    Tensor *t = ten_new(dt, ndim, shape);
+Tensor *ten_full_in(TenCtx *c, DType dt, int ndim, const int64_t *shape, double v) {
+    Tensor *t = ten_new_in(c, dt, ndim, shape);
     if (!t || v == 0) return t;
     for (int64_t i = 0; i < t->numel; i++) ten_set(t, i, v);
     return t;
 }
 
 /* torch.arange: ceil((stop - start) / step) values start + i*step, computed in double, then stored. */
-Tensor *ten_arange(double start, double stop, double step, DType dt) {
+Tensor *ten_arange_in(TenCtx *c, double start, double stop, double step, DType dt) {
     if (step == 0 || !isfinite(start) || !isfinite(stop) || !isfinite(step)) {
-        ten_fail(step == 0 ? "arange: step must be nonzero" : "arange: start, end and step must be finite");
+        ten_fail_in(c, step == 0 ? "arange: step must be nonzero" : "arange: start, end and step must be finite");
         return NULL;
     }
     double n = ceil((stop - start) / step);
     if (n < 0) n = 0;
-    if (n > (double)TEN_MAX_NUMEL) {
-        ten_fail("arange(%g, %g, %g) would have %.0f elements: attn holds at most %lld per tensor", start, stop,
-                 step, n, (long long)TEN_MAX_NUMEL);
+    if (n > (double)c->limit_numel) {
+        ten_fail_in(c, "arange(%g, %g, %g) would have %.0f elements: attn holds at most %lld per tensor", start, stop,
+                 step, n, (long long)c->limit_numel);
         return NULL;
     }
     int64_t len = (int64_t)n;
-    Tensor *t = ten_new(dt, 1, &len);
+    Tensor *t = ten_new_in(c, dt, 1, &len);
     if (!t) return NULL;
     for (int64_t i = 0; i < len; i++) ten_set(t, i, start + (double)i * step);
     return t;
@@ -436,9 +434,9 @@ Tensor *ten_arange(double start, double stop, double step, DType dt) {
 /* torch.linspace as PyTorch's CPU kernel (RangeFactoriesKernel.cpp) computes it, in the result dtype: step =
  * (end - start) / (steps - 1); the first half counts up from start, the second half down from end, so both
  * ends are exact. (PyTorch's vectorised loop rounds a few elements of long float32 ranges differently, by an ulp.) */
-Tensor *ten_linspace(double start, double stop, int64_t steps, DType dt) {
-    if (steps < 0) { ten_fail("number of steps must be non-negative"); return NULL; }
-    Tensor *t = ten_new(dt, 1, &steps);
+Tensor *ten_linspace_in(TenCtx *c, double start, double stop, int64_t steps, DType dt) {
+    if (steps < 0) { ten_fail_in(c, "number of steps must be non-negative"); return NULL; }
+    Tensor *t = ten_new_in(c, dt, 1, &steps);
     if (!t || steps == 0) return t;
     if (steps == 1) { ten_set(t, 0, start); return t; }      /* PyTorch fills start (linspace_out) */
     int64_t half = steps / 2;
@@ -453,9 +451,9 @@ Tensor *ten_linspace(double start, double stop, int64_t steps, DType dt) {
     return t;
 }
 
-Tensor *ten_eye(int64_t n, int64_t m, DType dt) {
+Tensor *ten_eye_in(TenCtx *c, int64_t n, int64_t m, DType dt) {
     int64_t sh[2] = {n, m};
-    Tensor *t = ten_new(dt, 2, sh);
+    Tensor *t = ten_new_in(c, dt, 2, sh);
     if (!t) return NULL;
     for (int64_t i = 0; i < n && i < m; i++) ten_set(t, i * m + i, 1);
     return t;

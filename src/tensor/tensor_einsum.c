@@ -17,14 +17,14 @@ static int label_of(char c) {
 }
 
 /* One term of the equation ("b...d") as labels per dim of its operand, with the ellipsis expanded. */
-static int parse_term(const char *s, const char *end, int ndim, int ell_dims_max, int *labels, int *nl, bool *has_ell, int *ell_here) {
+static int parse_term(TenCtx *c, const char *s, const char *end, int ndim, int ell_dims_max, int *labels, int *nl, bool *has_ell, int *ell_here) {
     int n = 0;
     *has_ell = false;
     for (const char *p = s; p < end; p++) {
         if (*p == ' ') continue;
         if (*p == '.') {
             if (end - p < 3 || p[1] != '.' || p[2] != '.' || *has_ell) {
-                ten_fail("einsum(): found '.' for operand that is not part of any ellipsis");
+                ten_fail_in(c, "einsum(): found '.' for operand that is not part of any ellipsis");
                 return -1;
             }
             *has_ell = true;
@@ -34,8 +34,8 @@ static int parse_term(const char *s, const char *end, int ndim, int ell_dims_max
             continue;
         }
         int l = label_of(*p);
-        if (l < 0) { ten_fail("einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", (int)(p - s)); return -1; }
-        if (n >= TEN_MAX_DIMS + 1) { ten_fail("einsum(): too many subscripts"); return -1; }
+        if (l < 0) { ten_fail_in(c, "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", (int)(p - s)); return -1; }
+        if (n >= TEN_MAX_DIMS + 1) { ten_fail_in(c, "einsum(): too many subscripts"); return -1; }
         labels[n++] = l;
     }
     *nl = n;
@@ -44,8 +44,8 @@ static int parse_term(const char *s, const char *end, int ndim, int ell_dims_max
     return 0;
 }
 
-Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
-    if (nops < 1 || nops > MAX_OPS) { ten_fail("einsum(): must provide at least one operand (and at most %d)", MAX_OPS); return NULL; }
+Tensor *ten_einsum_in(TenCtx *c, const char *eq, Tensor *const *ops, int nops) {
+    if (nops < 1 || nops > MAX_OPS) { ten_fail_in(c, "einsum(): must provide at least one operand (and at most %d)", MAX_OPS); return NULL; }
     const char *arrow = strstr(eq, "->");
     const char *lhs_end = arrow ? arrow : eq + strlen(eq);
     int labels[MAX_OPS][TEN_MAX_DIMS + 1], nl[MAX_OPS], ell_at[MAX_OPS];
@@ -55,12 +55,12 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
     for (; k < nops; k++) {
         const char *comma = memchr(p, ',', (size_t)(lhs_end - p));
         const char *tend = comma ? comma : lhs_end;
-        if (parse_term(p, tend, ops[k]->ndim, 0, labels[k], &nl[k], &has_ell[k], &ell_at[k]) < 0) return NULL;
+        if (parse_term(c, p, tend, ops[k]->ndim, 0, labels[k], &nl[k], &has_ell[k], &ell_at[k]) < 0) return NULL;
         if (!comma) { k++; break; }
         p = comma + 1;
     }
     if (k != nops || memchr(p, ',', (size_t)(lhs_end - p)) != NULL) {
-        ten_fail("einsum(): more operands were provided than specified in the equation");
+        ten_fail_in(c, "einsum(): more operands were provided than specified in the equation");
         return NULL;
     }
     /* dims each operand gives to its ellipsis */
@@ -69,7 +69,7 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
         int named = nl[k] - (has_ell[k] ? 1 : 0);
         ell_n[k] = has_ell[k] ? ops[k]->ndim - named : 0;
         if ((!has_ell[k] && named != ops[k]->ndim) || ell_n[k] < 0) {
-            ten_fail("einsum(): the number of subscripts in the equation (%d) does not match the number of dimensions (%d) "
+            ten_fail_in(c, "einsum(): the number of subscripts in the equation (%d) does not match the number of dimensions (%d) "
                      "for operand %d%s", named, ops[k]->ndim, k, has_ell[k] ? "" : " and no ellipsis was given");
             return NULL;
         }
@@ -90,8 +90,8 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
                 if (labels[k][j] != -2 || e == 0) count[l] += labels[k][j] == -2 ? 0 : 1;
                 if (size[l] < 0 || size[l] == 1) size[l] = size[l] == 1 && n != 1 ? n : (size[l] < 0 ? n : size[l]);
                 else if (n != 1 && n != size[l]) {
-                    if (l >= 52) ten_fail("einsum(): operands do not broadcast with remapped shapes (original->remapped)");
-                    else ten_fail("einsum(): subscript %c has size %lld for operand %d which does not broadcast with previously seen size %lld",
+                    if (l >= 52) ten_fail_in(c, "einsum(): operands do not broadcast with remapped shapes (original->remapped)");
+                    else ten_fail_in(c, "einsum(): subscript %c has size %lld for operand %d which does not broadcast with previously seen size %lld",
                                   l < 26 ? 'A' + l : 'a' + l - 26, (long long)n, k, (long long)size[l]);
                     return NULL;
                 }
@@ -109,17 +109,17 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
         for (; *q; q++) {
             if (*q == ' ') continue;
             if (*q == '.') {
-                if (strncmp(q, "...", 3) || ell_seen) { ten_fail("einsum(): found '.' for output but an ellipsis (...) was already found"); return NULL; }
+                if (strncmp(q, "...", 3) || ell_seen) { ten_fail_in(c, "einsum(): found '.' for output but an ellipsis (...) was already found"); return NULL; }
                 ell_seen = true;
                 for (int l = 52; l < 52 + ell_max; l++) { out[nout++] = l; in_out[l] = true; }
                 q += 2;
                 continue;
             }
             int l = label_of(*q);
-            if (l < 0) { ten_fail("einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", (int)(q - eq)); return NULL; }
-            if (size[l] < 0) { ten_fail("einsum(): output subscript %c does not appear in the equation for any input operand", *q); return NULL; }
-            if (in_out[l]) { ten_fail("einsum(): output subscript %c appears more than once in the output", *q); return NULL; }
-            if (nout >= TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+            if (l < 0) { ten_fail_in(c, "einsum(): invalid subscript given at index %d in the equation string, subscripts must be in [a-zA-Z]", (int)(q - eq)); return NULL; }
+            if (size[l] < 0) { ten_fail_in(c, "einsum(): output subscript %c does not appear in the equation for any input operand", *q); return NULL; }
+            if (in_out[l]) { ten_fail_in(c, "einsum(): output subscript %c appears more than once in the output", *q); return NULL; }
+            if (nout >= TEN_MAX_DIMS) { ten_fail_in(c, "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
             out[nout++] = l;
             in_out[l] = true;
         }
@@ -128,7 +128,7 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
         for (int l = 52; l < 52 + ell_max; l++) { out[nout++] = l; in_out[l] = true; }
         for (int l = 0; l < 52; l++)
             if (count[l] == 1) {
-                if (nout >= TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+                if (nout >= TEN_MAX_DIMS) { ten_fail_in(c, "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
                 out[nout++] = l;
                 in_out[l] = true;
             }
@@ -138,7 +138,7 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
     /* dtypes: PyTorch multiplies equal dtypes only */
     DType dt = ops[0]->dtype;
     for (k = 1; k < nops; k++)
-        if (ops[k]->dtype != dt) { ten_fail("expected scalar type %s but found %s", ten_dtype_word(dt), ten_dtype_word(ops[k]->dtype)); return NULL; }
+        if (ops[k]->dtype != dt) { ten_fail_in(c, "expected scalar type %s but found %s", ten_dtype_word(dt), ten_dtype_word(ops[k]->dtype)); return NULL; }
     int64_t osh[TEN_MAX_DIMS], inner = 1, work = 1;
     for (int i = 0; i < nout; i++) osh[i] = size[out[i]];
     for (int i = 0; i < nsum; i++) inner *= size[sum_l[i]];
@@ -146,12 +146,12 @@ Tensor *ten_einsum(const char *eq, Tensor *const *ops, int nops) {
     if (!o) return NULL;
     work = o->numel * (inner ? inner : 1);
     if (o->numel && inner && work / inner != o->numel) work = INT64_MAX;
-    if (work > ((int64_t)1 << 34)) { ten_free(o); ten_fail("einsum(): %lld products is too many for attn's loop", (long long)work); return NULL; }
+    if (work > ((int64_t)1 << 34)) { ten_free(o); ten_fail_in(c, "einsum(): %lld products is too many for attn's loop", (long long)work); return NULL; }
     size_t es[MAX_OPS];
     for (k = 0; k < nops; k++) es[k] = ten_dtype_size(ops[k]->dtype);
     int64_t oix[TEN_MAX_DIMS] = {0};
     for (int64_t i = 0; i < o->numel; i++) {
-        if ((i & 1023) == 0 && ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
+        if ((i & 1023) == 0 && ten_interrupted) { ten_free(o); ten_fail_interrupted(c); return NULL; }
         int64_t base[MAX_OPS];
         for (k = 0; k < nops; k++) {
             base[k] = 0;

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout) {
+int ten_broadcast_shape_in(TenCtx *c, const int64_t *a, int na, const int64_t *b, int nb, int64_t *out, int *nout) {
     int n = na > nb ? na : nb;
     for (int i = 0; i < n; i++) {
         int64_t da = i < n - na ? 1 : a[i - (n - na)];
@@ -27,7 +27,7 @@ int ten_broadcast_shape(const int64_t *a, int na, const int64_t *b, int nb, int6
             char sa[128], sb[128];
             ten_shape_str(a, na, sa, sizeof sa);
             ten_shape_str(b, nb, sb, sizeof sb);
-            ten_fail("shapes %s and %s cannot be broadcast: dimension %d is %lld in one and %lld in the other",
+            ten_fail_in(c, "shapes %s and %s cannot be broadcast: dimension %d is %lld in one and %lld in the other",
                      sa, sb, i - n, (long long)da, (long long)db);
             return -1;
         }
@@ -103,7 +103,7 @@ static void ew_units(void *ctx, int64_t begin, int64_t end) {
 }
 
 /* Runs the loop (threaded when large) and turns its status into a message. 0 on success. */
-static int ew_run(EwLoop *L) {
+static int ew_run(TenCtx *c, EwLoop *L) {
     if (L->numel == 0) return 0;
     atomic_store(&L->status, EW_OK);
     vm_level();                                     /* the vector code is chosen before the threads start */
@@ -111,10 +111,10 @@ static int ew_run(EwLoop *L) {
     else par_for((L->numel + EW_GROUP - 1) / EW_GROUP, EW_GRAIN / EW_GROUP, ew_units, L);
     switch (atomic_load(&L->status)) {
     case EW_OK: return 0;
-    case EW_OVERFLOW: ten_fail("integer overflow: the result does not fit in int64"); break;
-    case EW_ZERODIV: ten_fail("ZeroDivisionError"); break;
-    case EW_NEGPOW: ten_fail("integers to negative integer powers are not allowed"); break;
-    default: ten_fail_interrupted(); break;
+    case EW_OVERFLOW: ten_fail_in(c, "integer overflow: the result does not fit in int64"); break;
+    case EW_ZERODIV: ten_fail_in(c, "ZeroDivisionError"); break;
+    case EW_NEGPOW: ten_fail_in(c, "integers to negative integer powers are not allowed"); break;
+    default: ten_fail_interrupted(c); break;
     }
     return -1;
 }
@@ -413,7 +413,7 @@ static EwInner float_binary_loop(BinOp op, bool f64) {
 Tensor *ten_binary(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw) {
     int64_t shape[TEN_MAX_DIMS];
     int nd;
-    if (ten_broadcast_shape(a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
+    if (ten_broadcast_shape_in(ten_ctx_of(a), a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
     DType cdt = result_compute_dtype(op, a, aw, b, bw);
     DType kdt = ten_is_float(cdt) ? cdt : DT_I64;  /* bools compute as int64 */
     DType odt = is_cmp(op) ? DT_BOOL : cdt;
@@ -425,7 +425,7 @@ Tensor *ten_binary(BinOp op, const Tensor *a, bool aw, const Tensor *b, bool bw)
         EwLoop L;
         ew_build(&L, o, ins, 2, ten_is_float(kdt) ? float_binary_loop(op, kdt == DT_F64) : i_binary);
         L.op = op;
-        if (ew_run(&L) < 0) { ten_free(o); o = NULL; }
+        if (ew_run(ten_ctx_of(o), &L) < 0) { ten_free(o); o = NULL; }
     }
     ten_free(ta);
     ten_free(tb);
@@ -644,7 +644,7 @@ Tensor *ten_unary(UnOp op, const Tensor *a) {
         EwInner inner = kdt == DT_F32 ? float_unary_loop(op) : kdt == DT_F64 ? (to_bool ? d_test : d_unary) : i_unary;
         ew_build(&L, o, &x, 1, inner);
         L.op = op;
-        if (ew_run(&L) < 0) { ten_free(o); o = NULL; }
+        if (ew_run(ten_ctx_of(o), &L) < 0) { ten_free(o); o = NULL; }
     }
     ten_free(ta);
     return o;
@@ -705,7 +705,7 @@ Tensor *ten_clamp(const Tensor *a, double lo, double hi) {
     L.hi = (float)hi;
     L.dlo = lo;
     L.dhi = hi;
-    if (ew_run(&L) < 0) { ten_free(o); return NULL; }
+    if (ew_run(ten_ctx_of(o), &L) < 0) { ten_free(o); return NULL; }
     return o;
 }
 
@@ -723,8 +723,8 @@ static int where_loop(const EwLoop *L, char *const *p, const int64_t *s, int64_t
 Tensor *ten_where(const Tensor *cond, const Tensor *a, bool aw, const Tensor *b, bool bw) {
     int64_t s1[TEN_MAX_DIMS], s2[TEN_MAX_DIMS];
     int n1, n2;
-    if (ten_broadcast_shape(cond->shape, cond->ndim, a->shape, a->ndim, s1, &n1) < 0) return NULL;
-    if (ten_broadcast_shape(s1, n1, b->shape, b->ndim, s2, &n2) < 0) return NULL;
+    if (ten_broadcast_shape_in(ten_ctx_of(cond), cond->shape, cond->ndim, a->shape, a->ndim, s1, &n1) < 0) return NULL;
+    if (ten_broadcast_shape_in(ten_ctx_of(cond), s1, n1, b->shape, b->ndim, s2, &n2) < 0) return NULL;
     DType dt = ten_result_type(a, aw, b, bw);
     Tensor *tc, *ta, *tb;
     const Tensor *c = as_dtype(cond, DT_BOOL, &tc), *x = as_dtype(a, dt, &ta), *y = as_dtype(b, dt, &tb);
@@ -733,7 +733,7 @@ Tensor *ten_where(const Tensor *cond, const Tensor *a, bool aw, const Tensor *b,
     if (o) {
         EwLoop L;
         ew_build(&L, o, ins, 3, where_loop);
-        if (ew_run(&L) < 0) { ten_free(o); o = NULL; }
+        if (ew_run(ten_ctx_of(o), &L) < 0) { ten_free(o); o = NULL; }
     }
     ten_free(tc); ten_free(ta); ten_free(tb);
     return o;

@@ -24,7 +24,7 @@ static bool next_index(int64_t *ix, const int64_t *shape, int nd) {
 static int64_t index_value(const Tensor *index, const int64_t *ix, int64_t len, int dim, bool *ok) {
     int64_t k = *(const int64_t *)at(index, ix);
     if (k < 0 || k >= len) {
-        ten_fail("index %lld is out of bounds for dimension %d with size %lld", (long long)k, dim, (long long)len);
+        ten_fail_in(ten_ctx_of(index), "index %lld is out of bounds for dimension %d with size %lld", (long long)k, dim, (long long)len);
         *ok = false;
         return 0;
     }
@@ -33,9 +33,9 @@ static int64_t index_value(const Tensor *index, const int64_t *ix, int64_t len, 
 
 /* Common checks of gather and scatter: index int64 with t's number of dims, no bigger than t (and src) elsewhere. */
 static int check_index(const char *fn, const Tensor *t, int d, const Tensor *index, const Tensor *src) {
-    if (index->dtype != DT_I64) { ten_fail("%s(): Expected dtype int64 for index", fn); return -1; }
+    if (index->dtype != DT_I64) { ten_fail_in(ten_ctx_of(t), "%s(): Expected dtype int64 for index", fn); return -1; }
     if (index->ndim != t->ndim && !(index->ndim <= 1 && t->ndim <= 1)) {
-        ten_fail("Index tensor must have the same number of dimensions as %s tensor", src ? "self" : "input");
+        ten_fail_in(ten_ctx_of(t), "Index tensor must have the same number of dimensions as %s tensor", src ? "self" : "input");
         return -1;
     }
     for (int i = 0; i < index->ndim; i++) {
@@ -43,12 +43,12 @@ static int check_index(const char *fn, const Tensor *t, int d, const Tensor *ind
             char a[96], b[96];
             ten_shape_str(index->shape, index->ndim, a, sizeof a);
             ten_shape_str(t->shape, t->ndim, b, sizeof b);
-            ten_fail("Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d",
+            ten_fail_in(ten_ctx_of(t), "Size does not match at dimension %d expected index %s to be smaller than self %s apart from dimension %d",
                      i, a, b, d);
             return -1;
         }
         if (src && index->shape[i] > src->shape[i]) {
-            ten_fail("Size does not match at dimension %d expected index to be smaller than src apart from dimension %d", i, d);
+            ten_fail_in(ten_ctx_of(t), "Size does not match at dimension %d expected index to be smaller than src apart from dimension %d", i, d);
             return -1;
         }
     }
@@ -56,7 +56,7 @@ static int check_index(const char *fn, const Tensor *t, int d, const Tensor *ind
 }
 
 Tensor *ten_gather(const Tensor *t, int dim, const Tensor *index) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0 || check_index("gather", t, d, index, NULL) < 0) return NULL;
     Tensor *o = ten_new_in(ten_ctx_of(t), t->dtype, index->ndim, index->shape);
     if (!o || o->numel == 0) return o;
@@ -77,7 +77,7 @@ Tensor *ten_gather(const Tensor *t, int dim, const Tensor *index) {
 /* A copy of t with src (or the value of a 0-dim src, broadcast) written at the positions index gives along dim;
  * reduce 0 replaces, 1 adds, 2 multiplies. */
 Tensor *ten_scatter(const Tensor *t, int dim, const Tensor *index, const Tensor *src, int reduce) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     bool scalar = src->ndim == 0;
     if (d < 0 || check_index("scatter", t, d, index, scalar ? NULL : src) < 0) return NULL;
     Tensor *o = ten_copy(t);
@@ -123,10 +123,10 @@ Tensor *ten_scatter(const Tensor *t, int dim, const Tensor *index, const Tensor 
 }
 
 Tensor *ten_index_select(const Tensor *t, int dim, const Tensor *index) {
-    if (index->ndim > 1) { ten_fail("index_select(): Index is supposed to be a vector"); return NULL; }
-    if (index->dtype != DT_I64) { ten_fail("index_select(): Expected dtype int64 for index"); return NULL; }
+    if (index->ndim > 1) { ten_fail_in(ten_ctx_of(t), "index_select(): Index is supposed to be a vector"); return NULL; }
+    if (index->dtype != DT_I64) { ten_fail_in(ten_ctx_of(t), "index_select(): Expected dtype int64 for index"); return NULL; }
     IndexItem items[TEN_MAX_DIMS + 1];
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     if (t->ndim == 0) {
         int64_t one = 1;
@@ -143,16 +143,16 @@ Tensor *ten_index_select(const Tensor *t, int dim, const Tensor *index) {
 }
 
 Tensor *ten_index_fill(const Tensor *t, int dim, const Tensor *index, const Tensor *value) {
-    if (index->ndim > 1) { ten_fail("Index has to be a vector/scalar"); return NULL; }
-    if (value->ndim != 0) { ten_fail("Value of index_fill should be a 0-dim tensor (or a number)"); return NULL; }
-    int d = ten_norm_dim(dim, t->ndim);
+    if (index->ndim > 1) { ten_fail_in(ten_ctx_of(t), "Index has to be a vector/scalar"); return NULL; }
+    if (value->ndim != 0) { ten_fail_in(ten_ctx_of(t), "Value of index_fill should be a 0-dim tensor (or a number)"); return NULL; }
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     Tensor *o = ten_copy(t);
     if (!o) return NULL;
     for (int64_t k = 0; k < index->numel; k++) {
         int64_t len = t->ndim ? t->shape[d] : 1, i = ten_get_i64(index, k);
         if (i < -len || i >= len) {
-            ten_fail("index %lld is out of bounds for dimension %d with size %lld", (long long)i, d, (long long)len);
+            ten_fail_in(ten_ctx_of(t), "index %lld is out of bounds for dimension %d with size %lld", (long long)i, d, (long long)len);
             ten_free(o);
             return NULL;
         }
@@ -165,10 +165,10 @@ Tensor *ten_index_fill(const Tensor *t, int dim, const Tensor *index, const Tens
 }
 
 Tensor *ten_masked_select(const Tensor *t, const Tensor *mask) {
-    if (mask->dtype != DT_BOOL) { ten_fail("masked_select: expected BoolTensor for mask"); return NULL; }
+    if (mask->dtype != DT_BOOL) { ten_fail_in(ten_ctx_of(t), "masked_select: expected BoolTensor for mask"); return NULL; }
     int64_t shape[TEN_MAX_DIMS];
     int nd;
-    if (ten_broadcast_shape(t->shape, t->ndim, mask->shape, mask->ndim, shape, &nd) < 0) return NULL;
+    if (ten_broadcast_shape_in(ten_ctx_of(t), t->shape, t->ndim, mask->shape, mask->ndim, shape, &nd) < 0) return NULL;
     Tensor *x = ten_expand_dense(t, t->dtype, nd, shape), *m = x ? ten_expand_dense(mask, DT_BOOL, nd, shape) : NULL;
     int64_t n = 0;
     for (int64_t i = 0; m && i < m->numel; i++) n += ten_b8(m)[i] != 0;
@@ -198,13 +198,13 @@ Tensor *ten_nonzero(const Tensor *t) {
 
 /* t.flatten()[index], shaped like index. */
 Tensor *ten_take(const Tensor *t, const Tensor *index) {
-    if (index->dtype != DT_I64) { ten_fail("take(): Expected a long tensor for index, but got %s", ten_dtype_name(index->dtype)); return NULL; }
+    if (index->dtype != DT_I64) { ten_fail_in(ten_ctx_of(t), "take(): Expected a long tensor for index, but got %s", ten_dtype_name(index->dtype)); return NULL; }
     Tensor *o = ten_new_in(ten_ctx_of(t), t->dtype, index->ndim, index->shape);
     if (!o) return NULL;
     for (int64_t k = 0; k < index->numel; k++) {
         int64_t i = ten_get_i64(index, k);
         if (i < -t->numel || i >= t->numel) {
-            ten_fail("out of range: tried to access index %lld on a tensor of %lld elements.", (long long)i, (long long)t->numel);
+            ten_fail_in(ten_ctx_of(t), "out of range: tried to access index %lld on a tensor of %lld elements.", (long long)i, (long long)t->numel);
             ten_free(o);
             return NULL;
         }

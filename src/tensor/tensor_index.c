@@ -32,15 +32,15 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
             ntensor++;
             break;
         case IX_ELLIPSIS:
-            if (ellipsis >= 0) { ten_fail("an index can only have a single ellipsis ('...')"); return -1; }
+            if (ellipsis >= 0) { ten_fail_in(ten_ctx_of(t), "an index can only have a single ellipsis ('...')"); return -1; }
             ellipsis = i;
             break;
         case IX_NEWAXIS: break;
         }
     }
-    if (ntensor > 1) { ten_fail("attn supports one tensor index at a time; index with one tensor, then again"); return -1; }
+    if (ntensor > 1) { ten_fail_in(ten_ctx_of(t), "attn supports one tensor index at a time; index with one tensor, then again"); return -1; }
     if (consumed > t->ndim) {
-        ten_fail("too many indices for tensor of dimension %d (got %d)", t->ndim, consumed);
+        ten_fail_in(ten_ctx_of(t), "too many indices for tensor of dimension %d (got %d)", t->ndim, consumed);
         return -1;
     }
     int d = 0;          /* next source dim */
@@ -50,7 +50,7 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
     *titem = -1;
     for (int i = 0; i < n; i++) {
         const IndexItem *it = &items[i];
-        if (v->ndim >= TEN_MAX_DIMS && it->kind != IX_INT) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return -1; }
+        if (v->ndim >= TEN_MAX_DIMS && it->kind != IX_INT) { ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return -1; }
         switch (it->kind) {
         case IX_ELLIPSIS: {
             int fill = t->ndim - consumed;
@@ -67,7 +67,7 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
         case IX_INT: {
             int64_t len = t->shape[d], k = it->i;
             if (k < -len || k >= len) {
-                ten_fail("index %lld is out of bounds for dimension %d with size %lld", (long long)k, d, (long long)len);
+                ten_fail_in(ten_ctx_of(t), "index %lld is out of bounds for dimension %d with size %lld", (long long)k, d, (long long)len);
                 return -1;
             }
             if (k < 0) k += len;
@@ -78,7 +78,7 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
         case IX_SLICE: {
             int64_t len = t->shape[d], step = it->step;
             if (step <= 0) {
-                ten_fail(step == 0 ? "slice step cannot be zero"
+                ten_fail_in(ten_ctx_of(t), step == 0 ? "slice step cannot be zero"
                                    : "step must be greater than zero (PyTorch has no negative steps: use torch.flip)");
                 return -1;
             }
@@ -102,7 +102,7 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
             *titem = i;
             for (int q = 0; q < k; q++, d++) {
                 if (it->index->dtype == DT_BOOL && it->index->shape[q] != t->shape[d]) {
-                    ten_fail("the shape of the mask [%lld] at index %d does not match the shape of the indexed tensor [%lld] at index %d",
+                    ten_fail_in(ten_ctx_of(t), "the shape of the mask [%lld] at index %d does not match the shape of the indexed tensor [%lld] at index %d",
                              (long long)it->index->shape[q], q, (long long)t->shape[d], d);
                     return -1;
                 }
@@ -115,7 +115,7 @@ static int build_view(const Tensor *t, const IndexItem *items, int n, StridedVie
     }
     if (ellipsis < 0)
         for (; d < t->ndim; d++) {
-            if (v->ndim >= TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return -1; }
+            if (v->ndim >= TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return -1; }
             v->shape[v->ndim] = t->shape[d];
             v->stride[v->ndim++] = st[d];
         }
@@ -141,7 +141,7 @@ static bool dense_items(const IndexItem *items, int n, IndexItem *out, Tensor **
 Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n) {
     IndexItem d[2 * TEN_MAX_DIMS];
     Tensor *tmp[2 * TEN_MAX_DIMS];
-    if (n > 2 * TEN_MAX_DIMS) { ten_fail("too many indices (%d)", n); return NULL; }
+    if (n > 2 * TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "too many indices (%d)", n); return NULL; }
     if (!dense_items(items, n, d, tmp)) return NULL;
     Tensor *r = index_get(t, d, n);
     for (int i = 0; i < n; i++) ten_free(tmp[i]);
@@ -151,7 +151,7 @@ Tensor *ten_index_get(const Tensor *t, const IndexItem *items, int n) {
 int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
     IndexItem d[2 * TEN_MAX_DIMS];
     Tensor *tmp[2 * TEN_MAX_DIMS];
-    if (n > 2 * TEN_MAX_DIMS) { ten_fail("too many indices (%d)", n); return -1; }
+    if (n > 2 * TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "too many indices (%d)", n); return -1; }
     if (!dense_items(items, n, d, tmp)) return -1;
     int64_t v0 = ten_version(t);
     int r = index_set(t, d, n, v);
@@ -163,14 +163,14 @@ int ten_index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) {
 /* Checks int64 positions against len and returns them normalised (caller frees). */
 static int64_t *checked_positions(const Tensor *idx, int64_t len, int dim) {
     if (ten_is_float(idx->dtype)) {
-        ten_fail("tensors used as indices must be long, int or bool tensors, not float");
+        ten_fail_in(ten_ctx_of(idx), "tensors used as indices must be long, int or bool tensors, not float");
         return NULL;
     }
     int64_t *pos = xmalloc(sizeof(int64_t) * (size_t)(idx->numel ? idx->numel : 1));
     for (int64_t i = 0; i < idx->numel; i++) {
         int64_t k = ten_i64(idx)[i];
         if (k < -len || k >= len) {
-            ten_fail("index %lld is out of bounds for dimension %d with size %lld", (long long)k, dim, (long long)len);
+            ten_fail_in(ten_ctx_of(idx), "index %lld is out of bounds for dimension %d with size %lld", (long long)k, dim, (long long)len);
             free(pos);
             return NULL;
         }
@@ -221,11 +221,11 @@ static Tensor *index_get(const Tensor *t, const IndexItem *items, int n) {
     int nd = 0;
     for (int i = 0; i < tdim; i++) sh[nd++] = g->shape[i];
     for (int i = 0; i < ix->ndim; i++) {
-        if (nd >= TEN_MAX_DIMS) { free(pos); ten_free(g); ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+        if (nd >= TEN_MAX_DIMS) { free(pos); ten_free(g); ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
         sh[nd++] = ix->shape[i];
     }
     for (int i = tdim + 1; i < g->ndim; i++) {
-        if (nd >= TEN_MAX_DIMS) { free(pos); ten_free(g); ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+        if (nd >= TEN_MAX_DIMS) { free(pos); ten_free(g); ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
         sh[nd++] = g->shape[i];
     }
     Tensor *o = ten_new_in(ten_ctx_of(g), g->dtype, nd, sh);
@@ -258,7 +258,7 @@ static int index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) 
             char a[128], b[128];
             ten_shape_str(v->shape, v->ndim, a, sizeof a);
             ten_shape_str(view.shape, view.ndim, b, sizeof b);
-            ten_fail("cannot assign a tensor of shape %s to an indexed region of shape %s", a, b);
+            ten_fail_in(ten_ctx_of(t), "cannot assign a tensor of shape %s to an indexed region of shape %s", a, b);
         } else {
             rc = ten_copy_into(dst, e);
         }
@@ -267,7 +267,7 @@ static int index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) 
         return rc;
     }
     if (ten_has_internal_overlap(t)) {
-        ten_fail("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+        ten_fail_in(ten_ctx_of(t), "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                  "location. Please clone() the tensor before performing the operation.");
         return -1;
     }
@@ -279,7 +279,7 @@ static int index_set(Tensor *t, const IndexItem *items, int n, const Tensor *v) 
         char a[128], b[128];
         ten_shape_str(v->shape, v->ndim, a, sizeof a);
         ten_shape_str(region->shape, region->ndim, b, sizeof b);
-        ten_fail("cannot assign a tensor of shape %s to an indexed region of shape %s", a, b);
+        ten_fail_in(ten_ctx_of(t), "cannot assign a tensor of shape %s to an indexed region of shape %s", a, b);
         ten_free(region);
         return -1;
     }

@@ -93,7 +93,7 @@ Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b,
     if (mean) *mean = NULL;
     if (rstd) *rstd = NULL;
     if (!ten_is_float(x->dtype) || k < 1 || k > x->ndim) {
-        ten_fail("layer_norm: a float tensor of at least %d dims is needed", k);
+        ten_fail_in(ten_ctx_of(x), "layer_norm: a float tensor of at least %d dims is needed", k);
         return NULL;
     }
     int64_t M = 1;
@@ -118,7 +118,7 @@ Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b,
     ten_free(wt);
     ten_free(bt);
     if (!finished) {
-        if (ok) ten_fail_interrupted();
+        if (ok) ten_fail_interrupted(ten_ctx_of(x));
         ten_free(y);
         ten_free(mt);
         ten_free(rt);

@@ -341,7 +341,7 @@ static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
     char sa[128], sb[128];
     ten_shape_str(a->shape, a->ndim, sa, sizeof sa);
     ten_shape_str(b->shape, b->ndim, sb, sizeof sb);
-    ten_fail("%s: shapes %s and %s cannot be multiplied (%lld != %lld)", what, sa, sb,
+    ten_fail_in(ten_ctx_of(a), "%s: shapes %s and %s cannot be multiplied (%lld != %lld)", what, sa, sb,
              (long long)a->shape[a->ndim - 1], (long long)b->shape[b->ndim >= 2 ? b->ndim - 2 : 0]);
     return NULL;
 }
@@ -349,7 +349,7 @@ static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
 /* torch.matmul. 1-D operands get a dimension added and removed again; batch dims broadcast. */
 Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     if (a->ndim == 0 || b->ndim == 0) {
-        ten_fail("both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim, b->ndim);
+        ten_fail_in(ten_ctx_of(a), "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim, b->ndim);
         return NULL;
     }
     bool a1 = a->ndim == 1, b1 = b->ndim == 1;
@@ -359,18 +359,18 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     int nba = a->ndim > 2 ? a->ndim - 2 : 0, nbb = b->ndim > 2 ? b->ndim - 2 : 0;
     int64_t bsh[TEN_MAX_DIMS];
     int nb;
-    if (ten_broadcast_shape(a->shape, nba, b->shape, nbb, bsh, &nb) < 0) return NULL;
+    if (ten_broadcast_shape_in(ten_ctx_of(a), a->shape, nba, b->shape, nbb, bsh, &nb) < 0) return NULL;
     int64_t batch = 1;
     for (int i = 0; i < nb; i++) batch *= bsh[i];
     /* PyTorch multiplies only equal dtypes (no promotion) and no bools */
     if (a->dtype != b->dtype) {
         if (a1 && b1)
-            ten_fail("dot : expected both vectors to have same dtype, but found %s and %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype));
+            ten_fail_in(ten_ctx_of(a), "dot : expected both vectors to have same dtype, but found %s and %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype));
         else
-            ten_fail("expected scalar type %s but found %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype));
+            ten_fail_in(ten_ctx_of(a), "expected scalar type %s but found %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype));
         return NULL;
     }
-    if (a->dtype == DT_BOOL) { ten_fail("\"addmm_impl_cpu_\" not implemented for 'Bool'"); return NULL; }
+    if (a->dtype == DT_BOOL) { ten_fail_in(ten_ctx_of(a), "\"addmm_impl_cpu_\" not implemented for 'Bool'"); return NULL; }
     DType dt = a->dtype;
     /* fast path: float32 operands of at least 2 dims whose batch dims are equal (no broadcasting, no copies) */
     if (dt == DT_F32 && a->dtype == DT_F32 && b->dtype == DT_F32 && !a1 && !b1 && nba == nbb && a->contiguous && b->contiguous &&
@@ -382,7 +382,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         Tensor *o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
         if (!o) return NULL;
         for (int64_t i = 0; i < batch; i++) {
-            if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
+            if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(a)); return NULL; }
             ten_sgemm(ten_f32(a) + i * m * k, ten_f32(b) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
         }
         return o;
@@ -404,10 +404,10 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
             memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
             osh[nba] = m;
             osh[nba + 1] = n;
-            if (ac) o = ten_new_uninit(DT_F32, nba + 2, osh);
+            if (ac) o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
             bool blas = o && ten_sgemm_wants_blas(m, n, k);
             for (int64_t i = 0; o && i < batch; i++) {
-                if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); break; }
+                if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); break; }
                 ten_sgemm_ld(ten_f32(ac) + i * m * k, k, (const float *)b->data + i * k * n, bt ? k : n,
                              ten_f32(o) + i * m * n, n, m, n, k, bt, blas, 1.0f);
             }
@@ -437,7 +437,7 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     o = ten_new_in(ten_ctx_of(a), dt, ond, osh);
     if (!o) goto done;
     for (int64_t i = 0; i < batch; i++) {
-        if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); goto done; }
+        if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); goto done; }
         if (dt == DT_F32) ten_sgemm(ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
         else if (dt == DT_F64) dgemm_loop(ten_f64(ea) + i * m * k, ten_f64(eb) + i * k * n, ten_f64(o) + i * m * n, m, n, k);
         else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
@@ -450,14 +450,14 @@ done:
 /* torch.bmm: strictly 3-D, equal batch sizes. (B, n, k) @ (B, k, m) -> (B, n, m) */
 Tensor *ten_bmm(const Tensor *a, const Tensor *b) {
     if (a->ndim != 3 || b->ndim != 3) {
-        ten_fail("bmm expects 3-D tensors (batch, n, k) and (batch, k, m), got %dD and %dD", a->ndim, b->ndim);
+        ten_fail_in(ten_ctx_of(a), "bmm expects 3-D tensors (batch, n, k) and (batch, k, m), got %dD and %dD", a->ndim, b->ndim);
         return NULL;
     }
     if (a->shape[0] != b->shape[0]) {
         char sa[128], sb[128];
         ten_shape_str(a->shape, 3, sa, sizeof sa);
         ten_shape_str(b->shape, 3, sb, sizeof sb);
-        ten_fail("bmm: batch sizes differ: %s and %s", sa, sb);
+        ten_fail_in(ten_ctx_of(a), "bmm: batch sizes differ: %s and %s", sa, sb);
         return NULL;
     }
     if (a->shape[2] != b->shape[1]) return mismatch(a, b, "bmm");
@@ -470,7 +470,7 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     DType dt = x->dtype;
     if (x->ndim < 1 || W->ndim != 2 || x->shape[x->ndim - 1] != W->shape[1] || !ten_is_float(dt) || W->dtype != dt ||
         (b && (b->dtype != dt || (b->numel != 1 && b->numel != W->shape[0])))) {
-        ten_fail("linear: x (..., in), W (out, in) and b (out,) of one float dtype are needed");
+        ten_fail_in(ten_ctx_of(x), "linear: x (..., in), W (out, in) and b (out,) of one float dtype are needed");
         return NULL;
     }
     if (dt == DT_F64) {

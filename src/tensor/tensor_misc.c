@@ -8,7 +8,7 @@
 
 /* Running products along dim (bool counts as int64), accumulated in double for floats. */
 Tensor *ten_cumprod(const Tensor *t, int dim) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     Tensor *o = ten_cast(t, t->dtype == DT_BOOL ? DT_I64 : t->dtype);
     if (!o || o->ndim == 0) return o;
@@ -129,7 +129,7 @@ static const struct { const char *name; double (*fn)(double); bool keeps_int; } 
 Tensor *ten_map(const char *name, const Tensor *t) {
     int i = 0;
     while (MAPS[i].name && strcmp(MAPS[i].name, name)) i++;
-    if (!MAPS[i].name) { ten_fail("no elementwise function %s", name); return NULL; }
+    if (!MAPS[i].name) { ten_fail_in(ten_ctx_of(t), "no elementwise function %s", name); return NULL; }
     if (MAPS[i].keeps_int && !ten_is_float(t->dtype)) return ten_cast(t, t->dtype == DT_BOOL ? DT_I64 : t->dtype);
     Tensor *o = ten_new_in(ten_ctx_of(t), ten_is_float(t->dtype) ? t->dtype : ten_ctx_of(t)->default_float, t->ndim, t->shape);
     if (!o) return NULL;

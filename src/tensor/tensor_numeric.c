@@ -33,10 +33,10 @@ static bool row_view(const Tensor *t, const bool *mask, bool keepdim, RowView *r
 static bool dims_mask(const Tensor *t, const int *dims, int nd, bool *mask) {
     for (int i = 0; i < TEN_MAX_DIMS; i++) mask[i] = nd < 0;
     for (int i = 0; i < nd; i++) {
-        int d = ten_norm_dim(dims[i], t->ndim);
+        int d = ten_norm_dim_in(ten_ctx_of(t), dims[i], t->ndim);
         if (d < 0) return false;
         if (t->ndim == 0) continue;
-        if (mask[d]) { ten_fail("dim %d appears multiple times in the list of dims", d); return false; }
+        if (mask[d]) { ten_fail_in(ten_ctx_of(t), "dim %d appears multiple times in the list of dims", d); return false; }
         mask[d] = true;
     }
     return true;
@@ -48,7 +48,7 @@ static Tensor *row_result(const Tensor *t, const RowView *r) {
 
 /* var = sum((x - mean)^2) / max(0, n - correction); std its square root. Two passes in double. */
 Tensor *ten_var(const Tensor *t, const int *dims, int nd, bool keepdim, double correction, bool take_sqrt) {
-    if (!ten_is_float(t->dtype)) { ten_fail("std and var only support floating point and complex dtypes"); return NULL; }
+    if (!ten_is_float(t->dtype)) { ten_fail_in(ten_ctx_of(t), "std and var only support floating point and complex dtypes"); return NULL; }
     bool mask[TEN_MAX_DIMS];
     RowView r;
     if (!dims_mask(t, dims, nd, mask) || !row_view(t, mask, keepdim, &r)) return NULL;
@@ -70,7 +70,7 @@ Tensor *ten_var(const Tensor *t, const int *dims, int nd, bool keepdim, double c
 /* The p-norm over dims: p = inf max |x|, -inf min |x|, 0 the count of nonzeros, else (sum |x|^p)^(1/p). */
 Tensor *ten_norm(const Tensor *t, double p, const int *dims, int nd, bool keepdim) {
     if (!ten_is_float(t->dtype)) {
-        ten_fail("norm(): input dtype should be either floating point or complex. Got %s instead.",
+        ten_fail_in(ten_ctx_of(t), "norm(): input dtype should be either floating point or complex. Got %s instead.",
                  t->dtype == DT_I64 ? "Long" : "Bool");
         return NULL;
     }
@@ -101,7 +101,7 @@ Tensor *ten_norm(const Tensor *t, double p, const int *dims, int nd, bool keepdi
  * d < 0, in the tensor's dtype (float32 arithmetic for float32: 2.675 gives 2.68, as in PyTorch). */
 Tensor *ten_round_decimals(const Tensor *t, int64_t decimals) {
     if (!ten_is_float(t->dtype)) {
-        ten_fail("\"round_cpu\" not implemented for '%s'", t->dtype == DT_I64 ? "Long" : "Bool");
+        ten_fail_in(ten_ctx_of(t), "\"round_cpu\" not implemented for '%s'", t->dtype == DT_I64 ? "Long" : "Bool");
         return NULL;
     }
     Tensor *o = ten_copy(t);
@@ -121,12 +121,12 @@ Tensor *ten_round_decimals(const Tensor *t, int64_t decimals) {
 /* torch.isclose (TensorCompare.cpp): a == b, or with equal_nan both NaN, or finite |a - b| <= atol + |rtol * b|,
  * the tolerances computed in the tensors' dtype (integers in the default float dtype). */
 Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan) {
-    if (a->dtype != b->dtype) { ten_fail("%s did not match %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype)); return NULL; }
-    if (rtol < 0) { ten_fail("rtol must be greater than or equal to zero, but got %g", rtol); return NULL; }
-    if (atol < 0) { ten_fail("atol must be greater than or equal to zero, but got %g", atol); return NULL; }
+    if (a->dtype != b->dtype) { ten_fail_in(ten_ctx_of(a), "%s did not match %s", ten_dtype_word(a->dtype), ten_dtype_word(b->dtype)); return NULL; }
+    if (rtol < 0) { ten_fail_in(ten_ctx_of(a), "rtol must be greater than or equal to zero, but got %g", rtol); return NULL; }
+    if (atol < 0) { ten_fail_in(ten_ctx_of(a), "atol must be greater than or equal to zero, but got %g", atol); return NULL; }
     int64_t shape[TEN_MAX_DIMS];
     int nd;
-    if (ten_broadcast_shape(a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
+    if (ten_broadcast_shape_in(ten_ctx_of(a), a->shape, a->ndim, b->shape, b->ndim, shape, &nd) < 0) return NULL;
     DType ct = ten_is_float(a->dtype) ? a->dtype : ten_ctx_of(a)->default_float;
     Tensor *x = ten_expand_dense(a, ct, nd, shape), *y = x ? ten_expand_dense(b, ct, nd, shape) : NULL;
     Tensor *o = y ? ten_new_in(ten_ctx_of(a), DT_BOOL, nd, shape) : NULL;

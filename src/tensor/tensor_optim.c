@@ -70,7 +70,7 @@ static bool same_kind(const Tensor *p, const Tensor *const *ts, int n) {
 
 int ten_sgd_step(Tensor *p, const Tensor *g, Tensor *buf, bool first, const TenSgdOpts *o) {
     const Tensor *ts[2] = {g, buf};
-    if (!g || !same_kind(p, ts, 2)) { ten_fail("sgd step: the parameter, its grad and momentum buffer must be contiguous float tensors of one shape and dtype"); return -1; }
+    if (!g || !same_kind(p, ts, 2)) { ten_fail_in(ten_ctx_of(p), "sgd step: the parameter, its grad and momentum buffer must be contiguous float tensors of one shape and dtype"); return -1; }
     if (p->dtype == DT_F64) sgd_f64(p->numel, ten_f64(p), ten_f64(g), buf ? ten_f64(buf) : NULL, first, o->lr, o->momentum, o->dampening, o->weight_decay, o->nesterov, o->maximize);
     else sgd_f32(p->numel, ten_f32(p), ten_f32(g), buf ? ten_f32(buf) : NULL, first, o->lr, o->momentum, o->dampening, o->weight_decay, o->nesterov, o->maximize);
     ten_bump_version(p);
@@ -80,7 +80,7 @@ int ten_sgd_step(Tensor *p, const Tensor *g, Tensor *buf, bool first, const TenS
 
 int ten_adam_step(Tensor *p, const Tensor *g, Tensor *m, Tensor *v, Tensor *mx, const TenAdamOpts *o) {
     const Tensor *ts[4] = {g, m, v, mx};
-    if (!g || !m || !v || !same_kind(p, ts, 4)) { ten_fail("adam step: the parameter, its grad and state must be contiguous float tensors of one shape and dtype"); return -1; }
+    if (!g || !m || !v || !same_kind(p, ts, 4)) { ten_fail_in(ten_ctx_of(p), "adam step: the parameter, its grad and state must be contiguous float tensors of one shape and dtype"); return -1; }
     if (p->dtype == DT_F64)
         adam_f64(p->numel, ten_f64(p), ten_f64(g), ten_f64(m), ten_f64(v), mx ? ten_f64(mx) : NULL, o->lr, o->beta1, o->beta2, o->eps, o->weight_decay, o->decoupled, o->maximize, o->step);
     else

@@ -58,13 +58,13 @@ static void pe_groups(void *ctx, int64_t begin, int64_t end) {
     free(x);
 }
 
-Tensor *ten_positional_encoding(int64_t max_len, int64_t d) {
+Tensor *ten_positional_encoding_in(TenCtx *c, int64_t max_len, int64_t d) {
     int64_t sh[3] = {1, max_len, d};
-    Tensor *P = ten_new_uninit(DT_F32, 3, sh);
+    Tensor *P = ten_new_uninit_in(c, DT_F32, 3, sh);
     if (!P) return NULL;
     int64_t nfreq = (d + 1) / 2;
     float *buf = malloc(sizeof(float) * (size_t)(2 * nfreq + 1));
-    if (!buf) { ten_free(P); ten_fail("out of memory for the positional encoding"); return NULL; }
+    if (!buf) { ten_free(P); ten_fail_in(c, "out of memory for the positional encoding"); return NULL; }
     float *denom = buf, *base = buf + nfreq;
     for (int64_t j = 0; j < nfreq; j++) {
         denom[j] = (float)(2 * j) / (float)d;              /* arange(0, d, 2, float32) / d */
@@ -76,8 +76,8 @@ Tensor *ten_positional_encoding(int64_t max_len, int64_t d) {
     par_for((J.n + PE_GROUP - 1) / PE_GROUP, 4096, pe_groups, &J);
     free(buf);
     if (atomic_load(&J.failed)) {
-        if (atomic_load(&J.failed) == 2) ten_fail_interrupted();
-        else ten_fail("out of memory for the positional encoding");
+        if (atomic_load(&J.failed) == 2) ten_fail_interrupted(c);
+        else ten_fail_in(c, "out of memory for the positional encoding");
         ten_free(P);
         return NULL;
     }

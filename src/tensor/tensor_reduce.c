@@ -369,12 +369,12 @@ static void sum_f32_pytorch(const Tensor *t, const bool *reduced, bool mean, Ten
 
 Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     if (op == RED_MEAN && !ten_is_float(t->dtype)) {
-        ten_fail("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+        ten_fail_in(ten_ctx_of(t), "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
                  "Got: %s", ten_dtype_word(t->dtype));
         return NULL;
     }
     if ((op == RED_STD || op == RED_VAR) && !ten_is_float(t->dtype)) {
-        ten_fail("std and var only support floating point and complex dtypes");
+        ten_fail_in(ten_ctx_of(t), "std and var only support floating point and complex dtypes");
         return NULL;
     }
     int64_t shape[TEN_MAX_DIMS];
@@ -384,7 +384,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         for (int i = 0; i < t->ndim; i++) reduced[i] = true;
         if (keepdim) { nd = t->ndim; for (int i = 0; i < nd; i++) shape[i] = 1; }
     } else {
-        d = ten_norm_dim(dim, t->ndim);
+        d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
         if (d < 0) return NULL;
         if (t->ndim) reduced[d] = true;
         for (int i = 0; i < t->ndim; i++) {
@@ -397,7 +397,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
     walk_of(t, reduced, true, &J.red);
     int64_t n = J.red.n;
     if (n == 0 && (op == RED_MAX || op == RED_MIN || op == RED_ARGMAX || op == RED_ARGMIN)) {
-        ten_fail("%s() of an empty tensor: the reduced dimension has size 0", red_name(op));
+        ten_fail_in(ten_ctx_of(t), "%s() of an empty tensor: the reduced dimension has size 0", red_name(op));
         return NULL;
     }
     Tensor *o = ten_new_in(ten_ctx_of(t), reduce_dtype(op, t->dtype), nd, shape);
@@ -411,7 +411,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         /* one result from many elements: fixed blocks on the threads, combined in order */
         int64_t nb = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
         R.blocks = malloc(sizeof(Acc) * (size_t)nb);
-        if (!R.blocks) { ten_free(o); ten_fail("out of memory for a reduction"); return NULL; }
+        if (!R.blocks) { ten_free(o); ten_fail_in(ten_ctx_of(t), "out of memory for a reduction"); return NULL; }
         par_for(nb, 1, red_blocks, &R);
         Acc a = R.blocks[0], sq;
         for (int64_t b = 1; b < nb; b++) acc_merge(op, &a, &R.blocks[b]);
@@ -429,7 +429,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         int64_t per = n > 0 ? n : 1;
         par_for(o->numel, per >= 32768 ? 1 : 32768 / per, red_results, &R);
     }
-    if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
+    if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(t)); return NULL; }
     return o;
 }
 
@@ -540,11 +540,11 @@ static void softmax_f64(void *ctx, int64_t begin, int64_t end) {
 }
 
 static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     if (!ten_is_float(t->dtype)) {
         bool last = d == (t->ndim ? t->ndim - 1 : 0);
-        ten_fail("\"%s%s_kernel_impl\" not implemented for '%s'", log_form ? "log_softmax" : "softmax", last ? "_lastdim" : "",
+        ten_fail_in(ten_ctx_of(t), "\"%s%s_kernel_impl\" not implemented for '%s'", log_form ? "log_softmax" : "softmax", last ? "_lastdim" : "",
                  ten_dtype_word(t->dtype));
         return NULL;
     }
@@ -571,8 +571,8 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
         ParFn fn = x->dtype == DT_F64 ? softmax_f64 : log_form ? log_softmax_cols : J.inner == 1 ? softmax_rows : softmax_cols;
         par_for(nrows, grain, fn, &J);
     }
-    if (ten_interrupted) { ten_free(o); ten_fail_interrupted(); return NULL; }
-    if (atomic_load(&J.failed)) { ten_free(o); ten_fail("out of memory for a row of softmax"); return NULL; }
+    if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(t)); return NULL; }
+    if (atomic_load(&J.failed)) { ten_free(o); ten_fail_in(ten_ctx_of(t), "out of memory for a row of softmax"); return NULL; }
     return o;
 }
 Tensor *ten_softmax(const Tensor *t, int dim) { return softmax_impl(t, dim, false); }
@@ -580,7 +580,7 @@ void ten_softmax_rows_f32(float *x, int64_t rows, int64_t n) { vm_softmax_rows(x
 Tensor *ten_log_softmax(const Tensor *t, int dim) { return softmax_impl(t, dim, true); }
 
 Tensor *ten_cumsum(const Tensor *t, int dim) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     Tensor *o = ten_cast(t, t->dtype == DT_BOOL ? DT_I64 : t->dtype);
     if (!o) return NULL;

@@ -25,14 +25,14 @@ static bool cat_skipped(const Tensor *t) { return t->ndim == 1 && t->shape[0] ==
 /* cat along dim, with PyTorch's checks in its order and words: no 0-d tensor anywhere, then each tensor (but the
  * skipped ones) the same number of dimensions as the first, and the same sizes except in dim (the first size that
  * differs is named). */
-Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
-    if (n == 0) { ten_fail("torch.cat(): expected a non-empty list of Tensors"); return NULL; }
+Tensor *ten_cat_in(TenCtx *c, Tensor *const *ts, int n, int dim) {
+    if (n == 0) { ten_fail_in(c, "torch.cat(): expected a non-empty list of Tensors"); return NULL; }
     for (int i = 0; i < n; i++)
-        if (ts[i]->ndim == 0) { ten_fail("zero-dimensional tensor (at position %d) cannot be concatenated", i); return NULL; }
+        if (ts[i]->ndim == 0) { ten_fail_in(c, "zero-dimensional tensor (at position %d) cannot be concatenated", i); return NULL; }
     int first = 0;
     while (first < n - 1 && cat_skipped(ts[first])) first++;
     const Tensor *f = ts[first];
-    int d = ten_norm_dim(dim, f->ndim);
+    int d = ten_norm_dim_in(c, dim, f->ndim);
     if (d < 0) return NULL;
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, f->shape, sizeof sh);
@@ -41,12 +41,12 @@ Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
         const Tensor *t = ts[i];
         if (cat_skipped(t) && t != f) continue;
         if (t->ndim != f->ndim) {
-            ten_fail("Tensors must have same number of dimensions: got %d and %d", f->ndim, t->ndim);
+            ten_fail_in(c, "Tensors must have same number of dimensions: got %d and %d", f->ndim, t->ndim);
             return NULL;
         }
         for (int j = 0; j < f->ndim; j++)
             if (j != d && t->shape[j] != f->shape[j]) {
-                ten_fail("Sizes of tensors must match except in dimension %d. Expected size %lld but got size %lld for tensor "
+                ten_fail_in(c, "Sizes of tensors must match except in dimension %d. Expected size %lld but got size %lld for tensor "
                          "number %d in the list.", d, (long long)f->shape[j], (long long)t->shape[j], i);
                 return NULL;
             }
@@ -62,26 +62,26 @@ Tensor *ten_cat(Tensor *const *ts, int n, int dim) {
     int64_t off = 0;
     for (int i = 0; i < n; i++) {
         if (cat_skipped(ts[i]) && ts[i] != f) continue;
-        Tensor *c = ten_cast(ts[i], dt);
-        if (!c) { ten_free(o); return NULL; }
-        int64_t blk = c->shape[d] * inner;
+        Tensor *ct = ten_cast(ts[i], dt);
+        if (!ct) { ten_free(o); return NULL; }
+        int64_t blk = ct->shape[d] * inner;
         for (int64_t a = 0; a < outer; a++)
-            memcpy((char *)o->data + (size_t)(a * sh[d] * inner + off) * es, (char *)c->data + (size_t)(a * blk) * es,
+            memcpy((char *)o->data + (size_t)(a * sh[d] * inner + off) * es, (char *)ct->data + (size_t)(a * blk) * es,
                    (size_t)blk * es);
         off += blk;
-        ten_free(c);
+        ten_free(ct);
     }
     return o;
 }
 
-Tensor *ten_stack(Tensor *const *ts, int n, int dim) {
-    if (n == 0) { ten_fail("stack expects a non-empty TensorList"); return NULL; }
+Tensor *ten_stack_in(TenCtx *c, Tensor *const *ts, int n, int dim) {
+    if (n == 0) { ten_fail_in(c, "stack expects a non-empty TensorList"); return NULL; }
     for (int i = 1; i < n; i++)
         if (!ten_same_shape(ts[i], ts[0])) {
             char a[128], b[128];
             size_list(ts[0]->shape, ts[0]->ndim, a, sizeof a);
             size_list(ts[i]->shape, ts[i]->ndim, b, sizeof b);
-            ten_fail("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", a, b, i);
+            ten_fail_in(c, "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d", a, b, i);
             return NULL;
         }
     Tensor **us = xcalloc((size_t)n, sizeof *us);
@@ -89,7 +89,7 @@ Tensor *ten_stack(Tensor *const *ts, int n, int dim) {
     int i;
     for (i = 0; i < n; i++)
         if (!(us[i] = ten_unsqueeze(ts[i], dim))) break;
-    if (i == n) o = ten_cat(us, n, dim < 0 ? dim : dim);
+    if (i == n) o = ten_cat_in(c, us, n, dim < 0 ? dim : dim);
     for (int j = 0; j < i; j++) ten_free(us[j]);
     free(us);
     return o;
@@ -101,11 +101,11 @@ Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t n
     if (src && !src->contiguous) { Tensor *c = ten_copy(src); ten_free(src); src = c; }   /* read as rows below */
     if (!src) return NULL;
     if (src->ndim == 0) { Tensor *s = ten_reshape(src, 1, &src->numel); ten_free(src); src = s; if (!src) return NULL; }
-    int d = flatten ? 0 : ten_norm_dim(dim, src->ndim);
+    int d = flatten ? 0 : ten_norm_dim_in(ten_ctx_of(t), dim, src->ndim);
     if (d < 0) { ten_free(src); return NULL; }
     int64_t len = src->shape[d];
     if (nrep != 1 && nrep != len) {
-        ten_fail("repeat_interleave: repeats must have the same size as input along dim (%lld), but got %lld",
+        ten_fail_in(ten_ctx_of(t), "repeat_interleave: repeats must have the same size as input along dim (%lld), but got %lld",
                  (long long)len, (long long)nrep);
         ten_free(src);
         return NULL;
@@ -113,9 +113,9 @@ Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t n
     int64_t total = 0;
     for (int64_t k = 0; k < len; k++) {
         int64_t r = repeats[nrep == 1 ? 0 : k];
-        if (r < 0) { ten_fail("repeat_interleave: repeats can not be negative"); ten_free(src); return NULL; }
+        if (r < 0) { ten_fail_in(ten_ctx_of(t), "repeat_interleave: repeats can not be negative"); ten_free(src); return NULL; }
         total += r;
-        if (total > ten_ctx_of(src)->limit_numel) { ten_fail("repeat_interleave: result is too large"); ten_free(src); return NULL; }
+        if (total > ten_ctx_of(src)->limit_numel) { ten_fail_in(ten_ctx_of(t), "repeat_interleave: result is too large"); ten_free(src); return NULL; }
     }
     int64_t sh[TEN_MAX_DIMS];
     memcpy(sh, src->shape, sizeof sh);
@@ -139,14 +139,14 @@ Tensor *ten_repeat_interleave(const Tensor *t, const int64_t *repeats, int64_t n
 
 /* Tensor.repeat(*reps): tile the tensor. */
 Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps) {
-    if (nreps < t->ndim) { ten_fail("repeat: number of repeat dims can not be smaller than number of tensor dims"); return NULL; }
+    if (nreps < t->ndim) { ten_fail_in(ten_ctx_of(t), "repeat: number of repeat dims can not be smaller than number of tensor dims"); return NULL; }
     int64_t sh[TEN_MAX_DIMS], src_sh[TEN_MAX_DIMS];
-    if (nreps > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+    if (nreps > TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
     for (int i = 0; i < nreps; i++) {
         int ti = i - (nreps - t->ndim);
         src_sh[i] = ti < 0 ? 1 : t->shape[ti];
-        if (reps[i] < 0) { ten_fail("repeat: repeats can not be negative"); return NULL; }
-        if (reps[i] > 0 && src_sh[i] > ten_ctx_of(t)->limit_numel / reps[i]) { ten_fail("repeat: result is too large"); return NULL; }
+        if (reps[i] < 0) { ten_fail_in(ten_ctx_of(t), "repeat: repeats can not be negative"); return NULL; }
+        if (reps[i] > 0 && src_sh[i] > ten_ctx_of(t)->limit_numel / reps[i]) { ten_fail_in(ten_ctx_of(t), "repeat: result is too large"); return NULL; }
         sh[i] = src_sh[i] * reps[i];
     }
     Tensor *o = ten_new_in(ten_ctx_of(t), t->dtype, nreps, sh);
@@ -163,7 +163,7 @@ Tensor *ten_repeat(const Tensor *t, const int64_t *reps, int nreps) {
 
 /* tril (upper=false) keeps j <= i + k; triu (upper=true) keeps j >= i + k; over the last two dims. */
 Tensor *ten_tril(const Tensor *t, int64_t k, bool upper) {
-    if (t->ndim < 2) { ten_fail("%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril"); return NULL; }
+    if (t->ndim < 2) { ten_fail_in(ten_ctx_of(t), "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril"); return NULL; }
     Tensor *o = ten_copy(t);
     if (!o) return NULL;
     int64_t r = t->shape[t->ndim - 2], c = t->shape[t->ndim - 1];
@@ -177,7 +177,7 @@ Tensor *ten_tril(const Tensor *t, int64_t k, bool upper) {
 
 /* A copy reversed along dim (through a negative-stride view that never leaves this function). */
 Tensor *ten_flip(const Tensor *t, int dim) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     int64_t st[TEN_MAX_DIMS], off = t->offset;
     memcpy(st, t->stride, sizeof st);

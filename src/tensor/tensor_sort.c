@@ -260,7 +260,7 @@ typedef struct Rows {
 } Rows;
 
 static bool rows_open(const Tensor *t, int dim, Rows *r) {
-    int d = ten_norm_dim(dim, t->ndim);
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return false;
     int perm[TEN_MAX_DIMS], k = 0;
     for (int i = 0; i < t->ndim; i++) if (i != d) perm[k++] = i;
@@ -321,18 +321,18 @@ static Tensor *finish(const Tensor *t, const Rows *r, Tensor *o, bool drop) {
  * machine refuses it. */
 static Elem *pairs(Tensor *v, Tensor *ix, Rows *r, int64_t n) {
     Elem *e = n >= 0 && (uint64_t)n < SIZE_MAX / sizeof *e ? malloc(sizeof *e * (size_t)(n ? n : 1)) : NULL;
-    if (!e) { ten_free(v); ten_free(ix); ten_free(r->x); ten_fail("out of memory for the sort's %lld pairs", (long long)n); }
+    if (!e) { ten_fail_in(ten_ctx_of(v), "out of memory for the sort's %lld pairs", (long long)n); ten_free(v); ten_free(ix); ten_free(r->x); }
     return e;
 }
 
 /* After a row: Ctrl-C frees everything (e, v, ix, r's copy) and fails; true then. */
 static bool interrupted(Elem *e, Tensor *v, Tensor *ix, Rows *r) {
     if (!ten_interrupted) return false;
+    ten_fail_interrupted(ten_ctx_of(v));
     free(e);
     ten_free(v);
     ten_free(ix);
     ten_free(r->x);
-    ten_fail_interrupted();
     return true;
 }
 
@@ -372,7 +372,7 @@ int ten_topk(const Tensor *t, int64_t k, int dim, bool largest, bool sorted, Ten
     Rows r;
     *values = *indices = NULL;
     if (!rows_open(t, dim, &r)) return -1;
-    if (k < 0 || k > r.n) { ten_free(r.x); ten_fail("selected index k out of range"); return -1; }
+    if (k < 0 || k > r.n) { ten_free(r.x); ten_fail_in(ten_ctx_of(t), "selected index k out of range"); return -1; }
     Tensor *v, *ix;
     if (!outputs(t, &r, k, &v, &ix)) { ten_free(r.x); return -1; }
     bool isint = t->dtype == DT_I64;
@@ -407,12 +407,12 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
     if (!rows_open(t, dim, &r)) return -1;
     if (how == PICK_KTH && (k < 1 || k > r.n)) {
         ten_free(r.x);
-        ten_fail("kthvalue(): selected number k out of range for dimension %d", r.dim);
+        ten_fail_in(ten_ctx_of(t), "kthvalue(): selected number k out of range for dimension %d", r.dim);
         return -1;
     }
     if (r.n == 0) {
         ten_free(r.x);
-        ten_fail("%s(): Expected reduction dim %d to have non-zero size.", how == PICK_MEDIAN ? "median" : how == PICK_MODE ? "mode" : "kthvalue", r.dim);
+        ten_fail_in(ten_ctx_of(t), "%s(): Expected reduction dim %d to have non-zero size.", how == PICK_MEDIAN ? "median" : how == PICK_MODE ? "mode" : "kthvalue", r.dim);
         return -1;
     }
     Tensor *v, *ix;
@@ -438,7 +438,7 @@ static int pick(const Tensor *t, Pick how, int64_t k, int dim, bool keepdim, Ten
                 int64_t nth = (r.n - 1) / 2;
                 /* a stable sort of positions in order gives the (value, position) order: one answer, as nth_element's */
                 Elem *tmp = malloc(sizeof *tmp * (size_t)r.n);
-                if (!tmp) { free(e); ten_free(v); ten_free(ix); ten_free(r.x); ten_fail("median: out of memory"); return -1; }
+                if (!tmp) { free(e); ten_free(v); ten_free(ix); ten_free(r.x); ten_fail_in(ten_ctx_of(t), "median: out of memory"); return -1; }
                 merge_sort(e, tmp, r.n, &c);
                 free(tmp);
                 out = e[nth];

@@ -155,7 +155,7 @@ static bool dense(const Tensor *t) {
 
 int ten_copy_into(Tensor *dst, const Tensor *src) {
     if (ten_has_internal_overlap(dst)) {
-        ten_fail("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+        ten_fail_in(ten_ctx_of(dst), "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                  "location. Please clone() the tensor before performing the operation.");
         return -1;
     }
@@ -170,7 +170,7 @@ int ten_copy_into(Tensor *dst, const Tensor *src) {
         char a[128], b[128];
         ten_shape_str(src->shape, src->ndim, a, sizeof a);
         ten_shape_str(dst->shape, dst->ndim, b, sizeof b);
-        ten_fail("cannot copy a tensor of shape %s into one of shape %s: the shapes do not broadcast", a, b);
+        ten_fail_in(ten_ctx_of(dst), "cannot copy a tensor of shape %s into one of shape %s: the shapes do not broadcast", a, b);
         ten_free(cast);
         return -1;
     }
@@ -182,7 +182,7 @@ int ten_copy_into(Tensor *dst, const Tensor *src) {
         bool identical = a0 == b0 && a1 == b1;
         if (!identical && a0 < b1 && b0 < a1) {
             if (dense(dst) && dense(ex)) {
-                ten_fail("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                ten_fail_in(ten_ctx_of(dst), "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
                          "single memory location. Please clone() the tensor before performing the operation.");
                 ten_free(ex);
                 ten_free(cast);
@@ -217,20 +217,20 @@ int ten_assign_result(Tensor *dst, const Tensor *r) {
         a[0] = b[0] = 0;
         for (int i = 0; i < dst->ndim; i++) k += (size_t)snprintf(a + k, sizeof a - k, i ? ", %lld" : "%lld", (long long)dst->shape[i]);
         for (int i = 0; i < r->ndim; i++) m += (size_t)snprintf(b + m, sizeof b - m, i ? ", %lld" : "%lld", (long long)r->shape[i]);
-        ten_fail("output with shape [%s] doesn't match the broadcast shape [%s]", a, b);
+        ten_fail_in(ten_ctx_of(dst), "output with shape [%s] doesn't match the broadcast shape [%s]", a, b);
         return -1;
     }
     if (!can_cast(r->dtype, dst->dtype)) {
-        ten_fail("result type %s can't be cast to the desired output type %s", ten_dtype_word(r->dtype), ten_dtype_word(dst->dtype));
+        ten_fail_in(ten_ctx_of(dst), "result type %s can't be cast to the desired output type %s", ten_dtype_word(r->dtype), ten_dtype_word(dst->dtype));
         return -1;
     }
     return ten_copy_into(dst, r);
 }
 
-int ten_norm_dim(int dim, int ndim) {
+int ten_norm_dim_in(TenCtx *c, int dim, int ndim) {
     int n = ndim ? ndim : 1;
     if (dim < -n || dim >= n) {
-        ten_fail("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -n, n - 1, dim);
+        ten_fail_in(c, "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -n, n - 1, dim);
         return -1;
     }
     return dim < 0 ? dim + n : dim;
@@ -246,14 +246,14 @@ static void list_str(const int64_t *v, int n, char *out, size_t cap) {
 static int infer_shape(const Tensor *t, int ndim, const int64_t *shape, int64_t *sh) {
     int64_t known = 1;
     int infer = -1;
-    if (ndim > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return -1; }
+    if (ndim > TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return -1; }
     for (int i = 0; i < ndim; i++) {
         sh[i] = shape[i];
         if (shape[i] == -1) {
-            if (infer >= 0) { ten_fail("only one dimension can be inferred"); return -1; }
+            if (infer >= 0) { ten_fail_in(ten_ctx_of(t), "only one dimension can be inferred"); return -1; }
             infer = i;
         } else if (shape[i] < 0) {
-            ten_fail("invalid shape dimension %lld", (long long)shape[i]);
+            ten_fail_in(ten_ctx_of(t), "invalid shape dimension %lld", (long long)shape[i]);
             return -1;
         } else if (shape[i] > 0 && known > ten_ctx_of(t)->limit_numel / shape[i] + 1) {
             known = ten_ctx_of(t)->limit_numel + 1;
@@ -268,7 +268,7 @@ static int infer_shape(const Tensor *t, int ndim, const int64_t *shape, int64_t 
     if (infer < 0 && known == t->numel) return 0;
     char s[160];
     list_str(shape, ndim, s, sizeof s);
-    ten_fail("shape '%s' is invalid for input of size %lld", s, (long long)t->numel);
+    ten_fail_in(ten_ctx_of(t), "shape '%s' is invalid for input of size %lld", s, (long long)t->numel);
     return -1;
 }
 
@@ -308,7 +308,7 @@ Tensor *ten_view_shape(const Tensor *t, int ndim, const int64_t *shape) {
     int64_t sh[TEN_MAX_DIMS], st[TEN_MAX_DIMS];
     if (infer_shape(t, ndim, shape, sh) < 0) return NULL;
     if (!view_strides(t, ndim, sh, st)) {
-        ten_fail("view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+        ten_fail_in(ten_ctx_of(t), "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
                  "two contiguous subspaces). Use .reshape(...) instead.");
         return NULL;
     }
@@ -330,9 +330,9 @@ Tensor *ten_permute(const Tensor *t, const int *dims) {
     int64_t sh[TEN_MAX_DIMS], st[TEN_MAX_DIMS];
     bool seen[TEN_MAX_DIMS] = {false};
     for (int i = 0; i < t->ndim; i++) {
-        int d = ten_norm_dim(dims[i], t->ndim);
+        int d = ten_norm_dim_in(ten_ctx_of(t), dims[i], t->ndim);
         if (d < 0) return NULL;
-        if (seen[d]) { ten_fail("permute(): duplicate dims are not allowed."); return NULL; }
+        if (seen[d]) { ten_fail_in(ten_ctx_of(t), "permute(): duplicate dims are not allowed."); return NULL; }
         seen[d] = true;
         sh[i] = t->shape[d];
         st[i] = t->stride[d];
@@ -342,10 +342,10 @@ Tensor *ten_permute(const Tensor *t, const int *dims) {
 
 Tensor *ten_transpose(const Tensor *t, int d0, int d1) {
     if (t->ndim == 0) {
-        if (ten_norm_dim(d0, 0) < 0 || ten_norm_dim(d1, 0) < 0) return NULL;
+        if (ten_norm_dim_in(ten_ctx_of(t), d0, 0) < 0 || ten_norm_dim_in(ten_ctx_of(t), d1, 0) < 0) return NULL;
         return ten_alias(t);
     }
-    int a = ten_norm_dim(d0, t->ndim), b = a < 0 ? -1 : ten_norm_dim(d1, t->ndim);
+    int a = ten_norm_dim_in(ten_ctx_of(t), d0, t->ndim), b = a < 0 ? -1 : ten_norm_dim_in(ten_ctx_of(t), d1, t->ndim);
     if (a < 0 || b < 0) return NULL;
     int dims[TEN_MAX_DIMS];
     for (int i = 0; i < t->ndim; i++) dims[i] = i;
@@ -357,10 +357,10 @@ Tensor *ten_transpose(const Tensor *t, int d0, int d1) {
 /* The new dim's stride is what PyTorch gives it: size * stride of the dim it lands before, or 1 at the end. */
 Tensor *ten_unsqueeze(const Tensor *t, int dim) {
     if (dim < -(t->ndim + 1) || dim > t->ndim) {
-        ten_fail("Dimension out of range (expected to be in range of [%d, %d], but got %d)", -(t->ndim + 1), t->ndim, dim);
+        ten_fail_in(ten_ctx_of(t), "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -(t->ndim + 1), t->ndim, dim);
         return NULL;
     }
-    if (t->ndim >= TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+    if (t->ndim >= TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
     if (dim < 0) dim += t->ndim + 1;
     int64_t sh[TEN_MAX_DIMS], st[TEN_MAX_DIMS];
     for (int i = 0, j = 0; i <= t->ndim; i++) {
@@ -379,7 +379,7 @@ Tensor *ten_squeeze(const Tensor *t, int dim, bool all) {
     int64_t sh[TEN_MAX_DIMS], st[TEN_MAX_DIMS];
     int nd = 0, d = -1;
     if (!all) {
-        d = ten_norm_dim(dim, t->ndim);
+        d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
         if (d < 0) return NULL;
     }
     for (int i = 0; i < t->ndim; i++) {
@@ -394,18 +394,18 @@ Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
         char a[160], b[160];
         list_str(t->shape, t->ndim, a, sizeof a);
         list_str(shape, ndim, b, sizeof b);
-        ten_fail("expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the "
+        ten_fail_in(ten_ctx_of(t), "expand(torch.%sTensor{%s}, size=%s): the number of sizes provided (%d) must be greater or equal to the "
                  "number of dimensions in the tensor (%d)", ten_dtype_word(t->dtype), a, b, ndim, t->ndim);
         return NULL;
     }
-    if (ndim > TEN_MAX_DIMS) { ten_fail("tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
+    if (ndim > TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(t), "tensors have at most %d dimensions", TEN_MAX_DIMS); return NULL; }
     int64_t sh[TEN_MAX_DIMS], st[TEN_MAX_DIMS];
     int lead = ndim - t->ndim;
     for (int i = ndim - 1; i >= 0; i--) {
         int ti = i - lead;
         if (ti < 0) {
             if (shape[i] < 0) {
-                ten_fail("The expanded size of the tensor (%lld) isn't allowed in a leading, non-existing dimension %d", (long long)shape[i], i);
+                ten_fail_in(ten_ctx_of(t), "The expanded size of the tensor (%lld) isn't allowed in a leading, non-existing dimension %d", (long long)shape[i], i);
                 return NULL;
             }
             sh[i] = shape[i];
@@ -420,7 +420,7 @@ Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
             char a[160], b[160];
             list_str(shape, ndim, a, sizeof a);
             list_str(t->shape, t->ndim, b, sizeof b);
-            ten_fail("The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+            ten_fail_in(ten_ctx_of(t), "The expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
                      "dimension %d.  Target sizes: %s.  Tensor sizes: %s", (long long)shape[i], (long long)t->shape[ti], i, a, b);
             return NULL;
         }
@@ -428,7 +428,7 @@ Tensor *ten_expand(const Tensor *t, int ndim, const int64_t *shape) {
     int64_t numel = 1, limit = ten_ctx_of(t)->limit_numel;
     for (int i = 0; i < ndim; i++) {
         if (sh[i] > 0 && numel > limit / sh[i]) {
-            ten_fail("expand: a tensor of more than %lld elements is too large for attn", (long long)limit);
+            ten_fail_in(ten_ctx_of(t), "expand: a tensor of more than %lld elements is too large for attn", (long long)limit);
             return NULL;
         }
         numel *= sh[i];
@@ -445,14 +445,14 @@ Tensor *ten_expand_dense(const Tensor *t, DType dt, int ndim, const int64_t *sha
 }
 
 Tensor *ten_select(const Tensor *t, int dim, int64_t index) {
-    if (t->ndim == 0) { ten_fail("select() cannot be applied to a 0-dim tensor."); return NULL; }
-    int d = ten_norm_dim(dim, t->ndim);
+    if (t->ndim == 0) { ten_fail_in(ten_ctx_of(t), "select() cannot be applied to a 0-dim tensor."); return NULL; }
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     int64_t len = t->shape[d];
     if (index < -len || index >= len) {
         char s[160];
         list_str(t->shape, t->ndim, s, sizeof s);
-        ten_fail("select(): index %lld out of range for tensor of size %s at dimension %d", (long long)index, s, d);
+        ten_fail_in(ten_ctx_of(t), "select(): index %lld out of range for tensor of size %s at dimension %d", (long long)index, s, d);
         return NULL;
     }
     if (index < 0) index += len;
@@ -464,18 +464,18 @@ Tensor *ten_select(const Tensor *t, int dim, int64_t index) {
 }
 
 Tensor *ten_narrow(const Tensor *t, int dim, int64_t start, int64_t length) {
-    if (t->ndim == 0) { ten_fail("narrow() cannot be applied to a 0-dim tensor."); return NULL; }
-    int d = ten_norm_dim(dim, t->ndim);
+    if (t->ndim == 0) { ten_fail_in(ten_ctx_of(t), "narrow() cannot be applied to a 0-dim tensor."); return NULL; }
+    int d = ten_norm_dim_in(ten_ctx_of(t), dim, t->ndim);
     if (d < 0) return NULL;
     int64_t len = t->shape[d];
     if (start < -len || start > len) {
-        ten_fail("start out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-len, (long long)len, (long long)start);
+        ten_fail_in(ten_ctx_of(t), "start out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-len, (long long)len, (long long)start);
         return NULL;
     }
     if (start < 0) start += len;
-    if (length < 0) { ten_fail("narrow(): length must be non-negative."); return NULL; }
+    if (length < 0) { ten_fail_in(ten_ctx_of(t), "narrow(): length must be non-negative."); return NULL; }
     if (start > len - length) {
-        ten_fail("start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length, (long long)len);
+        ten_fail_in(ten_ctx_of(t), "start (%lld) + length (%lld) exceeds dimension size (%lld).", (long long)start, (long long)length, (long long)len);
         return NULL;
     }
     int64_t sh[TEN_MAX_DIMS];
@@ -486,10 +486,10 @@ Tensor *ten_narrow(const Tensor *t, int dim, int64_t start, int64_t length) {
 
 /* The diagonal of dims dim1 and dim2 (offset > 0 above it), as a new last dim. */
 Tensor *ten_diagonal(const Tensor *t, int64_t offset, int dim1, int dim2) {
-    if (t->ndim < 2) { ten_fail("diagonal dimensions requires ndim larger than 1, got %d", t->ndim); return NULL; }
-    int a = ten_norm_dim(dim1, t->ndim), b = a < 0 ? -1 : ten_norm_dim(dim2, t->ndim);
+    if (t->ndim < 2) { ten_fail_in(ten_ctx_of(t), "diagonal dimensions requires ndim larger than 1, got %d", t->ndim); return NULL; }
+    int a = ten_norm_dim_in(ten_ctx_of(t), dim1, t->ndim), b = a < 0 ? -1 : ten_norm_dim_in(ten_ctx_of(t), dim2, t->ndim);
     if (a < 0 || b < 0) return NULL;
-    if (a == b) { ten_fail("diagonal dimensions cannot be identical %d, %d", dim1, dim2); return NULL; }
+    if (a == b) { ten_fail_in(ten_ctx_of(t), "diagonal dimensions cannot be identical %d, %d", dim1, dim2); return NULL; }
     int64_t len, off = t->offset;
     if (offset >= 0) {
         len = t->shape[a] < t->shape[b] - offset ? t->shape[a] : t->shape[b] - offset;

@@ -11,15 +11,15 @@ typedef struct Prog { const uint8_t *p; size_t n, i; } Prog;
 static int next_byte(Prog *g) { return g->i < g->n ? g->p[g->i++] : -1; }
 
 static void put(AgVal *pool, int *k, AgVal v) {
-    if (!v.t) return;                   /* a refusal: ten_error() says why */
+    if (!v.t) return;                   /* a refusal: ten_error(tc) says why */
     int slot = *k % POOL;
     ag_val_free(pool[slot]);
     pool[slot] = v;
     (*k)++;
 }
 
-static AgVal leaf(Rng *r, int ndim, const int64_t *shape, bool rg) {
-    AgVal v = {ten_uniform(r, DT_F32, ndim, shape, -2, 2), ag_meta_new(rg)};
+static AgVal leaf(TenCtx *tc, Rng *r, int ndim, const int64_t *shape, bool rg) {
+    AgVal v = {ten_uniform_in(tc, r, DT_F32, ndim, shape, -2, 2), ag_meta_new(rg)};
     return v;
 }
 
@@ -28,15 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Prog g = {data, size, 0};
     Rng r;
     rng_seed(&r, 1);
+    TenCtx *tc = ten_ctx_new();         /* this input's tensors and errors, freed with its last tensor */
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, tc);
     AgVal pool[POOL];
     memset(pool, 0, sizeof pool);
     int k = 0;
-    put(pool, &k, leaf(&r, 2, (int64_t[]){2, 3}, true));
-    put(pool, &k, leaf(&r, 1, (int64_t[]){3}, true));
-    put(pool, &k, leaf(&r, 2, (int64_t[]){3, 2}, false));
-    put(pool, &k, leaf(&r, 3, (int64_t[]){2, 2, 3}, true));
+    put(pool, &k, leaf(tc, &r, 2, (int64_t[]){2, 3}, true));
+    put(pool, &k, leaf(tc, &r, 1, (int64_t[]){3}, true));
+    put(pool, &k, leaf(tc, &r, 2, (int64_t[]){3, 2}, false));
+    put(pool, &k, leaf(tc, &r, 3, (int64_t[]){2, 2, 3}, true));
     for (int steps = 0; steps < 200; steps++) {
         int op = next_byte(&g), a = next_byte(&g), b = next_byte(&g);
         if (op < 0 || a < 0 || b < 0) break;
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         switch (op % 24) {
         case 0: put(pool, &k, ag_binary(&c, (BinOp)(b % 4), x, false, y, false)); break;
         case 1: {
-            AgVal s = {ten_scalar_d((double)(b % 7) - 3), NULL};
+            AgVal s = {ten_scalar_d_in(tc, (double)(b % 7) - 3), NULL};
             put(pool, &k, ag_binary(&c, (BinOp)(a % 4), s, true, x, false));
             ag_val_free(s);
             break;
@@ -74,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         case 15: {                      /* x.masked_fill_(x > 0, b) on the pool's own handle */
-            Tensor *z = ten_scalar_d(0.0), *m = z ? ten_binary(OP_GT, x.t, false, z, true) : NULL;
+            Tensor *z = ten_scalar_d_in(tc, 0.0), *m = z ? ten_binary(OP_GT, x.t, false, z, true) : NULL;
             if (m) ag_masked_fill_(&c, pool[a % POOL].t, &pool[a % POOL].m, m, (double)b);
             ten_free(m);
             ten_free(z);
@@ -101,11 +102,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ag_val_free(s);
             break;
         }
-        case 21: if (b & 1) ag_retain_grad(x.m); else ag_zero_grad(x.m); break;
+        case 21: if (b & 1) ag_retain_grad(&c, x.m); else ag_zero_grad(x.m); break;
         case 22: ag_val_free(pool[a % POOL]); pool[a % POOL] = (AgVal){NULL, NULL}; break;
         default: put(pool, &k, ag_layer_norm(&c, x, 1, (AgVal){NULL, NULL}, (AgVal){NULL, NULL}, 1e-5)); break;
         }
     }
     for (int i = 0; i < POOL; i++) ag_val_free(pool[i]);
+    ten_ctx_free(tc);
     return 0;
 }

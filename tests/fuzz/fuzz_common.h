@@ -12,8 +12,8 @@ static void fuzz_limits(void) {
     static int done;
     if (done) return;
     done = 1;
-    ten_limit_numel = 1 << 16;
-    ten_limit_bytes = 64 << 20;
+    ten_process_ctx()->limit_numel = 1 << 16;     /* copied by each session's context (ten_ctx_new) */
+    ten_process_ctx()->limit_bytes = 64 << 20;
 }
 /* The input as a NUL-terminated string (caller frees). */
 static char *fuzz_cstring(const uint8_t *data, size_t size) {

@@ -4,7 +4,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_limits();
-    Tensor *t = npy_parse(data, size);
+    TenCtx *tc = ten_ctx_new();
+    Tensor *t = npy_parse_in(tc, data, size);
     ten_free(t);
+    ten_ctx_free(tc);
     return 0;
 }

@@ -15,6 +15,14 @@
 #include <string.h>
 #include "autograd.h"
 
+/* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
+static TenCtx *test_ctx(void) {
+    static TenCtx *c;
+    if (!c) c = ten_ctx_new();
+    return c;
+}
+#define TC test_ctx()
+
 /* ---- the cases: one op (or a short chain) on nin inputs, shared by the finite-difference tests and the driver ---- */
 
 typedef struct Case Case;
@@ -40,13 +48,13 @@ static AgVal c_binary(AgContext *c, const AgVal *in, const Case *k, const Tensor
     return ag_binary(c, (BinOp)k->op, in[0], false, in[1], false);
 }
 static AgVal c_binary_scalar(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal s = {ten_scalar_d(k->s), NULL};
+    AgVal s = {ten_scalar_d_in(TC, k->s), NULL};
     AgVal r = ag_binary(c, (BinOp)k->op, in[0], false, s, true);
     ten_free(s.t);
     return r;
 }
 static AgVal c_scalar_binary(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal s = {ten_scalar_d(k->s), NULL};
+    AgVal s = {ten_scalar_d_in(TC, k->s), NULL};
     AgVal r = ag_binary(c, (BinOp)k->op, s, true, in[0], false);
     ten_free(s.t);
     return r;
@@ -65,7 +73,7 @@ static AgVal c_misc(AgContext *c, const AgVal *in, const Case *k, const Tensor *
     if (k->op == 0) return ag_abs(c, in[0]);
     if (k->op == 1) return ag_clamp(c, in[0], -0.5, 0.5);
     if (k->op == 2) return ag_clamp(c, in[0], 0.0, NAN);
-    Tensor *zero = ten_scalar_d(0.0), *pos = ten_binary(OP_GT, in[0].t, false, zero, true);
+    Tensor *zero = ten_scalar_d_in(TC, 0.0), *pos = ten_binary(OP_GT, in[0].t, false, zero, true);
     AgVal r = ag_where(c, pos, in[0], false, in[1], false);
     ten_free(zero);
     ten_free(pos);
@@ -118,7 +126,7 @@ static AgVal c_masked_fill(AgContext *c, const AgVal *in, const Case *k, const T
 /* softmax(x @ y.T / 2).sum(-1) * x[..., :1]: a chain where one input feeds two paths */
 static AgVal c_chain(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     AgVal yt = ag_transpose(c, in[1], 0, 1), p = ag_matmul(c, in[0], yt);
-    AgVal two = {ten_scalar_d(2.0), NULL};
+    AgVal two = {ten_scalar_d_in(TC, 2.0), NULL};
     AgVal q = ag_binary(c, OP_DIV, p, false, two, true), sm = ag_softmax(c, q, -1);
     AgVal e = ag_unary(c, UOP_EXP, in[0]), s2 = ag_sum_dims(c, e, (int[]){1}, 1, true);
     AgVal r = ag_binary(c, OP_MUL, sm, false, s2, false);
@@ -159,9 +167,9 @@ static AgVal c_dropout(AgContext *c, const AgVal *in, const Case *k, const Tenso
 /* d2l's masked_softmax: X = a * 2; Xv = X.reshape(-1, 4); Xv[aux] = -1e6 (in place through a view of a non-leaf);
  * softmax(Xv.reshape(a.shape), -1). */
 static AgVal c_masked_softmax(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal two = {ten_scalar_d(2.0), NULL}, X = ag_binary(c, OP_MUL, in[0], false, two, true);
+    AgVal two = {ten_scalar_d_in(TC, 2.0), NULL}, X = ag_binary(c, OP_MUL, in[0], false, two, true);
     AgVal Xv = ag_reshape(c, X, 2, (int64_t[]){-1, in[0].t->shape[in[0].t->ndim - 1]});
-    AgVal v = {ten_scalar_d(-1e6), NULL}, r = {NULL, NULL};
+    AgVal v = {ten_scalar_d_in(TC, -1e6), NULL}, r = {NULL, NULL};
     IndexItem it = {.kind = IX_TENSOR, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false, .has_stop = false,
                     .index = aux};
     if (ag_index_put_(c, Xv.t, &Xv.m, &it, 1, v, true) == 0) {
@@ -174,7 +182,7 @@ static AgVal c_masked_softmax(AgContext *c, const AgVal *in, const Case *k, cons
 }
 /* Y = a * 3; Y[1:3] = v; Y * a   (op 1: T = Y.t(); T[0] = v; Y * a) */
 static AgVal c_setitem(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal three = {ten_scalar_d(3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    AgVal three = {ten_scalar_d_in(TC, 3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
     IndexItem it = {.kind = IX_SLICE, .i = 0, .start = 1, .stop = 3, .step = 1, .has_start = true, .has_stop = true,
                     .index = NULL};
     int ok;
@@ -191,7 +199,7 @@ static AgVal c_setitem(AgContext *c, const AgVal *in, const Case *k, const Tenso
 }
 /* Z = a * 3; Z.masked_fill_(aux, 0); Z * a */
 static AgVal c_masked_fill_inplace(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal three = {ten_scalar_d(3.0), NULL}, Z = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    AgVal three = {ten_scalar_d_in(TC, 3.0), NULL}, Z = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
     if (ag_masked_fill_(c, Z.t, &Z.m, aux, 0.0) == 0) r = ag_binary(c, OP_MUL, Z, false, in[0], false);
     ag_val_free(three); ag_val_free(Z);
     return r;
@@ -201,7 +209,7 @@ static AgVal c_masked_fill_inplace(AgContext *c, const AgVal *in, const Case *k,
 /* ---- gradients attached to a forward the case runs itself (ag_extra.c) ---- */
 
 static Tensor *scaled(const Tensor *t, double v) {            /* t * v (v a Python number) */
-    Tensor *s = ten_scalar_d(v), *r = ten_binary(OP_MUL, t, false, s, true);
+    Tensor *s = ten_scalar_d_in(TC, v), *r = ten_binary(OP_MUL, t, false, s, true);
     ten_free(s);
     return r;
 }
@@ -233,7 +241,7 @@ static AgVal c_red(AgContext *c, const AgVal *in, const Case *k, const Tensor *a
     case AG_R_VAR: case AG_R_STD:
         out = ten_var(x, k->dims, nd, k->keepdim, k->s, k->op == AG_R_STD);
         if (nd < 0) cnt = (double)x->numel;
-        else for (int i = 0; i < nd; i++) cnt *= (double)x->shape[ten_norm_dim(k->dims[i], x->ndim)];
+        else for (int i = 0; i < nd; i++) cnt *= (double)x->shape[ten_norm_dim_in(TC, k->dims[i], x->ndim)];
         scalar = cnt - k->s;
         break;
     case AG_R_NORM: out = ten_norm(x, k->s, k->dims, nd, k->keepdim); break;
@@ -261,8 +269,8 @@ static Tensor *c_move(const Tensor *x, const Case *k, const Tensor *aux) {
     }
 }
 static AgVal c_map(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    Tensor *ar = ten_arange(1, (double)in[0].t->numel + 1, 1, DT_I64), *pos = ten_reshape(ar, in[0].t->ndim, in[0].t->shape);
-    Tensor *mp = c_move(pos, k, aux), *one = ten_scalar_i(1), *map = ten_binary(OP_SUB, mp, false, one, true);     /* 0 (no source) becomes -1 */
+    Tensor *ar = ten_arange_in(TC, 1, (double)in[0].t->numel + 1, 1, DT_I64), *pos = ten_reshape(ar, in[0].t->ndim, in[0].t->shape);
+    Tensor *mp = c_move(pos, k, aux), *one = ten_scalar_i_in(TC, 1), *map = ten_binary(OP_SUB, mp, false, one, true);     /* 0 (no source) becomes -1 */
     AgVal r = ag_index_map(c, "MapBackward0", c_move(in[0].t, k, aux), map, 1, in);
     ten_free(ar); ten_free(pos); ten_free(mp); ten_free(map); ten_free(one);
     return r;
@@ -280,13 +288,13 @@ static const char *const EQUATIONS[] = {"ij,jk->ik", "bij,bjk->bik", "ij,ij->i",
                                         "jb,ij"};
 static AgVal c_einsum(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     Tensor *ts[3] = {in[0].t, in[1].t, in[2].t};
-    return ag_einsum(c, EQUATIONS[k->op], k->nin, in, ten_einsum(EQUATIONS[k->op], ts, k->nin));
+    return ag_einsum(c, EQUATIONS[k->op], k->nin, in, ten_einsum_in(TC, EQUATIONS[k->op], ts, k->nin));
 }
 
 /* op 0 x ** y, 1 atan2(x, y), both tensors (broadcast); 2 clamp(x, min=y, max=z); 3 s ** x (s a Python number). */
 static AgVal c_binfn(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
     if (k->op == 3) {
-        AgVal s = {ten_scalar_d(k->s), NULL};
+        AgVal s = {ten_scalar_d_in(TC, k->s), NULL};
         AgVal r = ag_binary_fn(c, AG_B_POW, s, true, in[0], false, ten_binary(OP_POW, s.t, true, in[0].t, false));
         ten_free(s.t);
         return r;
@@ -312,7 +320,7 @@ static AgVal c_scan(AgContext *c, const AgVal *in, const Case *k, const Tensor *
             comp[i] = ten_binary(OP_SUB, p, false, q, false);
             ten_free(a1); ten_free(b2); ten_free(a2); ten_free(b1); ten_free(p); ten_free(q);
         }
-        Tensor *out = ten_stack(comp, 3, d);
+        Tensor *out = ten_stack_in(TC, comp, 3, d);
         for (int i = 0; i < 3; i++) ten_free(comp[i]);
         return ag_cross(c, in[0], in[1], d, out);
     }
@@ -330,17 +338,17 @@ static AgVal c_addmm(AgContext *c, const AgVal *in, const Case *k, const Tensor 
 
 /* The auxiliary operands; tests/ref/autograd.py writes the same values. */
 static Tensor *from_i64(int ndim, const int64_t *shape, const int64_t *v) {
-    Tensor *t = ten_new(DT_I64, ndim, shape);
+    Tensor *t = ten_new_in(TC, DT_I64, ndim, shape);
     memcpy(t->data, v, sizeof(int64_t) * (size_t)t->numel);
     return t;
 }
 static Tensor *aux_mask(void) {                  /* [[False, True, True, False]] */
-    Tensor *t = ten_new(DT_BOOL, 2, (int64_t[]){1, 4});
+    Tensor *t = ten_new_in(TC, DT_BOOL, 2, (int64_t[]){1, 4});
     ten_b8(t)[1] = ten_b8(t)[2] = 1;
     return t;
 }
 static Tensor *aux_rows(void) {                  /* the rows masked_softmax writes: [F, T, F, F, T, T] */
-    Tensor *t = ten_new(DT_BOOL, 1, (int64_t[]){6});
+    Tensor *t = ten_new_in(TC, DT_BOOL, 1, (int64_t[]){6});
     ten_b8(t)[1] = ten_b8(t)[4] = ten_b8(t)[5] = 1;
     return t;
 }
@@ -354,7 +362,7 @@ static Tensor *aux_target4(void) {
 static Tensor *aux_target0(void) { return from_i64(0, NULL, (int64_t[]){2}); }
 static Tensor *aux_noise(void) {                 /* dropout p = 0.5: kept elements scaled by 2 */
     static const double v[12] = {2, 0, 2, 2, 0, 0, 2, 2, 2, 2, 0, 2};
-    Tensor *t = ten_new(DT_F64, 2, (int64_t[]){3, 4});
+    Tensor *t = ten_new_in(TC, DT_F64, 2, (int64_t[]){3, 4});
     memcpy(t->data, v, sizeof v);
     return t;
 }
@@ -546,7 +554,7 @@ static const Case *find_case(const char *name) {
 /* ---- finite differences ---- */
 
 static Tensor *random_input(Rng *g, DType dt, int ndim, const int64_t *shape, int positive) {
-    Tensor *t = ten_uniform(g, DT_F64, ndim, shape, 0, 1);
+    Tensor *t = ten_uniform_in(TC, g, DT_F64, ndim, shape, 0, 1);
     for (int64_t i = 0; i < t->numel; i++) {
         double u = ten_get(t, i);
         if (positive) ten_set(t, i, 0.5 + u);
@@ -561,7 +569,7 @@ static Tensor *random_input(Rng *g, DType dt, int ndim, const int64_t *shape, in
 /* L = sum(G * f(inputs)) without recording. */
 static double loss(const Case *k, const AgVal *in, const Tensor *G, const Tensor *aux) {
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     c.grad_enabled = false;
     AgVal y = k->fn(&c, in, k, aux);
     assert_non_null(y.t);
@@ -584,13 +592,13 @@ static int check_case(const Case *k, uint64_t seed) {
     }
     Tensor *aux = k->aux ? k->aux() : NULL;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal y = k->fn(&c, in, k, aux);
-    if (!y.t) fail_msg("%s: %s", k->name, ten_error());
+    if (!y.t) fail_msg("%s: %s", k->name, ten_error(TC));
     assert_non_null(y.m);
     Tensor *G = random_input(&g, DT_F64, y.t->ndim, y.t->shape, 0);
     const Tensor *gs[1] = {G};
-    if (ag_backward(&c, 1, &y, gs, false) < 0) fail_msg("%s: backward: %s", k->name, ten_error());
+    if (ag_backward(&c, 1, &y, gs, false) < 0) fail_msg("%s: backward: %s", k->name, ten_error(TC));
     const double eps = 1e-6;
     for (int i = 0; i < k->nin; i++) {
         Tensor *x = in[i].t, *gr = in[i].m->grad;
@@ -630,7 +638,7 @@ static void test_gradients_finite_differences(void **state) {
 /* ---- the engine ---- */
 
 static AgVal leaf(const double *v, int ndim, const int64_t *shape, bool requires_grad) {
-    AgVal x = {ten_new(DT_F64, ndim, shape), ag_meta_new(requires_grad)};
+    AgVal x = {ten_new_in(TC, DT_F64, ndim, shape), ag_meta_new(requires_grad)};
     for (int64_t i = 0; i < x.t->numel; i++) ten_f64(x.t)[i] = v[i];
     return x;
 }
@@ -638,12 +646,12 @@ static AgVal leaf(const double *v, int ndim, const int64_t *shape, bool requires
 static void test_leaf_and_names(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
     AgVal w = leaf((double[]){4, 5, 6}, 1, (int64_t[]){3}, false);
     assert_true(ag_is_leaf(x.m));
     assert_null(x.m->grad_fn);
-    AgVal two = {ten_scalar_d(2.0), NULL};
+    AgVal two = {ten_scalar_d_in(TC, 2.0), NULL};
     AgVal y = ag_binary(&c, OP_MUL, x, false, two, true);      /* x * 2: MulBackward0, next (AccumulateGrad, None) */
     assert_false(ag_is_leaf(y.m));
     assert_string_equal(ag_node_name(y.m->grad_fn), "MulBackward0");
@@ -666,15 +674,15 @@ static void test_leaf_and_names(void **state) {
     assert_ptr_equal(ag_node_next(e.m->grad_fn, 0, NULL), ag_node_next(e.m->grad_fn, 1, NULL));
     assert_ptr_equal(ag_node_next(e.m->grad_fn, 0, NULL), acc);
     /* a matmul reads as PyTorch's: UnsafeViewBackward0 <- BmmBackward0 <- ReshapeAliasBackward0 <- ExpandBackward0 */
-    AgVal A = {ten_new(DT_F64, 3, (int64_t[]){2, 3, 4}), ag_meta_new(true)};
-    AgVal B = {ten_new(DT_F64, 3, (int64_t[]){2, 4, 5}), ag_meta_new(true)};
+    AgVal A = {ten_new_in(TC, DT_F64, 3, (int64_t[]){2, 3, 4}), ag_meta_new(true)};
+    AgVal B = {ten_new_in(TC, DT_F64, 3, (int64_t[]){2, 4, 5}), ag_meta_new(true)};
     AgVal p = ag_matmul(&c, A, B);
     const char *chain[] = {"UnsafeViewBackward0", "BmmBackward0", "ReshapeAliasBackward0", "ExpandBackward0",
                            "AccumulateGrad"};
     AgNode *n = p.m->grad_fn;
     for (int i = 0; i < 5; i++, n = ag_node_next(n, 0, NULL)) assert_string_equal(ag_node_name(n), chain[i]);
-    AgVal A2 = {ten_new(DT_F64, 2, (int64_t[]){3, 4}), ag_meta_new(true)};
-    AgVal B2 = {ten_new(DT_F64, 2, (int64_t[]){4, 5}), ag_meta_new(true)};
+    AgVal A2 = {ten_new_in(TC, DT_F64, 2, (int64_t[]){3, 4}), ag_meta_new(true)};
+    AgVal B2 = {ten_new_in(TC, DT_F64, 2, (int64_t[]){4, 5}), ag_meta_new(true)};
     AgVal p2 = ag_matmul(&c, A2, B2);
     assert_string_equal(ag_node_name(p2.m->grad_fn), "MmBackward0");
     AgVal vals[] = {x, w, two, y, z, s, e, A, B, p, A2, B2, p2};
@@ -697,11 +705,11 @@ static char *node_text(const AgNode *n) {
 static void test_more_names(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
-    AgVal x = {ten_new(DT_F32, 2, (int64_t[]){4, 5}), ag_meta_new(true)};
-    AgVal y = {ten_new(DT_F32, 2, (int64_t[]){4, 5}), ag_meta_new(true)}, none = {NULL, NULL};
-    AgVal w6 = {ten_new(DT_F32, 2, (int64_t[]){6, 5}), ag_meta_new(true)};
-    Tensor *target = aux_target(), *idx = aux_idx(), *mask = ten_new(DT_BOOL, 2, (int64_t[]){1, 5});
+    ag_context_init(&c, TC);
+    AgVal x = {ten_new_in(TC, DT_F32, 2, (int64_t[]){4, 5}), ag_meta_new(true)};
+    AgVal y = {ten_new_in(TC, DT_F32, 2, (int64_t[]){4, 5}), ag_meta_new(true)}, none = {NULL, NULL};
+    AgVal w6 = {ten_new_in(TC, DT_F32, 2, (int64_t[]){6, 5}), ag_meta_new(true)};
+    Tensor *target = aux_target(), *idx = aux_idx(), *mask = ten_new_in(TC, DT_BOOL, 2, (int64_t[]){1, 5});
     AgVal xy[2] = {x, y};
     struct { AgVal v; const char *want; } cases[] = {
         {ag_cat(&c, xy, 2, 0), "CatBackward0(AccumulateGrad, AccumulateGrad)"},
@@ -721,14 +729,14 @@ static void test_more_names(void **state) {
         {ag_mean_dims(&c, x, (int[]){1}, 1, false), "MeanBackward1(AccumulateGrad)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (!cases[i].v.t) fail_msg("%s: %s", cases[i].want, ten_error());
+        if (!cases[i].v.t) fail_msg("%s: %s", cases[i].want, ten_error(TC));
         assert_string_equal(node_text(cases[i].v.m->grad_fn), cases[i].want);
         ag_val_free(cases[i].v);
     }
     /* nn.Linear as PyTorch records it */
-    AgVal W = {ten_new(DT_F32, 2, (int64_t[]){3, 5}), ag_meta_new(true)};
-    AgVal bias = {ten_new(DT_F32, 1, (int64_t[]){3}), ag_meta_new(true)};
-    AgVal x3 = {ten_new(DT_F32, 3, (int64_t[]){2, 4, 5}), NULL}, x1 = {ten_new(DT_F32, 1, (int64_t[]){5}), NULL};
+    AgVal W = {ten_new_in(TC, DT_F32, 2, (int64_t[]){3, 5}), ag_meta_new(true)};
+    AgVal bias = {ten_new_in(TC, DT_F32, 1, (int64_t[]){3}), ag_meta_new(true)};
+    AgVal x3 = {ten_new_in(TC, DT_F32, 3, (int64_t[]){2, 4, 5}), NULL}, x1 = {ten_new_in(TC, DT_F32, 1, (int64_t[]){5}), NULL};
     AgVal l2 = ag_linear(&c, x, W, bias), l3 = ag_linear(&c, x3, W, bias), l3n = ag_linear(&c, x3, W, none);
     AgVal l1 = ag_linear(&c, x1, W, bias);
     assert_string_equal(node_text(l2.m->grad_fn), "AddmmBackward0(AccumulateGrad, AccumulateGrad, TBackward0)");
@@ -739,7 +747,7 @@ static void test_more_names(void **state) {
     assert_string_equal(node_text(l1.m->grad_fn), "AddBackward0(SqueezeBackward3, AccumulateGrad)");
     AgVal lin[] = {W, bias, x3, x1, l2, l3, l3n, l1};
     for (size_t i = 0; i < sizeof lin / sizeof lin[0]; i++) ag_val_free(lin[i]);
-    AgVal xc = {ten_new(DT_F32, 3, (int64_t[]){2, 5, 3}), ag_meta_new(true)};
+    AgVal xc = {ten_new_in(TC, DT_F32, 3, (int64_t[]){2, 5, 3}), ag_meta_new(true)};
     Tensor *t3 = aux_target3();
     AgVal ce3 = ag_cross_entropy(&c, xc, t3, -100, AG_REDUCE_MEAN), ce3n = ag_cross_entropy(&c, xc, t3, -100, 0);
     assert_string_equal(node_text(ce3.m->grad_fn), "NllLoss2DBackward0(ViewBackward0)");
@@ -748,7 +756,7 @@ static void test_more_names(void **state) {
     ag_val_free(ce3);
     ag_val_free(ce3n);
     ten_free(t3);
-    AgVal num = {ten_scalar_d(2.0), NULL};
+    AgVal num = {ten_scalar_d_in(TC, 2.0), NULL};
     AgVal rs = ag_binary(&c, OP_SUB, num, true, x, false), rd = ag_binary(&c, OP_DIV, num, true, x, false);
     AgVal ra = ag_binary(&c, OP_ADD, num, true, x, false), mx = ag_max(&c, x, false);
     Tensor *mi = NULL;
@@ -768,7 +776,7 @@ static void test_more_names(void **state) {
     AgVal rvals[] = {num, rs, rd, ra, mx, md, wh, ab, cl};
     for (size_t i = 0; i < sizeof rvals / sizeof rvals[0]; i++) ag_val_free(rvals[i]);
     ten_free(mi);
-    AgVal v4 = {ten_new(DT_F32, 1, (int64_t[]){5}), ag_meta_new(true)};
+    AgVal v4 = {ten_new_in(TC, DT_F32, 1, (int64_t[]){5}), ag_meta_new(true)};
     AgVal dot = ag_matmul(&c, v4, v4), mv = ag_matmul(&c, x, v4), vm = ag_matmul(&c, v4, y);
     assert_string_equal(node_text(dot.m->grad_fn), "DotBackward0(AccumulateGrad, AccumulateGrad)");
     assert_string_equal(node_text(mv.m->grad_fn), "MvBackward0(AccumulateGrad, AccumulateGrad)");
@@ -787,9 +795,9 @@ static void test_more_names(void **state) {
     assert_string_equal(node_text(d.m->grad_fn), "MulBackward0(AccumulateGrad, -)");
     /* in-place on a leaf that requires grad is refused, on a non-leaf allowed; detach has no history */
     assert_int_equal(ag_check_inplace(&c, x.m, false), -1);
-    assert_string_equal(ten_error(), "a leaf Variable that requires grad is being used in an in-place operation.");
+    assert_string_equal(ten_error(TC), "a leaf Variable that requires grad is being used in an in-place operation.");
     assert_int_equal(ag_check_inplace(&c, x.m, true), -1);
-    assert_string_equal(ten_error(), "a view of a leaf Variable that requires grad is being used in an in-place "
+    assert_string_equal(ten_error(TC), "a view of a leaf Variable that requires grad is being used in an in-place "
                                      "operation.");
     assert_int_equal(ag_check_inplace(&c, d.m, false), 0);
     c.grad_enabled = false;
@@ -812,7 +820,7 @@ static void test_more_names(void **state) {
 static void test_no_grad_records_nothing(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     c.grad_enabled = false;
     AgVal x = leaf((double[]){1, 2}, 1, (int64_t[]){2}, true);
     AgVal y = ag_unary(&c, UOP_EXP, x);
@@ -832,7 +840,7 @@ static void test_no_grad_records_nothing(void **state) {
 static void test_accumulation_and_retain_graph(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal x = leaf((double[]){0.5, -1.0, 2.0}, 1, (int64_t[]){3}, true);
     AgVal e = ag_unary(&c, UOP_EXP, x), y = ag_sum(&c, e);
     assert_int_equal(ag_backward(&c, 1, &y, NULL, true), 0);           /* scalar root: grad 1 */
@@ -841,7 +849,7 @@ static void test_accumulation_and_retain_graph(void **state) {
     assert_int_equal(ag_backward(&c, 1, &y, NULL, false), 0);          /* retained: a second backward works */
     for (int i = 0; i < 3; i++) assert_float_equal(ten_f64(alias)[i], 2 * exp(ten_f64(x.t)[i]), 1e-12);
     assert_int_equal(ag_backward(&c, 1, &y, NULL, false), -1);         /* freed: PyTorch's message */
-    assert_non_null(strstr(ten_error(), "Trying to backward through the graph a second time (or directly access "
+    assert_non_null(strstr(ten_error(TC), "Trying to backward through the graph a second time (or directly access "
                                         "saved tensors after they have already been freed)"));
     for (int i = 0; i < 3; i++) assert_float_equal(ten_f64(alias)[i], 2 * exp(ten_f64(x.t)[i]), 1e-12);
     /* a new graph on the same leaf accumulates on top */
@@ -863,30 +871,30 @@ static void test_accumulation_and_retain_graph(void **state) {
 static void test_root_errors(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
     AgVal e = ag_unary(&c, UOP_EXP, x);
     assert_int_equal(ag_backward(&c, 1, &e, NULL, false), -1);
-    assert_string_equal(ten_error(), "grad can be implicitly created only for scalar outputs");
-    Tensor *g2 = ten_new(DT_F64, 1, (int64_t[]){2});
+    assert_string_equal(ten_error(TC), "grad can be implicitly created only for scalar outputs");
+    Tensor *g2 = ten_new_in(TC, DT_F64, 1, (int64_t[]){2});
     const Tensor *gs[1] = {g2};
     assert_int_equal(ag_backward(&c, 1, &e, gs, false), -1);
-    assert_string_equal(ten_error(), "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] "
+    assert_string_equal(ten_error(TC), "Mismatch in shape: grad_output[0] has a shape of torch.Size([2]) and output[0] "
                                      "has a shape of torch.Size([3]).");
     AgVal w = leaf((double[]){1}, 0, NULL, false);
     assert_int_equal(ag_backward(&c, 1, &w, NULL, false), -1);
-    assert_string_equal(ten_error(), "element 0 of tensors does not require grad and does not have a grad_fn");
+    assert_string_equal(ten_error(TC), "element 0 of tensors does not require grad and does not have a grad_fn");
     assert_null(x.m->grad);
     /* a leaf as the root: its own grad */
     AgVal s = leaf((double[]){7}, 0, NULL, true);
     assert_int_equal(ag_backward(&c, 1, &s, NULL, false), 0);
     assert_float_equal(ten_f64(s.m->grad)[0], 1.0, 0);
     assert_int_equal(ag_set_requires_grad(e.m, e.t, false), -1);
-    assert_non_null(strstr(ten_error(), "you can only change requires_grad flags of leaf variables"));
-    Tensor *it = ten_new(DT_I64, 1, (int64_t[]){2});
+    assert_non_null(strstr(ten_error(TC), "you can only change requires_grad flags of leaf variables"));
+    Tensor *it = ten_new_in(TC, DT_I64, 1, (int64_t[]){2});
     AgMeta *im = ag_meta_new(false);
     assert_int_equal(ag_set_requires_grad(im, it, true), -1);
-    assert_string_equal(ten_error(), "only Tensors of floating point dtype can require gradients");
+    assert_string_equal(ten_error(TC), "only Tensors of floating point dtype can require gradients");
     ten_free(it);
     ag_meta_unref(im);
     ten_free(g2);
@@ -896,16 +904,16 @@ static void test_root_errors(void **state) {
 static void test_inplace_modified_saved_tensor(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
     AgVal e = ag_unary(&c, UOP_EXP, x), y = ag_sum(&c, e);
     Tensor *view = ten_narrow(e.t, 0, 1, 1);                    /* a write through a view counts for the storage */
-    Tensor *one = ten_scalar_d(1.0);
+    Tensor *one = ten_scalar_d_in(TC, 1.0);
     assert_int_equal(ten_version(e.t), 0);
     assert_int_equal(ten_copy_into(view, one), 0);
     assert_int_equal(ten_version(e.t), 1);
     assert_int_equal(ag_backward(&c, 1, &y, NULL, false), -1);
-    assert_string_equal(ten_error(), "one of the variables needed for gradient computation has been modified by an "
+    assert_string_equal(ten_error(TC), "one of the variables needed for gradient computation has been modified by an "
                         "inplace operation: [torch.DoubleTensor [3]], which is output 0 of ExpBackward0, is at version "
                         "1; expected version 0 instead. Hint: enable anomaly detection to find the operation that "
                         "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).");
@@ -918,7 +926,7 @@ static void test_inplace_modified_saved_tensor(void **state) {
     assert_int_equal(ten_index_set(a.t, &it, 1, one), 0);
     assert_int_equal(ten_version(a.t), 1);
     assert_int_equal(ag_backward(&c, 1, &s, NULL, false), -1);
-    assert_non_null(strstr(ten_error(), "[torch.DoubleTensor [3]], which is output 0 of MulBackward0, is at version 1"));
+    assert_non_null(strstr(ten_error(TC), "[torch.DoubleTensor [3]], which is output 0 of MulBackward0, is at version 1"));
     ten_free(view);
     ten_free(one);
     AgVal vals[] = {x, e, y, a, b, s};
@@ -928,7 +936,7 @@ static void test_inplace_modified_saved_tensor(void **state) {
 static void test_autograd_grad_and_retain_grad(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal x = leaf((double[]){1, 2, 3}, 1, (int64_t[]){3}, true);
     AgVal u = leaf((double[]){1, 2}, 1, (int64_t[]){2}, true);
     AgVal sq = ag_binary(&c, OP_MUL, x, false, x, false), y = ag_sum(&c, sq);
@@ -944,25 +952,25 @@ static void test_autograd_grad_and_retain_grad(void **state) {
     ten_free(r[1]);
     AgVal ins2[2] = {x, u};
     assert_int_equal(ag_grad(&c, 1, &y, NULL, 2, ins2, r, true, false), -1);
-    assert_string_equal(ten_error(), "One of the differentiated Tensors appears to not have been used in the graph. "
+    assert_string_equal(ten_error(TC), "One of the differentiated Tensors appears to not have been used in the graph. "
                                      "Set allow_unused=True if this is the desired behavior.");
     assert_int_equal(ag_grad(&c, 1, &y, NULL, 2, ins2, r, true, true), 0);
     assert_non_null(r[0]);
     assert_null(r[1]);
     ten_free(r[0]);
     /* retain_grad: a non-leaf's .grad fills, and accumulates */
-    assert_int_equal(ag_retain_grad(sq.m), 0);
+    assert_int_equal(ag_retain_grad(&c, sq.m), 0);
     assert_int_equal(ag_backward(&c, 1, &y, NULL, true), 0);
     assert_int_equal(ag_backward(&c, 1, &y, NULL, false), 0);
     assert_non_null(sq.m->grad);
     assert_float_equal(ten_f64(sq.m->grad)[2], 2.0, 0);
     assert_float_equal(ten_f64(x.m->grad)[2], 12.0, 0);
     AgVal w = leaf((double[]){1}, 0, NULL, false);
-    assert_int_equal(ag_retain_grad(w.m), -1);
-    assert_string_equal(ten_error(), "can't retain_grad on Tensor that has requires_grad=False");
+    assert_int_equal(ag_retain_grad(&c, w.m), -1);
+    assert_string_equal(ten_error(TC), "can't retain_grad on Tensor that has requires_grad=False");
     /* two roots with their grads */
     AgVal e1 = ag_unary(&c, UOP_SIN, x), e2 = ag_unary(&c, UOP_COS, x);
-    Tensor *g1 = ten_full(DT_F64, 1, (int64_t[]){3}, 2.0), *g2 = ten_full(DT_F64, 1, (int64_t[]){3}, -1.0);
+    Tensor *g1 = ten_full_in(TC, DT_F64, 1, (int64_t[]){3}, 2.0), *g2 = ten_full_in(TC, DT_F64, 1, (int64_t[]){3}, -1.0);
     AgVal outs[2] = {e1, e2};
     const Tensor *gs[2] = {g1, g2};
     ag_zero_grad(x.m);
@@ -982,7 +990,7 @@ static void test_determinism_and_ownership(void **state) {
     Tensor *first = NULL;
     for (int run = 0; run < 2; run++) {
         AgContext c;
-        ag_context_init(&c);
+        ag_context_init(&c, TC);
         Rng g;
         rng_seed(&g, 7);
         AgVal a = {random_input(&g, DT_F32, 3, (int64_t[]){4, 8, 16}, 0), ag_meta_new(true)};
@@ -1005,14 +1013,14 @@ static void test_determinism_and_ownership(void **state) {
 static void test_inplace_histories(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
-    AgVal a = {ten_new(DT_F32, 3, (int64_t[]){2, 3, 4}), ag_meta_new(true)}, two = {ten_scalar_d(2.0), NULL};
+    ag_context_init(&c, TC);
+    AgVal a = {ten_new_in(TC, DT_F32, 3, (int64_t[]){2, 3, 4}), ag_meta_new(true)}, two = {ten_scalar_d_in(TC, 2.0), NULL};
     Tensor *rows = aux_rows();
     IndexItem mask = {.kind = IX_TENSOR, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false,
                       .has_stop = false, .index = rows};
     /* d2l's masked_softmax: the base gets CopySlices, the view AsStridedBackward0 */
     AgVal X = ag_binary(&c, OP_MUL, a, false, two, true), Xv = ag_reshape(&c, X, 2, (int64_t[]){6, 4});
-    AgVal v = {ten_scalar_d(-1e6), NULL};
+    AgVal v = {ten_scalar_d_in(TC, -1e6), NULL};
     assert_int_equal(ag_index_put_(&c, Xv.t, &Xv.m, &mask, 1, v, true), 0);
     assert_string_equal(node_text(X.m->grad_fn), "CopySlices(MulBackward0, -)");
     assert_string_equal(node_text(ag_grad_fn(&c, Xv.m)), "AsStridedBackward0(CopySlices)");
@@ -1023,24 +1031,24 @@ static void test_inplace_histories(void **state) {
     AgVal Y = ag_binary(&c, OP_MUL, a, false, two, true), Z = ag_binary(&c, OP_MUL, a, false, two, true);
     IndexItem first = {.kind = IX_INT, .i = 0, .start = 0, .stop = 0, .step = 0, .has_start = false,
                        .has_stop = false, .index = NULL};
-    AgVal five = {ten_scalar_d(5.0), NULL};
+    AgVal five = {ten_scalar_d_in(TC, 5.0), NULL};
     assert_int_equal(ag_index_put_(&c, Y.t, &Y.m, &first, 1, five, true), 0);
     assert_string_equal(node_text(Y.m->grad_fn), "CopySlices(MulBackward0, -)");
-    Tensor *zmask = ten_new(DT_BOOL, 3, a.t->shape);
+    Tensor *zmask = ten_new_in(TC, DT_BOOL, 3, a.t->shape);
     assert_int_equal(ag_masked_fill_(&c, Z.t, &Z.m, zmask, 0.0), 0);
     assert_string_equal(node_text(Z.m->grad_fn), "MaskedFillBackward0(MulBackward0)");
     /* refused on a leaf that requires grad and on a view of one; allowed under no_grad */
     assert_int_equal(ag_masked_fill_(&c, a.t, &a.m, zmask, 0.0), -1);
-    assert_string_equal(ten_error(), "a leaf Variable that requires grad is being used in an in-place operation.");
+    assert_string_equal(ten_error(TC), "a leaf Variable that requires grad is being used in an in-place operation.");
     AgVal av = ag_select(&c, a, 0, 1);
     assert_int_equal(ag_index_put_(&c, av.t, &av.m, &first, 1, five, true), -1);
-    assert_string_equal(ten_error(), "a view of a leaf Variable that requires grad is being used in an in-place "
+    assert_string_equal(ten_error(TC), "a view of a leaf Variable that requires grad is being used in an in-place "
                                      "operation.");
     c.grad_enabled = false;
     assert_int_equal(ag_masked_fill_(&c, a.t, &a.m, zmask, 0.0), 0);
     c.grad_enabled = true;
     /* a plain tensor written with a value that requires grad gets history */
-    AgVal P = {ten_new(DT_F32, 2, (int64_t[]){3, 4}), NULL};
+    AgVal P = {ten_new_in(TC, DT_F32, 2, (int64_t[]){3, 4}), NULL};
     AgVal row = ag_select(&c, a, 0, 0);           /* (3, 4), requires grad */
     IndexItem all = {.kind = IX_SLICE, .i = 0, .start = 0, .stop = 0, .step = 1, .has_start = false,
                      .has_stop = false, .index = NULL};
@@ -1050,10 +1058,10 @@ static void test_inplace_histories(void **state) {
     assert_string_equal(node_text(P.m->grad_fn), "CopySlices(-, SelectBackward0)");
     /* a saved input written in place: PyTorch names its history now */
     AgVal b = ag_binary(&c, OP_MUL, a, false, two, true), m = ag_binary(&c, OP_MUL, b, false, b, false);
-    AgVal s = ag_sum(&c, m), one = {ten_scalar_d(1.0), NULL};
+    AgVal s = ag_sum(&c, m), one = {ten_scalar_d_in(TC, 1.0), NULL};
     assert_int_equal(ag_index_put_(&c, b.t, &b.m, &first, 1, one, true), 0);
     assert_int_equal(ag_backward(&c, 1, &s, NULL, false), -1);
-    assert_non_null(strstr(ten_error(), "[torch.FloatTensor [2, 3, 4]], which is output 0 of "
+    assert_non_null(strstr(ten_error(TC), "[torch.FloatTensor [2, 3, 4]], which is output 0 of "
                                         "torch::autograd::CopySlices, is at version 1; expected version 0 instead."));
     /* M[0] = (M * M)[0]: the value written was made from M, whose MulBackward0 saved M; the graph must still free
      * (a strong reference from the saved slot to M's metadata made a cycle: LeakSanitizer) */
@@ -1072,7 +1080,7 @@ static void test_inplace_histories(void **state) {
 static void test_long_chain(void **state) {
     (void)state;
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal x = leaf((double[]){0.5}, 0, NULL, true);
     AgVal h = leaf((double[]){0.0}, 0, NULL, false);
     const int n = 300000;
@@ -1084,7 +1092,7 @@ static void test_long_chain(void **state) {
     }
     atomic_store(&ten_interrupted, 1);                       /* Ctrl-C: stops between nodes, the graph kept */
     assert_int_equal(ag_backward(&c, 1, &h, NULL, false), -1);
-    assert_int_equal(ten_error_kind(), TEN_ERR_INTERRUPTED);
+    assert_int_equal(ten_error_kind(TC), TEN_ERR_INTERRUPTED);
     atomic_store(&ten_interrupted, 0);
     assert_int_equal(ag_backward(&c, 1, &h, NULL, false), 0);
     assert_float_equal(ten_f64(x.m->grad)[0], (double)n, 0);
@@ -1110,15 +1118,15 @@ static int ag_check(const char *name, const char *dir) {
     int rc = 1;
     for (int i = 0; i < k->nin; i++) {
         snprintf(path, sizeof path, "%s/in%d.npy", dir, i);
-        if (!(in[i].t = npy_load(path))) goto out;
+        if (!(in[i].t = npy_load_in(TC, path))) goto out;
         in[i].m = ag_meta_new(true);
     }
     snprintf(path, sizeof path, "%s/aux.npy", dir);
-    Tensor *aux = k->aux ? npy_load(path) : NULL;
+    Tensor *aux = k->aux ? npy_load_in(TC, path) : NULL;
     snprintf(path, sizeof path, "%s/g.npy", dir);
-    Tensor *G = npy_load(path);
+    Tensor *G = npy_load_in(TC, path);
     AgContext c;
-    ag_context_init(&c);
+    ag_context_init(&c, TC);
     AgVal y = G && (aux || !k->aux) ? k->fn(&c, in, k, aux) : (AgVal){NULL, NULL};
     const Tensor *gs[1] = {G};
     if (y.t && ag_backward(&c, 1, &y, gs, false) == 0) {
@@ -1133,7 +1141,7 @@ static int ag_check(const char *name, const char *dir) {
     ten_free(G);
     ten_free(aux);
 out:
-    if (rc) fprintf(stderr, "ag-check %s: %s\n", name, ten_error());
+    if (rc) fprintf(stderr, "ag-check %s: %s\n", name, ten_error(TC));
     for (int i = 0; i < k->nin; i++) ag_val_free(in[i]);
     return rc;
 }
@@ -1158,6 +1166,6 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_inplace_histories),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
-    ten_release_cache();
+    ten_release_cache(TC);
     return r;
 }

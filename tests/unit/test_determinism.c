@@ -23,6 +23,14 @@
 #include "vecmath.h"
 #include "tensor_internal.h"
 
+/* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
+static TenCtx *test_ctx(void) {
+    static TenCtx *c;
+    if (!c) c = ten_ctx_new();
+    return c;
+}
+#define TC test_ctx()
+
 static uint64_t lcg = 12345;
 static int64_t pick(int64_t lo, int64_t hi) {             /* uniform in [lo, hi] */
     lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
@@ -94,8 +102,8 @@ static void test_attention_same_bits_any_block(void **state) {
             int64_t qs[3] = {B, nq, heads * d}, ks[3] = {B, nk, heads * d}, vs[3] = {B, nk, heads * dv}, two = B;
             Rng g;
             rng_seed(&g, (uint64_t)(s * 10 + (size_t)heads));
-            Tensor *q = ten_randn(&g, 3, qs), *k = ten_randn(&g, 3, ks), *v = ten_randn(&g, 3, vs);
-            Tensor *lens = ten_new(DT_I64, 1, &two);
+            Tensor *q = ten_randn_in(TC, &g, 3, qs), *k = ten_randn_in(TC, &g, 3, ks), *v = ten_randn_in(TC, &g, 3, vs);
+            Tensor *lens = ten_new_in(TC, DT_I64, 1, &two);
             for (int64_t b = 0; b < B; b++) ten_i64(lens)[b] = nk - 3 - b;
             float *S = malloc(sizeof(float) * (size_t)(nq * nk)), *O = malloc(sizeof(float) * (size_t)(nq * dv));
             float sd = sqrtf((float)d);
@@ -177,7 +185,7 @@ static void test_interrupt_reaches_workers(void **state) {
     int64_t qs[3] = {8, 2048, 256};
     Rng g;
     rng_seed(&g, 5);
-    Tensor *q = ten_randn(&g, 3, qs);
+    Tensor *q = ten_randn_in(TC, &g, 3, qs);
     par_set_threads(2);
     int stopped = 0;
     for (int round = 0; round < 20 && !stopped; round++) {

@@ -21,6 +21,14 @@
 #include "vecmath.h"
 #include "tensor_internal.h"
 
+/* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
+static TenCtx *test_ctx(void) {
+    static TenCtx *c;
+    if (!c) c = ten_ctx_new();
+    return c;
+}
+#define TC test_ctx()
+
 typedef struct Count { atomic_int *seen; int64_t n, chunk; atomic_int bad; } Count;
 
 static void mark(void *ctx, int64_t begin, int64_t end) {
@@ -195,9 +203,9 @@ static void test_attention_matches_definition(void **state) {
     int64_t qs[3] = {2, 70, 24}, ks[3] = {2, 90, 24}, vs[3] = {2, 90, 12};
     Rng g;
     rng_seed(&g, 3);
-    Tensor *q = ten_randn(&g, 3, qs), *k = ten_randn(&g, 3, ks), *v = ten_randn(&g, 3, vs);
+    Tensor *q = ten_randn_in(TC, &g, 3, qs), *k = ten_randn_in(TC, &g, 3, ks), *v = ten_randn_in(TC, &g, 3, vs);
     int64_t two = 2;
-    Tensor *lens = ten_new(DT_I64, 1, &two);
+    Tensor *lens = ten_new_in(TC, DT_I64, 1, &two);
     ten_i64(lens)[0] = 90;
     ten_i64(lens)[1] = 33;
     for (int threads = 1; threads <= 3; threads += 2) {
@@ -477,11 +485,11 @@ static void test_large_attention_is_unfused(void **state) {
         int64_t heads = 2, d = dd, dv = 40, qs[3] = {B, NQ, heads * d}, ks[3] = {B, NK, heads * d}, vs[3] = {B, NK, heads * dv};
         Rng g;
         rng_seed(&g, (uint64_t)dd);
-        Tensor *q = ten_randn(&g, 3, qs), *k = ten_randn(&g, 3, ks), *v = ten_randn(&g, 3, vs);
+        Tensor *q = ten_randn_in(TC, &g, 3, qs), *k = ten_randn_in(TC, &g, 3, ks), *v = ten_randn_in(TC, &g, 3, vs);
         ten_f32(q)[5 * heads * d + 3] = NAN;                      /* a row of NaN scores, one of infinities */
         ten_f32(q)[(NQ + 17) * heads * d + d] = INFINITY;
         int64_t two = B;
-        Tensor *lens = ten_new(DT_I64, 1, &two);
+        Tensor *lens = ten_new_in(TC, DT_I64, 1, &two);
         ten_i64(lens)[0] = 313;
         ten_i64(lens)[1] = NK;
         float *S = malloc(sizeof(float) * NQ * NK), *O = malloc(sizeof(float) * NQ * (size_t)dv);

@@ -12,6 +12,7 @@
 #include "builtins.h"
 #include "session.h"
 
+
 static void test_incomplete_input(void **state) {
     (void)state;
     const char *incomplete[] = {"for i in range(3):", "x = (1,", "f(a,\n  b", "s = '''abc", "if x:\n    y\nelse:", "x = [1, 2 \\"};
@@ -158,10 +159,10 @@ static void test_error_kinds(void **state) {
     interp_format_error(&I, &out);
     assert_non_null(strstr(sb_str(&out), "interrupted (Ctrl-C)"));
     /* a kernel's interruption crosses the tensor boundary with its kind */
-    ten_fail_interrupted();
+    ten_fail_interrupted(I.run.ten);
     rt_tensor_error(&I);     /* already pending: the first failure is kept */
     interp_clear_error(&I);
-    ten_fail_interrupted();
+    ten_fail_interrupted(I.run.ten);
     rt_tensor_error(&I);
     assert_int_equal(interp_error_kind(&I), ERR_INTERRUPT);
     interp_clear_error(&I);
@@ -261,6 +262,41 @@ static void test_interpreters_keep_tensor_state(void **state) {
     interp_free(&B);
 }
 
+/* One error record per session (issue 28): a tensor failure raised in one session's library is kept in that
+ * session's context (I->run.ten), read there by rt_tensor_error, and never shows in another session's; a kernel
+ * reports on its input's context, a builtin on its session's. */
+static void test_tensor_errors_stay_in_their_session(void **state) {
+    (void)state;
+    Session A, B;
+    session_init(&A, "none");
+    session_init(&B, "none");
+    session_push(&A);
+    session_push(&B);                       /* B is current while A runs below: A still fails in its own */
+    char *s = run(&A.I, "x = torch.ones(2)\nx @ torch.ones(3)");
+    assert_non_null(strstr(s, "shapes (2,) and (3,) cannot be multiplied"));
+    free(s);
+    assert_non_null(strstr(ten_error(A.I.run.ten), "cannot be multiplied"));
+    assert_string_equal(ten_error(B.I.run.ten), "");
+    assert_string_equal(ten_error(ten_process_ctx()), "");
+    s = run(&B.I, "torch.ones(2, 3) + torch.ones(4)");
+    assert_non_null(strstr(s, "cannot be broadcast"));
+    free(s);
+    assert_non_null(strstr(ten_error(B.I.run.ten), "cannot be broadcast"));
+    assert_non_null(strstr(ten_error(A.I.run.ten), "cannot be multiplied"));   /* A's is its own still */
+    /* a kernel on A's tensor, called while B's context is installed, fails in A's context */
+    Value *x = interp_lookup(&A.I, "x");
+    assert_non_null(x);
+    int64_t three = 3;
+    assert_null(ten_reshape(x->u.t, 1, &three));
+    assert_non_null(strstr(ten_error(A.I.run.ten), "shape '[3]' is invalid for input of size 2"));
+    assert_non_null(strstr(ten_error(B.I.run.ten), "cannot be broadcast"));
+    ASSERT_RUN(&A.I, "x.sum().item()", "2.0\n");
+    session_pop(&B);
+    session_free(&B);
+    session_pop(&A);
+    session_free(&A);
+}
+
 /* A session's tensor context is installed while it is current (session_push), and the one below comes back with
  * session_pop: torch.set_default_dtype in a lesson's session is not the REPL's (the dtype is no longer copied in
  * and out by hand). */
@@ -274,15 +310,15 @@ static void test_sessions_install_their_context(void **state) {
     ASSERT_RUN(&repl.I, "torch.set_default_dtype(torch.float64)", "");
     session_push(&lesson);
     assert_ptr_equal(ten_ctx(), lesson.I.run.ten);
-    assert_int_equal(ten_default_float, DT_F32);
+    assert_int_equal(ten_ctx()->default_float, DT_F32);
     ASSERT_RUN(&lesson.I, "torch.tensor(0.5).dtype", "torch.float32\n");
     session_pop(&lesson);
     assert_ptr_equal(ten_ctx(), repl.I.run.ten);
-    assert_int_equal(ten_default_float, DT_F64);
+    assert_int_equal(ten_ctx()->default_float, DT_F64);
     ASSERT_RUN(&repl.I, "torch.tensor(0.5).dtype", "torch.float64\n");
     session_free(&lesson);
     session_pop(&repl);
-    assert_int_equal(ten_default_float, DT_F32);         /* the process's own context again */
+    assert_int_equal(ten_ctx()->default_float, DT_F32);         /* the process's own context again */
     session_free(&repl);
 }
 
@@ -354,6 +390,7 @@ int main(void) {
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_install_their_context),
         cmocka_unit_test(test_session_feed),
+        cmocka_unit_test(test_tensor_errors_stay_in_their_session),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }

@@ -13,6 +13,14 @@
 #include <string.h>
 #include "tensor.h"
 
+/* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
+static TenCtx *test_ctx(void) {
+    static TenCtx *c;
+    if (!c) c = ten_ctx_new();
+    return c;
+}
+#define TC test_ctx()
+
 static const float P0[8] = {0x1.9b47000000000p-1, 0x1.660f0c0000000p-3, 0x1.6c744c0000000p-4, -0x1.3a39400000000p-1, 0x1.7a539e0000000p-5, -0x1.5e463c0000000p+0, 0x1.5998500000000p-2, 0x1.02d87e0000000p+0};
 static const float G[3][8] = {{-0x1.6f67ea0000000p+0, 0x1.f471f00000000p-1, 0x1.0b4a220000000p-1, 0x1.3ce81c0000000p+0, -0x1.bab1840000000p-1, 0x1.3222ca0000000p-2, 0x1.ad47a80000000p-2, -0x1.4715540000000p-4}, {0x1.da52860000000p-1, 0x1.a1a07c0000000p-1, 0x1.fb12d40000000p-2, -0x1.50856c0000000p-3, -0x1.5b1ddc0000000p-1, -0x1.0f21aa0000000p+0, 0x1.7ed2180000000p-1, 0x1.e94d880000000p-3}, {-0x1.918fd40000000p-2, 0x1.371f280000000p-3, -0x1.2f09240000000p+0, 0x1.1197ba0000000p-1, -0x1.73763a0000000p+0, -0x1.423d500000000p-1, 0x1.3c3dfc0000000p-3, -0x1.fbe2440000000p-3}};
 static const float WANT_SGD[8] = {0x1.107c9a0000000p+0, -0x1.f32a3e0000000p-3, -0x1.fa27420000000p-6, -0x1.ee58080000000p-1, 0x1.0d87bc0000000p-1, -0x1.3448dc0000000p+0, 0x1.49e7aa0000000p-4, 0x1.0243320000000p+0};   /* torch.optim.SGD(lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01), 3 steps */
@@ -22,7 +30,7 @@ static const float WANT_AMSGRAD[8] = {0x1.bd6a200000000p-1, 0x1.255eaa0000000p-5
 static const float WANT_ADAMW[8] = {0x1.a408520000000p-1, -0x1.e413fe0000000p-4, -0x1.8216d80000000p-4, -0x1.78a3380000000p-1, 0x1.48355c0000000p-2, -0x1.2521460000000p+0, 0x1.52e9280000000p-6, 0x1.db19100000000p-1};   /* torch.optim.AdamW(lr=0.1, weight_decay=0.5), 3 steps */
 
 static Tensor *vec(const float *x) {
-    Tensor *t = ten_new(DT_F32, 1, (int64_t[]){8});
+    Tensor *t = ten_new_in(TC, DT_F32, 1, (int64_t[]){8});
     memcpy(ten_f32(t), x, 8 * sizeof(float));
     return t;
 }
@@ -40,7 +48,7 @@ static void assert_bits(const Tensor *t, const float *want) {
 }
 
 static void run_sgd(const TenSgdOpts *o, const float *want) {
-    Tensor *p = vec(P0), *buf = o->momentum != 0 ? ten_new(DT_F32, 1, (int64_t[]){8}) : NULL;
+    Tensor *p = vec(P0), *buf = o->momentum != 0 ? ten_new_in(TC, DT_F32, 1, (int64_t[]){8}) : NULL;
     for (int s = 0; s < 3; s++) {
         Tensor *g = vec(G[s]);
         assert_int_equal(ten_sgd_step(p, g, buf, s == 0, o), 0);
@@ -82,8 +90,8 @@ static void test_inputs_tell_fused_from_unfused(void **state) {
 }
 
 static void run_adam(const TenAdamOpts *base, bool ams, const float *want) {
-    Tensor *p = vec(P0), *m = ten_new(DT_F32, 1, (int64_t[]){8}), *v = ten_new(DT_F32, 1, (int64_t[]){8});
-    Tensor *mx = ams ? ten_new(DT_F32, 1, (int64_t[]){8}) : NULL;
+    Tensor *p = vec(P0), *m = ten_new_in(TC, DT_F32, 1, (int64_t[]){8}), *v = ten_new_in(TC, DT_F32, 1, (int64_t[]){8});
+    Tensor *mx = ams ? ten_new_in(TC, DT_F32, 1, (int64_t[]){8}) : NULL;
     for (int s = 0; s < 3; s++) {
         Tensor *g = vec(G[s]);
         TenAdamOpts o = *base;
@@ -116,11 +124,11 @@ static void test_adamw(void **state) {
 /* A strided parameter, or a grad of another shape or dtype, is refused with a message (the builtin copies first). */
 static void test_refuses_mismatch(void **state) {
     (void)state;
-    Tensor *p = ten_new(DT_F32, 2, (int64_t[]){2, 3}), *pt = ten_transpose(p, 0, 1), *g = ten_new(DT_F32, 2, (int64_t[]){3, 2});
-    Tensor *g64 = ten_new(DT_F64, 2, (int64_t[]){2, 3});
+    Tensor *p = ten_new_in(TC, DT_F32, 2, (int64_t[]){2, 3}), *pt = ten_transpose(p, 0, 1), *g = ten_new_in(TC, DT_F32, 2, (int64_t[]){3, 2});
+    Tensor *g64 = ten_new_in(TC, DT_F64, 2, (int64_t[]){2, 3});
     TenSgdOpts o = {.lr = 0.1, .momentum = 0, .dampening = 0, .weight_decay = 0, .nesterov = false, .maximize = false};
     assert_int_equal(ten_sgd_step(pt, g, NULL, false, &o), -1);
-    assert_non_null(strstr(ten_error(), "contiguous"));
+    assert_non_null(strstr(ten_error(TC), "contiguous"));
     assert_int_equal(ten_sgd_step(p, g, NULL, false, &o), -1);
     assert_int_equal(ten_sgd_step(p, g64, NULL, false, &o), -1);
     ten_free(p);

@@ -11,9 +11,17 @@
 #include "tensor.h"
 #include "strbuf.h"
 
+/* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
+static TenCtx *test_ctx(void) {
+    static TenCtx *c;
+    if (!c) c = ten_ctx_new();
+    return c;
+}
+#define TC test_ctx()
+
 static Tensor *vec_f(int n, const float *v) {
     int64_t s = n;
-    Tensor *t = ten_new(DT_F32, 1, &s);
+    Tensor *t = ten_new_in(TC, DT_F32, 1, &s);
     memcpy(t->data, v, sizeof(float) * (size_t)n);
     return t;
 }
@@ -29,21 +37,21 @@ static void test_broadcast_shape(void **state) {
     (void)state;
     int64_t a[2] = {3, 1}, b[1] = {4}, out[8];
     int n;
-    assert_int_equal(ten_broadcast_shape(a, 2, b, 1, out, &n), 0);
+    assert_int_equal(ten_broadcast_shape_in(TC, a, 2, b, 1, out, &n), 0);
     assert_int_equal(n, 2);
     assert_int_equal(out[0], 3);
     assert_int_equal(out[1], 4);
     int64_t c[1] = {5}, d[2] = {2, 3};
-    assert_int_equal(ten_broadcast_shape(d, 2, c, 1, out, &n), -1);
-    assert_non_null(strstr(ten_error(), "(2, 3)"));
-    assert_non_null(strstr(ten_error(), "(5,)"));
+    assert_int_equal(ten_broadcast_shape_in(TC, d, 2, c, 1, out, &n), -1);
+    assert_non_null(strstr(ten_error(TC), "(2, 3)"));
+    assert_non_null(strstr(ten_error(TC), "(5,)"));
 }
 
 static void test_add_broadcast_values(void **state) {
     (void)state;
     /* (3,1) + (4,) -> out[i][j] = i*10 + j */
     int64_t s31[2] = {3, 1}, s4 = 4;
-    Tensor *a = ten_new(DT_F32, 2, s31), *b = ten_new(DT_F32, 1, &s4);
+    Tensor *a = ten_new_in(TC, DT_F32, 2, s31), *b = ten_new_in(TC, DT_F32, 1, &s4);
     for (int i = 0; i < 3; i++) ten_f32(a)[i] = (float)(i * 10);
     for (int j = 0; j < 4; j++) ten_f32(b)[j] = (float)j;
     Tensor *c = ten_binary(OP_ADD, a, false, b, false);
@@ -56,7 +64,7 @@ static void test_add_broadcast_values(void **state) {
 
 static void test_dtype_promotion(void **state) {
     (void)state;
-    Tensor *i = ten_arange(0, 4, 1, DT_I64), *half = ten_scalar_f(0.5f), *two = ten_scalar_i(2);
+    Tensor *i = ten_arange_in(TC, 0, 4, 1, DT_I64), *half = ten_scalar_f_in(TC, 0.5f), *two = ten_scalar_i_in(TC, 2);
     Tensor *r1 = ten_binary(OP_ADD, i, false, half, true);   /* int tensor + 0.5 -> float32 */
     Tensor *r2 = ten_binary(OP_MUL, i, false, two, true);    /* int tensor * 2 -> int64 */
     Tensor *r3 = ten_binary(OP_DIV, i, false, two, true);    /* int / int -> float32 (true division) */
@@ -76,17 +84,17 @@ static void test_dtype_promotion(void **state) {
 
 static void test_int_overflow_and_div_zero(void **state) {
     (void)state;
-    Tensor *big = ten_scalar_i(INT64_MAX), *one = ten_scalar_i(1), *zero = ten_scalar_i(0);
+    Tensor *big = ten_scalar_i_in(TC, INT64_MAX), *one = ten_scalar_i_in(TC, 1), *zero = ten_scalar_i_in(TC, 0);
     assert_null(ten_binary(OP_ADD, big, false, one, true));
-    assert_non_null(strstr(ten_error(), "overflow"));
+    assert_non_null(strstr(ten_error(TC), "overflow"));
     assert_null(ten_binary(OP_FLOORDIV, one, false, zero, false));
-    assert_string_equal(ten_error(), "ZeroDivisionError");     /* PyTorch's message for integers */
+    assert_string_equal(ten_error(TC), "ZeroDivisionError");     /* PyTorch's message for integers */
     ten_free(big); ten_free(one); ten_free(zero);
 }
 
 static void test_floor_div_mod_python_semantics(void **state) {
     (void)state;
-    Tensor *a = ten_scalar_i(-7), *b = ten_scalar_i(2);
+    Tensor *a = ten_scalar_i_in(TC, -7), *b = ten_scalar_i_in(TC, 2);
     Tensor *q = ten_binary(OP_FLOORDIV, a, false, b, false), *m = ten_binary(OP_MOD, a, false, b, false);
     assert_int_equal(ten_i64(q)[0], -4);   /* floor(-3.5) */
     assert_int_equal(ten_i64(m)[0], 1);    /* -7 = 2*(-4) + 1 */
@@ -95,7 +103,7 @@ static void test_floor_div_mod_python_semantics(void **state) {
 
 static void test_slice_read(void **state) {
     (void)state;
-    Tensor *t = ten_arange(0, 10, 1, DT_I64);
+    Tensor *t = ten_arange_in(TC, 0, 10, 1, DT_I64);
     IndexItem it = {.kind = IX_SLICE, .start = 1, .stop = 8, .step = 3, .has_start = true, .has_stop = true};
     Tensor *r = ten_index_get(t, &it, 1);
     assert_int_equal(r->numel, 3);
@@ -113,7 +121,7 @@ static void test_slice_read(void **state) {
     assert_int_equal(ten_i64(last)[0], 9);
     IndexItem oob = {.kind = IX_INT, .i = 10};
     assert_null(ten_index_get(t, &oob, 1));
-    assert_non_null(strstr(ten_error(), "out of bounds"));
+    assert_non_null(strstr(ten_error(TC), "out of bounds"));
     ten_free(t); ten_free(r); ten_free(last);
 }
 
@@ -121,17 +129,17 @@ static void test_slice_read(void **state) {
 static void test_slice_assign(void **state) {
     (void)state;
     int64_t sh[2] = {3, 5};
-    Tensor *P = ten_new(DT_F32, 2, sh);
+    Tensor *P = ten_new_in(TC, DT_F32, 2, sh);
     IndexItem items[2] = {{.kind = IX_SLICE, .step = 1}, {.kind = IX_SLICE, .start = 0, .has_start = true, .step = 2}};
-    Tensor *one = ten_scalar_f(1.0f);
+    Tensor *one = ten_scalar_f_in(TC, 1.0f);
     assert_int_equal(ten_index_set(P, items, 2, one), 0);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 5; j++) assert_float_equal(ten_f32(P)[i * 5 + j], (j % 2 == 0) ? 1.0 : 0.0, 0);
     /* a wrong-shaped value is refused with both shapes named */
     int64_t s2 = 2;
-    Tensor *bad = ten_new(DT_F32, 1, &s2);
+    Tensor *bad = ten_new_in(TC, DT_F32, 1, &s2);
     assert_int_equal(ten_index_set(P, items, 2, bad), -1);
-    assert_non_null(strstr(ten_error(), "(3, 3)"));
+    assert_non_null(strstr(ten_error(TC), "(3, 3)"));
     ten_free(P); ten_free(one); ten_free(bad);
 }
 
@@ -139,7 +147,7 @@ static void test_matmul_small_by_hand(void **state) {
     (void)state;
     float a[] = {1, 2, 3, 4, 5, 6}, b[] = {7, 8, 9, 10, 11, 12};
     int64_t sa[2] = {2, 3}, sb[2] = {3, 2};
-    Tensor *A = ten_new(DT_F32, 2, sa), *B = ten_new(DT_F32, 2, sb);
+    Tensor *A = ten_new_in(TC, DT_F32, 2, sa), *B = ten_new_in(TC, DT_F32, 2, sb);
     memcpy(A->data, a, sizeof a);
     memcpy(B->data, b, sizeof b);
     Tensor *C = ten_matmul(A, B);
@@ -150,7 +158,7 @@ static void test_matmul_small_by_hand(void **state) {
     assert_float_equal(ten_f32(C)[3], 154, 0);
     Tensor *bad = ten_matmul(A, A);
     assert_null(bad);
-    assert_non_null(strstr(ten_error(), "(2, 3) and (2, 3)"));
+    assert_non_null(strstr(ten_error(TC), "(2, 3) and (2, 3)"));
     ten_free(A); ten_free(B); ten_free(C);
 }
 
@@ -160,7 +168,7 @@ static void test_matmul_blas_matches_loop(void **state) {
     Rng g;
     rng_seed(&g, 7);
     int64_t sa[2] = {70, 90}, sb[2] = {90, 80};
-    Tensor *A = ten_randn(&g, 2, sa), *B = ten_randn(&g, 2, sb);
+    Tensor *A = ten_randn_in(TC, &g, 2, sa), *B = ten_randn_in(TC, &g, 2, sb);
     Tensor *C = ten_matmul(A, B);
     for (int i = 0; i < 70; i += 7)
         for (int j = 0; j < 80; j += 9) {
@@ -175,7 +183,7 @@ static void test_softmax_identities(void **state) {
     (void)state;
     float v[] = {1, 2, 3, 1000, 1000, 1000};
     int64_t sh[2] = {2, 3};
-    Tensor *x = ten_new(DT_F32, 2, sh);
+    Tensor *x = ten_new_in(TC, DT_F32, 2, sh);
     memcpy(x->data, v, sizeof v);
     Tensor *s = ten_softmax(x, -1);
     for (int r = 0; r < 2; r++) {
@@ -192,13 +200,13 @@ static void test_softmax_identities(void **state) {
 
 static void test_reshape_permute(void **state) {
     (void)state;
-    Tensor *t = ten_arange(0, 24, 1, DT_I64);
+    Tensor *t = ten_arange_in(TC, 0, 24, 1, DT_I64);
     int64_t sh[3] = {2, -1, 4};
     Tensor *r = ten_reshape(t, 3, sh);
     assert_int_equal(r->shape[1], 3);
     int64_t bad[2] = {5, -1};
     assert_null(ten_reshape(t, 2, bad));
-    assert_non_null(strstr(ten_error(), "invalid for input of size 24"));
+    assert_non_null(strstr(ten_error(TC), "invalid for input of size 24"));
     int p[3] = {2, 0, 1}, q[3] = {1, 2, 0};
     Tensor *a = ten_permute(r, p), *b = ten_permute(a, q);
     assert_int_equal(a->shape[0], 4);
@@ -213,13 +221,13 @@ static void test_reshape_permute(void **state) {
 
 static void test_repeat_interleave_and_cat(void **state) {
     (void)state;
-    Tensor *v = ten_arange(3, 1, -1, DT_I64);   /* [3, 2] */
+    Tensor *v = ten_arange_in(TC, 3, 1, -1, DT_I64);   /* [3, 2] */
     int64_t k = 2;
     Tensor *r = ten_repeat_interleave(v, &k, 1, 0, true);
     int64_t want[4] = {3, 3, 2, 2};
     assert_memory_equal(r->data, want, sizeof want);
     Tensor *parts[2] = {v, v};
-    Tensor *c = ten_cat(parts, 2, 0), *s = ten_stack(parts, 2, 1);
+    Tensor *c = ten_cat_in(TC, parts, 2, 0), *s = ten_stack_in(TC, parts, 2, 1);
     assert_int_equal(c->numel, 4);
     assert_int_equal(s->shape[0], 2);
     assert_int_equal(s->shape[1], 2);
@@ -229,7 +237,7 @@ static void test_repeat_interleave_and_cat(void **state) {
 
 static void test_reduce(void **state) {
     (void)state;
-    Tensor *t = ten_arange(0, 6, 1, DT_F32);
+    Tensor *t = ten_arange_in(TC, 0, 6, 1, DT_F32);
     int64_t sh[2] = {2, 3};
     Tensor *m = ten_reshape(t, 2, sh);
     Tensor *s0 = ten_reduce(RED_SUM, m, false, 0, false), *am = ten_reduce(RED_ARGMAX, m, false, 1, true);
@@ -239,7 +247,7 @@ static void test_reduce(void **state) {
     Tensor *mean = ten_reduce(RED_MEAN, m, true, 0, false);
     assert_float_equal(ten_f32(mean)[0], 2.5, 0);
     assert_null(ten_reduce(RED_SUM, m, false, 2, false));
-    assert_non_null(strstr(ten_error(), "[-2, 1]"));
+    assert_non_null(strstr(ten_error(TC), "[-2, 1]"));
     ten_free(t); ten_free(m); ten_free(s0); ten_free(am); ten_free(mean);
 }
 
@@ -266,16 +274,16 @@ static void test_printer(void **state) {
     s = repr(t);
     assert_string_equal(s, "tensor([-0., 2.])");   /* the sign of zero, as PyTorch prints it */
     free(s); ten_free(t);
-    t = ten_arange(0, 1001, 1, DT_I64);
+    t = ten_arange_in(TC, 0, 1001, 1, DT_I64);
     s = repr(t);
     assert_string_equal(s, "tensor([   0,    1,    2,  ...,  998,  999, 1000])");
     free(s); ten_free(t);
-    t = ten_scalar_f(3.25f);
+    t = ten_scalar_f_in(TC, 3.25f);
     s = repr(t);
     assert_string_equal(s, "tensor(3.2500)");
     free(s); ten_free(t);
     int64_t sh[2] = {2, 0};
-    t = ten_new(DT_F32, 2, sh);
+    t = ten_new_in(TC, DT_F32, 2, sh);
     s = repr(t);
     assert_string_equal(s, "tensor([], size=(2, 0))");
     free(s); ten_free(t);
@@ -284,12 +292,12 @@ static void test_printer(void **state) {
 static void test_limits(void **state) {
     (void)state;
     int64_t sh[2] = {100000, 100000};
-    assert_null(ten_new(DT_F32, 2, sh));
-    assert_non_null(strstr(ten_error(), "too large"));
-    assert_null(ten_arange(0, 1e15, 1, DT_I64));
-    assert_null(ten_arange(0, 1, 0, DT_I64));
+    assert_null(ten_new_in(TC, DT_F32, 2, sh));
+    assert_non_null(strstr(ten_error(TC), "too large"));
+    assert_null(ten_arange_in(TC, 0, 1e15, 1, DT_I64));
+    assert_null(ten_arange_in(TC, 0, 1, 0, DT_I64));
     int64_t neg = -1;
-    assert_null(ten_new(DT_F32, 1, &neg));
+    assert_null(ten_new_in(TC, DT_F32, 1, &neg));
 }
 
 /* Small tensors reuse freed handles and storages (tensor_create.c's free lists): a reused storage is zero-filled
@@ -297,27 +305,27 @@ static void test_limits(void **state) {
  * contiguous operands (one run in the loop engine) give the elementwise results worked by hand. */
 static void test_small_tensor_reuse(void **state) {
     (void)state;
-    int64_t before = ten_live_bytes(), s24[2] = {2, 4}, s8 = 8;
+    int64_t before = ten_live_bytes(TC), s24[2] = {2, 4}, s8 = 8;
     for (int round = 0; round < 3; round++) {
         Tensor *ts[300];
         for (int k = 0; k < 300; k++) {
-            ts[k] = ten_new_uninit(DT_F32, 2, s24);
+            ts[k] = ten_new_uninit_in(TC, DT_F32, 2, s24);
             for (int i = 0; i < 8; i++) ten_f32(ts[k])[i] = (float)(k + 7);
         }
         for (int k = 0; k < 300; k++) ten_free(ts[k]);
-        Tensor *z = ten_new(DT_F32, 2, s24), *d = ten_new(DT_F64, 1, &s8);
+        Tensor *z = ten_new_in(TC, DT_F32, 2, s24), *d = ten_new_in(TC, DT_F64, 1, &s8);
         for (int i = 0; i < 8; i++) assert_float_equal(ten_f32(z)[i], 0, 0);
         for (int i = 0; i < 8; i++) assert_float_equal(ten_f64(d)[i], 0, 0);
         /* a view outlives its base: the storage is given back only with the last handle */
         Tensor *v = ten_transpose(z, 0, 1);
         ten_f32(z)[5] = 3.5f;
         ten_free(z);
-        Tensor *other = ten_new(DT_F32, 2, s24);
+        Tensor *other = ten_new_in(TC, DT_F32, 2, s24);
         assert_float_equal(ten_get(v, 1 * 2 + 1), 3.5, 0);        /* v[1][1] is z[1][1] */
         assert_float_equal(ten_f32(other)[5], 0, 0);
         /* x + y, x * y and x - y of same-shape contiguous operands: element by element */
         for (int i = 0; i < 8; i++) ten_f32(other)[i] = (float)i;
-        Tensor *y = ten_new(DT_F32, 2, s24);
+        Tensor *y = ten_new_in(TC, DT_F32, 2, s24);
         for (int i = 0; i < 8; i++) ten_f32(y)[i] = 0.5f * (float)(8 - i);
         Tensor *sum = ten_binary(OP_ADD, other, false, y, false), *prod = ten_binary(OP_MUL, other, false, y, false);
         Tensor *diff = ten_binary(OP_SUB, y, false, other, false);
@@ -327,9 +335,9 @@ static void test_small_tensor_reuse(void **state) {
             assert_float_equal(ten_f32(diff)[i], 0.5 * (8 - i) - i, 0);
         }
         ten_free(v); ten_free(other); ten_free(d); ten_free(y); ten_free(sum); ten_free(prod); ten_free(diff);
-        assert_int_equal(ten_live_bytes(), before);
+        assert_int_equal(ten_live_bytes(TC), before);
     }
-    ten_release_cache();
+    ten_release_cache(TC);
 }
 
 /* ten_set_data (X.data = T): the handle stays, with T's storage, shape and dtype; a view of the old data keeps it;
@@ -357,38 +365,38 @@ static void test_set_data(void **state) {
 }
 
 /* Two contexts (tensor.h's TenCtx, issue 28) keep separate errors, limits, default dtypes, thread counts and byte
- * counts; a tensor counts against the context it was made in, whichever is installed when it is freed, and keeps
- * that context alive after its owner lets go (ASan sees any use after free). */
+ * counts; a factory makes its tensor in the context it is given, a kernel in its input's and fails there, whichever
+ * is installed (installation now only chooses the thread count); a tensor counts against the context it was made
+ * in and keeps that context alive after its owner lets go (ASan sees any use after free). */
 static void test_contexts_separate(void **state) {
     (void)state;
     TenCtx *a = ten_ctx_new(), *b = ten_ctx_new();
     TenCtx *outer = ten_ctx_use(a);
     int64_t s200 = 200, s10 = 10;
     a->limit_numel = 100;
-    ten_default_float = DT_F64;
+    a->default_float = DT_F64;
     ten_set_threads(1);
-    assert_null(ten_new(DT_F32, 1, &s200));
-    assert_non_null(strstr(ten_error(), "at most 100 elements"));
-    Tensor *i3 = ten_arange(0, 3, 1, DT_I64), *half = ten_scalar_d(0.5);
+    assert_null(ten_new_in(a, DT_F32, 1, &s200));
+    assert_non_null(strstr(ten_error(a), "at most 100 elements"));
+    assert_string_equal(ten_error(b), "");
+    Tensor *i3 = ten_arange_in(a, 0, 3, 1, DT_I64), *half = ten_scalar_d_in(a, 0.5);
     assert_int_equal(ten_result_type(i3, false, half, true), DT_F64);    /* int64 + Python float: the default */
-    Tensor *in_a = ten_new(DT_F32, 1, &s10);
+    Tensor *in_a = ten_new_in(a, DT_F32, 1, &s10);
     assert_int_equal(a->live_bytes, 40 + 24 + 8);
 
     ten_ctx_use(b);
-    assert_string_equal(ten_error(), "");
-    assert_int_equal(ten_default_float, DT_F32);
-    Tensor *i3b = ten_arange(0, 3, 1, DT_I64);
+    assert_int_equal(b->default_float, DT_F32);
+    Tensor *i3b = ten_arange_in(b, 0, 3, 1, DT_I64);
     assert_int_equal(ten_result_type(i3b, false, half, true), DT_F32);  /* b's tensor: b's default */
     assert_int_equal(ten_result_type(i3, false, half, true), DT_F64);   /* a's tensor: a's default */
-    ten_free(i3b);
     ten_set_threads(2);
     assert_int_equal(ten_threads(), 2);
-    Tensor *big = ten_new(DT_F32, 1, &s200);                            /* b's limit is the default */
+    Tensor *big = ten_new_in(b, DT_F32, 1, &s200);                      /* b's limit is the default */
     assert_non_null(big);
-    assert_int_equal(ten_live_bytes(), 800);
-    ten_fail("b's own failure");
+    assert_int_equal(ten_live_bytes(b), 800 + 24);
+    ten_fail_in(b, "b's own failure");
     ten_free(in_a);                                                      /* back to a's count, not b's */
-    assert_int_equal(ten_live_bytes(), 800);
+    assert_int_equal(ten_live_bytes(b), 800 + 24);
     assert_int_equal(a->live_bytes, 24 + 8);
     /* a kernel's result goes to its input's context and takes its default dtype: sin of a's int64 is float64 */
     Tensor *s = ten_unary(UOP_SIN, i3);
@@ -396,28 +404,32 @@ static void test_contexts_separate(void **state) {
     assert_int_equal(s->dtype, DT_F64);
     assert_int_equal(a->live_bytes, 24 + 8 + 24);
     ten_free(s);
-    assert_string_equal(ten_error(), "b's own failure");
+    /* a kernel fails on its input's context with b installed: a's error changes, b's stays its own */
+    assert_null(ten_matmul(i3, big));                                   /* (3,) @ (200,) */
+    assert_true(ten_error(a)[0] && !strstr(ten_error(a), "at most 100"));
+    assert_string_equal(ten_error(b), "b's own failure");
+    assert_int_equal(ten_error_kind(b), TEN_ERR_FAILED);
+    ten_fail_interrupted(a);
+    assert_int_equal(ten_error_kind(a), TEN_ERR_INTERRUPTED);
+    assert_int_equal(ten_error_kind(b), TEN_ERR_FAILED);
+    ten_free(i3b);
 
     ten_ctx_use(a);
-    assert_non_null(strstr(ten_error(), "at most 100 elements"));
     assert_int_equal(ten_threads(), 1);
-    assert_int_equal(ten_default_float, DT_F64);
     ten_ctx_use(outer);
     ten_ctx_free(a);                       /* a lives on in i3 and half's storages */
     ten_free(i3);
     ten_free(half);
-    ten_ctx_use(b);
     ten_free(big);
-    assert_int_equal(ten_live_bytes(), 0);
-    ten_ctx_use(outer);
+    assert_int_equal(ten_live_bytes(b), 0);
     ten_ctx_free(b);
-    /* a new context takes its limits from the installed one (a nested session keeps $ATTN_MEMORY_LIMIT) */
-    int64_t keep = ten_limit_bytes;
-    ten_limit_bytes = 12345678;
+    /* a new context takes its limits from the process's (a nested session keeps $ATTN_MEMORY_LIMIT) */
+    int64_t keep = ten_process_ctx()->limit_bytes;
+    ten_process_ctx()->limit_bytes = 12345678;
     TenCtx *c = ten_ctx_new();
     assert_int_equal(c->limit_bytes, 12345678);
     assert_int_equal(c->default_float, DT_F32);
-    ten_limit_bytes = keep;
+    ten_process_ctx()->limit_bytes = keep;
     ten_ctx_free(c);
 }
 
