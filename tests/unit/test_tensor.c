@@ -345,8 +345,8 @@ static void test_small_tensor_reuse(void **state) {
 static void test_set_data(void **state) {
     (void)state;
     int64_t s23[2] = {2, 3}, s4[1] = {4};
-    int64_t live0 = ten_live_bytes();
-    Tensor *x = ten_full(DT_F32, 2, s23, 1.0), *t = ten_full(DT_F64, 1, s4, 2.0);
+    int64_t live0 = ten_live_bytes(TC);
+    Tensor *x = ten_full_in(TC, DT_F32, 2, s23, 1.0), *t = ten_full_in(TC, DT_F64, 1, s4, 2.0);
     Tensor *keep = ten_alias(x), *h = x;
     assert_int_equal(ten_set_data(x, t), 0);
     assert_ptr_equal(x, h);
@@ -361,7 +361,7 @@ static void test_set_data(void **state) {
     assert_true(ten_get(x, 0) == 2.0);           /* x holds the storage now */
     ten_free(keep);
     ten_free(x);
-    assert_int_equal(ten_live_bytes(), live0);
+    assert_int_equal(ten_live_bytes(TC), live0);
 }
 
 /* Two contexts (tensor.h's TenCtx, issue 28) keep separate errors, limits, default dtypes, thread counts and byte
