@@ -1939,6 +1939,34 @@ class DS2(Dataset):
 box = [DataLoader(DS2(), batch_size=2)]
 for b in box[0]: print(b)
 """,
+    "%-formatting with mapping keys (%(x)s, attn said \"unsupported format character '('\"), with CPython's errors and its rule that a later %s finds no argument; str.format_map and str.splitlines (every line break Python knows, keepends)": r"""
+print("%(x)s and %(y)5.2f|%(x)-4d|%(name)r" % {'x': 1, 'y': 2.5, 'name': 'ab'})
+print("%(a(b))s" % {'a(b)': 'nest'}, "plain" % {'a': 1})
+try: "%(x)s" % (1,)
+except TypeError as e: print("TypeError", e)
+try: "%(x)s" % {'y': 1}
+except KeyError as e: print("KeyError", e)
+try: "%(x" % {'x': 1}
+except ValueError as e: print("ValueError", e)
+class M:
+    def __getitem__(self, k): return k * 2
+print("%(ab)s %(c)s" % M())
+print("%s %(a)s" % {"a": 1}, repr("abc" % []), repr("abc" % [1]))
+try: print("%(a)s %s" % {'a': 1})
+except TypeError as e: print("TypeError", e)
+try: "x" % 5
+except TypeError as e: print("TypeError", e)
+print("{a}-{b[1]}-{c:>5}".format_map({'a': 1, 'b': [7, 8], 'c': 3}))
+class D:
+    def __getitem__(self, k): return k.upper()
+print("{x} {y}".format_map(D()))
+try: "{z}".format_map({})
+except KeyError as e: print("KeyError", e)
+try: "{}".format_map({})
+except ValueError as e: print("ValueError", e)
+print("a\nb\r\nc\rd\x0be\x0cf\x1cg\u2028h\x85i".splitlines(), "a\nb\n\n".splitlines(True), "".splitlines(), "x\n".splitlines(keepends=True))
+print("line one\nline two".splitlines(1))
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
