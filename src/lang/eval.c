@@ -1144,11 +1144,29 @@ static Value *exception_instance(Interp *I, Value *x) {
     return e;
 }
 
+/* str(e) appended to out, or Python's "<exception str() failed>" when a __str__/__repr__ it runs raises (that
+ * error is dropped, as the traceback printer drops it). */
+static void exception_str(Interp *I, StrBuf *out, Value *e) {
+    bool raises = I->repr_raises, failed = I->repr_failed;
+    I->repr_raises = true;
+    I->repr_failed = false;
+    StrBuf m;
+    sb_init(&m);
+    pyexc_str(I, &m, e);
+    bool bad = I->repr_failed && interp_failed(I);
+    I->repr_raises = raises;
+    I->repr_failed = failed;
+    if (bad && interp_error_kind(I) == ERR_ERROR) interp_clear_error(I);
+    if (bad) sb_puts(out, "<exception str() failed>");
+    else sb_putn(out, m.s, m.len);
+    sb_free(&m);
+}
+
 /* Python's last traceback line of exception e: "MyError: x", "MyError" when str(e) is empty */
 static void exception_line(Interp *I, StrBuf *out, Value *e) {
     StrBuf msg;
     sb_init(&msg);
-    pyexc_str(I, &msg, e);
+    exception_str(I, &msg, e);
     sb_puts(out, val_type_name(e));
     if (msg.len) sb_printf(out, ": %s", sb_str(&msg));
     sb_free(&msg);
@@ -1189,17 +1207,14 @@ static int exec_raise(Interp *I, Node *n) {
     }
     StrBuf msg;
     sb_init(&msg);
-    bool raises = I->repr_raises;     /* the line is attn's: an argument's __repr__ that raises shows a placeholder */
-    I->repr_raises = false;
     if (x->u.obj.klass) exception_line(I, &msg, x);
-    else pyexc_str(I, &msg, x);
+    else exception_str(I, &msg, x);
     if (!msg.len) sb_puts(&msg, name);
     if (cause && cause->kind != V_NONE) {
         sb_puts(&msg, " (raised from ");
         exception_line(I, &msg, cause);
         sb_putc(&msg, ')');
     }
-    I->repr_raises = raises;
     val_decref(cause);
     rt_raise(I, name, "%s", sb_str(&msg));
     sb_free(&msg);

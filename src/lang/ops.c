@@ -1659,7 +1659,7 @@ Value *ops_iterator_next(Interp *I, Value *self) {
     if (kind == IK_GETITEM) return student_next(I, self, true);
     if (kind == IK_SEQ || kind == IK_REVERSED) return walker_next(I, self, kind == IK_SEQ);
     /* map(f, map(f, ...)) nested deeper than calls may be: Python's RecursionError, not a C stack overflow */
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded");
     I->call_depth++;
     Value *e = combined_next(I, self, kind);
     I->call_depth--;

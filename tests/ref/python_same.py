@@ -1967,6 +1967,32 @@ except ValueError as e: print("ValueError", e)
 print("a\nb\r\nc\rd\x0be\x0cf\x1cg\u2028h\x85i".splitlines(), "a\nb\n\n".splitlines(True), "".splitlines(), "x\n".splitlines(keepends=True))
 print("line one\nline two".splitlines(1))
 """,
+    "RecursionError says Python's \"maximum recursion depth exceeded\" (attn's said \"maximum recursion depth (200) exceeded\") for a def, __call__, a lambda, a property, __getattr__ and a Sequential that holds itself": """
+def f(n): return f(n+1)
+try: f(0)
+except RecursionError as e: print(1, e)
+class C:
+    def __call__(self): return self()
+try: C()()
+except RecursionError as e: print(2, e)
+g = lambda: g()
+try: g()
+except RecursionError as e: print(6, e)
+class P:
+    @property
+    def x(self): return self.x
+try: P().x
+except RecursionError as e: print(7, e)
+class Q:
+    def __getattr__(self, k): return getattr(self, k)
+try: Q().y
+except RecursionError as e: print(8, e)
+import torch
+s = torch.nn.Sequential()
+_ = s.append(s)
+try: s(torch.zeros(1))
+except RecursionError as e: print(5, e)
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
