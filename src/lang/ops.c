@@ -1069,6 +1069,14 @@ int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const cha
     return 0;
 }
 
+/* What dir() of a class statement's class lists besides its own names (Python 3.11): dir(object), and the
+ * __dict__, __module__ and __weakref__ the class statement adds. */
+static const char *const object_names[] = {
+    "__class__", "__delattr__", "__dict__", "__dir__", "__doc__", "__eq__", "__format__", "__ge__", "__getattribute__",
+    "__getstate__", "__gt__", "__hash__", "__init__", "__init_subclass__", "__le__", "__lt__", "__module__", "__ne__",
+    "__new__", "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__", "__subclasshook__",
+    "__weakref__", NULL};
+
 static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
     switch (obj->kind) {
@@ -1088,7 +1096,8 @@ static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name
         if (obj->u.obj.klass) attr_names(obj->u.obj.klass, add, ctx);
         else if (obj->u.obj.cls->is_module) table_names(lib()->module_methods, add, ctx);
         break;
-    case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods */
+    case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods, object's */
+        for (int i = 0; object_names[i]; i++) add(ctx, object_names[i]);
         for (int k = 0; k < obj->u.cls->nmro; k++) {
             const ClassInfo *c = obj->u.cls->mro[k]->u.cls;
             for (int i = 0; i < c->attrs.n; i++) add(ctx, c->attrs.keys[i]->u.str.s);

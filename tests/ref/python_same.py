@@ -1993,6 +1993,17 @@ _ = s.append(s)
 try: s(torch.zeros(1))
 except RecursionError as e: print(5, e)
 """,
+    "dir() of a student's class and of its instances lists object's members (__class__, __init__ ...) and the class statement's __dict__, __module__, __weakref__, as Python 3.11 (attn listed only the class's own names)": """
+class S: pass
+class T(S):
+    k = 3
+    def __init__(self): self.x = 1
+    def f(self): pass
+print(dir(S))
+print(dir(T))
+print(dir(T()))
+print('__class__' in dir(T()), '__init__' in dir(S), len(dir(S)) == len(set(dir(S))))
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
