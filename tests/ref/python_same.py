@@ -2004,6 +2004,38 @@ print(dir(T))
 print(dir(T()))
 print('__class__' in dir(T()), '__init__' in dir(S), len(dir(S)) == len(set(dir(S))))
 """,
+    "module.zero_grad() (PyTorch 1.13: zeros in place, set_to_none=True: None) and module.requires_grad_(flag) on a student's module, its submodules and a built-in one (attn had neither)": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(2, 3)
+        self.seq = nn.Sequential(nn.Linear(3, 1), nn.ReLU())
+    def forward(self, x):
+        return self.seq(self.a(x))
+net = Net()
+net(torch.ones(4, 2)).sum().backward()
+g = net.a.weight.grad
+print(g is not None, all(p.grad is not None for p in net.parameters()))
+print(net.zero_grad())
+print(g.abs().sum().item(), [p.grad.abs().sum().item() for p in net.parameters()])
+net(torch.ones(4, 2)).sum().backward()
+net.seq.zero_grad(set_to_none=True)
+print([p.grad is None for p in net.parameters()])
+lin = nn.Linear(2, 2)
+print(lin.requires_grad_(False) is lin, [p.requires_grad for p in lin.parameters()])
+print(net.requires_grad_(False) is net, [p.requires_grad for p in net.parameters()])
+_ = net.seq.requires_grad_()
+print([p.requires_grad for p in net.parameters()])
+m = nn.Linear(2, 1)
+m(torch.ones(1, 2)).sum().backward()
+m.zero_grad()
+print(m.weight.grad, m.bias.grad)
+try: m.zero_grad(1, 2)
+except TypeError as e: print("TypeError")
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
