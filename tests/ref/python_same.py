@@ -2036,6 +2036,17 @@ print(m.weight.grad, m.bias.grad)
 try: m.zero_grad(1, 2)
 except TypeError as e: print("TypeError")
 """,
+    "set_printoptions(sci_mode=False/True) chooses the notation but keeps the width PyTorch's automatic choice measured (attn measured again: narrower columns), also for 0-dim tensors; large, small, negative, int-valued, nan/inf, summarised (byte-exact: --check transcripts ignore spacing)": """
+import torch
+cases = [[1e-8, 1e8, -3.0], [1.0, 200.0, -3.0], [1e-5, 0.5], [1.0, 200.5], [123456.0, 0.001], [1e9, 2.0], [-1e-5, 3.0, float('nan')],
+         [0.0, 0.0], [float('inf'), 1e-6], [5.0, -7.0, 1e5], [0.1, 0.25], [[1e-3, 2e4], [3.0, -4.5]], list(range(30)), [i * 1e-5 for i in range(25)]]
+for sci in [False, True, None]:
+    torch.set_printoptions(sci_mode=sci)
+    for c in cases:
+        print(torch.tensor(c))
+    print(torch.tensor([1e-6, 1.0], dtype=torch.float64), torch.tensor(1e-7), torch.arange(2000.) * 1e-3)
+torch.set_printoptions(profile="default")
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
