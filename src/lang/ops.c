@@ -690,6 +690,10 @@ static bool to_item(Interp *I, Value *v, IndexItem *it, Tensor **tmp) {
         return true;
     }
     if (v->kind == V_BOOL) { rt_error(I, "indexing a tensor with True/False is not supported: use a bool tensor"); return false; }
+    if (class_is_instance(v) && class_has_special(v, "__index__")) {      /* t[I(2)]: its __index__, as PyTorch's */
+        it->kind = IX_INT;
+        return class_index(I, v, &it->i) > 0;
+    }
     rt_error(I, "a tensor index must be an int, a slice, None, ..., or a tensor, not %s", val_type_name(v));
     return false;
 }

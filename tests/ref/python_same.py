@@ -2047,6 +2047,31 @@ for sci in [False, True, None]:
     print(torch.tensor([1e-6, 1.0], dtype=torch.float64), torch.tensor(1e-7), torch.arange(2000.) * 1e-3)
 torch.set_printoptions(profile="default")
 """,
+    "a student's __index__ makes a tensor index (t[I(2)], t[I(1), I(4)], u[I(1)] = v: attn refused it) and repeats a sequence (\"ab\" * I(2), I(3) * [0]: attn's TypeError), after any __rmul__; Python's \"can't multiply sequence by non-int\" without one": """
+import torch
+class I:
+    def __init__(self, v): self.v = v
+    def __index__(self): return self.v
+class M(I):
+    def __rmul__(self, o): return "rmul"
+print([1, 2, 3][I(2)], "ab" * I(2), I(3) * "xy", [0] * I(3), (1, 2) * I(2), "ab" * M(2), "abcd"[I(1):I(3)])
+t = torch.arange(10).reshape(2, 5)
+print(t[I(1)], t[I(1), I(4)], t[:, I(1):I(3)], t[I(-1)])
+u = torch.zeros(3)
+u[I(1)] = 5.0
+print(u, range(I(3)), list(range(I(1), I(7), I(2))))
+class N:
+    pass
+for bad in [lambda: "ab" * N(), lambda: N() * [1]]:
+    try: bad()
+    except TypeError as e: print("TypeError", e)
+class B:
+    def __index__(self): return "x"
+try: "ab" * B()
+except TypeError as e: print("TypeError", e)
+try: t[B()]
+except (TypeError, IndexError) as e: print("refused")
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
