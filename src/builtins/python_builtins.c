@@ -623,16 +623,20 @@ static Value *any_all(Interp *I, Args *a, bool all) {
         Tensor *r = ten_reduce(all ? RED_ALL : RED_ANY, a->pos[0]->u.t, true, 0, false);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    Value *l = ops_to_list(I, a->pos[0]);
-    if (!l) return NULL;
-    bool result = all;
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
-        bool t;
-        if (!interp_truth(I, l->u.seq.items[i], &t)) { val_decref(l); return NULL; }
-        if (all && !t) { result = false; break; }
-        if (!all && t) { result = true; break; }
+    /* one item at a time, stopping at the first that decides (a generator is left there, as Python leaves it) */
+    Iter it;
+    if (!ops_iter_begin(I, a->pos[0], &it)) return NULL;
+    bool result = all, failed = false;
+    Value *x;
+    while ((x = ops_iter_next(&it))) {
+        bool t = false;
+        if (ten_interrupted) { rt_interrupt(I); failed = true; }
+        else if (!interp_truth(I, x, &t)) failed = true;
+        val_decref(x);
+        if (failed || t != all) { result = !all; break; }
     }
-    val_decref(l);
+    ops_iter_end(&it);
+    if (failed || interp_failed(I)) return NULL;
     return val_bool(result);
 }
 static Value *bi_any(Interp *I, Args *a) { return any_all(I, a, false); }

@@ -2072,6 +2072,57 @@ except TypeError as e: print("TypeError", e)
 try: t[B()]
 except (TypeError, IndexError) as e: print("refused")
 """,
+    "a generator expression is a lazy generator, as Python's (attn built a list): next(g), its repr's prefix, late binding of names, the first iterable evaluated at once, errors on the item that raises and finished after, nested clauses, closures, class bodies, any/all stopping at the deciding item": """
+g = (x*x for x in range(3))
+print(type(g).__name__, str(g)[:26])  # the address after "at" differs
+print(next(g), list(g), list(g))
+print(sum(x*x for x in range(10)), any(x > 5 for x in range(10)), all(x < 5 for x in range(10)))
+print(min(x % 7 for x in range(3, 20)), max((x, -x) for x in range(4)), sorted(-x for x in range(4)), tuple(c for c in "ab"), set(x % 2 for x in range(5)))
+print("-".join(str(i) for i in range(4)), list((i, j) for i in range(3) for j in range(i) if (i + j) % 2))
+def f(n):
+    k = 10
+    return (k * i for i in range(n))
+h = f(3)
+print(list(h))
+def outer():
+    base = [1, 2]
+    def inner():
+        return list(b + c for b in base for c in (10, 20))
+    return inner()
+print(outer())
+it = iter([1, 2, 3, 4])
+pairs = list((a, next(it)) for a in it)
+print(pairs)
+x = 5
+gg = (x + i for i in range(2))
+x = 100
+print(list(gg))
+lazy = (1 / (3 - i) for i in range(5))
+print(next(lazy), next(lazy), next(lazy))
+try: next(lazy)
+except ZeroDivisionError as e: print("ZDE", e)
+print(next(lazy, "finished"))
+try: (y for y in 5)
+except TypeError as e: print("TE", e)
+print(sum(x for x in range(10**6)))
+print([list(v for v in row) for row in [[1, 2], [3]]])
+print(dict((k, k * 2) for k in range(3)), enumerate(c for c in "xy").__class__.__name__ if False else list(enumerate(c for c in "xy")))
+class C:
+    vals = [1, 2, 3]
+    tot = sum(v for v in vals)
+print(C.tot)
+print(list(zip((a for a in range(3)), "abc")), list(map(str, (a for a in range(2)))))
+gen = (i for i in range(3))
+for v in gen:
+    print("loop", v)
+print(list(gen), 1 in (i for i in range(3)), 5 in (i for i in range(3)))
+g = (i for i in range(10))
+print(any(x > 3 for x in g), next(g), all(x < 7 for x in g), next(g))
+def gen_in_func():
+    data = [3, 1, 2]
+    return sorted(d * 2 for d in data), min(d for d in data if d > 1)
+print(gen_in_func())
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
