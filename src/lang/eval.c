@@ -1260,7 +1260,7 @@ static void exception_str(Interp *I, StrBuf *out, Value *e) {
     I->repr_failed = failed;
     if (bad && interp_error_kind(I) == ERR_ERROR) interp_clear_error(I);
     if (bad) sb_puts(out, "<exception str() failed>");
-    else sb_putn(out, m.s, m.len);
+    else if (m.len) sb_putn(out, m.s, m.len);
     sb_free(&m);
 }
 
