@@ -785,6 +785,13 @@ Value *interp_genexpr_next(Interp *I, Value *gen) {
         if (!(result = eval(I, lc->kids[0]))) failed = true;
         break;
     }
+    if (failed && I->error.kind == ERR_ERROR && pyexc_matches(I->error.etype, "StopIteration")) {
+        /* raised by the item, a condition or an inner iterable (an iterator's own end is no error): PEP 479 */
+        snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");
+        snprintf(I->error.msg, sizeof I->error.msg, "generator raised StopIteration");
+        val_decref(I->error.exc);
+        I->error.exc = pyexc_new("RuntimeError", "generator raised StopIteration");
+    }
     if (failed && I->error.kind == ERR_ERROR && I->error.line > 0) {      /* a traceback frame, as a function's */
         Error *er = &I->error;
         int line = f->src_name ? er->line : er->line - f->chunk_first_line + 1;

@@ -2123,6 +2123,28 @@ def gen_in_func():
     return sorted(d * 2 for d in data), min(d for d in data if d > 1)
 print(gen_in_func())
 """,
+    "a StopIteration raised inside a generator expression (by its item) is PEP 479's RuntimeError 'generator raised StopIteration' (attn let the StopIteration out); a class iterator's own end is no error; a generator is its own iterator": """
+it = iter([1, 2])
+try:
+    print(list(next(it) for _ in range(5)))
+except RuntimeError as e:
+    print("RuntimeError", e)
+except StopIteration:
+    print("StopIteration")
+g = (x for x in range(3))
+print(g is iter(g), list(zip(g, g)))
+def h():
+    return (i for i in range(2))
+print(list(h()), sum(h()))
+class It:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 3: raise StopIteration
+        return self.n
+print(list(x * 10 for x in It()), list(a + b for a in It() for b in It()))
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
