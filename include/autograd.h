@@ -142,6 +142,8 @@ AgVal ag_reciprocal(AgContext *c, AgVal x);                           /* Recipro
 AgVal ag_abs(AgContext *c, AgVal x);                                  /* AbsBackward0: grad * sign(x) */
 /* x.clamp(lo, hi) (NAN: no bound): ClampBackward1, the grad where lo <= x <= hi. */
 AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi);
+/* ag_clamp recorded as node ("ClampMinBackward0" for clamp_min(x, number), "ClampMaxBackward0" for clamp_max) */
+AgVal ag_clamp_as(AgContext *c, AgVal x, double lo, double hi, const char *node);
 /* torch.where(cond, x, y): cond bool; x, y tensors or Python numbers (*_weak, m NULL): WhereBackward0 (x, y). */
 AgVal ag_where(AgContext *c, const Tensor *cond, AgVal x, bool x_weak, AgVal y, bool y_weak);
 AgVal ag_gelu(AgContext *c, AgVal x);                                 /* F.gelu (exact): GeluBackward0 */
@@ -255,6 +257,9 @@ typedef enum { AG_B_POW, AG_B_ATAN2 } AgBinFn;
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out);
 /* x.clamp(min=lo, max=hi) with tensor bounds (t NULL: not given): ClampBackward0 with edges (x, lo, hi). */
 AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out);
+/* clamp_min(x, lo) (ClampMinBackward1, edges x, lo) and clamp_max(x, hi) (ClampMaxBackward1, edges x, hi) with a
+ * tensor bound: is_max chooses. */
+AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *out);
 /* torch.scatter_add(self, dim, index, src): ScatterAddBackward0 (self's grad the grad, src's the grad gathered). */
 AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out);
 /* torch.cross(a, b, dim) (dim of the result, size 3): LinalgCrossBackward0. */

@@ -55,6 +55,9 @@ bool ops_is_iterator(const Value *v);
 Value *ops_iter(Interp *I, Value *src);
 Value *ops_reversed(Interp *I, Value *src);
 Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *args, int nargs, int64_t start);
+/* A generator expression's generator: fn its <genexpr> function (stolen), first the first clause's iterator (stolen),
+ * nclauses its for clauses. Its items come from interp_genexpr_next as they are asked for. */
+Value *ops_generator(Value *fn, Value *first, int nclauses);
 Value *ops_iterator_next(Interp *I, Value *it);
 /* A special method of a student's class, for builtins that honour one (abs: __abs__, int: __int__ ...):
  * ops_has_special says whether v is an instance of a student's class that defines name; ops_call_special calls

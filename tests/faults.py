@@ -326,6 +326,12 @@ with tempfile.TemporaryDirectory() as T:
     check("list(range(10**9)) is refused at once", "out of memory: 1000000000 more values would not fit" in r.stderr, r.stderr)
     r = run(["-c", "x = [i for i in range(10**9)]"], T, {"ATTN_MEMORY_LIMIT": "100M"}, timeout=60)
     check("a comprehension stops at the memory limit", "out of memory" in r.stderr and "100.0 MiB" in r.stderr, r.stderr)
+    # a generator expression is lazy, as Python's: sum/any/max over it hold one item at a time (attn built the list)
+    r = run(["-c", "print(sum(x * x for x in range(10**6)), any(x > 5 * 10**5 for x in range(10**6)), "
+                   "max(-x for x in range(10**6)))"], T, {"ATTN_MEMORY_LIMIT": "20M"}, timeout=120)
+    check("sum/any/max of a generator expression of a million items under ATTN_MEMORY_LIMIT=20M",
+          r.stdout.strip() == f"{sum(x * x for x in range(10**6))} True 0" and "out of memory" not in r.stderr,
+          (r.stdout[-200:], r.stderr[-300:]))
     loop = ("from torch.utils import data\nl = data.DataLoader(data.TensorDataset(torch.zeros(200000, 1)), 1)\n"
             "n = 0\nfor b in l:\n    n += b[0].numel()\n\nprint(n)\n")
     r = run([], T, {"ATTN_MEMORY_LIMIT": "20M"}, timeout=120, stdin=loop)

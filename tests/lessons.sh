@@ -184,6 +184,10 @@ has "teacher question reveals the answer" "$out" "tensor([0, 0, 0, 0, 1, 1, 1, 1
 out=$("$ATTN" --check "$T/rec.md" 2>&1); rc=$?
 has "recording replays" "$out" "steps ok"
 [ $rc = 0 ] && ok || bad "recording --check exit status $rc"
+# a recording that cannot be written is said once (a quit saved it again and said it again), and the class goes on
+out=$(printf '\n\n\n\nquit\n' | "$ATTN" teach 4 --record "$T/no-such-dir/rec.md" 2>&1)
+n=$(printf '%s\n' "$out" | grep -c "the recording: cannot write")
+[ "$n" = 1 ] && ok || bad "an unwritable recording was reported $n times, not once"
 # what timeit's repeats print is thrown away: the class sees none of it, and neither does its recording (the
 # recording sat under timeit's capture and once kept the 3 hidden 7s)
 printf 'timeit("print(7)", repeat=1, number=3) > 0\nquit\n' | "$ATTN" teach 1 --record "$T/timeit.md" >/dev/null 2>&1

@@ -541,8 +541,10 @@ AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bo
 /* saved 0 x, 1 lo, 2 hi (absent: not given). The result is hi where max(x, lo) > hi (hi's grad there), else lo
  * where x < lo (lo's grad), else x (x's grad): where lo > hi, hi takes it all, as PyTorch's clamp_backward_min_max. */
 static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *x = ag_saved(n, 0), *lo = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
-    const Tensor *hi = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
+    const Tensor *x = ag_saved(n, 0), *b1 = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
+    const Tensor *b2 = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
+    const Tensor *lo = n->op == 1 ? NULL : b1, *hi = n->op == 1 ? b1 : b2;     /* op 1: clamp_max, edges (x, hi) */
+    int hi_edge = n->op == 1 ? 1 : 2;                  /* (clamp_min has no edge 2: at_hi is NULL there) */
     if (!x) return -1;
     Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *at_hi = NULL, *at_lo = NULL;
     if (hi) {
@@ -557,8 +559,8 @@ static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     }
     Tensor *outside = at_lo && at_hi ? ag_bin(OP_OR, at_lo, false, at_hi, false) : at_lo ? ten_alias(at_lo) : at_hi ? ten_alias(at_hi) : NULL;
     if (ag_needs(n, 0)) gin[0] = ag_to_input(n, 0, outside ? ten_where(outside, zero, true, g, false) : ten_alias(g));
-    if (ag_needs(n, 1) && at_lo) gin[1] = ag_to_input(n, 1, ten_where(at_lo, g, false, zero, true));
-    if (ag_needs(n, 2) && at_hi) gin[2] = ag_to_input(n, 2, ten_where(at_hi, g, false, zero, true));
+    if (at_lo && ag_needs(n, 1)) gin[1] = ag_to_input(n, 1, ten_where(at_lo, g, false, zero, true));
+    if (at_hi && ag_needs(n, hi_edge)) gin[hi_edge] = ag_to_input(n, hi_edge, ten_where(at_hi, g, false, zero, true));
     ag_drop(NULL, at_lo, at_hi, outside);
     ten_free(zero);
     return ag_done(n, gin);
@@ -573,6 +575,18 @@ AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out) {
         if (lo.t) ag_node_save(n, 1, lo.t, lo.m, false);
         if (hi.t) ag_node_save(n, 2, hi.t, hi.m, false);
         n->nsaved = 3;
+    }
+    return ag_result(out, n);
+}
+
+AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {x, bound};
+    AgNode *n = ag_record(c, is_max ? "ClampMaxBackward1" : "ClampMinBackward1", clamp_t_bw, 2, in);
+    if (n) {
+        n->op = is_max;
+        ag_node_save(n, 0, x.t, x.m, false);
+        ag_node_save(n, 1, bound.t, bound.m, false);
     }
     return ag_result(out, n);
 }

@@ -432,10 +432,12 @@ AgVal ag_abs(AgContext *c, AgVal x) {
     return ag_result(out, n);
 }
 
-AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi) {
+AgVal ag_clamp(AgContext *c, AgVal x, double lo, double hi) { return ag_clamp_as(c, x, lo, hi, "ClampBackward1"); }
+
+AgVal ag_clamp_as(AgContext *c, AgVal x, double lo, double hi, const char *node) {
     Tensor *out = ten_clamp(x.t, lo, hi);
     if (!out) return AG_FAILED;
-    AgNode *n = ag_record(c, "ClampBackward1", abs_clamp_bw, 1, &x);
+    AgNode *n = ag_record(c, node, abs_clamp_bw, 1, &x);
     if (n) {
         n->op = 1;
         n->scalar = lo;

@@ -396,6 +396,14 @@ static int clamp_tensors(const Call *c, Value *r) {
     return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r))) ? 1 : -1;
 }
 
+/* torch.clamp_min(x, min) / clamp_max(x, max) with a tensor bound. */
+static int clamp_bound(const Call *c, const char *name, Value *r) {
+    bool is_max = !strcmp(name, "clamp_max");
+    Value *x = arg_at(c, 0, "input"), *b = arg_at(c, 1, is_max ? "max" : "min");
+    if (!is_tensor(x) || r->kind != V_TENSOR || !b || !is_tensor(b)) return 0;
+    return adopt(r, ag_clamp_bound(&c->I->run.ag, arg_ag(x), arg_ag(b), is_max, out_of(r))) ? 1 : -1;
+}
+
 /* scatter_add(self, dim, index, src), cumprod(x, dim), and sum(x, dim, keepdim, dtype=) to another dtype (recorded
  * as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
 static int more_ops(const Call *c, const char *name, Value *r) {
@@ -553,6 +561,7 @@ int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
     if (!strcmp(name, "pow") || !strcmp(name, "atan2")) return binary_fn(&c, name, r);
     if (!strcmp(name, "scatter_add") || !strcmp(name, "cumprod") || !strcmp(name, "sum")) return more_ops(&c, name, r);
     if (!strcmp(name, "clamp") || !strcmp(name, "clip")) return clamp_tensors(&c, r);
+    if (!strcmp(name, "clamp_min") || !strcmp(name, "clamp_max")) return clamp_bound(&c, name, r);
     if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
         return to_copy(&c, r);
     if (!strcmp(name, "einsum")) return einsum(&c, r);

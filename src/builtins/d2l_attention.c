@@ -409,12 +409,23 @@ Value *attn_out_proj(Interp *I, int64_t E, bool bias) {
     return l;
 }
 
-/* nn.Linear(in_features, out_features, bias=True) and nn.LazyLinear(out_features, bias=True) */
+/* nn.Linear(in_features, out_features, bias=True, device=None, dtype=None) and nn.LazyLinear(out_features, bias=True,
+ * device=None, dtype=None): PyTorch's factory arguments are taken for the CPU and float32 (what attn makes); more
+ * positional arguments are PyTorch's TypeError, counted as Python counts them (self included). */
 static Value *bi_linear(Interp *I, Args *a) {
     bool lazy = a->fn->tag == 1;
-    static const char *const kw_l[] = {"in_features", "out_features", "bias", NULL};
-    static const char *const kw_z[] = {"out_features", "bias", NULL};
-    if (!args_check(I, a, lazy ? 2 : 3, lazy ? kw_z : kw_l)) return NULL;
+    static const char *const kw_l[] = {"in_features", "out_features", "bias", "device", "dtype", NULL};
+    static const char *const kw_z[] = {"out_features", "bias", "device", "dtype", NULL};
+    int most = lazy ? 4 : 5;
+    if (a->npos > most)
+        return rt_raise(I, "TypeError", "%s.__init__() takes from %d to %d positional arguments but %d were given",
+                        lazy ? "LazyLinear" : "Linear", most - 2, most + 1, a->npos + 1);
+    if (!args_check(I, a, most, lazy ? kw_z : kw_l)) return NULL;
+    Value *dev = arg(a, most - 2, "device"), *dtv = arg(a, most - 1, "dtype");
+    if (dev && !arg_device_cpu(I, dev)) return NULL;
+    if (dtv && dtv->kind != V_NONE && !(dtv->kind == V_DTYPE && dtv->u.dtype == DT_F32))
+        return rt_error(I, "attn's nn.%s makes float32 weights: dtype=%s is not supported (leave dtype out)",
+                        lazy ? "LazyLinear" : "Linear", dtv->kind == V_DTYPE ? ten_dtype_name(dtv->u.dtype) : val_type_name(dtv));
     int64_t in = 0, out;
     Value *iv = lazy ? NULL : arg(a, 0, "in_features"), *ov = arg(a, lazy ? 0 : 1, "out_features"), *bv = arg(a, lazy ? 1 : 2, "bias");
     if ((!lazy && !iv) || !ov) return rt_error(I, lazy ? "LazyLinear(out_features) needs out_features" : "Linear(in_features, out_features) needs both sizes");
@@ -921,8 +932,8 @@ const Builtin bi_d2l_attention[] = {
      "valid_lens has one entry per batch row (repeated for every query) or one per query. As in the book, the -1e6 "
      "is written through X.reshape(-1, n), so a contiguous X itself is changed.", "§11.3.2", 0},
     {"Dropout", bi_dropout, "nn.Dropout(p=0.5)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only.", "§5.6", 0},
-    {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0},
-    {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1},
+    {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True, device=None, dtype=None)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0},
+    {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True, device=None, dtype=None)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1},
     {"DotProductAttention", bi_dot_product_attention, "d2l.DotProductAttention(dropout)",
      "Scaled dot-product attention: softmax(Q Kᵀ / sqrt(d)) V with masking by valid_lens; the weights are kept in "
      ".attention_weights.", "§11.3.3", 0},

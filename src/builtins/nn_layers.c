@@ -75,6 +75,35 @@ static Value *identity_call(Interp *I, Value *self, Args *a) {
     return val_incref(x);
 }
 
+/* nn.Flatten(start_dim, end_dim)(x) is torch.flatten(x, start_dim, end_dim). */
+static Value *flatten_call(Interp *I, Value *self, Args *a) {
+    static const char *const kw[] = {"input", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *x = arg(a, 0, "input");
+    if (!x) return rt_raise(I, "TypeError", "Flatten.forward() missing 1 required positional argument: 'input'");
+    Value *f = builtins_module_attr("torch", "flatten");
+    if (!f) return rt_error(I, "Flatten: torch.flatten is missing");
+    Value *pos[3] = {x, val_attr_get(self, "start_dim"), val_attr_get(self, "end_dim")};
+    if (!pos[1] || !pos[2]) { val_decref(f); return rt_error(I, "Flatten: start_dim and end_dim must be set"); }
+    Args b = {pos, 3, NULL, NULL, 0, NULL, NULL};
+    Value *r = interp_call(I, f, &b);
+    val_decref(f);
+    return r;
+}
+
+static void flatten_extra(StrBuf *out, Value *self) {
+    Value *s = val_attr_get(self, "start_dim"), *e = val_attr_get(self, "end_dim");
+    StrBuf b;
+    sb_init(&b);
+    val_repr(NULL, &b, s ? s : val_none());
+    sb_printf(out, "start_dim=%s, end_dim=", sb_str(&b));
+    sb_free(&b);
+    sb_init(&b);
+    val_repr(NULL, &b, e ? e : val_none());
+    sb_puts(out, sb_str(&b));
+    sb_free(&b);
+}
+
 static void gelu_extra(StrBuf *out, Value *self) {
     Value *v = val_attr_get(self, "approximate");
     sb_printf(out, "approximate='%s'", v && v->kind == V_STR ? v->u.str.s : "none");
@@ -92,6 +121,7 @@ static const ObjClass SigmoidClass = {.name = "Sigmoid", .call = sigmoid_call, .
 static const ObjClass GELUClass = {.name = "GELU", .call = gelu_call, .is_module = true, .extra_repr = gelu_extra};
 static const ObjClass SoftmaxClass = {.name = "Softmax", .call = softmax_call, .is_module = true, .extra_repr = softmax_extra};
 static const ObjClass IdentityClass = {.name = "Identity", .call = identity_call, .is_module = true};
+static const ObjClass FlattenClass = {.name = "Flatten", .call = flatten_call, .is_module = true, .extra_repr = flatten_extra};
 
 static Value *new_layer(const ObjClass *c) {
     Value *m = val_object(c);
@@ -142,6 +172,17 @@ static Value *bi_softmax_layer(Interp *I, Args *a) {
         return rt_raise(I, "TypeError", "Softmax(): argument 'dim' must be int or None, not %s", val_type_name(v));
     Value *m = new_layer(&SoftmaxClass);
     val_attr_set(m, "dim", v ? val_incref(v) : val_none());
+    return m;
+}
+
+/* nn.Flatten(start_dim=1, end_dim=-1): the dims are kept as given (PyTorch checks them at the call) and used by each call. */
+static Value *bi_flatten_layer(Interp *I, Args *a) {
+    static const char *const kw[] = {"start_dim", "end_dim", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *s = arg(a, 0, "start_dim"), *e = arg(a, 1, "end_dim");
+    Value *m = new_layer(&FlattenClass);
+    val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(1));
+    val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(-1));
     return m;
 }
 
@@ -956,6 +997,9 @@ const Builtin bi_nn_layers[] = {
     {"Softmax", bi_softmax_layer, "nn.Softmax(dim=None)",
      "A layer that turns scores into probabilities along dim: nn.Softmax(dim=-1)(X) is torch.softmax(X, dim=-1). "
      "Give dim: each row along it then sums to 1.", "§4.1", 0},
+    {"Flatten", bi_flatten_layer, "nn.Flatten(start_dim=1, end_dim=-1)",
+     "A layer that flattens dims start_dim..end_dim into one: nn.Flatten()(X) is torch.flatten(X, 1), a batch of "
+     "(b, c, h, w) becoming (b, c*h*w) before a Linear layer.", "", 0},
     {"Identity", bi_identity_layer, "nn.Identity()",
      "A layer that returns its input unchanged (the same tensor): a placeholder where a model may have a layer, "
      "e.g. no normalization.", "", 0},

@@ -152,6 +152,45 @@ static Value *m_parameters(Interp *I, Args *a) {
     return l;
 }
 
+/* module.zero_grad(set_to_none=False), PyTorch 1.13's: every parameter of the module and its submodules that has a
+ * .grad gets it filled with zeros in place (or set to None). Returns None. */
+static Value *m_zero_grad(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "set_to_none", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    bool none = false;
+    Value *sn = arg(a, 1, "set_to_none");
+    if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
+    Value *l = named_params(a->pos[0], true, WALK_PARAMS);
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *p = l->u.seq.items[i]->u.seq.items[1];
+        if (!p->ag || !p->ag->grad) continue;
+        if (none) { ag_zero_grad(p->ag); continue; }
+        Tensor *z = ten_new(p->ag->grad->dtype, p->ag->grad->ndim, p->ag->grad->shape);
+        if (!z || ten_copy_into(p->ag->grad, z) < 0) { ten_free(z); val_decref(l); return rt_tensor_error(I); }
+        ten_free(z);
+    }
+    val_decref(l);
+    return val_none();
+}
+
+/* module.requires_grad_(requires_grad=True): sets requires_grad on every parameter of the module and its
+ * submodules, as PyTorch's; returns the module. */
+static Value *m_requires_grad_(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "requires_grad", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    bool on = true;
+    Value *f = arg(a, 1, "requires_grad");
+    if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
+    Value *l = named_params(a->pos[0], true, WALK_PARAMS);
+    for (int64_t i = 0; i < l->u.seq.n; i++) {
+        Value *p = l->u.seq.items[i]->u.seq.items[1];
+        if (!p->ag) p->ag = ag_meta_new(false);
+        if (ag_set_requires_grad(p->ag, p->u.t, on) < 0) { val_decref(l); return rt_tensor_error(I); }
+    }
+    val_decref(l);
+    return val_incref(a->pos[0]);
+}
+
 /* .state_dict(): an OrderedDict of every parameter by its dotted name, each detached as in PyTorch: a plain tensor
  * (not a Parameter) on the parameter's memory, so writing into it changes the module. */
 static Value *m_state_dict(Interp *I, Args *a) {
@@ -328,6 +367,8 @@ const Builtin bi_module_methods[] = {
     {"forward", m_forward, "module.forward(*inputs)", "What calling the module computes (module(x) calls module.forward(x)); every module class defines it.", "", 0},
     {"eval", m_train, "module.eval()", "Evaluation mode for the module and every submodule: dropout off (as after .eval() in PyTorch).", "", 0},
     {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1},
+    {"zero_grad", m_zero_grad, "module.zero_grad(set_to_none=False)", "Every parameter's .grad (submodules' too) filled with zeros (set_to_none=True: set to None).", "", 0},
+    {"requires_grad_", m_requires_grad_, "module.requires_grad_(requires_grad=True)", "Sets requires_grad on every parameter of the module and its submodules; returns the module (False freezes it).", "", 0},
     {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0},
     {"named_parameters", m_parameters, "module.named_parameters()", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1},
     {"state_dict", m_state_dict, "module.state_dict()", "Every parameter (then buffer) by its dotted name, in an OrderedDict.", "", 0},

@@ -623,16 +623,20 @@ static Value *any_all(Interp *I, Args *a, bool all) {
         Tensor *r = ten_reduce(all ? RED_ALL : RED_ANY, a->pos[0]->u.t, true, 0, false);
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    Value *l = ops_to_list(I, a->pos[0]);
-    if (!l) return NULL;
-    bool result = all;
-    for (int64_t i = 0; i < l->u.seq.n; i++) {
-        bool t;
-        if (!interp_truth(I, l->u.seq.items[i], &t)) { val_decref(l); return NULL; }
-        if (all && !t) { result = false; break; }
-        if (!all && t) { result = true; break; }
+    /* one item at a time, stopping at the first that decides (a generator is left there, as Python leaves it) */
+    Iter it;
+    if (!ops_iter_begin(I, a->pos[0], &it)) return NULL;
+    bool result = all, failed = false;
+    Value *x;
+    while ((x = ops_iter_next(&it))) {
+        bool t = false;
+        if (ten_interrupted) { rt_interrupt(I); failed = true; }
+        else if (!interp_truth(I, x, &t)) failed = true;
+        val_decref(x);
+        if (failed || t != all) { result = !all; break; }
     }
-    val_decref(l);
+    ops_iter_end(&it);
+    if (failed || interp_failed(I)) return NULL;
     return val_bool(result);
 }
 static Value *bi_any(Interp *I, Args *a) { return any_all(I, a, false); }
@@ -719,6 +723,7 @@ static Value *str_join(Interp *I, Args *a) {
 typedef struct FormatState {
     int next;                           /* the next automatic field's index */
     int mode;                           /* 0 none yet, 1 automatic, 2 manual */
+    Value *mapping;                     /* str.format_map's mapping (named fields are its keys), else NULL */
 } FormatState;
 
 /* The value of a replacement field's name [f, e): an argument by position ("", "0") or keyword ("name"), then any
@@ -730,6 +735,7 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
     Value *v = NULL;
     bool digits = n > f;
     for (const char *c = f; c < n; c++) digits = digits && isdigit((unsigned char)*c);
+    if ((n == f || digits) && st->mapping) return rt_raise(I, "ValueError", "Format string contains positional fields");
     if (n == f || digits) {
         int mode = n == f ? 1 : 2;
         if (st->mode && st->mode != mode)
@@ -745,6 +751,13 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         if ((size_t)(n - f) >= sizeof name) return rt_raise(I, "KeyError", "format field name too long");
         memcpy(name, f, (size_t)(n - f));
         name[n - f] = 0;
+        if (st->mapping) {                  /* format_map: mapping[name], its own KeyError (or __missing__) */
+            Value *key = val_str(name);
+            v = ops_index(I, st->mapping, key);
+            val_decref(key);
+            if (!v) return NULL;
+            goto attrs;
+        }
         Value *kv = arg(a, -1, name);
         if (!kv) {
             rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
@@ -755,6 +768,7 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         }
         v = val_incref(kv);
     }
+attrs:
     while (n < e) {
         const char *p = n + 1, *q = p;
         Value *next;
@@ -840,11 +854,43 @@ static bool format_fill(Interp *I, Args *a, const char *s, const char *end, int 
 /* "{} and {:.2f}".format(a, b), "{0[1]} {p.x!r:>{w}}".format(...): Python's str.format. */
 static Value *str_format(Interp *I, Args *a) {
     const Value *fmt = a->pos[0];
-    FormatState st = {0, 0};
+    FormatState st = {.next = 0, .mode = 0, .mapping = NULL};
+    if (a->fn->tag) {                       /* s.format_map(mapping): exactly one argument, fields looked up in it */
+        if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "format_map() takes exactly one argument (%d given)", a->npos - 1 + a->nkw);
+        st.mapping = a->pos[1];
+    }
     StrBuf b;
     sb_init(&b);
     if (!format_fill(I, a, fmt->u.str.s, fmt->u.str.s + fmt->u.str.len, 0, &st, &b)) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
+}
+
+/* The length of the line break at s (s < e), 0 when there is none: Python's str.splitlines breaks at \n, \r, \r\n,
+ * \v, \f, \x1c-\x1e, \x85, U+2028 and U+2029 (UTF-8 here). */
+static size_t line_break_len(const char *s, const char *e) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '\r') return s + 1 < e && s[1] == '\n' ? 2 : 1;
+    if (c == '\n' || c == '\v' || c == '\f' || (c >= 0x1c && c <= 0x1e)) return 1;
+    if (c == 0xc2 && s + 1 < e && (unsigned char)s[1] == 0x85) return 2;
+    if (c == 0xe2 && s + 2 < e && (unsigned char)s[1] == 0x80 && ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9)) return 3;
+    return 0;
+}
+
+/* s.splitlines(keepends=False): the lines of s, their breaks kept when keepends is true; no empty last line. */
+static Value *str_splitlines(Interp *I, Args *a) {
+    Value *keep = a->npos > 1 ? a->pos[1] : arg(a, -1, "keepends");
+    if (a->npos > 2) return rt_raise(I, "TypeError", "splitlines() takes at most 1 argument (%d given)", a->npos - 1);
+    bool ok = true, keepends = keep && val_truthy(keep, &ok);
+    const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
+    Value *l = val_list(0);
+    while (s < e) {
+        const char *q = s;
+        size_t br = 0;
+        while (q < e && !(br = line_break_len(q, e))) q++;
+        val_list_append(l, val_strn(s, (size_t)(q - s) + (keepends ? br : 0)));
+        s = q + br;
+    }
+    return l;
 }
 
 static Value *str_case(Interp *I, Args *a) {
@@ -1513,6 +1559,8 @@ const Builtin bi_set_methods[] = {
 const Builtin bi_str_methods[] = {
     {"join", str_join, "sep.join(strings)", "Joins strings with sep between them.", "", 0},
     {"format", str_format, "s.format(*args)", "Fills {} fields, as Python does.", "", 0},
+    {"format_map", str_format, "s.format_map(mapping)", "Fills {name} fields with mapping[name], as Python does.", "", 1},
+    {"splitlines", str_splitlines, "s.splitlines(keepends=False)", "The lines of s (without their line breaks unless keepends).", "", 0},
     {"lower", str_case, "s.lower()", "Lower case.", "", 0},
     {"upper", str_case, "s.upper()", "Upper case.", "", 1},
     {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0},

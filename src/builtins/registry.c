@@ -447,7 +447,7 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"Linear", "nn", "torch.nn.modules.linear", NULL}, {"LazyLinear", "nn", "torch.nn.modules.linear", NULL},
     {"Dropout", "nn", "torch.nn.modules.dropout", NULL}, {"ReLU", "nn", "torch.nn.modules.activation", NULL},
     {"GELU", "nn", "torch.nn.modules.activation", NULL}, {"Softmax", "nn", "torch.nn.modules.activation", NULL},
-    {"Identity", "nn", "torch.nn.modules.linear", NULL}, {"Sequential", "nn", "torch.nn.modules.container", NULL},
+    {"Identity", "nn", "torch.nn.modules.linear", NULL}, {"Flatten", "nn", "torch.nn.modules.flatten", NULL}, {"Sequential", "nn", "torch.nn.modules.container", NULL},
     {"ModuleList", "nn", "torch.nn.modules.container", NULL},
     {"LayerNorm", "nn", "torch.nn.modules.normalization", NULL}, {"Embedding", "nn", "torch.nn.modules.sparse", NULL},
     {"MultiheadAttention", "nn", "torch.nn.modules.activation", NULL}, {"DotProductAttention", "d2l", "d2l.torch", NULL},

@@ -303,6 +303,8 @@ const Builtin bi_tensor_methods[] = {
     INPLACE("floor_divide_", "X.floor_divide_(Y)", "X = X // Y."),
     INPLACE("clamp_", "X.clamp_(min=None, max=None)", "Limits X to [min, max]."),
     INPLACE("clip_", "X.clip_(min=None, max=None)", "Limits X to [min, max]."),
+    INPLACE("clamp_min_", "X.clamp_min_(min)", "Raises the values of X below min to min."),
+    INPLACE("clamp_max_", "X.clamp_max_(max)", "Lowers the values of X above max to max."),
     INPLACE("masked_fill_", "X.masked_fill_(mask, value)", "Sets X to value where mask is True (§11.3 masks scores this way)."),
     INPLACE("neg_", "X.neg_()", "X = -X."),
     INPLACE("abs_", "X.abs_()", "X = |X|."),
@@ -347,5 +349,5 @@ const char *const tensor_method_aliases[] = {
     "sigmoid", "floor", "ceil", "round", "neg", "sign", "square", "abs", "asin", "acos", "atan", "isnan", "isinf",
     "isfinite", "logical_not", "add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
     "ge", "logical_and", "logical_or", "remainder", "sum", "mean", "max", "min", "argmax", "argmin", "prod", "std",
-    "var", "any", "all", "matmul", "mm", "bmm", "dot", "softmax", "log_softmax", "cumsum", "clamp", "clip",
+    "var", "any", "all", "matmul", "mm", "bmm", "dot", "softmax", "log_softmax", "cumsum", "clamp", "clip", "clamp_min", "clamp_max",
     "masked_fill", "allclose", "isclose", "equal", "norm", "atan2", "outer", "floor_divide", NULL};

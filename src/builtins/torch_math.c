@@ -353,18 +353,25 @@ static Value *bi_softmax(Interp *I, Args *a) {
 
 /* clamp(X, min=None, max=None): min(max(X, min), max), bounds numbers or tensors (broadcast); the result dtype
  * is PyTorch's result type (an int tensor clamped to 0.5 becomes float); NaN stays NaN. */
+/* tag 0: clamp/clip; 1: clamp_min(X, min); 2: clamp_max(X, max) (the one bound required, a number or a tensor). */
 static Value *bi_clamp(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "min", "max", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    static const char *const kw[] = {"input", "min", "max", NULL}, *const kw_min[] = {"input", "min", NULL}, *const kw_max[] = {"input", "max", NULL};
+    int tag = a->fn ? a->fn->tag : 0;
+    if (!args_check(I, a, tag ? 2 : 3, tag == 1 ? kw_min : tag == 2 ? kw_max : kw)) return NULL;
+    Value *lo = tag == 2 ? NULL : arg(a, 1, "min"), *hi = tag == 1 ? NULL : arg(a, tag ? 1 : 2, "max");
+    if (tag && !(tag == 1 ? lo : hi))
+        return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: '%s'", a->fn->name, tag == 1 ? "min" : "max");
+    if (tag && (tag == 1 ? lo : hi)->kind == V_NONE)
+        return rt_raise(I, "TypeError", "%s(): argument '%s' must be Tensor or Number, not NoneType", a->fn->name, tag == 1 ? "min" : "max");
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
-    Value *lo = arg(a, 1, "min"), *hi = arg(a, 2, "max");
     bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
     if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
     Value *in = arg(a, 0, "input");
     if (in->kind == V_TENSOR && (!has_lo || val_is_number(lo)) && (!has_hi || val_is_number(hi)) && grad_recording(I, 1, &in)) {
-        ten_free(tmp);                         /* ClampBackward1: number bounds (NAN: none) */
-        return ret_ag(I, ag_clamp(&I->run.ag, arg_ag(in), has_lo ? val_as_double(lo) : NAN, has_hi ? val_as_double(hi) : NAN));
+        ten_free(tmp);                         /* ClampBackward1 (ClampMin/MaxBackward0): number bounds (NAN: none) */
+        const char *node = tag == 1 ? "ClampMinBackward0" : tag == 2 ? "ClampMaxBackward0" : "ClampBackward1";
+        return ret_ag(I, ag_clamp_as(&I->run.ag, arg_ag(in), has_lo ? val_as_double(lo) : NAN, has_hi ? val_as_double(hi) : NAN, node));
     }
     Tensor *cur = ten_alias(x), *r = cur;
     Value *bounds[2] = {has_lo ? lo : NULL, has_hi ? hi : NULL};
@@ -656,6 +663,8 @@ const Builtin bi_torch_math[] = {
     {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)",
      "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0},
     {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0},
+    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1},
+    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2},
     {"where", bi_where, "torch.where(condition, X, Y)", "X where condition is true, else Y.", "", 0},
     {"masked_fill", bi_masked_fill, "torch.masked_fill(X, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0},
     {"allclose", bi_close, "torch.allclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)",

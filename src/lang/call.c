@@ -113,7 +113,7 @@ out:
  * leaving it adds a frame to the traceback and then takes the position of the call. */
 static Value *call_user(Interp *I, Value *fn, Value *klass, Args *a) {
     UserFunc *f = fn->u.func;
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded");
     /* the enclosing functions' variables (a closure), outermost last, then this call's own */
     int nc = f->closure ? (int)f->closure->u.seq.n : 0;
     Scope *outer = nc ? xcalloc((size_t)nc, sizeof *outer) : NULL;
@@ -237,7 +237,7 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
         if (!fn->u.obj.cls->call) return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
         if (fn->u.obj.klass) return fn->u.obj.cls->call(I, fn, a);    /* a student's __call__: call_user counts it */
         /* an attn module (nn.Sequential ...) can hold itself: its calls count toward the recursion limit too */
-        if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+        if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded");
         I->call_depth++;
         Value *r = fn->u.obj.cls->call(I, fn, a);
         I->call_depth--;

@@ -463,6 +463,23 @@ static const char *const bin_names[][3] = {      /* by aop: the method, the refl
     [AOP_BITXOR] = {"__xor__", "__rxor__", "__ixor__"}, [AOP_LSHIFT] = {"__lshift__", "__rlshift__", "__ilshift__"},
     [AOP_RSHIFT] = {"__rshift__", "__rrshift__", "__irshift__"}};
 
+static bool is_sequence(const Value *v) { return v->kind == V_STR || v->kind == V_LIST || v->kind == V_TUPLE; }
+
+/* s * k or k * s where neither side's __mul__/__rmul__ answered: CPython's sq_repeat, k through its __index__
+ * ("ab" * I(2) is "abab"); without one, Python's "can't multiply sequence by non-int". */
+static Value *repeat_by_index(Interp *I, const Value *a, const Value *b, bool inplace) {
+    const Value *seq = is_sequence(a) ? a : is_sequence(b) ? b : NULL, *k = seq == a ? b : a;
+    if (!seq) return rt_raise(I, "TypeError", "unsupported operand type(s) for *%s: '%s' and '%s'", inplace ? "=" : "", val_type_name(a), val_type_name(b));
+    int64_t n;
+    int got = class_index(I, k, &n);
+    if (got < 0) return NULL;
+    if (!got) return rt_raise(I, "TypeError", "can't multiply sequence by non-int of type '%s'", val_type_name(k));
+    Value *kv = val_int(n);
+    Value *r = ops_binary(I, AOP_MUL, (Value *)seq, kv);
+    val_decref(kv);
+    return r;
+}
+
 Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inplace) {
     const char *fwd = bin_names[aop][0], *rev = bin_names[aop][1];
     Value *r;
@@ -487,6 +504,7 @@ Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inp
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
+    if (aop == AOP_MUL) return repeat_by_index(I, a, b, inplace);
     return rt_raise(I, "TypeError", "unsupported operand type(s) for %s%s: '%s' and '%s'", ast_op_symbol(aop),
                     inplace ? "=" : aop == AOP_POW ? " or pow()" : "", val_type_name(a), val_type_name(b));
 }

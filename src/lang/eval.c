@@ -705,6 +705,115 @@ static Value *eval_listcomp(Interp *I, Node *n) {
     return out;
 }
 
+/* (elt for t in it if c ...): Python's generator, lazy. The first iterable's iterator is made now, in this scope
+ * (as Python does); the rest runs as items are asked for (interp_genexpr_next), in a function-like value that keeps
+ * a copy of the expression and the enclosing functions' variables (make_function's closure). */
+static Value *eval_genexpr(Interp *I, Node *n) {
+    Node *cf = n->kids[1];
+    Value *src = eval(I, cf->kids[1]);
+    if (!src) return NULL;
+    Value *it = ops_iter(I, src);
+    val_decref(src);
+    if (!it) return at(I, cf->kids[1]);
+    Node *lam = ast_new(N_LAMBDA, n->line, n->col);
+    ast_add(lam, ast_new(N_TUPLE, n->line, n->col));     /* no parameters */
+    ast_add(lam, n);
+    Value *fn = make_function(I, lam, "<genexpr>");     /* copies the tree: n stays the caller's */
+    lam->nkids = 1;
+    ast_free(lam);
+    if (!fn) { val_decref(it); return NULL; }
+    return ops_generator(fn, it, n->nkids - 1);
+}
+
+/* One step of generator expression gen (ops_generator's state: "fn" the <genexpr> function, "its" one iterator per
+ * for clause (None until reached), "env" its loop variables, "level" the innermost clause running): the next item,
+ * or NULL at the end (the generator then stays finished) or with the error set (it is finished too, as Python's).
+ * It runs in its own scope over the enclosing functions' variables, its errors located in its own source. */
+Value *interp_genexpr_next(Interp *I, Value *gen) {
+    Value *fnv = val_attr_get(gen, "fn"), *its = val_attr_get(gen, "its"), *env = val_attr_get(gen, "env");
+    Value *lv = val_attr_get(gen, "level");
+    if (!fnv || !its || !env || !lv) return NULL;
+    if (val_attr_get(gen, "running")) return rt_raise(I, "ValueError", "generator already executing");
+    val_incref(gen);
+    val_attr_set(gen, "running", val_bool(true));
+    UserFunc *f = fnv->u.func;
+    Node *lc = f->def->kids[1];
+    int nclauses = lc->nkids - 1, nc = f->closure ? (int)f->closure->u.seq.n : 0;
+    Scope *outer = nc ? xcalloc((size_t)nc, sizeof *outer) : NULL;
+    for (int i = nc - 1; i >= 0; i--) {
+        outer[i].env = f->closure->u.seq.items[i];
+        outer[i].vars = outer[i].env->u.dict;
+        outer[i].parent = i + 1 < nc ? &outer[i + 1] : NULL;
+    }
+    Scope sc = {.vars = env->u.dict, .env = env, .is_class = false, .parent = nc ? &outer[0] : NULL};
+    Scope *saved = I->scope;
+    const char *saved_src = I->src, *saved_name = I->src_name;
+    int saved_first = I->src_first_line;
+    I->scope = &sc;
+    if (f->src) { I->src = f->src; I->src_name = f->src_name; I->src_first_line = f->src_first_line; }
+    int level = (int)lv->u.i;
+    Value *result = NULL;
+    bool failed = false;
+    while (level >= 0 && !failed) {
+        if (ten_interrupted) { rt_interrupt(I); failed = true; break; }
+        Node *cf = lc->kids[1 + level];
+        Value *it = its->u.seq.items[level];
+        if (it->kind == V_NONE) {                        /* an inner clause reached: its iterable evaluated now */
+            Value *src = eval(I, cf->kids[1]);
+            it = src ? ops_iter(I, src) : NULL;
+            val_decref(src);
+            if (!it) { at(I, cf->kids[1]); failed = true; break; }
+            val_seq_set(its, level, it);
+        }
+        Value *e = ops_iterator_next(I, it);
+        if (!e) {
+            if (interp_failed(I)) { at(I, cf->kids[1]); failed = true; break; }
+            val_seq_set(its, level, val_none());
+            level--;
+            continue;
+        }
+        int rc = assign(I, cf->kids[0], e);
+        val_decref(e);
+        bool pass = rc == 0;
+        failed = rc < 0;
+        for (int i = 2; pass && !failed && i < cf->nkids; i++) {
+            Value *c = eval(I, cf->kids[i]);
+            if (!c) { failed = true; break; }
+            bool ok = interp_truth(I, c, &pass);      /* a student's __bool__/__len__ */
+            val_decref(c);
+            if (!ok) { at(I, cf->kids[i]); failed = true; }
+        }
+        if (failed || !pass) continue;
+        if (level + 1 < nclauses) { level++; continue; }
+        if (!(result = eval(I, lc->kids[0]))) failed = true;
+        break;
+    }
+    if (failed && I->error.kind == ERR_ERROR && pyexc_matches(I->error.etype, "StopIteration")) {
+        /* raised by the item, a condition or an inner iterable (an iterator's own end is no error): PEP 479 */
+        snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");
+        snprintf(I->error.msg, sizeof I->error.msg, "generator raised StopIteration");
+        val_decref(I->error.exc);
+        I->error.exc = pyexc_new("RuntimeError", "generator raised StopIteration");
+    }
+    if (failed && I->error.kind == ERR_ERROR && I->error.line > 0) {      /* a traceback frame, as a function's */
+        Error *er = &I->error;
+        int line = f->src_name ? er->line : er->line - f->chunk_first_line + 1;
+        interp_error_add_frame(I, f->src_name, line, er->col, f->name, er->text[0] ? er->text : NULL);
+        er->line = er->col = 0;
+        er->text[0] = 0;
+    }
+    I->scope = saved;
+    I->src = saved_src;
+    I->src_name = saved_name;
+    I->src_first_line = saved_first;
+    free(outer);
+    dict_del(&gen->u.obj.attrs, "running");
+    if (failed || level < 0) dict_del(&gen->u.obj.attrs, "its");       /* finished: later next() gives nothing */
+    else val_attr_set(gen, "level", val_int(level));
+    val_decref(gen);
+    return result;
+}
+
 static Value *eval_fstring(Interp *I, Node *n) {
     StrBuf b;
     sb_init(&b);
@@ -821,7 +930,7 @@ static Value *eval_node(Interp *I, Node *n) {
         }
         return d;
     }
-    case N_LISTCOMP: return eval_listcomp(I, n);
+    case N_LISTCOMP: return n->op == 'g' ? eval_genexpr(I, n) : eval_listcomp(I, n);
     case N_SLICE: {
         Value *s = val_new(V_SLICE);
         Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
@@ -1147,11 +1256,29 @@ static Value *exception_instance(Interp *I, Value *x) {
     return e;
 }
 
+/* str(e) appended to out, or Python's "<exception str() failed>" when a __str__/__repr__ it runs raises (that
+ * error is dropped, as the traceback printer drops it). */
+static void exception_str(Interp *I, StrBuf *out, Value *e) {
+    bool raises = I->repr_raises, failed = I->repr_failed;
+    I->repr_raises = true;
+    I->repr_failed = false;
+    StrBuf m;
+    sb_init(&m);
+    pyexc_str(I, &m, e);
+    bool bad = I->repr_failed && interp_failed(I);
+    I->repr_raises = raises;
+    I->repr_failed = failed;
+    if (bad && interp_error_kind(I) == ERR_ERROR) interp_clear_error(I);
+    if (bad) sb_puts(out, "<exception str() failed>");
+    else if (m.len) sb_putn(out, m.s, m.len);
+    sb_free(&m);
+}
+
 /* Python's last traceback line of exception e: "MyError: x", "MyError" when str(e) is empty */
 static void exception_line(Interp *I, StrBuf *out, Value *e) {
     StrBuf msg;
     sb_init(&msg);
-    pyexc_str(I, &msg, e);
+    exception_str(I, &msg, e);
     sb_puts(out, val_type_name(e));
     if (msg.len) sb_printf(out, ": %s", sb_str(&msg));
     sb_free(&msg);
@@ -1192,17 +1319,14 @@ static int exec_raise(Interp *I, Node *n) {
     }
     StrBuf msg;
     sb_init(&msg);
-    bool raises = I->repr_raises;     /* the line is attn's: an argument's __repr__ that raises shows a placeholder */
-    I->repr_raises = false;
     if (x->u.obj.klass) exception_line(I, &msg, x);
-    else pyexc_str(I, &msg, x);
+    else exception_str(I, &msg, x);
     if (!msg.len) sb_puts(&msg, name);
     if (cause && cause->kind != V_NONE) {
         sb_puts(&msg, " (raised from ");
         exception_line(I, &msg, cause);
         sb_putc(&msg, ')');
     }
-    I->repr_raises = raises;
     val_decref(cause);
     rt_raise(I, name, "%s", sb_str(&msg));
     sb_free(&msg);

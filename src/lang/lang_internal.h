@@ -15,7 +15,8 @@ void scope_close(Scope *s);
 
 /* call.c */
 Value *eval_call(Interp *I, Node *n);                    /* an N_CALL node */
-Value *make_function(Interp *I, Node *def, const char *name);   /* def or lambda: its defaults evaluated now */
+Value *make_function(Interp *I, Node *def, const char *name);
+Value *interp_genexpr_next(Interp *I, Value *gen);       /* eval.c: a generator expression's next item (ops.c calls it) */   /* def or lambda: its defaults evaluated now */
 /* eval.c: "did you mean": offer names one by one; best is the closest within 2 edits (NULL when none is). */
 typedef struct Suggest { const char *want, *best; int bestd; } Suggest;
 void suggest_init(Suggest *s, const char *want);

@@ -690,6 +690,10 @@ static bool to_item(Interp *I, Value *v, IndexItem *it, Tensor **tmp) {
         return true;
     }
     if (v->kind == V_BOOL) { rt_error(I, "indexing a tensor with True/False is not supported: use a bool tensor"); return false; }
+    if (class_is_instance(v) && class_has_special(v, "__index__")) {      /* t[I(2)]: its __index__, as PyTorch's */
+        it->kind = IX_INT;
+        return class_index(I, v, &it->i) > 0;
+    }
     rt_error(I, "a tensor index must be an int, a slice, None, ..., or a tensor, not %s", val_type_name(v));
     return false;
 }
@@ -1069,6 +1073,14 @@ int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const cha
     return 0;
 }
 
+/* What dir() of a class statement's class lists besides its own names (Python 3.11): dir(object), and the
+ * __dict__, __module__ and __weakref__ the class statement adds. */
+static const char *const object_names[] = {
+    "__class__", "__delattr__", "__dict__", "__dir__", "__doc__", "__eq__", "__format__", "__ge__", "__getattribute__",
+    "__getstate__", "__gt__", "__hash__", "__init__", "__init_subclass__", "__le__", "__lt__", "__module__", "__ne__",
+    "__new__", "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__", "__subclasshook__",
+    "__weakref__", NULL};
+
 static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
     switch (obj->kind) {
@@ -1088,7 +1100,8 @@ static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name
         if (obj->u.obj.klass) attr_names(obj->u.obj.klass, add, ctx);
         else if (obj->u.obj.cls->is_module) table_names(lib()->module_methods, add, ctx);
         break;
-    case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods */
+    case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods, object's */
+        for (int i = 0; object_names[i]; i++) add(ctx, object_names[i]);
         for (int k = 0; k < obj->u.cls->nmro; k++) {
             const ClassInfo *c = obj->u.cls->mro[k]->u.cls;
             for (int i = 0; i < c->attrs.n; i++) add(ctx, c->attrs.keys[i]->u.str.s);
@@ -1431,10 +1444,15 @@ static bool sized(const Value *s) { return s->kind == V_DICT || s->kind == V_SET
  *     and, for enumerate, "pos" (the next count).
  * Nothing is computed before it is asked for (Python's laziness): map's function runs as its items are consumed,
  * and each step reads one item from each argument, so zip(it, it) pairs neighbours as in Python. */
-typedef enum { IK_SEQ, IK_REVERSED, IK_MAP, IK_FILTER, IK_ZIP, IK_ENUMERATE, IK_GETITEM } IterKind;
+typedef enum { IK_SEQ, IK_REVERSED, IK_MAP, IK_FILTER, IK_ZIP, IK_ENUMERATE, IK_GETITEM, IK_GENERATOR } IterKind;
 static void iterator_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
+}
+/* Python's repr of a generator expression's generator (the address is attn's) */
+static void generator_repr(Interp *I, StrBuf *out, Value *self, int depth) {
+    (void)depth;
+    sb_printf(out, "<generator object <genexpr> at %p>", (void *)self);
 }
 static Value *iterator_getattr(Interp *I, Value *self, const char *name) {
     return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
@@ -1446,7 +1464,7 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
 enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_DICT_VALUES, IC_DICT_ITEMS, IC_SET, IC_REVERSED, IC_LIST_REV,
-       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, IC_GETITEM_REV, N_ITERATOR_CLASSES };
+       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, IC_GETITEM_REV, IC_GENERATOR, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
@@ -1458,12 +1476,14 @@ static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_RANGE_REV] = ITERATOR_CLASS("range_iterator"), [IC_MAP] = ITERATOR_CLASS("map"),
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
     [IC_GETITEM] = ITERATOR_CLASS("iterator"), [IC_GETITEM_REV] = ITERATOR_CLASS("reversed"),
+    [IC_GENERATOR] = {.name = "generator", .repr = generator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr},
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
     [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
     [IC_DICT_VALUES] = IK_SEQ, [IC_DICT_ITEMS] = IK_SEQ, [IC_SET] = IK_SEQ, [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED,
     [IC_DICT_REV] = IK_REVERSED, [IC_DICT_VALUES_REV] = IK_REVERSED, [IC_DICT_ITEMS_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
     [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM, [IC_GETITEM_REV] = IK_GETITEM,
+    [IC_GENERATOR] = IK_GENERATOR,
 };
 
 /* Whether v is one of attn's own iterators (above) */
@@ -1584,6 +1604,18 @@ Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *a
     return self;
 }
 
+Value *ops_generator(Value *fn, Value *first, int nclauses) {
+    Value *its = val_list(0);
+    val_list_append(its, first);
+    for (int i = 1; i < nclauses; i++) val_list_append(its, val_none());
+    Value *self = val_object(&iterator_classes[IC_GENERATOR]);
+    val_attr_set(self, "fn", fn);
+    val_attr_set(self, "its", its);
+    val_attr_set(self, "env", val_dict());
+    val_attr_set(self, "level", val_int(0));
+    return self;
+}
+
 /* The next item of a walker (iter(x), reversed(x)); NULL at the end or with the dict's RuntimeError. */
 static Value *walker_next(Interp *I, Value *self, bool forward) {
     Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos"), *size = val_attr_get(self, "size");
@@ -1659,9 +1691,9 @@ Value *ops_iterator_next(Interp *I, Value *self) {
     if (kind == IK_GETITEM) return student_next(I, self, true);
     if (kind == IK_SEQ || kind == IK_REVERSED) return walker_next(I, self, kind == IK_SEQ);
     /* map(f, map(f, ...)) nested deeper than calls may be: Python's RecursionError, not a C stack overflow */
-    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth (%d) exceeded", INTERP_MAX_CALL_DEPTH);
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded");
     I->call_depth++;
-    Value *e = combined_next(I, self, kind);
+    Value *e = kind == IK_GENERATOR ? interp_genexpr_next(I, self) : combined_next(I, self, kind);
     I->call_depth--;
     return e;
 }

@@ -363,8 +363,9 @@ static Node *atom(Parser *p) {
                 ast_free(first);
                 return fail_at(p, t, "cannot use starred expression here");
             }
-            if (lex_is_name(peek(p), "for")) {       /* generator expression: evaluated as a list */
+            if (lex_is_name(peek(p), "for")) {       /* generator expression (op 'g'): lazy, as Python's */
                 Node *lc = node_at(N_LISTCOMP, t);
+                lc->op = 'g';
                 ast_add(lc, first);
                 if (!comp_clauses(p, lc) || !expect_op(p, ")")) { ast_free(lc); return NULL; }
                 return lc;
@@ -519,8 +520,9 @@ static bool call_args(Parser *p, Node *call) {
         } else {
             Node *v = test(p);
             if (!v) return false;
-            if (lex_is_name(peek(p), "for")) {
+            if (lex_is_name(peek(p), "for")) {      /* f(x for x in it): a generator expression */
                 Node *lc = node_at(N_LISTCOMP, t);
+                lc->op = 'g';
                 ast_add(lc, v);
                 if (!comp_clauses(p, lc)) { ast_free(lc); return false; }
                 v = lc;

@@ -3,6 +3,7 @@
  * tensor formats like its item(), as torch.Tensor.__format__ does. */
 #include "pyformat.h"
 #include "ops.h"
+#include "lang_internal.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -215,6 +216,9 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
     const char *s = fmt->u.str.s, *end = s + fmt->u.str.len;
     Value **items = &args;
     int64_t nitems = 1, used = 0;
+    bool any_keyed = false;
+    /* Python's mapping test (PyMapping_Check, not a tuple or str): such args need not be consumed */
+    bool mapping = args->kind == V_DICT || args->kind == V_LIST || class_has_special(args, "__getitem__");
     if (args->kind == V_TUPLE) { items = args->u.seq.items; nitems = args->u.seq.n; }
     StrBuf out;
     sb_init(&out);
@@ -223,6 +227,20 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
         p++;
         if (p >= end) { sb_free(&out); return rt_error(I, "incomplete format: the string ends after '%%'"); }
         if (*p == '%') { sb_putc(&out, '%'); continue; }
+        Value *keyed = NULL;                    /* %(name)s: args[name], args a mapping (Python's rule) */
+        if (*p == '(') {
+            const char *k = ++p;
+            for (int depth = 1; p < end && (*p != ')' || --depth > 0); p++)
+                if (*p == '(') depth++;
+            if (p >= end) { sb_free(&out); return rt_raise(I, "ValueError", "incomplete format key"); }
+            if (args->kind == V_TUPLE || args->kind == V_STR) { sb_free(&out); return rt_raise(I, "TypeError", "format requires a mapping"); }
+            Value *key = val_strn(k, (size_t)(p - k));
+            keyed = ops_index(I, args, key);
+            val_decref(key);
+            if (!keyed) { sb_free(&out); return NULL; }
+            any_keyed = true;               /* CPython: a later %s without a key finds no argument */
+            p++;
+        }
         Spec sp;
         memset(&sp, 0, sizeof sp);
         sp.width = sp.precision = -1;
@@ -236,9 +254,9 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             p++;
         }
         if (p < end && *p == '*') {
-            if (used >= nitems) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
+            if (used >= nitems) { val_decref(keyed); sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
             Value *w = items[used++];
-            if (w->kind != V_INT) { sb_free(&out); return rt_error(I, "* wants int"); }
+            if (w->kind != V_INT) { val_decref(keyed); sb_free(&out); return rt_raise(I, "TypeError", "* wants int"); }
             sp.width = (int)(w->u.i > 10000 ? 10000 : w->u.i < 0 ? 0 : w->u.i);
             p++;
         } else if (p < end && isdigit((unsigned char)*p)) {
@@ -250,10 +268,11 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             sp.precision = 0;
             while (p < end && isdigit((unsigned char)*p)) { if (sp.precision < 1000) sp.precision = sp.precision * 10 + (*p - '0'); p++; }
         }
-        if (p >= end) { sb_free(&out); return rt_error(I, "incomplete format"); }
+        if (p >= end) { val_decref(keyed); sb_free(&out); return rt_raise(I, "ValueError", "incomplete format"); }
         char conv = *p;
-        if (used >= nitems) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
-        Value *arg0 = scalar_of(items[used++]);
+        if (!keyed && (used >= nitems || any_keyed)) { sb_free(&out); return rt_raise(I, "TypeError", "not enough arguments for format string"); }
+        Value *orig = keyed ? keyed : items[used++];
+        Value *arg0 = scalar_of(orig);
         sp.align = left ? '<' : (sp.zero && conv != 's' && conv != 'r') ? '=' : '>';
         if (sp.align == '=') sp.fill = '0';
         bool ok = true;
@@ -286,7 +305,6 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
         case 's': case 'r': case 'a': {
             StrBuf t;
             sb_init(&t);
-            Value *orig = items[used - 1];
             if (!(conv == 's' ? val_str_of(I, &t, orig) : conv == 'a' ? val_ascii(I, &t, orig) : val_repr(I, &t, orig))) ok = false;
             if (sp.precision >= 0 && (size_t)sp.precision < t.len) { t.s[sp.precision] = 0; }
             pad_out(&out, &sp, "", sb_str(&t), '>');
@@ -298,9 +316,10 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
             rt_raise(I, "ValueError", "unsupported format character '%c' (0x%x)", conv, (unsigned char)conv);
         }
         val_decref(arg0);
+        val_decref(keyed);
         if (!ok || interp_failed(I)) { sb_free(&out); return NULL; }
     }
     if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
-    if (used == 0 && args->kind != V_TUPLE && args->kind != V_DICT) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
+    if (used == 0 && args->kind != V_TUPLE && !mapping) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
     return val_str_take(sb_take(&out));
 }

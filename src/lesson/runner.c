@@ -44,6 +44,9 @@ typedef struct LessonRun {
     bool recording, in_block;   /* in_block: the recording has an open ```attn block */
     bool block_silent;      /* ... an ```attn silent one: statements the class did not see (a jump's rebuild) */
     const char *record_path;
+    bool record_tried;      /* the recording was saved (or tried) at least once ... */
+    size_t record_tried_len;    /* ... when it was this long (a quit saves nothing new: no second write or message) */
+    bool record_trouble;    /* the last save failed and said so: the next failure is not said again */
     bool measured;          /* the current step times something: its answers' values differ at every run */
     LessonSources *src;     /* where the student's names came from (forbid: sees through a = Y[0, 2]) */
 } LessonRun;
@@ -243,8 +246,13 @@ static void rec_answer(LessonRun *S, const char *answer, const char *printed, bo
     sb_puts(&S->record, FENCE "\n\n");
 }
 
+/* Writes the recording (whole, atomically) when it changed since the last save; a failure is said once, until a
+ * save succeeds again. */
 static void save_record(LessonRun *S) {
     if (!S->recording) return;
+    if (S->record_tried && S->record_tried_len == S->record.len) return;
+    S->record_tried = true;
+    S->record_tried_len = S->record.len;
     StrBuf b, body;
     sb_init(&b);
     sb_init(&body);
@@ -263,7 +271,9 @@ static void save_record(LessonRun *S) {
         sb_pad(&b, '`', n);
     }
     char err[1200];       /* written whole or not at all (a full disk keeps the last recording) */
-    if (!file_write_atomic(S->record_path, b.s, b.len, err, sizeof err)) file_trouble(S, "the recording: ", err);
+    bool saved = file_write_atomic(S->record_path, b.s, b.len, err, sizeof err);
+    if (!saved && !S->record_trouble) file_trouble(S, "the recording: ", err);
+    S->record_trouble = !saved;
     sb_free(&b);
     sb_free(&body);
 }

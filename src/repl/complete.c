@@ -69,6 +69,10 @@ static const char *completing_prefix, *completing_text;
 
 static void add_attr(void *ctx, const char *name) {
     (void)ctx;
+    /* as Python's rlcompleter: "x." offers no _names, "x._" no __names (dir() lists object's dunders too) */
+    const char *typed = completing_text + strlen(completing_prefix);
+    if (name[0] == '_' && typed[0] != '_') return;
+    if (name[0] == '_' && name[1] == '_' && typed[1] != '_' && typed[0]) return;
     add_cand(completing_prefix, name, completing_text);
 }
 

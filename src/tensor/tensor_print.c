@@ -103,19 +103,10 @@ static void make_formatter(const Tensor *t, bool summarize, const PrintOptions *
             if (w > f->max_width) f->max_width = w;
         }
     }
-    if (po->sci_mode >= 0 && f->floating) {
-        bool want = po->sci_mode == 1;
-        if (want != f->sci_mode && nz > 0) {
-            f->sci_mode = want;
-            f->max_width = 1;
-            for (int64_t i = 0; i < nz; i++) {
-                fmt_float_raw(buf, sizeof buf, vals[i], f);
-                int w = (int)strlen(buf);
-                if (w > f->max_width) f->max_width = w;
-            }
-        }
-        f->sci_mode = want;
-    }
+    /* set_printoptions(sci_mode=...) chooses the notation only: the width stays the one the automatic choice gave
+     * (PyTorch's _Formatter sets sci_mode after measuring), so a wider value is not padded and a narrower one is
+     * padded to that width */
+    if (po->sci_mode >= 0 && f->floating && nz > 0) f->sci_mode = po->sci_mode == 1;
     free(vals);
 }
 
@@ -181,11 +172,8 @@ void ten_format_body(StrBuf *out, const Tensor *t, int indent, const PrintOption
     bool summarize = t->numel > po->threshold;
     Formatter f;
     make_formatter(t, summarize, po, &f);
-    if (t->ndim == 0) {
-        char buf[64];
-        if (t->dtype == DT_I64) snprintf(buf, sizeof buf, "%lld", (long long)ten_get_i64(t, 0));
-        else fmt_value(buf, sizeof buf, ten_get(t, 0), t, &f);
-        sb_puts(out, buf);
+    if (t->ndim == 0) {                 /* padded to the width too, as PyTorch's _scalar_str (sci_mode=False: "    0.0000") */
+        put_elem(out, t, 0, &f);
         return;
     }
     tensor_str(out, t, 0, 0, indent, summarize, &f);

@@ -1939,6 +1939,212 @@ class DS2(Dataset):
 box = [DataLoader(DS2(), batch_size=2)]
 for b in box[0]: print(b)
 """,
+    "%-formatting with mapping keys (%(x)s, attn said \"unsupported format character '('\"), with CPython's errors and its rule that a later %s finds no argument; str.format_map and str.splitlines (every line break Python knows, keepends)": r"""
+print("%(x)s and %(y)5.2f|%(x)-4d|%(name)r" % {'x': 1, 'y': 2.5, 'name': 'ab'})
+print("%(a(b))s" % {'a(b)': 'nest'}, "plain" % {'a': 1})
+try: "%(x)s" % (1,)
+except TypeError as e: print("TypeError", e)
+try: "%(x)s" % {'y': 1}
+except KeyError as e: print("KeyError", e)
+try: "%(x" % {'x': 1}
+except ValueError as e: print("ValueError", e)
+class M:
+    def __getitem__(self, k): return k * 2
+print("%(ab)s %(c)s" % M())
+print("%s %(a)s" % {"a": 1}, repr("abc" % []), repr("abc" % [1]))
+try: print("%(a)s %s" % {'a': 1})
+except TypeError as e: print("TypeError", e)
+try: "x" % 5
+except TypeError as e: print("TypeError", e)
+print("{a}-{b[1]}-{c:>5}".format_map({'a': 1, 'b': [7, 8], 'c': 3}))
+class D:
+    def __getitem__(self, k): return k.upper()
+print("{x} {y}".format_map(D()))
+try: "{z}".format_map({})
+except KeyError as e: print("KeyError", e)
+try: "{}".format_map({})
+except ValueError as e: print("ValueError", e)
+print("a\nb\r\nc\rd\x0be\x0cf\x1cg\u2028h\x85i".splitlines(), "a\nb\n\n".splitlines(True), "".splitlines(), "x\n".splitlines(keepends=True))
+print("line one\nline two".splitlines(1))
+""",
+    "RecursionError says Python's \"maximum recursion depth exceeded\" (attn's said \"maximum recursion depth (200) exceeded\") for a def, __call__, a lambda, a property, __getattr__ and a Sequential that holds itself": """
+def f(n): return f(n+1)
+try: f(0)
+except RecursionError as e: print(1, e)
+class C:
+    def __call__(self): return self()
+try: C()()
+except RecursionError as e: print(2, e)
+g = lambda: g()
+try: g()
+except RecursionError as e: print(6, e)
+class P:
+    @property
+    def x(self): return self.x
+try: P().x
+except RecursionError as e: print(7, e)
+class Q:
+    def __getattr__(self, k): return getattr(self, k)
+try: Q().y
+except RecursionError as e: print(8, e)
+import torch
+s = torch.nn.Sequential()
+_ = s.append(s)
+try: s(torch.zeros(1))
+except RecursionError as e: print(5, e)
+""",
+    "dir() of a student's class and of its instances lists object's members (__class__, __init__ ...) and the class statement's __dict__, __module__, __weakref__, as Python 3.11 (attn listed only the class's own names)": """
+class S: pass
+class T(S):
+    k = 3
+    def __init__(self): self.x = 1
+    def f(self): pass
+print(dir(S))
+print(dir(T))
+print(dir(T()))
+print('__class__' in dir(T()), '__init__' in dir(S), len(dir(S)) == len(set(dir(S))))
+""",
+    "module.zero_grad() (PyTorch 1.13: zeros in place, set_to_none=True: None) and module.requires_grad_(flag) on a student's module, its submodules and a built-in one (attn had neither)": """
+import torch
+from torch import nn
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(2, 3)
+        self.seq = nn.Sequential(nn.Linear(3, 1), nn.ReLU())
+    def forward(self, x):
+        return self.seq(self.a(x))
+net = Net()
+net(torch.ones(4, 2)).sum().backward()
+g = net.a.weight.grad
+print(g is not None, all(p.grad is not None for p in net.parameters()))
+print(net.zero_grad())
+print(g.abs().sum().item(), [p.grad.abs().sum().item() for p in net.parameters()])
+net(torch.ones(4, 2)).sum().backward()
+net.seq.zero_grad(set_to_none=True)
+print([p.grad is None for p in net.parameters()])
+lin = nn.Linear(2, 2)
+print(lin.requires_grad_(False) is lin, [p.requires_grad for p in lin.parameters()])
+print(net.requires_grad_(False) is net, [p.requires_grad for p in net.parameters()])
+_ = net.seq.requires_grad_()
+print([p.requires_grad for p in net.parameters()])
+m = nn.Linear(2, 1)
+m(torch.ones(1, 2)).sum().backward()
+m.zero_grad()
+print(m.weight.grad, m.bias.grad)
+try: m.zero_grad(1, 2)
+except TypeError as e: print("TypeError")
+""",
+    "set_printoptions(sci_mode=False/True) chooses the notation but keeps the width PyTorch's automatic choice measured (attn measured again: narrower columns), also for 0-dim tensors; large, small, negative, int-valued, nan/inf, summarised (byte-exact: --check transcripts ignore spacing)": """
+import torch
+cases = [[1e-8, 1e8, -3.0], [1.0, 200.0, -3.0], [1e-5, 0.5], [1.0, 200.5], [123456.0, 0.001], [1e9, 2.0], [-1e-5, 3.0, float('nan')],
+         [0.0, 0.0], [float('inf'), 1e-6], [5.0, -7.0, 1e5], [0.1, 0.25], [[1e-3, 2e4], [3.0, -4.5]], list(range(30)), [i * 1e-5 for i in range(25)]]
+for sci in [False, True, None]:
+    torch.set_printoptions(sci_mode=sci)
+    for c in cases:
+        print(torch.tensor(c))
+    print(torch.tensor([1e-6, 1.0], dtype=torch.float64), torch.tensor(1e-7), torch.arange(2000.) * 1e-3)
+torch.set_printoptions(profile="default")
+""",
+    "a student's __index__ makes a tensor index (t[I(2)], t[I(1), I(4)], u[I(1)] = v: attn refused it) and repeats a sequence (\"ab\" * I(2), I(3) * [0]: attn's TypeError), after any __rmul__; Python's \"can't multiply sequence by non-int\" without one": """
+import torch
+class I:
+    def __init__(self, v): self.v = v
+    def __index__(self): return self.v
+class M(I):
+    def __rmul__(self, o): return "rmul"
+print([1, 2, 3][I(2)], "ab" * I(2), I(3) * "xy", [0] * I(3), (1, 2) * I(2), "ab" * M(2), "abcd"[I(1):I(3)])
+t = torch.arange(10).reshape(2, 5)
+print(t[I(1)], t[I(1), I(4)], t[:, I(1):I(3)], t[I(-1)])
+u = torch.zeros(3)
+u[I(1)] = 5.0
+print(u, range(I(3)), list(range(I(1), I(7), I(2))))
+class N:
+    pass
+for bad in [lambda: "ab" * N(), lambda: N() * [1]]:
+    try: bad()
+    except TypeError as e: print("TypeError", e)
+class B:
+    def __index__(self): return "x"
+try: "ab" * B()
+except TypeError as e: print("TypeError", e)
+try: t[B()]
+except (TypeError, IndexError) as e: print("refused")
+""",
+    "a generator expression is a lazy generator, as Python's (attn built a list): next(g), its repr's prefix, late binding of names, the first iterable evaluated at once, errors on the item that raises and finished after, nested clauses, closures, class bodies, any/all stopping at the deciding item": """
+g = (x*x for x in range(3))
+print(type(g).__name__, str(g)[:26])  # the address after "at" differs
+print(next(g), list(g), list(g))
+print(sum(x*x for x in range(10)), any(x > 5 for x in range(10)), all(x < 5 for x in range(10)))
+print(min(x % 7 for x in range(3, 20)), max((x, -x) for x in range(4)), sorted(-x for x in range(4)), tuple(c for c in "ab"), set(x % 2 for x in range(5)))
+print("-".join(str(i) for i in range(4)), list((i, j) for i in range(3) for j in range(i) if (i + j) % 2))
+def f(n):
+    k = 10
+    return (k * i for i in range(n))
+h = f(3)
+print(list(h))
+def outer():
+    base = [1, 2]
+    def inner():
+        return list(b + c for b in base for c in (10, 20))
+    return inner()
+print(outer())
+it = iter([1, 2, 3, 4])
+pairs = list((a, next(it)) for a in it)
+print(pairs)
+x = 5
+gg = (x + i for i in range(2))
+x = 100
+print(list(gg))
+lazy = (1 / (3 - i) for i in range(5))
+print(next(lazy), next(lazy), next(lazy))
+try: next(lazy)
+except ZeroDivisionError as e: print("ZDE", e)
+print(next(lazy, "finished"))
+try: (y for y in 5)
+except TypeError as e: print("TE", e)
+print(sum(x for x in range(10**6)))
+print([list(v for v in row) for row in [[1, 2], [3]]])
+print(dict((k, k * 2) for k in range(3)), enumerate(c for c in "xy").__class__.__name__ if False else list(enumerate(c for c in "xy")))
+class C:
+    vals = [1, 2, 3]
+    tot = sum(v for v in vals)
+print(C.tot)
+print(list(zip((a for a in range(3)), "abc")), list(map(str, (a for a in range(2)))))
+gen = (i for i in range(3))
+for v in gen:
+    print("loop", v)
+print(list(gen), 1 in (i for i in range(3)), 5 in (i for i in range(3)))
+g = (i for i in range(10))
+print(any(x > 3 for x in g), next(g), all(x < 7 for x in g), next(g))
+def gen_in_func():
+    data = [3, 1, 2]
+    return sorted(d * 2 for d in data), min(d for d in data if d > 1)
+print(gen_in_func())
+""",
+    "a StopIteration raised inside a generator expression (by its item) is PEP 479's RuntimeError 'generator raised StopIteration' (attn let the StopIteration out); a class iterator's own end is no error; a generator is its own iterator": """
+it = iter([1, 2])
+try:
+    print(list(next(it) for _ in range(5)))
+except RuntimeError as e:
+    print("RuntimeError", e)
+except StopIteration:
+    print("StopIteration")
+g = (x for x in range(3))
+print(g is iter(g), list(zip(g, g)))
+def h():
+    return (i for i in range(2))
+print(list(h()), sum(h()))
+class It:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 3: raise StopIteration
+        return self.n
+print(list(x * 10 for x in It()), list(a + b for a in It() for b in It()))
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)

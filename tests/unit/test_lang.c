@@ -121,7 +121,7 @@ static void test_eval(void **state) {
     ASSERT_RUN(&I, "i", "ERR: name 'i' is not defined");          /* comprehension variables do not leak */
     ASSERT_RUN(&I, "for i in range(3): pass\ni", "2\n");           /* loop variables do */
     ASSERT_RUN(&I, "def f(n):\n    if n < 2:\n        return 1\n    return n * f(n - 1)\nf(10)", "3628800\n");
-    ASSERT_RUN(&I, "def g(): return g()\ng()", "ERR: maximum recursion depth (200) exceeded");
+    ASSERT_RUN(&I, "def g(): return g()\ng()", "ERR: maximum recursion depth exceeded");
     ASSERT_RUN(&I, "a", "1\n");                                     /* defined before an error: kept */
     ASSERT_RUN(&I, "x = torch.zeros((2, 3)); x[0, 1] = 5; x.sum().item()", "5.0\n");
     ASSERT_RUN(&I, "y = x; y[1] = 1; x.sum().item()", "8.0\n");    /* names share one tensor, as in Python */
