@@ -165,7 +165,7 @@ static Value *m_zero_grad(Interp *I, Args *a) {
         Value *p = l->u.seq.items[i]->u.seq.items[1];
         if (!p->ag || !p->ag->grad) continue;
         if (none) { ag_zero_grad(p->ag); continue; }
-        Tensor *z = ten_new(p->ag->grad->dtype, p->ag->grad->ndim, p->ag->grad->shape);
+        Tensor *z = ten_new_in(I->run.ten, p->ag->grad->dtype, p->ag->grad->ndim, p->ag->grad->shape);
         if (!z || ten_copy_into(p->ag->grad, z) < 0) { ten_free(z); val_decref(l); return rt_tensor_error(I); }
         ten_free(z);
     }
