@@ -1,5 +1,30 @@
 /* interp.h - the evaluator (prefix interp_). It knows nothing of the terminal: output goes to a sink, errors come
- * back as values with a message and a position, and what was defined before an error is kept. */
+ * back as values with a message and a position, and what was defined before an error is kept.
+ *
+ * A worked example: run statements from C, read what they printed and what they left (test_lang runs this code,
+ * test_header_example):
+ *
+ *     Session S;
+ *     session_init(&S, "none");                      // session.h: the libraries (torch, nn, d2l ...), no plots
+ *     StrBuf out;
+ *     sb_init(&out);
+ *     OutputSink cap;
+ *     interp_push_sink(&S.I, &cap, SINK_CAPTURE, &out);    // what the statements print goes to out
+ *     int rc = interp_run(&S.I, "X = torch.ones(2, 3)\nprint(X.sum())", "<c>", 1);
+ *     interp_pop_sink(&S.I, &cap);
+ *     if (rc < 0) {                                  // the error as the prompt shows it, then cleared
+ *         StrBuf e;
+ *         sb_init(&e);
+ *         interp_format_error(&S.I, &e);
+ *         fputs(sb_str(&e), stderr);
+ *         sb_free(&e);
+ *         interp_clear_error(&S.I);
+ *     }
+ *     Value *X = interp_lookup(&S.I, "X");           // borrowed: val_incref it to keep it past the next run
+ *     printf("%s%lld\n", sb_str(&out), (long long)X->u.t->numel);   // tensor(6.) then 6
+ *     sb_free(&out);
+ *     session_free(&S);
+ */
 #ifndef ATTN_INTERP_H
 #define ATTN_INTERP_H
 #include "value.h"

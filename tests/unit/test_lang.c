@@ -375,6 +375,34 @@ static void test_session_feed(void **state) {
     session_free(&S);
 }
 
+/* include/interp.h's worked example, as it is written there (printf into a buffer instead of stdout) */
+static void test_header_example(void **state) {
+    (void)state;
+    char shown[64];
+    Session S;
+    session_init(&S, "none");
+    StrBuf out;
+    sb_init(&out);
+    OutputSink cap;
+    interp_push_sink(&S.I, &cap, SINK_CAPTURE, &out);
+    int rc = interp_run(&S.I, "X = torch.ones(2, 3)\nprint(X.sum())", "<c>", 1);
+    interp_pop_sink(&S.I, &cap);
+    if (rc < 0) {
+        StrBuf e;
+        sb_init(&e);
+        interp_format_error(&S.I, &e);
+        fputs(sb_str(&e), stderr);
+        sb_free(&e);
+        interp_clear_error(&S.I);
+    }
+    Value *X = interp_lookup(&S.I, "X");
+    snprintf(shown, sizeof shown, "%s%lld\n", sb_str(&out), (long long)X->u.t->numel);
+    assert_int_equal(rc, 0);
+    assert_string_equal(shown, "tensor(6.)\n6\n");
+    sb_free(&out);
+    session_free(&S);
+}
+
 int main(void) {
     builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
@@ -391,6 +419,7 @@ int main(void) {
         cmocka_unit_test(test_sessions_install_their_context),
         cmocka_unit_test(test_session_feed),
         cmocka_unit_test(test_tensor_errors_stay_in_their_session),
+        cmocka_unit_test(test_header_example),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }
