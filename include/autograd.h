@@ -97,6 +97,19 @@ AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
  * from x earlier see the write (shared storage) and get their history rebuilt when next used (ag_grad_fn).
  * Limitation: a view of a tensor with no AgMeta does not know its base, so writing a value that requires grad into
  * it gives the view history but not its base. */
+/* PyTorch's refusals before an in-place op on a tensor with metadata m (NULL: none) under grad mode: m a leaf that
+ * requires grad, or a view of one. 0 when allowed, -1 with ten_error(). */
+int ag_inplace_check(const AgContext *c, const AgMeta *m);
+/* x.op_(...) / x op= y given r, the out-of-place op's result computed with recording (from a copy of x that carries
+ * x's metadata, so that what the node saves of x keeps x's old values, as PyTorch's in-place ops save the original
+ * self): writes r into x (ten_assign_result's checks) and makes r's node x's history (CopySlices when x is a view);
+ * what the node saved of its own result now refers to x at its new version. r stays the caller's. 0 or -1. */
+int ag_inplace_assign(AgContext *c, Tensor *x, AgMeta **xm, AgVal r);
+/* After x.zero_() (name "ZeroBackward0", nin 1), x.fill_(number) ("FillBackward2", 1), x.fill_(tensor)
+ * ("FillBackward3", 2) or x.copy_(src) ("CopyBackwards", 2) wrote x: records the node (x's old values get a zero
+ * grad; v, the value or source, the grad summed to its shape and cast to its dtype) when grad mode is on and x or v
+ * requires grad. Call ag_inplace_check before the write. 0 or -1. */
+int ag_write_record(AgContext *c, Tensor *x, AgMeta **xm, const char *name, int nin, AgVal v);
 /* x[items] = v: a tensor index gives IndexPutBackward0 on x; basic items (ints, slices) write a view of x, which
  * PyTorch records as CopySlices. v: a tensor (v_weak for a Python number). */
 int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, int n, AgVal v, bool v_weak);

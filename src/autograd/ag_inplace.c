@@ -154,12 +154,52 @@ static void rebase(AgContext *c, Tensor *x, AgMeta *m, AgNode *fn, const Tensor 
     }
 }
 
+int ag_inplace_check(const AgContext *c, const AgMeta *m) {
+    if (m && m->base && ag_check_inplace(c, m->base, true) < 0) return -1;
+    return m ? ag_check_inplace(c, m, false) : 0;
+}
+
+static int index_put_bw(AgNode *n, const Tensor *g, Tensor **gin);
+
 /* The checks before a write, and the AgMeta the write records into (made when x has none and the op records). */
 static int prepare(AgContext *c, AgMeta **xm, bool records) {
+    if (ag_inplace_check(c, *xm) < 0) return -1;
+    if (records && !*xm) *xm = ag_meta_new(false);
+    return 0;
+}
+
+/* ---- X.op_(...) and X op= Y: the out-of-place op's node becomes X's history ---- */
+
+int ag_inplace_assign(AgContext *c, Tensor *x, AgMeta **xm, AgVal r) {
+    AgNode *fn = r.m ? r.m->grad_fn : NULL;
+    if (prepare(c, xm, fn != NULL) < 0 || ten_assign_result(x, r.t) < 0) return -1;
+    if (!fn) return 0;
+    rebase(c, x, *xm, ag_node_ref(fn), NULL);
+    /* what the node saved of its result (exp, sigmoid, relu ...) is x now, at its new version (PyTorch saves the
+     * in-place op's output, so a later write to x is caught; on a view, the message names the view's grad_fn) */
     AgMeta *m = *xm;
-    if (m && m->base && ag_check_inplace(c, m->base, true) < 0) return -1;
-    if (m && ag_check_inplace(c, m, false) < 0) return -1;
-    if (records && !m) *xm = ag_meta_new(false);
+    for (int i = 0; i < fn->nsaved; i++) {
+        AgSaved *s = &fn->saved[i];
+        if (!s->is_output || !s->t || !ten_same_storage(s->t, r.t) || s->t->dtype != x->dtype) continue;
+        ten_free(s->t);
+        s->t = ten_alias(x);
+        s->version = ten_version(x);
+        if (m->base && m->grad_fn && !s->meta) {
+            s->meta = ag_weak_of(m);
+            s->view_seq = m->grad_fn->seq;
+        }
+    }
+    return 0;
+}
+
+int ag_write_record(AgContext *c, Tensor *x, AgMeta **xm, const char *name, int nin, AgVal v) {
+    const AgMeta *ms[2] = {*xm, v.m};
+    if (!ag_should_record(c, nin, ms)) return 0;
+    if (prepare(c, xm, true) < 0) return -1;
+    AgVal in[2] = {{x, *xm}, v};
+    AgNode *fn = ag_record_always(c, name, index_put_bw, nin, in);
+    fn->op = 1;
+    rebase(c, x, *xm, fn, NULL);
     return 0;
 }
 
@@ -172,7 +212,8 @@ static bool basic_items(const IndexItem *items, int n) {
 }
 
 /* IndexPutBackward0 (op 0): self's grad is g with the written places zeroed, v's is g at them, summed to v's shape.
- * CopyBackwards (op 1, a basic index: fn is the written view's copy_): self's grad 0, v's g summed to v's shape.
+ * CopyBackwards (op 1, a basic index: fn is the written view's copy_; also copy_, fill_, zero_): self's grad 0, v's
+ * (when there is a v) g summed to v's shape.
  * The items' index tensors are saved (slots 0..). n->nd: the number of items, in `sizes` (kind, i, start, stop, step,
  * has_start, has_stop each) for op 0. */
 static int put_items(const AgNode *n, IndexItem *it) {
