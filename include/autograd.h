@@ -189,6 +189,9 @@ AgVal ag_softmax(AgContext *c, AgVal x, int dim);                   /* SoftmaxBa
 AgVal ag_log_softmax(AgContext *c, AgVal x, int dim);               /* LogSoftmaxBackward0 */
 /* x.masked_fill(mask, value), out of place; mask bool, broadcast to x's shape: MaskedFillBackward0. */
 AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value);
+/* x.masked_fill(mask, value) with value a 0-dim tensor (cast to x's dtype): MaskedFillBackward1 with edges (x, value);
+ * the value's grad is the sum of the grad where the mask is True. */
+AgVal ag_masked_fill_tensor(AgContext *c, AgVal x, const Tensor *mask, AgVal value);
 /* torch.cat / torch.stack of xs[0..n) along dim: CatBackward0 / StackBackward0, one edge per input. */
 AgVal ag_cat(AgContext *c, const AgVal *xs, int n, int dim);
 AgVal ag_stack(AgContext *c, const AgVal *xs, int n, int dim);
