@@ -105,6 +105,11 @@ int ag_inplace_check(const AgContext *c, const AgMeta *m);
  * self): writes r into x (ten_assign_result's checks) and makes r's node x's history (CopySlices when x is a view);
  * what the node saved of its own result now refers to x at its new version. r stays the caller's. 0 or -1. */
 int ag_inplace_assign(AgContext *c, Tensor *x, AgMeta **xm, AgVal r);
+/* x.t_(), transpose_, unsqueeze_, squeeze_ given r, the out-of-place view op's result recorded from x: x takes r's
+ * layout (ten_set_layout: a write, the version moves) and r's node as its history, named as PyTorch names the
+ * in-place form (TBackward1, TransposeBackward1, UnsqueezeBackward1, SqueezeBackward2 / 3). Refused (a message) on a
+ * view that requires grad. r stays the caller's. 0 or -1. */
+int ag_inplace_layout(AgContext *c, Tensor *x, AgMeta **xm, AgVal r);
 /* After x.zero_() (name "ZeroBackward0", nin 1), x.fill_(number) ("FillBackward2", 1), x.fill_(tensor)
  * ("FillBackward3", 2) or x.copy_(src) ("CopyBackwards", 2) wrote x: records the node (x's old values get a zero
  * grad; v, the value or source, the grad summed to its shape and cast to its dtype) when grad mode is on and x or v

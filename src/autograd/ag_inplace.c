@@ -192,6 +192,27 @@ int ag_inplace_assign(AgContext *c, Tensor *x, AgMeta **xm, AgVal r) {
     return 0;
 }
 
+int ag_inplace_layout(AgContext *c, Tensor *x, AgMeta **xm, AgVal r) {
+    static const char *const names[][2] = {{"TBackward0", "TBackward1"}, {"TransposeBackward0", "TransposeBackward1"},
+                                           {"UnsqueezeBackward0", "UnsqueezeBackward1"},
+                                           {"SqueezeBackward0", "SqueezeBackward2"}, {"SqueezeBackward1", "SqueezeBackward3"}};
+    AgNode *fn = r.m ? r.m->grad_fn : NULL;
+    if (prepare(c, xm, fn != NULL) < 0) return -1;
+    if (fn && (*xm)->base) {
+        ten_fail("an in-place shape change (t_, transpose_, unsqueeze_, squeeze_) of a view that requires grad has no "
+                 "gradient in attn yet: use the out-of-place op (x = x.t())");
+        return -1;
+    }
+    Tensor *v = ten_alias(r.t);
+    if (!v) return -1;
+    ten_set_layout(x, v);
+    if (!fn) return 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(fn->name, names[i][0])) fn->name = names[i][1];
+    set_history(*xm, ag_node_ref(fn), x);
+    return 0;
+}
+
 int ag_write_record(AgContext *c, Tensor *x, AgMeta **xm, const char *name, int nin, AgVal v) {
     const AgMeta *ms[2] = {*xm, v.m};
     if (!ag_should_record(c, nin, ms)) return 0;

@@ -258,8 +258,15 @@ static Value *m_inplace(Interp *I, Args *a) {
 
 /* X.t_(), X.transpose_(0, 1), X.unsqueeze_(0), X.squeeze_(): X itself takes the view's shape and strides. */
 static Value *m_reshape_inplace(Interp *I, Args *a) {
-    if (call_records(I, a))
-        return rt_error(I, "X.%s has no gradient in attn yet: X requires grad (under torch.no_grad(), or on X.detach(), it runs)", a->fn->name);
+    if (call_records(I, a)) {                   /* TBackward1 ... (ag_inplace_layout) */
+        Value *x = a->pos[0];
+        if (ag_inplace_check(&I->run.ag, x->ag) < 0) return rt_tensor_error(I);
+        Value *r = call_base(I, a, x);
+        if (!r) return NULL;
+        int rc = ag_inplace_layout(&I->run.ag, x->u.t, &x->ag, arg_ag(r));
+        val_decref(r);
+        return rc < 0 ? rt_tensor_error(I) : val_incref(x);
+    }
     Value *r = call_base(I, a, NULL);
     if (!r) return NULL;
     ten_set_layout(self(a), ten_alias(r->u.t));
