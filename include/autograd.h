@@ -74,7 +74,8 @@ void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unre
 static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
 static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
 /* x.requires_grad_(flag) on x's AgMeta (a plain tensor gets one first: ag_meta_new(false)): only leaves, only float
- * dtypes (PyTorch's messages); -1 on refusal. */
+ * dtypes (PyTorch's messages); -1 on refusal. A view of a tensor that requires no grad (ag_view_link) that is made to
+ * require grad forgets its base: it is a leaf of its own, its views' base. */
 int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
 /* Before an in-place op on x (x.add_(1), x[0] = 5): PyTorch's refusal when grad mode is on and m is a leaf that
  * requires grad ("a leaf Variable that requires grad is being used in an in-place operation."). m: x's metadata, or
@@ -87,6 +88,11 @@ int ag_retain_grad(const AgContext *c, AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
 void ag_zero_grad(AgMeta *m);
 
+/* out, a view of x made without recording (x requires no grad; grad mode on), remembers x as its base, so that an
+ * in-place op recorded on out later (z[0].add_(h) with h requiring grad) gives x the history (CopySlices), as
+ * PyTorch's views do. *xm is made (requires_grad False) when NULL. Returns out's new metadata (requires_grad False),
+ * or NULL when out does not share x's storage. */
+AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x);
 /* x.grad_fn: m->grad_fn, first rebuilt (AsStridedBackward0 of its base's history) when m is a view whose storage
  * was written in place since (PyTorch's rule). Borrowed; NULL for a leaf. Use it, not m->grad_fn, for the repr. */
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
@@ -95,8 +101,7 @@ AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
  * x is a tensor with its metadata *xm (NULL: none yet; a new one is stored there when the write records history).
  * Refused as PyTorch refuses on a leaf that requires grad, or a view of one (grad mode on). 0 or -1. Views made
  * from x earlier see the write (shared storage) and get their history rebuilt when next used (ag_grad_fn).
- * Limitation: a view of a tensor with no AgMeta does not know its base, so writing a value that requires grad into
- * it gives the view history but not its base. */
+ * A view made of a tensor that requires no grad knows its base when it was made under grad mode (ag_view_link). */
 /* PyTorch's refusals before an in-place op on a tensor with metadata m (NULL: none) under grad mode: m a leaf that
  * requires grad, or a view of one. 0 when allowed, -1 with ten_error(). */
 int ag_inplace_check(const AgContext *c, const AgMeta *m);

@@ -46,6 +46,13 @@ int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag) {
         ten_fail_in(ten_ctx_of(t), "only Tensors of floating point dtype can require gradients");
         return -1;
     }
+    if (flag && m->base && !ag_requires_grad(m->base)) {    /* a view of a plain tensor becomes a root of its own */
+        ag_meta_unref(m->base);
+        ten_free(m->view);
+        ten_free(m->base_view);
+        m->base = NULL;
+        m->view = m->base_view = NULL;
+    }
     m->requires_grad = flag;
     return 0;
 }
@@ -284,11 +291,12 @@ const Tensor *ag_saved(AgNode *n, int i) {
 
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
     if (!m) return NULL;
-    if (m->base && m->view && ten_version(m->view) != m->version) {
+    if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) {
         AgNode *fresh = ag_as_strided_node(c, m);
         if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
         ag_node_unref(m->grad_fn);
         m->grad_fn = fresh;
+        m->requires_grad = true;        /* a view of a tensor that requires grad does (made before it did too) */
         m->output_nr = 0;
         m->version = ten_version(m->view);
         if (m->retains_grad) fresh->retained = m;

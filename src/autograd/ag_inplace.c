@@ -47,6 +47,17 @@ AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x) {
     return r;
 }
 
+AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x) {
+    if (!ten_same_storage(out, x) || out == x) return NULL;
+    if (!*xm) *xm = ag_meta_new(false);
+    AgMeta *xmeta = *xm, *m = ag_meta_new(false);
+    m->base = ag_meta_ref(xmeta->base ? xmeta->base : xmeta);
+    m->view = ten_alias(out);
+    m->base_view = ten_alias(xmeta->base ? xmeta->base_view : x);
+    m->version = ten_version(out);
+    return m;
+}
+
 /* ---- AsStridedBackward0: a view's grad into its base's layout; sizes: the view's layout, then the base's ---- */
 
 static int as_strided_bw(AgNode *n, const Tensor *g, Tensor **gin) {
@@ -150,6 +161,7 @@ static void rebase(AgContext *c, Tensor *x, AgMeta *m, AgNode *fn, const Tensor 
     set_history(root, cs, x);
     if (m != root) {
         m->version = -1;                        /* rebuilt now: AsStridedBackward0 of the new history */
+        m->requires_grad = true;                /* (a view of a tensor that did not require grad) */
         ag_grad_fn(c, m);
     }
 }

@@ -836,7 +836,9 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         Tensor *r = n < 0 ? NULL : ten_index_get(obj->u.t, items, n);
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
         if (n < 0) return NULL;
-        return r ? val_tensor(r) : rt_tensor_index_error(I);
+        if (!r) return rt_tensor_index_error(I);
+        /* a view (z[0]) knows its base, for an in-place op that records later (ag_view_link) */
+        return val_tensor_ag(r, I->run.ag.grad_enabled ? ag_view_link(r, &obj->ag, obj->u.t) : NULL);
     }
     case V_DICTVIEW:                                        /* Python 3's views are not lists: list(d.keys())[0] */
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)", val_type_name(obj),
