@@ -54,7 +54,8 @@ struct AgMeta {
     AgNode *grad_fn;            /* owned reference; NULL for a leaf */
     int output_nr;              /* which output of grad_fn this is (0: every op here has one output) */
     AgNode *acc;                /* a leaf's AccumulateGrad node while one exists (not owned) */
-    /* A differentiable view (the result of view, transpose, slice ... of a tensor with history) knows its base, so
+    /* A differentiable view (the result of view, transpose, slice ... of a tensor with history, or made under grad
+     * mode of a plain tensor: ag_view_link) knows its base, so
      * that an in-place write through it rebases the base's history (CopySlices) and its own (AsStridedBackward0),
      * as PyTorch does: */
     AgMeta *base;               /* owned: the meta of the tensor that owns the storage; NULL when not a view */

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         AgVal x = pool[a % POOL], y = pool[b % POOL];
         if (!x.t || !y.t) continue;
         int d = b % 4 - 2;
-        switch (op % 28) {
+        switch (op % 29) {
         case 0: put(pool, &k, ag_binary(&c, (BinOp)(b % 4), x, false, y, false)); break;
         case 1: {
             AgVal s = {ten_scalar_d_in(tc, (double)(b % 7) - 3), NULL};
@@ -131,6 +131,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             ten_free(m);
             ten_free(z);
             ag_val_free(v);
+            break;
+        }
+        case 27: {                      /* z[0] of a tensor under grad mode: the view knows its base */
+            AgVal *px = &pool[a % POOL];
+            if (ag_requires_grad(px->m) || !px->t->ndim) break;
+            Tensor *v = ten_select(px->t, 0, 0);
+            if (v) put(pool, &k, (AgVal){v, ag_view_link(v, &px->m, px->t)});
             break;
         }
         default: put(pool, &k, ag_layer_norm(&c, x, 1, (AgVal){NULL, NULL}, (AgVal){NULL, NULL}, 1e-5)); break;
