@@ -98,6 +98,10 @@ AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x);
  * was written in place since (PyTorch's rule). Borrowed; NULL for a leaf. Use it, not m->grad_fn, for the repr. */
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
 
+/* The name x.grad_fn would have (ag_grad_fn's, AsStridedBackward0 for a view to be rebuilt) without rebuilding it,
+ * for a repr that has no context; NULL for none. */
+const char *ag_grad_fn_name(const AgMeta *m);
+
 /* ---- in-place ops (ag_inplace.c): the tensor is written, its AgMeta's history rebased ----
  * x is a tensor with its metadata *xm (NULL: none yet; a new one is stored there when the write records history).
  * Refused as PyTorch refuses on a leaf that requires grad, or a view of one (grad mode on). 0 or -1. Views made

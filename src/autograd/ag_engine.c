@@ -289,6 +289,12 @@ const Tensor *ag_saved(AgNode *n, int i) {
     return s->t;
 }
 
+const char *ag_grad_fn_name(const AgMeta *m) {
+    if (!m) return NULL;
+    if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) return "AsStridedBackward0";
+    return m->grad_fn ? m->grad_fn->name : NULL;
+}
+
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
     if (!m) return NULL;
     if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) {
