@@ -211,8 +211,8 @@ int ag_inplace_layout(AgContext *c, Tensor *x, AgMeta **xm, AgVal r) {
     AgNode *fn = r.m ? r.m->grad_fn : NULL;
     if (prepare(c, xm, fn != NULL) < 0) return -1;
     if (fn && (*xm)->base) {
-        ten_fail("an in-place shape change (t_, transpose_, unsqueeze_, squeeze_) of a view that requires grad has no "
-                 "gradient in attn yet: use the out-of-place op (x = x.t())");
+        ten_fail_in(c->ten, "an in-place shape change (t_, transpose_, unsqueeze_, squeeze_) of a view that requires grad has no "
+                    "gradient in attn yet: use the out-of-place op (x = x.t())");
         return -1;
     }
     Tensor *v = ten_alias(r.t);

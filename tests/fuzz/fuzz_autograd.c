@@ -115,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 25: {                      /* x.copy_(y), x.fill_(y.sum()), x.zero_() */
             AgVal *px = &pool[a % POOL];
             AgVal v = b % 3 == 1 ? ag_sum(&c, y) : y;
-            Tensor *z = ten_scalar_d(0.0);
+            Tensor *z = ten_scalar_d_in(tc, 0.0);
             if (v.t && z && ag_inplace_check(&c, px->m) == 0 && ten_copy_into(px->t, b % 3 == 2 ? z : v.t) == 0) {
                 static const char *const names[] = {"CopyBackwards", "FillBackward3", "ZeroBackward0"};
                 ag_write_record(&c, px->t, &px->m, names[b % 3], b % 3 == 2 ? 1 : 2, b % 3 == 2 ? (AgVal){NULL, NULL} : v);
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         case 26: {                      /* x.masked_fill(x > 0, y.sum()) */
             AgVal v = ag_sum(&c, y);
-            Tensor *z = ten_scalar_d(0.0), *m = z ? ten_binary(OP_GT, x.t, false, z, true) : NULL;
+            Tensor *z = ten_scalar_d_in(tc, 0.0), *m = z ? ten_binary(OP_GT, x.t, false, z, true) : NULL;
             if (m && v.t) put(pool, &k, ag_masked_fill_tensor(&c, x, m, v));
             ten_free(m);
             ten_free(z);

@@ -210,7 +210,7 @@ static AgVal c_masked_fill_inplace(AgContext *c, const AgVal *in, const Case *k,
  * around MulBackward0 with b's edge); 1 X = Y itself, X.exp_() (the saved result follows X); 2 X = Y[1] (a view),
  * X.sigmoid_() (the saved result is the view, inside CopySlices). Y = a * 3; the result Y * a. */
 static AgVal c_inplace_op(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal three = {ten_scalar_d(3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    AgVal three = {ten_scalar_d_in(TC, 3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
     AgVal X = k->op == 0 ? ag_t(c, Y) : k->op == 2 ? ag_select(c, Y, 0, 1) : (AgVal){ten_alias(Y.t), Y.m ? ag_meta_ref(Y.m) : NULL};
     AgVal copy = {ten_copy(X.t), X.m};
     AgVal out = k->op == 0 ? ag_binary(c, OP_MUL, copy, false, in[1], false)
@@ -224,10 +224,10 @@ static AgVal c_inplace_op(AgContext *c, const AgVal *in, const Case *k, const Te
 /* Y = a * 3, then op 0: Y[:, 1:3].copy_(b) (b (2, 1) broadcast: CopyBackwards in CopySlices); 1: Y.fill_(b) (b 0-dim:
  * FillBackward3); 2: Y[0].zero_() (ZeroBackward0 in CopySlices). The result Y * a. */
 static AgVal c_write(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
-    AgVal three = {ten_scalar_d(3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    AgVal three = {ten_scalar_d_in(TC, 3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
     AgVal X = k->op == 0 ? ag_narrow(c, Y, 1, 1, 2) : k->op == 2 ? ag_select(c, Y, 0, 0) : (AgVal){ten_alias(Y.t), NULL};
     AgMeta **xm = k->op == 1 ? &Y.m : &X.m;
-    Tensor *zero = ten_scalar_d(0.0);
+    Tensor *zero = ten_scalar_d_in(TC, 0.0);
     int ok = ten_copy_into(X.t, k->op == 2 ? zero : in[1].t);
     if (ok == 0) {
         static const char *const names[] = {"CopyBackwards", "FillBackward3", "ZeroBackward0"};
