@@ -54,7 +54,8 @@ struct AgMeta {
     AgNode *grad_fn;            /* owned reference; NULL for a leaf */
     int output_nr;              /* which output of grad_fn this is (0: every op here has one output) */
     AgNode *acc;                /* a leaf's AccumulateGrad node while one exists (not owned) */
-    /* A differentiable view (the result of view, transpose, slice ... of a tensor with history) knows its base, so
+    /* A differentiable view (the result of view, transpose, slice ... of a tensor with history, or made under grad
+     * mode of a plain tensor: ag_view_link) knows its base, so
      * that an in-place write through it rebases the base's history (CopySlices) and its own (AsStridedBackward0),
      * as PyTorch does: */
     AgMeta *base;               /* owned: the meta of the tensor that owns the storage; NULL when not a view */
@@ -74,7 +75,8 @@ void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unre
 static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
 static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
 /* x.requires_grad_(flag) on x's AgMeta (a plain tensor gets one first: ag_meta_new(false)): only leaves, only float
- * dtypes (PyTorch's messages); -1 on refusal. */
+ * dtypes (PyTorch's messages); -1 on refusal. A view of a tensor that requires no grad (ag_view_link) that is made to
+ * require grad forgets its base: it is a leaf of its own, its views' base. */
 int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
 /* Before an in-place op on x (x.add_(1), x[0] = 5): PyTorch's refusal when grad mode is on and m is a leaf that
  * requires grad ("a leaf Variable that requires grad is being used in an in-place operation."). m: x's metadata, or
@@ -87,16 +89,42 @@ int ag_retain_grad(const AgContext *c, AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
 void ag_zero_grad(AgMeta *m);
 
+/* out, a view of x made without recording (x requires no grad; grad mode on), remembers x as its base, so that an
+ * in-place op recorded on out later (z[0].add_(h) with h requiring grad) gives x the history (CopySlices), as
+ * PyTorch's views do. *xm is made (requires_grad False) when NULL. Returns out's new metadata (requires_grad False),
+ * or NULL when out does not share x's storage. */
+AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x);
 /* x.grad_fn: m->grad_fn, first rebuilt (AsStridedBackward0 of its base's history) when m is a view whose storage
  * was written in place since (PyTorch's rule). Borrowed; NULL for a leaf. Use it, not m->grad_fn, for the repr. */
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m);
+
+/* The name x.grad_fn would have (ag_grad_fn's, AsStridedBackward0 for a view to be rebuilt) without rebuilding it,
+ * for a repr that has no context; NULL for none. */
+const char *ag_grad_fn_name(const AgMeta *m);
 
 /* ---- in-place ops (ag_inplace.c): the tensor is written, its AgMeta's history rebased ----
  * x is a tensor with its metadata *xm (NULL: none yet; a new one is stored there when the write records history).
  * Refused as PyTorch refuses on a leaf that requires grad, or a view of one (grad mode on). 0 or -1. Views made
  * from x earlier see the write (shared storage) and get their history rebuilt when next used (ag_grad_fn).
- * Limitation: a view of a tensor with no AgMeta does not know its base, so writing a value that requires grad into
- * it gives the view history but not its base. */
+ * A view made of a tensor that requires no grad knows its base when it was made under grad mode (ag_view_link). */
+/* PyTorch's refusals before an in-place op on a tensor with metadata m (NULL: none) under grad mode: m a leaf that
+ * requires grad, or a view of one. 0 when allowed, -1 with ten_error(). */
+int ag_inplace_check(const AgContext *c, const AgMeta *m);
+/* x.op_(...) / x op= y given r, the out-of-place op's result computed with recording (from a copy of x that carries
+ * x's metadata, so that what the node saves of x keeps x's old values, as PyTorch's in-place ops save the original
+ * self): writes r into x (ten_assign_result's checks) and makes r's node x's history (CopySlices when x is a view);
+ * what the node saved of its own result now refers to x at its new version. r stays the caller's. 0 or -1. */
+int ag_inplace_assign(AgContext *c, Tensor *x, AgMeta **xm, AgVal r);
+/* x.t_(), transpose_, unsqueeze_, squeeze_ given r, the out-of-place view op's result recorded from x: x takes r's
+ * layout (ten_set_layout: a write, the version moves) and r's node as its history, named as PyTorch names the
+ * in-place form (TBackward1, TransposeBackward1, UnsqueezeBackward1, SqueezeBackward2 / 3). Refused (a message) on a
+ * view that requires grad. r stays the caller's. 0 or -1. */
+int ag_inplace_layout(AgContext *c, Tensor *x, AgMeta **xm, AgVal r);
+/* After x.zero_() (name "ZeroBackward0", nin 1), x.fill_(number) ("FillBackward2", 1), x.fill_(tensor)
+ * ("FillBackward3", 2) or x.copy_(src) ("CopyBackwards", 2) wrote x: records the node (x's old values get a zero
+ * grad; v, the value or source, the grad summed to its shape and cast to its dtype) when grad mode is on and x or v
+ * requires grad. Call ag_inplace_check before the write. 0 or -1. */
+int ag_write_record(AgContext *c, Tensor *x, AgMeta **xm, const char *name, int nin, AgVal v);
 /* x[items] = v: a tensor index gives IndexPutBackward0 on x; basic items (ints, slices) write a view of x, which
  * PyTorch records as CopySlices. v: a tensor (v_weak for a Python number). */
 int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, int n, AgVal v, bool v_weak);
@@ -178,6 +206,9 @@ AgVal ag_softmax(AgContext *c, AgVal x, int dim);                   /* SoftmaxBa
 AgVal ag_log_softmax(AgContext *c, AgVal x, int dim);               /* LogSoftmaxBackward0 */
 /* x.masked_fill(mask, value), out of place; mask bool, broadcast to x's shape: MaskedFillBackward0. */
 AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value);
+/* x.masked_fill(mask, value) with value a 0-dim tensor (cast to x's dtype): MaskedFillBackward1 with edges (x, value);
+ * the value's grad is the sum of the grad where the mask is True. */
+AgVal ag_masked_fill_tensor(AgContext *c, AgVal x, const Tensor *mask, AgVal value);
 /* torch.cat / torch.stack of xs[0..n) along dim: CatBackward0 / StackBackward0, one edge per input. */
 AgVal ag_cat(AgContext *c, const AgVal *xs, int n, int dim);
 AgVal ag_stack(AgContext *c, const AgVal *xs, int n, int dim);

@@ -46,6 +46,13 @@ int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag) {
         ten_fail_in(ten_ctx_of(t), "only Tensors of floating point dtype can require gradients");
         return -1;
     }
+    if (flag && m->base && !ag_requires_grad(m->base)) {    /* a view of a plain tensor becomes a root of its own */
+        ag_meta_unref(m->base);
+        ten_free(m->view);
+        ten_free(m->base_view);
+        m->base = NULL;
+        m->view = m->base_view = NULL;
+    }
     m->requires_grad = flag;
     return 0;
 }
@@ -122,8 +129,7 @@ void ag_weak_unref(AgWeak *w) {
     if (w && --w->refs == 0) free(w);
 }
 
-/* A new reference to m's weak handle (made on first use; the AgMeta keeps one reference to it). */
-static AgWeak *weak_of(AgMeta *m) {
+AgWeak *ag_weak_of(AgMeta *m) {
     if (!m) return NULL;
     if (!m->weak) {
         m->weak = ag_alloc(sizeof *m->weak);
@@ -225,8 +231,9 @@ void ag_node_save(AgNode *n, int i, const Tensor *t, const AgMeta *m, bool is_ou
     s->t = ten_alias(t);
     s->version = ten_version(t);
     s->made_by = is_output ? n->name : m && m->grad_fn ? m->grad_fn->name : NULL;
-    s->meta = is_output ? NULL : weak_of((AgMeta *)m);
+    s->meta = is_output ? NULL : ag_weak_of((AgMeta *)m);
     s->is_output = is_output;
+    s->is_view = !is_output && m && m->base;
 }
 
 static const char *tensor_type_name(DType d) {
@@ -258,9 +265,16 @@ const Tensor *ag_saved(AgNode *n, int i) {
         shape[0] = 0;
         for (int d = 0; d < s->t->ndim; d++)
             k += (size_t)snprintf(shape + k, sizeof shape - k, d ? ", %lld" : "%lld", (long long)s->t->shape[d]);
+        /* PyTorch names the saved tensor's grad_fn now: an input's history (a view written since: its rebuilt
+         * AsStridedBackward0; C++ nodes print namespaced); for the result of an in-place op on a view, the view's
+         * grad_fn after that op while the view still has it; else the node itself */
         const char *by = s->made_by;
         AgMeta *in = s->meta ? s->meta->m : NULL;
-        if (in && in->grad_fn) {            /* an input's history now (PyTorch's C++ nodes print namespaced) */
+        if (in && s->is_output) {
+            if (in->grad_fn && in->grad_fn->seq == s->view_seq) by = in->grad_fn->name;
+        } else if (s->is_view) {             /* a view written since has its grad_fn rebuilt */
+            by = "AsStridedBackward0";
+        } else if (in && in->grad_fn) {
             by = in->grad_fn->name;
             if (!strcmp(by, "CopySlices")) by = "torch::autograd::CopySlices";
         }
@@ -275,13 +289,20 @@ const Tensor *ag_saved(AgNode *n, int i) {
     return s->t;
 }
 
+const char *ag_grad_fn_name(const AgMeta *m) {
+    if (!m) return NULL;
+    if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) return "AsStridedBackward0";
+    return m->grad_fn ? m->grad_fn->name : NULL;
+}
+
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
     if (!m) return NULL;
-    if (m->base && m->view && ten_version(m->view) != m->version) {
+    if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) {
         AgNode *fresh = ag_as_strided_node(c, m);
         if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
         ag_node_unref(m->grad_fn);
         m->grad_fn = fresh;
+        m->requires_grad = true;        /* a view of a tensor that requires grad does (made before it did too) */
         m->output_nr = 0;
         m->version = ten_version(m->view);
         if (m->retains_grad) fresh->retained = m;

@@ -47,6 +47,17 @@ AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x) {
     return r;
 }
 
+AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x) {
+    if (!ten_same_storage(out, x) || out == x) return NULL;
+    if (!*xm) *xm = ag_meta_new(false);
+    AgMeta *xmeta = *xm, *m = ag_meta_new(false);
+    m->base = ag_meta_ref(xmeta->base ? xmeta->base : xmeta);
+    m->view = ten_alias(out);
+    m->base_view = ten_alias(xmeta->base ? xmeta->base_view : x);
+    m->version = ten_version(out);
+    return m;
+}
+
 /* ---- AsStridedBackward0: a view's grad into its base's layout; sizes: the view's layout, then the base's ---- */
 
 static int as_strided_bw(AgNode *n, const Tensor *g, Tensor **gin) {
@@ -150,16 +161,78 @@ static void rebase(AgContext *c, Tensor *x, AgMeta *m, AgNode *fn, const Tensor 
     set_history(root, cs, x);
     if (m != root) {
         m->version = -1;                        /* rebuilt now: AsStridedBackward0 of the new history */
+        m->requires_grad = true;                /* (a view of a tensor that did not require grad) */
         ag_grad_fn(c, m);
     }
 }
 
+int ag_inplace_check(const AgContext *c, const AgMeta *m) {
+    if (m && m->base && ag_check_inplace(c, m->base, true) < 0) return -1;
+    return m ? ag_check_inplace(c, m, false) : 0;
+}
+
+static int index_put_bw(AgNode *n, const Tensor *g, Tensor **gin);
+
 /* The checks before a write, and the AgMeta the write records into (made when x has none and the op records). */
 static int prepare(AgContext *c, AgMeta **xm, bool records) {
+    if (ag_inplace_check(c, *xm) < 0) return -1;
+    if (records && !*xm) *xm = ag_meta_new(false);
+    return 0;
+}
+
+/* ---- X.op_(...) and X op= Y: the out-of-place op's node becomes X's history ---- */
+
+int ag_inplace_assign(AgContext *c, Tensor *x, AgMeta **xm, AgVal r) {
+    AgNode *fn = r.m ? r.m->grad_fn : NULL;
+    if (prepare(c, xm, fn != NULL) < 0 || ten_assign_result(x, r.t) < 0) return -1;
+    if (!fn) return 0;
+    rebase(c, x, *xm, ag_node_ref(fn), NULL);
+    /* what the node saved of its result (exp, sigmoid, relu ...) is x now, at its new version (PyTorch saves the
+     * in-place op's output, so a later write to x is caught; on a view, the message names the view's grad_fn) */
     AgMeta *m = *xm;
-    if (m && m->base && ag_check_inplace(c, m->base, true) < 0) return -1;
-    if (m && ag_check_inplace(c, m, false) < 0) return -1;
-    if (records && !m) *xm = ag_meta_new(false);
+    for (int i = 0; i < fn->nsaved; i++) {
+        AgSaved *s = &fn->saved[i];
+        if (!s->is_output || !s->t || !ten_same_storage(s->t, r.t) || s->t->dtype != x->dtype) continue;
+        ten_free(s->t);
+        s->t = ten_alias(x);
+        s->version = ten_version(x);
+        if (m->base && m->grad_fn && !s->meta) {
+            s->meta = ag_weak_of(m);
+            s->view_seq = m->grad_fn->seq;
+        }
+    }
+    return 0;
+}
+
+int ag_inplace_layout(AgContext *c, Tensor *x, AgMeta **xm, AgVal r) {
+    static const char *const names[][2] = {{"TBackward0", "TBackward1"}, {"TransposeBackward0", "TransposeBackward1"},
+                                           {"UnsqueezeBackward0", "UnsqueezeBackward1"},
+                                           {"SqueezeBackward0", "SqueezeBackward2"}, {"SqueezeBackward1", "SqueezeBackward3"}};
+    AgNode *fn = r.m ? r.m->grad_fn : NULL;
+    if (prepare(c, xm, fn != NULL) < 0) return -1;
+    if (fn && (*xm)->base) {
+        ten_fail_in(c->ten, "an in-place shape change (t_, transpose_, unsqueeze_, squeeze_) of a view that requires grad has no "
+                    "gradient in attn yet: use the out-of-place op (x = x.t())");
+        return -1;
+    }
+    Tensor *v = ten_alias(r.t);
+    if (!v) return -1;
+    ten_set_layout(x, v);
+    if (!fn) return 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(fn->name, names[i][0])) fn->name = names[i][1];
+    set_history(*xm, ag_node_ref(fn), x);
+    return 0;
+}
+
+int ag_write_record(AgContext *c, Tensor *x, AgMeta **xm, const char *name, int nin, AgVal v) {
+    const AgMeta *ms[2] = {*xm, v.m};
+    if (!ag_should_record(c, nin, ms)) return 0;
+    if (prepare(c, xm, true) < 0) return -1;
+    AgVal in[2] = {{x, *xm}, v};
+    AgNode *fn = ag_record_always(c, name, index_put_bw, nin, in);
+    fn->op = 1;
+    rebase(c, x, *xm, fn, NULL);
     return 0;
 }
 
@@ -172,7 +245,8 @@ static bool basic_items(const IndexItem *items, int n) {
 }
 
 /* IndexPutBackward0 (op 0): self's grad is g with the written places zeroed, v's is g at them, summed to v's shape.
- * CopyBackwards (op 1, a basic index: fn is the written view's copy_): self's grad 0, v's g summed to v's shape.
+ * CopyBackwards (op 1, a basic index: fn is the written view's copy_; also copy_, fill_, zero_): self's grad 0, v's
+ * (when there is a v) g summed to v's shape.
  * The items' index tensors are saved (slots 0..). n->nd: the number of items, in `sizes` (kind, i, start, stop, step,
  * has_start, has_stop each) for op 0. */
 static int put_items(const AgNode *n, IndexItem *it) {

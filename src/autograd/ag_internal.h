@@ -13,6 +13,8 @@ typedef struct AgSaved {
     const char *made_by;            /* is_output: the node's name; else the input's grad_fn's name when saved */
     struct AgWeak *meta;            /* a weak handle on the input's metadata (owned handle; NULL for an output) */
     bool is_output;                 /* the node's own result (exp, tanh, softmax ... save it) */
+    bool is_view;                   /* an input that is a view of a tensor with history */
+    uint64_t view_seq;              /* an in-place op's result on a view (meta: the view's): its grad_fn's seq then */
 } AgSaved;
 
 /* A weak reference to an AgMeta: m is cleared when the AgMeta is freed; the handle lives while referred to. */
@@ -21,6 +23,8 @@ typedef struct AgWeak {
     AgMeta *m;
 } AgWeak;
 void ag_weak_unref(AgWeak *w);
+/* A new reference to m's weak handle (made on first use; the AgMeta keeps one reference to it); NULL for NULL. */
+AgWeak *ag_weak_of(AgMeta *m);
 
 typedef struct AgEdge {
     AgNode *fn;                     /* owned; NULL: the input needs no grad */

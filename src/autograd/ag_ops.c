@@ -793,21 +793,55 @@ static int masked_fill_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     return ag_done(n, gin);
 }
 
-AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value) {
+/* The checks of masked_fill's mask: bool, broadcasting to x's shape. 0 or -1. */
+static int mask_fits(const Tensor *x, const Tensor *mask) {
     if (mask->dtype != DT_BOOL) {
         ten_fail_in(ten_ctx_of(mask), "masked_fill_ only supports boolean masks, but got mask with dtype %s", ten_dtype_name(mask->dtype));
-        return AG_FAILED;
+        return -1;
     }
     int64_t sh[TEN_MAX_DIMS];
     int nd;
-    if (ten_broadcast_shape_in(ten_ctx_of(mask), x.t->shape, x.t->ndim, mask->shape, mask->ndim, sh, &nd) < 0) return AG_FAILED;
-    if (nd != x.t->ndim || memcmp(sh, x.t->shape, sizeof(int64_t) * (size_t)nd)) {
+    if (ten_broadcast_shape_in(ten_ctx_of(mask), x->shape, x->ndim, mask->shape, mask->ndim, sh, &nd) < 0) return -1;
+    if (nd != x->ndim || memcmp(sh, x->shape, sizeof(int64_t) * (size_t)nd)) {
         char a[128], b[128];
         ten_shape_str(mask->shape, mask->ndim, a, sizeof a);
-        ten_shape_str(x.t->shape, x.t->ndim, b, sizeof b);
+        ten_shape_str(x->shape, x->ndim, b, sizeof b);
         ten_fail_in(ten_ctx_of(mask), "masked_fill: the mask of shape %s does not broadcast to the tensor's shape %s", a, b);
+        return -1;
+    }
+    return 0;
+}
+
+/* MaskedFillBackward1: x's grad g with the masked places 0, the value's the sum of g over them. saved[0] = mask. */
+static int masked_fill_value_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *mask = ag_saved(n, 0);
+    if (!mask) return -1;
+    Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
+    if (ag_needs(n, 0)) gin[0] = zero ? ag_to_input(n, 0, ten_where(mask, zero, true, g, false)) : NULL;
+    if (ag_needs(n, 1)) gin[1] = zero ? ag_to_input(n, 1, ten_where(mask, g, false, zero, true)) : NULL;
+    ten_free(zero);
+    return ag_done(n, gin);
+}
+
+AgVal ag_masked_fill_tensor(AgContext *c, AgVal x, const Tensor *mask, AgVal value) {
+    if (mask_fits(x.t, mask) < 0) return AG_FAILED;
+    if (value.t->ndim != 0) {
+        ten_fail_in(ten_ctx_of(x.t), "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
+                    value.t->ndim);
         return AG_FAILED;
     }
+    Tensor *v = ten_cast(value.t, x.t->dtype);
+    Tensor *out = v ? ten_where(mask, v, false, x.t, false) : NULL;
+    ten_free(v);
+    if (!out) return AG_FAILED;
+    AgVal in[2] = {x, value};
+    AgNode *n = ag_record(c, "MaskedFillBackward1", masked_fill_value_bw, 2, in);
+    if (n) ag_node_save(n, 0, mask, NULL, false);
+    return ag_result(out, n);
+}
+
+AgVal ag_masked_fill(AgContext *c, AgVal x, const Tensor *mask, double value) {
+    if (mask_fits(x.t, mask) < 0) return AG_FAILED;
     Tensor *v = ten_scalar_d_in(ten_ctx_of(mask), value);
     Tensor *out = v ? ten_where(mask, v, true, x.t, false) : NULL;
     ten_free(v);

@@ -272,6 +272,8 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
         Value *s = arg_at(c, 1, "split_size_or_sections");
         if (s && (s->kind == V_LIST || s->kind == V_TUPLE)) node = "SplitWithSizesBackward0";
     }
+    if (!strcmp(row->name, "scatter") && is_num(arg_at(c, 3, "value"))) node = "ScatterBackward1";    /* a number */
+    if (!strcmp(row->name, "index_fill") && is_tensor(arg_at(c, 3, "value"))) node = "IndexFillBackward1";
     rc = 1;
     int64_t nres = r->kind == V_TENSOR ? 1 : r->kind == V_TUPLE || r->kind == V_LIST ? r->u.seq.n : 0;
     for (int64_t j = 0; j < nres && rc == 1; j++) {

@@ -78,7 +78,10 @@ static Value *gradfn_value(AgNode *n) {
 /* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     AgMeta *m = x->ag;
-    if (!strcmp(name, "requires_grad")) return val_bool(ag_requires_grad(m));
+    if (!strcmp(name, "requires_grad")) {
+        if (m) ag_grad_fn(&I->run.ag, m);      /* a view whose base got history since requires grad now */
+        return val_bool(ag_requires_grad(m));
+    }
     if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
@@ -367,9 +370,12 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
         if (!r->ag) r->ag = ag_meta_new(false);
         if (ag_set_requires_grad(r->ag, r->u.t, true) < 0) { val_decref(r); return rt_tensor_error(I); }
     }
-    if (!I->run.ag.grad_enabled || !detached_float(r)) return r;
+    if (!I->run.ag.grad_enabled) return r;
     const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
-    if (detaches(name)) return r;
+    Value *src = self ? self : a->npos ? a->pos[0] : NULL;
+    if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name))
+        r->ag = ag_view_link(r->u.t, &src->ag, src->u.t);  /* z.t(), z.narrow(...): a view knows its base */
+    if (!detached_float(r) || detaches(name)) return r;
     bool needs = self && val_requires_grad(self);
     for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);
     for (int k = 0; !needs && k < a->nkw; k++) needs = val_requires_grad(a->kwvals[k]);

@@ -2,6 +2,7 @@
  * mirror a torch function (X.reshape, X.sum, X.softmax ...) are the same builtin with X as the first argument:
  * see builtins_find_method. */
 #include "builtins_internal.h"
+#include <stdlib.h>
 #include "interp.h"
 #include "ops.h"
 #include <stdint.h>
@@ -141,6 +142,11 @@ static Value *m_repeat(Interp *I, Args *a) {
     return r ? val_tensor(r) : rt_tensor_error(I);
 }
 
+/* Whether autograd records this call: grad mode on, and X or an argument (positional or keyword) requires grad. */
+static bool call_records(Interp *I, Args *a) {
+    return grad_recording(I, a->npos, a->pos) || grad_recording(I, a->nkw, a->kwvals);
+}
+
 /* In-place fill_(v), zero_() and copy_(src): write into X's storage (through its strides), as in PyTorch. */
 static Value *m_fill(Interp *I, Args *a) {
     Value *v = a->fn->tag == 0 ? arg(a, 1, "value") : a->fn->tag == 2 ? arg(a, 1, "src") : NULL;
@@ -154,10 +160,19 @@ static Value *m_fill(Interp *I, Args *a) {
     else if (val_is_number(v)) src = tmp = ops_number_tensor_in(I->run.ten, v);      /* exact: 1/3 into a float64 tensor */
     else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
     if (!src) return rt_tensor_error(I);
-    int rc = ten_copy_into(self(a), src);
+    Value *x = a->pos[0];
+    bool records = call_records(I, a), tv = v && v->kind == V_TENSOR;
+    int rc = records ? ag_inplace_check(&I->run.ag, x->ag) : 0;
+    if (rc == 0) rc = ten_copy_into(self(a), src);
     ten_free(tmp);
+    if (rc == 0 && records) {               /* ZeroBackward0, FillBackward2 (a number) / 3 (a tensor), CopyBackwards */
+        int tag = a->fn->tag;
+        const char *node = tag == 1 ? "ZeroBackward0" : tag == 2 ? "CopyBackwards" : tv ? "FillBackward3" : "FillBackward2";
+        AgVal av = {tv ? v->u.t : NULL, tv ? v->ag : NULL};
+        rc = ag_write_record(&I->run.ag, x->u.t, &x->ag, node, tag == 2 || tv ? 2 : 1, av);
+    }
     if (rc < 0) return rt_tensor_error(I);
-    return val_incref(a->pos[0]);
+    return val_incref(x);
 }
 
 static Value *m_view_as(Interp *I, Args *a) {
@@ -169,7 +184,7 @@ static Value *m_view_as(Interp *I, Args *a) {
 
 /* X.op_(...): the out-of-place op (the method without '_') computed, then written into X's storage. PyTorch's
  * rules: the result must keep X's shape and be castable to X's dtype (no float into an int tensor). */
-static Value *call_base(Interp *I, Args *a) {
+static Value *call_base(Interp *I, Args *a, Value *self_for_grad) {
     char base[64];
     size_t n = strlen(a->fn->name);
     const Builtin *b = NULL;
@@ -182,13 +197,47 @@ static Value *call_base(Interp *I, Args *a) {
     Args ba = *a;
     ba.fn = b;
     Value *r = b->fn(I, &ba);
+    if (r && self_for_grad) {               /* recorded as the method call X.op(...) is (self apart) */
+        Args oa = ba;
+        oa.pos = ba.pos + 1;
+        oa.npos = ba.npos - 1;
+        r = ag_after_call(I, &oa, self_for_grad, r);
+    }
     if (r && r->kind != V_TENSOR) { val_decref(r); return rt_error(I, "%s() did not give a tensor", base); }
     return r;
 }
 
+/* X.op_(...) when autograd records it (grad mode on, X or an argument requires grad): the out-of-place op run on a
+ * copy of X that carries X's history (what its node saves of X keeps X's old values, as PyTorch saves the original
+ * self), recorded as a call is (ag_after_call), then written into X, whose history becomes that node: X.add_(Y) is
+ * AddBackward0, through a view CopySlices (ag_inplace_assign). */
+static Value *inplace_recorded(Interp *I, Args *a) {
+    Value *x = a->pos[0];
+    if (ag_inplace_check(&I->run.ag, x->ag) < 0) return rt_tensor_error(I);
+    Tensor *copy = ten_copy(x->u.t);
+    if (!copy) return rt_tensor_error(I);
+    Value *xc = val_tensor_ag(copy, x->ag ? ag_meta_ref(x->ag) : NULL);
+    Value **pos = xmalloc(sizeof(Value *) * (size_t)a->npos);
+    memcpy(pos, a->pos, sizeof(Value *) * (size_t)a->npos);
+    pos[0] = xc;
+    Args ca = *a;
+    ca.pos = pos;
+    Value *r = call_base(I, &ca, xc);
+    free(pos);
+    val_decref(xc);
+    if (!r) return NULL;
+    int rc = ag_inplace_assign(&I->run.ag, x->u.t, &x->ag, arg_ag(r));
+    val_decref(r);
+    if (rc < 0) return rt_tensor_error(I);
+    return val_incref(x);
+}
+
 static Value *m_inplace(Interp *I, Args *a) {
     Value *x = a->pos[0];
-    if (!strcmp(a->fn->name, "masked_fill_") && I->run.ag.grad_enabled && ag_requires_grad(x->ag)) {
+    bool records = call_records(I, a);
+    Value *fill = !strcmp(a->fn->name, "masked_fill_") ? arg(a, 2, "value") : NULL;
+    if (records && !(fill && val_is_number(fill) && ag_requires_grad(x->ag))) return inplace_recorded(I, a);
+    if (fill && I->run.ag.grad_enabled && ag_requires_grad(x->ag)) {
         /* autograd's masked_fill_: MaskedFillBackward0, or CopySlices through a view */
         static const char *const kw[] = {"self", "mask", "value", NULL};
         if (!args_check(I, a, 3, kw)) return NULL;
@@ -199,7 +248,7 @@ static Value *m_inplace(Interp *I, Args *a) {
         if (ag_masked_fill_(&I->run.ag, x->u.t, &x->ag, m->u.t, val) < 0) return rt_tensor_error(I);
         return val_incref(x);
     }
-    Value *r = call_base(I, a);
+    Value *r = call_base(I, a, NULL);
     if (!r) return NULL;
     int rc = ten_assign_result(self(a), r->u.t);
     val_decref(r);
@@ -209,7 +258,16 @@ static Value *m_inplace(Interp *I, Args *a) {
 
 /* X.t_(), X.transpose_(0, 1), X.unsqueeze_(0), X.squeeze_(): X itself takes the view's shape and strides. */
 static Value *m_reshape_inplace(Interp *I, Args *a) {
-    Value *r = call_base(I, a);
+    if (call_records(I, a)) {                   /* TBackward1 ... (ag_inplace_layout) */
+        Value *x = a->pos[0];
+        if (ag_inplace_check(&I->run.ag, x->ag) < 0) return rt_tensor_error(I);
+        Value *r = call_base(I, a, x);
+        if (!r) return NULL;
+        int rc = ag_inplace_layout(&I->run.ag, x->u.t, &x->ag, arg_ag(r));
+        val_decref(r);
+        return rc < 0 ? rt_tensor_error(I) : val_incref(x);
+    }
+    Value *r = call_base(I, a, NULL);
     if (!r) return NULL;
     ten_set_layout(self(a), ten_alias(r->u.t));
     val_decref(r);

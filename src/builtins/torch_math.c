@@ -421,6 +421,9 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input"), *m = arg(a, 1, "mask"), *v = arg(a, 2, "value");
     if (!x || !m || !v || x->kind != V_TENSOR || m->kind != V_TENSOR) return rt_error(I, "masked_fill(X, mask, value) needs a tensor, a bool mask and a value");
     if (m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill(): the mask must be a bool tensor (e.g. X > 0), not %s", ten_dtype_name(m->u.t->dtype));
+    Value *xv[2] = {x, v};
+    if (v->kind == V_TENSOR && grad_recording(I, 2, xv))   /* a tensor value: MaskedFillBackward1, its grad too */
+        return ret_ag(I, ag_masked_fill_tensor(&I->run.ag, arg_ag(x), m->u.t, arg_ag(v)));
     double val;
     if (!arg_double(I, v, "value", &val)) return NULL;
     if (grad_recording(I, 1, &x)) return ret_ag(I, ag_masked_fill(&I->run.ag, arg_ag(x), m->u.t, val));

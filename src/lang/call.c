@@ -192,15 +192,13 @@ static bool is_torch(const Value *fn) {
 static Value *call_any(Interp *I, Value *fn, Args *a);
 
 /* Before an in-place method of a tensor (X.add_(1), X.zero_()): under grad mode, PyTorch's refusal on a leaf that
- * requires grad, and attn's on a tensor with history (those methods record no gradient yet; masked_fill_ does). */
+ * requires grad or a view of one (the methods record their gradient themselves, or refuse). */
 static bool tensor_inplace_ok(Interp *I, const Builtin *m, Value *self) {
     if (self->kind != V_TENSOR || !I->run.ag.grad_enabled || !ag_requires_grad(self->ag)) return true;
     size_t n = strlen(m->name);
     if (n < 2 || m->name[n - 1] != '_' || m->name[0] == '_' || !strcmp(m->name, "requires_grad_")) return true;
-    if (ag_check_inplace(&I->run.ag, self->ag, false) < 0) { rt_tensor_error(I); return false; }
-    if (!strcmp(m->name, "masked_fill_")) return true;
-    rt_error(I, "X.%s has no gradient in attn yet: X requires grad (under torch.no_grad(), or on X.detach(), it runs)", m->name);
-    return false;
+    if (ag_inplace_check(&I->run.ag, self->ag) < 0) { rt_tensor_error(I); return false; }
+    return true;
 }
 
 Value *interp_call(Interp *I, Value *fn, Args *a) {

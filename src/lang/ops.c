@@ -370,15 +370,21 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
         return rt_raise(I, "TypeError", "unsupported operand type(s) for %s=: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     if (a->kind == V_LIST && aop == AOP_ADD) return list_iadd(I, a, b);
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
-    if (I->run.ag.grad_enabled && (ag_requires_grad(a->ag) || (b->kind == V_TENSOR && ag_requires_grad(b->ag)))) {
-        if (ag_check_inplace(&I->run.ag, a->ag, false) < 0) return rt_tensor_error(I);
-        char what[64];
-        snprintf(what, sizeof what, "the in-place operator %s=", ast_op_symbol(aop));
-        return ag_refuse(I, what);
-    }
-    Value *r = ops_binary(I, aop, a, b);
+    bool records = I->run.ag.grad_enabled && (ag_requires_grad(a->ag) || (b->kind == V_TENSOR && ag_requires_grad(b->ag)));
+    Value *r;
+    if (records) {
+        /* recorded as PyTorch's x.add_(y): the op on a copy of x carrying x's history (so what it saves of x keeps
+         * x's old values), whose node becomes x's history (ag_inplace_assign) */
+        if (ag_inplace_check(&I->run.ag, a->ag) < 0) return rt_tensor_error(I);
+        Tensor *copy = ten_copy(a->u.t);
+        if (!copy) return rt_tensor_error(I);
+        Value *ac = val_tensor_ag(copy, a->ag ? ag_meta_ref(a->ag) : NULL);
+        r = ops_binary(I, aop, ac, b);
+        val_decref(ac);
+    } else r = ops_binary(I, aop, a, b);
     if (!r) return NULL;
-    int rc = ten_assign_result(a->u.t, r->u.t);
+    if (r->kind != V_TENSOR) { val_decref(r); return rt_error(I, "%s=: the result is not a tensor", ast_op_symbol(aop)); }
+    int rc = records ? ag_inplace_assign(&I->run.ag, a->u.t, &a->ag, (AgVal){r->u.t, r->ag}) : ten_assign_result(a->u.t, r->u.t);
     val_decref(r);
     if (rc < 0) return rt_tensor_error(I);
     return val_incref(a);
@@ -834,7 +840,9 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         Tensor *r = n < 0 ? NULL : ten_index_get(obj->u.t, items, n);
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
         if (n < 0) return NULL;
-        return r ? val_tensor(r) : rt_tensor_index_error(I);
+        if (!r) return rt_tensor_index_error(I);
+        /* a view (z[0]) knows its base, for an in-place op that records later (ag_view_link) */
+        return val_tensor_ag(r, I->run.ag.grad_enabled ? ag_view_link(r, &obj->ag, obj->u.t) : NULL);
     }
     case V_DICTVIEW:                                        /* Python 3's views are not lists: list(d.keys())[0] */
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)", val_type_name(obj),
@@ -990,6 +998,7 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
     if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
+    if (!strcmp(name, "_version")) return val_int(ten_version(t));    /* the storage's in-place write count */
     if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
     Value *ag = lib()->tensor_attr(I, obj, name);
     if (ag || interp_failed(I)) return ag;

@@ -916,7 +916,7 @@ static void object_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
  * before the closing parenthesis: ", grad_fn=<MulBackward0>" for a result with history, ", requires_grad=True" for
  * a leaf that requires grad (a parameter always shows it). */
 static void tensor_value_repr(StrBuf *out, const Value *v) {
-    const char *name = v->ag && v->ag->grad_fn ? ag_node_name(v->ag->grad_fn) : NULL;
+    const char *name = ag_grad_fn_name(v->ag);     /* a view written since: AsStridedBackward0, as PyTorch */
     if (!v->param && !name && !ag_requires_grad(v->ag)) { ten_repr(out, v->u.t, val_print_options()); return; }
     StrBuf t;
     sb_init(&t);

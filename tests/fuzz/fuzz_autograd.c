@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         AgVal x = pool[a % POOL], y = pool[b % POOL];
         if (!x.t || !y.t) continue;
         int d = b % 4 - 2;
-        switch (op % 24) {
+        switch (op % 29) {
         case 0: put(pool, &k, ag_binary(&c, (BinOp)(b % 4), x, false, y, false)); break;
         case 1: {
             AgVal s = {ten_scalar_d_in(tc, (double)(b % 7) - 3), NULL};
@@ -104,6 +104,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         case 21: if (b & 1) ag_retain_grad(&c, x.m); else ag_zero_grad(x.m); break;
         case 22: ag_val_free(pool[a % POOL]); pool[a % POOL] = (AgVal){NULL, NULL}; break;
+        case 24: {                      /* x.mul_(y) / x.exp_() / x.sigmoid_() as the language runs them */
+            AgVal *px = &pool[a % POOL], cp = {ten_copy(px->t), px->m};
+            AgVal r = b & 1 ? ag_binary(&c, OP_MUL, cp, false, y, false) : ag_unary(&c, b & 2 ? UOP_EXP : UOP_SIGMOID, cp);
+            if (r.t && ag_inplace_check(&c, px->m) == 0) ag_inplace_assign(&c, px->t, &px->m, r);
+            ag_val_free(r);
+            ten_free(cp.t);
+            break;
+        }
+        case 25: {                      /* x.copy_(y), x.fill_(y.sum()), x.zero_() */
+            AgVal *px = &pool[a % POOL];
+            AgVal v = b % 3 == 1 ? ag_sum(&c, y) : y;
+            Tensor *z = ten_scalar_d_in(tc, 0.0);
+            if (v.t && z && ag_inplace_check(&c, px->m) == 0 && ten_copy_into(px->t, b % 3 == 2 ? z : v.t) == 0) {
+                static const char *const names[] = {"CopyBackwards", "FillBackward3", "ZeroBackward0"};
+                ag_write_record(&c, px->t, &px->m, names[b % 3], b % 3 == 2 ? 1 : 2, b % 3 == 2 ? (AgVal){NULL, NULL} : v);
+            }
+            ten_free(z);
+            if (b % 3 == 1) ag_val_free(v);
+            break;
+        }
+        case 26: {                      /* x.masked_fill(x > 0, y.sum()) */
+            AgVal v = ag_sum(&c, y);
+            Tensor *z = ten_scalar_d_in(tc, 0.0), *m = z ? ten_binary(OP_GT, x.t, false, z, true) : NULL;
+            if (m && v.t) put(pool, &k, ag_masked_fill_tensor(&c, x, m, v));
+            ten_free(m);
+            ten_free(z);
+            ag_val_free(v);
+            break;
+        }
+        case 27: {                      /* z[0] of a tensor under grad mode: the view knows its base */
+            AgVal *px = &pool[a % POOL];
+            if (ag_requires_grad(px->m) || !px->t->ndim) break;
+            Tensor *v = ten_select(px->t, 0, 0);
+            if (v) put(pool, &k, (AgVal){v, ag_view_link(v, &px->m, px->t)});
+            break;
+        }
         default: put(pool, &k, ag_layer_norm(&c, x, 1, (AgVal){NULL, NULL}, (AgVal){NULL, NULL}, 1e-5)); break;
         }
     }

@@ -55,6 +55,34 @@ def masked_fill_inplace(a):
     return Z * a
 
 
+def inplace_op(op):
+    """test_autograd's c_inplace_op: Y = a * 3, then Y.t() *= b, Y.exp_() or Y[1].sigmoid_(); Y * a."""
+    def f(a, b=None):
+        Y = a * 3
+        if op == 0:
+            Y.t().mul_(b)
+        elif op == 1:
+            Y.exp_()
+        else:
+            Y[1].sigmoid_()
+        return Y * a
+    return f
+
+
+def write(op):
+    """test_autograd's c_write: Y = a * 3, then Y[:, 1:3].copy_(b), Y.fill_(b) or Y[0].zero_(); Y * a."""
+    def f(a, b=None):
+        Y = a * 3
+        if op == 0:
+            Y[:, 1:3].copy_(b)
+        elif op == 1:
+            Y.fill_(b)
+        else:
+            Y[0].zero_()
+        return Y * a
+    return f
+
+
 AUX = {"masked_softmax": ROWS, "masked_fill_inplace": MASK, "masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
        "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0,
        "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE, "gather": GIDX, "scatter_add": GIDX}
@@ -149,6 +177,12 @@ CASES = {
     "setitem_slice": ([(3, 4), (2, 4)], None, setitem),
     "setitem_view": ([(2, 3), (2,)], None, lambda a, v: setitem(a, v, True)),
     "masked_fill_inplace": ([(3, 4)], None, masked_fill_inplace),
+    "mul_inplace_view": ([(2, 3), (3, 2)], None, inplace_op(0)),
+    "exp_inplace": ([(2, 3)], None, inplace_op(1)),
+    "sigmoid_inplace_view": ([(3, 4)], None, inplace_op(2)),
+    "copy_inplace_view": ([(2, 3), (2, 1)], None, write(0)),
+    "fill_inplace": ([(2, 3), ()], None, write(1)),
+    "zero_inplace_view": ([(2, 3)], None, write(2)),
     "atan": ([(3, 4)], None, torch.atan),
     "asinh": ([(3, 4)], None, torch.asinh),
     "sinh": ([(3, 4)], None, torch.sinh),

@@ -205,6 +205,39 @@ static AgVal c_masked_fill_inplace(AgContext *c, const AgVal *in, const Case *k,
     return r;
 }
 
+/* X.op_(...) as the language runs it: the out-of-place op on a copy of X carrying X's metadata, then
+ * ag_inplace_assign writes it into X and makes its node X's history. op: 0 X = Y.t() (a view), X *= b (CopySlices
+ * around MulBackward0 with b's edge); 1 X = Y itself, X.exp_() (the saved result follows X); 2 X = Y[1] (a view),
+ * X.sigmoid_() (the saved result is the view, inside CopySlices). Y = a * 3; the result Y * a. */
+static AgVal c_inplace_op(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    AgVal three = {ten_scalar_d_in(TC, 3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    AgVal X = k->op == 0 ? ag_t(c, Y) : k->op == 2 ? ag_select(c, Y, 0, 1) : (AgVal){ten_alias(Y.t), Y.m ? ag_meta_ref(Y.m) : NULL};
+    AgVal copy = {ten_copy(X.t), X.m};
+    AgVal out = k->op == 0 ? ag_binary(c, OP_MUL, copy, false, in[1], false)
+                           : ag_unary(c, k->op == 1 ? UOP_EXP : UOP_SIGMOID, copy);
+    int ok = out.t ? ag_inplace_assign(c, X.t, &X.m, out) : -1;
+    if (ok == 0) r = ag_binary(c, OP_MUL, Y, false, in[0], false);
+    ten_free(copy.t);
+    ag_val_free(out); ag_val_free(X); ag_val_free(three); ag_val_free(Y);
+    return r;
+}
+/* Y = a * 3, then op 0: Y[:, 1:3].copy_(b) (b (2, 1) broadcast: CopyBackwards in CopySlices); 1: Y.fill_(b) (b 0-dim:
+ * FillBackward3); 2: Y[0].zero_() (ZeroBackward0 in CopySlices). The result Y * a. */
+static AgVal c_write(AgContext *c, const AgVal *in, const Case *k, const Tensor *aux) {
+    AgVal three = {ten_scalar_d_in(TC, 3.0), NULL}, Y = ag_binary(c, OP_MUL, in[0], false, three, true), r = {NULL, NULL};
+    AgVal X = k->op == 0 ? ag_narrow(c, Y, 1, 1, 2) : k->op == 2 ? ag_select(c, Y, 0, 0) : (AgVal){ten_alias(Y.t), NULL};
+    AgMeta **xm = k->op == 1 ? &Y.m : &X.m;
+    Tensor *zero = ten_scalar_d_in(TC, 0.0);
+    int ok = ten_copy_into(X.t, k->op == 2 ? zero : in[1].t);
+    if (ok == 0) {
+        static const char *const names[] = {"CopyBackwards", "FillBackward3", "ZeroBackward0"};
+        ok = ag_write_record(c, X.t, xm, names[k->op], k->op == 2 ? 1 : 2, k->op == 2 ? (AgVal){NULL, NULL} : in[1]);
+    }
+    if (ok == 0) r = ag_binary(c, OP_MUL, Y, false, in[0], false);
+    ten_free(zero);
+    ag_val_free(X); ag_val_free(three); ag_val_free(Y);
+    return r;
+}
 
 /* ---- gradients attached to a forward the case runs itself (ag_extra.c) ---- */
 
@@ -472,6 +505,12 @@ static const Case CASES[] = {
     {.name = "setitem_view", .fn = c_setitem, .nin = 2, .ndim = {2, 1}, .shape = {{2, 3}, {2}}, .op = 1},
     {.name = "masked_fill_inplace", .fn = c_masked_fill_inplace, .nin = 1, .ndim = {2}, .shape = {{3, 4}},
      .aux = aux_mask},
+    {.name = "mul_inplace_view", .fn = c_inplace_op, .nin = 2, .ndim = {2, 2}, .shape = {{2, 3}, {3, 2}}, .op = 0},
+    {.name = "exp_inplace", .fn = c_inplace_op, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = 1},
+    {.name = "sigmoid_inplace_view", .fn = c_inplace_op, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = 2},
+    {.name = "copy_inplace_view", .fn = c_write, .nin = 2, .ndim = {2, 2}, .shape = {{2, 3}, {2, 1}}, .op = 0},
+    {.name = "fill_inplace", .fn = c_write, .nin = 2, .ndim = {2, 0}, .shape = {{2, 3}, {0}}, .op = 1},
+    {.name = "zero_inplace_view", .fn = c_write, .nin = 1, .ndim = {2}, .shape = {{2, 3}}, .op = 2},
     {.name = "atan", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_ATAN},
     {.name = "asinh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_ASINH},
     {.name = "sinh", .fn = c_elem, .nin = 1, .ndim = {2}, .shape = {{3, 4}}, .op = AG_E_SINH},
