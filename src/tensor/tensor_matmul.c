@@ -174,7 +174,21 @@ typedef struct GemmJob {
     int64_t m;
     int64_t unit, units;                /* gemm_rows: rows per unit (a multiple of TEN_GEMM_SPLIT_ROWS), m / unit units */
     float *Bp;                          /* B packed for vm_blas_gemm, or NULL: OpenBLAS computes the rows */
+    const float *bias;                  /* NULL, or (n,) added to each row of C once computed (ten_linear) */
+    int64_t nbias;                      /* bias's length: n, or 1 (one value for every column) */
 } GemmJob;
+
+/* Rows [r0, r1) of C += bias, after their product (while they are still in the cache): C's bits are those of the
+ * product rounded, then the bias added, as a separate pass would give. */
+static void add_bias(float *C, int64_t ldc, int64_t r0, int64_t r1, int64_t n, const float *bias, int64_t nbias) {
+    for (int64_t r = r0; r < r1; r++) {
+        float *restrict c = C + r * ldc;
+        if (nbias == 1)
+            for (int64_t j = 0; j < n; j++) c[j] += bias[0];
+        else
+            for (int64_t j = 0; j < n; j++) c[j] += bias[j];
+    }
+}
 
 /* Units [begin, end) of g->unit rows of C by one OpenBLAS call; the last unit also takes the rows after it (m %
  * unit), so every call starts at a multiple of TEN_GEMM_SPLIT_ROWS and has at least g->unit rows. Row-major C = A B is
@@ -186,6 +200,7 @@ static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
     blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, g->at ? CblasTrans : CblasNoTrans, (int)g->n,
                (int)(r1 - r0), (int)g->k, g->alpha, g->B, (int)g->ldb, g->A + (g->at ? r0 : r0 * g->lda), (int)g->lda,
                0.0f, g->C + r0 * g->ldc, (int)g->ldc);
+    if (g->bias) add_bias(g->C, g->ldc, r0, r1, g->n, g->bias, g->nbias);
 }
 
 /* Rows per block (tensor_internal.h): a multiple of TEN_GEMM_SPLIT_ROWS and, when the whole product is on OpenBLAS's
@@ -211,6 +226,7 @@ static void gemm_tiles(void *ctx, int64_t begin, int64_t end) {
     int64_t r0 = begin * 12, r1 = end * 12 < g->m ? end * 12 : g->m;
     vm_blas_gemm_at(g->A + (g->at ? r0 : r0 * g->lda), g->lda, g->at, g->Bp, g->C + r0 * g->ldc, g->ldc, r1 - r0, g->n,
                     g->k, g->alpha);
+    if (g->bias) add_bias(g->C, g->ldc, r0, r1, g->n, g->bias, g->nbias);
 }
 
 /* The fixed-order loop (A read transposed when at: only where ten_sgemm_tt had no memory for its copy): every C[i][j] adds A[i][p] * B[p][j] for p = 0, 1, ... in double (each product of two
@@ -271,6 +287,9 @@ static void small_gemm(const float *A, int64_t lda, bool at, const float *B, int
     if (acc != acc_stack) free(acc);
 }
 
+static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                       int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias, int64_t nbias);
+
 /* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS's bits when blas (from
  * vm_blas_gemm when ten_sgemm_own, else OpenBLAS; rows spread over attn's threads unless already inside a parallel
  * loop), else a fixed-order loop with a double accumulator (the
@@ -284,13 +303,21 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
  * transposing copy of each tile's slice in vm_blas_gemm, and one copy of A as (m, k) for the fixed-order loop. */
 void ten_sgemm_tt(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool blas, float alpha) {
+    sgemm_bias(A, lda, at, B, ldb, bt, C, ldc, m, n, k, blas, alpha, NULL, 0);
+}
+
+/* ten_sgemm_tt, then C += bias (n,) (or one value, nbias 1) row by row as each block of rows is done; bias NULL:
+ * none. */
+static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                       int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias, int64_t nbias) {
     if (m == 0 || n == 0) return;
     if (k == 0) {                           /* an empty sum: zeros (BLAS would also insist on lda >= 1) */
         for (int64_t i = 0; i < m; i++) memset(C + i * ldc, 0, sizeof(float) * (size_t)n);
+        if (bias) add_bias(C, ldc, 0, m, n, bias, nbias);
         return;
     }
     if (blas && blas_sgemm) {
-        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, at, bt, alpha, m, 0, 0, NULL};
+        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, at, bt, alpha, m, 0, 0, NULL, bias, nbias};
         /* OpenBLAS's SkylakeX bits from vm_blas_gemm where it is faster: B packed once, its panels spread over the
          * threads, then ranges of 12-row tiles of about 1 MFLOP, taken by whichever thread is free (B is not
          * packed again per range); without memory for the packed B, OpenBLAS itself */
@@ -324,6 +351,7 @@ void ten_sgemm_tt(const float *A, int64_t lda, bool at, const float *B, int64_t 
             for (int64_t i = 0; i < m; i++) Ac[i * k + p] = A[p * lda + i];
     small_gemm(Ac ? Ac : A, Ac ? k : lda, Ac ? false : at, B, ldb, C, ldc, m, n, k, bt, alpha);
     free(Ac);
+    if (bias) add_bias(C, ldc, 0, m, n, bias, nbias);
 }
 
 /* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
@@ -542,10 +570,10 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     sh[x->ndim - 1] = out;
     /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
     if (xd && Wd && (!b || bd) && (y = ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, sh))) {
-        ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
-        if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
-            for (int64_t r = 0; r < rows; r++)
-                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[bd->numel == 1 ? 0 : o];
+        /* b (out,), or one value for every output (PyTorch broadcasts it), added to each block of rows of y as soon
+         * as the product has them */
+        sgemm_bias(ten_f32(xd), in, false, ten_f32(Wd), in, true, ten_f32(y), out, rows, out, in,
+                   ten_sgemm_wants_blas(rows, out, in), 1.0f, bd ? ten_f32(bd) : NULL, bd ? bd->numel : 0);
     }
     ten_free(xf);
     ten_free(wt);
