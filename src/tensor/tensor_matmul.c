@@ -473,23 +473,24 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     }
     /* float32 with equal batch dims: each operand read in place when it is a contiguous (batch..., rows, cols) or a
      * contiguous (batch..., cols, rows) transposed (sgemm's transA and transB: a backward's x.transpose(-2, -1) costs
-     * no copy), else one contiguous copy of a */
+     * no copy), else one contiguous copy of it */
     bool at, bt;
-    if (dt == DT_F32 && !a1 && !b1 && nba == nbb && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0 &&
-        dense_matrices(b, k, n, &bt)) {
-        Tensor *ac = dense_matrices(a, m, k, &at) ? ten_alias(a) : ten_contiguous(a), *o = NULL;
+    if (dt == DT_F32 && !a1 && !b1 && nba == nbb && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0) {
+        Tensor *ac = dense_matrices(a, m, k, &at) ? ten_alias(a) : ten_contiguous(a);
+        Tensor *bc = !ac ? NULL : dense_matrices(b, k, n, &bt) ? ten_alias(b) : ten_contiguous(b), *o = NULL;
         int64_t osh[TEN_MAX_DIMS];
         memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
         osh[nba] = m;
         osh[nba + 1] = n;
-        if (ac) o = ten_new_uninit(DT_F32, nba + 2, osh);
+        if (bc) o = ten_new_uninit(DT_F32, nba + 2, osh);
         if (o) {
-            BatchJob j = {(const float *)ac->data, (const float *)b->data, ten_f32(o), m, n, k, at, bt,
+            BatchJob j = {(const float *)ac->data, (const float *)bc->data, ten_f32(o), m, n, k, at, bt,
                           ten_sgemm_wants_blas(m, n, k)};
             batch_products(&j, batch);
             if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(); }
         }
         ten_free(ac);
+        ten_free(bc);
         return o;
     }
     /* Expand operands to (batch..., m, k) and (batch..., k, n). */

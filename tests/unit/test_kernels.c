@@ -477,6 +477,37 @@ static void assert_same_floats(const float *a, const float *b, int64_t n) {
             fail_msg("element %lld: %a, expected %a", (long long)i, (double)a[i], (double)b[i]);
 }
 
+/* ten_matmul of views: a first operand transposed in its last two dims (read in place, transA), a second one
+ * transposed or narrowed (copied), against the product of contiguous copies, bit for bit, small (the fixed-order
+ * loop) and large (BLAS or attn's kernel), on 1 and 2 threads. */
+static void test_matmul_reads_views(void **state) {
+    (void)state;
+    int64_t sizes[][4] = {{3, 60, 40, 50}, {2, 200, 300, 100}, {1, 256, 2048, 256}};
+    for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+        int64_t B = sizes[c][0], m = sizes[c][1], k = sizes[c][2], n = sizes[c][3];
+        Tensor *as = ten_new(DT_F32, 3, (int64_t[]){B, k, m}), *bw = ten_new(DT_F32, 3, (int64_t[]){B, k, n + 9});
+        Tensor *bs = ten_new(DT_F32, 3, (int64_t[]){B, n, k});
+        for (int64_t i = 0; i < as->numel; i++) ten_f32(as)[i] = gemm_sample();
+        for (int64_t i = 0; i < bw->numel; i++) ten_f32(bw)[i] = gemm_sample();
+        for (int64_t i = 0; i < bs->numel; i++) ten_f32(bs)[i] = gemm_sample();
+        Tensor *a = ten_transpose(as, 1, 2), *bn = ten_narrow(bw, 2, 3, n), *bt = ten_transpose(bs, 1, 2);
+        Tensor *ac = ten_contiguous(a), *bnc = ten_contiguous(bn), *btc = ten_contiguous(bt);
+        for (int threads = 1; threads <= 2; threads++) {
+            par_set_threads(threads);
+            Tensor *r1 = ten_matmul(a, bn), *e1 = ten_matmul(ac, bnc), *r2 = ten_matmul(a, bt), *e2 = ten_matmul(ac, btc);
+            assert_non_null(r1);
+            assert_non_null(r2);
+            assert_same_floats(ten_f32(r1), ten_f32(e1), r1->numel);
+            assert_same_floats(ten_f32(r2), ten_f32(e2), r2->numel);
+            ten_free(r1); ten_free(e1); ten_free(r2); ten_free(e2);
+        }
+        ten_free(a); ten_free(bn); ten_free(bt); ten_free(ac); ten_free(bnc); ten_free(btc);
+        ten_free(as); ten_free(bw); ten_free(bs);
+    }
+    par_set_threads(2);
+}
+
+
 /* Both within bound of each other elementwise: |a - b| <= bound[i], a NaN matching only a NaN and an infinity
  * only itself (where the reference is not finite the bits must agree). */
 static double worst_of_bound;              /* the largest |a - b| / bound assert_close_floats has seen */
@@ -610,6 +641,7 @@ int main(void) {
         cmocka_unit_test(test_blas_gemm_is_openblas),
         cmocka_unit_test(test_sgemm_is_openblas),
         cmocka_unit_test(test_sgemm_reads_a_transposed),
+        cmocka_unit_test(test_matmul_reads_views),
         cmocka_unit_test(test_large_attention_is_unfused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
