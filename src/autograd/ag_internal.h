@@ -111,4 +111,9 @@ AgVal ag_shape_op(AgContext *c, AgVal x, Tensor *out, const char *name);
 AgVal ag_unsafe_view(AgContext *c, AgVal x, int ndim, const int64_t *shape);
 /* A backward's last step: -1 (freeing every gin) when a needed grad is missing, else 0. */
 int ag_done(AgNode *n, Tensor **gin);
+/* The grad of mm(m1, m2)'s m2: m1ᵀ @ g, or, when colmajor (m2 was a transposed contiguous matrix when recorded: a
+ * Linear layer's W.t(); ag_mm_colmajor), that product computed as (gᵀ @ m1)ᵀ, so that it comes out laid out as m2
+ * is, as PyTorch's mm_mat2_backward does (the same sums either way; ag_matmul.c). */
+Tensor *ag_mm_mat2_grad(const Tensor *m1, const Tensor *g, bool colmajor);
+bool ag_mm_colmajor(const Tensor *m2);
 #endif

@@ -3,6 +3,21 @@
 #include <string.h>
 #include "ag_internal.h"
 
+bool ag_mm_colmajor(const Tensor *m2) {
+    return m2->ndim == 2 && m2->stride[0] == 1 && m2->stride[1] == m2->shape[0] && m2->shape[0] > 1 && m2->shape[1] > 1;
+}
+
+Tensor *ag_mm_mat2_grad(const Tensor *m1, const Tensor *g, bool colmajor) {
+    colmajor = colmajor && m1->ndim == 2 && g->ndim == 2;
+    Tensor *t = colmajor ? ten_transpose(g, 0, 1) : ten_transpose(m1, 0, 1);
+    Tensor *p = !t ? NULL : colmajor ? ten_matmul(t, m1) : ten_matmul(t, g);
+    ten_free(t);
+    if (!colmajor || !p) return p;
+    Tensor *r = ten_transpose(p, 0, 1);
+    ten_free(p);
+    return r;
+}
+
 /* mm: grad @ b^T, a^T @ grad; bmm the same over the batch (dims 1 and 2). saved[0] = a, saved[1] = b. */
 static int mm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     int r = n->in_ndim[0] - 2;
@@ -14,9 +29,12 @@ static int mm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         ten_free(bt);
     }
     if (ag_needs(n, 1)) {
-        Tensor *at = ten_transpose(a, r, r + 1);
-        gin[1] = at ? ten_matmul(at, g) : NULL;
-        ten_free(at);
+        if (r == 0) gin[1] = ag_mm_mat2_grad(a, g, n->dims[0] == 1);
+        else {
+            Tensor *at = ten_transpose(a, r, r + 1);
+            gin[1] = at ? ten_matmul(at, g) : NULL;
+            ten_free(at);
+        }
     }
     return ag_done(n, gin);
 }
@@ -32,6 +50,7 @@ static AgVal product(AgContext *c, AgVal a, AgVal b, bool batched) {
     AgVal in[2] = {a, b};
     AgNode *n = ag_record(c, batched ? "BmmBackward0" : "MmBackward0", mm_bw, 2, in);
     if (n) {
+        n->dims[0] = !batched && ag_mm_colmajor(b.t);
         if (ag_needs(n, 1)) ag_node_save(n, 0, a.t, a.m, false);
         if (ag_needs(n, 0)) ag_node_save(n, 1, b.t, b.m, false);
     }

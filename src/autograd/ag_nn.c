@@ -72,7 +72,7 @@ AgVal ag_layer_norm(AgContext *c, AgVal x, int k, AgVal w, AgVal b, double eps) 
 /* ---- linear ---- */
 
 /* addmm(b, m1, m2) = b + m1 @ m2 (op 1; edges b, m1, m2) or mm(m1, m2) (op 0; edges m1, m2):
- * db = g summed to b's shape, dm1 = g @ m2^T, dm2 = m1^T @ g. saved 0 m1 (when m2 needs a grad), 1 m2 (when m1 does). */
+ * db = g summed to b's shape, dm1 = g @ m2^T, dm2 = m1^T @ g (as (gᵀ @ m1)ᵀ when dims[0] is 1). saved 0 m1 (when m2 needs a grad), 1 m2 (when m1 does). */
 static int addmm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     int o = n->op;
     const Tensor *m1 = ag_needs(n, o + 1) ? ag_saved(n, 0) : NULL, *m2 = ag_needs(n, o) ? ag_saved(n, 1) : NULL;
@@ -83,11 +83,7 @@ static int addmm_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         gin[o] = t ? ten_matmul(g, t) : NULL;
         ten_free(t);
     }
-    if (ag_needs(n, o + 1)) {
-        Tensor *t = ten_transpose(m1, 0, 1);
-        gin[o + 1] = t ? ten_matmul(t, g) : NULL;
-        ten_free(t);
-    }
+    if (ag_needs(n, o + 1)) gin[o + 1] = ag_mm_mat2_grad(m1, g, n->dims[0] == 1);
     return ag_done(n, gin);
 }
 
@@ -99,6 +95,7 @@ static AgVal linear_core(AgContext *c, AgVal x2, AgVal wt, const Tensor *W, AgVa
     AgNode *n = b.t ? ag_record(c, "AddmmBackward0", addmm_bw, 3, in) : ag_record(c, "MmBackward0", addmm_bw, 2, in + 1);
     if (n) {
         n->op = b.t != NULL;
+        n->dims[0] = ag_mm_colmajor(wt.t);     /* m2's layout, for its grad (ag_mm_mat2_grad) */
         if (ag_needs(n, n->op + 1)) ag_node_save(n, 0, x2.t, x2.m, false);
         if (ag_needs(n, n->op)) ag_node_save(n, 1, wt.t, wt.m, false);
     }

@@ -30,6 +30,10 @@ bool ten_has_internal_overlap(const Tensor *t);
 bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k);
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha);
+/* The same with A given transposed when at: A's element (i, p) at A[p * lda + i] (Aᵀ stored (k, m), as sgemm's
+ * transA). The sums are those of A copied first (OpenBLAS's and vm_blas_gemm's order does not depend on layout). */
+void ten_sgemm_tt(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                  int64_t m, int64_t n, int64_t k, bool blas, float alpha);
 /* Whether the OpenBLAS that was loaded runs its SkylakeX kernels (false before it is loaded, or for another BLAS):
  * then vm_blas_gemm_avx512 (vecmath.h) gives its bits. */
 bool ten_blas_is_skylakex(void);

@@ -169,12 +169,26 @@ typedef struct GemmJob {
     const float *A, *B;
     float *C;
     int64_t lda, ldb, ldc, n, k;
-    bool bt;
+    bool at, bt;                        /* A stored (k, m), B stored (n, k) */
     float alpha;
     int64_t m;
     int64_t unit, units;                /* gemm_rows: rows per unit (a multiple of TEN_GEMM_SPLIT_ROWS), m / unit units */
     float *Bp;                          /* B packed for vm_blas_gemm, or NULL: OpenBLAS computes the rows */
+    const float *bias;                  /* NULL, or (n,) added to each row of C once computed (ten_linear) */
+    int64_t nbias;                      /* bias's length: n, or 1 (one value for every column) */
 } GemmJob;
+
+/* Rows [r0, r1) of C += bias, after their product (while they are still in the cache): C's bits are those of the
+ * product rounded, then the bias added, as a separate pass would give. */
+static void add_bias(float *C, int64_t ldc, int64_t r0, int64_t r1, int64_t n, const float *bias, int64_t nbias) {
+    for (int64_t r = r0; r < r1; r++) {
+        float *restrict c = C + r * ldc;
+        if (nbias == 1)
+            for (int64_t j = 0; j < n; j++) c[j] += bias[0];
+        else
+            for (int64_t j = 0; j < n; j++) c[j] += bias[j];
+    }
+}
 
 /* Units [begin, end) of g->unit rows of C by one OpenBLAS call; the last unit also takes the rows after it (m %
  * unit), so every call starts at a multiple of TEN_GEMM_SPLIT_ROWS and has at least g->unit rows. Row-major C = A B is
@@ -183,8 +197,10 @@ typedef struct GemmJob {
 static void gemm_rows(void *ctx, int64_t begin, int64_t end) {
     const GemmJob *g = ctx;
     int64_t r0 = begin * g->unit, r1 = end == g->units ? g->m : end * g->unit;
-    blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, CblasNoTrans, (int)g->n, (int)(r1 - r0), (int)g->k,
-               g->alpha, g->B, (int)g->ldb, g->A + r0 * g->lda, (int)g->lda, 0.0f, g->C + r0 * g->ldc, (int)g->ldc);
+    blas_sgemm(CblasColMajor, g->bt ? CblasTrans : CblasNoTrans, g->at ? CblasTrans : CblasNoTrans, (int)g->n,
+               (int)(r1 - r0), (int)g->k, g->alpha, g->B, (int)g->ldb, g->A + (g->at ? r0 : r0 * g->lda), (int)g->lda,
+               0.0f, g->C + r0 * g->ldc, (int)g->ldc);
+    if (g->bias) add_bias(g->C, g->ldc, r0, r1, g->n, g->bias, g->nbias);
 }
 
 /* Rows per block (tensor_internal.h): a multiple of TEN_GEMM_SPLIT_ROWS and, when the whole product is on OpenBLAS's
@@ -208,17 +224,19 @@ static void pack_panels(void *ctx, int64_t begin, int64_t end) {
 static void gemm_tiles(void *ctx, int64_t begin, int64_t end) {
     const GemmJob *g = ctx;
     int64_t r0 = begin * 12, r1 = end * 12 < g->m ? end * 12 : g->m;
-    vm_blas_gemm(g->A + r0 * g->lda, g->lda, g->Bp, g->C + r0 * g->ldc, g->ldc, r1 - r0, g->n, g->k, g->alpha);
+    vm_blas_gemm_at(g->A + (g->at ? r0 : r0 * g->lda), g->lda, g->at, g->Bp, g->C + r0 * g->ldc, g->ldc, r1 - r0, g->n,
+                    g->k, g->alpha);
+    if (g->bias) add_bias(g->C, g->ldc, r0, r1, g->n, g->bias, g->nbias);
 }
 
-/* The fixed-order loop: every C[i][j] adds A[i][p] * B[p][j] for p = 0, 1, ... in double (each product of two
+/* The fixed-order loop (A read transposed when at: only where ten_sgemm_tt had no memory for its copy): every C[i][j] adds A[i][p] * B[p][j] for p = 0, 1, ... in double (each product of two
  * floats is exact in double) and rounds once. The additions of one row run for all j side by side, so the loop
  * over j vectorises (with AVX2, vm_small_gemm_avx2 runs the same sums in blocks); without it B is first copied as
  * (k, n) rows when it is transposed or strided. */
-static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
+static void small_gemm(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, float *C, int64_t ldc,
                        int64_t m, int64_t n, int64_t k, bool bt, float alpha) {
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)
-    if (vm_level() >= 1) {
+    if (vm_level() >= 1 && !at) {
         if (bt && m * (k + n) < n * k) {
             /* few rows of A against many of B (a Linear layer on a few tokens): C transposed = B @ A transposed, the
              * same products added in the same order, A (the smaller one) read as the transposed operand */
@@ -243,12 +261,13 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
         else if (Bk)
             for (int64_t p = 0; p < k; p++) memcpy(Bk + p * n, B + p * ldb, sizeof(float) * (size_t)n);
     }
+#define A_AT(i, p) (at ? A[(p) * lda + (i)] : A[(i) * lda + (p)])
     if (!acc || ((bt || ldb != n) && !Bk)) {
         /* no memory for the buffers: the same sums one element at a time */
         for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < n; j++) {
                 double a1 = 0;
-                for (int64_t p = 0; p < k; p++) a1 += (double)A[i * lda + p] * (bt ? B[j * ldb + p] : B[p * ldb + j]);
+                for (int64_t p = 0; p < k; p++) a1 += (double)A_AT(i, p) * (bt ? B[j * ldb + p] : B[p * ldb + j]);
                 C[i * ldc + j] = (float)a1 * alpha;
             }
     } else {
@@ -256,16 +275,20 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
         for (int64_t i = 0; i < m; i++) {
             for (int64_t j = 0; j < n; j++) acc[j] = 0;
             for (int64_t p = 0; p < k; p++) {
-                double a = A[i * lda + p];
+                double a = A_AT(i, p);
                 const float *b = Bp + p * n;
                 for (int64_t j = 0; j < n; j++) acc[j] += a * (double)b[j];
             }
             for (int64_t j = 0; j < n; j++) C[i * ldc + j] = (float)acc[j] * alpha;
         }
     }
+#undef A_AT
     free(Bk);
     if (acc != acc_stack) free(acc);
 }
+
+static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                       int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias, int64_t nbias);
 
 /* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS's bits when blas (from
  * vm_blas_gemm when ten_sgemm_own, else OpenBLAS; rows spread over attn's threads unless already inside a parallel
@@ -273,13 +296,28 @@ static void small_gemm(const float *A, int64_t lda, const float *B, int64_t ldb,
  * same digits on every machine), its float32 sum times alpha. */
 void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha) {
+    ten_sgemm_tt(A, lda, false, B, ldb, bt, C, ldc, m, n, k, blas, alpha);
+}
+
+/* ten_sgemm_ld with A read transposed when at (tensor_internal.h): OpenBLAS's transB in its column-major call, a
+ * transposing copy of each tile's slice in vm_blas_gemm, and one copy of A as (m, k) for the fixed-order loop. */
+void ten_sgemm_tt(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                  int64_t m, int64_t n, int64_t k, bool blas, float alpha) {
+    sgemm_bias(A, lda, at, B, ldb, bt, C, ldc, m, n, k, blas, alpha, NULL, 0);
+}
+
+/* ten_sgemm_tt, then C += bias (n,) (or one value, nbias 1) row by row as each block of rows is done; bias NULL:
+ * none. */
+static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+                       int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias, int64_t nbias) {
     if (m == 0 || n == 0) return;
     if (k == 0) {                           /* an empty sum: zeros (BLAS would also insist on lda >= 1) */
         for (int64_t i = 0; i < m; i++) memset(C + i * ldc, 0, sizeof(float) * (size_t)n);
+        if (bias) add_bias(C, ldc, 0, m, n, bias, nbias);
         return;
     }
     if (blas && blas_sgemm) {
-        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, bt, alpha, m, 0, 0, NULL};
+        GemmJob g = {A, B, C, lda, ldb, ldc, n, k, at, bt, alpha, m, 0, 0, NULL, bias, nbias};
         /* OpenBLAS's SkylakeX bits from vm_blas_gemm where it is faster: B packed once, its panels spread over the
          * threads, then ranges of 12-row tiles of about 1 MFLOP, taken by whichever thread is free (B is not
          * packed again per range); without memory for the packed B, OpenBLAS itself */
@@ -307,7 +345,13 @@ void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, floa
         par_for(g.units, grain, gemm_rows, &g);
         return;
     }
-    small_gemm(A, lda, B, ldb, C, ldc, m, n, k, bt, alpha);
+    float *Ac = at ? malloc(sizeof(float) * (size_t)(m * k)) : NULL;
+    if (Ac)                                 /* A as (m, k) rows: Aᵀ's rows read in order, written as columns */
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t i = 0; i < m; i++) Ac[i * k + p] = A[p * lda + i];
+    small_gemm(Ac ? Ac : A, Ac ? k : lda, Ac ? false : at, B, ldb, C, ldc, m, n, k, bt, alpha);
+    free(Ac);
+    if (bias) add_bias(C, ldc, 0, m, n, bias, nbias);
 }
 
 /* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
@@ -337,6 +381,22 @@ static void dgemm_loop(const double *A, const double *B, double *C, int64_t m, i
     }
 }
 
+/* Whether t (batch..., r, c) lies densely in memory from t->data as (batch..., r, c) (*trans false) or as
+ * (batch..., c, r) transposed in its last two dims (*trans true): the layouts sgemm reads in place. */
+static bool dense_matrices(const Tensor *t, int64_t r, int64_t c, bool *trans) {
+    int nd = t->ndim;
+    *trans = false;
+    if (t->contiguous) return true;
+    if (!(t->stride[nd - 2] == 1 || r == 1) || !(t->stride[nd - 1] == r || c == 1)) return false;
+    int64_t expect = r * c;
+    for (int i = nd - 3; i >= 0; i--) {
+        if (t->stride[i] != expect && t->shape[i] != 1) return false;
+        expect *= t->shape[i];
+    }
+    *trans = true;
+    return true;
+}
+
 static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
     char sa[128], sb[128];
     ten_shape_str(a->shape, a->ndim, sa, sizeof sa);
@@ -344,6 +404,31 @@ static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
     ten_fail_in(ten_ctx_of(a), "%s: shapes %s and %s cannot be multiplied (%lld != %lld)", what, sa, sb,
              (long long)a->shape[a->ndim - 1], (long long)b->shape[b->ndim >= 2 ? b->ndim - 2 : 0]);
     return NULL;
+}
+
+/* A batch of products C[i] (m, n) = A[i] @ B[i], each operand dense (A[i] (m, k), or stored (k, m) when at; B[i]
+ * (k, n), or stored (n, k) when bt), one after another in memory. */
+typedef struct BatchJob {
+    const float *A, *B;
+    float *C;
+    int64_t m, n, k;
+    bool at, bt, blas;
+} BatchJob;
+
+static void batch_range(void *ctx, int64_t begin, int64_t end) {
+    const BatchJob *j = ctx;
+    for (int64_t i = begin; i < end && !ten_interrupted; i++)
+        ten_sgemm_tt(j->A + i * j->m * j->k, j->at ? j->m : j->k, j->at, j->B + i * j->k * j->n, j->bt ? j->k : j->n,
+                     j->bt, j->C + i * j->m * j->n, j->n, j->m, j->n, j->k, j->blas, 1.0f);
+}
+
+/* The products of a batch: spread over the threads a few whole products at a time (about 4 MFLOP or more each) when
+ * each product is small (attention's heads: (256, 32) @ (32, 256) is 4 MFLOP, too little to split by rows), else
+ * one after another, each split by rows. Either way every product has the bits of one call (ten_sgemm_ld). */
+static void batch_products(const BatchJob *j, int64_t batch) {
+    double flops = 2.0 * (double)j->m * (double)j->n * (double)j->k;
+    if (batch > 1 && flops < (double)(1 << 26)) par_for(batch, (int64_t)((1 << 22) / (flops + 1)) + 1, batch_range, (void *)j);
+    else batch_range((void *)j, 0, batch);
 }
 
 /* torch.matmul. 1-D operands get a dimension added and removed again; batch dims broadcast. */
@@ -381,39 +466,32 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         osh[nba + 1] = n;
         Tensor *o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
         if (!o) return NULL;
-        for (int64_t i = 0; i < batch; i++) {
-            if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(a)); return NULL; }
-            ten_sgemm(ten_f32(a) + i * m * k, ten_f32(b) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
-        }
+        BatchJob j = {ten_f32(a), ten_f32(b), ten_f32(o), m, n, k, false, false, ten_sgemm_wants_blas(m, n, k)};
+        batch_products(&j, batch);
+        if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(a)); return NULL; }
         return o;
     }
-    /* float32 with equal batch dims: a used in place when contiguous (else one contiguous copy), b in place when
-     * contiguous or when its last two dims are a contiguous (batch..., n, k) transposed (the product then reads b
-     * as Bᵀ: a backward's x.transpose(-2, -1) costs no copy) */
+    /* float32 with equal batch dims: each operand read in place when it is a contiguous (batch..., rows, cols) or a
+     * contiguous (batch..., cols, rows) transposed (sgemm's transA and transB: a backward's x.transpose(-2, -1) costs
+     * no copy), else one contiguous copy of it */
+    bool at, bt;
     if (dt == DT_F32 && !a1 && !b1 && nba == nbb && memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)nba) == 0) {
-        bool bt = !b->contiguous;
-        if (bt) {                        /* b's strides must be those of a contiguous (batch..., n, k) transposed */
-            int nd = b->ndim;
-            int64_t expect = n * k;
-            bt = b->stride[nd - 2] == 1 && (b->stride[nd - 1] == k || n == 1);
-            for (int i = nd - 3; i >= 0 && bt; i--) { bt = b->stride[i] == expect || b->shape[i] == 1; expect *= b->shape[i]; }
+        Tensor *ac = dense_matrices(a, m, k, &at) ? ten_alias(a) : ten_contiguous(a);
+        Tensor *bc = !ac ? NULL : dense_matrices(b, k, n, &bt) ? ten_alias(b) : ten_contiguous(b), *o = NULL;
+        int64_t osh[TEN_MAX_DIMS];
+        memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
+        osh[nba] = m;
+        osh[nba + 1] = n;
+        if (bc) o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
+        if (o) {
+            BatchJob j = {(const float *)ac->data, (const float *)bc->data, ten_f32(o), m, n, k, at, bt,
+                          ten_sgemm_wants_blas(m, n, k)};
+            batch_products(&j, batch);
+            if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); }
         }
-        if (b->contiguous || bt) {
-            Tensor *ac = a->contiguous ? ten_alias(a) : ten_contiguous(a), *o = NULL;
-            int64_t osh[TEN_MAX_DIMS];
-            memcpy(osh, a->shape, sizeof(int64_t) * (size_t)nba);
-            osh[nba] = m;
-            osh[nba + 1] = n;
-            if (ac) o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
-            bool blas = o && ten_sgemm_wants_blas(m, n, k);
-            for (int64_t i = 0; o && i < batch; i++) {
-                if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); break; }
-                ten_sgemm_ld(ten_f32(ac) + i * m * k, k, (const float *)b->data + i * k * n, bt ? k : n,
-                             ten_f32(o) + i * m * n, n, m, n, k, bt, blas, 1.0f);
-            }
-            ten_free(ac);
-            return o;
-        }
+        ten_free(ac);
+        ten_free(bc);
+        return o;
     }
     /* Expand operands to (batch..., m, k) and (batch..., k, n). */
     int64_t ash[TEN_MAX_DIMS], bsh2[TEN_MAX_DIMS];
@@ -493,10 +571,10 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     sh[x->ndim - 1] = out;
     /* ten_sgemm writes every element of y (zeros for in = 0): no zeroing pass first */
     if (xd && Wd && (!b || bd) && (y = ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, sh))) {
-        ten_sgemm(ten_f32(xd), ten_f32(Wd), ten_f32(y), rows, out, in, true);
-        if (bd)             /* (out,), or one value for every output (PyTorch broadcasts it) */
-            for (int64_t r = 0; r < rows; r++)
-                for (int64_t o = 0; o < out; o++) ten_f32(y)[r * out + o] += ten_f32(bd)[bd->numel == 1 ? 0 : o];
+        /* b (out,), or one value for every output (PyTorch broadcasts it), added to each block of rows of y as soon
+         * as the product has them */
+        sgemm_bias(ten_f32(xd), in, false, ten_f32(Wd), in, true, ten_f32(y), out, rows, out, in,
+                   ten_sgemm_wants_blas(rows, out, in), 1.0f, bd ? ten_f32(bd) : NULL, bd ? bd->numel : 0);
     }
     ten_free(xf);
     ten_free(wt);

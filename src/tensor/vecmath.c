@@ -219,8 +219,13 @@ void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, 
 
 void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n, int64_t k,
                   float alpha) {
+    vm_blas_gemm_at(A, lda, false, Bp, C, ldc, m, n, k, alpha);
+}
+
+void vm_blas_gemm_at(const float *A, int64_t lda, bool at, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                     int64_t k, float alpha) {
 #ifdef HAVE_X86_SIMD
-    if (vm_level() == 2) { vm_blas_gemm_avx512(A, lda, Bp, C, ldc, m, n, k, alpha); return; }
+    if (vm_level() == 2) { vm_blas_gemm_avx512(A, lda, at, Bp, C, ldc, m, n, k, alpha); return; }
 #endif
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
@@ -228,7 +233,8 @@ void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_
             for (int64_t ls = 0, kc; ls < k; ls += kc) {
                 kc = vm_blas_kblock(k - ls);
                 float acc = 0.0f;
-                for (int64_t p = ls; p < ls + kc; p++) acc = fmaf(A[i * lda + p], Bp[vm_blas_packed_at(n, k, p, j)], acc);
+                for (int64_t p = ls; p < ls + kc; p++)
+                    acc = fmaf(at ? A[p * lda + i] : A[i * lda + p], Bp[vm_blas_packed_at(n, k, p, j)], acc);
                 c = fmaf(alpha, acc, c);
             }
             C[i * ldc + j] = c;

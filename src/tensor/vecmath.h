@@ -83,6 +83,10 @@ void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int6
 void vm_blas_pack_b(const float *B, int64_t ldb, bool bt, int64_t n, int64_t k, float *Bp, int64_t c0, int64_t c1);
 void vm_blas_gemm(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n, int64_t k,
                   float alpha);
-void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                         int64_t k, float alpha);
+/* vm_blas_gemm_at: the same with A given transposed when at: A's element (i, p) at A[p * lda + i] (Aᵀ stored (k, m)),
+ * the same sums in the same order (the bits of OpenBLAS's call with that operand transposed). */
+void vm_blas_gemm_at(const float *A, int64_t lda, bool at, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
+                     int64_t k, float alpha);
+void vm_blas_gemm_avx512(const float *A, int64_t lda, bool at, const float *Bp, float *C, int64_t ldc, int64_t m,
+                         int64_t n, int64_t k, float alpha);
 #endif

@@ -246,8 +246,24 @@ static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_
  * (rows, nk) · V, a Linear layer's x (rows, in) · Wᵀ, any large matmul. Tiles of 12 rows x 32 columns; each element
  * takes OpenBLAS's k blocks in order (vecmath.h). A k block of B is used in chunks of columns that stay in L2
  * (about 1 MiB) while every 12-row tile of A passes over them, its slice of A (12 x kc) staying in L1. */
-void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C, int64_t ldc, int64_t m, int64_t n,
-                         int64_t k, float alpha) {
+/* A tile's slice of Aᵀ stored (k, m) (A read transposed: a weight gradient's layer input, a backward's Qᵀ), rows
+ * [i0, i0 + mr) and steps [ls, ls + kc), copied as 12 rows of kc into ap: 16 steps of the 12 (or mr) columns at a
+ * time read along A's rows and transposed in registers; rows past mr are zeros. */
+static void copy_at(const float *A, int64_t lda, int64_t i0, int mr, int64_t ls, int64_t kc, float *ap) {
+    __mmask16 rm = (__mmask16)((1u << mr) - 1);
+    for (int64_t p0 = 0; p0 < kc; p0 += 16) {
+        __m512 r[16];
+        int64_t np = kc - p0 < 16 ? kc - p0 : 16;
+        __mmask16 pm = np == 16 ? 0xffff : (__mmask16)((1u << np) - 1);
+        for (int q = 0; q < 16; q++)
+            r[q] = q < np ? _mm512_maskz_loadu_ps(rm, A + (ls + p0 + q) * lda + i0) : _mm512_setzero_ps();
+        transpose16(r);
+        for (int i = 0; i < 12; i++) _mm512_mask_storeu_ps(ap + i * kc + p0, pm, r[i]);
+    }
+}
+
+void vm_blas_gemm_avx512(const float *A, int64_t lda, bool at, const float *Bp, float *C, int64_t ldc, int64_t m,
+                         int64_t n, int64_t k, float alpha) {
     _Alignas(64) float Ap[12 * 448];                    /* a tile's slice of A when copied (kc <= 448) */
     const int64_t npad = (n + 31) / 32 * 32;
     for (int64_t ls = 0, kc; ls < k; ls += kc) {
@@ -260,10 +276,15 @@ void vm_blas_gemm_avx512(const float *A, int64_t lda, const float *Bp, float *C,
                 int mr = m - i0 < 12 ? (int)(m - i0) : 12;
                 /* the tile's slice of A (12, kc) is read in place, or copied to Ap (zeros below the last rows, never
                  * stored) when there are fewer than 12 rows or A's rows are a multiple of 1 KiB apart: 12 rows read
-                 * in place would then share a few of L1's sets with the panel streaming through */
+                 * in place would then share a few of L1's sets with the panel streaming through; A read transposed
+                 * is always copied */
                 const float *a = A + i0 * lda + ls;
                 int64_t la = lda;
-                if (mr < 12 || lda % 256 == 0) {
+                if (at) {
+                    copy_at(A, lda, i0, mr, ls, kc, Ap);
+                    a = Ap;
+                    la = kc;
+                } else if (mr < 12 || lda % 256 == 0) {
                     for (int i = 0; i < 12; i++)
                         if (i < mr) memcpy(Ap + i * kc, a + i * lda, sizeof(float) * (size_t)kc);
                         else memset(Ap + i * kc, 0, sizeof(float) * (size_t)kc);

@@ -741,6 +741,36 @@ static char *node_text(const AgNode *n) {
 }
 
 /* grad_fn and next_functions of the other ops, as PyTorch 1.13 prints them (tests/ref/autograd.py's cases). */
+/* A Linear layer's weight grad, float32 and large enough for BLAS: computed as PyTorch's mm_mat2_backward does for
+ * W.t(), (gᵀ @ x)ᵀ, it has the bits of xᵀ @ g (the same sums), and W.grad comes out as W is laid out. */
+static void test_linear_weight_grad(void **state) {
+    (void)state;
+    Rng g;
+    rng_seed(&g, 7);
+    AgContext c;
+    ag_context_init(&c);
+    AgVal x = {ten_uniform(&g, DT_F32, 2, (int64_t[]){200, 256}, -1, 1), NULL};
+    AgVal W = {ten_uniform(&g, DT_F32, 2, (int64_t[]){300, 256}, -1, 1), ag_meta_new(true)};
+    AgVal b = {ten_uniform(&g, DT_F32, 1, (int64_t[]){300}, -1, 1), ag_meta_new(true)};
+    Tensor *G = ten_uniform(&g, DT_F32, 2, (int64_t[]){200, 300}, -1, 1);
+    AgVal y = ag_linear(&c, x, W, b);
+    assert_non_null(y.t);
+    const Tensor *gs[1] = {G};
+    assert_int_equal(ag_backward(&c, 1, &y, gs, false), 0);
+    Tensor *xt = ten_transpose(x.t, 0, 1), *xc = ten_contiguous(xt), *old = ten_matmul(xc, G);   /* (256, 300) */
+    Tensor *oldt = ten_transpose(old, 0, 1), *want = ten_contiguous(oldt);
+    Tensor *gw = W.m->grad;
+    assert_non_null(gw);
+    assert_true(gw->contiguous && ten_same_shape(gw, W.t));
+    assert_memory_equal(ten_f32(gw), ten_f32(want), sizeof(float) * (size_t)want->numel);
+    Tensor *frees[] = {xt, xc, old, oldt, want, G};
+    for (size_t i = 0; i < sizeof frees / sizeof *frees; i++) ten_free(frees[i]);
+    ag_val_free(x);
+    ag_val_free(W);
+    ag_val_free(b);
+    ag_val_free(y);
+}
+
 static void test_more_names(void **state) {
     (void)state;
     AgContext c;
@@ -1195,6 +1225,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_gradients_finite_differences),
         cmocka_unit_test(test_leaf_and_names),
         cmocka_unit_test(test_more_names),
+        cmocka_unit_test(test_linear_weight_grad),
         cmocka_unit_test(test_no_grad_records_nothing),
         cmocka_unit_test(test_accumulation_and_retain_graph),
         cmocka_unit_test(test_root_errors),

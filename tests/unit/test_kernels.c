@@ -361,7 +361,7 @@ static void test_blas_gemm_is_openblas(void **state) {
         ten_sgemm_ld(A, lda, B, ldb, R, n, m, n, k, cases[c].bt, true, cases[c].alpha);
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)     /* the AVX-512 kernel exists only on x86-64 */
         vm_blas_pack_b_avx512(B, ldb, cases[c].bt, n, k, Bp, 0, n);
-        vm_blas_gemm_avx512(A, lda, Bp, C, n, m, n, k, cases[c].alpha);
+        vm_blas_gemm_avx512(A, lda, false, Bp, C, n, m, n, k, cases[c].alpha);
 #else
         memcpy(C, R, sizeof(float) * (size_t)(m * n));  /* not reached: vm_level() < 2 skipped above */
 #endif
@@ -420,12 +420,101 @@ static void test_sgemm_is_openblas(void **state) {
     par_set_threads(2);
 }
 
+/* sgemm's transA (a weight gradient's xᵀ @ g, a backward's Qᵀ @ g read in place): ten_sgemm_tt with A given as Aᵀ
+ * stored (k, m) has, bit for bit, the product of A copied as (m, k) rows, on every path: attn's AVX-512 kernel
+ * (tiles of fewer than 12 rows, k blocks past 448, 1 and 2 threads), OpenBLAS itself, the fixed-order loop, and
+ * vm_blas_gemm_at's portable loop. */
+static void test_sgemm_reads_a_transposed(void **state) {
+    (void)state;
+    struct { int64_t m, n, k; bool bt; float alpha; } cases[] = {
+        {256, 256, 2048, false, 1.0f}, {256, 1024, 2048, false, 1.0f}, {32, 256, 256, false, 1.0f},
+        {37, 90, 1000, true, 0.5f}, {13, 64, 2000, false, 1.0f}, {300, 7, 500, true, 1.0f}, {5, 6, 7, false, 1.0f},
+        {100, 100, 101, false, 1.0f}, {1100, 40, 3, true, -0.5f},
+    };
+    bool blas = ten_sgemm_wants_blas(1000, 1000, 1000);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, ldat = m + 3, ldb = cases[c].bt ? k + 2 : n + 1;
+        int64_t nb = cases[c].bt ? n * ldb : k * ldb;
+        float *At = malloc(sizeof(float) * (size_t)(k * ldat)), *A = malloc(sizeof(float) * (size_t)(m * k));
+        float *B = malloc(sizeof(float) * (size_t)nb), *C = malloc(sizeof(float) * (size_t)(m * n));
+        float *R = malloc(sizeof(float) * (size_t)(m * n));
+        for (int64_t i = 0; i < k * ldat; i++) At[i] = gemm_sample();
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t p = 0; p < k; p++) A[i * k + p] = At[p * ldat + i];
+        for (int64_t i = 0; i < nb; i++) B[i] = gemm_sample();
+        /* path 0: the fixed-order loop; 1: OpenBLAS (attn's kernel off); 2: attn's kernel where it runs */
+        for (int path = 0; path < 3; path++) {
+            if (path > 0 && !blas) continue;
+            bool use = path > 0;
+            ten_set_own_gemm(path == 2);
+            for (int threads = 1; threads <= 2; threads++) {
+                par_set_threads(threads);
+                ten_sgemm_ld(A, k, B, ldb, R, n, m, n, k, cases[c].bt, use, cases[c].alpha);
+                ten_sgemm_tt(At, ldat, true, B, ldb, cases[c].bt, C, n, m, n, k, use, cases[c].alpha);
+                for (int64_t i = 0; i < m * n; i++)
+                    if (memcmp(&C[i], &R[i], 4) != 0)
+                        fail_msg("path %d, %d thread(s): (%lld x %lld)ᵀ @ (%lld x %lld)%s: C[%lld][%lld] is %a, A copied %a",
+                                 path, threads, (long long)k, (long long)m, (long long)k, (long long)n,
+                                 cases[c].bt ? "ᵀ" : "", (long long)(i / n), (long long)(i % n), (double)C[i], (double)R[i]);
+            }
+        }
+        ten_set_own_gemm(true);
+        /* vm_blas_gemm_at at each vector level it has (the AVX-512 kernel, the portable loop) */
+        float *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k));
+        int top = vm_level();
+        vm_blas_pack_b(B, ldb, cases[c].bt, n, k, Bp, 0, n);
+        for (int level = top; level >= 0; level -= 2) {
+            vm_force_level(level);
+            vm_blas_gemm(A, k, Bp, R, n, m, n, k, cases[c].alpha);
+            vm_blas_gemm_at(At, ldat, true, Bp, C, n, m, n, k, cases[c].alpha);
+            for (int64_t i = 0; i < m * n; i++)
+                if (memcmp(&C[i], &R[i], 4) != 0)
+                    fail_msg("vm_blas_gemm_at, level %d, case %zu: element %lld is %a, A copied %a", level, c, (long long)i,
+                             (double)C[i], (double)R[i]);
+        }
+        vm_force_level(-1);
+        free(At); free(A); free(B); free(C); free(R); free(Bp);
+    }
+    par_set_threads(2);
+}
+
 /* a and b hold the same floats, bit for bit, a NaN matching any NaN */
 static void assert_same_floats(const float *a, const float *b, int64_t n) {
     for (int64_t i = 0; i < n; i++)
         if (memcmp(&a[i], &b[i], 4) != 0 && !(isnan(a[i]) && isnan(b[i])))
             fail_msg("element %lld: %a, expected %a", (long long)i, (double)a[i], (double)b[i]);
 }
+
+/* ten_matmul of views: a first operand transposed in its last two dims (read in place, transA), a second one
+ * transposed or narrowed (copied), against the product of contiguous copies, bit for bit, small (the fixed-order
+ * loop) and large (BLAS or attn's kernel), on 1 and 2 threads. */
+static void test_matmul_reads_views(void **state) {
+    (void)state;
+    int64_t sizes[][4] = {{3, 60, 40, 50}, {2, 200, 300, 100}, {1, 256, 2048, 256}};
+    for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+        int64_t B = sizes[c][0], m = sizes[c][1], k = sizes[c][2], n = sizes[c][3];
+        Tensor *as = ten_new(DT_F32, 3, (int64_t[]){B, k, m}), *bw = ten_new(DT_F32, 3, (int64_t[]){B, k, n + 9});
+        Tensor *bs = ten_new(DT_F32, 3, (int64_t[]){B, n, k});
+        for (int64_t i = 0; i < as->numel; i++) ten_f32(as)[i] = gemm_sample();
+        for (int64_t i = 0; i < bw->numel; i++) ten_f32(bw)[i] = gemm_sample();
+        for (int64_t i = 0; i < bs->numel; i++) ten_f32(bs)[i] = gemm_sample();
+        Tensor *a = ten_transpose(as, 1, 2), *bn = ten_narrow(bw, 2, 3, n), *bt = ten_transpose(bs, 1, 2);
+        Tensor *ac = ten_contiguous(a), *bnc = ten_contiguous(bn), *btc = ten_contiguous(bt);
+        for (int threads = 1; threads <= 2; threads++) {
+            par_set_threads(threads);
+            Tensor *r1 = ten_matmul(a, bn), *e1 = ten_matmul(ac, bnc), *r2 = ten_matmul(a, bt), *e2 = ten_matmul(ac, btc);
+            assert_non_null(r1);
+            assert_non_null(r2);
+            assert_same_floats(ten_f32(r1), ten_f32(e1), r1->numel);
+            assert_same_floats(ten_f32(r2), ten_f32(e2), r2->numel);
+            ten_free(r1); ten_free(e1); ten_free(r2); ten_free(e2);
+        }
+        ten_free(a); ten_free(bn); ten_free(bt); ten_free(ac); ten_free(bnc); ten_free(btc);
+        ten_free(as); ten_free(bw); ten_free(bs);
+    }
+    par_set_threads(2);
+}
+
 
 /* Both within bound of each other elementwise: |a - b| <= bound[i], a NaN matching only a NaN and an infinity
  * only itself (where the reference is not finite the bits must agree). */
@@ -559,6 +648,8 @@ int main(void) {
         cmocka_unit_test(test_blas_gemm_order),
         cmocka_unit_test(test_blas_gemm_is_openblas),
         cmocka_unit_test(test_sgemm_is_openblas),
+        cmocka_unit_test(test_sgemm_reads_a_transposed),
+        cmocka_unit_test(test_matmul_reads_views),
         cmocka_unit_test(test_large_attention_is_unfused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
