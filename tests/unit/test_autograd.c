@@ -748,11 +748,11 @@ static void test_linear_weight_grad(void **state) {
     Rng g;
     rng_seed(&g, 7);
     AgContext c;
-    ag_context_init(&c);
-    AgVal x = {ten_uniform(&g, DT_F32, 2, (int64_t[]){200, 256}, -1, 1), NULL};
-    AgVal W = {ten_uniform(&g, DT_F32, 2, (int64_t[]){300, 256}, -1, 1), ag_meta_new(true)};
-    AgVal b = {ten_uniform(&g, DT_F32, 1, (int64_t[]){300}, -1, 1), ag_meta_new(true)};
-    Tensor *G = ten_uniform(&g, DT_F32, 2, (int64_t[]){200, 300}, -1, 1);
+    ag_context_init(&c, TC);
+    AgVal x = {ten_uniform_in(TC, &g, DT_F32, 2, (int64_t[]){200, 256}, -1, 1), NULL};
+    AgVal W = {ten_uniform_in(TC, &g, DT_F32, 2, (int64_t[]){300, 256}, -1, 1), ag_meta_new(true)};
+    AgVal b = {ten_uniform_in(TC, &g, DT_F32, 1, (int64_t[]){300}, -1, 1), ag_meta_new(true)};
+    Tensor *G = ten_uniform_in(TC, &g, DT_F32, 2, (int64_t[]){200, 300}, -1, 1);
     AgVal y = ag_linear(&c, x, W, b);
     assert_non_null(y.t);
     const Tensor *gs[1] = {G};

@@ -493,8 +493,8 @@ static void test_matmul_reads_views(void **state) {
     int64_t sizes[][4] = {{3, 60, 40, 50}, {2, 200, 300, 100}, {1, 256, 2048, 256}};
     for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
         int64_t B = sizes[c][0], m = sizes[c][1], k = sizes[c][2], n = sizes[c][3];
-        Tensor *as = ten_new(DT_F32, 3, (int64_t[]){B, k, m}), *bw = ten_new(DT_F32, 3, (int64_t[]){B, k, n + 9});
-        Tensor *bs = ten_new(DT_F32, 3, (int64_t[]){B, n, k});
+        Tensor *as = ten_new_in(TC, DT_F32, 3, (int64_t[]){B, k, m}), *bw = ten_new_in(TC, DT_F32, 3, (int64_t[]){B, k, n + 9});
+        Tensor *bs = ten_new_in(TC, DT_F32, 3, (int64_t[]){B, n, k});
         for (int64_t i = 0; i < as->numel; i++) ten_f32(as)[i] = gemm_sample();
         for (int64_t i = 0; i < bw->numel; i++) ten_f32(bw)[i] = gemm_sample();
         for (int64_t i = 0; i < bs->numel; i++) ten_f32(bs)[i] = gemm_sample();
