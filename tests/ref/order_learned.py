@@ -11,7 +11,7 @@ Run:  /usr/bin/python3 tests/ref/order_learned.py [--steps S] [--threads 1] [--a
 Prints, per variant, the training time and the accuracy at each test length; with --attn, then the same for the
 lesson's own code (lessons/07-order-learned.md: its classes, train and accuracy) run by attn, for comparison.
 The lesson's printed conclusions are checked against PyTorch by the torch_transcript stage (its blocks are
-'attn pytorch'); this script is the experiment behind them, with RoPE as a fifth variant.
+'attn pytorch'); this script is the experiment behind them, the five variants side by side (the lesson's Rotary is RoPE).
 """
 import argparse, math, os, re, subprocess, time
 import torch
