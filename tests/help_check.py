@@ -37,7 +37,8 @@ def listing(topic):
     """The names `help TOPIC` lists, as typed."""
     out = run(f"help {topic}\n")
     lines = out.split("\n")
-    return out, [n for l in lines[1:] for n in l.split()]
+    names = lines[1:lines.index("", 1)] if "" in lines[1:] else lines[1:]     # a note may follow a blank line
+    return out, [n for l in names for n in l.split()]
 
 
 # 1. the overview fits a screen
@@ -48,7 +49,8 @@ for lang in ("C.UTF-8", "ja_JP.UTF-8", "zh_CN.UTF-8"):
           "\n".join(out))
     check(f"{lang}: every line of help within 80 columns", not wide, wide[:2])
     check(f"{lang}: help names every module listing",
-          all(f"help {t}" in "\n".join(out) for t in ("torch", "nn", "F", "d2l", "math", "python", "Tensor")), out[-4:])
+          all(f"help {t}" in "\n".join(out) for t in ("torch", "nn", "F", "d2l", "math", "python", "Tensor", "training")),
+          out[-4:])
 
 # 2. listings name what exists, where the student types it (or in a later PyTorch, for what came after the chapter)
 LATER = {"F.scaled_dot_product_attention"}      # PyTorch 2.0
@@ -81,6 +83,30 @@ except ImportError:
     out, names = listing("d2l")
     check("help d2l: lists the book's d2l functions", {"d2l.plot", "d2l.masked_softmax", "d2l.PositionalEncoding"} <=
           set(names), names[:20])
+
+# help training: where a training loop's pieces are; every name it gives exists in PyTorch (or the book's d2l) and
+# has help as written; help d2l points to it after its listing
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ref"))
+import d2l_book  # noqa: E402
+for lang in ("C.UTF-8", "ja_JP.UTF-8", "zh_CN.UTF-8"):
+    out = run("help training\n", lang)
+    named = sorted(set(re.findall(r"\b(?:torch|nn|F|d2l)\.[A-Za-z_.]*[A-Za-z_]", out)))
+    real = {"torch": torch, "nn": torch.nn, "F": F, "d2l": d2l_book}
+    missing = []
+    for n in named:
+        obj = real[n.split(".")[0]]
+        for part in n.split(".")[1:]:
+            obj = getattr(obj, part, None)
+        if obj is None:
+            missing.append(n)
+    check(f"{lang}: help training names {len(named)} things, each one in PyTorch or the book's d2l",
+          len(named) >= 15 and not missing and all(columns(l) <= 80 for l in out.split("\n")), missing or out)
+    helped = run("".join(f"help {n}\n" for n in named), lang)
+    check(f"{lang}: every name help training gives has its help", "no help for" not in helped,
+          re.findall(r"no help for '[^']*'", helped))
+out = run("help d2l\n")
+check("help d2l: after the names, where training is (d2l.Trainer, help training)",
+      "\n\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer" in out and "help training" in out, out[-300:])
 
 # 3. every listed name has help, in one run of attn per listing
 for topic in ("torch", "nn", "F", "d2l", "math", "python", "attn", "Tensor"):

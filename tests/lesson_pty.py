@@ -286,4 +286,41 @@ r = subprocess.run([ATTN, "--check", rec], capture_output=True, text=True, timeo
 check("teacher: the recording with the failed detours replays with --check", r.returncode == 0, r.stdout[-1200:])
 shutil.rmtree(rec_dir, ignore_errors=True)
 
+# lesson 7 at a terminal, in English, Japanese and Chinese: a student draws figures in the terminal (a detour), jumps
+# to the training step and runs it with Enter; the board's loss and accuracy curves are drawn while the model trains,
+# redrawn in place (one legend in the whole scrollback, the figure within the screen's 24 rows), and the step goes on
+# to the accuracy, 1/7 as the lesson says (0.1 and within 0.03 of it: PyTorch's numbers, torch_transcript)
+for lang, go_on in [("en", "(the figure above: press Enter to go on)"), ("ja", "(上の図を見てください: Enter で先へ進みます)"),
+                    ("zh", "（请看上面的图：按 Enter 继续）")]:
+    s = Screen(f"{ATTN} lesson 7 --lang {lang}", dict(ENV, TERM="xterm-256color"))
+    try:
+        s.wait_for("    vocab, d, n, k = 32, 32, 8, 2")
+        s.send("plot_target('terminal')")
+        s.wait_for("plot_target('terminal')\n")
+        s.send("jump train")
+        s.wait_for("    def loss_of(model, X):")
+        for _ in range(20):                 # Enter runs each statement, up to the training of model_none
+            s.send("")
+            time.sleep(0.5)
+            if "attn> losses_none = train(model_none)" in s.text():
+                break
+        t = s.wait_for(go_on)
+        screen = s.run("capture-pane", "-p", "-t", "t")
+        plot = [l for l in screen.split("\n") if re.match(r" *[0-9.]* *[|+]", l)]
+        check(f"{lang}: lesson 7's training draws the loss and accuracy curves in the terminal, once, in place",
+              t.count("loss +-") == 1 and t.count("accuracy +-") == 1 and re.search(r"^ +step *$", t, re.M)
+              and go_on in t, t[-2500:])
+        check(f"{lang}: the board fits the 80x24 screen with the statement that drew it",
+              "attn> losses_none = train(model_none)" in t and 10 <= len(plot) <= 22
+              and all(len(l) <= 80 for l in screen.split("\n")), screen)
+        for stmt in ["acc_none = accuracy(model_none, test8)", "round(acc_none, 1)"]:     # the figure's pause, then
+            s.send("")                                                                      # the step's two statements
+            s.wait_for("    " + stmt)
+        s.send("")
+        t = s.wait_for("(0.1, True)")
+        check(f"{lang}: after the curves the step goes on: the model without positions is at chance, 1/7",
+              "(0.1, True)" in t, t[-600:])
+    finally:
+        s.close()
+
 finish()

@@ -469,15 +469,18 @@ lacks "...and has no language line" "$(cat "$T/c5en.md")" "<!-- lang:"
 
 # lesson 7, a student: the shuffle question refuses the model itself (forbid) and explains the unshuffled answer;
 # after the jump the earlier trainings are rebuilt, the share of trained positions is (8 - 2) / (16 - 2), and the
-# extrapolation question explains the sinusoid's mistake
+# extrapolation question explains the sinusoid's mistake; RoPE, the last step, keeps 16 and not 32, and its question
+# counts offsets, not positions
 rm -f "$XDG_STATE_HOME/attn/progress"
-out=$(printf 'jump equivariant\n\n\n\nYs = model(X0[:, perm])\nYs = Y0\nYs = Y0[:, perm]\njump longer\n\n6 / 14\n\ntorch.tensor([True, False, True])\ntorch.tensor([False, False, True])\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson 7 2>&1)
+out=$(printf 'jump equivariant\n\n\n\nYs = model(X0[:, perm])\nYs = Y0\nYs = Y0[:, perm]\njump longer\n\n6 / 14\n\ntorch.tensor([True, False, True])\ntorch.tensor([False, False, True])\n\n\n\n\n\n\n\nn / 32\n(2 * n - 1) / 63\nquit\n' | ATTN_PLOT=summary "$ATTN" lesson 7 2>&1)
 has "lesson 7: forbid: the model may not answer the shuffle question" "$out" "Not yet: work it out from Y0 and perm: without positions, shuffling the tokens"
 has "lesson 7: the unshuffled outputs get their explanation" "$out" "Not yet: the tokens moved, and their outputs move with them: reorder the rows of"
 has "lesson 7: after the jump, the models are trained again (offsets 1.0 on length 16)" "$out" ", 1.0]"
 has "lesson 7: the sinusoid does not extrapolate" "$out" "Not yet: the sinusoid is defined everywhere, but the model trained on it fails"
+has "lesson 7: RoPE keeps length 16, not 32 (Shaw's offsets keep both)" "$out" "[[True, True, True], [True, True, False]]"
+has "lesson 7: the RoPE question explains a count of positions" "$out" "Not yet: count offsets j - i, negative and positive, not positions"
 n=$(printf '%s\n' "$out" | grep -c "^Right")
-[ "$n" = 3 ] && ok || bad "lesson 7: three questions right, $n seen"
+[ "$n" = 4 ] && ok || bad "lesson 7: four questions right, $n seen"
 has "lesson 7 is the last" "$out" "That was the last lesson."
 
 echo "$pass passed, $fail failed"

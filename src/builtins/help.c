@@ -295,6 +295,22 @@ static void list_python(StrBuf *out) {
     put_columns(out, &l, 20);
 }
 
+/* help training: where the pieces of a training loop are, as PyTorch and the book (§3.2) name them. */
+static void put_training(StrBuf *out) {
+    sb_puts(out, TR("Training, as PyTorch and the book write it (help NAME explains one):\n"
+                    "  autograd    torch.tensor(..., requires_grad=True), loss.backward(), X.grad,\n"
+                    "              torch.no_grad(), X.detach(), torch.autograd.grad\n"
+                    "  models      nn.Module with nn.Parameter and layers (help nn): parameters()\n"
+                    "              require grad; model.train() and model.eval() switch dropout\n"
+                    "  losses      F.cross_entropy, F.mse_loss, nn.CrossEntropyLoss, nn.MSELoss\n"
+                    "  optimizers  torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW; a step is\n"
+                    "              loss.backward(); opt.step(); opt.zero_grad()\n"
+                    "  data        torch.utils.data.TensorDataset, torch.utils.data.DataLoader\n"
+                    "  the book    d2l.Module, d2l.DataModule, d2l.Trainer (fit), and\n"
+                    "              d2l.ProgressBoard, whose curves are drawn as the model learns\n"
+                    "  lesson 7    trains a self-attention model with and without positions\n"));
+}
+
 /* help torch, help nn, help(F), help(X) ...: what a module or a tensor offers. The word as typed, or the module's
  * Python name (help(torch.nn) gives "torch.nn"). False for any other word. */
 static bool help_topic(StrBuf *out, const char *word) {
@@ -315,6 +331,13 @@ static bool help_topic(StrBuf *out, const char *word) {
         Value *m = builtins_import(topics[i].module);
         list_attrs(out, m, topics[i].prefix);
         val_decref(m);
+        if (!strcmp(topics[i].module, "d2l"))         /* after a blank line: the listing above is names only */
+            sb_puts(out, TR("\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
+                            "d2l.ProgressBoard draws its curves as it learns; help training shows the rest.\n"));
+        return true;
+    }
+    if (!strcmp(word, "training")) {
+        put_training(out);
         return true;
     }
     if (!strcmp(word, "attn")) {
@@ -501,7 +524,7 @@ void help_overview(StrBuf *out) {
     list_chapter(out, all, n);
     sb_puts(out, TR("\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
                     "help math, help python (print, len ... and exceptions), help attn (its tools),\n"
-                    "help Tensor (what a tensor X offers); dir() lists the names you defined.\n"));
+                    "help Tensor (what a tensor X offers), help training; dir() lists your names.\n"));
 }
 
 static Value *bi_help(Interp *I, Args *a) {

@@ -306,13 +306,55 @@ static const I18nMessage catalogue[] = {
       "本章的函数（d2l §11.3、§11.5、§11.6）：\n"}},
     {{"\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
       "help math, help python (print, len ... and exceptions), help attn (its tools),\n"
-      "help Tensor (what a tensor X offers); dir() lists the names you defined.\n",
+      "help Tensor (what a tensor X offers), help training; dir() lists your names.\n",
       "\nモジュールごとの一覧: help torch、help nn、help F (torch.nn.functional)、\n"
       "help d2l、help math、help python (print、len ... と例外)、help attn (ツール)、\n"
-      "help Tensor (テンソル X の属性とメソッド)。dir() は自分で定義した名前を表示。\n",
+      "help Tensor (テンソル X のメソッド)、help training (訓練)。dir() は自分の名前。\n",
       "\n按模块列出：help torch、help nn、help F（torch.nn.functional）、help d2l、\n"
       "help math、help python（print、len …… 和异常）、help attn（attn 的工具）、\n"
-      "help Tensor（张量 X 的属性和方法）；dir() 列出你定义的名字。\n"}},
+      "help Tensor（张量 X 的属性和方法）、help training（训练）；dir() 列出你的名字。\n"}},
+    {{"\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
+      "d2l.ProgressBoard draws its curves as it learns; help training shows the rest.\n",
+      "\n訓練 (§3.2): d2l.Module、d2l.DataModule、d2l.Trainer がモデルを訓練し、\n"
+      "d2l.ProgressBoard は学習中の曲線を描きます。残りは help training にあります。\n",
+      "\n训练（§3.2）：d2l.Module、d2l.DataModule 和 d2l.Trainer 训练模型，\n"
+      "d2l.ProgressBoard 在模型学习时画出曲线；其余内容见 help training。\n"}},
+    {{"Training, as PyTorch and the book write it (help NAME explains one):\n"
+      "  autograd    torch.tensor(..., requires_grad=True), loss.backward(), X.grad,\n"
+      "              torch.no_grad(), X.detach(), torch.autograd.grad\n"
+      "  models      nn.Module with nn.Parameter and layers (help nn): parameters()\n"
+      "              require grad; model.train() and model.eval() switch dropout\n"
+      "  losses      F.cross_entropy, F.mse_loss, nn.CrossEntropyLoss, nn.MSELoss\n"
+      "  optimizers  torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW; a step is\n"
+      "              loss.backward(); opt.step(); opt.zero_grad()\n"
+      "  data        torch.utils.data.TensorDataset, torch.utils.data.DataLoader\n"
+      "  the book    d2l.Module, d2l.DataModule, d2l.Trainer (fit), and\n"
+      "              d2l.ProgressBoard, whose curves are drawn as the model learns\n"
+      "  lesson 7    trains a self-attention model with and without positions\n",
+      "訓練。PyTorch と本の書き方で (help NAME で1つを説明します):\n"
+      "  自動微分    torch.tensor(..., requires_grad=True)、loss.backward()、X.grad、\n"
+      "              torch.no_grad()、X.detach()、torch.autograd.grad\n"
+      "  モデル      nn.Parameter と層 (help nn) を持つ nn.Module。parameters() は\n"
+      "              勾配を求め、model.train() と model.eval() が dropout を切り替える\n"
+      "  損失        F.cross_entropy、F.mse_loss、nn.CrossEntropyLoss、nn.MSELoss\n"
+      "  最適化      torch.optim.SGD、torch.optim.Adam、torch.optim.AdamW。1ステップは\n"
+      "              loss.backward(); opt.step(); opt.zero_grad()\n"
+      "  データ      torch.utils.data.TensorDataset、torch.utils.data.DataLoader\n"
+      "  本          d2l.Module、d2l.DataModule、d2l.Trainer (fit)、そして\n"
+      "              d2l.ProgressBoard。曲線はモデルが学ぶにつれて描かれる\n"
+      "  レッスン 7  位置なしと位置ありの自己注意モデルを訓練する\n",
+      "训练，按 PyTorch 和书中的写法（help NAME 解释其中一个）：\n"
+      "  自动微分    torch.tensor(..., requires_grad=True)、loss.backward()、X.grad、\n"
+      "              torch.no_grad()、X.detach()、torch.autograd.grad\n"
+      "  模型        带 nn.Parameter 和层（help nn）的 nn.Module：parameters() 需要\n"
+      "              梯度；model.train() 和 model.eval() 切换 dropout\n"
+      "  损失        F.cross_entropy、F.mse_loss、nn.CrossEntropyLoss、nn.MSELoss\n"
+      "  优化器      torch.optim.SGD、torch.optim.Adam、torch.optim.AdamW；一步是\n"
+      "              loss.backward(); opt.step(); opt.zero_grad()\n"
+      "  数据        torch.utils.data.TensorDataset、torch.utils.data.DataLoader\n"
+      "  本书        d2l.Module、d2l.DataModule、d2l.Trainer（fit），以及\n"
+      "              d2l.ProgressBoard，它的曲线随模型学习而画出\n"
+      "  第 7 课     训练有位置和没有位置的自注意力模型\n"}},
     {{"What %s offers, as you type it (help NAME explains one):\n",
       "%s にあるもの(入力するときの名前で。help NAME で1つを説明します):\n",
       "%s 提供的名字（按输入时的写法；help NAME 解释其中一个）：\n"}},
