@@ -45,8 +45,8 @@ static Value *m_gradfn_name(Interp *I, Args *a) {
     return val_str(name);
 }
 static const Builtin gradfn_methods[] = {
-    {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0, "grad_fn"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 /* grad_fn.next_functions: one (node, output number) pair per input, (None, 0) where the input needs no grad. */
 static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     AgNode *n = node_of(self);
@@ -266,9 +266,9 @@ static Value *m_mode_exit(Interp *I, Args *a) {
     return val_bool(false);
 }
 static const Builtin mode_methods[] = {
-    {"__enter__", m_mode_enter, "", "", "", 0},
-    {"__exit__", m_mode_exit, "", "", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"__enter__", m_mode_enter, "", "", "", 0, ""},
+    {"__exit__", m_mode_exit, "", "", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* The function a grad-mode decorator gives: calls "fn" with the mode set, then puts the previous mode back. */
 static Value *moded_call(Interp *I, Value *self, Args *a) {
@@ -397,20 +397,20 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
 const Builtin bi_autograd_methods[] = {
     {"backward", m_backward, "X.backward(gradient=None, retain_graph=None)",
      "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
-     "from that requires grad, adding it to their .grad.", "", 0},
-    {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0},
+     "from that requires grad, adding it to their .grad.", "", 0, "X"},
+    {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},
     {"requires_grad_", m_requires_grad_, "X.requires_grad_(requires_grad=True)",
-     "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0},
-    {"retain_grad", m_retain_grad, "X.retain_grad()", "Makes backward() fill X.grad although X is not a leaf.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0, "X"},
+    {"retain_grad", m_retain_grad, "X.retain_grad()", "Makes backward() fill X.grad although X is not a leaf.", "", 0, "X"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_autograd[] = {
     {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, allow_unused=False)",
-     "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0},
+     "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0, "torch.autograd"},
     {"no_grad", bi_no_grad, "torch.no_grad()",
-     "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0},
-    {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0},
+     "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0, "torch"},
+    {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0, "torch"},
     {"set_grad_enabled", bi_set_grad_enabled, "torch.set_grad_enabled(mode)",
-     "Turns the recording of operations on (True) or off (False); as a context manager, for its block only.", "", 0},
-    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled()", "Whether operations are recorded for backward now.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Turns the recording of operations on (True) or off (False); as a context manager, for its block only.", "", 0, "torch"},
+    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled()", "Whether operations are recorded for backward now.", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -410,26 +410,26 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
 const Builtin bi_d2l_after[] = {
     {"toeplitz_error", bi_toeplitz_error, "toeplitz_error(S)",
      "max |S[i, j] - S[i+1, j+1]| over a score matrix (or a batch of them): 0 when every score depends only on the "
-     "offset j - i, the relative-position property.", "§11.6.5", 0},
+     "offset j - i, the relative-position property.", "§11.6.5", 0, ""},
     {"relative_position_index", bi_rel_index, "relative_position_index(n, k)",
-     "(n, n) matrix of clip(j - i, -k, k) + k: which of Shaw et al.'s 2k+1 learned vectors each query-key pair uses.", "§11.6.5", 0},
+     "(n, n) matrix of clip(j - i, -k, k) + k: which of Shaw et al.'s 2k+1 learned vectors each query-key pair uses.", "§11.6.5", 0, ""},
     {"shaw_bias", bi_shaw_bias, "shaw_bias(q, table)",
      "Relative position representations (Shaw et al. 2018): q_i · a[clip(j - i, -k, k)] / sqrt(d) for a table of 2k+1 "
-     "vectors; added to the content scores q_i · k_j / sqrt(d).", "§11.6.5", 0},
+     "vectors; added to the content scores q_i · k_j / sqrt(d).", "§11.6.5", 0, ""},
     {"rope", bi_rope, "rope(X, base=10000)",
      "Rotary position embedding (Su et al. 2021): rotates each pair (2j, 2j+1) of X at position m by m·θ_j, "
      "θ_j = base^(-2j/d), the §11.6.3.2 rotation applied to queries and keys, so rope(Q) @ rope(K).T depends only on "
-     "the offset.", "§11.6.5", 0},
+     "the offset.", "§11.6.5", 0, ""},
     {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(I->run.ten, num_heads)",
-     "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0},
+     "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0, ""},
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
-     "when causal).", "§11.6.5", 0},
+     "when causal).", "§11.6.5", 0, ""},
     {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False, seed=0)",
      "Exercise 2: a learnable position table, (1, n, d) numbers starting from N(0, 0.02²), fitted by gradient descent "
      "on the mean squared error to target (the sinusoid P when None); prints the loss (quiet=True: nothing) and "
      "returns the table to compare with P. seed= chooses the starting numbers (the same seed gives the same table, "
-     "whatever ran before; torch.manual_seed does not change them).", "§11.6.5", 0},
+     "whatever ran before; torch.manual_seed does not change them).", "§11.6.5", 0, ""},
     {"stack_attention", bi_stack_attention,
      "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, quiet=False, plot=False)",
      "Exercise 1: runs two inputs through the same stack of freshly initialised self-attention layers "
@@ -437,5 +437,5 @@ const Builtin bi_d2l_after[] = {
      "tokens plus P, and one random token repeated at n positions plus P. Prints per layer the token similarity "
      "(mean pairwise cosine of the first) and the position signal (relative spread of the second's rows: 0 when "
      "every position gives the same output), and what they show. seed= chooses the random tokens. Returns "
-     "{'cosine': [...], 'position': [...]}; plot=True draws both.", "§11.6.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "{'cosine': [...], 'position': [...]}; plot=True draws both.", "§11.6.5", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

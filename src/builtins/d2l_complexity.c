@@ -463,19 +463,19 @@ const Builtin bi_d2l_complexity[] = {
     {"complexity", bi_complexity, "complexity(n, d, k=3)",
      "The chapter's table for n tokens of d dimensions (2 <= n <= 10^6): computational complexity, with each O(...) "
      "evaluated, sequential operations and maximum path length of a CNN (kernel k), an RNN and self-attention; "
-     "which is cheapest and whether self-attention costs more than the RNN (n against d).", "§11.6.2", 0},
+     "which is cheapest and whether self-attention costs more than the RNN (n against d).", "§11.6.2", 0, ""},
     {"path_length", bi_path_length, "path_length(n, k=3, dilated=False)",
      "Maximum path length of a stack of convolutions, computed on the layered dependency graph: the fewest layers "
      "after which x1 and xn reach a common output. Contiguous kernels give ceil((n-1)/(k-1)) (the book's O(n/k)), "
-     "dilated ones ceil(log_k n).", "§11.6.2", 0},
+     "dilated ones ceil(log_k n).", "§11.6.2", 0, ""},
     {"receptive_field", bi_receptive_field, "receptive_field(n=5, k=3, layers=2, dilated=False)",
      "Draws which inputs reach which outputs after some layers of convolution (the chapter's figure: x1 and x5 meet "
-     "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0},
+     "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0, ""},
     {"measure_layers", bi_measure_layers,
      "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5, quiet=False, plot=False)",
      "Times real conv1d, RNN and self-attention layers written in C on this machine (one thread's CPU time, the "
      "fastest of `repeats` runs), fits the log-log slope of time against n over the larger half of the sizes, and says what the times show: how "
      "fast each grew, and where self-attention became slower than the RNN compared with n = d. Returns a dict with "
      "the times, the slopes and fit_from (the smallest n in the fit); quiet=True prints nothing, plot=True draws "
-     "them on log-log axes with the fitted lines.", "§11.6.2", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "them on log-log axes with the fitted lines.", "§11.6.2", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -36,5 +36,5 @@ static Value *bi_check_shape(Interp *I, Args *a) {
 
 const Builtin bi_d2l[] = {
     {"check_shape", bi_check_shape, "d2l.check_shape(a, shape)",
-     "Stops with \"tensor's shape ... != expected shape ...\" unless a.shape equals shape (§11.6.1 uses it).", "§11.6.1", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Stops with \"tensor's shape ... != expected shape ...\" unless a.shape equals shape (§11.6.1 uses it).", "§11.6.1", 0, "d2l"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

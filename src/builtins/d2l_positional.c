@@ -94,5 +94,5 @@ const Builtin bi_d2l_positional[] = {
     {"PositionalEncoding", bi_positional_encoding, "d2l.PositionalEncoding(num_hiddens, dropout, max_len=1000)",
      "Sinusoidal positional encoding: .P is (1, max_len, num_hiddens) with P[0, i, 2j] = sin(i / 10000^(2j/d)) and "
      "P[0, i, 2j+1] = cos(...); calling it on X (batch, steps, d) returns dropout(X + P[:, :steps, :]). For an odd "
-     "num_hiddens the last column is a sine (the book's code fails there).", "§11.6.3", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "num_hiddens the last column is a sine (the book's code fails there).", "§11.6.3", 0, "d2l"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -188,11 +188,11 @@ static Value *bi_rotation(Interp *I, Args *a) {
 const Builtin bi_d2l_relative[] = {
     {"binary_vs_sinusoid", bi_binary_vs_sinusoid, "binary_vs_sinusoid(n=8, d=8)",
      "The binary digits of 0..n-1 beside the rows of P (d = 2..16; for d > 8 only the sine columns): the bits change "
-     "more slowly from right to left, the columns of P from left to right.", "§11.6.3.1", 0},
+     "more slowly from right to left, the columns of P from left to right.", "§11.6.3.1", 0, ""},
     {"rotation", bi_rotation, "rotation(delta, j, d=32, n=60, quiet=False, plot=False)",
      "The 2×2 matrix R = [[cos δω_j, sin δω_j], [-sin δω_j, cos δω_j]] of (11.6.3), ω_j = 1/10000^(2j/d): applied to "
      "(p_{i,2j}, p_{i,2j+1}) it gives (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i, with delta between -(n-1) and n-1 "
      "(a negative delta moves every pair back). Prints the largest difference over the positions 0..n-1 of the "
      "table (quiet=True prints nothing) and returns R. plot=True draws the pairs on the unit circle and where R "
-     "turns them.", "§11.6.3.2", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "turns them.", "§11.6.3.2", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -234,13 +234,13 @@ static Value *container_getitem(Interp *I, Value *self, Value *index);
 static Value *m_container_append(Interp *I, Args *a);
 static Value *m_container_extend(Interp *I, Args *a);
 static const Builtin sequential_methods[] = {
-    {"append", m_container_append, "net.append(module)", "Adds module at the end (named by the number of layers before it); returns net.", "", 0},
-    {"extend", m_container_extend, "net.extend(modules)", "Appends each module of a list or another Sequential; returns net.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"append", m_container_append, "net.append(module)", "Adds module at the end (named by the number of layers before it); returns net.", "", 0, "net"},
+    {"extend", m_container_extend, "net.extend(modules)", "Appends each module of a list or another Sequential; returns net.", "", 0, "net"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 static const Builtin module_list_methods[] = {
-    {"append", m_container_append, "layers.append(module)", "Adds module at the end of the list; returns the list.", "", 0},
-    {"extend", m_container_extend, "layers.extend(modules)", "Appends each module of an iterable; returns the list.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"append", m_container_append, "layers.append(module)", "Adds module at the end of the list; returns the list.", "", 0, "layers"},
+    {"extend", m_container_extend, "layers.extend(modules)", "Appends each module of an iterable; returns the list.", "", 0, "layers"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static const ObjClass SequentialClass = {.name = "Sequential", .call = sequential_call, .is_module = true, .methods = sequential_methods,
                                          .getitem = container_getitem, .len = container_len, .iter = container_iter};
@@ -984,41 +984,41 @@ static Value *bi_multihead(Interp *I, Args *a) {
 const Builtin bi_nn_layers[] = {
     {"ReLU", bi_relu_layer, "nn.ReLU(inplace=False)",
      "A layer that applies max(x, 0) to each element: nn.ReLU()(X) is F.relu(X). Put it between layers in "
-     "nn.Sequential.", "§5.1", 0},
+     "nn.Sequential.", "§5.1", 0, "nn"},
     {"GELU", bi_gelu_layer, "nn.GELU(approximate='none')",
      "A layer that applies GELU, x times the normal CDF at x, to each element (approximate='tanh': the tanh "
-     "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0},
+     "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0, "nn"},
     {"Tanh", bi_plain_activation, "nn.Tanh()",
      "A layer that applies tanh to each element (values in (-1, 1)): nn.Tanh()(X) is torch.tanh(X). The activation "
-     "of RNN hidden states and of additive attention's scoring MLP.", "§5.1", 0},
+     "of RNN hidden states and of additive attention's scoring MLP.", "§5.1", 0, "nn"},
     {"Sigmoid", bi_plain_activation, "nn.Sigmoid()",
      "A layer that applies 1 / (1 + exp(-x)) to each element (values in (0, 1)): nn.Sigmoid()(X) is "
-     "torch.sigmoid(X). Gates and binary classification use it.", "§5.1", 1},
+     "torch.sigmoid(X). Gates and binary classification use it.", "§5.1", 1, "nn"},
     {"Softmax", bi_softmax_layer, "nn.Softmax(dim=None)",
      "A layer that turns scores into probabilities along dim: nn.Softmax(dim=-1)(X) is torch.softmax(X, dim=-1). "
-     "Give dim: each row along it then sums to 1.", "§4.1", 0},
+     "Give dim: each row along it then sums to 1.", "§4.1", 0, "nn"},
     {"Flatten", bi_flatten_layer, "nn.Flatten(start_dim=1, end_dim=-1)",
      "A layer that flattens dims start_dim..end_dim into one: nn.Flatten()(X) is torch.flatten(X, 1), a batch of "
-     "(b, c, h, w) becoming (b, c*h*w) before a Linear layer.", "", 0},
+     "(b, c, h, w) becoming (b, c*h*w) before a Linear layer.", "", 0, "nn"},
     {"Identity", bi_identity_layer, "nn.Identity()",
      "A layer that returns its input unchanged (the same tensor): a placeholder where a model may have a layer, "
-     "e.g. no normalization.", "", 0},
+     "e.g. no normalization.", "", 0, "nn"},
     {"Sequential", bi_sequential, "nn.Sequential(*modules)",
      "Stacks modules: calling it calls each in turn on the output of the one before. The children are named "
      "0, 1, ... (state_dict keys '0.weight', '1.bias' ...). E.g. nn.Sequential(nn.Linear(4, 8), nn.ReLU(), "
-     "nn.Linear(8, 4)).", "§6.1", 0},
+     "nn.Linear(8, 4)).", "§6.1", 0, "nn"},
     {"ModuleList", bi_module_list, "nn.ModuleList(modules=None)",
      "Holds modules in a list: index, slice, len, iterate, append and extend it like a list; the modules are children "
-     "of the module that holds it (parameters named 'layers.0.weight' ...). It has no forward: call its modules.", "", 0},
+     "of the module that holds it (parameters named 'layers.0.weight' ...). It has no forward: call its modules.", "", 0, "nn"},
     {"LayerNorm", bi_layernorm, "nn.LayerNorm(normalized_shape, eps=1e-05, elementwise_affine=True)",
      "Normalizes each example over its last dimensions (normalized_shape, e.g. the hidden size d): subtracts their "
      "mean, divides by sqrt(variance + eps), then scales by weight (ones) and adds bias (zeros), both learned. "
-     "The Transformer's AddNorm uses it after each attention layer. Input (..., d) for nn.LayerNorm(d).", "§11.7", 0},
+     "The Transformer's AddNorm uses it after each attention layer. Input (..., d) for nn.LayerNorm(d).", "§11.7", 0, "nn"},
     {"Embedding", bi_embedding, "nn.Embedding(num_embeddings, embedding_dim, padding_idx=None)",
      "A table of num_embeddings learned vectors of size embedding_dim (weight, drawn from N(0, 1)): given int64 "
      "indices of any shape, returns their rows, shape (*indices.shape, embedding_dim). Exercise 3 of §11.6: "
      "nn.Embedding(max_len, d)(torch.arange(n)) gives a learned embedding per position to add to X instead of P. "
-     "padding_idx: that row starts at zero.", "§11.6", 0},
+     "padding_idx: that row starts at zero.", "§11.6", 0, "nn"},
     {"MultiheadAttention", bi_multihead, "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False)",
      "PyTorch's multi-head attention (§11.5's, with the three input projections packed in one in_proj_weight "
      "(3*embed_dim, embed_dim) and the output projection out_proj). Call it as mha(query, key, value, "
@@ -1026,5 +1026,5 @@ const Builtin bi_nn_layers[] = {
      "weights). Shapes are (length, batch, embed_dim) unless batch_first=True: (batch, length, embed_dim). "
      "Self-attention: mha(X, X, X). attn_mask (L, S): True (or -inf) where a query must not look; "
      "key_padding_mask (batch, S): True at padded keys. weights: (batch, L, S), averaged over heads unless "
-     "average_attn_weights=False.", "§11.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "average_attn_weights=False.", "§11.5", 0, "nn"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

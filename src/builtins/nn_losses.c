@@ -425,14 +425,14 @@ const Builtin bi_nn_losses[] = {
      "for C classes, target (N,) class indices; or input (N, C, d1, ...) with target (N, d1, ...), e.g. a token per "
      "position; or target of input's shape holding class probabilities. Targets equal to ignore_index are left out "
      "(padding); reduction 'sum' adds, 'none' gives the loss of each element; label_smoothing e mixes e/C of every "
-     "class into the target.", "§4.1", 0},
+     "class into the target.", "§4.1", 0, "F"},
     {"mse_loss", bi_mse_loss, "F.mse_loss(input, target, reduction='mean')",
      "The mean of (input - target)**2 (reduction 'sum': the sum, 'none': each element): the squared error of "
-     "regression. Give both the same shape (they broadcast, with PyTorch's warning).", "§3.1", 0},
+     "regression. Give both the same shape (they broadcast, with PyTorch's warning).", "§3.1", 0, "F"},
     {"CrossEntropyLoss", bi_cross_entropy_loss,
      "nn.CrossEntropyLoss(weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)",
      "The classification loss as a module: loss = nn.CrossEntropyLoss(); loss(Y_hat, y) is F.cross_entropy(Y_hat, y) "
-     "with the options given here (help F.cross_entropy).", "§4.5", 0},
+     "with the options given here (help F.cross_entropy).", "§4.5", 0, "nn"},
     {"MSELoss", bi_mse_loss_layer, "nn.MSELoss(reduction='mean')",
-     "The squared-error loss as a module: nn.MSELoss()(y_hat, y) is F.mse_loss(y_hat, y).", "§3.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "The squared-error loss as a module: nn.MSELoss()(y_hat, y) is F.mse_loss(y_hat, y).", "§3.5", 0, "nn"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

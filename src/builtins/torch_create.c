@@ -63,7 +63,7 @@ out:
 }
 
 const Builtin torch_size_builtin = {"Size", bi_size, "torch.Size(sizes=())",
-    "The shape type of tensors: torch.Size([2, 3]) == torch.zeros(2, 3).shape.", "", 0};
+    "The shape type of tensors: torch.Size([2, 3]) == torch.zeros(2, 3).shape.", "", 0, "torch"};
 
 static const char *const SHAPE_KW[] = {"size", "dtype", "device", "requires_grad", NULL};
 
@@ -360,40 +360,40 @@ static Value *bi_set_printoptions(Interp *I, Args *a) {
 
 const Builtin bi_torch_create[] = {
     {"tensor", bi_tensor, "torch.tensor(data, dtype=None)",
-     "A tensor from a number or nested lists: integers give int64 (torch.tensor([3, 2])), floats give float32.", "§2.1", 0},
+     "A tensor from a number or nested lists: integers give int64 (torch.tensor([3, 2])), floats give float32.", "§2.1", 0, "torch"},
     {"as_tensor", bi_tensor, "torch.as_tensor(data, dtype=None)",
-     "Like torch.tensor, but a tensor of the same dtype is not copied: the result shares its memory.", "§2.1", 1},
-    {"zeros", bi_fill_shape, "torch.zeros(*size, dtype=torch.float32)", "A tensor of zeros: torch.zeros((1, 1000, 32)).", "§2.1", 0},
-    {"ones", bi_fill_shape, "torch.ones(*size, dtype=torch.float32)", "A tensor of ones: torch.ones((2, 4, 100)).", "§2.1", 1},
-    {"empty", bi_fill_shape, "torch.empty(*size)", "A new tensor (attn fills it with zeros).", "§2.1", 0},
-    {"full", bi_full, "torch.full(size, fill_value, dtype=None)", "A tensor filled with one value.", "§2.1", 0},
-    {"zeros_like", bi_like, "torch.zeros_like(X)", "Zeros of X's shape and dtype.", "§2.1", 0},
-    {"ones_like", bi_like, "torch.ones_like(X)", "Ones of X's shape and dtype.", "§2.1", 1},
-    {"rand_like", bi_like, "torch.rand_like(X)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2},
-    {"randn_like", bi_like, "torch.randn_like(X)", "Standard normal numbers of X's shape.", "§2.1", 3},
-    {"full_like", bi_full_like, "torch.full_like(X, v)", "X's shape filled with v.", "§2.1", 0},
+     "Like torch.tensor, but a tensor of the same dtype is not copied: the result shares its memory.", "§2.1", 1, "torch"},
+    {"zeros", bi_fill_shape, "torch.zeros(*size, dtype=torch.float32)", "A tensor of zeros: torch.zeros((1, 1000, 32)).", "§2.1", 0, "torch"},
+    {"ones", bi_fill_shape, "torch.ones(*size, dtype=torch.float32)", "A tensor of ones: torch.ones((2, 4, 100)).", "§2.1", 1, "torch"},
+    {"empty", bi_fill_shape, "torch.empty(*size)", "A new tensor (attn fills it with zeros).", "§2.1", 0, "torch"},
+    {"full", bi_full, "torch.full(size, fill_value, dtype=None)", "A tensor filled with one value.", "§2.1", 0, "torch"},
+    {"zeros_like", bi_like, "torch.zeros_like(X)", "Zeros of X's shape and dtype.", "§2.1", 0, "torch"},
+    {"ones_like", bi_like, "torch.ones_like(X)", "Ones of X's shape and dtype.", "§2.1", 1, "torch"},
+    {"rand_like", bi_like, "torch.rand_like(X)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2, "torch"},
+    {"randn_like", bi_like, "torch.randn_like(X)", "Standard normal numbers of X's shape.", "§2.1", 3, "torch"},
+    {"full_like", bi_full_like, "torch.full_like(X, v)", "X's shape filled with v.", "§2.1", 0, "torch"},
     {"arange", bi_arange, "torch.arange(start=0, end, step=1, dtype=None)",
-     "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0},
-    {"linspace", bi_linspace, "torch.linspace(start, end, steps)", "steps evenly spaced values from start to end.", "§2.1", 0},
-    {"eye", bi_eye, "torch.eye(n, m=n)", "Identity matrix.", "§2.1", 0},
-    {"rand", bi_rand, "torch.rand(*size)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0},
-    {"randn", bi_rand, "torch.randn(*size)", "Standard normal numbers from the seeded generator.", "§2.1", 1},
-    {"normal", bi_normal, "torch.normal(mean, std, size)", "Normal numbers with the given mean and std.", "§2.1", 0},
-    {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0},
+     "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0, "torch"},
+    {"linspace", bi_linspace, "torch.linspace(start, end, steps)", "steps evenly spaced values from start to end.", "§2.1", 0, "torch"},
+    {"eye", bi_eye, "torch.eye(n, m=n)", "Identity matrix.", "§2.1", 0, "torch"},
+    {"rand", bi_rand, "torch.rand(*size)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0, "torch"},
+    {"randn", bi_rand, "torch.randn(*size)", "Standard normal numbers from the seeded generator.", "§2.1", 1, "torch"},
+    {"normal", bi_normal, "torch.normal(mean, std, size)", "Normal numbers with the given mean and std.", "§2.1", 0, "torch"},
+    {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0, "torch"},
     {"manual_seed", bi_manual_seed, "torch.manual_seed(seed)",
-     "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0},
+     "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0, "torch"},
     {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",
-     "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0},
-    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0},
+     "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0, "torch"},
+    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0, "torch"},
     {"set_num_threads", bi_set_num_threads, "torch.set_num_threads(int)",
      "How many threads attn's kernels and matrix products use (default: every core, or ATTN_THREADS). Results are "
-     "the same for any number.", "", 0},
-    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0},
+     "the same for any number.", "", 0, "torch"},
+    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0, "torch"},
     {"show_config", bi_show_config, "attn.show_config()",
      "What attn computes with: its threads, the vector math library (SLEEF) and the path of matrix products, each "
      "chosen once. The results are the same bytes for every thread count and OpenBLAS core. Environment variables "
      "choose others: ATTN_THREADS=n, ATTN_SIMD=scalar|avx2|avx512 (a lower vector level), ATTN_GEMM=openblas (never "
-     "attn's own kernel) or loop (attn's fixed-order loop: the same products on every machine).", "", 0},
+     "attn's own kernel) or loop (attn's fixed-order loop: the same products on every machine).", "", 0, "attn"},
     {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)",
-     "How tensors print, as in PyTorch.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "How tensors print, as in PyTorch.", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

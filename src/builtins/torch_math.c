@@ -593,9 +593,9 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     return val_tensor(t);
 }
 
-#define UN(name, op, help) {name, bi_unary, "torch." name "(X)", help, "", op}
-#define BIN(name, op, help) {name, bi_binary, "torch." name "(X, Y)", help, "", op}
-#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op}
+#define UN(name, op, help) {name, bi_unary, "torch." name "(X)", help, "", op, "torch"}
+#define BIN(name, op, help) {name, bi_binary, "torch." name "(X, Y)", help, "", op, "torch"}
+#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op, "torch"}
 
 const Builtin bi_torch_math[] = {
     UN("sin", UOP_SIN, "Elementwise sine (§11.6.3: the even columns of P)."),
@@ -648,40 +648,40 @@ const Builtin bi_torch_math[] = {
     RED("argmin", RED_ARGMIN, "Index of the smallest element."),
     RED("prod", RED_PROD, "Product of the elements."),
     {"std", bi_std_var, "torch.std(X, dim=None, unbiased=True, keepdim=False, correction=None)",
-     "Standard deviation: sqrt(sum((x - mean)^2) / (n - 1)) by default; unbiased=False (correction=0) divides by n.", "", RED_STD},
+     "Standard deviation: sqrt(sum((x - mean)^2) / (n - 1)) by default; unbiased=False (correction=0) divides by n.", "", RED_STD, "torch"},
     {"var", bi_std_var, "torch.var(X, dim=None, unbiased=True, keepdim=False, correction=None)",
-     "Variance: sum((x - mean)^2) / (n - 1) by default; unbiased=False (correction=0) divides by n.", "", RED_VAR},
-    {"std_mean", bi_std_var, "torch.std_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (std, mean).", "", 100 + RED_STD},
-    {"var_mean", bi_std_var, "torch.var_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (var, mean).", "", 100 + RED_VAR},
+     "Variance: sum((x - mean)^2) / (n - 1) by default; unbiased=False (correction=0) divides by n.", "", RED_VAR, "torch"},
+    {"std_mean", bi_std_var, "torch.std_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (std, mean).", "", 100 + RED_STD, "torch"},
+    {"var_mean", bi_std_var, "torch.var_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (var, mean).", "", 100 + RED_VAR, "torch"},
     RED("any", RED_ANY, "True if any element is nonzero."),
     RED("all", RED_ALL, "True if every element is nonzero."),
-    {"matmul", bi_matmul, "torch.matmul(X, Y)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0},
-    {"mm", bi_matmul, "torch.mm(X, Y)", "Product of two 2-D matrices.", "§2.3", 1},
-    {"bmm", bi_matmul, "torch.bmm(X, Y)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2},
-    {"dot", bi_matmul, "torch.dot(x, y)", "Dot product of two vectors.", "§2.3", 3},
-    {"outer", bi_matmul, "torch.outer(x, y)", "Outer product of two vectors.", "§2.3", 4},
-    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0},
-    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1},
-    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2},
+    {"matmul", bi_matmul, "torch.matmul(X, Y)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0, "torch"},
+    {"mm", bi_matmul, "torch.mm(X, Y)", "Product of two 2-D matrices.", "§2.3", 1, "torch"},
+    {"bmm", bi_matmul, "torch.bmm(X, Y)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2, "torch"},
+    {"dot", bi_matmul, "torch.dot(x, y)", "Dot product of two vectors.", "§2.3", 3, "torch"},
+    {"outer", bi_matmul, "torch.outer(x, y)", "Outer product of two vectors.", "§2.3", 4, "torch"},
+    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
+    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1, "torch"},
+    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2, "torch"},
     {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)",
-     "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0},
-    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0},
-    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1},
-    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2},
-    {"where", bi_where, "torch.where(condition, X, Y)", "X where condition is true, else Y.", "", 0},
-    {"masked_fill", bi_masked_fill, "torch.masked_fill(X, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0},
+     "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0, "torch"},
+    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0, "torch"},
+    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1, "torch"},
+    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2, "torch"},
+    {"where", bi_where, "torch.where(condition, X, Y)", "X where condition is true, else Y.", "", 0, "torch"},
+    {"masked_fill", bi_masked_fill, "torch.masked_fill(X, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0, "torch"},
     {"allclose", bi_close, "torch.allclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)",
-     "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0},
-    {"isclose", bi_close, "torch.isclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1},
-    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0},
+     "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0, "torch"},
+    {"isclose", bi_close, "torch.isclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1, "torch"},
+    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0, "torch"},
     {"norm", bi_norm, "torch.norm(X, p='fro', dim=None, keepdim=False)",
      "The p-norm: (sum |x|^p)^(1/p); p=2 (or 'fro') the Euclidean length, 1 the sum of |x|, inf the largest |x|, "
-     "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0},
+     "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0, "torch"},
 
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* torch functions whose names Python's builtins take when bare (range): found as torch.NAME only. */
 const Builtin bi_torch_only[] = {
     {"range", bi_range_incl, "torch.range(start, end, step=1)",
-     "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -132,16 +132,16 @@ static Value *bi_median(Interp *I, Args *a) {
 const Builtin bi_torch_sort[] = {
     {"sort", bi_sort, "torch.sort(X, dim=-1, descending=False, stable=False)",
      "X sorted along dim, with where each value came from: torch.return_types.sort(values=..., indices=...). "
-     "Unpack it (v, i = X.sort()) or read .values and .indices. NaN sorts as the largest value.", "", 0},
+     "Unpack it (v, i = X.sort()) or read .values and .indices. NaN sorts as the largest value.", "", 0, "torch"},
     {"argsort", bi_sort, "torch.argsort(X, dim=-1, descending=False, stable=False)",
-     "The positions that sort X along dim: X.sort().indices.", "", 1},
-    {"msort", bi_sort, "torch.msort(X)", "X sorted along dim 0: the values of X.sort(dim=0).", "", 2},
+     "The positions that sort X along dim: X.sort().indices.", "", 1, "torch"},
+    {"msort", bi_sort, "torch.msort(X)", "X sorted along dim 0: the values of X.sort(dim=0).", "", 2, "torch"},
     {"topk", bi_topk, "torch.topk(X, k, dim=-1, largest=True, sorted=True)",
      "The k largest values along dim (smallest with largest=False) and their positions: "
-     "torch.return_types.topk(values=..., indices=...).", "", 0},
+     "torch.return_types.topk(values=..., indices=...).", "", 0, "torch"},
     {"kthvalue", bi_kthvalue, "torch.kthvalue(X, k, dim=-1, keepdim=False)",
-     "The k-th smallest value along dim (k = 1 is the smallest) and its position.", "", 0},
+     "The k-th smallest value along dim (k = 1 is the smallest) and its position.", "", 0, "torch"},
     {"median", bi_median, "torch.median(X, dim=None, keepdim=False)",
-     "The median (the lower of the two middle values for an even count). With dim: values and indices along it.", "", 0},
-    {"mode", bi_median, "torch.mode(X, dim=-1, keepdim=False)", "The most frequent value along dim and a position of it.", "", 1},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "The median (the lower of the two middle values for an even count). With dim: values and indices along it.", "", 0, "torch"},
+    {"mode", bi_median, "torch.mode(X, dim=-1, keepdim=False)", "The most frequent value along dim and a position of it.", "", 1, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
