@@ -51,7 +51,7 @@ def builtins_of(path):
     entries = []
     lit = r'((?:"(?:[^"\\]|\\.)*"\s*)+)'
     for t in re.finditer(r"const Builtin (\w+)\[\] = \{(.*?)\n\s*\{NULL", src, re.S):
-        for e in re.finditer(r'\{"(\w+)", (\w+),\s*' + lit + r",\s*" + lit + r",\s*" + lit + r",\s*(\d)\}", t.group(2)):
+        for e in re.finditer(r'\{"(\w+)", (\w+),\s*' + lit + r",\s*" + lit + r",\s*" + lit + r",\s*(\d)(?:,\s*\"[\w.]*\")?\}", t.group(2)):
             entries.append(dict(table=t.group(1), name=e.group(1), fn=e.group(2), sig=c_strings(e.group(3)),
                                 help=c_strings(e.group(4)), section=c_strings(e.group(5))))
     return funcs, entries

@@ -438,6 +438,46 @@ static void test_builtin_modules(void **state) {
     assert_string_equal(home, "d2l");
 }
 
+/* args_bind (argspec.c) binds by the signature alone: positions and keywords to slots, *size's keyword, and Python's
+ * TypeErrors (PyTorch's wording of a missing argument for torch.X); every builtin's signature can be read. */
+static void test_args_bind(void **state) {
+    (void)state;
+    int n;
+    const Builtin *const *all = builtins_all(&n);
+    for (int i = 0; i < n; i++)
+        if (args_param_count(all[i]->signature) < 0 && all[i]->signature[0] != '@' && strchr(all[i]->signature, '('))
+            fail_msg("%s: signature \"%s\" cannot be read", all[i]->name, all[i]->signature);
+    Session S;
+    session_init(&S, "none");
+    static const struct { const char *code, *error; } cases[] = {
+        {"torch.full_like(torch.ones(2), fill_value=3).tolist()", NULL},
+        {"torch.zeros(size=(2, 3)).shape", NULL},
+        {"torch.eye(2, m=3).shape", NULL},
+        {"torch.full_like(torch.ones(1))", "full_like() missing 1 required positional arguments: \"fill_value\""},
+        {"torch.linspace()", "linspace() missing 3 required positional arguments: \"start\", \"end\", and \"steps\""},
+        {"torch.zeros_like(torch.ones(1), 2)", "zeros_like() takes at most 1 positional argument but 2 were given"},
+        {"torch.zeros_like(torch.ones(1), foo=1)", "zeros_like() got an unexpected keyword argument 'foo'"},
+        {"torch.zeros_like(torch.ones(1), input=1)", "zeros_like() got multiple values for argument 'input'"},
+        {"torch.zeros((2,), size=(2,))", "zeros() got multiple values for argument 'size'"},
+        {"torch.full((2,), 1, torch.float32)", "full() takes at most 2 positional arguments but 3 were given"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char code[160];
+        snprintf(code, sizeof code, "r = %s", cases[i].code);
+        int rc = interp_run(&S.I, code, "<c>", 1);
+        if (!cases[i].error) {
+            if (rc < 0) fail_msg("%s: %s", cases[i].code, S.I.error.msg);
+            continue;
+        }
+        assert_int_equal(rc, -1);
+        if (strcmp(S.I.error.msg, cases[i].error))
+            fail_msg("%s: \"%s\", not \"%s\"", cases[i].code, S.I.error.msg, cases[i].error);
+        assert_string_equal(S.I.error.etype, "TypeError");
+        interp_clear_error(&S.I);
+    }
+    session_free(&S);
+}
+
 int main(void) {
     builtins_open();         /* the interpreter runs without a session here: open the libraries as session_init does */
     const struct CMUnitTest tests[] = {
@@ -456,6 +496,7 @@ int main(void) {
         cmocka_unit_test(test_tensor_errors_stay_in_their_session),
         cmocka_unit_test(test_header_example),
         cmocka_unit_test(test_builtin_modules),
+        cmocka_unit_test(test_args_bind),
     };
     return cmocka_run_group_tests_name("language", tests, NULL, NULL);
 }

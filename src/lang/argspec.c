@@ -1,0 +1,139 @@
+/* argspec.c - a builtin's arguments bound from its one declaration, the signature string of its Builtin entry
+ * (prefix args_), as Python's Argument Clinic binds from its declaration: the signature help prints is also the
+ * list of parameters, so the keyword names are written once. The grammar is Python's:
+ *
+ *   signature -> [module.]name ( [param {, param}] )
+ *   param     -> name [= default] | / | * | *name | **name
+ *
+ * `/` ends the positional-only parameters, `*` starts the keyword-only ones, `*name` takes the remaining positional
+ * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
+ * them with arg()). A default's text is not read: only whether there is one. */
+#include "interp.h"
+#include <stdio.h>
+#include <string.h>
+
+/* One parameter of a signature: its name (a slice of the signature text) and how it binds. */
+typedef struct Param {
+    const char *name;
+    int len;
+    bool has_default, posonly, kwonly, varargs, varkw;
+} Param;
+
+typedef struct Params {
+    Param p[ARGS_MAX_PARAMS];
+    int n;                 /* named parameters, in order (slots of args_bind's out) */
+    int npositional;       /* how many of them a positional argument can fill (before *, *name) */
+    int varargs;           /* the slot of *name, or -1 */
+    bool varkw;            /* **name: unknown keywords pass */
+} Params;
+
+/* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
+static const char *param_end(const char *s) {
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '\'' || *s == '"') {
+            char q = *s++;
+            while (*s && *s != q) s++;
+            if (!*s) return s;
+        } else if (*s == '(' || *s == '[' || *s == '{') depth++;
+        else if ((*s == ')' || *s == ']' || *s == '}') && depth-- == 0) return s;
+        else if (*s == ',' && depth == 0) return s;
+    }
+    return s;
+}
+
+/* Parses the parameters of sig into ps; false when sig has no parenthesis or more than ARGS_MAX_PARAMS of them (a
+ * declaration attn's own tests catch: test_lang test_args_bind parses every builtin's). */
+static bool params_parse(const char *sig, Params *ps) {
+    memset(ps, 0, sizeof *ps);
+    ps->varargs = -1;
+    const char *s = strchr(sig, '(');
+    if (!s) return false;
+    bool kwonly = false;
+    for (s++; *s && *s != ')';) {
+        while (*s == ' ') s++;
+        const char *end = param_end(s);
+        int stars = 0;
+        while (s[stars] == '*') stars++;
+        const char *name = s + stars;
+        int len = 0;
+        while (name + len < end && name[len] != '=' && name[len] != ':' && name[len] != ' ') len++;
+        if (stars == 0 && len == 1 && name[0] == '/') {
+            for (int i = 0; i < ps->n; i++) ps->p[i].posonly = true;
+        } else if (stars == 1 && len == 0) {
+            kwonly = true;
+        } else if (len > 0) {
+            if (ps->n == ARGS_MAX_PARAMS) return false;
+            Param *p = &ps->p[ps->n];
+            *p = (Param){.name = name, .len = len, .has_default = memchr(name, '=', (size_t)(end - name)) != NULL,
+                         .posonly = false, .kwonly = kwonly && stars == 0, .varargs = stars == 1, .varkw = stars == 2};
+            if (p->varargs) { ps->varargs = ps->n; kwonly = true; }
+            if (p->varkw) ps->varkw = true;
+            else { if (!kwonly || p->varargs) ps->npositional += !p->varargs; ps->n++; }
+        }
+        s = *end == ',' ? end + 1 : end;
+    }
+    return true;
+}
+
+int args_param_count(const char *signature) {
+    Params ps;
+    return params_parse(signature, &ps) ? ps.n : -1;
+}
+
+static bool param_is(const Param *p, const char *name) { return (int)strlen(name) == p->len && !strncmp(p->name, name, (size_t)p->len); }
+
+/* Python's TypeError for the required parameters no argument filled: "f() missing 1 required positional argument:
+ * 'x'", "... 2 required positional arguments: 'a' and 'b'", "... 3 ...: 'a', 'b', and 'c'"; for PyTorch's C++
+ * functions (torch.X, F.X: torch_style) PyTorch's own wording, "tensor() missing 1 required positional arguments:
+ * "data"". */
+static bool missing_error(Interp *I, const char *fname, const Params *ps, Value *const *out, bool kwonly, bool torch_style) {
+    int k = 0, n = 0;
+    for (int i = 0; i < ps->n; i++) n += !out[i] && !ps->p[i].has_default && !ps->p[i].varargs && ps->p[i].kwonly == kwonly;
+    if (!n) return true;
+    StrBuf b;
+    sb_init(&b);
+    for (int i = 0; i < ps->n; i++) {
+        if (out[i] || ps->p[i].has_default || ps->p[i].varargs || ps->p[i].kwonly != kwonly) continue;
+        const char *q = torch_style ? "\"" : "'";
+        sb_printf(&b, "%s%s%.*s%s", k == 0 ? "" : k + 1 < n ? ", " : n == 2 ? " and " : ", and ", q, ps->p[i].len, ps->p[i].name, q);
+        k++;
+    }
+    rt_raise(I, "TypeError", "%s() missing %d required %s argument%s: %s", fname, n, kwonly ? "keyword-only" : "positional",
+             n == 1 && !torch_style ? "" : "s", sb_str(&b));
+    sb_free(&b);
+    return false;
+}
+
+bool args_bind(Interp *I, Args *a, Value **out, int nout) {
+    Params ps;
+    const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
+    if (!a->fn || !params_parse(a->fn->signature, &ps) || ps.n > nout) {
+        rt_error(I, "%s(): attn cannot read the parameters of its declaration", fname);
+        return false;
+    }
+    for (int i = 0; i < nout; i++) out[i] = NULL;
+    if (a->npos > ps.npositional && ps.varargs < 0) {
+        rt_raise(I, "TypeError", "%s() takes at most %d positional argument%s but %d were given", fname, ps.npositional,
+                 ps.npositional == 1 ? "" : "s", a->npos);
+        return false;
+    }
+    for (int i = 0; i < a->npos && i < ps.n && (i < ps.npositional || i == ps.varargs); i++) out[i] = a->pos[i];
+    for (int k = 0; k < a->nkw; k++) {
+        int j = 0;
+        while (j < ps.n && (ps.p[j].posonly || !param_is(&ps.p[j], a->kwnames[k]))) j++;
+        if (j == ps.n) {
+            if (ps.varkw) continue;
+            rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
+            return false;
+        }
+        if (out[j]) {
+            rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+            return false;
+        }
+        out[j] = a->kwvals[k];
+    }
+    const char *m = a->fn->module ? a->fn->module : "";
+    bool torch_style = !strcmp(m, "torch") || !strcmp(m, "F");
+    return missing_error(I, fname, &ps, out, false, torch_style) && missing_error(I, fname, &ps, out, true, torch_style);
+}
