@@ -460,6 +460,12 @@ static void test_args_bind(void **state) {
         {"torch.zeros_like(torch.ones(1), input=1)", "zeros_like() got multiple values for argument 'input'"},
         {"torch.zeros((2,), size=(2,))", "zeros() got multiple values for argument 'size'"},
         {"torch.full((2,), 1, torch.float32)", "full() takes at most 2 positional arguments but 3 were given"},
+        /* a class's words are its __init__'s, counting self (the messages PyTorch 1.13 on Python 3.11 gives) */
+        {"nn.ReLU(1, 2)", "ReLU.__init__() takes from 1 to 2 positional arguments but 3 were given"},
+        {"nn.ReLU(foo=1)", "ReLU.__init__() got an unexpected keyword argument 'foo'"},
+        {"nn.Embedding(3)", "Embedding.__init__() missing 1 required positional argument: 'embedding_dim'"},
+        {"nn.Flatten(1, 2, 3)", "Flatten.__init__() takes from 1 to 3 positional arguments but 4 were given"},
+        {"nn.LayerNorm()", "LayerNorm.__init__() missing 1 required positional argument: 'normalized_shape'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char code[160];
