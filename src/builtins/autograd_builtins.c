@@ -308,19 +308,17 @@ static Value *mode_object(const char *name, bool mode, bool eager) {
 }
 
 static Value *bi_no_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return mode_object("no_grad", false, false);
 }
 static Value *bi_enable_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return mode_object("enable_grad", true, false);
 }
 static Value *bi_set_grad_enabled(Interp *I, Args *a) {
-    static const char *const kw[] = {"mode", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *m = arg(a, 0, "mode");
+    Value *p_[1];                               /* mode */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *m = p_[0];
     bool on;
     if (!m) return rt_error(I, "torch.set_grad_enabled(mode) needs the mode, True or False");
     if (!arg_bool(I, m, "mode", &on)) return NULL;
@@ -330,8 +328,7 @@ static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     return o;
 }
 static Value *bi_is_grad_enabled(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return val_bool(I->run.ag.grad_enabled);
 }
 

@@ -99,9 +99,9 @@ static Value *ag_ret(Interp *I, AgVal r) {
 }
 
 static Value *bi_masked_softmax(Interp *I, Args *a) {
-    static const char *const kw[] = {"X", "valid_lens", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "X"), *vl = arg(a, 1, "valid_lens");
+    Value *p_[2];                               /* X, valid_lens */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *x = p_[0], *vl = p_[1];
     if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
     Tensor *tmp = NULL, *v = NULL;
     if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
@@ -250,9 +250,9 @@ static Value *make_dropout(Interp *I, Value *pv) {
 }
 
 static Value *bi_dropout(Interp *I, Args *a) {
-    static const char *const kw[] = {"p", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *pv = arg(a, 0, "p");
+    Value *p_[1];                               /* p */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *pv = p_[0];
     Value *dflt = val_float(0.5);
     Value *d = make_dropout(I, pv ? pv : dflt);
     val_decref(dflt);
@@ -627,9 +627,9 @@ static Value *make_dpa(Interp *I, Value *dropout) {
 }
 
 static Value *bi_dot_product_attention(Interp *I, Args *a) {
-    static const char *const kw[] = {"dropout", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *d = arg(a, 0, "dropout");
+    Value *p_[1];                               /* dropout */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *d = p_[0];
     if (!d) return rt_error(I, "DotProductAttention(dropout) needs a dropout rate, e.g. DotProductAttention(0.5)");
     return make_dpa(I, d);
 }
@@ -890,9 +890,9 @@ static const Builtin mha_methods[] = {
 static const ObjClass MultiHeadAttentionClass = {.name = "MultiHeadAttention", .call = mha_call, .methods = mha_methods, .is_module = true};
 
 static Value *bi_multi_head_attention(Interp *I, Args *a) {
-    static const char *const kw[] = {"num_hiddens", "num_heads", "dropout", "bias", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *nh = arg(a, 0, "num_hiddens"), *h = arg(a, 1, "num_heads"), *d = arg(a, 2, "dropout"), *b = arg(a, 3, "bias");
+    Value *p_[4];                               /* num_hiddens, num_heads, dropout, bias */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *nh = p_[0], *h = p_[1], *d = p_[2], *b = p_[3];
     if (!nh || !h || !d) return rt_error(I, "MultiHeadAttention(num_hiddens, num_heads, dropout, bias=False), e.g. MultiHeadAttention(100, 5, 0.5)");
     int64_t hidden, heads;
     bool bias = false;
@@ -916,9 +916,9 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
 }
 
 static Value *bi_transpose_qkv(Interp *I, Args *a) {
-    static const char *const kw[] = {"X", "num_heads", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "X"), *h = arg(a, 1, "num_heads");
+    Value *p_[2];                               /* X, num_heads */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *x = p_[0], *h = p_[1];
     int64_t heads;
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
         return interp_failed(I) ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);

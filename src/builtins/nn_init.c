@@ -155,20 +155,20 @@ done:
 
 /* nn.init.calculate_gain(nonlinearity, param=None) */
 static Value *bi_calculate_gain(Interp *I, Args *a) {
-    static const char *const kw[] = {"nonlinearity", "param", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *nl = arg(a, 0, "nonlinearity");
+    Value *p_[2];                               /* nonlinearity, param */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *nl = p_[0];
     if (!nl) return rt_raise(I, "TypeError", "calculate_gain() missing 1 required positional argument: 'nonlinearity'");
     double g;
-    if (!gain_of(I, nl, arg(a, 1, "param"), &g)) return NULL;
+    if (!gain_of(I, nl, p_[1], &g)) return NULL;
     return g == 1 ? val_int(1) : val_float(g);          /* init.py returns the int 1 for linear and sigmoid */
 }
 
 /* nn.init.xavier_uniform_(tensor, gain=1.0) and xavier_normal_ (tag 1) */
 static Value *bi_init_xavier(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensor", "gain", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *tv = arg(a, 0, "tensor"), *gv = arg(a, 1, "gain");
+    Value *p_[2];                               /* tensor, gain */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *tv = p_[0], *gv = p_[1];
     if (!tv) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname);
     if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'dim'", val_type_name(tv));
     double gain = 1, fi, fo;
@@ -183,9 +183,9 @@ static Value *bi_init_xavier(Interp *I, Args *a) {
 /* nn.init.kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu') and kaiming_normal_ (tag 1);
  * a tensor without elements is left as it is (PyTorch warns that it is a no-op). */
 static Value *bi_init_kaiming(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensor", "a", "mode", "nonlinearity", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *tv = arg(a, 0, "tensor"), *av = arg(a, 1, "a"), *mv = arg(a, 2, "mode"), *nv = arg(a, 3, "nonlinearity");
+    Value *p_[4];                               /* tensor, a, mode, nonlinearity */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *tv = p_[0], *av = p_[1], *mv = p_[2], *nv = p_[3];
     if (!tv) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname);
     if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'shape'", val_type_name(tv));
     if (tv->u.t->numel == 0) return same(a);

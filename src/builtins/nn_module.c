@@ -714,9 +714,9 @@ static Value *add_to_class_call(Interp *I, Value *self, Args *a) {
 static const ObjClass AddToClassClass = {.name = "function", .call = add_to_class_call};
 
 static Value *bi_add_to_class(Interp *I, Args *a) {
-    static const char *const kw[] = {"Class", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *cls = arg(a, 0, "Class");
+    Value *p_[1];                               /* Class */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *cls = p_[0];
     if (!cls) return rt_error(I, "add_to_class(Class) needs the class to add the function to");
     if (cls->kind == V_BUILTIN)
         return rt_error(I, "add_to_class: %s is attn's built-in; methods can be added to classes you define (class %s(nn.Module): ...)",

@@ -235,9 +235,9 @@ static Value *bi_dict(Interp *I, Args *a) {
 /* enumerate, zip, map, filter, reversed and iter: Python 3's lazy single-pass iterators (ops_lazy_iterator): nothing
  * is read from the arguments, and no function runs, until the items are consumed. */
 static Value *bi_enumerate(Interp *I, Args *a) {
-    static const char *const kw[] = {"iterable", "start", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *src = arg(a, 0, "iterable"), *st = arg(a, 1, "start");
+    Value *p_[2];                               /* iterable, start */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *src = p_[0], *st = p_[1];
     if (!src) return rt_error(I, "enumerate() needs an iterable");
     int64_t start = 0;
     if (st && !arg_int(I, st, "start", &start)) return NULL;

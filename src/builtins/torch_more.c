@@ -140,8 +140,8 @@ static Value *bi_index_select(Interp *I, Args *a) {
 }
 
 static Value *bi_masked_select(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "mask", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, mask */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *m = x ? tensor_at(I, a, 1, "mask", &t2) : NULL;
     Tensor *r = m ? ten_masked_select(x, m) : NULL;
     ten_free(t1);
@@ -178,8 +178,8 @@ static Value *bi_nonzero(Interp *I, Args *a) {
 }
 
 static Value *bi_take(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "index", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, index */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 1, "index", &t2) : NULL;
     Tensor *r = ix ? ten_take(x, ix) : NULL;
     ten_free(t1);
@@ -204,12 +204,12 @@ static Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *
 
 /* count_nonzero(X, dim=None) */
 static Value *bi_count_nonzero(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, dim */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
-    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd)) { ten_free(t1); return NULL; }
     Tensor *z = ten_scalar_i_in(I->run.ten, 0), *ne = ten_binary(OP_NE, x, false, z, true);
     Tensor *r = !ne ? NULL : nd ? reduce_dims(I->run.ten, RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
     ten_free(z); ten_free(ne); ten_free(t1);
@@ -270,9 +270,9 @@ static Value *bi_products(Interp *I, Args *a) {
 
 /* tensordot(a, b, dims=2): contracts the last `dims` dims of a with the first of b (or the listed pairs). */
 static Value *bi_tensordot(Interp *I, Args *a) {
-    static const char *const kw[] = {"a", "b", "dims", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *av = arg(a, 0, "a"), *bv = arg(a, 1, "b"), *dv = arg(a, 2, "dims");
+    Value *p_[3];                               /* a, b, dims */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *av = p_[0], *bv = p_[1], *dv = p_[2];
     if (!av || !bv || av->kind != V_TENSOR || bv->kind != V_TENSOR) return rt_error(I, "tensordot(a, b, dims=2) needs two tensors");
     Tensor *A = av->u.t, *B = bv->u.t;
     int64_t da[TEN_MAX_DIMS], db[TEN_MAX_DIMS];
@@ -311,9 +311,9 @@ static Value *bi_tensordot(Interp *I, Args *a) {
 
 /* cross(input, other, dim=None): 3-vectors along dim (the first dim of size 3 when None). */
 static Value *bi_cross(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "other", "dim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *xv = arg(a, 0, "input"), *yv = arg(a, 1, "other"), *dv = arg(a, 2, "dim");
+    Value *p_[3];                               /* input, other, dim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0], *yv = p_[1], *dv = p_[2];
     if (!xv || !yv || xv->kind != V_TENSOR || yv->kind != V_TENSOR) return rt_error(I, "cross(input, other, dim=None) needs two tensors");
     Tensor *x = xv->u.t, *y = yv->u.t;
     int64_t d = -1;
@@ -342,15 +342,15 @@ static Value *bi_cross(Interp *I, Args *a) {
 
 /* roll(input, shifts, dims=None): elements shifted along dims, wrapping around; no dims: the flattened tensor. */
 static Value *bi_roll(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "shifts", "dims", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[3];                               /* input, shifts, dims */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0];
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
     Tensor *x = xv->u.t;
     int64_t sh[2 * TEN_MAX_DIMS], dims[2 * TEN_MAX_DIMS];
     int ns, nd;
-    if (!arg(a, 1, "shifts")) return rt_error(I, "roll() missing required argument 'shifts'");
-    if (!ints_of(I, arg(a, 1, "shifts"), "shifts", sh, &ns) || !ints_of(I, arg(a, 2, "dims"), "dims", dims, &nd)) return NULL;
+    if (!p_[1]) return rt_error(I, "roll() missing required argument 'shifts'");
+    if (!ints_of(I, p_[1], "shifts", sh, &ns) || !ints_of(I, p_[2], "dims", dims, &nd)) return NULL;
     if (nd == 0) {
         if (ns != 1) return rt_error(I, "roll(): shifts and dims must align. shifts: %d, dims: 0", ns);
         int64_t n = x->numel;
@@ -377,9 +377,9 @@ static Value *bi_roll(Interp *I, Args *a) {
 
 /* diag(input, diagonal=0): a vector becomes a square matrix with it on the diagonal; a matrix gives its diagonal. */
 static Value *bi_diag(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "diagonal", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[2];                               /* input, diagonal */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0];
     int64_t k;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
     if (!int_at(I, a, 1, "diagonal", 0, &k)) return NULL;
@@ -412,13 +412,13 @@ static Value *bi_cumprod(Interp *I, Args *a) {
 
 /* amax / amin (tag RED_MAX / RED_MIN): over dim (an int or tuple; () or absent: everything); NaN propagates. */
 static Value *bi_amax(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, keepdim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
     Tensor *r = nd ? reduce_dims(I->run.ten, (RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
     ten_free(t1);
     return done(I, r);
@@ -426,14 +426,14 @@ static Value *bi_amax(Interp *I, Args *a) {
 
 /* logsumexp(input, dim, keepdim=False): log(sum(exp(x))) computed as PyTorch does, around the max. */
 static Value *bi_logsumexp(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, keepdim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
-    if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!p_[1]) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
     Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, I->run.ten->default_float);
     /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
     Tensor *m = xf ? reduce_dims(I->run.ten, xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
@@ -519,13 +519,13 @@ static Value *bi_meshgrid(Interp *I, Args *a) {
 
 /* tile(input, dims): repeat with 1s in front when dims is shorter than the tensor. */
 static Value *bi_tile(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dims", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[2];                               /* input, dims */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0];
     int64_t reps[2 * TEN_MAX_DIMS], full[TEN_MAX_DIMS];
     int n;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "tile(input, dims) needs a tensor");
-    if (!ints_of(I, arg(a, 1, "dims"), "dims", reps, &n)) return NULL;
+    if (!ints_of(I, p_[1], "dims", reps, &n)) return NULL;
     Tensor *x = xv->u.t;
     int m = n > x->ndim ? n : x->ndim;
     if (m > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
@@ -535,9 +535,9 @@ static Value *bi_tile(Interp *I, Args *a) {
 
 /* hstack (tag 0: dim 1, dim 0 for vectors), vstack (1: rows, vectors as rows) */
 static Value *bi_hstack(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensors", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *ts = arg(a, 0, "tensors");
+    Value *p_[1];                               /* tensors */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *ts = p_[0];
     if (!ts || (ts->kind != V_LIST && ts->kind != V_TUPLE)) return rt_error(I, "%s() needs a non-empty list of tensors", a->fname);
     if (ts->u.seq.n == 0) return rt_raise(I, "RuntimeError", "%s expects a non-empty TensorList", a->fname);     /* PyTorch's words */
     int n = (int)ts->u.seq.n;
@@ -619,9 +619,9 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
 
 /* F.linear(input, weight, bias=None): input @ weight.T + bias. */
 static Value *bi_f_linear(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "weight", "bias", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *xv = arg(a, 0, "input"), *wv = arg(a, 1, "weight"), *bv = arg(a, 2, "bias");
+    Value *p_[3];                               /* input, weight, bias */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0], *wv = p_[1], *bv = p_[2];
     if (!xv || !wv || xv->kind != V_TENSOR || wv->kind != V_TENSOR) return rt_error(I, "linear(input, weight, bias=None) needs tensors");
     Tensor *W = wv->u.t;
     if (W->ndim > 2) return rt_error(I, "linear(): weight must be 1-D or 2-D, got %dD", W->ndim);
@@ -646,9 +646,9 @@ static Value *bi_f_linear(Interp *I, Args *a) {
 /* F.pad(input, pad, mode='constant', value=0): pad = (left, right) for the last dim, then (top, bottom) for the one
  * before, ...; negative amounts crop. */
 static Value *bi_f_pad(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "pad", "mode", "value", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *xv = arg(a, 0, "input"), *mv = arg(a, 2, "mode");
+    Value *p_[4];                               /* input, pad, mode, value */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *xv = p_[0], *mv = p_[2];
     int64_t pad[2 * TEN_MAX_DIMS];
     int np;
     double value;
@@ -656,7 +656,7 @@ static Value *bi_f_pad(Interp *I, Args *a) {
     if (mv && mv->kind != V_NONE && (mv->kind != V_STR || strcmp(mv->u.str.s, "constant")))
         return rt_error(I, "F.pad(mode=%s%s%s) is not in attn: only mode='constant' (type help to see what is)",
                         mv->kind == V_STR ? "'" : "", mv->kind == V_STR ? mv->u.str.s : "?", mv->kind == V_STR ? "'" : "");
-    if (!arg(a, 1, "pad") || !ints_of(I, arg(a, 1, "pad"), "pad", pad, &np) || !num_at(I, a, 3, "value", 0, &value)) {
+    if (!p_[1] || !ints_of(I, p_[1], "pad", pad, &np) || !num_at(I, a, 3, "value", 0, &value)) {
         if (!interp_failed(I)) rt_error(I, "pad() missing required argument 'pad'");
         return NULL;
     }
@@ -695,9 +695,9 @@ static Value *bi_f_pad(Interp *I, Args *a) {
 
 /* F.normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p along dim, eps). */
 static Value *bi_f_normalize(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "dim", "eps", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[4];                               /* input, p, dim, eps */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *xv = p_[0];
     double p, eps;
     int64_t d;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "normalize(input, p=2.0, dim=1, eps=1e-12) needs a tensor");
@@ -712,9 +712,9 @@ static Value *bi_f_normalize(Interp *I, Args *a) {
 
 /* F.one_hot(tensor, num_classes=-1): int64 (..., C) with a 1 at each value. */
 static Value *bi_f_one_hot(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensor", "num_classes", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "tensor");
+    Value *p_[2];                               /* tensor, num_classes */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0];
     int64_t c;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "one_hot(tensor, num_classes=-1) needs a tensor");
     if (!int_at(I, a, 1, "num_classes", -1, &c)) return NULL;

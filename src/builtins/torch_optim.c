@@ -576,9 +576,9 @@ static const Builtin optim_methods[4] = {
  * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are attn's torch.norm (the
  * same bits as PyTorch's for norm_type 2, 1 and inf on the tensors tested; other orders within a few ulps). */
 static Value *bi_clip_grad_norm(Interp *I, Args *a) {
-    static const char *const kw[] = {"parameters", "max_norm", "norm_type", "error_if_nonfinite", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *pv = arg(a, 0, "parameters"), *mv = arg(a, 1, "max_norm"), *nv = arg(a, 2, "norm_type"), *ev = arg(a, 3, "error_if_nonfinite");
+    Value *p_[4];                               /* parameters, max_norm, norm_type, error_if_nonfinite */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *pv = p_[0], *mv = p_[1], *nv = p_[2], *ev = p_[3];
     if (!pv || !mv) return rt_raise(I, "TypeError", "clip_grad_norm_() missing required positional arguments: 'parameters' and 'max_norm'");
     for (int i = 0; i < 2; i++) {
         Value *v = i ? nv : mv;
@@ -589,7 +589,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     }
     bool err = false;
     if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
-    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : arg(a, 2, "norm_type") ? INFINITY : 2.0;
+    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : p_[2] ? INFINITY : 2.0;
     Value *list;
     if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
     else if (!(list = ops_to_list(I, pv))) return NULL;

@@ -128,7 +128,8 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
 bool args_bind(Interp *I, Args *a, Value **out, int nout) {
     Params ps;
     const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
-    bool is_class = a->fn && lib()->type_module(a->fn, NULL);
+    const char *cls_module = NULL;               /* Python's own types (enumerate) word their errors as functions */
+    bool is_class = a->fn && lib()->type_module(a->fn, &cls_module) && strcmp(cls_module, "builtins") != 0;
     char init[96];
     if (is_class) {                              /* a class's parameters are its __init__'s: LayerNorm.__init__() */
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
