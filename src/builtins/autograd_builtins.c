@@ -197,14 +197,14 @@ static bool tensors_of(Interp *I, Value *v, const char *what, AgVal **out, int *
 /* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
  * a tuple of the gradients (None for an unused input with allow_unused). */
 static Value *bi_autograd_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {"outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "allow_unused", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *ov = arg(a, 0, "outputs"), *iv = arg(a, 1, "inputs"), *gv = arg(a, 2, "grad_outputs");
+    Value *p_[6];                               /* outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    Value *ov = p_[0], *iv = p_[1], *gv = p_[2];
     if (!ov || !iv) return rt_error(I, "torch.autograd.grad(outputs, inputs) needs both");
     bool retain, create, unused;
-    if (!opt_bool(I, arg(a, 3, "retain_graph"), "retain_graph", &retain) ||
-        !opt_bool(I, arg(a, 4, "create_graph"), "create_graph", &create) ||
-        !opt_bool(I, arg(a, 5, "allow_unused"), "allow_unused", &unused))
+    if (!opt_bool(I, p_[3], "retain_graph", &retain) ||
+        !opt_bool(I, p_[4], "create_graph", &create) ||
+        !opt_bool(I, p_[5], "allow_unused", &unused))
         return NULL;
     if (create) return rt_error(I, "torch.autograd.grad(create_graph=True): attn has no higher-order gradients yet");
     AgVal *outs = NULL, *ins = NULL, *gs = NULL;
@@ -402,7 +402,7 @@ const Builtin bi_autograd_methods[] = {
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_autograd[] = {
-    {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, allow_unused=False)",
+    {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=None, allow_unused=False)",
      "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0, "torch.autograd"},
     {"no_grad", bi_no_grad, "torch.no_grad()",
      "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0, "torch"},

@@ -686,9 +686,9 @@ bool args_device_check(Interp *I, Args *a) {
 /* ---- nn.Parameter, torch.no_grad(), d2l.add_to_class ---- */
 
 static Value *bi_parameter(Interp *I, Args *a) {
-    static const char *const kw[] = {"data", "requires_grad", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *d = arg(a, 0, "data"), *rg = arg(a, 1, "requires_grad");
+    Value *p_[2];                               /* data, requires_grad */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *d = p_[0], *rg = p_[1];
     bool on = true;
     if (rg && !arg_bool(I, rg, "requires_grad", &on)) return NULL;
     Tensor *t = d ? (d->kind == V_TENSOR ? ten_copy(d->u.t) : NULL) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
@@ -736,7 +736,7 @@ Value *nn_module_attr(const char *module, const char *name) {
 }
 
 const Builtin bi_nn_module[] = {
-    {"Parameter", bi_parameter, "nn.Parameter(data)",
+    {"Parameter", bi_parameter, "nn.Parameter(data, requires_grad=True)",
      "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0, "nn"},
     {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0, "torch"},
     {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",

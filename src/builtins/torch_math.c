@@ -483,12 +483,12 @@ static bool dims_arg(Interp *I, Value *dv, int ndim, int *dims, int *nd) {
 
 /* norm(X, p='fro', dim=None, keepdim=False, dtype=None): p a number, inf or -inf, or 'fro' (the 2-norm). */
 static Value *bi_norm(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "dim", "keepdim", "dtype", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[5];                               /* input, p, dim, keepdim, dtype */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
-    Value *pv = arg(a, 1, "p"), *kd = arg(a, 3, "keepdim");
+    Value *pv = p_[1], *kd = p_[3];
     double p = 2;
     bool keep = false;
     int dims[TEN_MAX_DIMS], nd;
@@ -496,7 +496,7 @@ static Value *bi_norm(Interp *I, Args *a) {
         if (!strcmp(pv->u.str.s, "nuc")) { ten_free(tmp); return rt_error(I, "norm(p='nuc'), the nuclear norm, needs singular values: attn has no SVD (type help to see what it has)"); }
         if (strcmp(pv->u.str.s, "fro")) { ten_free(tmp); return rt_error(I, "norm(): p must be a number, inf, -inf or 'fro', not '%s'", pv->u.str.s); }
     } else if (pv && pv->kind != V_NONE && !arg_double(I, pv, "p", &p)) { ten_free(tmp); return NULL; }
-    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, arg(a, 2, "dim"), x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
+    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, p_[2], x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
     Tensor *r = ten_norm(x, p, dims, nd, keep);
     ten_free(tmp);
     return done(I, r);
@@ -506,13 +506,13 @@ static Value *bi_norm(Interp *I, Args *a) {
  * unbiased=False is correction=0 (divide by n), the default 1 divides by n - 1. std(X, False) works too.
  * std_mean / var_mean (tag + 100): the pair (std or var, mean). */
 static Value *bi_std_var(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "unbiased", "keepdim", "correction", "axis", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[6];                               /* input, dim, unbiased, keepdim, correction, axis */
+    if (!args_bind(I, a, p_, 6)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     bool with_mean = a->fn->tag >= 100, take_sqrt = a->fn->tag % 100 == RED_STD;
-    Value *dv = arg(a, 1, "dim"), *uv = arg(a, 2, "unbiased"), *kd = arg(a, 3, "keepdim"), *cv = arg(a, -1, "correction");
-    if (!dv) dv = arg(a, -1, "axis");
+    Value *dv = p_[1], *uv = p_[2], *kd = p_[3], *cv = p_[4];
+    if (!dv) dv = p_[5];
     if (dv && dv->kind == V_BOOL && a->npos == 2) { uv = dv; dv = NULL; }    /* std(X, False) */
     bool unbiased = true, keep = false;
     double correction = 1;
@@ -643,12 +643,12 @@ const Builtin bi_torch_math[] = {
     RED("argmax", RED_ARGMAX, "Index of the largest element (flattened, or along dim)."),
     RED("argmin", RED_ARGMIN, "Index of the smallest element."),
     RED("prod", RED_PROD, "Product of the elements."),
-    {"std", bi_std_var, "torch.std(X, dim=None, unbiased=True, keepdim=False, correction=None)",
+    {"std", bi_std_var, "torch.std(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)",
      "Standard deviation: sqrt(sum((x - mean)^2) / (n - 1)) by default; unbiased=False (correction=0) divides by n.", "", RED_STD, "torch"},
-    {"var", bi_std_var, "torch.var(X, dim=None, unbiased=True, keepdim=False, correction=None)",
+    {"var", bi_std_var, "torch.var(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)",
      "Variance: sum((x - mean)^2) / (n - 1) by default; unbiased=False (correction=0) divides by n.", "", RED_VAR, "torch"},
-    {"std_mean", bi_std_var, "torch.std_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (std, mean).", "", 100 + RED_STD, "torch"},
-    {"var_mean", bi_std_var, "torch.var_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (var, mean).", "", 100 + RED_VAR, "torch"},
+    {"std_mean", bi_std_var, "torch.std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)", "The pair (std, mean).", "", 100 + RED_STD, "torch"},
+    {"var_mean", bi_std_var, "torch.var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)", "The pair (var, mean).", "", 100 + RED_VAR, "torch"},
     RED("any", RED_ANY, "True if any element is nonzero."),
     RED("all", RED_ALL, "True if every element is nonzero."),
     {"matmul", bi_matmul, "torch.matmul(input, other)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0, "torch"},
@@ -670,7 +670,7 @@ const Builtin bi_torch_math[] = {
      "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0, "torch"},
     {"isclose", bi_close, "torch.isclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1, "torch"},
     {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0, "torch"},
-    {"norm", bi_norm, "torch.norm(X, p='fro', dim=None, keepdim=False)",
+    {"norm", bi_norm, "torch.norm(input, p='fro', dim=None, keepdim=False, *, dtype=None)",
      "The p-norm: (sum |x|^p)^(1/p); p=2 (or 'fro') the Euclidean length, 1 the sum of |x|, inf the largest |x|, "
      "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0, "torch"},
 

@@ -80,8 +80,8 @@ static Value *bi_einsum(Interp *I, Args *a) {
 
 /* gather(input, dim, index) */
 static Value *bi_gather(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "index", "sparse_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[4];                               /* input, dim, index, sparse_grad */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
     Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim) ? ten_gather(x, (int)d, ix) : NULL;
@@ -92,12 +92,12 @@ static Value *bi_gather(Interp *I, Args *a) {
 
 /* scatter(input, dim, index, src or value, reduce=None) (tag 0); scatter_add(input, dim, index, src) (tag 1). */
 static Value *bi_scatter(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "index", "src", "value", "reduce", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
+    Value *p_[6];                               /* input, dim, index, src, value, reduce */
+    if (!args_bind(I, a, p_, 6)) return NULL;
     Tensor *t1, *t2, *t3 = NULL, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
-    Value *sv = arg(a, 3, "src"), *rv = arg(a, -1, "reduce");
-    if (!sv) sv = arg(a, -1, "value");
+    Value *sv = p_[3], *rv = p_[5];
+    if (!sv) sv = p_[4];
     int reduce = a->fn->tag == 1 ? 1 : 0;
     Tensor *r = NULL;
     if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
@@ -398,12 +398,12 @@ static Value *bi_diag(Interp *I, Args *a) {
 }
 
 static Value *bi_cumprod(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "dtype", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, dtype */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t d;
     if (!x) return NULL;
-    if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
+    if (!p_[1]) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
     if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
     ten_free(t1);
@@ -456,11 +456,11 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
 
 /* unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) */
 static Value *bi_unique(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "sorted", "return_inverse", "return_counts", "dim", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *p_[5];                               /* input, sorted, return_inverse, return_counts, dim */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     bool srt, inv, cnt;
-    Value *dv = arg(a, -1, "dim");
+    Value *dv = p_[4];
     if (!x || !bool_at(I, a, -1, "sorted", true, &srt) || !bool_at(I, a, -1, "return_inverse", false, &inv) ||
         !bool_at(I, a, -1, "return_counts", false, &cnt)) { ten_free(t1); return NULL; }
     if (dv && dv->kind != V_NONE) { ten_free(t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
@@ -591,9 +591,9 @@ static Value *bi_map(Interp *I, Args *a) {
 /* F.dropout(input, p=0.5, training=True): each element zeroed with probability p, the rest scaled by 1/(1-p);
  * with training=False the input itself. attn's generator (torch.manual_seed), not PyTorch's numbers. */
 static Value *bi_f_dropout(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "training", "inplace", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[4];                               /* input, p, training, inplace */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *xv = p_[0];
     double p;
     bool training;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "dropout(input, p=0.5, training=True) needs a tensor");
@@ -786,9 +786,9 @@ static Value *sdpa_recorded(Interp *I, Args *a, double scale, double p, bool cau
  * softmax(Q Kᵀ * scale + bias) V with scale 1/sqrt(d); a bool mask keeps where True (-inf elsewhere), a float mask
  * is added; is_causal keeps j <= i. query (..., L, d), key (..., S, d), value (..., S, v) -> (..., L, v). */
 static Value *bi_f_sdpa(Interp *I, Args *a) {
-    static const char *const kw[] = {"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *mv = arg(a, 3, "attn_mask");
+    Value *p_[7];                               /* query, key, value, attn_mask, dropout_p, is_causal, scale */
+    if (!args_bind(I, a, p_, 7)) return NULL;
+    Value *qv = p_[0], *kv = p_[1], *vv = p_[2], *mv = p_[3];
     double p, scale;
     bool causal;
     if (!qv || !kv || !vv || qv->kind != V_TENSOR || kv->kind != V_TENSOR || vv->kind != V_TENSOR)
@@ -849,10 +849,10 @@ const Builtin bi_torch_more[] = {
     {"einsum", bi_einsum, "torch.einsum(equation, *operands)",
      "Sums of products named by letters: torch.einsum('bqd,bkd->bqk', Q, K) is Q @ K.transpose(1, 2) per batch. Letters "
      "in the output stay, the others are summed; '...' stands for the unnamed dims.", "", 0, "torch"},
-    {"gather", bi_gather, "torch.gather(input, dim, index)", "Picks along dim at the positions in index: out[i][j] = input[i][index[i][j]] for dim=1.", "", 0, "torch"},
-    {"scatter", bi_scatter, "torch.scatter(input, dim, index, src, reduce=None)",
+    {"gather", bi_gather, "torch.gather(input, dim, index, *, sparse_grad=False)", "Picks along dim at the positions in index: out[i][j] = input[i][index[i][j]] for dim=1.", "", 0, "torch"},
+    {"scatter", bi_scatter, "torch.scatter(input, dim, index, src=None, value=None, *, reduce=None)",
      "A copy of input with src (or value=v) written at the positions index gives along dim (gather's opposite).", "", 0, "torch"},
-    {"scatter_add", bi_scatter, "torch.scatter_add(input, dim, index, src)", "As scatter, adding src into the positions.", "", 1, "torch"},
+    {"scatter_add", bi_scatter, "torch.scatter_add(input, dim, index, src=None, value=None, *, reduce=None)", "As scatter, adding src into the positions.", "", 1, "torch"},
     {"index_select", bi_index_select, "torch.index_select(input, dim, index)", "The slices at the positions in index (a vector) along dim.", "", 0, "torch"},
     {"index_fill", bi_index_select, "torch.index_fill(input, dim, index, value)", "A copy with the slices at index along dim set to value.", "", 1, "torch"},
     {"masked_select", bi_masked_select, "torch.masked_select(input, mask)", "The elements where mask is True, as a vector.", "", 0, "torch"},
@@ -870,11 +870,11 @@ const Builtin bi_torch_more[] = {
     {"cross", bi_cross, "torch.cross(input, other, dim=None)", "Cross product of 3-vectors along dim.", "", 0, "torch"},
     {"roll", bi_roll, "torch.roll(input, shifts, dims=None)", "Shifts elements along dims, those falling off one end coming back at the other.", "", 0, "torch"},
     {"diag", bi_diag, "torch.diag(input, diagonal=0)", "A vector becomes a diagonal matrix; a matrix gives its diagonal (a copy).", "", 0, "torch"},
-    {"cumprod", bi_cumprod, "torch.cumprod(input, dim)", "Running products along dim.", "", 0, "torch"},
+    {"cumprod", bi_cumprod, "torch.cumprod(input, dim, *, dtype=None)", "Running products along dim.", "", 0, "torch"},
     {"amax", bi_amax, "torch.amax(input, dim=(), keepdim=False)", "Largest values over dim (several dims allowed), without indices.", "", RED_MAX, "torch"},
     {"amin", bi_amax, "torch.amin(input, dim=(), keepdim=False)", "Smallest values over dim, without indices.", "", RED_MIN, "torch"},
     {"logsumexp", bi_logsumexp, "torch.logsumexp(input, dim, keepdim=False)", "log(sum(exp(input))) along dim, computed stably.", "", 0, "torch"},
-    {"unique", bi_unique, "torch.unique(input, sorted=True, return_inverse=False, return_counts=False)",
+    {"unique", bi_unique, "torch.unique(input, *, sorted=True, return_inverse=False, return_counts=False, dim=None)",
      "The distinct values, sorted; with return_inverse where each element went, with return_counts how often each came.", "", 0, "torch"},
     {"meshgrid", bi_meshgrid, "torch.meshgrid(*tensors, indexing='ij')", "Grids of coordinates from 1-D tensors (views).", "", 0, "torch"},
     {"tile", bi_tile, "torch.tile(input, dims)", "Repeats the tensor dims times along each dimension.", "", 0, "torch"},
@@ -899,7 +899,7 @@ const Builtin bi_torch_more[] = {
     MAPF("hardtanh", "F", "F.hardtanh(X)", "x clipped to [-1, 1].", 16),
     MAPF("logsigmoid", "F", "F.logsigmoid(X)", "log(sigmoid(x)).", 17),
     MAPF("gelu", "F", "F.gelu(X, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
-    {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True)",
+    {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True, inplace=False)",
      "Zeroes each element with probability p and scales the rest by 1/(1-p); training=False returns input.", "§5.6", 0, "F"},
     {"linear", bi_f_linear, "F.linear(input, weight, bias=None)", "input @ weight.T + bias, what nn.Linear computes.", "", 0, "F"},
     {"pad", bi_f_pad, "F.pad(input, pad, mode='constant', value=0)",
@@ -907,7 +907,7 @@ const Builtin bi_torch_more[] = {
     {"normalize", bi_f_normalize, "F.normalize(input, p=2.0, dim=1, eps=1e-12)", "Divides by the p-norm along dim (at least eps).", "", 0, "F"},
     {"one_hot", bi_f_one_hot, "F.one_hot(tensor, num_classes=-1)", "Class indices to one-hot rows of length num_classes.", "", 0, "F"},
     {"scaled_dot_product_attention", bi_f_sdpa,
-     "F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None)",
+     "F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None)",
      "softmax(Q Kᵀ / sqrt(d) + mask) V in one call, PyTorch 2's fused attention: a bool attn_mask keeps where True, a "
      "float one is added; is_causal lets position i see only j <= i. The book's DotProductAttention (§11.3).", "", 0, "F"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

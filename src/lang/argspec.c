@@ -86,7 +86,7 @@ static bool param_is(const Param *p, const char *name) { return (int)strlen(name
 
 /* Python's TypeError for the required parameters no argument filled: "f() missing 1 required positional argument:
  * 'x'", "... 2 required positional arguments: 'a' and 'b'", "... 3 ...: 'a', 'b', and 'c'"; for PyTorch's C++
- * functions (torch.X, F.X: torch_style) PyTorch's own wording, "tensor() missing 1 required positional arguments:
+ * functions (torch.X: torch_style) PyTorch's own wording, "tensor() missing 1 required positional arguments:
  * "data"". */
 static bool missing_error(Interp *I, const char *fname, const Params *ps, Value *const *out, bool kwonly, bool torch_style) {
     int k = 0, n = 0;
@@ -160,6 +160,6 @@ bool args_bind(Interp *I, Args *a, Value **out, int nout) {
         out[j] = a->kwvals[k];
     }
     const char *m = a->fn->module ? a->fn->module : "";
-    bool torch_style = !strcmp(m, "torch") || !strcmp(m, "F");
+    bool torch_style = !strcmp(m, "torch");      /* F.X are Python functions in PyTorch: Python's words */
     return missing_error(I, fname, &ps, out, false, torch_style) && missing_error(I, fname, &ps, out, true, torch_style);
 }
