@@ -154,6 +154,8 @@ typedef struct Interp {
     int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
     long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
+    struct ArgSpecs *argspecs;       /* argspec.c: each builtin's parameters, read from its signature at its first
+                                      * call and kept (args_bind) */
     int loop_depth;
     /* control flow signals */
     int signal;                  /* 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN */
@@ -296,6 +298,7 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 bool args_bind(Interp *I, Args *a, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
+void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 /* n ints from items (a list's or tuple's items, or positional arguments) into out, each as arg_int reads it. The
  * items are held first: a student's __index__ may clear or refill the list they came from. */

@@ -10,7 +10,9 @@
  * them with arg()). A default's text is not read: only whether there is one. */
 #include "interp.h"
 #include "library.h"
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One parameter of a signature: its name (a slice of the signature text) and how it binds. */
@@ -26,6 +28,8 @@ typedef struct Params {
     int npositional;       /* how many of them a positional argument can fill (before *, *name) */
     int varargs;           /* the slot of *name, or -1 */
     bool varkw;            /* **name: unknown keywords pass */
+    bool is_class;         /* the builtin is a class of PyTorch's or d2l's (its errors are its __init__'s) */
+    bool torch_style;      /* a C++ function of torch (PyTorch's wording of a missing argument) */
 } Params;
 
 /* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
@@ -77,6 +81,61 @@ static bool params_parse(const char *sig, Params *ps) {
     return true;
 }
 
+/* The parameters of each builtin an interpreter has called, parsed once: an open-addressing table keyed by the
+ * Builtin's address (entries live as long as the program). Per interpreter, so no file-scope state. */
+struct ArgSpecs {
+    const Builtin **keys;
+    Params *vals;
+    size_t cap, n;
+};
+
+static size_t spec_slot(const struct ArgSpecs *s, const Builtin *b) {
+    size_t i = (size_t)(((uintptr_t)b >> 3) * 2654435761u) & (s->cap - 1);
+    while (s->keys[i] && s->keys[i] != b) i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* b's parameters (kept in I->argspecs), or NULL when its signature cannot be read. */
+static const Params *params_of(Interp *I, const Builtin *b) {
+    struct ArgSpecs *s = I->argspecs;
+    if (!s) s = I->argspecs = xcalloc(1, sizeof *s);
+    if (s->cap) {
+        size_t i = spec_slot(s, b);
+        if (s->keys[i]) return &s->vals[i];
+    }
+    Params ps;
+    if (!params_parse(b->signature, &ps)) return NULL;
+    const char *cls_module = NULL;               /* Python's own types (enumerate) word their errors as functions */
+    ps.is_class = lib()->type_module(b, &cls_module) && strcmp(cls_module, "builtins") != 0;
+    ps.torch_style = b->module && !strcmp(b->module, "torch");   /* F.X are Python functions in PyTorch */
+    if (2 * (s->n + 1) > s->cap) {               /* grow to keep the table at most half full */
+        struct ArgSpecs old = *s;
+        s->cap = old.cap ? 2 * old.cap : 64;
+        s->keys = xcalloc(s->cap, sizeof *s->keys);
+        s->vals = xcalloc(s->cap, sizeof *s->vals);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.keys[i]) {
+                size_t j = spec_slot(s, old.keys[i]);
+                s->keys[j] = old.keys[i];
+                s->vals[j] = old.vals[i];
+            }
+        free(old.keys);
+        free(old.vals);
+    }
+    size_t i = spec_slot(s, b);
+    s->keys[i] = b;
+    s->vals[i] = ps;
+    s->n++;
+    return &s->vals[i];
+}
+
+void args_specs_free(struct ArgSpecs *s) {
+    if (!s) return;
+    free(s->keys);
+    free(s->vals);
+    free(s);
+}
+
 int args_param_count(const char *signature) {
     Params ps;
     return params_parse(signature, &ps) ? ps.n : -1;
@@ -126,30 +185,30 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
 }
 
 bool args_bind(Interp *I, Args *a, Value **out, int nout) {
-    Params ps;
     const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
-    const char *cls_module = NULL;               /* Python's own types (enumerate) word their errors as functions */
-    bool is_class = a->fn && lib()->type_module(a->fn, &cls_module) && strcmp(cls_module, "builtins") != 0;
+    const Params *pp = a->fn ? params_of(I, a->fn) : NULL;
+    if (!pp || pp->n > nout) {
+        rt_error(I, "%s(): attn cannot read the parameters of its declaration", fname);
+        return false;
+    }
+    const Params *ps = pp;
+    bool is_class = ps->is_class;
     char init[96];
     if (is_class) {                              /* a class's parameters are its __init__'s: LayerNorm.__init__() */
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
         fname = init;
     }
-    if (!a->fn || !params_parse(a->fn->signature, &ps) || ps.n > nout) {
-        rt_error(I, "%s(): attn cannot read the parameters of its declaration", fname);
-        return false;
-    }
     for (int i = 0; i < nout; i++) out[i] = NULL;
-    if (a->npos > ps.npositional && ps.varargs < 0) {
-        too_many_error(I, fname, &ps, a->npos, is_class);
+    if (a->npos > ps->npositional && ps->varargs < 0) {
+        too_many_error(I, fname, ps, a->npos, is_class);
         return false;
     }
-    for (int i = 0; i < a->npos && i < ps.n && (i < ps.npositional || i == ps.varargs); i++) out[i] = a->pos[i];
+    for (int i = 0; i < a->npos && i < ps->n && (i < ps->npositional || i == ps->varargs); i++) out[i] = a->pos[i];
     for (int k = 0; k < a->nkw; k++) {
         int j = 0;
-        while (j < ps.n && (ps.p[j].posonly || !param_is(&ps.p[j], a->kwnames[k]))) j++;
-        if (j == ps.n) {
-            if (ps.varkw) continue;
+        while (j < ps->n && (ps->p[j].posonly || !param_is(&ps->p[j], a->kwnames[k]))) j++;
+        if (j == ps->n) {
+            if (ps->varkw) continue;
             rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
             return false;
         }
@@ -159,7 +218,6 @@ bool args_bind(Interp *I, Args *a, Value **out, int nout) {
         }
         out[j] = a->kwvals[k];
     }
-    const char *m = a->fn->module ? a->fn->module : "";
-    bool torch_style = !strcmp(m, "torch");      /* F.X are Python functions in PyTorch: Python's words */
-    return missing_error(I, fname, &ps, out, false, torch_style) && missing_error(I, fname, &ps, out, true, torch_style);
+    bool torch_style = ps->torch_style;
+    return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
 }
