@@ -154,6 +154,8 @@ typedef struct Interp {
     int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
     long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
+    struct ArgSpecs *argspecs;       /* argspec.c: each builtin's parameters, read from its signature at its first
+                                      * call and kept (args_bind) */
     int loop_depth;
     /* control flow signals */
     int signal;                  /* 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN */
@@ -284,6 +286,19 @@ void interp_set_global(Interp *I, const char *name, Value *v);   /* steals v */
  * absent). args_check rejects unknown keywords and too many positionals with a message naming the function. */
 Value *arg(Args *a, int i, const char *name);
 bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
+/* The arguments of the builtin a->fn bound by its one declaration, its signature (argspec.c): out[i] is the argument
+ * of the i-th named parameter (borrowed; NULL when absent and it has a default; for *name, the first of the
+ * positional arguments it takes, a->pos from there on). Python's TypeErrors otherwise: too many positional
+ * arguments, an unexpected keyword, multiple values for one, a missing required argument. nout >= the number of
+ * named parameters. So a body writes no keyword list:
+ *     Value *p[2];                              // "torch.full_like(input, fill_value, *, dtype=None)"
+ *     if (!args_bind(I, a, p, 3)) return NULL;
+ */
+#define ARGS_MAX_PARAMS 16
+bool args_bind(Interp *I, Args *a, Value **out, int nout);
+/* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
+int args_param_count(const char *signature);
+void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 /* n ints from items (a list's or tuple's items, or positional arguments) into out, each as arg_int reads it. The
  * items are held first: a student's __index__ may clear or refill the list they came from. */

@@ -33,6 +33,11 @@ typedef struct Builtin {
     const char *help;        /* one paragraph for students */
     const char *section;     /* "§11.3" or "" */
     int tag;                 /* selects the operation when one C function serves a family (sin, cos, ...) */
+    /* The module the name lives in, as the signature spells it: "torch" (torch.zeros), "nn", "F", "nn.init", "d2l",
+     * "attn"; "" for a name that answers bare (print, complexity); for a method, its receiver as the signature names
+     * it ("X" for X.reshape). Declared with the entry, never
+     * parsed out of the signature (test_lang test_builtin_modules checks the signature starts with module.name). */
+    const char *module;
 } Builtin;
 
 /* Class of a built-in object (Linear, MultiHeadAttention, PositionalEncoding, torch.device ...) and the one

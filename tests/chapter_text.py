@@ -47,11 +47,11 @@ def builtins_of(path):
         for lst in re.findall(r"static const char \*const \w+\[\] = \{([^}]*)\}", body):
             names |= set(re.findall(r'"(\w+)"', lst))
         names |= set(re.findall(r'\barg\(a, \d+, "(\w+)"\)', body))
-        funcs[m.group(1)] = (names, "args_check(" in body)
+        funcs[m.group(1)] = (names, "args_check(" in body or "args_bind(" in body, "args_bind(" in body)
     entries = []
     lit = r'((?:"(?:[^"\\]|\\.)*"\s*)+)'
     for t in re.finditer(r"const Builtin (\w+)\[\] = \{(.*?)\n\s*\{NULL", src, re.S):
-        for e in re.finditer(r'\{"(\w+)", (\w+),\s*' + lit + r",\s*" + lit + r",\s*" + lit + r",\s*(\d)\}", t.group(2)):
+        for e in re.finditer(r'\{"(\w+)", (\w+),\s*' + lit + r",\s*" + lit + r",\s*" + lit + r",\s*(\d)(?:,\s*\"[\w.]*\")?\}", t.group(2)):
             entries.append(dict(table=t.group(1), name=e.group(1), fn=e.group(2), sig=c_strings(e.group(3)),
                                 help=c_strings(e.group(4)), section=c_strings(e.group(5))))
     return funcs, entries
@@ -96,8 +96,10 @@ with tempfile.TemporaryDirectory() as tmp:
         if fn is None:
             check(f"{where}: its function {e['fn']} is read", False, "not found in the file")
             continue
-        accepted, checks = fn
+        accepted, checks, binds = fn
         params, defaults = signature_params(e["sig"])
+        if binds:
+            accepted = set(params)     # args_bind: the signature is the list of keywords the function takes
         missing = sorted(accepted - set(params))
         check(f"{where}: the signature names every keyword it accepts", not missing,
               f"{e['sig']!r} lacks {missing}")

@@ -171,7 +171,7 @@ case "$out" in *"  1  自己注意 "*) ok ;; *) bad "installed attn lesson --lan
 expect_eq "help({1}.add) is the set's add" "$("$ATTN" -c 'help({1}.add)')" "s.add(x)
   Puts x in the set."
 expect_has "help([].append)" "$("$ATTN" -c 'help([].append)' 2>&1)" "L.append(x)"
-expect_has "help(X.add) is still torch.add" "$("$ATTN" -c 'help(torch.ones(2).add)' 2>&1)" "torch.add(X, Y)"
+expect_has "help(X.add) is still torch.add" "$("$ATTN" -c 'help(torch.ones(2).add)' 2>&1)" "torch.add(input, other, *, alpha=1)"
 # a method added to d2l.Trainer (@d2l.add_to_class) lasts for the session that added it: the next transcript of one
 # --check run does not see it (its function belonged to the first one's interpreter)
 printf '# a\n\n```attn\nattn> d2l.Trainer.foo = 1\nattn> d2l.Trainer.foo\n1\n```\n' > "$T/added-a.md"

@@ -45,8 +45,8 @@ static Value *m_gradfn_name(Interp *I, Args *a) {
     return val_str(name);
 }
 static const Builtin gradfn_methods[] = {
-    {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0, "grad_fn"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 /* grad_fn.next_functions: one (node, output number) pair per input, (None, 0) where the input needs no grad. */
 static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     AgNode *n = node_of(self);
@@ -197,14 +197,14 @@ static bool tensors_of(Interp *I, Value *v, const char *what, AgVal **out, int *
 /* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
  * a tuple of the gradients (None for an unused input with allow_unused). */
 static Value *bi_autograd_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {"outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "allow_unused", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *ov = arg(a, 0, "outputs"), *iv = arg(a, 1, "inputs"), *gv = arg(a, 2, "grad_outputs");
+    Value *p_[6];                               /* outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    Value *ov = p_[0], *iv = p_[1], *gv = p_[2];
     if (!ov || !iv) return rt_error(I, "torch.autograd.grad(outputs, inputs) needs both");
     bool retain, create, unused;
-    if (!opt_bool(I, arg(a, 3, "retain_graph"), "retain_graph", &retain) ||
-        !opt_bool(I, arg(a, 4, "create_graph"), "create_graph", &create) ||
-        !opt_bool(I, arg(a, 5, "allow_unused"), "allow_unused", &unused))
+    if (!opt_bool(I, p_[3], "retain_graph", &retain) ||
+        !opt_bool(I, p_[4], "create_graph", &create) ||
+        !opt_bool(I, p_[5], "allow_unused", &unused))
         return NULL;
     if (create) return rt_error(I, "torch.autograd.grad(create_graph=True): attn has no higher-order gradients yet");
     AgVal *outs = NULL, *ins = NULL, *gs = NULL;
@@ -266,9 +266,9 @@ static Value *m_mode_exit(Interp *I, Args *a) {
     return val_bool(false);
 }
 static const Builtin mode_methods[] = {
-    {"__enter__", m_mode_enter, "", "", "", 0},
-    {"__exit__", m_mode_exit, "", "", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"__enter__", m_mode_enter, "", "", "", 0, ""},
+    {"__exit__", m_mode_exit, "", "", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* The function a grad-mode decorator gives: calls "fn" with the mode set, then puts the previous mode back. */
 static Value *moded_call(Interp *I, Value *self, Args *a) {
@@ -308,19 +308,17 @@ static Value *mode_object(const char *name, bool mode, bool eager) {
 }
 
 static Value *bi_no_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return mode_object("no_grad", false, false);
 }
 static Value *bi_enable_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return mode_object("enable_grad", true, false);
 }
 static Value *bi_set_grad_enabled(Interp *I, Args *a) {
-    static const char *const kw[] = {"mode", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *m = arg(a, 0, "mode");
+    Value *p_[1];                               /* mode */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *m = p_[0];
     bool on;
     if (!m) return rt_error(I, "torch.set_grad_enabled(mode) needs the mode, True or False");
     if (!arg_bool(I, m, "mode", &on)) return NULL;
@@ -330,8 +328,7 @@ static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     return o;
 }
 static Value *bi_is_grad_enabled(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 0, kw)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return val_bool(I->run.ag.grad_enabled);
 }
 
@@ -397,20 +394,20 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
 const Builtin bi_autograd_methods[] = {
     {"backward", m_backward, "X.backward(gradient=None, retain_graph=None)",
      "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
-     "from that requires grad, adding it to their .grad.", "", 0},
-    {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0},
+     "from that requires grad, adding it to their .grad.", "", 0, "X"},
+    {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},
     {"requires_grad_", m_requires_grad_, "X.requires_grad_(requires_grad=True)",
-     "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0},
-    {"retain_grad", m_retain_grad, "X.retain_grad()", "Makes backward() fill X.grad although X is not a leaf.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0, "X"},
+    {"retain_grad", m_retain_grad, "X.retain_grad()", "Makes backward() fill X.grad although X is not a leaf.", "", 0, "X"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_autograd[] = {
-    {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, allow_unused=False)",
-     "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0},
+    {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=None, allow_unused=False)",
+     "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0, "torch.autograd"},
     {"no_grad", bi_no_grad, "torch.no_grad()",
-     "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0},
-    {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0},
+     "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0, "torch"},
+    {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0, "torch"},
     {"set_grad_enabled", bi_set_grad_enabled, "torch.set_grad_enabled(mode)",
-     "Turns the recording of operations on (True) or off (False); as a context manager, for its block only.", "", 0},
-    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled()", "Whether operations are recorded for backward now.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Turns the recording of operations on (True) or off (False); as a context manager, for its block only.", "", 0, "torch"},
+    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled()", "Whether operations are recorded for backward now.", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -30,9 +30,9 @@ static double toeplitz(const Tensor *S) {
 }
 
 static Value *bi_toeplitz_error(Interp *I, Args *a) {
-    static const char *const kw[] = {"S", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *s = arg(a, 0, "S");
+    Value *p_[1];                               /* S */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *s = p_[0];
     if (!s || s->kind != V_TENSOR || s->u.t->ndim < 2) return rt_error(I, "toeplitz_error(S) needs a matrix (or a batch of matrices)");
     return val_float(toeplitz(s->u.t));
 }
@@ -51,10 +51,10 @@ static Tensor *rel_index(TenCtx *c, int64_t n, int64_t k) {
 }
 
 static Value *bi_rel_index(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "k", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* n, k */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     int64_t n, k;
-    Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k");
+    Value *nv = p_[0], *kv = p_[1];
     if (!nv || !kv) return rt_error(I, "relative_position_index(n, k) needs a length n and a clipping distance k");
     if (!arg_int(I, nv, "n", &n) || !arg_int(I, kv, "k", &k)) return NULL;
     if (n < 1 || n > 4096 || k < 0 || k > 4096) return rt_error(I, "relative_position_index: need 1 <= n <= 4096 and 0 <= k <= 4096");
@@ -63,9 +63,9 @@ static Value *bi_rel_index(Interp *I, Args *a) {
 
 /* shaw_bias(q, table): q (n, d), table (2k+1, d) -> (n, n) with q_i · table[clip(j - i, -k, k) + k] / sqrt(d). */
 static Value *bi_shaw_bias(Interp *I, Args *a) {
-    static const char *const kw[] = {"q", "table", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *qv = arg(a, 0, "q"), *tv = arg(a, 1, "table");
+    Value *p_[2];                               /* q, table */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *qv = p_[0], *tv = p_[1];
     if (!qv || !tv || qv->kind != V_TENSOR || tv->kind != V_TENSOR || qv->u.t->ndim != 2 || tv->u.t->ndim != 2)
         return rt_error(I, "shaw_bias(q, table): q of shape (n, d) and a table of shape (2k+1, d)");
     Tensor *q = qv->u.t, *tab = tv->u.t;
@@ -91,9 +91,9 @@ static Value *bi_shaw_bias(Interp *I, Args *a) {
 /* rope(X, base=10000): X (..., n, d), d even; the pair (2j, 2j+1) at position m is rotated by m·θ_j,
  * θ_j = base^(-2j/d) (the book's ω_j): x' = x cos - y sin, y' = x sin + y cos (interleaved pairs, as the paper). */
 static Value *bi_rope(Interp *I, Args *a) {
-    static const char *const kw[] = {"X", "base", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "X"), *bv = arg(a, 1, "base");
+    Value *p_[2];                               /* X, base */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0], *bv = p_[1];
     double base = 10000;
     if (!xv || xv->kind != V_TENSOR || xv->u.t->ndim < 2) return rt_error(I, "rope(X) needs X of shape (..., n, d)");
     if (bv && !arg_double(I, bv, "base", &base)) return NULL;
@@ -141,9 +141,9 @@ static Value *bi_alibi_slopes(Interp *I, Args *a) {
 
 /* alibi_bias(n, num_heads, causal=True): (H, n, n) with m_h·(j - i) where j <= i, -inf above the diagonal. */
 static Value *bi_alibi_bias(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "num_heads", "causal", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *nv = arg(a, 0, "n"), *hv = arg(a, 1, "num_heads"), *cv = arg(a, 2, "causal");
+    Value *p_[3];                               /* n, num_heads, causal */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *nv = p_[0], *hv = p_[1], *cv = p_[2];
     int64_t n, H;
     bool causal = true;
     if (!nv || !hv) return rt_error(I, "alibi_bias(n, num_heads, causal=True) needs n and num_heads");
@@ -168,13 +168,13 @@ static Value *bi_alibi_bias(Interp *I, Args *a) {
  * loss. The starting numbers come from a generator of its own seeded with seed, as stack_attention's tokens do, so
  * the same call gives the same table whatever ran before; the session's generator (torch.manual_seed) is untouched. */
 static Value *bi_learnable_pe(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "d", "steps", "lr", "target", "quiet", "seed", NULL};
-    if (!args_check(I, a, 7, kw)) return NULL;
+    Value *p_[7];                               /* n, d, steps, lr, target, quiet, seed */
+    if (!args_bind(I, a, p_, 7)) return NULL;
     int64_t n = 60, d = 32, steps = 20, seed = 0;
     double lr = 0.5;
     bool quiet = false;
-    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d"), *sv = arg(a, 2, "steps"), *lv = arg(a, 3, "lr"), *tv = arg(a, 4, "target"), *qv = arg(a, 5, "quiet"),
-          *gv = arg(a, 6, "seed");
+    Value *nv = p_[0], *dv = p_[1], *sv = p_[2], *lv = p_[3], *tv = p_[4], *qv = p_[5],
+          *gv = p_[6];
     if ((nv && !arg_int(I, nv, "n", &n)) || (dv && !arg_int(I, dv, "d", &d)) || (sv && !arg_int(I, sv, "steps", &steps)) ||
         (lv && !arg_double(I, lv, "lr", &lr)) || (qv && !arg_bool(I, qv, "quiet", &quiet)) || (gv && !arg_int(I, gv, "seed", &seed)))
         return NULL;
@@ -317,18 +317,18 @@ static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, 
  * become (mean pairwise cosine) and how much position is left (relative spread of the repeated token's rows).
  * Returns {'cosine': [...], 'position': [...]} (layers + 1 values each, the input first). */
 static Value *bi_stack_attention(Interp *I, Args *a) {
-    static const char *const kw[] = {"layers", "n", "d", "heads", "residual", "seed", "quiet", "plot", NULL};
-    if (!args_check(I, a, 8, kw)) return NULL;
-    Value *pv = arg(a, 7, "plot");
+    Value *p_[8];                               /* layers, n, d, heads, residual, seed, quiet, plot */
+    if (!args_bind(I, a, p_, 8)) return NULL;
+    Value *pv = p_[7];
     bool want_plot = false;
     if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
     int64_t L = 8, n = 10, d = 32, H = 4, seed = 0;
     bool residual = false, quiet = false;
     Value *v;
-    if (((v = arg(a, 0, "layers")) && !arg_int(I, v, "layers", &L)) || ((v = arg(a, 1, "n")) && !arg_int(I, v, "n", &n)) ||
-        ((v = arg(a, 2, "d")) && !arg_int(I, v, "d", &d)) || ((v = arg(a, 3, "heads")) && !arg_int(I, v, "heads", &H)) ||
-        ((v = arg(a, 4, "residual")) && !arg_bool(I, v, "residual", &residual)) || ((v = arg(a, 5, "seed")) && !arg_int(I, v, "seed", &seed)) ||
-        ((v = arg(a, 6, "quiet")) && !arg_bool(I, v, "quiet", &quiet)))
+    if (((v = p_[0]) && !arg_int(I, v, "layers", &L)) || ((v = p_[1]) && !arg_int(I, v, "n", &n)) ||
+        ((v = p_[2]) && !arg_int(I, v, "d", &d)) || ((v = p_[3]) && !arg_int(I, v, "heads", &H)) ||
+        ((v = p_[4]) && !arg_bool(I, v, "residual", &residual)) || ((v = p_[5]) && !arg_int(I, v, "seed", &seed)) ||
+        ((v = p_[6]) && !arg_bool(I, v, "quiet", &quiet)))
         return NULL;
     if (L < 1 || L > 64 || n < 2 || n > 1000 || d < 2 || d > 1024 || H < 1 || d % H)
         return rt_error(I, "stack_attention: need 1 <= layers <= 64, 2 <= n <= 1000, 2 <= d <= 1024 and heads dividing d");
@@ -410,26 +410,26 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
 const Builtin bi_d2l_after[] = {
     {"toeplitz_error", bi_toeplitz_error, "toeplitz_error(S)",
      "max |S[i, j] - S[i+1, j+1]| over a score matrix (or a batch of them): 0 when every score depends only on the "
-     "offset j - i, the relative-position property.", "§11.6.5", 0},
+     "offset j - i, the relative-position property.", "§11.6.5", 0, ""},
     {"relative_position_index", bi_rel_index, "relative_position_index(n, k)",
-     "(n, n) matrix of clip(j - i, -k, k) + k: which of Shaw et al.'s 2k+1 learned vectors each query-key pair uses.", "§11.6.5", 0},
+     "(n, n) matrix of clip(j - i, -k, k) + k: which of Shaw et al.'s 2k+1 learned vectors each query-key pair uses.", "§11.6.5", 0, ""},
     {"shaw_bias", bi_shaw_bias, "shaw_bias(q, table)",
      "Relative position representations (Shaw et al. 2018): q_i · a[clip(j - i, -k, k)] / sqrt(d) for a table of 2k+1 "
-     "vectors; added to the content scores q_i · k_j / sqrt(d).", "§11.6.5", 0},
+     "vectors; added to the content scores q_i · k_j / sqrt(d).", "§11.6.5", 0, ""},
     {"rope", bi_rope, "rope(X, base=10000)",
      "Rotary position embedding (Su et al. 2021): rotates each pair (2j, 2j+1) of X at position m by m·θ_j, "
      "θ_j = base^(-2j/d), the §11.6.3.2 rotation applied to queries and keys, so rope(Q) @ rope(K).T depends only on "
-     "the offset.", "§11.6.5", 0},
+     "the offset.", "§11.6.5", 0, ""},
     {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(I->run.ten, num_heads)",
-     "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0},
+     "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0, ""},
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
-     "when causal).", "§11.6.5", 0},
+     "when causal).", "§11.6.5", 0, ""},
     {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False, seed=0)",
      "Exercise 2: a learnable position table, (1, n, d) numbers starting from N(0, 0.02²), fitted by gradient descent "
      "on the mean squared error to target (the sinusoid P when None); prints the loss (quiet=True: nothing) and "
      "returns the table to compare with P. seed= chooses the starting numbers (the same seed gives the same table, "
-     "whatever ran before; torch.manual_seed does not change them).", "§11.6.5", 0},
+     "whatever ran before; torch.manual_seed does not change them).", "§11.6.5", 0, ""},
     {"stack_attention", bi_stack_attention,
      "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, quiet=False, plot=False)",
      "Exercise 1: runs two inputs through the same stack of freshly initialised self-attention layers "
@@ -437,5 +437,5 @@ const Builtin bi_d2l_after[] = {
      "tokens plus P, and one random token repeated at n positions plus P. Prints per layer the token similarity "
      "(mean pairwise cosine of the first) and the position signal (relative spread of the second's rows: 0 when "
      "every position gives the same output), and what they show. seed= chooses the random tokens. Returns "
-     "{'cosine': [...], 'position': [...]}; plot=True draws both.", "§11.6.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "{'cosine': [...], 'position': [...]}; plot=True draws both.", "§11.6.5", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -99,9 +99,9 @@ static Value *ag_ret(Interp *I, AgVal r) {
 }
 
 static Value *bi_masked_softmax(Interp *I, Args *a) {
-    static const char *const kw[] = {"X", "valid_lens", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "X"), *vl = arg(a, 1, "valid_lens");
+    Value *p_[2];                               /* X, valid_lens */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *x = p_[0], *vl = p_[1];
     if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
     Tensor *tmp = NULL, *v = NULL;
     if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
@@ -250,9 +250,9 @@ static Value *make_dropout(Interp *I, Value *pv) {
 }
 
 static Value *bi_dropout(Interp *I, Args *a) {
-    static const char *const kw[] = {"p", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *pv = arg(a, 0, "p");
+    Value *p_[1];                               /* p */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *pv = p_[0];
     Value *dflt = val_float(0.5);
     Value *d = make_dropout(I, pv ? pv : dflt);
     val_decref(dflt);
@@ -627,9 +627,9 @@ static Value *make_dpa(Interp *I, Value *dropout) {
 }
 
 static Value *bi_dot_product_attention(Interp *I, Args *a) {
-    static const char *const kw[] = {"dropout", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *d = arg(a, 0, "dropout");
+    Value *p_[1];                               /* dropout */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *d = p_[0];
     if (!d) return rt_error(I, "DotProductAttention(dropout) needs a dropout rate, e.g. DotProductAttention(0.5)");
     return make_dpa(I, d);
 }
@@ -883,16 +883,16 @@ static Value *m_transpose_output(Interp *I, Args *a) {
 }
 
 static const Builtin mha_methods[] = {
-    {"transpose_qkv", m_transpose_qkv, "attention.transpose_qkv(X)", "(B, T, H) -> (B*heads, T, H/heads): the head split.", "§11.5", 0},
-    {"transpose_output", m_transpose_output, "attention.transpose_output(X)", "Undoes transpose_qkv.", "§11.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"transpose_qkv", m_transpose_qkv, "attention.transpose_qkv(X)", "(B, T, H) -> (B*heads, T, H/heads): the head split.", "§11.5", 0, "attention"},
+    {"transpose_output", m_transpose_output, "attention.transpose_output(X)", "Undoes transpose_qkv.", "§11.5", 0, "attention"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static const ObjClass MultiHeadAttentionClass = {.name = "MultiHeadAttention", .call = mha_call, .methods = mha_methods, .is_module = true};
 
 static Value *bi_multi_head_attention(Interp *I, Args *a) {
-    static const char *const kw[] = {"num_hiddens", "num_heads", "dropout", "bias", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *nh = arg(a, 0, "num_hiddens"), *h = arg(a, 1, "num_heads"), *d = arg(a, 2, "dropout"), *b = arg(a, 3, "bias");
+    Value *p_[4];                               /* num_hiddens, num_heads, dropout, bias */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *nh = p_[0], *h = p_[1], *d = p_[2], *b = p_[3];
     if (!nh || !h || !d) return rt_error(I, "MultiHeadAttention(num_hiddens, num_heads, dropout, bias=False), e.g. MultiHeadAttention(100, 5, 0.5)");
     int64_t hidden, heads;
     bool bias = false;
@@ -916,9 +916,9 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
 }
 
 static Value *bi_transpose_qkv(Interp *I, Args *a) {
-    static const char *const kw[] = {"X", "num_heads", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "X"), *h = arg(a, 1, "num_heads");
+    Value *p_[2];                               /* X, num_heads */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *x = p_[0], *h = p_[1];
     int64_t heads;
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
         return interp_failed(I) ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
@@ -930,17 +930,17 @@ const Builtin bi_d2l_attention[] = {
     {"masked_softmax", bi_masked_softmax, "d2l.masked_softmax(X, valid_lens)",
      "Softmax over the last axis of a 3-D X, where keys at index >= valid_len get -1e6 first (so their weight is 0). "
      "valid_lens has one entry per batch row (repeated for every query) or one per query. As in the book, the -1e6 "
-     "is written through X.reshape(-1, n), so a contiguous X itself is changed.", "§11.3.2", 0},
-    {"Dropout", bi_dropout, "nn.Dropout(p=0.5)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only.", "§5.6", 0},
-    {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True, device=None, dtype=None)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0},
-    {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True, device=None, dtype=None)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1},
+     "is written through X.reshape(-1, n), so a contiguous X itself is changed.", "§11.3.2", 0, "d2l"},
+    {"Dropout", bi_dropout, "nn.Dropout(p=0.5)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only.", "§5.6", 0, "nn"},
+    {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True, device=None, dtype=None)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0, "nn"},
+    {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True, device=None, dtype=None)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1, "nn"},
     {"DotProductAttention", bi_dot_product_attention, "d2l.DotProductAttention(dropout)",
      "Scaled dot-product attention: softmax(Q Kᵀ / sqrt(d)) V with masking by valid_lens; the weights are kept in "
-     ".attention_weights.", "§11.3.3", 0},
+     ".attention_weights.", "§11.3.3", 0, "d2l"},
     {"MultiHeadAttention", bi_multi_head_attention, "d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, bias=False)",
      "Multi-head attention: W_q, W_k, W_v project, the heads attend in parallel (attention.attention.attention_weights "
      "holds one matrix per batch row and head), W_o mixes them. Call it as attention(X, X, X, valid_lens) for "
-     "self-attention. Dropout is active until .eval().", "§11.5", 0},
-    {"transpose_qkv", bi_transpose_qkv, "d2l.transpose_qkv(X, num_heads)", "(B, T, H) -> (B*num_heads, T, H/num_heads).", "§11.5", 0},
-    {"transpose_output", bi_transpose_qkv, "d2l.transpose_output(X, num_heads)", "Reverses transpose_qkv.", "§11.5", 1},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "self-attention. Dropout is active until .eval().", "§11.5", 0, "d2l"},
+    {"transpose_qkv", bi_transpose_qkv, "d2l.transpose_qkv(X, num_heads)", "(B, T, H) -> (B*num_heads, T, H/num_heads).", "§11.5", 0, "d2l"},
+    {"transpose_output", bi_transpose_qkv, "d2l.transpose_output(X, num_heads)", "Reverses transpose_qkv.", "§11.5", 1, "d2l"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -87,9 +87,9 @@ static int64_t graph_path_length(int64_t n, int64_t k, bool dilated) {
 }
 
 static Value *bi_path_length(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "k", "dilated", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k"), *dv = arg(a, 2, "dilated");
+    Value *p_[3];                               /* n, k, dilated */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *nv = p_[0], *kv = p_[1], *dv = p_[2];
     int64_t n, k = 3;
     bool dil = false;
     if (!nv) return rt_error(I, "path_length(n, k=3, dilated=False) needs n");
@@ -102,9 +102,9 @@ static Value *bi_path_length(Interp *I, Args *a) {
 /* complexity(n, d, k=3): the chapter's table for these numbers, each O(...) evaluated, with the conclusions that
  * follow from them. Every line fits 80 columns for every n, d and k accepted. */
 static Value *bi_complexity(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "d", "k", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d"), *kv = arg(a, 2, "k");
+    Value *p_[3];                               /* n, d, k */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *nv = p_[0], *dv = p_[1], *kv = p_[2];
     if (!nv || !dv) return rt_error(I, "complexity(n, d, k=3): n tokens of d dimensions, kernel size k");
     int64_t n, d, k = 3;
     if (!arg_int(I, nv, "n", &n) || !arg_int(I, dv, "d", &d) || (kv && !arg_int(I, kv, "k", &k))) return NULL;
@@ -154,11 +154,11 @@ static Value *bi_complexity(Interp *I, Args *a) {
 
 /* receptive_field(n=5, k=3, layers=2, dilated=False): which inputs reach which outputs (the chapter's figure). */
 static Value *bi_receptive_field(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "k", "layers", "dilated", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[4];                               /* n, k, layers, dilated */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     int64_t n = 5, k = 3, L = 2;
     bool dil = false;
-    Value *nv = arg(a, 0, "n"), *kv = arg(a, 1, "k"), *lv = arg(a, 2, "layers"), *dv = arg(a, 3, "dilated");
+    Value *nv = p_[0], *kv = p_[1], *lv = p_[2], *dv = p_[3];
     if ((nv && !arg_int(I, nv, "n", &n)) || (kv && !arg_int(I, kv, "k", &k)) || (lv && !arg_int(I, lv, "layers", &L)) ||
         (dv && !arg_bool(I, dv, "dilated", &dil)))
         return NULL;
@@ -384,14 +384,14 @@ static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3
  * over the larger half of the sizes; returns {'n': [...], 'cnn': [...], 'rnn': [...], 'attention': [...],
  * 'slopes': {...}, 'fit_from': n} (seconds). */
 static Value *bi_measure_layers(Interp *I, Args *a) {
-    static const char *const kw[] = {"ns", "d", "k", "repeats", "quiet", "plot", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *pv = arg(a, 5, "plot");
+    Value *p_[6];                               /* ns, d, k, repeats, quiet, plot */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    Value *pv = p_[5];
     bool want_plot = false;
     if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
     int64_t ns[16] = {64, 128, 256, 512, 1024, 2048}, m = 6, d = 64, k = 3, reps = 5;
     bool quiet = false;
-    Value *nv = arg(a, 0, "ns"), *dv = arg(a, 1, "d"), *kv = arg(a, 2, "k"), *rv = arg(a, 3, "repeats"), *qv = arg(a, 4, "quiet");
+    Value *nv = p_[0], *dv = p_[1], *kv = p_[2], *rv = p_[3], *qv = p_[4];
     if (nv) {
         if (nv->kind != V_LIST && nv->kind != V_TUPLE) return rt_error(I, "measure_layers: ns must be a list of sequence lengths");
         if (nv->u.seq.n < 2 || nv->u.seq.n > 16) return rt_error(I, "measure_layers: give 2 to 16 sequence lengths");
@@ -463,19 +463,19 @@ const Builtin bi_d2l_complexity[] = {
     {"complexity", bi_complexity, "complexity(n, d, k=3)",
      "The chapter's table for n tokens of d dimensions (2 <= n <= 10^6): computational complexity, with each O(...) "
      "evaluated, sequential operations and maximum path length of a CNN (kernel k), an RNN and self-attention; "
-     "which is cheapest and whether self-attention costs more than the RNN (n against d).", "§11.6.2", 0},
+     "which is cheapest and whether self-attention costs more than the RNN (n against d).", "§11.6.2", 0, ""},
     {"path_length", bi_path_length, "path_length(n, k=3, dilated=False)",
      "Maximum path length of a stack of convolutions, computed on the layered dependency graph: the fewest layers "
      "after which x1 and xn reach a common output. Contiguous kernels give ceil((n-1)/(k-1)) (the book's O(n/k)), "
-     "dilated ones ceil(log_k n).", "§11.6.2", 0},
+     "dilated ones ceil(log_k n).", "§11.6.2", 0, ""},
     {"receptive_field", bi_receptive_field, "receptive_field(n=5, k=3, layers=2, dilated=False)",
      "Draws which inputs reach which outputs after some layers of convolution (the chapter's figure: x1 and x5 meet "
-     "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0},
+     "after two layers of kernel 3), n up to 12, and returns the n×n reach matrix.", "§11.6.2", 0, ""},
     {"measure_layers", bi_measure_layers,
      "measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5, quiet=False, plot=False)",
      "Times real conv1d, RNN and self-attention layers written in C on this machine (one thread's CPU time, the "
      "fastest of `repeats` runs), fits the log-log slope of time against n over the larger half of the sizes, and says what the times show: how "
      "fast each grew, and where self-attention became slower than the RNN compared with n = d. Returns a dict with "
      "the times, the slopes and fit_from (the smallest n in the fit); quiet=True prints nothing, plot=True draws "
-     "them on log-log axes with the fitted lines.", "§11.6.2", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "them on log-log axes with the fitted lines.", "§11.6.2", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -6,9 +6,9 @@
 
 /* d2l.check_shape(a, shape): the book's assertion, with the book's message. */
 static Value *bi_check_shape(Interp *I, Args *a) {
-    static const char *const kw[] = {"a", "shape", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "a"), *shape = arg(a, 1, "shape");
+    Value *p_[2];                               /* a, shape */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *x = p_[0], *shape = p_[1];
     if (!x || !shape) return rt_error(I, "check_shape(a, shape) needs a tensor and a shape");
     if (x->kind != V_TENSOR) return rt_error(I, "check_shape(): a must be a tensor, not %s", val_type_name(x));
     if (shape->kind != V_TUPLE && shape->kind != V_LIST) return rt_error(I, "check_shape(): shape must be a tuple such as (2, 4, 100)");
@@ -36,5 +36,5 @@ static Value *bi_check_shape(Interp *I, Args *a) {
 
 const Builtin bi_d2l[] = {
     {"check_shape", bi_check_shape, "d2l.check_shape(a, shape)",
-     "Stops with \"tensor's shape ... != expected shape ...\" unless a.shape equals shape (§11.6.1 uses it).", "§11.6.1", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Stops with \"tensor's shape ... != expected shape ...\" unless a.shape equals shape (§11.6.1 uses it).", "§11.6.1", 0, "d2l"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -66,9 +66,9 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
 static const ObjClass PositionalEncodingClass = {.name = "PositionalEncoding", .call = pe_call, .is_module = true};
 
 static Value *bi_positional_encoding(Interp *I, Args *a) {
-    static const char *const kw[] = {"num_hiddens", "dropout", "max_len", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *nh = arg(a, 0, "num_hiddens"), *dv = arg(a, 1, "dropout"), *ml = arg(a, 2, "max_len");
+    Value *p_[3];                               /* num_hiddens, dropout, max_len */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *nh = p_[0], *dv = p_[1], *ml = p_[2];
     if (!nh || !dv) return rt_error(I, "PositionalEncoding(num_hiddens, dropout, max_len=1000), e.g. PositionalEncoding(32, 0)");
     int64_t d, max_len = 1000;
     double p;
@@ -94,5 +94,5 @@ const Builtin bi_d2l_positional[] = {
     {"PositionalEncoding", bi_positional_encoding, "d2l.PositionalEncoding(num_hiddens, dropout, max_len=1000)",
      "Sinusoidal positional encoding: .P is (1, max_len, num_hiddens) with P[0, i, 2j] = sin(i / 10000^(2j/d)) and "
      "P[0, i, 2j+1] = cos(...); calling it on X (batch, steps, d) returns dropout(X + P[:, :steps, :]). For an odd "
-     "num_hiddens the last column is a sine (the book's code fails there).", "§11.6.3", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "num_hiddens the last column is a sine (the book's code fails there).", "§11.6.3", 0, "d2l"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

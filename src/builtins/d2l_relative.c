@@ -11,10 +11,10 @@
 
 /* binary_vs_sinusoid(n=8, d=8): the binary digits of 0..n-1 beside the columns of P, highest frequency first. */
 static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "d", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* n, d */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     int64_t n = 8, d = 8;
-    Value *nv = arg(a, 0, "n"), *dv = arg(a, 1, "d");
+    Value *nv = p_[0], *dv = p_[1];
     if ((nv && !arg_int(I, nv, "n", &n)) || (dv && !arg_int(I, dv, "d", &d))) return NULL;
     if (n < 2 || n > 256 || d < 2 || d > 16) return rt_error(I, "binary_vs_sinusoid: need 2 <= n <= 256 and 2 <= d <= 16 (to fit on the screen)");
     int bits = 0;
@@ -112,12 +112,12 @@ static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, do
 
 /* rotation(delta, j, d=32, n=60): the matrix of (11.6.3), checked on every position. Returns the 2×2 matrix. */
 static Value *bi_rotation(Interp *I, Args *a) {
-    static const char *const kw[] = {"delta", "j", "d", "n", "quiet", "plot", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *pv = arg(a, 5, "plot");
+    Value *p_[6];                               /* delta, j, d, n, quiet, plot */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    Value *pv = p_[5];
     bool want_plot = false;
     if (pv && !arg_bool(I, pv, "plot", &want_plot)) return NULL;
-    Value *dv = arg(a, 0, "delta"), *jv = arg(a, 1, "j"), *ddv = arg(a, 2, "d"), *nv = arg(a, 3, "n"), *qv = arg(a, 4, "quiet");
+    Value *dv = p_[0], *jv = p_[1], *ddv = p_[2], *nv = p_[3], *qv = p_[4];
     if (!dv || !jv) return rt_error(I, "rotation(delta, j, d=32, n=60): an offset delta and a frequency index j");
     int64_t delta, j, d = 32, n = 60;
     bool quiet = false;
@@ -188,11 +188,11 @@ static Value *bi_rotation(Interp *I, Args *a) {
 const Builtin bi_d2l_relative[] = {
     {"binary_vs_sinusoid", bi_binary_vs_sinusoid, "binary_vs_sinusoid(n=8, d=8)",
      "The binary digits of 0..n-1 beside the rows of P (d = 2..16; for d > 8 only the sine columns): the bits change "
-     "more slowly from right to left, the columns of P from left to right.", "§11.6.3.1", 0},
+     "more slowly from right to left, the columns of P from left to right.", "§11.6.3.1", 0, ""},
     {"rotation", bi_rotation, "rotation(delta, j, d=32, n=60, quiet=False, plot=False)",
      "The 2×2 matrix R = [[cos δω_j, sin δω_j], [-sin δω_j, cos δω_j]] of (11.6.3), ω_j = 1/10000^(2j/d): applied to "
      "(p_{i,2j}, p_{i,2j+1}) it gives (p_{i+δ,2j}, p_{i+δ,2j+1}) for every i, with delta between -(n-1) and n-1 "
      "(a negative delta moves every pair back). Prints the largest difference over the positions 0..n-1 of the "
      "table (quiet=True prints nothing) and returns R. plot=True draws the pairs on the unit circle and where R "
-     "turns them.", "§11.6.3.2", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "turns them.", "§11.6.3.2", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

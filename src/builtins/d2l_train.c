@@ -55,8 +55,8 @@ static bool save_args(Interp *I, Args *a, const char *const *names, Value *(*dfl
 
 static const Builtin hyperparameters_methods[] = {
     {"save_hyperparameters", d2l_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
-     "Stores the arguments of the running __init__ as attributes of self (and self.hparams).", "§3.2", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Stores the arguments of the running __init__ as attributes of self (and self.hparams).", "§3.2", 0, "self"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static Value *hyperparameters_class, *progress_board_class, *trainer_class;   /* made at first use, kept */
 
@@ -242,10 +242,10 @@ static Value *m_board_draw(Interp *I, Args *a) {
 static const Builtin board_methods[] = {
     {"__init__", m_board_init, "d2l.ProgressBoard(xlabel=None, ylabel=None, xlim=None, ylim=None, xscale='linear', yscale='linear', "
                                "ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'], fig=None, axes=None, figsize=(3.5, 2.5), display=True)",
-     "The board that plots data points in animation: its options become attributes.", "§3.2", 0},
+     "The board that plots data points in animation: its options become attributes.", "§3.2", 0, "d2l"},
     {"draw", m_board_draw, "board.draw(x, y, label, every_n=1)",
-     "Adds the point (x, y) to the line `label`; every every_n points their mean is drawn, and the figure redrawn.", "§3.2", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Adds the point (x, y) to the line `label`; every every_n points their mean is drawn, and the figure redrawn.", "§3.2", 0, "board"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 Value *d2l_progress_board_class(void) {
     if (!progress_board_class)
@@ -523,21 +523,21 @@ static Value *m_clip_gradients(Interp *I, Args *a) {
 
 static const Builtin trainer_methods[] = {
     {"__init__", m_trainer_init, "d2l.Trainer(max_epochs, num_gpus=0, gradient_clip_val=0)",
-     "Trains a d2l.Module on a d2l.DataModule: trainer.fit(model, data).", "§3.2", 0},
+     "Trains a d2l.Module on a d2l.DataModule: trainer.fit(model, data).", "§3.2", 0, "d2l"},
     {"prepare_data", m_prepare_data, "trainer.prepare_data(data)",
-     "self.train_dataloader, self.val_dataloader and their numbers of batches, from the DataModule.", "§3.2", 0},
+     "self.train_dataloader, self.val_dataloader and their numbers of batches, from the DataModule.", "§3.2", 0, "trainer"},
     {"prepare_model", m_prepare_model, "trainer.prepare_model(model)",
-     "model.trainer = self, the board's xlim [0, max_epochs], self.model = model.", "§3.2", 0},
-    {"prepare_batch", m_prepare_batch, "trainer.prepare_batch(batch)", "The batch as the model gets it (here: as it is).", "§3.4", 0},
+     "model.trainer = self, the board's xlim [0, max_epochs], self.model = model.", "§3.2", 0, "trainer"},
+    {"prepare_batch", m_prepare_batch, "trainer.prepare_batch(batch)", "The batch as the model gets it (here: as it is).", "§3.4", 0, "trainer"},
     {"fit", m_fit, "trainer.fit(model, data)",
      "Trains: prepare_data, prepare_model, self.optim = model.configure_optimizers(), then fit_epoch() max_epochs "
-     "times. Ctrl-C stops between two steps, the parameters as the last step left them.", "§3.2", 0},
+     "times. Ctrl-C stops between two steps, the parameters as the last step left them.", "§3.2", 0, "trainer"},
     {"fit_epoch", m_fit_epoch, "trainer.fit_epoch()",
      "One epoch: per training batch, loss = model.training_step(batch), optim.zero_grad(), then under torch.no_grad() "
-     "loss.backward(), clip_gradients, optim.step(); then model.validation_step per validation batch.", "§3.4", 0},
+     "loss.backward(), clip_gradients, optim.step(); then model.validation_step per validation batch.", "§3.4", 0, "trainer"},
     {"clip_gradients", m_clip_gradients, "trainer.clip_gradients(grad_clip_val, model)",
-     "Scales every parameter's .grad so that their joint norm is at most grad_clip_val.", "§9.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Scales every parameter's .grad so that their joint norm is at most grad_clip_val.", "§9.5", 0, "trainer"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 Value *d2l_trainer_class(void) {
     if (!trainer_class) trainer_class = opened(class_new_builtin("Trainer", "d2l.torch", d2l_hyperparameters_class(), trainer_methods, false));

@@ -547,7 +547,7 @@ static Value *bi_quit(Interp *I, Args *a) {
 }
 
 const Builtin bi_help_table[] = {
-    {"help", bi_help, "help(x)", "Explains a function, a module (help(torch) lists it), a tensor, or a def or class of yours; help() shows the chapter's functions and where the rest are listed.", "", 0},
-    {"quit", bi_quit, "quit()", "Leaves attn (Ctrl-D does too).", "", 0},
-    {"exit", bi_quit, "exit()", "Leaves attn.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"help", bi_help, "help(x)", "Explains a function, a module (help(torch) lists it), a tensor, or a def or class of yours; help() shows the chapter's functions and where the rest are listed.", "", 0, ""},
+    {"quit", bi_quit, "quit()", "Leaves attn (Ctrl-D does too).", "", 0, ""},
+    {"exit", bi_quit, "exit()", "Leaves attn.", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

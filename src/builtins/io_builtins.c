@@ -36,6 +36,6 @@ static Value *bi_load(Interp *I, Args *a) {
 
 const Builtin bi_io[] = {
     {"save", bi_save, "save(\"x.npy\", X)",
-     "Writes X to a NumPy .npy file (float32, int64 or bool, C order): in Python, np.load(\"x.npy\") reads it.", "", 0},
-    {"load", bi_load, "X = load(\"x.npy\")", "Reads a NumPy .npy file (float32/float64 become float32, int32/int64 become int64).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Writes X to a NumPy .npy file (float32, int64 or bool, C order): in Python, np.load(\"x.npy\") reads it.", "", 0, ""},
+    {"load", bi_load, "X = load(\"x.npy\")", "Reads a NumPy .npy file (float32/float64 become float32, int32/int64 become int64).", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

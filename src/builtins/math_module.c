@@ -94,7 +94,7 @@ static Value *bi_math(Interp *I, Args *a) {
     return math_result(I, x, r);
 }
 
-#define MATH(name, tag, sig, help) {name, bi_math, "math." name sig, help, "", tag}
+#define MATH(name, tag, sig, help) {name, bi_math, "math." name sig, help, "", tag, "math"}
 /* Found only as math.NAME (builtins_module_attr): the bare names are torch's elementwise functions. */
 const Builtin bi_math_module[] = {
     MATH("sqrt", M_SQRT, "(x)", "Python's math.sqrt: the square root of a number (or of a one-element tensor's value) as a float."),
@@ -112,4 +112,4 @@ const Builtin bi_math_module[] = {
     MATH("floor", M_FLOOR, "(x)", "Python's math.floor: the largest integer <= x, an int."),
     MATH("ceil", M_CEIL, "(x)", "Python's math.ceil: the smallest integer >= x, an int."),
     MATH("pow", M_POW, "(x, y)", "Python's math.pow: x to the power y, as floats."),
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -155,20 +155,20 @@ done:
 
 /* nn.init.calculate_gain(nonlinearity, param=None) */
 static Value *bi_calculate_gain(Interp *I, Args *a) {
-    static const char *const kw[] = {"nonlinearity", "param", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *nl = arg(a, 0, "nonlinearity");
+    Value *p_[2];                               /* nonlinearity, param */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *nl = p_[0];
     if (!nl) return rt_raise(I, "TypeError", "calculate_gain() missing 1 required positional argument: 'nonlinearity'");
     double g;
-    if (!gain_of(I, nl, arg(a, 1, "param"), &g)) return NULL;
+    if (!gain_of(I, nl, p_[1], &g)) return NULL;
     return g == 1 ? val_int(1) : val_float(g);          /* init.py returns the int 1 for linear and sigmoid */
 }
 
 /* nn.init.xavier_uniform_(tensor, gain=1.0) and xavier_normal_ (tag 1) */
 static Value *bi_init_xavier(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensor", "gain", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *tv = arg(a, 0, "tensor"), *gv = arg(a, 1, "gain");
+    Value *p_[2];                               /* tensor, gain */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *tv = p_[0], *gv = p_[1];
     if (!tv) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname);
     if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'dim'", val_type_name(tv));
     double gain = 1, fi, fo;
@@ -183,9 +183,9 @@ static Value *bi_init_xavier(Interp *I, Args *a) {
 /* nn.init.kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu') and kaiming_normal_ (tag 1);
  * a tensor without elements is left as it is (PyTorch warns that it is a no-op). */
 static Value *bi_init_kaiming(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensor", "a", "mode", "nonlinearity", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *tv = arg(a, 0, "tensor"), *av = arg(a, 1, "a"), *mv = arg(a, 2, "mode"), *nv = arg(a, 3, "nonlinearity");
+    Value *p_[4];                               /* tensor, a, mode, nonlinearity */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *tv = p_[0], *av = p_[1], *mv = p_[2], *nv = p_[3];
     if (!tv) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname);
     if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'shape'", val_type_name(tv));
     if (tv->u.t->numel == 0) return same(a);
@@ -212,25 +212,25 @@ static Value *bi_init_kaiming(Interp *I, Args *a) {
 const Builtin bi_nn_init[] = {
     {"uniform_", bi_init_uniform, "nn.init.uniform_(tensor, a=0.0, b=1.0)",
      "Fills tensor (a weight, in place) with numbers drawn uniformly from [a, b) and returns it. attn's generator "
-     "(torch.manual_seed seeds it) is not PyTorch's: the same distribution, other numbers.", "§5.4", 0},
+     "(torch.manual_seed seeds it) is not PyTorch's: the same distribution, other numbers.", "§5.4", 0, "nn.init"},
     {"normal_", bi_init_uniform, "nn.init.normal_(tensor, mean=0.0, std=1.0)",
      "Fills tensor in place with numbers drawn from N(mean, std^2) and returns it, e.g. nn.init.normal_(W, std=0.01) "
-     "as the book initialises weights.", "§5.4", 1},
-    {"zeros_", bi_init_constant, "nn.init.zeros_(tensor)", "Sets every element of tensor to 0, in place; returns it (biases).", "§5.4", 0},
-    {"ones_", bi_init_constant, "nn.init.ones_(tensor)", "Sets every element of tensor to 1, in place; returns it.", "§5.4", 1},
-    {"constant_", bi_init_constant, "nn.init.constant_(tensor, val)", "Sets every element of tensor to val, in place; returns it.", "§5.4", 2},
+     "as the book initialises weights.", "§5.4", 1, "nn.init"},
+    {"zeros_", bi_init_constant, "nn.init.zeros_(tensor)", "Sets every element of tensor to 0, in place; returns it (biases).", "§5.4", 0, "nn.init"},
+    {"ones_", bi_init_constant, "nn.init.ones_(tensor)", "Sets every element of tensor to 1, in place; returns it.", "§5.4", 1, "nn.init"},
+    {"constant_", bi_init_constant, "nn.init.constant_(tensor, val)", "Sets every element of tensor to val, in place; returns it.", "§5.4", 2, "nn.init"},
     {"xavier_uniform_", bi_init_xavier, "nn.init.xavier_uniform_(tensor, gain=1.0)",
      "Xavier (Glorot) initialisation in place: uniform in [-a, a] with a = gain * sqrt(6 / (fan_in + fan_out)), "
      "fan_in = tensor.shape[1], fan_out = tensor.shape[0] for a Linear weight, so signals keep their variance "
-     "through the layer. Returns tensor.", "§5.4", 0},
+     "through the layer. Returns tensor.", "§5.4", 0, "nn.init"},
     {"xavier_normal_", bi_init_xavier, "nn.init.xavier_normal_(tensor, gain=1.0)",
-     "Xavier initialisation in place from N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out)). Returns tensor.", "§5.4", 1},
+     "Xavier initialisation in place from N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out)). Returns tensor.", "§5.4", 1, "nn.init"},
     {"kaiming_uniform_", bi_init_kaiming, "nn.init.kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')",
      "He initialisation in place: uniform in [-b, b], b = gain * sqrt(3 / fan), fan = fan_in (or fan_out), gain "
-     "from calculate_gain(nonlinearity, a). nn.Linear's default weights are kaiming_uniform_(W, a=sqrt(5)).", "§5.4", 0},
+     "from calculate_gain(nonlinearity, a). nn.Linear's default weights are kaiming_uniform_(W, a=sqrt(5)).", "§5.4", 0, "nn.init"},
     {"kaiming_normal_", bi_init_kaiming, "nn.init.kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')",
-     "He initialisation in place from N(0, std^2), std = gain / sqrt(fan). Returns tensor.", "§5.4", 1},
+     "He initialisation in place from N(0, std^2), std = gain / sqrt(fan). Returns tensor.", "§5.4", 1, "nn.init"},
     {"calculate_gain", bi_calculate_gain, "nn.init.calculate_gain(nonlinearity, param=None)",
      "The recommended gain for an activation: 1 for linear and sigmoid, 5/3 for tanh, sqrt(2) for relu, "
-     "sqrt(2 / (1 + slope^2)) for leaky_relu, 3/4 for selu.", "§5.4", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "sqrt(2 / (1 + slope^2)) for leaky_relu, 3/4 for selu.", "§5.4", 0, "nn.init"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -131,9 +131,8 @@ static Value *new_layer(const ObjClass *c) {
 
 /* nn.ReLU(inplace=False): inplace=True is refused (attn never changes a tensor behind the student's back). */
 static Value *bi_relu_layer(Interp *I, Args *a) {
-    static const char *const kw[] = {"inplace", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *iv = arg(a, 0, "inplace");
+    Value *iv;
+    if (!args_bind(I, a, &iv, 1)) return NULL;
     bool inplace = false;
     if (iv && !arg_bool(I, iv, "inplace", &inplace)) return NULL;
     if (inplace) return rt_error(I, "nn.ReLU(inplace=True) is not in attn: use nn.ReLU(), which gives a new tensor");
@@ -150,9 +149,8 @@ static Value *bi_plain_activation(Interp *I, Args *a) {
 
 /* nn.GELU(approximate='none' or 'tanh') */
 static Value *bi_gelu_layer(Interp *I, Args *a) {
-    static const char *const kw[] = {"approximate", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *v = arg(a, 0, "approximate");
+    Value *v;
+    if (!args_bind(I, a, &v, 1)) return NULL;
     if (v && v->kind != V_STR)
         return rt_raise(I, "TypeError", "GELU(): argument 'approximate' must be str, not %s", val_type_name(v));
     const char *ap = v ? v->u.str.s : "none";
@@ -165,9 +163,8 @@ static Value *bi_gelu_layer(Interp *I, Args *a) {
 
 /* nn.Softmax(dim=None): the dim is kept, and used by each call. */
 static Value *bi_softmax_layer(Interp *I, Args *a) {
-    static const char *const kw[] = {"dim", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *v = arg(a, 0, "dim");
+    Value *v;
+    if (!args_bind(I, a, &v, 1)) return NULL;
     if (v && v->kind != V_INT && v->kind != V_NONE)
         return rt_raise(I, "TypeError", "Softmax(): argument 'dim' must be int or None, not %s", val_type_name(v));
     Value *m = new_layer(&SoftmaxClass);
@@ -177,9 +174,9 @@ static Value *bi_softmax_layer(Interp *I, Args *a) {
 
 /* nn.Flatten(start_dim=1, end_dim=-1): the dims are kept as given (PyTorch checks them at the call) and used by each call. */
 static Value *bi_flatten_layer(Interp *I, Args *a) {
-    static const char *const kw[] = {"start_dim", "end_dim", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *s = arg(a, 0, "start_dim"), *e = arg(a, 1, "end_dim");
+    Value *p[2];                 /* start_dim, end_dim */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    Value *s = p[0], *e = p[1];
     Value *m = new_layer(&FlattenClass);
     val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(1));
     val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(-1));
@@ -234,13 +231,13 @@ static Value *container_getitem(Interp *I, Value *self, Value *index);
 static Value *m_container_append(Interp *I, Args *a);
 static Value *m_container_extend(Interp *I, Args *a);
 static const Builtin sequential_methods[] = {
-    {"append", m_container_append, "net.append(module)", "Adds module at the end (named by the number of layers before it); returns net.", "", 0},
-    {"extend", m_container_extend, "net.extend(modules)", "Appends each module of a list or another Sequential; returns net.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"append", m_container_append, "net.append(module)", "Adds module at the end (named by the number of layers before it); returns net.", "", 0, "net"},
+    {"extend", m_container_extend, "net.extend(modules)", "Appends each module of a list or another Sequential; returns net.", "", 0, "net"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 static const Builtin module_list_methods[] = {
-    {"append", m_container_append, "layers.append(module)", "Adds module at the end of the list; returns the list.", "", 0},
-    {"extend", m_container_extend, "layers.extend(modules)", "Appends each module of an iterable; returns the list.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"append", m_container_append, "layers.append(module)", "Adds module at the end of the list; returns the list.", "", 0, "layers"},
+    {"extend", m_container_extend, "layers.extend(modules)", "Appends each module of an iterable; returns the list.", "", 0, "layers"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static const ObjClass SequentialClass = {.name = "Sequential", .call = sequential_call, .is_module = true, .methods = sequential_methods,
                                          .getitem = container_getitem, .len = container_len, .iter = container_iter};
@@ -358,9 +355,9 @@ static Value *bi_sequential(Interp *I, Args *a) {
 
 /* nn.ModuleList(modules=None): the modules of an iterable, as children "0", "1", ... */
 static Value *bi_module_list(Interp *I, Args *a) {
-    static const char *const kw[] = {"modules", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *src = arg(a, 0, "modules"), *m = new_layer(&ModuleListClass);
+    Value *src;
+    if (!args_bind(I, a, &src, 1)) return NULL;
+    Value *m = new_layer(&ModuleListClass);
     if (!src || src->kind == V_NONE) return m;
     Value *pos[2] = {m, src};
     Args b = {pos, 2, NULL, NULL, 0, NULL, NULL};
@@ -446,10 +443,9 @@ static const ObjClass LayerNormClass = {.name = "LayerNorm", .call = layernorm_c
 
 /* nn.LayerNorm(normalized_shape, eps=1e-05, elementwise_affine=True): weight ones, bias zeros, as PyTorch's. */
 static Value *bi_layernorm(Interp *I, Args *a) {
-    static const char *const kw[] = {"normalized_shape", "eps", "elementwise_affine", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *nv = arg(a, 0, "normalized_shape"), *ev = arg(a, 1, "eps"), *av = arg(a, 2, "elementwise_affine");
-    if (!nv) return rt_raise(I, "TypeError", "LayerNorm.__init__() missing 1 required positional argument: 'normalized_shape'");
+    Value *p[3];                 /* normalized_shape, eps, elementwise_affine */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *nv = p[0], *ev = p[1], *av = p[2];
     int64_t shape[TEN_MAX_DIMS];
     int k = 0;
     bool seq = nv->kind == V_LIST || nv->kind == V_TUPLE;
@@ -534,12 +530,9 @@ static const ObjClass EmbeddingClass = {.name = "Embedding", .call = embedding_c
 
 /* nn.Embedding(num_embeddings, embedding_dim, padding_idx=None): weight drawn from N(0, 1), the padding row zero. */
 static Value *bi_embedding(Interp *I, Args *a) {
-    static const char *const kw[] = {"num_embeddings", "embedding_dim", "padding_idx", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *nv = arg(a, 0, "num_embeddings"), *dv = arg(a, 1, "embedding_dim"), *pv = arg(a, 2, "padding_idx");
-    if (!nv || !dv)
-        return rt_raise(I, "TypeError", "Embedding.__init__() missing required argument%s: %s", !nv && !dv ? "s" : "",
-                        !nv && !dv ? "'num_embeddings' and 'embedding_dim'" : !nv ? "'num_embeddings'" : "'embedding_dim'");
+    Value *p[3];                 /* num_embeddings, embedding_dim, padding_idx */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *nv = p[0], *dv = p[1], *pv = p[2];
     int64_t n, d, pad = 0;
     if (!arg_int(I, nv, "num_embeddings", &n) || !arg_int(I, dv, "embedding_dim", &d)) return NULL;
     if (n < 0 || d < 0) return rt_error(I, "Trying to create tensor with negative dimension %lld: [%lld, %lld]", (long long)(n < 0 ? n : d), (long long)n, (long long)d);
@@ -934,12 +927,9 @@ static const ObjClass MultiheadAttentionClass = {.name = "MultiheadAttention", .
 /* nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False): in_proj_weight (3E, E)
  * xavier-uniform, in_proj_bias zeros, out_proj a Linear(E, E) with a zero bias, as PyTorch initialises them. */
 static Value *bi_multihead(Interp *I, Args *a) {
-    static const char *const kw[] = {"embed_dim", "num_heads", "dropout", "bias", "add_bias_kv", "add_zero_attn", "kdim", "vdim", "batch_first", NULL};
-    if (!args_check(I, a, 9, kw)) return NULL;
-    Value *ev = arg(a, 0, "embed_dim"), *hv = arg(a, 1, "num_heads"), *dv = arg(a, 2, "dropout"), *bv = arg(a, 3, "bias"),
-          *kvv = arg(a, 4, "add_bias_kv"), *zv = arg(a, 5, "add_zero_attn"), *kd = arg(a, 6, "kdim"), *vd = arg(a, 7, "vdim"),
-          *bfv = arg(a, 8, "batch_first");
-    if (!ev || !hv) return rt_raise(I, "TypeError", "MultiheadAttention.__init__() missing required arguments: 'embed_dim' and 'num_heads'");
+    Value *in[9];    /* embed_dim, num_heads, dropout, bias, add_bias_kv, add_zero_attn, kdim, vdim, batch_first */
+    if (!args_bind(I, a, in, 9)) return NULL;
+    Value *ev = in[0], *hv = in[1], *dv = in[2], *bv = in[3], *kvv = in[4], *zv = in[5], *kd = in[6], *vd = in[7], *bfv = in[8];
     int64_t E, H;
     double p = 0;
     bool bias = true, bf = false, flag = false;
@@ -984,47 +974,48 @@ static Value *bi_multihead(Interp *I, Args *a) {
 const Builtin bi_nn_layers[] = {
     {"ReLU", bi_relu_layer, "nn.ReLU(inplace=False)",
      "A layer that applies max(x, 0) to each element: nn.ReLU()(X) is F.relu(X). Put it between layers in "
-     "nn.Sequential.", "§5.1", 0},
+     "nn.Sequential.", "§5.1", 0, "nn"},
     {"GELU", bi_gelu_layer, "nn.GELU(approximate='none')",
      "A layer that applies GELU, x times the normal CDF at x, to each element (approximate='tanh': the tanh "
-     "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0},
+     "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0, "nn"},
     {"Tanh", bi_plain_activation, "nn.Tanh()",
      "A layer that applies tanh to each element (values in (-1, 1)): nn.Tanh()(X) is torch.tanh(X). The activation "
-     "of RNN hidden states and of additive attention's scoring MLP.", "§5.1", 0},
+     "of RNN hidden states and of additive attention's scoring MLP.", "§5.1", 0, "nn"},
     {"Sigmoid", bi_plain_activation, "nn.Sigmoid()",
      "A layer that applies 1 / (1 + exp(-x)) to each element (values in (0, 1)): nn.Sigmoid()(X) is "
-     "torch.sigmoid(X). Gates and binary classification use it.", "§5.1", 1},
+     "torch.sigmoid(X). Gates and binary classification use it.", "§5.1", 1, "nn"},
     {"Softmax", bi_softmax_layer, "nn.Softmax(dim=None)",
      "A layer that turns scores into probabilities along dim: nn.Softmax(dim=-1)(X) is torch.softmax(X, dim=-1). "
-     "Give dim: each row along it then sums to 1.", "§4.1", 0},
+     "Give dim: each row along it then sums to 1.", "§4.1", 0, "nn"},
     {"Flatten", bi_flatten_layer, "nn.Flatten(start_dim=1, end_dim=-1)",
      "A layer that flattens dims start_dim..end_dim into one: nn.Flatten()(X) is torch.flatten(X, 1), a batch of "
-     "(b, c, h, w) becoming (b, c*h*w) before a Linear layer.", "", 0},
+     "(b, c, h, w) becoming (b, c*h*w) before a Linear layer.", "", 0, "nn"},
     {"Identity", bi_identity_layer, "nn.Identity()",
      "A layer that returns its input unchanged (the same tensor): a placeholder where a model may have a layer, "
-     "e.g. no normalization.", "", 0},
+     "e.g. no normalization.", "", 0, "nn"},
     {"Sequential", bi_sequential, "nn.Sequential(*modules)",
      "Stacks modules: calling it calls each in turn on the output of the one before. The children are named "
      "0, 1, ... (state_dict keys '0.weight', '1.bias' ...). E.g. nn.Sequential(nn.Linear(4, 8), nn.ReLU(), "
-     "nn.Linear(8, 4)).", "§6.1", 0},
+     "nn.Linear(8, 4)).", "§6.1", 0, "nn"},
     {"ModuleList", bi_module_list, "nn.ModuleList(modules=None)",
      "Holds modules in a list: index, slice, len, iterate, append and extend it like a list; the modules are children "
-     "of the module that holds it (parameters named 'layers.0.weight' ...). It has no forward: call its modules.", "", 0},
+     "of the module that holds it (parameters named 'layers.0.weight' ...). It has no forward: call its modules.", "", 0, "nn"},
     {"LayerNorm", bi_layernorm, "nn.LayerNorm(normalized_shape, eps=1e-05, elementwise_affine=True)",
      "Normalizes each example over its last dimensions (normalized_shape, e.g. the hidden size d): subtracts their "
      "mean, divides by sqrt(variance + eps), then scales by weight (ones) and adds bias (zeros), both learned. "
-     "The Transformer's AddNorm uses it after each attention layer. Input (..., d) for nn.LayerNorm(d).", "§11.7", 0},
+     "The Transformer's AddNorm uses it after each attention layer. Input (..., d) for nn.LayerNorm(d).", "§11.7", 0, "nn"},
     {"Embedding", bi_embedding, "nn.Embedding(num_embeddings, embedding_dim, padding_idx=None)",
      "A table of num_embeddings learned vectors of size embedding_dim (weight, drawn from N(0, 1)): given int64 "
      "indices of any shape, returns their rows, shape (*indices.shape, embedding_dim). Exercise 3 of §11.6: "
      "nn.Embedding(max_len, d)(torch.arange(n)) gives a learned embedding per position to add to X instead of P. "
-     "padding_idx: that row starts at zero.", "§11.6", 0},
-    {"MultiheadAttention", bi_multihead, "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False)",
+     "padding_idx: that row starts at zero.", "§11.6", 0, "nn"},
+    {"MultiheadAttention", bi_multihead, "nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False, "
+     "kdim=None, vdim=None, batch_first=False)",
      "PyTorch's multi-head attention (§11.5's, with the three input projections packed in one in_proj_weight "
      "(3*embed_dim, embed_dim) and the output projection out_proj). Call it as mha(query, key, value, "
      "key_padding_mask=None, need_weights=True, attn_mask=None, average_attn_weights=True); it returns (output, "
      "weights). Shapes are (length, batch, embed_dim) unless batch_first=True: (batch, length, embed_dim). "
      "Self-attention: mha(X, X, X). attn_mask (L, S): True (or -inf) where a query must not look; "
      "key_padding_mask (batch, S): True at padded keys. weights: (batch, L, S), averaged over heads unless "
-     "average_attn_weights=False.", "§11.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "average_attn_weights=False.", "§11.5", 0, "nn"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

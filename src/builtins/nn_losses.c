@@ -269,16 +269,16 @@ static bool ce_options(Interp *I, Value *w, Value *ii, Value *ls, CEOpts *o) {
 /* F.cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean',
  * label_smoothing=0.0) */
 static Value *bi_cross_entropy(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction", "label_smoothing", NULL};
-    if (!args_check(I, a, 8, kw)) return NULL;
-    Value *iv = arg(a, 0, "input"), *tv = arg(a, 1, "target");
+    Value *p_[8];                               /* input, target, weight, size_average, ignore_index, reduce, reduction, label_smoothing */
+    if (!args_bind(I, a, p_, 8)) return NULL;
+    Value *iv = p_[0], *tv = p_[1];
     if (!iv) return rt_raise(I, "TypeError", "cross_entropy() missing 2 required positional arguments: 'input' and 'target'");
     if (!tv) return rt_raise(I, "TypeError", "cross_entropy() missing 1 required positional argument: 'target'");
     CEOpts o;
-    if (!get_reduction(I, arg(a, 6, "reduction"), arg(a, 3, "size_average"), arg(a, 5, "reduce"), &o.red)) return NULL;
+    if (!get_reduction(I, p_[6], p_[3], p_[5], &o.red)) return NULL;
     const Tensor *in, *tg;
     if (!loss_tensor(I, "cross_entropy_loss", iv, "input", 1, false, &in) || !loss_tensor(I, "cross_entropy_loss", tv, "target", 2, false, &tg) ||
-        !ce_options(I, arg(a, 2, "weight"), arg(a, 4, "ignore_index"), arg(a, 7, "label_smoothing"), &o))
+        !ce_options(I, p_[2], p_[4], p_[7], &o))
         return NULL;
     Value *g = cross_entropy_ag(I, iv, tg, &o);
     if (g || interp_failed(I)) return g;
@@ -381,10 +381,10 @@ static Value *new_loss(const ObjClass *c, Value *reduction) {
  * label_smoothing=0.0): the options are kept as given and checked when it is called, as PyTorch does; weight is a
  * buffer (state_dict lists it). */
 static Value *bi_cross_entropy_loss(Interp *I, Args *a) {
-    static const char *const kw[] = {"weight", "size_average", "ignore_index", "reduce", "reduction", "label_smoothing", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *w = arg(a, 0, "weight"), *ii = arg(a, 2, "ignore_index"), *ls = arg(a, 5, "label_smoothing"), *rv = arg(a, 4, "reduction");
-    Value *sa = arg(a, 1, "size_average"), *rd = arg(a, 3, "reduce"), *red = NULL;
+    Value *p_[6];                               /* weight, size_average, ignore_index, reduce, reduction, label_smoothing */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    Value *w = p_[0], *ii = p_[2], *ls = p_[5], *rv = p_[4];
+    Value *sa = p_[1], *rd = p_[3], *red = NULL;
     if ((sa && sa->kind != V_NONE) || (rd && rd->kind != V_NONE)) {
         Reduction r;
         if (!get_reduction(I, NULL, sa, rd, &r)) return NULL;
@@ -405,34 +405,34 @@ static Value *bi_cross_entropy_loss(Interp *I, Args *a) {
 
 /* nn.MSELoss(size_average=None, reduce=None, reduction='mean') */
 static Value *bi_mse_loss_layer(Interp *I, Args *a) {
-    static const char *const kw[] = {"size_average", "reduce", "reduction", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *sa = arg(a, 0, "size_average"), *rd = arg(a, 1, "reduce"), *red = NULL;
+    Value *p_[3];                               /* size_average, reduce, reduction */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *sa = p_[0], *rd = p_[1], *red = NULL;
     if ((sa && sa->kind != V_NONE) || (rd && rd->kind != V_NONE)) {
         Reduction r;
         if (!get_reduction(I, NULL, sa, rd, &r)) return NULL;
         red = val_str(r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
     }
-    Value *m = new_loss(&MSELossClass, red ? red : arg(a, 2, "reduction"));
+    Value *m = new_loss(&MSELossClass, red ? red : p_[2]);
     val_decref(red);
     return m;
 }
 
 const Builtin bi_nn_losses[] = {
     {"cross_entropy", bi_cross_entropy,
-     "F.cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)",
+     "F.cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0)",
      "The classification loss: -log softmax(input)[target], averaged over the batch. input (N, C) scores (logits) "
      "for C classes, target (N,) class indices; or input (N, C, d1, ...) with target (N, d1, ...), e.g. a token per "
      "position; or target of input's shape holding class probabilities. Targets equal to ignore_index are left out "
      "(padding); reduction 'sum' adds, 'none' gives the loss of each element; label_smoothing e mixes e/C of every "
-     "class into the target.", "§4.1", 0},
+     "class into the target.", "§4.1", 0, "F"},
     {"mse_loss", bi_mse_loss, "F.mse_loss(input, target, reduction='mean')",
      "The mean of (input - target)**2 (reduction 'sum': the sum, 'none': each element): the squared error of "
-     "regression. Give both the same shape (they broadcast, with PyTorch's warning).", "§3.1", 0},
+     "regression. Give both the same shape (they broadcast, with PyTorch's warning).", "§3.1", 0, "F"},
     {"CrossEntropyLoss", bi_cross_entropy_loss,
-     "nn.CrossEntropyLoss(weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)",
+     "nn.CrossEntropyLoss(weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0)",
      "The classification loss as a module: loss = nn.CrossEntropyLoss(); loss(Y_hat, y) is F.cross_entropy(Y_hat, y) "
-     "with the options given here (help F.cross_entropy).", "§4.5", 0},
-    {"MSELoss", bi_mse_loss_layer, "nn.MSELoss(reduction='mean')",
-     "The squared-error loss as a module: nn.MSELoss()(y_hat, y) is F.mse_loss(y_hat, y).", "§3.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "with the options given here (help F.cross_entropy).", "§4.5", 0, "nn"},
+    {"MSELoss", bi_mse_loss_layer, "nn.MSELoss(size_average=None, reduce=None, reduction='mean')",
+     "The squared-error loss as a module: nn.MSELoss()(y_hat, y) is F.mse_loss(y_hat, y).", "§3.5", 0, "nn"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -363,31 +363,31 @@ static Value *m_forward(Interp *I, Args *a) {
 
 /* The methods of every module; nn.Module's class namespace for the student's classes. */
 const Builtin bi_module_methods[] = {
-    {"__init__", m_module_init, "nn.Module.__init__(self)", "Makes self a module (call it first: super().__init__()).", "", 0},
-    {"forward", m_forward, "module.forward(*inputs)", "What calling the module computes (module(x) calls module.forward(x)); every module class defines it.", "", 0},
-    {"eval", m_train, "module.eval()", "Evaluation mode for the module and every submodule: dropout off (as after .eval() in PyTorch).", "", 0},
-    {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1},
-    {"zero_grad", m_zero_grad, "module.zero_grad(set_to_none=False)", "Every parameter's .grad (submodules' too) filled with zeros (set_to_none=True: set to None).", "", 0},
-    {"requires_grad_", m_requires_grad_, "module.requires_grad_(requires_grad=True)", "Sets requires_grad on every parameter of the module and its submodules; returns the module (False freezes it).", "", 0},
-    {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0},
-    {"named_parameters", m_parameters, "module.named_parameters()", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1},
-    {"state_dict", m_state_dict, "module.state_dict()", "Every parameter (then buffer) by its dotted name, in an OrderedDict.", "", 0},
+    {"__init__", m_module_init, "nn.Module.__init__(self)", "Makes self a module (call it first: super().__init__()).", "", 0, "nn.Module"},
+    {"forward", m_forward, "module.forward(*inputs)", "What calling the module computes (module(x) calls module.forward(x)); every module class defines it.", "", 0, "module"},
+    {"eval", m_train, "module.eval()", "Evaluation mode for the module and every submodule: dropout off (as after .eval() in PyTorch).", "", 0, "module"},
+    {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1, "module"},
+    {"zero_grad", m_zero_grad, "module.zero_grad(set_to_none=False)", "Every parameter's .grad (submodules' too) filled with zeros (set_to_none=True: set to None).", "", 0, "module"},
+    {"requires_grad_", m_requires_grad_, "module.requires_grad_(requires_grad=True)", "Sets requires_grad on every parameter of the module and its submodules; returns the module (False freezes it).", "", 0, "module"},
+    {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0, "module"},
+    {"named_parameters", m_parameters, "module.named_parameters()", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1, "module"},
+    {"state_dict", m_state_dict, "module.state_dict()", "Every parameter (then buffer) by its dotted name, in an OrderedDict.", "", 0, "module"},
     {"load_state_dict", m_load_state_dict, "module.load_state_dict(state_dict, strict=True)",
-     "Copies the tensors of a state_dict into the parameters of the same names.", "", 0},
-    {"to", m_to, "module.to(device)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0},
-    {"cpu", m_to, "module.cpu()", "Returns the module (it is on the CPU).", "", 0},
-    {"cuda", m_cuda, "module.cuda()", "Not available: attn has no GPU.", "", 0},
-    {"children", m_children, "module.children()", "The direct submodules, in the order they were assigned.", "", 0},
-    {"named_children", m_children, "module.named_children()", "(name, submodule) pairs.", "", 1},
-    {"modules", m_children, "module.modules()", "The module and all its submodules, depth first.", "", 2},
-    {"named_modules", m_children, "module.named_modules()", "(dotted name, module) pairs, the module itself as ''.", "", 3},
-    {"apply", m_apply, "module.apply(fn)", "Calls fn on every submodule and then on the module.", "", 0},
+     "Copies the tensors of a state_dict into the parameters of the same names.", "", 0, "module"},
+    {"to", m_to, "module.to(device)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0, "module"},
+    {"cpu", m_to, "module.cpu()", "Returns the module (it is on the CPU).", "", 0, "module"},
+    {"cuda", m_cuda, "module.cuda()", "Not available: attn has no GPU.", "", 0, "module"},
+    {"children", m_children, "module.children()", "The direct submodules, in the order they were assigned.", "", 0, "module"},
+    {"named_children", m_children, "module.named_children()", "(name, submodule) pairs.", "", 1, "module"},
+    {"modules", m_children, "module.modules()", "The module and all its submodules, depth first.", "", 2, "module"},
+    {"named_modules", m_children, "module.named_modules()", "(dotted name, module) pairs, the module itself as ''.", "", 3, "module"},
+    {"apply", m_apply, "module.apply(fn)", "Calls fn on every submodule and then on the module.", "", 0, "module"},
     {"register_buffer", m_register_buffer, "module.register_buffer(name, tensor, persistent=True)",
-     "A tensor of the module that is not a parameter: an attribute, and in state_dict() unless persistent=False.", "", 0},
-    {"buffers", m_buffers, "module.buffers()", "The tensors given to register_buffer, the module's own first.", "", 0},
-    {"named_buffers", m_buffers, "module.named_buffers()", "(name, buffer) pairs such as ('P', ...).", "", 1},
-    {"add_module", m_add_module, "module.add_module(name, module)", "Same as setattr(module, name, submodule).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "A tensor of the module that is not a parameter: an attribute, and in state_dict() unless persistent=False.", "", 0, "module"},
+    {"buffers", m_buffers, "module.buffers()", "The tensors given to register_buffer, the module's own first.", "", 0, "module"},
+    {"named_buffers", m_buffers, "module.named_buffers()", "(name, buffer) pairs such as ('P', ...).", "", 1, "module"},
+    {"add_module", m_add_module, "module.add_module(name, module)", "Same as setattr(module, name, submodule).", "", 0, "module"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* ---- d2l.Module (d2l/torch.py: Module(nn.Module, HyperParameters)) ---- */
 
@@ -600,22 +600,22 @@ static Value *m_d2l_apply_init(Interp *I, Args *a) {
 
 static const Builtin d2l_module_methods[] = {
     {"__init__", m_d2l_module_init, "d2l.Module.__init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1)",
-     "nn.Module's __init__ plus the book's hyperparameters.", "", 0},
+     "nn.Module's __init__ plus the book's hyperparameters.", "", 0, "d2l.Module"},
     {"save_hyperparameters", d2l_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
-     "Stores the arguments of the running __init__ as attributes of self.", "", 0},
-    {"loss", m_d2l_loss, "self.loss(y_hat, y)", "The loss of predictions y_hat against labels y: each model class defines it.", "§3.2", 0},
-    {"forward", m_d2l_forward, "self.forward(X)", "self.net(X) (a model that keeps its layers in self.net).", "§3.2", 0},
+     "Stores the arguments of the running __init__ as attributes of self.", "", 0, "self"},
+    {"loss", m_d2l_loss, "self.loss(y_hat, y)", "The loss of predictions y_hat against labels y: each model class defines it.", "§3.2", 0, "self"},
+    {"forward", m_d2l_forward, "self.forward(X)", "self.net(X) (a model that keeps its layers in self.net).", "§3.2", 0, "self"},
     {"plot", m_d2l_plot, "self.plot(key, value, train)",
-     "Draws value on self.board as 'train_KEY' (x: the epoch fraction so far) or 'val_KEY' (x: the epoch).", "§3.2", 0},
+     "Draws value on self.board as 'train_KEY' (x: the epoch fraction so far) or 'val_KEY' (x: the epoch).", "§3.2", 0, "self"},
     {"training_step", m_d2l_step, "self.training_step(batch)",
-     "l = self.loss(self(*batch[:-1]), batch[-1]), plotted as train_loss; returns l.", "§3.2", 0},
+     "l = self.loss(self(*batch[:-1]), batch[-1]), plotted as train_loss; returns l.", "§3.2", 0, "self"},
     {"validation_step", m_d2l_step, "self.validation_step(batch)",
-     "The loss of a validation batch, plotted as val_loss.", "§3.2", 1},
+     "The loss of a validation batch, plotted as val_loss.", "§3.2", 1, "self"},
     {"configure_optimizers", m_d2l_configure_optimizers, "self.configure_optimizers()",
-     "torch.optim.SGD(self.parameters(), lr=self.lr): what Trainer.fit steps with.", "§3.2", 0},
+     "torch.optim.SGD(self.parameters(), lr=self.lr): what Trainer.fit steps with.", "§3.2", 0, "self"},
     {"apply_init", m_d2l_apply_init, "self.apply_init(inputs, init=None)",
-     "Runs forward once on inputs (so lazy layers get their sizes), then self.net.apply(init).", "§6.4", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Runs forward once on inputs (so lazy layers get their sizes), then self.net.apply(init).", "§6.4", 0, "self"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static Value *nn_module_class, *d2l_module_class;
 
@@ -686,9 +686,9 @@ bool args_device_check(Interp *I, Args *a) {
 /* ---- nn.Parameter, torch.no_grad(), d2l.add_to_class ---- */
 
 static Value *bi_parameter(Interp *I, Args *a) {
-    static const char *const kw[] = {"data", "requires_grad", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *d = arg(a, 0, "data"), *rg = arg(a, 1, "requires_grad");
+    Value *p_[2];                               /* data, requires_grad */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *d = p_[0], *rg = p_[1];
     bool on = true;
     if (rg && !arg_bool(I, rg, "requires_grad", &on)) return NULL;
     Tensor *t = d ? (d->kind == V_TENSOR ? ten_copy(d->u.t) : NULL) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
@@ -714,9 +714,9 @@ static Value *add_to_class_call(Interp *I, Value *self, Args *a) {
 static const ObjClass AddToClassClass = {.name = "function", .call = add_to_class_call};
 
 static Value *bi_add_to_class(Interp *I, Args *a) {
-    static const char *const kw[] = {"Class", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *cls = arg(a, 0, "Class");
+    Value *p_[1];                               /* Class */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *cls = p_[0];
     if (!cls) return rt_error(I, "add_to_class(Class) needs the class to add the function to");
     if (cls->kind == V_BUILTIN)
         return rt_error(I, "add_to_class: %s is attn's built-in; methods can be added to classes you define (class %s(nn.Module): ...)",
@@ -736,9 +736,9 @@ Value *nn_module_attr(const char *module, const char *name) {
 }
 
 const Builtin bi_nn_module[] = {
-    {"Parameter", bi_parameter, "nn.Parameter(data)",
-     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0},
-    {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0},
+    {"Parameter", bi_parameter, "nn.Parameter(data, requires_grad=True)",
+     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0, "nn"},
+    {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0, "torch"},
     {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",
-     "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0, "d2l"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

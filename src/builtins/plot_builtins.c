@@ -372,14 +372,14 @@ static Value *bi_plot_target(Interp *I, Args *a) {
 const Builtin bi_plot_table[] = {
     {"plot", bi_plot, "d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear', yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5))",
      "Plots Y against X as the book's d2l.plot does: a 2-D tensor gives one line per row (§11.6.3 plots P[0, :, 6:10].T "
-     "against torch.arange(60)). Type help plot for where figures go.", "§2.4", 0},
+     "against torch.arange(60)). Type help plot for where figures go.", "§2.4", 0, "d2l"},
     {"show_heatmaps", bi_show_heatmaps, "d2l.show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds')",
      "Heatmaps of a 4-D tensor (rows of plots, columns of plots, height, width): §11.6.3.1 shows P this way with "
-     "cmap='Blues'; attention weights are shown per head.", "§11.1", 0},
-    {"savefig", bi_savefig, "savefig(\"name.svg\")", "Writes the last figure to an .svg, .png or .pdf file.", "", 0},
+     "cmap='Blues'; attention weights are shown per head.", "§11.1", 0, "d2l"},
+    {"savefig", bi_savefig, "savefig(\"name.svg\")", "Writes the last figure to an .svg, .png or .pdf file.", "", 0, ""},
     {"plot_target", bi_plot_target, "plot_target(\"terminal\")",
-     "Where figures go: auto, window, terminal, sixel, files, summary, script or none (help plot explains).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Where figures go: auto, window, terminal, sixel, files, summary, script or none (help plot explains).", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* For the chapter's own functions: plots Y (a list of series or a 2-D tensor) against X with keyword options
  * given as NULL-terminated name/value pairs (values are borrowed). */

@@ -118,22 +118,12 @@ bool builtins_is_module(const char *name) {
 }
 
 /* A name typed without a module: Python's builtins and attn's own chapter tools answer to it; a function that lives
- * in a module in PyTorch (torch.zeros, nn.Linear, d2l.MultiHeadAttention) does not. */
-bool builtins_is_bare(const Builtin *b) {
-    const char *s = b->signature, *dot = strchr(s, '.'), *paren = strchr(s, '(');
-    return !dot || (paren && paren < dot) || s[0] == '@';
-}
+ * in a module in PyTorch (torch.zeros, nn.Linear, d2l.MultiHeadAttention) does not. The entry's module field says
+ * which ("" for bare). */
+bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 
-/* "d2l" for d2l.MultiHeadAttention: the module a builtin lives in, from its signature ("" for bare ones): what
- * comes before the last dot before the parenthesis ("nn.init" for nn.init.zeros_(tensor)). */
-void builtins_home(const Builtin *b, char *out, size_t n) {
-    out[0] = 0;
-    if (builtins_is_bare(b)) return;
-    const char *s = b->signature, *paren = strchr(s, '('), *dot = strchr(s, '.');
-    for (const char *p = dot; p && (!paren || p < paren); p = strchr(p + 1, '.')) dot = p;
-    size_t k = (size_t)(dot - s);
-    snprintf(out, n, "%.*s", (int)k, b->signature);
-}
+/* "d2l" for d2l.MultiHeadAttention, "nn.init" for nn.init.zeros_: the entry's module field ("" for bare ones). */
+void builtins_home(const Builtin *b, char *out, size_t n) { snprintf(out, n, "%s", b->module ? b->module : ""); }
 
 static int by_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
@@ -211,7 +201,7 @@ static Value *bi_d2l_method_alias(Interp *I, Args *a) {
 }
 
 #define D2L_METHOD(alias, method) \
-    {alias, bi_d2l_method_alias, "d2l." alias "(x, *args, **kwargs)", "d2l.torch's alias: x." method "(*args, **kwargs).", "", 0}
+    {alias, bi_d2l_method_alias, "d2l." alias "(x, *args, **kwargs)", "d2l.torch's alias: x." method "(*args, **kwargs).", "", 0, "d2l"}
 static const Builtin d2l_method_builtins[] = {
     D2L_METHOD("numpy", "numpy"), D2L_METHOD("size", "numel"), D2L_METHOD("reshape", "reshape"),
     D2L_METHOD("to", "to"), D2L_METHOD("reduce_sum", "sum"), D2L_METHOD("argmax", "argmax"),

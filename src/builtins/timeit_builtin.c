@@ -72,5 +72,5 @@ static Value *bi_timeit(Interp *I, Args *a) {
 
 const Builtin bi_timeit_table[] = {
     {"timeit", bi_timeit, "timeit(\"statement\", repeat=5, number=0)",
-     "The median time in seconds of one run of the statement (each of the repeats runs it for at least 20 ms).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "The median time in seconds of one run of the statement (each of the repeats runs it for at least 20 ms).", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -19,10 +19,9 @@ bool get_dtype(Interp *I, Args *a, bool *has, DType *dt) {
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
 
 static Value *bi_tensor(Interp *I, Args *a) {
-    static const char *const kw[] = {"data", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *data = arg(a, 0, "data");
-    if (!data) return rt_error(I, "tensor() missing the data argument, e.g. torch.tensor([3, 2])");
+    Value *p[4];                                 /* data, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 4)) return NULL;
+    Value *data = p[0];
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
@@ -63,17 +62,16 @@ out:
 }
 
 const Builtin torch_size_builtin = {"Size", bi_size, "torch.Size(sizes=())",
-    "The shape type of tensors: torch.Size([2, 3]) == torch.zeros(2, 3).shape.", "", 0};
-
-static const char *const SHAPE_KW[] = {"size", "dtype", "device", "requires_grad", NULL};
+    "The shape type of tensors: torch.Size([2, 3]) == torch.zeros(2, 3).shape.", "", 0, "torch"};
 
 /* zeros / ones / empty: tag 0 zeros, 1 ones */
 static Value *bi_fill_shape(Interp *I, Args *a) {
-    if (!args_check(I, a, -1, SHAPE_KW)) return NULL;
+    Value *p[4];                                 /* *size, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 4)) return NULL;
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (!arg_shape(I, a, 0, shape, &nd)) return NULL;
-    if (!arg(a, 0, "size")) return rt_error(I, "%s() needs a shape, e.g. %s((2, 3))", a->fname, a->fname);
+    if (!p[0]) return rt_error(I, "%s() needs a shape, e.g. %s((2, 3))", a->fname, a->fname);
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
@@ -81,10 +79,9 @@ static Value *bi_fill_shape(Interp *I, Args *a) {
 }
 
 static Value *bi_full(Interp *I, Args *a) {
-    static const char *const kw[] = {"size", "fill_value", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *sz = arg(a, 0, "size"), *fv = arg(a, 1, "fill_value");
-    if (!sz || !fv) return rt_error(I, "full(size, fill_value) needs both arguments");
+    Value *p[5];                                 /* size, fill_value, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 5)) return NULL;
+    Value *sz = p[0], *fv = p[1];
     if (sz->kind != V_TUPLE && sz->kind != V_LIST) return rt_error(I, "full(): size must be a tuple, e.g. full((2, 3), 7.0)");
     Args sa = {&sz, 1, NULL, NULL, 0, "full", NULL};
     int64_t shape[TEN_MAX_DIMS];
@@ -101,10 +98,10 @@ static Value *bi_full(Interp *I, Args *a) {
 
 /* zeros_like / ones_like / rand_like / randn_like / empty_like: tag 0, 1, 2, 3 (empty_like is zeros here) */
 static Value *bi_like(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *x = arg(a, 0, "input");
-    if (!x || x->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
+    Value *p[4];                                 /* input, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 4)) return NULL;
+    Value *x = p[0];
+    if (x->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
     bool has;
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
@@ -120,10 +117,10 @@ static Value *bi_like(Interp *I, Args *a) {
 }
 
 static Value *bi_full_like(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "fill_value", "dtype", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *fv = arg(a, 1, "fill_value");
-    if (!x || x->kind != V_TENSOR || !fv) return rt_error(I, "full_like(input, fill_value) needs a tensor and a value");
+    Value *p[3];                                 /* input, fill_value, dtype */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *x = p[0], *fv = p[1];
+    if (x->kind != V_TENSOR) return rt_error(I, "full_like(input, fill_value) needs a tensor and a value");
     double v;
     if (!arg_double(I, fv, "fill_value", &v)) return NULL;
     bool has;
@@ -174,10 +171,9 @@ static Value *bi_arange(Interp *I, Args *a) {
 }
 
 static Value *bi_linspace(Interp *I, Args *a) {
-    static const char *const kw[] = {"start", "end", "steps", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *s = arg(a, 0, "start"), *e = arg(a, 1, "end"), *n = arg(a, 2, "steps");
-    if (!s || !e || !n) return rt_error(I, "linspace(start, end, steps) needs three arguments");
+    Value *p[6];                                 /* start, end, steps, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 6)) return NULL;
+    Value *s = p[0], *e = p[1], *n = p[2];
     double x0, x1;
     int64_t steps;
     if (!arg_double(I, s, "start", &x0) || !arg_double(I, e, "end", &x1) || !arg_int(I, n, "steps", &steps)) return NULL;
@@ -188,10 +184,9 @@ static Value *bi_linspace(Interp *I, Args *a) {
 }
 
 static Value *bi_eye(Interp *I, Args *a) {
-    static const char *const kw[] = {"n", "m", "dtype", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *n = arg(a, 0, "n"), *m = arg(a, 1, "m");
-    if (!n) return rt_error(I, "eye(n) needs a size");
+    Value *p[3];                                 /* n, m, dtype */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *n = p[0], *m = p[1];
     int64_t rows, cols;
     if (!arg_int(I, n, "n", &rows)) return NULL;
     cols = rows;
@@ -217,7 +212,8 @@ static bool random_dtype(Interp *I, Args *a, DType *dt, bool normal) {
 
 /* rand / randn: tag 0 uniform, 1 normal */
 static Value *bi_rand(Interp *I, Args *a) {
-    if (!args_check(I, a, -1, SHAPE_KW)) return NULL;
+    Value *p[4];                                 /* *size, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 4)) return NULL;
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     DType dt;
@@ -226,9 +222,9 @@ static Value *bi_rand(Interp *I, Args *a) {
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
-    static const char *const kw[] = {"mean", "std", "size", "dtype", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *m = arg(a, 0, "mean"), *s = arg(a, 1, "std"), *sz = arg(a, 2, "size");
+    Value *p[4];                                 /* mean, std, size, dtype */
+    if (!args_bind(I, a, p, 4)) return NULL;
+    Value *m = p[0], *s = p[1], *sz = p[2];
     double mean = 0, std = 1;
     if (m && !arg_double(I, m, "mean", &mean)) return NULL;
     if (s && !arg_double(I, s, "std", &std)) return NULL;
@@ -268,26 +264,23 @@ static Value *bi_randint(Interp *I, Args *a) {
 
 /* torch.set_default_dtype(d): what Python floats and float creation functions become; float32 or float64. */
 static Value *bi_set_default_dtype(Interp *I, Args *a) {
-    static const char *const kw[] = {"d", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *d = arg(a, 0, "d");
-    if (!d || d->kind != V_DTYPE) return rt_error(I, "set_default_dtype(d) needs a dtype, e.g. torch.float64");
+    Value *d;
+    if (!args_bind(I, a, &d, 1)) return NULL;
+    if (d->kind != V_DTYPE) return rt_error(I, "set_default_dtype(d) needs a dtype, e.g. torch.float64");
     if (!ten_is_float(d->u.dtype)) return rt_error(I, "only floating-point types are supported as the default type");
     I->run.ten->default_float = d->u.dtype;
     return val_none();
 }
 
 static Value *bi_get_default_dtype(Interp *I, Args *a) {
-    if (!args_check(I, a, 0, NULL)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return val_dtype(I->run.ten->default_float);
 }
 
 static Value *bi_manual_seed(Interp *I, Args *a) {
-    static const char *const kw[] = {"seed", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *s = arg(a, 0, "seed");
+    Value *s;
+    if (!args_bind(I, a, &s, 1)) return NULL;
     int64_t seed;
-    if (!s) return rt_error(I, "manual_seed(seed) needs a seed, e.g. torch.manual_seed(0)");
     if (!arg_int(I, s, "seed", &seed)) return NULL;
     rng_seed(&I->run.rng, (uint64_t)seed);
     return val_none();
@@ -295,11 +288,9 @@ static Value *bi_manual_seed(Interp *I, Args *a) {
 
 /* torch.set_num_threads(n): attn's threads for kernels and products (ATTN_THREADS sets the starting count). */
 static Value *bi_set_num_threads(Interp *I, Args *a) {
-    static const char *const kw[] = {"int", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *v = arg(a, 0, "int");
+    Value *v;
+    if (!args_bind(I, a, &v, 1)) return NULL;
     int64_t n;
-    if (!v) return rt_error(I, "set_num_threads(n) needs a number of threads, e.g. torch.set_num_threads(2)");
     if (!arg_int(I, v, "int", &n)) return NULL;
     if (n < 1) return rt_error(I, "set_num_threads: the number of threads must be positive, got %lld", (long long)n);
     ten_set_threads(n > 256 ? 256 : (int)n);
@@ -307,13 +298,13 @@ static Value *bi_set_num_threads(Interp *I, Args *a) {
 }
 
 static Value *bi_get_num_threads(Interp *I, Args *a) {
-    if (!args_check(I, a, 0, NULL)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     return val_int(ten_threads());
 }
 
 /* show_config(): what the kernels run on, as torch.__config__.show() tells for PyTorch. */
 static Value *bi_show_config(Interp *I, Args *a) {
-    if (!args_check(I, a, 0, NULL)) return NULL;
+    if (!args_bind(I, a, NULL, 0)) return NULL;
     char blas[256];
     ten_blas_describe(blas, sizeof blas);
     StrBuf o;
@@ -328,10 +319,10 @@ static Value *bi_show_config(Interp *I, Args *a) {
 }
 
 static Value *bi_set_printoptions(Interp *I, Args *a) {
-    static const char *const kw[] = {"precision", "threshold", "edgeitems", "linewidth", "sci_mode", "profile", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *p[6];                 /* precision, threshold, edgeitems, linewidth, sci_mode, profile */
+    if (!args_bind(I, a, p, 6)) return NULL;
     PrintOptions *po = &I->run.print;
-    Value *prof = arg(a, -1, "profile");
+    Value *prof = p[5];
     if (prof) {
         if (prof->kind != V_STR) return rt_error(I, "profile must be 'default', 'short' or 'full'");
         if (!strcmp(prof->u.str.s, "default")) *po = (PrintOptions){4, 1000, 3, 80, -1};
@@ -343,14 +334,14 @@ static Value *bi_set_printoptions(Interp *I, Args *a) {
     int *fields[] = {&po->precision, &po->threshold, &po->edgeitems, &po->linewidth};
     int64_t lo[] = {0, 0, 0, 10}, hi[] = {30, 100000000, 1000, 10000};
     for (int i = 0; i < 4; i++) {
-        Value *v = arg(a, i == 0 ? 0 : -1, names[i]);
+        Value *v = p[i];
         if (!v || v->kind == V_NONE) continue;
         int64_t x;
         if (!arg_int(I, v, names[i], &x)) return NULL;
         if (x < lo[i] || x > hi[i]) return rt_error(I, "%s must be between %lld and %lld", names[i], (long long)lo[i], (long long)hi[i]);
         *fields[i] = (int)x;
     }
-    Value *sci = arg(a, -1, "sci_mode");
+    Value *sci = p[4];
     if (sci) {
         if (sci->kind == V_NONE) po->sci_mode = -1;
         else { bool b; if (!arg_bool(I, sci, "sci_mode", &b)) return NULL; po->sci_mode = b; }
@@ -359,41 +350,41 @@ static Value *bi_set_printoptions(Interp *I, Args *a) {
 }
 
 const Builtin bi_torch_create[] = {
-    {"tensor", bi_tensor, "torch.tensor(data, dtype=None)",
-     "A tensor from a number or nested lists: integers give int64 (torch.tensor([3, 2])), floats give float32.", "§2.1", 0},
-    {"as_tensor", bi_tensor, "torch.as_tensor(data, dtype=None)",
-     "Like torch.tensor, but a tensor of the same dtype is not copied: the result shares its memory.", "§2.1", 1},
-    {"zeros", bi_fill_shape, "torch.zeros(*size, dtype=torch.float32)", "A tensor of zeros: torch.zeros((1, 1000, 32)).", "§2.1", 0},
-    {"ones", bi_fill_shape, "torch.ones(*size, dtype=torch.float32)", "A tensor of ones: torch.ones((2, 4, 100)).", "§2.1", 1},
-    {"empty", bi_fill_shape, "torch.empty(*size)", "A new tensor (attn fills it with zeros).", "§2.1", 0},
-    {"full", bi_full, "torch.full(size, fill_value, dtype=None)", "A tensor filled with one value.", "§2.1", 0},
-    {"zeros_like", bi_like, "torch.zeros_like(X)", "Zeros of X's shape and dtype.", "§2.1", 0},
-    {"ones_like", bi_like, "torch.ones_like(X)", "Ones of X's shape and dtype.", "§2.1", 1},
-    {"rand_like", bi_like, "torch.rand_like(X)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2},
-    {"randn_like", bi_like, "torch.randn_like(X)", "Standard normal numbers of X's shape.", "§2.1", 3},
-    {"full_like", bi_full_like, "torch.full_like(X, v)", "X's shape filled with v.", "§2.1", 0},
+    {"tensor", bi_tensor, "torch.tensor(data, *, dtype=None, device=None, requires_grad=False)",
+     "A tensor from a number or nested lists: integers give int64 (torch.tensor([3, 2])), floats give float32.", "§2.1", 0, "torch"},
+    {"as_tensor", bi_tensor, "torch.as_tensor(data, *, dtype=None, device=None, requires_grad=False)",
+     "Like torch.tensor, but a tensor of the same dtype is not copied: the result shares its memory.", "§2.1", 1, "torch"},
+    {"zeros", bi_fill_shape, "torch.zeros(*size, dtype=torch.float32, device=None, requires_grad=False)", "A tensor of zeros: torch.zeros((1, 1000, 32)).", "§2.1", 0, "torch"},
+    {"ones", bi_fill_shape, "torch.ones(*size, dtype=torch.float32, device=None, requires_grad=False)", "A tensor of ones: torch.ones((2, 4, 100)).", "§2.1", 1, "torch"},
+    {"empty", bi_fill_shape, "torch.empty(*size, dtype=None, device=None, requires_grad=False)", "A new tensor (attn fills it with zeros).", "§2.1", 0, "torch"},
+    {"full", bi_full, "torch.full(size, fill_value, *, dtype=None, device=None, requires_grad=False)", "A tensor filled with one value.", "§2.1", 0, "torch"},
+    {"zeros_like", bi_like, "torch.zeros_like(input, *, dtype=None, device=None, requires_grad=False)", "Zeros of X's shape and dtype.", "§2.1", 0, "torch"},
+    {"ones_like", bi_like, "torch.ones_like(input, *, dtype=None, device=None, requires_grad=False)", "Ones of X's shape and dtype.", "§2.1", 1, "torch"},
+    {"rand_like", bi_like, "torch.rand_like(input, *, dtype=None, device=None, requires_grad=False)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2, "torch"},
+    {"randn_like", bi_like, "torch.randn_like(input, *, dtype=None, device=None, requires_grad=False)", "Standard normal numbers of X's shape.", "§2.1", 3, "torch"},
+    {"full_like", bi_full_like, "torch.full_like(input, fill_value, *, dtype=None)", "X's shape filled with v.", "§2.1", 0, "torch"},
     {"arange", bi_arange, "torch.arange(start=0, end, step=1, dtype=None)",
-     "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0},
-    {"linspace", bi_linspace, "torch.linspace(start, end, steps)", "steps evenly spaced values from start to end.", "§2.1", 0},
-    {"eye", bi_eye, "torch.eye(n, m=n)", "Identity matrix.", "§2.1", 0},
-    {"rand", bi_rand, "torch.rand(*size)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0},
-    {"randn", bi_rand, "torch.randn(*size)", "Standard normal numbers from the seeded generator.", "§2.1", 1},
-    {"normal", bi_normal, "torch.normal(mean, std, size)", "Normal numbers with the given mean and std.", "§2.1", 0},
-    {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0},
+     "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0, "torch"},
+    {"linspace", bi_linspace, "torch.linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)", "steps evenly spaced values from start to end.", "§2.1", 0, "torch"},
+    {"eye", bi_eye, "torch.eye(n, m=n, *, dtype=None)", "Identity matrix.", "§2.1", 0, "torch"},
+    {"rand", bi_rand, "torch.rand(*size, dtype=None, device=None, requires_grad=False)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0, "torch"},
+    {"randn", bi_rand, "torch.randn(*size, dtype=None, device=None, requires_grad=False)", "Standard normal numbers from the seeded generator.", "§2.1", 1, "torch"},
+    {"normal", bi_normal, "torch.normal(mean=0.0, std=1.0, size=None, *, dtype=None)", "Normal numbers with the given mean and std.", "§2.1", 0, "torch"},
+    {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0, "torch"},
     {"manual_seed", bi_manual_seed, "torch.manual_seed(seed)",
-     "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0},
+     "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0, "torch"},
     {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",
-     "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0},
-    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0},
+     "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0, "torch"},
+    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0, "torch"},
     {"set_num_threads", bi_set_num_threads, "torch.set_num_threads(int)",
      "How many threads attn's kernels and matrix products use (default: every core, or ATTN_THREADS). Results are "
-     "the same for any number.", "", 0},
-    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0},
+     "the same for any number.", "", 0, "torch"},
+    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0, "torch"},
     {"show_config", bi_show_config, "attn.show_config()",
      "What attn computes with: its threads, the vector math library (SLEEF) and the path of matrix products, each "
      "chosen once. The results are the same bytes for every thread count and OpenBLAS core. Environment variables "
      "choose others: ATTN_THREADS=n, ATTN_SIMD=scalar|avx2|avx512 (a lower vector level), ATTN_GEMM=openblas (never "
-     "attn's own kernel) or loop (attn's fixed-order loop: the same products on every machine).", "", 0},
-    {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)",
-     "How tensors print, as in PyTorch.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "attn's own kernel) or loop (attn's fixed-order loop: the same products on every machine).", "", 0, "attn"},
+    {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, *, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None, profile=None)",
+     "How tensors print, as in PyTorch.", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

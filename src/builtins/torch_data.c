@@ -168,7 +168,7 @@ static Value *m_epoch_batch(Interp *I, Args *a) {
     return c;
 }
 
-static const Builtin epoch_batch = {"_batch", m_epoch_batch, "", "", "", 0};
+static const Builtin epoch_batch = {"_batch", m_epoch_batch, "", "", "", 0, ""};
 static const ObjClass EpochClass = {.name = "_SingleProcessDataLoaderIter"};
 
 /* iter(loader): one epoch, lazy as PyTorch's: the sample order is drawn now (a permutation from the session's
@@ -355,16 +355,16 @@ out:
 
 static const Builtin data_module_methods[] = {
     {"__init__", m_data_module_init, "d2l.DataModule.__init__(self, root='../data', num_workers=4)",
-     "Records root and num_workers (self.hparams).", "", 0},
+     "Records root and num_workers (self.hparams).", "", 0, "d2l.DataModule"},
     {"save_hyperparameters", d2l_save_hyperparameters, "self.save_hyperparameters(ignore=[])",
-     "Stores the arguments of the running __init__ as attributes of self.", "", 0},
+     "Stores the arguments of the running __init__ as attributes of self.", "", 0, "self"},
     {"get_dataloader", m_get_dataloader, "self.get_dataloader(train)",
-     "What a subclass defines: the DataLoader of the training (train=True) or validation data.", "", 0},
-    {"train_dataloader", m_train_dataloader, "self.train_dataloader()", "self.get_dataloader(train=True).", "", 0},
-    {"val_dataloader", m_train_dataloader, "self.val_dataloader()", "self.get_dataloader(train=False).", "", 1},
+     "What a subclass defines: the DataLoader of the training (train=True) or validation data.", "", 0, "self"},
+    {"train_dataloader", m_train_dataloader, "self.train_dataloader()", "self.get_dataloader(train=True).", "", 0, "self"},
+    {"val_dataloader", m_train_dataloader, "self.val_dataloader()", "self.get_dataloader(train=False).", "", 1, "self"},
     {"get_tensorloader", m_get_tensorloader, "self.get_tensorloader(tensors, train, indices=slice(0, None))",
-     "A DataLoader of the rows `indices` of each tensor, self.batch_size at a time, shuffled when train.", "§3.3", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "A DataLoader of the rows `indices` of each tensor, self.batch_size at a time, shuffled when train.", "§3.3", 0, "self"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static Value *data_module_class;       /* made at first use, kept for the process: one class, so isinstance works */
 
@@ -390,8 +390,8 @@ static Value *dataset_base_getitem(Interp *I, Args *a) {
 }
 
 static const Builtin dataset_methods[] = {
-    {"__getitem__", dataset_base_getitem, "Dataset.__getitem__(self, index)", "Sample index: each Dataset subclass defines it.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"__getitem__", dataset_base_getitem, "Dataset.__getitem__(self, index)", "Sample index: each Dataset subclass defines it.", "", 0, "Dataset"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 Value *torch_dataset_class(void) {
     if (!dataset_class) dataset_class = class_new_builtin("Dataset", "torch.utils.data.dataset", NULL, dataset_methods, false);
@@ -401,9 +401,9 @@ Value *torch_dataset_class(void) {
 const Builtin bi_torch_data[] = {
     {"TensorDataset", bi_tensor_dataset, "torch.utils.data.TensorDataset(*tensors)",
      "A dataset of tensors that share their first size n: ds[i] is (X[i], y[i], ...), len(ds) is n. Give it to "
-     "data.DataLoader to get minibatches (from torch.utils import data).", "§3.3", 0},
+     "data.DataLoader to get minibatches (from torch.utils import data).", "§3.3", 0, "torch.utils.data"},
     {"DataLoader", bi_data_loader, "torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)",
      "Minibatches of a dataset: `for X, y in loader:` gives batch_size samples at a time, stacked into tensors (a "
      "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (torch.manual_seed "
-     "repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0, "torch.utils.data"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -20,7 +20,6 @@ static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
 
 /* sin, cos, exp, ... : tag is the UnOp. */
 static Value *bi_unary(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", NULL};
     if (a->fn->tag == UOP_LOG && a->npos == 2 && a->nkw == 0 && val_is_number(a->pos[0]) && val_is_number(a->pos[1])) {
         /* math.log(x, base): log(x) / log(base), as Python computes it */
         double x = val_as_double(a->pos[0]), base = val_as_double(a->pos[1]);
@@ -28,9 +27,9 @@ static Value *bi_unary(Interp *I, Args *a) {
         if (base == 1) return rt_raise(I, "ZeroDivisionError", "float division by zero (log to base 1)");
         return val_float(log(x) / log(base));
     }
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *in = arg(a, 0, "input");
-    if (in && val_is_number(in)) {
+    Value *in;
+    if (!args_bind(I, a, &in, 1)) return NULL;
+    if (val_is_number(in)) {
         /* a Python number gives a Python number, as math.sqrt(512) does */
         Tensor *t = ten_new_in(I->run.ten, DT_F32, 0, NULL);
         double x = val_as_double(in), r;
@@ -140,15 +139,12 @@ static Tensor *div_rounding(Interp *I, Tensor *X, bool xw, Tensor *Y, bool yw, V
 
 /* add, sub, mul, div, maximum, ... : tag is the BinOp. Python numbers stay weak, as in PyTorch. */
 static Value *bi_binary(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "other", "alpha", "rounding_mode", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
-    if (!x || !y) return rt_error(I, "%s() needs two arguments", a->fname);
+    Value *p[3];                 /* input, other, and alpha (add, sub) or rounding_mode (div), as the entry declares */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *x = p[0], *y = p[1];
     if (x->kind != V_TENSOR && y->kind != V_TENSOR && (x->kind == V_LIST || y->kind == V_LIST))
         return rt_error(I, "%s(): give at least one tensor", a->fname);
-    Value *alpha = arg(a, -1, "alpha"), *mode = arg(a, -1, "rounding_mode");
-    if (alpha && a->fn->tag != OP_ADD && a->fn->tag != OP_SUB) return rt_error(I, "%s() got an unexpected keyword argument 'alpha'", a->fname);
-    if (mode && a->fn->tag != OP_DIV) return rt_error(I, "%s() got an unexpected keyword argument 'rounding_mode'", a->fname);
+    Value *alpha = a->fn->tag == OP_ADD || a->fn->tag == OP_SUB ? p[2] : NULL, *mode = a->fn->tag == OP_DIV ? p[2] : NULL;
     bool xw, yw;
     Tensor *tx = NULL, *ty = NULL;
     Tensor *X = operand(I, x, "input", &tx, &xw), *Y = X ? operand(I, y, "other", &ty, &yw) : NULL;
@@ -176,10 +172,10 @@ static Value *bi_binary(Interp *I, Args *a) {
 
 /* matmul / mm / bmm / dot / outer: tag 0 matmul, 1 mm, 2 bmm, 3 dot, 4 outer */
 static Value *bi_matmul(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "other", "mat2", "vec2", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *y = arg(a, 1, a->fn->tag == 2 || a->fn->tag == 1 ? "mat2" : a->fn->tag == 4 ? "vec2" : "other");
-    if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "%s() needs two tensors", a->fname);
+    Value *p[2];                 /* input and other, mat2 (mm, bmm) or vec2 (outer), as the entry declares */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    Value *x = p[0], *y = p[1];
+    if (x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "%s() needs two tensors", a->fname);
     Tensor *X = x->u.t, *Y = y->u.t;
     Value *xy[2] = {x, y};
     if (grad_recording(I, 2, xy) && (a->fn->tag == 0 || a->fn->tag == 1 || a->fn->tag == 2)) {
@@ -390,11 +386,11 @@ static Value *bi_clamp(Interp *I, Args *a) {
 }
 
 static Value *bi_where(Interp *I, Args *a) {
-    static const char *const kw[] = {"condition", "input", "other", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *c = arg(a, 0, "condition"), *x = arg(a, 1, "input"), *y = arg(a, 2, "other");
-    if (c && c->kind == V_TENSOR && !x && !y) return torch_nonzero_tuple(I, c->u.t);   /* where(cond): nonzero(cond, as_tuple=True) */
-    if (!c || !x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
+    Value *p[3];                 /* condition, input, other */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *c = p[0], *x = p[1], *y = p[2];
+    if (c->kind == V_TENSOR && !x && !y) return torch_nonzero_tuple(I, c->u.t);   /* where(cond): nonzero(cond, as_tuple=True) */
+    if (!x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
     Tensor *t1 = NULL, *t2 = NULL, *t3 = NULL;
     bool xw, yw;
     if (c->kind == V_TENSOR && c->u.t->dtype != DT_BOOL)
@@ -416,10 +412,10 @@ static Value *bi_where(Interp *I, Args *a) {
 
 /* masked_fill(X, mask, value): X where mask is False, value where True. */
 static Value *bi_masked_fill(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "mask", "value", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *m = arg(a, 1, "mask"), *v = arg(a, 2, "value");
-    if (!x || !m || !v || x->kind != V_TENSOR || m->kind != V_TENSOR) return rt_error(I, "masked_fill(X, mask, value) needs a tensor, a bool mask and a value");
+    Value *p[3];                 /* input, mask, value */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *x = p[0], *m = p[1], *v = p[2];
+    if (x->kind != V_TENSOR || m->kind != V_TENSOR) return rt_error(I, "masked_fill(X, mask, value) needs a tensor, a bool mask and a value");
     if (m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill(): the mask must be a bool tensor (e.g. X > 0), not %s", ten_dtype_name(m->u.t->dtype));
     Value *xv[2] = {x, v};
     if (v->kind == V_TENSOR && grad_recording(I, 2, xv))   /* a tensor value: MaskedFillBackward1, its grad too */
@@ -443,10 +439,9 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
 
 /* allclose / isclose (tag 0 / 1): a == b or |a - b| <= atol + rtol*|b|; equal_nan=True counts NaN == NaN. */
 static Value *bi_close(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "other", "rtol", "atol", "equal_nan", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other"), *rv = arg(a, 2, "rtol"), *av = arg(a, 3, "atol"), *ev = arg(a, 4, "equal_nan");
-    if (!x || !y) return rt_error(I, "%s(X, Y) needs two tensors", a->fname);
+    Value *p[5];                 /* input, other, rtol, atol, equal_nan */
+    if (!args_bind(I, a, p, 5)) return NULL;
+    Value *x = p[0], *y = p[1], *rv = p[2], *av = p[3], *ev = p[4];
     double rtol = 1e-5, atol = 1e-8;
     bool equal_nan = false;
     if ((rv && !arg_double(I, rv, "rtol", &rtol)) || (av && !arg_double(I, av, "atol", &atol)) || (ev && !arg_bool(I, ev, "equal_nan", &equal_nan)))
@@ -488,12 +483,12 @@ static bool dims_arg(Interp *I, Value *dv, int ndim, int *dims, int *nd) {
 
 /* norm(X, p='fro', dim=None, keepdim=False, dtype=None): p a number, inf or -inf, or 'fro' (the 2-norm). */
 static Value *bi_norm(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "dim", "keepdim", "dtype", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[5];                               /* input, p, dim, keepdim, dtype */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
-    Value *pv = arg(a, 1, "p"), *kd = arg(a, 3, "keepdim");
+    Value *pv = p_[1], *kd = p_[3];
     double p = 2;
     bool keep = false;
     int dims[TEN_MAX_DIMS], nd;
@@ -501,7 +496,7 @@ static Value *bi_norm(Interp *I, Args *a) {
         if (!strcmp(pv->u.str.s, "nuc")) { ten_free(tmp); return rt_error(I, "norm(p='nuc'), the nuclear norm, needs singular values: attn has no SVD (type help to see what it has)"); }
         if (strcmp(pv->u.str.s, "fro")) { ten_free(tmp); return rt_error(I, "norm(): p must be a number, inf, -inf or 'fro', not '%s'", pv->u.str.s); }
     } else if (pv && pv->kind != V_NONE && !arg_double(I, pv, "p", &p)) { ten_free(tmp); return NULL; }
-    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, arg(a, 2, "dim"), x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
+    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, p_[2], x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
     Tensor *r = ten_norm(x, p, dims, nd, keep);
     ten_free(tmp);
     return done(I, r);
@@ -511,13 +506,13 @@ static Value *bi_norm(Interp *I, Args *a) {
  * unbiased=False is correction=0 (divide by n), the default 1 divides by n - 1. std(X, False) works too.
  * std_mean / var_mean (tag + 100): the pair (std or var, mean). */
 static Value *bi_std_var(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "unbiased", "keepdim", "correction", "axis", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[6];                               /* input, dim, unbiased, keepdim, correction, axis */
+    if (!args_bind(I, a, p_, 6)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     bool with_mean = a->fn->tag >= 100, take_sqrt = a->fn->tag % 100 == RED_STD;
-    Value *dv = arg(a, 1, "dim"), *uv = arg(a, 2, "unbiased"), *kd = arg(a, 3, "keepdim"), *cv = arg(a, -1, "correction");
-    if (!dv) dv = arg(a, -1, "axis");
+    Value *dv = p_[1], *uv = p_[2], *kd = p_[3], *cv = p_[4];
+    if (!dv) dv = p_[5];
     if (dv && dv->kind == V_BOOL && a->npos == 2) { uv = dv; dv = NULL; }    /* std(X, False) */
     bool unbiased = true, keep = false;
     double correction = 1;
@@ -593,9 +588,10 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     return val_tensor(t);
 }
 
-#define UN(name, op, help) {name, bi_unary, "torch." name "(X)", help, "", op}
-#define BIN(name, op, help) {name, bi_binary, "torch." name "(X, Y)", help, "", op}
-#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op}
+#define UN(name, op, help) {name, bi_unary, "torch." name "(input)", help, "", op, "torch"}
+#define BIN(name, op, help) BINK(name, op, "", help)
+#define BINK(name, op, kw, help) {name, bi_binary, "torch." name "(input, other" kw ")", help, "", op, "torch"}
+#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op, "torch"}
 
 const Builtin bi_torch_math[] = {
     UN("sin", UOP_SIN, "Elementwise sine (§11.6.3: the even columns of P)."),
@@ -622,10 +618,10 @@ const Builtin bi_torch_math[] = {
     UN("isinf", UOP_ISINF, "True where x is infinite."),
     UN("isfinite", UOP_ISFINITE, "True where x is finite."),
     UN("logical_not", UOP_NOT, "Elementwise not."),
-    BIN("add", OP_ADD, "X + Y (alpha scales Y)."),
-    BIN("sub", OP_SUB, "X - Y."),
+    BINK("add", OP_ADD, ", *, alpha=1", "X + Y (alpha scales Y)."),
+    BINK("sub", OP_SUB, ", *, alpha=1", "X - Y."),
     BIN("mul", OP_MUL, "X * Y elementwise."),
-    BIN("div", OP_DIV, "X / Y elementwise."),
+    BINK("div", OP_DIV, ", *, rounding_mode=None", "X / Y elementwise."),
     BIN("maximum", OP_MAXIMUM, "Elementwise larger of X and Y."),
     BIN("minimum", OP_MINIMUM, "Elementwise smaller of X and Y."),
     BIN("atan2", OP_ATAN2, "Elementwise angle of the point (Y=X, X=Y): atan2(y, x)."),
@@ -647,41 +643,41 @@ const Builtin bi_torch_math[] = {
     RED("argmax", RED_ARGMAX, "Index of the largest element (flattened, or along dim)."),
     RED("argmin", RED_ARGMIN, "Index of the smallest element."),
     RED("prod", RED_PROD, "Product of the elements."),
-    {"std", bi_std_var, "torch.std(X, dim=None, unbiased=True, keepdim=False, correction=None)",
-     "Standard deviation: sqrt(sum((x - mean)^2) / (n - 1)) by default; unbiased=False (correction=0) divides by n.", "", RED_STD},
-    {"var", bi_std_var, "torch.var(X, dim=None, unbiased=True, keepdim=False, correction=None)",
-     "Variance: sum((x - mean)^2) / (n - 1) by default; unbiased=False (correction=0) divides by n.", "", RED_VAR},
-    {"std_mean", bi_std_var, "torch.std_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (std, mean).", "", 100 + RED_STD},
-    {"var_mean", bi_std_var, "torch.var_mean(X, dim=None, unbiased=True, keepdim=False)", "The pair (var, mean).", "", 100 + RED_VAR},
+    {"std", bi_std_var, "torch.std(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)",
+     "Standard deviation: sqrt(sum((x - mean)^2) / (n - 1)) by default; unbiased=False (correction=0) divides by n.", "", RED_STD, "torch"},
+    {"var", bi_std_var, "torch.var(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)",
+     "Variance: sum((x - mean)^2) / (n - 1) by default; unbiased=False (correction=0) divides by n.", "", RED_VAR, "torch"},
+    {"std_mean", bi_std_var, "torch.std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)", "The pair (std, mean).", "", 100 + RED_STD, "torch"},
+    {"var_mean", bi_std_var, "torch.var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None)", "The pair (var, mean).", "", 100 + RED_VAR, "torch"},
     RED("any", RED_ANY, "True if any element is nonzero."),
     RED("all", RED_ALL, "True if every element is nonzero."),
-    {"matmul", bi_matmul, "torch.matmul(X, Y)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0},
-    {"mm", bi_matmul, "torch.mm(X, Y)", "Product of two 2-D matrices.", "§2.3", 1},
-    {"bmm", bi_matmul, "torch.bmm(X, Y)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2},
-    {"dot", bi_matmul, "torch.dot(x, y)", "Dot product of two vectors.", "§2.3", 3},
-    {"outer", bi_matmul, "torch.outer(x, y)", "Outer product of two vectors.", "§2.3", 4},
-    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0},
-    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1},
-    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2},
+    {"matmul", bi_matmul, "torch.matmul(input, other)", "Matrix product with broadcasting of batch dims; X @ Y.", "§2.3", 0, "torch"},
+    {"mm", bi_matmul, "torch.mm(input, mat2)", "Product of two 2-D matrices.", "§2.3", 1, "torch"},
+    {"bmm", bi_matmul, "torch.bmm(input, mat2)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2, "torch"},
+    {"dot", bi_matmul, "torch.dot(input, other)", "Dot product of two vectors.", "§2.3", 3, "torch"},
+    {"outer", bi_matmul, "torch.outer(input, vec2)", "Outer product of two vectors.", "§2.3", 4, "torch"},
+    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
+    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1, "torch"},
+    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2, "torch"},
     {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)",
-     "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0},
-    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0},
-    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1},
-    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2},
-    {"where", bi_where, "torch.where(condition, X, Y)", "X where condition is true, else Y.", "", 0},
-    {"masked_fill", bi_masked_fill, "torch.masked_fill(X, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0},
-    {"allclose", bi_close, "torch.allclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)",
-     "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0},
-    {"isclose", bi_close, "torch.isclose(X, Y, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1},
-    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0},
-    {"norm", bi_norm, "torch.norm(X, p='fro', dim=None, keepdim=False)",
+     "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0, "torch"},
+    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0, "torch"},
+    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1, "torch"},
+    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2, "torch"},
+    {"where", bi_where, "torch.where(condition, input=None, other=None)", "X where condition is true, else Y.", "", 0, "torch"},
+    {"masked_fill", bi_masked_fill, "torch.masked_fill(input, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0, "torch"},
+    {"allclose", bi_close, "torch.allclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)",
+     "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0, "torch"},
+    {"isclose", bi_close, "torch.isclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1, "torch"},
+    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0, "torch"},
+    {"norm", bi_norm, "torch.norm(input, p='fro', dim=None, keepdim=False, *, dtype=None)",
      "The p-norm: (sum |x|^p)^(1/p); p=2 (or 'fro') the Euclidean length, 1 the sum of |x|, inf the largest |x|, "
-     "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0},
+     "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0, "torch"},
 
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* torch functions whose names Python's builtins take when bare (range): found as torch.NAME only. */
 const Builtin bi_torch_only[] = {
     {"range", bi_range_incl, "torch.range(start, end, step=1)",
-     "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -80,8 +80,8 @@ static Value *bi_einsum(Interp *I, Args *a) {
 
 /* gather(input, dim, index) */
 static Value *bi_gather(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "index", "sparse_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[4];                               /* input, dim, index, sparse_grad */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
     Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim) ? ten_gather(x, (int)d, ix) : NULL;
@@ -92,12 +92,12 @@ static Value *bi_gather(Interp *I, Args *a) {
 
 /* scatter(input, dim, index, src or value, reduce=None) (tag 0); scatter_add(input, dim, index, src) (tag 1). */
 static Value *bi_scatter(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "index", "src", "value", "reduce", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
+    Value *p_[6];                               /* input, dim, index, src, value, reduce */
+    if (!args_bind(I, a, p_, 6)) return NULL;
     Tensor *t1, *t2, *t3 = NULL, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
-    Value *sv = arg(a, 3, "src"), *rv = arg(a, -1, "reduce");
-    if (!sv) sv = arg(a, -1, "value");
+    Value *sv = p_[3], *rv = p_[5];
+    if (!sv) sv = p_[4];
     int reduce = a->fn->tag == 1 ? 1 : 0;
     Tensor *r = NULL;
     if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
@@ -140,8 +140,8 @@ static Value *bi_index_select(Interp *I, Args *a) {
 }
 
 static Value *bi_masked_select(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "mask", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, mask */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *m = x ? tensor_at(I, a, 1, "mask", &t2) : NULL;
     Tensor *r = m ? ten_masked_select(x, m) : NULL;
     ten_free(t1);
@@ -178,8 +178,8 @@ static Value *bi_nonzero(Interp *I, Args *a) {
 }
 
 static Value *bi_take(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "index", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, index */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 1, "index", &t2) : NULL;
     Tensor *r = ix ? ten_take(x, ix) : NULL;
     ten_free(t1);
@@ -204,12 +204,12 @@ static Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *
 
 /* count_nonzero(X, dim=None) */
 static Value *bi_count_nonzero(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, dim */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
-    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd)) { ten_free(t1); return NULL; }
     Tensor *z = ten_scalar_i_in(I->run.ten, 0), *ne = ten_binary(OP_NE, x, false, z, true);
     Tensor *r = !ne ? NULL : nd ? reduce_dims(I->run.ten, RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
     ten_free(z); ten_free(ne); ten_free(t1);
@@ -270,9 +270,9 @@ static Value *bi_products(Interp *I, Args *a) {
 
 /* tensordot(a, b, dims=2): contracts the last `dims` dims of a with the first of b (or the listed pairs). */
 static Value *bi_tensordot(Interp *I, Args *a) {
-    static const char *const kw[] = {"a", "b", "dims", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *av = arg(a, 0, "a"), *bv = arg(a, 1, "b"), *dv = arg(a, 2, "dims");
+    Value *p_[3];                               /* a, b, dims */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *av = p_[0], *bv = p_[1], *dv = p_[2];
     if (!av || !bv || av->kind != V_TENSOR || bv->kind != V_TENSOR) return rt_error(I, "tensordot(a, b, dims=2) needs two tensors");
     Tensor *A = av->u.t, *B = bv->u.t;
     int64_t da[TEN_MAX_DIMS], db[TEN_MAX_DIMS];
@@ -311,9 +311,9 @@ static Value *bi_tensordot(Interp *I, Args *a) {
 
 /* cross(input, other, dim=None): 3-vectors along dim (the first dim of size 3 when None). */
 static Value *bi_cross(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "other", "dim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *xv = arg(a, 0, "input"), *yv = arg(a, 1, "other"), *dv = arg(a, 2, "dim");
+    Value *p_[3];                               /* input, other, dim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0], *yv = p_[1], *dv = p_[2];
     if (!xv || !yv || xv->kind != V_TENSOR || yv->kind != V_TENSOR) return rt_error(I, "cross(input, other, dim=None) needs two tensors");
     Tensor *x = xv->u.t, *y = yv->u.t;
     int64_t d = -1;
@@ -342,15 +342,15 @@ static Value *bi_cross(Interp *I, Args *a) {
 
 /* roll(input, shifts, dims=None): elements shifted along dims, wrapping around; no dims: the flattened tensor. */
 static Value *bi_roll(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "shifts", "dims", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[3];                               /* input, shifts, dims */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0];
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
     Tensor *x = xv->u.t;
     int64_t sh[2 * TEN_MAX_DIMS], dims[2 * TEN_MAX_DIMS];
     int ns, nd;
-    if (!arg(a, 1, "shifts")) return rt_error(I, "roll() missing required argument 'shifts'");
-    if (!ints_of(I, arg(a, 1, "shifts"), "shifts", sh, &ns) || !ints_of(I, arg(a, 2, "dims"), "dims", dims, &nd)) return NULL;
+    if (!p_[1]) return rt_error(I, "roll() missing required argument 'shifts'");
+    if (!ints_of(I, p_[1], "shifts", sh, &ns) || !ints_of(I, p_[2], "dims", dims, &nd)) return NULL;
     if (nd == 0) {
         if (ns != 1) return rt_error(I, "roll(): shifts and dims must align. shifts: %d, dims: 0", ns);
         int64_t n = x->numel;
@@ -377,9 +377,9 @@ static Value *bi_roll(Interp *I, Args *a) {
 
 /* diag(input, diagonal=0): a vector becomes a square matrix with it on the diagonal; a matrix gives its diagonal. */
 static Value *bi_diag(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "diagonal", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[2];                               /* input, diagonal */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0];
     int64_t k;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
     if (!int_at(I, a, 1, "diagonal", 0, &k)) return NULL;
@@ -398,12 +398,12 @@ static Value *bi_diag(Interp *I, Args *a) {
 }
 
 static Value *bi_cumprod(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "dtype", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, dtype */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t d;
     if (!x) return NULL;
-    if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
+    if (!p_[1]) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
     if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
     ten_free(t1);
@@ -412,13 +412,13 @@ static Value *bi_cumprod(Interp *I, Args *a) {
 
 /* amax / amin (tag RED_MAX / RED_MIN): over dim (an int or tuple; () or absent: everything); NaN propagates. */
 static Value *bi_amax(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, keepdim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
     Tensor *r = nd ? reduce_dims(I->run.ten, (RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
     ten_free(t1);
     return done(I, r);
@@ -426,14 +426,14 @@ static Value *bi_amax(Interp *I, Args *a) {
 
 /* logsumexp(input, dim, keepdim=False): log(sum(exp(x))) computed as PyTorch does, around the max. */
 static Value *bi_logsumexp(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, keepdim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, arg(a, 1, "dim"), "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
-    if (!arg(a, 1, "dim")) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!p_[1]) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
     Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, I->run.ten->default_float);
     /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
     Tensor *m = xf ? reduce_dims(I->run.ten, xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
@@ -456,11 +456,11 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
 
 /* unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) */
 static Value *bi_unique(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "sorted", "return_inverse", "return_counts", "dim", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *p_[5];                               /* input, sorted, return_inverse, return_counts, dim */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     bool srt, inv, cnt;
-    Value *dv = arg(a, -1, "dim");
+    Value *dv = p_[4];
     if (!x || !bool_at(I, a, -1, "sorted", true, &srt) || !bool_at(I, a, -1, "return_inverse", false, &inv) ||
         !bool_at(I, a, -1, "return_counts", false, &cnt)) { ten_free(t1); return NULL; }
     if (dv && dv->kind != V_NONE) { ten_free(t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
@@ -519,13 +519,13 @@ static Value *bi_meshgrid(Interp *I, Args *a) {
 
 /* tile(input, dims): repeat with 1s in front when dims is shorter than the tensor. */
 static Value *bi_tile(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dims", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[2];                               /* input, dims */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0];
     int64_t reps[2 * TEN_MAX_DIMS], full[TEN_MAX_DIMS];
     int n;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "tile(input, dims) needs a tensor");
-    if (!ints_of(I, arg(a, 1, "dims"), "dims", reps, &n)) return NULL;
+    if (!ints_of(I, p_[1], "dims", reps, &n)) return NULL;
     Tensor *x = xv->u.t;
     int m = n > x->ndim ? n : x->ndim;
     if (m > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
@@ -535,9 +535,9 @@ static Value *bi_tile(Interp *I, Args *a) {
 
 /* hstack (tag 0: dim 1, dim 0 for vectors), vstack (1: rows, vectors as rows) */
 static Value *bi_hstack(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensors", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *ts = arg(a, 0, "tensors");
+    Value *p_[1];                               /* tensors */
+    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *ts = p_[0];
     if (!ts || (ts->kind != V_LIST && ts->kind != V_TUPLE)) return rt_error(I, "%s() needs a non-empty list of tensors", a->fname);
     if (ts->u.seq.n == 0) return rt_raise(I, "RuntimeError", "%s expects a non-empty TensorList", a->fname);     /* PyTorch's words */
     int n = (int)ts->u.seq.n;
@@ -591,9 +591,9 @@ static Value *bi_map(Interp *I, Args *a) {
 /* F.dropout(input, p=0.5, training=True): each element zeroed with probability p, the rest scaled by 1/(1-p);
  * with training=False the input itself. attn's generator (torch.manual_seed), not PyTorch's numbers. */
 static Value *bi_f_dropout(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "training", "inplace", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[4];                               /* input, p, training, inplace */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *xv = p_[0];
     double p;
     bool training;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "dropout(input, p=0.5, training=True) needs a tensor");
@@ -619,9 +619,9 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
 
 /* F.linear(input, weight, bias=None): input @ weight.T + bias. */
 static Value *bi_f_linear(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "weight", "bias", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *xv = arg(a, 0, "input"), *wv = arg(a, 1, "weight"), *bv = arg(a, 2, "bias");
+    Value *p_[3];                               /* input, weight, bias */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0], *wv = p_[1], *bv = p_[2];
     if (!xv || !wv || xv->kind != V_TENSOR || wv->kind != V_TENSOR) return rt_error(I, "linear(input, weight, bias=None) needs tensors");
     Tensor *W = wv->u.t;
     if (W->ndim > 2) return rt_error(I, "linear(): weight must be 1-D or 2-D, got %dD", W->ndim);
@@ -646,9 +646,9 @@ static Value *bi_f_linear(Interp *I, Args *a) {
 /* F.pad(input, pad, mode='constant', value=0): pad = (left, right) for the last dim, then (top, bottom) for the one
  * before, ...; negative amounts crop. */
 static Value *bi_f_pad(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "pad", "mode", "value", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *xv = arg(a, 0, "input"), *mv = arg(a, 2, "mode");
+    Value *p_[4];                               /* input, pad, mode, value */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *xv = p_[0], *mv = p_[2];
     int64_t pad[2 * TEN_MAX_DIMS];
     int np;
     double value;
@@ -656,7 +656,7 @@ static Value *bi_f_pad(Interp *I, Args *a) {
     if (mv && mv->kind != V_NONE && (mv->kind != V_STR || strcmp(mv->u.str.s, "constant")))
         return rt_error(I, "F.pad(mode=%s%s%s) is not in attn: only mode='constant' (type help to see what is)",
                         mv->kind == V_STR ? "'" : "", mv->kind == V_STR ? mv->u.str.s : "?", mv->kind == V_STR ? "'" : "");
-    if (!arg(a, 1, "pad") || !ints_of(I, arg(a, 1, "pad"), "pad", pad, &np) || !num_at(I, a, 3, "value", 0, &value)) {
+    if (!p_[1] || !ints_of(I, p_[1], "pad", pad, &np) || !num_at(I, a, 3, "value", 0, &value)) {
         if (!interp_failed(I)) rt_error(I, "pad() missing required argument 'pad'");
         return NULL;
     }
@@ -695,9 +695,9 @@ static Value *bi_f_pad(Interp *I, Args *a) {
 
 /* F.normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p along dim, eps). */
 static Value *bi_f_normalize(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "p", "dim", "eps", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
+    Value *p_[4];                               /* input, p, dim, eps */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *xv = p_[0];
     double p, eps;
     int64_t d;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "normalize(input, p=2.0, dim=1, eps=1e-12) needs a tensor");
@@ -712,9 +712,9 @@ static Value *bi_f_normalize(Interp *I, Args *a) {
 
 /* F.one_hot(tensor, num_classes=-1): int64 (..., C) with a 1 at each value. */
 static Value *bi_f_one_hot(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensor", "num_classes", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *xv = arg(a, 0, "tensor");
+    Value *p_[2];                               /* tensor, num_classes */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *xv = p_[0];
     int64_t c;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "one_hot(tensor, num_classes=-1) needs a tensor");
     if (!int_at(I, a, 1, "num_classes", -1, &c)) return NULL;
@@ -786,9 +786,9 @@ static Value *sdpa_recorded(Interp *I, Args *a, double scale, double p, bool cau
  * softmax(Q Kᵀ * scale + bias) V with scale 1/sqrt(d); a bool mask keeps where True (-inf elsewhere), a float mask
  * is added; is_causal keeps j <= i. query (..., L, d), key (..., S, d), value (..., S, v) -> (..., L, v). */
 static Value *bi_f_sdpa(Interp *I, Args *a) {
-    static const char *const kw[] = {"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *mv = arg(a, 3, "attn_mask");
+    Value *p_[7];                               /* query, key, value, attn_mask, dropout_p, is_causal, scale */
+    if (!args_bind(I, a, p_, 7)) return NULL;
+    Value *qv = p_[0], *kv = p_[1], *vv = p_[2], *mv = p_[3];
     double p, scale;
     bool causal;
     if (!qv || !kv || !vv || qv->kind != V_TENSOR || kv->kind != V_TENSOR || vv->kind != V_TENSOR)
@@ -842,72 +842,72 @@ static Value *bi_is_tensor(Interp *I, Args *a) {
     return val_bool(ten_is_float(v->u.t->dtype));
 }
 
-#define MAPF(name, sig, help, tag) {name, bi_map, sig, help, "", tag}
+#define MAPF(name, module, sig, help, tag) {name, bi_map, sig, help, "", tag, module}
 const Builtin bi_torch_more[] = {
-    {"is_tensor", bi_is_tensor, "torch.is_tensor(obj)", "True when obj is a tensor.", "", 0},
-    {"is_floating_point", bi_is_tensor, "torch.is_floating_point(X)", "True when X is float32 or float64.", "", 1},
+    {"is_tensor", bi_is_tensor, "torch.is_tensor(obj)", "True when obj is a tensor.", "", 0, "torch"},
+    {"is_floating_point", bi_is_tensor, "torch.is_floating_point(X)", "True when X is float32 or float64.", "", 1, "torch"},
     {"einsum", bi_einsum, "torch.einsum(equation, *operands)",
      "Sums of products named by letters: torch.einsum('bqd,bkd->bqk', Q, K) is Q @ K.transpose(1, 2) per batch. Letters "
-     "in the output stay, the others are summed; '...' stands for the unnamed dims.", "", 0},
-    {"gather", bi_gather, "torch.gather(input, dim, index)", "Picks along dim at the positions in index: out[i][j] = input[i][index[i][j]] for dim=1.", "", 0},
-    {"scatter", bi_scatter, "torch.scatter(input, dim, index, src, reduce=None)",
-     "A copy of input with src (or value=v) written at the positions index gives along dim (gather's opposite).", "", 0},
-    {"scatter_add", bi_scatter, "torch.scatter_add(input, dim, index, src)", "As scatter, adding src into the positions.", "", 1},
-    {"index_select", bi_index_select, "torch.index_select(input, dim, index)", "The slices at the positions in index (a vector) along dim.", "", 0},
-    {"index_fill", bi_index_select, "torch.index_fill(input, dim, index, value)", "A copy with the slices at index along dim set to value.", "", 1},
-    {"masked_select", bi_masked_select, "torch.masked_select(input, mask)", "The elements where mask is True, as a vector.", "", 0},
-    {"nonzero", bi_nonzero, "torch.nonzero(input, as_tuple=False)", "The positions of the nonzero elements: one row (i, j, ...) each.", "", 0},
-    {"argwhere", bi_nonzero, "torch.argwhere(input)", "Same as nonzero.", "", 1},
-    {"take", bi_take, "torch.take(input, index)", "input.flatten()[index], shaped like index.", "", 0},
-    {"count_nonzero", bi_count_nonzero, "torch.count_nonzero(input, dim=None)", "How many elements are not zero (along dim).", "", 0},
-    {"mv", bi_products, "torch.mv(mat, vec)", "Matrix times vector.", "", 0},
-    {"addmm", bi_products, "torch.addmm(input, mat1, mat2, beta=1, alpha=1)", "beta * input + alpha * (mat1 @ mat2).", "", 1},
+     "in the output stay, the others are summed; '...' stands for the unnamed dims.", "", 0, "torch"},
+    {"gather", bi_gather, "torch.gather(input, dim, index, *, sparse_grad=False)", "Picks along dim at the positions in index: out[i][j] = input[i][index[i][j]] for dim=1.", "", 0, "torch"},
+    {"scatter", bi_scatter, "torch.scatter(input, dim, index, src=None, value=None, *, reduce=None)",
+     "A copy of input with src (or value=v) written at the positions index gives along dim (gather's opposite).", "", 0, "torch"},
+    {"scatter_add", bi_scatter, "torch.scatter_add(input, dim, index, src=None, value=None, *, reduce=None)", "As scatter, adding src into the positions.", "", 1, "torch"},
+    {"index_select", bi_index_select, "torch.index_select(input, dim, index)", "The slices at the positions in index (a vector) along dim.", "", 0, "torch"},
+    {"index_fill", bi_index_select, "torch.index_fill(input, dim, index, value)", "A copy with the slices at index along dim set to value.", "", 1, "torch"},
+    {"masked_select", bi_masked_select, "torch.masked_select(input, mask)", "The elements where mask is True, as a vector.", "", 0, "torch"},
+    {"nonzero", bi_nonzero, "torch.nonzero(input, as_tuple=False)", "The positions of the nonzero elements: one row (i, j, ...) each.", "", 0, "torch"},
+    {"argwhere", bi_nonzero, "torch.argwhere(input)", "Same as nonzero.", "", 1, "torch"},
+    {"take", bi_take, "torch.take(input, index)", "input.flatten()[index], shaped like index.", "", 0, "torch"},
+    {"count_nonzero", bi_count_nonzero, "torch.count_nonzero(input, dim=None)", "How many elements are not zero (along dim).", "", 0, "torch"},
+    {"mv", bi_products, "torch.mv(mat, vec)", "Matrix times vector.", "", 0, "torch"},
+    {"addmm", bi_products, "torch.addmm(input, mat1, mat2, beta=1, alpha=1)", "beta * input + alpha * (mat1 @ mat2).", "", 1, "torch"},
     {"baddbmm", bi_products, "torch.baddbmm(input, batch1, batch2, beta=1, alpha=1)",
-     "beta * input + alpha * bmm(batch1, batch2): a batched product added to input (an attention bias, say).", "", 2},
-    {"addmv", bi_products, "torch.addmv(input, mat, vec, beta=1, alpha=1)", "beta * input + alpha * (mat @ vec).", "", 3},
-    {"addbmm", bi_products, "torch.addbmm(input, batch1, batch2, beta=1, alpha=1)", "beta * input + alpha * the sum of the batch of products.", "", 4},
-    {"tensordot", bi_tensordot, "torch.tensordot(a, b, dims=2)", "Contracts the last dims of a with the first dims of b.", "", 0},
-    {"cross", bi_cross, "torch.cross(input, other, dim=None)", "Cross product of 3-vectors along dim.", "", 0},
-    {"roll", bi_roll, "torch.roll(input, shifts, dims=None)", "Shifts elements along dims, those falling off one end coming back at the other.", "", 0},
-    {"diag", bi_diag, "torch.diag(input, diagonal=0)", "A vector becomes a diagonal matrix; a matrix gives its diagonal (a copy).", "", 0},
-    {"cumprod", bi_cumprod, "torch.cumprod(input, dim)", "Running products along dim.", "", 0},
-    {"amax", bi_amax, "torch.amax(input, dim=(), keepdim=False)", "Largest values over dim (several dims allowed), without indices.", "", RED_MAX},
-    {"amin", bi_amax, "torch.amin(input, dim=(), keepdim=False)", "Smallest values over dim, without indices.", "", RED_MIN},
-    {"logsumexp", bi_logsumexp, "torch.logsumexp(input, dim, keepdim=False)", "log(sum(exp(input))) along dim, computed stably.", "", 0},
-    {"unique", bi_unique, "torch.unique(input, sorted=True, return_inverse=False, return_counts=False)",
-     "The distinct values, sorted; with return_inverse where each element went, with return_counts how often each came.", "", 0},
-    {"meshgrid", bi_meshgrid, "torch.meshgrid(*tensors, indexing='ij')", "Grids of coordinates from 1-D tensors (views).", "", 0},
-    {"tile", bi_tile, "torch.tile(input, dims)", "Repeats the tensor dims times along each dimension.", "", 0},
-    {"hstack", bi_hstack, "torch.hstack(tensors)", "Joins side by side (along dim 1; vectors end to end).", "", 0},
-    {"vstack", bi_hstack, "torch.vstack(tensors)", "Joins as rows (vectors become rows).", "", 1},
-    MAPF("log1p", "torch.log1p(X)", "log(1 + x), accurate for small x.", 0),
-    MAPF("expm1", "torch.expm1(X)", "exp(x) - 1, accurate for small x.", 1),
-    MAPF("exp2", "torch.exp2(X)", "2 ** x.", 2),
-    MAPF("erf", "torch.erf(X)", "The error function.", 3),
-    MAPF("erfc", "torch.erfc(X)", "1 - erf(x).", 4),
-    MAPF("sinh", "torch.sinh(X)", "Hyperbolic sine.", 5),
-    MAPF("cosh", "torch.cosh(X)", "Hyperbolic cosine.", 6),
-    MAPF("asinh", "torch.asinh(X)", "Inverse hyperbolic sine.", 7),
-    MAPF("acosh", "torch.acosh(X)", "Inverse hyperbolic cosine.", 8),
-    MAPF("atanh", "torch.atanh(X)", "Inverse hyperbolic tangent.", 9),
-    MAPF("reciprocal", "torch.reciprocal(X)", "1 / x.", 10),
-    MAPF("trunc", "torch.trunc(X)", "Rounds toward zero.", 11),
-    MAPF("frac", "torch.frac(X)", "x - trunc(x).", 12),
-    MAPF("silu", "F.silu(X)", "x * sigmoid(x).", 13),
-    MAPF("softplus", "F.softplus(X)", "log(1 + exp(x)), a smooth ReLU.", 14),
-    MAPF("mish", "F.mish(X)", "x * tanh(softplus(x)).", 15),
-    MAPF("hardtanh", "F.hardtanh(X)", "x clipped to [-1, 1].", 16),
-    MAPF("logsigmoid", "F.logsigmoid(X)", "log(sigmoid(x)).", 17),
-    MAPF("gelu", "F.gelu(X, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
-    {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True)",
-     "Zeroes each element with probability p and scales the rest by 1/(1-p); training=False returns input.", "§5.6", 0},
-    {"linear", bi_f_linear, "F.linear(input, weight, bias=None)", "input @ weight.T + bias, what nn.Linear computes.", "", 0},
+     "beta * input + alpha * bmm(batch1, batch2): a batched product added to input (an attention bias, say).", "", 2, "torch"},
+    {"addmv", bi_products, "torch.addmv(input, mat, vec, beta=1, alpha=1)", "beta * input + alpha * (mat @ vec).", "", 3, "torch"},
+    {"addbmm", bi_products, "torch.addbmm(input, batch1, batch2, beta=1, alpha=1)", "beta * input + alpha * the sum of the batch of products.", "", 4, "torch"},
+    {"tensordot", bi_tensordot, "torch.tensordot(a, b, dims=2)", "Contracts the last dims of a with the first dims of b.", "", 0, "torch"},
+    {"cross", bi_cross, "torch.cross(input, other, dim=None)", "Cross product of 3-vectors along dim.", "", 0, "torch"},
+    {"roll", bi_roll, "torch.roll(input, shifts, dims=None)", "Shifts elements along dims, those falling off one end coming back at the other.", "", 0, "torch"},
+    {"diag", bi_diag, "torch.diag(input, diagonal=0)", "A vector becomes a diagonal matrix; a matrix gives its diagonal (a copy).", "", 0, "torch"},
+    {"cumprod", bi_cumprod, "torch.cumprod(input, dim, *, dtype=None)", "Running products along dim.", "", 0, "torch"},
+    {"amax", bi_amax, "torch.amax(input, dim=(), keepdim=False)", "Largest values over dim (several dims allowed), without indices.", "", RED_MAX, "torch"},
+    {"amin", bi_amax, "torch.amin(input, dim=(), keepdim=False)", "Smallest values over dim, without indices.", "", RED_MIN, "torch"},
+    {"logsumexp", bi_logsumexp, "torch.logsumexp(input, dim, keepdim=False)", "log(sum(exp(input))) along dim, computed stably.", "", 0, "torch"},
+    {"unique", bi_unique, "torch.unique(input, *, sorted=True, return_inverse=False, return_counts=False, dim=None)",
+     "The distinct values, sorted; with return_inverse where each element went, with return_counts how often each came.", "", 0, "torch"},
+    {"meshgrid", bi_meshgrid, "torch.meshgrid(*tensors, indexing='ij')", "Grids of coordinates from 1-D tensors (views).", "", 0, "torch"},
+    {"tile", bi_tile, "torch.tile(input, dims)", "Repeats the tensor dims times along each dimension.", "", 0, "torch"},
+    {"hstack", bi_hstack, "torch.hstack(tensors)", "Joins side by side (along dim 1; vectors end to end).", "", 0, "torch"},
+    {"vstack", bi_hstack, "torch.vstack(tensors)", "Joins as rows (vectors become rows).", "", 1, "torch"},
+    MAPF("log1p", "torch", "torch.log1p(X)", "log(1 + x), accurate for small x.", 0),
+    MAPF("expm1", "torch", "torch.expm1(X)", "exp(x) - 1, accurate for small x.", 1),
+    MAPF("exp2", "torch", "torch.exp2(X)", "2 ** x.", 2),
+    MAPF("erf", "torch", "torch.erf(X)", "The error function.", 3),
+    MAPF("erfc", "torch", "torch.erfc(X)", "1 - erf(x).", 4),
+    MAPF("sinh", "torch", "torch.sinh(X)", "Hyperbolic sine.", 5),
+    MAPF("cosh", "torch", "torch.cosh(X)", "Hyperbolic cosine.", 6),
+    MAPF("asinh", "torch", "torch.asinh(X)", "Inverse hyperbolic sine.", 7),
+    MAPF("acosh", "torch", "torch.acosh(X)", "Inverse hyperbolic cosine.", 8),
+    MAPF("atanh", "torch", "torch.atanh(X)", "Inverse hyperbolic tangent.", 9),
+    MAPF("reciprocal", "torch", "torch.reciprocal(X)", "1 / x.", 10),
+    MAPF("trunc", "torch", "torch.trunc(X)", "Rounds toward zero.", 11),
+    MAPF("frac", "torch", "torch.frac(X)", "x - trunc(x).", 12),
+    MAPF("silu", "F", "F.silu(X)", "x * sigmoid(x).", 13),
+    MAPF("softplus", "F", "F.softplus(X)", "log(1 + exp(x)), a smooth ReLU.", 14),
+    MAPF("mish", "F", "F.mish(X)", "x * tanh(softplus(x)).", 15),
+    MAPF("hardtanh", "F", "F.hardtanh(X)", "x clipped to [-1, 1].", 16),
+    MAPF("logsigmoid", "F", "F.logsigmoid(X)", "log(sigmoid(x)).", 17),
+    MAPF("gelu", "F", "F.gelu(X, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
+    {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True, inplace=False)",
+     "Zeroes each element with probability p and scales the rest by 1/(1-p); training=False returns input.", "§5.6", 0, "F"},
+    {"linear", bi_f_linear, "F.linear(input, weight, bias=None)", "input @ weight.T + bias, what nn.Linear computes.", "", 0, "F"},
     {"pad", bi_f_pad, "F.pad(input, pad, mode='constant', value=0)",
-     "Pads the last dims: pad=(left, right) for the last, then (top, bottom) for the one before; negative crops.", "", 0},
-    {"normalize", bi_f_normalize, "F.normalize(input, p=2.0, dim=1, eps=1e-12)", "Divides by the p-norm along dim (at least eps).", "", 0},
-    {"one_hot", bi_f_one_hot, "F.one_hot(tensor, num_classes=-1)", "Class indices to one-hot rows of length num_classes.", "", 0},
+     "Pads the last dims: pad=(left, right) for the last, then (top, bottom) for the one before; negative crops.", "", 0, "F"},
+    {"normalize", bi_f_normalize, "F.normalize(input, p=2.0, dim=1, eps=1e-12)", "Divides by the p-norm along dim (at least eps).", "", 0, "F"},
+    {"one_hot", bi_f_one_hot, "F.one_hot(tensor, num_classes=-1)", "Class indices to one-hot rows of length num_classes.", "", 0, "F"},
     {"scaled_dot_product_attention", bi_f_sdpa,
-     "F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None)",
+     "F.scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None)",
      "softmax(Q Kᵀ / sqrt(d) + mask) V in one call, PyTorch 2's fused attention: a bool attn_mask keeps where True, a "
-     "float one is added; is_causal lets position i see only j <= i. The book's DotProductAttention (§11.3).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "float one is added; is_causal lets position i see only j <= i. The book's DotProductAttention (§11.3).", "", 0, "F"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

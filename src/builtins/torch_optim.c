@@ -562,12 +562,12 @@ static void optim_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 
 static const Builtin optim_methods[4] = {
     {"step", m_step, "optimizer.step(closure=None)",
-     "One update of every parameter that has a .grad, by the rule and options of its group (under no_grad).", "", 0},
+     "One update of every parameter that has a .grad, by the rule and options of its group (under no_grad).", "", 0, "optimizer"},
     {"zero_grad", m_zero_grad, "optimizer.zero_grad(set_to_none=False)",
-     "Zeroes every parameter's .grad in place (set_to_none=True: sets it to None), before the next backward.", "", 0},
+     "Zeroes every parameter's .grad in place (set_to_none=True: sets it to None), before the next backward.", "", 0, "optimizer"},
     {"add_param_group", m_add_param_group, "optimizer.add_param_group(param_group)",
-     "Adds a dict {'params': [...], 'lr': ...} as a new group; missing options take the defaults.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Adds a dict {'params': [...], 'lr': ...} as a new group; missing options take the defaults.", "", 0, "optimizer"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* ---- torch.nn.utils.clip_grad_norm_ ---- */
 
@@ -576,9 +576,9 @@ static const Builtin optim_methods[4] = {
  * min(max_norm / (total + 1e-6), 1), as 1.13 does (it multiplies by 1 too). The norms are attn's torch.norm (the
  * same bits as PyTorch's for norm_type 2, 1 and inf on the tensors tested; other orders within a few ulps). */
 static Value *bi_clip_grad_norm(Interp *I, Args *a) {
-    static const char *const kw[] = {"parameters", "max_norm", "norm_type", "error_if_nonfinite", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *pv = arg(a, 0, "parameters"), *mv = arg(a, 1, "max_norm"), *nv = arg(a, 2, "norm_type"), *ev = arg(a, 3, "error_if_nonfinite");
+    Value *p_[4];                               /* parameters, max_norm, norm_type, error_if_nonfinite */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Value *pv = p_[0], *mv = p_[1], *nv = p_[2], *ev = p_[3];
     if (!pv || !mv) return rt_raise(I, "TypeError", "clip_grad_norm_() missing required positional arguments: 'parameters' and 'max_norm'");
     for (int i = 0; i < 2; i++) {
         Value *v = i ? nv : mv;
@@ -589,7 +589,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     }
     bool err = false;
     if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
-    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : arg(a, 2, "norm_type") ? INFINITY : 2.0;
+    double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : p_[2] ? INFINITY : 2.0;
     Value *list;
     if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
     else if (!(list = ops_to_list(I, pv))) return NULL;
@@ -654,18 +654,18 @@ const Builtin bi_torch_optim[] = {
      "weight_decay * p to the grad, and momentum keeping a buffer b = momentum * b + (1 - dampening) * grad that "
      "replaces the grad (nesterov: grad + momentum * b). PyTorch 1.13's rule to the bit. params: model.parameters(), "
      "a list of tensors, or a list of dicts (param groups with their own lr ...); opt.param_groups[0]['lr'] = 0.01 "
-     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad(). (d2l §12.4)", "", 0},
+     "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad(). (d2l §12.4)", "", 0, "torch.optim"},
     {"Adam", bi_adam, "torch.optim.Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, maximize=False)",
      "Adam (Kingma and Ba, 2015): each parameter keeps running means of its grad (m, betas[0]) and of its squared "
      "grad (v, betas[1]), and steps by -lr * m_hat / (sqrt(v_hat) + eps), the means corrected for their start at 0 "
      "(bias correction 1 - beta**t). weight_decay adds weight_decay * p to the grad (an L2 penalty); amsgrad divides "
      "by the largest v so far. opt.state[p] holds step, exp_avg and exp_avg_sq. PyTorch 1.13's arithmetic, so float32 "
-     "parameters come out bit for bit as PyTorch's. The optimizer of the book's Transformer chapters (§11.7). (d2l §12.10)", "", 0},
+     "parameters come out bit for bit as PyTorch's. The optimizer of the book's Transformer chapters (§11.7). (d2l §12.10)", "", 0, "torch.optim"},
     {"AdamW", bi_adam, "torch.optim.AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *, maximize=False)",
      "Adam with decoupled weight decay (Loshchilov and Hutter): each step first multiplies the parameter by "
-     "1 - lr * weight_decay, then takes Adam's step from the grad alone. PyTorch 1.13's arithmetic. (d2l §12.10)", "", 1},
+     "1 - lr * weight_decay, then takes Adam's step from the grad alone. PyTorch 1.13's arithmetic. (d2l §12.10)", "", 1, "torch.optim"},
     {"clip_grad_norm_", bi_clip_grad_norm, "torch.nn.utils.clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False)",
      "Scales the grads of the parameters in place so that their norm, taken together as one vector, is at most "
      "max_norm (each grad times max_norm / (norm + 1e-6) when the norm is larger), and returns the norm before "
-     "clipping as a tensor. Keeps one large gradient from throwing training off (d2l's Trainer gradient_clip_val, d2l §9.5).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "clipping as a tensor. Keeps one large gradient from throwing training off (d2l's Trainer gradient_clip_val, d2l §9.5).", "", 0, "torch.nn.utils"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -114,11 +114,11 @@ static Value *bi_permute(Interp *I, Args *a) {
 
 /* unsqueeze(X, dim) / squeeze(X, dim=None): tag 0 / 1 */
 static Value *bi_squeeze(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, dim */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
-    Value *dv = arg(a, 1, "dim");
+    Value *dv = p_[1];
     int64_t d = 0;
     if (dv && dv->kind != V_NONE && (!arg_int(I, dv, "dim", &d) || !dim_fits(I, d, x->ndim + (a->fn->tag == 0)))) return NULL;
     Value *g = ag_self(I, a);
@@ -132,18 +132,18 @@ static Value *bi_squeeze(Interp *I, Args *a) {
 }
 
 static Value *bi_flatten(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "start_dim", "end_dim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, start_dim, end_dim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     int64_t s = 0, e = -1;
-    Value *sv = arg(a, 1, "start_dim"), *ev = arg(a, 2, "end_dim");
+    Value *sv = p_[1], *ev = p_[2];
     if ((sv && !arg_int(I, sv, "start_dim", &s)) || (ev && !arg_int(I, ev, "end_dim", &e))) return NULL;
     if (x->ndim == 0) return done(I, ten_reshape(x, 1, &x->numel));
     int sd = norm_dim64_in(I->run.ten, s, x->ndim), ed = sd < 0 ? -1 : norm_dim64_in(I->run.ten, e, x->ndim);
     if (sd < 0 || ed < 0) return rt_tensor_error(I);
     if (sd > ed) return rt_error(I, "flatten() has invalid args: start_dim cannot come after end_dim");
-    if (sd == ed) return val_incref(arg(a, 0, "input"));     /* X itself, as in PyTorch */
+    if (sd == ed) return val_incref(p_[0]);     /* X itself, as in PyTorch */
     int64_t sh[TEN_MAX_DIMS];
     int n = 0;
     for (int i = 0; i < sd; i++) sh[n++] = x->shape[i];
@@ -188,11 +188,11 @@ static Value *bi_cat(Interp *I, Args *a) {
 
 /* repeat_interleave(X, repeats, dim=None): repeats is an int or a tensor of counts. */
 static Value *bi_repeat_interleave(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "repeats", "dim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, repeats, dim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
-    Value *rv = arg(a, 1, "repeats"), *dv = arg(a, 2, "dim");
+    Value *rv = p_[1], *dv = p_[2];
     if (!rv) return rt_error(I, "repeat_interleave(X, repeats, dim=None) needs repeats");
     int64_t d = 0;
     bool flat = !dv || dv->kind == V_NONE;
@@ -214,12 +214,12 @@ static Value *bi_repeat_interleave(Interp *I, Args *a) {
 
 /* tril / triu: tag 0 / 1 */
 static Value *bi_tril(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "diagonal", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, diagonal */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     int64_t k = 0;
-    Value *kv = arg(a, 1, "diagonal");
+    Value *kv = p_[1];
     if (kv && !arg_int(I, kv, "diagonal", &k)) return NULL;
     return done(I, ten_tril(x, k, a->fn->tag == 1));
 }
@@ -257,12 +257,12 @@ static Value *tuple_of(Tensor **ts, int64_t n) {
 
 /* select(X, dim, index): X[..., index, ...], a view with one dim fewer. */
 static Value *bi_select(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "index", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, index */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t d, k;
     if (!x) return NULL;
-    if (!arg(a, 1, "dim") || !arg(a, 2, "index")) return rt_error(I, "select(X, dim, index) needs a dim and an index");
+    if (!p_[1] || !p_[2]) return rt_error(I, "select(X, dim, index) needs a dim and an index");
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k) || !dim_fits(I, d, x->ndim)) return NULL;
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_select(&I->run.ag, arg_ag(g), (int)d, k));
@@ -271,12 +271,12 @@ static Value *bi_select(Interp *I, Args *a) {
 
 /* narrow(X, dim, start, length): X[..., start:start+length, ...], a view. */
 static Value *bi_narrow(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "start", "length", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[4];                               /* input, dim, start, length */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t d, s, n;
     if (!x) return NULL;
-    if (!arg(a, 1, "dim") || !arg(a, 2, "start") || !arg(a, 3, "length")) return rt_error(I, "narrow(X, dim, start, length) needs all three");
+    if (!p_[1] || !p_[2] || !p_[3]) return rt_error(I, "narrow(X, dim, start, length) needs all three");
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n) || !dim_fits(I, d, x->ndim)) return NULL;
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_narrow(&I->run.ag, arg_ag(g), (int)d, s, n));
@@ -285,8 +285,8 @@ static Value *bi_narrow(Interp *I, Args *a) {
 
 /* diagonal(X, offset=0, dim1=0, dim2=1): a view of the diagonal as the last dim. */
 static Value *bi_diagonal(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "offset", "dim1", "dim2", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[4];                               /* input, offset, dim1, dim2 */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t off, d1, d2;
     if (!x) return NULL;
@@ -296,8 +296,8 @@ static Value *bi_diagonal(Interp *I, Args *a) {
 
 /* unbind(X, dim=0): the tuple of X.select(dim, i), all views. */
 static Value *bi_unbind(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* input, dim */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t d;
     if (!x || !dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
@@ -386,11 +386,11 @@ static Value *bi_split(Interp *I, Args *a) {
 /* movedim(X, source, destination): the dims in source go to the positions in destination, the others keep
  * their order; swapaxes(X, a, b) is transpose. */
 static Value *bi_movedim(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "source", "destination", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, source, destination */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
-    Value *sv = arg(a, 1, "source"), *dv = arg(a, 2, "destination");
+    Value *sv = p_[1], *dv = p_[2];
     if (!sv || !dv) return rt_error(I, "movedim(X, source, destination) needs both");
     Args sa = {&sv, 1, NULL, NULL, 0, a->fname, NULL}, da = {&dv, 1, NULL, NULL, 0, a->fname, NULL};
     int64_t src[TEN_MAX_DIMS], dst[TEN_MAX_DIMS];
@@ -418,13 +418,13 @@ static Value *bi_movedim(Interp *I, Args *a) {
 
 /* unflatten(X, dim, sizes): dim viewed as several (one size may be -1). */
 static Value *bi_unflatten(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "sizes", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, sizes */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t d;
     if (!x) return NULL;
-    Value *sv = arg(a, 2, "sizes");
-    if (!arg(a, 1, "dim") || !sv) return rt_error(I, "unflatten(X, dim, sizes) needs a dim and sizes");
+    Value *sv = p_[2];
+    if (!p_[1] || !sv) return rt_error(I, "unflatten(X, dim, sizes) needs a dim and sizes");
     if (!dim_arg(I, a, 1, "dim", 0, &d)) return NULL;
     int nd = norm_dim64_in(I->run.ten, d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
@@ -458,42 +458,42 @@ static Value *bi_numel(Interp *I, Args *a) {
 
 /* Tensor methods that are not torch functions. */
 const Builtin bi_torch_shape_methods[] = {
-    {"nelement", bi_numel, "X.nelement()", "Number of elements (as X.numel()).", "", 0},
+    {"nelement", bi_numel, "X.nelement()", "Number of elements (as X.numel()).", "", 0, "X"},
     {"view", bi_reshape, "X.view(*shape)",
      "X with a new shape, sharing its elements: a view, never a copy. Fails when X's strides do not allow it (after a "
-     "transpose, say): then use X.contiguous().view(...) or X.reshape(...).", "", 1},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "transpose, say): then use X.contiguous().view(...) or X.reshape(...).", "", 1, "X"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_torch_shape[] = {
     {"reshape", bi_reshape, "torch.reshape(X, shape) / X.reshape(*shape)",
      "Same elements, new shape; one dim may be -1. A view of X when its strides allow (always when X is contiguous), "
-     "else a copy, exactly as PyTorch decides: writing into the result may or may not change X.", "§2.1", 0},
+     "else a copy, exactly as PyTorch decides: writing into the result may or may not change X.", "§2.1", 0, "torch"},
     {"transpose", bi_transpose, "torch.transpose(X, dim0, dim1)",
-     "Swaps two dimensions: a view (no element moves; X.transpose(0, 1).is_contiguous() is False for a matrix).", "§2.3", 0},
+     "Swaps two dimensions: a view (no element moves; X.transpose(0, 1).is_contiguous() is False for a matrix).", "§2.3", 0, "torch"},
     {"permute", bi_permute, "torch.permute(X, dims)",
-     "Reorders dimensions, as a view (§11.5's transpose_qkv uses (0, 2, 1, 3), then reshape copies).", "§11.5", 0},
-    {"unsqueeze", bi_squeeze, "torch.unsqueeze(X, dim)", "Inserts a dimension of size 1 at dim (a view).", "§2.1", 0},
-    {"squeeze", bi_squeeze, "torch.squeeze(X, dim=None)", "Removes dimensions of size 1 (a view).", "§2.1", 1},
-    {"flatten", bi_flatten, "torch.flatten(X, start_dim=0, end_dim=-1)", "Merges dimensions into one (as reshape: a view when it can be).", "", 0},
-    {"cat", bi_cat, "torch.cat(tensors, dim=0)", "Joins tensors along an existing dimension.", "§2.1", 0},
-    {"concat", bi_cat, "torch.concat(tensors, dim=0)", "Same as cat.", "", 0},
-    {"stack", bi_cat, "torch.stack(tensors, dim=0)", "Joins same-shaped tensors along a new dimension.", "", 1},
-    {"repeat_interleave", bi_repeat_interleave, "torch.repeat_interleave(X, repeats, dim=None)",
-     "Repeats each element: §11.3 repeats valid_lens for every query this way.", "§11.3", 0},
-    {"tril", bi_tril, "torch.tril(X, diagonal=0)", "Keeps the lower triangle (a causal mask).", "", 0},
-    {"triu", bi_tril, "torch.triu(X, diagonal=0)", "Keeps the upper triangle.", "", 1},
-    {"flip", bi_flip, "torch.flip(X, dims)", "Reverses the order along dims.", "", 0},
-    {"numel", bi_numel, "torch.numel(X)", "Number of elements.", "", 0},
-    {"t", bi_t, "torch.t(X)", "Transpose of a matrix, as a view (no element moves).", "", 0},
-    {"select", bi_select, "torch.select(X, dim, index)", "X[..., index, ...] along dim: a view with one dimension fewer.", "", 0},
-    {"narrow", bi_narrow, "torch.narrow(X, dim, start, length)", "X[..., start:start+length, ...] along dim, as a view.", "", 0},
-    {"diagonal", bi_diagonal, "torch.diagonal(X, offset=0, dim1=0, dim2=1)", "The diagonal (offset > 0: above it) as a view.", "", 0},
-    {"unbind", bi_unbind, "torch.unbind(X, dim=0)", "The slices along dim, as a tuple of views.", "", 0},
-    {"split", bi_split, "torch.split(X, size_or_sizes, dim=0)", "Pieces of X along dim, of one size (the last may be shorter) or of the listed sizes: a tuple of views.", "", 0},
-    {"chunk", bi_split, "torch.chunk(X, chunks, dim=0)", "X cut into `chunks` pieces of ceil(len/chunks) along dim (maybe fewer): a tuple of views.", "", 1},
-    {"movedim", bi_movedim, "torch.movedim(X, source, destination)", "Moves dims to new positions (the others keep their order): a view.", "", 0},
-    {"moveaxis", bi_movedim, "torch.moveaxis(X, source, destination)", "Same as movedim.", "", 0},
-    {"swapaxes", bi_transpose, "torch.swapaxes(X, axis0, axis1)", "Same as transpose.", "", 0},
-    {"swapdims", bi_transpose, "torch.swapdims(X, dim0, dim1)", "Same as transpose.", "", 0},
-    {"unflatten", bi_unflatten, "torch.unflatten(X, dim, sizes)", "Splits dim into several of the given sizes (one may be -1): a view.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "Reorders dimensions, as a view (§11.5's transpose_qkv uses (0, 2, 1, 3), then reshape copies).", "§11.5", 0, "torch"},
+    {"unsqueeze", bi_squeeze, "torch.unsqueeze(input, dim)", "Inserts a dimension of size 1 at dim (a view).", "§2.1", 0, "torch"},
+    {"squeeze", bi_squeeze, "torch.squeeze(input, dim=None)", "Removes dimensions of size 1 (a view).", "§2.1", 1, "torch"},
+    {"flatten", bi_flatten, "torch.flatten(input, start_dim=0, end_dim=-1)", "Merges dimensions into one (as reshape: a view when it can be).", "", 0, "torch"},
+    {"cat", bi_cat, "torch.cat(tensors, dim=0)", "Joins tensors along an existing dimension.", "§2.1", 0, "torch"},
+    {"concat", bi_cat, "torch.concat(tensors, dim=0)", "Same as cat.", "", 0, "torch"},
+    {"stack", bi_cat, "torch.stack(tensors, dim=0)", "Joins same-shaped tensors along a new dimension.", "", 1, "torch"},
+    {"repeat_interleave", bi_repeat_interleave, "torch.repeat_interleave(input, repeats, dim=None)",
+     "Repeats each element: §11.3 repeats valid_lens for every query this way.", "§11.3", 0, "torch"},
+    {"tril", bi_tril, "torch.tril(input, diagonal=0)", "Keeps the lower triangle (a causal mask).", "", 0, "torch"},
+    {"triu", bi_tril, "torch.triu(input, diagonal=0)", "Keeps the upper triangle.", "", 1, "torch"},
+    {"flip", bi_flip, "torch.flip(X, dims)", "Reverses the order along dims.", "", 0, "torch"},
+    {"numel", bi_numel, "torch.numel(X)", "Number of elements.", "", 0, "torch"},
+    {"t", bi_t, "torch.t(X)", "Transpose of a matrix, as a view (no element moves).", "", 0, "torch"},
+    {"select", bi_select, "torch.select(input, dim, index)", "X[..., index, ...] along dim: a view with one dimension fewer.", "", 0, "torch"},
+    {"narrow", bi_narrow, "torch.narrow(input, dim, start, length)", "X[..., start:start+length, ...] along dim, as a view.", "", 0, "torch"},
+    {"diagonal", bi_diagonal, "torch.diagonal(input, offset=0, dim1=0, dim2=1)", "The diagonal (offset > 0: above it) as a view.", "", 0, "torch"},
+    {"unbind", bi_unbind, "torch.unbind(input, dim=0)", "The slices along dim, as a tuple of views.", "", 0, "torch"},
+    {"split", bi_split, "torch.split(X, size_or_sizes, dim=0)", "Pieces of X along dim, of one size (the last may be shorter) or of the listed sizes: a tuple of views.", "", 0, "torch"},
+    {"chunk", bi_split, "torch.chunk(X, chunks, dim=0)", "X cut into `chunks` pieces of ceil(len/chunks) along dim (maybe fewer): a tuple of views.", "", 1, "torch"},
+    {"movedim", bi_movedim, "torch.movedim(input, source, destination)", "Moves dims to new positions (the others keep their order): a view.", "", 0, "torch"},
+    {"moveaxis", bi_movedim, "torch.moveaxis(input, source, destination)", "Same as movedim.", "", 0, "torch"},
+    {"swapaxes", bi_transpose, "torch.swapaxes(X, axis0, axis1)", "Same as transpose.", "", 0, "torch"},
+    {"swapdims", bi_transpose, "torch.swapdims(X, dim0, dim1)", "Same as transpose.", "", 0, "torch"},
+    {"unflatten", bi_unflatten, "torch.unflatten(input, dim, sizes)", "Splits dim into several of the given sizes (one may be -1): a view.", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

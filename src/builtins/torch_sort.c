@@ -68,13 +68,13 @@ static Value *bi_sort(Interp *I, Args *a) {
 
 /* topk(X, k, dim=-1, largest=True, sorted=True) */
 static Value *bi_topk(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "k", "dim", "largest", "sorted", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
+    Value *p_[5];                               /* input, k, dim, largest, sorted */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t k = 0, dim = -1;
     bool largest = true, sorted = true;
     if (!x) return NULL;
-    if (!arg(a, 1, "k")) return rt_error(I, "topk(X, k) needs k, how many of the largest to keep");
+    if (!p_[1]) return rt_error(I, "topk(X, k) needs k, how many of the largest to keep");
     if (!opt_int(I, a, 1, "k", &k) || !opt_int(I, a, 2, "dim", &dim) || !opt_bool(I, a, 3, "largest", &largest) ||
         !opt_bool(I, a, 4, "sorted", &sorted))
         return NULL;
@@ -91,13 +91,13 @@ static Value *bi_topk(Interp *I, Args *a) {
 
 /* kthvalue(X, k, dim=-1, keepdim=False): the k-th smallest. */
 static Value *bi_kthvalue(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "k", "dim", "keepdim", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
+    Value *p_[4];                               /* input, k, dim, keepdim */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t k = 0, dim = -1;
     bool keep = false;
     if (!x) return NULL;
-    if (!arg(a, 1, "k")) return rt_error(I, "kthvalue(X, k) needs k (1 is the smallest)");
+    if (!p_[1]) return rt_error(I, "kthvalue(X, k) needs k (1 is the smallest)");
     if (!opt_int(I, a, 1, "k", &k) || !opt_int(I, a, 2, "dim", &dim) || !opt_bool(I, a, 3, "keepdim", &keep)) return NULL;
     Tensor *v, *ix;
     if (!dim_fits(I, dim, x->ndim)) return NULL;
@@ -108,11 +108,11 @@ static Value *bi_kthvalue(Interp *I, Args *a) {
 /* median(X): the lower median of everything (a tensor); median(X, dim, keepdim=False): (values, indices).
  * mode(X, dim=-1, keepdim=False) (tag 1): the most frequent value. */
 static Value *bi_median(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "keepdim", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim, keepdim */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     bool mode = a->fn->tag == 1, keep = false;
-    Value *dv = arg(a, 1, "dim");
+    Value *dv = p_[1];
     int64_t dim = -1;
     if (!x || !opt_int(I, a, 1, "dim", &dim) || !opt_bool(I, a, 2, "keepdim", &keep)) return NULL;
     if (!mode && (!dv || dv->kind == V_NONE)) {
@@ -132,16 +132,16 @@ static Value *bi_median(Interp *I, Args *a) {
 const Builtin bi_torch_sort[] = {
     {"sort", bi_sort, "torch.sort(X, dim=-1, descending=False, stable=False)",
      "X sorted along dim, with where each value came from: torch.return_types.sort(values=..., indices=...). "
-     "Unpack it (v, i = X.sort()) or read .values and .indices. NaN sorts as the largest value.", "", 0},
+     "Unpack it (v, i = X.sort()) or read .values and .indices. NaN sorts as the largest value.", "", 0, "torch"},
     {"argsort", bi_sort, "torch.argsort(X, dim=-1, descending=False, stable=False)",
-     "The positions that sort X along dim: X.sort().indices.", "", 1},
-    {"msort", bi_sort, "torch.msort(X)", "X sorted along dim 0: the values of X.sort(dim=0).", "", 2},
-    {"topk", bi_topk, "torch.topk(X, k, dim=-1, largest=True, sorted=True)",
+     "The positions that sort X along dim: X.sort().indices.", "", 1, "torch"},
+    {"msort", bi_sort, "torch.msort(X)", "X sorted along dim 0: the values of X.sort(dim=0).", "", 2, "torch"},
+    {"topk", bi_topk, "torch.topk(input, k, dim=-1, largest=True, sorted=True)",
      "The k largest values along dim (smallest with largest=False) and their positions: "
-     "torch.return_types.topk(values=..., indices=...).", "", 0},
-    {"kthvalue", bi_kthvalue, "torch.kthvalue(X, k, dim=-1, keepdim=False)",
-     "The k-th smallest value along dim (k = 1 is the smallest) and its position.", "", 0},
-    {"median", bi_median, "torch.median(X, dim=None, keepdim=False)",
-     "The median (the lower of the two middle values for an even count). With dim: values and indices along it.", "", 0},
-    {"mode", bi_median, "torch.mode(X, dim=-1, keepdim=False)", "The most frequent value along dim and a position of it.", "", 1},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "torch.return_types.topk(values=..., indices=...).", "", 0, "torch"},
+    {"kthvalue", bi_kthvalue, "torch.kthvalue(input, k, dim=-1, keepdim=False)",
+     "The k-th smallest value along dim (k = 1 is the smallest) and its position.", "", 0, "torch"},
+    {"median", bi_median, "torch.median(input, dim=None, keepdim=False)",
+     "The median (the lower of the two middle values for an even count). With dim: values and indices along it.", "", 0, "torch"},
+    {"mode", bi_median, "torch.mode(input, dim=-1, keepdim=False)", "The most frequent value along dim and a position of it.", "", 1, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

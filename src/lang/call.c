@@ -185,8 +185,8 @@ static bool is_torch(const Value *fn) {
     if (fn->kind == V_OBJECT) return !fn->u.obj.klass && fn->u.obj.cls->is_module;
     if (fn->kind == V_METHOD) return !fn->u.method.func && fn->u.method.self->kind == V_TENSOR;
     if (fn->kind != V_BUILTIN) return false;
-    const char *sig = fn->u.builtin->signature;
-    return !strncmp(sig, "torch.", 6) || !strncmp(sig, "nn.", 3) || !strncmp(sig, "F.", 2);
+    const char *m = fn->u.builtin->module ? fn->u.builtin->module : "";
+    return !strcmp(m, "torch") || !strncmp(m, "torch.", 6) || !strcmp(m, "nn") || !strncmp(m, "nn.", 3) || !strcmp(m, "F");
 }
 
 static Value *call_any(Interp *I, Value *fn, Args *a);

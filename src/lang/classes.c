@@ -82,9 +82,9 @@ static Value *m_object_setattr(Interp *I, Args *a) {
 }
 
 static const Builtin object_methods[] = {
-    {"__init__", m_object_init, "object.__init__(self)", "Does nothing.", "", 0},
-    {"__setattr__", m_object_setattr, "object.__setattr__(self, name, value)", "Sets the attribute as plain assignment does.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"__init__", m_object_init, "object.__init__(self)", "Does nothing.", "", 0, "object"},
+    {"__setattr__", m_object_setattr, "object.__setattr__(self, name, value)", "Sets the attribute as plain assignment does.", "", 0, "object"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 Value *class_object(void) {
     if (!object_class) {
@@ -831,9 +831,9 @@ static Value *m_property_with(Interp *I, Args *a) {
 }
 
 static const Builtin property_methods[] = {
-    {"getter", m_property_with, "prop.getter(f)", "The property with getter f.", "", 0},
-    {"setter", m_property_with, "prop.setter(f)", "The property with setter f (@x.setter above def x(self, v)).", "", 1},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"getter", m_property_with, "prop.getter(f)", "The property with getter f.", "", 0, "prop"},
+    {"setter", m_property_with, "prop.setter(f)", "The property with setter f (@x.setter above def x(self, v)).", "", 1, "prop"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static void wrapper_repr(Interp *I, StrBuf *out, Value *w, int indent) {
     (void)indent;
@@ -960,14 +960,14 @@ static Value *bi_callable(Interp *I, Args *a) {
 const Builtin bi_classes[] = {
     {"super", bi_super, "super() / super(Class, self)",
      "Inside a method: the next class in the method resolution order, e.g. super().__init__() runs nn.Module's "
-     "__init__ in a class derived from nn.Module.", "", 0},
-    {"isinstance", bi_isinstance, "isinstance(obj, cls)", "True when obj is an instance of cls (or of a tuple of classes).", "", 0},
-    {"issubclass", bi_issubclass, "issubclass(cls, base)", "True when cls derives from base.", "", 0},
-    {"getattr", bi_getattr, "getattr(obj, name, default)", "obj.name for a name in a string; default when it is missing.", "", 0},
-    {"hasattr", bi_getattr, "hasattr(obj, name)", "True when obj.name exists.", "", 1},
-    {"setattr", bi_setattr, "setattr(obj, name, value)", "obj.name = value for a name in a string.", "", 0},
-    {"callable", bi_callable, "callable(obj)", "True when obj can be called.", "", 0},
-    {"property", bi_property, "@property", "Makes a method read like an attribute: @property above def x(self).", "", 0},
-    {"staticmethod", bi_staticmethod, "@staticmethod", "A function in a class that takes no self.", "", 0},
-    {"classmethod", bi_classmethod, "@classmethod", "A method that receives the class (cls) instead of an instance.", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+     "__init__ in a class derived from nn.Module.", "", 0, ""},
+    {"isinstance", bi_isinstance, "isinstance(obj, cls)", "True when obj is an instance of cls (or of a tuple of classes).", "", 0, ""},
+    {"issubclass", bi_issubclass, "issubclass(cls, base)", "True when cls derives from base.", "", 0, ""},
+    {"getattr", bi_getattr, "getattr(obj, name, default)", "obj.name for a name in a string; default when it is missing.", "", 0, ""},
+    {"hasattr", bi_getattr, "hasattr(obj, name)", "True when obj.name exists.", "", 1, ""},
+    {"setattr", bi_setattr, "setattr(obj, name, value)", "obj.name = value for a name in a string.", "", 0, ""},
+    {"callable", bi_callable, "callable(obj)", "True when obj can be called.", "", 0, ""},
+    {"property", bi_property, "@property", "Makes a method read like an attribute: @property above def x(self).", "", 0, ""},
+    {"staticmethod", bi_staticmethod, "@staticmethod", "A function in a class that takes no self.", "", 0, ""},
+    {"classmethod", bi_classmethod, "@classmethod", "A method that receives the class (cls) instead of an instance.", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -42,6 +42,8 @@ void interp_free(Interp *I) {
     I->last_value = NULL;
     ten_ctx_free(I->run.ten);          /* freed with the last tensor made in it */
     I->run.ten = NULL;
+    args_specs_free(I->argspecs);
+    I->argspecs = NULL;
 }
 
 /* ---- the error record ---- */

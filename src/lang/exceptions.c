@@ -81,8 +81,8 @@ static Value *m_exc_init(Interp *I, Args *a) {
 }
 
 static const Builtin exc_methods[] = {
-    {"__init__", m_exc_init, "BaseException.__init__(self, *args)", "Keeps the arguments in self.args (str(e) shows them).", "", 0},
-    {NULL, NULL, NULL, NULL, NULL, 0}};
+    {"__init__", m_exc_init, "BaseException.__init__(self, *args)", "Keeps the arguments in self.args (str(e) shows them).", "", 0, "BaseException"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 Value *pyexc_class(const char *name) {
     int i = class_index(name);
