@@ -20,7 +20,7 @@ static Value *bi_twice(Interp *I, Args *a) {
     return val_int(2 * a->pos[0]->u.i);
 }
 
-static const Builtin stub_fns[] = {{"twice", bi_twice, "twice(x)", "2 x.", "", 0}, {NULL, NULL, NULL, NULL, NULL, 0}};
+static const Builtin stub_fns[] = {{"twice", bi_twice, "twice(x)", "2 x.", "", 0, ""}, {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 static const Builtin *const stub_sorted[] = {&stub_fns[0]};
 
 static const Builtin *find(const char *name) { return !strcmp(name, "twice") ? &stub_fns[0] : NULL; }
@@ -49,7 +49,7 @@ static const Builtin *no_type_method(const Builtin *t, const char *name) { (void
 static bool unbound_ok(Interp *I, const Builtin *m, const Args *a) { (void)I; (void)m; (void)a; return true; }
 static bool no_change(const Builtin *m) { (void)m; return false; }
 static const char *const no_aliases[] = {NULL};
-static const Builtin no_table[] = {{NULL, NULL, NULL, NULL, NULL, 0}};
+static const Builtin no_table[] = {{NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static const Library stub = {
     .find = find, .find_method = no_builtin, .all = all, .all_methods = no_methods, .tensor_method_aliases = no_aliases,
