@@ -115,9 +115,9 @@ static void set_aside(const char *path, Progress *p) {
         if (stat(name, &st) != 0) break;
     }
     if (file_write_atomic(name, p->bad.s, p->bad.len, &err))
-        fprintf(stderr, "attn: lines of %s that could not be read were moved to %s; the other lessons keep their progress\n", path, name);
+        err_print("attn: lines of %s that could not be read were moved to %s; the other lessons keep their progress\n", path, name);
     else
-        fprintf(stderr, "attn: lines of %s could not be read and could not be kept aside (%s)\n", path, err_msg(&err));
+        err_print("attn: lines of %s could not be read and could not be kept aside (%s)\n", path, err_msg(&err));
 }
 
 int progress_get(const char *lesson_id, int *done_steps) {

@@ -304,8 +304,8 @@ static bool printed_as_shown(LessonRun *S, const LessonItem *it, const char *pri
      * what they say differs, what they compute may not */
     if (!same && lesson_language(S->l->path) != i18n_get()) same = lesson_same_but_prose(want, got);
     if (!same && S->selfcheck)
-        fprintf(stderr, "attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
-                it->text, got, want);
+        err_print("attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
+                  it->text, got, want);
     free(want);
     free(got);
     return same;
@@ -955,8 +955,8 @@ int lesson_list_command(void) {
     int n;
     char **all = lesson_list(&n);
     if (!n) {
-        fputs(TR("attn: no lessons found (looked in $ATTN_LESSONS and the installed share/attn/lessons)\n"), stderr);
-        if (lesson_dir_note()) fputs(lesson_dir_note(), stderr);
+        err_print("%s", TR("attn: no lessons found (looked in $ATTN_LESSONS and the installed share/attn/lessons)\n"));
+        if (lesson_dir_note()) err_print("%s", lesson_dir_note());
         return 2;
     }
     out(TR("Lessons (attn lesson N starts or resumes one):\n"));

@@ -258,7 +258,7 @@ void tr_run(Transcript *t, char **outputs) {
     session_free(&S);
     i18n_set(reader);
     if (back >= 0) {
-        if (fchdir(back) != 0) fprintf(stderr, "attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
+        if (fchdir(back) != 0) err_print("attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
         close(back);
     }
 }
@@ -461,7 +461,7 @@ int tr_check(const char *path, bool quiet) {
     Transcript *t = load_and_run(path, true, &outs);
     if (!t) return 2;
     if (t->nsteps == 0 && !t->lesson) {
-        fprintf(stderr, "attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
+        err_print("attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
         free(outs);
         tr_free(t);
         return 2;
@@ -550,8 +550,8 @@ int tr_update(const char *path) {
         int k = md_fence_len_for(outs[i]);
         if (k > need[s->block]) need[s->block] = k;
         if (reads_as_input(outs[i]))
-            fprintf(stderr, "attn: %s:%d: the output of this statement has a line starting 'attn> ' or '  ...>': it will "
-                            "read back as a statement\n", path, s->line);
+            err_print("attn: %s:%d: the output of this statement has a line starting 'attn> ' or '  ...>': it will "
+                      "read back as a statement\n", path, s->line);
     }
     StrBuf b;
     sb_init(&b);
@@ -577,7 +577,7 @@ int tr_update(const char *path) {
     AttnError err;
     int rc = 0;
     if (!file_write_atomic(path, b.s, b.len, &err)) {
-        fprintf(stderr, "attn: %s\n", err_msg(&err));
+        err_report(&err);
         rc = 2;
     } else {
         printf("%s: %d of %d steps updated\n", path, changed, t->nsteps);

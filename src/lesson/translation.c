@@ -265,7 +265,7 @@ int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *repor
 Lesson *lesson_open(const char *which) {
     char *path = lesson_find(which);
     if (!path) {
-        fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
+        err_print(TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
         return NULL;
     }
     AttnError err;
@@ -293,7 +293,7 @@ Lesson *lesson_load_localized(const char *path, AttnError *err) {
     sb_init(&report);
     if (!tr) sb_printf(&report, "%s\n", err_msg(&terr));
     if (!tr || lesson_compare_translation(en, tr, &report)) {
-        fprintf(stderr, TR("attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
+        err_print(TR("attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
         lesson_free(tr);
         tr = NULL;
     }

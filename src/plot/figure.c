@@ -70,11 +70,11 @@ bool plot_env_check(void) {
     double s;
     bool ok = true;
     if (e && *e && !target_named(e, &t)) {
-        fprintf(stderr, "attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
+        err_print("attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
         ok = false;
     }
     if (!scale_env(&s)) {
-        fprintf(stderr, "attn: ATTN_FIGURE_SCALE=%s is not a number from 0.5 to 4: window figures are drawn at scale 1\n", getenv("ATTN_FIGURE_SCALE"));
+        err_print("attn: ATTN_FIGURE_SCALE=%s is not a number from 0.5 to 4: window figures are drawn at scale 1\n", getenv("ATTN_FIGURE_SCALE"));
         ok = false;
     }
     return ok;
@@ -411,7 +411,7 @@ static bool send(Plot *P, const char *script, StrBuf *out, AttnError *err) {
     if (!gp_run(gnuplot(P), script, &msgs, &restarted, err)) return false;
     /* a note about attn's surroundings, not output of the statement: on stderr, so a class's recording (which
      * keeps the statement's output) replays without it */
-    if (restarted) fputs("attn: gnuplot had stopped; a fresh one was started\n", stderr);
+    if (restarted) err_print("attn: gnuplot had stopped; a fresh one was started\n");
     int worst = 0;
     StrBuf shown;
     sb_init(&shown);

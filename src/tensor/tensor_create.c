@@ -1,6 +1,7 @@
 /* tensor_create.c - storage and allocation, creation, element access, copies and casts, errors. */
 #include "tensor_internal.h"
 #include "strbuf.h"
+#include "attnerr.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -335,13 +336,13 @@ void ten_free(Tensor *t) {
 #ifdef TEN_CHECKS
 void ten_check_contiguous(const Tensor *t, const char *fn) {
     if (t->contiguous) return;
-    fprintf(stderr, "attn: internal error: %s() of a non-contiguous tensor (take it through ten_as_contiguous)\n", fn);
+    err_print("attn: internal error: %s() of a non-contiguous tensor (take it through ten_as_contiguous)\n", fn);
     abort();
 }
 void ten_check_dtype(const Tensor *t, int dt, const char *fn) {
     if ((int)t->dtype == dt) return;
-    fprintf(stderr, "attn: internal error: %s() of a %s tensor (convert it at the builtin boundary: arg_tensor_as)\n",
-            fn, ten_dtype_name(t->dtype));
+    err_print("attn: internal error: %s() of a %s tensor (convert it at the builtin boundary: arg_tensor_as)\n",
+              fn, ten_dtype_name(t->dtype));
     abort();
 }
 #endif
