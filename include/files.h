@@ -2,6 +2,7 @@
  * where a lesson or a transcript may write, and locks for files two attn processes share. */
 #ifndef ATTN_FILES_H
 #define ATTN_FILES_H
+#include "attnerr.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,19 +20,19 @@ typedef struct FileWriter {
     int err;              /* the first errno seen (0 when none) */
     atomic_int *stop;     /* file_begin_stoppable: a nonzero *stop (Ctrl-C) stops the writing; NULL: to its end */
 } FileWriter;
-bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen);
+bool file_begin(FileWriter *w, const char *path, AttnError *err);
 void file_put(FileWriter *w, const void *data, size_t n);      /* errors are remembered for file_commit */
-bool file_commit(FileWriter *w, char *err, size_t errlen);     /* false: nothing changed, err says why */
+bool file_commit(FileWriter *w, AttnError *err);     /* false: nothing changed, err says why (kind ERR_INTERRUPT after a Ctrl-C) */
 void file_abort(FileWriter *w);
 /* file_begin for a write Ctrl-C may stop (a save of a gigabyte takes seconds): from before the temporary file exists
  * until w is committed or aborted, a SIGINT that would kill attn (a script) sets *flag instead, and file_put stops at
  * its next chunk once *flag is set; file_commit then fails with EINTR and removes the temporary file, the old file
  * untouched. (At the prompt SIGINT sets the flag anyway.) */
-bool file_begin_stoppable(FileWriter *w, const char *path, atomic_int *flag, char *err, size_t errlen);
+bool file_begin_stoppable(FileWriter *w, const char *path, atomic_int *flag, AttnError *err);
 /* What a failed write with errno e means, for a message: "the disk is full", "over the disk quota", "the file would
  * be larger than allowed (ulimit -f)"; NULL for any other error. */
 const char *file_space_error(int e);
-bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen);
+bool file_write_atomic(const char *path, const void *data, size_t n, AttnError *err);
 
 /* A temporary file written by someone else (gnuplot's savefig output): removed if attn is killed meanwhile. */
 void file_temp_add(const char *path);
@@ -64,7 +65,7 @@ void file_policy_restrict(FilePolicy *p, const char *who, const char *source);
 void file_policy_free(FilePolicy *p);
 /* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student (what,
  * where, and how to allow it). true for a file that is not there yet also remembers it as the run's own. */
-bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen);
+bool file_may_write(FilePolicy *p, const char *path, AttnError *err);
 /* After file_may_write said yes: false when the write is to be left out (a dry replay), and the writer reports it as
  * done without writing. */
 bool file_write_wanted(const FilePolicy *p);

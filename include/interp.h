@@ -33,6 +33,7 @@
 #include "tensor.h"
 #include "plot.h"
 #include "files.h"
+#include "attnerr.h"
 #include "autograd.h"
 #include <stdio.h>
 
@@ -90,13 +91,10 @@ typedef struct Frame {
  * Every failure in the language, a builtin or the tensor library ends up here, as one record with a kind. A
  * builtin reports with rt_error(I, fmt, ...) and returns NULL; the evaluator adds where it happened; the caller of
  * interp_run formats it with interp_format_error. quit() and Ctrl-C travel the same path with their own kinds, so
- * no message text is ever compared to find out what happened. */
-typedef enum {
-    ERR_NONE = 0,
-    ERR_ERROR,          /* a mistake: reported, and the session goes on */
-    ERR_QUIT,           /* quit() or exit(): the run ends without a message */
-    ERR_INTERRUPT       /* Ctrl-C: reported as an interruption; what was defined before is kept */
-} ErrKind;
+ * no message text is ever compared to find out what happened. The kinds are attnerr.h's, the error record of
+ * the layers below (files, plotting, lessons): ERR_NONE, ERR_ERROR, ERR_QUIT (quit() or exit(): the run ends without
+ * a message), ERR_INTERRUPT (Ctrl-C: reported as an interruption; what was defined before is kept). */
+typedef AttnErrKind ErrKind;
 
 /* One entry of the call chain, for tracebacks ("File "f.py", line 3, in attention"). The evaluator appends a
  * frame as an error leaves a user function (innermost first); file and func are owned copies. */
@@ -228,6 +226,10 @@ bool interp_bytes_ok(Interp *I, int64_t bytes);
 /* The boundary where the tensor library's failure (ten_error(I->run.ten), ten_error_kind) becomes the interpreter's
  * error: every builtin that calls a ten_* function which failed returns rt_tensor_error(I). */
 Value *rt_tensor_error(Interp *I);
+/* The boundary where the layers below (files, plotting: an AttnError, attnerr.h) hand their failure to the
+ * interpreter: e's message as the pending error (an ERR_INTERRUPT too: the message says what Ctrl-C stopped and that
+ * nothing was lost, so the student sees it whole). Returns NULL. */
+Value *rt_attn_error(Interp *I, const AttnError *e);
 /* The same where a tensor is indexed (X[i], X[i] = v, index_select): an index out of range is PyTorch's IndexError. */
 Value *rt_tensor_index_error(Interp *I);
 /* Puts "prefix: " before the pending message of an ERR_ERROR (quit and interrupts pass unchanged): for a builtin

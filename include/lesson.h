@@ -5,6 +5,7 @@
 #ifndef ATTN_LESSON_H
 #define ATTN_LESSON_H
 #include "interp.h"
+#include "attnerr.h"
 #include "session.h"
 #include "i18n.h"
 #include <stdio.h>
@@ -56,7 +57,7 @@ typedef struct Lesson {
 } Lesson;
 
 /* Parses a lesson; NULL with "file:line: message" in err for a malformed one. */
-Lesson *lesson_load(const char *path, char *err, size_t errlen);
+Lesson *lesson_load(const char *path, AttnError *err);
 void lesson_free(Lesson *l);
 
 /* Answers (lessons/README.md): when the answer: lines assign a name, a line that assigns that name is an answer;
@@ -138,7 +139,7 @@ typedef struct LessonCell {
     int k;                       /* q is the step's question k (1-based) */
     I18nLang lang;
 } LessonCell;
-bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen);
+bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err);
 void lesson_cell_close(LessonCell *c);
 /* Whether the lesson shows statement it failing (an error line in its expected output). */
 bool lesson_item_shows_error(const LessonItem *it);
@@ -154,7 +155,7 @@ char *lesson_find(const char *which);
 
 /* Progress in $XDG_STATE_HOME/attn/progress (atomic writes). */
 int progress_get(const char *lesson_id, int *done_steps);      /* returns the step to resume at (0-based) */
-bool progress_set(const char *lesson_id, int step, int done_steps, char *err, size_t errlen);
+bool progress_set(const char *lesson_id, int step, int done_steps, AttnError *err);
 
 /* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. After
  * the last step both stay at the prompt with the lesson's variables until quit; in_repl: started by `lesson N` at

@@ -19,7 +19,7 @@ char *lesson_localized(const char *path);
  * English lesson (lesson_compare_translation), else the English lesson itself. A translation that has drifted is
  * never shown, nor one that cannot be read: the student gets the English lesson and a note on stderr saying why.
  * NULL with "file:line: message" in err when the English lesson cannot be read. */
-Lesson *lesson_load_localized(const char *path, char *err, size_t errlen);
+Lesson *lesson_load_localized(const char *path, AttnError *err);
 
 /* Lesson `which` (as lesson_find takes it: a number, a name or a path) loaded by lesson_load_localized, or NULL
  * after saying on stderr why (no such lesson, or the file's "file:line: message"), as `attn lesson` and `attn

@@ -10,6 +10,7 @@
 #ifndef ATTN_MDBLOCK_H
 #define ATTN_MDBLOCK_H
 #include "strbuf.h"
+#include "attnerr.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,7 +40,7 @@ typedef struct MdStep {
 /* Splits the body of an attn block (lines [body, body_end), the first of them numbered first_line) into steps,
  * appended to *steps (count *n, capacity *cap). false with "path:line: ..." in err for output before any input. */
 bool md_attn_steps(const char *body, const char *body_end, int first_line, const char *path, MdStep **steps, int *n,
-                   int *cap, char *err, size_t errlen);
+                   int *cap, AttnError *err);
 void md_step_free(MdStep *s);
 
 /* The number of backticks a fence needs so that no line of text closes it: 3, or one more than the longest line
@@ -49,5 +50,5 @@ int md_fence_len_for(const char *text);
 /* Text a lesson or transcript may hold: no control characters but tab and newline (a carriage return only before
  * a newline), no DEL or C1 controls, no bidirectional overrides (they reorder what a statement looks like). false
  * with "path:line:col: ..." in err, naming the character. */
-bool md_text_clean(const char *text, const char *path, char *err, size_t errlen);
+bool md_text_clean(const char *text, const char *path, AttnError *err);
 #endif

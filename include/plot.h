@@ -7,6 +7,7 @@
 #ifndef ATTN_PLOT_H
 #define ATTN_PLOT_H
 #include "strbuf.h"
+#include "attnerr.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -143,14 +144,14 @@ void plot_describe(Plot *P, StrBuf *out, bool tty);  /* for `help plot` */
 void plot_quote(StrBuf *out, const char *s);
 /* A file name savefig accepts: letters and digits (of any script: 図1.png), . _ - / only, no "..", no leading '-',
  * ending .svg .png or .pdf. */
-bool plot_safe_filename(const char *name, char *why, size_t whylen);
+bool plot_safe_filename(const char *name, AttnError *why);
 
 /* Shows a figure where figures go (and keeps it as the last figure for savefig). Text meant for the user (summary,
  * script, messages, attn's own terminal heatmaps) is appended to out; gnuplot's dumb/sixel drawing goes to the
  * terminal directly. Returns false with a message in err when gnuplot failed or is missing. Takes ownership of fig. */
-bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen);
+bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, AttnError *err);
 /* Renders the last figure to a file (svg, png or pdf by extension), atomically. */
-bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen);
+bool plot_savefig(Plot *P, const char *path, StrBuf *out, AttnError *err);
 int plot_figure_count(const Plot *P);
 /* A live figure, redrawn as it changes (d2l.ProgressBoard while a model trains): *number is its figure number (0 for
  * a new one: the next number is taken and stored there). It is drawn at most every PLOT_LIVE_INTERVAL seconds (and
@@ -160,8 +161,8 @@ int plot_figure_count(const Plot *P);
  * which show only the last one: plot_live_flush draws what is pending (after each statement). Takes ownership of
  * fig; false with err set as plot_show. */
 #define PLOT_LIVE_INTERVAL 0.1
-bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *err, size_t errlen);
-bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen);
+bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, AttnError *err);
+bool plot_live_flush(Plot *P, bool tty, StrBuf *out, AttnError *err);
 void plot_reset(Plot *P);                            /* figure numbers start again at 1; no last figure */
 /* Figure numbers go on from n + 1 (n: an earlier plot_figure_count): figures drawn for no one to see (a lesson's
  * silent re-runs) leave the numbers as the class saw them. */
@@ -173,7 +174,7 @@ Gnuplot *gp_new(void);
 void gp_free(Gnuplot *g);                            /* quit, wait a moment, then stop it */
 /* Sends commands, waits for gnuplot to finish them; gnuplot's messages go to *messages (caller frees); *restarted
  * when the gnuplot of the last call had stopped (killed, its window's process gone) and a fresh one drew this. */
-bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted, char *err, size_t errlen);
+bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted, AttnError *err);
 bool gp_has_terminal(Gnuplot *g, const char *name);  /* from GPVAL_TERMINALS */
 int gp_pid(const Gnuplot *g);                        /* for tests: 0 when not running */
 #endif

@@ -14,6 +14,7 @@
  */
 #ifndef ATTN_TENSOR_H
 #define ATTN_TENSOR_H
+#include "attnerr.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +25,7 @@
 typedef enum { DT_F32 = 0, DT_I64 = 1, DT_BOOL = 2, DT_F64 = 3 } DType;
 static inline bool ten_is_float(DType d) { return d == DT_F32 || d == DT_F64; }
 typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
+#define TEN_ERR_MAX 512             /* a tensor error's message is cut there (the messages tests pin were made so) */
 
 /* ---- the library's context (tensor_create.c) ----
  * Everything one run of the library changes: its last error, its limits, its default dtype, the bytes its tensors
@@ -38,8 +40,8 @@ typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
 #define TEN_CACHE_SLOTS 32
 typedef struct TenCacheSlot { void *p; size_t bytes; } TenCacheSlot;    /* a buffer kept for reuse */
 typedef struct TenCtx {
-    char err[512];                  /* ten_error(): the last failure's message */
-    TenErrKind err_kind;            /* ten_error_kind() */
+    AttnError err;                  /* ten_error(), ten_error_kind(): the last failure, in the record the layers above
+                                     * use (attnerr.h); its message cut at TEN_ERR_MAX - 1 bytes */
     int64_t limit_numel;            /* elements per tensor: 2^28 (1 GiB of float32); tests and fuzzers lower it */
     int64_t limit_bytes;            /* all this context's live tensors together: 6 GiB, or $ATTN_MEMORY_LIMIT */
     int64_t live_bytes;             /* ten_live_bytes(): the storages made in this context and alive */

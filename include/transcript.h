@@ -7,6 +7,7 @@
 #ifndef ATTN_TRANSCRIPT_H
 #define ATTN_TRANSCRIPT_H
 #include "interp.h"
+#include "attnerr.h"
 #include "i18n.h"
 #include <stdbool.h>
 
@@ -49,12 +50,12 @@ typedef struct Transcript {
  * first line, "  ...> " before the others ("  ...>" before an empty one). */
 void tr_put_input(StrBuf *b, const char *input);
 /* Loads and splits a transcript; NULL with a message "file:line: ..." in err. */
-Transcript *tr_load(const char *path, char *err, size_t errlen);
-Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen);
+Transcript *tr_load(const char *path, AttnError *err);
+Transcript *tr_parse(const char *path, const char *text, AttnError *err);
 void tr_free(Transcript *t);
 /* What --check and --replay run: the transcript at path, or, for a lesson file (lesson_is_lesson_file), the lesson
  * compiled to one, so that one checker serves transcripts, lessons and recorded classes. NULL with a message in err. */
-Transcript *tr_open(const char *path, char *err, size_t errlen);
+Transcript *tr_open(const char *path, AttnError *err);
 
 /* A transcript's language, set by a line "<!-- lang: ja -->" (ja, zh or en) before its first block, as a class
  * recorded in Japanese or Chinese starts (teach --record): its steps run in that language, whose prose the chapter's

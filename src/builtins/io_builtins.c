@@ -19,8 +19,8 @@ static Value *bi_save(Interp *I, Args *a) {
     if (f && f->kind == V_TENSOR && x && x->kind == V_STR) { Value *t = f; f = x; x = t; }   /* torch.save(X, "x.npy") order */
     if (!npy_name(I, f, "save")) return NULL;
     if (!x || x->kind != V_TENSOR) return rt_error(I, "save(\"x.npy\", X) needs a tensor to save");
-    char why[1200];
-    if (!file_may_write(&I->run.files, f->u.str.s, why, sizeof why)) return rt_error(I, "save('%s'): %s", f->u.str.s, why);
+    AttnError why;
+    if (!file_may_write(&I->run.files, f->u.str.s, &why)) return rt_error(I, "save('%s'): %s", f->u.str.s, err_msg(&why));
     if (file_write_wanted(&I->run.files) && npy_save(f->u.str.s, x->u.t) < 0) return rt_tensor_error(I);
     return val_none();
 }

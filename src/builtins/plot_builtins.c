@@ -142,11 +142,11 @@ static void write_figure(Interp *I, const char *shown) {
 static Value *show(Interp *I, Figure *fig) {
     StrBuf out;
     sb_init(&out);
-    char err[1200];
-    bool ok = plot_show(&I->run.plot, fig, &out, is_tty_out() && !interp_captured(I), err, sizeof err);
+    AttnError err;
+    bool ok = plot_show(&I->run.plot, fig, &out, is_tty_out() && !interp_captured(I), &err);
     write_figure(I, sb_str(&out));
     sb_free(&out);
-    if (!ok) return rt_error(I, "%s", err);
+    if (!ok) return rt_attn_error(I, &err);
     return val_none();
 }
 
@@ -157,14 +157,14 @@ Value *builtins_show_figure(Interp *I, Figure *fig) { return show(I, fig); }
 Value *builtins_show_live(Interp *I, Figure *fig, int *number) {
     StrBuf out;
     sb_init(&out);
-    char err[1200];
+    AttnError err;
     Plot *P = &I->run.plot;
     if (I->streamed != P->live_mark) P->live_rows = 0;      /* printed below the board: it is drawn anew under that */
-    bool ok = plot_live(P, fig, number, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    bool ok = plot_live(P, fig, number, is_tty_out() && !interp_captured(I), &out, &err);
     interp_write_figure(I, sb_str(&out), NULL);
     P->live_mark = I->streamed;
     sb_free(&out);
-    if (!ok) return rt_error(I, "%s", err);
+    if (!ok) return rt_attn_error(I, &err);
     return val_none();
 }
 
@@ -173,11 +173,11 @@ bool builtins_flush_live(Interp *I) {
     if (!P->live_dirty && !P->live_pending) return true;
     StrBuf out;
     sb_init(&out);
-    char err[1200];
+    AttnError err;
     if (I->streamed != P->live_mark) P->live_rows = 0;
     bool was_live = P->live_dirty;
     int stopped = atomic_exchange(&ten_interrupted, 0);      /* a Ctrl-C that stopped the training: draw where it got */
-    bool ok = plot_live_flush(P, is_tty_out() && !interp_captured(I), &out, err, sizeof err);
+    bool ok = plot_live_flush(P, is_tty_out() && !interp_captured(I), &out, &err);
     if (stopped) atomic_store(&ten_interrupted, stopped);
     if (was_live) write_figure(I, sb_str(&out));
     sb_free(&out);
@@ -185,7 +185,7 @@ bool builtins_flush_live(Interp *I) {
     if (!ok) {
         StrBuf m;
         sb_init(&m);
-        sb_printf(&m, "attn: the board (figure %d) could not be drawn in its last state: %s\n", P->live_number, err);
+        sb_printf(&m, "attn: the board (figure %d) could not be drawn in its last state: %s\n", P->live_number, err_msg(&err));
         interp_write_error(I, sb_str(&m));
         sb_free(&m);
     }
@@ -353,11 +353,11 @@ static Value *bi_savefig(Interp *I, Args *a) {
     if (strlen(p->u.str.s) != p->u.str.len) return rt_error(I, "savefig: the file name has a NUL character");
     StrBuf out;
     sb_init(&out);
-    char err[1200];
-    bool ok = plot_savefig(&I->run.plot, p->u.str.s, &out, err, sizeof err);
+    AttnError err;
+    bool ok = plot_savefig(&I->run.plot, p->u.str.s, &out, &err);
     interp_write(I, sb_str(&out));
     sb_free(&out);
-    if (!ok) return rt_error(I, "%s", err);
+    if (!ok) return rt_attn_error(I, &err);
     return val_none();
 }
 

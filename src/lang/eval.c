@@ -138,6 +138,8 @@ Value *rt_tensor_error(Interp *I) {
     return rt_raise(I, dim ? "IndexError" : "RuntimeError", "%s", ten_error(I->run.ten));
 }
 
+Value *rt_attn_error(Interp *I, const AttnError *e) { return rt_error(I, "%s", err_msg(e)); }
+
 Value *rt_tensor_index_error(Interp *I) {
     const char *m = ten_error(I->run.ten);
     if (ten_error_kind(I->run.ten) != TEN_ERR_INTERRUPTED && (!strncmp(m, "index ", 6) || !strncmp(m, "too many indices", 16)))

@@ -103,15 +103,15 @@ static void heading(const char *s, size_t n, char **title, char **id) {
 
 /* A step id is one word: `jump ID` at the terminal and a notebook's question cell ("%%question LESSON ID N") name
  * it. False, with "path:line: ..." in err, for an empty one or one with a blank in it. */
-static bool step_id_ok(const char *id, char *err, size_t errlen, const char *path, int line) {
+static bool step_id_ok(const char *id, AttnError *err, const char *path, int line) {
     if (!*id) {
-        snprintf(err, errlen, "%s:%d: the step has no id (write {#id} after the title, a word of letters, digits and '-')", path, line);
+        err_set(err, "%s:%d: the step has no id (write {#id} after the title, a word of letters, digits and '-')", path, line);
         return false;
     }
     if (!id[strcspn(id, " \t\r\n\v\f")]) return true;
     char *dashed = xstrdup(id);
     for (char *c = dashed; *c; c++) if (isspace((unsigned char)*c)) *c = '-';
-    snprintf(err, errlen, "%s:%d: step id '%s' has a blank in it: an id is one word, as jump and notebook cells name it "
+    err_set(err, "%s:%d: step id '%s' has a blank in it: an id is one word, as jump and notebook cells name it "
              "(write {#%s})", path, line, id, dashed);
     free(dashed);
     return false;
@@ -154,7 +154,7 @@ static bool parse_forbid(LessonQuestion *q, const char *val, size_t vlen) {
 }
 
 /* Parses the body of a ```question block (lines [s, e)). */
-static LessonQuestion *parse_question(const char *s, const char *e, int line, const char *path, char *err, size_t errlen) {
+static LessonQuestion *parse_question(const char *s, const char *e, int line, const char *path, AttnError *err) {
     LessonQuestion *q = xcalloc(1, sizeof *q);
     q->tol = 1e-4;
     q->line = line;
@@ -182,7 +182,7 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
             q->wrong_why[q->nwrong] = cut < vlen ? trim(val + cut + 4, vlen - cut - 4) : NULL;
             push_str(&q->wrong, &q->nwrong, val, cut < vlen ? cut : vlen);
             if (q->wrong_why[q->nwrong - 1] && !*q->wrong_why[q->nwrong - 1]) {
-                snprintf(err, errlen, "%s:%d: nothing after ' -> ' (write the explanation the student sees)", path, ln);
+                err_set(err, "%s:%d: nothing after ' -> ' (write the explanation the student sees)", path, ln);
                 sb_free(&prompt);
                 free_q(q);
                 return NULL;
@@ -191,7 +191,7 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
         else if (colon && keylen == 6 && !strncmp(p, "forbid", 6)) {
             /* forbid: NAME, NAME -> what the student is told when an answer reads one */
             if (!parse_forbid(q, val, vlen)) {
-                snprintf(err, errlen, "%s:%d: forbid: takes names separated by commas (forbid: Y, P_mine -> why)", path, ln);
+                err_set(err, "%s:%d: forbid: takes names separated by commas (forbid: Y, P_mine -> why)", path, ln);
                 sb_free(&prompt);
                 free_q(q);
                 return NULL;
@@ -203,7 +203,7 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
             q->tol = strtod(t, &end);
             bool bad = end == t || *end || !(q->tol >= 0);
             free(t);
-            if (bad) { snprintf(err, errlen, "%s:%d: tolerance must be a non-negative number", path, ln); sb_free(&prompt); free_q(q); return NULL; }
+            if (bad) { err_set(err, "%s:%d: tolerance must be a non-negative number", path, ln); sb_free(&prompt); free_q(q); return NULL; }
         } else {
             sb_putn(&prompt, p, n);
             sb_putc(&prompt, '\n');
@@ -212,8 +212,8 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
     }
     q->prompt = trim(sb_str(&prompt), prompt.len);
     sb_free(&prompt);
-    if (!q->answer || !*q->answer) { snprintf(err, errlen, "%s:%d: the question has no 'answer:' line", path, line); free_q(q); return NULL; }
-    if (!*q->prompt) { snprintf(err, errlen, "%s:%d: the question has no prompt text", path, line); free_q(q); return NULL; }
+    if (!q->answer || !*q->answer) { err_set(err, "%s:%d: the question has no 'answer:' line", path, line); free_q(q); return NULL; }
+    if (!*q->prompt) { err_set(err, "%s:%d: the question has no prompt text", path, line); free_q(q); return NULL; }
     /* all answer: lines assign the same name, or all are expressions */
     q->name = assigned_name(q->answer);
     for (int i = 0; i < q->nalts; i++) {
@@ -221,7 +221,7 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
         bool same = (!n && !q->name) || (n && q->name && !strcmp(n, q->name));
         free(n);
         if (!same) {
-            snprintf(err, errlen, "%s:%d: the answer: lines must all assign the same name, or all be expressions", path, line);
+            err_set(err, "%s:%d: the answer: lines must all assign the same name, or all be expressions", path, line);
             free_q(q);
             return NULL;
         }
@@ -229,10 +229,10 @@ static LessonQuestion *parse_question(const char *s, const char *e, int line, co
     return q;
 }
 
-Lesson *lesson_load(const char *path, char *err, size_t errlen) {
-    char *text = textfile_read(path, LESSON_MAX_FILE, err, errlen);
+Lesson *lesson_load(const char *path, AttnError *err) {
+    char *text = textfile_read(path, LESSON_MAX_FILE, err);
     if (!text) return NULL;
-    if (!md_text_clean(text, path, err, errlen)) { free(text); return NULL; }
+    if (!md_text_clean(text, path, err)) { free(text); return NULL; }
     StrBuf b = {text, strlen(text), strlen(text) + 1};
     Lesson *l = xcalloc(1, sizeof *l);
     l->path = xstrdup(path);
@@ -266,7 +266,7 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
                 if (md_fence_closes(q, qn, &fence)) break;
                 q = qe ? qe + 1 : q + qn;
             }
-            if (!*q) { snprintf(err, errlen, "%s:%d: the ``` block is not closed", path, start); ok = false; break; }
+            if (!*q) { err_set(err, "%s:%d: the ``` block is not closed", path, start); ok = false; break; }
             const char *body_end = q;
             const char *after = strchr(q, '\n');
             next = after ? after + 1 : q + strlen(q);
@@ -275,17 +275,17 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
                 p = next;
                 continue;
             }
-            if (!cur) { snprintf(err, errlen, "%s:%d: a ```%s block before the first '## ' step heading", path, start, is_q ? "question" : "attn"); ok = false; break; }
+            if (!cur) { err_set(err, "%s:%d: a ```%s block before the first '## ' step heading", path, start, is_q ? "question" : "attn"); ok = false; break; }
             if (prose.len) { add_item(cur, (LessonItem){ITEM_PROSE, trim(prose.s, prose.len), NULL, NULL, line}); sb_clear(&prose); }
             if (is_q) {
-                LessonQuestion *qq = parse_question(body, body_end, start, path, err, errlen);
+                LessonQuestion *qq = parse_question(body, body_end, start, path, err);
                 if (!qq) { ok = false; break; }
                 add_item(cur, (LessonItem){ITEM_QUESTION, NULL, NULL, qq, start});
             } else {
                 /* the block's inputs and their expected output: read as transcripts are (mdblock.h) */
                 MdStep *ms = NULL;
                 int nms = 0, capms = 0;
-                ok = md_attn_steps(body, body_end, start + 1, path, &ms, &nms, &capms, err, errlen);
+                ok = md_attn_steps(body, body_end, start + 1, path, &ms, &nms, &capms, err);
                 for (int i = 0; i < nms; i++)
                     add_item(cur, (LessonItem){ITEM_RUN, ms[i].input, ms[i].expected, NULL, ms[i].line});
                 free(ms);
@@ -304,10 +304,10 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
             memset(cur, 0, sizeof *cur);
             heading(p + 3, len - 3, &cur->title, &cur->id);
             cur->line = line;
-            if (!step_id_ok(cur->id, err, errlen, path, line)) { ok = false; break; }
+            if (!step_id_ok(cur->id, err, path, line)) { ok = false; break; }
             for (int i = 0; i < l->nsteps - 1; i++)
                 if (!strcmp(l->steps[i].id, cur->id)) {
-                    snprintf(err, errlen, "%s:%d: step id '%s' is used twice (lines %d and %d)", path, line, cur->id, l->steps[i].line, line);
+                    err_set(err, "%s:%d: step id '%s' is used twice (lines %d and %d)", path, line, cur->id, l->steps[i].line, line);
                     ok = false;
                 }
         } else if (len > 8 && !strncmp(p, "Section:", 8) && !l->section) {
@@ -321,8 +321,8 @@ Lesson *lesson_load(const char *path, char *err, size_t errlen) {
     if (ok && cur && prose.len) add_item(cur, (LessonItem){ITEM_PROSE, trim(prose.s, prose.len), NULL, NULL, line});
     sb_free(&prose);
     sb_free(&b);
-    if (ok && !l->title) { snprintf(err, errlen, "%s:1: a lesson starts with a '# Title' line", path); ok = false; }
-    if (ok && l->nsteps == 0) { snprintf(err, errlen, "%s: the lesson has no '## ' steps", path); ok = false; }
+    if (ok && !l->title) { err_set(err, "%s:1: a lesson starts with a '# Title' line", path); ok = false; }
+    if (ok && l->nsteps == 0) { err_set(err, "%s: the lesson has no '## ' steps", path); ok = false; }
     if (!ok) { lesson_free(l); return NULL; }
     return l;
 }

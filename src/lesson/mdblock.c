@@ -53,7 +53,7 @@ static void push(MdStep **steps, int *n, int *cap, MdStep s) {
 }
 
 bool md_attn_steps(const char *body, const char *body_end, int first_line, const char *path, MdStep **steps, int *n,
-                   int *cap, char *err, size_t errlen) {
+                   int *cap, AttnError *err) {
     MdStep *cur = NULL;
     StrBuf exp, in;
     sb_init(&exp);
@@ -81,7 +81,7 @@ bool md_attn_steps(const char *body, const char *body_end, int first_line, const
             sb_putn(&exp, p, len);
             sb_putc(&exp, '\n');
         } else if (len > 0) {
-            snprintf(err, errlen, "%s:%d: output before any 'attn> ' input", path, line);
+            err_set(err, "%s:%d: output before any 'attn> ' input", path, line);
             ok = false;
             break;
         }
@@ -125,7 +125,7 @@ static long utf8_at(const unsigned char *p, size_t n, int *len) {
     return c;
 }
 
-bool md_text_clean(const char *text, const char *path, char *err, size_t errlen) {
+bool md_text_clean(const char *text, const char *path, AttnError *err) {
     const unsigned char *p = (const unsigned char *)text;
     size_t n = strlen(text);
     int line = 1, col = 1;
@@ -146,7 +146,7 @@ bool md_text_clean(const char *text, const char *path, char *err, size_t errlen)
             else if (c == '\r') snprintf(name, sizeof name, "CR");
             else if (c < 0) snprintf(name, sizeof name, "byte 0x%02X", p[i]);
             else snprintf(name, sizeof name, "U+%04lX", c);
-            snprintf(err, errlen, "%s:%d:%d: %s (%s): a lesson or transcript may not hold terminal control codes or "
+            err_set(err, "%s:%d:%d: %s (%s): a lesson or transcript may not hold terminal control codes or "
                                   "text-direction overrides, which can hide what a statement really is",
                      path, line, col, what, name);
             return false;

@@ -340,7 +340,7 @@ static int words_of(const char *s, const char **w, size_t *len, int max) {
 
 /* "%%question LESSON STEP K [--lang LL]": the words (of any length; a step id is one word, lesson_load sees to it),
  * K read by strtol as a whole number 1..CELL_MAX_QUESTION, else an error that quotes it. */
-bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errlen) {
+bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err) {
     c->l = NULL;
     c->q = NULL;
     c->step = NULL;
@@ -360,7 +360,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
     free(lang);
     if (!ok) {
         free(lesson);
-        snprintf(err, errlen, TR("this cell's first line names no question of a lesson (it reads %s LESSON STEP N "
+        err_set(err, TR("this cell's first line names no question of a lesson (it reads %s LESSON STEP N "
                                  "--lang LANG, as attn notebook writes it)"), LESSON_CELL_MAGIC);
         return false;
     }
@@ -368,7 +368,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
     errno = 0;
     long k = strtol(num, &end, 10);
     if (errno || end == num || *end || !isdigit((unsigned char)num[0]) || k < 1 || k > CELL_MAX_QUESTION) {
-        snprintf(err, errlen, TR("the question number '%s' in this cell's first line is not a whole number from 1 to %d"),
+        err_set(err, TR("the question number '%s' in this cell's first line is not a whole number from 1 to %d"),
                  num, CELL_MAX_QUESTION);
         free(num);
         free(lesson);
@@ -378,7 +378,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
     char *step = xstrndup(w[1], wl[1]);
     char *path = lesson_find(lesson);
     if (!path) {
-        snprintf(err, errlen, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson);
+        err_set(err, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson);
         free(lesson);
         free(step);
         return false;
@@ -386,7 +386,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
     free(lesson);
     I18nLang was = i18n_get();
     i18n_set(c->lang);
-    c->l = lesson_load_localized(path, err, errlen);
+    c->l = lesson_load_localized(path, err);
     i18n_set(was);
     free(path);
     if (!c->l) { free(step); return false; }
@@ -400,7 +400,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, char *err, size_t errle
             }
     }
     if (!c->q) {
-        snprintf(err, errlen, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, (int)k);
+        err_set(err, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, (int)k);
         free(step);
         lesson_cell_close(c);
         return false;

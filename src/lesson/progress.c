@@ -107,16 +107,17 @@ static void read_progress(const char *path, Progress *p) {
 /* Keeps unreadable lines in progress.damaged-N, a name not used before; says so once. */
 static void set_aside(const char *path, Progress *p) {
     if (!p->bad.len) return;
-    char name[4300], err[600];
+    char name[4300];
+    AttnError err;
     for (int k = 1; k < 1000; k++) {
         snprintf(name, sizeof name, "%s.damaged-%d", path, k);
         struct stat st;
         if (stat(name, &st) != 0) break;
     }
-    if (file_write_atomic(name, p->bad.s, p->bad.len, err, sizeof err))
-        fprintf(stderr, "attn: lines of %s that could not be read were moved to %s; the other lessons keep their progress\n", path, name);
+    if (file_write_atomic(name, p->bad.s, p->bad.len, &err))
+        err_print("attn: lines of %s that could not be read were moved to %s; the other lessons keep their progress\n", path, name);
     else
-        fprintf(stderr, "attn: lines of %s could not be read and could not be kept aside (%s)\n", path, err);
+        err_print("attn: lines of %s could not be read and could not be kept aside (%s)\n", path, err_msg(&err));
 }
 
 int progress_get(const char *lesson_id, int *done_steps) {
@@ -132,13 +133,13 @@ int progress_get(const char *lesson_id, int *done_steps) {
     return step;
 }
 
-bool progress_set(const char *lesson_id, int step, int done_steps, char *err, size_t errlen) {
+bool progress_set(const char *lesson_id, int step, int done_steps, AttnError *err) {
     char path[4200];
-    if (!progress_path(path, sizeof path)) { snprintf(err, errlen, "no home directory: progress is not saved"); return false; }
+    if (!progress_path(path, sizeof path)) { err_set(err, "no home directory: progress is not saved"); return false; }
     int lock = file_lock(path, LOCK_WAIT_MS);
     if (lock < 0) {
-        if (errno == ETIMEDOUT) snprintf(err, errlen, "cannot save progress to %s: another attn held it for %d s (what was saved before is kept)", path, LOCK_WAIT_MS / 1000);
-        else snprintf(err, errlen, "cannot save progress to %s: %s (what was saved before is kept)", path, strerror(errno));
+        if (errno == ETIMEDOUT) err_set(err, "cannot save progress to %s: another attn held it for %d s (what was saved before is kept)", path, LOCK_WAIT_MS / 1000);
+        else err_set(err, "cannot save progress to %s: %s (what was saved before is kept)", path, strerror(errno));
         return false;
     }
     Progress p;
@@ -159,9 +160,9 @@ bool progress_set(const char *lesson_id, int step, int done_steps, char *err, si
         encode(&out, p.e[i].key);
         sb_printf(&out, " %d %d\n", p.e[i].step, p.e[i].done);
     }
-    char why[1200];
-    bool ok = file_write_atomic(path, out.s ? out.s : "", out.len, why, sizeof why);
-    if (!ok) snprintf(err, errlen, "cannot save progress: %s (what was saved before is kept)", why);
+    AttnError why;
+    bool ok = file_write_atomic(path, out.s ? out.s : "", out.len, &why);
+    if (!ok) err_set(err, "cannot save progress: %s (what was saved before is kept)", err_msg(&why));
     file_unlock(lock);
     sb_free(&out);
     progress_free(&p);

@@ -270,9 +270,9 @@ static void save_record(LessonRun *S) {
         sb_putn(&b, p, (size_t)(q - p));
         sb_pad(&b, '`', n);
     }
-    char err[1200];       /* written whole or not at all (a full disk keeps the last recording) */
-    bool saved = file_write_atomic(S->record_path, b.s, b.len, err, sizeof err);
-    if (!saved && !S->record_trouble) file_trouble(S, "the recording: ", err);
+    AttnError err;        /* written whole or not at all (a full disk keeps the last recording) */
+    bool saved = file_write_atomic(S->record_path, b.s, b.len, &err);
+    if (!saved && !S->record_trouble) file_trouble(S, "the recording: ", err_msg(&err));
     S->record_trouble = !saved;
     sb_free(&b);
     sb_free(&body);
@@ -304,8 +304,8 @@ static bool printed_as_shown(LessonRun *S, const LessonItem *it, const char *pri
      * what they say differs, what they compute may not */
     if (!same && lesson_language(S->l->path) != i18n_get()) same = lesson_same_but_prose(want, got);
     if (!same && S->selfcheck)
-        fprintf(stderr, "attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
-                it->text, got, want);
+        err_print("attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
+                  it->text, got, want);
     free(want);
     free(got);
     return same;
@@ -393,12 +393,12 @@ static void rebuild(LessonRun *S, int to) {
 
 /* Saves where the student is (or the teacher's recording). False, with a message, when it could not be saved. */
 static bool save(LessonRun *S, int step, int done) {
-    char err[512];
+    AttnError err;
     if (S->teacher) { save_record(S); return true; }
     char *key = lesson_progress_key(S->l);
-    bool ok = progress_set(key, step, done, err, sizeof err);
+    bool ok = progress_set(key, step, done, &err);
     free(key);
-    if (!ok) { file_trouble(S, "", err); return false; }
+    if (!ok) { file_trouble(S, "", err_msg(&err)); return false; }
     return true;
 }
 
@@ -955,22 +955,22 @@ int lesson_list_command(void) {
     int n;
     char **all = lesson_list(&n);
     if (!n) {
-        fputs(TR("attn: no lessons found (looked in $ATTN_LESSONS and the installed share/attn/lessons)\n"), stderr);
-        if (lesson_dir_note()) fputs(lesson_dir_note(), stderr);
+        err_print("%s", TR("attn: no lessons found (looked in $ATTN_LESSONS and the installed share/attn/lessons)\n"));
+        if (lesson_dir_note()) err_print("%s", lesson_dir_note());
         return 2;
     }
     out(TR("Lessons (attn lesson N starts or resumes one):\n"));
     outf(TR("(from %s)\n"), lesson_dir());
     Lesson **ls = xcalloc((size_t)n, sizeof *ls);
-    char (*errs)[600] = xcalloc((size_t)n, sizeof *errs);
+    AttnError *errs = xcalloc((size_t)n, sizeof *errs);
     int title_w = 0;        /* the widest title: the section column starts after it, in every language */
     for (int i = 0; i < n; i++) {
-        ls[i] = lesson_load_localized(all[i], errs[i], sizeof errs[i]);
+        ls[i] = lesson_load_localized(all[i], &errs[i]);
         if (ls[i] && tw_width(list_title(ls[i]->title, i + 1)) > title_w) title_w = tw_width(list_title(ls[i]->title, i + 1));
     }
     for (int i = 0; i < n; i++) {
         Lesson *l = ls[i];
-        if (!l) { outf(TR("  %d  (cannot read: %s)\n"), i + 1, errs[i]); free(all[i]); continue; }
+        if (!l) { outf(TR("  %d  (cannot read: %s)\n"), i + 1, err_msg(&errs[i])); free(all[i]); continue; }
         int done = 0;
         char *key = lesson_progress_key(l);
         progress_get(key, &done);

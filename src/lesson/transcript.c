@@ -35,8 +35,8 @@ static TrStep *new_step(Transcript *t, int *cap) {
     return s;
 }
 
-Transcript *tr_parse(const char *path, const char *text, char *err, size_t errlen) {
-    if (!md_text_clean(text, path, err, errlen)) return NULL;
+Transcript *tr_parse(const char *path, const char *text, AttnError *err) {
+    if (!md_text_clean(text, path, err)) return NULL;
     Transcript *t = xcalloc(1, sizeof *t);
     t->path = xstrdup(path);
     t->text = xstrdup(text);
@@ -58,7 +58,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             q = *qe ? qe + 1 : qe;
         }
         if (!body_end && md_info_is(&f, "attn")) {
-            snprintf(err, errlen, "%s:%d: the ```attn block is not closed (a ``` line is missing)", path, open);
+            err_set(err, "%s:%d: the ```attn block is not closed (a ``` line is missing)", path, open);
             tr_free(t);
             return NULL;
         }
@@ -69,7 +69,7 @@ Transcript *tr_parse(const char *path, const char *text, char *err, size_t errle
             t->blocks[t->nblocks] = (TrBlock){open, line, f.len};
             MdStep *ms = NULL;
             int nms = 0, capms = 0;
-            bool ok = md_attn_steps(body, body_end, open + 1, path, &ms, &nms, &capms, err, errlen);
+            bool ok = md_attn_steps(body, body_end, open + 1, path, &ms, &nms, &capms, err);
             for (int i = 0; i < nms; i++) {
                 TrStep *s = new_step(t, &cap);
                 *s = (TrStep){ms[i].input, ms[i].line, ms[i].expected, ms[i].expected_line, ms[i].end_line, false,
@@ -144,16 +144,16 @@ static Transcript *from_lesson(Lesson *l) {
     return t;
 }
 
-Transcript *tr_open(const char *path, char *err, size_t errlen) {
-    if (!lesson_is_lesson_file(path)) return tr_load(path, err, errlen);
-    Lesson *l = lesson_load(path, err, errlen);
+Transcript *tr_open(const char *path, AttnError *err) {
+    if (!lesson_is_lesson_file(path)) return tr_load(path, err);
+    Lesson *l = lesson_load(path, err);
     return l ? from_lesson(l) : NULL;
 }
 
-Transcript *tr_load(const char *path, char *err, size_t errlen) {
-    char *text = textfile_read(path, TR_MAX_FILE, err, errlen);
+Transcript *tr_load(const char *path, AttnError *err) {
+    char *text = textfile_read(path, TR_MAX_FILE, err);
     if (!text) return NULL;
-    Transcript *t = tr_parse(path, text, err, errlen);
+    Transcript *t = tr_parse(path, text, err);
     free(text);
     return t;
 }
@@ -258,7 +258,7 @@ void tr_run(Transcript *t, char **outputs) {
     session_free(&S);
     i18n_set(reader);
     if (back >= 0) {
-        if (fchdir(back) != 0) fprintf(stderr, "attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
+        if (fchdir(back) != 0) err_print("attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
         close(back);
     }
 }
@@ -397,9 +397,9 @@ void tr_put_input(StrBuf *b, const char *input) {
 /* Loads (lesson: a lesson compiled, as tr_open; else the file as a transcript) and runs a transcript; NULL (with a
  * message on stderr) when it cannot be read. */
 static Transcript *load_and_run(const char *path, bool lesson, char ***outs) {
-    char err[512];
-    Transcript *t = lesson ? tr_open(path, err, sizeof err) : tr_load(path, err, sizeof err);
-    if (!t) { fprintf(stderr, "attn: %s\n", err); return NULL; }
+    AttnError err;
+    Transcript *t = lesson ? tr_open(path, &err) : tr_load(path, &err);
+    if (!t) { err_report(&err); return NULL; }
     *outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
     tr_run(t, *outs);
     return t;
@@ -461,7 +461,7 @@ int tr_check(const char *path, bool quiet) {
     Transcript *t = load_and_run(path, true, &outs);
     if (!t) return 2;
     if (t->nsteps == 0 && !t->lesson) {
-        fprintf(stderr, "attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
+        err_print("attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
         free(outs);
         tr_free(t);
         return 2;
@@ -550,8 +550,8 @@ int tr_update(const char *path) {
         int k = md_fence_len_for(outs[i]);
         if (k > need[s->block]) need[s->block] = k;
         if (reads_as_input(outs[i]))
-            fprintf(stderr, "attn: %s:%d: the output of this statement has a line starting 'attn> ' or '  ...>': it will "
-                            "read back as a statement\n", path, s->line);
+            err_print("attn: %s:%d: the output of this statement has a line starting 'attn> ' or '  ...>': it will "
+                      "read back as a statement\n", path, s->line);
     }
     StrBuf b;
     sb_init(&b);
@@ -574,10 +574,10 @@ int tr_update(const char *path) {
     copy_lines(&b, t, need, &p, &line, 1 << 30);
     free(need);
     free(outs);
-    char err[1200];
+    AttnError err;
     int rc = 0;
-    if (!file_write_atomic(path, b.s, b.len, err, sizeof err)) {
-        fprintf(stderr, "attn: %s\n", err);
+    if (!file_write_atomic(path, b.s, b.len, &err)) {
+        err_report(&err);
         rc = 2;
     } else {
         printf("%s: %d of %d steps updated\n", path, changed, t->nsteps);

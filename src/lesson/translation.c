@@ -265,35 +265,35 @@ int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *repor
 Lesson *lesson_open(const char *which) {
     char *path = lesson_find(which);
     if (!path) {
-        fprintf(stderr, TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
+        err_print(TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
         return NULL;
     }
-    char err[600];
-    Lesson *l = lesson_load_localized(path, err, sizeof err);
+    AttnError err;
+    Lesson *l = lesson_load_localized(path, &err);
     free(path);
-    if (!l) fprintf(stderr, "attn: %s\n", err);
+    if (!l) err_report(&err);
     return l;
 }
 
-Lesson *lesson_load_localized(const char *path, char *err, size_t errlen) {
+Lesson *lesson_load_localized(const char *path, AttnError *err) {
     char *loc = lesson_localized(path);
     char *orig = lesson_original(loc);
     struct stat st;
     if (!orig || stat(orig, &st) != 0) {         /* English, or a lesson that exists only in this language */
-        Lesson *l = lesson_load(loc, err, errlen);
+        Lesson *l = lesson_load(loc, err);
         free(loc);
         free(orig);
         return l;
     }
-    Lesson *en = lesson_load(orig, err, errlen);
+    Lesson *en = lesson_load(orig, err);
     if (!en) { free(loc); free(orig); return NULL; }
-    char terr[600];
-    Lesson *tr = lesson_load(loc, terr, sizeof terr);
+    AttnError terr;
+    Lesson *tr = lesson_load(loc, &terr);
     StrBuf report;
     sb_init(&report);
-    if (!tr) sb_printf(&report, "%s\n", terr);
+    if (!tr) sb_printf(&report, "%s\n", err_msg(&terr));
     if (!tr || lesson_compare_translation(en, tr, &report)) {
-        fprintf(stderr, TR("attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
+        err_print(TR("attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
         lesson_free(tr);
         tr = NULL;
     }

@@ -70,11 +70,11 @@ bool plot_env_check(void) {
     double s;
     bool ok = true;
     if (e && *e && !target_named(e, &t)) {
-        fprintf(stderr, "attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
+        err_print("attn: ATTN_PLOT=%s is not a plot target (auto, window, terminal, sixel, files, summary, script, none)\n", e);
         ok = false;
     }
     if (!scale_env(&s)) {
-        fprintf(stderr, "attn: ATTN_FIGURE_SCALE=%s is not a number from 0.5 to 4: window figures are drawn at scale 1\n", getenv("ATTN_FIGURE_SCALE"));
+        err_print("attn: ATTN_FIGURE_SCALE=%s is not a number from 0.5 to 4: window figures are drawn at scale 1\n", getenv("ATTN_FIGURE_SCALE"));
         ok = false;
     }
     return ok;
@@ -253,11 +253,11 @@ void plot_quote(StrBuf *out, const char *s) {
  * terminal escape). */
 static void visible(StrBuf *out, const char *s) { tw_visible(out, s, strlen(s), false); }
 
-bool plot_safe_filename(const char *name, char *why, size_t whylen) {
+bool plot_safe_filename(const char *name, AttnError *why) {
     size_t n = strlen(name);
     const char *ext = strrchr(name, '.');
-    if (n == 0 || n > 200) { snprintf(why, whylen, "the file name must have 1 to 200 characters"); return false; }
-    if (name[0] == '-' || name[0] == '|' || name[0] == '<') { snprintf(why, whylen, "the file name cannot start with '%c'", name[0]); return false; }
+    if (n == 0 || n > 200) { err_set(why, "the file name must have 1 to 200 characters"); return false; }
+    if (name[0] == '-' || name[0] == '|' || name[0] == '<') { err_set(why, "the file name cannot start with '%c'", name[0]); return false; }
     /* letters and digits of any script (図1.png, 位置编码.svg), and . _ - / */
     for (const char *p = name; *p;) {
         uint32_t cp;
@@ -272,16 +272,16 @@ bool plot_safe_filename(const char *name, char *why, size_t whylen) {
             StrBuf b;
             sb_init(&b);
             visible(&b, c);
-            snprintf(why, whylen, "the file name may only hold letters, digits, '.', '_', '-' and '/' (not '%s')",
+            err_set(why, "the file name may only hold letters, digits, '.', '_', '-' and '/' (not '%s')",
                      sb_str(&b));
             sb_free(&b);
             return false;
         }
         p += len;
     }
-    if (strstr(name, "..")) { snprintf(why, whylen, "the file name cannot contain '..'"); return false; }
+    if (strstr(name, "..")) { err_set(why, "the file name cannot contain '..'"); return false; }
     if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png") && strcmp(ext, ".pdf"))) {
-        snprintf(why, whylen, "the file name must end in .svg, .png or .pdf");
+        err_set(why, "the file name must end in .svg, .png or .pdf");
         return false;
     }
     return true;
@@ -404,14 +404,14 @@ static int message_kind(const char *line) {
     return line[strspn(line, " ")] ? 1 : 0;
 }
 
-static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t errlen) {
+static bool send(Plot *P, const char *script, StrBuf *out, AttnError *err) {
     char *msgs = NULL;
     bool restarted;
     fflush(stdout);
-    if (!gp_run(gnuplot(P), script, &msgs, &restarted, err, errlen)) return false;
+    if (!gp_run(gnuplot(P), script, &msgs, &restarted, err)) return false;
     /* a note about attn's surroundings, not output of the statement: on stderr, so a class's recording (which
      * keeps the statement's output) replays without it */
-    if (restarted) fputs("attn: gnuplot had stopped; a fresh one was started\n", stderr);
+    if (restarted) err_print("attn: gnuplot had stopped; a fresh one was started\n");
     int worst = 0;
     StrBuf shown;
     sb_init(&shown);
@@ -427,9 +427,9 @@ static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t err
     if (worst == 2) {           /* the whole of it: the command gnuplot echoed, its caret, the message */
         const char *m = msgs;
         while (*m == '\n' || *m == ' ') m++;
-        snprintf(err, errlen, "gnuplot: %s", m);
-        size_t n = strlen(err);
-        while (n && err[n - 1] == '\n') err[--n] = 0;
+        err_set(err, "gnuplot: %s", m);
+        size_t n = err ? strlen(err->msg) : 0;
+        while (n && err->msg[n - 1] == '\n') err->msg[--n] = 0;
     } else if (worst == 1) {
         sb_puts(out, "gnuplot: ");
         sb_puts(out, sb_str(&shown));
@@ -439,15 +439,15 @@ static bool send(Plot *P, const char *script, StrBuf *out, char *err, size_t err
     return worst < 2;
 }
 
-static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size_t errlen);
+static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, AttnError *err);
 
 /* After a class's figure went to a window: the keyboard stays with `focus` (the teacher's terminal), which a window
  * manager takes from it when gnuplot maps a new window (watched for a second) or raises it (a moment). */
 static void keep_focus(Plot *P, const char *window, unsigned long focus) {
     unsigned long id = 0;
-    char *msgs = NULL, err[256];
+    char *msgs = NULL;
     bool restarted;
-    if (!strcmp(window, "x11") && gp_run(gnuplot(P), "print GPVAL_TERM_WINDOWID", &msgs, &restarted, err, sizeof err))
+    if (!strcmp(window, "x11") && gp_run(gnuplot(P), "print GPVAL_TERM_WINDOWID", &msgs, &restarted, NULL))
         id = strtoul(msgs, NULL, 10);
     free(msgs);
     if (!id) id = (unsigned long)gp_pid(P->gp);       /* wxt and qt do not say: one window per gnuplot */
@@ -459,7 +459,7 @@ static void keep_focus(Plot *P, const char *window, unsigned long focus) {
 /* Draws fig (numbered already, kept by the caller) on a screen target t (window, terminal, sixel): the drawing goes to
  * the terminal (gnuplot's) or into out (attn's own). *rows: the terminal rows the drawing takes, ending with the
  * cursor on the row after it (0 for a window or sixel), so that a live figure can go back over it. */
-static bool show_on_screen(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err, size_t errlen, int *rows) {
+static bool show_on_screen(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, AttnError *err, int *rows) {
     *rows = 0;
     int narrow = t == PT_TERMINAL || t == PT_SIXEL ? too_narrow() : 0;
     if (narrow) {
@@ -483,10 +483,10 @@ static bool show_on_screen(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char
         char tmp[64];
         snprintf(tmp, sizeof tmp, "/tmp/attn-sixel-XXXXXX.png");
         int fd = mkstemps(tmp, 4);
-        if (fd < 0) { snprintf(err, errlen, "cannot draw a sixel picture: no temporary file in /tmp (%s)", strerror(errno)); sb_free(&s); return false; }
+        if (fd < 0) { err_set(err, "cannot draw a sixel picture: no temporary file in /tmp (%s)", strerror(errno)); sb_free(&s); return false; }
         close(fd);
         plot_script(fig, &cv, tmp, &s);
-        bool ok = send(P, sb_str(&s), out, err, errlen);
+        bool ok = send(P, sb_str(&s), out, err);
         remove(tmp);
         sb_free(&s);
         return ok;
@@ -499,7 +499,7 @@ static bool show_on_screen(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char
         sb_free(&script);
     } else plot_script(fig, &cv, "", &s);
     unsigned long focus = t == PT_WINDOW && P->teaching ? xwin_focus(P->x) : 0;
-    bool ok = send(P, sb_str(&s), out, err, errlen);
+    bool ok = send(P, sb_str(&s), out, err);
     sb_free(&s);
     if (ok && focus) keep_focus(P, cv.window, focus);
     /* gnuplot's dumb terminal ends its last row without a newline: what attn prints next (the prompt, a lesson's
@@ -515,11 +515,11 @@ static bool show_on_screen(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char
 
 /* The text targets (none, inline, summary, script, files) of plot_show and of a live figure's last drawing; false
  * (nothing done) for the screen targets. *ok: whether it worked. */
-static bool show_as_text(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err, size_t errlen, bool *ok) {
+static bool show_as_text(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, AttnError *err, bool *ok) {
     *ok = true;
     switch (t) {
     case PT_NONE: return true;
-    case PT_INLINE: *ok = show_inline(P, fig, out, err, errlen); return true;
+    case PT_INLINE: *ok = show_inline(P, fig, out, err); return true;
     case PT_SUMMARY:
         /* chosen by attn because the output is not a terminal: the ranges and, once, how to see the figure;
          * asked for (transcripts, lessons replayed as tests): what the figure holds */
@@ -544,14 +544,14 @@ static bool show_as_text(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *
         const char *dir = getenv("ATTN_PLOT_DIR");
         char path[600];
         snprintf(path, sizeof path, "%s%sfigure-%d.svg", dir && *dir ? dir : "", dir && *dir ? "/" : "", fig->number);
-        *ok = plot_savefig(P, path, out, err, errlen);
+        *ok = plot_savefig(P, path, out, err);
         return true;
     }
     default: return false;
     }
 }
 
-bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t errlen) {
+bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, AttnError *err) {
     plot_figure_clean_text(fig);
     fig->number = ++P->figures;
     plot_figure_free(P->last);
@@ -559,9 +559,9 @@ bool plot_show(Plot *P, Figure *fig, StrBuf *out, bool tty, char *err, size_t er
     P->live_rows = 0;           /* a live figure drawn before is not the last thing on the screen any more */
     PlotTarget t = plot_resolved_target(P, tty);
     bool ok;
-    if (show_as_text(P, fig, t, out, err, errlen, &ok)) return ok;
+    if (show_as_text(P, fig, t, out, err, &ok)) return ok;
     int rows;
-    return show_on_screen(P, fig, t, out, err, errlen, &rows);
+    return show_on_screen(P, fig, t, out, err, &rows);
 }
 
 static double now_seconds(void) {
@@ -572,7 +572,7 @@ static double now_seconds(void) {
 
 /* Draws the live figure fig (its number set) on a screen target: in a window, over its last drawing; in the
  * terminal, back up over the rows of its last drawing when that is still the last thing shown, then drawn again. */
-static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err, size_t errlen) {
+static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, AttnError *err) {
     if (t == PT_TERMINAL && P->live_rows > 0 && P->live_number == fig->number) {
         fprintf(stdout, "\x1b[%dA\r\x1b[J", P->live_rows);      /* up to its first row, the rest of the screen cleared */
         fflush(stdout);
@@ -581,7 +581,7 @@ static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err
     sb_init(&note);
     int rows;
     double t0 = now_seconds();
-    bool ok = show_on_screen(P, fig, t, t == PT_WINDOW ? &note : out, err, errlen, &rows);
+    bool ok = show_on_screen(P, fig, t, t == PT_WINDOW ? &note : out, err, &rows);
     sb_free(&note);             /* a window's note is said once, of the last state (plot_live_flush) */
     P->live_rows = rows;
     P->live_drawn_at = now_seconds();
@@ -589,7 +589,7 @@ static bool live_draw(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, char *err
     return ok;
 }
 
-bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *err, size_t errlen) {
+bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, AttnError *err) {
     plot_figure_clean_text(fig);
     if (*number <= 0 || *number > P->figures) {       /* a new board, or one from before plot_reset */
         *number = ++P->figures;
@@ -613,10 +613,10 @@ bool plot_live(Plot *P, Figure *fig, int *number, bool tty, StrBuf *out, char *e
     }
     plot_figure_free(P->last);
     P->last = fig;                  /* savefig() writes the board as it is drawn */
-    return live_draw(P, fig, t, out, err, errlen);
+    return live_draw(P, fig, t, out, err);
 }
 
-bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen) {
+bool plot_live_flush(Plot *P, bool tty, StrBuf *out, AttnError *err) {
     Figure *fig = P->live_pending;
     bool dirty = P->live_dirty;
     P->live_dirty = false;
@@ -634,9 +634,9 @@ bool plot_live_flush(Plot *P, bool tty, StrBuf *out, char *err, size_t errlen) {
     P->last = fig;                  /* savefig() writes the board as it ended */
     PlotTarget t = plot_resolved_target(P, tty);
     bool ok;
-    if (show_as_text(P, fig, t, out, err, errlen, &ok)) return ok;
+    if (show_as_text(P, fig, t, out, err, &ok)) return ok;
     if (t == PT_SIXEL && P->live_rows) P->live_rows = 0;
-    ok = live_draw(P, fig, t, out, err, errlen);
+    ok = live_draw(P, fig, t, out, err);
     if (ok && t == PT_WINDOW && !P->live_announced) {
         P->live_announced = true;
         sb_putc(out, '<');
@@ -713,7 +713,7 @@ static const char *why_not_written(const char *tmp) {
  * creates (never following a link planted there) and removes, and reads it whole into data. shown: what the file is
  * called in messages ("savefig('x.svg')"). false with err set when the file could not be made or gnuplot did not write all of it. */
 static bool render_file(Plot *P, const Figure *fig, const char *tmp, const char *ext, const char *shown, StrBuf *data,
-                        StrBuf *out, char *err, size_t errlen) {
+                        StrBuf *out, AttnError *err) {
     /* made here first: a directory that is not there or not writable is said plainly (gnuplot, failing to open the
      * file, would draw to where its output went before), and a link planted under the temporary name is not followed */
     file_temp_add(tmp);             /* before open(): a SIGTERM just after it removes the file too */
@@ -722,8 +722,8 @@ static bool render_file(Plot *P, const Figure *fig, const char *tmp, const char 
     if (fd < 0) {
         int e = errno;
         file_temp_remove(tmp);
-        if (file_space_error(e)) snprintf(err, errlen, "%s: could not write the file: %s (nothing was changed)", shown, file_space_error(e));
-        else snprintf(err, errlen, "%s: cannot write there: %s", shown, strerror(e));
+        if (file_space_error(e)) err_set(err, "%s: could not write the file: %s (nothing was changed)", shown, file_space_error(e));
+        else err_set(err, "%s: cannot write there: %s", shown, strerror(e));
         return false;
     }
     close(fd);
@@ -732,18 +732,18 @@ static bool render_file(Plot *P, const Figure *fig, const char *tmp, const char 
     Canvas cv = plot_file_canvas(fig, ext);
     plot_script(fig, &cv, tmp, &s);
     sb_puts(&s, "unset output\n");
-    bool ok = send(P, sb_str(&s), out, err, errlen);
+    bool ok = send(P, sb_str(&s), out, err);
     sb_free(&s);
     /* attn made the temporary file, so the folder is there and writable: a file gnuplot left empty or cut short
      * says why (the disk is full), else that gnuplot failed */
     if (ok && !(read_file(tmp, data) && data->len > 0)) {
         const char *cause = why_not_written(tmp);
-        snprintf(err, errlen, "%s: gnuplot could not write the file: %s (nothing was changed)", shown,
+        err_set(err, "%s: gnuplot could not write the file: %s (nothing was changed)", shown,
                  cause ? cause : "it wrote nothing");
         ok = false;
     } else if (ok && !file_complete(data, ext)) {
         const char *cause = why_not_written(tmp);
-        snprintf(err, errlen, "%s: gnuplot could not write the whole file: %s (nothing was changed)", shown,
+        err_set(err, "%s: gnuplot could not write the whole file: %s (nothing was changed)", shown,
                  cause ? cause : "it stopped part way");
         ok = false;
     }
@@ -754,7 +754,7 @@ static bool render_file(Plot *P, const Figure *fig, const char *tmp, const char 
 }
 
 /* A figure shown inline by a Jupyter kernel: SVG and PNG drawn in the kernel's directory, handed to its show(). */
-static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size_t errlen) {
+static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, AttnError *err) {
     const PlotInline *in = P->inline_out;
     StrBuf svg, png, summary;
     sb_init(&svg);
@@ -762,9 +762,9 @@ static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size
     sb_init(&summary);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s/figure-%d.svg", in->dir, fig->number);
-    bool ok = render_file(P, fig, tmp, ".svg", "the figure's SVG", &svg, out, err, errlen);
+    bool ok = render_file(P, fig, tmp, ".svg", "the figure's SVG", &svg, out, err);
     snprintf(tmp, sizeof tmp, "%s/figure-%d.png", in->dir, fig->number);
-    if (ok) ok = render_file(P, fig, tmp, ".png", "the figure's PNG", &png, out, err, errlen);
+    if (ok) ok = render_file(P, fig, tmp, ".png", "the figure's PNG", &png, out, err);
     plot_summary(fig, true, &summary);
     if (ok) in->show(in->ctx, fig->number, &svg, &png, sb_str(&summary));
     sb_free(&svg);
@@ -773,19 +773,19 @@ static bool show_inline(Plot *P, const Figure *fig, StrBuf *out, char *err, size
     return ok;
 }
 
-bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errlen) {
-    char why[1200];
+bool plot_savefig(Plot *P, const char *path, StrBuf *out, AttnError *err) {
+    AttnError why;
     const Figure *last = P->last;
-    if (!last) { snprintf(err, errlen, "savefig: there is no figure yet (draw one with d2l.plot or d2l.show_heatmaps)"); return false; }
-    if (!plot_safe_filename(path, why, sizeof why)) {
+    if (!last) { err_set(err, "savefig: there is no figure yet (draw one with d2l.plot or d2l.show_heatmaps)"); return false; }
+    if (!plot_safe_filename(path, &why)) {
         StrBuf b;
         sb_init(&b);
         visible(&b, path);
-        snprintf(err, errlen, "savefig('%s'): %s", sb_str(&b), why);
+        err_set(err, "savefig('%s'): %s", sb_str(&b), err_msg(&why));
         sb_free(&b);
         return false;
     }
-    if (!file_may_write(P->files, path, why, sizeof why)) { snprintf(err, errlen, "savefig('%s'): %s", path, why); return false; }
+    if (!file_may_write(P->files, path, &why)) { err_set(err, "savefig('%s'): %s", path, err_msg(&why)); return false; }
     if (!file_write_wanted(P->files)) { sb_printf(out, "<figure saved to %s>\n", path); return true; }   /* a dry replay */
     char tmp[700];
     const char *ext = strrchr(path, '.');
@@ -794,10 +794,10 @@ bool plot_savefig(Plot *P, const char *path, StrBuf *out, char *err, size_t errl
     sb_init(&data);
     sb_init(&shown);
     sb_printf(&shown, "savefig('%s')", path);
-    bool ok = render_file(P, last, tmp, ext, sb_str(&shown), &data, out, err, errlen);
+    bool ok = render_file(P, last, tmp, ext, sb_str(&shown), &data, out, err);
     sb_free(&shown);
-    if (ok && !file_write_atomic(path, data.s, data.len, why, sizeof why)) {
-        snprintf(err, errlen, "savefig: %s", why);
+    if (ok && !file_write_atomic(path, data.s, data.len, &why)) {
+        err_set(err, "savefig: %s", err_msg(&why));
         ok = false;
     }
     sb_free(&data);

@@ -95,13 +95,13 @@ typedef enum { SENT, DIED, STUCK } SendResult;
  * reads, and would block on a full pipe while attn blocks on its), Ctrl-C stops it, and a gnuplot that takes
  * nothing for GP_TIMEOUT_MS (stopped with Ctrl-Z, hung) is given up: STUCK with a message in err. DIED: it is
  * gone (EPIPE). */
-static SendResult write_all(Gnuplot *g, const char *s, size_t n, char *err, size_t errlen) {
+static SendResult write_all(Gnuplot *g, const char *s, size_t n, AttnError *err) {
     int fl = fcntl(g->in, F_GETFL);
     if (fl >= 0 && !(fl & O_NONBLOCK)) fcntl(g->in, F_SETFL, fl | O_NONBLOCK);
     int idle = 0;
     while (n > 0) {
         if (ten_interrupted) {
-            snprintf(err, errlen, "interrupted while sending the figure to gnuplot: it was stopped, a fresh one starts at the next plot");
+            err_set_kind(err, ERR_INTERRUPT, "interrupted while sending the figure to gnuplot: it was stopped, a fresh one starts at the next plot");
             return STUCK;
         }
         struct pollfd pfd[2] = {{g->in, POLLOUT, 0}, {g->err, POLLIN, 0}};
@@ -109,7 +109,7 @@ static SendResult write_all(Gnuplot *g, const char *s, size_t n, char *err, size
         if (r < 0 && errno != EINTR) return DIED;
         if (r <= 0) {
             if ((idle += 100) >= GP_TIMEOUT_MS) {
-                snprintf(err, errlen, "gnuplot took nothing for %d s (is it stopped?): it was stopped, a fresh one starts at the next plot",
+                err_set(err, "gnuplot took nothing for %d s (is it stopped?): it was stopped, a fresh one starts at the next plot",
                          GP_TIMEOUT_MS / 1000);
                 return STUCK;
             }
@@ -149,7 +149,7 @@ static bool take_lines(const char *buf, size_t n, const char *marker, StrBuf *li
     return false;
 }
 
-static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, size_t errlen) {
+static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, AttnError *err) {
     StrBuf line;
     sb_init(&line);
     int waited = 0;
@@ -161,14 +161,14 @@ static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, 
         int r = poll(&pfd, 1, 100);
         if (r < 0 && errno == EINTR) continue;
         if (ten_interrupted) {
-            snprintf(err, errlen, "interrupted while gnuplot was drawing: it was stopped, a fresh one starts at the next plot");
+            err_set_kind(err, ERR_INTERRUPT, "interrupted while gnuplot was drawing: it was stopped, a fresh one starts at the next plot");
             sb_free(&line);
             return false;
         }
         if (r == 0) {
             waited += 100;
             if (waited >= GP_TIMEOUT_MS) {
-                snprintf(err, errlen, "gnuplot did not answer within %d s: it was stopped, a fresh one starts at the next plot", GP_TIMEOUT_MS / 1000);
+                err_set(err, "gnuplot did not answer within %d s: it was stopped, a fresh one starts at the next plot", GP_TIMEOUT_MS / 1000);
                 sb_free(&line);
                 return false;
             }
@@ -178,7 +178,7 @@ static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, 
         ssize_t n = read(g->err, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            snprintf(err, errlen, "gnuplot stopped unexpectedly%s%s", msgs->len ? ": " : "", msgs->len ? sb_str(msgs) : "");
+            err_set(err, "gnuplot stopped unexpectedly%s%s", msgs->len ? ": " : "", msgs->len ? sb_str(msgs) : "");
             sb_free(&line);
             return false;
         }
@@ -186,22 +186,22 @@ static bool read_until(Gnuplot *g, const char *marker, StrBuf *msgs, char *err, 
     }
 }
 
-static bool gp_start(Gnuplot *g, char *err, size_t errlen) {
+static bool gp_start(Gnuplot *g, AttnError *err) {
     char *exe = find_on_path("gnuplot");
     if (!exe) {
-        snprintf(err, errlen, "gnuplot is not installed, so attn cannot draw: install it with 'sudo apt-get install gnuplot-nox' "
+        err_set(err, "gnuplot is not installed, so attn cannot draw: install it with 'sudo apt-get install gnuplot-nox' "
                               "(or gnuplot-qt for windows). Everything else in attn keeps working.");
         return false;
     }
     int in[2], er[2];
-    if (pipe(in) < 0) { free(exe); snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno)); return false; }
-    if (pipe(er) < 0) { close(in[0]); close(in[1]); free(exe); snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno)); return false; }
+    if (pipe(in) < 0) { free(exe); err_set(err, "cannot start gnuplot: %s", strerror(errno)); return false; }
+    if (pipe(er) < 0) { close(in[0]); close(in[1]); free(exe); err_set(err, "cannot start gnuplot: %s", strerror(errno)); return false; }
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0) {
         close(in[0]); close(in[1]); close(er[0]); close(er[1]);
         free(exe);
-        snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno));
+        err_set(err, "cannot start gnuplot: %s", strerror(errno));
         return false;
     }
     if (pid == 0) {
@@ -227,9 +227,9 @@ static bool gp_start(Gnuplot *g, char *err, size_t errlen) {
     char cmd[128], marker[64];
     snprintf(marker, sizeof marker, "ATTN_SYNC_%u", ++g->sync_no);
     snprintf(cmd, sizeof cmd, "print GPVAL_TERMINALS\nprint \"%s\"\n", marker);
-    SendResult sr = write_all(g, cmd, strlen(cmd), err, errlen);
-    if (sr == DIED) snprintf(err, errlen, "gnuplot stopped as it started");
-    if (sr != SENT || !read_until(g, marker, &msgs, err, errlen)) {
+    SendResult sr = write_all(g, cmd, strlen(cmd), err);
+    if (sr == DIED) err_set(err, "gnuplot stopped as it started");
+    if (sr != SENT || !read_until(g, marker, &msgs, err)) {
         sb_free(&msgs);
         gp_close(g);
         return false;
@@ -240,8 +240,7 @@ static bool gp_start(Gnuplot *g, char *err, size_t errlen) {
 }
 
 bool gp_has_terminal(Gnuplot *g, const char *name) {
-    char err[256];
-    if (g->pid <= 0 && !gp_start(g, err, sizeof err)) return false;
+    if (g->pid <= 0 && !gp_start(g, NULL)) return false;
     if (!g->terminals) return false;
     size_t n = strlen(name);
     for (const char *p = g->terminals; (p = strstr(p, name)); p += n)
@@ -249,7 +248,7 @@ bool gp_has_terminal(Gnuplot *g, const char *name) {
     return false;
 }
 
-bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted_out, char *err, size_t errlen) {
+bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted_out, AttnError *err) {
     *messages = NULL;
     *restarted_out = false;
     bool restarted = false;
@@ -260,7 +259,7 @@ bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted_o
     }
     for (int attempt = 0; attempt < 2; attempt++) {
         if (g->pid <= 0) {
-            if (!gp_start(g, err, errlen)) return false;
+            if (!gp_start(g, err)) return false;
             restarted = restarted || attempt > 0;
         }
         char marker[64], tail[96];
@@ -268,15 +267,15 @@ bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted_o
         snprintf(tail, sizeof tail, "\nprint \"%s\"\n", marker);
         StrBuf msgs;
         sb_init(&msgs);
-        SendResult sr = write_all(g, commands, strlen(commands), err, errlen);
-        if (sr == SENT) sr = write_all(g, tail, strlen(tail), err, errlen);
+        SendResult sr = write_all(g, commands, strlen(commands), err);
+        if (sr == SENT) sr = write_all(g, tail, strlen(tail), err);
         if (sr == STUCK) {
             sb_free(&msgs);
             gp_close(g);
             return false;
         }
         if (sr == SENT) {
-            if (read_until(g, marker, &msgs, err, errlen)) {
+            if (read_until(g, marker, &msgs, err)) {
                 *messages = sb_take(&msgs);
                 *restarted_out = restarted;
                 return true;
@@ -289,6 +288,6 @@ bool gp_run(Gnuplot *g, const char *commands, char **messages, bool *restarted_o
         sb_free(&msgs);
         gp_close(g);
     }
-    snprintf(err, errlen, "gnuplot stopped and could not be restarted");
+    err_set(err, "gnuplot stopped and could not be restarted");
     return false;
 }

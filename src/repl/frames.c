@@ -360,9 +360,9 @@ static void question_cell(Frames *F, const char *src) {
     const char *nl = strchr(src, '\n');
     char *header = xstrndup(src, nl ? (size_t)(nl - src) : strlen(src));
     LessonCell c;
-    char err[1200];
-    if (!lesson_cell_open(header, &c, err, sizeof err)) {
-        cell_error(F, "ValueError", err);
+    AttnError err;
+    if (!lesson_cell_open(header, &c, &err)) {
+        cell_error(F, "ValueError", err_msg(&err));
         free(header);
         cell_done(F, RUN_ERROR);
         return;

@@ -325,8 +325,7 @@ static void history_append(const char *line) {
                 sb_init(&out);
                 sb_puts(&out, "_HiStOrY_V2_");
                 sb_puts(&out, start);
-                char err[600];
-                file_write_atomic(history_path, out.s, out.len, err, sizeof err);
+                file_write_atomic(history_path, out.s, out.len, NULL);   /* best effort: the old history stays */
                 sb_free(&out);
             }
             sb_free(&all);

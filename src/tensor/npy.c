@@ -185,17 +185,17 @@ static int save_dense(const char *path, const Tensor *t) {
     sb_putc(&h, '\n');
     /* a temporary file beside it, every write checked, then renamed: a full disk never leaves half a file */
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8)};
-    char err[600];
+    AttnError err;
     FileWriter w;
-    bool ok = file_begin_stoppable(&w, path, &ten_interrupted, err, sizeof err);   /* Ctrl-C stops a long save */
+    bool ok = file_begin_stoppable(&w, path, &ten_interrupted, &err);   /* Ctrl-C stops a long save */
     if (ok) {
         file_put(&w, pre, 10);
         file_put(&w, h.s, h.len);
         file_put(&w, t->data, ten_dtype_size(t->dtype) * (size_t)t->numel);
-        ok = file_commit(&w, err, sizeof err);
+        ok = file_commit(&w, &err);
     }
     sb_free(&h);
-    if (!ok && w.err == EINTR && ten_interrupted) { ten_fail_interrupted(ten_ctx_of(t)); return -1; }
-    if (!ok) { ten_fail_in(ten_ctx_of(t), "%s", err); return -1; }
+    if (!ok && err.kind == ERR_INTERRUPT && ten_interrupted) { ten_fail_interrupted(ten_ctx_of(t)); return -1; }
+    if (!ok) { ten_fail_in(ten_ctx_of(t), "%s", err_msg(&err)); return -1; }
     return 0;
 }

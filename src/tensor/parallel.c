@@ -6,6 +6,7 @@
 #define _GNU_SOURCE                         /* sched_getaffinity, CPU_COUNT */
 #include "parallel.h"
 #include "tensor.h"
+#include "attnerr.h"
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -53,7 +54,7 @@ int par_threads(void) {
         char *end;
         long v = strtol(env, &end, 10);
         if (*end == '\0' && v >= 1 && v <= PAR_MAX_THREADS) n = (int)v;
-        else fprintf(stderr, "attn: ATTN_THREADS=%s is not a thread count from 1 to %d; using %d (the cores)\n", env, PAR_MAX_THREADS, n);
+        else err_print("attn: ATTN_THREADS=%s is not a thread count from 1 to %d; using %d (the cores)\n", env, PAR_MAX_THREADS, n);
     }
     c->threads = n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
     return c->threads;

@@ -1,6 +1,7 @@
 /* tensor_create.c - storage and allocation, creation, element access, copies and casts, errors. */
 #include "tensor_internal.h"
 #include "strbuf.h"
+#include "attnerr.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,19 +48,16 @@ void ten_ctx_free(TenCtx *c) {
 
 int64_t ten_live_bytes(const TenCtx *c) { return c->live_bytes; }
 
-const char *ten_error(const TenCtx *c) { return c->err; }
-TenErrKind ten_error_kind(const TenCtx *c) { return c->err_kind; }
+const char *ten_error(const TenCtx *c) { return err_msg(&c->err); }
+TenErrKind ten_error_kind(const TenCtx *c) { return c->err.kind == ERR_INTERRUPT ? TEN_ERR_INTERRUPTED : TEN_ERR_FAILED; }
 void ten_fail_in(TenCtx *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->err, sizeof c->err, fmt, ap);
+    err_setv(&c->err, fmt, ap);
     va_end(ap);
-    c->err_kind = TEN_ERR_FAILED;
+    if (strlen(c->err.msg) >= TEN_ERR_MAX) c->err.msg[TEN_ERR_MAX - 1] = 0;
 }
-void ten_fail_interrupted(TenCtx *c) {
-    snprintf(c->err, sizeof c->err, "interrupted");
-    c->err_kind = TEN_ERR_INTERRUPTED;
-}
+void ten_fail_interrupted(TenCtx *c) { err_set_kind(&c->err, ERR_INTERRUPT, "interrupted"); }
 
 void ten_bytes_str(int64_t bytes, char *out, size_t n) {
     static const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
@@ -335,13 +333,13 @@ void ten_free(Tensor *t) {
 #ifdef TEN_CHECKS
 void ten_check_contiguous(const Tensor *t, const char *fn) {
     if (t->contiguous) return;
-    fprintf(stderr, "attn: internal error: %s() of a non-contiguous tensor (take it through ten_as_contiguous)\n", fn);
+    err_print("attn: internal error: %s() of a non-contiguous tensor (take it through ten_as_contiguous)\n", fn);
     abort();
 }
 void ten_check_dtype(const Tensor *t, int dt, const char *fn) {
     if ((int)t->dtype == dt) return;
-    fprintf(stderr, "attn: internal error: %s() of a %s tensor (convert it at the builtin boundary: arg_tensor_as)\n",
-            fn, ten_dtype_name(t->dtype));
+    err_print("attn: internal error: %s() of a %s tensor (convert it at the builtin boundary: arg_tensor_as)\n",
+              fn, ten_dtype_name(t->dtype));
     abort();
 }
 #endif

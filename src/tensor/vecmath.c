@@ -3,6 +3,7 @@
  * order PyTorch's vectorised kernel adds it up. */
 #include "vecmath.h"
 #include "tensor.h"
+#include "attnerr.h"
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ static int env_level(int top) {
     if (!e || !*e) return top;
     int want = !strcmp(e, "scalar") || !strcmp(e, "none") ? 0 : !strcmp(e, "avx2") ? 1 : !strcmp(e, "avx512") ? 2 : -1;
     if (want < 0) {
-        fprintf(stderr, "attn: ATTN_SIMD=%s is not scalar, avx2 or avx512; using what the CPU has\n", e);
+        err_print("attn: ATTN_SIMD=%s is not scalar, avx2 or avx512; using what the CPU has\n", e);
         return top;
     }
     return want < top ? want : top;

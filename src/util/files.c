@@ -82,24 +82,24 @@ const char *file_space_error(int e) {
          : e == EFBIG ? "the file would be larger than allowed (ulimit -f)" : NULL;
 }
 
-static void say(char *err, size_t errlen, const char *path, int e) {
-    if (e == EINTR) snprintf(err, errlen, "interrupted (Ctrl-C) while writing %s: nothing was changed", path);
-    else if (file_space_error(e)) snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, file_space_error(e));
-    else snprintf(err, errlen, "cannot write %s: %s (nothing was changed)", path, strerror(e));
+static void say(AttnError *err, const char *path, int e) {
+    if (e == EINTR) err_set_kind(err, ERR_INTERRUPT, "interrupted (Ctrl-C) while writing %s: nothing was changed", path);
+    else if (file_space_error(e)) err_set(err, "cannot write %s: %s (nothing was changed)", path, file_space_error(e));
+    else err_set(err, "cannot write %s: %s (nothing was changed)", path, strerror(e));
 }
 
-bool file_begin_stoppable(FileWriter *w, const char *path, atomic_int *flag, char *err, size_t errlen) {
+bool file_begin_stoppable(FileWriter *w, const char *path, atomic_int *flag, AttnError *err) {
     sigint_flag = flag;          /* before the temporary file exists: a SIGINT from now on stops this save */
-    bool ok = file_begin(w, path, err, errlen);
+    bool ok = file_begin(w, path, err);
     if (ok) w->stop = flag;
     else sigint_flag = NULL;
     return ok;
 }
 
-bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
+bool file_begin(FileWriter *w, const char *path, AttnError *err) {
     memset(w, 0, sizeof *w);
     w->fd = -1;
-    if (strlen(path) >= sizeof w->path - 1) { snprintf(err, errlen, "cannot write %.80s...: the path is too long", path); return false; }
+    if (strlen(path) >= sizeof w->path - 1) { err_set(err, "cannot write %.80s...: the path is too long", path); return false; }
     snprintf(w->path, sizeof w->path, "%s", path);
     for (int attempt = 0; attempt < 100 && w->fd < 0; attempt++) {
         snprintf(w->tmp, sizeof w->tmp, "%s.tmp%ld.%d", path, (long)getpid(), attempt);
@@ -114,7 +114,7 @@ bool file_begin(FileWriter *w, const char *path, char *err, size_t errlen) {
             if (e != EEXIST) break;
         }
     }
-    if (w->fd < 0) { say(err, errlen, path, errno); w->tmp[0] = 0; return false; }
+    if (w->fd < 0) { say(err, path, errno); w->tmp[0] = 0; return false; }
     return true;
 }
 
@@ -140,14 +140,14 @@ void file_abort(FileWriter *w) {
     w->tmp[0] = 0;
 }
 
-bool file_commit(FileWriter *w, char *err, size_t errlen) {
+bool file_commit(FileWriter *w, AttnError *err) {
     if (!w->err && w->stop && *w->stop) w->err = EINTR;
     if (!w->err && fsync(w->fd) != 0 && errno != EINVAL) w->err = errno;
     if (close(w->fd) != 0 && !w->err) w->err = errno;
     w->fd = -1;
     if (!w->err && rename(w->tmp, w->path) != 0) w->err = errno;
     if (w->err) {
-        say(err, errlen, w->path, w->err);
+        say(err, w->path, w->err);
         file_abort(w);
         return false;
     }
@@ -157,11 +157,11 @@ bool file_commit(FileWriter *w, char *err, size_t errlen) {
     return true;
 }
 
-bool file_write_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen) {
+bool file_write_atomic(const char *path, const void *data, size_t n, AttnError *err) {
     FileWriter w;
-    if (!file_begin(&w, path, err, errlen)) return false;
+    if (!file_begin(&w, path, err)) return false;
     file_put(&w, data, n);
-    return file_commit(&w, err, errlen);
+    return file_commit(&w, err);
 }
 
 /* ---- the write policy ---- */
@@ -217,11 +217,11 @@ static bool made_here(FilePolicy *p, const char *real, bool add) {
     return true;
 }
 
-bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
+bool file_may_write(FilePolicy *p, const char *path, AttnError *err) {
     if (!p || (!p->restricted && !p->frozen)) return true;
     const char *who = p->who ? p->who : "a lesson";
     if (p->frozen) {
-        snprintf(err, errlen, "%s may not write files while an answer is checked (%s was not written)", who, path);
+        err_set(err, "%s may not write files while an answer is checked (%s was not written)", who, path);
         return false;
     }
     /* the directory the file would land in, with every symbolic link and .. resolved */
@@ -243,7 +243,7 @@ bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
         if (!strchr(near, '/') && stat(near, &ds) != 0) snprintf(near, sizeof near, ".");     /* "figs/a": from "." */
         if (near[0] == '/' && stat(near, &ds) != 0) snprintf(near, sizeof near, "/");
         if (realpath(near, nreal) && under_root(p, nreal) && !strstr(dir, "..")) {
-            snprintf(err, errlen, "there is no directory %s (make it first: a file is written only into one that exists)", dir);
+            err_set(err, "there is no directory %s (make it first: a file is written only into one that exists)", dir);
             return false;
         }
     }
@@ -253,19 +253,19 @@ bool file_may_write(FilePolicy *p, const char *path, char *err, size_t errlen) {
     if (inside && exists && S_ISLNK(st.st_mode)) inside = false;   /* a link in the root that points elsewhere */
     if (!inside) {
         if (allowed_dir[0])
-            snprintf(err, errlen, "%s may write only into its own folder %s or into %s (--allow-write), not to %s", who,
+            err_set(err, "%s may write only into its own folder %s or into %s (--allow-write), not to %s", who,
                      p->root, allowed_dir, path);
         else
-            snprintf(err, errlen, "%s may write only into its own folder %s, not to %s (to let it write into another "
+            err_set(err, "%s may write only into its own folder %s, not to %s (to let it write into another "
                                   "folder, start attn with --allow-write DIR)", who, p->root, path);
         return false;
     }
     size_t rn = strlen(real);
-    if (rn + 1 + strlen(base) >= sizeof real) { snprintf(err, errlen, "cannot write %.80s...: the path is too long", path); return false; }
+    if (rn + 1 + strlen(base) >= sizeof real) { err_set(err, "cannot write %.80s...: the path is too long", path); return false; }
     real[rn] = '/';
     snprintf(real + rn + 1, sizeof real - rn - 1, "%s", base);
     if (exists && !p->dry && !made_here(p, real, false)) {
-        snprintf(err, errlen, "%s never replaces a file it did not make: %s is there already and was left as it was "
+        err_set(err, "%s never replaces a file it did not make: %s is there already and was left as it was "
                               "(to let %s write it, move that file away first)", who, path, who);
         return false;
     }

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-char *textfile_read(const char *path, size_t max_bytes, char *err, size_t errlen) {
+char *textfile_read(const char *path, size_t max_bytes, AttnError *err) {
     FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+    if (!f) { err_set(err, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
     StrBuf b;
     sb_init(&b);
     char buf[65536];
@@ -17,14 +17,14 @@ char *textfile_read(const char *path, size_t max_bytes, char *err, size_t errlen
         if (b.len + n > max_bytes) {
             fclose(f);
             sb_free(&b);
-            snprintf(err, errlen, "%s: larger than %zu MiB", path, max_bytes >> 20);
+            err_set(err, "%s: larger than %zu MiB", path, max_bytes >> 20);
             return NULL;
         }
         sb_putn(&b, buf, n);
     }
     bool bad = ferror(f) != 0;
     fclose(f);
-    if (bad) { sb_free(&b); snprintf(err, errlen, "%s: cannot read", path); return NULL; }
-    if (memchr(sb_str(&b), 0, b.len)) { sb_free(&b); snprintf(err, errlen, "%s: has a NUL byte (not a text file)", path); return NULL; }
+    if (bad) { sb_free(&b); err_set(err, "%s: cannot read", path); return NULL; }
+    if (memchr(sb_str(&b), 0, b.len)) { sb_free(&b); err_set(err, "%s: has a NUL byte (not a text file)", path); return NULL; }
     return sb_take(&b);
 }

@@ -11,8 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!f) return 0;
     fwrite(data, 1, size, f);
     fclose(f);
-    char err[600];
-    Lesson *l = lesson_load("lesson.md", err, sizeof err);
+    AttnError err;
+    Lesson *l = lesson_load("lesson.md", &err);
     lesson_free(l);
     return 0;
 }

@@ -8,8 +8,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_limits();
     if (size > 16384) return 0;
     char *s = fuzz_cstring(data, size);
-    char err[512];
-    Transcript *t = tr_parse("fuzz.md", s, err, sizeof err);
+    AttnError err;
+    Transcript *t = tr_parse("fuzz.md", s, &err);
     tr_free(t);
     size_t half = strlen(s) / 2;
     char *a = strndup(s, half), *b = strdup(s + half);

@@ -127,11 +127,11 @@ static void test_paths(void **state) {
 }
 
 static int compare_files(const char *en_path, const char *tr_path, StrBuf *report) {
-    char err[600];
-    Lesson *en = lesson_load(en_path, err, sizeof err);
-    if (!en) { sb_printf(report, "%s\n", err); return 1; }
-    Lesson *tr = lesson_load(tr_path, err, sizeof err);
-    if (!tr) { sb_printf(report, "%s\n", err); lesson_free(en); return 1; }
+    AttnError err;
+    Lesson *en = lesson_load(en_path, &err);
+    if (!en) { sb_printf(report, "%s\n", err_msg(&err)); return 1; }
+    Lesson *tr = lesson_load(tr_path, &err);
+    if (!tr) { sb_printf(report, "%s\n", err_msg(&err)); lesson_free(en); return 1; }
     int d = lesson_compare_translation(en, tr, report);
     lesson_free(en);
     lesson_free(tr);
@@ -225,19 +225,19 @@ static void test_drift_caught(void **state) {
                    "## 問題 {#ask}\n\n```question\nx はいくつ?\nanswer: x\naccept: 2\nhint: 見て\nwrong: 3\n```\n");
     /* the runner never shows a drifted translation: the English lesson instead */
     i18n_set(I18N_JA);
-    char err[600];
-    Lesson *l = lesson_load_localized(en, err, sizeof err);
+    AttnError err;
+    Lesson *l = lesson_load_localized(en, &err);
     assert_non_null(l);
     assert_string_equal(l->title, "Lesson 1: X");
     lesson_free(l);
     write_file(tr, "# レッスン 1: X\nSection: §11.6.1\n\n## トークン {#tokens}\n\n```attn\nattn> x = 1 + 1\nattn> x\n2\n```\n\n"
                    "## 問題 {#ask}\n\n```question\nx はいくつ?\nanswer: x\naccept: 2\nhint: 見て\nwrong: 3\n```\n");
-    l = lesson_load_localized(en, err, sizeof err);
+    l = lesson_load_localized(en, &err);
     assert_string_equal(l->title, "レッスン 1: X");
     assert_string_equal(l->id, "01-x");                        /* progress is kept under the same name */
     lesson_free(l);
     i18n_set(I18N_EN);
-    l = lesson_load_localized(en, err, sizeof err);
+    l = lesson_load_localized(en, &err);
     assert_string_equal(l->title, "Lesson 1: X");
     lesson_free(l);
     sb_free(&r);

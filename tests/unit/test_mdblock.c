@@ -71,8 +71,8 @@ static void test_steps(void **state) {
     const char *body = "attn> for i in range(2):\r\n  ...>     print(i)\n  ...>\n0\n1\nattn> x = 1\nattn> print('```')\n```\n";
     MdStep *s = NULL;
     int n = 0, cap = 0;
-    char err[256];
-    assert_true(md_attn_steps(body, body + strlen(body), 10, "f.md", &s, &n, &cap, err, sizeof err));
+    AttnError err;
+    assert_true(md_attn_steps(body, body + strlen(body), 10, "f.md", &s, &n, &cap, &err));
     assert_int_equal(n, 3);
     assert_string_equal(s[0].input, "for i in range(2):\n    print(i)\n");
     assert_string_equal(s[0].expected, "0\n1\n");
@@ -88,24 +88,24 @@ static void test_steps(void **state) {
     s = NULL;
     n = cap = 0;
     const char *orphan = "\noutput first\n";
-    assert_false(md_attn_steps(orphan, orphan + strlen(orphan), 5, "f.md", &s, &n, &cap, err, sizeof err));
-    assert_string_equal(err, "f.md:6: output before any 'attn> ' input");
+    assert_false(md_attn_steps(orphan, orphan + strlen(orphan), 5, "f.md", &s, &n, &cap, &err));
+    assert_string_equal(err_msg(&err), "f.md:6: output before any 'attn> ' input");
     free(s);
 }
 
 static void test_text_clean(void **state) {
     (void)state;
-    char err[400];
-    assert_true(md_text_clean("plain\ttext\r\nnaïve 日本語\n", "l.md", err, sizeof err));
-    assert_false(md_text_clean("ok\nab\x1b]52;c;ZXZpbA==\x07\n", "l.md", err, sizeof err));
-    assert_non_null(strstr(err, "l.md:2:3: a control character (ESC)"));
-    assert_false(md_text_clean("attn> x = 1\rattn> rm()\n", "l.md", err, sizeof err));     /* \r hides a statement */
-    assert_non_null(strstr(err, "l.md:1:12: a control character (CR)"));
-    assert_false(md_text_clean("a = 1 # \xe2\x80\xae evil\n", "l.md", err, sizeof err));    /* U+202E RIGHT-TO-LEFT OVERRIDE */
-    assert_non_null(strstr(err, "bidirectional"));
-    assert_false(md_text_clean("x\xc2\x9b" "2J\n", "l.md", err, sizeof err));               /* U+009B: CSI */
-    assert_false(md_text_clean("x\x9b" "2J\n", "l.md", err, sizeof err));                   /* a raw 0x9B byte */
-    assert_false(md_text_clean("del\x7f\n", "l.md", err, sizeof err));
+    AttnError err;
+    assert_true(md_text_clean("plain\ttext\r\nnaïve 日本語\n", "l.md", &err));
+    assert_false(md_text_clean("ok\nab\x1b]52;c;ZXZpbA==\x07\n", "l.md", &err));
+    assert_non_null(strstr(err_msg(&err), "l.md:2:3: a control character (ESC)"));
+    assert_false(md_text_clean("attn> x = 1\rattn> rm()\n", "l.md", &err));     /* \r hides a statement */
+    assert_non_null(strstr(err_msg(&err), "l.md:1:12: a control character (CR)"));
+    assert_false(md_text_clean("a = 1 # \xe2\x80\xae evil\n", "l.md", &err));    /* U+202E RIGHT-TO-LEFT OVERRIDE */
+    assert_non_null(strstr(err_msg(&err), "bidirectional"));
+    assert_false(md_text_clean("x\xc2\x9b" "2J\n", "l.md", &err));               /* U+009B: CSI */
+    assert_false(md_text_clean("x\x9b" "2J\n", "l.md", &err));                   /* a raw 0x9B byte */
+    assert_false(md_text_clean("del\x7f\n", "l.md", &err));
 }
 
 /* The same file read as a lesson and as a transcript gives the same statements and expected output. */
@@ -128,11 +128,11 @@ static void test_lesson_and_transcript_agree(void **state) {
     assert_true(fd >= 0);
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
-    char err[600];
-    Lesson *l = lesson_load(path, err, sizeof err);
-    if (!l) fail_msg("%s", err);
-    Transcript *t = tr_parse(path, text, err, sizeof err);
-    if (!t) fail_msg("%s", err);
+    AttnError err;
+    Lesson *l = lesson_load(path, &err);
+    if (!l) fail_msg("%s", err_msg(&err));
+    Transcript *t = tr_parse(path, text, &err);
+    if (!t) fail_msg("%s", err_msg(&err));
     int k = 0;
     for (int i = 0; i < l->steps[0].nitems; i++) {
         const LessonItem *it = &l->steps[0].items[i];

@@ -296,22 +296,22 @@ static void test_live_figure(void **state) {
     plot_set_target(&P, "summary");
     StrBuf out;
     sb_init(&out);
-    char err[256];
+    AttnError err;
     int number = 0;
-    for (int64_t n = 1; n <= 50; n++) assert_true(plot_live(&P, board(n), &number, false, &out, err, sizeof err));
+    for (int64_t n = 1; n <= 50; n++) assert_true(plot_live(&P, board(n), &number, false, &out, &err));
     assert_int_equal(number, 1);
     assert_int_equal(plot_figure_count(&P), 1);
     assert_int_equal((int)out.len, 0);                                 /* nothing shown while it trains */
-    assert_true(plot_live_flush(&P, false, &out, err, sizeof err));
+    assert_true(plot_live_flush(&P, false, &out, &err));
     assert_string_equal(sb_str(&out), "<figure 1: 1 line of 50 points; legend 'train_loss'>\n");
     sb_free(&out);
     sb_init(&out);
-    assert_true(plot_live_flush(&P, false, &out, err, sizeof err));    /* drawn already: nothing more */
+    assert_true(plot_live_flush(&P, false, &out, &err));    /* drawn already: nothing more */
     assert_int_equal((int)out.len, 0);
     int other = 0;
-    assert_true(plot_live(&P, board(3), &other, false, &out, err, sizeof err));
+    assert_true(plot_live(&P, board(3), &other, false, &out, &err));
     assert_int_equal(other, 2);
-    assert_true(plot_live_flush(&P, false, &out, err, sizeof err));
+    assert_true(plot_live_flush(&P, false, &out, &err));
     assert_string_equal(sb_str(&out), "<figure 2: 1 line of 3 points; legend 'train_loss'>\n");
     sb_free(&out);
     plot_free(&P);

@@ -433,6 +433,35 @@ static void test_contexts_separate(void **state) {
     ten_ctx_free(c);
 }
 
+/* The context's error is the record the layers above use (attnerr.h): a failure's kind and message, an interruption
+ * its own kind; a message is cut at TEN_ERR_MAX - 1 bytes as the 512-byte buffer before it cut it; the record
+ * itself keeps a 1,000-character path whole and takes NULL. */
+static void test_error_record(void **state) {
+    (void)state;
+    TenCtx *c = ten_ctx_new();
+    char longname[1000];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = 0;
+    ten_fail_in(c, "cannot read %s", longname);
+    assert_int_equal(ten_error_kind(c), TEN_ERR_FAILED);
+    assert_int_equal(c->err.kind, ERR_ERROR);
+    assert_int_equal((int)strlen(ten_error(c)), TEN_ERR_MAX - 1);
+    assert_int_equal(strncmp(ten_error(c), "cannot read xxx", 15), 0);
+    ten_fail_interrupted(c);
+    assert_int_equal(ten_error_kind(c), TEN_ERR_INTERRUPTED);
+    assert_int_equal(c->err.kind, ERR_INTERRUPT);
+    assert_string_equal(ten_error(c), "interrupted");
+    ten_ctx_free(c);
+    AttnError e;
+    err_set(&e, "cannot read %s", longname);
+    assert_int_equal((int)strlen(err_msg(&e)), 12 + 999);
+    err_clear(&e);
+    assert_int_equal(e.kind, ERR_NONE);
+    assert_string_equal(err_msg(&e), "");
+    err_set(NULL, "nowhere %d", 1);                    /* a caller that does not want the message */
+    assert_string_equal(err_msg(NULL), "");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_broadcast_shape),
@@ -453,6 +482,7 @@ int main(void) {
         cmocka_unit_test(test_small_tensor_reuse),
         cmocka_unit_test(test_contexts_separate),
         cmocka_unit_test(test_set_data),
+        cmocka_unit_test(test_error_record),
     };
     return cmocka_run_group_tests_name("tensor", tests, NULL, NULL);
 }
