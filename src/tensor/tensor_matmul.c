@@ -43,7 +43,7 @@ static GemmMode gemm_mode(void) {
         if (e && !strcmp(e, "openblas")) mode = GEMM_OPENBLAS;
         else if (e && !strcmp(e, "loop")) mode = GEMM_LOOP;
         else if (e && *e && strcmp(e, "auto"))
-            fprintf(stderr, "attn: ATTN_GEMM=%s is not auto, openblas or loop; using auto\n", e);
+            err_print("attn: ATTN_GEMM=%s is not auto, openblas or loop; using auto\n", e);
     }
     return (GemmMode)mode;
 }
@@ -105,7 +105,7 @@ static sgemm_fn load_blas(void) {
     env_restore("OPENBLAS_NUM_THREADS", threads_set, threads_saved);
     blas_skylakex = blas_sgemm && blas_corename && strcmp(blas_corename(), "SkylakeX") == 0;
     blas_state = blas_sgemm ? 1 : -1;
-    if (!blas_sgemm) fputs("attn: OpenBLAS was not found (sudo apt-get install libopenblas0): large matrix products use attn's own, slower loop\n", stderr);
+    if (!blas_sgemm) err_print("attn: OpenBLAS was not found (sudo apt-get install libopenblas0): large matrix products use attn's own, slower loop\n");
     return blas_sgemm;
 }
 
