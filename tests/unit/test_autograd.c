@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "autograd.h"
+#include "tensor_internal.h"   /* ten_sgemm_own: which kernel computes a product */
 
 /* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
 static TenCtx *test_ctx(void) {
@@ -762,7 +763,15 @@ static void test_linear_weight_grad(void **state) {
     Tensor *gw = W.m->grad;
     assert_non_null(gw);
     assert_true(gw->contiguous && ten_same_shape(gw, W.t));
-    assert_memory_equal(ten_f32(gw), ten_f32(want), sizeof(float) * (size_t)want->numel);
+    /* the same bits where attn's own kernel computes both products (its sums over k run in one order whatever the
+     * shapes); OpenBLAS blocks (300, 256) and (256, 300) products differently, so there within float32 rounding */
+    if (ten_sgemm_own(300, 256, 200, 256, 1.0f) && ten_sgemm_own(256, 300, 200, 300, 1.0f))
+        assert_memory_equal(ten_f32(gw), ten_f32(want), sizeof(float) * (size_t)want->numel);
+    else
+        for (int64_t i = 0; i < want->numel; i++) {
+            double got = ten_f32(gw)[i], ref = ten_f32(want)[i];
+            assert_true(fabs(got - ref) <= 1e-5 * (1 + fabs(ref)));
+        }
     Tensor *frees[] = {xt, xc, old, oldt, want, G};
     for (size_t i = 0; i < sizeof frees / sizeof *frees; i++) ten_free(frees[i]);
     ag_val_free(x);
