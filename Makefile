@@ -143,11 +143,13 @@ fuzz: check-deps fuzz-build
 cross-arm64:
 	@scripts/cross-arm64
 
-# valgrind over the end-to-end transcripts and lessons: no leaks, no errors.
+# valgrind over the end-to-end transcripts and lessons: no leaks, no errors. Lesson 7 trains five models (about 3 s
+# natively, over 15 min under valgrind's emulation): its code runs under ASan + UBSan in make test SANITIZE=1, and
+# the same training paths run here in tests/e2e/optim.md, d2l-trainer.md, attention-grad.md and autograd*.md.
 .PHONY: valgrind
 valgrind: check-deps attn
 	@command -v valgrind >/dev/null || ATTN_EXTRA_PKGS=valgrind scripts/install-deps
-	@fail=0; for t in tests/e2e/*.md lessons/[0-9]*.md; do \
+	@fail=0; for t in tests/e2e/*.md $$(ls lessons/[0-9]*.md | grep -v '^lessons/07-'); do \
 	  if ATTN_PLOT=none valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
 	       --error-exitcode=99 ./attn --check $$t > build/valgrind.log 2>&1; then echo "valgrind $$t: clean"; \
 	  else echo "valgrind $$t: FAILED"; tail -30 build/valgrind.log; fail=1; fi; done; exit $$fail
