@@ -47,6 +47,16 @@ static bool adopt(Value *r, AgVal res) {
     return true;
 }
 static Tensor *out_of(Value *r) { return ten_alias(r->u.t); }
+/* r takes res whole, tensor and history (res was computed anew through the ag_* ops, not on out_of(r)): 1, or -1
+ * when res failed (its error set). */
+static int replace_with(Value *r, AgVal res) {
+    if (!res.t) return -1;
+    ag_meta_unref(r->ag);
+    r->ag = res.m;
+    ten_free(r->u.t);
+    r->u.t = res.t;
+    return 1;
+}
 
 /* ---- elementwise functions ---- */
 typedef struct { const char *name, *node; AgElem kind; } ElemRow;
@@ -363,12 +373,7 @@ static int normalize(const Call *c, Value *r) {
     AgVal ex = cl.t ? ag_expand(ag, cl, xv.t->ndim, xv.t->shape) : (AgVal){NULL, NULL};
     AgVal res = ex.t ? ag_binary(ag, OP_DIV, xv, false, ex, false) : (AgVal){NULL, NULL};
     ag_val_free(nrm); ag_val_free(cl); ag_val_free(ex);
-    if (!res.t) return -1;
-    ag_meta_unref(r->ag);
-    r->ag = res.m;
-    ten_free(r->u.t);
-    r->u.t = res.t;
-    return 1;
+    return replace_with(r, res);
 }
 
 /* ---- the rest, op by op ---- */
@@ -428,12 +433,7 @@ static int more_ops(const Call *c, const char *name, Value *r) {
     if (!cast.t) return -1;
     AgVal res = nd < 0 ? ag_sum(ag, cast) : ag_sum_dims(ag, cast, dims, nd, kd && kd->kind == V_BOOL && kd->u.b);
     ag_val_free(cast);
-    if (!res.t) return -1;
-    ag_meta_unref(r->ag);
-    r->ag = res.m;
-    ten_free(r->u.t);
-    r->u.t = res.t;
-    return 1;
+    return replace_with(r, res);
 }
 
 /* torch.add / sub (a, b, alpha=). */
@@ -540,12 +540,7 @@ static int remade(const Call *c, const char *name, Value *r) {
         res = ag_binary(ag, OP_MUL, col, false, arg_ag(y), false);
         ag_val_free(col);
     }
-    if (!res.t) return -1;
-    ag_meta_unref(r->ag);
-    r->ag = res.m;
-    ten_free(r->u.t);
-    r->u.t = res.t;
-    return 1;
+    return replace_with(r, res);
 }
 
 int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
