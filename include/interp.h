@@ -171,7 +171,7 @@ typedef struct Interp {
      * raises leaves its error set and repr_failed true (no more student code runs in that repr); in val_repr_quiet
      * (an error message, help) its failure prints as a placeholder and the error is dropped */
     bool repr_raises, repr_failed;
-    const Value *repr_active[64];    /* the containers being printed now, outermost first (a list in itself: [...]) */
+    const Value *repr_active[VAL_REPR_MAX_DEPTH + 1];   /* the containers being printed now, outermost first ([...]) */
     int repr_nactive;
 } Interp;
 

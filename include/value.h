@@ -277,7 +277,9 @@ const PrintOptions *val_print_options(void);
  * \\xe9, \\u65e5, \\U0001f600), for print, str(), repr(), f-strings, format, % and the prompt's echo: true, or false
  * when a student's __repr__ or __str__ (run on I) raised or returned a non-string (Python's TypeError), its error set
  * on I, as Python raises it (out then holds part of the text). I NULL: no student code runs (an instance of a
- * student's class prints as object.__repr__ prints it). */
+ * student's class prints as object.__repr__ prints it). Values nested deeper than VAL_REPR_MAX_DEPTH raise Python's
+ * RecursionError (as CPython's recursion limit). */
+#define VAL_REPR_MAX_DEPTH 1000
 bool val_repr(struct Interp *I, StrBuf *out, const Value *v);
 bool val_str_of(struct Interp *I, StrBuf *out, const Value *v);
 bool val_ascii(struct Interp *I, StrBuf *out, const Value *v);

@@ -942,11 +942,11 @@ static void tensor_value_repr(StrBuf *out, const Value *v) {
 }
 
 /* The containers I is printing right now, outermost first (as Python's Py_ReprEnter; Interp.repr_active): one met
- * again is printed as [...] or {...}, so a list that holds itself prints [[...]] and a module that holds itself
- * ends. Without an interpreter only the depth limit stops a value that holds itself. */
+ * again is printed as [...], (...) or {...}, so a list that holds itself prints [[...]]. Only Python's containers
+ * guard so; an object (a module holding itself, a student's __repr__ that calls repr(self)) recurses until the depth
+ * limit raises RecursionError, as in Python. Without an interpreter only the depth limit stops a value. */
 static bool repr_enter(Interp *I, StrBuf *out, const Value *v) {
-    bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_OBJECT || v->kind == V_METHOD ||
-                     v->kind == V_DICTVIEW;
+    bool container = v->kind == V_LIST || v->kind == V_TUPLE || v->kind == V_DICT || v->kind == V_DICTVIEW;
     if (!container || !I) return true;
     for (int i = 0; i < I->repr_nactive; i++)
         if (I->repr_active[i] == v) {
@@ -964,8 +964,19 @@ static void repr_leave(Interp *I, const Value *v) {
 
 static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth);
 
+static bool repr_failed_now(const Interp *I);
+
+/* v's repr at nesting depth: past VAL_REPR_MAX_DEPTH, Python's RecursionError in a raising repr (val_repr), "..."
+ * in a quiet one (attn's own messages) or without an interpreter; nothing once the repr under way has stopped. */
 static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth) {
-    if (depth > 50) { sb_puts(out, "..."); return; }
+    if (repr_failed_now(I)) return;
+    if (depth > VAL_REPR_MAX_DEPTH) {
+        if (I && I->repr_raises) {
+            rt_raise(I, "RecursionError", "maximum recursion depth exceeded while getting the repr of an object");
+            I->repr_failed = true;
+        } else sb_puts(out, "...");
+        return;
+    }
     if (!repr_enter(I, out, v)) return;
     repr_one(I, out, v, depth);
     repr_leave(I, v);
