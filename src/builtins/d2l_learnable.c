@@ -218,9 +218,10 @@ Value *d2l_learnable_pe(Interp *I, Args *a) {
     }
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, TR("Training lesson 7's model, with a learned (1, %lld, %lld) table of positions, on\n"
-                                 "its task: output the token k = %d places earlier, in sequences of n = %lld\n"
-                                 "out of %d tokens; Adam, lr = %g, batches of %d (§11.6.5, exercise 2)\n"),
+    if (!quiet) sb_printf(&o, TR("Training a one-layer self-attention model (lesson 7's) with a learned\n"
+                                 "(1, %lld, %lld) table of positions on a task where order decides: output the\n"
+                                 "token k = %d places earlier, in sequences of n = %lld out of %d tokens;\n"
+                                 "Adam, lr = %g, batches of %d (§11.6.5, exercise 2)\n"),
                           (long long)max_len, (long long)d, KBACK, (long long)n, VOCAB, lr, BATCH);
     Value *losses = val_list(0);
     double loss = 0, acc = -1;
