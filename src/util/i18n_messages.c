@@ -606,12 +606,12 @@ static const I18nMessage catalogue[] = {
       "(1, %lld, %lld) table of positions on a task where order decides: output the\n"
       "token k = %d places earlier, in sequences of n = %lld out of %d tokens;\n"
       "Adam, lr = %g, batches of %d (§11.6.5, exercise 2)\n",
-      "1 層の自己注意モデル (レッスン 7 のもの) を、学習可能な (1, %lld, %lld) の\n"
+      "単層の自己注意モデル (レッスン 7 のもの) を、学習可能な (1, %lld, %lld) の\n"
       "位置の表とともに、順序が答えを決めるタスクで訓練します: k = %d 個前の\n"
       "トークンを出力する。系列は n = %lld 個 (%d 個のトークンから)。\n"
       "Adam、lr = %g、バッチは %d 個 (§11.6.5、演習 2)\n",
-      "用一个可学习的 (1, %lld, %lld) 位置表训练一个单层自注意力模型（第 7 课的\n"
-      "模型），任务由顺序决定答案：输出 k = %d 个位置之前的词元，序列为\n"
+      "训练一个单层自注意力模型（第 7 课的模型），带一个可学习的 (1, %lld, %lld)\n"
+      "位置表，任务由顺序决定答案：输出 k = %d 个位置之前的词元，序列为\n"
       "n = %lld 个词元，取自 %d 个；Adam，lr = %g，批量 %d（§11.6.5，练习 2）\n"}},
     {{"  step %5lld  loss %.2f\n",
       "  ステップ %5lld  損失 %.2f\n",
