@@ -71,9 +71,6 @@ bool dim_fits(Interp *I, int64_t d, int n);
 /* nn_module.c: self.save_hyperparameters(ignore=[]) of d2l's HyperParameters (d2l.Module, d2l.DataModule): the
  * running method's arguments become attributes of self and self.hparams. None, or NULL with the error set. */
 Value *d2l_save_hyperparameters(Interp *I, Args *a);
-/* d2l_learnable.c: learnable_pe(n=8, d=32, max_len=32, steps=200, lr=0.02, quiet=False, seed=0), lesson 7's model
- * with a learned table of positions trained on its order task; a dict, or NULL with the error set. */
-Value *d2l_learnable_pe(Interp *I, Args *a);
 /* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
 Value *d2l_data_module_class(void);
 /* nn_module.c: attn runs on the CPU: device= must be the CPU (checked for every builtin at the call, through the

@@ -1,7 +1,7 @@
 /* d2l_after.c - §11.6.5's exercises and what came after them: stacking self-attention layers with positional
- * encoding, a learnable positional encoding (its training in d2l_learnable.c), relative position representations (Shaw et al. 2018), rotary
- * embeddings (RoPE, Su et al. 2021) and ALiBi (Press et al. 2021); toeplitz_error checks that a score matrix
- * depends only on the offset j - i. */
+ * encoding, relative position representations (Shaw et al. 2018), rotary embeddings (RoPE, Su et al. 2021) and
+ * ALiBi (Press et al. 2021); toeplitz_error checks that a score matrix depends only on the offset j - i. The
+ * learnable positional encoding (exercise 2) is d2l_learnable.c's. */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "i18n.h"
@@ -355,15 +355,6 @@ const Builtin bi_d2l_after[] = {
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
      "when causal).", "§11.6.5", 0, ""},
-    {"learnable_pe", d2l_learnable_pe, "learnable_pe(n=8, d=32, max_len=32, steps=200, lr=0.02, quiet=False, seed=0)",
-     "Exercise 2: a learnable position table, trained through a task as lesson 7 trains it: lesson 7's model (token "
-     "embedding plus a (1, max_len, d) table of positions starting from randn * 0.1, one self-attention layer, a "
-     "readout over 32 tokens) learns to output the token k = 2 places earlier in sequences of n, with Adam (lr) on "
-     "batches of 64 for steps steps. Prints the loss, the accuracy on 500 new sequences and how many rows of the table "
-     "changed (quiet=True: nothing); returns {'table': the trained table, 'start': the table before training, "
-     "'loss': the loss of every step, 'accuracy': the test accuracy}. seed= chooses every random number, as "
-     "torch.manual_seed(seed) would in lesson 7 (the same seed gives the same table whatever ran before; the "
-     "session's generator is untouched).", "§11.6.5", 0, ""},
     {"stack_attention", bi_stack_attention,
      "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, quiet=False, plot=False)",
      "Exercise 1: runs two inputs through the same stack of freshly initialised self-attention layers "

@@ -190,7 +190,7 @@ static Value *result(Tensor *T, Tensor *T0, Value *losses, double acc) {
  * then Learned(32, d, max_len) and train(model, steps, lr) draw in lesson 7 (the session's generator untouched).
  * Prints the loss at steps 1, 2, 4, ... and the last, the test accuracy and which rows changed (quiet: nothing);
  * returns result()'s dict. Ctrl-C stops it between steps. */
-Value *d2l_learnable_pe(Interp *I, Args *a) {
+static Value *bi_learnable_pe(Interp *I, Args *a) {
     Value *p_[7];                               /* n, d, max_len, steps, lr, quiet, seed */
     if (!args_bind(I, a, p_, 7)) return NULL;
     int64_t n = 8, d = 32, max_len = 32, steps = 200, seed = 0;
@@ -256,3 +256,15 @@ Value *d2l_learnable_pe(Interp *I, Args *a) {
     for (int k = 0; k < NPARAM; k++) { ag_val_free(p[k]); ten_free(m[k]); ten_free(v[k]); }
     return r;
 }
+
+const Builtin bi_d2l_learnable[] = {
+    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=8, d=32, max_len=32, steps=200, lr=0.02, quiet=False, seed=0)",
+     "Exercise 2: a learnable position table, trained through a task as lesson 7 trains it: lesson 7's model (token "
+     "embedding plus a (1, max_len, d) table of positions starting from randn * 0.1, one self-attention layer, a "
+     "readout over 32 tokens) learns to output the token k = 2 places earlier in sequences of n, with Adam (lr) on "
+     "batches of 64 for steps steps. Prints the loss, the accuracy on 500 new sequences and how many rows of the table "
+     "changed (quiet=True: nothing); returns {'table': the trained table, 'start': the table before training, "
+     "'loss': the loss of every step, 'accuracy': the test accuracy}. seed= chooses every random number, as "
+     "torch.manual_seed(seed) would in lesson 7 (the same seed gives the same table whatever ran before; the "
+     "session's generator is untouched).", "§11.6.5", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
