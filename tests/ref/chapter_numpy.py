@@ -167,6 +167,51 @@ print(r['accuracy']); print(r['loss'])""", d)
         if whole:
             close(f"{run}: the trained table as PyTorch's", T, Pt, 1e-3)
             check(f"{run}: the same accuracy as PyTorch's", acc_attn == acc, f"attn {acc_attn}, PyTorch {acc}")
+    # the same training as lesson 7's own lines run by attn (its OrderModel, Learned, loss_of and a train loop
+    # without the board): learnable_pe() returns model_tab's table to the bit, its losses and its accuracy on 500
+    # sequences drawn next
+    out = attn("""vocab, d, n, k = 32, 32, 8, 2
+def batch(T, size=64):
+    return torch.rand((size, vocab)).argsort(dim=1)[:, :T]
+class OrderModel(nn.Module):
+    def __init__(self, vocab, d):
+        super().__init__()
+        self.d = d
+        self.emb = nn.Embedding(vocab, d)
+        self.W_q = nn.Linear(d, d, bias=False)
+        self.W_k = nn.Linear(d, d, bias=False)
+        self.W_v = nn.Linear(d, d, bias=False)
+        self.out = nn.Linear(d, vocab)
+    def forward(self, X):
+        H = self.add_positions(self.emb(X))
+        Q, K, V = self.W_q(H), self.W_k(H), self.W_v(H)
+        S = Q @ K.transpose(1, 2) / math.sqrt(self.d)
+        return self.out(torch.softmax(S, dim=-1) @ V)
+class Learned(OrderModel):
+    def __init__(self, vocab, d, max_len=32):
+        super().__init__(vocab, d)
+        self.P = nn.Parameter(torch.randn((1, max_len, d)) * 0.1)
+    def add_positions(self, H):
+        return H + self.P[:, :H.shape[1]]
+def loss_of(model, X):
+    Y = model(X)
+    return F.cross_entropy(Y[:, k:].reshape(-1, vocab), X[:, :-k].reshape(-1))
+torch.manual_seed(0)
+model_tab = Learned(vocab, d)
+opt = torch.optim.Adam(model_tab.parameters(), lr=0.02)
+losses = []
+for step in range(200):
+    loss = loss_of(model_tab, batch(n))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    losses.append(loss.item())
+test = batch(n, 500)
+with torch.no_grad():
+    acc = (model_tab(test)[:, k:].argmax(dim=-1) == test[:, :-k]).float().mean().item()
+r = learnable_pe(quiet=True)
+print(torch.equal(r['table'], model_tab.P.detach()), r['loss'] == losses, r['accuracy'] == acc)""", d)
+    check("learnable_pe() is lesson 7's Learned model trained by lesson 7's loop in attn, to the bit", out.split() == ["True"] * 3, out)
     # every random number comes from seed= (lesson 6 shows its output after the student may have run
     # stack_attention(seed=...) or anything else): the same seed gives the same output whatever ran before,
     # another seed another table, and the session's generator is left as it was
