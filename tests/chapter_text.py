@@ -139,8 +139,9 @@ with tempfile.TemporaryDirectory() as tmp:
     for args in ["layers=6", "layers=6, residual=True", "layers=64, n=2, d=2, heads=1",
                  "layers=3, n=1000, d=8, heads=8, residual=True, seed=123456789"]:
         reports.append(f"_ = stack_attention({args})")
-    reports += ["_ = learnable_pe(n=60, d=32, steps=8)", "_ = learnable_pe(n=100000, d=1, steps=0, lr=999)",
-                "_ = learnable_pe(n=2, d=3, steps=1000, lr=0.001)", "help()"]
+    reports += ["_ = learnable_pe()", "_ = learnable_pe(n=3, d=1, max_len=4096, steps=1, lr=999)",
+                "_ = learnable_pe(n=32, d=2, steps=0)", "_ = learnable_pe(n=32, d=256, max_len=4096, steps=1, lr=0.001)",
+                "_ = learnable_pe(n=9, d=3, max_len=1000, steps=1000, lr=0.001, seed=123456789)", "help()"]
     reports += [f"help('{e['name']}')" for _, e, _ in chapter]
     for code in reports:
         out, err = run(code, tmp)
@@ -216,7 +217,7 @@ with tempfile.TemporaryDirectory() as tmp:
         ("05", "check", [r"rotation\(-2, 2\)", r"δ = -"], 1, "negative δ in rotation"),
         ("06", "summary", [r"§11\.6\.4"], 2, "the summary (§11.6.4)"),
         ("06", "stacking", [r"stack_attention"], 1, "exercise 1 posed to the student"),
-        ("06", "learnable", [r"learnable_pe"], 1, "exercise 2 posed to the student"),
+        ("06", "learnable", [r"learnable_pe", r"r\['start'\]"], 2, "exercise 2 posed, its table trained through a task"),
         ("06", "shaw", [r"relative_position_index"], 1, "exercise 3 posed to the student"),
     ]
     for lesson, step, phrases, questions, what in POINTS:

@@ -1,7 +1,7 @@
 /* d2l_after.c - §11.6.5's exercises and what came after them: stacking self-attention layers with positional
- * encoding, a learnable positional encoding, relative position representations (Shaw et al. 2018), rotary
- * embeddings (RoPE, Su et al. 2021) and ALiBi (Press et al. 2021); toeplitz_error checks that a score matrix
- * depends only on the offset j - i. */
+ * encoding, relative position representations (Shaw et al. 2018), rotary embeddings (RoPE, Su et al. 2021) and
+ * ALiBi (Press et al. 2021); toeplitz_error checks that a score matrix depends only on the offset j - i. The
+ * learnable positional encoding (exercise 2) is d2l_learnable.c's. */
 #include "builtins_internal.h"
 #include "interp.h"
 #include "i18n.h"
@@ -159,76 +159,6 @@ static Value *bi_alibi_bias(Interp *I, Args *a) {
                     ten_f32(B)[(h * n + i) * n + j] = causal && j > i ? -INFINITY : ten_f32(m)[h] * (float)(j - i);
     ten_free(m);
     return done(I, B);
-}
-
-/* ---- learnable positional encoding (exercise 2) ---- */
-
-/* learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False, seed=0): a table T (1, n, d) starting from
- * N(0, 0.02²), moved by gradient descent on the mean squared error to target (the sinusoid P by default). Prints the
- * loss. The starting numbers come from a generator of its own seeded with seed, as stack_attention's tokens do, so
- * the same call gives the same table whatever ran before; the session's generator (torch.manual_seed) is untouched. */
-static Value *bi_learnable_pe(Interp *I, Args *a) {
-    Value *p_[7];                               /* n, d, steps, lr, target, quiet, seed */
-    if (!args_bind(I, a, p_, 7)) return NULL;
-    int64_t n = 60, d = 32, steps = 20, seed = 0;
-    double lr = 0.5;
-    bool quiet = false;
-    Value *nv = p_[0], *dv = p_[1], *sv = p_[2], *lv = p_[3], *tv = p_[4], *qv = p_[5],
-          *gv = p_[6];
-    if ((nv && !arg_int(I, nv, "n", &n)) || (dv && !arg_int(I, dv, "d", &d)) || (sv && !arg_int(I, sv, "steps", &steps)) ||
-        (lv && !arg_double(I, lv, "lr", &lr)) || (qv && !arg_bool(I, qv, "quiet", &quiet)) || (gv && !arg_int(I, gv, "seed", &seed)))
-        return NULL;
-    if (n < 1 || n > 100000 || d < 1 || d > 4096 || steps < 0 || steps > 100000 || !(lr > 0 && lr < 1000))
-        return rt_error(I, "learnable_pe: need 1 <= n <= 100000, 1 <= d <= 4096, 0 <= steps <= 100000 and 0 < lr < 1000");
-    Tensor *target = NULL;
-    if (tv && tv->kind != V_NONE) {
-        if (tv->kind != V_TENSOR) return rt_error(I, "learnable_pe: target must be a tensor");
-        target = ten_cast(tv->u.t, DT_F32);
-        if (!target) return rt_tensor_error(I);
-        if (target->numel != n * d) {
-            char s[96];
-            ten_shape_str(target->shape, target->ndim, s, sizeof s);
-            ten_free(target);
-            return rt_error(I, "learnable_pe: target has shape %s but the table is (1, %lld, %lld)", s, (long long)n, (long long)d);
-        }
-    } else target = attn_positional_table_in(I->run.ten, n, d);
-    if (!target) return rt_tensor_error(I);
-    int64_t sh[3] = {1, n, d};
-    Rng g;
-    rng_seed(&g, (uint64_t)seed);
-    Tensor *T = ten_normal_in(I->run.ten, &g, DT_F32, 3, sh, 0, 0.02);
-    if (!T) { ten_free(target); return rt_tensor_error(I); }
-    StrBuf o;
-    sb_init(&o);
-    if (!quiet) sb_printf(&o, TR("Learning a (1, %lld, %lld) table of positions by gradient descent on the mean\n"
-                                 "squared error to %s, lr = %g (§11.6.5, exercise 2)\n"), (long long)n, (long long)d,
-                          tv && tv->kind != V_NONE ? TR("the target") : TR("the sinusoid P"), lr);
-    double N = (double)(n * d);
-    double loss0 = 0, loss = 0;
-    int64_t done_steps = 0;
-    for (int64_t s = 0; s <= steps; s++) {
-        loss = 0;
-        for (int64_t i = 0; i < n * d; i++) { double e = ten_f32(T)[i] - ten_f32(target)[i]; loss += e * e; }
-        loss /= N;
-        if (s == 0) loss0 = loss;
-        done_steps = s;
-        if (!quiet && (s < 3 || s == steps || (s & (s - 1)) == 0)) sb_printf(&o, TR("  step %5lld  loss %.6f\n"), (long long)s, loss);
-        if (s == steps) break;
-        /* dL/dT = 2 (T - target) / N, scaled by N so lr is per element: T -= lr * 2 (T - target) */
-        for (int64_t i = 0; i < n * d; i++) ten_f32(T)[i] -= (float)(lr * 2.0 * (ten_f32(T)[i] - ten_f32(target)[i]) / 2.0);
-        if (ten_interrupted) break;
-    }
-    if (!quiet) {
-        sb_printf(&o, TR("After %lld %s the loss is %.3g (from %.3g at the start).\n"), (long long)done_steps,
-                  done_steps == 1 ? TR("step") : TR("steps"), loss, loss0);
-        sb_printf(&o, TR("The table has a row for positions 0..%lld only: a learned encoding knows\n"
-                         "nothing of position %lld or later, while the sinusoid is defined everywhere.\n"),
-                  (long long)(n - 1), (long long)n);
-        interp_write(I, sb_str(&o));
-    }
-    sb_free(&o);
-    ten_free(target);
-    return val_tensor(T);
 }
 
 /* ---- stacking self-attention layers (exercise 1) ---- */
@@ -425,11 +355,6 @@ const Builtin bi_d2l_after[] = {
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "
      "when causal).", "§11.6.5", 0, ""},
-    {"learnable_pe", bi_learnable_pe, "learnable_pe(n=60, d=32, steps=20, lr=0.5, target=None, quiet=False, seed=0)",
-     "Exercise 2: a learnable position table, (1, n, d) numbers starting from N(0, 0.02²), fitted by gradient descent "
-     "on the mean squared error to target (the sinusoid P when None); prints the loss (quiet=True: nothing) and "
-     "returns the table to compare with P. seed= chooses the starting numbers (the same seed gives the same table, "
-     "whatever ran before; torch.manual_seed does not change them).", "§11.6.5", 0, ""},
     {"stack_attention", bi_stack_attention,
      "stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0, quiet=False, plot=False)",
      "Exercise 1: runs two inputs through the same stack of freshly initialised self-attention layers "

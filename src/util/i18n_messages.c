@@ -602,30 +602,38 @@ static const I18nMessage catalogue[] = {
     {{".\n",
       "。\n",
       "。\n"}},
-    {{"Learning a (1, %lld, %lld) table of positions by gradient descent on the mean\n"
-      "squared error to %s, lr = %g (§11.6.5, exercise 2)\n",
-      "(1, %lld, %lld) の位置の表を、%s への平均二乗誤差の勾配降下で学習します、\n"
-      "lr = %g (§11.6.5、演習 2)\n",
-      "用梯度下降学习一个 (1, %lld, %lld) 的位置表，使它与%s的均方误差最小，\n"
-      "lr = %g（§11.6.5，练习 2）\n"}},
-    {{"the target",
-      "目標",
-      "目标"}},
-    {{"the sinusoid P",
-      "正弦波の P",
-      "正弦的 P "}},
-    {{"  step %5lld  loss %.6f\n",
-      "  ステップ %5lld  損失 %.6f\n",
-      "  第 %5lld 步  损失 %.6f\n"}},
-    {{"After %lld %s the loss is %.3g (from %.3g at the start).\n",
-      "%lld %sの後、損失は %.3g です (最初は %.3g)。\n",
-      "经过 %lld %s后，损失为 %.3g（开始时为 %.3g）。\n"}},
-    {{"The table has a row for positions 0..%lld only: a learned encoding knows\n"
-      "nothing of position %lld or later, while the sinusoid is defined everywhere.\n",
-      "表には位置 0..%lld の行しかありません: 学習されたエンコーディングは\n"
-      "位置 %lld 以降について何も知りませんが、正弦波はどこでも定義されています。\n",
-      "表中只有位置 0..%lld 的行：学到的编码对位置 %lld 及以后一无所知，\n"
-      "而正弦编码在任何位置都有定义。\n"}},
+    {{"Training a one-layer self-attention model (lesson 7's) with a learned\n"
+      "(1, %lld, %lld) table of positions on a task where order decides: output the\n"
+      "token k = %d places earlier, in sequences of n = %lld out of %d tokens;\n"
+      "Adam, lr = %g, batches of %d (§11.6.5, exercise 2)\n",
+      "単層の自己注意モデル (レッスン 7 のもの) を、学習可能な (1, %lld, %lld) の\n"
+      "位置の表とともに、順序が答えを決めるタスクで訓練します: k = %d 個前の\n"
+      "トークンを出力する。系列は n = %lld 個 (%d 個のトークンから)。\n"
+      "Adam、lr = %g、バッチは %d 個 (§11.6.5、演習 2)\n",
+      "训练一个单层自注意力模型（第 7 课的模型），带一个可学习的 (1, %lld, %lld)\n"
+      "位置表，任务由顺序决定答案：输出 k = %d 个位置之前的词元，序列为\n"
+      "n = %lld 个词元，取自 %d 个；Adam，lr = %g，批量 %d（§11.6.5，练习 2）\n"}},
+    {{"  step %5lld  loss %.2f\n",
+      "  ステップ %5lld  損失 %.2f\n",
+      "  第 %5lld 步  损失 %.2f\n"}},
+    {{"After %lld %s the loss is %.2f; on %d new sequences of %lld the accuracy\n"
+      "is %.2f (chance without positions: 1/%lld = %.2f).\n",
+      "%lld %sの後、損失は %.2f。新しい系列 %d 個 (長さ %lld) での正解率は\n"
+      "%.2f (位置なしの当て推量: 1/%lld = %.2f)。\n",
+      "经过 %lld %s后，损失为 %.2f；在 %d 个长度为 %lld 的新序列上，准确率为\n"
+      "%.2f（没有位置时的随机猜测：1/%lld = %.2f）。\n"}},
+    {{"Untrained, on %d new sequences of %lld the accuracy is %.2f.\n",
+      "訓練なしで、新しい系列 %d 個 (長さ %lld) での正解率は %.2f。\n",
+      "未经训练，在 %d 个长度为 %lld 的新序列上，准确率为 %.2f。\n"}},
+    {{"Training changed %lld of the table's %lld rows.\n",
+      "訓練で変わった行は %lld 行 (表の全 %lld 行のうち)。\n",
+      "训练改变了表中 %lld 行（共 %lld 行）。\n"}},
+    {{"Rows %lld..%lld, positions no training sequence reached, are exactly as they\n"
+      "started: the table knows nothing of position %lld or later.\n",
+      "行 %lld..%lld (どの訓練系列も届かなかった位置) は最初のままです:\n"
+      "表は位置 %lld 以降について何も知りません。\n",
+      "第 %lld..%lld 行（没有任何训练序列到达的位置）与开始时完全一样：\n"
+      "这张表对位置 %lld 及以后一无所知。\n"}},
     {{"%lld self-attention layers, d = %lld, %lld heads, with residual connections\n",
       "自己注意の層 %lld 個、d = %lld、ヘッド %lld 個、残差接続あり\n",
       "%lld 个自注意力层，d = %lld，%lld 个头，带残差连接\n"}},
