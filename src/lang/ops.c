@@ -997,7 +997,10 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         }
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
+    if (!strcmp(name, "data")) {                   /* detached, with a version counter of its own (PyTorch) */
+        Tensor *d = ten_alias_new_version(t);
+        return d ? val_tensor(d) : rt_tensor_error(I);
+    }
     if (!strcmp(name, "_version")) return val_int(ten_version(t));    /* the storage's in-place write count */
     if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
     Value *ag = lib()->tensor_attr(I, obj, name);
