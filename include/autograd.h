@@ -72,7 +72,10 @@ AgMeta *ag_meta_new(bool requires_grad);
 AgMeta *ag_meta_ref(AgMeta *m);
 void ag_meta_unref(AgMeta *m);                 /* NULL is fine */
 void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unref(v.m) */
-static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
+/* PyTorch's x.requires_grad: its own flag (set by requires_grad_ or by the op that made it), or that of the base of
+ * a view: a view taken before its base was made to require grad requires grad too, and stays a leaf without a
+ * grad_fn (until written in place) whose gradient goes nowhere (ag_node_new gives it no edge). */
+static inline bool ag_requires_grad(const AgMeta *m) { return m && (m->requires_grad || (m->base && m->base->requires_grad)); }
 static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
 /* x.requires_grad_(flag) on x's AgMeta (a plain tensor gets one first: ag_meta_new(false)): only leaves, only float
  * dtypes (PyTorch's messages); -1 on refusal. A view of a tensor that requires no grad (ag_view_link) that is made to

@@ -219,7 +219,8 @@ AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, co
         AgMeta *m = (AgMeta *)ins[i];
         if (!ag_requires_grad(m)) continue;
         AgNode *fn = ag_grad_fn(c, m);
-        n->next[i].fn = fn ? ag_node_ref(fn) : accumulate_node(m);
+        /* a leaf that requires grad only through its base (ag_requires_grad) has no AccumulateGrad: PyTorch's None */
+        n->next[i].fn = fn ? ag_node_ref(fn) : m->requires_grad ? accumulate_node(m) : NULL;
         n->next[i].input_nr = m->grad_fn ? m->output_nr : 0;
     }
     return n;
