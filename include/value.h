@@ -156,7 +156,9 @@ typedef struct Value {
         struct { struct Value *dict; DictView which; } view;
         Dict *dict;
         PySet *set;
-        Tensor *t;
+        /* V_TENSOR: the tensor t, and grad_value, the value x.grad gave last (owned; NULL: none yet): given again
+         * while it still shows x's .grad, so that x.grad is x.grad, as in PyTorch */
+        struct { Tensor *t; struct Value *grad_value; };
         DType dtype;
         struct { int64_t start, stop, step; } range;
         struct { struct Value *start, *stop, *step; } slice;

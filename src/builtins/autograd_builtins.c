@@ -75,6 +75,13 @@ static Value *gradfn_value(AgNode *n) {
 
 /* ---- a tensor's autograd attributes ---- */
 
+/* Whether a and b are the same view of the same storage (a handle of x's .grad still showing it). */
+static bool same_view(const Tensor *a, const Tensor *b) {
+    if (!ten_same_storage(a, b) || a->offset != b->offset || a->dtype != b->dtype || !ten_same_shape(a, b)) return false;
+    for (int d = 0; d < a->ndim; d++) if (a->stride[d] != b->stride[d]) return false;
+    return true;
+}
+
 /* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     AgMeta *m = x->ag;
@@ -95,8 +102,14 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
                         "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
                         "github.com/pytorch/pytorch/pull/30531 for more informations.");
         if (!m || !m->grad) return val_none();
+        Value *last = x->u.grad_value;
+        if (last && last->kind == V_TENSOR && same_view(last->u.t, m->grad)) return val_incref(last);
         Tensor *g = ten_alias(m->grad);
-        return g ? val_tensor(g) : rt_tensor_error(I);
+        if (!g) return rt_tensor_error(I);
+        Value *gv = val_tensor(g);
+        val_decref(x->u.grad_value);
+        x->u.grad_value = val_incref(gv);
+        return gv;
     }
     return NULL;
 }
@@ -126,6 +139,10 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
         if (!x->ag) x->ag = ag_meta_new(false);
         ag_zero_grad(x->ag);
         x->ag->grad = ten_alias(v->u.t);
+        /* x.grad is v from now on, as in PyTorch; only a v without autograd state, which holds no grad_value of
+         * its own that could lead back to x (no cycle of values) */
+        val_decref(x->u.grad_value);
+        x->u.grad_value = v->ag || v == x ? NULL : val_incref(v);
         return 0;
     }
     return 1;
