@@ -864,7 +864,13 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     case V_DICT: {
         int i;
-        if (!ops_dict_find(I, obj->u.dict, index, &i)) return NULL;
+        int64_t h;
+        if (!ops_dict_find_hash(I, obj->u.dict, index, &h, &i)) return NULL;
+        if (i < 0 && obj->u.dict->default_dict) {          /* defaultdict(dict): the missing key gets a new {} */
+            Value *fresh = val_dict();
+            if (ops_dict_store(I, obj->u.dict, index, fresh, h) < 0) { val_decref(fresh); return NULL; }
+            return fresh;
+        }
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
     }
     default:

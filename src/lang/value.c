@@ -675,7 +675,7 @@ const char *val_type_name(const Value *v) {
     case V_LIST: return "list";
     case V_DICTVIEW: return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
     case V_SET: return v->u.set->frozen ? "frozenset" : "set";
-    case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
+    case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : v->u.dict->default_dict ? "collections.defaultdict" : "dict";
     case V_TENSOR: return "Tensor";
     case V_DTYPE: return "torch.dtype";
     case V_RANGE: return "range";
@@ -1008,9 +1008,11 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
             sb_putc(out, ')');
             break;
         }
+        if (v->u.dict->default_dict) sb_puts(out, "defaultdict(<class 'dict'>, ");
         sb_putc(out, '{');
         dict_items_repr(I, out, v->u.dict, depth, false);
         sb_putc(out, '}');
+        if (v->u.dict->default_dict) sb_putc(out, ')');
         break;
     case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict); frozenset({1, 2}), frozenset() */
         if (v->u.set->frozen) sb_puts(out, v->u.set->used ? "frozenset(" : "frozenset()");
