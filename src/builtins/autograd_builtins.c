@@ -384,11 +384,14 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
         if (!r->ag) r->ag = ag_meta_new(false);
         if (ag_set_requires_grad(r->ag, r->u.t, true) < 0) { val_decref(r); return rt_tensor_error(I); }
     }
-    if (!I->run.ag.grad_enabled) return r;
     const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
     Value *src = self ? self : a->npos ? a->pos[0] : NULL;
-    if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name))
-        r->ag = ag_view_link(r->u.t, &src->ag, src->u.t);  /* z.t(), z.narrow(...): a view knows its base */
+    /* z.t(), z.narrow(...): a view knows its base (of a plain tensor; under no_grad, of one that requires grad). With
+     * grad mode on, a view of a tensor that requires grad must come from the recording ops (the check below). */
+    bool on = I->run.ag.grad_enabled;
+    if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name) && (!on || !ag_requires_grad(src->ag)))
+        r->ag = ag_view_link(&I->run.ag, r->u.t, &src->ag, src->u.t);
+    if (!on) return r;
     if (!detached_float(r) || detaches(name)) return r;
     bool needs = self && val_requires_grad(self);
     for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);

@@ -842,7 +842,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (n < 0) return NULL;
         if (!r) return rt_tensor_index_error(I);
         /* a view (z[0]) knows its base, for an in-place op that records later (ag_view_link) */
-        return val_tensor_ag(r, I->run.ag.grad_enabled ? ag_view_link(r, &obj->ag, obj->u.t) : NULL);
+        return val_tensor_ag(r, ag_view_link(&I->run.ag, r, &obj->ag, obj->u.t));
     }
     case V_DICTVIEW:                                        /* Python 3's views are not lists: list(d.keys())[0] */
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)", val_type_name(obj),
