@@ -62,6 +62,8 @@ struct AgMeta {
     Tensor *view;               /* owned alias of the view (its geometry; the storage's version) */
     Tensor *base_view;          /* owned alias of the base tensor (its geometry) */
     int64_t version;            /* the storage's version when grad_fn was set (a view's is rebuilt when it moved) */
+    bool no_grad_view;          /* a view made under no_grad of a tensor that requires grad (or a view of one): an
+                                 * in-place op on it under grad mode is refused, as PyTorch refuses it */
     struct AgWeak *weak;        /* how saved tensors refer to it without keeping it alive (made on first use) */
 };
 
@@ -72,7 +74,10 @@ AgMeta *ag_meta_new(bool requires_grad);
 AgMeta *ag_meta_ref(AgMeta *m);
 void ag_meta_unref(AgMeta *m);                 /* NULL is fine */
 void ag_val_free(AgVal v);                     /* ten_free(v.t) and ag_meta_unref(v.m) */
-static inline bool ag_requires_grad(const AgMeta *m) { return m && m->requires_grad; }
+/* PyTorch's x.requires_grad: its own flag (set by requires_grad_ or by the op that made it), or that of the base of
+ * a view: a view taken before its base was made to require grad requires grad too, and stays a leaf without a
+ * grad_fn (until written in place) whose gradient goes nowhere (ag_node_new gives it no edge). */
+static inline bool ag_requires_grad(const AgMeta *m) { return m && (m->requires_grad || (m->base && m->base->requires_grad)); }
 static inline bool ag_is_leaf(const AgMeta *m) { return !m || !m->grad_fn; }
 /* x.requires_grad_(flag) on x's AgMeta (a plain tensor gets one first: ag_meta_new(false)): only leaves, only float
  * dtypes (PyTorch's messages); -1 on refusal. A view of a tensor that requires no grad (ag_view_link) that is made to
@@ -89,11 +94,14 @@ int ag_retain_grad(const AgContext *c, AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
 void ag_zero_grad(AgMeta *m);
 
-/* out, a view of x made without recording (x requires no grad; grad mode on), remembers x as its base, so that an
- * in-place op recorded on out later (z[0].add_(h) with h requiring grad) gives x the history (CopySlices), as
- * PyTorch's views do. *xm is made (requires_grad False) when NULL. Returns out's new metadata (requires_grad False),
- * or NULL when out does not share x's storage. */
-AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x);
+/* out, a view of x made without recording, remembers x as its base, as PyTorch's views do:
+ *   - grad mode on, x requiring no grad: an in-place op recorded on out later (z[0].add_(h) with h requiring grad)
+ *     gives x the history (CopySlices), and out requires grad once x is made to (ag_requires_grad);
+ *   - under no_grad, x requiring grad: out requires grad too, has no grad_fn, and is marked no_grad_view;
+ *     under no_grad, x requiring no grad: nothing to remember (NULL).
+ * *xm is made (requires_grad False) when NULL. Returns out's new metadata (its own requires_grad False), or NULL when
+ * out does not share x's storage. */
+AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const Tensor *x);
 /* x.grad_fn: m->grad_fn, first rebuilt (AsStridedBackward0 of its base's history) when m is a view whose storage
  * was written in place since (PyTorch's rule). Borrowed; NULL for a leaf. Use it, not m->grad_fn, for the repr. */
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m);

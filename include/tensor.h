@@ -90,6 +90,8 @@ typedef struct Tensor {
     int64_t numel;
     bool contiguous;                /* row-major and dense: data[i] is element i (set by every constructor) */
     TenStorage *storage;            /* shared by all views of it; counted once in ten_live_bytes */
+    struct TenVersion *ver;         /* the write counter it shares with its views: NULL, the storage's; its own
+                                     * for an alias made by ten_alias_new_version (x.data) and the views of that */
     void *data;                     /* float*, int64_t* or uint8_t* at element (0, ..., 0); never NULL */
 } Tensor;
 
@@ -180,6 +182,10 @@ bool ten_same_storage(const Tensor *a, const Tensor *b);
  * it with the version it saved, to refuse a backward through a tensor modified in place. */
 int64_t ten_version(const Tensor *t);
 void ten_bump_version(Tensor *t);
+/* PyTorch's x.data: the same view of t's storage (a write through one shows in the other) with a write counter of
+ * its own, starting at 0, which the views made of it share: writing it does not move t's version, so a backward
+ * that saved t still runs. A new handle (ten_free); NULL with a message when out of memory. */
+Tensor *ten_alias_new_version(const Tensor *t);
 Tensor *ten_clone(const Tensor *t);                                  /* a copy keeping t's memory order (X.clone()) */
 /* t takes v's layout and storage in place (X.t_(), X.unsqueeze_(0)); v is consumed. */
 void ten_set_layout(Tensor *t, Tensor *v);

@@ -80,6 +80,8 @@ typedef struct Dict {
     int64_t *hashes;         /* hashes[i] is keys[i]'s hash, computed when it was inserted */
     int n, cap;
     bool ordered;            /* a collections.OrderedDict (a module's state_dict()): printed as PyTorch prints it */
+    bool default_dict;       /* a collections.defaultdict(dict) (an optimizer's state): d[k] of a missing k inserts
+                              * and returns a new {}; printed as defaultdict(<class 'dict'>, {...}) */
     uint32_t version;        /* changes with every insertion, removal or value replaced (views follow it) */
     int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a key's place */
     int32_t index_cap;       /* a power of two, at least twice the entries */
@@ -156,7 +158,9 @@ typedef struct Value {
         struct { struct Value *dict; DictView which; } view;
         Dict *dict;
         PySet *set;
-        Tensor *t;
+        /* V_TENSOR: the tensor t, and grad_value, the value x.grad gave last (owned; NULL: none yet): given again
+         * while it still shows x's .grad, so that x.grad is x.grad, as in PyTorch */
+        struct { Tensor *t; struct Value *grad_value; };
         DType dtype;
         struct { int64_t start, stop, step; } range;
         struct { struct Value *start, *stop, *step; } slice;

@@ -219,7 +219,8 @@ AgNode *ag_node_new(AgContext *c, const char *name, AgBackwardFn bw, int nin, co
         AgMeta *m = (AgMeta *)ins[i];
         if (!ag_requires_grad(m)) continue;
         AgNode *fn = ag_grad_fn(c, m);
-        n->next[i].fn = fn ? ag_node_ref(fn) : accumulate_node(m);
+        /* a leaf that requires grad only through its base (ag_requires_grad) has no AccumulateGrad: PyTorch's None */
+        n->next[i].fn = fn ? ag_node_ref(fn) : m->requires_grad ? accumulate_node(m) : NULL;
         n->next[i].input_nr = m->grad_fn ? m->output_nr : 0;
     }
     return n;
@@ -289,15 +290,22 @@ const Tensor *ag_saved(AgNode *n, int i) {
     return s->t;
 }
 
+/* Whether m is a view whose grad_fn is rebuilt now: its storage was written since, and its base requires grad. Not
+ * a view made under no_grad (PyTorch refuses to rebuild one, with an error attn does not raise: it stays a leaf
+ * whose gradient goes nowhere). */
+static bool view_rebuilds(const AgMeta *m) {
+    return m->base && m->view && !m->no_grad_view && ag_requires_grad(m->base) && ten_version(m->view) != m->version;
+}
+
 const char *ag_grad_fn_name(const AgMeta *m) {
     if (!m) return NULL;
-    if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) return "AsStridedBackward0";
+    if (view_rebuilds(m)) return "AsStridedBackward0";
     return m->grad_fn ? m->grad_fn->name : NULL;
 }
 
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
     if (!m) return NULL;
-    if (m->base && m->view && ag_requires_grad(m->base) && ten_version(m->view) != m->version) {
+    if (view_rebuilds(m)) {
         AgNode *fresh = ag_as_strided_node(c, m);
         if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
         ag_node_unref(m->grad_fn);

@@ -47,10 +47,12 @@ AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x) {
     return r;
 }
 
-AgMeta *ag_view_link(const Tensor *out, AgMeta **xm, const Tensor *x) {
+AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const Tensor *x) {
     if (!ten_same_storage(out, x) || out == x) return NULL;
+    if (!c->grad_enabled && !ag_requires_grad(*xm)) return NULL;
     if (!*xm) *xm = ag_meta_new(false);
     AgMeta *xmeta = *xm, *m = ag_meta_new(false);
+    m->no_grad_view = !c->grad_enabled || xmeta->no_grad_view;     /* PyTorch propagates the creation mode */
     m->base = ag_meta_ref(xmeta->base ? xmeta->base : xmeta);
     m->view = ten_alias(out);
     m->base_view = ten_alias(xmeta->base ? xmeta->base_view : x);
@@ -167,6 +169,13 @@ static void rebase(AgContext *c, Tensor *x, AgMeta *m, AgNode *fn, const Tensor 
 }
 
 int ag_inplace_check(const AgContext *c, const AgMeta *m) {
+    if (m && m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m)) {
+        ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
+                    "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+                    "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to "
+                    "be tracked) or both outside (if you want the inplace to be tracked).");
+        return -1;
+    }
     if (m && m->base && ag_check_inplace(c, m->base, true) < 0) return -1;
     return m ? ag_check_inplace(c, m, false) : 0;
 }

@@ -75,6 +75,13 @@ static Value *gradfn_value(AgNode *n) {
 
 /* ---- a tensor's autograd attributes ---- */
 
+/* Whether a and b are the same view of the same storage (a handle of x's .grad still showing it). */
+static bool same_view(const Tensor *a, const Tensor *b) {
+    if (!ten_same_storage(a, b) || a->offset != b->offset || a->dtype != b->dtype || !ten_same_shape(a, b)) return false;
+    for (int d = 0; d < a->ndim; d++) if (a->stride[d] != b->stride[d]) return false;
+    return true;
+}
+
 /* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     AgMeta *m = x->ag;
@@ -95,8 +102,14 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
                         "non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
                         "github.com/pytorch/pytorch/pull/30531 for more informations.");
         if (!m || !m->grad) return val_none();
+        Value *last = x->u.grad_value;
+        if (last && last->kind == V_TENSOR && same_view(last->u.t, m->grad)) return val_incref(last);
         Tensor *g = ten_alias(m->grad);
-        return g ? val_tensor(g) : rt_tensor_error(I);
+        if (!g) return rt_tensor_error(I);
+        Value *gv = val_tensor(g);
+        val_decref(x->u.grad_value);
+        x->u.grad_value = val_incref(gv);
+        return gv;
     }
     return NULL;
 }
@@ -126,6 +139,10 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
         if (!x->ag) x->ag = ag_meta_new(false);
         ag_zero_grad(x->ag);
         x->ag->grad = ten_alias(v->u.t);
+        /* x.grad is v from now on, as in PyTorch; only a v without autograd state, which holds no grad_value of
+         * its own that could lead back to x (no cycle of values) */
+        val_decref(x->u.grad_value);
+        x->u.grad_value = v->ag || v == x ? NULL : val_incref(v);
         return 0;
     }
     return 1;
@@ -367,11 +384,14 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
         if (!r->ag) r->ag = ag_meta_new(false);
         if (ag_set_requires_grad(r->ag, r->u.t, true) < 0) { val_decref(r); return rt_tensor_error(I); }
     }
-    if (!I->run.ag.grad_enabled) return r;
     const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
     Value *src = self ? self : a->npos ? a->pos[0] : NULL;
-    if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name))
-        r->ag = ag_view_link(r->u.t, &src->ag, src->u.t);  /* z.t(), z.narrow(...): a view knows its base */
+    /* z.t(), z.narrow(...): a view knows its base (of a plain tensor; under no_grad, of one that requires grad). With
+     * grad mode on, a view of a tensor that requires grad must come from the recording ops (the check below). */
+    bool on = I->run.ag.grad_enabled;
+    if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name) && (!on || !ag_requires_grad(src->ag)))
+        r->ag = ag_view_link(&I->run.ag, r->u.t, &src->ag, src->u.t);
+    if (!on) return r;
     if (!detached_float(r) || detaches(name)) return r;
     bool needs = self && val_requires_grad(self);
     for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);

@@ -117,8 +117,8 @@ static Value *bi_like(Interp *I, Args *a) {
 }
 
 static Value *bi_full_like(Interp *I, Args *a) {
-    Value *p[3];                                 /* input, fill_value, dtype */
-    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *p[5];                                 /* input, fill_value, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 5)) return NULL;
     Value *x = p[0], *fv = p[1];
     if (x->kind != V_TENSOR) return rt_error(I, "full_like(input, fill_value) needs a tensor and a value");
     double v;
@@ -184,8 +184,8 @@ static Value *bi_linspace(Interp *I, Args *a) {
 }
 
 static Value *bi_eye(Interp *I, Args *a) {
-    Value *p[3];                                 /* n, m, dtype */
-    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *p[5];                                 /* n, m, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 5)) return NULL;
     Value *n = p[0], *m = p[1];
     int64_t rows, cols;
     if (!arg_int(I, n, "n", &rows)) return NULL;
@@ -222,8 +222,8 @@ static Value *bi_rand(Interp *I, Args *a) {
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
-    Value *p[4];                                 /* mean, std, size, dtype */
-    if (!args_bind(I, a, p, 4)) return NULL;
+    Value *p[6];                                 /* mean, std, size, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 6)) return NULL;
     Value *m = p[0], *s = p[1], *sz = p[2];
     double mean = 0, std = 1;
     if (m && !arg_double(I, m, "mean", &mean)) return NULL;
@@ -239,8 +239,11 @@ static Value *bi_normal(Interp *I, Args *a) {
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
-    static const char *const kw[] = {"low", "high", "size", NULL};
+    static const char *const kw[] = {"low", "high", "size", "dtype", "device", "requires_grad", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
+    bool has;
+    DType dt = DT_I64;                           /* integers, in any dtype asked for (float32: requires_grad=True) */
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
     int64_t lo = 0, hi;
     Value *sz;
     if (a->npos == 2) { if (!arg_int(I, a->pos[0], "high", &hi)) return NULL; sz = a->pos[1]; }
@@ -259,7 +262,10 @@ static Value *bi_randint(Interp *I, Args *a) {
     if (!t) return rt_tensor_error(I);
     uint64_t span = (uint64_t)(hi - lo);
     for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&I->run.rng) % span);
-    return val_tensor(t);
+    if (dt == DT_I64) return val_tensor(t);
+    Tensor *c = ten_cast(t, dt);
+    ten_free(t);
+    return done(I, c);
 }
 
 /* torch.set_default_dtype(d): what Python floats and float creation functions become; float32 or float64. */
@@ -362,15 +368,15 @@ const Builtin bi_torch_create[] = {
     {"ones_like", bi_like, "torch.ones_like(input, *, dtype=None, device=None, requires_grad=False)", "Ones of X's shape and dtype.", "§2.1", 1, "torch"},
     {"rand_like", bi_like, "torch.rand_like(input, *, dtype=None, device=None, requires_grad=False)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2, "torch"},
     {"randn_like", bi_like, "torch.randn_like(input, *, dtype=None, device=None, requires_grad=False)", "Standard normal numbers of X's shape.", "§2.1", 3, "torch"},
-    {"full_like", bi_full_like, "torch.full_like(input, fill_value, *, dtype=None)", "X's shape filled with v.", "§2.1", 0, "torch"},
+    {"full_like", bi_full_like, "torch.full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False)", "X's shape filled with v.", "§2.1", 0, "torch"},
     {"arange", bi_arange, "torch.arange(start=0, end, step=1, dtype=None)",
      "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0, "torch"},
     {"linspace", bi_linspace, "torch.linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)", "steps evenly spaced values from start to end.", "§2.1", 0, "torch"},
-    {"eye", bi_eye, "torch.eye(n, m=n, *, dtype=None)", "Identity matrix.", "§2.1", 0, "torch"},
+    {"eye", bi_eye, "torch.eye(n, m=n, *, dtype=None, device=None, requires_grad=False)", "Identity matrix.", "§2.1", 0, "torch"},
     {"rand", bi_rand, "torch.rand(*size, dtype=None, device=None, requires_grad=False)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0, "torch"},
     {"randn", bi_rand, "torch.randn(*size, dtype=None, device=None, requires_grad=False)", "Standard normal numbers from the seeded generator.", "§2.1", 1, "torch"},
-    {"normal", bi_normal, "torch.normal(mean=0.0, std=1.0, size=None, *, dtype=None)", "Normal numbers with the given mean and std.", "§2.1", 0, "torch"},
-    {"randint", bi_randint, "torch.randint(low=0, high, size)", "Random integers in [low, high).", "§2.1", 0, "torch"},
+    {"normal", bi_normal, "torch.normal(mean=0.0, std=1.0, size=None, *, dtype=None, device=None, requires_grad=False)", "Normal numbers with the given mean and std.", "§2.1", 0, "torch"},
+    {"randint", bi_randint, "torch.randint(low=0, high, size, *, dtype=torch.int64, device=None, requires_grad=False)", "Random integers in [low, high).", "§2.1", 0, "torch"},
     {"manual_seed", bi_manual_seed, "torch.manual_seed(seed)",
      "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0, "torch"},
     {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",

@@ -21,7 +21,7 @@
 typedef enum { OPT_SGD, OPT_ADAM, OPT_ADAMW } OptKind;
 
 static void optim_repr(Interp *I, StrBuf *out, Value *self, int depth);
-static const Builtin optim_methods[4];
+static const Builtin optim_methods[6];
 static const ObjClass SGDClass = {.name = "SGD", .repr = optim_repr, .methods = optim_methods};
 static const ObjClass AdamClass = {.name = "Adam", .repr = optim_repr, .methods = optim_methods};
 static const ObjClass AdamWClass = {.name = "AdamW", .repr = optim_repr, .methods = optim_methods};
@@ -152,7 +152,9 @@ static Value *optim_new(Interp *I, const ObjClass *cls, Value *params, Value *de
     }
     Value *opt = val_object(cls);
     val_attr_set(opt, "defaults", defaults);
-    val_attr_set(opt, "state", val_dict());
+    Value *state = val_dict();
+    state->u.dict->default_dict = true;        /* PyTorch's defaultdict(dict): opt.state[p] of a new p is {} */
+    val_attr_set(opt, "state", state);
     val_attr_set(opt, "param_groups", val_list(0));
     bool ok = true;
     if (items->u.seq.items[0]->kind != V_DICT) {
@@ -508,6 +510,181 @@ static Value *m_add_param_group(Interp *I, Args *a) {
     return add_group(I, a->pos[0], g) ? val_none() : NULL;
 }
 
+/* ---- state_dict and load_state_dict (torch/optim/optimizer.py) ---- */
+
+/* A list of dicts each with a list 'params' (borrowed v), else NULL with an error naming what. */
+static Value *group_list(Interp *I, Value *v, const char *what) {
+    if (!v || (v->kind != V_LIST && v->kind != V_TUPLE)) {
+        rt_raise(I, "TypeError", "%s must be a list of dicts, not %s", what, v ? val_type_name(v) : "NoneType");
+        return NULL;
+    }
+    for (int64_t gi = 0; gi < v->u.seq.n; gi++) {
+        Value *g = v->u.seq.items[gi], *ps = g->kind == V_DICT ? dict_get(g->u.dict, "params") : NULL;
+        if (!ps || (ps->kind != V_LIST && ps->kind != V_TUPLE)) {
+            rt_raise(I, "TypeError", "%s[%lld] must be a dict with a list of 'params'", what, (long long)gi);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+/* The index of parameter p among the parameters of every group in order (PyTorch's param_mappings), or -1. */
+static int64_t param_index(Value *groups, const Value *p) {
+    int64_t index = 0;
+    for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
+        Value *ps = dict_get(groups->u.seq.items[gi]->u.dict, "params");
+        for (int64_t i = 0; i < ps->u.seq.n; i++, index++)
+            if (ps->u.seq.items[i] == p) return index;
+    }
+    return -1;
+}
+
+/* A new dict with the entries of d (their hashes kept) but the key skip (NULL: none). */
+static Value *dict_copy_but(Dict *d, const char *skip) {
+    Value *r = val_dict();
+    for (int k = 0; k < d->n; k++) {
+        if (skip && d->keys[k]->kind == V_STR && !strcmp(d->keys[k]->u.str.s, skip)) continue;
+        dict_append_hashed(r->u.dict, val_incref(d->keys[k]), val_incref(d->vals[k]), d->hashes[k]);
+    }
+    return r;
+}
+
+/* optimizer.state_dict(): {'state': {index: the parameter's state dict (the same dict)}, in the state's order, and
+ * 'param_groups': each group's options with 'params' last, as the parameters' indices}. No student code runs. */
+static Value *m_state_dict(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *self = a->pos[0], *groups = group_list(I, val_attr_get(self, "param_groups"), "optimizer.param_groups");
+    Value *st = val_attr_get(self, "state");
+    if (!groups) return NULL;
+    if (!st || st->kind != V_DICT) return rt_error(I, "the optimizer's state is not a dict");
+    Value *packed = val_list(0);
+    int64_t index = 0;
+    for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
+        Dict *g = groups->u.seq.items[gi]->u.dict;
+        Value *pg = dict_copy_but(g, "params"), *ids = val_list(0), *ps = dict_get(g, "params");
+        for (int64_t i = 0; i < ps->u.seq.n; i++) val_list_append(ids, val_int(index++));
+        dict_set(pg->u.dict, "params", ids);
+        val_list_append(packed, pg);
+    }
+    Value *state = val_dict();
+    Dict *sd = st->u.dict;
+    for (int k = 0; k < sd->n; k++) {
+        Value *key = sd->keys[k];
+        int64_t at = key->kind == V_TENSOR ? param_index(groups, key) : -1;
+        if (at >= 0) dict_append(state->u.dict, val_int(at), val_incref(sd->vals[k]));
+        else dict_append_hashed(state->u.dict, val_incref(key), val_incref(sd->vals[k]), sd->hashes[k]);
+    }
+    Value *r = val_dict();
+    dict_set(r->u.dict, "state", state);
+    dict_set(r->u.dict, "param_groups", packed);
+    return r;
+}
+
+/* A saved state value for parameter p, as load_state_dict's deepcopy and _cast make it: a tensor copied (to p's
+ * dtype when p is a float tensor, but 'step'), a dict entry by entry, anything else the same value. NULL when a
+ * copy fails (the error set). */
+static Value *cast_state(Interp *I, const Value *p, Value *v, const char *key) {
+    if (v->kind == V_TENSOR) {
+        bool to_p = !(key && !strcmp(key, "step")) && ten_is_float(p->u.t->dtype) && ten_is_float(v->u.t->dtype);
+        Tensor *t = to_p ? ten_cast(v->u.t, p->u.t->dtype) : ten_copy(v->u.t);
+        return t ? val_tensor(t) : rt_tensor_error(I);
+    }
+    if (v->kind != V_DICT) return val_incref(v);
+    Value *r = val_dict();
+    Dict *d = v->u.dict;
+    for (int k = 0; k < d->n; k++) {
+        Value *c = cast_state(I, p, d->vals[k], d->keys[k]->kind == V_STR ? d->keys[k]->u.str.s : NULL);
+        if (!c) { val_decref(r); return NULL; }
+        dict_append_hashed(r->u.dict, val_incref(d->keys[k]), c, d->hashes[k]);
+    }
+    return r;
+}
+
+/* The options PyTorch's __setstate__ sets on a loaded group when the saved one lacks them. */
+static void group_setdefaults(OptKind kind, Dict *g) {
+    static const char *const sgd[] = {"nesterov", "maximize", "foreach", "differentiable", NULL};
+    static const char *const adam[] = {"amsgrad", "maximize", "foreach", "capturable", "differentiable", "fused", NULL};
+    static const char *const adamw[] = {"amsgrad", "maximize", "foreach", "capturable", NULL};
+    const char *const *names = kind == OPT_SGD ? sgd : kind == OPT_ADAM ? adam : adamw;
+    for (int i = 0; names[i]; i++)
+        if (!dict_get(g, names[i])) dict_set(g, names[i], strcmp(names[i], "foreach") ? val_bool(false) : val_none());
+}
+
+/* The parameter a saved state key stands for: an int k, the k-th of the saved groups' parameters, is the parameter
+ * at the same place in the optimizer's groups (PyTorch's id_map); NULL for another key (kept as it is). */
+static Value *saved_param(Value *saved, Value *groups, const Value *key) {
+    if (key->kind != V_INT) return NULL;
+    for (int64_t gi = 0; gi < saved->u.seq.n; gi++) {
+        Value *sp = dict_get(saved->u.seq.items[gi]->u.dict, "params"), *ps = dict_get(groups->u.seq.items[gi]->u.dict, "params");
+        for (int64_t i = 0; i < sp->u.seq.n; i++)
+            if (sp->u.seq.items[i]->kind == V_INT && sp->u.seq.items[i]->u.i == key->u.i) return ps->u.seq.items[i];
+    }
+    return NULL;
+}
+
+/* optimizer.load_state_dict(state_dict): PyTorch's checks (the number of groups, each group's number of
+ * parameters), then the state rebuilt keyed by this optimizer's parameters (a copy, cast to each one's dtype) and the
+ * groups replaced by the saved options with this optimizer's parameters. Nothing changes when a check fails. */
+static Value *m_load_state_dict(Interp *I, Args *a) {
+    static const char *const kw[] = {"self", "state_dict", NULL};
+    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *self = a->pos[0], *sdv = arg(a, 1, "state_dict");
+    if (!sdv) return rt_raise(I, "TypeError", "load_state_dict() missing 1 required positional argument: 'state_dict'");
+    if (sdv->kind != V_DICT) return rt_raise(I, "TypeError", "load_state_dict() expects the dict state_dict() made, not %s", val_type_name(sdv));
+    Value *groups = group_list(I, val_attr_get(self, "param_groups"), "optimizer.param_groups");
+    if (!groups) return NULL;
+    Value *saved = dict_get(sdv->u.dict, "param_groups");
+    if (!saved) { Value *k = val_str("param_groups"); ops_key_error(I, k); val_decref(k); return NULL; }
+    if (!group_list(I, saved, "state_dict['param_groups']")) return NULL;
+    if (saved->u.seq.n != groups->u.seq.n) return rt_raise(I, "ValueError", "loaded state dict has a different number of parameter groups");
+    for (int64_t gi = 0; gi < groups->u.seq.n; gi++)
+        if (dict_get(saved->u.seq.items[gi]->u.dict, "params")->u.seq.n != dict_get(groups->u.seq.items[gi]->u.dict, "params")->u.seq.n)
+            return rt_raise(I, "ValueError", "loaded state dict contains a parameter group that doesn't match the size of optimizer's group");
+    Value *sst = dict_get(sdv->u.dict, "state");
+    if (!sst) { Value *k = val_str("state"); ops_key_error(I, k); val_decref(k); return NULL; }
+    if (sst->kind != V_DICT) return rt_raise(I, "TypeError", "state_dict['state'] must be a dict, not %s", val_type_name(sst));
+    OptKind kind = optim_kind(self);
+    /* held: a key of the student's in the saved state runs their __hash__ / __eq__, which may change any of these */
+    Value *state = val_dict(), *hold = val_incref(saved), *holds = val_incref(sst), *mine = val_incref(groups);
+    state->u.dict->default_dict = true;
+    Dict *sd = sst->u.dict;
+    bool ok = true;
+    for (int k = 0; ok && k < sd->n; k++) {
+        Value *p = saved_param(saved, groups, sd->keys[k]);
+        Value *v = p ? cast_state(I, p, sd->vals[k], NULL) : val_incref(sd->vals[k]);
+        if (!v) { ok = false; break; }
+        if (p && kind != OPT_SGD && v->kind == V_DICT) {      /* Adam's __setstate__: a number step becomes a tensor */
+            Value *step = dict_get(v->u.dict, "step");
+            if (step && val_is_number(step)) dict_set(v->u.dict, "step", val_tensor(ten_scalar_f_in(I->run.ten, (float)val_as_double(step))));
+        }
+        int64_t h;
+        int at;
+        Value *key = val_incref(p ? p : sd->keys[k]);
+        ok = ops_dict_find_hash(I, state->u.dict, key, &h, &at) && ops_dict_store(I, state->u.dict, key, v, h) == 0;
+        val_decref(key);
+        val_decref(v);
+    }
+    Value *list = val_list(0);
+    for (int64_t gi = 0; ok && gi < groups->u.seq.n; gi++) {
+        Value *ng = dict_copy_but(saved->u.seq.items[gi]->u.dict, NULL);
+        dict_set(ng->u.dict, "params", val_incref(dict_get(groups->u.seq.items[gi]->u.dict, "params")));
+        group_setdefaults(kind, ng->u.dict);
+        val_list_append(list, ng);
+    }
+    if (ok) {
+        val_attr_set(self, "state", state);
+        val_attr_set(self, "param_groups", list);
+    } else {
+        val_decref(state);
+        val_decref(list);
+    }
+    val_decref(hold);
+    val_decref(holds);
+    val_decref(mine);
+    return ok ? val_none() : NULL;
+}
+
 /* One group's options but params, as Optimizer.__repr__ prints them: its keys sorted (taken, held, before any value
  * prints), then each key's value looked up as it prints, so a student's __repr__ of a value that changes the group
  * is seen as in PyTorch (a key it removed: KeyError). g is held by the caller. False when it stopped on an error. */
@@ -560,13 +737,20 @@ static void optim_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     if (ok) sb_puts(out, ")");
 }
 
-static const Builtin optim_methods[4] = {
+static const Builtin optim_methods[6] = {
     {"step", m_step, "optimizer.step(closure=None)",
      "One update of every parameter that has a .grad, by the rule and options of its group (under no_grad).", "", 0, "optimizer"},
     {"zero_grad", m_zero_grad, "optimizer.zero_grad(set_to_none=False)",
      "Zeroes every parameter's .grad in place (set_to_none=True: sets it to None), before the next backward.", "", 0, "optimizer"},
     {"add_param_group", m_add_param_group, "optimizer.add_param_group(param_group)",
      "Adds a dict {'params': [...], 'lr': ...} as a new group; missing options take the defaults.", "", 0, "optimizer"},
+    {"state_dict", m_state_dict, "optimizer.state_dict()",
+     "{'state': {0: {...}, ...}, 'param_groups': [{'lr': ..., 'params': [0, 1, ...]}]}: the state of each parameter "
+     "keyed by its index in the groups (the same dicts as optimizer.state), and the groups' options with the "
+     "parameters as their indices, as PyTorch saves an optimizer (torch.save(opt.state_dict(), ...)).", "", 0, "optimizer"},
+    {"load_state_dict", m_load_state_dict, "optimizer.load_state_dict(state_dict)",
+     "Takes the options and a copy of the state saved by state_dict() (the parameters matched by their index, "
+     "group by group, the buffers cast to each parameter's dtype), so that training goes on as it would have.", "", 0, "optimizer"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* ---- torch.nn.utils.clip_grad_norm_ ---- */

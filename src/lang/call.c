@@ -483,8 +483,10 @@ static bool nest_scan(Interp *I, Value *v, int depth, Nest *ns) {
             rt_error(I, "a list of multi-element tensors cannot become a tensor this way: use torch.stack(list)");
             return false;
         }
-    } else if (!val_is_number(v)) {
-        rt_raise(I, "TypeError", "a tensor can only hold numbers, not %s", val_type_name(v));
+    } else if (!val_is_number(v)) {          /* PyTorch's three answers, by where the value stands */
+        if (v->kind == V_STR && depth == 0) rt_raise(I, "TypeError", "new(): invalid data type 'str'");
+        else if (v->kind == V_STR) rt_raise(I, "ValueError", "too many dimensions 'str'");
+        else rt_raise(I, "RuntimeError", "Could not infer dtype of %s", val_type_name(v));
         return false;
     }
     if (depth != ns->ndim) { rt_error(I, "the nested lists mix numbers and lists at depth %d", depth); return false; }

@@ -842,7 +842,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (n < 0) return NULL;
         if (!r) return rt_tensor_index_error(I);
         /* a view (z[0]) knows its base, for an in-place op that records later (ag_view_link) */
-        return val_tensor_ag(r, I->run.ag.grad_enabled ? ag_view_link(r, &obj->ag, obj->u.t) : NULL);
+        return val_tensor_ag(r, ag_view_link(&I->run.ag, r, &obj->ag, obj->u.t));
     }
     case V_DICTVIEW:                                        /* Python 3's views are not lists: list(d.keys())[0] */
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)", val_type_name(obj),
@@ -864,7 +864,13 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     case V_DICT: {
         int i;
-        if (!ops_dict_find(I, obj->u.dict, index, &i)) return NULL;
+        int64_t h;
+        if (!ops_dict_find_hash(I, obj->u.dict, index, &h, &i)) return NULL;
+        if (i < 0 && obj->u.dict->default_dict) {          /* defaultdict(dict): the missing key gets a new {} */
+            Value *fresh = val_dict();
+            if (ops_dict_store(I, obj->u.dict, index, fresh, h) < 0) { val_decref(fresh); return NULL; }
+            return fresh;
+        }
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
     }
     default:
@@ -997,7 +1003,10 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         }
         return r ? val_tensor(r) : rt_tensor_error(I);
     }
-    if (!strcmp(name, "data")) return val_tensor(ten_alias(t));
+    if (!strcmp(name, "data")) {                   /* detached, with a version counter of its own (PyTorch) */
+        Tensor *d = ten_alias_new_version(t);
+        return d ? val_tensor(d) : rt_tensor_error(I);
+    }
     if (!strcmp(name, "_version")) return val_int(ten_version(t));    /* the storage's in-place write count */
     if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
     Value *ag = lib()->tensor_attr(I, obj, name);

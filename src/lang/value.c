@@ -179,7 +179,7 @@ static void release(Value *v) {
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); value_bytes -= val_heap_bytes(sizeof(Dict)); break;
     case V_DICTVIEW: val_decref(v->u.view.dict); break;
     case V_SET: pyset_free(v->u.set); free(v->u.set); value_bytes -= val_heap_bytes(sizeof(PySet)); break;
-    case V_TENSOR: ten_free(v->u.t); ag_meta_unref(v->ag); break;
+    case V_TENSOR: ten_free(v->u.t); ag_meta_unref(v->ag); val_decref(v->u.grad_value); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
     case V_FUNC: {
@@ -675,7 +675,7 @@ const char *val_type_name(const Value *v) {
     case V_LIST: return "list";
     case V_DICTVIEW: return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
     case V_SET: return v->u.set->frozen ? "frozenset" : "set";
-    case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : "dict";
+    case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : v->u.dict->default_dict ? "collections.defaultdict" : "dict";
     case V_TENSOR: return "Tensor";
     case V_DTYPE: return "torch.dtype";
     case V_RANGE: return "range";
@@ -1019,9 +1019,11 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
             sb_putc(out, ')');
             break;
         }
+        if (v->u.dict->default_dict) sb_puts(out, "defaultdict(<class 'dict'>, ");
         sb_putc(out, '{');
         dict_items_repr(I, out, v->u.dict, depth, false);
         sb_putc(out, '}');
+        if (v->u.dict->default_dict) sb_putc(out, ')');
         break;
     case V_SET: {       /* {1, 2}; an empty set is set() ({} is a dict); frozenset({1, 2}), frozenset() */
         if (v->u.set->frozen) sb_puts(out, v->u.set->used ? "frozenset(" : "frozenset()");

@@ -568,8 +568,10 @@ Tensor *ten_clone(const Tensor *t) {
 
 void ten_set_layout(Tensor *t, Tensor *v) {
     TenStorage *old = t->storage;
+    struct TenVersion *old_ver = t->ver;
     *t = *v;
-    v->storage = old;             /* v takes t's old reference, so freeing v keeps the counts right */
+    v->storage = old;             /* v takes t's old references, so freeing v keeps the counts right */
+    v->ver = old_ver;
     ten_bump_version(t);          /* an in-place op (X.t_()) counts as a write, as in PyTorch */
     ten_free(v);
 }

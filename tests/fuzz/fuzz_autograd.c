@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             AgVal *px = &pool[a % POOL];
             if (ag_requires_grad(px->m) || !px->t->ndim) break;
             Tensor *v = ten_select(px->t, 0, 0);
-            if (v) put(pool, &k, (AgVal){v, ag_view_link(v, &px->m, px->t)});
+            if (v) put(pool, &k, (AgVal){v, ag_view_link(&c, v, &px->m, px->t)});
             break;
         }
         default: put(pool, &k, ag_layer_norm(&c, x, 1, (AgVal){NULL, NULL}, (AgVal){NULL, NULL}, 1e-5)); break;
