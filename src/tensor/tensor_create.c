@@ -10,18 +10,10 @@
 
 atomic_int ten_interrupted = 0;
 
-/* The process's context, for callers that own none, and the one installed for par_for and ten_sgemm (tensor.h). */
+/* The process's context, for callers that own none (tensor.h). */
 static TenCtx process_ctx = TEN_CTX_INIT;
-static TenCtx *installed = &process_ctx;
 
 TenCtx *ten_process_ctx(void) { return &process_ctx; }
-TenCtx *ten_ctx(void) { return installed; }
-
-TenCtx *ten_ctx_use(TenCtx *c) {
-    TenCtx *was = installed;
-    installed = c ? c : &process_ctx;
-    return was == &process_ctx ? NULL : was;
-}
 
 TenCtx *ten_ctx_new(void) {
     TenCtx *c = xmalloc(sizeof *c);
@@ -40,7 +32,6 @@ static void ctx_unref(TenCtx *c) {
 
 void ten_ctx_free(TenCtx *c) {
     if (!c) return;
-    if (installed == c) installed = &process_ctx;
     pool_release(c);
     c->closed = true;
     ctx_unref(c);
