@@ -35,7 +35,7 @@ typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
  * names: ten_new_in, ten_scalar_d_in ...); kernels make their results in their input's context (ten_ctx_of), read its
  * default dtype and fail there; par_for and ten_sgemm take it too (its threads, BLAS threshold, attention block),
  * from the input tensor in a kernel and from I->run.ten in a builtin. Each storage keeps the context it was made in alive and gives its bytes back to that
- * one when it is freed. Tensor unit tests and fuzz targets own one; start-up writes the process's own limits.
+ * one when it is freed. Tensor unit tests and fuzz targets own one: there is no process-wide context.
  * What stays process-wide: the worker pool, OpenBLAS's handle, the CPU's vector level and cache size, ATTN_GEMM,
  * and ten_interrupted (a signal handler sets it). */
 #define TEN_CACHE_SLOTS 32
@@ -60,14 +60,14 @@ typedef struct TenCtx {
         size_t cached_bytes;
     } pool;
 } TenCtx;
-/* A new context: no error, float32, limits copied from the process's (a nested run keeps $ATTN_MEMORY_LIMIT
- * and a fuzzer's lowered limits); the caller owns it (ten_ctx_free). */
+/* A new context: no error, float32, the default limits, limit_bytes from $ATTN_MEMORY_LIMIT when that is a size
+ * (ten_parse_bytes; so a nested session keeps it); the caller owns it (ten_ctx_free) and may lower its limits (tests,
+ * fuzz targets). */
 TenCtx *ten_ctx_new(void);
+/* "512M", "2G", "64k" or a number of bytes, from 1 KiB to 9e18: true with *bytes set; false when s is not one. */
+bool ten_parse_bytes(const char *s, int64_t *bytes);
 /* The owner lets go: the kept buffers are freed now, the context when its last storage goes. NULL is ignored. */
 void ten_ctx_free(TenCtx *c);
-/* The process's own context, for callers that own none: start-up ($ATTN_MEMORY_LIMIT, the limits ten_ctx_new
- * copies), tensor unit tests and fuzz targets. */
-TenCtx *ten_process_ctx(void);
 int64_t ten_live_bytes(const TenCtx *c);        /* c->live_bytes */
 
 /* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */

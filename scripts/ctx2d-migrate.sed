@@ -16,13 +16,14 @@
 #   par_threads(), ten_threads(), ten_gemm_describe()                          -> (CTX)
 #   ten_ctx()                         -> CTX (the installed context is gone)
 #   a statement that is only ten_ctx_use(...);                                 -> deleted (nothing is installed)
-# Not handled: `x = ten_ctx_use(...)` (the compiler names it: delete it and the call that put x back) and
-# function pointers to these functions.
+# Not handled: `x = ten_ctx_use(...)` (the compiler names it: delete it and the call that put x back), function
+# pointers to these functions, and ten_process_ctx() (gone too: make a context with ten_ctx_new and lower its limits,
+# as tests/fuzz/fuzz_common.h's fuzz_limits does; $ATTN_MEMORY_LIMIT reaches every new context by itself).
 # Idempotent: a call whose first argument already is a context (I->run.ten, anything ending in ->ten, .ten, ->ctx,
-# ctx, c, tc, TC, ten_ctx_of(...), ten_process_ctx(), test_ctx()) is left alone, also on a line with other calls.
+# ctx, c, tc, TC, ten_ctx_of(...), test_ctx()) is left alone, also on a line with other calls.
 
 # 1. mark calls that already pass a context
-s/\b(par_for|par_for_chunks|ten_sgemm|ten_sgemm_ld|ten_sgemm_tt|ten_sgemm_wants_blas|ten_sgemm_own|ten_own_gemm|ten_set_threads|par_set_threads|ten_set_blas_threshold|ten_set_attention_block|ten_set_own_gemm)\(( *(([A-Za-z_][A-Za-z0-9_]*(->|\.))*(c|ctx|tc|ten)|TC|ten_ctx_of\([^()]*\)|ten_process_ctx\(\)|test_ctx\(\)) *[,)])/\1@CTX2D@(\2/g
+s/\b(par_for|par_for_chunks|ten_sgemm|ten_sgemm_ld|ten_sgemm_tt|ten_sgemm_wants_blas|ten_sgemm_own|ten_own_gemm|ten_set_threads|par_set_threads|ten_set_blas_threshold|ten_set_attention_block|ten_set_own_gemm)\(( *(([A-Za-z_][A-Za-z0-9_]*(->|\.))*(c|ctx|tc|ten)|TC|ten_ctx_of\([^()]*\)|test_ctx\(\)) *[,)])/\1@CTX2D@(\2/g
 # 2. add the context to the rest
 s/\b(par_for|par_for_chunks|ten_sgemm|ten_sgemm_ld|ten_sgemm_tt|ten_sgemm_wants_blas|ten_sgemm_own|ten_own_gemm|ten_set_threads|par_set_threads|ten_set_blas_threshold|ten_set_attention_block|ten_set_own_gemm)\(/\1(I->run.ten, /g
 s/\b(par_threads|ten_threads|ten_gemm_describe)\(\)/\1(I->run.ten)/g

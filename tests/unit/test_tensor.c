@@ -422,14 +422,38 @@ static void test_contexts_separate(void **state) {
     ten_free(big);
     assert_int_equal(ten_live_bytes(b), 0);
     ten_ctx_free(b);
-    /* a new context takes its limits from the process's (a nested session keeps $ATTN_MEMORY_LIMIT) */
-    int64_t keep = ten_process_ctx()->limit_bytes;
-    ten_process_ctx()->limit_bytes = 12345678;
+}
+
+/* A new context takes its byte limit from $ATTN_MEMORY_LIMIT when that is a size (so a nested session keeps it;
+ * there is no process-wide context to copy), else 6 GiB; ten_parse_bytes reads the sizes main accepts. */
+static void test_context_memory_limit(void **state) {
+    (void)state;
+    const char *was = getenv("ATTN_MEMORY_LIMIT");
+    char *keep = was ? strdup(was) : NULL;
+    int64_t bytes = 0;
+    assert_true(ten_parse_bytes("512M", &bytes));
+    assert_int_equal(bytes, (int64_t)512 << 20);
+    assert_true(ten_parse_bytes("1.5k", &bytes));
+    assert_int_equal(bytes, 1536);
+    assert_false(ten_parse_bytes("lots", &bytes));
+    assert_false(ten_parse_bytes("100", &bytes));                  /* under 1 KiB */
+    assert_false(ten_parse_bytes("2GB", &bytes));
+    setenv("ATTN_MEMORY_LIMIT", "12345678", 1);
     TenCtx *c = ten_ctx_new();
     assert_int_equal(c->limit_bytes, 12345678);
+    assert_int_equal(c->limit_numel, (int64_t)1 << 28);
     assert_int_equal(c->default_float, DT_F32);
-    ten_process_ctx()->limit_bytes = keep;
     ten_ctx_free(c);
+    setenv("ATTN_MEMORY_LIMIT", "2G", 1);
+    c = ten_ctx_new();
+    assert_int_equal(c->limit_bytes, (int64_t)2 << 30);
+    ten_ctx_free(c);
+    unsetenv("ATTN_MEMORY_LIMIT");
+    c = ten_ctx_new();
+    assert_int_equal(c->limit_bytes, (int64_t)6 << 30);
+    ten_ctx_free(c);
+    if (keep) setenv("ATTN_MEMORY_LIMIT", keep, 1);
+    free(keep);
 }
 
 /* Counts the ranges par_for hands out (each call of the loop body is one range). */
@@ -554,6 +578,7 @@ int main(void) {
         cmocka_unit_test(test_small_tensor_reuse),
         cmocka_unit_test(test_contexts_separate),
         cmocka_unit_test(test_contexts_own_threads_and_products),
+        cmocka_unit_test(test_context_memory_limit),
         cmocka_unit_test(test_set_data),
         cmocka_unit_test(test_error_record),
     };
