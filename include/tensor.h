@@ -34,8 +34,9 @@ typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
  * inside the REPL) never see each other's error, limits or dtype. Factories without a tensor input take it (the _in
  * names: ten_new_in, ten_scalar_d_in ...); kernels make their results in their input's context (ten_ctx_of), read its
  * default dtype and fail there; par_for and ten_sgemm take it too (its threads, BLAS threshold, attention block),
- * from the input tensor in a kernel and from I->run.ten in a builtin. Each storage keeps the context it was made in alive and gives its bytes back to that
- * one when it is freed. Tensor unit tests and fuzz targets own one: there is no process-wide context.
+ * from the input tensor in a kernel and from I->run.ten in a builtin. Each storage keeps the context it was made in
+ * alive and gives its bytes back to that one when it is freed. Tensor unit tests and fuzz targets own one: there is
+ * no process-wide context.
  * What stays process-wide: the worker pool, OpenBLAS's handle, the CPU's vector level and cache size, ATTN_GEMM,
  * and ten_interrupted (a signal handler sets it). */
 #define TEN_CACHE_SLOTS 32

@@ -428,7 +428,12 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
         for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(I->run.ten, &I->run.rng, kind, ns[i], d, k, (int)reps);
-        if (ten_interrupted) { ten_set_blas_threshold(I->run.ten, -1); ten_set_threads(I->run.ten, threads); sb_free(&o); return rt_interrupt(I); }
+        if (ten_interrupted) {
+            ten_set_blas_threshold(I->run.ten, -1);
+            ten_set_threads(I->run.ten, threads);
+            sb_free(&o);
+            return rt_interrupt(I);
+        }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }
     ten_set_blas_threshold(I->run.ten, -1);

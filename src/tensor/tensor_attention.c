@@ -176,7 +176,8 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     const Tensor *Q = rows_readable(q, &tq), *K = rows_readable(k, &tk), *V = v ? rows_readable(v, &tv) : NULL;
     int64_t *valid = NULL;
     bool ok = false;
-    AttnJob J = {.ctx = ten_ctx_of(q), .heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads, .dv = v ? v->shape[2] / heads : 0};
+    AttnJob J = {.ctx = ten_ctx_of(q), .heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads,
+                 .dv = v ? v->shape[2] / heads : 0};
     if (!Q || !K || (v && !V)) goto done;
     if (valid_lens && !(valid = valid_counts(valid_lens, B, nq, nk))) goto done;
     /* data is element (0, 0, 0) of each view; the strides say where the rest is */

@@ -138,7 +138,9 @@ void ten_set_own_gemm(TenCtx *c, bool on) { c->own_gemm = on; }
  * of additions), larger ones to its normal path, whose bits vm_blas_gemm gives. */
 bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
 
-bool ten_own_gemm(const TenCtx *c, int64_t ldb) { return c->own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
+bool ten_own_gemm(const TenCtx *c, int64_t ldb) {
+    return c->own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26);
+}
 
 /* Where vm_blas_gemm is faster than OpenBLAS, measured on one thread: 10-20% with B (in, out) of a Linear layer of
  * 512 or attention's (1024, 64), about even at 1024 x 1024, 10% slower at 2048 x 2048. So B up to 4 MiB packed. */
@@ -520,7 +522,8 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     if (!o) goto done;
     for (int64_t i = 0; i < batch; i++) {
         if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); goto done; }
-        if (dt == DT_F32) ten_sgemm(ten_ctx_of(a), ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
+        if (dt == DT_F32)
+            ten_sgemm(ten_ctx_of(a), ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
         else if (dt == DT_F64) dgemm_loop(ten_f64(ea) + i * m * k, ten_f64(eb) + i * k * n, ten_f64(o) + i * m * n, m, n, k);
         else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
     }
