@@ -47,8 +47,8 @@ typedef struct RunContext {
     PrintOptions print;              /* torch.set_printoptions */
     TenCtx *ten;                     /* the tensor library's context (tensor.h): its error, limits, default dtype
                                       * (torch.set_default_dtype), memory, threads; builtins make
-                                      * tensors in it and fail in it (rt_tensor_error reads it); installed (for
-                                      * the thread count) while this interpreter runs code and its session is current */
+                                      * tensors in it, fail in it (rt_tensor_error reads it) and pass it to
+                                      * ten_sgemm and par_for (its thread count and product switches) */
     Plot plot;                       /* plot target, figure numbers, the last figure, the gnuplot process */
     FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
                                       * own REPL, under one directory for lessons and transcripts (files.h) */

@@ -33,8 +33,10 @@ typedef enum { TEN_ERR_FAILED = 1, TEN_ERR_INTERRUPTED } TenErrKind;
  * (RunContext.ten, made by ten_ctx_new), so two sessions in one process (unit tests, the notebook kernel, a lesson
  * inside the REPL) never see each other's error, limits or dtype. Factories without a tensor input take it (the _in
  * names: ten_new_in, ten_scalar_d_in ...); kernels make their results in their input's context (ten_ctx_of), read its
- * default dtype and fail there. Each storage keeps the context it was made in alive and gives its bytes back to that
- * one when it is freed. Tensor unit tests and fuzz targets own one; start-up writes the process's own limits.
+ * default dtype and fail there; par_for and ten_sgemm take it too (its threads, BLAS threshold, attention block),
+ * from the input tensor in a kernel and from I->run.ten in a builtin. Each storage keeps the context it was made in
+ * alive and gives its bytes back to that one when it is freed. Tensor unit tests and fuzz targets own one: there is
+ * no process-wide context.
  * What stays process-wide: the worker pool, OpenBLAS's handle, the CPU's vector level and cache size, ATTN_GEMM,
  * and ten_interrupted (a signal handler sets it). */
 #define TEN_CACHE_SLOTS 32
@@ -59,21 +61,14 @@ typedef struct TenCtx {
         size_t cached_bytes;
     } pool;
 } TenCtx;
-/* A new context: no error, float32, limits copied from the process's (a nested run keeps $ATTN_MEMORY_LIMIT
- * and a fuzzer's lowered limits); the caller owns it (ten_ctx_free). */
+/* A new context: no error, float32, the default limits, limit_bytes from $ATTN_MEMORY_LIMIT when that is a size
+ * (ten_parse_bytes; so a nested session keeps it); the caller owns it (ten_ctx_free) and may lower its limits (tests,
+ * fuzz targets). */
 TenCtx *ten_ctx_new(void);
+/* "512M", "2G", "64k" or a number of bytes, from 1 KiB to 9e18: true with *bytes set; false when s is not one. */
+bool ten_parse_bytes(const char *s, int64_t *bytes);
 /* The owner lets go: the kept buffers are freed now, the context when its last storage goes. NULL is ignored. */
 void ten_ctx_free(TenCtx *c);
-/* The process's own context, for callers that own none: start-up ($ATTN_MEMORY_LIMIT, the limits ten_ctx_new
- * copies), tensor unit tests and fuzz targets. */
-TenCtx *ten_process_ctx(void);
-/* Installs c (NULL: the process's own) as the context whose thread count and product switches par_for, ten_sgemm
- * and the attention kernel read; returns the one it replaces, for the caller to put back. Only those read it:
- * factories take their context, kernels use their input's, errors go to a context named by the caller.
- * Transitional until par_for and ten_sgemm take the context (issue 28 step 2d): one installed pointer, written by
- * the main thread while no parallel loop runs. */
-TenCtx *ten_ctx_use(TenCtx *c);
-TenCtx *ten_ctx(void);                          /* the installed context (threads and product switches only) */
 int64_t ten_live_bytes(const TenCtx *c);        /* c->live_bytes */
 
 /* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */
@@ -320,12 +315,14 @@ Tensor *ten_bmm(const Tensor *a, const Tensor *b);        /* (B, n, k) @ (B, k, 
 /* F.linear's arithmetic (nn.Linear's digits): x (..., in) @ W (out, in)^T + b; b (out,), one value or NULL; float32
  * (ten_sgemm) or float64. */
 Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b);
-/* C (m, n) = A (m, k) @ B (k, n), row-major float32; BLAS for large products, a fixed-order loop for small ones. */
-void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);
+/* C (m, n) = A (m, k) @ B (k, n), row-major float32; BLAS for large products (c's blas_threshold), a fixed-order
+ * loop for small ones, on c's threads. A builtin passes its session's context (I->run.ten), a kernel its input's. */
+void ten_sgemm(TenCtx *c, const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt);
 /* Softmax of each of `rows` contiguous float32 rows of n, in place, as torch.softmax(dim=-1) computes it (PyTorch's
  * order, SLEEF's exp): for timing layers (measure_layers) without a tensor around the buffer. */
 void ten_softmax_rows_f32(float *x, int64_t rows, int64_t n);
-void ten_set_blas_threshold(int64_t flops);
+/* c's m*n*k at or above which ten_sgemm uses BLAS; flops < 0 restores the default. */
+void ten_set_blas_threshold(TenCtx *c, int64_t flops);
 
 /* ---- attention forward (tensor_attention.c), §11.3.3 and §11.5 ---- */
 /* softmax(Q Kᵀ / sqrt(d), masked to -1e6 where key >= valid_len) V for every batch row and head, fused and threaded.
@@ -344,12 +341,12 @@ Tensor *ten_attention_weights(const Tensor *q, const Tensor *k, const Tensor *va
 Tensor *ten_positional_encoding_in(TenCtx *c, int64_t max_len, int64_t d);
 
 /* ---- the machine: threads (parallel.c), vector math (vecmath.c), BLAS (tensor_matmul.c) ---- */
-/* attn's thread count for every kernel and product: ATTN_THREADS, else the cores (torch.set_num_threads). */
-int ten_threads(void);
-void ten_set_threads(int n);                  /* clamped to 1..256 */
+/* c's thread count for every kernel and product on its tensors: ATTN_THREADS, else the cores (torch.set_num_threads). */
+int ten_threads(TenCtx *c);
+void ten_set_threads(TenCtx *c, int n);       /* clamped to 1..256 */
 const char *ten_vecmath_name(void);           /* "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)" */
 void ten_blas_describe(char *out, size_t n);  /* OpenBLAS's version and kernels (loads it) */
-const char *ten_gemm_describe(void);          /* the path float32 products take (ATTN_GEMM; loads OpenBLAS) */
+const char *ten_gemm_describe(const TenCtx *c);  /* the path c's float32 products take (ATTN_GEMM; loads OpenBLAS) */
 
 /* ---- indexing (tensor_index.c) ---- */
 typedef enum { IX_INT, IX_SLICE, IX_NEWAXIS, IX_ELLIPSIS, IX_TENSOR } IndexKind;

@@ -208,32 +208,32 @@ static double cpu_s(void) {
 }
 
 /* conv1d: X (n, d), W (k, d, d) -> Y (n, d), Y[p] = sum_t X[p + t - k/2] W[t] (same padding). One GEMM per tap. */
-static void conv1d_layer(const float *X, const float *W, float *Y, float *tmp, int64_t n, int64_t d, int64_t k) {
+static void conv1d_layer(TenCtx *c, const float *X, const float *W, float *Y, float *tmp, int64_t n, int64_t d, int64_t k) {
     memset(Y, 0, sizeof(float) * (size_t)(n * d));
     for (int64_t t = 0; t < k; t++) {
         int64_t off = t - (k - 1) / 2, lo = off < 0 ? -off : 0, hi = off > 0 ? n - off : n;
         if (hi <= lo) continue;
-        ten_sgemm(X + (lo + off) * d, W + t * d * d, tmp, hi - lo, d, d, false);
+        ten_sgemm(c, X + (lo + off) * d, W + t * d * d, tmp, hi - lo, d, d, false);
         for (int64_t i = 0; i < (hi - lo) * d; i++) Y[lo * d + i] += tmp[i];
     }
 }
 
 /* RNN: h_t = tanh(x_t W_x + h_{t-1} W_h): n sequential steps, each a d×d product that cannot start early. */
-static void rnn_layer(const float *X, const float *Wx, const float *Wh, float *H, float *tmp, int64_t n, int64_t d) {
-    ten_sgemm(X, Wx, H, n, d, d, false);           /* the input part for all steps at once */
+static void rnn_layer(TenCtx *c, const float *X, const float *Wx, const float *Wh, float *H, float *tmp, int64_t n, int64_t d) {
+    ten_sgemm(c, X, Wx, H, n, d, d, false);        /* the input part for all steps at once */
     for (int64_t t = 1; t < n; t++) {
-        ten_sgemm(H + (t - 1) * d, Wh, tmp, 1, d, d, false);
+        ten_sgemm(c, H + (t - 1) * d, Wh, tmp, 1, d, d, false);
         for (int64_t j = 0; j < d; j++) H[t * d + j] = tanhf(H[t * d + j] + tmp[j]);
     }
 }
 
 /* self-attention: Q = K = V = X (n, d); softmax(X Xᵀ / sqrt(d)) X: two n×n×d products. */
-static void attention_layer(const float *X, float *S, float *Y, int64_t n, int64_t d) {
-    ten_sgemm(X, X, S, n, n, d, true);
+static void attention_layer(TenCtx *c, const float *X, float *S, float *Y, int64_t n, int64_t d) {
+    ten_sgemm(c, X, X, S, n, n, d, true);
     float sc = (float)sqrt((double)d);
     for (int64_t i = 0; i < n * n; i++) S[i] /= sc;
     ten_softmax_rows_f32(S, n, n);                 /* vectorised, as torch.softmax: the layer's real cost */
-    ten_sgemm(S, X, Y, n, d, n, false);
+    ten_sgemm(c, S, X, Y, n, d, n, false);
 }
 
 static double slope(const double *x, const double *y, int m) {
@@ -303,9 +303,9 @@ static double time_layer(TenCtx *c, Rng *g, int kind, int64_t n, int64_t d, int6
         int reps = 0;
         double t0 = cpu_s(), t1;
         do {
-            if (kind == 0) conv1d_layer(ten_f32(X), ten_f32(W), Y, tmp, n, d, k);
-            else if (kind == 1) rnn_layer(ten_f32(X), ten_f32(W), ten_f32(Wh), Y, tmp, n, d);
-            else attention_layer(ten_f32(X), tmp, Y, n, d);
+            if (kind == 0) conv1d_layer(c, ten_f32(X), ten_f32(W), Y, tmp, n, d, k);
+            else if (kind == 1) rnn_layer(c, ten_f32(X), ten_f32(W), ten_f32(Wh), Y, tmp, n, d);
+            else attention_layer(c, ten_f32(X), tmp, Y, n, d);
             reps++;
             t1 = cpu_s();
         } while (t1 - t0 < (r < 0 ? 0 : 0.01) && !ten_interrupted);
@@ -422,17 +422,22 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
         if (ns[i] == ns[i - 1]) { sb_free(&o); return rt_error(I, "measure_layers: each n once (%lld is given twice)", (long long)ns[i]); }
     /* the slopes are fitted where the leading term dominates: over the larger half of the sizes (all of two or three) */
     int first = m >= 4 ? (int)(m - 1) / 2 : 0;
-    ten_set_blas_threshold(0);     /* every product through BLAS, so all sizes are timed the same way */
-    int threads = ten_threads();
-    ten_set_threads(1);            /* one core: threads that start only above some size would bend the slopes */
+    ten_set_blas_threshold(I->run.ten, 0); /* every product through BLAS, so all sizes are timed the same way */
+    int threads = ten_threads(I->run.ten);
+    ten_set_threads(I->run.ten, 1);        /* one core: threads that start only above some size would bend the slopes */
     for (int64_t i = 0; i < m; i++) {
         x[i] = (double)ns[i];
         for (int kind = 0; kind < 3; kind++) t[kind][i] = time_layer(I->run.ten, &I->run.rng, kind, ns[i], d, k, (int)reps);
-        if (ten_interrupted) { ten_set_blas_threshold(-1); ten_set_threads(threads); sb_free(&o); return rt_interrupt(I); }
+        if (ten_interrupted) {
+            ten_set_blas_threshold(I->run.ten, -1);
+            ten_set_threads(I->run.ten, threads);
+            sb_free(&o);
+            return rt_interrupt(I);
+        }
         if (!quiet) sb_printf(&o, "%8lld  %14.3e  %14.3e  %19.3e\n", (long long)ns[i], t[0][i], t[1][i], t[2][i]);
     }
-    ten_set_blas_threshold(-1);
-    ten_set_threads(threads);
+    ten_set_blas_threshold(I->run.ten, -1);
+    ten_set_threads(I->run.ten, threads);
     Value *r = val_dict(), *sl = val_dict(), *nl = val_list(m);
     for (int64_t i = 0; i < m; i++) val_seq_set(nl, i, val_int(ns[i]));
     dict_set(r->u.dict, "n", nl);

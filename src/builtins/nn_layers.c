@@ -569,10 +569,11 @@ static float *nle_copy(const Tensor *t, bool batched, bool batch_first, int64_t 
     return o;
 }
 
-/* x (rows, E) @ W[part]ᵀ + b[part] for part 0 (q), 1 (k) or 2 (v) of in_proj_weight (3E, E) and in_proj_bias. */
-static float *in_project(const float *x, int64_t rows, int64_t E, const float *W, const float *b, int part) {
+/* x (rows, E) @ W[part]ᵀ + b[part] for part 0 (q), 1 (k) or 2 (v) of in_proj_weight (3E, E) and in_proj_bias, on
+ * c's threads. */
+static float *in_project(TenCtx *c, const float *x, int64_t rows, int64_t E, const float *W, const float *b, int part) {
     float *y = xcalloc((size_t)(rows * E) + 1, sizeof *y);
-    ten_sgemm(x, W + part * E * E, y, rows, E, E, true);
+    ten_sgemm(c, x, W + part * E * E, y, rows, E, E, true);
     if (b) for (int64_t r = 0; r < rows; r++) for (int64_t e = 0; e < E; e++) y[r * E + e] += b[part * E + e];
     return y;
 }
@@ -834,9 +835,9 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     Tensor *wt = NULL, *bt = NULL;
     const Tensor *Wc = ten_as_contiguous(W, &wt), *Bc = B ? ten_as_contiguous(B, &bt) : NULL;
     float *xq = nle_copy(q, batched, bf, N, L, E), *xk = nle_copy(k, batched, bf, N, S, E), *xv = nle_copy(v, batched, bf, N, S, E);
-    float *Q = in_project(xq, N * L, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 0);
-    float *K = in_project(xk, N * S, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 1);
-    float *V = in_project(xv, N * S, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 2);
+    float *Q = in_project(I->run.ten, xq, N * L, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 0);
+    float *K = in_project(I->run.ten, xk, N * S, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 1);
+    float *V = in_project(I->run.ten, xv, N * S, E, ten_f32(Wc), Bc ? ten_f32(Bc) : NULL, 2);
     ten_free(wt);
     ten_free(bt);
     free(xq);
@@ -859,7 +860,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
                 vh[t * hd + j] = V[(n * S + t) * E + h * hd + j];
             }
             float *sc = ten_f32(Wts) + ((n * H + h) * L) * S;          /* (L, S): scores, then weights */
-            ten_sgemm(qh, kh, sc, L, S, hd, true);
+            ten_sgemm(I->run.ten, qh, kh, sc, L, S, hd, true);
             for (int64_t l = 0; l < L && (am || kpm); l++)
                 for (int64_t t = 0; t < S; t++) {
                     float m = 0;
@@ -872,7 +873,7 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
                 float keep = p >= 1 ? 0.0f : (float)(1.0 / (1.0 - p));
                 for (int64_t i = 0; i < L * S; i++) sc[i] = rng_uniform(g) < p ? 0.0f : sc[i] * keep;
             }
-            ten_sgemm(sc, vh, oh, L, hd, S, false);
+            ten_sgemm(I->run.ten, sc, vh, oh, L, hd, S, false);
             for (int64_t l = 0; l < L; l++) for (int64_t j = 0; j < hd; j++) ten_f32(O)[(n * L + l) * E + h * hd + j] = oh[l * hd + j];
         }
     free(qh); free(kh); free(vh); free(oh);

@@ -299,13 +299,13 @@ static Value *bi_set_num_threads(Interp *I, Args *a) {
     int64_t n;
     if (!arg_int(I, v, "int", &n)) return NULL;
     if (n < 1) return rt_error(I, "set_num_threads: the number of threads must be positive, got %lld", (long long)n);
-    ten_set_threads(n > 256 ? 256 : (int)n);
+    ten_set_threads(I->run.ten, n > 256 ? 256 : (int)n);
     return val_none();
 }
 
 static Value *bi_get_num_threads(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return val_int(ten_threads());
+    return val_int(ten_threads(I->run.ten));
 }
 
 /* show_config(): what the kernels run on, as torch.__config__.show() tells for PyTorch. */
@@ -318,7 +318,7 @@ static Value *bi_show_config(Interp *I, Args *a) {
     sb_printf(&o, "attn %s\n  threads: %d (ATTN_THREADS, torch.set_num_threads)\n"
                   "  vector math: %s (1.0-ULP functions, as PyTorch; ATTN_SIMD)\n"
                   "  matrix products: %s (ATTN_GEMM)\n  BLAS: %s\n",
-              ATTN_VERSION, ten_threads(), ten_vecmath_name(), ten_gemm_describe(), blas);
+              ATTN_VERSION, ten_threads(I->run.ten), ten_vecmath_name(), ten_gemm_describe(I->run.ten), blas);
     Value *r = val_str(sb_str(&o));
     sb_free(&o);
     return r;

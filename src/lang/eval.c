@@ -1579,7 +1579,6 @@ typedef struct RunState {
 int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name, int first_line) {
     RunState saved = {I->src, I->src_name, I->src_first_line, I->scope, I->loop_depth, I->call_depth,
                       I->base_call_depth, I->signal, I->ret, I->frame};
-    TenCtx *outer_ten = ten_ctx_use(I->run.ten);   /* this interpreter's tensors, errors and dtype while it runs */
     interp_clear_error(I);
     I->src = src;
     I->src_name = src_name;
@@ -1607,7 +1606,6 @@ int interp_run_tree(Interp *I, Node *tree, const char *src, const char *src_name
     I->base_call_depth = saved.base_call_depth;
     I->signal = saved.signal;
     I->ret = saved.ret;
-    ten_ctx_use(outer_ten);
     return rc;
 }
 

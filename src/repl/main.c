@@ -159,20 +159,16 @@ static bool take_lang_option(int *argc, char **argv) {
 }
 
 /* $ATTN_MEMORY_LIMIT ("512M", "2G", bytes without a suffix): how much all tensors together may hold, instead of
- * the default 6 GiB (a smaller machine, or a test of what happens at the limit). false with a message when bad. */
+ * the default 6 GiB (a smaller machine, or a test of what happens at the limit). Checked once at start-up: false
+ * with a message when bad; every session's tensor context reads it when it is made (ten_ctx_new). */
 static bool memory_limit_from_env(void) {
     const char *e = getenv("ATTN_MEMORY_LIMIT");
     if (!e || !*e) return true;
-    char *end;
-    double v = strtod(e, &end);
-    double unit = *end == 'K' || *end == 'k' ? 1024.0 : *end == 'M' || *end == 'm' ? 1048576.0
-                : *end == 'G' || *end == 'g' ? 1073741824.0 : *end == 0 ? 1.0 : 0.0;
-    if (*end) end++;
-    if (end == e || *end || unit == 0 || !(v * unit >= 1024) || v * unit > 9e18) {
+    int64_t bytes;
+    if (!ten_parse_bytes(e, &bytes)) {
         fprintf(stderr, "attn: ATTN_MEMORY_LIMIT=%s is not a size (write it like 512M or 2G)\n", e);
         return false;
     }
-    ten_process_ctx()->limit_bytes = (int64_t)(v * unit);
     return true;
 }
 

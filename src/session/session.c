@@ -49,14 +49,12 @@ void session_free(Session *S) {
 void session_push(Session *S) {
     S->below = current;
     current = S;
-    ten_ctx_use(S->I.run.ten);
 }
 
 void session_pop(Session *S) {
     if (current != S) return;          /* not the current one: popping it would lose the sessions above */
     current = S->below;
     S->below = NULL;
-    ten_ctx_use(current ? current->I.run.ten : NULL);
 }
 
 Session *session_current(void) { return current; }

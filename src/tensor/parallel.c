@@ -1,4 +1,4 @@
-/* parallel.c - the worker threads behind par_for (see parallel.h): a pool of par_threads() - 1 pthreads that sleep
+/* parallel.c - the worker threads behind par_for (see parallel.h): a pool of par_threads(c) - 1 pthreads that sleep
  * on a condition variable between loops, and take ranges of items from a shared counter while a loop runs (so a
  * core busy with another program slows a loop by its share of the work, not by half of it); a worker that wakes
  * only after the caller has handed out every item stays out of the loop, so the caller never waits for a worker
@@ -44,9 +44,8 @@ static int core_count(void) {
     return n > 0 ? (int)n : 1;
 }
 
-/* The installed context's thread count (TenCtx.threads), set from ATTN_THREADS or the cores when first asked. */
-int par_threads(void) {
-    TenCtx *c = ten_ctx();
+/* c's thread count (TenCtx.threads), set from ATTN_THREADS or the cores when first asked. */
+int par_threads(TenCtx *c) {
     if (c->threads) return c->threads;
     int n = core_count();
     const char *env = getenv("ATTN_THREADS");
@@ -60,12 +59,12 @@ int par_threads(void) {
     return c->threads;
 }
 
-void par_set_threads(int n) {
-    ten_ctx()->threads = n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
+void par_set_threads(TenCtx *c, int n) {
+    c->threads = n < 1 ? 1 : n > PAR_MAX_THREADS ? PAR_MAX_THREADS : n;
 }
 
-int ten_threads(void) { return par_threads(); }
-void ten_set_threads(int n) { par_set_threads(n); }
+int ten_threads(TenCtx *c) { return par_threads(c); }
+void ten_set_threads(TenCtx *c, int n) { par_set_threads(c, n); }
 
 /* Takes ranges until none are left. */
 static void run_chunks(void) {
@@ -147,12 +146,13 @@ static void run_pool(int64_t n, int64_t chunk, int threads, ParFn fn, void *ctx)
     pthread_mutex_unlock(&pool.mu);
 }
 
-void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
+/* A nested loop runs on the thread that asks, before c's count is read (workers never write c). */
+void par_for(TenCtx *c, int64_t n, int64_t grain, ParFn fn, void *ctx) {
     if (n <= 0) return;
     if (grain < 1) grain = 1;
-    int threads = par_threads();
+    int threads = in_parallel ? 1 : par_threads(c);
     if (threads > n / grain) threads = (int)(n / grain);
-    if (threads < 2 || in_parallel) {
+    if (threads < 2) {
         fn(ctx, 0, n);
         return;
     }
@@ -161,13 +161,13 @@ void par_for(int64_t n, int64_t grain, ParFn fn, void *ctx) {
     run_pool(n, chunk < grain ? grain : chunk, threads, fn, ctx);
 }
 
-void par_for_chunks(int64_t n, int64_t chunk, ParFn fn, void *ctx) {
+void par_for_chunks(TenCtx *c, int64_t n, int64_t chunk, ParFn fn, void *ctx) {
     if (n <= 0) return;
     if (chunk < 1) chunk = 1;
-    int threads = par_threads();
+    int threads = in_parallel ? 1 : par_threads(c);
     int64_t ranges = (n + chunk - 1) / chunk;
     if (threads > ranges) threads = (int)ranges;
-    if (threads < 2 || in_parallel) {
+    if (threads < 2) {
         fn(ctx, 0, n);
         return;
     }

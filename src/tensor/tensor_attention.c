@@ -33,6 +33,7 @@ typedef struct HeadMat {
 } HeadMat;
 
 typedef struct AttnJob {
+    TenCtx *ctx;                         /* q's context: its threads and product switches */
     HeadMat q, k, v;
     float *out;                          /* (B, Q, heads * dv), contiguous */
     float *weights;                      /* (B * heads, Q, K) or NULL */
@@ -91,7 +92,7 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
             k_item = item;
             vm_blas_gemm(Q, J->q.rstride, Kp, S, J->lds, rows, J->nk, J->d, J->alpha);
         } else {
-            ten_sgemm_ld(Q, J->q.rstride, K, J->k.rstride, S, J->lds, rows, J->nk, J->d, true, J->blas_s, J->alpha);
+            ten_sgemm_ld(J->ctx, Q, J->q.rstride, K, J->k.rstride, S, J->lds, rows, J->nk, J->d, true, J->blas_s, J->alpha);
         }
         /* pass 2: scale (unless done) and mask each row, then softmax the rows (max subtracted for stability) */
         for (int64_t r = 0; r < rows; r++) {
@@ -112,7 +113,7 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
             v_item = item;
             vm_blas_gemm(S, J->lds, Vp, O, J->heads * J->dv, rows, J->dv, J->nk, 1.0f);
         } else if (J->out) {
-            ten_sgemm_ld(S, J->lds, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
+            ten_sgemm_ld(J->ctx, S, J->lds, V, J->v.rstride, O, J->heads * J->dv, rows, J->dv, J->nk, false, J->blas_o, 1.0f);
         }
     }
     free(scratch);
@@ -128,8 +129,8 @@ static int64_t half_l2_floats(void) {
     return floats;
 }
 
-/* The installed context's queries per block, set by a test (0: from the cache size). */
-void ten_set_attention_block(int64_t rows) { ten_ctx()->attention_block = rows > 0 ? rows : 0; }
+/* c's queries per block, set by a test (0: from the cache size). */
+void ten_set_attention_block(TenCtx *c, int64_t rows) { c->attention_block = rows > 0 ? rows : 0; }
 
 /* x as a float32 tensor whose last dim has stride 1 and rows at least as far apart as they are long (what BLAS
  * reads): x itself, or a contiguous copy in *tmp. */
@@ -175,7 +176,8 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     const Tensor *Q = rows_readable(q, &tq), *K = rows_readable(k, &tk), *V = v ? rows_readable(v, &tv) : NULL;
     int64_t *valid = NULL;
     bool ok = false;
-    AttnJob J = {.heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads, .dv = v ? v->shape[2] / heads : 0};
+    AttnJob J = {.ctx = ten_ctx_of(q), .heads = heads, .nq = nq, .nk = nk, .d = q->shape[2] / heads,
+                 .dv = v ? v->shape[2] / heads : 0};
     if (!Q || !K || (v && !V)) goto done;
     if (valid_lens && !(valid = valid_counts(valid_lens, B, nq, nk))) goto done;
     /* data is element (0, 0, 0) of each view; the strides say where the rest is */
@@ -196,17 +198,17 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     J.sd = (float)sqrt((double)J.d);
     int e;
     J.alpha = frexpf(J.sd, &e) == 0.5f ? 1.0f / J.sd : 1.0f;
-    J.blas_s = ten_sgemm_wants_blas(nq, nk, J.d);
-    J.blas_o = ten_sgemm_wants_blas(nq, J.dv, nk);
+    J.blas_s = ten_sgemm_wants_blas(J.ctx, nq, nk, J.d);
+    J.blas_o = ten_sgemm_wants_blas(J.ctx, nq, J.dv, nk);
     /* OpenBLAS's SkylakeX products are computed here, faster, with its bits (vecmath.h), on a CPU with AVX-512, when
      * the unsplit product is on OpenBLAS's normal path (vm_blas_gemm gives those bits for any block of rows) */
-    bool own = ten_own_gemm(K->stride[1]) && (!V || ten_own_gemm(V->stride[1]));
+    bool own = ten_own_gemm(J.ctx, K->stride[1]) && (!V || ten_own_gemm(J.ctx, V->stride[1]));
     J.own_s = own && J.blas_s && ten_blas_normal_path(nq, nk, J.d);
     J.own_o = own && J.blas_o && out && ten_blas_normal_path(nq, J.dv, nk);
     /* blocks of queries whose scores fill about half of a core's L2 (the packed Kᵀ and V and the rows of Q take the
      * rest): larger blocks would spill the scores to L3 between the product and the softmax; the packing is per
      * head, not per block. The bits do not depend on the size (tests force others: ten_set_attention_block). */
-    int64_t forced_block = ten_ctx()->attention_block;
+    int64_t forced_block = J.ctx->attention_block;
     J.block = forced_block ? forced_block : half_l2_floats() / (nk ? nk : 1);
     if (J.block < 16) J.block = 16;
     /* a product OpenBLAS computes is split only where its rows keep the bits of the unsplit call (tensor_internal.h) */
@@ -233,7 +235,7 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     }
     /* runs of units of about 4 MFLOP or more (a head's blocks together, where its Kᵀ and V are packed once), about
      * 8 runs per thread; a second thread only when each gets about 4 MFLOP */
-    int64_t flops = 2 * J.block * nk * (J.d + J.dv), threads = par_threads();
+    int64_t flops = 2 * J.block * nk * (J.d + J.dv), threads = par_threads(J.ctx);
     J.units = B * heads * J.nblocks;
     J.group = J.units / (8 * threads);
     if (J.group > J.nblocks) J.group = J.nblocks;
@@ -241,7 +243,7 @@ static void attention_run(const Tensor *q, const Tensor *k, const Tensor *v, con
     if (J.group > J.units) J.group = J.units;
     int64_t workers = (J.units + J.group - 1) / J.group;
     atomic_init(&J.next, 0);
-    par_for(workers < threads ? workers : threads, 1, attn_units, &J);
+    par_for(J.ctx, workers < threads ? workers : threads, 1, attn_units, &J);
     if (atomic_load(&J.failed)) {
         if (atomic_load(&J.failed) == 2) ten_fail_interrupted(ten_ctx_of(q));
         else ten_fail_in(ten_ctx_of(q), "attention: out of memory for a block of scores");

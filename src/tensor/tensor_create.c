@@ -10,37 +10,35 @@
 
 atomic_int ten_interrupted = 0;
 
-/* The process's context, for callers that own none, and the one installed for par_for and ten_sgemm (tensor.h). */
-static TenCtx process_ctx = TEN_CTX_INIT;
-static TenCtx *installed = &process_ctx;
-
-TenCtx *ten_process_ctx(void) { return &process_ctx; }
-TenCtx *ten_ctx(void) { return installed; }
-
-TenCtx *ten_ctx_use(TenCtx *c) {
-    TenCtx *was = installed;
-    installed = c ? c : &process_ctx;
-    return was == &process_ctx ? NULL : was;
+bool ten_parse_bytes(const char *s, int64_t *bytes) {
+    char *end;
+    double v = strtod(s, &end);
+    double unit = *end == 'K' || *end == 'k' ? 1024.0 : *end == 'M' || *end == 'm' ? 1048576.0
+                : *end == 'G' || *end == 'g' ? 1073741824.0 : *end == 0 ? 1.0 : 0.0;
+    if (*end) end++;
+    if (end == s || *end || unit == 0 || !(v * unit >= 1024) || v * unit > 9e18) return false;
+    *bytes = (int64_t)(v * unit);
+    return true;
 }
 
 TenCtx *ten_ctx_new(void) {
     TenCtx *c = xmalloc(sizeof *c);
     *c = (TenCtx)TEN_CTX_INIT;
-    c->limit_numel = process_ctx.limit_numel;
-    c->limit_bytes = process_ctx.limit_bytes;
+    const char *e = getenv("ATTN_MEMORY_LIMIT");   /* the front end has refused a bad one (exit 2) */
+    int64_t limit;
+    if (e && *e && ten_parse_bytes(e, &limit)) c->limit_bytes = limit;
     return c;
 }
 
 static void pool_release(TenCtx *c);
 
-/* One reference of c gone (its owner's or a storage's): freed with the last. The process's own is never freed. */
+/* One reference of c gone (its owner's or a storage's): freed with the last. */
 static void ctx_unref(TenCtx *c) {
-    if (--c->refs == 0 && c != &process_ctx) free(c);
+    if (--c->refs == 0) free(c);
 }
 
 void ten_ctx_free(TenCtx *c) {
     if (!c) return;
-    if (installed == c) installed = &process_ctx;
     pool_release(c);
     c->closed = true;
     ctx_unref(c);

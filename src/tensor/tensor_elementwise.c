@@ -108,7 +108,7 @@ static int ew_run(TenCtx *c, EwLoop *L) {
     atomic_store(&L->status, EW_OK);
     vm_level();                                     /* the vector code is chosen before the threads start */
     if (L->numel < EW_GRAIN) ew_range(L, 0, L->numel);
-    else par_for((L->numel + EW_GROUP - 1) / EW_GROUP, EW_GRAIN / EW_GROUP, ew_units, L);
+    else par_for(c, (L->numel + EW_GROUP - 1) / EW_GROUP, EW_GRAIN / EW_GROUP, ew_units, L);
     switch (atomic_load(&L->status)) {
     case EW_OK: return 0;
     case EW_OVERFLOW: ten_fail_in(c, "integer overflow: the result does not fit in int64"); break;

@@ -25,14 +25,14 @@ bool ten_result_perm(const Tensor *const *ops, int nops, int ndim, const int64_t
 /* True when some element of t is reachable through two indices (an expanded view): it cannot be written. */
 bool ten_has_internal_overlap(const Tensor *t);
 /* Matrix products with row strides (tensor_matmul.c): C (m, n) = alpha * A (m, k) @ B, B (k, n) or, when bt, B stored
- * (n, k). blas: from ten_sgemm_wants_blas(m, n, k) of the whole product (so a product split into row blocks keeps
+ * (n, k), on c's threads. blas: from ten_sgemm_wants_blas(c, m, n, k) of the whole product (so a product split into row blocks keeps
  * the digits of the unsplit one); OpenBLAS then, else attn's fixed-order loop. Safe inside par_for. */
-bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k);
-void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
+bool ten_sgemm_wants_blas(const TenCtx *c, int64_t m, int64_t n, int64_t k);
+void ten_sgemm_ld(TenCtx *c, const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha);
 /* The same with A given transposed when at: A's element (i, p) at A[p * lda + i] (Aᵀ stored (k, m), as sgemm's
  * transA). The sums are those of A copied first (OpenBLAS's and vm_blas_gemm's order does not depend on layout). */
-void ten_sgemm_tt(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
+void ten_sgemm_tt(TenCtx *c, const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool blas, float alpha);
 /* Whether the OpenBLAS that was loaded runs its SkylakeX kernels (false before it is loaded, or for another BLAS):
  * then vm_blas_gemm_avx512 (vecmath.h) gives its bits. */
@@ -44,16 +44,17 @@ bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k);
  * ten_sgemm_split_rows(m, n, k) rows (a multiple of TEN_GEMM_SPLIT_ROWS, or m itself: then it may not be split). */
 #define TEN_GEMM_SPLIT_ROWS 48
 int64_t ten_sgemm_split_rows(int64_t m, int64_t n, int64_t k);
-/* Tests: the fused attention's queries per block (rounded as the kernel needs); 0 sizes them from the cache again. */
-void ten_set_attention_block(int64_t rows);
+/* Tests: the fused attention's queries per block on c's tensors (rounded as the kernel needs); 0 sizes them from the
+ * cache again. */
+void ten_set_attention_block(TenCtx *c, int64_t rows);
 /* Whether the products OpenBLAS would compute on its normal path come from vm_blas_gemm instead, with the same bits:
  * a CPU with AVX-512, OpenBLAS running its SkylakeX kernels, B's row stride ldb small enough for the packing's
- * gathers, and not switched off by ten_set_own_gemm(false) (the tests compare the two). */
-bool ten_own_gemm(int64_t ldb);
-void ten_set_own_gemm(bool on);
+ * gathers, and not switched off in c by ten_set_own_gemm(c, false) (the tests compare the two). */
+bool ten_own_gemm(const TenCtx *c, int64_t ldb);
+void ten_set_own_gemm(TenCtx *c, bool on);
 /* Whether ten_sgemm_ld(..., blas true, alpha) computes this product with vm_blas_gemm: ten_own_gemm, OpenBLAS's
  * normal path, and B small enough that the kernel is the faster one. */
-bool ten_sgemm_own(int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha);
+bool ten_sgemm_own(const TenCtx *c, int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha);
 /* Sets the storage's write counter back to v (an operation made of several counted writes counts once). */
 void ten_version_restore(Tensor *t, int64_t v);
 #endif

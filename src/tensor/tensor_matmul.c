@@ -124,34 +124,36 @@ void ten_blas_describe(char *out, size_t n) {
 bool ten_blas_is_skylakex(void) { return blas_skylakex; }
 
 /* Which path float32 products take (show_config), as chosen by the CPU, the OpenBLAS core and ATTN_GEMM. */
-const char *ten_gemm_describe(void) {
+const char *ten_gemm_describe(const TenCtx *c) {
     if (gemm_mode() == GEMM_LOOP) return "attn's fixed-order loop";
     if (!load_blas()) return "attn's fixed-order loop (no BLAS)";
-    if (ten_own_gemm(0)) return "attn's AVX-512 kernel (OpenBLAS's SkylakeX bits)";
+    if (ten_own_gemm(c, 0)) return "attn's AVX-512 kernel (OpenBLAS's SkylakeX bits)";
     return "OpenBLAS above 64^3";
 }
 
-void ten_set_own_gemm(bool on) { ten_ctx()->own_gemm = on; }
+void ten_set_own_gemm(TenCtx *c, bool on) { c->own_gemm = on; }
 
 
 /* OpenBLAS 0.3.21's interface/gemm.c sends a call with M*N*K <= 100^3 to its small-matrix kernels (another order
  * of additions), larger ones to its normal path, whose bits vm_blas_gemm gives. */
 bool ten_blas_normal_path(int64_t m, int64_t n, int64_t k) { return (double)m * (double)n * (double)k > 1e6; }
 
-bool ten_own_gemm(int64_t ldb) { return ten_ctx()->own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26); }
+bool ten_own_gemm(const TenCtx *c, int64_t ldb) {
+    return c->own_gemm && gemm_mode() == GEMM_AUTO && vm_level() == 2 && blas_skylakex && ldb < (1 << 26);
+}
 
 /* Where vm_blas_gemm is faster than OpenBLAS, measured on one thread: 10-20% with B (in, out) of a Linear layer of
  * 512 or attention's (1024, 64), about even at 1024 x 1024, 10% slower at 2048 x 2048. So B up to 4 MiB packed. */
-bool ten_sgemm_own(int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha) {
-    return ten_own_gemm(ldb) && alpha != 0.0f && ten_blas_normal_path(m, n, k) && vm_blas_packed_size(n, k) <= (1 << 20);
+bool ten_sgemm_own(const TenCtx *c, int64_t m, int64_t n, int64_t k, int64_t ldb, float alpha) {
+    return ten_own_gemm(c, ldb) && alpha != 0.0f && ten_blas_normal_path(m, n, k) && vm_blas_packed_size(n, k) <= (1 << 20);
 }
 
-/* The installed context's m*n*k at or above which BLAS is used; flops < 0 restores the default. */
-void ten_set_blas_threshold(int64_t flops) { ten_ctx()->blas_threshold = flops < 0 ? TEN_BLAS_THRESHOLD : flops; }
+/* c's m*n*k at or above which BLAS is used; flops < 0 restores the default. */
+void ten_set_blas_threshold(TenCtx *c, int64_t flops) { c->blas_threshold = flops < 0 ? TEN_BLAS_THRESHOLD : flops; }
 
 /* Whether a product of this size goes to OpenBLAS (loading it now, on the calling thread, when it does). */
-bool ten_sgemm_wants_blas(int64_t m, int64_t n, int64_t k) {
-    if (gemm_mode() == GEMM_LOOP || m * n * k < ten_ctx()->blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
+bool ten_sgemm_wants_blas(const TenCtx *c, int64_t m, int64_t n, int64_t k) {
+    if (gemm_mode() == GEMM_LOOP || m * n * k < c->blas_threshold || m >= INT32_MAX || n >= INT32_MAX || k >= INT32_MAX) return false;
     if (par_in_parallel()) return blas_state == 1;      /* workers never load it (the main thread did, or not) */
     return load_blas() != NULL;
 }
@@ -287,29 +289,31 @@ static void small_gemm(const float *A, int64_t lda, bool at, const float *B, int
     if (acc != acc_stack) free(acc);
 }
 
-static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
-                       int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias, int64_t nbias);
+static void sgemm_bias(TenCtx *c, const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C,
+                       int64_t ldc, int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias,
+                       int64_t nbias);
 
 /* C = alpha * (A @ B) (or A @ Bᵀ when bt) with row strides lda, ldb, ldc: OpenBLAS's bits when blas (from
  * vm_blas_gemm when ten_sgemm_own, else OpenBLAS; rows spread over attn's threads unless already inside a parallel
  * loop), else a fixed-order loop with a double accumulator (the
  * same digits on every machine), its float32 sum times alpha. */
-void ten_sgemm_ld(const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
+void ten_sgemm_ld(TenCtx *c, const float *A, int64_t lda, const float *B, int64_t ldb, float *C, int64_t ldc,
                   int64_t m, int64_t n, int64_t k, bool bt, bool blas, float alpha) {
-    ten_sgemm_tt(A, lda, false, B, ldb, bt, C, ldc, m, n, k, blas, alpha);
+    ten_sgemm_tt(c, A, lda, false, B, ldb, bt, C, ldc, m, n, k, blas, alpha);
 }
 
 /* ten_sgemm_ld with A read transposed when at (tensor_internal.h): OpenBLAS's transB in its column-major call, a
  * transposing copy of each tile's slice in vm_blas_gemm, and one copy of A as (m, k) for the fixed-order loop. */
-void ten_sgemm_tt(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
-                  int64_t m, int64_t n, int64_t k, bool blas, float alpha) {
-    sgemm_bias(A, lda, at, B, ldb, bt, C, ldc, m, n, k, blas, alpha, NULL, 0);
+void ten_sgemm_tt(TenCtx *c, const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C,
+                  int64_t ldc, int64_t m, int64_t n, int64_t k, bool blas, float alpha) {
+    sgemm_bias(c, A, lda, at, B, ldb, bt, C, ldc, m, n, k, blas, alpha, NULL, 0);
 }
 
 /* ten_sgemm_tt, then C += bias (n,) (or one value, nbias 1) row by row as each block of rows is done; bias NULL:
  * none. */
-static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C, int64_t ldc,
-                       int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias, int64_t nbias) {
+static void sgemm_bias(TenCtx *c, const float *A, int64_t lda, bool at, const float *B, int64_t ldb, bool bt, float *C,
+                       int64_t ldc, int64_t m, int64_t n, int64_t k, bool blas, float alpha, const float *bias,
+                       int64_t nbias) {
     if (m == 0 || n == 0) return;
     if (k == 0) {                           /* an empty sum: zeros (BLAS would also insist on lda >= 1) */
         for (int64_t i = 0; i < m; i++) memset(C + i * ldc, 0, sizeof(float) * (size_t)n);
@@ -321,13 +325,13 @@ static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int
         /* OpenBLAS's SkylakeX bits from vm_blas_gemm where it is faster: B packed once, its panels spread over the
          * threads, then ranges of 12-row tiles of about 1 MFLOP, taken by whichever thread is free (B is not
          * packed again per range); without memory for the packed B, OpenBLAS itself */
-        if (ten_sgemm_own(m, n, k, ldb, alpha) && (g.Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k)))) {
+        if (ten_sgemm_own(c, m, n, k, ldb, alpha) && (g.Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k)))) {
             int64_t panels = (n + 31) / 32, tiles = (m + 11) / 12, per_tile = 24 * n * k;
-            par_for(panels, (1 << 16) / (32 * k) + 1, pack_panels, &g);
+            par_for(c, panels, (1 << 16) / (32 * k) + 1, pack_panels, &g);
             /* a second thread when each gets about 4 MFLOP; then ranges of about 1 MFLOP, so that a thread slowed
              * by another program leaves the other at most that much to wait for */
             int64_t worth = per_tile >= (1 << 22) ? 1 : (1 << 22) / per_tile + 1;
-            par_for_chunks(tiles, tiles < 2 * worth ? tiles : (worth + 3) / 4, gemm_tiles, &g);
+            par_for_chunks(c, tiles, tiles < 2 * worth ? tiles : (worth + 3) / 4, gemm_tiles, &g);
             free(g.Bp);
             return;
         }
@@ -339,10 +343,10 @@ static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int
          * each pack B again and give OpenBLAS short panels (a 256 x 256 product on two threads ran at half the
          * speed of one block per thread) */
         int64_t grain = per_unit >= (1 << 22) ? 1 : (1 << 22) / per_unit + 1;
-        int threads = par_threads();
+        int threads = par_in_parallel() ? 1 : par_threads(c);
         int64_t per_thread = (g.units + threads - 1) / threads;
         if (m * 2 * n * k < ((int64_t)1 << 28) && per_thread > grain) grain = per_thread;
-        par_for(g.units, grain, gemm_rows, &g);
+        par_for(c, g.units, grain, gemm_rows, &g);
         return;
     }
     float *Ac = at ? malloc(sizeof(float) * (size_t)(m * k)) : NULL;
@@ -355,8 +359,8 @@ static void sgemm_bias(const float *A, int64_t lda, bool at, const float *B, int
 }
 
 /* C (m, n) = A (m, k) @ B (k, n), or A @ B^T with B stored (n, k) when bt. Row-major, no aliasing. */
-void ten_sgemm(const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
-    ten_sgemm_ld(A, k, B, bt ? k : n, C, n, m, n, k, bt, ten_sgemm_wants_blas(m, n, k), 1.0f);
+void ten_sgemm(TenCtx *c, const float *A, const float *B, float *C, int64_t m, int64_t n, int64_t k, bool bt) {
+    ten_sgemm_ld(c, A, k, B, bt ? k : n, C, n, m, n, k, bt, ten_sgemm_wants_blas(c, m, n, k), 1.0f);
 }
 
 static void int_gemm(const int64_t *A, const int64_t *B, int64_t *C, int64_t m, int64_t n, int64_t k) {
@@ -409,6 +413,7 @@ static Tensor *mismatch(const Tensor *a, const Tensor *b, const char *what) {
 /* A batch of products C[i] (m, n) = A[i] @ B[i], each operand dense (A[i] (m, k), or stored (k, m) when at; B[i]
  * (k, n), or stored (n, k) when bt), one after another in memory. */
 typedef struct BatchJob {
+    TenCtx *c;                          /* the operands' context: its threads and product switches */
     const float *A, *B;
     float *C;
     int64_t m, n, k;
@@ -418,7 +423,7 @@ typedef struct BatchJob {
 static void batch_range(void *ctx, int64_t begin, int64_t end) {
     const BatchJob *j = ctx;
     for (int64_t i = begin; i < end && !ten_interrupted; i++)
-        ten_sgemm_tt(j->A + i * j->m * j->k, j->at ? j->m : j->k, j->at, j->B + i * j->k * j->n, j->bt ? j->k : j->n,
+        ten_sgemm_tt(j->c, j->A + i * j->m * j->k, j->at ? j->m : j->k, j->at, j->B + i * j->k * j->n, j->bt ? j->k : j->n,
                      j->bt, j->C + i * j->m * j->n, j->n, j->m, j->n, j->k, j->blas, 1.0f);
 }
 
@@ -427,7 +432,7 @@ static void batch_range(void *ctx, int64_t begin, int64_t end) {
  * one after another, each split by rows. Either way every product has the bits of one call (ten_sgemm_ld). */
 static void batch_products(const BatchJob *j, int64_t batch) {
     double flops = 2.0 * (double)j->m * (double)j->n * (double)j->k;
-    if (batch > 1 && flops < (double)(1 << 26)) par_for(batch, (int64_t)((1 << 22) / (flops + 1)) + 1, batch_range, (void *)j);
+    if (batch > 1 && flops < (double)(1 << 26)) par_for(j->c, batch, (int64_t)((1 << 22) / (flops + 1)) + 1, batch_range, (void *)j);
     else batch_range((void *)j, 0, batch);
 }
 
@@ -466,7 +471,8 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         osh[nba + 1] = n;
         Tensor *o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
         if (!o) return NULL;
-        BatchJob j = {ten_f32(a), ten_f32(b), ten_f32(o), m, n, k, false, false, ten_sgemm_wants_blas(m, n, k)};
+        BatchJob j = {ten_ctx_of(a), ten_f32(a), ten_f32(b), ten_f32(o), m, n, k, false, false,
+                      ten_sgemm_wants_blas(ten_ctx_of(a), m, n, k)};
         batch_products(&j, batch);
         if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(a)); return NULL; }
         return o;
@@ -484,8 +490,8 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
         osh[nba + 1] = n;
         if (bc) o = ten_new_uninit_in(ten_ctx_of(a), DT_F32, nba + 2, osh);
         if (o) {
-            BatchJob j = {(const float *)ac->data, (const float *)bc->data, ten_f32(o), m, n, k, at, bt,
-                          ten_sgemm_wants_blas(m, n, k)};
+            BatchJob j = {ten_ctx_of(a), (const float *)ac->data, (const float *)bc->data, ten_f32(o), m, n, k, at, bt,
+                          ten_sgemm_wants_blas(ten_ctx_of(a), m, n, k)};
             batch_products(&j, batch);
             if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); }
         }
@@ -516,7 +522,8 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     if (!o) goto done;
     for (int64_t i = 0; i < batch; i++) {
         if (ten_interrupted) { ten_free(o); o = NULL; ten_fail_interrupted(ten_ctx_of(a)); goto done; }
-        if (dt == DT_F32) ten_sgemm(ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
+        if (dt == DT_F32)
+            ten_sgemm(ten_ctx_of(a), ten_f32(ea) + i * m * k, ten_f32(eb) + i * k * n, ten_f32(o) + i * m * n, m, n, k, false);
         else if (dt == DT_F64) dgemm_loop(ten_f64(ea) + i * m * k, ten_f64(eb) + i * k * n, ten_f64(o) + i * m * n, m, n, k);
         else int_gemm(ten_i64(ea) + i * m * k, ten_i64(eb) + i * k * n, ten_i64(o) + i * m * n, m, n, k);
     }
@@ -573,8 +580,8 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     if (xd && Wd && (!b || bd) && (y = ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, sh))) {
         /* b (out,), or one value for every output (PyTorch broadcasts it), added to each block of rows of y as soon
          * as the product has them */
-        sgemm_bias(ten_f32(xd), in, false, ten_f32(Wd), in, true, ten_f32(y), out, rows, out, in,
-                   ten_sgemm_wants_blas(rows, out, in), 1.0f, bd ? ten_f32(bd) : NULL, bd ? bd->numel : 0);
+        sgemm_bias(ten_ctx_of(x), ten_f32(xd), in, false, ten_f32(Wd), in, true, ten_f32(y), out, rows, out, in,
+                   ten_sgemm_wants_blas(ten_ctx_of(x), rows, out, in), 1.0f, bd ? ten_f32(bd) : NULL, bd ? bd->numel : 0);
     }
     ten_free(xf);
     ten_free(wt);

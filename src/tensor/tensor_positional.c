@@ -73,7 +73,7 @@ Tensor *ten_positional_encoding_in(TenCtx *c, int64_t max_len, int64_t d) {
     vm_pow(base, denom, denom, nfreq);                     /* torch.pow(10000, ...) */
     PeJob J = {.P = ten_f32(P), .denom = denom, .d = d, .nfreq = nfreq, .n = max_len * nfreq};
     vm_level();                                            /* choose the vector code before the threads start */
-    par_for((J.n + PE_GROUP - 1) / PE_GROUP, 4096, pe_groups, &J);
+    par_for(c, (J.n + PE_GROUP - 1) / PE_GROUP, 4096, pe_groups, &J);
     free(buf);
     if (atomic_load(&J.failed)) {
         if (atomic_load(&J.failed) == 2) ten_fail_interrupted(c);

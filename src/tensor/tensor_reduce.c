@@ -412,14 +412,14 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         int64_t nb = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
         R.blocks = malloc(sizeof(Acc) * (size_t)nb);
         if (!R.blocks) { ten_free(o); ten_fail_in(ten_ctx_of(t), "out of memory for a reduction"); return NULL; }
-        par_for(nb, 1, red_blocks, &R);
+        par_for(ten_ctx_of(t), nb, 1, red_blocks, &R);
         Acc a = R.blocks[0], sq;
         for (int64_t b = 1; b < nb; b++) acc_merge(op, &a, &R.blocks[b]);
         acc_init(&sq);
         if (op == RED_STD || op == RED_VAR) {
             R.squares = true;
             R.mean = a.sum / (double)n;
-            par_for(nb, 1, red_blocks, &R);
+            par_for(ten_ctx_of(t), nb, 1, red_blocks, &R);
             sq = R.blocks[0];
             for (int64_t b = 1; b < nb; b++) acc_merge(op, &sq, &R.blocks[b]);
         }
@@ -427,7 +427,7 @@ Tensor *ten_reduce(RedOp op, const Tensor *t, bool all, int dim, bool keepdim) {
         free(R.blocks);
     } else {
         int64_t per = n > 0 ? n : 1;
-        par_for(o->numel, per >= 32768 ? 1 : 32768 / per, red_results, &R);
+        par_for(ten_ctx_of(t), o->numel, per >= 32768 ? 1 : 32768 / per, red_results, &R);
     }
     if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(t)); return NULL; }
     return o;
@@ -569,7 +569,7 @@ static Tensor *softmax_impl(const Tensor *t, int dim, bool log_form) {
         vm_level();
         int64_t grain = J.n >= 4096 ? 1 : 4096 / (J.n ? J.n : 1);
         ParFn fn = x->dtype == DT_F64 ? softmax_f64 : log_form ? log_softmax_cols : J.inner == 1 ? softmax_rows : softmax_cols;
-        par_for(nrows, grain, fn, &J);
+        par_for(ten_ctx_of(t), nrows, grain, fn, &J);
     }
     if (ten_interrupted) { ten_free(o); ten_fail_interrupted(ten_ctx_of(t)); return NULL; }
     if (atomic_load(&J.failed)) { ten_free(o); ten_fail_in(ten_ctx_of(t), "out of memory for a row of softmax"); return NULL; }

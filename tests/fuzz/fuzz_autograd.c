@@ -24,11 +24,11 @@ static AgVal leaf(TenCtx *tc, Rng *r, int ndim, const int64_t *shape, bool rg) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_limits();
     Prog g = {data, size, 0};
     Rng r;
     rng_seed(&r, 1);
     TenCtx *tc = ten_ctx_new();         /* this input's tensors and errors, freed with its last tensor */
+    fuzz_limits(tc);
     AgContext c;
     ag_context_init(&c, tc);
     AgVal pool[POOL];

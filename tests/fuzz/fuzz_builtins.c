@@ -80,10 +80,10 @@ static int next(Bytes *b) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_limits();
     if (size > 256) return 0;
     Session S;
     session_init(&S, "none");
+    fuzz_limits(S.I.run.ten);
     session_push(&S);
     S.I.max_loop_iterations = 2000;
     StrBuf out;

@@ -8,12 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static void fuzz_limits(void) {
-    static int done;
-    if (done) return;
-    done = 1;
-    ten_process_ctx()->limit_numel = 1 << 16;     /* copied by each session's context (ten_ctx_new) */
-    ten_process_ctx()->limit_bytes = 64 << 20;
+/* The input's tensor context (a session's I.run.ten, or one the target made) gets small limits. */
+static inline void fuzz_limits(TenCtx *c) {
+    c->limit_numel = 1 << 16;
+    c->limit_bytes = 64 << 20;
 }
 /* The input as a NUL-terminated string (caller frees). */
 static char *fuzz_cstring(const uint8_t *data, size_t size) {

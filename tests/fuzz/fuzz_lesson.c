@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_limits();
     if (size > 16384) return 0;
     FILE *f = fopen("lesson.md", "wb");
     if (!f) return 0;

@@ -3,8 +3,8 @@
 #include <stdint.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_limits();
     TenCtx *tc = ten_ctx_new();
+    fuzz_limits(tc);
     Tensor *t = npy_parse_in(tc, data, size);
     ten_free(t);
     ten_ctx_free(tc);

@@ -6,11 +6,11 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_limits();
     if (size > 4096) return 0;
     char *src = fuzz_cstring(data, size);
     Session S;
     session_init(&S, "none");     /* files an input saves land in the fuzzer's working directory (build-fuzz) */
+    fuzz_limits(S.I.run.ten);
     session_push(&S);
     S.I.max_loop_iterations = 2000;
     StrBuf out;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_limits();
     if (size > 16384) return 0;
     char *s = fuzz_cstring(data, size);
     AttnError err;

@@ -61,19 +61,19 @@ static void test_products_same_bits_any_threads(void **state) {
     (void)state;
     note_config();
     for (int own = 1; own >= 0; own--) {
-        ten_set_own_gemm(own);
+        ten_set_own_gemm(TC, own);
         for (int trial = 0; trial < 60; trial++) {
             int64_t m = pick(1, 900), n = pick(1, 400), k = pick(1, trial % 3 ? 300 : 1200);
             bool bt = pick(0, 1);
             float *A = randf(m * k), *B = randf(k * n), *C1 = malloc(sizeof(float) * (size_t)(m * n)),
                   *Cn = malloc(sizeof(float) * (size_t)(m * n));
-            bool blas = ten_sgemm_wants_blas(m, n, k);
-            par_set_threads(1);
-            ten_sgemm_ld(A, k, B, bt ? k : n, C1, n, m, n, k, bt, blas, 1.0f);
+            bool blas = ten_sgemm_wants_blas(TC, m, n, k);
+            par_set_threads(TC, 1);
+            ten_sgemm_ld(TC, A, k, B, bt ? k : n, C1, n, m, n, k, bt, blas, 1.0f);
             for (int t = 2; t <= 4; t++) {
-                par_set_threads(t);
+                par_set_threads(TC, t);
                 memset(Cn, 0xff, sizeof(float) * (size_t)(m * n));
-                ten_sgemm_ld(A, k, B, bt ? k : n, Cn, n, m, n, k, bt, blas, 1.0f);
+                ten_sgemm_ld(TC, A, k, B, bt ? k : n, Cn, n, m, n, k, bt, blas, 1.0f);
                 int64_t at = first_difference(C1, Cn, m * n);
                 if (at >= 0)
                     fail_msg("(%lld, %lld) @ (%lld, %lld)%s on %d threads differs from 1 thread at row %lld (own kernel %s)",
@@ -83,8 +83,8 @@ static void test_products_same_bits_any_threads(void **state) {
             free(A); free(B); free(C1); free(Cn);
         }
     }
-    ten_set_own_gemm(true);
-    par_set_threads(2);
+    ten_set_own_gemm(TC, true);
+    par_set_threads(TC, 2);
 }
 
 /* The fused attention against the book's unfused steps on the whole (nq, nk) products, for shapes where the fused
@@ -109,25 +109,25 @@ static void test_attention_same_bits_any_block(void **state) {
             float sd = sqrtf((float)d);
             int e;
             float alpha = frexpf(sd, &e) == 0.5f ? 1.0f / sd : 1.0f;
-            bool blas_s = ten_sgemm_wants_blas(nq, nk, d), blas_o = ten_sgemm_wants_blas(nq, dv, nk);
+            bool blas_s = ten_sgemm_wants_blas(TC, nq, nk, d), blas_o = ten_sgemm_wants_blas(TC, nq, dv, nk);
             for (int masked = 0; masked <= 1; masked++)
                 for (size_t bi = 0; bi < sizeof blocks / sizeof *blocks; bi++)
                     for (int threads = 1; threads <= 3; threads++) {
-                        par_set_threads(threads);
-                        ten_set_attention_block(blocks[bi]);
+                        par_set_threads(TC, threads);
+                        ten_set_attention_block(TC, blocks[bi]);
                         Tensor *w = NULL, *out = ten_attention(q, k, v, masked ? lens : NULL, heads, &w);
                         assert_non_null(out);
                         assert_non_null(w);
-                        par_set_threads(1);
+                        par_set_threads(TC, 1);
                         for (int64_t b = 0; b < B; b++)
                             for (int64_t h = 0; h < heads; h++) {
                                 int64_t valid = masked ? ten_i64(lens)[b] : nk;
-                                ten_sgemm_ld(ten_f32(q) + b * nq * heads * d + h * d, heads * d,
+                                ten_sgemm_ld(TC, ten_f32(q) + b * nq * heads * d + h * d, heads * d,
                                              ten_f32(k) + b * nk * heads * d + h * d, heads * d, S, nk, nq, nk, d, true, blas_s, alpha);
                                 for (int64_t i = 0; i < nq * nk; i++)
                                     S[i] = i % nk >= valid ? -1e6f : alpha == 1.0f ? S[i] / sd : S[i];
                                 for (int64_t i = 0; i < nq; i++) vm_softmax_row(S + i * nk, S + i * nk, nk);
-                                ten_sgemm_ld(S, nk, ten_f32(v) + b * nk * heads * dv + h * dv, heads * dv, O, dv, nq, dv, nk,
+                                ten_sgemm_ld(TC, S, nk, ten_f32(v) + b * nk * heads * dv + h * dv, heads * dv, O, dv, nq, dv, nk,
                                              false, blas_o, 1.0f);
                                 int64_t at = first_difference(ten_f32(w) + (b * heads + h) * nq * nk, S, nq * nk);
                                 if (at >= 0)
@@ -147,11 +147,11 @@ static void test_attention_same_bits_any_block(void **state) {
                         ten_free(out);
                         ten_free(w);
                     }
-            ten_set_attention_block(0);
+            ten_set_attention_block(TC, 0);
             free(S); free(O);
             ten_free(q); ten_free(k); ten_free(v); ten_free(lens);
         }
-    par_set_threads(2);
+    par_set_threads(TC, 2);
 }
 
 /* The split rule itself: blocks are multiples of TEN_GEMM_SPLIT_ROWS and, for a product on OpenBLAS's normal path,
@@ -186,7 +186,7 @@ static void test_interrupt_reaches_workers(void **state) {
     Rng g;
     rng_seed(&g, 5);
     Tensor *q = ten_randn_in(TC, &g, 3, qs);
-    par_set_threads(2);
+    par_set_threads(TC, 2);
     int stopped = 0;
     for (int round = 0; round < 20 && !stopped; round++) {
         pthread_t t;

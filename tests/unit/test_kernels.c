@@ -50,24 +50,24 @@ static void test_par_for_covers_once(void **state) {
     int64_t sizes[] = {0, 1, 2, 7, 64, 1000, 100003};
     int64_t grains[] = {1, 3, 16, 5000};
     for (int threads = 1; threads <= 4; threads++) {
-        par_set_threads(threads);
-        assert_int_equal(par_threads(), threads);
+        par_set_threads(TC, threads);
+        assert_int_equal(par_threads(TC), threads);
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
             for (size_t g = 0; g < sizeof grains / sizeof *grains; g++) {
                 int64_t n = sizes[s];
                 atomic_int *seen = calloc((size_t)(n ? n : 1), sizeof(atomic_int));
                 Count c = {seen, n, grains[g], 0};
-                par_for(n, grains[g], mark, &c);
+                par_for(TC, n, grains[g], mark, &c);
                 for (int64_t i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 1);
-                par_for_chunks(n, grains[g], mark_chunk, &c);
+                par_for_chunks(TC, n, grains[g], mark_chunk, &c);
                 for (int64_t i = 0; i < n; i++) assert_int_equal(atomic_load(&seen[i]), 2);
                 assert_int_equal(atomic_load(&c.bad), 0);
                 free(seen);
             }
     }
-    par_set_threads(0);
-    assert_int_equal(par_threads(), 1);          /* clamped */
-    par_set_threads(2);
+    par_set_threads(TC, 0);
+    assert_int_equal(par_threads(TC), 1);          /* clamped */
+    par_set_threads(TC, 2);
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -167,7 +167,7 @@ static void test_small_gemm_is_the_definition(void **state) {
     (void)state;
     const int64_t dims[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 24, 33, 40};
     const int nd = (int)(sizeof dims / sizeof *dims);
-    ten_set_blas_threshold(INT64_MAX);
+    ten_set_blas_threshold(TC, INT64_MAX);
     float *A = malloc(sizeof(float) * 40 * 40), *B = malloc(sizeof(float) * 40 * 40);
     float *C = malloc(sizeof(float) * 40 * 40), *R = malloc(sizeof(float) * 40 * 40);
     for (int i = 0; i < 1600; i++) {
@@ -187,14 +187,14 @@ static void test_small_gemm_is_the_definition(void **state) {
                                 for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * (bt ? B[j * k + p] : B[p * n + j]);
                                 R[i * n + j] = (float)acc;
                             }
-                        ten_sgemm(A, B, C, m, n, k, bt);
+                        ten_sgemm(TC, A, B, C, m, n, k, bt);
                         if (memcmp(C, R, sizeof(float) * (size_t)(m * n)) != 0)
                             fail_msg("level %d: (%lld x %lld) @ (%lld x %lld)%s differs from the definition", level,
                                      (long long)m, (long long)k, (long long)k, (long long)n, bt ? " transposed" : "");
                     }
     }
     vm_force_level(-1);
-    ten_set_blas_threshold(-1);
+    ten_set_blas_threshold(TC, -1);
     free(A); free(B); free(C); free(R);
 }
 
@@ -209,7 +209,7 @@ static void test_attention_matches_definition(void **state) {
     ten_i64(lens)[0] = 90;
     ten_i64(lens)[1] = 33;
     for (int threads = 1; threads <= 3; threads += 2) {
-        par_set_threads(threads);
+        par_set_threads(TC, threads);
         for (int64_t heads = 1; heads <= 3; heads += 2) {
             Tensor *w = NULL, *out = ten_attention(q, k, v, lens, heads, &w);
             assert_non_null(out);
@@ -245,7 +245,7 @@ static void test_attention_matches_definition(void **state) {
             ten_free(w);
         }
     }
-    par_set_threads(2);
+    par_set_threads(TC, 2);
     ten_free(q); ten_free(k); ten_free(v); ten_free(lens);
 }
 
@@ -338,7 +338,7 @@ static void test_blas_gemm_is_openblas(void **state) {
     skip();                             /* the AVX-512 kernel is compiled only there (vecmath.c: HAVE_X86_SIMD) */
 #else
     if (vm_level() < 2) skip();
-    if (!ten_sgemm_wants_blas(1000, 1000, 1000) || !ten_blas_is_skylakex()) {
+    if (!ten_sgemm_wants_blas(TC, 1000, 1000, 1000) || !ten_blas_is_skylakex()) {
         char what[256];
         ten_blas_describe(what, sizeof what);
         print_message("skipped: OpenBLAS's SkylakeX kernels are not what runs here (%s)\n", what);
@@ -349,8 +349,8 @@ static void test_blas_gemm_is_openblas(void **state) {
         {13, 64, 2000, false, 1.0f}, {100, 33, 897, true, 1.0f}, {30, 100, 449, false, 0.3f}, {47, 77, 896, true, 1.0f},
         {25, 40, 1100, false, 1.0f}, {120, 97, 100, true, 0.125f}, {1100, 1000, 1, false, -0.5f}, {1000, 1100, 2, true, -0.5f},
     };
-    par_set_threads(1);                 /* one OpenBLAS call for the whole product */
-    ten_set_own_gemm(false);            /* ten_sgemm_ld calls OpenBLAS itself */
+    par_set_threads(TC, 1);                 /* one OpenBLAS call for the whole product */
+    ten_set_own_gemm(TC, false);            /* ten_sgemm_ld calls OpenBLAS itself */
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, lda = k + 5, ldb = cases[c].bt ? k + 2 : n + 7;
         float *A = malloc(sizeof(float) * (size_t)(m * lda)), *B = malloc(sizeof(float) * (size_t)(cases[c].bt ? n * ldb : k * ldb));
@@ -358,7 +358,7 @@ static void test_blas_gemm_is_openblas(void **state) {
         float *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k));
         for (int64_t i = 0; i < m * lda; i++) A[i] = gemm_sample();
         for (int64_t i = 0; i < (cases[c].bt ? n * ldb : k * ldb); i++) B[i] = gemm_sample();
-        ten_sgemm_ld(A, lda, B, ldb, R, n, m, n, k, cases[c].bt, true, cases[c].alpha);
+        ten_sgemm_ld(TC, A, lda, B, ldb, R, n, m, n, k, cases[c].bt, true, cases[c].alpha);
 #if defined(__x86_64__) && !defined(ATTN_NO_SIMD)     /* the AVX-512 kernel exists only on x86-64 */
         vm_blas_pack_b_avx512(B, ldb, cases[c].bt, n, k, Bp, 0, n);
         vm_blas_gemm_avx512(A, lda, false, Bp, C, n, m, n, k, cases[c].alpha);
@@ -371,8 +371,8 @@ static void test_blas_gemm_is_openblas(void **state) {
                          (long long)k, (long long)n, cases[c].bt ? " transposed" : "", (long long)i, (double)C[i], (double)R[i]);
         free(A); free(B); free(C); free(R); free(Bp);
     }
-    ten_set_own_gemm(true);
-    par_set_threads(2);
+    ten_set_own_gemm(TC, true);
+    par_set_threads(TC, 2);
 #endif
 }
 
@@ -383,7 +383,7 @@ static void test_blas_gemm_is_openblas(void **state) {
 static void test_sgemm_is_openblas(void **state) {
     (void)state;
     if (vm_level() < 2) skip();
-    if (!ten_sgemm_wants_blas(1000, 1000, 1000) || !ten_blas_is_skylakex()) skip();
+    if (!ten_sgemm_wants_blas(TC, 1000, 1000, 1000) || !ten_blas_is_skylakex()) skip();
     struct { int64_t m, n, k, lda, ldb, ldc; bool bt; float alpha; bool own; } cases[] = {
         {1024, 1024, 1024, 1024, 1024, 1024, false, 1.0f, true}, {300, 512, 512, 512, 512, 512, true, 1.0f, true},
         {250, 1100, 900, 903, 1101, 1110, false, 0.125f, true}, {37, 1000, 1000, 1000, 1004, 1000, true, -0.5f, true},
@@ -396,19 +396,19 @@ static void test_sgemm_is_openblas(void **state) {
         int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, lda = cases[c].lda, ldb = cases[c].ldb, ldc = cases[c].ldc;
         int64_t nb = cases[c].bt ? n * ldb : k * ldb;
         assert_true(ten_blas_normal_path(m, n, k));
-        assert_int_equal(ten_sgemm_own(m, n, k, ldb, cases[c].alpha), cases[c].own);
+        assert_int_equal(ten_sgemm_own(TC, m, n, k, ldb, cases[c].alpha), cases[c].own);
         float *A = malloc(sizeof(float) * (size_t)(m * lda)), *B = malloc(sizeof(float) * (size_t)nb);
         float *C = malloc(sizeof(float) * (size_t)(m * ldc)), *R = malloc(sizeof(float) * (size_t)(m * ldc));
         for (int64_t i = 0; i < m * lda; i++) A[i] = gemm_sample();
         for (int64_t i = 0; i < nb; i++) B[i] = gemm_sample();
         for (int64_t i = 0; i < m * ldc; i++) C[i] = R[i] = 7.0f;     /* what lies between the rows stays */
-        par_set_threads(1);
-        ten_set_own_gemm(false);
-        ten_sgemm_ld(A, lda, B, ldb, R, ldc, m, n, k, cases[c].bt, true, cases[c].alpha);
-        ten_set_own_gemm(true);
+        par_set_threads(TC, 1);
+        ten_set_own_gemm(TC, false);
+        ten_sgemm_ld(TC, A, lda, B, ldb, R, ldc, m, n, k, cases[c].bt, true, cases[c].alpha);
+        ten_set_own_gemm(TC, true);
         for (int threads = 1; threads <= 2; threads++) {
-            par_set_threads(threads);
-            ten_sgemm_ld(A, lda, B, ldb, C, ldc, m, n, k, cases[c].bt, true, cases[c].alpha);
+            par_set_threads(TC, threads);
+            ten_sgemm_ld(TC, A, lda, B, ldb, C, ldc, m, n, k, cases[c].bt, true, cases[c].alpha);
             for (int64_t i = 0; i < m * ldc; i++)
                 if (memcmp(&C[i], &R[i], 4) != 0)
                     fail_msg("%d thread(s): (%lld x %lld) @ (%lld x %lld)%s: C[%lld][%lld] is %a, OpenBLAS %a", threads,
@@ -417,7 +417,7 @@ static void test_sgemm_is_openblas(void **state) {
         }
         free(A); free(B); free(C); free(R);
     }
-    par_set_threads(2);
+    par_set_threads(TC, 2);
 }
 
 /* sgemm's transA (a weight gradient's xᵀ @ g, a backward's Qᵀ @ g read in place): ten_sgemm_tt with A given as Aᵀ
@@ -431,7 +431,7 @@ static void test_sgemm_reads_a_transposed(void **state) {
         {37, 90, 1000, true, 0.5f}, {13, 64, 2000, false, 1.0f}, {300, 7, 500, true, 1.0f}, {5, 6, 7, false, 1.0f},
         {100, 100, 101, false, 1.0f}, {1100, 40, 3, true, -0.5f},
     };
-    bool blas = ten_sgemm_wants_blas(1000, 1000, 1000);
+    bool blas = ten_sgemm_wants_blas(TC, 1000, 1000, 1000);
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         int64_t m = cases[c].m, n = cases[c].n, k = cases[c].k, ldat = m + 3, ldb = cases[c].bt ? k + 2 : n + 1;
         int64_t nb = cases[c].bt ? n * ldb : k * ldb;
@@ -446,11 +446,11 @@ static void test_sgemm_reads_a_transposed(void **state) {
         for (int path = 0; path < 3; path++) {
             if (path > 0 && !blas) continue;
             bool use = path > 0;
-            ten_set_own_gemm(path == 2);
+            ten_set_own_gemm(TC, path == 2);
             for (int threads = 1; threads <= 2; threads++) {
-                par_set_threads(threads);
-                ten_sgemm_ld(A, k, B, ldb, R, n, m, n, k, cases[c].bt, use, cases[c].alpha);
-                ten_sgemm_tt(At, ldat, true, B, ldb, cases[c].bt, C, n, m, n, k, use, cases[c].alpha);
+                par_set_threads(TC, threads);
+                ten_sgemm_ld(TC, A, k, B, ldb, R, n, m, n, k, cases[c].bt, use, cases[c].alpha);
+                ten_sgemm_tt(TC, At, ldat, true, B, ldb, cases[c].bt, C, n, m, n, k, use, cases[c].alpha);
                 for (int64_t i = 0; i < m * n; i++)
                     if (memcmp(&C[i], &R[i], 4) != 0)
                         fail_msg("path %d, %d thread(s): (%lld x %lld)ᵀ @ (%lld x %lld)%s: C[%lld][%lld] is %a, A copied %a",
@@ -458,7 +458,7 @@ static void test_sgemm_reads_a_transposed(void **state) {
                                  cases[c].bt ? "ᵀ" : "", (long long)(i / n), (long long)(i % n), (double)C[i], (double)R[i]);
             }
         }
-        ten_set_own_gemm(true);
+        ten_set_own_gemm(TC, true);
         /* vm_blas_gemm_at at each vector level it has (the AVX-512 kernel, the portable loop) */
         float *Bp = malloc(sizeof(float) * (size_t)vm_blas_packed_size(n, k));
         int top = vm_level();
@@ -475,7 +475,7 @@ static void test_sgemm_reads_a_transposed(void **state) {
         vm_force_level(-1);
         free(At); free(A); free(B); free(C); free(R); free(Bp);
     }
-    par_set_threads(2);
+    par_set_threads(TC, 2);
 }
 
 /* a and b hold the same floats, bit for bit, a NaN matching any NaN */
@@ -501,7 +501,7 @@ static void test_matmul_reads_views(void **state) {
         Tensor *a = ten_transpose(as, 1, 2), *bn = ten_narrow(bw, 2, 3, n), *bt = ten_transpose(bs, 1, 2);
         Tensor *ac = ten_contiguous(a), *bnc = ten_contiguous(bn), *btc = ten_contiguous(bt);
         for (int threads = 1; threads <= 2; threads++) {
-            par_set_threads(threads);
+            par_set_threads(TC, threads);
             Tensor *r1 = ten_matmul(a, bn), *e1 = ten_matmul(ac, bnc), *r2 = ten_matmul(a, bt), *e2 = ten_matmul(ac, btc);
             assert_non_null(r1);
             assert_non_null(r2);
@@ -512,7 +512,7 @@ static void test_matmul_reads_views(void **state) {
         ten_free(a); ten_free(bn); ten_free(bt); ten_free(ac); ten_free(bnc); ten_free(btc);
         ten_free(as); ten_free(bw); ten_free(bs);
     }
-    par_set_threads(2);
+    par_set_threads(TC, 2);
 }
 
 
@@ -585,13 +585,13 @@ static void test_large_attention_is_unfused(void **state) {
         float *Sc = malloc(sizeof(float) * NQ * NK);
         double *bw = malloc(sizeof(double) * NQ * NK), *bo = malloc(sizeof(double) * NQ * (size_t)dv);
         /* the same bits where the products are attn's own kernel with OpenBLAS's SkylakeX bits (tensor_matmul.c) */
-        bool exact = ten_own_gemm(heads * d) && ten_own_gemm(heads * dv);
+        bool exact = ten_own_gemm(TC, heads * d) && ten_own_gemm(TC, heads * dv);
         float sd = sqrtf((float)d), alpha = d == 64 ? 0.125f : 1.0f;
-        bool blas_s = ten_sgemm_wants_blas(NQ, NK, d), blas_o = ten_sgemm_wants_blas(NQ, dv, NK);
+        bool blas_s = ten_sgemm_wants_blas(TC, NQ, NK, d), blas_o = ten_sgemm_wants_blas(TC, NQ, dv, NK);
         assert_true(blas_s && blas_o);                   /* otherwise this would test the small products again */
         for (int masked = 0; masked <= 1; masked++)
             for (int threads = 1; threads <= 2; threads++) {
-                par_set_threads(threads);
+                par_set_threads(TC, threads);
                 Tensor *w = NULL, *out = ten_attention(q, k, v, masked ? lens : NULL, heads, &w);
                 assert_non_null(out);
                 assert_non_null(w);
@@ -600,16 +600,16 @@ static void test_large_attention_is_unfused(void **state) {
                 for (int64_t b = 0; b < B; b++)
                     for (int64_t h = 0; h < heads; h++) {
                         int64_t valid = masked ? ten_i64(lens)[b] : NK;
-                        ten_set_own_gemm(false);             /* the reference products: OpenBLAS itself */
-                        ten_sgemm_ld(ten_f32(q) + b * NQ * heads * d + h * d, heads * d, ten_f32(k) + b * NK * heads * d + h * d,
+                        ten_set_own_gemm(TC, false);             /* the reference products: OpenBLAS itself */
+                        ten_sgemm_ld(TC, ten_f32(q) + b * NQ * heads * d + h * d, heads * d, ten_f32(k) + b * NK * heads * d + h * d,
                                      heads * d, S, NK, NQ, NK, d, true, blas_s, alpha);
                         for (int64_t i = 0; i < NQ; i++)
                             for (int64_t j = 0; j < NK; j++)
                                 S[i * NK + j] = j >= valid ? -1e6f : alpha == 1.0f ? S[i * NK + j] / sd : S[i * NK + j];
                         memcpy(Sc, S, sizeof(float) * NQ * NK);          /* the scores, for the bounds */
                         for (int64_t i = 0; i < NQ; i++) vm_softmax_row(S + i * NK, S + i * NK, NK);
-                        ten_sgemm_ld(S, NK, ten_f32(v) + b * NK * heads * dv + h * dv, heads * dv, O, dv, NQ, dv, NK, false, blas_o, 1.0f);
-                        ten_set_own_gemm(true);
+                        ten_sgemm_ld(TC, S, NK, ten_f32(v) + b * NK * heads * dv + h * dv, heads * dv, O, dv, NQ, dv, NK, false, blas_o, 1.0f);
+                        ten_set_own_gemm(TC, true);
                         const float *W = ten_f32(w) + (b * heads + h) * NQ * NK, *WO = ten_f32(wo) + (b * heads + h) * NQ * NK;
                         if (exact) {
                             assert_same_floats(W, S, NQ * NK);
@@ -628,7 +628,7 @@ static void test_large_attention_is_unfused(void **state) {
                     }
                 ten_free(out); ten_free(w); ten_free(wo);
             }
-        par_set_threads(2);
+        par_set_threads(TC, 2);
         if (!exact)
             print_message("d = %d: other kernels than OpenBLAS's SkylakeX; the largest difference is %.3g of its bound\n",
                           dd, worst_of_bound);

@@ -277,13 +277,12 @@ static void test_tensor_errors_stay_in_their_session(void **state) {
     free(s);
     assert_non_null(strstr(ten_error(A.I.run.ten), "cannot be multiplied"));
     assert_string_equal(ten_error(B.I.run.ten), "");
-    assert_string_equal(ten_error(ten_process_ctx()), "");
     s = run(&B.I, "torch.ones(2, 3) + torch.ones(4)");
     assert_non_null(strstr(s, "cannot be broadcast"));
     free(s);
     assert_non_null(strstr(ten_error(B.I.run.ten), "cannot be broadcast"));
     assert_non_null(strstr(ten_error(A.I.run.ten), "cannot be multiplied"));   /* A's is its own still */
-    /* a kernel on A's tensor, called while B's context is installed, fails in A's context */
+    /* a kernel on A's tensor, called while B is current, fails in A's context */
     Value *x = interp_lookup(&A.I, "x");
     assert_non_null(x);
     int64_t three = 3;
@@ -297,28 +296,31 @@ static void test_tensor_errors_stay_in_their_session(void **state) {
     session_free(&A);
 }
 
-/* A session's tensor context is installed while it is current (session_push), and the one below comes back with
- * session_pop: torch.set_default_dtype in a lesson's session is not the REPL's (the dtype is no longer copied in
- * and out by hand). */
-static void test_sessions_install_their_context(void **state) {
+/* Each session's tensor context is its own, whichever session is current or ran last (nothing is installed since
+ * issue 28 step 2d): torch.set_default_dtype and torch.set_num_threads in a lesson's session are not the REPL's,
+ * and the REPL's come back unchanged when the lesson is popped. */
+static void test_sessions_keep_their_context(void **state) {
     (void)state;
     Session repl, lesson;
     session_init(&repl, "none");
     session_init(&lesson, "none");
     session_push(&repl);
-    assert_ptr_equal(ten_ctx(), repl.I.run.ten);
     ASSERT_RUN(&repl.I, "torch.set_default_dtype(torch.float64)", "");
+    ASSERT_RUN(&repl.I, "torch.set_num_threads(1)", "");
     session_push(&lesson);
-    assert_ptr_equal(ten_ctx(), lesson.I.run.ten);
-    assert_int_equal(ten_ctx()->default_float, DT_F32);
+    assert_int_equal(lesson.I.run.ten->default_float, DT_F32);
+    ASSERT_RUN(&lesson.I, "torch.set_num_threads(3)", "");
     ASSERT_RUN(&lesson.I, "torch.tensor(0.5).dtype", "torch.float32\n");
+    ASSERT_RUN(&repl.I, "torch.get_num_threads()", "1\n");      /* the REPL's, while the lesson is current */
+    ASSERT_RUN(&lesson.I, "torch.get_num_threads()", "3\n");
+    assert_int_equal(repl.I.run.ten->threads, 1);
+    assert_int_equal(lesson.I.run.ten->threads, 3);
     session_pop(&lesson);
-    assert_ptr_equal(ten_ctx(), repl.I.run.ten);
-    assert_int_equal(ten_ctx()->default_float, DT_F64);
+    assert_int_equal(repl.I.run.ten->default_float, DT_F64);
     ASSERT_RUN(&repl.I, "torch.tensor(0.5).dtype", "torch.float64\n");
+    ASSERT_RUN(&repl.I, "torch.get_num_threads()", "1\n");
     session_free(&lesson);
     session_pop(&repl);
-    assert_int_equal(ten_ctx()->default_float, DT_F32);         /* the process's own context again */
     session_free(&repl);
 }
 
@@ -497,7 +499,7 @@ int main(void) {
         cmocka_unit_test(test_deep_free),
         cmocka_unit_test(test_cycles_collected),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
-        cmocka_unit_test(test_sessions_install_their_context),
+        cmocka_unit_test(test_sessions_keep_their_context),
         cmocka_unit_test(test_session_feed),
         cmocka_unit_test(test_tensor_errors_stay_in_their_session),
         cmocka_unit_test(test_header_example),

@@ -5,10 +5,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tensor.h"
+#include "tensor_internal.h"   /* ten_sgemm_wants_blas: whether OpenBLAS takes a product */
+#include "parallel.h"
 #include "strbuf.h"
 
 /* The tensor context this file's tests make their tensors in and read failures from (the test owns it). */
@@ -366,16 +369,15 @@ static void test_set_data(void **state) {
 
 /* Two contexts (tensor.h's TenCtx, issue 28) keep separate errors, limits, default dtypes, thread counts and byte
  * counts; a factory makes its tensor in the context it is given, a kernel in its input's and fails there, whichever
- * is installed (installation now only chooses the thread count); a tensor counts against the context it was made
- * in and keeps that context alive after its owner lets go (ASan sees any use after free). */
+ * context was used last; a tensor counts against the context it was made in and keeps that context alive after its
+ * owner lets go (ASan sees any use after free). */
 static void test_contexts_separate(void **state) {
     (void)state;
     TenCtx *a = ten_ctx_new(), *b = ten_ctx_new();
-    TenCtx *outer = ten_ctx_use(a);
     int64_t s200 = 200, s10 = 10;
     a->limit_numel = 100;
     a->default_float = DT_F64;
-    ten_set_threads(1);
+    ten_set_threads(a, 1);
     assert_null(ten_new_in(a, DT_F32, 1, &s200));
     assert_non_null(strstr(ten_error(a), "at most 100 elements"));
     assert_string_equal(ten_error(b), "");
@@ -384,13 +386,12 @@ static void test_contexts_separate(void **state) {
     Tensor *in_a = ten_new_in(a, DT_F32, 1, &s10);
     assert_int_equal(a->live_bytes, 40 + 24 + 8);
 
-    ten_ctx_use(b);
     assert_int_equal(b->default_float, DT_F32);
     Tensor *i3b = ten_arange_in(b, 0, 3, 1, DT_I64);
     assert_int_equal(ten_result_type(i3b, false, half, true), DT_F32);  /* b's tensor: b's default */
     assert_int_equal(ten_result_type(i3, false, half, true), DT_F64);   /* a's tensor: a's default */
-    ten_set_threads(2);
-    assert_int_equal(ten_threads(), 2);
+    ten_set_threads(b, 2);
+    assert_int_equal(ten_threads(b), 2);
     Tensor *big = ten_new_in(b, DT_F32, 1, &s200);                      /* b's limit is the default */
     assert_non_null(big);
     assert_int_equal(ten_live_bytes(b), 800 + 24);
@@ -404,7 +405,7 @@ static void test_contexts_separate(void **state) {
     assert_int_equal(s->dtype, DT_F64);
     assert_int_equal(a->live_bytes, 24 + 8 + 24);
     ten_free(s);
-    /* a kernel fails on its input's context with b installed: a's error changes, b's stays its own */
+    /* a kernel fails on its input's context after b's last use: a's error changes, b's stays its own */
     assert_null(ten_matmul(i3, big));                                   /* (3,) @ (200,) */
     assert_true(ten_error(a)[0] && !strstr(ten_error(a), "at most 100"));
     assert_string_equal(ten_error(b), "b's own failure");
@@ -414,23 +415,118 @@ static void test_contexts_separate(void **state) {
     assert_int_equal(ten_error_kind(b), TEN_ERR_FAILED);
     ten_free(i3b);
 
-    ten_ctx_use(a);
-    assert_int_equal(ten_threads(), 1);
-    ten_ctx_use(outer);
+    assert_int_equal(ten_threads(a), 1);
     ten_ctx_free(a);                       /* a lives on in i3 and half's storages */
     ten_free(i3);
     ten_free(half);
     ten_free(big);
     assert_int_equal(ten_live_bytes(b), 0);
     ten_ctx_free(b);
-    /* a new context takes its limits from the process's (a nested session keeps $ATTN_MEMORY_LIMIT) */
-    int64_t keep = ten_process_ctx()->limit_bytes;
-    ten_process_ctx()->limit_bytes = 12345678;
+}
+
+/* A new context takes its byte limit from $ATTN_MEMORY_LIMIT when that is a size (so a nested session keeps it;
+ * there is no process-wide context to copy), else 6 GiB; ten_parse_bytes reads the sizes main accepts. */
+static void test_context_memory_limit(void **state) {
+    (void)state;
+    const char *was = getenv("ATTN_MEMORY_LIMIT");
+    char *keep = was ? strdup(was) : NULL;
+    int64_t bytes = 0;
+    assert_true(ten_parse_bytes("512M", &bytes));
+    assert_int_equal(bytes, (int64_t)512 << 20);
+    assert_true(ten_parse_bytes("1.5k", &bytes));
+    assert_int_equal(bytes, 1536);
+    assert_false(ten_parse_bytes("lots", &bytes));
+    assert_false(ten_parse_bytes("100", &bytes));                  /* under 1 KiB */
+    assert_false(ten_parse_bytes("2GB", &bytes));
+    setenv("ATTN_MEMORY_LIMIT", "12345678", 1);
     TenCtx *c = ten_ctx_new();
     assert_int_equal(c->limit_bytes, 12345678);
+    assert_int_equal(c->limit_numel, (int64_t)1 << 28);
     assert_int_equal(c->default_float, DT_F32);
-    ten_process_ctx()->limit_bytes = keep;
     ten_ctx_free(c);
+    setenv("ATTN_MEMORY_LIMIT", "2G", 1);
+    c = ten_ctx_new();
+    assert_int_equal(c->limit_bytes, (int64_t)2 << 30);
+    ten_ctx_free(c);
+    unsetenv("ATTN_MEMORY_LIMIT");
+    c = ten_ctx_new();
+    assert_int_equal(c->limit_bytes, (int64_t)6 << 30);
+    ten_ctx_free(c);
+    if (keep) setenv("ATTN_MEMORY_LIMIT", keep, 1);
+    free(keep);
+}
+
+/* Counts the ranges par_for hands out (each call of the loop body is one range). */
+static void count_ranges(void *arg, int64_t begin, int64_t end) {
+    (void)begin; (void)end;
+    atomic_fetch_add((atomic_int *)arg, 1);
+}
+
+/* (m, k) @ (k, n) as attn's fixed-order loop defines it (tensor.h, ten_sgemm): each element the float products
+ * added in order p = 0, 1, ... in double, rounded to float once. */
+static float loop_product(const float *A, const float *B, int64_t i, int64_t j, int64_t n, int64_t k) {
+    double acc = 0;
+    for (int64_t p = 0; p < k; p++) acc += (double)A[i * k + p] * (double)B[p * n + j];
+    return (float)acc;
+}
+
+/* Issue 28 step 2d: par_for and the products take their context's thread count and BLAS threshold, not the last one
+ * installed. Two contexts in one process, a with 1 thread and every product through BLAS, b with 3 threads and
+ * none, used in turn: a loop on a runs as one range and on b as several (par_for's four ranges per thread); a
+ * product of b's tensors has the fixed-order loop's digits (checked against the formula), one of a's tensors
+ * OpenBLAS's (which differ from the formula somewhere in a (48, 256) @ (256, 48)), and a's again after b's. */
+static void test_contexts_own_threads_and_products(void **state) {
+    (void)state;
+    TenCtx *a = ten_ctx_new(), *b = ten_ctx_new();
+    ten_set_threads(a, 1);
+    ten_set_blas_threshold(a, 0);
+    ten_set_threads(b, 3);
+    ten_set_blas_threshold(b, INT64_MAX);
+    ten_set_attention_block(b, 32);
+    assert_int_equal(ten_threads(a), 1);
+    assert_int_equal(ten_threads(b), 3);
+    assert_int_equal(a->attention_block, 0);
+    atomic_int ranges_a = 0, ranges_b = 0;
+    par_for(b, 1200, 1, count_ranges, &ranges_b);
+    par_for(a, 1200, 1, count_ranges, &ranges_a);
+    assert_int_equal(atomic_load(&ranges_a), 1);
+    assert_int_equal(atomic_load(&ranges_b), 12);           /* 1200 items, 4 ranges for each of 3 threads */
+
+    int64_t m = 48, k = 256, n = 48, sa[2] = {48, 256}, sb[2] = {256, 48};
+    Tensor *xa = ten_new_in(a, DT_F32, 2, sa), *wa = ten_new_in(a, DT_F32, 2, sb);
+    Tensor *xb = ten_new_in(b, DT_F32, 2, sa), *wb = ten_new_in(b, DT_F32, 2, sb);
+    uint32_t seed = 7;
+    for (int64_t i = 0; i < m * k; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        ten_f32(xa)[i] = ten_f32(xb)[i] = (float)(seed >> 8) / 16777216.0f - 0.5f;
+        seed = seed * 1664525u + 1013904223u;
+        ten_f32(wa)[i] = ten_f32(wb)[i] = (float)(seed >> 8) / 16777216.0f - 0.5f;
+    }
+    Tensor *pa = ten_matmul(xa, wa), *pb = ten_matmul(xb, wb), *pa2 = ten_matmul(xa, wa);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_non_null(pa2);
+    int64_t differ = 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            float want = loop_product(ten_f32(xb), ten_f32(wb), i, j, n, k);
+            assert_true(ten_f32(pb)[i * n + j] == want);      /* b: the fixed-order loop, every element */
+            differ += ten_f32(pa)[i * n + j] != want;
+            assert_true(ten_f32(pa2)[i * n + j] == ten_f32(pa)[i * n + j]);
+        }
+    if (ten_sgemm_wants_blas(a, m, n, k)) assert_true(differ > 0);   /* a: OpenBLAS's sums (when it is there) */
+    else assert_int_equal(differ, 0);
+    /* ten_sgemm on raw buffers takes the context it is given the same way */
+    float *out = malloc(sizeof(float) * (size_t)(m * n));
+    ten_sgemm(b, ten_f32(xb), ten_f32(wb), out, m, n, k, false);
+    assert_memory_equal(out, ten_f32(pb), sizeof(float) * (size_t)(m * n));
+    ten_sgemm(a, ten_f32(xa), ten_f32(wa), out, m, n, k, false);
+    assert_memory_equal(out, ten_f32(pa), sizeof(float) * (size_t)(m * n));
+    free(out);
+    ten_free(pa); ten_free(pb); ten_free(pa2);
+    ten_free(xa); ten_free(wa); ten_free(xb); ten_free(wb);
+    ten_ctx_free(a);
+    ten_ctx_free(b);
 }
 
 /* The context's error is the record the layers above use (attnerr.h): a failure's kind and message, an interruption
@@ -481,6 +577,8 @@ int main(void) {
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_small_tensor_reuse),
         cmocka_unit_test(test_contexts_separate),
+        cmocka_unit_test(test_contexts_own_threads_and_products),
+        cmocka_unit_test(test_context_memory_limit),
         cmocka_unit_test(test_set_data),
         cmocka_unit_test(test_error_record),
     };
