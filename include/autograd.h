@@ -291,8 +291,9 @@ AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out);
 /* clamp_min(x, lo) (ClampMinBackward1, edges x, lo) and clamp_max(x, hi) (ClampMaxBackward1, edges x, hi) with a
  * tensor bound: is_max chooses. */
 AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *out);
-/* torch.scatter_add(self, dim, index, src): ScatterAddBackward0 (self's grad the grad, src's the grad gathered). */
-AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out);
+/* torch.scatter_add(self, dim, index, src) (add: ScatterAddBackward0, self's grad the grad) and torch.scatter with a
+ * tensor src (ScatterBackward0, self's grad zero where written); src's grad the grad gathered at index. */
+AgVal ag_scatter(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out, bool add);
 /* torch.cross(a, b, dim) (dim of the result, size 3): LinalgCrossBackward0. */
 AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out);
 /* torch.cumprod(x, dim): CumprodBackward0 (exact where x has zeros: no division). */

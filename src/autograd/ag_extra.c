@@ -173,7 +173,12 @@ static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         if (p == 1.0) r = (t1 = ten_unary(UOP_SIGN, x)) ? ag_bin(OP_MUL, gk, false, t1, false) : NULL;
         else {
             if (p == 2.0) t1 = ten_alias(x);
-            else { Tensor *ax = ten_unary(UOP_ABS, x), *ap = ag_bin_s(OP_POW, ax, p - 2.0); t1 = ag_bin(OP_MUL, x, false, ap, false); ag_drop(NULL, ax, ap, NULL); }
+            else {                      /* p < 2: sgn(x) |x|^(p-1), so that x == 0 gives 0, not 0 * inf */
+                Tensor *ax = ten_unary(UOP_ABS, x), *ap = ag_bin_s(OP_POW, ax, p < 2.0 ? p - 1.0 : p - 2.0);
+                Tensor *sx = p < 2.0 ? ten_unary(UOP_SIGN, x) : ten_alias(x);
+                t1 = ag_bin(OP_MUL, sx, false, ap, false);
+                ag_drop(NULL, ax, ap, sx);
+            }
             t2 = p == 2.0 ? ten_alias(yk) : ag_bin_s(OP_POW, yk, p - 1.0);
             Tensor *q = ag_bin(OP_DIV, t1, false, t2, false), *nz = ag_bin_s(OP_EQ, yk, 0.0);
             Tensor *q0 = nz && zero ? ten_where(nz, zero, true, q, false) : NULL;
@@ -487,16 +492,18 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
 /* ---- a op b elementwise: x ** y and 2 ** y (PowBackward1, a number's edge None), atan2 (Atan2Backward0) ---- */
 
 /* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 the result. The grads as derivatives.yaml has them:
- * pow: grad * b * a^(b - 1) and grad * result * log(a) (0 where a == 0 and b >= 0);
+ * pow: grad * b * a^(b - 1) (0 where b == 0) and grad * result * log(a) (0 where a == 0 and b >= 0);
  * atan2: grad * b / (a^2 + b^2) and grad * -a / (a^2 + b^2). */
 static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b ? ag_saved(n, 2) : NULL;
     if (!y) return -1;
     bool aw = n->dims[0], bw = n->dims[1];
     if (n->op == AG_B_POW) {
-        if (ag_needs(n, 0)) {
+        if (ag_needs(n, 0)) {           /* 0 where b == 0 (not 0 * 0^-1, NaN where a is 0 too) */
             Tensor *b1 = ag_bin_s(OP_SUB, b, 1.0), *p = ag_bin(OP_POW, a, aw, b1, bw), *t = ag_bin(OP_MUL, b, bw, p, false);
-            gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t));
+            Tensor *r = ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t), *b0 = ag_bin_s(OP_EQ, b, 0.0);
+            Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *rm = r && b0 && zero ? ten_where(b0, zero, true, r, false) : NULL;
+            gin[0] = ag_to_input(n, 0, ag_drop(rm, r, b0, zero));
         }
         if (ag_needs(n, 1)) {
             Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, aw), *r = ag_bin(OP_MUL, g, false, t, false);
@@ -591,22 +598,29 @@ AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *ou
     return ag_result(out, n);
 }
 
-/* ---- scatter_add(self, dim, index, src): ScatterAddBackward0, self's grad the grad, src's the grad gathered ---- */
+/* ---- scatter_add(self, dim, index, src) (ScatterAddBackward0) and scatter(self, dim, index, src) (ScatterBackward0):
+ * src's grad the grad gathered at index (every src element, repeated indices too, as PyTorch); self's the grad,
+ * for scatter with the written places zeroed ---- */
 
-/* saved 0 the index; dims[0] the dim. */
-static int scatter_add_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+/* saved 0 the index; dims[0] the dim; op 1: scatter (self's grad zero where written). */
+static int scatter_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *idx = ag_saved(n, 0);
     if (!idx) return -1;
-    if (ag_needs(n, 0)) gin[0] = ten_alias(g);
+    if (ag_needs(n, 0)) {
+        Tensor *zero = n->op ? ten_scalar_d_in(ten_ctx_of(g), 0.0) : NULL;
+        gin[0] = n->op ? (zero ? ten_scatter(g, n->dims[0], idx, zero, 0) : NULL) : ten_alias(g);
+        ten_free(zero);
+    }
     if (ag_needs(n, 1)) gin[1] = ten_gather(g, n->dims[0], idx);
     return ag_done(n, gin);
 }
 
-AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out) {
+AgVal ag_scatter(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out, bool add) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {self, src};
-    AgNode *n = ag_record(c, "ScatterAddBackward0", scatter_add_bw, 2, in);
+    AgNode *n = ag_record(c, add ? "ScatterAddBackward0" : "ScatterBackward0", scatter_bw, 2, in);
     if (n) {
+        n->op = !add;
         n->dims[0] = ten_norm_dim_in(ten_ctx_of(index), dim, self.t->ndim < 1 ? 1 : self.t->ndim);
         ag_node_save(n, 0, index, NULL, false);
     }

@@ -411,16 +411,17 @@ static int clamp_bound(const Call *c, const char *name, Value *r) {
     return adopt(r, ag_clamp_bound(&c->I->run.ag, arg_ag(x), arg_ag(b), is_max, out_of(r))) ? 1 : -1;
 }
 
-/* scatter_add(self, dim, index, src), cumprod(x, dim), and sum(x, dim, keepdim, dtype=) to another dtype (recorded
- * as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
+/* scatter_add / scatter (self, dim, index, src) with a tensor src, cumprod(x, dim), and sum(x, dim, keepdim, dtype=)
+ * to another dtype (recorded as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
 static int more_ops(const Call *c, const char *name, Value *r) {
     AgContext *ag = &c->I->run.ag;
     Value *x = arg_at(c, 0, "input"), *dv = arg_at(c, 1, "dim");
     if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
-    if (!strcmp(name, "scatter_add")) {
+    if (!strcmp(name, "scatter_add") || !strcmp(name, "scatter")) {
         Value *idx = arg_at(c, 2, "index"), *src = arg_at(c, 3, "src");
-        if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src)) return 0;
-        return adopt(r, ag_scatter_add(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r))) ? 1 : -1;
+        if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src) || arg_at(c, 99, "reduce")) return 0;
+        bool add = name[7] == '_';
+        return adopt(r, ag_scatter(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r), add)) ? 1 : -1;
     }
     if (!strcmp(name, "cumprod")) {
         if (!dv || dv->kind != V_INT) return 0;
@@ -546,6 +547,10 @@ static int remade(const Call *c, const char *name, Value *r) {
 int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
     Call c = {I, a, self};
     for (const ElemRow *e = ELEMS; e->name; e++) if (!strcmp(e->name, name)) return elementwise(&c, e, r);
+    if (!strcmp(name, "scatter") && is_tensor(arg_at(&c, 3, "src"))) {   /* not by positions: repeated indices */
+        int rc = more_ops(&c, name, r);
+        if (rc) return rc;
+    }
     for (const MoveRow *m = MOVES; m->name; m++) if (!strcmp(m->name, name)) return moves(&c, m, r);
     if (!strcmp(name, "std") || !strcmp(name, "var") || !strcmp(name, "std_mean") || !strcmp(name, "var_mean"))
         return var_std(&c, name, r);
