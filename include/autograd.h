@@ -268,6 +268,9 @@ AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *
  * elements, then input 1's ...), -1 for an element from no input (padding, a zeroed triangle). The grad of each
  * input is the grad summed into the places map points at. */
 AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins);
+/* The same for an op whose PyTorch node saves no tensor (flip, roll, tril, split ...): the map is kept outside the
+ * saved tensors, so that a second backward runs as in PyTorch (ag_index_map's fails as gather's does). */
+AgVal ag_move_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins);
 /* torch.maximum / minimum (and max(a, b)): MaximumBackward0 / MinimumBackward0, ties share the grad in halves. */
 AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min);
 /* torch.add / sub (a, b, alpha=): AddBackward0 / SubBackward0 with b's grad times alpha (minus for sub). */

@@ -23,8 +23,15 @@ static Tensor *as_dtype(Tensor *r, DType dt) {
 
 static double dsigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-/* The derivative of the function `kind` at x (its result y; p: hardtanh's bounds, softplus's beta and threshold). */
-static double elem_deriv(AgElem kind, double x, double y, const double *p) {
+/* Whether the derivative of `kind` is written in its result y (PyTorch saves the result for these, x for the rest). */
+static bool elem_uses_result(AgElem kind) {
+    return kind == AG_E_TAN || kind == AG_E_EXP2 || kind == AG_E_EXPM1 || kind == AG_E_RSQRT;
+}
+
+/* The derivative of the function `kind` at v: x, or the result y for the kinds elem_uses_result names (p: hardtanh's
+ * bounds, softplus's beta and threshold). */
+static double elem_deriv(AgElem kind, double v, const double *p) {
+    double x = v, y = v;
     switch (kind) {
     case AG_E_ZERO: return 0.0;
     case AG_E_ONE: return 1.0;
@@ -57,24 +64,25 @@ static double elem_deriv(AgElem kind, double x, double y, const double *p) {
     return 0.0;
 }
 
-/* saved 0 x, 1 the result (none for the kinds ZERO and ONE); op the kind; sizes: the two parameters (as doubles). */
+/* saved 0: x, or the result (elem_uses_result); none for the kinds ZERO and ONE (nor does PyTorch save any, so a
+ * second backward through them runs); op the kind; sizes: the two parameters (as doubles). */
 static int elem_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    if (n->op == AG_E_ZERO || n->op == AG_E_ONE) {         /* nothing saved (PyTorch saves nothing for these) */
+    if (n->op == AG_E_ZERO || n->op == AG_E_ONE) {
         gin[0] = ag_to_input(n, 0, n->op == AG_E_ONE ? ten_alias(g) : ag_bin_s(OP_MUL, g, 0.0));
         return ag_done(n, gin);
     }
-    const Tensor *xs = ag_saved(n, 0), *ys = xs ? ag_saved(n, 1) : NULL;
-    if (!ys) return -1;
-    Tensor *x = f64(xs), *y = f64(ys), *d = x ? ten_new_in(ten_ctx_of(g), DT_F64, x->ndim, x->shape) : NULL;
+    const Tensor *vs = ag_saved(n, 0);
+    if (!vs) return -1;
+    Tensor *v = f64(vs), *d = v ? ten_new_in(ten_ctx_of(g), DT_F64, v->ndim, v->shape) : NULL;
     if (d) {
         double p[2];
         memcpy(p, n->sizes, sizeof p);
-        const double *xv = ten_f64(x), *yv = ten_f64(y);
+        const double *vv = ten_f64(v);
         double *dv = ten_f64(d);
-        for (int64_t i = 0; i < d->numel; i++) dv[i] = elem_deriv((AgElem)n->op, xv[i], yv[i], p);
+        for (int64_t i = 0; i < d->numel; i++) dv[i] = elem_deriv((AgElem)n->op, vv[i], p);
     }
     Tensor *dd = as_dtype(d, g->dtype);
-    gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, dd, false), x, y, dd));
+    gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, dd, false), v, dd, NULL));
     return ag_done(n, gin);
 }
 
@@ -87,10 +95,8 @@ AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tenso
         if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         double p[2] = {p0, p1};
         memcpy(n->sizes, p, sizeof p);
-        if (kind != AG_E_ZERO && kind != AG_E_ONE) {
-            ag_node_save(n, 0, x.t, x.m, false);
-            ag_node_save(n, 1, out, NULL, true);
-        }
+        bool res = elem_uses_result(kind);
+        if (kind != AG_E_ZERO && kind != AG_E_ONE) ag_node_save(n, 0, res ? out : x.t, res ? NULL : x.m, res);
     }
     return ag_result(out, n);
 }
@@ -148,12 +154,17 @@ static Tensor *prod_factor(const AgNode *n, const Tensor *x) {
     return ag_drop(back, p, pc, o);
 }
 
-/* op: the kind (AgRed); saved 0 x, 1 the result; scalar: var's divisor n - correction, or norm's p. */
+/* What a reduction's backward reads, as PyTorch saves it: x (all but cumsum), the result (not var's nor cumsum's). */
+static bool red_saves_x(AgRed k) { return k != AG_R_CUMSUM; }
+static bool red_saves_result(AgRed k) { return k != AG_R_CUMSUM && k != AG_R_VAR; }
+
+/* op: the kind (AgRed); saved 0 x, 1 the result (red_saves_*); scalar: var's divisor n - correction, or norm's p. */
 static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *x = ag_saved(n, 0), *y = x ? ag_saved(n, 1) : NULL;
-    if (!y) return -1;
-    Tensor *gk = keep_dims(n, g), *yk = keep_dims(n, y), *r = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
-    switch ((AgRed)n->op) {
+    AgRed kind = (AgRed)n->op;
+    const Tensor *x = red_saves_x(kind) ? ag_saved(n, 0) : NULL, *y = red_saves_result(kind) && x ? ag_saved(n, 1) : NULL;
+    if ((red_saves_x(kind) && !x) || (red_saves_result(kind) && !y)) return -1;
+    Tensor *gk = keep_dims(n, g), *yk = y ? keep_dims(n, y) : NULL, *r = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+    switch (kind) {
     case AG_R_VAR: case AG_R_STD: {     /* var: g 2 (x - mean) / (N - c); std: g (x - mean) / ((N - c) std) */
         Tensor *s = sum_kept(n, x);
         double cnt = 1;
@@ -240,19 +251,21 @@ AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *
         if (nd > 0) memcpy(n->dims, d, sizeof(int) * (size_t)nd);
         n->keepdim = keepdim;
         n->scalar = scalar;
-        ag_node_save(n, 0, x.t, x.m, false);
-        ag_node_save(n, 1, out, NULL, true);
+        if (red_saves_x(kind)) ag_node_save(n, 0, x.t, x.m, false);
+        if (red_saves_result(kind)) ag_node_save(n, 1, out, NULL, true);
     }
     return ag_result(out, n);
 }
 
 /* ---- ops that only move elements: out[j] = inputs' element map[j] (flat over the inputs in order), or none ---- */
 
-/* saved 0 the map (int64, out's shape). */
+/* The map: saved 0 (int64, out's shape) when the op's PyTorch node saves an index (a second backward then fails as
+ * there), else its g->numel positions in sizes (a node that saves nothing). */
 static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *map = ag_saved(n, 0);
-    if (!map) return -1;
-    Tensor *gc = f64(g), *mc = ten_contiguous(map);
+    const Tensor *map = n->nsaved ? ag_saved(n, 0) : NULL;
+    if (n->nsaved && !map) return -1;
+    Tensor *gc = f64(g), *mc = map ? ten_contiguous(map) : NULL;
+    const int64_t *mv = mc ? ten_i64(mc) : map ? NULL : n->sizes;
     int64_t base[AG_MAX_IN + 1] = {0};
     double *acc[AG_MAX_IN] = {NULL};
     Tensor *gd[AG_MAX_IN] = {NULL};
@@ -261,10 +274,9 @@ static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         if (gd[i]) acc[i] = ten_f64(gd[i]);
         base[i + 1] = base[i] + (gd[i] ? gd[i]->numel : 0);
     }
-    if (gc && mc) {
+    if (gc && mv) {
         const double *gv = ten_f64(gc);
-        const int64_t *mv = ten_i64(mc);
-        for (int64_t j = 0; j < mc->numel; j++) {
+        for (int64_t j = 0; j < gc->numel; j++) {
             int64_t p = mv[j];
             if (p < 0) continue;
             for (int i = 0; i < n->nnext; i++)
@@ -272,19 +284,34 @@ static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         }
     }
     for (int i = 0; i < n->nnext; i++) {
-        if (ag_needs(n, i) && gc && mc) gin[i] = as_dtype(gd[i], n->in_dtype[i]);
+        if (ag_needs(n, i) && gc && mv) gin[i] = as_dtype(gd[i], n->in_dtype[i]);
         else ten_free(gd[i]);
     }
     ag_drop(NULL, gc, mc, NULL);
     return ag_done(n, gin);
 }
 
-AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+/* ag_index_map and ag_move_map: saved says which of map_bw's two places keeps the map. */
+static AgVal map_node(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins, bool saved) {
     if (!out) return AG_FAILED;
     if (nin > AG_MAX_IN) { ten_free(out); ten_fail_in(c->ten, "autograd: at most %d inputs here", AG_MAX_IN); return AG_FAILED; }
     AgNode *n = ag_record(c, name, map_bw, nin, ins);
-    if (n) ag_node_save(n, 0, map, NULL, false);
+    if (!n) return ag_result(out, NULL);
+    if (saved) { ag_node_save(n, 0, map, NULL, false); return ag_result(out, n); }
+    Tensor *mc = ten_contiguous(map);
+    n->sizes = mc ? malloc(sizeof(int64_t) * (size_t)(mc->numel ? mc->numel : 1)) : NULL;
+    if (n->sizes) memcpy(n->sizes, ten_i64(mc), sizeof(int64_t) * (size_t)mc->numel);
+    else { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); out = NULL; }
+    ten_free(mc);
     return ag_result(out, n);
+}
+
+AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+    return map_node(c, name, out, map, nin, ins, true);
+}
+
+AgVal ag_move_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+    return map_node(c, name, out, map, nin, ins, false);
 }
 
 /* ---- maximum / minimum: the grad to the larger (smaller) input, halved where they tie ---- */
@@ -349,7 +376,8 @@ AgVal ag_to_copy(AgContext *c, AgVal x, Tensor *out) {
 
 /* ---- einsum: the grad of operand k is the einsum of the grad with the other operands into k's labels ---- */
 
-/* sizes holds the equation (a copy, NUL-terminated); saved 0..n-1 the operands. */
+/* sizes holds the equation (a copy, NUL-terminated); saved 0..n-1 the operands (none for one operand: its grad is
+ * the grad's einsum alone, and PyTorch's PermuteBackward0 saves nothing). */
 static int einsum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const char *eq = (const char *)n->sizes, *arrow = strstr(eq, "->");
     char labels[AG_MAX_IN][TEN_MAX_DIMS + 1], outl[TEN_MAX_DIMS + 1];
@@ -442,7 +470,7 @@ AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nop
         n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
         if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         memcpy(n->sizes, equation, len);
-        for (int i = 0; i < nops; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);
+        for (int i = 0; i < nops && nops > 1; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);   /* one: a permute */
     }
     return ag_result(out, n);
 }
@@ -491,12 +519,12 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
 
 /* ---- a op b elementwise: x ** y and 2 ** y (PowBackward1, a number's edge None), atan2 (Atan2Backward0) ---- */
 
-/* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 the result. The grads as derivatives.yaml has them:
+/* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 pow's result (atan2 saves none: PyTorch's does not). The grads as derivatives.yaml has them:
  * pow: grad * b * a^(b - 1) (0 where b == 0) and grad * result * log(a) (0 where a == 0 and b >= 0);
  * atan2: grad * b / (a^2 + b^2) and grad * -a / (a^2 + b^2). */
 static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b ? ag_saved(n, 2) : NULL;
-    if (!y) return -1;
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b && n->op == AG_B_POW ? ag_saved(n, 2) : NULL;
+    if (!b || (n->op == AG_B_POW && !y)) return -1;
     bool aw = n->dims[0], bw = n->dims[1];
     if (n->op == AG_B_POW) {
         if (ag_needs(n, 0)) {           /* 0 where b == 0 (not 0 * 0^-1, NaN where a is 0 too) */
@@ -539,7 +567,7 @@ AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bo
     n->dims[1] = b_weak;
     ag_node_save(n, 0, a.t, a.m, false);
     ag_node_save(n, 1, b.t, b.m, false);
-    ag_node_save(n, 2, out, NULL, true);
+    if (kind == AG_B_POW) ag_node_save(n, 2, out, NULL, true);
     return ag_result(out, n);
 }
 
@@ -647,10 +675,11 @@ static void cumprod_rows(const double *x, const double *g, double *out, int64_t 
     }
 }
 
-/* saved 0 x; dims[0] the dim. */
+/* saved 0 x, 1 the result (unread: saved as PyTorch saves it, so that writing into it fails backward as there);
+ * dims[0] the dim. */
 static int cumprod_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *x = ag_saved(n, 0);
-    if (!x) return -1;
+    if (!x || !ag_saved(n, 1)) return -1;
     int d = n->dims[0], nd = x->ndim;
     if (nd == 0) { gin[0] = ten_alias(g); return ag_done(n, gin); }
     Tensor *xt = ten_transpose(x, d, nd - 1), *gt = ten_transpose(g, d, nd - 1);
@@ -672,6 +701,7 @@ AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out) {
     if (n) {
         n->dims[0] = d;
         ag_node_save(n, 0, x.t, x.m, false);
+        ag_node_save(n, 1, out, NULL, true);
     }
     return ag_result(out, n);
 }

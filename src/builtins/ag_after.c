@@ -10,6 +10,7 @@
 #include "autograd.h"
 
 #define AG_INPUTS 3                     /* inputs a position map follows (autograd.h: ag_index_map) */
+#define AG_NONE ((AgVal){NULL, NULL})   /* no tensor: a failed step, or an optional input left out */
 
 /* A call's arguments with the tensor first: self for a method, else the first positional. */
 typedef struct { Interp *I; Args *a; Value *self; } Call;
@@ -167,19 +168,20 @@ static int reduction(const Call *c, const char *name, Value *r) {
 }
 
 /* ---- ops that only move elements: the same builtin run on position tensors ---- */
-typedef struct { const char *name, *node; } MoveRow;
+/* index: PyTorch's node saves an index or mask (a second backward through it fails); the others save nothing. */
+typedef struct { const char *name, *node; bool index; } MoveRow;
 static const MoveRow MOVES[] = {
-    {"flip", "FlipBackward0"}, {"roll", "RollBackward0"}, {"repeat", "RepeatBackward0"}, {"tile", "RepeatBackward0"},
-    {"tril", "TrilBackward0"}, {"triu", "TriuBackward0"}, {"pad", "ConstantPadNdBackward0"},
-    {"gather", "GatherBackward0"}, {"index_select", "IndexSelectBackward0"},
-    {"repeat_interleave", "IndexSelectBackward0"}, {"masked_select", "MaskedSelectBackward0"},
-    {"take", "TakeBackward0"}, {"diag", "DiagBackward0"}, {"diagonal", "DiagonalBackward0"},
-    {"movedim", "PermuteBackward0"}, {"moveaxis", "PermuteBackward0"}, {"unflatten", "ViewBackward0"},
-    {"clone", "CloneBackward0"}, {"contiguous", "CloneBackward0"}, {"expand_as", "ExpandBackward0"},
-    {"view_as", "ViewBackward0"}, {"chunk", "SplitBackward0"}, {"split", "SplitBackward0"},
-    {"unbind", "UnbindBackward0"}, {"hstack", "CatBackward0"}, {"vstack", "CatBackward0"},
-    {"index_fill", "IndexFillBackward0"}, {"scatter", "ScatterBackward0"}, {"meshgrid", "ExpandBackward0"},
-    {NULL, NULL}};
+    {"flip", "FlipBackward0", false}, {"roll", "RollBackward0", false}, {"repeat", "RepeatBackward0", false},
+    {"tile", "RepeatBackward0", false}, {"tril", "TrilBackward0", false}, {"triu", "TriuBackward0", false},
+    {"pad", "ConstantPadNdBackward0", false}, {"gather", "GatherBackward0", true},
+    {"index_select", "IndexSelectBackward0", true}, {"repeat_interleave", "IndexSelectBackward0", true},
+    {"masked_select", "MaskedSelectBackward0", true}, {"take", "TakeBackward0", true}, {"diag", "DiagBackward0", false},
+    {"diagonal", "DiagonalBackward0", false}, {"movedim", "PermuteBackward0", false},
+    {"moveaxis", "PermuteBackward0", false}, {"unflatten", "ViewBackward0", false}, {"clone", "CloneBackward0", false},
+    {"contiguous", "CloneBackward0", false}, {"expand_as", "ExpandBackward0", false}, {"view_as", "ViewBackward0", false},
+    {"chunk", "SplitBackward0", false}, {"split", "SplitBackward0", false}, {"unbind", "UnbindBackward0", false},
+    {"hstack", "CatBackward0", false}, {"vstack", "CatBackward0", false}, {"index_fill", "IndexFillBackward0", true},
+    {"scatter", "ScatterBackward0", true}, {"meshgrid", "ExpandBackward0", true}, {NULL, NULL, false}};
 
 #define POS_BASE 1099511627776.0        /* 2^40: positions are stored as POS_BASE + p, exact in float64 */
 
@@ -301,7 +303,9 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
             for (int64_t e = 0; e < map->numel && !any; e++) any = ten_i64(map)[e] >= lo && ten_i64(map)[e] < hi;
             if (!any) used[i].m = NULL;
         }
-        if (!map || !adopt(rv, ag_index_map(&I->run.ag, node, out_of(rv), map, in.n, used))) rc = -1;
+        AgVal res = !map ? AG_NONE : row->index ? ag_index_map(&I->run.ag, node, out_of(rv), map, in.n, used)
+                                        : ag_move_map(&I->run.ag, node, out_of(rv), map, in.n, used);
+        if (!adopt(rv, res)) rc = -1;
         ten_free(map);
     }
     val_decref(maps);
@@ -369,9 +373,9 @@ static int normalize(const Call *c, Value *r) {
     if (!is_tensor(x) || r->kind != V_TENSOR || !(p >= 1) || isinf(p) || (dv && dv->kind != V_INT)) return 0;
     AgVal xv = arg_ag(x);
     AgVal nrm = ag_reduction(ag, AG_R_NORM, "NormBackward1", xv, ten_norm(xv.t, p, &dim, 1, true), &dim, 1, true, p);
-    AgVal cl = nrm.t ? ag_clamp(ag, nrm, eps, NAN) : (AgVal){NULL, NULL};
-    AgVal ex = cl.t ? ag_expand(ag, cl, xv.t->ndim, xv.t->shape) : (AgVal){NULL, NULL};
-    AgVal res = ex.t ? ag_binary(ag, OP_DIV, xv, false, ex, false) : (AgVal){NULL, NULL};
+    AgVal cl = nrm.t ? ag_clamp(ag, nrm, eps, NAN) : AG_NONE;
+    AgVal ex = cl.t ? ag_expand(ag, cl, xv.t->ndim, xv.t->shape) : AG_NONE;
+    AgVal res = ex.t ? ag_binary(ag, OP_DIV, xv, false, ex, false) : AG_NONE;
     ag_val_free(nrm); ag_val_free(cl); ag_val_free(ex);
     return replace_with(r, res);
 }
