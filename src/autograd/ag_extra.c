@@ -154,6 +154,41 @@ static Tensor *prod_factor(const AgNode *n, const Tensor *x) {
     return ag_drop(back, p, pc, o);
 }
 
+/* norm's grad as PyTorch's norm_backward, from g and the norm kept as size 1 over the reduced dims (p: n->scalar):
+ * p = ±inf: sgn(x) g / (how many |x| equal the norm) where they do (or are NaN); p = 1: g sgn(x); p = 2: g x / norm;
+ * else g sgn(x) |x|^(p-1) / norm^(p-1), 0 where x is 0 (not 0 * inf for p < 1 ... 2) and where the norm is 0. */
+static Tensor *norm_grad(const AgNode *n, const Tensor *x, const Tensor *gk, const Tensor *yk) {
+    double p = n->scalar;
+    Tensor *sx = ten_unary(UOP_SIGN, x), *ax = ten_unary(UOP_ABS, x), *r = NULL;
+    if (isinf(p)) {
+        Tensor *eq = ag_bin(OP_EQ, ax, false, yk, false), *nan = ax ? ten_unary(UOP_ISNAN, ax) : NULL;
+        Tensor *m = ag_bin(OP_OR, eq, false, nan, false), *mf = m ? ten_cast(m, gk->dtype) : NULL;
+        Tensor *cnt = mf ? sum_kept(n, mf) : NULL, *share = ag_bin(OP_DIV, gk, false, cnt, false);
+        Tensor *sm = ag_bin(OP_MUL, sx, false, mf, false);
+        r = ag_bin(OP_MUL, share, false, sm, false);
+        ag_drop(NULL, eq, nan, m);
+        ag_drop(NULL, mf, cnt, share);
+        ten_free(sm);
+    } else if (p == 1.0) r = ag_bin(OP_MUL, gk, false, sx, false);
+    else {
+        Tensor *zero = ten_scalar_d_in(ten_ctx_of(gk), 0.0), *num;
+        if (p == 2.0) num = ten_alias(x);
+        else {
+            Tensor *ap = ag_bin_s(OP_POW, ax, p - 1.0), *sp = ag_bin(OP_MUL, sx, false, ap, false), *x0 = ag_bin_s(OP_EQ, x, 0.0);
+            num = sp && x0 && zero ? ten_where(x0, zero, true, sp, false) : NULL;
+            ag_drop(NULL, ap, sp, x0);
+        }
+        Tensor *den = p == 2.0 ? ten_alias(yk) : ag_bin_s(OP_POW, yk, p - 1.0);
+        Tensor *q = ag_bin(OP_DIV, num, false, den, false), *nz = ag_bin_s(OP_EQ, yk, 0.0);
+        Tensor *q0 = nz && q && zero ? ten_where(nz, zero, true, q, false) : NULL;
+        r = ag_bin(OP_MUL, gk, false, q0, false);
+        ag_drop(NULL, num, den, q);
+        ag_drop(NULL, nz, q0, zero);
+    }
+    ag_drop(NULL, sx, ax, NULL);
+    return r;
+}
+
 /* What a reduction's backward reads, as PyTorch saves it: x (all but cumsum), the result (not var's nor cumsum's). */
 static bool red_saves_x(AgRed k) { return k != AG_R_CUMSUM; }
 static bool red_saves_result(AgRed k) { return k != AG_R_CUMSUM && k != AG_R_VAR; }
@@ -178,27 +213,9 @@ static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         r = ag_bin(OP_MUL, t3, false, t2, false);
         break;
     }
-    case AG_R_NORM: {                   /* g x |x|^(p-2) / norm^(p-1); p 2: g x / norm; p 1: g sign(x); 0 where norm 0 */
-        double p = n->scalar;
-        Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
-        if (p == 1.0) r = (t1 = ten_unary(UOP_SIGN, x)) ? ag_bin(OP_MUL, gk, false, t1, false) : NULL;
-        else {
-            if (p == 2.0) t1 = ten_alias(x);
-            else {                      /* p < 2: sgn(x) |x|^(p-1), so that x == 0 gives 0, not 0 * inf */
-                Tensor *ax = ten_unary(UOP_ABS, x), *ap = ag_bin_s(OP_POW, ax, p < 2.0 ? p - 1.0 : p - 2.0);
-                Tensor *sx = p < 2.0 ? ten_unary(UOP_SIGN, x) : ten_alias(x);
-                t1 = ag_bin(OP_MUL, sx, false, ap, false);
-                ag_drop(NULL, ax, ap, sx);
-            }
-            t2 = p == 2.0 ? ten_alias(yk) : ag_bin_s(OP_POW, yk, p - 1.0);
-            Tensor *q = ag_bin(OP_DIV, t1, false, t2, false), *nz = ag_bin_s(OP_EQ, yk, 0.0);
-            Tensor *q0 = nz && zero ? ten_where(nz, zero, true, q, false) : NULL;
-            r = ag_bin(OP_MUL, gk, false, q0, false);
-            ag_drop(NULL, q, nz, q0);
-        }
-        ten_free(zero);
+    case AG_R_NORM:
+        r = norm_grad(n, x, gk, yk);
         break;
-    }
     case AG_R_PROD:                     /* g * (the product of the others) */
         t1 = prod_factor(n, x);
         t2 = as_dtype(t1 ? ten_alias(t1) : NULL, g->dtype);

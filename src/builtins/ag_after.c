@@ -137,7 +137,7 @@ static int reduction(const Call *c, const char *name, Value *r) {
         Value *p = arg_at(c, 1, "p");
         scalar = !p || p->kind == V_NONE || p->kind == V_STR ? 2 : num_or(p, NAN);
         if (p && p->kind == V_STR && strcmp(p->u.str.s, "fro")) return 0;
-        if (!(scalar >= 1) || isinf(scalar)) return 0;
+        if (!(scalar > 0) && !isinf(scalar)) return 0;     /* p 0 (PyTorch: no grad at all), p < 0, NaN */
         dv = arg_at(c, 2, "dim");
         kd = arg_at(c, 3, "keepdim");
         kind = AG_R_NORM;
@@ -337,7 +337,10 @@ static int picks(const Call *c, const char *name, Value *r) {
         if (idxv->kind != V_TENSOR) return 0;
         idx = idxv->u.t;
         Value *dv;
-        if (!strcmp(name, "sort")) { dv = arg_at(c, 1, "dim"); node = "SortBackward0"; }
+        if (!strcmp(name, "sort")) {          /* stable= given: ATen's sort.stable overload, SortBackward1 */
+            dv = arg_at(c, 1, "dim");
+            node = arg_at(c, 99, "stable") ? "SortBackward1" : "SortBackward0";
+        }
         else if (!strcmp(name, "topk")) { dv = arg_at(c, 2, "dim"); node = "TopkBackward0"; }
         else {
             int at = !strcmp(name, "kthvalue") ? 2 : 1;
