@@ -193,18 +193,27 @@ static Value *position_value(TenCtx *c, const Tensor *t, int64_t base, bool mark
     return val_tensor(p);
 }
 
-/* The float tensors among the call's arguments (one level into lists), at most 3: where they are, for the rerun. */
-typedef struct { Value **slot[AG_INPUTS + 1]; Value *orig[AG_INPUTS + 1]; int n; } Inputs;
-static bool collect(Inputs *in, Value **slot) {
+/* The float tensors among the call's arguments (one level into lists), at most 3: where they are in the rerun's
+ * copied arguments (in_kw: a keyword slot, borrowed from the caller, not released with the copies) and the
+ * tensors themselves, owned here (the rerun can run a student's __index__, which may drop the caller's lists). */
+typedef struct {
+    Value **slot[AG_INPUTS + 1];
+    bool in_kw[AG_INPUTS + 1];
+    Value *orig[AG_INPUTS + 1];
+    int64_t lo[AG_INPUTS + 1];              /* input i's positions: lo[i] .. lo[i + 1] (set by the rerun) */
+    int n;
+} Inputs;
+static bool collect(Inputs *in, Value **slot, bool in_kw) {
     Value *v = *slot;
     if (v->kind == V_TENSOR && ten_is_float(v->u.t->dtype)) {
         if (in->n >= AG_INPUTS) return false;
         in->slot[in->n] = slot;
-        in->orig[in->n++] = v;
+        in->in_kw[in->n] = in_kw;
+        in->orig[in->n++] = val_incref(v);
     } else if (v->kind == V_LIST || v->kind == V_TUPLE) {
         for (int64_t i = 0; i < v->u.seq.n; i++) {
             Value *it = v->u.seq.items[i];
-            if (it->kind == V_TENSOR && !collect(in, &v->u.seq.items[i])) return false;
+            if (it->kind == V_TENSOR && !collect(in, &v->u.seq.items[i], in_kw)) return false;
         }
     }
     return true;
@@ -222,19 +231,15 @@ static Tensor *decode(TenCtx *c, const Tensor *pos, int64_t total) {
     return m;
 }
 
-static int moves(const Call *c, const MoveRow *row, Value *r) {
+/* The call run again (grad mode off) with each float tensor input swapped for position_value's tensor: what it
+ * returns (a new reference), or NULL when the rerun failed (its error left for the caller to clear or keep) or no
+ * float tensor was found. in gets the inputs (owned: release with val_decref) and their positions. */
+static Value *rerun_on_positions(const Call *c, Inputs *in) {
     Interp *I = c->I;
     Args *a = c->a;
-    if (!strcmp(row->name, "contiguous") && c->self && ten_compute_contiguous(c->self->u.t) && r->kind == V_TENSOR) {
-        ag_meta_unref(r->ag);           /* PyTorch returns self: the same history */
-        r->ag = ag_meta_ref(c->self->ag);
-        return 1;
-    }
-    /* the arguments with self first, copied so that the float tensors can be swapped for position tensors; lists
-     * are copied one level too */
-    int n = a->npos + (c->self ? 1 : 0);
+    /* the arguments with self first, copied so that the float tensors can be swapped; lists copied one level too */
+    int n = a->npos + (c->self ? 1 : 0), k0 = 0;
     Value **pos = xmalloc(sizeof(Value *) * (size_t)(n + 1)), **kw = xmalloc(sizeof(Value *) * (size_t)(a->nkw + 1));
-    int k0 = 0;
     if (c->self) pos[k0++] = c->self;
     for (int i = 0; i < a->npos; i++) pos[k0 + i] = a->pos[i];
     for (int i = 0; i < a->nkw; i++) kw[i] = a->kwvals[i];
@@ -244,71 +249,90 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
             for (int64_t j = 0; j < pos[i]->u.seq.n; j++) val_seq_set(cp, j, val_incref(pos[i]->u.seq.items[j]));
             pos[i] = cp;
         } else val_incref(pos[i]);
-    Inputs in = {.n = 0};
     bool ok = true;
-    for (int i = 0; i < n && ok; i++) ok = collect(&in, &pos[i]);
+    for (int i = 0; i < n && ok; i++) ok = collect(in, &pos[i], false);
     for (int i = 0; i < a->nkw && ok; i++)
-        if (kw[i]->kind == V_TENSOR) ok = collect(&in, &kw[i]);     /* not into the caller's own lists */
-    int rc = 0;
+        if (kw[i]->kind == V_TENSOR) ok = collect(in, &kw[i], true);     /* not into the caller's own lists */
     Value *maps = NULL;
-    int64_t total = 0;
-    if (ok && in.n > 0) {
-        for (int i = 0; i < in.n; i++) {
-            Value *pv = position_value(c->I->run.ten, in.orig[i]->u.t, total, ag_requires_grad(in.orig[i]->ag));
-            total += in.orig[i]->u.t->numel;
-            if (!pv) { ok = false; break; }
-            if (!(in.slot[i] >= kw && in.slot[i] < kw + a->nkw)) val_decref(*in.slot[i]);   /* kw's are borrowed */
-            *in.slot[i] = pv;
-        }
-        if (ok) {
-            Args b = *a;
-            b.pos = pos;
-            b.npos = n;
-            b.kwvals = kw;
-            bool grad = I->run.ag.grad_enabled;
-            I->run.ag.grad_enabled = false;
-            maps = a->fn->fn(I, &b);
-            I->run.ag.grad_enabled = grad;
-        }
+    in->lo[0] = 0;
+    for (int i = 0; ok && i < in->n; i++) {
+        Value *pv = position_value(I->run.ten, in->orig[i]->u.t, in->lo[i], ag_requires_grad(in->orig[i]->ag));
+        in->lo[i + 1] = in->lo[i] + in->orig[i]->u.t->numel;
+        if (!pv) { ok = false; break; }
+        if (!in->in_kw[i]) val_decref(*in->slot[i]);
+        *in->slot[i] = pv;
+    }
+    if (ok && in->n > 0) {
+        Args b = *a;
+        b.pos = pos;
+        b.npos = n;
+        b.kwvals = kw;
+        bool grad = I->run.ag.grad_enabled;
+        I->run.ag.grad_enabled = false;
+        maps = a->fn->fn(I, &b);
+        I->run.ag.grad_enabled = grad;
     }
     /* kw slots swapped: release the position values there; positional ones are released with pos */
     for (int i = 0; i < a->nkw; i++) if (kw[i] != a->kwvals[i]) val_decref(kw[i]);
     for (int i = 0; i < n; i++) val_decref(pos[i]);
     free(pos);
     free(kw);
-    if (!maps) return 0;                 /* the rerun failed: the op is refused as before */
-    AgVal ins[AG_INPUTS];
-    for (int i = 0; i < in.n; i++) ins[i] = arg_ag(in.orig[i]);
-    const char *node = row->node;
+    return maps;
+}
+
+/* The node's name for this call: the row's, or the overload PyTorch records (split by sizes, scatter / index_fill
+ * with a number or a tensor value). */
+static const char *move_node(const Call *c, const MoveRow *row) {
     if (!strcmp(row->name, "split")) {
         Value *s = arg_at(c, 1, "split_size_or_sections");
-        if (s && (s->kind == V_LIST || s->kind == V_TUPLE)) node = "SplitWithSizesBackward0";
+        if (s && (s->kind == V_LIST || s->kind == V_TUPLE)) return "SplitWithSizesBackward0";
     }
-    if (!strcmp(row->name, "scatter") && is_num(arg_at(c, 3, "value"))) node = "ScatterBackward1";    /* a number */
-    if (!strcmp(row->name, "index_fill") && is_tensor(arg_at(c, 3, "value"))) node = "IndexFillBackward1";
-    rc = 1;
+    if (!strcmp(row->name, "scatter") && is_num(arg_at(c, 3, "value"))) return "ScatterBackward1";    /* a number */
+    if (!strcmp(row->name, "index_fill") && is_tensor(arg_at(c, 3, "value"))) return "IndexFillBackward1";
+    return row->node;
+}
+
+/* Each tensor of the result r (one, or a tuple/list of them as split gives) takes its node from the position map
+ * at the same place in maps: 1, 0 when the two do not match (refused), -1 on failure. */
+static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value *maps, const Inputs *in) {
+    AgVal ins[AG_INPUTS];
+    const int64_t *lo = in->lo;
+    for (int i = 0; i < in->n; i++) ins[i] = arg_ag(in->orig[i]);
+    const char *node = move_node(c, row);
     int64_t nres = r->kind == V_TENSOR ? 1 : r->kind == V_TUPLE || r->kind == V_LIST ? r->u.seq.n : 0;
-    for (int64_t j = 0; j < nres && rc == 1; j++) {
+    for (int64_t j = 0; j < nres; j++) {
         Value *rv = r->kind == V_TENSOR ? r : r->u.seq.items[j];
-        Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
-        if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) { rc = 0; break; }
-        Tensor *map = decode(c->I->run.ten, mv->u.t, total);
+        const Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
+        if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) return 0;
+        Tensor *map = decode(c->I->run.ten, mv->u.t, lo[in->n]);
+        if (!map) return -1;
         AgVal used[AG_INPUTS];               /* an input no element comes from (view_as's other) gets no edge */
-        memcpy(used, ins, sizeof(AgVal) * (size_t)in.n);
-        for (int i = 0; map && i < in.n; i++) {
-            int64_t lo = 0, hi;
-            for (int k = 0; k < i; k++) lo += in.orig[k]->u.t->numel;
-            hi = lo + in.orig[i]->u.t->numel;
+        memcpy(used, ins, sizeof(AgVal) * (size_t)in->n);
+        for (int i = 0; i < in->n; i++) {
             bool any = false;
-            for (int64_t e = 0; e < map->numel && !any; e++) any = ten_i64(map)[e] >= lo && ten_i64(map)[e] < hi;
+            for (int64_t e = 0; e < map->numel && !any; e++) any = ten_i64(map)[e] >= lo[i] && ten_i64(map)[e] < lo[i + 1];
             if (!any) used[i].m = NULL;
         }
-        AgVal res = !map ? AG_NONE : row->index ? ag_index_map(&I->run.ag, node, out_of(rv), map, in.n, used)
-                                        : ag_move_map(&I->run.ag, node, out_of(rv), map, in.n, used);
-        if (!adopt(rv, res)) rc = -1;
+        AgContext *ag = &c->I->run.ag;
+        AgVal res = row->index ? ag_index_map(ag, node, out_of(rv), map, in->n, used)
+                               : ag_move_map(ag, node, out_of(rv), map, in->n, used);
         ten_free(map);
+        if (!adopt(rv, res)) return -1;
     }
+    return 1;
+}
+
+static int moves(const Call *c, const MoveRow *row, Value *r) {
+    if (!strcmp(row->name, "contiguous") && c->self && ten_compute_contiguous(c->self->u.t) && r->kind == V_TENSOR) {
+        ag_meta_unref(r->ag);           /* PyTorch returns self: the same history */
+        r->ag = ag_meta_ref(c->self->ag);
+        return 1;
+    }
+    Inputs in = {.n = 0};
+    Value *maps = rerun_on_positions(c, &in);
+    int rc = maps ? attach_maps(c, row, r, maps, &in) : 0;   /* the rerun failed: refused as before */
     val_decref(maps);
+    for (int i = 0; i < in.n; i++) val_decref(in.orig[i]);
     return rc;
 }
 
