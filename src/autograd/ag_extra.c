@@ -10,6 +10,15 @@
 #include "ag_internal.h"
 #include "ag_f64.h"
 
+/* ag_record, then each input given (t not NULL) saved in the slot of its number (nsaved nin: an absent optional
+ * input leaves its slot empty). NULL when nothing is recorded. */
+static AgNode *record_saving(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in) {
+    AgNode *n = ag_record(c, name, bw, nin, in);
+    for (int i = 0; n && i < nin; i++) if (in[i].t) ag_node_save(n, i, in[i].t, in[i].m, false);
+    if (n) n->nsaved = nin;
+    return n;
+}
+
 /* ---- elementwise: d out / d x from x and out, computed in double ---- */
 
 static double dsigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -172,12 +181,8 @@ static int maximum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
-    AgNode *n = ag_record(c, min ? "MinimumBackward0" : "MaximumBackward0", maximum_bw, 2, in);
-    if (n) {
-        n->op = min;
-        ag_node_save(n, 0, a.t, a.m, false);
-        ag_node_save(n, 1, b.t, b.m, false);
-    }
+    AgNode *n = record_saving(c, min ? "MinimumBackward0" : "MaximumBackward0", maximum_bw, 2, in);
+    if (n) n->op = min;
     return ag_result(out, n);
 }
 
@@ -395,13 +400,11 @@ static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
-    AgNode *n = ag_record(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
+    AgNode *n = record_saving(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
     if (!n) return ag_result(out, NULL);
     n->op = (int)kind;
     n->dims[0] = a_weak;
     n->dims[1] = b_weak;
-    ag_node_save(n, 0, a.t, a.m, false);
-    ag_node_save(n, 1, b.t, b.m, false);
     if (kind == AG_B_POW) ag_node_save(n, 2, out, NULL, true);
     return ag_result(out, n);
 }
@@ -411,11 +414,11 @@ AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bo
 /* saved 0 x, 1 lo, 2 hi (absent: not given). The result is hi where max(x, lo) > hi (hi's grad there), else lo
  * where x < lo (lo's grad), else x (x's grad): where lo > hi, hi takes it all, as PyTorch's clamp_backward_min_max. */
 static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *x = ag_saved(n, 0), *b1 = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
-    const Tensor *b2 = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
+    const Tensor *x = ag_saved(n, 0), *b1 = NULL, *b2 = NULL;      /* a bound given but modified fails, as x */
+    if (!x || (n->nsaved > 1 && n->saved[1].t && !(b1 = ag_saved(n, 1))) || (n->nsaved > 2 && n->saved[2].t && !(b2 = ag_saved(n, 2))))
+        return -1;
     const Tensor *lo = n->op == 1 ? NULL : b1, *hi = n->op == 1 ? b1 : b2;     /* op 1: clamp_max, edges (x, hi) */
     int hi_edge = n->op == 1 ? 1 : 2;                  /* (clamp_min has no edge 2: at_hi is NULL there) */
-    if (!x) return -1;
     Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *at_hi = NULL, *at_lo = NULL;
     if (hi) {
         Tensor *m = lo ? ag_bin(OP_MAXIMUM, x, false, lo, false) : ten_alias(x);
@@ -439,25 +442,14 @@ static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out) {
     if (!out) return AG_FAILED;
     AgVal in[3] = {x, lo, hi};
-    AgNode *n = ag_record(c, "ClampBackward0", clamp_t_bw, 3, in);
-    if (n) {
-        ag_node_save(n, 0, x.t, x.m, false);
-        if (lo.t) ag_node_save(n, 1, lo.t, lo.m, false);
-        if (hi.t) ag_node_save(n, 2, hi.t, hi.m, false);
-        n->nsaved = 3;
-    }
-    return ag_result(out, n);
+    return ag_result(out, record_saving(c, "ClampBackward0", clamp_t_bw, 3, in));
 }
 
 AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *out) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {x, bound};
-    AgNode *n = ag_record(c, is_max ? "ClampMaxBackward1" : "ClampMinBackward1", clamp_t_bw, 2, in);
-    if (n) {
-        n->op = is_max;
-        ag_node_save(n, 0, x.t, x.m, false);
-        ag_node_save(n, 1, bound.t, bound.m, false);
-    }
+    AgNode *n = record_saving(c, is_max ? "ClampMaxBackward1" : "ClampMinBackward1", clamp_t_bw, 2, in);
+    if (n) n->op = is_max;
     return ag_result(out, n);
 }
 
@@ -523,11 +515,7 @@ AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out) {
     int d = ten_norm_dim_in(ten_ctx_of(out), dim, out->ndim);
     if (d < 0) { ten_free(out); return AG_FAILED; }
     AgVal in[2] = {a, b};
-    AgNode *n = ag_record(c, "LinalgCrossBackward0", cross_bw, 2, in);
-    if (n) {
-        n->dims[0] = d - out->ndim;
-        ag_node_save(n, 0, a.t, a.m, false);
-        ag_node_save(n, 1, b.t, b.m, false);
-    }
+    AgNode *n = record_saving(c, "LinalgCrossBackward0", cross_bw, 2, in);
+    if (n) n->dims[0] = d - out->ndim;
     return ag_result(out, n);
 }
