@@ -39,13 +39,14 @@ static bool read_dims(const Value *v, int *dims, int *nd) {
     return true;
 }
 
-/* Gives the tensor value r the history of res (an AgVal whose t is an alias of r's tensor); false on failure. */
-static bool adopt(Value *r, AgVal res) {
-    if (!res.t) { ag_meta_unref(res.m); return false; }
+/* Gives the tensor value r the history of res (an AgVal whose t is an alias of r's tensor): 1, or -1 when res failed
+ * (its error set). */
+static int adopt(Value *r, AgVal res) {
+    if (!res.t) { ag_meta_unref(res.m); return -1; }
     ag_meta_unref(r->ag);
     r->ag = res.m;
     ten_free(res.t);
-    return true;
+    return 1;
 }
 static Tensor *out_of(Value *r) { return ten_alias(r->u.t); }
 /* r takes res whole, tensor and history (res was computed anew through the ag_* ops, not on out_of(r)): 1, or -1
@@ -83,7 +84,7 @@ static int elementwise(const Call *c, const ElemRow *row, Value *r) {
     double p0 = 0, p1 = 0;
     if (!strcmp(row->name, "hardtanh")) { p0 = num_or(arg_at(c, 1, "min_val"), -1); p1 = num_or(arg_at(c, 2, "max_val"), 1); }
     if (!strcmp(row->name, "softplus")) { p0 = num_or(arg_at(c, 1, "beta"), 1); p1 = num_or(arg_at(c, 2, "threshold"), 20); }
-    return adopt(r, ag_elementwise(&c->I->run.ag, row->kind, row->node, arg_ag(x), out_of(r), p0, p1)) ? 1 : -1;
+    return adopt(r, ag_elementwise(&c->I->run.ag, row->kind, row->node, arg_ag(x), out_of(r), p0, p1));
 }
 
 /* ---- reductions ---- */
@@ -112,7 +113,7 @@ static int var_std(const Call *c, const char *name, Value *r) {
     else for (int i = 0; i < nd; i++) { int d = ten_norm_dim_in(c->I->run.ten, dims[i], x->u.t->ndim); if (d < 0) return 0; cnt *= (double)x->u.t->shape[d]; }
     const char *node = pair ? (sq ? "StdMeanBackward0" : "VarMeanBackward0") : (sq ? "StdBackward0" : "VarBackward0");
     AgContext *ag = &c->I->run.ag;
-    if (!adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)))
+    if (adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)) < 0)
         return -1;
     if (pair) {                         /* the mean, as x.mean(dims) records it */
         Value *mv = r->u.seq.items[1];
@@ -164,7 +165,7 @@ static int reduction(const Call *c, const char *name, Value *r) {
     if (rv->kind != V_TENSOR) return 0;
     bool keep = kd && kd->kind == V_BOOL && kd->u.b;
     if (kind == AG_R_CUMSUM && nd != 1) return 0;
-    return adopt(rv, ag_reduction(&c->I->run.ag, kind, node, arg_ag(x), out_of(rv), dims, nd, keep, scalar)) ? 1 : -1;
+    return adopt(rv, ag_reduction(&c->I->run.ag, kind, node, arg_ag(x), out_of(rv), dims, nd, keep, scalar));
 }
 
 /* ---- ops that only move elements: the same builtin run on position tensors ---- */
@@ -317,7 +318,7 @@ static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value 
         AgVal res = row->index ? ag_index_map(ag, node, out_of(rv), map, in->n, used)
                                : ag_move_map(ag, node, out_of(rv), map, in->n, used);
         ten_free(map);
-        if (!adopt(rv, res)) return -1;
+        if (adopt(rv, res) < 0) return -1;
     }
     return 1;
 }
@@ -385,13 +386,13 @@ static int picks(const Call *c, const char *name, Value *r) {
     ten_free(pos); ten_free(p2); ten_free(ik); ten_free(g); ten_free(own);
     if (!map) return -1;
     AgVal in = arg_ag(x);
-    bool ok = adopt(vals, ag_index_map(&c->I->run.ag, node, out_of(vals), map, 1, &in));
+    int rc = adopt(vals, ag_index_map(&c->I->run.ag, node, out_of(vals), map, 1, &in));
     ten_free(map);
-    return ok ? 1 : -1;
+    return rc;
 }
 
 /* F.normalize(x, p=2, dim=1, eps=1e-12): x / x.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(x). */
-static int normalize(const Call *c, Value *r) {
+static int normalize(const Call *c, const char *name, Value *r) {
     AgContext *ag = &c->I->run.ag;
     Value *x = arg_at(c, 0, "input");
     double p = num_or(arg_at(c, 1, "p"), 2), eps = num_or(arg_at(c, 3, "eps"), 1e-12);
@@ -413,7 +414,7 @@ static int normalize(const Call *c, Value *r) {
 static int maximum(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
-    return adopt(r, ag_maximum(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), !strcmp(name, "minimum") || !strcmp(name, "min"))) ? 1 : -1;
+    return adopt(r, ag_maximum(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), !strcmp(name, "minimum") || !strcmp(name, "min")));
 }
 
 /* torch.pow(a, b) / atan2(a, b) with b a tensor (a a tensor too). */
@@ -421,17 +422,17 @@ static int binary_fn(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, name[0] == 'p' ? "exponent" : "other");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     AgBinFn kind = name[0] == 'p' ? AG_B_POW : AG_B_ATAN2;
-    return adopt(r, ag_binary_fn(&c->I->run.ag, kind, arg_ag(x), false, arg_ag(y), false, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_binary_fn(&c->I->run.ag, kind, arg_ag(x), false, arg_ag(y), false, out_of(r)));
 }
 
 /* torch.clamp / clip (x, min, max) with a tensor bound (the other a tensor or absent). */
-static int clamp_tensors(const Call *c, Value *r) {
+static int clamp_tensors(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *lo = arg_at(c, 1, "min"), *hi = arg_at(c, 2, "max");
     if (lo && lo->kind == V_NONE) lo = NULL;
     if (hi && hi->kind == V_NONE) hi = NULL;
     if (!is_tensor(x) || r->kind != V_TENSOR || (lo && !is_tensor(lo)) || (hi && !is_tensor(hi)) || (!lo && !hi)) return 0;
     AgVal none = {NULL, NULL};
-    return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r)));
 }
 
 /* torch.clamp_min(x, min) / clamp_max(x, max) with a tensor bound. */
@@ -439,7 +440,7 @@ static int clamp_bound(const Call *c, const char *name, Value *r) {
     bool is_max = !strcmp(name, "clamp_max");
     Value *x = arg_at(c, 0, "input"), *b = arg_at(c, 1, is_max ? "max" : "min");
     if (!is_tensor(x) || r->kind != V_TENSOR || !b || !is_tensor(b)) return 0;
-    return adopt(r, ag_clamp_bound(&c->I->run.ag, arg_ag(x), arg_ag(b), is_max, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_clamp_bound(&c->I->run.ag, arg_ag(x), arg_ag(b), is_max, out_of(r)));
 }
 
 /* scatter_add / scatter (self, dim, index, src) with a tensor src, cumprod(x, dim), and sum(x, dim, keepdim, dtype=)
@@ -452,11 +453,11 @@ static int more_ops(const Call *c, const char *name, Value *r) {
         Value *idx = arg_at(c, 2, "index"), *src = arg_at(c, 3, "src");
         if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src) || arg_at(c, 99, "reduce")) return 0;
         bool add = name[7] == '_';
-        return adopt(r, ag_scatter(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r), add)) ? 1 : -1;
+        return adopt(r, ag_scatter(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r), add));
     }
     if (!strcmp(name, "cumprod")) {
         if (!dv || dv->kind != V_INT) return 0;
-        return adopt(r, ag_cumprod(ag, arg_ag(x), (int)dv->u.i, out_of(r))) ? 1 : -1;
+        return adopt(r, ag_cumprod(ag, arg_ag(x), (int)dv->u.i, out_of(r)));
     }
     Value *dt = arg_at(c, 99, "dtype"), *kd = arg_at(c, 2, "keepdim");
     int dims[TEN_MAX_DIMS], nd;
@@ -472,11 +473,11 @@ static int more_ops(const Call *c, const char *name, Value *r) {
 static int add_alpha(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *al = arg_at(c, 99, "alpha");
     if (!is_tensor(x) || !is_tensor(y) || !is_num(al) || r->kind != V_TENSOR) return 0;
-    return adopt(r, ag_add_alpha(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), val_as_double(al), name[0] == 's')) ? 1 : -1;
+    return adopt(r, ag_add_alpha(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), val_as_double(al), name[0] == 's'));
 }
 
 /* x.to(dtype) / double() / float() / type(dtype): ToCopyBackward0 to another dtype, x itself otherwise. */
-static int to_copy(const Call *c, Value *r) {
+static int to_copy(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input");
     if (!is_tensor(x) || r->kind != V_TENSOR || !ten_is_float(r->u.t->dtype)) return 0;
     if (r->u.t->dtype == x->u.t->dtype && ten_same_storage(r->u.t, x->u.t)) {
@@ -484,11 +485,11 @@ static int to_copy(const Call *c, Value *r) {
         r->ag = ag_meta_ref(x->ag);
         return 1;
     }
-    return adopt(r, ag_to_copy(&c->I->run.ag, arg_ag(x), out_of(r))) ? 1 : -1;
+    return adopt(r, ag_to_copy(&c->I->run.ag, arg_ag(x), out_of(r)));
 }
 
 /* torch.einsum(equation, *operands) or (equation, [operands]). */
-static int einsum(const Call *c, Value *r) {
+static int einsum(const Call *c, const char *name, Value *r) {
     Args *a = c->a;
     if (a->npos < 2 || a->pos[0]->kind != V_STR || r->kind != V_TENSOR) return 0;
     Value *const *ops = a->pos + 1;
@@ -500,12 +501,12 @@ static int einsum(const Call *c, Value *r) {
         if (ops[i]->kind != V_TENSOR) return 0;
         in[i] = arg_ag(ops[i]);
     }
-    return adopt(r, ag_einsum(&c->I->run.ag, a->pos[0]->u.str.s, n, in, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_einsum(&c->I->run.ag, a->pos[0]->u.str.s, n, in, out_of(r)));
 }
 
 /* torch.tensordot(a, b, dims): the einsum its forward is (a's dims a.., b's A.., the contracted pairs sharing a's
  * letter; a's free dims then b's), recorded as PyTorch's ReshapeAliasBackward0. */
-static int tensordot(const Call *c, Value *r) {
+static int tensordot(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "a"), *y = arg_at(c, 1, "b"), *dv = arg_at(c, 2, "dims");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     int na = x->u.t->ndim, nb = y->u.t->ndim, da[TEN_MAX_DIMS], db[TEN_MAX_DIMS], n;
@@ -533,11 +534,11 @@ static int tensordot(const Call *c, Value *r) {
     for (int i = 0; i < nb; i++) if (!contracted_b[i]) eq[k++] = eb[i];
     eq[k] = '\0';
     AgVal in[2] = {arg_ag(x), arg_ag(y)};
-    return adopt(r, ag_einsum_as(&c->I->run.ag, "ReshapeAliasBackward0", eq, 2, in, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_einsum_as(&c->I->run.ag, "ReshapeAliasBackward0", eq, 2, in, out_of(r)));
 }
 
 /* torch.cross(a, b, dim=None): dim None is a's first dim of size 3, as attn's forward takes it. */
-static int cross(const Call *c, Value *r) {
+static int cross(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *dv = arg_at(c, 2, "dim");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     const Tensor *xt = x->u.t;
@@ -546,15 +547,16 @@ static int cross(const Call *c, Value *r) {
     else if (dv && dv->kind != V_NONE) return 0;
     else for (int i = xt->ndim - 1; i >= 0; i--) if (xt->shape[i] == 3) dim = i;
     if (dim >= 0) dim += r->u.t->ndim - xt->ndim;           /* x's dim in the (broadcast) result's numbering */
-    return adopt(r, ag_cross(&c->I->run.ag, arg_ag(x), arg_ag(y), dim, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_cross(&c->I->run.ag, arg_ag(x), arg_ag(y), dim, out_of(r)));
 }
 
-/* addmm / addmv / baddbmm / addbmm (input, a, b, *, beta=1, alpha=1). */
-static int addmm(const Call *c, int kind, Value *r) {
+/* addmm / addmv / baddbmm / addbmm (input, a, b, *, beta=1, alpha=1): AddmmBackward0 ... by kind 0 .. 3. */
+static int addmm(const Call *c, const char *name, Value *r) {
+    int kind = !strcmp(name, "addmm") ? 0 : !strcmp(name, "addmv") ? 1 : !strcmp(name, "baddbmm") ? 2 : 3;
     Value *s = arg_at(c, 0, "input"), *x = arg_at(c, 1, NULL), *y = arg_at(c, 2, NULL);
     if (!is_tensor(s) || !is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     double beta = num_or(arg_at(c, 99, "beta"), 1), alpha = num_or(arg_at(c, 99, "alpha"), 1);
-    return adopt(r, ag_addmm_family(&c->I->run.ag, kind, arg_ag(s), arg_ag(x), arg_ag(y), beta, alpha, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_addmm_family(&c->I->run.ag, kind, arg_ag(s), arg_ag(x), arg_ag(y), beta, alpha, out_of(r)));
 }
 
 /* A result made again by recorded ops: mv and dot (matmul's nodes), outer (v.reshape(-1, 1) * w), square (x ** 2). */
@@ -575,37 +577,37 @@ static int remade(const Call *c, const char *name, Value *r) {
     return replace_with(r, res);
 }
 
+/* median(): over all elements (one tensor) as a reduction whose ties share; median(dim) by the index it gives. */
+static int median(const Call *c, const char *name, Value *r) {
+    return r->kind == V_TENSOR ? reduction(c, name, r) : picks(c, name, r);
+}
+
+/* scatter with a tensor src by its own node (src's grad gathered, repeated indices too); with a number, by
+ * positions. */
+static int scatter(const Call *c, const char *name, Value *r) {
+    int rc = is_tensor(arg_at(c, 3, "src")) ? more_ops(c, name, r) : 0;
+    for (const MoveRow *m = MOVES; !rc && m->name; m++) if (!strcmp(m->name, name)) return moves(c, m, r);
+    return rc;
+}
+
+/* The builtins wired here besides the ELEMS and MOVES rows, each to the function that reads its arguments. */
+typedef int (*Wire)(const Call *c, const char *name, Value *r);
+static const struct { const char *name; Wire wire; } WIRES[] = {
+    {"scatter", scatter}, {"std", var_std}, {"var", var_std}, {"std_mean", var_std}, {"var_mean", var_std},
+    {"norm", reduction}, {"prod", reduction}, {"logsumexp", reduction}, {"cumsum", reduction}, {"amax", reduction},
+    {"amin", reduction}, {"median", median}, {"maximum", maximum}, {"minimum", maximum}, {"max", maximum},
+    {"min", maximum}, {"add", add_alpha}, {"sub", add_alpha}, {"pow", binary_fn}, {"atan2", binary_fn},
+    {"scatter_add", more_ops}, {"cumprod", more_ops}, {"sum", more_ops}, {"clamp", clamp_tensors},
+    {"clip", clamp_tensors}, {"clamp_min", clamp_bound}, {"clamp_max", clamp_bound}, {"to", to_copy},
+    {"double", to_copy}, {"float", to_copy}, {"type", to_copy}, {"einsum", einsum}, {"tensordot", tensordot},
+    {"cross", cross}, {"normalize", normalize}, {"sort", picks}, {"msort", picks}, {"topk", picks},
+    {"kthvalue", picks}, {"mode", picks}, {"addmm", addmm}, {"addmv", addmm}, {"baddbmm", addmm},
+    {"addbmm", addmm}, {"mv", remade}, {"dot", remade}, {"outer", remade}, {"square", remade}, {NULL, NULL}};
+
 int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
     Call c = {I, a, self};
+    for (int k = 0; WIRES[k].name; k++) if (!strcmp(WIRES[k].name, name)) return WIRES[k].wire(&c, name, r);
     for (const ElemRow *e = ELEMS; e->name; e++) if (!strcmp(e->name, name)) return elementwise(&c, e, r);
-    if (!strcmp(name, "scatter") && is_tensor(arg_at(&c, 3, "src"))) {   /* not by positions: repeated indices */
-        int rc = more_ops(&c, name, r);
-        if (rc) return rc;
-    }
     for (const MoveRow *m = MOVES; m->name; m++) if (!strcmp(m->name, name)) return moves(&c, m, r);
-    if (!strcmp(name, "std") || !strcmp(name, "var") || !strcmp(name, "std_mean") || !strcmp(name, "var_mean"))
-        return var_std(&c, name, r);
-    if (!strcmp(name, "norm") || !strcmp(name, "prod") || !strcmp(name, "logsumexp") || !strcmp(name, "cumsum") ||
-        !strcmp(name, "amax") || !strcmp(name, "amin") || (!strcmp(name, "median") && r->kind == V_TENSOR))
-        return reduction(&c, name, r);
-    if (!strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "max") || !strcmp(name, "min"))
-        return maximum(&c, name, r);
-    if (!strcmp(name, "add") || !strcmp(name, "sub")) return add_alpha(&c, name, r);
-    if (!strcmp(name, "pow") || !strcmp(name, "atan2")) return binary_fn(&c, name, r);
-    if (!strcmp(name, "scatter_add") || !strcmp(name, "cumprod") || !strcmp(name, "sum")) return more_ops(&c, name, r);
-    if (!strcmp(name, "clamp") || !strcmp(name, "clip")) return clamp_tensors(&c, r);
-    if (!strcmp(name, "clamp_min") || !strcmp(name, "clamp_max")) return clamp_bound(&c, name, r);
-    if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
-        return to_copy(&c, r);
-    if (!strcmp(name, "einsum")) return einsum(&c, r);
-    if (!strcmp(name, "tensordot")) return tensordot(&c, r);
-    if (!strcmp(name, "cross")) return cross(&c, r);
-    if (!strcmp(name, "normalize")) return normalize(&c, r);
-    static const char *const pk[] = {"sort", "msort", "topk", "kthvalue", "median", "mode", NULL};
-    for (int k = 0; pk[k]; k++) if (!strcmp(name, pk[k])) return picks(&c, name, r);
-    static const char *const mm[] = {"addmm", "addmv", "baddbmm", "addbmm", NULL};
-    for (int k = 0; mm[k]; k++) if (!strcmp(name, mm[k])) return addmm(&c, k, r);
-    if (!strcmp(name, "mv") || !strcmp(name, "dot") || !strcmp(name, "outer") || !strcmp(name, "square"))
-        return remade(&c, name, r);
     return 0;
 }
