@@ -19,6 +19,15 @@ static AgNode *record_saving(AgContext *c, const char *name, AgBackwardFn bw, in
     return n;
 }
 
+/* Copies len bytes (the node's own parameters: doubles, an equation, a position map) into n->sizes, which the node
+ * owns and keeps after backward. false, with the error set, when out of memory. */
+static bool keep_bytes(AgNode *n, const void *p, size_t len) {
+    n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
+    if (!n->sizes) { ten_fail_in(n->ten, "out of memory"); return false; }
+    memcpy(n->sizes, p, len);
+    return true;
+}
+
 /* ---- elementwise: d out / d x from x and out, computed in double ---- */
 
 static double dsigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -91,10 +100,8 @@ AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tenso
     AgNode *n = ag_record(c, name, elem_bw, 1, &x);
     if (n) {
         n->op = (int)kind;
-        n->sizes = malloc(2 * sizeof(int64_t));
-        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         double p[2] = {p0, p1};
-        memcpy(n->sizes, p, sizeof p);
+        if (!keep_bytes(n, p, sizeof p)) { ten_free(out); return ag_result(NULL, n); }
         bool res = elem_uses_result(kind);
         if (kind != AG_E_ZERO && kind != AG_E_ONE) ag_node_save(n, 0, res ? out : x.t, res ? NULL : x.m, res);
     }
@@ -143,9 +150,7 @@ static AgVal map_node(AgContext *c, const char *name, Tensor *out, const Tensor 
     if (!n) return ag_result(out, NULL);
     if (saved) { ag_node_save(n, 0, map, NULL, false); return ag_result(out, n); }
     Tensor *mc = ten_contiguous(map);
-    n->sizes = mc ? malloc(sizeof(int64_t) * (size_t)(mc->numel ? mc->numel : 1)) : NULL;
-    if (n->sizes) memcpy(n->sizes, ten_i64(mc), sizeof(int64_t) * (size_t)mc->numel);
-    else { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); out = NULL; }
+    if (!mc || !keep_bytes(n, ten_i64(mc), sizeof(int64_t) * (size_t)mc->numel)) { ten_free(out); out = NULL; }
     ten_free(mc);
     return ag_result(out, n);
 }
@@ -306,10 +311,7 @@ AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nop
     bool permute = nops == 1 && strlen(arrow + 2) == (size_t)ops[0].t->ndim;
     AgNode *n = ag_record(c, name ? name : permute ? "PermuteBackward0" : "ViewBackward0", einsum_bw, nops, ops);
     if (n) {
-        size_t len = strlen(equation) + 1;
-        n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
-        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
-        memcpy(n->sizes, equation, len);
+        if (!keep_bytes(n, equation, strlen(equation) + 1)) { ten_free(out); return ag_result(NULL, n); }
         for (int i = 0; i < nops && nops > 1; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);   /* one: a permute */
     }
     return ag_result(out, n);
@@ -348,9 +350,7 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
     if (n) {
         n->op = kind;
         n->scalar = alpha;
-        n->sizes = malloc(sizeof(int64_t));
-        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
-        memcpy(n->sizes, &beta, sizeof beta);
+        if (!keep_bytes(n, &beta, sizeof beta)) { ten_free(out); return ag_result(NULL, n); }
         if (ag_needs(n, 2)) ag_node_save(n, 1, a.t, a.m, false);
         if (ag_needs(n, 1)) ag_node_save(n, 2, b.t, b.m, false);
     }
