@@ -297,26 +297,21 @@ static const char *move_node(const Call *c, const MoveRow *row) {
  * at the same place in maps: 1, 0 when the two do not match (refused), -1 on failure. */
 static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value *maps, const Inputs *in) {
     AgVal ins[AG_INPUTS];
-    const int64_t *lo = in->lo;
     for (int i = 0; i < in->n; i++) ins[i] = arg_ag(in->orig[i]);
+    /* view_as / expand_as read only the other tensor's shape: PyTorch gives it no edge. Every other input keeps its
+     * edge, also when no element comes from it (an empty result or input: its grad is zeros, as PyTorch's). */
+    int nin = !strcmp(row->name, "view_as") || !strcmp(row->name, "expand_as") ? 1 : in->n;
     const char *node = move_node(c, row);
     int64_t nres = r->kind == V_TENSOR ? 1 : r->kind == V_TUPLE || r->kind == V_LIST ? r->u.seq.n : 0;
     for (int64_t j = 0; j < nres; j++) {
         Value *rv = r->kind == V_TENSOR ? r : r->u.seq.items[j];
         const Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
         if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) return 0;
-        Tensor *map = decode(c->I->run.ten, mv->u.t, lo[in->n]);
+        Tensor *map = decode(c->I->run.ten, mv->u.t, in->lo[in->n]);
         if (!map) return -1;
-        AgVal used[AG_INPUTS];               /* an input no element comes from (view_as's other) gets no edge */
-        memcpy(used, ins, sizeof(AgVal) * (size_t)in->n);
-        for (int i = 0; i < in->n; i++) {
-            bool any = false;
-            for (int64_t e = 0; e < map->numel && !any; e++) any = ten_i64(map)[e] >= lo[i] && ten_i64(map)[e] < lo[i + 1];
-            if (!any) used[i].m = NULL;
-        }
         AgContext *ag = &c->I->run.ag;
-        AgVal res = row->index ? ag_index_map(ag, node, out_of(rv), map, in->n, used)
-                               : ag_move_map(ag, node, out_of(rv), map, in->n, used);
+        AgVal res = row->index ? ag_index_map(ag, node, out_of(rv), map, nin, ins)
+                               : ag_move_map(ag, node, out_of(rv), map, nin, ins);
         ten_free(map);
         if (adopt(rv, res) < 0) return -1;
     }
@@ -398,7 +393,7 @@ static int normalize(const Call *c, const char *name, Value *r) {
     double p = num_or(arg_at(c, 1, "p"), 2), eps = num_or(arg_at(c, 3, "eps"), 1e-12);
     Value *dv = arg_at(c, 2, "dim");
     int dim = dv && dv->kind == V_INT ? (int)dv->u.i : 1;
-    if (!is_tensor(x) || r->kind != V_TENSOR || !(p >= 1) || isinf(p) || (dv && dv->kind != V_INT)) return 0;
+    if (!is_tensor(x) || r->kind != V_TENSOR || !(p > 0) || (dv && dv->kind != V_INT)) return 0;
     AgVal xv = arg_ag(x);
     AgVal nrm = ag_reduction(ag, AG_R_NORM, "NormBackward1", xv, ten_norm(xv.t, p, &dim, 1, true), &dim, 1, true, p);
     AgVal cl = nrm.t ? ag_clamp(ag, nrm, eps, NAN) : AG_NONE;
