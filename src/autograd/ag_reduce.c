@@ -64,6 +64,7 @@ static Tensor *prod_factor(const AgNode *n, const Tensor *x) {
  * p = ±inf: sgn(x) g / (how many |x| equal the norm) where they do (or are NaN); p = 1: g sgn(x); p = 2: g x / norm;
  * else g sgn(x) |x|^(p-1) / norm^(p-1), 0 where x is 0 (not 0 * inf for p < 1 ... 2) and where the norm is 0. */
 static Tensor *norm_grad(const AgNode *n, const Tensor *x, const Tensor *gk, const Tensor *yk) {
+    if (!gk || !yk) return NULL;            /* a failed step before: its error is set */
     double p = n->scalar;
     Tensor *sx = ten_unary(UOP_SIGN, x), *ax = ten_unary(UOP_ABS, x), *r = NULL;
     if (isinf(p)) {
