@@ -276,6 +276,9 @@ AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *
  * elements, then input 1's ...), -1 for an element from no input (padding, a zeroed triangle). The grad of each
  * input is the grad summed into the places map points at. */
 AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins);
+/* The same for an op whose PyTorch node saves no tensor (flip, roll, tril, split ...): the map is kept outside the
+ * saved tensors, so that a second backward runs as in PyTorch (ag_index_map's fails as gather's does). */
+AgVal ag_move_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins);
 /* torch.maximum / minimum (and max(a, b)): MaximumBackward0 / MinimumBackward0, ties share the grad in halves. */
 AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min);
 /* torch.add / sub (a, b, alpha=): AddBackward0 / SubBackward0 with b's grad times alpha (minus for sub). */
@@ -299,8 +302,9 @@ AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out);
 /* clamp_min(x, lo) (ClampMinBackward1, edges x, lo) and clamp_max(x, hi) (ClampMaxBackward1, edges x, hi) with a
  * tensor bound: is_max chooses. */
 AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *out);
-/* torch.scatter_add(self, dim, index, src): ScatterAddBackward0 (self's grad the grad, src's the grad gathered). */
-AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out);
+/* torch.scatter_add(self, dim, index, src) (add: ScatterAddBackward0, self's grad the grad) and torch.scatter with a
+ * tensor src (ScatterBackward0, self's grad zero where written); src's grad the grad gathered at index. */
+AgVal ag_scatter(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out, bool add);
 /* torch.cross(a, b, dim) (dim of the result, size 3): LinalgCrossBackward0. */
 AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out);
 /* torch.cumprod(x, dim): CumprodBackward0 (exact where x has zeros: no division). */

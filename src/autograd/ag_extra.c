@@ -1,30 +1,46 @@
 /* ag_extra.c - gradients recorded around a forward the caller already ran (the builtin computed `out`; these
- * functions attach PyTorch's node to it): elementwise functions, reductions with options (std, var, norm, prod,
- * logsumexp, amax, cumsum), ops that only move elements (through a position map), maximum/minimum, add/sub with
- * alpha, dtype casts, einsum and the addmm family. Formulas from PyTorch's derivatives.yaml. */
+ * functions attach PyTorch's node to it): elementwise functions, ops that only move elements (through a position
+ * map), maximum/minimum, add/sub with alpha, dtype casts, einsum, the addmm family, pow/atan2 of two tensors, clamp
+ * with tensor bounds, scatter and cross. The reductions with options are in ag_reduce.c. Formulas from PyTorch's
+ * derivatives.yaml. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ag_internal.h"
+#include "ag_f64.h"
 
-/* A contiguous float64 copy of t (NULL propagates). */
-static Tensor *f64(const Tensor *t) { return t ? ten_cast(t, DT_F64) : NULL; }
+/* ag_record, then each input given (t not NULL) saved in the slot of its number (nsaved nin: an absent optional
+ * input leaves its slot empty). NULL when nothing is recorded. */
+static AgNode *record_saving(AgContext *c, const char *name, AgBackwardFn bw, int nin, const AgVal *in) {
+    AgNode *n = ag_record(c, name, bw, nin, in);
+    for (int i = 0; n && i < nin; i++) if (in[i].t) ag_node_save(n, i, in[i].t, in[i].m, false);
+    if (n) n->nsaved = nin;
+    return n;
+}
 
-/* r (consumed) cast to dt. */
-static Tensor *as_dtype(Tensor *r, DType dt) {
-    if (!r || r->dtype == dt) return r;
-    Tensor *c = ten_cast(r, dt);
-    ten_free(r);
-    return c;
+/* Copies len bytes (the node's own parameters: doubles, an equation, a position map) into n->sizes, which the node
+ * owns and keeps after backward. false, with the error set, when out of memory. */
+static bool keep_bytes(AgNode *n, const void *p, size_t len) {
+    n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
+    if (!n->sizes) { ten_fail_in(n->ten, "out of memory"); return false; }
+    memcpy(n->sizes, p, len);
+    return true;
 }
 
 /* ---- elementwise: d out / d x from x and out, computed in double ---- */
 
 static double dsigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
-/* The derivative of the function `kind` at x (its result y; p: hardtanh's bounds, softplus's beta and threshold). */
-static double elem_deriv(AgElem kind, double x, double y, const double *p) {
+/* Whether the derivative of `kind` is written in its result y (PyTorch saves the result for these, x for the rest). */
+static bool elem_uses_result(AgElem kind) {
+    return kind == AG_E_TAN || kind == AG_E_EXP2 || kind == AG_E_EXPM1 || kind == AG_E_RSQRT;
+}
+
+/* The derivative of the function `kind` at v: x, or the result y for the kinds elem_uses_result names (p: hardtanh's
+ * bounds, softplus's beta and threshold). */
+static double elem_deriv(AgElem kind, double v, const double *p) {
+    double x = v, y = v;
     switch (kind) {
     case AG_E_ZERO: return 0.0;
     case AG_E_ONE: return 1.0;
@@ -57,24 +73,25 @@ static double elem_deriv(AgElem kind, double x, double y, const double *p) {
     return 0.0;
 }
 
-/* saved 0 x, 1 the result (none for the kinds ZERO and ONE); op the kind; sizes: the two parameters (as doubles). */
+/* saved 0: x, or the result (elem_uses_result); none for the kinds ZERO and ONE (nor does PyTorch save any, so a
+ * second backward through them runs); op the kind; sizes: the two parameters (as doubles). */
 static int elem_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    if (n->op == AG_E_ZERO || n->op == AG_E_ONE) {         /* nothing saved (PyTorch saves nothing for these) */
+    if (n->op == AG_E_ZERO || n->op == AG_E_ONE) {
         gin[0] = ag_to_input(n, 0, n->op == AG_E_ONE ? ten_alias(g) : ag_bin_s(OP_MUL, g, 0.0));
         return ag_done(n, gin);
     }
-    const Tensor *xs = ag_saved(n, 0), *ys = xs ? ag_saved(n, 1) : NULL;
-    if (!ys) return -1;
-    Tensor *x = f64(xs), *y = f64(ys), *d = x ? ten_new_in(ten_ctx_of(g), DT_F64, x->ndim, x->shape) : NULL;
+    const Tensor *vs = ag_saved(n, 0);
+    if (!vs) return -1;
+    Tensor *v = f64(vs), *d = v ? ten_new_in(ten_ctx_of(g), DT_F64, v->ndim, v->shape) : NULL;
     if (d) {
         double p[2];
         memcpy(p, n->sizes, sizeof p);
-        const double *xv = ten_f64(x), *yv = ten_f64(y);
+        const double *vv = ten_f64(v);
         double *dv = ten_f64(d);
-        for (int64_t i = 0; i < d->numel; i++) dv[i] = elem_deriv((AgElem)n->op, xv[i], yv[i], p);
+        for (int64_t i = 0; i < d->numel; i++) dv[i] = elem_deriv((AgElem)n->op, vv[i], p);
     }
     Tensor *dd = as_dtype(d, g->dtype);
-    gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, dd, false), x, y, dd));
+    gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, dd, false), v, dd, NULL));
     return ag_done(n, gin);
 }
 
@@ -83,171 +100,23 @@ AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tenso
     AgNode *n = ag_record(c, name, elem_bw, 1, &x);
     if (n) {
         n->op = (int)kind;
-        n->sizes = malloc(2 * sizeof(int64_t));
-        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
         double p[2] = {p0, p1};
-        memcpy(n->sizes, p, sizeof p);
-        if (kind != AG_E_ZERO && kind != AG_E_ONE) {
-            ag_node_save(n, 0, x.t, x.m, false);
-            ag_node_save(n, 1, out, NULL, true);
-        }
-    }
-    return ag_result(out, n);
-}
-
-/* ---- reductions with options ---- */
-
-/* g of a reduction over n->dims (all when nd < 0) given back its reduced dims as size 1 (a view or reshape). */
-static Tensor *keep_dims(const AgNode *n, const Tensor *g) {
-    if (n->nd < 0) {
-        int64_t ones[TEN_MAX_DIMS];
-        for (int i = 0; i < n->in_ndim[0]; i++) ones[i] = 1;
-        return ten_reshape(g, n->in_ndim[0], ones);
-    }
-    Tensor *cur = ten_alias(g);
-    if (!n->keepdim)
-        for (int i = 0; i < n->nd && cur; i++) {
-            Tensor *u = ten_unsqueeze(cur, n->dims[i]);
-            ten_free(cur);
-            cur = u;
-        }
-    return cur;
-}
-
-/* x reduced (sum) over the node's dims, kept as size 1. */
-static Tensor *sum_kept(const AgNode *n, const Tensor *x) {
-    if (n->nd >= 0) return ag_sum_keep(x, n->dims, n->nd);
-    int all[TEN_MAX_DIMS];
-    for (int i = 0; i < x->ndim; i++) all[i] = i;
-    return ag_sum_keep(x, all, x->ndim);
-}
-
-/* The product of every element but one, along the last dim of a contiguous float64 (rows, len): prefix * suffix. */
-static void prod_others(const double *x, double *out, int64_t rows, int64_t len) {
-    for (int64_t r = 0; r < rows; r++) {
-        const double *xr = x + r * len;
-        double *o = out + r * len, acc = 1.0;
-        for (int64_t i = 0; i < len; i++) { o[i] = acc; acc *= xr[i]; }
-        acc = 1.0;
-        for (int64_t i = len - 1; i >= 0; i--) { o[i] *= acc; acc *= xr[i]; }
-    }
-}
-
-/* prod's grad factor: d prod / d x_i over the reduced dims (moved last, flattened), computed without dividing. */
-static Tensor *prod_factor(const AgNode *n, const Tensor *x) {
-    int perm[TEN_MAX_DIMS], np = 0, nd = x->ndim, inv[TEN_MAX_DIMS];
-    bool red[TEN_MAX_DIMS] = {false};
-    for (int i = 0; i < (n->nd < 0 ? nd : n->nd); i++) red[n->nd < 0 ? i : n->dims[i]] = true;
-    for (int d = 0; d < nd; d++) if (!red[d]) perm[np++] = d;
-    int64_t len = 1;
-    for (int d = 0; d < nd; d++) if (red[d]) { perm[np++] = d; len *= x->shape[d]; }
-    for (int i = 0; i < nd; i++) inv[perm[i]] = i;
-    Tensor *p = nd ? ten_permute(x, perm) : ten_alias(x), *pc = f64(p), *o = pc ? ten_new_in(ten_ctx_of(x), DT_F64, pc->ndim, pc->shape) : NULL;
-    if (o && len > 0) prod_others(ten_f64(pc), ten_f64(o), o->numel / len, len);
-    Tensor *back = o ? (nd ? ten_permute(o, inv) : ten_alias(o)) : NULL;
-    return ag_drop(back, p, pc, o);
-}
-
-/* op: the kind (AgRed); saved 0 x, 1 the result; scalar: var's divisor n - correction, or norm's p. */
-static int red_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *x = ag_saved(n, 0), *y = x ? ag_saved(n, 1) : NULL;
-    if (!y) return -1;
-    Tensor *gk = keep_dims(n, g), *yk = keep_dims(n, y), *r = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
-    switch ((AgRed)n->op) {
-    case AG_R_VAR: case AG_R_STD: {     /* var: g 2 (x - mean) / (N - c); std: g (x - mean) / ((N - c) std) */
-        Tensor *s = sum_kept(n, x);
-        double cnt = 1;
-        for (int i = 0; i < n->in_ndim[0]; i++) cnt *= (double)n->in_shape[0][i];
-        if (n->nd >= 0) { cnt = 1; for (int i = 0; i < n->nd; i++) cnt *= (double)n->in_shape[0][n->dims[i]]; }
-        t1 = ag_bin_s(OP_DIV, s, cnt);
-        ten_free(s);
-        t2 = ag_bin(OP_SUB, x, false, t1, false);
-        if (n->op == AG_R_VAR) t3 = ag_bin_s(OP_MUL, gk, 2.0 / n->scalar);
-        else { Tensor *q = ag_bin_s(OP_MUL, yk, n->scalar); t3 = ag_bin(OP_DIV, gk, false, q, false); ten_free(q); }
-        r = ag_bin(OP_MUL, t3, false, t2, false);
-        break;
-    }
-    case AG_R_NORM: {                   /* g x |x|^(p-2) / norm^(p-1); p 2: g x / norm; p 1: g sign(x); 0 where norm 0 */
-        double p = n->scalar;
-        Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
-        if (p == 1.0) r = (t1 = ten_unary(UOP_SIGN, x)) ? ag_bin(OP_MUL, gk, false, t1, false) : NULL;
-        else {
-            if (p == 2.0) t1 = ten_alias(x);
-            else { Tensor *ax = ten_unary(UOP_ABS, x), *ap = ag_bin_s(OP_POW, ax, p - 2.0); t1 = ag_bin(OP_MUL, x, false, ap, false); ag_drop(NULL, ax, ap, NULL); }
-            t2 = p == 2.0 ? ten_alias(yk) : ag_bin_s(OP_POW, yk, p - 1.0);
-            Tensor *q = ag_bin(OP_DIV, t1, false, t2, false), *nz = ag_bin_s(OP_EQ, yk, 0.0);
-            Tensor *q0 = nz && zero ? ten_where(nz, zero, true, q, false) : NULL;
-            r = ag_bin(OP_MUL, gk, false, q0, false);
-            ag_drop(NULL, q, nz, q0);
-        }
-        ten_free(zero);
-        break;
-    }
-    case AG_R_PROD:                     /* g * (the product of the others) */
-        t1 = prod_factor(n, x);
-        t2 = as_dtype(t1 ? ten_alias(t1) : NULL, g->dtype);
-        r = ag_bin(OP_MUL, gk, false, t2, false);
-        break;
-    case AG_R_LOGSUMEXP:                /* g exp(x - result) */
-        t1 = ag_bin(OP_SUB, x, false, yk, false);
-        t2 = t1 ? ten_unary(UOP_EXP, t1) : NULL;
-        r = ag_bin(OP_MUL, gk, false, t2, false);
-        break;
-    case AG_R_AMAX: {                   /* g shared evenly among the places equal to the result */
-        t1 = ag_bin(OP_EQ, x, false, yk, false);
-        t2 = t1 ? ten_cast(t1, g->dtype) : NULL;
-        t3 = t2 ? sum_kept(n, t2) : NULL;
-        Tensor *share = ag_bin(OP_DIV, gk, false, t3, false);
-        r = ag_bin(OP_MUL, share, false, t2, false);
-        ten_free(share);
-        break;
-    }
-    case AG_R_CUMSUM: {                 /* the grad's reversed cumulative sum */
-        int d = n->dims[0];
-        Tensor *f = ten_flip(g, d), *cs = f ? ten_cumsum(f, d) : NULL;
-        r = cs ? ten_flip(cs, d) : NULL;
-        ag_drop(NULL, f, cs, NULL);
-        break;
-    }
-    }
-    ag_drop(NULL, t1, t2, t3);
-    ag_drop(NULL, gk, yk, NULL);
-    Tensor *full = r && n->op != AG_R_CUMSUM ? ten_expand(r, n->in_ndim[0], n->in_shape[0]) : (r ? ten_alias(r) : NULL);
-    Tensor *fc = full ? ten_contiguous(full) : NULL;
-    gin[0] = ag_to_input(n, 0, ag_drop(fc, r, full, NULL));
-    return ag_done(n, gin);
-}
-
-AgVal ag_reduction(AgContext *c, AgRed kind, const char *name, AgVal x, Tensor *out, const int *dims, int nd,
-                   bool keepdim, double scalar) {
-    if (!out) return AG_FAILED;
-    if (nd > TEN_MAX_DIMS) { ten_free(out); ten_fail_in(c->ten, "too many dims (%d)", nd); return AG_FAILED; }
-    int d[TEN_MAX_DIMS];
-    for (int i = 0; i < nd; i++) {
-        if ((d[i] = ten_norm_dim_in(ten_ctx_of(out), dims[i], x.t->ndim < 1 ? 1 : x.t->ndim)) < 0) { ten_free(out); return AG_FAILED; }
-        for (int j = i; j > 0 && d[j - 1] > d[j]; j--) { int t = d[j]; d[j] = d[j - 1]; d[j - 1] = t; }
-    }
-    if (x.t->ndim == 0) nd = -1;
-    AgNode *n = ag_record(c, name, red_bw, 1, &x);
-    if (n) {
-        n->op = (int)kind;
-        n->nd = nd;
-        if (nd > 0) memcpy(n->dims, d, sizeof(int) * (size_t)nd);
-        n->keepdim = keepdim;
-        n->scalar = scalar;
-        ag_node_save(n, 0, x.t, x.m, false);
-        ag_node_save(n, 1, out, NULL, true);
+        if (!keep_bytes(n, p, sizeof p)) { ten_free(out); return ag_result(NULL, n); }
+        bool res = elem_uses_result(kind);
+        if (kind != AG_E_ZERO && kind != AG_E_ONE) ag_node_save(n, 0, res ? out : x.t, res ? NULL : x.m, res);
     }
     return ag_result(out, n);
 }
 
 /* ---- ops that only move elements: out[j] = inputs' element map[j] (flat over the inputs in order), or none ---- */
 
-/* saved 0 the map (int64, out's shape). */
+/* The map: saved 0 (int64, out's shape) when the op's PyTorch node saves an index (a second backward then fails as
+ * there), else its g->numel positions in sizes (a node that saves nothing). */
 static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *map = ag_saved(n, 0);
-    if (!map) return -1;
-    Tensor *gc = f64(g), *mc = ten_contiguous(map);
+    const Tensor *map = n->nsaved ? ag_saved(n, 0) : NULL;
+    if (n->nsaved && !map) return -1;
+    Tensor *gc = f64(g), *mc = map ? ten_contiguous(map) : NULL;
+    const int64_t *mv = mc ? ten_i64(mc) : map ? NULL : n->sizes;
     int64_t base[AG_MAX_IN + 1] = {0};
     double *acc[AG_MAX_IN] = {NULL};
     Tensor *gd[AG_MAX_IN] = {NULL};
@@ -256,10 +125,9 @@ static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         if (gd[i]) acc[i] = ten_f64(gd[i]);
         base[i + 1] = base[i] + (gd[i] ? gd[i]->numel : 0);
     }
-    if (gc && mc) {
+    if (gc && mv) {
         const double *gv = ten_f64(gc);
-        const int64_t *mv = ten_i64(mc);
-        for (int64_t j = 0; j < mc->numel; j++) {
+        for (int64_t j = 0; j < gc->numel; j++) {
             int64_t p = mv[j];
             if (p < 0) continue;
             for (int i = 0; i < n->nnext; i++)
@@ -267,19 +135,32 @@ static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         }
     }
     for (int i = 0; i < n->nnext; i++) {
-        if (ag_needs(n, i) && gc && mc) gin[i] = as_dtype(gd[i], n->in_dtype[i]);
+        if (ag_needs(n, i) && gc && mv) gin[i] = as_dtype(gd[i], n->in_dtype[i]);
         else ten_free(gd[i]);
     }
     ag_drop(NULL, gc, mc, NULL);
     return ag_done(n, gin);
 }
 
-AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+/* ag_index_map and ag_move_map: saved says which of map_bw's two places keeps the map. */
+static AgVal map_node(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins, bool saved) {
     if (!out) return AG_FAILED;
     if (nin > AG_MAX_IN) { ten_free(out); ten_fail_in(c->ten, "autograd: at most %d inputs here", AG_MAX_IN); return AG_FAILED; }
     AgNode *n = ag_record(c, name, map_bw, nin, ins);
-    if (n) ag_node_save(n, 0, map, NULL, false);
+    if (!n) return ag_result(out, NULL);
+    if (saved) { ag_node_save(n, 0, map, NULL, false); return ag_result(out, n); }
+    Tensor *mc = ten_contiguous(map);
+    if (!mc || !keep_bytes(n, ten_i64(mc), sizeof(int64_t) * (size_t)mc->numel)) { ten_free(out); out = NULL; }
+    ten_free(mc);
     return ag_result(out, n);
+}
+
+AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+    return map_node(c, name, out, map, nin, ins, true);
+}
+
+AgVal ag_move_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
+    return map_node(c, name, out, map, nin, ins, false);
 }
 
 /* ---- maximum / minimum: the grad to the larger (smaller) input, halved where they tie ---- */
@@ -305,12 +186,8 @@ static int maximum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
-    AgNode *n = ag_record(c, min ? "MinimumBackward0" : "MaximumBackward0", maximum_bw, 2, in);
-    if (n) {
-        n->op = min;
-        ag_node_save(n, 0, a.t, a.m, false);
-        ag_node_save(n, 1, b.t, b.m, false);
-    }
+    AgNode *n = record_saving(c, min ? "MinimumBackward0" : "MaximumBackward0", maximum_bw, 2, in);
+    if (n) n->op = min;
     return ag_result(out, n);
 }
 
@@ -344,7 +221,8 @@ AgVal ag_to_copy(AgContext *c, AgVal x, Tensor *out) {
 
 /* ---- einsum: the grad of operand k is the einsum of the grad with the other operands into k's labels ---- */
 
-/* sizes holds the equation (a copy, NUL-terminated); saved 0..n-1 the operands. */
+/* sizes holds the equation (a copy, NUL-terminated); saved 0..n-1 the operands (none for one operand: its grad is
+ * the grad's einsum alone, and PyTorch's PermuteBackward0 saves nothing). */
 static int einsum_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const char *eq = (const char *)n->sizes, *arrow = strstr(eq, "->");
     char labels[AG_MAX_IN][TEN_MAX_DIMS + 1], outl[TEN_MAX_DIMS + 1];
@@ -433,11 +311,8 @@ AgVal ag_einsum_as(AgContext *c, const char *name, const char *equation, int nop
     bool permute = nops == 1 && strlen(arrow + 2) == (size_t)ops[0].t->ndim;
     AgNode *n = ag_record(c, name ? name : permute ? "PermuteBackward0" : "ViewBackward0", einsum_bw, nops, ops);
     if (n) {
-        size_t len = strlen(equation) + 1;
-        n->sizes = malloc(len < sizeof(int64_t) ? sizeof(int64_t) : len);
-        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
-        memcpy(n->sizes, equation, len);
-        for (int i = 0; i < nops; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);
+        if (!keep_bytes(n, equation, strlen(equation) + 1)) { ten_free(out); return ag_result(NULL, n); }
+        for (int i = 0; i < nops && nops > 1; i++) ag_node_save(n, i, ops[i].t, ops[i].m, false);   /* one: a permute */
     }
     return ag_result(out, n);
 }
@@ -475,9 +350,7 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
     if (n) {
         n->op = kind;
         n->scalar = alpha;
-        n->sizes = malloc(sizeof(int64_t));
-        if (!n->sizes) { ten_fail_in(ten_ctx_of(out), "out of memory"); ten_free(out); return ag_result(NULL, n); }
-        memcpy(n->sizes, &beta, sizeof beta);
+        if (!keep_bytes(n, &beta, sizeof beta)) { ten_free(out); return ag_result(NULL, n); }
         if (ag_needs(n, 2)) ag_node_save(n, 1, a.t, a.m, false);
         if (ag_needs(n, 1)) ag_node_save(n, 2, b.t, b.m, false);
     }
@@ -486,17 +359,19 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
 
 /* ---- a op b elementwise: x ** y and 2 ** y (PowBackward1, a number's edge None), atan2 (Atan2Backward0) ---- */
 
-/* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 the result. The grads as derivatives.yaml has them:
- * pow: grad * b * a^(b - 1) and grad * result * log(a) (0 where a == 0 and b >= 0);
+/* op: AG_B_POW or AG_B_ATAN2; saved 0 a, 1 b, 2 pow's result (atan2 saves none: PyTorch's does not). The grads as derivatives.yaml has them:
+ * pow: grad * b * a^(b - 1) (0 where b == 0) and grad * result * log(a) (0 where a == 0 and b >= 0);
  * atan2: grad * b / (a^2 + b^2) and grad * -a / (a^2 + b^2). */
 static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b ? ag_saved(n, 2) : NULL;
-    if (!y) return -1;
+    const Tensor *a = ag_saved(n, 0), *b = a ? ag_saved(n, 1) : NULL, *y = b && n->op == AG_B_POW ? ag_saved(n, 2) : NULL;
+    if (!b || (n->op == AG_B_POW && !y)) return -1;
     bool aw = n->dims[0], bw = n->dims[1];
     if (n->op == AG_B_POW) {
-        if (ag_needs(n, 0)) {
+        if (ag_needs(n, 0)) {           /* 0 where b == 0 (not 0 * 0^-1, NaN where a is 0 too) */
             Tensor *b1 = ag_bin_s(OP_SUB, b, 1.0), *p = ag_bin(OP_POW, a, aw, b1, bw), *t = ag_bin(OP_MUL, b, bw, p, false);
-            gin[0] = ag_to_input(n, 0, ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t));
+            Tensor *r = ag_drop(ag_bin(OP_MUL, g, false, t, false), b1, p, t), *b0 = ag_bin_s(OP_EQ, b, 0.0);
+            Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *rm = r && b0 && zero ? ten_where(b0, zero, true, r, false) : NULL;
+            gin[0] = ag_to_input(n, 0, ag_drop(rm, r, b0, zero));
         }
         if (ag_needs(n, 1)) {
             Tensor *la = ten_unary(UOP_LOG, a), *t = ag_bin(OP_MUL, y, false, la, aw), *r = ag_bin(OP_MUL, g, false, t, false);
@@ -525,14 +400,12 @@ static int binary_fn_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {a, b};
-    AgNode *n = ag_record(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
+    AgNode *n = record_saving(c, kind == AG_B_ATAN2 ? "Atan2Backward0" : "PowBackward1", binary_fn_bw, 2, in);
     if (!n) return ag_result(out, NULL);
     n->op = (int)kind;
     n->dims[0] = a_weak;
     n->dims[1] = b_weak;
-    ag_node_save(n, 0, a.t, a.m, false);
-    ag_node_save(n, 1, b.t, b.m, false);
-    ag_node_save(n, 2, out, NULL, true);
+    if (kind == AG_B_POW) ag_node_save(n, 2, out, NULL, true);
     return ag_result(out, n);
 }
 
@@ -541,11 +414,11 @@ AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bo
 /* saved 0 x, 1 lo, 2 hi (absent: not given). The result is hi where max(x, lo) > hi (hi's grad there), else lo
  * where x < lo (lo's grad), else x (x's grad): where lo > hi, hi takes it all, as PyTorch's clamp_backward_min_max. */
 static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *x = ag_saved(n, 0), *b1 = n->nsaved > 1 && n->saved[1].t ? ag_saved(n, 1) : NULL;
-    const Tensor *b2 = n->nsaved > 2 && n->saved[2].t ? ag_saved(n, 2) : NULL;
+    const Tensor *x = ag_saved(n, 0), *b1 = NULL, *b2 = NULL;      /* a bound given but modified fails, as x */
+    if (!x || (n->nsaved > 1 && n->saved[1].t && !(b1 = ag_saved(n, 1))) || (n->nsaved > 2 && n->saved[2].t && !(b2 = ag_saved(n, 2))))
+        return -1;
     const Tensor *lo = n->op == 1 ? NULL : b1, *hi = n->op == 1 ? b1 : b2;     /* op 1: clamp_max, edges (x, hi) */
     int hi_edge = n->op == 1 ? 1 : 2;                  /* (clamp_min has no edge 2: at_hi is NULL there) */
-    if (!x) return -1;
     Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0), *at_hi = NULL, *at_lo = NULL;
     if (hi) {
         Tensor *m = lo ? ag_bin(OP_MAXIMUM, x, false, lo, false) : ten_alias(x);
@@ -569,95 +442,42 @@ static int clamp_t_bw(AgNode *n, const Tensor *g, Tensor **gin) {
 AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out) {
     if (!out) return AG_FAILED;
     AgVal in[3] = {x, lo, hi};
-    AgNode *n = ag_record(c, "ClampBackward0", clamp_t_bw, 3, in);
-    if (n) {
-        ag_node_save(n, 0, x.t, x.m, false);
-        if (lo.t) ag_node_save(n, 1, lo.t, lo.m, false);
-        if (hi.t) ag_node_save(n, 2, hi.t, hi.m, false);
-        n->nsaved = 3;
-    }
-    return ag_result(out, n);
+    return ag_result(out, record_saving(c, "ClampBackward0", clamp_t_bw, 3, in));
 }
 
 AgVal ag_clamp_bound(AgContext *c, AgVal x, AgVal bound, bool is_max, Tensor *out) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {x, bound};
-    AgNode *n = ag_record(c, is_max ? "ClampMaxBackward1" : "ClampMinBackward1", clamp_t_bw, 2, in);
-    if (n) {
-        n->op = is_max;
-        ag_node_save(n, 0, x.t, x.m, false);
-        ag_node_save(n, 1, bound.t, bound.m, false);
-    }
+    AgNode *n = record_saving(c, is_max ? "ClampMaxBackward1" : "ClampMinBackward1", clamp_t_bw, 2, in);
+    if (n) n->op = is_max;
     return ag_result(out, n);
 }
 
-/* ---- scatter_add(self, dim, index, src): ScatterAddBackward0, self's grad the grad, src's the grad gathered ---- */
+/* ---- scatter_add(self, dim, index, src) (ScatterAddBackward0) and scatter(self, dim, index, src) (ScatterBackward0):
+ * src's grad the grad gathered at index (every src element, repeated indices too, as PyTorch); self's the grad,
+ * for scatter with the written places zeroed ---- */
 
-/* saved 0 the index; dims[0] the dim. */
-static int scatter_add_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+/* saved 0 the index; dims[0] the dim; op 1: scatter (self's grad zero where written). */
+static int scatter_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *idx = ag_saved(n, 0);
     if (!idx) return -1;
-    if (ag_needs(n, 0)) gin[0] = ten_alias(g);
+    if (ag_needs(n, 0)) {
+        Tensor *zero = n->op ? ten_scalar_d_in(ten_ctx_of(g), 0.0) : NULL;
+        gin[0] = n->op ? (zero ? ten_scatter(g, n->dims[0], idx, zero, 0) : NULL) : ten_alias(g);
+        ten_free(zero);
+    }
     if (ag_needs(n, 1)) gin[1] = ten_gather(g, n->dims[0], idx);
     return ag_done(n, gin);
 }
 
-AgVal ag_scatter_add(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out) {
+AgVal ag_scatter(AgContext *c, AgVal self, int dim, const Tensor *index, AgVal src, Tensor *out, bool add) {
     if (!out) return AG_FAILED;
     AgVal in[2] = {self, src};
-    AgNode *n = ag_record(c, "ScatterAddBackward0", scatter_add_bw, 2, in);
+    AgNode *n = ag_record(c, add ? "ScatterAddBackward0" : "ScatterBackward0", scatter_bw, 2, in);
     if (n) {
+        n->op = !add;
         n->dims[0] = ten_norm_dim_in(ten_ctx_of(index), dim, self.t->ndim < 1 ? 1 : self.t->ndim);
         ag_node_save(n, 0, index, NULL, false);
-    }
-    return ag_result(out, n);
-}
-
-/* ---- cumprod along a dim: CumprodBackward0 ---- */
-
-/* Each row (the dim moved last, contiguous float64): grad_i = sum over j >= i of g_j * prod of x_k for k <= j, k != i,
- * by a running product (no division, so zeros are exact). */
-static void cumprod_rows(const double *x, const double *g, double *out, int64_t rows, int64_t len) {
-    for (int64_t r = 0; r < rows; r++) {
-        const double *xr = x + r * len, *gr = g + r * len;
-        double *o = out + r * len, before = 1.0;          /* the product of x_k for k < i */
-        for (int64_t i = 0; i < len; i++) {
-            double acc = 0, run = before;
-            for (int64_t j = i; j < len; j++) {
-                if (j > i) run *= xr[j];
-                acc += gr[j] * run;
-            }
-            o[i] = acc;
-            before *= xr[i];
-        }
-    }
-}
-
-/* saved 0 x; dims[0] the dim. */
-static int cumprod_bw(AgNode *n, const Tensor *g, Tensor **gin) {
-    const Tensor *x = ag_saved(n, 0);
-    if (!x) return -1;
-    int d = n->dims[0], nd = x->ndim;
-    if (nd == 0) { gin[0] = ten_alias(g); return ag_done(n, gin); }
-    Tensor *xt = ten_transpose(x, d, nd - 1), *gt = ten_transpose(g, d, nd - 1);
-    Tensor *xc = f64(xt), *gc = f64(gt), *o = xc ? ten_new_in(ten_ctx_of(g), DT_F64, xc->ndim, xc->shape) : NULL;
-    int64_t len = x->shape[d];
-    if (o && gc && len > 0) cumprod_rows(ten_f64(xc), ten_f64(gc), ten_f64(o), o->numel / len, len);
-    Tensor *back = o && gc ? ten_transpose(o, d, nd - 1) : NULL, *bc = back ? ten_contiguous(back) : NULL;
-    ag_drop(NULL, xt, gt, xc);
-    ag_drop(NULL, gc, o, back);
-    gin[0] = as_dtype(bc, n->in_dtype[0]);
-    return ag_done(n, gin);
-}
-
-AgVal ag_cumprod(AgContext *c, AgVal x, int dim, Tensor *out) {
-    if (!out) return AG_FAILED;
-    int d = ten_norm_dim_in(ten_ctx_of(out), dim, x.t->ndim < 1 ? 1 : x.t->ndim);
-    if (d < 0) { ten_free(out); return AG_FAILED; }
-    AgNode *n = ag_record(c, "CumprodBackward0", cumprod_bw, 1, &x);
-    if (n) {
-        n->dims[0] = d;
-        ag_node_save(n, 0, x.t, x.m, false);
     }
     return ag_result(out, n);
 }
@@ -695,11 +515,7 @@ AgVal ag_cross(AgContext *c, AgVal a, AgVal b, int dim, Tensor *out) {
     int d = ten_norm_dim_in(ten_ctx_of(out), dim, out->ndim);
     if (d < 0) { ten_free(out); return AG_FAILED; }
     AgVal in[2] = {a, b};
-    AgNode *n = ag_record(c, "LinalgCrossBackward0", cross_bw, 2, in);
-    if (n) {
-        n->dims[0] = d - out->ndim;
-        ag_node_save(n, 0, a.t, a.m, false);
-        ag_node_save(n, 1, b.t, b.m, false);
-    }
+    AgNode *n = record_saving(c, "LinalgCrossBackward0", cross_bw, 2, in);
+    if (n) n->dims[0] = d - out->ndim;
     return ag_result(out, n);
 }

@@ -10,6 +10,7 @@
 #include "autograd.h"
 
 #define AG_INPUTS 3                     /* inputs a position map follows (autograd.h: ag_index_map) */
+#define AG_NONE ((AgVal){NULL, NULL})   /* no tensor: a failed step, or an optional input left out */
 
 /* A call's arguments with the tensor first: self for a method, else the first positional. */
 typedef struct { Interp *I; Args *a; Value *self; } Call;
@@ -38,13 +39,14 @@ static bool read_dims(const Value *v, int *dims, int *nd) {
     return true;
 }
 
-/* Gives the tensor value r the history of res (an AgVal whose t is an alias of r's tensor); false on failure. */
-static bool adopt(Value *r, AgVal res) {
-    if (!res.t) { ag_meta_unref(res.m); return false; }
+/* Gives the tensor value r the history of res (an AgVal whose t is an alias of r's tensor): 1, or -1 when res failed
+ * (its error set). */
+static int adopt(Value *r, AgVal res) {
+    if (!res.t) { ag_meta_unref(res.m); return -1; }
     ag_meta_unref(r->ag);
     r->ag = res.m;
     ten_free(res.t);
-    return true;
+    return 1;
 }
 static Tensor *out_of(Value *r) { return ten_alias(r->u.t); }
 /* r takes res whole, tensor and history (res was computed anew through the ag_* ops, not on out_of(r)): 1, or -1
@@ -82,7 +84,7 @@ static int elementwise(const Call *c, const ElemRow *row, Value *r) {
     double p0 = 0, p1 = 0;
     if (!strcmp(row->name, "hardtanh")) { p0 = num_or(arg_at(c, 1, "min_val"), -1); p1 = num_or(arg_at(c, 2, "max_val"), 1); }
     if (!strcmp(row->name, "softplus")) { p0 = num_or(arg_at(c, 1, "beta"), 1); p1 = num_or(arg_at(c, 2, "threshold"), 20); }
-    return adopt(r, ag_elementwise(&c->I->run.ag, row->kind, row->node, arg_ag(x), out_of(r), p0, p1)) ? 1 : -1;
+    return adopt(r, ag_elementwise(&c->I->run.ag, row->kind, row->node, arg_ag(x), out_of(r), p0, p1));
 }
 
 /* ---- reductions ---- */
@@ -111,7 +113,7 @@ static int var_std(const Call *c, const char *name, Value *r) {
     else for (int i = 0; i < nd; i++) { int d = ten_norm_dim_in(c->I->run.ten, dims[i], x->u.t->ndim); if (d < 0) return 0; cnt *= (double)x->u.t->shape[d]; }
     const char *node = pair ? (sq ? "StdMeanBackward0" : "VarMeanBackward0") : (sq ? "StdBackward0" : "VarBackward0");
     AgContext *ag = &c->I->run.ag;
-    if (!adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)))
+    if (adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)) < 0)
         return -1;
     if (pair) {                         /* the mean, as x.mean(dims) records it */
         Value *mv = r->u.seq.items[1];
@@ -136,7 +138,7 @@ static int reduction(const Call *c, const char *name, Value *r) {
         Value *p = arg_at(c, 1, "p");
         scalar = !p || p->kind == V_NONE || p->kind == V_STR ? 2 : num_or(p, NAN);
         if (p && p->kind == V_STR && strcmp(p->u.str.s, "fro")) return 0;
-        if (!(scalar >= 1) || isinf(scalar)) return 0;
+        if (!(scalar > 0) && !isinf(scalar)) return 0;     /* p 0 (PyTorch: no grad at all), p < 0, NaN */
         dv = arg_at(c, 2, "dim");
         kd = arg_at(c, 3, "keepdim");
         kind = AG_R_NORM;
@@ -163,23 +165,24 @@ static int reduction(const Call *c, const char *name, Value *r) {
     if (rv->kind != V_TENSOR) return 0;
     bool keep = kd && kd->kind == V_BOOL && kd->u.b;
     if (kind == AG_R_CUMSUM && nd != 1) return 0;
-    return adopt(rv, ag_reduction(&c->I->run.ag, kind, node, arg_ag(x), out_of(rv), dims, nd, keep, scalar)) ? 1 : -1;
+    return adopt(rv, ag_reduction(&c->I->run.ag, kind, node, arg_ag(x), out_of(rv), dims, nd, keep, scalar));
 }
 
 /* ---- ops that only move elements: the same builtin run on position tensors ---- */
-typedef struct { const char *name, *node; } MoveRow;
+/* index: PyTorch's node saves an index or mask (a second backward through it fails); the others save nothing. */
+typedef struct { const char *name, *node; bool index; } MoveRow;
 static const MoveRow MOVES[] = {
-    {"flip", "FlipBackward0"}, {"roll", "RollBackward0"}, {"repeat", "RepeatBackward0"}, {"tile", "RepeatBackward0"},
-    {"tril", "TrilBackward0"}, {"triu", "TriuBackward0"}, {"pad", "ConstantPadNdBackward0"},
-    {"gather", "GatherBackward0"}, {"index_select", "IndexSelectBackward0"},
-    {"repeat_interleave", "IndexSelectBackward0"}, {"masked_select", "MaskedSelectBackward0"},
-    {"take", "TakeBackward0"}, {"diag", "DiagBackward0"}, {"diagonal", "DiagonalBackward0"},
-    {"movedim", "PermuteBackward0"}, {"moveaxis", "PermuteBackward0"}, {"unflatten", "ViewBackward0"},
-    {"clone", "CloneBackward0"}, {"contiguous", "CloneBackward0"}, {"expand_as", "ExpandBackward0"},
-    {"view_as", "ViewBackward0"}, {"chunk", "SplitBackward0"}, {"split", "SplitBackward0"},
-    {"unbind", "UnbindBackward0"}, {"hstack", "CatBackward0"}, {"vstack", "CatBackward0"},
-    {"index_fill", "IndexFillBackward0"}, {"scatter", "ScatterBackward0"}, {"meshgrid", "ExpandBackward0"},
-    {NULL, NULL}};
+    {"flip", "FlipBackward0", false}, {"roll", "RollBackward0", false}, {"repeat", "RepeatBackward0", false},
+    {"tile", "RepeatBackward0", false}, {"tril", "TrilBackward0", false}, {"triu", "TriuBackward0", false},
+    {"pad", "ConstantPadNdBackward0", false}, {"gather", "GatherBackward0", true},
+    {"index_select", "IndexSelectBackward0", true}, {"repeat_interleave", "IndexSelectBackward0", true},
+    {"masked_select", "MaskedSelectBackward0", true}, {"take", "TakeBackward0", true}, {"diag", "DiagBackward0", false},
+    {"diagonal", "DiagonalBackward0", false}, {"movedim", "PermuteBackward0", false},
+    {"moveaxis", "PermuteBackward0", false}, {"unflatten", "ViewBackward0", false}, {"clone", "CloneBackward0", false},
+    {"contiguous", "CloneBackward0", false}, {"expand_as", "ExpandBackward0", false}, {"view_as", "ViewBackward0", false},
+    {"chunk", "SplitBackward0", false}, {"split", "SplitBackward0", false}, {"unbind", "UnbindBackward0", false},
+    {"hstack", "CatBackward0", false}, {"vstack", "CatBackward0", false}, {"index_fill", "IndexFillBackward0", true},
+    {"scatter", "ScatterBackward0", true}, {"meshgrid", "ExpandBackward0", true}, {NULL, NULL, false}};
 
 #define POS_BASE 1099511627776.0        /* 2^40: positions are stored as POS_BASE + p, exact in float64 */
 
@@ -191,18 +194,27 @@ static Value *position_value(TenCtx *c, const Tensor *t, int64_t base, bool mark
     return val_tensor(p);
 }
 
-/* The float tensors among the call's arguments (one level into lists), at most 3: where they are, for the rerun. */
-typedef struct { Value **slot[AG_INPUTS + 1]; Value *orig[AG_INPUTS + 1]; int n; } Inputs;
-static bool collect(Inputs *in, Value **slot) {
+/* The float tensors among the call's arguments (one level into lists), at most 3: where they are in the rerun's
+ * copied arguments (in_kw: a keyword slot, borrowed from the caller, not released with the copies) and the
+ * tensors themselves, owned here (the rerun can run a student's __index__, which may drop the caller's lists). */
+typedef struct {
+    Value **slot[AG_INPUTS + 1];
+    bool in_kw[AG_INPUTS + 1];
+    Value *orig[AG_INPUTS + 1];
+    int64_t lo[AG_INPUTS + 1];              /* input i's positions: lo[i] .. lo[i + 1] (set by the rerun) */
+    int n;
+} Inputs;
+static bool collect(Inputs *in, Value **slot, bool in_kw) {
     Value *v = *slot;
     if (v->kind == V_TENSOR && ten_is_float(v->u.t->dtype)) {
         if (in->n >= AG_INPUTS) return false;
         in->slot[in->n] = slot;
-        in->orig[in->n++] = v;
+        in->in_kw[in->n] = in_kw;
+        in->orig[in->n++] = val_incref(v);
     } else if (v->kind == V_LIST || v->kind == V_TUPLE) {
         for (int64_t i = 0; i < v->u.seq.n; i++) {
             Value *it = v->u.seq.items[i];
-            if (it->kind == V_TENSOR && !collect(in, &v->u.seq.items[i])) return false;
+            if (it->kind == V_TENSOR && !collect(in, &v->u.seq.items[i], in_kw)) return false;
         }
     }
     return true;
@@ -220,19 +232,15 @@ static Tensor *decode(TenCtx *c, const Tensor *pos, int64_t total) {
     return m;
 }
 
-static int moves(const Call *c, const MoveRow *row, Value *r) {
+/* The call run again (grad mode off) with each float tensor input swapped for position_value's tensor: what it
+ * returns (a new reference), or NULL when the rerun failed (its error left for the caller to clear or keep) or no
+ * float tensor was found. in gets the inputs (owned: release with val_decref) and their positions. */
+static Value *rerun_on_positions(const Call *c, Inputs *in) {
     Interp *I = c->I;
     Args *a = c->a;
-    if (!strcmp(row->name, "contiguous") && c->self && ten_compute_contiguous(c->self->u.t) && r->kind == V_TENSOR) {
-        ag_meta_unref(r->ag);           /* PyTorch returns self: the same history */
-        r->ag = ag_meta_ref(c->self->ag);
-        return 1;
-    }
-    /* the arguments with self first, copied so that the float tensors can be swapped for position tensors; lists
-     * are copied one level too */
-    int n = a->npos + (c->self ? 1 : 0);
+    /* the arguments with self first, copied so that the float tensors can be swapped; lists copied one level too */
+    int n = a->npos + (c->self ? 1 : 0), k0 = 0;
     Value **pos = xmalloc(sizeof(Value *) * (size_t)(n + 1)), **kw = xmalloc(sizeof(Value *) * (size_t)(a->nkw + 1));
-    int k0 = 0;
     if (c->self) pos[k0++] = c->self;
     for (int i = 0; i < a->npos; i++) pos[k0 + i] = a->pos[i];
     for (int i = 0; i < a->nkw; i++) kw[i] = a->kwvals[i];
@@ -242,69 +250,85 @@ static int moves(const Call *c, const MoveRow *row, Value *r) {
             for (int64_t j = 0; j < pos[i]->u.seq.n; j++) val_seq_set(cp, j, val_incref(pos[i]->u.seq.items[j]));
             pos[i] = cp;
         } else val_incref(pos[i]);
-    Inputs in = {.n = 0};
     bool ok = true;
-    for (int i = 0; i < n && ok; i++) ok = collect(&in, &pos[i]);
+    for (int i = 0; i < n && ok; i++) ok = collect(in, &pos[i], false);
     for (int i = 0; i < a->nkw && ok; i++)
-        if (kw[i]->kind == V_TENSOR) ok = collect(&in, &kw[i]);     /* not into the caller's own lists */
-    int rc = 0;
+        if (kw[i]->kind == V_TENSOR) ok = collect(in, &kw[i], true);     /* not into the caller's own lists */
     Value *maps = NULL;
-    int64_t total = 0;
-    if (ok && in.n > 0) {
-        for (int i = 0; i < in.n; i++) {
-            Value *pv = position_value(c->I->run.ten, in.orig[i]->u.t, total, ag_requires_grad(in.orig[i]->ag));
-            total += in.orig[i]->u.t->numel;
-            if (!pv) { ok = false; break; }
-            if (!(in.slot[i] >= kw && in.slot[i] < kw + a->nkw)) val_decref(*in.slot[i]);   /* kw's are borrowed */
-            *in.slot[i] = pv;
-        }
-        if (ok) {
-            Args b = *a;
-            b.pos = pos;
-            b.npos = n;
-            b.kwvals = kw;
-            bool grad = I->run.ag.grad_enabled;
-            I->run.ag.grad_enabled = false;
-            maps = a->fn->fn(I, &b);
-            I->run.ag.grad_enabled = grad;
-        }
+    in->lo[0] = 0;
+    for (int i = 0; ok && i < in->n; i++) {
+        Value *pv = position_value(I->run.ten, in->orig[i]->u.t, in->lo[i], ag_requires_grad(in->orig[i]->ag));
+        in->lo[i + 1] = in->lo[i] + in->orig[i]->u.t->numel;
+        if (!pv) { ok = false; break; }
+        if (!in->in_kw[i]) val_decref(*in->slot[i]);
+        *in->slot[i] = pv;
+    }
+    if (ok && in->n > 0) {
+        Args b = *a;
+        b.pos = pos;
+        b.npos = n;
+        b.kwvals = kw;
+        bool grad = I->run.ag.grad_enabled;
+        I->run.ag.grad_enabled = false;
+        maps = a->fn->fn(I, &b);
+        I->run.ag.grad_enabled = grad;
     }
     /* kw slots swapped: release the position values there; positional ones are released with pos */
     for (int i = 0; i < a->nkw; i++) if (kw[i] != a->kwvals[i]) val_decref(kw[i]);
     for (int i = 0; i < n; i++) val_decref(pos[i]);
     free(pos);
     free(kw);
-    if (!maps) return 0;                 /* the rerun failed: the op is refused as before */
-    AgVal ins[AG_INPUTS];
-    for (int i = 0; i < in.n; i++) ins[i] = arg_ag(in.orig[i]);
-    const char *node = row->node;
+    return maps;
+}
+
+/* The node's name for this call: the row's, or the overload PyTorch records (split by sizes, scatter / index_fill
+ * with a number or a tensor value). */
+static const char *move_node(const Call *c, const MoveRow *row) {
     if (!strcmp(row->name, "split")) {
         Value *s = arg_at(c, 1, "split_size_or_sections");
-        if (s && (s->kind == V_LIST || s->kind == V_TUPLE)) node = "SplitWithSizesBackward0";
+        if (s && (s->kind == V_LIST || s->kind == V_TUPLE)) return "SplitWithSizesBackward0";
     }
-    if (!strcmp(row->name, "scatter") && is_num(arg_at(c, 3, "value"))) node = "ScatterBackward1";    /* a number */
-    if (!strcmp(row->name, "index_fill") && is_tensor(arg_at(c, 3, "value"))) node = "IndexFillBackward1";
-    rc = 1;
+    if (!strcmp(row->name, "scatter") && is_num(arg_at(c, 3, "value"))) return "ScatterBackward1";    /* a number */
+    if (!strcmp(row->name, "index_fill") && is_tensor(arg_at(c, 3, "value"))) return "IndexFillBackward1";
+    return row->node;
+}
+
+/* Each tensor of the result r (one, or a tuple/list of them as split gives) takes its node from the position map
+ * at the same place in maps: 1, 0 when the two do not match (refused), -1 on failure. */
+static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value *maps, const Inputs *in) {
+    AgVal ins[AG_INPUTS];
+    for (int i = 0; i < in->n; i++) ins[i] = arg_ag(in->orig[i]);
+    /* view_as / expand_as read only the other tensor's shape: PyTorch gives it no edge. Every other input keeps its
+     * edge, also when no element comes from it (an empty result or input: its grad is zeros, as PyTorch's). */
+    int nin = !strcmp(row->name, "view_as") || !strcmp(row->name, "expand_as") ? 1 : in->n;
+    const char *node = move_node(c, row);
     int64_t nres = r->kind == V_TENSOR ? 1 : r->kind == V_TUPLE || r->kind == V_LIST ? r->u.seq.n : 0;
-    for (int64_t j = 0; j < nres && rc == 1; j++) {
+    for (int64_t j = 0; j < nres; j++) {
         Value *rv = r->kind == V_TENSOR ? r : r->u.seq.items[j];
-        Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
-        if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) { rc = 0; break; }
-        Tensor *map = decode(c->I->run.ten, mv->u.t, total);
-        AgVal used[AG_INPUTS];               /* an input no element comes from (view_as's other) gets no edge */
-        memcpy(used, ins, sizeof(AgVal) * (size_t)in.n);
-        for (int i = 0; map && i < in.n; i++) {
-            int64_t lo = 0, hi;
-            for (int k = 0; k < i; k++) lo += in.orig[k]->u.t->numel;
-            hi = lo + in.orig[i]->u.t->numel;
-            bool any = false;
-            for (int64_t e = 0; e < map->numel && !any; e++) any = ten_i64(map)[e] >= lo && ten_i64(map)[e] < hi;
-            if (!any) used[i].m = NULL;
-        }
-        if (!map || !adopt(rv, ag_index_map(&I->run.ag, node, out_of(rv), map, in.n, used))) rc = -1;
+        const Value *mv = maps->kind == V_TENSOR ? maps : (maps->kind == r->kind && j < maps->u.seq.n ? maps->u.seq.items[j] : NULL);
+        if (rv->kind != V_TENSOR || !mv || mv->kind != V_TENSOR) return 0;
+        Tensor *map = decode(c->I->run.ten, mv->u.t, in->lo[in->n]);
+        if (!map) return -1;
+        AgContext *ag = &c->I->run.ag;
+        AgVal res = row->index ? ag_index_map(ag, node, out_of(rv), map, nin, ins)
+                               : ag_move_map(ag, node, out_of(rv), map, nin, ins);
         ten_free(map);
+        if (adopt(rv, res) < 0) return -1;
     }
+    return 1;
+}
+
+static int moves(const Call *c, const MoveRow *row, Value *r) {
+    if (!strcmp(row->name, "contiguous") && c->self && ten_compute_contiguous(c->self->u.t) && r->kind == V_TENSOR) {
+        ag_meta_unref(r->ag);           /* PyTorch returns self: the same history */
+        r->ag = ag_meta_ref(c->self->ag);
+        return 1;
+    }
+    Inputs in = {.n = 0};
+    Value *maps = rerun_on_positions(c, &in);
+    int rc = maps ? attach_maps(c, row, r, maps, &in) : 0;   /* the rerun failed: refused as before */
     val_decref(maps);
+    for (int i = 0; i < in.n; i++) val_decref(in.orig[i]);
     return rc;
 }
 
@@ -333,7 +357,10 @@ static int picks(const Call *c, const char *name, Value *r) {
         if (idxv->kind != V_TENSOR) return 0;
         idx = idxv->u.t;
         Value *dv;
-        if (!strcmp(name, "sort")) { dv = arg_at(c, 1, "dim"); node = "SortBackward0"; }
+        if (!strcmp(name, "sort")) {          /* stable= given: ATen's sort.stable overload, SortBackward1 */
+            dv = arg_at(c, 1, "dim");
+            node = arg_at(c, 99, "stable") ? "SortBackward1" : "SortBackward0";
+        }
         else if (!strcmp(name, "topk")) { dv = arg_at(c, 2, "dim"); node = "TopkBackward0"; }
         else {
             int at = !strcmp(name, "kthvalue") ? 2 : 1;
@@ -354,24 +381,24 @@ static int picks(const Call *c, const char *name, Value *r) {
     ten_free(pos); ten_free(p2); ten_free(ik); ten_free(g); ten_free(own);
     if (!map) return -1;
     AgVal in = arg_ag(x);
-    bool ok = adopt(vals, ag_index_map(&c->I->run.ag, node, out_of(vals), map, 1, &in));
+    int rc = adopt(vals, ag_index_map(&c->I->run.ag, node, out_of(vals), map, 1, &in));
     ten_free(map);
-    return ok ? 1 : -1;
+    return rc;
 }
 
 /* F.normalize(x, p=2, dim=1, eps=1e-12): x / x.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(x). */
-static int normalize(const Call *c, Value *r) {
+static int normalize(const Call *c, const char *name, Value *r) {
     AgContext *ag = &c->I->run.ag;
     Value *x = arg_at(c, 0, "input");
     double p = num_or(arg_at(c, 1, "p"), 2), eps = num_or(arg_at(c, 3, "eps"), 1e-12);
     Value *dv = arg_at(c, 2, "dim");
     int dim = dv && dv->kind == V_INT ? (int)dv->u.i : 1;
-    if (!is_tensor(x) || r->kind != V_TENSOR || !(p >= 1) || isinf(p) || (dv && dv->kind != V_INT)) return 0;
+    if (!is_tensor(x) || r->kind != V_TENSOR || !(p > 0) || (dv && dv->kind != V_INT)) return 0;
     AgVal xv = arg_ag(x);
     AgVal nrm = ag_reduction(ag, AG_R_NORM, "NormBackward1", xv, ten_norm(xv.t, p, &dim, 1, true), &dim, 1, true, p);
-    AgVal cl = nrm.t ? ag_clamp(ag, nrm, eps, NAN) : (AgVal){NULL, NULL};
-    AgVal ex = cl.t ? ag_expand(ag, cl, xv.t->ndim, xv.t->shape) : (AgVal){NULL, NULL};
-    AgVal res = ex.t ? ag_binary(ag, OP_DIV, xv, false, ex, false) : (AgVal){NULL, NULL};
+    AgVal cl = nrm.t ? ag_clamp(ag, nrm, eps, NAN) : AG_NONE;
+    AgVal ex = cl.t ? ag_expand(ag, cl, xv.t->ndim, xv.t->shape) : AG_NONE;
+    AgVal res = ex.t ? ag_binary(ag, OP_DIV, xv, false, ex, false) : AG_NONE;
     ag_val_free(nrm); ag_val_free(cl); ag_val_free(ex);
     return replace_with(r, res);
 }
@@ -382,7 +409,7 @@ static int normalize(const Call *c, Value *r) {
 static int maximum(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
-    return adopt(r, ag_maximum(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), !strcmp(name, "minimum") || !strcmp(name, "min"))) ? 1 : -1;
+    return adopt(r, ag_maximum(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), !strcmp(name, "minimum") || !strcmp(name, "min")));
 }
 
 /* torch.pow(a, b) / atan2(a, b) with b a tensor (a a tensor too). */
@@ -390,17 +417,17 @@ static int binary_fn(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, name[0] == 'p' ? "exponent" : "other");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     AgBinFn kind = name[0] == 'p' ? AG_B_POW : AG_B_ATAN2;
-    return adopt(r, ag_binary_fn(&c->I->run.ag, kind, arg_ag(x), false, arg_ag(y), false, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_binary_fn(&c->I->run.ag, kind, arg_ag(x), false, arg_ag(y), false, out_of(r)));
 }
 
 /* torch.clamp / clip (x, min, max) with a tensor bound (the other a tensor or absent). */
-static int clamp_tensors(const Call *c, Value *r) {
+static int clamp_tensors(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *lo = arg_at(c, 1, "min"), *hi = arg_at(c, 2, "max");
     if (lo && lo->kind == V_NONE) lo = NULL;
     if (hi && hi->kind == V_NONE) hi = NULL;
     if (!is_tensor(x) || r->kind != V_TENSOR || (lo && !is_tensor(lo)) || (hi && !is_tensor(hi)) || (!lo && !hi)) return 0;
     AgVal none = {NULL, NULL};
-    return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_clamp_tensors(&c->I->run.ag, arg_ag(x), lo ? arg_ag(lo) : none, hi ? arg_ag(hi) : none, out_of(r)));
 }
 
 /* torch.clamp_min(x, min) / clamp_max(x, max) with a tensor bound. */
@@ -408,23 +435,24 @@ static int clamp_bound(const Call *c, const char *name, Value *r) {
     bool is_max = !strcmp(name, "clamp_max");
     Value *x = arg_at(c, 0, "input"), *b = arg_at(c, 1, is_max ? "max" : "min");
     if (!is_tensor(x) || r->kind != V_TENSOR || !b || !is_tensor(b)) return 0;
-    return adopt(r, ag_clamp_bound(&c->I->run.ag, arg_ag(x), arg_ag(b), is_max, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_clamp_bound(&c->I->run.ag, arg_ag(x), arg_ag(b), is_max, out_of(r)));
 }
 
-/* scatter_add(self, dim, index, src), cumprod(x, dim), and sum(x, dim, keepdim, dtype=) to another dtype (recorded
- * as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
+/* scatter_add / scatter (self, dim, index, src) with a tensor src, cumprod(x, dim), and sum(x, dim, keepdim, dtype=)
+ * to another dtype (recorded as x.to(dtype).sum(...): ToCopyBackward0 under SumBackward). */
 static int more_ops(const Call *c, const char *name, Value *r) {
     AgContext *ag = &c->I->run.ag;
     Value *x = arg_at(c, 0, "input"), *dv = arg_at(c, 1, "dim");
     if (!is_tensor(x) || r->kind != V_TENSOR) return 0;
-    if (!strcmp(name, "scatter_add")) {
+    if (!strcmp(name, "scatter_add") || !strcmp(name, "scatter")) {
         Value *idx = arg_at(c, 2, "index"), *src = arg_at(c, 3, "src");
-        if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src)) return 0;
-        return adopt(r, ag_scatter_add(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r))) ? 1 : -1;
+        if (!dv || dv->kind != V_INT || !is_tensor(idx) || !is_tensor(src) || arg_at(c, 99, "reduce")) return 0;
+        bool add = name[7] == '_';
+        return adopt(r, ag_scatter(ag, arg_ag(x), (int)dv->u.i, idx->u.t, arg_ag(src), out_of(r), add));
     }
     if (!strcmp(name, "cumprod")) {
         if (!dv || dv->kind != V_INT) return 0;
-        return adopt(r, ag_cumprod(ag, arg_ag(x), (int)dv->u.i, out_of(r))) ? 1 : -1;
+        return adopt(r, ag_cumprod(ag, arg_ag(x), (int)dv->u.i, out_of(r)));
     }
     Value *dt = arg_at(c, 99, "dtype"), *kd = arg_at(c, 2, "keepdim");
     int dims[TEN_MAX_DIMS], nd;
@@ -440,11 +468,11 @@ static int more_ops(const Call *c, const char *name, Value *r) {
 static int add_alpha(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *al = arg_at(c, 99, "alpha");
     if (!is_tensor(x) || !is_tensor(y) || !is_num(al) || r->kind != V_TENSOR) return 0;
-    return adopt(r, ag_add_alpha(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), val_as_double(al), name[0] == 's')) ? 1 : -1;
+    return adopt(r, ag_add_alpha(&c->I->run.ag, arg_ag(x), arg_ag(y), out_of(r), val_as_double(al), name[0] == 's'));
 }
 
 /* x.to(dtype) / double() / float() / type(dtype): ToCopyBackward0 to another dtype, x itself otherwise. */
-static int to_copy(const Call *c, Value *r) {
+static int to_copy(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input");
     if (!is_tensor(x) || r->kind != V_TENSOR || !ten_is_float(r->u.t->dtype)) return 0;
     if (r->u.t->dtype == x->u.t->dtype && ten_same_storage(r->u.t, x->u.t)) {
@@ -452,11 +480,11 @@ static int to_copy(const Call *c, Value *r) {
         r->ag = ag_meta_ref(x->ag);
         return 1;
     }
-    return adopt(r, ag_to_copy(&c->I->run.ag, arg_ag(x), out_of(r))) ? 1 : -1;
+    return adopt(r, ag_to_copy(&c->I->run.ag, arg_ag(x), out_of(r)));
 }
 
 /* torch.einsum(equation, *operands) or (equation, [operands]). */
-static int einsum(const Call *c, Value *r) {
+static int einsum(const Call *c, const char *name, Value *r) {
     Args *a = c->a;
     if (a->npos < 2 || a->pos[0]->kind != V_STR || r->kind != V_TENSOR) return 0;
     Value *const *ops = a->pos + 1;
@@ -468,12 +496,12 @@ static int einsum(const Call *c, Value *r) {
         if (ops[i]->kind != V_TENSOR) return 0;
         in[i] = arg_ag(ops[i]);
     }
-    return adopt(r, ag_einsum(&c->I->run.ag, a->pos[0]->u.str.s, n, in, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_einsum(&c->I->run.ag, a->pos[0]->u.str.s, n, in, out_of(r)));
 }
 
 /* torch.tensordot(a, b, dims): the einsum its forward is (a's dims a.., b's A.., the contracted pairs sharing a's
  * letter; a's free dims then b's), recorded as PyTorch's ReshapeAliasBackward0. */
-static int tensordot(const Call *c, Value *r) {
+static int tensordot(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "a"), *y = arg_at(c, 1, "b"), *dv = arg_at(c, 2, "dims");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     int na = x->u.t->ndim, nb = y->u.t->ndim, da[TEN_MAX_DIMS], db[TEN_MAX_DIMS], n;
@@ -501,11 +529,11 @@ static int tensordot(const Call *c, Value *r) {
     for (int i = 0; i < nb; i++) if (!contracted_b[i]) eq[k++] = eb[i];
     eq[k] = '\0';
     AgVal in[2] = {arg_ag(x), arg_ag(y)};
-    return adopt(r, ag_einsum_as(&c->I->run.ag, "ReshapeAliasBackward0", eq, 2, in, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_einsum_as(&c->I->run.ag, "ReshapeAliasBackward0", eq, 2, in, out_of(r)));
 }
 
 /* torch.cross(a, b, dim=None): dim None is a's first dim of size 3, as attn's forward takes it. */
-static int cross(const Call *c, Value *r) {
+static int cross(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input"), *y = arg_at(c, 1, "other"), *dv = arg_at(c, 2, "dim");
     if (!is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     const Tensor *xt = x->u.t;
@@ -514,15 +542,16 @@ static int cross(const Call *c, Value *r) {
     else if (dv && dv->kind != V_NONE) return 0;
     else for (int i = xt->ndim - 1; i >= 0; i--) if (xt->shape[i] == 3) dim = i;
     if (dim >= 0) dim += r->u.t->ndim - xt->ndim;           /* x's dim in the (broadcast) result's numbering */
-    return adopt(r, ag_cross(&c->I->run.ag, arg_ag(x), arg_ag(y), dim, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_cross(&c->I->run.ag, arg_ag(x), arg_ag(y), dim, out_of(r)));
 }
 
-/* addmm / addmv / baddbmm / addbmm (input, a, b, *, beta=1, alpha=1). */
-static int addmm(const Call *c, int kind, Value *r) {
+/* addmm / addmv / baddbmm / addbmm (input, a, b, *, beta=1, alpha=1): AddmmBackward0 ... by kind 0 .. 3. */
+static int addmm(const Call *c, const char *name, Value *r) {
+    int kind = !strcmp(name, "addmm") ? 0 : !strcmp(name, "addmv") ? 1 : !strcmp(name, "baddbmm") ? 2 : 3;
     Value *s = arg_at(c, 0, "input"), *x = arg_at(c, 1, NULL), *y = arg_at(c, 2, NULL);
     if (!is_tensor(s) || !is_tensor(x) || !is_tensor(y) || r->kind != V_TENSOR) return 0;
     double beta = num_or(arg_at(c, 99, "beta"), 1), alpha = num_or(arg_at(c, 99, "alpha"), 1);
-    return adopt(r, ag_addmm_family(&c->I->run.ag, kind, arg_ag(s), arg_ag(x), arg_ag(y), beta, alpha, out_of(r))) ? 1 : -1;
+    return adopt(r, ag_addmm_family(&c->I->run.ag, kind, arg_ag(s), arg_ag(x), arg_ag(y), beta, alpha, out_of(r)));
 }
 
 /* A result made again by recorded ops: mv and dot (matmul's nodes), outer (v.reshape(-1, 1) * w), square (x ** 2). */
@@ -543,33 +572,37 @@ static int remade(const Call *c, const char *name, Value *r) {
     return replace_with(r, res);
 }
 
+/* median(): over all elements (one tensor) as a reduction whose ties share; median(dim) by the index it gives. */
+static int median(const Call *c, const char *name, Value *r) {
+    return r->kind == V_TENSOR ? reduction(c, name, r) : picks(c, name, r);
+}
+
+/* scatter with a tensor src by its own node (src's grad gathered, repeated indices too); with a number, by
+ * positions. */
+static int scatter(const Call *c, const char *name, Value *r) {
+    int rc = is_tensor(arg_at(c, 3, "src")) ? more_ops(c, name, r) : 0;
+    for (const MoveRow *m = MOVES; !rc && m->name; m++) if (!strcmp(m->name, name)) return moves(c, m, r);
+    return rc;
+}
+
+/* The builtins wired here besides the ELEMS and MOVES rows, each to the function that reads its arguments. */
+typedef int (*Wire)(const Call *c, const char *name, Value *r);
+static const struct { const char *name; Wire wire; } WIRES[] = {
+    {"scatter", scatter}, {"std", var_std}, {"var", var_std}, {"std_mean", var_std}, {"var_mean", var_std},
+    {"norm", reduction}, {"prod", reduction}, {"logsumexp", reduction}, {"cumsum", reduction}, {"amax", reduction},
+    {"amin", reduction}, {"median", median}, {"maximum", maximum}, {"minimum", maximum}, {"max", maximum},
+    {"min", maximum}, {"add", add_alpha}, {"sub", add_alpha}, {"pow", binary_fn}, {"atan2", binary_fn},
+    {"scatter_add", more_ops}, {"cumprod", more_ops}, {"sum", more_ops}, {"clamp", clamp_tensors},
+    {"clip", clamp_tensors}, {"clamp_min", clamp_bound}, {"clamp_max", clamp_bound}, {"to", to_copy},
+    {"double", to_copy}, {"float", to_copy}, {"type", to_copy}, {"einsum", einsum}, {"tensordot", tensordot},
+    {"cross", cross}, {"normalize", normalize}, {"sort", picks}, {"msort", picks}, {"topk", picks},
+    {"kthvalue", picks}, {"mode", picks}, {"addmm", addmm}, {"addmv", addmm}, {"baddbmm", addmm},
+    {"addbmm", addmm}, {"mv", remade}, {"dot", remade}, {"outer", remade}, {"square", remade}, {NULL, NULL}};
+
 int ag_after_wire(Interp *I, Args *a, Value *self, Value *r, const char *name) {
     Call c = {I, a, self};
+    for (int k = 0; WIRES[k].name; k++) if (!strcmp(WIRES[k].name, name)) return WIRES[k].wire(&c, name, r);
     for (const ElemRow *e = ELEMS; e->name; e++) if (!strcmp(e->name, name)) return elementwise(&c, e, r);
     for (const MoveRow *m = MOVES; m->name; m++) if (!strcmp(m->name, name)) return moves(&c, m, r);
-    if (!strcmp(name, "std") || !strcmp(name, "var") || !strcmp(name, "std_mean") || !strcmp(name, "var_mean"))
-        return var_std(&c, name, r);
-    if (!strcmp(name, "norm") || !strcmp(name, "prod") || !strcmp(name, "logsumexp") || !strcmp(name, "cumsum") ||
-        !strcmp(name, "amax") || !strcmp(name, "amin") || (!strcmp(name, "median") && r->kind == V_TENSOR))
-        return reduction(&c, name, r);
-    if (!strcmp(name, "maximum") || !strcmp(name, "minimum") || !strcmp(name, "max") || !strcmp(name, "min"))
-        return maximum(&c, name, r);
-    if (!strcmp(name, "add") || !strcmp(name, "sub")) return add_alpha(&c, name, r);
-    if (!strcmp(name, "pow") || !strcmp(name, "atan2")) return binary_fn(&c, name, r);
-    if (!strcmp(name, "scatter_add") || !strcmp(name, "cumprod") || !strcmp(name, "sum")) return more_ops(&c, name, r);
-    if (!strcmp(name, "clamp") || !strcmp(name, "clip")) return clamp_tensors(&c, r);
-    if (!strcmp(name, "clamp_min") || !strcmp(name, "clamp_max")) return clamp_bound(&c, name, r);
-    if (!strcmp(name, "to") || !strcmp(name, "double") || !strcmp(name, "float") || !strcmp(name, "type"))
-        return to_copy(&c, r);
-    if (!strcmp(name, "einsum")) return einsum(&c, r);
-    if (!strcmp(name, "tensordot")) return tensordot(&c, r);
-    if (!strcmp(name, "cross")) return cross(&c, r);
-    if (!strcmp(name, "normalize")) return normalize(&c, r);
-    static const char *const pk[] = {"sort", "msort", "topk", "kthvalue", "median", "mode", NULL};
-    for (int k = 0; pk[k]; k++) if (!strcmp(name, pk[k])) return picks(&c, name, r);
-    static const char *const mm[] = {"addmm", "addmv", "baddbmm", "addbmm", NULL};
-    for (int k = 0; mm[k]; k++) if (!strcmp(name, mm[k])) return addmm(&c, k, r);
-    if (!strcmp(name, "mv") || !strcmp(name, "dot") || !strcmp(name, "outer") || !strcmp(name, "square"))
-        return remade(&c, name, r);
     return 0;
 }

@@ -2,6 +2,7 @@
  * in-place writes through views, backward (with or without retain_graph, twice), autograd.grad, no_grad, retain_grad,
  * zero_grad, dropping values in any order. Every step gives a result or a clear error; everything is freed
  * (LeakSanitizer checks the graph's ownership). */
+#include <math.h>
 #include "fuzz_common.h"
 #include "autograd.h"
 
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         AgVal x = pool[a % POOL], y = pool[b % POOL];
         if (!x.t || !y.t) continue;
         int d = b % 4 - 2;
-        switch (op % 29) {
+        switch (op % 36) {
         case 0: put(pool, &k, ag_binary(&c, (BinOp)(b % 4), x, false, y, false)); break;
         case 1: {
             AgVal s = {ten_scalar_d_in(tc, (double)(b % 7) - 3), NULL};
@@ -138,6 +139,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (ag_requires_grad(px->m) || !px->t->ndim) break;
             Tensor *v = ten_select(px->t, 0, 0);
             if (v) put(pool, &k, (AgVal){v, ag_view_link(&c, v, &px->m, px->t)});
+            break;
+        }
+        /* ---- the ops whose node is attached around a forward already run (ag_extra.c, ag_reduce.c) ---- */
+        case 29: put(pool, &k, ag_elementwise(&c, (AgElem)(b % (AG_E_HARDTANH + 1)), "ElemBackward0", x,
+                                              ten_map(b & 1 ? "erf" : "expm1", x.t), -1, 1)); break;
+        case 30: {                      /* std, var, norm (p 1, 1.5, 2, inf), prod, logsumexp, amax, cumsum */
+            AgRed kind = (AgRed)(a % (AG_R_CUMSUM + 1));
+            int nd = b & 8 ? -1 : 1;
+            bool keep = b & 4;
+            static const double ps[] = {1, 1.5, 2, INFINITY};
+            double p = kind == AG_R_NORM ? ps[b % 4] : 1;
+            Tensor *out = kind == AG_R_CUMSUM ? ten_cumsum(x.t, d)
+                        : kind <= AG_R_STD ? ten_var(x.t, &d, nd < 0 ? 0 : 1, keep, 1, kind == AG_R_STD)
+                        : ten_norm(x.t, p, &d, nd < 0 ? 0 : 1, keep);
+            double cnt = kind <= AG_R_STD && x.t->ndim ? (double)x.t->shape[(d + x.t->ndim) % x.t->ndim] - 1 : p;
+            put(pool, &k, ag_reduction(&c, kind, "RedBackward0", x, out, &d, kind == AG_R_CUMSUM ? 1 : nd, keep, cnt));
+            break;
+        }
+        case 31: {                      /* flip by a position map, saved (gather's way) or kept in the node */
+            Tensor *pos = ten_arange_in(tc, 0, (double)x.t->numel, 1, DT_I64);
+            Tensor *p2 = pos ? ten_reshape(pos, x.t->ndim, x.t->shape) : NULL, *map = p2 ? ten_flip(p2, d) : NULL;
+            if (map) put(pool, &k, (b & 1 ? ag_index_map : ag_move_map)(&c, "FlipBackward0", ten_flip(x.t, d), map, 1, &x));
+            ten_free(pos); ten_free(p2); ten_free(map);
+            break;
+        }
+        case 32: put(pool, &k, ag_maximum(&c, x, y, ten_binary(b & 1 ? OP_MINIMUM : OP_MAXIMUM, x.t, false, y.t, false), b & 1)); break;
+        case 33: {                      /* scatter / scatter_add of y into x at index 0 along dim 0 */
+            Tensor *idx = y.t->ndim ? ten_new_in(tc, DT_I64, y.t->ndim, y.t->shape) : NULL;
+            if (idx) put(pool, &k, ag_scatter(&c, x, 0, idx, y, ten_scatter(x.t, 0, idx, y.t, b & 1), b & 1));
+            ten_free(idx);
+            break;
+        }
+        case 34: put(pool, &k, b & 1 ? ag_cumprod(&c, x, d, ten_cumprod(x.t, d))
+                                      : ag_clamp_tensors(&c, x, y, (AgVal){NULL, NULL}, ten_binary(OP_MAXIMUM, x.t, false, y.t, false)));
+                 break;
+        case 35: {
+            Tensor *ops[2] = {x.t, y.t};
+            AgVal in[2] = {x, y};
+            put(pool, &k, b & 1 ? ag_binary_fn(&c, b & 2 ? AG_B_POW : AG_B_ATAN2, x, false, y, false,
+                                               ten_binary(b & 2 ? OP_POW : OP_ATAN2, x.t, false, y.t, false))
+                                : ag_einsum(&c, "ij,jk->ik", 2, in, ten_einsum_in(tc, "ij,jk->ik", ops, 2)));
             break;
         }
         default: put(pool, &k, ag_layer_norm(&c, x, 1, (AgVal){NULL, NULL}, (AgVal){NULL, NULL}, 1e-5)); break;

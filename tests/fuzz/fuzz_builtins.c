@@ -43,6 +43,10 @@ static const char *const pool_src[] = {
     /* after a forward: the inner attention holds its weights to be computed when read (d2l_attention.c) */
     "(lambda m, X: (m.eval(), m(X, X, X, torch.tensor([3, 1])), m)[2])(d2l.MultiHeadAttention(8, 2, 0.0), torch.ones(2, 4, 8))",
     "(lambda m, X: (m.eval(), m(X, X, X, None), m.attention)[2])(d2l.MultiHeadAttention(8, 2, 0.0), torch.ones(2, 4, 8))",
+    /* tensors that require grad: the builtin's result is then wired into the graph after the call (ag_after.c) */
+    "torch.arange(6.).reshape(2, 3).requires_grad_()", "torch.tensor([1., -2., 0.], requires_grad=True)",
+    "torch.ones(2, 3, 4, dtype=torch.float64, requires_grad=True)", "torch.zeros(0, 3, requires_grad=True)",
+    "torch.arange(12.).reshape(3, 4).requires_grad_().T", "[torch.ones(2, requires_grad=True), torch.zeros(2)]",
 };
 #define NPOOL ((int)(sizeof pool_src / sizeof *pool_src))
 

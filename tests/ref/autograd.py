@@ -85,7 +85,7 @@ def write(op):
 
 AUX = {"masked_softmax": ROWS, "masked_fill_inplace": MASK, "masked_fill": MASK, "embedding": IDX, "embedding_pad": IDX, "cross_entropy": TARGET,
        "cross_entropy_sum": TARGET, "cross_entropy_none": TARGET, "cross_entropy_1d": TARGET0,
-       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE, "gather": GIDX, "scatter_add": GIDX}
+       "cross_entropy_3d": TARGET3, "cross_entropy_3d_none": TARGET3, "cross_entropy_4d_sum": TARGET4, "dropout": NOISE, "gather": GIDX, "scatter_add": GIDX, "scatter": GIDX}
 CASES = {
     "add": ([(2, 3), (2, 3)], None, lambda a, b: a + b),
     "add_bcast": ([(4, 1, 3), (2, 1)], None, lambda a, b: a + b),
@@ -233,6 +233,7 @@ CASES = {
     "cumprod": ([(3, 4)], None, lambda a: a.cumprod(1)),
     "cumprod_dim0": ([(3, 2, 2)], None, lambda a: torch.cumprod(a, 0)),
     "scatter_add": ([(3, 4), (3, 2)], None, lambda a, b: a.scatter_add(1, GIDX, b)),
+    "scatter": ([(3, 4), (3, 2)], None, lambda a, b: a.scatter(1, GIDX, b)),
     "cross": ([(4, 3), (4, 3)], None, lambda a, b: torch.cross(a, b, dim=1)),
     "cross_dim0_bcast": ([(3, 2, 4), (3, 1, 4)], None, lambda a, b: torch.cross(a, b, dim=0)),
     "addmm": ([(5,), (3, 4), (4, 5)], None, lambda s, a, b: torch.addmm(s, a, b, beta=0.5, alpha=2)),
