@@ -556,15 +556,38 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
     return g;
 }
 
-LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
-                        const LessonSources *src, RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb) {
+struct LessonTaking {
+    Interp *I;
+    const LessonQuestion *q;
+    const LessonExpect *e;
+    bool answers;           /* the statement is an answer (decided before it runs) */
+    char *named;            /* n = 64: the name whose value is the answer, NULL when none */
+    LessonAttempt *att;     /* NULL when e is */
+};
+
+LessonTaking *lesson_take_begin(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
+                                const LessonSources *src) {
+    LessonTaking *t = xcalloc(1, sizeof *t);
+    t->I = I;
+    t->q = q;
+    t->e = e;
     val_decref(I->last_value);
     I->last_value = NULL;
-    bool answers = lesson_answers(q, tree);
-    char *named = answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
-    LessonAttempt *att = e ? lesson_attempt_begin(I, q, tree, src) : NULL;
-    *rs = run(ctx);
-    if (*rs != RUN_OK || !e) {
+    t->answers = lesson_answers(q, tree);
+    t->named = t->answers ? NULL : lesson_answer_name(q, line);       /* n = 64: the value of n is the answer */
+    t->att = e ? lesson_attempt_begin(I, q, tree, src) : NULL;
+    return t;
+}
+
+LessonGrade lesson_take_end(LessonTaking *t, RunStatus rs, StrBuf *fb) {
+    Interp *I = t->I;
+    const LessonQuestion *q = t->q;
+    char *named = t->named;
+    LessonAttempt *att = t->att;
+    bool answers = t->answers;
+    const LessonExpect *e = t->e;
+    free(t);
+    if (rs != RUN_OK || !e) {
         free(named);
         lesson_attempt_free(att);
         return GRADE_FAILED;
@@ -591,6 +614,13 @@ LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *
     }
     free(named);
     return g;
+}
+
+LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
+                        const LessonSources *src, RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb) {
+    LessonTaking *t = lesson_take_begin(I, q, e, line, tree, src);
+    *rs = run(ctx);
+    return lesson_take_end(t, *rs, fb);
 }
 
 /* obj.attr.attr as text, for a chain of names and attributes; false for anything else. */
