@@ -15,7 +15,6 @@
 
 #define PROSE_MAX_WIDTH 100     /* prose lines on a wide terminal stay readable */
 
-
 /* The runner's one sink for text: prose, messages, and what statements printed. A lesson is a stranger's file, so
  * control characters in any of it (a student's value in a message, an error) are shown as \xHH (tw_visible), never
  * sent to the terminal; the runner's own terminal codes go through guide_term() instead. */
@@ -54,7 +53,6 @@ void guide_prose(LessonRun *S, const char *text) {
     guide_out(sb_str(&b));
     sb_free(&b);
 }
-
 
 /* "attn: " and a message about the lesson's own files (a recording or progress that could not be saved) on the
  * session's error stream, after what the lesson printed: the interpreter's one path for errors. */
@@ -165,7 +163,6 @@ void guide_erase_blank_prompt(LessonRun *S, const char *typed, size_t above) {
     snprintf(codes, sizeof codes, "\033[%zuA\r\033[J", rows);
     guide_term(codes);
 }
-
 
 /* Shows a line of feedback and puts it in the recording. */
 void guide_feedback(LessonRun *S, const char *text) {

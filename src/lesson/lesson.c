@@ -313,7 +313,6 @@ Lesson *lesson_load(const char *path, AttnError *err) {
     return l;
 }
 
-
 bool lesson_item_shows_error(const LessonItem *it) {
     const char *e = it->expected ? it->expected : "";
     return !strncmp(e, "error: ", 7) || strstr(e, "\nerror: ");

@@ -29,7 +29,6 @@ static bool same_text(const char *a, const char *b) {
     }
 }
 
-
 /* The trivial answers a question must reject: 0, 1, None, [] and its inputs unchanged, as answer lines. */
 static char **trivial_answers(Interp *I, const LessonQuestion *q, int *n) {
     char **names = NULL, **out = NULL;
