@@ -63,8 +63,9 @@ struct LessonFeed {
     int figures;
     PlotTarget target;
 };
-/* A wait at the prompt in S: statements typed there run as at the prompt (a Ctrl-C pressed before one was typed at a
- * terminal stops it; in a pipe it is stale). */
+/* A wait at the prompt in S: statements typed there run as at the prompt, and as session_source_reader's do: a Ctrl-C
+ * still pending when one starts is dropped when the input is not a terminal (the line editor clears it before
+ * reading a line). */
 void guide_feed_init(LessonFeed *f, LessonRun *S, bool (*choose)(LessonFeed *), bool (*ran)(LessonFeed *, RunStatus *),
                      void *ctx);
 /* choose's two ways to set the statement: what the student typed (*in taken over; it: when it is the lesson's
