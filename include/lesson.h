@@ -122,6 +122,13 @@ LessonGrade lesson_try(Interp *I, const LessonQuestion *q, const LessonExpect *e
  * %s."; no full stop of its own), or GRADE_NOT_ANSWER with a note to show in fb as it is, or nothing. */
 LessonGrade lesson_take(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
                         const LessonSources *src, RunStatus (*run)(void *ctx), void *ctx, RunStatus *rs, StrBuf *fb);
+/* lesson_take in two halves, for a caller whose statement runs in between (the terminal lesson runs it on
+ * session_feed): lesson_take_begin before it runs (what it answers, the attempt begun), lesson_take_end after, with
+ * its status; lesson_take_end grades as lesson_take does and frees the taking. */
+typedef struct LessonTaking LessonTaking;
+LessonTaking *lesson_take_begin(Interp *I, const LessonQuestion *q, const LessonExpect *e, const char *line, Node *tree,
+                                const LessonSources *src);
+LessonGrade lesson_take_end(LessonTaking *t, RunStatus rs, StrBuf *fb);
 
 /* attn notebook N: lesson `which` (as lesson_find takes it) in the chosen language as an nbformat 4 notebook on the
  * attn kernel, written to out (src/lesson/notebook.c). Returns the exit status (2: no such lesson, 1: a write

@@ -8,8 +8,9 @@
  *
  * Every statement of every kind of run goes through session_run(): a word-command, or code that the reader has
  * already parsed (the tree is handed over, never parsed twice). Every run of many statements (the terminal, a pipe,
- * a file, attn -c, a Jupyter cell, a transcript's or a lesson's steps) is one loop, session_feed() over a
- * SessionSource; only the guided lesson at the prompt, which reads words between statements, calls session_run itself.
+ * a file, attn -c, a Jupyter cell, a transcript's or a lesson's steps, the guided lesson at the prompt) is one loop,
+ * session_feed() over a SessionSource; the guided lesson's source is its dialogue (src/lesson/guide_feed.c), which
+ * reads the lesson's words between statements and chooses what runs.
  */
 #ifndef ATTN_SESSION_H
 #define ATTN_SESSION_H

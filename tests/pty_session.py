@@ -399,6 +399,19 @@ with tempfile.TemporaryDirectory() as state:
     check("lesson 1 starts from the REPL", "help for lesson commands" in out, out)
     t.send("lesson_var = 5\r")
     t.read("Enter runs it)\r\nattn> ")
+    # Ctrl-C in a lesson stops the statement running (a detour here), says so once, and the step still waits: the
+    # lesson's statements run through the one loop (session_feed) as the REPL's do
+    t.clear()
+    t.send("{-1}.isdisjoint(range(10 ** 15))\r")
+    t.read(timeout=1.0)
+    t.send("\x03")
+    out = t.read("Enter runs it)\r\nattn> ", timeout=10)
+    check("Ctrl-C in a lesson stops the statement and the step still waits",
+          "interrupted (Ctrl-C)" in out and "(a detour" in out and out.count("interrupted") == 1, out)
+    t.clear()
+    t.send("lesson_var + 1\r")
+    out = t.read("Enter runs it)\r\nattn> ")
+    check("...and the lesson goes on with what was defined before", "\r\n6\r\n" in out, out)
     t.clear()
     t.send("quit\r")
     out = t.read("attn> ")

@@ -1,8 +1,11 @@
-/* lesson_internal.h - what lesson.c, runner.c and messages.c share inside src/lesson: the table of every message a
- * student or a lesson author reads (one place, so it can be translated). */
+/* lesson_internal.h - what the files of src/lesson share inside it: the table of every message a student or a lesson
+ * author reads (one place, so it can be translated), and the small helpers the parser (lesson.c), the answer checker
+ * (answers.c) and the soundness check (soundness.c) have in common. */
 #ifndef ATTN_LESSON_INTERNAL_H
 #define ATTN_LESSON_INTERNAL_H
 #include "strbuf.h"
+#include "lesson.h"
+#include "ast.h"
 
 /* Message ids; lesson_msg(id) is the text, a printf format where the id's comment shows arguments. */
 typedef enum {
@@ -51,5 +54,17 @@ typedef enum {
 } MsgId;
 
 const char *lesson_msg(MsgId id);
+
+/* Appends a copy of s[0, len) to the array *arr of *n strings (lesson.c). */
+void lesson_push_str(char ***arr, int *n, const char *s, size_t len);
+/* The statements of a parsed chunk: the block's children, or the one statement; *n of them (answers.c). */
+Node *const *lesson_statements(Node *const *tree, int *n);
+/* "name = expression" -> name (owned); NULL for anything else (answers.c). */
+char *lesson_assigned_name(const char *src);
+/* Runs src in I unseen (session_run_unseen), writing no file; false with the error pending on I when it fails
+ * (answers.c). */
+bool lesson_run_silently(Interp *I, const char *src);
+/* The names the model answer of q reads, each a malloc'ed string, for the caller to free (answers.c). */
+void lesson_answer_inputs(Interp *I, const LessonQuestion *q, char ***names, int *nn);
 
 #endif

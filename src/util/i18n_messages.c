@@ -22,7 +22,7 @@ static const I18nMessage catalogue[] = {
       "レッスンの一覧、help で関数の一覧。Ctrl-D で終了します。\n",
       "输入书中的代码（torch.zeros、d2l.masked_softmax ……）。lesson 列出课程，\n"
       "help 列出函数；Ctrl-D 退出。\n"}},
-    /* lesson runner (src/lesson/runner.c) */
+    /* lesson runner (src/lesson/runner.c, guide_*.c) */
     {{"Type this, or press Enter to run it:\n",
       "次の文を入力するか、Enter で実行してください:\n",
       "输入下面的语句，或按 Enter 运行它：\n"}},
@@ -370,7 +370,7 @@ static const I18nMessage catalogue[] = {
     {{"  (none of its names is in attn)\n", "  (attn にはこのモジュールの名前がありません)\n", "  （attn 中没有这个模块的名字）\n"}},
     {{"  Methods defined here:\n", "  ここで定義されたメソッド:\n", "  这里定义的方法：\n"}},
     {{"  Also a method: X.%s(...)\n", "  メソッドとしても使えます: X.%s(...)\n", "  也可作为方法使用：X.%s(...)\n"}},
-    /* finding lessons (src/lesson/runner.c, translation.c) */
+    /* finding lessons (src/lesson/list.c, translation.c) */
     {{"attn: no lesson '%s' (attn lesson lists them)\n",
       "attn: レッスン '%s' はありません (attn lesson で一覧を表示)\n",
       "attn：没有课程 '%s'（attn lesson 列出所有课程）\n"}},
