@@ -416,7 +416,10 @@ Value *builtins_value_class(const Value *v) {
         if (v->u.seq.is_size) { module = "torch"; name = "Size"; }
         else if (v->u.seq.named) { module = "torch.return_types"; name = strrchr(v->u.seq.named->name, '.') + 1; }
         break;
-    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_DICT: case V_SET: case V_RANGE: case V_SLICE:
+    case V_DICT:                                 /* val_type_name's "collections.OrderedDict" is the class's repr */
+        if (v->u.dict->ordered || v->u.dict->default_dict) { module = "collections"; name = strchr(name, '.') + 1; }
+        break;
+    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_SET: case V_RANGE: case V_SLICE:
     case V_DICTVIEW: break;
     default: return NULL;
     }
