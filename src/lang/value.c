@@ -952,7 +952,14 @@ static bool repr_enter(Interp *I, StrBuf *out, const Value *v) {
     if (!container || !I) return true;
     for (int i = 0; i < I->repr_nactive; i++)
         if (I->repr_active[i] == v) {
-            sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
+            /* as CPython: an OrderedDict is "...", a defaultdict its prefix again around the dict's "{...}" */
+            if (v->kind == V_DICT && v->u.dict->ordered) sb_puts(out, "...");
+            else if (v->kind == V_DICT && v->u.dict->default_dict) {
+                sb_puts(out, "defaultdict(");
+                if (v->u.dict->factory) repr_depth(I, out, v->u.dict->factory, 1);
+                else sb_puts(out, "<class 'dict'>");
+                sb_puts(out, ", {...})");
+            } else sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
             return false;
         }
     if (I->repr_nactive == (int)(sizeof I->repr_active / sizeof *I->repr_active)) { sb_puts(out, "..."); return false; }
