@@ -395,6 +395,6 @@ const Builtin bi_torch_data[] = {
      "data.DataLoader to get minibatches (from torch.utils import data).", "§3.3", 0, "torch.utils.data"},
     {"DataLoader", bi_data_loader, "torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)",
      "Minibatches of a dataset: `for X, y in loader:` gives batch_size samples at a time, stacked into tensors (a "
-     "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (torch.manual_seed "
-     "repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0, "torch.utils.data"},
+     "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (drawn as torch.randperm "
+     "draws; torch.manual_seed repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0, "torch.utils.data"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
