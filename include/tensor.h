@@ -141,6 +141,7 @@ Tensor *ten_full_in(TenCtx *c, DType dt, int ndim, const int64_t *shape, double 
 Tensor *ten_arange_in(TenCtx *c, double start, double stop, double step, DType dt);
 Tensor *ten_eye_in(TenCtx *c, int64_t n, int64_t m, DType dt);
 Tensor *ten_linspace_in(TenCtx *c, double start, double stop, int64_t steps, DType dt);
+Tensor *ten_logspace_in(TenCtx *c, double start, double stop, int64_t steps, double base, DType dt);
 Tensor *ten_copy(const Tensor *t);                                   /* a contiguous copy */
 Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new contiguous tensor */
 void ten_free(Tensor *t);                                            /* the view; the storage with its last view */
@@ -210,6 +211,7 @@ Tensor *ten_randn_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape);        
 /* dt float32 or float64 */
 Tensor *ten_uniform_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shape, double lo, double hi);
 Tensor *ten_normal_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shape, double mean, double std);
+Tensor *ten_randperm_in(TenCtx *c, Rng *g, int64_t n);        /* 0..n-1 shuffled, int64 (torch.randperm, DataLoader) */
 
 /* ---- elementwise with NumPy/PyTorch broadcasting (tensor_elementwise.c) ---- */
 typedef enum {

@@ -80,8 +80,9 @@ typedef struct Dict {
     int64_t *hashes;         /* hashes[i] is keys[i]'s hash, computed when it was inserted */
     int n, cap;
     bool ordered;            /* a collections.OrderedDict (a module's state_dict()): printed as PyTorch prints it */
-    bool default_dict;       /* a collections.defaultdict(dict) (an optimizer's state): d[k] of a missing k inserts
-                              * and returns a new {}; printed as defaultdict(<class 'dict'>, {...}) */
+    bool default_dict;       /* a collections.defaultdict: d[k] of a missing k inserts and returns factory() (an
+                              * optimizer's state, factory NULL: a new {}); printed as defaultdict(<class 'dict'>, {...}) */
+    struct Value *factory;   /* owned: a defaultdict's default_factory (None: missing keys raise KeyError); NULL: dict */
     uint32_t version;        /* changes with every insertion, removal or value replaced (views follow it) */
     int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a key's place */
     int32_t index_cap;       /* a power of two, at least twice the entries */

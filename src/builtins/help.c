@@ -319,6 +319,7 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"torch.nn", "torch.nn", "nn.", "torch.nn (nn)"}, {"F", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
         {"torch.nn.functional", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
         {"d2l", "d2l", "d2l.", "d2l"}, {"math", "math", "math.", "math"}, {"random", "random", "random.", "random"},
+        {"collections", "collections", "collections.", "collections"},
         {"torch.nn.init", "torch.nn.init", "nn.init.", "torch.nn.init (nn.init)"},
         {"torch.utils", "torch.utils", "torch.utils.", "torch.utils"},
         {"torch.autograd", "torch.autograd", "torch.autograd.", "torch.autograd"},

@@ -280,6 +280,16 @@ static Value *m_to(Interp *I, Args *a) {
     return val_incref(a->pos[0]);
 }
 
+/* module.float() / .double() / .half(): tag is the dtype asked for (-1 float16). attn's parameters are float32, so
+ * .float() is the module itself (as PyTorch's returns self) and the others are refused in one line. */
+static Value *m_cast_module(Interp *I, Args *a) {
+    static const char *const kw[] = {NULL};
+    if (!args_check(I, a, 1, kw)) return NULL;
+    if (a->fn->tag == DT_F32) return val_incref(a->pos[0]);
+    return rt_error(I, "attn's modules compute in float32 only: .%s() is not supported (attn has no %s)", a->fn->name,
+                    a->fn->tag == DT_F64 ? "float64 parameters" : "float16");
+}
+
 static Value *m_cuda(Interp *I, Args *a) { return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)"); }
 
 /* .children() / .named_children() and .modules() / .named_modules() (the module itself first, then depth first). */
@@ -376,6 +386,9 @@ const Builtin bi_module_methods[] = {
      "Copies the tensors of a state_dict into the parameters of the same names.", "", 0, "module"},
     {"to", m_to, "module.to(device)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0, "module"},
     {"cpu", m_to, "module.cpu()", "Returns the module (it is on the CPU).", "", 0, "module"},
+    {"float", m_cast_module, "module.float()", "Returns the module: its parameters are float32 already.", "", DT_F32, "module"},
+    {"double", m_cast_module, "module.double()", "Not available: attn's modules compute in float32 only.", "", DT_F64, "module"},
+    {"half", m_cast_module, "module.half()", "Not available: attn has no float16.", "", -1, "module"},
     {"cuda", m_cuda, "module.cuda()", "Not available: attn has no GPU.", "", 0, "module"},
     {"children", m_children, "module.children()", "The direct submodules, in the order they were assigned.", "", 0, "module"},
     {"named_children", m_children, "module.named_children()", "(name, submodule) pairs.", "", 1, "module"},

@@ -232,6 +232,32 @@ static Value *bi_dict(Interp *I, Args *a) {
     return d;
 }
 
+/* collections.OrderedDict(pairs, key=value, ...): dict()'s entries in a dict that prints and compares as an
+ * OrderedDict (what a module's state_dict() is). */
+static Value *bi_ordered_dict(Interp *I, Args *a) {
+    if (a->npos > 1) return rt_raise(I, "TypeError", "expected at most 1 arguments, got %d", a->npos);
+    Value *d = bi_dict(I, a);
+    if (d) d->u.dict->ordered = true;
+    return d;
+}
+
+/* collections.defaultdict(default_factory=None, pairs, key=value, ...): a dict whose d[k] of a missing k stores and
+ * returns default_factory() (None: KeyError, as a dict); Python's TypeError for a factory that cannot be called. */
+static Value *bi_defaultdict(Interp *I, Args *a) {
+    Value *f = a->npos ? a->pos[0] : NULL;
+    if (f && f->kind != V_NONE && f->kind != V_BUILTIN && f->kind != V_METHOD && f->kind != V_FUNC && f->kind != V_CLASS &&
+        f->kind != V_OBJECT)
+        return rt_raise(I, "TypeError", "first argument must be callable or None");
+    if (a->npos > 2) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos - 1);
+    Args rest = *a;
+    if (a->npos) { rest.pos++; rest.npos--; }
+    Value *d = bi_dict(I, &rest);
+    if (!d) return NULL;
+    d->u.dict->default_dict = true;
+    d->u.dict->factory = f ? val_incref(f) : val_none();
+    return d;
+}
+
 /* enumerate, zip, map, filter, reversed and iter: Python 3's lazy single-pass iterators (ops_lazy_iterator): nothing
  * is read from the arguments, and no function runs, until the items are consumed. */
 static Value *bi_enumerate(Interp *I, Args *a) {
@@ -1257,6 +1283,8 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
     if (a->fn->tag == 0) {                                  /* copy: a shallow copy */
         Value *c = val_dict();
         c->u.dict->ordered = d->u.dict->ordered;
+        c->u.dict->default_dict = d->u.dict->default_dict;        /* a defaultdict's copy is one, with its factory */
+        if (d->u.dict->factory) c->u.dict->factory = val_incref(d->u.dict->factory);
         return dict_fill(I, c, d) ? c : (val_decref(c), NULL);
     }
     while (d->u.dict->n) dict_del_at(d->u.dict, d->u.dict->n - 1);
@@ -1641,6 +1669,12 @@ const Builtin bi_python[] = {
     {"hash", bi_hash, "hash(x)", "The hash of x (equal values hash alike); TypeError for a list, dict or set.", "", 0, ""},
     {"list", bi_list, "list(iterable)", "A list of the items.", "", 0, ""},
     {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0, ""},
+    {"OrderedDict", bi_ordered_dict, "collections.OrderedDict(pairs, key=value, ...)",
+     "A dict that prints as OrderedDict([(key, value), ...]) and whose == also compares the order (a state_dict() is one).",
+     "", 0, "collections"},
+    {"defaultdict", bi_defaultdict, "collections.defaultdict(default_factory=None, pairs, key=value, ...)",
+     "A dict where d[k] of a missing key stores and returns default_factory(): defaultdict(list), defaultdict(int).",
+     "", 0, "collections"},
     {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
     {"set", bi_set, "set(iterable)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
     {"frozenset", bi_frozenset, "frozenset(iterable)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},

@@ -78,7 +78,7 @@ static const struct { const char *path, *module; bool bare; } modules[] = {
     {"torch.utils.data", "torch.utils.data", false}, {"torch.autograd", "torch.autograd", false},
     {"torch.optim", "torch.optim", false}, {"torch.nn.utils", "torch.nn.utils", false},
     {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
-    {"random", "random", true}};
+    {"random", "random", true}, {"collections", "collections", false}};
 
 static Value *module_named(const char *path, bool bare_only) {
     for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)
@@ -273,6 +273,8 @@ Value *builtins_module_attr(const char *module, const char *name) {
         if (!strcmp(name, "tau")) return val_float(6.28318530717958647692);
         if (!strcmp(name, "pi") || !strcmp(name, "e") || !strcmp(name, "inf") || !strcmp(name, "nan")) return dtype_or_constant(name);
         b = math_function(name);
+    } else if (!strcmp(module, "collections")) {
+        b = homed("collections", name);
     } else if (!strcmp(module, "attn")) {
         b = homed("attn", name);
         if (!b) b = attn_tool(name);
@@ -416,7 +418,10 @@ Value *builtins_value_class(const Value *v) {
         if (v->u.seq.is_size) { module = "torch"; name = "Size"; }
         else if (v->u.seq.named) { module = "torch.return_types"; name = strrchr(v->u.seq.named->name, '.') + 1; }
         break;
-    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_DICT: case V_SET: case V_RANGE: case V_SLICE:
+    case V_DICT:                                 /* val_type_name's "collections.OrderedDict" is the class's repr */
+        if (v->u.dict->ordered || v->u.dict->default_dict) { module = "collections"; name = strchr(name, '.') + 1; }
+        break;
+    case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_SET: case V_RANGE: case V_SLICE:
     case V_DICTVIEW: break;
     default: return NULL;
     }
@@ -448,6 +453,8 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"DataLoader", "torch.utils.data", "torch.utils.data.dataloader", NULL},
     {"SGD", "torch.optim", "torch.optim.sgd", NULL}, {"Adam", "torch.optim", "torch.optim.adam", NULL},
     {"AdamW", "torch.optim", "torch.optim.adamw", NULL},
+    {"OrderedDict", "collections", "collections", "collections.OrderedDict"},
+    {"defaultdict", "collections", "collections", "collections.defaultdict"},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
 };
 #define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])
@@ -472,7 +479,7 @@ Value *builtins_type_of(const Value *v) {
                      : v->kind == V_OBJECT ? v->u.obj.cls->name : val_type_name(v);
     for (int i = 0; i < N_TYPE_BUILTINS; i++) {
         const char *made = type_builtins[i].objclass ? type_builtins[i].objclass : type_builtins[i].name;
-        if (strcmp(made, name) || (v->kind != V_OBJECT && type_builtins[i].home[0])) continue;
+        if (strcmp(made, name) || (v->kind != V_OBJECT && v->kind != V_DICT && type_builtins[i].home[0])) continue;
         const Builtin *b = builtins_find(type_builtins[i].name);
         if (b && type_builtin_index(b) == i) return val_builtin(b);
     }

@@ -238,6 +238,19 @@ static Value *bi_normal(Interp *I, Args *a) {
     return done(I, ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, mean, std));
 }
 
+/* Integers lo + (a draw mod (hi - lo)) into a new tensor of the shape, cast to dt: what randint and randint_like
+ * draw (the caller has checked lo < hi). */
+static Value *randint_fill(Interp *I, int ndim, const int64_t *shape, int64_t lo, int64_t hi, DType dt) {
+    Tensor *t = ten_new_in(I->run.ten, DT_I64, ndim, shape);
+    if (!t) return rt_tensor_error(I);
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = (int64_t)((uint64_t)lo + rng_next(&I->run.rng) % span);
+    if (dt == DT_I64) return val_tensor(t);
+    Tensor *c = ten_cast(t, dt);
+    ten_free(t);
+    return done(I, c);
+}
+
 static Value *bi_randint(Interp *I, Args *a) {
     static const char *const kw[] = {"low", "high", "size", "dtype", "device", "requires_grad", NULL};
     if (!args_check(I, a, 3, kw)) return NULL;
@@ -258,14 +271,79 @@ static Value *bi_randint(Interp *I, Args *a) {
     int64_t shape[TEN_MAX_DIMS];
     int nd;
     if (!arg_shape(I, &sa, 0, shape, &nd)) return NULL;
-    Tensor *t = ten_new_in(I->run.ten, DT_I64, nd, shape);
-    if (!t) return rt_tensor_error(I);
-    uint64_t span = (uint64_t)(hi - lo);
-    for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = lo + (int64_t)(rng_next(&I->run.rng) % span);
-    if (dt == DT_I64) return val_tensor(t);
+    return randint_fill(I, nd, shape, lo, hi, dt);
+}
+
+/* torch.randint_like(input, high) / (input, low, high): randint's integers in input's shape and (unless dtype=)
+ * dtype, PyTorch's errors for low >= high and for a bool tensor asked for more than 0 and 1. */
+static Value *bi_randint_like(Interp *I, Args *a) {
+    static const char *const kw[] = {"input", "low", "high", "dtype", "device", "requires_grad", "memory_format", NULL};
+    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *x = arg(a, 0, "input"), *l = a->npos == 2 ? NULL : arg(a, 1, "low"), *h = a->npos == 2 ? a->pos[1] : arg(a, 2, "high");
+    if (!x || x->kind != V_TENSOR || !h)
+        return rt_raise(I, "TypeError", "randint_like() takes a tensor and high, or a tensor, low and high: torch.randint_like(X, 10)");
+    int64_t lo = 0, hi;
+    if ((l && !arg_int(I, l, "low", &lo)) || !arg_int(I, h, "high", &hi)) return NULL;
+    bool has;
+    DType dt = x->u.t->dtype;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    if (lo >= hi)
+        return rt_error(I, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", (long long)lo, (long long)hi);
+    if (dt == DT_BOOL && (lo < 0 || hi > 2)) return rt_error(I, "to - 1 is out of bounds for bool");
+    return randint_fill(I, x->u.t->ndim, x->u.t->shape, lo, hi, dt);
+}
+
+/* torch.randperm(n, *, generator=None, dtype=torch.int64): 0 .. n-1 in an order drawn from attn's generator, the one
+ * function a shuffling DataLoader draws its order from too (ten_randperm_in). */
+static Value *bi_randperm(Interp *I, Args *a) {
+    Value *p[5];                                 /* n, generator, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 5)) return NULL;
+    if (p[0]->kind != V_INT && p[0]->kind != V_BOOL && !(p[0]->kind == V_TENSOR && p[0]->u.t->numel == 1 && !ten_is_float(p[0]->u.t->dtype)))
+        return rt_raise(I, "TypeError", "randperm(): argument 'n' (position 1) must be int, not %s", val_type_name(p[0]));
+    if (p[1] && p[1]->kind != V_NONE)
+        return rt_error(I, "randperm(generator=...) is not in attn: it has one generator, seeded by torch.manual_seed");
+    int64_t n;
+    if (!arg_int(I, p[0], "n", &n)) return NULL;
+    bool has;
+    DType dt = DT_I64;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    if (dt == DT_BOOL) return rt_error(I, "\"randperm\" not implemented for 'Bool'");
+    Tensor *t = ten_randperm_in(I->run.ten, &I->run.rng, n);
+    if (!t || dt == DT_I64) return done(I, t);
     Tensor *c = ten_cast(t, dt);
     ten_free(t);
     return done(I, c);
+}
+
+/* torch.scalar_tensor(s, *, dtype=None): a 0-dim tensor of the number s, the default float dtype unless dtype=. */
+static Value *bi_scalar_tensor(Interp *I, Args *a) {
+    Value *p[4];                                 /* s, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 4)) return NULL;
+    Value *s = p[0];
+    if (!val_is_number(s) && !(s->kind == V_TENSOR && s->u.t->numel == 1))
+        return rt_raise(I, "TypeError", "scalar_tensor(): argument 's' (position 1) must be Number, not %s", val_type_name(s));
+    double v;
+    if (!arg_double(I, s, "s", &v)) return NULL;
+    bool has;
+    DType dt = I->run.ten->default_float;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    return done(I, ten_full_in(I->run.ten, dt, 0, NULL, v));
+}
+
+/* torch.logspace(start, end, steps, base=10.0, *, dtype=None): base ** linspace(start, end, steps), digits as
+ * PyTorch's CPU kernel gives them (ten_logspace_in). */
+static Value *bi_logspace(Interp *I, Args *a) {
+    Value *p[7];                                 /* start, end, steps, base, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 7)) return NULL;
+    double x0, x1, base = 10.0;
+    int64_t steps;
+    if (!arg_double(I, p[0], "start", &x0) || !arg_double(I, p[1], "end", &x1) || !arg_int(I, p[2], "steps", &steps)) return NULL;
+    if (p[3] && !arg_double(I, p[3], "base", &base)) return NULL;
+    bool has;
+    DType dt = I->run.ten->default_float;
+    if (!get_dtype(I, a, &has, &dt)) return NULL;
+    if (dt == DT_BOOL) return rt_error(I, "\"logspace_cpu\" not implemented for 'Bool'");
+    return done(I, ten_logspace_in(I->run.ten, x0, x1, steps, base, dt));
 }
 
 /* torch.set_default_dtype(d): what Python floats and float creation functions become; float32 or float64. */
@@ -368,15 +446,27 @@ const Builtin bi_torch_create[] = {
     {"ones_like", bi_like, "torch.ones_like(input, *, dtype=None, device=None, requires_grad=False)", "Ones of X's shape and dtype.", "§2.1", 1, "torch"},
     {"rand_like", bi_like, "torch.rand_like(input, *, dtype=None, device=None, requires_grad=False)", "Uniform [0, 1) numbers of X's shape.", "§2.1", 2, "torch"},
     {"randn_like", bi_like, "torch.randn_like(input, *, dtype=None, device=None, requires_grad=False)", "Standard normal numbers of X's shape.", "§2.1", 3, "torch"},
+    {"empty_like", bi_like, "torch.empty_like(input, *, dtype=None, device=None, requires_grad=False)",
+     "A new tensor of X's shape and dtype (attn fills it with zeros).", "§2.1", 0, "torch"},
+    {"randint_like", bi_randint_like, "torch.randint_like(input, low=0, high, *, dtype=None, device=None, requires_grad=False)",
+     "Random integers in [low, high) in X's shape and dtype, drawn as torch.randint draws them.", "§2.1", 0, "torch"},
     {"full_like", bi_full_like, "torch.full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False)", "X's shape filled with v.", "§2.1", 0, "torch"},
     {"arange", bi_arange, "torch.arange(start=0, end, step=1, dtype=None)",
      "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0, "torch"},
     {"linspace", bi_linspace, "torch.linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)", "steps evenly spaced values from start to end.", "§2.1", 0, "torch"},
+    {"logspace", bi_logspace, "torch.logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False)",
+     "steps values from base**start to base**end, evenly spaced in the exponent: torch.logspace(0, 2, 3) is 1, 10, 100.",
+     "§2.1", 0, "torch"},
+    {"scalar_tensor", bi_scalar_tensor, "torch.scalar_tensor(s, *, dtype=None, device=None, requires_grad=False)",
+     "A 0-dim tensor of the number s, float32 (the default dtype) unless dtype= says otherwise.", "§2.1", 0, "torch"},
     {"eye", bi_eye, "torch.eye(n, m=n, *, dtype=None, device=None, requires_grad=False)", "Identity matrix.", "§2.1", 0, "torch"},
     {"rand", bi_rand, "torch.rand(*size, dtype=None, device=None, requires_grad=False)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0, "torch"},
     {"randn", bi_rand, "torch.randn(*size, dtype=None, device=None, requires_grad=False)", "Standard normal numbers from the seeded generator.", "§2.1", 1, "torch"},
     {"normal", bi_normal, "torch.normal(mean=0.0, std=1.0, size=None, *, dtype=None, device=None, requires_grad=False)", "Normal numbers with the given mean and std.", "§2.1", 0, "torch"},
     {"randint", bi_randint, "torch.randint(low=0, high, size, *, dtype=torch.int64, device=None, requires_grad=False)", "Random integers in [low, high).", "§2.1", 0, "torch"},
+    {"randperm", bi_randperm, "torch.randperm(n, *, generator=None, dtype=torch.int64, device=None, requires_grad=False)",
+     "0 .. n-1 in a random order from the seeded generator (Fisher-Yates); a shuffling DataLoader draws its order the "
+     "same way. The same seed gives the same permutation on every machine, not PyTorch's.", "§2.1", 0, "torch"},
     {"manual_seed", bi_manual_seed, "torch.manual_seed(seed)",
      "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0, "torch"},
     {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",

@@ -171,8 +171,8 @@ static Value *m_epoch_batch(Interp *I, Args *a) {
 static const Builtin epoch_batch = {"_batch", m_epoch_batch, "", "", "", 0, ""};
 static const ObjClass EpochClass = {.name = "_SingleProcessDataLoaderIter"};
 
-/* iter(loader): one epoch, lazy as PyTorch's: the sample order is drawn now (a permutation from the session's
- * generator when shuffling, Fisher-Yates), and each batch is read and collated when the loop asks for it (the
+/* iter(loader): one epoch, lazy as PyTorch's: the sample order is drawn now (torch.randperm's permutation from the session's
+ * generator when shuffling, ten_randperm_in), and each batch is read and collated when the loop asks for it (the
  * batch_size samples after the ones before; the last, smaller batch dropped with drop_last). An iterator, or NULL
  * with the error set. */
 static Value *loader_iter(Interp *I, Value *self) {
@@ -183,18 +183,9 @@ static Value *loader_iter(Interp *I, Value *self) {
     if (!nv) { val_decref(ds); return NULL; }
     int64_t n = nv->kind == V_INT ? nv->u.i : 0, bs = loader_int(self, "batch_size");
     val_decref(nv);
-    Tensor *order = ten_new_in(I->run.ten, DT_I64, 1, &n);
+    Tensor *order = loader_int(self, "shuffle") ? ten_randperm_in(I->run.ten, &I->run.rng, n)     /* as torch.randperm */
+                                                : ten_arange_in(I->run.ten, 0, (double)n, 1, DT_I64);
     if (!order) { val_decref(ds); return rt_tensor_error(I); }
-    int64_t *o = ten_i64(order);
-    for (int64_t i = 0; i < n; i++) o[i] = i;
-    if (loader_int(self, "shuffle")) {
-        Rng *g = &I->run.rng;
-        for (int64_t i = n - 1; i > 0; i--) {
-            int64_t j = (int64_t)(rng_uniform(g) * (double)(i + 1)), t = o[i];
-            o[i] = o[j];
-            o[j] = t;
-        }
-    }
     int64_t batches = loader_int(self, "drop_last") ? n / bs : (n + bs - 1) / bs;
     Value *epoch = val_object(&EpochClass);
     val_attr_set(epoch, "dataset", ds);    /* the reference held above */
@@ -404,6 +395,6 @@ const Builtin bi_torch_data[] = {
      "data.DataLoader to get minibatches (from torch.utils import data).", "§3.3", 0, "torch.utils.data"},
     {"DataLoader", bi_data_loader, "torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)",
      "Minibatches of a dataset: `for X, y in loader:` gives batch_size samples at a time, stacked into tensors (a "
-     "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (torch.manual_seed "
-     "repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0, "torch.utils.data"},
+     "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (drawn as torch.randperm "
+     "draws; torch.manual_seed repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0, "torch.utils.data"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -866,9 +866,21 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         int i;
         int64_t h;
         if (!ops_dict_find_hash(I, obj->u.dict, index, &h, &i)) return NULL;
-        if (i < 0 && obj->u.dict->default_dict) {          /* defaultdict(dict): the missing key gets a new {} */
-            Value *fresh = val_dict();
-            if (ops_dict_store(I, obj->u.dict, index, fresh, h) < 0) { val_decref(fresh); return NULL; }
+        Value *factory = obj->u.dict->factory;
+        if (i < 0 && obj->u.dict->default_dict && (!factory || factory->kind != V_NONE)) {
+            /* defaultdict: the missing key gets default_factory() ({} for an optimizer's state), as __missing__ */
+            val_incref(obj);                               /* the factory may drop every other reference */
+            val_incref(index);
+            Value *fresh = factory ? val_incref(factory) : NULL;
+            if (factory) {
+                Args fa = {NULL, 0, NULL, NULL, 0, NULL, NULL};
+                Value *made = interp_call(I, factory, &fa);
+                val_decref(fresh);
+                fresh = made;
+            } else fresh = val_dict();
+            if (fresh && ops_dict_store(I, obj->u.dict, index, fresh, h) < 0) { val_decref(fresh); fresh = NULL; }
+            val_decref(index);
+            val_decref(obj);
             return fresh;
         }
         return i >= 0 ? val_incref(obj->u.dict->vals[i]) : ops_key_error(I, index);
@@ -1284,6 +1296,11 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (m) return val_builtin(m);
         if (!strcmp(name, "__name__")) return val_str(obj->u.builtin->name);
         if (!strcmp(name, "__doc__")) return val_str(obj->u.builtin->help);
+        const char *module = NULL;                  /* a type's: int.__module__ 'builtins', OrderedDict's 'collections' */
+        if (lib()->type_module(obj->u.builtin, &module) && module) {
+            if (!strcmp(name, "__qualname__")) return val_str(obj->u.builtin->name);
+            if (!strcmp(name, "__module__")) return val_str(module);
+        }
         break;
     }
     default: break;

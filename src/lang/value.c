@@ -130,6 +130,7 @@ Value *val_incref(Value *v) {
 void dict_free(Dict *d) {
     value_bytes -= dict_bytes(d);
     for (int i = 0; i < d->n; i++) { val_decref(d->keys[i]); val_decref(d->vals[i]); }
+    if (d->factory) val_decref(d->factory);
     free(d->keys);
     free(d->vals);
     free(d->hashes);
@@ -141,6 +142,7 @@ void dict_free(Dict *d) {
 
 static void visit_dict(Dict *d, void (*visit)(Value *, void *), void *ctx) {
     for (int i = 0; i < d->n; i++) { visit(d->keys[i], ctx); visit(d->vals[i], ctx); }
+    if (d->factory) visit(d->factory, ctx);
 }
 
 void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
@@ -950,7 +952,14 @@ static bool repr_enter(Interp *I, StrBuf *out, const Value *v) {
     if (!container || !I) return true;
     for (int i = 0; i < I->repr_nactive; i++)
         if (I->repr_active[i] == v) {
-            sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
+            /* as CPython: an OrderedDict is "...", a defaultdict its prefix again around the dict's "{...}" */
+            if (v->kind == V_DICT && v->u.dict->ordered) sb_puts(out, "...");
+            else if (v->kind == V_DICT && v->u.dict->default_dict) {
+                sb_puts(out, "defaultdict(");
+                if (v->u.dict->factory) repr_depth(I, out, v->u.dict->factory, 1);
+                else sb_puts(out, "<class 'dict'>");
+                sb_puts(out, ", {...})");
+            } else sb_puts(out, v->kind == V_LIST ? "[...]" : v->kind == V_DICT ? "{...}" : v->kind == V_TUPLE ? "(...)" : "...");
             return false;
         }
     if (I->repr_nactive == (int)(sizeof I->repr_active / sizeof *I->repr_active)) { sb_puts(out, "..."); return false; }
@@ -1019,7 +1028,12 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
             sb_putc(out, ')');
             break;
         }
-        if (v->u.dict->default_dict) sb_puts(out, "defaultdict(<class 'dict'>, ");
+        if (v->u.dict->default_dict) {          /* defaultdict(<class 'list'>, {...}), defaultdict(None, {}) */
+            sb_puts(out, "defaultdict(");
+            if (v->u.dict->factory) repr_depth(I, out, v->u.dict->factory, depth + 1);
+            else sb_puts(out, "<class 'dict'>");
+            sb_puts(out, ", ");
+        }
         sb_putc(out, '{');
         dict_items_repr(I, out, v->u.dict, depth, false);
         sb_putc(out, '}');

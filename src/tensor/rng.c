@@ -54,3 +54,21 @@ Tensor *ten_normal_in(TenCtx *c, Rng *g, DType dt, int ndim, const int64_t *shap
 }
 Tensor *ten_rand_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape) { return ten_uniform_in(c, g, DT_F32, ndim, shape, 0, 1); }
 Tensor *ten_randn_in(TenCtx *c, Rng *g, int ndim, const int64_t *shape) { return ten_normal_in(c, g, DT_F32, ndim, shape, 0, 1); }
+
+/* randperm(n): 0 .. n-1 in a random order from g, an int64 tensor of shape (n), or NULL with c's error (n < 0 is
+ * PyTorch's negative-dimension error). Fisher-Yates from the top: position i (n-1 down to 1) swaps with a j drawn
+ * uniformly from 0..i. torch.randperm and a shuffling DataLoader both draw their orders here, so one seed gives both
+ * the same permutation (attn's generator is not PyTorch's mt19937, so the numbers differ from PyTorch's). */
+Tensor *ten_randperm_in(TenCtx *c, Rng *g, int64_t n) {
+    if (n < 0) { ten_fail_in(c, "Trying to create tensor with negative dimension %lld: [%lld]", (long long)n, (long long)n); return NULL; }
+    Tensor *t = ten_new_in(c, DT_I64, 1, &n);
+    if (!t) return NULL;
+    int64_t *o = ten_i64(t);
+    for (int64_t i = 0; i < n; i++) o[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(rng_uniform(g) * (double)(i + 1)), x = o[i];
+        o[i] = o[j];
+        o[j] = x;
+    }
+    return t;
+}

@@ -467,6 +467,32 @@ Tensor *ten_linspace_in(TenCtx *c, double start, double stop, int64_t steps, DTy
     return t;
 }
 
+/* t[i] = v; an int64 t gets INT64_MIN for a v beyond its range (x86's cvttsd2si, what PyTorch prints), not C's
+ * undefined conversion. */
+static void logspace_put(Tensor *t, int64_t i, double v) {
+    if (t->dtype == DT_I64 && !(v > -0x1p63 && v < 0x1p63)) ten_i64(t)[i] = INT64_MIN;
+    else ten_set(t, i, v);
+}
+
+/* logspace(start, stop, steps, base): base ** linspace(start, stop, steps), computed as PyTorch 1.13's CPU kernel
+ * (RangeFactories.cpp) does so the digits match: float dtypes round start and stop to the dtype, step in double,
+ * the first half counted up from start and the second down from stop, base ** x in double (int64: truncated);
+ * steps == 1 is base ** start. A new 1-dim tensor, or NULL with c's error. */
+Tensor *ten_logspace_in(TenCtx *c, double start, double stop, int64_t steps, double base, DType dt) {
+    if (steps < 0) { ten_fail_in(c, "number of steps must be non-negative"); return NULL; }
+    Tensor *t = ten_new_in(c, dt, 1, &steps);
+    if (!t || steps == 0) return t;
+    if (steps == 1) { logspace_put(t, 0, pow(base, start)); return t; }
+    int64_t half = steps / 2;
+    double a0 = start, a1 = stop;                 /* start.to<scalar_t>() */
+    if (dt == DT_F32) { a0 = (float)start; a1 = (float)stop; }
+    if (dt == DT_I64) { a0 = (double)(int64_t)start; a1 = (double)(int64_t)stop; }
+    double step = (dt == DT_F32 ? (double)((float)a1 - (float)a0) : a1 - a0) / (double)(steps - 1);
+    for (int64_t i = 0; i < steps; i++)
+        logspace_put(t, i, pow(base, i < half ? a0 + step * (double)i : a1 - step * (double)(steps - i - 1)));
+    return t;
+}
+
 Tensor *ten_eye_in(TenCtx *c, int64_t n, int64_t m, DType dt) {
     int64_t sh[2] = {n, m};
     Tensor *t = ten_new_in(c, dt, 2, sh);

@@ -5,7 +5,7 @@ d2l-ai/d2l-en's d2l/torch.py, and its aliases against what PyTorch computes. att
 and none of Python's builtins. Python's AttributeError words where a module lacks a name.
 
 usage: module_names.py ATTN"""
-import builtins, json, math, random, subprocess, sys, types
+import builtins, collections, json, math, random, subprocess, sys, types
 
 from refcheck import ATTN, check, finish
 
@@ -29,7 +29,8 @@ DataModule HyperParameters ProgressBoard Timer Accumulator Animator masked_softm
 add_to_class check_shape check_len cpu gpu num_gpus try_gpu try_all_gpus set_axes set_figsize use_svg_display
 transpose_qkv transpose_output""".split())
 
-MODULES = {"torch": torch, "torch.nn": torch.nn, "torch.nn.functional": F, "math": math, "random": random}
+MODULES = {"torch": torch, "torch.nn": torch.nn, "torch.nn.functional": F, "math": math, "random": random,
+           "collections": collections}
 
 
 def public(obj):
