@@ -1,8 +1,11 @@
 /* tensor_einsum.c - torch.einsum("bqd,bkd->bqk", Q, K): sums of products over labelled dims, as PyTorch defines
  * them: explicit output ("->") or implicit (the labels that appear once, in alphabetical order), "..." for the
  * dims no label names (broadcast, right-aligned), a label repeated in one operand for its diagonal, size-1 dims
- * broadcast. One loop over every label's values, summing in double (int64 exactly): each operand's offset is
- * sum(label value * the strides of that operand's dims carrying the label). */
+ * broadcast. Two operands whose labels make a (batched) matrix product, as PyTorch finds them (sumproduct_pair),
+ * go to ten_matmul: the labels of both operands and the output are the batch, those of one operand and the output
+ * the rows or columns, those of both and not the output the sum. Everything else (one operand or three, a diagonal,
+ * a label summed in one operand only, bool) takes one loop over every label's values, summing in double (int64
+ * exactly): each operand's offset is sum(label value * the strides of that operand's dims carrying the label). */
 #include "tensor_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +47,81 @@ static int parse_term(TenCtx *c, const char *s, const char *end, int ndim, int e
     return 0;
 }
 
+/* What the equation says about each label: its size (-1 when no operand has it), its stride in each operand (the sum
+ * over the operand's dims carrying it, 0 where that dim has size 1), how many dims of each operand carry it, and
+ * whether one of them has the label's size (a dim of size 1 against a larger size only broadcasts). */
+typedef struct Labels {
+    int64_t size[N_LABELS], stride[MAX_OPS][N_LABELS];
+    int occ[MAX_OPS][N_LABELS];
+    bool sized[MAX_OPS][N_LABELS];
+} Labels;
+
+/* Whether operand k takes part in label l's products: it carries l once or more, at l's size (or l has size 1). */
+static bool carries(const Labels *L, int k, int l) { return L->occ[k][l] > 0 && (L->sized[k][l] || L->size[l] == 1); }
+
+/* ops[0] (batch, m, sum) @ ops[1] (batch, sum, n) by ten_matmul, in the output's order out[0..nout): the product
+ * einsum is when every label is one of those four (see the top of the file), sized, on no dim of size 0, and neither
+ * operand repeats a label (a diagonal). Otherwise NULL with *fits false and nothing reported; NULL with *fits true
+ * is a failure reported in the operands' context (memory, Ctrl-C). The result is new and contiguous. */
+static Tensor *einsum_product(Tensor *const *ops, const Labels *L, const int *out, int nout, const bool *in_out, bool *fits) {
+    int bat[TEN_MAX_DIMS], m[TEN_MAX_DIMS], n[TEN_MAX_DIMS], sum[TEN_MAX_DIMS], nb = 0, nm = 0, nn = 0, ns = 0;
+    *fits = false;
+    if (ops[0]->dtype == DT_BOOL) return NULL;
+    for (int l = 0; l < N_LABELS; l++) {
+        if (L->size[l] < 0) continue;
+        if (L->size[l] == 0 || L->occ[0][l] > 1 || L->occ[1][l] > 1) return NULL;
+        if (in_out[l] || L->size[l] == 1) continue;          /* output labels below, in the output's order */
+        if (!carries(L, 0, l) || !carries(L, 1, l)) return NULL;    /* summed in one operand only */
+        sum[ns++] = l;
+    }
+    for (int i = 0; i < nout; i++) {
+        bool a = carries(L, 0, out[i]), b = carries(L, 1, out[i]);
+        if (a && b) bat[nb++] = out[i];
+        else if (a) m[nm++] = out[i];
+        else if (b) n[nn++] = out[i];
+        else return NULL;
+    }
+    *fits = true;
+    /* each operand as a view over its labels, then (B, M, K) and (B, K, N): a copy only where the view is not one */
+    int64_t sh[2][TEN_MAX_DIMS], st[2][TEN_MAX_DIMS], dims[3][3] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+    const int *group[2][3] = {{bat, m, sum}, {bat, sum, n}};
+    const int ng[2][3] = {{nb, nm, ns}, {nb, ns, nn}};
+    Tensor *v[2] = {NULL, NULL}, *x[2] = {NULL, NULL}, *r = NULL, *o = NULL;
+    for (int k = 0; k < 2; k++) {
+        int nd = 0;
+        for (int g = 0; g < 3; g++)
+            for (int i = 0; i < ng[k][g]; i++, nd++) {
+                int l = group[k][g][i];
+                sh[k][nd] = L->size[l];
+                st[k][nd] = L->stride[k][l];
+                dims[k][g] *= L->size[l];
+            }
+        v[k] = ten_view_of(ops[k], nd, sh[k], st[k], ops[k]->offset);
+        x[k] = v[k] ? ten_reshape(v[k], 3, dims[k]) : NULL;
+        if (!x[k]) goto done;
+    }
+    r = ten_matmul(x[0], x[1]);                                 /* (B, M, N) */
+    if (!r) goto done;
+    /* (batch..., m..., n...) back in the output's order */
+    int64_t rsh[TEN_MAX_DIMS];
+    int lab[TEN_MAX_DIMS], nr = 0, perm[TEN_MAX_DIMS];
+    for (int i = 0; i < nb; i++) lab[nr++] = bat[i];
+    for (int i = 0; i < nm; i++) lab[nr++] = m[i];
+    for (int i = 0; i < nn; i++) lab[nr++] = n[i];
+    for (int i = 0; i < nr; i++) rsh[i] = L->size[lab[i]];
+    for (int i = 0; i < nout; i++)
+        for (int j = 0; j < nr; j++)
+            if (lab[j] == out[i]) perm[i] = j;
+    Tensor *rv = ten_reshape(r, nr, rsh), *p = rv ? ten_permute(rv, perm) : NULL;
+    o = p ? ten_contiguous(p) : NULL;
+    ten_free(p);
+    ten_free(rv);
+done:
+    for (int k = 0; k < 2; k++) { ten_free(x[k]); ten_free(v[k]); }
+    ten_free(r);
+    return o;
+}
+
 Tensor *ten_einsum_in(TenCtx *c, const char *eq, Tensor *const *ops, int nops) {
     if (nops < 1 || nops > MAX_OPS) { ten_fail_in(c, "einsum(): must provide at least one operand (and at most %d)", MAX_OPS); return NULL; }
     const char *arrow = strstr(eq, "->");
@@ -76,10 +154,13 @@ Tensor *ten_einsum_in(TenCtx *c, const char *eq, Tensor *const *ops, int nops) {
         if (ell_n[k] > ell_max) ell_max = ell_n[k];
     }
     /* sizes of every label; stride of every label in every operand */
-    int64_t size[N_LABELS], stride[MAX_OPS][N_LABELS];
+    Labels L;
+    int64_t *size = L.size, (*stride)[N_LABELS] = L.stride;
     int count[N_LABELS];
     for (int l = 0; l < N_LABELS; l++) { size[l] = -1; count[l] = 0; }
-    memset(stride, 0, sizeof stride);
+    memset(L.stride, 0, sizeof L.stride);
+    memset(L.occ, 0, sizeof L.occ);
+    memset(L.sized, 0, sizeof L.sized);
     for (k = 0; k < nops; k++) {
         int d = 0;
         for (int j = 0; j < nl[k]; j++) {
@@ -96,6 +177,8 @@ Tensor *ten_einsum_in(TenCtx *c, const char *eq, Tensor *const *ops, int nops) {
                     return NULL;
                 }
                 if (n != 1) stride[k][l] += ops[k]->stride[d];
+                L.occ[k][l]++;
+                if (n != 1) L.sized[k][l] = true;
             }
         }
     }
@@ -139,6 +222,11 @@ Tensor *ten_einsum_in(TenCtx *c, const char *eq, Tensor *const *ops, int nops) {
     DType dt = ops[0]->dtype;
     for (k = 1; k < nops; k++)
         if (ops[k]->dtype != dt) { ten_fail_in(c, "expected scalar type %s but found %s", ten_dtype_word(dt), ten_dtype_word(ops[k]->dtype)); return NULL; }
+    if (nops == 2) {
+        bool fits;
+        Tensor *prod = einsum_product(ops, &L, out, nout, in_out, &fits);
+        if (fits) return prod;
+    }
     int64_t osh[TEN_MAX_DIMS], inner = 1, work = 1;
     for (int i = 0; i < nout; i++) osh[i] = size[out[i]];
     for (int i = 0; i < nsum; i++) inner *= size[sum_l[i]];

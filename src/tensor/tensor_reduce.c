@@ -445,23 +445,28 @@ typedef struct SoftmaxJob {
     atomic_int failed;            /* a thread found no memory for its buffer */
 } SoftmaxJob;
 
-/* The last dim: PyTorch's _vec_softmax_lastdim, row by row (a row of a non-contiguous t read into a buffer). */
+/* The last dim: PyTorch's _vec_softmax_lastdim. Rows of stride 1 are read where they lie and written to the output
+ * four at a time by vm_softmax_rows_to (max of four rows at once, exp and sum in one pass: the same operations in the
+ * same order as vm_softmax_row), or one at a time where four are not evenly spaced in t; a row of another stride is
+ * read into a buffer first. */
 static void softmax_rows(void *ctx, int64_t begin, int64_t end) {
     SoftmaxJob *J = ctx;
     const float *x = J->t->data;
-    float *buf = J->step == 1 ? NULL : malloc(sizeof(float) * (size_t)J->n);
-    if (J->step != 1 && !buf) { atomic_store(&J->failed, 1); return; }
-    if (!buf) {
-        /* rows of stride 1: copied to the output four at a time and computed there by vm_softmax_rows (max of four
-         * rows at once, exp and sum in one pass: the same operations in the same order as vm_softmax_row) */
+    if (J->step == 1) {
         for (int64_t r = begin; r < end && !ten_interrupted; r += 4) {
-            int64_t k = end - r < 4 ? end - r : 4;
-            for (int64_t i = 0; i < k; i++)
-                memcpy(J->out + (r + i) * J->n, x + walk_offset(&J->rows, r + i), sizeof(float) * (size_t)J->n);
-            vm_softmax_rows(J->out + r * J->n, k, J->n, J->n);
+            int64_t k = end - r < 4 ? end - r : 4, off[4];
+            for (int64_t i = 0; i < k; i++) off[i] = walk_offset(&J->rows, r + i);
+            int64_t ld = k > 1 ? off[1] - off[0] : J->n;
+            bool even = true;
+            for (int64_t i = 2; i < k; i++) even = even && off[i] - off[i - 1] == ld;
+            if (even) vm_softmax_rows_to(x + off[0], ld, J->out + r * J->n, J->n, k, J->n);
+            else
+                for (int64_t i = 0; i < k; i++) vm_softmax_rows_to(x + off[i], J->n, J->out + (r + i) * J->n, J->n, 1, J->n);
         }
         return;
     }
+    float *buf = malloc(sizeof(float) * (size_t)J->n);
+    if (!buf) { atomic_store(&J->failed, 1); return; }
     for (int64_t r = begin; r < end && !ten_interrupted; r++) {
         const float *row = x + walk_offset(&J->rows, r);
         for (int64_t k = 0; k < J->n; k++) buf[k] = row[k * J->step];

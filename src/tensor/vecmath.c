@@ -159,26 +159,29 @@ void vm_softmax_row(const float *x, float *y, int64_t n) {
     for (int64_t i = 0; i < n; i++) y[i] *= inv;
 }
 
-void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld) {
+void vm_softmax_rows_to(const float *x, int64_t ldx, float *y, int64_t ldy, int64_t rows, int64_t n) {
     int64_t r = 0;
 #ifdef HAVE_X86_SIMD
     if (n >= 8 && vm_level() == 2) {
-        vm_softmax_rows_avx512(x, rows, n, ld);
+        vm_softmax_rows_avx512(x, ldx, y, ldy, rows, n);
         return;
     }
     if (n >= 8 && vm_level() >= 1) {
         for (; r + 4 <= rows; r += 4) {
-            float *b = x + r * ld, m[4], s[4];
-            vm_reduce8x4_avx2(b, ld, n, 1, m);
-            for (int k = 0; k < 4; k++) vm_sub_avx2(b + k * ld, m[k], b + k * ld, n);
-            for (int k = 0; k < 4; k++) vm_map(VM_EXP, b + k * ld, b + k * ld, n);   /* exp has no lane dependence */
-            vm_reduce8x4_avx2(b, ld, n, 0, s);
-            for (int k = 0; k < 4; k++) vm_scale_avx2(b + k * ld, 1 / s[k], n);
+            const float *a = x + r * ldx;
+            float *b = y + r * ldy, m[4], s[4];
+            vm_reduce8x4_avx2(a, ldx, n, 1, m);
+            for (int k = 0; k < 4; k++) vm_sub_avx2(a + k * ldx, m[k], b + k * ldy, n);
+            for (int k = 0; k < 4; k++) vm_map(VM_EXP, b + k * ldy, b + k * ldy, n);   /* exp has no lane dependence */
+            vm_reduce8x4_avx2(b, ldy, n, 0, s);
+            for (int k = 0; k < 4; k++) vm_scale_avx2(b + k * ldy, 1 / s[k], n);
         }
     }
 #endif
-    for (; r < rows; r++) vm_softmax_row(x + r * ld, x + r * ld, n);
+    for (; r < rows; r++) vm_softmax_row(x + r * ldx, y + r * ldy, n);
 }
+
+void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld) { vm_softmax_rows_to(x, ld, x, ld, rows, n); }
 
 void vm_stream_copy(float *dst, const float *src, int64_t n) {
 #ifdef HAVE_X86_SIMD

@@ -73,10 +73,10 @@ void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, i
 
 /* ---- softmax over the keys (§11.3.2, the book's masked_softmax) in PyTorch's order ---- */
 
-/* e = exp(x - m) over a row of n >= 8 (in place) and its sum added up as vm_reduce8_avx2 adds: 8 lanes, lane j
+/* y = e = exp(x - m) over a row of n >= 8 (x == y in place) and its sum added up as vm_reduce8_avx2 adds: 8 lanes, lane j
  * taking elements j, j + 8, ... in order (the last partial vector only in its lanes), then halves, quarters,
  * neighbours. exp runs 16 at a time (the bits of 8 at a time, vecmath.h); the sum takes each half in turn. */
-static float exp_sum_row(float *x, float m, int64_t n) {
+static float exp_sum_row(const float *x, float *y, float m, int64_t n) {
     const __m512 vm = _mm512_set1_ps(m);
     const __m256i lanes = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
     __m256 acc = _mm256_setzero_ps();
@@ -84,7 +84,7 @@ static float exp_sum_row(float *x, float m, int64_t n) {
         int64_t cnt = n - i < 16 ? n - i : 16;
         __mmask16 k = cnt == 16 ? 0xffff : (__mmask16)((1u << cnt) - 1);
         __m512 e = Sleef_expf16_u10avx512f(_mm512_sub_ps(_mm512_maskz_loadu_ps(k, x + i), vm));
-        _mm512_mask_storeu_ps(x + i, k, e);
+        _mm512_mask_storeu_ps(y + i, k, e);
         __m256 lo = _mm512_castps512_ps256(e), hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(e), 1));
         if (i == 0) {
             acc = lo;                                       /* n >= 8: the first 8 elements start the lanes */
@@ -107,16 +107,17 @@ static float exp_sum_row(float *x, float m, int64_t n) {
     return _mm256_cvtss_f32(acc);
 }
 
-void vm_softmax_rows_avx512(float *x, int64_t rows, int64_t n, int64_t ld) {
+void vm_softmax_rows_avx512(const float *x, int64_t ldx, float *y, int64_t ldy, int64_t rows, int64_t n) {
     int64_t r = 0;
     float m[4];
     for (; r < rows; r++) {
-        float *row = x + r * ld;
+        const float *src = x + r * ldx;
+        float *row = y + r * ldy;
         if (r % 4 == 0) {
-            if (r + 4 <= rows) vm_reduce8x4_avx2(row, ld, n, 1, m);     /* the maxima of four rows at once */
-            else for (int64_t j = 0; j < 4 && r + j < rows; j++) m[j] = vm_reduce8_avx2(row + j * ld, n, 1);
+            if (r + 4 <= rows) vm_reduce8x4_avx2(src, ldx, n, 1, m);     /* the maxima of four rows at once */
+            else for (int64_t j = 0; j < 4 && r + j < rows; j++) m[j] = vm_reduce8_avx2(src + j * ldx, n, 1);
         }
-        float inv = 1 / exp_sum_row(row, m[r % 4], n);
+        float inv = 1 / exp_sum_row(src, row, m[r % 4], n);
         const __m512 vi = _mm512_set1_ps(inv);
         int64_t i = 0;
         for (; i + 16 <= n; i += 16) _mm512_storeu_ps(row + i, _mm512_mul_ps(_mm512_loadu_ps(row + i), vi));

@@ -159,6 +159,41 @@ static void test_softmax_widths_agree(void **state) {
     free(x); free(a); free(b);
 }
 
+/* vm_softmax_rows_to (softmax reading rows where they lie, as torch.softmax over the last dim of a strided view does)
+ * gives the bits of vm_softmax_rows on a copy, at every vector level: rows ldx apart (a gap after each row, written
+ * with a sentinel that must not be read into any result) into rows ldy apart, 1 to 7 rows, lengths around the widths,
+ * with the same hostile values as above. */
+static void test_softmax_rows_to_agrees(void **state) {
+    (void)state;
+    enum { MAXN = 300, ROWS = 7, GAP = 5 };
+    float *x = malloc(sizeof(float) * (MAXN + GAP) * ROWS), *a = malloc(sizeof(float) * MAXN * ROWS);
+    float *y = malloc(sizeof(float) * (MAXN + GAP) * ROWS);
+    int top = vm_level();
+    for (int level = 0; level <= top; level++)
+        for (int64_t n = 1; n <= MAXN; n += n < 40 ? 1 : 37) {
+            int64_t ldx = n + GAP, ldy = n + 2;
+            for (int64_t i = 0; i < ldx * ROWS; i++) {
+                uint32_t r = next_u32();
+                x[i] = i % ldx >= n ? 1e30f : r % 97 == 0 ? -1e6f : r % 389 == 0 ? INFINITY : r % 1543 == 0 ? NAN
+                     : r % 3 == 0 ? sample(r) * 1e-3f : (float)((int)(r % 20001) - 10000) / 977.0f;
+            }
+            for (int64_t rows = 1; rows <= ROWS; rows++) {
+                for (int64_t r = 0; r < rows; r++) memcpy(a + r * n, x + r * ldx, sizeof(float) * (size_t)n);
+                vm_force_level(level);
+                vm_softmax_rows(a, rows, n, n);
+                vm_softmax_rows_to(x, ldx, y, ldy, rows, n);
+                for (int64_t r = 0; r < rows; r++)
+                    for (int64_t i = 0; i < n; i++)
+                        if (memcmp(&a[r * n + i], &y[r * ldy + i], 4) != 0 && !(isnan(a[r * n + i]) && isnan(y[r * ldy + i])))
+                            fail_msg("level %d, n %lld, %lld rows: row %lld element %lld: in place %a, from the source %a", level,
+                                     (long long)n, (long long)rows, (long long)r, (long long)i, (double)a[r * n + i],
+                                     (double)y[r * ldy + i]);
+            }
+        }
+    vm_force_level(-1);
+    free(x); free(a); free(y);
+}
+
 /* The fused attention against its definition, computed here step by step with the same products. */
 /* The small products (below the BLAS threshold) add each C[i][j] in double over p = 0, 1, ... and round once: the
  * definition, worked here one element at a time, must give the same bits at every vector width (scalar, AVX2's
@@ -643,6 +678,7 @@ int main(void) {
         cmocka_unit_test(test_vecmath_widths_agree),
         cmocka_unit_test(test_softmax_row),
         cmocka_unit_test(test_softmax_widths_agree),
+        cmocka_unit_test(test_softmax_rows_to_agrees),
         cmocka_unit_test(test_small_gemm_is_the_definition),
         cmocka_unit_test(test_attention_matches_definition),
         cmocka_unit_test(test_blas_gemm_order),
