@@ -297,7 +297,12 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
  *     if (!args_bind(I, a, p, 3)) return NULL;
  */
 #define ARGS_MAX_PARAMS 16
+#define ARGS_MAX_FORMS 4
 bool args_bind(Interp *I, Args *a, Value **out, int nout);
+/* The same for an overloaded declaration, forms separated by " / " ("range(stop, /) / range(start, stop, step=1, /)"):
+ * binds the first form the arguments fit and returns its index (out holds that form's parameters), else raises the
+ * TypeError (argspec.c says which) and returns -1. nout >= the named parameters of every form. */
+int args_bind_form(Interp *I, Args *a, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
 void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */
