@@ -47,8 +47,8 @@ static Value *bi_print(Interp *I, Args *a) {
 }
 
 static Value *bi_range(Interp *I, Args *a) {
-    if (!args_check(I, a, 3, NO_KW)) return NULL;
-    if (a->npos == 0) return rt_raise(I, "TypeError", "range expected at least 1 argument, got 0");
+    Value *p[3];
+    if (args_bind_form(I, a, p, 3) < 0) return NULL;
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
@@ -58,8 +58,8 @@ static Value *bi_range(Interp *I, Args *a) {
 }
 
 static Value *bi_len(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
-    if (a->npos != 1) return rt_raise(I, "TypeError", "len() takes exactly one argument (%d given)", a->npos);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return ops_len(I, a->pos[0]);
 }
 
@@ -84,8 +84,9 @@ static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
 }
 
 static Value *bi_int(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos == 0) return val_int(0);
+    Value *p[2];                                 /* x, base */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    if (!p[0]) return p[1] ? rt_raise(I, "TypeError", "int() missing string argument") : val_int(0);
     bool done;
     Value *special = a->npos == 1 ? number_special(I, a->pos[0], false, &done) : NULL;
     if (special || (a->npos == 1 && done)) return special;
@@ -99,7 +100,7 @@ static Value *bi_int(Interp *I, Args *a) {
         else r = val_int((int64_t)v->u.f);
     } else if (v->kind == V_STR) {
         int64_t base = 10;
-        if (a->npos > 1 && !arg_int(I, a->pos[1], "base", &base)) { val_decref(v); return NULL; }
+        if (p[1] && !arg_int(I, p[1], "base", &base)) { val_decref(v); return NULL; }
         char *end;
         const char *s = v->u.str.s;
         while (*s == ' ') s++;
@@ -118,7 +119,8 @@ static Value *bi_int(Interp *I, Args *a) {
 }
 
 static Value *bi_float(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_float(0);
     bool done;
     Value *special = number_special(I, a->pos[0], true, &done);
@@ -139,23 +141,26 @@ static Value *bi_float(Interp *I, Args *a) {
 }
 
 static Value *bi_bool(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_bool(false);
     bool t;
     return interp_truth(I, a->pos[0], &t) ? val_bool(t) : NULL;
 }
 
 static Value *bi_str(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
-    if (a->npos == 0) return val_str("");
+    Value *p[1];                                 /* object: str(object=5) as Python's */
+    if (!args_bind(I, a, p, 1)) return NULL;
+    if (!p[0]) return val_str("");
     StrBuf b;
     sb_init(&b);
-    if (!val_str_of(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
+    if (!val_str_of(I, &b, p[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
 static Value *bi_repr(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "repr() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     StrBuf b;
     sb_init(&b);
     if (!val_repr(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
@@ -164,7 +169,8 @@ static Value *bi_repr(Interp *I, Args *a) {
 
 /* ascii(x): repr(x) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
 static Value *bi_ascii(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "ascii() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     StrBuf b;
     sb_init(&b);
     if (!val_ascii(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
@@ -174,19 +180,22 @@ static Value *bi_ascii(Interp *I, Args *a) {
 /* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
  * one); TypeError for an unhashable value */
 static Value *bi_hash(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "hash() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     int64_t h;
     return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
 }
 
 static Value *bi_list(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_list(0);
     return ops_to_list(I, a->pos[0]);
 }
 
 static Value *bi_tuple(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_tuple(0);
     Value *l = ops_to_list(I, a->pos[0]);
     if (l) l->kind = V_TUPLE;
@@ -330,7 +339,8 @@ static Value *bi_min(Interp *I, Args *a) { return fold(I, a, 1); }
 static Value *bi_max(Interp *I, Args *a) { return fold(I, a, 2); }
 
 static Value *bi_abs(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "abs() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     Value *v = a->pos[0];
     if (v->kind == V_TENSOR && grad_recording(I, 1, &v)) return ret_ag(I, ag_abs(&I->run.ag, arg_ag(v)));
     if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
@@ -496,7 +506,8 @@ static Value *bi_sorted(Interp *I, Args *a) {
 }
 
 static Value *bi_reversed(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "reversed() takes exactly one argument") : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return ops_reversed(I, a->pos[0]);
 }
 
@@ -507,21 +518,22 @@ static Value *bi_map(Interp *I, Args *a) {
 }
 
 static Value *bi_filter(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_raise(I, "TypeError", "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     return ops_lazy_iterator(I, "filter", a->pos[0], a->pos + 1, 1, 0);
 }
 
 static Value *bi_iter(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos == 2) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
-    if (a->npos != 1) return rt_raise(I, "TypeError", "iter expected at least 1 argument, got %d", a->npos);
+    Value *p[2];
+    int form = args_bind_form(I, a, p, 2);
+    if (form < 0) return NULL;
+    if (form == 1) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
     return ops_iter(I, a->pos[0]);
 }
 
 static Value *bi_next(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos < 1) return rt_raise(I, "TypeError", "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
+    Value *p[2];
+    if (args_bind_form(I, a, p, 2) < 0) return NULL;
     if (!ops_is_iterator(a->pos[0]))
         return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(I, a->pos[0]);
@@ -541,8 +553,8 @@ static int by_text(const void *x, const void *y) {
     return strcmp((*(Value *const *)x)->u.str.s, (*(Value *const *)y)->u.str.s);
 }
 static Value *bi_dir(Interp *I, Args *a) {
-    if (a->npos > 1) return rt_error(I, "dir expected at most 1 argument, got %d", a->npos);
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (args_bind_form(I, a, p, 1) < 0) return NULL;
     Value *l = val_list(0);
     int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
     if (a->npos == 1) {
@@ -568,8 +580,8 @@ static Value *bi_dir(Interp *I, Args *a) {
 
 /* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
 static Value *bi_divmod(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_raise(I, "TypeError", "divmod expected 2 arguments, got %d", a->npos);
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     Value *x = a->pos[0], *y = a->pos[1];
     if (!val_is_number(x) || !val_is_number(y))
         return rt_raise(I, "TypeError", "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
@@ -585,7 +597,8 @@ static Value *bi_divmod(Interp *I, Args *a) {
 }
 
 static Value *bi_format(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW) || a->npos < 1) return a->npos < 1 ? rt_error(I, "format() takes a value and a format spec") : NULL;
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     Value *spec = a->npos > 1 ? a->pos[1] : NULL;
     if (spec && spec->kind != V_STR) return rt_error(I, "format() argument 2 must be str, not %s", val_type_name(spec));
     StrBuf b;
@@ -618,7 +631,8 @@ static Value *bi_assert(Interp *I, Args *a) {
 
 static Value *any_all(Interp *I, Args *a, bool all) {
     if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, all ? RED_ALL : RED_ANY);
-    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", all ? "all" : "any");
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->pos[0]->kind == V_TENSOR) {
         Tensor *r = ten_reduce(all ? RED_ALL : RED_ANY, a->pos[0]->u.t, true, 0, false);
         return r ? val_tensor(r) : rt_tensor_error(I);
@@ -644,7 +658,8 @@ static Value *bi_all(Interp *I, Args *a) { return any_all(I, a, true); }
 
 /* chr(i) and ord(c): Unicode code points, as Python's (attn's strings are UTF-8 text: chr(26085) is '日'). */
 static Value *bi_chr_ord(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->fn->tag == 0) {
         int64_t c;
         if (!arg_int(I, a->pos[0], "chr() argument", &c)) return NULL;
@@ -666,7 +681,8 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
 }
 
 static Value *bi_bin_hex(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     int64_t v;
     if (!arg_int(I, a->pos[0], "the argument", &v)) return NULL;
     Value *spec = val_str(a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
@@ -1355,15 +1371,15 @@ static Value *dict_get_m(Interp *I, Args *a) {
 /* set(iterable) and the set methods, Python's (pyset.h keeps CPython's order). Tags of set_arity: how many
  * arguments besides the set a method takes, -1 for any number (union, update ...). */
 static Value *bi_set(Interp *I, Args *a) {
-    if (a->nkw) return rt_error(I, "set() takes no keyword arguments");
-    if (a->npos > 1) return rt_error(I, "set expected at most 1 argument, got %d", a->npos);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return pyset_from(I, a->npos ? a->pos[0] : NULL);
 }
 
 /* frozenset(iterable) */
 static Value *bi_frozenset(Interp *I, Args *a) {
-    if (a->nkw) return rt_error(I, "frozenset() takes no keyword arguments");
-    if (a->npos > 1) return rt_error(I, "frozenset expected at most 1 argument, got %d", a->npos);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return pyset_frozen(I, a->npos ? a->pos[0] : NULL);
 }
 
@@ -1617,9 +1633,8 @@ const Builtin bi_dict_methods[] = {
 /* slice(stop) / slice(start, stop, step=None): the object a[start:stop:step] indexes with (any values, as
  * Python's), e.g. d2l's get_dataloader: slice(0, self.num_train). */
 static Value *bi_slice(Interp *I, Args *a) {
-    if (a->nkw) return rt_raise(I, "TypeError", "slice() takes no keyword arguments");
-    if (a->npos < 1) return rt_raise(I, "TypeError", "slice expected at least 1 argument, got 0");
-    if (a->npos > 3) return rt_raise(I, "TypeError", "slice expected at most 3 arguments, got %d", a->npos);
+    Value *p[3];
+    if (args_bind_form(I, a, p, 3) < 0) return NULL;
     Value *s = val_new(V_SLICE);
     Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
     for (int i = 0; i < 3; i++) *parts[i] = val_none();
@@ -1630,48 +1645,48 @@ static Value *bi_slice(Interp *I, Args *a) {
 
 const Builtin bi_python[] = {
     {"print", bi_print, "print(*values, sep=' ', end='\\n')", "Prints values separated by sep.", "", 0, ""},
-    {"range", bi_range, "range(stop) / range(start, stop, step=1)", "The integers start, start+step, ... below stop.", "", 0, ""},
-    {"len", bi_len, "len(x)", "Length of a list, tuple, string, or a tensor's first dimension.", "", 0, ""},
-    {"int", bi_int, "int(x)", "An integer from a number, a string or a one-element tensor.", "", 0, ""},
-    {"float", bi_float, "float(x)", "A float from a number, a string or a one-element tensor.", "", 0, ""},
-    {"bool", bi_bool, "bool(x)", "Truth value.", "", 0, ""},
-    {"str", bi_str, "str(x)", "Text of x, as print shows it.", "", 0, ""},
-    {"repr", bi_repr, "repr(x)", "Text of x, as the prompt shows it.", "", 0, ""},
-    {"ascii", bi_ascii, "ascii(x)", "repr(x) with every non-ASCII character escaped (\\xe9, \\u65e5).", "", 0, ""},
-    {"hash", bi_hash, "hash(x)", "The hash of x (equal values hash alike); TypeError for a list, dict or set.", "", 0, ""},
-    {"list", bi_list, "list(iterable)", "A list of the items.", "", 0, ""},
-    {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0, ""},
+    {"range", bi_range, "range(stop, /) / range(start, stop, step=1, /)", "The integers start, start+step, ... below stop.", "", 0, ""},
+    {"len", bi_len, "len(obj, /)", "Length of a list, tuple, string, or a tensor's first dimension.", "", 0, ""},
+    {"int", bi_int, "int(x=0, /, base=10)", "An integer from a number, a string or a one-element tensor.", "", 0, ""},
+    {"float", bi_float, "float(x=0, /)", "A float from a number, a string or a one-element tensor.", "", 0, ""},
+    {"bool", bi_bool, "bool(x=False, /)", "Truth value.", "", 0, ""},
+    {"str", bi_str, "str(object='')", "Text of x, as print shows it.", "", 0, ""},
+    {"repr", bi_repr, "repr(obj, /)", "Text of x, as the prompt shows it.", "", 0, ""},
+    {"ascii", bi_ascii, "ascii(obj, /)", "repr(x) with every non-ASCII character escaped (\\xe9, \\u65e5).", "", 0, ""},
+    {"hash", bi_hash, "hash(obj, /)", "The hash of x (equal values hash alike); TypeError for a list, dict or set.", "", 0, ""},
+    {"list", bi_list, "list(iterable=(), /)", "A list of the items.", "", 0, ""},
+    {"tuple", bi_tuple, "tuple(iterable=(), /)", "A tuple of the items.", "", 0, ""},
     {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
-    {"set", bi_set, "set(iterable)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
-    {"frozenset", bi_frozenset, "frozenset(iterable)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
+    {"set", bi_set, "set(iterable=(), /)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
+    {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
     {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0, ""},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
     {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0, ""},
     {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0, ""},
-    {"abs", bi_abs, "abs(x)", "Absolute value (elementwise for tensors).", "", 0, ""},
+    {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},
     {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
-    {"slice", bi_slice, "slice(stop) / slice(start, stop, step=None)",
+    {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},
     {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
     {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
-    {"filter", bi_filter, "filter(function or None, iterable)", "An iterator of the items for which function(item) is true.", "", 0, ""},
-    {"iter", bi_iter, "iter(iterable)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},
-    {"next", bi_next, "next(iterator, default)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0, ""},
-    {"divmod", bi_divmod, "divmod(a, b)", "(a // b, a % b) for numbers.", "", 0, ""},
-    {"reversed", bi_reversed, "reversed(sequence)", "An iterator of the items in reverse order (of a tensor: X.flip(0), as in PyTorch).", "", 0, ""},
-    {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0, ""},
-    {"dir", bi_dir, "dir() / dir(x)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
+    {"filter", bi_filter, "filter(function, iterable, /)", "An iterator of the items for which function(item) is true.", "", 0, ""},
+    {"iter", bi_iter, "iter(iterable, /) / iter(callable, sentinel, /)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},
+    {"next", bi_next, "next(iterator, /) / next(iterator, default, /)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0, ""},
+    {"divmod", bi_divmod, "divmod(x, y, /)", "(a // b, a % b) for numbers.", "", 0, ""},
+    {"reversed", bi_reversed, "reversed(sequence, /)", "An iterator of the items in reverse order (of a tensor: X.flip(0), as in PyTorch).", "", 0, ""},
+    {"format", bi_format, "format(value, format_spec='', /)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0, ""},
+    {"dir", bi_dir, "dir() / dir(object, /)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
      "and methods (for a tensor, every method attn has), as x.<Tab> completes them.", "", 0, ""},
     {"type", bi_type, "type(x)", "The class of x: type(1) is int, type(X) is torch.Tensor.", "", 0, ""},
-    {"any", bi_any, "any(iterable)", "True if any item is true.", "", 0, ""},
-    {"all", bi_all, "all(iterable)", "True if every item is true.", "", 0, ""},
-    {"chr", bi_chr_ord, "chr(i)", "The character with code i.", "", 0, ""},
-    {"ord", bi_chr_ord, "ord(c)", "The code of character c.", "", 1, ""},
-    {"bin", bi_bin_hex, "bin(i)", "Binary text of an integer: bin(5) is '0b101'.", "§11.6.3.1", 0, ""},
-    {"hex", bi_bin_hex, "hex(i)", "Hexadecimal text of an integer.", "", 1, ""},
-    {"oct", bi_bin_hex, "oct(i)", "Octal text of an integer.", "", 2, ""},
+    {"any", bi_any, "any(iterable, /)", "True if any item is true.", "", 0, ""},
+    {"all", bi_all, "all(iterable, /)", "True if every item is true.", "", 0, ""},
+    {"chr", bi_chr_ord, "chr(i, /)", "The character with code i.", "", 0, ""},
+    {"ord", bi_chr_ord, "ord(c, /)", "The code of character c.", "", 1, ""},
+    {"bin", bi_bin_hex, "bin(number, /)", "Binary text of an integer: bin(5) is '0b101'.", "§11.6.3.1", 0, ""},
+    {"hex", bi_bin_hex, "hex(number, /)", "Hexadecimal text of an integer.", "", 1, ""},
+    {"oct", bi_bin_hex, "oct(number, /)", "Octal text of an integer.", "", 2, ""},
     {"pow", bi_pow, "pow(base, exp)", "base ** exp.", "", 0, ""},
     {"BaseException", pyexc_construct, "BaseException(message)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
     {"Exception", pyexc_construct, "Exception(message)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},

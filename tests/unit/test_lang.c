@@ -466,6 +466,16 @@ static void test_args_bind(void **state) {
         {"nn.Embedding(3)", "Embedding.__init__() missing 1 required positional argument: 'embedding_dim'"},
         {"nn.Flatten(1, 2, 3)", "Flatten.__init__() takes from 1 to 3 positional arguments but 4 were given"},
         {"nn.LayerNorm()", "LayerNorm.__init__() missing 1 required positional argument: 'normalized_shape'"},
+        /* Python's own functions, declared positional-only: CPython's words (Python 3.11), over all the forms */
+        {"len([1], x=1)", "len() takes no keyword arguments"},
+        {"abs(1, 2)", "abs() takes exactly one argument (2 given)"},
+        {"divmod(1)", "divmod expected 2 arguments, got 1"},
+        {"range()", "range expected at least 1 argument, got 0"},
+        {"range(1, 2, 3, 4)", "range expected at most 3 arguments, got 4"},
+        {"list(range(2, 9, 3))", NULL},
+        {"reversed()", "reversed expected 1 argument, got 0"},
+        {"iter(1, 2, 3)", "iter expected at most 2 arguments, got 3"},
+        {"int('11', base=2)", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char code[160];
