@@ -71,4 +71,7 @@ const Library *lib(void);
 /* The language's own builtins (classes.c: super, isinstance, getattr, property ...), which the python library lists
  * among its functions. NULL-name terminated. */
 extern const Builtin bi_classes[];
+/* The decorators among them (property, staticmethod, classmethod): declared by being in this table, which the
+ * registry asks (builtins_is_decorator), never by their signature's text. NULL-name terminated. */
+extern const Builtin bi_decorators[];
 #endif
