@@ -303,6 +303,11 @@ bool args_bind(Interp *I, Args *a, Value **out, int nout);
  * binds the first form the arguments fit and returns its index (out holds that form's parameters), else raises the
  * TypeError (argspec.c says which) and returns -1. nout >= the named parameters of every form. */
 int args_bind_form(Interp *I, Args *a, Value **out, int nout);
+/* The same for a method of a Python class whose a->pos[0] is self (not a parameter of the declaration, which is
+ * written on the receiver: "module.train(mode=True)"): out[i] is the i-th parameter after self; the TypeErrors are a
+ * Python method's, qualified by owner, the class that defines it ("Module.train() takes from 1 to 2 positional
+ * arguments but 3 were given"). */
+bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
 void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */

@@ -17,6 +17,9 @@
  *
  * The words of the TypeErrors follow what the declaration declares:
  *  - a class of PyTorch or d2l (nn.LayerNorm): Python's words for its __init__, counting self;
+ *  - a method of a Python class (args_bind_method: nn.Module's train, d2l's Module.plot), declared on its receiver
+ *    ("module.train(mode=True)", self not written): Python's words for a method, qualified by the class that defines
+ *    it and counting self, "Module.train() takes from 1 to 2 positional arguments but 3 were given";
  *  - torch.X (module "torch"): PyTorch's C++ wording of a missing argument;
  *  - Python's own functions and types, declared bare (module "") with every parameter positional-only (a `/` after
  *    the last one, as Python's help writes len(obj, /)): CPython's C-level words, "len() takes no keyword
@@ -272,11 +275,13 @@ static bool cpython_check(Interp *I, const char *fname, const Spec *sp, int nfor
 }
 
 /* Binds a to form ps into out (nout slots, cleared first); raise: whether a failure raises its TypeError (false
- * when another form is tried next). */
-static bool bind_form(Interp *I, const char *fname, const Spec *sp, const Params *ps, Args *a, Value **out, int nout, bool raise) {
+ * when another form is tried next); self_counted: Python's words for a class's __init__ or a method (self counted),
+ * torch_style: PyTorch's C++ words for a missing argument. */
+static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, Value **out, int nout, bool raise,
+                      bool self_counted, bool torch_style) {
     for (int i = 0; i < nout; i++) out[i] = NULL;
     if (a->npos > ps->npositional && ps->varargs < 0) {
-        if (raise) too_many_error(I, fname, ps, a->npos, sp->is_class);
+        if (raise) too_many_error(I, fname, ps, a->npos, self_counted);
         return false;
     }
     for (int i = 0; i < a->npos && i < ps->n && (i < ps->npositional || i == ps->varargs); i++) out[i] = a->pos[i];
@@ -299,31 +304,50 @@ static bool bind_form(Interp *I, const char *fname, const Spec *sp, const Params
             if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) return false;
         return true;
     }
-    return missing_error(I, fname, ps, out, false, sp->torch_style) && missing_error(I, fname, ps, out, true, sp->torch_style);
+    return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
 }
 
-/* The binding of args_bind and args_bind_form: the first form only (all_forms false) or each in turn. */
-static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms) {
+/* The binding of args_bind, args_bind_form and args_bind_method: the first form only (all_forms false) or each in
+ * turn; owner: the class that defines the method (a->pos[0] is self, bound to no parameter), NULL for a function. */
+static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner) {
     const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
     const Spec *sp = a->fn ? spec_of(I, a->fn) : NULL;
+    if (owner && a->npos < 1) {
+        rt_error(I, "%s(): called without its object", fname);
+        return -1;
+    }
+    Args shifted = *a;                           /* a method's arguments after self */
+    char qual[96];                               /* Python's words name a method by its qualified name */
+    if (owner && a->fn) {
+        shifted.pos++;
+        shifted.npos--;
+        snprintf(qual, sizeof qual, "%s.%s", owner, a->fn->name);
+        fname = qual;
+        a = &shifted;
+    }
     int nforms = sp ? all_forms ? sp->nforms : 1 : 0;
-    for (int f = 0; f < nforms; f++)
+    for (int f = 0; f < nforms && sp; f++)
         if (sp->form[f].n > nout) sp = NULL;
     if (!sp) {
         rt_error(I, "%s(): attn cannot read the parameters of its declaration", fname);
         return -1;
     }
     char init[96];
-    if (sp->is_class) {                          /* a class's parameters are its __init__'s: LayerNorm.__init__() */
+    if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
         fname = init;
     }
-    if (sp->cpython && !cpython_check(I, fname, sp, nforms, a)) return -1;
+    bool self_counted = sp->is_class || owner, torch_style = sp->torch_style && !owner;
+    if (sp->cpython && !owner && !cpython_check(I, fname, sp, nforms, a)) return -1;
     for (int f = 0; f + 1 < nforms; f++)
-        if (bind_form(I, fname, sp, &sp->form[f], a, out, nout, false)) return f;
-    return bind_form(I, fname, sp, &sp->form[nforms - 1], a, out, nout, true) ? nforms - 1 : -1;
+        if (bind_form(I, fname, &sp->form[f], a, out, nout, false, self_counted, torch_style)) return f;
+    return bind_form(I, fname, &sp->form[nforms - 1], a, out, nout, true, self_counted, torch_style) ? nforms - 1 : -1;
 }
 
-bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false) >= 0; }
+bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL) >= 0; }
 
-int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true); }
+int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true, NULL); }
+
+bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout) {
+    return bind(I, a, out, nout, false, owner) >= 0;
+}
