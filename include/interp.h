@@ -308,6 +308,9 @@ int args_bind_form(Interp *I, Args *a, Value **out, int nout);
  * Python method's, qualified by owner, the class that defines it ("Module.train() takes from 1 to 2 positional
  * arguments but 3 were given"). */
 bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout);
+/* The same for a call whose self is not among the arguments (a module's forward, ObjClass.call): a bound by decl, a
+ * declaration of its own ("module.forward(input)", in no table), with a method's words for owner.forward. */
+bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
 void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */

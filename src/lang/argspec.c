@@ -20,6 +20,9 @@
  *  - a method of a Python class (args_bind_method: nn.Module's train, d2l's Module.plot), declared on its receiver
  *    ("module.train(mode=True)", self not written): Python's words for a method, qualified by the class that defines
  *    it and counting self, "Module.train() takes from 1 to 2 positional arguments but 3 were given";
+ *    A module's forward (ObjClass.call, self not among the arguments) binds the same way from a declaration of its
+ *    own (args_bind_call: "module.forward(input)", a Builtin that is in no table), "ReLU.forward() takes 2
+ *    positional arguments but 3 were given";
  *  - torch.X (module "torch"): PyTorch's C++ wording of a missing argument;
  *  - Python's own functions and types, declared bare (module "") with every parameter positional-only (a `/` after
  *    the last one, as Python's help writes len(obj, /)): CPython's C-level words, "len() takes no keyword
@@ -307,20 +310,22 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
     return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
 }
 
-/* The binding of args_bind, args_bind_form and args_bind_method: the first form only (all_forms false) or each in
- * turn; owner: the class that defines the method (a->pos[0] is self, bound to no parameter), NULL for a function. */
-static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner) {
+/* The binding of every args_bind*: the first form only (all_forms false) or each in turn; owner: the class that
+ * defines the method, NULL for a function; self_first: a->pos[0] is self, bound to no parameter. */
+static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first) {
     const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
     const Spec *sp = a->fn ? spec_of(I, a->fn) : NULL;
-    if (owner && a->npos < 1) {
+    if (self_first && a->npos < 1) {
         rt_error(I, "%s(): called without its object", fname);
         return -1;
     }
     Args shifted = *a;                           /* a method's arguments after self */
     char qual[96];                               /* Python's words name a method by its qualified name */
     if (owner && a->fn) {
-        shifted.pos++;
-        shifted.npos--;
+        if (self_first) {
+            shifted.pos++;
+            shifted.npos--;
+        }
         snprintf(qual, sizeof qual, "%s.%s", owner, a->fn->name);
         fname = qual;
         a = &shifted;
@@ -344,10 +349,16 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
     return bind_form(I, fname, &sp->form[nforms - 1], a, out, nout, true, self_counted, torch_style) ? nforms - 1 : -1;
 }
 
-bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL) >= 0; }
+bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL, false) >= 0; }
 
-int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true, NULL); }
+int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true, NULL, false); }
 
 bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout) {
-    return bind(I, a, out, nout, false, owner) >= 0;
+    return bind(I, a, out, nout, false, owner, true) >= 0;
+}
+
+bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout) {
+    Args b = *a;
+    b.fn = decl;
+    return bind(I, &b, out, nout, false, owner, false) >= 0;
 }
