@@ -235,19 +235,16 @@ static bool missing_error(Interp *I, const char *fname, const Params *ps, Value 
     return false;
 }
 
-/* Too many positional arguments. For a class (nn.LayerNorm, d2l.PositionalEncoding) Python's own words, which count
- * self: "LayerNorm.__init__() takes from 2 to 4 positional arguments but 5 were given"; for a function the words
- * attn's tests pin: "zeros_like() takes at most 1 positional argument but 2 were given". */
-static void too_many_error(Interp *I, const char *fname, const Params *ps, int given, bool is_class) {
-    if (!is_class) {
-        rt_raise(I, "TypeError", "%s() takes at most %d positional argument%s but %d were given", fname, ps->npositional,
-                 ps->npositional == 1 ? "" : "s", given);
-        return;
-    }
-    int lo = 1, hi = ps->npositional + 1;
+/* Too many positional arguments, in Python's words: "zeros_() takes 1 positional argument but 2 were given",
+ * "uniform_() takes from 1 to 3 positional arguments but 4 were given"; for a class's __init__ or a method
+ * (self_counted) self is counted, "LayerNorm.__init__() takes from 2 to 4 positional arguments but 5 were given";
+ * PyTorch's C++ functions (torch_style) name only the most they take, "full_like() takes 2 positional arguments but
+ * 3 were given". */
+static void too_many_error(Interp *I, const char *fname, const Params *ps, int given, bool self_counted, bool torch_style) {
+    int lo = self_counted, hi = ps->npositional + self_counted;
     for (int i = 0; i < ps->npositional; i++) lo += !ps->p[i].has_default;
-    given++;
-    if (lo == hi)
+    given += self_counted;
+    if (lo == hi || torch_style)
         rt_raise(I, "TypeError", "%s() takes %d positional argument%s but %d %s given", fname, hi, hi == 1 ? "" : "s", given,
                  given == 1 ? "was" : "were");
     else
@@ -284,7 +281,7 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
                       bool self_counted, bool torch_style) {
     for (int i = 0; i < nout; i++) out[i] = NULL;
     if (a->npos > ps->npositional && ps->varargs < 0) {
-        if (raise) too_many_error(I, fname, ps, a->npos, self_counted);
+        if (raise) too_many_error(I, fname, ps, a->npos, self_counted, torch_style);
         return false;
     }
     for (int i = 0; i < a->npos && i < ps->n && (i < ps->npositional || i == ps->varargs); i++) out[i] = a->pos[i];
