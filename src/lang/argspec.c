@@ -6,6 +6,9 @@
  *   form      -> [receiver.][module.]name ( [param {, param}] )
  *   param     -> name [= default] | / | * | *name | **name
  *
+ * A method's declaration is written on its receiver ("module.train(mode=True)") or as Python writes it, self first
+ * ("d2l.DataModule.__init__(self, root='../data')"): a first parameter named self is the receiver, not a parameter.
+ *
  * `/` ends the positional-only parameters, `*` starts the keyword-only ones, `*name` takes the remaining positional
  * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
  * them with arg()). A default's text is not read: only whether there is one.
@@ -88,8 +91,8 @@ static const char *params_parse(const char *sig, Params *ps) {
     ps->varargs = -1;
     const char *s = strchr(sig, '(');
     if (!s) return NULL;
-    bool kwonly = false, slash_last = false;
-    for (s++; *s && *s != ')';) {
+    bool kwonly = false, slash_last = false, seen_any = false;
+    for (s++; *s && *s != ')'; seen_any = true) {
         while (*s == ' ') s++;
         const char *end = param_end(s);
         int stars = 0;
@@ -103,6 +106,8 @@ static const char *params_parse(const char *sig, Params *ps) {
             slash_last = true;
         } else if (stars == 1 && len == 0) {
             kwonly = true;
+        } else if (ps->n == 0 && !seen_any && stars == 0 && len == 4 && !strncmp(name, "self", 4)) {
+            /* a method written as Python writes it (d2l.DataModule.__init__(self, root=...)): self is the receiver */
         } else if (len > 0) {
             if (ps->n == ARGS_MAX_PARAMS) return NULL;
             Param *p = &ps->p[ps->n];
