@@ -411,16 +411,15 @@ Value *d2l_save_hyperparameters(Interp *I, Args *a) {
 
 /* d2l.Module.__init__(plot_train_per_epoch=2, plot_valid_per_epoch=1): nn.Module's, then the hyperparameters. */
 static Value *m_d2l_module_init(Interp *I, Args *a) {
-    static const char *const kw[] = {"plot_train_per_epoch", "plot_valid_per_epoch", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p[2];                                 /* plot_train_per_epoch, plot_valid_per_epoch */
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
     Value *self = a->pos[0];
     if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
     const char *names[2] = {"plot_train_per_epoch", "plot_valid_per_epoch"};
     int64_t dflt[2] = {2, 1};
     Value *hp = val_dict();
     for (int i = 0; i < 2; i++) {
-        Value *v = arg(a, i + 1, names[i]);
-        Value *val = v ? val_incref(v) : val_int(dflt[i]);
+        Value *val = p[i] ? val_incref(p[i]) : val_int(dflt[i]);
         dict_set(hp->u.dict, names[i], val_incref(val));
         val_attr_set(self, names[i], val);
     }
