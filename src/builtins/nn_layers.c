@@ -33,7 +33,7 @@ static const char *dtype_word(DType dt) {
 
 /* The declaration of a forward that takes one input (every layer here but MultiheadAttention's): bound by
  * args_bind_call with Python's words for <Class>.forward, as PyTorch's forward(self, input). */
-static const Builtin forward_input = {"forward", NULL, "module.forward(input)", "", "", 0, "module"};
+const Builtin bi_forward_input = {"forward", NULL, "module.forward(input)", "", "", 0, "module"};
 
 /* ---- activations: a module whose forward is one function of torch.nn.functional ---- */
 
@@ -41,7 +41,7 @@ static const Builtin forward_input = {"forward", NULL, "module.forward(input)", 
  * or NULL. */
 static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, const char *key, Value *value) {
     Value *x;
-    if (!args_bind_call(I, a, &forward_input, val_type_name(self), &x, 1)) return NULL;
+    if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &x, 1)) return NULL;
     Value *f = builtins_module_attr("torch.nn.functional", fn);
     if (!f) return rt_error(I, "%s: F.%s is missing", val_type_name(self), fn);
     Value *kv = value ? value : key ? val_attr_get(self, key) : NULL;
@@ -71,14 +71,14 @@ static Value *softmax_call(Interp *I, Value *self, Args *a) {
 /* nn.Identity()(x) is x itself, whatever x is, as in PyTorch. */
 static Value *identity_call(Interp *I, Value *self, Args *a) {
     Value *x;
-    if (!args_bind_call(I, a, &forward_input, "Identity", &x, 1)) return NULL;
+    if (!args_bind_call(I, a, &bi_forward_input, "Identity", &x, 1)) return NULL;
     return val_incref(x);
 }
 
 /* nn.Flatten(start_dim, end_dim)(x) is torch.flatten(x, start_dim, end_dim). */
 static Value *flatten_call(Interp *I, Value *self, Args *a) {
     Value *x;
-    if (!args_bind_call(I, a, &forward_input, "Flatten", &x, 1)) return NULL;
+    if (!args_bind_call(I, a, &bi_forward_input, "Flatten", &x, 1)) return NULL;
     Value *f = builtins_module_attr("torch", "flatten");
     if (!f) return rt_error(I, "Flatten: torch.flatten is missing");
     Value *pos[3] = {x, val_attr_get(self, "start_dim"), val_attr_get(self, "end_dim")};
@@ -312,7 +312,7 @@ static Value *m_container_extend(Interp *I, Args *a) {
 /* Calls the children "0", "1", ... in order, each on what the one before returned. */
 static Value *sequential_call(Interp *I, Value *self, Args *a) {
     Value *x;
-    if (!args_bind_call(I, a, &forward_input, "Sequential", &x, 1)) return NULL;
+    if (!args_bind_call(I, a, &bi_forward_input, "Sequential", &x, 1)) return NULL;
     Value *cur = val_incref(x), *mods = container_list(self, false), *keys = container_list(self, true);
     for (int64_t i = 0; i < mods->u.seq.n && cur; i++) {       /* the list holds each layer while it runs */
         Args b = {&cur, 1, NULL, NULL, 0, NULL, NULL};
@@ -366,7 +366,7 @@ static Value *bi_module_list(Interp *I, Args *a) {
  * x (..., *normalized_shape) -> same shape, PyTorch's checks and messages, then its kernel (ten_layer_norm). */
 static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     Value *xv;
-    if (!args_bind_call(I, a, &forward_input, "LayerNorm", &xv, 1)) return NULL;
+    if (!args_bind_call(I, a, &bi_forward_input, "LayerNorm", &xv, 1)) return NULL;
     if (xv->kind != V_TENSOR) return rt_raise(I, "TypeError", "LayerNorm: input must be a tensor, not %s", val_type_name(xv));
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight"), *b = attr_tensor(self, "bias");
     Value *ns = val_attr_get(self, "normalized_shape");
@@ -480,7 +480,7 @@ static Value *bi_layernorm(Interp *I, Args *a) {
 /* indices (any shape, int64) -> (*indices.shape, embedding_dim) */
 static Value *embedding_call(Interp *I, Value *self, Args *a) {
     Value *xv;
-    if (!args_bind_call(I, a, &forward_input, "Embedding", &xv, 1)) return NULL;
+    if (!args_bind_call(I, a, &bi_forward_input, "Embedding", &xv, 1)) return NULL;
     if (xv->kind != V_TENSOR)
         return rt_raise(I, "TypeError", "embedding(): argument 'indices' (position 2) must be Tensor, not %s", val_type_name(xv));
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight");
