@@ -15,7 +15,9 @@
  *
  * Overloads are several forms, as help shows them: "range(stop, /) / range(start, stop, step=1, /)". args_bind binds
  * the first form only; args_bind_form tries the forms in order and says which one bound (the body's slots are that
- * form's parameters); when none binds, the error is the last form's (the most general one is written last), or for
+ * form's parameters); when none binds, the error is that of the last form that takes as many positional arguments
+ * as were given (else of the form that takes the most): "torch.arange(start, end, step=1, *, ...) /
+ * torch.arange(end, *, ...)" says arange() misses "end", or takes 3 positional arguments but 4 were given; for
  * Python's own functions the count of all the forms together ("range expected at most 3 arguments, got 4").
  *
  * The words of the TypeErrors follow what the declaration declares:
@@ -312,6 +314,18 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
     return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
 }
 
+/* Which form's TypeError an overloaded call that fits none gets: the last form that takes that many positional
+ * arguments (its missing or unexpected argument is the news), else the form that takes the most. */
+static int error_form(const Spec *sp, int nforms, int npos) {
+    int most = 0;
+    for (int f = nforms - 1; f >= 0; f--) {
+        const Params *ps = &sp->form[f];
+        if (npos <= ps->npositional || ps->varargs >= 0) return f;
+        if (ps->npositional > sp->form[most].npositional) most = f;
+    }
+    return most;
+}
+
 /* The binding of every args_bind*: the first form only (all_forms false) or each in turn; owner: the class that
  * defines the method, NULL for a function; self_first: a->pos[0] is self, bound to no parameter. */
 static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first) {
@@ -348,7 +362,10 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
     if (sp->cpython && !owner && !cpython_check(I, fname, sp, nforms, a)) return -1;
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, self_counted, torch_style)) return f;
-    return bind_form(I, fname, &sp->form[nforms - 1], a, out, nout, true, self_counted, torch_style) ? nforms - 1 : -1;
+    int last = nforms - 1;
+    if (nforms > 1 && !bind_form(I, fname, &sp->form[last], a, out, nout, false, self_counted, torch_style))
+        last = error_form(sp, nforms, a->npos);
+    return bind_form(I, fname, &sp->form[last], a, out, nout, true, self_counted, torch_style) ? last : -1;
 }
 
 bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL, false) >= 0; }
