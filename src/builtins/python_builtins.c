@@ -19,12 +19,12 @@
 static const char *const NO_KW[] = {NULL};
 
 static Value *bi_print(Interp *I, Args *a) {
-    static const char *const kw[] = {"sep", "end", "flush", "file", NULL};
-    if (!args_check(I, a, -1, kw)) return NULL;
-    Value *sep = arg(a, -1, "sep"), *end = arg(a, -1, "end");
+    Value *p[5];                                 /* *values, sep, end, file, flush */
+    if (!args_bind(I, a, p, 5)) return NULL;
+    Value *sep = p[1], *end = p[2];
     if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "sep must be None or a string, not %s", val_type_name(sep));
     if (end && end->kind != V_STR && end->kind != V_NONE) return rt_raise(I, "TypeError", "end must be None or a string, not %s", val_type_name(end));
-    Value *file = arg(a, -1, "file");
+    Value *file = p[3];
     if (file && file->kind != V_NONE)
         return rt_error(I, "print(file=...) is not supported: attn prints to the screen (use save(...) to write a tensor to a file)");
     StrBuf b;
@@ -254,7 +254,11 @@ static Value *bi_enumerate(Interp *I, Args *a) {
 }
 
 static Value *bi_zip(Interp *I, Args *a) {
-    if (!args_check(I, a, -1, NO_KW)) return NULL;
+    Value *p[2];                                 /* *iterables, strict */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    bool strict = false;
+    if (p[1] && !interp_truth(I, p[1], &strict)) return NULL;
+    if (strict) return rt_error(I, "zip(strict=True) is not supported in attn: compare the lengths first");
     return ops_lazy_iterator(I, "zip", NULL, a->pos, a->npos, 0);
 }
 
@@ -512,8 +516,9 @@ static Value *bi_reversed(Interp *I, Args *a) {
 }
 
 static Value *bi_map(Interp *I, Args *a) {
-    if (!args_check(I, a, -1, NO_KW)) return NULL;
-    if (a->npos < 2) return rt_error(I, "map() must have at least two arguments. (map(function, iterable, ...))");
+    if (!a->nkw && a->npos < 2) return rt_raise(I, "TypeError", "map() must have at least two arguments. (map(function, iterable, ...))");
+    Value *p[3];                                 /* function, iterable, *iterables */
+    if (!args_bind(I, a, p, 3)) return NULL;
     return ops_lazy_iterator(I, "map", a->pos[0], a->pos + 1, a->npos - 1, 0);
 }
 
@@ -696,8 +701,10 @@ static Value *bi_bin_hex(Interp *I, Args *a) {
 }
 
 static Value *bi_pow(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "pow() takes exactly two arguments (base, exp)");
-    return ops_binary(I, AOP_POW, a->pos[0], a->pos[1]);
+    Value *p[3];                                 /* base, exp, mod */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    if (p[2] && p[2]->kind != V_NONE) return rt_error(I, "pow(base, exp, mod) is not supported in attn: use (base ** exp) %% mod");
+    return ops_binary(I, AOP_POW, p[0], p[1]);
 }
 
 /* ---- str, list and dict methods (self is pos[0]) ---- */
@@ -1644,7 +1651,7 @@ static Value *bi_slice(Interp *I, Args *a) {
 }
 
 const Builtin bi_python[] = {
-    {"print", bi_print, "print(*values, sep=' ', end='\\n')", "Prints values separated by sep.", "", 0, ""},
+    {"print", bi_print, "print(*values, sep=' ', end='\\n', file=None, flush=False)", "Prints values separated by sep.", "", 0, ""},
     {"range", bi_range, "range(stop, /) / range(start, stop, step=1, /)", "The integers start, start+step, ... below stop.", "", 0, ""},
     {"len", bi_len, "len(obj, /)", "Length of a list, tuple, string, or a tensor's first dimension.", "", 0, ""},
     {"int", bi_int, "int(x=0, /, base=10)", "An integer from a number, a string or a one-element tensor.", "", 0, ""},
@@ -1660,7 +1667,7 @@ const Builtin bi_python[] = {
     {"set", bi_set, "set(iterable=(), /)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
     {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
-    {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0, ""},
+    {"zip", bi_zip, "zip(*iterables, strict=False)", "An iterator of tuples of items taken in step.", "", 0, ""},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
     {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0, ""},
     {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0, ""},
@@ -1670,7 +1677,7 @@ const Builtin bi_python[] = {
     {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},
     {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
-    {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
+    {"map", bi_map, "map(function, iterable, /, *iterables)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
     {"filter", bi_filter, "filter(function, iterable, /)", "An iterator of the items for which function(item) is true.", "", 0, ""},
     {"iter", bi_iter, "iter(iterable, /) / iter(callable, sentinel, /)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},
     {"next", bi_next, "next(iterator, /) / next(iterator, default, /)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0, ""},
@@ -1687,7 +1694,7 @@ const Builtin bi_python[] = {
     {"bin", bi_bin_hex, "bin(number, /)", "Binary text of an integer: bin(5) is '0b101'.", "§11.6.3.1", 0, ""},
     {"hex", bi_bin_hex, "hex(number, /)", "Hexadecimal text of an integer.", "", 1, ""},
     {"oct", bi_bin_hex, "oct(number, /)", "Octal text of an integer.", "", 2, ""},
-    {"pow", bi_pow, "pow(base, exp)", "base ** exp.", "", 0, ""},
+    {"pow", bi_pow, "pow(base, exp, mod=None)", "base ** exp.", "", 0, ""},
     {"BaseException", pyexc_construct, "BaseException(message)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
     {"Exception", pyexc_construct, "Exception(message)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},
     {"ArithmeticError", pyexc_construct, "ArithmeticError(message)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0, ""},

@@ -122,6 +122,13 @@ bool builtins_is_module(const char *name) {
  * which ("" for bare). */
 bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 
+/* Python's own functions and types: the entries of bi_python and bi_classes (the language's isinstance, getattr ...). */
+static bool builtins_python_own(const Builtin *b) {
+    for (const Builtin *t = bi_python; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_classes; t->name; t++) if (b == t) return true;
+    return false;
+}
+
 bool builtins_is_decorator(const Builtin *b) {
     for (const Builtin *d = bi_decorators; d->name; d++) if (b == d) return true;
     return false;
@@ -495,7 +502,7 @@ static const Library builtins_library = {
     .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
     .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
-    .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of,
+    .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
     .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,

@@ -29,10 +29,13 @@
  *    own (args_bind_call: "module.forward(input)", a Builtin that is in no table), "ReLU.forward() takes 2
  *    positional arguments but 3 were given";
  *  - torch.X (module "torch"): PyTorch's C++ wording of a missing argument;
- *  - Python's own functions and types, declared bare (module "") with every parameter positional-only (a `/` after
- *    the last one, as Python's help writes len(obj, /)): CPython's C-level words, "len() takes no keyword
- *    arguments", "len() takes exactly one argument (2 given)" for a function of one required parameter (METH_O),
- *    otherwise "divmod expected 2 arguments, got 1", "range expected at least 1 argument, got 0";
+ *  - Python's own functions and types (Library.python_own: the python table and the language's own), every
+ *    parameter positional-only (a `/` after the last one, as Python's help writes len(obj, /)): CPython's C-level
+ *    words, "len() takes no keyword arguments", "len() takes exactly one argument (2 given)" for a function of one
+ *    required parameter (METH_O), otherwise "divmod expected 2 arguments, got 1", "range expected at least 1
+ *    argument, got 0"; those that take keywords (pow(base, exp, mod=None), print(*values, sep=' ', ...)): Argument
+ *    Clinic's, "pow() missing required argument 'exp' (pos 2)", "'foo' is an invalid keyword argument for print()",
+ *    "int() takes at most 2 arguments (3 given)";
  *  - anything else: a Python function's words. */
 #include "interp.h"
 #include "library.h"
@@ -67,7 +70,8 @@ typedef struct Spec {
     bool is_class;         /* the builtin is a class of PyTorch's or d2l's (its errors are its __init__'s) */
     bool is_type;          /* one of Python's own types (list, float, reversed): words its count as "expected" */
     bool torch_style;      /* a C++ function of torch (PyTorch's wording of a missing argument) */
-    bool cpython;          /* one of Python's own functions or types (bare, positional-only): CPython's C words */
+    bool cpython;          /* one of Python's own, positional-only: CPython's C words (cpython_check) */
+    bool clinic;           /* one of Python's own that takes keywords: Argument Clinic's words (bind_form) */
 } Spec;
 
 /* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
@@ -128,7 +132,8 @@ static const char *params_parse(const char *sig, Params *ps) {
         s = *end == ',' ? end + 1 : end;
     }
     if (*s != ')') return NULL;
-    ps->all_posonly = (slash_last || ps->n == 0) && !ps->varkw && ps->varargs < 0;
+    ps->all_posonly = !ps->varkw;                /* every parameter positional-only: len(obj, /), map(f, it, /, *its) */
+    for (int i = 0; i < ps->n; i++) ps->all_posonly = ps->all_posonly && (ps->p[i].posonly || ps->p[i].varargs);
     ps->slash = slash_last;
     return s + 1;
 }
@@ -175,13 +180,10 @@ static const Spec *spec_of(Interp *I, const Builtin *b) {
     sp.is_class = type && strcmp(cls_module, "builtins") != 0;
     sp.is_type = type && !sp.is_class;
     sp.torch_style = b->module && !strcmp(b->module, "torch");   /* F.X are Python functions in PyTorch */
-    bool slash = false;                          /* dir() / dir(object, /): one form writes the `/` */
-    sp.cpython = b->module && !b->module[0];
-    for (int f = 0; f < sp.nforms; f++) {
-        sp.cpython = sp.cpython && sp.form[f].all_posonly;
-        slash = slash || sp.form[f].slash;
-    }
-    sp.cpython = sp.cpython && slash;
+    bool own = lib()->python_own && lib()->python_own(b);
+    sp.cpython = own;
+    for (int f = 0; f < sp.nforms; f++) sp.cpython = sp.cpython && sp.form[f].all_posonly;
+    sp.clinic = own && !sp.cpython;
     if (2 * (s->n + 1) > s->cap) {               /* grow to keep the table at most half full */
         struct ArgSpecs old = *s;
         s->cap = old.cap ? 2 * old.cap : 64;
@@ -269,6 +271,7 @@ static bool cpython_check(Interp *I, const char *fname, const Spec *sp, int nfor
     for (int f = 0; f < nforms; f++) {
         if (sp->form[f].nrequired < lo) lo = sp->form[f].nrequired;
         if (sp->form[f].npositional > hi) hi = sp->form[f].npositional;
+        if (sp->form[f].varargs >= 0) hi = INT32_MAX;
     }
     if (a->npos >= lo && a->npos <= hi) return true;
     if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash */
@@ -281,12 +284,37 @@ static bool cpython_check(Interp *I, const char *fname, const Spec *sp, int nfor
     return false;
 }
 
+/* Argument Clinic's words for a missing argument of one of Python's own functions that take keywords: the first
+ * one, "pow() missing required argument 'exp' (pos 2)". false (raised) when one is missing. */
+static bool clinic_missing(Interp *I, const char *fname, const Params *ps, Value *const *out, bool is_type) {
+    for (int i = 0; i < ps->n; i++)
+        if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) {
+            if (is_type)                         /* a type's own constructor (enumerate) names no position */
+                rt_raise(I, "TypeError", "%s() missing required argument '%.*s'", fname, ps->p[i].len, ps->p[i].name);
+            else
+                rt_raise(I, "TypeError", "%s() missing required argument '%.*s' (pos %d)", fname, ps->p[i].len, ps->p[i].name, i + 1);
+            return false;
+        }
+    return true;
+}
+
 /* Binds a to form ps into out (nout slots, cleared first); raise: whether a failure raises its TypeError (false
- * when another form is tried next); self_counted: Python's words for a class's __init__ or a method (self counted),
- * torch_style: PyTorch's C++ words for a missing argument. */
-static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, Value **out, int nout, bool raise,
-                      bool self_counted, bool torch_style) {
+ * when another form is tried next); w: the words of its errors (self_counted: Python's for a class's __init__ or a
+ * method, self counted; torch_style: PyTorch's C++ words for a missing argument; clinic: CPython's Argument
+ * Clinic's, is_type: for one of Python's types). */
+typedef struct Words {
+    bool self_counted, torch_style, clinic, is_type;
+} Words;
+
+static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, Value **out, int nout, bool raise, const Words *w) {
+    bool self_counted = w->self_counted, torch_style = w->torch_style, clinic = w->clinic;
     for (int i = 0; i < nout; i++) out[i] = NULL;
+    if (clinic && ps->varargs < 0 && !ps->varkw && (a->npos > ps->npositional || a->npos + a->nkw > ps->n)) {
+        if (raise)                               /* Argument Clinic counts every argument first */
+            rt_raise(I, "TypeError", "%s() takes %s %d argument%s (%d given)", fname, ps->nrequired == ps->n ? "exactly" : "at most",
+                     ps->n, ps->n == 1 ? "" : "s", a->npos + a->nkw);
+        return false;
+    }
     if (a->npos > ps->npositional && ps->varargs < 0) {
         if (raise) too_many_error(I, fname, ps, a->npos, self_counted, torch_style);
         return false;
@@ -297,11 +325,14 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
         while (j < ps->n && (ps->p[j].posonly || !param_is(&ps->p[j], a->kwnames[k]))) j++;
         if (j == ps->n) {
             if (ps->varkw) continue;
-            if (raise) rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
+            if (raise && clinic) rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for %s()", a->kwnames[k], fname);
+            else if (raise) rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
             return false;
         }
         if (out[j]) {
-            if (raise) rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+            if (raise && clinic)
+                rt_raise(I, "TypeError", "argument for %s() given by name ('%s') and position (%d)", fname, a->kwnames[k], j + 1);
+            else if (raise) rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
             return false;
         }
         out[j] = a->kwvals[k];
@@ -311,6 +342,7 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
             if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) return false;
         return true;
     }
+    if (clinic) return clinic_missing(I, fname, ps, out, w->is_type);
     return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
 }
 
@@ -358,14 +390,15 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
         fname = init;
     }
-    bool self_counted = sp->is_class || owner, torch_style = sp->torch_style && !owner;
+    Words w = {.self_counted = sp->is_class || owner, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic && !owner,
+               .is_type = sp->is_type};
     if (sp->cpython && !owner && !cpython_check(I, fname, sp, nforms, a)) return -1;
     for (int f = 0; f + 1 < nforms; f++)
-        if (bind_form(I, fname, &sp->form[f], a, out, nout, false, self_counted, torch_style)) return f;
+        if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
     int last = nforms - 1;
-    if (nforms > 1 && !bind_form(I, fname, &sp->form[last], a, out, nout, false, self_counted, torch_style))
+    if (nforms > 1 && !bind_form(I, fname, &sp->form[last], a, out, nout, false, &w))
         last = error_form(sp, nforms, a->npos);
-    return bind_form(I, fname, &sp->form[last], a, out, nout, true, self_counted, torch_style) ? last : -1;
+    return bind_form(I, fname, &sp->form[last], a, out, nout, true, &w) ? last : -1;
 }
 
 bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL, false) >= 0; }

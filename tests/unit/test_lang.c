@@ -478,6 +478,10 @@ static void test_args_bind(void **state) {
         {"reversed()", "reversed expected 1 argument, got 0"},
         {"iter(1, 2, 3)", "iter expected at most 2 arguments, got 3"},
         {"int('11', base=2)", NULL},
+        /* those that take keywords: Argument Clinic's words */
+        {"pow(1)", "pow() missing required argument 'exp' (pos 2)"},
+        {"print(foo=1)", "'foo' is an invalid keyword argument for print()"},
+        {"int(1, 2, 3)", "int() takes at most 2 arguments (3 given)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char code[160];
