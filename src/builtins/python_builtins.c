@@ -1146,7 +1146,8 @@ static Value *str_justify(Interp *I, Args *a) {
 
 /* L.insert(i, x), L.remove(x), L.reverse(), L.sort(key=None, reverse=False), L.copy(), L.clear(): Python's. */
 static Value *list_insert(Interp *I, Args *a) {
-    if (a->npos != 3) return rt_raise(I, "TypeError", "insert expected 2 arguments, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Value *l = a->pos[0];
     int64_t i, n = l->u.seq.n;
     if (!arg_int(I, a->pos[1], "insert index", &i)) return NULL;
@@ -1161,7 +1162,8 @@ static Value *list_insert(Interp *I, Args *a) {
 }
 
 static Value *list_remove(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "remove() takes exactly one argument (%d given)", a->npos - 1);
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     Value *l = a->pos[0];
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
@@ -1179,7 +1181,7 @@ static Value *list_remove(Interp *I, Args *a) {
 }
 
 static Value *list_reverse_copy_clear(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes no arguments (%d given)", a->fname, a->npos - 1);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *l = a->pos[0];
     int64_t n = l->u.seq.n;
     if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
@@ -1287,14 +1289,16 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
 }
 
 static Value *list_append(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_raise(I, "TypeError", "list.append() takes exactly one argument (%d given)", a->npos - 1);
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     if ((a->pos[0]->u.seq.n & 1023) == 1023 && !interp_memory_ok(I, 1024)) return NULL;    /* never past the limit */
     val_list_append(a->pos[0], val_incref(a->pos[1]));
     return val_none();
 }
 
 static Value *list_extend(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_raise(I, "TypeError", "list.extend() takes exactly one argument (%d given)", a->npos - 1);
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
@@ -1304,6 +1308,8 @@ static Value *list_extend(Interp *I, Args *a) {
 }
 
 static Value *list_pop(Interp *I, Args *a) {
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     Value *l = a->pos[0];
     int64_t i = l->u.seq.n - 1;
     if (a->npos > 1 && !arg_int(I, a->pos[1], "pop index", &i)) return NULL;
@@ -1316,7 +1322,9 @@ static Value *list_pop(Interp *I, Args *a) {
 }
 
 static Value *list_index(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *p[3];                                 /* value, start, stop (index) */
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 3)) return NULL;
+    if (p[1] || p[2]) return rt_error(I, "%s.index(value, start, stop) is not supported in attn: index a slice of it", val_type_name(a->pos[0]));
     Value *l = a->pos[0];
     int64_t cnt = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
@@ -1610,17 +1618,17 @@ const Builtin bi_str_methods[] = {
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_list_methods[] = {
-    {"append", list_append, "L.append(x)", "Adds x at the end.", "", 0, "L"},
-    {"extend", list_extend, "L.extend(items)", "Adds every item at the end.", "", 0, "L"},
-    {"pop", list_pop, "L.pop(i=-1)", "Removes and returns item i.", "", 0, "L"},
-    {"insert", list_insert, "L.insert(i, x)", "Puts x before item i.", "", 0, "L"},
-    {"remove", list_remove, "L.remove(x)", "Removes the first item equal to x.", "", 0, "L"},
+    {"append", list_append, "L.append(object, /)", "Adds x at the end.", "", 0, "L"},
+    {"extend", list_extend, "L.extend(iterable, /)", "Adds every item at the end.", "", 0, "L"},
+    {"pop", list_pop, "L.pop(index=-1, /)", "Removes and returns item i.", "", 0, "L"},
+    {"insert", list_insert, "L.insert(index, object, /)", "Puts x before item i.", "", 0, "L"},
+    {"remove", list_remove, "L.remove(value, /)", "Removes the first item equal to x.", "", 0, "L"},
     {"reverse", list_reverse_copy_clear, "L.reverse()", "Reverses the list in place.", "", 0, "L"},
     {"copy", list_reverse_copy_clear, "L.copy()", "A shallow copy of the list.", "", 1, "L"},
     {"clear", list_reverse_copy_clear, "L.clear()", "Removes every item.", "", 2, "L"},
     {"sort", list_sort, "L.sort(key=None, reverse=False)", "Sorts the list in place (stable).", "", 0, "L"},
-    {"index", list_index, "L.index(x)", "Position of the first x.", "", 0, "L"},
-    {"count", list_index, "L.count(x)", "How many items equal x.", "", 1, "L"},
+    {"index", list_index, "L.index(value, start=0, stop=None, /)", "Position of the first x.", "", 0, "L"},
+    {"count", list_index, "L.count(value, /)", "How many items equal x.", "", 1, "L"},
     {"numel", size_numel, "size.numel()", "Product of the dimensions.", "", 0, "size"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 

@@ -72,6 +72,7 @@ typedef struct Spec {
     bool torch_style;      /* a C++ function of torch (PyTorch's wording of a missing argument) */
     bool cpython;          /* one of Python's own, positional-only: CPython's C words (cpython_check) */
     bool clinic;           /* one of Python's own that takes keywords: Argument Clinic's words (bind_form) */
+    bool python_own;       /* one of Python's own functions, types or methods (list.append): Library.python_own */
 } Spec;
 
 /* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
@@ -184,6 +185,7 @@ static const Spec *spec_of(Interp *I, const Builtin *b) {
     sp.cpython = own;
     for (int f = 0; f < sp.nforms; f++) sp.cpython = sp.cpython && sp.form[f].all_posonly;
     sp.clinic = own && !sp.cpython;
+    sp.python_own = own;
     if (2 * (s->n + 1) > s->cap) {               /* grow to keep the table at most half full */
         struct ArgSpecs old = *s;
         s->cap = old.cap ? 2 * old.cap : 64;
@@ -262,7 +264,7 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
 
 /* CPython's own check of a C function's arguments (the declaration's forms are all positional-only): keywords are
  * refused, then the count over all the forms. false with the TypeError raised when the arguments do not fit. */
-static bool cpython_check(Interp *I, const char *fname, const Spec *sp, int nforms, const Args *a) {
+static bool cpython_check(Interp *I, const char *fname, const char *bare, const Spec *sp, int nforms, const Args *a) {
     if (a->nkw) {
         rt_raise(I, "TypeError", "%s() takes no keyword arguments", fname);
         return false;
@@ -274,11 +276,13 @@ static bool cpython_check(Interp *I, const char *fname, const Spec *sp, int nfor
         if (sp->form[f].varargs >= 0) hi = INT32_MAX;
     }
     if (a->npos >= lo && a->npos <= hi) return true;
-    if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash */
+    if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash, list.append */
         rt_raise(I, "TypeError", "%s() takes exactly one argument (%d given)", fname, a->npos);
-    else {
+    else if (hi == 0)                            /* METH_NOARGS: list.copy */
+        rt_raise(I, "TypeError", "%s() takes no arguments (%d given)", fname, a->npos);
+    else {                                       /* Argument Clinic's count, by the bare name: "insert expected ..." */
         int n = a->npos < lo ? lo : hi;
-        rt_raise(I, "TypeError", "%s expected %s%d argument%s, got %d", fname, lo == hi ? "" : a->npos < lo ? "at least " : "at most ",
+        rt_raise(I, "TypeError", "%s expected %s%d argument%s, got %d", bare, lo == hi ? "" : a->npos < lo ? "at least " : "at most ",
                  n, n == 1 ? "" : "s", a->npos);
     }
     return false;
@@ -390,9 +394,9 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
         fname = init;
     }
-    Words w = {.self_counted = sp->is_class || owner, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic && !owner,
+    Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
                .is_type = sp->is_type};
-    if (sp->cpython && !owner && !cpython_check(I, fname, sp, nforms, a)) return -1;
+    if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner ? a->fn->name : fname, sp, nforms, a)) return -1;
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
     int last = nforms - 1;
