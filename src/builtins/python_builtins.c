@@ -1235,7 +1235,8 @@ static Value *list_sort(Interp *I, Args *a) {
 
 /* d.pop(key[, default]), d.setdefault(key, default=None), d.update(other, **kw), d.copy(), d.clear(): Python's. */
 static Value *dict_pop(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "pop expected at least 1 argument, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Value *d = a->pos[0], *key = a->pos[1];
     int i;
     if (!ops_dict_find(I, d->u.dict, key, &i)) return NULL;
@@ -1247,7 +1248,7 @@ static Value *dict_pop(Interp *I, Args *a) {
 
 /* d.popitem(): the last (key, value) pair, removed (LIFO, Python's) */
 static Value *dict_popitem(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "dict.popitem() takes no arguments (%d given)", a->npos - 1 + a->nkw);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Dict *d = a->pos[0]->u.dict;
     if (d->n == 0) return rt_raise(I, "KeyError", "popitem(): dictionary is empty");
     Value *t = val_tuple(2);
@@ -1258,7 +1259,8 @@ static Value *dict_popitem(Interp *I, Args *a) {
 }
 
 static Value *dict_setdefault(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "setdefault expected at least 1 argument, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Value *d = a->pos[0], *key = a->pos[1];
     int64_t hash;
     int i;
@@ -1277,7 +1279,7 @@ static Value *dict_update(Interp *I, Args *a) {
 }
 
 static Value *dict_copy_clear(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes no arguments (%d given)", a->fname, a->npos - 1);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *d = a->pos[0];
     if (a->fn->tag == 0) {                                  /* copy: a shallow copy */
         Value *c = val_dict();
@@ -1370,12 +1372,13 @@ static Value *size_numel(Interp *I, Args *a) {
 
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_raise(I, "TypeError", "dict.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     return val_view_new(a->pos[0], a->fn->tag == 0 ? VIEW_KEYS : a->fn->tag == 1 ? VIEW_VALUES : VIEW_ITEMS);
 }
 
 static Value *dict_get_m(Interp *I, Args *a) {
-    if (a->npos < 2) return rt_raise(I, "TypeError", "get expected at least 1 argument, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Dict *d = a->pos[0]->u.dict;
     int i;
     if (!ops_dict_find(I, d, a->pos[1], &i)) return NULL;
@@ -1636,13 +1639,13 @@ const Builtin bi_dict_methods[] = {
     {"keys", dict_keys_values, "d.keys()", "The keys (a dict_keys view: iterate it, len, in, | & - ^ with sets; list(d.keys()) for a list).", "", 0, "d"},
     {"values", dict_keys_values, "d.values()", "The values (a dict_values view: iterate it; list(d.values()) for a list).", "", 1, "d"},
     {"items", dict_keys_values, "d.items()", "The (key, value) pairs (a dict_items view: iterate it, | & - ^ with sets of pairs).", "", 2, "d"},
-    {"pop", dict_pop, "d.pop(key, default)", "Removes key and returns its value (default when it is missing).", "", 0, "d"},
+    {"pop", dict_pop, "d.pop(key, default=None, /)", "Removes key and returns its value (default when it is missing).", "", 0, "d"},
     {"popitem", dict_popitem, "d.popitem()", "Removes the last entry added and returns it as a (key, value) pair.", "", 0, "d"},
-    {"setdefault", dict_setdefault, "d.setdefault(key, default=None)", "d[key], set to default first when it is missing.", "", 0, "d"},
+    {"setdefault", dict_setdefault, "d.setdefault(key, default=None, /)", "d[key], set to default first when it is missing.", "", 0, "d"},
     {"update", dict_update, "d.update(other, key=value, ...)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0, "d"},
     {"copy", dict_copy_clear, "d.copy()", "A shallow copy of the dict.", "", 0, "d"},
     {"clear", dict_copy_clear, "d.clear()", "Removes every entry.", "", 1, "d"},
-    {"get", dict_get_m, "d.get(key, default=None)", "The value for key, or default.", "", 0, "d"},
+    {"get", dict_get_m, "d.get(key, default=None, /)", "The value for key, or default.", "", 0, "d"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* slice(stop) / slice(start, stop, step=None): the object a[start:stop:step] indexes with (any values, as
