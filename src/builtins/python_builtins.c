@@ -1386,8 +1386,8 @@ static Value *dict_get_m(Interp *I, Args *a) {
     return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
 }
 
-/* set(iterable) and the set methods, Python's (pyset.h keeps CPython's order). Tags of set_arity: how many
- * arguments besides the set a method takes, -1 for any number (union, update ...). */
+/* set(iterable) and the set methods, Python's (pyset.h keeps CPython's order). set_arity binds a method's arguments
+ * by its declaration (s.add(x, /), s.union(*others)). */
 static Value *bi_set(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
@@ -1401,16 +1401,14 @@ static Value *bi_frozenset(Interp *I, Args *a) {
     return pyset_frozen(I, a->npos ? a->pos[0] : NULL);
 }
 
-static bool set_arity(Interp *I, Args *a, int n) {
-    if (a->nkw) { rt_raise(I, "TypeError", "set.%s() takes no keyword arguments", a->fname); return false; }
-    if (n == 0 && a->npos != 1) { rt_raise(I, "TypeError", "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
-    if (n == 1 && a->npos != 2) { rt_raise(I, "TypeError", "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
-    return true;
+static bool set_arity(Interp *I, Args *a) {
+    Value *p[1];                                 /* x / other / the first of *others */
+    return args_bind_method(I, a, val_type_name(a->pos[0]), p, 1);
 }
 
 /* s.add(x), s.remove(x) (Python's KeyError when x is not there), s.discard(x) */
 static Value *set_add_remove(Interp *I, Args *a) {
-    if (!set_arity(I, a, 1)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0], *x = a->pos[1];
     if (a->fn->tag == 0) return pyset_add(I, s, x) < 0 ? NULL : val_none();
     int r = pyset_discard(I, s, x);
@@ -1429,7 +1427,7 @@ static Value *set_add_remove(Interp *I, Args *a) {
 
 /* s.pop(), s.clear(), s.copy() */
 static Value *set_pop_clear_copy(Interp *I, Args *a) {
-    if (!set_arity(I, a, 0)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0];
     if (a->fn->tag == 0) return pyset_pop(I, s);
     if (a->fn->tag == 1) { pyset_clear(s); return val_none(); }
@@ -1442,7 +1440,7 @@ static Value *set_pop_clear_copy(Interp *I, Args *a) {
 static Value *set_combine(Interp *I, Args *a) {
     int aop = a->fn->tag % 100;
     bool update = a->fn->tag >= 100;
-    if (!set_arity(I, a, aop == AOP_BITXOR ? 1 : -1)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0];
     if (update) {
         for (int i = 1; i < a->npos; i++) if (pyset_op_update(I, aop, s, a->pos[i]) < 0) return NULL;
@@ -1463,7 +1461,7 @@ static Value *set_combine(Interp *I, Args *a) {
 
 /* s.issubset(other), s.issuperset(other), s.isdisjoint(other): other any iterable */
 static Value *set_relation(Interp *I, Args *a) {
-    if (!set_arity(I, a, 1)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0], *o = a->pos[1];
     if (a->fn->tag == 0) {
         Value *t = o->kind == V_SET ? val_incref(o) : pyset_from(I, o);
@@ -1571,23 +1569,23 @@ bool builtins_set_method_changes(const Builtin *m) {
 }
 
 const Builtin bi_set_methods[] = {
-    {"add", set_add_remove, "s.add(x)", "Puts x in the set.", "", 0, "s"},
-    {"remove", set_add_remove, "s.remove(x)", "Takes x out of the set (an error when it is not there).", "", 1, "s"},
-    {"discard", set_add_remove, "s.discard(x)", "Takes x out of the set when it is there.", "", 2, "s"},
+    {"add", set_add_remove, "s.add(x, /)", "Puts x in the set.", "", 0, "s"},
+    {"remove", set_add_remove, "s.remove(x, /)", "Takes x out of the set (an error when it is not there).", "", 1, "s"},
+    {"discard", set_add_remove, "s.discard(x, /)", "Takes x out of the set when it is there.", "", 2, "s"},
     {"pop", set_pop_clear_copy, "s.pop()", "Removes and returns an element (an error when the set is empty).", "", 0, "s"},
     {"clear", set_pop_clear_copy, "s.clear()", "Removes every element.", "", 1, "s"},
     {"copy", set_pop_clear_copy, "s.copy()", "A shallow copy of the set.", "", 2, "s"},
     {"union", set_combine, "s.union(*others)", "A new set: the elements of s and of the others (s | t).", "", AOP_BITOR, "s"},
     {"intersection", set_combine, "s.intersection(*others)", "A new set: the elements of s that are in every other (s & t).", "", AOP_BITAND, "s"},
     {"difference", set_combine, "s.difference(*others)", "A new set: the elements of s that are in no other (s - t).", "", AOP_SUB, "s"},
-    {"symmetric_difference", set_combine, "s.symmetric_difference(other)", "A new set: the elements in exactly one of s and other (s ^ t).", "", AOP_BITXOR, "s"},
+    {"symmetric_difference", set_combine, "s.symmetric_difference(other, /)", "A new set: the elements in exactly one of s and other (s ^ t).", "", AOP_BITXOR, "s"},
     {"update", set_combine, "s.update(*others)", "Adds the elements of the others (s |= t).", "", 100 + AOP_BITOR, "s"},
     {"intersection_update", set_combine, "s.intersection_update(*others)", "Keeps only the elements in every other (s &= t).", "", 100 + AOP_BITAND, "s"},
     {"difference_update", set_combine, "s.difference_update(*others)", "Removes the elements of the others (s -= t).", "", 100 + AOP_SUB, "s"},
-    {"symmetric_difference_update", set_combine, "s.symmetric_difference_update(other)", "Keeps the elements in exactly one of s and other (s ^= t).", "", 100 + AOP_BITXOR, "s"},
-    {"issubset", set_relation, "s.issubset(other)", "True when every element of s is in other (s <= t).", "", 0, "s"},
-    {"issuperset", set_relation, "s.issuperset(other)", "True when every element of other is in s (s >= t).", "", 1, "s"},
-    {"isdisjoint", set_relation, "s.isdisjoint(other)", "True when s and other have no element in common.", "", 2, "s"},
+    {"symmetric_difference_update", set_combine, "s.symmetric_difference_update(other, /)", "Keeps the elements in exactly one of s and other (s ^= t).", "", 100 + AOP_BITXOR, "s"},
+    {"issubset", set_relation, "s.issubset(other, /)", "True when every element of s is in other (s <= t).", "", 0, "s"},
+    {"issuperset", set_relation, "s.issuperset(other, /)", "True when every element of other is in s (s >= t).", "", 1, "s"},
+    {"isdisjoint", set_relation, "s.isdisjoint(other, /)", "True when s and other have no element in common.", "", 2, "s"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_str_methods[] = {
