@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const NO_KW[] = {NULL};
 
 static Value *bi_print(Interp *I, Args *a) {
     Value *p[5];                                 /* *values, sep, end, file, flush */
@@ -710,7 +709,8 @@ static Value *bi_pow(Interp *I, Args *a) {
 /* ---- str, list and dict methods (self is pos[0]) ---- */
 
 static Value *str_join(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "join() takes exactly one argument");
+    Value *p_[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p_, 1)) return NULL;
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     /* pass 1: the length (and Python's TypeError for an item that is not a string); pass 2: one buffer filled, Ctrl-C
@@ -901,8 +901,8 @@ static size_t line_break_len(const char *s, const char *e) {
 
 /* s.splitlines(keepends=False): the lines of s, their breaks kept when keepends is true; no empty last line. */
 static Value *str_splitlines(Interp *I, Args *a) {
-    Value *keep = a->npos > 1 ? a->pos[1] : arg(a, -1, "keepends");
-    if (a->npos > 2) return rt_raise(I, "TypeError", "splitlines() takes at most 1 argument (%d given)", a->npos - 1);
+    Value *keep;
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), &keep, 1)) return NULL;
     bool ok = true, keepends = keep && val_truthy(keep, &ok);
     const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
     Value *l = val_list(0);
@@ -917,6 +917,7 @@ static Value *str_splitlines(Interp *I, Args *a) {
 }
 
 static Value *str_case(Interp *I, Args *a) {
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *r = val_strn(a->pos[0]->u.str.s, a->pos[0]->u.str.len);
     for (char *p = r->u.str.s; *p; p++) *p = (char)(a->fn->tag ? (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) : (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
     return r;
@@ -958,7 +959,10 @@ static Value *str_split(Interp *I, Args *a) {
 /* s.replace(old, new): Python's, every old replaced; an empty old matches before each character and at the end
  * ('ab'.replace('', '-') is '-a-b-'). The result's length is checked first, as for s * n. */
 static Value *str_replace(Interp *I, Args *a) {
-    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_raise(I, "TypeError", "replace() takes two strings");
+    Value *p_[3];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p_, 3)) return NULL;
+    if (p_[2]) return rt_error(I, "replace(old, new, count) is not supported in attn: it replaces every old");
+    if (a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_raise(I, "TypeError", "replace() takes two strings");
     const Value *str = a->pos[0], *old = a->pos[1], *rep = a->pos[2];
     int64_t hits = old->u.str.len ? 0 : val_utf8_count(str->u.str.s, str->u.str.len) + 1;
     for (const char *e = str->u.str.s; old->u.str.len && (e = strstr(e, old->u.str.s)); e += old->u.str.len) hits++;
@@ -992,9 +996,10 @@ static Value *str_replace(Interp *I, Args *a) {
  * strings (any of them): Python's, with CPython's tailmatch indices (start and end in characters, None for the ends,
  * negative from the end; end clamped to len(s), start not: "abc".startswith("", 4) is False). */
 static Value *str_startswith(Interp *I, Args *a) {
-    if (!args_check(I, a, 4, NO_KW)) return NULL;
-    if (a->npos < 2) return rt_error(I, "%s() takes at least 1 argument (%d given)", a->fname, a->npos - 1);
-    if (a->npos > 4) return rt_error(I, "%s() takes at most 3 arguments (%d given)", a->fname, a->npos - 1);
+    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
+    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
+    if (a->npos < 2 || a->npos > 4)
+        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
@@ -1096,7 +1101,10 @@ static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *t
 /* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
 static Value *str_search(Interp *I, Args *a) {
     enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
-    if (a->npos < 2 || a->npos > 4) return rt_raise(I, "TypeError", "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
+    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
+    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
+    if (a->npos < 2 || a->npos > 4)
+        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
     const Value *s = a->pos[0], *sub = a->pos[1];
     if (sub->kind != V_STR) return rt_raise(I, "TypeError", "must be str, not %s", val_type_name(sub));
     size_t from, to, m = sub->u.str.len;
@@ -1123,7 +1131,8 @@ static Value *str_search(Interp *I, Args *a) {
 
 /* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
 static Value *str_justify(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
+    Value *p_[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p_, 2)) return NULL;
     const Value *s = a->pos[0], *fill = a->npos > 2 ? a->pos[2] : NULL;
     int64_t width;
     if (!arg_int(I, a->pos[1], "width", &width)) return NULL;
@@ -1589,7 +1598,7 @@ const Builtin bi_set_methods[] = {
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_str_methods[] = {
-    {"join", str_join, "sep.join(strings)", "Joins strings with sep between them.", "", 0, "sep"},
+    {"join", str_join, "sep.join(iterable, /)", "Joins strings with sep between them.", "", 0, "sep"},
     {"format", str_format, "s.format(*args)", "Fills {} fields, as Python does.", "", 0, "s"},
     {"format_map", str_format, "s.format_map(mapping)", "Fills {name} fields with mapping[name], as Python does.", "", 1, "s"},
     {"splitlines", str_splitlines, "s.splitlines(keepends=False)", "The lines of s (without their line breaks unless keepends).", "", 0, "s"},
@@ -1597,17 +1606,17 @@ const Builtin bi_str_methods[] = {
     {"upper", str_case, "s.upper()", "Upper case.", "", 1, "s"},
     {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0, "s"},
     {"split", str_split, "s.split(sep=None)", "Splits into a list of strings.", "", 0, "s"},
-    {"find", str_search, "s.find(sub, start=None, end=None)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
-    {"rfind", str_search, "s.rfind(sub, start=None, end=None)", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
-    {"index", str_search, "s.index(sub, start=None, end=None)", "As s.find, but an error when sub is not there.", "", 2, "s"},
-    {"rindex", str_search, "s.rindex(sub, start=None, end=None)", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
-    {"count", str_search, "s.count(sub, start=None, end=None)", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
-    {"ljust", str_justify, "s.ljust(width, fillchar=' ')", "s followed by fillchar up to width characters.", "", 0, "s"},
-    {"rjust", str_justify, "s.rjust(width, fillchar=' ')", "s after fillchar up to width characters.", "", 1, "s"},
-    {"center", str_justify, "s.center(width, fillchar=' ')", "s centred in width characters.", "", 2, "s"},
-    {"replace", str_replace, "s.replace(old, new)", "Replaces every old by new.", "", 0, "s"},
-    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
-    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
+    {"find", str_search, "s.find(sub, start=None, end=None, /)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
+    {"rfind", str_search, "s.rfind(sub, start=None, end=None, /)", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
+    {"index", str_search, "s.index(sub, start=None, end=None, /)", "As s.find, but an error when sub is not there.", "", 2, "s"},
+    {"rindex", str_search, "s.rindex(sub, start=None, end=None, /)", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
+    {"count", str_search, "s.count(sub, start=None, end=None, /)", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
+    {"ljust", str_justify, "s.ljust(width, fillchar=' ', /)", "s followed by fillchar up to width characters.", "", 0, "s"},
+    {"rjust", str_justify, "s.rjust(width, fillchar=' ', /)", "s after fillchar up to width characters.", "", 1, "s"},
+    {"center", str_justify, "s.center(width, fillchar=' ', /)", "s centred in width characters.", "", 2, "s"},
+    {"replace", str_replace, "s.replace(old, new, count=-1, /)", "Replaces every old by new.", "", 0, "s"},
+    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None, /)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
+    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None, /)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
     {"isdigit", str_predicate, "s.isdigit()", "True when s is not empty and every character is a digit.", "", 0, "s"},
     {"isalpha", str_predicate, "s.isalpha()", "True when s is not empty and every character is a letter (of any script).", "", 1, "s"},
     {"isalnum", str_predicate, "s.isalnum()", "True when s is not empty and every character is a letter or a number.", "", 2, "s"},

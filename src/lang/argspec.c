@@ -379,7 +379,7 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
             shifted.npos--;
         }
         snprintf(qual, sizeof qual, "%s.%s", owner, a->fn->name);
-        fname = qual;
+        fname = sp && sp->clinic && sp->python_own ? a->fn->name : qual;   /* Clinic names a method bare: splitlines() */
         a = &shifted;
     }
     int nforms = sp ? all_forms ? sp->nforms : 1 : 0;
