@@ -32,6 +32,8 @@ void builtins_forget_added(void);
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
 /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */
 bool builtins_is_bare(const Builtin *b);
+/* Is b a decorator (@property, @staticmethod, @classmethod): an entry of bi_decorators, not a function to list? */
+bool builtins_is_decorator(const Builtin *b);
 void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
 /* Why a name of PyTorch's that attn does not have is missing: module "torch", "torch.nn", "torch.nn.functional"
  * or "Tensor" (methods). "torch.int32 is not in attn: ... (use torch.int64)", "torch.fft is not in attn: type help

@@ -297,7 +297,20 @@ bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
  *     if (!args_bind(I, a, p, 3)) return NULL;
  */
 #define ARGS_MAX_PARAMS 16
+#define ARGS_MAX_FORMS 4
 bool args_bind(Interp *I, Args *a, Value **out, int nout);
+/* The same for an overloaded declaration, forms separated by " / " ("range(stop, /) / range(start, stop, step=1, /)"):
+ * binds the first form the arguments fit and returns its index (out holds that form's parameters), else raises the
+ * TypeError (argspec.c says which) and returns -1. nout >= the named parameters of every form. */
+int args_bind_form(Interp *I, Args *a, Value **out, int nout);
+/* The same for a method of a Python class whose a->pos[0] is self (not a parameter of the declaration, which is
+ * written on the receiver: "module.train(mode=True)"): out[i] is the i-th parameter after self; the TypeErrors are a
+ * Python method's, qualified by owner, the class that defines it ("Module.train() takes from 1 to 2 positional
+ * arguments but 3 were given"). */
+bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout);
+/* The same for a call whose self is not among the arguments (a module's forward, ObjClass.call): a bound by decl, a
+ * declaration of its own ("module.forward(input)", in no table), with a method's words for owner.forward. */
+bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
 void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */

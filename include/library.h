@@ -51,6 +51,9 @@ typedef struct Library {
     Value *(*value_class)(const Value *v);                     /* torch.Tensor, int ...: new reference or NULL */
     /* Is b a class in Python (int, nn.Linear)? Then *module (if module is not NULL) is its Python module. */
     bool (*type_module)(const Builtin *b, const char **module);
+    /* Is b one of Python's own functions or types (print, len, range, isinstance: the python table and the language's
+     * own)? Then its argument errors are CPython's C words (argspec.c). */
+    bool (*python_own)(const Builtin *b);
     Value *(*type_of)(const Value *v);                         /* type(v): new reference */
     /* Methods of Python's types (str.upper, set.union, dict.fromkeys): type's method name, or NULL. */
     const Builtin *(*type_method)(const Builtin *type, const char *name);
@@ -71,4 +74,7 @@ const Library *lib(void);
 /* The language's own builtins (classes.c: super, isinstance, getattr, property ...), which the python library lists
  * among its functions. NULL-name terminated. */
 extern const Builtin bi_classes[];
+/* The decorators among them (property, staticmethod, classmethod): declared by being in this table, which the
+ * registry asks (builtins_is_decorator), never by their signature's text. NULL-name terminated. */
+extern const Builtin bi_decorators[];
 #endif

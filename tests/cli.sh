@@ -168,9 +168,9 @@ fi
 out=$(cd "$T" && env -u ATTN_LESSONS XDG_STATE_HOME="$T/st" "$T/prefix/bin/attn" lesson --lang ja 2>&1)
 case "$out" in *"  1  自己注意 "*) ok ;; *) bad "installed attn lesson --lang ja lists Japanese titles: $out" ;; esac
 # help on a method of a Python value explains that method, not a torch function of the same name
-expect_eq "help({1}.add) is the set's add" "$("$ATTN" -c 'help({1}.add)')" "s.add(x)
+expect_eq "help({1}.add) is the set's add" "$("$ATTN" -c 'help({1}.add)')" "s.add(x, /)
   Puts x in the set."
-expect_has "help([].append)" "$("$ATTN" -c 'help([].append)' 2>&1)" "L.append(x)"
+expect_has "help([].append)" "$("$ATTN" -c 'help([].append)' 2>&1)" "L.append(object, /)"
 expect_has "help(X.add) is still torch.add" "$("$ATTN" -c 'help(torch.ones(2).add)' 2>&1)" "torch.add(input, other, *, alpha=1)"
 # a method added to d2l.Trainer (@d2l.add_to_class) lasts for the session that added it: the next transcript of one
 # --check run does not see it (its function belonged to the first one's interpreter)

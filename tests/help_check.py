@@ -162,7 +162,7 @@ check("help(nn) is help nn", run("help(nn)\n") == run("help nn\n"), run("help(nn
 for typed, want in [("help('X.sum')", "torch.sum(X"), ("t = torch.ones(2)\nhelp(t.sum)", "torch.sum(X"),
                     ("help('torch.Tensor.reshape')", "X.reshape(*shape)"), ("help('nn.functional.softmax')", "torch.softmax(X, dim)"),
                     ("help(torch.float)", "A dtype, torch.float32"), ("t = torch.ones(2)\nhelp(t.shape)", "class torch.Size"),
-                    ("help random", "What random offers"), ("m = nn.Linear(2, 2)\nhelp(m.parameters)", "parameters()")]:
+                    ("help random", "What random offers"), ("m = nn.Linear(2, 2)\nhelp(m.parameters)", "parameters(recurse=True)")]:
     out = run(typed + "\n")
     check(f"{typed!r} explains {want!r}", want in " ".join(out.split()) and "error" not in out, out)
 out = run("class D(d2l.Module):\n    pass\n\nhelp(D)\n")

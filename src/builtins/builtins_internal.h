@@ -71,6 +71,9 @@ bool dim_fits(Interp *I, int64_t d, int n);
 /* nn_module.c: self.save_hyperparameters(ignore=[]) of d2l's HyperParameters (d2l.Module, d2l.DataModule): the
  * running method's arguments become attributes of self and self.hparams. None, or NULL with the error set. */
 Value *d2l_save_hyperparameters(Interp *I, Args *a);
+/* The declaration of a layer's forward(input) (nn_layers.c), for args_bind_call: every layer of PyTorch's that takes
+ * one input binds its call through it. */
+extern const Builtin bi_forward_input;
 /* torch_data.c: the class d2l.DataModule (made once, kept); a new reference. */
 Value *d2l_data_module_class(void);
 /* nn_module.c: attn runs on the CPU: device= must be the CPU (checked for every builtin at the call, through the

@@ -142,8 +142,7 @@ static int64_t attr_int(Value *obj, const char *name, int64_t dflt) {
 }
 
 /* Positional argument i (or keyword) that must be a tensor. */
-static Tensor *tensor_arg(Interp *I, Args *a, int i, const char *name) {
-    Value *v = arg(a, i, name);
+static Tensor *tensor_arg(Interp *I, const Args *a, Value *v, const char *name) {
     if (!v || v->kind != V_TENSOR) {
         rt_error(I, "%s: %s must be a tensor%s%s", a->fname, name, v ? ", not " : "", v ? val_type_name(v) : "");
         return NULL;
@@ -218,10 +217,9 @@ static void dropout_extra(StrBuf *out, Value *self) {
 }
 
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Tensor *x = tensor_arg(I, a, 0, "input");
-    Value *xv = arg(a, 0, "input");
+    Value *xv;
+    if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
+    Tensor *x = tensor_arg(I, a, xv, "input");
     double p = dropout_p(self);
     if (x && p >= 0 && ten_is_float(x->dtype) && grad_recording(I, 1, &xv)) {
         if (!training(self) || p <= 0) return val_incref(xv);      /* the input itself, as PyTorch's eval mode */
@@ -357,9 +355,9 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
 }
 
 static Value *linear_call(Interp *I, Value *self, Args *a) {
-    if (!arg(a, 0, "input"))             /* nn.Linear(3, 2)(): PyTorch's TypeError */
-        return rt_raise(I, "TypeError", "%s.forward() missing 1 required positional argument: 'input'", val_type_name(self));
-    Tensor *x = tensor_arg(I, a, 0, "input");
+    Value *xv;
+    if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
+    Tensor *x = tensor_arg(I, a, xv, "input");
     if (!x) return NULL;
     Tensor *y = attn_linear_forward(I, self, x);
     if (!y && interp_failed(I)) return NULL;
@@ -414,21 +412,16 @@ Value *attn_out_proj(Interp *I, int64_t E, bool bias) {
  * positional arguments are PyTorch's TypeError, counted as Python counts them (self included). */
 static Value *bi_linear(Interp *I, Args *a) {
     bool lazy = a->fn->tag == 1;
-    static const char *const kw_l[] = {"in_features", "out_features", "bias", "device", "dtype", NULL};
-    static const char *const kw_z[] = {"out_features", "bias", "device", "dtype", NULL};
+    Value *p[5];                                 /* [in_features,] out_features, bias, device, dtype */
+    if (!args_bind(I, a, p, 5)) return NULL;
     int most = lazy ? 4 : 5;
-    if (a->npos > most)
-        return rt_raise(I, "TypeError", "%s.__init__() takes from %d to %d positional arguments but %d were given",
-                        lazy ? "LazyLinear" : "Linear", most - 2, most + 1, a->npos + 1);
-    if (!args_check(I, a, most, lazy ? kw_z : kw_l)) return NULL;
-    Value *dev = arg(a, most - 2, "device"), *dtv = arg(a, most - 1, "dtype");
+    Value *dev = p[most - 2], *dtv = p[most - 1];
     if (dev && !arg_device_cpu(I, dev)) return NULL;
     if (dtv && dtv->kind != V_NONE && !(dtv->kind == V_DTYPE && dtv->u.dtype == DT_F32))
         return rt_error(I, "attn's nn.%s makes float32 weights: dtype=%s is not supported (leave dtype out)",
                         lazy ? "LazyLinear" : "Linear", dtv->kind == V_DTYPE ? ten_dtype_name(dtv->u.dtype) : val_type_name(dtv));
     int64_t in = 0, out;
-    Value *iv = lazy ? NULL : arg(a, 0, "in_features"), *ov = arg(a, lazy ? 0 : 1, "out_features"), *bv = arg(a, lazy ? 1 : 2, "bias");
-    if ((!lazy && !iv) || !ov) return rt_error(I, lazy ? "LazyLinear(out_features) needs out_features" : "Linear(in_features, out_features) needs both sizes");
+    Value *iv = lazy ? NULL : p[0], *ov = p[lazy ? 0 : 1], *bv = p[lazy ? 1 : 2];
     if (iv && !arg_int(I, iv, "in_features", &in)) return NULL;
     if (!arg_int(I, ov, "out_features", &out)) return NULL;
     if (!lazy && in > 1 << 20) return rt_error(I, "Linear: in_features must be between 0 and 1048576, got %lld", (long long)in);
@@ -557,14 +550,14 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
 }
 
 static Value *dpa_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Tensor *q = tensor_arg(I, a, 0, "queries"), *k = q ? tensor_arg(I, a, 1, "keys") : NULL, *v = k ? tensor_arg(I, a, 2, "values") : NULL;
+    static const Builtin forward = {"forward", NULL, "attention.forward(queries, keys, values, valid_lens=None)", "", "", 0, "attention"};
+    Value *qkv[4];                               /* queries, keys, values, valid_lens */
+    if (!args_bind_call(I, a, &forward, "DotProductAttention", qkv, 4)) return NULL;
+    Tensor *q = tensor_arg(I, a, qkv[0], "queries"), *k = q ? tensor_arg(I, a, qkv[1], "keys") : NULL, *v = k ? tensor_arg(I, a, qkv[2], "values") : NULL;
     if (!v) return NULL;
-    Value *vl = arg(a, 3, "valid_lens");
+    Value *vl = qkv[3];
     Tensor *tmp = NULL, *lens = NULL;
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
-    Value *qkv[3] = {arg(a, 0, "queries"), arg(a, 1, "keys"), arg(a, 2, "values")};
     if (grad_recording(I, 3, qkv)) {
         Value *r = dot_attention_recorded(I, self, arg_ag(qkv[0]), arg_ag(qkv[1]), arg_ag(qkv[2]), lens);
         ten_free(tmp);
@@ -806,14 +799,15 @@ out:
  * module of the student's that reassigns the others mid-forward sees Python's order and frees nothing in use. When
  * nothing of the student's runs between the projections and W_o, the heads go through the fused kernel. */
 static Value *mha_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"queries", "keys", "values", "valid_lens", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Tensor *q = tensor_arg(I, a, 0, "queries"), *k = q ? tensor_arg(I, a, 1, "keys") : NULL, *v = k ? tensor_arg(I, a, 2, "values") : NULL;
+    /* d2l's forward requires valid_lens; attn's own stack_attention (d2l_after.c) calls it with three arguments */
+    static const Builtin forward = {"forward", NULL, "attention.forward(queries, keys, values, valid_lens=None)", "", "", 0, "attention"};
+    Value *qkv[4];                               /* queries, keys, values, valid_lens */
+    if (!args_bind_call(I, a, &forward, "MultiHeadAttention", qkv, 4)) return NULL;
+    Tensor *q = tensor_arg(I, a, qkv[0], "queries"), *k = q ? tensor_arg(I, a, qkv[1], "keys") : NULL, *v = k ? tensor_arg(I, a, qkv[2], "values") : NULL;
     if (!v) return NULL;
-    Value *vl = arg(a, 3, "valid_lens");
+    Value *vl = qkv[3];
     Tensor *tmp = NULL, *lens = NULL;
     if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
-    Value *qkv[3] = {arg(a, 0, "queries"), arg(a, 1, "keys"), arg(a, 2, "values")};
     if (I->run.ag.grad_enabled && (grad_recording(I, 3, qkv) || module_requires_grad(self, 0))) {
         Value *r = mha_recorded(I, self, qkv[0], qkv[1], qkv[2], lens);
         ten_free(tmp);

@@ -38,11 +38,11 @@ static Value *pe_recorded(Interp *I, Value *self, Value *xv, Value *pv) {
 
 /* forward(X): dropout(X + P[:, :T, :]) for X (B, T, d). */
 static Value *pe_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"X", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *xv = arg(a, 0, "X");
+    static const Builtin forward = {"forward", NULL, "pos_encoding.forward(X)", "", "", 0, "pos_encoding"};
+    Value *xv;
+    if (!args_bind_call(I, a, &forward, "PositionalEncoding", &xv, 1)) return NULL;
     Value *pv = val_attr_get(self, "P");
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "PositionalEncoding: call it on a tensor X of shape (batch, steps, num_hiddens)");
+    if (xv->kind != V_TENSOR) return rt_error(I, "PositionalEncoding: call it on a tensor X of shape (batch, steps, num_hiddens)");
     if (!pv || pv->kind != V_TENSOR || pv->u.t->ndim != 3) return rt_error(I, "PositionalEncoding: its P was replaced by something that is not a (1, max_len, d) tensor");
     Tensor *X = xv->u.t, *P = pv->u.t;
     if (X->ndim != 3 || X->shape[2] != P->shape[2] || X->shape[1] > P->shape[1]) {

@@ -41,10 +41,10 @@ static bool attr_double(Interp *I, Value *obj, const char *name, double *out) {
 
 /* Records the arguments of a builtin __init__ as save_hyperparameters() does: each name gets its argument or its
  * default (made by dflt[i], a new reference), and self.hparams holds them all. */
-static bool save_args(Interp *I, Args *a, const char *const *names, Value *(*dflt)(int), int first) {
-    Value *self = a->pos[0], *hp = val_dict();
+static bool save_args(Interp *I, Value *self, Value *const *args, const char *const *names, Value *(*dflt)(int)) {
+    Value *hp = val_dict();
     for (int i = 0; names[i]; i++) {
-        Value *v = arg(a, i + first, names[i]), *val = v ? val_incref(v) : dflt(i);
+        Value *v = args[i], *val = v ? val_incref(v) : dflt(i);
         dict_set(hp->u.dict, names[i], val_incref(val));
         if (!set_attr(I, self, names[i], val)) { val_decref(hp); return false; }
     }
@@ -102,10 +102,9 @@ static Value *board_default(int i) {
 /* ProgressBoard.__init__(xlabel=None, ylabel=None, xlim=None, ylim=None, xscale='linear', yscale='linear',
  * ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'], fig=None, axes=None, figsize=(3.5, 2.5), display=True) */
 static Value *m_board_init(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "xlabel", "ylabel", "xlim", "ylim", "xscale", "yscale", "ls", "colors", "fig",
-                                     "axes", "figsize", "display", NULL};
-    if (!args_check(I, a, 13, kw)) return NULL;
-    return save_args(I, a, board_names, board_default, 1) ? val_none() : NULL;
+    Value *p[12];                                /* board_names, in the declaration's order */
+    if (!args_bind_method(I, a, "ProgressBoard", p, 12)) return NULL;
+    return save_args(I, a->pos[0], p, board_names, board_default) ? val_none() : NULL;
 }
 
 /* A number of the board: an int, a float or a tensor of one value (the book hands it d2l.numpy(loss)). */
@@ -194,10 +193,9 @@ static Figure *board_figure(Interp *I, Value *self) {
 /* draw(x, y, label, every_n=1), as d2l's: the point joins label's raw points; when every_n of them are there, their
  * mean (x and y) becomes a point of the line, they are cleared, and the board is shown (when display is true). */
 static Value *m_board_draw(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "x", "y", "label", "every_n", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
-    Value *self = a->pos[0], *xv = arg(a, 1, "x"), *yv = arg(a, 2, "y"), *label = arg(a, 3, "label"), *nv = arg(a, 4, "every_n");
-    if (!xv || !yv || !label) return rt_raise(I, "TypeError", "draw() missing required arguments: 'x', 'y' and 'label'");
+    Value *args[4];
+    if (!args_bind_method(I, a, "ProgressBoard", args, 4)) return NULL;
+    Value *self = a->pos[0], *xv = args[0], *yv = args[1], *label = args[2], *nv = args[3];
     double x, y;
     int64_t every_n = 1;
     if (!board_number(I, xv, "x", &x) || !board_number(I, yv, "y", &y) || (nv && !arg_int(I, nv, "every_n", &every_n))) return NULL;
@@ -260,11 +258,10 @@ static Value *trainer_default(int i) { (void)i; return val_int(0); }
 /* Trainer.__init__(max_epochs, num_gpus=0, gradient_clip_val=0): the hyperparameters, and self.gpus, the GPUs
  * among the first num_gpus that there are: none here (attn computes on the CPU), as d2l on a machine without one. */
 static Value *m_trainer_init(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "max_epochs", "num_gpus", "gradient_clip_val", NULL};
     static const char *const names[] = {"max_epochs", "num_gpus", "gradient_clip_val", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    if (!arg(a, 1, "max_epochs")) return rt_raise(I, "TypeError", "Trainer.__init__() missing 1 required positional argument: 'max_epochs'");
-    if (!save_args(I, a, names, trainer_default, 1)) return NULL;
+    Value *p[3];
+    if (!args_bind_method(I, a, "Trainer", p, 3)) return NULL;
+    if (!save_args(I, a->pos[0], p, names, trainer_default)) return NULL;
     return set_attr(I, a->pos[0], "gpus", val_list(0)) ? val_none() : NULL;
 }
 
@@ -311,10 +308,9 @@ static Value *m_prepare_batch(Interp *I, Args *a) {
 /* fit(model, data): prepare_data, prepare_model, self.optim = model.configure_optimizers(), the counters at 0,
  * then fit_epoch() for each epoch (self.epoch); Ctrl-C stops it between steps (fit_epoch). */
 static Value *m_fit(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "model", "data", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *self = a->pos[0], *model = arg(a, 1, "model"), *data = arg(a, 2, "data");
-    if (!model || !data) return rt_raise(I, "TypeError", "fit() missing required positional arguments: 'model' and 'data'");
+    Value *p[2];
+    if (!args_bind_method(I, a, "Trainer", p, 2)) return NULL;
+    Value *self = a->pos[0], *model = p[0], *data = p[1];
     Value *r = call_attr(I, self, "prepare_data", &data, 1, NULL, NULL, 0);
     if (!r) return NULL;
     val_decref(r);
@@ -468,11 +464,10 @@ static Value *m_fit_epoch(Interp *I, Args *a) {
 /* clip_gradients(grad_clip_val, model), as d2l's in float32: norm = sqrt(sum of torch.sum(p.grad ** 2) over the
  * parameters that require grad); when norm > grad_clip_val every p.grad is multiplied by grad_clip_val / norm. */
 static Value *m_clip_gradients(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "grad_clip_val", "model", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *cv = arg(a, 1, "grad_clip_val"), *model = arg(a, 2, "model");
+    Value *args[2];
+    if (!args_bind_method(I, a, "Trainer", args, 2)) return NULL;
+    Value *cv = args[0], *model = args[1];
     double clip;
-    if (!cv || !model) return rt_raise(I, "TypeError", "clip_gradients() missing required arguments: 'grad_clip_val' and 'model'");
     if (!arg_double(I, cv, "grad_clip_val", &clip)) return NULL;
     Value *ps = call_attr(I, model, "parameters", NULL, 0, NULL, NULL, 0), *l = ps ? ops_to_list(I, ps) : NULL;
     val_decref(ps);

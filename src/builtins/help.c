@@ -285,7 +285,7 @@ static void list_python(StrBuf *out) {
     Value *tools = builtins_import("attn");
     Names l = {0};
     for (int i = 0; i < n; i++) {
-        if (!builtins_is_bare(all[i]) || all[i]->name[0] == '_' || all[i]->signature[0] == '@') continue;
+        if (!builtins_is_bare(all[i]) || all[i]->name[0] == '_' || builtins_is_decorator(all[i])) continue;
         if (in_chapter(all[i])) continue;
         Value *t = tools ? builtins_module_attr(tools->u.module, all[i]->name) : NULL;
         if (t) { val_decref(t); continue; }

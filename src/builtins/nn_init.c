@@ -14,9 +14,7 @@
 #include <string.h>
 
 /* The tensor to fill: false with Python's AttributeError (what init.py's first tensor method call raises). */
-static bool init_tensor(Interp *I, Args *a, const char *method, Tensor **out) {
-    Value *v = arg(a, 0, "tensor");
-    if (!v) { rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname); return false; }
+static bool init_tensor(Interp *I, Value *v, const char *method, Tensor **out) {
     if (v->kind != V_TENSOR) { rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", val_type_name(v), method); return false; }
     *out = v->u.t;
     return true;
@@ -63,14 +61,13 @@ static bool fill_random(Interp *I, Tensor *t, bool normal, double lo, double hi)
 /* nn.init.uniform_(tensor, a=0.0, b=1.0) and nn.init.normal_(tensor, mean=0.0, std=1.0) (tag 1) */
 static Value *bi_init_uniform(Interp *I, Args *a) {
     bool normal = a->fn->tag == 1;
-    static const char *const kwu[] = {"tensor", "a", "b", NULL}, *const kwn[] = {"tensor", "mean", "std", NULL};
-    const char *const *kw = normal ? kwn : kwu;
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p[3];                                 /* tensor, a, b / tensor, mean, std */
+    if (!args_bind(I, a, p, 3)) return NULL;
     Tensor *t;
     double lo, hi;
     const char *m = normal ? "normal_" : "uniform_";
-    if (!init_tensor(I, a, m, &t) || !init_number(I, arg(a, 1, kw[1]), m, normal ? "mean" : "from", 1, 0.0, &lo) ||
-        !init_number(I, arg(a, 2, kw[2]), m, normal ? "std" : "to", 2, 1.0, &hi) || !fill_random(I, t, normal, lo, hi))
+    if (!init_tensor(I, p[0], m, &t) || !init_number(I, p[1], m, normal ? "mean" : "from", 1, 0.0, &lo) ||
+        !init_number(I, p[2], m, normal ? "std" : "to", 2, 1.0, &hi) || !fill_random(I, t, normal, lo, hi))
         return NULL;
     return same(a);
 }
@@ -83,15 +80,14 @@ static void fill_value(Tensor *t, double v) {
 
 /* nn.init.zeros_(tensor), ones_(tensor) (tag 1), constant_(tensor, val) (tag 2) */
 static Value *bi_init_constant(Interp *I, Args *a) {
-    static const char *const kw1[] = {"tensor", NULL}, *const kw2[] = {"tensor", "val", NULL};
     int tag = a->fn->tag;
-    if (!args_check(I, a, tag == 2 ? 2 : 1, tag == 2 ? kw2 : kw1)) return NULL;
+    Value *p[2];                                 /* tensor, val (constant_) */
+    if (!args_bind(I, a, p, 2)) return NULL;
     Tensor *t;
-    if (!init_tensor(I, a, tag == 2 ? "fill_" : tag == 1 ? "fill_" : "zero_", &t)) return NULL;
+    if (!init_tensor(I, p[0], tag == 2 ? "fill_" : tag == 1 ? "fill_" : "zero_", &t)) return NULL;
     double v = tag;
     if (tag == 2) {
-        Value *val = arg(a, 1, "val");
-        if (!val) return rt_raise(I, "TypeError", "constant_() missing 1 required positional argument: 'val'");
+        Value *val = p[1];
         if (val->kind == V_TENSOR && val->u.t->numel == 1) v = ten_get(val->u.t, 0);
         else if (!val_is_number(val))
             return rt_raise(I, "TypeError", "fill_() received an invalid combination of arguments - got (%s), but expected (Number value)", val_type_name(val));

@@ -31,15 +31,17 @@ static const char *dtype_word(DType dt) {
     return dt == DT_F64 ? "Double" : dt == DT_I64 ? "Long" : dt == DT_BOOL ? "Bool" : "Float";
 }
 
+/* The declaration of a forward that takes one input (every layer here but MultiheadAttention's): bound by
+ * args_bind_call with Python's words for <Class>.forward, as PyTorch's forward(self, input). */
+const Builtin bi_forward_input = {"forward", NULL, "module.forward(input)", "", "", 0, "module"};
+
 /* ---- activations: a module whose forward is one function of torch.nn.functional ---- */
 
 /* Calls F.<fn>(input, <key>=value) (key NULL: no keyword; value NULL: the module's attribute key); a new reference
  * or NULL. */
 static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, const char *key, Value *value) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *x = arg(a, 0, "input");
-    if (!x) return rt_raise(I, "TypeError", "%s.forward() missing 1 required positional argument: 'input'", val_type_name(self));
+    Value *x;
+    if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &x, 1)) return NULL;
     Value *f = builtins_module_attr("torch.nn.functional", fn);
     if (!f) return rt_error(I, "%s: F.%s is missing", val_type_name(self), fn);
     Value *kv = value ? value : key ? val_attr_get(self, key) : NULL;
@@ -68,19 +70,15 @@ static Value *softmax_call(Interp *I, Value *self, Args *a) {
 
 /* nn.Identity()(x) is x itself, whatever x is, as in PyTorch. */
 static Value *identity_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *x = arg(a, 0, "input");
-    if (!x) return rt_raise(I, "TypeError", "Identity.forward() missing 1 required positional argument: 'input'");
+    Value *x;
+    if (!args_bind_call(I, a, &bi_forward_input, "Identity", &x, 1)) return NULL;
     return val_incref(x);
 }
 
 /* nn.Flatten(start_dim, end_dim)(x) is torch.flatten(x, start_dim, end_dim). */
 static Value *flatten_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *x = arg(a, 0, "input");
-    if (!x) return rt_raise(I, "TypeError", "Flatten.forward() missing 1 required positional argument: 'input'");
+    Value *x;
+    if (!args_bind_call(I, a, &bi_forward_input, "Flatten", &x, 1)) return NULL;
     Value *f = builtins_module_attr("torch", "flatten");
     if (!f) return rt_error(I, "Flatten: torch.flatten is missing");
     Value *pos[3] = {x, val_attr_get(self, "start_dim"), val_attr_get(self, "end_dim")};
@@ -313,10 +311,8 @@ static Value *m_container_extend(Interp *I, Args *a) {
 
 /* Calls the children "0", "1", ... in order, each on what the one before returned. */
 static Value *sequential_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *x = arg(a, 0, "input");
-    if (!x) return rt_raise(I, "TypeError", "Sequential.forward() missing 1 required positional argument: 'input'");
+    Value *x;
+    if (!args_bind_call(I, a, &bi_forward_input, "Sequential", &x, 1)) return NULL;
     Value *cur = val_incref(x), *mods = container_list(self, false), *keys = container_list(self, true);
     for (int64_t i = 0; i < mods->u.seq.n && cur; i++) {       /* the list holds each layer while it runs */
         Args b = {&cur, 1, NULL, NULL, 0, NULL, NULL};
@@ -369,11 +365,9 @@ static Value *bi_module_list(Interp *I, Args *a) {
 /* ---- LayerNorm (§11.7's AddNorm): per row of the last dims, (x - mean) / sqrt(var + eps) * weight + bias ----
  * x (..., *normalized_shape) -> same shape, PyTorch's checks and messages, then its kernel (ten_layer_norm). */
 static Value *layernorm_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
-    if (!xv || xv->kind != V_TENSOR)
-        return rt_raise(I, "TypeError", "LayerNorm: input must be a tensor, not %s", xv ? val_type_name(xv) : "missing");
+    Value *xv;
+    if (!args_bind_call(I, a, &bi_forward_input, "LayerNorm", &xv, 1)) return NULL;
+    if (xv->kind != V_TENSOR) return rt_raise(I, "TypeError", "LayerNorm: input must be a tensor, not %s", val_type_name(xv));
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight"), *b = attr_tensor(self, "bias");
     Value *ns = val_attr_get(self, "normalized_shape");
     double eps = 1e-5;
@@ -485,11 +479,10 @@ static Value *bi_layernorm(Interp *I, Args *a) {
 
 /* indices (any shape, int64) -> (*indices.shape, embedding_dim) */
 static Value *embedding_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"input", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *xv = arg(a, 0, "input");
-    if (!xv || xv->kind != V_TENSOR)
-        return rt_raise(I, "TypeError", "embedding(): argument 'indices' (position 2) must be Tensor, not %s", xv ? val_type_name(xv) : "missing");
+    Value *xv;
+    if (!args_bind_call(I, a, &bi_forward_input, "Embedding", &xv, 1)) return NULL;
+    if (xv->kind != V_TENSOR)
+        return rt_raise(I, "TypeError", "embedding(): argument 'indices' (position 2) must be Tensor, not %s", val_type_name(xv));
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight");
     if (!w) return rt_raise(I, "TypeError", "embedding(): argument 'weight' (position 1) must be Tensor, not %s",
                             val_attr_get(self, "weight") ? val_type_name(val_attr_get(self, "weight")) : "NoneType");
@@ -725,14 +718,14 @@ out:
  * need_weights=False. attn_mask (L, S) or (N*H, L, S), key_padding_mask (N, S): bool (True = not attended) or float
  * (added to the scores). As torch.nn.functional.multi_head_attention_forward in PyTorch 1.13. */
 static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
-    static const char *const kw[] = {"query", "key", "value", "key_padding_mask", "need_weights", "attn_mask", "average_attn_weights", NULL};
-    if (!args_check(I, a, 7, kw)) return NULL;
-    Value *qv = arg(a, 0, "query"), *kv = arg(a, 1, "key"), *vv = arg(a, 2, "value"), *kpmv = arg(a, 3, "key_padding_mask"),
-          *nwv = arg(a, 4, "need_weights"), *amv = arg(a, 5, "attn_mask"), *avv = arg(a, 6, "average_attn_weights");
+    static const Builtin forward = {"forward", NULL, "mha.forward(query, key, value, key_padding_mask=None, need_weights=True, "
+                                    "attn_mask=None, average_attn_weights=True)", "", "", 0, "mha"};
+    Value *arg_[7];
+    if (!args_bind_call(I, a, &forward, "MultiheadAttention", arg_, 7)) return NULL;
+    Value *qv = arg_[0], *kv = arg_[1], *vv = arg_[2], *kpmv = arg_[3], *nwv = arg_[4], *amv = arg_[5], *avv = arg_[6];
     const char *names[3] = {"query", "key", "value"};
     Value *qkv[3] = {qv, kv, vv};
     for (int i = 0; i < 3; i++) {
-        if (!qkv[i]) return rt_raise(I, "TypeError", "MultiheadAttention.forward() missing required argument: '%s'", names[i]);
         if (qkv[i]->kind != V_TENSOR) return rt_raise(I, "TypeError", "MultiheadAttention: %s must be a tensor, not %s", names[i], val_type_name(qkv[i]));
         if (qkv[i]->u.t->dtype != DT_F32)
             return rt_error(I, "MultiheadAttention: %s is %s, but the layer's weights are float32 (use %s.float())",

@@ -287,12 +287,16 @@ static Value *bi_cross_entropy(Interp *I, Args *a) {
 
 /* F.mse_loss(input, target, size_average=None, reduce=None, reduction='mean'): mean (or sum) of (input - target)**2
  * over the broadcast shape, PyTorch's warning on stderr when the shapes differ. */
+static Value *mse_loss(Interp *I, Value *iv, Value *tv, Value *size_average, Value *reduce, Value *reduction);
+
 static Value *bi_mse_loss(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "target", "size_average", "reduce", "reduction", NULL};
-    if (!args_check(I, a, 5, kw)) return NULL;
-    Value *iv = arg(a, 0, "input"), *tv = arg(a, 1, "target");
-    if (!iv) return rt_raise(I, "TypeError", "mse_loss() missing 2 required positional arguments: 'input' and 'target'");
-    if (!tv) return rt_raise(I, "TypeError", "mse_loss() missing 1 required positional argument: 'target'");
+    Value *p[5];                                 /* input, target, size_average, reduce, reduction */
+    if (!args_bind(I, a, p, 5)) return NULL;
+    return mse_loss(I, p[0], p[1], p[2], p[3], p[4]);
+}
+
+/* F.mse_loss's work, its arguments bound (NULL: absent); nn.MSELoss's forward calls it too. */
+static Value *mse_loss(Interp *I, Value *iv, Value *tv, Value *size_average, Value *reduce, Value *reduction) {
     if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(tv));
     if (iv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(iv));
     Reduction red;
@@ -309,7 +313,7 @@ static Value *bi_mse_loss(Interp *I, Args *a) {
         sb_free(&s1);
         sb_free(&s2);
     }
-    if (!get_reduction(I, arg(a, 4, "reduction"), arg(a, 2, "size_average"), arg(a, 3, "reduce"), &red)) return NULL;
+    if (!get_reduction(I, reduction, size_average, reduce, &red)) return NULL;
     Value *xy[2] = {iv, tv};
     if (grad_recording(I, 2, xy)) return ret_ag(I, ag_mse_loss(&I->run.ag, arg_ag(iv), arg_ag(tv), (AgReduction)red));
     DType dt = ten_promote(in->dtype, tg->dtype);
@@ -331,13 +335,14 @@ static Value *bi_mse_loss(Interp *I, Args *a) {
 
 /* ---- the modules: nn.CrossEntropyLoss and nn.MSELoss keep their options and call the functions ---- */
 
+/* The declaration of a loss module's forward, as PyTorch's forward(self, input, target). */
+static const Builtin loss_forward = {"forward", NULL, "loss.forward(input, target)", "", "", 0, "loss"};
+
 static Value *loss_forward_args(Interp *I, Value *self, Args *a, Value **in, Value **tg) {
-    static const char *const kw[] = {"input", "target", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    *in = arg(a, 0, "input");
-    *tg = arg(a, 1, "target");
-    if (!*in) return rt_raise(I, "TypeError", "%s.forward() missing 2 required positional arguments: 'input' and 'target'", val_type_name(self));
-    if (!*tg) return rt_raise(I, "TypeError", "%s.forward() missing 1 required positional argument: 'target'", val_type_name(self));
+    Value *p[2];
+    if (!args_bind_call(I, a, &loss_forward, val_type_name(self), p, 2)) return NULL;
+    *in = p[0];
+    *tg = p[1];
     return self;
 }
 
@@ -359,12 +364,7 @@ static Value *ce_call(Interp *I, Value *self, Args *a) {
 static Value *mse_call(Interp *I, Value *self, Args *a) {
     Value *iv, *tv;
     if (!loss_forward_args(I, self, a, &iv, &tv)) return NULL;
-    Value *pos[2] = {iv, tv}, *rv = val_attr_get(self, "reduction");
-    const char *kwn[1] = {"reduction"};
-    Value *kwv[1] = {rv};
-    Args b = {pos, 2, kwn, kwv, rv ? 1 : 0, NULL, NULL};
-    b.fname = "mse_loss";
-    return bi_mse_loss(I, &b);
+    return mse_loss(I, iv, tv, NULL, NULL, val_attr_get(self, "reduction"));
 }
 
 static const ObjClass CrossEntropyLossClass = {.name = "CrossEntropyLoss", .call = ce_call, .is_module = true};
@@ -426,7 +426,7 @@ const Builtin bi_nn_losses[] = {
      "position; or target of input's shape holding class probabilities. Targets equal to ignore_index are left out "
      "(padding); reduction 'sum' adds, 'none' gives the loss of each element; label_smoothing e mixes e/C of every "
      "class into the target.", "§4.1", 0, "F"},
-    {"mse_loss", bi_mse_loss, "F.mse_loss(input, target, reduction='mean')",
+    {"mse_loss", bi_mse_loss, "F.mse_loss(input, target, size_average=None, reduce=None, reduction='mean')",
      "The mean of (input - target)**2 (reduction 'sum': the sum, 'none': each element): the squared error of "
      "regression. Give both the same shape (they broadcast, with PyTorch's warning).", "§3.1", 0, "F"},
     {"CrossEntropyLoss", bi_cross_entropy_loss,

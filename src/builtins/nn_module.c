@@ -44,10 +44,10 @@ static void set_training(Value *m, bool on, Seen *seen) {
 
 /* .train(mode=True) and .eval(): the flag of the module and of every submodule; returns the module. */
 static Value *m_train(Interp *I, Args *a) {
-    static const char *const kw[] = {"mode", NULL};
-    if (!args_check(I, a, a->fn->tag ? 2 : 1, kw)) return NULL;
+    Value *p[1];                                 /* mode (train only) */
+    if (!args_bind_method(I, a, "Module", p, 1)) return NULL;
     bool on = a->fn->tag == 1;
-    Value *mode = arg(a, 1, "mode");
+    Value *mode = p[0];
     if (mode && !arg_bool(I, mode, "train(): mode", &on)) return NULL;
     Seen seen = {0};
     set_training(a->pos[0], on, &seen);
@@ -108,11 +108,10 @@ static Value *named_params(Value *m, bool dedup, WalkWhat what) {
  * table of many PositionalEncoding versions): an attribute, listed by state_dict() after the parameters unless
  * persistent=False, and by named_buffers(). */
 static Value *m_register_buffer(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "name", "tensor", "persistent", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *self = a->pos[0], *name = arg(a, 1, "name"), *t = arg(a, 2, "tensor"), *pv = arg(a, 3, "persistent");
+    Value *p[3];
+    if (!args_bind_method(I, a, "Module", p, 3)) return NULL;
+    Value *self = a->pos[0], *name = p[0], *t = p[1], *pv = p[2];
     bool persistent = true;
-    if (!name || !t) return rt_error(I, "register_buffer() missing required arguments: 'name' and 'tensor'");
     if (pv && !arg_bool(I, pv, "persistent", &persistent)) return NULL;
     if (!val_attr_get(self, "training")) return rt_error(I, "cannot assign buffer before Module.__init__() call");
     if (name->kind != V_STR) return rt_error(I, "buffer name should be a string. Got %s", val_type_name(name));
@@ -134,8 +133,9 @@ static Value *m_register_buffer(Interp *I, Args *a) {
 
 /* .buffers() / .named_buffers(): the buffers, the module's own first, then its submodules'. */
 static Value *m_buffers(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "prefix", "recurse", NULL};
-    if (!args_check(I, a, 1, kw) || a->nkw) return a->nkw ? rt_error(I, "%s() takes no arguments in attn", a->fname) : NULL;
+    Value *p[2];                                 /* recurse / prefix, recurse: attn lists every buffer */
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
+    if (p[0] || p[1]) return rt_error(I, "%s() takes no arguments in attn", a->fname);
     Value *l = named_params(a->pos[0], true, WALK_BUFFERS);
     if (a->fn->tag == 1) return l;
     for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
@@ -144,8 +144,9 @@ static Value *m_buffers(Interp *I, Args *a) {
 
 /* .parameters() (a list here, a generator in PyTorch) and .named_parameters(): (name, parameter) pairs. */
 static Value *m_parameters(Interp *I, Args *a) {
-    static const char *const kw[] = {"recurse", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p[2];                                 /* recurse / prefix, recurse */
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
+    if (a->fn->tag == 1 && p[0]) return rt_error(I, "named_parameters(prefix=...) is not supported in attn");
     Value *l = named_params(a->pos[0], true, WALK_PARAMS);
     if (a->fn->tag == 1) return l;
     for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
@@ -155,10 +156,9 @@ static Value *m_parameters(Interp *I, Args *a) {
 /* module.zero_grad(set_to_none=False), PyTorch 1.13's: every parameter of the module and its submodules that has a
  * .grad gets it filled with zeros in place (or set to None). Returns None. */
 static Value *m_zero_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "set_to_none", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *sn;
+    if (!args_bind_method(I, a, "Module", &sn, 1)) return NULL;
     bool none = false;
-    Value *sn = arg(a, 1, "set_to_none");
     if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
     Value *l = named_params(a->pos[0], true, WALK_PARAMS);
     for (int64_t i = 0; i < l->u.seq.n; i++) {
@@ -176,10 +176,9 @@ static Value *m_zero_grad(Interp *I, Args *a) {
 /* module.requires_grad_(requires_grad=True): sets requires_grad on every parameter of the module and its
  * submodules, as PyTorch's; returns the module. */
 static Value *m_requires_grad_(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "requires_grad", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *f;
+    if (!args_bind_method(I, a, "Module", &f, 1)) return NULL;
     bool on = true;
-    Value *f = arg(a, 1, "requires_grad");
     if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
     Value *l = named_params(a->pos[0], true, WALK_PARAMS);
     for (int64_t i = 0; i < l->u.seq.n; i++) {
@@ -194,8 +193,7 @@ static Value *m_requires_grad_(Interp *I, Args *a) {
 /* .state_dict(): an OrderedDict of every parameter by its dotted name, each detached as in PyTorch: a plain tensor
  * (not a Parameter) on the parameter's memory, so writing into it changes the module. */
 static Value *m_state_dict(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!args_bind_method(I, a, "Module", NULL, 0)) return NULL;
     Value *l = named_params(a->pos[0], false, WALK_STATE), *d = val_dict();
     d->u.dict->ordered = true;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
@@ -214,9 +212,9 @@ static const ObjClass KeysMatchedClass = {.name = "_IncompatibleKeys", .repr = a
 /* .load_state_dict(state_dict, strict=True): copies each tensor into the parameter of that name, shapes checked;
  * with strict, missing and unexpected keys are an error listing them, as in PyTorch. */
 static Value *m_load_state_dict(Interp *I, Args *a) {
-    static const char *const kw[] = {"state_dict", "strict", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *sd = arg(a, 1, "state_dict"), *sv = arg(a, 2, "strict");
+    Value *p[2];
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
+    Value *sd = p[0], *sv = p[1];
     bool strict = true;
     if (!sd || sd->kind != V_DICT) return rt_error(I, "load_state_dict(state_dict): state_dict must be a dict such as another module's state_dict()");
     if (sv && !arg_bool(I, sv, "strict", &strict)) return NULL;
@@ -265,18 +263,16 @@ out:
 
 /* .to(device), .to(dtype), .cpu(): attn's modules live on the CPU in float32, so these return the module. */
 static Value *m_to(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "device", "dtype", "non_blocking", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *dev = arg(a, -1, "device");
-    if (dev && !arg_device_cpu(I, dev)) return NULL;
-    for (int i = 1; i < a->npos; i++) {
-        Value *v = a->pos[i];
+    Value *p[3];                                 /* device, dtype, non_blocking: .to(torch.float32) fills the first */
+    if (!args_bind_method(I, a, "Module", p, 3)) return NULL;
+    for (int i = 0; i < 3; i++) {
+        Value *v = p[i];
+        if (!v || v->kind == V_BOOL) continue;
         if (v->kind == V_DTYPE) {
             if (v->u.dtype != DT_F32) return rt_error(I, "attn's modules compute in float32 only: .to(%s) is not supported", ten_dtype_name(v->u.dtype));
-        } else if (v->kind != V_BOOL && !arg_device_cpu(I, v)) return NULL;
+        } else if (i == 1) return rt_error(I, "attn's modules compute in float32 only");
+        else if (!arg_device_cpu(I, v)) return NULL;
     }
-    Value *dt = arg(a, -1, "dtype");
-    if (dt && (dt->kind != V_DTYPE || dt->u.dtype != DT_F32)) return rt_error(I, "attn's modules compute in float32 only");
     return val_incref(a->pos[0]);
 }
 
@@ -310,8 +306,7 @@ static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse,
 }
 
 static Value *m_children(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!args_bind_method(I, a, "Module", NULL, 0)) return NULL;
     bool all = a->fn->tag >= 2, named = a->fn->tag % 2 == 1;
     Value *l = val_list(0);
     if (all) {
@@ -379,12 +374,12 @@ const Builtin bi_module_methods[] = {
     {"train", m_train, "module.train(mode=True)", "Training mode: dropout on (modules start in training mode).", "", 1, "module"},
     {"zero_grad", m_zero_grad, "module.zero_grad(set_to_none=False)", "Every parameter's .grad (submodules' too) filled with zeros (set_to_none=True: set to None).", "", 0, "module"},
     {"requires_grad_", m_requires_grad_, "module.requires_grad_(requires_grad=True)", "Sets requires_grad on every parameter of the module and its submodules; returns the module (False freezes it).", "", 0, "module"},
-    {"parameters", m_parameters, "module.parameters()", "The module's parameters (weights), its own first, then its submodules'.", "", 0, "module"},
-    {"named_parameters", m_parameters, "module.named_parameters()", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1, "module"},
+    {"parameters", m_parameters, "module.parameters(recurse=True)", "The module's parameters (weights), its own first, then its submodules'.", "", 0, "module"},
+    {"named_parameters", m_parameters, "module.named_parameters(prefix='', recurse=True)", "(name, parameter) pairs such as ('W_q.weight', ...).", "", 1, "module"},
     {"state_dict", m_state_dict, "module.state_dict()", "Every parameter (then buffer) by its dotted name, in an OrderedDict.", "", 0, "module"},
     {"load_state_dict", m_load_state_dict, "module.load_state_dict(state_dict, strict=True)",
      "Copies the tensors of a state_dict into the parameters of the same names.", "", 0, "module"},
-    {"to", m_to, "module.to(device)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0, "module"},
+    {"to", m_to, "module.to(device=None, dtype=None, non_blocking=False)", "attn's modules are on the CPU already: returns the module (a GPU is refused).", "", 0, "module"},
     {"cpu", m_to, "module.cpu()", "Returns the module (it is on the CPU).", "", 0, "module"},
     {"float", m_cast_module, "module.float()", "Returns the module: its parameters are float32 already.", "", DT_F32, "module"},
     {"double", m_cast_module, "module.double()", "Not available: attn's modules compute in float32 only.", "", DT_F64, "module"},
@@ -397,8 +392,8 @@ const Builtin bi_module_methods[] = {
     {"apply", m_apply, "module.apply(fn)", "Calls fn on every submodule and then on the module.", "", 0, "module"},
     {"register_buffer", m_register_buffer, "module.register_buffer(name, tensor, persistent=True)",
      "A tensor of the module that is not a parameter: an attribute, and in state_dict() unless persistent=False.", "", 0, "module"},
-    {"buffers", m_buffers, "module.buffers()", "The tensors given to register_buffer, the module's own first.", "", 0, "module"},
-    {"named_buffers", m_buffers, "module.named_buffers()", "(name, buffer) pairs such as ('P', ...).", "", 1, "module"},
+    {"buffers", m_buffers, "module.buffers(recurse=True)", "The tensors given to register_buffer, the module's own first.", "", 0, "module"},
+    {"named_buffers", m_buffers, "module.named_buffers(prefix='', recurse=True)", "(name, buffer) pairs such as ('P', ...).", "", 1, "module"},
     {"add_module", m_add_module, "module.add_module(name, module)", "Same as setattr(module, name, submodule).", "", 0, "module"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
@@ -407,9 +402,8 @@ const Builtin bi_module_methods[] = {
 /* save_hyperparameters(ignore=[]): the caller's arguments become attributes (and self.hparams), except self and
  * names starting with '_'. The caller is the running method: its local variables. */
 Value *d2l_save_hyperparameters(Interp *I, Args *a) {
-    static const char *const kw[] = {"ignore", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *ignore = arg(a, 1, "ignore"), *self = a->pos[0];
+    Value *ignore, *self = a->npos ? a->pos[0] : NULL;
+    if (!args_bind_method(I, a, "HyperParameters", &ignore, 1)) return NULL;
     if (ignore && ignore->kind != V_LIST && ignore->kind != V_TUPLE) return rt_error(I, "save_hyperparameters(ignore=[...]) takes a list of names");
     if (!I->scope) return rt_error(I, "save_hyperparameters() is called inside __init__");
     Value *hp = val_dict();
@@ -430,16 +424,15 @@ Value *d2l_save_hyperparameters(Interp *I, Args *a) {
 
 /* d2l.Module.__init__(plot_train_per_epoch=2, plot_valid_per_epoch=1): nn.Module's, then the hyperparameters. */
 static Value *m_d2l_module_init(Interp *I, Args *a) {
-    static const char *const kw[] = {"plot_train_per_epoch", "plot_valid_per_epoch", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p[2];                                 /* plot_train_per_epoch, plot_valid_per_epoch */
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
     Value *self = a->pos[0];
     if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
     const char *names[2] = {"plot_train_per_epoch", "plot_valid_per_epoch"};
     int64_t dflt[2] = {2, 1};
     Value *hp = val_dict();
     for (int i = 0; i < 2; i++) {
-        Value *v = arg(a, i + 1, names[i]);
-        Value *val = v ? val_incref(v) : val_int(dflt[i]);
+        Value *val = p[i] ? val_incref(p[i]) : val_int(dflt[i]);
         dict_set(hp->u.dict, names[i], val_incref(val));
         val_attr_set(self, names[i], val);
     }
@@ -488,11 +481,10 @@ static bool trainer_number(Interp *I, Value *trainer, const char *name, double *
  * num_train_batches averaged over num_train_batches / plot_train_per_epoch points, a validation point at x = epoch
  * + 1 over num_val_batches / plot_valid_per_epoch; drawn as 'train_KEY' or 'val_KEY'. */
 static Value *m_d2l_plot(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "key", "value", "train", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *self = a->pos[0], *key = arg(a, 1, "key"), *value = arg(a, 2, "value"), *tv = arg(a, 3, "train");
+    Value *p[3];
+    if (!args_bind_method(I, a, "Module", p, 3)) return NULL;
+    Value *self = a->pos[0], *key = p[0], *value = p[1], *tv = p[2];
     bool train;
-    if (!key || !value || !tv) return rt_raise(I, "TypeError", "plot() missing required arguments: 'key', 'value' and 'train'");
     if (!interp_truth(I, tv, &train)) return NULL;
     Value *trainer = ops_attr_peek(self, "trainer");
     if (!trainer) return rt_raise(I, "AssertionError", "Trainer is not inited");
@@ -591,10 +583,9 @@ static Value *m_d2l_configure_optimizers(Interp *I, Args *a) {
 
 /* apply_init(inputs, init=None): self.forward(*inputs), then self.net.apply(init) when init is given. */
 static Value *m_d2l_apply_init(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "inputs", "init", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *self = a->pos[0], *inputs = arg(a, 1, "inputs"), *init = arg(a, 2, "init");
-    if (!inputs) return rt_raise(I, "TypeError", "apply_init() missing 1 required positional argument: 'inputs'");
+    Value *p[2];
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
+    Value *self = a->pos[0], *inputs = p[0], *init = p[1];
     Value *items = ops_to_list(I, inputs);
     if (!items) return NULL;
     Value *r = call_own(I, self, "forward", items->u.seq.items, (int)items->u.seq.n, NULL, NULL, 0);

@@ -195,11 +195,9 @@ bool builtins_flush_live(Interp *I) {
 /* d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear',
  *          yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5)) */
 static Value *bi_plot(Interp *I, Args *a) {
-    static const char *const kw[] = {"X", "Y", "xlabel", "ylabel", "legend", "xlim", "ylim", "xscale", "yscale", "fmts",
-                                     "figsize", "title", "axes", NULL};
-    if (!args_check(I, a, 11, kw)) return NULL;
-    Value *X = arg(a, 0, "X"), *Y = arg(a, 1, "Y");
-    if (!X) return rt_error(I, "plot(X, Y=None, ...) needs something to plot, e.g. d2l.plot(torch.arange(10), torch.arange(10) ** 2)");
+    Value *p[13];             /* X, Y, xlabel, ylabel, legend, xlim, ylim, xscale, yscale, fmts, figsize, axes, title */
+    if (!args_bind(I, a, p, 13)) return NULL;
+    Value *X = p[0], *Y = p[1];
     Value *xs = series_list(I, X);
     if (!xs) return NULL;
     Value *ys = NULL;
@@ -233,22 +231,20 @@ static Value *bi_plot(Interp *I, Args *a) {
     double x0 = NAN, x1 = NAN, y0 = NAN, y1 = NAN, fw = 3.5, fh = 2.5;
     Value *v;
     const char *xscale = "linear", *yscale = "linear";
-    if (ok) ok = str_list(I, arg(a, 4, "legend"), "legend", &legend, &nleg) && str_list(I, arg(a, 9, "fmts"), "fmts", &fmts, &nfmt);
-    if (ok) ok = pair(I, arg(a, 5, "xlim"), "xlim", &x0, &x1) && pair(I, arg(a, 6, "ylim"), "ylim", &y0, &y1) &&
-                 pair(I, arg(a, 10, "figsize"), "figsize", &fw, &fh);
+    if (ok) ok = str_list(I, p[4], "legend", &legend, &nleg) && str_list(I, p[9], "fmts", &fmts, &nfmt);
+    if (ok) ok = pair(I, p[5], "xlim", &x0, &x1) && pair(I, p[6], "ylim", &y0, &y1) && pair(I, p[10], "figsize", &fw, &fh);
     if (ok && (!(fw > 0.5 && fw < 50) || !(fh > 0.5 && fh < 50))) { rt_error(I, "figsize must be (width, height) in inches, each between 0.5 and 50"); ok = false; }
     for (int k = 0; ok && k < 2; k++) {
-        v = arg(a, k ? 8 : 7, k ? "yscale" : "xscale");
+        v = p[k ? 8 : 7];
         if (!v || v->kind == V_NONE) continue;
         if (v->kind != V_STR || (strcmp(v->u.str.s, "linear") && strcmp(v->u.str.s, "log"))) { rt_error(I, "%s must be 'linear' or 'log'", k ? "yscale" : "xscale"); ok = false; break; }
         if (k) yscale = v->u.str.s; else xscale = v->u.str.s;
     }
     if (ok) {
-        const char *names[3] = {"xlabel", "ylabel", "title"};
-        int pos[3] = {2, 3, -1};
+        int slot[3] = {2, 3, 12};                /* xlabel, ylabel, title */
         char **dst[3] = {&xl, &yl, &title};
         for (int k = 0; k < 3; k++) {
-            v = arg(a, pos[k], names[k]);
+            v = p[slot[k]];
             if (!v || v->kind == V_NONE) continue;
             StrBuf b;
             sb_init(&b);
@@ -284,10 +280,10 @@ static Value *bi_plot(Interp *I, Args *a) {
 /* d2l.show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds'): matrices is 4-D
  * (rows of plots, columns of plots, height, width); xlabel on the last row, ylabel on the first column. */
 static Value *bi_show_heatmaps(Interp *I, Args *a) {
-    static const char *const kw[] = {"matrices", "xlabel", "ylabel", "titles", "figsize", "cmap", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *mv = arg(a, 0, "matrices");
-    if (!mv || mv->kind != V_TENSOR) return rt_error(I, "show_heatmaps(matrices, xlabel, ylabel, ...) needs a tensor");
+    Value *p[6];                                 /* matrices, xlabel, ylabel, titles, figsize, cmap */
+    if (!args_bind(I, a, p, 6)) return NULL;
+    Value *mv = p[0];
+    if (mv->kind != V_TENSOR) return rt_error(I, "show_heatmaps(matrices, xlabel, ylabel, ...) needs a tensor");
     Tensor *M = mv->u.t;
     if (M->ndim != 4) {
         char s[96];
@@ -304,15 +300,15 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
     double fw = 2.5, fh = 2.5;
     const char *cmap = "Reds";
     Value *v;
-    if (!str_list(I, arg(a, 3, "titles"), "titles", &titles, &ntit) || !pair(I, arg(a, 4, "figsize"), "figsize", &fw, &fh)) { free_strs(titles, ntit); return NULL; }
+    if (!str_list(I, p[3], "titles", &titles, &ntit) || !pair(I, p[4], "figsize", &fw, &fh)) { free_strs(titles, ntit); return NULL; }
     while (ntit > C) free(titles[--ntit]);         /* one title per column of plots */
-    if ((v = arg(a, 5, "cmap")) && v->kind != V_NONE) {
+    if ((v = p[5]) && v->kind != V_NONE) {
         if (v->kind != V_STR) { free_strs(titles, ntit); return rt_error(I, "cmap must be a colormap name such as 'Reds' or 'Blues'"); }
         cmap = v->u.str.s;
     }
     if (!(fw > 0.5 && fw < 50) || !(fh > 0.5 && fh < 50)) { free_strs(titles, ntit); return rt_error(I, "figsize must be (width, height) in inches, each between 0.5 and 50"); }
     for (int k = 0; k < 2; k++) {
-        v = arg(a, k + 1, k ? "ylabel" : "xlabel");
+        v = p[k + 1];
         if (!v || v->kind == V_NONE) continue;
         StrBuf b;
         sb_init(&b);
@@ -330,7 +326,7 @@ static Value *bi_show_heatmaps(Interp *I, Args *a) {
         free(yl);
         StrBuf b;                                      /* as Python shows a string: escapes visible, never sent */
         sb_init(&b);
-        val_repr_quiet(I, &b, arg(a, 5, "cmap"));
+        val_repr_quiet(I, &b, p[5]);
         rt_error(I, "show_heatmaps: unknown cmap %s (attn has %s)", sb_str(&b), plot_cmap_names());
         sb_free(&b);
         return NULL;
@@ -370,10 +366,10 @@ static Value *bi_plot_target(Interp *I, Args *a) {
 }
 
 const Builtin bi_plot_table[] = {
-    {"plot", bi_plot, "d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear', yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5))",
+    {"plot", bi_plot, "d2l.plot(X, Y=None, xlabel=None, ylabel=None, legend=[], xlim=None, ylim=None, xscale='linear', yscale='linear', fmts=('-', 'm--', 'g-.', 'r:'), figsize=(3.5, 2.5), axes=None, *, title=None)",
      "Plots Y against X as the book's d2l.plot does: a 2-D tensor gives one line per row (§11.6.3 plots P[0, :, 6:10].T "
      "against torch.arange(60)). Type help plot for where figures go.", "§2.4", 0, "d2l"},
-    {"show_heatmaps", bi_show_heatmaps, "d2l.show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap='Reds')",
+    {"show_heatmaps", bi_show_heatmaps, "d2l.show_heatmaps(matrices, xlabel=None, ylabel=None, titles=None, figsize=(2.5, 2.5), cmap='Reds')",
      "Heatmaps of a 4-D tensor (rows of plots, columns of plots, height, width): §11.6.3.1 shows P this way with "
      "cmap='Blues'; attention weights are shown per head.", "§11.1", 0, "d2l"},
     {"savefig", bi_savefig, "savefig(\"name.svg\")", "Writes the last figure to an .svg, .png or .pdf file.", "", 0, ""},
@@ -387,6 +383,6 @@ Value *plot_call(Interp *I, Value *X, Value *Y, const char *const *names, Value 
     Value *pos[2] = {X, Y};
     int nkw = 0;
     while (names[nkw]) nkw++;
-    Args a = {pos, 2, (const char **)names, (Value **)vals, nkw, "plot", NULL};
+    Args a = {pos, 2, (const char **)names, (Value **)vals, nkw, "plot", builtins_find("plot")};   /* d2l.plot's entry */
     return bi_plot(I, &a);
 }

@@ -16,15 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const NO_KW[] = {NULL};
 
 static Value *bi_print(Interp *I, Args *a) {
-    static const char *const kw[] = {"sep", "end", "flush", "file", NULL};
-    if (!args_check(I, a, -1, kw)) return NULL;
-    Value *sep = arg(a, -1, "sep"), *end = arg(a, -1, "end");
+    Value *p[5];                                 /* *values, sep, end, file, flush */
+    if (!args_bind(I, a, p, 5)) return NULL;
+    Value *sep = p[1], *end = p[2];
     if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "sep must be None or a string, not %s", val_type_name(sep));
     if (end && end->kind != V_STR && end->kind != V_NONE) return rt_raise(I, "TypeError", "end must be None or a string, not %s", val_type_name(end));
-    Value *file = arg(a, -1, "file");
+    Value *file = p[3];
     if (file && file->kind != V_NONE)
         return rt_error(I, "print(file=...) is not supported: attn prints to the screen (use save(...) to write a tensor to a file)");
     StrBuf b;
@@ -47,8 +46,8 @@ static Value *bi_print(Interp *I, Args *a) {
 }
 
 static Value *bi_range(Interp *I, Args *a) {
-    if (!args_check(I, a, 3, NO_KW)) return NULL;
-    if (a->npos == 0) return rt_raise(I, "TypeError", "range expected at least 1 argument, got 0");
+    Value *p[3];
+    if (args_bind_form(I, a, p, 3) < 0) return NULL;
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
@@ -58,8 +57,8 @@ static Value *bi_range(Interp *I, Args *a) {
 }
 
 static Value *bi_len(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
-    if (a->npos != 1) return rt_raise(I, "TypeError", "len() takes exactly one argument (%d given)", a->npos);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return ops_len(I, a->pos[0]);
 }
 
@@ -84,8 +83,9 @@ static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
 }
 
 static Value *bi_int(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos == 0) return val_int(0);
+    Value *p[2];                                 /* x, base */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    if (!p[0]) return p[1] ? rt_raise(I, "TypeError", "int() missing string argument") : val_int(0);
     bool done;
     Value *special = a->npos == 1 ? number_special(I, a->pos[0], false, &done) : NULL;
     if (special || (a->npos == 1 && done)) return special;
@@ -99,7 +99,7 @@ static Value *bi_int(Interp *I, Args *a) {
         else r = val_int((int64_t)v->u.f);
     } else if (v->kind == V_STR) {
         int64_t base = 10;
-        if (a->npos > 1 && !arg_int(I, a->pos[1], "base", &base)) { val_decref(v); return NULL; }
+        if (p[1] && !arg_int(I, p[1], "base", &base)) { val_decref(v); return NULL; }
         char *end;
         const char *s = v->u.str.s;
         while (*s == ' ') s++;
@@ -118,7 +118,8 @@ static Value *bi_int(Interp *I, Args *a) {
 }
 
 static Value *bi_float(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_float(0);
     bool done;
     Value *special = number_special(I, a->pos[0], true, &done);
@@ -139,23 +140,26 @@ static Value *bi_float(Interp *I, Args *a) {
 }
 
 static Value *bi_bool(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_bool(false);
     bool t;
     return interp_truth(I, a->pos[0], &t) ? val_bool(t) : NULL;
 }
 
 static Value *bi_str(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
-    if (a->npos == 0) return val_str("");
+    Value *p[1];                                 /* object: str(object=5) as Python's */
+    if (!args_bind(I, a, p, 1)) return NULL;
+    if (!p[0]) return val_str("");
     StrBuf b;
     sb_init(&b);
-    if (!val_str_of(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
+    if (!val_str_of(I, &b, p[0])) { sb_free(&b); return NULL; }
     return val_str_take(sb_take(&b));
 }
 
 static Value *bi_repr(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "repr() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     StrBuf b;
     sb_init(&b);
     if (!val_repr(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
@@ -164,7 +168,8 @@ static Value *bi_repr(Interp *I, Args *a) {
 
 /* ascii(x): repr(x) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
 static Value *bi_ascii(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "ascii() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     StrBuf b;
     sb_init(&b);
     if (!val_ascii(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
@@ -174,19 +179,22 @@ static Value *bi_ascii(Interp *I, Args *a) {
 /* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
  * one); TypeError for an unhashable value */
 static Value *bi_hash(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "hash() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     int64_t h;
     return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
 }
 
 static Value *bi_list(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_list(0);
     return ops_to_list(I, a->pos[0]);
 }
 
 static Value *bi_tuple(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->npos == 0) return val_tuple(0);
     Value *l = ops_to_list(I, a->pos[0]);
     if (l) l->kind = V_TUPLE;
@@ -271,7 +279,11 @@ static Value *bi_enumerate(Interp *I, Args *a) {
 }
 
 static Value *bi_zip(Interp *I, Args *a) {
-    if (!args_check(I, a, -1, NO_KW)) return NULL;
+    Value *p[2];                                 /* *iterables, strict */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    bool strict = false;
+    if (p[1] && !interp_truth(I, p[1], &strict)) return NULL;
+    if (strict) return rt_error(I, "zip(strict=True) is not supported in attn: compare the lengths first");
     return ops_lazy_iterator(I, "zip", NULL, a->pos, a->npos, 0);
 }
 
@@ -356,7 +368,8 @@ static Value *bi_min(Interp *I, Args *a) { return fold(I, a, 1); }
 static Value *bi_max(Interp *I, Args *a) { return fold(I, a, 2); }
 
 static Value *bi_abs(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_raise(I, "TypeError", "abs() takes exactly one argument (%d given)", a->npos) : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     Value *v = a->pos[0];
     if (v->kind == V_TENSOR && grad_recording(I, 1, &v)) return ret_ag(I, ag_abs(&I->run.ag, arg_ag(v)));
     if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
@@ -522,32 +535,35 @@ static Value *bi_sorted(Interp *I, Args *a) {
 }
 
 static Value *bi_reversed(Interp *I, Args *a) {
-    if (!args_check(I, a, 1, NO_KW) || a->npos != 1) return a->npos != 1 ? rt_error(I, "reversed() takes exactly one argument") : NULL;
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return ops_reversed(I, a->pos[0]);
 }
 
 static Value *bi_map(Interp *I, Args *a) {
-    if (!args_check(I, a, -1, NO_KW)) return NULL;
-    if (a->npos < 2) return rt_error(I, "map() must have at least two arguments. (map(function, iterable, ...))");
+    if (!a->nkw && a->npos < 2) return rt_raise(I, "TypeError", "map() must have at least two arguments. (map(function, iterable, ...))");
+    Value *p[3];                                 /* function, iterable, *iterables */
+    if (!args_bind(I, a, p, 3)) return NULL;
     return ops_lazy_iterator(I, "map", a->pos[0], a->pos + 1, a->npos - 1, 0);
 }
 
 static Value *bi_filter(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_raise(I, "TypeError", "filter expected 2 arguments, got %d (filter(function or None, iterable))", a->npos);
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     return ops_lazy_iterator(I, "filter", a->pos[0], a->pos + 1, 1, 0);
 }
 
 static Value *bi_iter(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos == 2) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
-    if (a->npos != 1) return rt_raise(I, "TypeError", "iter expected at least 1 argument, got %d", a->npos);
+    Value *p[2];
+    int form = args_bind_form(I, a, p, 2);
+    if (form < 0) return NULL;
+    if (form == 1) return rt_error(I, "iter(callable, sentinel) is not supported in attn: use iter(iterable)");
     return ops_iter(I, a->pos[0]);
 }
 
 static Value *bi_next(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos < 1) return rt_raise(I, "TypeError", "next expected at least 1 argument, got 0 (next(iterator) or next(iterator, default))");
+    Value *p[2];
+    if (args_bind_form(I, a, p, 2) < 0) return NULL;
     if (!ops_is_iterator(a->pos[0]))
         return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(I, a->pos[0]);
@@ -567,8 +583,8 @@ static int by_text(const void *x, const void *y) {
     return strcmp((*(Value *const *)x)->u.str.s, (*(Value *const *)y)->u.str.s);
 }
 static Value *bi_dir(Interp *I, Args *a) {
-    if (a->npos > 1) return rt_error(I, "dir expected at most 1 argument, got %d", a->npos);
-    if (!args_check(I, a, 1, NO_KW)) return NULL;
+    Value *p[1];
+    if (args_bind_form(I, a, p, 1) < 0) return NULL;
     Value *l = val_list(0);
     int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
     if (a->npos == 1) {
@@ -594,8 +610,8 @@ static Value *bi_dir(Interp *I, Args *a) {
 
 /* divmod(a, b) = (a // b, a % b) for Python numbers; PyTorch has no divmod for tensors, and neither has attn. */
 static Value *bi_divmod(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW)) return NULL;
-    if (a->npos != 2) return rt_raise(I, "TypeError", "divmod expected 2 arguments, got %d", a->npos);
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     Value *x = a->pos[0], *y = a->pos[1];
     if (!val_is_number(x) || !val_is_number(y))
         return rt_raise(I, "TypeError", "unsupported operand type(s) for divmod(): '%s' and '%s'%s", val_type_name(x), val_type_name(y),
@@ -611,7 +627,8 @@ static Value *bi_divmod(Interp *I, Args *a) {
 }
 
 static Value *bi_format(Interp *I, Args *a) {
-    if (!args_check(I, a, 2, NO_KW) || a->npos < 1) return a->npos < 1 ? rt_error(I, "format() takes a value and a format spec") : NULL;
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     Value *spec = a->npos > 1 ? a->pos[1] : NULL;
     if (spec && spec->kind != V_STR) return rt_error(I, "format() argument 2 must be str, not %s", val_type_name(spec));
     StrBuf b;
@@ -644,7 +661,8 @@ static Value *bi_assert(Interp *I, Args *a) {
 
 static Value *any_all(Interp *I, Args *a, bool all) {
     if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, all ? RED_ALL : RED_ANY);
-    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", all ? "all" : "any");
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->pos[0]->kind == V_TENSOR) {
         Tensor *r = ten_reduce(all ? RED_ALL : RED_ANY, a->pos[0]->u.t, true, 0, false);
         return r ? val_tensor(r) : rt_tensor_error(I);
@@ -670,7 +688,8 @@ static Value *bi_all(Interp *I, Args *a) { return any_all(I, a, true); }
 
 /* chr(i) and ord(c): Unicode code points, as Python's (attn's strings are UTF-8 text: chr(26085) is '日'). */
 static Value *bi_chr_ord(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     if (a->fn->tag == 0) {
         int64_t c;
         if (!arg_int(I, a->pos[0], "chr() argument", &c)) return NULL;
@@ -692,7 +711,8 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
 }
 
 static Value *bi_bin_hex(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     int64_t v;
     if (!arg_int(I, a->pos[0], "the argument", &v)) return NULL;
     Value *spec = val_str(a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
@@ -706,14 +726,17 @@ static Value *bi_bin_hex(Interp *I, Args *a) {
 }
 
 static Value *bi_pow(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "pow() takes exactly two arguments (base, exp)");
-    return ops_binary(I, AOP_POW, a->pos[0], a->pos[1]);
+    Value *p[3];                                 /* base, exp, mod */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    if (p[2] && p[2]->kind != V_NONE) return rt_error(I, "pow(base, exp, mod) is not supported in attn: use (base ** exp) %% mod");
+    return ops_binary(I, AOP_POW, p[0], p[1]);
 }
 
 /* ---- str, list and dict methods (self is pos[0]) ---- */
 
 static Value *str_join(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "join() takes exactly one argument");
+    Value *p_[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p_, 1)) return NULL;
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     /* pass 1: the length (and Python's TypeError for an item that is not a string); pass 2: one buffer filled, Ctrl-C
@@ -904,8 +927,8 @@ static size_t line_break_len(const char *s, const char *e) {
 
 /* s.splitlines(keepends=False): the lines of s, their breaks kept when keepends is true; no empty last line. */
 static Value *str_splitlines(Interp *I, Args *a) {
-    Value *keep = a->npos > 1 ? a->pos[1] : arg(a, -1, "keepends");
-    if (a->npos > 2) return rt_raise(I, "TypeError", "splitlines() takes at most 1 argument (%d given)", a->npos - 1);
+    Value *keep;
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), &keep, 1)) return NULL;
     bool ok = true, keepends = keep && val_truthy(keep, &ok);
     const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
     Value *l = val_list(0);
@@ -920,6 +943,7 @@ static Value *str_splitlines(Interp *I, Args *a) {
 }
 
 static Value *str_case(Interp *I, Args *a) {
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *r = val_strn(a->pos[0]->u.str.s, a->pos[0]->u.str.len);
     for (char *p = r->u.str.s; *p; p++) *p = (char)(a->fn->tag ? (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) : (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
     return r;
@@ -961,7 +985,10 @@ static Value *str_split(Interp *I, Args *a) {
 /* s.replace(old, new): Python's, every old replaced; an empty old matches before each character and at the end
  * ('ab'.replace('', '-') is '-a-b-'). The result's length is checked first, as for s * n. */
 static Value *str_replace(Interp *I, Args *a) {
-    if (a->npos != 3 || a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_raise(I, "TypeError", "replace() takes two strings");
+    Value *p_[3];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p_, 3)) return NULL;
+    if (p_[2]) return rt_error(I, "replace(old, new, count) is not supported in attn: it replaces every old");
+    if (a->pos[1]->kind != V_STR || a->pos[2]->kind != V_STR) return rt_raise(I, "TypeError", "replace() takes two strings");
     const Value *str = a->pos[0], *old = a->pos[1], *rep = a->pos[2];
     int64_t hits = old->u.str.len ? 0 : val_utf8_count(str->u.str.s, str->u.str.len) + 1;
     for (const char *e = str->u.str.s; old->u.str.len && (e = strstr(e, old->u.str.s)); e += old->u.str.len) hits++;
@@ -995,9 +1022,10 @@ static Value *str_replace(Interp *I, Args *a) {
  * strings (any of them): Python's, with CPython's tailmatch indices (start and end in characters, None for the ends,
  * negative from the end; end clamped to len(s), start not: "abc".startswith("", 4) is False). */
 static Value *str_startswith(Interp *I, Args *a) {
-    if (!args_check(I, a, 4, NO_KW)) return NULL;
-    if (a->npos < 2) return rt_error(I, "%s() takes at least 1 argument (%d given)", a->fname, a->npos - 1);
-    if (a->npos > 4) return rt_error(I, "%s() takes at most 3 arguments (%d given)", a->fname, a->npos - 1);
+    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
+    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
+    if (a->npos < 2 || a->npos > 4)
+        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
@@ -1099,7 +1127,10 @@ static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *t
 /* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
 static Value *str_search(Interp *I, Args *a) {
     enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
-    if (a->npos < 2 || a->npos > 4) return rt_raise(I, "TypeError", "%s() takes from 1 to 3 arguments (sub, start, end)", a->fname);
+    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
+    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
+    if (a->npos < 2 || a->npos > 4)
+        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
     const Value *s = a->pos[0], *sub = a->pos[1];
     if (sub->kind != V_STR) return rt_raise(I, "TypeError", "must be str, not %s", val_type_name(sub));
     size_t from, to, m = sub->u.str.len;
@@ -1126,7 +1157,8 @@ static Value *str_search(Interp *I, Args *a) {
 
 /* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
 static Value *str_justify(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "%s() takes 1 or 2 arguments (width, fillchar=' ')", a->fname);
+    Value *p_[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p_, 2)) return NULL;
     const Value *s = a->pos[0], *fill = a->npos > 2 ? a->pos[2] : NULL;
     int64_t width;
     if (!arg_int(I, a->pos[1], "width", &width)) return NULL;
@@ -1149,7 +1181,8 @@ static Value *str_justify(Interp *I, Args *a) {
 
 /* L.insert(i, x), L.remove(x), L.reverse(), L.sort(key=None, reverse=False), L.copy(), L.clear(): Python's. */
 static Value *list_insert(Interp *I, Args *a) {
-    if (a->npos != 3) return rt_raise(I, "TypeError", "insert expected 2 arguments, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Value *l = a->pos[0];
     int64_t i, n = l->u.seq.n;
     if (!arg_int(I, a->pos[1], "insert index", &i)) return NULL;
@@ -1164,7 +1197,8 @@ static Value *list_insert(Interp *I, Args *a) {
 }
 
 static Value *list_remove(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "remove() takes exactly one argument (%d given)", a->npos - 1);
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     Value *l = a->pos[0];
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *x = val_incref(l->u.seq.items[i]);           /* held: a student's __eq__ may empty the list */
@@ -1182,7 +1216,7 @@ static Value *list_remove(Interp *I, Args *a) {
 }
 
 static Value *list_reverse_copy_clear(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes no arguments (%d given)", a->fname, a->npos - 1);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *l = a->pos[0];
     int64_t n = l->u.seq.n;
     if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
@@ -1236,7 +1270,8 @@ static Value *list_sort(Interp *I, Args *a) {
 
 /* d.pop(key[, default]), d.setdefault(key, default=None), d.update(other, **kw), d.copy(), d.clear(): Python's. */
 static Value *dict_pop(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "pop expected at least 1 argument, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Value *d = a->pos[0], *key = a->pos[1];
     int i;
     if (!ops_dict_find(I, d->u.dict, key, &i)) return NULL;
@@ -1248,7 +1283,7 @@ static Value *dict_pop(Interp *I, Args *a) {
 
 /* d.popitem(): the last (key, value) pair, removed (LIFO, Python's) */
 static Value *dict_popitem(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "dict.popitem() takes no arguments (%d given)", a->npos - 1 + a->nkw);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Dict *d = a->pos[0]->u.dict;
     if (d->n == 0) return rt_raise(I, "KeyError", "popitem(): dictionary is empty");
     Value *t = val_tuple(2);
@@ -1259,7 +1294,8 @@ static Value *dict_popitem(Interp *I, Args *a) {
 }
 
 static Value *dict_setdefault(Interp *I, Args *a) {
-    if (a->npos < 2 || a->npos > 3) return rt_raise(I, "TypeError", "setdefault expected at least 1 argument, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Value *d = a->pos[0], *key = a->pos[1];
     int64_t hash;
     int i;
@@ -1278,7 +1314,7 @@ static Value *dict_update(Interp *I, Args *a) {
 }
 
 static Value *dict_copy_clear(Interp *I, Args *a) {
-    if (a->npos != 1) return rt_error(I, "%s() takes no arguments (%d given)", a->fname, a->npos - 1);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *d = a->pos[0];
     if (a->fn->tag == 0) {                                  /* copy: a shallow copy */
         Value *c = val_dict();
@@ -1292,14 +1328,16 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
 }
 
 static Value *list_append(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_raise(I, "TypeError", "list.append() takes exactly one argument (%d given)", a->npos - 1);
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     if ((a->pos[0]->u.seq.n & 1023) == 1023 && !interp_memory_ok(I, 1024)) return NULL;    /* never past the limit */
     val_list_append(a->pos[0], val_incref(a->pos[1]));
     return val_none();
 }
 
 static Value *list_extend(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_raise(I, "TypeError", "list.extend() takes exactly one argument (%d given)", a->npos - 1);
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     Value *l = ops_to_list(I, a->pos[1]);
     if (!l) return NULL;
     if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
@@ -1309,6 +1347,8 @@ static Value *list_extend(Interp *I, Args *a) {
 }
 
 static Value *list_pop(Interp *I, Args *a) {
+    Value *p[1];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
     Value *l = a->pos[0];
     int64_t i = l->u.seq.n - 1;
     if (a->npos > 1 && !arg_int(I, a->pos[1], "pop index", &i)) return NULL;
@@ -1321,7 +1361,9 @@ static Value *list_pop(Interp *I, Args *a) {
 }
 
 static Value *list_index(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "%s() takes exactly one argument", a->fname);
+    Value *p[3];                                 /* value, start, stop (index) */
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 3)) return NULL;
+    if (p[1] || p[2]) return rt_error(I, "%s.index(value, start, stop) is not supported in attn: index a slice of it", val_type_name(a->pos[0]));
     Value *l = a->pos[0];
     int64_t cnt = 0;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
@@ -1367,12 +1409,13 @@ static Value *size_numel(Interp *I, Args *a) {
 
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
 static Value *dict_keys_values(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_raise(I, "TypeError", "dict.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     return val_view_new(a->pos[0], a->fn->tag == 0 ? VIEW_KEYS : a->fn->tag == 1 ? VIEW_VALUES : VIEW_ITEMS);
 }
 
 static Value *dict_get_m(Interp *I, Args *a) {
-    if (a->npos < 2) return rt_raise(I, "TypeError", "get expected at least 1 argument, got %d", a->npos - 1);
+    Value *p[2];
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
     Dict *d = a->pos[0]->u.dict;
     int i;
     if (!ops_dict_find(I, d, a->pos[1], &i)) return NULL;
@@ -1380,31 +1423,29 @@ static Value *dict_get_m(Interp *I, Args *a) {
     return a->npos > 2 ? val_incref(a->pos[2]) : val_none();
 }
 
-/* set(iterable) and the set methods, Python's (pyset.h keeps CPython's order). Tags of set_arity: how many
- * arguments besides the set a method takes, -1 for any number (union, update ...). */
+/* set(iterable) and the set methods, Python's (pyset.h keeps CPython's order). set_arity binds a method's arguments
+ * by its declaration (s.add(x, /), s.union(*others)). */
 static Value *bi_set(Interp *I, Args *a) {
-    if (a->nkw) return rt_error(I, "set() takes no keyword arguments");
-    if (a->npos > 1) return rt_error(I, "set expected at most 1 argument, got %d", a->npos);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return pyset_from(I, a->npos ? a->pos[0] : NULL);
 }
 
 /* frozenset(iterable) */
 static Value *bi_frozenset(Interp *I, Args *a) {
-    if (a->nkw) return rt_error(I, "frozenset() takes no keyword arguments");
-    if (a->npos > 1) return rt_error(I, "frozenset expected at most 1 argument, got %d", a->npos);
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     return pyset_frozen(I, a->npos ? a->pos[0] : NULL);
 }
 
-static bool set_arity(Interp *I, Args *a, int n) {
-    if (a->nkw) { rt_raise(I, "TypeError", "set.%s() takes no keyword arguments", a->fname); return false; }
-    if (n == 0 && a->npos != 1) { rt_raise(I, "TypeError", "set.%s() takes no arguments (%d given)", a->fname, a->npos - 1); return false; }
-    if (n == 1 && a->npos != 2) { rt_raise(I, "TypeError", "set.%s() takes exactly one argument (%d given)", a->fname, a->npos - 1); return false; }
-    return true;
+static bool set_arity(Interp *I, Args *a) {
+    Value *p[1];                                 /* x / other / the first of *others */
+    return args_bind_method(I, a, val_type_name(a->pos[0]), p, 1);
 }
 
 /* s.add(x), s.remove(x) (Python's KeyError when x is not there), s.discard(x) */
 static Value *set_add_remove(Interp *I, Args *a) {
-    if (!set_arity(I, a, 1)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0], *x = a->pos[1];
     if (a->fn->tag == 0) return pyset_add(I, s, x) < 0 ? NULL : val_none();
     int r = pyset_discard(I, s, x);
@@ -1423,7 +1464,7 @@ static Value *set_add_remove(Interp *I, Args *a) {
 
 /* s.pop(), s.clear(), s.copy() */
 static Value *set_pop_clear_copy(Interp *I, Args *a) {
-    if (!set_arity(I, a, 0)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0];
     if (a->fn->tag == 0) return pyset_pop(I, s);
     if (a->fn->tag == 1) { pyset_clear(s); return val_none(); }
@@ -1436,7 +1477,7 @@ static Value *set_pop_clear_copy(Interp *I, Args *a) {
 static Value *set_combine(Interp *I, Args *a) {
     int aop = a->fn->tag % 100;
     bool update = a->fn->tag >= 100;
-    if (!set_arity(I, a, aop == AOP_BITXOR ? 1 : -1)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0];
     if (update) {
         for (int i = 1; i < a->npos; i++) if (pyset_op_update(I, aop, s, a->pos[i]) < 0) return NULL;
@@ -1457,7 +1498,7 @@ static Value *set_combine(Interp *I, Args *a) {
 
 /* s.issubset(other), s.issuperset(other), s.isdisjoint(other): other any iterable */
 static Value *set_relation(Interp *I, Args *a) {
-    if (!set_arity(I, a, 1)) return NULL;
+    if (!set_arity(I, a)) return NULL;
     Value *s = a->pos[0], *o = a->pos[1];
     if (a->fn->tag == 0) {
         Value *t = o->kind == V_SET ? val_incref(o) : pyset_from(I, o);
@@ -1565,27 +1606,27 @@ bool builtins_set_method_changes(const Builtin *m) {
 }
 
 const Builtin bi_set_methods[] = {
-    {"add", set_add_remove, "s.add(x)", "Puts x in the set.", "", 0, "s"},
-    {"remove", set_add_remove, "s.remove(x)", "Takes x out of the set (an error when it is not there).", "", 1, "s"},
-    {"discard", set_add_remove, "s.discard(x)", "Takes x out of the set when it is there.", "", 2, "s"},
+    {"add", set_add_remove, "s.add(x, /)", "Puts x in the set.", "", 0, "s"},
+    {"remove", set_add_remove, "s.remove(x, /)", "Takes x out of the set (an error when it is not there).", "", 1, "s"},
+    {"discard", set_add_remove, "s.discard(x, /)", "Takes x out of the set when it is there.", "", 2, "s"},
     {"pop", set_pop_clear_copy, "s.pop()", "Removes and returns an element (an error when the set is empty).", "", 0, "s"},
     {"clear", set_pop_clear_copy, "s.clear()", "Removes every element.", "", 1, "s"},
     {"copy", set_pop_clear_copy, "s.copy()", "A shallow copy of the set.", "", 2, "s"},
     {"union", set_combine, "s.union(*others)", "A new set: the elements of s and of the others (s | t).", "", AOP_BITOR, "s"},
     {"intersection", set_combine, "s.intersection(*others)", "A new set: the elements of s that are in every other (s & t).", "", AOP_BITAND, "s"},
     {"difference", set_combine, "s.difference(*others)", "A new set: the elements of s that are in no other (s - t).", "", AOP_SUB, "s"},
-    {"symmetric_difference", set_combine, "s.symmetric_difference(other)", "A new set: the elements in exactly one of s and other (s ^ t).", "", AOP_BITXOR, "s"},
+    {"symmetric_difference", set_combine, "s.symmetric_difference(other, /)", "A new set: the elements in exactly one of s and other (s ^ t).", "", AOP_BITXOR, "s"},
     {"update", set_combine, "s.update(*others)", "Adds the elements of the others (s |= t).", "", 100 + AOP_BITOR, "s"},
     {"intersection_update", set_combine, "s.intersection_update(*others)", "Keeps only the elements in every other (s &= t).", "", 100 + AOP_BITAND, "s"},
     {"difference_update", set_combine, "s.difference_update(*others)", "Removes the elements of the others (s -= t).", "", 100 + AOP_SUB, "s"},
-    {"symmetric_difference_update", set_combine, "s.symmetric_difference_update(other)", "Keeps the elements in exactly one of s and other (s ^= t).", "", 100 + AOP_BITXOR, "s"},
-    {"issubset", set_relation, "s.issubset(other)", "True when every element of s is in other (s <= t).", "", 0, "s"},
-    {"issuperset", set_relation, "s.issuperset(other)", "True when every element of other is in s (s >= t).", "", 1, "s"},
-    {"isdisjoint", set_relation, "s.isdisjoint(other)", "True when s and other have no element in common.", "", 2, "s"},
+    {"symmetric_difference_update", set_combine, "s.symmetric_difference_update(other, /)", "Keeps the elements in exactly one of s and other (s ^= t).", "", 100 + AOP_BITXOR, "s"},
+    {"issubset", set_relation, "s.issubset(other, /)", "True when every element of s is in other (s <= t).", "", 0, "s"},
+    {"issuperset", set_relation, "s.issuperset(other, /)", "True when every element of other is in s (s >= t).", "", 1, "s"},
+    {"isdisjoint", set_relation, "s.isdisjoint(other, /)", "True when s and other have no element in common.", "", 2, "s"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_str_methods[] = {
-    {"join", str_join, "sep.join(strings)", "Joins strings with sep between them.", "", 0, "sep"},
+    {"join", str_join, "sep.join(iterable, /)", "Joins strings with sep between them.", "", 0, "sep"},
     {"format", str_format, "s.format(*args)", "Fills {} fields, as Python does.", "", 0, "s"},
     {"format_map", str_format, "s.format_map(mapping)", "Fills {name} fields with mapping[name], as Python does.", "", 1, "s"},
     {"splitlines", str_splitlines, "s.splitlines(keepends=False)", "The lines of s (without their line breaks unless keepends).", "", 0, "s"},
@@ -1593,17 +1634,17 @@ const Builtin bi_str_methods[] = {
     {"upper", str_case, "s.upper()", "Upper case.", "", 1, "s"},
     {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0, "s"},
     {"split", str_split, "s.split(sep=None)", "Splits into a list of strings.", "", 0, "s"},
-    {"find", str_search, "s.find(sub, start=None, end=None)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
-    {"rfind", str_search, "s.rfind(sub, start=None, end=None)", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
-    {"index", str_search, "s.index(sub, start=None, end=None)", "As s.find, but an error when sub is not there.", "", 2, "s"},
-    {"rindex", str_search, "s.rindex(sub, start=None, end=None)", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
-    {"count", str_search, "s.count(sub, start=None, end=None)", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
-    {"ljust", str_justify, "s.ljust(width, fillchar=' ')", "s followed by fillchar up to width characters.", "", 0, "s"},
-    {"rjust", str_justify, "s.rjust(width, fillchar=' ')", "s after fillchar up to width characters.", "", 1, "s"},
-    {"center", str_justify, "s.center(width, fillchar=' ')", "s centred in width characters.", "", 2, "s"},
-    {"replace", str_replace, "s.replace(old, new)", "Replaces every old by new.", "", 0, "s"},
-    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
-    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
+    {"find", str_search, "s.find(sub, start=None, end=None, /)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
+    {"rfind", str_search, "s.rfind(sub, start=None, end=None, /)", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
+    {"index", str_search, "s.index(sub, start=None, end=None, /)", "As s.find, but an error when sub is not there.", "", 2, "s"},
+    {"rindex", str_search, "s.rindex(sub, start=None, end=None, /)", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
+    {"count", str_search, "s.count(sub, start=None, end=None, /)", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
+    {"ljust", str_justify, "s.ljust(width, fillchar=' ', /)", "s followed by fillchar up to width characters.", "", 0, "s"},
+    {"rjust", str_justify, "s.rjust(width, fillchar=' ', /)", "s after fillchar up to width characters.", "", 1, "s"},
+    {"center", str_justify, "s.center(width, fillchar=' ', /)", "s centred in width characters.", "", 2, "s"},
+    {"replace", str_replace, "s.replace(old, new, count=-1, /)", "Replaces every old by new.", "", 0, "s"},
+    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None, /)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
+    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None, /)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
     {"isdigit", str_predicate, "s.isdigit()", "True when s is not empty and every character is a digit.", "", 0, "s"},
     {"isalpha", str_predicate, "s.isalpha()", "True when s is not empty and every character is a letter (of any script).", "", 1, "s"},
     {"isalnum", str_predicate, "s.isalnum()", "True when s is not empty and every character is a letter or a number.", "", 2, "s"},
@@ -1615,17 +1656,17 @@ const Builtin bi_str_methods[] = {
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_list_methods[] = {
-    {"append", list_append, "L.append(x)", "Adds x at the end.", "", 0, "L"},
-    {"extend", list_extend, "L.extend(items)", "Adds every item at the end.", "", 0, "L"},
-    {"pop", list_pop, "L.pop(i=-1)", "Removes and returns item i.", "", 0, "L"},
-    {"insert", list_insert, "L.insert(i, x)", "Puts x before item i.", "", 0, "L"},
-    {"remove", list_remove, "L.remove(x)", "Removes the first item equal to x.", "", 0, "L"},
+    {"append", list_append, "L.append(object, /)", "Adds x at the end.", "", 0, "L"},
+    {"extend", list_extend, "L.extend(iterable, /)", "Adds every item at the end.", "", 0, "L"},
+    {"pop", list_pop, "L.pop(index=-1, /)", "Removes and returns item i.", "", 0, "L"},
+    {"insert", list_insert, "L.insert(index, object, /)", "Puts x before item i.", "", 0, "L"},
+    {"remove", list_remove, "L.remove(value, /)", "Removes the first item equal to x.", "", 0, "L"},
     {"reverse", list_reverse_copy_clear, "L.reverse()", "Reverses the list in place.", "", 0, "L"},
     {"copy", list_reverse_copy_clear, "L.copy()", "A shallow copy of the list.", "", 1, "L"},
     {"clear", list_reverse_copy_clear, "L.clear()", "Removes every item.", "", 2, "L"},
     {"sort", list_sort, "L.sort(key=None, reverse=False)", "Sorts the list in place (stable).", "", 0, "L"},
-    {"index", list_index, "L.index(x)", "Position of the first x.", "", 0, "L"},
-    {"count", list_index, "L.count(x)", "How many items equal x.", "", 1, "L"},
+    {"index", list_index, "L.index(value, start=0, stop=None, /)", "Position of the first x.", "", 0, "L"},
+    {"count", list_index, "L.count(value, /)", "How many items equal x.", "", 1, "L"},
     {"numel", size_numel, "size.numel()", "Product of the dimensions.", "", 0, "size"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
@@ -1633,21 +1674,20 @@ const Builtin bi_dict_methods[] = {
     {"keys", dict_keys_values, "d.keys()", "The keys (a dict_keys view: iterate it, len, in, | & - ^ with sets; list(d.keys()) for a list).", "", 0, "d"},
     {"values", dict_keys_values, "d.values()", "The values (a dict_values view: iterate it; list(d.values()) for a list).", "", 1, "d"},
     {"items", dict_keys_values, "d.items()", "The (key, value) pairs (a dict_items view: iterate it, | & - ^ with sets of pairs).", "", 2, "d"},
-    {"pop", dict_pop, "d.pop(key, default)", "Removes key and returns its value (default when it is missing).", "", 0, "d"},
+    {"pop", dict_pop, "d.pop(key, default=None, /)", "Removes key and returns its value (default when it is missing).", "", 0, "d"},
     {"popitem", dict_popitem, "d.popitem()", "Removes the last entry added and returns it as a (key, value) pair.", "", 0, "d"},
-    {"setdefault", dict_setdefault, "d.setdefault(key, default=None)", "d[key], set to default first when it is missing.", "", 0, "d"},
+    {"setdefault", dict_setdefault, "d.setdefault(key, default=None, /)", "d[key], set to default first when it is missing.", "", 0, "d"},
     {"update", dict_update, "d.update(other, key=value, ...)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0, "d"},
     {"copy", dict_copy_clear, "d.copy()", "A shallow copy of the dict.", "", 0, "d"},
     {"clear", dict_copy_clear, "d.clear()", "Removes every entry.", "", 1, "d"},
-    {"get", dict_get_m, "d.get(key, default=None)", "The value for key, or default.", "", 0, "d"},
+    {"get", dict_get_m, "d.get(key, default=None, /)", "The value for key, or default.", "", 0, "d"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* slice(stop) / slice(start, stop, step=None): the object a[start:stop:step] indexes with (any values, as
  * Python's), e.g. d2l's get_dataloader: slice(0, self.num_train). */
 static Value *bi_slice(Interp *I, Args *a) {
-    if (a->nkw) return rt_raise(I, "TypeError", "slice() takes no keyword arguments");
-    if (a->npos < 1) return rt_raise(I, "TypeError", "slice expected at least 1 argument, got 0");
-    if (a->npos > 3) return rt_raise(I, "TypeError", "slice expected at most 3 arguments, got %d", a->npos);
+    Value *p[3];
+    if (args_bind_form(I, a, p, 3) < 0) return NULL;
     Value *s = val_new(V_SLICE);
     Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
     for (int i = 0; i < 3; i++) *parts[i] = val_none();
@@ -1657,18 +1697,18 @@ static Value *bi_slice(Interp *I, Args *a) {
 }
 
 const Builtin bi_python[] = {
-    {"print", bi_print, "print(*values, sep=' ', end='\\n')", "Prints values separated by sep.", "", 0, ""},
-    {"range", bi_range, "range(stop) / range(start, stop, step=1)", "The integers start, start+step, ... below stop.", "", 0, ""},
-    {"len", bi_len, "len(x)", "Length of a list, tuple, string, or a tensor's first dimension.", "", 0, ""},
-    {"int", bi_int, "int(x)", "An integer from a number, a string or a one-element tensor.", "", 0, ""},
-    {"float", bi_float, "float(x)", "A float from a number, a string or a one-element tensor.", "", 0, ""},
-    {"bool", bi_bool, "bool(x)", "Truth value.", "", 0, ""},
-    {"str", bi_str, "str(x)", "Text of x, as print shows it.", "", 0, ""},
-    {"repr", bi_repr, "repr(x)", "Text of x, as the prompt shows it.", "", 0, ""},
-    {"ascii", bi_ascii, "ascii(x)", "repr(x) with every non-ASCII character escaped (\\xe9, \\u65e5).", "", 0, ""},
-    {"hash", bi_hash, "hash(x)", "The hash of x (equal values hash alike); TypeError for a list, dict or set.", "", 0, ""},
-    {"list", bi_list, "list(iterable)", "A list of the items.", "", 0, ""},
-    {"tuple", bi_tuple, "tuple(iterable)", "A tuple of the items.", "", 0, ""},
+    {"print", bi_print, "print(*values, sep=' ', end='\\n', file=None, flush=False)", "Prints values separated by sep.", "", 0, ""},
+    {"range", bi_range, "range(stop, /) / range(start, stop, step=1, /)", "The integers start, start+step, ... below stop.", "", 0, ""},
+    {"len", bi_len, "len(obj, /)", "Length of a list, tuple, string, or a tensor's first dimension.", "", 0, ""},
+    {"int", bi_int, "int(x=0, /, base=10)", "An integer from a number, a string or a one-element tensor.", "", 0, ""},
+    {"float", bi_float, "float(x=0, /)", "A float from a number, a string or a one-element tensor.", "", 0, ""},
+    {"bool", bi_bool, "bool(x=False, /)", "Truth value.", "", 0, ""},
+    {"str", bi_str, "str(object='')", "Text of x, as print shows it.", "", 0, ""},
+    {"repr", bi_repr, "repr(obj, /)", "Text of x, as the prompt shows it.", "", 0, ""},
+    {"ascii", bi_ascii, "ascii(obj, /)", "repr(x) with every non-ASCII character escaped (\\xe9, \\u65e5).", "", 0, ""},
+    {"hash", bi_hash, "hash(obj, /)", "The hash of x (equal values hash alike); TypeError for a list, dict or set.", "", 0, ""},
+    {"list", bi_list, "list(iterable=(), /)", "A list of the items.", "", 0, ""},
+    {"tuple", bi_tuple, "tuple(iterable=(), /)", "A tuple of the items.", "", 0, ""},
     {"OrderedDict", bi_ordered_dict, "collections.OrderedDict(pairs, key=value, ...)",
      "A dict that prints as OrderedDict([(key, value), ...]) and whose == also compares the order (a state_dict() is one).",
      "", 0, "collections"},
@@ -1676,37 +1716,37 @@ const Builtin bi_python[] = {
      "A dict where d[k] of a missing key stores and returns default_factory(): defaultdict(list), defaultdict(int).",
      "", 0, "collections"},
     {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
-    {"set", bi_set, "set(iterable)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
-    {"frozenset", bi_frozenset, "frozenset(iterable)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
+    {"set", bi_set, "set(iterable=(), /)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
+    {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
-    {"zip", bi_zip, "zip(a, b, ...)", "An iterator of tuples of items taken in step.", "", 0, ""},
+    {"zip", bi_zip, "zip(*iterables, strict=False)", "An iterator of tuples of items taken in step.", "", 0, ""},
     {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
     {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0, ""},
     {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0, ""},
-    {"abs", bi_abs, "abs(x)", "Absolute value (elementwise for tensors).", "", 0, ""},
+    {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},
     {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
-    {"slice", bi_slice, "slice(stop) / slice(start, stop, step=None)",
+    {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},
     {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
-    {"map", bi_map, "map(function, iterable, ...)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
-    {"filter", bi_filter, "filter(function or None, iterable)", "An iterator of the items for which function(item) is true.", "", 0, ""},
-    {"iter", bi_iter, "iter(iterable)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},
-    {"next", bi_next, "next(iterator, default)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0, ""},
-    {"divmod", bi_divmod, "divmod(a, b)", "(a // b, a % b) for numbers.", "", 0, ""},
-    {"reversed", bi_reversed, "reversed(sequence)", "An iterator of the items in reverse order (of a tensor: X.flip(0), as in PyTorch).", "", 0, ""},
-    {"format", bi_format, "format(value, spec)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0, ""},
-    {"dir", bi_dir, "dir() / dir(x)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
+    {"map", bi_map, "map(function, iterable, /, *iterables)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
+    {"filter", bi_filter, "filter(function, iterable, /)", "An iterator of the items for which function(item) is true.", "", 0, ""},
+    {"iter", bi_iter, "iter(iterable, /) / iter(callable, sentinel, /)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},
+    {"next", bi_next, "next(iterator, /) / next(iterator, default, /)", "The iterator's next item; default (or an error) when it is exhausted.", "", 0, ""},
+    {"divmod", bi_divmod, "divmod(x, y, /)", "(a // b, a % b) for numbers.", "", 0, ""},
+    {"reversed", bi_reversed, "reversed(sequence, /)", "An iterator of the items in reverse order (of a tensor: X.flip(0), as in PyTorch).", "", 0, ""},
+    {"format", bi_format, "format(value, format_spec='', /)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0, ""},
+    {"dir", bi_dir, "dir() / dir(object, /)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
      "and methods (for a tensor, every method attn has), as x.<Tab> completes them.", "", 0, ""},
     {"type", bi_type, "type(x)", "The class of x: type(1) is int, type(X) is torch.Tensor.", "", 0, ""},
-    {"any", bi_any, "any(iterable)", "True if any item is true.", "", 0, ""},
-    {"all", bi_all, "all(iterable)", "True if every item is true.", "", 0, ""},
-    {"chr", bi_chr_ord, "chr(i)", "The character with code i.", "", 0, ""},
-    {"ord", bi_chr_ord, "ord(c)", "The code of character c.", "", 1, ""},
-    {"bin", bi_bin_hex, "bin(i)", "Binary text of an integer: bin(5) is '0b101'.", "§11.6.3.1", 0, ""},
-    {"hex", bi_bin_hex, "hex(i)", "Hexadecimal text of an integer.", "", 1, ""},
-    {"oct", bi_bin_hex, "oct(i)", "Octal text of an integer.", "", 2, ""},
-    {"pow", bi_pow, "pow(base, exp)", "base ** exp.", "", 0, ""},
+    {"any", bi_any, "any(iterable, /)", "True if any item is true.", "", 0, ""},
+    {"all", bi_all, "all(iterable, /)", "True if every item is true.", "", 0, ""},
+    {"chr", bi_chr_ord, "chr(i, /)", "The character with code i.", "", 0, ""},
+    {"ord", bi_chr_ord, "ord(c, /)", "The code of character c.", "", 1, ""},
+    {"bin", bi_bin_hex, "bin(number, /)", "Binary text of an integer: bin(5) is '0b101'.", "§11.6.3.1", 0, ""},
+    {"hex", bi_bin_hex, "hex(number, /)", "Hexadecimal text of an integer.", "", 1, ""},
+    {"oct", bi_bin_hex, "oct(number, /)", "Octal text of an integer.", "", 2, ""},
+    {"pow", bi_pow, "pow(base, exp, mod=None)", "base ** exp.", "", 0, ""},
     {"BaseException", pyexc_construct, "BaseException(message)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
     {"Exception", pyexc_construct, "Exception(message)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},
     {"ArithmeticError", pyexc_construct, "ArithmeticError(message)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0, ""},

@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_d2l_learnable, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_optim, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_decorators, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_d2l_learnable, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_optim, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 static void builtins_init(void) {
@@ -122,6 +122,22 @@ bool builtins_is_module(const char *name) {
  * which ("" for bare). */
 bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 
+/* Python's own functions, types and their methods: the entries of bi_python, bi_classes (the language's isinstance,
+ * getattr ...) and the str, list, dict, set and view methods. */
+static bool builtins_python_own(const Builtin *b) {
+    for (const Builtin *t = bi_python; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_classes; t->name; t++) if (b == t) return true;
+    const Builtin *const methods[] = {bi_str_methods, bi_list_methods, bi_dict_methods, bi_set_methods, bi_view_methods};
+    for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+        for (const Builtin *t = methods[k]; t->name; t++) if (b == t) return true;
+    return false;
+}
+
+bool builtins_is_decorator(const Builtin *b) {
+    for (const Builtin *d = bi_decorators; d->name; d++) if (b == d) return true;
+    return false;
+}
+
 /* "d2l" for d2l.MultiHeadAttention, "nn.init" for nn.init.zeros_: the entry's module field ("" for bare ones). */
 void builtins_home(const Builtin *b, char *out, size_t n) { snprintf(out, n, "%s", b->module ? b->module : ""); }
 
@@ -150,7 +166,7 @@ static const Builtin *homed(const char *home, const char *name) {
  * They also live in the module attn (attn.complexity), as attn.show_config does. */
 static const Builtin *attn_tool(const char *name) {
     const Builtin *b = homed("", name);
-    return b && b->name[0] != '_' && !listed(python_names_builtins, name) && b->signature[0] != '@' ? b : NULL;
+    return b && b->name[0] != '_' && !listed(python_names_builtins, name) && !builtins_is_decorator(b) ? b : NULL;
 }
 
 /* math.NAME: Python's math function (math_module.c), NULL when attn has none of that name. */
@@ -497,7 +513,7 @@ static const Library builtins_library = {
     .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
     .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
-    .value_class = builtins_value_class, .type_module = builtins_type_module, .type_of = builtins_type_of,
+    .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
     .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,

@@ -143,12 +143,11 @@ static Tensor *arange_i64(TenCtx *c, int64_t start, int64_t end, int64_t step) {
 }
 
 static Value *bi_arange(Interp *I, Args *a) {
-    static const char *const kw[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *v[3] = {NULL, NULL, NULL};
-    if (a->npos == 1 && !arg(a, -1, "end")) v[1] = a->pos[0];
-    else { v[0] = arg(a, 0, "start"); v[1] = arg(a, 1, "end"); v[2] = arg(a, 2, "step"); }
-    if (!v[1]) return rt_error(I, "arange() needs an end, e.g. torch.arange(10)");
+    Value *p[6], *v[3] = {NULL, NULL, NULL};    /* start, end, step / end */
+    int form = args_bind_form(I, a, p, 6);
+    if (form < 0) return NULL;
+    if (form == 1) v[1] = p[0];
+    else { v[0] = p[0]; v[1] = p[1]; v[2] = p[2]; }
     double x[3] = {0, 0, 1};
     bool any_float = false;
     for (int i = 0; i < 3; i++) {
@@ -252,20 +251,15 @@ static Value *randint_fill(Interp *I, int ndim, const int64_t *shape, int64_t lo
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
-    static const char *const kw[] = {"low", "high", "size", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p[6];                                 /* low, high, size, dtype, device, requires_grad / high, size, ... */
+    int form = args_bind_form(I, a, p, 6);
+    if (form < 0) return NULL;
     bool has;
     DType dt = DT_I64;                           /* integers, in any dtype asked for (float32: requires_grad=True) */
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     int64_t lo = 0, hi;
-    Value *sz;
-    if (a->npos == 2) { if (!arg_int(I, a->pos[0], "high", &hi)) return NULL; sz = a->pos[1]; }
-    else {
-        Value *l = arg(a, 0, "low"), *h = arg(a, 1, "high");
-        sz = arg(a, 2, "size");
-        if (!l || !h || !sz) return rt_error(I, "randint(low, high, size) or randint(high, size)");
-        if (!arg_int(I, l, "low", &lo) || !arg_int(I, h, "high", &hi)) return NULL;
-    }
+    Value *sz = p[form == 0 ? 2 : 1];
+    if ((form == 0 && !arg_int(I, p[0], "low", &lo)) || !arg_int(I, p[form == 0 ? 1 : 0], "high", &hi)) return NULL;
     if (hi <= lo) return rt_error(I, "randint(): high (%lld) must be greater than low (%lld)", (long long)hi, (long long)lo);
     Args sa = {&sz, 1, NULL, NULL, 0, "randint", NULL};
     int64_t shape[TEN_MAX_DIMS];
@@ -451,7 +445,8 @@ const Builtin bi_torch_create[] = {
     {"randint_like", bi_randint_like, "torch.randint_like(input, low=0, high, *, dtype=None, device=None, requires_grad=False)",
      "Random integers in [low, high) in X's shape and dtype, drawn as torch.randint draws them.", "§2.1", 0, "torch"},
     {"full_like", bi_full_like, "torch.full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False)", "X's shape filled with v.", "§2.1", 0, "torch"},
-    {"arange", bi_arange, "torch.arange(start=0, end, step=1, dtype=None)",
+    {"arange", bi_arange, "torch.arange(start, end, step=1, *, dtype=None, device=None, requires_grad=False) / "
+     "torch.arange(end, *, dtype=None, device=None, requires_grad=False)",
      "start, start+step, ... below end: int64 for integer bounds, float32 with dtype=torch.float32 or float bounds.", "§2.1", 0, "torch"},
     {"linspace", bi_linspace, "torch.linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)", "steps evenly spaced values from start to end.", "§2.1", 0, "torch"},
     {"logspace", bi_logspace, "torch.logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False)",
@@ -463,7 +458,8 @@ const Builtin bi_torch_create[] = {
     {"rand", bi_rand, "torch.rand(*size, dtype=None, device=None, requires_grad=False)", "Uniform numbers in [0, 1) from the seeded generator (torch.manual_seed).", "§2.1", 0, "torch"},
     {"randn", bi_rand, "torch.randn(*size, dtype=None, device=None, requires_grad=False)", "Standard normal numbers from the seeded generator.", "§2.1", 1, "torch"},
     {"normal", bi_normal, "torch.normal(mean=0.0, std=1.0, size=None, *, dtype=None, device=None, requires_grad=False)", "Normal numbers with the given mean and std.", "§2.1", 0, "torch"},
-    {"randint", bi_randint, "torch.randint(low=0, high, size, *, dtype=torch.int64, device=None, requires_grad=False)", "Random integers in [low, high).", "§2.1", 0, "torch"},
+    {"randint", bi_randint, "torch.randint(low, high, size, *, dtype=torch.int64, device=None, requires_grad=False) / "
+     "torch.randint(high, size, *, dtype=torch.int64, device=None, requires_grad=False)", "Random integers in [low, high).", "§2.1", 0, "torch"},
     {"randperm", bi_randperm, "torch.randperm(n, *, generator=None, dtype=torch.int64, device=None, requires_grad=False)",
      "0 .. n-1 in a random order from the seeded generator (Fisher-Yates); a shuffling DataLoader draws its order the "
      "same way. The same seed gives the same permutation on every machine, not PyTorch's.", "§2.1", 0, "torch"},

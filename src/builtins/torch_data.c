@@ -244,21 +244,26 @@ static bool loader_batch_size(Interp *I, Value *v, int64_t *out) {
 
 /* DataLoader(dataset, batch_size=1, shuffle=False, ..., drop_last=False): the arguments attn uses; num_workers and
  * pin_memory are accepted and do nothing (attn loads in the main thread, as num_workers=0). */
+static Value *data_loader(Interp *I, Value *ds, Value *bsv, Value *sh, Value *dl);
+
 static Value *bi_data_loader(Interp *I, Args *a) {
-    static const char *const kw[] = {"dataset", "batch_size", "shuffle", "sampler", "batch_sampler", "num_workers", "collate_fn",
-                                     "pin_memory", "drop_last", "timeout", "worker_init_fn", "multiprocessing_context",
-                                     "generator", "prefetch_factor", "persistent_workers", "pin_memory_device", NULL};
-    if (!args_check(I, a, 16, kw)) return NULL;
-    Value *ds = arg(a, 0, "dataset"), *sh = arg(a, 2, "shuffle"), *dl = arg(a, 8, "drop_last");
-    if (!ds) return rt_raise(I, "TypeError", "DataLoader.__init__() missing 1 required positional argument: 'dataset'");
-    static const char *const unsupported[] = {"sampler", "batch_sampler", "collate_fn", "generator", "worker_init_fn", NULL};
-    for (int i = 0; unsupported[i]; i++) {
-        Value *v = arg(a, -1, unsupported[i]);
-        if (v && v->kind != V_NONE) return rt_error(I, "DataLoader(%s=...) is not in attn: it batches with batch_size, shuffle and drop_last", unsupported[i]);
+    Value *p[16];                                /* PyTorch 1.13's parameters, in order */
+    if (!args_bind(I, a, p, 16)) return NULL;
+    Value *ds = p[0], *sh = p[2], *dl = p[8];
+    static const struct { int slot; const char *name; } unsupported[] = {
+        {3, "sampler"}, {4, "batch_sampler"}, {6, "collate_fn"}, {12, "generator"}, {10, "worker_init_fn"}};
+    for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++) {
+        Value *v = p[unsupported[i].slot];
+        if (v && v->kind != V_NONE) return rt_error(I, "DataLoader(%s=...) is not in attn: it batches with batch_size, shuffle and drop_last", unsupported[i].name);
     }
+    return data_loader(I, ds, p[1], sh, dl);
+}
+
+/* A DataLoader of dataset ds (batch_size bsv, shuffle sh, drop_last dl: NULL when absent). */
+static Value *data_loader(Interp *I, Value *ds, Value *bsv, Value *sh, Value *dl) {
     int64_t bs;
     bool shuffle = false, drop = false;
-    if (!loader_batch_size(I, arg(a, 1, "batch_size"), &bs)) return NULL;
+    if (!loader_batch_size(I, bsv, &bs)) return NULL;
     if ((sh && !interp_truth(I, sh, &shuffle)) || (dl && !interp_truth(I, dl, &drop))) return NULL;   /* bool(shuffle), as PyTorch */
     Value *nv = ops_len(I, ds);
     if (!nv) return NULL;
@@ -277,12 +282,12 @@ static Value *bi_data_loader(Interp *I, Args *a) {
 /* DataModule.__init__(self, root='../data', num_workers=4): the two become attributes and self.hparams, as d2l's
  * save_hyperparameters() records them. */
 static Value *m_data_module_init(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "root", "num_workers", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p[2];                                 /* root, num_workers */
+    if (!args_bind_method(I, a, "DataModule", p, 2)) return NULL;
     Value *self = a->pos[0], *hp = val_dict();
     const char *names[2] = {"root", "num_workers"};
     for (int i = 0; i < 2; i++) {
-        Value *v = arg(a, i + 1, names[i]), *val = v ? val_incref(v) : i ? val_int(4) : val_str("../data");
+        Value *v = p[i], *val = v ? val_incref(v) : i ? val_int(4) : val_str("../data");
         dict_set(hp->u.dict, names[i], val_incref(val));
         int rc = ops_setattr(I, self, names[i], val);
         val_decref(val);
@@ -302,8 +307,7 @@ static Value *m_get_dataloader(Interp *I, Args *a) {
 
 /* train_dataloader() / val_dataloader() (tag 1): self.get_dataloader(train=True / False). */
 static Value *m_train_dataloader(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!args_bind_method(I, a, "DataModule", NULL, 0)) return NULL;
     Value *f = ops_getattr(I, a->pos[0], "get_dataloader");
     if (!f) return NULL;
     Value *train = val_bool(a->fn->tag == 0);
@@ -319,10 +323,9 @@ static Value *m_train_dataloader(Interp *I, Args *a) {
 /* get_tensorloader(self, tensors, train, indices=slice(0, None)): DataLoader(TensorDataset(*(a[indices] for a in
  * tensors)), self.batch_size, shuffle=train). */
 static Value *m_get_tensorloader(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "tensors", "train", "indices", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *self = a->pos[0], *ts = arg(a, 1, "tensors"), *train = arg(a, 2, "train"), *idx = arg(a, 3, "indices");
-    if (!ts || !train) return rt_raise(I, "TypeError", "get_tensorloader() missing required positional arguments: 'tensors' and 'train'");
+    Value *p[3];                                 /* tensors, train, indices */
+    if (!args_bind_method(I, a, "DataModule", p, 3)) return NULL;
+    Value *self = a->pos[0], *ts = p[0], *train = p[1], *idx = p[2];
     Value *items = ops_to_list(I, ts);
     if (!items) return NULL;
     Value *r = NULL, *ds = NULL, *bs = NULL;
@@ -333,10 +336,7 @@ static Value *m_get_tensorloader(Interp *I, Args *a) {
     }
     Args b = {items->u.seq.items, (int)items->u.seq.n, NULL, NULL, 0, "TensorDataset", NULL};
     if (!(ds = bi_tensor_dataset(I, &b)) || !(bs = ops_getattr(I, self, "batch_size"))) goto out;
-    Value *pos[2] = {ds, bs}, *kwv[1] = {train};
-    const char *kwn[1] = {"shuffle"};
-    Args c = {pos, 2, kwn, kwv, 1, "DataLoader", NULL};
-    r = bi_data_loader(I, &c);
+    r = data_loader(I, ds, bs, train, NULL);
 out:
     val_decref(items);
     val_decref(ds);
@@ -393,7 +393,9 @@ const Builtin bi_torch_data[] = {
     {"TensorDataset", bi_tensor_dataset, "torch.utils.data.TensorDataset(*tensors)",
      "A dataset of tensors that share their first size n: ds[i] is (X[i], y[i], ...), len(ds) is n. Give it to "
      "data.DataLoader to get minibatches (from torch.utils import data).", "§3.3", 0, "torch.utils.data"},
-    {"DataLoader", bi_data_loader, "torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=False, drop_last=False)",
+    {"DataLoader", bi_data_loader, "torch.utils.data.DataLoader(dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0, "
+     "collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None, multiprocessing_context=None, generator=None, "
+     "*, prefetch_factor=2, persistent_workers=False, pin_memory_device='')",
      "Minibatches of a dataset: `for X, y in loader:` gives batch_size samples at a time, stacked into tensors (a "
      "list [X, y] per batch), in order or, with shuffle=True, in a new random order each epoch (drawn as torch.randperm "
      "draws; torch.manual_seed repeats it). The last batch is smaller unless drop_last=True; len(loader) is the number of batches.", "§3.3", 0, "torch.utils.data"},

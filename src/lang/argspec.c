@@ -2,12 +2,41 @@
  * (prefix args_), as Python's Argument Clinic binds from its declaration: the signature help prints is also the
  * list of parameters, so the keyword names are written once. The grammar is Python's:
  *
- *   signature -> [module.]name ( [param {, param}] )
+ *   signature -> form { " / " form }
+ *   form      -> [receiver.][module.]name ( [param {, param}] )
  *   param     -> name [= default] | / | * | *name | **name
+ *
+ * A method's declaration is written on its receiver ("module.train(mode=True)") or as Python writes it, self first
+ * ("d2l.DataModule.__init__(self, root='../data')"): a first parameter named self is the receiver, not a parameter.
  *
  * `/` ends the positional-only parameters, `*` starts the keyword-only ones, `*name` takes the remaining positional
  * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
- * them with arg()). A default's text is not read: only whether there is one. */
+ * them with arg()). A default's text is not read: only whether there is one.
+ *
+ * Overloads are several forms, as help shows them: "range(stop, /) / range(start, stop, step=1, /)". args_bind binds
+ * the first form only; args_bind_form tries the forms in order and says which one bound (the body's slots are that
+ * form's parameters); when none binds, the error is that of the last form that takes as many positional arguments
+ * as were given (else of the form that takes the most): "torch.arange(start, end, step=1, *, ...) /
+ * torch.arange(end, *, ...)" says arange() misses "end", or takes 3 positional arguments but 4 were given; for
+ * Python's own functions the count of all the forms together ("range expected at most 3 arguments, got 4").
+ *
+ * The words of the TypeErrors follow what the declaration declares:
+ *  - a class of PyTorch or d2l (nn.LayerNorm): Python's words for its __init__, counting self;
+ *  - a method of a Python class (args_bind_method: nn.Module's train, d2l's Module.plot), declared on its receiver
+ *    ("module.train(mode=True)", self not written): Python's words for a method, qualified by the class that defines
+ *    it and counting self, "Module.train() takes from 1 to 2 positional arguments but 3 were given";
+ *    A module's forward (ObjClass.call, self not among the arguments) binds the same way from a declaration of its
+ *    own (args_bind_call: "module.forward(input)", a Builtin that is in no table), "ReLU.forward() takes 2
+ *    positional arguments but 3 were given";
+ *  - torch.X (module "torch"): PyTorch's C++ wording of a missing argument;
+ *  - Python's own functions and types (Library.python_own: the python table and the language's own), every
+ *    parameter positional-only (a `/` after the last one, as Python's help writes len(obj, /)): CPython's C-level
+ *    words, "len() takes no keyword arguments", "len() takes exactly one argument (2 given)" for a function of one
+ *    required parameter (METH_O), otherwise "divmod expected 2 arguments, got 1", "range expected at least 1
+ *    argument, got 0"; those that take keywords (pow(base, exp, mod=None), print(*values, sep=' ', ...)): Argument
+ *    Clinic's, "pow() missing required argument 'exp' (pos 2)", "'foo' is an invalid keyword argument for print()",
+ *    "int() takes at most 2 arguments (3 given)";
+ *  - anything else: a Python function's words. */
 #include "interp.h"
 #include "library.h"
 #include <stdint.h>
@@ -22,15 +51,29 @@ typedef struct Param {
     bool has_default, posonly, kwonly, varargs, varkw;
 } Param;
 
+/* One form of a declaration. */
 typedef struct Params {
     Param p[ARGS_MAX_PARAMS];
     int n;                 /* named parameters, in order (slots of args_bind's out) */
     int npositional;       /* how many of them a positional argument can fill (before *, *name) */
+    int nrequired;         /* how many of those have no default */
     int varargs;           /* the slot of *name, or -1 */
     bool varkw;            /* **name: unknown keywords pass */
-    bool is_class;         /* the builtin is a class of PyTorch's or d2l's (its errors are its __init__'s) */
-    bool torch_style;      /* a C++ function of torch (PyTorch's wording of a missing argument) */
+    bool all_posonly;      /* every named parameter before `/` and no keyword-only one (or no parameter at all) */
+    bool slash;            /* the form writes a `/` */
 } Params;
+
+/* A builtin's declaration: its forms and the wording of its errors. */
+typedef struct Spec {
+    Params form[ARGS_MAX_FORMS];
+    int nforms;
+    bool is_class;         /* the builtin is a class of PyTorch's or d2l's (its errors are its __init__'s) */
+    bool is_type;          /* one of Python's own types (list, float, reversed): words its count as "expected" */
+    bool torch_style;      /* a C++ function of torch (PyTorch's wording of a missing argument) */
+    bool cpython;          /* one of Python's own, positional-only: CPython's C words (cpython_check) */
+    bool clinic;           /* one of Python's own that takes keywords: Argument Clinic's words (bind_form) */
+    bool python_own;       /* one of Python's own functions, types or methods (list.append): Library.python_own */
+} Spec;
 
 /* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
 static const char *param_end(const char *s) {
@@ -47,15 +90,16 @@ static const char *param_end(const char *s) {
     return s;
 }
 
-/* Parses the parameters of sig into ps; false when sig has no parenthesis or more than ARGS_MAX_PARAMS of them (a
- * declaration attn's own tests catch: test_lang test_args_bind parses every builtin's). */
-static bool params_parse(const char *sig, Params *ps) {
+/* Parses the parameters of the form starting at sig into ps; the text after the form's closing parenthesis, or
+ * NULL when sig has no parenthesis or more than ARGS_MAX_PARAMS parameters (a declaration attn's own tests catch:
+ * test_lang test_args_bind parses every builtin's). */
+static const char *params_parse(const char *sig, Params *ps) {
     memset(ps, 0, sizeof *ps);
     ps->varargs = -1;
     const char *s = strchr(sig, '(');
-    if (!s) return false;
-    bool kwonly = false;
-    for (s++; *s && *s != ')';) {
+    if (!s) return NULL;
+    bool kwonly = false, slash_last = false, seen_any = false;
+    for (s++; *s && *s != ')'; seen_any = true) {
         while (*s == ' ') s++;
         const char *end = param_end(s);
         int stars = 0;
@@ -63,29 +107,56 @@ static bool params_parse(const char *sig, Params *ps) {
         const char *name = s + stars;
         int len = 0;
         while (name + len < end && name[len] != '=' && name[len] != ':' && name[len] != ' ') len++;
+        slash_last = false;
         if (stars == 0 && len == 1 && name[0] == '/') {
             for (int i = 0; i < ps->n; i++) ps->p[i].posonly = true;
+            slash_last = true;
         } else if (stars == 1 && len == 0) {
             kwonly = true;
+        } else if (ps->n == 0 && !seen_any && stars == 0 && len == 4 && !strncmp(name, "self", 4)) {
+            /* a method written as Python writes it (d2l.DataModule.__init__(self, root=...)): self is the receiver */
         } else if (len > 0) {
-            if (ps->n == ARGS_MAX_PARAMS) return false;
+            if (ps->n == ARGS_MAX_PARAMS) return NULL;
             Param *p = &ps->p[ps->n];
             *p = (Param){.name = name, .len = len, .has_default = memchr(name, '=', (size_t)(end - name)) != NULL,
                          .posonly = false, .kwonly = kwonly && stars == 0, .varargs = stars == 1, .varkw = stars == 2};
             if (p->varargs) { ps->varargs = ps->n; kwonly = true; }
             if (p->varkw) ps->varkw = true;
-            else { if (!kwonly || p->varargs) ps->npositional += !p->varargs; ps->n++; }
+            else {
+                if (!kwonly || p->varargs) {
+                    ps->npositional += !p->varargs;
+                    ps->nrequired += !p->varargs && !p->has_default;
+                }
+                ps->n++;
+            }
         }
         s = *end == ',' ? end + 1 : end;
     }
-    return true;
+    if (*s != ')') return NULL;
+    ps->all_posonly = !ps->varkw;                /* every parameter positional-only: len(obj, /), map(f, it, /, *its) */
+    for (int i = 0; i < ps->n; i++) ps->all_posonly = ps->all_posonly && (ps->p[i].posonly || ps->p[i].varargs);
+    ps->slash = slash_last;
+    return s + 1;
 }
 
-/* The parameters of each builtin an interpreter has called, parsed once: an open-addressing table keyed by the
+/* Parses every form of sig into sp (forms separated by " / " after a closing parenthesis); false as params_parse. */
+static bool spec_parse(const char *sig, Spec *sp) {
+    sp->nforms = 0;
+    for (const char *s = sig;;) {
+        if (sp->nforms == ARGS_MAX_FORMS) return false;
+        s = params_parse(s, &sp->form[sp->nforms]);
+        if (!s) return false;
+        sp->nforms++;
+        if (strncmp(s, " / ", 3)) return true;
+        s += 3;
+    }
+}
+
+/* The declarations of each builtin an interpreter has called, parsed once: an open-addressing table keyed by the
  * Builtin's address (entries live as long as the program). Per interpreter, so no file-scope state. */
 struct ArgSpecs {
     const Builtin **keys;
-    Params *vals;
+    Spec *vals;
     size_t cap, n;
 };
 
@@ -95,19 +166,26 @@ static size_t spec_slot(const struct ArgSpecs *s, const Builtin *b) {
     return i;
 }
 
-/* b's parameters (kept in I->argspecs), or NULL when its signature cannot be read. */
-static const Params *params_of(Interp *I, const Builtin *b) {
+/* b's declaration (kept in I->argspecs), or NULL when its signature cannot be read. */
+static const Spec *spec_of(Interp *I, const Builtin *b) {
     struct ArgSpecs *s = I->argspecs;
     if (!s) s = I->argspecs = xcalloc(1, sizeof *s);
     if (s->cap) {
         size_t i = spec_slot(s, b);
         if (s->keys[i]) return &s->vals[i];
     }
-    Params ps;
-    if (!params_parse(b->signature, &ps)) return NULL;
+    Spec sp;
+    if (!spec_parse(b->signature, &sp)) return NULL;
     const char *cls_module = NULL;               /* Python's own types (enumerate) word their errors as functions */
-    ps.is_class = lib()->type_module(b, &cls_module) && strcmp(cls_module, "builtins") != 0;
-    ps.torch_style = b->module && !strcmp(b->module, "torch");   /* F.X are Python functions in PyTorch */
+    bool type = lib()->type_module(b, &cls_module);
+    sp.is_class = type && strcmp(cls_module, "builtins") != 0;
+    sp.is_type = type && !sp.is_class;
+    sp.torch_style = b->module && !strcmp(b->module, "torch");   /* F.X are Python functions in PyTorch */
+    bool own = lib()->python_own && lib()->python_own(b);
+    sp.cpython = own;
+    for (int f = 0; f < sp.nforms; f++) sp.cpython = sp.cpython && sp.form[f].all_posonly;
+    sp.clinic = own && !sp.cpython;
+    sp.python_own = own;
     if (2 * (s->n + 1) > s->cap) {               /* grow to keep the table at most half full */
         struct ArgSpecs old = *s;
         s->cap = old.cap ? 2 * old.cap : 64;
@@ -124,7 +202,7 @@ static const Params *params_of(Interp *I, const Builtin *b) {
     }
     size_t i = spec_slot(s, b);
     s->keys[i] = b;
-    s->vals[i] = ps;
+    s->vals[i] = sp;
     s->n++;
     return &s->vals[i];
 }
@@ -137,8 +215,11 @@ void args_specs_free(struct ArgSpecs *s) {
 }
 
 int args_param_count(const char *signature) {
-    Params ps;
-    return params_parse(signature, &ps) ? ps.n : -1;
+    Spec sp;
+    if (!spec_parse(signature, &sp)) return -1;
+    int n = 0;
+    for (int f = 0; f < sp.nforms; f++) n = sp.form[f].n > n ? sp.form[f].n : n;
+    return n;
 }
 
 static bool param_is(const Param *p, const char *name) { return (int)strlen(name) == p->len && !strncmp(p->name, name, (size_t)p->len); }
@@ -165,42 +246,81 @@ static bool missing_error(Interp *I, const char *fname, const Params *ps, Value 
     return false;
 }
 
-/* Too many positional arguments. For a class (nn.LayerNorm, d2l.PositionalEncoding) Python's own words, which count
- * self: "LayerNorm.__init__() takes from 2 to 4 positional arguments but 5 were given"; for a function the words
- * attn's tests pin: "zeros_like() takes at most 1 positional argument but 2 were given". */
-static void too_many_error(Interp *I, const char *fname, const Params *ps, int given, bool is_class) {
-    if (!is_class) {
-        rt_raise(I, "TypeError", "%s() takes at most %d positional argument%s but %d were given", fname, ps->npositional,
-                 ps->npositional == 1 ? "" : "s", given);
-        return;
-    }
-    int lo = 1, hi = ps->npositional + 1;
+/* Too many positional arguments, in Python's words: "zeros_() takes 1 positional argument but 2 were given",
+ * "uniform_() takes from 1 to 3 positional arguments but 4 were given"; for a class's __init__ or a method
+ * (self_counted) self is counted, "LayerNorm.__init__() takes from 2 to 4 positional arguments but 5 were given";
+ * PyTorch's C++ functions (torch_style) name only the most they take, "full_like() takes 2 positional arguments but
+ * 3 were given". */
+static void too_many_error(Interp *I, const char *fname, const Params *ps, int given, bool self_counted, bool torch_style) {
+    int lo = self_counted, hi = ps->npositional + self_counted;
     for (int i = 0; i < ps->npositional; i++) lo += !ps->p[i].has_default;
-    given++;
-    if (lo == hi)
+    given += self_counted;
+    if (lo == hi || torch_style)
         rt_raise(I, "TypeError", "%s() takes %d positional argument%s but %d %s given", fname, hi, hi == 1 ? "" : "s", given,
                  given == 1 ? "was" : "were");
     else
         rt_raise(I, "TypeError", "%s() takes from %d to %d positional arguments but %d were given", fname, lo, hi, given);
 }
 
-bool args_bind(Interp *I, Args *a, Value **out, int nout) {
-    const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
-    const Params *pp = a->fn ? params_of(I, a->fn) : NULL;
-    if (!pp || pp->n > nout) {
-        rt_error(I, "%s(): attn cannot read the parameters of its declaration", fname);
+/* CPython's own check of a C function's arguments (the declaration's forms are all positional-only): keywords are
+ * refused, then the count over all the forms. false with the TypeError raised when the arguments do not fit. */
+static bool cpython_check(Interp *I, const char *fname, const char *bare, const Spec *sp, int nforms, const Args *a) {
+    if (a->nkw) {
+        rt_raise(I, "TypeError", "%s() takes no keyword arguments", fname);
         return false;
     }
-    const Params *ps = pp;
-    bool is_class = ps->is_class;
-    char init[96];
-    if (is_class) {                              /* a class's parameters are its __init__'s: LayerNorm.__init__() */
-        snprintf(init, sizeof init, "%s.__init__", a->fn->name);
-        fname = init;
+    int lo = ARGS_MAX_PARAMS, hi = 0;
+    for (int f = 0; f < nforms; f++) {
+        if (sp->form[f].nrequired < lo) lo = sp->form[f].nrequired;
+        if (sp->form[f].npositional > hi) hi = sp->form[f].npositional;
+        if (sp->form[f].varargs >= 0) hi = INT32_MAX;
     }
+    if (a->npos >= lo && a->npos <= hi) return true;
+    if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash, list.append */
+        rt_raise(I, "TypeError", "%s() takes exactly one argument (%d given)", fname, a->npos);
+    else if (hi == 0)                            /* METH_NOARGS: list.copy */
+        rt_raise(I, "TypeError", "%s() takes no arguments (%d given)", fname, a->npos);
+    else {                                       /* Argument Clinic's count, by the bare name: "insert expected ..." */
+        int n = a->npos < lo ? lo : hi;
+        rt_raise(I, "TypeError", "%s expected %s%d argument%s, got %d", bare, lo == hi ? "" : a->npos < lo ? "at least " : "at most ",
+                 n, n == 1 ? "" : "s", a->npos);
+    }
+    return false;
+}
+
+/* Argument Clinic's words for a missing argument of one of Python's own functions that take keywords: the first
+ * one, "pow() missing required argument 'exp' (pos 2)". false (raised) when one is missing. */
+static bool clinic_missing(Interp *I, const char *fname, const Params *ps, Value *const *out, bool is_type) {
+    for (int i = 0; i < ps->n; i++)
+        if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) {
+            if (is_type)                         /* a type's own constructor (enumerate) names no position */
+                rt_raise(I, "TypeError", "%s() missing required argument '%.*s'", fname, ps->p[i].len, ps->p[i].name);
+            else
+                rt_raise(I, "TypeError", "%s() missing required argument '%.*s' (pos %d)", fname, ps->p[i].len, ps->p[i].name, i + 1);
+            return false;
+        }
+    return true;
+}
+
+/* Binds a to form ps into out (nout slots, cleared first); raise: whether a failure raises its TypeError (false
+ * when another form is tried next); w: the words of its errors (self_counted: Python's for a class's __init__ or a
+ * method, self counted; torch_style: PyTorch's C++ words for a missing argument; clinic: CPython's Argument
+ * Clinic's, is_type: for one of Python's types). */
+typedef struct Words {
+    bool self_counted, torch_style, clinic, is_type;
+} Words;
+
+static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, Value **out, int nout, bool raise, const Words *w) {
+    bool self_counted = w->self_counted, torch_style = w->torch_style, clinic = w->clinic;
     for (int i = 0; i < nout; i++) out[i] = NULL;
+    if (clinic && ps->varargs < 0 && !ps->varkw && (a->npos > ps->npositional || a->npos + a->nkw > ps->n)) {
+        if (raise)                               /* Argument Clinic counts every argument first */
+            rt_raise(I, "TypeError", "%s() takes %s %d argument%s (%d given)", fname, ps->nrequired == ps->n ? "exactly" : "at most",
+                     ps->n, ps->n == 1 ? "" : "s", a->npos + a->nkw);
+        return false;
+    }
     if (a->npos > ps->npositional && ps->varargs < 0) {
-        too_many_error(I, fname, ps, a->npos, is_class);
+        if (raise) too_many_error(I, fname, ps, a->npos, self_counted, torch_style);
         return false;
     }
     for (int i = 0; i < a->npos && i < ps->n && (i < ps->npositional || i == ps->varargs); i++) out[i] = a->pos[i];
@@ -209,15 +329,92 @@ bool args_bind(Interp *I, Args *a, Value **out, int nout) {
         while (j < ps->n && (ps->p[j].posonly || !param_is(&ps->p[j], a->kwnames[k]))) j++;
         if (j == ps->n) {
             if (ps->varkw) continue;
-            rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
+            if (raise && clinic) rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for %s()", a->kwnames[k], fname);
+            else if (raise) rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
             return false;
         }
         if (out[j]) {
-            rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+            if (raise && clinic)
+                rt_raise(I, "TypeError", "argument for %s() given by name ('%s') and position (%d)", fname, a->kwnames[k], j + 1);
+            else if (raise) rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
             return false;
         }
         out[j] = a->kwvals[k];
     }
-    bool torch_style = ps->torch_style;
+    if (!raise) {
+        for (int i = 0; i < ps->n; i++)
+            if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) return false;
+        return true;
+    }
+    if (clinic) return clinic_missing(I, fname, ps, out, w->is_type);
     return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
+}
+
+/* Which form's TypeError an overloaded call that fits none gets: the last form that takes that many positional
+ * arguments (its missing or unexpected argument is the news), else the form that takes the most. */
+static int error_form(const Spec *sp, int nforms, int npos) {
+    int most = 0;
+    for (int f = nforms - 1; f >= 0; f--) {
+        const Params *ps = &sp->form[f];
+        if (npos <= ps->npositional || ps->varargs >= 0) return f;
+        if (ps->npositional > sp->form[most].npositional) most = f;
+    }
+    return most;
+}
+
+/* The binding of every args_bind*: the first form only (all_forms false) or each in turn; owner: the class that
+ * defines the method, NULL for a function; self_first: a->pos[0] is self, bound to no parameter. */
+static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first) {
+    const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
+    const Spec *sp = a->fn ? spec_of(I, a->fn) : NULL;
+    if (self_first && a->npos < 1) {
+        rt_error(I, "%s(): called without its object", fname);
+        return -1;
+    }
+    Args shifted = *a;                           /* a method's arguments after self */
+    char qual[96];                               /* Python's words name a method by its qualified name */
+    if (owner && a->fn) {
+        if (self_first) {
+            shifted.pos++;
+            shifted.npos--;
+        }
+        snprintf(qual, sizeof qual, "%s.%s", owner, a->fn->name);
+        fname = sp && sp->clinic && sp->python_own ? a->fn->name : qual;   /* Clinic names a method bare: splitlines() */
+        a = &shifted;
+    }
+    int nforms = sp ? all_forms ? sp->nforms : 1 : 0;
+    for (int f = 0; f < nforms && sp; f++)
+        if (sp->form[f].n > nout) sp = NULL;
+    if (!sp) {
+        rt_error(I, "%s(): attn cannot read the parameters of its declaration", fname);
+        return -1;
+    }
+    char init[96];
+    if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
+        snprintf(init, sizeof init, "%s.__init__", a->fn->name);
+        fname = init;
+    }
+    Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
+               .is_type = sp->is_type};
+    if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner ? a->fn->name : fname, sp, nforms, a)) return -1;
+    for (int f = 0; f + 1 < nforms; f++)
+        if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
+    int last = nforms - 1;
+    if (nforms > 1 && !bind_form(I, fname, &sp->form[last], a, out, nout, false, &w))
+        last = error_form(sp, nforms, a->npos);
+    return bind_form(I, fname, &sp->form[last], a, out, nout, true, &w) ? last : -1;
+}
+
+bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL, false) >= 0; }
+
+int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true, NULL, false); }
+
+bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout) {
+    return bind(I, a, out, nout, false, owner, true) >= 0;
+}
+
+bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout) {
+    Args b = *a;
+    b.fn = decl;
+    return bind(I, &b, out, nout, false, owner, false) >= 0;
 }

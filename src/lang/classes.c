@@ -897,19 +897,18 @@ static bool valid_classinfo(Value *ci) {
 }
 
 static Value *bi_isinstance(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    if (a->npos != 2) return rt_raise(I, "TypeError", "isinstance(obj, class) takes two arguments");
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
     if (!valid_classinfo(a->pos[1])) return rt_raise(I, "TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
     return val_bool(is_instance(a->pos[0], a->pos[1]));
 }
 
 static Value *bi_issubclass(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    if (a->npos == 2 && pyexc_class_name(a->pos[0]) && pyexc_class_name(a->pos[1]))     /* issubclass(KeyError, LookupError) */
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
+    if (pyexc_class_name(a->pos[0]) && pyexc_class_name(a->pos[1]))     /* issubclass(KeyError, LookupError) */
         return val_bool(pyexc_matches(pyexc_class_name(a->pos[0]), pyexc_class_name(a->pos[1])));
-    if (a->npos != 2 || a->pos[0]->kind != V_CLASS) return rt_error(I, "issubclass(cls, base): cls must be a class");
+    if (a->pos[0]->kind != V_CLASS) return rt_error(I, "issubclass(cls, base): cls must be a class");
     if (pyexc_class_name(a->pos[1])) {       /* issubclass(MyError, Exception) */
         const char *base = pyexc_class_base(a->pos[0]);
         return val_bool(base && pyexc_matches(base, pyexc_class_name(a->pos[1])));
@@ -920,10 +919,9 @@ static Value *bi_issubclass(Interp *I, Args *a) {
 
 /* getattr(obj, name[, default]) and hasattr(obj, name): a missing attribute is an error, or the default. */
 static Value *bi_getattr(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p[3];
+    if (args_bind_form(I, a, p, 3) < 0) return NULL;
     bool has = a->fn->tag == 1;
-    if (a->npos < 2 || (has && a->npos != 2)) return rt_raise(I, "TypeError", has ? "hasattr(obj, name) takes two arguments" : "getattr(obj, name[, default]) takes two or three arguments");
     if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     Value *r = ops_getattr(I, a->pos[0], a->pos[1]->u.str.s);
     if (r) { if (has) { val_decref(r); return val_bool(true); } return r; }
@@ -936,17 +934,15 @@ static Value *bi_getattr(Interp *I, Args *a) {
 }
 
 static Value *bi_setattr(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    if (a->npos != 3) return rt_error(I, "setattr(obj, name, value) takes three arguments");
+    Value *p[3];
+    if (!args_bind(I, a, p, 3)) return NULL;
     if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
 }
 
 static Value *bi_callable(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    if (a->npos != 1) return rt_error(I, "callable(obj) takes one argument");
+    Value *p[1];
+    if (!args_bind(I, a, p, 1)) return NULL;
     Value *v = a->pos[0];
     bool c = v->kind == V_BUILTIN || v->kind == V_METHOD || v->kind == V_FUNC || v->kind == V_CLASS;
     if (v->kind == V_OBJECT) {
@@ -961,12 +957,15 @@ const Builtin bi_classes[] = {
     {"super", bi_super, "super() / super(Class, self)",
      "Inside a method: the next class in the method resolution order, e.g. super().__init__() runs nn.Module's "
      "__init__ in a class derived from nn.Module.", "", 0, ""},
-    {"isinstance", bi_isinstance, "isinstance(obj, cls)", "True when obj is an instance of cls (or of a tuple of classes).", "", 0, ""},
-    {"issubclass", bi_issubclass, "issubclass(cls, base)", "True when cls derives from base.", "", 0, ""},
-    {"getattr", bi_getattr, "getattr(obj, name, default)", "obj.name for a name in a string; default when it is missing.", "", 0, ""},
-    {"hasattr", bi_getattr, "hasattr(obj, name)", "True when obj.name exists.", "", 1, ""},
-    {"setattr", bi_setattr, "setattr(obj, name, value)", "obj.name = value for a name in a string.", "", 0, ""},
-    {"callable", bi_callable, "callable(obj)", "True when obj can be called.", "", 0, ""},
+    {"isinstance", bi_isinstance, "isinstance(obj, class_or_tuple, /)", "True when obj is an instance of cls (or of a tuple of classes).", "", 0, ""},
+    {"issubclass", bi_issubclass, "issubclass(cls, class_or_tuple, /)", "True when cls derives from base.", "", 0, ""},
+    {"getattr", bi_getattr, "getattr(object, name, /) / getattr(object, name, default, /)", "obj.name for a name in a string; default when it is missing.", "", 0, ""},
+    {"hasattr", bi_getattr, "hasattr(obj, name, /)", "True when obj.name exists.", "", 1, ""},
+    {"setattr", bi_setattr, "setattr(obj, name, value, /)", "obj.name = value for a name in a string.", "", 0, ""},
+    {"callable", bi_callable, "callable(obj, /)", "True when obj can be called.", "", 0, ""},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
+
+const Builtin bi_decorators[] = {
     {"property", bi_property, "@property", "Makes a method read like an attribute: @property above def x(self).", "", 0, ""},
     {"staticmethod", bi_staticmethod, "@staticmethod", "A function in a class that takes no self.", "", 0, ""},
     {"classmethod", bi_classmethod, "@classmethod", "A method that receives the class (cls) instead of an instance.", "", 0, ""},
