@@ -85,6 +85,8 @@ static bool same_view(const Tensor *a, const Tensor *b) {
 /* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     AgMeta *m = x->ag;
+    if ((!strcmp(name, "requires_grad") || !strcmp(name, "grad_fn")) && ag_view_check(&I->run.ag, m) < 0)
+        return rt_tensor_error(I);
     if (!strcmp(name, "requires_grad")) {
         if (m) ag_grad_fn(&I->run.ag, m);      /* a view whose base got history since requires grad now */
         return val_bool(ag_requires_grad(m));
@@ -391,6 +393,17 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     bool on = I->run.ag.grad_enabled;
     if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name) && (!on || !ag_requires_grad(src->ag)))
         r->ag = ag_view_link(&I->run.ag, r->u.t, &src->ag, src->u.t);
+    /* x.split(2), x.unbind(): each part is a view too, one of several (written in place under grad mode: refused) */
+    if ((r->kind == V_TUPLE || r->kind == V_LIST) && src && src->kind == V_TENSOR && !detaches(name) && (!on || !ag_requires_grad(src->ag)))
+        for (int64_t i = 0; i < r->u.seq.n; i++) {
+            Value *it = r->u.seq.items[i];
+            if (it->kind != V_TENSOR || it->ag || it == src) continue;
+            it->ag = ag_view_link(&I->run.ag, it->u.t, &src->ag, src->u.t);
+            if (it->ag && on) {
+                it->ag->multi_view = true;
+                it->ag->output_nr = (int)i;
+            }
+        }
     if (!on) return r;
     if (!detached_float(r) || detaches(name)) return r;
     bool needs = self && val_requires_grad(self);
