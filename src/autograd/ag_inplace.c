@@ -216,17 +216,26 @@ static void rebase(AgContext *c, Tensor *x, AgMeta *m, AgNode *fn, const Tensor 
     }
 }
 
+/* Whether an in-place write to m is one PyTorch refuses as a write to one of several views (split, unbind ...). */
+static bool multi_refused(const AgContext *c, const AgMeta *m) {
+    return m && m->multi_view && !m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m);
+}
+
+/* PyTorch's refusal of a write to output nr of the node `name` (NULL: m's own grad_fn and output): -1. */
+static int multi_refusal(const AgContext *c, const AgMeta *m, const char *name, int nr) {
+    static const char multi[] = "This view is the output of a function that returns multiple views. Such functions do "
+                                "not allow the output views to be modified inplace. You should replace the inplace "
+                                "operation by an out-of-place one.";
+    if (!name && !m->grad_fn)           /* PyTorch's words for a view of a tensor that did not require grad then */
+        ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. %s", multi);
+    else
+        ten_fail_in(c->ten, "Output %d of %s is a view and is being modified inplace. %s", name ? nr : m->output_nr,
+                    name ? name : m->grad_fn->name, multi);
+    return -1;
+}
+
 int ag_inplace_check(const AgContext *c, const AgMeta *m) {
-    if (m && m->multi_view && !m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m)) {
-        static const char multi[] = "This view is the output of a function that returns multiple views. Such functions do "
-                                    "not allow the output views to be modified inplace. You should replace the inplace "
-                                    "operation by an out-of-place one.";
-        if (!m->grad_fn)                /* PyTorch's words for a view of a tensor that did not require grad then */
-            ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. %s", multi);
-        else
-            ten_fail_in(c->ten, "Output %d of %s is a view and is being modified inplace. %s", m->output_nr, m->grad_fn->name, multi);
-        return -1;
-    }
+    if (multi_refused(c, m)) return multi_refusal(c, m, NULL, 0);
     if (m && m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m)) {
         ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
                     "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
@@ -353,8 +362,14 @@ int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, 
     const AgMeta *ms[2] = {*xm, v.m};
     bool records = ag_should_record(c, 2, ms);
     if (n > 2 * TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(x), "too many indices (%d)", n); return -1; }
-    if (prepare(c, xm, records) < 0) return -1;
     bool basic = basic_items(items, n);
+    /* x[i] = v on one of several views: PyTorch writes the view x[i] makes, which it names (x[...]: x itself) */
+    for (int i = n - 1; basic && multi_refused(c, *xm) && (*xm)->grad_fn && i >= 0; i--) {
+        IndexKind k = items[i].kind;
+        if (k != IX_ELLIPSIS)
+            return multi_refusal(c, *xm, k == IX_INT ? "SelectBackward0" : k == IX_SLICE ? "SliceBackward0" : "UnsqueezeBackward0", 0);
+    }
+    if (prepare(c, xm, records) < 0) return -1;
     int ntensors = 0;
     for (int i = 0; i < n; i++) ntensors += items[i].kind == IX_TENSOR;
     if (records && ntensors > AG_MAX_SAVED) {
