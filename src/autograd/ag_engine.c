@@ -314,7 +314,7 @@ int ag_view_check(const AgContext *c, const AgMeta *m) {
 
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
     if (!m) return NULL;
-    if (view_rebuilds(m)) {
+    if (view_rebuilds(m) && !m->multi_view) {      /* a part of split stays stale: ag_view_check refuses its use */
         AgNode *fresh = ag_as_strided_node(c, m);
         if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
         ag_node_unref(m->grad_fn);

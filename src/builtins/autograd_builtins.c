@@ -405,6 +405,11 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
             }
         }
     if (!on) return r;
+    /* an input that is a part of split / unbind ... whose base was written since: PyTorch's refusal */
+    for (int i = -1; i < a->npos && !detaches(name); i++) {
+        Value *v = i < 0 ? self : a->pos[i];
+        if (v && v->kind == V_TENSOR && ag_view_check(&I->run.ag, v->ag) < 0) { val_decref(r); return rt_tensor_error(I); }
+    }
     if (!detached_float(r) || detaches(name)) return r;
     bool needs = self && val_requires_grad(self);
     for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);
