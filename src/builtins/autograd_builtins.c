@@ -418,7 +418,7 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
             Value *it = r->u.seq.items[i];
             if (it->kind != V_TENSOR || it->ag || it == src) continue;
             it->ag = ag_view_link(&I->run.ag, it->u.t, &src->ag, src->u.t);
-            if (it->ag && on) {
+            if (it->ag && on && (!strcmp(name, "split") || !strcmp(name, "chunk") || !strcmp(name, "unbind"))) {
                 it->ag->multi_view = true;
                 it->ag->output_nr = (int)i;
             }
