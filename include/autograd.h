@@ -64,6 +64,8 @@ struct AgMeta {
     int64_t version;            /* the storage's version when grad_fn was set (a view's is rebuilt when it moved) */
     bool no_grad_view;          /* a view made under no_grad of a tensor that requires grad (or a view of one): an
                                  * in-place op on it under grad mode is refused, as PyTorch refuses it */
+    bool multi_view;            /* one of several views one call returns (split, chunk, unbind), or a view of one:
+                                 * an in-place op on it under grad mode is refused, as PyTorch refuses it */
     struct AgWeak *weak;        /* how saved tensors refer to it without keeping it alive (made on first use) */
 };
 
@@ -87,6 +89,13 @@ int ag_set_requires_grad(AgMeta *m, const Tensor *t, bool flag);
  * requires grad ("a leaf Variable that requires grad is being used in an in-place operation."). m: x's metadata, or
  * with view_of_leaf, that of the leaf x is a view of (the message says "a view of a leaf"). 0 when allowed. */
 int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf);
+/* r, the result of a view op on x whose node another path recorded (ag_move_map: diagonal, movedim, split ...),
+ * becomes a view of x as ag_view_result makes one (when it shares x's storage). multi_nr >= 0: r is output multi_nr
+ * of a call that returns several views (split, chunk, unbind), which PyTorch forbids writing in place. */
+void ag_view_mark(AgVal r, AgVal x, int multi_nr);
+/* PyTorch's refusal to rebuild the grad_fn of one of several views (split, unbind ...) whose base was written in
+ * place since: -1 with the error set, else 0. */
+int ag_view_check(const AgContext *c, const AgMeta *m);
 /* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
 AgVal ag_detach(AgVal x);
 /* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
@@ -279,6 +288,9 @@ AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *ma
 /* The same for an op whose PyTorch node saves no tensor (flip, roll, tril, split ...): the map is kept outside the
  * saved tensors, so that a second backward runs as in PyTorch (ag_index_map's fails as gather's does). */
 AgVal ag_move_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins);
+/* r's node (ag_index_map's) keeps x as PyTorch's node saves it (GatherBackward0, MaskedSelectBackward0 and
+ * TakeBackward0 save self): x changed in place since makes backward fail with PyTorch's message. */
+void ag_map_save_input(AgVal r, AgVal x);
 /* torch.maximum / minimum (and max(a, b)): MaximumBackward0 / MinimumBackward0, ties share the grad in halves. */
 AgVal ag_maximum(AgContext *c, AgVal a, AgVal b, Tensor *out, bool min);
 /* torch.add / sub (a, b, alpha=): AddBackward0 / SubBackward0 with b's grad times alpha (minus for sub). */
@@ -297,6 +309,11 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
  * 2 ** y (PowBackward1) and atan2 (Atan2Backward0). */
 typedef enum { AG_B_POW, AG_B_ATAN2 } AgBinFn;
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out);
+/* m's grad_fn shown as output output_nr of PyTorch's node `name` (std_mean's mean: StdMeanBackward0's output 1,
+ * which attn records as a node of its own). */
+void ag_name_output(AgMeta *m, const char *name, int output_nr);
+/* torch.pow(base, e) with base a Python number: out recorded as PowBackward2, whose one edge is e's. */
+AgVal ag_pow_base(AgContext *c, double base, AgVal e, Tensor *out);
 /* x.clamp(min=lo, max=hi) with tensor bounds (t NULL: not given): ClampBackward0 with edges (x, lo, hi). */
 AgVal ag_clamp_tensors(AgContext *c, AgVal x, AgVal lo, AgVal hi, Tensor *out);
 /* clamp_min(x, lo) (ClampMinBackward1, edges x, lo) and clamp_max(x, hi) (ClampMaxBackward1, edges x, hi) with a

@@ -303,9 +303,18 @@ const char *ag_grad_fn_name(const AgMeta *m) {
     return m->grad_fn ? m->grad_fn->name : NULL;
 }
 
+int ag_view_check(const AgContext *c, const AgMeta *m) {
+    if (!m || !m->multi_view || !view_rebuilds(m)) return 0;
+    ten_fail_in(c->ten, "Output %d of %s is a view and its base or another view of its base has been modified inplace. This "
+                "view is the output of a function that returns multiple views. Such functions do not allow the output views "
+                "to be modified inplace. You should replace the inplace operation by an out-of-place one.",
+                m->output_nr, m->grad_fn ? m->grad_fn->name : "?");
+    return -1;
+}
+
 AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
     if (!m) return NULL;
-    if (view_rebuilds(m)) {
+    if (view_rebuilds(m) && !m->multi_view) {      /* a part of split stays stale: ag_view_check refuses its use */
         AgNode *fresh = ag_as_strided_node(c, m);
         if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
         ag_node_unref(m->grad_fn);
@@ -316,6 +325,12 @@ AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
         if (m->retains_grad) fresh->retained = m;
     }
     return m->grad_fn;
+}
+
+void ag_name_output(AgMeta *m, const char *name, int output_nr) {
+    if (!m || !m->grad_fn) return;
+    m->grad_fn->name = name;
+    m->output_nr = output_nr;
 }
 
 AgMeta *ag_meta_for(AgNode *n) {
@@ -425,6 +440,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
             ten_fail_in(c->ten, "element %d of tensors does not require grad and does not have a grad_fn", i);
             goto done;
         }
+        if (ag_view_check(c, m) < 0) goto done;
         AgNode *fn = ag_grad_fn(c, outputs[i].m);
         roots[i] = fn ? ag_node_ref(fn) : accumulate_node(outputs[i].m);
     }

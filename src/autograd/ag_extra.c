@@ -115,6 +115,8 @@ AgVal ag_elementwise(AgContext *c, AgElem kind, const char *name, AgVal x, Tenso
 static int map_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const Tensor *map = n->nsaved ? ag_saved(n, 0) : NULL;
     if (n->nsaved && !map) return -1;
+    for (int i = 1; i < n->nsaved; i++)             /* an input kept only for its version (ag_map_save_input) */
+        if (!ag_saved(n, i)) return -1;
     Tensor *gc = f64(g), *mc = map ? ten_contiguous(map) : NULL;
     const int64_t *mv = mc ? ten_i64(mc) : map ? NULL : n->sizes;
     int64_t base[AG_MAX_IN + 1] = {0};
@@ -161,6 +163,12 @@ AgVal ag_index_map(AgContext *c, const char *name, Tensor *out, const Tensor *ma
 
 AgVal ag_move_map(AgContext *c, const char *name, Tensor *out, const Tensor *map, int nin, const AgVal *ins) {
     return map_node(c, name, out, map, nin, ins, false);
+}
+
+void ag_map_save_input(AgVal r, AgVal x) {
+    AgNode *n = r.m ? r.m->grad_fn : NULL;
+    if (!n || n->backward != map_bw || n->nsaved != 1 || !x.t) return;
+    ag_node_save(n, 1, x.t, x.m, false);
 }
 
 /* ---- maximum / minimum: the grad to the larger (smaller) input, halved where they tie ---- */
@@ -406,6 +414,34 @@ AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bo
     n->dims[0] = a_weak;
     n->dims[1] = b_weak;
     if (kind == AG_B_POW) ag_node_save(n, 2, out, NULL, true);
+    return ag_result(out, n);
+}
+
+/* ---- torch.pow(number, e): PowBackward2, one edge (e's): grad * result * log(number), 0 where the number is 0 and
+ * e >= 0 (derivatives.yaml's pow_backward_exponent). saved 0 e, 1 the result; the number in `scalar`. ---- */
+
+static int pow_base_bw(AgNode *n, const Tensor *g, Tensor **gin) {
+    const Tensor *e = ag_saved(n, 0), *y = e ? ag_saved(n, 1) : NULL;
+    if (!y) return -1;
+    Tensor *t = ag_bin_s(OP_MUL, y, log(n->scalar)), *r = ag_bin(OP_MUL, g, false, t, false);
+    ten_free(t);
+    if (n->scalar == 0 && r) {
+        Tensor *nn = ag_bin_s(OP_GE, e, 0.0), *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
+        Tensor *rm = nn && zero ? ten_where(nn, zero, true, r, false) : NULL;
+        ag_drop(NULL, nn, zero, r);
+        r = rm;
+    }
+    gin[0] = ag_to_input(n, 0, r);
+    return ag_done(n, gin);
+}
+
+AgVal ag_pow_base(AgContext *c, double base, AgVal e, Tensor *out) {
+    if (!out) return AG_FAILED;
+    AgNode *n = ag_record(c, "PowBackward2", pow_base_bw, 1, &e);
+    if (!n) return ag_result(out, NULL);
+    n->scalar = base;
+    ag_node_save(n, 0, e.t, e.m, false);
+    ag_node_save(n, 1, out, NULL, true);
     return ag_result(out, n);
 }
 

@@ -44,7 +44,19 @@ AgVal ag_view_result(Tensor *out, AgNode *n, AgVal x) {
     r.m->view = ten_alias(out);
     r.m->base_view = ten_alias(x.m->base ? x.m->base_view : x.t);
     r.m->version = ten_version(out);
+    r.m->multi_view = x.m->multi_view;
     return r;
+}
+
+void ag_view_mark(AgVal r, AgVal x, int multi_nr) {
+    if (!r.m || !x.m || !ten_same_storage(r.t, x.t) || r.m->base) return;
+    AgMeta *base = x.m->base ? x.m->base : x.m;
+    r.m->base = ag_meta_ref(base);
+    r.m->view = ten_alias(r.t);
+    r.m->base_view = ten_alias(x.m->base ? x.m->base_view : x.t);
+    r.m->version = ten_version(r.t);
+    r.m->multi_view = x.m->multi_view || multi_nr >= 0;
+    if (multi_nr >= 0) r.m->output_nr = multi_nr;
 }
 
 AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const Tensor *x) {
@@ -57,13 +69,49 @@ AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const T
     m->view = ten_alias(out);
     m->base_view = ten_alias(xmeta->base ? xmeta->base_view : x);
     m->version = ten_version(out);
+    m->multi_view = xmeta->multi_view;
     return m;
 }
 
 /* ---- AsStridedBackward0: a view's grad into its base's layout; sizes: the view's layout, then the base's ---- */
 
+/* Whether the packed layout reaches one storage element from several places (an expand: a stride 0 over a size > 1). */
+static bool geom_overlaps(const int64_t *g) {
+    for (int d = 0; d < g[0]; d++)
+        if (g[2 + d] > 1 && g[2 + TEN_MAX_DIMS + d] == 0) return true;
+    return false;
+}
+
+/* g (laid out as the packed layout vg) summed into zeros of storage length len, in float64: where vg reaches one
+ * element from several places, their grads add up (PyTorch's as_strided_backward). NULL on failure. */
+static Tensor *storage_sum(const Tensor *g, const int64_t *vg, int64_t len) {
+    Tensor *s = ten_new_in(ten_ctx_of(g), DT_F64, 1, &len), *gc = s ? ten_cast(g, DT_F64) : NULL;
+    if (!gc) { ten_free(s); return NULL; }
+    const double *gv = ten_f64(gc);
+    double *sv = ten_f64(s);
+    int nd = (int)vg[0];
+    int64_t idx[TEN_MAX_DIMS] = {0};
+    for (int64_t i = 0; i < gc->numel; i++) {
+        int64_t off = vg[1];
+        for (int d = 0; d < nd; d++) off += idx[d] * vg[2 + TEN_MAX_DIMS + d];
+        sv[off] += gv[i];
+        for (int d = nd - 1; d >= 0 && ++idx[d] == vg[2 + d]; d--) idx[d] = 0;
+    }
+    ten_free(gc);
+    return s;
+}
+
 static int as_strided_bw(AgNode *n, const Tensor *g, Tensor **gin) {
     const int64_t *vg = n->sizes, *bg = n->sizes + GEOM_LEN;
+    if (geom_overlaps(vg)) {
+        int64_t ea = geom_end(vg), eb = geom_end(bg);
+        Tensor *s = storage_sum(g, vg, ea > eb ? ea : eb), *b = s ? geom_view(s, bg) : NULL;
+        Tensor *bc = b ? ten_cast(b, g->dtype) : NULL;
+        gin[0] = bc ? ag_to_input(n, 0, bc) : NULL;
+        ten_free(b);
+        ten_free(s);
+        return ag_done(n, gin);
+    }
     Tensor *s = storage_zeros(ten_ctx_of(g), g->dtype, vg, bg), *v = s ? geom_view(s, vg) : NULL, *b = NULL;
     if (v && ten_copy_into(v, g) == 0) b = geom_view(s, bg);
     gin[0] = b ? ag_to_input(n, 0, ten_copy(b)) : NULL;
@@ -168,7 +216,26 @@ static void rebase(AgContext *c, Tensor *x, AgMeta *m, AgNode *fn, const Tensor 
     }
 }
 
+/* Whether an in-place write to m is one PyTorch refuses as a write to one of several views (split, unbind ...). */
+static bool multi_refused(const AgContext *c, const AgMeta *m) {
+    return m && m->multi_view && !m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m);
+}
+
+/* PyTorch's refusal of a write to output nr of the node `name` (NULL: m's own grad_fn and output): -1. */
+static int multi_refusal(const AgContext *c, const AgMeta *m, const char *name, int nr) {
+    static const char multi[] = "This view is the output of a function that returns multiple views. Such functions do "
+                                "not allow the output views to be modified inplace. You should replace the inplace "
+                                "operation by an out-of-place one.";
+    if (!name && !m->grad_fn)           /* PyTorch's words for a view of a tensor that did not require grad then */
+        ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. %s", multi);
+    else
+        ten_fail_in(c->ten, "Output %d of %s is a view and is being modified inplace. %s", name ? nr : m->output_nr,
+                    name ? name : m->grad_fn->name, multi);
+    return -1;
+}
+
 int ag_inplace_check(const AgContext *c, const AgMeta *m) {
+    if (multi_refused(c, m)) return multi_refusal(c, m, NULL, 0);
     if (m && m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m)) {
         ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
                     "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
@@ -295,8 +362,14 @@ int ag_index_put_(AgContext *c, Tensor *x, AgMeta **xm, const IndexItem *items, 
     const AgMeta *ms[2] = {*xm, v.m};
     bool records = ag_should_record(c, 2, ms);
     if (n > 2 * TEN_MAX_DIMS) { ten_fail_in(ten_ctx_of(x), "too many indices (%d)", n); return -1; }
-    if (prepare(c, xm, records) < 0) return -1;
     bool basic = basic_items(items, n);
+    /* x[i] = v on one of several views: PyTorch writes the view x[i] makes, which it names (x[...]: x itself) */
+    for (int i = n - 1; basic && multi_refused(c, *xm) && (*xm)->grad_fn && i >= 0; i--) {
+        IndexKind k = items[i].kind;
+        if (k != IX_ELLIPSIS)
+            return multi_refusal(c, *xm, k == IX_INT ? "SelectBackward0" : k == IX_SLICE ? "SliceBackward0" : "UnsqueezeBackward0", 0);
+    }
+    if (prepare(c, xm, records) < 0) return -1;
     int ntensors = 0;
     for (int i = 0; i < n; i++) ntensors += items[i].kind == IX_TENSOR;
     if (records && ntensors > AG_MAX_SAVED) {

@@ -115,10 +115,11 @@ static int var_std(const Call *c, const char *name, Value *r) {
     AgContext *ag = &c->I->run.ag;
     if (adopt(rv, ag_reduction(ag, sq ? AG_R_STD : AG_R_VAR, node, arg_ag(x), out_of(rv), dims, nd, keep, cnt - corr)) < 0)
         return -1;
-    if (pair) {                         /* the mean, as x.mean(dims) records it */
+    if (pair) {                         /* the mean, with x.mean(dims)'s backward */
         Value *mv = r->u.seq.items[1];
         AgVal m = nd < 0 ? ag_mean(ag, arg_ag(x)) : ag_mean_dims(ag, arg_ag(x), dims, nd, keep);
         if (!m.t) return -1;
+        ag_name_output(m.m, node, 1);   /* one node of two outputs in PyTorch */
         if (mv->kind == V_TENSOR) { ag_meta_unref(mv->ag); mv->ag = m.m; ten_free(m.t); }
         else ag_val_free(m);
     }
@@ -171,6 +172,15 @@ static int reduction(const Call *c, const char *name, Value *r) {
 /* ---- ops that only move elements: the same builtin run on position tensors ---- */
 /* index: PyTorch's node saves an index or mask (a second backward through it fails); the others save nothing. */
 typedef struct { const char *name, *node; bool index; } MoveRow;
+
+/* Whether PyTorch's result of the move op is a view of its first input: 0 no, 1 a view, 2 one of several views. */
+static int move_view(const char *name) {
+    static const char *const one[] = {"diagonal", "movedim", "moveaxis", "unflatten", "view_as", "expand_as", NULL};
+    static const char *const several[] = {"split", "chunk", "unbind", NULL};
+    for (int i = 0; several[i]; i++) if (!strcmp(name, several[i])) return 2;
+    for (int i = 0; one[i]; i++) if (!strcmp(name, one[i])) return 1;
+    return 0;
+}
 static const MoveRow MOVES[] = {
     {"flip", "FlipBackward0", false}, {"roll", "RollBackward0", false}, {"repeat", "RepeatBackward0", false},
     {"tile", "RepeatBackward0", false}, {"tril", "TrilBackward0", false}, {"triu", "TriuBackward0", false},
@@ -302,6 +312,7 @@ static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value 
      * edge, also when no element comes from it (an empty result or input: its grad is zeros, as PyTorch's). */
     int nin = !strcmp(row->name, "view_as") || !strcmp(row->name, "expand_as") ? 1 : in->n;
     const char *node = move_node(c, row);
+    int view = move_view(row->name);
     int64_t nres = r->kind == V_TENSOR ? 1 : r->kind == V_TUPLE || r->kind == V_LIST ? r->u.seq.n : 0;
     for (int64_t j = 0; j < nres; j++) {
         Value *rv = r->kind == V_TENSOR ? r : r->u.seq.items[j];
@@ -313,6 +324,9 @@ static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value 
         AgVal res = row->index ? ag_index_map(ag, node, out_of(rv), map, nin, ins)
                                : ag_move_map(ag, node, out_of(rv), map, nin, ins);
         ten_free(map);
+        if (view) ag_view_mark(res, ins[0], view == 2 ? (int)j : -1);       /* PyTorch's result is a view */
+        if (!strcmp(row->name, "gather") || !strcmp(row->name, "masked_select") || !strcmp(row->name, "take"))
+            ag_map_save_input(res, ins[0]);             /* PyTorch's node saves self */
         if (adopt(rv, res) < 0) return -1;
     }
     return 1;

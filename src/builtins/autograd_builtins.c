@@ -85,6 +85,8 @@ static bool same_view(const Tensor *a, const Tensor *b) {
 /* X.requires_grad, X.grad, X.grad_fn, X.is_leaf (a new reference); NULL with no error when name is none of them. */
 Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     AgMeta *m = x->ag;
+    if ((!strcmp(name, "is_leaf") || !strcmp(name, "grad_fn")) && ag_view_check(&I->run.ag, m) < 0)
+        return rt_tensor_error(I);
     if (!strcmp(name, "requires_grad")) {
         if (m) ag_grad_fn(&I->run.ag, m);      /* a view whose base got history since requires grad now */
         return val_bool(ag_requires_grad(m));
@@ -370,6 +372,25 @@ static bool detached_float(const Value *r) {
     return false;
 }
 
+/* A tensor that requires grad, or a tuple or list that holds one. */
+static bool with_history(const Value *r) {
+    if (r->kind == V_TENSOR) return ag_requires_grad(r->ag);
+    if (r->kind == V_TUPLE || r->kind == V_LIST)
+        for (int64_t i = 0; i < r->u.seq.n; i++) if (with_history(r->u.seq.items[i])) return true;
+    return false;
+}
+
+/* r, or PyTorch's refusal (r released) when the call recorded (r has history: len(x), x.tolist() run) and an input
+ * is a part of split / unbind ... whose base was written since. */
+static Value *stale_input(Interp *I, Args *a, Value *self, Value *r) {
+    if (!with_history(r) || (a->fn && detaches(a->fn->name))) return r;
+    for (int i = -1; i < a->npos; i++) {
+        Value *v = i < 0 ? self : a->pos[i];
+        if (v && v->kind == V_TENSOR && ag_view_check(&I->run.ag, v->ag) < 0) { val_decref(r); return rt_tensor_error(I); }
+    }
+    return r;
+}
+
 Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     if (!r) return NULL;
     for (int k = 0; k < a->nkw; k++) {
@@ -391,15 +412,26 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     bool on = I->run.ag.grad_enabled;
     if (r->kind == V_TENSOR && !r->ag && src && src != r && src->kind == V_TENSOR && !detaches(name) && (!on || !ag_requires_grad(src->ag)))
         r->ag = ag_view_link(&I->run.ag, r->u.t, &src->ag, src->u.t);
+    /* x.split(2), x.unbind(): each part is a view too, one of several (written in place under grad mode: refused) */
+    if ((r->kind == V_TUPLE || r->kind == V_LIST) && src && src->kind == V_TENSOR && !detaches(name) && (!on || !ag_requires_grad(src->ag)))
+        for (int64_t i = 0; i < r->u.seq.n; i++) {
+            Value *it = r->u.seq.items[i];
+            if (it->kind != V_TENSOR || it->ag || it == src) continue;
+            it->ag = ag_view_link(&I->run.ag, it->u.t, &src->ag, src->u.t);
+            if (it->ag && on && (!strcmp(name, "split") || !strcmp(name, "chunk") || !strcmp(name, "unbind"))) {
+                it->ag->multi_view = true;
+                it->ag->output_nr = (int)i;
+            }
+        }
     if (!on) return r;
-    if (!detached_float(r) || detaches(name)) return r;
+    if (!detached_float(r) || detaches(name)) return stale_input(I, a, self, r);
     bool needs = self && val_requires_grad(self);
     for (int i = 0; !needs && i < a->npos; i++) needs = val_requires_grad(a->pos[i]);
     for (int k = 0; !needs && k < a->nkw; k++) needs = val_requires_grad(a->kwvals[k]);
     if (!needs) return r;
     if (a->fn) {
         int wired = ag_after_wire(I, a, self, r, name);
-        if (wired > 0) return r;
+        if (wired > 0) return stale_input(I, a, self, r);
         if (wired < 0) { val_decref(r); return rt_tensor_error(I); }
     }
     val_decref(r);

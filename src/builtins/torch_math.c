@@ -677,7 +677,24 @@ const Builtin bi_torch_math[] = {
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* torch functions whose names Python's builtins take when bare (range): found as torch.NAME only. */
+/* torch.pow(input, exponent): input ** exponent, as the operator; a Python number's power of a tensor that requires
+ * grad records PyTorch's pow.Scalar overload (PowBackward2, no edge for the number; Python's pow(2.0, x) and
+ * 2.0 ** x call x.__rpow__, PowBackward1). */
+static Value *bi_torch_pow(Interp *I, Args *a) {
+    Value *p[2];
+    if (!args_bind(I, a, p, 2)) return NULL;
+    Value *x = p[0], *y = p[1];
+    if ((x->kind == V_INT || x->kind == V_FLOAT) && y->kind == V_TENSOR && grad_recording(I, 2, p)) {
+        Tensor *tx = ops_number_tensor_in(I->run.ten, x), *r = tx ? ten_binary(OP_POW, tx, true, y->u.t, false) : NULL;
+        ten_free(tx);
+        if (!r) return rt_tensor_error(I);
+        return ret_ag(I, ag_pow_base(&I->run.ag, x->kind == V_INT ? (double)x->u.i : x->u.f, arg_ag(y), r));
+    }
+    return ops_binary(I, AOP_POW, x, y);
+}
+
 const Builtin bi_torch_only[] = {
+    {"pow", bi_torch_pow, "torch.pow(input, exponent)", "input ** exponent elementwise (a tensor or a number each).", "", 0, "torch"},
     {"range", bi_range_incl, "torch.range(start, end, step=1)",
      "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0, "torch"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

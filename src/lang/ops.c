@@ -66,6 +66,7 @@ static Value *ag_tensor_binary(Interp *I, int aop, Value *a, Tensor *ta, bool aw
     AgContext *c = &I->run.ag;
     AgVal x = {ta, aw ? NULL : a->ag}, y = {tb, bw ? NULL : b->ag};
     char what[64];
+    if (ag_view_check(c, x.m) < 0 || ag_view_check(c, y.m) < 0) return rt_tensor_error(I);   /* a stale part of split */
     switch (aop) {
     case AOP_ADD: return ag_value(I, ag_binary(c, OP_ADD, x, aw, y, bw));
     case AOP_SUB: return ag_value(I, ag_binary(c, OP_SUB, x, aw, y, bw));
@@ -395,6 +396,7 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
     if (a->kind == V_TENSOR) {
         if (aop == AOP_POS) return val_incref(a);
         if (aop == AOP_INVERT && ten_is_float(a->u.t->dtype)) return rt_error(I, "~ (bitwise not) is only for integer and bool tensors");
+        if (aop == AOP_NEG && ag_records(I, a, NULL) && ag_view_check(&I->run.ag, a->ag) < 0) return rt_tensor_error(I);
         if (aop == AOP_NEG && ag_records(I, a, NULL)) return ag_value(I, ag_unary(&I->run.ag, UOP_NEG, (AgVal){a->u.t, a->ag}));
         Tensor *r = ten_unary(aop == AOP_NEG ? UOP_NEG : UOP_NOT, a->u.t);
         return r ? val_tensor(r) : rt_tensor_error(I);
@@ -791,6 +793,7 @@ static Value *ag_index_advanced(Interp *I, Value *obj, const IndexItem *items, i
 /* x[items] recorded for backward: ints (SelectBackward0), slices (SliceBackward0) and None (UnsqueezeBackward0) one
  * dimension after another, as PyTorch records them, ... skipping dims; with an index tensor, IndexBackward0. */
 static Value *ag_index_read(Interp *I, Value *obj, const IndexItem *items, int n) {
+    if (ag_view_check(&I->run.ag, obj->ag) < 0) return rt_tensor_error(I);       /* a stale part of split */
     for (int i = 0; i < n; i++)
         if (items[i].kind == IX_TENSOR) return ag_index_advanced(I, obj, items, n);
     AgContext *c = &I->run.ag;
