@@ -345,6 +345,20 @@ static void cascade_2d(const float *x, int64_t size0, int64_t s0, int64_t size1,
     }
 }
 
+/* One contiguous float32 row's sum (n elements) in PyTorch's order: what x.sum(-1) gives that row. */
+float ten_sum_row_f32(const float *x, int64_t n) {
+    float out = 0;
+    if (n >= 8) {
+        CascadeJob c = {x, n, 1, 1, 0, 1, &out};
+        cascade_inner(&c, 0, 1);
+    } else {
+        float r[8];
+        row_sum(x, 1, n, 1, r);
+        out += r[0];
+    }
+    return out;
+}
+
 /* sum (or mean: the float32 sum divided by the count) of float32 t over the dims flagged in reduced, into the
  * contiguous float32 o, in PyTorch's order (above). */
 static void sum_f32_pytorch(const Tensor *t, const bool *reduced, bool mean, Tensor *o) {
