@@ -198,16 +198,16 @@ int ten_layer_norm_backward(const Tensor *x, const Tensor *g, const Tensor *w, c
     const Tensor *mc = gc && (!w || wc) ? ten_as_contiguous(mean, &tm) : NULL, *rc = mc ? ten_as_contiguous(rstd, &tr) : NULL;
     Tensor *d = rc ? ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, x->shape) : NULL;
     Tensor *gx = d && gxhat ? ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, x->shape) : NULL;
-    int rc_ = -1;
+    int status = -1;
     if (d && (!gxhat || gx)) {
         LnBwJob J = {ten_f32(xc), ten_f32(gc), wc ? ten_f32(wc) : NULL, ten_f32(mc), ten_f32(rc), ten_f32(d),
                      gx ? ten_f32(gx) : NULL, N};
         par_for(x->numel / N, (1 << 14) / N + 1, ln_bw_rows, &J);
         if (ten_interrupted) ten_fail_interrupted(ten_ctx_of(x));
-        else rc_ = 0;
+        else status = 0;
     }
     ten_free(tx); ten_free(tg); ten_free(tw); ten_free(tm); ten_free(tr);
-    if (rc_ < 0) { ten_free(d); ten_free(gx); return -1; }
+    if (status < 0) { ten_free(d); ten_free(gx); return -1; }
     *dx = d;
     if (gxhat) *gxhat = gx;
     return 0;
