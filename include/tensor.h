@@ -301,6 +301,15 @@ Tensor *ten_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, 
  * k dims' shape, x's dtype) may be NULL. *mean and *rstd (when not NULL): x's shape with the last k dims 1. */
 Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b, double eps, Tensor **mean,
                        Tensor **rstd);
+/* layer_norm's backward over the last dim of float32 x (rows, N) for the grad g of its result, from the forward's
+ * mean and rstd (one per row) and w (N,) or NULL: dx = rstd / N * (N * gx - sum(gx) - xhat * sum(gx * xhat)) with
+ * gx = g * w and xhat = (x - mean) * rstd, each step rounded to float32 as the unfused formula's tensors are (the row
+ * sums in PyTorch's order: t.sum(-1)), so its bits are those of that formula; and, when gxhat is wanted, g * xhat
+ * (for w's grad). Rows on attn's threads. 0: new tensors of x's shape in *dx and *gxhat (when not NULL); -1 with a
+ * message when memory runs out or Ctrl-C stopped it; 1 for a case it does not take (not float32, N above 4096, g not
+ * contiguous): the caller composes the formula then. */
+int ten_layer_norm_backward(const Tensor *x, const Tensor *g, const Tensor *w, const Tensor *mean, const Tensor *rstd,
+                            Tensor **dx, Tensor **gxhat);
 
 /* ---- sorting along a dim (tensor_sort.c), with PyTorch's order among equal values ---- */
 /* values and indices (int64) are new tensors; -1 with a message (k out of range, empty dim). */

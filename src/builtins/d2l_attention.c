@@ -317,41 +317,52 @@ bool attn_linear_shapes_ok(Interp *I, int64_t rows, int64_t in, int wnd, const i
     return false;
 }
 
-/* x (..., in) -> (..., out). A LazyLinear takes its weight at its first input; a Linear whose weight a student set
- * to something else than a tensor is PyTorch's TypeError (it is not drawn again); weights of another shape are
- * PyTorch's errors (attn_linear_shapes_ok). */
-Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
-    if (x->ndim < 1) { rt_raise(I, "RuntimeError", "both arguments to matmul need to be at least 1D, but they are 0D and 2D"); return NULL; }
+/* What attn_linear_forward checks before its product: *Wout and *bout (borrowed from lin; *bout NULL without a bias)
+ * for x, or false with the error set. A LazyLinear takes its weight at its first input; a Linear whose weight a
+ * student set to something else than a tensor is PyTorch's TypeError (it is not drawn again); weights of another
+ * shape are PyTorch's errors (attn_linear_shapes_ok). */
+static bool linear_prepare(Interp *I, Value *lin, const Tensor *x, Tensor **Wout, Tensor **bout) {
+    if (x->ndim < 1) { rt_raise(I, "RuntimeError", "both arguments to matmul need to be at least 1D, but they are 0D and 2D"); return false; }
     int64_t in = x->shape[x->ndim - 1];
     Tensor *W = attr_tensor(lin, "weight");
     if (!W && lin->u.obj.cls != &LazyLinearClass) {
         Value *wv = val_attr_get(lin, "weight");
         rt_raise(I, "TypeError", "linear(): argument 'weight' (position 2) must be Tensor, not %s", wv ? val_type_name(wv) : "NoneType");
-        return NULL;
+        return false;
     }
     if (!W) {
         int64_t out = attr_int(lin, "out_features", -1);
         if (out < 0 || out > 1 << 20) {
             rt_error(I, "Linear: out_features must be an integer between 0 and 1048576");
-            return NULL;
+            return false;
         }
-        if (!linear_init(I, lin, in, out)) return NULL;
+        if (!linear_init(I, lin, in, out)) return false;
         W = attr_tensor(lin, "weight");
     }
-    if (!W) { rt_error(I, "Linear: could not create the weight"); return NULL; }
+    if (!W) { rt_error(I, "Linear: could not create the weight"); return false; }
     Tensor *b = attr_tensor(lin, "bias");
     if (W->dtype != DT_F32 || (b && b->dtype != DT_F32)) {
         rt_error(I, "Linear: weight and bias must be float32 tensors");
-        return NULL;
+        return false;
     }
     int64_t rows = 1;               /* rows: the leading dimensions (in may be 0, as PyTorch allows) */
     for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
-    if (!attn_linear_shapes_ok(I, x->ndim == 1 ? -1 : rows, in, W->ndim, W->shape, b ? b->ndim : -1, b ? b->shape : NULL)) return NULL;
+    if (!attn_linear_shapes_ok(I, x->ndim == 1 ? -1 : rows, in, W->ndim, W->shape, b ? b->ndim : -1, b ? b->shape : NULL)) return false;
     if (x->dtype != W->dtype) {     /* PyTorch multiplies equal dtypes only */
         rt_raise(I, "RuntimeError", "expected scalar type %s but found Float", x->dtype == DT_F64 ? "Double" : x->dtype == DT_I64 ? "Long" : "Bool");
-        return NULL;
+        return false;
     }
-    return ten_linear(x, W, b);       /* NULL (out of memory) with ten_error set, as the callers expect */
+    *Wout = W;
+    *bout = b;
+    return true;
+}
+
+/* x (..., in) -> (..., out) by lin's weight and bias (linear_prepare's checks first). NULL with the error set (out of
+ * memory: ten_error, as the callers expect). */
+Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
+    Tensor *W, *b;
+    if (!linear_prepare(I, lin, x, &W, &b)) return NULL;
+    return ten_linear(x, W, b);
 }
 
 static Value *linear_call(Interp *I, Value *self, Args *a) {
@@ -359,17 +370,16 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
     Tensor *x = tensor_arg(I, a, xv, "input");
     if (!x) return NULL;
-    Tensor *y = attn_linear_forward(I, self, x);
-    if (!y && interp_failed(I)) return NULL;
+    Tensor *W, *bias;
+    if (!linear_prepare(I, self, x, &W, &bias)) return NULL;
     Value *xwb[3] = {arg(a, 0, "input"), val_attr_get(self, "weight"), val_attr_get(self, "bias")};
-    if (y && xwb[0] && xwb[0]->kind == V_TENSOR && xwb[1] && xwb[1]->kind == V_TENSOR && grad_recording(I, 3, xwb)) {
-        /* recorded (AddmmBackward0 ...): the forward above checked the shapes and made a lazy weight; autograd's
-         * forward gives the same digits (ten_linear) */
-        ten_free(y);
+    if (xwb[0] && xwb[0]->kind == V_TENSOR && xwb[1] && xwb[1]->kind == V_TENSOR && grad_recording(I, 3, xwb)) {
+        /* recorded (AddmmBackward0 ...): linear_prepare checked the shapes and made a lazy weight; autograd's forward
+         * computes the product once, with ten_linear's digits */
         AgVal b = xwb[2] && xwb[2]->kind == V_TENSOR ? arg_ag(xwb[2]) : (AgVal){NULL, NULL};
         return ret_ag(I, ag_linear(&I->run.ag, arg_ag(xwb[0]), arg_ag(xwb[1]), b));
     }
-    return done(I, y);
+    return done(I, ten_linear(x, W, bias));
 }
 
 static void linear_extra(StrBuf *out, Value *self) {

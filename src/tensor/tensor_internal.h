@@ -17,6 +17,8 @@ void ten_contiguous_strides(const int64_t *shape, int ndim, int64_t *strides);
 /* dst[...] = src[...] element by element: same shape and dtype, any strides on either side (dst must not
  * overlap itself; src may be dst itself). */
 void ten_strided_copy(Tensor *dst, const Tensor *src);
+/* One contiguous float32 row of n summed in PyTorch's order, as t.sum(-1) sums it (tensor_reduce.c). */
+float ten_sum_row_f32(const float *x, int64_t n);
 /* A contiguous tensor of dtype dt holding t broadcast to shape: the operand form the copying kernels use. */
 Tensor *ten_expand_dense(const Tensor *t, DType dt, int ndim, const int64_t *shape);
 /* The memory order PyTorch's TensorIterator gives an elementwise result over operands ops (each broadcast to

@@ -1,8 +1,11 @@
 /* tensor_layernorm.c - F.layer_norm's forward: PyTorch 1.13's CPU kernel to the bit, with each row's mean and rstd
  * (what its backward needs). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tensor.h"
+#include "tensor_internal.h"
+#include "parallel.h"
 
 /* PyTorch 1.13's LayerNorm on the CPU, to the bit (aten/src/ATen/native/cpu/moments_utils.h, RowwiseMoments, and
  * layer_norm_kernel.cpp, as built for AVX2: a vector holds 8 floats or 4 doubles; that is what Debian's build runs,
@@ -69,10 +72,10 @@ enum { LN_CHUNK = 16 };
         *mean = m1;                                                                                                    \
         *var = m2 / (T)N;                                                                                              \
     }                                                                                                                  \
-    static bool ln_forward_##SUF(const T *x, const T *w, const T *b, T *y, int64_t rows, int64_t N, T eps,             \
+    static void ln_forward_##SUF(const T *x, const T *w, const T *b, T *y, int64_t r0, int64_t rows, int64_t N, T eps, \
                                  T *mean_out, T *rstd_out) {                                                           \
-        for (int64_t r = 0; r < rows; r++) {                                                                           \
-            if (ten_interrupted) return false;                                                                         \
+        for (int64_t r = r0; r < rows; r++) {                                                                          \
+            if (ten_interrupted) return;                                                                               \
             T mean, var;                                                                                               \
             ln_row_moments_##SUF(x + r * N, N, &mean, &var);                                                           \
             T rstd = (T)1 / SQRT(var + eps), shift = -rstd * mean;                                                     \
@@ -83,10 +86,26 @@ enum { LN_CHUNK = 16 };
                 y[r * N + j] = w ? FMA(v, w[j], b ? b[j] : (T)0) : b ? v + b[j] : v;                                   \
             }                                                                                                          \
         }                                                                                                              \
-        return true;                                                                                                   \
     }
 LN_KERNEL(float, f32, 8, fmaf, sqrtf)
 LN_KERNEL(double, f64, 4, fma, sqrt)
+
+/* The forward's rows [begin, end) on attn's threads (each row computed alone: the same bits for any thread count). */
+typedef struct LnJob {
+    const void *x, *w, *b;
+    void *y, *mean, *rstd;
+    int64_t N;
+    double eps;
+    bool f32;
+} LnJob;
+
+static void ln_rows(void *ctx, int64_t begin, int64_t end) {
+    const LnJob *J = ctx;
+    if (J->f32)
+        ln_forward_f32(J->x, J->w, J->b, J->y, begin, end, J->N, (float)J->eps, J->mean, J->rstd);
+    else
+        ln_forward_f64(J->x, J->w, J->b, J->y, begin, end, J->N, J->eps, J->mean, J->rstd);
+}
 
 Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b, double eps, Tensor **mean,
                        Tensor **rstd) {
@@ -108,12 +127,12 @@ Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b,
     const Tensor *xc = ten_as_contiguous(x, &xt), *wc = w ? ten_as_contiguous(w, &wt) : NULL;
     const Tensor *bc = b ? ten_as_contiguous(b, &bt) : NULL;
     bool ok = y && (!mean || mt) && (!rstd || rt) && xc && (!w || wc) && (!b || bc), finished = false;
-    if (ok && x->dtype == DT_F32)
-        finished = ln_forward_f32(ten_f32(xc), wc ? ten_f32(wc) : NULL, bc ? ten_f32(bc) : NULL, ten_f32(y), rows, M,
-                                  (float)eps, mt ? ten_f32(mt) : NULL, rt ? ten_f32(rt) : NULL);
-    else if (ok)
-        finished = ln_forward_f64(ten_f64(xc), wc ? ten_f64(wc) : NULL, bc ? ten_f64(bc) : NULL, ten_f64(y), rows, M, eps,
-                                  mt ? ten_f64(mt) : NULL, rt ? ten_f64(rt) : NULL);
+    if (ok) {
+        LnJob J = {xc->data, wc ? wc->data : NULL, bc ? bc->data : NULL, y->data, mt ? mt->data : NULL,
+                   rt ? rt->data : NULL, M, eps, x->dtype == DT_F32};
+        par_for(rows, (1 << 14) / (M ? M : 1) + 1, ln_rows, &J);
+        finished = !ten_interrupted;
+    }
     ten_free(xt);
     ten_free(wt);
     ten_free(bt);
@@ -127,4 +146,69 @@ Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b,
     if (mean) *mean = mt;
     if (rstd) *rstd = rt;
     return y;
+}
+
+/* ---- the backward (ten_layer_norm_backward, tensor.h) ---- */
+
+typedef struct LnBwJob {
+    const float *x, *g, *w, *mean, *rstd;
+    float *dx, *gxhat;
+    int64_t N;
+} LnBwJob;
+
+/* Rows [begin, end): per row, xhat and gx into the row's place in dx (scratch), their two row sums, then dx; the same
+ * float32 steps as layer_norm_bw's tensors (ag_nn.c) take. */
+static void ln_bw_rows(void *ctx, int64_t begin, int64_t end) {
+    const LnBwJob *J = ctx;
+    int64_t N = J->N;
+    float xh[4096], p[4096];
+    float fN = (float)N;
+    for (int64_t r = begin; r < end && !ten_interrupted; r++) {
+        const float *x = J->x + r * N, *g = J->g + r * N;
+        float *dx = J->dx + r * N, mean = J->mean[r], rstd = J->rstd[r];
+        for (int64_t j = 0; j < N; j++) {
+            float xm = x[j] - mean;
+            xh[j] = xm * rstd;                                   /* xhat = (x - mean) * rstd */
+            dx[j] = J->w ? g[j] * J->w[j] : g[j];                /* gx = g * w */
+            p[j] = dx[j] * xh[j];                                /* gx * xhat */
+        }
+        float s1 = ten_sum_row_f32(dx, N), s2 = ten_sum_row_f32(p, N);
+        float rn = rstd / fN;
+        for (int64_t j = 0; j < N; j++) {
+            float a = dx[j] * fN, b = a - s1, cc = xh[j] * s2, d = b - cc;
+            dx[j] = rn * d;
+        }
+        if (J->gxhat)
+            for (int64_t j = 0; j < N; j++) J->gxhat[r * N + j] = g[j] * xh[j];
+    }
+}
+
+int ten_layer_norm_backward(const Tensor *x, const Tensor *g, const Tensor *w, const Tensor *mean, const Tensor *rstd,
+                            Tensor **dx, Tensor **gxhat) {
+    *dx = NULL;
+    if (gxhat) *gxhat = NULL;
+    int64_t N = x->ndim ? x->shape[x->ndim - 1] : 0;
+    if (x->dtype != DT_F32 || g->dtype != DT_F32 || !g->contiguous || (w && (w->dtype != DT_F32 || w->numel != N)) ||
+        N < 1 || N > 4096 || mean->dtype != DT_F32 || rstd->dtype != DT_F32 || !ten_same_shape(x, g) ||
+        mean->numel != x->numel / N || rstd->numel != mean->numel)
+        return 1;
+    Tensor *tx = NULL, *tg = NULL, *tw = NULL, *tm = NULL, *tr = NULL;
+    const Tensor *xc = ten_as_contiguous(x, &tx), *gc = xc ? ten_as_contiguous(g, &tg) : NULL;
+    const Tensor *wc = !gc || !w ? NULL : ten_as_contiguous(w, &tw);
+    const Tensor *mc = gc && (!w || wc) ? ten_as_contiguous(mean, &tm) : NULL, *rc = mc ? ten_as_contiguous(rstd, &tr) : NULL;
+    Tensor *d = rc ? ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, x->shape) : NULL;
+    Tensor *gx = d && gxhat ? ten_new_uninit_in(ten_ctx_of(x), DT_F32, x->ndim, x->shape) : NULL;
+    int status = -1;
+    if (d && (!gxhat || gx)) {
+        LnBwJob J = {ten_f32(xc), ten_f32(gc), wc ? ten_f32(wc) : NULL, ten_f32(mc), ten_f32(rc), ten_f32(d),
+                     gx ? ten_f32(gx) : NULL, N};
+        par_for(x->numel / N, (1 << 14) / N + 1, ln_bw_rows, &J);
+        if (ten_interrupted) ten_fail_interrupted(ten_ctx_of(x));
+        else status = 0;
+    }
+    ten_free(tx); ten_free(tg); ten_free(tw); ten_free(tm); ten_free(tr);
+    if (status < 0) { ten_free(d); ten_free(gx); return -1; }
+    *dx = d;
+    if (gxhat) *gxhat = gx;
+    return 0;
 }

@@ -275,30 +275,64 @@ static void row_sum(const float *x, int64_t stride, int64_t size, int W, float o
 
 /* One loop2d call of cascade_sum: dim 0 (size0, input stride s0) is reduced; dim 1 (size1, s1) has output stride
  * o1 (0 when it is reduced too). Adds each sum into out[j * o1]. Strides in elements. */
+typedef struct CascadeJob {
+    const float *x;
+    int64_t size0, s0, size1, s1, o1;
+    float *out;
+} CascadeJob;
+
+/* Contiguous inner reduction: sums j in [begin, end), each a whole row. */
+static void cascade_inner(void *ctx, int64_t begin, int64_t end) {
+    const CascadeJob *c = ctx;
+    float r[8];
+    int64_t vec_size = c->size0 / 8;
+    for (int64_t j = begin; j < end; j++) {
+        const float *row = c->x + j * c->s1;
+        row_sum(row, 8, vec_size, 8, r);
+        float final_acc = 0;
+        for (int64_t k = vec_size * 8; k < c->size0; k++) final_acc += row[k];
+        for (int l = 0; l < 8; l++) final_acc += r[l];
+        c->out[j * c->o1] += final_acc;
+    }
+}
+
+/* Contiguous outer reduction: items [begin, end), item i < size1 / 32 the 32 columns from 32 i (four 8-lane sums side
+ * by side), the item after them the columns left (8 at a time, then one at a time): each column summed as one pass
+ * over all columns sums it, whichever item holds it. */
+static void cascade_outer(void *ctx, int64_t begin, int64_t end) {
+    const CascadeJob *c = ctx;
+    float v[4][8], r[8];
+    int64_t full = c->size1 / 32;
+    for (int64_t i = begin; i < end; i++) {
+        if (i < full) {
+            int64_t j = 32 * i;
+            multi_row_sum(c->x + j, c->s0, 8, c->size0, 4, 8, v);
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < 8; l++) c->out[(j + 8 * k + l) * c->o1] += v[k][l];
+            continue;
+        }
+        int64_t j = 32 * full;
+        for (; j + 8 <= c->size1; j += 8) {
+            row_sum(c->x + j, c->s0, c->size0, 8, r);
+            for (int l = 0; l < 8; l++) c->out[(j + l) * c->o1] += r[l];
+        }
+        for (; j < c->size1; j++) { row_sum(c->x + j, c->s0, c->size0, 1, r); c->out[j * c->o1] += r[0]; }
+    }
+}
+
+/* The contiguous cases run on attn's threads when each result has its own place (o1 != 0), split over results (never
+ * over the summed dim), so every sum has the same bits for any thread count: a bias's grad (a (rows, out) grad summed
+ * over its rows) and layer norm's row sums. */
 static void cascade_2d(const float *x, int64_t size0, int64_t s0, int64_t size1, int64_t s1, float *out, int64_t o1) {
     float v[4][8], r[8];
+    CascadeJob c = {x, size0, s0, size1, s1, o1, out};
     if (s0 == 1 && size0 >= 8) {                                   /* contiguous inner reduction */
-        int64_t vec_size = size0 / 8;
-        for (int64_t j = 0; j < size1; j++) {
-            const float *row = x + j * s1;
-            row_sum(row, 8, vec_size, 8, r);
-            float final_acc = 0;
-            for (int64_t k = vec_size * 8; k < size0; k++) final_acc += row[k];
-            for (int l = 0; l < 8; l++) final_acc += r[l];
-            out[j * o1] += final_acc;
-        }
+        if (o1 != 0) par_for(size1, (1 << 15) / size0 + 1, cascade_inner, &c);
+        else cascade_inner(&c, 0, size1);
     } else if (s1 == 1 && size1 >= 8) {                            /* contiguous outer reduction */
-        int64_t j = 0;
-        for (; j + 32 <= size1; j += 32) {
-            multi_row_sum(x + j, s0, 8, size0, 4, 8, v);
-            for (int k = 0; k < 4; k++)
-                for (int l = 0; l < 8; l++) out[(j + 8 * k + l) * o1] += v[k][l];
-        }
-        for (; j + 8 <= size1; j += 8) {
-            row_sum(x + j, s0, size0, 8, r);
-            for (int l = 0; l < 8; l++) out[(j + l) * o1] += r[l];
-        }
-        for (; j < size1; j++) { row_sum(x + j, s0, size0, 1, r); out[j * o1] += r[0]; }
+        int64_t items = size1 / 32 + (size1 % 32 != 0);
+        if (o1 != 0) par_for(items, (1 << 15) / (32 * size0) + 1, cascade_outer, &c);
+        else cascade_outer(&c, 0, items);
     } else if (s0 < s1) {                                          /* scalar inner */
         for (int64_t j = 0; j < size1; j++) { row_sum(x + j * s1, s0, size0, 1, r); out[j * o1] += r[0]; }
     } else {                                                       /* scalar outer */
@@ -309,6 +343,20 @@ static void cascade_2d(const float *x, int64_t size0, int64_t s0, int64_t size1,
         }
         for (; j < size1; j++) { row_sum(x + j * s1, s0, size0, 1, r); out[j * o1] += r[0]; }
     }
+}
+
+/* One contiguous float32 row's sum (n elements) in PyTorch's order: what x.sum(-1) gives that row. */
+float ten_sum_row_f32(const float *x, int64_t n) {
+    float out = 0;
+    if (n >= 8) {
+        CascadeJob c = {x, n, 1, 1, 0, 1, &out};
+        cascade_inner(&c, 0, 1);
+    } else {
+        float r[8];
+        row_sum(x, 1, n, 1, r);
+        out += r[0];
+    }
+    return out;
 }
 
 /* sum (or mean: the float32 sum divided by the count) of float32 t over the dims flagged in reduced, into the

@@ -3,6 +3,7 @@
  * diagonal; contiguity; and the one strided copy every write through a view goes by (copy_, index assignment,
  * in-place ops). Strides and offsets count elements. */
 #include "tensor_internal.h"
+#include "parallel.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,28 +77,84 @@ static void transpose_rows(uint32_t *d, const uint32_t *s, int64_t rows, int64_t
         }
 }
 
+/* The copy of ten_strided_copy split over attn's threads (a copy: the same bytes for any split). */
+typedef struct CopyJob {
+    Tensor *dst;
+    const Tensor *src;
+    int64_t block;                      /* elements per item: one matrix (transposed) or one row along the last dim */
+} CopyJob;
+
+/* The storage offsets of dst's and src's element number i * J->block (row-major over dst's shape), i.e. of the
+ * first element of item i. */
+static void item_offsets(const CopyJob *J, int64_t i, int64_t *doff, int64_t *soff) {
+    int64_t rem = i * J->block;
+    *doff = *soff = 0;
+    for (int d = J->dst->ndim - 1; d >= 0; d--) {
+        int64_t k = rem % J->dst->shape[d];
+        rem /= J->dst->shape[d];
+        *doff += k * J->dst->stride[d];
+        *soff += k * J->src->stride[d];
+    }
+}
+
+/* Matrices [begin, end) of a copy_transposed. */
+static void transposed_items(void *ctx, int64_t begin, int64_t end) {
+    const CopyJob *J = ctx;
+    int nd = J->dst->ndim;
+    int64_t rows = J->dst->shape[nd - 2], cols = J->dst->shape[nd - 1];
+    for (int64_t i = begin; i < end; i++) {
+        int64_t doff, soff;
+        item_offsets(J, i, &doff, &soff);
+        transpose_rows((uint32_t *)J->dst->data + doff, (const uint32_t *)J->src->data + soff, rows, cols, J->src->stride[nd - 1]);
+    }
+}
+
 /* A contiguous dst from a 4-byte src whose last two dims are transposed (src's next-to-last dim has stride 1):
- * the matrices one by one, in tiles. false when src is not so. */
+ * the matrices one by one (spread over the threads), in tiles. false when src is not so. */
 static bool copy_transposed(Tensor *dst, const Tensor *src) {
     int nd = dst->ndim;
     if (ten_dtype_size(dst->dtype) != 4 || !dst->contiguous || nd < 2 || src->stride[nd - 2] != 1 ||
         src->stride[nd - 1] < src->shape[nd - 2] || dst->shape[nd - 2] < 8 || dst->shape[nd - 1] < 8)
         return false;
-    int64_t rows = dst->shape[nd - 2], cols = dst->shape[nd - 1], idx[TEN_MAX_DIMS] = {0}, soff = 0;
-    uint32_t *d = dst->data;
-    const uint32_t *s = src->data;
-    for (int64_t done = 0; done < dst->numel; done += rows * cols) {
-        transpose_rows(d + done, s + soff, rows, cols, src->stride[nd - 1]);
-        for (int i = nd - 3; i >= 0; i--) {
+    int64_t per = dst->shape[nd - 2] * dst->shape[nd - 1];
+    CopyJob J = {dst, src, per};
+    par_for(dst->numel / per, (1 << 16) / per + 1, transposed_items, &J);
+    return true;
+}
+
+/* Rows [begin, end) along the last dim of the generic copy: the first row's index found by division, the next ones
+ * by stepping the index as an odometer. */
+static void row_items(void *ctx, int64_t begin, int64_t end) {
+    const CopyJob *J = ctx;
+    const Tensor *dst = J->dst, *src = J->src;
+    int nd = dst->ndim;
+    size_t es = ten_dtype_size(dst->dtype);
+    int64_t dsi = nd ? dst->stride[nd - 1] : 1, ssi = nd ? src->stride[nd - 1] : 1;
+    int64_t idx[TEN_MAX_DIMS] = {0}, doff = 0, soff = 0, rem = begin;
+    for (int i = nd - 2; i >= 0; i--) {
+        idx[i] = rem % dst->shape[i];
+        rem /= dst->shape[i];
+        doff += idx[i] * dst->stride[i];
+        soff += idx[i] * src->stride[i];
+    }
+    char *d = dst->data;
+    const char *s = src->data;
+    for (int64_t r = begin; r < end; r++) {
+        copy_row(d + doff * (int64_t)es, dsi, s + soff * (int64_t)es, ssi, J->block, es);
+        for (int i = nd - 2; i >= 0; i--) {
+            doff += dst->stride[i];
             soff += src->stride[i];
             if (++idx[i] < dst->shape[i]) break;
+            doff -= dst->stride[i] * dst->shape[i];
             soff -= src->stride[i] * src->shape[i];
             idx[i] = 0;
         }
     }
-    return true;
 }
 
+/* dst's elements from src's (same shape, same dtype), any strides; dst and src share no element unless they are the
+ * same view (then nothing is done): ten_copy writes a new tensor, ten_copy_into copies through a buffer otherwise.
+ * Large copies are spread over the threads. */
 void ten_strided_copy(Tensor *dst, const Tensor *src) {
     if (dst->numel == 0 || dst->data == src->data) {
         bool same = dst->data == src->data;
@@ -109,21 +166,8 @@ void ten_strided_copy(Tensor *dst, const Tensor *src) {
     if (dst->data != src->data && copy_transposed(dst, src)) return;
     int nd = dst->ndim;
     int64_t inner = nd ? dst->shape[nd - 1] : 1;
-    int64_t dsi = nd ? dst->stride[nd - 1] : 1, ssi = nd ? src->stride[nd - 1] : 1;
-    int64_t idx[TEN_MAX_DIMS] = {0}, doff = 0, soff = 0;
-    char *d = dst->data;
-    const char *s = src->data;
-    for (int64_t done = 0; done < dst->numel; done += inner) {
-        copy_row(d + doff * (int64_t)es, dsi, s + soff * (int64_t)es, ssi, inner, es);
-        for (int i = nd - 2; i >= 0; i--) {
-            doff += dst->stride[i];
-            soff += src->stride[i];
-            if (++idx[i] < dst->shape[i]) break;
-            doff -= dst->stride[i] * dst->shape[i];
-            soff -= src->stride[i] * src->shape[i];
-            idx[i] = 0;
-        }
-    }
+    CopyJob J = {dst, src, inner};
+    par_for(dst->numel / inner, (1 << 16) / inner + 1, row_items, &J);
 }
 
 /* Storage element range [lo, hi) that t touches (numel > 0). */

@@ -155,6 +155,7 @@ CASES = {
     "select": ([(2, 3, 4)], None, lambda a: a.select(1, -1)),
     "layer_norm": ([(2, 3, 5), (5,), (5,)], None, lambda x, w, b: F.layer_norm(x, (5,), w, b)),
     "layer_norm_2d_plain": ([(2, 3, 4)], None, lambda x: F.layer_norm(x, (3, 4))),
+    "layer_norm_wide": ([(3, 40, 24), (24,), (24,)], None, lambda x, w, b: F.layer_norm(x, (24,), w, b)),
     "linear": ([(4, 5), (3, 5), (3,)], None, F.linear),
     "linear_nobias": ([(4, 5), (3, 5)], None, F.linear),
     "linear_3d": ([(2, 3, 5), (4, 5), (4,)], None, F.linear),

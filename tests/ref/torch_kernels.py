@@ -203,6 +203,13 @@ save("dpa_q.npy", q); save("dpa_k.npy", k); save("dpa_v.npy", v)
 save("dpa_out.npy", dpa(q, k, v, torch.tensor([130, 1, 64, 100]))); save("dpa_w.npy", dpa.attention_weights)
 kt = k.transpose(0, 1).contiguous().transpose(0, 1)
 save("dpa_view_out.npy", dpa(q[:, ::2, :], kt, v, None))
+G = torch.randn((700, 300)); save("G.npy", G)
+save("red_cols.npy", G.sum(0)); save("red_cols_rows.npy", G.sum(1))
+xr = torch.randn((300, 400), requires_grad=True); wr = torch.randn((300, 400)); save("xr.npy", xr); save("wr.npy", wr)
+(torch.relu(xr) * wr).sum().backward(); save("relu_grad.npy", xr.grad)
+xs = torch.randn((200, 3, 97), requires_grad=True); ws = torch.randn((200, 3, 97)); save("xs.npy", xs); save("ws.npy", ws)
+(torch.softmax(xs, dim=-1) * ws).sum().backward(); save("softmax_grad.npy", xs.grad)
+lin = nn.Linear(300, 70); yl = lin(G); (yl * yl).sum().backward(); save("lin_bgrad.npy", lin.bias.grad)
 """
     outs = {}
     for threads in (1, 2, 3):
@@ -262,7 +269,18 @@ save("dpa_view_out.npy", dpa(q[:, ::2, :], kt, v, None))
     torch.set_num_threads(1)
     vec_bits("a sum of 700000 ones plus one of 600000 elements", L("red_bigsum.npy"),
              torch.ones((700000,)).sum() + Bt.reshape(-1)[:600000].sum())
+    # sums over rows (a bias's grad) and along rows, split over attn's threads by columns and rows
+    Gt = T(L("G.npy"))
+    vec_bits("G.sum(0) of (700, 300) (column blocks on the threads)", L("red_cols.npy"), Gt.sum(0))
+    vec_bits("G.sum(1) of (700, 300) (rows on the threads)", L("red_cols_rows.npy"), Gt.sum(1))
     torch.set_num_threads(2)
+    # relu's and softmax's backward on the threads: PyTorch's gradients on the same inputs
+    xr = T(L("xr.npy")).requires_grad_()
+    (torch.relu(xr) * T(L("wr.npy"))).sum().backward()
+    same_bits("relu backward of (300, 400)", L("relu_grad.npy"), xr.grad)
+    xs = T(L("xs.npy")).requires_grad_()
+    (torch.softmax(xs, dim=-1) * T(L("ws.npy"))).sum().backward()
+    near("softmax backward of (200, 3, 97)", L("softmax_grad.npy"), xs.grad, 64, 1e-6)
 
     # positional encoding (§11.6.3): the book's code, sin and cos of the same float32 X
     vec_bits("PositionalEncoding(64, 0, 3000).P", L("P.npy"), d2l.PositionalEncoding(64, 0, 3000).P)

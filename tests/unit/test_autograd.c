@@ -479,6 +479,8 @@ static const Case CASES[] = {
     {.name = "select", .fn = c_slice, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .op = 2, .dims = {1}, .to = {-1}},
     {.name = "layer_norm", .fn = c_layer_norm, .nin = 3, .ndim = {3, 1, 1}, .shape = {{2, 3, 5}, {5}, {5}}, .nd = 1},
     {.name = "layer_norm_2d_plain", .fn = c_layer_norm, .nin = 1, .ndim = {3}, .shape = {{2, 3, 4}}, .nd = 2},
+    /* rows of 24: float32 takes ten_layer_norm_backward's one pass (row sums of 8 lanes), float64 the formula */
+    {.name = "layer_norm_wide", .fn = c_layer_norm, .nin = 3, .ndim = {3, 1, 1}, .shape = {{3, 40, 24}, {24}, {24}}, .nd = 1},
     {.name = "linear", .fn = c_linear, .nin = 3, .ndim = {2, 2, 1}, .shape = {{4, 5}, {3, 5}, {3}}},
     {.name = "linear_nobias", .fn = c_linear, .nin = 2, .ndim = {2, 2}, .shape = {{4, 5}, {3, 5}}},
     {.name = "linear_3d", .fn = c_linear, .nin = 3, .ndim = {3, 2, 1}, .shape = {{2, 3, 5}, {4, 5}, {4}}},
