@@ -289,7 +289,7 @@ static int unary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
         if (s->dtype == DT_F32 && g->dtype == DT_F32 && s->contiguous && g->contiguous && ten_same_shape(s, g) &&
             (r = ten_new_uninit_in(ten_ctx_of(g), DT_F32, g->ndim, g->shape))) {
             ReluBwJob j = {ten_f32(s), ten_f32(g), ten_f32(r)};
-            par_for(r->numel, 1 << 15, relu_bw_range, &j);
+            par_for(ten_ctx_of(g), r->numel, 1 << 15, relu_bw_range, &j);
             break;
         }
         Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
@@ -773,7 +773,7 @@ static Tensor *softmax_bw_rows(const Tensor *y, const Tensor *g, int d, bool log
     if (!r) return NULL;
     int64_t len = y->shape[d];
     SoftmaxBwJob J = {ten_f32(y), ten_f32(g), ten_f32(r), len, log};
-    par_for(y->numel / len, (1 << 14) / len + 1, softmax_bw_range, &J);
+    par_for(ten_ctx_of(y), y->numel / len, (1 << 14) / len + 1, softmax_bw_range, &J);
     return r;
 }
 

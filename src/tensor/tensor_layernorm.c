@@ -130,7 +130,7 @@ Tensor *ten_layer_norm(const Tensor *x, int k, const Tensor *w, const Tensor *b,
     if (ok) {
         LnJob J = {xc->data, wc ? wc->data : NULL, bc ? bc->data : NULL, y->data, mt ? mt->data : NULL,
                    rt ? rt->data : NULL, M, eps, x->dtype == DT_F32};
-        par_for(rows, (1 << 14) / (M ? M : 1) + 1, ln_rows, &J);
+        par_for(ten_ctx_of(x), rows, (1 << 14) / (M ? M : 1) + 1, ln_rows, &J);
         finished = !ten_interrupted;
     }
     ten_free(xt);
@@ -202,7 +202,7 @@ int ten_layer_norm_backward(const Tensor *x, const Tensor *g, const Tensor *w, c
     if (d && (!gxhat || gx)) {
         LnBwJob J = {ten_f32(xc), ten_f32(gc), wc ? ten_f32(wc) : NULL, ten_f32(mc), ten_f32(rc), ten_f32(d),
                      gx ? ten_f32(gx) : NULL, N};
-        par_for(x->numel / N, (1 << 14) / N + 1, ln_bw_rows, &J);
+        par_for(ten_ctx_of(x), x->numel / N, (1 << 14) / N + 1, ln_bw_rows, &J);
         if (ten_interrupted) ten_fail_interrupted(ten_ctx_of(x));
         else status = 0;
     }

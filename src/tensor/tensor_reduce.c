@@ -323,15 +323,15 @@ static void cascade_outer(void *ctx, int64_t begin, int64_t end) {
 /* The contiguous cases run on attn's threads when each result has its own place (o1 != 0), split over results (never
  * over the summed dim), so every sum has the same bits for any thread count: a bias's grad (a (rows, out) grad summed
  * over its rows) and layer norm's row sums. */
-static void cascade_2d(const float *x, int64_t size0, int64_t s0, int64_t size1, int64_t s1, float *out, int64_t o1) {
+static void cascade_2d(TenCtx *ctx, const float *x, int64_t size0, int64_t s0, int64_t size1, int64_t s1, float *out, int64_t o1) {
     float v[4][8], r[8];
     CascadeJob c = {x, size0, s0, size1, s1, o1, out};
     if (s0 == 1 && size0 >= 8) {                                   /* contiguous inner reduction */
-        if (o1 != 0) par_for(size1, (1 << 15) / size0 + 1, cascade_inner, &c);
+        if (o1 != 0) par_for(ctx, size1, (1 << 15) / size0 + 1, cascade_inner, &c);
         else cascade_inner(&c, 0, size1);
     } else if (s1 == 1 && size1 >= 8) {                            /* contiguous outer reduction */
         int64_t items = size1 / 32 + (size1 % 32 != 0);
-        if (o1 != 0) par_for(items, (1 << 15) / (32 * size0) + 1, cascade_outer, &c);
+        if (o1 != 0) par_for(ctx, items, (1 << 15) / (32 * size0) + 1, cascade_outer, &c);
         else cascade_outer(&c, 0, items);
     } else if (s0 < s1) {                                          /* scalar inner */
         for (int64_t j = 0; j < size1; j++) { row_sum(x + j * s1, s0, size0, 1, r); out[j * o1] += r[0]; }
@@ -403,9 +403,9 @@ static void sum_f32_pytorch(const Tensor *t, const bool *reduced, bool mean, Ten
             int64_t rem = c, xoff = 0, ooff = 0;
             for (int a = 2; a < m; a++) { int64_t k = rem % sz[a]; rem /= sz[a]; xoff += k * is[a]; ooff += k * os[a]; }
             if (os[0] != 0)                                        /* PyTorch swaps so the reduced dim comes first */
-                cascade_2d(x + xoff, size1, s1, sz[0], is[0], out + ooff, os[0]);
+                cascade_2d(ten_ctx_of(t), x + xoff, size1, s1, sz[0], is[0], out + ooff, os[0]);
             else
-                cascade_2d(x + xoff, sz[0], is[0], size1, s1, out + ooff, o1);
+                cascade_2d(ten_ctx_of(t), x + xoff, sz[0], is[0], size1, s1, out + ooff, o1);
         }
     }
     if (mean) {

@@ -118,7 +118,7 @@ static bool copy_transposed(Tensor *dst, const Tensor *src) {
         return false;
     int64_t per = dst->shape[nd - 2] * dst->shape[nd - 1];
     CopyJob J = {dst, src, per};
-    par_for(dst->numel / per, (1 << 16) / per + 1, transposed_items, &J);
+    par_for(ten_ctx_of(dst), dst->numel / per, (1 << 16) / per + 1, transposed_items, &J);
     return true;
 }
 
@@ -167,7 +167,7 @@ void ten_strided_copy(Tensor *dst, const Tensor *src) {
     int nd = dst->ndim;
     int64_t inner = nd ? dst->shape[nd - 1] : 1;
     CopyJob J = {dst, src, inner};
-    par_for(dst->numel / inner, (1 << 16) / inner + 1, row_items, &J);
+    par_for(ten_ctx_of(dst), dst->numel / inner, (1 << 16) / inner + 1, row_items, &J);
 }
 
 /* Storage element range [lo, hi) that t touches (numel > 0). */
