@@ -1,4 +1,4 @@
-/* lang_internal.h - what the evaluator's files (eval.c, call.c) share; nothing outside src/lang uses it. */
+/* lang_internal.h - what the files of src/lang share among themselves; nothing outside src/lang uses it. */
 #ifndef ATTN_LANG_INTERNAL_H
 #define ATTN_LANG_INTERNAL_H
 #include "interp.h"
@@ -72,4 +72,8 @@ Value *class_call_special(Interp *I, const Value *v, const char *name, Value *co
 int class_index(Interp *I, const Value *v, int64_t *out);
 /* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
 int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
+/* value.c: dict_find_hashed's probe (value_eq.c compares dicts with it): the index of key among the keys of its
+ * hash in *at (-1: absent); false when a comparison failed (the error set). */
+bool dict_probe(struct Interp *I, const Dict *d, const Value *key, int64_t hash, int *at);
+
 #endif
