@@ -76,4 +76,14 @@ int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
  * hash in *at (-1: absent); false when a comparison failed (the error set). */
 bool dict_probe(struct Interp *I, const Dict *d, const Value *key, int64_t hash, int *at);
 
+/* ops.c: autograd's part in operators, shared with ops_index.c and ops_attr.c. ag_records: whether an operation on
+ * a (and b, may be NULL) records history (grad mode on, one of them requires grad); ag_value: a recorded result as a
+ * value (NULL with the tensor error set when r has no tensor); ag_refuse: the refusal of an operation autograd cannot
+ * differentiate yet (NULL, the error set). */
+bool ag_records(Interp *I, const Value *a, const Value *b);
+Value *ag_value(Interp *I, AgVal r);
+Value *ag_refuse(Interp *I, const char *what);
+/* ops_iter.c: whether v is one of attn's own iterators (ops_attr.c lists their names) */
+bool builtin_iterator(const Value *v);
+
 #endif
