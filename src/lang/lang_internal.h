@@ -86,4 +86,7 @@ Value *ag_refuse(Interp *I, const char *what);
 /* ops_iter.c: whether v is one of attn's own iterators (ops_attr.c lists their names) */
 bool builtin_iterator(const Value *v);
 
+/* interp.c: frees an error record's traceback frames (eval.c's try drops a replaced error's) */
+void frames_free(Error *e);
+
 #endif
