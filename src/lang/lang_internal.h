@@ -89,4 +89,8 @@ bool builtin_iterator(const Value *v);
 /* interp.c: frees an error record's traceback frames (eval.c's try drops a replaced error's) */
 void frames_free(Error *e);
 
+/* classes.c: calls what class_find found on obj's class (a builtin method, or a def bound to obj) with a; classes_ops.c
+ * runs special methods through it. New reference, NULL with the error set. */
+Value *call_found(Interp *I, Value *obj, const Found *f, Args *a);
+
 #endif
