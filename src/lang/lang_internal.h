@@ -1,4 +1,4 @@
-/* lang_internal.h - what the evaluator's files (eval.c, call.c) share; nothing outside src/lang uses it. */
+/* lang_internal.h - what the files of src/lang share among themselves; nothing outside src/lang uses it. */
 #ifndef ATTN_LANG_INTERNAL_H
 #define ATTN_LANG_INTERNAL_H
 #include "interp.h"
@@ -72,4 +72,25 @@ Value *class_call_special(Interp *I, const Value *v, const char *name, Value *co
 int class_index(Interp *I, const Value *v, int64_t *out);
 /* obj.name = v for any object, with nn.Module's rules when obj is a module; 0 or -1 with an error set */
 int object_setattr(Interp *I, Value *obj, const char *name, Value *v);
+/* value.c: dict_find_hashed's probe (value_eq.c compares dicts with it): the index of key among the keys of its
+ * hash in *at (-1: absent); false when a comparison failed (the error set). */
+bool dict_probe(struct Interp *I, const Dict *d, const Value *key, int64_t hash, int *at);
+
+/* ops.c: autograd's part in operators, shared with ops_index.c and ops_attr.c. ag_records: whether an operation on
+ * a (and b, may be NULL) records history (grad mode on, one of them requires grad); ag_value: a recorded result as a
+ * value (NULL with the tensor error set when r has no tensor); ag_refuse: the refusal of an operation autograd cannot
+ * differentiate yet (NULL, the error set). */
+bool ag_records(Interp *I, const Value *a, const Value *b);
+Value *ag_value(Interp *I, AgVal r);
+Value *ag_refuse(Interp *I, const char *what);
+/* ops_iter.c: whether v is one of attn's own iterators (ops_attr.c lists their names) */
+bool builtin_iterator(const Value *v);
+
+/* interp.c: frees an error record's traceback frames (eval.c's try drops a replaced error's) */
+void frames_free(Error *e);
+
+/* classes.c: calls what class_find found on obj's class (a builtin method, or a def bound to obj) with a; classes_ops.c
+ * runs special methods through it. New reference, NULL with the error set. */
+Value *call_found(Interp *I, Value *obj, const Found *f, Args *a);
+
 #endif

@@ -70,4 +70,16 @@ void xwin_close(XWin *x);
 bool xwin_screen_size(XWin *x, int *w, int *h);
 unsigned long xwin_focus(XWin *x);
 void xwin_keep_focus(XWin *x, unsigned long keep, int ms);
+/* script.c's helpers that script_heatmap.c shares: the name of the inline data blocks; gp_num writes v as gnuplot reads
+ * it (NaN when not finite); pt is one point of the figure in canvas units; nice_step a step of 1, 2 or 5 times a power
+ * of ten giving at most max_ticks ticks over span; label_at a text label at screen position (x, y) in canvas units. */
+#define EOD "EOD_attn"
+void gp_num(StrBuf *o, double v);
+double pt(const Canvas *cv);
+double nice_step(double span, int max_ticks, bool integer);
+void label_at(StrBuf *o, const Canvas *cv, const char *text, const char *xcoord, double x, double y,
+              const char *how, double font_scale);
+/* script_heatmap.c: the commands of a heatmaps figure (d2l.show_heatmaps) on cv */
+void heatmaps_script(const Figure *f, const Canvas *cv, StrBuf *o);
+
 #endif
