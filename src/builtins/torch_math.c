@@ -328,15 +328,13 @@ static Value *bi_reduce(Interp *I, Args *a) { return torch_reduce_dispatch(I, a,
 
 /* softmax / log_softmax / cumsum along dim: tag 0, 1, 2 */
 static Value *bi_softmax(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "dtype", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p[3];                                 /* input, dim, dtype */
+    if (!args_bind(I, a, p, 3)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
-    Value *dv = arg(a, 1, "dim");
-    if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
+    Value *dv = p[1], *in = p[0];
     int d;
-    Value *in = arg(a, 0, "input");
-    if (a->fn->tag != 2 && in->kind == V_TENSOR && !arg(a, 2, "dtype") && grad_recording(I, 1, &in)) {
+    if (a->fn->tag != 2 && in->kind == V_TENSOR && !p[2] && grad_recording(I, 1, &in)) {
         ten_free(tmp);
         if (!get_dim(I, dv, in->u.t->ndim, &d)) return NULL;
         return ret_ag(I, a->fn->tag == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
@@ -351,19 +349,17 @@ static Value *bi_softmax(Interp *I, Args *a) {
  * is PyTorch's result type (an int tensor clamped to 0.5 becomes float); NaN stays NaN. */
 /* tag 0: clamp/clip; 1: clamp_min(X, min); 2: clamp_max(X, max) (the one bound required, a number or a tensor). */
 static Value *bi_clamp(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "min", "max", NULL}, *const kw_min[] = {"input", "min", NULL}, *const kw_max[] = {"input", "max", NULL};
-    int tag = a->fn ? a->fn->tag : 0;
-    if (!args_check(I, a, tag ? 2 : 3, tag == 1 ? kw_min : tag == 2 ? kw_max : kw)) return NULL;
-    Value *lo = tag == 2 ? NULL : arg(a, 1, "min"), *hi = tag == 1 ? NULL : arg(a, tag ? 1 : 2, "max");
-    if (tag && !(tag == 1 ? lo : hi))
-        return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: '%s'", a->fn->name, tag == 1 ? "min" : "max");
+    Value *p[3];                                 /* input, min, max / input, min (clamp_min) / input, max (clamp_max) */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    int tag = a->fn->tag;
+    Value *lo = tag == 2 ? NULL : p[1], *hi = tag == 1 ? NULL : p[tag ? 1 : 2];
     if (tag && (tag == 1 ? lo : hi)->kind == V_NONE)
         return rt_raise(I, "TypeError", "%s(): argument '%s' must be Tensor or Number, not NoneType", a->fn->name, tag == 1 ? "min" : "max");
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
     if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
-    Value *in = arg(a, 0, "input");
+    Value *in = p[0];
     if (in->kind == V_TENSOR && (!has_lo || val_is_number(lo)) && (!has_hi || val_is_number(hi)) && grad_recording(I, 1, &in)) {
         ten_free(tmp);                         /* ClampBackward1 (ClampMin/MaxBackward0): number bounds (NAN: none) */
         const char *node = tag == 1 ? "ClampMinBackward0" : tag == 2 ? "ClampMaxBackward0" : "ClampBackward1";
@@ -563,10 +559,9 @@ Value *torch_round(Interp *I, Args *a) {
 /* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour
  * of arange, which stops before end; float32 unless dtype says otherwise). */
 static Value *bi_range_incl(Interp *I, Args *a) {
-    static const char *const kw[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *sv = arg(a, 0, "start"), *ev = arg(a, 1, "end"), *stv = arg(a, 2, "step");
-    if (!sv || !ev) return rt_error(I, "range() missing 1 required positional arguments: \"end\"");
+    Value *p[6];                                 /* start, end, step, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 6)) return NULL;
+    Value *sv = p[0], *ev = p[1], *stv = p[2];
     double s0, e0, st = 1;
     if (!arg_double(I, sv, "start", &s0) || !arg_double(I, ev, "end", &e0) || (stv && !arg_double(I, stv, "step", &st))) return NULL;
     if (st == 0) return rt_error(I, "step must be nonzero");
@@ -656,14 +651,14 @@ const Builtin bi_torch_math[] = {
     {"bmm", bi_matmul, "torch.bmm(input, mat2)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2, "torch"},
     {"dot", bi_matmul, "torch.dot(input, other)", "Dot product of two vectors.", "§2.3", 3, "torch"},
     {"outer", bi_matmul, "torch.outer(input, vec2)", "Outer product of two vectors.", "§2.3", 4, "torch"},
-    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
-    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1, "torch"},
-    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2, "torch"},
-    {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)",
+    {"softmax", bi_softmax, "torch.softmax(input, dim, *, dtype=None)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
+    {"log_softmax", bi_softmax, "torch.log_softmax(input, dim, *, dtype=None)", "log of softmax along dim.", "", 1, "torch"},
+    {"cumsum", bi_softmax, "torch.cumsum(input, dim, *, dtype=None)", "Running sums along dim.", "", 2, "torch"},
+    {"clamp", bi_clamp, "torch.clamp(input, min=None, max=None)",
      "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0, "torch"},
-    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0, "torch"},
-    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1, "torch"},
-    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2, "torch"},
+    {"clip", bi_clamp, "torch.clip(input, min=None, max=None)", "Same as clamp.", "", 0, "torch"},
+    {"clamp_min", bi_clamp, "torch.clamp_min(input, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1, "torch"},
+    {"clamp_max", bi_clamp, "torch.clamp_max(input, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2, "torch"},
     {"where", bi_where, "torch.where(condition, input=None, other=None)", "X where condition is true, else Y.", "", 0, "torch"},
     {"masked_fill", bi_masked_fill, "torch.masked_fill(input, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0, "torch"},
     {"allclose", bi_close, "torch.allclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)",
@@ -678,6 +673,6 @@ const Builtin bi_torch_math[] = {
 
 /* torch functions whose names Python's builtins take when bare (range): found as torch.NAME only. */
 const Builtin bi_torch_only[] = {
-    {"range", bi_range_incl, "torch.range(start, end, step=1)",
+    {"range", bi_range_incl, "torch.range(start, end, step=1, *, dtype=None, device=None, requires_grad=False)",
      "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0, "torch"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
