@@ -314,9 +314,14 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
     bool self_counted = w->self_counted, torch_style = w->torch_style, clinic = w->clinic;
     for (int i = 0; i < nout; i++) out[i] = NULL;
     if (clinic && ps->varargs < 0 && !ps->varkw && (a->npos > ps->npositional || a->npos + a->nkw > ps->n)) {
-        if (raise)                               /* Argument Clinic counts every argument first */
+        if (raise && a->npos + a->nkw > ps->n)   /* Argument Clinic counts every argument first */
             rt_raise(I, "TypeError", "%s() takes %s %d argument%s (%d given)", fname, ps->nrequired == ps->n ? "exactly" : "at most",
                      ps->n, ps->n == 1 ? "" : "s", a->npos + a->nkw);
+        else if (raise && ps->npositional == 0)  /* then the positional ones: list.sort(*, key=None, reverse=False) */
+            rt_raise(I, "TypeError", "%s() takes no positional arguments", fname);
+        else if (raise)
+            rt_raise(I, "TypeError", "%s() takes %s %d positional argument%s (%d given)", fname,
+                     ps->nrequired == ps->npositional ? "exactly" : "at most", ps->npositional, ps->npositional == 1 ? "" : "s", a->npos);
         return false;
     }
     if (a->npos > ps->npositional && ps->varargs < 0) {
