@@ -524,9 +524,15 @@ static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
 
 /* sorted(iterable, key=None, reverse=False), Python's: a new sorted list. */
 static Value *bi_sorted(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "key", "reverse", NULL};
-    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "sorted() takes exactly one positional argument") : NULL;
-    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
+    /* checked by hand: CPython counts sorted's positional arguments in its own words and hands the keywords to
+     * list.sort, which names itself in the error ("'foo' is an invalid keyword argument for sort()") */
+    if (a->npos != 1) return rt_raise(I, "TypeError", "sorted expected 1 argument, got %d", a->npos);
+    Value *rev = NULL, *key = NULL;
+    for (int k = 0; k < a->nkw; k++) {
+        if (!strcmp(a->kwnames[k], "key")) key = a->kwvals[k];
+        else if (!strcmp(a->kwnames[k], "reverse")) rev = a->kwvals[k];
+        else return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for sort()", a->kwnames[k]);
+    }
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     Value *l = ops_to_list(I, a->pos[0]);
@@ -1250,10 +1256,9 @@ static void swap_items(Value *x, Value *y) {
 }
 
 static Value *list_sort(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "key", "reverse", NULL};      /* "": the list itself */
-    if (a->npos != 1) return rt_error(I, "sort() takes no positional arguments");
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
+    Value *p[2];                                 /* key, reverse: keyword-only */
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
+    Value *rev = p[1], *key = p[0];
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     /* As CPython's list.sort: the list is empty while it sorts, so a key or __lt__ that reads or changes it sees
@@ -1664,7 +1669,7 @@ const Builtin bi_list_methods[] = {
     {"reverse", list_reverse_copy_clear, "L.reverse()", "Reverses the list in place.", "", 0, "L"},
     {"copy", list_reverse_copy_clear, "L.copy()", "A shallow copy of the list.", "", 1, "L"},
     {"clear", list_reverse_copy_clear, "L.clear()", "Removes every item.", "", 2, "L"},
-    {"sort", list_sort, "L.sort(key=None, reverse=False)", "Sorts the list in place (stable).", "", 0, "L"},
+    {"sort", list_sort, "L.sort(*, key=None, reverse=False)", "Sorts the list in place (stable).", "", 0, "L"},
     {"index", list_index, "L.index(value, start=0, stop=None, /)", "Position of the first x.", "", 0, "L"},
     {"count", list_index, "L.count(value, /)", "How many items equal x.", "", 1, "L"},
     {"numel", size_numel, "size.numel()", "Product of the dimensions.", "", 0, "size"},
@@ -1728,7 +1733,7 @@ const Builtin bi_python[] = {
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
     {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},
-    {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
+    {"sorted", bi_sorted, "sorted(iterable, /, *, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
     {"map", bi_map, "map(function, iterable, /, *iterables)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
     {"filter", bi_filter, "filter(function, iterable, /)", "An iterator of the items for which function(item) is true.", "", 0, ""},
     {"iter", bi_iter, "iter(iterable, /) / iter(callable, sentinel, /)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},
