@@ -381,11 +381,14 @@ static Value *bi_abs(Interp *I, Args *a) {
 }
 
 static Value *bi_round(Interp *I, Args *a) {
-    static const char *const kw[] = {"number", "ndigits", "decimals", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *v = arg(a, 0, "number"), *nd = arg(a, 1, "ndigits");
-    if (!v) return rt_error(I, "round() missing required argument 'number'");
-    if (v->kind == V_TENSOR) return torch_round(I, a);         /* decimals=, as torch.round */
+    Value *b[2];                                 /* number, ndigits / input, decimals: the same slots */
+    /* round() with nothing: Python's form says what is missing ('number'), not the last form (args_bind_form's) */
+    int form = a->npos || a->nkw ? args_bind_form(I, a, b, 2) : args_bind(I, a, b, 2) ? 0 : -1;
+    if (form < 0) return NULL;
+    Value *v = b[0], *nd = b[1];
+    if (v->kind == V_TENSOR) return torch_round(I, v, nd);
+    if (form == 1 && (nd || a->npos == 0))       /* torch.round's keywords are for a tensor: Python's words otherwise */
+        return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for round()", nd ? "decimals" : "input");
     if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
@@ -1729,7 +1732,7 @@ const Builtin bi_python[] = {
     {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0, ""},
     {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0, ""},
     {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},
-    {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
+    {"round", bi_round, "round(number, ndigits=None) / torch.round(input, *, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
     {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},

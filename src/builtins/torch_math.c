@@ -543,13 +543,7 @@ static Value *bi_std_var(Interp *I, Args *a) {
 }
 
 /* torch.round(X, decimals=0): half to even; with decimals, PyTorch's scaled rounding. Also round(X, n). */
-Value *torch_round(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "decimals", "number", "ndigits", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *dv = arg(a, 1, "decimals");
-    if (!x) x = arg(a, -1, "number");
-    if (!dv) dv = arg(a, -1, "ndigits");
-    if (!x || x->kind != V_TENSOR) return rt_error(I, "round() needs a tensor");
+Value *torch_round(Interp *I, Value *x, Value *dv) {
     int64_t d = 0;
     if (dv && dv->kind != V_NONE && !arg_int(I, dv, "decimals", &d)) return NULL;
     if (!dv || dv->kind == V_NONE) return done(I, ten_unary(UOP_ROUND, x->u.t));
