@@ -227,9 +227,7 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
 
 /* sum, mean, max, min, argmax, argmin, prod, std, var, any, all over dim (an int or a tuple) or everything. */
 /* x.sum() / x.mean() over everything or over dim (an int or a tuple), recorded for backward. */
-static Value *ag_reduce(Interp *I, Args *a, Value *in, bool mean) {
-    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
-    if (!dim) dim = arg(a, -1, "axis");
+static Value *ag_reduce(Interp *I, Args *a, Value *in, Value *dim, Value *kd, bool mean) {
     bool keep = false;
     if (kd && !arg_bool(I, kd, "keepdim", &keep)) return NULL;
     AgContext *c = &I->run.ag;
@@ -244,14 +242,26 @@ static Value *ag_reduce(Interp *I, Args *a, Value *in, bool mean) {
     return ret_ag(I, mean ? ag_mean_dims(c, arg_ag(in), dims, nd, keep) : ag_sum_dims(c, arg_ag(in), dims, nd, keep));
 }
 
+static Value *bi_reduce(Interp *I, Args *a);
+
+/* The torch.X reduction whose declaration binds op's arguments (Python's sum, min, max, any, all hand a tensor here
+ * under their own names); NULL when the table has none. */
+static const Builtin *reduce_decl(RedOp op) {
+    for (const Builtin *b = bi_torch_math; b->name; b++)
+        if (b->fn == bi_reduce && b->tag == (int)op) return b;
+    return NULL;
+}
+
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
-    static const char *const kw[] = {"input", "dim", "keepdim", "dtype", "axis", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *in0 = arg(a, 0, "input");
-    if ((op == RED_SUM || op == RED_MEAN) && in0 && in0->kind == V_TENSOR && !arg(a, 3, "dtype") && grad_recording(I, 1, &in0))
-        return ag_reduce(I, a, in0, op == RED_MEAN);
-    if ((op == RED_MAX || op == RED_MIN) && in0 && in0->kind == V_TENSOR && grad_recording(I, 1, &in0)) {
-        Value *dv = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+    Value *p[5];                                 /* input, dim, keepdim, dtype, axis (dim's NumPy name) */
+    const Builtin *decl = a->fn && a->fn->fn == bi_reduce ? a->fn : reduce_decl(op);
+    if (!decl) return rt_error(I, "%s(): attn has no declaration of this reduction", a->fname ? a->fname : "reduce");
+    if (!args_bind_call(I, a, decl, NULL, p, 5)) return NULL;
+    Value *in0 = p[0], *dim = p[1] ? p[1] : p[4], *kd = p[2];
+    if ((op == RED_SUM || op == RED_MEAN) && in0->kind == V_TENSOR && !p[3] && grad_recording(I, 1, &in0))
+        return ag_reduce(I, a, in0, dim, kd, op == RED_MEAN);
+    if ((op == RED_MAX || op == RED_MIN) && in0->kind == V_TENSOR && grad_recording(I, 1, &in0)) {
+        Value *dv = dim;
         bool keep = false;
         if (!dv || dv->kind == V_NONE) return ret_ag(I, ag_max(&I->run.ag, arg_ag(in0), op == RED_MIN));     /* MaxBackward1 */
         if (dv->kind == V_INT) {                 /* MaxBackward0 on the values; the indices need no grad */
@@ -268,8 +278,6 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
-    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
-    if (!dim) dim = arg(a, -1, "axis");
     bool keep = false;
     if (kd && !arg_bool(I, kd, "keepdim", &keep)) { ten_free(tmp); return NULL; }
     /* torch.max(X, Y) with two tensors is the elementwise maximum */
@@ -580,7 +588,7 @@ static Value *bi_range_incl(Interp *I, Args *a) {
 #define UN(name, op, help) {name, bi_unary, "torch." name "(input)", help, "", op, "torch"}
 #define BIN(name, op, help) BINK(name, op, "", help)
 #define BINK(name, op, kw, help) {name, bi_binary, "torch." name "(input, other" kw ")", help, "", op, "torch"}
-#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op, "torch"}
+#define RED(name, op, help) {name, bi_reduce, "torch." name "(input, dim=None, keepdim=False, *, dtype=None, axis=None)", help, "", op, "torch"}
 
 const Builtin bi_torch_math[] = {
     UN("sin", UOP_SIN, "Elementwise sine (§11.6.3: the even columns of P)."),
