@@ -295,27 +295,47 @@ static Value *key_of(Interp *I, Value *key, Value *x) {
     return interp_call(I, key, &ka);
 }
 
+/* min's and max's keywords (key, default) into kw[0], kw[1], checked by hand: CPython's min and max parse their
+ * arguments themselves, in their own words ("min expected at least 1 argument, got 0", "Cannot specify a default
+ * ..."), which are not Argument Clinic's. false with the TypeError raised. */
+static bool minmax_args(Interp *I, Args *a, Value **kw) {
+    kw[0] = kw[1] = NULL;
+    if (a->npos == 0) {
+        rt_raise(I, "TypeError", "%s expected at least 1 argument, got 0", a->fname);
+        return false;
+    }
+    for (int k = 0; k < a->nkw; k++) {
+        int j = !strcmp(a->kwnames[k], "key") ? 0 : !strcmp(a->kwnames[k], "default") ? 1 : -1;
+        if (j < 0) {
+            rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for %s()", a->kwnames[k], a->fname);
+            return false;
+        }
+        kw[j] = a->kwvals[k];
+    }
+    if (kw[1] && a->npos > 1) {
+        rt_raise(I, "TypeError", "Cannot specify a default for %s() with multiple positional arguments", a->fname);
+        return false;
+    }
+    return true;
+}
+
 /* sum/min/max of an iterable (Python's); a tensor argument goes to torch's reductions instead. min and max compare
  * key(item) when a key is given, and keep the first of equal items, as Python does. */
 static Value *fold(Interp *I, Args *a, int which) {
-    static const char *const sum_kw[] = {"", "start", NULL}, *const minmax_kw[] = {"default", "key", NULL};
     if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
-    if (!args_check(I, a, which == 0 ? 2 : -1, which == 0 ? sum_kw : minmax_kw)) return NULL;
-    Value *src;
+    Value *b[2];                                 /* sum: iterable, start; min and max: key, default */
+    if (which == 0 ? !args_bind(I, a, b, 2) : !minmax_args(I, a, b)) return NULL;
     Value *l;
     if (which != 0 && a->npos > 1) {          /* max(a, b, c) */
         l = val_list(a->npos);
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
-    } else {
-        if (!(src = arg(a, 0, NULL))) return rt_raise(I, "TypeError", "%s expected at least 1 argument, got 0", a->fname);
-        l = val_incref(src);
-    }
+    } else l = val_incref(a->pos[0]);
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
     Iter it;
     if (!ops_iter_begin(I, l, &it)) { val_decref(l); return NULL; }
-    Value *acc = NULL, *x, *key = which == 0 ? NULL : arg(a, -1, "key"), *kacc = NULL;
+    Value *acc = NULL, *x, *key = which == 0 ? NULL : b[0], *kacc = NULL;
     if (which == 0) {
-        Value *st = arg(a, 1, "start");
+        Value *st = b[1];
         if (st && st->kind == V_STR) { ops_iter_end(&it); val_decref(l); return rt_raise(I, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]"); }
         acc = st ? val_incref(st) : val_int(0);
     }
@@ -357,7 +377,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     ops_iter_end(&it);
     val_decref(l);
     if (!acc) {
-        Value *def = arg(a, -1, "default");
+        Value *def = which == 0 ? NULL : b[1];
         if (def) return val_incref(def);
         return rt_raise(I, "ValueError", "%s() arg is an empty sequence", a->fname);
     }
@@ -1728,9 +1748,9 @@ const Builtin bi_python[] = {
     {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
     {"zip", bi_zip, "zip(*iterables, strict=False)", "An iterator of tuples of items taken in step.", "", 0, ""},
-    {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
-    {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0, ""},
-    {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0, ""},
+    {"sum", bi_sum, "sum(iterable, /, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
+    {"min", bi_min, "min(iterable, *, key=None, default) / min(arg1, arg2, *args, key=None)", "Smallest item.", "", 0, ""},
+    {"max", bi_max, "max(iterable, *, key=None, default) / max(arg1, arg2, *args, key=None)", "Largest item.", "", 0, ""},
     {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},
     {"round", bi_round, "round(number, ndigits=None) / torch.round(input, *, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
