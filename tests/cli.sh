@@ -96,7 +96,7 @@ warning: Using a target size (torch.Size([2])) that is different to the input si
 tensor(0.)
 warning: Using a target size (torch.Size([3, 1])) that is different to the input size (torch.Size([3])). This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.
 tensor(0.)"
-expect_has "help torch.range is torch's, not Python's range" "$("$ATTN" -c 'help torch.range')" "torch.range(start, end, step=1)"
+expect_has "help torch.range is torch's, not Python's range" "$("$ATTN" -c 'help torch.range')" "torch.range(start, end, step=1, *, dtype=None"
 # a pipe: no prompt, no escape codes, output only
 out=$(printf 'x = torch.ones(2)\nx * 3\n' | "$ATTN"); expect_eq "pipe has no prompts" "$out" "tensor([3., 3.])"
 printf 'for i in range(2):\n    print(i)\n\nprint("done")\n' > "$T/s.py"

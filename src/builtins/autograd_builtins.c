@@ -153,9 +153,11 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
 /* ---- tensor methods ---- */
 
 static Value *m_requires_grad_(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "requires_grad", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = a->pos[0], *f = arg(a, 1, "requires_grad");
+    Args rest = *a;                              /* PyTorch's C++ parser counts no self: "requires_grad_() takes from 0 */
+    rest.pos++;                                  /* to 1 positional arguments", a function's words */
+    rest.npos--;
+    Value *x = a->pos[0], *f;
+    if (!args_bind(I, &rest, &f, 1)) return NULL;
     bool on = true;
     if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
     if (!x->ag) x->ag = ag_meta_new(false);
@@ -163,15 +165,23 @@ static Value *m_requires_grad_(Interp *I, Args *a) {
     return val_incref(x);
 }
 
+/* A tensor method of no arguments (X.detach()), checked by hand: PyTorch's are C methods (METH_NOARGS) and CPython
+ * words them, "_TensorBase.detach() takes no arguments (1 given)", which args_bind says only for Python's own.
+ * false with that TypeError raised. */
+static bool no_args(Interp *I, Args *a) {
+    const char *name = a->fn ? a->fn->name : "method";
+    if (a->nkw) rt_raise(I, "TypeError", "_TensorBase.%s() takes no keyword arguments", name);
+    else if (a->npos > 1) rt_raise(I, "TypeError", "_TensorBase.%s() takes no arguments (%d given)", name, a->npos - 1);
+    return !a->nkw && a->npos <= 1;
+}
+
 static Value *m_detach(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!no_args(I, a)) return NULL;
     return ret_ag(I, ag_detach(arg_ag(a->pos[0])));
 }
 
 static Value *m_retain_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!no_args(I, a)) return NULL;
     if (ag_retain_grad(&I->run.ag, a->pos[0]->ag) < 0) return rt_tensor_error(I);
     return val_none();
 }
@@ -183,14 +193,14 @@ static bool opt_bool(Interp *I, Value *v, const char *what, bool *out) {
 }
 
 static Value *m_backward(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "gradient", "retain_graph", "create_graph", "inputs", NULL};
-    if (!args_check(I, a, 4, kw)) return NULL;
-    Value *x = a->pos[0], *g = arg(a, 1, "gradient"), *cg = arg(a, 3, "create_graph");
+    Value *p[4];                                 /* gradient, retain_graph, create_graph, inputs: Tensor.backward's */
+    if (!args_bind_method(I, a, "Tensor", p, 4)) return NULL;
+    Value *x = a->pos[0], *g = p[0], *cg = p[2];
     bool retain, create = false;
-    if (!opt_bool(I, arg(a, 2, "retain_graph"), "retain_graph", &retain)) return NULL;
+    if (!opt_bool(I, p[1], "retain_graph", &retain)) return NULL;
     if (cg && !arg_bool(I, cg, "create_graph", &create)) return NULL;
     if (create) return rt_error(I, "backward(create_graph=True): attn has no higher-order gradients yet");
-    if (arg(a, 4, "inputs")) return rt_error(I, "backward(inputs=...) is not in attn yet: use torch.autograd.grad(y, inputs)");
+    if (p[3] && p[3]->kind != V_NONE) return rt_error(I, "backward(inputs=...) is not in attn yet: use torch.autograd.grad(y, inputs)");
     if (g && g->kind == V_NONE) g = NULL;
     if (g && g->kind != V_TENSOR) return rt_raise(I, "TypeError", "backward(gradient=...): gradient must be a tensor, not %s", val_type_name(g));
     const Tensor *grads[1] = {g ? g->u.t : NULL};
@@ -444,7 +454,7 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
 }
 
 const Builtin bi_autograd_methods[] = {
-    {"backward", m_backward, "X.backward(gradient=None, retain_graph=None)",
+    {"backward", m_backward, "X.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)",
      "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
      "from that requires grad, adding it to their .grad.", "", 0, "X"},
     {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},

@@ -15,8 +15,9 @@ extern const char *const torch_names_torch[], *const torch_names_tensor[], *cons
 Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
 Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
-/* torch_math.c: torch.round(X, decimals=0), which Python's round(X, n) hands tensors to. */
-Value *torch_round(Interp *I, Args *a);
+/* torch_math.c: the tensor x rounded half to even, to decimals places when dv (an int, or None) is given: what round(X, n)
+ * and torch.round(X, decimals=n) compute (python_builtins.c binds their arguments). */
+Value *torch_round(Interp *I, Value *x, Value *dv);
 /* torch_math.c: sum/mean/max/... over dim= or everything, shared by torch.X(t) and Python's sum/max/min. */
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
 /* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=), cumprod(dtype=) and the like.

@@ -129,11 +129,9 @@ static Tensor *alibi_slopes(TenCtx *c, int64_t H) {
 }
 
 static Value *bi_alibi_slopes(Interp *I, Args *a) {
-    static const char *const kw[] = {"num_heads", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *hv = arg(a, 0, "num_heads");
+    Value *hv;
+    if (!args_bind(I, a, &hv, 1)) return NULL;
     int64_t H;
-    if (!hv) return rt_error(I, "alibi_slopes(I->run.ten, num_heads) needs the number of heads");
     if (!arg_int(I, hv, "num_heads", &H)) return NULL;
     if (H < 1 || H > 1024) return rt_error(I, "alibi_slopes: num_heads must be between 1 and 1024");
     return done(I, alibi_slopes(I->run.ten, H));
@@ -350,7 +348,7 @@ const Builtin bi_d2l_after[] = {
      "Rotary position embedding (Su et al. 2021): rotates each pair (2j, 2j+1) of X at position m by m·θ_j, "
      "θ_j = base^(-2j/d), the §11.6.3.2 rotation applied to queries and keys, so rope(Q) @ rope(K).T depends only on "
      "the offset.", "§11.6.5", 0, ""},
-    {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(I->run.ten, num_heads)",
+    {"alibi_slopes", bi_alibi_slopes, "alibi_slopes(num_heads)",
      "ALiBi's per-head slopes (Press et al. 2021): 2^(-8h/H) for h = 1..H (1/2 .. 1/256 for 8 heads).", "§11.6.5", 0, ""},
     {"alibi_bias", bi_alibi_bias, "alibi_bias(n, num_heads, causal=True)",
      "ALiBi's (H, n, n) bias m_h·(j - i) added to the scores instead of a positional encoding (-inf above the diagonal "

@@ -13,9 +13,9 @@ static bool npy_name(Interp *I, Value *v, const char *fn) {
 }
 
 static Value *bi_save(Interp *I, Args *a) {
-    static const char *const kw[] = {"file", "tensor", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *f = arg(a, 0, "file"), *x = arg(a, 1, "tensor");
+    Value *p[2];                                 /* file, tensor */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    Value *f = p[0], *x = p[1];
     if (f && f->kind == V_TENSOR && x && x->kind == V_STR) { Value *t = f; f = x; x = t; }   /* torch.save(X, "x.npy") order */
     if (!npy_name(I, f, "save")) return NULL;
     if (!x || x->kind != V_TENSOR) return rt_error(I, "save(\"x.npy\", X) needs a tensor to save");
@@ -26,16 +26,15 @@ static Value *bi_save(Interp *I, Args *a) {
 }
 
 static Value *bi_load(Interp *I, Args *a) {
-    static const char *const kw[] = {"file", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *f = arg(a, 0, "file");
+    Value *f;
+    if (!args_bind(I, a, &f, 1)) return NULL;
     if (!npy_name(I, f, "load")) return NULL;
     Tensor *t = npy_load_in(I->run.ten, f->u.str.s);
     return t ? val_tensor(t) : rt_tensor_error(I);
 }
 
 const Builtin bi_io[] = {
-    {"save", bi_save, "save(\"x.npy\", X)",
-     "Writes X to a NumPy .npy file (float32, int64 or bool, C order): in Python, np.load(\"x.npy\") reads it.", "", 0, ""},
-    {"load", bi_load, "X = load(\"x.npy\")", "Reads a NumPy .npy file (float32/float64 become float32, int32/int64 become int64).", "", 0, ""},
+    {"save", bi_save, "save(file, tensor)",
+     "save(\"x.npy\", X) writes the tensor X to a NumPy .npy file (float32, int64 or bool, C order): in Python, np.load(\"x.npy\") reads it.", "", 0, ""},
+    {"load", bi_load, "load(file)", "X = load(\"x.npy\") reads a NumPy .npy file (float32/float64 become float32, int32/int64 become int64).", "", 0, ""},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -279,8 +279,7 @@ static Value *m_to(Interp *I, Args *a) {
 /* module.float() / .double() / .half(): tag is the dtype asked for (-1 float16). attn's parameters are float32, so
  * .float() is the module itself (as PyTorch's returns self) and the others are refused in one line. */
 static Value *m_cast_module(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!args_bind_method(I, a, "Module", NULL, 0)) return NULL;
     if (a->fn->tag == DT_F32) return val_incref(a->pos[0]);
     return rt_error(I, "attn's modules compute in float32 only: .%s() is not supported (attn has no %s)", a->fn->name,
                     a->fn->tag == DT_F64 ? "float64 parameters" : "float16");
@@ -664,10 +663,9 @@ bool arg_device_cpu(Interp *I, Value *v) {
 static Value *device_value(void) { return val_object(&DeviceClass); }
 
 static Value *bi_device(Interp *I, Args *a) {
-    static const char *const kw[] = {"type", "index", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *t = arg(a, 0, "type");
-    if (!t) return rt_error(I, "device() needs a type, e.g. torch.device('cpu')");
+    Value *p[2];                                 /* type, index */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    Value *t = p[0];
     if (t->kind != V_STR && !(t->kind == V_OBJECT && t->u.obj.cls == &DeviceClass)) return rt_error(I, "device() takes a string such as 'cpu'");
     return arg_device_cpu(I, t) ? device_value() : NULL;
 }
@@ -742,7 +740,7 @@ Value *nn_module_attr(const char *module, const char *name) {
 const Builtin bi_nn_module[] = {
     {"Parameter", bi_parameter, "nn.Parameter(data, requires_grad=True)",
      "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0, "nn"},
-    {"device", bi_device, "torch.device('cpu')", "The CPU, where attn computes (there is no GPU).", "", 0, "torch"},
+    {"device", bi_device, "torch.device(type, index=None)", "torch.device('cpu'): the CPU, where attn computes (there is no GPU).", "", 0, "torch"},
     {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",
      "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0, "d2l"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

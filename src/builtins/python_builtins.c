@@ -295,27 +295,47 @@ static Value *key_of(Interp *I, Value *key, Value *x) {
     return interp_call(I, key, &ka);
 }
 
+/* min's and max's keywords (key, default) into kw[0], kw[1], checked by hand: CPython's min and max parse their
+ * arguments themselves, in their own words ("min expected at least 1 argument, got 0", "Cannot specify a default
+ * ..."), which are not Argument Clinic's. false with the TypeError raised. */
+static bool minmax_args(Interp *I, Args *a, Value **kw) {
+    kw[0] = kw[1] = NULL;
+    if (a->npos == 0) {
+        rt_raise(I, "TypeError", "%s expected at least 1 argument, got 0", a->fname);
+        return false;
+    }
+    for (int k = 0; k < a->nkw; k++) {
+        int j = !strcmp(a->kwnames[k], "key") ? 0 : !strcmp(a->kwnames[k], "default") ? 1 : -1;
+        if (j < 0) {
+            rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for %s()", a->kwnames[k], a->fname);
+            return false;
+        }
+        kw[j] = a->kwvals[k];
+    }
+    if (kw[1] && a->npos > 1) {
+        rt_raise(I, "TypeError", "Cannot specify a default for %s() with multiple positional arguments", a->fname);
+        return false;
+    }
+    return true;
+}
+
 /* sum/min/max of an iterable (Python's); a tensor argument goes to torch's reductions instead. min and max compare
  * key(item) when a key is given, and keep the first of equal items, as Python does. */
 static Value *fold(Interp *I, Args *a, int which) {
-    static const char *const sum_kw[] = {"", "start", NULL}, *const minmax_kw[] = {"default", "key", NULL};
     if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
-    if (!args_check(I, a, which == 0 ? 2 : -1, which == 0 ? sum_kw : minmax_kw)) return NULL;
-    Value *src;
+    Value *b[2];                                 /* sum: iterable, start; min and max: key, default */
+    if (which == 0 ? !args_bind(I, a, b, 2) : !minmax_args(I, a, b)) return NULL;
     Value *l;
     if (which != 0 && a->npos > 1) {          /* max(a, b, c) */
         l = val_list(a->npos);
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
-    } else {
-        if (!(src = arg(a, 0, NULL))) return rt_raise(I, "TypeError", "%s expected at least 1 argument, got 0", a->fname);
-        l = val_incref(src);
-    }
+    } else l = val_incref(a->pos[0]);
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
     Iter it;
     if (!ops_iter_begin(I, l, &it)) { val_decref(l); return NULL; }
-    Value *acc = NULL, *x, *key = which == 0 ? NULL : arg(a, -1, "key"), *kacc = NULL;
+    Value *acc = NULL, *x, *key = which == 0 ? NULL : b[0], *kacc = NULL;
     if (which == 0) {
-        Value *st = arg(a, 1, "start");
+        Value *st = b[1];
         if (st && st->kind == V_STR) { ops_iter_end(&it); val_decref(l); return rt_raise(I, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]"); }
         acc = st ? val_incref(st) : val_int(0);
     }
@@ -357,7 +377,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     ops_iter_end(&it);
     val_decref(l);
     if (!acc) {
-        Value *def = arg(a, -1, "default");
+        Value *def = which == 0 ? NULL : b[1];
         if (def) return val_incref(def);
         return rt_raise(I, "ValueError", "%s() arg is an empty sequence", a->fname);
     }
@@ -381,11 +401,14 @@ static Value *bi_abs(Interp *I, Args *a) {
 }
 
 static Value *bi_round(Interp *I, Args *a) {
-    static const char *const kw[] = {"number", "ndigits", "decimals", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *v = arg(a, 0, "number"), *nd = arg(a, 1, "ndigits");
-    if (!v) return rt_error(I, "round() missing required argument 'number'");
-    if (v->kind == V_TENSOR) return torch_round(I, a);         /* decimals=, as torch.round */
+    Value *b[2];                                 /* number, ndigits / input, decimals: the same slots */
+    /* round() with nothing: Python's form says what is missing ('number'), not the last form (args_bind_form's) */
+    int form = a->npos || a->nkw ? args_bind_form(I, a, b, 2) : args_bind(I, a, b, 2) ? 0 : -1;
+    if (form < 0) return NULL;
+    Value *v = b[0], *nd = b[1];
+    if (v->kind == V_TENSOR) return torch_round(I, v, nd);
+    if (form == 1 && (nd || a->npos == 0))       /* torch.round's keywords are for a tensor: Python's words otherwise */
+        return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for round()", nd ? "decimals" : "input");
     if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
@@ -524,9 +547,15 @@ static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
 
 /* sorted(iterable, key=None, reverse=False), Python's: a new sorted list. */
 static Value *bi_sorted(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "key", "reverse", NULL};
-    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "sorted() takes exactly one positional argument") : NULL;
-    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
+    /* checked by hand: CPython counts sorted's positional arguments in its own words and hands the keywords to
+     * list.sort, which names itself in the error ("'foo' is an invalid keyword argument for sort()") */
+    if (a->npos != 1) return rt_raise(I, "TypeError", "sorted expected 1 argument, got %d", a->npos);
+    Value *rev = NULL, *key = NULL;
+    for (int k = 0; k < a->nkw; k++) {
+        if (!strcmp(a->kwnames[k], "key")) key = a->kwvals[k];
+        else if (!strcmp(a->kwnames[k], "reverse")) rev = a->kwvals[k];
+        else return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for sort()", a->kwnames[k]);
+    }
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     Value *l = ops_to_list(I, a->pos[0]);
@@ -1250,10 +1279,9 @@ static void swap_items(Value *x, Value *y) {
 }
 
 static Value *list_sort(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "key", "reverse", NULL};      /* "": the list itself */
-    if (a->npos != 1) return rt_error(I, "sort() takes no positional arguments");
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *rev = arg(a, -1, "reverse"), *key = arg(a, -1, "key");
+    Value *p[2];                                 /* key, reverse: keyword-only */
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 2)) return NULL;
+    Value *rev = p[1], *key = p[0];
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     /* As CPython's list.sort: the list is empty while it sorts, so a key or __lt__ that reads or changes it sees
@@ -1664,7 +1692,7 @@ const Builtin bi_list_methods[] = {
     {"reverse", list_reverse_copy_clear, "L.reverse()", "Reverses the list in place.", "", 0, "L"},
     {"copy", list_reverse_copy_clear, "L.copy()", "A shallow copy of the list.", "", 1, "L"},
     {"clear", list_reverse_copy_clear, "L.clear()", "Removes every item.", "", 2, "L"},
-    {"sort", list_sort, "L.sort(key=None, reverse=False)", "Sorts the list in place (stable).", "", 0, "L"},
+    {"sort", list_sort, "L.sort(*, key=None, reverse=False)", "Sorts the list in place (stable).", "", 0, "L"},
     {"index", list_index, "L.index(value, start=0, stop=None, /)", "Position of the first x.", "", 0, "L"},
     {"count", list_index, "L.count(value, /)", "How many items equal x.", "", 1, "L"},
     {"numel", size_numel, "size.numel()", "Product of the dimensions.", "", 0, "size"},
@@ -1720,15 +1748,15 @@ const Builtin bi_python[] = {
     {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
     {"zip", bi_zip, "zip(*iterables, strict=False)", "An iterator of tuples of items taken in step.", "", 0, ""},
-    {"sum", bi_sum, "sum(iterable, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
-    {"min", bi_min, "min(iterable, key=None, default) / min(a, b, ...)", "Smallest item.", "", 0, ""},
-    {"max", bi_max, "max(iterable, key=None, default) / max(a, b, ...)", "Largest item.", "", 0, ""},
+    {"sum", bi_sum, "sum(iterable, /, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
+    {"min", bi_min, "min(iterable, *, key=None, default) / min(arg1, arg2, *args, key=None)", "Smallest item.", "", 0, ""},
+    {"max", bi_max, "max(iterable, *, key=None, default) / max(arg1, arg2, *args, key=None)", "Largest item.", "", 0, ""},
     {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},
-    {"round", bi_round, "round(x, ndigits=None) / torch.round(X, decimals=0)",
+    {"round", bi_round, "round(number, ndigits=None) / torch.round(input, *, decimals=0)",
      "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
     {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},
-    {"sorted", bi_sorted, "sorted(iterable, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
+    {"sorted", bi_sorted, "sorted(iterable, /, *, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},
     {"map", bi_map, "map(function, iterable, /, *iterables)", "An iterator of function(item) (items taken in step from each iterable): function runs as the items are asked for.", "", 0, ""},
     {"filter", bi_filter, "filter(function, iterable, /)", "An iterator of the items for which function(item) is true.", "", 0, ""},
     {"iter", bi_iter, "iter(iterable, /) / iter(callable, sentinel, /)", "An iterator over the items: next(it) gives them one by one.", "", 0, ""},

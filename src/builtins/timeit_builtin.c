@@ -18,9 +18,9 @@ static int cmp(const void *a, const void *b) {
 }
 
 static Value *bi_timeit(Interp *I, Args *a) {
-    static const char *const kw[] = {"stmt", "repeat", "number", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *sv = arg(a, 0, "stmt"), *rv = arg(a, 1, "repeat"), *nv = arg(a, 2, "number");
+    Value *p[3];                                 /* stmt, repeat, number */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    Value *sv = p[0], *rv = p[1], *nv = p[2];
     if (!sv || sv->kind != V_STR) return rt_error(I, "timeit(\"statement\", repeat=5) needs the statement as a string");
     int64_t repeat = 5, number = 0;
     if ((rv && !arg_int(I, rv, "repeat", &repeat)) || (nv && !arg_int(I, nv, "number", &number))) return NULL;
@@ -71,6 +71,6 @@ static Value *bi_timeit(Interp *I, Args *a) {
 }
 
 const Builtin bi_timeit_table[] = {
-    {"timeit", bi_timeit, "timeit(\"statement\", repeat=5, number=0)",
-     "The median time in seconds of one run of the statement (each of the repeats runs it for at least 20 ms).", "", 0, ""},
+    {"timeit", bi_timeit, "timeit(stmt, repeat=5, number=0)",
+     "timeit(\"statement\"): the median time in seconds of one run of the statement (each of the repeats runs it for at least 20 ms).", "", 0, ""},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

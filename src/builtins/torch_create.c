@@ -31,12 +31,14 @@ static Value *bi_tensor(Interp *I, Args *a) {
     return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
 }
 
-/* torch.Size(sizes=()): a torch.Size of the ints (or one-element integer tensors) an iterable gives; what calling
+/* torch.Size(iterable=(), /): a torch.Size of the ints (or one-element integer tensors) an iterable gives; what calling
  * the class torch.Size does (class_call through ClassInfo.make). */
 static Value *bi_size(Interp *I, Args *a) {
-    static const char *const kw[] = {"sizes", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    Value *src = arg(a, 0, "sizes");
+    /* checked by hand: torch.Size is a tuple, and CPython words its arguments as tuple's, which args_bind says only
+     * for Python's own types */
+    if (a->nkw) return rt_raise(I, "TypeError", "tuple() takes no keyword arguments");
+    if (a->npos > 1) return rt_raise(I, "TypeError", "tuple expected at most 1 argument, got %d", a->npos);
+    Value *src = a->npos ? a->pos[0] : NULL;
     if (!src) return val_size(NULL, 0);
     Value *l = ops_to_list(I, src);
     if (!l) return NULL;
@@ -61,7 +63,7 @@ out:
     return r;
 }
 
-const Builtin torch_size_builtin = {"Size", bi_size, "torch.Size(sizes=())",
+const Builtin torch_size_builtin = {"Size", bi_size, "torch.Size(iterable=(), /)",
     "The shape type of tensors: torch.Size([2, 3]) == torch.zeros(2, 3).shape.", "", 0, "torch"};
 
 /* zeros / ones / empty: tag 0 zeros, 1 ones */
@@ -271,11 +273,11 @@ static Value *bi_randint(Interp *I, Args *a) {
 /* torch.randint_like(input, high) / (input, low, high): randint's integers in input's shape and (unless dtype=)
  * dtype, PyTorch's errors for low >= high and for a bool tensor asked for more than 0 and 1. */
 static Value *bi_randint_like(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "low", "high", "dtype", "device", "requires_grad", "memory_format", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *l = a->npos == 2 ? NULL : arg(a, 1, "low"), *h = a->npos == 2 ? a->pos[1] : arg(a, 2, "high");
-    if (!x || x->kind != V_TENSOR || !h)
-        return rt_raise(I, "TypeError", "randint_like() takes a tensor and high, or a tensor, low and high: torch.randint_like(X, 10)");
+    Value *p[7];                                 /* input, low, high, ... / input, high, ... */
+    int form = args_bind_form(I, a, p, 7);
+    if (form < 0) return NULL;
+    Value *x = p[0], *l = form == 0 ? p[1] : NULL, *h = p[form == 0 ? 2 : 1];
+    if (x->kind != V_TENSOR) return rt_raise(I, "TypeError", "randint_like(): argument 'input' (position 1) must be Tensor, not %s", val_type_name(x));
     int64_t lo = 0, hi;
     if ((l && !arg_int(I, l, "low", &lo)) || !arg_int(I, h, "high", &hi)) return NULL;
     bool has;
@@ -442,7 +444,8 @@ const Builtin bi_torch_create[] = {
     {"randn_like", bi_like, "torch.randn_like(input, *, dtype=None, device=None, requires_grad=False)", "Standard normal numbers of X's shape.", "§2.1", 3, "torch"},
     {"empty_like", bi_like, "torch.empty_like(input, *, dtype=None, device=None, requires_grad=False)",
      "A new tensor of X's shape and dtype (attn fills it with zeros).", "§2.1", 0, "torch"},
-    {"randint_like", bi_randint_like, "torch.randint_like(input, low=0, high, *, dtype=None, device=None, requires_grad=False)",
+    {"randint_like", bi_randint_like, "torch.randint_like(input, low, high, *, dtype=None, device=None, requires_grad=False, memory_format=None) / "
+     "torch.randint_like(input, high, *, dtype=None, device=None, requires_grad=False, memory_format=None)",
      "Random integers in [low, high) in X's shape and dtype, drawn as torch.randint draws them.", "§2.1", 0, "torch"},
     {"full_like", bi_full_like, "torch.full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False)", "X's shape filled with v.", "§2.1", 0, "torch"},
     {"arange", bi_arange, "torch.arange(start, end, step=1, *, dtype=None, device=None, requires_grad=False) / "

@@ -227,9 +227,7 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
 
 /* sum, mean, max, min, argmax, argmin, prod, std, var, any, all over dim (an int or a tuple) or everything. */
 /* x.sum() / x.mean() over everything or over dim (an int or a tuple), recorded for backward. */
-static Value *ag_reduce(Interp *I, Args *a, Value *in, bool mean) {
-    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
-    if (!dim) dim = arg(a, -1, "axis");
+static Value *ag_reduce(Interp *I, Args *a, Value *in, Value *dim, Value *kd, bool mean) {
     bool keep = false;
     if (kd && !arg_bool(I, kd, "keepdim", &keep)) return NULL;
     AgContext *c = &I->run.ag;
@@ -244,14 +242,26 @@ static Value *ag_reduce(Interp *I, Args *a, Value *in, bool mean) {
     return ret_ag(I, mean ? ag_mean_dims(c, arg_ag(in), dims, nd, keep) : ag_sum_dims(c, arg_ag(in), dims, nd, keep));
 }
 
+static Value *bi_reduce(Interp *I, Args *a);
+
+/* The torch.X reduction whose declaration binds op's arguments (Python's sum, min, max, any, all hand a tensor here
+ * under their own names); NULL when the table has none. */
+static const Builtin *reduce_decl(RedOp op) {
+    for (const Builtin *b = bi_torch_math; b->name; b++)
+        if (b->fn == bi_reduce && b->tag == (int)op) return b;
+    return NULL;
+}
+
 Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
-    static const char *const kw[] = {"input", "dim", "keepdim", "dtype", "axis", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *in0 = arg(a, 0, "input");
-    if ((op == RED_SUM || op == RED_MEAN) && in0 && in0->kind == V_TENSOR && !arg(a, 3, "dtype") && grad_recording(I, 1, &in0))
-        return ag_reduce(I, a, in0, op == RED_MEAN);
-    if ((op == RED_MAX || op == RED_MIN) && in0 && in0->kind == V_TENSOR && grad_recording(I, 1, &in0)) {
-        Value *dv = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
+    Value *p[5];                                 /* input, dim, keepdim, dtype, axis (dim's NumPy name) */
+    const Builtin *decl = a->fn && a->fn->fn == bi_reduce ? a->fn : reduce_decl(op);
+    if (!decl) return rt_error(I, "%s(): attn has no declaration of this reduction", a->fname ? a->fname : "reduce");
+    if (!args_bind_call(I, a, decl, NULL, p, 5)) return NULL;
+    Value *in0 = p[0], *dim = p[1] ? p[1] : p[4], *kd = p[2];
+    if ((op == RED_SUM || op == RED_MEAN) && in0->kind == V_TENSOR && !p[3] && grad_recording(I, 1, &in0))
+        return ag_reduce(I, a, in0, dim, kd, op == RED_MEAN);
+    if ((op == RED_MAX || op == RED_MIN) && in0->kind == V_TENSOR && grad_recording(I, 1, &in0)) {
+        Value *dv = dim;
         bool keep = false;
         if (!dv || dv->kind == V_NONE) return ret_ag(I, ag_max(&I->run.ag, arg_ag(in0), op == RED_MIN));     /* MaxBackward1 */
         if (dv->kind == V_INT) {                 /* MaxBackward0 on the values; the indices need no grad */
@@ -268,8 +278,6 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
-    Value *dim = arg(a, 1, "dim"), *kd = arg(a, 2, "keepdim");
-    if (!dim) dim = arg(a, -1, "axis");
     bool keep = false;
     if (kd && !arg_bool(I, kd, "keepdim", &keep)) { ten_free(tmp); return NULL; }
     /* torch.max(X, Y) with two tensors is the elementwise maximum */
@@ -328,15 +336,13 @@ static Value *bi_reduce(Interp *I, Args *a) { return torch_reduce_dispatch(I, a,
 
 /* softmax / log_softmax / cumsum along dim: tag 0, 1, 2 */
 static Value *bi_softmax(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "dtype", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p[3];                                 /* input, dim, dtype */
+    if (!args_bind(I, a, p, 3)) return NULL;
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
-    Value *dv = arg(a, 1, "dim");
-    if (!dv) { ten_free(tmp); return rt_error(I, "%s() needs dim, e.g. %s(X, dim=-1)", a->fname, a->fname); }
+    Value *dv = p[1], *in = p[0];
     int d;
-    Value *in = arg(a, 0, "input");
-    if (a->fn->tag != 2 && in->kind == V_TENSOR && !arg(a, 2, "dtype") && grad_recording(I, 1, &in)) {
+    if (a->fn->tag != 2 && in->kind == V_TENSOR && !p[2] && grad_recording(I, 1, &in)) {
         ten_free(tmp);
         if (!get_dim(I, dv, in->u.t->ndim, &d)) return NULL;
         return ret_ag(I, a->fn->tag == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
@@ -351,19 +357,17 @@ static Value *bi_softmax(Interp *I, Args *a) {
  * is PyTorch's result type (an int tensor clamped to 0.5 becomes float); NaN stays NaN. */
 /* tag 0: clamp/clip; 1: clamp_min(X, min); 2: clamp_max(X, max) (the one bound required, a number or a tensor). */
 static Value *bi_clamp(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "min", "max", NULL}, *const kw_min[] = {"input", "min", NULL}, *const kw_max[] = {"input", "max", NULL};
-    int tag = a->fn ? a->fn->tag : 0;
-    if (!args_check(I, a, tag ? 2 : 3, tag == 1 ? kw_min : tag == 2 ? kw_max : kw)) return NULL;
-    Value *lo = tag == 2 ? NULL : arg(a, 1, "min"), *hi = tag == 1 ? NULL : arg(a, tag ? 1 : 2, "max");
-    if (tag && !(tag == 1 ? lo : hi))
-        return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: '%s'", a->fn->name, tag == 1 ? "min" : "max");
+    Value *p[3];                                 /* input, min, max / input, min (clamp_min) / input, max (clamp_max) */
+    if (!args_bind(I, a, p, 3)) return NULL;
+    int tag = a->fn->tag;
+    Value *lo = tag == 2 ? NULL : p[1], *hi = tag == 1 ? NULL : p[tag ? 1 : 2];
     if (tag && (tag == 1 ? lo : hi)->kind == V_NONE)
         return rt_raise(I, "TypeError", "%s(): argument '%s' must be Tensor or Number, not NoneType", a->fn->name, tag == 1 ? "min" : "max");
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
     bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
     if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
-    Value *in = arg(a, 0, "input");
+    Value *in = p[0];
     if (in->kind == V_TENSOR && (!has_lo || val_is_number(lo)) && (!has_hi || val_is_number(hi)) && grad_recording(I, 1, &in)) {
         ten_free(tmp);                         /* ClampBackward1 (ClampMin/MaxBackward0): number bounds (NAN: none) */
         const char *node = tag == 1 ? "ClampMinBackward0" : tag == 2 ? "ClampMaxBackward0" : "ClampBackward1";
@@ -547,13 +551,7 @@ static Value *bi_std_var(Interp *I, Args *a) {
 }
 
 /* torch.round(X, decimals=0): half to even; with decimals, PyTorch's scaled rounding. Also round(X, n). */
-Value *torch_round(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "decimals", "number", "ndigits", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *x = arg(a, 0, "input"), *dv = arg(a, 1, "decimals");
-    if (!x) x = arg(a, -1, "number");
-    if (!dv) dv = arg(a, -1, "ndigits");
-    if (!x || x->kind != V_TENSOR) return rt_error(I, "round() needs a tensor");
+Value *torch_round(Interp *I, Value *x, Value *dv) {
     int64_t d = 0;
     if (dv && dv->kind != V_NONE && !arg_int(I, dv, "decimals", &d)) return NULL;
     if (!dv || dv->kind == V_NONE) return done(I, ten_unary(UOP_ROUND, x->u.t));
@@ -563,10 +561,9 @@ Value *torch_round(Interp *I, Args *a) {
 /* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour
  * of arange, which stops before end; float32 unless dtype says otherwise). */
 static Value *bi_range_incl(Interp *I, Args *a) {
-    static const char *const kw[] = {"start", "end", "step", "dtype", "device", "requires_grad", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
-    Value *sv = arg(a, 0, "start"), *ev = arg(a, 1, "end"), *stv = arg(a, 2, "step");
-    if (!sv || !ev) return rt_error(I, "range() missing 1 required positional arguments: \"end\"");
+    Value *p[6];                                 /* start, end, step, dtype, device, requires_grad */
+    if (!args_bind(I, a, p, 6)) return NULL;
+    Value *sv = p[0], *ev = p[1], *stv = p[2];
     double s0, e0, st = 1;
     if (!arg_double(I, sv, "start", &s0) || !arg_double(I, ev, "end", &e0) || (stv && !arg_double(I, stv, "step", &st))) return NULL;
     if (st == 0) return rt_error(I, "step must be nonzero");
@@ -591,7 +588,7 @@ static Value *bi_range_incl(Interp *I, Args *a) {
 #define UN(name, op, help) {name, bi_unary, "torch." name "(input)", help, "", op, "torch"}
 #define BIN(name, op, help) BINK(name, op, "", help)
 #define BINK(name, op, kw, help) {name, bi_binary, "torch." name "(input, other" kw ")", help, "", op, "torch"}
-#define RED(name, op, help) {name, bi_reduce, "torch." name "(X, dim=None, keepdim=False)", help, "", op, "torch"}
+#define RED(name, op, help) {name, bi_reduce, "torch." name "(input, dim=None, keepdim=False, *, dtype=None, axis=None)", help, "", op, "torch"}
 
 const Builtin bi_torch_math[] = {
     UN("sin", UOP_SIN, "Elementwise sine (§11.6.3: the even columns of P)."),
@@ -656,14 +653,14 @@ const Builtin bi_torch_math[] = {
     {"bmm", bi_matmul, "torch.bmm(input, mat2)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2, "torch"},
     {"dot", bi_matmul, "torch.dot(input, other)", "Dot product of two vectors.", "§2.3", 3, "torch"},
     {"outer", bi_matmul, "torch.outer(input, vec2)", "Outer product of two vectors.", "§2.3", 4, "torch"},
-    {"softmax", bi_softmax, "torch.softmax(X, dim)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
-    {"log_softmax", bi_softmax, "torch.log_softmax(X, dim)", "log of softmax along dim.", "", 1, "torch"},
-    {"cumsum", bi_softmax, "torch.cumsum(X, dim)", "Running sums along dim.", "", 2, "torch"},
-    {"clamp", bi_clamp, "torch.clamp(X, min=None, max=None)",
+    {"softmax", bi_softmax, "torch.softmax(input, dim, *, dtype=None)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
+    {"log_softmax", bi_softmax, "torch.log_softmax(input, dim, *, dtype=None)", "log of softmax along dim.", "", 1, "torch"},
+    {"cumsum", bi_softmax, "torch.cumsum(input, dim, *, dtype=None)", "Running sums along dim.", "", 2, "torch"},
+    {"clamp", bi_clamp, "torch.clamp(input, min=None, max=None)",
      "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0, "torch"},
-    {"clip", bi_clamp, "torch.clip(X, min=None, max=None)", "Same as clamp.", "", 0, "torch"},
-    {"clamp_min", bi_clamp, "torch.clamp_min(X, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1, "torch"},
-    {"clamp_max", bi_clamp, "torch.clamp_max(X, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2, "torch"},
+    {"clip", bi_clamp, "torch.clip(input, min=None, max=None)", "Same as clamp.", "", 0, "torch"},
+    {"clamp_min", bi_clamp, "torch.clamp_min(input, min)", "X with every value below min raised to min (a number or a tensor, broadcast).", "", 1, "torch"},
+    {"clamp_max", bi_clamp, "torch.clamp_max(input, max)", "X with every value above max lowered to max (a number or a tensor, broadcast).", "", 2, "torch"},
     {"where", bi_where, "torch.where(condition, input=None, other=None)", "X where condition is true, else Y.", "", 0, "torch"},
     {"masked_fill", bi_masked_fill, "torch.masked_fill(input, mask, value)", "X with value where mask is True (§11.3's masking uses -1e6).", "§11.3", 0, "torch"},
     {"allclose", bi_close, "torch.allclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)",
@@ -695,6 +692,6 @@ static Value *bi_torch_pow(Interp *I, Args *a) {
 
 const Builtin bi_torch_only[] = {
     {"pow", bi_torch_pow, "torch.pow(input, exponent)", "input ** exponent elementwise (a tensor or a number each).", "", 0, "torch"},
-    {"range", bi_range_incl, "torch.range(start, end, step=1)",
+    {"range", bi_range_incl, "torch.range(start, end, step=1, *, dtype=None, device=None, requires_grad=False)",
      "start, start+step, ... up to AND including end (deprecated in PyTorch: torch.arange stops before end).", "", 0, "torch"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -118,18 +118,17 @@ static Value *bi_scatter(Interp *I, Args *a) {
 
 /* index_select(input, dim, index) (tag 0), index_fill(input, dim, index, value) (tag 1). */
 static Value *bi_index_select(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "index", "value", NULL};
-    if (!args_check(I, a, a->fn->tag ? 4 : 3, kw)) return NULL;
+    Value *p_[4];                               /* input, dim, index (, value) */
+    if (!args_bind(I, a, p_, 4)) return NULL;
     Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
     int64_t d;
     Tensor *r = NULL;
     if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
         if (a->fn->tag == 0) r = ten_index_select(x, (int)d, ix);
         else {
-            Value *vv = arg(a, 3, "value");
-            Tensor *vt = NULL, *v = !vv ? NULL : val_is_number(vv) ? (vt = ops_number_tensor_in(I->run.ten, vv)) : arg_tensor(I, vv, "value", &vt);
-            if (!vv) rt_error(I, "index_fill(input, dim, index, value) needs a value");
-            else if (v) r = ten_index_fill(x, (int)d, ix, v);
+            Value *vv = p_[3];
+            Tensor *vt = NULL, *v = val_is_number(vv) ? (vt = ops_number_tensor_in(I->run.ten, vv)) : arg_tensor(I, vv, "value", &vt);
+            if (v) r = ten_index_fill(x, (int)d, ix, v);
             ten_free(vt);
         }
     }
@@ -167,11 +166,11 @@ Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
 
 /* nonzero(X, as_tuple=False) (tag 0), argwhere(X) (tag 1) */
 static Value *bi_nonzero(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "as_tuple", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *p_[2] = {NULL, NULL};                /* input, as_tuple (argwhere: input only) */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
-    bool as_tuple;
-    if (!x || !bool_at(I, a, -1, "as_tuple", false, &as_tuple)) { ten_free(t1); return NULL; }
+    bool as_tuple = false;
+    if (!x || (p_[1] && p_[1]->kind != V_NONE && !arg_bool(I, p_[1], "as_tuple", &as_tuple))) { ten_free(t1); return NULL; }
     Value *r = as_tuple ? torch_nonzero_tuple(I, x) : done(I, ten_nonzero(x));
     ten_free(t1);
     return r;
@@ -236,12 +235,11 @@ static Tensor *scaled_sum(TenCtx *c, Tensor *input, Tensor *prod, double beta, d
 /* mv(mat, vec) (tag 0); addmm(input, m1, m2, beta=1, alpha=1) (1); baddbmm(input, b1, b2, ...) (2); addmv (3);
  * addbmm (4): the sum of the batch of products. */
 static Value *bi_products(Interp *I, Args *a) {
-    static const char *const kw_mv[] = {"input", "vec", NULL};
-    static const char *const kw_add[] = {"input", "mat1", "mat2", "beta", "alpha", NULL};
+    Value *p_[5];                               /* input, vec (mv) / input, mat1 or batch1 or mat, mat2 or ..., beta, alpha */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     int tag = a->fn->tag;
-    if (!args_check(I, a, tag ? 3 : 2, tag ? kw_add : kw_mv)) return NULL;
     if (tag == 0) {
-        Tensor *t1, *t2, *m = tensor_at(I, a, 0, "input", &t1), *v = m ? tensor_at(I, a, 1, "vec", &t2) : NULL;
+        Tensor *t1, *t2, *m = arg_tensor(I, p_[0], "input", &t1), *v = m ? arg_tensor(I, p_[1], "vec", &t2) : NULL;
         Tensor *r = NULL;
         if (v && (m->ndim != 2 || v->ndim != 1)) rt_error(I, "vector + matrix @ vector expected, got %d, %d, %d", 1, m->ndim, v->ndim);
         else if (v) r = ten_matmul(m, v);
@@ -249,11 +247,11 @@ static Value *bi_products(Interp *I, Args *a) {
         if (v) ten_free(t2);
         return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
     }
-    Tensor *t0, *t1 = NULL, *t2 = NULL, *in = tensor_at(I, a, 0, "input", &t0);
-    Tensor *m1 = in ? tensor_at(I, a, 1, "mat1", &t1) : NULL, *m2 = m1 ? tensor_at(I, a, 2, "mat2", &t2) : NULL;
-    double beta, alpha;
+    Tensor *t0, *t1 = NULL, *t2 = NULL, *in = arg_tensor(I, p_[0], "input", &t0);
+    Tensor *m1 = in ? arg_tensor(I, p_[1], "mat1", &t1) : NULL, *m2 = m1 ? arg_tensor(I, p_[2], "mat2", &t2) : NULL;
+    double beta = 1, alpha = 1;
     Tensor *r = NULL;
-    if (m2 && num_at(I, a, -1, "beta", 1, &beta) && num_at(I, a, -1, "alpha", 1, &alpha)) {
+    if (m2 && (!p_[3] || arg_double(I, p_[3], "beta", &beta)) && (!p_[4] || arg_double(I, p_[4], "alpha", &alpha))) {
         int want1 = tag == 2 || tag == 4 ? 3 : 2, want2 = tag == 3 ? 1 : want1;
         if (m1->ndim != want1 || m2->ndim != want2)
             rt_error(I, "%s() expects %dD and %dD operands, got %dD and %dD", a->fname, want1, want2, m1->ndim, m2->ndim);
@@ -477,12 +475,11 @@ static Value *bi_unique(Interp *I, Args *a) {
 
 /* meshgrid(*tensors, indexing='ij'): views of each 1-D input broadcast to the grid ('xy' swaps the first two). */
 static Value *bi_meshgrid(Interp *I, Args *a) {
-    static const char *const kw[] = {"indexing", NULL};
-    if (!args_check(I, a, -1, kw)) return NULL;
-    Value **items = a->pos;
+    Value *p_[2];                               /* *tensors (a->pos), indexing */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value **items = a->pos, *iv = p_[1];
     int64_t n = a->npos;
     if (n == 1 && (a->pos[0]->kind == V_LIST || a->pos[0]->kind == V_TUPLE)) { items = a->pos[0]->u.seq.items; n = a->pos[0]->u.seq.n; }
-    Value *iv = arg(a, -1, "indexing");
     bool xy = false;
     if (iv && iv->kind != V_NONE) {
         if (iv->kind != V_STR || (strcmp(iv->u.str.s, "ij") && strcmp(iv->u.str.s, "xy")))
@@ -564,12 +561,12 @@ static Value *bi_hstack(Interp *I, Args *a) {
 static const char *const MAP_NAMES[] = {"log1p", "expm1", "exp2", "erf", "erfc", "sinh", "cosh", "asinh", "acosh", "atanh",
                                         "reciprocal", "trunc", "frac", "silu", "softplus", "mish", "hardtanh", "logsigmoid", "gelu"};
 static Value *bi_map(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "approximate", "inplace", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    Value *p_[2] = {NULL, NULL};                /* input, approximate (gelu) or inplace (silu, mish) */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     if (!x) return NULL;
     const char *name = MAP_NAMES[a->fn->tag];
-    Value *ap = arg(a, -1, "approximate"), *in = arg(a, 0, "input");
+    Value *ap = !strcmp(name, "gelu") ? p_[1] : NULL, *in = p_[0];
     bool exact = !ap || (ap->kind == V_STR && !strcmp(ap->u.str.s, "none"));
     bool tanh_gelu = !exact && ap->kind == V_STR && !strcmp(ap->u.str.s, "tanh");
     if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && (exact || tanh_gelu)) || !strcmp(name, "reciprocal"))) {
@@ -834,9 +831,8 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
 
 /* is_tensor(x) (tag 0), is_floating_point(x) (tag 1) */
 static Value *bi_is_tensor(Interp *I, Args *a) {
-    static const char *const kw[] = {"obj", NULL};
-    if (!args_check(I, a, 1, kw) || a->npos != 1) return a->npos != 1 ? rt_error(I, "%s() takes one argument", a->fname) : NULL;
-    Value *v = a->pos[0];
+    Value *v;                                   /* obj / input */
+    if (!args_bind(I, a, &v, 1)) return NULL;
     if (a->fn->tag == 0) return val_bool(v->kind == V_TENSOR);
     if (v->kind != V_TENSOR) return rt_error(I, "is_floating_point(): argument 'input' must be Tensor, not %s", val_type_name(v));
     return val_bool(ten_is_float(v->u.t->dtype));
@@ -845,7 +841,7 @@ static Value *bi_is_tensor(Interp *I, Args *a) {
 #define MAPF(name, module, sig, help, tag) {name, bi_map, sig, help, "", tag, module}
 const Builtin bi_torch_more[] = {
     {"is_tensor", bi_is_tensor, "torch.is_tensor(obj)", "True when obj is a tensor.", "", 0, "torch"},
-    {"is_floating_point", bi_is_tensor, "torch.is_floating_point(X)", "True when X is float32 or float64.", "", 1, "torch"},
+    {"is_floating_point", bi_is_tensor, "torch.is_floating_point(input)", "True when X is float32 or float64.", "", 1, "torch"},
     {"einsum", bi_einsum, "torch.einsum(equation, *operands)",
      "Sums of products named by letters: torch.einsum('bqd,bkd->bqk', Q, K) is Q @ K.transpose(1, 2) per batch. Letters "
      "in the output stay, the others are summed; '...' stands for the unnamed dims.", "", 0, "torch"},
@@ -856,16 +852,16 @@ const Builtin bi_torch_more[] = {
     {"index_select", bi_index_select, "torch.index_select(input, dim, index)", "The slices at the positions in index (a vector) along dim.", "", 0, "torch"},
     {"index_fill", bi_index_select, "torch.index_fill(input, dim, index, value)", "A copy with the slices at index along dim set to value.", "", 1, "torch"},
     {"masked_select", bi_masked_select, "torch.masked_select(input, mask)", "The elements where mask is True, as a vector.", "", 0, "torch"},
-    {"nonzero", bi_nonzero, "torch.nonzero(input, as_tuple=False)", "The positions of the nonzero elements: one row (i, j, ...) each.", "", 0, "torch"},
+    {"nonzero", bi_nonzero, "torch.nonzero(input, *, as_tuple=False)", "The positions of the nonzero elements: one row (i, j, ...) each.", "", 0, "torch"},
     {"argwhere", bi_nonzero, "torch.argwhere(input)", "Same as nonzero.", "", 1, "torch"},
     {"take", bi_take, "torch.take(input, index)", "input.flatten()[index], shaped like index.", "", 0, "torch"},
     {"count_nonzero", bi_count_nonzero, "torch.count_nonzero(input, dim=None)", "How many elements are not zero (along dim).", "", 0, "torch"},
-    {"mv", bi_products, "torch.mv(mat, vec)", "Matrix times vector.", "", 0, "torch"},
-    {"addmm", bi_products, "torch.addmm(input, mat1, mat2, beta=1, alpha=1)", "beta * input + alpha * (mat1 @ mat2).", "", 1, "torch"},
-    {"baddbmm", bi_products, "torch.baddbmm(input, batch1, batch2, beta=1, alpha=1)",
+    {"mv", bi_products, "torch.mv(input, vec)", "Matrix times vector.", "", 0, "torch"},
+    {"addmm", bi_products, "torch.addmm(input, mat1, mat2, *, beta=1, alpha=1)", "beta * input + alpha * (mat1 @ mat2).", "", 1, "torch"},
+    {"baddbmm", bi_products, "torch.baddbmm(input, batch1, batch2, *, beta=1, alpha=1)",
      "beta * input + alpha * bmm(batch1, batch2): a batched product added to input (an attention bias, say).", "", 2, "torch"},
-    {"addmv", bi_products, "torch.addmv(input, mat, vec, beta=1, alpha=1)", "beta * input + alpha * (mat @ vec).", "", 3, "torch"},
-    {"addbmm", bi_products, "torch.addbmm(input, batch1, batch2, beta=1, alpha=1)", "beta * input + alpha * the sum of the batch of products.", "", 4, "torch"},
+    {"addmv", bi_products, "torch.addmv(input, mat, vec, *, beta=1, alpha=1)", "beta * input + alpha * (mat @ vec).", "", 3, "torch"},
+    {"addbmm", bi_products, "torch.addbmm(input, batch1, batch2, *, beta=1, alpha=1)", "beta * input + alpha * the sum of the batch of products.", "", 4, "torch"},
     {"tensordot", bi_tensordot, "torch.tensordot(a, b, dims=2)", "Contracts the last dims of a with the first dims of b.", "", 0, "torch"},
     {"cross", bi_cross, "torch.cross(input, other, dim=None)", "Cross product of 3-vectors along dim.", "", 0, "torch"},
     {"roll", bi_roll, "torch.roll(input, shifts, dims=None)", "Shifts elements along dims, those falling off one end coming back at the other.", "", 0, "torch"},
@@ -880,25 +876,25 @@ const Builtin bi_torch_more[] = {
     {"tile", bi_tile, "torch.tile(input, dims)", "Repeats the tensor dims times along each dimension.", "", 0, "torch"},
     {"hstack", bi_hstack, "torch.hstack(tensors)", "Joins side by side (along dim 1; vectors end to end).", "", 0, "torch"},
     {"vstack", bi_hstack, "torch.vstack(tensors)", "Joins as rows (vectors become rows).", "", 1, "torch"},
-    MAPF("log1p", "torch", "torch.log1p(X)", "log(1 + x), accurate for small x.", 0),
-    MAPF("expm1", "torch", "torch.expm1(X)", "exp(x) - 1, accurate for small x.", 1),
-    MAPF("exp2", "torch", "torch.exp2(X)", "2 ** x.", 2),
-    MAPF("erf", "torch", "torch.erf(X)", "The error function.", 3),
-    MAPF("erfc", "torch", "torch.erfc(X)", "1 - erf(x).", 4),
-    MAPF("sinh", "torch", "torch.sinh(X)", "Hyperbolic sine.", 5),
-    MAPF("cosh", "torch", "torch.cosh(X)", "Hyperbolic cosine.", 6),
-    MAPF("asinh", "torch", "torch.asinh(X)", "Inverse hyperbolic sine.", 7),
-    MAPF("acosh", "torch", "torch.acosh(X)", "Inverse hyperbolic cosine.", 8),
-    MAPF("atanh", "torch", "torch.atanh(X)", "Inverse hyperbolic tangent.", 9),
-    MAPF("reciprocal", "torch", "torch.reciprocal(X)", "1 / x.", 10),
-    MAPF("trunc", "torch", "torch.trunc(X)", "Rounds toward zero.", 11),
-    MAPF("frac", "torch", "torch.frac(X)", "x - trunc(x).", 12),
-    MAPF("silu", "F", "F.silu(X)", "x * sigmoid(x).", 13),
-    MAPF("softplus", "F", "F.softplus(X)", "log(1 + exp(x)), a smooth ReLU.", 14),
-    MAPF("mish", "F", "F.mish(X)", "x * tanh(softplus(x)).", 15),
-    MAPF("hardtanh", "F", "F.hardtanh(X)", "x clipped to [-1, 1].", 16),
-    MAPF("logsigmoid", "F", "F.logsigmoid(X)", "log(sigmoid(x)).", 17),
-    MAPF("gelu", "F", "F.gelu(X, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
+    MAPF("log1p", "torch", "torch.log1p(input)", "log(1 + x), accurate for small x.", 0),
+    MAPF("expm1", "torch", "torch.expm1(input)", "exp(x) - 1, accurate for small x.", 1),
+    MAPF("exp2", "torch", "torch.exp2(input)", "2 ** x.", 2),
+    MAPF("erf", "torch", "torch.erf(input)", "The error function.", 3),
+    MAPF("erfc", "torch", "torch.erfc(input)", "1 - erf(x).", 4),
+    MAPF("sinh", "torch", "torch.sinh(input)", "Hyperbolic sine.", 5),
+    MAPF("cosh", "torch", "torch.cosh(input)", "Hyperbolic cosine.", 6),
+    MAPF("asinh", "torch", "torch.asinh(input)", "Inverse hyperbolic sine.", 7),
+    MAPF("acosh", "torch", "torch.acosh(input)", "Inverse hyperbolic cosine.", 8),
+    MAPF("atanh", "torch", "torch.atanh(input)", "Inverse hyperbolic tangent.", 9),
+    MAPF("reciprocal", "torch", "torch.reciprocal(input)", "1 / x.", 10),
+    MAPF("trunc", "torch", "torch.trunc(input)", "Rounds toward zero.", 11),
+    MAPF("frac", "torch", "torch.frac(input)", "x - trunc(x).", 12),
+    MAPF("silu", "F", "F.silu(input, inplace=False)", "x * sigmoid(x).", 13),
+    MAPF("softplus", "F", "F.softplus(input)", "log(1 + exp(x)), a smooth ReLU.", 14),
+    MAPF("mish", "F", "F.mish(input, inplace=False)", "x * tanh(softplus(x)).", 15),
+    MAPF("hardtanh", "F", "F.hardtanh(input)", "x clipped to [-1, 1].", 16),
+    MAPF("logsigmoid", "F", "F.logsigmoid(input)", "log(sigmoid(x)).", 17),
+    MAPF("gelu", "F", "F.gelu(input, *, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
     {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True, inplace=False)",
      "Zeroes each element with probability p and scales the rest by 1/(1-p); training=False returns input.", "§5.6", 0, "F"},
     {"linear", bi_f_linear, "F.linear(input, weight, bias=None)", "input @ weight.T + bias, what nn.Linear computes.", "", 0, "F"},

@@ -170,35 +170,30 @@ static Value *optim_new(Interp *I, const ObjClass *cls, Value *params, Value *de
     return opt;
 }
 
-/* The value given for keyword k (position i), else the default made by dflt. */
-static Value *opt_arg(Args *a, int i, const char *k, Value *dflt) {
-    Value *v = arg(a, i, k);
+/* The argument v (bound by args_bind; NULL when not given), else the default made by dflt. */
+static Value *opt_or(Value *v, Value *dflt) {
     if (v) { val_decref(dflt); return val_incref(v); }
     return dflt;
 }
 
-/* torch.optim.SGD(params, lr=required, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False,
- * foreach=None, differentiable=False) */
+/* torch.optim.SGD, its arguments bound by its declaration (SGD.__init__'s TypeErrors). */
 static Value *bi_sgd(Interp *I, Args *a) {
-    static const char *const kw[] = {"params", "lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize",
-                                     "foreach", "differentiable", NULL};
-    if (!args_check(I, a, 6, kw)) return NULL;
-    Value *params = arg(a, 0, "params");
-    if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
-    Value *lr = arg(a, 1, "lr");
+    Value *p[9];                                 /* params, lr, momentum, dampening, weight_decay, nesterov, maximize, foreach, differentiable */
+    if (!args_bind(I, a, p, 9)) return NULL;
+    Value *params = p[0], *lr = p[1];
     if (lr && !check_range(I, lr, "learning rate", false, true)) return NULL;
-    if (!check_range(I, arg(a, 2, "momentum"), "momentum value", false, true) || !check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, true))
+    if (!check_range(I, p[2], "momentum value", false, true) || !check_range(I, p[4], "weight_decay value", false, true))
         return NULL;
     Value *d = val_dict();
     Dict *dd = d->u.dict;
     dict_set(dd, "lr", lr ? val_incref(lr) : val_str("<required parameter>"));
-    dict_set(dd, "momentum", opt_arg(a, 2, "momentum", val_int(0)));
-    dict_set(dd, "dampening", opt_arg(a, 3, "dampening", val_int(0)));
-    dict_set(dd, "weight_decay", opt_arg(a, 4, "weight_decay", val_int(0)));
-    dict_set(dd, "nesterov", opt_arg(a, 5, "nesterov", val_bool(false)));
-    dict_set(dd, "maximize", opt_arg(a, -1, "maximize", val_bool(false)));
-    dict_set(dd, "foreach", opt_arg(a, -1, "foreach", val_none()));
-    dict_set(dd, "differentiable", opt_arg(a, -1, "differentiable", val_bool(false)));
+    dict_set(dd, "momentum", opt_or(p[2], val_int(0)));
+    dict_set(dd, "dampening", opt_or(p[3], val_int(0)));
+    dict_set(dd, "weight_decay", opt_or(p[4], val_int(0)));
+    dict_set(dd, "nesterov", opt_or(p[5], val_bool(false)));
+    dict_set(dd, "maximize", opt_or(p[6], val_bool(false)));
+    dict_set(dd, "foreach", opt_or(p[7], val_none()));
+    dict_set(dd, "differentiable", opt_or(p[8], val_bool(false)));
     bool nest = false;
     if (!val_truthy(dict_get(dd, "nesterov"), &nest)) nest = false;
     if (nest && (val_as_double(dict_get(dd, "momentum")) <= 0 || val_as_double(dict_get(dd, "dampening")) != 0)) {
@@ -208,19 +203,14 @@ static Value *bi_sgd(Interp *I, Args *a) {
     return optim_new(I, &SGDClass, params, d);
 }
 
-/* Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, foreach=None,
- * maximize=False, capturable=False, differentiable=False, fused=False) and AdamW (tag 1: weight_decay=0.01, no
- * differentiable or fused). */
+/* torch.optim.Adam and AdamW (tag 1: weight_decay=0.01, no differentiable or fused), their arguments bound by their
+ * declarations (the keyword-only parameters in PyTorch's order, which differs). */
 static Value *bi_adam(Interp *I, Args *a) {
     bool w = a->fn->tag == 1;
-    static const char *const kw[] = {"params", "lr", "betas", "eps", "weight_decay", "amsgrad", "foreach", "maximize",
-                                     "capturable", "differentiable", "fused", NULL};
-    static const char *const kww[] = {"params", "lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach",
-                                      "capturable", NULL};
-    if (!args_check(I, a, 6, w ? kww : kw)) return NULL;
-    Value *params = arg(a, 0, "params"), *betas = arg(a, 2, "betas");
-    if (!params) return rt_raise(I, "TypeError", "__init__() missing 1 required positional argument: 'params'");
-    if (!check_range(I, arg(a, 1, "lr"), "learning rate", false, false) || !check_range(I, arg(a, 3, "eps"), "epsilon value", false, false))
+    Value *p[11];                                /* the declaration's parameters; the keyword-only ones in its order */
+    if (!args_bind(I, a, p, 11)) return NULL;
+    Value *params = p[0], *betas = p[2];
+    if (!check_range(I, p[1], "learning rate", false, false) || !check_range(I, p[3], "epsilon value", false, false))
         return NULL;
     if (betas) {
         if (betas->kind != V_TUPLE && betas->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not subscriptable", val_type_name(betas));
@@ -230,26 +220,26 @@ static Value *bi_adam(Interp *I, Args *a) {
             !check_range(I, betas->u.seq.items[1], "beta parameter at index 1", true, false))
             return NULL;
     }
-    if (!check_range(I, arg(a, 4, "weight_decay"), "weight_decay value", false, false)) return NULL;
+    if (!check_range(I, p[4], "weight_decay value", false, false)) return NULL;
     Value *d = val_dict(), *b = val_tuple(2);
     val_seq_set(b, 0, val_float(0.9));
     val_seq_set(b, 1, val_float(0.999));
     Dict *dd = d->u.dict;
-    dict_set(dd, "lr", opt_arg(a, 1, "lr", val_float(1e-3)));
-    dict_set(dd, "betas", opt_arg(a, 2, "betas", b));
-    dict_set(dd, "eps", opt_arg(a, 3, "eps", val_float(1e-8)));
-    dict_set(dd, "weight_decay", opt_arg(a, 4, "weight_decay", w ? val_float(1e-2) : val_int(0)));
-    dict_set(dd, "amsgrad", opt_arg(a, 5, "amsgrad", val_bool(false)));
+    dict_set(dd, "lr", opt_or(p[1], val_float(1e-3)));
+    dict_set(dd, "betas", opt_or(p[2], b));
+    dict_set(dd, "eps", opt_or(p[3], val_float(1e-8)));
+    dict_set(dd, "weight_decay", opt_or(p[4], w ? val_float(1e-2) : val_int(0)));
+    dict_set(dd, "amsgrad", opt_or(p[5], val_bool(false)));
     if (w) {
-        dict_set(dd, "foreach", opt_arg(a, -1, "foreach", val_none()));
-        dict_set(dd, "maximize", opt_arg(a, -1, "maximize", val_bool(false)));
-        dict_set(dd, "capturable", opt_arg(a, -1, "capturable", val_bool(false)));
+        dict_set(dd, "foreach", opt_or(p[7], val_none()));
+        dict_set(dd, "maximize", opt_or(p[6], val_bool(false)));
+        dict_set(dd, "capturable", opt_or(p[8], val_bool(false)));
     } else {
-        dict_set(dd, "maximize", opt_arg(a, -1, "maximize", val_bool(false)));
-        dict_set(dd, "foreach", opt_arg(a, -1, "foreach", val_none()));
-        dict_set(dd, "capturable", opt_arg(a, -1, "capturable", val_bool(false)));
-        dict_set(dd, "differentiable", opt_arg(a, -1, "differentiable", val_bool(false)));
-        dict_set(dd, "fused", opt_arg(a, -1, "fused", val_bool(false)));
+        dict_set(dd, "maximize", opt_or(p[7], val_bool(false)));
+        dict_set(dd, "foreach", opt_or(p[6], val_none()));
+        dict_set(dd, "capturable", opt_or(p[8], val_bool(false)));
+        dict_set(dd, "differentiable", opt_or(p[9], val_bool(false)));
+        dict_set(dd, "fused", opt_or(p[10], val_bool(false)));
     }
     static const char *const off[] = {"capturable", "differentiable", "fused", NULL};
     for (int i = 0; off[i]; i++) {
@@ -420,9 +410,9 @@ static void update_free(Update *u) {
  * every parameter whose .grad is not None is updated by its group's options, as under torch.no_grad(), in the three
  * passes of struct Update. */
 static Value *m_step(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "closure", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *self = a->pos[0], *closure = arg(a, 1, "closure"), *loss = NULL;
+    Value *closure, *loss = NULL;                /* step is the class's own: SGD.step */
+    if (!args_bind_method(I, a, a->npos ? val_type_name(a->pos[0]) : "Optimizer", &closure, 1)) return NULL;
+    Value *self = a->pos[0];
     if (closure && closure->kind != V_NONE) {
         bool was = I->run.ag.grad_enabled;
         I->run.ag.grad_enabled = true;
@@ -482,10 +472,10 @@ static Value *m_step(Interp *I, Args *a) {
 
 /* optimizer.zero_grad(set_to_none=False): every parameter's .grad filled with zeros in place (or set to None). */
 static Value *m_zero_grad(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "set_to_none", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *sn;
+    if (!args_bind_method(I, a, "Optimizer", &sn, 1)) return NULL;
     bool none = false;
-    Value *sn = arg(a, 1, "set_to_none"), *groups = val_attr_get(a->pos[0], "param_groups");
+    Value *groups = val_attr_get(a->pos[0], "param_groups");
     if (sn && !arg_bool(I, sn, "set_to_none", &none)) return NULL;
     if (!groups || groups->kind != V_LIST) return rt_raise(I, "TypeError", "'%s' object is not iterable", groups ? val_type_name(groups) : "NoneType");
     for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
@@ -503,10 +493,8 @@ static Value *m_zero_grad(Interp *I, Args *a) {
 }
 
 static Value *m_add_param_group(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "param_group", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *g = arg(a, 1, "param_group");
-    if (!g) return rt_raise(I, "TypeError", "add_param_group() missing 1 required positional argument: 'param_group'");
+    Value *g;
+    if (!args_bind_method(I, a, "Optimizer", &g, 1)) return NULL;
     return add_group(I, a->pos[0], g) ? val_none() : NULL;
 }
 
@@ -552,8 +540,7 @@ static Value *dict_copy_but(Dict *d, const char *skip) {
 /* optimizer.state_dict(): {'state': {index: the parameter's state dict (the same dict)}, in the state's order, and
  * 'param_groups': each group's options with 'params' last, as the parameters' indices}. No student code runs. */
 static Value *m_state_dict(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
+    if (!args_bind_method(I, a, "Optimizer", NULL, 0)) return NULL;
     Value *self = a->pos[0], *groups = group_list(I, val_attr_get(self, "param_groups"), "optimizer.param_groups");
     Value *st = val_attr_get(self, "state");
     if (!groups) return NULL;
@@ -627,10 +614,9 @@ static Value *saved_param(Value *saved, Value *groups, const Value *key) {
  * parameters), then the state rebuilt keyed by this optimizer's parameters (a copy, cast to each one's dtype) and the
  * groups replaced by the saved options with this optimizer's parameters. Nothing changes when a check fails. */
 static Value *m_load_state_dict(Interp *I, Args *a) {
-    static const char *const kw[] = {"self", "state_dict", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *self = a->pos[0], *sdv = arg(a, 1, "state_dict");
-    if (!sdv) return rt_raise(I, "TypeError", "load_state_dict() missing 1 required positional argument: 'state_dict'");
+    Value *sdv;
+    if (!args_bind_method(I, a, "Optimizer", &sdv, 1)) return NULL;
+    Value *self = a->pos[0];
     if (sdv->kind != V_DICT) return rt_raise(I, "TypeError", "load_state_dict() expects the dict state_dict() made, not %s", val_type_name(sdv));
     Value *groups = group_list(I, val_attr_get(self, "param_groups"), "optimizer.param_groups");
     if (!groups) return NULL;
@@ -833,19 +819,19 @@ out:
 }
 
 const Builtin bi_torch_optim[] = {
-    {"SGD", bi_sgd, "torch.optim.SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False)",
+    {"SGD", bi_sgd, "torch.optim.SGD(params, lr=required, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False, foreach=None, differentiable=False)",
      "Stochastic gradient descent: step() moves each parameter p by -lr * p.grad, with weight_decay adding "
      "weight_decay * p to the grad, and momentum keeping a buffer b = momentum * b + (1 - dampening) * grad that "
      "replaces the grad (nesterov: grad + momentum * b). PyTorch 1.13's rule to the bit. params: model.parameters(), "
      "a list of tensors, or a list of dicts (param groups with their own lr ...); opt.param_groups[0]['lr'] = 0.01 "
      "changes the rate from the next step. The loop: loss.backward(); opt.step(); opt.zero_grad(). (d2l §12.4)", "", 0, "torch.optim"},
-    {"Adam", bi_adam, "torch.optim.Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, maximize=False)",
+    {"Adam", bi_adam, "torch.optim.Adam(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0, amsgrad=False, *, foreach=None, maximize=False, capturable=False, differentiable=False, fused=False)",
      "Adam (Kingma and Ba, 2015): each parameter keeps running means of its grad (m, betas[0]) and of its squared "
      "grad (v, betas[1]), and steps by -lr * m_hat / (sqrt(v_hat) + eps), the means corrected for their start at 0 "
      "(bias correction 1 - beta**t). weight_decay adds weight_decay * p to the grad (an L2 penalty); amsgrad divides "
      "by the largest v so far. opt.state[p] holds step, exp_avg and exp_avg_sq. PyTorch 1.13's arithmetic, so float32 "
      "parameters come out bit for bit as PyTorch's. The optimizer of the book's Transformer chapters (§11.7). (d2l §12.10)", "", 0, "torch.optim"},
-    {"AdamW", bi_adam, "torch.optim.AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *, maximize=False)",
+    {"AdamW", bi_adam, "torch.optim.AdamW(params, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False, *, maximize=False, foreach=None, capturable=False)",
      "Adam with decoupled weight decay (Loshchilov and Hutter): each step first multiplies the parameter by "
      "1 - lr * weight_decay, then takes Adam's step from the grad alone. PyTorch 1.13's arithmetic. (d2l §12.10)", "", 1, "torch.optim"},
     {"clip_grad_norm_", bi_clip_grad_norm, "torch.nn.utils.clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False)",

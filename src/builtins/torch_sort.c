@@ -43,10 +43,10 @@ static Value *pair_or_error(Interp *I, int rc, const char *kind, Tensor *v, Tens
     return torch_return_pair(kind, v, ix);
 }
 
-/* sort(X, dim=-1, descending=False, stable=False) / argsort (tag 1, indices only) / msort (tag 2: dim 0, values). */
+/* sort(input, dim=-1, descending=False, *, stable=False) / argsort (tag 1, indices only) / msort (tag 2: dim 0, values). */
 static Value *bi_sort(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim", "descending", "stable", NULL};
-    if (!args_check(I, a, a->fn->tag == 2 ? 1 : 3, kw)) return NULL;
+    Value *p[4] = {NULL, NULL, NULL, NULL};     /* input, dim, descending, stable (msort: input only) */
+    if (!args_bind(I, a, p, 4)) return NULL;
     Tensor *x = self_tensor(I, a);
     int64_t dim = a->fn->tag == 2 ? 0 : -1;
     bool desc = false, stable = false;
@@ -130,12 +130,12 @@ static Value *bi_median(Interp *I, Args *a) {
 }
 
 const Builtin bi_torch_sort[] = {
-    {"sort", bi_sort, "torch.sort(X, dim=-1, descending=False, stable=False)",
+    {"sort", bi_sort, "torch.sort(input, dim=-1, descending=False, *, stable=False)",
      "X sorted along dim, with where each value came from: torch.return_types.sort(values=..., indices=...). "
      "Unpack it (v, i = X.sort()) or read .values and .indices. NaN sorts as the largest value.", "", 0, "torch"},
-    {"argsort", bi_sort, "torch.argsort(X, dim=-1, descending=False, stable=False)",
+    {"argsort", bi_sort, "torch.argsort(input, dim=-1, descending=False, *, stable=False)",
      "The positions that sort X along dim: X.sort().indices.", "", 1, "torch"},
-    {"msort", bi_sort, "torch.msort(X)", "X sorted along dim 0: the values of X.sort(dim=0).", "", 2, "torch"},
+    {"msort", bi_sort, "torch.msort(input)", "X sorted along dim 0: the values of X.sort(dim=0).", "", 2, "torch"},
     {"topk", bi_topk, "torch.topk(input, k, dim=-1, largest=True, sorted=True)",
      "The k largest values along dim (smallest with largest=False) and their positions: "
      "torch.return_types.topk(values=..., indices=...).", "", 0, "torch"},

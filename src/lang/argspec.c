@@ -289,11 +289,17 @@ static bool cpython_check(Interp *I, const char *fname, const char *bare, const 
 }
 
 /* Argument Clinic's words for a missing argument of one of Python's own functions that take keywords: the first
- * one, "pow() missing required argument 'exp' (pos 2)". false (raised) when one is missing. */
-static bool clinic_missing(Interp *I, const char *fname, const Params *ps, Value *const *out, bool is_type) {
+ * one, "pow() missing required argument 'exp' (pos 2)"; a positional-only one is counted, "sum() takes at least 1
+ * positional argument (0 given)". false (raised) when one is missing; npos: the positional arguments given. */
+static bool clinic_missing(Interp *I, const char *fname, const Params *ps, Value *const *out, bool is_type, int npos) {
     for (int i = 0; i < ps->n; i++)
         if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) {
-            if (is_type)                         /* a type's own constructor (enumerate) names no position */
+            int minpos = 0;
+            while (minpos < ps->n && ps->p[minpos].posonly && !ps->p[minpos].has_default) minpos++;
+            if (ps->p[i].posonly)
+                rt_raise(I, "TypeError", "%s() takes %s %d positional argument%s (%d given)", fname,
+                         minpos < ps->npositional ? "at least" : "exactly", minpos, minpos == 1 ? "" : "s", npos);
+            else if (is_type)                         /* a type's own constructor (enumerate) names no position */
                 rt_raise(I, "TypeError", "%s() missing required argument '%.*s'", fname, ps->p[i].len, ps->p[i].name);
             else
                 rt_raise(I, "TypeError", "%s() missing required argument '%.*s' (pos %d)", fname, ps->p[i].len, ps->p[i].name, i + 1);
@@ -314,9 +320,14 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
     bool self_counted = w->self_counted, torch_style = w->torch_style, clinic = w->clinic;
     for (int i = 0; i < nout; i++) out[i] = NULL;
     if (clinic && ps->varargs < 0 && !ps->varkw && (a->npos > ps->npositional || a->npos + a->nkw > ps->n)) {
-        if (raise)                               /* Argument Clinic counts every argument first */
+        if (raise && a->npos + a->nkw > ps->n)   /* Argument Clinic counts every argument first */
             rt_raise(I, "TypeError", "%s() takes %s %d argument%s (%d given)", fname, ps->nrequired == ps->n ? "exactly" : "at most",
                      ps->n, ps->n == 1 ? "" : "s", a->npos + a->nkw);
+        else if (raise && ps->npositional == 0)  /* then the positional ones: list.sort(*, key=None, reverse=False) */
+            rt_raise(I, "TypeError", "%s() takes no positional arguments", fname);
+        else if (raise)
+            rt_raise(I, "TypeError", "%s() takes %s %d positional argument%s (%d given)", fname,
+                     ps->nrequired == ps->npositional ? "exactly" : "at most", ps->npositional, ps->npositional == 1 ? "" : "s", a->npos);
         return false;
     }
     if (a->npos > ps->npositional && ps->varargs < 0) {
@@ -346,7 +357,7 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
             if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) return false;
         return true;
     }
-    if (clinic) return clinic_missing(I, fname, ps, out, w->is_type);
+    if (clinic) return clinic_missing(I, fname, ps, out, w->is_type, a->npos);
     return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
 }
 
