@@ -201,8 +201,15 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
         (p_[4] && !arg_double(I, p_[4], "lr", &lr)) || (p_[5] && !arg_bool(I, p_[5], "quiet", &quiet)) ||
         (p_[6] && !arg_int(I, p_[6], "seed", &seed)))
         return NULL;
-    if (n <= KBACK || n > VOCAB || d < 1 || d > 256 || max_len < n || max_len > 4096 || steps < 0 || steps > 10000 || !(lr > 0 && lr < 1000))
-        return rt_error(I, "learnable_pe: need 3 <= n <= 32, 1 <= d <= 256, n <= max_len <= 4096, 0 <= steps <= 10000 and 0 < lr < 1000");
+    if (n <= KBACK || n > VOCAB)
+        return rt_error(I, "learnable_pe: n=%lld, but the training length n must be from %d to %d", (long long)n, KBACK + 1, VOCAB);
+    if (d < 1 || d > 256) return rt_error(I, "learnable_pe: d=%lld, but d must be from 1 to 256", (long long)d);
+    if (max_len < n)
+        return rt_error(I, "learnable_pe: max_len=%lld is less than n=%lld: the table needs a row for every training position",
+                        (long long)max_len, (long long)n);
+    if (max_len > 4096) return rt_error(I, "learnable_pe: max_len=%lld, but max_len can be at most 4096", (long long)max_len);
+    if (steps < 0 || steps > 10000) return rt_error(I, "learnable_pe: steps=%lld, but steps must be from 0 to 10000", (long long)steps);
+    if (!(lr > 0 && lr < 1000)) return rt_error(I, "learnable_pe: lr=%g, but lr must be above 0 and below 1000", lr);
     AgContext c;
     ag_context_init(&c, I->run.ten);                                  /* grad mode on, whatever the caller's */
     Rng g;
