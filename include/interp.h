@@ -285,9 +285,8 @@ Value *interp_lookup(Interp *I, const char *name);   /* borrowed; NULL when unde
 void interp_set_global(Interp *I, const char *name, Value *v);   /* steals v */
 
 /* Argument helpers for builtins. arg(I, a, i, "name") finds positional i or keyword name (borrowed, NULL when
- * absent). args_check rejects unknown keywords and too many positionals with a message naming the function. */
+ * absent); the arguments are checked against the builtin's declaration first, by args_bind and its siblings. */
 Value *arg(Args *a, int i, const char *name);
-bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 /* The arguments of the builtin a->fn bound by its one declaration, its signature (argspec.c): out[i] is the argument
  * of the i-th named parameter (borrowed; NULL when absent and it has a default; for *name, the first of the
  * positional arguments it takes, a->pos from there on). Python's TypeErrors otherwise: too many positional
