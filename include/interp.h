@@ -312,6 +312,9 @@ bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int no
 bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
+/* The name of the i-th named parameter of a signature's first form into out (n bytes): d2l's save_hyperparameters
+ * names the attributes it sets by it. false when there is none or it does not fit. */
+bool args_param_name(const char *signature, int i, char *out, size_t n);
 void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 /* n ints from items (a list's or tuple's items, or positional arguments) into out, each as arg_int reads it. The

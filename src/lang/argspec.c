@@ -228,6 +228,14 @@ int args_param_count(const char *signature) {
     return n;
 }
 
+bool args_param_name(const char *signature, int i, char *out, size_t n) {
+    Params ps;
+    if (!params_parse(signature, &ps) || i < 0 || i >= ps.n || (size_t)ps.p[i].len >= n) return false;
+    memcpy(out, ps.p[i].name, (size_t)ps.p[i].len);
+    out[ps.p[i].len] = 0;
+    return true;
+}
+
 static bool param_is(const Param *p, const char *name) { return (int)strlen(name) == p->len && !strncmp(p->name, name, (size_t)p->len); }
 
 /* Python's TypeError for the required parameters no argument filled: "f() missing 1 required positional argument:
