@@ -285,9 +285,8 @@ Value *interp_lookup(Interp *I, const char *name);   /* borrowed; NULL when unde
 void interp_set_global(Interp *I, const char *name, Value *v);   /* steals v */
 
 /* Argument helpers for builtins. arg(I, a, i, "name") finds positional i or keyword name (borrowed, NULL when
- * absent). args_check rejects unknown keywords and too many positionals with a message naming the function. */
+ * absent); the arguments are checked against the builtin's declaration first, by args_bind and its siblings. */
 Value *arg(Args *a, int i, const char *name);
-bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames);
 /* The arguments of the builtin a->fn bound by its one declaration, its signature (argspec.c): out[i] is the argument
  * of the i-th named parameter (borrowed; NULL when absent and it has a default; for *name, the first of the
  * positional arguments it takes, a->pos from there on). Python's TypeErrors otherwise: too many positional
@@ -313,6 +312,9 @@ bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int no
 bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
+/* The name of the i-th named parameter of a signature's first form into out (n bytes): d2l's save_hyperparameters
+ * names the attributes it sets by it. false when there is none or it does not fit. */
+bool args_param_name(const char *signature, int i, char *out, size_t n);
 void args_specs_free(struct ArgSpecs *s);            /* interp_free's: the parameters args_bind kept */
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 /* n ints from items (a list's or tuple's items, or positional arguments) into out, each as arg_int reads it. The

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """What the chapter's functions and lessons put before a student is documented and fits an 80-column terminal.
 
- 1. help NAME documents every keyword a chapter builtin accepts: the names its args_check list and its arg() calls
-    accept, read from the C source (src/builtins/d2l_*.c, entries whose section is §11...). Its signature promises
+ 1. help NAME documents every keyword a chapter builtin accepts: the names its declaration (args_bind) and its arg()
+    calls accept, read from the C source (src/builtins/d2l_*.c, entries whose section is §11...). Its signature promises
     no keyword the builtin refuses, and the builtin refuses a keyword it does not know (nothing silently ignored).
  2. Every line the chapter's reports print (complexity, receptive_field, measure_layers, binary_vs_sinusoid,
     rotation, stack_attention, learnable_pe, help) is at most 80 display columns, over the range of their arguments.
@@ -37,7 +37,7 @@ def c_strings(fragment):
 
 def builtins_of(path):
     """(functions, entries) of one builtins file: for each builtin function, the keyword names it accepts (its
-    args_check lists and the names given to arg()) and whether it calls args_check; each table entry's name,
+    keyword lists and the names given to arg()) and whether it binds its declaration (args_bind...); each table entry's name,
     function, signature, help and section."""
     src = open(path, encoding="utf-8").read()
     funcs = {}
@@ -47,7 +47,7 @@ def builtins_of(path):
         for lst in re.findall(r"static const char \*const \w+\[\] = \{([^}]*)\}", body):
             names |= set(re.findall(r'"(\w+)"', lst))
         names |= set(re.findall(r'\barg\(a, \d+, "(\w+)"\)', body))
-        funcs[m.group(1)] = (names, "args_check(" in body or "args_bind(" in body, "args_bind(" in body)
+        funcs[m.group(1)] = (names, "args_bind" in body, "args_bind(" in body)
     entries = []
     lit = r'((?:"(?:[^"\\]|\\.)*"\s*)+)'
     for t in re.finditer(r"const Builtin (\w+)\[\] = \{(.*?)\n\s*\{NULL", src, re.S):

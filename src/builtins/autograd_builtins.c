@@ -153,11 +153,8 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
 /* ---- tensor methods ---- */
 
 static Value *m_requires_grad_(Interp *I, Args *a) {
-    Args rest = *a;                              /* PyTorch's C++ parser counts no self: "requires_grad_() takes from 0 */
-    rest.pos++;                                  /* to 1 positional arguments", a function's words */
-    rest.npos--;
-    Value *x = a->pos[0], *f;
-    if (!args_bind(I, &rest, &f, 1)) return NULL;
+    Value *x = a->pos[0], *f;                    /* PyTorch's C++ parser counts no self: "requires_grad_() takes from 0 */
+    if (!args_bind(I, a, &f, 1)) return NULL;    /* to 1 positional arguments", X.'s form (argspec.c) */
     bool on = true;
     if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
     if (!x->ag) x->ag = ag_meta_new(false);

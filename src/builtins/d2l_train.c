@@ -39,14 +39,16 @@ static bool attr_double(Interp *I, Value *obj, const char *name, double *out) {
     return ok;
 }
 
-/* Records the arguments of a builtin __init__ as save_hyperparameters() does: each name gets its argument or its
- * default (made by dflt[i], a new reference), and self.hparams holds them all. */
-static bool save_args(Interp *I, Value *self, Value *const *args, const char *const *names, Value *(*dflt)(int)) {
+/* Records the arguments of a builtin __init__ as save_hyperparameters() does: each parameter of its declaration
+ * (signature), by its name there, gets its argument or its default (made by dflt(i), a new reference), and
+ * self.hparams holds them all. */
+static bool save_args(Interp *I, Value *self, Value *const *args, const char *signature, Value *(*dflt)(int)) {
     Value *hp = val_dict();
-    for (int i = 0; names[i]; i++) {
+    char name[64];
+    for (int i = 0; args_param_name(signature, i, name, sizeof name); i++) {
         Value *v = args[i], *val = v ? val_incref(v) : dflt(i);
-        dict_set(hp->u.dict, names[i], val_incref(val));
-        if (!set_attr(I, self, names[i], val)) { val_decref(hp); return false; }
+        dict_set(hp->u.dict, name, val_incref(val));
+        if (!set_attr(I, self, name, val)) { val_decref(hp); return false; }
     }
     return set_attr(I, self, "hparams", hp);
 }
@@ -72,9 +74,6 @@ Value *d2l_hyperparameters_class(void) {
 }
 
 /* ---- d2l.ProgressBoard ---- */
-
-static const char *const board_names[] = {"xlabel", "ylabel", "xlim", "ylim", "xscale", "yscale", "ls", "colors", "fig",
-                                          "axes", "figsize", "display", NULL};
 
 static Value *str_list(const char *const *s) {
     Value *l = val_list(0);
@@ -102,9 +101,9 @@ static Value *board_default(int i) {
 /* ProgressBoard.__init__(xlabel=None, ylabel=None, xlim=None, ylim=None, xscale='linear', yscale='linear',
  * ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'], fig=None, axes=None, figsize=(3.5, 2.5), display=True) */
 static Value *m_board_init(Interp *I, Args *a) {
-    Value *p[12];                                /* board_names, in the declaration's order */
+    Value *p[12];                                /* the declaration's parameters, in its order */
     if (!args_bind_method(I, a, "ProgressBoard", p, 12)) return NULL;
-    return save_args(I, a->pos[0], p, board_names, board_default) ? val_none() : NULL;
+    return save_args(I, a->pos[0], p, a->fn->signature, board_default) ? val_none() : NULL;
 }
 
 /* A number of the board: an int, a float or a tensor of one value (the book hands it d2l.numpy(loss)). */
@@ -258,10 +257,9 @@ static Value *trainer_default(int i) { (void)i; return val_int(0); }
 /* Trainer.__init__(max_epochs, num_gpus=0, gradient_clip_val=0): the hyperparameters, and self.gpus, the GPUs
  * among the first num_gpus that there are: none here (attn computes on the CPU), as d2l on a machine without one. */
 static Value *m_trainer_init(Interp *I, Args *a) {
-    static const char *const names[] = {"max_epochs", "num_gpus", "gradient_clip_val", NULL};
-    Value *p[3];
+    Value *p[3];                                 /* max_epochs, num_gpus, gradient_clip_val */
     if (!args_bind_method(I, a, "Trainer", p, 3)) return NULL;
-    if (!save_args(I, a->pos[0], p, names, trainer_default)) return NULL;
+    if (!save_args(I, a->pos[0], p, a->fn->signature, trainer_default)) return NULL;
     return set_attr(I, a->pos[0], "gpus", val_list(0)) ? val_none() : NULL;
 }
 

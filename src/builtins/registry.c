@@ -127,6 +127,7 @@ bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 static bool builtins_python_own(const Builtin *b) {
     for (const Builtin *t = bi_python; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_classes; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_decorators; t->name; t++) if (b == t) return true;
     const Builtin *const methods[] = {bi_str_methods, bi_list_methods, bi_dict_methods, bi_set_methods, bi_view_methods};
     for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
         for (const Builtin *t = methods[k]; t->name; t++) if (b == t) return true;

@@ -81,9 +81,9 @@ static Value *m_cast(Interp *I, Args *a) {
  * device, checked for every call, is the CPU); X.type(dtype), and X.type() the legacy name. X itself when the dtype
  * does not change, as in PyTorch. */
 static Value *m_to(Interp *I, Args *a) {
-    static const char *const kw[] = {"", "dtype", "device", "non_blocking", "copy", NULL};
+    Value *p_[4];                                /* the forms' parameters: read below by kind, as PyTorch's overloads */
     bool type = !strcmp(a->fn->name, "type");
-    if (!args_check(I, a, type ? 2 : 3, kw)) return NULL;
+    if (args_bind_form(I, a, p_, 4) < 0) return NULL;
     if (type && a->npos == 1 && !arg(a, -1, "dtype")) {        /* X.type(): 'torch.FloatTensor' */
         DType t = self(a)->dtype;
         return val_str(t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
@@ -239,11 +239,11 @@ static Value *m_inplace(Interp *I, Args *a) {
     if (records && !(fill && val_is_number(fill) && ag_requires_grad(x->ag))) return inplace_recorded(I, a);
     if (fill && I->run.ag.grad_enabled && ag_requires_grad(x->ag)) {
         /* autograd's masked_fill_: MaskedFillBackward0, or CopySlices through a view */
-        static const char *const kw[] = {"self", "mask", "value", NULL};
-        if (!args_check(I, a, 3, kw)) return NULL;
-        Value *m = arg(a, 1, "mask"), *v = arg(a, 2, "value");
+        Value *p_[2];                            /* mask, value ("X.masked_fill_(mask, value)") */
+        if (!args_bind(I, a, p_, 2)) return NULL;
+        Value *m = p_[0], *v = p_[1];
         double val;
-        if (!m || !v || m->kind != V_TENSOR || m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill_(mask, value) needs a bool mask and a value");
+        if (m->kind != V_TENSOR || m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill_(mask, value) needs a bool mask and a value");
         if (!arg_double(I, v, "value", &val)) return NULL;
         if (ag_masked_fill_(&I->run.ag, x->u.t, &x->ag, m->u.t, val) < 0) return rt_tensor_error(I);
         return val_incref(x);
@@ -279,19 +279,17 @@ static Value *m_element_size(Interp *I, Args *a) { return val_int((int64_t)ten_d
 /* X.new_zeros(size) / new_ones (tag 1) / new_full(size, v) (2) / new_empty (3) / new_tensor(data) (4): X's dtype
  * unless dtype= says otherwise. */
 static Value *m_new(Interp *I, Args *a) {
-    static const char *const kw[] = {"size", "fill_value", "dtype", "device", "requires_grad", NULL};
-    static const char *const kw_data[] = {"data", "dtype", "device", "requires_grad", NULL};
+    Value *p_[5];                                /* size (data), [fill_value,] dtype, device, requires_grad */
+    if (!args_bind(I, a, p_, 5)) return NULL;
     int tag = a->fn->tag;
-    Args b = *a;
+    Args b = *a;                                 /* the arguments after X, which arg() and arg_shape read */
     b.pos = a->pos + 1;
     b.npos = a->npos - 1;
-    if (!args_check(I, &b, tag == 2 ? 2 : tag == 4 ? 1 : -1, tag == 4 ? kw_data : kw)) return NULL;
     bool has;
     DType dt = self(a)->dtype;
     if (!get_dtype(I, &b, &has, &dt)) return NULL;
     if (tag == 4) {
-        Value *data = arg(&b, 0, "data");
-        if (!data) return rt_error(I, "new_tensor(data) needs data");
+        Value *data = p_[0];
         Tensor *t = interp_to_tensor(I, data, true, dt);
         return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
     }
@@ -299,8 +297,7 @@ static Value *m_new(Interp *I, Args *a) {
     int nd;
     double v = tag == 1 ? 1 : 0;
     if (tag == 2) {
-        Value *sz = arg(&b, 0, "size"), *fv = arg(&b, 1, "fill_value");
-        if (!sz || !fv) return rt_error(I, "new_full(size, fill_value) needs both");
+        Value *sz = p_[0], *fv = p_[1];
         Args sa = {&sz, 1, NULL, NULL, 0, a->fname, NULL};
         if (!arg_shape(I, &sa, 0, shape, &nd) || !arg_double(I, fv, "fill_value", &v)) return NULL;
     } else if (!arg_shape(I, &b, 0, shape, &nd)) return NULL;
@@ -332,8 +329,8 @@ const Builtin bi_tensor_methods[] = {
     {"long", m_cast, "X.long()", "X as int64, floats truncated toward zero (X itself when it already is).", "", DT_I64, "X"},
     {"int", m_cast, "X.int()", "An integer copy (int64 in attn).", "", DT_I64, "X"},
     {"bool", m_cast, "X.bool()", "X as bool: nonzero is True (X itself when it already is).", "", DT_BOOL, "X"},
-    {"to", m_to, "X.to(dtype) / X.to(device)", "X with another dtype (X itself when nothing changes); devices other than the CPU are ignored.", "", 0, "X"},
-    {"type", m_to, "X.type(dtype)", "A copy with another dtype.", "", 0, "X"},
+    {"to", m_to, "X.to(dtype, non_blocking=False, copy=False) / X.to(device=None, dtype=None, non_blocking=False, copy=False) / X.to(other, non_blocking=False, copy=False)", "X with another dtype (X itself when nothing changes); devices other than the CPU are ignored.", "", 0, "X"},
+    {"type", m_to, "X.type(dtype=None, non_blocking=False)", "A copy with another dtype.", "", 0, "X"},
     {"size", m_size, "X.size(dim=None)", "The shape (torch.Size), or one dimension.", "", 0, "X"},
     {"dim", m_dim, "X.dim()", "Number of dimensions.", "", 0, "X"},
     {"ndimension", m_dim, "X.ndimension()", "Number of dimensions.", "", 0, "X"},
@@ -346,11 +343,11 @@ const Builtin bi_tensor_methods[] = {
     {"view_as", m_view_as, "X.view_as(Y)", "X viewed with Y's shape (as X.view(Y.shape)).", "", 0, "X"},
     {"expand_as", m_view_as, "X.expand_as(Y)", "X broadcast to Y's shape, as a view.", "", 1, "X"},
     {"element_size", m_element_size, "X.element_size()", "Bytes per element: 4 for float32, 8 for float64 and int64, 1 for bool.", "", 0, "X"},
-    {"new_zeros", m_new, "X.new_zeros(size)", "Zeros of X's dtype.", "", 0, "X"},
-    {"new_ones", m_new, "X.new_ones(size)", "Ones of X's dtype.", "", 1, "X"},
-    {"new_full", m_new, "X.new_full(size, fill_value)", "A tensor of X's dtype filled with fill_value.", "", 2, "X"},
-    {"new_empty", m_new, "X.new_empty(size)", "A new tensor of X's dtype (attn fills it with zeros).", "", 3, "X"},
-    {"new_tensor", m_new, "X.new_tensor(data)", "A tensor of X's dtype from data.", "", 4, "X"},
+    {"new_zeros", m_new, "X.new_zeros(*size, dtype=None, device=None, requires_grad=False)", "Zeros of X's dtype.", "", 0, "X"},
+    {"new_ones", m_new, "X.new_ones(*size, dtype=None, device=None, requires_grad=False)", "Ones of X's dtype.", "", 1, "X"},
+    {"new_full", m_new, "X.new_full(size, fill_value, *, dtype=None, device=None, requires_grad=False)", "A tensor of X's dtype filled with fill_value.", "", 2, "X"},
+    {"new_empty", m_new, "X.new_empty(*size, dtype=None, device=None, requires_grad=False)", "A new tensor of X's dtype (attn fills it with zeros).", "", 3, "X"},
+    {"new_tensor", m_new, "X.new_tensor(data, *, dtype=None, device=None, requires_grad=False)", "A tensor of X's dtype from data.", "", 4, "X"},
     {"is_floating_point", m_is_floating_point, "X.is_floating_point()", "True for float32 and float64.", "", 0, "X"},
     INPLACE("add_", "X.add_(Y, alpha=1)", "X += alpha * Y."),
     INPLACE("sub_", "X.sub_(Y, alpha=1)", "X -= alpha * Y."),

@@ -57,8 +57,8 @@ static Value *ag_self(Interp *I, Args *a) {
 }
 
 static Value *bi_reshape(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "shape", "size", NULL};
-    if (!args_check(I, a, -1, kw)) return NULL;
+    Value *p_[2];                               /* input, shape ("torch.reshape(input, shape) / X.reshape(*shape)") */
+    if (args_bind_form(I, a, p_, 2) < 0) return NULL;      /* X.view(*size): its one form */
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     int64_t sh[TEN_MAX_DIMS];
@@ -74,12 +74,11 @@ static Value *bi_reshape(Interp *I, Args *a) {
 }
 
 static Value *bi_transpose(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dim0", "dim1", NULL};
-    if (!args_check(I, a, 3, kw)) return NULL;
+    Value *p_[3];                               /* input, dim0, dim1 (swapaxes: axis0, axis1) */
+    if (!args_bind(I, a, p_, 3)) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
-    Value *d0 = arg(a, 1, "dim0"), *d1 = arg(a, 2, "dim1");
-    if (!d0 || !d1) return rt_error(I, "transpose(X, dim0, dim1) needs two dims, e.g. X.transpose(1, 2)");
+    Value *d0 = p_[1], *d1 = p_[2];
     int64_t a0, a1;
     if (!arg_int(I, d0, "dim0", &a0) || !arg_int(I, d1, "dim1", &a1) || !dim_fits(I, a0, x->ndim) || !dim_fits(I, a1, x->ndim)) return NULL;
     Value *g = ag_self(I, a);
@@ -97,8 +96,8 @@ static Value *bi_t(Interp *I, Args *a) {
 }
 
 static Value *bi_permute(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dims", NULL};
-    if (!args_check(I, a, -1, kw)) return NULL;
+    Value *p_[2];                               /* input, dims ("torch.permute(input, dims) / X.permute(*dims)") */
+    if (args_bind_form(I, a, p_, 2) < 0) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     int64_t d[TEN_MAX_DIMS];
@@ -158,10 +157,9 @@ static Value *bi_flatten(Interp *I, Args *a) {
 
 /* cat / stack: tag 0 / 1 */
 static Value *bi_cat(Interp *I, Args *a) {
-    static const char *const kw[] = {"tensors", "dim", "axis", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *ts = arg(a, 0, "tensors"), *dv = arg(a, 1, "dim");
-    if (!dv) dv = arg(a, -1, "axis");
+    Value *p_[2];                               /* tensors, dim (or axis: "torch.cat(tensors, dim=0) / torch.cat(tensors, axis=0)") */
+    if (args_bind_form(I, a, p_, 2) < 0) return NULL;
+    Value *ts = p_[0], *dv = p_[1];
     if (!ts || (ts->kind != V_LIST && ts->kind != V_TUPLE)) return rt_error(I, "%s() needs a list or tuple of tensors, e.g. torch.%s((X, Y), dim=0)", a->fname, a->fname);
     int64_t d = 0;
     if (dv && !arg_int(I, dv, "dim", &d)) return NULL;
@@ -225,8 +223,8 @@ static Value *bi_tril(Interp *I, Args *a) {
 }
 
 static Value *bi_flip(Interp *I, Args *a) {
-    static const char *const kw[] = {"input", "dims", NULL};
-    if (!args_check(I, a, -1, kw)) return NULL;
+    Value *p_[2];                               /* input, dims ("torch.flip(input, dims) / X.flip(*dims)") */
+    if (args_bind_form(I, a, p_, 2) < 0) return NULL;
     Tensor *x = self_tensor(I, a);
     if (!x) return NULL;
     int64_t d[TEN_MAX_DIMS];
@@ -328,16 +326,14 @@ static Value *split_sizes(Interp *I, Tensor *x, int d, const int64_t *sizes, int
 /* split(X, size_or_sizes, dim=0): pieces of `size` (the last may be shorter) or of the listed sizes; chunk(X,
  * chunks, dim=0): pieces of ceil(len / chunks), so there may be fewer than chunks. All views. */
 static Value *bi_split(Interp *I, Args *a) {
-    static const char *const kw_split[] = {"tensor", "split_size_or_sections", "dim", NULL};
-    static const char *const kw_chunk[] = {"input", "chunks", "dim", NULL};
+    Value *p_[3];                               /* tensor (chunk: input), split_size_or_sections (chunks), dim */
     bool chunk = a->fn->tag == 1;
-    if (!args_check(I, a, 3, chunk ? kw_chunk : kw_split)) return NULL;
-    Value *xv = arg(a, 0, chunk ? "input" : "tensor"), *sv = arg(a, 1, chunk ? "chunks" : "split_size_or_sections");
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor as its first argument", a->fname);
-    if (!sv) return rt_error(I, chunk ? "chunk(X, chunks, dim=0) needs the number of chunks" : "split(X, size, dim=0) needs a size or a list of sizes");
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    Value *xv = p_[0], *sv = p_[1];
+    if (xv->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor as its first argument", a->fname);
     Tensor *x = xv->u.t;
-    int64_t d;
-    if (!dim_arg(I, a, 2, "dim", 0, &d)) return NULL;
+    int64_t d = 0;
+    if (p_[2] && !arg_int(I, p_[2], "dim", &d)) return NULL;
     if (x->ndim == 0) return rt_error(I, "%s expects at least a 1-dimensional tensor", a->fname);
     int nd = norm_dim64_in(I->run.ten, d, x->ndim);
     if (nd < 0) return rt_tensor_error(I);
@@ -459,41 +455,41 @@ static Value *bi_numel(Interp *I, Args *a) {
 /* Tensor methods that are not torch functions. */
 const Builtin bi_torch_shape_methods[] = {
     {"nelement", bi_numel, "X.nelement()", "Number of elements (as X.numel()).", "", 0, "X"},
-    {"view", bi_reshape, "X.view(*shape)",
+    {"view", bi_reshape, "X.view(*size)",
      "X with a new shape, sharing its elements: a view, never a copy. Fails when X's strides do not allow it (after a "
      "transpose, say): then use X.contiguous().view(...) or X.reshape(...).", "", 1, "X"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_torch_shape[] = {
-    {"reshape", bi_reshape, "torch.reshape(X, shape) / X.reshape(*shape)",
+    {"reshape", bi_reshape, "torch.reshape(input, shape) / X.reshape(*shape)",
      "Same elements, new shape; one dim may be -1. A view of X when its strides allow (always when X is contiguous), "
      "else a copy, exactly as PyTorch decides: writing into the result may or may not change X.", "§2.1", 0, "torch"},
-    {"transpose", bi_transpose, "torch.transpose(X, dim0, dim1)",
+    {"transpose", bi_transpose, "torch.transpose(input, dim0, dim1)",
      "Swaps two dimensions: a view (no element moves; X.transpose(0, 1).is_contiguous() is False for a matrix).", "§2.3", 0, "torch"},
-    {"permute", bi_permute, "torch.permute(X, dims)",
+    {"permute", bi_permute, "torch.permute(input, dims) / X.permute(*dims)",
      "Reorders dimensions, as a view (§11.5's transpose_qkv uses (0, 2, 1, 3), then reshape copies).", "§11.5", 0, "torch"},
     {"unsqueeze", bi_squeeze, "torch.unsqueeze(input, dim)", "Inserts a dimension of size 1 at dim (a view).", "§2.1", 0, "torch"},
     {"squeeze", bi_squeeze, "torch.squeeze(input, dim=None)", "Removes dimensions of size 1 (a view).", "§2.1", 1, "torch"},
     {"flatten", bi_flatten, "torch.flatten(input, start_dim=0, end_dim=-1)", "Merges dimensions into one (as reshape: a view when it can be).", "", 0, "torch"},
-    {"cat", bi_cat, "torch.cat(tensors, dim=0)", "Joins tensors along an existing dimension.", "§2.1", 0, "torch"},
-    {"concat", bi_cat, "torch.concat(tensors, dim=0)", "Same as cat.", "", 0, "torch"},
-    {"stack", bi_cat, "torch.stack(tensors, dim=0)", "Joins same-shaped tensors along a new dimension.", "", 1, "torch"},
+    {"cat", bi_cat, "torch.cat(tensors, dim=0) / torch.cat(tensors, axis=0)", "Joins tensors along an existing dimension.", "§2.1", 0, "torch"},
+    {"concat", bi_cat, "torch.concat(tensors, dim=0) / torch.concat(tensors, axis=0)", "Same as cat.", "", 0, "torch"},
+    {"stack", bi_cat, "torch.stack(tensors, dim=0) / torch.stack(tensors, axis=0)", "Joins same-shaped tensors along a new dimension.", "", 1, "torch"},
     {"repeat_interleave", bi_repeat_interleave, "torch.repeat_interleave(input, repeats, dim=None)",
      "Repeats each element: §11.3 repeats valid_lens for every query this way.", "§11.3", 0, "torch"},
     {"tril", bi_tril, "torch.tril(input, diagonal=0)", "Keeps the lower triangle (a causal mask).", "", 0, "torch"},
     {"triu", bi_tril, "torch.triu(input, diagonal=0)", "Keeps the upper triangle.", "", 1, "torch"},
-    {"flip", bi_flip, "torch.flip(X, dims)", "Reverses the order along dims.", "", 0, "torch"},
+    {"flip", bi_flip, "torch.flip(input, dims) / X.flip(*dims)", "Reverses the order along dims.", "", 0, "torch"},
     {"numel", bi_numel, "torch.numel(X)", "Number of elements.", "", 0, "torch"},
     {"t", bi_t, "torch.t(X)", "Transpose of a matrix, as a view (no element moves).", "", 0, "torch"},
     {"select", bi_select, "torch.select(input, dim, index)", "X[..., index, ...] along dim: a view with one dimension fewer.", "", 0, "torch"},
     {"narrow", bi_narrow, "torch.narrow(input, dim, start, length)", "X[..., start:start+length, ...] along dim, as a view.", "", 0, "torch"},
     {"diagonal", bi_diagonal, "torch.diagonal(input, offset=0, dim1=0, dim2=1)", "The diagonal (offset > 0: above it) as a view.", "", 0, "torch"},
     {"unbind", bi_unbind, "torch.unbind(input, dim=0)", "The slices along dim, as a tuple of views.", "", 0, "torch"},
-    {"split", bi_split, "torch.split(X, size_or_sizes, dim=0)", "Pieces of X along dim, of one size (the last may be shorter) or of the listed sizes: a tuple of views.", "", 0, "torch"},
-    {"chunk", bi_split, "torch.chunk(X, chunks, dim=0)", "X cut into `chunks` pieces of ceil(len/chunks) along dim (maybe fewer): a tuple of views.", "", 1, "torch"},
+    {"split", bi_split, "torch.split(tensor, split_size_or_sections, dim=0)", "Pieces of X along dim, of one size (the last may be shorter) or of the listed sizes: a tuple of views.", "", 0, "torch"},
+    {"chunk", bi_split, "torch.chunk(input, chunks, dim=0)", "X cut into `chunks` pieces of ceil(len/chunks) along dim (maybe fewer): a tuple of views.", "", 1, "torch"},
     {"movedim", bi_movedim, "torch.movedim(input, source, destination)", "Moves dims to new positions (the others keep their order): a view.", "", 0, "torch"},
     {"moveaxis", bi_movedim, "torch.moveaxis(input, source, destination)", "Same as movedim.", "", 0, "torch"},
-    {"swapaxes", bi_transpose, "torch.swapaxes(X, axis0, axis1)", "Same as transpose.", "", 0, "torch"},
-    {"swapdims", bi_transpose, "torch.swapdims(X, dim0, dim1)", "Same as transpose.", "", 0, "torch"},
+    {"swapaxes", bi_transpose, "torch.swapaxes(input, axis0, axis1)", "Same as transpose.", "", 0, "torch"},
+    {"swapdims", bi_transpose, "torch.swapdims(input, dim0, dim1)", "Same as transpose.", "", 0, "torch"},
     {"unflatten", bi_unflatten, "torch.unflatten(input, dim, sizes)", "Splits dim into several of the given sizes (one may be -1): a view.", "", 0, "torch"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

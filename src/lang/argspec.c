@@ -8,6 +8,10 @@
  *
  * A method's declaration is written on its receiver ("module.train(mode=True)") or as Python writes it, self first
  * ("d2l.DataModule.__init__(self, root='../data')"): a first parameter named self is the receiver, not a parameter.
+ * A tensor's method is written on X ("X.view(*size)", "torch.reshape(input, shape) / X.reshape(*shape)"): args_bind
+ * and args_bind_form bind such a form to the arguments after a->pos[0], X, and count no X in its errors, as
+ * PyTorch's C++ parser does ("new_full() takes 2 positional arguments but 3 were given", "new_full() missing 1
+ * required positional arguments: "fill_value"").
  *
  * `/` ends the positional-only parameters, `*` starts the keyword-only ones, `*name` takes the remaining positional
  * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
@@ -61,6 +65,7 @@ typedef struct Params {
     bool varkw;            /* **name: unknown keywords pass */
     bool all_posonly;      /* every named parameter before `/` and no keyword-only one (or no parameter at all) */
     bool slash;            /* the form writes a `/` */
+    bool receiver;         /* a tensor method's form, "X.view(*size)": a function's a->pos[0] is X, no parameter */
 } Params;
 
 /* A builtin's declaration: its forms and the wording of its errors. */
@@ -136,6 +141,7 @@ static const char *params_parse(const char *sig, Params *ps) {
     ps->all_posonly = !ps->varkw;                /* every parameter positional-only: len(obj, /), map(f, it, /, *its) */
     for (int i = 0; i < ps->n; i++) ps->all_posonly = ps->all_posonly && (ps->p[i].posonly || ps->p[i].varargs);
     ps->slash = slash_last;
+    ps->receiver = !strncmp(sig, "X.", 2);
     return s + 1;
 }
 
@@ -220,6 +226,14 @@ int args_param_count(const char *signature) {
     int n = 0;
     for (int f = 0; f < sp.nforms; f++) n = sp.form[f].n > n ? sp.form[f].n : n;
     return n;
+}
+
+bool args_param_name(const char *signature, int i, char *out, size_t n) {
+    Params ps;
+    if (!params_parse(signature, &ps) || i < 0 || i >= ps.n || (size_t)ps.p[i].len >= n) return false;
+    memcpy(out, ps.p[i].name, (size_t)ps.p[i].len);
+    out[ps.p[i].len] = 0;
+    return true;
 }
 
 static bool param_is(const Param *p, const char *name) { return (int)strlen(name) == p->len && !strncmp(p->name, name, (size_t)p->len); }
@@ -314,9 +328,17 @@ static bool clinic_missing(Interp *I, const char *fname, const Params *ps, Value
  * Clinic's, is_type: for one of Python's types). */
 typedef struct Words {
     bool self_counted, torch_style, clinic, is_type;
+    bool x_first;          /* a->pos[0] is a tensor method's X (not taken off by args_bind_method) */
 } Words;
 
 static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, Value **out, int nout, bool raise, const Words *w) {
+    Args after_x;                                /* a tensor method's arguments after X */
+    if (ps->receiver && w->x_first && a->npos > 0) {
+        after_x = *a;
+        after_x.pos++;
+        after_x.npos--;
+        a = &after_x;
+    }
     bool self_counted = w->self_counted, torch_style = w->torch_style, clinic = w->clinic;
     for (int i = 0; i < nout; i++) out[i] = NULL;
     if (clinic && ps->varargs < 0 && !ps->varkw && (a->npos > ps->npositional || a->npos + a->nkw > ps->n)) {
@@ -358,7 +380,8 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
         return true;
     }
     if (clinic) return clinic_missing(I, fname, ps, out, w->is_type, a->npos);
-    return missing_error(I, fname, ps, out, false, torch_style) && missing_error(I, fname, ps, out, true, torch_style);
+    bool cpp_words = torch_style || a == &after_x;   /* a tensor method's missing argument in PyTorch's C++ words */
+    return missing_error(I, fname, ps, out, false, cpp_words) && missing_error(I, fname, ps, out, true, cpp_words);
 }
 
 /* Which form's TypeError an overloaded call that fits none gets: the last form that takes that many positional
@@ -367,7 +390,7 @@ static int error_form(const Spec *sp, int nforms, int npos) {
     int most = 0;
     for (int f = nforms - 1; f >= 0; f--) {
         const Params *ps = &sp->form[f];
-        if (npos <= ps->npositional || ps->varargs >= 0) return f;
+        if (npos - ps->receiver <= ps->npositional || ps->varargs >= 0) return f;
         if (ps->npositional > sp->form[most].npositional) most = f;
     }
     return most;
@@ -406,7 +429,7 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         fname = init;
     }
     Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
-               .is_type = sp->is_type};
+               .is_type = sp->is_type, .x_first = !self_first};
     if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner ? a->fn->name : fname, sp, nforms, a)) return -1;
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;

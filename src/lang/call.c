@@ -409,31 +409,6 @@ Value *arg(Args *a, int i, const char *name) {
     return NULL;
 }
 
-bool args_check(Interp *I, Args *a, int maxpos, const char *const *kwnames) {
-    if (maxpos >= 0 && a->npos > maxpos) {
-        rt_raise(I, "TypeError", "%s() takes at most %d positional argument%s but %d were given", a->fname, maxpos, maxpos == 1 ? "" : "s", a->npos);
-        return false;
-    }
-    for (int k = 0; k < a->nkw; k++) {
-        bool ok = false;
-        for (int j = 0; kwnames && kwnames[j]; j++) {
-            if (!strcmp(kwnames[j], a->kwnames[k])) {
-                ok = true;
-                /* the same parameter given by position and by keyword */
-                if (j < a->npos && j < maxpos) {
-                    rt_raise(I, "TypeError", "%s() got multiple values for argument '%s'", a->fname, a->kwnames[k]);
-                    return false;
-                }
-            }
-        }
-        if (!ok) {
-            rt_raise(I, "TypeError", "%s() got an unexpected keyword argument '%s'", a->fname, a->kwnames[k]);
-            return false;
-        }
-    }
-    return true;
-}
-
 bool arg_int(Interp *I, Value *v, const char *what, int64_t *out) {
     if (v->kind == V_INT) { *out = v->u.i; return true; }
     if (v->kind == V_BOOL) { *out = v->u.b; return true; }

@@ -495,8 +495,8 @@ static const ObjClass SuperClass = {.name = "super", .repr = super_repr, .getatt
 
 /* super() in a method: the class the method was found in and its first argument; super(Cls, self) names them. */
 static Value *bi_super(Interp *I, Args *a) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
+    Value *p_[2];                               /* type, object_or_type (the second form's) */
+    if (args_bind_form(I, a, p_, 2) < 0) return NULL;
     Value *cls, *self;
     if (a->npos == 0) {
         Frame *fr = I->frame;
@@ -522,11 +522,10 @@ static Value *bi_super(Interp *I, Args *a) {
 }
 
 static Value *wrapper(Interp *I, Args *a, const ObjClass *kind) {
-    static const char *const kw[] = {NULL};
-    if (!args_check(I, a, 1, kw)) return NULL;
-    if (a->npos != 1) return rt_error(I, "%s() takes one function", kind->name);
+    Value *f;                                   /* "staticmethod(function, /)": CPython's words for its count */
+    if (!args_bind(I, a, &f, 1)) return NULL;
     Value *w = val_object(kind);
-    val_attr_set(w, "__func__", val_incref(a->pos[0]));
+    val_attr_set(w, "__func__", val_incref(f));
     return w;
 }
 
@@ -541,9 +540,9 @@ static Value *make_property(Value *fget, Value *fset) {
 }
 
 static Value *bi_property(Interp *I, Args *a) {
-    static const char *const kw[] = {"fget", "fset", NULL};
-    if (!args_check(I, a, 2, kw)) return NULL;
-    Value *none = val_none(), *get = arg(a, 0, "fget"), *set = arg(a, 1, "fset");
+    Value *p_[2];                               /* fget, fset (attn has no fdel, doc: a third argument is too many) */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *none = val_none(), *get = p_[0], *set = p_[1];
     Value *p = make_property(get ? get : none, set ? set : none);
     val_decref(none);
     return p;
@@ -681,7 +680,7 @@ static Value *bi_callable(Interp *I, Args *a) {
 }
 
 const Builtin bi_classes[] = {
-    {"super", bi_super, "super() / super(Class, self)",
+    {"super", bi_super, "super() / super(type, object_or_type=None, /)",
      "Inside a method: the next class in the method resolution order, e.g. super().__init__() runs nn.Module's "
      "__init__ in a class derived from nn.Module.", "", 0, ""},
     {"isinstance", bi_isinstance, "isinstance(obj, class_or_tuple, /)", "True when obj is an instance of cls (or of a tuple of classes).", "", 0, ""},
@@ -693,7 +692,7 @@ const Builtin bi_classes[] = {
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_decorators[] = {
-    {"property", bi_property, "@property", "Makes a method read like an attribute: @property above def x(self).", "", 0, ""},
-    {"staticmethod", bi_staticmethod, "@staticmethod", "A function in a class that takes no self.", "", 0, ""},
-    {"classmethod", bi_classmethod, "@classmethod", "A method that receives the class (cls) instead of an instance.", "", 0, ""},
+    {"property", bi_property, "property(fget=None, fset=None)", "Makes a method read like an attribute: @property above def x(self).", "", 0, ""},
+    {"staticmethod", bi_staticmethod, "staticmethod(function, /)", "A function in a class that takes no self.", "", 0, ""},
+    {"classmethod", bi_classmethod, "classmethod(function, /)", "A method that receives the class (cls) instead of an instance.", "", 0, ""},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
