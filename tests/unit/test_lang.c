@@ -324,6 +324,37 @@ static void test_sessions_keep_their_context(void **state) {
     session_free(&repl);
 }
 
+/* Comparison depth is counted per interpreter (issue 28): comparing lists nested deeper than the limit is
+ * RecursionError in each interpreter alike, leaves no count behind (the same comparison at a shallower depth then
+ * works), and one interpreter's count does not stop another's comparison. */
+static void test_comparison_depth_per_interpreter(void **state) {
+    (void)state;
+    Interp A, B;
+    interp_init(&A);
+    interp_init(&B);
+    const char *deep = "a = []\nb = []\nfor _ in range(1200):\n    a = [a]\n    b = [b]\n";
+    ASSERT_RUN(&A, deep, "");
+    ASSERT_RUN(&B, deep, "");
+    char *s = run(&A, "a == b");
+    assert_non_null(strstr(s, "maximum recursion depth exceeded in comparison"));
+    free(s);
+    s = run(&A, "a < b");
+    assert_non_null(strstr(s, "maximum recursion depth exceeded in comparison"));
+    free(s);
+    assert_int_equal(A.eq_level, 0);
+    assert_int_equal(A.depth, 0);
+    A.eq_level = 990;                       /* A in the middle of a deep comparison: B's count is its own */
+    ASSERT_RUN(&B, "[[[[[[[[[[[1]]]]]]]]]]] == [[[[[[[[[[[1]]]]]]]]]]]", "True\n");
+    s = run(&A, "[[[[[[[[[[[1]]]]]]]]]]] == [[[[[[[[[[[1]]]]]]]]]]]");
+    assert_non_null(strstr(s, "maximum recursion depth exceeded in comparison"));
+    free(s);
+    A.eq_level = 0;
+    ASSERT_RUN(&A, "[[[[[[[[[[[1]]]]]]]]]]] == [[[[[[[[[[[1]]]]]]]]]]]", "True\n");
+    ASSERT_RUN(&B, "[[[[[[[[[[[1]]]]]]]]]]] < [[[[[[[[[[[2]]]]]]]]]]]", "True\n");
+    interp_free(&A);
+    interp_free(&B);
+}
+
 /* session_feed's sources capture into one buffer (a transcript's step, as tr_run's before hook gives one). */
 static StrBuf feed_out;
 static StrBuf *feed_into(SessionSource *src, Statement *st) {
@@ -516,6 +547,7 @@ int main(void) {
         cmocka_unit_test(test_cycles_collected),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
+        cmocka_unit_test(test_comparison_depth_per_interpreter),
         cmocka_unit_test(test_session_feed),
         cmocka_unit_test(test_tensor_errors_stay_in_their_session),
         cmocka_unit_test(test_header_example),
