@@ -130,7 +130,7 @@ typedef struct ClassInfo {
 
 /* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and
  * dummies, so that a set of ints iterates and prints in CPython's order. Slots in table order are the iteration
- * order; key NULL is a slot never used, key == &pyset_dummy one whose key was removed (its hash is -1). Change it
+ * order; key NULL is a slot never used, key == set.c's dummy one whose key was removed (its hash is -1). Change it
  * only through pyset.h. */
 typedef struct SetEntry { struct Value *key; int64_t hash; } SetEntry;
 typedef struct PySet {
