@@ -150,6 +150,7 @@ typedef struct Interp {
                                   * level ones only (attn FILE, -c, a pipe: false) */
     int call_depth;
     int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
+    int eq_level;                /* val_eq's nesting now (value_eq.c), across a student's __eq__ that compares again */
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
     long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
     struct ArgSpecs *argspecs;       /* argspec.c: each builtin's parameters, read from its signature at its first

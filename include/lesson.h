@@ -154,7 +154,8 @@ bool lesson_item_shows_error(const LessonItem *it);
 /* Where lessons live: $ATTN_LESSONS, the installed share/attn/lessons, or the checkout attn was built in (never a
  * ./lessons that happens to be in the current directory). Lists NN-*.md sorted. */
 char **lesson_list(int *n);
-const char *lesson_dir(void);              /* the folder lesson_list reads (NULL when none) */
+#define LESSON_DIR_MAX 4200
+const char *lesson_dir(char dir[LESSON_DIR_MAX]);   /* the folder lesson_list reads, in dir or $ATTN_LESSONS (NULL when none) */
 const char *lesson_dir_note(void);         /* a line for the list when ./lessons is there but not used, else NULL */
 char *lesson_progress_key(const Lesson *l);   /* the name its progress is kept under (caller frees) */
 /* Finds lesson N (1-based) or a path or a name. Caller frees. NULL when none. */

@@ -97,6 +97,9 @@ typedef struct PlotInline {
 /* The plotting state of one session: where figures go, how many were shown, the last one (for savefig), and the
  * live gnuplot that draws them. Owned by the Session; nothing about plots lives outside it. */
 typedef struct XWin XWin;
+/* What the terminal said about itself when this session first asked (figure.c's terminal_ask): whether it draws
+ * sixel images, its character cell and text area in pixels (0: not said). */
+typedef struct TermInfo { bool asked, sixel; int cell_w, cell_h, area_w, area_h; } TermInfo;
 typedef struct Plot {
     PlotTarget target;    /* as set (may be PT_AUTO) */
     int figures;          /* figures shown so far: numbers in summaries and file names */
@@ -121,6 +124,7 @@ typedef struct Plot {
                                  * caller sets live_rows to 0 when more was written since */
     double live_drawn_at;       /* when it was last drawn (monotonic seconds) */
     double live_cost;           /* how long that drawing took (seconds): the next waits 9 times as long, at least */
+    TermInfo term;              /* the terminal's answers, asked at the first figure that needs them */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */

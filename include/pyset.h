@@ -7,7 +7,6 @@
 #define ATTN_PYSET_H
 #include "interp.h"
 
-extern Value pyset_dummy;                   /* the key of a slot whose key was removed */
 
 Value *pyset_new(void);                     /* set() */
 /* Python's hash(v) (CPython's for ints, floats, bools and tuples; by identity for tensors, functions, objects and

@@ -52,6 +52,7 @@ struct Session {
     void *on_error_ctx;
     Session *below;                  /* the session this one was pushed over, NULL for the outermost */
     int running;                     /* runs of student code under way in S (session_run, session_run_unseen) */
+    int64_t gc_every;                /* containers made between two collections of cycles (ATTN_GC_EVERY) */
 };
 
 /* A fresh session: empty interpreter, generator seeded with 0, PyTorch's print options, plot target from
@@ -66,15 +67,12 @@ void session_free(Session *S);
  * title or write the clipboard (OSC 52). The student's own REPL is not restricted: their print('\x1b[31m') colours. */
 void session_stranger(Session *S, const char *who, const char *source);
 
-/* Makes S the current session (for the completer, signal-time code, and values printing) over the current one. */
+/* Makes S the current session (for the REPL's completer) over the current one. */
 void session_push(Session *S);
 /* Back to the session S was pushed over. S must be the current one. */
 void session_pop(Session *S);
 /* The current session; NULL before any was pushed. */
 Session *session_current(void);
-/* The session an interpreter belongs to (I->session), else the current one, else a process-wide default: never
- * NULL, so a bare Interp (unit tests) still has a generator and print options. */
-Session *session_of(Interp *I);
 
 /* Runs one statement as the prompt does: a word of S->commands, else code. parsed: the reader's parse of src
  * (its tree is taken over; NULL to parse here). Output goes down S->I's sinks to S->I.out (interp_push_sink); an

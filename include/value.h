@@ -130,7 +130,7 @@ typedef struct ClassInfo {
 
 /* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and
  * dummies, so that a set of ints iterates and prints in CPython's order. Slots in table order are the iteration
- * order; key NULL is a slot never used, key == &pyset_dummy one whose key was removed (its hash is -1). Change it
+ * order; key NULL is a slot never used, key == set.c's dummy one whose key was removed (its hash is -1). Change it
  * only through pyset.h. */
 typedef struct SetEntry { struct Value *key; int64_t hash; } SetEntry;
 typedef struct PySet {
@@ -275,9 +275,8 @@ bool val_truthy(const Value *v, bool *ok);               /* ok=false for an ambi
 uint64_t val_range_count(const Value *r);
 int64_t val_range_at(const Value *r, uint64_t i);
 
-/* repr() and str() of any value. Tensors print with the print options of the running session
- * (val_print_options, defined by the session module: torch.set_printoptions changes them). */
-const PrintOptions *val_print_options(void);
+/* repr() and str() of any value. Tensors print with the interpreter's print options (I->run.print:
+ * torch.set_printoptions changes them), PyTorch's defaults when I is NULL. */
 /* Python's repr(v), str(v) and ascii(v) (ascii: repr with every non-ASCII character escaped as Python escapes it,
  * \\xe9, \\u65e5, \\U0001f600), for print, str(), repr(), f-strings, format, % and the prompt's echo: true, or false
  * when a student's __repr__ or __str__ (run on I) raised or returned a non-string (Python's TypeError), its error set

@@ -586,14 +586,15 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         }
         if (i >= a->u.seq.n || i >= b->u.seq.n) c = a->u.seq.n < b->u.seq.n ? -1 : a->u.seq.n > b->u.seq.n;
         else {
-            static int depth;          /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting */
-            if (depth > 1000) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
-            depth++;
+            /* [[[...]]] < [[[...]]]: one level of C stack per level of nesting, counted on the interpreter's one
+             * depth counter (eval's), so nesting inside deep calls is bounded by the same limit */
+            if (I->depth >= INTERP_MAX_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded in comparison");
+            I->depth++;
             Value *x = val_incref(a->u.seq.items[i]), *y = val_incref(b->u.seq.items[i]);
             Value *r = ops_compare(I, aop, x, y);
             val_decref(x);
             val_decref(y);
-            depth--;
+            I->depth--;
             return r;
         }
     } else {

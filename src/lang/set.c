@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-Value pyset_dummy = {.kind = V_NONE, .refs = 1 << 30};
+/* The key a removed element leaves in its slot: compared by address only, never written (nor its refs counted), so
+ * read-only; DUMMY is its address as the table's key type. */
+static const Value pyset_dummy = {.kind = V_NONE, .refs = 1 << 30};
+#define DUMMY ((Value *)&pyset_dummy)
 
 #define SET_MINSIZE 8
 #define LINEAR_PROBES 9
@@ -32,7 +35,7 @@ Value *pyset_new(void) {
 
 void pyset_free(PySet *t) {
     for (int64_t i = 0; i <= t->mask; i++)
-        if (t->table[i].key && t->table[i].key != &pyset_dummy) val_decref(t->table[i].key);
+        if (t->table[i].key && t->table[i].key != DUMMY) val_decref(t->table[i].key);
     if (t->table) val_account_bytes(-table_bytes(t->mask + 1));
     free(t->table);
     t->table = NULL;
@@ -42,13 +45,13 @@ void pyset_free(PySet *t) {
 
 void pyset_visit(PySet *t, void (*visit)(Value *, void *), void *ctx) {
     for (int64_t i = 0; i <= t->mask; i++)
-        if (t->table[i].key && t->table[i].key != &pyset_dummy) visit(t->table[i].key, ctx);
+        if (t->table[i].key && t->table[i].key != DUMMY) visit(t->table[i].key, ctx);
 }
 
 Value *pyset_next(const Value *s, int64_t *pos) {
     const PySet *t = s->u.set;
     for (int64_t i = *pos; i <= t->mask; i++)
-        if (t->table[i].key && t->table[i].key != &pyset_dummy) { *pos = i + 1; return t->table[i].key; }
+        if (t->table[i].key && t->table[i].key != DUMMY) { *pos = i + 1; return t->table[i].key; }
     *pos = t->mask + 1;
     return NULL;
 }
@@ -125,7 +128,7 @@ static uint64_t shuffle_bits(uint64_t h) { return ((h ^ 89869747ull) ^ (h << 16)
 static int64_t frozen_hash(const PySet *so) {
     uint64_t hash = 0;
     for (int64_t i = 0; i <= so->mask; i++)
-        if (so->table[i].key && so->table[i].key != &pyset_dummy) hash ^= shuffle_bits((uint64_t)so->table[i].hash);
+        if (so->table[i].key && so->table[i].key != DUMMY) hash ^= shuffle_bits((uint64_t)so->table[i].hash);
     hash ^= ((uint64_t)so->used + 1) * 1927868237ull;
     hash ^= (hash >> 11) ^ (hash >> 25);
     hash = hash * 69069u + 907133923ull;
@@ -133,7 +136,7 @@ static int64_t frozen_hash(const PySet *so) {
     return (int64_t)hash;
 }
 
-static Value hash_failed = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: a student's __hash__ raised */
+static const Value hash_failed = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: a student's __hash__ raised */
 static const Value hash_deep = {.kind = V_NONE, .refs = 1 << 30};   /* hash_of: tuples nested too deep to hash */
 
 /* The hash of v, or the value that makes it unhashable (a list, dict or set, maybe inside a tuple; an instance whose
@@ -252,7 +255,7 @@ restart:;
         int probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
         do {
             if (entry->hash == 0 && entry->key == NULL) return entry;
-            if (entry->hash == hash && entry->key != &pyset_dummy) {
+            if (entry->hash == hash && entry->key != DUMMY) {
                 bool changed, eq;
                 if (!entry_eq(I, so, entry, key, &eq, &changed)) return NULL;
                 if (changed) goto restart;
@@ -299,7 +302,7 @@ static void table_resize(PySet *so, int64_t minused) {
     so->mask = newsize - 1;
     so->fill = so->used;
     for (int64_t i = 0; i <= oldmask; i++)
-        if (old[i].key && old[i].key != &pyset_dummy) insert_clean(so->table, (size_t)so->mask, old[i].key, old[i].hash);
+        if (old[i].key && old[i].key != DUMMY) insert_clean(so->table, (size_t)so->mask, old[i].key, old[i].hash);
     free(old);
 }
 
@@ -319,7 +322,7 @@ restart:;
         int probes = i + LINEAR_PROBES <= mask ? LINEAR_PROBES : 0;
         do {
             if (entry->hash == 0 && entry->key == NULL) goto unused;
-            if (entry->hash == hash && entry->key != &pyset_dummy) {
+            if (entry->hash == hash && entry->key != DUMMY) {
                 bool changed, eq;
                 if (!entry_eq(I, so, entry, key, &eq, &changed)) return -1;
                 if (changed) goto restart;
@@ -353,7 +356,7 @@ static int discard_entry(Interp *I, PySet *so, const Value *key, int64_t hash) {
     if (!e) return -1;
     if (!e->key) return 0;
     Value *old = e->key;
-    e->key = &pyset_dummy;
+    e->key = DUMMY;
     e->hash = -1;
     so->used--;
     val_decref(old);
@@ -401,10 +404,10 @@ Value *pyset_pop(Interp *I, Value *s) {
     PySet *so = s->u.set;
     if (so->used == 0) return rt_raise(I, "KeyError", "pop from an empty set");
     SetEntry *entry = so->table + (so->finger & so->mask), *limit = so->table + so->mask;
-    while (entry->key == NULL || entry->key == &pyset_dummy)
+    while (entry->key == NULL || entry->key == DUMMY)
         if (++entry > limit) entry = so->table;
     Value *key = entry->key;
-    entry->key = &pyset_dummy;
+    entry->key = DUMMY;
     entry->hash = -1;
     so->used--;
     so->finger = entry - so->table + 1;
@@ -416,7 +419,7 @@ Value *pyset_pop(Interp *I, Value *s) {
 static int each_entry(Interp *I, PySet *so, PySet *o, int (*fn)(Interp *, PySet *, Value *, int64_t, void *), void *ctx) {
     for (int64_t i = 0; i <= o->mask; i++) {
         SetEntry *e = &o->table[i];
-        if (!e->key || e->key == &pyset_dummy) continue;
+        if (!e->key || e->key == DUMMY) continue;
         Value *key = val_incref(e->key);
         int rc = fn(I, so, key, e->hash, ctx);
         val_decref(key);
@@ -440,7 +443,7 @@ static int merge(Interp *I, PySet *so, PySet *o) {
     if (so->fill == 0) {
         so->fill = so->used = o->used;
         for (int64_t i = 0; i <= o->mask; i++)
-            if (o->table[i].key && o->table[i].key != &pyset_dummy)
+            if (o->table[i].key && o->table[i].key != DUMMY)
                 insert_clean(so->table, (size_t)so->mask, val_incref(o->table[i].key), o->table[i].hash);
         return 0;
     }
@@ -580,7 +583,7 @@ static Value *difference(Interp *I, Value *a, Value *b) {
     else
         for (int64_t i = 0; rc == 0 && i <= a->u.set->mask; i++) {
             SetEntry *e = &a->u.set->table[i];
-            if (!e->key || e->key == &pyset_dummy) continue;
+            if (!e->key || e->key == DUMMY) continue;
             Value *key = val_incref(e->key);
             int64_t hash = e->hash;
             if (dict_find_hashed(I, b->u.dict, key, hash) < 0) rc = interp_failed(I) ? -1 : add_entry(I, r->u.set, key, hash);

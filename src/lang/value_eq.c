@@ -16,12 +16,13 @@
 
 #define EQ_MAX_DEPTH 1000     /* comparisons nested deeper than this (or containers holding themselves): RecursionError */
 
-/* How many eq_depth calls are under way, counted across a student's __eq__ that compares again (its == starts a
- * new val_eq inside the outer one): one count per process, as CPython's recursion limit counts nested comparisons
- * (Python's "maximum recursion depth exceeded in comparison"). */
-static int eq_level;
+/* lv: how many eq_depth calls are under way. With an interpreter it is I->eq_level, counted across a student's
+ * __eq__ that compares again (its == starts a new val_eq inside the outer one), as CPython's recursion limit counts
+ * nested comparisons (Python's "maximum recursion depth exceeded in comparison"); each interpreter has its own.
+ * Without one (no student code can run) it is val_eq's own count over the containers it walks; a set or a dict
+ * lookup inside (pyset_equal, dict_probe) starts its val_eq(NULL, ...) at 0 again. */
 
-static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq);
+static bool eq_depth(struct Interp *I, int *lv, const Value *a, const Value *b, bool *eq);
 
 /* A comparison that cannot finish (nesting too deep, Ctrl-C, a dict changing size under its view): with an
  * interpreter, that error is set on it (etype NULL: the interruption) and false returned; without one (val_eq(NULL, ...))
@@ -37,10 +38,10 @@ static bool eq_stop(struct Interp *I, const char *etype, const char *msg, bool *
 /* Items of containers: the same object is equal to itself, as Python's containers compare (so a list holding
  * itself equals itself, and [nan] == [nan] for the same nan). Both items are held while they are compared: a
  * student's __eq__ may empty the containers they came from (CPython's list_richcompare holds them too). */
-static bool item_eq(struct Interp *I, const Value *x, const Value *y, bool *eq) {
+static bool item_eq(struct Interp *I, int *lv, const Value *x, const Value *y, bool *eq) {
     if (x == y) return *eq = true;
     Value *hx = val_incref((Value *)x), *hy = val_incref((Value *)y);
-    bool ok = eq_depth(I, hx, hy, eq);
+    bool ok = eq_depth(I, lv, hx, hy, eq);
     val_decref(hx);
     val_decref(hy);
     return ok;
@@ -48,7 +49,7 @@ static bool item_eq(struct Interp *I, const Value *x, const Value *y, bool *eq) 
 
 /* dict == dict (CPython's dict_equal): each key of a looked up in b (dict_probe: restarted when a student's
  * __eq__ changes b), the values compared; a's key and value are held meanwhile, and a's size re-read each step. */
-static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
+static bool dict_eq(struct Interp *I, int *lv, const Dict *a, const Dict *b, bool *eq) {
     *eq = a->n == b->n;
     for (int i = 0; *eq && i < a->n; i++) {
         if (a->ordered && b->ordered && i >= b->n) {
@@ -59,14 +60,14 @@ static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
         int64_t hash = a->hashes[i];
         bool ok;
         if (a->ordered && b->ordered) {     /* OrderedDicts: the order is part of the value */
-            ok = item_eq(I, k, b->keys[i], eq);
+            ok = item_eq(I, lv, k, b->keys[i], eq);
             if (ok && *eq && i >= b->n) *eq = false;                  /* b shrank meanwhile */
-            else if (ok && *eq) ok = item_eq(I, v, b->vals[i], eq);
+            else if (ok && *eq) ok = item_eq(I, lv, v, b->vals[i], eq);
         } else {
             int j;
             ok = dict_probe(I, b, k, hash, &j);
             if (ok && j < 0) *eq = false;
-            else if (ok) ok = item_eq(I, v, b->vals[j], eq);
+            else if (ok) ok = item_eq(I, lv, v, b->vals[j], eq);
         }
         val_decref(k);
         val_decref(v);
@@ -79,7 +80,7 @@ static bool dict_eq(struct Interp *I, const Dict *a, const Dict *b, bool *eq) {
  * looked up by that hash (an items view: x's key in the dict, then the values compared). true with *has; false
  * when a student's __hash__ or a comparison failed (the error set, as val_eq), or, with I, when x (its key) is
  * unhashable (Python's TypeError: {'a': [1]}.items() == {('a', 1)} raises). */
-static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool *has) {
+static bool set_like_has(struct Interp *I, int *lv, const Value *b, const Value *x, bool *has) {
     int64_t h;
     bool items = b->kind == V_DICTVIEW && b->u.view.which == VIEW_ITEMS, hashable = true;
     const Value *key = x;
@@ -102,7 +103,7 @@ static bool set_like_has(struct Interp *I, const Value *b, const Value *x, bool 
     if (!dict_probe(I, d, key, h, &j)) return false;
     *has = j >= 0;
     if (j < 0 || !items) return true;
-    return item_eq(I, d->vals[j], x->u.seq.items[1], has);
+    return item_eq(I, lv, d->vals[j], x->u.seq.items[1], has);
 }
 
 static int64_t set_like_len(const Value *v) { return v->kind == V_SET ? v->u.set->used : val_view_len(v); }
@@ -111,7 +112,7 @@ static int64_t set_like_len(const Value *v) { return v->kind == V_SET ? v->u.set
  * only itself; never a list. As CPython's dictview_richcompare: the view's elements (a's when both are views) are
  * each looked up in the other side, so it takes linear time. Each element is held while it is looked up; a dict
  * that changes size meanwhile is Python's RuntimeError; Ctrl-C stops the walk. */
-static bool view_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) {
+static bool view_eq(struct Interp *I, int *lv, const Value *a, const Value *b, bool *eq) {
     *eq = a == b;
     if (!val_is_set_like(a) || !val_is_set_like(b)) return true;
     *eq = false;
@@ -126,7 +127,7 @@ static bool view_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) 
     for (int i = 0; ok && *eq && i < d->n; i++) {
         if (ten_interrupted) { ok = eq_stop(I, NULL, NULL, eq); break; }
         Value *x = val_view_item(view, i);
-        ok = set_like_has(I, other, x, eq);
+        ok = set_like_has(I, lv, other, x, eq);
         val_decref(x);
         if (ok && d->n != n) ok = eq_stop(I, "RuntimeError", "dictionary changed size during iteration", eq);
     }
@@ -135,25 +136,25 @@ static bool view_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) 
     return ok;
 }
 
-static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq);
+static bool eq_body(struct Interp *I, int *lv, const Value *a, const Value *b, bool *eq);
 
 /* eq_body, counted: values nested deeper than EQ_MAX_DEPTH (or holding themselves) are Python's RecursionError,
  * and Ctrl-C stops a long comparison (eq_stop). */
-static bool eq_depth(struct Interp *I, const Value *a, const Value *b, bool *eq) {
-    if (eq_level >= EQ_MAX_DEPTH)
+static bool eq_depth(struct Interp *I, int *lv, const Value *a, const Value *b, bool *eq) {
+    if (*lv >= EQ_MAX_DEPTH)
         return eq_stop(I, "RecursionError", "maximum recursion depth exceeded in comparison (the values are nested too deep, or hold themselves)", eq);
     if (ten_interrupted) return eq_stop(I, NULL, NULL, eq);
-    eq_level++;
-    bool ok = eq_body(I, a, b, eq);
-    eq_level--;
+    ++*lv;
+    bool ok = eq_body(I, lv, a, b, eq);
+    --*lv;
     return ok;
 }
 
-static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) {
+static bool eq_body(struct Interp *I, int *lv, const Value *a, const Value *b, bool *eq) {
     *eq = false;
     if (class_is_instance(a) || class_is_instance(b)) return class_eq(I, a, b, eq);   /* a's __eq__ first, else identity */
-    if (a->kind == V_OBJECT && a->u.obj.cls->eq_as) return eq_depth(I, a->u.obj.cls->eq_as((Value *)a), b, eq);
-    if (b->kind == V_OBJECT && b->u.obj.cls->eq_as) return eq_depth(I, a, b->u.obj.cls->eq_as((Value *)b), eq);
+    if (a->kind == V_OBJECT && a->u.obj.cls->eq_as) return eq_depth(I, lv, a->u.obj.cls->eq_as((Value *)a), b, eq);
+    if (b->kind == V_OBJECT && b->u.obj.cls->eq_as) return eq_depth(I, lv, a, b->u.obj.cls->eq_as((Value *)b), eq);
     if (val_is_number(a) && val_is_number(b)) {
         if (a->kind != V_FLOAT && b->kind != V_FLOAT) {
             int64_t x = a->kind == V_INT ? a->u.i : a->u.b, y = b->kind == V_INT ? b->u.i : b->u.b;
@@ -161,11 +162,11 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
         } else *eq = val_as_double(a) == val_as_double(b);
         return true;
     }
-    if (a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) return view_eq(I, a, b, eq);
+    if (a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) return view_eq(I, lv, a, b, eq);
     if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
         if (a->u.seq.n != b->u.seq.n) return true;
         for (int64_t i = 0; i < a->u.seq.n && i < b->u.seq.n; i++) {     /* the lengths may change meanwhile */
-            if (!item_eq(I, a->u.seq.items[i], b->u.seq.items[i], eq)) return false;
+            if (!item_eq(I, lv, a->u.seq.items[i], b->u.seq.items[i], eq)) return false;
             if (!*eq) return true;
         }
         *eq = a->u.seq.n == b->u.seq.n;
@@ -174,7 +175,7 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
     if (a->kind != b->kind) return true;
     switch (a->kind) {
     case V_NONE: *eq = true; return true;
-    case V_DICT: return dict_eq(I, a->u.dict, b->u.dict, eq);
+    case V_DICT: return dict_eq(I, lv, a->u.dict, b->u.dict, eq);
     case V_SET: return pyset_equal(I, a, b, eq);
     case V_STR: *eq = a->u.str.len == b->u.str.len && !memcmp(a->u.str.s, b->u.str.s, a->u.str.len); return true;
     case V_DTYPE: *eq = a->u.dtype == b->u.dtype; return true;
@@ -204,4 +205,7 @@ static bool eq_body(struct Interp *I, const Value *a, const Value *b, bool *eq) 
     }
 }
 
-bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) { return eq_depth(I, a, b, eq); }
+bool val_eq(struct Interp *I, const Value *a, const Value *b, bool *eq) {
+    int own = 0;
+    return eq_depth(I, I ? &I->eq_level : &own, a, b, eq);
+}

@@ -165,15 +165,18 @@ static void object_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
     sb_free(&extra);
 }
 
+/* The print options a tensor prints with: I's (torch.set_printoptions changes them), PyTorch's defaults without one. */
+static const PrintOptions *print_options(const Interp *I) { return I ? &I->run.print : &ten_print_defaults; }
+
 /* A tensor prints as PyTorch prints it: a parameter with "Parameter containing:" above it, and the autograd state
  * before the closing parenthesis: ", grad_fn=<MulBackward0>" for a result with history, ", requires_grad=True" for
  * a leaf that requires grad (a parameter always shows it). */
-static void tensor_value_repr(StrBuf *out, const Value *v) {
+static void tensor_value_repr(Interp *I, StrBuf *out, const Value *v) {
     const char *name = ag_grad_fn_name(v->ag);     /* a view written since: AsStridedBackward0, as PyTorch */
-    if (!v->param && !name && !ag_requires_grad(v->ag)) { ten_repr(out, v->u.t, val_print_options()); return; }
+    if (!v->param && !name && !ag_requires_grad(v->ag)) { ten_repr(out, v->u.t, print_options(I)); return; }
     StrBuf t;
     sb_init(&t);
-    ten_repr(&t, v->u.t, val_print_options());
+    ten_repr(&t, v->u.t, print_options(I));
     if (v->param) sb_puts(out, "Parameter containing:\n");
     if (t.len && t.s[t.len - 1] == ')' && (name || ag_requires_grad(v->ag))) {
         /* torch/_tensor_str.py's _add_suffixes: the suffix goes on a line of its own, under "tensor(", when it would
@@ -184,7 +187,7 @@ static void tensor_value_repr(StrBuf *out, const Value *v) {
         size_t body = t.len - 1, start = body;
         while (start > 0 && t.s[start - 1] != '\n') start--;
         int64_t last = (int64_t)(body - start);
-        const PrintOptions *po = val_print_options();
+        const PrintOptions *po = print_options(I);
         bool wrapped = start > 0 && body - start > 7 && !strncmp(t.s + start, "       ", 7) && t.s[start + 7] != ' ' && t.s[start + 7] != '[';
         if (!wrapped) last += 2;
         sb_putn(out, t.s, body);
@@ -308,7 +311,7 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
         val_decref(items);
         break;
     }
-    case V_TENSOR: tensor_value_repr(out, v); break;
+    case V_TENSOR: tensor_value_repr(I, out, v); break;
     case V_DTYPE: sb_puts(out, ten_dtype_name(v->u.dtype)); break;
     case V_RANGE:
         if (v->u.range.step == 1) sb_printf(out, "range(%lld, %lld)", (long long)v->u.range.start, (long long)v->u.range.stop);

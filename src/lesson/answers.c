@@ -338,11 +338,11 @@ static void kind_words(StrBuf *o, const Value *v) {
 }
 
 /* One element as PyTorch prints it in a tensor of dtype dt: "0.0500", "3", "True". */
-static void element_words(TenCtx *c, StrBuf *o, DType dt, double x) {
+static void element_words(Interp *I, TenCtx *c, StrBuf *o, DType dt, double x) {
     Value *v = val_tensor(ten_full_in(c, dt, 0, NULL, x));
     StrBuf r;
     sb_init(&r);
-    if (v) val_repr_quiet(NULL, &r, v);      /* a tensor: no student code runs */
+    if (v) val_repr_quiet(I, &r, v);         /* a tensor (no student code runs), with I's print options */
     val_decref(v);
     const char *p = sb_str(&r);
     if (!strncmp(p, "tensor(", 7)) p += 7;
@@ -354,7 +354,7 @@ static void element_words(TenCtx *c, StrBuf *o, DType dt, double x) {
 
 /* The student's own value in words: its digits for a number, its kind for a tensor, its repr when short. */
 static void value_words(Interp *I, StrBuf *o, const Value *v) {
-    if (v->kind == V_TENSOR && v->u.t->ndim == 0) { element_words(ten_ctx_of(v->u.t), o, v->u.t->dtype, ten_get(v->u.t, 0)); return; }
+    if (v->kind == V_TENSOR && v->u.t->ndim == 0) { element_words(I, ten_ctx_of(v->u.t), o, v->u.t->dtype, ten_get(v->u.t, 0)); return; }
     if (v->kind != V_TENSOR) {
         StrBuf r;
         sb_init(&r);
@@ -396,8 +396,8 @@ static void explain(Interp *I, StrBuf *fb, const char *subject, const Value *got
         sb_init(&mine);
         sb_init(&theirs);
         position_words(&pos, w, first < 0 ? 0 : first);
-        element_words(ten_ctx_of(g), &mine, g->dtype, ten_get(g, first < 0 ? 0 : first));
-        element_words(ten_ctx_of(w), &theirs, w->dtype, ten_get(w, first < 0 ? 0 : first));
+        element_words(I, ten_ctx_of(g), &mine, g->dtype, ten_get(g, first < 0 ? 0 : first));
+        element_words(I, ten_ctx_of(w), &theirs, w->dtype, ten_get(w, first < 0 ? 0 : first));
         if (bad == 0) sb_printf(fb, lesson_msg(MSG_NOT_BOOL), subject, ten_dtype_name(g->dtype));
         else if (bad == w->numel) sb_printf(fb, lesson_msg(MSG_ALL_VALUES_DIFFER), subject, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
         else sb_printf(fb, lesson_msg(MSG_VALUES_DIFFER), subject, (long long)bad, (long long)w->numel, sb_str(&pos), sb_str(&mine), sb_str(&theirs));

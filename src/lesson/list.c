@@ -30,7 +30,8 @@ int lesson_list_command(void) {
         return 2;
     }
     guide_out(TR("Lessons (attn lesson N starts or resumes one):\n"));
-    guide_outf(TR("(from %s)\n"), lesson_dir());
+    char dir[LESSON_DIR_MAX];
+    guide_outf(TR("(from %s)\n"), lesson_dir(dir));
     Lesson **ls = xcalloc((size_t)n, sizeof *ls);
     AttnError *errs = xcalloc((size_t)n, sizeof *errs);
     int title_w = 0;        /* the widest title: the section column starts after it, in every language */

@@ -20,9 +20,9 @@ static bool is_dir(const char *p) {
 /* Where the lessons are: $ATTN_LESSONS when set (asked for explicitly), else the installed ones next to the binary
  * (PREFIX/bin/attn -> PREFIX/share/attn/lessons), else those of the checkout attn was built in (attn or build/attn
  * beside lessons/). A ./lessons folder in the current directory is never taken silently: a stranger's folder
- * would replace the real lessons and share their progress. NULL when none is found. */
-const char *lesson_dir(void) {
-    static char dir[4200];
+ * would replace the real lessons and share their progress. The path is $ATTN_LESSONS's text or written into dir
+ * (the caller's); NULL when none is found. */
+const char *lesson_dir(char dir[LESSON_DIR_MAX]) {
     const char *e = getenv("ATTN_LESSONS");
     if (e && *e) return e;
     char exe[4000];
@@ -34,10 +34,10 @@ const char *lesson_dir(void) {
     *slash = 0;
     static const char *const rel[] = {"/../share/attn/lessons", "/lessons", "/../lessons"};
     for (int i = 0; i < 3; i++) {
-        snprintf(dir, sizeof dir, "%s%s", exe, rel[i]);
-        char real[4200];
+        snprintf(dir, LESSON_DIR_MAX, "%s%s", exe, rel[i]);
+        char real[LESSON_DIR_MAX];
         if (is_dir(dir)) {
-            if (realpath(dir, real)) snprintf(dir, sizeof dir, "%s", real);
+            if (realpath(dir, real)) snprintf(dir, LESSON_DIR_MAX, "%s", real);
             return dir;
         }
     }
@@ -46,22 +46,20 @@ const char *lesson_dir(void) {
 
 /* A line for the lesson list when ./lessons exists but is not the folder in use (NULL otherwise). */
 const char *lesson_dir_note(void) {
-    static char note[600];
-    const char *d = lesson_dir();
-    char here[4200], used[4200];
+    char buf[LESSON_DIR_MAX], here[LESSON_DIR_MAX], used[LESSON_DIR_MAX];
+    const char *d = lesson_dir(buf);
     if (!is_dir("lessons") || !realpath("lessons", here)) return NULL;
     if (d && realpath(d, used) && !strcmp(here, used)) return NULL;
-    snprintf(note, sizeof note, "(./lessons here is not used: attn lesson ./lessons/NAME.md runs one of it, and "
-                                "ATTN_LESSONS=./lessons lists them; its progress is kept apart)\n");
-    return note;
+    return "(./lessons here is not used: attn lesson ./lessons/NAME.md runs one of it, and "
+           "ATTN_LESSONS=./lessons lists them; its progress is kept apart)\n";
 }
 
 /* The name a lesson's progress is kept under: the file name for the lessons in lesson_dir() (and their
  * translations in lesson_dir()/ja, /zh: one lesson whatever the language), the whole path for any other file (a
  * downloaded 01-self-attention.md does not share the real lesson's progress). */
 char *lesson_progress_key(const Lesson *l) {
-    const char *d = lesson_dir();
-    char real[4200], dreal[4200];
+    char buf[LESSON_DIR_MAX], real[4200], dreal[4200];
+    const char *d = lesson_dir(buf);
     if (!realpath(l->path, real)) return xstrdup(l->id);
     if (d && realpath(d, dreal)) {
         size_t n = strlen(dreal);
@@ -81,7 +79,8 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 char **lesson_list(int *n) {
     *n = 0;
-    const char *dir = lesson_dir();
+    char buf[LESSON_DIR_MAX];
+    const char *dir = lesson_dir(buf);
     DIR *d = dir ? opendir(dir) : NULL;
     if (!d) return NULL;
     char **out = NULL;

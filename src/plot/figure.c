@@ -122,18 +122,16 @@ static bool has_display(void) {
 /* What the terminal says about itself, asked once: its primary device attributes (ESC [ c: feature 4 means it draws
  * sixel images), its character cell and text area in pixels (XTWINOPS: ESC [ 16 t answers ESC [ 6 ; h ; w t, and
  * ESC [ 14 t answers ESC [ 4 ; h ; w t). All three questions go out together; terminals answer in order, and every
- * terminal answers the last one, so reading stops at that answer, or after 300 ms. */
-typedef struct TermInfo { bool asked, sixel; int cell_w, cell_h, area_w, area_h; } TermInfo;
-static TermInfo term;
-
-static void parse_replies(const char *buf) {
+ * terminal answers the last one, so reading stops at that answer, or after 300 ms. Kept in the session's plot state
+ * (P->term), asked once per session. */
+static void parse_replies(TermInfo *term, const char *buf) {
     for (const char *p = buf; (p = strstr(p, "\x1b[")); ) {
         p += 2;
         if (*p == '?') {
             /* \x1b[?62;4;22c : the attributes are numbers separated by ';' */
             for (p++; *p && *p != 'c';) {
                 long v = strtol(p, (char **)&p, 10);
-                if (v == 4) term.sixel = true;
+                if (v == 4) term->sixel = true;
                 if (*p == ';') p++;
                 else if (*p != 'c') break;
             }
@@ -143,14 +141,14 @@ static void parse_replies(const char *buf) {
         if (*p == ';') hgt = strtol(p + 1, (char **)&p, 10);
         if (*p == ';') wid = strtol(p + 1, (char **)&p, 10);
         if (*p != 't' || hgt <= 0 || wid <= 0 || hgt > 100000 || wid > 100000) continue;
-        if (a == 6) { term.cell_h = (int)hgt; term.cell_w = (int)wid; }
-        if (a == 4) { term.area_h = (int)hgt; term.area_w = (int)wid; }
+        if (a == 6) { term->cell_h = (int)hgt; term->cell_w = (int)wid; }
+        if (a == 4) { term->area_h = (int)hgt; term->area_w = (int)wid; }
     }
 }
 
-static void terminal_ask(void) {
-    if (term.asked) return;
-    term.asked = true;
+static void terminal_ask(TermInfo *term) {
+    if (term->asked) return;
+    term->asked = true;
     if (!isatty(0) || !isatty(1)) return;
     struct termios saved, raw;
     if (tcgetattr(0, &saved) != 0) return;
@@ -175,16 +173,16 @@ static void terminal_ask(void) {
             } else waited += 20;
         }
         buf[n] = 0;
-        parse_replies(buf);
+        parse_replies(term, buf);
     }
     tcsetattr(0, TCSANOW, &saved);
 }
 
-static bool terminal_has_sixel(void) {
+static bool terminal_has_sixel(TermInfo *term) {
     const char *force = getenv("ATTN_SIXEL");
     if (force && *force) return *force == '1';
-    terminal_ask();
-    return term.sixel;
+    terminal_ask(term);
+    return term->sixel;
 }
 
 PlotTarget plot_resolved_target(Plot *P, bool tty) {
@@ -194,7 +192,7 @@ PlotTarget plot_resolved_target(Plot *P, bool tty) {
     if (has_display() && gp_available() &&
         (gp_has_terminal(gnuplot(P), "qt") || gp_has_terminal(gnuplot(P), "wxt") || gp_has_terminal(gnuplot(P), "x11")))
         return PT_WINDOW;
-    if (terminal_has_sixel() && gp_available() && gp_has_terminal(gnuplot(P), "sixelgd")) return PT_SIXEL;
+    if (terminal_has_sixel(&P->term) && gp_available() && gp_has_terminal(gnuplot(P), "sixelgd")) return PT_SIXEL;
     return PT_TERMINAL;
 }
 
@@ -289,7 +287,7 @@ bool plot_safe_filename(const char *name, AttnError *why) {
 
 /* The terminal's columns and rows (80 × 24, or $COLUMNS × $LINES, when it does not say); *known when the terminal
  * itself gave its rows (TIOCGWINSZ). */
-static void term_size(int *cols, int *rows, bool *known) {
+static void term_size(TermInfo *term, int *cols, int *rows, bool *known) {
     struct winsize ws;
     *cols = 80;
     *rows = 24;
@@ -297,9 +295,9 @@ static void term_size(int *cols, int *rows, bool *known) {
     if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20) {
         *cols = ws.ws_col;
         if (ws.ws_row > 5) { *rows = ws.ws_row; *known = true; }
-        if (!term.cell_w && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {    /* some terminals fill these in */
-            term.cell_w = ws.ws_xpixel / ws.ws_col;
-            term.cell_h = ws.ws_ypixel / (ws.ws_row ? ws.ws_row : 1);
+        if (!term->cell_w && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {    /* some terminals fill these in */
+            term->cell_w = ws.ws_xpixel / ws.ws_col;
+            term->cell_h = ws.ws_ypixel / (ws.ws_row ? ws.ws_row : 1);
         }
         return;
     }
@@ -349,7 +347,7 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
     Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL, -1, -1, false};
     int cols, rows;
     bool known;
-    term_size(&cols, &rows, &known);
+    term_size(&P->term, &cols, &rows, &known);
     if (t == PT_WINDOW) {
         cv.kind = CV_WINDOW;
         cv.window = gp_has_terminal(gnuplot(P), "qt") ? "qt" : gp_has_terminal(gnuplot(P), "wxt") ? "wxt" : "x11";
@@ -358,14 +356,14 @@ static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
         cv.teaching = P->teaching;
         if (P->teaching) window_fit(P, f, &cv);
     } else if (t == PT_SIXEL) {
-        terminal_ask();
+        terminal_ask(&P->term);
         cv.kind = CV_SIXEL;
-        int cw = term.cell_w > 0 ? term.cell_w : term.area_w > 0 ? term.area_w / cols : 10;
-        int ch = term.cell_h > 0 ? term.cell_h : term.area_h > 0 ? term.area_h / rows : 20;
+        int cw = P->term.cell_w > 0 ? P->term.cell_w : P->term.area_w > 0 ? P->term.area_w / cols : 10;
+        int ch = P->term.cell_h > 0 ? P->term.cell_h : P->term.area_h > 0 ? P->term.area_h / rows : 20;
         if (cw < 4 || cw > 100) cw = 10;
         if (ch < 8 || ch > 200) ch = 20;
         double aw = (double)cols * cw, ah = (double)(rows > 4 ? rows - 3 : rows) * ch;
-        if (term.area_w > 0 && term.area_w < aw) aw = term.area_w;
+        if (P->term.area_w > 0 && P->term.area_w < aw) aw = P->term.area_w;
         cv.ppi = fmin(fmin(aw / f->width_in, ah / f->height_in), 10.8 * ch);
         cv.ppi = fmin(cv.ppi, 4096 / fmax(f->width_in, f->height_in));   /* whatever size the terminal claims */
         if (cv.ppi < 30) cv.ppi = 30;

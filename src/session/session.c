@@ -11,17 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The session the student types into now (session_push): read by the REPL's completer, which editline calls with
+ * no context of ours (rl_attempted_completion_function takes none). */
 static Session *current;
 
-/* Containers created between two collections of reference cycles (ATTN_GC_EVERY overrides it, for tests). */
+/* Containers created between two collections of reference cycles (ATTN_GC_EVERY overrides it, for tests): read
+ * from the environment when the session is made. */
 static int64_t gc_threshold(void) {
-    static int64_t t = -1;
-    if (t < 0) {
-        const char *e = getenv("ATTN_GC_EVERY");
-        t = e && *e ? atoll(e) : 20000;
-        if (t < 0) t = 0;
-    }
-    return t;
+    const char *e = getenv("ATTN_GC_EVERY");
+    int64_t t = e && *e ? atoll(e) : 20000;
+    return t < 0 ? 0 : t;
 }
 
 void session_init(Session *S, const char *plot_target) {
@@ -29,6 +28,7 @@ void session_init(Session *S, const char *plot_target) {
     builtins_open();
     interp_init(&S->I);
     S->I.session = S;
+    S->gc_every = gc_threshold();
     if (plot_target) plot_set_target(&S->I.run.plot, plot_target);
 }
 
@@ -59,22 +59,6 @@ void session_pop(Session *S) {
 
 Session *session_current(void) { return current; }
 
-Session *session_of(Interp *I) {
-    if (I && I->session) return I->session;
-    if (current) return current;
-    /* a bare interpreter with no session (unit tests): a process-wide default, made on first use */
-    static Session fallback;
-    static bool made;
-    if (!made) {
-        made = true;
-        memset(&fallback, 0, sizeof fallback);
-        interp_init(&fallback.I);
-    }
-    return &fallback;
-}
-
-/* Values print with the options of the running session (value.h). */
-const PrintOptions *val_print_options(void) { return &session_of(NULL)->I.run.print; }
 
 static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
@@ -128,7 +112,7 @@ static int run_code(Session *S, const char *src, ParseResult *parsed, const char
     S->running--;
     if (S->running == 0) builtins_flush_live(I);     /* a board's last state, drawn after the statement that trained */
     /* between statements every live value is held by a counted reference: cycles can be collected safely */
-    if (S->running == 0 && val_containers_since_collect() > gc_threshold()) val_collect_cycles();
+    if (S->running == 0 && val_containers_since_collect() > S->gc_every) val_collect_cycles();
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700      /* wcwidth */
 #include "textwidth.h"
 #include <locale.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 #include <wchar.h>
@@ -76,15 +77,20 @@ static bool in_ranges(uint32_t cp, const Range *r, size_t n) {
     return false;
 }
 
+/* The UTF-8 locale object for wcwidth, loaded once per process (a locale object is read-only once made and
+ * uselocale is per thread, so every thread and session shares it) under pthread_once: two threads measuring text at
+ * once load it once. (locale_t)0 when neither C.UTF-8 nor en_US.UTF-8 is installed. */
+static pthread_once_t loc_once = PTHREAD_ONCE_INIT;
+static locale_t utf8_loc;
+
+static void load_locale(void) {
+    utf8_loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    if (!utf8_loc) utf8_loc = newlocale(LC_CTYPE_MASK, "en_US.UTF-8", (locale_t)0);
+}
+
 static locale_t utf8_locale(void) {
-    static locale_t loc;
-    static bool tried;
-    if (!tried) {
-        tried = true;
-        loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-        if (!loc) loc = newlocale(LC_CTYPE_MASK, "en_US.UTF-8", (locale_t)0);
-    }
-    return loc;
+    pthread_once(&loc_once, load_locale);
+    return utf8_loc;
 }
 
 /* The width with the UTF-8 locale already in use (or absent: the table). */

@@ -324,6 +324,62 @@ static void test_sessions_keep_their_context(void **state) {
     session_free(&repl);
 }
 
+/* Tensors print with their own interpreter's print options (issue 28: no "current session" in val_repr): A's
+ * torch.set_printoptions shows in A's tensors while B is current, and not in B's; a bare Interp (no session) prints
+ * with its own. Before, repr read the options of whichever session was pushed last. */
+static void test_sessions_keep_their_print_options(void **state) {
+    (void)state;
+    Session A, B;
+    session_init(&A, "none");
+    session_init(&B, "none");
+    session_push(&A);
+    session_push(&B);                       /* B is current while A prints */
+    ASSERT_RUN(&A.I, "torch.set_printoptions(precision=2)", "");
+    ASSERT_RUN(&A.I, "torch.tensor([1.23456])", "tensor([1.23])\n");
+    ASSERT_RUN(&B.I, "torch.tensor([1.23456])", "tensor([1.2346])\n");
+    ASSERT_RUN(&B.I, "torch.set_printoptions(precision=1)", "");
+    ASSERT_RUN(&A.I, "str(torch.tensor([1.23456], requires_grad=True))", "'tensor([1.23], requires_grad=True)'\n");
+    Interp bare;
+    interp_init(&bare);
+    ASSERT_RUN(&bare, "torch.tensor([1.23456])", "tensor([1.2346])\n");
+    interp_free(&bare);
+    session_pop(&B);
+    session_free(&B);
+    session_pop(&A);
+    session_free(&A);
+}
+
+/* Comparison depth is counted per interpreter (issue 28): comparing lists nested deeper than the limit is
+ * RecursionError in each interpreter alike, leaves no count behind (the same comparison at a shallower depth then
+ * works), and one interpreter's count does not stop another's comparison. */
+static void test_comparison_depth_per_interpreter(void **state) {
+    (void)state;
+    Interp A, B;
+    interp_init(&A);
+    interp_init(&B);
+    const char *deep = "a = []\nb = []\nfor _ in range(1200):\n    a = [a]\n    b = [b]\n";
+    ASSERT_RUN(&A, deep, "");
+    ASSERT_RUN(&B, deep, "");
+    char *s = run(&A, "a == b");
+    assert_non_null(strstr(s, "maximum recursion depth exceeded in comparison"));
+    free(s);
+    s = run(&A, "a < b");
+    assert_non_null(strstr(s, "maximum recursion depth exceeded in comparison"));
+    free(s);
+    assert_int_equal(A.eq_level, 0);
+    assert_int_equal(A.depth, 0);
+    A.eq_level = 990;                       /* A in the middle of a deep comparison: B's count is its own */
+    ASSERT_RUN(&B, "[[[[[[[[[[[1]]]]]]]]]]] == [[[[[[[[[[[1]]]]]]]]]]]", "True\n");
+    s = run(&A, "[[[[[[[[[[[1]]]]]]]]]]] == [[[[[[[[[[[1]]]]]]]]]]]");
+    assert_non_null(strstr(s, "maximum recursion depth exceeded in comparison"));
+    free(s);
+    A.eq_level = 0;
+    ASSERT_RUN(&A, "[[[[[[[[[[[1]]]]]]]]]]] == [[[[[[[[[[[1]]]]]]]]]]]", "True\n");
+    ASSERT_RUN(&B, "[[[[[[[[[[[1]]]]]]]]]]] < [[[[[[[[[[[2]]]]]]]]]]]", "True\n");
+    interp_free(&A);
+    interp_free(&B);
+}
+
 /* session_feed's sources capture into one buffer (a transcript's step, as tr_run's before hook gives one). */
 static StrBuf feed_out;
 static StrBuf *feed_into(SessionSource *src, Statement *st) {
@@ -516,6 +572,8 @@ int main(void) {
         cmocka_unit_test(test_cycles_collected),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
+        cmocka_unit_test(test_sessions_keep_their_print_options),
+        cmocka_unit_test(test_comparison_depth_per_interpreter),
         cmocka_unit_test(test_session_feed),
         cmocka_unit_test(test_tensor_errors_stay_in_their_session),
         cmocka_unit_test(test_header_example),
