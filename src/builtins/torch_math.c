@@ -244,15 +244,16 @@ static Value *ag_reduce(Interp *I, Args *a, Value *in, Value *dim, Value *kd, bo
 
 static Value *bi_reduce(Interp *I, Args *a);
 
-/* The torch.X reduction whose declaration binds op's arguments (Python's sum, min, max, any, all hand a tensor here
- * under their own names); NULL when the table has none. */
+/* The torch.X reduction whose declaration binds op's arguments; NULL when the table has none. (Python's sum, min,
+ * max, any, all never come here: they iterate over a tensor's rows, as Python does.) */
 static const Builtin *reduce_decl(RedOp op) {
     for (const Builtin *b = bi_torch_math; b->name; b++)
         if (b->fn == bi_reduce && b->tag == (int)op) return b;
     return NULL;
 }
 
-Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
+/* torch.sum/mean/max/...(X) over dim= or everything */
+static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     Value *p[5];                                 /* input, dim, keepdim, dtype, axis (dim's NumPy name) */
     const Builtin *decl = a->fn && a->fn->fn == bi_reduce ? a->fn : reduce_decl(op);
     if (!decl) return rt_error(I, "%s(): attn has no declaration of this reduction", a->fname ? a->fname : "reduce");
