@@ -609,6 +609,23 @@ static Value *bi_map(Interp *I, Args *a) {
 
 /* ---- torch.nn.functional ---- */
 
+/* F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False): min(max(x, min_val), max_val), NaN kept
+ * (HardtanhBackward0 recorded after the call by ag_after.c), or written into input with inplace=True. */
+static Value *bi_f_hardtanh(Interp *I, Args *a) {
+    Value *p_[4];                               /* input, min_val, max_val, inplace */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    double lo, hi;
+    bool inplace;
+    if (!num_at(I, a, 1, "min_val", -1, &lo) || !num_at(I, a, 2, "max_val", 1, &hi) ||
+        !bool_at(I, a, 3, "inplace", false, &inplace)) return NULL;
+    if (inplace) return inplace_allowed(I, a, p_[0]) ? write_into(I, p_[0], ten_clamp(p_[0]->u.t, lo, hi)) : NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    if (!x) return NULL;
+    Tensor *r = ten_clamp(x, lo, hi);
+    ten_free(t1);
+    return done(I, r);
+}
+
 /* F.relu(input, inplace=False): torch.relu (ReluBackward0 when recorded), or written into input with inplace=True. */
 static Value *bi_f_relu(Interp *I, Args *a) {
     Value *p_[2];                               /* input, inplace */
@@ -934,7 +951,8 @@ const Builtin bi_torch_more[] = {
     MAPF("silu", "F", "F.silu(input, inplace=False)", "x * sigmoid(x).", 13),
     MAPF("softplus", "F", "F.softplus(input)", "log(1 + exp(x)), a smooth ReLU.", 14),
     MAPF("mish", "F", "F.mish(input, inplace=False)", "x * tanh(softplus(x)).", 15),
-    MAPF("hardtanh", "F", "F.hardtanh(input)", "x clipped to [-1, 1].", 16),
+    {"hardtanh", bi_f_hardtanh, "F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False)",
+     "x clipped to [min_val, max_val]; inplace=True writes it into input.", "", 0, "F"},
     MAPF("logsigmoid", "F", "F.logsigmoid(input)", "log(sigmoid(x)).", 17),
     MAPF("gelu", "F", "F.gelu(input, *, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
     {"relu", bi_f_relu, "F.relu(input, inplace=False)", "max(x, 0) elementwise; inplace=True writes it into input.", "", 0, "F"},
