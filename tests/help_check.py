@@ -160,7 +160,7 @@ check("help(torch) is help torch", run("help(torch)\n") == run("help torch\n"), 
 check("help(nn) is help nn", run("help(nn)\n") == run("help nn\n"), run("help(nn)\n")[:200])
 # 5. what a reviewer found: each name explains the function it is where it is typed
 for typed, want in [("help('X.sum')", "torch.sum(input"), ("t = torch.ones(2)\nhelp(t.sum)", "torch.sum(input"),
-                    ("help('torch.Tensor.reshape')", "X.reshape(*shape)"), ("help('nn.functional.softmax')", "torch.softmax(input, dim, *, dtype=None)"),
+                    ("help('torch.Tensor.reshape')", "X.reshape(*shape)"), ("help('nn.functional.softmax')", "F.softmax(input, dim=None, _stacklevel=3, dtype=None)"),
                     ("help(torch.float)", "A dtype, torch.float32"), ("t = torch.ones(2)\nhelp(t.shape)", "class torch.Size"),
                     ("help random", "What random offers"), ("m = nn.Linear(2, 2)\nhelp(m.parameters)", "parameters(recurse=True)")]:
     out = run(typed + "\n")

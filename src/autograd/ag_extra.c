@@ -68,7 +68,7 @@ static double elem_deriv(AgElem kind, double v, const double *p) {
         double sp = log1p(exp(x)), t = tanh(sp);
         return t + x * dsigmoid(x) * (1.0 - t * t);
     }
-    case AG_E_HARDTANH: return x > p[0] && x < p[1] ? 1.0 : 0.0;
+    case AG_E_HARDTANH: return x <= p[0] || x >= p[1] ? 0.0 : 1.0;        /* NaN passes, as hardtanh_backward */
     }
     return 0.0;
 }

@@ -253,7 +253,7 @@ static void relu_bw_range(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i++) {
         uint32_t bits;
         memcpy(&bits, &g[i], sizeof bits);
-        bits &= 0u - (uint32_t)(s[i] > 0);
+        bits &= 0u - (uint32_t)!(s[i] <= 0);   /* NaN passes the gradient, as threshold_backward */
         memcpy(&r[i], &bits, sizeof bits);
     }
 }
@@ -293,8 +293,8 @@ static int unary_bw(AgNode *n, const Tensor *g, Tensor **gin) {
             break;
         }
         Tensor *zero = ten_scalar_d_in(ten_ctx_of(g), 0.0);
-        t1 = ag_bin_s(OP_GT, s, 0.0);
-        r = t1 && zero ? ten_where(t1, g, false, zero, true) : NULL;
+        t1 = ag_bin_s(OP_LE, s, 0.0);
+        r = t1 && zero ? ten_where(t1, zero, true, g, false) : NULL;
         ten_free(zero);
         break;
     default: break;

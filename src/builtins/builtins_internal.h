@@ -18,8 +18,6 @@ Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
 /* torch_math.c: the tensor x rounded half to even, to decimals places when dv (an int, or None) is given: what round(X, n)
  * and torch.round(X, decimals=n) compute (python_builtins.c binds their arguments). */
 Value *torch_round(Interp *I, Value *x, Value *dv);
-/* torch_math.c: sum/mean/max/... over dim= or everything, shared by torch.X(t) and Python's sum/max/min. */
-Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op);
 /* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=), cumprod(dtype=) and the like.
  * *x and *tmp are replaced (the old *tmp freed); false with an error set. */
 bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);

@@ -319,10 +319,11 @@ static bool minmax_args(Interp *I, Args *a, Value **kw) {
     return true;
 }
 
-/* sum/min/max of an iterable (Python's); a tensor argument goes to torch's reductions instead. min and max compare
- * key(item) when a key is given, and keep the first of equal items, as Python does. */
+/* sum/min/max of an iterable, as Python's: a tensor is iterated over its first dimension like any sequence (sum(T)
+ * of a (2, 3) T is 0 + T[0] + T[1], a (3,) tensor), never torch's reduction. min and max compare key(item) when a
+ * key is given, and keep the first of equal items, as Python does; a comparison of rows of several values raises
+ * PyTorch's "Boolean value of Tensor with more than one value is ambiguous". */
 static Value *fold(Interp *I, Args *a, int which) {
-    if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, which == 0 ? RED_SUM : which == 1 ? RED_MIN : RED_MAX);
     Value *b[2];                                 /* sum: iterable, start; min and max: key, default */
     if (which == 0 ? !args_bind(I, a, b, 2) : !minmax_args(I, a, b)) return NULL;
     Value *l;
@@ -356,11 +357,8 @@ static Value *fold(Interp *I, Args *a, int which) {
         } else {
             Value *kx = key_of(I, key, x);
             Value *c = kx ? ops_compare(I, which == 1 ? AOP_LT : AOP_GT, kx, kacc) : NULL;
-            bool ok = false, t = false, tensor = c && c->kind == V_TENSOR;
-            if (tensor) t = val_truthy(c, &ok);
-            else ok = c && interp_truth(I, c, &t);          /* a student's __lt__ may return an object with __bool__ */
+            bool t = false, ok = c && interp_truth(I, c, &t);  /* a student's __lt__ may return an object with __bool__ */
             val_decref(c);
-            if (tensor && !ok) rt_error(I, "cannot compare tensors with more than one element: use torch.max");
             if (!ok) failed = true;
             else if (t) { val_decref(acc); acc = val_incref(x); val_decref(kacc); kacc = val_incref(kx); }
             val_decref(kx);
@@ -688,14 +686,11 @@ static Value *bi_assert(Interp *I, Args *a) {
     return rt_raise(I, "AssertionError", "%s", "");
 }
 
+/* Python's any/all: a tensor is iterated over its first dimension like any sequence, and each row's truth taken
+ * (a row of several values raises PyTorch's "Boolean value ... is ambiguous"); the result is a bool. */
 static Value *any_all(Interp *I, Args *a, bool all) {
-    if (a->npos >= 1 && a->pos[0]->kind == V_TENSOR) return torch_reduce_dispatch(I, a, all ? RED_ALL : RED_ANY);
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->pos[0]->kind == V_TENSOR) {
-        Tensor *r = ten_reduce(all ? RED_ALL : RED_ANY, a->pos[0]->u.t, true, 0, false);
-        return r ? val_tensor(r) : rt_tensor_error(I);
-    }
     /* one item at a time, stopping at the first that decides (a generator is left there, as Python leaves it) */
     Iter it;
     if (!ops_iter_begin(I, a->pos[0], &it)) return NULL;
@@ -1748,7 +1743,7 @@ const Builtin bi_python[] = {
     {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
     {"zip", bi_zip, "zip(*iterables, strict=False)", "An iterator of tuples of items taken in step.", "", 0, ""},
-    {"sum", bi_sum, "sum(iterable, /, start=0)", "Sum of the items (of all elements for a tensor).", "", 0, ""},
+    {"sum", bi_sum, "sum(iterable, /, start=0)", "Sum of the items, start + item0 + item1 ...; a tensor's items are its rows (dim 0), as in Python: use torch.sum(X) for all its elements.", "", 0, ""},
     {"min", bi_min, "min(iterable, *, key=None, default) / min(arg1, arg2, *args, key=None)", "Smallest item.", "", 0, ""},
     {"max", bi_max, "max(iterable, *, key=None, default) / max(arg1, arg2, *args, key=None)", "Largest item.", "", 0, ""},
     {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},

@@ -55,6 +55,8 @@ static const Builtin *find(const Builtin **tbl, int n, const char *name) {
     return NULL;
 }
 
+static const Builtin *homed(const char *home, const char *name);
+
 const Builtin *builtins_find(const char *name) { builtins_init(); return find(all_fns, n_fns, name); }
 
 /* X.name: a method of the tensor table, or a torch function that takes X first (X.sum(dim=1) is torch.sum(X, 1)). */
@@ -63,7 +65,10 @@ const Builtin *builtins_find_method(const char *name) {
     const Builtin *m = find(all_methods, n_methods, name);
     if (m) return m;
     for (int i = 0; tensor_method_aliases[i]; i++)
-        if (!strcmp(tensor_method_aliases[i], name)) return builtins_find(name);
+        if (!strcmp(tensor_method_aliases[i], name)) {
+            const Builtin *t = homed("torch", name);          /* X.sum() is torch.sum(X), never Python's sum(X) */
+            return t ? t : builtins_find(name);
+        }
     return NULL;
 }
 const Builtin *const *builtins_all(int *n) { builtins_init(); *n = n_fns; return all_fns; }

@@ -244,15 +244,16 @@ static Value *ag_reduce(Interp *I, Args *a, Value *in, Value *dim, Value *kd, bo
 
 static Value *bi_reduce(Interp *I, Args *a);
 
-/* The torch.X reduction whose declaration binds op's arguments (Python's sum, min, max, any, all hand a tensor here
- * under their own names); NULL when the table has none. */
+/* The torch.X reduction whose declaration binds op's arguments; NULL when the table has none. (Python's sum, min,
+ * max, any, all never come here: they iterate over a tensor's rows, as Python does.) */
 static const Builtin *reduce_decl(RedOp op) {
     for (const Builtin *b = bi_torch_math; b->name; b++)
         if (b->fn == bi_reduce && b->tag == (int)op) return b;
     return NULL;
 }
 
-Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
+/* torch.sum/mean/max/...(X) over dim= or everything */
+static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     Value *p[5];                                 /* input, dim, keepdim, dtype, axis (dim's NumPy name) */
     const Builtin *decl = a->fn && a->fn->fn == bi_reduce ? a->fn : reduce_decl(op);
     if (!decl) return rt_error(I, "%s(): attn has no declaration of this reduction", a->fname ? a->fname : "reduce");
@@ -334,21 +335,36 @@ Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
 
 static Value *bi_reduce(Interp *I, Args *a) { return torch_reduce_dispatch(I, a, (RedOp)a->fn->tag); }
 
-/* softmax / log_softmax / cumsum along dim: tag 0, 1, 2 */
+/* softmax / log_softmax / cumsum along dim: tag 0, 1, 2 (torch.X and X.x); F.softmax / F.log_softmax: tag 3, 4.
+ * The declarations are PyTorch 1.13's: torch.softmax(input, dim, dtype=None) takes dtype by position,
+ * F.softmax(input, dim=None, _stacklevel=3, dtype=None) too (a missing dim is PyTorch's _get_softmax_dim: 0 for
+ * 0-, 1- and 3-D input, else 1, with its warning), and torch.cumsum(input, dim, *, dtype=None) by keyword only. */
 static Value *bi_softmax(Interp *I, Args *a) {
-    Value *p[3];                                 /* input, dim, dtype */
-    if (!args_bind(I, a, p, 3)) return NULL;
+    bool f = a->fn->tag >= 3;
+    int op = a->fn->tag % 3;
+    Value *p[4] = {NULL, NULL, NULL, NULL};      /* input, dim, dtype; F's: input, dim, _stacklevel, dtype */
+    if (!args_bind(I, a, p, f ? 4 : 3)) return NULL;
+    Value *dtv = p[f ? 3 : 2], *in = p[0];
+    bool has_dt = dtv && dtv->kind != V_NONE;
+    if (has_dt && dtv->kind != V_DTYPE) return rt_error(I, "dtype must be a torch dtype such as torch.float32, not %s", val_type_name(dtv));
     Tensor *tmp, *x = input_tensor(I, a, &tmp);
     if (!x) return NULL;
-    Value *dv = p[1], *in = p[0];
     int d;
-    if (a->fn->tag != 2 && in->kind == V_TENSOR && !p[2] && grad_recording(I, 1, &in)) {
+    if (f && (!p[1] || p[1]->kind == V_NONE)) {
+        d = x->ndim == 0 || x->ndim == 1 || x->ndim == 3 ? 0 : 1;
+        interp_warn(I, op == 0 ? "F.softmax dim" : "F.log_softmax dim", "UserWarning: Implicit dimension choice for %s has been deprecated. Change the call to include "
+                    "dim=X as an argument.", op == 0 ? "softmax" : "log_softmax");
+    } else if (!get_dim(I, p[1], x->ndim, &d)) { ten_free(tmp); return NULL; }
+    if (op != 2 && in->kind == V_TENSOR && !has_dt && grad_recording(I, 1, &in)) {
         ten_free(tmp);
-        if (!get_dim(I, dv, in->u.t->ndim, &d)) return NULL;
-        return ret_ag(I, a->fn->tag == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
+        return ret_ag(I, op == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
     }
-    if (!get_dim(I, dv, x->ndim, &d) || !cast_to_dtype_kw(I, a, &x, &tmp)) { ten_free(tmp); return NULL; }
-    Tensor *r = a->fn->tag == 0 ? ten_softmax(x, d) : a->fn->tag == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
+    if (has_dt && dtv->u.dtype != x->dtype) {
+        Tensor *c = ten_cast(x, dtv->u.dtype);
+        ten_free(tmp);
+        if (!(tmp = x = c)) return rt_tensor_error(I);
+    }
+    Tensor *r = op == 0 ? ten_softmax(x, d) : op == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
     ten_free(tmp);
     return done(I, r);
 }
@@ -653,8 +669,10 @@ const Builtin bi_torch_math[] = {
     {"bmm", bi_matmul, "torch.bmm(input, mat2)", "Batched matrix product: (b, n, k) @ (b, k, m) -> (b, n, m) (§11.3 uses it for Q Kᵀ).", "§11.3", 2, "torch"},
     {"dot", bi_matmul, "torch.dot(input, other)", "Dot product of two vectors.", "§2.3", 3, "torch"},
     {"outer", bi_matmul, "torch.outer(input, vec2)", "Outer product of two vectors.", "§2.3", 4, "torch"},
-    {"softmax", bi_softmax, "torch.softmax(input, dim, *, dtype=None)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
-    {"log_softmax", bi_softmax, "torch.log_softmax(input, dim, *, dtype=None)", "log of softmax along dim.", "", 1, "torch"},
+    {"softmax", bi_softmax, "torch.softmax(input, dim, dtype=None)", "exp(X) / sum(exp(X)) along dim: each slice sums to 1.", "§11.3", 0, "torch"},
+    {"log_softmax", bi_softmax, "torch.log_softmax(input, dim, dtype=None)", "log of softmax along dim.", "", 1, "torch"},
+    {"softmax", bi_softmax, "F.softmax(input, dim=None, _stacklevel=3, dtype=None)", "torch.softmax: exp(X) / sum(exp(X)) along dim.", "§11.3", 3, "F"},
+    {"log_softmax", bi_softmax, "F.log_softmax(input, dim=None, _stacklevel=3, dtype=None)", "torch.log_softmax: log of softmax along dim.", "", 4, "F"},
     {"cumsum", bi_softmax, "torch.cumsum(input, dim, *, dtype=None)", "Running sums along dim.", "", 2, "torch"},
     {"clamp", bi_clamp, "torch.clamp(input, min=None, max=None)",
      "Limits values to [min, max]; min and max may be numbers or tensors (broadcast).", "", 0, "torch"},

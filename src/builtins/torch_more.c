@@ -560,6 +560,27 @@ static Value *bi_hstack(Interp *I, Args *a) {
 /* log1p, expm1, erf, sinh, ... and torch.nn.functional's gelu, silu, softplus, ...: tag indexes MAP_NAMES. */
 static const char *const MAP_NAMES[] = {"log1p", "expm1", "exp2", "erf", "erfc", "sinh", "cosh", "asinh", "acosh", "atanh",
                                         "reciprocal", "trunc", "frac", "silu", "softplus", "mish", "hardtanh", "logsigmoid", "gelu"};
+/* inplace=True of F.silu, F.mish, F.relu, F.dropout: whether input xv may be written in place. Under grad mode on a
+ * tensor that requires grad: PyTorch's refusal for a leaf or a view of one (ag_inplace_check), and attn's own for
+ * the rest (the in-place node is not recorded yet). false with the error set. */
+static bool inplace_allowed(Interp *I, Args *a, const Value *xv) {
+    if (!xv || xv->kind != V_TENSOR) { rt_error(I, "%s(): inplace=True needs a tensor input", a->fname); return false; }
+    if (!I->run.ag.grad_enabled || !ag_requires_grad(xv->ag)) return true;
+    if (ag_inplace_check(&I->run.ag, xv->ag) < 0) { rt_tensor_error(I); return false; }
+    rt_error(I, "F.%s(x, inplace=True) on a tensor that requires grad has no gradient in attn yet: use F.%s(x), "
+                "which gives a new tensor", a->fname, a->fname);
+    return false;
+}
+
+/* r (owned, NULL: the tensor error) written into the tensor xv itself, as PyTorch's in-place functions do: its
+ * _version moves and every view sees it; xv returned (a new reference). */
+static Value *write_into(Interp *I, Value *xv, Tensor *r) {
+    if (!r) return rt_tensor_error(I);
+    int rc = ten_copy_into(xv->u.t, r);
+    ten_free(r);
+    return rc < 0 ? rt_tensor_error(I) : val_incref(xv);
+}
+
 static Value *bi_map(Interp *I, Args *a) {
     Value *p_[2] = {NULL, NULL};                /* input, approximate (gelu) or inplace (silu, mish) */
     if (!args_bind(I, a, p_, 2)) return NULL;
@@ -578,12 +599,48 @@ static Value *bi_map(Interp *I, Args *a) {
         if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";
         else if (strcmp(ap->u.str.s, "none")) { ten_free(t1); return rt_error(I, "approximate argument must be either none or tanh."); }
     }
+    bool inplace = false;                       /* silu, mish: inplace=True writes the result into input */
+    if (!ap && p_[1] && !arg_bool(I, p_[1], "inplace", &inplace)) { ten_free(t1); return NULL; }
+    if (inplace) { ten_free(t1); return inplace_allowed(I, a, in) ? write_into(I, in, ten_map(name, in->u.t)) : NULL; }
     Tensor *r = ten_map(name, x);
     ten_free(t1);
     return done(I, r);
 }
 
 /* ---- torch.nn.functional ---- */
+
+/* F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False): min(max(x, min_val), max_val), NaN kept
+ * (HardtanhBackward0 recorded after the call by ag_after.c), or written into input with inplace=True. */
+static Value *bi_f_hardtanh(Interp *I, Args *a) {
+    Value *p_[4];                               /* input, min_val, max_val, inplace */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    double lo, hi;
+    bool inplace;
+    if (!num_at(I, a, 1, "min_val", -1, &lo) || !num_at(I, a, 2, "max_val", 1, &hi) ||
+        !bool_at(I, a, 3, "inplace", false, &inplace)) return NULL;
+    if (inplace) return inplace_allowed(I, a, p_[0]) ? write_into(I, p_[0], ten_clamp(p_[0]->u.t, lo, hi)) : NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    if (!x) return NULL;
+    Tensor *r = ten_clamp(x, lo, hi);
+    ten_free(t1);
+    return done(I, r);
+}
+
+/* F.relu(input, inplace=False): torch.relu (ReluBackward0 when recorded), or written into input with inplace=True. */
+static Value *bi_f_relu(Interp *I, Args *a) {
+    Value *p_[2];                               /* input, inplace */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Value *in = p_[0];
+    bool inplace;
+    if (!bool_at(I, a, 1, "inplace", false, &inplace)) return NULL;
+    if (inplace) return inplace_allowed(I, a, in) ? write_into(I, in, ten_unary(UOP_RELU, in->u.t)) : NULL;
+    if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) return ret_ag(I, ag_unary(&I->run.ag, UOP_RELU, arg_ag(in)));
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    if (!x) return NULL;
+    Tensor *r = ten_unary(UOP_RELU, x);
+    ten_free(t1);
+    return done(I, r);
+}
 
 /* F.dropout(input, p=0.5, training=True): each element zeroed with probability p, the rest scaled by 1/(1-p);
  * with training=False the input itself. attn's generator (torch.manual_seed), not PyTorch's numbers. */
@@ -592,13 +649,15 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 4)) return NULL;
     Value *xv = p_[0];
     double p;
-    bool training;
+    bool training, inplace;
     if (!xv || xv->kind != V_TENSOR) return rt_error(I, "dropout(input, p=0.5, training=True) needs a tensor");
-    if (!num_at(I, a, 1, "p", 0.5, &p) || !bool_at(I, a, 2, "training", true, &training)) return NULL;
+    if (!num_at(I, a, 1, "p", 0.5, &p) || !bool_at(I, a, 2, "training", true, &training) ||
+        !bool_at(I, a, 3, "inplace", false, &inplace)) return NULL;
     if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
     if (!training || p == 0) return val_incref(xv);
     Tensor *x = xv->u.t;
     if (!ten_is_float(x->dtype)) return rt_error(I, "dropout(): expected a floating point tensor, got %s", ten_dtype_name(x->dtype));
+    if (inplace && !inplace_allowed(I, a, xv)) return NULL;
     Tensor *r = ten_new_in(I->run.ten, x->dtype, x->ndim, x->shape);
     if (!r) return rt_tensor_error(I);
     Rng *g = &I->run.rng;
@@ -611,7 +670,7 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
         return ret_ag(I, y);
     }
     for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : ten_get(x, i) * scale);
-    return val_tensor(r);
+    return inplace ? write_into(I, xv, r) : val_tensor(r);
 }
 
 /* F.linear(input, weight, bias=None): input @ weight.T + bias. */
@@ -892,9 +951,11 @@ const Builtin bi_torch_more[] = {
     MAPF("silu", "F", "F.silu(input, inplace=False)", "x * sigmoid(x).", 13),
     MAPF("softplus", "F", "F.softplus(input)", "log(1 + exp(x)), a smooth ReLU.", 14),
     MAPF("mish", "F", "F.mish(input, inplace=False)", "x * tanh(softplus(x)).", 15),
-    MAPF("hardtanh", "F", "F.hardtanh(input)", "x clipped to [-1, 1].", 16),
+    {"hardtanh", bi_f_hardtanh, "F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False)",
+     "x clipped to [min_val, max_val]; inplace=True writes it into input.", "", 0, "F"},
     MAPF("logsigmoid", "F", "F.logsigmoid(input)", "log(sigmoid(x)).", 17),
     MAPF("gelu", "F", "F.gelu(input, *, approximate='none')", "x * Φ(x), the Gaussian error linear unit ('tanh': its tanh approximation).", 18),
+    {"relu", bi_f_relu, "F.relu(input, inplace=False)", "max(x, 0) elementwise; inplace=True writes it into input.", "", 0, "F"},
     {"dropout", bi_f_dropout, "F.dropout(input, p=0.5, training=True, inplace=False)",
      "Zeroes each element with probability p and scales the rest by 1/(1-p); training=False returns input.", "§5.6", 0, "F"},
     {"linear", bi_f_linear, "F.linear(input, weight, bias=None)", "input @ weight.T + bias, what nn.Linear computes.", "", 0, "F"},

@@ -38,8 +38,14 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
     case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
     case V_TENSOR: {
-        /* PyTorch iterates by unbind (UnbindBackward0), which attn's autograd has not got: refused, never detached */
-        if (ag_records(I, s, NULL)) return ag_refuse(I, "iterating over a tensor (for row in X, a, b = X)");
+        /* PyTorch iterates by unbind: row i is output i of UnbindBackward0, one of several views (written in place
+         * under grad mode: refused); attn records it as a select of row i, the same gradient */
+        if (ag_records(I, s, NULL)) {
+            AgVal r = ag_select(&I->run.ag, (AgVal){s->u.t, s->ag}, 0, i);
+            if (r.m) r.m->multi_view = true;
+            ag_name_output(r.m, "UnbindBackward0", (int)i);
+            return ag_value(I, r);
+        }
         IndexItem item = {.kind = IX_INT, .i = i};
         Tensor *row = ten_index_get(s->u.t, &item, 1);
         return row ? val_tensor(row) : rt_tensor_error(I);
