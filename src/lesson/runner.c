@@ -572,6 +572,8 @@ static int session(const char *which, bool teacher, const char *record, const Li
     session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */
     S->sess.commands = session_commands;
     S->sess.lesson = S;
+    Session *outer = session_current();   /* the REPL's, when the lesson starts at its prompt: the same terminal, */
+    if (outer) S->sess.I.run.plot.term = outer->I.run.plot.term;     /* whose answers are not asked again */
     session_push(&S->sess);
     S->l = l;
     S->tty = tty != NULL;
