@@ -89,6 +89,16 @@ static Value *m_to(Interp *I, Args *a) {
         return val_str(t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
     }
     Value *dt = arg(a, -1, "dtype"), *flags[2] = {arg(a, -1, "non_blocking"), arg(a, -1, "copy")};
+    Value *tname = type ? arg(a, 1, "dtype") : NULL;             /* X.type('torch.DoubleTensor'): a type's name */
+    if (tname && tname->kind == V_STR) {
+        static const char *const NAMES[] = {"torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor", "torch.DoubleTensor"};
+        int k = 0;                               /* NAMES[k] is the tensor type of DType k */
+        while (k < 4 && strcmp(NAMES[k], tname->u.str.s)) k++;
+        if (k == 4) return rt_raise(I, "ValueError", "invalid type: '%s' (attn has %s, %s, %s and %s)", tname->u.str.s,
+                                    NAMES[0], NAMES[3], NAMES[1], NAMES[2]);
+        if (self(a)->dtype == (DType)k) return val_incref(a->pos[0]);
+        return done(I, ten_cast(self(a), (DType)k));
+    }
     int nflags = 0;                              /* the positional non_blocking, copy after the dtype / device / other */
     for (int i = 1; i < a->npos; i++) {
         Value *p = a->pos[i];
@@ -338,7 +348,7 @@ const Builtin bi_tensor_methods[] = {
     {"int", m_cast, "X.int()", "An integer copy (int64 in attn).", "", DT_I64, "X"},
     {"bool", m_cast, "X.bool()", "X as bool: nonzero is True (X itself when it already is).", "", DT_BOOL, "X"},
     {"to", m_to, "X.to(dtype, non_blocking=False, copy=False) / X.to(device=None, dtype=None, non_blocking=False, copy=False) / X.to(other, non_blocking=False, copy=False)", "X with another dtype (X itself when nothing changes); devices other than the CPU are ignored.", "", 0, "X"},
-    {"type", m_to, "X.type(dtype=None, non_blocking=False)", "A copy with another dtype.", "", 0, "X"},
+    {"type", m_to, "X.type(dtype=None, non_blocking=False)", "X with another dtype, given as a torch.dtype or a type's name ('torch.DoubleTensor'); X itself when it already has it.", "", 0, "X"},
     {"size", m_size, "X.size(dim=None)", "The shape (torch.Size), or one dimension.", "", 0, "X"},
     {"dim", m_dim, "X.dim()", "Number of dimensions.", "", 0, "X"},
     {"ndimension", m_dim, "X.ndimension()", "Number of dimensions.", "", 0, "X"},
