@@ -272,6 +272,8 @@ Tensor *ten_unique(const Tensor *t, Tensor **inverse, Tensor **counts);
 /* An elementwise function by name: gelu, gelu_tanh, silu, softplus, reciprocal, frac, exp2, sinh, cosh, asinh,
  * acosh, atanh, log1p, expm1, erf, erfc, trunc, mish, hardtanh, logsigmoid. */
 Tensor *ten_map(const char *name, const Tensor *t);
+/* log1p(exp(beta*x)) / beta, x where beta*x > threshold: F.softplus(t, beta, threshold). */
+Tensor *ten_softplus(const Tensor *t, double beta, double threshold);
 
 /* torch.einsum (tensor_einsum.c): "ij,jk->ik", implicit output, "...", repeated labels (diagonals). The result in
  * ops[0]'s context; failures (a bad equation, no operands) in c. */

@@ -212,15 +212,28 @@ static void dropout_extra(StrBuf *out, Value *self) {
     StrBuf p;
     sb_init(&p);
     val_float_repr(&p, attr_num(self, "p", 0));
-    sb_printf(out, "p=%s, inplace=False", sb_str(&p));
+    Value *ip = val_attr_get(self, "inplace");
+    sb_printf(out, "p=%s, inplace=%s", sb_str(&p), ip && ip->kind == V_BOOL && ip->u.b ? "True" : "False");
     sb_free(&p);
 }
 
+/* The module's forward: F.dropout(input, p, training, inplace) as PyTorch's. The input itself in eval mode or with
+ * p == 0; with inplace=True in training mode, F.dropout's inplace=True (the input written and returned). */
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
     Tensor *x = tensor_arg(I, a, xv, "input");
     double p = dropout_p(self);
+    if (x && p >= 0 && (!training(self) || p <= 0)) return val_incref(xv);
+    Value *ip = val_attr_get(self, "inplace");
+    if (x && p >= 0 && ip && ip->kind == V_BOOL && ip->u.b) {
+        const Builtin *f = builtins_find("dropout");           /* F.dropout(input, p, True, True) */
+        Value *argv[4] = {xv, val_float(p), val_bool(true), val_bool(true)};
+        Args fa = {argv, 4, NULL, NULL, 0, "dropout", f};
+        Value *r = f->fn(I, &fa);
+        for (int i = 1; i < 4; i++) val_decref(argv[i]);
+        return r;
+    }
     if (x && p >= 0 && ten_is_float(x->dtype) && grad_recording(I, 1, &xv)) {
         if (!training(self) || p <= 0) return val_incref(xv);      /* the input itself, as PyTorch's eval mode */
         /* x * noise (MulBackward0), the noise drawn as attn_dropout_in draws it */
@@ -237,22 +250,26 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
 
 static const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};
 
-static Value *make_dropout(Interp *I, Value *pv) {
+/* An nn.Dropout of probability pv (NULL: 0), in place when inplace (NULL: False). NULL with the error set. */
+static Value *make_dropout(Interp *I, Value *pv, Value *inplace) {
     double p = 0;
+    bool in = false;
     if (pv && !arg_double(I, pv, "dropout", &p)) return NULL;
+    if (inplace && !arg_bool(I, inplace, "inplace", &in)) return NULL;
     if (p < 0 || p > 1) return rt_raise(I, "ValueError", "dropout probability has to be between 0 and 1, but got %g", p);
     Value *d = val_object(&DropoutClass);
     val_attr_set(d, "p", val_float(p));
     val_attr_set(d, "training", val_bool(true));
+    val_attr_set(d, "inplace", val_bool(in));
     return d;
 }
 
 static Value *bi_dropout(Interp *I, Args *a) {
-    Value *p_[1];                               /* p */
-    if (!args_bind(I, a, p_, 1)) return NULL;
+    Value *p_[2];                               /* p, inplace */
+    if (!args_bind(I, a, p_, 2)) return NULL;
     Value *pv = p_[0];
     Value *dflt = val_float(0.5);
-    Value *d = make_dropout(I, pv ? pv : dflt);
+    Value *d = make_dropout(I, pv ? pv : dflt, p_[1]);
     val_decref(dflt);
     return d;
 }
@@ -620,7 +637,7 @@ static bool dpa_plain(Value *attention) {
 }
 
 static Value *make_dpa(Interp *I, Value *dropout) {
-    Value *d = make_dropout(I, dropout);
+    Value *d = make_dropout(I, dropout, NULL);
     if (!d) return NULL;
     Value *o = val_object(&DotProductAttentionClass);
     val_attr_set(o, "training", val_bool(true));
@@ -935,7 +952,7 @@ const Builtin bi_d2l_attention[] = {
      "Softmax over the last axis of a 3-D X, where keys at index >= valid_len get -1e6 first (so their weight is 0). "
      "valid_lens has one entry per batch row (repeated for every query) or one per query. As in the book, the -1e6 "
      "is written through X.reshape(-1, n), so a contiguous X itself is changed.", "§11.3.2", 0, "d2l"},
-    {"Dropout", bi_dropout, "nn.Dropout(p=0.5)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only.", "§5.6", 0, "nn"},
+    {"Dropout", bi_dropout, "nn.Dropout(p=0.5, inplace=False)", "Zeroes elements with probability p and scales the rest by 1/(1-p), in training mode only (into the input itself with inplace=True).", "§5.6", 0, "nn"},
     {"Linear", bi_linear, "nn.Linear(in_features, out_features, bias=True, device=None, dtype=None)", "y = x Wᵀ + b, with PyTorch's default initialisation.", "§3.5", 0, "nn"},
     {"LazyLinear", bi_linear, "nn.LazyLinear(out_features, bias=True, device=None, dtype=None)", "A Linear layer whose in_features is set by its first input.", "§6.4", 1, "nn"},
     {"DotProductAttention", bi_dot_product_attention, "d2l.DotProductAttention(dropout)",

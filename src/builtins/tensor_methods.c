@@ -76,10 +76,10 @@ static Value *m_cast(Interp *I, Args *a) {
     return done(I, ten_cast(self(a), (DType)a->fn->tag));
 }
 
-/* X.to(dtype) / X.to('cpu') / X.type(dtype) */
-/* X.to(dtype), X.to(other) (other's dtype), X.to(device), X.to(device, dtype), dtype= and device= as keywords (the
- * device, checked for every call, is the CPU); X.type(dtype), and X.type() the legacy name. X itself when the dtype
- * does not change, as in PyTorch. */
+/* X.to(dtype), X.to(other) (other's dtype), X.to(device), X.to(device, dtype), each followed by non_blocking and copy
+ * (positional or keyword), dtype= and device= as keywords (the device, checked for every call, is the CPU); X.type(dtype,
+ * non_blocking), and X.type() the legacy name. X itself when the dtype does not change and copy is not True, as in
+ * PyTorch; a new tensor otherwise. */
 static Value *m_to(Interp *I, Args *a) {
     Value *p_[4];                                /* the forms' parameters: read below by kind, as PyTorch's overloads */
     bool type = !strcmp(a->fn->name, "type");
@@ -88,21 +88,39 @@ static Value *m_to(Interp *I, Args *a) {
         DType t = self(a)->dtype;
         return val_str(t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
     }
-    Value *dt = arg(a, -1, "dtype");
+    Value *dt = arg(a, -1, "dtype"), *flags[2] = {arg(a, -1, "non_blocking"), arg(a, -1, "copy")};
+    Value *tname = type ? arg(a, 1, "dtype") : NULL;             /* X.type('torch.DoubleTensor'): a type's name */
+    if (tname && tname->kind == V_STR) {
+        static const char *const NAMES[] = {"torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor", "torch.DoubleTensor"};
+        int k = 0;                               /* NAMES[k] is the tensor type of DType k */
+        while (k < 4 && strcmp(NAMES[k], tname->u.str.s)) k++;
+        if (k == 4) return rt_raise(I, "ValueError", "invalid type: '%s' (attn has %s, %s, %s and %s)", tname->u.str.s,
+                                    NAMES[0], NAMES[3], NAMES[1], NAMES[2]);
+        if (self(a)->dtype == (DType)k) return val_incref(a->pos[0]);
+        return done(I, ten_cast(self(a), (DType)k));
+    }
+    int nflags = 0;                              /* the positional non_blocking, copy after the dtype / device / other */
     for (int i = 1; i < a->npos; i++) {
         Value *p = a->pos[i];
-        if (p->kind == V_DTYPE || p->kind == V_TENSOR) {
+        if (nflags == 0 && (p->kind == V_DTYPE || p->kind == V_TENSOR)) {
             if (dt) return rt_error(I, "%s() got the dtype twice", a->fname);
             dt = p;
-        } else if (p->kind != V_STR && !(p->kind == V_OBJECT && !strcmp(val_type_name(p), "torch.device")))
-            return rt_error(I, "%s() takes a dtype, a tensor or a device, not %s", a->fname, val_type_name(p));
+        } else if (nflags == 0 && (p->kind == V_STR || (p->kind == V_OBJECT && !strcmp(val_type_name(p), "torch.device")))) {
+            if (i > 1) return rt_error(I, "%s() takes the device before the dtype", a->fname);
+        } else if (p->kind == V_BOOL && i > 1 && nflags < 2) flags[nflags++] = p;
+        else return rt_error(I, "%s() takes a dtype, a tensor or a device, then non_blocking and copy (True or False), not %s",
+                             a->fname, val_type_name(p));
     }
-    if (!dt && a->npos == 1 && !arg(a, -1, "device")) return rt_error(I, "%s() needs a dtype or a device", a->fname);
+    for (int k = 0; k < 2; k++)
+        if (flags[k] && flags[k]->kind != V_BOOL)
+            return rt_raise(I, "TypeError", "%s(): %s must be True or False, not %s", a->fname, k ? "copy" : "non_blocking",
+                            val_type_name(flags[k]));
     if (dt && dt->kind != V_DTYPE && dt->kind != V_TENSOR && dt->kind != V_NONE)
         return rt_error(I, "%s(): dtype must be a torch.dtype such as torch.float64, not %s", a->fname, val_type_name(dt));
     DType want = !dt || dt->kind == V_NONE ? self(a)->dtype : dt->kind == V_DTYPE ? dt->u.dtype : dt->u.t->dtype;
-    if (want == self(a)->dtype) return val_incref(a->pos[0]);    /* no copy when nothing changes, as in PyTorch */
-    return done(I, ten_cast(self(a), want));
+    bool copy = flags[1] && flags[1]->u.b;
+    if (want == self(a)->dtype && !copy) return val_incref(a->pos[0]);    /* nothing changes: X itself, as PyTorch */
+    return done(I, want == self(a)->dtype ? ten_clone(self(a)) : ten_cast(self(a), want));
 }
 
 static Value *m_size(Interp *I, Args *a) {
@@ -330,7 +348,7 @@ const Builtin bi_tensor_methods[] = {
     {"int", m_cast, "X.int()", "An integer copy (int64 in attn).", "", DT_I64, "X"},
     {"bool", m_cast, "X.bool()", "X as bool: nonzero is True (X itself when it already is).", "", DT_BOOL, "X"},
     {"to", m_to, "X.to(dtype, non_blocking=False, copy=False) / X.to(device=None, dtype=None, non_blocking=False, copy=False) / X.to(other, non_blocking=False, copy=False)", "X with another dtype (X itself when nothing changes); devices other than the CPU are ignored.", "", 0, "X"},
-    {"type", m_to, "X.type(dtype=None, non_blocking=False)", "A copy with another dtype.", "", 0, "X"},
+    {"type", m_to, "X.type(dtype=None, non_blocking=False)", "X with another dtype, given as a torch.dtype or a type's name ('torch.DoubleTensor'); X itself when it already has it.", "", 0, "X"},
     {"size", m_size, "X.size(dim=None)", "The shape (torch.Size), or one dimension.", "", 0, "X"},
     {"dim", m_dim, "X.dim()", "Number of dimensions.", "", 0, "X"},
     {"ndimension", m_dim, "X.ndimension()", "Number of dimensions.", "", 0, "X"},

@@ -626,6 +626,25 @@ static Value *bi_f_hardtanh(Interp *I, Args *a) {
     return done(I, r);
 }
 
+/* F.softplus(input, beta=1, threshold=20): log(1 + exp(beta*x)) / beta, linear where beta*x > threshold
+ * (SoftplusBackward0 recorded after the call by ag_after.c, which reads beta and threshold); floats only, as
+ * PyTorch's kernel. */
+static Value *bi_f_softplus(Interp *I, Args *a) {
+    Value *p_[3];                               /* input, beta, threshold */
+    if (!args_bind(I, a, p_, 3)) return NULL;
+    double beta, threshold;
+    if (!num_at(I, a, 1, "beta", 1, &beta) || !num_at(I, a, 2, "threshold", 20, &threshold)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    if (!x) return NULL;
+    if (!ten_is_float(x->dtype)) {
+        ten_free(t1);
+        return rt_error(I, "\"softplus_cpu\" not implemented for '%s'", ten_dtype_word(x->dtype));
+    }
+    Tensor *r = ten_softplus(x, beta, threshold);
+    ten_free(t1);
+    return done(I, r);
+}
+
 /* F.relu(input, inplace=False): torch.relu (ReluBackward0 when recorded), or written into input with inplace=True. */
 static Value *bi_f_relu(Interp *I, Args *a) {
     Value *p_[2];                               /* input, inplace */
@@ -949,7 +968,8 @@ const Builtin bi_torch_more[] = {
     MAPF("trunc", "torch", "torch.trunc(input)", "Rounds toward zero.", 11),
     MAPF("frac", "torch", "torch.frac(input)", "x - trunc(x).", 12),
     MAPF("silu", "F", "F.silu(input, inplace=False)", "x * sigmoid(x).", 13),
-    MAPF("softplus", "F", "F.softplus(input)", "log(1 + exp(x)), a smooth ReLU.", 14),
+    {"softplus", bi_f_softplus, "F.softplus(input, beta=1, threshold=20)",
+     "log(1 + exp(beta*x)) / beta, a smooth ReLU (x itself where beta*x > threshold).", "", 0, "F"},
     MAPF("mish", "F", "F.mish(input, inplace=False)", "x * tanh(softplus(x)).", 15),
     {"hardtanh", bi_f_hardtanh, "F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False)",
      "x clipped to [min_val, max_val]; inplace=True writes it into input.", "", 0, "F"},

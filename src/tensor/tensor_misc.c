@@ -125,6 +125,18 @@ static const struct { const char *name; double (*fn)(double); bool keeps_int; } 
     {"trunc", trunc_, true}, {"mish", mish, false}, {"hardtanh", hardtanh, false}, {"logsigmoid", logsigmoid, false},
     {NULL, NULL, false}};
 
+/* F.softplus(t, beta, threshold): log1p(exp(beta*x)) / beta, x itself where beta*x > threshold (PyTorch's
+ * softplus kernel); integer input gives the default float dtype, as ten_map. */
+Tensor *ten_softplus(const Tensor *t, double beta, double threshold) {
+    Tensor *o = ten_new_in(ten_ctx_of(t), ten_is_float(t->dtype) ? t->dtype : ten_ctx_of(t)->default_float, t->ndim, t->shape);
+    if (!o) return NULL;
+    for (int64_t k = 0; k < o->numel; k++) {
+        double x = ten_get(t, k);
+        ten_set(o, k, x * beta > threshold ? x : log1p(exp(x * beta)) / beta);
+    }
+    return o;
+}
+
 /* fn(x) elementwise by name (see MAPS); integer input gives the default float dtype (trunc keeps integers). */
 Tensor *ten_map(const char *name, const Tensor *t) {
     int i = 0;
