@@ -145,6 +145,9 @@ Tensor *ten_logspace_in(TenCtx *c, double start, double stop, int64_t steps, dou
 Tensor *ten_copy(const Tensor *t);                                   /* a contiguous copy */
 Tensor *ten_cast(const Tensor *t, DType dt);                         /* always a new contiguous tensor */
 void ten_free(Tensor *t);                                            /* the view; the storage with its last view */
+/* Whether t is the only view of its storage, covers all of it in row-major order and has no write counter of its own
+ * (no alias shares its elements: a holder may keep it as its own, as PyTorch's AccumulateGrad steals a grad). */
+bool ten_sole_owner(const Tensor *t);
 bool ten_same_shape(const Tensor *a, const Tensor *b);
 /* Element i (row-major over the shape, whatever the strides) as double / int64, and store. */
 double ten_get(const Tensor *t, int64_t i);

@@ -399,6 +399,17 @@ static int accumulate_grad(AgMeta *m, const Tensor *g) {
     return r;
 }
 
+/* accumulate_grad of a leaf's incoming grad *g, which the engine owns: the first time, when nothing else holds its
+ * elements, it becomes .grad as it is (PyTorch's AccumulateGrad steals a grad used once), with no copy. */
+static int accumulate_leaf(AgMeta *m, Tensor **g) {
+    if (!m->grad && ten_sole_owner(*g)) {
+        m->grad = *g;
+        *g = NULL;
+        return 0;
+    }
+    return accumulate_grad(m, *g);
+}
+
 static void shape_text(const Tensor *t, char *out, size_t cap) {
     size_t k = (size_t)snprintf(out, cap, "torch.Size([");
     for (int d = 0; d < t->ndim && k < cap; d++)
@@ -476,7 +487,7 @@ static int run(AgContext *c, int nout, const AgVal *outputs, const Tensor *const
         if (g && !captured && n->retained && n->retained->retains_grad && accumulate_grad(n->retained, g) < 0)
             goto done;
         if (g && n->var) {
-            if (!captured && accumulate_grad(n->var, g) < 0) goto done;
+            if (!captured && accumulate_leaf(n->var, &n->buf) < 0) goto done;
         } else if (g && n->backward) {
             if ((n->released && n->nsaved) || (n->fn && n->fn->released && n->fn->nsaved)) {
                 ten_fail_in(c->ten, "%s", SECOND_TIME);

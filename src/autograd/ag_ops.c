@@ -6,6 +6,7 @@
 #include <string.h>
 #include "ag_internal.h"
 #include "parallel.h"
+#include "vecmath.h"
 
 /* The result of an op: out with a new AgMeta whose grad_fn is n (when n is not NULL). Frees n when out is NULL. */
 AgVal ag_result(Tensor *out, AgNode *n) {
@@ -738,8 +739,9 @@ AgVal ag_squeeze(AgContext *c, AgVal x, int dim, bool all) {
 /* softmax: (grad - (grad * y).sum(dim, keepdim)) * y; log_softmax: grad - exp(y) * grad.sum(dim, keepdim).
  * saved[0] = y (the result); dims[0] = the dim; op 0 softmax, 1 log_softmax. */
 /* The same formulas in one pass over rows of the last dim, for contiguous float32 y and g: per row one sum, then
- * the result (the sums in double, then rounded: within float32's rounding of the unfused formula). Rows on attn's
- * threads, each row computed alone (the same bits for any thread count). */
+ * the result (the sums in double, then rounded: within float32's rounding of the unfused formula; softmax's by
+ * vm_softmax_bw_rows, in eight partial sums, the same order on every CPU). Rows on attn's threads, each row
+ * computed alone (the same bits for any thread count). */
 typedef struct SoftmaxBwJob {
     const float *y, *g;
     float *r;
@@ -753,14 +755,13 @@ static void softmax_bw_range(void *ctx, int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i++) {
         const float *yr = J->y + i * len, *gr = J->g + i * len;
         float *o = J->r + i * len;
-        double s = 0;
         if (!J->log) {
-            for (int64_t j = 0; j < len; j++) s += (double)gr[j] * yr[j];
-            for (int64_t j = 0; j < len; j++) o[j] = (float)(((double)gr[j] - s) * yr[j]);
-        } else {
-            for (int64_t j = 0; j < len; j++) s += gr[j];
-            for (int64_t j = 0; j < len; j++) o[j] = (float)((double)gr[j] - exp((double)yr[j]) * s);
+            vm_softmax_bw_rows(yr, gr, o, end - i, len);       /* the rest of the range at once */
+            return;
         }
+        double s = 0;
+        for (int64_t j = 0; j < len; j++) s += gr[j];
+        for (int64_t j = 0; j < len; j++) o[j] = (float)((double)gr[j] - exp((double)yr[j]) * s);
     }
 }
 

@@ -331,6 +331,11 @@ Tensor *ten_alias_new_version(const Tensor *t) {
 }
 
 /* Gives the handle back, and with the storage's last view its bytes, to the context the storage was made in. */
+bool ten_sole_owner(const Tensor *t) {
+    return t->storage && t->storage->refs == 1 && !t->ver && t->contiguous && t->offset == 0 &&
+           t->storage->bytes == t->numel * (int64_t)ten_dtype_size(t->dtype);
+}
+
 void ten_free(Tensor *t) {
     if (!t) return;
     TenStorage *st = t->storage;

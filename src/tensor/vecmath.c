@@ -181,6 +181,23 @@ void vm_softmax_rows_to(const float *x, int64_t ldx, float *y, int64_t ldy, int6
     for (; r < rows; r++) vm_softmax_row(x + r * ldx, y + r * ldy, n);
 }
 
+void vm_softmax_bw_rows(const float *y, const float *g, float *r, int64_t rows, int64_t n) {
+#ifdef HAVE_X86_SIMD
+    if (vm_level() == 2) {
+        vm_softmax_bw_rows_avx512(y, g, r, rows, n);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < rows; i++) {
+        const float *yr = y + i * n, *gr = g + i * n;
+        float *o = r + i * n;
+        double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int64_t j = 0; j < n; j++) p[j % 8] += (double)gr[j] * yr[j];
+        double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+        for (int64_t j = 0; j < n; j++) o[j] = (float)(((double)gr[j] - s) * yr[j]);
+    }
+}
+
 void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld) { vm_softmax_rows_to(x, ld, x, ld, rows, n); }
 
 void vm_stream_copy(float *dst, const float *src, int64_t n) {

@@ -41,6 +41,10 @@ void vm_softmax_rows(float *x, int64_t rows, int64_t n, int64_t ld);
 /* vm_softmax_row for each of `rows` rows of n: rows of x ldx apart into rows of y ldy apart (x == y with ldx == ldy
  * is vm_softmax_rows; otherwise they must not overlap). The same bits, without a copy of x first. */
 void vm_softmax_rows_to(const float *x, int64_t ldx, float *y, int64_t ldy, int64_t rows, int64_t n);
+/* Softmax's backward for each of `rows` contiguous rows of n: r = (g - s) * y with s = sum of g * y, in double and
+ * rounded once to float. The sum in a fixed order on every CPU: eight partial sums, element j into sum j % 8 in
+ * order, then ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) (each product of two floats is exact in double). */
+void vm_softmax_bw_rows(const float *y, const float *g, float *r, int64_t rows, int64_t n);
 /* Which implementation runs on this CPU: "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)". */
 const char *vm_backend(void);
 /* Forces a narrower implementation (0 scalar, 1 AVX2, 2 AVX-512; never wider than the CPU has): for tests. */
@@ -60,6 +64,8 @@ bool vm_small_gemm_avx2(const float *A, int64_t lda, const float *B, int64_t ldb
 void vm_small_gemm_block8_avx512(const double *Ad, const double *Bd, float *C, int64_t ldc, int64_t n, int64_t ncols,
                                  int64_t k, float alpha);
 void vm_scale_avx2(float *y, float s, int64_t n);
+/* vm_softmax_bw_rows with AVX-512: the same bits. */
+void vm_softmax_bw_rows_avx512(const float *y, const float *g, float *r, int64_t rows, int64_t n);
 /* vm_softmax_rows_to for n >= 8 with AVX-512: the same bits; the shift, exp and sum in one pass over a row. */
 void vm_softmax_rows_avx512(const float *x, int64_t ldx, float *y, int64_t ldy, int64_t rows, int64_t n);
 

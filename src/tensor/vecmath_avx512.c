@@ -107,6 +107,30 @@ static float exp_sum_row(const float *x, float *y, float m, int64_t n) {
     return _mm256_cvtss_f32(acc);
 }
 
+/* Eight double lanes hold the eight partial sums (an FMA adds the exact product, as the scalar loop's add does); a
+ * row's last n % 8 elements are added to their sums one by one. */
+void vm_softmax_bw_rows_avx512(const float *y, const float *g, float *r, int64_t rows, int64_t n) {
+    int64_t n8 = n - n % 8;
+    for (int64_t i = 0; i < rows; i++) {
+        const float *yr = y + i * n, *gr = g + i * n;
+        float *o = r + i * n;
+        __m512d acc = _mm512_setzero_pd();
+        int64_t j = 0;
+        for (; j < n8; j += 8)
+            acc = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(gr + j)), _mm512_cvtps_pd(_mm256_loadu_ps(yr + j)), acc);
+        double p[8];
+        _mm512_storeu_pd(p, acc);
+        for (; j < n; j++) p[j % 8] += (double)gr[j] * yr[j];
+        double sum = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+        const __m512d s = _mm512_set1_pd(sum);
+        for (j = 0; j < n8; j += 8) {
+            __m512d d = _mm512_sub_pd(_mm512_cvtps_pd(_mm256_loadu_ps(gr + j)), s);
+            _mm256_storeu_ps(o + j, _mm512_cvtpd_ps(_mm512_mul_pd(d, _mm512_cvtps_pd(_mm256_loadu_ps(yr + j)))));
+        }
+        for (; j < n; j++) o[j] = (float)(((double)gr[j] - sum) * yr[j]);
+    }
+}
+
 void vm_softmax_rows_avx512(const float *x, int64_t ldx, float *y, int64_t ldy, int64_t rows, int64_t n) {
     int64_t r = 0;
     float m[4];

@@ -194,6 +194,57 @@ static void test_softmax_rows_to_agrees(void **state) {
     free(x); free(a); free(y);
 }
 
+/* vm_softmax_bw_rows against its definition worked here element by element (eight partial double sums, j into sum
+ * j % 8, combined ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)); then (g - s) * y in double, rounded once), the
+ * same bits at every vector level: lengths around the widths (tails of 1 to 7), 1 to 5 rows, values of all
+ * magnitudes, large terms among small ones. A sum in one chain (the loop before) gives other bits for some of them. */
+static void test_softmax_bw_rows_order(void **state) {
+    (void)state;
+    enum { MAXN = 300, ROWS = 5 };
+    float *y = malloc(sizeof(float) * MAXN * ROWS), *g = malloc(sizeof(float) * MAXN * ROWS);
+    float *r = malloc(sizeof(float) * MAXN * ROWS);
+    int top = vm_level();
+    bool chain_differs = false;
+    for (int64_t n = 1; n <= MAXN; n += n < 40 ? 1 : 37) {
+        for (int64_t i = 0; i < n * ROWS; i++) {
+            uint32_t u = next_u32(), v = next_u32();
+            y[i] = (float)(u % 10007) / 10007.0f * (u % 5 == 0 ? 1e-6f : 1.0f);
+            /* terms near 1e12 among small ones: the sum's rounding in double reaches the small elements' results */
+            g[i] = v % 4 == 0 ? (float)((int)(v % 20001) - 10000) * 1e8f : v % 3 == 0 ? sample(v) * 1e3f
+                 : (float)((int)(v % 20001) - 10000) / 977.0f;
+        }
+        for (int64_t row = 0; row < ROWS && n > 1; row++) {      /* a last term that all but cancels the sum */
+            double t = 0;
+            for (int64_t j = 0; j < n - 1; j++) t += (double)g[row * n + j] * y[row * n + j];
+            y[row * n + n - 1] = 1;
+            g[row * n + n - 1] = (float)-t;
+        }
+        for (int level = 0; level <= top; level++) {
+            vm_force_level(level);
+            vm_softmax_bw_rows(y, g, r, ROWS, n);
+            for (int64_t row = 0; row < ROWS; row++) {
+                const float *yr = y + row * n, *gr = g + row * n;
+                double p[8] = {0, 0, 0, 0, 0, 0, 0, 0}, chain = 0;
+                for (int64_t j = 0; j < n; j++) {
+                    p[j % 8] += (double)gr[j] * yr[j];
+                    chain += (double)gr[j] * yr[j];
+                }
+                double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+                for (int64_t j = 0; j < n; j++) {
+                    float want = (float)(((double)gr[j] - s) * yr[j]);
+                    chain_differs |= want != (float)(((double)gr[j] - chain) * yr[j]);
+                    if (memcmp(&want, &r[row * n + j], 4) != 0)
+                        fail_msg("level %d, n %lld, row %lld, element %lld: %a, the definition %a", level, (long long)n,
+                                 (long long)row, (long long)j, (double)r[row * n + j], (double)want);
+                }
+            }
+        }
+    }
+    assert_true(chain_differs);
+    vm_force_level(-1);
+    free(y); free(g); free(r);
+}
+
 /* The fused attention against its definition, computed here step by step with the same products. */
 /* The small products (below the BLAS threshold) add each C[i][j] in double over p = 0, 1, ... and round once: the
  * definition, worked here one element at a time, must give the same bits at every vector width (scalar, AVX2's
@@ -679,6 +730,7 @@ int main(void) {
         cmocka_unit_test(test_softmax_row),
         cmocka_unit_test(test_softmax_widths_agree),
         cmocka_unit_test(test_softmax_rows_to_agrees),
+        cmocka_unit_test(test_softmax_bw_rows_order),
         cmocka_unit_test(test_small_gemm_is_the_definition),
         cmocka_unit_test(test_attention_matches_definition),
         cmocka_unit_test(test_blas_gemm_order),
