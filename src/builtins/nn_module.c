@@ -18,7 +18,8 @@ static bool is_param(const Value *v) { return v->kind == V_TENSOR && v->param; }
 
 /* Module.__init__: what PyTorch's sets up; here the training flag (True), which also marks the module ready. */
 static Value *m_module_init(Interp *I, Args *a) {
-    if (a->npos > 1 || a->nkw > 0) return rt_error(I, "Module.__init__() takes no arguments besides self");
+    Value *none;
+    if (!args_bind_method(I, a, "Module", &none, 1)) return NULL;
     Value *self = a->pos[0];
     if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
     return val_none();
