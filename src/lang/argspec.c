@@ -102,6 +102,7 @@ static const char *params_parse(const char *sig, Params *ps) {
     memset(ps, 0, sizeof *ps);
     ps->varargs = -1;
     const char *s = strchr(sig, '(');
+    while (s && s[1] == ')' && s[2] == '.') s = strchr(s + 2, '(');   /* a receiver that is a call: "d.keys().isdisjoint(" */
     if (!s) return NULL;
     bool kwonly = false, slash_last = false, seen_any = false;
     for (s++; *s && *s != ')'; seen_any = true) {
