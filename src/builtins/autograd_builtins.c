@@ -162,23 +162,13 @@ static Value *m_requires_grad_(Interp *I, Args *a) {
     return val_incref(x);
 }
 
-/* A tensor method of no arguments (X.detach()), checked by hand: PyTorch's are C methods (METH_NOARGS) and CPython
- * words them, "_TensorBase.detach() takes no arguments (1 given)", which args_bind says only for Python's own.
- * false with that TypeError raised. */
-static bool no_args(Interp *I, Args *a) {
-    const char *name = a->fn ? a->fn->name : "method";
-    if (a->nkw) rt_raise(I, "TypeError", "_TensorBase.%s() takes no keyword arguments", name);
-    else if (a->npos > 1) rt_raise(I, "TypeError", "_TensorBase.%s() takes no arguments (%d given)", name, a->npos - 1);
-    return !a->nkw && a->npos <= 1;
-}
-
 static Value *m_detach(Interp *I, Args *a) {
-    if (!no_args(I, a)) return NULL;
+    if (!args_bind_method(I, a, "_TensorBase", NULL, 0)) return NULL;
     return ret_ag(I, ag_detach(arg_ag(a->pos[0])));
 }
 
 static Value *m_retain_grad(Interp *I, Args *a) {
-    if (!no_args(I, a)) return NULL;
+    if (!args_bind_method(I, a, "_TensorBase", NULL, 0)) return NULL;
     if (ag_retain_grad(&I->run.ag, a->pos[0]->ag) < 0) return rt_tensor_error(I);
     return val_none();
 }
@@ -454,10 +444,10 @@ const Builtin bi_autograd_methods[] = {
     {"backward", m_backward, "X.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)",
      "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
      "from that requires grad, adding it to their .grad.", "", 0, "X"},
-    {"detach", m_detach, "X.detach()", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},
+    {"detach", m_detach, "X.detach(/)", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},
     {"requires_grad_", m_requires_grad_, "X.requires_grad_(requires_grad=True)",
      "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0, "X"},
-    {"retain_grad", m_retain_grad, "X.retain_grad()", "Makes backward() fill X.grad although X is not a leaf.", "", 0, "X"},
+    {"retain_grad", m_retain_grad, "X.retain_grad(/)", "Makes backward() fill X.grad although X is not a leaf.", "", 0, "X"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 const Builtin bi_autograd[] = {

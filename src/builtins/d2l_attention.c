@@ -888,19 +888,23 @@ out:
 }
 
 static Value *m_transpose_qkv(Interp *I, Args *a) {
-    if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_qkv(X) needs a tensor");
+    Value *x;
+    if (!args_bind_method(I, a, "MultiHeadAttention", &x, 1)) return NULL;
+    if (x->kind != V_TENSOR) return rt_error(I, "transpose_qkv(X) needs a tensor");
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
-    if (grad_recording(I, 1, &a->pos[1])) return transpose_heads_recorded(I, arg_ag(a->pos[1]), heads, false);
-    return done(I, transpose_qkv(I, a->pos[1]->u.t, heads));
+    if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, false);
+    return done(I, transpose_qkv(I, x->u.t, heads));
 }
 
 static Value *m_transpose_output(Interp *I, Args *a) {
-    if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "transpose_output(X) needs a tensor");
+    Value *x;
+    if (!args_bind_method(I, a, "MultiHeadAttention", &x, 1)) return NULL;
+    if (x->kind != V_TENSOR) return rt_error(I, "transpose_output(X) needs a tensor");
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
-    if (grad_recording(I, 1, &a->pos[1])) return transpose_heads_recorded(I, arg_ag(a->pos[1]), heads, true);
-    return done(I, transpose_output(I, a->pos[1]->u.t, heads));
+    if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, true);
+    return done(I, transpose_output(I, x->u.t, heads));
 }
 
 static const Builtin mha_methods[] = {

@@ -265,8 +265,8 @@ static Value *m_trainer_init(Interp *I, Args *a) {
 
 /* prepare_data(data): the loaders and how many batches each has (0 validation batches without a loader). */
 static Value *m_prepare_data(Interp *I, Args *a) {
-    if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "prepare_data(data) takes the DataModule");
-    Value *self = a->pos[0], *data = a->pos[1];
+    Value *self = a->pos[0], *data;
+    if (!args_bind_method(I, a, "Trainer", &data, 1)) return NULL;
     Value *tr = call_attr(I, data, "train_dataloader", NULL, 0, NULL, NULL, 0);
     if (!tr || !set_attr(I, self, "train_dataloader", val_incref(tr))) { val_decref(tr); return NULL; }
     Value *va = call_attr(I, data, "val_dataloader", NULL, 0, NULL, NULL, 0);
@@ -281,8 +281,8 @@ static Value *m_prepare_data(Interp *I, Args *a) {
 
 /* prepare_model(model): model.trainer = self, the board's x axis over the epochs, self.model = model. */
 static Value *m_prepare_model(Interp *I, Args *a) {
-    if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "prepare_model(model) takes the model");
-    Value *self = a->pos[0], *model = a->pos[1];
+    Value *self = a->pos[0], *model;
+    if (!args_bind_method(I, a, "Trainer", &model, 1)) return NULL;
     if (!set_attr(I, model, "trainer", val_incref(self))) return NULL;
     Value *board = ops_getattr(I, model, "board"), *me = ops_getattr(I, self, "max_epochs");
     bool ok = board && me;
@@ -299,8 +299,8 @@ static Value *m_prepare_model(Interp *I, Args *a) {
 
 /* prepare_batch(batch): the batch as it is (no GPU to move it to). */
 static Value *m_prepare_batch(Interp *I, Args *a) {
-    if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "prepare_batch(batch) takes one batch");
-    return val_incref(a->pos[1]);
+    Value *batch;
+    return args_bind_method(I, a, "Trainer", &batch, 1) ? val_incref(batch) : NULL;
 }
 
 /* fit(model, data): prepare_data, prepare_model, self.optim = model.configure_optimizers(), the counters at 0,
@@ -446,7 +446,7 @@ static bool epoch_pass(Interp *I, Value *self, Value *model, Value *loader, bool
 /* fit_epoch(): model.train() and a step per training batch; then, when there is a validation loader, model.eval()
  * and validation_step per batch under torch.no_grad(). The model is left in eval mode, as d2l leaves it. */
 static Value *m_fit_epoch(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_raise(I, "TypeError", "fit_epoch() takes no arguments");
+    if (!args_bind_method(I, a, "Trainer", NULL, 0)) return NULL;
     Value *self = a->pos[0], *model = ops_getattr(I, self, "model"), *tl = NULL, *vl = NULL;
     double clip;
     bool ok = model && attr_double(I, self, "gradient_clip_val", &clip) && set_mode(I, model, "train") &&

@@ -67,6 +67,7 @@ static Value *math_pow(Interp *I, Args *a) {
 
 static Value *bi_math(Interp *I, Args *a) {
     int tag = a->fn->tag, want = tag == M_POW ? 2 : 1, most = tag == M_LOG ? 2 : want;
+    /* by hand: CPython names math's functions with their module ("math.sqrt()") and words log's count its own way */
     if (a->nkw) return rt_raise(I, "TypeError", "math.%s() takes no keyword arguments", a->fn->name);
     if (a->npos < want || a->npos > most) {
         if (most == 1) return rt_raise(I, "TypeError", "math.%s() takes exactly one argument (%d given)", a->fn->name, a->npos);

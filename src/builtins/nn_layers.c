@@ -139,6 +139,7 @@ static Value *bi_relu_layer(Interp *I, Args *a) {
 
 /* nn.Tanh() and nn.Sigmoid(): no arguments (Module.__init__'s message for any, as PyTorch's). */
 static Value *bi_plain_activation(Interp *I, Args *a) {
+    /* by hand: PyTorch words it as Module.__init__'s (Tanh defines none), args_bind as Tanh.__init__'s */
     if (a->nkw) return rt_raise(I, "TypeError", "Module.__init__() got an unexpected keyword argument '%s'", a->kwnames[0]);
     if (a->npos)
         return rt_raise(I, "TypeError", "Module.__init__() takes 1 positional argument but %d were given", a->npos + 1);
@@ -284,19 +285,22 @@ static bool container_add(Interp *I, Value *self, Value *module) {
     return true;
 }
 
-/* .append(module): returns the container. */
-static Value *m_container_append(Interp *I, Args *a) {
-    if (a->npos != 2 || a->nkw)
-        return rt_raise(I, "TypeError", "%s.append() takes exactly one argument (%d given)", val_type_name(a->pos[0]), a->npos - 1 + a->nkw);
-    return container_add(I, a->pos[0], a->pos[1]) ? val_incref(a->pos[0]) : NULL;
+/* The class that defines a container's method, by the declaration it was called through ("layers.append(module)"
+ * is ModuleList's), so a subclass's errors name it as Python's qualified name does. */
+static const char *container_owner(const Args *a) {
+    return a->fn && !strncmp(a->fn->signature, "layers.", 7) ? "ModuleList" : "Sequential";
 }
 
-/* .extend(modules): appends each module of an iterable (a ModuleList refuses a non-iterable as PyTorch does);
- * returns the container. The items are read first, so net.extend(net) doubles it as in PyTorch. */
-static Value *m_container_extend(Interp *I, Args *a) {
-    if (a->npos != 2 || a->nkw)
-        return rt_raise(I, "TypeError", "%s.extend() takes exactly one argument (%d given)", val_type_name(a->pos[0]), a->npos - 1 + a->nkw);
-    Value *self = a->pos[0], *src = a->pos[1];
+/* .append(module): returns the container. */
+static Value *m_container_append(Interp *I, Args *a) {
+    Value *module;
+    if (!args_bind_method(I, a, container_owner(a), &module, 1)) return NULL;
+    return container_add(I, a->pos[0], module) ? val_incref(a->pos[0]) : NULL;
+}
+
+/* Appends each module of the iterable src to the container self (a ModuleList refuses a non-iterable as PyTorch
+ * does); returns self. The items are read first, so net.extend(net) doubles it as in PyTorch. */
+static Value *container_extend(Interp *I, Value *self, Value *src) {
     if (!ops_is_iterable(src))
         return self->u.obj.cls == &ModuleListClass
                    ? rt_raise(I, "TypeError", "ModuleList.extend should be called with an iterable, but got %s", val_type_name(src))
@@ -307,6 +311,13 @@ static Value *m_container_extend(Interp *I, Args *a) {
     for (int64_t i = 0; ok && i < items->u.seq.n; i++) ok = container_add(I, self, items->u.seq.items[i]);
     val_decref(items);
     return ok ? val_incref(self) : NULL;
+}
+
+/* .extend(modules): container_extend. */
+static Value *m_container_extend(Interp *I, Args *a) {
+    Value *src;
+    if (!args_bind_method(I, a, container_owner(a), &src, 1)) return NULL;
+    return container_extend(I, a->pos[0], src);
 }
 
 /* Calls the children "0", "1", ... in order, each on what the one before returned. */
@@ -331,7 +342,8 @@ static Value *sequential_call(Interp *I, Value *self, Args *a) {
 
 /* nn.Sequential(*modules): each argument a module, kept as child "0", "1", ... */
 static Value *bi_sequential(Interp *I, Args *a) {
-    if (a->nkw) return rt_raise(I, "TypeError", "Sequential() got an unexpected keyword argument '%s'", a->kwnames[0]);
+    Value *first;
+    if (!args_bind(I, a, &first, 1)) return NULL;
     for (int i = 0; i < a->npos; i++) {
         const char *module;
         Value *p = a->pos[i];
@@ -355,9 +367,7 @@ static Value *bi_module_list(Interp *I, Args *a) {
     if (!args_bind(I, a, &src, 1)) return NULL;
     Value *m = new_layer(&ModuleListClass);
     if (!src || src->kind == V_NONE) return m;
-    Value *pos[2] = {m, src};
-    Args b = {pos, 2, NULL, NULL, 0, NULL, NULL};
-    Value *r = m_container_extend(I, &b);
+    Value *r = container_extend(I, m, src);
     val_decref(m);
     return r;
 }

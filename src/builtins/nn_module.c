@@ -18,7 +18,8 @@ static bool is_param(const Value *v) { return v->kind == V_TENSOR && v->param; }
 
 /* Module.__init__: what PyTorch's sets up; here the training flag (True), which also marks the module ready. */
 static Value *m_module_init(Interp *I, Args *a) {
-    if (a->npos > 1 || a->nkw > 0) return rt_error(I, "Module.__init__() takes no arguments besides self");
+    Value *none;
+    if (!args_bind_method(I, a, "Module", &none, 1)) return NULL;
     Value *self = a->pos[0];
     if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
     return val_none();
@@ -340,18 +341,21 @@ static bool apply_fn(Interp *I, Value *m, Value *fn, Seen *seen) {
 
 /* .apply(fn): returns the module. */
 static Value *m_apply(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "apply(fn) takes one function");
+    Value *fn;
+    if (!args_bind_method(I, a, "Module", &fn, 1)) return NULL;
     Seen seen = {0};
-    bool ok = apply_fn(I, a->pos[0], a->pos[1], &seen);
+    bool ok = apply_fn(I, a->pos[0], fn, &seen);
     for (int i = 0; i < seen.n; i++) val_decref((Value *)seen.v[i]);      /* held by apply_fn */
     free(seen.v);
     return ok ? val_incref(a->pos[0]) : NULL;
 }
 
 static Value *m_add_module(Interp *I, Args *a) {
-    if (a->npos != 3 || a->pos[1]->kind != V_STR) return rt_error(I, "add_module(name, module) takes a name and a module");
-    if (!val_is_module(a->pos[2]) && a->pos[2]->kind != V_NONE) return rt_error(I, "%s is not a Module subclass", val_type_name(a->pos[2]));
-    return ops_setattr(I, a->pos[0], a->pos[1]->u.str.s, a->pos[2]) < 0 ? NULL : val_none();
+    Value *p[2];                                 /* name, module */
+    if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
+    if (p[0]->kind != V_STR) return rt_raise(I, "TypeError", "module name should be a string. Got %s", val_type_name(p[0]));
+    if (!val_is_module(p[1]) && p[1]->kind != V_NONE) return rt_raise(I, "TypeError", "%s is not a Module subclass", val_type_name(p[1]));
+    return ops_setattr(I, a->pos[0], p[0]->u.str.s, p[1]) < 0 ? NULL : val_none();
 }
 
 /* module.forward(*inputs): what calling one of attn's modules computes (nn.Linear(3, 2).forward(x) is its call, as
@@ -536,8 +540,9 @@ out:
 /* training_step(batch): l = self.loss(self(*batch[:-1]), batch[-1]); self.plot('loss', l, train=True); l.
  * validation_step (tag 1): the same with train=False, returning None. */
 static Value *m_d2l_step(Interp *I, Args *a) {
-    if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "%s(batch) takes one batch", a->fname);
-    Value *self = a->pos[0], *items = ops_to_list(I, a->pos[1]);
+    Value *batch;
+    if (!args_bind_method(I, a, "Module", &batch, 1)) return NULL;
+    Value *self = a->pos[0], *items = ops_to_list(I, batch);
     if (!items) return NULL;
     int64_t n = items->u.seq.n;
     if (n == 0) { val_decref(items); return rt_raise(I, "IndexError", "list index out of range"); }
@@ -705,8 +710,12 @@ static Value *bi_parameter(Interp *I, Args *a) {
 /* d2l.add_to_class(Class) returns a decorator that sets its function as an attribute of Class (d2l/torch.py:
  * setattr(Class, obj.__name__, obj)); the decorated name is then bound to None, as in Python. */
 static Value *add_to_class_call(Interp *I, Value *self, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "add_to_class(Class) decorates one function");
-    Value *fn = a->pos[0], *cls = val_incref(val_attr_get(self, "Class"));     /* held: __name__ may run code */
+    static const Builtin wrapper = {"add_to_class.<locals>.wrapper", NULL, "wrapper(obj)", "", "", 0, NULL};   /* d2l's */
+    Args b = *a;
+    b.fname = NULL;
+    Value *fn;
+    if (!args_bind_call(I, &b, &wrapper, NULL, &fn, 1)) return NULL;
+    Value *cls = val_incref(val_attr_get(self, "Class"));     /* held: __name__ may run code */
     Value *name = ops_getattr(I, fn, "__name__");
     int rc = !name ? -1 : name->kind == V_STR ? ops_setattr(I, cls, name->u.str.s, fn) : (rt_error(I, "add_to_class: the function has no name"), -1);
     val_decref(name);

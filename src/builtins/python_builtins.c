@@ -233,7 +233,8 @@ static bool dict_fill(Interp *I, Value *d, Value *src) {
 
 /* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's. */
 static Value *bi_dict(Interp *I, Args *a) {
-    if (a->npos > 1) return rt_error(I, "dict expected at most 1 argument, got %d", a->npos);
+    /* by hand: dict takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
+    if (a->npos > 1) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos);
     Value *d = val_dict();
     if (a->npos == 1 && !dict_fill(I, d, a->pos[0])) { val_decref(d); return NULL; }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
@@ -243,7 +244,7 @@ static Value *bi_dict(Interp *I, Args *a) {
 /* collections.OrderedDict(pairs, key=value, ...): dict()'s entries in a dict that prints and compares as an
  * OrderedDict (what a module's state_dict() is). */
 static Value *bi_ordered_dict(Interp *I, Args *a) {
-    if (a->npos > 1) return rt_raise(I, "TypeError", "expected at most 1 arguments, got %d", a->npos);
+    if (a->npos > 1) return rt_raise(I, "TypeError", "expected at most 1 arguments, got %d", a->npos);   /* CPython's words, unnamed */
     Value *d = bi_dict(I, a);
     if (d) d->u.dict->ordered = true;
     return d;
@@ -256,7 +257,7 @@ static Value *bi_defaultdict(Interp *I, Args *a) {
     if (f && f->kind != V_NONE && f->kind != V_BUILTIN && f->kind != V_METHOD && f->kind != V_FUNC && f->kind != V_CLASS &&
         f->kind != V_OBJECT)
         return rt_raise(I, "TypeError", "first argument must be callable or None");
-    if (a->npos > 2) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos - 1);
+    if (a->npos > 2) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos - 1);   /* dict's count */
     Args rest = *a;
     if (a->npos) { rest.pos++; rest.npos--; }
     Value *d = bi_dict(I, &rest);
@@ -568,6 +569,7 @@ static Value *bi_reversed(Interp *I, Args *a) {
 }
 
 static Value *bi_map(Interp *I, Args *a) {
+    /* by hand: CPython words a short map() in words of its own, not the count cpython_check gives */
     if (!a->nkw && a->npos < 2) return rt_raise(I, "TypeError", "map() must have at least two arguments. (map(function, iterable, ...))");
     Value *p[3];                                 /* function, iterable, *iterables */
     if (!args_bind(I, a, p, 3)) return NULL;
@@ -665,7 +667,10 @@ static Value *bi_format(Interp *I, Args *a) {
 }
 
 static Value *bi_type(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "type() takes exactly one argument (attn makes no classes with type(name, bases, dict))");
+    /* by hand: CPython counts type()'s two forms as "1 or 3 arguments"; attn has only the first */
+    if (a->npos != 1 && a->npos != 3) return rt_raise(I, "TypeError", "type() takes 1 or 3 arguments");
+    if (a->nkw) return rt_raise(I, "TypeError", "type() takes no keyword arguments");
+    if (a->npos == 3) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
     Value *t = builtins_type_of(a->pos[0]);
     return t ? t : rt_error(I, "type(): too many kinds of values for attn to name");
 }
@@ -929,8 +934,7 @@ static Value *str_format(Interp *I, Args *a) {
     const Value *fmt = a->pos[0];
     FormatState st = {.next = 0, .mode = 0, .mapping = NULL};
     if (a->fn->tag) {                       /* s.format_map(mapping): exactly one argument, fields looked up in it */
-        if (a->npos != 2 || a->nkw) return rt_raise(I, "TypeError", "format_map() takes exactly one argument (%d given)", a->npos - 1 + a->nkw);
-        st.mapping = a->pos[1];
+        if (!args_bind_method(I, a, "str", &st.mapping, 1)) return NULL;
     }
     StrBuf b;
     sb_init(&b);
@@ -1108,7 +1112,7 @@ static bool py_isnumeric(uint32_t c) {
     return bsearch(&c, unihan_numeric, sizeof unihan_numeric / sizeof *unihan_numeric, sizeof *unihan_numeric, cmp_u32) != NULL;
 }
 static Value *str_predicate(Interp *I, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "str.%s() takes no arguments (%d given)", a->fname, a->npos - 1 + a->nkw);
+    if (!args_bind_method(I, a, "str", NULL, 0)) return NULL;
     const Value *s = a->pos[0];
     int tag = a->fn->tag;
     bool cased = false;
@@ -1330,7 +1334,8 @@ static Value *dict_setdefault(Interp *I, Args *a) {
 }
 
 static Value *dict_update(Interp *I, Args *a) {
-    if (a->npos > 2) return rt_error(I, "update expected at most 1 argument, got %d", a->npos - 1);
+    /* by hand: update takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
+    if (a->npos > 2) return rt_raise(I, "TypeError", "update expected at most 1 argument, got %d", a->npos - 1);
     if (a->npos == 2 && !dict_fill(I, a->pos[0], a->pos[1])) return NULL;
     for (int k = 0; k < a->nkw; k++) dict_set(a->pos[0]->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return val_none();
@@ -1547,10 +1552,10 @@ static Value *set_relation(Interp *I, Args *a) {
 /* view.isdisjoint(other) of a keys or items view (CPython's dictviews_isdisjoint): true when no item of other, any
  * iterable, is in the view. */
 static Value *view_isdisjoint(Interp *I, Args *a) {
-    if (a->nkw || a->npos != 2)
-        return rt_raise(I, "TypeError", "%s.isdisjoint() takes exactly one argument (%d given)", val_type_name(a->pos[0]), a->npos - 1 + a->nkw);
+    Value *other;
+    if (!args_bind_method(I, a, val_type_name(a->pos[0]), &other, 1)) return NULL;
     Iter it;
-    if (!ops_iter_begin(I, a->pos[1], &it)) return NULL;
+    if (!ops_iter_begin(I, other, &it)) return NULL;
     bool disjoint = true;
     for (Value *e; disjoint && (e = ops_iter_next(&it));) {
         Value *in = ops_compare(I, AOP_IN, e, a->pos[0]);
@@ -1564,17 +1569,16 @@ static Value *view_isdisjoint(Interp *I, Args *a) {
 }
 
 const Builtin bi_view_methods[] = {
-    {"isdisjoint", view_isdisjoint, "d.keys().isdisjoint(other)", "True when no item of other is in the view.", "", 0, "d.keys()"},
+    {"isdisjoint", view_isdisjoint, "d.keys().isdisjoint(other, /)", "True when no item of other is in the view.", "", 0, "d.keys()"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 /* dict.fromkeys(iterable, value=None): a new dict, each item a key with value (the same object for all, Python's) */
 static Value *dict_fromkeys(Interp *I, Args *a) {
-    if (a->nkw) return rt_raise(I, "TypeError", "dict.fromkeys() takes no keyword arguments");
-    if (a->npos < 1 || a->npos > 2)
-        return rt_raise(I, "TypeError", "fromkeys expected %s, got %d", a->npos < 1 ? "at least 1 argument" : "at most 2 arguments", a->npos);
-    Value *d = val_dict(), *value = a->npos == 2 ? val_incref(a->pos[1]) : val_none(), *e;
+    Value *p[2];                                 /* iterable, value */
+    if (!args_bind_call(I, a, a->fn, "dict", p, 2)) return NULL;
+    Value *d = val_dict(), *value = p[1] ? val_incref(p[1]) : val_none(), *e;
     Iter it;
-    if (!ops_iter_begin(I, a->pos[0], &it)) { val_decref(d); val_decref(value); return NULL; }
+    if (!ops_iter_begin(I, p[0], &it)) { val_decref(d); val_decref(value); return NULL; }
     int rc = 0;
     while (rc == 0 && (e = ops_iter_next(&it))) {
         rc = ops_set_index(I, d, e, value);
@@ -1586,7 +1590,7 @@ static Value *dict_fromkeys(Interp *I, Args *a) {
     return d;
 }
 
-const Builtin bi_dict_fromkeys = {"fromkeys", dict_fromkeys, "dict.fromkeys(iterable, value=None)",
+const Builtin bi_dict_fromkeys = {"fromkeys", dict_fromkeys, "dict.fromkeys(iterable, value=None, /)",
                                   "A new dict with each item of iterable as a key, every key with value.", "", 0, "dict"};
 
 /* The method tables of Python's types, and the kind of value each serves */
@@ -1651,7 +1655,7 @@ const Builtin bi_set_methods[] = {
 const Builtin bi_str_methods[] = {
     {"join", str_join, "sep.join(iterable, /)", "Joins strings with sep between them.", "", 0, "sep"},
     {"format", str_format, "s.format(*args)", "Fills {} fields, as Python does.", "", 0, "s"},
-    {"format_map", str_format, "s.format_map(mapping)", "Fills {name} fields with mapping[name], as Python does.", "", 1, "s"},
+    {"format_map", str_format, "s.format_map(mapping, /)", "Fills {name} fields with mapping[name], as Python does.", "", 1, "s"},
     {"splitlines", str_splitlines, "s.splitlines(keepends=False)", "The lines of s (without their line breaks unless keepends).", "", 0, "s"},
     {"lower", str_case, "s.lower()", "Lower case.", "", 0, "s"},
     {"upper", str_case, "s.upper()", "Upper case.", "", 1, "s"},

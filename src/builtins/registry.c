@@ -128,8 +128,9 @@ bool builtins_is_module(const char *name) {
 bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 
 /* Python's own functions, types and their methods: the entries of bi_python, bi_classes (the language's isinstance,
- * getattr ...) and the str, list, dict, set and view methods. */
+ * getattr ...), the str, list, dict, set and view methods, and dict.fromkeys. */
 static bool builtins_python_own(const Builtin *b) {
+    if (b == &bi_dict_fromkeys) return true;
     for (const Builtin *t = bi_python; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_classes; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_decorators; t->name; t++) if (b == t) return true;

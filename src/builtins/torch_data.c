@@ -57,19 +57,24 @@ static void dataset_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 static const ObjClass TensorDatasetClass = {.name = "TensorDataset", .repr = dataset_repr, .getitem = dataset_getitem,
                                             .len = dataset_len, .iter = dataset_iter, .base = torch_dataset_class};
 
-/* torch.utils.data.TensorDataset(*tensors): every tensor of the same first size (PyTorch's assertion). */
-static Value *bi_tensor_dataset(Interp *I, Args *a) {
-    if (a->nkw) return rt_raise(I, "TypeError", "TensorDataset.__init__() got an unexpected keyword argument '%s'", a->kwnames[0]);
-    for (int i = 0; i < a->npos; i++) {
-        Value *t = a->pos[i];
-        if (t->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(t));
-        if (t->u.t->ndim == 0) return rt_raise(I, "IndexError", "Dimension specified as 0 but tensor has no dimensions");
-        if (t->u.t->shape[0] != a->pos[0]->u.t->shape[0]) return rt_raise(I, "AssertionError", "Size mismatch between tensors");
+/* A TensorDataset of the n tensors t: every tensor of the same first size (PyTorch's assertion). */
+static Value *tensor_dataset(Interp *I, Value *const *t, int n) {
+    for (int i = 0; i < n; i++) {
+        if (t[i]->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(t[i]));
+        if (t[i]->u.t->ndim == 0) return rt_raise(I, "IndexError", "Dimension specified as 0 but tensor has no dimensions");
+        if (t[i]->u.t->shape[0] != t[0]->u.t->shape[0]) return rt_raise(I, "AssertionError", "Size mismatch between tensors");
     }
-    Value *ds = val_object(&TensorDatasetClass), *ts = val_tuple(a->npos);
-    for (int i = 0; i < a->npos; i++) val_seq_set(ts, i, val_incref(a->pos[i]));
+    Value *ds = val_object(&TensorDatasetClass), *ts = val_tuple(n);
+    for (int i = 0; i < n; i++) val_seq_set(ts, i, val_incref(t[i]));
     val_attr_set(ds, "tensors", ts);
     return ds;
+}
+
+/* torch.utils.data.TensorDataset(*tensors) */
+static Value *bi_tensor_dataset(Interp *I, Args *a) {
+    Value *first;
+    if (!args_bind(I, a, &first, 1)) return NULL;
+    return tensor_dataset(I, a->pos, a->npos);
 }
 
 /* ---- DataLoader ---- */
@@ -334,8 +339,7 @@ static Value *m_get_tensorloader(Interp *I, Args *a) {
         if (!x) goto out;
         val_seq_set(items, i, x);
     }
-    Args b = {items->u.seq.items, (int)items->u.seq.n, NULL, NULL, 0, "TensorDataset", NULL};
-    if (!(ds = bi_tensor_dataset(I, &b)) || !(bs = ops_getattr(I, self, "batch_size"))) goto out;
+    if (!(ds = tensor_dataset(I, items->u.seq.items, (int)items->u.seq.n)) || !(bs = ops_getattr(I, self, "batch_size"))) goto out;
     r = data_loader(I, ds, bs, train, NULL);
 out:
     val_decref(items);

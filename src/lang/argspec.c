@@ -17,6 +17,10 @@
  * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
  * them with arg()). A default's text is not read: only whether there is one.
  *
+ * A tensor method written with a lone `/`, "X.detach(/)", is one of PyTorch's C methods that takes nothing
+ * (METH_NOARGS): bound by args_bind_method on "_TensorBase", it gets CPython's words, "_TensorBase.detach() takes no
+ * arguments (1 given)".
+ *
  * Overloads are several forms, as help shows them: "range(stop, /) / range(start, stop, step=1, /)". args_bind binds
  * the first form only; args_bind_form tries the forms in order and says which one bound (the body's slots are that
  * form's parameters); when none binds, the error is that of the last form that takes as many positional arguments
@@ -102,6 +106,7 @@ static const char *params_parse(const char *sig, Params *ps) {
     memset(ps, 0, sizeof *ps);
     ps->varargs = -1;
     const char *s = strchr(sig, '(');
+    while (s && s[1] == ')' && s[2] == '.') s = strchr(s + 2, '(');   /* a receiver that is a call: "d.keys().isdisjoint(" */
     if (!s) return NULL;
     bool kwonly = false, slash_last = false, seen_any = false;
     for (s++; *s && *s != ')'; seen_any = true) {
@@ -188,6 +193,8 @@ static const Spec *spec_of(Interp *I, const Builtin *b) {
     sp.is_type = type && !sp.is_class;
     sp.torch_style = b->module && !strcmp(b->module, "torch");   /* F.X are Python functions in PyTorch */
     bool own = lib()->python_own && lib()->python_own(b);
+    /* a tensor method declared "X.detach(/)" is a C method of PyTorch's _TensorBase (METH_NOARGS): CPython's words */
+    own = own || (sp.nforms == 1 && sp.form[0].receiver && sp.form[0].slash && sp.form[0].n == 0);
     sp.cpython = own;
     for (int f = 0; f < sp.nforms; f++) sp.cpython = sp.cpython && sp.form[f].all_posonly;
     sp.clinic = own && !sp.cpython;

@@ -69,12 +69,14 @@ static bool c3_mro(Value *cls) {
 static Value *object_class;
 
 static Value *m_object_init(Interp *I, Args *a) {
+    /* by hand: CPython names the student's class, not object.__init__, in this error */
     if (a->npos > 1 || a->nkw > 0) return rt_raise(I, "TypeError", "%s() takes no arguments", val_type_name(a->pos[0]));
     return val_none();
 }
 
 /* object.__setattr__(self, name, value): what super().__setattr__(name, value) reaches from a student's __setattr__ */
 static Value *m_object_setattr(Interp *I, Args *a) {
+    /* by hand: CPython's slot wrapper counts keywords with the arguments and names no function */
     if (a->npos != 3 || a->nkw) return rt_raise(I, "TypeError", "expected 2 arguments, got %d", a->npos - 1 + a->nkw);
     if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     Value *self = a->pos[0];

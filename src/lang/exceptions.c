@@ -73,6 +73,7 @@ static Value *m_exc_init(Interp *I, Args *a) {
     if (a->npos < 1) return rt_raise(I, "TypeError", "descriptor '__init__' of 'BaseException' object needs an argument");
     if (!pyexc_object_name(a->pos[0]))
         return rt_raise(I, "TypeError", "descriptor '__init__' requires a 'BaseException' object but received a '%s'", val_type_name(a->pos[0]));
+    /* by hand: an exception class's __init__ is shared by every class and named by self's (no declaration of its own) */
     if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", val_type_name(a->pos[0]));
     Value *args = val_tuple(a->npos - 1);
     for (int k = 1; k < a->npos; k++) val_seq_set(args, k - 1, val_incref(a->pos[k]));
@@ -134,6 +135,7 @@ void pyexc_set_arg(Interp *I, const Value *arg) {
 }
 
 Value *pyexc_construct(Interp *I, Args *a) {
+    /* by hand: one constructor serves every exception class, named by the call (a->fname), not by a declaration */
     if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", a->fname);
     int i = class_index(a->fn->name);
     Value *args = val_tuple(a->npos);
