@@ -325,6 +325,7 @@ static void cascade_outer(void *ctx, int64_t begin, int64_t end) {
  * over its rows) and layer norm's row sums. */
 static void cascade_2d(TenCtx *ctx, const float *x, int64_t size0, int64_t s0, int64_t size1, int64_t s1, float *out, int64_t o1) {
     float v[4][8], r[8];
+    if (size0 == 0 || size1 == 0) return;                         /* an empty sum adds nothing (and no work to split) */
     CascadeJob c = {x, size0, s0, size1, s1, o1, out};
     if (s0 == 1 && size0 >= 8) {                                   /* contiguous inner reduction */
         if (o1 != 0) par_for(ctx, size1, (1 << 15) / size0 + 1, cascade_inner, &c);
