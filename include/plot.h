@@ -8,6 +8,7 @@
 #define ATTN_PLOT_H
 #include "strbuf.h"
 #include "attnerr.h"
+#include "i18n.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -125,6 +126,7 @@ typedef struct Plot {
     double live_drawn_at;       /* when it was last drawn (monotonic seconds) */
     double live_cost;           /* how long that drawing took (seconds): the next waits 9 times as long, at least */
     TermInfo term;              /* the terminal's answers, asked at the first figure that needs them */
+    I18nLang lang;              /* the session's language (RunContext.lang): gd's CJK font for labels in it */
 } Plot;
 
 /* Where figures go: from $ATTN_PLOT (plot_init), from plot_target("...") later. */

@@ -344,7 +344,7 @@ static void window_fit(Plot *P, const Figure *f, Canvas *cv) {
  * figsize, times $ATTN_FIGURE_SCALE; a sixel picture as many as fit in the terminal's width and rows, given its cell size (asked with
  * XTWINOPS; 10×20 when it does not say), with text at most 1.5 times the terminal's own. */
 static Canvas screen_canvas(Plot *P, PlotTarget t, const Figure *f) {
-    Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL, -1, -1, false};
+    Canvas cv = {CV_DUMB, 80, 24, 0, colour_mode(), NULL, -1, -1, false, P->lang};
     int cols, rows;
     bool known;
     term_size(&P->term, &cols, &rows, &known);
@@ -535,6 +535,7 @@ static bool show_as_text(Plot *P, Figure *fig, PlotTarget t, StrBuf *out, AttnEr
         plot_summary(fig, true, out);
         sb_putc(out, '\n');
         Canvas cv = plot_file_canvas(fig, ".svg");
+        cv.lang = P->lang;
         plot_script(fig, &cv, NULL, out);
         return true;
     }
@@ -728,6 +729,7 @@ static bool render_file(Plot *P, const Figure *fig, const char *tmp, const char 
     StrBuf s;
     sb_init(&s);
     Canvas cv = plot_file_canvas(fig, ext);
+    cv.lang = P->lang;
     plot_script(fig, &cv, tmp, &s);
     sb_puts(&s, "unset output\n");
     bool ok = send(P, sb_str(&s), out, err);

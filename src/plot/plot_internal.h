@@ -18,6 +18,7 @@ typedef struct Canvas {
     const char *window;       /* CV_WINDOW: "qt", "wxt" or "x11" */
     int x, y;                 /* CV_WINDOW: where its top left corner goes on the screen; -1: where gnuplot puts it */
     bool teaching;            /* CV_WINDOW: a projector's window: no hotkeys, never raised, closed with the class */
+    I18nLang lang;            /* the session's language (Plot.lang): which CJK family gd draws wide labels in */
 } Canvas;
 
 /* script.c: the whole gnuplot input for fig on cv: the terminal, then `set output` to the file output ("" for

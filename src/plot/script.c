@@ -23,7 +23,7 @@ void gp_num(StrBuf *o, double v) {
 /* ---- canvases ---- */
 
 Canvas plot_file_canvas(const Figure *f, const char *ext) {
-    Canvas cv = {CV_SVG, 0, 0, 96, COLOUR_TRUE, NULL, -1, -1, false};       /* svg: CSS pixels, 96 per inch */
+    Canvas cv = {CV_SVG, 0, 0, 96, COLOUR_TRUE, NULL, -1, -1, false, I18N_EN};       /* svg: CSS pixels, 96 per inch */
     if (ext && !strcmp(ext, ".png")) { cv.kind = CV_PNG; cv.ppi = 200; }   /* twice matplotlib's 100 dpi */
     else if (ext && !strcmp(ext, ".pdf")) { cv.kind = CV_PDF; cv.ppi = 72; }
     cv.width = (int)lround(f->width_in * cv.ppi);
@@ -58,9 +58,9 @@ static bool has_wide_text(const Figure *f) {
 
 /* The font family for the gd canvas (sixel): gd draws from one font file with no fallback, so labels in Japanese
  * or Chinese need a CJK family (which has Latin letters too); cairo and svg fall back by themselves. */
-static const char *gd_family(const Figure *f) {
+static const char *gd_family(const Figure *f, I18nLang lang) {
     if (!has_wide_text(f)) return FONT;
-    return i18n_get() == I18N_ZH ? "Noto Sans CJK SC" : "Noto Sans CJK JP";
+    return lang == I18N_ZH ? "Noto Sans CJK SC" : "Noto Sans CJK JP";
 }
 
 /* A class's window takes no keys: each of gnuplot's builtin hotkeys (g the grid, l a log axis, a autoscale ...) bound
@@ -777,7 +777,7 @@ static bool shows_minus_sign(const Canvas *cv) {
 }
 
 void plot_script(const Figure *fig, const Canvas *cv, const char *output, StrBuf *out) {
-    terminal_line(cv, gd_family(fig), out);
+    terminal_line(cv, gd_family(fig, cv->lang), out);
     /* through /dev/null: should the file fail to open, gnuplot draws nowhere rather than where its output went */
     if (output && *output) { sb_puts(out, "set output '/dev/null'\nset output "); plot_quote(out, output); sb_putc(out, '\n'); }
     else if (output) sb_puts(out, "set output\n");

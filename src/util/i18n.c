@@ -1,14 +1,10 @@
-/* i18n.c - choosing the language (--lang, else the locale variables) and looking messages up in the catalogue.
- * The chosen language is set once at start-up (main reads --lang) and read everywhere after: it is the only state
- * here, like the environment it comes from. */
+/* i18n.c - parsing a language (--lang, the locale variables) and looking messages up in the catalogue. No state:
+ * the language is each session's (RunContext.lang), passed to every lookup. */
 #include "i18n.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static I18nLang current;
-static bool chosen;
 
 static bool prefix(const char *s, const char *p) {
     size_t n = strlen(p);
@@ -50,24 +46,13 @@ I18nLang i18n_from_env(void) {
     return I18N_EN;
 }
 
-void i18n_set(I18nLang lang) {
-    current = lang < I18N_NLANGS ? lang : I18N_EN;
-    chosen = true;
-}
-
-I18nLang i18n_get(void) {
-    if (!chosen) i18n_set(i18n_from_env());
-    return current;
-}
-
 const char *i18n_code(I18nLang lang) {
     static const char *const codes[I18N_NLANGS] = {"en", "ja", "zh"};
     return lang < I18N_NLANGS ? codes[lang] : "en";
 }
 
-const char *i18n_tr(const char *msgid) {
-    I18nLang l = i18n_get();
-    if (l == I18N_EN || !msgid) return msgid;
+const char *i18n_tr(I18nLang l, const char *msgid) {
+    if (l == I18N_EN || (unsigned)l >= I18N_NLANGS || !msgid) return msgid;
     const I18nMessage *(*const tables[])(int *) = {i18n_catalogue, i18n_help_catalogue};
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         int n;
