@@ -225,18 +225,18 @@ static bool stack_layer(Interp *I, int64_t d, int64_t H, bool residual, Tensor *
 
 /* What the stacking run shows, each clause decided by its own numbers (first and last row of the table). */
 static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, double posL, int64_t L, bool residual) {
-    sb_printf(o, TR("After %lld %s the token similarity went from %.4f to %.4f"), (long long)L, L == 1 ? TR("layer") : TR("layers"), cos0, cosL);
-    if (cosL > 0.99) sb_puts(o, TR(":\nthe tokens have become almost one and the same vector.\n"));
-    else if (cosL > cos0 + 0.05) sb_puts(o, TR(":\nthe tokens grew alike.\n"));
-    else sb_puts(o, TR(":\nthe tokens stayed about as distinct as at the input.\n"));
+    sb_printf(o, TR(I->run.lang, "After %lld %s the token similarity went from %.4f to %.4f"), (long long)L, L == 1 ? TR(I->run.lang, "layer") : TR(I->run.lang, "layers"), cos0, cosL);
+    if (cosL > 0.99) sb_puts(o, TR(I->run.lang, ":\nthe tokens have become almost one and the same vector.\n"));
+    else if (cosL > cos0 + 0.05) sb_puts(o, TR(I->run.lang, ":\nthe tokens grew alike.\n"));
+    else sb_puts(o, TR(I->run.lang, ":\nthe tokens stayed about as distinct as at the input.\n"));
     /* four decimals, as in the table: below them a float32 spread is rounding noise, whose digits follow the CPU */
     double shown = posL < 0.00005 ? 0.0 : posL;
-    sb_printf(o, TR("The position signal went from %.4f to %.4f (%.2g%% of the input's)"), pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
-    if (posL < 0.01 * pos0) sb_puts(o, TR(":\none token at different positions gives the same output: the position is lost.\n"));
-    else if (posL < 0.5 * pos0) sb_puts(o, TR(":\nmuch of the position added at the input is gone.\n"));
-    else if (posL < pos0) sb_puts(o, TR(":\nmost of the position added at the input survives.\n"));
-    else sb_puts(o, TR(":\nthe position added at the input survives in full.\n"));
-    if (!residual) sb_puts(o, TR("Compare with residual=True, as in the Transformer.\n"));
+    sb_printf(o, TR(I->run.lang, "The position signal went from %.4f to %.4f (%.2g%% of the input's)"), pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
+    if (posL < 0.01 * pos0) sb_puts(o, TR(I->run.lang, ":\none token at different positions gives the same output: the position is lost.\n"));
+    else if (posL < 0.5 * pos0) sb_puts(o, TR(I->run.lang, ":\nmuch of the position added at the input is gone.\n"));
+    else if (posL < pos0) sb_puts(o, TR(I->run.lang, ":\nmost of the position added at the input survives.\n"));
+    else sb_puts(o, TR(I->run.lang, ":\nthe position added at the input survives in full.\n"));
+    if (!residual) sb_puts(o, TR(I->run.lang, "Compare with residual=True, as in the Transformer.\n"));
 }
 
 /* stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0): two inputs run through the same `layers`
@@ -273,15 +273,15 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
     StrBuf o;
     sb_init(&o);
     if (!quiet) {
-        sb_printf(&o, residual ? TR("%lld self-attention layers, d = %lld, %lld heads, with residual connections\n")
-                               : TR("%lld self-attention layers, d = %lld, %lld heads, without residual connections\n"),
+        sb_printf(&o, residual ? TR(I->run.lang, "%lld self-attention layers, d = %lld, %lld heads, with residual connections\n")
+                               : TR(I->run.lang, "%lld self-attention layers, d = %lld, %lld heads, without residual connections\n"),
                   (long long)L, (long long)d, (long long)H);
-        sb_printf(&o, TR("(§11.6.5, exercise 1)\n"
+        sb_printf(&o, TR(I->run.lang, "(§11.6.5, exercise 1)\n"
                          "token similarity: mean cosine between %lld random tokens (+ P), 1 = all alike\n"
                          "position signal: spread of one token repeated at %lld positions (+ P), 0 = lost\n"),
                   (long long)n, (long long)n);
         /* the columns right-aligned in display columns over " %5lld   %16.4f   %15.4f" */
-        const char *head[3] = {TR("layer"), TR("token similarity"), TR("position signal")};
+        const char *head[3] = {TR(I->run.lang, "layer"), TR(I->run.lang, "token similarity"), TR(I->run.lang, "position signal")};
         const int width[3] = {6, 19, 18};
         for (int k = 0; k < 3; k++) {
             sb_pad(&o, ' ', width[k] - tw_width(head[k]));
@@ -317,9 +317,9 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
             Value *ys = val_list(2), *leg = val_list(2), *xsv = val_range(0, L + 1, 1);
             val_seq_set(ys, 0, val_incref(cos_l));
             val_seq_set(ys, 1, val_incref(pos_l));
-            val_seq_set(leg, 0, val_str(TR("token similarity (mean cosine)")));
-            val_seq_set(leg, 1, val_str(TR("position signal (spread)")));
-            Value *xl = val_str(TR("layer"));
+            val_seq_set(leg, 0, val_str(TR(I->run.lang, "token similarity (mean cosine)")));
+            val_seq_set(leg, 1, val_str(TR(I->run.lang, "position signal (spread)")));
+            Value *xl = val_str(TR(I->run.lang, "layer"));
             const char *const pn[] = {"xlabel", "legend", NULL};
             Value *const pvs[] = {xl, leg};
             Value *pr = plot_call(I, xsv, ys, pn, pvs);

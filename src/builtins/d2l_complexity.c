@@ -26,7 +26,7 @@ static void count_str(char *buf, size_t size, double v) {
     buf[k] = 0;
 }
 
-/* The unit after a count n: one (TR("layer")) when n is 1, else many (TR("layers")). */
+/* The unit after a count n: one (TR(I->run.lang, "layer")) when n is 1, else many (TR(I->run.lang, "layers")). */
 static const char *unit(int64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 /* Reach sets as bitsets: row p holds the inputs that output p depends on (n rows of W 64-bit words). */
@@ -120,32 +120,32 @@ static Value *bi_complexity(Interp *I, Args *a) {
     count_str(c[1], sizeof c[1], rnn);
     count_str(c[2], sizeof c[2], sa);
     snprintf(seq, sizeof seq, "O(n) = %lld", (long long)n);
-    snprintf(path[0], sizeof path[0], "O(n/k): %lld %s", (long long)cnn_path, unit(cnn_path, TR("layer"), TR("layers")));
-    snprintf(path[1], sizeof path[1], "O(n) = %lld %s", (long long)(n - 1), unit(n - 1, TR("step"), TR("steps")));
+    snprintf(path[0], sizeof path[0], "O(n/k): %lld %s", (long long)cnn_path, unit(cnn_path, TR(I->run.lang, "layer"), TR(I->run.lang, "layers")));
+    snprintf(path[1], sizeof path[1], "O(n) = %lld %s", (long long)(n - 1), unit(n - 1, TR(I->run.lang, "step"), TR(I->run.lang, "steps")));
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, TR("CNN vs RNN vs self-attention, n = %lld, d = %lld, k = %lld (§11.6.2)\n\n"),
+    sb_printf(&o, TR(I->run.lang, "CNN vs RNN vs self-attention, n = %lld, d = %lld, k = %lld (§11.6.2)\n\n"),
               (long long)n, (long long)d, (long long)k);
     /* the columns in display columns, so that Japanese and Chinese headings stand over their columns too */
     sb_pad(&o, ' ', 16);
-    tw_pad(&o, TR("computational complexity"), 25);
-    tw_pad(&o, TR("sequential ops"), 17);
-    sb_printf(&o, "%s\n", TR("maximum path length"));
+    tw_pad(&o, TR(I->run.lang, "computational complexity"), 25);
+    tw_pad(&o, TR(I->run.lang, "sequential ops"), 17);
+    sb_printf(&o, "%s\n", TR(I->run.lang, "maximum path length"));
     sb_printf(&o, "CNN             O(knd²) = %-13s  %-15s  %s\n", c[0], "O(1) = 1", path[0]);
     sb_printf(&o, "RNN             O(nd²)  = %-13s  %-15s  %s\n", c[1], seq, path[1]);
-    tw_pad(&o, TR("self-attention"), 16);
+    tw_pad(&o, TR(I->run.lang, "self-attention"), 16);
     sb_printf(&o, "O(n²d)  = %-13s  %-15s  %s\n\n", c[2], "O(1) = 1", "O(1) = 1");
-    const char *cheapest = sa <= rnn && sa <= cnn ? TR("self-attention") : rnn <= cnn ? TR("the RNN") : TR("the CNN");
-    sb_printf(&o, TR("Cheapest per layer: %s.\n"), cheapest);
-    if (n < d) sb_printf(&o, TR("Self-attention costs less than the RNN: n < d (%lld < %lld), so n²d < nd².\n"), (long long)n, (long long)d);
-    else if (n == d) sb_printf(&o, TR("Self-attention and the RNN cost the same: n = d = %lld, so n²d = nd².\n"), (long long)d);
-    else sb_printf(&o, TR("Self-attention costs more than the RNN: n > d (%lld > %lld), so n²d > nd².\n"), (long long)n, (long long)d);
-    sb_printf(&o, TR("CNN path from x1 to x%lld:\n"), (long long)n);
-    sb_printf(&o, TR("  contiguous kernels: ceil((n-1)/(k-1)) = %lld %s"), (long long)cnn_path, unit(cnn_path, TR("layer"), TR("layers")));
-    if (graph) sb_printf(&o, TR(" (graph: %lld)"), (long long)g_cont);
+    const char *cheapest = sa <= rnn && sa <= cnn ? TR(I->run.lang, "self-attention") : rnn <= cnn ? TR(I->run.lang, "the RNN") : TR(I->run.lang, "the CNN");
+    sb_printf(&o, TR(I->run.lang, "Cheapest per layer: %s.\n"), cheapest);
+    if (n < d) sb_printf(&o, TR(I->run.lang, "Self-attention costs less than the RNN: n < d (%lld < %lld), so n²d < nd².\n"), (long long)n, (long long)d);
+    else if (n == d) sb_printf(&o, TR(I->run.lang, "Self-attention and the RNN cost the same: n = d = %lld, so n²d = nd².\n"), (long long)d);
+    else sb_printf(&o, TR(I->run.lang, "Self-attention costs more than the RNN: n > d (%lld > %lld), so n²d > nd².\n"), (long long)n, (long long)d);
+    sb_printf(&o, TR(I->run.lang, "CNN path from x1 to x%lld:\n"), (long long)n);
+    sb_printf(&o, TR(I->run.lang, "  contiguous kernels: ceil((n-1)/(k-1)) = %lld %s"), (long long)cnn_path, unit(cnn_path, TR(I->run.lang, "layer"), TR(I->run.lang, "layers")));
+    if (graph) sb_printf(&o, TR(I->run.lang, " (graph: %lld)"), (long long)g_cont);
     sb_puts(&o, ", O(n/k);\n");
-    sb_printf(&o, TR("  dilated (1, k, k², ...): ceil(log_k n) = %lld %s"), (long long)dil_path, unit(dil_path, TR("layer"), TR("layers")));
-    if (graph) sb_printf(&o, TR(" (graph: %lld)"), (long long)g_dil);
+    sb_printf(&o, TR(I->run.lang, "  dilated (1, k, k², ...): ceil(log_k n) = %lld %s"), (long long)dil_path, unit(dil_path, TR(I->run.lang, "layer"), TR(I->run.lang, "layers")));
+    if (graph) sb_printf(&o, TR(I->run.lang, " (graph: %lld)"), (long long)g_dil);
     sb_puts(&o, ", O(log_k n).\n");
     interp_write(I, sb_str(&o));
     sb_free(&o);
@@ -167,9 +167,9 @@ static Value *bi_receptive_field(Interp *I, Args *a) {
     unsigned char *rf = receptive_fields(n, k, L, dil);
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, TR("Inputs reaching each output after %lld %s of kernel %lld (same padding), n = %lld:\n"),
-              (long long)L, unit(L, TR("layer"), TR("layers")), (long long)k, (long long)n);
-    if (dil) sb_puts(&o, TR("(dilated: dilation 1, k, k², ... at layers 1, 2, 3, ...)\n"));
+    sb_printf(&o, TR(I->run.lang, "Inputs reaching each output after %lld %s of kernel %lld (same padding), n = %lld:\n"),
+              (long long)L, unit(L, TR(I->run.lang, "layer"), TR(I->run.lang, "layers")), (long long)k, (long long)n);
+    if (dil) sb_puts(&o, TR(I->run.lang, "(dilated: dilation 1, k, k², ... at layers 1, 2, 3, ...)\n"));
     sb_puts(&o, "     ");
     for (int64_t i = 0; i < n; i++) {
         char h[24];
@@ -188,7 +188,7 @@ static Value *bi_receptive_field(Interp *I, Args *a) {
             sb_puts(&o, rf[p * n + i] ? "   #" : "   .");
             ten_b8(m)[p * n + i] = rf[p * n + i];
         }
-        if (rf[p * n] && rf[p * n + n - 1]) sb_printf(&o, TR("  <- x1 and x%lld meet here"), (long long)n);
+        if (rf[p * n] && rf[p * n + n - 1]) sb_printf(&o, TR(I->run.lang, "  <- x1 and x%lld meet here"), (long long)n);
         sb_putc(&o, '\n');
     }
     free(rf);
@@ -260,7 +260,7 @@ static int cmp_int64(const void *a, const void *b) {
  * is what the reader sees. */
 static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m, int first, Value *slopes) {
     static const char *key[3] = {"cnn", "rnn", "attention"};
-    const char *label[3] = {"conv1d", "RNN", TR("self-attention")};   /* the figure's text in the reader's language */
+    const char *label[3] = {"conv1d", "RNN", TR(I->run.lang, "self-attention")};   /* the figure's text in the reader's language */
     static const char *fmt[3] = {"C0o-", "C2s-", "C3^-"}, *fit_fmt[3] = {"C0--", "C2--", "C3--"};
     Figure *f = plot_figure_new(FIG_LINES, 6, 3.5);
     for (int kind = 0; kind < 3; kind++) {
@@ -269,7 +269,7 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
         memcpy(ys, t[kind], sizeof(double) * (size_t)m);
         char l[80];
         double b = val_as_double(dict_get(slopes->u.dict, key[kind]));
-        snprintf(l, sizeof l, TR("%s: slope %.2f"), label[kind], b);
+        snprintf(l, sizeof l, TR(I->run.lang, "%s: slope %.2f"), label[kind], b);
         plot_add_series(f, xs, ys, m, fmt[kind], l);
     }
     for (int kind = 0; kind < 3; kind++) {
@@ -281,10 +281,10 @@ static Value *measure_figure(Interp *I, const double *x, double t[3][16], int m,
         double *xs = xmalloc(sizeof(double) * 2), *ys = xmalloc(sizeof(double) * 2);
         xs[0] = x[first]; xs[1] = x[m - 1];
         for (int e = 0; e < 2; e++) ys[e] = exp(ly + b * (log(xs[e]) - lx));
-        plot_add_series(f, xs, ys, 2, fit_fmt[kind], kind == 2 ? TR("fitted n^slope") : NULL);
+        plot_add_series(f, xs, ys, 2, fit_fmt[kind], kind == 2 ? TR(I->run.lang, "fitted n^slope") : NULL);
     }
-    f->xlabel = xstrdup(TR("sequence length n"));
-    f->ylabel = xstrdup(TR("seconds per layer"));
+    f->xlabel = xstrdup(TR(I->run.lang, "sequence length n"));
+    f->ylabel = xstrdup(TR(I->run.lang, "seconds per layer"));
     f->logx = f->logy = true;
     return builtins_show_figure(I, f);
 }
@@ -326,58 +326,58 @@ static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3
     char g[5][32];                                   /* growth ratios: 3 significant digits, whole numbers from 100 */
     double gv[5] = {t[0][m - 1] / t[0][0], t[1][m - 1] / t[1][0], t[2][m - 1] / t[2][0], span, span * span};
     for (int k = 0; k < 5; k++) snprintf(g[k], sizeof g[k], gv[k] >= 100 ? "%.0f" : "%.3g", gv[k]);
-    sb_printf(o, TR("From n = %lld to %lld (%sx): conv1d took %sx as long, the RNN %sx,\n"
+    sb_printf(o, TR(I->run.lang, "From n = %lld to %lld (%sx): conv1d took %sx as long, the RNN %sx,\n"
                     "self-attention %sx. Linear cost predicts %sx, quadratic %sx.\n"),
               (long long)ns[0], (long long)ns[m - 1], g[3], g[0], g[1], g[2], g[3], g[4]);
-    sb_printf(o, TR("Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
+    sb_printf(o, TR(I->run.lang, "Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
                     "self-attention %.2f.\n"), (long long)fit_from, slopes[0], slopes[1], slopes[2]);
     /* what n²d operations predict is a slope of 2: say whether this run's slope is near it, and if not, so */
     if (slopes[2] > slopes[0] && slopes[2] > slopes[1] && fabs(slopes[2] - 2) <= 0.3)
-        sb_puts(o, TR("Self-attention's slope is the largest and near 2: its time grows as n², as its\n"
+        sb_puts(o, TR(I->run.lang, "Self-attention's slope is the largest and near 2: its time grows as n², as its\n"
                       "n²d operations predict.\n"));
     else if (slopes[2] > slopes[0] && slopes[2] > slopes[1] && slopes[2] < 2)
-        sb_printf(o, TR("Self-attention's slope is the largest, but %.2f is below the 2 that its n²d\n"
+        sb_printf(o, TR(I->run.lang, "Self-attention's slope is the largest, but %.2f is below the 2 that its n²d\n"
                         "operations predict: at these n, costs that grow more slowly still weigh on its\n"
                         "time (or the machine was busy). Try larger ns, or repeats=7.\n"), slopes[2]);
     else if (slopes[2] > slopes[0] && slopes[2] > slopes[1])
-        sb_printf(o, TR("Self-attention's slope is the largest, and %.2f is above the 2 that its n²d\n"
+        sb_printf(o, TR(I->run.lang, "Self-attention's slope is the largest, and %.2f is above the 2 that its n²d\n"
                         "operations predict: at the larger n its n×n scores no longer fit in the\n"
                         "processor's caches (or the machine was busy).\n"), slopes[2]);
     else
-        sb_puts(o, TR("Self-attention's slope is not the largest here: at these sizes other costs hide\n"
+        sb_puts(o, TR(I->run.lang, "Self-attention's slope is not the largest here: at these sizes other costs hide\n"
                       "its n²d operations (or the machine was busy). Try larger ns, or repeats=7.\n"));
     int switches = 0, first = -1;
     for (int i = 1; i < m; i++)
         if ((t[2][i] > t[1][i]) != (t[2][i - 1] > t[1][i - 1])) { switches++; if (first < 0) first = i; }
     if (switches == 0)
-        sb_puts(o, t[2][0] > t[1][0] ? TR("Self-attention was slower than the RNN at every n measured.\n")
-                                     : TR("Self-attention was faster than the RNN at every n measured.\n"));
+        sb_puts(o, t[2][0] > t[1][0] ? TR(I->run.lang, "Self-attention was slower than the RNN at every n measured.\n")
+                                     : TR(I->run.lang, "Self-attention was faster than the RNN at every n measured.\n"));
     else if (switches == 1)
-        sb_printf(o, t[2][0] > t[1][0] ? TR("Self-attention was slower than the RNN up to n = %lld and faster from n = %lld.\n")
-                                       : TR("Self-attention was faster than the RNN up to n = %lld and slower from n = %lld.\n"),
+        sb_printf(o, t[2][0] > t[1][0] ? TR(I->run.lang, "Self-attention was slower than the RNN up to n = %lld and faster from n = %lld.\n")
+                                       : TR(I->run.lang, "Self-attention was faster than the RNN up to n = %lld and slower from n = %lld.\n"),
                   (long long)ns[first - 1], (long long)ns[first]);
     else
-        sb_puts(o, TR("Self-attention and the RNN swapped places more than once: their times are close\n"
+        sb_puts(o, TR(I->run.lang, "Self-attention and the RNN swapped places more than once: their times are close\n"
                       "here, or the measurement is noisy.\n"));
-    sb_printf(o, TR("Counting operations (n²d against nd²), self-attention overtakes the RNN at\n"
+    sb_printf(o, TR(I->run.lang, "Counting operations (n²d against nd²), self-attention overtakes the RNN at\n"
                     "n = d = %lld"), (long long)d);
     /* compare with the measured crossing: from faster to slower between ns[first - 1] and ns[first] */
     bool rising = t[2][0] <= t[1][0];        /* faster at the smallest n */
     if (switches == 1 && rising && ns[first - 1] >= d)
-        sb_puts(o, TR(". Measured, it did so later: the RNN's n steps run one after\n"
+        sb_puts(o, TR(I->run.lang, ". Measured, it did so later: the RNN's n steps run one after\n"
                       "another as small vector-by-matrix products, which use this one core less\n"
                       "well than self-attention's few large matrix products.\n"));
     else if (switches == 0 && rising && ns[m - 1] > d)
-        sb_printf(o, TR(". Measured, not even at n = %lld: the RNN's n steps run one\n"
+        sb_printf(o, TR(I->run.lang, ". Measured, not even at n = %lld: the RNN's n steps run one\n"
                         "after another as small vector-by-matrix products, which use this one core\n"
                         "less well than self-attention's few large matrix products.\n"), (long long)ns[m - 1]);
     else if (switches == 1 && rising && ns[first] < d)
-        sb_printf(o, TR(". Measured, it was slower already at n = %lld.\n"), (long long)ns[first]);
+        sb_printf(o, TR(I->run.lang, ". Measured, it was slower already at n = %lld.\n"), (long long)ns[first]);
     else if (switches == 0 && !rising && ns[0] < d)
-        sb_printf(o, TR(". Measured, it was slower already at n = %lld.\n"), (long long)ns[0]);
+        sb_printf(o, TR(I->run.lang, ". Measured, it was slower already at n = %lld.\n"), (long long)ns[0]);
     else if (switches == 1 && rising)
-        sb_printf(o, TR(", and the measured crossing,\nbetween n = %lld and %lld, agrees.\n"), (long long)ns[first - 1], (long long)ns[first]);
-    else sb_puts(o, TR(".\n"));
+        sb_printf(o, TR(I->run.lang, ", and the measured crossing,\nbetween n = %lld and %lld, agrees.\n"), (long long)ns[first - 1], (long long)ns[first]);
+    else sb_puts(o, TR(I->run.lang, ".\n"));
 }
 
 /* measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5): a table of times and the slopes fitted
@@ -410,9 +410,9 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     StrBuf o;
     sb_init(&o);
     if (!quiet) {
-        sb_printf(&o, TR("Measured here: one layer of each, d = %lld, k = %lld, one thread's CPU time,\n"
-                         "the fastest of %lld %s (§11.6.2)\n"), (long long)d, (long long)k, (long long)reps, unit(reps, TR("run"), TR("runs")));
-        const char *sa_head = TR("self-attention (s)");       /* right-aligned in display columns */
+        sb_printf(&o, TR(I->run.lang, "Measured here: one layer of each, d = %lld, k = %lld, one thread's CPU time,\n"
+                         "the fastest of %lld %s (§11.6.2)\n"), (long long)d, (long long)k, (long long)reps, unit(reps, TR(I->run.lang, "run"), TR(I->run.lang, "runs")));
+        const char *sa_head = TR(I->run.lang, "self-attention (s)");       /* right-aligned in display columns */
         sb_puts(&o, "       n      conv1d (s)         RNN (s)");
         sb_pad(&o, ' ', 3 + 19 - tw_width(sa_head));
         sb_printf(&o, "%s\n", sa_head);

@@ -162,14 +162,14 @@ static int64_t rows_changed(const Tensor *T, const Tensor *T0, int64_t n, bool *
  * them follow the CPU's vector kernels (float32 sums in another order; AVX-512, AVX2 and scalar trainings agree to
  * 1e-5 for a hundred steps, then Adam's late steps amplify the difference), the ones shown do not. */
 static void report(StrBuf *o, int64_t steps, double loss, double acc, int64_t n, int64_t max_len, int64_t changed, bool rest) {
-    if (steps > 0) sb_printf(o, TR("After %lld %s the loss is %.2f; on %d new sequences of %lld the accuracy\n"
+    if (steps > 0) sb_printf(o, TR(I->run.lang, "After %lld %s the loss is %.2f; on %d new sequences of %lld the accuracy\n"
                                    "is %.2f (chance without positions: 1/%lld = %.2f).\n"),
-                             (long long)steps, steps == 1 ? TR("step") : TR("steps"), loss, NTEST, (long long)n, acc,
+                             (long long)steps, steps == 1 ? TR(I->run.lang, "step") : TR(I->run.lang, "steps"), loss, NTEST, (long long)n, acc,
                              (long long)(n - 1), 1.0 / (double)(n - 1));
-    else sb_printf(o, TR("Untrained, on %d new sequences of %lld the accuracy is %.2f.\n"), NTEST, (long long)n, acc);
-    sb_printf(o, TR("Training changed %lld of the table's %lld rows.\n"), (long long)changed, (long long)max_len);
+    else sb_printf(o, TR(I->run.lang, "Untrained, on %d new sequences of %lld the accuracy is %.2f.\n"), NTEST, (long long)n, acc);
+    sb_printf(o, TR(I->run.lang, "Training changed %lld of the table's %lld rows.\n"), (long long)changed, (long long)max_len);
     if (max_len > n && rest)
-        sb_printf(o, TR("Rows %lld..%lld, positions no training sequence reached, are exactly as they\n"
+        sb_printf(o, TR(I->run.lang, "Rows %lld..%lld, positions no training sequence reached, are exactly as they\n"
                         "started: the table knows nothing of position %lld or later.\n"),
                   (long long)n, (long long)(max_len - 1), (long long)n);
 }
@@ -225,7 +225,7 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
     }
     StrBuf o;
     sb_init(&o);
-    if (!quiet) sb_printf(&o, TR("Training a one-layer self-attention model (lesson 7's) with a learned\n"
+    if (!quiet) sb_printf(&o, TR(I->run.lang, "Training a one-layer self-attention model (lesson 7's) with a learned\n"
                                  "(1, %lld, %lld) table of positions on a task where order decides: output the\n"
                                  "token k = %d places earlier, in sequences of n = %lld out of %d tokens;\n"
                                  "Adam, lr = %g, batches of %d (§11.6.5, exercise 2)\n"),
@@ -239,7 +239,7 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
         if (!ok) break;
         val_list_append(losses, val_float(loss));
         if (!quiet && (((s + 1) & s) == 0 || s + 1 == steps))
-            sb_printf(&o, TR("  step %5lld  loss %.2f\n"), (long long)(s + 1), loss);
+            sb_printf(&o, TR(I->run.lang, "  step %5lld  loss %.2f\n"), (long long)(s + 1), loss);
     }
     bool stopped = ok && ten_interrupted;                             /* Ctrl-C: at a step boundary */
     if (ok && !stopped) ok = (acc = order_accuracy(&c, &g, p, n)) >= 0;

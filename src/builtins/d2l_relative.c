@@ -26,10 +26,10 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
     int64_t shown = sines_only ? (d + 1) / 2 : d;
     StrBuf o;
     sb_init(&o);
-    sb_printf(&o, TR("Positions 0..%lld in binary beside the rows of P for d = %lld (§11.6.3.1):\n"
+    sb_printf(&o, TR(I->run.lang, "Positions 0..%lld in binary beside the rows of P for d = %lld (§11.6.3.1):\n"
                      "the lowest bit flips every row, the next every 2 rows, then every 4, ...\n"), (long long)(n - 1), (long long)d);
-    if (sines_only) sb_puts(&o, TR("(the sine columns 0, 2, 4, ... only, to fit the screen)\n"));
-    const char *bin = TR("binary");                 /* right-aligned over the bits, in display columns */
+    if (sines_only) sb_puts(&o, TR(I->run.lang, "(the sine columns 0, 2, 4, ... only, to fit the screen)\n"));
+    const char *bin = TR(I->run.lang, "binary");                 /* right-aligned over the bits, in display columns */
     sb_printf(&o, "%4s  ", "i");
     sb_pad(&o, ' ', (bits < 6 ? 6 : bits) - tw_width(bin));
     sb_printf(&o, "%s  ", bin);
@@ -51,7 +51,7 @@ static Value *bi_binary_vs_sinusoid(Interp *I, Args *a) {
         }
         sb_putc(&o, '\n');
     }
-    sb_puts(&o, TR("The bits change more slowly from right to left, the columns of P from left to\n"
+    sb_puts(&o, TR(I->run.lang, "The bits change more slowly from right to left, the columns of P from left to\n"
                    "right: the pair of columns 2j, 2j+1 turns by omega_j = 1/10000^(2j/d) radians\n"
                    "per position.\n"));
     interp_write(I, sb_str(&o));
@@ -71,11 +71,11 @@ static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, do
     Figure *f = plot_figure_new(FIG_LINES, 5, 5.4);
     double *cx = xmalloc(sizeof(double) * 121), *cy = xmalloc(sizeof(double) * 121);
     for (int k = 0; k <= 120; k++) { cx[k] = cos(k * M_PI / 60); cy[k] = sin(k * M_PI / 60); }
-    plot_add_series(f, cx, cy, 121, "C7-", TR("unit circle"));
+    plot_add_series(f, cx, cy, 121, "C7-", TR(I->run.lang, "unit circle"));
     double *px = xmalloc(sizeof(double) * (size_t)m), *py = xmalloc(sizeof(double) * (size_t)m);
     for (int64_t i = 0; i < m; i++) { px[i] = sin((double)i * w); py[i] = cos((double)i * w); }
     char lab[96];
-    snprintf(lab, sizeof lab, TR("(p[i,%lld], p[i,%lld]) for i = 0..%lld"), (long long)(2 * j), (long long)(2 * j + 1), (long long)(m - 1));
+    snprintf(lab, sizeof lab, TR(I->run.lang, "(p[i,%lld], p[i,%lld]) for i = 0..%lld"), (long long)(2 * j), (long long)(2 * j + 1), (long long)(m - 1));
     plot_add_series(f, px, py, m, "C0o", lab);
     /* labels at least 0.3 rad apart, pushed out from the circle */
     int64_t every = (int64_t)ceil(0.3 / w);
@@ -95,10 +95,10 @@ static Value *rotation_figure(Interp *I, int64_t delta, int64_t j, int64_t n, do
         /* stop short of the point so the head does not hide it */
         plot_add_arrow(f, 0.97 * sin(a), 0.97 * cos(a), 0.97 * sin(b), 0.97 * cos(b));
     }
-    snprintf(lab, sizeof lab, TR("R: pair i → pair i%+lld"), (long long)delta);
+    snprintf(lab, sizeof lab, TR(I->run.lang, "R: pair i → pair i%+lld"), (long long)delta);
     f->arrow_label = xstrdup(lab);
     snprintf(f->arrow_fmt, sizeof f->arrow_fmt, "C3");
-    snprintf(lab, sizeof lab, TR("R turns each pair by δω = %.4g rad"), (double)delta * w);
+    snprintf(lab, sizeof lab, TR(I->run.lang, "R turns each pair by δω = %.4g rad"), (double)delta * w);
     f->title = xstrdup(lab);
     snprintf(lab, sizeof lab, "p[i, %lld] = sin(%.4g i)", (long long)(2 * j), w);
     f->xlabel = xstrdup(lab);
@@ -164,15 +164,15 @@ static Value *bi_rotation(Interp *I, Args *a) {
         if (delta) snprintf(at, sizeof at, "i%+lld", (long long)delta);
         else snprintf(at, sizeof at, "i");
         sb_printf(&o, "omega_%lld = 1/10000^(2*%lld/%lld) = %.6g (§11.6.3.2)\n", (long long)j, (long long)j, (long long)d, w);
-        sb_printf(&o, TR("delta = %lld: R turns every pair by delta*omega = %.6g rad\n"), (long long)delta, delta * w);
+        sb_printf(&o, TR(I->run.lang, "delta = %lld: R turns every pair by delta*omega = %.6g rad\n"), (long long)delta, delta * w);
         sb_printf(&o, "R = [[cos δω, sin δω], [-sin δω, cos δω]] =\n%s\n", sb_str(&r));
         char head[160];
-        snprintf(head, sizeof head, TR("R @ (p[i,%lld], p[i,%lld]) against (p[%s,%lld], p[%s,%lld])"), (long long)(2 * j),
+        snprintf(head, sizeof head, TR(I->run.lang, "R @ (p[i,%lld], p[i,%lld]) against (p[%s,%lld], p[%s,%lld])"), (long long)(2 * j),
                  (long long)(2 * j + 1), at, (long long)(2 * j), at, (long long)(2 * j + 1));
-        sb_printf(&o, TR("%s%sfor i = %lld..%lld:\n"), head, tw_width(head) > 58 ? "\n  " : " ", (long long)i_lo, (long long)i_hi);
-        sb_printf(&o, TR("  largest difference %.1e in float64 (rounding: exact arithmetic gives 0),\n"), worst);
-        sb_printf(&o, TR("  %.1e on the float32 table P of PositionalEncoding(%lld, 0).\n"), worst32, (long long)d);
-        sb_puts(&o, TR("The same R works at every position: it depends on delta and j, never on i.\n"));
+        sb_printf(&o, TR(I->run.lang, "%s%sfor i = %lld..%lld:\n"), head, tw_width(head) > 58 ? "\n  " : " ", (long long)i_lo, (long long)i_hi);
+        sb_printf(&o, TR(I->run.lang, "  largest difference %.1e in float64 (rounding: exact arithmetic gives 0),\n"), worst);
+        sb_printf(&o, TR(I->run.lang, "  %.1e on the float32 table P of PositionalEncoding(%lld, 0).\n"), worst32, (long long)d);
+        sb_puts(&o, TR(I->run.lang, "The same R works at every position: it depends on delta and j, never on i.\n"));
         interp_write(I, sb_str(&o));
         sb_free(&o);
         sb_free(&r);

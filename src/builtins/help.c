@@ -40,7 +40,7 @@ static void put_builtin(Interp *I, StrBuf *out, const Builtin *b, const Builtin 
     help_signature(out, b->signature, 79);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
     tw_wrap(out, TR(b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
-    if (m) sb_printf(out, TR("  Also a method: X.%s(...)\n"), n);
+    if (m) sb_printf(out, TR(I->run.lang, "  Also a method: X.%s(...)\n"), n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
         plot_describe(&I->run.plot, out, isatty(1) != 0);
@@ -274,7 +274,7 @@ static void add_name(void *ctx, const char *name) {
 static void list_attrs(StrBuf *out, const Value *x, const char *prefix) {
     Prefixed p = {{0}, prefix};
     ops_attr_names(NULL, x, add_name, &p);      /* help runs no student code */
-    if (!p.l.n) sb_puts(out, TR("  (none of its names is in attn)\n"));     /* random: the module, without functions */
+    if (!p.l.n) sb_puts(out, TR(I->run.lang, "  (none of its names is in attn)\n"));     /* random: the module, without functions */
     put_columns(out, &p.l, 20);
 }
 
@@ -297,7 +297,7 @@ static void list_python(StrBuf *out) {
 
 /* help training: where the pieces of a training loop are, as PyTorch and the book (§3.2) name them. */
 static void put_training(StrBuf *out) {
-    sb_puts(out, TR("Training, as PyTorch and the book write it (help NAME explains one):\n"
+    sb_puts(out, TR(I->run.lang, "Training, as PyTorch and the book write it (help NAME explains one):\n"
                     "  autograd    torch.tensor(..., requires_grad=True), loss.backward(), X.grad,\n"
                     "              torch.no_grad(), X.detach(), torch.autograd.grad\n"
                     "  models      nn.Module with nn.Parameter and layers (help nn): parameters()\n"
@@ -328,12 +328,12 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"torch.utils.data", "torch.utils.data", "torch.utils.data.", "torch.utils.data (from torch.utils import data)"}};
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;
-        sb_printf(out, TR("What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
+        sb_printf(out, TR(I->run.lang, "What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
         Value *m = builtins_import(topics[i].module);
         list_attrs(out, m, topics[i].prefix);
         val_decref(m);
         if (!strcmp(topics[i].module, "d2l"))         /* after a blank line: the listing above is names only */
-            sb_puts(out, TR("\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
+            sb_puts(out, TR(I->run.lang, "\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
                             "d2l.ProgressBoard draws its curves as it learns; help training shows the rest.\n"));
         return true;
     }
@@ -342,19 +342,19 @@ static bool help_topic(StrBuf *out, const char *word) {
         return true;
     }
     if (!strcmp(word, "attn")) {
-        sb_puts(out, TR("attn's own tools, typed without a module (help NAME explains one):\n"));
+        sb_puts(out, TR(I->run.lang, "attn's own tools, typed without a module (help NAME explains one):\n"));
         Value *m = builtins_import("attn");
         list_attrs(out, m, "");
         val_decref(m);
         return true;
     }
     if (!strcmp(word, "python") || !strcmp(word, "builtins")) {
-        sb_puts(out, TR("Python's built-in functions and exceptions (help NAME explains one):\n"));
+        sb_puts(out, TR(I->run.lang, "Python's built-in functions and exceptions (help NAME explains one):\n"));
         list_python(out);
         return true;
     }
     if (!strcmp(word, "Tensor") || !strcmp(word, "torch.Tensor") || !strcmp(word, "X")) {
-        sb_puts(out, TR("What a tensor X offers (help X.NAME explains a method):\n"));
+        sb_puts(out, TR(I->run.lang, "What a tensor X offers (help X.NAME explains a method):\n"));
         Value x = {.kind = V_TENSOR};       /* the names depend on the kind alone: no tensor is made (none may fit) */
         list_attrs(out, &x, "X.");
         return true;
@@ -446,7 +446,7 @@ static void help_user_class(Interp *I, StrBuf *out, const ClassInfo *c) {
     for (int i = 0; i < c->attrs.n; i++) {
         Value *m = c->attrs.vals[i];
         if (m->kind != V_FUNC) continue;
-        if (!any) sb_puts(out, TR("  Methods defined here:\n"));
+        if (!any) sb_puts(out, TR(I->run.lang, "  Methods defined here:\n"));
         any = true;
         StrBuf sig;
         sb_init(&sig);
@@ -516,14 +516,14 @@ void help_overview(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
     sb_puts(out,
-            TR("attn: type Python/PyTorch lines as in the book. As in PyTorch, a function is\n"
+            TR(I->run.lang, "attn: type Python/PyTorch lines as in the book. As in PyTorch, a function is\n"
             "called through its module: torch.zeros, nn.Linear, d2l.masked_softmax.\n"
             "  help NAME      explains one function, e.g. help masked_softmax\n"
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
             "From the chapter (d2l §11.3, §11.5, §11.6):\n"));
     list_chapter(out, all, n);
-    sb_puts(out, TR("\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
+    sb_puts(out, TR(I->run.lang, "\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
                     "help math, help python (print, len ... and exceptions), help attn (its tools),\n"
                     "help Tensor (what a tensor X offers), help training; dir() lists your names.\n"));
 }

@@ -97,7 +97,7 @@ const SessionCommand *session_command(const Session *S, const char *src, char **
 /* A Ctrl-C's note (rt_interrupt's message, src/lang/eval.c) in the student's language: it is attn's, not Python's. */
 static const char *interrupt_note(const char *msg) {
     if (strcmp(msg, "interrupted (Ctrl-C): everything defined before is kept") != 0) return msg;
-    return TR("interrupted (Ctrl-C): everything defined before is kept");
+    return TR(I->run.lang, "interrupted (Ctrl-C): everything defined before is kept");
 }
 
 /* Runs src as code (parsed: its parse, taken over, or NULL), the error left pending; 0 when it ran, -1 when it failed.
