@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* $XDG_STATE_HOME/attn (default ~/.local/state/attn), created if missing; "" when there is no home. */
-const char *file_state_dir(void);
+/* $XDG_STATE_HOME/attn (default ~/.local/state/attn), created if missing, written into the caller's dir and
+ * returned; "" when there is no home. */
+#define FILE_STATE_DIR_MAX 4096
+const char *file_state_dir(char dir[FILE_STATE_DIR_MAX]);
 
 /* ---- writing without losing anything ----
  * A file is written to a temporary name beside it (registered, so a SIGTERM or SIGHUP removes it), every write
@@ -54,14 +56,16 @@ typedef struct FilePolicy {
     bool dry;             /* a recorded class's replay: a write the rule allows is not made (the class made it; the
                            * replay writes nothing) but reported as made, and a file that is there may be "replaced" */
     char root[4096];      /* the resolved folder of the lesson or transcript */
+    char allowed[4096];   /* the resolved --allow-write folder it may write into too, "" when none (the front end's
+                           * option, copied in by file_policy_restrict) */
     const char *who;      /* "a lesson", "a transcript": for messages */
     char **made;          /* the resolved paths this run may write again: files that were not there when it first
                            * wrote them (owned) */
     int nmade;
 } FilePolicy;
-void file_allow_dir(const char *dir);                   /* --allow-write DIR from the command line */
-/* Restricts p to the folder of `source` (the lesson or transcript file; "." when it has none). */
-void file_policy_restrict(FilePolicy *p, const char *who, const char *source);
+/* Restricts p to the folder of `source` (the lesson or transcript file; "." when it has none) and the folder
+ * allow_dir (--allow-write DIR from the command line; NULL or "" for none). */
+void file_policy_restrict(FilePolicy *p, const char *who, const char *source, const char *allow_dir);
 void file_policy_free(FilePolicy *p);
 /* May the run governed by p (NULL: no limits) create or replace path? false with a message for the student (what,
  * where, and how to allow it). true for a file that is not there yet also remembers it as the run's own. */

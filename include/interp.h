@@ -35,6 +35,7 @@
 #include "files.h"
 #include "attnerr.h"
 #include "autograd.h"
+#include "i18n.h"
 #include <stdio.h>
 
 struct Session;
@@ -53,6 +54,9 @@ typedef struct RunContext {
     FilePolicy files;                /* where save(), savefig() and figure files may go: anywhere for the student's
                                       * own REPL, under one directory for lessons and transcripts (files.h) */
     AgContext ag;                    /* grad mode (torch.no_grad ...) and the order of recorded nodes (autograd.h) */
+    I18nLang lang;                   /* the language its messages are in (TR(I->run.lang, ...)): the front end's
+                                      * (--lang, the locale), a transcript's or a notebook's own; set with
+                                      * session_set_lang, which gives it to the plots too (Plot.lang) */
 } RunContext;
 
 #define INTERP_MAX_CALL_DEPTH 200

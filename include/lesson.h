@@ -68,9 +68,10 @@ typedef struct LessonExpect LessonExpect;
 typedef enum { GRADE_NOT_ANSWER, GRADE_RIGHT, GRADE_WRONG, GRADE_FAILED } LessonGrade;
 
 /* The values of q's answer: and wrong: lines in I's present state, computed without output and without changing
- * any variable. NULL, with the model answer's error pending on I (lesson_error_take), when an answer fails (a broken
- * lesson). */
-LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q);
+ * any variable; the feedback on answers graded against them is in lang (the session's, I->run.lang; a notebook's
+ * question cell gives its notebook's, which the kernel's session need not speak). NULL, with the model answer's
+ * error pending on I (lesson_error_take), when an answer fails (a broken lesson). */
+LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, I18nLang lang);
 /* The error pending on I after lesson_expect or lesson_try failed, as the student is shown it (control characters
  * visible: a stranger's lesson), appended to out; the error is cleared. */
 void lesson_error_take(Interp *I, StrBuf *out);
@@ -133,7 +134,7 @@ LessonGrade lesson_take_end(LessonTaking *t, RunStatus rs, StrBuf *fb);
 /* attn notebook N: lesson `which` (as lesson_find takes it) in the chosen language as an nbformat 4 notebook on the
  * attn kernel, written to out (src/lesson/notebook.c). Returns the exit status (2: no such lesson, 1: a write
  * failed). */
-int lesson_notebook_write(const char *which, FILE *out);
+int lesson_notebook_write(I18nLang lang, const char *which, FILE *out);
 /* A notebook's question cell starts with the line "%%question LESSON STEP K --lang LL": question K (1-based) of
  * step STEP of lesson LESSON (a lesson's name, never a path), in language LL; words of any length, K a whole number
  * 1..9999. lesson_cell_open loads that lesson and finds the question; false with why (translated) in err.
@@ -146,7 +147,7 @@ typedef struct LessonCell {
     int k;                       /* q is the step's question k (1-based) */
     I18nLang lang;
 } LessonCell;
-bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err);
+bool lesson_cell_open(I18nLang lang, const char *header, LessonCell *c, AttnError *err);
 void lesson_cell_close(LessonCell *c);
 /* Whether the lesson shows statement it failing (an error line in its expected output). */
 bool lesson_item_shows_error(const LessonItem *it);
@@ -166,12 +167,15 @@ int progress_get(const char *lesson_id, int *done_steps);      /* returns the st
 bool progress_set(const char *lesson_id, int step, int done_steps, AttnError *err);
 
 /* The guided session for a student (interactive or from a pipe), and the teaching mode. Return exit status. After
- * the last step both stay at the prompt with the lesson's variables until quit; in_repl: started by `lesson N` at
- * the REPL, so the hints name `lesson N` (else `attn lesson N`). tty: the terminal's line editor (the front end's)
- * when standard input and output are a terminal, else NULL. */
-int lesson_run_student(const char *which, const LineEditor *tty, bool in_repl);
-int lesson_run_teacher(const char *which, const char *record_path, const LineEditor *tty);
-int lesson_list_command(void);
+ * the last step both stay at the prompt with the lesson's variables until quit; outer: the REPL's session when
+ * started by `lesson N` at its prompt (the lesson's session is pushed over it, and the hints name `lesson N`), NULL
+ * from the command line (`attn lesson N`). cfg: the front end's language and --allow-write folder, which the
+ * lesson's session takes. tty: the terminal's line editor (the front end's) when standard input and output are a
+ * terminal, else NULL. */
+int lesson_run_student(const SessionConfig *cfg, const char *which, const LineEditor *tty, Session *outer);
+int lesson_run_teacher(const SessionConfig *cfg, const char *which, const char *record_path, const LineEditor *tty);
+/* `attn lesson` alone: the lessons found and the student's progress, in lang. */
+int lesson_list_command(I18nLang lang);
 /* Question q of step st where a replay of the lesson (--check, --replay: a lesson compiled to a transcript) has come
  * to it: the soundness check in I's present state (names in its text defined, the model answer and every answer:
  * and accept: line right, every wrong: line and the trivial answers rejected), each problem a line of report

@@ -11,20 +11,20 @@
 #include "i18n.h"
 #include <stdbool.h>
 
-/* The file to show for the lesson at `path` in the chosen language (i18n_get()): DIR/ja/NAME.md beside
- * DIR/NAME.md when it exists, else `path` itself. Always a new string (caller frees). */
-char *lesson_localized(const char *path);
+/* The file to show for the lesson at `path` in language lang: DIR/ja/NAME.md beside DIR/NAME.md when it exists,
+ * else `path` itself. Always a new string (caller frees). */
+char *lesson_localized(I18nLang lang, const char *path);
 
-/* Loads the lesson at `path` in the chosen language: its translation when there is one that agrees with the
+/* Loads the lesson at `path` in language lang (its notes on stderr in lang too): its translation when there is one that agrees with the
  * English lesson (lesson_compare_translation), else the English lesson itself. A translation that has drifted is
  * never shown, nor one that cannot be read: the student gets the English lesson and a note on stderr saying why.
  * NULL with "file:line: message" in err when the English lesson cannot be read. */
-Lesson *lesson_load_localized(const char *path, AttnError *err);
+Lesson *lesson_load_localized(I18nLang lang, const char *path, AttnError *err);
 
 /* Lesson `which` (as lesson_find takes it: a number, a name or a path) loaded by lesson_load_localized, or NULL
  * after saying on stderr why (no such lesson, or the file's "file:line: message"), as `attn lesson` and `attn
  * notebook` both report it. */
-Lesson *lesson_open(const char *which);
+Lesson *lesson_open(I18nLang lang, const char *which);
 
 /* The English original of a translated lesson file (DIR/ja/NAME.md -> DIR/NAME.md), or NULL when `path` is not in
  * a ja/ or zh/ folder. Caller frees. */

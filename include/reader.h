@@ -7,14 +7,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* A terminal's line editor, as the front end gives it. */
+struct Session;
+
+/* A terminal's line editor, as the front end gives it. init and shutdown bracket the lines typed into session S
+ * (a lesson's inside the REPL's: they nest): its completer completes S's names, its notes are in S's language. */
 typedef struct LineEditor {
-    void (*init)(void);                                       /* before the first line */
+    void (*init)(struct Session *S);                          /* before the first line */
     /* The next line typed (caller frees); NULL at Ctrl-D, or after Ctrl-C with *interrupted set. */
     char *(*read)(const char *prompt, bool *interrupted);
     bool (*input_pending)(void);                              /* more input already waiting (a paste) */
     void (*add_history)(const char *line);
-    void (*shutdown)(void);                                   /* after the last line */
+    void (*shutdown)(struct Session *S);                      /* after the last line */
 } LineEditor;
 
 typedef struct LineReader {

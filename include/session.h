@@ -2,9 +2,10 @@
  *
  * A Session owns everything that belongs to one run and would otherwise be a global: the interpreter (names,
  * errors, output), the random generator, the print options, the plots (target, figures, the gnuplot process), the
- * word-commands its prompt understands, and the lesson being run. Sessions nest: `lesson 2` typed at the REPL,
- * or a transcript replayed by a test, pushes a fresh session over the current one and pops it at the end, so
- * nothing of the inner run leaks into the outer one (and the completer never sees a freed interpreter).
+ * word-commands its prompt understands, its language, and the lesson being run. Sessions nest: `lesson 2` typed at
+ * the REPL, or a transcript replayed by a test, runs in a fresh session of its own and frees it at the end, so
+ * nothing of the inner run leaks into the outer one. There is no "current session": whoever types into one hands it
+ * to the line editor (LineEditor.init), whose completer completes its names.
  *
  * Every statement of every kind of run goes through session_run(): a word-command, or code that the reader has
  * already parsed (the tree is handed over, never parsed twice). Every run of many statements (the terminal, a pipe,
@@ -22,6 +23,15 @@
 #include <stdbool.h>
 
 typedef struct Session Session;
+
+/* What a session takes from the command line that started attn: main.c fills one (--lang or the locale,
+ * --allow-write) and hands it to every session it starts, directly or through a lesson, a transcript or a notebook
+ * kernel, which gives theirs the language they are read in. No session reads a process-wide setting. */
+typedef struct SessionConfig {
+    I18nLang lang;               /* the language of its messages (RunContext.lang) */
+    const char *allow_write;     /* --allow-write's folder (not owned; the front end's), NULL when not given: a
+                                  * stranger's file (session_stranger) may write there too */
+} SessionConfig;
 
 /* What running one statement came to. */
 typedef enum {
@@ -50,15 +60,21 @@ struct Session {
      * shows it (the message, the line, the caret, the calls). */
     void (*on_error)(Session *S, const Error *e, const char *shown);
     void *on_error_ctx;
-    Session *below;                  /* the session this one was pushed over, NULL for the outermost */
+    SessionConfig config;            /* the front end's options (session_configure) */
     int running;                     /* runs of student code under way in S (session_run, session_run_unseen) */
     int64_t gc_every;                /* containers made between two collections of cycles (ATTN_GC_EVERY) */
 };
 
 /* A fresh session: empty interpreter, generator seeded with 0, PyTorch's print options, plot target from
- * $ATTN_PLOT (or `plot_target` when not NULL), no commands. */
+ * $ATTN_PLOT (or `plot_target` when not NULL), no commands, the language of the locale variables and no
+ * --allow-write folder (session_configure gives it the front end's). */
 void session_init(Session *S, const char *plot_target);
-/* Frees what it owns (its gnuplot quits; windows opened with persist stay). Pops it first if it is current. */
+/* Gives S the front end's options (copied; allow_write stays the caller's string): its language and the folder a
+ * stranger's file may write to besides its own. */
+void session_configure(Session *S, const SessionConfig *cfg);
+/* S's messages, and the fonts of its figures, in lang (a transcript's or a notebook's own language). */
+void session_set_lang(Session *S, I18nLang lang);
+/* Frees what it owns (its gnuplot quits; windows opened with persist stay). */
 void session_free(Session *S);
 
 /* S runs a stranger's file (who: "a lesson", "a transcript"; source: its path): it writes only into the file's
@@ -67,12 +83,6 @@ void session_free(Session *S);
  * title or write the clipboard (OSC 52). The student's own REPL is not restricted: their print('\x1b[31m') colours. */
 void session_stranger(Session *S, const char *who, const char *source);
 
-/* Makes S the current session (for the REPL's completer) over the current one. */
-void session_push(Session *S);
-/* Back to the session S was pushed over. S must be the current one. */
-void session_pop(Session *S);
-/* The current session; NULL before any was pushed. */
-Session *session_current(void);
 
 /* Runs one statement as the prompt does: a word of S->commands, else code. parsed: the reader's parse of src
  * (its tree is taken over; NULL to parse here). Output goes down S->I's sinks to S->I.out (interp_push_sink); an

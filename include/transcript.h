@@ -7,6 +7,7 @@
 #ifndef ATTN_TRANSCRIPT_H
 #define ATTN_TRANSCRIPT_H
 #include "interp.h"
+#include "session.h"
 #include "attnerr.h"
 #include "i18n.h"
 #include <stdbool.h>
@@ -64,9 +65,10 @@ Transcript *tr_open(const char *path, AttnError *err);
 #define TR_LANG_LINE "<!-- lang: %s -->"
 I18nLang tr_language(const Transcript *t);
 
-/* Runs every step in a fresh session (in tr_language(t)) (pushed over the current one); outputs[i] receives what step i printed
- * (caller frees each). quit() ends the run: later steps print nothing. */
-void tr_run(Transcript *t, char **outputs);
+/* Runs every step in a fresh session of its own language (tr_language(t)), with cfg's --allow-write folder (the
+ * front end's; the reader's language stays the caller's, nothing is switched); outputs[i] receives what step i
+ * printed (caller frees each). quit() ends the run: later steps print nothing. */
+void tr_run(const SessionConfig *cfg, Transcript *t, char **outputs);
 
 /* True when actual matches expected: text equal once runs of spaces are folded, numbers with decimals or an
  * exponent equal to the precision written in expected (0.1769 accepts 0.1768..0.1770), integers exactly. */
@@ -81,7 +83,7 @@ bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, con
  * ok" or "N of M steps and questions differ", a question's problems as its report lines; --replay prints each
  * lesson step's heading "## title {#id}" and its statements as "attn> " and the text, and is 1 when a question is
  * unsound. */
-int tr_replay(const char *path);
-int tr_check(const char *path, bool quiet);
-int tr_update(const char *path);
+int tr_replay(const SessionConfig *cfg, const char *path);
+int tr_check(const SessionConfig *cfg, const char *path, bool quiet);
+int tr_update(const SessionConfig *cfg, const char *path);
 #endif

@@ -223,20 +223,20 @@ static bool stack_layer(Interp *I, int64_t d, int64_t H, bool residual, Tensor *
     return ok;
 }
 
-/* What the stacking run shows, each clause decided by its own numbers (first and last row of the table). */
-static void stack_conclusions(StrBuf *o, double cos0, double cosL, double pos0, double posL, int64_t L, bool residual) {
-    sb_printf(o, TR(I->run.lang, "After %lld %s the token similarity went from %.4f to %.4f"), (long long)L, L == 1 ? TR(I->run.lang, "layer") : TR(I->run.lang, "layers"), cos0, cosL);
-    if (cosL > 0.99) sb_puts(o, TR(I->run.lang, ":\nthe tokens have become almost one and the same vector.\n"));
-    else if (cosL > cos0 + 0.05) sb_puts(o, TR(I->run.lang, ":\nthe tokens grew alike.\n"));
-    else sb_puts(o, TR(I->run.lang, ":\nthe tokens stayed about as distinct as at the input.\n"));
+/* What the stacking run shows, in lang, each clause decided by its own numbers (first and last row of the table). */
+static void stack_conclusions(I18nLang lang, StrBuf *o, double cos0, double cosL, double pos0, double posL, int64_t L, bool residual) {
+    sb_printf(o, TR(lang, "After %lld %s the token similarity went from %.4f to %.4f"), (long long)L, L == 1 ? TR(lang, "layer") : TR(lang, "layers"), cos0, cosL);
+    if (cosL > 0.99) sb_puts(o, TR(lang, ":\nthe tokens have become almost one and the same vector.\n"));
+    else if (cosL > cos0 + 0.05) sb_puts(o, TR(lang, ":\nthe tokens grew alike.\n"));
+    else sb_puts(o, TR(lang, ":\nthe tokens stayed about as distinct as at the input.\n"));
     /* four decimals, as in the table: below them a float32 spread is rounding noise, whose digits follow the CPU */
     double shown = posL < 0.00005 ? 0.0 : posL;
-    sb_printf(o, TR(I->run.lang, "The position signal went from %.4f to %.4f (%.2g%% of the input's)"), pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
-    if (posL < 0.01 * pos0) sb_puts(o, TR(I->run.lang, ":\none token at different positions gives the same output: the position is lost.\n"));
-    else if (posL < 0.5 * pos0) sb_puts(o, TR(I->run.lang, ":\nmuch of the position added at the input is gone.\n"));
-    else if (posL < pos0) sb_puts(o, TR(I->run.lang, ":\nmost of the position added at the input survives.\n"));
-    else sb_puts(o, TR(I->run.lang, ":\nthe position added at the input survives in full.\n"));
-    if (!residual) sb_puts(o, TR(I->run.lang, "Compare with residual=True, as in the Transformer.\n"));
+    sb_printf(o, TR(lang, "The position signal went from %.4f to %.4f (%.2g%% of the input's)"), pos0, shown, pos0 > 0 ? 100 * shown / pos0 : 0.0);
+    if (posL < 0.01 * pos0) sb_puts(o, TR(lang, ":\none token at different positions gives the same output: the position is lost.\n"));
+    else if (posL < 0.5 * pos0) sb_puts(o, TR(lang, ":\nmuch of the position added at the input is gone.\n"));
+    else if (posL < pos0) sb_puts(o, TR(lang, ":\nmost of the position added at the input survives.\n"));
+    else sb_puts(o, TR(lang, ":\nthe position added at the input survives in full.\n"));
+    if (!residual) sb_puts(o, TR(lang, "Compare with residual=True, as in the Transformer.\n"));
 }
 
 /* stack_attention(layers=8, n=10, d=32, heads=4, residual=False, seed=0): two inputs run through the same `layers`
@@ -307,7 +307,7 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
     Value *result = NULL;
     if (ok) {
         if (!quiet) {
-            stack_conclusions(&o, cos0, c, pos0, ps, L, residual);
+            stack_conclusions(I->run.lang, &o, cos0, c, pos0, ps, L, residual);
             interp_write(I, sb_str(&o));
         }
         result = val_dict();

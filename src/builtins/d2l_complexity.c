@@ -320,64 +320,64 @@ static double time_layer(TenCtx *c, Rng *g, int kind, int64_t n, int64_t d, int6
 /* What the measured times say, each sentence decided by the numbers themselves (times t[kind][i] in seconds at
  * ns[i], kinds conv1d, RNN, self-attention; slopes fitted on log-log axes for n >= fit_from), so that the text agrees with the
  * table above it on every machine and every run. Lines fit 80 columns. */
-static void measured_conclusions(StrBuf *o, const int64_t *ns, int m, double t[3][16], const double *slopes, int64_t fit_from,
+static void measured_conclusions(I18nLang lang, StrBuf *o, const int64_t *ns, int m, double t[3][16], const double *slopes, int64_t fit_from,
                                  int64_t d) {
     double span = (double)ns[m - 1] / (double)ns[0];
     char g[5][32];                                   /* growth ratios: 3 significant digits, whole numbers from 100 */
     double gv[5] = {t[0][m - 1] / t[0][0], t[1][m - 1] / t[1][0], t[2][m - 1] / t[2][0], span, span * span};
     for (int k = 0; k < 5; k++) snprintf(g[k], sizeof g[k], gv[k] >= 100 ? "%.0f" : "%.3g", gv[k]);
-    sb_printf(o, TR(I->run.lang, "From n = %lld to %lld (%sx): conv1d took %sx as long, the RNN %sx,\n"
+    sb_printf(o, TR(lang, "From n = %lld to %lld (%sx): conv1d took %sx as long, the RNN %sx,\n"
                     "self-attention %sx. Linear cost predicts %sx, quadratic %sx.\n"),
               (long long)ns[0], (long long)ns[m - 1], g[3], g[0], g[1], g[2], g[3], g[4]);
-    sb_printf(o, TR(I->run.lang, "Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
+    sb_printf(o, TR(lang, "Log-log slopes (time ~ n^slope), fitted for n >= %lld: conv1d %.2f, RNN %.2f,\n"
                     "self-attention %.2f.\n"), (long long)fit_from, slopes[0], slopes[1], slopes[2]);
     /* what n²d operations predict is a slope of 2: say whether this run's slope is near it, and if not, so */
     if (slopes[2] > slopes[0] && slopes[2] > slopes[1] && fabs(slopes[2] - 2) <= 0.3)
-        sb_puts(o, TR(I->run.lang, "Self-attention's slope is the largest and near 2: its time grows as n², as its\n"
+        sb_puts(o, TR(lang, "Self-attention's slope is the largest and near 2: its time grows as n², as its\n"
                       "n²d operations predict.\n"));
     else if (slopes[2] > slopes[0] && slopes[2] > slopes[1] && slopes[2] < 2)
-        sb_printf(o, TR(I->run.lang, "Self-attention's slope is the largest, but %.2f is below the 2 that its n²d\n"
+        sb_printf(o, TR(lang, "Self-attention's slope is the largest, but %.2f is below the 2 that its n²d\n"
                         "operations predict: at these n, costs that grow more slowly still weigh on its\n"
                         "time (or the machine was busy). Try larger ns, or repeats=7.\n"), slopes[2]);
     else if (slopes[2] > slopes[0] && slopes[2] > slopes[1])
-        sb_printf(o, TR(I->run.lang, "Self-attention's slope is the largest, and %.2f is above the 2 that its n²d\n"
+        sb_printf(o, TR(lang, "Self-attention's slope is the largest, and %.2f is above the 2 that its n²d\n"
                         "operations predict: at the larger n its n×n scores no longer fit in the\n"
                         "processor's caches (or the machine was busy).\n"), slopes[2]);
     else
-        sb_puts(o, TR(I->run.lang, "Self-attention's slope is not the largest here: at these sizes other costs hide\n"
+        sb_puts(o, TR(lang, "Self-attention's slope is not the largest here: at these sizes other costs hide\n"
                       "its n²d operations (or the machine was busy). Try larger ns, or repeats=7.\n"));
     int switches = 0, first = -1;
     for (int i = 1; i < m; i++)
         if ((t[2][i] > t[1][i]) != (t[2][i - 1] > t[1][i - 1])) { switches++; if (first < 0) first = i; }
     if (switches == 0)
-        sb_puts(o, t[2][0] > t[1][0] ? TR(I->run.lang, "Self-attention was slower than the RNN at every n measured.\n")
-                                     : TR(I->run.lang, "Self-attention was faster than the RNN at every n measured.\n"));
+        sb_puts(o, t[2][0] > t[1][0] ? TR(lang, "Self-attention was slower than the RNN at every n measured.\n")
+                                     : TR(lang, "Self-attention was faster than the RNN at every n measured.\n"));
     else if (switches == 1)
-        sb_printf(o, t[2][0] > t[1][0] ? TR(I->run.lang, "Self-attention was slower than the RNN up to n = %lld and faster from n = %lld.\n")
-                                       : TR(I->run.lang, "Self-attention was faster than the RNN up to n = %lld and slower from n = %lld.\n"),
+        sb_printf(o, t[2][0] > t[1][0] ? TR(lang, "Self-attention was slower than the RNN up to n = %lld and faster from n = %lld.\n")
+                                       : TR(lang, "Self-attention was faster than the RNN up to n = %lld and slower from n = %lld.\n"),
                   (long long)ns[first - 1], (long long)ns[first]);
     else
-        sb_puts(o, TR(I->run.lang, "Self-attention and the RNN swapped places more than once: their times are close\n"
+        sb_puts(o, TR(lang, "Self-attention and the RNN swapped places more than once: their times are close\n"
                       "here, or the measurement is noisy.\n"));
-    sb_printf(o, TR(I->run.lang, "Counting operations (n²d against nd²), self-attention overtakes the RNN at\n"
+    sb_printf(o, TR(lang, "Counting operations (n²d against nd²), self-attention overtakes the RNN at\n"
                     "n = d = %lld"), (long long)d);
     /* compare with the measured crossing: from faster to slower between ns[first - 1] and ns[first] */
     bool rising = t[2][0] <= t[1][0];        /* faster at the smallest n */
     if (switches == 1 && rising && ns[first - 1] >= d)
-        sb_puts(o, TR(I->run.lang, ". Measured, it did so later: the RNN's n steps run one after\n"
+        sb_puts(o, TR(lang, ". Measured, it did so later: the RNN's n steps run one after\n"
                       "another as small vector-by-matrix products, which use this one core less\n"
                       "well than self-attention's few large matrix products.\n"));
     else if (switches == 0 && rising && ns[m - 1] > d)
-        sb_printf(o, TR(I->run.lang, ". Measured, not even at n = %lld: the RNN's n steps run one\n"
+        sb_printf(o, TR(lang, ". Measured, not even at n = %lld: the RNN's n steps run one\n"
                         "after another as small vector-by-matrix products, which use this one core\n"
                         "less well than self-attention's few large matrix products.\n"), (long long)ns[m - 1]);
     else if (switches == 1 && rising && ns[first] < d)
-        sb_printf(o, TR(I->run.lang, ". Measured, it was slower already at n = %lld.\n"), (long long)ns[first]);
+        sb_printf(o, TR(lang, ". Measured, it was slower already at n = %lld.\n"), (long long)ns[first]);
     else if (switches == 0 && !rising && ns[0] < d)
-        sb_printf(o, TR(I->run.lang, ". Measured, it was slower already at n = %lld.\n"), (long long)ns[0]);
+        sb_printf(o, TR(lang, ". Measured, it was slower already at n = %lld.\n"), (long long)ns[0]);
     else if (switches == 1 && rising)
-        sb_printf(o, TR(I->run.lang, ", and the measured crossing,\nbetween n = %lld and %lld, agrees.\n"), (long long)ns[first - 1], (long long)ns[first]);
-    else sb_puts(o, TR(I->run.lang, ".\n"));
+        sb_printf(o, TR(lang, ", and the measured crossing,\nbetween n = %lld and %lld, agrees.\n"), (long long)ns[first - 1], (long long)ns[first]);
+    else sb_puts(o, TR(lang, ".\n"));
 }
 
 /* measure_layers(ns=[64, 128, 256, 512, 1024, 2048], d=64, k=3, repeats=5): a table of times and the slopes fitted
@@ -450,7 +450,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     if (!quiet) {
         double slopes[3];
         for (int kind = 0; kind < 3; kind++) slopes[kind] = val_as_double(dict_get(sl->u.dict, names[kind]));
-        measured_conclusions(&o, ns, (int)m, t, slopes, ns[first], d);
+        measured_conclusions(I->run.lang, &o, ns, (int)m, t, slopes, ns[first], d);
         interp_write(I, sb_str(&o));
     }
     sb_free(&o);

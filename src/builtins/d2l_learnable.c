@@ -161,15 +161,15 @@ static int64_t rows_changed(const Tensor *T, const Tensor *T0, int64_t n, bool *
 /* What the run shows, each clause from its own numbers. The loss and the accuracy to two decimals: the digits below
  * them follow the CPU's vector kernels (float32 sums in another order; AVX-512, AVX2 and scalar trainings agree to
  * 1e-5 for a hundred steps, then Adam's late steps amplify the difference), the ones shown do not. */
-static void report(StrBuf *o, int64_t steps, double loss, double acc, int64_t n, int64_t max_len, int64_t changed, bool rest) {
-    if (steps > 0) sb_printf(o, TR(I->run.lang, "After %lld %s the loss is %.2f; on %d new sequences of %lld the accuracy\n"
+static void report(I18nLang lang, StrBuf *o, int64_t steps, double loss, double acc, int64_t n, int64_t max_len, int64_t changed, bool rest) {
+    if (steps > 0) sb_printf(o, TR(lang, "After %lld %s the loss is %.2f; on %d new sequences of %lld the accuracy\n"
                                    "is %.2f (chance without positions: 1/%lld = %.2f).\n"),
-                             (long long)steps, steps == 1 ? TR(I->run.lang, "step") : TR(I->run.lang, "steps"), loss, NTEST, (long long)n, acc,
+                             (long long)steps, steps == 1 ? TR(lang, "step") : TR(lang, "steps"), loss, NTEST, (long long)n, acc,
                              (long long)(n - 1), 1.0 / (double)(n - 1));
-    else sb_printf(o, TR(I->run.lang, "Untrained, on %d new sequences of %lld the accuracy is %.2f.\n"), NTEST, (long long)n, acc);
-    sb_printf(o, TR(I->run.lang, "Training changed %lld of the table's %lld rows.\n"), (long long)changed, (long long)max_len);
+    else sb_printf(o, TR(lang, "Untrained, on %d new sequences of %lld the accuracy is %.2f.\n"), NTEST, (long long)n, acc);
+    sb_printf(o, TR(lang, "Training changed %lld of the table's %lld rows.\n"), (long long)changed, (long long)max_len);
     if (max_len > n && rest)
-        sb_printf(o, TR(I->run.lang, "Rows %lld..%lld, positions no training sequence reached, are exactly as they\n"
+        sb_printf(o, TR(lang, "Rows %lld..%lld, positions no training sequence reached, are exactly as they\n"
                         "started: the table knows nothing of position %lld or later.\n"),
                   (long long)n, (long long)(max_len - 1), (long long)n);
 }
@@ -250,7 +250,7 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
         bool rest;
         int64_t changed = rows_changed(T, T0, n, &rest);
         if (!quiet) {
-            report(&o, s, loss, acc, n, max_len, changed, rest);
+            report(I->run.lang, &o, s, loss, acc, n, max_len, changed, rest);
             interp_write(I, sb_str(&o));
         }
         r = result(T, T0, losses, acc);

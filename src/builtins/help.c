@@ -39,7 +39,7 @@ static void help_signature(StrBuf *out, const char *sig, int width) {
 static void put_builtin(Interp *I, StrBuf *out, const Builtin *b, const Builtin *m, const char *n) {
     help_signature(out, b->signature, 79);
     if (b->section && *b->section) sb_printf(out, "  [d2l %s]\n", b->section);
-    tw_wrap(out, TR(b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
+    tw_wrap(out, TR(I->run.lang, b->help), 79, "  ");     /* the chapter's functions in Japanese and Chinese too */
     if (m) sb_printf(out, TR(I->run.lang, "  Also a method: X.%s(...)\n"), n);
     if (!strcmp(n, "plot") || !strcmp(n, "show_heatmaps") || !strcmp(n, "savefig") || !strcmp(n, "plot_target")) {
         sb_putc(out, '\n');
@@ -47,7 +47,7 @@ static void put_builtin(Interp *I, StrBuf *out, const Builtin *b, const Builtin 
     }
 }
 
-static bool help_topic(StrBuf *out, const char *word);
+static bool help_topic(I18nLang lang, StrBuf *out, const char *word);
 
 /* What a tensor's attributes are (the names dir(X) lists that are not methods). In English in every language, as
  * the help of PyTorch's own functions (i18n.h: only the chapter's functions' help is translated). */
@@ -121,9 +121,9 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
                   sb_str(&rep), sb_str(&rep), sb_str(&rep));
         break;
     case V_INT: case V_FLOAT: sb_printf(&text, "A constant: %s = %s.\n", name, sb_str(&rep)); break;
-    case V_MODULE: r = help_topic(out, v->u.module); break;
+    case V_MODULE: r = help_topic(I->run.lang, out, v->u.module); break;
     case V_CLASS:
-        if (!strcmp(v->u.cls->name, "Tensor")) r = help_topic(out, "Tensor");
+        if (!strcmp(v->u.cls->name, "Tensor")) r = help_topic(I->run.lang, out, "Tensor");
         else if (!strcmp(v->u.cls->name, "Module") && v->u.cls->module_name && !strcmp(v->u.cls->module_name, "d2l.torch"))
             sb_puts(&text, "The book's base class of models (§3.2), an nn.Module: a subclass calls super().__init__() "
                            "and self.save_hyperparameters() in __init__ and defines loss(y_hat, y), and forward(X) "
@@ -271,10 +271,10 @@ static void add_name(void *ctx, const char *name) {
     Prefixed *p = ctx;
     if (name[0] != '_') names_add(&p->l, p->prefix, name);
 }
-static void list_attrs(StrBuf *out, const Value *x, const char *prefix) {
+static void list_attrs(I18nLang lang, StrBuf *out, const Value *x, const char *prefix) {
     Prefixed p = {{0}, prefix};
     ops_attr_names(NULL, x, add_name, &p);      /* help runs no student code */
-    if (!p.l.n) sb_puts(out, TR(I->run.lang, "  (none of its names is in attn)\n"));     /* random: the module, without functions */
+    if (!p.l.n) sb_puts(out, TR(lang, "  (none of its names is in attn)\n"));     /* random: the module, without functions */
     put_columns(out, &p.l, 20);
 }
 
@@ -296,8 +296,8 @@ static void list_python(StrBuf *out) {
 }
 
 /* help training: where the pieces of a training loop are, as PyTorch and the book (§3.2) name them. */
-static void put_training(StrBuf *out) {
-    sb_puts(out, TR(I->run.lang, "Training, as PyTorch and the book write it (help NAME explains one):\n"
+static void put_training(I18nLang lang, StrBuf *out) {
+    sb_puts(out, TR(lang, "Training, as PyTorch and the book write it (help NAME explains one):\n"
                     "  autograd    torch.tensor(..., requires_grad=True), loss.backward(), X.grad,\n"
                     "              torch.no_grad(), X.detach(), torch.autograd.grad\n"
                     "  models      nn.Module with nn.Parameter and layers (help nn): parameters()\n"
@@ -313,7 +313,7 @@ static void put_training(StrBuf *out) {
 
 /* help torch, help nn, help(F), help(X) ...: what a module or a tensor offers. The word as typed, or the module's
  * Python name (help(torch.nn) gives "torch.nn"). False for any other word. */
-static bool help_topic(StrBuf *out, const char *word) {
+static bool help_topic(I18nLang lang, StrBuf *out, const char *word) {
     static const struct { const char *word, *module, *prefix, *shown; } topics[] = {
         {"torch", "torch", "torch.", "torch"}, {"nn", "torch.nn", "nn.", "torch.nn (nn)"},
         {"torch.nn", "torch.nn", "nn.", "torch.nn (nn)"}, {"F", "torch.nn.functional", "F.", "torch.nn.functional (F)"},
@@ -328,35 +328,35 @@ static bool help_topic(StrBuf *out, const char *word) {
         {"torch.utils.data", "torch.utils.data", "torch.utils.data.", "torch.utils.data (from torch.utils import data)"}};
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;
-        sb_printf(out, TR(I->run.lang, "What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
+        sb_printf(out, TR(lang, "What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
         Value *m = builtins_import(topics[i].module);
-        list_attrs(out, m, topics[i].prefix);
+        list_attrs(lang, out, m, topics[i].prefix);
         val_decref(m);
         if (!strcmp(topics[i].module, "d2l"))         /* after a blank line: the listing above is names only */
-            sb_puts(out, TR(I->run.lang, "\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
+            sb_puts(out, TR(lang, "\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
                             "d2l.ProgressBoard draws its curves as it learns; help training shows the rest.\n"));
         return true;
     }
     if (!strcmp(word, "training")) {
-        put_training(out);
+        put_training(lang, out);
         return true;
     }
     if (!strcmp(word, "attn")) {
-        sb_puts(out, TR(I->run.lang, "attn's own tools, typed without a module (help NAME explains one):\n"));
+        sb_puts(out, TR(lang, "attn's own tools, typed without a module (help NAME explains one):\n"));
         Value *m = builtins_import("attn");
-        list_attrs(out, m, "");
+        list_attrs(lang, out, m, "");
         val_decref(m);
         return true;
     }
     if (!strcmp(word, "python") || !strcmp(word, "builtins")) {
-        sb_puts(out, TR(I->run.lang, "Python's built-in functions and exceptions (help NAME explains one):\n"));
+        sb_puts(out, TR(lang, "Python's built-in functions and exceptions (help NAME explains one):\n"));
         list_python(out);
         return true;
     }
     if (!strcmp(word, "Tensor") || !strcmp(word, "torch.Tensor") || !strcmp(word, "X")) {
-        sb_puts(out, TR(I->run.lang, "What a tensor X offers (help X.NAME explains a method):\n"));
+        sb_puts(out, TR(lang, "What a tensor X offers (help X.NAME explains a method):\n"));
         Value x = {.kind = V_TENSOR};       /* the names depend on the kind alone: no tensor is made (none may fit) */
-        list_attrs(out, &x, "X.");
+        list_attrs(lang, out, &x, "X.");
         return true;
     }
     return false;
@@ -462,8 +462,8 @@ static void help_user_class(Interp *I, StrBuf *out, const ClassInfo *c) {
 bool help_value(Interp *I, StrBuf *out, Value *v) {
     switch (v->kind) {
     case V_STR:
-        if (!v->u.str.len) { help_overview(out); return true; }
-        return help_topic(out, v->u.str.s) || help_for(I, out, v->u.str.s);
+        if (!v->u.str.len) { help_overview(I->run.lang, out); return true; }
+        return help_topic(I->run.lang, out, v->u.str.s) || help_for(I, out, v->u.str.s);
     case V_DTYPE: {
         StrBuf r;
         sb_init(&r);
@@ -472,8 +472,8 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
         sb_free(&r);
         return ok;
     }
-    case V_MODULE: return help_topic(out, v->u.module);
-    case V_TENSOR: return help_topic(out, "Tensor");
+    case V_MODULE: return help_topic(I->run.lang, out, v->u.module);
+    case V_TENSOR: return help_topic(I->run.lang, out, "Tensor");
     case V_FUNC: help_user_func(I, out, v); return true;
     case V_CLASS:
         if (!v->u.cls->methods && v->u.cls->user) { help_user_class(I, out, v->u.cls); return true; }
@@ -484,7 +484,7 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
                                                      !strncmp(m, "torch.utils.data", 16) ? "torch.utils.data" : m, v->u.cls->name);
             if (help_for(I, out, dotted)) return true;
         }
-        return help_topic(out, v->u.cls->name) || help_for(I, out, v->u.cls->name);
+        return help_topic(I->run.lang, out, v->u.cls->name) || help_for(I, out, v->u.cls->name);
     case V_OBJECT:
         if (v->u.obj.klass) { help_user_class(I, out, v->u.obj.klass->u.cls); return true; }
         return help_for(I, out, v->u.obj.cls->name);
@@ -512,18 +512,18 @@ bool help_value(Interp *I, StrBuf *out, Value *v) {
     }
 }
 
-void help_overview(StrBuf *out) {
+void help_overview(I18nLang lang, StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
     sb_puts(out,
-            TR(I->run.lang, "attn: type Python/PyTorch lines as in the book. As in PyTorch, a function is\n"
+            TR(lang, "attn: type Python/PyTorch lines as in the book. As in PyTorch, a function is\n"
             "called through its module: torch.zeros, nn.Linear, d2l.masked_softmax.\n"
             "  help NAME      explains one function, e.g. help masked_softmax\n"
             "  lesson         lists the lessons; lesson N starts one\n"
             "  Ctrl-D or quit() leaves; history and tab completion are on at a terminal.\n\n"
             "From the chapter (d2l §11.3, §11.5, §11.6):\n"));
     list_chapter(out, all, n);
-    sb_puts(out, TR(I->run.lang, "\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
+    sb_puts(out, TR(lang, "\nMore, by module: help torch, help nn, help F (torch.nn.functional), help d2l,\n"
                     "help math, help python (print, len ... and exceptions), help attn (its tools),\n"
                     "help Tensor (what a tensor X offers), help training; dir() lists your names.\n"));
 }
@@ -532,7 +532,7 @@ static Value *bi_help(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     Value *v = arg(a, 0, NULL);
-    if (!v) help_overview(&b);
+    if (!v) help_overview(I->run.lang, &b);
     else if (!help_value(I, &b, v)) {
         sb_free(&b);
         const char *name = v->kind == V_STR ? v->u.str.s : v->kind == V_BUILTIN ? v->u.builtin->name : NULL;

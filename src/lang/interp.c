@@ -29,6 +29,7 @@ void interp_init(Interp *I) {
     ag_context_init(&I->run.ag, I->run.ten);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
+    I->run.lang = I->run.plot.lang = i18n_from_env();    /* as attn starts without --lang; session_set_lang changes it */
 }
 
 void interp_free(Interp *I) {

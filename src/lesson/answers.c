@@ -102,14 +102,14 @@ void lesson_error_take(Interp *I, StrBuf *out) {
 
 /* The value an answer line stands for, computed without leaving a trace: an assignment's name gets its old
  * binding back. NULL with the error pending on I when it fails or has no value. */
-static Value *value_of(Interp *I, const LessonQuestion *q, const char *src) {
+static Value *value_of(Interp *I, I18nLang lang, const LessonQuestion *q, const char *src) {
     Value *old = q->name ? interp_lookup(I, q->name) : NULL;
     if (old) val_incref(old);
     Value *v = NULL;
     if (lesson_run_silently(I, src)) {
         v = q->name ? interp_lookup(I, q->name) : I->last_value;
         if (v) val_incref(v);
-        else rt_error(I, "%s", lesson_msg(MSG_NO_VALUE));
+        else rt_error(I, "%s", lesson_msg(lang, MSG_NO_VALUE));
     }
     if (q->name) {
         if (old) interp_set_global(I, q->name, old);
@@ -118,7 +118,7 @@ static Value *value_of(Interp *I, const LessonQuestion *q, const char *src) {
     return v;
 }
 
-static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q);
+static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, I18nLang lang);
 
 /* The variables the model answer reads, as they were at one moment: each name's binding (a reference) and, for a
  * tensor, a copy of its values, so that a later look can tell a name bound anew from a tensor changed in place. */
@@ -182,6 +182,7 @@ struct LessonExpect {
     Value **wrong;     /* one per wrong: line; NULL when it failed to run */
     int nwrong;
     KeptSet inputs;    /* what the model answer reads, as it was when the question was asked */
+    I18nLang lang;     /* the language feedback on answers is given in (lesson_expect's caller's) */
 };
 
 struct LessonAttempt {
@@ -215,24 +216,25 @@ void lesson_expect_free(LessonExpect *e) {
     free(e);
 }
 
-LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q) {
+LessonExpect *lesson_expect(Interp *I, const LessonQuestion *q, I18nLang lang) {
     Rng rng = I->run.rng;        /* the answers' values are found without drawing from the student's generator */
-    LessonExpect *e = lesson_expect_values(I, q);
+    LessonExpect *e = lesson_expect_values(I, q, lang);
     I->run.rng = rng;
     return e;
 }
 
-static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q) {
+static LessonExpect *lesson_expect_values(Interp *I, const LessonQuestion *q, I18nLang lang) {
     LessonExpect *e = xcalloc(1, sizeof *e);
+    e->lang = lang;
     e->right = xcalloc((size_t)q->nalts + 1, sizeof(Value *));
     e->wrong = xcalloc((size_t)q->nwrong + 1, sizeof(Value *));
     for (int i = 0; i <= q->nalts; i++) {
-        e->right[i] = value_of(I, q, i ? q->alts[i - 1] : q->answer);
+        e->right[i] = value_of(I, lang, q, i ? q->alts[i - 1] : q->answer);
         if (!e->right[i]) { lesson_expect_free(e); return NULL; }
         e->nright++;
     }
     for (int i = 0; i < q->nwrong; i++)
-        if (!(e->wrong[i] = value_of(I, q, q->wrong[i]))) interp_clear_error(I);     /* a wrong: line that fails */
+        if (!(e->wrong[i] = value_of(I, lang, q, q->wrong[i]))) interp_clear_error(I);     /* a wrong: line that fails */
     e->nwrong = q->nwrong;
     keep_inputs(I, q, &e->inputs);
     return e;
@@ -315,26 +317,26 @@ static void shape_text(StrBuf *o, const Tensor *t) {
 }
 
 /* What kind of value v is, in words, without its value: "a single number", "a 2×2×4 tensor", "a tuple of 2 items". */
-static void kind_words(StrBuf *o, const Value *v) {
-    if (is_scalar(v)) { sb_puts(o, lesson_msg(MSG_A_SINGLE_NUMBER)); return; }
+static void kind_words(I18nLang lang, StrBuf *o, const Value *v) {
+    if (is_scalar(v)) { sb_puts(o, lesson_msg(lang, MSG_A_SINGLE_NUMBER)); return; }
     if (v->kind == V_TENSOR) {
         StrBuf sh;
         sb_init(&sh);
         shape_text(&sh, v->u.t);
-        if (v->u.t->numel == 0) sb_printf(o, lesson_msg(MSG_AN_EMPTY_TENSOR), sb_str(&sh));
-        else if (v->u.t->ndim == 1 && v->u.t->numel == 1) sb_puts(o, lesson_msg(MSG_A_TENSOR_OF_ONE));
-        else if (v->u.t->ndim == 1) sb_printf(o, lesson_msg(MSG_A_TENSOR_OF_N), (long long)v->u.t->numel);
-        else sb_printf(o, lesson_msg(MSG_A_SHAPED_TENSOR), sb_str(&sh));
+        if (v->u.t->numel == 0) sb_printf(o, lesson_msg(lang, MSG_AN_EMPTY_TENSOR), sb_str(&sh));
+        else if (v->u.t->ndim == 1 && v->u.t->numel == 1) sb_puts(o, lesson_msg(lang, MSG_A_TENSOR_OF_ONE));
+        else if (v->u.t->ndim == 1) sb_printf(o, lesson_msg(lang, MSG_A_TENSOR_OF_N), (long long)v->u.t->numel);
+        else sb_printf(o, lesson_msg(lang, MSG_A_SHAPED_TENSOR), sb_str(&sh));
         sb_free(&sh);
         return;
     }
-    if (is_seq(v) && v->u.seq.is_size && v->u.seq.n == 1) { sb_puts(o, lesson_msg(MSG_A_SIZE_OF_ONE)); return; }
-    if (is_seq(v) && v->u.seq.is_size) { sb_printf(o, lesson_msg(MSG_A_SIZE_OF_N), (long long)v->u.seq.n); return; }
-    if (is_seq(v) && v->u.seq.n == 1) { sb_printf(o, lesson_msg(MSG_A_SEQ_OF_ONE), val_type_name(v)); return; }
-    if (is_seq(v)) { sb_printf(o, lesson_msg(MSG_A_SEQ_OF_N), val_type_name(v), (long long)v->u.seq.n); return; }
-    if (v->kind == V_STR) { sb_puts(o, lesson_msg(MSG_A_STRING)); return; }
-    if (v->kind == V_BOOL) { sb_puts(o, lesson_msg(MSG_A_BOOL)); return; }
-    sb_printf(o, lesson_msg(MSG_A_VALUE_OF_TYPE), val_type_name(v));
+    if (is_seq(v) && v->u.seq.is_size && v->u.seq.n == 1) { sb_puts(o, lesson_msg(lang, MSG_A_SIZE_OF_ONE)); return; }
+    if (is_seq(v) && v->u.seq.is_size) { sb_printf(o, lesson_msg(lang, MSG_A_SIZE_OF_N), (long long)v->u.seq.n); return; }
+    if (is_seq(v) && v->u.seq.n == 1) { sb_printf(o, lesson_msg(lang, MSG_A_SEQ_OF_ONE), val_type_name(v)); return; }
+    if (is_seq(v)) { sb_printf(o, lesson_msg(lang, MSG_A_SEQ_OF_N), val_type_name(v), (long long)v->u.seq.n); return; }
+    if (v->kind == V_STR) { sb_puts(o, lesson_msg(lang, MSG_A_STRING)); return; }
+    if (v->kind == V_BOOL) { sb_puts(o, lesson_msg(lang, MSG_A_BOOL)); return; }
+    sb_printf(o, lesson_msg(lang, MSG_A_VALUE_OF_TYPE), val_type_name(v));
 }
 
 /* One element as PyTorch prints it in a tensor of dtype dt: "0.0500", "3", "True". */
@@ -353,7 +355,7 @@ static void element_words(Interp *I, TenCtx *c, StrBuf *o, DType dt, double x) {
 }
 
 /* The student's own value in words: its digits for a number, its kind for a tensor, its repr when short. */
-static void value_words(Interp *I, StrBuf *o, const Value *v) {
+static void value_words(Interp *I, I18nLang lang, StrBuf *o, const Value *v) {
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) { element_words(I, ten_ctx_of(v->u.t), o, v->u.t->dtype, ten_get(v->u.t, 0)); return; }
     if (v->kind != V_TENSOR) {
         StrBuf r;
@@ -362,30 +364,30 @@ static void value_words(Interp *I, StrBuf *o, const Value *v) {
         if (r.len <= 60 && !strchr(sb_str(&r), '\n')) { tw_visible(o, r.s, r.len, false); sb_free(&r); return; }
         sb_free(&r);
     }
-    kind_words(o, v);
+    kind_words(lang, o, v);
 }
 
 /* A flat element number of t as its index: "[1, 2] (row 1, column 2)" for a matrix, "[0, 1, 2]" otherwise. */
-static void position_words(StrBuf *o, const Tensor *t, int64_t flat) {
+static void position_words(I18nLang lang, StrBuf *o, const Tensor *t, int64_t flat) {
     int64_t idx[16] = {0};
     int nd = t->ndim < 16 ? t->ndim : 16;
     for (int d = nd - 1; d >= 0; d--) { idx[d] = flat % t->shape[d]; flat /= t->shape[d]; }
     sb_putc(o, '[');
     for (int d = 0; d < nd; d++) sb_printf(o, d ? ", %lld" : "%lld", (long long)idx[d]);
     sb_putc(o, ']');
-    if (nd == 2) { sb_putc(o, ' '); sb_printf(o, lesson_msg(MSG_POS_ROW_COL), (long long)idx[0], (long long)idx[1]); }
+    if (nd == 2) { sb_putc(o, ' '); sb_printf(o, lesson_msg(lang, MSG_POS_ROW_COL), (long long)idx[0], (long long)idx[1]); }
 }
 
 /* Why got is not want, in words ("your answer is a 2×2×4 tensor, expected a single number"), never giving the
  * expected value away except one differing element of a tensor. */
-static void explain(Interp *I, StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
+static void explain(Interp *I, I18nLang lang, StrBuf *fb, const char *subject, const Value *got, const Value *want, double tol) {
     StrBuf a, b;
     sb_init(&a);
     sb_init(&b);
     if (!same_kind(got, want) && !(is_seq(want) && is_seq(got))) {
-        value_words(I, &a, got);
-        kind_words(&b, want);
-        sb_printf(fb, lesson_msg(MSG_IS_KIND_EXPECTED), subject, sb_str(&a), sb_str(&b));
+        value_words(I, lang, &a, got);
+        kind_words(lang, &b, want);
+        sb_printf(fb, lesson_msg(lang, MSG_IS_KIND_EXPECTED), subject, sb_str(&a), sb_str(&b));
     } else if (want->kind == V_TENSOR && want->u.t->ndim > 0) {
         const Tensor *g = got->u.t, *w = want->u.t;
         int64_t bad = 0, first = -1;
@@ -395,21 +397,21 @@ static void explain(Interp *I, StrBuf *fb, const char *subject, const Value *got
         sb_init(&pos);
         sb_init(&mine);
         sb_init(&theirs);
-        position_words(&pos, w, first < 0 ? 0 : first);
+        position_words(lang, &pos, w, first < 0 ? 0 : first);
         element_words(I, ten_ctx_of(g), &mine, g->dtype, ten_get(g, first < 0 ? 0 : first));
         element_words(I, ten_ctx_of(w), &theirs, w->dtype, ten_get(w, first < 0 ? 0 : first));
-        if (bad == 0) sb_printf(fb, lesson_msg(MSG_NOT_BOOL), subject, ten_dtype_name(g->dtype));
-        else if (bad == w->numel) sb_printf(fb, lesson_msg(MSG_ALL_VALUES_DIFFER), subject, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
-        else sb_printf(fb, lesson_msg(MSG_VALUES_DIFFER), subject, (long long)bad, (long long)w->numel, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
+        if (bad == 0) sb_printf(fb, lesson_msg(lang, MSG_NOT_BOOL), subject, ten_dtype_name(g->dtype));
+        else if (bad == w->numel) sb_printf(fb, lesson_msg(lang, MSG_ALL_VALUES_DIFFER), subject, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
+        else sb_printf(fb, lesson_msg(lang, MSG_VALUES_DIFFER), subject, (long long)bad, (long long)w->numel, sb_str(&pos), sb_str(&mine), sb_str(&theirs));
         sb_free(&pos);
         sb_free(&mine);
         sb_free(&theirs);
     } else if (is_seq(want) && is_seq(got) && got->u.seq.n != want->u.seq.n) {
-        if (got->u.seq.n == 1) sb_printf(fb, lesson_msg(MSG_ONE_ITEM_DIFFERS), subject, (long long)want->u.seq.n);
-        else sb_printf(fb, lesson_msg(MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
+        if (got->u.seq.n == 1) sb_printf(fb, lesson_msg(lang, MSG_ONE_ITEM_DIFFERS), subject, (long long)want->u.seq.n);
+        else sb_printf(fb, lesson_msg(lang, MSG_ITEMS_DIFFER), subject, (long long)got->u.seq.n, (long long)want->u.seq.n);
     } else {
-        value_words(I, &a, got);
-        sb_printf(fb, lesson_msg(MSG_VALUE_IS), subject, sb_str(&a));
+        value_words(I, lang, &a, got);
+        sb_printf(fb, lesson_msg(lang, MSG_VALUE_IS), subject, sb_str(&a));
     }
     sb_free(&a);
     sb_free(&b);
@@ -426,11 +428,12 @@ static bool answers_as(Interp *I, Value *typed, const Value *want, double tol) {
 /* Why `got` (the student's value in the answer's form), which is no right answer, is wrong, or that it is no
  * answer at all (a value of another kind: the student looking around). */
 static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExpect *e, Value *typed, const Value *got, StrBuf *fb) {
-    const char *subject = q->name ? q->name : lesson_msg(MSG_YOUR_ANSWER);
+    I18nLang lang = e->lang;
+    const char *subject = q->name ? q->name : lesson_msg(lang, MSG_YOUR_ANSWER);
     for (int i = 0; i < e->nwrong; i++)
         if (e->wrong[i] && answers_as(I, typed, e->wrong[i], q->tol)) {
             if (q->wrong_why[i]) sb_puts(fb, q->wrong_why[i]);
-            else explain(I, fb, subject, got, e->right[0], q->tol);
+            else explain(I, e->lang, fb, subject, got, e->right[0], q->tol);
             return GRADE_WRONG;
         }
     if (typed->kind == V_TUPLE && !typed->u.seq.is_size && e->right[0]->kind == V_TENSOR && e->right[0]->u.t->ndim > 0) {
@@ -438,8 +441,8 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
          * values are not compared with the answer's, which that would give away */
         StrBuf a;
         sb_init(&a);
-        kind_words(&a, e->right[0]);
-        sb_printf(fb, lesson_msg(MSG_TUPLE_CHECK), sb_str(&a));
+        kind_words(lang, &a, e->right[0]);
+        sb_printf(fb, lesson_msg(lang, MSG_TUPLE_CHECK), sb_str(&a));
         sb_free(&a);
         return GRADE_NOT_ANSWER;
     }
@@ -448,14 +451,14 @@ static LessonGrade not_right(Interp *I, const LessonQuestion *q, const LessonExp
         StrBuf a, b;
         sb_init(&a);
         sb_init(&b);
-        kind_words(&a, e->right[0]);
-        kind_words(&b, got);
-        sb_printf(fb, lesson_msg(MSG_NOT_GRADED), sb_str(&a), sb_str(&b));
+        kind_words(lang, &a, e->right[0]);
+        kind_words(lang, &b, got);
+        sb_printf(fb, lesson_msg(lang, MSG_NOT_GRADED), sb_str(&a), sb_str(&b));
         sb_free(&a);
         sb_free(&b);
         return GRADE_NOT_ANSWER;
     }
-    explain(I, fb, subject, got, e->right[0], q->tol);
+    explain(I, e->lang, fb, subject, got, e->right[0], q->tol);
     return GRADE_WRONG;
 }
 
@@ -494,7 +497,7 @@ static const char *changed_by_detour(Interp *I, const LessonQuestion *q, const L
     const Kept *k = kept_changed(I, &e->inputs, &in_place);
     if (!k) return NULL;
     Rng rng = I->run.rng;
-    Value *now = value_of(I, q, q->answer);
+    Value *now = value_of(I, e->lang, q, q->answer);
     I->run.rng = rng;
     if (!now) interp_clear_error(I);
     bool same = now && answers_as(I, typed, now, q->tol);
@@ -504,9 +507,10 @@ static const char *changed_by_detour(Interp *I, const LessonQuestion *q, const L
 
 LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect *e, bool answers, LessonAttempt *a,
                          StrBuf *fb) {
+    I18nLang lang = e->lang;
     if (!answers) {
         const char *other = a && a->tree ? named_otherwise(I, q, e, a->tree) : NULL;
-        if (other) sb_printf(fb, lesson_msg(MSG_NAME_IT), other, q->name, q->name, other);
+        if (other) sb_printf(fb, lesson_msg(lang, MSG_NAME_IT), other, q->name, q->name, other);
         return GRADE_NOT_ANSWER;
     }
     Value *typed = q->name ? interp_lookup(I, q->name) : I->last_value;
@@ -530,17 +534,17 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
     if (g != GRADE_NOT_ANSWER && forbidden) {
         sb_clear(fb);
         if (q->forbid_why) sb_puts(fb, q->forbid_why);
-        else sb_printf(fb, lesson_msg(MSG_FORBIDDEN), forbidden);
+        else sb_printf(fb, lesson_msg(lang, MSG_FORBIDDEN), forbidden);
         g = GRADE_WRONG;
     } else if (g != GRADE_NOT_ANSWER && changed && in_place) {
         /* d2l.masked_softmax(S, ...): right or not, S now holds -1e6; it is put back, and the student told */
         sb_clear(fb);
-        sb_printf(fb, lesson_msg(MSG_CHANGED_IN_PLACE), changed->name, changed->name, changed->name);
+        sb_printf(fb, lesson_msg(lang, MSG_CHANGED_IN_PLACE), changed->name, changed->name, changed->name);
         interp_set_global(I, changed->name, val_tensor(ten_clone(changed->copy)));
         g = GRADE_WRONG;
     } else if (g == GRADE_WRONG) {
         const char *name = changed_by_detour(I, q, e, typed);
-        if (name) { sb_clear(fb); sb_printf(fb, lesson_msg(MSG_RESTART), name); }
+        if (name) { sb_clear(fb); sb_printf(fb, lesson_msg(lang, MSG_RESTART), name); }
     }
     val_decref(typed);
     return g;
@@ -604,7 +608,7 @@ LessonGrade lesson_take_end(LessonTaking *t, RunStatus rs, StrBuf *fb) {
     if (g == GRADE_RIGHT) sb_clear(fb);
     else if (by_name && g == GRADE_WRONG) {
         sb_clear(fb);
-        sb_printf(fb, TR("(not graded: %s is set; an answer is a value or an expression typed alone, such as %s)\n"),
+        sb_printf(fb, TR(e->lang, "(not graded: %s is set; an answer is a value or an expression typed alone, such as %s)\n"),
                   named, named);
         g = GRADE_NOT_ANSWER;
     } else if (fb->len) {

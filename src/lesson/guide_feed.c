@@ -38,7 +38,7 @@ static bool printed_as_shown(LessonRun *S, const LessonItem *it, const char *pri
     bool same = tr_match(want, got);
     /* a lesson in another language than the tools speak (the English one, shown because its translation drifted):
      * what they say differs, what they compute may not */
-    if (!same && lesson_language(S->l->path) != i18n_get()) same = lesson_same_but_prose(want, got);
+    if (!same && lesson_language(S->l->path) != S->sess.I.run.lang) same = lesson_same_but_prose(want, got);
     if (!same && S->selfcheck)
         err_print("attn: lesson self-check: %s:%d: `%s` printed\n%s(the lesson says)\n%s", S->l->path, it->line,
                   it->text, got, want);

@@ -79,8 +79,8 @@ void guide_save_record(LessonRun *S) {
     if (S->in_block) sb_puts(&body, FENCE "\n");
     int n = md_fence_len_for(sb_str(&body));
     sb_printf(&b, LESSON_RECORDING_TITLE "%s\n\n", S->l->title);
-    if (i18n_get() != I18N_EN) {             /* --check replays it in the language the tools spoke in class */
-        sb_printf(&b, TR_LANG_LINE, i18n_code(i18n_get()));
+    if (S->sess.I.run.lang != I18N_EN) {     /* --check replays it in the language the tools spoke in class */
+        sb_printf(&b, TR_LANG_LINE, i18n_code(S->sess.I.run.lang));
         sb_puts(&b, "\n\n");
     }
     for (const char *p = sb_str(&body), *q; *p; p = q + strlen(FENCE)) {

@@ -7,7 +7,7 @@
 #include "lesson.h"
 #include "ast.h"
 
-/* Message ids; lesson_msg(id) is the text, a printf format where the id's comment shows arguments. */
+/* Message ids; lesson_msg(lang, id) is the text in lang, a printf format where the id's comment shows arguments. */
 typedef enum {
     /* feedback on an answer (lesson.c) */
     MSG_YOUR_ANSWER,          /* subject for an expression answer: "your answer" */
@@ -53,7 +53,7 @@ typedef enum {
     MSG_COUNT
 } MsgId;
 
-const char *lesson_msg(MsgId id);
+const char *lesson_msg(I18nLang lang, MsgId id);
 
 /* Appends a copy of s[0, len) to the array *arr of *n strings (lesson.c). */
 void lesson_push_str(char ***arr, int *n, const char *s, size_t len);

@@ -51,4 +51,4 @@ static const char *const en[MSG_COUNT] = {
 };
 
 /* The text in the chosen language (src/util/i18n_messages.c holds the translations, keyed by this English). */
-const char *lesson_msg(MsgId id) { return id >= 0 && id < MSG_COUNT && en[id] ? i18n_tr(en[id]) : "?"; }
+const char *lesson_msg(I18nLang lang, MsgId id) { return id >= 0 && id < MSG_COUNT && en[id] ? i18n_tr(lang, en[id]) : "?"; }

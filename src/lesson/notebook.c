@@ -209,6 +209,7 @@ typedef struct Notebook {
     StrBuf json;        /* the cells written so far */
     StrBuf md;          /* Markdown waiting for the next code cell */
     int ncells;
+    I18nLang lang;      /* the language it is written in (--lang, the locale) */
 } Notebook;
 
 static void cell_head(Notebook *nb, const char *type) {
@@ -249,11 +250,11 @@ static void question_cells(Notebook *nb, const Lesson *l, const LessonStep *st, 
     sb_init(&cell);
     md_prose(&p, q->prompt);
     md_para(nb);
-    const char *fmt = TR("\nQuestion: %s\n");
+    const char *fmt = TR(nb->lang, "\nQuestion: %s\n");
     while (*fmt == '\n') fmt++;
     sb_printf(&nb->md, fmt, sb_str(&p));
-    sb_printf(&cell, "%s %s %s %d --lang %s\n# ", LESSON_CELL_MAGIC, l->id, st->id, k, i18n_code(i18n_get()));
-    const char *say = TR("(type your answer; hint, solution or skip if you are stuck)\n");
+    sb_printf(&cell, "%s %s %s %d --lang %s\n# ", LESSON_CELL_MAGIC, l->id, st->id, k, i18n_code(nb->lang));
+    const char *say = TR(nb->lang, "(type your answer; hint, solution or skip if you are stuck)\n");
     sb_putn(&cell, say, strcspn(say, "\n"));
     sb_putc(&cell, '\n');
     code_cell(nb, sb_str(&cell), false);
@@ -261,10 +262,11 @@ static void question_cells(Notebook *nb, const Lesson *l, const LessonStep *st, 
     sb_free(&cell);
 }
 
-int lesson_notebook_write(const char *which, FILE *out) {
-    Lesson *l = lesson_open(which);
+int lesson_notebook_write(I18nLang lang, const char *which, FILE *out) {
+    Lesson *l = lesson_open(lang, which);
     if (!l) return 2;
     Notebook nb;
+    nb.lang = lang;
     sb_init(&nb.json);
     sb_init(&nb.md);
     nb.ncells = 0;
@@ -296,7 +298,7 @@ int lesson_notebook_write(const char *which, FILE *out) {
                   "  \"language_info\": {\"name\": \"python\", \"file_extension\": \".py\", \"mimetype\": \"text/x-python\"},\n"
                   "  \"attn\": {\"lesson\": ");
     json_str(&doc, l->id);
-    sb_printf(&doc, ", \"lang\": \"%s\"}\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n", i18n_code(i18n_get()));
+    sb_printf(&doc, ", \"lang\": \"%s\"}\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n", i18n_code(lang));
     size_t wrote = fwrite(doc.s, 1, doc.len, out);
     int rc = wrote == doc.len && fflush(out) == 0 && !ferror(out) ? 0 : 1;
     if (rc) perror("attn notebook");
@@ -340,7 +342,7 @@ static int words_of(const char *s, const char **w, size_t *len, int max) {
 
 /* "%%question LESSON STEP K [--lang LL]": the words (of any length; a step id is one word, lesson_load sees to it),
  * K read by strtol as a whole number 1..CELL_MAX_QUESTION, else an error that quotes it. */
-bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err) {
+bool lesson_cell_open(I18nLang lang, const char *header, LessonCell *c, AttnError *err) {
     c->l = NULL;
     c->q = NULL;
     c->step = NULL;
@@ -352,15 +354,15 @@ bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err) {
     int nw = strncmp(header, LESSON_CELL_MAGIC, m) || (header[m] != ' ' && header[m] != '\t') ? 0
            : words_of(header + m, w, wl, 5);
     char *lesson = nw >= 1 ? xstrndup(w[0], wl[0]) : NULL;
-    char *lang = nw == 5 ? xstrndup(w[4], wl[4]) : NULL;
+    char *asked = nw == 5 ? xstrndup(w[4], wl[4]) : NULL;
     size_t ln = lesson ? strlen(lesson) : 0;  /* NAME.md is a path to lesson_find: a file beside the notebook, not attn's lesson */
     bool ok = (nw == 3 || (nw == 5 && wl[3] == 6 && !strncmp(w[3], "--lang", 6))) && plain_word(lesson)
               && !strchr(lesson, '/') && lesson[0] != '.' && !(ln > 3 && !strcmp(lesson + ln - 3, ".md"))
-              && (!lang || i18n_parse_option(lang, &c->lang));
-    free(lang);
+              && (!asked || i18n_parse_option(asked, &c->lang));
+    free(asked);
     if (!ok) {
         free(lesson);
-        err_set(err, TR("this cell's first line names no question of a lesson (it reads %s LESSON STEP N "
+        err_set(err, TR(lang, "this cell's first line names no question of a lesson (it reads %s LESSON STEP N "
                                  "--lang LANG, as attn notebook writes it)"), LESSON_CELL_MAGIC);
         return false;
     }
@@ -368,7 +370,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err) {
     errno = 0;
     long k = strtol(num, &end, 10);
     if (errno || end == num || *end || !isdigit((unsigned char)num[0]) || k < 1 || k > CELL_MAX_QUESTION) {
-        err_set(err, TR("the question number '%s' in this cell's first line is not a whole number from 1 to %d"),
+        err_set(err, TR(lang, "the question number '%s' in this cell's first line is not a whole number from 1 to %d"),
                  num, CELL_MAX_QUESTION);
         free(num);
         free(lesson);
@@ -378,16 +380,13 @@ bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err) {
     char *step = xstrndup(w[1], wl[1]);
     char *path = lesson_find(lesson);
     if (!path) {
-        err_set(err, TR("attn: no lesson '%s' (attn lesson lists them)\n"), lesson);
+        err_set(err, TR(lang, "attn: no lesson '%s' (attn lesson lists them)\n"), lesson);
         free(lesson);
         free(step);
         return false;
     }
     free(lesson);
-    I18nLang was = i18n_get();
-    i18n_set(c->lang);
-    c->l = lesson_load_localized(path, err);
-    i18n_set(was);
+    c->l = lesson_load_localized(c->lang, path, err);      /* in the notebook's language, its messages in the kernel's */
     free(path);
     if (!c->l) { free(step); return false; }
     for (int s = 0; s < c->l->nsteps && !c->q; s++) {
@@ -400,7 +399,7 @@ bool lesson_cell_open(const char *header, LessonCell *c, AttnError *err) {
             }
     }
     if (!c->q) {
-        err_set(err, TR("lesson %s, step '%s', has no question %d"), c->l->id, step, (int)k);
+        err_set(err, TR(lang, "lesson %s, step '%s', has no question %d"), c->l->id, step, (int)k);
         free(step);
         lesson_cell_close(c);
         return false;

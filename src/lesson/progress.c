@@ -20,7 +20,8 @@ typedef struct Entry { char *key; int step, done; } Entry;
 typedef struct Progress { Entry *e; int n; StrBuf bad; } Progress;
 
 static bool progress_path(char *out, size_t n) {
-    const char *dir = file_state_dir();
+    char state[FILE_STATE_DIR_MAX];
+    const char *dir = file_state_dir(state);
     if (!*dir) return false;
     snprintf(out, n, "%s/progress", dir);
     return true;

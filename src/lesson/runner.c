@@ -71,12 +71,12 @@ static void own_version_note(LessonRun *S, const char *name, const char *mine, c
         sb_init(&b);
         line_of(&a, mine, da->line);
         line_of(&b, book, db->line);
-        guide_say(S, TR("(your %s is not the book's: your line %d, `%s`, differs from the book's `%s`; the step still waits: "
+        guide_say(S, TR(S->sess.I.run.lang, "(your %s is not the book's: your line %d, `%s`, differs from the book's `%s`; the step still waits: "
                   "Enter runs the book's %s, which replaces yours)\n"), name, da->line, sb_str(&a), sb_str(&b), name);
         sb_free(&a);
         sb_free(&b);
     } else {
-        guide_say(S, TR("(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
+        guide_say(S, TR(S->sess.I.run.lang, "(your %s is not the book's, so the step still waits: Enter runs the book's %s, which replaces yours)\n"),
             name, name);
     }
     ast_free(pa.tree);
@@ -96,18 +96,18 @@ static bool save(LessonRun *S, int step, int done) {
 
 static void show_step_header(LessonRun *S, int s) {
     LessonStep *st = &S->l->steps[s];
-    guide_say(S, TR("\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
+    guide_say(S, TR(S->sess.I.run.lang, "\n== Step %d of %d: %s  [%s] ==\n"), s + 1, S->l->nsteps, st->title, st->id);
     StrBuf h;               /* the recording's heading in the class's language, as the screen's */
     sb_init(&h);
-    sb_printf(&h, TR("Step %d of %d: %s"), s + 1, S->l->nsteps, st->title);
+    sb_printf(&h, TR(S->sess.I.run.lang, "Step %d of %d: %s"), s + 1, S->l->nsteps, st->title);
     guide_rec_prose(S, "## %s", sb_str(&h));
     sb_free(&h);
 }
 
 static void lesson_help(LessonRun *S) {
-    guide_say(S, "%s", S->teacher ? TR("Teaching: Enter runs the next statement; anything else you type runs as a detour.\n")
-                            : TR("In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n"));
-    guide_out(TR("  hint      a hint for the current question\n"
+    guide_say(S, "%s", S->teacher ? TR(S->sess.I.run.lang, "Teaching: Enter runs the next statement; anything else you type runs as a detour.\n")
+                            : TR(S->sess.I.run.lang, "In a lesson: type the statement shown (or press Enter to run it), or any other statement to try something.\n"));
+    guide_out(TR(S->sess.I.run.lang, "  hint      a hint for the current question\n"
            "  solution  show and run the answer\n"
            "  skip      run this statement or answer, and go on\n"
            "  next      go on to the next step\n"
@@ -135,19 +135,19 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
     if (!strcmp(w, "quit") || !strcmp(w, "exit")) return n == 1 ? ACT_QUIT : ACT_NONE;
     if (!strcmp(w, "hint")) return n == 1 ? ACT_HINT : ACT_NONE;
     if (!strcmp(w, "solution")) return n == 1 ? ACT_SOLUTION : ACT_NONE;
-    if (!strcmp(w, "lesson") && n <= 2) { guide_say(S, "%s", TR("(you are in a lesson already: quit it first, then start another)\n")); return ACT_HANDLED; }
+    if (!strcmp(w, "lesson") && n <= 2) { guide_say(S, "%s", TR(S->sess.I.run.lang, "(you are in a lesson already: quit it first, then start another)\n")); return ACT_HANDLED; }
     if (!strcmp(w, "steps") && n == 1) {
         for (int i = 0; i < S->l->nsteps; i++) guide_outf("  %2d  %-24s %s\n", i + 1, S->l->steps[i].id, S->l->steps[i].title);
         return ACT_HANDLED;
     }
     if (!strcmp(w, "help") && n == 1) { lesson_help(S); return ACT_HANDLED; }
-    if (!strcmp(w, "jump") && n == 1) { guide_say(S, "%s", TR("(jump needs a step: jump 3, or jump and a step's id; type steps to list them)\n")); return ACT_HANDLED; }
+    if (!strcmp(w, "jump") && n == 1) { guide_say(S, "%s", TR(S->sess.I.run.lang, "(jump needs a step: jump 3, or jump and a step's id; type steps to list them)\n")); return ACT_HANDLED; }
     if (!strcmp(w, "jump") && n == 2) {
         char *end;
         long k = strtol(a1, &end, 10);
         for (int i = 0; i < S->l->nsteps; i++)
             if ((!*end && k == i + 1) || !strcmp(S->l->steps[i].id, a1)) { *jump_to = i; return ACT_JUMP; }
-        guide_say(S, TR("no step '%s' (type steps to list them)\n"), a1);
+        guide_say(S, TR(S->sess.I.run.lang, "no step '%s' (type steps to list them)\n"), a1);
         return ACT_HANDLED;
     }
     return ACT_NONE;
@@ -158,11 +158,11 @@ static Action lesson_command(LessonRun *S, const char *line, int *jump_to) {
  * other than the lesson's is done, with a note that says why it may differ. */
 static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
     if (rs == RUN_OK && !S->as_shown)       /* done, but the student should know why the page says otherwise */
-        guide_say(S, "%s", TR("(this printed something else than the lesson shows: a detour may have changed a name it uses, "
+        guide_say(S, "%s", TR(S->sess.I.run.lang, "(this printed something else than the lesson shows: a detour may have changed a name it uses, "
                         "or drawn random numbers; restart runs this step again with the lesson's values)\n"));
     if (rs == RUN_OK || rs == RUN_QUIT || (rs == RUN_ERROR && lesson_item_shows_error(it))) return true;
-    guide_say(S, "%s", rs == RUN_INTERRUPT ? TR("(interrupted: the step still waits for this statement; Enter runs it again)\n")
-                 : TR("(this statement runs without an error in the lesson, so a detour may have changed a name it "
+    guide_say(S, "%s", rs == RUN_INTERRUPT ? TR(S->sess.I.run.lang, "(interrupted: the step still waits for this statement; Enter runs it again)\n")
+                 : TR(S->sess.I.run.lang, "(this statement runs without an error in the lesson, so a detour may have changed a name it "
                       "uses: restart runs this step again with the lesson's values; skip goes on without it)\n"));
     return false;
 }
@@ -171,7 +171,7 @@ static bool statement_done(LessonRun *S, const LessonItem *it, RunStatus rs) {
  * then every statement and model answer of the steps before `to` run silently. The student's own names stay;
  * the recording gets these statements too, so that it replays. */
 static void rebuild(LessonRun *S, int to) {
-    guide_rec_prose(S, TR("(The lesson's statements before step %d run again, so that its variables are as the lesson left them.)\n"), to + 1);
+    guide_rec_prose(S, TR(S->sess.I.run.lang, "(The lesson's statements before step %d run again, so that its variables are as the lesson left them.)\n"), to + 1);
     guide_run_silently(S, true, 0, 0, to);
 }
 
@@ -197,7 +197,7 @@ static bool pause_choose(LessonFeed *f) {
             w->act = a == ACT_SKIP || a == ACT_NEXT ? ACT_NONE : a;      /* the statement has run: both go on */
             return false;
         }
-        if (a == ACT_HINT || a == ACT_SOLUTION) guide_say(S, "%s", TR("(the figure above: press Enter to go on)\n"));
+        if (a == ACT_HINT || a == ACT_SOLUTION) guide_say(S, "%s", TR(S->sess.I.run.lang, "(the figure above: press Enter to go on)\n"));
         if (a == ACT_NONE) { guide_feed_typed(f, &in, NULL); return true; }
         statement_free(&in);
     }
@@ -217,7 +217,7 @@ static Action figure_pause(LessonRun *S, int figures_before, int *jump_to) {
     Plot *P = &S->sess.I.run.plot;
     PlotTarget t = plot_resolved_target(P, S->tty);
     if (!S->tty || plot_figure_count(P) == figures_before || (t != PT_TERMINAL && t != PT_SIXEL)) return ACT_NONE;
-    guide_say(S, "%s", TR("(the figure above: press Enter to go on)\n"));
+    guide_say(S, "%s", TR(S->sess.I.run.lang, "(the figure above: press Enter to go on)\n"));
     PauseWait w = {S, jump_to, ACT_NONE};
     LessonFeed f;
     guide_feed_init(&f, S, pause_choose, detour_ran, &w);
@@ -267,7 +267,7 @@ static bool run_choose(LessonFeed *f) {
             guide_feed_lesson(f, stmt, SHOWN, w->it, AS_STATEMENT);
             return true;
         }
-        if (a == ACT_HINT || a == ACT_SOLUTION) guide_say(S, "%s", TR("(this step shows a statement to run: press Enter to run it)\n"));
+        if (a == ACT_HINT || a == ACT_SOLUTION) guide_say(S, "%s", TR(S->sess.I.run.lang, "(this step shows a statement to run: press Enter to run it)\n"));
         if (a == ACT_HINT || a == ACT_SOLUTION || a == ACT_HANDLED) {       /* steps, help ...: said, the step waits */
             statement_free(&in);
             if (S->teacher && S->tty) { w->pending = guide_show_pending(stmt); w->pending_at = S->r.prompts; }
@@ -294,7 +294,7 @@ static bool run_ran(LessonFeed *f, RunStatus *rs) {
     if (w->same && statement_done(S, w->it, *rs)) { w->done = true; return false; }
     if (w->same) return true;
     if (w->own && !S->teacher) own_version_note(S, w->own, w->typed, w->it->text);
-    else guide_say(S, "%s", S->teacher ? TR("(detour: Enter runs the next statement)\n") : TR("(a detour: the step still waits for the statement above; Enter runs it)\n"));
+    else guide_say(S, "%s", S->teacher ? TR(S->sess.I.run.lang, "(detour: Enter runs the next statement)\n") : TR(S->sess.I.run.lang, "(a detour: the step still waits for the statement above; Enter runs it)\n"));
     free(w->own);
     free(w->typed);
     w->own = w->typed = NULL;
@@ -310,7 +310,7 @@ static Action do_run(LessonRun *S, const LessonItem *it, int *jump_to) {
     if (S->teacher && S->tty) w.pending = guide_show_pending(it->text);
     else if (S->teacher) guide_echo_statement(it->text);
     else {
-        guide_say(S, "%s", S->tty ? TR("Type this, or press Enter to run it:\n") : TR("Type this, or an empty line to run it:\n"));
+        guide_say(S, "%s", S->tty ? TR(S->sess.I.run.lang, "Type this, or press Enter to run it:\n") : TR(S->sess.I.run.lang, "Type this, or an empty line to run it:\n"));
         guide_indent_print("    ", it->text);
     }
     LessonFeed f;
@@ -346,11 +346,11 @@ static bool question_choose(LessonFeed *f) {
         Statement in;
         char *line = guide_next_input(S, &in, &blank);
         if (!line) { w->act = ACT_QUIT; return false; }
-        if (blank && !S->teacher) { statement_free(&in); guide_say(S, "%s", TR("(type an answer, or hint)\n")); continue; }
+        if (blank && !S->teacher) { statement_free(&in); guide_say(S, "%s", TR(S->sess.I.run.lang, "(type an answer, or hint)\n")); continue; }
         if (blank && S->tty && !w->asked) {
             guide_erase_blank_prompt(S, in.text, 0);
             statement_free(&in);
-            guide_say(S, "%s", TR("(press Enter again to see the answer)\n"));
+            guide_say(S, "%s", TR(S->sess.I.run.lang, "(press Enter again to see the answer)\n"));
             w->asked = true;
             continue;
         }
@@ -359,14 +359,14 @@ static bool question_choose(LessonFeed *f) {
         if (a == ACT_HANDLED) { statement_free(&in); continue; }
         if (a == ACT_HINT) {
             statement_free(&in);
-            if (w->hints < q->nhints) guide_feedback_text(S, TR("Hint %d of %d: %s\n"), q->hints[w->hints], w->hints + 1, q->nhints), w->hints++;
-            else guide_say(S, "%s", TR("No more hints: type solution to see the answer.\n"));
+            if (w->hints < q->nhints) guide_feedback_text(S, TR(S->sess.I.run.lang, "Hint %d of %d: %s\n"), q->hints[w->hints], w->hints + 1, q->nhints), w->hints++;
+            else guide_say(S, "%s", TR(S->sess.I.run.lang, "No more hints: type solution to see the answer.\n"));
             continue;
         }
         if (a == ACT_SOLUTION || a == ACT_SKIP) {
             if (blank) guide_erase_blank_prompt(S, in.text, 0);      /* a teacher's Enter: the answer shown at that prompt */
             statement_free(&in);
-            if (!S->teacher) guide_feedback_text(S, TR("The answer: %s\n"), q->answer);
+            if (!S->teacher) guide_feedback_text(S, TR(S->sess.I.run.lang, "The answer: %s\n"), q->answer);
             guide_echo_statement(q->answer);
             w->answer = true;
             guide_feed_lesson(f, q->answer, SHOWN, NULL, AS_ANSWER);
@@ -398,13 +398,13 @@ static bool question_ran(LessonFeed *f, RunStatus *rs) {
     ast_free(w->own.tree);
     w->own.tree = NULL;
     if (*rs == RUN_QUIT) { sb_free(&fb); w->act = ACT_QUIT; return false; }      /* quit() leaves, as quit does */
-    if (g == GRADE_RIGHT) { guide_feedback(S, TR("Right.\n")); sb_free(&fb); return false; }
+    if (g == GRADE_RIGHT) { guide_feedback(S, TR(S->sess.I.run.lang, "Right.\n")); sb_free(&fb); return false; }
     if (g != GRADE_WRONG) { if (fb.len) guide_say(S, "%s", sb_str(&fb)); sb_free(&fb); return true; }
-    guide_feedback_text(S, TR("Not yet: %s.\n"), sb_str(&fb));
+    guide_feedback_text(S, TR(S->sess.I.run.lang, "Not yet: %s.\n"), sb_str(&fb));
     sb_free(&fb);
     if (++w->wrong >= 2 && !w->reminded && !S->teacher) {
         w->reminded = true;
-        guide_say(S, "%s", w->hints < q->nhints ? TR("(stuck? type hint)\n") : TR("(type solution to see the answer)\n"));
+        guide_say(S, "%s", w->hints < q->nhints ? TR(S->sess.I.run.lang, "(stuck? type hint)\n") : TR(S->sess.I.run.lang, "(type solution to see the answer)\n"));
     }
     return true;
 }
@@ -415,17 +415,17 @@ static bool question_ran(LessonFeed *f, RunStatus *rs) {
 static Action do_question(LessonRun *S, LessonQuestion *q, int *jump_to) {
     StrBuf p;
     sb_init(&p);
-    sb_printf(&p, TR("\nQuestion: %s\n"), q->prompt);
+    sb_printf(&p, TR(S->sess.I.run.lang, "\nQuestion: %s\n"), q->prompt);
     guide_prose(S, sb_str(&p));
     guide_rec_prose(S, "%s", sb_str(&p));
     sb_free(&p);
-    if (!S->teacher) guide_say(S, "%s", TR("(type your answer; hint, solution or skip if you are stuck)\n"));
-    LessonExpect *e = lesson_expect(&S->sess.I, q);
+    if (!S->teacher) guide_say(S, "%s", TR(S->sess.I.run.lang, "(type your answer; hint, solution or skip if you are stuck)\n"));
+    LessonExpect *e = lesson_expect(&S->sess.I, q, S->sess.I.run.lang);
     if (!e) {
         StrBuf err;
         sb_init(&err);
         lesson_error_take(&S->sess.I, &err);
-        guide_say(S, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&err));
+        guide_say(S, TR(S->sess.I.run.lang, "(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&err));
         sb_free(&err);
     }
     QuestionWait w = {.S = S, .q = q, .e = e, .jump_to = jump_to, .hints = 0, .wrong = 0, .reminded = false,
@@ -486,7 +486,7 @@ static Action lesson_complete(LessonRun *S, int *jump_to) {
     Lesson *l = S->l;
     StrBuf done_msg;
     sb_init(&done_msg);
-    sb_printf(&done_msg, TR("\nLesson complete: %s.\n"), l->title);
+    sb_printf(&done_msg, TR(S->sess.I.run.lang, "\nLesson complete: %s.\n"), l->title);
     guide_prose(S, sb_str(&done_msg));        /* the next command on a line of its own, never broken */
     sb_clear(&done_msg);
     int n;
@@ -498,16 +498,16 @@ static Action lesson_complete(LessonRun *S, int *jump_to) {
         if (!strncmp(b, l->id, strlen(l->id))) me = i;
     }
     if (me >= 0 && me + 1 < n)
-        sb_printf(&done_msg, S->teacher ? TR("Next: attn teach %d\n") : S->in_repl ? TR("Next: lesson %d\n") : TR("Next: attn lesson %d\n"), me + 2);
-    else sb_puts(&done_msg, TR("That was the last lesson.\n"));
+        sb_printf(&done_msg, S->teacher ? TR(S->sess.I.run.lang, "Next: attn teach %d\n") : S->in_repl ? TR(S->sess.I.run.lang, "Next: lesson %d\n") : TR(S->sess.I.run.lang, "Next: attn lesson %d\n"), me + 2);
+    else sb_puts(&done_msg, TR(S->sess.I.run.lang, "That was the last lesson.\n"));
     guide_prose(S, sb_str(&done_msg));
     sb_free(&done_msg);
     for (int i = 0; i < n; i++) free(all[i]);
     free(all);
-    if (S->teacher) return epilogue(S, TR("(the lesson is over: what you type still runs; quit ends the class)\n"), jump_to);
-    return epilogue(S, S->in_repl ? TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
+    if (S->teacher) return epilogue(S, TR(S->sess.I.run.lang, "(the lesson is over: what you type still runs; quit ends the class)\n"), jump_to);
+    return epilogue(S, S->in_repl ? TR(S->sess.I.run.lang, "(the lesson's variables are still defined: what you type runs as at the prompt; quit goes back to "
                                        "your own session)\n")
-                                  : TR("(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
+                                  : TR(S->sess.I.run.lang, "(the lesson's variables are still defined: what you type runs as at the prompt; quit or "
                                        "Ctrl-D leaves)\n"), jump_to);
 }
 
@@ -537,8 +537,8 @@ static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
         if (act == ACT_QUIT) {
             if (S->teacher) save(S, step, done);
             else if (save(S, step, done))
-                guide_say(S, S->in_repl ? TR("\nProgress saved: lesson %s resumes here.\n") : TR("\nProgress saved: attn lesson %s resumes here.\n"), which);
-            else guide_say(S, "%s", TR("\nProgress could not be saved (see the message above).\n"));
+                guide_say(S, S->in_repl ? TR(S->sess.I.run.lang, "\nProgress saved: lesson %s resumes here.\n") : TR(S->sess.I.run.lang, "\nProgress saved: attn lesson %s resumes here.\n"), which);
+            else guide_say(S, "%s", TR(S->sess.I.run.lang, "\nProgress could not be saved (see the message above).\n"));
             *at = step;
             *done_p = done;
             return false;
@@ -546,7 +546,7 @@ static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
         if (act == ACT_NEXT) guide_run_silently(S, false, step, k - 1, step + 1);      /* the rest of the step, so later steps find its variables */
         if (act == ACT_BACK || act == ACT_RESTART || act == ACT_JUMP) {
             int to = act == ACT_JUMP ? jump_to : act == ACT_BACK && step > 0 ? step - 1 : step;
-            if (act == ACT_BACK && step == 0) guide_say(S, "%s", TR("(this is the first step: it starts again)\n"));
+            if (act == ACT_BACK && step == 0) guide_say(S, "%s", TR(S->sess.I.run.lang, "(this is the first step: it starts again)\n"));
             rebuild(S, to);
             step = to;
             save(S, step, done);
@@ -564,17 +564,19 @@ static bool walk_steps(LessonRun *S, int *at, int *done_p, const char *which) {
 /* One guided session of lesson `which` (a student's, or a teacher's recorded to `record` when not NULL), in its own
  * Session pushed over the caller's: from the step its progress says (a teacher from the first), through the
  * epilogue, until quit or the end of input. Returns the exit status (2: no such lesson). */
-static int session(const char *which, bool teacher, const char *record, const LineEditor *tty, bool in_repl) {
-    Lesson *l = lesson_open(which);
+static int session(const SessionConfig *cfg, const char *which, bool teacher, const char *record, const LineEditor *tty,
+                   Session *outer) {
+    Lesson *l = lesson_open(cfg->lang, which);
     if (!l) return 2;
+    bool in_repl = outer != NULL;
     LessonRun *S = xcalloc(1, sizeof *S);
     session_init(&S->sess, NULL);
+    session_configure(&S->sess, cfg);
     session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */
     S->sess.commands = session_commands;
     S->sess.lesson = S;
-    Session *outer = session_current();   /* the REPL's, when the lesson starts at its prompt: the same terminal, */
-    if (outer) S->sess.I.run.plot.term = outer->I.run.plot.term;     /* whose answers are not asked again */
-    session_push(&S->sess);
+    /* the REPL's, when the lesson starts at its prompt: the same terminal, whose answers are not asked again */
+    if (outer) S->sess.I.run.plot.term = outer->I.run.plot.term;
     S->l = l;
     S->tty = tty != NULL;
     S->teacher = teacher;
@@ -589,8 +591,8 @@ static int session(const char *which, bool teacher, const char *record, const Li
     S->src = lesson_sources_new();
     reader_init_file(&S->r, stdin, tty);
     S->r.keep_blank = true;
-    if (tty) tty->init();
-    guide_rec_prose(S, "%s", TR("(Every lesson starts with the random generator seeded with 0.)\n"));
+    if (tty) tty->init(&S->sess);        /* the student types into the lesson's session now: its names complete */
+    guide_rec_prose(S, "%s", TR(S->sess.I.run.lang, "(Every lesson starts with the random generator seeded with 0.)\n"));
     guide_run_silently(S, true, 0, 0, 0);
     char *key = lesson_progress_key(l);
     int done = 0, step = teacher ? 0 : progress_get(key, &done);
@@ -599,10 +601,10 @@ static int session(const char *which, bool teacher, const char *record, const Li
     guide_say(S, "%s", l->title);
     if (l->section) guide_say(S, "d2l.ai %s", l->section);
     if (l->intro && step == 0) { guide_out("\n"); guide_prose(S, l->intro); }
-    if (step > 0) guide_say(S, TR("\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
-    else if (!teacher && done >= l->nsteps) guide_say(S, "\n%s", TR("(You finished this lesson before: it starts again at step 1; attn lesson lists the others.)\n"));
+    if (step > 0) guide_say(S, TR(S->sess.I.run.lang, "\nWelcome back: resuming at step %d of %d (type steps to list them, jump 1 to start over).\n"), step + 1, l->nsteps);
+    else if (!teacher && done >= l->nsteps) guide_say(S, "\n%s", TR(S->sess.I.run.lang, "(You finished this lesson before: it starts again at step 1; attn lesson lists the others.)\n"));
     if (step > 0) rebuild(S, step);
-    guide_say(S, "%s", teacher ? TR("(teaching mode: Enter runs the next statement; type help for commands)\n") : TR("(type help for lesson commands)\n"));
+    guide_say(S, "%s", teacher ? TR(S->sess.I.run.lang, "(teaching mode: Enter runs the next statement; type help for commands)\n") : TR(S->sess.I.run.lang, "(type help for lesson commands)\n"));
     int rc = 0;
     for (;;) {
         if (!walk_steps(S, &step, &done, which)) break;        /* quit */
@@ -614,9 +616,9 @@ static int session(const char *which, bool teacher, const char *record, const Li
         save(S, step, done);
     }
     if (S->recording) guide_save_record(S);
-    if (tty) tty->shutdown();
+    if (tty) tty->shutdown(&S->sess);
     reader_free(&S->r);
-    session_free(&S->sess);      /* pops it: the caller's session (the REPL's) is current again */
+    session_free(&S->sess);
     sb_free(&S->record);
     lesson_sources_free(S->src);
     lesson_free(l);
@@ -624,5 +626,9 @@ static int session(const char *which, bool teacher, const char *record, const Li
     return rc;
 }
 
-int lesson_run_student(const char *which, const LineEditor *tty, bool in_repl) { return session(which, false, NULL, tty, in_repl); }
-int lesson_run_teacher(const char *which, const char *record, const LineEditor *tty) { return session(which, true, record, tty, false); }
+int lesson_run_student(const SessionConfig *cfg, const char *which, const LineEditor *tty, Session *outer) {
+    return session(cfg, which, false, NULL, tty, outer);
+}
+int lesson_run_teacher(const SessionConfig *cfg, const char *which, const char *record, const LineEditor *tty) {
+    return session(cfg, which, true, record, tty, NULL);
+}

@@ -13,8 +13,8 @@
 /* ---- the soundness check of a question (--check) ---- */
 
 /* "path:line: step 'id': " then the message. */
-static void report_at(StrBuf *report, const char *path, const LessonStep *st, const LessonQuestion *q) {
-    sb_printf(report, lesson_msg(MSG_SOUND_PREFIX), path, q->line, st->id);
+static void report_at(I18nLang lang, StrBuf *report, const char *path, const LessonStep *st, const LessonQuestion *q) {
+    sb_printf(report, lesson_msg(lang, MSG_SOUND_PREFIX), path, q->line, st->id);
 }
 
 /* Whitespace-insensitive equality of two statements. */
@@ -91,8 +91,8 @@ static int check_prompt_names(Interp *I, const char *path, const LessonStep *st,
             for (const char *k = s; k < p && !seen; k++)
                 seen = !strncmp(k, name, strlen(name)) && (k == s || !isalnum((unsigned char)k[-1])) && !isalnum((unsigned char)k[strlen(name)]) && k[strlen(name)] != '_';
             if (!seen) {
-                report_at(report, path, st, q);
-                sb_printf(report, lesson_msg(MSG_SOUND_UNDEFINED_NAME), name);
+                report_at(I->run.lang, report, path, st, q);
+                sb_printf(report, lesson_msg(I->run.lang, MSG_SOUND_UNDEFINED_NAME), name);
                 sb_putc(report, '\n');
                 bad++;
             }
@@ -113,20 +113,20 @@ static int sound(Interp *I, const char *path, const LessonStep *st, const Lesson
     int bad = 0;
     StrBuf what;     /* what an answer to q is, for "is not an answer" */
     sb_init(&what);
-    if (q->name) sb_printf(&what, lesson_msg(MSG_SOUND_ANSWER_IS_ASSIGN), q->name);
-    else sb_puts(&what, lesson_msg(MSG_SOUND_ANSWER_IS_EXPR));
+    if (q->name) sb_printf(&what, lesson_msg(I->run.lang, MSG_SOUND_ANSWER_IS_ASSIGN), q->name);
+    else sb_puts(&what, lesson_msg(I->run.lang, MSG_SOUND_ANSWER_IS_EXPR));
     if (want_right && g != GRADE_RIGHT) {
-        report_at(report, path, st, q);
-        sb_printf(report, lesson_msg(msg), ans, g == GRADE_FAILED ? sb_str(&err) : fb.len ? sb_str(&fb) : sb_str(&what));
+        report_at(I->run.lang, report, path, st, q);
+        sb_printf(report, lesson_msg(I->run.lang, msg), ans, g == GRADE_FAILED ? sb_str(&err) : fb.len ? sb_str(&fb) : sb_str(&what));
         bad = 1;
     } else if (!want_right && g == GRADE_RIGHT) {
-        report_at(report, path, st, q);
-        sb_printf(report, lesson_msg(msg), ans);
+        report_at(I->run.lang, report, path, st, q);
+        sb_printf(report, lesson_msg(I->run.lang, msg), ans);
         bad = 1;
     } else if (!want_right && msg == MSG_SOUND_WRONG_ACCEPTED && g != GRADE_WRONG) {
-        report_at(report, path, st, q);
-        if (g == GRADE_FAILED) sb_printf(report, lesson_msg(MSG_SOUND_WRONG_FAILS), ans, sb_str(&err));
-        else sb_printf(report, lesson_msg(MSG_SOUND_WRONG_NOT_ANSWER), ans, sb_str(&what));
+        report_at(I->run.lang, report, path, st, q);
+        if (g == GRADE_FAILED) sb_printf(report, lesson_msg(I->run.lang, MSG_SOUND_WRONG_FAILS), ans, sb_str(&err));
+        else sb_printf(report, lesson_msg(I->run.lang, MSG_SOUND_WRONG_NOT_ANSWER), ans, sb_str(&what));
         bad = 1;
     }
     if (bad) sb_putc(report, '\n');
@@ -140,13 +140,13 @@ static int sound(Interp *I, const char *path, const LessonStep *st, const Lesson
  * and every other answer: and accept: line right, every wrong: line run and rejected, trivial answers rejected. */
 static int check_question(Interp *I, const char *path, const LessonStep *st, const LessonQuestion *q, StrBuf *report) {
     int bad = check_prompt_names(I, path, st, q, report);
-    LessonExpect *e = lesson_expect(I, q);
+    LessonExpect *e = lesson_expect(I, q, I->run.lang);
     if (!e) {
         StrBuf err;
         sb_init(&err);
         lesson_error_take(I, &err);
-        report_at(report, path, st, q);
-        sb_printf(report, lesson_msg(MSG_SOUND_MODEL_FAILS), q->answer, sb_str(&err));
+        report_at(I->run.lang, report, path, st, q);
+        sb_printf(report, lesson_msg(I->run.lang, MSG_SOUND_MODEL_FAILS), q->answer, sb_str(&err));
         sb_putc(report, '\n');
         sb_free(&err);
         return bad + 1;

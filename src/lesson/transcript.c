@@ -220,11 +220,11 @@ static bool step_after(SessionSource *src, Statement *st, RunStatus *rs) {
     return true;
 }
 
-void tr_run(Transcript *t, char **outputs) {
-    I18nLang reader = i18n_get();
-    i18n_set(tr_language(t));
+void tr_run(const SessionConfig *cfg, Transcript *t, char **outputs) {
     Session S;
     session_init(&S, NULL);
+    session_configure(&S, cfg);
+    session_set_lang(&S, tr_language(t));      /* the steps run in the transcript's language, whatever the reader's */
     plot_replay(&S.I.run.plot);                   /* transcripts compare what a figure holds, not its pixels */
     /* a recorded class was a lesson when it ran: its refusals say so again in the replay */
     bool recorded = !strncmp(t->text, LESSON_RECORDING_TITLE, strlen(LESSON_RECORDING_TITLE));
@@ -241,7 +241,6 @@ void tr_run(Transcript *t, char **outputs) {
         free(dir);
     }
     S.commands = session_commands;
-    session_push(&S);
     /* quit() ends the session: the steps after it print nothing */
     StepFeed f = {.S = &S, .t = t, .outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(StrBuf)), .figures = 0};
     char **texts = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
@@ -256,7 +255,6 @@ void tr_run(Transcript *t, char **outputs) {
     free(f.outs);
     free(texts);
     session_free(&S);
-    i18n_set(reader);
     if (back >= 0) {
         if (fchdir(back) != 0) err_print("attn: cannot return to the folder the replay started in: %s\n", strerror(errno));
         close(back);
@@ -396,12 +394,12 @@ void tr_put_input(StrBuf *b, const char *input) {
 
 /* Loads (lesson: a lesson compiled, as tr_open; else the file as a transcript) and runs a transcript; NULL (with a
  * message on stderr) when it cannot be read. */
-static Transcript *load_and_run(const char *path, bool lesson, char ***outs) {
+static Transcript *load_and_run(const SessionConfig *cfg, const char *path, bool lesson, char ***outs) {
     AttnError err;
     Transcript *t = lesson ? tr_open(path, &err) : tr_load(path, &err);
     if (!t) { err_report(&err); return NULL; }
     *outs = xcalloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(char *));
-    tr_run(t, *outs);
+    tr_run(cfg, t, *outs);
     return t;
 }
 
@@ -421,9 +419,9 @@ static int replay_lesson(StrBuf *b, const Transcript *t, char **outs) {
     return unsound;
 }
 
-int tr_replay(const char *path) {
+int tr_replay(const SessionConfig *cfg, const char *path) {
     char **outs;
-    Transcript *t = load_and_run(path, true, &outs);
+    Transcript *t = load_and_run(cfg, path, true, &outs);
     if (!t) return 2;
     StrBuf b;
     sb_init(&b);
@@ -456,9 +454,9 @@ bool tr_check_step(StrBuf *d, const char *path, int line, const char *input, con
     return false;
 }
 
-int tr_check(const char *path, bool quiet) {
+int tr_check(const SessionConfig *cfg, const char *path, bool quiet) {
     char **outs;
-    Transcript *t = load_and_run(path, true, &outs);
+    Transcript *t = load_and_run(cfg, path, true, &outs);
     if (!t) return 2;
     if (t->nsteps == 0 && !t->lesson) {
         err_print("attn: %s: no ```attn block with 'attn> ' lines: nothing to check\n", path);
@@ -539,9 +537,9 @@ static bool reads_as_input(const char *out) {
 }
 
 /* Rewrites the expected output of every step with what attn prints now (temp file, then rename). */
-int tr_update(const char *path) {
+int tr_update(const SessionConfig *cfg, const char *path) {
     char **outs;
-    Transcript *t = load_and_run(path, false, &outs);
+    Transcript *t = load_and_run(cfg, path, false, &outs);
     if (!t) return 2;
     int *need = xcalloc((size_t)(t->nblocks ? t->nblocks : 1), sizeof(int));
     for (int i = 0; i < t->nsteps; i++) {

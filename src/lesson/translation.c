@@ -9,8 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-char *lesson_localized(const char *path) {
-    I18nLang l = i18n_get();
+char *lesson_localized(I18nLang l, const char *path) {
     if (l == I18N_EN || lesson_original(path)) return xstrdup(path);
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
@@ -262,21 +261,21 @@ int lesson_compare_translation(const Lesson *en, const Lesson *tr, StrBuf *repor
     return d;
 }
 
-Lesson *lesson_open(const char *which) {
+Lesson *lesson_open(I18nLang lang, const char *which) {
     char *path = lesson_find(which);
     if (!path) {
-        err_print(TR("attn: no lesson '%s' (attn lesson lists them)\n"), which);
+        err_print(TR(lang, "attn: no lesson '%s' (attn lesson lists them)\n"), which);
         return NULL;
     }
     AttnError err;
-    Lesson *l = lesson_load_localized(path, &err);
+    Lesson *l = lesson_load_localized(lang, path, &err);
     free(path);
     if (!l) err_report(&err);
     return l;
 }
 
-Lesson *lesson_load_localized(const char *path, AttnError *err) {
-    char *loc = lesson_localized(path);
+Lesson *lesson_load_localized(I18nLang lang, const char *path, AttnError *err) {
+    char *loc = lesson_localized(lang, path);
     char *orig = lesson_original(loc);
     struct stat st;
     if (!orig || stat(orig, &st) != 0) {         /* English, or a lesson that exists only in this language */
@@ -293,7 +292,7 @@ Lesson *lesson_load_localized(const char *path, AttnError *err) {
     sb_init(&report);
     if (!tr) sb_printf(&report, "%s\n", err_msg(&terr));
     if (!tr || lesson_compare_translation(en, tr, &report)) {
-        err_print(TR("attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
+        err_print(TR(lang, "attn: %s does not match %s: showing the English lesson.\n%s"), loc, orig, sb_str(&report));
         lesson_free(tr);
         tr = NULL;
     }

@@ -10,13 +10,6 @@
 
 const char repl_word_breaks[] = " \t\n\"\\'`@$><=;|&{([,+-*/%";
 
-/* Completion looks at the names of the session the student is in now: after a lesson started from the REPL ends,
- * the REPL's own (the lesson's interpreter is gone). */
-static Interp *completion_interp(void) {
-    Session *S = session_current();
-    return S ? &S->I : NULL;
-}
-
 static const char *keywords[] = {"for", "in", "if", "else", "elif", "while", "def", "return", "print", "range",
                                  "lambda", "True", "False", "None", "and", "or", "not", NULL};
 
@@ -38,13 +31,13 @@ static void add_cand(const char *prefix, const char *name, const char *text) {
 
 /* The value "a.b.c" names, looked up without running anything: a variable or a module, then attributes of objects
  * (attention.attention) and submodules (torch.nn). A new reference, or NULL. */
-static Value *resolve_chain(const char *chain) {
+static Value *resolve_chain(Interp *I, const char *chain) {
     char part[256];
     size_t k = strcspn(chain, ".");
     if (k >= sizeof part) return NULL;
     memcpy(part, chain, k);
     part[k] = 0;
-    Value *v = completion_interp() ? interp_lookup(completion_interp(), part) : NULL;
+    Value *v = I ? interp_lookup(I, part) : NULL;
     if (v) v = val_incref(v);
     else if ((v = builtins_constant(part)) && v->kind != V_MODULE) { val_decref(v); v = NULL; }   /* torch, nn, F ... */
     while (v && chain[k] == '.') {
@@ -77,7 +70,7 @@ static void add_attr(void *ctx, const char *name) {
 }
 
 /* Candidates for `text` (into candidates, which must be empty): after "a.b." the attributes of what a.b names (any depth), else every name. */
-static void build_candidates(const char *text) {
+static void build_candidates(Interp *I, const char *text) {
     int n;
     const char *dot = strrchr(text, '.');
     if (dot) {
@@ -86,7 +79,7 @@ static void build_candidates(const char *text) {
         if (k >= sizeof obj - 1) return;
         memcpy(obj, text, k);
         obj[k] = 0;
-        Value *v = resolve_chain(obj);
+        Value *v = resolve_chain(I, obj);
         if (!v) return;
         obj[k] = '.';
         obj[k + 1] = 0;
@@ -96,8 +89,8 @@ static void build_candidates(const char *text) {
         val_decref(v);
         return;
     }
-    if (completion_interp()) {
-        Dict *g = &completion_interp()->globals;
+    if (I) {
+        Dict *g = &I->globals;
         for (int i = 0; i < g->n; i++) add_cand("", g->keys[i]->u.str.s, text);
     }
     const Builtin *const *all = builtins_all(&n);
@@ -107,10 +100,10 @@ static void build_candidates(const char *text) {
     for (int i = 0; keywords[i]; i++) add_cand("", keywords[i], text);
 }
 
-int repl_completions(const char *text, char ***out) {
+int repl_completions(Session *S, const char *text, char ***out) {
     candidates = NULL;
     ncand = capcand = 0;
-    build_candidates(text);
+    build_candidates(S ? &S->I : NULL, text);
     *out = candidates;
     int n = ncand;
     candidates = NULL;

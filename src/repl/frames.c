@@ -60,6 +60,7 @@
 #define MAX_REQUEST (16 << 20)      /* bytes in one request: a cell larger than this is refused */
 
 typedef struct Frames {
+    const SessionConfig *cfg;    /* the front end's language and --allow-write folder, for the kernel's session */
     FILE *out;              /* the frames (a copy of the original standard output) */
     FILE *cell_out;         /* the cell's print() and echoes: written as stream frames */
     long long cap;          /* bytes a cell may print */
@@ -134,14 +135,14 @@ static void send_error(Session *S, const Error *e, const char *shown) {
 /* A fresh session for the kernel: the REPL's word-commands (help, help NAME), a lesson's file policy, figures inline. */
 static void session_start(Frames *F) {
     session_init(&F->S, NULL);
+    session_configure(&F->S, F->cfg);
     F->S.commands = session_commands;
     F->S.I.out = F->cell_out;
     F->S.I.echo_values = false;              /* the last bare expression is the cell's result, sent apart */
     F->S.on_error = send_error;
     F->S.on_error_ctx = F;
     F->S.I.run.plot.inline_out = &F->plots;
-    file_policy_restrict(&F->S.I.run.files, "a notebook", NULL);   /* writes only under the kernel's folder */
-    session_push(&F->S);
+    file_policy_restrict(&F->S.I.run.files, "a notebook", NULL, F->cfg->allow_write);   /* only under the kernel's folder */
 }
 
 static void session_end(Frames *F) {
@@ -361,14 +362,12 @@ static void question_cell(Frames *F, const char *src) {
     char *header = xstrndup(src, nl ? (size_t)(nl - src) : strlen(src));
     LessonCell c;
     AttnError err;
-    if (!lesson_cell_open(header, &c, &err)) {
+    if (!lesson_cell_open(F->S.I.run.lang, header, &c, &err)) {
         cell_error(F, "ValueError", err_msg(&err));
         free(header);
         cell_done(F, RUN_ERROR);
         return;
     }
-    I18nLang was = i18n_get();
-    i18n_set(c.lang);
     free(header);
     StrBuf key;             /* the question itself, whatever blanks or --lang its header has */
     sb_init(&key);
@@ -383,12 +382,12 @@ static void question_cell(Frames *F, const char *src) {
     const LessonQuestion *q = c.q;
     Interp *I = &F->S.I;
     F->src = question_sources(F, c.l);
-    LessonExpect *e = lesson_expect(I, q);
+    LessonExpect *e = lesson_expect(I, q, c.lang);       /* the question speaks its notebook's language */
     if (!e) {
         StrBuf why;
         sb_init(&why);
         lesson_error_take(I, &why);
-        say(F, TR("(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&why));
+        say(F, TR(c.lang, "(the lesson's own answer fails here: %s; type skip)\n"), sb_str(&why));
         sb_free(&why);
     }
     CellFeed cell;
@@ -405,13 +404,13 @@ static void question_cell(Frames *F, const char *src) {
         if (word && !right && !strcmp(word, "hint")) {
             asked = true;
             if (F->hints < q->nhints) {
-                say(F, TR("Hint %d of %d: %s\n"), F->hints + 1, q->nhints, q->hints[F->hints]);
+                say(F, TR(c.lang, "Hint %d of %d: %s\n"), F->hints + 1, q->nhints, q->hints[F->hints]);
                 F->hints++;
-            } else say(F, "%s", TR("No more hints: type solution to see the answer.\n"));
+            } else say(F, "%s", TR(c.lang, "No more hints: type solution to see the answer.\n"));
             continue;
         }
         if (word && !right && strcmp(word, "hint") != 0) {
-            say(F, TR("The answer: %s\n"), q->answer);
+            say(F, TR(c.lang, "The answer: %s\n"), q->answer);
             F->lesson_own = true;
             rs = run_cell(F, q->answer);
             F->lesson_own = false;
@@ -429,7 +428,7 @@ static void question_cell(Frames *F, const char *src) {
         sb_clear(&fb);
         LessonGrade g = lesson_take(I, q, e, sts[i].text, sts[i].parse.tree, F->src, run_cell_line, &cl, &rs, &fb);
         fflush(F->cell_out);
-        if (g == GRADE_RIGHT) { say(F, "%s", TR("Right.\n")); right = true; }
+        if (g == GRADE_RIGHT) { say(F, "%s", TR(c.lang, "Right.\n")); right = true; }
         else if (g == GRADE_WRONG) { sb_clear(&why); sb_puts(&why, sb_str(&fb)); }
         else if (fb.len) say(F, "%s", sb_str(&fb));
     }
@@ -437,16 +436,16 @@ static void question_cell(Frames *F, const char *src) {
     if (rs == RUN_OK && !right && why.len) {
         StrBuf b;
         sb_init(&b);
-        sb_printf(&b, TR("Not yet: %s.\n"), sb_str(&why));
+        sb_printf(&b, TR(c.lang, "Not yet: %s.\n"), sb_str(&why));
         if (++F->misses >= 2 && !F->reminded) {
             F->reminded = true;
-            sb_puts(&b, F->hints < q->nhints ? TR("(stuck? type hint)\n") : TR("(type solution to see the answer)\n"));
+            sb_puts(&b, F->hints < q->nhints ? TR(c.lang, "(stuck? type hint)\n") : TR(c.lang, "(type solution to see the answer)\n"));
         }
         cell_error(F, "WrongAnswer", sb_str(&b));
         sb_free(&b);
     } else if (rs == RUN_OK && !right && !asked && !F->error_sent)
-        cell_error(F, "NoAnswer", answered ? TR("(type an answer, or hint)\n")
-                                           : TR("(type your answer; hint, solution or skip if you are stuck)\n"));
+        cell_error(F, "NoAnswer", answered ? TR(c.lang, "(type an answer, or hint)\n")
+                                           : TR(c.lang, "(type your answer; hint, solution or skip if you are stuck)\n"));
     sb_free(&why);
     sb_free(&fb);
     session_source_free(&cell.src);
@@ -454,7 +453,6 @@ static void question_cell(Frames *F, const char *src) {
     F->src = NULL;
     lesson_expect_free(e);
     lesson_cell_close(&c);
-    i18n_set(was);
     cell_done(F, rs);
 }
 
@@ -477,7 +475,7 @@ static void complete(Frames *F, const char *code, size_t pos) {
     while (start > 0 && !strchr(repl_word_breaks, code[start - 1])) start--;
     char *word = xstrndup(code + start, pos - start);
     char **m = NULL;
-    int n = repl_completions(word, &m);
+    int n = repl_completions(&F->S, word, &m);
     StrBuf b;
     sb_init(&b);
     for (int i = 0; i < n; i++) {
@@ -596,8 +594,9 @@ static void sweep_dead_dirs(void) {
     closedir(tmp);
 }
 
-int repl_frames(const char *version) {
+int repl_frames(const char *version, const SessionConfig *cfg) {
     static Frames F;
+    F.cfg = cfg;
     if (!take_stdout(&F)) { perror("attn --frames"); return 2; }
     sweep_dead_dirs();
     snprintf(F.dir, sizeof F.dir, "%s%ld-XXXXXX", KERNEL_DIR_PREFIX, (long)getpid());

@@ -24,6 +24,17 @@
 
 static char history_path[4096];
 
+/* The sessions lines are typed into (lineedit_init), outermost first: the REPL's, then a lesson's started at its
+ * prompt. editline calls the completer with no context of ours, so the front end keeps them here. */
+#define LINEEDIT_MAX_NEST 8
+static Session *typing[LINEEDIT_MAX_NEST];
+static int users;      /* sessions using line editing now (a lesson started from the REPL is the second) */
+
+static Session *typing_session(void) {
+    int k = users < LINEEDIT_MAX_NEST ? users : LINEEDIT_MAX_NEST;
+    return k > 0 ? typing[k - 1] : NULL;
+}
+
 /* The candidates of the completion under way (complete.c finds them). */
 static char **candidates;
 static int ncand;
@@ -39,7 +50,7 @@ static char *generator(const char *text, int state) {
     static int idx;
     if (state == 0) {
         free_candidates();
-        ncand = repl_completions(text, &candidates);
+        ncand = repl_completions(typing_session(), text, &candidates);
         idx = 0;
     }
     if (idx < ncand) return strdup(candidates[idx++]);
@@ -154,9 +165,8 @@ static int getc_or_interrupt(FILE *in) {
     }
 }
 
-static int users;      /* sessions using line editing now (a lesson started from the REPL is the second) */
-
-void lineedit_init(void) {
+void lineedit_init(Session *S) {
+    if (users < LINEEDIT_MAX_NEST) typing[users] = S;
     if (users++ > 0) return;
     utf8_input();
     rl_readline_name = "attn";
@@ -168,7 +178,8 @@ void lineedit_init(void) {
                            * takes these modes as the ones to restore after each line, and would turn editing off
                            * if it first looked at the first prompt, where keys_raw_before_prompt turned echo off */
     stifle_history(2000);
-    const char *dir = file_state_dir();
+    char state[FILE_STATE_DIR_MAX];
+    const char *dir = file_state_dir(state);
     if (*dir) {
         snprintf(history_path, sizeof history_path, "%s/history", dir);
         read_history(history_path);
@@ -247,7 +258,8 @@ char *lineedit_read(const char *prompt, bool *interrupted) {
     /* Ctrl-C at the prompt: the line (and the statement it continued) is dropped; attn never leaves on Ctrl-C */
     ten_interrupted = 0;
     *interrupted = true;
-    fputs(told ? "\n" : TR("\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n"), stdout);
+    Session *S = typing_session();
+    fputs(told ? "\n" : TR(S ? S->I.run.lang : I18N_EN, "\n(Ctrl-C drops the line; Ctrl-D leaves attn)\n"), stdout);
     fflush(stdout);
     told = true;
     return NULL;
@@ -339,7 +351,8 @@ void lineedit_add_history(const char *line) {
     if (*history_path) history_append(line);
 }
 
-void lineedit_shutdown(void) {
+void lineedit_shutdown(Session *S) {
+    (void)S;               /* the innermost: sessions nest */
     if (users > 0 && --users > 0) return;
     free_candidates();
 }

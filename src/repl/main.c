@@ -40,8 +40,8 @@ static int output_status(int status, int err) {
 /* `lesson` and `lesson N` at the REPL: a lesson runs in a session of its own, pushed over the REPL's. */
 static RunStatus cmd_lesson(Session *S, const char *which) {
     fflush(stdout);
-    if (!which) lesson_list_command();
-    else lesson_run_student(which, isatty(0) && isatty(1) ? &lineedit_terminal : NULL, true);
+    if (!which) lesson_list_command(S->config.lang);
+    else lesson_run_student(&S->config, which, isatty(0) && isatty(1) ? &lineedit_terminal : NULL, S);
     return RUN_OK;
 }
 
@@ -128,9 +128,12 @@ static void usage(FILE *f) {
           f);
 }
 
-/* Takes --lang VALUE / --lang=VALUE out of argv (it may stand anywhere, also after `lesson N`) and sets the
- * language. Returns false, with a message, for a missing or unknown value. */
-static bool take_lang_option(int *argc, char **argv) {
+/* Takes --lang VALUE / --lang=VALUE and --allow-write DIR out of argv (they may stand anywhere, also after
+ * `lesson N`) into cfg, whose language is the locale's without --lang. Returns false, with a message, for a missing
+ * or unknown value. */
+static bool take_lang_option(int *argc, char **argv, SessionConfig *cfg) {
+    cfg->lang = i18n_from_env();
+    cfg->allow_write = NULL;
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *v = NULL;
@@ -141,7 +144,7 @@ static bool take_lang_option(int *argc, char **argv) {
                 fprintf(stderr, "attn: --allow-write %s: not a directory\n", argv[i + 1]);
                 return false;
             }
-            file_allow_dir(argv[++i]);
+            cfg->allow_write = argv[++i];       /* argv lives as long as attn: every session reads it there */
             continue;
         }
         if (!strcmp(argv[i], "--lang")) {
@@ -151,7 +154,7 @@ static bool take_lang_option(int *argc, char **argv) {
         else { argv[out++] = argv[i]; continue; }
         I18nLang l;
         if (!i18n_parse_option(v, &l)) { fprintf(stderr, "attn: --lang takes ja, zh or en (not '%s')\n", v); return false; }
-        i18n_set(l);
+        cfg->lang = l;
     }
     *argc = out;
     argv[out] = NULL;
@@ -177,7 +180,8 @@ int main(int argc, char **argv) {
     bool quiet = false, keep_going = false;
     if (!memory_limit_from_env()) return 2;
     file_signals_install();
-    if (!take_lang_option(&argc, argv)) return 2;
+    SessionConfig cfg;          /* what every session takes from the command line: --lang, --allow-write */
+    if (!take_lang_option(&argc, argv, &cfg)) return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
@@ -187,7 +191,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--install-kernel")) return install_kernel();
         if (!strcmp(a, "--frames")) {
             if (i + 1 < argc) { fprintf(stderr, "attn: --frames takes no FILE ('%s')\n", argv[i + 1]); return 2; }
-            return repl_frames(ATTN_VERSION);
+            return repl_frames(ATTN_VERSION, &cfg);
         }
         if (!strcmp(a, "--replay") || !strcmp(a, "--check") || !strcmp(a, "--update")) {
             if (i + 1 >= argc) { fprintf(stderr, "attn: %s needs a FILE\n", a); return 2; }
@@ -195,7 +199,8 @@ int main(int argc, char **argv) {
             int worst = 0;
             for (int k = i + 1; k < argc; k++) {
                 /* a lesson is compiled to a transcript for --check and --replay (tr_open); --update rewrites a file's text */
-                int rc = !strcmp(a, "--replay") ? tr_replay(argv[k]) : !strcmp(a, "--check") ? tr_check(argv[k], false) : tr_update(argv[k]);
+                int rc = !strcmp(a, "--replay") ? tr_replay(&cfg, argv[k]) : !strcmp(a, "--check") ? tr_check(&cfg, argv[k], false)
+                                                                 : tr_update(&cfg, argv[k]);
                 if (rc > worst) worst = rc;
             }
             return output_status(worst, 0);
@@ -203,7 +208,7 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "notebook")) {
             if (i + 1 >= argc) { fputs("attn: notebook needs a lesson: attn notebook N > lessonN.ipynb\n", stderr); return 2; }
             if (i + 2 < argc) { fprintf(stderr, "attn: unexpected '%s' after notebook %s\n", argv[i + 2], argv[i + 1]); return 2; }
-            return lesson_notebook_write(argv[i + 1], stdout);
+            return lesson_notebook_write(cfg.lang, argv[i + 1], stdout);
         }
         if (!strcmp(a, "lesson") || !strcmp(a, "teach")) {
             bool teach = !strcmp(a, "teach");
@@ -227,10 +232,10 @@ int main(int argc, char **argv) {
             plot_env_check();
             if (!which) {
                 if (teach) { fputs("attn: teach needs a lesson: attn teach N [--record FILE]\n", stderr); return 2; }
-                return output_status(lesson_list_command(), 0);
+                return output_status(lesson_list_command(cfg.lang), 0);
             }
             const LineEditor *tty = isatty(0) && isatty(1) ? &lineedit_terminal : NULL;
-            return output_status(teach ? lesson_run_teacher(which, record, tty) : lesson_run_student(which, tty, false), 0);
+            return output_status(teach ? lesson_run_teacher(&cfg, which, record, tty) : lesson_run_student(&cfg, which, tty, NULL), 0);
         }
         if (!strcmp(a, "-c")) {
             if (i + 1 >= argc) { fputs("attn: -c needs statements, e.g. attn -c 'print(1 + 1)'\n", stderr); return 2; }
@@ -245,8 +250,8 @@ int main(int argc, char **argv) {
     plot_env_check();
     Session S;
     session_init(&S, NULL);
+    session_configure(&S, &cfg);
     S.commands = main_commands;
-    session_push(&S);
     LineReader r;
     SessionSource src;            /* the one loop's source: -c, a FILE, a pipe or the terminal */
     FILE *f = NULL;
@@ -266,10 +271,10 @@ int main(int argc, char **argv) {
         tty = !file && isatty(0) && isatty(1);
         reader_init_file(&r, stdin, tty ? &lineedit_terminal : NULL);
         if (tty) {
-            lineedit_init();
+            lineedit_init(&S);
             if (!quiet)
                 printf("attn %s - d2l.ai 11.6 Self-Attention and Positional Encoding\n%s", ATTN_VERSION,
-                       TR("Type the book's lines (torch.zeros, d2l.masked_softmax ...). lesson lists the\n"
+                       TR(S.I.run.lang, "Type the book's lines (torch.zeros, d2l.masked_softmax ...). lesson lists the\n"
                           "lessons, help the functions; Ctrl-D leaves.\n"));
         }
         session_source_reader(&src, &r, tty ? NULL : "<stdin>", !keep_going && !isatty(0));   /* typed at a terminal: go on */
@@ -278,7 +283,7 @@ int main(int argc, char **argv) {
     session_source_free(&src);
     if (f) fclose(f);
     if (tty) {
-        lineedit_shutdown();
+        lineedit_shutdown(&S);
         putchar('\n');
         failures = 0;
     }

@@ -1,4 +1,4 @@
-/* session.c - the current session, running one statement of any kind of run, and the word-commands every session
+/* session.c - making and freeing sessions, running one statement of any kind of run, and the word-commands every session
  * understands (see session.h). */
 #include "session.h"
 #include "parser.h"
@@ -10,10 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The session the student types into now (session_push): read by the REPL's completer, which editline calls with
- * no context of ours (rl_attempted_completion_function takes none). */
-static Session *current;
 
 /* Containers created between two collections of reference cycles (ATTN_GC_EVERY overrides it, for tests): read
  * from the environment when the session is made. */
@@ -30,15 +26,24 @@ void session_init(Session *S, const char *plot_target) {
     S->I.session = S;
     S->gc_every = gc_threshold();
     if (plot_target) plot_set_target(&S->I.run.plot, plot_target);
+    S->config.lang = S->I.run.lang;
+}
+
+void session_configure(Session *S, const SessionConfig *cfg) {
+    S->config = *cfg;
+    session_set_lang(S, cfg->lang);
+}
+
+void session_set_lang(Session *S, I18nLang lang) {
+    S->I.run.lang = S->I.run.plot.lang = (unsigned)lang < I18N_NLANGS ? lang : I18N_EN;
 }
 
 void session_stranger(Session *S, const char *who, const char *source) {
-    file_policy_restrict(&S->I.run.files, who, source);
+    file_policy_restrict(&S->I.run.files, who, source, S->config.allow_write);
     S->I.escape_controls = true;
 }
 
 void session_free(Session *S) {
-    if (current == S) session_pop(S);
     file_policy_free(&S->I.run.files);
     builtins_forget_added();       /* its functions added to d2l.Trainer and the like go with its interpreter */
     interp_free(&S->I);
@@ -46,18 +51,7 @@ void session_free(Session *S) {
     plot_free(&S->I.run.plot);
 }
 
-void session_push(Session *S) {
-    S->below = current;
-    current = S;
-}
 
-void session_pop(Session *S) {
-    if (current != S) return;          /* not the current one: popping it would lose the sessions above */
-    current = S->below;
-    S->below = NULL;
-}
-
-Session *session_current(void) { return current; }
 
 
 static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -95,9 +89,9 @@ const SessionCommand *session_command(const Session *S, const char *src, char **
 }
 
 /* A Ctrl-C's note (rt_interrupt's message, src/lang/eval.c) in the student's language: it is attn's, not Python's. */
-static const char *interrupt_note(const char *msg) {
+static const char *interrupt_note(I18nLang lang, const char *msg) {
     if (strcmp(msg, "interrupted (Ctrl-C): everything defined before is kept") != 0) return msg;
-    return TR(I->run.lang, "interrupted (Ctrl-C): everything defined before is kept");
+    return TR(lang, "interrupted (Ctrl-C): everything defined before is kept");
 }
 
 /* Runs src as code (parsed: its parse, taken over, or NULL), the error left pending; 0 when it ran, -1 when it failed.
@@ -155,7 +149,7 @@ RunStatus session_run(Session *S, const char *src, ParseResult *parsed, const ch
     if (kind == ERR_QUIT) { interp_clear_error(I); return RUN_QUIT; }
     StrBuf b;
     sb_init(&b);
-    if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(interp_error_msg(I)));
+    if (kind == ERR_INTERRUPT) sb_printf(&b, "%s\n", interrupt_note(S->I.run.lang, interp_error_msg(I)));
     else interp_format_error(I, &b);
     if (S->on_error) {                                   /* the Jupyter kernel's frames (src/repl/frames.c) */
         interp_write_recordings(I, sb_str(&b));
@@ -303,7 +297,7 @@ RunStatus session_cmd_help(Session *S, const char *arg) {
     sb_init(&b);
     Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
     Value *word = arg && !named ? val_str(arg) : NULL;
-    if (!arg) help_overview(&b);
+    if (!arg) help_overview(S->I.run.lang, &b);
     else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
     if (word) val_decref(word);
     interp_write(&S->I, sb_str(&b));

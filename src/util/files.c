@@ -13,14 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *file_state_dir(void) {
-    static char dir[4096];
+const char *file_state_dir(char dir[FILE_STATE_DIR_MAX]) {
     const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg == '/') snprintf(dir, sizeof dir, "%s/attn", xdg);
-    else if (home && *home) snprintf(dir, sizeof dir, "%s/.local/state/attn", home);
+    if (xdg && *xdg == '/') snprintf(dir, FILE_STATE_DIR_MAX, "%s/attn", xdg);
+    else if (home && *home) snprintf(dir, FILE_STATE_DIR_MAX, "%s/.local/state/attn", home);
     else return "";
     /* mkdir -p */
-    char tmp[4096];
+    char tmp[FILE_STATE_DIR_MAX];
     snprintf(tmp, sizeof tmp, "%s", dir);
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') { *p = 0; mkdir(tmp, 0700); *p = '/'; }
@@ -166,17 +165,14 @@ bool file_write_atomic(const char *path, const void *data, size_t n, AttnError *
 
 /* ---- the write policy ---- */
 
-static char allowed_dir[4096];
-
-void file_allow_dir(const char *dir) {
-    if (!realpath(dir, allowed_dir)) snprintf(allowed_dir, sizeof allowed_dir, "%s", dir);
-}
-
-void file_policy_restrict(FilePolicy *p, const char *who, const char *source) {
+void file_policy_restrict(FilePolicy *p, const char *who, const char *source, const char *allow_dir) {
     file_policy_free(p);
     memset(p, 0, sizeof *p);
     p->restricted = true;
     p->who = who;
+    char areal[PATH_MAX];
+    if (allow_dir && *allow_dir)
+        snprintf(p->allowed, sizeof p->allowed, "%s", realpath(allow_dir, areal) ? areal : allow_dir);
     char real[PATH_MAX];
     if (source && realpath(source, real)) {
         char *slash = strrchr(real, '/');
@@ -200,7 +196,7 @@ static bool under(const char *root, const char *real) {
 }
 
 static bool under_root(const FilePolicy *p, const char *real) {
-    return under(p->root, real) || (allowed_dir[0] && under(allowed_dir, real));
+    return under(p->root, real) || (p->allowed[0] && under(p->allowed, real));
 }
 
 /* Whether the run made the file at the resolved path `real` itself (it may write it again); when `add`, it is
@@ -252,9 +248,9 @@ bool file_may_write(FilePolicy *p, const char *path, AttnError *err) {
     bool exists = lstat(path, &st) == 0;
     if (inside && exists && S_ISLNK(st.st_mode)) inside = false;   /* a link in the root that points elsewhere */
     if (!inside) {
-        if (allowed_dir[0])
+        if (p->allowed[0])
             err_set(err, "%s may write only into its own folder %s or into %s (--allow-write), not to %s", who,
-                     p->root, allowed_dir, path);
+                     p->root, p->allowed, path);
         else
             err_set(err, "%s may write only into its own folder %s, not to %s (to let it write into another "
                                   "folder, start attn with --allow-write DIR)", who, p->root, path);

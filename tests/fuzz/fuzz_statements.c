@@ -11,7 +11,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Session S;
     session_init(&S, "none");     /* files an input saves land in the fuzzer's working directory (build-fuzz) */
     fuzz_limits(S.I.run.ten);
-    session_push(&S);
     S.I.max_loop_iterations = 2000;
     StrBuf out;
     sb_init(&out);

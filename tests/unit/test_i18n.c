@@ -105,13 +105,11 @@ static void test_catalogue(void **state) {
 
 static void test_tr(void **state) {
     (void)state;
-    i18n_set(I18N_JA);
-    assert_string_equal(TR("Right.\n"), "正解です。\n");
-    assert_string_equal(TR("no such message"), "no such message");
-    i18n_set(I18N_ZH);
-    assert_string_equal(TR("Right.\n"), "正确。\n");
-    i18n_set(I18N_EN);
-    assert_string_equal(TR("Right.\n"), "Right.\n");
+    assert_string_equal(TR(I18N_JA, "Right.\n"), "正解です。\n");
+    assert_string_equal(TR(I18N_JA, "no such message"), "no such message");
+    assert_string_equal(TR(I18N_ZH, "Right.\n"), "正确。\n");
+    assert_string_equal(TR(I18N_EN, "Right.\n"), "Right.\n");
+    assert_string_equal(TR((I18nLang)7, "Right.\n"), "Right.\n");      /* out of range: English, never a crash */
 }
 
 static void test_paths(void **state) {
@@ -224,20 +222,18 @@ static void test_drift_caught(void **state) {
     write_file(tr, "# レッスン 1: X\nSection: §11.6.1\n\n## トークン {#tokens}\n\n```attn\nattn> x = 1 + 2\nattn> x\n3\n```\n\n"
                    "## 問題 {#ask}\n\n```question\nx はいくつ?\nanswer: x\naccept: 2\nhint: 見て\nwrong: 3\n```\n");
     /* the runner never shows a drifted translation: the English lesson instead */
-    i18n_set(I18N_JA);
     AttnError err;
-    Lesson *l = lesson_load_localized(en, &err);
+    Lesson *l = lesson_load_localized(I18N_JA, en, &err);
     assert_non_null(l);
     assert_string_equal(l->title, "Lesson 1: X");
     lesson_free(l);
     write_file(tr, "# レッスン 1: X\nSection: §11.6.1\n\n## トークン {#tokens}\n\n```attn\nattn> x = 1 + 1\nattn> x\n2\n```\n\n"
                    "## 問題 {#ask}\n\n```question\nx はいくつ?\nanswer: x\naccept: 2\nhint: 見て\nwrong: 3\n```\n");
-    l = lesson_load_localized(en, &err);
+    l = lesson_load_localized(I18N_JA, en, &err);
     assert_string_equal(l->title, "レッスン 1: X");
     assert_string_equal(l->id, "01-x");                        /* progress is kept under the same name */
     lesson_free(l);
-    i18n_set(I18N_EN);
-    l = lesson_load_localized(en, &err);
+    l = lesson_load_localized(I18N_EN, en, &err);
     assert_string_equal(l->title, "Lesson 1: X");
     lesson_free(l);
     sb_free(&r);
@@ -257,12 +253,10 @@ static void test_help_translated(void **state) {
             if (!b->section || strncmp(b->section, "§11", 4) != 0 || !b->help) continue;
             checked++;
             for (int l = I18N_JA; l < I18N_NLANGS; l++) {
-                i18n_set((I18nLang)l);
-                if (TR(b->help) == b->help) { printf("help %s: no %s translation of: %s\n", b->name, i18n_code((I18nLang)l), b->help); bad++; }
+                if (TR((I18nLang)l, b->help) == b->help) { printf("help %s: no %s translation of: %s\n", b->name, i18n_code((I18nLang)l), b->help); bad++; }
             }
         }
     }
-    i18n_set(I18N_EN);
     int nh;
     const I18nMessage *h = i18n_help_catalogue(&nh);
     for (int k = 0; k < nh; k++) {

@@ -270,8 +270,6 @@ static void test_tensor_errors_stay_in_their_session(void **state) {
     Session A, B;
     session_init(&A, "none");
     session_init(&B, "none");
-    session_push(&A);
-    session_push(&B);                       /* B is current while A runs below: A still fails in its own */
     char *s = run(&A.I, "x = torch.ones(2)\nx @ torch.ones(3)");
     assert_non_null(strstr(s, "shapes (2,) and (3,) cannot be multiplied"));
     free(s);
@@ -290,9 +288,7 @@ static void test_tensor_errors_stay_in_their_session(void **state) {
     assert_non_null(strstr(ten_error(A.I.run.ten), "shape '[3]' is invalid for input of size 2"));
     assert_non_null(strstr(ten_error(B.I.run.ten), "cannot be broadcast"));
     ASSERT_RUN(&A.I, "x.sum().item()", "2.0\n");
-    session_pop(&B);
     session_free(&B);
-    session_pop(&A);
     session_free(&A);
 }
 
@@ -304,10 +300,8 @@ static void test_sessions_keep_their_context(void **state) {
     Session repl, lesson;
     session_init(&repl, "none");
     session_init(&lesson, "none");
-    session_push(&repl);
     ASSERT_RUN(&repl.I, "torch.set_default_dtype(torch.float64)", "");
     ASSERT_RUN(&repl.I, "torch.set_num_threads(1)", "");
-    session_push(&lesson);
     assert_int_equal(lesson.I.run.ten->default_float, DT_F32);
     ASSERT_RUN(&lesson.I, "torch.set_num_threads(3)", "");
     ASSERT_RUN(&lesson.I, "torch.tensor(0.5).dtype", "torch.float32\n");
@@ -315,12 +309,10 @@ static void test_sessions_keep_their_context(void **state) {
     ASSERT_RUN(&lesson.I, "torch.get_num_threads()", "3\n");
     assert_int_equal(repl.I.run.ten->threads, 1);
     assert_int_equal(lesson.I.run.ten->threads, 3);
-    session_pop(&lesson);
     assert_int_equal(repl.I.run.ten->default_float, DT_F64);
     ASSERT_RUN(&repl.I, "torch.tensor(0.5).dtype", "torch.float64\n");
     ASSERT_RUN(&repl.I, "torch.get_num_threads()", "1\n");
     session_free(&lesson);
-    session_pop(&repl);
     session_free(&repl);
 }
 
@@ -332,8 +324,6 @@ static void test_sessions_keep_their_print_options(void **state) {
     Session A, B;
     session_init(&A, "none");
     session_init(&B, "none");
-    session_push(&A);
-    session_push(&B);                       /* B is current while A prints */
     ASSERT_RUN(&A.I, "torch.set_printoptions(precision=2)", "");
     ASSERT_RUN(&A.I, "torch.tensor([1.23456])", "tensor([1.23])\n");
     ASSERT_RUN(&B.I, "torch.tensor([1.23456])", "tensor([1.2346])\n");
@@ -343,9 +333,7 @@ static void test_sessions_keep_their_print_options(void **state) {
     interp_init(&bare);
     ASSERT_RUN(&bare, "torch.tensor([1.23456])", "tensor([1.2346])\n");
     interp_free(&bare);
-    session_pop(&B);
     session_free(&B);
-    session_pop(&A);
     session_free(&A);
 }
 
@@ -395,7 +383,6 @@ static void test_session_feed(void **state) {
     (void)state;
     Session S;
     session_init(&S, "none");
-    session_push(&S);
     sb_init(&feed_out);
     char *texts[] = {"x = 1", "x +", "x = x + 1", "print(x)", "quit()", "x = 100"};
     SessionSource src;
