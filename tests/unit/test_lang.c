@@ -11,6 +11,11 @@
 #include "pyformat.h"
 #include "builtins.h"
 #include "session.h"
+#include "help.h"
+#include "i18n.h"
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 
 static void test_incomplete_input(void **state) {
@@ -376,6 +381,90 @@ static StrBuf *feed_into(SessionSource *src, Statement *st) {
     return &feed_out;
 }
 
+/* Each session speaks its own language (issue 28: no process-wide language): a Japanese and a Chinese session in
+ * one process, run in turn, each print help() in its own, and a third made later in English stays English. Before,
+ * the language was one global (i18n_set), so whichever session set it last spoke for all of them, and a transcript
+ * or a notebook cell switched it by hand and back. */
+static void test_sessions_keep_their_language(void **state) {
+    (void)state;
+    StrBuf want[I18N_NLANGS];
+    for (int l = 0; l < I18N_NLANGS; l++) { sb_init(&want[l]); help_overview((I18nLang)l, &want[l]); }
+    assert_string_not_equal(sb_str(&want[I18N_JA]), sb_str(&want[I18N_EN]));
+    assert_string_not_equal(sb_str(&want[I18N_ZH]), sb_str(&want[I18N_JA]));
+    assert_non_null(strstr(sb_str(&want[I18N_JA]), "attn"));
+    Session A, B, C;
+    session_init(&A, "none");
+    session_init(&B, "none");
+    session_set_lang(&A, I18N_JA);
+    session_set_lang(&B, I18N_ZH);
+    for (int round = 0; round < 2; round++) {
+        ASSERT_RUN(&A.I, "help()", sb_str(&want[I18N_JA]));
+        ASSERT_RUN(&B.I, "help()", sb_str(&want[I18N_ZH]));
+    }
+    SessionConfig en = {.lang = I18N_EN, .allow_write = NULL};
+    session_init(&C, "none");
+    session_configure(&C, &en);
+    ASSERT_RUN(&C.I, "help()", sb_str(&want[I18N_EN]));
+    ASSERT_RUN(&A.I, "help()", sb_str(&want[I18N_JA]));
+    assert_int_equal(A.I.run.plot.lang, I18N_JA);          /* its figures' CJK font follows it */
+    assert_int_equal(B.I.run.plot.lang, I18N_ZH);
+    session_free(&C);
+    session_free(&B);
+    session_free(&A);
+    for (int l = 0; l < I18N_NLANGS; l++) sb_free(&want[l]);
+}
+
+/* The --allow-write folder is each session's (FilePolicy.allowed, issue 28): two lessons' sessions in one process
+ * given different folders each write into their own and are refused the other's, the message naming its own.
+ * Before, file_allow_dir set one global folder for every session: the second replaced the first. */
+static void test_sessions_keep_their_write_folder(void **state) {
+    (void)state;
+    char root[] = "/tmp/attn-policy-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char da[300], db[300], lesson[300], cmd[1200];
+    snprintf(da, sizeof da, "%s/a", root);
+    snprintf(db, sizeof db, "%s/b", root);
+    snprintf(lesson, sizeof lesson, "%s/lesson/x.md", root);
+    assert_int_equal(mkdir(da, 0700), 0);
+    assert_int_equal(mkdir(db, 0700), 0);
+    Session A, B;
+    SessionConfig ca = {.lang = I18N_EN, .allow_write = da}, cb = {.lang = I18N_EN, .allow_write = db};
+    session_init(&A, "none");
+    session_init(&B, "none");
+    session_configure(&A, &ca);
+    session_configure(&B, &cb);
+    session_stranger(&A, "a lesson", lesson);      /* not there: its folder is the working directory */
+    session_stranger(&B, "a lesson", lesson);
+    snprintf(cmd, sizeof cmd, "save('%s/x.npy', torch.ones(1))", da);
+    ASSERT_RUN(&A.I, cmd, "");
+    char path[400];
+    snprintf(path, sizeof path, "%s/x.npy", da);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(cmd, sizeof cmd, "save('%s/y.npy', torch.ones(1))", db);
+    char *out = run(&A.I, cmd);
+    char want[900];
+    snprintf(want, sizeof want, "or into %s (--allow-write), not to %s/y.npy", da, db);
+    if (!strstr(out, want)) fail_msg("A wrote into B's folder or said so wrongly: %s", out);
+    free(out);
+    ASSERT_RUN(&B.I, cmd, "");
+    snprintf(path, sizeof path, "%s/y.npy", db);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(cmd, sizeof cmd, "save('%s/z.npy', torch.ones(1))", da);
+    out = run(&B.I, cmd);
+    snprintf(want, sizeof want, "or into %s (--allow-write), not to %s/z.npy", db, da);
+    if (!strstr(out, want)) fail_msg("B wrote into A's folder or said so wrongly: %s", out);
+    free(out);
+    session_free(&B);
+    session_free(&A);
+    snprintf(path, sizeof path, "%s/x.npy", da);
+    remove(path);
+    snprintf(path, sizeof path, "%s/y.npy", db);
+    remove(path);
+    rmdir(da);
+    rmdir(db);
+    rmdir(root);
+}
+
 /* The one loop (session_feed): a list of statements goes on after an error (a transcript) and stops at quit(); a
  * script (a FILE, attn -c, a cell) runs nothing when a statement anywhere is a syntax error (the error is the one
  * thing run), else stops at its first failure, as Python runs a script. */
@@ -560,6 +649,8 @@ int main(void) {
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
         cmocka_unit_test(test_sessions_keep_their_print_options),
+        cmocka_unit_test(test_sessions_keep_their_language),
+        cmocka_unit_test(test_sessions_keep_their_write_folder),
         cmocka_unit_test(test_comparison_depth_per_interpreter),
         cmocka_unit_test(test_session_feed),
         cmocka_unit_test(test_tensor_errors_stay_in_their_session),
