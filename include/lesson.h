@@ -131,13 +131,13 @@ LessonTaking *lesson_take_begin(Interp *I, const LessonQuestion *q, const Lesson
                                 const LessonSources *src);
 LessonGrade lesson_take_end(LessonTaking *t, RunStatus rs, StrBuf *fb);
 
-/* attn notebook N: lesson `which` (as lesson_find takes it) in the chosen language as an nbformat 4 notebook on the
+/* attn notebook N: lesson `which` (as lesson_find takes it) in language lang as an nbformat 4 notebook on the
  * attn kernel, written to out (src/lesson/notebook.c). Returns the exit status (2: no such lesson, 1: a write
  * failed). */
 int lesson_notebook_write(I18nLang lang, const char *which, FILE *out);
 /* A notebook's question cell starts with the line "%%question LESSON STEP K --lang LL": question K (1-based) of
  * step STEP of lesson LESSON (a lesson's name, never a path), in language LL; words of any length, K a whole number
- * 1..9999. lesson_cell_open loads that lesson and finds the question; false with why (translated) in err.
+ * 1..9999. lesson_cell_open loads that lesson and finds the question; false with why in err (in lang, the kernel's).
  * lesson_cell_close frees what it loaded. */
 #define LESSON_CELL_MAGIC "%%question"
 typedef struct LessonCell {
@@ -145,7 +145,7 @@ typedef struct LessonCell {
     LessonQuestion *q;           /* in l */
     const LessonStep *step;      /* in l: the step q is in */
     int k;                       /* q is the step's question k (1-based) */
-    I18nLang lang;
+    I18nLang lang;               /* the notebook's language (--lang LL; English without one): the question's */
 } LessonCell;
 bool lesson_cell_open(I18nLang lang, const char *header, LessonCell *c, AttnError *err);
 void lesson_cell_close(LessonCell *c);

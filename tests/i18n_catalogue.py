@@ -20,9 +20,10 @@ def c_string(parts):
 
 
 def tr_calls(text):
-    """The msgids of TR(...) calls whose argument is made of string literals only."""
+    """The msgids of TR(lang, ...) calls whose message is made of string literals only (the language, an expression
+    with no comma and no string in it, comes first: TR(I->run.lang, "...")."""
     ids = []
-    for m in re.finditer(r'\bTR\(\s*((?:' + LITERAL + r'\s*)+)\)', text):
+    for m in re.finditer(r'\bTR\(\s*(?:[^,"]*?,\s*)?((?:' + LITERAL + r'\s*)+)\)', text):
         ids.append(c_string(m.group(1)))
     return ids
 

@@ -50,5 +50,5 @@ static const char *const en[MSG_COUNT] = {
     [MSG_SOUND_ANSWER_IS_EXPR] = "an expression with a value like the answer's",
 };
 
-/* The text in the chosen language (src/util/i18n_messages.c holds the translations, keyed by this English). */
+/* The text in lang (src/util/i18n_messages.c holds the translations, keyed by this English). */
 const char *lesson_msg(I18nLang lang, MsgId id) { return id >= 0 && id < MSG_COUNT && en[id] ? i18n_tr(lang, en[id]) : "?"; }
