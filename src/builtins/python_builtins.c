@@ -1613,11 +1613,10 @@ const Builtin *builtins_type_method(const Builtin *type, const char *name) {
 
 bool builtins_unbound_ok(Interp *I, const Builtin *m, const Args *a) {
     enum { NT = sizeof type_tables / sizeof type_tables[0] };
-    static const Builtin *ends[NT];                         /* where each table ends (its NULL entry), found once */
     for (size_t i = 0; i < NT; i++) {
-        const Builtin *t = type_tables[i].table;
-        if (!ends[i]) for (ends[i] = t; ends[i]->name; ends[i]++) {}
-        if (m < t || m >= ends[i]) continue;
+        const Builtin *t = type_tables[i].table, *end;     /* end: the table's NULL entry */
+        for (end = t; end->name; end++) {}
+        if (m < t || m >= end) continue;
         const Value *self = a->npos ? a->pos[0] : NULL;
         bool frozen_bad = self && self->kind == V_SET && self->u.set->frozen && builtins_set_method_changes(m);
         if (self && self->kind == type_tables[i].kind && !frozen_bad) return true;
