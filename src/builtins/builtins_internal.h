@@ -15,6 +15,12 @@ extern const char *const torch_names_torch[], *const torch_names_tensor[], *cons
 Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
 Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
+/* python_builtins.c: key(x) for min, max and sorting (a new reference; NULL with an error set), and dict_fill, the
+ * entries of src put into the dict d as dict(src) and d.update(src) do (false with Python's error). */
+Value *key_of(Interp *I, Value *key, Value *x);
+bool dict_fill(Interp *I, Value *d, Value *src);
+/* python_seq.c: the list l sorted in place by key(item), as list.sort and sorted (false with the error set). */
+bool sort_items(Interp *I, Value *l, Value *key, bool reverse);
 /* torch_math.c: the tensor x rounded half to even, to decimals places when dv (an int, or None) is given: what round(X, n)
  * and torch.round(X, decimals=n) compute (python_builtins.c binds their arguments). */
 Value *torch_round(Interp *I, Value *x, Value *dv);
