@@ -32,7 +32,7 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
  * valid_lens (B,) or (B, Q) or NULL). Like the book's code, the -1e6 goes into X itself when X.reshape(-1, K) is
  * a view. NULL with an error set. */
 Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
-/* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
+/* nn_linear.c: dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
 Tensor *attn_dropout_in(TenCtx *c, Rng *g, Value *drop, const Tensor *x);
 /* The dropout child of an attn module applied to x: attn's Dropout, the student's module, or none (a new tensor,
  * NULL with an error set). */
