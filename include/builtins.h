@@ -73,7 +73,7 @@ extern const Builtin bi_dict_fromkeys;                   /* dict.fromkeys(iterab
 extern const char *const tensor_method_aliases[];
 
 /* Tables contributed by each builtins file (NULL-name terminated). */
-extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_torch_sort[], bi_torch_only[], bi_torch_more[], bi_tensor_methods[],
-    bi_io[], bi_d2l[], bi_nn_module[], bi_nn_layers[], bi_help_table[], bi_d2l_attention[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_d2l_learnable[], bi_plot_table[], bi_timeit_table[], bi_nn_losses[], bi_nn_init[], bi_torch_data[], bi_torch_optim[], bi_autograd[], bi_autograd_methods[];
+extern const Builtin bi_python[], bi_torch_create[], bi_torch_math[], bi_torch_shape[], bi_torch_shape_methods[], bi_torch_sort[], bi_torch_only[], bi_torch_more[], bi_torch_index[], bi_torch_products[], bi_torch_functional[], bi_tensor_methods[],
+    bi_io[], bi_d2l[], bi_nn_module[], bi_nn_layers[], bi_nn_multihead[], bi_help_table[], bi_d2l_attention[], bi_nn_linear[], bi_d2l_positional[], bi_d2l_complexity[], bi_d2l_relative[], bi_d2l_after[], bi_d2l_learnable[], bi_plot_table[], bi_timeit_table[], bi_nn_losses[], bi_nn_init[], bi_torch_data[], bi_torch_optim[], bi_autograd[], bi_autograd_methods[];
 extern const Builtin bi_math_module[];                   /* math.sqrt ...: only through the module math */
 #endif

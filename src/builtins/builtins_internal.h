@@ -11,10 +11,16 @@ bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 extern const Builtin torch_size_builtin;           /* what calling torch.Size does (torch_create.c) */
 extern const char *const torch_names_torch[], *const torch_names_tensor[], *const torch_names_functional[],
     *const torch_names_nn[], *const python_names_math[], *const python_names_random[], *const python_names_builtins[];
-/* torch_more.c: nonzero(X, as_tuple=True), a tuple of index vectors, one per dim (also torch.where(cond)). */
+/* torch_index.c: nonzero(X, as_tuple=True), a tuple of index vectors, one per dim (also torch.where(cond)). */
 Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
 Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
+/* python_builtins.c: key(x) for min, max and sorting (a new reference; NULL with an error set), and dict_fill, the
+ * entries of src put into the dict d as dict(src) and d.update(src) do (false with Python's error). */
+Value *key_of(Interp *I, Value *key, Value *x);
+bool dict_fill(Interp *I, Value *d, Value *src);
+/* python_seq.c: the list l sorted in place by key(item), as list.sort and sorted (false with the error set). */
+bool sort_items(Interp *I, Value *l, Value *key, bool reverse);
 /* torch_math.c: the tensor x rounded half to even, to decimals places when dv (an int, or None) is given: what round(X, n)
  * and torch.round(X, decimals=n) compute (python_builtins.c binds their arguments). */
 Value *torch_round(Interp *I, Value *x, Value *dv);
@@ -26,7 +32,7 @@ bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
  * valid_lens (B,) or (B, Q) or NULL). Like the book's code, the -1e6 goes into X itself when X.reshape(-1, K) is
  * a view. NULL with an error set. */
 Tensor *attn_masked_softmax(Interp *I, Tensor *X, const Tensor *valid_lens);
-/* Dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
+/* nn_linear.c: dropout with the rate of `drop` (a Dropout object or a number), in training mode only; a new tensor. */
 Tensor *attn_dropout_in(TenCtx *c, Rng *g, Value *drop, const Tensor *x);
 /* The dropout child of an attn module applied to x: attn's Dropout, the student's module, or none (a new tensor,
  * NULL with an error set). */

@@ -35,7 +35,7 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 }
 
 /* Every table of functions, in the order that decides which one a bare name means. */
-static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_decorators, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_d2l_learnable, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_optim, bi_torch_only};
+static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_decorators, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_torch_index, bi_torch_products, bi_torch_functional, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_nn_linear, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_d2l_learnable, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_multihead, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_optim, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
 static void builtins_init(void) {

@@ -1,0 +1,158 @@
+/* torch_index.c - torch's functions of index tensors: gather, scatter, scatter_add, index_select, index_fill,
+ * masked_select, nonzero, argwhere, take and count_nonzero, with PyTorch's shapes and messages. */
+#include "torch_more_internal.h"
+#include "ops.h"
+#include <string.h>
+
+/* ---- index tensors ---- */
+
+/* gather(input, dim, index) */
+static Value *bi_gather(Interp *I, Args *a) {
+    Value *p_[4];                               /* input, dim, index, sparse_grad */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    int64_t d;
+    Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim) ? ten_gather(x, (int)d, ix) : NULL;
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* scatter(input, dim, index, src or value, reduce=None) (tag 0); scatter_add(input, dim, index, src) (tag 1). */
+static Value *bi_scatter(Interp *I, Args *a) {
+    Value *p_[6];                               /* input, dim, index, src, value, reduce */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    Tensor *t1, *t2, *t3 = NULL, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    int64_t d;
+    Value *sv = p_[3], *rv = p_[5];
+    if (!sv) sv = p_[4];
+    int reduce = a->fn->tag == 1 ? 1 : 0;
+    Tensor *r = NULL;
+    if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
+        if (!sv) rt_error(I, "%s() needs src (a tensor) or value (a number)", a->fname);
+        else if (rv && rv->kind != V_NONE && (rv->kind != V_STR || (strcmp(rv->u.str.s, "add") && strcmp(rv->u.str.s, "multiply"))))
+            rt_error(I, "reduce argument must be either add or multiply.");
+        else {
+            if (rv && rv->kind == V_STR) reduce = strcmp(rv->u.str.s, "add") ? 2 : 1;
+            Tensor *src = val_is_number(sv) ? (t3 = ops_number_tensor_in(I->run.ten, sv)) : arg_tensor(I, sv, "src", &t3);
+            if (src) r = ten_scatter(x, (int)d, ix, src, reduce);
+        }
+    }
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    ten_free(t3);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* index_select(input, dim, index) (tag 0), index_fill(input, dim, index, value) (tag 1). */
+static Value *bi_index_select(Interp *I, Args *a) {
+    Value *p_[4];                               /* input, dim, index (, value) */
+    if (!args_bind(I, a, p_, 4)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    int64_t d;
+    Tensor *r = NULL;
+    if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
+        if (a->fn->tag == 0) r = ten_index_select(x, (int)d, ix);
+        else {
+            Value *vv = p_[3];
+            Tensor *vt = NULL, *v = val_is_number(vv) ? (vt = ops_number_tensor_in(I->run.ten, vv)) : arg_tensor(I, vv, "value", &vt);
+            if (v) r = ten_index_fill(x, (int)d, ix, v);
+            ten_free(vt);
+        }
+    }
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    if (!r && !interp_failed(I) && a->fn->tag == 0) return rt_tensor_index_error(I);     /* PyTorch's IndexError */
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+static Value *bi_masked_select(Interp *I, Args *a) {
+    Value *p_[2];                               /* input, mask */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *m = x ? tensor_at(I, a, 1, "mask", &t2) : NULL;
+    Tensor *r = m ? ten_masked_select(x, m) : NULL;
+    ten_free(t1);
+    if (m) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* The columns of nonzero(X) as a tuple of 1-D tensors (as_tuple=True, and torch.where(cond)). */
+Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
+    Tensor *nz = ten_nonzero(x);
+    if (!nz) return rt_tensor_error(I);
+    int nd = x->ndim ? x->ndim : 1;
+    Tensor *cols[TEN_MAX_DIMS];
+    for (int d = 0; d < nd; d++) {
+        Tensor *c = x->ndim ? ten_select(nz, 1, d) : ten_new_in(I->run.ten, DT_I64, 1, (int64_t[]){nz->shape[0]});
+        cols[d] = c ? ten_copy(c) : NULL;
+        ten_free(c);
+        if (!cols[d]) { for (int j = 0; j < d; j++) ten_free(cols[j]); ten_free(nz); return rt_tensor_error(I); }
+    }
+    ten_free(nz);
+    return tuple_of(cols, nd);
+}
+
+/* nonzero(X, as_tuple=False) (tag 0), argwhere(X) (tag 1) */
+static Value *bi_nonzero(Interp *I, Args *a) {
+    Value *p_[2] = {NULL, NULL};                /* input, as_tuple (argwhere: input only) */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    bool as_tuple = false;
+    if (!x || (p_[1] && p_[1]->kind != V_NONE && !arg_bool(I, p_[1], "as_tuple", &as_tuple))) { ten_free(t1); return NULL; }
+    Value *r = as_tuple ? torch_nonzero_tuple(I, x) : done(I, ten_nonzero(x));
+    ten_free(t1);
+    return r;
+}
+
+static Value *bi_take(Interp *I, Args *a) {
+    Value *p_[2];                               /* input, index */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 1, "index", &t2) : NULL;
+    Tensor *r = ix ? ten_take(x, ix) : NULL;
+    ten_free(t1);
+    if (ix) ten_free(t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+}
+
+/* Reduces X over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
+Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep) {
+    int ds[TEN_MAX_DIMS];
+    for (int i = 0; i < nd; i++) {
+        ds[i] = norm_dim64_in(c, dims[i], x->ndim);
+        if (ds[i] < 0) return NULL;
+        for (int j = 0; j < i; j++)
+            if (ds[j] == ds[i]) { ten_fail_in(c, "dim %d appears multiple times in the list of dims", ds[i]); return NULL; }
+    }
+    for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (ds[j] > ds[i]) { int t = ds[i]; ds[i] = ds[j]; ds[j] = t; }
+    Tensor *cur = ten_alias(x);
+    for (int i = 0; i < nd && cur; i++) { Tensor *n = ten_reduce(op, cur, false, ds[i], keep); ten_free(cur); cur = n; }
+    return cur;
+}
+
+/* count_nonzero(X, dim=None) */
+static Value *bi_count_nonzero(Interp *I, Args *a) {
+    Value *p_[2];                               /* input, dim */
+    if (!args_bind(I, a, p_, 2)) return NULL;
+    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    int64_t dims[2 * TEN_MAX_DIMS];
+    int nd;
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd)) { ten_free(t1); return NULL; }
+    Tensor *z = ten_scalar_i_in(I->run.ten, 0), *ne = ten_binary(OP_NE, x, false, z, true);
+    Tensor *r = !ne ? NULL : nd ? reduce_dims(I->run.ten, RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
+    ten_free(z); ten_free(ne); ten_free(t1);
+    return done(I, r);
+}
+
+const Builtin bi_torch_index[] = {
+    {"gather", bi_gather, "torch.gather(input, dim, index, *, sparse_grad=False)", "Picks along dim at the positions in index: out[i][j] = input[i][index[i][j]] for dim=1.", "", 0, "torch"},
+    {"scatter", bi_scatter, "torch.scatter(input, dim, index, src=None, value=None, *, reduce=None)",
+     "A copy of input with src (or value=v) written at the positions index gives along dim (gather's opposite).", "", 0, "torch"},
+    {"scatter_add", bi_scatter, "torch.scatter_add(input, dim, index, src=None, value=None, *, reduce=None)", "As scatter, adding src into the positions.", "", 1, "torch"},
+    {"index_select", bi_index_select, "torch.index_select(input, dim, index)", "The slices at the positions in index (a vector) along dim.", "", 0, "torch"},
+    {"index_fill", bi_index_select, "torch.index_fill(input, dim, index, value)", "A copy with the slices at index along dim set to value.", "", 1, "torch"},
+    {"masked_select", bi_masked_select, "torch.masked_select(input, mask)", "The elements where mask is True, as a vector.", "", 0, "torch"},
+    {"nonzero", bi_nonzero, "torch.nonzero(input, *, as_tuple=False)", "The positions of the nonzero elements: one row (i, j, ...) each.", "", 0, "torch"},
+    {"argwhere", bi_nonzero, "torch.argwhere(input)", "Same as nonzero.", "", 1, "torch"},
+    {"take", bi_take, "torch.take(input, index)", "input.flatten()[index], shaped like index.", "", 0, "torch"},
+    {"count_nonzero", bi_count_nonzero, "torch.count_nonzero(input, dim=None)", "How many elements are not zero (along dim).", "", 0, "torch"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

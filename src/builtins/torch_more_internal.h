@@ -1,0 +1,22 @@
+/* torch_more_internal.h - the argument readers torch_more.c, torch_index.c, torch_products.c and torch_functional.c
+ * share (torch_shape.c and nn_layers.c have static helpers of the same names, so these stay out of
+ * builtins_internal.h). */
+#ifndef ATTN_TORCH_MORE_INTERNAL_H
+#define ATTN_TORCH_MORE_INTERNAL_H
+#include "builtins_internal.h"
+
+/* torch_more.c: t as a new tensor value, or NULL with the tensor library's error when t is NULL. */
+Value *done(Interp *I, Tensor *t);
+/* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
+Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp);
+/* Argument i (or keyword name) as an int, a float, a bool: dflt when absent or None; false with an error set. */
+bool int_at(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out);
+bool num_at(Interp *I, Args *a, int i, const char *name, double dflt, double *out);
+bool bool_at(Interp *I, Args *a, int i, const char *name, bool dflt, bool *out);
+/* Ints from an int or a tuple/list: n of them into out (at most TEN_MAX_DIMS). */
+bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n);
+/* A tuple of the n tensors ts (taken). */
+Value *tuple_of(Tensor **ts, int n);
+/* torch_index.c: X reduced over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
+Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep);
+#endif
