@@ -115,11 +115,11 @@ static void test_random_figures(void **state) {
             plot_script(f, &cv, "out.svg", &o);
             assert_non_null(strstr(sb_str(&o), heat ? "unset multiplot\n" : "plot "));
         } else if (k == 1 && !heat) {
-            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 140), 8 + (int)(rnd() % 100), 0, (ColourMode)(rnd() % 3), NULL, -1, -1, false};
+            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 140), 8 + (int)(rnd() % 100), 0, (ColourMode)(rnd() % 3), NULL, -1, -1, false, I18N_EN};
             plot_script(f, &cv, "", &o);
             assert_non_null(strstr(sb_str(&o), "plot "));
         } else if (heat) {
-            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 980), 6 + (int)(rnd() % 295), 0, (ColourMode)(rnd() % 3), NULL, -1, -1, false};
+            Canvas cv = {CV_DUMB, 21 + (int)(rnd() % 980), 6 + (int)(rnd() % 295), 0, (ColourMode)(rnd() % 3), NULL, -1, -1, false, I18N_EN};
             plot_text_heatmaps(f, &cv, &o);
             int lines, widest = widest_line(sb_str(&o), &lines);
             /* within the terminal whenever the panels can be one character wide each */
@@ -128,7 +128,7 @@ static void test_random_figures(void **state) {
                 fail_msg("figure %d: a line of %d columns in a terminal of %d (%lld x %lld panels of %lld x %lld)", it, widest, cv.width,
                          (long long)f->rows, (long long)f->cols, (long long)f->h, (long long)f->w);
         } else {
-            Canvas cv = {CV_SIXEL, 0, 0, 30 + rnd() % 2000, COLOUR_TRUE, NULL, -1, -1, false};
+            Canvas cv = {CV_SIXEL, 0, 0, 30 + rnd() % 2000, COLOUR_TRUE, NULL, -1, -1, false, I18N_EN};
             cv.width = (int)lround(f->width_in * cv.ppi);
             cv.height = (int)lround(f->height_in * cv.ppi);
             plot_script(f, &cv, "/tmp/x.png", &o);
@@ -219,7 +219,7 @@ static void test_narrow_text_heatmap(void **state) {
     f->cmap = strdup("Blues_r");
     f->xlabel = strdup("日本語のラベルです日本語のラベルです");      /* 36 columns */
     f->ylabel = strdup("Queries and keys and values");
-    Canvas cv = {CV_DUMB, 21, 24, 0, COLOUR_NONE, NULL, -1, -1, false};
+    Canvas cv = {CV_DUMB, 21, 24, 0, COLOUR_NONE, NULL, -1, -1, false, I18N_EN};
     StrBuf o;
     sb_init(&o);
     plot_text_heatmaps(f, &cv, &o);
@@ -251,7 +251,7 @@ static void test_minus_sign(void **state) {
         {CV_DUMB, NULL, "C", false}, {CV_DUMB, NULL, "ja_JP.eucJP", false}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         setenv("LANG", cases[i].lang, 1);
-        Canvas cv = {cases[i].kind, 80, 24, 96, COLOUR_NONE, cases[i].window, -1, -1, false};
+        Canvas cv = {cases[i].kind, 80, 24, 96, COLOUR_NONE, cases[i].window, -1, -1, false, I18N_EN};
         StrBuf o;
         sb_init(&o);
         plot_script(f, &cv, "x", &o);
@@ -264,7 +264,7 @@ static void test_minus_sign(void **state) {
     v[0] = -1; v[1] = 0; v[2] = 0.5; v[3] = 1;
     plot_set_matrices(h, 1, 1, 2, 2, v);
     h->cmap = strdup("Blues");
-    Canvas tv = {CV_DUMB, 60, 24, 0, COLOUR_NONE, NULL, -1, -1, false};
+    Canvas tv = {CV_DUMB, 60, 24, 0, COLOUR_NONE, NULL, -1, -1, false, I18N_EN};
     for (int utf8 = 0; utf8 < 2; utf8++) {
         setenv("LANG", utf8 ? "C.UTF-8" : "C", 1);
         StrBuf o;
