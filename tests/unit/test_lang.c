@@ -494,6 +494,16 @@ static void test_builtin_modules(void **state) {
     char home[32];
     builtins_home(builtins_find("MultiHeadAttention"), home, sizeof home);
     assert_string_equal(home, "d2l");
+    /* a method alias resolves to torch's function through the alias table, never Python's sum; the missing-name
+     * message is written into the caller's buffer */
+    const Builtin *sum = builtins_find_method("sum");
+    assert_non_null(sum);
+    assert_string_equal(sum->module, "torch");
+    assert_ptr_equal(builtins_find_method("sum"), sum);
+    assert_null(builtins_find_method("no_such_method"));
+    char msg[128];
+    assert_ptr_equal(builtins_missing("torch.nn", "Conv2d", msg, sizeof msg), msg);
+    assert_string_equal(msg, "torch.nn.Conv2d is not in attn: type help to see what is");
 }
 
 /* args_bind (argspec.c) binds by the signature alone: positions and keywords to slots, *size's keyword, and Python's
