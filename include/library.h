@@ -81,4 +81,6 @@ extern const Builtin bi_classes[];
 /* The decorators among them (property, staticmethod, classmethod): declared by being in this table, which the
  * registry asks (builtins_is_decorator), never by their signature's text. NULL-name terminated. */
 extern const Builtin bi_decorators[];
+/* property's methods (getter, setter): Python's own, so their argument errors are CPython's. NULL-name terminated. */
+extern const Builtin bi_property_methods[];
 #endif

@@ -231,21 +231,25 @@ static bool dict_fill(Interp *I, Value *d, Value *src) {
     return !interp_failed(I);
 }
 
-/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's. */
-static Value *bi_dict(Interp *I, Args *a) {
-    /* by hand: dict takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
-    if (a->npos > 1) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos);
+/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's (a->npos at
+ * most 1: the callers counted, each in its words). */
+static Value *dict_from(Interp *I, Args *a) {
     Value *d = val_dict();
     if (a->npos == 1 && !dict_fill(I, d, a->pos[0])) { val_decref(d); return NULL; }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
 }
 
+static Value *bi_dict(Interp *I, Args *a) {
+    Value *p[1];                                 /* pairs; **kwargs: CPython counts only the positional ones */
+    return args_bind(I, a, p, 1) ? dict_from(I, a) : NULL;
+}
+
 /* collections.OrderedDict(pairs, key=value, ...): dict()'s entries in a dict that prints and compares as an
  * OrderedDict (what a module's state_dict() is). */
 static Value *bi_ordered_dict(Interp *I, Args *a) {
     if (a->npos > 1) return rt_raise(I, "TypeError", "expected at most 1 arguments, got %d", a->npos);   /* CPython's words, unnamed */
-    Value *d = bi_dict(I, a);
+    Value *d = dict_from(I, a);
     if (d) d->u.dict->ordered = true;
     return d;
 }
@@ -260,7 +264,7 @@ static Value *bi_defaultdict(Interp *I, Args *a) {
     if (a->npos > 2) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos - 1);   /* dict's count */
     Args rest = *a;
     if (a->npos) { rest.pos++; rest.npos--; }
-    Value *d = bi_dict(I, &rest);
+    Value *d = dict_from(I, &rest);
     if (!d) return NULL;
     d->u.dict->default_dict = true;
     d->u.dict->factory = f ? val_incref(f) : val_none();
@@ -1050,10 +1054,8 @@ static Value *str_replace(Interp *I, Args *a) {
  * strings (any of them): Python's, with CPython's tailmatch indices (start and end in characters, None for the ends,
  * negative from the end; end clamped to len(s), start not: "abc".startswith("", 4) is False). */
 static Value *str_startswith(Interp *I, Args *a) {
-    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
-    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
-    if (a->npos < 2 || a->npos > 4)
-        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
+    Value *slot[3];                              /* declared "s.startswith(prefix[, start[, end]])": PyArg_ParseTuple's words */
+    if (!args_bind_method(I, a, "str", slot, 3)) return NULL;
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
@@ -1155,10 +1157,8 @@ static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *t
 /* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
 static Value *str_search(Interp *I, Args *a) {
     enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
-    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
-    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
-    if (a->npos < 2 || a->npos > 4)
-        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
+    Value *p[3];                                 /* declared "s.find(sub[, start[, end]])": PyArg_ParseTuple's words */
+    if (!args_bind_method(I, a, "str", p, 3)) return NULL;
     const Value *s = a->pos[0], *sub = a->pos[1];
     if (sub->kind != V_STR) return rt_raise(I, "TypeError", "must be str, not %s", val_type_name(sub));
     size_t from, to, m = sub->u.str.len;
@@ -1334,8 +1334,8 @@ static Value *dict_setdefault(Interp *I, Args *a) {
 }
 
 static Value *dict_update(Interp *I, Args *a) {
-    /* by hand: update takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
-    if (a->npos > 2) return rt_raise(I, "TypeError", "update expected at most 1 argument, got %d", a->npos - 1);
+    Value *p[1];                                 /* other; **kwargs: CPython counts only the positional ones */
+    if (!args_bind_method(I, a, "dict", p, 1)) return NULL;
     if (a->npos == 2 && !dict_fill(I, a->pos[0], a->pos[1])) return NULL;
     for (int k = 0; k < a->nkw; k++) dict_set(a->pos[0]->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return val_none();
@@ -1661,17 +1661,17 @@ const Builtin bi_str_methods[] = {
     {"upper", str_case, "s.upper()", "Upper case.", "", 1, "s"},
     {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0, "s"},
     {"split", str_split, "s.split(sep=None)", "Splits into a list of strings.", "", 0, "s"},
-    {"find", str_search, "s.find(sub, start=None, end=None, /)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
-    {"rfind", str_search, "s.rfind(sub, start=None, end=None, /)", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
-    {"index", str_search, "s.index(sub, start=None, end=None, /)", "As s.find, but an error when sub is not there.", "", 2, "s"},
-    {"rindex", str_search, "s.rindex(sub, start=None, end=None, /)", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
-    {"count", str_search, "s.count(sub, start=None, end=None, /)", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
+    {"find", str_search, "s.find(sub[, start[, end]])", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
+    {"rfind", str_search, "s.rfind(sub[, start[, end]])", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
+    {"index", str_search, "s.index(sub[, start[, end]])", "As s.find, but an error when sub is not there.", "", 2, "s"},
+    {"rindex", str_search, "s.rindex(sub[, start[, end]])", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
+    {"count", str_search, "s.count(sub[, start[, end]])", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
     {"ljust", str_justify, "s.ljust(width, fillchar=' ', /)", "s followed by fillchar up to width characters.", "", 0, "s"},
     {"rjust", str_justify, "s.rjust(width, fillchar=' ', /)", "s after fillchar up to width characters.", "", 1, "s"},
     {"center", str_justify, "s.center(width, fillchar=' ', /)", "s centred in width characters.", "", 2, "s"},
     {"replace", str_replace, "s.replace(old, new, count=-1, /)", "Replaces every old by new.", "", 0, "s"},
-    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None, /)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
-    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None, /)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
+    {"startswith", str_startswith, "s.startswith(prefix[, start[, end]])", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
+    {"endswith", str_startswith, "s.endswith(suffix[, start[, end]])", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
     {"isdigit", str_predicate, "s.isdigit()", "True when s is not empty and every character is a digit.", "", 0, "s"},
     {"isalpha", str_predicate, "s.isalpha()", "True when s is not empty and every character is a letter (of any script).", "", 1, "s"},
     {"isalnum", str_predicate, "s.isalnum()", "True when s is not empty and every character is a letter or a number.", "", 2, "s"},
@@ -1704,7 +1704,7 @@ const Builtin bi_dict_methods[] = {
     {"pop", dict_pop, "d.pop(key, default=None, /)", "Removes key and returns its value (default when it is missing).", "", 0, "d"},
     {"popitem", dict_popitem, "d.popitem()", "Removes the last entry added and returns it as a (key, value) pair.", "", 0, "d"},
     {"setdefault", dict_setdefault, "d.setdefault(key, default=None, /)", "d[key], set to default first when it is missing.", "", 0, "d"},
-    {"update", dict_update, "d.update(other, key=value, ...)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0, "d"},
+    {"update", dict_update, "d.update(other=(), /, **kwargs)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0, "d"},
     {"copy", dict_copy_clear, "d.copy()", "A shallow copy of the dict.", "", 0, "d"},
     {"clear", dict_copy_clear, "d.clear()", "Removes every entry.", "", 1, "d"},
     {"get", dict_get_m, "d.get(key, default=None, /)", "The value for key, or default.", "", 0, "d"},
@@ -1742,7 +1742,7 @@ const Builtin bi_python[] = {
     {"defaultdict", bi_defaultdict, "collections.defaultdict(default_factory=None, pairs, key=value, ...)",
      "A dict where d[k] of a missing key stores and returns default_factory(): defaultdict(list), defaultdict(int).",
      "", 0, "collections"},
-    {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
+    {"dict", bi_dict, "dict(pairs=(), /, **kwargs)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
     {"set", bi_set, "set(iterable=(), /)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
     {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
@@ -1774,23 +1774,23 @@ const Builtin bi_python[] = {
     {"hex", bi_bin_hex, "hex(number, /)", "Hexadecimal text of an integer.", "", 1, ""},
     {"oct", bi_bin_hex, "oct(number, /)", "Octal text of an integer.", "", 2, ""},
     {"pow", bi_pow, "pow(base, exp, mod=None)", "base ** exp.", "", 0, ""},
-    {"BaseException", pyexc_construct, "BaseException(message)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
-    {"Exception", pyexc_construct, "Exception(message)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},
-    {"ArithmeticError", pyexc_construct, "ArithmeticError(message)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0, ""},
-    {"ZeroDivisionError", pyexc_construct, "ZeroDivisionError(message)", "Python's ZeroDivisionError: raise ZeroDivisionError('...') stops with it; except ZeroDivisionError: catches it (and its subclasses).", "", 0, ""},
-    {"LookupError", pyexc_construct, "LookupError(message)", "Python's LookupError: raise LookupError('...') stops with it; except LookupError: catches it (and its subclasses).", "", 0, ""},
-    {"KeyError", pyexc_construct, "KeyError(message)", "Python's KeyError: raise KeyError('...') stops with it; except KeyError: catches it (and its subclasses).", "", 0, ""},
-    {"IndexError", pyexc_construct, "IndexError(message)", "Python's IndexError: raise IndexError('...') stops with it; except IndexError: catches it (and its subclasses).", "", 0, ""},
-    {"ValueError", pyexc_construct, "ValueError(message)", "Python's ValueError: raise ValueError('...') stops with it; except ValueError: catches it (and its subclasses).", "", 0, ""},
-    {"TypeError", pyexc_construct, "TypeError(message)", "Python's TypeError: raise TypeError('...') stops with it; except TypeError: catches it (and its subclasses).", "", 0, ""},
-    {"RuntimeError", pyexc_construct, "RuntimeError(message)", "Python's RuntimeError: raise RuntimeError('...') stops with it; except RuntimeError: catches it (and its subclasses).", "", 0, ""},
-    {"OverflowError", pyexc_construct, "OverflowError(message)", "Python's OverflowError (an ArithmeticError): a result too large for a float, as math.exp(1000).", "", 0, ""},
-    {"RecursionError", pyexc_construct, "RecursionError(message)", "Python's RecursionError (a RuntimeError): a function that calls itself too deeply, or == nested too deep.", "", 0, ""},
-    {"NameError", pyexc_construct, "NameError(message)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0, ""},
-    {"NotImplementedError", pyexc_construct, "NotImplementedError(message)", "Python's NotImplementedError (a RuntimeError): a method a subclass must write, as d2l's Module.forward before it is defined.", "", 0, ""},
-    {"AssertionError", pyexc_construct, "AssertionError(message)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0, ""},
-    {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0, ""},
-    {"MemoryError", pyexc_construct, "MemoryError(message)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0, ""},
-    {"StopIteration", pyexc_construct, "StopIteration(value)", "Python's StopIteration: what a class's __next__ raises when its iterator is exhausted (for, list() and next() stop there); next(it) raises it at the end.", "", 0, ""},
+    {"BaseException", pyexc_construct, "BaseException(*args)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
+    {"Exception", pyexc_construct, "Exception(*args)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},
+    {"ArithmeticError", pyexc_construct, "ArithmeticError(*args)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0, ""},
+    {"ZeroDivisionError", pyexc_construct, "ZeroDivisionError(*args)", "Python's ZeroDivisionError: raise ZeroDivisionError('...') stops with it; except ZeroDivisionError: catches it (and its subclasses).", "", 0, ""},
+    {"LookupError", pyexc_construct, "LookupError(*args)", "Python's LookupError: raise LookupError('...') stops with it; except LookupError: catches it (and its subclasses).", "", 0, ""},
+    {"KeyError", pyexc_construct, "KeyError(*args)", "Python's KeyError: raise KeyError('...') stops with it; except KeyError: catches it (and its subclasses).", "", 0, ""},
+    {"IndexError", pyexc_construct, "IndexError(*args)", "Python's IndexError: raise IndexError('...') stops with it; except IndexError: catches it (and its subclasses).", "", 0, ""},
+    {"ValueError", pyexc_construct, "ValueError(*args)", "Python's ValueError: raise ValueError('...') stops with it; except ValueError: catches it (and its subclasses).", "", 0, ""},
+    {"TypeError", pyexc_construct, "TypeError(*args)", "Python's TypeError: raise TypeError('...') stops with it; except TypeError: catches it (and its subclasses).", "", 0, ""},
+    {"RuntimeError", pyexc_construct, "RuntimeError(*args)", "Python's RuntimeError: raise RuntimeError('...') stops with it; except RuntimeError: catches it (and its subclasses).", "", 0, ""},
+    {"OverflowError", pyexc_construct, "OverflowError(*args)", "Python's OverflowError (an ArithmeticError): a result too large for a float, as math.exp(1000).", "", 0, ""},
+    {"RecursionError", pyexc_construct, "RecursionError(*args)", "Python's RecursionError (a RuntimeError): a function that calls itself too deeply, or == nested too deep.", "", 0, ""},
+    {"NameError", pyexc_construct, "NameError(*args)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0, ""},
+    {"NotImplementedError", pyexc_construct, "NotImplementedError(*args)", "Python's NotImplementedError (a RuntimeError): a method a subclass must write, as d2l's Module.forward before it is defined.", "", 0, ""},
+    {"AssertionError", pyexc_construct, "AssertionError(*args)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0, ""},
+    {"AttributeError", pyexc_construct, "AttributeError(*args)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0, ""},
+    {"MemoryError", pyexc_construct, "MemoryError(*args)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0, ""},
+    {"StopIteration", pyexc_construct, "StopIteration(*args)", "Python's StopIteration: what a class's __next__ raises when its iterator is exhausted (for, list() and next() stop there); next(it) raises it at the end.", "", 0, ""},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0, ""},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -162,12 +162,14 @@ bool builtins_is_module(const char *name) {
 bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 
 /* Python's own functions, types and their methods: the entries of bi_python, bi_classes (the language's isinstance,
- * getattr ...), the str, list, dict, set and view methods, and dict.fromkeys. */
+ * getattr ...), Python's math module, property's methods, the str, list, dict, set and view methods, and dict.fromkeys. */
 static bool builtins_python_own(const Builtin *b) {
     if (b == &bi_dict_fromkeys) return true;
     for (const Builtin *t = bi_python; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_classes; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_decorators; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_math_module; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_property_methods; t->name; t++) if (b == t) return true;
     const Builtin *const methods[] = {bi_str_methods, bi_list_methods, bi_dict_methods, bi_set_methods, bi_view_methods};
     for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
         for (const Builtin *t = methods[k]; t->name; t++) if (b == t) return true;
@@ -240,9 +242,13 @@ static const char *d2l_alias_method(const char *name) {
 
 /* d2l.reduce_sum(x, *args, **kwargs) and the other method aliases: d2l.torch defines each as a lambda that calls
  * x's method (x.sum(*args, **kwargs)), so x may be anything that has the method, and anything else is Python's
- * AttributeError. The method's name is the alias's entry in d2l_aliases. */
+ * AttributeError ("<lambda>() missing 1 required positional argument: 'x'" without x). The method's name is the
+ * alias's entry in d2l_aliases. */
 static Value *bi_d2l_method_alias(Interp *I, Args *a) {
-    if (a->npos < 1) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'x'", a->fn->name);
+    Args la = *a;                                /* declared "d2l.NAME(x, *args, **kwargs)", named as d2l's lambda */
+    la.fname = "<lambda>";
+    Value *p[2];
+    if (!args_bind(I, &la, p, 2)) return NULL;
     const char *method = d2l_alias_method(a->fn->name);
     if (!method) return rt_error(I, "d2l.%s is not one of d2l.torch's method aliases", a->fn->name);
     Value *m = ops_getattr(I, a->pos[0], method);

@@ -47,6 +47,7 @@
  *  - anything else: a Python function's words. */
 #include "interp.h"
 #include "library.h"
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,9 @@ typedef struct Params {
     bool all_posonly;      /* every named parameter before `/` and no keyword-only one (or no parameter at all) */
     bool slash;            /* the form writes a `/` */
     bool receiver;         /* a tensor method's form, "X.view(*size)": a function's a->pos[0] is X, no parameter */
+    bool tuple_brackets;   /* "s.find(sub[, start[, end]])": optional parameters in brackets after a name, as Python's
+                            * help writes a C function parsed by PyArg_ParseTuple (its words: parsetuple_count) */
+    bool group;            /* "math.log(x, [base=math.e])": an optional group, Argument Clinic's (its words too) */
 } Params;
 
 /* A builtin's declaration: its forms and the wording of its errors. */
@@ -84,14 +88,18 @@ typedef struct Spec {
     bool python_own;       /* one of Python's own functions, types or methods (list.append): Library.python_own */
 } Spec;
 
-/* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
+/* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes, or
+ * the '[' of an optional part right after the parameter's name ("sub[, start[, end]]"). */
 static const char *param_end(const char *s) {
+    const char *start = s;
     int depth = 0;
     for (; *s; s++) {
         if (*s == '\'' || *s == '"') {
             char q = *s++;
             while (*s && *s != q) s++;
             if (!*s) return s;
+        } else if (*s == '[' && depth == 0 && s > start && (s[-1] == '_' || isalnum((unsigned char)s[-1]))) {
+            return s;                            /* "sub[, start]": the optional marker after a name, not a default */
         } else if (*s == '(' || *s == '[' || *s == '{') depth++;
         else if ((*s == ')' || *s == ']' || *s == '}') && depth-- == 0) return s;
         else if (*s == ',' && depth == 0) return s;
@@ -108,15 +116,22 @@ static const char *params_parse(const char *sig, Params *ps) {
     const char *s = strchr(sig, '(');
     while (s && s[1] == ')' && s[2] == '.') s = strchr(s + 2, '(');   /* a receiver that is a call: "d.keys().isdisjoint(" */
     if (!s) return NULL;
-    bool kwonly = false, slash_last = false, seen_any = false;
+    bool kwonly = false, slash_last = false, seen_any = false, optional = false;
     for (s++; *s && *s != ')'; seen_any = true) {
-        while (*s == ' ') s++;
+        while (*s == ' ' || *s == '[' || *s == ']' || (optional && *s == ',')) {
+            if (*s == '[') {                     /* "sub[, start": PyArg_ParseTuple's; ", [base": a Clinic group */
+                if (s[-1] == ' ' || s[-1] == '(') ps->group = true; else ps->tuple_brackets = true;
+                optional = true;
+            }
+            s++;
+        }
+        if (*s == ')') break;
         const char *end = param_end(s);
         int stars = 0;
         while (s[stars] == '*') stars++;
         const char *name = s + stars;
         int len = 0;
-        while (name + len < end && name[len] != '=' && name[len] != ':' && name[len] != ' ') len++;
+        while (name + len < end && name[len] != '=' && name[len] != ':' && name[len] != ' ' && name[len] != ']') len++;
         slash_last = false;
         if (stars == 0 && len == 1 && name[0] == '/') {
             for (int i = 0; i < ps->n; i++) ps->p[i].posonly = true;
@@ -128,7 +143,7 @@ static const char *params_parse(const char *sig, Params *ps) {
         } else if (len > 0) {
             if (ps->n == ARGS_MAX_PARAMS) return NULL;
             Param *p = &ps->p[ps->n];
-            *p = (Param){.name = name, .len = len, .has_default = memchr(name, '=', (size_t)(end - name)) != NULL,
+            *p = (Param){.name = name, .len = len, .has_default = optional || memchr(name, '=', (size_t)(end - name)) != NULL,
                          .posonly = false, .kwonly = kwonly && stars == 0, .varargs = stars == 1, .varkw = stars == 2};
             if (p->varargs) { ps->varargs = ps->n; kwonly = true; }
             if (p->varkw) ps->varkw = true;
@@ -143,7 +158,11 @@ static const char *params_parse(const char *sig, Params *ps) {
         s = *end == ',' ? end + 1 : end;
     }
     if (*s != ')') return NULL;
-    ps->all_posonly = !ps->varkw;                /* every parameter positional-only: len(obj, /), map(f, it, /, *its) */
+    if (optional)                                /* the bracketed forms are positional-only, as their C functions */
+        for (int i = 0; i < ps->n; i++) ps->p[i].posonly = !ps->p[i].varargs;
+    /* every parameter positional-only: len(obj, /), map(f, it, /, *its), dict(pairs=(), /, **kwargs) (its keywords
+     * pass, CPython counts the positional ones) */
+    ps->all_posonly = true;
     for (int i = 0; i < ps->n; i++) ps->all_posonly = ps->all_posonly && (ps->p[i].posonly || ps->p[i].varargs);
     ps->slash = slash_last;
     ps->receiver = !strncmp(sig, "X.", 2);
@@ -286,18 +305,27 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
 /* CPython's own check of a C function's arguments (the declaration's forms are all positional-only): keywords are
  * refused, then the count over all the forms. false with the TypeError raised when the arguments do not fit. */
 static bool cpython_check(Interp *I, const char *fname, const char *bare, const Spec *sp, int nforms, const Args *a) {
-    if (a->nkw) {
-        rt_raise(I, "TypeError", "%s() takes no keyword arguments", fname);
-        return false;
-    }
     int lo = ARGS_MAX_PARAMS, hi = 0;
+    bool varkw = false, brackets = false, group = false;
     for (int f = 0; f < nforms; f++) {
         if (sp->form[f].nrequired < lo) lo = sp->form[f].nrequired;
         if (sp->form[f].npositional > hi) hi = sp->form[f].npositional;
         if (sp->form[f].varargs >= 0) hi = INT32_MAX;
+        varkw = varkw || sp->form[f].varkw;
+        brackets = brackets || sp->form[f].tuple_brackets;
+        group = group || sp->form[f].group;
+    }
+    if (a->nkw && !varkw) {                      /* dict(pairs, /, **kwargs) takes them; a Clinic group names it bare */
+        rt_raise(I, "TypeError", "%s() takes no keyword arguments", group ? bare : fname);
+        return false;
     }
     if (a->npos >= lo && a->npos <= hi) return true;
-    if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash, list.append */
+    if (brackets)                                /* PyArg_ParseTuple's count, by the bare name: str.find */
+        rt_raise(I, "TypeError", "%s() takes %s %d argument%s (%d given)", bare, lo == hi ? "exactly" : a->npos < lo ? "at least" : "at most",
+                 a->npos < lo ? lo : hi, (a->npos < lo ? lo : hi) == 1 ? "" : "s", a->npos);
+    else if (group)                              /* Argument Clinic's optional group: "math.log requires 1 to 2 arguments" */
+        rt_raise(I, "TypeError", "%s requires %d to %d arguments", fname, lo, hi);
+    else if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash, list.append */
         rt_raise(I, "TypeError", "%s() takes exactly one argument (%d given)", fname, a->npos);
     else if (hi == 0)                            /* METH_NOARGS: list.copy */
         rt_raise(I, "TypeError", "%s() takes no arguments (%d given)", fname, a->npos);
@@ -431,13 +459,18 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         return -1;
     }
     char init[96];
-    if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
+    bool qualified = sp->python_own && !owner && !sp->is_class && !sp->is_type && a->fn->module && a->fn->module[0];
+    if (qualified) {   /* CPython names a C function of a module
+                                                                            * other than builtins with it: math.sqrt() */
+        snprintf(init, sizeof init, "%s.%s", a->fn->module, a->fn->name);
+        fname = init;
+    } else if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
         fname = init;
     }
     Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
                .is_type = sp->is_type, .x_first = !self_first};
-    if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner ? a->fn->name : fname, sp, nforms, a)) return -1;
+    if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner || qualified ? a->fn->name : fname, sp, nforms, a)) return -1;
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
     int last = nforms - 1;

@@ -515,6 +515,16 @@ static void test_args_bind(void **state) {
     for (int i = 0; i < n; i++)
         if (args_param_count(all[i]->signature) < 0 && !builtins_is_decorator(all[i]) && strchr(all[i]->signature, '('))
             fail_msg("%s: signature \"%s\" cannot be read", all[i]->name, all[i]->signature);
+    /* the bracketed optional parameters of Python's help (PyArg_ParseTuple's and Argument Clinic's groups) are read
+     * as parameters, a default list is not mistaken for one */
+    char name[16];
+    assert_int_equal(args_param_count("s.find(sub[, start[, end]])"), 3);
+    assert_true(args_param_name("s.find(sub[, start[, end]])", 2, name, sizeof name));
+    assert_string_equal(name, "end");
+    assert_int_equal(args_param_count("math.log(x, [base=math.e])"), 2);
+    assert_true(args_param_name("math.log(x, [base=math.e])", 1, name, sizeof name));
+    assert_string_equal(name, "base");
+    assert_int_equal(args_param_count("f(size=[1, 2], dim=0)"), 2);
     Session S;
     session_init(&S, "none");
     static const struct { const char *code, *error; } cases[] = {
