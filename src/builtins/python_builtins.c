@@ -671,10 +671,10 @@ static Value *bi_format(Interp *I, Args *a) {
 }
 
 static Value *bi_type(Interp *I, Args *a) {
-    /* by hand: CPython counts type()'s two forms as "1 or 3 arguments"; attn has only the first */
-    if (a->npos != 1 && a->npos != 3) return rt_raise(I, "TypeError", "type() takes 1 or 3 arguments");
-    if (a->nkw) return rt_raise(I, "TypeError", "type() takes no keyword arguments");
-    if (a->npos == 3) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
+    Value *p[3];                                 /* two forms: CPython's "type() takes 1 or 3 arguments" */
+    int form = args_bind_form(I, a, p, 3);
+    if (form < 0) return NULL;
+    if (form == 1) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
     Value *t = builtins_type_of(a->pos[0]);
     return t ? t : rt_error(I, "type(): too many kinds of values for attn to name");
 }
@@ -1765,7 +1765,7 @@ const Builtin bi_python[] = {
     {"format", bi_format, "format(value, format_spec='', /)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0, ""},
     {"dir", bi_dir, "dir() / dir(object, /)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
      "and methods (for a tensor, every method attn has), as x.<Tab> completes them.", "", 0, ""},
-    {"type", bi_type, "type(x)", "The class of x: type(1) is int, type(X) is torch.Tensor.", "", 0, ""},
+    {"type", bi_type, "type(x, /) / type(name, bases, dict, /)", "The class of x: type(1) is int, type(X) is torch.Tensor (attn has not the second form: write a class statement).", "", 0, ""},
     {"any", bi_any, "any(iterable, /)", "True if any item is true.", "", 0, ""},
     {"all", bi_all, "all(iterable, /)", "True if every item is true.", "", 0, ""},
     {"chr", bi_chr_ord, "chr(i, /)", "The character with code i.", "", 0, ""},

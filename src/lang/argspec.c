@@ -303,7 +303,8 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
 }
 
 /* CPython's own check of a C function's arguments (the declaration's forms are all positional-only): keywords are
- * refused, then the count over all the forms. false with the TypeError raised when the arguments do not fit. */
+ * refused, then the count over all the forms (a type of two forms of fixed counts counts first: "type() takes 1 or
+ * 3 arguments"). false with the TypeError raised when the arguments do not fit. */
 static bool cpython_check(Interp *I, const char *fname, const char *bare, const Spec *sp, int nforms, const Args *a) {
     int lo = ARGS_MAX_PARAMS, hi = 0;
     bool varkw = false, brackets = false, group = false;
@@ -314,6 +315,13 @@ static bool cpython_check(Interp *I, const char *fname, const char *bare, const 
         varkw = varkw || sp->form[f].varkw;
         brackets = brackets || sp->form[f].tuple_brackets;
         group = group || sp->form[f].group;
+    }
+    bool two_counts = nforms == 2 && sp->is_type;   /* type(object, /) / type(name, bases, dict, /): its count first */
+    for (int f = 0; f < nforms; f++)
+        two_counts = two_counts && sp->form[f].varargs < 0 && sp->form[f].nrequired == sp->form[f].npositional;
+    if (two_counts && a->npos != sp->form[0].npositional && a->npos != sp->form[1].npositional) {
+        rt_raise(I, "TypeError", "%s() takes %d or %d arguments", fname, sp->form[0].npositional, sp->form[1].npositional);
+        return false;
     }
     if (a->nkw && !varkw) {                      /* dict(pairs, /, **kwargs) takes them; a Clinic group names it bare */
         rt_raise(I, "TypeError", "%s() takes no keyword arguments", group ? bare : fname);
