@@ -4,7 +4,7 @@
  *
  *   signature -> form { " / " form }
  *   form      -> [receiver.][module.]name ( [param {, param}] )
- *   param     -> name [= default] | / | * | *name | **name
+ *   param     -> name [= default] | / | * | *name | **name | name[, param...] | [param...]
  *
  * A method's declaration is written on its receiver ("module.train(mode=True)") or as Python writes it, self first
  * ("d2l.DataModule.__init__(self, root='../data')"): a first parameter named self is the receiver, not a parameter.
@@ -16,6 +16,13 @@
  * `/` ends the positional-only parameters, `*` starts the keyword-only ones, `*name` takes the remaining positional
  * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
  * them with arg()). A default's text is not read: only whether there is one.
+ *
+ * Python's help writes some C functions with their optional parameters in brackets, and the declaration may too: a
+ * bracket right after a name, "s.find(sub[, start[, end]])", is PyArg_ParseTuple's (its words count by the bare name,
+ * "find() takes at least 1 argument (0 given)"); a bracketed group, "math.log(x, [base=math.e])", is Argument
+ * Clinic's optional group ("math.log requires 1 to 2 arguments"). Both are positional-only. A function of one of
+ * Python's own modules other than builtins is named with its module in CPython's words ("math.sqrt() takes exactly
+ * one argument (0 given)").
  *
  * A tensor method written with a lone `/`, "X.detach(/)", is one of PyTorch's C methods that takes nothing
  * (METH_NOARGS): bound by args_bind_method on "_TensorBase", it gets CPython's words, "_TensorBase.detach() takes no
@@ -467,9 +474,9 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         return -1;
     }
     char init[96];
-    bool qualified = sp->python_own && !owner && !sp->is_class && !sp->is_type && a->fn->module && a->fn->module[0];
-    if (qualified) {   /* CPython names a C function of a module
-                                                                            * other than builtins with it: math.sqrt() */
+    bool qualified = sp->python_own && !owner && !sp->is_class && !sp->is_type && !sp->form[0].receiver && a->fn->module
+                     && a->fn->module[0];
+    if (qualified) {                             /* a C function of a module other than builtins: math.sqrt() */
         snprintf(init, sizeof init, "%s.%s", a->fn->module, a->fn->name);
         fname = init;
     } else if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
