@@ -548,17 +548,18 @@ static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
     return ok;
 }
 
-/* sorted(iterable, key=None, reverse=False), Python's: a new sorted list. */
+/* sorted(iterable, /, *, key=None, reverse=False), Python's: a new sorted list. As CPython's, the positional
+ * argument is counted by sorted's declaration ("sorted expected 1 argument, got 0") and the keywords are bound by
+ * list.sort's, whose words name sort ("'foo' is an invalid keyword argument for sort()"). */
 static Value *bi_sorted(Interp *I, Args *a) {
-    /* checked by hand: CPython counts sorted's positional arguments in its own words and hands the keywords to
-     * list.sort, which names itself in the error ("'foo' is an invalid keyword argument for sort()") */
-    if (a->npos != 1) return rt_raise(I, "TypeError", "sorted expected 1 argument, got %d", a->npos);
-    Value *rev = NULL, *key = NULL;
-    for (int k = 0; k < a->nkw; k++) {
-        if (!strcmp(a->kwnames[k], "key")) key = a->kwvals[k];
-        else if (!strcmp(a->kwnames[k], "reverse")) rev = a->kwvals[k];
-        else return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for sort()", a->kwnames[k]);
-    }
+    Value *p[3];
+    Args pos = *a, kw = *a;
+    pos.nkw = 0;
+    kw.npos = 0;
+    const Builtin *sort = bi_list_methods;
+    while (strcmp(sort->name, "sort")) sort++;
+    if (!args_bind(I, &pos, p, 3) || !args_bind_call(I, &kw, sort, "list", p + 1, 2)) return NULL;
+    Value *key = p[1], *rev = p[2];
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     Value *l = ops_to_list(I, a->pos[0]);

@@ -446,6 +446,18 @@ static int error_form(const Spec *sp, int nforms, int npos) {
     return most;
 }
 
+/* Does CPython count this form's positional arguments first, in its own words (_PyArg_CheckPositional), before it
+ * parses the keyword-only ones? "sorted(iterable, /, *, key=None, reverse=False)": every positional parameter
+ * positional-only and required, and keyword-only ones after. */
+static bool counts_positional_first(const Params *ps) {
+    bool kwonly = false;
+    for (int i = 0; i < ps->n; i++) {
+        if (i < ps->npositional && !ps->p[i].posonly) return false;
+        kwonly = kwonly || ps->p[i].kwonly;
+    }
+    return kwonly && ps->npositional > 0 && ps->nrequired == ps->npositional && ps->varargs < 0;
+}
+
 /* The binding of every args_bind*: the first form only (all_forms false) or each in turn; owner: the class that
  * defines the method, NULL for a function; self_first: a->pos[0] is self, bound to no parameter. */
 static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first) {
@@ -486,6 +498,11 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
     Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
                .is_type = sp->is_type, .x_first = !self_first};
     if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner || qualified ? a->fn->name : fname, sp, nforms, a)) return -1;
+    if (sp->clinic && nforms == 1 && counts_positional_first(&sp->form[0]) && a->npos != sp->form[0].npositional) {
+        int n = sp->form[0].npositional;         /* "sorted expected 1 argument, got 0" */
+        rt_raise(I, "TypeError", "%s expected %d argument%s, got %d", owner ? a->fn->name : fname, n, n == 1 ? "" : "s", a->npos);
+        return -1;
+    }
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
     int last = nforms - 1;
