@@ -37,8 +37,9 @@ bool builtins_is_decorator(const Builtin *b);
 void builtins_home(const Builtin *b, char *out, size_t n);   /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
 /* Why a name of PyTorch's that attn does not have is missing: module "torch", "torch.nn", "torch.nn.functional"
  * or "Tensor" (methods). "torch.int32 is not in attn: ... (use torch.int64)", "torch.fft is not in attn: type help
- * to see what is"; NULL for a name PyTorch does not have either (a typo). The message lives in a static buffer. */
-const char *builtins_missing(const char *module, const char *name);
+ * to see what is"; NULL for a name PyTorch does not have either (a typo). The message is a
+ * constant or written into msg (cap bytes). */
+const char *builtins_missing(const char *module, const char *name, char *msg, size_t cap);
 /* Why a Python builtin attn leaves out on purpose (open, eval, input ...) is missing: what to use instead; NULL for
  * other names. */
 const char *builtins_refused(const char *name);

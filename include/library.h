@@ -31,8 +31,8 @@ typedef struct Library {
     /* Calls add(ctx, name) once for every name module_attr resolves in the module: dir(module). */
     void (*module_names)(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
     /* Why PyTorch's module.name is not in attn (module "torch", "torch.nn", "torch.nn.functional", "Tensor"), or
-     * NULL for a name PyTorch has not either. The text lives in a static buffer. */
-    const char *(*missing)(const char *module, const char *name);
+     * NULL for a name PyTorch has not either. The text is a constant or written into msg (cap bytes). */
+    const char *(*missing)(const char *module, const char *name, char *msg, size_t cap);
     /* Why a Python builtin attn leaves out on purpose (open, eval ...) is missing: what to use instead, or NULL. */
     const char *(*refused)(const char *name);
     /* calls */
@@ -63,6 +63,8 @@ typedef struct Library {
     /* methods of str, list, dict, set and nn.Module objects (NULL-name terminated), and dict.fromkeys */
     const Builtin *str_methods, *list_methods, *dict_methods, *set_methods, *view_methods, *module_methods;
     const Builtin *dict_fromkeys;
+    /* the library's own data, built when it opened (registry.c: its sorted name tables), or NULL */
+    const struct LibData *data;
 } Library;
 
 /* Opens lib into the language; the first call wins (the record is kept, not copied: it must live as long as the
@@ -70,6 +72,8 @@ typedef struct Library {
 void lib_open(const Library *lib);
 /* The opened libraries; aborts with a message when none were opened (a program that forgot builtins_open). */
 const Library *lib(void);
+/* The opened libraries, or NULL when none are open yet. */
+const Library *lib_opened(void);
 
 /* The language's own builtins (classes.c: super, isinstance, getattr, property ...), which the python library lists
  * among its functions. NULL-name terminated. */
@@ -77,4 +81,6 @@ extern const Builtin bi_classes[];
 /* The decorators among them (property, staticmethod, classmethod): declared by being in this table, which the
  * registry asks (builtins_is_decorator), never by their signature's text. NULL-name terminated. */
 extern const Builtin bi_decorators[];
+/* property's methods (getter, setter): Python's own, so their argument errors are CPython's. NULL-name terminated. */
+extern const Builtin bi_property_methods[];
 #endif

@@ -301,10 +301,14 @@ static void moded_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 }
 static const ObjClass ModedClass = {.name = "function", .call = moded_call, .repr = moded_repr};
 
+/* torch.no_grad()(func), what @torch.no_grad() above a def does: PyTorch's _DecoratorContextManager.__call__(self,
+ * func), with its words for a missing or extra argument. */
 static Value *mode_call(Interp *I, Value *self, Args *a) {
-    if (a->npos != 1 || a->nkw) return rt_error(I, "a grad mode decorates one function: @torch.no_grad() above a def");
+    static const Builtin decl = {"__call__", NULL, "grad_mode.__call__(func)", "", "", 0, NULL};
+    Value *func;
+    if (!args_bind_call(I, a, &decl, "_DecoratorContextManager", &func, 1)) return NULL;
     Value *w = val_object(&ModedClass);
-    val_attr_set(w, "fn", val_incref(a->pos[0]));
+    val_attr_set(w, "fn", val_incref(func));
     val_attr_set(w, "mode", val_bool(attr_true(self, "mode")));
     return w;
 }

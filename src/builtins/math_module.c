@@ -66,14 +66,9 @@ static Value *math_pow(Interp *I, Args *a) {
 }
 
 static Value *bi_math(Interp *I, Args *a) {
-    int tag = a->fn->tag, want = tag == M_POW ? 2 : 1, most = tag == M_LOG ? 2 : want;
-    /* by hand: CPython names math's functions with their module ("math.sqrt()") and words log's count its own way */
-    if (a->nkw) return rt_raise(I, "TypeError", "math.%s() takes no keyword arguments", a->fn->name);
-    if (a->npos < want || a->npos > most) {
-        if (most == 1) return rt_raise(I, "TypeError", "math.%s() takes exactly one argument (%d given)", a->fn->name, a->npos);
-        if (tag == M_LOG) return rt_raise(I, "TypeError", "math.log requires 1 to 2 arguments");
-        return rt_raise(I, "TypeError", "%s expected %d arguments, got %d", a->fn->name, want, a->npos);
-    }
+    int tag = a->fn->tag;
+    Value *p[2];                                 /* x / x, base / x, y: CPython's words, module-qualified (argspec.c) */
+    if (!args_bind(I, a, p, 2)) return NULL;
     if (tag == M_LOG) return math_log(I, a);
     if (tag == M_POW) return math_pow(I, a);
     if (tag == M_FLOOR || tag == M_CEIL) return math_round(I, a->pos[0], tag == M_CEIL);
@@ -98,19 +93,19 @@ static Value *bi_math(Interp *I, Args *a) {
 #define MATH(name, tag, sig, help) {name, bi_math, "math." name sig, help, "", tag, "math"}
 /* Found only as math.NAME (builtins_module_attr): the bare names are torch's elementwise functions. */
 const Builtin bi_math_module[] = {
-    MATH("sqrt", M_SQRT, "(x)", "Python's math.sqrt: the square root of a number (or of a one-element tensor's value) as a float."),
-    MATH("exp", M_EXP, "(x)", "Python's math.exp: e to the power x, a float."),
-    MATH("log", M_LOG, "(x, base=e)", "Python's math.log: the natural logarithm of x, or its logarithm to base, a float."),
-    MATH("log2", M_LOG2, "(x)", "Python's math.log2: the base-2 logarithm of x, a float."),
-    MATH("log10", M_LOG10, "(x)", "Python's math.log10: the base-10 logarithm of x, a float."),
-    MATH("sin", M_SIN, "(x)", "Python's math.sin: the sine of x (radians), a float."),
-    MATH("cos", M_COS, "(x)", "Python's math.cos: the cosine of x (radians), a float."),
-    MATH("tan", M_TAN, "(x)", "Python's math.tan: the tangent of x (radians), a float."),
-    MATH("tanh", M_TANH, "(x)", "Python's math.tanh: the hyperbolic tangent of x, a float."),
-    MATH("asin", M_ASIN, "(x)", "Python's math.asin: the arc sine of x, in radians."),
-    MATH("acos", M_ACOS, "(x)", "Python's math.acos: the arc cosine of x, in radians."),
-    MATH("atan", M_ATAN, "(x)", "Python's math.atan: the arc tangent of x, in radians."),
-    MATH("floor", M_FLOOR, "(x)", "Python's math.floor: the largest integer <= x, an int."),
-    MATH("ceil", M_CEIL, "(x)", "Python's math.ceil: the smallest integer >= x, an int."),
-    MATH("pow", M_POW, "(x, y)", "Python's math.pow: x to the power y, as floats."),
+    MATH("sqrt", M_SQRT, "(x, /)", "Python's math.sqrt: the square root of a number (or of a one-element tensor's value) as a float."),
+    MATH("exp", M_EXP, "(x, /)", "Python's math.exp: e to the power x, a float."),
+    MATH("log", M_LOG, "(x, [base=math.e])", "Python's math.log: the natural logarithm of x, or its logarithm to base, a float."),
+    MATH("log2", M_LOG2, "(x, /)", "Python's math.log2: the base-2 logarithm of x, a float."),
+    MATH("log10", M_LOG10, "(x, /)", "Python's math.log10: the base-10 logarithm of x, a float."),
+    MATH("sin", M_SIN, "(x, /)", "Python's math.sin: the sine of x (radians), a float."),
+    MATH("cos", M_COS, "(x, /)", "Python's math.cos: the cosine of x (radians), a float."),
+    MATH("tan", M_TAN, "(x, /)", "Python's math.tan: the tangent of x (radians), a float."),
+    MATH("tanh", M_TANH, "(x, /)", "Python's math.tanh: the hyperbolic tangent of x, a float."),
+    MATH("asin", M_ASIN, "(x, /)", "Python's math.asin: the arc sine of x, in radians."),
+    MATH("acos", M_ACOS, "(x, /)", "Python's math.acos: the arc cosine of x, in radians."),
+    MATH("atan", M_ATAN, "(x, /)", "Python's math.atan: the arc tangent of x, in radians."),
+    MATH("floor", M_FLOOR, "(x, /)", "Python's math.floor: the largest integer <= x, an int."),
+    MATH("ceil", M_CEIL, "(x, /)", "Python's math.ceil: the smallest integer >= x, an int."),
+    MATH("pow", M_POW, "(x, y, /)", "Python's math.pow: x to the power y, as floats."),
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

@@ -139,10 +139,11 @@ static Value *bi_relu_layer(Interp *I, Args *a) {
 
 /* nn.Tanh() and nn.Sigmoid(): no arguments (Module.__init__'s message for any, as PyTorch's). */
 static Value *bi_plain_activation(Interp *I, Args *a) {
-    /* by hand: PyTorch words it as Module.__init__'s (Tanh defines none), args_bind as Tanh.__init__'s */
-    if (a->nkw) return rt_raise(I, "TypeError", "Module.__init__() got an unexpected keyword argument '%s'", a->kwnames[0]);
-    if (a->npos)
-        return rt_raise(I, "TypeError", "Module.__init__() takes 1 positional argument but %d were given", a->npos + 1);
+    const Builtin *init = bi_module_methods;     /* bound by Module.__init__'s declaration: Tanh defines none */
+    while (strcmp(init->name, "__init__")) init++;
+    Args b = *a;
+    b.fname = NULL;
+    if (!args_bind_call(I, &b, init, "Module", NULL, 0)) return NULL;
     return new_layer(a->fn->tag ? &SigmoidClass : &TanhClass);
 }
 

@@ -229,21 +229,25 @@ bool dict_fill(Interp *I, Value *d, Value *src) {
     return !interp_failed(I);
 }
 
-/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's. */
-static Value *bi_dict(Interp *I, Args *a) {
-    /* by hand: dict takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
-    if (a->npos > 1) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos);
+/* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's (a->npos at
+ * most 1: the callers counted, each in its words). */
+static Value *dict_from(Interp *I, Args *a) {
     Value *d = val_dict();
     if (a->npos == 1 && !dict_fill(I, d, a->pos[0])) { val_decref(d); return NULL; }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
 }
 
+static Value *bi_dict(Interp *I, Args *a) {
+    Value *p[1];                                 /* pairs; **kwargs: CPython counts only the positional ones */
+    return args_bind(I, a, p, 1) ? dict_from(I, a) : NULL;
+}
+
 /* collections.OrderedDict(pairs, key=value, ...): dict()'s entries in a dict that prints and compares as an
  * OrderedDict (what a module's state_dict() is). */
 static Value *bi_ordered_dict(Interp *I, Args *a) {
     if (a->npos > 1) return rt_raise(I, "TypeError", "expected at most 1 arguments, got %d", a->npos);   /* CPython's words, unnamed */
-    Value *d = bi_dict(I, a);
+    Value *d = dict_from(I, a);
     if (d) d->u.dict->ordered = true;
     return d;
 }
@@ -258,7 +262,7 @@ static Value *bi_defaultdict(Interp *I, Args *a) {
     if (a->npos > 2) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos - 1);   /* dict's count */
     Args rest = *a;
     if (a->npos) { rest.pos++; rest.npos--; }
-    Value *d = bi_dict(I, &rest);
+    Value *d = dict_from(I, &rest);
     if (!d) return NULL;
     d->u.dict->default_dict = true;
     d->u.dict->factory = f ? val_incref(f) : val_none();
@@ -426,17 +430,18 @@ static Value *bi_round(Interp *I, Args *a) {
     return val_float(nearbyint(v->u.f / p) * p);
 }
 
-/* sorted(iterable, key=None, reverse=False), Python's: a new sorted list. */
+/* sorted(iterable, /, *, key=None, reverse=False), Python's: a new sorted list. As CPython's, the positional
+ * argument is counted by sorted's declaration ("sorted expected 1 argument, got 0") and the keywords are bound by
+ * list.sort's, whose words name sort ("'foo' is an invalid keyword argument for sort()"). */
 static Value *bi_sorted(Interp *I, Args *a) {
-    /* checked by hand: CPython counts sorted's positional arguments in its own words and hands the keywords to
-     * list.sort, which names itself in the error ("'foo' is an invalid keyword argument for sort()") */
-    if (a->npos != 1) return rt_raise(I, "TypeError", "sorted expected 1 argument, got %d", a->npos);
-    Value *rev = NULL, *key = NULL;
-    for (int k = 0; k < a->nkw; k++) {
-        if (!strcmp(a->kwnames[k], "key")) key = a->kwvals[k];
-        else if (!strcmp(a->kwnames[k], "reverse")) rev = a->kwvals[k];
-        else return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for sort()", a->kwnames[k]);
-    }
+    Value *p[3];
+    Args pos = *a, kw = *a;
+    pos.nkw = 0;
+    kw.npos = 0;
+    const Builtin *sort = bi_list_methods;
+    while (strcmp(sort->name, "sort")) sort++;
+    if (!args_bind(I, &pos, p, 3) || !args_bind_call(I, &kw, sort, "list", p + 1, 2)) return NULL;
+    Value *key = p[1], *rev = p[2];
     bool reverse = false;
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     Value *l = ops_to_list(I, a->pos[0]);
@@ -549,10 +554,10 @@ static Value *bi_format(Interp *I, Args *a) {
 }
 
 static Value *bi_type(Interp *I, Args *a) {
-    /* by hand: CPython counts type()'s two forms as "1 or 3 arguments"; attn has only the first */
-    if (a->npos != 1 && a->npos != 3) return rt_raise(I, "TypeError", "type() takes 1 or 3 arguments");
-    if (a->nkw) return rt_raise(I, "TypeError", "type() takes no keyword arguments");
-    if (a->npos == 3) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
+    Value *p[3];                                 /* two forms: CPython's "type() takes 1 or 3 arguments" */
+    int form = args_bind_form(I, a, p, 3);
+    if (form < 0) return NULL;
+    if (form == 1) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
     Value *t = builtins_type_of(a->pos[0]);
     return t ? t : rt_error(I, "type(): too many kinds of values for attn to name");
 }
@@ -690,7 +695,7 @@ const Builtin bi_python[] = {
     {"defaultdict", bi_defaultdict, "collections.defaultdict(default_factory=None, pairs, key=value, ...)",
      "A dict where d[k] of a missing key stores and returns default_factory(): defaultdict(list), defaultdict(int).",
      "", 0, "collections"},
-    {"dict", bi_dict, "dict(pairs, key=value, ...)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
+    {"dict", bi_dict, "dict(pairs=(), /, **kwargs)", "A dictionary: from (key, value) pairs such as zip(keys, values), another dict, or key=value.", "", 0, ""},
     {"set", bi_set, "set(iterable=(), /)", "A set of the items: each once, in no particular order ({1, 2} writes one; {} is an empty dict).", "", 0, ""},
     {"frozenset", bi_frozenset, "frozenset(iterable=(), /)", "A set that never changes: hashable, so it can be an element of a set or a dict key.", "", 0, ""},
     {"enumerate", bi_enumerate, "enumerate(iterable, start=0)", "An iterator of (index, item) pairs.", "", 0, ""},
@@ -713,7 +718,7 @@ const Builtin bi_python[] = {
     {"format", bi_format, "format(value, format_spec='', /)", "Formats a value with a spec such as '>03b' or '.4f'.", "", 0, ""},
     {"dir", bi_dir, "dir() / dir(object, /)", "dir(): the names you defined, sorted. dir(x): everything x offers, its attributes "
      "and methods (for a tensor, every method attn has), as x.<Tab> completes them.", "", 0, ""},
-    {"type", bi_type, "type(x)", "The class of x: type(1) is int, type(X) is torch.Tensor.", "", 0, ""},
+    {"type", bi_type, "type(x, /) / type(name, bases, dict, /)", "The class of x: type(1) is int, type(X) is torch.Tensor (attn has not the second form: write a class statement).", "", 0, ""},
     {"any", bi_any, "any(iterable, /)", "True if any item is true.", "", 0, ""},
     {"all", bi_all, "all(iterable, /)", "True if every item is true.", "", 0, ""},
     {"chr", bi_chr_ord, "chr(i, /)", "The character with code i.", "", 0, ""},
@@ -722,23 +727,23 @@ const Builtin bi_python[] = {
     {"hex", bi_bin_hex, "hex(number, /)", "Hexadecimal text of an integer.", "", 1, ""},
     {"oct", bi_bin_hex, "oct(number, /)", "Octal text of an integer.", "", 2, ""},
     {"pow", bi_pow, "pow(base, exp, mod=None)", "base ** exp.", "", 0, ""},
-    {"BaseException", pyexc_construct, "BaseException(message)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
-    {"Exception", pyexc_construct, "Exception(message)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},
-    {"ArithmeticError", pyexc_construct, "ArithmeticError(message)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0, ""},
-    {"ZeroDivisionError", pyexc_construct, "ZeroDivisionError(message)", "Python's ZeroDivisionError: raise ZeroDivisionError('...') stops with it; except ZeroDivisionError: catches it (and its subclasses).", "", 0, ""},
-    {"LookupError", pyexc_construct, "LookupError(message)", "Python's LookupError: raise LookupError('...') stops with it; except LookupError: catches it (and its subclasses).", "", 0, ""},
-    {"KeyError", pyexc_construct, "KeyError(message)", "Python's KeyError: raise KeyError('...') stops with it; except KeyError: catches it (and its subclasses).", "", 0, ""},
-    {"IndexError", pyexc_construct, "IndexError(message)", "Python's IndexError: raise IndexError('...') stops with it; except IndexError: catches it (and its subclasses).", "", 0, ""},
-    {"ValueError", pyexc_construct, "ValueError(message)", "Python's ValueError: raise ValueError('...') stops with it; except ValueError: catches it (and its subclasses).", "", 0, ""},
-    {"TypeError", pyexc_construct, "TypeError(message)", "Python's TypeError: raise TypeError('...') stops with it; except TypeError: catches it (and its subclasses).", "", 0, ""},
-    {"RuntimeError", pyexc_construct, "RuntimeError(message)", "Python's RuntimeError: raise RuntimeError('...') stops with it; except RuntimeError: catches it (and its subclasses).", "", 0, ""},
-    {"OverflowError", pyexc_construct, "OverflowError(message)", "Python's OverflowError (an ArithmeticError): a result too large for a float, as math.exp(1000).", "", 0, ""},
-    {"RecursionError", pyexc_construct, "RecursionError(message)", "Python's RecursionError (a RuntimeError): a function that calls itself too deeply, or == nested too deep.", "", 0, ""},
-    {"NameError", pyexc_construct, "NameError(message)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0, ""},
-    {"NotImplementedError", pyexc_construct, "NotImplementedError(message)", "Python's NotImplementedError (a RuntimeError): a method a subclass must write, as d2l's Module.forward before it is defined.", "", 0, ""},
-    {"AssertionError", pyexc_construct, "AssertionError(message)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0, ""},
-    {"AttributeError", pyexc_construct, "AttributeError(message)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0, ""},
-    {"MemoryError", pyexc_construct, "MemoryError(message)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0, ""},
-    {"StopIteration", pyexc_construct, "StopIteration(value)", "Python's StopIteration: what a class's __next__ raises when its iterator is exhausted (for, list() and next() stop there); next(it) raises it at the end.", "", 0, ""},
+    {"BaseException", pyexc_construct, "BaseException(*args)", "Python's BaseException: raise BaseException('...') stops with it; except BaseException: catches it (and its subclasses).", "", 0, ""},
+    {"Exception", pyexc_construct, "Exception(*args)", "Python's Exception: raise Exception('...') stops with it; except Exception: catches it (and its subclasses).", "", 0, ""},
+    {"ArithmeticError", pyexc_construct, "ArithmeticError(*args)", "Python's ArithmeticError: raise ArithmeticError('...') stops with it; except ArithmeticError: catches it (and its subclasses).", "", 0, ""},
+    {"ZeroDivisionError", pyexc_construct, "ZeroDivisionError(*args)", "Python's ZeroDivisionError: raise ZeroDivisionError('...') stops with it; except ZeroDivisionError: catches it (and its subclasses).", "", 0, ""},
+    {"LookupError", pyexc_construct, "LookupError(*args)", "Python's LookupError: raise LookupError('...') stops with it; except LookupError: catches it (and its subclasses).", "", 0, ""},
+    {"KeyError", pyexc_construct, "KeyError(*args)", "Python's KeyError: raise KeyError('...') stops with it; except KeyError: catches it (and its subclasses).", "", 0, ""},
+    {"IndexError", pyexc_construct, "IndexError(*args)", "Python's IndexError: raise IndexError('...') stops with it; except IndexError: catches it (and its subclasses).", "", 0, ""},
+    {"ValueError", pyexc_construct, "ValueError(*args)", "Python's ValueError: raise ValueError('...') stops with it; except ValueError: catches it (and its subclasses).", "", 0, ""},
+    {"TypeError", pyexc_construct, "TypeError(*args)", "Python's TypeError: raise TypeError('...') stops with it; except TypeError: catches it (and its subclasses).", "", 0, ""},
+    {"RuntimeError", pyexc_construct, "RuntimeError(*args)", "Python's RuntimeError: raise RuntimeError('...') stops with it; except RuntimeError: catches it (and its subclasses).", "", 0, ""},
+    {"OverflowError", pyexc_construct, "OverflowError(*args)", "Python's OverflowError (an ArithmeticError): a result too large for a float, as math.exp(1000).", "", 0, ""},
+    {"RecursionError", pyexc_construct, "RecursionError(*args)", "Python's RecursionError (a RuntimeError): a function that calls itself too deeply, or == nested too deep.", "", 0, ""},
+    {"NameError", pyexc_construct, "NameError(*args)", "Python's NameError: raise NameError('...') stops with it; except NameError: catches it (and its subclasses).", "", 0, ""},
+    {"NotImplementedError", pyexc_construct, "NotImplementedError(*args)", "Python's NotImplementedError (a RuntimeError): a method a subclass must write, as d2l's Module.forward before it is defined.", "", 0, ""},
+    {"AssertionError", pyexc_construct, "AssertionError(*args)", "Python's AssertionError: what a failed assert raises, and nn.MultiheadAttention(5, 2) (embed_dim not divisible by num_heads).", "", 0, ""},
+    {"AttributeError", pyexc_construct, "AttributeError(*args)", "Python's AttributeError: raise AttributeError('...') stops with it; except AttributeError: catches it (and its subclasses).", "", 0, ""},
+    {"MemoryError", pyexc_construct, "MemoryError(*args)", "Python's MemoryError: a value that would not fit in attn's memory limit (ATTN_MEMORY_LIMIT) or in the machine's memory; what was defined before is kept.", "", 0, ""},
+    {"StopIteration", pyexc_construct, "StopIteration(*args)", "Python's StopIteration: what a class's __next__ raises when its iterator is exhausted (for, list() and next() stop there); next(it) raises it at the end.", "", 0, ""},
     {"__assert__", bi_assert, "assert cond, message", "Stops with an error when cond is false.", "", 0, ""},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

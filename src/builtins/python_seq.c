@@ -253,8 +253,8 @@ static Value *dict_setdefault(Interp *I, Args *a) {
 }
 
 static Value *dict_update(Interp *I, Args *a) {
-    /* by hand: update takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
-    if (a->npos > 2) return rt_raise(I, "TypeError", "update expected at most 1 argument, got %d", a->npos - 1);
+    Value *p[1];                                 /* other; **kwargs: CPython counts only the positional ones */
+    if (!args_bind_method(I, a, "dict", p, 1)) return NULL;
     if (a->npos == 2 && !dict_fill(I, a->pos[0], a->pos[1])) return NULL;
     for (int k = 0; k < a->nkw; k++) dict_set(a->pos[0]->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return val_none();
@@ -579,7 +579,7 @@ const Builtin bi_dict_methods[] = {
     {"pop", dict_pop, "d.pop(key, default=None, /)", "Removes key and returns its value (default when it is missing).", "", 0, "d"},
     {"popitem", dict_popitem, "d.popitem()", "Removes the last entry added and returns it as a (key, value) pair.", "", 0, "d"},
     {"setdefault", dict_setdefault, "d.setdefault(key, default=None, /)", "d[key], set to default first when it is missing.", "", 0, "d"},
-    {"update", dict_update, "d.update(other, key=value, ...)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0, "d"},
+    {"update", dict_update, "d.update(other=(), /, **kwargs)", "Adds the entries of another dict, of (key, value) pairs, or key=value.", "", 0, "d"},
     {"copy", dict_copy_clear, "d.copy()", "A shallow copy of the dict.", "", 0, "d"},
     {"clear", dict_copy_clear, "d.clear()", "Removes every entry.", "", 1, "d"},
     {"get", dict_get_m, "d.get(key, default=None, /)", "The value for key, or default.", "", 0, "d"},

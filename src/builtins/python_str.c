@@ -300,10 +300,8 @@ static Value *str_replace(Interp *I, Args *a) {
  * strings (any of them): Python's, with CPython's tailmatch indices (start and end in characters, None for the ends,
  * negative from the end; end clamped to len(s), start not: "abc".startswith("", 4) is False). */
 static Value *str_startswith(Interp *I, Args *a) {
-    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
-    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
-    if (a->npos < 2 || a->npos > 4)
-        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
+    Value *slot[3];                              /* declared "s.startswith(prefix[, start[, end]])": PyArg_ParseTuple's words */
+    if (!args_bind_method(I, a, "str", slot, 3)) return NULL;
     const Value *s = a->pos[0], *p = a->pos[1];
     bool tuple = p->kind == V_TUPLE && !p->u.seq.is_size && !p->u.seq.named;
     if (p->kind != V_STR && !tuple)
@@ -405,10 +403,8 @@ static bool str_span(Interp *I, Args *a, const Value *s, size_t *from, size_t *t
 /* s.find(sub[, start[, end]]), rfind, index, rindex and count, Python's: places are characters, not bytes. */
 static Value *str_search(Interp *I, Args *a) {
     enum { FIND, RFIND, INDEX, RINDEX, COUNT } op = a->fn->tag;
-    /* CPython parses these with PyArg_ParseTuple: its own words, not Argument Clinic's */
-    if (a->nkw) return rt_raise(I, "TypeError", "str.%s() takes no keyword arguments", a->fname);
-    if (a->npos < 2 || a->npos > 4)
-        return rt_raise(I, "TypeError", "%s() takes at %s (%d given)", a->fname, a->npos < 2 ? "least 1 argument" : "most 3 arguments", a->npos - 1);
+    Value *p[3];                                 /* declared "s.find(sub[, start[, end]])": PyArg_ParseTuple's words */
+    if (!args_bind_method(I, a, "str", p, 3)) return NULL;
     const Value *s = a->pos[0], *sub = a->pos[1];
     if (sub->kind != V_STR) return rt_raise(I, "TypeError", "must be str, not %s", val_type_name(sub));
     size_t from, to, m = sub->u.str.len;
@@ -466,17 +462,17 @@ const Builtin bi_str_methods[] = {
     {"upper", str_case, "s.upper()", "Upper case.", "", 1, "s"},
     {"strip", str_strip, "s.strip()", "Without surrounding white space.", "", 0, "s"},
     {"split", str_split, "s.split(sep=None)", "Splits into a list of strings.", "", 0, "s"},
-    {"find", str_search, "s.find(sub, start=None, end=None, /)", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
-    {"rfind", str_search, "s.rfind(sub, start=None, end=None, /)", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
-    {"index", str_search, "s.index(sub, start=None, end=None, /)", "As s.find, but an error when sub is not there.", "", 2, "s"},
-    {"rindex", str_search, "s.rindex(sub, start=None, end=None, /)", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
-    {"count", str_search, "s.count(sub, start=None, end=None, /)", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
+    {"find", str_search, "s.find(sub[, start[, end]])", "The place of the first sub in s (in characters), -1 when there is none.", "", 0, "s"},
+    {"rfind", str_search, "s.rfind(sub[, start[, end]])", "The place of the last sub in s, -1 when there is none.", "", 1, "s"},
+    {"index", str_search, "s.index(sub[, start[, end]])", "As s.find, but an error when sub is not there.", "", 2, "s"},
+    {"rindex", str_search, "s.rindex(sub[, start[, end]])", "As s.rfind, but an error when sub is not there.", "", 3, "s"},
+    {"count", str_search, "s.count(sub[, start[, end]])", "How many times sub occurs in s, without overlaps.", "", 4, "s"},
     {"ljust", str_justify, "s.ljust(width, fillchar=' ', /)", "s followed by fillchar up to width characters.", "", 0, "s"},
     {"rjust", str_justify, "s.rjust(width, fillchar=' ', /)", "s after fillchar up to width characters.", "", 1, "s"},
     {"center", str_justify, "s.center(width, fillchar=' ', /)", "s centred in width characters.", "", 2, "s"},
     {"replace", str_replace, "s.replace(old, new, count=-1, /)", "Replaces every old by new.", "", 0, "s"},
-    {"startswith", str_startswith, "s.startswith(prefix, start=None, end=None, /)", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
-    {"endswith", str_startswith, "s.endswith(suffix, start=None, end=None, /)", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
+    {"startswith", str_startswith, "s.startswith(prefix[, start[, end]])", "True when s[start:end] starts with prefix (or with one of a tuple of prefixes).", "", 0, "s"},
+    {"endswith", str_startswith, "s.endswith(suffix[, start[, end]])", "True when s[start:end] ends with suffix (or with one of a tuple of suffixes).", "", 1, "s"},
     {"isdigit", str_predicate, "s.isdigit()", "True when s is not empty and every character is a digit.", "", 0, "s"},
     {"isalpha", str_predicate, "s.isalpha()", "True when s is not empty and every character is a letter (of any script).", "", 1, "s"},
     {"isalnum", str_predicate, "s.isalnum()", "True when s is not empty and every character is a letter or a number.", "", 2, "s"},

@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const Builtin **all_fns, **all_methods;
-static int n_fns, n_methods;
-
 typedef struct Entry { const Builtin *b; int order; } Entry;
 
 static int by_name(const void *a, const void *b) {
@@ -38,14 +35,58 @@ static void collect(const Builtin *const *tables, int ntables, const Builtin ***
 static const Builtin *const fn_tables[] = {bi_python, bi_classes, bi_decorators, bi_autograd, bi_nn_module, bi_torch_create, bi_torch_math, bi_torch_shape, bi_torch_sort, bi_torch_more, bi_torch_index, bi_torch_products, bi_torch_functional, bi_io, bi_d2l, bi_help_table, bi_d2l_attention, bi_nn_linear, bi_d2l_positional, bi_d2l_complexity, bi_d2l_relative, bi_d2l_after, bi_d2l_learnable, bi_plot_table, bi_timeit_table, bi_nn_layers, bi_nn_multihead, bi_nn_losses, bi_nn_init, bi_torch_data, bi_torch_optim, bi_torch_only};
 #define N_FN_TABLES (int)(sizeof fn_tables / sizeof *fn_tables)
 
-static void builtins_init(void) {
-    if (all_fns) return;
-    collect(fn_tables, N_FN_TABLES - 1, &all_fns, &n_fns);       /* bi_torch_only: never bare */
-    const Builtin *methods[] = {bi_autograd_methods, bi_tensor_methods, bi_torch_shape_methods};
-    collect(methods, 3, &all_methods, &n_methods);
+/* The name tables derived from the constant tables above, built once by builtins_open and kept in the Library
+ * record it opens (library.h: the record lives as long as the program), read-only after: no file-scope state here.
+ * fns: every bare-or-module function by name (bi_torch_only left out: never bare); methods: the Tensor methods;
+ * aliases: the torch function each of tensor_method_aliases names (X.sum() is torch.sum(X)), by name. */
+struct LibData {
+    const Builtin **fns, **methods, **aliases;
+    int n_fns, n_methods, n_aliases;
+};
+
+static const Builtin *homed(const char *home, const char *name);
+static const Builtin *find(const Builtin *const *tbl, int n, const char *name);
+
+/* The aliases' table: each name of tensor_method_aliases with the torch function it calls (torch's, never Python's
+ * sum: X.sum() is torch.sum(X)), else the bare function of that name; names with neither are left out. */
+static void collect_aliases(struct LibData *d) {
+    int cap = 0;
+    while (tensor_method_aliases[cap]) cap++;
+    Entry *all = xcalloc((size_t)(cap ? cap : 1), sizeof(Entry));
+    int k = 0;
+    for (int i = 0; i < cap; i++) {
+        const Builtin *t = homed("torch", tensor_method_aliases[i]);
+        if (!t) t = find(d->fns, d->n_fns, tensor_method_aliases[i]);
+        if (t && !strcmp(t->name, tensor_method_aliases[i])) { all[k] = (Entry){t, k}; k++; }
+    }
+    qsort(all, (size_t)k, sizeof(Entry), by_name);
+    d->aliases = xcalloc((size_t)(k ? k : 1), sizeof(Builtin *));
+    for (int i = 0; i < k; i++)
+        if (i == 0 || strcmp(all[i].b->name, all[i - 1].b->name) != 0) d->aliases[d->n_aliases++] = all[i].b;
+    free(all);
 }
 
-static const Builtin *find(const Builtin **tbl, int n, const char *name) {
+static struct LibData *libdata_new(void) {
+    struct LibData *d = xcalloc(1, sizeof *d);
+    collect(fn_tables, N_FN_TABLES - 1, &d->fns, &d->n_fns);      /* bi_torch_only: never bare */
+    const Builtin *methods[] = {bi_autograd_methods, bi_tensor_methods, bi_torch_shape_methods};
+    collect(methods, 3, &d->methods, &d->n_methods);
+    collect_aliases(d);
+    return d;
+}
+
+/* The opened record's tables (opening the libraries first when nothing is open: unit tests call builtins_all). */
+static const struct LibData *libdata(void) {
+    if (!lib_opened()) builtins_open();
+    const struct LibData *d = lib()->data;
+    if (!d) {
+        fputs("attn: internal error: another library than builtins_open's was opened\n", stderr);
+        abort();
+    }
+    return d;
+}
+
+static const Builtin *find(const Builtin *const *tbl, int n, const char *name) {
     int lo = 0, hi = n - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2, c = strcmp(tbl[mid]->name, name);
@@ -55,24 +96,17 @@ static const Builtin *find(const Builtin **tbl, int n, const char *name) {
     return NULL;
 }
 
-static const Builtin *homed(const char *home, const char *name);
+const Builtin *builtins_find(const char *name) { const struct LibData *d = libdata(); return find(d->fns, d->n_fns, name); }
 
-const Builtin *builtins_find(const char *name) { builtins_init(); return find(all_fns, n_fns, name); }
-
-/* X.name: a method of the tensor table, or a torch function that takes X first (X.sum(dim=1) is torch.sum(X, 1)). */
+/* X.name: a method of the tensor table, or a torch function that takes X first (X.sum(dim=1) is torch.sum(X, 1)):
+ * two binary searches. */
 const Builtin *builtins_find_method(const char *name) {
-    builtins_init();
-    const Builtin *m = find(all_methods, n_methods, name);
-    if (m) return m;
-    for (int i = 0; tensor_method_aliases[i]; i++)
-        if (!strcmp(tensor_method_aliases[i], name)) {
-            const Builtin *t = homed("torch", name);          /* X.sum() is torch.sum(X), never Python's sum(X) */
-            return t ? t : builtins_find(name);
-        }
-    return NULL;
+    const struct LibData *d = libdata();
+    const Builtin *m = find(d->methods, d->n_methods, name);
+    return m ? m : find(d->aliases, d->n_aliases, name);
 }
-const Builtin *const *builtins_all(int *n) { builtins_init(); *n = n_fns; return all_fns; }
-const Builtin *const *builtins_all_methods(int *n) { builtins_init(); *n = n_methods; return all_methods; }
+const Builtin *const *builtins_all(int *n) { const struct LibData *d = libdata(); *n = d->n_fns; return d->fns; }
+const Builtin *const *builtins_all_methods(int *n) { const struct LibData *d = libdata(); *n = d->n_methods; return d->methods; }
 
 /* The modules attn has built in: the names a student types (import torch.nn.functional as F) and the module each
  * is (its name as Python prints it). The bare names (torch, nn, F, d2l, math) are there without an import. */
@@ -128,12 +162,14 @@ bool builtins_is_module(const char *name) {
 bool builtins_is_bare(const Builtin *b) { return !b->module || !b->module[0]; }
 
 /* Python's own functions, types and their methods: the entries of bi_python, bi_classes (the language's isinstance,
- * getattr ...), the str, list, dict, set and view methods, and dict.fromkeys. */
+ * getattr ...), Python's math module, property's methods, the str, list, dict, set and view methods, and dict.fromkeys. */
 static bool builtins_python_own(const Builtin *b) {
     if (b == &bi_dict_fromkeys) return true;
     for (const Builtin *t = bi_python; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_classes; t->name; t++) if (b == t) return true;
     for (const Builtin *t = bi_decorators; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_math_module; t->name; t++) if (b == t) return true;
+    for (const Builtin *t = bi_property_methods; t->name; t++) if (b == t) return true;
     const Builtin *const methods[] = {bi_str_methods, bi_list_methods, bi_dict_methods, bi_set_methods, bi_view_methods};
     for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
         for (const Builtin *t = methods[k]; t->name; t++) if (b == t) return true;
@@ -206,9 +242,13 @@ static const char *d2l_alias_method(const char *name) {
 
 /* d2l.reduce_sum(x, *args, **kwargs) and the other method aliases: d2l.torch defines each as a lambda that calls
  * x's method (x.sum(*args, **kwargs)), so x may be anything that has the method, and anything else is Python's
- * AttributeError. The method's name is the alias's entry in d2l_aliases. */
+ * AttributeError ("<lambda>() missing 1 required positional argument: 'x'" without x). The method's name is the
+ * alias's entry in d2l_aliases. */
 static Value *bi_d2l_method_alias(Interp *I, Args *a) {
-    if (a->npos < 1) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'x'", a->fn->name);
+    Args la = *a;                                /* declared "d2l.NAME(x, *args, **kwargs)", named as d2l's lambda */
+    la.fname = "<lambda>";
+    Value *p[2];
+    if (!args_bind(I, &la, p, 2)) return NULL;
     const char *method = d2l_alias_method(a->fn->name);
     if (!method) return rt_error(I, "d2l.%s is not one of d2l.torch's method aliases", a->fn->name);
     Value *m = ops_getattr(I, a->pos[0], method);
@@ -391,19 +431,18 @@ const char *builtins_refused(const char *name) {
     return NULL;
 }
 
-const char *builtins_missing(const char *module, const char *name) {
-    static char msg[256];
+const char *builtins_missing(const char *module, const char *name, char *msg, size_t cap) {
     bool d2l = !strcmp(module, "d2l");
     if (d2l && !strcmp(name, "int32")) module = "torch";             /* d2l.int32 = torch.int32 */
     if (!strcmp(module, "torch") && missing_dtype(name)) return missing_dtype(name);
     if (!strcmp(module, "random") && listed(python_names_random, name)) {
-        snprintf(msg, sizeof msg, "random.%s is Python's and not in attn: torch.manual_seed(0) seeds attn's random "
+        snprintf(msg, cap, "random.%s is Python's and not in attn: torch.manual_seed(0) seeds attn's random "
                  "numbers, torch.rand, torch.randn and torch.randint draw them", name);
         return msg;
     }
     if (!strcmp(module, "math") && listed(python_names_math, name)) {
-        if (homed("torch", name)) snprintf(msg, sizeof msg, "math.%s is not in attn: torch.%s works on tensors", name, name);
-        else snprintf(msg, sizeof msg, "math.%s is not in attn: type help to see what is", name);
+        if (homed("torch", name)) snprintf(msg, cap, "math.%s is not in attn: torch.%s works on tensors", name, name);
+        else snprintf(msg, cap, "math.%s is not in attn: type help to see what is", name);
         return msg;
     }
     const char *const *names = !strcmp(module, "torch") ? torch_names_torch
@@ -411,7 +450,7 @@ const char *builtins_missing(const char *module, const char *name) {
                              : !strcmp(module, "torch.nn.functional") ? torch_names_functional
                              : !strcmp(module, "torch.nn") ? torch_names_nn : NULL;
     if (!names || !listed(names, name)) return NULL;
-    snprintf(msg, sizeof msg, "%s.%s is not in attn: type help to see what is", module, name);
+    snprintf(msg, cap, "%s.%s is not in attn: type help to see what is", module, name);
     return msg;
 }
 
@@ -526,7 +565,12 @@ static const Library builtins_library = {
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
 
+/* Opens the record once: a copy of builtins_library that carries the name tables, built here (kept for the
+ * program's life, as lib_open keeps its record). */
 void builtins_open(void) {
-    builtins_init();
-    lib_open(&builtins_library);
+    if (lib_opened()) return;
+    Library *l = xcalloc(1, sizeof *l);
+    *l = builtins_library;
+    l->data = libdata_new();
+    lib_open(l);
 }

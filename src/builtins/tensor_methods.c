@@ -194,8 +194,11 @@ static Value *m_fill(Interp *I, Args *a) {
 }
 
 static Value *m_view_as(Interp *I, Args *a) {
-    if (a->npos < 2 || a->pos[1]->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
-    Tensor *o = a->pos[1]->u.t;
+    Value *other;                                /* "X.view_as(other)": PyTorch's words for a missing or extra one */
+    if (!args_bind(I, a, &other, 1)) return NULL;
+    if (other->kind != V_TENSOR)
+        return rt_raise(I, "TypeError", "%s(): argument 'other' (position 1) must be Tensor, not %s", a->fn->name, val_type_name(other));
+    Tensor *o = other->u.t;
     Tensor *r = a->fn->tag == 0 ? ten_view_shape(self(a), o->ndim, o->shape) : ten_expand(self(a), o->ndim, o->shape);
     return done(I, r);
 }
@@ -358,8 +361,8 @@ const Builtin bi_tensor_methods[] = {
     {"fill_", m_fill, "X.fill_(v)", "Sets every element of X to v, in place (through a view, in the tensor it views).", "", 0, "X"},
     {"zero_", m_fill, "X.zero_()", "Sets every element of X to 0, in place.", "", 1, "X"},
     {"copy_", m_fill, "X.copy_(src)", "Writes src (broadcast, cast to X's dtype) into X, in place.", "", 2, "X"},
-    {"view_as", m_view_as, "X.view_as(Y)", "X viewed with Y's shape (as X.view(Y.shape)).", "", 0, "X"},
-    {"expand_as", m_view_as, "X.expand_as(Y)", "X broadcast to Y's shape, as a view.", "", 1, "X"},
+    {"view_as", m_view_as, "X.view_as(other)", "X viewed with other's shape (as X.view(other.shape)).", "", 0, "X"},
+    {"expand_as", m_view_as, "X.expand_as(other)", "X broadcast to other's shape, as a view.", "", 1, "X"},
     {"element_size", m_element_size, "X.element_size()", "Bytes per element: 4 for float32, 8 for float64 and int64, 1 for bool.", "", 0, "X"},
     {"new_zeros", m_new, "X.new_zeros(*size, dtype=None, device=None, requires_grad=False)", "Zeros of X's dtype.", "", 0, "X"},
     {"new_ones", m_new, "X.new_ones(*size, dtype=None, device=None, requires_grad=False)", "Ones of X's dtype.", "", 1, "X"},

@@ -34,11 +34,10 @@ static Value *bi_tensor(Interp *I, Args *a) {
 /* torch.Size(iterable=(), /): a torch.Size of the ints (or one-element integer tensors) an iterable gives; what calling
  * the class torch.Size does (class_call through ClassInfo.make). */
 static Value *bi_size(Interp *I, Args *a) {
-    /* checked by hand: torch.Size is a tuple, and CPython words its arguments as tuple's, which args_bind says only
-     * for Python's own types */
-    if (a->nkw) return rt_raise(I, "TypeError", "tuple() takes no keyword arguments");
-    if (a->npos > 1) return rt_raise(I, "TypeError", "tuple expected at most 1 argument, got %d", a->npos);
-    Value *src = a->npos ? a->pos[0] : NULL;
+    Args b = *a;                                 /* torch.Size is a tuple: bound by tuple's declaration, its words */
+    b.fname = NULL;
+    Value *src;
+    if (!args_bind_call(I, &b, builtins_find("tuple"), NULL, &src, 1)) return NULL;
     if (!src) return val_size(NULL, 0);
     Value *l = ops_to_list(I, src);
     if (!l) return NULL;

@@ -6,8 +6,11 @@
 
 /* einsum(equation, *operands) or einsum(equation, [operands]) */
 static Value *bi_einsum(Interp *I, Args *a) {
-    if (a->nkw) return rt_error(I, "einsum() takes no keyword arguments");
-    if (a->npos < 2 || a->pos[0]->kind != V_STR) return rt_error(I, "einsum(equation, *operands), e.g. torch.einsum('ij,jk->ik', A, B)");
+    /* by hand: PyTorch's is def einsum(*args), which counts in its body (its ValueError) and takes no keyword */
+    if (a->nkw) return rt_raise(I, "TypeError", "einsum() got an unexpected keyword argument '%s'", a->kwnames[0]);
+    if (a->npos < 2)
+        return rt_raise(I, "ValueError", "einsum(): must specify the equation string and at least one operand, or at least one operand and its subscripts list");
+    if (a->pos[0]->kind != V_STR) return rt_error(I, "einsum(equation, *operands), e.g. torch.einsum('ij,jk->ik', A, B)");
     Value **items = a->pos + 1;
     int64_t n = a->npos - 1;
     if (n == 1 && (a->pos[1]->kind == V_LIST || a->pos[1]->kind == V_TUPLE)) { items = a->pos[1]->u.seq.items; n = a->pos[1]->u.seq.n; }

@@ -4,7 +4,7 @@
  *
  *   signature -> form { " / " form }
  *   form      -> [receiver.][module.]name ( [param {, param}] )
- *   param     -> name [= default] | / | * | *name | **name
+ *   param     -> name [= default] | / | * | *name | **name | name[, param...] | [param...]
  *
  * A method's declaration is written on its receiver ("module.train(mode=True)") or as Python writes it, self first
  * ("d2l.DataModule.__init__(self, root='../data')"): a first parameter named self is the receiver, not a parameter.
@@ -16,6 +16,13 @@
  * `/` ends the positional-only parameters, `*` starts the keyword-only ones, `*name` takes the remaining positional
  * arguments (and, as PyTorch's `size`, the keyword `name`), `**name` lets other keywords through (the body reads
  * them with arg()). A default's text is not read: only whether there is one.
+ *
+ * Python's help writes some C functions with their optional parameters in brackets, and the declaration may too: a
+ * bracket right after a name, "s.find(sub[, start[, end]])", is PyArg_ParseTuple's (its words count by the bare name,
+ * "find() takes at least 1 argument (0 given)"); a bracketed group, "math.log(x, [base=math.e])", is Argument
+ * Clinic's optional group ("math.log requires 1 to 2 arguments"). Both are positional-only. A function of one of
+ * Python's own modules other than builtins is named with its module in CPython's words ("math.sqrt() takes exactly
+ * one argument (0 given)").
  *
  * A tensor method written with a lone `/`, "X.detach(/)", is one of PyTorch's C methods that takes nothing
  * (METH_NOARGS): bound by args_bind_method on "_TensorBase", it gets CPython's words, "_TensorBase.detach() takes no
@@ -47,6 +54,7 @@
  *  - anything else: a Python function's words. */
 #include "interp.h"
 #include "library.h"
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +78,9 @@ typedef struct Params {
     bool all_posonly;      /* every named parameter before `/` and no keyword-only one (or no parameter at all) */
     bool slash;            /* the form writes a `/` */
     bool receiver;         /* a tensor method's form, "X.view(*size)": a function's a->pos[0] is X, no parameter */
+    bool tuple_brackets;   /* "s.find(sub[, start[, end]])": optional parameters in brackets after a name, as Python's
+                            * help writes a C function parsed by PyArg_ParseTuple (its words: parsetuple_count) */
+    bool group;            /* "math.log(x, [base=math.e])": an optional group, Argument Clinic's (its words too) */
 } Params;
 
 /* A builtin's declaration: its forms and the wording of its errors. */
@@ -84,14 +95,18 @@ typedef struct Spec {
     bool python_own;       /* one of Python's own functions, types or methods (list.append): Library.python_own */
 } Spec;
 
-/* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes. */
+/* The end of the parameter starting at s: the next comma or closing parenthesis outside brackets and quotes, or
+ * the '[' of an optional part right after the parameter's name ("sub[, start[, end]]"). */
 static const char *param_end(const char *s) {
+    const char *start = s;
     int depth = 0;
     for (; *s; s++) {
         if (*s == '\'' || *s == '"') {
             char q = *s++;
             while (*s && *s != q) s++;
             if (!*s) return s;
+        } else if (*s == '[' && depth == 0 && s > start && (s[-1] == '_' || isalnum((unsigned char)s[-1]))) {
+            return s;                            /* "sub[, start]": the optional marker after a name, not a default */
         } else if (*s == '(' || *s == '[' || *s == '{') depth++;
         else if ((*s == ')' || *s == ']' || *s == '}') && depth-- == 0) return s;
         else if (*s == ',' && depth == 0) return s;
@@ -108,15 +123,22 @@ static const char *params_parse(const char *sig, Params *ps) {
     const char *s = strchr(sig, '(');
     while (s && s[1] == ')' && s[2] == '.') s = strchr(s + 2, '(');   /* a receiver that is a call: "d.keys().isdisjoint(" */
     if (!s) return NULL;
-    bool kwonly = false, slash_last = false, seen_any = false;
+    bool kwonly = false, slash_last = false, seen_any = false, optional = false;
     for (s++; *s && *s != ')'; seen_any = true) {
-        while (*s == ' ') s++;
+        while (*s == ' ' || *s == '[' || *s == ']' || (optional && *s == ',')) {
+            if (*s == '[') {                     /* "sub[, start": PyArg_ParseTuple's; ", [base": a Clinic group */
+                if (s[-1] == ' ' || s[-1] == '(') ps->group = true; else ps->tuple_brackets = true;
+                optional = true;
+            }
+            s++;
+        }
+        if (*s == ')') break;
         const char *end = param_end(s);
         int stars = 0;
         while (s[stars] == '*') stars++;
         const char *name = s + stars;
         int len = 0;
-        while (name + len < end && name[len] != '=' && name[len] != ':' && name[len] != ' ') len++;
+        while (name + len < end && name[len] != '=' && name[len] != ':' && name[len] != ' ' && name[len] != ']') len++;
         slash_last = false;
         if (stars == 0 && len == 1 && name[0] == '/') {
             for (int i = 0; i < ps->n; i++) ps->p[i].posonly = true;
@@ -128,7 +150,7 @@ static const char *params_parse(const char *sig, Params *ps) {
         } else if (len > 0) {
             if (ps->n == ARGS_MAX_PARAMS) return NULL;
             Param *p = &ps->p[ps->n];
-            *p = (Param){.name = name, .len = len, .has_default = memchr(name, '=', (size_t)(end - name)) != NULL,
+            *p = (Param){.name = name, .len = len, .has_default = optional || memchr(name, '=', (size_t)(end - name)) != NULL,
                          .posonly = false, .kwonly = kwonly && stars == 0, .varargs = stars == 1, .varkw = stars == 2};
             if (p->varargs) { ps->varargs = ps->n; kwonly = true; }
             if (p->varkw) ps->varkw = true;
@@ -143,7 +165,11 @@ static const char *params_parse(const char *sig, Params *ps) {
         s = *end == ',' ? end + 1 : end;
     }
     if (*s != ')') return NULL;
-    ps->all_posonly = !ps->varkw;                /* every parameter positional-only: len(obj, /), map(f, it, /, *its) */
+    if (optional)                                /* the bracketed forms are positional-only, as their C functions */
+        for (int i = 0; i < ps->n; i++) ps->p[i].posonly = !ps->p[i].varargs;
+    /* every parameter positional-only: len(obj, /), map(f, it, /, *its), dict(pairs=(), /, **kwargs) (its keywords
+     * pass, CPython counts the positional ones) */
+    ps->all_posonly = true;
     for (int i = 0; i < ps->n; i++) ps->all_posonly = ps->all_posonly && (ps->p[i].posonly || ps->p[i].varargs);
     ps->slash = slash_last;
     ps->receiver = !strncmp(sig, "X.", 2);
@@ -284,20 +310,37 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
 }
 
 /* CPython's own check of a C function's arguments (the declaration's forms are all positional-only): keywords are
- * refused, then the count over all the forms. false with the TypeError raised when the arguments do not fit. */
+ * refused, then the count over all the forms (a type of two forms of fixed counts counts first: "type() takes 1 or
+ * 3 arguments"). false with the TypeError raised when the arguments do not fit. */
 static bool cpython_check(Interp *I, const char *fname, const char *bare, const Spec *sp, int nforms, const Args *a) {
-    if (a->nkw) {
-        rt_raise(I, "TypeError", "%s() takes no keyword arguments", fname);
-        return false;
-    }
     int lo = ARGS_MAX_PARAMS, hi = 0;
+    bool varkw = false, brackets = false, group = false;
     for (int f = 0; f < nforms; f++) {
         if (sp->form[f].nrequired < lo) lo = sp->form[f].nrequired;
         if (sp->form[f].npositional > hi) hi = sp->form[f].npositional;
         if (sp->form[f].varargs >= 0) hi = INT32_MAX;
+        varkw = varkw || sp->form[f].varkw;
+        brackets = brackets || sp->form[f].tuple_brackets;
+        group = group || sp->form[f].group;
+    }
+    bool two_counts = nforms == 2 && sp->is_type;   /* type(object, /) / type(name, bases, dict, /): its count first */
+    for (int f = 0; f < nforms; f++)
+        two_counts = two_counts && sp->form[f].varargs < 0 && sp->form[f].nrequired == sp->form[f].npositional;
+    if (two_counts && a->npos != sp->form[0].npositional && a->npos != sp->form[1].npositional) {
+        rt_raise(I, "TypeError", "%s() takes %d or %d arguments", fname, sp->form[0].npositional, sp->form[1].npositional);
+        return false;
+    }
+    if (a->nkw && !varkw) {                      /* dict(pairs, /, **kwargs) takes them; a Clinic group names it bare */
+        rt_raise(I, "TypeError", "%s() takes no keyword arguments", group ? bare : fname);
+        return false;
     }
     if (a->npos >= lo && a->npos <= hi) return true;
-    if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash, list.append */
+    if (brackets)                                /* PyArg_ParseTuple's count, by the bare name: str.find */
+        rt_raise(I, "TypeError", "%s() takes %s %d argument%s (%d given)", bare, lo == hi ? "exactly" : a->npos < lo ? "at least" : "at most",
+                 a->npos < lo ? lo : hi, (a->npos < lo ? lo : hi) == 1 ? "" : "s", a->npos);
+    else if (group)                              /* Argument Clinic's optional group: "math.log requires 1 to 2 arguments" */
+        rt_raise(I, "TypeError", "%s requires %d to %d arguments", fname, lo, hi);
+    else if (lo == 1 && hi == 1 && !sp->is_type)      /* METH_O: len, abs, repr, hash, list.append */
         rt_raise(I, "TypeError", "%s() takes exactly one argument (%d given)", fname, a->npos);
     else if (hi == 0)                            /* METH_NOARGS: list.copy */
         rt_raise(I, "TypeError", "%s() takes no arguments (%d given)", fname, a->npos);
@@ -403,6 +446,18 @@ static int error_form(const Spec *sp, int nforms, int npos) {
     return most;
 }
 
+/* Does CPython count this form's positional arguments first, in its own words (_PyArg_CheckPositional), before it
+ * parses the keyword-only ones? "sorted(iterable, /, *, key=None, reverse=False)": every positional parameter
+ * positional-only and required, and keyword-only ones after. */
+static bool counts_positional_first(const Params *ps) {
+    bool kwonly = false;
+    for (int i = 0; i < ps->n; i++) {
+        if (i < ps->npositional && !ps->p[i].posonly) return false;
+        kwonly = kwonly || ps->p[i].kwonly;
+    }
+    return kwonly && ps->npositional > 0 && ps->nrequired == ps->npositional && ps->varargs < 0;
+}
+
 /* The binding of every args_bind*: the first form only (all_forms false) or each in turn; owner: the class that
  * defines the method, NULL for a function; self_first: a->pos[0] is self, bound to no parameter. */
 static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first) {
@@ -431,13 +486,23 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         return -1;
     }
     char init[96];
-    if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
+    bool qualified = sp->python_own && !owner && !sp->is_class && !sp->is_type && !sp->form[0].receiver && a->fn->module
+                     && a->fn->module[0];
+    if (qualified) {                             /* a C function of a module other than builtins: math.sqrt() */
+        snprintf(init, sizeof init, "%s.%s", a->fn->module, a->fn->name);
+        fname = init;
+    } else if (sp->is_class && !owner) {                /* a class's parameters are its __init__'s: LayerNorm.__init__() */
         snprintf(init, sizeof init, "%s.__init__", a->fn->name);
         fname = init;
     }
     Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
                .is_type = sp->is_type, .x_first = !self_first};
-    if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner ? a->fn->name : fname, sp, nforms, a)) return -1;
+    if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner || qualified ? a->fn->name : fname, sp, nforms, a)) return -1;
+    if (sp->clinic && nforms == 1 && counts_positional_first(&sp->form[0]) && a->npos != sp->form[0].npositional) {
+        int n = sp->form[0].npositional;         /* "sorted expected 1 argument, got 0" */
+        rt_raise(I, "TypeError", "%s expected %d argument%s, got %d", owner ? a->fn->name : fname, n, n == 1 ? "" : "s", a->npos);
+        return -1;
+    }
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
     int last = nforms - 1;

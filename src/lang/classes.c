@@ -552,15 +552,16 @@ static Value *bi_property(Interp *I, Args *a) {
 
 /* @x.setter / @x.getter: a copy of the property with that function. */
 static Value *m_property_with(Interp *I, Args *a) {
-    if (a->npos != 2) return rt_error(I, "%s() takes one function", a->fn->name);
+    Value *f;                                    /* "prop.setter(f, /)": CPython's METH_O words, property.setter() */
+    if (!args_bind_method(I, a, "property", &f, 1)) return NULL;
     Value *p = a->pos[0];
     bool set = a->fn->tag == 1;
     return make_property(set ? val_attr_get(p, "fget") : a->pos[1], set ? a->pos[1] : val_attr_get(p, "fset"));
 }
 
-static const Builtin property_methods[] = {
-    {"getter", m_property_with, "prop.getter(f)", "The property with getter f.", "", 0, "prop"},
-    {"setter", m_property_with, "prop.setter(f)", "The property with setter f (@x.setter above def x(self, v)).", "", 1, "prop"},
+const Builtin bi_property_methods[] = {
+    {"getter", m_property_with, "prop.getter(f, /)", "The property with getter f.", "", 0, "prop"},
+    {"setter", m_property_with, "prop.setter(f, /)", "The property with setter f (@x.setter above def x(self, v)).", "", 1, "prop"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static void wrapper_repr(Interp *I, StrBuf *out, Value *w, int indent) {
@@ -568,7 +569,7 @@ static void wrapper_repr(Interp *I, StrBuf *out, Value *w, int indent) {
     sb_printf(out, "<%s object at %p>", w->u.obj.cls->name, (void *)w);
 }
 
-static const ObjClass PropertyClass = {.name = "property", .repr = wrapper_repr, .methods = property_methods};
+static const ObjClass PropertyClass = {.name = "property", .repr = wrapper_repr, .methods = bi_property_methods};
 static const ObjClass StaticMethodClass = {.name = "staticmethod", .repr = wrapper_repr};
 static const ObjClass ClassMethodClass = {.name = "classmethod", .repr = wrapper_repr};
 

@@ -18,7 +18,7 @@
 
 
 /* Gives the pending error the position of node n, unless a deeper node already gave one. */
-Value *at(Interp *I, Node *n) {
+Value *ev_at(Interp *I, Node *n) {
     if (n) interp_error_at(I, n->line, n->col);
     return NULL;
 }
@@ -49,7 +49,7 @@ Value *interp_lookup(Interp *I, const char *name) {
 
 void interp_set_global(Interp *I, const char *name, Value *v) { dict_set(&I->globals, name, v); }
 
-void set_name(Interp *I, const char *name, Value *v) {
+void ev_set_name(Interp *I, const char *name, Value *v) {
     if (I->scope) dict_set(I->scope->vars, name, v);
     else dict_set(&I->globals, name, v);
 }
@@ -84,7 +84,7 @@ void suggest_offer(void *ctx, const char *name) {
 }
 
 /* "name 'Q' is not defined" with the closest defined name, if one is close. */
-Value *name_error(Interp *I, const char *name) {
+Value *ev_name_error(Interp *I, const char *name) {
     if (!strcmp(name, "np") || !strcmp(name, "numpy"))
         return rt_raise(I, "NameError", "name '%s' is not defined (NumPy is not available in attn: use torch, e.g. torch.tensor, torch.arange)", name);
     const char *why = lib()->refused(name);
@@ -119,14 +119,14 @@ static Value *lookup_name(Interp *I, Node *n) {
         char home[32];
         lib()->home(b, home, sizeof home);
         rt_raise(I, "NameError", "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
-        return at(I, n);
+        return ev_at(I, n);
     }
     if (!strcmp(n->str, "NotImplemented")) return val_incref(&val_not_implemented);
     if (!strcmp(n->str, "object")) return val_incref(class_object());   /* class D(object), object.__setattr__(self, n, v) */
     Value *c = lib()->constant(n->str);
     if (c) return c;
-    name_error(I, n->str);
-    return at(I, n);
+    ev_name_error(I, n->str);
+    return ev_at(I, n);
 }
 
 /* ---- assignment ---- */
@@ -152,7 +152,7 @@ static int unpack(Interp *I, Node *target, Value *v) {
     Value *items = ops_is_iterable(v) ? unpack_items(I, v, star < 0 ? nt + 1 : -1) : NULL;
     if (!items) {
         if (!interp_failed(I)) rt_raise(I, "TypeError", "cannot unpack non-iterable %s object", val_type_name(v));   /* Python's words for a, b = 1 */
-        at(I, target);
+        ev_at(I, target);
         return -1;
     }
     int64_t n = items->u.seq.n;
@@ -161,7 +161,7 @@ static int unpack(Interp *I, Node *target, Value *v) {
         if (n > nt) rt_raise(I, "ValueError", "too many values to unpack (expected %d)", nt);     /* Python 3.11's words */
         else rt_raise(I, "ValueError", star >= 0 ? "not enough values to unpack (expected at least %d, got %lld)"
                                                  : "not enough values to unpack (expected %d, got %lld)", star >= 0 ? nt - 1 : nt, (long long)n);
-        at(I, target);
+        ev_at(I, target);
         return -1;
     }
     int rc = 0;
@@ -171,10 +171,10 @@ static int unpack(Interp *I, Node *target, Value *v) {
             int64_t cnt = n - (nt - 1);
             Value *rest = val_list(cnt);
             for (int64_t j = 0; j < cnt; j++) val_seq_set(rest, j, val_incref(items->u.seq.items[k++]));
-            rc = assign(I, target->kids[i]->kids[0], rest);
+            rc = ev_assign(I, target->kids[i]->kids[0], rest);
             val_decref(rest);
         } else {
-            rc = assign(I, target->kids[i], items->u.seq.items[k++]);
+            rc = ev_assign(I, target->kids[i], items->u.seq.items[k++]);
         }
     }
     val_decref(items);
@@ -182,32 +182,32 @@ static int unpack(Interp *I, Node *target, Value *v) {
 }
 
 /* Binds v (borrowed) to a target: a name, x.attr, x[index], or a tuple/list of targets. */
-int assign(Interp *I, Node *target, Value *v) {
+int ev_assign(Interp *I, Node *target, Value *v) {
     switch (target->kind) {
-    case N_NAME: set_name(I, target->str, val_incref(v)); return 0;
+    case N_NAME: ev_set_name(I, target->str, val_incref(v)); return 0;
     case N_TUPLE: case N_LIST: return unpack(I, target, v);
     case N_ATTR: {
-        Value *obj = eval(I, target->kids[0]);
+        Value *obj = ev_eval(I, target->kids[0]);
         if (!obj) return -1;
         int rc = ops_setattr(I, obj, target->str, v);
         val_decref(obj);
-        if (rc < 0) at(I, target);
+        if (rc < 0) ev_at(I, target);
         return rc;
     }
     case N_INDEX: {
-        Value *obj = eval(I, target->kids[0]);
+        Value *obj = ev_eval(I, target->kids[0]);
         if (!obj) return -1;
-        Value *ix = eval(I, target->kids[1]);
+        Value *ix = ev_eval(I, target->kids[1]);
         if (!ix) { val_decref(obj); return -1; }
         int rc = ops_set_index(I, obj, ix, v);
         val_decref(obj);
         val_decref(ix);
-        if (rc < 0) at(I, target);
+        if (rc < 0) ev_at(I, target);
         return rc;
     }
     default:
         rt_error(I, "cannot assign to this expression");
-        at(I, target);
+        ev_at(I, target);
         return -1;
     }
 }
@@ -219,15 +219,15 @@ static Value *eval_seq(Interp *I, Node *n, bool list) {
     for (int i = 0; i < n->nkids; i++) {
         Node *k = n->kids[i];
         if (k->kind == N_STAR) {
-            Value *src = eval(I, k->kids[0]);
+            Value *src = ev_eval(I, k->kids[0]);
             Value *items = src ? ops_to_list(I, src) : NULL;
             val_decref(src);
-            if (!items) { val_decref(r); return at(I, k); }
+            if (!items) { val_decref(r); return ev_at(I, k); }
             for (int64_t j = 0; j < items->u.seq.n; j++) val_list_append(r, val_incref(items->u.seq.items[j]));
             val_decref(items);
             continue;
         }
-        Value *v = eval(I, k);
+        Value *v = ev_eval(I, k);
         if (!v) { val_decref(r); return NULL; }
         val_list_append(r, v);
     }
@@ -237,52 +237,52 @@ static Value *eval_seq(Interp *I, Node *n, bool list) {
 /* [elt for t in it if c ...]: runs in its own scope, so the loop variable does not leak (as in Python 3). */
 static int comp_run(Interp *I, Node *lc, int clause, Value *out, int64_t *count) {
     if (clause == lc->nkids && lc->op == 'd') {        /* {key: value for ...} */
-        Value *k = eval(I, lc->kids[0]);
-        Value *v = k ? eval(I, lc->kids[1]) : NULL;
+        Value *k = ev_eval(I, lc->kids[0]);
+        Value *v = k ? ev_eval(I, lc->kids[1]) : NULL;
         int rc = v ? ops_set_index(I, out, k, v) : -1;
         val_decref(k);
         val_decref(v);
-        if (rc < 0) at(I, lc->kids[0]);
+        if (rc < 0) ev_at(I, lc->kids[0]);
         return rc < 0 ? -1 : 0;
     }
     if (clause == lc->nkids) {
-        Value *v = eval(I, lc->kids[0]);
+        Value *v = ev_eval(I, lc->kids[0]);
         if (!v) return -1;
         if (lc->op == 's') {                           /* {x for ...} */
             int rc = pyset_add(I, out, v);
             val_decref(v);
-            if (rc < 0) at(I, lc->kids[0]);
+            if (rc < 0) ev_at(I, lc->kids[0]);
             return rc;
         }
         val_list_append(out, v);
         return 0;
     }
     Node *cf = lc->kids[clause];
-    Value *src = eval(I, cf->kids[1]);
+    Value *src = ev_eval(I, cf->kids[1]);
     if (!src) return -1;
     Iter it;
     bool ok = ops_iter_begin(I, src, &it);
     val_decref(src);
-    if (!ok) { at(I, cf->kids[1]); return -1; }
+    if (!ok) { ev_at(I, cf->kids[1]); return -1; }
     Value *e;
     int rc = 0;
     while (rc == 0 && (e = ops_iter_next(&it))) {
         if (ten_interrupted) { rt_interrupt(I); rc = -1; val_decref(e); break; }
         if (++*count > I->max_loop_iterations) { rt_error(I, "the comprehension ran %lld iterations: stopped", I->max_loop_iterations); rc = -1; val_decref(e); break; }
-        if (((*count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { at(I, cf); rc = -1; val_decref(e); break; }
-        rc = assign(I, cf->kids[0], e);
+        if (((*count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { ev_at(I, cf); rc = -1; val_decref(e); break; }
+        rc = ev_assign(I, cf->kids[0], e);
         val_decref(e);
         bool pass = true;
         for (int i = 2; rc == 0 && pass && i < cf->nkids; i++) {
-            Value *c = eval(I, cf->kids[i]);
+            Value *c = ev_eval(I, cf->kids[i]);
             if (!c) { rc = -1; break; }
             const bool ok2 = interp_truth(I, c, &pass);      /* a student's __bool__/__len__ */
             val_decref(c);
-            if (!ok2) { at(I, cf->kids[i]); rc = -1; }
+            if (!ok2) { ev_at(I, cf->kids[i]); rc = -1; }
         }
         if (rc == 0 && pass) rc = comp_run(I, lc, clause + 1, out, count);
     }
-    if (rc == 0 && interp_failed(I)) { at(I, cf->kids[1]); rc = -1; }     /* the iterator failed */
+    if (rc == 0 && interp_failed(I)) { ev_at(I, cf->kids[1]); rc = -1; }     /* the iterator failed */
     ops_iter_end(&it);
     return rc;
 }
@@ -303,12 +303,12 @@ static bool folds_to_constant(const Node *n) {
 /* {**m} in a dict display: m's entries set into d in m's order (a later key replaces an earlier one, as in Python);
  * m must be a dict ("'int' object is not a mapping" otherwise). -1 with the error set and located at ds. */
 static int dict_merge_display(Interp *I, Value *d, Node *ds) {
-    Value *m = eval(I, ds->kids[0]);
-    if (!m) { at(I, ds); return -1; }
+    Value *m = ev_eval(I, ds->kids[0]);
+    if (!m) { ev_at(I, ds); return -1; }
     if (m->kind != V_DICT) {
         rt_raise(I, "TypeError", "'%s' object is not a mapping", val_type_name(m));
         val_decref(m);
-        at(I, ds);
+        ev_at(I, ds);
         return -1;
     }
     int rc = 0;
@@ -319,7 +319,7 @@ static int dict_merge_display(Interp *I, Value *d, Node *ds) {
         val_decref(v);
     }
     val_decref(m);
-    if (rc < 0) at(I, ds);
+    if (rc < 0) ev_at(I, ds);
     return rc < 0 ? -1 : 0;
 }
 
@@ -330,19 +330,19 @@ static Value *eval_set_display(Interp *I, Node *n) {
     Value *s = pyset_new();
     for (int i = 0; i < n->nkids; i++) {
         if (n->kids[i]->kind == N_STAR) {              /* {*it}: it's items added in order */
-            Value *src = eval(I, n->kids[i]->kids[0]);
+            Value *src = ev_eval(I, n->kids[i]->kids[0]);
             Value *items = src ? ops_to_list(I, src) : NULL;
             val_decref(src);
             int rc = items ? 0 : -1;
             for (int64_t j = 0; rc == 0 && j < items->u.seq.n; j++) rc = pyset_add(I, s, items->u.seq.items[j]);
             val_decref(items);
-            if (rc < 0) { val_decref(s); return at(I, n->kids[i]); }
+            if (rc < 0) { val_decref(s); return ev_at(I, n->kids[i]); }
             continue;
         }
-        Value *v = eval(I, n->kids[i]);
+        Value *v = ev_eval(I, n->kids[i]);
         int rc = v ? pyset_add(I, s, v) : -1;
         val_decref(v);
-        if (rc < 0) { val_decref(s); return at(I, n->kids[i]); }
+        if (rc < 0) { val_decref(s); return ev_at(I, n->kids[i]); }
     }
     bool folded = n->nkids > 2;
     for (int i = 0; folded && i < n->nkids; i++) folded = folds_to_constant(n->kids[i]);
@@ -374,11 +374,11 @@ static Value *eval_listcomp(Interp *I, Node *n) {
  * a copy of the expression and the enclosing functions' variables (make_function's closure). */
 static Value *eval_genexpr(Interp *I, Node *n) {
     Node *cf = n->kids[1];
-    Value *src = eval(I, cf->kids[1]);
+    Value *src = ev_eval(I, cf->kids[1]);
     if (!src) return NULL;
     Value *it = ops_iter(I, src);
     val_decref(src);
-    if (!it) return at(I, cf->kids[1]);
+    if (!it) return ev_at(I, cf->kids[1]);
     Node *lam = ast_new(N_LAMBDA, n->line, n->col);
     ast_add(lam, ast_new(N_TUPLE, n->line, n->col));     /* no parameters */
     ast_add(lam, n);
@@ -423,33 +423,33 @@ Value *interp_genexpr_next(Interp *I, Value *gen) {
         Node *cf = lc->kids[1 + level];
         Value *it = its->u.seq.items[level];
         if (it->kind == V_NONE) {                        /* an inner clause reached: its iterable evaluated now */
-            Value *src = eval(I, cf->kids[1]);
+            Value *src = ev_eval(I, cf->kids[1]);
             it = src ? ops_iter(I, src) : NULL;
             val_decref(src);
-            if (!it) { at(I, cf->kids[1]); failed = true; break; }
+            if (!it) { ev_at(I, cf->kids[1]); failed = true; break; }
             val_seq_set(its, level, it);
         }
         Value *e = ops_iterator_next(I, it);
         if (!e) {
-            if (interp_failed(I)) { at(I, cf->kids[1]); failed = true; break; }
+            if (interp_failed(I)) { ev_at(I, cf->kids[1]); failed = true; break; }
             val_seq_set(its, level, val_none());
             level--;
             continue;
         }
-        int rc = assign(I, cf->kids[0], e);
+        int rc = ev_assign(I, cf->kids[0], e);
         val_decref(e);
         bool pass = rc == 0;
         failed = rc < 0;
         for (int i = 2; pass && !failed && i < cf->nkids; i++) {
-            Value *c = eval(I, cf->kids[i]);
+            Value *c = ev_eval(I, cf->kids[i]);
             if (!c) { failed = true; break; }
             bool ok = interp_truth(I, c, &pass);      /* a student's __bool__/__len__ */
             val_decref(c);
-            if (!ok) { at(I, cf->kids[i]); failed = true; }
+            if (!ok) { ev_at(I, cf->kids[i]); failed = true; }
         }
         if (failed || !pass) continue;
         if (level + 1 < nclauses) { level++; continue; }
-        if (!(result = eval(I, lc->kids[0]))) failed = true;
+        if (!(result = ev_eval(I, lc->kids[0]))) failed = true;
         break;
     }
     if (failed && I->error.kind == ERR_ERROR && pyexc_matches(I->error.etype, "StopIteration")) {
@@ -484,7 +484,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
     for (int i = 0; i < n->nkids; i++) {
         Node *k = n->kids[i];
         if (k->kind == N_STR) { sb_putn(&b, k->str, k->slen); continue; }
-        Value *v = eval(I, k->kids[0]);
+        Value *v = ev_eval(I, k->kids[0]);
         if (!v) { sb_free(&b); return NULL; }
         const char *spec = k->str ? k->str : "";
         Value *dyn = NULL;                      /* a spec with {fields}: formatted first, as Python does */
@@ -512,7 +512,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
         }
         val_decref(dyn);
         val_decref(v);
-        if (!ok) { sb_free(&b); return at(I, k->kids[0]); }
+        if (!ok) { sb_free(&b); return ev_at(I, k->kids[0]); }
     }
     Value *r = val_strn(sb_str(&b), b.len);
     sb_free(&b);
@@ -531,9 +531,9 @@ static bool truth(Interp *I, Value *v, bool *out, bool hint) {
 
 bool interp_truth(Interp *I, Value *v, bool *out) { return truth(I, v, out, false); }
 
-bool truthy(Interp *I, Value *v, Node *where, bool *out) {
+bool ev_truthy(Interp *I, Value *v, Node *where, bool *out) {
     if (truth(I, v, out, true)) return true;
-    at(I, where);
+    ev_at(I, where);
     return false;
 }
 
@@ -541,10 +541,10 @@ bool truthy(Interp *I, Value *v, Node *where, bool *out) {
 /* The evaluator's count on the one depth counter (ast.h): each eval and exec of a node counts one level while it
  * runs, so nesting from the statement's tree and from calls into functions (whose bodies are trees too) together
  * stay within what the C stack holds. false with Python's RecursionError. */
-bool deeper(Interp *I, Node *n) {
+bool ev_deeper(Interp *I, Node *n) {
     if (I->depth >= INTERP_MAX_DEPTH) {
         rt_raise(I, "RecursionError", "maximum recursion depth exceeded (expressions and calls nested more than %d levels deep)", INTERP_MAX_DEPTH);
-        at(I, n);
+        ev_at(I, n);
         return false;
     }
     I->depth++;
@@ -553,8 +553,8 @@ bool deeper(Interp *I, Node *n) {
 
 static Value *eval_node(Interp *I, Node *n);
 
-Value *eval(Interp *I, Node *n) {
-    if (!deeper(I, n)) return NULL;
+Value *ev_eval(Interp *I, Node *n) {
+    if (!ev_deeper(I, n)) return NULL;
     Value *v = eval_node(I, n);
     I->depth--;
     return v;
@@ -585,12 +585,12 @@ static Value *eval_node(Interp *I, Node *n) {
                 return NULL;
             }
             if (n->kids[i]->kind == N_DSTAR) continue;
-            Value *k = eval(I, n->kids[i]);
-            Value *v = k ? eval(I, n->kids[i + 1]) : NULL;
+            Value *k = ev_eval(I, n->kids[i]);
+            Value *v = k ? ev_eval(I, n->kids[i + 1]) : NULL;
             int rc = v ? ops_set_index(I, d, k, v) : -1;
             val_decref(k);
             val_decref(v);
-            if (rc < 0) { val_decref(d); return at(I, n->kids[i]); }
+            if (rc < 0) { val_decref(d); return ev_at(I, n->kids[i]); }
         }
         return d;
     }
@@ -600,7 +600,7 @@ static Value *eval_node(Interp *I, Node *n) {
         Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
         for (int i = 0; i < 3; i++) {
             if (!n->kids[i]) { *parts[i] = val_none(); continue; }
-            *parts[i] = eval(I, n->kids[i]);
+            *parts[i] = ev_eval(I, n->kids[i]);
             if (!*parts[i]) {
                 for (int j = i + 1; j < 3; j++) *parts[j] = val_none();
                 *parts[i] = val_none();
@@ -611,52 +611,52 @@ static Value *eval_node(Interp *I, Node *n) {
         return s;
     }
     case N_UNARY: {
-        Value *a = eval(I, n->kids[0]);
+        Value *a = ev_eval(I, n->kids[0]);
         if (!a) return NULL;
         Value *r = ops_unary(I, n->op, a);
         val_decref(a);
-        return r ? r : at(I, n);
+        return r ? r : ev_at(I, n);
     }
     case N_NOT: {
-        Value *a = eval(I, n->kids[0]);
+        Value *a = ev_eval(I, n->kids[0]);
         if (!a) return NULL;
         if (a->kind == V_TENSOR && a->u.t->numel != 1) {
             val_decref(a);
             rt_raise(I, "RuntimeError", "Boolean value of Tensor with more than one value is ambiguous (for elementwise not, use ~X or torch.logical_not)");
-            return at(I, n);
+            return ev_at(I, n);
         }
         bool t;
-        bool ok = truthy(I, a, n, &t);
+        bool ok = ev_truthy(I, a, n, &t);
         val_decref(a);
         return ok ? val_bool(!t) : NULL;
     }
     case N_BINARY: {
-        Value *a = eval(I, n->kids[0]);
+        Value *a = ev_eval(I, n->kids[0]);
         if (!a) return NULL;
-        Value *b = eval(I, n->kids[1]);
+        Value *b = ev_eval(I, n->kids[1]);
         if (!b) { val_decref(a); return NULL; }
         Value *r = ops_binary(I, n->op, a, b);
         val_decref(a);
         val_decref(b);
-        return r ? r : at(I, n);
+        return r ? r : ev_at(I, n);
     }
     case N_COMPARE: {
-        Value *left = eval(I, n->kids[0]);
+        Value *left = ev_eval(I, n->kids[0]);
         if (!left) return NULL;
         Value *result = NULL;
         for (int i = 1; i < n->nkids; i++) {
             int op = (int)((n->ival >> (8 * (i - 1))) & 0xff);
-            Value *right = eval(I, n->kids[i]);
+            Value *right = ev_eval(I, n->kids[i]);
             if (!right) { val_decref(left); val_decref(result); return NULL; }
             Value *r = ops_compare(I, op, left, right);
             val_decref(left);
             left = right;
-            if (!r) { val_decref(left); val_decref(result); return at(I, n); }
+            if (!r) { val_decref(left); val_decref(result); return ev_at(I, n); }
             val_decref(result);
             result = r;
             if (i + 1 < n->nkids) {
                 bool t;
-                if (!truthy(I, r, n, &t)) { val_decref(left); val_decref(result); return NULL; }
+                if (!ev_truthy(I, r, n, &t)) { val_decref(left); val_decref(result); return NULL; }
                 if (!t) break;
             }
         }
@@ -664,53 +664,53 @@ static Value *eval_node(Interp *I, Node *n) {
         return result;
     }
     case N_AND: case N_OR: {
-        Value *a = eval(I, n->kids[0]);
+        Value *a = ev_eval(I, n->kids[0]);
         if (!a) return NULL;
         bool t;
-        if (!truthy(I, a, n, &t)) { val_decref(a); return NULL; }
+        if (!ev_truthy(I, a, n, &t)) { val_decref(a); return NULL; }
         if ((n->kind == N_AND && !t) || (n->kind == N_OR && t)) return a;
         val_decref(a);
-        return eval(I, n->kids[1]);
+        return ev_eval(I, n->kids[1]);
     }
     case N_IFEXP: {
-        Value *c = eval(I, n->kids[0]);
+        Value *c = ev_eval(I, n->kids[0]);
         if (!c) return NULL;
         bool t;
-        bool ok = truthy(I, c, n, &t);
+        bool ok = ev_truthy(I, c, n, &t);
         val_decref(c);
         if (!ok) return NULL;
-        return eval(I, n->kids[t ? 1 : 2]);
+        return ev_eval(I, n->kids[t ? 1 : 2]);
     }
     case N_CALL: return eval_call(I, n);
     case N_ATTR: {
-        Value *obj = eval(I, n->kids[0]);
+        Value *obj = ev_eval(I, n->kids[0]);
         if (!obj) return NULL;
         Value *r = ops_getattr(I, obj, n->str);
         val_decref(obj);
-        return r ? r : at(I, n);
+        return r ? r : ev_at(I, n);
     }
     case N_INDEX: {
-        Value *obj = eval(I, n->kids[0]);
+        Value *obj = ev_eval(I, n->kids[0]);
         if (!obj) return NULL;
-        Value *ix = eval(I, n->kids[1]);
+        Value *ix = ev_eval(I, n->kids[1]);
         if (!ix) { val_decref(obj); return NULL; }
         Value *r = ops_index(I, obj, ix);
         val_decref(obj);
         val_decref(ix);
-        return r ? r : at(I, n);
+        return r ? r : ev_at(I, n);
     }
     case N_LAMBDA: return make_function(I, n, "<lambda>");
     case N_STAR:
         rt_error(I, "'*' unpacking is only allowed in calls, lists, tuples and assignments");
-        return at(I, n);
+        return ev_at(I, n);
     case N_KWARG:
         rt_error(I, "keyword argument outside a call");
-        return at(I, n);
+        return ev_at(I, n);
     default:
         rt_error(I, "this statement cannot be used as a value");
-        return at(I, n);
+        return ev_at(I, n);
     }
 }
 
-Value *interp_eval(Interp *I, Node *n) { return eval(I, n); }
-int interp_assign(Interp *I, Node *target, Value *v) { return assign(I, target, v); }
+Value *interp_eval(Interp *I, Node *n) { return ev_eval(I, n); }
+int interp_assign(Interp *I, Node *target, Value *v) { return ev_assign(I, target, v); }

@@ -135,8 +135,8 @@ void pyexc_set_arg(Interp *I, const Value *arg) {
 }
 
 Value *pyexc_construct(Interp *I, Args *a) {
-    /* by hand: one constructor serves every exception class, named by the call (a->fname), not by a declaration */
-    if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", a->fname);
+    Value *p[1];                                 /* declared "ValueError(*args)": named by the call (a->fname) */
+    if (!args_bind(I, a, p, 1)) return NULL;
     int i = class_index(a->fn->name);
     Value *args = val_tuple(a->npos);
     for (int k = 0; k < a->npos; k++) val_seq_set(args, k, val_incref(a->pos[k]));

@@ -29,21 +29,21 @@ static int exec_block(Interp *I, Node *n) {
 }
 
 static int exec_for(Interp *I, Node *n) {
-    Value *src = eval(I, n->kids[1]);
+    Value *src = ev_eval(I, n->kids[1]);
     if (!src) return -1;
     Iter it;
     bool ok = ops_iter_begin(I, src, &it);
     val_decref(src);
-    if (!ok) { at(I, n->kids[1]); return -1; }
+    if (!ok) { ev_at(I, n->kids[1]); return -1; }
     Value *e;
     int rc = 0;
     int64_t count = 0;
     I->loop_depth++;
     while ((e = ops_iter_next(&it))) {
-        if (ten_interrupted) { val_decref(e); rt_interrupt(I); at(I, n); rc = -1; break; }
-        if (++count > I->max_loop_iterations) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", I->max_loop_iterations); at(I, n); rc = -1; break; }
-        if (((count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { val_decref(e); at(I, n); rc = -1; break; }
-        rc = assign(I, n->kids[0], e);
+        if (ten_interrupted) { val_decref(e); rt_interrupt(I); ev_at(I, n); rc = -1; break; }
+        if (++count > I->max_loop_iterations) { val_decref(e); rt_error(I, "the loop ran %lld iterations: stopped", I->max_loop_iterations); ev_at(I, n); rc = -1; break; }
+        if (((count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { val_decref(e); ev_at(I, n); rc = -1; break; }
+        rc = ev_assign(I, n->kids[0], e);
         val_decref(e);
         if (rc < 0) break;
         rc = exec(I, n->kids[2]);
@@ -53,7 +53,7 @@ static int exec_for(Interp *I, Node *n) {
         if (I->signal == SIG_RETURN) break;
     }
     I->loop_depth--;
-    if (rc == 0 && interp_failed(I)) { at(I, n); rc = -1; }     /* the iterator failed: a map's function, a dict resized */
+    if (rc == 0 && interp_failed(I)) { ev_at(I, n); rc = -1; }     /* the iterator failed: a map's function, a dict resized */
     ops_iter_end(&it);
     return rc;
 }
@@ -63,13 +63,13 @@ static int exec_while(Interp *I, Node *n) {
     I->loop_depth++;
     int rc = 0;
     for (;;) {
-        if (ten_interrupted) { rt_interrupt(I); at(I, n); rc = -1; break; }
-        if (++count > I->max_loop_iterations) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", I->max_loop_iterations); at(I, n); rc = -1; break; }
-        if (((count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { at(I, n); rc = -1; break; }
-        Value *c = eval(I, n->kids[0]);
+        if (ten_interrupted) { rt_interrupt(I); ev_at(I, n); rc = -1; break; }
+        if (++count > I->max_loop_iterations) { rt_error(I, "the loop ran %lld iterations: stopped (is its condition ever false?)", I->max_loop_iterations); ev_at(I, n); rc = -1; break; }
+        if (((count & 1023) == 0 || mem_exhausted) && !interp_memory_ok(I, 1024)) { ev_at(I, n); rc = -1; break; }
+        Value *c = ev_eval(I, n->kids[0]);
         if (!c) { rc = -1; break; }
         bool t;
-        bool ok = truthy(I, c, n->kids[0], &t);
+        bool ok = ev_truthy(I, c, n->kids[0], &t);
         val_decref(c);
         if (!ok) { rc = -1; break; }
         if (!t) break;
@@ -91,26 +91,26 @@ static int exec_definition(Interp *I, Node *n) {
     Value **fns = xcalloc((size_t)(nd ? nd : 1), sizeof *fns);
     Value *v = NULL;
     int i;
-    for (i = 0; i < nd; i++) if (!(fns[i] = eval(I, decos->kids[i]))) break;
+    for (i = 0; i < nd; i++) if (!(fns[i] = ev_eval(I, decos->kids[i]))) break;
     if (i == nd) v = n->kind == N_DEF ? make_function(I, n, n->str) : class_create(I, n);
     for (i = nd - 1; v && i >= 0; i--) {
         Args a = {&v, 1, NULL, NULL, 0, NULL, NULL};
         Value *r = interp_call(I, fns[i], &a);
-        if (!r) at(I, decos->kids[i]);
+        if (!r) ev_at(I, decos->kids[i]);
         val_decref(v);
         v = r;
     }
     for (i = 0; i < nd; i++) val_decref(fns[i]);
     free(fns);
     if (!v) return -1;
-    set_name(I, n->str, v);
+    ev_set_name(I, n->str, v);
     return 0;
 }
 
 /* with CTX [as target]: body. Runs CTX.__enter__() (its result bound to target), the body, then CTX.__exit__(None,
  * None, None) when the body finished or failed. attn's context managers: torch.no_grad(), enable_grad(), set_grad_enabled(). */
 static int exec_with(Interp *I, Node *n) {
-    Value *ctx = eval(I, n->kids[0]);
+    Value *ctx = ev_eval(I, n->kids[0]);
     if (!ctx) return -1;
     Value *enter = ops_getattr(I, ctx, "__enter__");
     Value *exit_fn = enter ? ops_getattr(I, ctx, "__exit__") : NULL;
@@ -120,13 +120,13 @@ static int exec_with(Interp *I, Node *n) {
         interp_clear_error(I);
         rt_error(I, "'%s' object does not support the context manager protocol (with works with torch.no_grad())", val_type_name(ctx));
         val_decref(ctx);
-        at(I, n->kids[0]);
+        ev_at(I, n->kids[0]);
         return -1;
     }
     Args none = {0};
     Value *entered = interp_call(I, enter, &none);
     int rc = entered ? 0 : -1;
-    if (rc == 0 && n->kids[1]) rc = assign(I, n->kids[1], entered);
+    if (rc == 0 && n->kids[1]) rc = ev_assign(I, n->kids[1], entered);
     if (rc == 0) rc = exec(I, n->kids[2]);
     if (entered) {
         /* __exit__ runs whether the body finished or failed (Python's rule: torch.no_grad() restores grad mode after
@@ -139,11 +139,11 @@ static int exec_with(Interp *I, Node *n) {
         Value *r = interp_call(I, exit_fn, &a);
         if (rc != 0) {
             if (r) I->error = pending;                       /* the body's error goes on */
-            else { Error mine = I->error; I->error = pending; interp_clear_error(I); I->error = mine; at(I, n->kids[0]); }
-        } else if (!r) { at(I, n->kids[0]); rc = -1; }
+            else { Error mine = I->error; I->error = pending; interp_clear_error(I); I->error = mine; ev_at(I, n->kids[0]); }
+        } else if (!r) { ev_at(I, n->kids[0]); rc = -1; }
         val_decref(r);
         for (int i = 0; i < 3; i++) val_decref(nones[i]);
-    } else at(I, n->kids[0]);
+    } else ev_at(I, n->kids[0]);
     val_decref(entered);
     val_decref(enter);
     val_decref(exit_fn);
@@ -158,7 +158,7 @@ static Value *import_module(Interp *I, Node *at_node, const char *path) {
     char why[320];
     lib()->no_module(path, why, sizeof why);
     rt_error(I, "%s", why);
-    at(I, at_node);
+    ev_at(I, at_node);
     return NULL;
 }
 
@@ -170,12 +170,12 @@ static int exec_import(Interp *I, Node *n) {
             Node *it = n->kids[i];
             Value *m = import_module(I, it, it->str);
             if (!m) return -1;
-            if (it->nkids) { set_name(I, it->kids[0]->str, m); continue; }
+            if (it->nkids) { ev_set_name(I, it->kids[0]->str, m); continue; }
             val_decref(m);
             char top[64];
             snprintf(top, sizeof top, "%.*s", (int)strcspn(it->str, "."), it->str);
             if (!(m = import_module(I, it, top))) return -1;
-            set_name(I, top, m);
+            ev_set_name(I, top, m);
         }
         return 0;
     }
@@ -185,7 +185,7 @@ static int exec_import(Interp *I, Node *n) {
         Node *it = n->kids[i];
         if (!strcmp(it->str, "*")) {
             rt_error(I, "'from %s import *' is not supported: import the names you use", n->kids[0]->str);
-            at(I, it);
+            ev_at(I, it);
             val_decref(m);
             return -1;
         }
@@ -195,11 +195,11 @@ static int exec_import(Interp *I, Node *n) {
         if (!v) v = lib()->module_attr(m->u.module, it->str);
         if (!v) {
             rt_error(I, "cannot import name '%s' from '%s' (attn does not have it)", it->str, m->u.module);
-            at(I, it);
+            ev_at(I, it);
             val_decref(m);
             return -1;
         }
-        set_name(I, it->nkids ? it->kids[0]->str : it->str, v);
+        ev_set_name(I, it->nkids ? it->kids[0]->str : it->str, v);
     }
     val_decref(m);
     return 0;
@@ -259,30 +259,30 @@ static void exception_line(Interp *I, StrBuf *out, Value *e) {
  * own classes (or the class name when that is empty), Python's "MyError: x" for the student's classes; with from,
  * y becomes x.__cause__ and the line ends "(raised from ZeroDivisionError: division by zero)". */
 static int exec_raise(Interp *I, Node *n) {
-    Value *x = n->nkids ? eval(I, n->kids[0]) : val_incref(I->handling);
+    Value *x = n->nkids ? ev_eval(I, n->kids[0]) : val_incref(I->handling);
     if (!x) {
         if (!n->nkids) rt_raise(I, "RuntimeError", "No active exception to reraise");
-        at(I, n);
+        ev_at(I, n);
         return -1;
     }
-    if (!(x = exception_instance(I, x))) { at(I, n); return -1; }
+    if (!(x = exception_instance(I, x))) { ev_at(I, n); return -1; }
     const char *name = pyexc_object_name(x);
     if (!name) {
         rt_raise(I, "TypeError", "exceptions must derive from BaseException");
         val_decref(x);
-        at(I, n);
+        ev_at(I, n);
         return -1;
     }
     Value *cause = NULL;
     if (n->nkids > 1) {
-        cause = eval(I, n->kids[1]);
+        cause = ev_eval(I, n->kids[1]);
         if (cause) cause = exception_instance(I, cause);
-        if (!cause) { val_decref(x); at(I, n); return -1; }
+        if (!cause) { val_decref(x); ev_at(I, n); return -1; }
         if (cause->kind != V_NONE && !pyexc_object_name(cause)) {
             rt_raise(I, "TypeError", "exception causes must derive from BaseException");
             val_decref(cause);
             val_decref(x);
-            at(I, n);
+            ev_at(I, n);
             return -1;
         }
         val_attr_set(x, "__cause__", val_incref(cause));
@@ -301,7 +301,7 @@ static int exec_raise(Interp *I, Node *n) {
     rt_raise(I, name, "%s", sb_str(&msg));
     sb_free(&msg);
     I->error.exc = x;
-    at(I, n);
+    ev_at(I, n);
     return -1;
 }
 
@@ -313,7 +313,7 @@ static int handler_matches(Interp *I, Node *type) {
     memcpy(etype, I->error.etype, sizeof etype);
     Error pending = I->error;                                /* evaluating the class must not see the error */
     memset(&I->error, 0, sizeof I->error);
-    Value *cls = eval(I, type);
+    Value *cls = ev_eval(I, type);
     int r = -1;
     if (cls) {
         Value *one[1] = {cls};
@@ -334,7 +334,7 @@ static int handler_matches(Interp *I, Node *type) {
             if (!h) {
                 r = -1;
                 rt_raise(I, "TypeError", "catching classes that do not inherit from BaseException is not allowed");
-                at(I, type);
+                ev_at(I, type);
             } else if (pyexc_matches(etype, h)) r = 1;
         }
         val_decref(cls);
@@ -370,7 +370,7 @@ static int exec_try(Interp *I, Node *n) {
             rc = 0;
             if (h->str) {
                 Node name = {.kind = N_NAME, .line = h->line, .col = h->col, .str = h->str};
-                rc = assign(I, &name, e);
+                rc = ev_assign(I, &name, e);
             }
             if (rc == 0) rc = exec(I, h->kids[1]);
             I->handling = saved;
@@ -415,18 +415,18 @@ static int exec_try(Interp *I, Node *n) {
 static int exec_node(Interp *I, Node *n);
 
 static int exec(Interp *I, Node *n) {
-    if (!deeper(I, n)) return -1;
+    if (!ev_deeper(I, n)) return -1;
     int rc = exec_node(I, n);
     I->depth--;
     return rc;
 }
 
 static int exec_node(Interp *I, Node *n) {
-    if (mem_exhausted && !interp_memory_ok(I, 0)) { at(I, n); return -1; }     /* an allocation failed: MemoryError */
+    if (mem_exhausted && !interp_memory_ok(I, 0)) { ev_at(I, n); return -1; }     /* an allocation failed: MemoryError */
     switch (n->kind) {
     case N_BLOCK: return exec_block(I, n);
     case N_EXPR_STMT: {
-        Value *v = eval(I, n->kids[0]);
+        Value *v = ev_eval(I, n->kids[0]);
         if (!v) return -1;
         bool top = !I->scope && I->call_depth == I->base_call_depth;
         if (top && I->loop_depth && !I->echo_blocks) top = false;       /* a script's loop shows nothing */
@@ -439,34 +439,34 @@ static int exec_node(Interp *I, Node *n) {
         return 0;
     }
     case N_ASSIGN: {
-        Value *v = eval(I, n->kids[n->nkids - 1]);
+        Value *v = ev_eval(I, n->kids[n->nkids - 1]);
         if (!v) return -1;
         int rc = 0;
-        for (int i = 0; i < n->nkids - 1 && rc == 0; i++) rc = assign(I, n->kids[i], v);
+        for (int i = 0; i < n->nkids - 1 && rc == 0; i++) rc = ev_assign(I, n->kids[i], v);
         val_decref(v);
         return rc;
     }
     case N_AUGASSIGN: {
         Node *t = n->kids[0];
-        Value *cur = eval(I, t);
+        Value *cur = ev_eval(I, t);
         if (!cur) return -1;
-        Value *rhs = eval(I, n->kids[1]);
+        Value *rhs = ev_eval(I, n->kids[1]);
         if (!rhs) { val_decref(cur); return -1; }
         Value *r = ops_inplace(I, n->op, cur, rhs);
         val_decref(cur);
         val_decref(rhs);
-        if (!r) { at(I, n); return -1; }
-        int rc = assign(I, t, r);
+        if (!r) { ev_at(I, n); return -1; }
+        int rc = ev_assign(I, t, r);
         val_decref(r);
         return rc;
     }
     case N_FOR: return exec_for(I, n);
     case N_WHILE: return exec_while(I, n);
     case N_IF: {
-        Value *c = eval(I, n->kids[0]);
+        Value *c = ev_eval(I, n->kids[0]);
         if (!c) return -1;
         bool t;
-        bool ok = truthy(I, c, n->kids[0], &t);
+        bool ok = ev_truthy(I, c, n->kids[0], &t);
         val_decref(c);
         if (!ok) return -1;
         if (t) return exec(I, n->kids[1]);
@@ -478,14 +478,14 @@ static int exec_node(Interp *I, Node *n) {
     case N_TRY: return exec_try(I, n);
     case N_RAISE: return exec_raise(I, n);
     case N_RETURN:
-        if (I->call_depth == I->base_call_depth) { rt_error(I, "'return' outside a function"); at(I, n); return -1; }
+        if (I->call_depth == I->base_call_depth) { rt_error(I, "'return' outside a function"); ev_at(I, n); return -1; }
         val_decref(I->ret);
-        I->ret = n->nkids ? eval(I, n->kids[0]) : val_none();
+        I->ret = n->nkids ? ev_eval(I, n->kids[0]) : val_none();
         if (!I->ret) return -1;
         I->signal = SIG_RETURN;
         return 0;
     case N_BREAK: case N_CONTINUE:
-        if (I->loop_depth == 0) { rt_error(I, "'%s' outside a loop", n->kind == N_BREAK ? "break" : "continue"); at(I, n); return -1; }
+        if (I->loop_depth == 0) { rt_error(I, "'%s' outside a loop", n->kind == N_BREAK ? "break" : "continue"); ev_at(I, n); return -1; }
         I->signal = n->kind == N_BREAK ? SIG_BREAK : SIG_CONTINUE;
         return 0;
     case N_PASS: return 0;
@@ -499,22 +499,22 @@ static int exec_node(Interp *I, Node *n) {
             Node *x = targets[i];
             if (x->kind == N_NAME) {
                 bool ok = I->scope ? dict_del(I->scope->vars, x->str) : dict_del(&I->globals, x->str);
-                if (!ok) { name_error(I, x->str); at(I, x); return -1; }
+                if (!ok) { ev_name_error(I, x->str); ev_at(I, x); return -1; }
             } else if (x->kind == N_INDEX || x->kind == N_ATTR) {
-                Value *obj = eval(I, x->kids[0]);
+                Value *obj = ev_eval(I, x->kids[0]);
                 if (!obj) return -1;
                 int rc = -1;
                 if (x->kind == N_ATTR) rc = ops_delattr(I, obj, x->str);
                 else {
-                    Value *ix = eval(I, x->kids[1]);
+                    Value *ix = ev_eval(I, x->kids[1]);
                     if (ix) rc = ops_del_index(I, obj, ix);
                     val_decref(ix);
                 }
                 val_decref(obj);
-                if (rc < 0) { at(I, x); return -1; }
+                if (rc < 0) { ev_at(I, x); return -1; }
             } else {
                 rt_error(I, "cannot delete this expression (del takes names, items x[i] and attributes x.name)");
-                at(I, x);
+                ev_at(I, x);
                 return -1;
             }
         }
@@ -522,7 +522,7 @@ static int exec_node(Interp *I, Node *n) {
     }
     default:
         rt_error(I, "unsupported statement");
-        at(I, n);
+        ev_at(I, n);
         return -1;
     }
 }

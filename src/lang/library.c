@@ -9,6 +9,8 @@ void lib_open(const Library *l) {
     if (!opened) opened = l;
 }
 
+const Library *lib_opened(void) { return opened; }
+
 const Library *lib(void) {
     if (!opened) {
         fputs("attn: internal error: the builtin libraries were not opened (builtins_open)\n", stderr);

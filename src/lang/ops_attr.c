@@ -56,7 +56,8 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
         if (!strcmp(name, autograd[i]))
             return rt_error(I, "X.%s is not in attn yet (its autograd has no hooks)", name);
     if (!strcmp(name, "cuda")) return rt_error(I, "attn runs on the CPU only: there is no GPU (.cuda() is not available)");
-    const char *why = lib()->missing("Tensor", name);
+    char buf[256];
+    const char *why = lib()->missing("Tensor", name, buf, sizeof buf);
     if (why) return rt_error(I, "%s", why);
     return ops_no_attribute(I, obj, "'Tensor' object", name);
 }
@@ -241,7 +242,8 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_MODULE: {
         Value *c = lib()->module_attr(obj->u.module, name);
         if (c) return c;
-        const char *why = lib()->missing(obj->u.module, name);
+        char buf[256];
+        const char *why = lib()->missing(obj->u.module, name, buf, sizeof buf);
         if (why) return rt_error(I, "%s", why);
         char what[160];
         snprintf(what, sizeof what, "module '%s'", obj->u.module);

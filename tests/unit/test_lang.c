@@ -570,6 +570,16 @@ static void test_builtin_modules(void **state) {
     char home[32];
     builtins_home(builtins_find("MultiHeadAttention"), home, sizeof home);
     assert_string_equal(home, "d2l");
+    /* a method alias resolves to torch's function through the alias table, never Python's sum; the missing-name
+     * message is written into the caller's buffer */
+    const Builtin *sum = builtins_find_method("sum");
+    assert_non_null(sum);
+    assert_string_equal(sum->module, "torch");
+    assert_ptr_equal(builtins_find_method("sum"), sum);
+    assert_null(builtins_find_method("no_such_method"));
+    char msg[128];
+    assert_ptr_equal(builtins_missing("torch.nn", "Conv2d", msg, sizeof msg), msg);
+    assert_string_equal(msg, "torch.nn.Conv2d is not in attn: type help to see what is");
 }
 
 /* args_bind (argspec.c) binds by the signature alone: positions and keywords to slots, *size's keyword, and Python's
@@ -581,6 +591,16 @@ static void test_args_bind(void **state) {
     for (int i = 0; i < n; i++)
         if (args_param_count(all[i]->signature) < 0 && !builtins_is_decorator(all[i]) && strchr(all[i]->signature, '('))
             fail_msg("%s: signature \"%s\" cannot be read", all[i]->name, all[i]->signature);
+    /* the bracketed optional parameters of Python's help (PyArg_ParseTuple's and Argument Clinic's groups) are read
+     * as parameters, a default list is not mistaken for one */
+    char name[16];
+    assert_int_equal(args_param_count("s.find(sub[, start[, end]])"), 3);
+    assert_true(args_param_name("s.find(sub[, start[, end]])", 2, name, sizeof name));
+    assert_string_equal(name, "end");
+    assert_int_equal(args_param_count("math.log(x, [base=math.e])"), 2);
+    assert_true(args_param_name("math.log(x, [base=math.e])", 1, name, sizeof name));
+    assert_string_equal(name, "base");
+    assert_int_equal(args_param_count("f(size=[1, 2], dim=0)"), 2);
     Session S;
     session_init(&S, "none");
     static const struct { const char *code, *error; } cases[] = {

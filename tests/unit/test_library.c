@@ -36,7 +36,7 @@ static void no_names(const char *module, void (*add)(void *, const char *), void
     (void)add;
     (void)ctx;
 }
-static const char *no_missing(const char *module, const char *name) { (void)module; (void)name; return NULL; }
+static const char *no_missing(const char *module, const char *name, char *msg, size_t cap) { (void)module; (void)name; (void)msg; (void)cap; return NULL; }
 static const char *refused(const char *name) { return !strcmp(name, "open") ? "the stub opens no files" : NULL; }
 static void no_module(const char *path, char *out, size_t n) { snprintf(out, n, "the stub has no module %s", path); }
 static bool before_call(Interp *I, Args *a) { (void)I; (void)a; before_calls++; return true; }
