@@ -155,6 +155,13 @@ int ag_node_num_next(const AgNode *n);
 /* Edge i: the input's node (NULL where PyTorch shows None: an input that needs no grad; NULL for i out of range) and
  * its output number. */
 AgNode *ag_node_next(const AgNode *n, int i, int *input_nr);
+/* The node PyTorch's grad_fn is for n: n, or for output k > 0 of a node of several outputs (ag_share_node) the node of
+ * output 0, so that s.grad_fn is m.grad_fn after s, m = torch.std_mean(x). ag_node_next gives edges so too. */
+AgNode *ag_node_shown(AgNode *n);
+/* The language's object for n (its grad_fn value, so that x.grad_fn is x.grad_fn), not owned: NULL until set; the
+ * object clears it when freed. */
+void *ag_node_handle(const AgNode *n);
+void ag_node_set_handle(AgNode *n, void *handle);
 /* An AccumulateGrad node's leaf (borrowed; grad_fn.next_functions[0][0].variable); NULL for other nodes. */
 AgMeta *ag_node_variable(const AgNode *n);
 AgNode *ag_node_ref(AgNode *n);
@@ -309,6 +316,10 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
  * 2 ** y (PowBackward1) and atan2 (Atan2Backward0). */
 typedef enum { AG_B_POW, AG_B_ATAN2 } AgBinFn;
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out);
+/* m, output output_nr of an op PyTorch records as one node of several outputs (std_mean's mean, split's parts),
+ * which attn records as a node of its own: its grad_fn is shown as first's (output 0's: the same object, name and
+ * next_functions), and edges to it read (that node, output_nr). The backward runs m's own node. */
+void ag_share_node(AgMeta *m, const AgMeta *first, int output_nr);
 /* m's grad_fn shown as output output_nr of PyTorch's node `name` (std_mean's mean: StdMeanBackward0's output 1,
  * which attn records as a node of its own). */
 void ag_name_output(AgMeta *m, const char *name, int output_nr);

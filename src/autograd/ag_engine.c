@@ -160,6 +160,7 @@ static void free_nodes(NodeList *work) {
             if (f && --f->refs == 0) list_push(work, f);
         }
         if (n->fn && --n->fn->refs == 0) list_push(work, n->fn);
+        if (n->shown && --n->shown->refs == 0) list_push(work, n->shown);
         free(n->next);
         free(n->sizes);
         free(n);
@@ -188,8 +189,11 @@ AgNode *ag_node_next(const AgNode *n, int i, int *input_nr) {
         return NULL;
     }
     if (input_nr) *input_nr = n->next[i].input_nr;
-    return n->next[i].fn;
+    return ag_node_shown(n->next[i].fn);
 }
+AgNode *ag_node_shown(AgNode *n) { return n && n->shown ? n->shown : n; }
+void *ag_node_handle(const AgNode *n) { return n->handle; }
+void ag_node_set_handle(AgNode *n, void *handle) { n->handle = handle; }
 AgMeta *ag_node_variable(const AgNode *n) { return n->var; }
 
 /* The leaf's AccumulateGrad node (a new reference), made on first use; it keeps the leaf alive. */
@@ -325,6 +329,15 @@ AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
         if (m->retains_grad) fresh->retained = m;
     }
     return m->grad_fn;
+}
+
+void ag_share_node(AgMeta *m, const AgMeta *first, int output_nr) {
+    if (!m || !m->grad_fn || !first || !first->grad_fn || m->grad_fn == first->grad_fn) return;
+    AgNode *shown = ag_node_shown(first->grad_fn);
+    if (m->grad_fn->shown) ag_node_unref(m->grad_fn->shown);
+    m->grad_fn->shown = ag_node_ref(shown);
+    m->grad_fn->name = shown->name;
+    m->output_nr = output_nr;
 }
 
 void ag_name_output(AgMeta *m, const char *name, int output_nr) {

@@ -119,7 +119,7 @@ static int var_std(const Call *c, const char *name, Value *r) {
         Value *mv = r->u.seq.items[1];
         AgVal m = nd < 0 ? ag_mean(ag, arg_ag(x)) : ag_mean_dims(ag, arg_ag(x), dims, nd, keep);
         if (!m.t) return -1;
-        ag_name_output(m.m, node, 1);   /* one node of two outputs in PyTorch */
+        ag_share_node(m.m, rv->ag, 1);  /* one node of two outputs in PyTorch */
         if (mv->kind == V_TENSOR) { ag_meta_unref(mv->ag); mv->ag = m.m; ten_free(m.t); }
         else ag_val_free(m);
     }
@@ -325,6 +325,8 @@ static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value 
                                : ag_move_map(ag, node, out_of(rv), map, nin, ins);
         ten_free(map);
         if (view) ag_view_mark(res, ins[0], view == 2 ? (int)j : -1);       /* PyTorch's result is a view */
+        if (view == 2 && j > 0 && r->u.seq.items[0]->kind == V_TENSOR)          /* one SplitBackward0 for all parts */
+            ag_share_node(res.m, r->u.seq.items[0]->ag, (int)j);
         if (!strcmp(row->name, "gather") || !strcmp(row->name, "masked_select") || !strcmp(row->name, "take"))
             ag_map_save_input(res, ins[0]);             /* PyTorch's node saves self */
         if (adopt(rv, res) < 0) return -1;

@@ -27,7 +27,10 @@ bool grad_recording(Interp *I, int n, Value *const *vals) {
 /* ---- grad_fn objects: <MulBackward0 object at 0x...>, name(), next_functions ---- */
 
 static AgNode *node_of(Value *self) { return self->u.obj.priv; }
-static void gradfn_free(void *p) { ag_node_unref(p); }
+static void gradfn_free(void *p) {
+    ag_node_set_handle(p, NULL);
+    ag_node_unref(p);
+}
 static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
@@ -67,9 +70,15 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
 }
 static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
                                      .getattr = gradfn_getattr, .free_priv = gradfn_free};
+/* The grad_fn object of n (a new reference): one object per node while it lives, as PyTorch's, so that
+ * x.grad_fn is x.grad_fn; output k of a node of several outputs shows output 0's (ag_node_shown). */
 static Value *gradfn_value(AgNode *n) {
-    Value *v = val_object(&GradFnClass);
+    n = ag_node_shown(n);
+    Value *v = ag_node_handle(n);
+    if (v) return val_incref(v);
+    v = val_object(&GradFnClass);
     v->u.obj.priv = ag_node_ref(n);
+    ag_node_set_handle(n, v);
     return v;
 }
 
