@@ -67,6 +67,7 @@ struct AgMeta {
     bool multi_view;            /* one of several views one call returns (split, chunk, unbind), or a view of one:
                                  * an in-place op on it under grad mode is refused, as PyTorch refuses it */
     struct AgWeak *weak;        /* how saved tensors refer to it without keeping it alive (made on first use) */
+    void *handle;               /* the language's value that stands for it (x._base gives it; not owned; NULL: none) */
 };
 
 typedef struct AgVal { Tensor *t; AgMeta *m; } AgVal;
@@ -96,6 +97,11 @@ void ag_view_mark(AgVal r, AgVal x, int multi_nr);
 /* PyTorch's refusal to rebuild the grad_fn of one of several views (split, unbind ...) whose base was written in
  * place since: -1 with the error set, else 0. */
 int ag_view_check(const AgContext *c, const AgMeta *m);
+/* The language's value for m (x._base of a view of it gives that object, as PyTorch's): ag_meta_claim makes v it when
+ * m has none; ag_meta_unclaim forgets v (being freed) when it is m's. NULL m is fine. */
+void ag_meta_claim(AgMeta *m, void *v);
+void ag_meta_unclaim(AgMeta *m, const void *v);
+static inline void *ag_meta_handle(const AgMeta *m) { return m ? m->handle : NULL; }
 /* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
 AgVal ag_detach(AgVal x);
 /* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */

@@ -25,6 +25,13 @@ AgMeta *ag_meta_new(bool requires_grad) {
     return m;
 }
 
+void ag_meta_claim(AgMeta *m, void *v) {
+    if (m && !m->handle) m->handle = v;
+}
+void ag_meta_unclaim(AgMeta *m, const void *v) {
+    if (m && m->handle == v) m->handle = NULL;
+}
+
 AgMeta *ag_meta_ref(AgMeta *m) {
     if (m) m->refs++;
     return m;

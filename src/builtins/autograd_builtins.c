@@ -397,6 +397,13 @@ static Value *stale_input(Interp *I, Args *a, Value *self, Value *r) {
     return r;
 }
 
+/* The call's tensors stand for their autograd metadata where nothing does yet (ag_meta_claim: a view's x._base). */
+static void claim_inputs(Args *a, Value *self) {
+    if (self && self->kind == V_TENSOR) ag_meta_claim(self->ag, self);
+    for (int i = 0; i < a->npos; i++)
+        if (a->pos[i]->kind == V_TENSOR) ag_meta_claim(a->pos[i]->ag, a->pos[i]);
+}
+
 Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     if (!r) return NULL;
     for (int k = 0; k < a->nkw; k++) {
@@ -413,6 +420,7 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     }
     const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
     Value *src = self ? self : a->npos ? a->pos[0] : NULL;
+    claim_inputs(a, self);
     /* z.t(), z.narrow(...): a view knows its base (of a plain tensor; under no_grad, of one that requires grad). With
      * grad mode on, a view of a tensor that requires grad must come from the recording ops (the check below). */
     bool on = I->run.ag.grad_enabled;
@@ -429,6 +437,7 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
                 it->ag->output_nr = (int)i;
             }
         }
+    claim_inputs(a, self);                  /* src got its metadata from the view just linked */
     if (!on) return r;
     if (!detached_float(r) || detaches(name)) return stale_input(I, a, self, r);
     bool needs = self && val_requires_grad(self);
