@@ -104,6 +104,9 @@ void ag_meta_unclaim(AgMeta *m, const void *v);
 static inline void *ag_meta_handle(const AgMeta *m) { return m ? m->handle : NULL; }
 /* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
 AgVal ag_detach(AgVal x);
+/* x.detach_(): x itself loses its history (requires_grad False, a leaf; its .grad stays); a view is refused with
+ * PyTorch's message. 0 or -1. */
+int ag_detach_inplace(const AgContext *c, AgMeta *m);
 /* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
 int ag_retain_grad(const AgContext *c, AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */

@@ -76,6 +76,24 @@ AgVal ag_detach(AgVal x) {
     return r;
 }
 
+int ag_detach_inplace(const AgContext *c, AgMeta *m) {
+    if (!m) return 0;
+    if (m->base) {
+        ten_fail_in(c->ten, "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for "
+                    "training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence "
+                    "detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                    "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.");
+        return -1;
+    }
+    if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
+    ag_node_unref(m->grad_fn);
+    m->grad_fn = NULL;
+    m->output_nr = 0;
+    m->requires_grad = false;
+    m->retains_grad = false;
+    return 0;
+}
+
 int ag_retain_grad(const AgContext *c, AgMeta *m) {
     if (!ag_requires_grad(m)) {
         ten_fail_in(c->ten, "can't retain_grad on Tensor that has requires_grad=False");

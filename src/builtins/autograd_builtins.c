@@ -53,6 +53,12 @@ static const Builtin gradfn_methods[] = {
 /* grad_fn.next_functions: one (node, output number) pair per input, (None, 0) where the input needs no grad. */
 static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     AgNode *n = node_of(self);
+    if (!strcmp(name, "variable") && ag_node_variable(n)) {   /* AccumulateGrad: its leaf */
+        Value *leaf = ag_meta_handle(ag_node_variable(n));
+        if (leaf) return val_incref(leaf);
+        return rt_error(I, "grad_fn.variable: attn no longer holds a tensor object for this leaf (bind the leaf to a name "
+                           "before you use it)");
+    }
     if (!strcmp(name, "next_functions")) {
         int k = ag_node_num_next(n);
         Value *t = val_tuple(k);
@@ -66,6 +72,8 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
         }
         return t;
     }
+    if (strcmp(name, "name") && strncmp(name, "__", 2))         /* Python's words, with the node's class */
+        return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", ag_node_name(n), name);
     return ops_object_getattr(I, self, name);
 }
 static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
@@ -140,6 +148,7 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
         if (!arg_bool(I, v, "requires_grad", &on)) return -1;
         if (!x->ag) x->ag = ag_meta_new(false);
         if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) { rt_tensor_error(I); return -1; }
+        ag_meta_claim(x->ag, x);                /* a leaf: grad_fn.next_functions[0][0].variable is x */
         return 0;
     }
     if (!strcmp(name, "grad")) {
@@ -168,12 +177,19 @@ static Value *m_requires_grad_(Interp *I, Args *a) {
     if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
     if (!x->ag) x->ag = ag_meta_new(false);
     if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) return rt_tensor_error(I);
+    ag_meta_claim(x->ag, x);
     return val_incref(x);
 }
 
 static Value *m_detach(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "_TensorBase", NULL, 0)) return NULL;
     return ret_ag(I, ag_detach(arg_ag(a->pos[0])));
+}
+
+static Value *m_detach_(Interp *I, Args *a) {
+    if (!args_bind_method(I, a, "_TensorBase", NULL, 0)) return NULL;
+    if (ag_detach_inplace(&I->run.ag, a->pos[0]->ag) < 0) return rt_tensor_error(I);
+    return val_incref(a->pos[0]);
 }
 
 static Value *m_retain_grad(Interp *I, Args *a) {
@@ -417,6 +433,7 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
         }
         if (!r->ag) r->ag = ag_meta_new(false);
         if (ag_set_requires_grad(r->ag, r->u.t, true) < 0) { val_decref(r); return rt_tensor_error(I); }
+        ag_meta_claim(r->ag, r);
     }
     const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
     Value *src = self ? self : a->npos ? a->pos[0] : NULL;
@@ -463,6 +480,7 @@ const Builtin bi_autograd_methods[] = {
      "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
      "from that requires grad, adding it to their .grad.", "", 0, "X"},
     {"detach", m_detach, "X.detach(/)", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},
+    {"detach_", m_detach_, "X.detach_(/)", "Makes X itself a tensor with no history that requires no grad; returns X (not for a view).", "", 0, "X"},
     {"requires_grad_", m_requires_grad_, "X.requires_grad_(requires_grad=True)",
      "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0, "X"},
     {"retain_grad", m_retain_grad, "X.retain_grad(/)", "Makes backward() fill X.grad although X is not a leaf.", "", 0, "X"},

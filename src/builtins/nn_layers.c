@@ -18,7 +18,7 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_
  * nn.Parameter; NULL when t is. */
 static Value *parameter(Tensor *t) {
     Value *v = t ? val_tensor_ag(t, ag_meta_new(true)) : NULL;
-    if (v) v->param = true;
+    if (v) { v->param = true; ag_meta_claim(v->ag, v); }
     return v;
 }
 

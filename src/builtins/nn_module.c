@@ -707,6 +707,7 @@ static Value *bi_parameter(Interp *I, Args *a) {
     if (!t) return rt_tensor_error(I);
     Value *p = val_tensor_ag(t, ag_meta_new(on));      /* a leaf; requires grad unless requires_grad=False */
     p->param = true;
+    ag_meta_claim(p->ag, p);
     return p;
 }
 
