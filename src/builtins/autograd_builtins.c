@@ -109,6 +109,7 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return val_bool(ag_requires_grad(m));
     }
     if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
+    if (!strcmp(name, "retains_grad")) return val_bool(m && m->retains_grad && !ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
         return n ? gradfn_value(n) : val_none();
@@ -222,17 +223,52 @@ static Value *m_backward(Interp *I, Args *a) {
 }
 
 /* A tensor or a sequence of tensors as n AgVals (borrowed); false with the error set. */
-static bool tensors_of(Interp *I, Value *v, const char *what, AgVal **out, int *n) {
+static bool tensors_of(Interp *I, const char *fn, Value *v, const char *what, AgVal **out, int *n) {
     if (v->kind == V_TENSOR) { *out = xmalloc(sizeof(AgVal)); (*out)[0] = arg_ag(v); *n = 1; return true; }
-    if (v->kind != V_LIST && v->kind != V_TUPLE) { rt_raise(I, "TypeError", "torch.autograd.grad: %s must be a tensor or a sequence of tensors, not %s", what, val_type_name(v)); return false; }
+    if (v->kind != V_LIST && v->kind != V_TUPLE) { rt_raise(I, "TypeError", "%s: %s must be a tensor or a sequence of tensors, not %s", fn, what, val_type_name(v)); return false; }
     *n = (int)v->u.seq.n;
     *out = xmalloc(sizeof(AgVal) * (size_t)(*n ? *n : 1));
     for (int i = 0; i < *n; i++) {
         Value *it = v->u.seq.items[i];
-        if (it->kind != V_TENSOR) { free(*out); rt_raise(I, "TypeError", "torch.autograd.grad: %s must hold tensors, not %s", what, val_type_name(it)); return false; }
+        if (it->kind != V_TENSOR) { free(*out); rt_raise(I, "TypeError", "%s: %s must hold tensors, not %s", fn, what, val_type_name(it)); return false; }
         (*out)[i] = arg_ag(it);
     }
     return true;
+}
+
+/* torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+ * inputs=None): x.backward() of several outputs at once (a tensor or a sequence; grad_tensors one per tensor, None
+ * for a one-element one). None. */
+static Value *bi_autograd_backward(Interp *I, Args *a) {
+    Value *p_[6];                               /* tensors, grad_tensors, retain_graph, create_graph, grad_variables, inputs */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    const char *fn = "torch.autograd.backward";
+    bool retain, create;
+    if (!p_[0]) return rt_raise(I, "TypeError", "backward() missing 1 required positional argument: 'tensors'");
+    if (!opt_bool(I, p_[2], "retain_graph", &retain) || !opt_bool(I, p_[3], "create_graph", &create)) return NULL;
+    if (create) return rt_error(I, "%s(create_graph=True): attn has no higher-order gradients yet", fn);
+    if (p_[4] && p_[4]->kind != V_NONE) return rt_error(I, "%s(grad_variables=...): use grad_tensors=", fn);
+    if (p_[5] && p_[5]->kind != V_NONE) return rt_error(I, "%s(inputs=...) is not in attn yet: use torch.autograd.grad(tensors, inputs)", fn);
+    AgVal *outs = NULL;
+    int no = 0;
+    if (!tensors_of(I, fn, p_[0], "tensors", &outs, &no)) return NULL;
+    const Tensor **grads = xcalloc((size_t)(no ? no : 1), sizeof(Tensor *));
+    Value *gv = p_[1], *r = NULL;
+    int ng = gv && gv->kind != V_NONE ? (gv->kind == V_TENSOR ? 1 : gv->kind == V_LIST || gv->kind == V_TUPLE ? (int)gv->u.seq.n : -1) : no;
+    if (ng >= 0 && ng != no) rt_error(I, "got %d tensors and %d gradients", no, ng);
+    else if (ng < 0) rt_raise(I, "TypeError", "%s: grad_tensors must be a tensor or a sequence of tensors, not %s", fn, val_type_name(gv));
+    for (int i = 0; gv && gv->kind != V_NONE && ng == no && i < no; i++) {
+        Value *it = gv->kind == V_TENSOR ? gv : gv->u.seq.items[i];
+        if (it->kind == V_TENSOR) grads[i] = it->u.t;
+        else if (it->kind != V_NONE) { rt_raise(I, "TypeError", "%s: grad_tensors must hold tensors or None, not %s", fn, val_type_name(it)); ng = -1; }
+    }
+    if (ng == no && !interp_failed(I)) {
+        if (ag_backward(&I->run.ag, no, outs, grads, retain) < 0) rt_tensor_error(I);
+        else r = val_none();
+    }
+    free(grads);
+    free(outs);
+    return r;
 }
 
 /* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
@@ -251,8 +287,8 @@ static Value *bi_autograd_grad(Interp *I, Args *a) {
     AgVal *outs = NULL, *ins = NULL, *gs = NULL;
     int no = 0, ni = 0, ng = 0;
     Value *r = NULL;
-    if (!tensors_of(I, ov, "outputs", &outs, &no)) return NULL;
-    if (!tensors_of(I, iv, "inputs", &ins, &ni)) goto done;
+    if (!tensors_of(I, "torch.autograd.grad", ov, "outputs", &outs, &no)) return NULL;
+    if (!tensors_of(I, "torch.autograd.grad", iv, "inputs", &ins, &ni)) goto done;
     const Tensor **grads = xcalloc((size_t)(no ? no : 1), sizeof(Tensor *));
     if (gv && gv->kind != V_NONE) {
         if (gv->kind == V_TENSOR) { gs = xmalloc(sizeof(AgVal)); gs[0] = arg_ag(gv); ng = 1; }
@@ -489,6 +525,8 @@ const Builtin bi_autograd_methods[] = {
 const Builtin bi_autograd[] = {
     {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=None, allow_unused=False)",
      "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0, "torch.autograd"},
+    {"backward", bi_autograd_backward, "torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None)",
+     "Adds the gradients of tensors (one or several, as x.backward() does for one) to the .grad of the leaves.", "", 0, "torch.autograd"},
     {"no_grad", bi_no_grad, "torch.no_grad()",
      "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0, "torch"},
     {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0, "torch"},
