@@ -115,8 +115,9 @@ void ag_zero_grad(AgMeta *m);
 /* out, a view of x made without recording, remembers x as its base, as PyTorch's views do:
  *   - grad mode on, x requiring no grad: an in-place op recorded on out later (z[0].add_(h) with h requiring grad)
  *     gives x the history (CopySlices), and out requires grad once x is made to (ag_requires_grad);
- *   - under no_grad, x requiring grad: out requires grad too, has no grad_fn, and is marked no_grad_view;
- *     under no_grad, x requiring no grad: nothing to remember (NULL).
+ *   - under no_grad: out is marked no_grad_view; when x requires grad, out does too and has no grad_fn (x made to
+ *     require grad later: out requires grad then too). An in-place write to it under grad mode that records is
+ *     refused, as PyTorch refuses it.
  * *xm is made (requires_grad False) when NULL. Returns out's new metadata (its own requires_grad False), or NULL when
  * out does not share x's storage. */
 AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const Tensor *x);
@@ -136,6 +137,9 @@ const char *ag_grad_fn_name(const AgMeta *m);
 /* PyTorch's refusals before an in-place op on a tensor with metadata m (NULL: none) under grad mode: m a leaf that
  * requires grad, or a view of one. 0 when allowed, -1 with ten_error(). */
 int ag_inplace_check(const AgContext *c, const AgMeta *m);
+/* ag_inplace_check, and when the write records history (records: x or the value written requires grad), PyTorch's
+ * refusal for a view made under no_grad (of a tensor that requires no grad). 0 or -1 with ten_error(). */
+int ag_inplace_check_write(const AgContext *c, const AgMeta *m, bool records);
 /* x.op_(...) / x op= y given r, the out-of-place op's result computed with recording (from a copy of x that carries
  * x's metadata, so that what the node saves of x keeps x's old values, as PyTorch's in-place ops save the original
  * self): writes r into x (ten_assign_result's checks) and makes r's node x's history (CopySlices when x is a view);

@@ -186,7 +186,7 @@ static Value *m_fill(Interp *I, Args *a) {
     if (!src) return rt_tensor_error(I);
     Value *x = a->pos[0];
     bool records = call_records(I, a), tv = v && v->kind == V_TENSOR;
-    int rc = records ? ag_inplace_check(&I->run.ag, x->ag) : 0;
+    int rc = records ? ag_inplace_check_write(&I->run.ag, x->ag, true) : 0;
     if (rc == 0) rc = ten_copy_into(self(a), src);
     ten_free(tmp);
     if (rc == 0 && records) {               /* ZeroBackward0, FillBackward2 (a number) / 3 (a tensor), CopyBackwards */
