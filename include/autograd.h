@@ -193,6 +193,12 @@ int ag_backward(AgContext *c, int nout, const AgVal *outputs, const Tensor *cons
 int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
             const AgVal *inputs, Tensor **result, bool retain_graph, bool allow_unused);
 
+/* x.backward(inputs=...) / torch.autograd.backward(..., inputs=...): the gradients of the outputs accumulated into the
+ * .grad of inputs[0..nin) only (a non-leaf among them retains its grad from now on, as PyTorch's); an input the outputs
+ * do not reach is left as it is. 0 or -1. */
+int ag_backward_inputs(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
+                       const AgVal *inputs, bool retain_graph);
+
 /* ---- differentiable ops (forward by the tensor library's kernels) ----
  * Each returns a new AgVal the caller owns; on failure .t is NULL and ten_error() says why. Shapes as in PyTorch. */
 /* a op b for OP_ADD, OP_SUB, OP_MUL, OP_DIV with broadcasting; a Python number is a 0-dim tensor with *_weak set

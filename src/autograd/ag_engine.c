@@ -607,3 +607,22 @@ int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *g
         }
     return 0;
 }
+
+int ag_backward_inputs(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
+                       const AgVal *inputs, bool retain_graph) {
+    for (int j = 0; j < nin; j++)           /* PyTorch retains the inputs' grads first: its message for one */
+        if (!ag_requires_grad(inputs[j].m)) return ag_retain_grad(c, inputs[j].m);
+    Tensor **res = calloc((size_t)(nin ? nin : 1), sizeof *res);
+    if (!res) { fputs("attn: out of memory\n", stderr); abort(); }
+    int rc = ag_grad(c, nout, outputs, grads, nin, inputs, res, retain_graph, true);
+    for (int j = 0; j < nin; j++) {
+        AgMeta *m = inputs[j].m;
+        if (rc == 0 && res[j] && m) {
+            if (m->grad_fn) rc = ag_retain_grad(c, m);      /* a non-leaf input keeps its .grad from now on */
+            if (rc == 0) rc = accumulate_leaf(m, &res[j]);
+        }
+        ten_free(res[j]);
+    }
+    free(res);
+    return rc;
+}

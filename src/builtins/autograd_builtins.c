@@ -205,6 +205,25 @@ static bool opt_bool(Interp *I, Value *v, const char *what, bool *out) {
     return !v || v->kind == V_NONE || arg_bool(I, v, what, out);
 }
 
+static bool tensors_of(Interp *I, const char *fn, Value *v, const char *what, AgVal **out, int *n);
+
+/* backward of outs[0..nout) with grads, into every leaf, or with inputs (a tensor or a sequence of them; NULL or None:
+ * not given) into those only. None, or NULL with the error set. */
+static Value *run_backward(Interp *I, const char *fn, int nout, const AgVal *outs, const Tensor *const *grads, Value *inputs,
+                           bool retain) {
+    if (!inputs || inputs->kind == V_NONE) {
+        if (ag_backward(&I->run.ag, nout, outs, grads, retain) < 0) return rt_tensor_error(I);
+        return val_none();
+    }
+    AgVal *ins = NULL;
+    int nin = 0;
+    if (!tensors_of(I, fn, inputs, "inputs", &ins, &nin)) return NULL;
+    if (nin == 0) { free(ins); return rt_error(I, "'inputs' argument to backward() cannot be empty."); }
+    int rc = ag_backward_inputs(&I->run.ag, nout, outs, grads, nin, ins, retain);
+    free(ins);
+    return rc < 0 ? rt_tensor_error(I) : val_none();
+}
+
 static Value *m_backward(Interp *I, Args *a) {
     Value *p[4];                                 /* gradient, retain_graph, create_graph, inputs: Tensor.backward's */
     if (!args_bind_method(I, a, "Tensor", p, 4)) return NULL;
@@ -213,13 +232,11 @@ static Value *m_backward(Interp *I, Args *a) {
     if (!opt_bool(I, p[1], "retain_graph", &retain)) return NULL;
     if (cg && !arg_bool(I, cg, "create_graph", &create)) return NULL;
     if (create) return rt_error(I, "backward(create_graph=True): attn has no higher-order gradients yet");
-    if (p[3] && p[3]->kind != V_NONE) return rt_error(I, "backward(inputs=...) is not in attn yet: use torch.autograd.grad(y, inputs)");
     if (g && g->kind == V_NONE) g = NULL;
     if (g && g->kind != V_TENSOR) return rt_raise(I, "TypeError", "backward(gradient=...): gradient must be a tensor, not %s", val_type_name(g));
     const Tensor *grads[1] = {g ? g->u.t : NULL};
     AgVal out = arg_ag(x);
-    if (ag_backward(&I->run.ag, 1, &out, grads, retain) < 0) return rt_tensor_error(I);
-    return val_none();
+    return run_backward(I, "backward", 1, &out, grads, p[3], retain);
 }
 
 /* A tensor or a sequence of tensors as n AgVals (borrowed); false with the error set. */
@@ -248,7 +265,6 @@ static Value *bi_autograd_backward(Interp *I, Args *a) {
     if (!opt_bool(I, p_[2], "retain_graph", &retain) || !opt_bool(I, p_[3], "create_graph", &create)) return NULL;
     if (create) return rt_error(I, "%s(create_graph=True): attn has no higher-order gradients yet", fn);
     if (p_[4] && p_[4]->kind != V_NONE) return rt_error(I, "%s(grad_variables=...): use grad_tensors=", fn);
-    if (p_[5] && p_[5]->kind != V_NONE) return rt_error(I, "%s(inputs=...) is not in attn yet: use torch.autograd.grad(tensors, inputs)", fn);
     AgVal *outs = NULL;
     int no = 0;
     if (!tensors_of(I, fn, p_[0], "tensors", &outs, &no)) return NULL;
@@ -262,10 +278,7 @@ static Value *bi_autograd_backward(Interp *I, Args *a) {
         if (it->kind == V_TENSOR) grads[i] = it->u.t;
         else if (it->kind != V_NONE) { rt_raise(I, "TypeError", "%s: grad_tensors must hold tensors or None, not %s", fn, val_type_name(it)); ng = -1; }
     }
-    if (ng == no && !interp_failed(I)) {
-        if (ag_backward(&I->run.ag, no, outs, grads, retain) < 0) rt_tensor_error(I);
-        else r = val_none();
-    }
+    if (ng == no && !interp_failed(I)) r = run_backward(I, fn, no, outs, grads, p_[5], retain);
     free(grads);
     free(outs);
     return r;
