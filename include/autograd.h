@@ -67,6 +67,7 @@ struct AgMeta {
     bool multi_view;            /* one of several views one call returns (split, chunk, unbind), or a view of one:
                                  * an in-place op on it under grad mode is refused, as PyTorch refuses it */
     struct AgWeak *weak;        /* how saved tensors refer to it without keeping it alive (made on first use) */
+    void *handle;               /* the language's value that stands for it (x._base gives it; not owned; NULL: none) */
 };
 
 typedef struct AgVal { Tensor *t; AgMeta *m; } AgVal;
@@ -96,8 +97,16 @@ void ag_view_mark(AgVal r, AgVal x, int multi_nr);
 /* PyTorch's refusal to rebuild the grad_fn of one of several views (split, unbind ...) whose base was written in
  * place since: -1 with the error set, else 0. */
 int ag_view_check(const AgContext *c, const AgMeta *m);
+/* The language's value for m (x._base of a view of it gives that object, as PyTorch's): ag_meta_claim makes v it when
+ * m has none; ag_meta_unclaim forgets v (being freed) when it is m's. NULL m is fine. */
+void ag_meta_claim(AgMeta *m, void *v);
+void ag_meta_unclaim(AgMeta *m, const void *v);
+static inline void *ag_meta_handle(const AgMeta *m) { return m ? m->handle : NULL; }
 /* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
 AgVal ag_detach(AgVal x);
+/* x.detach_(): x itself loses its history (requires_grad False, a leaf; its .grad stays); a view is refused with
+ * PyTorch's message. 0 or -1. */
+int ag_detach_inplace(const AgContext *c, AgMeta *m);
 /* x.retain_grad(): -1 when x does not require grad (PyTorch's message); a no-op on a leaf. */
 int ag_retain_grad(const AgContext *c, AgMeta *m);
 /* x.grad = None (zero_grad(set_to_none=True)). */
@@ -106,8 +115,9 @@ void ag_zero_grad(AgMeta *m);
 /* out, a view of x made without recording, remembers x as its base, as PyTorch's views do:
  *   - grad mode on, x requiring no grad: an in-place op recorded on out later (z[0].add_(h) with h requiring grad)
  *     gives x the history (CopySlices), and out requires grad once x is made to (ag_requires_grad);
- *   - under no_grad, x requiring grad: out requires grad too, has no grad_fn, and is marked no_grad_view;
- *     under no_grad, x requiring no grad: nothing to remember (NULL).
+ *   - under no_grad: out is marked no_grad_view; when x requires grad, out does too and has no grad_fn (x made to
+ *     require grad later: out requires grad then too). An in-place write to it under grad mode that records is
+ *     refused, as PyTorch refuses it.
  * *xm is made (requires_grad False) when NULL. Returns out's new metadata (its own requires_grad False), or NULL when
  * out does not share x's storage. */
 AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const Tensor *x);
@@ -127,6 +137,9 @@ const char *ag_grad_fn_name(const AgMeta *m);
 /* PyTorch's refusals before an in-place op on a tensor with metadata m (NULL: none) under grad mode: m a leaf that
  * requires grad, or a view of one. 0 when allowed, -1 with ten_error(). */
 int ag_inplace_check(const AgContext *c, const AgMeta *m);
+/* ag_inplace_check, and when the write records history (records: x or the value written requires grad), PyTorch's
+ * refusal for a view made under no_grad (of a tensor that requires no grad). 0 or -1 with ten_error(). */
+int ag_inplace_check_write(const AgContext *c, const AgMeta *m, bool records);
 /* x.op_(...) / x op= y given r, the out-of-place op's result computed with recording (from a copy of x that carries
  * x's metadata, so that what the node saves of x keeps x's old values, as PyTorch's in-place ops save the original
  * self): writes r into x (ten_assign_result's checks) and makes r's node x's history (CopySlices when x is a view);
@@ -155,6 +168,13 @@ int ag_node_num_next(const AgNode *n);
 /* Edge i: the input's node (NULL where PyTorch shows None: an input that needs no grad; NULL for i out of range) and
  * its output number. */
 AgNode *ag_node_next(const AgNode *n, int i, int *input_nr);
+/* The node PyTorch's grad_fn is for n: n, or for output k > 0 of a node of several outputs (ag_share_node) the node of
+ * output 0, so that s.grad_fn is m.grad_fn after s, m = torch.std_mean(x). ag_node_next gives edges so too. */
+AgNode *ag_node_shown(AgNode *n);
+/* The language's object for n (its grad_fn value, so that x.grad_fn is x.grad_fn), not owned: NULL until set; the
+ * object clears it when freed. */
+void *ag_node_handle(const AgNode *n);
+void ag_node_set_handle(AgNode *n, void *handle);
 /* An AccumulateGrad node's leaf (borrowed; grad_fn.next_functions[0][0].variable); NULL for other nodes. */
 AgMeta *ag_node_variable(const AgNode *n);
 AgNode *ag_node_ref(AgNode *n);
@@ -172,6 +192,12 @@ int ag_backward(AgContext *c, int nout, const AgVal *outputs, const Tensor *cons
  * unless allow_unused (then result[j] is NULL). 0 or -1. */
 int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
             const AgVal *inputs, Tensor **result, bool retain_graph, bool allow_unused);
+
+/* x.backward(inputs=...) / torch.autograd.backward(..., inputs=...): the gradients of the outputs accumulated into the
+ * .grad of inputs[0..nin) only (a non-leaf among them retains its grad from now on, as PyTorch's); an input the outputs
+ * do not reach is left as it is. 0 or -1. */
+int ag_backward_inputs(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
+                       const AgVal *inputs, bool retain_graph);
 
 /* ---- differentiable ops (forward by the tensor library's kernels) ----
  * Each returns a new AgVal the caller owns; on failure .t is NULL and ten_error() says why. Shapes as in PyTorch. */
@@ -309,6 +335,10 @@ AgVal ag_addmm_family(AgContext *c, int kind, AgVal self, AgVal a, AgVal b, doub
  * 2 ** y (PowBackward1) and atan2 (Atan2Backward0). */
 typedef enum { AG_B_POW, AG_B_ATAN2 } AgBinFn;
 AgVal ag_binary_fn(AgContext *c, AgBinFn kind, AgVal a, bool a_weak, AgVal b, bool b_weak, Tensor *out);
+/* m, output output_nr of an op PyTorch records as one node of several outputs (std_mean's mean, split's parts),
+ * which attn records as a node of its own: its grad_fn is shown as first's (output 0's: the same object, name and
+ * next_functions), and edges to it read (that node, output_nr). The backward runs m's own node. */
+void ag_share_node(AgMeta *m, const AgMeta *first, int output_nr);
 /* m's grad_fn shown as output output_nr of PyTorch's node `name` (std_mean's mean: StdMeanBackward0's output 1,
  * which attn records as a node of its own). */
 void ag_name_output(AgMeta *m, const char *name, int output_nr);

@@ -39,7 +39,12 @@ Value *ops_item(Value *v);
  * ops_iter_next gives the next item (a new reference), or NULL at the end or on an error: the caller tells them
  * apart with interp_failed(I) (a map's function failed, a dict changed size: Python's RuntimeError). A list is
  * walked to its length at each step (items appended meanwhile are seen, as in Python). */
-typedef struct Iter { Interp *I; Value *src; int64_t i, n; } Iter;
+typedef struct Iter {
+    Interp *I;
+    Value *src;
+    int64_t i, n;
+    Value *row0;            /* a tensor that records: its row 0 (owned), whose grad_fn the other rows show (ops_iter.c) */
+} Iter;
 /* Whether v is of a kind that can be iterated (a 0-d tensor is, and fails with its own message, as in PyTorch). */
 bool ops_is_iterable(const Value *v);
 bool ops_iter_begin(Interp *I, Value *v, Iter *it);

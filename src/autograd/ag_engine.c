@@ -25,6 +25,13 @@ AgMeta *ag_meta_new(bool requires_grad) {
     return m;
 }
 
+void ag_meta_claim(AgMeta *m, void *v) {
+    if (m && !m->handle) m->handle = v;
+}
+void ag_meta_unclaim(AgMeta *m, const void *v) {
+    if (m && m->handle == v) m->handle = NULL;
+}
+
 AgMeta *ag_meta_ref(AgMeta *m) {
     if (m) m->refs++;
     return m;
@@ -67,6 +74,24 @@ int ag_check_inplace(const AgContext *c, const AgMeta *m, bool view_of_leaf) {
 AgVal ag_detach(AgVal x) {
     AgVal r = {ten_alias(x.t), NULL};
     return r;
+}
+
+int ag_detach_inplace(const AgContext *c, AgMeta *m) {
+    if (!m) return 0;
+    if (m->base) {
+        ten_fail_in(c->ten, "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for "
+                    "training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence "
+                    "detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                    "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.");
+        return -1;
+    }
+    if (m->grad_fn && m->grad_fn->retained == m) m->grad_fn->retained = NULL;
+    ag_node_unref(m->grad_fn);
+    m->grad_fn = NULL;
+    m->output_nr = 0;
+    m->requires_grad = false;
+    m->retains_grad = false;
+    return 0;
 }
 
 int ag_retain_grad(const AgContext *c, AgMeta *m) {
@@ -160,6 +185,7 @@ static void free_nodes(NodeList *work) {
             if (f && --f->refs == 0) list_push(work, f);
         }
         if (n->fn && --n->fn->refs == 0) list_push(work, n->fn);
+        if (n->shown && --n->shown->refs == 0) list_push(work, n->shown);
         free(n->next);
         free(n->sizes);
         free(n);
@@ -188,8 +214,11 @@ AgNode *ag_node_next(const AgNode *n, int i, int *input_nr) {
         return NULL;
     }
     if (input_nr) *input_nr = n->next[i].input_nr;
-    return n->next[i].fn;
+    return ag_node_shown(n->next[i].fn);
 }
+AgNode *ag_node_shown(AgNode *n) { return n && n->shown ? n->shown : n; }
+void *ag_node_handle(const AgNode *n) { return n->handle; }
+void ag_node_set_handle(AgNode *n, void *handle) { n->handle = handle; }
 AgMeta *ag_node_variable(const AgNode *n) { return n->var; }
 
 /* The leaf's AccumulateGrad node (a new reference), made on first use; it keeps the leaf alive. */
@@ -325,6 +354,15 @@ AgNode *ag_grad_fn(AgContext *c, AgMeta *m) {
         if (m->retains_grad) fresh->retained = m;
     }
     return m->grad_fn;
+}
+
+void ag_share_node(AgMeta *m, const AgMeta *first, int output_nr) {
+    if (!m || !m->grad_fn || !first || !first->grad_fn || m->grad_fn == first->grad_fn) return;
+    AgNode *shown = ag_node_shown(first->grad_fn);
+    if (m->grad_fn->shown) ag_node_unref(m->grad_fn->shown);
+    m->grad_fn->shown = ag_node_ref(shown);
+    m->grad_fn->name = shown->name;
+    m->output_nr = output_nr;
 }
 
 void ag_name_output(AgMeta *m, const char *name, int output_nr) {
@@ -568,4 +606,23 @@ int ag_grad(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *g
             return -1;
         }
     return 0;
+}
+
+int ag_backward_inputs(AgContext *c, int nout, const AgVal *outputs, const Tensor *const *grads, int nin,
+                       const AgVal *inputs, bool retain_graph) {
+    for (int j = 0; j < nin; j++)           /* PyTorch retains the inputs' grads first: its message for one */
+        if (!ag_requires_grad(inputs[j].m)) return ag_retain_grad(c, inputs[j].m);
+    Tensor **res = calloc((size_t)(nin ? nin : 1), sizeof *res);
+    if (!res) { fputs("attn: out of memory\n", stderr); abort(); }
+    int rc = ag_grad(c, nout, outputs, grads, nin, inputs, res, retain_graph, true);
+    for (int j = 0; j < nin; j++) {
+        AgMeta *m = inputs[j].m;
+        if (rc == 0 && res[j] && m) {
+            if (m->grad_fn) rc = ag_retain_grad(c, m);      /* a non-leaf input keeps its .grad from now on */
+            if (rc == 0) rc = accumulate_leaf(m, &res[j]);
+        }
+        ten_free(res[j]);
+    }
+    free(res);
+    return rc;
 }

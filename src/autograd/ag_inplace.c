@@ -61,7 +61,6 @@ void ag_view_mark(AgVal r, AgVal x, int multi_nr) {
 
 AgMeta *ag_view_link(const AgContext *c, const Tensor *out, AgMeta **xm, const Tensor *x) {
     if (!ten_same_storage(out, x) || out == x) return NULL;
-    if (!c->grad_enabled && !ag_requires_grad(*xm)) return NULL;
     if (!*xm) *xm = ag_meta_new(false);
     AgMeta *xmeta = *xm, *m = ag_meta_new(false);
     m->no_grad_view = !c->grad_enabled || xmeta->no_grad_view;     /* PyTorch propagates the creation mode */
@@ -234,24 +233,34 @@ static int multi_refusal(const AgContext *c, const AgMeta *m, const char *name, 
     return -1;
 }
 
+/* PyTorch's refusal of an in-place write that records history into a view made under no_grad: -1. */
+static int no_grad_view_refusal(const AgContext *c) {
+    ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
+                "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+                "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to "
+                "be tracked) or both outside (if you want the inplace to be tracked).");
+    return -1;
+}
+
 int ag_inplace_check(const AgContext *c, const AgMeta *m) {
     if (multi_refused(c, m)) return multi_refusal(c, m, NULL, 0);
-    if (m && m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m)) {
-        ten_fail_in(c->ten, "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
-                    "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-                    "both the view and the inplace either both inside the no_grad block (if you don't want the inplace to "
-                    "be tracked) or both outside (if you want the inplace to be tracked).");
-        return -1;
-    }
+    if (m && m->no_grad_view && m->base && c->grad_enabled && ag_requires_grad(m)) return no_grad_view_refusal(c);
     if (m && m->base && ag_check_inplace(c, m->base, true) < 0) return -1;
     return m ? ag_check_inplace(c, m, false) : 0;
+}
+
+int ag_inplace_check_write(const AgContext *c, const AgMeta *m, bool records) {
+    if (ag_inplace_check(c, m) < 0) return -1;
+    /* a view made under no_grad of a tensor that requires no grad, written with a value that does */
+    if (records && m && m->no_grad_view && m->base && c->grad_enabled) return no_grad_view_refusal(c);
+    return 0;
 }
 
 static int index_put_bw(AgNode *n, const Tensor *g, Tensor **gin);
 
 /* The checks before a write, and the AgMeta the write records into (made when x has none and the op records). */
 static int prepare(AgContext *c, AgMeta **xm, bool records) {
-    if (ag_inplace_check(c, *xm) < 0) return -1;
+    if (ag_inplace_check_write(c, *xm, records) < 0) return -1;
     if (records && !*xm) *xm = ag_meta_new(false);
     return 0;
 }

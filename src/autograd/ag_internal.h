@@ -58,6 +58,9 @@ struct AgNode {
     int op;                         /* BinOp / UnOp of elementwise nodes */
     AgMeta *var;                    /* AccumulateGrad: the leaf (owned) */
     AgNode *fn;                     /* CopySlices: the in-place op's own node (owned) */
+    AgNode *shown;                  /* output k > 0 of a PyTorch node of several outputs (std_mean, split): the node of
+                                     * output 0, which grad_fn shows for this one too (owned; NULL: itself) */
+    void *handle;                   /* the language's object for this node while one exists (not owned) */
     AgMeta *retained;               /* the output's AgMeta when it retains grad (not owned; cleared when freed) */
     /* engine scratch, reset after each run */
     int deps;

@@ -43,6 +43,7 @@ static bool read_dims(const Value *v, int *dims, int *nd) {
  * (its error set). */
 static int adopt(Value *r, AgVal res) {
     if (!res.t) { ag_meta_unref(res.m); return -1; }
+    ag_meta_unclaim(r->ag, r);
     ag_meta_unref(r->ag);
     r->ag = res.m;
     ten_free(res.t);
@@ -53,6 +54,7 @@ static Tensor *out_of(Value *r) { return ten_alias(r->u.t); }
  * when res failed (its error set). */
 static int replace_with(Value *r, AgVal res) {
     if (!res.t) return -1;
+    ag_meta_unclaim(r->ag, r);
     ag_meta_unref(r->ag);
     r->ag = res.m;
     ten_free(r->u.t);
@@ -119,8 +121,8 @@ static int var_std(const Call *c, const char *name, Value *r) {
         Value *mv = r->u.seq.items[1];
         AgVal m = nd < 0 ? ag_mean(ag, arg_ag(x)) : ag_mean_dims(ag, arg_ag(x), dims, nd, keep);
         if (!m.t) return -1;
-        ag_name_output(m.m, node, 1);   /* one node of two outputs in PyTorch */
-        if (mv->kind == V_TENSOR) { ag_meta_unref(mv->ag); mv->ag = m.m; ten_free(m.t); }
+        ag_share_node(m.m, rv->ag, 1);  /* one node of two outputs in PyTorch */
+        if (mv->kind == V_TENSOR) { ag_meta_unclaim(mv->ag, mv); ag_meta_unref(mv->ag); mv->ag = m.m; ten_free(m.t); }
         else ag_val_free(m);
     }
     return 1;
@@ -325,6 +327,8 @@ static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value 
                                : ag_move_map(ag, node, out_of(rv), map, nin, ins);
         ten_free(map);
         if (view) ag_view_mark(res, ins[0], view == 2 ? (int)j : -1);       /* PyTorch's result is a view */
+        if (view == 2 && j > 0 && r->u.seq.items[0]->kind == V_TENSOR)          /* one SplitBackward0 for all parts */
+            ag_share_node(res.m, r->u.seq.items[0]->ag, (int)j);
         if (!strcmp(row->name, "gather") || !strcmp(row->name, "masked_select") || !strcmp(row->name, "take"))
             ag_map_save_input(res, ins[0]);             /* PyTorch's node saves self */
         if (adopt(rv, res) < 0) return -1;
@@ -334,6 +338,7 @@ static int attach_maps(const Call *c, const MoveRow *row, Value *r, const Value 
 
 static int moves(const Call *c, const MoveRow *row, Value *r) {
     if (!strcmp(row->name, "contiguous") && c->self && ten_compute_contiguous(c->self->u.t) && r->kind == V_TENSOR) {
+        ag_meta_unclaim(r->ag, r);
         ag_meta_unref(r->ag);           /* PyTorch returns self: the same history */
         r->ag = ag_meta_ref(c->self->ag);
         return 1;
@@ -490,6 +495,7 @@ static int to_copy(const Call *c, const char *name, Value *r) {
     Value *x = arg_at(c, 0, "input");
     if (!is_tensor(x) || r->kind != V_TENSOR || !ten_is_float(r->u.t->dtype)) return 0;
     if (r->u.t->dtype == x->u.t->dtype && ten_same_storage(r->u.t, x->u.t)) {
+        ag_meta_unclaim(r->ag, r);
         ag_meta_unref(r->ag);
         r->ag = ag_meta_ref(x->ag);
         return 1;

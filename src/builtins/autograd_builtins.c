@@ -27,7 +27,10 @@ bool grad_recording(Interp *I, int n, Value *const *vals) {
 /* ---- grad_fn objects: <MulBackward0 object at 0x...>, name(), next_functions ---- */
 
 static AgNode *node_of(Value *self) { return self->u.obj.priv; }
-static void gradfn_free(void *p) { ag_node_unref(p); }
+static void gradfn_free(void *p) {
+    ag_node_set_handle(p, NULL);
+    ag_node_unref(p);
+}
 static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
@@ -50,6 +53,12 @@ static const Builtin gradfn_methods[] = {
 /* grad_fn.next_functions: one (node, output number) pair per input, (None, 0) where the input needs no grad. */
 static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     AgNode *n = node_of(self);
+    if (!strcmp(name, "variable") && ag_node_variable(n)) {   /* AccumulateGrad: its leaf */
+        Value *leaf = ag_meta_handle(ag_node_variable(n));
+        if (leaf) return val_incref(leaf);
+        return rt_error(I, "grad_fn.variable: attn no longer holds a tensor object for this leaf (bind the leaf to a name "
+                           "before you use it)");
+    }
     if (!strcmp(name, "next_functions")) {
         int k = ag_node_num_next(n);
         Value *t = val_tuple(k);
@@ -63,13 +72,21 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
         }
         return t;
     }
+    if (strcmp(name, "name") && strncmp(name, "__", 2))         /* Python's words, with the node's class */
+        return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", ag_node_name(n), name);
     return ops_object_getattr(I, self, name);
 }
 static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
                                      .getattr = gradfn_getattr, .free_priv = gradfn_free};
+/* The grad_fn object of n (a new reference): one object per node while it lives, as PyTorch's, so that
+ * x.grad_fn is x.grad_fn; output k of a node of several outputs shows output 0's (ag_node_shown). */
 static Value *gradfn_value(AgNode *n) {
-    Value *v = val_object(&GradFnClass);
+    n = ag_node_shown(n);
+    Value *v = ag_node_handle(n);
+    if (v) return val_incref(v);
+    v = val_object(&GradFnClass);
     v->u.obj.priv = ag_node_ref(n);
+    ag_node_set_handle(n, v);
     return v;
 }
 
@@ -92,6 +109,7 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return val_bool(ag_requires_grad(m));
     }
     if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
+    if (!strcmp(name, "retains_grad")) return val_bool(m && m->retains_grad && !ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
         return n ? gradfn_value(n) : val_none();
@@ -131,6 +149,7 @@ int ag_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) {
         if (!arg_bool(I, v, "requires_grad", &on)) return -1;
         if (!x->ag) x->ag = ag_meta_new(false);
         if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) { rt_tensor_error(I); return -1; }
+        ag_meta_claim(x->ag, x);                /* a leaf: grad_fn.next_functions[0][0].variable is x */
         return 0;
     }
     if (!strcmp(name, "grad")) {
@@ -159,12 +178,19 @@ static Value *m_requires_grad_(Interp *I, Args *a) {
     if (f && !arg_bool(I, f, "requires_grad", &on)) return NULL;
     if (!x->ag) x->ag = ag_meta_new(false);
     if (ag_set_requires_grad(x->ag, x->u.t, on) < 0) return rt_tensor_error(I);
+    ag_meta_claim(x->ag, x);
     return val_incref(x);
 }
 
 static Value *m_detach(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "_TensorBase", NULL, 0)) return NULL;
     return ret_ag(I, ag_detach(arg_ag(a->pos[0])));
+}
+
+static Value *m_detach_(Interp *I, Args *a) {
+    if (!args_bind_method(I, a, "_TensorBase", NULL, 0)) return NULL;
+    if (ag_detach_inplace(&I->run.ag, a->pos[0]->ag) < 0) return rt_tensor_error(I);
+    return val_incref(a->pos[0]);
 }
 
 static Value *m_retain_grad(Interp *I, Args *a) {
@@ -179,6 +205,25 @@ static bool opt_bool(Interp *I, Value *v, const char *what, bool *out) {
     return !v || v->kind == V_NONE || arg_bool(I, v, what, out);
 }
 
+static bool tensors_of(Interp *I, const char *fn, Value *v, const char *what, AgVal **out, int *n);
+
+/* backward of outs[0..nout) with grads, into every leaf, or with inputs (a tensor or a sequence of them; NULL or None:
+ * not given) into those only. None, or NULL with the error set. */
+static Value *run_backward(Interp *I, const char *fn, int nout, const AgVal *outs, const Tensor *const *grads, Value *inputs,
+                           bool retain) {
+    if (!inputs || inputs->kind == V_NONE) {
+        if (ag_backward(&I->run.ag, nout, outs, grads, retain) < 0) return rt_tensor_error(I);
+        return val_none();
+    }
+    AgVal *ins = NULL;
+    int nin = 0;
+    if (!tensors_of(I, fn, inputs, "inputs", &ins, &nin)) return NULL;
+    if (nin == 0) { free(ins); return rt_error(I, "'inputs' argument to backward() cannot be empty."); }
+    int rc = ag_backward_inputs(&I->run.ag, nout, outs, grads, nin, ins, retain);
+    free(ins);
+    return rc < 0 ? rt_tensor_error(I) : val_none();
+}
+
 static Value *m_backward(Interp *I, Args *a) {
     Value *p[4];                                 /* gradient, retain_graph, create_graph, inputs: Tensor.backward's */
     if (!args_bind_method(I, a, "Tensor", p, 4)) return NULL;
@@ -187,27 +232,56 @@ static Value *m_backward(Interp *I, Args *a) {
     if (!opt_bool(I, p[1], "retain_graph", &retain)) return NULL;
     if (cg && !arg_bool(I, cg, "create_graph", &create)) return NULL;
     if (create) return rt_error(I, "backward(create_graph=True): attn has no higher-order gradients yet");
-    if (p[3] && p[3]->kind != V_NONE) return rt_error(I, "backward(inputs=...) is not in attn yet: use torch.autograd.grad(y, inputs)");
     if (g && g->kind == V_NONE) g = NULL;
     if (g && g->kind != V_TENSOR) return rt_raise(I, "TypeError", "backward(gradient=...): gradient must be a tensor, not %s", val_type_name(g));
     const Tensor *grads[1] = {g ? g->u.t : NULL};
     AgVal out = arg_ag(x);
-    if (ag_backward(&I->run.ag, 1, &out, grads, retain) < 0) return rt_tensor_error(I);
-    return val_none();
+    return run_backward(I, "backward", 1, &out, grads, p[3], retain);
 }
 
 /* A tensor or a sequence of tensors as n AgVals (borrowed); false with the error set. */
-static bool tensors_of(Interp *I, Value *v, const char *what, AgVal **out, int *n) {
+static bool tensors_of(Interp *I, const char *fn, Value *v, const char *what, AgVal **out, int *n) {
     if (v->kind == V_TENSOR) { *out = xmalloc(sizeof(AgVal)); (*out)[0] = arg_ag(v); *n = 1; return true; }
-    if (v->kind != V_LIST && v->kind != V_TUPLE) { rt_raise(I, "TypeError", "torch.autograd.grad: %s must be a tensor or a sequence of tensors, not %s", what, val_type_name(v)); return false; }
+    if (v->kind != V_LIST && v->kind != V_TUPLE) { rt_raise(I, "TypeError", "%s: %s must be a tensor or a sequence of tensors, not %s", fn, what, val_type_name(v)); return false; }
     *n = (int)v->u.seq.n;
     *out = xmalloc(sizeof(AgVal) * (size_t)(*n ? *n : 1));
     for (int i = 0; i < *n; i++) {
         Value *it = v->u.seq.items[i];
-        if (it->kind != V_TENSOR) { free(*out); rt_raise(I, "TypeError", "torch.autograd.grad: %s must hold tensors, not %s", what, val_type_name(it)); return false; }
+        if (it->kind != V_TENSOR) { free(*out); rt_raise(I, "TypeError", "%s: %s must hold tensors, not %s", fn, what, val_type_name(it)); return false; }
         (*out)[i] = arg_ag(it);
     }
     return true;
+}
+
+/* torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+ * inputs=None): x.backward() of several outputs at once (a tensor or a sequence; grad_tensors one per tensor, None
+ * for a one-element one). None. */
+static Value *bi_autograd_backward(Interp *I, Args *a) {
+    Value *p_[6];                               /* tensors, grad_tensors, retain_graph, create_graph, grad_variables, inputs */
+    if (!args_bind(I, a, p_, 6)) return NULL;
+    const char *fn = "torch.autograd.backward";
+    bool retain, create;
+    if (!p_[0]) return rt_raise(I, "TypeError", "backward() missing 1 required positional argument: 'tensors'");
+    if (!opt_bool(I, p_[2], "retain_graph", &retain) || !opt_bool(I, p_[3], "create_graph", &create)) return NULL;
+    if (create) return rt_error(I, "%s(create_graph=True): attn has no higher-order gradients yet", fn);
+    if (p_[4] && p_[4]->kind != V_NONE) return rt_error(I, "%s(grad_variables=...): use grad_tensors=", fn);
+    AgVal *outs = NULL;
+    int no = 0;
+    if (!tensors_of(I, fn, p_[0], "tensors", &outs, &no)) return NULL;
+    const Tensor **grads = xcalloc((size_t)(no ? no : 1), sizeof(Tensor *));
+    Value *gv = p_[1], *r = NULL;
+    int ng = gv && gv->kind != V_NONE ? (gv->kind == V_TENSOR ? 1 : gv->kind == V_LIST || gv->kind == V_TUPLE ? (int)gv->u.seq.n : -1) : no;
+    if (ng >= 0 && ng != no) rt_error(I, "got %d tensors and %d gradients", no, ng);
+    else if (ng < 0) rt_raise(I, "TypeError", "%s: grad_tensors must be a tensor or a sequence of tensors, not %s", fn, val_type_name(gv));
+    for (int i = 0; gv && gv->kind != V_NONE && ng == no && i < no; i++) {
+        Value *it = gv->kind == V_TENSOR ? gv : gv->u.seq.items[i];
+        if (it->kind == V_TENSOR) grads[i] = it->u.t;
+        else if (it->kind != V_NONE) { rt_raise(I, "TypeError", "%s: grad_tensors must hold tensors or None, not %s", fn, val_type_name(it)); ng = -1; }
+    }
+    if (ng == no && !interp_failed(I)) r = run_backward(I, fn, no, outs, grads, p_[5], retain);
+    free(grads);
+    free(outs);
+    return r;
 }
 
 /* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=False):
@@ -226,8 +300,8 @@ static Value *bi_autograd_grad(Interp *I, Args *a) {
     AgVal *outs = NULL, *ins = NULL, *gs = NULL;
     int no = 0, ni = 0, ng = 0;
     Value *r = NULL;
-    if (!tensors_of(I, ov, "outputs", &outs, &no)) return NULL;
-    if (!tensors_of(I, iv, "inputs", &ins, &ni)) goto done;
+    if (!tensors_of(I, "torch.autograd.grad", ov, "outputs", &outs, &no)) return NULL;
+    if (!tensors_of(I, "torch.autograd.grad", iv, "inputs", &ins, &ni)) goto done;
     const Tensor **grads = xcalloc((size_t)(no ? no : 1), sizeof(Tensor *));
     if (gv && gv->kind != V_NONE) {
         if (gv->kind == V_TENSOR) { gs = xmalloc(sizeof(AgVal)); gs[0] = arg_ag(gv); ng = 1; }
@@ -392,6 +466,13 @@ static Value *stale_input(Interp *I, Args *a, Value *self, Value *r) {
     return r;
 }
 
+/* The call's tensors stand for their autograd metadata where nothing does yet (ag_meta_claim: a view's x._base). */
+static void claim_inputs(Args *a, Value *self) {
+    if (self && self->kind == V_TENSOR) ag_meta_claim(self->ag, self);
+    for (int i = 0; i < a->npos; i++)
+        if (a->pos[i]->kind == V_TENSOR) ag_meta_claim(a->pos[i]->ag, a->pos[i]);
+}
+
 Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
     if (!r) return NULL;
     for (int k = 0; k < a->nkw; k++) {
@@ -405,9 +486,11 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
         }
         if (!r->ag) r->ag = ag_meta_new(false);
         if (ag_set_requires_grad(r->ag, r->u.t, true) < 0) { val_decref(r); return rt_tensor_error(I); }
+        ag_meta_claim(r->ag, r);
     }
     const char *name = a->fn ? a->fn->name : a->fname ? a->fname : "?";
     Value *src = self ? self : a->npos ? a->pos[0] : NULL;
+    claim_inputs(a, self);
     /* z.t(), z.narrow(...): a view knows its base (of a plain tensor; under no_grad, of one that requires grad). With
      * grad mode on, a view of a tensor that requires grad must come from the recording ops (the check below). */
     bool on = I->run.ag.grad_enabled;
@@ -424,6 +507,7 @@ Value *ag_after_call(Interp *I, Args *a, Value *self, Value *r) {
                 it->ag->output_nr = (int)i;
             }
         }
+    claim_inputs(a, self);                  /* src got its metadata from the view just linked */
     if (!on) return r;
     if (!detached_float(r) || detaches(name)) return stale_input(I, a, self, r);
     bool needs = self && val_requires_grad(self);
@@ -449,6 +533,7 @@ const Builtin bi_autograd_methods[] = {
      "Computes the gradient of X (a one-element tensor, or any with gradient=) with respect to every leaf it was made "
      "from that requires grad, adding it to their .grad.", "", 0, "X"},
     {"detach", m_detach, "X.detach(/)", "A tensor sharing X's elements, with no history and requires_grad False.", "", 0, "X"},
+    {"detach_", m_detach_, "X.detach_(/)", "Makes X itself a tensor with no history that requires no grad; returns X (not for a view).", "", 0, "X"},
     {"requires_grad_", m_requires_grad_, "X.requires_grad_(requires_grad=True)",
      "Makes X (a leaf of a float dtype) record the operations on it, for backward(); returns X.", "", 0, "X"},
     {"retain_grad", m_retain_grad, "X.retain_grad(/)", "Makes backward() fill X.grad although X is not a leaf.", "", 0, "X"},
@@ -457,6 +542,8 @@ const Builtin bi_autograd_methods[] = {
 const Builtin bi_autograd[] = {
     {"grad", bi_autograd_grad, "torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=None, allow_unused=False)",
      "The gradients of outputs with respect to inputs, as a tuple; .grad is left unchanged.", "", 0, "torch.autograd"},
+    {"backward", bi_autograd_backward, "torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None)",
+     "Adds the gradients of tensors (one or several, as x.backward() does for one) to the .grad of the leaves.", "", 0, "torch.autograd"},
     {"no_grad", bi_no_grad, "torch.no_grad()",
      "with torch.no_grad(): ... runs its block without recording operations for backward (also @torch.no_grad()).", "", 0, "torch"},
     {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0, "torch"},

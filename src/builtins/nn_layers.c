@@ -18,7 +18,7 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_
  * nn.Parameter; NULL when t is. */
 Value *parameter(Tensor *t) {
     Value *v = t ? val_tensor_ag(t, ag_meta_new(true)) : NULL;
-    if (v) v->param = true;
+    if (v) { v->param = true; ag_meta_claim(v->ag, v); }
     return v;
 }
 
@@ -53,7 +53,7 @@ static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, 
     return r;
 }
 
-static Value *relu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "relu", NULL, NULL); }
+static Value *relu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "relu", "inplace", NULL); }
 static Value *gelu_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "gelu", "approximate", NULL); }
 static Value *tanh_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "tanh", NULL, NULL); }
 static Value *sigmoid_call(Interp *I, Value *self, Args *a) { return apply_functional(I, self, a, "sigmoid", NULL, NULL); }
@@ -113,7 +113,13 @@ static void softmax_extra(StrBuf *out, Value *self) {
     else sb_puts(out, "dim=None");
 }
 
-static const ObjClass ReLUClass = {.name = "ReLU", .call = relu_call, .is_module = true};
+/* PyTorch's ReLU.extra_repr: "inplace=True", or nothing */
+static void relu_extra(StrBuf *out, Value *self) {
+    Value *v = val_attr_get(self, "inplace");
+    if (v && v->kind == V_BOOL && v->u.b) sb_puts(out, "inplace=True");
+}
+
+static const ObjClass ReLUClass = {.name = "ReLU", .call = relu_call, .is_module = true, .extra_repr = relu_extra};
 static const ObjClass TanhClass = {.name = "Tanh", .call = tanh_call, .is_module = true};
 static const ObjClass SigmoidClass = {.name = "Sigmoid", .call = sigmoid_call, .is_module = true};
 static const ObjClass GELUClass = {.name = "GELU", .call = gelu_call, .is_module = true, .extra_repr = gelu_extra};
@@ -127,14 +133,16 @@ Value *new_layer(const ObjClass *c) {
     return m;
 }
 
-/* nn.ReLU(inplace=False): inplace=True is refused (attn never changes a tensor behind the student's back). */
+/* nn.ReLU(inplace=False): forward is F.relu(input, inplace=self.inplace) (with inplace=True the input is written and
+ * returned, recorded as PyTorch records it). */
 static Value *bi_relu_layer(Interp *I, Args *a) {
     Value *iv;
     if (!args_bind(I, a, &iv, 1)) return NULL;
     bool inplace = false;
     if (iv && !arg_bool(I, iv, "inplace", &inplace)) return NULL;
-    if (inplace) return rt_error(I, "nn.ReLU(inplace=True) is not in attn: use nn.ReLU(), which gives a new tensor");
-    return new_layer(&ReLUClass);
+    Value *m = new_layer(&ReLUClass);
+    val_attr_set(m, "inplace", val_bool(inplace));
+    return m;
 }
 
 /* nn.Tanh() and nn.Sigmoid(): no arguments (Module.__init__'s message for any, as PyTorch's). */
@@ -562,7 +570,7 @@ static Value *bi_embedding(Interp *I, Args *a) {
 const Builtin bi_nn_layers[] = {
     {"ReLU", bi_relu_layer, "nn.ReLU(inplace=False)",
      "A layer that applies max(x, 0) to each element: nn.ReLU()(X) is F.relu(X). Put it between layers in "
-     "nn.Sequential.", "§5.1", 0, "nn"},
+     "nn.Sequential (inplace=True writes into X and returns it).", "§5.1", 0, "nn"},
     {"GELU", bi_gelu_layer, "nn.GELU(approximate='none')",
      "A layer that applies GELU, x times the normal CDF at x, to each element (approximate='tanh': the tanh "
      "formula): nn.GELU()(X) is F.gelu(X). The activation of Transformer feed-forward layers after BERT.", "", 0, "nn"},

@@ -692,18 +692,22 @@ bool args_device_check(Interp *I, Args *a) {
 
 /* ---- nn.Parameter, torch.no_grad(), d2l.add_to_class ---- */
 
+/* nn.Parameter(data=None, requires_grad=True): a leaf sharing data's elements (its storage, shape, strides and
+ * dtype, as PyTorch's data.detach()), or an empty float32 tensor without data; requires_grad needs a float dtype
+ * (PyTorch's message). A new reference, or NULL with the error set. */
 static Value *bi_parameter(Interp *I, Args *a) {
     Value *p_[2];                               /* data, requires_grad */
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *d = p_[0], *rg = p_[1];
     bool on = true;
     if (rg && !arg_bool(I, rg, "requires_grad", &on)) return NULL;
-    Tensor *t = d ? (d->kind == V_TENSOR ? ten_copy(d->u.t) : NULL) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
-    if (d && d->kind != V_TENSOR) return rt_error(I, "Parameter(data): data must be a tensor, not %s", val_type_name(d));
+    if (d && d->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'detach'", val_type_name(d));
+    if (d && on && !ten_is_float(d->u.t->dtype)) return rt_error(I, "Only Tensors of floating point and complex dtype can require gradients");
+    Tensor *t = d ? ten_alias(d->u.t) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
     if (!t) return rt_tensor_error(I);
-    if (t->dtype != DT_F32) { ten_free(t); return rt_error(I, "attn's parameters are float32 tensors"); }
     Value *p = val_tensor_ag(t, ag_meta_new(on));      /* a leaf; requires grad unless requires_grad=False */
     p->param = true;
+    ag_meta_claim(p->ag, p);
     return p;
 }
 
@@ -747,8 +751,8 @@ Value *nn_module_attr(const char *module, const char *name) {
 }
 
 const Builtin bi_nn_module[] = {
-    {"Parameter", bi_parameter, "nn.Parameter(data, requires_grad=True)",
-     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. Parameters do not record gradients in attn yet.", "", 0, "nn"},
+    {"Parameter", bi_parameter, "nn.Parameter(data=None, requires_grad=True)",
+     "A tensor that is a weight of a module: named_parameters() and state_dict() list it. It shares its data's elements and dtype, and requires grad (a float dtype) unless requires_grad=False.", "", 0, "nn"},
     {"device", bi_device, "torch.device(type, index=None)", "torch.device('cpu'): the CPU, where attn computes (there is no GPU).", "", 0, "torch"},
     {"add_to_class", bi_add_to_class, "d2l.add_to_class(Class)",
      "Decorator: @d2l.add_to_class(C) above def f(self, ...) makes f a method of class C (the book uses it in §11.5).", "§11.5", 0, "d2l"},

@@ -41,6 +41,12 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_
 /* X.cpu(): X itself. X.detach(), X.numpy(): a new tensor on the same storage, as in PyTorch. */
 static Value *m_same(Interp *I, Args *a) { return val_incref(a->pos[0]); }
 static Value *m_alias(Interp *I, Args *a) { return done(I, ten_alias(self(a))); }
+/* X.numpy(): X's elements shared (attn's tensors stand in for arrays); PyTorch's refusal when X requires grad. */
+static Value *m_numpy(Interp *I, Args *a) {
+    if (val_requires_grad(a->pos[0]))
+        return rt_raise(I, "RuntimeError", "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
+    return m_alias(I, a);
+}
 static Value *m_clone(Interp *I, Args *a) { return done(I, ten_clone(self(a))); }
 
 /* X itself when contiguous, else a contiguous copy. */
@@ -180,7 +186,7 @@ static Value *m_fill(Interp *I, Args *a) {
     if (!src) return rt_tensor_error(I);
     Value *x = a->pos[0];
     bool records = call_records(I, a), tv = v && v->kind == V_TENSOR;
-    int rc = records ? ag_inplace_check(&I->run.ag, x->ag) : 0;
+    int rc = records ? ag_inplace_check_write(&I->run.ag, x->ag, true) : 0;
     if (rc == 0) rc = ten_copy_into(self(a), src);
     ten_free(tmp);
     if (rc == 0 && records) {               /* ZeroBackward0, FillBackward2 (a number) / 3 (a tensor), CopyBackwards */
@@ -331,7 +337,7 @@ static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(ten_is_f
 const Builtin bi_tensor_methods[] = {
     {"item", m_item, "X.item()", "The single value of a one-element tensor, as a Python number.", "", 0, "X"},
     {"tolist", m_tolist, "X.tolist()", "The tensor as nested Python lists.", "", 0, "X"},
-    {"numpy", m_alias, "X.numpy()", "In attn tensors stand in for NumPy arrays: X's elements, shared (save(\"x.npy\", X) to use NumPy).", "", 0, "X"},
+    {"numpy", m_numpy, "X.numpy()", "In attn tensors stand in for NumPy arrays: X's elements, shared (save(\"x.npy\", X) to use NumPy).", "", 0, "X"},
     {"detach", m_alias, "X.detach()", "A tensor sharing X's elements, without autograd history.", "", 0, "X"},
     {"contiguous", m_contiguous, "X.contiguous()",
      "X itself when its elements are in row-major order, else a copy that is: what .view() needs after a transpose.", "", 0, "X"},

@@ -3,21 +3,48 @@
  * scaled_dot_product_attention (PyTorch 2's formula: softmax(Q Kᵀ / sqrt(d) + mask) V). */
 #include "torch_more_internal.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* log1p, expm1, erf, sinh, ... and torch.nn.functional's gelu, silu, softplus, ...: tag indexes MAP_NAMES. */
 static const char *const MAP_NAMES[] = {"log1p", "expm1", "exp2", "erf", "erfc", "sinh", "cosh", "asinh", "acosh", "atanh",
                                         "reciprocal", "trunc", "frac", "silu", "softplus", "mish", "hardtanh", "logsigmoid", "gelu"};
-/* inplace=True of F.silu, F.mish, F.relu, F.dropout: whether input xv may be written in place. Under grad mode on a
- * tensor that requires grad: PyTorch's refusal for a leaf or a view of one (ag_inplace_check), and attn's own for
- * the rest (the in-place node is not recorded yet). false with the error set. */
-static bool inplace_allowed(Interp *I, Args *a, const Value *xv) {
-    if (!xv || xv->kind != V_TENSOR) { rt_error(I, "%s(): inplace=True needs a tensor input", a->fname); return false; }
-    if (!I->run.ag.grad_enabled || !ag_requires_grad(xv->ag)) return true;
-    if (ag_inplace_check(&I->run.ag, xv->ag) < 0) { rt_tensor_error(I); return false; }
-    rt_error(I, "F.%s(x, inplace=True) on a tensor that requires grad has no gradient in attn yet: use F.%s(x), "
-                "which gives a new tensor", a->fname, a->fname);
-    return false;
+/* inplace=True of F.silu, F.mish, F.hardtanh, F.relu, F.dropout on input xv: -1 refused (the error set: not a
+ * tensor; under grad mode PyTorch's refusal for a leaf that requires grad or a view of one, ag_inplace_check), 1
+ * when autograd records the write (grad mode on, xv requires grad: inplace_record), 0 to write it plainly. */
+static int inplace_mode(Interp *I, Args *a, const Value *xv) {
+    if (!xv || xv->kind != V_TENSOR) { rt_error(I, "%s(): inplace=True needs a tensor input", a->fname); return -1; }
+    if (!I->run.ag.grad_enabled || !ag_requires_grad(xv->ag)) return 0;
+    if (ag_inplace_check(&I->run.ag, xv->ag) < 0) { rt_tensor_error(I); return -1; }
+    return 1;
+}
+
+/* F.fn(xv, ..., inplace=True) recorded as PyTorch records it: fn run out of place (the call again, inplace False at
+ * position inplace_at or as the keyword) on a copy of xv that carries xv's history, recorded as a call is
+ * (ag_after_call: SiluBackward0 ...), then written into xv, whose history becomes that node (CopySlices through a
+ * view; ag_inplace_assign), as X.op_() is (tensor_methods.c). xv returned (a new reference), or NULL with the error. */
+static Value *inplace_record(Interp *I, Args *a, Value *xv, int inplace_at) {
+    Tensor *copy = ten_copy(xv->u.t);
+    if (!copy) return rt_tensor_error(I);
+    Value *xc = val_tensor_ag(copy, xv->ag ? ag_meta_ref(xv->ag) : NULL), *off = val_bool(false);
+    Value **pos = xmalloc(sizeof(Value *) * (size_t)(a->npos + 1)), **kw = xmalloc(sizeof(Value *) * (size_t)(a->nkw + 1));
+    for (int i = 0; i < a->npos; i++) pos[i] = i == 0 && a->pos[i] == xv ? xc : i == inplace_at ? off : a->pos[i];
+    for (int k = 0; k < a->nkw; k++)
+        kw[k] = !strcmp(a->kwnames[k], "input") && a->kwvals[k] == xv ? xc : !strcmp(a->kwnames[k], "inplace") ? off : a->kwvals[k];
+    Args ca = *a;
+    ca.pos = pos;
+    ca.kwvals = kw;
+    Value *r = ag_after_call(I, &ca, NULL, a->fn->fn(I, &ca));
+    free(pos);
+    free(kw);
+    val_decref(off);
+    val_decref(xc);
+    if (!r) return NULL;
+    int rc = r->kind == V_TENSOR ? ag_inplace_assign(&I->run.ag, xv->u.t, &xv->ag, arg_ag(r)) : 0;
+    bool tensor = r->kind == V_TENSOR;
+    val_decref(r);
+    if (!tensor) return rt_error(I, "%s() did not give a tensor", a->fname);
+    return rc < 0 ? rt_tensor_error(I) : val_incref(xv);
 }
 
 /* r (owned, NULL: the tensor error) written into the tensor xv itself, as PyTorch's in-place functions do: its
@@ -49,7 +76,11 @@ static Value *bi_map(Interp *I, Args *a) {
     }
     bool inplace = false;                       /* silu, mish: inplace=True writes the result into input */
     if (!ap && p_[1] && !arg_bool(I, p_[1], "inplace", &inplace)) { ten_free(t1); return NULL; }
-    if (inplace) { ten_free(t1); return inplace_allowed(I, a, in) ? write_into(I, in, ten_map(name, in->u.t)) : NULL; }
+    if (inplace) {
+        ten_free(t1);
+        int mode = inplace_mode(I, a, in);
+        return mode < 0 ? NULL : mode ? inplace_record(I, a, in, 1) : write_into(I, in, ten_map(name, in->u.t));
+    }
     Tensor *r = ten_map(name, x);
     ten_free(t1);
     return done(I, r);
@@ -66,7 +97,10 @@ static Value *bi_f_hardtanh(Interp *I, Args *a) {
     bool inplace;
     if (!num_at(I, a, 1, "min_val", -1, &lo) || !num_at(I, a, 2, "max_val", 1, &hi) ||
         !bool_at(I, a, 3, "inplace", false, &inplace)) return NULL;
-    if (inplace) return inplace_allowed(I, a, p_[0]) ? write_into(I, p_[0], ten_clamp(p_[0]->u.t, lo, hi)) : NULL;
+    if (inplace) {
+        int mode = inplace_mode(I, a, p_[0]);
+        return mode < 0 ? NULL : mode ? inplace_record(I, a, p_[0], 3) : write_into(I, p_[0], ten_clamp(p_[0]->u.t, lo, hi));
+    }
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     if (!x) return NULL;
     Tensor *r = ten_clamp(x, lo, hi);
@@ -100,7 +134,10 @@ static Value *bi_f_relu(Interp *I, Args *a) {
     Value *in = p_[0];
     bool inplace;
     if (!bool_at(I, a, 1, "inplace", false, &inplace)) return NULL;
-    if (inplace) return inplace_allowed(I, a, in) ? write_into(I, in, ten_unary(UOP_RELU, in->u.t)) : NULL;
+    if (inplace) {
+        int mode = inplace_mode(I, a, in);
+        return mode < 0 ? NULL : mode ? inplace_record(I, a, in, 1) : write_into(I, in, ten_unary(UOP_RELU, in->u.t));
+    }
     if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) return ret_ag(I, ag_unary(&I->run.ag, UOP_RELU, arg_ag(in)));
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     if (!x) return NULL;
@@ -124,7 +161,8 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
     if (!training || p == 0) return val_incref(xv);
     Tensor *x = xv->u.t;
     if (!ten_is_float(x->dtype)) return rt_error(I, "dropout(): expected a floating point tensor, got %s", ten_dtype_name(x->dtype));
-    if (inplace && !inplace_allowed(I, a, xv)) return NULL;
+    int mode = inplace ? inplace_mode(I, a, xv) : 0;
+    if (mode) return mode < 0 ? NULL : inplace_record(I, a, xv, 3);
     Tensor *r = ten_new_in(I->run.ten, x->dtype, x->ndim, x->shape);
     if (!r) return rt_tensor_error(I);
     Rng *g = &I->run.rng;

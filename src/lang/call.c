@@ -196,7 +196,8 @@ static Value *call_any(Interp *I, Value *fn, Args *a);
 static bool tensor_inplace_ok(Interp *I, const Builtin *m, Value *self) {
     if (self->kind != V_TENSOR || !I->run.ag.grad_enabled || !ag_requires_grad(self->ag)) return true;
     size_t n = strlen(m->name);
-    if (n < 2 || m->name[n - 1] != '_' || m->name[0] == '_' || !strcmp(m->name, "requires_grad_")) return true;
+    if (n < 2 || m->name[n - 1] != '_' || m->name[0] == '_' || !strcmp(m->name, "requires_grad_") || !strcmp(m->name, "detach_"))
+        return true;
     if (ag_inplace_check(&I->run.ag, self->ag) < 0) { rt_tensor_error(I); return false; }
     return true;
 }

@@ -67,6 +67,8 @@ static Value *ag_tensor_binary(Interp *I, int aop, Value *a, Tensor *ta, bool aw
     AgVal x = {ta, aw ? NULL : a->ag}, y = {tb, bw ? NULL : b->ag};
     char what[64];
     if (ag_view_check(c, x.m) < 0 || ag_view_check(c, y.m) < 0) return rt_tensor_error(I);   /* a stale part of split */
+    if (!aw) ag_meta_claim(a->ag, a);           /* the operands stand for their metadata (x._base, .variable) */
+    if (!bw) ag_meta_claim(b->ag, b);
     switch (aop) {
     case AOP_ADD: return ag_value(I, ag_binary(c, OP_ADD, x, aw, y, bw));
     case AOP_SUB: return ag_value(I, ag_binary(c, OP_SUB, x, aw, y, bw));

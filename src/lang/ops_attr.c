@@ -18,6 +18,20 @@
 /* The data attributes of a tensor, in tensor_attr's order. */
 static const char *const tensor_attrs[] = {"shape", "dtype", "ndim", "T", "mT", "data", "device", "requires_grad", "grad", "grad_fn", "is_leaf", "is_cuda", NULL};
 
+/* x._base: the tensor x is a view of (PyTorch's: the root, never itself a view), the same object while one stands for
+ * it, or a new one sharing its storage; None for a tensor that is no view. attn knows the base of a view made under
+ * grad mode or of a tensor that requires grad (ag_view_link), not of one made under no_grad of a plain tensor. */
+static Value *tensor_base(Interp *I, Value *obj) {
+    AgMeta *b = obj->ag ? obj->ag->base : NULL;
+    if (!b || !obj->ag->base_view) return val_none();
+    Value *h = ag_meta_handle(b);
+    if (h) return val_incref(h);
+    Tensor *t = ten_alias(obj->ag->base_view);
+    if (!t) return rt_tensor_error(I);
+    Value *v = val_tensor_ag(t, ag_meta_ref(b));
+    ag_meta_claim(b, v);
+    return v;
+}
 static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     Tensor *t = obj->u.t;
     if (!strcmp(name, "shape")) return val_size(t->shape, t->ndim);
@@ -38,13 +52,18 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
             for (int i = 0; i < t->ndim; i++) dims[i] = t->ndim - 1 - i;
             r = ten_permute(t, dims);
         }
-        return r ? val_tensor(r) : rt_tensor_error(I);
+        if (!r) return rt_tensor_error(I);
+        Value *v = val_tensor(r);
+        v->ag = ag_view_link(&I->run.ag, r, &obj->ag, t);     /* a view: its _base, as z.t()'s */
+        ag_meta_claim(obj->ag, obj);
+        return v;
     }
     if (!strcmp(name, "data")) {                   /* detached, with a version counter of its own (PyTorch) */
         Tensor *d = ten_alias_new_version(t);
         return d ? val_tensor(d) : rt_tensor_error(I);
     }
     if (!strcmp(name, "_version")) return val_int(ten_version(t));    /* the storage's in-place write count */
+    if (!strcmp(name, "_base")) return tensor_base(I, obj);
     if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
     Value *ag = lib()->tensor_attr(I, obj, name);
     if (ag || interp_failed(I)) return ag;

@@ -230,6 +230,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         Tensor *tmps[2 * TEN_MAX_DIMS] = {0};
         int n = tensor_items(I, index, items, tmps);
         if (n >= 0 && ag_records(I, obj, NULL)) {
+            ag_meta_claim(obj->ag, obj);                    /* obj stands for its history: x[0]._base is x */
             Value *v = ag_index_read(I, obj, items, n);
             for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
             return v;
@@ -239,7 +240,9 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (n < 0) return NULL;
         if (!r) return rt_tensor_index_error(I);
         /* a view (z[0]) knows its base, for an in-place op that records later (ag_view_link) */
-        return val_tensor_ag(r, ag_view_link(&I->run.ag, r, &obj->ag, obj->u.t));
+        Value *v = val_tensor_ag(r, ag_view_link(&I->run.ag, r, &obj->ag, obj->u.t));
+        ag_meta_claim(obj->ag, obj);
+        return v;
     }
     case V_DICTVIEW:                                        /* Python 3's views are not lists: list(d.keys())[0] */
         return rt_raise(I, "TypeError", "'%s' object is not subscriptable (list(d.%s())[i] indexes a list of them)", val_type_name(obj),

@@ -240,6 +240,15 @@ Value *ops_generator(Value *fn, Value *first, int nclauses) {
     return self;
 }
 
+/* Row i of a tensor that records, walked by iter(x): PyTorch unbinds x once per walk, so every row's grad_fn is the
+ * same UnbindBackward0; attn records a node per row and shows row 0's (kept by the walker) for the others. */
+static void share_unbind(Value *self, Value *row, int64_t i) {
+    if (row->kind != V_TENSOR || !row->ag || !row->ag->grad_fn) return;
+    if (i == 0) { val_attr_set(self, " row0", val_incref(row)); return; }
+    Value *row0 = val_attr_get(self, " row0");
+    if (row0 && row0->kind == V_TENSOR) ag_share_node(row->ag, row0->ag, (int)i);
+}
+
 /* The next item of a walker (iter(x), reversed(x)); NULL at the end or with the dict's RuntimeError. */
 static Value *walker_next(Interp *I, Value *self, bool forward) {
     Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos"), *size = val_attr_get(self, "size");
@@ -251,6 +260,7 @@ static Value *walker_next(Interp *I, Value *self, bool forward) {
     /* a set: pos is the slot to look from, and pyset_next moves it past the element it finds */
     int64_t i = pos->u.i, next = src->kind == V_SET ? i : forward ? i + 1 : i - 1;
     Value *e = src->kind == V_SET ? val_incref(pyset_next(src, &next)) : seq_item(I, src, i);
+    if (e && forward && src->kind == V_TENSOR) share_unbind(self, e, i);
     if (e) val_attr_set(self, "pos", val_int(next));
     else if (!interp_failed(I)) dict_del(&self->u.obj.attrs, "src");
     return e;
@@ -333,6 +343,7 @@ bool ops_is_iterable(const Value *v) {
 bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     it->I = I;
     it->src = NULL;
+    it->row0 = NULL;
     it->i = 0;
     if (!ops_is_iterable(v)) {
         rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(v));
@@ -358,6 +369,10 @@ Value *ops_iter_next(Iter *it) {
     }
     if (s->kind != V_LIST && it->i >= it->n) return NULL;      /* a list: to its length now, as Python's */
     Value *e = seq_item(it->I, s, it->i);
+    if (e && s->kind == V_TENSOR && e->ag && e->ag->grad_fn) {      /* one UnbindBackward0 per walk, as PyTorch's */
+        if (it->i == 0) { val_decref(it->row0); it->row0 = val_incref(e); }
+        else if (it->row0) ag_share_node(e->ag, it->row0->ag, (int)it->i);
+    }
     if (e) it->i++;
     return e;
 }
@@ -365,6 +380,8 @@ Value *ops_iter_next(Iter *it) {
 void ops_iter_end(Iter *it) {
     val_decref(it->src);
     it->src = NULL;
+    val_decref(it->row0);
+    it->row0 = NULL;
 }
 
 Value *ops_to_list(Interp *I, Value *v) {

@@ -172,6 +172,12 @@ static const PrintOptions *print_options(const Interp *I) { return I ? &I->run.p
  * before the closing parenthesis: ", grad_fn=<MulBackward0>" for a result with history, ", requires_grad=True" for
  * a leaf that requires grad (a parameter always shows it). */
 static void tensor_value_repr(Interp *I, StrBuf *out, const Value *v) {
+    /* a part of split / unbind whose base was written in place since: PyTorch's repr reads grad_fn, which raises */
+    if (I && I->repr_raises && ag_view_check(&I->run.ag, v->ag) < 0) {
+        (void)rt_tensor_error(I);
+        I->repr_failed = true;
+        return;
+    }
     const char *name = ag_grad_fn_name(v->ag);     /* a view written since: AsStridedBackward0, as PyTorch */
     if (!v->param && !name && !ag_requires_grad(v->ag)) { ten_repr(out, v->u.t, print_options(I)); return; }
     StrBuf t;
