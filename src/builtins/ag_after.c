@@ -201,7 +201,7 @@ static Value *position_value(TenCtx *c, const Tensor *t, int64_t base, bool mark
     Tensor *p = ten_new_in(c, DT_F64, t->ndim, t->shape);
     if (!p) return NULL;
     if (mark) for (int64_t i = 0; i < p->numel; i++) ten_f64(p)[i] = POS_BASE + (double)(base + i);
-    return val_tensor(p);
+    return val_tensor(I->run.heap, p);
 }
 
 /* The float tensors among the call's arguments (one level into lists), at most 3: where they are in the rerun's
@@ -256,7 +256,7 @@ static Value *rerun_on_positions(const Call *c, Inputs *in) {
     for (int i = 0; i < a->nkw; i++) kw[i] = a->kwvals[i];
     for (int i = 0; i < n; i++)
         if (pos[i]->kind == V_LIST || pos[i]->kind == V_TUPLE) {
-            Value *cp = pos[i]->kind == V_LIST ? val_list(pos[i]->u.seq.n) : val_tuple(pos[i]->u.seq.n);
+            Value *cp = pos[i]->kind == V_LIST ? val_list(I->run.heap, pos[i]->u.seq.n) : val_tuple(I->run.heap, pos[i]->u.seq.n);
             for (int64_t j = 0; j < pos[i]->u.seq.n; j++) val_seq_set(cp, j, val_incref(pos[i]->u.seq.items[j]));
             pos[i] = cp;
         } else val_incref(pos[i]);

@@ -14,7 +14,7 @@ AgVal arg_ag(const Value *v) { return (AgVal){v->u.t, v->ag}; }
 
 Value *ret_ag(Interp *I, AgVal r) {
     if (!r.t) { ag_meta_unref(r.m); return rt_tensor_error(I); }
-    return val_tensor_ag(r.t, r.m);
+    return val_tensor_ag(I->run.heap, r.t, r.m);
 }
 
 bool grad_recording(Interp *I, int n, Value *const *vals) {
@@ -40,9 +40,9 @@ static Value *m_gradfn_name(Interp *I, Args *a) {
     if (!strcmp(name, "AccumulateGrad") || !strcmp(name, "CopySlices") || !strcmp(name, "CopyBackwards")) {
         char full[64];
         snprintf(full, sizeof full, "torch::autograd::%s", name);
-        return val_str(full);
+        return val_str(I->run.heap, full);
     }
-    return val_str(name);
+    return val_str(I->run.heap, name);
 }
 static const Builtin gradfn_methods[] = {
     {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0, "grad_fn"},
@@ -52,13 +52,13 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     AgNode *n = node_of(self);
     if (!strcmp(name, "next_functions")) {
         int k = ag_node_num_next(n);
-        Value *t = val_tuple(k);
+        Value *t = val_tuple(I->run.heap, k);
         for (int i = 0; i < k; i++) {
             int nr = 0;
             AgNode *e = ag_node_next(n, i, &nr);
-            Value *pair = val_tuple(2);
+            Value *pair = val_tuple(I->run.heap, 2);
             val_seq_set(pair, 0, e ? gradfn_value(e) : val_none());
-            val_seq_set(pair, 1, val_int(nr));
+            val_seq_set(pair, 1, val_int(I->run.heap, nr));
             val_seq_set(t, i, pair);
         }
         return t;
@@ -68,7 +68,7 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
 static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
                                      .getattr = gradfn_getattr, .free_priv = gradfn_free};
 static Value *gradfn_value(AgNode *n) {
-    Value *v = val_object(&GradFnClass);
+    Value *v = val_object(I->run.heap, &GradFnClass);
     v->u.obj.priv = ag_node_ref(n);
     return v;
 }
@@ -89,9 +89,9 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return rt_tensor_error(I);
     if (!strcmp(name, "requires_grad")) {
         if (m) ag_grad_fn(&I->run.ag, m);      /* a view whose base got history since requires grad now */
-        return val_bool(ag_requires_grad(m));
+        return val_bool(I->run.heap, ag_requires_grad(m));
     }
-    if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
+    if (!strcmp(name, "is_leaf")) return val_bool(I->run.heap, ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
         return n ? gradfn_value(n) : val_none();
@@ -108,7 +108,7 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         if (last && last->kind == V_TENSOR && same_view(last->u.t, m->grad)) return val_incref(last);
         Tensor *g = ten_alias(m->grad);
         if (!g) return rt_tensor_error(I);
-        Value *gv = val_tensor(g);
+        Value *gv = val_tensor(I->run.heap, g);
         val_decref(x->u.grad_value);
         x->u.grad_value = val_incref(gv);
         return gv;
@@ -246,8 +246,8 @@ static Value *bi_autograd_grad(Interp *I, Args *a) {
     Tensor **res = xcalloc((size_t)(ni ? ni : 1), sizeof(Tensor *));
     if (ag_grad(&I->run.ag, no, outs, grads, ni, ins, res, retain, unused) < 0) rt_tensor_error(I);
     else {
-        r = val_tuple(ni);
-        for (int j = 0; j < ni; j++) val_seq_set(r, j, res[j] ? val_tensor(res[j]) : val_none());
+        r = val_tuple(I->run.heap, ni);
+        for (int j = 0; j < ni; j++) val_seq_set(r, j, res[j] ? val_tensor(I->run.heap, res[j]) : val_none());
     }
     free(res);
 done2:
@@ -272,14 +272,14 @@ static bool attr_true(Value *self, const char *name) {
 static Value *m_mode_enter(Interp *I, Args *a) {
     Value *self = a->pos[0];
     if (!attr_true(self, "eager")) {
-        val_attr_set(self, "prev", val_bool(I->run.ag.grad_enabled));
+        val_attr_set(self, "prev", val_bool(I->run.heap, I->run.ag.grad_enabled));
         I->run.ag.grad_enabled = attr_true(self, "mode");
     }
     return val_none();
 }
 static Value *m_mode_exit(Interp *I, Args *a) {
     I->run.ag.grad_enabled = attr_true(a->pos[0], "prev");
-    return val_bool(false);
+    return val_bool(I->run.heap, false);
 }
 static const Builtin mode_methods[] = {
     {"__enter__", m_mode_enter, "", "", "", 0, ""},
@@ -303,9 +303,9 @@ static const ObjClass ModedClass = {.name = "function", .call = moded_call, .rep
 
 static Value *mode_call(Interp *I, Value *self, Args *a) {
     if (a->npos != 1 || a->nkw) return rt_error(I, "a grad mode decorates one function: @torch.no_grad() above a def");
-    Value *w = val_object(&ModedClass);
+    Value *w = val_object(I->run.heap, &ModedClass);
     val_attr_set(w, "fn", val_incref(a->pos[0]));
-    val_attr_set(w, "mode", val_bool(attr_true(self, "mode")));
+    val_attr_set(w, "mode", val_bool(I->run.heap, attr_true(self, "mode")));
     return w;
 }
 static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
@@ -316,10 +316,10 @@ static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods};
 
 static Value *mode_object(const char *name, bool mode, bool eager) {
-    Value *o = val_object(&ModeClass);
-    val_attr_set(o, "name", val_str(name));
-    val_attr_set(o, "mode", val_bool(mode));
-    val_attr_set(o, "eager", val_bool(eager));
+    Value *o = val_object(I->run.heap, &ModeClass);
+    val_attr_set(o, "name", val_str(I->run.heap, name));
+    val_attr_set(o, "mode", val_bool(I->run.heap, mode));
+    val_attr_set(o, "eager", val_bool(I->run.heap, eager));
     return o;
 }
 
@@ -339,13 +339,13 @@ static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     if (!m) return rt_error(I, "torch.set_grad_enabled(mode) needs the mode, True or False");
     if (!arg_bool(I, m, "mode", &on)) return NULL;
     Value *o = mode_object("set_grad_enabled", on, true);
-    val_attr_set(o, "prev", val_bool(I->run.ag.grad_enabled));
+    val_attr_set(o, "prev", val_bool(I->run.heap, I->run.ag.grad_enabled));
     I->run.ag.grad_enabled = on;
     return o;
 }
 static Value *bi_is_grad_enabled(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return val_bool(I->run.ag.grad_enabled);
+    return val_bool(I->run.heap, I->run.ag.grad_enabled);
 }
 
 /* ---- after every builtin call ---- */

@@ -14,7 +14,7 @@ extern const char *const torch_names_torch[], *const torch_names_tensor[], *cons
 /* torch_more.c: nonzero(X, as_tuple=True), a tuple of index vectors, one per dim (also torch.where(cond)). */
 Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
-Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
+Value *torch_return_pair(ValHeap *heap, const char *kind, Tensor *values, Tensor *indices);
 /* torch_math.c: the tensor x rounded half to even, to decimals places when dv (an int, or None) is given: what round(X, n)
  * and torch.round(X, decimals=n) compute (python_builtins.c binds their arguments). */
 Value *torch_round(Interp *I, Value *x, Value *dv);
@@ -99,5 +99,5 @@ bool arg_device_cpu(Interp *I, Value *v);
  * __len__, which DataLoader reads); made once, kept; a new reference. */
 Value *torch_dataset_class(void);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
-Value *nn_module_attr(const char *module, const char *name);
+Value *nn_module_attr(ValHeap *heap, const char *module, const char *name);
 #endif

@@ -70,7 +70,7 @@ static const char *const tensor_attrs[][2] = {
 static const Builtin *tensor_method(const char *name) {
     const Builtin *m = builtins_find_method(name);
     if (m && m == builtins_find(name)) {
-        Value *t = builtins_module_attr("torch", name);
+        Value *t = builtins_module_attr(I->run.heap, "torch", name);
         if (t && t->kind == V_BUILTIN) m = t->u.builtin;
         if (t) val_decref(t);
     }
@@ -95,14 +95,14 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
             }
         return 0;
     }
-    Value *mod = builtins_import(head);
+    Value *mod = builtins_import(I->run.heap, head);
     if (!mod && !strncmp(head, "nn.", 3)) {         /* nn.functional.softmax: nn is torch.nn */
         char full[80];
         snprintf(full, sizeof full, "torch.%s", head);
-        mod = builtins_import(full);
+        mod = builtins_import(I->run.heap, full);
     }
     if (!mod) return -1;
-    Value *v = builtins_module_attr(mod->u.module, tail);
+    Value *v = builtins_module_attr(I->run.heap, mod->u.module, tail);
     bool math = !strcmp(mod->u.module, "math");
     val_decref(mod);
     if (!v) return 0;
@@ -282,12 +282,12 @@ static void list_attrs(StrBuf *out, const Value *x, const char *prefix) {
 static void list_python(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
-    Value *tools = builtins_import("attn");
+    Value *tools = builtins_import(I->run.heap, "attn");
     Names l = {0};
     for (int i = 0; i < n; i++) {
         if (!builtins_is_bare(all[i]) || all[i]->name[0] == '_' || builtins_is_decorator(all[i])) continue;
         if (in_chapter(all[i])) continue;
-        Value *t = tools ? builtins_module_attr(tools->u.module, all[i]->name) : NULL;
+        Value *t = tools ? builtins_module_attr(I->run.heap, tools->u.module, all[i]->name) : NULL;
         if (t) { val_decref(t); continue; }
         names_add(&l, "", all[i]->name);
     }
@@ -329,7 +329,7 @@ static bool help_topic(StrBuf *out, const char *word) {
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;
         sb_printf(out, TR("What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
-        Value *m = builtins_import(topics[i].module);
+        Value *m = builtins_import(I->run.heap, topics[i].module);
         list_attrs(out, m, topics[i].prefix);
         val_decref(m);
         if (!strcmp(topics[i].module, "d2l"))         /* after a blank line: the listing above is names only */
@@ -343,7 +343,7 @@ static bool help_topic(StrBuf *out, const char *word) {
     }
     if (!strcmp(word, "attn")) {
         sb_puts(out, TR("attn's own tools, typed without a module (help NAME explains one):\n"));
-        Value *m = builtins_import("attn");
+        Value *m = builtins_import(I->run.heap, "attn");
         list_attrs(out, m, "");
         val_decref(m);
         return true;

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* A new parameter (named_parameters() and state_dict() list it) holding t, a leaf that requires grad as PyTorch's
  * nn.Parameter; NULL when t is. */
 static Value *parameter(Tensor *t) {
-    Value *v = t ? val_tensor_ag(t, ag_meta_new(true)) : NULL;
+    Value *v = t ? val_tensor_ag(I->run.heap, t, ag_meta_new(true)) : NULL;
     if (v) v->param = true;
     return v;
 }
@@ -42,7 +42,7 @@ const Builtin bi_forward_input = {"forward", NULL, "module.forward(input)", "", 
 static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, const char *key, Value *value) {
     Value *x;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &x, 1)) return NULL;
-    Value *f = builtins_module_attr("torch.nn.functional", fn);
+    Value *f = builtins_module_attr(I->run.heap, "torch.nn.functional", fn);
     if (!f) return rt_error(I, "%s: F.%s is missing", val_type_name(self), fn);
     Value *kv = value ? value : key ? val_attr_get(self, key) : NULL;
     const char *kwn[1] = {key};
@@ -62,7 +62,7 @@ static Value *softmax_call(Interp *I, Value *self, Args *a) {
     Value *dim = val_attr_get(self, "dim"), *x = a->npos ? a->pos[0] : NULL;
     if (!dim || dim->kind != V_NONE || !x || x->kind != V_TENSOR) return apply_functional(I, self, a, "softmax", "dim", NULL);
     int nd = x->u.t->ndim;
-    Value *implicit = val_int(nd == 0 || nd == 1 || nd == 3 ? 0 : 1);
+    Value *implicit = val_int(I->run.heap, nd == 0 || nd == 1 || nd == 3 ? 0 : 1);
     Value *r = apply_functional(I, self, a, "softmax", "dim", implicit);
     val_decref(implicit);
     return r;
@@ -79,7 +79,7 @@ static Value *identity_call(Interp *I, Value *self, Args *a) {
 static Value *flatten_call(Interp *I, Value *self, Args *a) {
     Value *x;
     if (!args_bind_call(I, a, &bi_forward_input, "Flatten", &x, 1)) return NULL;
-    Value *f = builtins_module_attr("torch", "flatten");
+    Value *f = builtins_module_attr(I->run.heap, "torch", "flatten");
     if (!f) return rt_error(I, "Flatten: torch.flatten is missing");
     Value *pos[3] = {x, val_attr_get(self, "start_dim"), val_attr_get(self, "end_dim")};
     if (!pos[1] || !pos[2]) { val_decref(f); return rt_error(I, "Flatten: start_dim and end_dim must be set"); }
@@ -122,8 +122,8 @@ static const ObjClass IdentityClass = {.name = "Identity", .call = identity_call
 static const ObjClass FlattenClass = {.name = "Flatten", .call = flatten_call, .is_module = true, .extra_repr = flatten_extra};
 
 static Value *new_layer(const ObjClass *c) {
-    Value *m = val_object(c);
-    val_attr_set(m, "training", val_bool(true));
+    Value *m = val_object(I->run.heap, c);
+    val_attr_set(m, "training", val_bool(I->run.heap, true));
     return m;
 }
 
@@ -156,7 +156,7 @@ static Value *bi_gelu_layer(Interp *I, Args *a) {
     if (strcmp(ap, "none") && strcmp(ap, "tanh"))
         return rt_raise(I, "RuntimeError", "approximate argument must be either none or tanh.");
     Value *m = new_layer(&GELUClass);
-    val_attr_set(m, "approximate", val_str(ap));
+    val_attr_set(m, "approximate", val_str(I->run.heap, ap));
     return m;
 }
 
@@ -177,8 +177,8 @@ static Value *bi_flatten_layer(Interp *I, Args *a) {
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *s = p[0], *e = p[1];
     Value *m = new_layer(&FlattenClass);
-    val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(1));
-    val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(-1));
+    val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(I->run.heap, 1));
+    val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(I->run.heap, -1));
     return m;
 }
 
@@ -198,7 +198,7 @@ static int64_t container_len(Value *self) {
 /* The children's names (keys true) or the children themselves, as a new list. */
 static Value *container_list(Value *self, bool keys) {
     Dict *d = &self->u.obj.attrs;
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     for (int i = 0; i < d->n; i++)
         if (val_is_module(d->vals[i])) val_list_append(l, val_incref(keys ? d->keys[i] : d->vals[i]));
     return l;
@@ -432,7 +432,7 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         return ret_ag(I, ag_layer_norm(&I->run.ag, arg_ag(xv), k, wa, ba, eps));
     }
     Tensor *y = ten_layer_norm(x, k, w, b, eps, NULL, NULL);     /* interrupted: rt_tensor_error raises it */
-    return y ? val_tensor(y) : rt_tensor_error(I);
+    return y ? val_tensor(I->run.heap, y) : rt_tensor_error(I);
 }
 
 static void layernorm_extra(StrBuf *out, Value *self) {
@@ -468,11 +468,11 @@ static Value *bi_layernorm(Interp *I, Args *a) {
     if (ev && !arg_double(I, ev, "eps", &eps)) return NULL;
     if (av && !arg_bool(I, av, "elementwise_affine", &affine)) return NULL;
     Value *m = new_layer(&LayerNormClass);
-    Value *t = val_tuple(k);
-    for (int i = 0; i < k; i++) val_seq_set(t, i, val_int(shape[i]));
+    Value *t = val_tuple(I->run.heap, k);
+    for (int i = 0; i < k; i++) val_seq_set(t, i, val_int(I->run.heap, shape[i]));
     val_attr_set(m, "normalized_shape", t);
-    val_attr_set(m, "eps", val_float(eps));
-    val_attr_set(m, "elementwise_affine", val_bool(affine));
+    val_attr_set(m, "eps", val_float(I->run.heap, eps));
+    val_attr_set(m, "elementwise_affine", val_bool(I->run.heap, affine));
     if (affine) {
         Value *wv = parameter(ten_full_in(I->run.ten, DT_F32, k, shape, 1.0)), *bv = parameter(ten_new_in(I->run.ten, DT_F32, k, shape));
         if (!wv || !bv) { val_decref(wv); val_decref(bv); val_decref(m); return rt_tensor_error(I); }
@@ -551,9 +551,9 @@ static Value *bi_embedding(Interp *I, Args *a) {
     if (!w) return rt_tensor_error(I);
     if (has_pad) for (int64_t j = 0; j < d; j++) ten_set(w, pad * d + j, 0.0);
     Value *m = new_layer(&EmbeddingClass);
-    val_attr_set(m, "num_embeddings", val_int(n));
-    val_attr_set(m, "embedding_dim", val_int(d));
-    val_attr_set(m, "padding_idx", has_pad ? val_int(pad) : val_none());
+    val_attr_set(m, "num_embeddings", val_int(I->run.heap, n));
+    val_attr_set(m, "embedding_dim", val_int(I->run.heap, d));
+    val_attr_set(m, "padding_idx", has_pad ? val_int(I->run.heap, pad) : val_none());
     val_attr_set(m, "weight", parameter(w));
     return m;
 }
@@ -706,7 +706,7 @@ static Value *mha_layer_recorded(Interp *I, Value *self, Value *const *qkv, cons
         val_decref(weights);
         if (!(weights = ret_ag(I, w))) goto out;
     }
-    r = val_tuple(2);
+    r = val_tuple(I->run.heap, 2);
     val_seq_set(r, 0, ret_ag(I, o));
     val_seq_set(r, 1, weights);
     o = (AgVal){NULL, NULL};
@@ -917,11 +917,11 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
         }
         if (!w) { ten_free(out); return rt_tensor_error(I); }
         val_decref(weights);
-        weights = val_tensor(w);
+        weights = val_tensor(I->run.heap, w);
     }
     ten_free(Wts);
-    Value *r = val_tuple(2);
-    val_seq_set(r, 0, val_tensor(out));
+    Value *r = val_tuple(I->run.heap, 2);
+    val_seq_set(r, 0, val_tensor(I->run.heap, out));
     val_seq_set(r, 1, weights);
     return r;
 }
@@ -951,13 +951,13 @@ static Value *bi_multihead(Interp *I, Args *a) {
     if (E > 1 << 14) return rt_error(I, "MultiheadAttention: embed_dim must be at most 16384, got %lld", (long long)E);
     if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
     Value *m = new_layer(&MultiheadAttentionClass);
-    val_attr_set(m, "embed_dim", val_int(E));
-    val_attr_set(m, "kdim", val_int(E));
-    val_attr_set(m, "vdim", val_int(E));
-    val_attr_set(m, "num_heads", val_int(H));
-    val_attr_set(m, "dropout", val_float(p));
-    val_attr_set(m, "batch_first", val_bool(bf));
-    val_attr_set(m, "head_dim", val_int(E / H));
+    val_attr_set(m, "embed_dim", val_int(I->run.heap, E));
+    val_attr_set(m, "kdim", val_int(I->run.heap, E));
+    val_attr_set(m, "vdim", val_int(I->run.heap, E));
+    val_attr_set(m, "num_heads", val_int(I->run.heap, H));
+    val_attr_set(m, "dropout", val_float(I->run.heap, p));
+    val_attr_set(m, "batch_first", val_bool(I->run.heap, bf));
+    val_attr_set(m, "head_dim", val_int(I->run.heap, E / H));
     double bound = sqrt(6.0 / (double)(E + 3 * E));         /* xavier_uniform_ on (3E, E) */
     Tensor *w = ten_uniform_in(I->run.ten, &I->run.rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
     if (!w) { val_decref(m); return rt_tensor_error(I); }

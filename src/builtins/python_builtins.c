@@ -51,9 +51,9 @@ static Value *bi_range(Interp *I, Args *a) {
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
-    if (a->npos == 1) return val_range(0, v[0], 1);
+    if (a->npos == 1) return val_range(I->run.heap, 0, v[0], 1);
     if (v[2] == 0) return rt_raise(I, "ValueError", "range() arg 3 must not be zero");
-    return val_range(v[0], v[1], a->npos == 3 ? v[2] : 1);
+    return val_range(I->run.heap, v[0], v[1], a->npos == 3 ? v[2] : 1);
 }
 
 static Value *bi_len(Interp *I, Args *a) {
@@ -78,25 +78,25 @@ static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
         val_decref(r);
         return NULL;
     }
-    if (r && to_float && r->kind == V_INT) { Value *f = val_float((double)r->u.i); val_decref(r); return f; }
+    if (r && to_float && r->kind == V_INT) { Value *f = val_float(I->run.heap, (double)r->u.i); val_decref(r); return f; }
     return r;
 }
 
 static Value *bi_int(Interp *I, Args *a) {
     Value *p[2];                                 /* x, base */
     if (!args_bind(I, a, p, 2)) return NULL;
-    if (!p[0]) return p[1] ? rt_raise(I, "TypeError", "int() missing string argument") : val_int(0);
+    if (!p[0]) return p[1] ? rt_raise(I, "TypeError", "int() missing string argument") : val_int(I->run.heap, 0);
     bool done;
     Value *special = a->npos == 1 ? number_special(I, a->pos[0], false, &done) : NULL;
     if (special || (a->npos == 1 && done)) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r = NULL;
     if (v->kind == V_INT) r = val_incref(v);
-    else if (v->kind == V_BOOL) r = val_int(v->u.b);
+    else if (v->kind == V_BOOL) r = val_int(I->run.heap, v->u.b);
     else if (v->kind == V_FLOAT) {
         if (!isfinite(v->u.f)) r = rt_raise(I, isnan(v->u.f) ? "ValueError" : "OverflowError", "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
         else if (fabs(v->u.f) >= 9.2e18) r = rt_error(I, "integer overflow: %g does not fit in 64 bits", v->u.f);
-        else r = val_int((int64_t)v->u.f);
+        else r = val_int(I->run.heap, (int64_t)v->u.f);
     } else if (v->kind == V_STR) {
         int64_t base = 10;
         if (p[1] && !arg_int(I, p[1], "base", &base)) { val_decref(v); return NULL; }
@@ -110,7 +110,7 @@ static Value *bi_int(Interp *I, Args *a) {
         while (*end == ' ' || *end == '\n') end++;
         if (end == s || *end) r = rt_raise(I, "ValueError", "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
         else if (range) r = rt_error(I, "int('%s'): the number does not fit in attn's 64-bit integers (-2**63 to 2**63-1)", v->u.str.s);
-        else r = val_int(x);
+        else r = val_int(I->run.heap, x);
     } else if (v->kind == V_TENSOR) r = rt_raise(I, "ValueError", "only one element tensors can be converted to Python scalars");
     else r = rt_raise(I, "TypeError", "int() argument must be a string or a number, not '%s'", val_type_name(v));
     val_decref(v);
@@ -120,19 +120,19 @@ static Value *bi_int(Interp *I, Args *a) {
 static Value *bi_float(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_float(0);
+    if (a->npos == 0) return val_float(I->run.heap, 0);
     bool done;
     Value *special = number_special(I, a->pos[0], true, &done);
     if (special || done) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r;
-    if (val_is_number(v)) r = val_float(val_as_double(v));
+    if (val_is_number(v)) r = val_float(I->run.heap, val_as_double(v));
     else if (v->kind == V_STR) {
         char *end;
         double x = strtod(v->u.str.s, &end);
         while (*end == ' ' || *end == '\n') end++;
         if (end == v->u.str.s || *end) r = rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
-        else r = val_float(x);
+        else r = val_float(I->run.heap, x);
     } else if (v->kind == V_TENSOR) r = rt_raise(I, "ValueError", "only one element tensors can be converted to Python scalars");
     else r = rt_raise(I, "TypeError", "float() argument must be a string or a real number, not '%s'", val_type_name(v));
     val_decref(v);
@@ -142,19 +142,19 @@ static Value *bi_float(Interp *I, Args *a) {
 static Value *bi_bool(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_bool(false);
+    if (a->npos == 0) return val_bool(I->run.heap, false);
     bool t;
-    return interp_truth(I, a->pos[0], &t) ? val_bool(t) : NULL;
+    return interp_truth(I, a->pos[0], &t) ? val_bool(I->run.heap, t) : NULL;
 }
 
 static Value *bi_str(Interp *I, Args *a) {
     Value *p[1];                                 /* object: str(object=5) as Python's */
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (!p[0]) return val_str("");
+    if (!p[0]) return val_str(I->run.heap, "");
     StrBuf b;
     sb_init(&b);
     if (!val_str_of(I, &b, p[0])) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 static Value *bi_repr(Interp *I, Args *a) {
@@ -163,7 +163,7 @@ static Value *bi_repr(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!val_repr(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* ascii(x): repr(x) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
@@ -173,7 +173,7 @@ static Value *bi_ascii(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!val_ascii(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
@@ -182,20 +182,20 @@ static Value *bi_hash(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
     int64_t h;
-    return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
+    return pyset_hash(I, a->pos[0], &h) ? val_int(I->run.heap, h) : NULL;
 }
 
 static Value *bi_list(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_list(0);
+    if (a->npos == 0) return val_list(I->run.heap, 0);
     return ops_to_list(I, a->pos[0]);
 }
 
 static Value *bi_tuple(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_tuple(0);
+    if (a->npos == 0) return val_tuple(I->run.heap, 0);
     Value *l = ops_to_list(I, a->pos[0]);
     if (l) l->kind = V_TUPLE;
     return l;
@@ -235,7 +235,7 @@ static bool dict_fill(Interp *I, Value *d, Value *src) {
 static Value *bi_dict(Interp *I, Args *a) {
     /* by hand: dict takes any keyword (a declaration names its parameters), and CPython counts only positional ones */
     if (a->npos > 1) return rt_raise(I, "TypeError", "dict expected at most 1 argument, got %d", a->npos);
-    Value *d = val_dict();
+    Value *d = val_dict(I->run.heap);
     if (a->npos == 1 && !dict_fill(I, d, a->pos[0])) { val_decref(d); return NULL; }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
@@ -329,7 +329,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     if (which == 0 ? !args_bind(I, a, b, 2) : !minmax_args(I, a, b)) return NULL;
     Value *l;
     if (which != 0 && a->npos > 1) {          /* max(a, b, c) */
-        l = val_list(a->npos);
+        l = val_list(I->run.heap, a->npos);
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
     } else l = val_incref(a->pos[0]);
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
@@ -339,7 +339,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     if (which == 0) {
         Value *st = b[1];
         if (st && st->kind == V_STR) { ops_iter_end(&it); val_decref(l); return rt_raise(I, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]"); }
-        acc = st ? val_incref(st) : val_int(0);
+        acc = st ? val_incref(st) : val_int(I->run.heap, 0);
     }
     bool failed = false;
     for (int64_t i = 0; !failed && (x = ops_iter_next(&it)); i++) {
@@ -391,10 +391,10 @@ static Value *bi_abs(Interp *I, Args *a) {
     if (!args_bind(I, a, p, 1)) return NULL;
     Value *v = a->pos[0];
     if (v->kind == V_TENSOR && grad_recording(I, 1, &v)) return ret_ag(I, ag_abs(&I->run.ag, arg_ag(v)));
-    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
-    if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
-    if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
-    if (v->kind == V_BOOL) return val_int(v->u.b);
+    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(I->run.heap, r) : rt_tensor_error(I); }
+    if (v->kind == V_FLOAT) return val_float(I->run.heap, fabs(v->u.f));
+    if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(I->run.heap, v->u.i < 0 ? -v->u.i : v->u.i); }
+    if (v->kind == V_BOOL) return val_int(I->run.heap, v->u.b);
     if (ops_has_special(v, "__abs__")) return ops_call_special(I, v, "__abs__", NULL, 0);
     return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
@@ -410,22 +410,22 @@ static Value *bi_round(Interp *I, Args *a) {
         return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for round()", nd ? "decimals" : "input");
     if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
-        if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
+        if (v->kind != V_FLOAT) return val_int(I->run.heap, v->kind == V_INT ? v->u.i : v->u.b);
         if (!isfinite(v->u.f)) return isnan(v->u.f) ? rt_raise(I, "ValueError", "cannot convert float NaN to integer")
                                                     : rt_raise(I, "OverflowError", "cannot convert float infinity to integer");
         double r = nearbyint(v->u.f);
         if (fabs(r) >= 9.2e18) return rt_error(I, "integer overflow: round(%g) does not fit in 64 bits", v->u.f);   /* as int(x) */
-        return val_int((int64_t)r);
+        return val_int(I->run.heap, (int64_t)r);
     }
     int64_t digits;
     if (!arg_int(I, nd, "ndigits", &digits)) return NULL;
     if (v->kind != V_FLOAT) return val_incref(v);
-    if (digits > 300 || digits < -300) return val_float(v->u.f);
+    if (digits > 300 || digits < -300) return val_float(I->run.heap, v->u.f);
     /* round through decimal text, as Python does, so round(2.675, 2) is 2.67 */
     char buf[400];
-    if (digits >= 0) { snprintf(buf, sizeof buf, "%.*f", (int)digits, v->u.f); return val_float(strtod(buf, NULL)); }
+    if (digits >= 0) { snprintf(buf, sizeof buf, "%.*f", (int)digits, v->u.f); return val_float(I->run.heap, strtod(buf, NULL)); }
     double p = pow(10, (double)-digits);
-    return val_float(nearbyint(v->u.f / p) * p);
+    return val_float(I->run.heap, nearbyint(v->u.f / p) * p);
 }
 
 /* ---- sorting: a natural merge sort (the runs the data has, then merged in pairs): stable, n log n comparisons,
@@ -517,7 +517,7 @@ static bool merge_sort(SortCtx *c, int64_t *perm, int64_t n, int64_t *tmp, int64
 static bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
     int64_t n = l->u.seq.n;
     if (n < 2 && (!key || key->kind == V_NONE)) return true;
-    Value *keys = val_seq_try(V_LIST, n);
+    Value *keys = val_seq_try(I->run.heap, V_LIST, n);
     int64_t *perm = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *tmp = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)),
             *starts = mem_try_malloc(sizeof(int64_t) * (size_t)(n + 1));
     bool ok = keys && perm && tmp && starts;
@@ -599,7 +599,7 @@ static Value *bi_next(Interp *I, Args *a) {
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
     rt_raise(I, "StopIteration", "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
-    if (!I->error.exc) I->error.exc = pyexc_new("StopIteration", NULL);       /* Python's StopIteration(): args () */
+    if (!I->error.exc) I->error.exc = pyexc_new(I->run.heap, "StopIteration", NULL);       /* Python's StopIteration(): args () */
     return NULL;
 }
 
@@ -607,14 +607,14 @@ static Value *bi_next(Interp *I, Args *a) {
  * function's own inside one), or every attribute and method x offers (ops_attr_names: what Tab completes after "x."); sorted as
  * Python sorts them, each once. attn's own names (torch, nn, d2l, print ...) are not variables, so dir() shows only
  * the student's: help lists attn's. */
-static void dir_add(void *ctx, const char *name) { val_list_append((Value *)ctx, val_str(name)); }
+static void dir_add(void *ctx, const char *name) { val_list_append((Value *)ctx, val_str(I->run.heap, name)); }
 static int by_text(const void *x, const void *y) {
     return strcmp((*(Value *const *)x)->u.str.s, (*(Value *const *)y)->u.str.s);
 }
 static Value *bi_dir(Interp *I, Args *a) {
     Value *p[1];
     if (args_bind_form(I, a, p, 1) < 0) return NULL;
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
     if (a->npos == 1) {
         if ((from = ops_attr_names(I, a->pos[0], dir_add, l)) < 0) { val_decref(l); return NULL; }
@@ -649,7 +649,7 @@ static Value *bi_divmod(Interp *I, Args *a) {
         return rt_raise(I, "ZeroDivisionError", "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod() (a division by zero)" : "integer division or modulo by zero");
     Value *q = ops_binary(I, AOP_FLOORDIV, x, y), *r = q ? ops_binary(I, AOP_MOD, x, y) : NULL;
     if (!r) { val_decref(q); return NULL; }
-    Value *t = val_tuple(2);
+    Value *t = val_tuple(I->run.heap, 2);
     val_seq_set(t, 0, q);
     val_seq_set(t, 1, r);
     return t;
@@ -663,7 +663,7 @@ static Value *bi_format(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!pyfmt_format(I, &b, a->pos[0], spec ? spec->u.str.s : "")) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 static Value *bi_type(Interp *I, Args *a) {
@@ -671,7 +671,7 @@ static Value *bi_type(Interp *I, Args *a) {
     if (a->npos != 1 && a->npos != 3) return rt_raise(I, "TypeError", "type() takes 1 or 3 arguments");
     if (a->nkw) return rt_raise(I, "TypeError", "type() takes no keyword arguments");
     if (a->npos == 3) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
-    Value *t = builtins_type_of(a->pos[0]);
+    Value *t = builtins_type_of(I->run.heap, a->pos[0]);
     return t ? t : rt_error(I, "type(): too many kinds of values for attn to name");
 }
 
@@ -710,7 +710,7 @@ static Value *any_all(Interp *I, Args *a, bool all) {
     }
     ops_iter_end(&it);
     if (failed || interp_failed(I)) return NULL;
-    return val_bool(result);
+    return val_bool(I->run.heap, result);
 }
 static Value *bi_any(Interp *I, Args *a) { return any_all(I, a, false); }
 static Value *bi_all(Interp *I, Args *a) { return any_all(I, a, true); }
@@ -729,14 +729,14 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
         else if (c < 0x800) { s[0] = (char)(0xC0 | c >> 6); s[1] = (char)(0x80 | (c & 0x3F)); }
         else if (c < 0x10000) { s[0] = (char)(0xE0 | c >> 12); s[1] = (char)(0x80 | (c >> 6 & 0x3F)); s[2] = (char)(0x80 | (c & 0x3F)); }
         else { s[0] = (char)(0xF0 | c >> 18); s[1] = (char)(0x80 | (c >> 12 & 0x3F)); s[2] = (char)(0x80 | (c >> 6 & 0x3F)); s[3] = (char)(0x80 | (c & 0x3F)); }
-        return val_strn(s, c ? strlen(s) : 1);
+        return val_strn(I->run.heap, s, c ? strlen(s) : 1);
     }
     Value *v = a->pos[0];
     if (v->kind != V_STR) return rt_raise(I, "TypeError", "ord() expected string of length 1, but %s found", val_type_name(v));
     if (v->u.str.chars != 1) return rt_raise(I, "TypeError", "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
     uint32_t cp;
     tw_decode(v->u.str.s, v->u.str.len, &cp);
-    return val_int(v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
+    return val_int(I->run.heap, v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
 }
 
 static Value *bi_bin_hex(Interp *I, Args *a) {
@@ -744,14 +744,14 @@ static Value *bi_bin_hex(Interp *I, Args *a) {
     if (!args_bind(I, a, p, 1)) return NULL;
     int64_t v;
     if (!arg_int(I, a->pos[0], "the argument", &v)) return NULL;
-    Value *spec = val_str(a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
+    Value *spec = val_str(I->run.heap, a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
     StrBuf b;
     sb_init(&b);
-    Value *iv = val_int(v);
+    Value *iv = val_int(I->run.heap, v);
     pyfmt_format(I, &b, iv, spec->u.str.s);
     val_decref(iv);
     val_decref(spec);
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 static Value *bi_pow(Interp *I, Args *a) {
@@ -794,7 +794,7 @@ static Value *str_join(Interp *I, Args *a) {
     }
     r[at] = 0;
     val_decref(l);
-    return val_str_take_chars(r, at, chars);
+    return val_str_take_chars(I->run.heap, r, at, chars);
 }
 
 /* str.format's numbering: which fields have been seen, automatic ({}) or manual ({0}); Python refuses a mix. */
@@ -830,7 +830,7 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         memcpy(name, f, (size_t)(n - f));
         name[n - f] = 0;
         if (st->mapping) {                  /* format_map: mapping[name], its own KeyError (or __missing__) */
-            Value *key = val_str(name);
+            Value *key = val_str(I->run.heap, name);
             v = ops_index(I, st->mapping, key);
             val_decref(key);
             if (!v) return NULL;
@@ -839,7 +839,7 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         Value *kv = arg(a, -1, name);
         if (!kv) {
             rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
-            Value *key = val_str(name);
+            Value *key = val_str(I->run.heap, name);
             pyexc_set_arg(I, key);              /* e.args[0] is the name, as Python's KeyError('x') */
             val_decref(key);
             return NULL;
@@ -863,7 +863,7 @@ attrs:
             if (q == p) { val_decref(v); return rt_raise(I, "ValueError", "Empty attribute in format string"); }
             bool num = true;
             for (const char *c = p; c < q; c++) num = num && isdigit((unsigned char)*c);
-            Value *key = num && q - p < 18 ? val_int(strtoll(p, NULL, 10)) : val_strn(p, (size_t)(q - p));
+            Value *key = num && q - p < 18 ? val_int(I->run.heap, strtoll(p, NULL, 10)) : val_strn(I->run.heap, p, (size_t)(q - p));
             next = ops_index(I, v, key);
             val_decref(key);
             n = q + 1;
@@ -917,7 +917,7 @@ static bool format_fill(Interp *I, Args *a, const char *s, const char *end, int 
             sb_init(&r);
             bool shown = conv == 's' ? val_str_of(I, &r, v) : conv == 'a' ? val_ascii(I, &r, v) : val_repr(I, &r, v);
             val_decref(v);
-            v = val_str_take(sb_take(&r));
+            v = val_str_take(I->run.heap, sb_take(&r));
             ok = shown;
         }
         ok = ok && pyfmt_format(I, out, v, sb_str(&spec));
@@ -939,7 +939,7 @@ static Value *str_format(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!format_fill(I, a, fmt->u.str.s, fmt->u.str.s + fmt->u.str.len, 0, &st, &b)) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* The length of the line break at s (s < e), 0 when there is none: Python's str.splitlines breaks at \n, \r, \r\n,
@@ -959,12 +959,12 @@ static Value *str_splitlines(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), &keep, 1)) return NULL;
     bool ok = true, keepends = keep && val_truthy(keep, &ok);
     const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     while (s < e) {
         const char *q = s;
         size_t br = 0;
         while (q < e && !(br = line_break_len(q, e))) q++;
-        val_list_append(l, val_strn(s, (size_t)(q - s) + (keepends ? br : 0)));
+        val_list_append(l, val_strn(I->run.heap, s, (size_t)(q - s) + (keepends ? br : 0)));
         s = q + br;
     }
     return l;
@@ -972,7 +972,7 @@ static Value *str_splitlines(Interp *I, Args *a) {
 
 static Value *str_case(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
-    Value *r = val_strn(a->pos[0]->u.str.s, a->pos[0]->u.str.len);
+    Value *r = val_strn(I->run.heap, a->pos[0]->u.str.s, a->pos[0]->u.str.len);
     for (char *p = r->u.str.s; *p; p++) *p = (char)(a->fn->tag ? (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) : (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
     return r;
 }
@@ -981,14 +981,14 @@ static Value *str_strip(Interp *I, Args *a) {
     const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
     while (s < e && strchr(" \t\n\r", *s)) s++;
     while (e > s && strchr(" \t\n\r", e[-1])) e--;
-    return val_strn(s, (size_t)(e - s));
+    return val_strn(I->run.heap, s, (size_t)(e - s));
 }
 
 static Value *str_split(Interp *I, Args *a) {
     Value *sep = a->npos > 1 ? a->pos[1] : NULL;
     if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "must be str or None, not %s", val_type_name(sep));
     if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_raise(I, "ValueError", "empty separator");
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     const char *s = a->pos[0]->u.str.s;
     if (!sep || sep->kind == V_NONE) {
         while (*s) {
@@ -996,15 +996,15 @@ static Value *str_split(Interp *I, Args *a) {
             if (!*s) break;
             const char *e = s;
             while (*e && !strchr(" \t\n\r", *e)) e++;
-            val_list_append(l, val_strn(s, (size_t)(e - s)));
+            val_list_append(l, val_strn(I->run.heap, s, (size_t)(e - s)));
             s = e;
         }
         return l;
     }
     for (;;) {
         const char *e = strstr(s, sep->u.str.s);
-        if (!e) { val_list_append(l, val_str(s)); break; }
-        val_list_append(l, val_strn(s, (size_t)(e - s)));
+        if (!e) { val_list_append(l, val_str(I->run.heap, s)); break; }
+        val_list_append(l, val_strn(I->run.heap, s, (size_t)(e - s)));
         s = e + sep->u.str.len;
     }
     return l;
@@ -1033,7 +1033,7 @@ static Value *str_replace(Interp *I, Args *a) {
             }
         }
         size_t n = b.len;
-        return val_str_take_n(sb_take(&b), n);
+        return val_str_take_n(I->run.heap, sb_take(&b), n);
     }
     const char *s = str->u.str.s;
     for (;;) {
@@ -1043,7 +1043,7 @@ static Value *str_replace(Interp *I, Args *a) {
         sb_putn(&b, rep->u.str.s, rep->u.str.len);
         s = e + old->u.str.len;
     }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* s.startswith(prefix[, start[, end]]) / s.endswith(suffix[, start[, end]]), the prefix a string or a tuple of
@@ -1077,9 +1077,9 @@ static Value *str_startswith(Interp *I, Args *a) {
         if (lim[1] - m < lim[0]) continue;
         int64_t at = a->fn->tag == 0 ? lim[0] : lim[1] - m;           /* where x must start, in characters */
         size_t off = val_str_offset(s, at), end = val_str_offset(s, at + m);
-        if (end - off == x->u.str.len && !memcmp(s->u.str.s + off, x->u.str.s, x->u.str.len)) return val_bool(true);
+        if (end - off == x->u.str.len && !memcmp(s->u.str.s + off, x->u.str.s, x->u.str.len)) return val_bool(I->run.heap, true);
     }
-    return val_bool(false);
+    return val_bool(I->run.heap, false);
 }
 
 /* s.isdigit(), isalpha, isalnum, isdecimal, isnumeric, isspace, isupper, islower: Python's, by the Unicode
@@ -1123,17 +1123,17 @@ static Value *str_predicate(Interp *I, Args *a) {
         bool alpha = uc_is_general_category(c, UC_CATEGORY_L), decimal = uc_decimal_value(c) >= 0;
         bool digit = decimal || uc_digit_value(c) >= 0;
         switch (tag) {
-        case 0: if (!digit) return val_bool(false); break;
-        case 1: if (!alpha) return val_bool(false); break;
-        case 2: if (!alpha && !digit && !py_isnumeric(c)) return val_bool(false); break;
-        case 3: if (!py_isspace(c)) return val_bool(false); break;
-        case 4: if (low || title) return val_bool(false); cased |= up; break;       /* isupper: cased, none lower */
-        case 5: if (up || title) return val_bool(false); cased |= low; break;
-        case 6: if (!decimal) return val_bool(false); break;
-        default: if (!py_isnumeric(c)) return val_bool(false); break;
+        case 0: if (!digit) return val_bool(I->run.heap, false); break;
+        case 1: if (!alpha) return val_bool(I->run.heap, false); break;
+        case 2: if (!alpha && !digit && !py_isnumeric(c)) return val_bool(I->run.heap, false); break;
+        case 3: if (!py_isspace(c)) return val_bool(I->run.heap, false); break;
+        case 4: if (low || title) return val_bool(I->run.heap, false); cased |= up; break;       /* isupper: cased, none lower */
+        case 5: if (up || title) return val_bool(I->run.heap, false); cased |= low; break;
+        case 6: if (!decimal) return val_bool(I->run.heap, false); break;
+        default: if (!py_isnumeric(c)) return val_bool(I->run.heap, false); break;
         }
     }
-    return val_bool(s->u.str.len > 0 && (tag < 4 || tag > 5 || cased));
+    return val_bool(I->run.heap, s->u.str.len > 0 && (tag < 4 || tag > 5 || cased));
 }
 
 /* A start/end pair of str.find and friends (character places, None for the ends, negative from the end, clamped as
@@ -1165,13 +1165,13 @@ static Value *str_search(Interp *I, Args *a) {
     bool fits = str_span(I, a, s, &from, &to);
     if (interp_failed(I)) return NULL;
     if (op == COUNT) {
-        if (!fits) return val_int(0);
-        if (!m) return val_int(val_utf8_count(s->u.str.s + from, to - from) + 1);
+        if (!fits) return val_int(I->run.heap, 0);
+        if (!m) return val_int(I->run.heap, val_utf8_count(s->u.str.s + from, to - from) + 1);
         int64_t c = 0;
         for (size_t i = from; i + m <= to;) {
             if (!memcmp(s->u.str.s + i, sub->u.str.s, m)) { c++; i += m; } else i++;
         }
-        return val_int(c);
+        return val_int(I->run.heap, c);
     }
     int64_t found = -1;
     for (size_t i = from; fits && i + m <= to; i++) {
@@ -1180,7 +1180,7 @@ static Value *str_search(Interp *I, Args *a) {
         if (op == FIND || op == INDEX) break;
     }
     if (found < 0 && (op == INDEX || op == RINDEX)) return rt_raise(I, "ValueError", "substring not found");
-    return val_int(found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
+    return val_int(I->run.heap, found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
 }
 
 /* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
@@ -1204,7 +1204,7 @@ static Value *str_justify(Interp *I, Args *a) {
     sb_putn(&b, s->u.str.s, s->u.str.len);
     for (int64_t i = left; i < marg; i++) sb_putn(&b, f, fl);
     size_t n = b.len;
-    return val_str_take_n(sb_take(&b), n);
+    return val_str_take_n(I->run.heap, sb_take(&b), n);
 }
 
 /* L.insert(i, x), L.remove(x), L.reverse(), L.sort(key=None, reverse=False), L.copy(), L.clear(): Python's. */
@@ -1235,7 +1235,7 @@ static Value *list_remove(Interp *I, Args *a) {
         if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
         if (!eq) continue;
         if (i >= l->u.seq.n) return val_none();             /* the list shrank meanwhile: CPython removes nothing */
-        Value *place = val_int(i);
+        Value *place = val_int(I->run.heap, i);
         int rc = ops_del_index(I, l, place);                  /* the path del L[i] takes */
         val_decref(place);
         return rc < 0 ? NULL : val_none();
@@ -1248,12 +1248,12 @@ static Value *list_reverse_copy_clear(Interp *I, Args *a) {
     Value *l = a->pos[0];
     int64_t n = l->u.seq.n;
     if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
-        Value *c = val_list(n);
+        Value *c = val_list(I->run.heap, n);
         for (int64_t i = 0; i < n; i++) val_seq_set(c, i, val_incref(l->u.seq.items[i]));
         return c;
     }
     if (a->fn->tag == 2) {                                  /* clear */
-        Value *slice = val_new(V_SLICE);                    /* del L[:], the one path that removes items */
+        Value *slice = val_new(I->run.heap, V_SLICE);                    /* del L[:], the one path that removes items */
         slice->u.slice.start = val_none();
         slice->u.slice.stop = val_none();
         slice->u.slice.step = val_none();
@@ -1285,7 +1285,7 @@ static Value *list_sort(Interp *I, Args *a) {
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     /* As CPython's list.sort: the list is empty while it sorts, so a key or __lt__ that reads or changes it sees
      * no items and cannot pull them from under the sort; what it added is dropped, with Python's ValueError. */
-    Value *l = a->pos[0], *held = val_list(0);
+    Value *l = a->pos[0], *held = val_list(I->run.heap, 0);
     swap_items(l, held);
     bool ok = sort_items(I, held, key, reverse);
     bool changed = l->u.seq.n != 0;
@@ -1313,7 +1313,7 @@ static Value *dict_popitem(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Dict *d = a->pos[0]->u.dict;
     if (d->n == 0) return rt_raise(I, "KeyError", "popitem(): dictionary is empty");
-    Value *t = val_tuple(2);
+    Value *t = val_tuple(I->run.heap, 2);
     val_seq_set(t, 0, val_incref(d->keys[d->n - 1]));
     val_seq_set(t, 1, val_incref(d->vals[d->n - 1]));
     dict_del_at(d, d->n - 1);
@@ -1345,7 +1345,7 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *d = a->pos[0];
     if (a->fn->tag == 0) {                                  /* copy: a shallow copy */
-        Value *c = val_dict();
+        Value *c = val_dict(I->run.heap);
         c->u.dict->ordered = d->u.dict->ordered;
         c->u.dict->default_dict = d->u.dict->default_dict;        /* a defaultdict's copy is one, with its factory */
         if (d->u.dict->factory) c->u.dict->factory = val_incref(d->u.dict->factory);
@@ -1400,11 +1400,11 @@ static Value *list_index(Interp *I, Args *a) {
         val_decref(x);
         if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
         if (eq) {
-            if (a->fn->tag == 0) return val_int(i);
+            if (a->fn->tag == 0) return val_int(I->run.heap, i);
             cnt++;
         }
     }
-    if (a->fn->tag == 1) return val_int(cnt);
+    if (a->fn->tag == 1) return val_int(I->run.heap, cnt);
     if (l->kind == V_TUPLE) return rt_raise(I, "ValueError", "tuple.index(x): x not in tuple");
     StrBuf b;                                                /* Python's "3 is not in list" */
     sb_init(&b);
@@ -1432,7 +1432,7 @@ static Value *size_numel(Interp *I, Args *a) {
         if (!arg_int(I, a->pos[0]->u.seq.items[i], "a dimension", &d)) return NULL;
         n *= d;
     }
-    return val_int(n);
+    return val_int(I->run.heap, n);
 }
 
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
@@ -1533,7 +1533,7 @@ static Value *set_relation(Interp *I, Args *a) {
         if (!t) return NULL;
         int r = pyset_subset(I, s, t);
         val_decref(t);
-        return r < 0 ? NULL : val_bool(r == 1);
+        return r < 0 ? NULL : val_bool(I->run.heap, r == 1);
     }
     Iter it;                                                /* superset: each of o in s; disjoint: none of o in s */
     if (!ops_iter_begin(I, o, &it)) return NULL;
@@ -1546,7 +1546,7 @@ static Value *set_relation(Interp *I, Args *a) {
         if (in == (a->fn->tag == 2)) result = false;
     }
     ops_iter_end(&it);
-    return interp_failed(I) ? NULL : val_bool(result);
+    return interp_failed(I) ? NULL : val_bool(I->run.heap, result);
 }
 
 /* view.isdisjoint(other) of a keys or items view (CPython's dictviews_isdisjoint): true when no item of other, any
@@ -1565,7 +1565,7 @@ static Value *view_isdisjoint(Interp *I, Args *a) {
         val_decref(in);
     }
     ops_iter_end(&it);
-    return interp_failed(I) ? NULL : val_bool(disjoint);
+    return interp_failed(I) ? NULL : val_bool(I->run.heap, disjoint);
 }
 
 const Builtin bi_view_methods[] = {
@@ -1576,7 +1576,7 @@ const Builtin bi_view_methods[] = {
 static Value *dict_fromkeys(Interp *I, Args *a) {
     Value *p[2];                                 /* iterable, value */
     if (!args_bind_call(I, a, a->fn, "dict", p, 2)) return NULL;
-    Value *d = val_dict(), *value = p[1] ? val_incref(p[1]) : val_none(), *e;
+    Value *d = val_dict(I->run.heap), *value = p[1] ? val_incref(p[1]) : val_none(), *e;
     Iter it;
     if (!ops_iter_begin(I, p[0], &it)) { val_decref(d); val_decref(value); return NULL; }
     int rc = 0;
@@ -1715,7 +1715,7 @@ const Builtin bi_dict_methods[] = {
 static Value *bi_slice(Interp *I, Args *a) {
     Value *p[3];
     if (args_bind_form(I, a, p, 3) < 0) return NULL;
-    Value *s = val_new(V_SLICE);
+    Value *s = val_new(I->run.heap, V_SLICE);
     Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
     for (int i = 0; i < 3; i++) *parts[i] = val_none();
     if (a->npos == 1) { val_decref(s->u.slice.stop); s->u.slice.stop = val_incref(a->pos[0]); return s; }

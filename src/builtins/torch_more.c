@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
 static Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp) {
@@ -53,8 +53,8 @@ static bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n)
 }
 
 static Value *tuple_of(Tensor **ts, int n) {
-    Value *r = val_tuple(n);
-    for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(ts[i]));
+    Value *r = val_tuple(I->run.heap, n);
+    for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(I->run.heap, ts[i]));
     return r;
 }
 
@@ -465,7 +465,7 @@ static Value *bi_unique(Interp *I, Args *a) {
     Tensor *iv = NULL, *ct = NULL, *u = ten_unique(x, inv ? &iv : NULL, cnt ? &ct : NULL);
     ten_free(t1);
     if (!u) return rt_tensor_error(I);
-    if (!inv && !cnt) return val_tensor(u);
+    if (!inv && !cnt) return val_tensor(I->run.heap, u);
     Tensor *parts[3] = {u, iv, ct};
     int n = 1;
     if (inv) parts[n++] = iv;
@@ -689,7 +689,7 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
         return ret_ag(I, y);
     }
     for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : ten_get(x, i) * scale);
-    return inplace ? write_into(I, xv, r) : val_tensor(r);
+    return inplace ? write_into(I, xv, r) : val_tensor(I->run.heap, r);
 }
 
 /* F.linear(input, weight, bias=None): input @ weight.T + bias. */
@@ -765,7 +765,7 @@ static Value *bi_f_pad(Interp *I, Args *a) {
     ten_free(src);
     ten_free(dst);
     if (rc < 0) { ten_free(o); return rt_tensor_error(I); }
-    return val_tensor(o);
+    return val_tensor(I->run.heap, o);
 }
 
 /* F.normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p along dim, eps). */
@@ -810,7 +810,7 @@ static Value *bi_f_one_hot(Interp *I, Args *a) {
     Tensor *o = ten_new_in(I->run.ten, DT_I64, x->ndim + 1, sh);
     if (!o) return rt_tensor_error(I);
     for (int64_t i = 0; i < x->numel; i++) ten_i64(o)[i * c + ten_get_i64(x, i)] = 1;
-    return val_tensor(o);
+    return val_tensor(I->run.heap, o);
 }
 
 /* F.scaled_dot_product_attention recorded, by the formula below through the autograd ops (PyTorch 2's math path:
@@ -911,9 +911,9 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
 static Value *bi_is_tensor(Interp *I, Args *a) {
     Value *v;                                   /* obj / input */
     if (!args_bind(I, a, &v, 1)) return NULL;
-    if (a->fn->tag == 0) return val_bool(v->kind == V_TENSOR);
+    if (a->fn->tag == 0) return val_bool(I->run.heap, v->kind == V_TENSOR);
     if (v->kind != V_TENSOR) return rt_error(I, "is_floating_point(): argument 'input' must be Tensor, not %s", val_type_name(v));
-    return val_bool(ten_is_float(v->u.t->dtype));
+    return val_bool(I->run.heap, ten_is_float(v->u.t->dtype));
 }
 
 #define MAPF(name, module, sig, help, tag) {name, bi_map, sig, help, "", tag, module}

@@ -100,7 +100,7 @@ static bool machine_refused(Interp *I) {
 
 bool interp_bytes_ok(Interp *I, int64_t bytes) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
     if (bytes >= 0 && bytes <= limit - vals - tens) return true;
     char need[32], v[32], t[32], lim[32];
     ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
@@ -114,7 +114,7 @@ bool interp_bytes_ok(Interp *I, int64_t bytes) {
 
 bool interp_memory_ok(Interp *I, int64_t more) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
     if (more <= (limit - vals - tens) / 64) return true;
     char v[32], t[32], lim[32];
     ten_bytes_str(vals, v, sizeof v);
@@ -297,7 +297,7 @@ void interp_write_error(Interp *I, const char *s) {
 
 void interp_warn(Interp *I, const char *once, const char *fmt, ...) {
     if (interp_captured(I) || (once && dict_get(&I->warned, once))) return;
-    if (once) dict_set(&I->warned, once, val_bool(true));
+    if (once) dict_set(&I->warned, once, val_bool(I->run.heap, true));
     StrBuf b, v;
     sb_init(&b);
     va_list ap;

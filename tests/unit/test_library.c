@@ -17,7 +17,7 @@ static int before_calls;         /* how many calls went through the library's be
 
 static Value *bi_twice(Interp *I, Args *a) {
     if (a->npos != 1 || a->pos[0]->kind != V_INT) return rt_error(I, "twice(x) takes one int");
-    return val_int(2 * a->pos[0]->u.i);
+    return val_int(I->run.heap, 2 * a->pos[0]->u.i);
 }
 
 static const Builtin stub_fns[] = {{"twice", bi_twice, "twice(x)", "2 x.", "", 0, ""}, {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
