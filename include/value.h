@@ -88,8 +88,8 @@ typedef struct Dict {
     int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a key's place */
     int32_t index_cap;       /* a power of two, at least twice the entries */
     struct ValHeap *heap;    /* the heap its tables are counted in and its string keys made in (set where it is made:
-                              * val_dict, val_object, a class's or a function's; an interpreter's globals); kept by
-                              * dict_free */
+                              * val_dict, val_object, a class's or a function's, an interpreter's globals; NULL in an
+                              * immortal value: dict_set makes keys in the value's heap); kept by dict_free */
 } Dict;
 
 /* A tuple type with named fields, as PyTorch's torch.return_types.max (values, indices): a V_TUPLE whose
@@ -215,7 +215,8 @@ Value *val_incref(Value *v);
  * recursion (a list of a million nested lists is freed in constant stack). */
 void val_decref(Value *v);
 /* A new value of kind k with one reference, every field zero, made in heap h: the one constructor, so containers
- * are tracked. Every constructor takes the heap first (builtins pass I->run.heap; code that holds a value and no
+ * are tracked. h NULL makes an immortal value (never counted, freed or collected): a class of attn's made once for
+ * the program (object, nn.Module, the exception classes); what it holds stays until the program ends. Every constructor takes the heap first (builtins pass I->run.heap; code that holds a value and no
  * interpreter passes that value's, val_heap_of). */
 Value *val_new(ValHeap *h, VKind k);
 /* Bytes held by h's live values (their structs, string contents, list item arrays, dict and set tables), as malloc

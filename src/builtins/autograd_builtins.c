@@ -32,7 +32,7 @@ static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
 }
-static Value *gradfn_value(AgNode *n);
+static Value *gradfn_value(Interp *I, AgNode *n);
 static Value *m_gradfn_name(Interp *I, Args *a) {
     (void)I;
     const char *name = ag_node_name(node_of(a->pos[0]));
@@ -57,7 +57,7 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
             int nr = 0;
             AgNode *e = ag_node_next(n, i, &nr);
             Value *pair = val_tuple(I->run.heap, 2);
-            val_seq_set(pair, 0, e ? gradfn_value(e) : val_none());
+            val_seq_set(pair, 0, e ? gradfn_value(I, e) : val_none());
             val_seq_set(pair, 1, val_int(I->run.heap, nr));
             val_seq_set(t, i, pair);
         }
@@ -67,7 +67,7 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
 }
 static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
                                      .getattr = gradfn_getattr, .free_priv = gradfn_free};
-static Value *gradfn_value(AgNode *n) {
+static Value *gradfn_value(Interp *I, AgNode *n) {
     Value *v = val_object(I->run.heap, &GradFnClass);
     v->u.obj.priv = ag_node_ref(n);
     return v;
@@ -94,7 +94,7 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
     if (!strcmp(name, "is_leaf")) return val_bool(I->run.heap, ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
-        return n ? gradfn_value(n) : val_none();
+        return n ? gradfn_value(I, n) : val_none();
     }
     if (!strcmp(name, "grad")) {
         if (!ag_is_leaf(m) && !m->retains_grad)
@@ -315,7 +315,7 @@ static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 }
 static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods};
 
-static Value *mode_object(const char *name, bool mode, bool eager) {
+static Value *mode_object(Interp *I, const char *name, bool mode, bool eager) {
     Value *o = val_object(I->run.heap, &ModeClass);
     val_attr_set(o, "name", val_str(I->run.heap, name));
     val_attr_set(o, "mode", val_bool(I->run.heap, mode));
@@ -325,11 +325,11 @@ static Value *mode_object(const char *name, bool mode, bool eager) {
 
 static Value *bi_no_grad(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return mode_object("no_grad", false, false);
+    return mode_object(I, "no_grad", false, false);
 }
 static Value *bi_enable_grad(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return mode_object("enable_grad", true, false);
+    return mode_object(I, "enable_grad", true, false);
 }
 static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     Value *p_[1];                               /* mode */
@@ -338,7 +338,7 @@ static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     bool on;
     if (!m) return rt_error(I, "torch.set_grad_enabled(mode) needs the mode, True or False");
     if (!arg_bool(I, m, "mode", &on)) return NULL;
-    Value *o = mode_object("set_grad_enabled", on, true);
+    Value *o = mode_object(I, "set_grad_enabled", on, true);
     val_attr_set(o, "prev", val_bool(I->run.heap, I->run.ag.grad_enabled));
     I->run.ag.grad_enabled = on;
     return o;

@@ -279,7 +279,7 @@ static Value *bi_dropout(Interp *I, Args *a) {
 static const ObjClass LinearClass;
 
 /* A parameter holding t: a leaf that requires grad, as PyTorch's nn.Parameter. */
-static Value *parameter(Tensor *t) {
+static Value *parameter(Interp *I, Tensor *t) {
     Value *v = val_tensor_ag(I->run.heap, t, ag_meta_new(true));
     if (v) v->param = true;
     return v;
@@ -297,8 +297,8 @@ static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
     if (w && hb && hb->kind == V_BOOL && hb->u.b && !(b = ten_uniform_in(I->run.ten, g, DT_F32, 1, &out, -bound, bound))) { ten_free(w); w = NULL; }
     if (!w) { rt_tensor_error(I); return false; }
     val_attr_set(lin, "in_features", val_int(I->run.heap, in));
-    val_attr_set(lin, "weight", parameter(w));
-    if (b) val_attr_set(lin, "bias", parameter(b));
+    val_attr_set(lin, "weight", parameter(I, w));
+    if (b) val_attr_set(lin, "bias", parameter(I, b));
     lin->u.obj.cls = &LinearClass;
     return true;
 }

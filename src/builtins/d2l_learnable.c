@@ -177,11 +177,12 @@ static void report(StrBuf *o, int64_t steps, double loss, double acc, int64_t n,
 /* The result: {'table': the trained (1, max_len, d) table, 'start': the table before training, 'loss': the loss of
  * every step, 'accuracy': the test accuracy}; takes T, T0 and losses. */
 static Value *result(Tensor *T, Tensor *T0, Value *losses, double acc) {
-    Value *r = val_dict(I->run.heap);
-    dict_set(r->u.dict, "table", val_tensor(I->run.heap, T));
-    dict_set(r->u.dict, "start", val_tensor(I->run.heap, T0));
+    ValHeap *heap = losses->heap;      /* the list the steps filled: the session's */
+    Value *r = val_dict(heap);
+    dict_set(r->u.dict, "table", val_tensor(heap, T));
+    dict_set(r->u.dict, "start", val_tensor(heap, T0));
     dict_set(r->u.dict, "loss", losses);
-    dict_set(r->u.dict, "accuracy", val_float(I->run.heap, acc));
+    dict_set(r->u.dict, "accuracy", val_float(heap, acc));
     return r;
 }
 

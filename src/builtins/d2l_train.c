@@ -40,13 +40,13 @@ static bool attr_double(Interp *I, Value *obj, const char *name, double *out) {
 }
 
 /* Records the arguments of a builtin __init__ as save_hyperparameters() does: each parameter of its declaration
- * (signature), by its name there, gets its argument or its default (made by dflt(i), a new reference), and
+ * (signature), by its name there, gets its argument or its default (made by dflt(heap, i), a new reference), and
  * self.hparams holds them all. */
-static bool save_args(Interp *I, Value *self, Value *const *args, const char *signature, Value *(*dflt)(int)) {
+static bool save_args(Interp *I, Value *self, Value *const *args, const char *signature, Value *(*dflt)(ValHeap *heap, int i)) {
     Value *hp = val_dict(I->run.heap);
     char name[64];
     for (int i = 0; args_param_name(signature, i, name, sizeof name); i++) {
-        Value *v = args[i], *val = v ? val_incref(v) : dflt(i);
+        Value *v = args[i], *val = v ? val_incref(v) : dflt(I->run.heap, i);
         dict_set(hp->u.dict, name, val_incref(val));
         if (!set_attr(I, self, name, val)) { val_decref(hp); return false; }
     }
@@ -75,25 +75,25 @@ Value *d2l_hyperparameters_class(void) {
 
 /* ---- d2l.ProgressBoard ---- */
 
-static Value *str_list(const char *const *s) {
-    Value *l = val_list(I->run.heap, 0);
-    for (; *s; s++) val_list_append(l, val_str(I->run.heap, *s));
+static Value *str_list(ValHeap *heap, const char *const *s) {
+    Value *l = val_list(heap, 0);
+    for (; *s; s++) val_list_append(l, val_str(heap, *s));
     return l;
 }
 
-static Value *board_default(int i) {
+static Value *board_default(ValHeap *heap, int i) {
     static const char *const ls[] = {"-", "--", "-.", ":", NULL}, *const colors[] = {"C0", "C1", "C2", "C3", NULL};
     switch (i) {
-    case 4: case 5: return val_str(I->run.heap, "linear");
-    case 6: return str_list(ls);
-    case 7: return str_list(colors);
+    case 4: case 5: return val_str(heap, "linear");
+    case 6: return str_list(heap, ls);
+    case 7: return str_list(heap, colors);
     case 10: {
-        Value *t = val_tuple(I->run.heap, 2);
-        val_seq_set(t, 0, val_float(I->run.heap, 3.5));
-        val_seq_set(t, 1, val_float(I->run.heap, 2.5));
+        Value *t = val_tuple(heap, 2);
+        val_seq_set(t, 0, val_float(heap, 3.5));
+        val_seq_set(t, 1, val_float(heap, 2.5));
         return t;
     }
-    case 11: return val_bool(I->run.heap, true);
+    case 11: return val_bool(heap, true);
     default: return val_none();
     }
 }
@@ -119,7 +119,7 @@ static bool board_number(Interp *I, Value *v, const char *what, double *out) {
 /* The dict attribute name of the board (raw_points, data), made when missing as d2l's hasattr check does. */
 static Dict *board_dict(Value *self, const char *name) {
     Value *d = val_attr_get(self, name);
-    if (!d || d->kind != V_DICT) { d = val_dict(I->run.heap); val_attr_set(self, name, d); }
+    if (!d || d->kind != V_DICT) { d = val_dict(self->heap); val_attr_set(self, name, d); }
     return d->u.dict;
 }
 
@@ -252,7 +252,7 @@ Value *d2l_progress_board_class(void) {
 
 /* ---- d2l.Trainer ---- */
 
-static Value *trainer_default(int i) { (void)i; return val_int(I->run.heap, 0); }
+static Value *trainer_default(ValHeap *heap, int i) { (void)i; return val_int(heap, 0); }
 
 /* Trainer.__init__(max_epochs, num_gpus=0, gradient_clip_val=0): the hyperparameters, and self.gpus, the GPUs
  * among the first num_gpus that there are: none here (attn computes on the CPU), as d2l on a machine without one. */

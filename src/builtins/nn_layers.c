@@ -16,7 +16,7 @@ static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t)
 
 /* A new parameter (named_parameters() and state_dict() list it) holding t, a leaf that requires grad as PyTorch's
  * nn.Parameter; NULL when t is. */
-static Value *parameter(Tensor *t) {
+static Value *parameter(Interp *I, Tensor *t) {
     Value *v = t ? val_tensor_ag(I->run.heap, t, ag_meta_new(true)) : NULL;
     if (v) v->param = true;
     return v;
@@ -121,7 +121,7 @@ static const ObjClass SoftmaxClass = {.name = "Softmax", .call = softmax_call, .
 static const ObjClass IdentityClass = {.name = "Identity", .call = identity_call, .is_module = true};
 static const ObjClass FlattenClass = {.name = "Flatten", .call = flatten_call, .is_module = true, .extra_repr = flatten_extra};
 
-static Value *new_layer(const ObjClass *c) {
+static Value *new_layer(Interp *I, const ObjClass *c) {
     Value *m = val_object(I->run.heap, c);
     val_attr_set(m, "training", val_bool(I->run.heap, true));
     return m;
@@ -134,7 +134,7 @@ static Value *bi_relu_layer(Interp *I, Args *a) {
     bool inplace = false;
     if (iv && !arg_bool(I, iv, "inplace", &inplace)) return NULL;
     if (inplace) return rt_error(I, "nn.ReLU(inplace=True) is not in attn: use nn.ReLU(), which gives a new tensor");
-    return new_layer(&ReLUClass);
+    return new_layer(I, &ReLUClass);
 }
 
 /* nn.Tanh() and nn.Sigmoid(): no arguments (Module.__init__'s message for any, as PyTorch's). */
@@ -143,7 +143,7 @@ static Value *bi_plain_activation(Interp *I, Args *a) {
     if (a->nkw) return rt_raise(I, "TypeError", "Module.__init__() got an unexpected keyword argument '%s'", a->kwnames[0]);
     if (a->npos)
         return rt_raise(I, "TypeError", "Module.__init__() takes 1 positional argument but %d were given", a->npos + 1);
-    return new_layer(a->fn->tag ? &SigmoidClass : &TanhClass);
+    return new_layer(I, a->fn->tag ? &SigmoidClass : &TanhClass);
 }
 
 /* nn.GELU(approximate='none' or 'tanh') */
@@ -155,7 +155,7 @@ static Value *bi_gelu_layer(Interp *I, Args *a) {
     const char *ap = v ? v->u.str.s : "none";
     if (strcmp(ap, "none") && strcmp(ap, "tanh"))
         return rt_raise(I, "RuntimeError", "approximate argument must be either none or tanh.");
-    Value *m = new_layer(&GELUClass);
+    Value *m = new_layer(I, &GELUClass);
     val_attr_set(m, "approximate", val_str(I->run.heap, ap));
     return m;
 }
@@ -166,7 +166,7 @@ static Value *bi_softmax_layer(Interp *I, Args *a) {
     if (!args_bind(I, a, &v, 1)) return NULL;
     if (v && v->kind != V_INT && v->kind != V_NONE)
         return rt_raise(I, "TypeError", "Softmax(): argument 'dim' must be int or None, not %s", val_type_name(v));
-    Value *m = new_layer(&SoftmaxClass);
+    Value *m = new_layer(I, &SoftmaxClass);
     val_attr_set(m, "dim", v ? val_incref(v) : val_none());
     return m;
 }
@@ -176,14 +176,14 @@ static Value *bi_flatten_layer(Interp *I, Args *a) {
     Value *p[2];                 /* start_dim, end_dim */
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *s = p[0], *e = p[1];
-    Value *m = new_layer(&FlattenClass);
+    Value *m = new_layer(I, &FlattenClass);
     val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(I->run.heap, 1));
     val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(I->run.heap, -1));
     return m;
 }
 
 /* nn.Identity(*args, **kwargs): takes any arguments and ignores them, as PyTorch's does. */
-static Value *bi_identity_layer(Interp *I, Args *a) { return new_layer(&IdentityClass); }
+static Value *bi_identity_layer(Interp *I, Args *a) { return new_layer(I, &IdentityClass); }
 
 /* ---- Sequential and ModuleList: modules held in order as children "0", "1", ... ---- */
 
@@ -198,7 +198,7 @@ static int64_t container_len(Value *self) {
 /* The children's names (keys true) or the children themselves, as a new list. */
 static Value *container_list(Value *self, bool keys) {
     Dict *d = &self->u.obj.attrs;
-    Value *l = val_list(I->run.heap, 0);
+    Value *l = val_list(self->heap, 0);
     for (int i = 0; i < d->n; i++)
         if (val_is_module(d->vals[i])) val_list_append(l, val_incref(keys ? d->keys[i] : d->vals[i]));
     return l;
@@ -254,7 +254,7 @@ static Value *container_getitem(Interp *I, Value *self, Value *index) {
     if (index->kind == V_SLICE) {
         Value *keys = container_list(self, true), *ks = ops_index(I, keys, index), *ms = ks ? ops_index(I, mods, index) : NULL;
         if (ms) {
-            r = new_layer(self->u.obj.cls);
+            r = new_layer(I, self->u.obj.cls);
             bool seq = self->u.obj.cls == &SequentialClass;
             for (int64_t i = 0; i < ms->u.seq.n; i++) {
                 char key[24];
@@ -352,7 +352,7 @@ static Value *bi_sequential(Interp *I, Args *a) {
                             module, p->u.builtin->name, p->u.builtin->name);
         if (!val_is_module(p)) return rt_raise(I, "TypeError", "%s is not a Module subclass", val_type_name(p));
     }
-    Value *m = new_layer(&SequentialClass);
+    Value *m = new_layer(I, &SequentialClass);
     for (int i = 0; i < a->npos; i++) {
         char key[24];
         snprintf(key, sizeof key, "%d", i);
@@ -365,7 +365,7 @@ static Value *bi_sequential(Interp *I, Args *a) {
 static Value *bi_module_list(Interp *I, Args *a) {
     Value *src;
     if (!args_bind(I, a, &src, 1)) return NULL;
-    Value *m = new_layer(&ModuleListClass);
+    Value *m = new_layer(I, &ModuleListClass);
     if (!src || src->kind == V_NONE) return m;
     Value *r = container_extend(I, m, src);
     val_decref(m);
@@ -467,14 +467,14 @@ static Value *bi_layernorm(Interp *I, Args *a) {
     bool affine = true;
     if (ev && !arg_double(I, ev, "eps", &eps)) return NULL;
     if (av && !arg_bool(I, av, "elementwise_affine", &affine)) return NULL;
-    Value *m = new_layer(&LayerNormClass);
+    Value *m = new_layer(I, &LayerNormClass);
     Value *t = val_tuple(I->run.heap, k);
     for (int i = 0; i < k; i++) val_seq_set(t, i, val_int(I->run.heap, shape[i]));
     val_attr_set(m, "normalized_shape", t);
     val_attr_set(m, "eps", val_float(I->run.heap, eps));
     val_attr_set(m, "elementwise_affine", val_bool(I->run.heap, affine));
     if (affine) {
-        Value *wv = parameter(ten_full_in(I->run.ten, DT_F32, k, shape, 1.0)), *bv = parameter(ten_new_in(I->run.ten, DT_F32, k, shape));
+        Value *wv = parameter(I, ten_full_in(I->run.ten, DT_F32, k, shape, 1.0)), *bv = parameter(I, ten_new_in(I->run.ten, DT_F32, k, shape));
         if (!wv || !bv) { val_decref(wv); val_decref(bv); val_decref(m); return rt_tensor_error(I); }
         val_attr_set(m, "weight", wv);
         val_attr_set(m, "bias", bv);
@@ -550,11 +550,11 @@ static Value *bi_embedding(Interp *I, Args *a) {
     Tensor *w = ten_randn_in(I->run.ten, &I->run.rng, 2, (int64_t[]){n, d});
     if (!w) return rt_tensor_error(I);
     if (has_pad) for (int64_t j = 0; j < d; j++) ten_set(w, pad * d + j, 0.0);
-    Value *m = new_layer(&EmbeddingClass);
+    Value *m = new_layer(I, &EmbeddingClass);
     val_attr_set(m, "num_embeddings", val_int(I->run.heap, n));
     val_attr_set(m, "embedding_dim", val_int(I->run.heap, d));
     val_attr_set(m, "padding_idx", has_pad ? val_int(I->run.heap, pad) : val_none());
-    val_attr_set(m, "weight", parameter(w));
+    val_attr_set(m, "weight", parameter(I, w));
     return m;
 }
 
@@ -950,7 +950,7 @@ static Value *bi_multihead(Interp *I, Args *a) {
     if (E % H) return rt_raise(I, "AssertionError", "embed_dim must be divisible by num_heads");
     if (E > 1 << 14) return rt_error(I, "MultiheadAttention: embed_dim must be at most 16384, got %lld", (long long)E);
     if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
-    Value *m = new_layer(&MultiheadAttentionClass);
+    Value *m = new_layer(I, &MultiheadAttentionClass);
     val_attr_set(m, "embed_dim", val_int(I->run.heap, E));
     val_attr_set(m, "kdim", val_int(I->run.heap, E));
     val_attr_set(m, "vdim", val_int(I->run.heap, E));
@@ -961,11 +961,11 @@ static Value *bi_multihead(Interp *I, Args *a) {
     double bound = sqrt(6.0 / (double)(E + 3 * E));         /* xavier_uniform_ on (3E, E) */
     Tensor *w = ten_uniform_in(I->run.ten, &I->run.rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
     if (!w) { val_decref(m); return rt_tensor_error(I); }
-    val_attr_set(m, "in_proj_weight", parameter(w));
+    val_attr_set(m, "in_proj_weight", parameter(I, w));
     if (bias) {
         Tensor *b = ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){3 * E});
         if (!b) { val_decref(m); return rt_tensor_error(I); }
-        val_attr_set(m, "in_proj_bias", parameter(b));
+        val_attr_set(m, "in_proj_bias", parameter(I, b));
     } else val_attr_set(m, "in_proj_bias", val_none());
     Value *op = attn_out_proj(I, E, bias);
     if (!op) { val_decref(m); return NULL; }

@@ -370,7 +370,7 @@ static Value *mse_call(Interp *I, Value *self, Args *a) {
 static const ObjClass CrossEntropyLossClass = {.name = "CrossEntropyLoss", .call = ce_call, .is_module = true};
 static const ObjClass MSELossClass = {.name = "MSELoss", .call = mse_call, .is_module = true};
 
-static Value *new_loss(const ObjClass *c, Value *reduction) {
+static Value *new_loss(Interp *I, const ObjClass *c, Value *reduction) {
     Value *m = val_object(I->run.heap, c);
     val_attr_set(m, "training", val_bool(I->run.heap, true));
     val_attr_set(m, "reduction", reduction ? val_incref(reduction) : val_str(I->run.heap, "mean"));
@@ -390,7 +390,7 @@ static Value *bi_cross_entropy_loss(Interp *I, Args *a) {
         if (!get_reduction(I, NULL, sa, rd, &r)) return NULL;
         red = val_str(I->run.heap, r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
     }
-    Value *m = new_loss(&CrossEntropyLossClass, red ? red : rv);
+    Value *m = new_loss(I, &CrossEntropyLossClass, red ? red : rv);
     val_decref(red);
     if (w && w->kind == V_TENSOR) {
         Value *bufs = val_dict(I->run.heap);
@@ -413,7 +413,7 @@ static Value *bi_mse_loss_layer(Interp *I, Args *a) {
         if (!get_reduction(I, NULL, sa, rd, &r)) return NULL;
         red = val_str(I->run.heap, r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
     }
-    Value *m = new_loss(&MSELossClass, red ? red : p_[2]);
+    Value *m = new_loss(I, &MSELossClass, red ? red : p_[2]);
     val_decref(red);
     return m;
 }

@@ -38,7 +38,7 @@ static bool seen_before(Seen *s, const Value *m) {
 
 static void set_training(Value *m, bool on, Seen *seen) {
     if (seen_before(seen, m)) return;
-    val_attr_set(m, "training", val_bool(I->run.heap, on));
+    val_attr_set(m, "training", val_bool(m->heap, on));
     Dict *d = &m->u.obj.attrs;
     for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i])) set_training(d->vals[i], on, seen);
 }
@@ -84,8 +84,8 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Wa
                 bool listed = false;
                 for (int64_t k = 0; dedup && k < out->u.seq.n && !listed; k++) listed = out->u.seq.items[k]->u.seq.items[1] == v;
                 if (!listed) {
-                    Value *pair = val_tuple(I->run.heap, 2);
-                    val_seq_set(pair, 0, val_str(I->run.heap, sb_str(&name)));
+                    Value *pair = val_tuple(out->heap, 2);
+                    val_seq_set(pair, 0, val_str(out->heap, sb_str(&name)));
                     val_seq_set(pair, 1, val_incref(v));
                     val_list_append(out, pair);
                 }
@@ -98,7 +98,7 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Wa
 }
 
 static Value *named_params(Value *m, bool dedup, WalkWhat what) {
-    Value *l = val_list(I->run.heap, 0);
+    Value *l = val_list(m->heap, 0);
     Seen seen = {0};
     walk_params(m, "", l, dedup, what, &seen);
     free(seen.v);
@@ -296,8 +296,8 @@ static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse,
         StrBuf name;
         sb_init(&name);
         sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
-        Value *pair = val_tuple(I->run.heap, 2);
-        val_seq_set(pair, 0, val_str(I->run.heap, sb_str(&name)));
+        Value *pair = val_tuple(out->heap, 2);
+        val_seq_set(pair, 0, val_str(out->heap, sb_str(&name)));
         val_seq_set(pair, 1, val_incref(d->vals[i]));
         val_list_append(out, pair);
         if (recurse) { sb_putc(&name, '.'); walk_modules(d->vals[i], sb_str(&name), out, true, seen); }
@@ -665,14 +665,14 @@ bool arg_device_cpu(Interp *I, Value *v) {
     return false;
 }
 
-static Value *device_value(void) { return val_object(I->run.heap, &DeviceClass); }
+static Value *device_value(ValHeap *heap) { return val_object(heap, &DeviceClass); }
 
 static Value *bi_device(Interp *I, Args *a) {
     Value *p[2];                                 /* type, index */
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *t = p[0];
     if (t->kind != V_STR && !(t->kind == V_OBJECT && t->u.obj.cls == &DeviceClass)) return rt_error(I, "device() takes a string such as 'cpu'");
-    return arg_device_cpu(I, t) ? device_value() : NULL;
+    return arg_device_cpu(I, t) ? device_value(I->run.heap) : NULL;
 }
 
 /* Checked for every builtin call: device= names the CPU (requires_grad= is applied after it: ag_after_call). */
@@ -742,7 +742,7 @@ static Value *bi_add_to_class(Interp *I, Args *a) {
 Value *nn_module_attr(ValHeap *heap, const char *module, const char *name) {
     if (!strcmp(name, "Module") && (!strcmp(module, "torch.nn") || !strcmp(module, "d2l")))
         return val_incref(module_class(!strcmp(module, "d2l")));
-    if (!strcmp(name, "cpu_device")) return device_value();
+    if (!strcmp(name, "cpu_device")) return device_value(heap);
     return NULL;
 }
 

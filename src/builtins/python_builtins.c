@@ -607,7 +607,7 @@ static Value *bi_next(Interp *I, Args *a) {
  * function's own inside one), or every attribute and method x offers (ops_attr_names: what Tab completes after "x."); sorted as
  * Python sorts them, each once. attn's own names (torch, nn, d2l, print ...) are not variables, so dir() shows only
  * the student's: help lists attn's. */
-static void dir_add(void *ctx, const char *name) { val_list_append((Value *)ctx, val_str(I->run.heap, name)); }
+static void dir_add(void *ctx, const char *name) { Value *l = ctx; val_list_append(l, val_str(l->heap, name)); }
 static int by_text(const void *x, const void *y) {
     return strcmp((*(Value *const *)x)->u.str.s, (*(Value *const *)y)->u.str.s);
 }

@@ -17,23 +17,23 @@ static Value *m_item(Interp *I, Args *a) {
     return ops_item(a->pos[0]);
 }
 
-static Value *tolist_rec(const Tensor *t, int dim, int64_t base) {
+static Value *tolist_rec(ValHeap *heap, const Tensor *t, int dim, int64_t base) {
     if (dim == t->ndim) {
-        if (ten_is_float(t->dtype)) return val_float(I->run.heap, ten_get(t, base));
-        if (t->dtype == DT_BOOL) return val_bool(I->run.heap, ten_get(t, base) != 0);
-        return val_int(I->run.heap, ten_get_i64(t, base));
+        if (ten_is_float(t->dtype)) return val_float(heap, ten_get(t, base));
+        if (t->dtype == DT_BOOL) return val_bool(heap, ten_get(t, base) != 0);
+        return val_int(heap, ten_get_i64(t, base));
     }
     int64_t inner = 1;
     for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
-    Value *l = val_list(I->run.heap, t->shape[dim]);
-    for (int64_t i = 0; i < t->shape[dim]; i++) val_seq_set(l, i, tolist_rec(t, dim + 1, base + i * inner));
+    Value *l = val_list(heap, t->shape[dim]);
+    for (int64_t i = 0; i < t->shape[dim]; i++) val_seq_set(l, i, tolist_rec(heap, t, dim + 1, base + i * inner));
     return l;
 }
 
 static Value *m_tolist(Interp *I, Args *a) {
     if (self(a)->numel > 10000000) return rt_error(I, "tolist(): the tensor is too large to become a list");
     if (!interp_memory_ok(I, self(a)->numel)) return NULL;
-    return tolist_rec(self(a), 0, 0);
+    return tolist_rec(I->run.heap, self(a), 0, 0);
 }
 
 static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }

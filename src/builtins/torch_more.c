@@ -52,7 +52,7 @@ static bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n)
     return arg_int(I, v, what, out);
 }
 
-static Value *tuple_of(Tensor **ts, int n) {
+static Value *tuple_of(Interp *I, Tensor **ts, int n) {
     Value *r = val_tuple(I->run.heap, n);
     for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(I->run.heap, ts[i]));
     return r;
@@ -161,7 +161,7 @@ Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
         if (!cols[d]) { for (int j = 0; j < d; j++) ten_free(cols[j]); ten_free(nz); return rt_tensor_error(I); }
     }
     ten_free(nz);
-    return tuple_of(cols, nd);
+    return tuple_of(I, cols, nd);
 }
 
 /* nonzero(X, as_tuple=False) (tag 0), argwhere(X) (tag 1) */
@@ -470,7 +470,7 @@ static Value *bi_unique(Interp *I, Args *a) {
     int n = 1;
     if (inv) parts[n++] = iv;
     if (cnt) parts[n++] = ct;
-    return tuple_of(parts, n);
+    return tuple_of(I, parts, n);
 }
 
 /* meshgrid(*tensors, indexing='ij'): views of each 1-D input broadcast to the grid ('xy' swaps the first two). */
@@ -511,7 +511,7 @@ static Value *bi_meshgrid(Interp *I, Args *a) {
         st[at] = t->ndim ? t->stride[0] : 0;
         outs[i] = ten_view_of(t, (int)n, grid, st, t->offset);
     }
-    return tuple_of(outs, (int)n);
+    return tuple_of(I, outs, (int)n);
 }
 
 /* tile(input, dims): repeat with 1s in front when dims is shorter than the tensor. */

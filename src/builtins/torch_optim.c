@@ -529,7 +529,7 @@ static int64_t param_index(Value *groups, const Value *p) {
 
 /* A new dict with the entries of d (their hashes kept) but the key skip (NULL: none). */
 static Value *dict_copy_but(Dict *d, const char *skip) {
-    Value *r = val_dict(I->run.heap);
+    Value *r = val_dict(d->heap);
     for (int k = 0; k < d->n; k++) {
         if (skip && d->keys[k]->kind == V_STR && !strcmp(d->keys[k]->u.str.s, skip)) continue;
         dict_append_hashed(r->u.dict, val_incref(d->keys[k]), val_incref(d->vals[k]), d->hashes[k]);
@@ -595,7 +595,7 @@ static void group_setdefaults(OptKind kind, Dict *g) {
     static const char *const adamw[] = {"amsgrad", "maximize", "foreach", "capturable", NULL};
     const char *const *names = kind == OPT_SGD ? sgd : kind == OPT_ADAM ? adam : adamw;
     for (int i = 0; names[i]; i++)
-        if (!dict_get(g, names[i])) dict_set(g, names[i], strcmp(names[i], "foreach") ? val_bool(I->run.heap, false) : val_none());
+        if (!dict_get(g, names[i])) dict_set(g, names[i], strcmp(names[i], "foreach") ? val_bool(g->heap, false) : val_none());
 }
 
 /* The parameter a saved state key stands for: an int k, the k-th of the saved groups' parameters, is the parameter

@@ -16,9 +16,9 @@ Value *torch_return_pair(ValHeap *heap, const char *kind, Tensor *values, Tensor
     char full[64];
     snprintf(full, sizeof full, "torch.return_types.%s", kind);
     for (const NamedTuple *t = RT; t->name; t++) if (!strcmp(t->name, full)) type = t;
-    Value *r = val_named_tuple(I->run.heap, type);
-    val_seq_set(r, 0, val_tensor(I->run.heap, values));
-    val_seq_set(r, 1, val_tensor(I->run.heap, indices));
+    Value *r = val_named_tuple(heap, type);
+    val_seq_set(r, 0, val_tensor(heap, values));
+    val_seq_set(r, 1, val_tensor(heap, indices));
     return r;
 }
 

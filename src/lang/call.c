@@ -396,6 +396,7 @@ Value *make_function(Interp *I, Node *def, const char *name) {
     }
     Value *v = val_new(I->run.heap, V_FUNC);
     v->u.func = f;
+    f->attrs.heap = v->heap;
     return v;
 }
 

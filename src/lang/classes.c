@@ -18,9 +18,10 @@ const ObjClass UserObjectClass;
 
 /* ---- building classes ---- */
 
-static Value *new_class(const char *name, const char *module_name) {
-    Value *v = val_new(I->run.heap, V_CLASS);
+static Value *new_class(ValHeap *heap, const char *name, const char *module_name) {
+    Value *v = val_new(heap, V_CLASS);
     v->u.cls = xcalloc(1, sizeof(ClassInfo));
+    v->u.cls->attrs.heap = heap;
     v->u.cls->name = xstrdup(name);
     v->u.cls->module_name = module_name;
     return v;
@@ -91,7 +92,7 @@ static const Builtin object_methods[] = {
 
 Value *class_object(void) {
     if (!object_class) {
-        object_class = new_class("object", "builtins");
+        object_class = new_class(NULL, "object", "builtins");
         object_class->u.cls->methods = object_methods;
         c3_mro(object_class);
     }
@@ -99,7 +100,7 @@ Value *class_object(void) {
 }
 
 Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module) {
-    Value *v = new_class(name, module_name);
+    Value *v = new_class(NULL, name, module_name);   /* immortal: made once for the program */
     ClassInfo *c = v->u.cls;
     c->bases = xmalloc(sizeof(Value *));
     c->bases[0] = val_incref(base ? base : class_object());
@@ -402,7 +403,7 @@ const ObjClass UserObjectClass = {.name = "object", .call = instance_call, .repr
  * NULL with an error set. The class statement binds the name only after this succeeds. */
 Value *class_create(Interp *I, Node *n) {
     Node *bases_n = n->kids[0], *body = n->kids[1];
-    Value *cls = new_class(n->str, "__main__");
+    Value *cls = new_class(I->run.heap, n->str, "__main__");
     ClassInfo *c = cls->u.cls;
     c->user = true;
     for (int i = 0; i < bases_n->nkids; i++) {
@@ -534,7 +535,7 @@ static Value *wrapper(Interp *I, Args *a, const ObjClass *kind) {
 static Value *bi_staticmethod(Interp *I, Args *a) { return wrapper(I, a, &StaticMethodClass); }
 static Value *bi_classmethod(Interp *I, Args *a) { return wrapper(I, a, &ClassMethodClass); }
 
-static Value *make_property(Value *fget, Value *fset) {
+static Value *make_property(Interp *I, Value *fget, Value *fset) {
     Value *p = val_object(I->run.heap, &PropertyClass);
     val_attr_set(p, "fget", val_incref(fget));
     val_attr_set(p, "fset", val_incref(fset));
@@ -545,7 +546,7 @@ static Value *bi_property(Interp *I, Args *a) {
     Value *p_[2];                               /* fget, fset (attn has no fdel, doc: a third argument is too many) */
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *none = val_none(), *get = p_[0], *set = p_[1];
-    Value *p = make_property(get ? get : none, set ? set : none);
+    Value *p = make_property(I, get ? get : none, set ? set : none);
     val_decref(none);
     return p;
 }
@@ -555,7 +556,7 @@ static Value *m_property_with(Interp *I, Args *a) {
     if (a->npos != 2) return rt_error(I, "%s() takes one function", a->fn->name);
     Value *p = a->pos[0];
     bool set = a->fn->tag == 1;
-    return make_property(set ? val_attr_get(p, "fget") : a->pos[1], set ? a->pos[1] : val_attr_get(p, "fset"));
+    return make_property(I, set ? val_attr_get(p, "fget") : a->pos[1], set ? a->pos[1] : val_attr_get(p, "fset"));
 }
 
 static const Builtin property_methods[] = {
@@ -576,9 +577,9 @@ static const ObjClass ClassMethodClass = {.name = "classmethod", .repr = wrapper
 
 /* Is v an instance of classinfo: a class (the student's, object, nn.Module), one of Python's types (int, float,
  * str, bool, list, tuple, dict), an attn object's constructor (nn.Linear), or a tuple of these? */
-static bool is_instance(Value *v, Value *ci) {
+static bool is_instance(Interp *I, Value *v, Value *ci) {
     if (ci->kind == V_TUPLE) {
-        for (int64_t i = 0; i < ci->u.seq.n; i++) if (is_instance(v, ci->u.seq.items[i])) return true;
+        for (int64_t i = 0; i < ci->u.seq.n; i++) if (is_instance(I, v, ci->u.seq.items[i])) return true;
         return false;
     }
     if (ci->kind == V_CLASS) {
@@ -628,7 +629,7 @@ static Value *bi_isinstance(Interp *I, Args *a) {
     Value *p[2];
     if (!args_bind(I, a, p, 2)) return NULL;
     if (!valid_classinfo(a->pos[1])) return rt_raise(I, "TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
-    return val_bool(I->run.heap, is_instance(a->pos[0], a->pos[1]));
+    return val_bool(I->run.heap, is_instance(I, a->pos[0], a->pos[1]));
 }
 
 static Value *bi_issubclass(Interp *I, Args *a) {

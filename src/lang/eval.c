@@ -25,7 +25,7 @@ Value *at(Interp *I, Node *n) {
 /* ---- names ---- */
 
 void scope_open(ValHeap *heap, Scope *s, Scope *parent, bool is_class) {
-    s->env = val_dict(I->run.heap);
+    s->env = val_dict(heap);
     s->vars = s->env->u.dict;
     s->is_class = is_class;
     s->parent = parent;

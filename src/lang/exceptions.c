@@ -111,7 +111,7 @@ const char *pyexc_object_name(const Value *v) {
 }
 
 static Value *exc_object(int i, Value *args) {
-    Value *e = val_object(I->run.heap, objclass_of(i));
+    Value *e = val_object(args->heap, objclass_of(i));
     val_attr_set(e, "args", args);
     val_attr_set(e, "__cause__", val_none());           /* raise ... from sets it */
     return e;
@@ -121,8 +121,8 @@ Value *pyexc_new(ValHeap *heap, const char *name, const char *msg) {
     int i = class_index(name);
     if (i < 0) i = class_index("Exception");
     if (msg && !*msg) msg = NULL;                  /* raised without words (a bare assert): args is () */
-    Value *args = val_tuple(I->run.heap, msg ? 1 : 0);
-    if (msg) val_seq_set(args, 0, val_str(I->run.heap, msg));
+    Value *args = val_tuple(heap, msg ? 1 : 0);
+    if (msg) val_seq_set(args, 0, val_str(heap, msg));
     return exc_object(i, args);
 }
 

@@ -26,6 +26,8 @@ void interp_init(Interp *I) {
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
     I->run.ten = ten_ctx_new();
+    I->run.heap = val_heap_new();
+    I->globals.heap = I->warned.heap = I->run.heap;
     ag_context_init(&I->run.ag, I->run.ten);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
@@ -39,6 +41,9 @@ void interp_free(Interp *I) {
     I->ret = NULL;
     val_decref(I->last_value);
     I->last_value = NULL;
+    val_collect_cycles(I->run.heap);   /* what its names held in cycles (a nested def that calls itself) goes with it */
+    val_heap_free(I->run.heap);        /* freed with the last value made in it (one a lesson handed to the REPL) */
+    I->run.heap = NULL;
     ten_ctx_free(I->run.ten);          /* freed with the last tensor made in it */
     I->run.ten = NULL;
     args_specs_free(I->argspecs);

@@ -162,7 +162,7 @@ static Value *student_next(Interp *I, Value *self, bool getitem) {
 }
 
 /* An iterator of class ic walking src from place pos (forward for IK_SEQ classes, backward for the reversed ones). */
-static Value *walker(int ic, Value *src, int64_t pos) {
+static Value *walker(Interp *I, int ic, Value *src, int64_t pos) {
     Value *it = val_object(I->run.heap, &iterator_classes[ic]);
     val_attr_set(it, "src", val_incref(src));
     val_attr_set(it, "pos", val_int(I->run.heap, pos));
@@ -176,21 +176,21 @@ Value *ops_iter(Interp *I, Value *src) {
     if (class_has_special(src, "__iter__") || class_has_special(src, "__getitem__")) return student_iter(I, src);
     if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
-    if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
+    if (src->kind == V_STR) return walker(I, src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
     if (src->kind == V_DICTVIEW)       /* Python's dict_keyiterator, dict_valueiterator, dict_itemiterator */
-        return walker(src->u.view.which == VIEW_KEYS ? IC_DICT : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES : IC_DICT_ITEMS, src, 0);
-    return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
+        return walker(I, src->u.view.which == VIEW_KEYS ? IC_DICT : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES : IC_DICT_ITEMS, src, 0);
+    return walker(I, src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
                   src->kind == V_DICT ? IC_DICT : src->kind == V_SET ? IC_SET : IC_TUPLE, src, 0);
 }
 
 Value *ops_reversed(Interp *I, Value *src) {
     switch (src->kind) {
-    case V_RANGE: return walker(IC_RANGE_REV, src, seq_len(src) - 1);     /* Python's type: range_iterator */
-    case V_LIST: return walker(IC_LIST_REV, src, src->u.seq.n - 1);
-    case V_TUPLE: case V_STR: return walker(IC_REVERSED, src, seq_len(src) - 1);
-    case V_DICT: return walker(IC_DICT_REV, src, src->u.dict->n - 1);
+    case V_RANGE: return walker(I, IC_RANGE_REV, src, seq_len(src) - 1);     /* Python's type: range_iterator */
+    case V_LIST: return walker(I, IC_LIST_REV, src, src->u.seq.n - 1);
+    case V_TUPLE: case V_STR: return walker(I, IC_REVERSED, src, seq_len(src) - 1);
+    case V_DICT: return walker(I, IC_DICT_REV, src, src->u.dict->n - 1);
     case V_DICTVIEW:
-        return walker(src->u.view.which == VIEW_KEYS ? IC_DICT_REV : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES_REV : IC_DICT_ITEMS_REV,
+        return walker(I, src->u.view.which == VIEW_KEYS ? IC_DICT_REV : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES_REV : IC_DICT_ITEMS_REV,
                       src, val_view_len(src) - 1);
     case V_TENSOR: {       /* PyTorch's Tensor.__reversed__ is flip(0): a tensor, not an iterator */
         if (src->u.t->ndim == 0) return val_incref(src);
@@ -229,14 +229,14 @@ Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *a
 }
 
 Value *ops_generator(Value *fn, Value *first, int nclauses) {
-    Value *its = val_list(I->run.heap, 0);
+    Value *its = val_list(fn->heap, 0);
     val_list_append(its, first);
     for (int i = 1; i < nclauses; i++) val_list_append(its, val_none());
-    Value *self = val_object(I->run.heap, &iterator_classes[IC_GENERATOR]);
+    Value *self = val_object(fn->heap, &iterator_classes[IC_GENERATOR]);
     val_attr_set(self, "fn", fn);
     val_attr_set(self, "its", its);
-    val_attr_set(self, "env", val_dict(I->run.heap));
-    val_attr_set(self, "level", val_int(I->run.heap, 0));
+    val_attr_set(self, "env", val_dict(fn->heap));
+    val_attr_set(self, "level", val_int(fn->heap, 0));
     return self;
 }
 

@@ -205,9 +205,9 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
 /* One value for a %-conversion: a 0-dim (or one-element) tensor stands for its item. */
 static Value *scalar_of(Value *v) {
     if (v->kind == V_TENSOR && v->u.t->numel == 1) {
-        if (ten_is_float(v->u.t->dtype)) return val_float(I->run.heap, ten_get(v->u.t, 0));
-        if (v->u.t->dtype == DT_BOOL) return val_bool(I->run.heap, ten_get(v->u.t, 0) != 0);
-        return val_int(I->run.heap, ten_i64(v->u.t)[0]);
+        if (ten_is_float(v->u.t->dtype)) return val_float(v->heap, ten_get(v->u.t, 0));
+        if (v->u.t->dtype == DT_BOOL) return val_bool(v->heap, ten_get(v->u.t, 0) != 0);
+        return val_int(v->heap, ten_i64(v->u.t)[0]);
     }
     return val_incref(v);
 }

@@ -24,19 +24,20 @@ static const Value pyset_dummy = {.kind = V_NONE, .refs = 1 << 30};
 /* What a table of n entries takes from the heap (val_live_bytes counts it) */
 static int64_t table_bytes(int64_t n) { return n > 0 ? val_heap_bytes(sizeof(SetEntry) * (size_t)n) : 0; }
 
-Value *pyset_new(void) {
-    Value *v = val_new(I->run.heap, V_SET);
+Value *pyset_new(ValHeap *heap) {
+    Value *v = val_new(heap, V_SET);
     v->u.set = xcalloc(1, sizeof(PySet));
+    v->u.set->heap = heap;
     v->u.set->table = xcalloc(SET_MINSIZE, sizeof(SetEntry));
     v->u.set->mask = SET_MINSIZE - 1;
-    val_account_bytes(I->run.heap, val_heap_bytes(sizeof(PySet)) + table_bytes(SET_MINSIZE));
+    val_account_bytes(heap, val_heap_bytes(sizeof(PySet)) + table_bytes(SET_MINSIZE));
     return v;
 }
 
 void pyset_free(PySet *t) {
     for (int64_t i = 0; i <= t->mask; i++)
         if (t->table[i].key && t->table[i].key != DUMMY) val_decref(t->table[i].key);
-    if (t->table) val_account_bytes(I->run.heap, -table_bytes(t->mask + 1));
+    if (t->table) val_account_bytes(t->heap, -table_bytes(t->mask + 1));
     free(t->table);
     t->table = NULL;
     t->fill = t->used = 0;
@@ -297,7 +298,7 @@ static void table_resize(PySet *so, int64_t minused) {
     SetEntry *old = so->table, *table = mem_try_calloc((size_t)newsize, sizeof(SetEntry));
     if (!table) return;
     int64_t oldmask = so->mask;
-    val_account_bytes(I->run.heap, table_bytes(newsize) - table_bytes(oldmask + 1));
+    val_account_bytes(so->heap, table_bytes(newsize) - table_bytes(oldmask + 1));
     so->table = table;
     so->mask = newsize - 1;
     so->fill = so->used;
@@ -395,7 +396,7 @@ void pyset_clear(Value *s) {
     int64_t finger = so->finger;
     pyset_free(so);
     so->table = xcalloc(SET_MINSIZE, sizeof(SetEntry));
-    val_account_bytes(I->run.heap, table_bytes(SET_MINSIZE));
+    val_account_bytes(so->heap, table_bytes(SET_MINSIZE));
     so->mask = SET_MINSIZE - 1;
     so->finger = finger;
 }

@@ -141,6 +141,12 @@ static bool is_tracked(const ValHeap *h, const Value *v) {
 #endif
 
 Value *val_new(ValHeap *h, VKind k) {
+    if (!h) {                         /* immortal: made once for the program (a class of attn's), never counted */
+        Value *v = xcalloc(1, sizeof *v);
+        v->kind = k;
+        v->refs = 1;
+        return v;
+    }
     h->bytes += VALUE_BYTES;
     Value *v = h->pool;
     if (VAL_POOLED && v) {
@@ -166,12 +172,6 @@ Value *val_incref(Value *v) {
     return v;
 }
 
-/* The heap a dict's tables are counted in and its keys made in: its own, else (a Dict never given one) the heap of
- * a value going into it */
-static ValHeap *dict_heap(Dict *d, const Value *v) {
-    if (!d->heap && v) d->heap = v->heap;
-    return d->heap;
-}
 
 void dict_free(Dict *d) {
     val_account_bytes(d->heap, -dict_bytes(d));
@@ -403,7 +403,7 @@ Value *val_str_take_chars(ValHeap *h, char *s, size_t n, int64_t chars) {
     v->u.str.s = s;
     v->u.str.len = n;
     v->u.str.chars = chars;
-    h->bytes += str_bytes(v);
+    val_account_bytes(h, str_bytes(v));
     return v;
 }
 Value *val_str_take_n(ValHeap *h, char *s, size_t n) { return val_str_take_chars(h, s, n, val_utf8_count(s, n)); }
@@ -436,7 +436,7 @@ Value *val_seq_try(ValHeap *h, VKind k, int64_t n) {
     v->u.seq.items = items;
     v->u.seq.n = n;
     v->u.seq.cap = n ? n : 1;
-    h->bytes += val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
+    val_account_bytes(h, val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap));
     for (int64_t i = 0; i < n; i++) v->u.seq.items[i] = val_none();
     return v;
 }
@@ -469,7 +469,7 @@ Value *val_dict(ValHeap *h) {
     Value *v = alloc(h, V_DICT);
     v->u.dict = xcalloc(1, sizeof(Dict));
     v->u.dict->heap = h;
-    h->bytes += val_heap_bytes(sizeof(Dict));
+    val_account_bytes(h, val_heap_bytes(sizeof(Dict)));
     return v;
 }
 Value *val_tensor(ValHeap *h, Tensor *t) {
@@ -665,7 +665,6 @@ static bool grow_dict(void *ctx, size_t bytes) {
 /* When the machine refuses the room (mem_exhausted set), key and v stay out of the dict and are never freed: a
  * caller may still use them, borrowed. */
 void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash) {
-    dict_heap(d, key);
     if (d->n == d->cap) {
         int64_t before = dict_bytes(d), cap = d->cap ? grown_cap(d->cap, sizeof(Value *), grow_dict, d) : 8;
         if (cap > INT32_MAX / 2) cap = 0;
@@ -701,9 +700,10 @@ void dict_set(Dict *d, const char *key, Value *v) {
         d->version++;
         return;
     }
-    ValHeap *h = dict_heap(d, v);
-    if (!h) { fputs("attn: dict_set on a dict made with no heap\n", stderr); abort(); }   /* a bug: see Dict.heap */
-    dict_append(d, val_strn(h, key, n), v);
+    /* the key in the dict's heap; an immortal dict's (a class of attn's that a student adds to) in the value's, so
+     * that it goes back there when the entry goes */
+    ValHeap *heap = d->heap ? d->heap : val_heap_of(v);
+    dict_append(d, val_strn(heap, key, n), v);
 }
 
 bool dict_del(Dict *d, const char *key) {

@@ -44,9 +44,11 @@ static Value *resolve_chain(const char *chain) {
     if (k >= sizeof part) return NULL;
     memcpy(part, chain, k);
     part[k] = 0;
-    Value *v = completion_interp() ? interp_lookup(completion_interp(), part) : NULL;
+    Interp *CI = completion_interp();   /* the session being typed into: its names, and its heap for what is made */
+    if (!CI) return NULL;
+    Value *v = interp_lookup(CI, part);
     if (v) v = val_incref(v);
-    else if ((v = builtins_constant(I->run.heap, part)) && v->kind != V_MODULE) { val_decref(v); v = NULL; }   /* torch, nn, F ... */
+    else if ((v = builtins_constant(CI->run.heap, part)) && v->kind != V_MODULE) { val_decref(v); v = NULL; }   /* torch, nn, F ... */
     while (v && chain[k] == '.') {
         chain += k + 1;
         k = strcspn(chain, ".");
@@ -55,7 +57,7 @@ static Value *resolve_chain(const char *chain) {
         part[k] = 0;
         Value *next = NULL;
         if ((next = ops_attr_peek(v, part))) next = val_incref(next);       /* what dir(v) shows, nothing hidden */
-        else if (v->kind == V_MODULE && (next = builtins_module_attr(I->run.heap, v->u.module, part)) && next->kind != V_MODULE) {
+        else if (v->kind == V_MODULE && (next = builtins_module_attr(CI->run.heap, v->u.module, part)) && next->kind != V_MODULE) {
             val_decref(next);        /* torch.nn is a module to complete in; torch.zeros is not */
             next = NULL;
         }
