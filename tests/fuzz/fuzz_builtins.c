@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             name = f->name;
             sig = f->signature;
             if (skipped(name)) continue;
-            fn = val_builtin(I->run.heap, f);
+            fn = val_builtin(S.I.run.heap, f);
         } else {
             int self = next(&b);
             if (self < 0) break;
@@ -142,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (!m || skipped(m->name)) continue;
             name = m->name;
             sig = m->signature;
-            fn = val_method(I->run.heap, sv, m);
+            fn = val_method(S.I.run.heap, sv, m);
         }
     have_fn:;
         Args a;

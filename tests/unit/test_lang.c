@@ -73,18 +73,20 @@ static char *fmt(const char *spec, Value *v) {
 /* Python's format mini-language, results worked out from docs.python.org/3/library/string.html */
 static void test_format_spec(void **state) {
     (void)state;
-    ASSERT_FMT(">03b", val_int(I->run.heap, 1), "001");
-    ASSERT_FMT(">03b", val_int(I->run.heap, 5), "101");
-    ASSERT_FMT("08.3f", val_float(I->run.heap, -3.14159), "-003.142");
-    ASSERT_FMT(",", val_int(I->run.heap, 1234567), "1,234,567");
-    ASSERT_FMT("^7", val_str(I->run.heap, "ab"), "  ab   ");
-    ASSERT_FMT("#x", val_int(I->run.heap, 255), "0xff");
-    ASSERT_FMT(".2e", val_float(I->run.heap, 12345.678), "1.23e+04");
-    ASSERT_FMT(".1%", val_float(I->run.heap, 0.125), "12.5%");
-    ASSERT_FMT("", val_float(I->run.heap, 0.1), "0.1");
-    ASSERT_FMT(".3g", val_float(I->run.heap, 0.0001234), "0.000123");
-    char *bad = fmt("q", val_int(I->run.heap, 1));
+    ValHeap *heap = val_heap_new();     /* values made here, freed by fmt's interpreter: back into this heap */
+    ASSERT_FMT(">03b", val_int(heap, 1), "001");
+    ASSERT_FMT(">03b", val_int(heap, 5), "101");
+    ASSERT_FMT("08.3f", val_float(heap, -3.14159), "-003.142");
+    ASSERT_FMT(",", val_int(heap, 1234567), "1,234,567");
+    ASSERT_FMT("^7", val_str(heap, "ab"), "  ab   ");
+    ASSERT_FMT("#x", val_int(heap, 255), "0xff");
+    ASSERT_FMT(".2e", val_float(heap, 12345.678), "1.23e+04");
+    ASSERT_FMT(".1%", val_float(heap, 0.125), "12.5%");
+    ASSERT_FMT("", val_float(heap, 0.1), "0.1");
+    ASSERT_FMT(".3g", val_float(heap, 0.0001234), "0.000123");
+    char *bad = fmt("q", val_int(heap, 1));
     assert_null(bad);
+    val_heap_free(heap);
 }
 
 static void test_float_repr(void **state) {
@@ -205,15 +207,18 @@ static void test_nested_run(void **state) {
 /* Freeing is not recursive: a million nested lists go in constant stack (they overflowed it once). */
 static void test_deep_free(void **state) {
     (void)state;
-    Value *v = val_list(I->run.heap, 0);
+    ValHeap *heap = val_heap_new();
+    Value *v = val_list(heap, 0);
     for (int i = 0; i < 1000000; i++) {
-        Value *w = val_dict(I->run.heap);
-        Value *k = val_str(I->run.heap, "a");
+        Value *w = val_dict(heap);
+        Value *k = val_str(heap, "a");
         dict_append(w->u.dict, k, v);
-        v = val_list(I->run.heap, 0);
+        v = val_list(heap, 0);
         val_list_append(v, w);
     }
     val_decref(v);
+    assert_int_equal(val_live_bytes(heap), 0);
+    val_heap_free(heap);
 }
 
 /* Reference cycles are freed by the collector; what is still named is not. */
@@ -221,18 +226,17 @@ static void test_cycles_collected(void **state) {
     (void)state;
     Interp I;
     interp_init(&I);
-    val_collect_cycles(I->run.heap);
+    val_collect_cycles(I.run.heap);
     ASSERT_RUN(&I, "a = []\nb = [a]\na.append(b)\ndel a, b", "");
-    assert_int_equal(val_collect_cycles(I->run.heap), 2);
+    assert_int_equal(val_collect_cycles(I.run.heap), 2);
     ASSERT_RUN(&I, "def outer():\n    def f(n):\n        return 0 if n == 0 else f(n - 1)\n    return f(3)\nouter()", "0\n");
-    assert_true(val_collect_cycles(I->run.heap) >= 2);          /* the call's variables and the nested def holding them */
+    assert_true(val_collect_cycles(I.run.heap) >= 2);          /* the call's variables and the nested def holding them */
     ASSERT_RUN(&I, "keep = []\nkeep.append(keep)\nd = {}\nd['d'] = d", "");
-    assert_int_equal(val_collect_cycles(I->run.heap), 0);       /* still named: alive */
+    assert_int_equal(val_collect_cycles(I.run.heap), 0);       /* still named: alive */
     ASSERT_RUN(&I, "keep, d", "([[...]], {'d': {...}})\n");
     ASSERT_RUN(&I, "del keep\n0", "0\n");               /* (the echoed tuple held keep until now) */
-    assert_int_equal(val_collect_cycles(I->run.heap), 1);
-    interp_free(&I);
-    assert_int_equal(val_collect_cycles(I->run.heap), 1);       /* d, once its interpreter is gone */
+    assert_int_equal(val_collect_cycles(I.run.heap), 1);
+    interp_free(&I);                                    /* collects d with its heap (LSan in the sanitizer build) */
 }
 
 /* Two interpreters in one process keep their own tensor context (RunContext.ten, issue 28): torch.set_default_dtype
