@@ -221,6 +221,47 @@ static void test_deep_free(void **state) {
     val_heap_free(heap);
 }
 
+/* Two interpreters in one process keep their values apart (issue 28: a ValHeap per interpreter, as Lua's
+ * global_State): what one makes counts in its own live bytes only (the memory limit's share), a cycle collected in
+ * one leaves the other's garbage for the other's collection, and a value made in one and let go by the other's code
+ * goes back to the heap it was made in, even after its interpreter is gone (the heap goes with its last value). */
+static void test_two_heaps(void **state) {
+    (void)state;
+    Interp A, B;
+    interp_init(&A);
+    interp_init(&B);
+    ASSERT_RUN(&A, "0", "0\n");
+    ASSERT_RUN(&B, "0", "0\n");
+    val_collect_cycles(A.run.heap);
+    val_collect_cycles(B.run.heap);
+    int64_t a0 = val_live_bytes(A.run.heap), b0 = val_live_bytes(B.run.heap);
+    ASSERT_RUN(&A, "big = [str(i) for i in range(10000)]", "");
+    int64_t grown = val_live_bytes(A.run.heap) - a0;
+    assert_true(grown >= 10000 * 2 * 32);               /* a str value and its text each: 32 bytes at least */
+    assert_int_equal(val_live_bytes(B.run.heap), b0);   /* B made nothing */
+    ASSERT_RUN(&A, "x = []\nx.append(x)\ndel x", "");
+    ASSERT_RUN(&B, "y = [[]]\ny[0].append(y)\ndel y", "");
+    assert_int_equal(val_collect_cycles(A.run.heap), 1);   /* A's one list, not B's two */
+    assert_int_equal(val_collect_cycles(B.run.heap), 2);   /* still there for B's own collection */
+    assert_int_equal(val_collect_cycles(A.run.heap), 0);
+    /* A's list moves to B, A lets go of it: it stays in A's bytes while B holds it, and goes back to A when B's
+     * code deletes it */
+    dict_set(&B.globals, "moved", val_incref(interp_lookup(&A, "big")));
+    ASSERT_RUN(&A, "del big", "");
+    assert_true(val_live_bytes(A.run.heap) - a0 >= grown * 9 / 10);   /* B holds it: still A's */
+    int64_t b1 = val_live_bytes(B.run.heap);
+    ASSERT_RUN(&B, "del moved", "");
+    assert_true(val_live_bytes(A.run.heap) - a0 < grown / 100);   /* back in A */
+    assert_true(val_live_bytes(B.run.heap) <= b1);                /* B never counted it */
+    /* the same after A is gone: A's heap lives on with the value B holds, and goes with it (LSan checks) */
+    ASSERT_RUN(&A, "kept = [[1, 2], {'a': (3,)}]", "");
+    dict_set(&B.globals, "kept", val_incref(interp_lookup(&A, "kept")));
+    interp_free(&A);
+    ASSERT_RUN(&B, "kept", "[[1, 2], {'a': (3,)}]\n");
+    ASSERT_RUN(&B, "del kept", "");
+    interp_free(&B);
+}
+
 /* Reference cycles are freed by the collector; what is still named is not. */
 static void test_cycles_collected(void **state) {
     (void)state;
@@ -574,6 +615,7 @@ int main(void) {
         cmocka_unit_test(test_nested_run),
         cmocka_unit_test(test_deep_free),
         cmocka_unit_test(test_cycles_collected),
+        cmocka_unit_test(test_two_heaps),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
         cmocka_unit_test(test_sessions_keep_their_print_options),
