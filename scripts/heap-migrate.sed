@@ -14,10 +14,12 @@
 #   val_account_bytes(delta)                              -> HEAP added first
 #   val_dict(), pyset_new(), val_live_bytes(), val_collect_cycles(), val_containers_since_collect()  -> (HEAP)
 #   val_incref(&val_ellipsis_singleton) -> val_ellipsis(); val_incref(&val_not_implemented) -> val_notimplemented()
-#   The functions that make values with no interpreter at hand gained a heap parameter too (API below): their
-#   definitions and prototypes (a line that starts with the return type) get `ValHeap *heap` first, their calls
-#   HEAP, lib()->constant/import/module_attr/type_of(...) calls too. Inside such a definition the
-#   compiler then names I: write heap.
+#   The functions that make values with no interpreter at hand gained a heap parameter too: pyexc_new,
+#   torch_return_pair, scope_open, builtins_constant, builtins_import, builtins_module_attr, builtins_type_of,
+#   nn_module_attr. Their definitions and prototypes (a line that starts with the return type) get `ValHeap *heap`
+#   first, their calls HEAP, and so do calls of lib()->constant/import/module_attr/type_of(...). Inside such a
+#   definition the compiler then names I: write heap.
+#   Not changed: class_new_builtin and class_object (attn's classes made once are immortal, value.h: no heap).
 # Not handled: function pointers to the constructors; `extern Value val_...` declarations (they are const now).
 # Idempotent: a call whose first argument already is a heap (anything ending in `heap`: heap, I->run.heap,
 # v->heap, S.I.run.heap; `h` followed by a comma; val_heap_of(...)), or a prototype (ValHeap ..., void), is left
