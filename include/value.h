@@ -85,8 +85,8 @@ typedef struct Dict {
                               * optimizer's state, factory NULL: a new {}); printed as defaultdict(<class 'dict'>, {...}) */
     struct Value *factory;   /* owned: a defaultdict's default_factory (None: missing keys raise KeyError); NULL: dict */
     uint32_t version;        /* changes with every insertion, removal or value replaced (views follow it) */
+    int32_t index_cap;       /* a power of two, at least twice the entries (beside version: no padding) */
     int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a key's place */
-    int32_t index_cap;       /* a power of two, at least twice the entries */
     struct ValHeap *heap;    /* the heap its tables are counted in and its string keys made in (set where it is made:
                               * val_dict, val_object, a class's or a function's, an interpreter's globals; NULL in an
                               * immortal value: dict_set makes keys in the value's heap); kept by dict_free */
@@ -149,9 +149,11 @@ typedef struct Value {
     VKind kind;
     int refs;                /* not counted for an immortal value (heap NULL): None, Ellipsis, NotImplemented */
     struct ValHeap *heap;    /* the heap it was made in, which it goes back to (val_decref); NULL: immortal */
-    bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
     struct AgMeta *ag;       /* V_TENSOR: its autograd state (autograd.h; owned), NULL: none (no grad, no history) */
     uint32_t gc_slot;        /* containers: 1 + its index among the values the cycle collector tracks; 0 otherwise */
+    bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
+    /* (in this order, with Dict's version and index_cap side by side, a Value is as large as before it carried its
+     * heap: 128 bytes on x86_64) */
     union {
         bool b;
         int64_t i;
