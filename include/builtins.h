@@ -13,14 +13,14 @@ void builtins_open(void);
 const Builtin *builtins_find(const char *name);          /* functions */
 const Builtin *builtins_find_method(const char *name);   /* Tensor methods: X.reshape(...) */
 /* Named constants and modules: torch.float32, math.pi, torch (the module) ... New reference or NULL. */
-Value *builtins_constant(const char *name);
+Value *builtins_constant(ValHeap *heap, const char *name);
 bool builtins_is_module(const char *name);               /* a module name usable without an import (torch, nn, F ...) */
 /* The module at a dotted path as an import names it ("torch.nn.functional", "d2l.torch"); NULL for an unknown one. */
-Value *builtins_import(const char *path);
+Value *builtins_import(ValHeap *heap, const char *path);
 /* Why `import path` fails: "attn has no module 'x' (it has torch, torch.nn, ...)", the modules it has, into out. */
 void builtins_no_module(const char *path, char *out, size_t n);
 /* module.name for a module value; new reference or NULL. */
-Value *builtins_module_attr(const char *module, const char *name);
+Value *builtins_module_attr(ValHeap *heap, const char *module, const char *name);
 /* After a statement: the last state of a live figure (a d2l.ProgressBoard that trained) drawn where figures go, if
  * it is not drawn yet (plot_live_flush). false when drawing failed (its message written as an error). */
 struct Interp;
@@ -53,7 +53,7 @@ bool builtins_type_module(const Builtin *b, const char **module);
 /* type(v), a new reference: the student's class of an instance; the builtin itself for Python's types and attn's
  * constructors (so type(1) is int, type(nn.Linear(2, 3)) is nn.Linear); else a class value (torch.Tensor,
  * function, builtin_function_or_method, NoneType ...). */
-Value *builtins_type_of(const Value *v);
+Value *builtins_type_of(ValHeap *heap, const Value *v);
 /* Every function name (sorted, for completion and help); count in *n. */
 const Builtin *const *builtins_all(int *n);
 const Builtin *const *builtins_all_methods(int *n);

@@ -57,6 +57,9 @@ typedef struct RunContext {
     I18nLang lang;                   /* the language its messages are in (TR(I->run.lang, ...)): the front end's
                                       * (--lang, the locale), a transcript's or a notebook's own; set with
                                       * session_set_lang, which gives it to the plots too (Plot.lang) */
+    ValHeap *heap;                   /* its values (value.h): every constructor takes it; the cycle collector walks
+                                      * its set, the memory limit reads its live bytes. interp_free collects its
+                                      * cycles and lets go of it (freed with the last value made in it) */
 } RunContext;
 
 #define INTERP_MAX_CALL_DEPTH 200
@@ -342,7 +345,8 @@ typedef struct Found { Value *v; const Builtin *b; Value *where; } Found;
 bool class_find(Value *cls, const char *name, Value *after, Found *out);   /* after: start after that class */
 bool class_is_subclass(const Value *cls, const Value *base);
 Value *class_object(void);                       /* Python's object (borrowed: lives as long as the program) */
-/* One of attn's classes (nn.Module, d2l.Module): methods written in C; a new reference. */
+/* One of attn's classes (nn.Module, d2l.Module, the exception classes): methods written in C; made once for the
+ * program, immortal (value.h); a new reference. */
 Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module);
 
 /* Converts a nested list of numbers (or a number) to a tensor, inferring dtype as torch.tensor does. */

@@ -21,13 +21,13 @@ typedef struct Library {
     /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */
     bool (*is_bare)(const Builtin *b);
     void (*home)(const Builtin *b, char *out, size_t n);       /* "d2l" for d2l.MultiHeadAttention, "" for bare ones */
-    /* modules */
+    /* modules (what they make, they make in heap: the asking interpreter's) */
     /* A named constant (float32, pi: what torch.float32 and math.pi name) or a module usable without an import
      * (torch, nn, F): new reference or NULL. */
-    Value *(*constant)(const char *name);
-    Value *(*import)(const char *path);                        /* the module an import names ("torch.nn"), or NULL */
+    Value *(*constant)(ValHeap *heap, const char *name);
+    Value *(*import)(ValHeap *heap, const char *path);         /* the module an import names ("torch.nn"), or NULL */
     void (*no_module)(const char *path, char *out, size_t n);  /* why importing path fails: what there is instead */
-    Value *(*module_attr)(const char *module, const char *name);   /* module.name: new reference or NULL */
+    Value *(*module_attr)(ValHeap *heap, const char *module, const char *name);   /* module.name: new reference or NULL */
     /* Calls add(ctx, name) once for every name module_attr resolves in the module: dir(module). */
     void (*module_names)(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
     /* Why PyTorch's module.name is not in attn (module "torch", "torch.nn", "torch.nn.functional", "Tensor"), or
@@ -54,7 +54,7 @@ typedef struct Library {
     /* Is b one of Python's own functions or types (print, len, range, isinstance: the python table and the language's
      * own)? Then its argument errors are CPython's C words (argspec.c). */
     bool (*python_own)(const Builtin *b);
-    Value *(*type_of)(const Value *v);                         /* type(v): new reference */
+    Value *(*type_of)(ValHeap *heap, const Value *v);          /* type(v): new reference */
     /* Methods of Python's types (str.upper, set.union, dict.fromkeys): type's method name, or NULL. */
     const Builtin *(*type_method)(const Builtin *type, const char *name);
     /* Before an unbound method of a Python type runs (str.upper(x)): is x of that type? False with TypeError set. */

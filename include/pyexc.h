@@ -25,7 +25,7 @@ struct Interp;
 void pyexc_repr(struct Interp *I, StrBuf *out, const Value *e);
 /* A new exception object of class name (one of the names above; "Exception" for an unknown one) with one
  * argument msg (none when msg is NULL) */
-Value *pyexc_new(const char *name, const char *msg);
+Value *pyexc_new(ValHeap *heap, const char *name, const char *msg);
 /* Gives the pending error that attn raised in its own words (rt_raise: "key 5 is not in the dict") the object
  * Python would raise, of its class with args (arg,), so that `except KeyError as e` sees e.args[0] and str(e) as
  * in Python (KeyError(5): '5') while an uncaught one still shows attn's words; arg NULL: no arguments (str(e) is

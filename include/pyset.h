@@ -8,7 +8,7 @@
 #include "interp.h"
 
 
-Value *pyset_new(void);                     /* set() */
+Value *pyset_new(ValHeap *heap);            /* set(), made in heap */
 /* Python's hash(v) (CPython's for ints, floats, bools and tuples; by identity for tensors, functions, objects and
  * classes); false with Python's TypeError for an unhashable value. */
 bool pyset_hash(Interp *I, const Value *v, int64_t *hash);

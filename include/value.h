@@ -18,6 +18,7 @@ typedef enum {
 typedef enum { VIEW_KEYS, VIEW_VALUES, VIEW_ITEMS } DictView;
 
 struct Value;
+struct ValHeap;
 struct Interp;
 struct Args;
 struct Node;
@@ -84,8 +85,11 @@ typedef struct Dict {
                               * optimizer's state, factory NULL: a new {}); printed as defaultdict(<class 'dict'>, {...}) */
     struct Value *factory;   /* owned: a defaultdict's default_factory (None: missing keys raise KeyError); NULL: dict */
     uint32_t version;        /* changes with every insertion, removal or value replaced (views follow it) */
+    int32_t index_cap;       /* a power of two, at least twice the entries (beside version: no padding) */
     int32_t *index;          /* NULL below DICT_INDEX_MIN entries; else index_cap slots: 1 + a key's place */
-    int32_t index_cap;       /* a power of two, at least twice the entries */
+    struct ValHeap *heap;    /* the heap its tables are counted in and its string keys made in (set where it is made:
+                              * val_dict, val_object, a class's or a function's, an interpreter's globals; NULL in an
+                              * immortal value: dict_set makes keys in the value's heap); kept by dict_free */
 } Dict;
 
 /* A tuple type with named fields, as PyTorch's torch.return_types.max (values, indices): a V_TUPLE whose
@@ -138,14 +142,18 @@ typedef struct PySet {
     int64_t mask, fill, used;   /* fill: used + dummies */
     int64_t finger;          /* where set.pop() looks next */
     bool frozen;             /* a frozenset: never changed after it is made, hashable */
+    struct ValHeap *heap;    /* the heap its table is counted in (its value's) */
 } PySet;
 
 typedef struct Value {
     VKind kind;
-    int refs;
-    bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
+    int refs;                /* not counted for an immortal value (heap NULL): None, Ellipsis, NotImplemented */
+    struct ValHeap *heap;    /* the heap it was made in, which it goes back to (val_decref); NULL: immortal */
     struct AgMeta *ag;       /* V_TENSOR: its autograd state (autograd.h; owned), NULL: none (no grad, no history) */
     uint32_t gc_slot;        /* containers: 1 + its index among the values the cycle collector tracks; 0 otherwise */
+    bool param;              /* V_TENSOR: an nn.Parameter (a module's weight or bias): prints as PyTorch prints one */
+    /* (in this order, with Dict's version and index_cap side by side, a Value is as large as before it carried its
+     * heap: 128 bytes on x86_64) */
     union {
         bool b;
         int64_t i;
@@ -177,51 +185,83 @@ typedef struct Value {
     } u;
 } Value;
 
+/* The values of one interpreter (as Lua's global_State): its pool of freed Value structs, the cycle collector's set
+ * of live containers, the queue of values being freed and the bytes its values hold (the memory limit's share of
+ * values). Each value points at its heap and goes back to it when freed, from whichever interpreter's code lets go
+ * of it; a value made in one session may live in another (a lesson's result kept at the REPL). Fields are
+ * value.c's. */
+typedef struct ValHeap {
+    struct Value *pool;       /* freed structs waiting for the next val_new, linked through u.seq.items */
+    int npool;
+    struct Value **tracked;   /* every container alive: the cycle collector's set (gc_slot is 1 + the index) */
+    uint32_t ntracked, captracked;
+    int64_t since_collect;    /* containers made since the last collection */
+    struct Value **pending;   /* values whose last reference went, waiting to be released */
+    size_t npending, cappending;
+    bool draining;
+    int64_t bytes;            /* val_live_bytes */
+    int64_t refs;             /* its owner (until val_heap_free) and each live value: freed at 0 */
+    bool closed;              /* the owner let go: no pool kept */
+} ValHeap;
+/* A new heap; its owner (the interpreter, interp_init) lets go with val_heap_free. */
+ValHeap *val_heap_new(void);
+/* The owner lets go: the pool is freed now, the heap itself when its last value goes (at once when none is left).
+ * Collect its cycles first (val_collect_cycles). NULL is ignored. */
+void val_heap_free(ValHeap *h);
+/* The heap v was made in; NULL for an immortal value. */
+static inline ValHeap *val_heap_of(const struct Value *v) { return v ? v->heap : NULL; }
+
+/* New reference; an immortal value (None, Ellipsis, NotImplemented, a value on the C stack) is never written. */
 Value *val_incref(Value *v);
-/* Releases one reference; the last one frees the value and releases what it holds, without recursion (a list of
- * a million nested lists is freed in constant stack). */
+/* Releases one reference; the last one frees the value into its heap and releases what it holds, without
+ * recursion (a list of a million nested lists is freed in constant stack). */
 void val_decref(Value *v);
-/* A new value of kind k with one reference, every field zero: the one constructor, so containers are tracked. */
-Value *val_new(VKind k);
-/* Bytes held by live values (their structs, string contents, list item arrays, dict and set tables), as malloc holds
- * them (its rounding and header included): with ten_live_bytes(), what the memory limit bounds. */
-int64_t val_live_bytes(void);
+/* A new value of kind k with one reference, every field zero, made in heap h: the one constructor, so containers
+ * are tracked. h NULL makes an immortal value (never counted, freed or collected): a class of attn's made once for
+ * the program (object, nn.Module, the exception classes); what it holds stays until the program ends. Every constructor takes the heap first (builtins pass I->run.heap; code that holds a value and no
+ * interpreter passes that value's, val_heap_of). */
+Value *val_new(ValHeap *h, VKind k);
+/* Bytes held by h's live values (their structs, string contents, list item arrays, dict and set tables), as malloc
+ * holds them (its rounding and header included): with the tensor context's live bytes, what the memory limit bounds. */
+int64_t val_live_bytes(const ValHeap *h);
 /* What a malloc'ed block of n bytes takes from the heap; val_account_bytes adds (or, negative, takes back) bytes
- * held by a value's own tables (set.c's, or a kind added later), which must be taken back when they are freed. */
+ * held by a value's own tables (set.c's, or a kind added later) to h (NULL: none), which must be taken back when
+ * they are freed. */
 int64_t val_heap_bytes(size_t n);
-void val_account_bytes(int64_t delta);
+void val_account_bytes(ValHeap *h, int64_t delta);
 /* Values that hold references to values (lists, dicts, objects, functions...): what each one holds is listed by
  * val_children, the one place the cycle collector and freeing learn it. A new container kind goes there. */
 void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx);
-/* Frees every group of containers that only reference each other (l.append(l), a nested def that refers to
- * itself): CPython's algorithm. Safe whenever every live value is referenced from a counted reference (between
- * statements). Returns how many values were freed. */
-int64_t val_collect_cycles(void);
-/* Containers created since the last collection (the session collects when this grows large). */
-int64_t val_containers_since_collect(void);
+/* Frees every group of h's containers that only reference each other (l.append(l), a nested def that refers to
+ * itself): CPython's algorithm, over h's set alone (a reference from another heap's value keeps a container alive).
+ * Safe whenever every live value is referenced from a counted reference (between statements). Returns how many
+ * values were freed. */
+int64_t val_collect_cycles(ValHeap *h);
+/* h's containers created since its last collection (the session collects when this grows large). */
+int64_t val_containers_since_collect(const ValHeap *h);
 
 Value *val_none(void);
-Value *val_bool(bool b);
-Value *val_int(int64_t i);
-Value *val_float(double f);
-Value *val_str(const char *s);
-Value *val_strn(const char *s, size_t n);
-Value *val_str_take(char *s);                  /* takes ownership of a malloc'ed string */
-Value *val_str_take_n(char *s, size_t n);      /* the same, n bytes long */
-Value *val_str_take_chars(char *s, size_t n, int64_t chars);   /* the same, its code points already counted */
+Value *val_bool(ValHeap *h, bool b);
+Value *val_int(ValHeap *h, int64_t i);
+Value *val_float(ValHeap *h, double f);
+Value *val_str(ValHeap *h, const char *s);
+Value *val_strn(ValHeap *h, const char *s, size_t n);
+Value *val_str_take(ValHeap *h, char *s);                  /* takes ownership of a malloc'ed string */
+Value *val_str_take_n(ValHeap *h, char *s, size_t n);      /* the same, n bytes long */
+Value *val_str_take_chars(ValHeap *h, char *s, size_t n, int64_t chars);   /* the same, its code points already counted */
 /* Code points in n bytes of UTF-8 (a byte that does not start a valid sequence counts as one, as tw_decode reads
  * it): Python's len() of that text. */
 int64_t val_utf8_count(const char *s, size_t n);
 /* Where code point i (0 ... chars) of a string starts, in bytes; and code point i as a new string (Python's s[i]). */
 size_t val_str_offset(const Value *str, int64_t i);
 Value *val_str_char(const Value *str, int64_t i);
-Value *val_tuple(int64_t n);                   /* n items, all None until set with val_seq_set */
-Value *val_list(int64_t n);
+Value *val_tuple(ValHeap *h, int64_t n);                   /* n items, all None until set with val_seq_set */
+Value *val_list(ValHeap *h, int64_t n);
 /* A list or tuple (k) of n items, all None, or NULL when the machine refuses the memory (mem_exhausted is set):
  * for a size the program chose (a repetition, a concatenation). */
-Value *val_seq_try(VKind k, int64_t n);
-Value *val_size(const int64_t *shape, int ndim);   /* torch.Size */
-Value *val_named_tuple(const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
+Value *val_seq_try(ValHeap *h, VKind k, int64_t n);
+Value *val_size(ValHeap *h, const int64_t *shape, int ndim);   /* torch.Size */
+Value *val_named_tuple(ValHeap *h, const NamedTuple *type);    /* type->nfields items, all None until set with val_seq_set */
 Value *val_named_field(const Value *v, const char *name);   /* borrowed; NULL when v has no such field */
 /* d.keys(), d.values(), d.items(): live views of the dict d, as Python's (a dict changed afterwards shows through
  * them), of their own kind V_DICTVIEW: no list operations (indexing, +, item assignment are Python's TypeError).
@@ -232,21 +272,25 @@ Value *val_view_new(Value *dict, DictView which);         /* a view of the V_DIC
 int64_t val_view_len(const Value *view);                   /* len(view): the dict's length now */
 Value *val_view_item(const Value *view, int64_t i);        /* the i-th key, value or (key, value) now (new ref) */
 bool val_is_set_like(const Value *v);                    /* a set, frozenset, or keys/items view */
-Value *val_dict(void);
-Value *val_tensor(Tensor *t);                  /* takes ownership of t; NULL t gives NULL */
+Value *val_dict(ValHeap *h);
+Value *val_tensor(ValHeap *h, Tensor *t);                  /* takes ownership of t; NULL t gives NULL */
 /* The same with its autograd state m (owned too, may be NULL); NULL t gives NULL and releases m. */
-Value *val_tensor_ag(Tensor *t, struct AgMeta *m);
+Value *val_tensor_ag(ValHeap *h, Tensor *t, struct AgMeta *m);
 /* Does v (any value) hold a tensor that requires grad: a tensor, or a list/tuple of them (torch.cat's argument)? */
 bool val_requires_grad(const Value *v);
-Value *val_dtype(DType d);
-Value *val_range(int64_t start, int64_t stop, int64_t step);
-Value *val_builtin(const Builtin *b);
-Value *val_method(Value *self, const Builtin *fn);
-Value *val_bound(Value *self, Value *func, Value *klass);   /* a user function bound to self (klass may be NULL) */
-Value *val_object(const ObjClass *cls);
-Value *val_module(const char *name);            /* name is kept, not copied: a string that lives forever */
-extern Value val_ellipsis_singleton;
-extern Value val_not_implemented;              /* NotImplemented (a static object: incref/decref it as any value) */
+Value *val_dtype(ValHeap *h, DType d);
+Value *val_range(ValHeap *h, int64_t start, int64_t stop, int64_t step);
+Value *val_builtin(ValHeap *h, const Builtin *b);
+Value *val_method(ValHeap *h, Value *self, const Builtin *fn);
+Value *val_bound(ValHeap *h, Value *self, Value *func, Value *klass);   /* a user function bound to self (klass may be NULL) */
+Value *val_object(ValHeap *h, const ObjClass *cls);
+Value *val_module(ValHeap *h, const char *name);            /* name is kept, not copied: a string that lives forever */
+/* The immortal singletons (as CPython 3.12's): const, never written (val_incref and val_decref skip them); compare
+ * with ==. val_none, val_ellipsis and val_notimplemented give a reference (nothing to release, val_decref is free). */
+extern const Value val_ellipsis_singleton;
+extern const Value val_not_implemented;        /* NotImplemented */
+Value *val_ellipsis(void);
+Value *val_notimplemented(void);
 
 void val_seq_set(Value *seq, int64_t i, Value *item);   /* steals item */
 void val_list_append(Value *list, Value *item);         /* steals item */

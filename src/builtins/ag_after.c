@@ -199,11 +199,11 @@ static const MoveRow MOVES[] = {
 #define POS_BASE 1099511627776.0        /* 2^40: positions are stored as POS_BASE + p, exact in float64 */
 
 /* A float64 tensor of t's shape holding POS_BASE + base + i (or zeros: no position) as a value. */
-static Value *position_value(TenCtx *c, const Tensor *t, int64_t base, bool mark) {
+static Value *position_value(Interp *I, TenCtx *c, const Tensor *t, int64_t base, bool mark) {
     Tensor *p = ten_new_in(c, DT_F64, t->ndim, t->shape);
     if (!p) return NULL;
     if (mark) for (int64_t i = 0; i < p->numel; i++) ten_f64(p)[i] = POS_BASE + (double)(base + i);
-    return val_tensor(p);
+    return val_tensor(I->run.heap, p);
 }
 
 /* The float tensors among the call's arguments (one level into lists), at most 3: where they are in the rerun's
@@ -258,7 +258,7 @@ static Value *rerun_on_positions(const Call *c, Inputs *in) {
     for (int i = 0; i < a->nkw; i++) kw[i] = a->kwvals[i];
     for (int i = 0; i < n; i++)
         if (pos[i]->kind == V_LIST || pos[i]->kind == V_TUPLE) {
-            Value *cp = pos[i]->kind == V_LIST ? val_list(pos[i]->u.seq.n) : val_tuple(pos[i]->u.seq.n);
+            Value *cp = pos[i]->kind == V_LIST ? val_list(I->run.heap, pos[i]->u.seq.n) : val_tuple(I->run.heap, pos[i]->u.seq.n);
             for (int64_t j = 0; j < pos[i]->u.seq.n; j++) val_seq_set(cp, j, val_incref(pos[i]->u.seq.items[j]));
             pos[i] = cp;
         } else val_incref(pos[i]);
@@ -269,7 +269,7 @@ static Value *rerun_on_positions(const Call *c, Inputs *in) {
     Value *maps = NULL;
     in->lo[0] = 0;
     for (int i = 0; ok && i < in->n; i++) {
-        Value *pv = position_value(I->run.ten, in->orig[i]->u.t, in->lo[i], ag_requires_grad(in->orig[i]->ag));
+        Value *pv = position_value(I, I->run.ten, in->orig[i]->u.t, in->lo[i], ag_requires_grad(in->orig[i]->ag));
         in->lo[i + 1] = in->lo[i] + in->orig[i]->u.t->numel;
         if (!pv) { ok = false; break; }
         if (!in->in_kw[i]) val_decref(*in->slot[i]);

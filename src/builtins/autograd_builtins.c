@@ -14,7 +14,7 @@ AgVal arg_ag(const Value *v) { return (AgVal){v->u.t, v->ag}; }
 
 Value *ret_ag(Interp *I, AgVal r) {
     if (!r.t) { ag_meta_unref(r.m); return rt_tensor_error(I); }
-    return val_tensor_ag(r.t, r.m);
+    return val_tensor_ag(I->run.heap, r.t, r.m);
 }
 
 bool grad_recording(Interp *I, int n, Value *const *vals) {
@@ -35,7 +35,7 @@ static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
 }
-static Value *gradfn_value(AgNode *n);
+static Value *gradfn_value(Interp *I, AgNode *n);
 static Value *m_gradfn_name(Interp *I, Args *a) {
     (void)I;
     const char *name = ag_node_name(node_of(a->pos[0]));
@@ -43,9 +43,9 @@ static Value *m_gradfn_name(Interp *I, Args *a) {
     if (!strcmp(name, "AccumulateGrad") || !strcmp(name, "CopySlices") || !strcmp(name, "CopyBackwards")) {
         char full[64];
         snprintf(full, sizeof full, "torch::autograd::%s", name);
-        return val_str(full);
+        return val_str(I->run.heap, full);
     }
-    return val_str(name);
+    return val_str(I->run.heap, name);
 }
 static const Builtin gradfn_methods[] = {
     {"name", m_gradfn_name, "grad_fn.name()", "The name of the backward function: 'MulBackward0'.", "", 0, "grad_fn"},
@@ -61,13 +61,13 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     }
     if (!strcmp(name, "next_functions")) {
         int k = ag_node_num_next(n);
-        Value *t = val_tuple(k);
+        Value *t = val_tuple(I->run.heap, k);
         for (int i = 0; i < k; i++) {
             int nr = 0;
             AgNode *e = ag_node_next(n, i, &nr);
-            Value *pair = val_tuple(2);
-            val_seq_set(pair, 0, e ? gradfn_value(e) : val_none());
-            val_seq_set(pair, 1, val_int(nr));
+            Value *pair = val_tuple(I->run.heap, 2);
+            val_seq_set(pair, 0, e ? gradfn_value(I, e) : val_none());
+            val_seq_set(pair, 1, val_int(I->run.heap, nr));
             val_seq_set(t, i, pair);
         }
         return t;
@@ -80,11 +80,11 @@ static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .me
                                      .getattr = gradfn_getattr, .free_priv = gradfn_free};
 /* The grad_fn object of n (a new reference): one object per node while it lives, as PyTorch's, so that
  * x.grad_fn is x.grad_fn; output k of a node of several outputs shows output 0's (ag_node_shown). */
-static Value *gradfn_value(AgNode *n) {
+static Value *gradfn_value(Interp *I, AgNode *n) {
     n = ag_node_shown(n);
     Value *v = ag_node_handle(n);
     if (v) return val_incref(v);
-    v = val_object(&GradFnClass);
+    v = val_object(I->run.heap, &GradFnClass);
     v->u.obj.priv = ag_node_ref(n);
     ag_node_set_handle(n, v);
     return v;
@@ -106,13 +106,13 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         return rt_tensor_error(I);
     if (!strcmp(name, "requires_grad")) {
         if (m) ag_grad_fn(&I->run.ag, m);      /* a view whose base got history since requires grad now */
-        return val_bool(ag_requires_grad(m));
+        return val_bool(I->run.heap, ag_requires_grad(m));
     }
-    if (!strcmp(name, "is_leaf")) return val_bool(ag_is_leaf(m));
-    if (!strcmp(name, "retains_grad")) return val_bool(m && m->retains_grad && !ag_is_leaf(m));
+    if (!strcmp(name, "is_leaf")) return val_bool(I->run.heap, ag_is_leaf(m));
+    if (!strcmp(name, "retains_grad")) return val_bool(I->run.heap, m && m->retains_grad && !ag_is_leaf(m));
     if (!strcmp(name, "grad_fn")) {
         AgNode *n = m ? ag_grad_fn(&I->run.ag, m) : NULL;
-        return n ? gradfn_value(n) : val_none();
+        return n ? gradfn_value(I, n) : val_none();
     }
     if (!strcmp(name, "grad")) {
         if (!ag_is_leaf(m) && !m->retains_grad)
@@ -126,7 +126,7 @@ Value *ag_tensor_attr(Interp *I, Value *x, const char *name) {
         if (last && last->kind == V_TENSOR && same_view(last->u.t, m->grad)) return val_incref(last);
         Tensor *g = ten_alias(m->grad);
         if (!g) return rt_tensor_error(I);
-        Value *gv = val_tensor(g);
+        Value *gv = val_tensor(I->run.heap, g);
         val_decref(x->u.grad_value);
         x->u.grad_value = val_incref(gv);
         return gv;
@@ -320,8 +320,8 @@ static Value *bi_autograd_grad(Interp *I, Args *a) {
     Tensor **res = xcalloc((size_t)(ni ? ni : 1), sizeof(Tensor *));
     if (ag_grad(&I->run.ag, no, outs, grads, ni, ins, res, retain, unused) < 0) rt_tensor_error(I);
     else {
-        r = val_tuple(ni);
-        for (int j = 0; j < ni; j++) val_seq_set(r, j, res[j] ? val_tensor(res[j]) : val_none());
+        r = val_tuple(I->run.heap, ni);
+        for (int j = 0; j < ni; j++) val_seq_set(r, j, res[j] ? val_tensor(I->run.heap, res[j]) : val_none());
     }
     free(res);
 done2:
@@ -346,14 +346,14 @@ static bool attr_true(Value *self, const char *name) {
 static Value *m_mode_enter(Interp *I, Args *a) {
     Value *self = a->pos[0];
     if (!attr_true(self, "eager")) {
-        val_attr_set(self, "prev", val_bool(I->run.ag.grad_enabled));
+        val_attr_set(self, "prev", val_bool(I->run.heap, I->run.ag.grad_enabled));
         I->run.ag.grad_enabled = attr_true(self, "mode");
     }
     return val_none();
 }
 static Value *m_mode_exit(Interp *I, Args *a) {
     I->run.ag.grad_enabled = attr_true(a->pos[0], "prev");
-    return val_bool(false);
+    return val_bool(I->run.heap, false);
 }
 static const Builtin mode_methods[] = {
     {"__enter__", m_mode_enter, "", "", "", 0, ""},
@@ -381,9 +381,9 @@ static Value *mode_call(Interp *I, Value *self, Args *a) {
     static const Builtin decl = {"__call__", NULL, "grad_mode.__call__(func)", "", "", 0, NULL};
     Value *func;
     if (!args_bind_call(I, a, &decl, "_DecoratorContextManager", &func, 1)) return NULL;
-    Value *w = val_object(&ModedClass);
+    Value *w = val_object(I->run.heap, &ModedClass);
     val_attr_set(w, "fn", val_incref(func));
-    val_attr_set(w, "mode", val_bool(attr_true(self, "mode")));
+    val_attr_set(w, "mode", val_bool(I->run.heap, attr_true(self, "mode")));
     return w;
 }
 static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
@@ -393,21 +393,21 @@ static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 }
 static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods};
 
-static Value *mode_object(const char *name, bool mode, bool eager) {
-    Value *o = val_object(&ModeClass);
-    val_attr_set(o, "name", val_str(name));
-    val_attr_set(o, "mode", val_bool(mode));
-    val_attr_set(o, "eager", val_bool(eager));
+static Value *mode_object(Interp *I, const char *name, bool mode, bool eager) {
+    Value *o = val_object(I->run.heap, &ModeClass);
+    val_attr_set(o, "name", val_str(I->run.heap, name));
+    val_attr_set(o, "mode", val_bool(I->run.heap, mode));
+    val_attr_set(o, "eager", val_bool(I->run.heap, eager));
     return o;
 }
 
 static Value *bi_no_grad(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return mode_object("no_grad", false, false);
+    return mode_object(I, "no_grad", false, false);
 }
 static Value *bi_enable_grad(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return mode_object("enable_grad", true, false);
+    return mode_object(I, "enable_grad", true, false);
 }
 static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     Value *p_[1];                               /* mode */
@@ -416,14 +416,14 @@ static Value *bi_set_grad_enabled(Interp *I, Args *a) {
     bool on;
     if (!m) return rt_error(I, "torch.set_grad_enabled(mode) needs the mode, True or False");
     if (!arg_bool(I, m, "mode", &on)) return NULL;
-    Value *o = mode_object("set_grad_enabled", on, true);
-    val_attr_set(o, "prev", val_bool(I->run.ag.grad_enabled));
+    Value *o = mode_object(I, "set_grad_enabled", on, true);
+    val_attr_set(o, "prev", val_bool(I->run.heap, I->run.ag.grad_enabled));
     I->run.ag.grad_enabled = on;
     return o;
 }
 static Value *bi_is_grad_enabled(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return val_bool(I->run.ag.grad_enabled);
+    return val_bool(I->run.heap, I->run.ag.grad_enabled);
 }
 
 /* ---- after every builtin call ---- */

@@ -14,7 +14,7 @@ extern const char *const torch_names_torch[], *const torch_names_tensor[], *cons
 /* torch_index.c: nonzero(X, as_tuple=True), a tuple of index vectors, one per dim (also torch.where(cond)). */
 Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
-Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices);
+Value *torch_return_pair(ValHeap *heap, const char *kind, Tensor *values, Tensor *indices);
 /* python_builtins.c: key(x) for min, max and sorting (a new reference; NULL with an error set), and dict_fill, the
  * entries of src put into the dict d as dict(src) and d.update(src) do (false with Python's error). */
 Value *key_of(Interp *I, Value *key, Value *x);
@@ -105,5 +105,5 @@ bool arg_device_cpu(Interp *I, Value *v);
  * __len__, which DataLoader reads); made once, kept; a new reference. */
 Value *torch_dataset_class(void);
 /* nn_module.c: module-dependent names (nn.Module, d2l.Module) and torch's CPU device; new reference or NULL. */
-Value *nn_module_attr(const char *module, const char *name);
+Value *nn_module_attr(ValHeap *heap, const char *module, const char *name);
 #endif

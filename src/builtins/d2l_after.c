@@ -11,7 +11,7 @@
 #include <string.h>
 
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* max over i, j of |S[..., i, j] - S[..., i+1, j+1]|, skipping infinite entries: 0 when S depends on j - i only;
  * nan when a compared entry is nan (as torch's max of the differences would be), so a nan is never hidden. */
@@ -34,7 +34,7 @@ static Value *bi_toeplitz_error(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 1)) return NULL;
     Value *s = p_[0];
     if (!s || s->kind != V_TENSOR || s->u.t->ndim < 2) return rt_error(I, "toeplitz_error(S) needs a matrix (or a batch of matrices)");
-    return val_float(toeplitz(s->u.t));
+    return val_float(I->run.heap, toeplitz(s->u.t));
 }
 
 /* relative_position_index(n, k): (n, n) int64 with clip(j - i, -k, k) + k, the row of Shaw's table to use. */
@@ -112,7 +112,7 @@ static Value *bi_rope(Interp *I, Args *a) {
                 p[0] = (float)(x * c - y * s);
                 p[1] = (float)(x * s + y * c);
             }
-    return val_tensor(Y);
+    return val_tensor(I->run.heap, Y);
 }
 
 /* alibi_slopes(H): 2^(-8h/H), h = 1..H, for H a power of two; otherwise the slopes of the nearest lower power of two
@@ -200,15 +200,15 @@ static double relative_spread(const Tensor *X) {
  * weights for both), plus the input when residual. Replaces xs[k] with the outputs; false on error (I has it). */
 static bool stack_layer(Interp *I, int64_t d, int64_t H, bool residual, Tensor **xs, int nx) {
     const Builtin *mha = builtins_find("MultiHeadAttention");
-    Value *args3[3] = {val_int(d), val_int(H), val_float(0)};
+    Value *args3[3] = {val_int(I->run.heap, d), val_int(I->run.heap, H), val_float(I->run.heap, 0)};
     Args ca = {args3, 3, NULL, NULL, 0, "MultiHeadAttention", mha};
     Value *layer = mha->fn(I, &ca);
     for (int k = 0; k < 3; k++) val_decref(args3[k]);
     if (!layer) return false;
-    val_attr_set(layer, "training", val_bool(false));
+    val_attr_set(layer, "training", val_bool(I->run.heap, false));
     bool ok = true;
     for (int k = 0; k < nx && ok; k++) {
-        Value *xv = val_tensor(xs[k]);
+        Value *xv = val_tensor(I->run.heap, xs[k]);
         Value *cargs[3] = {xv, xv, xv};
         Args la = {cargs, 3, NULL, NULL, 0, "MultiHeadAttention", NULL};
         Value *y = interp_call(I, layer, &la);
@@ -269,7 +269,7 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
     ten_free(t);
     ten_free(P);
     if (!xs[0] || !xs[1]) { ten_free(xs[0]); ten_free(xs[1]); return rt_tensor_error(I); }
-    Value *cos_l = val_list(0), *pos_l = val_list(0);
+    Value *cos_l = val_list(I->run.heap, 0), *pos_l = val_list(I->run.heap, 0);
     StrBuf o;
     sb_init(&o);
     if (!quiet) {
@@ -295,8 +295,8 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
         c = mean_pairwise_cosine(xs[0]);
         ps = relative_spread(xs[1]);
         if (l == 0) { cos0 = c; pos0 = ps; }
-        val_list_append(cos_l, val_float(c));
-        val_list_append(pos_l, val_float(ps));
+        val_list_append(cos_l, val_float(I->run.heap, c));
+        val_list_append(pos_l, val_float(I->run.heap, ps));
         /* both to four decimals: a spread below 1e-4 of the rows' norm is float32 rounding noise after a few layers
          * (5.492e-08 here, 6.624e-08 on arm64), which printed as such would differ from machine to machine */
         if (!quiet) sb_printf(&o, " %5lld   %16.4f   %15.4f\n", (long long)l, c, ps);
@@ -310,16 +310,16 @@ static Value *bi_stack_attention(Interp *I, Args *a) {
             stack_conclusions(I->run.lang, &o, cos0, c, pos0, ps, L, residual);
             interp_write(I, sb_str(&o));
         }
-        result = val_dict();
+        result = val_dict(I->run.heap);
         dict_set(result->u.dict, "cosine", cos_l);
         dict_set(result->u.dict, "position", pos_l);
         if (want_plot) {
-            Value *ys = val_list(2), *leg = val_list(2), *xsv = val_range(0, L + 1, 1);
+            Value *ys = val_list(I->run.heap, 2), *leg = val_list(I->run.heap, 2), *xsv = val_range(I->run.heap, 0, L + 1, 1);
             val_seq_set(ys, 0, val_incref(cos_l));
             val_seq_set(ys, 1, val_incref(pos_l));
-            val_seq_set(leg, 0, val_str(TR(I->run.lang, "token similarity (mean cosine)")));
-            val_seq_set(leg, 1, val_str(TR(I->run.lang, "position signal (spread)")));
-            Value *xl = val_str(TR(I->run.lang, "layer"));
+            val_seq_set(leg, 0, val_str(I->run.heap, TR(I->run.lang, "token similarity (mean cosine)")));
+            val_seq_set(leg, 1, val_str(I->run.heap, TR(I->run.lang, "position signal (spread)")));
+            Value *xl = val_str(I->run.heap, TR(I->run.lang, "layer"));
             const char *const pn[] = {"xlabel", "legend", NULL};
             Value *const pvs[] = {xl, leg};
             Value *pr = plot_call(I, xsv, ys, pn, pvs);

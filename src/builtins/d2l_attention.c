@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* ---- masked_softmax (§11.3.2) ---- */
 
@@ -137,7 +137,7 @@ Tensor *tensor_arg(Interp *I, const Args *a, Value *v, const char *name) {
  * how a module the student wrote runs inside attn's modules. */
 Tensor *call_module(Interp *I, Value *m, const char *name, Tensor *const *in, int n) {
     Value *argv[4];
-    for (int i = 0; i < n; i++) argv[i] = in[i] ? val_tensor(ten_alias(in[i])) : val_none();
+    for (int i = 0; i < n; i++) argv[i] = in[i] ? val_tensor(I->run.heap, ten_alias(in[i])) : val_none();
     Args a = {argv, n, NULL, NULL, 0, NULL, NULL};
     Value *r = interp_call(I, m, &a);
     for (int i = 0; i < n; i++) val_decref(argv[i]);
@@ -235,7 +235,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     if (!active && lens_fit(valid_lens, q->shape[0], q->shape[1]) && q->dtype == DT_F32 && k->dtype == DT_F32 && v->dtype == DT_F32) {
         /* no dropout: the fused kernel, with the same digits (tensor_attention.c) */
         Tensor *w = NULL, *out = ten_attention(q, k, v, valid_lens, 1, &w);
-        if (out) val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
+        if (out) val_attr_set(self, "attention_weights", val_tensor(I->run.heap, w));     /* the object owns w now */
         return out;
     }
     double d = (double)q->shape[2];
@@ -253,7 +253,7 @@ static Tensor *dot_attention(Interp *I, Value *self, const Tensor *q, const Tens
     Tensor *w = attn_masked_softmax(I, scores, valid_lens);
     ten_free(scores);
     if (!w) return NULL;
-    val_attr_set(self, "attention_weights", val_tensor(w));     /* the object owns w now */
+    val_attr_set(self, "attention_weights", val_tensor(I->run.heap, w));     /* the object owns w now */
     /* pass 3: dropout on the weights (a copy, only when active), then the weighted sum of values; a dropout of the
      * student's may reassign self.attention_weights or self.dropout: w and the module are held while it runs */
     if (!active) return ten_bmm(w, v);
@@ -301,7 +301,7 @@ static Value *dpa_getattr(Interp *I, Value *self, const char *name) {
               *h = val_attr_get(p, "num_heads");
         Tensor *w = ten_attention_weights(q->u.t, k->u.t, vl->kind == V_TENSOR ? vl->u.t : NULL, h->u.i);
         if (!w) return rt_tensor_error(I);
-        val_attr_set(self, name, val_tensor(w));        /* releases the pending record */
+        val_attr_set(self, name, val_tensor(I->run.heap, w));        /* releases the pending record */
     }
     return ops_object_getattr(I, self, name);
 }
@@ -310,11 +310,11 @@ static Value *dpa_getattr(Interp *I, Value *self, const char *name) {
 static bool put_off_weights(Interp *I, Value *attention, Tensor **q, Tensor **k, const Tensor *valid_lens, int64_t heads) {
     Tensor *lens = valid_lens ? ten_clone(valid_lens) : NULL;
     if (valid_lens && !lens) { rt_tensor_error(I); return false; }
-    Value *p = val_object(&PendingWeightsClass);
-    val_attr_set(p, "queries", val_tensor(*q));
-    val_attr_set(p, "keys", val_tensor(*k));
-    val_attr_set(p, "valid_lens", lens ? val_tensor(lens) : val_none());
-    val_attr_set(p, "num_heads", val_int(heads));
+    Value *p = val_object(I->run.heap, &PendingWeightsClass);
+    val_attr_set(p, "queries", val_tensor(I->run.heap, *q));
+    val_attr_set(p, "keys", val_tensor(I->run.heap, *k));
+    val_attr_set(p, "valid_lens", lens ? val_tensor(I->run.heap, lens) : val_none());
+    val_attr_set(p, "num_heads", val_int(I->run.heap, heads));
     *q = *k = NULL;
     val_attr_set(attention, "attention_weights", p);
     return true;
@@ -330,8 +330,8 @@ static bool dpa_plain(Value *attention) {
 static Value *make_dpa(Interp *I, Value *dropout) {
     Value *d = make_dropout(I, dropout, NULL);
     if (!d) return NULL;
-    Value *o = val_object(&DotProductAttentionClass);
-    val_attr_set(o, "training", val_bool(true));
+    Value *o = val_object(I->run.heap, &DotProductAttentionClass);
+    val_attr_set(o, "training", val_bool(I->run.heap, true));
     val_attr_set(o, "dropout", d);
     val_attr_set(o, "attention_weights", val_none());
     return o;
@@ -497,7 +497,7 @@ static Value *mha_recorded(Interp *I, Value *self, Value *q, Value *k, Value *v,
     if (inner->kind == V_OBJECT && inner->u.obj.cls == &DotProductAttentionClass)
         o = dot_attention_recorded(I, inner, arg_ag(tq), arg_ag(tk), arg_ag(tv), rl);
     else {
-        Value *argv[4] = {tq, tk, tv, rl ? val_tensor(ten_alias(rl)) : val_none()};
+        Value *argv[4] = {tq, tk, tv, rl ? val_tensor(I->run.heap, ten_alias(rl)) : val_none()};
         Args a = {argv, 4, NULL, NULL, 0, NULL, NULL};
         o = interp_call(I, inner, &a);
         val_decref(argv[3]);
@@ -549,7 +549,7 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
         bool later = fresh_q && fresh_k;
         Tensor *w = NULL;
         if (!(oc = ten_attention(pq, pk, pv, lens, heads, later ? NULL : &w))) goto out;
-        if (!later) val_attr_set(inner, "attention_weights", val_tensor(w));
+        if (!later) val_attr_set(inner, "attention_weights", val_tensor(I->run.heap, w));
         else if (!put_off_weights(I, inner, &pq, &pk, lens, heads)) goto out;
         y = project_attr(I, self, "W_o", oc, NULL);
         goto out;
@@ -618,9 +618,9 @@ static Value *bi_multi_head_attention(Interp *I, Args *a) {
     if (hidden % heads != 0) return rt_error(I, "MultiHeadAttention: num_hiddens (%lld) must be divisible by num_heads (%lld)", (long long)hidden, (long long)heads);
     Value *inner = make_dpa(I, d);
     if (!inner) return NULL;
-    Value *o = val_object(&MultiHeadAttentionClass);
-    val_attr_set(o, "training", val_bool(true));
-    val_attr_set(o, "num_heads", val_int(heads));
+    Value *o = val_object(I->run.heap, &MultiHeadAttentionClass);
+    val_attr_set(o, "training", val_bool(I->run.heap, true));
+    val_attr_set(o, "num_heads", val_int(I->run.heap, heads));
     val_attr_set(o, "attention", inner);
     const char *names[] = {"W_q", "W_k", "W_v", "W_o"};
     for (int i = 0; i < 4; i++) {

@@ -96,7 +96,7 @@ static Value *bi_path_length(Interp *I, Args *a) {
     if (!arg_int(I, nv, "n", &n) || (kv && !arg_int(I, kv, "k", &k)) || (dv && !arg_bool(I, dv, "dilated", &dil))) return NULL;
     if (n < 1 || n > 1024) return rt_error(I, "path_length: n must be between 1 and 1024 (the graph has n² edges per layer)");
     if (k < 2 || k > 1000) return rt_error(I, "path_length: the kernel size k must be between 2 and 1000");
-    return val_int(graph_path_length(n, k, dil));
+    return val_int(I->run.heap, graph_path_length(n, k, dil));
 }
 
 /* complexity(n, d, k=3): the chapter's table for these numbers, each O(...) evaluated, with the conclusions that
@@ -194,7 +194,7 @@ static Value *bi_receptive_field(Interp *I, Args *a) {
     free(rf);
     interp_write(I, sb_str(&o));
     sb_free(&o);
-    return val_tensor(m);
+    return val_tensor(I->run.heap, m);
 }
 
 /* ---- the measurement ---- */
@@ -438,14 +438,14 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     }
     ten_set_blas_threshold(I->run.ten, -1);
     ten_set_threads(I->run.ten, threads);
-    Value *r = val_dict(), *sl = val_dict(), *nl = val_list(m);
-    for (int64_t i = 0; i < m; i++) val_seq_set(nl, i, val_int(ns[i]));
+    Value *r = val_dict(I->run.heap), *sl = val_dict(I->run.heap), *nl = val_list(I->run.heap, m);
+    for (int64_t i = 0; i < m; i++) val_seq_set(nl, i, val_int(I->run.heap, ns[i]));
     dict_set(r->u.dict, "n", nl);
     for (int kind = 0; kind < 3; kind++) {
-        Value *l = val_list(m);
-        for (int64_t i = 0; i < m; i++) val_seq_set(l, i, val_float(t[kind][i]));
+        Value *l = val_list(I->run.heap, m);
+        for (int64_t i = 0; i < m; i++) val_seq_set(l, i, val_float(I->run.heap, t[kind][i]));
         dict_set(r->u.dict, names[kind], l);
-        dict_set(sl->u.dict, names[kind], val_float(slope(x + first, t[kind] + first, (int)m - first)));
+        dict_set(sl->u.dict, names[kind], val_float(I->run.heap, slope(x + first, t[kind] + first, (int)m - first)));
     }
     if (!quiet) {
         double slopes[3];
@@ -455,7 +455,7 @@ static Value *bi_measure_layers(Interp *I, Args *a) {
     }
     sb_free(&o);
     dict_set(r->u.dict, "slopes", sl);
-    dict_set(r->u.dict, "fit_from", val_int(ns[first]));
+    dict_set(r->u.dict, "fit_from", val_int(I->run.heap, ns[first]));
     if (want_plot) {
         Value *pr = measure_figure(I, x, t, (int)m, first, sl);
         val_decref(pr);

@@ -12,8 +12,8 @@ static Value *bi_check_shape(Interp *I, Args *a) {
     if (!x || !shape) return rt_error(I, "check_shape(a, shape) needs a tensor and a shape");
     if (x->kind != V_TENSOR) return rt_error(I, "check_shape(): a must be a tensor, not %s", val_type_name(x));
     if (shape->kind != V_TUPLE && shape->kind != V_LIST) return rt_error(I, "check_shape(): shape must be a tuple such as (2, 4, 100)");
-    Value *actual = val_size(x->u.t->shape, x->u.t->ndim);
-    Value *want = val_size(x->u.t->shape, 0);
+    Value *actual = val_size(I->run.heap, x->u.t->shape, x->u.t->ndim);
+    Value *want = val_size(I->run.heap, x->u.t->shape, 0);
     bool eq = shape->u.seq.n == x->u.t->ndim;
     for (int64_t i = 0; eq && i < shape->u.seq.n; i++) {
         Value *d = shape->u.seq.items[i];

@@ -177,11 +177,12 @@ static void report(I18nLang lang, StrBuf *o, int64_t steps, double loss, double 
 /* The result: {'table': the trained (1, max_len, d) table, 'start': the table before training, 'loss': the loss of
  * every step, 'accuracy': the test accuracy}; takes T, T0 and losses. */
 static Value *result(Tensor *T, Tensor *T0, Value *losses, double acc) {
-    Value *r = val_dict();
-    dict_set(r->u.dict, "table", val_tensor(T));
-    dict_set(r->u.dict, "start", val_tensor(T0));
+    ValHeap *heap = losses->heap;      /* the list the steps filled: the session's */
+    Value *r = val_dict(heap);
+    dict_set(r->u.dict, "table", val_tensor(heap, T));
+    dict_set(r->u.dict, "start", val_tensor(heap, T0));
     dict_set(r->u.dict, "loss", losses);
-    dict_set(r->u.dict, "accuracy", val_float(acc));
+    dict_set(r->u.dict, "accuracy", val_float(heap, acc));
     return r;
 }
 
@@ -230,14 +231,14 @@ static Value *bi_learnable_pe(Interp *I, Args *a) {
                                  "token k = %d places earlier, in sequences of n = %lld out of %d tokens;\n"
                                  "Adam, lr = %g, batches of %d (§11.6.5, exercise 2)\n"),
                           (long long)max_len, (long long)d, KBACK, (long long)n, VOCAB, lr, BATCH);
-    Value *losses = val_list(0);
+    Value *losses = val_list(I->run.heap, 0);
     double loss = 0, acc = -1;
     float step = 0;
     int64_t s = 0;
     for (; ok && s < steps && !ten_interrupted; s++) {
         ok = order_step(&c, &g, p, m, v, &step, n, lr, &loss);
         if (!ok) break;
-        val_list_append(losses, val_float(loss));
+        val_list_append(losses, val_float(I->run.heap, loss));
         if (!quiet && (((s + 1) & s) == 0 || s + 1 == steps))
             sb_printf(&o, TR(I->run.lang, "  step %5lld  loss %.2f\n"), (long long)(s + 1), loss);
     }

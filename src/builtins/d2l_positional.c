@@ -60,7 +60,7 @@ static Value *pe_call(Interp *I, Value *self, Args *a) {
     Tensor *out = attn_apply_dropout(I, drop, sum);
     val_decref(drop);
     ten_free(sum);
-    return out ? val_tensor(out) : NULL;
+    return out ? val_tensor(I->run.heap, out) : NULL;
 }
 
 static const ObjClass PositionalEncodingClass = {.name = "PositionalEncoding", .call = pe_call, .is_module = true};
@@ -82,11 +82,11 @@ static Value *bi_positional_encoding(Interp *I, Args *a) {
     Args da = {&dv, 1, NULL, NULL, 0, "Dropout", builtins_find("Dropout")};
     Value *drop = builtins_find("Dropout")->fn(I, &da);
     if (!drop) { ten_free(P); return NULL; }
-    Value *o = val_object(&PositionalEncodingClass);
-    val_attr_set(o, "training", val_bool(true));
+    Value *o = val_object(I->run.heap, &PositionalEncodingClass);
+    val_attr_set(o, "training", val_bool(I->run.heap, true));
     val_attr_set(o, "dropout", drop);
-    val_attr_set(o, "P", val_tensor(P));
-    val_attr_set(o, "num_hiddens", val_int(d));
+    val_attr_set(o, "P", val_tensor(I->run.heap, P));
+    val_attr_set(o, "num_hiddens", val_int(I->run.heap, d));
     return o;
 }
 

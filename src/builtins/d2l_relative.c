@@ -182,7 +182,7 @@ static Value *bi_rotation(Interp *I, Args *a) {
         val_decref(r);
         if (interp_failed(I)) { ten_free(R); return NULL; }
     }
-    return val_tensor(R);
+    return val_tensor(I->run.heap, R);
 }
 
 const Builtin bi_d2l_relative[] = {

@@ -40,13 +40,13 @@ static bool attr_double(Interp *I, Value *obj, const char *name, double *out) {
 }
 
 /* Records the arguments of a builtin __init__ as save_hyperparameters() does: each parameter of its declaration
- * (signature), by its name there, gets its argument or its default (made by dflt(i), a new reference), and
+ * (signature), by its name there, gets its argument or its default (made by dflt(heap, i), a new reference), and
  * self.hparams holds them all. */
-static bool save_args(Interp *I, Value *self, Value *const *args, const char *signature, Value *(*dflt)(int)) {
-    Value *hp = val_dict();
+static bool save_args(Interp *I, Value *self, Value *const *args, const char *signature, Value *(*dflt)(ValHeap *heap, int i)) {
+    Value *hp = val_dict(I->run.heap);
     char name[64];
     for (int i = 0; args_param_name(signature, i, name, sizeof name); i++) {
-        Value *v = args[i], *val = v ? val_incref(v) : dflt(i);
+        Value *v = args[i], *val = v ? val_incref(v) : dflt(I->run.heap, i);
         dict_set(hp->u.dict, name, val_incref(val));
         if (!set_attr(I, self, name, val)) { val_decref(hp); return false; }
     }
@@ -75,25 +75,25 @@ Value *d2l_hyperparameters_class(void) {
 
 /* ---- d2l.ProgressBoard ---- */
 
-static Value *str_list(const char *const *s) {
-    Value *l = val_list(0);
-    for (; *s; s++) val_list_append(l, val_str(*s));
+static Value *str_list(ValHeap *heap, const char *const *s) {
+    Value *l = val_list(heap, 0);
+    for (; *s; s++) val_list_append(l, val_str(heap, *s));
     return l;
 }
 
-static Value *board_default(int i) {
+static Value *board_default(ValHeap *heap, int i) {
     static const char *const ls[] = {"-", "--", "-.", ":", NULL}, *const colors[] = {"C0", "C1", "C2", "C3", NULL};
     switch (i) {
-    case 4: case 5: return val_str("linear");
-    case 6: return str_list(ls);
-    case 7: return str_list(colors);
+    case 4: case 5: return val_str(heap, "linear");
+    case 6: return str_list(heap, ls);
+    case 7: return str_list(heap, colors);
     case 10: {
-        Value *t = val_tuple(2);
-        val_seq_set(t, 0, val_float(3.5));
-        val_seq_set(t, 1, val_float(2.5));
+        Value *t = val_tuple(heap, 2);
+        val_seq_set(t, 0, val_float(heap, 3.5));
+        val_seq_set(t, 1, val_float(heap, 2.5));
         return t;
     }
-    case 11: return val_bool(true);
+    case 11: return val_bool(heap, true);
     default: return val_none();
     }
 }
@@ -119,7 +119,7 @@ static bool board_number(Interp *I, Value *v, const char *what, double *out) {
 /* The dict attribute name of the board (raw_points, data), made when missing as d2l's hasattr check does. */
 static Dict *board_dict(Value *self, const char *name) {
     Value *d = val_attr_get(self, name);
-    if (!d || d->kind != V_DICT) { d = val_dict(); val_attr_set(self, name, d); }
+    if (!d || d->kind != V_DICT) { d = val_dict(self->heap); val_attr_set(self, name, d); }
     return d->u.dict;
 }
 
@@ -201,11 +201,11 @@ static Value *m_board_draw(Interp *I, Args *a) {
     if (label->kind != V_STR) return rt_error(I, "ProgressBoard.draw: label must be a string such as 'train_loss'");
     Dict *raw = board_dict(self, "raw_points"), *data = board_dict(self, "data");
     Value *points = dict_get(raw, label->u.str.s), *line = dict_get(data, label->u.str.s);
-    if (!points || points->kind != V_LIST) { points = val_list(0); dict_set(raw, label->u.str.s, points); }
-    if (!line || line->kind != V_LIST) { line = val_list(0); dict_set(data, label->u.str.s, line); }
-    Value *p = val_tuple(2);
-    val_seq_set(p, 0, val_float(x));
-    val_seq_set(p, 1, val_float(y));
+    if (!points || points->kind != V_LIST) { points = val_list(I->run.heap, 0); dict_set(raw, label->u.str.s, points); }
+    if (!line || line->kind != V_LIST) { line = val_list(I->run.heap, 0); dict_set(data, label->u.str.s, line); }
+    Value *p = val_tuple(I->run.heap, 2);
+    val_seq_set(p, 0, val_float(I->run.heap, x));
+    val_seq_set(p, 1, val_float(I->run.heap, y));
     val_list_append(points, p);
     if (points->u.seq.n != every_n) return val_none();
     double sx = 0, sy = 0;
@@ -218,11 +218,11 @@ static Value *m_board_draw(Interp *I, Args *a) {
         sx += val_as_double(q->u.seq.items[0]);
         sy += val_as_double(q->u.seq.items[1]);
     }
-    Value *m = val_tuple(2);
-    val_seq_set(m, 0, val_float(sx / (double)n));
-    val_seq_set(m, 1, val_float(sy / (double)n));
+    Value *m = val_tuple(I->run.heap, 2);
+    val_seq_set(m, 0, val_float(I->run.heap, sx / (double)n));
+    val_seq_set(m, 1, val_float(I->run.heap, sy / (double)n));
     val_list_append(line, m);
-    dict_set(raw, label->u.str.s, val_list(0));      /* points.clear() */
+    dict_set(raw, label->u.str.s, val_list(I->run.heap, 0));      /* points.clear() */
     Value *disp = val_attr_get(self, "display");
     bool show = true;
     if (disp && !interp_truth(I, disp, &show)) return NULL;
@@ -232,7 +232,7 @@ static Value *m_board_draw(Interp *I, Args *a) {
     Value *num = val_attr_get(self, "_figure");
     int number = num && num->kind == V_INT ? (int)num->u.i : 0;
     Value *r = builtins_show_live(I, f, &number);
-    val_attr_set(self, "_figure", val_int(number));
+    val_attr_set(self, "_figure", val_int(I->run.heap, number));
     return r;
 }
 
@@ -252,7 +252,7 @@ Value *d2l_progress_board_class(void) {
 
 /* ---- d2l.Trainer ---- */
 
-static Value *trainer_default(int i) { (void)i; return val_int(0); }
+static Value *trainer_default(ValHeap *heap, int i) { (void)i; return val_int(heap, 0); }
 
 /* Trainer.__init__(max_epochs, num_gpus=0, gradient_clip_val=0): the hyperparameters, and self.gpus, the GPUs
  * among the first num_gpus that there are: none here (attn computes on the CPU), as d2l on a machine without one. */
@@ -260,7 +260,7 @@ static Value *m_trainer_init(Interp *I, Args *a) {
     Value *p[3];                                 /* max_epochs, num_gpus, gradient_clip_val */
     if (!args_bind_method(I, a, "Trainer", p, 3)) return NULL;
     if (!save_args(I, a->pos[0], p, a->fn->signature, trainer_default)) return NULL;
-    return set_attr(I, a->pos[0], "gpus", val_list(0)) ? val_none() : NULL;
+    return set_attr(I, a->pos[0], "gpus", val_list(I->run.heap, 0)) ? val_none() : NULL;
 }
 
 /* prepare_data(data): the loaders and how many batches each has (0 validation batches without a loader). */
@@ -271,7 +271,7 @@ static Value *m_prepare_data(Interp *I, Args *a) {
     if (!tr || !set_attr(I, self, "train_dataloader", val_incref(tr))) { val_decref(tr); return NULL; }
     Value *va = call_attr(I, data, "val_dataloader", NULL, 0, NULL, NULL, 0);
     if (!va || !set_attr(I, self, "val_dataloader", val_incref(va))) { val_decref(tr); val_decref(va); return NULL; }
-    Value *nt = ops_len(I, tr), *nv = va->kind == V_NONE ? val_int(0) : ops_len(I, va);
+    Value *nt = ops_len(I, tr), *nv = va->kind == V_NONE ? val_int(I->run.heap, 0) : ops_len(I, va);
     val_decref(tr);
     val_decref(va);
     if (!nt || !nv) { val_decref(nt); val_decref(nv); return NULL; }
@@ -287,8 +287,8 @@ static Value *m_prepare_model(Interp *I, Args *a) {
     Value *board = ops_getattr(I, model, "board"), *me = ops_getattr(I, self, "max_epochs");
     bool ok = board && me;
     if (ok) {
-        Value *xlim = val_list(2);
-        val_seq_set(xlim, 0, val_int(0));
+        Value *xlim = val_list(I->run.heap, 2);
+        val_seq_set(xlim, 0, val_int(I->run.heap, 0));
         val_seq_set(xlim, 1, val_incref(me));
         ok = set_attr(I, board, "xlim", xlim);
     }
@@ -317,12 +317,12 @@ static Value *m_fit(Interp *I, Args *a) {
     Value *opt = call_attr(I, model, "configure_optimizers", NULL, 0, NULL, NULL, 0);
     if (!opt || !set_attr(I, self, "optim", opt)) return NULL;
     double epochs;
-    if (!set_attr(I, self, "epoch", val_int(0)) || !set_attr(I, self, "train_batch_idx", val_int(0)) ||
-        !set_attr(I, self, "val_batch_idx", val_int(0)) || !attr_double(I, self, "max_epochs", &epochs))
+    if (!set_attr(I, self, "epoch", val_int(I->run.heap, 0)) || !set_attr(I, self, "train_batch_idx", val_int(I->run.heap, 0)) ||
+        !set_attr(I, self, "val_batch_idx", val_int(I->run.heap, 0)) || !attr_double(I, self, "max_epochs", &epochs))
         return NULL;
     for (int64_t e = 0; e < (int64_t)epochs; e++) {
         if (ten_interrupted) return rt_interrupt(I);
-        if (!set_attr(I, self, "epoch", val_int(e))) return NULL;
+        if (!set_attr(I, self, "epoch", val_int(I->run.heap, e))) return NULL;
         if (!(r = call_attr(I, self, "fit_epoch", NULL, 0, NULL, NULL, 0))) return NULL;
         val_decref(r);
     }
@@ -332,7 +332,7 @@ static Value *m_fit(Interp *I, Args *a) {
 /* self.name += 1 */
 static bool count_up(Interp *I, Value *self, const char *name) {
     double v;
-    return attr_double(I, self, name, &v) && set_attr(I, self, name, val_int((int64_t)v + 1));
+    return attr_double(I, self, name, &v) && set_attr(I, self, name, val_int(I->run.heap, (int64_t)v + 1));
 }
 
 /* A copy of every parameter of model (model.parameters(), and the tensors requiring grad that are its attributes, as
@@ -388,7 +388,7 @@ static bool train_step(Interp *I, Value *self, Value *model, Value *optim, Value
     Snapshot snap = {0};
     if ((r = call_attr(I, loss, "backward", NULL, 0, NULL, NULL, 0))) {
         val_decref(r);
-        Value *args[2] = {val_float(clip), model};
+        Value *args[2] = {val_float(I->run.heap, clip), model};
         r = clip > 0 ? call_attr(I, self, "clip_gradients", args, 2, NULL, NULL, 0) : val_none();
         val_decref(args[0]);
         if (r) {

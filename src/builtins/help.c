@@ -70,9 +70,11 @@ static const char *const tensor_attrs[][2] = {
 static const Builtin *tensor_method(const char *name) {
     const Builtin *m = builtins_find_method(name);
     if (m && m == builtins_find(name)) {
-        Value *t = builtins_module_attr("torch", name);
+        ValHeap *heap = val_heap_new();   /* help's own values, made only to be looked at */
+        Value *t = builtins_module_attr(heap, "torch", name);
         if (t && t->kind == V_BUILTIN) m = t->u.builtin;
         if (t) val_decref(t);
+        val_heap_free(heap);
     }
     return m;
 }
@@ -95,14 +97,14 @@ static int help_dotted(Interp *I, StrBuf *out, const char *name, const char *dot
             }
         return 0;
     }
-    Value *mod = builtins_import(head);
+    Value *mod = builtins_import(I->run.heap, head);
     if (!mod && !strncmp(head, "nn.", 3)) {         /* nn.functional.softmax: nn is torch.nn */
         char full[80];
         snprintf(full, sizeof full, "torch.%s", head);
-        mod = builtins_import(full);
+        mod = builtins_import(I->run.heap, full);
     }
     if (!mod) return -1;
-    Value *v = builtins_module_attr(mod->u.module, tail);
+    Value *v = builtins_module_attr(I->run.heap, mod->u.module, tail);
     bool math = !strcmp(mod->u.module, "math");
     val_decref(mod);
     if (!v) return 0;
@@ -282,16 +284,18 @@ static void list_attrs(I18nLang lang, StrBuf *out, const Value *x, const char *p
 static void list_python(StrBuf *out) {
     int n;
     const Builtin *const *all = builtins_all(&n);
-    Value *tools = builtins_import("attn");
+    ValHeap *heap = val_heap_new();   /* help's own values, made only to be looked at */
+    Value *tools = builtins_import(heap, "attn");
     Names l = {0};
     for (int i = 0; i < n; i++) {
         if (!builtins_is_bare(all[i]) || all[i]->name[0] == '_' || builtins_is_decorator(all[i])) continue;
         if (in_chapter(all[i])) continue;
-        Value *t = tools ? builtins_module_attr(tools->u.module, all[i]->name) : NULL;
+        Value *t = tools ? builtins_module_attr(heap, tools->u.module, all[i]->name) : NULL;
         if (t) { val_decref(t); continue; }
         names_add(&l, "", all[i]->name);
     }
     val_decref(tools);
+    val_heap_free(heap);
     put_columns(out, &l, 20);
 }
 
@@ -329,9 +333,11 @@ static bool help_topic(I18nLang lang, StrBuf *out, const char *word) {
     for (size_t i = 0; i < sizeof topics / sizeof *topics; i++) {
         if (strcmp(word, topics[i].word)) continue;
         sb_printf(out, TR(lang, "What %s offers, as you type it (help NAME explains one):\n"), topics[i].shown);
-        Value *m = builtins_import(topics[i].module);
+        ValHeap *heap = val_heap_new();   /* help's own values, made only to be looked at */
+        Value *m = builtins_import(heap, topics[i].module);
         list_attrs(lang, out, m, topics[i].prefix);
         val_decref(m);
+        val_heap_free(heap);
         if (!strcmp(topics[i].module, "d2l"))         /* after a blank line: the listing above is names only */
             sb_puts(out, TR(lang, "\nTraining (§3.2): d2l.Module, d2l.DataModule and d2l.Trainer train a model, and\n"
                             "d2l.ProgressBoard draws its curves as it learns; help training shows the rest.\n"));
@@ -343,9 +349,11 @@ static bool help_topic(I18nLang lang, StrBuf *out, const char *word) {
     }
     if (!strcmp(word, "attn")) {
         sb_puts(out, TR(lang, "attn's own tools, typed without a module (help NAME explains one):\n"));
-        Value *m = builtins_import("attn");
+        ValHeap *heap = val_heap_new();   /* help's own values, made only to be looked at */
+        Value *m = builtins_import(heap, "attn");
         list_attrs(lang, out, m, "");
         val_decref(m);
+        val_heap_free(heap);
         return true;
     }
     if (!strcmp(word, "python") || !strcmp(word, "builtins")) {

@@ -30,7 +30,7 @@ static Value *bi_load(Interp *I, Args *a) {
     if (!args_bind(I, a, &f, 1)) return NULL;
     if (!npy_name(I, f, "load")) return NULL;
     Tensor *t = npy_load_in(I->run.ten, f->u.str.s);
-    return t ? val_tensor(t) : rt_tensor_error(I);
+    return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I);
 }
 
 const Builtin bi_io[] = {

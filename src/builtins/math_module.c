@@ -29,19 +29,19 @@ static bool math_float(Interp *I, const Value *v, double *x) {
 static Value *math_result(Interp *I, double x, double r) {
     if (isnan(r) && !isnan(x)) return rt_raise(I, "ValueError", "math domain error");
     if (isinf(r) && isfinite(x)) return rt_raise(I, "OverflowError", "math range error");
-    return val_float(r);
+    return val_float(I->run.heap, r);
 }
 
 /* math.floor and math.ceil: an int */
 static Value *math_round(Interp *I, const Value *v, bool up) {
-    if (v->kind == V_INT || v->kind == V_BOOL) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
+    if (v->kind == V_INT || v->kind == V_BOOL) return val_int(I->run.heap, v->kind == V_INT ? v->u.i : v->u.b);
     double x;
     if (!math_float(I, v, &x)) return NULL;
     if (isnan(x)) return rt_raise(I, "ValueError", "cannot convert float NaN to integer");
     if (isinf(x)) return rt_raise(I, "OverflowError", "cannot convert float infinity to integer");
     double r = up ? ceil(x) : floor(x);
     if (!(fabs(r) < 9.2e18)) return rt_error(I, "math.%s: %g does not fit in attn's 64-bit integers", up ? "ceil" : "floor", x);
-    return val_int((int64_t)r);
+    return val_int(I->run.heap, (int64_t)r);
 }
 
 /* math.log(x[, base]): log(x) / log(base), as Python computes it */
@@ -49,9 +49,9 @@ static Value *math_log(Interp *I, Args *a) {
     double x, base = 0;
     if (!math_float(I, a->pos[0], &x) || (a->npos > 1 && !math_float(I, a->pos[1], &base))) return NULL;
     if (x <= 0 || (a->npos > 1 && base <= 0)) return rt_raise(I, "ValueError", "math domain error");
-    if (a->npos == 1) return val_float(log(x));
+    if (a->npos == 1) return val_float(I->run.heap, log(x));
     if (base == 1) return rt_raise(I, "ZeroDivisionError", "float division by zero");
-    return val_float(log(x) / log(base));
+    return val_float(I->run.heap, log(x) / log(base));
 }
 
 /* math.pow(x, y): C's pow on floats, with Python's errors */
@@ -62,7 +62,7 @@ static Value *math_pow(Interp *I, Args *a) {
     double r = pow(x, y);
     if (isnan(r) && !isnan(x) && !isnan(y)) return rt_raise(I, "ValueError", "math domain error");
     if (isinf(r) && isfinite(x) && isfinite(y)) return rt_raise(I, "OverflowError", "math range error");
-    return val_float(r);
+    return val_float(I->run.heap, r);
 }
 
 static Value *bi_math(Interp *I, Args *a) {

@@ -157,7 +157,7 @@ static Value *bi_calculate_gain(Interp *I, Args *a) {
     if (!nl) return rt_raise(I, "TypeError", "calculate_gain() missing 1 required positional argument: 'nonlinearity'");
     double g;
     if (!gain_of(I, nl, p_[1], &g)) return NULL;
-    return g == 1 ? val_int(1) : val_float(g);          /* init.py returns the int 1 for linear and sigmoid */
+    return g == 1 ? val_int(I->run.heap, 1) : val_float(I->run.heap, g);          /* init.py returns the int 1 for linear and sigmoid */
 }
 
 /* nn.init.xavier_uniform_(tensor, gain=1.0) and xavier_normal_ (tag 1) */
@@ -195,7 +195,7 @@ static Value *bi_init_kaiming(Interp *I, Args *a) {
         sb_free(&b);
         return NULL;
     }
-    Value *leaky = nv ? NULL : val_str("leaky_relu"), *zero = av ? NULL : val_int(0);
+    Value *leaky = nv ? NULL : val_str(I->run.heap, "leaky_relu"), *zero = av ? NULL : val_int(I->run.heap, 0);
     bool ok = gain_of(I, nv ? nv : leaky, av ? av : zero, &gain);
     val_decref(leaky);
     val_decref(zero);

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* A new parameter (named_parameters() and state_dict() list it) holding t, a leaf that requires grad as PyTorch's
  * nn.Parameter; NULL when t is. */
-Value *parameter(Tensor *t) {
-    Value *v = t ? val_tensor_ag(t, ag_meta_new(true)) : NULL;
+Value *parameter(Interp *I, Tensor *t) {
+    Value *v = t ? val_tensor_ag(I->run.heap, t, ag_meta_new(true)) : NULL;
     if (v) { v->param = true; ag_meta_claim(v->ag, v); }
     return v;
 }
@@ -42,7 +42,7 @@ const Builtin bi_forward_input = {"forward", NULL, "module.forward(input)", "", 
 static Value *apply_functional(Interp *I, Value *self, Args *a, const char *fn, const char *key, Value *value) {
     Value *x;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &x, 1)) return NULL;
-    Value *f = builtins_module_attr("torch.nn.functional", fn);
+    Value *f = builtins_module_attr(I->run.heap, "torch.nn.functional", fn);
     if (!f) return rt_error(I, "%s: F.%s is missing", val_type_name(self), fn);
     Value *kv = value ? value : key ? val_attr_get(self, key) : NULL;
     const char *kwn[1] = {key};
@@ -62,7 +62,7 @@ static Value *softmax_call(Interp *I, Value *self, Args *a) {
     Value *dim = val_attr_get(self, "dim"), *x = a->npos ? a->pos[0] : NULL;
     if (!dim || dim->kind != V_NONE || !x || x->kind != V_TENSOR) return apply_functional(I, self, a, "softmax", "dim", NULL);
     int nd = x->u.t->ndim;
-    Value *implicit = val_int(nd == 0 || nd == 1 || nd == 3 ? 0 : 1);
+    Value *implicit = val_int(I->run.heap, nd == 0 || nd == 1 || nd == 3 ? 0 : 1);
     Value *r = apply_functional(I, self, a, "softmax", "dim", implicit);
     val_decref(implicit);
     return r;
@@ -79,7 +79,7 @@ static Value *identity_call(Interp *I, Value *self, Args *a) {
 static Value *flatten_call(Interp *I, Value *self, Args *a) {
     Value *x;
     if (!args_bind_call(I, a, &bi_forward_input, "Flatten", &x, 1)) return NULL;
-    Value *f = builtins_module_attr("torch", "flatten");
+    Value *f = builtins_module_attr(I->run.heap, "torch", "flatten");
     if (!f) return rt_error(I, "Flatten: torch.flatten is missing");
     Value *pos[3] = {x, val_attr_get(self, "start_dim"), val_attr_get(self, "end_dim")};
     if (!pos[1] || !pos[2]) { val_decref(f); return rt_error(I, "Flatten: start_dim and end_dim must be set"); }
@@ -127,9 +127,9 @@ static const ObjClass SoftmaxClass = {.name = "Softmax", .call = softmax_call, .
 static const ObjClass IdentityClass = {.name = "Identity", .call = identity_call, .is_module = true};
 static const ObjClass FlattenClass = {.name = "Flatten", .call = flatten_call, .is_module = true, .extra_repr = flatten_extra};
 
-Value *new_layer(const ObjClass *c) {
-    Value *m = val_object(c);
-    val_attr_set(m, "training", val_bool(true));
+Value *new_layer(Interp *I, const ObjClass *c) {
+    Value *m = val_object(I->run.heap, c);
+    val_attr_set(m, "training", val_bool(I->run.heap, true));
     return m;
 }
 
@@ -140,8 +140,8 @@ static Value *bi_relu_layer(Interp *I, Args *a) {
     if (!args_bind(I, a, &iv, 1)) return NULL;
     bool inplace = false;
     if (iv && !arg_bool(I, iv, "inplace", &inplace)) return NULL;
-    Value *m = new_layer(&ReLUClass);
-    val_attr_set(m, "inplace", val_bool(inplace));
+    Value *m = new_layer(I, &ReLUClass);
+    val_attr_set(m, "inplace", val_bool(I->run.heap, inplace));
     return m;
 }
 
@@ -152,7 +152,7 @@ static Value *bi_plain_activation(Interp *I, Args *a) {
     Args b = *a;
     b.fname = NULL;
     if (!args_bind_call(I, &b, init, "Module", NULL, 0)) return NULL;
-    return new_layer(a->fn->tag ? &SigmoidClass : &TanhClass);
+    return new_layer(I, a->fn->tag ? &SigmoidClass : &TanhClass);
 }
 
 /* nn.GELU(approximate='none' or 'tanh') */
@@ -164,8 +164,8 @@ static Value *bi_gelu_layer(Interp *I, Args *a) {
     const char *ap = v ? v->u.str.s : "none";
     if (strcmp(ap, "none") && strcmp(ap, "tanh"))
         return rt_raise(I, "RuntimeError", "approximate argument must be either none or tanh.");
-    Value *m = new_layer(&GELUClass);
-    val_attr_set(m, "approximate", val_str(ap));
+    Value *m = new_layer(I, &GELUClass);
+    val_attr_set(m, "approximate", val_str(I->run.heap, ap));
     return m;
 }
 
@@ -175,7 +175,7 @@ static Value *bi_softmax_layer(Interp *I, Args *a) {
     if (!args_bind(I, a, &v, 1)) return NULL;
     if (v && v->kind != V_INT && v->kind != V_NONE)
         return rt_raise(I, "TypeError", "Softmax(): argument 'dim' must be int or None, not %s", val_type_name(v));
-    Value *m = new_layer(&SoftmaxClass);
+    Value *m = new_layer(I, &SoftmaxClass);
     val_attr_set(m, "dim", v ? val_incref(v) : val_none());
     return m;
 }
@@ -185,14 +185,14 @@ static Value *bi_flatten_layer(Interp *I, Args *a) {
     Value *p[2];                 /* start_dim, end_dim */
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *s = p[0], *e = p[1];
-    Value *m = new_layer(&FlattenClass);
-    val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(1));
-    val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(-1));
+    Value *m = new_layer(I, &FlattenClass);
+    val_attr_set(m, "start_dim", s ? val_incref(s) : val_int(I->run.heap, 1));
+    val_attr_set(m, "end_dim", e ? val_incref(e) : val_int(I->run.heap, -1));
     return m;
 }
 
 /* nn.Identity(*args, **kwargs): takes any arguments and ignores them, as PyTorch's does. */
-static Value *bi_identity_layer(Interp *I, Args *a) { return new_layer(&IdentityClass); }
+static Value *bi_identity_layer(Interp *I, Args *a) { return new_layer(I, &IdentityClass); }
 
 /* ---- Sequential and ModuleList: modules held in order as children "0", "1", ... ---- */
 
@@ -207,7 +207,7 @@ static int64_t container_len(Value *self) {
 /* The children's names (keys true) or the children themselves, as a new list. */
 static Value *container_list(Value *self, bool keys) {
     Dict *d = &self->u.obj.attrs;
-    Value *l = val_list(0);
+    Value *l = val_list(self->heap, 0);
     for (int i = 0; i < d->n; i++)
         if (val_is_module(d->vals[i])) val_list_append(l, val_incref(keys ? d->keys[i] : d->vals[i]));
     return l;
@@ -263,7 +263,7 @@ static Value *container_getitem(Interp *I, Value *self, Value *index) {
     if (index->kind == V_SLICE) {
         Value *keys = container_list(self, true), *ks = ops_index(I, keys, index), *ms = ks ? ops_index(I, mods, index) : NULL;
         if (ms) {
-            r = new_layer(self->u.obj.cls);
+            r = new_layer(I, self->u.obj.cls);
             bool seq = self->u.obj.cls == &SequentialClass;
             for (int64_t i = 0; i < ms->u.seq.n; i++) {
                 char key[24];
@@ -361,7 +361,7 @@ static Value *bi_sequential(Interp *I, Args *a) {
                             module, p->u.builtin->name, p->u.builtin->name);
         if (!val_is_module(p)) return rt_raise(I, "TypeError", "%s is not a Module subclass", val_type_name(p));
     }
-    Value *m = new_layer(&SequentialClass);
+    Value *m = new_layer(I, &SequentialClass);
     for (int i = 0; i < a->npos; i++) {
         char key[24];
         snprintf(key, sizeof key, "%d", i);
@@ -374,7 +374,7 @@ static Value *bi_sequential(Interp *I, Args *a) {
 static Value *bi_module_list(Interp *I, Args *a) {
     Value *src;
     if (!args_bind(I, a, &src, 1)) return NULL;
-    Value *m = new_layer(&ModuleListClass);
+    Value *m = new_layer(I, &ModuleListClass);
     if (!src || src->kind == V_NONE) return m;
     Value *r = container_extend(I, m, src);
     val_decref(m);
@@ -441,7 +441,7 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         return ret_ag(I, ag_layer_norm(&I->run.ag, arg_ag(xv), k, wa, ba, eps));
     }
     Tensor *y = ten_layer_norm(x, k, w, b, eps, NULL, NULL);     /* interrupted: rt_tensor_error raises it */
-    return y ? val_tensor(y) : rt_tensor_error(I);
+    return y ? val_tensor(I->run.heap, y) : rt_tensor_error(I);
 }
 
 static void layernorm_extra(StrBuf *out, Value *self) {
@@ -476,14 +476,14 @@ static Value *bi_layernorm(Interp *I, Args *a) {
     bool affine = true;
     if (ev && !arg_double(I, ev, "eps", &eps)) return NULL;
     if (av && !arg_bool(I, av, "elementwise_affine", &affine)) return NULL;
-    Value *m = new_layer(&LayerNormClass);
-    Value *t = val_tuple(k);
-    for (int i = 0; i < k; i++) val_seq_set(t, i, val_int(shape[i]));
+    Value *m = new_layer(I, &LayerNormClass);
+    Value *t = val_tuple(I->run.heap, k);
+    for (int i = 0; i < k; i++) val_seq_set(t, i, val_int(I->run.heap, shape[i]));
     val_attr_set(m, "normalized_shape", t);
-    val_attr_set(m, "eps", val_float(eps));
-    val_attr_set(m, "elementwise_affine", val_bool(affine));
+    val_attr_set(m, "eps", val_float(I->run.heap, eps));
+    val_attr_set(m, "elementwise_affine", val_bool(I->run.heap, affine));
     if (affine) {
-        Value *wv = parameter(ten_full_in(I->run.ten, DT_F32, k, shape, 1.0)), *bv = parameter(ten_new_in(I->run.ten, DT_F32, k, shape));
+        Value *wv = parameter(I, ten_full_in(I->run.ten, DT_F32, k, shape, 1.0)), *bv = parameter(I, ten_new_in(I->run.ten, DT_F32, k, shape));
         if (!wv || !bv) { val_decref(wv); val_decref(bv); val_decref(m); return rt_tensor_error(I); }
         val_attr_set(m, "weight", wv);
         val_attr_set(m, "bias", bv);
@@ -559,11 +559,11 @@ static Value *bi_embedding(Interp *I, Args *a) {
     Tensor *w = ten_randn_in(I->run.ten, &I->run.rng, 2, (int64_t[]){n, d});
     if (!w) return rt_tensor_error(I);
     if (has_pad) for (int64_t j = 0; j < d; j++) ten_set(w, pad * d + j, 0.0);
-    Value *m = new_layer(&EmbeddingClass);
-    val_attr_set(m, "num_embeddings", val_int(n));
-    val_attr_set(m, "embedding_dim", val_int(d));
-    val_attr_set(m, "padding_idx", has_pad ? val_int(pad) : val_none());
-    val_attr_set(m, "weight", parameter(w));
+    Value *m = new_layer(I, &EmbeddingClass);
+    val_attr_set(m, "num_embeddings", val_int(I->run.heap, n));
+    val_attr_set(m, "embedding_dim", val_int(I->run.heap, d));
+    val_attr_set(m, "padding_idx", has_pad ? val_int(I->run.heap, pad) : val_none());
+    val_attr_set(m, "weight", parameter(I, w));
     return m;
 }
 

@@ -5,9 +5,9 @@
 #include "builtins_internal.h"
 
 /* A new parameter holding t (a leaf that requires grad, as PyTorch's nn.Parameter); NULL when t is. */
-Value *parameter(Tensor *t);
+Value *parameter(Interp *I, Tensor *t);
 /* The tensor attribute name of obj (borrowed), NULL when it is missing or not a tensor. */
 Tensor *attr_tensor(Value *obj, const char *name);
 /* A new layer object of class c, in training mode. */
-Value *new_layer(const ObjClass *c);
+Value *new_layer(Interp *I, const ObjClass *c);
 #endif

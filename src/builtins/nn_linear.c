@@ -84,7 +84,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
     Value *ip = val_attr_get(self, "inplace");
     if (x && p >= 0 && ip && ip->kind == V_BOOL && ip->u.b) {
         const Builtin *f = builtins_find("dropout");           /* F.dropout(input, p, True, True) */
-        Value *argv[4] = {xv, val_float(p), val_bool(true), val_bool(true)};
+        Value *argv[4] = {xv, val_float(I->run.heap, p), val_bool(I->run.heap, true), val_bool(I->run.heap, true)};
         Args fa = {argv, 4, NULL, NULL, 0, "dropout", f};
         Value *r = f->fn(I, &fa);
         for (int i = 1; i < 4; i++) val_decref(argv[i]);
@@ -113,10 +113,10 @@ Value *make_dropout(Interp *I, Value *pv, Value *inplace) {
     if (pv && !arg_double(I, pv, "dropout", &p)) return NULL;
     if (inplace && !arg_bool(I, inplace, "inplace", &in)) return NULL;
     if (p < 0 || p > 1) return rt_raise(I, "ValueError", "dropout probability has to be between 0 and 1, but got %g", p);
-    Value *d = val_object(&DropoutClass);
-    val_attr_set(d, "p", val_float(p));
-    val_attr_set(d, "training", val_bool(true));
-    val_attr_set(d, "inplace", val_bool(in));
+    Value *d = val_object(I->run.heap, &DropoutClass);
+    val_attr_set(d, "p", val_float(I->run.heap, p));
+    val_attr_set(d, "training", val_bool(I->run.heap, true));
+    val_attr_set(d, "inplace", val_bool(I->run.heap, in));
     return d;
 }
 
@@ -124,7 +124,7 @@ static Value *bi_dropout(Interp *I, Args *a) {
     Value *p_[2];                               /* p, inplace */
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *pv = p_[0];
-    Value *dflt = val_float(0.5);
+    Value *dflt = val_float(I->run.heap, 0.5);
     Value *d = make_dropout(I, pv ? pv : dflt, p_[1]);
     val_decref(dflt);
     return d;
@@ -133,8 +133,8 @@ static Value *bi_dropout(Interp *I, Args *a) {
 /* ---- Linear / LazyLinear: y = x Wᵀ + b, W of shape (out, in) ---- */
 
 /* A parameter holding t: a leaf that requires grad, as PyTorch's nn.Parameter. */
-static Value *parameter(Tensor *t) {
-    Value *v = val_tensor_ag(t, ag_meta_new(true));
+static Value *parameter(Interp *I, Tensor *t) {
+    Value *v = val_tensor_ag(I->run.heap, t, ag_meta_new(true));
     if (v) v->param = true;
     return v;
 }
@@ -150,9 +150,9 @@ static bool linear_init(Interp *I, Value *lin, int64_t in, int64_t out) {
     Tensor *w = ten_uniform_in(I->run.ten, g, DT_F32, 2, sh, -bound, bound), *b = NULL;
     if (w && hb && hb->kind == V_BOOL && hb->u.b && !(b = ten_uniform_in(I->run.ten, g, DT_F32, 1, &out, -bound, bound))) { ten_free(w); w = NULL; }
     if (!w) { rt_tensor_error(I); return false; }
-    val_attr_set(lin, "in_features", val_int(in));
-    val_attr_set(lin, "weight", parameter(w));
-    if (b) val_attr_set(lin, "bias", parameter(b));
+    val_attr_set(lin, "in_features", val_int(I->run.heap, in));
+    val_attr_set(lin, "weight", parameter(I, w));
+    if (b) val_attr_set(lin, "bias", parameter(I, b));
     lin->u.obj.cls = &LinearClass;
     return true;
 }
@@ -266,11 +266,11 @@ Value *make_linear(Interp *I, int64_t in, int64_t out, bool bias, bool lazy) {
     if (out < 0 || (!lazy && in < 0))
         return rt_error(I, "Trying to create tensor with negative dimension %lld: [%lld, %lld]", (long long)(out < 0 ? out : in), (long long)out, (long long)in);
     if (out > 1 << 20) return rt_error(I, "Linear: out_features must be between 0 and 1048576, got %lld", (long long)out);
-    Value *l = val_object(lazy ? &LazyLinearClass : &LinearClass);
-    val_attr_set(l, "training", val_bool(true));
-    val_attr_set(l, "out_features", val_int(out));
-    val_attr_set(l, "in_features", val_int(in));
-    val_attr_set(l, "has_bias", val_bool(bias));
+    Value *l = val_object(I->run.heap, lazy ? &LazyLinearClass : &LinearClass);
+    val_attr_set(l, "training", val_bool(I->run.heap, true));
+    val_attr_set(l, "out_features", val_int(I->run.heap, out));
+    val_attr_set(l, "in_features", val_int(I->run.heap, in));
+    val_attr_set(l, "has_bias", val_bool(I->run.heap, bias));
     val_attr_set(l, "weight", val_none());
     val_attr_set(l, "bias", val_none());
     if (!lazy && !linear_init(I, l, in, out)) { val_decref(l); return NULL; }

@@ -51,7 +51,7 @@ static bool loss_tensor(Interp *I, const char *op, Value *v, const char *name, i
     return false;
 }
 
-static Value *tensor_or_error(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *tensor_or_error(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* "[2, 3]": a shape as PyTorch's messages print sizes. */
 static void sizes_str(const Tensor *t, char *out, size_t n) {
@@ -245,7 +245,7 @@ static Value *cross_entropy(Interp *I, const Tensor *in, const Tensor *tg, const
         r = ce_indices(I, lp, tg, in->dtype, N, C, S, o);
     }
     ten_free(lp);
-    return r ? val_tensor(r) : NULL;
+    return r ? val_tensor(I->run.heap, r) : NULL;
 }
 
 /* ignore_index= and label_smoothing= as the C++ binding reads them (an int, not a bool; a number). */
@@ -370,10 +370,10 @@ static Value *mse_call(Interp *I, Value *self, Args *a) {
 static const ObjClass CrossEntropyLossClass = {.name = "CrossEntropyLoss", .call = ce_call, .is_module = true};
 static const ObjClass MSELossClass = {.name = "MSELoss", .call = mse_call, .is_module = true};
 
-static Value *new_loss(const ObjClass *c, Value *reduction) {
-    Value *m = val_object(c);
-    val_attr_set(m, "training", val_bool(true));
-    val_attr_set(m, "reduction", reduction ? val_incref(reduction) : val_str("mean"));
+static Value *new_loss(Interp *I, const ObjClass *c, Value *reduction) {
+    Value *m = val_object(I->run.heap, c);
+    val_attr_set(m, "training", val_bool(I->run.heap, true));
+    val_attr_set(m, "reduction", reduction ? val_incref(reduction) : val_str(I->run.heap, "mean"));
     return m;
 }
 
@@ -388,18 +388,18 @@ static Value *bi_cross_entropy_loss(Interp *I, Args *a) {
     if ((sa && sa->kind != V_NONE) || (rd && rd->kind != V_NONE)) {
         Reduction r;
         if (!get_reduction(I, NULL, sa, rd, &r)) return NULL;
-        red = val_str(r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
+        red = val_str(I->run.heap, r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
     }
-    Value *m = new_loss(&CrossEntropyLossClass, red ? red : rv);
+    Value *m = new_loss(I, &CrossEntropyLossClass, red ? red : rv);
     val_decref(red);
     if (w && w->kind == V_TENSOR) {
-        Value *bufs = val_dict();
-        dict_set(bufs->u.dict, "weight", val_bool(true));
+        Value *bufs = val_dict(I->run.heap);
+        dict_set(bufs->u.dict, "weight", val_bool(I->run.heap, true));
         val_attr_set(m, "_buffers", bufs);
     }
     val_attr_set(m, "weight", w ? val_incref(w) : val_none());
-    val_attr_set(m, "ignore_index", ii ? val_incref(ii) : val_int(-100));
-    val_attr_set(m, "label_smoothing", ls ? val_incref(ls) : val_float(0.0));
+    val_attr_set(m, "ignore_index", ii ? val_incref(ii) : val_int(I->run.heap, -100));
+    val_attr_set(m, "label_smoothing", ls ? val_incref(ls) : val_float(I->run.heap, 0.0));
     return m;
 }
 
@@ -411,9 +411,9 @@ static Value *bi_mse_loss_layer(Interp *I, Args *a) {
     if ((sa && sa->kind != V_NONE) || (rd && rd->kind != V_NONE)) {
         Reduction r;
         if (!get_reduction(I, NULL, sa, rd, &r)) return NULL;
-        red = val_str(r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
+        red = val_str(I->run.heap, r == RED_NONE_ ? "none" : r == RED_SUM_ ? "sum" : "mean");
     }
-    Value *m = new_loss(&MSELossClass, red ? red : p_[2]);
+    Value *m = new_loss(I, &MSELossClass, red ? red : p_[2]);
     val_decref(red);
     return m;
 }

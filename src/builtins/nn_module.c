@@ -21,7 +21,7 @@ static Value *m_module_init(Interp *I, Args *a) {
     Value *none;
     if (!args_bind_method(I, a, "Module", &none, 1)) return NULL;
     Value *self = a->pos[0];
-    if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
+    if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(I->run.heap, true));
     return val_none();
 }
 
@@ -38,7 +38,7 @@ static bool seen_before(Seen *s, const Value *m) {
 
 static void set_training(Value *m, bool on, Seen *seen) {
     if (seen_before(seen, m)) return;
-    val_attr_set(m, "training", val_bool(on));
+    val_attr_set(m, "training", val_bool(m->heap, on));
     Dict *d = &m->u.obj.attrs;
     for (int i = 0; i < d->n; i++) if (val_is_module(d->vals[i])) set_training(d->vals[i], on, seen);
 }
@@ -84,8 +84,8 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Wa
                 bool listed = false;
                 for (int64_t k = 0; dedup && k < out->u.seq.n && !listed; k++) listed = out->u.seq.items[k]->u.seq.items[1] == v;
                 if (!listed) {
-                    Value *pair = val_tuple(2);
-                    val_seq_set(pair, 0, val_str(sb_str(&name)));
+                    Value *pair = val_tuple(out->heap, 2);
+                    val_seq_set(pair, 0, val_str(out->heap, sb_str(&name)));
                     val_seq_set(pair, 1, val_incref(v));
                     val_list_append(out, pair);
                 }
@@ -98,7 +98,7 @@ static void walk_params(Value *m, const char *prefix, Value *out, bool dedup, Wa
 }
 
 static Value *named_params(Value *m, bool dedup, WalkWhat what) {
-    Value *l = val_list(0);
+    Value *l = val_list(m->heap, 0);
     Seen seen = {0};
     walk_params(m, "", l, dedup, what, &seen);
     free(seen.v);
@@ -124,10 +124,10 @@ static Value *m_register_buffer(Interp *I, Args *a) {
     if (val_attr_get(self, name->u.str.s) && !(bufs && dict_get(bufs, name->u.str.s)))
         return rt_error(I, "attribute '%s' already exists", name->u.str.s);
     if (!bufs) {
-        val_attr_set(self, "_buffers", val_dict());
+        val_attr_set(self, "_buffers", val_dict(I->run.heap));
         bufs = buffers_of(self);
     }
-    dict_set(bufs, name->u.str.s, val_bool(persistent));
+    dict_set(bufs, name->u.str.s, val_bool(I->run.heap, persistent));
     val_attr_set(self, name->u.str.s, val_incref(t));
     return val_none();
 }
@@ -195,13 +195,13 @@ static Value *m_requires_grad_(Interp *I, Args *a) {
  * (not a Parameter) on the parameter's memory, so writing into it changes the module. */
 static Value *m_state_dict(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "Module", NULL, 0)) return NULL;
-    Value *l = named_params(a->pos[0], false, WALK_STATE), *d = val_dict();
+    Value *l = named_params(a->pos[0], false, WALK_STATE), *d = val_dict(I->run.heap);
     d->u.dict->ordered = true;
     for (int64_t i = 0; i < l->u.seq.n; i++) {
         Value *pair = l->u.seq.items[i];
         Tensor *t = ten_alias(pair->u.seq.items[1]->u.t);
         if (!t) { val_decref(l); val_decref(d); return rt_tensor_error(I); }
-        dict_append(d->u.dict, val_incref(pair->u.seq.items[0]), val_tensor(t));
+        dict_append(d->u.dict, val_incref(pair->u.seq.items[0]), val_tensor(I->run.heap, t));
     }
     val_decref(l);
     return d;
@@ -254,7 +254,7 @@ static Value *m_load_state_dict(Interp *I, Args *a) {
         }
         if (ten_index_set(dst, NULL, 0, src->u.t) < 0) { rt_tensor_error(I); goto out; }
     }
-    r = val_object(&KeysMatchedClass);
+    r = val_object(I->run.heap, &KeysMatchedClass);
 out:
     sb_free(&missing);
     sb_free(&unexpected);
@@ -296,8 +296,8 @@ static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse,
         StrBuf name;
         sb_init(&name);
         sb_printf(&name, "%s%s", prefix, d->keys[i]->u.str.s);
-        Value *pair = val_tuple(2);
-        val_seq_set(pair, 0, val_str(sb_str(&name)));
+        Value *pair = val_tuple(out->heap, 2);
+        val_seq_set(pair, 0, val_str(out->heap, sb_str(&name)));
         val_seq_set(pair, 1, val_incref(d->vals[i]));
         val_list_append(out, pair);
         if (recurse) { sb_putc(&name, '.'); walk_modules(d->vals[i], sb_str(&name), out, true, seen); }
@@ -308,10 +308,10 @@ static void walk_modules(Value *m, const char *prefix, Value *out, bool recurse,
 static Value *m_children(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "Module", NULL, 0)) return NULL;
     bool all = a->fn->tag >= 2, named = a->fn->tag % 2 == 1;
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     if (all) {
-        Value *self = val_tuple(2);
-        val_seq_set(self, 0, val_str(""));
+        Value *self = val_tuple(I->run.heap, 2);
+        val_seq_set(self, 0, val_str(I->run.heap, ""));
         val_seq_set(self, 1, val_incref(a->pos[0]));
         val_list_append(l, self);
     }
@@ -409,7 +409,7 @@ Value *d2l_save_hyperparameters(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "HyperParameters", &ignore, 1)) return NULL;
     if (ignore && ignore->kind != V_LIST && ignore->kind != V_TUPLE) return rt_error(I, "save_hyperparameters(ignore=[...]) takes a list of names");
     if (!I->scope) return rt_error(I, "save_hyperparameters() is called inside __init__");
-    Value *hp = val_dict();
+    Value *hp = val_dict(I->run.heap);
     Dict *vars = I->scope->vars;
     for (int i = 0; i < vars->n; i++) {
         const char *k = vars->keys[i]->u.str.s;
@@ -430,12 +430,12 @@ static Value *m_d2l_module_init(Interp *I, Args *a) {
     Value *p[2];                                 /* plot_train_per_epoch, plot_valid_per_epoch */
     if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
     Value *self = a->pos[0];
-    if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(true));
+    if (!val_attr_get(self, "training")) val_attr_set(self, "training", val_bool(I->run.heap, true));
     const char *names[2] = {"plot_train_per_epoch", "plot_valid_per_epoch"};
     int64_t dflt[2] = {2, 1};
-    Value *hp = val_dict();
+    Value *hp = val_dict(I->run.heap);
     for (int i = 0; i < 2; i++) {
-        Value *val = p[i] ? val_incref(p[i]) : val_int(dflt[i]);
+        Value *val = p[i] ? val_incref(p[i]) : val_int(I->run.heap, dflt[i]);
         dict_set(hp->u.dict, names[i], val_incref(val));
         val_attr_set(self, names[i], val);
     }
@@ -496,7 +496,7 @@ static Value *m_d2l_plot(Interp *I, Args *a) {
     Value *r = NULL, *xv = NULL, *label = NULL, *nv = NULL, *y = NULL;
     double idx, nb, per, n;
     {
-        Value *xl = val_str("epoch");
+        Value *xl = val_str(I->run.heap, "epoch");
         int rc = ops_setattr(I, board, "xlabel", xl);
         val_decref(xl);
         if (rc < 0) goto out;
@@ -507,21 +507,21 @@ static Value *m_d2l_plot(Interp *I, Args *a) {
         goto out;
     if (train && nb == 0) { rt_raise(I, "ZeroDivisionError", "division by zero"); goto out; }
     if (per == 0) { rt_raise(I, "ZeroDivisionError", "division by zero"); goto out; }
-    xv = train ? val_float(idx / nb) : val_int((int64_t)idx + 1);
+    xv = train ? val_float(I->run.heap, idx / nb) : val_int(I->run.heap, (int64_t)idx + 1);
     n = nb / per;
-    nv = val_int((int64_t)n);
+    nv = val_int(I->run.heap, (int64_t)n);
     {
         StrBuf l;
         sb_init(&l);
         sb_puts(&l, train ? "train_" : "val_");
         if (!val_str_of(I, &l, key)) { sb_free(&l); goto out; }      /* 'train_' + str(key), as d2l's f-string */
-        label = val_str(sb_str(&l));
+        label = val_str(I->run.heap, sb_str(&l));
         sb_free(&l);
     }
     if (value->kind == V_TENSOR) {              /* d2l.numpy(value): the number, detached */
         Tensor *c = ten_copy(value->u.t);
         if (!c) { rt_tensor_error(I); goto out; }
-        y = val_tensor(c);
+        y = val_tensor(I->run.heap, c);
     } else y = val_incref(value);
     {
         Value *pos[3] = {xv, y, label}, *kwv[1] = {nv};
@@ -554,7 +554,7 @@ static Value *m_d2l_step(Interp *I, Args *a) {
     }
     val_decref(y_hat);
     if (l) {
-        Value *key = val_str("loss"), *tr = val_bool(a->fn->tag == 0), *pos[2] = {key, l}, *kwv[1] = {tr};
+        Value *key = val_str(I->run.heap, "loss"), *tr = val_bool(I->run.heap, a->fn->tag == 0), *pos[2] = {key, l}, *kwv[1] = {tr};
         const char *kwn[1] = {"train"};
         Value *r = call_own(I, self, "plot", pos, 2, kwn, kwv, 1);
         val_decref(key);
@@ -569,7 +569,7 @@ static Value *m_d2l_step(Interp *I, Args *a) {
 
 /* configure_optimizers(): torch.optim.SGD(self.parameters(), lr=self.lr), torch.optim looked up when called. */
 static Value *m_d2l_configure_optimizers(Interp *I, Args *a) {
-    Value *self = a->pos[0], *sgd = builtins_module_attr("torch.optim", "SGD"), *r = NULL;
+    Value *self = a->pos[0], *sgd = builtins_module_attr(I->run.heap, "torch.optim", "SGD"), *r = NULL;
     if (!sgd) return rt_error(I, "configure_optimizers: attn has no torch.optim.SGD yet: define configure_optimizers(self) in your "
                                  "class, returning an object with zero_grad() and step() (the book's own SGD of §3.4)");
     Value *params = call_own(I, self, "parameters", NULL, 0, NULL, NULL, 0), *lr = params ? ops_getattr(I, self, "lr") : NULL;
@@ -643,7 +643,7 @@ Value *d2l_module_class_peek(void) { return d2l_module_class; }
 static void device_repr(Interp *I, StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "device(type='cpu')"); }
 static void device_str(Interp *I, StrBuf *out, Value *self) { (void)self; sb_puts(out, "cpu"); }
 static Value *device_getattr(Interp *I, Value *self, const char *name) {
-    if (!strcmp(name, "type")) return val_str("cpu");
+    if (!strcmp(name, "type")) return val_str(I->run.heap, "cpu");
     if (!strcmp(name, "index")) return val_none();
     return rt_error(I, "'torch.device' object has no attribute '%s'", name);
 }
@@ -665,14 +665,14 @@ bool arg_device_cpu(Interp *I, Value *v) {
     return false;
 }
 
-static Value *device_value(void) { return val_object(&DeviceClass); }
+static Value *device_value(ValHeap *heap) { return val_object(heap, &DeviceClass); }
 
 static Value *bi_device(Interp *I, Args *a) {
     Value *p[2];                                 /* type, index */
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *t = p[0];
     if (t->kind != V_STR && !(t->kind == V_OBJECT && t->u.obj.cls == &DeviceClass)) return rt_error(I, "device() takes a string such as 'cpu'");
-    return arg_device_cpu(I, t) ? device_value() : NULL;
+    return arg_device_cpu(I, t) ? device_value(I->run.heap) : NULL;
 }
 
 /* Checked for every builtin call: device= names the CPU (requires_grad= is applied after it: ag_after_call). */
@@ -705,7 +705,7 @@ static Value *bi_parameter(Interp *I, Args *a) {
     if (d && on && !ten_is_float(d->u.t->dtype)) return rt_error(I, "Only Tensors of floating point and complex dtype can require gradients");
     Tensor *t = d ? ten_alias(d->u.t) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
     if (!t) return rt_tensor_error(I);
-    Value *p = val_tensor_ag(t, ag_meta_new(on));      /* a leaf; requires grad unless requires_grad=False */
+    Value *p = val_tensor_ag(I->run.heap, t, ag_meta_new(on));      /* a leaf; requires grad unless requires_grad=False */
     p->param = true;
     ag_meta_claim(p->ag, p);
     return p;
@@ -737,16 +737,16 @@ static Value *bi_add_to_class(Interp *I, Args *a) {
         return rt_error(I, "add_to_class: %s is attn's built-in; methods can be added to classes you define (class %s(nn.Module): ...)",
                         cls->u.builtin->name, cls->u.builtin->name);
     if (cls->kind != V_CLASS) return rt_error(I, "add_to_class(Class): Class must be a class, not %s", val_type_name(cls));
-    Value *w = val_object(&AddToClassClass);
+    Value *w = val_object(I->run.heap, &AddToClassClass);
     val_attr_set(w, "Class", val_incref(cls));
     return w;
 }
 
 /* Names that mean different things in different modules (nn.Module and d2l.Module), or that are not functions. */
-Value *nn_module_attr(const char *module, const char *name) {
+Value *nn_module_attr(ValHeap *heap, const char *module, const char *name) {
     if (!strcmp(name, "Module") && (!strcmp(module, "torch.nn") || !strcmp(module, "d2l")))
         return val_incref(module_class(!strcmp(module, "d2l")));
-    if (!strcmp(name, "cpu_device")) return device_value();
+    if (!strcmp(name, "cpu_device")) return device_value(heap);
     return NULL;
 }
 

@@ -154,7 +154,7 @@ static Value *mha_layer_recorded(Interp *I, Value *self, Value *const *qkv, cons
         val_decref(weights);
         if (!(weights = ret_ag(I, w))) goto out;
     }
-    r = val_tuple(2);
+    r = val_tuple(I->run.heap, 2);
     val_seq_set(r, 0, ret_ag(I, o));
     val_seq_set(r, 1, weights);
     o = (AgVal){NULL, NULL};
@@ -365,11 +365,11 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
         }
         if (!w) { ten_free(out); return rt_tensor_error(I); }
         val_decref(weights);
-        weights = val_tensor(w);
+        weights = val_tensor(I->run.heap, w);
     }
     ten_free(Wts);
-    Value *r = val_tuple(2);
-    val_seq_set(r, 0, val_tensor(out));
+    Value *r = val_tuple(I->run.heap, 2);
+    val_seq_set(r, 0, val_tensor(I->run.heap, out));
     val_seq_set(r, 1, weights);
     return r;
 }
@@ -398,22 +398,22 @@ static Value *bi_multihead(Interp *I, Args *a) {
     if (E % H) return rt_raise(I, "AssertionError", "embed_dim must be divisible by num_heads");
     if (E > 1 << 14) return rt_error(I, "MultiheadAttention: embed_dim must be at most 16384, got %lld", (long long)E);
     if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
-    Value *m = new_layer(&MultiheadAttentionClass);
-    val_attr_set(m, "embed_dim", val_int(E));
-    val_attr_set(m, "kdim", val_int(E));
-    val_attr_set(m, "vdim", val_int(E));
-    val_attr_set(m, "num_heads", val_int(H));
-    val_attr_set(m, "dropout", val_float(p));
-    val_attr_set(m, "batch_first", val_bool(bf));
-    val_attr_set(m, "head_dim", val_int(E / H));
+    Value *m = new_layer(I, &MultiheadAttentionClass);
+    val_attr_set(m, "embed_dim", val_int(I->run.heap, E));
+    val_attr_set(m, "kdim", val_int(I->run.heap, E));
+    val_attr_set(m, "vdim", val_int(I->run.heap, E));
+    val_attr_set(m, "num_heads", val_int(I->run.heap, H));
+    val_attr_set(m, "dropout", val_float(I->run.heap, p));
+    val_attr_set(m, "batch_first", val_bool(I->run.heap, bf));
+    val_attr_set(m, "head_dim", val_int(I->run.heap, E / H));
     double bound = sqrt(6.0 / (double)(E + 3 * E));         /* xavier_uniform_ on (3E, E) */
     Tensor *w = ten_uniform_in(I->run.ten, &I->run.rng, DT_F32, 2, (int64_t[]){3 * E, E}, -bound, bound);
     if (!w) { val_decref(m); return rt_tensor_error(I); }
-    val_attr_set(m, "in_proj_weight", parameter(w));
+    val_attr_set(m, "in_proj_weight", parameter(I, w));
     if (bias) {
         Tensor *b = ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){3 * E});
         if (!b) { val_decref(m); return rt_tensor_error(I); }
-        val_attr_set(m, "in_proj_bias", parameter(b));
+        val_attr_set(m, "in_proj_bias", parameter(I, b));
     } else val_attr_set(m, "in_proj_bias", val_none());
     Value *op = attn_out_proj(I, E, bias);
     if (!op) { val_decref(m); return NULL; }

@@ -27,7 +27,7 @@ static Value *first_items(Interp *I, Value *v, int64_t max, bool cut, const char
     Iter it;
     if (!ops_iter_begin(I, v, &it)) return NULL;
     if (it.n > max && !cut) { ops_iter_end(&it); return rt_error(I, "%s: more than %lld %s", what, (long long)max, noun); }
-    Value *l = val_list(0), *e;
+    Value *l = val_list(I->run.heap, 0), *e;
     for (int64_t k = 0; k < max && (e = ops_iter_next(&it)); k++) val_list_append(l, e);
     ops_iter_end(&it);
     if (interp_failed(I)) { val_decref(l); return NULL; }
@@ -76,7 +76,7 @@ static bool one_axis(Value *v) {
 
 /* Splits X into its series: [X] for one axis, rows of a 2-D tensor, items of a list. Returns a list value. */
 static Value *series_list(Interp *I, Value *v) {
-    if (one_axis(v)) { Value *l = val_list(1); val_seq_set(l, 0, val_incref(v)); return l; }
+    if (one_axis(v)) { Value *l = val_list(I->run.heap, 1); val_seq_set(l, 0, val_incref(v)); return l; }
     if (v->kind == V_TENSOR && v->u.t->ndim > 2) return rt_error(I, "plot: a %d-D tensor cannot be plotted; give 1-D series or a 2-D tensor (one series per row)", v->u.t->ndim);
     return first_items(I, v, MAX_SERIES, false, "plot", "series");
 }
@@ -359,7 +359,7 @@ static Value *bi_savefig(Interp *I, Args *a) {
 
 static Value *bi_plot_target(Interp *I, Args *a) {
     Value *t = arg(a, 0, "target");
-    if (!t) return val_str(plot_target_name(plot_target(&I->run.plot)));
+    if (!t) return val_str(I->run.heap, plot_target_name(plot_target(&I->run.plot)));
     if (t->kind != V_STR || !plot_set_target(&I->run.plot, t->u.str.s))
         return rt_error(I, "plot_target: choose auto, window, terminal, sixel, files, summary, script or none");
     return val_none();

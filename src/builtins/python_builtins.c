@@ -49,9 +49,9 @@ static Value *bi_range(Interp *I, Args *a) {
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < a->npos; i++)
         if (!arg_int(I, a->pos[i], "range() argument", &v[i])) return NULL;
-    if (a->npos == 1) return val_range(0, v[0], 1);
+    if (a->npos == 1) return val_range(I->run.heap, 0, v[0], 1);
     if (v[2] == 0) return rt_raise(I, "ValueError", "range() arg 3 must not be zero");
-    return val_range(v[0], v[1], a->npos == 3 ? v[2] : 1);
+    return val_range(I->run.heap, v[0], v[1], a->npos == 3 ? v[2] : 1);
 }
 
 static Value *bi_len(Interp *I, Args *a) {
@@ -76,25 +76,25 @@ static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
         val_decref(r);
         return NULL;
     }
-    if (r && to_float && r->kind == V_INT) { Value *f = val_float((double)r->u.i); val_decref(r); return f; }
+    if (r && to_float && r->kind == V_INT) { Value *f = val_float(I->run.heap, (double)r->u.i); val_decref(r); return f; }
     return r;
 }
 
 static Value *bi_int(Interp *I, Args *a) {
     Value *p[2];                                 /* x, base */
     if (!args_bind(I, a, p, 2)) return NULL;
-    if (!p[0]) return p[1] ? rt_raise(I, "TypeError", "int() missing string argument") : val_int(0);
+    if (!p[0]) return p[1] ? rt_raise(I, "TypeError", "int() missing string argument") : val_int(I->run.heap, 0);
     bool done;
     Value *special = a->npos == 1 ? number_special(I, a->pos[0], false, &done) : NULL;
     if (special || (a->npos == 1 && done)) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r = NULL;
     if (v->kind == V_INT) r = val_incref(v);
-    else if (v->kind == V_BOOL) r = val_int(v->u.b);
+    else if (v->kind == V_BOOL) r = val_int(I->run.heap, v->u.b);
     else if (v->kind == V_FLOAT) {
         if (!isfinite(v->u.f)) r = rt_raise(I, isnan(v->u.f) ? "ValueError" : "OverflowError", "cannot convert float %s to integer", isnan(v->u.f) ? "NaN" : "infinity");
         else if (fabs(v->u.f) >= 9.2e18) r = rt_error(I, "integer overflow: %g does not fit in 64 bits", v->u.f);
-        else r = val_int((int64_t)v->u.f);
+        else r = val_int(I->run.heap, (int64_t)v->u.f);
     } else if (v->kind == V_STR) {
         int64_t base = 10;
         if (p[1] && !arg_int(I, p[1], "base", &base)) { val_decref(v); return NULL; }
@@ -108,7 +108,7 @@ static Value *bi_int(Interp *I, Args *a) {
         while (*end == ' ' || *end == '\n') end++;
         if (end == s || *end) r = rt_raise(I, "ValueError", "invalid literal for int() with base %lld: '%s'", (long long)base, v->u.str.s);
         else if (range) r = rt_error(I, "int('%s'): the number does not fit in attn's 64-bit integers (-2**63 to 2**63-1)", v->u.str.s);
-        else r = val_int(x);
+        else r = val_int(I->run.heap, x);
     } else if (v->kind == V_TENSOR) r = rt_raise(I, "ValueError", "only one element tensors can be converted to Python scalars");
     else r = rt_raise(I, "TypeError", "int() argument must be a string or a number, not '%s'", val_type_name(v));
     val_decref(v);
@@ -118,19 +118,19 @@ static Value *bi_int(Interp *I, Args *a) {
 static Value *bi_float(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_float(0);
+    if (a->npos == 0) return val_float(I->run.heap, 0);
     bool done;
     Value *special = number_special(I, a->pos[0], true, &done);
     if (special || done) return special;
     Value *v = ops_item(a->pos[0]);
     Value *r;
-    if (val_is_number(v)) r = val_float(val_as_double(v));
+    if (val_is_number(v)) r = val_float(I->run.heap, val_as_double(v));
     else if (v->kind == V_STR) {
         char *end;
         double x = strtod(v->u.str.s, &end);
         while (*end == ' ' || *end == '\n') end++;
         if (end == v->u.str.s || *end) r = rt_raise(I, "ValueError", "could not convert string to float: '%s'", v->u.str.s);
-        else r = val_float(x);
+        else r = val_float(I->run.heap, x);
     } else if (v->kind == V_TENSOR) r = rt_raise(I, "ValueError", "only one element tensors can be converted to Python scalars");
     else r = rt_raise(I, "TypeError", "float() argument must be a string or a real number, not '%s'", val_type_name(v));
     val_decref(v);
@@ -140,19 +140,19 @@ static Value *bi_float(Interp *I, Args *a) {
 static Value *bi_bool(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_bool(false);
+    if (a->npos == 0) return val_bool(I->run.heap, false);
     bool t;
-    return interp_truth(I, a->pos[0], &t) ? val_bool(t) : NULL;
+    return interp_truth(I, a->pos[0], &t) ? val_bool(I->run.heap, t) : NULL;
 }
 
 static Value *bi_str(Interp *I, Args *a) {
     Value *p[1];                                 /* object: str(object=5) as Python's */
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (!p[0]) return val_str("");
+    if (!p[0]) return val_str(I->run.heap, "");
     StrBuf b;
     sb_init(&b);
     if (!val_str_of(I, &b, p[0])) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 static Value *bi_repr(Interp *I, Args *a) {
@@ -161,7 +161,7 @@ static Value *bi_repr(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!val_repr(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* ascii(x): repr(x) with every non-ASCII character escaped as Python escapes it (\\xe9, \\u65e5, \\U0001f600) */
@@ -171,7 +171,7 @@ static Value *bi_ascii(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!val_ascii(I, &b, a->pos[0])) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* hash(x): Python's (CPython's for numbers, strings are hashed but not randomised, a class's __hash__ when it has
@@ -180,20 +180,20 @@ static Value *bi_hash(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
     int64_t h;
-    return pyset_hash(I, a->pos[0], &h) ? val_int(h) : NULL;
+    return pyset_hash(I, a->pos[0], &h) ? val_int(I->run.heap, h) : NULL;
 }
 
 static Value *bi_list(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_list(0);
+    if (a->npos == 0) return val_list(I->run.heap, 0);
     return ops_to_list(I, a->pos[0]);
 }
 
 static Value *bi_tuple(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind(I, a, p, 1)) return NULL;
-    if (a->npos == 0) return val_tuple(0);
+    if (a->npos == 0) return val_tuple(I->run.heap, 0);
     Value *l = ops_to_list(I, a->pos[0]);
     if (l) l->kind = V_TUPLE;
     return l;
@@ -232,7 +232,7 @@ bool dict_fill(Interp *I, Value *d, Value *src) {
 /* dict(), dict(mapping), dict(iterable of (key, value) pairs), each with keyword entries after: Python's (a->npos at
  * most 1: the callers counted, each in its words). */
 static Value *dict_from(Interp *I, Args *a) {
-    Value *d = val_dict();
+    Value *d = val_dict(I->run.heap);
     if (a->npos == 1 && !dict_fill(I, d, a->pos[0])) { val_decref(d); return NULL; }
     for (int k = 0; k < a->nkw; k++) dict_set(d->u.dict, a->kwnames[k], val_incref(a->kwvals[k]));
     return d;
@@ -331,7 +331,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     if (which == 0 ? !args_bind(I, a, b, 2) : !minmax_args(I, a, b)) return NULL;
     Value *l;
     if (which != 0 && a->npos > 1) {          /* max(a, b, c) */
-        l = val_list(a->npos);
+        l = val_list(I->run.heap, a->npos);
         for (int i = 0; i < a->npos; i++) val_seq_set(l, i, val_incref(a->pos[i]));
     } else l = val_incref(a->pos[0]);
     /* the items one at a time (sum(range(10**12)) never builds a list): Ctrl-C and the loop limit stop it */
@@ -341,7 +341,7 @@ static Value *fold(Interp *I, Args *a, int which) {
     if (which == 0) {
         Value *st = b[1];
         if (st && st->kind == V_STR) { ops_iter_end(&it); val_decref(l); return rt_raise(I, "TypeError", "sum() can't sum strings [use ''.join(seq) instead]"); }
-        acc = st ? val_incref(st) : val_int(0);
+        acc = st ? val_incref(st) : val_int(I->run.heap, 0);
     }
     bool failed = false;
     for (int64_t i = 0; !failed && (x = ops_iter_next(&it)); i++) {
@@ -393,10 +393,10 @@ static Value *bi_abs(Interp *I, Args *a) {
     if (!args_bind(I, a, p, 1)) return NULL;
     Value *v = a->pos[0];
     if (v->kind == V_TENSOR && grad_recording(I, 1, &v)) return ret_ag(I, ag_abs(&I->run.ag, arg_ag(v)));
-    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(r) : rt_tensor_error(I); }
-    if (v->kind == V_FLOAT) return val_float(fabs(v->u.f));
-    if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(v->u.i < 0 ? -v->u.i : v->u.i); }
-    if (v->kind == V_BOOL) return val_int(v->u.b);
+    if (v->kind == V_TENSOR) { Tensor *r = ten_unary(UOP_ABS, v->u.t); return r ? val_tensor(I->run.heap, r) : rt_tensor_error(I); }
+    if (v->kind == V_FLOAT) return val_float(I->run.heap, fabs(v->u.f));
+    if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(I->run.heap, v->u.i < 0 ? -v->u.i : v->u.i); }
+    if (v->kind == V_BOOL) return val_int(I->run.heap, v->u.b);
     if (ops_has_special(v, "__abs__")) return ops_call_special(I, v, "__abs__", NULL, 0);
     return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
@@ -412,22 +412,22 @@ static Value *bi_round(Interp *I, Args *a) {
         return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for round()", nd ? "decimals" : "input");
     if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
-        if (v->kind != V_FLOAT) return val_int(v->kind == V_INT ? v->u.i : v->u.b);
+        if (v->kind != V_FLOAT) return val_int(I->run.heap, v->kind == V_INT ? v->u.i : v->u.b);
         if (!isfinite(v->u.f)) return isnan(v->u.f) ? rt_raise(I, "ValueError", "cannot convert float NaN to integer")
                                                     : rt_raise(I, "OverflowError", "cannot convert float infinity to integer");
         double r = nearbyint(v->u.f);
         if (fabs(r) >= 9.2e18) return rt_error(I, "integer overflow: round(%g) does not fit in 64 bits", v->u.f);   /* as int(x) */
-        return val_int((int64_t)r);
+        return val_int(I->run.heap, (int64_t)r);
     }
     int64_t digits;
     if (!arg_int(I, nd, "ndigits", &digits)) return NULL;
     if (v->kind != V_FLOAT) return val_incref(v);
-    if (digits > 300 || digits < -300) return val_float(v->u.f);
+    if (digits > 300 || digits < -300) return val_float(I->run.heap, v->u.f);
     /* round through decimal text, as Python does, so round(2.675, 2) is 2.67 */
     char buf[400];
-    if (digits >= 0) { snprintf(buf, sizeof buf, "%.*f", (int)digits, v->u.f); return val_float(strtod(buf, NULL)); }
+    if (digits >= 0) { snprintf(buf, sizeof buf, "%.*f", (int)digits, v->u.f); return val_float(I->run.heap, strtod(buf, NULL)); }
     double p = pow(10, (double)-digits);
-    return val_float(nearbyint(v->u.f / p) * p);
+    return val_float(I->run.heap, nearbyint(v->u.f / p) * p);
 }
 
 /* sorted(iterable, /, *, key=None, reverse=False), Python's: a new sorted list. As CPython's, the positional
@@ -486,7 +486,7 @@ static Value *bi_next(Interp *I, Args *a) {
     if (e || interp_failed(I)) return e;
     if (a->npos == 2) return val_incref(a->pos[1]);
     rt_raise(I, "StopIteration", "StopIteration (the iterator is exhausted: next(it, default) gives default instead)");
-    if (!I->error.exc) I->error.exc = pyexc_new("StopIteration", NULL);       /* Python's StopIteration(): args () */
+    if (!I->error.exc) I->error.exc = pyexc_new(I->run.heap, "StopIteration", NULL);       /* Python's StopIteration(): args () */
     return NULL;
 }
 
@@ -494,14 +494,14 @@ static Value *bi_next(Interp *I, Args *a) {
  * function's own inside one), or every attribute and method x offers (ops_attr_names: what Tab completes after "x."); sorted as
  * Python sorts them, each once. attn's own names (torch, nn, d2l, print ...) are not variables, so dir() shows only
  * the student's: help lists attn's. */
-static void dir_add(void *ctx, const char *name) { val_list_append((Value *)ctx, val_str(name)); }
+static void dir_add(void *ctx, const char *name) { Value *l = ctx; val_list_append(l, val_str(l->heap, name)); }
 static int by_text(const void *x, const void *y) {
     return strcmp((*(Value *const *)x)->u.str.s, (*(Value *const *)y)->u.str.s);
 }
 static Value *bi_dir(Interp *I, Args *a) {
     Value *p[1];
     if (args_bind_form(I, a, p, 1) < 0) return NULL;
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
     if (a->npos == 1) {
         if ((from = ops_attr_names(I, a->pos[0], dir_add, l)) < 0) { val_decref(l); return NULL; }
@@ -536,7 +536,7 @@ static Value *bi_divmod(Interp *I, Args *a) {
         return rt_raise(I, "ZeroDivisionError", "%s", x->kind == V_FLOAT || y->kind == V_FLOAT ? "float divmod() (a division by zero)" : "integer division or modulo by zero");
     Value *q = ops_binary(I, AOP_FLOORDIV, x, y), *r = q ? ops_binary(I, AOP_MOD, x, y) : NULL;
     if (!r) { val_decref(q); return NULL; }
-    Value *t = val_tuple(2);
+    Value *t = val_tuple(I->run.heap, 2);
     val_seq_set(t, 0, q);
     val_seq_set(t, 1, r);
     return t;
@@ -550,7 +550,7 @@ static Value *bi_format(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!pyfmt_format(I, &b, a->pos[0], spec ? spec->u.str.s : "")) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 static Value *bi_type(Interp *I, Args *a) {
@@ -558,7 +558,7 @@ static Value *bi_type(Interp *I, Args *a) {
     int form = args_bind_form(I, a, p, 3);
     if (form < 0) return NULL;
     if (form == 1) return rt_error(I, "type(name, bases, dict) is not in attn: write a class statement");
-    Value *t = builtins_type_of(a->pos[0]);
+    Value *t = builtins_type_of(I->run.heap, a->pos[0]);
     return t ? t : rt_error(I, "type(): too many kinds of values for attn to name");
 }
 
@@ -597,7 +597,7 @@ static Value *any_all(Interp *I, Args *a, bool all) {
     }
     ops_iter_end(&it);
     if (failed || interp_failed(I)) return NULL;
-    return val_bool(result);
+    return val_bool(I->run.heap, result);
 }
 static Value *bi_any(Interp *I, Args *a) { return any_all(I, a, false); }
 static Value *bi_all(Interp *I, Args *a) { return any_all(I, a, true); }
@@ -616,14 +616,14 @@ static Value *bi_chr_ord(Interp *I, Args *a) {
         else if (c < 0x800) { s[0] = (char)(0xC0 | c >> 6); s[1] = (char)(0x80 | (c & 0x3F)); }
         else if (c < 0x10000) { s[0] = (char)(0xE0 | c >> 12); s[1] = (char)(0x80 | (c >> 6 & 0x3F)); s[2] = (char)(0x80 | (c & 0x3F)); }
         else { s[0] = (char)(0xF0 | c >> 18); s[1] = (char)(0x80 | (c >> 12 & 0x3F)); s[2] = (char)(0x80 | (c >> 6 & 0x3F)); s[3] = (char)(0x80 | (c & 0x3F)); }
-        return val_strn(s, c ? strlen(s) : 1);
+        return val_strn(I->run.heap, s, c ? strlen(s) : 1);
     }
     Value *v = a->pos[0];
     if (v->kind != V_STR) return rt_raise(I, "TypeError", "ord() expected string of length 1, but %s found", val_type_name(v));
     if (v->u.str.chars != 1) return rt_raise(I, "TypeError", "ord() expected a character, but string of length %lld found", (long long)v->u.str.chars);
     uint32_t cp;
     tw_decode(v->u.str.s, v->u.str.len, &cp);
-    return val_int(v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
+    return val_int(I->run.heap, v->u.str.len == 1 ? (unsigned char)v->u.str.s[0] : cp);
 }
 
 static Value *bi_bin_hex(Interp *I, Args *a) {
@@ -631,14 +631,14 @@ static Value *bi_bin_hex(Interp *I, Args *a) {
     if (!args_bind(I, a, p, 1)) return NULL;
     int64_t v;
     if (!arg_int(I, a->pos[0], "the argument", &v)) return NULL;
-    Value *spec = val_str(a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
+    Value *spec = val_str(I->run.heap, a->fn->tag == 0 ? "#b" : a->fn->tag == 1 ? "#x" : "#o");
     StrBuf b;
     sb_init(&b);
-    Value *iv = val_int(v);
+    Value *iv = val_int(I->run.heap, v);
     pyfmt_format(I, &b, iv, spec->u.str.s);
     val_decref(iv);
     val_decref(spec);
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 static Value *bi_pow(Interp *I, Args *a) {
@@ -668,7 +668,7 @@ static Value *bi_frozenset(Interp *I, Args *a) {
 static Value *bi_slice(Interp *I, Args *a) {
     Value *p[3];
     if (args_bind_form(I, a, p, 3) < 0) return NULL;
-    Value *s = val_new(V_SLICE);
+    Value *s = val_new(I->run.heap, V_SLICE);
     Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
     for (int i = 0; i < 3; i++) *parts[i] = val_none();
     if (a->npos == 1) { val_decref(s->u.slice.stop); s->u.slice.stop = val_incref(a->pos[0]); return s; }

@@ -98,7 +98,7 @@ static bool merge_sort(SortCtx *c, int64_t *perm, int64_t n, int64_t *tmp, int64
 bool sort_items(Interp *I, Value *l, Value *key, bool reverse) {
     int64_t n = l->u.seq.n;
     if (n < 2 && (!key || key->kind == V_NONE)) return true;
-    Value *keys = val_seq_try(V_LIST, n);
+    Value *keys = val_seq_try(I->run.heap, V_LIST, n);
     int64_t *perm = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)), *tmp = mem_try_malloc(sizeof(int64_t) * (size_t)(n ? n : 1)),
             *starts = mem_try_malloc(sizeof(int64_t) * (size_t)(n + 1));
     bool ok = keys && perm && tmp && starts;
@@ -154,7 +154,7 @@ static Value *list_remove(Interp *I, Args *a) {
         if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
         if (!eq) continue;
         if (i >= l->u.seq.n) return val_none();             /* the list shrank meanwhile: CPython removes nothing */
-        Value *place = val_int(i);
+        Value *place = val_int(I->run.heap, i);
         int rc = ops_del_index(I, l, place);                  /* the path del L[i] takes */
         val_decref(place);
         return rc < 0 ? NULL : val_none();
@@ -167,12 +167,12 @@ static Value *list_reverse_copy_clear(Interp *I, Args *a) {
     Value *l = a->pos[0];
     int64_t n = l->u.seq.n;
     if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
-        Value *c = val_list(n);
+        Value *c = val_list(I->run.heap, n);
         for (int64_t i = 0; i < n; i++) val_seq_set(c, i, val_incref(l->u.seq.items[i]));
         return c;
     }
     if (a->fn->tag == 2) {                                  /* clear */
-        Value *slice = val_new(V_SLICE);                    /* del L[:], the one path that removes items */
+        Value *slice = val_new(I->run.heap, V_SLICE);                    /* del L[:], the one path that removes items */
         slice->u.slice.start = val_none();
         slice->u.slice.stop = val_none();
         slice->u.slice.step = val_none();
@@ -204,7 +204,7 @@ static Value *list_sort(Interp *I, Args *a) {
     if (rev && !arg_bool(I, rev, "reverse", &reverse)) return NULL;
     /* As CPython's list.sort: the list is empty while it sorts, so a key or __lt__ that reads or changes it sees
      * no items and cannot pull them from under the sort; what it added is dropped, with Python's ValueError. */
-    Value *l = a->pos[0], *held = val_list(0);
+    Value *l = a->pos[0], *held = val_list(I->run.heap, 0);
     swap_items(l, held);
     bool ok = sort_items(I, held, key, reverse);
     bool changed = l->u.seq.n != 0;
@@ -232,7 +232,7 @@ static Value *dict_popitem(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Dict *d = a->pos[0]->u.dict;
     if (d->n == 0) return rt_raise(I, "KeyError", "popitem(): dictionary is empty");
-    Value *t = val_tuple(2);
+    Value *t = val_tuple(I->run.heap, 2);
     val_seq_set(t, 0, val_incref(d->keys[d->n - 1]));
     val_seq_set(t, 1, val_incref(d->vals[d->n - 1]));
     dict_del_at(d, d->n - 1);
@@ -264,7 +264,7 @@ static Value *dict_copy_clear(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
     Value *d = a->pos[0];
     if (a->fn->tag == 0) {                                  /* copy: a shallow copy */
-        Value *c = val_dict();
+        Value *c = val_dict(I->run.heap);
         c->u.dict->ordered = d->u.dict->ordered;
         c->u.dict->default_dict = d->u.dict->default_dict;        /* a defaultdict's copy is one, with its factory */
         if (d->u.dict->factory) c->u.dict->factory = val_incref(d->u.dict->factory);
@@ -319,11 +319,11 @@ static Value *list_index(Interp *I, Args *a) {
         val_decref(x);
         if (!ok) return NULL;                               /* a student's __eq__ raised, or Ctrl-C, or too deep */
         if (eq) {
-            if (a->fn->tag == 0) return val_int(i);
+            if (a->fn->tag == 0) return val_int(I->run.heap, i);
             cnt++;
         }
     }
-    if (a->fn->tag == 1) return val_int(cnt);
+    if (a->fn->tag == 1) return val_int(I->run.heap, cnt);
     if (l->kind == V_TUPLE) return rt_raise(I, "ValueError", "tuple.index(x): x not in tuple");
     StrBuf b;                                                /* Python's "3 is not in list" */
     sb_init(&b);
@@ -351,7 +351,7 @@ static Value *size_numel(Interp *I, Args *a) {
         if (!arg_int(I, a->pos[0]->u.seq.items[i], "a dimension", &d)) return NULL;
         n *= d;
     }
-    return val_int(n);
+    return val_int(I->run.heap, n);
 }
 
 /* d.keys(), d.values(), d.items(): live views (val_view_new, value.h) */
@@ -439,7 +439,7 @@ static Value *set_relation(Interp *I, Args *a) {
         if (!t) return NULL;
         int r = pyset_subset(I, s, t);
         val_decref(t);
-        return r < 0 ? NULL : val_bool(r == 1);
+        return r < 0 ? NULL : val_bool(I->run.heap, r == 1);
     }
     Iter it;                                                /* superset: each of o in s; disjoint: none of o in s */
     if (!ops_iter_begin(I, o, &it)) return NULL;
@@ -452,7 +452,7 @@ static Value *set_relation(Interp *I, Args *a) {
         if (in == (a->fn->tag == 2)) result = false;
     }
     ops_iter_end(&it);
-    return interp_failed(I) ? NULL : val_bool(result);
+    return interp_failed(I) ? NULL : val_bool(I->run.heap, result);
 }
 
 /* view.isdisjoint(other) of a keys or items view (CPython's dictviews_isdisjoint): true when no item of other, any
@@ -471,7 +471,7 @@ static Value *view_isdisjoint(Interp *I, Args *a) {
         val_decref(in);
     }
     ops_iter_end(&it);
-    return interp_failed(I) ? NULL : val_bool(disjoint);
+    return interp_failed(I) ? NULL : val_bool(I->run.heap, disjoint);
 }
 
 const Builtin bi_view_methods[] = {
@@ -482,7 +482,7 @@ const Builtin bi_view_methods[] = {
 static Value *dict_fromkeys(Interp *I, Args *a) {
     Value *p[2];                                 /* iterable, value */
     if (!args_bind_call(I, a, a->fn, "dict", p, 2)) return NULL;
-    Value *d = val_dict(), *value = p[1] ? val_incref(p[1]) : val_none(), *e;
+    Value *d = val_dict(I->run.heap), *value = p[1] ? val_incref(p[1]) : val_none(), *e;
     Iter it;
     if (!ops_iter_begin(I, p[0], &it)) { val_decref(d); val_decref(value); return NULL; }
     int rc = 0;

@@ -44,7 +44,7 @@ static Value *str_join(Interp *I, Args *a) {
     }
     r[at] = 0;
     val_decref(l);
-    return val_str_take_chars(r, at, chars);
+    return val_str_take_chars(I->run.heap, r, at, chars);
 }
 
 /* str.format's numbering: which fields have been seen, automatic ({}) or manual ({0}); Python refuses a mix. */
@@ -80,7 +80,7 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         memcpy(name, f, (size_t)(n - f));
         name[n - f] = 0;
         if (st->mapping) {                  /* format_map: mapping[name], its own KeyError (or __missing__) */
-            Value *key = val_str(name);
+            Value *key = val_str(I->run.heap, name);
             v = ops_index(I, st->mapping, key);
             val_decref(key);
             if (!v) return NULL;
@@ -89,7 +89,7 @@ static Value *format_field(Interp *I, Args *a, const char *f, const char *e, For
         Value *kv = arg(a, -1, name);
         if (!kv) {
             rt_raise(I, "KeyError", "format(): the string has {%s} but no argument %s=... was given", name, name);
-            Value *key = val_str(name);
+            Value *key = val_str(I->run.heap, name);
             pyexc_set_arg(I, key);              /* e.args[0] is the name, as Python's KeyError('x') */
             val_decref(key);
             return NULL;
@@ -113,7 +113,7 @@ attrs:
             if (q == p) { val_decref(v); return rt_raise(I, "ValueError", "Empty attribute in format string"); }
             bool num = true;
             for (const char *c = p; c < q; c++) num = num && isdigit((unsigned char)*c);
-            Value *key = num && q - p < 18 ? val_int(strtoll(p, NULL, 10)) : val_strn(p, (size_t)(q - p));
+            Value *key = num && q - p < 18 ? val_int(I->run.heap, strtoll(p, NULL, 10)) : val_strn(I->run.heap, p, (size_t)(q - p));
             next = ops_index(I, v, key);
             val_decref(key);
             n = q + 1;
@@ -167,7 +167,7 @@ static bool format_fill(Interp *I, Args *a, const char *s, const char *end, int 
             sb_init(&r);
             bool shown = conv == 's' ? val_str_of(I, &r, v) : conv == 'a' ? val_ascii(I, &r, v) : val_repr(I, &r, v);
             val_decref(v);
-            v = val_str_take(sb_take(&r));
+            v = val_str_take(I->run.heap, sb_take(&r));
             ok = shown;
         }
         ok = ok && pyfmt_format(I, out, v, sb_str(&spec));
@@ -189,7 +189,7 @@ static Value *str_format(Interp *I, Args *a) {
     StrBuf b;
     sb_init(&b);
     if (!format_fill(I, a, fmt->u.str.s, fmt->u.str.s + fmt->u.str.len, 0, &st, &b)) { sb_free(&b); return NULL; }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* The length of the line break at s (s < e), 0 when there is none: Python's str.splitlines breaks at \n, \r, \r\n,
@@ -209,12 +209,12 @@ static Value *str_splitlines(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), &keep, 1)) return NULL;
     bool ok = true, keepends = keep && val_truthy(keep, &ok);
     const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     while (s < e) {
         const char *q = s;
         size_t br = 0;
         while (q < e && !(br = line_break_len(q, e))) q++;
-        val_list_append(l, val_strn(s, (size_t)(q - s) + (keepends ? br : 0)));
+        val_list_append(l, val_strn(I->run.heap, s, (size_t)(q - s) + (keepends ? br : 0)));
         s = q + br;
     }
     return l;
@@ -222,7 +222,7 @@ static Value *str_splitlines(Interp *I, Args *a) {
 
 static Value *str_case(Interp *I, Args *a) {
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), NULL, 0)) return NULL;
-    Value *r = val_strn(a->pos[0]->u.str.s, a->pos[0]->u.str.len);
+    Value *r = val_strn(I->run.heap, a->pos[0]->u.str.s, a->pos[0]->u.str.len);
     for (char *p = r->u.str.s; *p; p++) *p = (char)(a->fn->tag ? (*p >= 'a' && *p <= 'z' ? *p - 32 : *p) : (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p));
     return r;
 }
@@ -231,14 +231,14 @@ static Value *str_strip(Interp *I, Args *a) {
     const char *s = a->pos[0]->u.str.s, *e = s + a->pos[0]->u.str.len;
     while (s < e && strchr(" \t\n\r", *s)) s++;
     while (e > s && strchr(" \t\n\r", e[-1])) e--;
-    return val_strn(s, (size_t)(e - s));
+    return val_strn(I->run.heap, s, (size_t)(e - s));
 }
 
 static Value *str_split(Interp *I, Args *a) {
     Value *sep = a->npos > 1 ? a->pos[1] : NULL;
     if (sep && sep->kind != V_STR && sep->kind != V_NONE) return rt_raise(I, "TypeError", "must be str or None, not %s", val_type_name(sep));
     if (sep && sep->kind == V_STR && sep->u.str.len == 0) return rt_raise(I, "ValueError", "empty separator");
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     const char *s = a->pos[0]->u.str.s;
     if (!sep || sep->kind == V_NONE) {
         while (*s) {
@@ -246,15 +246,15 @@ static Value *str_split(Interp *I, Args *a) {
             if (!*s) break;
             const char *e = s;
             while (*e && !strchr(" \t\n\r", *e)) e++;
-            val_list_append(l, val_strn(s, (size_t)(e - s)));
+            val_list_append(l, val_strn(I->run.heap, s, (size_t)(e - s)));
             s = e;
         }
         return l;
     }
     for (;;) {
         const char *e = strstr(s, sep->u.str.s);
-        if (!e) { val_list_append(l, val_str(s)); break; }
-        val_list_append(l, val_strn(s, (size_t)(e - s)));
+        if (!e) { val_list_append(l, val_str(I->run.heap, s)); break; }
+        val_list_append(l, val_strn(I->run.heap, s, (size_t)(e - s)));
         s = e + sep->u.str.len;
     }
     return l;
@@ -283,7 +283,7 @@ static Value *str_replace(Interp *I, Args *a) {
             }
         }
         size_t n = b.len;
-        return val_str_take_n(sb_take(&b), n);
+        return val_str_take_n(I->run.heap, sb_take(&b), n);
     }
     const char *s = str->u.str.s;
     for (;;) {
@@ -293,7 +293,7 @@ static Value *str_replace(Interp *I, Args *a) {
         sb_putn(&b, rep->u.str.s, rep->u.str.len);
         s = e + old->u.str.len;
     }
-    return val_str_take(sb_take(&b));
+    return val_str_take(I->run.heap, sb_take(&b));
 }
 
 /* s.startswith(prefix[, start[, end]]) / s.endswith(suffix[, start[, end]]), the prefix a string or a tuple of
@@ -325,9 +325,9 @@ static Value *str_startswith(Interp *I, Args *a) {
         if (lim[1] - m < lim[0]) continue;
         int64_t at = a->fn->tag == 0 ? lim[0] : lim[1] - m;           /* where x must start, in characters */
         size_t off = val_str_offset(s, at), end = val_str_offset(s, at + m);
-        if (end - off == x->u.str.len && !memcmp(s->u.str.s + off, x->u.str.s, x->u.str.len)) return val_bool(true);
+        if (end - off == x->u.str.len && !memcmp(s->u.str.s + off, x->u.str.s, x->u.str.len)) return val_bool(I->run.heap, true);
     }
-    return val_bool(false);
+    return val_bool(I->run.heap, false);
 }
 
 /* s.isdigit(), isalpha, isalnum, isdecimal, isnumeric, isspace, isupper, islower: Python's, by the Unicode
@@ -371,17 +371,17 @@ static Value *str_predicate(Interp *I, Args *a) {
         bool alpha = uc_is_general_category(c, UC_CATEGORY_L), decimal = uc_decimal_value(c) >= 0;
         bool digit = decimal || uc_digit_value(c) >= 0;
         switch (tag) {
-        case 0: if (!digit) return val_bool(false); break;
-        case 1: if (!alpha) return val_bool(false); break;
-        case 2: if (!alpha && !digit && !py_isnumeric(c)) return val_bool(false); break;
-        case 3: if (!py_isspace(c)) return val_bool(false); break;
-        case 4: if (low || title) return val_bool(false); cased |= up; break;       /* isupper: cased, none lower */
-        case 5: if (up || title) return val_bool(false); cased |= low; break;
-        case 6: if (!decimal) return val_bool(false); break;
-        default: if (!py_isnumeric(c)) return val_bool(false); break;
+        case 0: if (!digit) return val_bool(I->run.heap, false); break;
+        case 1: if (!alpha) return val_bool(I->run.heap, false); break;
+        case 2: if (!alpha && !digit && !py_isnumeric(c)) return val_bool(I->run.heap, false); break;
+        case 3: if (!py_isspace(c)) return val_bool(I->run.heap, false); break;
+        case 4: if (low || title) return val_bool(I->run.heap, false); cased |= up; break;       /* isupper: cased, none lower */
+        case 5: if (up || title) return val_bool(I->run.heap, false); cased |= low; break;
+        case 6: if (!decimal) return val_bool(I->run.heap, false); break;
+        default: if (!py_isnumeric(c)) return val_bool(I->run.heap, false); break;
         }
     }
-    return val_bool(s->u.str.len > 0 && (tag < 4 || tag > 5 || cased));
+    return val_bool(I->run.heap, s->u.str.len > 0 && (tag < 4 || tag > 5 || cased));
 }
 
 /* A start/end pair of str.find and friends (character places, None for the ends, negative from the end, clamped as
@@ -411,13 +411,13 @@ static Value *str_search(Interp *I, Args *a) {
     bool fits = str_span(I, a, s, &from, &to);
     if (interp_failed(I)) return NULL;
     if (op == COUNT) {
-        if (!fits) return val_int(0);
-        if (!m) return val_int(val_utf8_count(s->u.str.s + from, to - from) + 1);
+        if (!fits) return val_int(I->run.heap, 0);
+        if (!m) return val_int(I->run.heap, val_utf8_count(s->u.str.s + from, to - from) + 1);
         int64_t c = 0;
         for (size_t i = from; i + m <= to;) {
             if (!memcmp(s->u.str.s + i, sub->u.str.s, m)) { c++; i += m; } else i++;
         }
-        return val_int(c);
+        return val_int(I->run.heap, c);
     }
     int64_t found = -1;
     for (size_t i = from; fits && i + m <= to; i++) {
@@ -426,7 +426,7 @@ static Value *str_search(Interp *I, Args *a) {
         if (op == FIND || op == INDEX) break;
     }
     if (found < 0 && (op == INDEX || op == RINDEX)) return rt_raise(I, "ValueError", "substring not found");
-    return val_int(found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
+    return val_int(I->run.heap, found < 0 ? -1 : val_utf8_count(s->u.str.s, (size_t)found));
 }
 
 /* s.ljust(width[, fillchar]), rjust and center, Python's: widths count characters. */
@@ -450,7 +450,7 @@ static Value *str_justify(Interp *I, Args *a) {
     sb_putn(&b, s->u.str.s, s->u.str.len);
     for (int64_t i = left; i < marg; i++) sb_putn(&b, f, fl);
     size_t n = b.len;
-    return val_str_take_n(sb_take(&b), n);
+    return val_str_take_n(I->run.heap, sb_take(&b), n);
 }
 
 const Builtin bi_str_methods[] = {

@@ -119,13 +119,13 @@ static const struct { const char *path, *module; bool bare; } modules[] = {
     {"d2l", "d2l", true}, {"d2l.torch", "d2l", false}, {"math", "math", true}, {"attn", "attn", true},
     {"random", "random", true}, {"collections", "collections", false}};
 
-static Value *module_named(const char *path, bool bare_only) {
+static Value *module_named(ValHeap *heap, const char *path, bool bare_only) {
     for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)
-        if (!strcmp(modules[i].path, path) && (modules[i].bare || !bare_only)) return val_module(modules[i].module);
+        if (!strcmp(modules[i].path, path) && (modules[i].bare || !bare_only)) return val_module(heap, modules[i].module);
     return NULL;
 }
 
-Value *builtins_import(const char *path) { return module_named(path, false); }
+Value *builtins_import(ValHeap *heap, const char *path) { return module_named(heap, path, false); }
 
 /* Why `import path` fails, into out (n bytes): NumPy's absence said plainly, else the modules attn has, read from the
  * table above (each Python module once, by its own name: not the nn, F and d2l.torch aliases). */
@@ -151,9 +151,9 @@ void builtins_no_module(const char *path, char *out, size_t n) {
 }
 
 bool builtins_is_module(const char *name) {
-    Value *m = module_named(name, true);
-    val_decref(m);
-    return m != NULL;
+    for (size_t i = 0; i < sizeof modules / sizeof *modules; i++)     /* module_named's test, no value made */
+        if (!strcmp(modules[i].path, name) && modules[i].bare) return true;
+    return false;
 }
 
 /* A name typed without a module: Python's builtins and attn's own chapter tools answer to it; a function that lives
@@ -279,8 +279,8 @@ static const struct { const char *module, *name, *is; } submodules[] = {
     {"d2l", "torch", "torch"}, {"d2l", "nn", "torch.nn"}, {"d2l", "F", "torch.nn.functional"},
     {"d2l", "math", "math"}, {"d2l", "random", "random"}, {"d2l", "data", "torch.utils.data"}};
 
-static Value *dtype_or_constant(const char *name) {
-    Value *v = builtins_constant(name);
+static Value *dtype_or_constant(ValHeap *heap, const char *name) {
+    Value *v = builtins_constant(heap, name);
     if (v && v->kind == V_MODULE) { val_decref(v); v = NULL; }
     return v;
 }
@@ -292,17 +292,17 @@ static const char *missing_dtype(const char *name);
  * (their signature says torch.zeros, nn.Linear, F.gelu, d2l.plot, attn.show_config), the module's submodules,
  * constants and classes, and a few names the real module shares with another (F.softmax is torch.softmax, d2l.zeros
  * is torch.zeros, math.sqrt is attn's sqrt). NULL where the real module has no such name or attn lacks it. */
-Value *builtins_module_attr(const char *module, const char *name) {
-    Value *v = nn_module_attr(module, name);
+Value *builtins_module_attr(ValHeap *heap, const char *module, const char *name) {
+    Value *v = nn_module_attr(heap, module, name);
     if (v) return v;
     if (!strcmp(module, "d2l") && !strcmp(name, "DataModule")) return d2l_data_module_class();
     if ((v = d2l_train_attr(module, name))) return v;
     if (!strcmp(module, "torch.utils.data") && !strcmp(name, "Dataset")) return torch_dataset_class();
     for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
-        if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(submodules[i].is);
+        if (!strcmp(submodules[i].module, module) && !strcmp(submodules[i].name, name)) return val_module(heap, submodules[i].is);
     const Builtin *b = NULL;
     if (!strcmp(module, "torch")) {
-        if ((v = dtype_or_constant(name))) return v;
+        if ((v = dtype_or_constant(heap, name))) return v;
         if (!strcmp(name, "Tensor") || !strcmp(name, "Size")) return cached_class("torch", name);
         b = homed("torch", name);
         if (!b && listed(torch_names_torch, name) && !missing_dtype(name)) {        /* torch.max, torch.abs: Python's bare ones hand tensors on */
@@ -327,14 +327,14 @@ Value *builtins_module_attr(const char *module, const char *name) {
         b = homed("d2l", name);
         for (size_t i = 0; !b && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++)
             if (!strcmp(d2l_aliases[i].name, name)) {
-                if (!d2l_aliases[i].method) return builtins_module_attr("torch", d2l_aliases[i].torch);
+                if (!d2l_aliases[i].method) return builtins_module_attr(heap, "torch", d2l_aliases[i].torch);
                 for (size_t k = 0; k < sizeof d2l_method_builtins / sizeof *d2l_method_builtins; k++)
                     if (!strcmp(d2l_method_builtins[k].name, name)) b = &d2l_method_builtins[k];
             }
-        if (!b && (!strcmp(name, "float32") || !strcmp(name, "int64"))) return dtype_or_constant(name);
+        if (!b && (!strcmp(name, "float32") || !strcmp(name, "int64"))) return dtype_or_constant(heap, name);
     } else if (!strcmp(module, "math")) {
-        if (!strcmp(name, "tau")) return val_float(6.28318530717958647692);
-        if (!strcmp(name, "pi") || !strcmp(name, "e") || !strcmp(name, "inf") || !strcmp(name, "nan")) return dtype_or_constant(name);
+        if (!strcmp(name, "tau")) return val_float(heap, 6.28318530717958647692);
+        if (!strcmp(name, "pi") || !strcmp(name, "e") || !strcmp(name, "inf") || !strcmp(name, "nan")) return dtype_or_constant(heap, name);
         b = math_function(name);
     } else if (!strcmp(module, "collections")) {
         b = homed("collections", name);
@@ -342,7 +342,7 @@ Value *builtins_module_attr(const char *module, const char *name) {
         b = homed("attn", name);
         if (!b) b = attn_tool(name);
     }
-    return b ? val_builtin(b) : NULL;
+    return b ? val_builtin(heap, b) : NULL;
 }
 
 /* Every name builtins_module_attr resolves for the module, each offered once (dir(torch), Tab after "torch."). */
@@ -357,33 +357,35 @@ void builtins_module_names(const char *module, void (*add)(void *ctx, const char
     for (int t = 0; t < N_FN_TABLES; t++) for (const Builtin *b = fn_tables[t]; b->name; b++) names[n++] = b->name;
     for (int i = 0; extra[i]; i++) names[n++] = extra[i];
     qsort(names, (size_t)n, sizeof *names, by_str);
+    ValHeap *heap = val_heap_new();   /* what is made only to see that it exists goes here (a class made once stays) */
     for (int i = 0; i < n; i++) {
         if (i && !strcmp(names[i], names[i - 1])) continue;
-        Value *v = builtins_module_attr(module, names[i]);
+        Value *v = builtins_module_attr(heap, module, names[i]);
         if (v) add(ctx, names[i]);
         val_decref(v);
     }
     for (size_t i = 0; i < sizeof submodules / sizeof *submodules; i++)
         if (!strcmp(submodules[i].module, module)) add(ctx, submodules[i].name);
     for (size_t i = 0; !strcmp(module, "d2l") && i < sizeof d2l_aliases / sizeof *d2l_aliases; i++) {
-        Value *v = builtins_module_attr(module, d2l_aliases[i].name);
+        Value *v = builtins_module_attr(heap, module, d2l_aliases[i].name);
         if (v && !homed("", d2l_aliases[i].name) && !homed("torch", d2l_aliases[i].name)) add(ctx, d2l_aliases[i].name);
         val_decref(v);
     }
+    val_heap_free(heap);
     free(names);
 }
 
-Value *builtins_constant(const char *name) {
+Value *builtins_constant(ValHeap *heap, const char *name) {
     static const struct { const char *name; DType dt; } dtypes[] = {
         {"float32", DT_F32}, {"float", DT_F32}, {"float64", DT_F64}, {"double", DT_F64}, {"int64", DT_I64},
         {"long", DT_I64}, {"bool", DT_BOOL}};
     for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
-        if (!strcmp(name, dtypes[i].name)) return val_dtype(dtypes[i].dt);
-    if (!strcmp(name, "pi")) return val_float(3.14159265358979323846);
-    if (!strcmp(name, "e")) return val_float(2.71828182845904523536);
-    if (!strcmp(name, "inf")) return val_float(INFINITY);
-    if (!strcmp(name, "nan")) return val_float(NAN);
-    return module_named(name, true);
+        if (!strcmp(name, dtypes[i].name)) return val_dtype(heap, dtypes[i].dt);
+    if (!strcmp(name, "pi")) return val_float(heap, 3.14159265358979323846);
+    if (!strcmp(name, "e")) return val_float(heap, 2.71828182845904523536);
+    if (!strcmp(name, "inf")) return val_float(heap, INFINITY);
+    if (!strcmp(name, "nan")) return val_float(heap, NAN);
+    return module_named(heap, name, true);
 }
 
 /* Names from torch a student may reach for that attn does not have, each with what to do instead. */
@@ -535,7 +537,7 @@ bool builtins_type_module(const Builtin *b, const char **module) {
     return i >= 0;
 }
 
-Value *builtins_type_of(const Value *v) {
+Value *builtins_type_of(ValHeap *heap, const Value *v) {
     if (v->kind == V_OBJECT && v->u.obj.klass) return val_incref(v->u.obj.klass);
     const char *name = v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)) ? "type"
                      : v->kind == V_OBJECT ? v->u.obj.cls->name : val_type_name(v);
@@ -543,7 +545,7 @@ Value *builtins_type_of(const Value *v) {
         const char *made = type_builtins[i].objclass ? type_builtins[i].objclass : type_builtins[i].name;
         if (strcmp(made, name) || (v->kind != V_OBJECT && v->kind != V_DICT && type_builtins[i].home[0])) continue;
         const Builtin *b = builtins_find(type_builtins[i].name);
-        if (b && type_builtin_index(b) == i) return val_builtin(b);
+        if (b && type_builtin_index(b) == i) return val_builtin(heap, b);
     }
     Value *c = builtins_value_class(v);          /* torch.Tensor, torch.Size ... */
     return c ? c : cached_class("builtins", name);      /* function, builtin_function_or_method, NoneType ... */

@@ -17,26 +17,26 @@ static Value *m_item(Interp *I, Args *a) {
     return ops_item(a->pos[0]);
 }
 
-static Value *tolist_rec(const Tensor *t, int dim, int64_t base) {
+static Value *tolist_rec(ValHeap *heap, const Tensor *t, int dim, int64_t base) {
     if (dim == t->ndim) {
-        if (ten_is_float(t->dtype)) return val_float(ten_get(t, base));
-        if (t->dtype == DT_BOOL) return val_bool(ten_get(t, base) != 0);
-        return val_int(ten_get_i64(t, base));
+        if (ten_is_float(t->dtype)) return val_float(heap, ten_get(t, base));
+        if (t->dtype == DT_BOOL) return val_bool(heap, ten_get(t, base) != 0);
+        return val_int(heap, ten_get_i64(t, base));
     }
     int64_t inner = 1;
     for (int i = dim + 1; i < t->ndim; i++) inner *= t->shape[i];
-    Value *l = val_list(t->shape[dim]);
-    for (int64_t i = 0; i < t->shape[dim]; i++) val_seq_set(l, i, tolist_rec(t, dim + 1, base + i * inner));
+    Value *l = val_list(heap, t->shape[dim]);
+    for (int64_t i = 0; i < t->shape[dim]; i++) val_seq_set(l, i, tolist_rec(heap, t, dim + 1, base + i * inner));
     return l;
 }
 
 static Value *m_tolist(Interp *I, Args *a) {
     if (self(a)->numel > 10000000) return rt_error(I, "tolist(): the tensor is too large to become a list");
     if (!interp_memory_ok(I, self(a)->numel)) return NULL;
-    return tolist_rec(self(a), 0, 0);
+    return tolist_rec(I->run.heap, self(a), 0, 0);
 }
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* X.cpu(): X itself. X.detach(), X.numpy(): a new tensor on the same storage, as in PyTorch. */
 static Value *m_same(Interp *I, Args *a) { return val_incref(a->pos[0]); }
@@ -54,15 +54,15 @@ static Value *m_contiguous(Interp *I, Args *a) {
     if (self(a)->contiguous) return val_incref(a->pos[0]);
     return done(I, ten_copy(self(a)));
 }
-static Value *m_is_contiguous(Interp *I, Args *a) { return val_bool(self(a)->contiguous); }
+static Value *m_is_contiguous(Interp *I, Args *a) { return val_bool(I->run.heap, self(a)->contiguous); }
 
 /* X.stride() -> a tuple of element strides; X.stride(d) -> one. */
 static Value *m_stride(Interp *I, Args *a) {
     Tensor *t = self(a);
     Value *d = arg(a, 1, "dim");
     if (!d || d->kind == V_NONE) {
-        Value *r = val_tuple(t->ndim);
-        for (int i = 0; i < t->ndim; i++) val_seq_set(r, i, val_int(t->stride[i]));
+        Value *r = val_tuple(I->run.heap, t->ndim);
+        for (int i = 0; i < t->ndim; i++) val_seq_set(r, i, val_int(I->run.heap, t->stride[i]));
         return r;
     }
     int64_t k;
@@ -70,11 +70,11 @@ static Value *m_stride(Interp *I, Args *a) {
     if (!t->ndim) return rt_raise(I, "IndexError", "Dimension specified as %lld but tensor has no dimensions", (long long)k);
     int nd = norm_dim64_in(I->run.ten, k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
-    return val_int(t->stride[nd]);
+    return val_int(I->run.heap, t->stride[nd]);
 }
-static Value *m_storage_offset(Interp *I, Args *a) { return val_int(self(a)->offset); }
+static Value *m_storage_offset(Interp *I, Args *a) { return val_int(I->run.heap, self(a)->offset); }
 /* The address of the first element: equal for two views that start at the same element, as in PyTorch. */
-static Value *m_data_ptr(Interp *I, Args *a) { return val_int((int64_t)(intptr_t)self(a)->data); }
+static Value *m_data_ptr(Interp *I, Args *a) { return val_int(I->run.heap, (int64_t)(intptr_t)self(a)->data); }
 
 /* float / long / int / bool: tag is the dtype. X itself when it already has it (x.float() is x). */
 static Value *m_cast(Interp *I, Args *a) {
@@ -92,7 +92,7 @@ static Value *m_to(Interp *I, Args *a) {
     if (args_bind_form(I, a, p_, 4) < 0) return NULL;
     if (type && a->npos == 1 && !arg(a, -1, "dtype")) {        /* X.type(): 'torch.FloatTensor' */
         DType t = self(a)->dtype;
-        return val_str(t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
+        return val_str(I->run.heap, t == DT_F32 ? "torch.FloatTensor" : t == DT_F64 ? "torch.DoubleTensor" : t == DT_I64 ? "torch.LongTensor" : "torch.BoolTensor");
     }
     Value *dt = arg(a, -1, "dtype"), *flags[2] = {arg(a, -1, "non_blocking"), arg(a, -1, "copy")};
     Value *tname = type ? arg(a, 1, "dtype") : NULL;             /* X.type('torch.DoubleTensor'): a type's name */
@@ -132,16 +132,16 @@ static Value *m_to(Interp *I, Args *a) {
 static Value *m_size(Interp *I, Args *a) {
     Value *d = arg(a, 1, "dim");
     Tensor *t = self(a);
-    if (!d) return val_size(t->shape, t->ndim);
+    if (!d) return val_size(I->run.heap, t->shape, t->ndim);
     int64_t k;
     if (!arg_int(I, d, "dim", &k)) return NULL;
     if (!t->ndim) return rt_raise(I, "IndexError", "Dimension specified as %lld but tensor has no dimensions", (long long)k);
     int nd = norm_dim64_in(I->run.ten, k, t->ndim);
     if (nd < 0) return rt_tensor_error(I);
-    return val_int(t->shape[nd]);
+    return val_int(I->run.heap, t->shape[nd]);
 }
 
-static Value *m_dim(Interp *I, Args *a) { return val_int(self(a)->ndim); }
+static Value *m_dim(Interp *I, Args *a) { return val_int(I->run.heap, self(a)->ndim); }
 
 static Value *m_expand(Interp *I, Args *a) {
     Tensor *t = self(a);
@@ -163,7 +163,7 @@ static Value *m_repeat(Interp *I, Args *a) {
     if (n > TEN_MAX_DIMS) return rt_error(I, "repeat(): too many dimensions");
     if (!arg_ints(I, items, n, "a repeat count", reps)) return NULL;
     Tensor *r = ten_repeat(self(a), reps, (int)n);
-    return r ? val_tensor(r) : rt_tensor_error(I);
+    return r ? val_tensor(I->run.heap, r) : rt_tensor_error(I);
 }
 
 /* Whether autograd records this call: grad mode on, and X or an argument (positional or keyword) requires grad. */
@@ -243,7 +243,7 @@ static Value *inplace_recorded(Interp *I, Args *a) {
     if (ag_inplace_check(&I->run.ag, x->ag) < 0) return rt_tensor_error(I);
     Tensor *copy = ten_copy(x->u.t);
     if (!copy) return rt_tensor_error(I);
-    Value *xc = val_tensor_ag(copy, x->ag ? ag_meta_ref(x->ag) : NULL);
+    Value *xc = val_tensor_ag(I->run.heap, copy, x->ag ? ag_meta_ref(x->ag) : NULL);
     Value **pos = xmalloc(sizeof(Value *) * (size_t)a->npos);
     memcpy(pos, a->pos, sizeof(Value *) * (size_t)a->npos);
     pos[0] = xc;
@@ -301,7 +301,7 @@ static Value *m_reshape_inplace(Interp *I, Args *a) {
     return val_incref(a->pos[0]);
 }
 
-static Value *m_element_size(Interp *I, Args *a) { return val_int((int64_t)ten_dtype_size(self(a)->dtype)); }
+static Value *m_element_size(Interp *I, Args *a) { return val_int(I->run.heap, (int64_t)ten_dtype_size(self(a)->dtype)); }
 
 /* X.new_zeros(size) / new_ones (tag 1) / new_full(size, v) (2) / new_empty (3) / new_tensor(data) (4): X's dtype
  * unless dtype= says otherwise. */
@@ -318,7 +318,7 @@ static Value *m_new(Interp *I, Args *a) {
     if (tag == 4) {
         Value *data = p_[0];
         Tensor *t = interp_to_tensor(I, data, true, dt);
-        return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
+        return t ? val_tensor(I->run.heap, t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
     }
     int64_t shape[TEN_MAX_DIMS];
     int nd;
@@ -331,7 +331,7 @@ static Value *m_new(Interp *I, Args *a) {
     return done(I, ten_full_in(I->run.ten, dt, nd, shape, v));
 }
 
-static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(ten_is_float(self(a)->dtype)); }
+static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(I->run.heap, ten_is_float(self(a)->dtype)); }
 
 #define INPLACE(name, sig, help) {name, m_inplace, sig, help " In place: X changes, and so does every view of it.", "", 0, "X"}
 const Builtin bi_tensor_methods[] = {

@@ -66,7 +66,7 @@ static Value *bi_timeit(Interp *I, Args *a) {
     free(src);
     if (failed) return rt_error_prefix(I, "timeit: the statement failed");
     qsort(times, (size_t)repeat, sizeof(double), cmp);
-    result = val_float(times[repeat / 2]);
+    result = val_float(I->run.heap, times[repeat / 2]);
     return result;
 }
 

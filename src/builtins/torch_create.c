@@ -16,7 +16,7 @@ bool get_dtype(Interp *I, Args *a, bool *has, DType *dt) {
     return true;
 }
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 static Value *bi_tensor(Interp *I, Args *a) {
     Value *p[4];                                 /* data, dtype, device, requires_grad */
@@ -28,7 +28,7 @@ static Value *bi_tensor(Interp *I, Args *a) {
     /* torch.as_tensor(X) with X's dtype is X itself, as in PyTorch (torch.tensor copies) */
     if (a->fn->tag == 1 && data->kind == V_TENSOR && (!has || dt == data->u.t->dtype)) return val_incref(data);
     Tensor *t = interp_to_tensor(I, data, has, dt);
-    return t ? val_tensor(t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
+    return t ? val_tensor(I->run.heap, t) : (interp_failed(I) ? NULL : rt_tensor_error(I));
 }
 
 /* torch.Size(iterable=(), /): a torch.Size of the ints (or one-element integer tensors) an iterable gives; what calling
@@ -38,7 +38,7 @@ static Value *bi_size(Interp *I, Args *a) {
     b.fname = NULL;
     Value *src;
     if (!args_bind_call(I, &b, builtins_find("tuple"), NULL, &src, 1)) return NULL;
-    if (!src) return val_size(NULL, 0);
+    if (!src) return val_size(I->run.heap, NULL, 0);
     Value *l = ops_to_list(I, src);
     if (!l) return NULL;
     int64_t shape[TEN_MAX_DIMS];
@@ -56,7 +56,7 @@ static Value *bi_size(Interp *I, Args *a) {
         }
         if (!arg_int(I, v, "a size", &shape[i])) goto out;
     }
-    r = val_size(shape, (int)l->u.seq.n);
+    r = val_size(I->run.heap, shape, (int)l->u.seq.n);
 out:
     val_decref(l);
     return r;
@@ -245,7 +245,7 @@ static Value *randint_fill(Interp *I, int ndim, const int64_t *shape, int64_t lo
     if (!t) return rt_tensor_error(I);
     uint64_t span = (uint64_t)hi - (uint64_t)lo;
     for (int64_t i = 0; i < t->numel; i++) ten_i64(t)[i] = (int64_t)((uint64_t)lo + rng_next(&I->run.rng) % span);
-    if (dt == DT_I64) return val_tensor(t);
+    if (dt == DT_I64) return val_tensor(I->run.heap, t);
     Tensor *c = ten_cast(t, dt);
     ten_free(t);
     return done(I, c);
@@ -353,7 +353,7 @@ static Value *bi_set_default_dtype(Interp *I, Args *a) {
 
 static Value *bi_get_default_dtype(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return val_dtype(I->run.ten->default_float);
+    return val_dtype(I->run.heap, I->run.ten->default_float);
 }
 
 static Value *bi_manual_seed(Interp *I, Args *a) {
@@ -378,7 +378,7 @@ static Value *bi_set_num_threads(Interp *I, Args *a) {
 
 static Value *bi_get_num_threads(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
-    return val_int(ten_threads(I->run.ten));
+    return val_int(I->run.heap, ten_threads(I->run.ten));
 }
 
 /* show_config(): what the kernels run on, as torch.__config__.show() tells for PyTorch. */
@@ -392,7 +392,7 @@ static Value *bi_show_config(Interp *I, Args *a) {
                   "  vector math: %s (1.0-ULP functions, as PyTorch; ATTN_SIMD)\n"
                   "  matrix products: %s (ATTN_GEMM)\n  BLAS: %s\n",
               ATTN_VERSION, ten_threads(I->run.ten), ten_vecmath_name(), ten_gemm_describe(I->run.ten), blas);
-    Value *r = val_str(sb_str(&o));
+    Value *r = val_str(I->run.heap, sb_str(&o));
     sb_free(&o);
     return r;
 }

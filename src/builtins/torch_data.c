@@ -26,7 +26,7 @@ static int64_t dataset_len(Value *self) {
 static Value *dataset_getitem(Interp *I, Value *self, Value *index) {
     Value *ts = dataset_tensors(self);
     if (!ts || ts->kind != V_TUPLE) return rt_error(I, "TensorDataset has no tensors");
-    Value *r = val_tuple(ts->u.seq.n);
+    Value *r = val_tuple(I->run.heap, ts->u.seq.n);
     for (int64_t k = 0; k < ts->u.seq.n; k++) {
         Value *x = ops_index(I, ts->u.seq.items[k], index);
         if (!x) { val_decref(r); return NULL; }
@@ -37,9 +37,9 @@ static Value *dataset_getitem(Interp *I, Value *self, Value *index) {
 
 static Value *dataset_iter(Interp *I, Value *self) {
     int64_t n = dataset_len(self);
-    Value *l = val_list(0);
+    Value *l = val_list(I->run.heap, 0);
     for (int64_t i = 0; i < n; i++) {
-        Value *idx = val_int(i), *s = dataset_getitem(I, self, idx);
+        Value *idx = val_int(I->run.heap, i), *s = dataset_getitem(I, self, idx);
         val_decref(idx);
         if (!s) { val_decref(l); return NULL; }
         val_list_append(l, s);
@@ -64,7 +64,7 @@ static Value *tensor_dataset(Interp *I, Value *const *t, int n) {
         if (t[i]->u.t->ndim == 0) return rt_raise(I, "IndexError", "Dimension specified as 0 but tensor has no dimensions");
         if (t[i]->u.t->shape[0] != t[0]->u.t->shape[0]) return rt_raise(I, "AssertionError", "Size mismatch between tensors");
     }
-    Value *ds = val_object(&TensorDatasetClass), *ts = val_tuple(n);
+    Value *ds = val_object(I->run.heap, &TensorDatasetClass), *ts = val_tuple(I->run.heap, n);
     for (int i = 0; i < n; i++) val_seq_set(ts, i, val_incref(t[i]));
     val_attr_set(ds, "tensors", ts);
     return ds;
@@ -85,7 +85,7 @@ static Value *bi_tensor_dataset(Interp *I, Args *a) {
 static Value *collate(Interp *I, Value *batch) {
     int64_t n = batch->u.seq.n;
     Value *e = n ? batch->u.seq.items[0] : NULL;
-    if (!e) return val_list(0);
+    if (!e) return val_list(I->run.heap, 0);
     if (e->kind == V_TENSOR) {
         Tensor **ts = xcalloc((size_t)n, sizeof *ts);
         for (int64_t i = 0; i < n; i++) {
@@ -95,17 +95,17 @@ static Value *collate(Interp *I, Value *batch) {
         }
         Tensor *s = ten_stack_in(I->run.ten, ts, (int)n, 0);
         free(ts);
-        return s ? val_tensor(s) : rt_tensor_error(I);
+        return s ? val_tensor(I->run.heap, s) : rt_tensor_error(I);
     }
     if (e->kind == V_INT || e->kind == V_BOOL || e->kind == V_FLOAT) {
         Tensor *t = interp_to_tensor(I, batch, e->kind == V_FLOAT, DT_F64);
-        return t ? val_tensor(t) : NULL;
+        return t ? val_tensor(I->run.heap, t) : NULL;
     }
     if (e->kind == V_STR) return val_incref(batch);
     if (e->kind == V_DICT) {
-        Value *d = val_dict();
+        Value *d = val_dict(I->run.heap);
         for (int k = 0; k < e->u.dict->n; k++) {
-            Value *col = val_list(0);
+            Value *col = val_list(I->run.heap, 0);
             for (int64_t i = 0; i < n; i++) {
                 Value *x = batch->u.seq.items[i], *v = x->kind == V_DICT ? dict_get(x->u.dict, e->u.dict->keys[k]->u.str.s) : NULL;
                 if (!v) { val_decref(col); val_decref(d); return ops_key_error(I, e->u.dict->keys[k]); }
@@ -125,9 +125,9 @@ static Value *collate(Interp *I, Value *batch) {
             if ((x->kind != V_TUPLE && x->kind != V_LIST) || x->u.seq.n != m)
                 return rt_error(I, "each element in list of batch should be of equal size");
         }
-        Value *r = val_list(0);
+        Value *r = val_list(I->run.heap, 0);
         for (int64_t k = 0; k < m; k++) {
-            Value *col = val_list(0);
+            Value *col = val_list(I->run.heap, 0);
             for (int64_t i = 0; i < n; i++) val_list_append(col, val_incref(batch->u.seq.items[i]->u.seq.items[k]));
             Value *c = collate(I, col);
             val_decref(col);
@@ -161,9 +161,9 @@ static Value *m_epoch_batch(Interp *I, Args *a) {
     int64_t k = a->npos > 1 && a->pos[1]->kind == V_INT ? a->pos[1]->u.i : 0, bs = loader_int(self, "batch_size");
     if (!ds || !ov || ov->kind != V_TENSOR) return rt_error(I, "DataLoader: the epoch lost its dataset");
     const Tensor *order = ov->u.t;
-    Value *samples = val_list(0);
+    Value *samples = val_list(I->run.heap, 0);
     for (int64_t i = k * bs; i < order->numel && i < (k + 1) * bs; i++) {
-        Value *idx = val_int(ten_get_i64(order, i)), *smp = ops_index(I, ds, idx);
+        Value *idx = val_int(I->run.heap, ten_get_i64(order, i)), *smp = ops_index(I, ds, idx);
         val_decref(idx);
         if (!smp) { val_decref(samples); return NULL; }
         val_list_append(samples, smp);
@@ -192,11 +192,11 @@ static Value *loader_iter(Interp *I, Value *self) {
                                                 : ten_arange_in(I->run.ten, 0, (double)n, 1, DT_I64);
     if (!order) { val_decref(ds); return rt_tensor_error(I); }
     int64_t batches = loader_int(self, "drop_last") ? n / bs : (n + bs - 1) / bs;
-    Value *epoch = val_object(&EpochClass);
+    Value *epoch = val_object(I->run.heap, &EpochClass);
     val_attr_set(epoch, "dataset", ds);    /* the reference held above */
-    val_attr_set(epoch, "order", val_tensor(order));
-    val_attr_set(epoch, "batch_size", val_int(bs));
-    Value *fn = val_method(epoch, &epoch_batch), *ks = val_range(0, batches, 1);
+    val_attr_set(epoch, "order", val_tensor(I->run.heap, order));
+    val_attr_set(epoch, "batch_size", val_int(I->run.heap, bs));
+    Value *fn = val_method(I->run.heap, epoch, &epoch_batch), *ks = val_range(I->run.heap, 0, batches, 1);
     Value *it = ops_lazy_iterator(I, "map", fn, &ks, 1, 0);
     val_decref(fn);
     val_decref(ks);
@@ -272,12 +272,12 @@ static Value *data_loader(Interp *I, Value *ds, Value *bsv, Value *sh, Value *dl
     if ((sh && !interp_truth(I, sh, &shuffle)) || (dl && !interp_truth(I, dl, &drop))) return NULL;   /* bool(shuffle), as PyTorch */
     Value *nv = ops_len(I, ds);
     if (!nv) return NULL;
-    Value *m = val_object(&DataLoaderClass);
+    Value *m = val_object(I->run.heap, &DataLoaderClass);
     val_attr_set(m, "dataset", val_incref(ds));
-    val_attr_set(m, "batch_size", val_int(bs));
-    val_attr_set(m, "shuffle", val_bool(shuffle));
-    val_attr_set(m, "drop_last", val_bool(drop));
-    val_attr_set(m, "num_workers", val_int(0));
+    val_attr_set(m, "batch_size", val_int(I->run.heap, bs));
+    val_attr_set(m, "shuffle", val_bool(I->run.heap, shuffle));
+    val_attr_set(m, "drop_last", val_bool(I->run.heap, drop));
+    val_attr_set(m, "num_workers", val_int(I->run.heap, 0));
     val_attr_set(m, "_n", nv);
     return m;
 }
@@ -289,10 +289,10 @@ static Value *data_loader(Interp *I, Value *ds, Value *bsv, Value *sh, Value *dl
 static Value *m_data_module_init(Interp *I, Args *a) {
     Value *p[2];                                 /* root, num_workers */
     if (!args_bind_method(I, a, "DataModule", p, 2)) return NULL;
-    Value *self = a->pos[0], *hp = val_dict();
+    Value *self = a->pos[0], *hp = val_dict(I->run.heap);
     const char *names[2] = {"root", "num_workers"};
     for (int i = 0; i < 2; i++) {
-        Value *v = p[i], *val = v ? val_incref(v) : i ? val_int(4) : val_str("../data");
+        Value *v = p[i], *val = v ? val_incref(v) : i ? val_int(I->run.heap, 4) : val_str(I->run.heap, "../data");
         dict_set(hp->u.dict, names[i], val_incref(val));
         int rc = ops_setattr(I, self, names[i], val);
         val_decref(val);
@@ -306,7 +306,7 @@ static Value *m_data_module_init(Interp *I, Args *a) {
 /* d2l raises a bare NotImplementedError: a subclass defines get_dataloader. */
 static Value *m_get_dataloader(Interp *I, Args *a) {
     rt_raise(I, "NotImplementedError", "NotImplementedError");
-    I->error.exc = pyexc_new("NotImplementedError", "");        /* args () and str(e) '', as a bare raise */
+    I->error.exc = pyexc_new(I->run.heap, "NotImplementedError", "");        /* args () and str(e) '', as a bare raise */
     return NULL;
 }
 
@@ -315,7 +315,7 @@ static Value *m_train_dataloader(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "DataModule", NULL, 0)) return NULL;
     Value *f = ops_getattr(I, a->pos[0], "get_dataloader");
     if (!f) return NULL;
-    Value *train = val_bool(a->fn->tag == 0);
+    Value *train = val_bool(I->run.heap, a->fn->tag == 0);
     const char *kwn[1] = {"train"};
     Value *kwv[1] = {train};
     Args b = {NULL, 0, kwn, kwv, 1, "get_dataloader", NULL};

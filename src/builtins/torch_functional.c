@@ -26,7 +26,7 @@ static int inplace_mode(Interp *I, Args *a, const Value *xv) {
 static Value *inplace_record(Interp *I, Args *a, Value *xv, int inplace_at) {
     Tensor *copy = ten_copy(xv->u.t);
     if (!copy) return rt_tensor_error(I);
-    Value *xc = val_tensor_ag(copy, xv->ag ? ag_meta_ref(xv->ag) : NULL), *off = val_bool(false);
+    Value *xc = val_tensor_ag(I->run.heap, copy, xv->ag ? ag_meta_ref(xv->ag) : NULL), *off = val_bool(I->run.heap, false);
     Value **pos = xmalloc(sizeof(Value *) * (size_t)(a->npos + 1)), **kw = xmalloc(sizeof(Value *) * (size_t)(a->nkw + 1));
     for (int i = 0; i < a->npos; i++) pos[i] = i == 0 && a->pos[i] == xv ? xc : i == inplace_at ? off : a->pos[i];
     for (int k = 0; k < a->nkw; k++)
@@ -175,7 +175,7 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
         return ret_ag(I, y);
     }
     for (int64_t i = 0; i < r->numel; i++) ten_set(r, i, rng_uniform(g) < p ? 0 : ten_get(x, i) * scale);
-    return inplace ? write_into(I, xv, r) : val_tensor(r);
+    return inplace ? write_into(I, xv, r) : val_tensor(I->run.heap, r);
 }
 
 /* F.linear(input, weight, bias=None): input @ weight.T + bias. */
@@ -251,7 +251,7 @@ static Value *bi_f_pad(Interp *I, Args *a) {
     ten_free(src);
     ten_free(dst);
     if (rc < 0) { ten_free(o); return rt_tensor_error(I); }
-    return val_tensor(o);
+    return val_tensor(I->run.heap, o);
 }
 
 /* F.normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p along dim, eps). */
@@ -296,7 +296,7 @@ static Value *bi_f_one_hot(Interp *I, Args *a) {
     Tensor *o = ten_new_in(I->run.ten, DT_I64, x->ndim + 1, sh);
     if (!o) return rt_tensor_error(I);
     for (int64_t i = 0; i < x->numel; i++) ten_i64(o)[i * c + ten_get_i64(x, i)] = 1;
-    return val_tensor(o);
+    return val_tensor(I->run.heap, o);
 }
 
 /* F.scaled_dot_product_attention recorded, by the formula below through the autograd ops (PyTorch 2's math path:

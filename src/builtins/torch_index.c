@@ -89,7 +89,7 @@ Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
         if (!cols[d]) { for (int j = 0; j < d; j++) ten_free(cols[j]); ten_free(nz); return rt_tensor_error(I); }
     }
     ten_free(nz);
-    return tuple_of(cols, nd);
+    return tuple_of(I, cols, nd);
 }
 
 /* nonzero(X, as_tuple=False) (tag 0), argwhere(X) (tag 1) */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* The tensor argument `input` (position 0), converting numbers and lists. *tmp is freed by the caller. */
 static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
@@ -25,7 +25,7 @@ static Value *bi_unary(Interp *I, Args *a) {
         double x = val_as_double(a->pos[0]), base = val_as_double(a->pos[1]);
         if (x <= 0 || base <= 0) return rt_raise(I, "ValueError", "math domain error: log of %g to base %g", x, base);
         if (base == 1) return rt_raise(I, "ZeroDivisionError", "float division by zero (log to base 1)");
-        return val_float(log(x) / log(base));
+        return val_float(I->run.heap, log(x) / log(base));
     }
     Value *in;
     if (!args_bind(I, a, &in, 1)) return NULL;
@@ -56,11 +56,11 @@ static Value *bi_unary(Interp *I, Args *a) {
             ten_free(t);
             r = op == UOP_FLOOR ? floor(x) : ceil(x);
             if (!(fabs(r) < 9.2e18)) return rt_error(I, "cannot convert %g to an integer", x);
-            return val_int((int64_t)r);
+            return val_int(I->run.heap, (int64_t)r);
         default: ten_free(t); goto as_tensor;
         }
         ten_free(t);
-        return val_float(r);
+        return val_float(I->run.heap, r);
     }
 as_tensor:;
     if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) {
@@ -271,7 +271,7 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
             Tensor *idx = NULL;
             AgVal r = ag_max_dim(&I->run.ag, arg_ag(in0), d, keep, op == RED_MIN, &idx);
             if (!r.t) { ten_free(idx); return ret_ag(I, r); }
-            Value *pair = torch_return_pair(op == RED_MAX ? "max" : "min", r.t, idx);
+            Value *pair = torch_return_pair(I->run.heap, op == RED_MAX ? "max" : "min", r.t, idx);
             pair->u.seq.items[0]->ag = r.m;
             return pair;
         }
@@ -326,7 +326,7 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
             Tensor *idx = ten_reduce(op == RED_MAX ? RED_ARGMAX : RED_ARGMIN, x, false, d, keep);
             ten_free(tmp);
             if (!idx) { ten_free(r); return rt_tensor_error(I); }
-            return torch_return_pair(op == RED_MAX ? "max" : "min", r, idx);
+            return torch_return_pair(I->run.heap, op == RED_MAX ? "max" : "min", r, idx);
         }
     }
     ten_free(tmp);
@@ -472,19 +472,19 @@ static Value *bi_close(Interp *I, Args *a) {
     ten_free(t1);
     ten_free(t2);
     if (!c) return interp_failed(I) ? NULL : rt_tensor_error(I);
-    if (a->fn->tag == 1) return val_tensor(c);
+    if (a->fn->tag == 1) return val_tensor(I->run.heap, c);
     bool all = true;
     for (int64_t i = 0; i < c->numel && all; i++) all = ten_b8(c)[i] != 0;
     ten_free(c);
-    return val_bool(all);
+    return val_bool(I->run.heap, all);
 }
 
 static Value *bi_equal(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
     if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "equal(X, Y) needs two tensors");
-    if (!ten_same_shape(x->u.t, y->u.t)) return val_bool(false);
-    for (int64_t i = 0; i < x->u.t->numel; i++) if (ten_get(x->u.t, i) != ten_get(y->u.t, i)) return val_bool(false);
-    return val_bool(true);
+    if (!ten_same_shape(x->u.t, y->u.t)) return val_bool(I->run.heap, false);
+    for (int64_t i = 0; i < x->u.t->numel; i++) if (ten_get(x->u.t, i) != ten_get(y->u.t, i)) return val_bool(I->run.heap, false);
+    return val_bool(I->run.heap, true);
 }
 
 /* dim= as one int or a tuple/list of ints: dims[] and *nd (-1 when absent or None: every dim). */
@@ -560,9 +560,9 @@ static Value *bi_std_var(Interp *I, Args *a) {
     }
     ten_free(tmp);
     if (!m) { ten_free(r); return rt_tensor_error(I); }
-    Value *t = val_tuple(2);
-    val_seq_set(t, 0, val_tensor(r));
-    val_seq_set(t, 1, val_tensor(m));
+    Value *t = val_tuple(I->run.heap, 2);
+    val_seq_set(t, 0, val_tensor(I->run.heap, r));
+    val_seq_set(t, 1, val_tensor(I->run.heap, m));
     return t;
 }
 
@@ -598,7 +598,7 @@ static Value *bi_range_incl(Interp *I, Args *a) {
     interp_warn(I, "torch.range", "warning: torch.range is deprecated and will be removed in a future release because its "
                 "behavior is\ninconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
                 "in\n[start, end).");
-    return val_tensor(t);
+    return val_tensor(I->run.heap, t);
 }
 
 #define UN(name, op, help) {name, bi_unary, "torch." name "(input)", help, "", op, "torch"}

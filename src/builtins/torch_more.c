@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
 Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp) {
@@ -50,9 +50,9 @@ bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n) {
     return arg_int(I, v, what, out);
 }
 
-Value *tuple_of(Tensor **ts, int n) {
-    Value *r = val_tuple(n);
-    for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(ts[i]));
+Value *tuple_of(Interp *I, Tensor **ts, int n) {
+    Value *r = val_tuple(I->run.heap, n);
+    for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(I->run.heap, ts[i]));
     return r;
 }
 
@@ -185,12 +185,12 @@ static Value *bi_unique(Interp *I, Args *a) {
     Tensor *iv = NULL, *ct = NULL, *u = ten_unique(x, inv ? &iv : NULL, cnt ? &ct : NULL);
     ten_free(t1);
     if (!u) return rt_tensor_error(I);
-    if (!inv && !cnt) return val_tensor(u);
+    if (!inv && !cnt) return val_tensor(I->run.heap, u);
     Tensor *parts[3] = {u, iv, ct};
     int n = 1;
     if (inv) parts[n++] = iv;
     if (cnt) parts[n++] = ct;
-    return tuple_of(parts, n);
+    return tuple_of(I, parts, n);
 }
 
 /* meshgrid(*tensors, indexing='ij'): views of each 1-D input broadcast to the grid ('xy' swaps the first two). */
@@ -231,7 +231,7 @@ static Value *bi_meshgrid(Interp *I, Args *a) {
         st[at] = t->ndim ? t->stride[0] : 0;
         outs[i] = ten_view_of(t, (int)n, grid, st, t->offset);
     }
-    return tuple_of(outs, (int)n);
+    return tuple_of(I, outs, (int)n);
 }
 
 /* tile(input, dims): repeat with 1s in front when dims is shorter than the tensor. */
@@ -281,9 +281,9 @@ static Value *bi_hstack(Interp *I, Args *a) {
 static Value *bi_is_tensor(Interp *I, Args *a) {
     Value *v;                                   /* obj / input */
     if (!args_bind(I, a, &v, 1)) return NULL;
-    if (a->fn->tag == 0) return val_bool(v->kind == V_TENSOR);
+    if (a->fn->tag == 0) return val_bool(I->run.heap, v->kind == V_TENSOR);
     if (v->kind != V_TENSOR) return rt_error(I, "is_floating_point(): argument 'input' must be Tensor, not %s", val_type_name(v));
-    return val_bool(ten_is_float(v->u.t->dtype));
+    return val_bool(I->run.heap, ten_is_float(v->u.t->dtype));
 }
 
 const Builtin bi_torch_more[] = {

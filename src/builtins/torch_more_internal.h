@@ -16,7 +16,7 @@ bool bool_at(Interp *I, Args *a, int i, const char *name, bool dflt, bool *out);
 /* Ints from an int or a tuple/list: n of them into out (at most TEN_MAX_DIMS). */
 bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n);
 /* A tuple of the n tensors ts (taken). */
-Value *tuple_of(Tensor **ts, int n);
+Value *tuple_of(Interp *I, Tensor **ts, int n);
 /* torch_index.c: X reduced over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
 Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *dims, int nd, bool keep);
 #endif

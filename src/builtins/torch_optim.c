@@ -75,13 +75,13 @@ static bool add_group(Interp *I, Value *self, Value *group) {
     Dict *g = group->u.dict;
     Value *ps = dict_get(g, "params");
     if (!ps) {
-        Value *k = val_str("params");
+        Value *k = val_str(I->run.heap, "params");
         ops_key_error(I, k);
         val_decref(k);
         return false;
     }
     Value *list;
-    if (ps->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(ps)); }
+    if (ps->kind == V_TENSOR) { list = val_list(I->run.heap, 0); val_list_append(list, val_incref(ps)); }
     else if (ps->kind == V_SET) {
         rt_raise(I, "TypeError", "optimizer parameters need to be organized in ordered collections, but the ordering of "
                  "tensors in sets will change between runs. Please use a list instead.");
@@ -150,15 +150,15 @@ static Value *optim_new(Interp *I, const ObjClass *cls, Value *params, Value *de
         val_decref(defaults);
         return rt_raise(I, "ValueError", "optimizer got an empty parameter list");
     }
-    Value *opt = val_object(cls);
+    Value *opt = val_object(I->run.heap, cls);
     val_attr_set(opt, "defaults", defaults);
-    Value *state = val_dict();
+    Value *state = val_dict(I->run.heap);
     state->u.dict->default_dict = true;        /* PyTorch's defaultdict(dict): opt.state[p] of a new p is {} */
     val_attr_set(opt, "state", state);
-    val_attr_set(opt, "param_groups", val_list(0));
+    val_attr_set(opt, "param_groups", val_list(I->run.heap, 0));
     bool ok = true;
     if (items->u.seq.items[0]->kind != V_DICT) {
-        Value *g = val_dict();
+        Value *g = val_dict(I->run.heap);
         dict_set(g->u.dict, "params", val_incref(items));
         ok = add_group(I, opt, g);
         val_decref(g);
@@ -184,16 +184,16 @@ static Value *bi_sgd(Interp *I, Args *a) {
     if (lr && !check_range(I, lr, "learning rate", false, true)) return NULL;
     if (!check_range(I, p[2], "momentum value", false, true) || !check_range(I, p[4], "weight_decay value", false, true))
         return NULL;
-    Value *d = val_dict();
+    Value *d = val_dict(I->run.heap);
     Dict *dd = d->u.dict;
-    dict_set(dd, "lr", lr ? val_incref(lr) : val_str("<required parameter>"));
-    dict_set(dd, "momentum", opt_or(p[2], val_int(0)));
-    dict_set(dd, "dampening", opt_or(p[3], val_int(0)));
-    dict_set(dd, "weight_decay", opt_or(p[4], val_int(0)));
-    dict_set(dd, "nesterov", opt_or(p[5], val_bool(false)));
-    dict_set(dd, "maximize", opt_or(p[6], val_bool(false)));
+    dict_set(dd, "lr", lr ? val_incref(lr) : val_str(I->run.heap, "<required parameter>"));
+    dict_set(dd, "momentum", opt_or(p[2], val_int(I->run.heap, 0)));
+    dict_set(dd, "dampening", opt_or(p[3], val_int(I->run.heap, 0)));
+    dict_set(dd, "weight_decay", opt_or(p[4], val_int(I->run.heap, 0)));
+    dict_set(dd, "nesterov", opt_or(p[5], val_bool(I->run.heap, false)));
+    dict_set(dd, "maximize", opt_or(p[6], val_bool(I->run.heap, false)));
     dict_set(dd, "foreach", opt_or(p[7], val_none()));
-    dict_set(dd, "differentiable", opt_or(p[8], val_bool(false)));
+    dict_set(dd, "differentiable", opt_or(p[8], val_bool(I->run.heap, false)));
     bool nest = false;
     if (!val_truthy(dict_get(dd, "nesterov"), &nest)) nest = false;
     if (nest && (val_as_double(dict_get(dd, "momentum")) <= 0 || val_as_double(dict_get(dd, "dampening")) != 0)) {
@@ -221,25 +221,25 @@ static Value *bi_adam(Interp *I, Args *a) {
             return NULL;
     }
     if (!check_range(I, p[4], "weight_decay value", false, false)) return NULL;
-    Value *d = val_dict(), *b = val_tuple(2);
-    val_seq_set(b, 0, val_float(0.9));
-    val_seq_set(b, 1, val_float(0.999));
+    Value *d = val_dict(I->run.heap), *b = val_tuple(I->run.heap, 2);
+    val_seq_set(b, 0, val_float(I->run.heap, 0.9));
+    val_seq_set(b, 1, val_float(I->run.heap, 0.999));
     Dict *dd = d->u.dict;
-    dict_set(dd, "lr", opt_or(p[1], val_float(1e-3)));
+    dict_set(dd, "lr", opt_or(p[1], val_float(I->run.heap, 1e-3)));
     dict_set(dd, "betas", opt_or(p[2], b));
-    dict_set(dd, "eps", opt_or(p[3], val_float(1e-8)));
-    dict_set(dd, "weight_decay", opt_or(p[4], w ? val_float(1e-2) : val_int(0)));
-    dict_set(dd, "amsgrad", opt_or(p[5], val_bool(false)));
+    dict_set(dd, "eps", opt_or(p[3], val_float(I->run.heap, 1e-8)));
+    dict_set(dd, "weight_decay", opt_or(p[4], w ? val_float(I->run.heap, 1e-2) : val_int(I->run.heap, 0)));
+    dict_set(dd, "amsgrad", opt_or(p[5], val_bool(I->run.heap, false)));
     if (w) {
         dict_set(dd, "foreach", opt_or(p[7], val_none()));
-        dict_set(dd, "maximize", opt_or(p[6], val_bool(false)));
-        dict_set(dd, "capturable", opt_or(p[8], val_bool(false)));
+        dict_set(dd, "maximize", opt_or(p[6], val_bool(I->run.heap, false)));
+        dict_set(dd, "capturable", opt_or(p[8], val_bool(I->run.heap, false)));
     } else {
-        dict_set(dd, "maximize", opt_or(p[7], val_bool(false)));
+        dict_set(dd, "maximize", opt_or(p[7], val_bool(I->run.heap, false)));
         dict_set(dd, "foreach", opt_or(p[6], val_none()));
-        dict_set(dd, "capturable", opt_or(p[8], val_bool(false)));
-        dict_set(dd, "differentiable", opt_or(p[9], val_bool(false)));
-        dict_set(dd, "fused", opt_or(p[10], val_bool(false)));
+        dict_set(dd, "capturable", opt_or(p[8], val_bool(I->run.heap, false)));
+        dict_set(dd, "differentiable", opt_or(p[9], val_bool(I->run.heap, false)));
+        dict_set(dd, "fused", opt_or(p[10], val_bool(I->run.heap, false)));
     }
     static const char *const off[] = {"capturable", "differentiable", "fused", NULL};
     for (int i = 0; off[i]; i++) {
@@ -277,7 +277,7 @@ static Value *param_state(Interp *I, Value *self, Value *p) {
     if (!st || st->kind != V_DICT) rt_error(I, "the optimizer's state is not a dict");
     else if (ops_dict_find(I, st->u.dict, p, &at)) {
         if (at < 0) {
-            s = val_dict();
+            s = val_dict(I->run.heap);
             dict_append(st->u.dict, val_incref(p), val_incref(s));
         } else if (st->u.dict->vals[at]->kind != V_DICT) rt_error(I, "optimizer.state[p] must be a dict");
         else s = val_incref(st->u.dict->vals[at]);
@@ -293,7 +293,7 @@ static Tensor *state_buffer(Interp *I, Value *st, const char *name, const Tensor
     if ((!v || v->kind == V_NONE) && make) {
         Tensor *z = ten_new_in(I->run.ten, p->dtype, p->ndim, p->shape);
         if (!z) { rt_tensor_error(I); *bad = true; return NULL; }
-        dict_set(st->u.dict, name, val_tensor(z));
+        dict_set(st->u.dict, name, val_tensor(I->run.heap, z));
         return z;
     }
     if (!v || v->kind == V_NONE) return NULL;
@@ -359,7 +359,7 @@ static int prepare_update(Interp *I, OptKind kind, Dict *g, Update *u) {
         b1 = val_as_double(betas->u.seq.items[0]);
         b2 = val_as_double(betas->u.seq.items[1]);
         if (!group_num(I, g, "eps", &eps) || !group_flag(I, g, "amsgrad", &ams) || !group_flag(I, g, "maximize", &maxi)) return -1;
-        if (!dict_get(u->st->u.dict, "step")) dict_set(u->st->u.dict, "step", val_tensor(ten_scalar_f_in(I->run.ten, 0.0f)));
+        if (!dict_get(u->st->u.dict, "step")) dict_set(u->st->u.dict, "step", val_tensor(I->run.heap, ten_scalar_f_in(I->run.ten, 0.0f)));
         Value *sv = dict_get(u->st->u.dict, "step");
         if (sv->kind != V_TENSOR || sv->u.t->numel != 1 || sv->u.t->dtype != DT_F32 || !sv->u.t->contiguous) {
             rt_error(I, "optimizer.state[p]['step'] must be a one-element float32 tensor");
@@ -529,7 +529,7 @@ static int64_t param_index(Value *groups, const Value *p) {
 
 /* A new dict with the entries of d (their hashes kept) but the key skip (NULL: none). */
 static Value *dict_copy_but(Dict *d, const char *skip) {
-    Value *r = val_dict();
+    Value *r = val_dict(d->heap);
     for (int k = 0; k < d->n; k++) {
         if (skip && d->keys[k]->kind == V_STR && !strcmp(d->keys[k]->u.str.s, skip)) continue;
         dict_append_hashed(r->u.dict, val_incref(d->keys[k]), val_incref(d->vals[k]), d->hashes[k]);
@@ -545,24 +545,24 @@ static Value *m_state_dict(Interp *I, Args *a) {
     Value *st = val_attr_get(self, "state");
     if (!groups) return NULL;
     if (!st || st->kind != V_DICT) return rt_error(I, "the optimizer's state is not a dict");
-    Value *packed = val_list(0);
+    Value *packed = val_list(I->run.heap, 0);
     int64_t index = 0;
     for (int64_t gi = 0; gi < groups->u.seq.n; gi++) {
         Dict *g = groups->u.seq.items[gi]->u.dict;
-        Value *pg = dict_copy_but(g, "params"), *ids = val_list(0), *ps = dict_get(g, "params");
-        for (int64_t i = 0; i < ps->u.seq.n; i++) val_list_append(ids, val_int(index++));
+        Value *pg = dict_copy_but(g, "params"), *ids = val_list(I->run.heap, 0), *ps = dict_get(g, "params");
+        for (int64_t i = 0; i < ps->u.seq.n; i++) val_list_append(ids, val_int(I->run.heap, index++));
         dict_set(pg->u.dict, "params", ids);
         val_list_append(packed, pg);
     }
-    Value *state = val_dict();
+    Value *state = val_dict(I->run.heap);
     Dict *sd = st->u.dict;
     for (int k = 0; k < sd->n; k++) {
         Value *key = sd->keys[k];
         int64_t at = key->kind == V_TENSOR ? param_index(groups, key) : -1;
-        if (at >= 0) dict_append(state->u.dict, val_int(at), val_incref(sd->vals[k]));
+        if (at >= 0) dict_append(state->u.dict, val_int(I->run.heap, at), val_incref(sd->vals[k]));
         else dict_append_hashed(state->u.dict, val_incref(key), val_incref(sd->vals[k]), sd->hashes[k]);
     }
-    Value *r = val_dict();
+    Value *r = val_dict(I->run.heap);
     dict_set(r->u.dict, "state", state);
     dict_set(r->u.dict, "param_groups", packed);
     return r;
@@ -575,10 +575,10 @@ static Value *cast_state(Interp *I, const Value *p, Value *v, const char *key) {
     if (v->kind == V_TENSOR) {
         bool to_p = !(key && !strcmp(key, "step")) && ten_is_float(p->u.t->dtype) && ten_is_float(v->u.t->dtype);
         Tensor *t = to_p ? ten_cast(v->u.t, p->u.t->dtype) : ten_copy(v->u.t);
-        return t ? val_tensor(t) : rt_tensor_error(I);
+        return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I);
     }
     if (v->kind != V_DICT) return val_incref(v);
-    Value *r = val_dict();
+    Value *r = val_dict(I->run.heap);
     Dict *d = v->u.dict;
     for (int k = 0; k < d->n; k++) {
         Value *c = cast_state(I, p, d->vals[k], d->keys[k]->kind == V_STR ? d->keys[k]->u.str.s : NULL);
@@ -595,7 +595,7 @@ static void group_setdefaults(OptKind kind, Dict *g) {
     static const char *const adamw[] = {"amsgrad", "maximize", "foreach", "capturable", NULL};
     const char *const *names = kind == OPT_SGD ? sgd : kind == OPT_ADAM ? adam : adamw;
     for (int i = 0; names[i]; i++)
-        if (!dict_get(g, names[i])) dict_set(g, names[i], strcmp(names[i], "foreach") ? val_bool(false) : val_none());
+        if (!dict_get(g, names[i])) dict_set(g, names[i], strcmp(names[i], "foreach") ? val_bool(g->heap, false) : val_none());
 }
 
 /* The parameter a saved state key stands for: an int k, the k-th of the saved groups' parameters, is the parameter
@@ -621,18 +621,18 @@ static Value *m_load_state_dict(Interp *I, Args *a) {
     Value *groups = group_list(I, val_attr_get(self, "param_groups"), "optimizer.param_groups");
     if (!groups) return NULL;
     Value *saved = dict_get(sdv->u.dict, "param_groups");
-    if (!saved) { Value *k = val_str("param_groups"); ops_key_error(I, k); val_decref(k); return NULL; }
+    if (!saved) { Value *k = val_str(I->run.heap, "param_groups"); ops_key_error(I, k); val_decref(k); return NULL; }
     if (!group_list(I, saved, "state_dict['param_groups']")) return NULL;
     if (saved->u.seq.n != groups->u.seq.n) return rt_raise(I, "ValueError", "loaded state dict has a different number of parameter groups");
     for (int64_t gi = 0; gi < groups->u.seq.n; gi++)
         if (dict_get(saved->u.seq.items[gi]->u.dict, "params")->u.seq.n != dict_get(groups->u.seq.items[gi]->u.dict, "params")->u.seq.n)
             return rt_raise(I, "ValueError", "loaded state dict contains a parameter group that doesn't match the size of optimizer's group");
     Value *sst = dict_get(sdv->u.dict, "state");
-    if (!sst) { Value *k = val_str("state"); ops_key_error(I, k); val_decref(k); return NULL; }
+    if (!sst) { Value *k = val_str(I->run.heap, "state"); ops_key_error(I, k); val_decref(k); return NULL; }
     if (sst->kind != V_DICT) return rt_raise(I, "TypeError", "state_dict['state'] must be a dict, not %s", val_type_name(sst));
     OptKind kind = optim_kind(self);
     /* held: a key of the student's in the saved state runs their __hash__ / __eq__, which may change any of these */
-    Value *state = val_dict(), *hold = val_incref(saved), *holds = val_incref(sst), *mine = val_incref(groups);
+    Value *state = val_dict(I->run.heap), *hold = val_incref(saved), *holds = val_incref(sst), *mine = val_incref(groups);
     state->u.dict->default_dict = true;
     Dict *sd = sst->u.dict;
     bool ok = true;
@@ -642,7 +642,7 @@ static Value *m_load_state_dict(Interp *I, Args *a) {
         if (!v) { ok = false; break; }
         if (p && kind != OPT_SGD && v->kind == V_DICT) {      /* Adam's __setstate__: a number step becomes a tensor */
             Value *step = dict_get(v->u.dict, "step");
-            if (step && val_is_number(step)) dict_set(v->u.dict, "step", val_tensor(ten_scalar_f_in(I->run.ten, (float)val_as_double(step))));
+            if (step && val_is_number(step)) dict_set(v->u.dict, "step", val_tensor(I->run.heap, ten_scalar_f_in(I->run.ten, (float)val_as_double(step))));
         }
         int64_t h;
         int at;
@@ -651,7 +651,7 @@ static Value *m_load_state_dict(Interp *I, Args *a) {
         val_decref(key);
         val_decref(v);
     }
-    Value *list = val_list(0);
+    Value *list = val_list(I->run.heap, 0);
     for (int64_t gi = 0; ok && gi < groups->u.seq.n; gi++) {
         Value *ng = dict_copy_but(saved->u.seq.items[gi]->u.dict, NULL);
         dict_set(ng->u.dict, "params", val_incref(dict_get(groups->u.seq.items[gi]->u.dict, "params")));
@@ -761,7 +761,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
     if (ev && !arg_bool(I, ev, "error_if_nonfinite", &err)) return NULL;
     double max_norm = mv ? val_as_double(mv) : INFINITY, nt = nv ? val_as_double(nv) : p_[2] ? INFINITY : 2.0;
     Value *list;
-    if (pv->kind == V_TENSOR) { list = val_list(0); val_list_append(list, val_incref(pv)); }
+    if (pv->kind == V_TENSOR) { list = val_list(I->run.heap, 0); val_list_append(list, val_incref(pv)); }
     else if (!(list = ops_to_list(I, pv))) return NULL;
     int n = 0;
     Tensor **grads = xcalloc((size_t)(list->u.seq.n ? list->u.seq.n : 1), sizeof *grads);
@@ -771,7 +771,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
         if (p->ag && p->ag->grad) grads[n++] = p->ag->grad;
     }
     Value *r = NULL;
-    if (n == 0) { r = val_tensor(ten_scalar_f_in(I->run.ten, 0.0f)); goto out; }
+    if (n == 0) { r = val_tensor(I->run.heap, ten_scalar_f_in(I->run.ten, 0.0f)); goto out; }
     DType dt = grads[0]->dtype;
     Tensor **norms = xcalloc((size_t)n, sizeof *norms), *stack = NULL, *tn = NULL;
     bool ok = true;
@@ -811,7 +811,7 @@ static Value *bi_clip_grad_norm(Interp *I, Args *a) {
         if (tmp) { int rc = ten_copy_into(g, tmp); ten_free(tmp); if (rc < 0) { rt_tensor_error(I); goto out; } }
         else ten_bump_version(g);
     }
-    r = val_tensor(dt == DT_F32 ? ten_scalar_f_in(I->run.ten, (float)total) : ten_scalar_d_in(I->run.ten, total));
+    r = val_tensor(I->run.heap, dt == DT_F32 ? ten_scalar_f_in(I->run.ten, (float)total) : ten_scalar_d_in(I->run.ten, total));
 out:
     free(grads);
     val_decref(list);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(t) : rt_tensor_error(I); }
+static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 static Tensor *self_tensor(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input");
@@ -247,9 +247,9 @@ static bool dim_arg(Interp *I, Args *a, int i, const char *name, int64_t dflt, i
     return arg_int(I, v, name, out);
 }
 
-static Value *tuple_of(Tensor **ts, int64_t n) {
-    Value *r = val_tuple(n);
-    for (int64_t i = 0; i < n; i++) val_seq_set(r, i, val_tensor(ts[i]));
+static Value *tuple_of(Interp *I, Tensor **ts, int64_t n) {
+    Value *r = val_tuple(I->run.heap, n);
+    for (int64_t i = 0; i < n; i++) val_seq_set(r, i, val_tensor(I->run.heap, ts[i]));
     return r;
 }
 
@@ -305,7 +305,7 @@ static Value *bi_unbind(Interp *I, Args *a) {
     int64_t n = x->shape[nd];
     Tensor **ts = xcalloc((size_t)(n ? n : 1), sizeof *ts);
     for (int64_t i = 0; i < n; i++) ts[i] = ten_select(x, nd, i);
-    Value *r = tuple_of(ts, n);
+    Value *r = tuple_of(I, ts, n);
     free(ts);
     return r;
 }
@@ -318,7 +318,7 @@ static Value *split_sizes(Interp *I, Tensor *x, int d, const int64_t *sizes, int
         ts[i] = ten_narrow(x, d, start, sizes[i]);
         start += sizes[i];
     }
-    Value *r = tuple_of(ts, n);
+    Value *r = tuple_of(I, ts, n);
     free(ts);
     return r;
 }
@@ -449,7 +449,7 @@ static Value *bi_unflatten(Interp *I, Args *a) {
 
 static Value *bi_numel(Interp *I, Args *a) {
     Tensor *x = self_tensor(I, a);
-    return x ? val_int(x->numel) : NULL;
+    return x ? val_int(I->run.heap, x->numel) : NULL;
 }
 
 /* Tensor methods that are not torch functions. */

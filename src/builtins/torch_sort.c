@@ -11,14 +11,14 @@ static const NamedTuple RT[] = {
     {"torch.return_types.mode", VI, 2}, {"torch.return_types.cummax", VI, 2}, {"torch.return_types.cummin", VI, 2},
     {NULL, NULL, 0}};
 
-Value *torch_return_pair(const char *kind, Tensor *values, Tensor *indices) {
+Value *torch_return_pair(ValHeap *heap, const char *kind, Tensor *values, Tensor *indices) {
     const NamedTuple *type = &RT[0];
     char full[64];
     snprintf(full, sizeof full, "torch.return_types.%s", kind);
     for (const NamedTuple *t = RT; t->name; t++) if (!strcmp(t->name, full)) type = t;
-    Value *r = val_named_tuple(type);
-    val_seq_set(r, 0, val_tensor(values));
-    val_seq_set(r, 1, val_tensor(indices));
+    Value *r = val_named_tuple(heap, type);
+    val_seq_set(r, 0, val_tensor(heap, values));
+    val_seq_set(r, 1, val_tensor(heap, indices));
     return r;
 }
 
@@ -40,7 +40,7 @@ static bool opt_bool(Interp *I, Args *a, int i, const char *name, bool *out) {
 
 static Value *pair_or_error(Interp *I, int rc, const char *kind, Tensor *v, Tensor *ix) {
     if (rc < 0) return rt_tensor_error(I);
-    return torch_return_pair(kind, v, ix);
+    return torch_return_pair(I->run.heap, kind, v, ix);
 }
 
 /* sort(input, dim=-1, descending=False, *, stable=False) / argsort (tag 1, indices only) / msort (tag 2: dim 0, values). */
@@ -61,9 +61,9 @@ static Value *bi_sort(Interp *I, Args *a) {
     } else if (ten_sort(x, (int)dim, desc, stable, &v, &ix) < 0) {
         return rt_tensor_error(I);
     }
-    if (a->fn->tag == 1) { ten_free(v); return val_tensor(ix); }
-    if (a->fn->tag == 2) { ten_free(ix); return val_tensor(v); }
-    return torch_return_pair("sort", v, ix);
+    if (a->fn->tag == 1) { ten_free(v); return val_tensor(I->run.heap, ix); }
+    if (a->fn->tag == 2) { ten_free(ix); return val_tensor(I->run.heap, v); }
+    return torch_return_pair(I->run.heap, "sort", v, ix);
 }
 
 /* topk(X, k, dim=-1, largest=True, sorted=True) */
@@ -81,7 +81,7 @@ static Value *bi_topk(Interp *I, Args *a) {
     if (x->ndim == 0) {
         if (norm_dim64_in(I->run.ten, dim, 0) < 0) return rt_tensor_error(I);
         if (k < 0 || k > 1) return rt_error(I, "selected index k out of range");
-        return torch_return_pair("topk", ten_copy(x), ten_new_in(I->run.ten, DT_I64, 0, NULL));
+        return torch_return_pair(I->run.heap, "topk", ten_copy(x), ten_new_in(I->run.ten, DT_I64, 0, NULL));
     }
     Tensor *v, *ix;
     if (!dim_fits(I, dim, x->ndim)) return NULL;
@@ -117,12 +117,12 @@ static Value *bi_median(Interp *I, Args *a) {
     if (!x || !opt_int(I, a, 1, "dim", &dim) || !opt_bool(I, a, 2, "keepdim", &keep)) return NULL;
     if (!mode && (!dv || dv->kind == V_NONE)) {
         Tensor *r = ten_median_all(x);
-        return r ? val_tensor(r) : rt_tensor_error(I);
+        return r ? val_tensor(I->run.heap, r) : rt_tensor_error(I);
     }
     Tensor *v, *ix;
     if (x->ndim == 0) {
         if (norm_dim64_in(I->run.ten, dim, 0) < 0) return rt_tensor_error(I);
-        return torch_return_pair(mode ? "mode" : "median", ten_copy(x), ten_new_in(I->run.ten, DT_I64, 0, NULL));
+        return torch_return_pair(I->run.heap, mode ? "mode" : "median", ten_copy(x), ten_new_in(I->run.ten, DT_I64, 0, NULL));
     }
     if (!dim_fits(I, dim, x->ndim)) return NULL;
     int rc = mode ? ten_mode(x, (int)dim, keep, &v, &ix) : ten_median_dim(x, (int)dim, keep, &v, &ix);

@@ -62,10 +62,10 @@ static bool bind_args(Interp *I, UserFunc *f, Args *a, Dict *vars) {
     for (int i = 0; i < a->npos && i < npos_params; i++) bound[i] = a->pos[i];
     if (star >= 0 && params->kids[star]->str) {
         int64_t n = a->npos > npos_params ? a->npos - npos_params : 0;
-        rest = val_tuple(n);
+        rest = val_tuple(I->run.heap, n);
         for (int64_t j = 0; j < n; j++) val_seq_set(rest, j, val_incref(a->pos[npos_params + j]));
     }
-    if (dstar >= 0) extra_kw = val_dict();
+    if (dstar >= 0) extra_kw = val_dict(I->run.heap);
     for (int k = 0; k < a->nkw; k++) {
         int idx = -1;
         for (int i = 0; i < np && idx < 0; i++) {
@@ -123,7 +123,7 @@ static Value *call_user(Interp *I, Value *fn, Value *klass, Args *a) {
         outer[i].parent = i + 1 < nc ? &outer[i + 1] : NULL;
     }
     Scope sc;
-    scope_open(&sc, nc ? &outer[0] : NULL, false);
+    scope_open(I->run.heap, &sc, nc ? &outer[0] : NULL, false);
     if (!bind_args(I, f, a, sc.vars)) { scope_close(&sc); free(outer); return NULL; }
     Frame fr = {fn, klass, &sc, I->frame};
     Scope *saved = I->scope;
@@ -391,12 +391,13 @@ Value *make_function(Interp *I, Node *def, const char *name) {
     int nc = 0;
     for (Scope *s = I->scope; s; s = s->parent) nc += !s->is_class;
     if (nc) {
-        f->closure = val_tuple(nc);
+        f->closure = val_tuple(I->run.heap, nc);
         int k = 0;
         for (Scope *s = I->scope; s; s = s->parent) if (!s->is_class) val_seq_set(f->closure, k++, val_incref(s->env));
     }
-    Value *v = val_new(V_FUNC);
+    Value *v = val_new(I->run.heap, V_FUNC);
     v->u.func = f;
+    f->attrs.heap = v->heap;
     return v;
 }
 

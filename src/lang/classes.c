@@ -18,9 +18,10 @@ const ObjClass UserObjectClass;
 
 /* ---- building classes ---- */
 
-static Value *new_class(const char *name, const char *module_name) {
-    Value *v = val_new(V_CLASS);
+static Value *new_class(ValHeap *heap, const char *name, const char *module_name) {
+    Value *v = val_new(heap, V_CLASS);
     v->u.cls = xcalloc(1, sizeof(ClassInfo));
+    v->u.cls->attrs.heap = heap;
     v->u.cls->name = xstrdup(name);
     v->u.cls->module_name = module_name;
     return v;
@@ -91,7 +92,7 @@ static const Builtin object_methods[] = {
 
 Value *class_object(void) {
     if (!object_class) {
-        object_class = new_class("object", "builtins");
+        object_class = new_class(NULL, "object", "builtins");
         object_class->u.cls->methods = object_methods;
         c3_mro(object_class);
     }
@@ -99,7 +100,7 @@ Value *class_object(void) {
 }
 
 Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module) {
-    Value *v = new_class(name, module_name);
+    Value *v = new_class(NULL, name, module_name);   /* immortal: made once for the program */
     ClassInfo *c = v->u.cls;
     c->bases = xmalloc(sizeof(Value *));
     c->bases[0] = val_incref(base ? base : class_object());
@@ -142,11 +143,11 @@ bool class_find(Value *cls, const char *name, Value *after, Found *out) {
 
 /* What a name found in a class means when read through obj (an instance) or through the class (obj NULL). */
 static Value *bind(Interp *I, Value *obj, Value *cls, const Found *f) {
-    if (f->b) return obj ? val_method(obj, f->b) : val_builtin(f->b);
+    if (f->b) return obj ? val_method(I->run.heap, obj, f->b) : val_builtin(I->run.heap, f->b);
     Value *v = f->v;
-    if (v->kind == V_FUNC) return obj ? val_bound(obj, v, f->where) : val_incref(v);
+    if (v->kind == V_FUNC) return obj ? val_bound(I->run.heap, obj, v, f->where) : val_incref(v);
     if (v->kind == V_OBJECT && v->u.obj.cls == &StaticMethodClass) return val_incref(val_attr_get(v, "__func__"));
-    if (v->kind == V_OBJECT && v->u.obj.cls == &ClassMethodClass) return val_bound(cls, val_attr_get(v, "__func__"), f->where);
+    if (v->kind == V_OBJECT && v->u.obj.cls == &ClassMethodClass) return val_bound(I->run.heap, cls, val_attr_get(v, "__func__"), f->where);
     if (v->kind == V_OBJECT && v->u.obj.cls == &PropertyClass && obj) {
         Value *get = val_attr_get(v, "fget");
         if (!get || get->kind == V_NONE) return rt_error(I, "property of '%s' object has no getter", val_type_name(obj));
@@ -167,7 +168,7 @@ static bool is_property(const Found *f) {
 static Value *student_getattr(Interp *I, Value *obj, const char *name, bool *tried) {
     *tried = strncmp(name, "__", 2) && class_has_special(obj, "__getattr__");
     if (!*tried) return NULL;
-    Value *nv = val_str(name), *r = class_call_special(I, obj, "__getattr__", &nv, 1);
+    Value *nv = val_str(I->run.heap, name), *r = class_call_special(I, obj, "__getattr__", &nv, 1);
     val_decref(nv);
     return r;
 }
@@ -189,7 +190,7 @@ static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
     if (in_class) return bind(I, obj, cls, &f);
     if (!strcmp(name, "__class__")) return val_incref(cls);
     if (!strcmp(name, "__dict__")) {
-        Value *d = val_dict();
+        Value *d = val_dict(I->run.heap);
         for (int i = 0; i < obj->u.obj.attrs.n; i++) dict_set(d->u.dict, obj->u.obj.attrs.keys[i]->u.str.s, val_incref(obj->u.obj.attrs.vals[i]));
         return d;
     }
@@ -244,7 +245,7 @@ static int plain_setattr(Interp *I, Value *obj, const char *name, Value *v) {
 /* obj.name = v: a student's __setattr__(name, v) when its class defines one, else plain_setattr. */
 static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     if (!class_has_special(obj, "__setattr__")) return plain_setattr(I, obj, name, v);
-    Value *args[2] = {val_str(name), v}, *r = class_call_special(I, obj, "__setattr__", args, 2);
+    Value *args[2] = {val_str(I->run.heap, name), v}, *r = class_call_special(I, obj, "__setattr__", args, 2);
     val_decref(args[0]);
     val_decref(r);
     return r ? 0 : -1;
@@ -255,13 +256,13 @@ Value *class_getattr(Interp *I, Value *cls, const char *name) {
     ClassInfo *c = cls->u.cls;
     Found f = {0};
     if (class_find(cls, name, NULL, &f)) return bind(I, NULL, cls, &f);
-    if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(c->name);
-    if (!strcmp(name, "__module__")) return val_str(c->module_name);
+    if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(I->run.heap, c->name);
+    if (!strcmp(name, "__module__")) return val_str(I->run.heap, c->module_name);
     if (!strcmp(name, "__doc__")) return val_none();
     if (!strcmp(name, "__mro__") || !strcmp(name, "__bases__")) {
         bool mro = !strcmp(name, "__mro__");
         int n = mro ? c->nmro : c->nbases;
-        Value *t = val_tuple(n);
+        Value *t = val_tuple(I->run.heap, n);
         for (int i = 0; i < n; i++) val_seq_set(t, i, val_incref(mro ? c->mro[i] : c->bases[i]));
         return t;
     }
@@ -297,10 +298,10 @@ Value *class_call(Interp *I, Value *cls, Args *a) {
         b.fname = cls->u.cls->make->name;
         return cls->u.cls->make->fn(I, &b);
     }
-    Value *obj = val_object(&UserObjectClass);
+    Value *obj = val_object(I->run.heap, &UserObjectClass);
     obj->u.obj.klass = val_incref(cls);
     if (pyexc_class_base(cls)) {             /* an exception: args are the arguments, whatever __init__ does (Python) */
-        Value *args = val_tuple(a->npos);
+        Value *args = val_tuple(I->run.heap, a->npos);
         for (int k = 0; k < a->npos; k++) val_seq_set(args, k, val_incref(a->pos[k]));
         val_attr_set(obj, "args", args);
         val_attr_set(obj, "__cause__", val_none());
@@ -353,7 +354,7 @@ static Value *repr_method_as(Interp *I, Value *obj, const char *name, const char
         StrBuf b;
         sb_init(&b);
         sb_printf(&b, "<%s object: its %s failed: %s>", cls->u.cls->name, name, interp_error_msg(I));
-        r = val_str(sb_str(&b));
+        r = val_str(I->run.heap, sb_str(&b));
         sb_free(&b);
         if (interp_error_kind(I) == ERR_ERROR) interp_clear_error(I);
     }
@@ -402,7 +403,7 @@ const ObjClass UserObjectClass = {.name = "object", .call = instance_call, .repr
  * NULL with an error set. The class statement binds the name only after this succeeds. */
 Value *class_create(Interp *I, Node *n) {
     Node *bases_n = n->kids[0], *body = n->kids[1];
-    Value *cls = new_class(n->str, "__main__");
+    Value *cls = new_class(I->run.heap, n->str, "__main__");
     ClassInfo *c = cls->u.cls;
     c->user = true;
     for (int i = 0; i < bases_n->nkids; i++) {
@@ -458,11 +459,11 @@ Value *class_create(Interp *I, Node *n) {
     /* the body runs in the class namespace; its functions see the globals, not this namespace (as in Python) */
     Scope sc;
     Scope *saved = I->scope;
-    scope_open(&sc, saved, true);
+    scope_open(I->run.heap, &sc, saved, true);
     I->scope = &sc;
     bool has_doc = body->nkids && body->kids[0]->kind == N_EXPR_STMT && body->kids[0]->kids[0]->kind == N_STR;
     if (has_doc)            /* the docstring is the namespace's first name, as Python's __doc__ */
-        dict_set(sc.vars, "__doc__", val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen));
+        dict_set(sc.vars, "__doc__", val_strn(I->run.heap, body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen));
     int rc = interp_exec_body(I, body);
     I->scope = saved;
     if (rc == 0 && I->signal) { rt_error(I, "'return' outside a function"); interp_error_at(I, n->line, n->col); rc = -1; I->signal = 0; }
@@ -517,7 +518,7 @@ static Value *bi_super(Interp *I, Args *a) {
     Value *scls = self->kind == V_CLASS ? self : self->kind == V_OBJECT ? self->u.obj.klass : NULL;
     if (!scls || !class_is_subclass(scls, cls))
         return rt_error(I, "super(type, obj): obj must be an instance or subtype of type");
-    Value *s = val_object(&SuperClass);
+    Value *s = val_object(I->run.heap, &SuperClass);
     val_attr_set(s, "__thisclass__", val_incref(cls));
     val_attr_set(s, "__self__", val_incref(self));
     return s;
@@ -526,7 +527,7 @@ static Value *bi_super(Interp *I, Args *a) {
 static Value *wrapper(Interp *I, Args *a, const ObjClass *kind) {
     Value *f;                                   /* "staticmethod(function, /)": CPython's words for its count */
     if (!args_bind(I, a, &f, 1)) return NULL;
-    Value *w = val_object(kind);
+    Value *w = val_object(I->run.heap, kind);
     val_attr_set(w, "__func__", val_incref(f));
     return w;
 }
@@ -534,8 +535,8 @@ static Value *wrapper(Interp *I, Args *a, const ObjClass *kind) {
 static Value *bi_staticmethod(Interp *I, Args *a) { return wrapper(I, a, &StaticMethodClass); }
 static Value *bi_classmethod(Interp *I, Args *a) { return wrapper(I, a, &ClassMethodClass); }
 
-static Value *make_property(Value *fget, Value *fset) {
-    Value *p = val_object(&PropertyClass);
+static Value *make_property(Interp *I, Value *fget, Value *fset) {
+    Value *p = val_object(I->run.heap, &PropertyClass);
     val_attr_set(p, "fget", val_incref(fget));
     val_attr_set(p, "fset", val_incref(fset));
     return p;
@@ -545,7 +546,7 @@ static Value *bi_property(Interp *I, Args *a) {
     Value *p_[2];                               /* fget, fset (attn has no fdel, doc: a third argument is too many) */
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *none = val_none(), *get = p_[0], *set = p_[1];
-    Value *p = make_property(get ? get : none, set ? set : none);
+    Value *p = make_property(I, get ? get : none, set ? set : none);
     val_decref(none);
     return p;
 }
@@ -556,7 +557,7 @@ static Value *m_property_with(Interp *I, Args *a) {
     if (!args_bind_method(I, a, "property", &f, 1)) return NULL;
     Value *p = a->pos[0];
     bool set = a->fn->tag == 1;
-    return make_property(set ? val_attr_get(p, "fget") : a->pos[1], set ? a->pos[1] : val_attr_get(p, "fset"));
+    return make_property(I, set ? val_attr_get(p, "fget") : a->pos[1], set ? a->pos[1] : val_attr_get(p, "fset"));
 }
 
 const Builtin bi_property_methods[] = {
@@ -577,9 +578,9 @@ static const ObjClass ClassMethodClass = {.name = "classmethod", .repr = wrapper
 
 /* Is v an instance of classinfo: a class (the student's, object, nn.Module), one of Python's types (int, float,
  * str, bool, list, tuple, dict), an attn object's constructor (nn.Linear), or a tuple of these? */
-static bool is_instance(Value *v, Value *ci) {
+static bool is_instance(Interp *I, Value *v, Value *ci) {
     if (ci->kind == V_TUPLE) {
-        for (int64_t i = 0; i < ci->u.seq.n; i++) if (is_instance(v, ci->u.seq.items[i])) return true;
+        for (int64_t i = 0; i < ci->u.seq.n; i++) if (is_instance(I, v, ci->u.seq.items[i])) return true;
         return false;
     }
     if (ci->kind == V_CLASS) {
@@ -603,7 +604,7 @@ static bool is_instance(Value *v, Value *ci) {
         if (v->kind == V_OBJECT && !v->u.obj.klass && !strcmp(v->u.obj.cls->name, t)) return true;
         const char *exc = pyexc_object_name(v);
         if (exc && pyexc_class_name(ci)) return pyexc_matches(exc, t);     /* a KeyError is a LookupError */
-        Value *vt = lib()->type_of(v);
+        Value *vt = lib()->type_of(I->run.heap, v);
         bool same = vt && vt->kind == V_BUILTIN && vt->u.builtin == ci->u.builtin;
         val_decref(vt);
         bool python_type = lib()->type_module(ci->u.builtin, NULL);
@@ -629,21 +630,21 @@ static Value *bi_isinstance(Interp *I, Args *a) {
     Value *p[2];
     if (!args_bind(I, a, p, 2)) return NULL;
     if (!valid_classinfo(a->pos[1])) return rt_raise(I, "TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
-    return val_bool(is_instance(a->pos[0], a->pos[1]));
+    return val_bool(I->run.heap, is_instance(I, a->pos[0], a->pos[1]));
 }
 
 static Value *bi_issubclass(Interp *I, Args *a) {
     Value *p[2];
     if (!args_bind(I, a, p, 2)) return NULL;
     if (pyexc_class_name(a->pos[0]) && pyexc_class_name(a->pos[1]))     /* issubclass(KeyError, LookupError) */
-        return val_bool(pyexc_matches(pyexc_class_name(a->pos[0]), pyexc_class_name(a->pos[1])));
+        return val_bool(I->run.heap, pyexc_matches(pyexc_class_name(a->pos[0]), pyexc_class_name(a->pos[1])));
     if (a->pos[0]->kind != V_CLASS) return rt_error(I, "issubclass(cls, base): cls must be a class");
     if (pyexc_class_name(a->pos[1])) {       /* issubclass(MyError, Exception) */
         const char *base = pyexc_class_base(a->pos[0]);
-        return val_bool(base && pyexc_matches(base, pyexc_class_name(a->pos[1])));
+        return val_bool(I->run.heap, base && pyexc_matches(base, pyexc_class_name(a->pos[1])));
     }
     if (a->pos[1]->kind != V_CLASS) return rt_error(I, "issubclass() arg 2 must be a class");
-    return val_bool(class_is_subclass(a->pos[0], a->pos[1]));
+    return val_bool(I->run.heap, class_is_subclass(a->pos[0], a->pos[1]));
 }
 
 /* getattr(obj, name[, default]) and hasattr(obj, name): a missing attribute is an error, or the default. */
@@ -653,13 +654,13 @@ static Value *bi_getattr(Interp *I, Args *a) {
     bool has = a->fn->tag == 1;
     if (a->pos[1]->kind != V_STR) return rt_raise(I, "TypeError", "attribute name must be string, not '%s'", val_type_name(a->pos[1]));
     Value *r = ops_getattr(I, a->pos[0], a->pos[1]->u.str.s);
-    if (r) { if (has) { val_decref(r); return val_bool(true); } return r; }
+    if (r) { if (has) { val_decref(r); return val_bool(I->run.heap, true); } return r; }
     if (interp_error_kind(I) != ERR_ERROR || (!has && a->npos < 3)) return NULL;
     /* only an AttributeError means "no such attribute" (Python's): a student's __getattr__ or property that raised
      * ValueError propagates (attn's own unnamed errors count as missing attributes) */
     if (I->error.etype[0] && !pyexc_matches(I->error.etype, "AttributeError")) return NULL;
     interp_clear_error(I);
-    return has ? val_bool(false) : val_incref(a->pos[2]);
+    return has ? val_bool(I->run.heap, false) : val_incref(a->pos[2]);
 }
 
 static Value *bi_setattr(Interp *I, Args *a) {
@@ -679,7 +680,7 @@ static Value *bi_callable(Interp *I, Args *a) {
         c = v->u.obj.klass ? (class_find(v->u.obj.klass, "__call__", NULL, &f) && !f.b) || v->u.obj.klass->u.cls->is_module
                            : v->u.obj.cls->call != NULL;
     }
-    return val_bool(c);
+    return val_bool(I->run.heap, c);
 }
 
 const Builtin bi_classes[] = {

@@ -42,7 +42,7 @@ static bool proper_subclass(const Value *b, const Value *a) {
  * I). Both operands are held while the method runs. */
 static Value *try_special(Interp *I, const Value *self, const char *name, const Value *other) {
     Found f = {0};
-    if (!user_special(self, name, &f) || f.v->kind != V_FUNC) return val_incref(&val_not_implemented);
+    if (!user_special(self, name, &f) || f.v->kind != V_FUNC) return val_notimplemented();
     Value *hold_self = val_incref((Value *)self), *hold_other = val_incref((Value *)other);
     Value *r = call_special(I, hold_self, &f, hold_other);
     val_decref(hold_self);
@@ -97,7 +97,7 @@ static Value *side_compare(Interp *I, const Value *self, int k, const Value *oth
     if (!r || r == &val_not_implemented) return r;
     bool t = false, ok = result_truth(I, r, NULL, &t);
     val_decref(r);
-    return ok ? val_bool(!t) : NULL;
+    return ok ? val_bool(I->run.heap, !t) : NULL;
 }
 
 Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
@@ -117,7 +117,7 @@ Value *class_richcompare(Interp *I, int aop, const Value *a, const Value *b) {
         if (r != &val_not_implemented) return r;
         val_decref(r);
     }
-    if (k == 0 || k == 1) return val_bool((a == b) == (k == 0));       /* == and != fall back to identity */
+    if (k == 0 || k == 1) return val_bool(I->run.heap, (a == b) == (k == 0));       /* == and != fall back to identity */
     return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop),
                     val_type_name(a), val_type_name(b));
 }
@@ -156,7 +156,7 @@ static Value *repeat_by_index(Interp *I, const Value *a, const Value *b, bool in
     int got = class_index(I, k, &n);
     if (got < 0) return NULL;
     if (!got) return rt_raise(I, "TypeError", "can't multiply sequence by non-int of type '%s'", val_type_name(k));
-    Value *kv = val_int(n);
+    Value *kv = val_int(I->run.heap, n);
     Value *r = ops_binary(I, AOP_MUL, (Value *)seq, kv);
     val_decref(kv);
     return r;

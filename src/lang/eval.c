@@ -24,8 +24,8 @@ Value *ev_at(Interp *I, Node *n) {
 }
 /* ---- names ---- */
 
-void scope_open(Scope *s, Scope *parent, bool is_class) {
-    s->env = val_dict();
+void scope_open(ValHeap *heap, Scope *s, Scope *parent, bool is_class) {
+    s->env = val_dict(heap);
     s->vars = s->env->u.dict;
     s->is_class = is_class;
     s->parent = parent;
@@ -114,16 +114,16 @@ static Value *lookup_name(Interp *I, Node *n) {
      * d2l.MultiHeadAttention only with their module, as in PyTorch (so a failed `class MultiHeadAttention` leaves
      * nothing that answers to the name) */
     const Builtin *b = lib()->find(n->str);
-    if (b && lib()->is_bare(b)) return val_builtin(b);
+    if (b && lib()->is_bare(b)) return val_builtin(I->run.heap, b);
     if (b) {
         char home[32];
         lib()->home(b, home, sizeof home);
         rt_raise(I, "NameError", "name '%s' is not defined (attn's built-in one is %s.%s)", n->str, home, n->str);
         return ev_at(I, n);
     }
-    if (!strcmp(n->str, "NotImplemented")) return val_incref(&val_not_implemented);
+    if (!strcmp(n->str, "NotImplemented")) return val_notimplemented();
     if (!strcmp(n->str, "object")) return val_incref(class_object());   /* class D(object), object.__setattr__(self, n, v) */
-    Value *c = lib()->constant(n->str);
+    Value *c = lib()->constant(I->run.heap, n->str);
     if (c) return c;
     ev_name_error(I, n->str);
     return ev_at(I, n);
@@ -139,7 +139,7 @@ static Value *unpack_items(Interp *I, Value *v, int64_t limit) {
     if (limit < 0 || v->kind != V_OBJECT) return ops_to_list(I, v);
     Iter it;
     if (!ops_iter_begin(I, v, &it)) return NULL;
-    Value *items = val_list(0), *e = NULL;
+    Value *items = val_list(I->run.heap, 0), *e = NULL;
     while (items->u.seq.n < limit && (e = ops_iter_next(&it))) val_list_append(items, e);
     ops_iter_end(&it);
     if (interp_failed(I)) { val_decref(items); return NULL; }
@@ -169,7 +169,7 @@ static int unpack(Interp *I, Node *target, Value *v) {
     for (int i = 0; i < nt && rc == 0; i++) {
         if (i == star) {
             int64_t cnt = n - (nt - 1);
-            Value *rest = val_list(cnt);
+            Value *rest = val_list(I->run.heap, cnt);
             for (int64_t j = 0; j < cnt; j++) val_seq_set(rest, j, val_incref(items->u.seq.items[k++]));
             rc = ev_assign(I, target->kids[i]->kids[0], rest);
             val_decref(rest);
@@ -215,7 +215,7 @@ int ev_assign(Interp *I, Node *target, Value *v) {
 /* ---- expressions ---- */
 
 static Value *eval_seq(Interp *I, Node *n, bool list) {
-    Value *r = list ? val_list(0) : val_tuple(0);
+    Value *r = list ? val_list(I->run.heap, 0) : val_tuple(I->run.heap, 0);
     for (int i = 0; i < n->nkids; i++) {
         Node *k = n->kids[i];
         if (k->kind == N_STAR) {
@@ -327,7 +327,7 @@ static int dict_merge_display(Interp *I, Value *d, Node *ds) {
  * frozenset constant (built in order, then rebuilt from its own order when the code's constants are merged) that
  * an empty set is updated from: the same steps here, so the set's table, hence its order, is CPython's. */
 static Value *eval_set_display(Interp *I, Node *n) {
-    Value *s = pyset_new();
+    Value *s = pyset_new(I->run.heap);
     for (int i = 0; i < n->nkids; i++) {
         if (n->kids[i]->kind == N_STAR) {              /* {*it}: it's items added in order */
             Value *src = ev_eval(I, n->kids[i]->kids[0]);
@@ -358,9 +358,9 @@ static Value *eval_set_display(Interp *I, Node *n) {
 
 static Value *eval_listcomp(Interp *I, Node *n) {
     Scope sc;
-    scope_open(&sc, I->scope, false);
+    scope_open(I->run.heap, &sc, I->scope, false);
     I->scope = &sc;
-    Value *out = n->op == 'd' ? val_dict() : n->op == 's' ? pyset_new() : val_list(0);
+    Value *out = n->op == 'd' ? val_dict(I->run.heap) : n->op == 's' ? pyset_new(I->run.heap) : val_list(I->run.heap, 0);
     int64_t count = 0;
     int rc = comp_run(I, n, n->op == 'd' ? 2 : 1, out, &count);
     I->scope = sc.parent;
@@ -399,7 +399,7 @@ Value *interp_genexpr_next(Interp *I, Value *gen) {
     if (!fnv || !its || !env || !lv) return NULL;
     if (val_attr_get(gen, "running")) return rt_raise(I, "ValueError", "generator already executing");
     val_incref(gen);
-    val_attr_set(gen, "running", val_bool(true));
+    val_attr_set(gen, "running", val_bool(I->run.heap, true));
     UserFunc *f = fnv->u.func;
     Node *lc = f->def->kids[1];
     int nclauses = lc->nkids - 1, nc = f->closure ? (int)f->closure->u.seq.n : 0;
@@ -457,7 +457,7 @@ Value *interp_genexpr_next(Interp *I, Value *gen) {
         snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");
         snprintf(I->error.msg, sizeof I->error.msg, "generator raised StopIteration");
         val_decref(I->error.exc);
-        I->error.exc = pyexc_new("RuntimeError", "generator raised StopIteration");
+        I->error.exc = pyexc_new(I->run.heap, "RuntimeError", "generator raised StopIteration");
     }
     if (failed && I->error.kind == ERR_ERROR && I->error.line > 0) {      /* a traceback frame, as a function's */
         Error *er = &I->error;
@@ -473,7 +473,7 @@ Value *interp_genexpr_next(Interp *I, Value *gen) {
     free(outer);
     dict_del(&gen->u.obj.attrs, "running");
     if (failed || level < 0) dict_del(&gen->u.obj.attrs, "its");       /* finished: later next() gives nothing */
-    else val_attr_set(gen, "level", val_int(level));
+    else val_attr_set(gen, "level", val_int(I->run.heap, level));
     val_decref(gen);
     return result;
 }
@@ -495,7 +495,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
             StrBuf r;
             sb_init(&r);
             ok = k->op == 'a' ? val_ascii(I, &r, v) : val_repr(I, &r, v);
-            Value *s = val_str(sb_str(&r));
+            Value *s = val_str(I->run.heap, sb_str(&r));
             sb_free(&r);
             ok = ok && pyfmt_format(I, &b, s, spec);
             val_decref(s);
@@ -503,7 +503,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
             StrBuf r;
             sb_init(&r);
             ok = val_str_of(I, &r, v);
-            Value *s = val_str(sb_str(&r));
+            Value *s = val_str(I->run.heap, sb_str(&r));
             sb_free(&r);
             ok = ok && pyfmt_format(I, &b, s, spec);
             val_decref(s);
@@ -514,7 +514,7 @@ static Value *eval_fstring(Interp *I, Node *n) {
         val_decref(v);
         if (!ok) { sb_free(&b); return ev_at(I, k->kids[0]); }
     }
-    Value *r = val_strn(sb_str(&b), b.len);
+    Value *r = val_strn(I->run.heap, sb_str(&b), b.len);
     sb_free(&b);
     return r;
 }
@@ -562,14 +562,14 @@ Value *ev_eval(Interp *I, Node *n) {
 
 static Value *eval_node(Interp *I, Node *n) {
     switch (n->kind) {
-    case N_INT: return val_int(n->ival);
-    case N_FLOAT: return val_float(n->fval);
-    case N_STR: return val_strn(n->str, n->slen);
+    case N_INT: return val_int(I->run.heap, n->ival);
+    case N_FLOAT: return val_float(I->run.heap, n->fval);
+    case N_STR: return val_strn(I->run.heap, n->str, n->slen);
     case N_FSTR: return eval_fstring(I, n);
     case N_NONE: return val_none();
-    case N_TRUE: return val_bool(true);
-    case N_FALSE: return val_bool(false);
-    case N_ELLIPSIS: return val_incref(&val_ellipsis_singleton);
+    case N_TRUE: return val_bool(I->run.heap, true);
+    case N_FALSE: return val_bool(I->run.heap, false);
+    case N_ELLIPSIS: return val_ellipsis();
     case N_NAME: return lookup_name(I, n);
     case N_TUPLE: case N_LIST: {
         Value *r = eval_seq(I, n, n->kind == N_LIST);
@@ -578,7 +578,7 @@ static Value *eval_node(Interp *I, Node *n) {
     }
     case N_DICT: {
         if (n->op == 's') return eval_set_display(I, n);
-        Value *d = val_dict();
+        Value *d = val_dict(I->run.heap);
         for (int i = 0; i + 1 < n->nkids; i += 2) {
             if (n->kids[i]->kind == N_DSTAR && dict_merge_display(I, d, n->kids[i]) < 0) {
                 val_decref(d);
@@ -596,7 +596,7 @@ static Value *eval_node(Interp *I, Node *n) {
     }
     case N_LISTCOMP: return n->op == 'g' ? eval_genexpr(I, n) : eval_listcomp(I, n);
     case N_SLICE: {
-        Value *s = val_new(V_SLICE);
+        Value *s = val_new(I->run.heap, V_SLICE);
         Value **parts[3] = {&s->u.slice.start, &s->u.slice.stop, &s->u.slice.step};
         for (int i = 0; i < 3; i++) {
             if (!n->kids[i]) { *parts[i] = val_none(); continue; }
@@ -628,7 +628,7 @@ static Value *eval_node(Interp *I, Node *n) {
         bool t;
         bool ok = ev_truthy(I, a, n, &t);
         val_decref(a);
-        return ok ? val_bool(!t) : NULL;
+        return ok ? val_bool(I->run.heap, !t) : NULL;
     }
     case N_BINARY: {
         Value *a = ev_eval(I, n->kids[0]);

@@ -75,7 +75,7 @@ static Value *m_exc_init(Interp *I, Args *a) {
         return rt_raise(I, "TypeError", "descriptor '__init__' requires a 'BaseException' object but received a '%s'", val_type_name(a->pos[0]));
     /* by hand: an exception class's __init__ is shared by every class and named by self's (no declaration of its own) */
     if (a->nkw) return rt_raise(I, "TypeError", "%s() takes no keyword arguments", val_type_name(a->pos[0]));
-    Value *args = val_tuple(a->npos - 1);
+    Value *args = val_tuple(I->run.heap, a->npos - 1);
     for (int k = 1; k < a->npos; k++) val_seq_set(args, k - 1, val_incref(a->pos[k]));
     val_attr_set(a->pos[0], "args", args);
     return val_none();
@@ -111,25 +111,25 @@ const char *pyexc_object_name(const Value *v) {
 }
 
 static Value *exc_object(int i, Value *args) {
-    Value *e = val_object(objclass_of(i));
+    Value *e = val_object(args->heap, objclass_of(i));
     val_attr_set(e, "args", args);
     val_attr_set(e, "__cause__", val_none());           /* raise ... from sets it */
     return e;
 }
 
-Value *pyexc_new(const char *name, const char *msg) {
+Value *pyexc_new(ValHeap *heap, const char *name, const char *msg) {
     int i = class_index(name);
     if (i < 0) i = class_index("Exception");
     if (msg && !*msg) msg = NULL;                  /* raised without words (a bare assert): args is () */
-    Value *args = val_tuple(msg ? 1 : 0);
-    if (msg) val_seq_set(args, 0, val_str(msg));
+    Value *args = val_tuple(heap, msg ? 1 : 0);
+    if (msg) val_seq_set(args, 0, val_str(heap, msg));
     return exc_object(i, args);
 }
 
 void pyexc_set_arg(Interp *I, const Value *arg) {
     int i = class_index(I->error.etype);
     if (I->error.kind != ERR_ERROR || I->error.exc || i < 0) return;
-    Value *args = val_tuple(arg ? 1 : 0);
+    Value *args = val_tuple(I->run.heap, arg ? 1 : 0);
     if (arg) val_seq_set(args, 0, val_incref((Value *)arg));
     I->error.exc = exc_object(i, args);
 }
@@ -138,7 +138,7 @@ Value *pyexc_construct(Interp *I, Args *a) {
     Value *p[1];                                 /* declared "ValueError(*args)": named by the call (a->fname) */
     if (!args_bind(I, a, p, 1)) return NULL;
     int i = class_index(a->fn->name);
-    Value *args = val_tuple(a->npos);
+    Value *args = val_tuple(I->run.heap, a->npos);
     for (int k = 0; k < a->npos; k++) val_seq_set(args, k, val_incref(a->pos[k]));
     return exc_object(i < 0 ? 0 : i, args);
 }

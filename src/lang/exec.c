@@ -153,7 +153,7 @@ static int exec_with(Interp *I, Node *n) {
 
 /* The module an import names, or NULL with an error that says what attn has instead. */
 static Value *import_module(Interp *I, Node *at_node, const char *path) {
-    Value *m = lib()->import(path);
+    Value *m = lib()->import(I->run.heap, path);
     if (m) return m;
     char why[320];
     lib()->no_module(path, why, sizeof why);
@@ -191,8 +191,8 @@ static int exec_import(Interp *I, Node *n) {
         }
         char sub[256];          /* from d2l import torch: the submodule d2l.torch first, as Python imports it */
         snprintf(sub, sizeof sub, "%s.%s", n->kids[0]->str, it->str);
-        Value *v = lib()->import(sub);
-        if (!v) v = lib()->module_attr(m->u.module, it->str);
+        Value *v = lib()->import(I->run.heap, sub);
+        if (!v) v = lib()->module_attr(I->run.heap, m->u.module, it->str);
         if (!v) {
             rt_error(I, "cannot import name '%s' from '%s' (attn does not have it)", it->str, m->u.module);
             ev_at(I, it);
@@ -363,7 +363,7 @@ static int exec_try(Interp *I, Node *n) {
             int m = handler_matches(I, h->kids[0]);
             if (m < 0) break;
             if (m == 0) continue;
-            Value *e = I->error.exc ? val_incref(I->error.exc) : pyexc_new(I->error.etype[0] ? I->error.etype : "Exception", I->error.msg);
+            Value *e = I->error.exc ? val_incref(I->error.exc) : pyexc_new(I->run.heap, I->error.etype[0] ? I->error.etype : "Exception", I->error.msg);
             interp_clear_error(I);
             Value *saved = I->handling;
             I->handling = e;

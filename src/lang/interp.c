@@ -26,6 +26,8 @@ void interp_init(Interp *I) {
     rng_seed(&I->run.rng, 0);
     I->run.print = ten_print_defaults;
     I->run.ten = ten_ctx_new();
+    I->run.heap = val_heap_new();
+    I->globals.heap = I->warned.heap = I->run.heap;
     ag_context_init(&I->run.ag, I->run.ten);
     plot_init(&I->run.plot);
     I->run.plot.files = &I->run.files;
@@ -40,6 +42,9 @@ void interp_free(Interp *I) {
     I->ret = NULL;
     val_decref(I->last_value);
     I->last_value = NULL;
+    val_collect_cycles(I->run.heap);   /* what its names held in cycles (a nested def that calls itself) goes with it */
+    val_heap_free(I->run.heap);        /* freed with the last value made in it (one a lesson handed to the REPL) */
+    I->run.heap = NULL;
     ten_ctx_free(I->run.ten);          /* freed with the last tensor made in it */
     I->run.ten = NULL;
     args_specs_free(I->argspecs);
@@ -101,7 +106,7 @@ static bool machine_refused(Interp *I) {
 
 bool interp_bytes_ok(Interp *I, int64_t bytes) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
     if (bytes >= 0 && bytes <= limit - vals - tens) return true;
     char need[32], v[32], t[32], lim[32];
     ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
@@ -115,7 +120,7 @@ bool interp_bytes_ok(Interp *I, int64_t bytes) {
 
 bool interp_memory_ok(Interp *I, int64_t more) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
     if (more <= (limit - vals - tens) / 64) return true;
     char v[32], t[32], lim[32];
     ten_bytes_str(vals, v, sizeof v);
@@ -298,7 +303,7 @@ void interp_write_error(Interp *I, const char *s) {
 
 void interp_warn(Interp *I, const char *once, const char *fmt, ...) {
     if (interp_captured(I) || (once && dict_get(&I->warned, once))) return;
-    if (once) dict_set(&I->warned, once, val_bool(true));
+    if (once) dict_set(&I->warned, once, val_bool(I->run.heap, true));
     StrBuf b, v;
     sb_init(&b);
     va_list ap;

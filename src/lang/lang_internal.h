@@ -10,7 +10,7 @@ int interp_assign(Interp *I, Node *target, Value *v);    /* binds v (borrowed) t
 
 /* eval.c: a scope's lifetime. scope_close releases the variables (cycles a closure makes with the scope it
  * captured are freed by the cycle collector, val_collect_cycles). */
-void scope_open(Scope *s, Scope *parent, bool is_class);
+void scope_open(ValHeap *heap, Scope *s, Scope *parent, bool is_class);
 void scope_close(Scope *s);
 
 /* call.c */

@@ -53,7 +53,7 @@ bool ag_records(Interp *I, const Value *a, const Value *b) {
 }
 Value *ag_value(Interp *I, AgVal r) {
     if (!r.t) { ag_meta_unref(r.m); return rt_tensor_error(I); }
-    return val_tensor_ag(r.t, r.m);
+    return val_tensor_ag(I->run.heap, r.t, r.m);
 }
 /* The refusal of an operation autograd cannot differentiate yet (never a result silently detached). */
 Value *ag_refuse(Interp *I, const char *what) {
@@ -120,28 +120,28 @@ static Value *tensor_binary(Interp *I, int aop, Value *a, Value *b) {
     if (bw) ten_free(tb);
     if (interp_failed(I)) { ten_free(r); return NULL; }
     if (!r) return rt_tensor_error(I);
-    return val_tensor(r);
+    return val_tensor(I->run.heap, r);
 }
 
 static Value *int_binary(Interp *I, int aop, int64_t x, int64_t y) {
     int64_t r;
     switch (aop) {
-    case AOP_ADD: if (__builtin_add_overflow(x, y, &r)) goto overflow; return val_int(r);
-    case AOP_SUB: if (__builtin_sub_overflow(x, y, &r)) goto overflow; return val_int(r);
-    case AOP_MUL: if (__builtin_mul_overflow(x, y, &r)) goto overflow; return val_int(r);
+    case AOP_ADD: if (__builtin_add_overflow(x, y, &r)) goto overflow; return val_int(I->run.heap, r);
+    case AOP_SUB: if (__builtin_sub_overflow(x, y, &r)) goto overflow; return val_int(I->run.heap, r);
+    case AOP_MUL: if (__builtin_mul_overflow(x, y, &r)) goto overflow; return val_int(I->run.heap, r);
     case AOP_DIV:
         if (y == 0) return rt_raise(I, "ZeroDivisionError", "division by zero");
-        return val_float((double)x / (double)y);
+        return val_float(I->run.heap, (double)x / (double)y);
     case AOP_FLOORDIV: case AOP_MOD: {
         if (y == 0) return rt_raise(I, "ZeroDivisionError", aop == AOP_MOD ? "integer modulo by zero" : "integer division or modulo by zero");
         if (x == INT64_MIN && y == -1) goto overflow;
         int64_t q = x / y, m = x % y;
         if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
-        return val_int(aop == AOP_FLOORDIV ? q : m);
+        return val_int(I->run.heap, aop == AOP_FLOORDIV ? q : m);
     }
     case AOP_POW: {
         if (y < 0 && x == 0) return rt_raise(I, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
-        if (y < 0) return val_float(pow((double)x, (double)y));
+        if (y < 0) return val_float(I->run.heap, pow((double)x, (double)y));
         int64_t base = x, e = y;
         r = 1;
         while (e) {
@@ -149,18 +149,18 @@ static Value *int_binary(Interp *I, int aop, int64_t x, int64_t y) {
             e >>= 1;
             if (e && __builtin_mul_overflow(base, base, &base)) goto overflow;
         }
-        return val_int(r);
+        return val_int(I->run.heap, r);
     }
-    case AOP_BITAND: return val_int(x & y);
-    case AOP_BITOR: return val_int(x | y);
-    case AOP_BITXOR: return val_int(x ^ y);
+    case AOP_BITAND: return val_int(I->run.heap, x & y);
+    case AOP_BITOR: return val_int(I->run.heap, x | y);
+    case AOP_BITXOR: return val_int(I->run.heap, x ^ y);
     case AOP_LSHIFT:
         if (y < 0) return rt_raise(I, "ValueError", "negative shift count");
         if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) goto overflow;
-        return val_int((int64_t)((uint64_t)x << y));
+        return val_int(I->run.heap, (int64_t)((uint64_t)x << y));
     case AOP_RSHIFT:
         if (y < 0) return rt_raise(I, "ValueError", "negative shift count");
-        return val_int(y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
+        return val_int(I->run.heap, y >= 63 ? (x < 0 ? -1 : 0) : x >> y);
     default: return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: 'int' and 'int'", ast_op_symbol(aop));
     }
 overflow:
@@ -184,21 +184,21 @@ static void float_divmod(double x, double y, double *q, double *m) {
 
 static Value *float_binary(Interp *I, int aop, double x, double y) {
     switch (aop) {
-    case AOP_ADD: return val_float(x + y);
-    case AOP_SUB: return val_float(x - y);
-    case AOP_MUL: return val_float(x * y);
-    case AOP_DIV: if (y == 0) return rt_raise(I, "ZeroDivisionError", "float division by zero"); return val_float(x / y);
+    case AOP_ADD: return val_float(I->run.heap, x + y);
+    case AOP_SUB: return val_float(I->run.heap, x - y);
+    case AOP_MUL: return val_float(I->run.heap, x * y);
+    case AOP_DIV: if (y == 0) return rt_raise(I, "ZeroDivisionError", "float division by zero"); return val_float(I->run.heap, x / y);
     case AOP_FLOORDIV: case AOP_MOD: {
         if (y == 0) return rt_raise(I, "ZeroDivisionError", aop == AOP_MOD ? "float modulo" : "float floor division by zero");
         double q, m;
         float_divmod(x, y, &q, &m);
-        return val_float(aop == AOP_MOD ? m : q);
+        return val_float(I->run.heap, aop == AOP_MOD ? m : q);
     }
     case AOP_POW:
         if (x < 0 && y != floor(y)) return rt_error(I, "a negative number to a fractional power is complex: not supported");
         if (x == 0 && y < 0) return rt_raise(I, "ZeroDivisionError", "0.0 cannot be raised to a negative power");
         if (isfinite(x) && isfinite(y) && isinf(pow(x, y))) return rt_raise(I, "OverflowError", "(34, 'Numerical result out of range')");
-        return val_float(pow(x, y));
+        return val_float(I->run.heap, pow(x, y));
     default: return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: 'float'", ast_op_symbol(aop));
     }
 }
@@ -212,7 +212,7 @@ static Value *refused(Interp *I) {
 static Value *seq_concat(Interp *I, Value *a, Value *b) {
     int64_t n = a->u.seq.n + b->u.seq.n;
     if (!interp_bytes_ok(I, n * (int64_t)sizeof(Value *))) return NULL;
-    Value *r = val_seq_try(a->kind, n);
+    Value *r = val_seq_try(I->run.heap, a->kind, n);
     if (!r) return refused(I);
     for (int64_t i = 0; i < a->u.seq.n; i++) val_seq_set(r, i, val_incref(a->u.seq.items[i]));
     for (int64_t i = 0; i < b->u.seq.n; i++) val_seq_set(r, a->u.seq.n + i, val_incref(b->u.seq.items[i]));
@@ -237,17 +237,17 @@ static Value *str_repeat(Interp *I, Value *s, int64_t k) {
         done += n;
     }
     r[total] = 0;
-    return val_str_take_chars(r, (size_t)total, s->u.str.chars * k);
+    return val_str_take_chars(I->run.heap, r, (size_t)total, s->u.str.chars * k);
 }
 
 /* s * k (k * s), Python's: empty at once when s is empty or k <= 0; MemoryError before anything is built when the
  * result would pass attn's memory limit (or the machine's); Ctrl-C stops a long one. */
 static Value *seq_repeat(Interp *I, Value *s, int64_t k) {
     int64_t len = s->kind == V_STR ? (int64_t)s->u.str.len : s->u.seq.n;
-    if (k <= 0 || len == 0) return s->kind == V_STR ? val_strn("", 0) : s->kind == V_LIST ? val_list(0) : val_tuple(0);
+    if (k <= 0 || len == 0) return s->kind == V_STR ? val_strn(I->run.heap, "", 0) : s->kind == V_LIST ? val_list(I->run.heap, 0) : val_tuple(I->run.heap, 0);
     if (s->kind == V_STR) return str_repeat(I, s, k);
     if (k > INT64_MAX / (int64_t)sizeof(Value *) / len || !interp_bytes_ok(I, len * k * (int64_t)sizeof(Value *))) return NULL;
-    Value *r = val_seq_try(s->kind, len * k);
+    Value *r = val_seq_try(I->run.heap, s->kind, len * k);
     if (!r) return refused(I);
     Value **out = r->u.seq.items;
     for (int64_t i = 0; i < len * k; i++) {
@@ -279,7 +279,7 @@ static Value *view_intersect(Interp *I, Value *self, Value *other) {
     int64_t len_self = val_view_len(self);
     if (other->kind == V_SET && !other->u.set->frozen && len_self <= other->u.set->used) return pyset_op(I, AOP_BITAND, other, self);
     if (set_view(other) && val_view_len(other) > len_self) { Value *t = self; self = other; other = t; }
-    Value *r = pyset_new();
+    Value *r = pyset_new(I->run.heap);
     Iter it;
     if (!ops_iter_begin(I, other, &it)) { val_decref(r); return NULL; }
     int rc = 0;
@@ -334,7 +334,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
         memcpy(s, a->u.str.s, a->u.str.len);
         memcpy(s + a->u.str.len, b->u.str.s, b->u.str.len);
         s[a->u.str.len + b->u.str.len] = 0;
-        return val_str_take_n(s, a->u.str.len + b->u.str.len);
+        return val_str_take_n(I->run.heap, s, a->u.str.len + b->u.str.len);
     }
     if (aop == AOP_ADD && (a->kind == V_LIST || a->kind == V_TUPLE) && a->kind == b->kind && !a->u.seq.is_size)
         return seq_concat(I, a, b);
@@ -381,7 +381,7 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
         if (ag_inplace_check(&I->run.ag, a->ag) < 0) return rt_tensor_error(I);
         Tensor *copy = ten_copy(a->u.t);
         if (!copy) return rt_tensor_error(I);
-        Value *ac = val_tensor_ag(copy, a->ag ? ag_meta_ref(a->ag) : NULL);
+        Value *ac = val_tensor_ag(I->run.heap, copy, a->ag ? ag_meta_ref(a->ag) : NULL);
         r = ops_binary(I, aop, ac, b);
         val_decref(ac);
     } else r = ops_binary(I, aop, a, b);
@@ -401,15 +401,15 @@ Value *ops_unary(Interp *I, int aop, Value *a) {
         if (aop == AOP_NEG && ag_records(I, a, NULL) && ag_view_check(&I->run.ag, a->ag) < 0) return rt_tensor_error(I);
         if (aop == AOP_NEG && ag_records(I, a, NULL)) return ag_value(I, ag_unary(&I->run.ag, UOP_NEG, (AgVal){a->u.t, a->ag}));
         Tensor *r = ten_unary(aop == AOP_NEG ? UOP_NEG : UOP_NOT, a->u.t);
-        return r ? val_tensor(r) : rt_tensor_error(I);
+        return r ? val_tensor(I->run.heap, r) : rt_tensor_error(I);
     }
     if (a->kind == V_INT || a->kind == V_BOOL) {
         int64_t x = a->kind == V_INT ? a->u.i : a->u.b;
-        if (aop == AOP_NEG) { if (x == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(-x); }
-        if (aop == AOP_POS) return val_int(x);
-        return val_int(~x);
+        if (aop == AOP_NEG) { if (x == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(I->run.heap, -x); }
+        if (aop == AOP_POS) return val_int(I->run.heap, x);
+        return val_int(I->run.heap, ~x);
     }
-    if (a->kind == V_FLOAT && aop != AOP_INVERT) return val_float(aop == AOP_NEG ? -a->u.f : a->u.f);
+    if (a->kind == V_FLOAT && aop != AOP_INVERT) return val_float(I->run.heap, aop == AOP_NEG ? -a->u.f : a->u.f);
     return rt_raise(I, "TypeError", "bad operand type for unary %s: '%s'", ast_op_symbol(aop), val_type_name(a));
 }
 
@@ -444,43 +444,43 @@ int ops_dict_store(Interp *I, Dict *d, Value *key, Value *v, int64_t hash) {
 static Value *contains(Interp *I, Value *container, Value *x) {
     if (container->kind == V_STR) {
         if (x->kind != V_STR) return rt_raise(I, "TypeError", "'in <string>' requires string as left operand, not %s", val_type_name(x));
-        return val_bool(strstr(container->u.str.s, x->u.str.s) != NULL);
+        return val_bool(I->run.heap, strstr(container->u.str.s, x->u.str.s) != NULL);
     }
-    if (container->kind == V_DICTVIEW && !container->u.view.dict) return val_bool(false);
+    if (container->kind == V_DICTVIEW && !container->u.view.dict) return val_bool(I->run.heap, false);
     if (container->kind == V_DICT || (container->kind == V_DICTVIEW && container->u.view.which == VIEW_KEYS)) {
         Dict *d = container->kind == V_DICT ? container->u.dict : container->u.view.dict->u.dict;
         int i;
-        return ops_dict_find(I, d, x, &i) ? val_bool(i >= 0) : NULL;
+        return ops_dict_find(I, d, x, &i) ? val_bool(I->run.heap, i >= 0) : NULL;
     }
     if (container->kind == V_DICTVIEW && container->u.view.which == VIEW_ITEMS) {   /* (k, v) in d.items(): k, then v == d[k] */
-        if (x->kind != V_TUPLE || x->u.seq.n != 2) return val_bool(false);
+        if (x->kind != V_TUPLE || x->u.seq.n != 2) return val_bool(I->run.heap, false);
         Dict *d = container->u.view.dict->u.dict;
         int i;
         if (!ops_dict_find(I, d, x->u.seq.items[0], &i)) return NULL;
-        if (i < 0) return val_bool(false);
+        if (i < 0) return val_bool(I->run.heap, false);
         Value *stored = val_incref(d->vals[i]), *want = val_incref(x->u.seq.items[1]);
         bool eq = true, ok = stored == want || val_eq(I, stored, want, &eq);
         val_decref(stored);
         val_decref(want);
-        return ok ? val_bool(eq) : NULL;
+        return ok ? val_bool(I->run.heap, eq) : NULL;
     }
     if (container->kind == V_SET) {
         int r = pyset_contains(I, container, x);
-        return r < 0 ? NULL : val_bool(r);
+        return r < 0 ? NULL : val_bool(I->run.heap, r);
     }
     if (container->kind == V_TENSOR) {
         Value *s = ops_item(x);
         if (!val_is_number(s)) { val_decref(s); return rt_error(I, "'in' on a tensor needs a number on the left"); }
         double v = val_as_double(s);
         val_decref(s);
-        for (int64_t i = 0; i < container->u.t->numel; i++) if (ten_get(container->u.t, i) == v) return val_bool(true);
-        return val_bool(false);
+        for (int64_t i = 0; i < container->u.t->numel; i++) if (ten_get(container->u.t, i) == v) return val_bool(I->run.heap, true);
+        return val_bool(I->run.heap, false);
     }
     if (class_has_special(container, "__contains__")) {     /* a student's x in obj: the truth of its __contains__ */
         Value *r = class_call_special(I, container, "__contains__", &x, 1);
         bool t = false, ok = r && interp_truth(I, r, &t);
         val_decref(r);
-        return ok ? val_bool(t) : NULL;
+        return ok ? val_bool(I->run.heap, t) : NULL;
     }
     if (!ops_is_iterable(container)) return rt_raise(I, "TypeError", "argument of type '%s' is not iterable", val_type_name(container));
     Iter it;
@@ -494,7 +494,7 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         found = eq;
     }
     ops_iter_end(&it);
-    return interp_failed(I) ? NULL : val_bool(found);
+    return interp_failed(I) ? NULL : val_bool(I->run.heap, found);
 }
 
 /* Whether every element of x (a set or a keys or items view) is in y: 1, 0, -1 with the error set. */
@@ -522,7 +522,7 @@ static Value *view_order(Interp *I, int aop, Value *a, Value *b) {
     int rc = !sizes ? 0 : aop == AOP_LT || aop == AOP_LE ? all_contained_in(I, a, b) : all_contained_in(I, b, a);
     val_decref(ha);
     val_decref(hb);
-    return rc < 0 ? NULL : val_bool(rc == 1);
+    return rc < 0 ? NULL : val_bool(I->run.heap, rc == 1);
 }
 
 Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
@@ -532,7 +532,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
          * they are (nn is torch.nn, F.softmax is torch.softmax) */
         bool same = a == b || (a->kind == b->kind && (a->kind == V_NONE || (a->kind == V_BOOL && a->u.b == b->u.b) ||
                     (a->kind == V_MODULE && !strcmp(a->u.module, b->u.module)) || (a->kind == V_BUILTIN && a->u.builtin == b->u.builtin)));
-        return val_bool(aop == AOP_IS ? same : !same);
+        return val_bool(I->run.heap, aop == AOP_IS ? same : !same);
     }
     case AOP_IN: return contains(I, b, a);
     case AOP_NOTIN: {
@@ -540,14 +540,14 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         if (!r) return NULL;
         bool v = !r->u.b;
         val_decref(r);
-        return val_bool(v);
+        return val_bool(I->run.heap, v);
     }
     default: break;
     }
     if (class_is_instance(a) || class_is_instance(b)) return class_richcompare(I, aop, a, b);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) {
-        if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(a) || a->kind == V_TENSOR) ) return val_bool(aop == AOP_NE);
-        if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(aop == AOP_NE);
+        if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(a) || a->kind == V_TENSOR) ) return val_bool(I->run.heap, aop == AOP_NE);
+        if ((aop == AOP_EQ || aop == AOP_NE) && !(val_is_number(b) || b->kind == V_TENSOR)) return val_bool(I->run.heap, aop == AOP_NE);
         return tensor_binary(I, aop, a, b);
     }
     if ((a->kind == V_DICTVIEW || b->kind == V_DICTVIEW) && aop != AOP_EQ && aop != AOP_NE) return view_order(I, aop, a, b);
@@ -556,12 +556,12 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         int sub = pyset_subset(I, x, y);
         if (sub < 0) return NULL;
         bool strict = aop == AOP_LT || aop == AOP_GT;
-        return val_bool(sub == 1 && (!strict || x->u.set->used < y->u.set->used));
+        return val_bool(I->run.heap, sub == 1 && (!strict || x->u.set->used < y->u.set->used));
     }
     if (aop == AOP_EQ || aop == AOP_NE) {
         bool eq;
         if (!val_eq(I, a, b, &eq)) return NULL;            /* a student's __eq__ raised, Ctrl-C, too deep */
-        return val_bool(eq == (aop == AOP_EQ));
+        return val_bool(I->run.heap, eq == (aop == AOP_EQ));
     }
     int c;
     if (val_is_number(a) && val_is_number(b)) {
@@ -570,7 +570,7 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
             c = x < y ? -1 : x > y;
         } else {
             double x = val_as_double(a), y = val_as_double(b);
-            if (isnan(x) || isnan(y)) return val_bool(false);
+            if (isnan(x) || isnan(y)) return val_bool(I->run.heap, false);
             c = cmp3(x, y);
         }
     } else if (a->kind == V_STR && b->kind == V_STR) {
@@ -605,43 +605,43 @@ Value *ops_compare(Interp *I, int aop, Value *a, Value *b) {
         return rt_raise(I, "TypeError", "'%s' not supported between instances of '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
     }
     switch (aop) {
-    case AOP_LT: return val_bool(c < 0);
-    case AOP_LE: return val_bool(c <= 0);
-    case AOP_GT: return val_bool(c > 0);
-    default: return val_bool(c >= 0);
+    case AOP_LT: return val_bool(I->run.heap, c < 0);
+    case AOP_LE: return val_bool(I->run.heap, c <= 0);
+    case AOP_GT: return val_bool(I->run.heap, c > 0);
+    default: return val_bool(I->run.heap, c >= 0);
     }
 }
 
 Value *ops_item(Value *v) {
     if (v->kind == V_TENSOR && v->u.t->numel == 1) {
-        if (ten_is_float(v->u.t->dtype)) return val_float(ten_get(v->u.t, 0));
-        if (v->u.t->dtype == DT_BOOL) return val_bool(ten_get(v->u.t, 0) != 0);
-        return val_int(ten_i64(v->u.t)[0]);
+        if (ten_is_float(v->u.t->dtype)) return val_float(v->heap, ten_get(v->u.t, 0));
+        if (v->u.t->dtype == DT_BOOL) return val_bool(v->heap, ten_get(v->u.t, 0) != 0);
+        return val_int(v->heap, ten_i64(v->u.t)[0]);
     }
     return val_incref(v);
 }
 
 Value *ops_len(Interp *I, Value *v) {
     switch (v->kind) {
-    case V_STR: return val_int(v->u.str.chars);
-    case V_LIST: case V_TUPLE: return val_int(v->u.seq.n);
-    case V_DICTVIEW: return val_int(val_view_len(v));
-    case V_DICT: return val_int(v->u.dict->n);
-    case V_SET: return val_int(v->u.set->used);
+    case V_STR: return val_int(I->run.heap, v->u.str.chars);
+    case V_LIST: case V_TUPLE: return val_int(I->run.heap, v->u.seq.n);
+    case V_DICTVIEW: return val_int(I->run.heap, val_view_len(v));
+    case V_DICT: return val_int(I->run.heap, v->u.dict->n);
+    case V_SET: return val_int(I->run.heap, v->u.set->used);
     case V_RANGE: {
         uint64_t n = val_range_count(v);
         if (n > INT64_MAX) return rt_error(I, "len() of a range of %llu values: more than attn's integers hold (2**63-1)", (unsigned long long)n);
-        return val_int((int64_t)n);
+        return val_int(I->run.heap, (int64_t)n);
     }
     case V_TENSOR:
         if (v->u.t->ndim == 0) return rt_error(I, "len() of a 0-d tensor");
-        return val_int(v->u.t->shape[0]);
+        return val_int(I->run.heap, v->u.t->shape[0]);
     default: {
-        if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(v->u.obj.cls->len(v));
+        if (v->kind == V_OBJECT && v->u.obj.cls->len) return val_int(I->run.heap, v->u.obj.cls->len(v));
         int64_t n;
         bool defined;
         if (!class_len(I, v, &defined, &n)) return NULL;    /* a student's __len__ raised */
-        if (defined) return val_int(n);
+        if (defined) return val_int(I->run.heap, n);
         return rt_raise(I, "TypeError", "object of type '%s' has no len()", val_type_name(v));
     }
     }

@@ -28,15 +28,15 @@ static Value *tensor_base(Interp *I, Value *obj) {
     if (h) return val_incref(h);
     Tensor *t = ten_alias(obj->ag->base_view);
     if (!t) return rt_tensor_error(I);
-    Value *v = val_tensor_ag(t, ag_meta_ref(b));
+    Value *v = val_tensor_ag(I->run.heap, t, ag_meta_ref(b));
     ag_meta_claim(b, v);
     return v;
 }
 static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
     Tensor *t = obj->u.t;
-    if (!strcmp(name, "shape")) return val_size(t->shape, t->ndim);
-    if (!strcmp(name, "dtype")) return val_dtype(t->dtype);
-    if (!strcmp(name, "ndim")) return val_int(t->ndim);
+    if (!strcmp(name, "shape")) return val_size(I->run.heap, t->shape, t->ndim);
+    if (!strcmp(name, "dtype")) return val_dtype(I->run.heap, t->dtype);
+    if (!strcmp(name, "ndim")) return val_int(I->run.heap, t->ndim);
     if (!strcmp(name, "T") || !strcmp(name, "mT")) {
         if (!strcmp(name, "mT") && t->ndim < 2) return rt_error(I, "tensor.mT is only for tensors of 2 or more dimensions");
         if (ag_records(I, obj, NULL)) {               /* mT: TransposeBackward0; T: PermuteBackward0, as PyTorch */
@@ -53,23 +53,23 @@ static Value *tensor_attr(Interp *I, Value *obj, const char *name) {
             r = ten_permute(t, dims);
         }
         if (!r) return rt_tensor_error(I);
-        Value *v = val_tensor(r);
+        Value *v = val_tensor(I->run.heap, r);
         v->ag = ag_view_link(&I->run.ag, r, &obj->ag, t);     /* a view: its _base, as z.t()'s */
         ag_meta_claim(obj->ag, obj);
         return v;
     }
     if (!strcmp(name, "data")) {                   /* detached, with a version counter of its own (PyTorch) */
         Tensor *d = ten_alias_new_version(t);
-        return d ? val_tensor(d) : rt_tensor_error(I);
+        return d ? val_tensor(I->run.heap, d) : rt_tensor_error(I);
     }
-    if (!strcmp(name, "_version")) return val_int(ten_version(t));    /* the storage's in-place write count */
+    if (!strcmp(name, "_version")) return val_int(I->run.heap, ten_version(t));    /* the storage's in-place write count */
     if (!strcmp(name, "_base")) return tensor_base(I, obj);
-    if (!strcmp(name, "device")) return lib()->module_attr("torch", "cpu_device");
+    if (!strcmp(name, "device")) return lib()->module_attr(I->run.heap, "torch", "cpu_device");
     Value *ag = lib()->tensor_attr(I, obj, name);
     if (ag || interp_failed(I)) return ag;
-    if (!strcmp(name, "is_cuda")) return val_bool(false);
+    if (!strcmp(name, "is_cuda")) return val_bool(I->run.heap, false);
     const Builtin *m = lib()->find_method(name);
-    if (m) return val_method(obj, m);
+    if (m) return val_method(I->run.heap, obj, m);
     static const char *const autograd[] = {"register_hook", NULL};
     for (int i = 0; autograd[i]; i++)
         if (!strcmp(name, autograd[i]))
@@ -103,7 +103,7 @@ static void proxy_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 static void proxy_str(Interp *I, StrBuf *out, Value *self) { val_str_part(I, out, val_attr_get(self, "dict")); }     /* str(): the dict's */
 static Value *proxy_getattr(Interp *I, Value *self, const char *name) {
     for (int i = 0; proxy_methods[i]; i++)
-        if (!strcmp(name, proxy_methods[i])) return val_method(val_attr_get(self, "dict"), find_in(lib()->dict_methods, name));
+        if (!strcmp(name, proxy_methods[i])) return val_method(I->run.heap, val_attr_get(self, "dict"), find_in(lib()->dict_methods, name));
     return rt_raise(I, "AttributeError", "'mappingproxy' object has no attribute '%s'", name);
 }
 static int proxy_setattr(Interp *I, Value *self, const char *name, Value *v) {
@@ -236,7 +236,7 @@ Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const cha
         StrBuf words;
         sb_init(&words);
         sb_printf(&words, "%s has no attribute '%s'", what, name);
-        Value *w = val_str(sb_str(&words));
+        Value *w = val_str(I->run.heap, sb_str(&words));
         pyexc_set_arg(I, w);
         val_decref(w);
         sb_free(&words);
@@ -249,7 +249,7 @@ Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {
     if (v) return val_incref(v);
     const Builtin *m = find_in(obj->u.obj.cls->methods, name);
     if (!m && obj->u.obj.cls->is_module) m = find_in(lib()->module_methods, name);
-    if (m) return val_method(obj, m);
+    if (m) return val_method(I->run.heap, obj, m);
     char what[160];
     snprintf(what, sizeof what, "'%s' object", obj->u.obj.cls->name);
     return ops_no_attribute(I, obj, what, name);
@@ -259,7 +259,7 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     switch (obj->kind) {
     case V_TENSOR: return tensor_attr(I, obj, name);
     case V_MODULE: {
-        Value *c = lib()->module_attr(obj->u.module, name);
+        Value *c = lib()->module_attr(I->run.heap, obj->u.module, name);
         if (c) return c;
         char buf[256];
         const char *why = lib()->missing(obj->u.module, name, buf, sizeof buf);
@@ -272,17 +272,17 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (obj->u.obj.cls->getattr) return obj->u.obj.cls->getattr(I, obj, name);
         return ops_object_getattr(I, obj, name);
     case V_CLASS: return class_getattr(I, obj, name);
-    case V_STR: { const Builtin *m = find_in(lib()->str_methods, name); if (m) return val_method(obj, m); break; }
+    case V_STR: { const Builtin *m = find_in(lib()->str_methods, name); if (m) return val_method(I->run.heap, obj, m); break; }
     case V_LIST: {
         const Builtin *m = find_in(lib()->list_methods, name);
-        if (m) return val_method(obj, m);
+        if (m) return val_method(I->run.heap, obj, m);
         break;
     }
     case V_DICTVIEW: {      /* keys and items views: isdisjoint; every view: mapping */
         const Builtin *m = val_is_set_like(obj) ? find_in(lib()->view_methods, name) : NULL;
-        if (m) return val_method(obj, m);
+        if (m) return val_method(I->run.heap, obj, m);
         if (!strcmp(name, "mapping") && obj->u.view.dict) {
-            Value *proxy = val_object(&mappingproxy_class);
+            Value *proxy = val_object(I->run.heap, &mappingproxy_class);
             val_attr_set(proxy, "dict", val_incref(obj->u.view.dict));
             return proxy;
         }
@@ -290,25 +290,25 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     }
     case V_DICT: {
         const Builtin *m = find_in(lib()->dict_methods, name);
-        if (m) return val_method(obj, m);
-        if (!strcmp(name, "fromkeys")) return val_builtin(lib()->dict_fromkeys);
+        if (m) return val_method(I->run.heap, obj, m);
+        if (!strcmp(name, "fromkeys")) return val_builtin(I->run.heap, lib()->dict_fromkeys);
         break;
     }
     case V_SET: {       /* a frozenset has the methods that do not change it */
         const Builtin *m = find_in(lib()->set_methods, name);
-        if (m && !(obj->u.set->frozen && lib()->set_method_changes(m))) return val_method(obj, m);
+        if (m && !(obj->u.set->frozen && lib()->set_method_changes(m))) return val_method(I->run.heap, obj, m);
         break;
     }
     case V_TUPLE:
         if (val_named_field(obj, name)) return val_incref(val_named_field(obj, name));
         if (obj->u.seq.is_size && !strcmp(name, "numel")) {
             const Builtin *m = find_in(lib()->list_methods, "numel");
-            if (m) return val_method(obj, m);
+            if (m) return val_method(I->run.heap, obj, m);
         }
-        { const Builtin *m = find_in(lib()->list_methods, name); if (m && (!strcmp(name, "index") || !strcmp(name, "count"))) return val_method(obj, m); }
+        { const Builtin *m = find_in(lib()->list_methods, name); if (m && (!strcmp(name, "index") || !strcmp(name, "count"))) return val_method(I->run.heap, obj, m); }
         break;
     case V_DTYPE:
-        if (!strcmp(name, "is_floating_point")) return val_bool(ten_is_float(obj->u.dtype));
+        if (!strcmp(name, "is_floating_point")) return val_bool(I->run.heap, ten_is_float(obj->u.dtype));
         break;
     case V_SLICE: {         /* s.start, s.stop, s.step: what a student's __getitem__ reads of obj[a:b:c] */
         Value *part = !strcmp(name, "start") ? obj->u.slice.start : !strcmp(name, "stop") ? obj->u.slice.stop
@@ -318,14 +318,14 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         break;
     }
     case V_FLOAT:
-        if (!strcmp(name, "is_integer")) return val_bool(obj->u.f == floor(obj->u.f));
+        if (!strcmp(name, "is_integer")) return val_bool(I->run.heap, obj->u.f == floor(obj->u.f));
         break;
     case V_FUNC: {
-        if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(obj->u.func->name);
+        if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(I->run.heap, obj->u.func->name);
         if (!strcmp(name, "__doc__")) {
             Node *body = obj->u.func->def->kids[1];
             if (obj->u.func->def->kind == N_DEF && body->nkids && body->kids[0]->kind == N_EXPR_STMT && body->kids[0]->kids[0]->kind == N_STR)
-                return val_strn(body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen);
+                return val_strn(I->run.heap, body->kids[0]->kids[0]->str, body->kids[0]->kids[0]->slen);
             return val_none();
         }
         Value *own = dict_get(&obj->u.func->attrs, name);      /* f.x = 1 earlier */
@@ -335,17 +335,17 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
     case V_METHOD:
         if (!strcmp(name, "__self__")) return val_incref(obj->u.method.self);
         if (!strcmp(name, "__func__") && obj->u.method.func) return val_incref(obj->u.method.func);
-        if (!strcmp(name, "__name__")) return val_str(obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
+        if (!strcmp(name, "__name__")) return val_str(I->run.heap, obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
         break;
     case V_BUILTIN: {
         const Builtin *m = lib()->type_method(obj->u.builtin, name);      /* str.upper, set.union, dict.fromkeys */
-        if (m) return val_builtin(m);
-        if (!strcmp(name, "__name__")) return val_str(obj->u.builtin->name);
-        if (!strcmp(name, "__doc__")) return val_str(obj->u.builtin->help);
+        if (m) return val_builtin(I->run.heap, m);
+        if (!strcmp(name, "__name__")) return val_str(I->run.heap, obj->u.builtin->name);
+        if (!strcmp(name, "__doc__")) return val_str(I->run.heap, obj->u.builtin->help);
         const char *module = NULL;                  /* a type's: int.__module__ 'builtins', OrderedDict's 'collections' */
         if (lib()->type_module(obj->u.builtin, &module) && module) {
-            if (!strcmp(name, "__qualname__")) return val_str(obj->u.builtin->name);
-            if (!strcmp(name, "__module__")) return val_str(module);
+            if (!strcmp(name, "__qualname__")) return val_str(I->run.heap, obj->u.builtin->name);
+            if (!strcmp(name, "__module__")) return val_str(I->run.heap, module);
         }
         break;
     }

@@ -45,7 +45,7 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
         rt_raise(I, "IndexError", "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
         char words[64];                          /* what except IndexError as e sees: Python's words alone */
         snprintf(words, sizeof words, "%s%s index out of range", type, assign ? " assignment" : "");
-        Value *w = val_str(words);
+        Value *w = val_str(I->run.heap, words);
         pyexc_set_arg(I, w);
         val_decref(w);
         return false;
@@ -140,7 +140,7 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
     if (!slice_span(I, len, sl, &a, &step, &cnt)) return NULL;
     if (obj->kind == V_STR && step == 1) {            /* characters, not bytes: 'ζ日本'[1:] is '日本' */
         size_t from = val_str_offset(obj, a), to = val_str_offset(obj, a + cnt);
-        return val_strn(obj->u.str.s + from, to - from);
+        return val_strn(I->run.heap, obj->u.str.s + from, to - from);
     }
     if (obj->kind == V_STR) {
         StrBuf b;
@@ -150,9 +150,9 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
             sb_putn(&b, obj->u.str.s + from, to - from);
         }
         size_t n = b.len;
-        return val_str_take_n(sb_take(&b), n);
+        return val_str_take_n(I->run.heap, sb_take(&b), n);
     }
-    Value *r = obj->kind == V_LIST ? val_list(cnt) : val_tuple(cnt);
+    Value *r = obj->kind == V_LIST ? val_list(I->run.heap, cnt) : val_tuple(I->run.heap, cnt);
     for (int64_t i = 0; i < cnt; i++) val_seq_set(r, i, val_incref(obj->u.seq.items[a + i * step]));
     return r;
 }
@@ -220,7 +220,7 @@ static Value *ag_index_read(Interp *I, Value *obj, const IndexItem *items, int n
         owned = true;
     }
     if (!owned) return val_incref(obj);
-    return val_tensor_ag(cur.t, cur.m);
+    return val_tensor_ag(I->run.heap, cur.t, cur.m);
 }
 
 Value *ops_index(Interp *I, Value *obj, Value *index) {
@@ -240,7 +240,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         if (n < 0) return NULL;
         if (!r) return rt_tensor_index_error(I);
         /* a view (z[0]) knows its base, for an in-place op that records later (ag_view_link) */
-        Value *v = val_tensor_ag(r, ag_view_link(&I->run.ag, r, &obj->ag, obj->u.t));
+        Value *v = val_tensor_ag(I->run.heap, r, ag_view_link(&I->run.ag, r, &obj->ag, obj->u.t));
         ag_meta_claim(obj->ag, obj);
         return v;
     }
@@ -260,7 +260,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
         uint64_t n = val_range_count(obj);
         uint64_t k = i >= 0 ? (uint64_t)i : n - (0 - (uint64_t)i);     /* -i may be 2**63 */
         if ((i >= 0 && k >= n) || (i < 0 && (0 - (uint64_t)i) > n)) return rt_raise(I, "IndexError", "range object index out of range");
-        return val_int(val_range_at(obj, k));
+        return val_int(I->run.heap, val_range_at(obj, k));
     }
     case V_DICT: {
         int i;
@@ -277,7 +277,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
                 Value *made = interp_call(I, factory, &fa);
                 val_decref(fresh);
                 fresh = made;
-            } else fresh = val_dict();
+            } else fresh = val_dict(I->run.heap);
             if (fresh && ops_dict_store(I, obj->u.dict, index, fresh, h) < 0) { val_decref(fresh); fresh = NULL; }
             val_decref(index);
             val_decref(obj);
@@ -322,7 +322,7 @@ static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
         return 0;
     }
     /* step 1: items [a, a + cnt) give way to src's m items (cnt is 0 when the stop is before the start: an insertion) */
-    Value *nl = val_list(0);
+    Value *nl = val_list(I->run.heap, 0);
     for (int64_t i = 0; i < a; i++) val_list_append(nl, val_incref(obj->u.seq.items[i]));
     for (int64_t k = 0; k < m; k++) val_list_append(nl, val_incref(src->u.seq.items[k]));
     for (int64_t i = a + cnt; i < n; i++) val_list_append(nl, val_incref(obj->u.seq.items[i]));

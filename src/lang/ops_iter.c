@@ -35,7 +35,7 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
     case V_LIST: case V_TUPLE: return val_incref(s->u.seq.items[i]);
     case V_DICTVIEW: return val_view_item(s, i);
     case V_STR: return val_str_char(s, i);
-    case V_RANGE: return val_int(val_range_at(s, (uint64_t)i));
+    case V_RANGE: return val_int(I->run.heap, val_range_at(s, (uint64_t)i));
     case V_DICT: return val_incref(s->u.dict->keys[i]);
     case V_TENSOR: {
         /* PyTorch iterates by unbind: row i is output i of UnbindBackward0, one of several views (written in place
@@ -48,7 +48,7 @@ static Value *seq_item(Interp *I, Value *s, int64_t i) {
         }
         IndexItem item = {.kind = IX_INT, .i = i};
         Tensor *row = ten_index_get(s->u.t, &item, 1);
-        return row ? val_tensor(row) : rt_tensor_error(I);
+        return row ? val_tensor(I->run.heap, row) : rt_tensor_error(I);
     }
     default: return NULL;
     }
@@ -121,9 +121,9 @@ bool ops_is_iterator(const Value *v) { return builtin_iterator(v) || class_has_s
  * TypeError otherwise), else Python's sequence iterator over its __getitem__ (obj[0], obj[1] ... until IndexError). */
 static Value *student_iter(Interp *I, Value *obj) {
     if (!class_has_special(obj, "__iter__")) {
-        Value *it = val_object(&iterator_classes[IC_GETITEM]);
+        Value *it = val_object(I->run.heap, &iterator_classes[IC_GETITEM]);
         val_attr_set(it, "src", val_incref(obj));
-        val_attr_set(it, "pos", val_int(0));
+        val_attr_set(it, "pos", val_int(I->run.heap, 0));
         return it;
     }
     Value *r = class_call_special(I, obj, "__iter__", NULL, 0);
@@ -150,7 +150,7 @@ static Value *student_next(Interp *I, Value *self, bool getitem) {
     if (r) {
         /* the place as it is now (CPython's it_index++): a __getitem__ that stepped this iterator itself replaced
          * (and freed) the pos it was called with */
-        if (getitem) { pos = val_attr_get(self, "pos"); val_attr_set(self, "pos", val_int((pos && pos->kind == V_INT ? pos->u.i : 0) + (back ? -1 : 1))); }
+        if (getitem) { pos = val_attr_get(self, "pos"); val_attr_set(self, "pos", val_int(I->run.heap, (pos && pos->kind == V_INT ? pos->u.i : 0) + (back ? -1 : 1))); }
         return r;
     }
     if (interp_error_kind(I) == ERR_ERROR && (pyexc_matches(I->error.etype, "StopIteration") ||
@@ -162,11 +162,11 @@ static Value *student_next(Interp *I, Value *self, bool getitem) {
 }
 
 /* An iterator of class ic walking src from place pos (forward for IK_SEQ classes, backward for the reversed ones). */
-static Value *walker(int ic, Value *src, int64_t pos) {
-    Value *it = val_object(&iterator_classes[ic]);
+static Value *walker(Interp *I, int ic, Value *src, int64_t pos) {
+    Value *it = val_object(I->run.heap, &iterator_classes[ic]);
     val_attr_set(it, "src", val_incref(src));
-    val_attr_set(it, "pos", val_int(pos));
-    if (sized(src)) val_attr_set(it, "size", val_int(container_size(src)));
+    val_attr_set(it, "pos", val_int(I->run.heap, pos));
+    if (sized(src)) val_attr_set(it, "size", val_int(I->run.heap, container_size(src)));
     return it;
 }
 
@@ -176,26 +176,26 @@ Value *ops_iter(Interp *I, Value *src) {
     if (class_has_special(src, "__iter__") || class_has_special(src, "__getitem__")) return student_iter(I, src);
     if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
-    if (src->kind == V_STR) return walker(src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
+    if (src->kind == V_STR) return walker(I, src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
     if (src->kind == V_DICTVIEW)       /* Python's dict_keyiterator, dict_valueiterator, dict_itemiterator */
-        return walker(src->u.view.which == VIEW_KEYS ? IC_DICT : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES : IC_DICT_ITEMS, src, 0);
-    return walker(src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
+        return walker(I, src->u.view.which == VIEW_KEYS ? IC_DICT : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES : IC_DICT_ITEMS, src, 0);
+    return walker(I, src->kind == V_LIST ? IC_LIST : src->kind == V_RANGE ? IC_RANGE :
                   src->kind == V_DICT ? IC_DICT : src->kind == V_SET ? IC_SET : IC_TUPLE, src, 0);
 }
 
 Value *ops_reversed(Interp *I, Value *src) {
     switch (src->kind) {
-    case V_RANGE: return walker(IC_RANGE_REV, src, seq_len(src) - 1);     /* Python's type: range_iterator */
-    case V_LIST: return walker(IC_LIST_REV, src, src->u.seq.n - 1);
-    case V_TUPLE: case V_STR: return walker(IC_REVERSED, src, seq_len(src) - 1);
-    case V_DICT: return walker(IC_DICT_REV, src, src->u.dict->n - 1);
+    case V_RANGE: return walker(I, IC_RANGE_REV, src, seq_len(src) - 1);     /* Python's type: range_iterator */
+    case V_LIST: return walker(I, IC_LIST_REV, src, src->u.seq.n - 1);
+    case V_TUPLE: case V_STR: return walker(I, IC_REVERSED, src, seq_len(src) - 1);
+    case V_DICT: return walker(I, IC_DICT_REV, src, src->u.dict->n - 1);
     case V_DICTVIEW:
-        return walker(src->u.view.which == VIEW_KEYS ? IC_DICT_REV : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES_REV : IC_DICT_ITEMS_REV,
+        return walker(I, src->u.view.which == VIEW_KEYS ? IC_DICT_REV : src->u.view.which == VIEW_VALUES ? IC_DICT_VALUES_REV : IC_DICT_ITEMS_REV,
                       src, val_view_len(src) - 1);
     case V_TENSOR: {       /* PyTorch's Tensor.__reversed__ is flip(0): a tensor, not an iterator */
         if (src->u.t->ndim == 0) return val_incref(src);
         Tensor *r = ten_flip(src->u.t, 0);
-        return r ? val_tensor(r) : rt_tensor_error(I);
+        return r ? val_tensor(I->run.heap, r) : rt_tensor_error(I);
     }
     default:
         /* a student's class: its __reversed__, else Python's reversed sequence iterator over __len__ and __getitem__ */
@@ -203,9 +203,9 @@ Value *ops_reversed(Interp *I, Value *src) {
         if (class_has_special(src, "__getitem__")) {          /* len() raises without __len__, as Python */
             Value *nv = ops_len(I, src);
             if (!nv) return NULL;
-            Value *it = val_object(&iterator_classes[IC_GETITEM_REV]);
+            Value *it = val_object(I->run.heap, &iterator_classes[IC_GETITEM_REV]);
             val_attr_set(it, "src", val_incref(src));
-            val_attr_set(it, "pos", val_int(nv->kind == V_INT ? nv->u.i - 1 : -1));
+            val_attr_set(it, "pos", val_int(I->run.heap, nv->kind == V_INT ? nv->u.i - 1 : -1));
             val_decref(nv);
             return it;
         }
@@ -214,29 +214,29 @@ Value *ops_reversed(Interp *I, Value *src) {
 }
 
 Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *args, int nargs, int64_t start) {
-    Value *its = val_tuple(nargs);
+    Value *its = val_tuple(I->run.heap, nargs);
     for (int i = 0; i < nargs; i++) {
         Value *it = ops_iter(I, args[i]);
         if (!it) { val_decref(its); return NULL; }
         val_seq_set(its, i, it);
     }
     int ic = !strcmp(kind, "map") ? IC_MAP : !strcmp(kind, "filter") ? IC_FILTER : !strcmp(kind, "zip") ? IC_ZIP : IC_ENUMERATE;
-    Value *self = val_object(&iterator_classes[ic]);
+    Value *self = val_object(I->run.heap, &iterator_classes[ic]);
     if (fn) val_attr_set(self, "fn", val_incref(fn));
     val_attr_set(self, "its", its);
-    if (ic == IC_ENUMERATE) val_attr_set(self, "pos", val_int(start));
+    if (ic == IC_ENUMERATE) val_attr_set(self, "pos", val_int(I->run.heap, start));
     return self;
 }
 
 Value *ops_generator(Value *fn, Value *first, int nclauses) {
-    Value *its = val_list(0);
+    Value *its = val_list(fn->heap, 0);
     val_list_append(its, first);
     for (int i = 1; i < nclauses; i++) val_list_append(its, val_none());
-    Value *self = val_object(&iterator_classes[IC_GENERATOR]);
+    Value *self = val_object(fn->heap, &iterator_classes[IC_GENERATOR]);
     val_attr_set(self, "fn", fn);
     val_attr_set(self, "its", its);
-    val_attr_set(self, "env", val_dict());
-    val_attr_set(self, "level", val_int(0));
+    val_attr_set(self, "env", val_dict(fn->heap));
+    val_attr_set(self, "level", val_int(fn->heap, 0));
     return self;
 }
 
@@ -254,14 +254,14 @@ static Value *walker_next(Interp *I, Value *self, bool forward) {
     Value *src = val_attr_get(self, "src"), *pos = val_attr_get(self, "pos"), *size = val_attr_get(self, "size");
     if (!src) return NULL;
     if (size && size->u.i != container_size(src)) {
-        val_attr_set(self, "size", val_int(-1));            /* stays broken, as Python's */
+        val_attr_set(self, "size", val_int(I->run.heap, -1));            /* stays broken, as Python's */
         return rt_raise(I, "RuntimeError", src->kind == V_SET ? SET_CHANGED : DICT_CHANGED);
     }
     /* a set: pos is the slot to look from, and pyset_next moves it past the element it finds */
     int64_t i = pos->u.i, next = src->kind == V_SET ? i : forward ? i + 1 : i - 1;
     Value *e = src->kind == V_SET ? val_incref(pyset_next(src, &next)) : seq_item(I, src, i);
     if (e && forward && src->kind == V_TENSOR) share_unbind(self, e, i);
-    if (e) val_attr_set(self, "pos", val_int(next));
+    if (e) val_attr_set(self, "pos", val_int(I->run.heap, next));
     else if (!interp_failed(I)) dict_del(&self->u.obj.attrs, "src");
     return e;
 }
@@ -279,7 +279,7 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
     int n = (int)its->u.seq.n;
     if (n == 0) return NULL;                                /* zip() is empty */
     for (;;) {                                              /* filter: until an item passes */
-        Value *t = val_tuple(n);
+        Value *t = val_tuple(I->run.heap, n);
         for (int i = 0; i < n; i++) {
             Value *e = ops_iterator_next(I, its->u.seq.items[i]);
             if (!e) { val_decref(t); return NULL; }
@@ -288,11 +288,11 @@ static Value *combined_next(Interp *I, Value *self, IterKind kind) {
         switch (kind) {
         case IK_ZIP: return t;
         case IK_ENUMERATE: {
-            Value *pos = val_attr_get(self, "pos"), *r = val_tuple(2);
+            Value *pos = val_attr_get(self, "pos"), *r = val_tuple(I->run.heap, 2);
             val_seq_set(r, 0, val_incref(pos));
             val_seq_set(r, 1, val_incref(t->u.seq.items[0]));
             val_decref(t);
-            val_attr_set(self, "pos", val_int(pos->u.i + 1));
+            val_attr_set(self, "pos", val_int(I->run.heap, pos->u.i + 1));
             return r;
         }
         case IK_MAP: {
@@ -392,7 +392,7 @@ Value *ops_to_list(Interp *I, Value *v) {
     }
     Iter it;
     if (!ops_iter_begin(I, v, &it)) return NULL;
-    Value *l = val_list(0), *e;
+    Value *l = val_list(I->run.heap, 0), *e;
     /* an iterator object (a student's __next__ or __getitem__ walk, map of a student's function) runs code at each
      * item, as a loop body: the loop limit stops one that never ends, as it stops sum() and a for loop */
     bool walks = it.src && it.src->kind == V_OBJECT;

@@ -157,7 +157,7 @@ static void format_float(Interp *I, StrBuf *out, double v, const Spec *sp) {
 
 bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
     if (ops_has_special(v, "__format__")) {          /* a student's __format__(spec): its string */
-        Value *sv = val_str(spec), *r = ops_call_special(I, v, "__format__", &sv, 1);
+        Value *sv = val_str(I->run.heap, spec), *r = ops_call_special(I, v, "__format__", &sv, 1);
         val_decref(sv);
         if (r && r->kind != V_STR) rt_raise(I, "TypeError", "__format__ must return a str, not %s", val_type_name(r));
         else if (r) sb_putn(out, r->u.str.s, r->u.str.len);
@@ -166,8 +166,8 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
         return ok;
     }
     if (v->kind == V_TENSOR && v->u.t->ndim == 0) {
-        Value *item = ten_is_float(v->u.t->dtype) ? val_float(ten_get(v->u.t, 0))
-                    : v->u.t->dtype == DT_BOOL ? val_bool(ten_get(v->u.t, 0) != 0) : val_int(ten_i64(v->u.t)[0]);
+        Value *item = ten_is_float(v->u.t->dtype) ? val_float(I->run.heap, ten_get(v->u.t, 0))
+                    : v->u.t->dtype == DT_BOOL ? val_bool(I->run.heap, ten_get(v->u.t, 0) != 0) : val_int(I->run.heap, ten_i64(v->u.t)[0]);
         bool ok = pyfmt_format(I, out, item, spec);
         val_decref(item);
         return ok;
@@ -205,9 +205,9 @@ bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
 /* One value for a %-conversion: a 0-dim (or one-element) tensor stands for its item. */
 static Value *scalar_of(Value *v) {
     if (v->kind == V_TENSOR && v->u.t->numel == 1) {
-        if (ten_is_float(v->u.t->dtype)) return val_float(ten_get(v->u.t, 0));
-        if (v->u.t->dtype == DT_BOOL) return val_bool(ten_get(v->u.t, 0) != 0);
-        return val_int(ten_i64(v->u.t)[0]);
+        if (ten_is_float(v->u.t->dtype)) return val_float(v->heap, ten_get(v->u.t, 0));
+        if (v->u.t->dtype == DT_BOOL) return val_bool(v->heap, ten_get(v->u.t, 0) != 0);
+        return val_int(v->heap, ten_i64(v->u.t)[0]);
     }
     return val_incref(v);
 }
@@ -234,7 +234,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
                 if (*p == '(') depth++;
             if (p >= end) { sb_free(&out); return rt_raise(I, "ValueError", "incomplete format key"); }
             if (args->kind == V_TUPLE || args->kind == V_STR) { sb_free(&out); return rt_raise(I, "TypeError", "format requires a mapping"); }
-            Value *key = val_strn(k, (size_t)(p - k));
+            Value *key = val_strn(I->run.heap, k, (size_t)(p - k));
             keyed = ops_index(I, args, key);
             val_decref(key);
             if (!keyed) { sb_free(&out); return NULL; }
@@ -321,5 +321,5 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
     }
     if (used < nitems && args->kind == V_TUPLE) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
     if (used == 0 && args->kind != V_TUPLE && !mapping) { sb_free(&out); return rt_raise(I, "TypeError", "not all arguments converted during string formatting"); }
-    return val_str_take(sb_take(&out));
+    return val_str_take(I->run.heap, sb_take(&out));
 }

@@ -24,19 +24,20 @@ static const Value pyset_dummy = {.kind = V_NONE, .refs = 1 << 30};
 /* What a table of n entries takes from the heap (val_live_bytes counts it) */
 static int64_t table_bytes(int64_t n) { return n > 0 ? val_heap_bytes(sizeof(SetEntry) * (size_t)n) : 0; }
 
-Value *pyset_new(void) {
-    Value *v = val_new(V_SET);
+Value *pyset_new(ValHeap *heap) {
+    Value *v = val_new(heap, V_SET);
     v->u.set = xcalloc(1, sizeof(PySet));
+    v->u.set->heap = heap;
     v->u.set->table = xcalloc(SET_MINSIZE, sizeof(SetEntry));
     v->u.set->mask = SET_MINSIZE - 1;
-    val_account_bytes(val_heap_bytes(sizeof(PySet)) + table_bytes(SET_MINSIZE));
+    val_account_bytes(heap, val_heap_bytes(sizeof(PySet)) + table_bytes(SET_MINSIZE));
     return v;
 }
 
 void pyset_free(PySet *t) {
     for (int64_t i = 0; i <= t->mask; i++)
         if (t->table[i].key && t->table[i].key != DUMMY) val_decref(t->table[i].key);
-    if (t->table) val_account_bytes(-table_bytes(t->mask + 1));
+    if (t->table) val_account_bytes(t->heap, -table_bytes(t->mask + 1));
     free(t->table);
     t->table = NULL;
     t->fill = t->used = 0;
@@ -297,7 +298,7 @@ static void table_resize(PySet *so, int64_t minused) {
     SetEntry *old = so->table, *table = mem_try_calloc((size_t)newsize, sizeof(SetEntry));
     if (!table) return;
     int64_t oldmask = so->mask;
-    val_account_bytes(table_bytes(newsize) - table_bytes(oldmask + 1));
+    val_account_bytes(so->heap, table_bytes(newsize) - table_bytes(oldmask + 1));
     so->table = table;
     so->mask = newsize - 1;
     so->fill = so->used;
@@ -395,7 +396,7 @@ void pyset_clear(Value *s) {
     int64_t finger = so->finger;
     pyset_free(so);
     so->table = xcalloc(SET_MINSIZE, sizeof(SetEntry));
-    val_account_bytes(table_bytes(SET_MINSIZE));
+    val_account_bytes(so->heap, table_bytes(SET_MINSIZE));
     so->mask = SET_MINSIZE - 1;
     so->finger = finger;
 }
@@ -478,7 +479,7 @@ int pyset_update(Interp *I, Value *s, Value *src) {
 }
 
 Value *pyset_from(Interp *I, Value *src) {
-    Value *s = pyset_new();
+    Value *s = pyset_new(I->run.heap);
     if (src && pyset_update(I, s, src) < 0) { val_decref(s); return NULL; }
     return s;
 }
@@ -526,7 +527,7 @@ static int in_fn(Interp *I, PySet *so, Value *key, int64_t hash, void *ctx) {
 
 static Value *intersection(Interp *I, Value *a, Value *b) {
     if (a == b) return pyset_from(I, a);
-    Value *r = pyset_new();
+    Value *r = pyset_new(I->run.heap);
     if (b->kind == V_SET) {                  /* walks the smaller, looks up in the larger */
         Value *big = a, *small = b;
         if (b->u.set->used > a->u.set->used) { big = b; small = a; }
@@ -577,7 +578,7 @@ static Value *difference(Interp *I, Value *a, Value *b) {
         if (difference_update(I, r, b) < 0) { val_decref(r); return NULL; }
         return r;
     }
-    Value *r = pyset_new();
+    Value *r = pyset_new(I->run.heap);
     int rc = 0;
     if (b->kind == V_SET) rc = each_entry(I, b->u.set, a->u.set, add_if_not_in, r->u.set);
     else

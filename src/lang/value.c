@@ -16,8 +16,9 @@
 #include <malloc.h>
 #endif
 
-Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1 << 30};
-static Value none_singleton = {.kind = V_NONE, .refs = 1 << 30};
+/* The immortal singletons: heap NULL, so val_incref and val_decref never write them (read-only data) */
+const Value val_ellipsis_singleton = {.kind = V_ELLIPSIS, .refs = 1};
+static const Value none_singleton = {.kind = V_NONE, .refs = 1};
 
 /* Python's NotImplemented: what a student's __eq__, __lt__, __add__ ... return to let the other operand try */
 static void notimpl_repr(Interp *I, StrBuf *out, Value *self, int depth) { (void)self; (void)depth; sb_puts(out, "NotImplemented"); }
@@ -27,19 +28,48 @@ static int notimpl_setattr(struct Interp *I, Value *self, const char *name, Valu
     return -1;
 }
 static const ObjClass notimpl_class = {.name = "NotImplementedType", .repr = notimpl_repr, .setattr = notimpl_setattr};
-Value val_not_implemented = {.kind = V_OBJECT, .refs = 1 << 30, .u.obj.cls = &notimpl_class};
+const Value val_not_implemented = {.kind = V_OBJECT, .refs = 1, .u.obj.cls = &notimpl_class};
 
 /* ---- allocation, freeing without recursion, and the cycle collector ---- */
 
-static Value **tracked;               /* every container alive: the cycle collector's set */
-static uint32_t ntracked, captracked;
-static int64_t since_collect;
+/* Memory held by a heap's values (their structs, string contents, list items, dict and set tables) as malloc holds
+ * it: with the tensors', what the memory limit bounds. */
+int64_t val_live_bytes(const ValHeap *h) { return h->bytes; }
+void val_account_bytes(ValHeap *h, int64_t delta) { if (h) h->bytes += delta; }
 
-/* Memory held by values (their structs, string contents, list items, dict and set tables) as malloc holds it:
- * with the tensors', what the memory limit bounds. */
-static int64_t value_bytes;
-int64_t val_live_bytes(void) { return value_bytes; }
-void val_account_bytes(int64_t delta) { value_bytes += delta; }
+ValHeap *val_heap_new(void) {
+    ValHeap *h = xcalloc(1, sizeof *h);
+    h->refs = 1;
+    return h;
+}
+
+/* Frees the structs waiting in h's pool (each one counted in h->refs). */
+static void pool_release(ValHeap *h) {
+    while (h->pool) {
+        Value *v = h->pool;
+        h->pool = (Value *)v->u.seq.items;
+        free(v);
+        h->refs--;
+    }
+    h->npool = 0;
+}
+
+/* One reference of h gone (its owner's, or a value's): freed with the last. */
+static void heap_unref(ValHeap *h) {
+    if (--h->refs > 0) return;
+    free(h->tracked);
+    free(h->pending);
+    free(h);
+}
+
+void val_heap_free(ValHeap *h) {
+    if (!h) return;
+    h->closed = true;
+    h->refs++;                        /* the pool's structs are counted: keep h while they go */
+    pool_release(h);
+    h->refs--;
+    heap_unref(h);
+}
 
 /* glibc's malloc: a chunk is the request plus an 8-byte header, rounded up to 16, at least 32 bytes */
 int64_t val_heap_bytes(size_t n) {
@@ -73,63 +103,78 @@ static bool container_kind(VKind k) {
 /* A container the machine has no room to track (mem_exhausted set, MemoryError follows) is left out of the cycle
  * collector's set: freed by its count as any value, only a cycle through it stays. */
 static void track(Value *v) {
+    ValHeap *h = v->heap;
     if (!container_kind(v->kind) || v->gc_slot) return;
-    if (ntracked == captracked) {
-        Value **t = mem_try_realloc(tracked, sizeof(Value *) * (captracked ? (size_t)captracked * 2 : 1024));
+    if (h->ntracked == h->captracked) {
+        Value **t = mem_try_realloc(h->tracked, sizeof(Value *) * (h->captracked ? (size_t)h->captracked * 2 : 1024));
         if (!t) return;
-        tracked = t;
-        captracked = captracked ? captracked * 2 : 1024;
+        h->tracked = t;
+        h->captracked = h->captracked ? h->captracked * 2 : 1024;
     }
-    tracked[ntracked++] = v;
-    v->gc_slot = ntracked;
-    since_collect++;
+    h->tracked[h->ntracked++] = v;
+    v->gc_slot = h->ntracked;
+    h->since_collect++;
 }
 
 static void untrack(Value *v) {
     if (!v->gc_slot) return;
+    ValHeap *h = v->heap;
     uint32_t i = v->gc_slot - 1;
-    Value *last = tracked[--ntracked];
-    tracked[i] = last;
+    Value *last = h->tracked[--h->ntracked];
+    h->tracked[i] = last;
     last->gc_slot = i + 1;
     v->gc_slot = 0;
 }
 
-static bool is_tracked(const Value *v) { return v && v->gc_slot && v->gc_slot <= ntracked && tracked[v->gc_slot - 1] == v; }
+/* Whether v is in h's set (a value of another heap, or an immortal one, is not: it counts as outside) */
+static bool is_tracked(const ValHeap *h, const Value *v) {
+    return v && v->heap == h && v->gc_slot && v->gc_slot <= h->ntracked && h->tracked[v->gc_slot - 1] == v;
+}
 
 /* Freed Value structs wait here for the next val_new (at most VAL_POOL_MAX): a tiny op's result costs no malloc.
  * release() is the one place that gives back. Off in sanitizer builds, so that ASan sees every use after free. */
 #define VAL_POOL_MAX 512
-static Value *val_pool;               /* linked through u.seq.items */
-static int nval_pool;
 #ifdef TEN_CHECKS                     /* a sanitizer build (tensor.h) */
 #define VAL_POOLED 0
 #else
 #define VAL_POOLED 1
 #endif
 
-Value *val_new(VKind k) {
-    value_bytes += VALUE_BYTES;
-    Value *v = val_pool;
+Value *val_new(ValHeap *h, VKind k) {
+    if (!h) {                         /* immortal: made once for the program (a class of attn's), never counted */
+        Value *v = xcalloc(1, sizeof *v);
+        v->kind = k;
+        v->refs = 1;
+        return v;
+    }
+    h->bytes += VALUE_BYTES;
+    Value *v = h->pool;
     if (VAL_POOLED && v) {
-        val_pool = (Value *)v->u.seq.items;
-        nval_pool--;
+        h->pool = (Value *)v->u.seq.items;
+        h->npool--;
         memset(v, 0, sizeof *v);
-    } else v = xcalloc(1, sizeof *v);
+    } else {
+        v = xcalloc(1, sizeof *v);
+        h->refs++;                    /* a struct of h's, pooled or alive */
+    }
     v->kind = k;
     v->refs = 1;
+    v->heap = h;
+    if (k == V_OBJECT) v->u.obj.attrs.heap = h;
     track(v);
     return v;
 }
 
-static Value *alloc(VKind k) { return val_new(k); }
+static Value *alloc(ValHeap *h, VKind k) { return val_new(h, k); }
 
 Value *val_incref(Value *v) {
-    if (v) v->refs++;
+    if (v && v->heap) v->refs++;
     return v;
 }
 
+
 void dict_free(Dict *d) {
-    value_bytes -= dict_bytes(d);
+    val_account_bytes(d->heap, -dict_bytes(d));
     for (int i = 0; i < d->n; i++) { val_decref(d->keys[i]); val_decref(d->vals[i]); }
     if (d->factory) val_decref(d->factory);
     free(d->keys);
@@ -137,8 +182,10 @@ void dict_free(Dict *d) {
     free(d->hashes);
     free(d->index);
     uint32_t version = d->version;
+    ValHeap *heap = d->heap;
     memset(d, 0, sizeof *d);
     d->version = version + 1;
+    d->heap = heap;
 }
 
 static void visit_dict(Dict *d, void (*visit)(Value *, void *), void *ctx) {
@@ -172,16 +219,17 @@ void val_children(Value *v, void (*visit)(Value *child, void *ctx), void *ctx) {
 
 /* Frees v itself and releases what it holds (val_decref of a child only queues it while the queue drains). */
 static void release(Value *v) {
+    ValHeap *h = v->heap;
     switch (v->kind) {
-    case V_STR: value_bytes -= str_bytes(v); free(v->u.str.s); break;
+    case V_STR: h->bytes -= str_bytes(v); free(v->u.str.s); break;
     case V_TUPLE: case V_LIST:
         for (int64_t i = 0; i < v->u.seq.n; i++) val_decref(v->u.seq.items[i]);
         free(v->u.seq.items);
-        value_bytes -= val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
+        h->bytes -= val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
         break;
-    case V_DICT: dict_free(v->u.dict); free(v->u.dict); value_bytes -= val_heap_bytes(sizeof(Dict)); break;
+    case V_DICT: dict_free(v->u.dict); free(v->u.dict); h->bytes -= val_heap_bytes(sizeof(Dict)); break;
     case V_DICTVIEW: val_decref(v->u.view.dict); break;
-    case V_SET: pyset_free(v->u.set); free(v->u.set); value_bytes -= val_heap_bytes(sizeof(PySet)); break;
+    case V_SET: pyset_free(v->u.set); free(v->u.set); h->bytes -= val_heap_bytes(sizeof(PySet)); break;
     case V_TENSOR: ten_free(v->u.t); ag_meta_unclaim(v->ag, v); ag_meta_unref(v->ag); val_decref(v->u.grad_value); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
@@ -216,50 +264,52 @@ static void release(Value *v) {
     default: break;
     }
     untrack(v);
-    value_bytes -= VALUE_BYTES;
-    if (VAL_POOLED && nval_pool < VAL_POOL_MAX) {
+    h->bytes -= VALUE_BYTES;
+    if (VAL_POOLED && !h->closed && h->npool < VAL_POOL_MAX) {
         v->kind = V_NONE;
         v->refs = 0;
-        v->u.seq.items = (Value **)val_pool;
-        val_pool = v;
-        nval_pool++;
-    } else free(v);
+        v->u.seq.items = (Value **)h->pool;
+        h->pool = v;
+        h->npool++;
+    } else {
+        free(v);
+        heap_unref(h);                /* its last value gone after its owner: the heap goes too */
+    }
 }
 
-static Value **pending;               /* values whose last reference went, waiting to be released */
-static size_t npending, cappending;
-static bool draining;
-
 void val_decref(Value *v) {
-    if (!v || --v->refs > 0) return;
-    if (v == &none_singleton || v == &val_ellipsis_singleton || v == &val_not_implemented) { v->refs = 1 << 30; return; }
+    if (!v || !v->heap || --v->refs > 0) return;
     /* a value that holds no values goes at once (a list of ten million numbers needs no queue of ten million); so
      * does a container when the queue cannot grow (the machine is out of memory: recursion, rarely deep, instead) */
     if (!container_kind(v->kind)) { release(v); return; }
-    if (npending == cappending) {
-        Value **p = mem_try_realloc(pending, sizeof(Value *) * (cappending ? cappending * 2 : 256));
+    ValHeap *h = v->heap;             /* its queue: a child of another heap drains in that heap's */
+    if (h->npending == h->cappending) {
+        Value **p = mem_try_realloc(h->pending, sizeof(Value *) * (h->cappending ? h->cappending * 2 : 256));
         if (!p) { release(v); return; }
-        pending = p;
-        cappending = cappending ? cappending * 2 : 256;
+        h->pending = p;
+        h->cappending = h->cappending ? h->cappending * 2 : 256;
     }
-    pending[npending++] = v;
-    if (draining) return;
-    draining = true;
-    while (npending) release(pending[--npending]);
-    draining = false;
+    h->pending[h->npending++] = v;
+    if (h->draining) return;
+    h->draining = true;
+    h->refs++;                        /* the queue's last value may be the heap's last: keep it while draining */
+    while (h->npending) release(h->pending[--h->npending]);
+    h->draining = false;
+    heap_unref(h);
 }
 
 /* ---- the cycle collector (CPython's): references from outside the tracked set keep a group alive ---- */
 
-typedef struct Gc { int64_t *refs; uint32_t *stack; uint32_t nstack; bool *reachable; } Gc;
+typedef struct Gc { const ValHeap *h; int64_t *refs; uint32_t *stack; uint32_t nstack; bool *reachable; } Gc;
 
 static void gc_uncount(Value *c, void *ctx) {
-    if (is_tracked(c)) ((Gc *)ctx)->refs[c->gc_slot - 1]--;
+    Gc *g = ctx;
+    if (is_tracked(g->h, c)) g->refs[c->gc_slot - 1]--;
 }
 
 static void gc_reach(Value *c, void *ctx) {
     Gc *g = ctx;
-    if (!is_tracked(c) || g->reachable[c->gc_slot - 1]) return;
+    if (!is_tracked(g->h, c) || g->reachable[c->gc_slot - 1]) return;
     g->reachable[c->gc_slot - 1] = true;
     g->stack[g->nstack++] = c->gc_slot - 1;
 }
@@ -299,13 +349,14 @@ static void clear_container(Value *v) {
     }
 }
 
-int64_t val_containers_since_collect(void) { return since_collect; }
+int64_t val_containers_since_collect(const ValHeap *h) { return h->since_collect; }
 
-int64_t val_collect_cycles(void) {
-    since_collect = 0;
-    uint32_t n = ntracked;
+int64_t val_collect_cycles(ValHeap *h) {
+    h->since_collect = 0;
+    uint32_t n = h->ntracked;
     if (n == 0) return 0;
-    Gc g = {mem_try_malloc(sizeof(int64_t) * n), mem_try_malloc(sizeof(uint32_t) * n), 0, mem_try_calloc(n, sizeof(bool))};
+    Value **tracked = h->tracked;
+    Gc g = {h, mem_try_malloc(sizeof(int64_t) * n), mem_try_malloc(sizeof(uint32_t) * n), 0, mem_try_calloc(n, sizeof(bool))};
     if (!g.refs || !g.stack || !g.reachable) {        /* no room to look: the cycles wait for the next collection */
         free(g.refs);
         free(g.stack);
@@ -324,36 +375,41 @@ int64_t val_collect_cycles(void) {
     free(g.refs);
     free(g.stack);
     free(g.reachable);
-    /* hold every garbage value, break the references between them, then let them go */
+    /* hold every garbage value, break the references between them, then let them go (h with them: its owner may be
+     * gone, and the garbage its last values) */
+    h->refs++;
     for (int64_t i = 0; i < ng; i++) garbage[i]->refs++;
     for (int64_t i = 0; i < ng; i++) clear_container(garbage[i]);
     for (int64_t i = 0; i < ng; i++) val_decref(garbage[i]);
     free(garbage);
+    heap_unref(h);
     return ng;
 }
 
-Value *val_none(void) { return val_incref(&none_singleton); }
-Value *val_bool(bool b) { Value *v = alloc(V_BOOL); v->u.b = b; return v; }
-Value *val_int(int64_t i) { Value *v = alloc(V_INT); v->u.i = i; return v; }
-Value *val_float(double f) { Value *v = alloc(V_FLOAT); v->u.f = f; return v; }
+Value *val_none(void) { return (Value *)&none_singleton; }
+Value *val_ellipsis(void) { return (Value *)&val_ellipsis_singleton; }
+Value *val_notimplemented(void) { return (Value *)&val_not_implemented; }
+Value *val_bool(ValHeap *h, bool b) { Value *v = alloc(h, V_BOOL); v->u.b = b; return v; }
+Value *val_int(ValHeap *h, int64_t i) { Value *v = alloc(h, V_INT); v->u.i = i; return v; }
+Value *val_float(ValHeap *h, double f) { Value *v = alloc(h, V_FLOAT); v->u.f = f; return v; }
 int64_t val_utf8_count(const char *s, size_t n) {
     int64_t c = 0;
     uint32_t cp;
     for (size_t i = 0; i < n; c++) i += (unsigned char)s[i] < 0x80 ? 1 : tw_decode(s + i, n - i, &cp);
     return c;
 }
-Value *val_str_take_chars(char *s, size_t n, int64_t chars) {
-    Value *v = alloc(V_STR);
+Value *val_str_take_chars(ValHeap *h, char *s, size_t n, int64_t chars) {
+    Value *v = alloc(h, V_STR);
     v->u.str.s = s;
     v->u.str.len = n;
     v->u.str.chars = chars;
-    value_bytes += str_bytes(v);
+    val_account_bytes(h, str_bytes(v));
     return v;
 }
-Value *val_str_take_n(char *s, size_t n) { return val_str_take_chars(s, n, val_utf8_count(s, n)); }
-Value *val_strn(const char *s, size_t n) { return val_str_take_n(xstrndup(s, n), n); }
-Value *val_str(const char *s) { return val_strn(s, strlen(s)); }
-Value *val_str_take(char *s) { return val_str_take_n(s, strlen(s)); }
+Value *val_str_take_n(ValHeap *h, char *s, size_t n) { return val_str_take_chars(h, s, n, val_utf8_count(s, n)); }
+Value *val_strn(ValHeap *h, const char *s, size_t n) { return val_str_take_n(h, xstrndup(s, n), n); }
+Value *val_str(ValHeap *h, const char *s) { return val_strn(h, s, strlen(s)); }
+Value *val_str_take(ValHeap *h, char *s) { return val_str_take_n(h, s, strlen(s)); }
 
 size_t val_str_offset(const Value *str, int64_t i) {
     if (str->u.str.chars == (int64_t)str->u.str.len) return (size_t)i;      /* ASCII */
@@ -370,36 +426,36 @@ size_t val_str_offset(const Value *str, int64_t i) {
 
 Value *val_str_char(const Value *str, int64_t i) {
     size_t a = val_str_offset(str, i), b = val_str_offset(str, i + 1);
-    return val_strn(str->u.str.s + a, b - a);
+    return val_strn(str->heap, str->u.str.s + a, b - a);
 }
-Value *val_seq_try(VKind k, int64_t n) {
+Value *val_seq_try(ValHeap *h, VKind k, int64_t n) {
     if (n < 0 || (uint64_t)n > SIZE_MAX / sizeof(Value *)) { mem_exhausted = 1; return NULL; }
     Value **items = mem_try_calloc((size_t)(n ? n : 1), sizeof(Value *));
     if (!items) return NULL;
-    Value *v = alloc(k);
+    Value *v = alloc(h, k);
     v->u.seq.items = items;
     v->u.seq.n = n;
     v->u.seq.cap = n ? n : 1;
-    value_bytes += val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap);
+    val_account_bytes(h, val_heap_bytes(sizeof(Value *) * (size_t)v->u.seq.cap));
     for (int64_t i = 0; i < n; i++) v->u.seq.items[i] = val_none();
     return v;
 }
 /* the sizes attn chose: the reserve makes room once, else attn stops (xcalloc's rule) */
-static Value *seq(VKind k, int64_t n) {
-    Value *v = val_seq_try(k, n);
-    if (!v && !(v = val_seq_try(k, n))) { fputs("attn: out of memory\n", stderr); abort(); }
+static Value *seq(ValHeap *h, VKind k, int64_t n) {
+    Value *v = val_seq_try(h, k, n);
+    if (!v && !(v = val_seq_try(h, k, n))) { fputs("attn: out of memory\n", stderr); abort(); }
     return v;
 }
-Value *val_tuple(int64_t n) { return seq(V_TUPLE, n); }
-Value *val_list(int64_t n) { return seq(V_LIST, n); }
-Value *val_size(const int64_t *shape, int ndim) {
-    Value *v = seq(V_TUPLE, ndim);
+Value *val_tuple(ValHeap *h, int64_t n) { return seq(h, V_TUPLE, n); }
+Value *val_list(ValHeap *h, int64_t n) { return seq(h, V_LIST, n); }
+Value *val_size(ValHeap *h, const int64_t *shape, int ndim) {
+    Value *v = seq(h, V_TUPLE, ndim);
     v->u.seq.is_size = true;
-    for (int i = 0; i < ndim; i++) val_seq_set(v, i, val_int(shape[i]));
+    for (int i = 0; i < ndim; i++) val_seq_set(v, i, val_int(h, shape[i]));
     return v;
 }
-Value *val_named_tuple(const NamedTuple *type) {
-    Value *v = seq(V_TUPLE, type->nfields);
+Value *val_named_tuple(ValHeap *h, const NamedTuple *type) {
+    Value *v = seq(h, V_TUPLE, type->nfields);
     v->u.seq.named = type;
     return v;
 }
@@ -409,21 +465,22 @@ Value *val_named_field(const Value *v, const char *name) {
         if (!strcmp(v->u.seq.named->fields[i], name)) return v->u.seq.items[i];
     return NULL;
 }
-Value *val_dict(void) {
-    Value *v = alloc(V_DICT);
+Value *val_dict(ValHeap *h) {
+    Value *v = alloc(h, V_DICT);
     v->u.dict = xcalloc(1, sizeof(Dict));
-    value_bytes += val_heap_bytes(sizeof(Dict));
+    v->u.dict->heap = h;
+    val_account_bytes(h, val_heap_bytes(sizeof(Dict)));
     return v;
 }
-Value *val_tensor(Tensor *t) {
+Value *val_tensor(ValHeap *h, Tensor *t) {
     if (!t) return NULL;
-    Value *v = alloc(V_TENSOR);
+    Value *v = alloc(h, V_TENSOR);
     v->u.t = t;
     return v;
 }
-Value *val_tensor_ag(Tensor *t, AgMeta *m) {
+Value *val_tensor_ag(ValHeap *h, Tensor *t, AgMeta *m) {
     if (!t) { ag_meta_unref(m); return NULL; }
-    Value *v = val_tensor(t);
+    Value *v = val_tensor(h, t);
     v->ag = m;
     return v;
 }
@@ -434,28 +491,28 @@ bool val_requires_grad(const Value *v) {
             if (v->u.seq.items[i]->kind == V_TENSOR && ag_requires_grad(v->u.seq.items[i]->ag)) return true;
     return false;
 }
-Value *val_dtype(DType d) { Value *v = alloc(V_DTYPE); v->u.dtype = d; return v; }
-Value *val_range(int64_t start, int64_t stop, int64_t step) {
-    Value *v = alloc(V_RANGE);
+Value *val_dtype(ValHeap *h, DType d) { Value *v = alloc(h, V_DTYPE); v->u.dtype = d; return v; }
+Value *val_range(ValHeap *h, int64_t start, int64_t stop, int64_t step) {
+    Value *v = alloc(h, V_RANGE);
     v->u.range.start = start; v->u.range.stop = stop; v->u.range.step = step;
     return v;
 }
-Value *val_builtin(const Builtin *b) { Value *v = alloc(V_BUILTIN); v->u.builtin = b; return v; }
-Value *val_method(Value *self, const Builtin *fn) {
-    Value *v = alloc(V_METHOD);
+Value *val_builtin(ValHeap *h, const Builtin *b) { Value *v = alloc(h, V_BUILTIN); v->u.builtin = b; return v; }
+Value *val_method(ValHeap *h, Value *self, const Builtin *fn) {
+    Value *v = alloc(h, V_METHOD);
     v->u.method.self = val_incref(self);
     v->u.method.fn = fn;
     return v;
 }
-Value *val_bound(Value *self, Value *func, Value *klass) {
-    Value *v = alloc(V_METHOD);
+Value *val_bound(ValHeap *h, Value *self, Value *func, Value *klass) {
+    Value *v = alloc(h, V_METHOD);
     v->u.method.self = val_incref(self);
     v->u.method.func = val_incref(func);
     v->u.method.klass = val_incref(klass);
     return v;
 }
-Value *val_object(const ObjClass *cls) { Value *v = alloc(V_OBJECT); v->u.obj.cls = cls; return v; }
-Value *val_module(const char *name) { Value *v = alloc(V_MODULE); v->u.module = name; return v; }
+Value *val_object(ValHeap *h, const ObjClass *cls) { Value *v = alloc(h, V_OBJECT); v->u.obj.cls = cls; return v; }
+Value *val_module(ValHeap *h, const char *name) { Value *v = alloc(h, V_MODULE); v->u.module = name; return v; }
 
 void val_seq_set(Value *s, int64_t i, Value *item) {
     val_decref(s->u.seq.items[i]);
@@ -482,7 +539,7 @@ void val_list_append(Value *l, Value *item) {
     if (l->u.seq.n == l->u.seq.cap) {
         int64_t cap = grown_cap(l->u.seq.cap, sizeof(Value *), grow_items, l);
         if (!cap) return;
-        value_bytes += val_heap_bytes(sizeof(Value *) * (size_t)cap) - val_heap_bytes(sizeof(Value *) * (size_t)l->u.seq.cap);
+        val_account_bytes(l->heap, val_heap_bytes(sizeof(Value *) * (size_t)cap) - val_heap_bytes(sizeof(Value *) * (size_t)l->u.seq.cap));
         l->u.seq.cap = cap;
     }
     l->u.seq.items[l->u.seq.n++] = item;
@@ -514,7 +571,7 @@ static void index_put(Dict *d, int pos) {
 
 /* (Re)builds the index for the current keys from their stored hashes, or drops it below DICT_INDEX_MIN entries. */
 static void index_build(Dict *d) {
-    value_bytes -= dict_bytes(d);
+    val_account_bytes(d->heap, -dict_bytes(d));
     free(d->index);
     d->index = NULL;
     d->index_cap = 0;
@@ -527,7 +584,7 @@ static void index_build(Dict *d) {
             for (int i = 0; i < d->n; i++) index_put(d, i);
         }
     }
-    value_bytes += dict_bytes(d);
+    val_account_bytes(d->heap, dict_bytes(d));
 }
 
 static int find_str(const Dict *d, const char *s, size_t n) {
@@ -614,7 +671,7 @@ void dict_append_hashed(Dict *d, Value *key, Value *v, int64_t hash) {
         if (cap && !d->cap && !grow_dict(d, sizeof(Value *) * (size_t)cap)) cap = 0;
         if (!cap) { mem_exhausted = 1; return; }
         d->cap = (int)cap;
-        value_bytes += dict_bytes(d) - before;
+        val_account_bytes(d->heap, dict_bytes(d) - before);
     }
     d->keys[d->n] = key;
     d->vals[d->n] = v;
@@ -643,7 +700,10 @@ void dict_set(Dict *d, const char *key, Value *v) {
         d->version++;
         return;
     }
-    dict_append(d, val_strn(key, n), v);
+    /* the key in the dict's heap; an immortal dict's (a class of attn's that a student adds to) in the value's, so
+     * that it goes back there when the entry goes */
+    ValHeap *heap = d->heap ? d->heap : val_heap_of(v);
+    dict_append(d, val_strn(heap, key, n), v);
 }
 
 bool dict_del(Dict *d, const char *key) {
@@ -740,7 +800,7 @@ bool val_truthy(const Value *v, bool *ok) {
 }
 
 Value *val_view_new(Value *dict, DictView which) {
-    Value *v = val_new(V_DICTVIEW);
+    Value *v = val_new(dict->heap, V_DICTVIEW);
     v->u.view.dict = val_incref(dict);
     v->u.view.which = which;
     return v;
@@ -752,7 +812,7 @@ Value *val_view_item(const Value *view, int64_t i) {
     const Dict *d = view->u.view.dict->u.dict;
     if (view->u.view.which == VIEW_KEYS) return val_incref(d->keys[i]);
     if (view->u.view.which == VIEW_VALUES) return val_incref(d->vals[i]);
-    Value *t = val_tuple(2);
+    Value *t = val_tuple(view->heap, 2);
     val_seq_set(t, 0, val_incref(d->keys[i]));
     val_seq_set(t, 1, val_incref(d->vals[i]));
     return t;

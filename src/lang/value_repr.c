@@ -80,7 +80,7 @@ static void str_repr(StrBuf *out, const char *s, size_t n) {
 static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth);
 static void view_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
     int64_t n = val_view_len(v);
-    Value *items = val_list(n);
+    Value *items = val_list(I->run.heap, n);
     for (int64_t i = 0; i < n; i++) val_seq_set(items, i, val_view_item(v, i));
     sb_printf(out, "%s(", val_type_name(v));
     repr_depth(I, out, items, depth + 1);
@@ -304,7 +304,7 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
         if (!v->u.set->used) { if (!v->u.set->frozen) sb_puts(out, "set()"); break; }
         /* as CPython's set_repr: the elements taken into a list first (a student's __repr__ that changes the set
          * changes nothing printed, and frees no element being printed) */
-        Value *items = val_list(0);
+        Value *items = val_list(I->run.heap, 0);
         int64_t pos = 0;
         for (const Value *k; (k = pyset_next(v, &pos));) val_list_append(items, val_incref((Value *)k));
         bool frozen = v->u.set->frozen;

@@ -284,7 +284,7 @@ static Value *answer_form(Interp *I, Value *got, const Value *want) {
         }
         if (!t) { interp_clear_error(I); return val_incref(got); }     /* ragged, or not numbers: not a tensor */
         if (!ten_same_shape(t, want->u.t)) { ten_free(t); return val_incref(got); }
-        return val_tensor(t);
+        return val_tensor(I->run.heap, t);
     }
     if (is_seq(want) && is_seq(got) && got->u.seq.n == want->u.seq.n && !got->u.seq.is_size) {
         Value *out = NULL;
@@ -292,7 +292,7 @@ static Value *answer_form(Interp *I, Value *got, const Value *want) {
             Value *item = answer_form(I, got->u.seq.items[i], want->u.seq.items[i]);
             if (item == got->u.seq.items[i] && !out) { val_decref(item); continue; }
             if (!out) {      /* the first item that changed: a copy with the items before it */
-                out = got->kind == V_TUPLE ? val_tuple(got->u.seq.n) : val_list(got->u.seq.n);
+                out = got->kind == V_TUPLE ? val_tuple(I->run.heap, got->u.seq.n) : val_list(I->run.heap, got->u.seq.n);
                 for (int64_t k = 0; k < i; k++) val_seq_set(out, k, val_incref(got->u.seq.items[k]));
             }
             val_seq_set(out, i, item);
@@ -341,7 +341,7 @@ static void kind_words(I18nLang lang, StrBuf *o, const Value *v) {
 
 /* One element as PyTorch prints it in a tensor of dtype dt: "0.0500", "3", "True". */
 static void element_words(Interp *I, TenCtx *c, StrBuf *o, DType dt, double x) {
-    Value *v = val_tensor(ten_full_in(c, dt, 0, NULL, x));
+    Value *v = val_tensor(I->run.heap, ten_full_in(c, dt, 0, NULL, x));
     StrBuf r;
     sb_init(&r);
     if (v) val_repr_quiet(I, &r, v);         /* a tensor (no student code runs), with I's print options */
@@ -540,7 +540,7 @@ LessonGrade lesson_grade(Interp *I, const LessonQuestion *q, const LessonExpect 
         /* d2l.masked_softmax(S, ...): right or not, S now holds -1e6; it is put back, and the student told */
         sb_clear(fb);
         sb_printf(fb, lesson_msg(lang, MSG_CHANGED_IN_PLACE), changed->name, changed->name, changed->name);
-        interp_set_global(I, changed->name, val_tensor(ten_clone(changed->copy)));
+        interp_set_global(I, changed->name, val_tensor(I->run.heap, ten_clone(changed->copy)));
         g = GRADE_WRONG;
     } else if (g == GRADE_WRONG) {
         const char *name = changed_by_detour(I, q, e, typed);

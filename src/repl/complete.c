@@ -37,9 +37,10 @@ static Value *resolve_chain(Interp *I, const char *chain) {
     if (k >= sizeof part) return NULL;
     memcpy(part, chain, k);
     part[k] = 0;
-    Value *v = I ? interp_lookup(I, part) : NULL;
+    if (!I) return NULL;                 /* no session being typed into: nothing to look in, no heap to make values in */
+    Value *v = interp_lookup(I, part);
     if (v) v = val_incref(v);
-    else if ((v = builtins_constant(part)) && v->kind != V_MODULE) { val_decref(v); v = NULL; }   /* torch, nn, F ... */
+    else if ((v = builtins_constant(I->run.heap, part)) && v->kind != V_MODULE) { val_decref(v); v = NULL; }   /* torch, nn, F ... */
     while (v && chain[k] == '.') {
         chain += k + 1;
         k = strcspn(chain, ".");
@@ -48,7 +49,7 @@ static Value *resolve_chain(Interp *I, const char *chain) {
         part[k] = 0;
         Value *next = NULL;
         if ((next = ops_attr_peek(v, part))) next = val_incref(next);       /* what dir(v) shows, nothing hidden */
-        else if (v->kind == V_MODULE && (next = builtins_module_attr(v->u.module, part)) && next->kind != V_MODULE) {
+        else if (v->kind == V_MODULE && (next = builtins_module_attr(I->run.heap, v->u.module, part)) && next->kind != V_MODULE) {
             val_decref(next);        /* torch.nn is a module to complete in; torch.zeros is not */
             next = NULL;
         }

@@ -507,7 +507,7 @@ static void inspect(Frames *F, const char *code, size_t pos) {
         char *name = xstrndup(code + a, b - a);
         Interp *I = &F->S.I;
         Value *named = strchr(name, '.') ? NULL : interp_lookup(I, name);
-        Value *word = named ? NULL : val_str(name);
+        Value *word = named ? NULL : val_str(I->run.heap, name);
         found = help_value(I, &out, named ? named : word);
         if (word) val_decref(word);
         free(name);

@@ -46,8 +46,7 @@ void session_stranger(Session *S, const char *who, const char *source) {
 void session_free(Session *S) {
     file_policy_free(&S->I.run.files);
     builtins_forget_added();       /* its functions added to d2l.Trainer and the like go with its interpreter */
-    interp_free(&S->I);
-    val_collect_cycles();          /* what its names held in cycles (a nested def that calls itself) goes with it */
+    interp_free(&S->I);            /* collects its heap's cycles: what its names held in cycles goes with it */
     plot_free(&S->I.run.plot);
 }
 
@@ -106,7 +105,7 @@ static int run_code(Session *S, const char *src, ParseResult *parsed, const char
     S->running--;
     if (S->running == 0) builtins_flush_live(I);     /* a board's last state, drawn after the statement that trained */
     /* between statements every live value is held by a counted reference: cycles can be collected safely */
-    if (S->running == 0 && val_containers_since_collect() > S->gc_every) val_collect_cycles();
+    if (S->running == 0 && val_containers_since_collect(S->I.run.heap) > S->gc_every) val_collect_cycles(S->I.run.heap);
     return rc;
 }
 
@@ -296,7 +295,7 @@ RunStatus session_cmd_help(Session *S, const char *arg) {
     StrBuf b;
     sb_init(&b);
     Value *named = arg ? interp_lookup(&S->I, arg) : NULL;      /* help X: the student's X, as help(X) */
-    Value *word = arg && !named ? val_str(arg) : NULL;
+    Value *word = arg && !named ? val_str(S->I.run.heap, arg) : NULL;
     if (!arg) help_overview(S->I.run.lang, &b);
     else if (!help_value(&S->I, &b, named ? named : word)) sb_printf(&b, "no help for '%s': type help to list everything\n", arg);
     if (word) val_decref(word);

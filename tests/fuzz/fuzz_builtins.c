@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             name = f->name;
             sig = f->signature;
             if (skipped(name)) continue;
-            fn = val_builtin(f);
+            fn = val_builtin(S.I.run.heap, f);
         } else {
             int self = next(&b);
             if (self < 0) break;
@@ -143,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (!m || skipped(m->name)) continue;
             name = m->name;
             sig = m->signature;
-            fn = val_method(sv, m);
+            fn = val_method(S.I.run.heap, sv, m);
         }
     have_fn:;
         Args a;

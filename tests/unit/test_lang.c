@@ -78,18 +78,20 @@ static char *fmt(const char *spec, Value *v) {
 /* Python's format mini-language, results worked out from docs.python.org/3/library/string.html */
 static void test_format_spec(void **state) {
     (void)state;
-    ASSERT_FMT(">03b", val_int(1), "001");
-    ASSERT_FMT(">03b", val_int(5), "101");
-    ASSERT_FMT("08.3f", val_float(-3.14159), "-003.142");
-    ASSERT_FMT(",", val_int(1234567), "1,234,567");
-    ASSERT_FMT("^7", val_str("ab"), "  ab   ");
-    ASSERT_FMT("#x", val_int(255), "0xff");
-    ASSERT_FMT(".2e", val_float(12345.678), "1.23e+04");
-    ASSERT_FMT(".1%", val_float(0.125), "12.5%");
-    ASSERT_FMT("", val_float(0.1), "0.1");
-    ASSERT_FMT(".3g", val_float(0.0001234), "0.000123");
-    char *bad = fmt("q", val_int(1));
+    ValHeap *heap = val_heap_new();     /* values made here, freed by fmt's interpreter: back into this heap */
+    ASSERT_FMT(">03b", val_int(heap, 1), "001");
+    ASSERT_FMT(">03b", val_int(heap, 5), "101");
+    ASSERT_FMT("08.3f", val_float(heap, -3.14159), "-003.142");
+    ASSERT_FMT(",", val_int(heap, 1234567), "1,234,567");
+    ASSERT_FMT("^7", val_str(heap, "ab"), "  ab   ");
+    ASSERT_FMT("#x", val_int(heap, 255), "0xff");
+    ASSERT_FMT(".2e", val_float(heap, 12345.678), "1.23e+04");
+    ASSERT_FMT(".1%", val_float(heap, 0.125), "12.5%");
+    ASSERT_FMT("", val_float(heap, 0.1), "0.1");
+    ASSERT_FMT(".3g", val_float(heap, 0.0001234), "0.000123");
+    char *bad = fmt("q", val_int(heap, 1));
     assert_null(bad);
+    val_heap_free(heap);
 }
 
 static void test_float_repr(void **state) {
@@ -210,15 +212,59 @@ static void test_nested_run(void **state) {
 /* Freeing is not recursive: a million nested lists go in constant stack (they overflowed it once). */
 static void test_deep_free(void **state) {
     (void)state;
-    Value *v = val_list(0);
+    ValHeap *heap = val_heap_new();
+    Value *v = val_list(heap, 0);
     for (int i = 0; i < 1000000; i++) {
-        Value *w = val_dict();
-        Value *k = val_str("a");
+        Value *w = val_dict(heap);
+        Value *k = val_str(heap, "a");
         dict_append(w->u.dict, k, v);
-        v = val_list(0);
+        v = val_list(heap, 0);
         val_list_append(v, w);
     }
     val_decref(v);
+    assert_int_equal(val_live_bytes(heap), 0);
+    val_heap_free(heap);
+}
+
+/* Two interpreters in one process keep their values apart (issue 28: a ValHeap per interpreter, as Lua's
+ * global_State): what one makes counts in its own live bytes only (the memory limit's share), a cycle collected in
+ * one leaves the other's garbage for the other's collection, and a value made in one and let go by the other's code
+ * goes back to the heap it was made in, even after its interpreter is gone (the heap goes with its last value). */
+static void test_two_heaps(void **state) {
+    (void)state;
+    Interp A, B;
+    interp_init(&A);
+    interp_init(&B);
+    ASSERT_RUN(&A, "0", "0\n");
+    ASSERT_RUN(&B, "0", "0\n");
+    val_collect_cycles(A.run.heap);
+    val_collect_cycles(B.run.heap);
+    int64_t a0 = val_live_bytes(A.run.heap), b0 = val_live_bytes(B.run.heap);
+    ASSERT_RUN(&A, "big = [str(i) for i in range(10000)]", "");
+    int64_t grown = val_live_bytes(A.run.heap) - a0;
+    assert_true(grown >= 10000 * 2 * 32);               /* a str value and its text each: 32 bytes at least */
+    assert_int_equal(val_live_bytes(B.run.heap), b0);   /* B made nothing */
+    ASSERT_RUN(&A, "x = []\nx.append(x)\ndel x", "");
+    ASSERT_RUN(&B, "y = [[]]\ny[0].append(y)\ndel y", "");
+    assert_int_equal(val_collect_cycles(A.run.heap), 1);   /* A's one list, not B's two */
+    assert_int_equal(val_collect_cycles(B.run.heap), 2);   /* still there for B's own collection */
+    assert_int_equal(val_collect_cycles(A.run.heap), 0);
+    /* A's list moves to B, A lets go of it: it stays in A's bytes while B holds it, and goes back to A when B's
+     * code deletes it */
+    dict_set(&B.globals, "moved", val_incref(interp_lookup(&A, "big")));
+    ASSERT_RUN(&A, "del big", "");
+    assert_true(val_live_bytes(A.run.heap) - a0 >= grown * 9 / 10);   /* B holds it: still A's */
+    int64_t b1 = val_live_bytes(B.run.heap);
+    ASSERT_RUN(&B, "del moved", "");
+    assert_true(val_live_bytes(A.run.heap) - a0 < grown / 100);   /* back in A */
+    assert_true(val_live_bytes(B.run.heap) <= b1);                /* B never counted it */
+    /* the same after A is gone: A's heap lives on with the value B holds, and goes with it (LSan checks) */
+    ASSERT_RUN(&A, "kept = [[1, 2], {'a': (3,)}]", "");
+    dict_set(&B.globals, "kept", val_incref(interp_lookup(&A, "kept")));
+    interp_free(&A);
+    ASSERT_RUN(&B, "kept", "[[1, 2], {'a': (3,)}]\n");
+    ASSERT_RUN(&B, "del kept", "");
+    interp_free(&B);
 }
 
 /* Reference cycles are freed by the collector; what is still named is not. */
@@ -226,18 +272,17 @@ static void test_cycles_collected(void **state) {
     (void)state;
     Interp I;
     interp_init(&I);
-    val_collect_cycles();
+    val_collect_cycles(I.run.heap);
     ASSERT_RUN(&I, "a = []\nb = [a]\na.append(b)\ndel a, b", "");
-    assert_int_equal(val_collect_cycles(), 2);
+    assert_int_equal(val_collect_cycles(I.run.heap), 2);
     ASSERT_RUN(&I, "def outer():\n    def f(n):\n        return 0 if n == 0 else f(n - 1)\n    return f(3)\nouter()", "0\n");
-    assert_true(val_collect_cycles() >= 2);          /* the call's variables and the nested def holding them */
+    assert_true(val_collect_cycles(I.run.heap) >= 2);          /* the call's variables and the nested def holding them */
     ASSERT_RUN(&I, "keep = []\nkeep.append(keep)\nd = {}\nd['d'] = d", "");
-    assert_int_equal(val_collect_cycles(), 0);       /* still named: alive */
+    assert_int_equal(val_collect_cycles(I.run.heap), 0);       /* still named: alive */
     ASSERT_RUN(&I, "keep, d", "([[...]], {'d': {...}})\n");
     ASSERT_RUN(&I, "del keep\n0", "0\n");               /* (the echoed tuple held keep until now) */
-    assert_int_equal(val_collect_cycles(), 1);
-    interp_free(&I);
-    assert_int_equal(val_collect_cycles(), 1);       /* d, once its interpreter is gone */
+    assert_int_equal(val_collect_cycles(I.run.heap), 1);
+    interp_free(&I);                                    /* collects d with its heap (LSan in the sanitizer build) */
 }
 
 /* Two interpreters in one process keep their own tensor context (RunContext.ten, issue 28): torch.set_default_dtype
@@ -666,6 +711,7 @@ int main(void) {
         cmocka_unit_test(test_nested_run),
         cmocka_unit_test(test_deep_free),
         cmocka_unit_test(test_cycles_collected),
+        cmocka_unit_test(test_two_heaps),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
         cmocka_unit_test(test_sessions_keep_their_print_options),

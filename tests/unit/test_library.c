@@ -17,7 +17,7 @@ static int before_calls;         /* how many calls went through the library's be
 
 static Value *bi_twice(Interp *I, Args *a) {
     if (a->npos != 1 || a->pos[0]->kind != V_INT) return rt_error(I, "twice(x) takes one int");
-    return val_int(2 * a->pos[0]->u.i);
+    return val_int(I->run.heap, 2 * a->pos[0]->u.i);
 }
 
 static const Builtin stub_fns[] = {{"twice", bi_twice, "twice(x)", "2 x.", "", 0, ""}, {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
@@ -29,8 +29,8 @@ static const Builtin *const *all(int *n) { *n = 1; return stub_sorted; }
 static const Builtin *const *no_methods(int *n) { *n = 0; return stub_sorted; }
 static bool is_bare(const Builtin *b) { (void)b; return true; }
 static void home(const Builtin *b, char *out, size_t n) { (void)b; if (n) out[0] = 0; }
-static Value *no_value(const char *name) { (void)name; return NULL; }
-static Value *no_attr(const char *module, const char *name) { (void)module; (void)name; return NULL; }
+static Value *no_value(ValHeap *heap, const char *name) { (void)heap; (void)name; return NULL; }
+static Value *no_attr(ValHeap *heap, const char *module, const char *name) { (void)heap; (void)module; (void)name; return NULL; }
 static void no_names(const char *module, void (*add)(void *, const char *), void *ctx) {
     (void)module;
     (void)add;
@@ -44,6 +44,7 @@ static Value *after_call(Interp *I, Args *a, Value *self, Value *r) { (void)I; (
 static Value *no_tensor_attr(Interp *I, Value *x, const char *name) { (void)I; (void)x; (void)name; return NULL; }
 static int no_tensor_setattr(Interp *I, Value *x, const char *name, Value *v) { (void)I; (void)x; (void)name; (void)v; return 1; }
 static Value *no_class(const Value *v) { (void)v; return NULL; }
+static Value *no_type_of(ValHeap *heap, const Value *v) { (void)heap; (void)v; return NULL; }
 static bool no_type(const Builtin *b, const char **module) { (void)b; (void)module; return false; }
 static const Builtin *no_type_method(const Builtin *t, const char *name) { (void)t; (void)name; return NULL; }
 static bool unbound_ok(Interp *I, const Builtin *m, const Args *a) { (void)I; (void)m; (void)a; return true; }
@@ -56,7 +57,7 @@ static const Library stub = {
     .is_bare = is_bare, .home = home, .constant = no_value, .import = no_value, .no_module = no_module,
     .module_attr = no_attr, .module_names = no_names, .missing = no_missing, .refused = refused,
     .before_call = before_call, .after_call = after_call, .tensor_attr = no_tensor_attr, .tensor_setattr = no_tensor_setattr,
-    .value_class = no_class, .type_module = no_type, .type_of = no_class, .type_method = no_type_method,
+    .value_class = no_class, .type_module = no_type, .type_of = no_type_of, .type_method = no_type_method,
     .unbound_ok = unbound_ok, .set_method_changes = no_change, .str_methods = no_table, .list_methods = no_table,
     .dict_methods = no_table, .set_methods = no_table, .view_methods = no_table, .module_methods = no_table, .dict_fromkeys = &no_table[0]};
 
