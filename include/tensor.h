@@ -52,6 +52,7 @@ typedef struct TenCtx {
     bool own_gemm;                  /* ten_set_own_gemm: vm_blas_gemm may stand in for OpenBLAS (tensor_internal.h) */
     int64_t blas_threshold;         /* ten_set_blas_threshold: m*n*k at or above which products use BLAS */
     int64_t attention_block;        /* ten_set_attention_block: queries per block, forced by a test (0: cache size) */
+    double gemm_seconds, gemm_flops;    /* ten_gemm_stats: wall time in float32 matmul/linear products, their FLOPs */
     int refs;                       /* its owner and each storage made in it; freed at 0 (ten_ctx_free) */
     bool closed;                    /* the owner let go: nothing more is kept for reuse */
     struct {                        /* tensor_create.c's free lists and buffer cache, not for callers */
@@ -363,6 +364,9 @@ void ten_set_threads(TenCtx *c, int n);       /* clamped to 1..256 */
 const char *ten_vecmath_name(void);           /* "SLEEF AVX-512", "SLEEF AVX2" or "C library (scalar)" */
 void ten_blas_describe(char *out, size_t n);  /* OpenBLAS's version and kernels (loads it) */
 const char *ten_gemm_describe(const TenCtx *c);  /* the path c's float32 products take (ATTN_GEMM; loads OpenBLAS) */
+/* The wall time (seconds) c's float32 products of ten_matmul and ten_linear have taken since c was made, copies of
+ * their operands included, and their FLOPs (2 m n k each): what `make bench` divides to rate a backward's products. */
+void ten_gemm_stats(const TenCtx *c, double *seconds, double *flops);
 
 /* ---- indexing (tensor_index.c) ---- */
 typedef enum { IX_INT, IX_SLICE, IX_NEWAXIS, IX_ELLIPSIS, IX_TENSOR } IndexKind;

@@ -397,6 +397,17 @@ static Value *bi_show_config(Interp *I, Args *a) {
     return r;
 }
 
+/* attn.gemm_stats(): (seconds, FLOPs) of the float32 matrix products since the session began (ten_gemm_stats). */
+static Value *bi_gemm_stats(Interp *I, Args *a) {
+    if (!args_bind(I, a, NULL, 0)) return NULL;
+    double seconds, flops;
+    ten_gemm_stats(I->run.ten, &seconds, &flops);
+    Value *r = val_tuple(2);
+    val_seq_set(r, 0, val_float(seconds));
+    val_seq_set(r, 1, val_float(flops));
+    return r;
+}
+
 static Value *bi_set_printoptions(Interp *I, Args *a) {
     Value *p[6];                 /* precision, threshold, edgeitems, linewidth, sci_mode, profile */
     if (!args_bind(I, a, p, 6)) return NULL;
@@ -479,6 +490,10 @@ const Builtin bi_torch_create[] = {
      "chosen once. The results are the same bytes for every thread count and OpenBLAS core. Environment variables "
      "choose others: ATTN_THREADS=n, ATTN_SIMD=scalar|avx2|avx512 (a lower vector level), ATTN_GEMM=openblas (never "
      "attn's own kernel) or loop (attn's fixed-order loop: the same products on every machine).", "", 0, "attn"},
+    {"gemm_stats", bi_gemm_stats, "attn.gemm_stats()",
+     "(seconds, FLOPs): the wall time of the float32 matrix products (matmul, @, bmm, Linear layers, their backward) "
+     "since the session began, and their floating-point operations (2·m·n·k each). Their difference over a stretch of "
+     "code rates its products: FLOPs / seconds.", "", 0, "attn"},
     {"set_printoptions", bi_set_printoptions, "torch.set_printoptions(precision=4, *, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None, profile=None)",
      "How tensors print, as in PyTorch.", "", 0, "torch"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

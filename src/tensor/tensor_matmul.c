@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* OpenBLAS is loaded on the first large product, not at start-up (loading costs more than the rest of attn's
  * start-up together). Without it, products use the loop below (slower, same digits).
@@ -436,8 +437,42 @@ static void batch_products(const BatchJob *j, int64_t batch) {
     else batch_range((void *)j, 0, batch);
 }
 
-/* torch.matmul. 1-D operands get a dimension added and removed again; batch dims broadcast. */
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ten_gemm_stats(const TenCtx *c, double *seconds, double *flops) {
+    *seconds = c->gemm_seconds;
+    *flops = c->gemm_flops;
+}
+
+/* Adds a float32 product's time since t0 and its FLOPs to c's counters (ten_gemm_stats); not from the pool's
+ * workers (their products are inside one that the calling thread counts). */
+static void count_gemm(TenCtx *c, double t0, double flops) {
+    if (par_in_parallel()) return;
+    c->gemm_seconds += now_seconds() - t0;
+    c->gemm_flops += flops;
+}
+
+static Tensor *matmul(const Tensor *a, const Tensor *b);
+
+/* torch.matmul (below), its float32 products counted in ten_gemm_stats. */
 Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
+    if (a->dtype != DT_F32 || b->dtype != DT_F32 || a->ndim == 0 || b->ndim == 0) return matmul(a, b);
+    double t0 = now_seconds();
+    Tensor *o = matmul(a, b);
+    if (o) {
+        double rows = (double)(o->numel / (b->ndim == 1 ? 1 : b->shape[b->ndim - 1]));   /* batch * m */
+        count_gemm(ten_ctx_of(a), t0, 2.0 * rows * (b->ndim == 1 ? 1.0 : (double)b->shape[b->ndim - 1]) *
+                                          (double)a->shape[a->ndim - 1]);
+    }
+    return o;
+}
+
+/* torch.matmul. 1-D operands get a dimension added and removed again; batch dims broadcast. */
+static Tensor *matmul(const Tensor *a, const Tensor *b) {
     if (a->ndim == 0 || b->ndim == 0) {
         ten_fail_in(ten_ctx_of(a), "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim, b->ndim);
         return NULL;
@@ -559,7 +594,7 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
         return NULL;
     }
     if (dt == DT_F64) {
-        Tensor *wt = ten_transpose(W, 0, 1), *p = wt ? ten_matmul(x, wt) : NULL;
+        Tensor *wt = ten_transpose(W, 0, 1), *p = wt ? matmul(x, wt) : NULL;
         ten_free(wt);
         if (!p || !b) return p;
         Tensor *r = ten_binary(OP_ADD, p, false, b, false);
@@ -568,6 +603,7 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
     }
     int64_t in = W->shape[1], out = W->shape[0], rows = 1;   /* rows: the leading dimensions (in may be 0) */
     for (int d = 0; d < x->ndim - 1; d++) rows *= x->shape[d];
+    double t0 = now_seconds();
     Tensor *xf = NULL, *wt = NULL, *bt = NULL;
     const Tensor *xd = ten_as_contiguous(x, &xf);
     const Tensor *Wd = ten_as_contiguous(W, &wt);
@@ -582,6 +618,7 @@ Tensor *ten_linear(const Tensor *x, const Tensor *W, const Tensor *b) {
          * as the product has them */
         sgemm_bias(ten_ctx_of(x), ten_f32(xd), in, false, ten_f32(Wd), in, true, ten_f32(y), out, rows, out, in,
                    ten_sgemm_wants_blas(ten_ctx_of(x), rows, out, in), 1.0f, bd ? ten_f32(bd) : NULL, bd ? bd->numel : 0);
+        count_gemm(ten_ctx_of(x), t0, 2.0 * (double)rows * (double)out * (double)in);
     }
     ten_free(xf);
     ten_free(wt);

@@ -2,6 +2,7 @@
  * x86-64 only) and called only when the CPU has AVX-512F, for the functions whose 16-wide use gives the bits of the
  * 8-wide functions PyTorch calls (vecmath.h). */
 #if defined(__x86_64__) && defined(__AVX512F__)
+#include <stdlib.h>
 #include <string.h>
 #include "vecmath.h"
 #include <immintrin.h>
@@ -229,11 +230,13 @@ void vm_blas_pack_b_avx512(const float *B, int64_t ldb, bool bt, int64_t n, int6
 #define PF_B 1024
 
 /* A tile of C: 12 rows [mr of them stored] x 32 columns [masks m0, m1 for the two halves], over kc steps of A's
- * 12 rows a (12, kc), lda apart, and the packed panel b (kc, 32). Each element has one accumulator, +0 to begin
+ * 12 rows a (12, kc), lda apart (or, when kmaj, a packed k-major: step p's 12 values at a + 12 p), and the packed
+ * panel b (kc, 32). Each element has one accumulator, +0 to begin
  * with, and adds a[p] * b[p] by one FMA per step in order, as sgemm_kernel_16x4_skylakex_3.c does (vpxorq, vfmadd231ps); then
  * C = alpha * acc + C in one rounding (its vfmadd213ps), C being +0 for the first block (sgemm_beta's zeros). */
-static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_t kc, float *c, int64_t ldc, float alpha,
-                             bool first, int mr, __mmask16 m0, __mmask16 m1) {
+static inline __attribute__((always_inline)) void
+tile12x32(const float *a, int64_t lda, bool kmaj, const float *b, int64_t kc, float *c, int64_t ldc, float alpha,
+          bool first, int mr, __mmask16 m0, __mmask16 m1) {
     const __m512 z = _mm512_setzero_ps();
     /* rows 0-2 from a0, 3-5 from a3, ...: four pointers and the stride address all twelve */
     const float *a0 = a, *a3 = a + 3 * lda, *a6 = a + 6 * lda, *a9 = a + 9 * lda;
@@ -247,7 +250,7 @@ static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_
         __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
         _mm_prefetch((const char *)(b + PF_B), _MM_HINT_T0);
         _mm_prefetch((const char *)(b + PF_B + 16), _MM_HINT_T0);
-#define AROW(i) ((i) / 3 == 0 ? a0 : (i) / 3 == 1 ? a3 : (i) / 3 == 2 ? a6 : a9)[p + ((i) % 3) * lda]
+#define AROW(i) (kmaj ? a[p * 12 + (i)] : ((i) / 3 == 0 ? a0 : (i) / 3 == 1 ? a3 : (i) / 3 == 2 ? a6 : a9)[p + ((i) % 3) * lda])
 #define STEP(i) { __m512 ai = _mm512_set1_ps(AROW(i)); c##i##a = _mm512_fmadd_ps(ai, b0, c##i##a); c##i##b = _mm512_fmadd_ps(ai, b1, c##i##b); }
         ROWS(STEP)
     }
@@ -272,27 +275,39 @@ static inline void tile12x32(const float *a, int64_t lda, const float *b, int64_
  * takes OpenBLAS's k blocks in order (vecmath.h). A k block of B is used in chunks of columns that stay in L2
  * (about 1 MiB) while every 12-row tile of A passes over them, its slice of A (12 x kc) staying in L1. */
 /* A tile's slice of Aᵀ stored (k, m) (A read transposed: a weight gradient's layer input, a backward's Qᵀ), rows
- * [i0, i0 + mr) and steps [ls, ls + kc), copied as 12 rows of kc into ap: 16 steps of the 12 (or mr) columns at a
- * time read along A's rows and transposed in registers; rows past mr are zeros. */
-static void copy_at(const float *A, int64_t lda, int64_t i0, int mr, int64_t ls, int64_t kc, float *ap) {
+ * [i0, i0 + mr) and steps [ls, ls + kc), packed k-major into ap: step p's 12 values (zeros past mr) at ap + 12 p,
+ * one masked load of a row of Aᵀ each, the layout tile12x32 reads when kmaj. */
+static void pack_at(const float *A, int64_t lda, int64_t i0, int mr, int64_t ls, int64_t kc, float *ap) {
     __mmask16 rm = (__mmask16)((1u << mr) - 1);
-    for (int64_t p0 = 0; p0 < kc; p0 += 16) {
-        __m512 r[16];
-        int64_t np = kc - p0 < 16 ? kc - p0 : 16;
-        __mmask16 pm = np == 16 ? 0xffff : (__mmask16)((1u << np) - 1);
-        for (int q = 0; q < 16; q++)
-            r[q] = q < np ? _mm512_maskz_loadu_ps(rm, A + (ls + p0 + q) * lda + i0) : _mm512_setzero_ps();
-        transpose16(r);
-        for (int i = 0; i < 12; i++) _mm512_mask_storeu_ps(ap + i * kc + p0, pm, r[i]);
+    const float *a = A + ls * lda + i0;
+    for (int64_t p = 0; p < kc; p++) {
+        _mm_prefetch((const char *)(a + (p + 8) * lda), _MM_HINT_T0);
+        _mm512_mask_storeu_ps(ap + p * 12, 0x0fff, _mm512_maskz_loadu_ps(rm, a + p * lda));
+    }
+}
+
+/* Every tile's slice of Aᵀ stored (k, m), steps [ls, ls + kc), packed as pack_at packs one, tile t's at
+ * ap + 12 kc t: Aᵀ's rows read in order (a row of Aᵀ meets every tile; pack_at's 12 floats per row a whole row
+ * apart would miss L1 at every step when the rows are a multiple of 1 KiB apart). */
+static void pack_at_all(const float *A, int64_t lda, int64_t m, int64_t ls, int64_t kc, float *ap) {
+    for (int64_t p = 0; p < kc; p++) {
+        const float *row = A + (ls + p) * lda;
+        for (int64_t i0 = 0; i0 < m; i0 += 12) {
+            __mmask16 rm = m - i0 >= 12 ? 0x0fff : (__mmask16)((1u << (m - i0)) - 1);
+            _mm512_mask_storeu_ps(ap + i0 * kc + p * 12, 0x0fff, _mm512_maskz_loadu_ps(rm, row + i0));
+        }
     }
 }
 
 void vm_blas_gemm_avx512(const float *A, int64_t lda, bool at, const float *Bp, float *C, int64_t ldc, int64_t m,
                          int64_t n, int64_t k, float alpha) {
-    _Alignas(64) float Ap[12 * 448];                    /* a tile's slice of A when copied (kc <= 448) */
+    _Alignas(64) float Ap[12 * 448 + 16];               /* a tile's slice of A when copied (kc <= 448) */
     const int64_t npad = (n + 31) / 32 * 32;
+    /* A read transposed, more than one tile: all tiles' slices packed at once per k block (else one by one) */
+    float *Apk = at && m > 12 ? malloc(sizeof(float) * (size_t)((m + 11) / 12 * 12 * 448 + 16)) : NULL;
     for (int64_t ls = 0, kc; ls < k; ls += kc) {
         kc = vm_blas_kblock(k - ls);
+        if (Apk) pack_at_all(A, lda, m, ls, kc, Apk);
         int64_t nc = (262144 / kc) / 32 * 32;             /* a chunk of B's block: about 1 MiB */
         if (nc < 32) nc = 32;
         for (int64_t jc = 0; jc < n; jc += nc) {
@@ -302,13 +317,13 @@ void vm_blas_gemm_avx512(const float *A, int64_t lda, bool at, const float *Bp, 
                 /* the tile's slice of A (12, kc) is read in place, or copied to Ap (zeros below the last rows, never
                  * stored) when there are fewer than 12 rows or A's rows are a multiple of 1 KiB apart: 12 rows read
                  * in place would then share a few of L1's sets with the panel streaming through; A read transposed
-                 * is always copied */
+                 * is always packed, k-major (pack_at_all, pack_at: rows of Aᵀ copied, no transposing) */
                 const float *a = A + i0 * lda + ls;
                 int64_t la = lda;
                 if (at) {
-                    copy_at(A, lda, i0, mr, ls, kc, Ap);
-                    a = Ap;
-                    la = kc;
+                    if (Apk) a = Apk + i0 * kc;
+                    else { pack_at(A, lda, i0, mr, ls, kc, Ap); a = Ap; }
+                    la = 12;
                 } else if (mr < 12 || lda % 256 == 0) {
                     for (int i = 0; i < 12; i++)
                         if (i < mr) memcpy(Ap + i * kc, a + i * lda, sizeof(float) * (size_t)kc);
@@ -319,11 +334,15 @@ void vm_blas_gemm_avx512(const float *A, int64_t lda, bool at, const float *Bp, 
                 for (int64_t j0 = jc; j0 < jend; j0 += 32) {
                     __mmask16 m0, m1;
                     panel_masks(n - j0, &m0, &m1);
-                    tile12x32(a, la, Bp + ls * npad + j0 * kc, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
+                    if (at)
+                        tile12x32(a, la, true, Bp + ls * npad + j0 * kc, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
+                    else
+                        tile12x32(a, la, false, Bp + ls * npad + j0 * kc, kc, C + i0 * ldc + j0, ldc, alpha, ls == 0, mr, m0, m1);
                 }
             }
         }
     }
+    free(Apk);
 }
 
 #else

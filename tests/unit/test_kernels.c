@@ -574,6 +574,27 @@ static void assert_same_floats(const float *a, const float *b, int64_t n) {
 /* ten_matmul of views: a first operand transposed in its last two dims (read in place, transA), a second one
  * transposed or narrowed (copied), against the product of contiguous copies, bit for bit, small (the fixed-order
  * loop) and large (BLAS or attn's kernel), on 1 and 2 threads. */
+/* ten_gemm_stats (attn.gemm_stats, make bench's rate of a backward's products) counts 2 m n k FLOPs for each float32
+ * product of ten_matmul and ten_linear, batched (the batch times), with a vector (n 1), and nothing for float64;
+ * its seconds grow with each product. */
+static void test_gemm_stats_count(void **state) {
+    (void)state;
+    TenCtx *c = ten_ctx_new();
+    double s0, f0, s1, f1;
+    ten_gemm_stats(c, &s0, &f0);
+    assert_true(s0 == 0 && f0 == 0);
+    Tensor *a = ten_new_in(c, DT_F32, 3, (int64_t[]){4, 30, 20}), *b = ten_new_in(c, DT_F32, 3, (int64_t[]){4, 20, 10});
+    Tensor *W = ten_new_in(c, DT_F32, 2, (int64_t[]){7, 20}), *v = ten_new_in(c, DT_F32, 1, (int64_t[]){20});
+    Tensor *d = ten_new_in(c, DT_F64, 2, (int64_t[]){5, 5});
+    Tensor *r[4] = {ten_matmul(a, b), ten_linear(a, W, NULL), ten_matmul(a, v), ten_matmul(d, d)};
+    ten_gemm_stats(c, &s1, &f1);
+    assert_true(f1 == 2.0 * (4 * 30 * 10 * 20 + 4 * 30 * 7 * 20 + 4 * 30 * 20));
+    assert_true(s1 > 0);
+    for (int i = 0; i < 4; i++) ten_free(r[i]);
+    ten_free(a); ten_free(b); ten_free(W); ten_free(v); ten_free(d);
+    ten_ctx_free(c);
+}
+
 static void test_matmul_reads_views(void **state) {
     (void)state;
     int64_t sizes[][4] = {{3, 60, 40, 50}, {2, 200, 300, 100}, {1, 256, 2048, 256}};
@@ -738,6 +759,7 @@ int main(void) {
         cmocka_unit_test(test_sgemm_is_openblas),
         cmocka_unit_test(test_sgemm_reads_a_transposed),
         cmocka_unit_test(test_matmul_reads_views),
+        cmocka_unit_test(test_gemm_stats_count),
         cmocka_unit_test(test_large_attention_is_unfused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
