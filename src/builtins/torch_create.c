@@ -402,9 +402,9 @@ static Value *bi_gemm_stats(Interp *I, Args *a) {
     if (!args_bind(I, a, NULL, 0)) return NULL;
     double seconds, flops;
     ten_gemm_stats(I->run.ten, &seconds, &flops);
-    Value *r = val_tuple(2);
-    val_seq_set(r, 0, val_float(seconds));
-    val_seq_set(r, 1, val_float(flops));
+    Value *r = val_tuple(I->run.heap, 2);
+    val_seq_set(r, 0, val_float(I->run.heap, seconds));
+    val_seq_set(r, 1, val_float(I->run.heap, flops));
     return r;
 }
 
