@@ -345,9 +345,14 @@ typedef struct Found { Value *v; const Builtin *b; Value *where; } Found;
 bool class_find(Value *cls, const char *name, Value *after, Found *out);   /* after: start after that class */
 bool class_is_subclass(const Value *cls, const Value *base);
 Value *class_object(void);                       /* Python's object (borrowed: lives as long as the program) */
+/* Makes object and the exception classes: once, from lib_open (under builtins_open's pthread_once). */
+void classes_open(void);
 /* One of attn's classes (nn.Module, d2l.Module, the exception classes): methods written in C; made once for the
  * program, immortal (value.h); a new reference. */
 Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module);
+/* A class of heap's, derived from object, with no methods: what type(x) returns for a kind of value no static class
+ * names (registry.c's class_names); a new reference. */
+Value *class_new_transient(ValHeap *heap, const char *name, const char *module_name);
 
 /* Converts a nested list of numbers (or a number) to a tensor, inferring dtype as torch.tensor does. */
 Tensor *interp_to_tensor(Interp *I, Value *v, bool has_dtype, DType dt);

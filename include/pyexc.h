@@ -18,6 +18,7 @@ const char *pyexc_object_name(const Value *v);
 /* The class a student's exception class derives from when it names the builtin `name` as a base: a V_CLASS twin
  * of that builtin (borrowed, made once), with Python's hierarchy above it; NULL for an unknown name. */
 Value *pyexc_class(const char *name);
+void pyexc_classes_open(void);                   /* makes them: once, from classes_open */
 /* Whether cls (a V_CLASS) derives from an exception class: the nearest builtin one's name, else NULL */
 const char *pyexc_class_base(const Value *cls);
 /* repr(e): ValueError('no'), MyError('x', 2); its arguments' reprs run on I as a repr hook's parts (val_repr_part) */

@@ -130,6 +130,9 @@ typedef struct ClassInfo {
     bool open;               /* one of attn's classes whose namespace the student may add to, as d2l's own classes
                               * take @d2l.add_to_class(d2l.Trainer) (d2l.Module, d2l.Trainer ...); what was added
                               * is dropped when the session ends (builtins_forget_added) */
+    bool immutable;          /* a class Python makes in C (int, torch.Size, ValueError, object): cls.x = v raises
+                              * Python's TypeError; attn's other built-in classes (torch.Tensor, nn.Module), which
+                              * Python would let a program change, attn refuses with its own words */
 } ClassInfo;
 
 /* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and

@@ -58,6 +58,10 @@ Value *builtins_show_figure(Interp *I, struct Figure *fig);
 Value *builtins_show_live(Interp *I, struct Figure *fig, int *number);
 /* d2l_train.c: the classes d2l.HyperParameters, d2l.ProgressBoard, d2l.Trainer (made once, kept: borrowed), and
  * the d2l names that are these classes (a new reference, NULL for other names). */
+/* The builtin classes' makers: each once, from builtin_classes_open (registry.c), in this order. */
+void nn_module_classes_open(void);
+void d2l_train_classes_open(void);
+void torch_data_classes_open(void);
 Value *d2l_hyperparameters_class(void);
 Value *d2l_progress_board_class(void);
 Value *d2l_trainer_class(void);

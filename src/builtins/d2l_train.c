@@ -60,7 +60,9 @@ static const Builtin hyperparameters_methods[] = {
      "Stores the arguments of the running __init__ as attributes of self (and self.hparams).", "§3.2", 0, "self"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
-static Value *hyperparameters_class, *progress_board_class, *trainer_class;   /* made at first use, kept */
+/* d2l.HyperParameters, d2l.ProgressBoard and d2l.Trainer: static classes of the process as nn.Module
+ * (builtin_classes_open says why), made by d2l_train_classes_open under builtins_open's pthread_once. */
+static Value *hyperparameters_class, *progress_board_class, *trainer_class;
 
 /* The class cls (made now) opened to @d2l.add_to_class, as d2l's classes are. */
 static Value *opened(Value *cls) {
@@ -68,10 +70,7 @@ static Value *opened(Value *cls) {
     return cls;
 }
 
-Value *d2l_hyperparameters_class(void) {
-    if (!hyperparameters_class) hyperparameters_class = opened(class_new_builtin("HyperParameters", "d2l.torch", NULL, hyperparameters_methods, false));
-    return hyperparameters_class;
-}
+Value *d2l_hyperparameters_class(void) { return hyperparameters_class; }
 
 /* ---- d2l.ProgressBoard ---- */
 
@@ -244,11 +243,7 @@ static const Builtin board_methods[] = {
      "Adds the point (x, y) to the line `label`; every every_n points their mean is drawn, and the figure redrawn.", "§3.2", 0, "board"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
-Value *d2l_progress_board_class(void) {
-    if (!progress_board_class)
-        progress_board_class = opened(class_new_builtin("ProgressBoard", "d2l.torch", d2l_hyperparameters_class(), board_methods, false));
-    return progress_board_class;
-}
+Value *d2l_progress_board_class(void) { return progress_board_class; }
 
 /* ---- d2l.Trainer ---- */
 
@@ -532,9 +527,12 @@ static const Builtin trainer_methods[] = {
      "Scales every parameter's .grad so that their joint norm is at most grad_clip_val.", "§9.5", 0, "trainer"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
-Value *d2l_trainer_class(void) {
-    if (!trainer_class) trainer_class = opened(class_new_builtin("Trainer", "d2l.torch", d2l_hyperparameters_class(), trainer_methods, false));
-    return trainer_class;
+Value *d2l_trainer_class(void) { return trainer_class; }
+
+void d2l_train_classes_open(void) {
+    hyperparameters_class = opened(class_new_builtin("HyperParameters", "d2l.torch", NULL, hyperparameters_methods, false));
+    progress_board_class = opened(class_new_builtin("ProgressBoard", "d2l.torch", hyperparameters_class, board_methods, false));
+    trainer_class = opened(class_new_builtin("Trainer", "d2l.torch", hyperparameters_class, trainer_methods, false));
 }
 
 void builtins_forget_added(void) {

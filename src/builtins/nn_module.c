@@ -625,16 +625,17 @@ static const Builtin d2l_module_methods[] = {
      "Runs forward once on inputs (so lazy layers get their sizes), then self.net.apply(init).", "§6.4", 0, "self"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
+/* nn.Module and d2l.Module: static classes of the process (builtin_classes_open says why), made by
+ * nn_module_classes_open under builtins_open's pthread_once and never reassigned. */
 static Value *nn_module_class, *d2l_module_class;
 
-static Value *module_class(bool d2l) {
-    if (!nn_module_class) nn_module_class = class_new_builtin("Module", "torch.nn.modules.module", NULL, bi_module_methods, true);
-    if (d2l && !d2l_module_class) {
-        d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
-        d2l_module_class->u.cls->open = true;          /* @d2l.add_to_class(d2l.Module), as the book does */
-    }
-    return d2l ? d2l_module_class : nn_module_class;
+void nn_module_classes_open(void) {
+    nn_module_class = class_new_builtin("Module", "torch.nn.modules.module", NULL, bi_module_methods, true);
+    d2l_module_class = class_new_builtin("Module", "d2l.torch", nn_module_class, d2l_module_methods, true);
+    d2l_module_class->u.cls->open = true;              /* @d2l.add_to_class(d2l.Module), as the book does */
 }
+
+static Value *module_class(bool d2l) { return d2l ? d2l_module_class : nn_module_class; }
 
 Value *d2l_module_class_peek(void) { return d2l_module_class; }
 

@@ -2,6 +2,7 @@
 #include "builtins_internal.h"
 #include "ops.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,7 +286,7 @@ static Value *dtype_or_constant(ValHeap *heap, const char *name) {
     return v;
 }
 
-static Value *cached_class(const char *module, const char *name);
+static Value *cached_class(ValHeap *heap, const char *module, const char *name);
 static const char *missing_dtype(const char *name);
 
 /* module.name, as the real module has it (PyTorch 1.13, d2l.torch, Python's math): the names whose home is the module
@@ -303,7 +304,7 @@ Value *builtins_module_attr(ValHeap *heap, const char *module, const char *name)
     const Builtin *b = NULL;
     if (!strcmp(module, "torch")) {
         if ((v = dtype_or_constant(heap, name))) return v;
-        if (!strcmp(name, "Tensor") || !strcmp(name, "Size")) return cached_class("torch", name);
+        if (!strcmp(name, "Tensor") || !strcmp(name, "Size")) return cached_class(heap, "torch", name);
         b = homed("torch", name);
         if (!b && listed(torch_names_torch, name) && !missing_dtype(name)) {        /* torch.max, torch.abs: Python's bare ones hand tensors on */
             b = homed("", name);
@@ -456,19 +457,59 @@ const char *builtins_missing(const char *module, const char *name, char *msg, si
     return msg;
 }
 
-/* One class per qualified name, made on first use and kept, so type(x) == torch.Tensor and isinstance(x,
- * torch.Tensor) compare the same value. New reference. */
-static Value *cached_class(const char *module, const char *name) {
-    static struct { char qual[96]; Value *cls; } cache[96];
-    static int n;
-    char qual[96];
-    snprintf(qual, sizeof qual, "%s.%s", module, name);
-    for (int i = 0; i < n; i++) if (!strcmp(cache[i].qual, qual)) return val_incref(cache[i].cls);
-    if (n == (int)(sizeof cache / sizeof *cache)) return NULL;
-    snprintf(cache[n].qual, sizeof cache[n].qual, "%s", qual);
-    cache[n].cls = class_new_builtin(name, module, NULL, NULL, false);
-    if (!strcmp(qual, "torch.Size")) cache[n].cls->u.cls->make = &torch_size_builtin;
-    return val_incref(cache[n++].cls);
+/* The class objects of the values that no class statement made: torch.Tensor, torch.Size, int, ... and the
+ * classes of attn's own objects (grad_fn, list_iterator, ...), which type(x) returns. One immortal class per
+ * qualified name, so type(x) == torch.Tensor and isinstance(x, torch.Tensor) compare one value, in every
+ * interpreter of the process (builtin_classes_open says why they are the process's). The names are every one that
+ * builtins_value_class and builtins_type_of can ask for (val_type_name's kinds, the return types, the ObjClass
+ * names); a name missing here gets a class of its own interpreter's heap at each type(), which prints the same but
+ * compares unequal: add it here. All but the few that PyTorch writes in Python (python_classes) are C types in
+ * Python, whose attributes a program cannot set (ClassInfo.immutable). */
+static const struct { const char *module, *name; } class_names[] = {
+    {"torch", "Tensor"}, {"torch", "Size"}, {"torch", "dtype"},
+    {"torch.return_types", "cummax"}, {"torch.return_types", "cummin"}, {"torch.return_types", "kthvalue"},
+    {"torch.return_types", "max"}, {"torch.return_types", "median"}, {"torch.return_types", "min"},
+    {"torch.return_types", "mode"}, {"torch.return_types", "sort"}, {"torch.return_types", "topk"},
+    {"collections", "OrderedDict"}, {"collections", "defaultdict"},
+    {"builtins", "NoneType"}, {"builtins", "bool"}, {"builtins", "int"}, {"builtins", "float"}, {"builtins", "str"},
+    {"builtins", "tuple"}, {"builtins", "list"}, {"builtins", "dict"}, {"builtins", "set"}, {"builtins", "frozenset"},
+    {"builtins", "range"}, {"builtins", "slice"}, {"builtins", "dict_keys"}, {"builtins", "dict_values"},
+    {"builtins", "dict_items"}, {"builtins", "ellipsis"}, {"builtins", "builtin_function_or_method"},
+    {"builtins", "method"}, {"builtins", "function"}, {"builtins", "module"}, {"builtins", "type"},
+    {"builtins", "object"}, {"builtins", "NotImplementedType"}, {"builtins", "mappingproxy"}, {"builtins", "super"},
+    {"builtins", "property"}, {"builtins", "staticmethod"}, {"builtins", "classmethod"}, {"builtins", "grad_fn"},
+    {"builtins", "grad_mode"}, {"builtins", "_IncompatibleKeys"}, {"builtins", "_SingleProcessDataLoaderIter"},
+    {"builtins", "NonDynamicallyQuantizableLinear"}, {"builtins", "attention weights (computed when read)"},
+    {"builtins", "list_iterator"}, {"builtins", "tuple_iterator"}, {"builtins", "str_ascii_iterator"},
+    {"builtins", "str_iterator"}, {"builtins", "range_iterator"}, {"builtins", "dict_keyiterator"},
+    {"builtins", "dict_valueiterator"}, {"builtins", "dict_itemiterator"}, {"builtins", "set_iterator"},
+    {"builtins", "reversed"}, {"builtins", "list_reverseiterator"}, {"builtins", "dict_reversekeyiterator"},
+    {"builtins", "dict_reversevalueiterator"}, {"builtins", "dict_reverseitemiterator"}, {"builtins", "map"},
+    {"builtins", "filter"}, {"builtins", "zip"}, {"builtins", "enumerate"}, {"builtins", "iterator"},
+    {"builtins", "generator"},
+};
+#define N_CLASS_NAMES (sizeof class_names / sizeof *class_names)
+static const char *const python_classes[] = {"Tensor", "_IncompatibleKeys", "_SingleProcessDataLoaderIter",
+                                             "NonDynamicallyQuantizableLinear", "grad_mode", "attention weights (computed when read)"};
+/* class_names' classes: written by value_classes_open, under builtins_open's pthread_once, and never again */
+static Value *value_classes[N_CLASS_NAMES];
+
+static void value_classes_open(void) {
+    for (size_t i = 0; i < N_CLASS_NAMES; i++) {
+        value_classes[i] = class_new_builtin(class_names[i].name, class_names[i].module, NULL, NULL, false);
+        value_classes[i]->u.cls->immutable = true;
+        for (size_t k = 0; k < sizeof python_classes / sizeof *python_classes; k++)
+            if (!strcmp(python_classes[k], class_names[i].name)) value_classes[i]->u.cls->immutable = false;
+        if (!strcmp(class_names[i].module, "torch") && !strcmp(class_names[i].name, "Size")) value_classes[i]->u.cls->make = &torch_size_builtin;
+    }
+}
+
+/* The class named module.name: class_names' (new reference), else a class of heap's (see class_names; NULL when
+ * heap is NULL). */
+static Value *cached_class(ValHeap *heap, const char *module, const char *name) {
+    for (size_t i = 0; i < N_CLASS_NAMES; i++)
+        if (!strcmp(class_names[i].name, name) && !strcmp(class_names[i].module, module)) return val_incref(value_classes[i]);
+    return heap ? class_new_transient(heap, name, module) : NULL;
 }
 
 /* The class of a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
@@ -489,7 +530,7 @@ Value *builtins_value_class(const Value *v) {
     case V_DICTVIEW: break;
     default: return NULL;
     }
-    return cached_class(module, name);
+    return cached_class(NULL, module, name);       /* every name it asks for is in class_names */
 }
 
 /* The builtins that are classes in Python (Python's types, which attn calls as functions, and the constructors of
@@ -548,7 +589,7 @@ Value *builtins_type_of(ValHeap *heap, const Value *v) {
         if (b && type_builtin_index(b) == i) return val_builtin(heap, b);
     }
     Value *c = builtins_value_class(v);          /* torch.Tensor, torch.Size ... */
-    return c ? c : cached_class("builtins", name);      /* function, builtin_function_or_method, NoneType ... */
+    return c ? c : cached_class(heap, "builtins", name);      /* function, builtin_function_or_method, NoneType ... */
 }
 
 /* The libraries as the language sees them (library.h). */
@@ -567,12 +608,30 @@ static const Library builtins_library = {
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
 
-/* Opens the record once: a copy of builtins_library that carries the name tables, built here (kept for the
- * program's life, as lib_open keeps its record). */
-void builtins_open(void) {
-    if (lib_opened()) return;
+/* The builtin classes: CPython's model, not Lua's per-state registry. They are static, immortal objects of the
+ * process, made here all together before any interpreter runs, and never written afterwards: values cross
+ * interpreters (a lesson begun at the prompt, an answer checked in an interpreter of its own), and type(x) ==
+ * torch.Tensor, isinstance and except ValueError must hold across them, which one class object per name gives
+ * without a translation between type tables. class_setattr refuses to write them, as Python's int.x = 1. */
+static void builtin_classes_open(void) {
+    nn_module_classes_open();
+    d2l_train_classes_open();
+    torch_data_classes_open();
+    value_classes_open();
+}
+
+/* The record, a copy of builtins_library that carries the name tables, and the classes: made once for the program
+ * (as lib_open keeps its record). lib_open makes the language's own classes (object, the exceptions) first. */
+static void open_once(void) {
     Library *l = xcalloc(1, sizeof *l);
     *l = builtins_library;
     l->data = libdata_new();
     lib_open(l);
+    builtin_classes_open();
+}
+
+/* Opens the libraries: once for the process, whichever thread asks first (the others wait under pthread_once). */
+void builtins_open(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, open_once);
 }

@@ -361,19 +361,14 @@ static const Builtin data_module_methods[] = {
      "A DataLoader of the rows `indices` of each tensor, self.batch_size at a time, shuffled when train.", "§3.3", 0, "self"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
-static Value *data_module_class;       /* made at first use, kept for the process: one class, so isinstance works */
+/* d2l.DataModule and torch.utils.data.Dataset: static classes of the process as nn.Module (builtin_classes_open
+ * says why), made by torch_data_classes_open under builtins_open's pthread_once and never reassigned. */
+static Value *data_module_class, *dataset_class;
 
-Value *d2l_data_module_class(void) {
-    if (!data_module_class) {
-        data_module_class = class_new_builtin("DataModule", "d2l.torch", d2l_hyperparameters_class(), data_module_methods, false);
-        data_module_class->u.cls->open = true;         /* @d2l.add_to_class(d2l.DataModule), as the book does */
-    }
-    return val_incref(data_module_class);
-}
+Value *d2l_data_module_class(void) { return val_incref(data_module_class); }
 
 Value *d2l_data_module_class_peek(void) { return data_module_class; }
 
-static Value *dataset_class;           /* made at first use, kept for the process: one class, so isinstance works */
 
 /* Dataset.__getitem__, which a subclass overrides: PyTorch's raises a bare NotImplementedError (D()[0] without one;
  * str(e) is ''); uncaught, attn says what is missing. */
@@ -388,10 +383,13 @@ static const Builtin dataset_methods[] = {
     {"__getitem__", dataset_base_getitem, "Dataset.__getitem__(self, index)", "Sample index: each Dataset subclass defines it.", "", 0, "Dataset"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
-Value *torch_dataset_class(void) {
-    if (!dataset_class) dataset_class = class_new_builtin("Dataset", "torch.utils.data.dataset", NULL, dataset_methods, false);
-    return val_incref(dataset_class);
+void torch_data_classes_open(void) {
+    data_module_class = class_new_builtin("DataModule", "d2l.torch", d2l_hyperparameters_class(), data_module_methods, false);
+    data_module_class->u.cls->open = true;             /* @d2l.add_to_class(d2l.DataModule), as the book does */
+    dataset_class = class_new_builtin("Dataset", "torch.utils.data.dataset", NULL, dataset_methods, false);
 }
+
+Value *torch_dataset_class(void) { return val_incref(dataset_class); }
 
 const Builtin bi_torch_data[] = {
     {"TensorDataset", bi_tensor_dataset, "torch.utils.data.TensorDataset(*tensors)",

@@ -67,6 +67,10 @@ static bool c3_mro(Value *cls) {
     return ok;
 }
 
+/* Python's object: CPython's model, a static type of the process, not a per-interpreter one (values cross
+ * interpreters: a lesson begun at the prompt, an answer checked in its own interpreter, and type(x) == torch.Tensor
+ * and isinstance must hold across them). Made by classes_open under builtins_open's pthread_once, before any
+ * interpreter exists; immortal and never written afterwards (class_setattr refuses, as Python's object.x = 1). */
 static Value *object_class;
 
 static Value *m_object_init(Interp *I, Args *a) {
@@ -90,14 +94,15 @@ static const Builtin object_methods[] = {
     {"__setattr__", m_object_setattr, "object.__setattr__(self, name, value)", "Sets the attribute as plain assignment does.", "", 0, "object"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
-Value *class_object(void) {
-    if (!object_class) {
-        object_class = new_class(NULL, "object", "builtins");
-        object_class->u.cls->methods = object_methods;
-        c3_mro(object_class);
-    }
-    return object_class;
+void classes_open(void) {
+    object_class = new_class(NULL, "object", "builtins");
+    object_class->u.cls->methods = object_methods;
+    object_class->u.cls->immutable = true;
+    c3_mro(object_class);
+    pyexc_classes_open();
 }
+
+Value *class_object(void) { return object_class; }
 
 Value *class_new_builtin(const char *name, const char *module_name, Value *base, const Builtin *methods, bool is_module) {
     Value *v = new_class(NULL, name, module_name);   /* immortal: made once for the program */
@@ -107,6 +112,15 @@ Value *class_new_builtin(const char *name, const char *module_name, Value *base,
     c->nbases = 1;
     c->methods = methods;
     c->is_module = is_module;
+    c3_mro(v);
+    return v;
+}
+
+Value *class_new_transient(ValHeap *heap, const char *name, const char *module_name) {
+    Value *v = new_class(heap, name, module_name);
+    v->u.cls->bases = xmalloc(sizeof(Value *));
+    v->u.cls->bases[0] = val_incref(class_object());
+    v->u.cls->nbases = 1;
     c3_mro(v);
     return v;
 }
@@ -271,8 +285,21 @@ Value *class_getattr(Interp *I, Value *cls, const char *name) {
     return ops_no_attribute(I, cls, what, name);
 }
 
+/* cls.name = v: the student's classes and d2l's open ones take it; attn's other classes are static, shared by
+ * every interpreter of the process (registry.c's builtin_classes_open), so they refuse: with Python's TypeError
+ * where Python refuses too (int.x = 1), else with attn's reason (Python lets a program change torch.Tensor). */
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
-    if (!cls->u.cls->user && !cls->u.cls->open) { rt_error(I, "cannot set attributes of attn's built-in class '%s'", cls->u.cls->name); return -1; }
+    const ClassInfo *c = cls->u.cls;
+    if (!c->user && !c->open && c->immutable) {
+        bool bare = !strcmp(c->module_name, "builtins");
+        rt_raise(I, "TypeError", "cannot set '%s' attribute of immutable type '%s%s%s'", name, bare ? "" : c->module_name, bare ? "" : ".", c->name);
+        return -1;
+    }
+    if (!c->user && !c->open) {
+        rt_error(I, "cannot set attribute '%s' of class %s.%s: attn's built-in classes keep their attributes (set it on a subclass instead)",
+                 name, c->module_name, c->name);
+        return -1;
+    }
     dict_set(&cls->u.cls->attrs, name, val_incref(v));
     return 0;
 }

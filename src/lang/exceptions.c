@@ -5,15 +5,16 @@
 #include "pyexc.h"
 #include <string.h>
 
-/* The classes and their bases, Python's hierarchy (BaseException at the root). */
-static const struct { const char *name, *base; } classes[] = {
-    {"BaseException", NULL}, {"Exception", "BaseException"}, {"ArithmeticError", "Exception"},
-    {"ZeroDivisionError", "ArithmeticError"}, {"OverflowError", "ArithmeticError"}, {"LookupError", "Exception"}, {"KeyError", "LookupError"},
-    {"IndexError", "LookupError"}, {"ValueError", "Exception"}, {"TypeError", "Exception"},
-    {"RuntimeError", "Exception"}, {"RecursionError", "RuntimeError"}, {"NotImplementedError", "RuntimeError"}, {"NameError", "Exception"},
-    {"AttributeError", "Exception"}, {"AssertionError", "Exception"}, {"MemoryError", "Exception"},
-    {"StopIteration", "Exception"},
-};
+/* The classes and their bases, Python's hierarchy (BaseException at the root): one list, expanded twice below. */
+#define EXC_CLASSES(X) \
+    X("BaseException", NULL) X("Exception", "BaseException") X("ArithmeticError", "Exception") \
+    X("ZeroDivisionError", "ArithmeticError") X("OverflowError", "ArithmeticError") X("LookupError", "Exception") \
+    X("KeyError", "LookupError") X("IndexError", "LookupError") X("ValueError", "Exception") X("TypeError", "Exception") \
+    X("RuntimeError", "Exception") X("RecursionError", "RuntimeError") X("NotImplementedError", "RuntimeError") \
+    X("NameError", "Exception") X("AttributeError", "Exception") X("AssertionError", "Exception") \
+    X("MemoryError", "Exception") X("StopIteration", "Exception")
+#define EXC_ENTRY(name, base) {name, base},
+static const struct { const char *name, *base; } classes[] = {EXC_CLASSES(EXC_ENTRY)};
 #define NCLASSES (int)(sizeof classes / sizeof classes[0])
 
 static int class_index(const char *name) {
@@ -48,23 +49,20 @@ static void exc_repr(Interp *I, StrBuf *out, Value *self, int depth) {
 
 static void exc_str(Interp *I, StrBuf *out, Value *self) { pyexc_str(I, out, self); }
 
-static ObjClass objclasses[NCLASSES];
+/* The ObjClass of each exception's objects: constant, as the classes list */
+#define EXC_OBJCLASS(n, base) {.name = n, .repr = exc_repr, .str = exc_str},
+static const ObjClass objclasses[] = {EXC_CLASSES(EXC_OBJCLASS)};
 
-static const ObjClass *objclass_of(int i) {
-    if (!objclasses[i].name) {
-        objclasses[i].name = classes[i].name;
-        objclasses[i].repr = exc_repr;
-        objclasses[i].str = exc_str;
-    }
-    return &objclasses[i];
-}
+static const ObjClass *objclass_of(int i) { return &objclasses[i]; }
 
 const char *pyexc_class_name(const Value *v) {
     if (v->kind != V_BUILTIN || v->u.builtin->fn != pyexc_construct) return NULL;
     return v->u.builtin->name;
 }
 
-/* The V_CLASS twins of the builtin classes, made when a student's class first derives from one. */
+/* The V_CLASS twins of the builtin classes, which a student's class derives from: static types of the process as
+ * object is (classes.c), all made by pyexc_classes_open (classes_open, under builtins_open's pthread_once) and never
+ * written afterwards; NULL before. */
 static Value *exc_classes[NCLASSES];
 
 /* BaseException.__init__(self, *args): self.args, as Python keeps them */
@@ -85,14 +83,17 @@ static const Builtin exc_methods[] = {
     {"__init__", m_exc_init, "BaseException.__init__(self, *args)", "Keeps the arguments in self.args (str(e) shows them).", "", 0, "BaseException"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
+void pyexc_classes_open(void) {
+    for (int i = 0; i < NCLASSES; i++) {         /* a base comes before the classes derived from it in the list */
+        Value *base = classes[i].base ? exc_classes[class_index(classes[i].base)] : NULL;
+        exc_classes[i] = class_new_builtin(classes[i].name, "builtins", base, i == 0 ? exc_methods : NULL, false);
+        exc_classes[i]->u.cls->immutable = true;     /* ValueError.x = 1 is Python's TypeError */
+    }
+}
+
 Value *pyexc_class(const char *name) {
     int i = class_index(name);
-    if (i < 0) return NULL;
-    if (!exc_classes[i]) {
-        Value *base = classes[i].base ? pyexc_class(classes[i].base) : NULL;
-        exc_classes[i] = class_new_builtin(classes[i].name, "builtins", base, i == 0 ? exc_methods : NULL, false);
-    }
-    return exc_classes[i];
+    return i < 0 ? NULL : exc_classes[i];
 }
 
 const char *pyexc_class_base(const Value *cls) {

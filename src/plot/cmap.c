@@ -95,20 +95,29 @@ static double lstar(unsigned rgb) {
     return y > 216.0 / 24389 ? 116 * cbrt(y) - 16 : y * 24389.0 / 27;
 }
 
-static double table[240][3], table_l[240];     /* the palette's colours 16..255 in OKLab, and their L* */
+#define NMAPS (sizeof maps / sizeof *maps)
 
-static void table_ready(void) {
-    static bool ready;
-    if (ready) return;
+/* The tables below are pure functions of the constants above, computed at build time: cmap_tables.h is written by
+ * scripts/gen-cmap-tables from cmap_tables_compute, and test_plot recomputes them and compares (cmap_tables). */
+#ifdef CMAP_BOOTSTRAP
+static const CmapTables generated;     /* the generator's own build: the tables are what it computes */
+#else
+#include "cmap_tables.h"
+#endif
+_Static_assert(sizeof generated.ramps / sizeof *generated.ramps == NMAPS, "cmap_tables.h has one ramp per map: run scripts/gen-cmap-tables");
+
+const CmapTables *cmap_tables(void) { return &generated; }
+
+/* The palette's colours 16..255 in OKLab (lab) and their L* (lstar). */
+static void palette_compute(CmapTables *t) {
     for (int n = 16; n < 256; n++) {
-        oklab(xterm_rgb(n), table[n - 16]);
-        table_l[n - 16] = lstar(xterm_rgb(n));
+        oklab(xterm_rgb(n), t->lab[n - 16]);
+        t->lstar[n - 16] = lstar(xterm_rgb(n));
     }
-    ready = true;
 }
 
 int cmap_xterm256(unsigned rgb) {
-    table_ready();
+    const double (*table)[3] = generated.lab;
     double want[3], best = INFINITY;
     int pick = 16;
     oklab(rgb, want);
@@ -120,21 +129,20 @@ int cmap_xterm256(unsigned rgb) {
     return pick;
 }
 
-enum { RAMP = 65 };     /* samples of a map for the 256-colour terminal */
 /* The weight of a change of hue or colourfulness from one sample's colour to the next: the palette has few colours
  * near a map's, and a ramp that hops between them (cyan, slate, blue in Blues) draws stripes that are not in the
  * data. */
 #define HUE_STEP 3.0
 
-/* The map's RAMP samples as xterm colours: the sequence nearest to the map (least sum of squared OKLab distances)
- * among those whose L* goes the way the map's own L* goes from each sample to the next (up, down, or either where
- * it is flat), so a light-to-dark map stays light to dark (the nearest colour of each sample alone ran Blues from
- * white through greys, teal and slate to navy). Dynamic programming over the 240 cube and grey colours. */
-static void ramp_build(const Cmap *c, int out[RAMP]) {
-    static double cost[RAMP][240];
-    static unsigned char back[RAMP][240];
+/* The map's CMAP_RAMP samples as xterm colours: the sequence nearest to the map (least sum of squared OKLab
+ * distances) among those whose L* goes the way the map's own L* goes from each sample to the next (up, down, or
+ * either where it is flat), so a light-to-dark map stays light to dark (the nearest colour of each sample alone ran
+ * Blues from white through greys, teal and slate to navy). Dynamic programming over the 240 cube and grey colours,
+ * with the palette of t and the caller's scratch s. */
+static void ramp_compute(const Cmap *c, const CmapTables *t, CmapScratch *s, int out[CMAP_RAMP]) {
+    enum { RAMP = CMAP_RAMP };
+    const double (*table)[3] = t->lab, *table_l = t->lstar;
     double want[3], lr[RAMP];
-    table_ready();
     for (int k = 0; k < RAMP; k++) lr[k] = lstar(cmap_rgb(c, false, (double)k / (RAMP - 1)));
     for (int k = 0; k < RAMP; k++) {
         oklab(cmap_rgb(c, false, (double)k / (RAMP - 1)), want);
@@ -147,31 +155,34 @@ static void ramp_build(const Cmap *c, int out[RAMP]) {
                 for (int i = 0; i < 240; i++) {
                     bool ok = fabs(dir) < 0.05 || (dir > 0 ? table_l[j] >= table_l[i] : table_l[j] <= table_l[i]);
                     double da = table[j][1] - table[i][1], db = table[j][2] - table[i][2];
-                    double via = cost[k - 1][i] + HUE_STEP * (da * da + db * db);
+                    double via = s->cost[k - 1][i] + HUE_STEP * (da * da + db * db);
                     if (ok && via < best) { best = via; from = i; }
                 }
             }
-            cost[k][j] = best + d0 * d0 + d1 * d1 + d2 * d2;
-            back[k][j] = (unsigned char)from;
+            s->cost[k][j] = best + d0 * d0 + d1 * d1 + d2 * d2;
+            s->back[k][j] = (unsigned char)from;
         }
     }
     int j = 0;
     for (int i = 1; i < 240; i++)
-        if (cost[RAMP - 1][i] < cost[RAMP - 1][j]) j = i;
+        if (s->cost[RAMP - 1][i] < s->cost[RAMP - 1][j]) j = i;
     for (int k = RAMP - 1; k >= 0; k--) {
         out[k] = j + 16;
-        j = back[k][j];
+        j = s->back[k][j];
     }
 }
 
+int cmap_tables_compute(CmapTables *t, CmapScratch *s) {
+    palette_compute(t);
+    for (size_t m = 0; m < NMAPS; m++) ramp_compute(&maps[m], t, s, t->ramps[m]);
+    return (int)NMAPS;
+}
+
 int cmap_xterm256_at(const Cmap *c, bool reversed, double t) {
-    static int ramps[sizeof maps / sizeof *maps][RAMP];
-    static bool built[sizeof maps / sizeof *maps];
     size_t m = (size_t)(c - maps);
-    if (m >= sizeof maps / sizeof *maps) return cmap_xterm256(cmap_rgb(c, reversed, t));
-    if (!built[m]) { ramp_build(c, ramps[m]); built[m] = true; }
+    if (m >= NMAPS) return cmap_xterm256(cmap_rgb(c, reversed, t));
     if (!(t >= 0)) t = 0;      /* NaN too */
     if (t > 1) t = 1;
     if (reversed) t = 1 - t;
-    return ramps[m][(int)lround(t * (RAMP - 1))];
+    return generated.ramps[m][(int)lround(t * (CMAP_RAMP - 1))];
 }

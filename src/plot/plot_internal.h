@@ -62,6 +62,15 @@ int cmap_xterm256(unsigned rgb);
 /* The xterm-256 colour for the map at t: the nearest that keeps the map's order of lightness (L* monotone where the
  * map's is), so a 256-colour terminal shows a light-to-dark ramp as one. */
 int cmap_xterm256_at(const Cmap *c, bool reversed, double t);
+/* What cmap_xterm256 and cmap_xterm256_at read, computed from the maps and the palette at build time
+ * (scripts/gen-cmap-tables writes src/plot/cmap_tables.h): the palette's colours 16..255 in OKLab and their L*,
+ * and each map's CMAP_RAMP samples as xterm colours. CMAP_NMAPS is the number of maps (cmap.c asserts it). */
+enum { CMAP_RAMP = 65, CMAP_NMAPS = 13 };
+typedef struct CmapTables { double lab[240][3]; double lstar[240]; int ramps[CMAP_NMAPS][CMAP_RAMP]; } CmapTables;
+/* The ramp search's scratch (125 KB: the caller's, off the stack). */
+typedef struct CmapScratch { double cost[CMAP_RAMP][240]; unsigned char back[CMAP_RAMP][240]; } CmapScratch;
+const CmapTables *cmap_tables(void);                       /* the generated tables */
+int cmap_tables_compute(CmapTables *t, CmapScratch *s);    /* computes them into t; returns the number of maps */
 
 /* xwin.c: the X server asked directly (libX11 loaded when first needed; NULL / false / 0 without it or a display).
  * The screen's size in pixels; the window that has the keyboard focus (0: none); xwin_keep_focus gives the focus

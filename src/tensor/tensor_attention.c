@@ -21,6 +21,7 @@
 #include "parallel.h"
 #include "vecmath.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,13 +120,18 @@ static void attn_units(void *ctx, int64_t begin, int64_t end) {
     free(scratch);
 }
 
-/* Half of a core's L2 in floats (sysconf; 1 MiB's worth where the C library cannot tell). */
+/* Half of a core's L2 in floats (sysconf; 1 MiB's worth where the C library cannot tell): a property of the CPU,
+ * read once under pthread_once (attention is planned from any thread). */
+static int64_t floats;
+static pthread_once_t floats_once = PTHREAD_ONCE_INIT;
+
+static void read_l2(void) {
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    floats = (l2 >= 65536 && l2 <= (64L << 20) ? l2 : 2L << 20) / 8;
+}
+
 static int64_t half_l2_floats(void) {
-    static int64_t floats;
-    if (!floats) {
-        long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        floats = (l2 >= 65536 && l2 <= (64L << 20) ? l2 : 2L << 20) / 8;
-    }
+    pthread_once(&floats_once, read_l2);
     return floats;
 }
 

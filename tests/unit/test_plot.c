@@ -317,8 +317,37 @@ static void test_live_figure(void **state) {
     plot_free(&P);
 }
 
+/* cmap.c's tables are generated at build time (scripts/gen-cmap-tables): recomputing them from the maps gives the
+ * committed ones bit for bit, so the 256-colour heatmaps draw as when cmap.c computed them at run time; and
+ * cmap_xterm256_at reads them (Blues from near white to navy, Blues_r the other way). */
+static void test_cmap_tables_generated(void **state) {
+    (void)state;
+    CmapTables *t = calloc(1, sizeof *t);
+    CmapScratch *s = calloc(1, sizeof *s);
+    assert_non_null(t);
+    assert_non_null(s);
+    assert_int_equal(cmap_tables_compute(t, s), CMAP_NMAPS);
+    const CmapTables *g = cmap_tables();
+    assert_memory_equal(t->lab, g->lab, sizeof t->lab);
+    assert_memory_equal(t->lstar, g->lstar, sizeof t->lstar);
+    assert_memory_equal(t->ramps, g->ramps, sizeof t->ramps);
+    bool rev;
+    const Cmap *blues = cmap_find("Blues", &rev);
+    assert_non_null(blues);
+    for (int k = 0; k < CMAP_RAMP; k++) {
+        double at = (double)k / (CMAP_RAMP - 1);
+        assert_int_equal(cmap_xterm256_at(blues, false, at), t->ramps[1][k]);
+        assert_int_equal(cmap_xterm256_at(blues, true, at), t->ramps[1][CMAP_RAMP - 1 - k]);
+    }
+    assert_int_equal(cmap_xterm256(0xffffff), 231);     /* the cube's white; greys 232..255 stop at 238 */
+    assert_int_equal(cmap_xterm256(0x000000), 16);
+    free(t);
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cmap_tables_generated),
         cmocka_unit_test(test_live_figure),
         cmocka_unit_test(test_random_figures),
         cmocka_unit_test(test_one_value_big_figure),
