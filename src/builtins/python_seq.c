@@ -167,7 +167,9 @@ static Value *list_reverse_copy_clear(Interp *I, Args *a) {
     Value *l = a->pos[0];
     int64_t n = l->u.seq.n;
     if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
-        Value *c = val_list(I->run.heap, n);
+        if (!interp_bytes_ok(I, n * (int64_t)sizeof(Value *))) return NULL;
+        Value *c = val_seq_try(I->run.heap, V_LIST, n);       /* refused by the machine: MemoryError, as L[:] */
+        if (!c) { interp_bytes_ok(I, 0); return NULL; }
         for (int64_t i = 0; i < n; i++) val_seq_set(c, i, val_incref(l->u.seq.items[i]));
         return c;
     }
