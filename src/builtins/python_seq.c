@@ -488,9 +488,14 @@ static Value *dict_fromkeys(Interp *I, Args *a) {
     Iter it;
     if (!ops_iter_begin(I, p[0], &it)) { val_decref(d); val_decref(value); return NULL; }
     int rc = 0;
-    while (rc == 0 && (e = ops_iter_next(&it))) {
+    for (int64_t k = 1; rc == 0 && (e = ops_iter_next(&it)); k++) {
         rc = ops_set_index(I, d, e, value);
         val_decref(e);
+        /* dict.fromkeys(range(10**9)): the memory limit and Ctrl-C stop it, as they stop list() (ops_to_list) */
+        if (((k & 4095) == 0 || mem_exhausted) && rc == 0 && (ten_interrupted || !interp_memory_ok(I, 4096))) {
+            if (ten_interrupted) rt_interrupt(I);
+            rc = -1;
+        }
     }
     ops_iter_end(&it);
     val_decref(value);
