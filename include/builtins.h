@@ -26,8 +26,9 @@ Value *builtins_module_attr(ValHeap *heap, const char *module, const char *name)
 struct Interp;
 bool builtins_flush_live(struct Interp *I);
 /* Drops what a session added to d2l's classes (@d2l.add_to_class(d2l.Trainer) ...: the student's functions, which
- * belong to that session's interpreter); called when a session ends. */
-void builtins_forget_added(void);
+ * belong to that session's interpreter): the entries made in heap, its interpreter's; called when a session ends.
+ * What another session still running added stays (the REPL's, when a lesson started from it ends). */
+void builtins_forget_added(ValHeap *heap);
 /* Calls add(ctx, name) for every name builtins_module_attr resolves in the module, once each: dir(module). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
 /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */

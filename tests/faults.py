@@ -326,6 +326,12 @@ with tempfile.TemporaryDirectory() as T:
     check("list(range(10**9)) is refused at once", "out of memory: 1000000000 more values would not fit" in r.stderr, r.stderr)
     r = run(["-c", "x = [i for i in range(10**9)]"], T, {"ATTN_MEMORY_LIMIT": "100M"}, timeout=60)
     check("a comprehension stops at the memory limit", "out of memory" in r.stderr and "100.0 MiB" in r.stderr, r.stderr)
+    # dicts filled from an iterable stop at the limit too (they grew until the machine refused or killed attn)
+    for code in ["d = dict.fromkeys(range(10**7))", "d = dict(zip(range(10**7), range(10**7)))",
+                 "d = {}\nd.update(zip(range(10**7), range(10**7)))"]:
+        r = run(["-c", code], T, {"ATTN_MEMORY_LIMIT": "100M"}, timeout=60)
+        check(f"{code!r} stops at the memory limit", "out of memory" in r.stderr and "100.0 MiB" in r.stderr
+              and r.returncode == 1, (r.returncode, r.stderr[-300:]))
     # a generator expression is lazy, as Python's: sum/any/max over it hold one item at a time (attn built the list)
     r = run(["-c", "print(sum(x * x for x in range(10**6)), any(x > 5 * 10**5 for x in range(10**6)), "
                    "max(-x for x in range(10**6)))"], T, {"ATTN_MEMORY_LIMIT": "20M"}, timeout=120)

@@ -335,6 +335,19 @@ has "an __index__ that clears the shape list" "$out" "went on"
 out=$("$ATTN" -c "round(7.7e89)" 2>&1)
 has "round(7.7e89)" "$out" "does not fit in 64 bits"
 
+# a list slice the machine refuses (ulimit -v) is MemoryError and attn goes on; before, val_list's out-of-memory
+# stop ended attn ("attn: out of memory", SIGABRT). Skipped where attn cannot start under the ulimit (a sanitizer build).
+printf 'L = [0] * (2**25)\nkeep = []\nfor i in range(8):\n    keep.append(L[:])\n' > slice_oom.py
+printf 'L = [0] * (2**25)\nkeep = []\nfor i in range(8):\n    keep.append(L.copy())\n' > copy_oom.py
+if sh -c 'ulimit -v 1500000; "$0" -c "print(1)"' "$ATTN" >/dev/null 2>&1; then
+    out=$( (ulimit -v 1500000; ATTN_MEMORY_LIMIT=8G "$ATTN" slice_oom.py) 2>&1); st=$?
+    eq "a list slice the machine refuses: exit status 1 (an error, not a signal)" "$st" 1
+    has "a list slice the machine refuses: MemoryError" "$out" "the machine refused attn more memory"
+    out=$( (ulimit -v 1500000; ATTN_MEMORY_LIMIT=8G "$ATTN" copy_oom.py) 2>&1); st=$?
+    eq "L.copy() the machine refuses: exit status 1" "$st" 1
+    has "L.copy() the machine refuses: MemoryError" "$out" "the machine refused attn more memory"
+fi
+
 cd "$REPO" || exit 2
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -223,6 +223,10 @@ bool dict_fill(Interp *I, Value *d, Value *src) {
         else if (pair) ops_set_index(I, d, pair->u.seq.items[0], pair->u.seq.items[1]);
         val_decref(pair);
         val_decref(e);
+        /* dict(zip(range(10**9), ...)): the memory limit and Ctrl-C stop it, as they stop list() (ops_to_list) */
+        if (((k & 4095) == 4095 || mem_exhausted) && !interp_failed(I) && (ten_interrupted || !interp_memory_ok(I, 4096))) {
+            if (ten_interrupted) rt_interrupt(I);
+        }
         if (interp_failed(I)) break;
     }
     ops_iter_end(&it);

@@ -167,7 +167,9 @@ static Value *list_reverse_copy_clear(Interp *I, Args *a) {
     Value *l = a->pos[0];
     int64_t n = l->u.seq.n;
     if (a->fn->tag == 1) {                                  /* copy: a shallow copy */
-        Value *c = val_list(I->run.heap, n);
+        if (!interp_bytes_ok(I, n * (int64_t)sizeof(Value *))) return NULL;
+        Value *c = val_seq_try(I->run.heap, V_LIST, n);       /* refused by the machine: MemoryError, as L[:] */
+        if (!c) { interp_bytes_ok(I, 0); return NULL; }
         for (int64_t i = 0; i < n; i++) val_seq_set(c, i, val_incref(l->u.seq.items[i]));
         return c;
     }
@@ -486,9 +488,14 @@ static Value *dict_fromkeys(Interp *I, Args *a) {
     Iter it;
     if (!ops_iter_begin(I, p[0], &it)) { val_decref(d); val_decref(value); return NULL; }
     int rc = 0;
-    while (rc == 0 && (e = ops_iter_next(&it))) {
+    for (int64_t k = 1; rc == 0 && (e = ops_iter_next(&it)); k++) {
         rc = ops_set_index(I, d, e, value);
         val_decref(e);
+        /* dict.fromkeys(range(10**9)): the memory limit and Ctrl-C stop it, as they stop list() (ops_to_list) */
+        if (((k & 4095) == 0 || mem_exhausted) && rc == 0 && (ten_interrupted || !interp_memory_ok(I, 4096))) {
+            if (ten_interrupted) rt_interrupt(I);
+            rc = -1;
+        }
     }
     ops_iter_end(&it);
     val_decref(value);

@@ -300,7 +300,13 @@ int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
                  name, c->module_name, c->name);
         return -1;
     }
-    dict_set(&cls->u.cls->attrs, name, val_incref(v));
+    Dict *d = &cls->u.cls->attrs;
+    if (!d->heap && !dict_get(d, name)) {   /* one of attn's classes (immortal): the key in this session's heap, so that
+                                             * builtins_forget_added drops it (d2l.Module.flag = None) with the session */
+        dict_append(d, val_str(I->run.heap, name), val_incref(v));
+        return 0;
+    }
+    dict_set(d, name, val_incref(v));
     return 0;
 }
 

@@ -152,7 +152,10 @@ static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
         size_t n = b.len;
         return val_str_take_n(I->run.heap, sb_take(&b), n);
     }
-    Value *r = obj->kind == V_LIST ? val_list(I->run.heap, cnt) : val_tuple(I->run.heap, cnt);
+    /* as seq_concat (ops.c): past the limit, or refused by the machine, is MemoryError, not attn stopping */
+    if (!interp_bytes_ok(I, cnt * (int64_t)sizeof(Value *))) return NULL;
+    Value *r = val_seq_try(I->run.heap, obj->kind == V_LIST ? V_LIST : V_TUPLE, cnt);
+    if (!r) { interp_bytes_ok(I, 0); return NULL; }
     for (int64_t i = 0; i < cnt; i++) val_seq_set(r, i, val_incref(obj->u.seq.items[a + i * step]));
     return r;
 }

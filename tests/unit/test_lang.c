@@ -366,6 +366,33 @@ static void test_sessions_keep_their_context(void **state) {
     session_free(&repl);
 }
 
+/* What a session adds to d2l's classes (@d2l.add_to_class, d2l.Module.flag = None) is that session's: a lesson started
+ * at the REPL and ended leaves the REPL's methods on d2l.Module (before, its end dropped every session's), and drops
+ * its own, an immortal value's (None) included, so the next session does not see them. */
+static void test_sessions_keep_their_added_methods(void **state) {
+    (void)state;
+    Session repl, lesson;
+    session_init(&repl, "none");
+    session_init(&lesson, "none");
+    ASSERT_RUN(&repl.I, "@d2l.add_to_class(d2l.Module)\ndef hi(self):\n    return 7\nm = d2l.Module()\nm.hi()", "7\n");
+    ASSERT_RUN(&lesson.I, "@d2l.add_to_class(d2l.Trainer)\ndef mine(self):\n    return 1\nd2l.Module.flag = None", "");
+    session_free(&lesson);
+    ASSERT_RUN(&repl.I, "m.hi()", "7\n");
+    char *s = run(&repl.I, "d2l.Trainer.mine");
+    assert_non_null(strstr(s, "has no attribute 'mine'"));
+    free(s);
+    s = run(&repl.I, "d2l.Module.flag");
+    assert_non_null(strstr(s, "has no attribute 'flag'"));
+    free(s);
+    session_free(&repl);
+    Session next;
+    session_init(&next, "none");
+    s = run(&next.I, "d2l.Module().hi()");
+    assert_non_null(strstr(s, "has no attribute 'hi'"));
+    free(s);
+    session_free(&next);
+}
+
 /* Tensors print with their own interpreter's print options (issue 28: no "current session" in val_repr): A's
  * torch.set_printoptions shows in A's tensors while B is current, and not in B's; a bare Interp (no session) prints
  * with its own. Before, repr read the options of whichever session was pushed last. */
@@ -714,6 +741,7 @@ int main(void) {
         cmocka_unit_test(test_two_heaps),
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
+        cmocka_unit_test(test_sessions_keep_their_added_methods),
         cmocka_unit_test(test_sessions_keep_their_print_options),
         cmocka_unit_test(test_sessions_keep_their_language),
         cmocka_unit_test(test_sessions_keep_their_write_folder),
