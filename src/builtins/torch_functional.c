@@ -119,8 +119,9 @@ static Value *bi_f_softplus(Interp *I, Args *a) {
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     if (!x) return NULL;
     if (!ten_is_float(x->dtype)) {
+        DType d = x->dtype;                     /* x may be t1 (input converted to a tensor) */
         ten_free(t1);
-        return rt_error(I, "\"softplus_cpu\" not implemented for '%s'", ten_dtype_word(x->dtype));
+        return rt_error(I, "\"softplus_cpu\" not implemented for '%s'", ten_dtype_word(d));
     }
     Tensor *r = ten_softplus(x, beta, threshold);
     ten_free(t1);
