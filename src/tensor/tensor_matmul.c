@@ -463,11 +463,9 @@ Tensor *ten_matmul(const Tensor *a, const Tensor *b) {
     if (a->dtype != DT_F32 || b->dtype != DT_F32 || a->ndim == 0 || b->ndim == 0) return matmul(a, b);
     double t0 = now_seconds();
     Tensor *o = matmul(a, b);
-    if (o) {
-        double rows = (double)(o->numel / (b->ndim == 1 ? 1 : b->shape[b->ndim - 1]));   /* batch * m */
-        count_gemm(ten_ctx_of(a), t0, 2.0 * rows * (b->ndim == 1 ? 1.0 : (double)b->shape[b->ndim - 1]) *
-                                          (double)a->shape[a->ndim - 1]);
-    }
+    /* each result element is one k-long dot product: 2·k FLOPs (2·batch·m·n·k in all; no division, so an empty
+     * result counts 0) */
+    if (o) count_gemm(ten_ctx_of(a), t0, 2.0 * (double)o->numel * (double)a->shape[a->ndim - 1]);
     return o;
 }
 

@@ -590,6 +590,13 @@ static void test_gemm_stats_count(void **state) {
     ten_gemm_stats(c, &s1, &f1);
     assert_true(f1 == 2.0 * (4 * 30 * 10 * 20 + 4 * 30 * 7 * 20 + 4 * 30 * 20));
     assert_true(s1 > 0);
+    /* an empty result (n = 0) counts nothing, and no division by its zero width (fuzz autograd, UBSan) */
+    Tensor *e = ten_new_in(c, DT_F32, 2, (int64_t[]){20, 0}), *re = ten_matmul(a, e);
+    assert_non_null(re);
+    assert_int_equal(re->numel, 0);
+    ten_gemm_stats(c, &s0, &f0);
+    assert_true(f0 == f1);
+    ten_free(re); ten_free(e);
     for (int i = 0; i < 4; i++) ten_free(r[i]);
     ten_free(a); ten_free(b); ten_free(W); ten_free(v); ten_free(d);
     ten_ctx_free(c);
