@@ -1,5 +1,5 @@
-/* nn_layers_internal.h - what nn_layers.c shares with nn_multihead.c only (d2l_attention.c has static helpers of
- * the same names, so these stay out of builtins_internal.h). */
+/* nn_layers_internal.h - what nn_layers.c shares with nn_multihead.c and nn_linear.c (d2l_attention.c has static
+ * helpers of the same names, so these stay out of builtins_internal.h). */
 #ifndef ATTN_NN_LAYERS_INTERNAL_H
 #define ATTN_NN_LAYERS_INTERNAL_H
 #include "builtins_internal.h"

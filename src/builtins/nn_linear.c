@@ -2,14 +2,10 @@
  * dropout on the weights in training mode only, y = x Wᵀ + b with PyTorch's default init, the shape checks of
  * F.linear, and the NonDynamicallyQuantizableLinear out_proj of nn.MultiheadAttention. */
 #include "d2l_attention_internal.h"
+#include "nn_layers_internal.h"
 #include "torch_more_internal.h"
 #include "interp.h"
 #include <math.h>
-
-static Tensor *attr_tensor(Value *obj, const char *name) {
-    Value *v = val_attr_get(obj, name);
-    return v && v->kind == V_TENSOR ? v->u.t : NULL;
-}
 
 static double attr_num(Value *obj, const char *name, double dflt) {
     Value *v = val_attr_get(obj, name);
@@ -131,13 +127,6 @@ static Value *bi_dropout(Interp *I, Args *a) {
 }
 
 /* ---- Linear / LazyLinear: y = x Wᵀ + b, W of shape (out, in) ---- */
-
-/* A parameter holding t: a leaf that requires grad, as PyTorch's nn.Parameter. */
-static Value *parameter(Interp *I, Tensor *t) {
-    Value *v = val_tensor_ag(I->run.heap, t, ag_meta_new(true));
-    if (v) v->param = true;
-    return v;
-}
 
 /* PyTorch's default: kaiming_uniform_(a=sqrt(5)) gives U(-1/sqrt(in), 1/sqrt(in)); the bias too. A LazyLinear
  * becomes a Linear here, as PyTorch's does after its first input. False, with the error set and lin unchanged, when
