@@ -25,10 +25,6 @@ Value *builtins_module_attr(ValHeap *heap, const char *module, const char *name)
  * it is not drawn yet (plot_live_flush). false when drawing failed (its message written as an error). */
 struct Interp;
 bool builtins_flush_live(struct Interp *I);
-/* Drops what a session added to d2l's classes (@d2l.add_to_class(d2l.Trainer) ...: the student's functions, which
- * belong to that session's interpreter): the entries made in heap, its interpreter's; called when a session ends.
- * What another session still running added stays (the REPL's, when a lesson started from it ends). */
-void builtins_forget_added(ValHeap *heap);
 /* Calls add(ctx, name) for every name builtins_module_attr resolves in the module, once each: dir(module). */
 void builtins_module_names(const char *module, void (*add)(void *ctx, const char *name), void *ctx);
 /* Does b answer to its bare name (print, len, complexity), or only with its module (torch.zeros, d2l.X)? */

@@ -162,6 +162,11 @@ typedef struct Interp {
     long long max_loop_iterations;   /* a loop or comprehension longer than this stops with an error */
     struct ArgSpecs *argspecs;       /* argspec.c: each builtin's parameters, read from its signature at its first
                                       * call and kept (args_bind) */
+    /* what this interpreter added to attn's open classes (@d2l.add_to_class(d2l.Trainer), d2l.Module.flag = None):
+     * per class, its own namespace, read before the class's (classes.c's class_added); the classes are the process's,
+     * the additions this interpreter's alone, as in Python, and freed with it (interp_free) */
+    struct ClassAdded *added;
+    int nadded;
     int loop_depth;
     /* control flow signals */
     int signal;                  /* 0, SIG_BREAK, SIG_CONTINUE, SIG_RETURN */
@@ -342,7 +347,9 @@ bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim);
 /* Where a name was found in a class's method resolution order: a value of a class namespace (v) or a method of
  * one of attn's classes (b), in class `where`. Borrowed. */
 typedef struct Found { Value *v; const Builtin *b; Value *where; } Found;
-bool class_find(Value *cls, const char *name, Value *after, Found *out);   /* after: start after that class */
+/* name in cls's MRO (after: start after that class): I's additions to an open class of attn's first (Interp.added),
+ * then the class's namespace, then its C methods; I NULL reads the classes' own only. */
+bool class_find(Interp *I, Value *cls, const char *name, Value *after, Found *out);
 bool class_is_subclass(const Value *cls, const Value *base);
 Value *class_object(void);                       /* Python's object (borrowed: lives as long as the program) */
 /* Makes object and the exception classes: once, from lib_open (under builtins_open's pthread_once). */

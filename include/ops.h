@@ -18,11 +18,11 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name);
  * ObjClass getattr hook falls back to. */
 Value *ops_object_getattr(Interp *I, Value *obj, const char *name);
 /* Every attribute name obj offers (data attributes and methods), each passed once or more to add(ctx, name): what
- * dir(obj) lists, Tab completes after "obj." and an attribute error's "did you mean" picks from. 0; with I, for an
- * instance of a student's class that defines __dir__, the names it returns instead, as Python's dir() (1), or -1
- * when it raised or gave no iterable of strings (the error set on I). I NULL (completion, suggestions, help): no
- * student code runs, attn's names are listed. */
-int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
+ * dir(obj) lists, Tab completes after "obj." and an attribute error's "did you mean" picks from, with what I added
+ * to d2l's open classes (I NULL: none). 0; with I and run_dir, for an instance of a student's class that defines
+ * __dir__, the names it returns instead, as Python's dir() (1), or -1 when it raised or gave no iterable of strings
+ * (the error set on I). run_dir false (completion, suggestions, help): no student code runs, attn's names are listed. */
+int ops_attr_names(Interp *I, const Value *obj, bool run_dir, void (*add)(void *ctx, const char *name), void *ctx);
 /* obj.name when obj shows it (ops_attr_names lists it) and holds it as a value, read without running anything
  * (no getattr hook): what completion of "a.b.<Tab>" walks. Borrowed; NULL otherwise (an iterator's hidden state). */
 Value *ops_attr_peek(Value *obj, const char *name);
@@ -45,8 +45,10 @@ typedef struct Iter {
     int64_t i, n;
     Value *row0;            /* a tensor that records: its row 0 (owned), whose grad_fn the other rows show (ops_iter.c) */
 } Iter;
-/* Whether v is of a kind that can be iterated (a 0-d tensor is, and fails with its own message, as in PyTorch). */
-bool ops_is_iterable(const Value *v);
+/* Whether v is of a kind that can be iterated (a 0-d tensor is, and fails with its own message, as in PyTorch). I:
+ * the interpreter whose additions to d2l's open classes count (a student's __iter__ added with @d2l.add_to_class),
+ * as in ops_is_iterator and ops_has_special; NULL: none. */
+bool ops_is_iterable(Interp *I, const Value *v);
 bool ops_iter_begin(Interp *I, Value *v, Iter *it);
 Value *ops_iter_next(Iter *it);
 void ops_iter_end(Iter *it);
@@ -56,7 +58,7 @@ void ops_iter_end(Iter *it);
  * true), "zip" (tuples of one item of each arg) or "enumerate" ((start + k, item)); fn runs only as items are
  * consumed. All NULL with Python's error when an argument is not iterable. ops_iterator_next: the next item of an
  * iterator (new reference), NULL when exhausted or with an error set (interp_failed). */
-bool ops_is_iterator(const Value *v);
+bool ops_is_iterator(Interp *I, const Value *v);
 Value *ops_iter(Interp *I, Value *src);
 Value *ops_reversed(Interp *I, Value *src);
 Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *args, int nargs, int64_t start);
@@ -67,7 +69,7 @@ Value *ops_iterator_next(Interp *I, Value *it);
 /* A special method of a student's class, for builtins that honour one (abs: __abs__, int: __int__ ...):
  * ops_has_special says whether v is an instance of a student's class that defines name; ops_call_special calls
  * v.name(*args) (n at most 2), a new reference or NULL with the error set. */
-bool ops_has_special(const Value *v, const char *name);
+bool ops_has_special(Interp *I, const Value *v, const char *name);
 Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);

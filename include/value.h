@@ -127,9 +127,9 @@ typedef struct ClassInfo {
     bool is_module;          /* derives from nn.Module: instances are modules */
     const char *module_name; /* "__main__" for the student's classes; "torch.nn" / "d2l" for attn's */
     bool user;               /* made by a class statement: its methods are Python code, run on the caller's interpreter */
-    bool open;               /* one of attn's classes whose namespace the student may add to, as d2l's own classes
-                              * take @d2l.add_to_class(d2l.Trainer) (d2l.Module, d2l.Trainer ...); what was added
-                              * is dropped when the session ends (builtins_forget_added) */
+    bool open;               /* one of attn's classes the student may add to, as d2l's own classes take
+                              * @d2l.add_to_class(d2l.Trainer) (d2l.Module, d2l.Trainer ...): what an interpreter
+                              * adds is its own (Interp.added, read before attrs), attrs stays empty */
     bool immutable;          /* a class Python makes in C (int, torch.Size, ValueError, object): cls.x = v raises
                               * Python's TypeError; attn's other built-in classes (torch.Tensor, nn.Module), which
                               * Python would let a program change, attn refuses with its own words */

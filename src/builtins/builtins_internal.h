@@ -66,9 +66,6 @@ Value *d2l_hyperparameters_class(void);
 Value *d2l_progress_board_class(void);
 Value *d2l_trainer_class(void);
 Value *d2l_train_attr(const char *module, const char *name);
-/* nn_module.c, torch_data.c: the classes d2l.Module and d2l.DataModule when made (borrowed), else NULL. */
-Value *d2l_module_class_peek(void);
-Value *d2l_data_module_class_peek(void);
 
 /* torch_shape.c: dims the student gives are int64 and the tensor kernels take an int, so a cast would wrap 2**62 to
  * 0 (X.size(2**62) was X.size(0)). norm_dim64_in is ten_norm_dim_in for an int64 dim (-1 with ten_error set when out of

@@ -535,17 +535,6 @@ void d2l_train_classes_open(void) {
     trainer_class = opened(class_new_builtin("Trainer", "d2l.torch", hyperparameters_class, trainer_methods, false));
 }
 
-void builtins_forget_added(ValHeap *heap) {
-    Value *classes[] = {hyperparameters_class, progress_board_class, trainer_class, d2l_module_class_peek(),
-                        d2l_data_module_class_peek()};
-    for (size_t i = 0; i < sizeof classes / sizeof *classes; i++) {
-        if (!classes[i]) continue;
-        Dict *d = &classes[i]->u.cls->attrs;
-        for (int k = d->n - 1; k >= 0; k--)      /* another live session's (the REPL's under a lesson) stay */
-            if (val_heap_of(d->vals[k]) == heap || val_heap_of(d->keys[k]) == heap) dict_del_at(d, k);
-    }
-}
-
 /* d2l.HyperParameters, d2l.ProgressBoard and d2l.Trainer; a new reference or NULL. */
 Value *d2l_train_attr(const char *module, const char *name) {
     if (strcmp(module, "d2l")) return NULL;

@@ -275,7 +275,7 @@ static void add_name(void *ctx, const char *name) {
 }
 static void list_attrs(I18nLang lang, StrBuf *out, const Value *x, const char *prefix) {
     Prefixed p = {{0}, prefix};
-    ops_attr_names(NULL, x, add_name, &p);      /* help runs no student code */
+    ops_attr_names(NULL, x, false, add_name, &p);      /* help runs no student code */
     if (!p.l.n) sb_puts(out, TR(lang, "  (none of its names is in attn)\n"));     /* random: the module, without functions */
     put_columns(out, &p.l, 20);
 }

@@ -310,7 +310,7 @@ static Value *m_container_append(Interp *I, Args *a) {
 /* Appends each module of the iterable src to the container self (a ModuleList refuses a non-iterable as PyTorch
  * does); returns self. The items are read first, so net.extend(net) doubles it as in PyTorch. */
 static Value *container_extend(Interp *I, Value *self, Value *src) {
-    if (!ops_is_iterable(src))
+    if (!ops_is_iterable(I, src))
         return self->u.obj.cls == &ModuleListClass
                    ? rt_raise(I, "TypeError", "ModuleList.extend should be called with an iterable, but got %s", val_type_name(src))
                    : rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));

@@ -637,8 +637,6 @@ void nn_module_classes_open(void) {
 
 static Value *module_class(bool d2l) { return d2l ? d2l_module_class : nn_module_class; }
 
-Value *d2l_module_class_peek(void) { return d2l_module_class; }
-
 /* ---- torch.device ---- */
 
 static void device_repr(Interp *I, StrBuf *out, Value *self, int indent) { (void)self; (void)indent; sb_puts(out, "device(type='cpu')"); }

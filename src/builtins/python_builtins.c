@@ -66,8 +66,8 @@ static Value *bi_len(Interp *I, Args *a) {
 static Value *number_special(Interp *I, Value *v, bool to_float, bool *done) {
     const char *name = to_float ? "__float__" : "__int__";
     *done = true;
-    if (!ops_has_special(v, name)) name = "__index__";
-    if (!ops_has_special(v, name)) { *done = false; return NULL; }
+    if (!ops_has_special(I, v, name)) name = "__index__";
+    if (!ops_has_special(I, v, name)) { *done = false; return NULL; }
     Value *r = ops_call_special(I, v, name, NULL, 0);
     bool ok = r && (strcmp(name, "__float__") ? r->kind == V_INT : r->kind == V_FLOAT);
     if (r && !ok) {
@@ -216,7 +216,7 @@ bool dict_fill(Interp *I, Value *d, Value *src) {
     if (!ops_iter_begin(I, src, &it)) return false;
     Value *e;
     for (int64_t k = 0; (e = ops_iter_next(&it)); k++) {
-        Value *pair = ops_is_iterable(e) ? ops_to_list(I, e) : NULL;
+        Value *pair = ops_is_iterable(I, e) ? ops_to_list(I, e) : NULL;
         if (!pair && !interp_failed(I)) rt_raise(I, "TypeError", "cannot convert dictionary update sequence element #%lld to a sequence", (long long)k);
         else if (pair && pair->u.seq.n != 2)
             rt_raise(I, "ValueError", "dictionary update sequence element #%lld has length %lld; 2 is required", (long long)k, (long long)pair->u.seq.n);
@@ -401,7 +401,7 @@ static Value *bi_abs(Interp *I, Args *a) {
     if (v->kind == V_FLOAT) return val_float(I->run.heap, fabs(v->u.f));
     if (v->kind == V_INT) { if (v->u.i == INT64_MIN) return rt_error(I, "integer overflow"); return val_int(I->run.heap, v->u.i < 0 ? -v->u.i : v->u.i); }
     if (v->kind == V_BOOL) return val_int(I->run.heap, v->u.b);
-    if (ops_has_special(v, "__abs__")) return ops_call_special(I, v, "__abs__", NULL, 0);
+    if (ops_has_special(I, v, "__abs__")) return ops_call_special(I, v, "__abs__", NULL, 0);
     return rt_raise(I, "TypeError", "bad operand type for abs(): '%s'", val_type_name(v));
 }
 
@@ -484,7 +484,7 @@ static Value *bi_iter(Interp *I, Args *a) {
 static Value *bi_next(Interp *I, Args *a) {
     Value *p[2];
     if (args_bind_form(I, a, p, 2) < 0) return NULL;
-    if (!ops_is_iterator(a->pos[0]))
+    if (!ops_is_iterator(I, a->pos[0]))
         return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(a->pos[0]));
     Value *e = ops_iterator_next(I, a->pos[0]);
     if (e || interp_failed(I)) return e;
@@ -508,7 +508,7 @@ static Value *bi_dir(Interp *I, Args *a) {
     Value *l = val_list(I->run.heap, 0);
     int from = 0;      /* 1: the names a student's __dir__ gave, kept as given (duplicates too), sorted */
     if (a->npos == 1) {
-        if ((from = ops_attr_names(I, a->pos[0], dir_add, l)) < 0) { val_decref(l); return NULL; }
+        if ((from = ops_attr_names(I, a->pos[0], true, dir_add, l)) < 0) { val_decref(l); return NULL; }
     } else if (I->scope && I->scope->is_class) {      /* in a class body: its namespace so far, as Python's */
         dir_add(l, "__module__");
         dir_add(l, "__qualname__");

@@ -367,8 +367,6 @@ static Value *data_module_class, *dataset_class;
 
 Value *d2l_data_module_class(void) { return val_incref(data_module_class); }
 
-Value *d2l_data_module_class_peek(void) { return data_module_class; }
-
 
 /* Dataset.__getitem__, which a subclass overrides: PyTorch's raises a bare NotImplementedError (D()[0] without one;
  * str(e) is ''); uncaught, attn says what is missing. */

@@ -137,9 +137,41 @@ static const Builtin *find_builtin(const Builtin *t, const char *name) {
     return NULL;
 }
 
-/* Finds name in the classes of cls's MRO after `after` (from the start when NULL): a value of a class namespace or
- * a method of one of attn's classes. *where is the class it was found in. Borrowed. */
-bool class_find(Value *cls, const char *name, Value *after, Found *out) {
+/* ---- what an interpreter adds to attn's open classes ---- */
+
+/* One interpreter's additions to one of attn's open classes (d2l.Module, d2l.Trainer ...: ClassInfo.open), as
+ * Python's: each interpreter imports its own d2l, so what @d2l.add_to_class(d2l.Trainer) or d2l.Module.flag = None
+ * puts there is that interpreter's alone. The classes themselves are static, shared by every interpreter of the
+ * process (registry.c's builtin_classes_open) and never written; Interp.added holds one of these per class an
+ * interpreter added to, read before the class's own namespace. */
+struct ClassAdded {
+    Value *cls;              /* the open class (immortal: borrowed) */
+    Dict attrs;              /* what this interpreter set on it, its values and keys in the interpreter's heap */
+};
+
+Dict *class_added(Interp *I, const Value *cls, bool make) {
+    if (!I || cls->kind != V_CLASS || !cls->u.cls->open || cls->u.cls->user) return NULL;
+    for (int i = 0; i < I->nadded; i++) if (I->added[i].cls == cls) return &I->added[i].attrs;
+    if (!make) return NULL;
+    I->added = xrealloc(I->added, (size_t)(I->nadded + 1) * sizeof *I->added);
+    ClassAdded *a = &I->added[I->nadded++];
+    memset(a, 0, sizeof *a);
+    a->cls = (Value *)cls;
+    a->attrs.heap = I->run.heap;
+    return &a->attrs;
+}
+
+void class_added_free(Interp *I) {
+    for (int i = 0; i < I->nadded; i++) dict_free(&I->added[i].attrs);
+    free(I->added);
+    I->added = NULL;
+    I->nadded = 0;
+}
+
+/* Finds name in the classes of cls's MRO after `after` (from the start when NULL): what I added to the class (an
+ * open one of attn's: class_added), else a value of its namespace, else a method of one of attn's classes. *where
+ * is the class it was found in. Borrowed. I NULL: the classes' own namespaces only. */
+bool class_find(Interp *I, Value *cls, const char *name, Value *after, Found *out) {
     ClassInfo *c = cls->u.cls;
     int i = 0;
     if (after) {
@@ -148,7 +180,9 @@ bool class_find(Value *cls, const char *name, Value *after, Found *out) {
     }
     for (; i < c->nmro; i++) {
         ClassInfo *k = c->mro[i]->u.cls;
-        Value *v = dict_get(&k->attrs, name);
+        Dict *added = class_added(I, c->mro[i], false);
+        Value *v = added ? dict_get(added, name) : NULL;
+        if (!v) v = dict_get(&k->attrs, name);
         const Builtin *b = v ? NULL : find_builtin(k->methods, name);
         if (v || b) { out->v = v; out->b = b; out->where = c->mro[i]; return true; }
     }
@@ -180,7 +214,7 @@ static bool is_property(const Found *f) {
 /* obj.__getattr__(name) of a student's class, when it defines one and name is no special name; NULL with
  * *tried false otherwise. */
 static Value *student_getattr(Interp *I, Value *obj, const char *name, bool *tried) {
-    *tried = strncmp(name, "__", 2) && class_has_special(obj, "__getattr__");
+    *tried = strncmp(name, "__", 2) && class_has_special(I, obj, "__getattr__");
     if (!*tried) return NULL;
     Value *nv = val_str(I->run.heap, name), *r = class_call_special(I, obj, "__getattr__", &nv, 1);
     val_decref(nv);
@@ -190,12 +224,12 @@ static Value *student_getattr(Interp *I, Value *obj, const char *name, bool *tri
 static Value *instance_getattr(Interp *I, Value *obj, const char *name) {
     Value *cls = obj->u.obj.klass;
     Found f = {0};
-    bool in_class = class_find(cls, name, NULL, &f), tried;
+    bool in_class = class_find(I, cls, name, NULL, &f), tried;
     if (in_class && is_property(&f)) {
         Value *r = bind(I, obj, cls, &f);
         /* a property that raised AttributeError: Python's __getattr__ answers then too */
         if (r || interp_error_kind(I) != ERR_ERROR || !pyexc_matches(I->error.etype, "AttributeError") ||
-            strncmp(name, "__", 2) == 0 || !class_has_special(obj, "__getattr__")) return r;
+            strncmp(name, "__", 2) == 0 || !class_has_special(I, obj, "__getattr__")) return r;
         interp_clear_error(I);
         return student_getattr(I, obj, name, &tried);
     }
@@ -244,7 +278,7 @@ int object_setattr(Interp *I, Value *obj, const char *name, Value *v) {
 /* obj.name = v as object.__setattr__ does it: a property's setter, else the object's attribute (object_setattr). */
 static int plain_setattr(Interp *I, Value *obj, const char *name, Value *v) {
     Found f = {0};
-    if (class_find(obj->u.obj.klass, name, NULL, &f) && is_property(&f)) {
+    if (class_find(I, obj->u.obj.klass, name, NULL, &f) && is_property(&f)) {
         Value *set = val_attr_get(f.v, "fset");
         if (!set || set->kind == V_NONE) { rt_error(I, "property '%s' of '%s' object has no setter", name, val_type_name(obj)); return -1; }
         Value *argv[2] = {obj, v};
@@ -258,7 +292,7 @@ static int plain_setattr(Interp *I, Value *obj, const char *name, Value *v) {
 
 /* obj.name = v: a student's __setattr__(name, v) when its class defines one, else plain_setattr. */
 static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
-    if (!class_has_special(obj, "__setattr__")) return plain_setattr(I, obj, name, v);
+    if (!class_has_special(I, obj, "__setattr__")) return plain_setattr(I, obj, name, v);
     Value *args[2] = {val_str(I->run.heap, name), v}, *r = class_call_special(I, obj, "__setattr__", args, 2);
     val_decref(args[0]);
     val_decref(r);
@@ -269,7 +303,7 @@ static int instance_setattr(Interp *I, Value *obj, const char *name, Value *v) {
 Value *class_getattr(Interp *I, Value *cls, const char *name) {
     ClassInfo *c = cls->u.cls;
     Found f = {0};
-    if (class_find(cls, name, NULL, &f)) return bind(I, NULL, cls, &f);
+    if (class_find(I, cls, name, NULL, &f)) return bind(I, NULL, cls, &f);
     if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__")) return val_str(I->run.heap, c->name);
     if (!strcmp(name, "__module__")) return val_str(I->run.heap, c->module_name);
     if (!strcmp(name, "__doc__")) return val_none();
@@ -285,9 +319,10 @@ Value *class_getattr(Interp *I, Value *cls, const char *name) {
     return ops_no_attribute(I, cls, what, name);
 }
 
-/* cls.name = v: the student's classes and d2l's open ones take it; attn's other classes are static, shared by
- * every interpreter of the process (registry.c's builtin_classes_open), so they refuse: with Python's TypeError
- * where Python refuses too (int.x = 1), else with attn's reason (Python lets a program change torch.Tensor). */
+/* cls.name = v: the student's classes take it in their namespace, d2l's open ones in I's additions to them
+ * (class_added: the other interpreters do not see it); attn's other classes are static, shared by every interpreter
+ * of the process (registry.c's builtin_classes_open), so they refuse: with Python's TypeError where Python refuses
+ * too (int.x = 1), else with attn's reason (Python lets a program change torch.Tensor). */
 int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
     const ClassInfo *c = cls->u.cls;
     if (!c->user && !c->open && c->immutable) {
@@ -300,12 +335,7 @@ int class_setattr(Interp *I, Value *cls, const char *name, Value *v) {
                  name, c->module_name, c->name);
         return -1;
     }
-    Dict *d = &cls->u.cls->attrs;
-    if (!d->heap && !dict_get(d, name)) {   /* one of attn's classes (immortal): the key in this session's heap, so that
-                                             * builtins_forget_added drops it (d2l.Module.flag = None) with the session */
-        dict_append(d, val_str(I->run.heap, name), val_incref(v));
-        return 0;
-    }
+    Dict *d = c->user ? &cls->u.cls->attrs : class_added(I, cls, true);
     dict_set(d, name, val_incref(v));
     return 0;
 }
@@ -340,7 +370,7 @@ Value *class_call(Interp *I, Value *cls, Args *a) {
         val_attr_set(obj, "__cause__", val_none());
     }
     Found f = {0};
-    if (class_find(cls, "__init__", NULL, &f)) {
+    if (class_find(I, cls, "__init__", NULL, &f)) {
         Value *r = call_found(I, obj, &f, a);
         if (!r) { val_decref(obj); return NULL; }
         bool none = r->kind == V_NONE;
@@ -355,11 +385,11 @@ Value *class_call(Interp *I, Value *cls, Args *a) {
 static Value *instance_call(Interp *I, Value *obj, Args *a) {
     Value *cls = obj->u.obj.klass;
     Found f = {0};
-    if (class_find(cls, "__call__", NULL, &f) && !f.b) return call_found(I, obj, &f, a);
+    if (class_find(I, cls, "__call__", NULL, &f) && !f.b) return call_found(I, obj, &f, a);
     if (cls->u.cls->is_module) {
         if (!val_attr_get(obj, "training"))
             return rt_raise(I, "AttributeError", "'%s' object has no attribute '_modules': its __init__ did not call super().__init__()", cls->u.cls->name);
-        if (class_find(cls, "forward", NULL, &f)) return call_found(I, obj, &f, a);
+        if (class_find(I, cls, "forward", NULL, &f)) return call_found(I, obj, &f, a);
     }
     return rt_raise(I, "TypeError", "'%s' object is not callable", cls->u.cls->name);
 }
@@ -374,7 +404,7 @@ static Value *instance_call(Interp *I, Value *obj, Args *a) {
 static Value *repr_method_as(Interp *I, Value *obj, const char *name, const char *as) {
     Value *cls = obj->u.obj.klass;
     Found f = {0};
-    if (!I || interp_failed(I) || !class_find(cls, name, NULL, &f) || f.b) return NULL;
+    if (!I || interp_failed(I) || !class_find(I, cls, name, NULL, &f) || f.b) return NULL;
     Args a = {0};
     Value *r = call_found(I, obj, &f, &a);
     if (r && r->kind != V_STR) {
@@ -517,7 +547,7 @@ static Value *super_getattr(Interp *I, Value *sup, const char *name) {
     Value *this = val_attr_get(sup, "__thisclass__"), *self = val_attr_get(sup, "__self__");
     Value *cls = self->kind == V_CLASS ? self : self->u.obj.klass;
     Found f = {0};
-    if (class_find(cls, name, this, &f)) return bind(I, self->kind == V_CLASS ? NULL : self, cls, &f);
+    if (class_find(I, cls, name, this, &f)) return bind(I, self->kind == V_CLASS ? NULL : self, cls, &f);
     return rt_raise(I, "AttributeError", "'super' object has no attribute '%s'", name);
 }
 
@@ -710,7 +740,7 @@ static Value *bi_callable(Interp *I, Args *a) {
     bool c = v->kind == V_BUILTIN || v->kind == V_METHOD || v->kind == V_FUNC || v->kind == V_CLASS;
     if (v->kind == V_OBJECT) {
         Found f = {0};
-        c = v->u.obj.klass ? (class_find(v->u.obj.klass, "__call__", NULL, &f) && !f.b) || v->u.obj.klass->u.cls->is_module
+        c = v->u.obj.klass ? (class_find(I, v->u.obj.klass, "__call__", NULL, &f) && !f.b) || v->u.obj.klass->u.cls->is_module
                            : v->u.obj.cls->call != NULL;
     }
     return val_bool(I->run.heap, c);

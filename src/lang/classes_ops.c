@@ -12,9 +12,9 @@
 /* ---- __eq__ and __hash__ ---- */
 
 /* Whether v is an instance of a student's class whose MRO defines name (a def, or None for __hash__ = None). */
-static bool user_special(const Value *v, const char *name, Found *f) {
+static bool user_special(Interp *I, const Value *v, const char *name, Found *f) {
     if (v->kind != V_OBJECT || !v->u.obj.klass || !v->u.obj.klass->u.cls->user) return false;
-    return class_find(v->u.obj.klass, name, NULL, f) && !f->b && (f->v->kind == V_FUNC || f->v->kind == V_NONE);
+    return class_find(I, v->u.obj.klass, name, NULL, f) && !f->b && (f->v->kind == V_FUNC || f->v->kind == V_NONE);
 }
 
 /* Calls obj's special method (found as f) with the arguments on I; the result, NULL with the error set on I (also
@@ -42,7 +42,7 @@ static bool proper_subclass(const Value *b, const Value *a) {
  * I). Both operands are held while the method runs. */
 static Value *try_special(Interp *I, const Value *self, const char *name, const Value *other) {
     Found f = {0};
-    if (!user_special(self, name, &f) || f.v->kind != V_FUNC) return val_notimplemented();
+    if (!user_special(I, self, name, &f) || f.v->kind != V_FUNC) return val_notimplemented();
     Value *hold_self = val_incref((Value *)self), *hold_other = val_incref((Value *)other);
     Value *r = call_special(I, hold_self, &f, hold_other);
     val_decref(hold_self);
@@ -51,16 +51,16 @@ static Value *try_special(Interp *I, const Value *self, const char *name, const 
 }
 
 /* The function v's class defines as name, NULL when none (or v is no instance of a student's class). */
-static const Value *special_fn(const Value *v, const char *name) {
+static const Value *special_fn(Interp *I, const Value *v, const char *name) {
     Found f = {0};
-    return user_special(v, name, &f) && f.v->kind == V_FUNC ? f.v : NULL;
+    return user_special(I, v, name, &f) && f.v->kind == V_FUNC ? f.v : NULL;
 }
 
-bool class_has_special(const Value *v, const char *name) { return special_fn(v, name) != NULL; }
+bool class_has_special(Interp *I, const Value *v, const char *name) { return special_fn(I, v, name) != NULL; }
 
 Value *class_call_special(Interp *I, const Value *v, const char *name, Value *const *args, int n) {
     Found f = {0};
-    if (!user_special(v, name, &f) || f.v->kind != V_FUNC) return NULL;
+    if (!user_special(I, v, name, &f) || f.v->kind != V_FUNC) return NULL;
     if (!I || interp_failed(I)) return NULL;
     Value *hold[3] = {NULL, NULL, NULL};
     for (int i = 0; i < n && i < 2; i++) hold[i] = val_incref(args[i]);
@@ -72,7 +72,7 @@ Value *class_call_special(Interp *I, const Value *v, const char *name, Value *co
 }
 
 int class_index(Interp *I, const Value *v, int64_t *out) {
-    if (!class_has_special(v, "__index__")) return 0;
+    if (!class_has_special(I, v, "__index__")) return 0;
     Value *r = class_call_special(I, v, "__index__", NULL, 0);
     if (!r) return -1;
     bool ok = r->kind == V_INT || r->kind == V_BOOL;
@@ -92,7 +92,7 @@ static bool result_truth(Interp *I, const Value *r, const char *who, bool *t);
 /* self's method for comparison k (aop - AOP_EQ), with object's __ne__ when the class defines none: the inverse of
  * __eq__'s truth unless that is NotImplemented. New reference, NotImplemented, or NULL with the error set. */
 static Value *side_compare(Interp *I, const Value *self, int k, const Value *other) {
-    if (k != 1 || special_fn(self, "__ne__")) return try_special(I, self, cmp_names[k], other);
+    if (k != 1 || special_fn(I, self, "__ne__")) return try_special(I, self, cmp_names[k], other);
     Value *r = try_special(I, self, "__eq__", other);
     if (!r || r == &val_not_implemented) return r;
     bool t = false, ok = result_truth(I, r, NULL, &t);
@@ -172,7 +172,7 @@ Value *class_binary(Interp *I, int aop, const Value *a, const Value *b, bool inp
     }
     /* b's reflected method first when b's class is a subclass of a's that overrides it */
     bool other_type = !class_is_instance(a) || !class_is_instance(b) || a->u.obj.klass != b->u.obj.klass;
-    bool reflected_first = proper_subclass(b, a) && special_fn(b, rev) && special_fn(b, rev) != special_fn(a, rev);
+    bool reflected_first = proper_subclass(b, a) && special_fn(I, b, rev) && special_fn(I, b, rev) != special_fn(I, a, rev);
     if (reflected_first) {
         r = try_special(I, b, rev, a);
         if (r != &val_not_implemented) return r;
@@ -202,7 +202,7 @@ Value *class_unary(Interp *I, int aop, const Value *a) {
 bool class_hash(Interp *I, const Value *v, ClassHash *kind, int64_t *h) {
     Found f = {0};
     *kind = CLASS_HASH_IDENTITY;
-    if (!user_special(v, "__hash__", &f)) return true;
+    if (!user_special(I, v, "__hash__", &f)) return true;
     *kind = CLASS_UNHASHABLE;
     if (f.v->kind == V_NONE) return true;
     *kind = CLASS_HASH_METHOD;
@@ -236,8 +236,8 @@ bool class_truth(Interp *I, const Value *v, bool *defined, bool *out) {
     Found f = {0};
     *defined = false;
     if (!class_is_instance(v)) return true;
-    const bool b = user_special(v, "__bool__", &f);
-    if (!b && !user_special(v, "__len__", &f)) return true;
+    const bool b = user_special(I, v, "__bool__", &f);
+    if (!b && !user_special(I, v, "__len__", &f)) return true;
     if (f.v->kind == V_NONE) return true;
     *defined = true;
     Value *hold = val_incref((Value *)v);
@@ -259,7 +259,7 @@ bool class_truth(Interp *I, const Value *v, bool *defined, bool *out) {
 bool class_len(Interp *I, const Value *v, bool *defined, int64_t *n) {
     Found f = {0};
     *defined = false;
-    if (!class_is_instance(v) || !user_special(v, "__len__", &f) || f.v->kind == V_NONE) return true;
+    if (!class_is_instance(v) || !user_special(I, v, "__len__", &f) || f.v->kind == V_NONE) return true;
     *defined = true;
     Value *hold = val_incref((Value *)v);
     Value *r = call_special(I, hold, &f, NULL);

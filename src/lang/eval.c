@@ -149,7 +149,7 @@ static Value *unpack_items(Interp *I, Value *v, int64_t limit) {
 static int unpack(Interp *I, Node *target, Value *v) {
     int nt = target->nkids, star = -1;
     for (int i = 0; i < nt; i++) if (target->kids[i]->kind == N_STAR) star = i;
-    Value *items = ops_is_iterable(v) ? unpack_items(I, v, star < 0 ? nt + 1 : -1) : NULL;
+    Value *items = ops_is_iterable(I, v) ? unpack_items(I, v, star < 0 ? nt + 1 : -1) : NULL;
     if (!items) {
         if (!interp_failed(I)) rt_raise(I, "TypeError", "cannot unpack non-iterable %s object", val_type_name(v));   /* Python's words for a, b = 1 */
         ev_at(I, target);

@@ -38,6 +38,7 @@ void interp_free(Interp *I) {
     interp_clear_error(I);
     dict_free(&I->globals);
     dict_free(&I->warned);
+    class_added_free(I);               /* what it added to d2l's classes goes with it (the classes stay) */
     val_decref(I->ret);
     I->ret = NULL;
     val_decref(I->last_value);

@@ -62,8 +62,16 @@ bool class_truth(Interp *I, const Value *v, bool *defined, bool *out);
  * when defined, *n from its __len__ (CPython's errors for a negative or non-int result); false when it raised (the
  * error set on I). */
 bool class_len(Interp *I, const Value *v, bool *defined, int64_t *n);
-/* Whether v is an instance of a student's class whose MRO defines the method name (a def): __getitem__, __iter__ ... */
-bool class_has_special(const Value *v, const char *name);
+/* Whether v is an instance of a student's class whose MRO defines the method name (a def): __getitem__, __iter__ ...
+ * (what I added to an open class of attn's in that MRO counts: class_find) */
+bool class_has_special(Interp *I, const Value *v, const char *name);
+/* I's additions to cls (Interp.added), when cls is an open class of attn's (ClassInfo.open: d2l.Module, d2l.Trainer
+ * ...): its namespace of what I set on cls (made, empty, when make and there is none yet); NULL when I is NULL, cls
+ * is no open class of attn's, or I added nothing to it and !make. Borrowed: the interpreter's until interp_free
+ * lets go of all of them (class_added_free). */
+typedef struct ClassAdded ClassAdded;
+Dict *class_added(Interp *I, const Value *cls, bool make);
+void class_added_free(Interp *I);
 /* v.name(*args) (n at most 2) for such a method: its result (new reference), NULL with the error set on I
  * (also when the class defines no such method, or I is NULL). v and the arguments are held while it runs. */
 Value *class_call_special(Interp *I, const Value *v, const char *name, Value *const *args, int n);

@@ -312,7 +312,7 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     /* a view's operator runs first and takes any iterable, raising "'O' object is not iterable" otherwise (no
      * __ror__ runs: CPython's dictviews_or); with a view on the right, a student's __or__ comes first */
     if (set_op && set_view(a)) return view_set_op(I, aop, a, b);
-    if (set_op && set_view(b) && !(class_is_instance(a) && class_has_special(a, aop_forward_name(aop))))
+    if (set_op && set_view(b) && !(class_is_instance(a) && class_has_special(I, a, aop_forward_name(aop))))
         return view_set_op(I, aop, a, b);
     if (class_is_instance(a) || class_is_instance(b)) return class_binary(I, aop, a, b, false);
     if (a->kind == V_TENSOR || b->kind == V_TENSOR) return tensor_binary(I, aop, a, b);
@@ -476,13 +476,13 @@ static Value *contains(Interp *I, Value *container, Value *x) {
         for (int64_t i = 0; i < container->u.t->numel; i++) if (ten_get(container->u.t, i) == v) return val_bool(I->run.heap, true);
         return val_bool(I->run.heap, false);
     }
-    if (class_has_special(container, "__contains__")) {     /* a student's x in obj: the truth of its __contains__ */
+    if (class_has_special(I, container, "__contains__")) {     /* a student's x in obj: the truth of its __contains__ */
         Value *r = class_call_special(I, container, "__contains__", &x, 1);
         bool t = false, ok = r && interp_truth(I, r, &t);
         val_decref(r);
         return ok ? val_bool(I->run.heap, t) : NULL;
     }
-    if (!ops_is_iterable(container)) return rt_raise(I, "TypeError", "argument of type '%s' is not iterable", val_type_name(container));
+    if (!ops_is_iterable(I, container)) return rt_raise(I, "TypeError", "argument of type '%s' is not iterable", val_type_name(container));
     Iter it;
     if (!ops_iter_begin(I, container, &it)) return NULL;
     Value *e;
@@ -647,7 +647,7 @@ Value *ops_len(Interp *I, Value *v) {
     }
 }
 
-bool ops_has_special(const Value *v, const char *name) { return class_has_special(v, name); }
+bool ops_has_special(Interp *I, const Value *v, const char *name) { return class_has_special(I, v, name); }
 
 Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n) {
     Value *r = class_call_special(I, v, name, args, n);

@@ -140,11 +140,11 @@ static int student_dir(Interp *I, const Value *obj, void (*add)(void *ctx, const
     return 1;
 }
 
-static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
+static void attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx);
 
-int ops_attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
-    if (I && class_is_instance(obj) && class_has_special(obj, "__dir__")) return student_dir(I, obj, add, ctx);
-    attr_names(obj, add, ctx);
+int ops_attr_names(Interp *I, const Value *obj, bool run_dir, void (*add)(void *ctx, const char *name), void *ctx) {
+    if (I && run_dir && class_is_instance(obj) && class_has_special(I, obj, "__dir__")) return student_dir(I, obj, add, ctx);
+    attr_names(I, obj, add, ctx);
     return 0;
 }
 
@@ -156,7 +156,7 @@ static const char *const object_names[] = {
     "__new__", "__reduce__", "__reduce_ex__", "__repr__", "__setattr__", "__sizeof__", "__str__", "__subclasshook__",
     "__weakref__", NULL};
 
-static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
+static void attr_names(Interp *I, const Value *obj, void (*add)(void *ctx, const char *name), void *ctx) {
     int n;
     switch (obj->kind) {
     case V_TENSOR: {
@@ -172,13 +172,16 @@ static void attr_names(const Value *obj, void (*add)(void *ctx, const char *name
         if (obj->u.obj.cls == &mappingproxy_class) { for (int i = 0; proxy_methods[i]; i++) add(ctx, proxy_methods[i]); break; }
         for (int i = 0; i < obj->u.obj.attrs.n; i++) add(ctx, obj->u.obj.attrs.keys[i]->u.str.s);
         table_names(obj->u.obj.cls->methods, add, ctx);
-        if (obj->u.obj.klass) attr_names(obj->u.obj.klass, add, ctx);
+        if (obj->u.obj.klass) attr_names(I, obj->u.obj.klass, add, ctx);
         else if (obj->u.obj.cls->is_module) table_names(lib()->module_methods, add, ctx);
         break;
-    case V_CLASS:       /* the names of the class and its bases: methods, class attributes, attn's methods, object's */
+    case V_CLASS:       /* the names of the class and its bases: I's additions, methods, class attributes, attn's
+                         * methods, object's (a name twice is dir()'s to drop: it sorts and dedups) */
         for (int i = 0; object_names[i]; i++) add(ctx, object_names[i]);
         for (int k = 0; k < obj->u.cls->nmro; k++) {
             const ClassInfo *c = obj->u.cls->mro[k]->u.cls;
+            const Dict *added = class_added(I, obj->u.cls->mro[k], false);
+            for (int i = 0; added && i < added->n; i++) add(ctx, added->keys[i]->u.str.s);
             for (int i = 0; i < c->attrs.n; i++) add(ctx, c->attrs.keys[i]->u.str.s);
             table_names(c->methods, add, ctx);
         }
@@ -218,7 +221,7 @@ static void peek_offer(void *ctx, const char *name) {
 Value *ops_attr_peek(Value *obj, const char *name) {
     if (obj->kind != V_OBJECT) return NULL;
     struct peek p = {name, false};
-    ops_attr_names(NULL, obj, peek_offer, &p);
+    ops_attr_names(NULL, obj, false, peek_offer, &p);
     return p.found ? val_attr_get(obj, name) : NULL;
 }
 
@@ -226,7 +229,7 @@ Value *ops_attr_peek(Value *obj, const char *name) {
 Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
     Suggest sg;
     suggest_init(&sg, name);
-    ops_attr_names(NULL, obj, suggest_offer, &sg);
+    ops_attr_names(I, obj, false, suggest_offer, &sg);   /* no student code: it failed already */
     const char *tail = obj->kind == V_MODULE ? " (type help to see what attn has)" : "";
     if (obj->kind == V_DICT && !obj->u.dict->n && find_in(lib()->set_methods, name))      /* s = {} then s.add(x) */
         tail = " ({} is an empty dict: an empty set is set())";
@@ -392,8 +395,8 @@ int ops_delattr(Interp *I, Value *obj, const char *name) {
     } else if (obj->kind == V_FUNC) {
         d = &obj->u.func->attrs;
         snprintf(what, sizeof what, "'function' object");
-    } else if (obj->kind == V_CLASS && obj->u.cls->user) {
-        d = &obj->u.cls->attrs;
+    } else if (obj->kind == V_CLASS && (obj->u.cls->user || obj->u.cls->open)) {   /* d2l's: what I added to it */
+        d = obj->u.cls->user ? &obj->u.cls->attrs : class_added(I, obj, true);
         snprintf(what, sizeof what, "type object '%s'", obj->u.cls->name);
     }
     if (obj->kind == V_OBJECT && obj->u.obj.cls == &mappingproxy_class) return proxy_setattr(I, obj, name, NULL);

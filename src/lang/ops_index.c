@@ -33,7 +33,7 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
     if (index->kind == V_INT) i = index->u.i;
     else if (index->kind == V_BOOL) i = index->u.b;
     else if (index->kind == V_TENSOR && index->u.t->ndim == 0 && !ten_is_float(index->u.t->dtype)) i = ten_get_i64(index->u.t, 0);
-    else if (class_is_instance(index) && class_has_special(index, "__index__")) {
+    else if (class_is_instance(index) && class_has_special(I, index, "__index__")) {
         if (class_index(I, index, &i) < 0) return false;
     } else {
         if (seq->kind == V_STR) rt_raise(I, "TypeError", "string indices must be integers, not '%s'", val_type_name(index));
@@ -92,7 +92,7 @@ static bool to_item(Interp *I, Value *v, IndexItem *it, Tensor **tmp) {
         return true;
     }
     if (v->kind == V_BOOL) { rt_error(I, "indexing a tensor with True/False is not supported: use a bool tensor"); return false; }
-    if (class_is_instance(v) && class_has_special(v, "__index__")) {      /* t[I(2)]: its __index__, as PyTorch's */
+    if (class_is_instance(v) && class_has_special(I, v, "__index__")) {      /* t[I(2)]: its __index__, as PyTorch's */
         it->kind = IX_INT;
         return class_index(I, v, &it->i) > 0;
     }
@@ -290,9 +290,9 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
     }
     default:
         if (obj->kind == V_OBJECT && obj->u.obj.cls->getitem) return obj->u.obj.cls->getitem(I, obj, index);
-        if (class_has_special(obj, "__getitem__")) return class_call_special(I, obj, "__getitem__", &index, 1);
+        if (class_has_special(I, obj, "__getitem__")) return class_call_special(I, obj, "__getitem__", &index, 1);
         Found f = {0};
-        if (obj->kind == V_OBJECT && obj->u.obj.klass && class_find(obj->u.obj.klass, "__getitem__", NULL, &f) && f.b) {
+        if (obj->kind == V_OBJECT && obj->u.obj.klass && class_find(I, obj->u.obj.klass, "__getitem__", NULL, &f) && f.b) {
             Value *args[2] = {obj, index};              /* a built-in base's (torch's Dataset: NotImplementedError) */
             Args a = {args, 2, NULL, NULL, 0, "__getitem__", f.b};
             return f.b->fn(I, &a);
@@ -307,7 +307,7 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
 static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
     int64_t a, step, cnt, n = obj->u.seq.n;
     if (!slice_span(I, n, sl, &a, &step, &cnt)) return -1;
-    if (!ops_is_iterable(v)) {                                   /* Python's words for x[0:1] = 5 */
+    if (!ops_is_iterable(I, v)) {                                   /* Python's words for x[0:1] = 5 */
         rt_raise(I, "TypeError", step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
         return -1;
     }
@@ -381,7 +381,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         if (!pyset_hash(I, index, &hash)) return -1;          /* Python's "unhashable type: 'list'" */
         return ops_dict_store(I, obj->u.dict, index, v, hash);
     }
-    if (class_has_special(obj, "__setitem__")) {             /* a student's obj[index] = v */
+    if (class_has_special(I, obj, "__setitem__")) {             /* a student's obj[index] = v */
         Value *args[2] = {index, v}, *r = class_call_special(I, obj, "__setitem__", args, 2);
         val_decref(r);
         return r ? 0 : -1;
@@ -422,7 +422,7 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_TENSOR) rt_error(I, "cannot delete elements of a tensor (a tensor's shape is fixed: index the part to keep, e.g. X[1:])");
-    else if (class_has_special(obj, "__delitem__")) {          /* a student's del obj[index] */
+    else if (class_has_special(I, obj, "__delitem__")) {          /* a student's del obj[index] */
         Value *r = class_call_special(I, obj, "__delitem__", &index, 1);
         val_decref(r);
         return r ? 0 : -1;

@@ -115,19 +115,19 @@ bool builtin_iterator(const Value *v) {
     return v->kind == V_OBJECT && v->u.obj.cls >= iterator_classes && v->u.obj.cls < iterator_classes + N_ITERATOR_CLASSES;
 }
 
-bool ops_is_iterator(const Value *v) { return builtin_iterator(v) || class_has_special(v, "__next__"); }
+bool ops_is_iterator(Interp *I, const Value *v) { return builtin_iterator(v) || class_has_special(I, v, "__next__"); }
 
 /* iter(obj) for an instance of a student's class: its __iter__'s result, which must be an iterator (CPython's
  * TypeError otherwise), else Python's sequence iterator over its __getitem__ (obj[0], obj[1] ... until IndexError). */
 static Value *student_iter(Interp *I, Value *obj) {
-    if (!class_has_special(obj, "__iter__")) {
+    if (!class_has_special(I, obj, "__iter__")) {
         Value *it = val_object(I->run.heap, &iterator_classes[IC_GETITEM]);
         val_attr_set(it, "src", val_incref(obj));
         val_attr_set(it, "pos", val_int(I->run.heap, 0));
         return it;
     }
     Value *r = class_call_special(I, obj, "__iter__", NULL, 0);
-    if (r && !ops_is_iterator(r)) {
+    if (r && !ops_is_iterator(I, r)) {
         rt_raise(I, "TypeError", "iter() returned non-iterator of type '%s'", val_type_name(r));
         val_decref(r);
         return NULL;
@@ -145,7 +145,7 @@ static Value *student_next(Interp *I, Value *self, bool getitem) {
     Value *pos = getitem ? val_attr_get(self, "pos") : NULL, *r;
     if (back && pos->u.i < 0) { dict_del(&self->u.obj.attrs, "src"); return NULL; }
     if (getitem) r = ops_call_special(I, src, "__getitem__", &pos, 1);
-    else if (!class_has_special(self, "__next__")) return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(self));
+    else if (!class_has_special(I, self, "__next__")) return rt_raise(I, "TypeError", "'%s' object is not an iterator", val_type_name(self));
     else r = ops_call_special(I, self, "__next__", NULL, 0);
     if (r) {
         /* the place as it is now (CPython's it_index++): a __getitem__ that stepped this iterator itself replaced
@@ -173,8 +173,8 @@ static Value *walker(Interp *I, int ic, Value *src, int64_t pos) {
 Value *ops_iter(Interp *I, Value *src) {
     if (builtin_iterator(src)) return val_incref(src);       /* iter(it) is it */
     if (src->kind == V_OBJECT && src->u.obj.cls->iter) return src->u.obj.cls->iter(I, src);
-    if (class_has_special(src, "__iter__") || class_has_special(src, "__getitem__")) return student_iter(I, src);
-    if (!ops_is_iterable(src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
+    if (class_has_special(I, src, "__iter__") || class_has_special(I, src, "__getitem__")) return student_iter(I, src);
+    if (!ops_is_iterable(I, src)) return rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(src));
     if (src->kind == V_TENSOR && src->u.t->ndim == 0) return rt_error(I, "iteration over a 0-d tensor");
     if (src->kind == V_STR) return walker(I, src->u.str.chars == (int64_t)src->u.str.len ? IC_STR : IC_USTR, src, 0);   /* Python's two */
     if (src->kind == V_DICTVIEW)       /* Python's dict_keyiterator, dict_valueiterator, dict_itemiterator */
@@ -199,8 +199,8 @@ Value *ops_reversed(Interp *I, Value *src) {
     }
     default:
         /* a student's class: its __reversed__, else Python's reversed sequence iterator over __len__ and __getitem__ */
-        if (class_has_special(src, "__reversed__")) return ops_call_special(I, src, "__reversed__", NULL, 0);
-        if (class_has_special(src, "__getitem__")) {          /* len() raises without __len__, as Python */
+        if (class_has_special(I, src, "__reversed__")) return ops_call_special(I, src, "__reversed__", NULL, 0);
+        if (class_has_special(I, src, "__getitem__")) {          /* len() raises without __len__, as Python */
             Value *nv = ops_len(I, src);
             if (!nv) return NULL;
             Value *it = val_object(I->run.heap, &iterator_classes[IC_GETITEM_REV]);
@@ -332,10 +332,10 @@ Value *ops_iterator_next(Interp *I, Value *self) {
     return e;
 }
 
-bool ops_is_iterable(const Value *v) {
+bool ops_is_iterable(Interp *I, const Value *v) {
     switch (v->kind) {
     case V_RANGE: case V_LIST: case V_TUPLE: case V_STR: case V_DICT: case V_SET: case V_TENSOR: case V_DICTVIEW: return true;
-    case V_OBJECT: return builtin_iterator(v) || v->u.obj.cls->iter || class_has_special(v, "__iter__") || class_has_special(v, "__getitem__");
+    case V_OBJECT: return builtin_iterator(v) || v->u.obj.cls->iter || class_has_special(I, v, "__iter__") || class_has_special(I, v, "__getitem__");
     default: return false;
     }
 }
@@ -345,7 +345,7 @@ bool ops_iter_begin(Interp *I, Value *v, Iter *it) {
     it->src = NULL;
     it->row0 = NULL;
     it->i = 0;
-    if (!ops_is_iterable(v)) {
+    if (!ops_is_iterable(I, v)) {
         rt_raise(I, "TypeError", "'%s' object is not iterable", val_type_name(v));
         return false;
     }

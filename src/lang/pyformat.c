@@ -156,7 +156,7 @@ static void format_float(Interp *I, StrBuf *out, double v, const Spec *sp) {
 }
 
 bool pyfmt_format(Interp *I, StrBuf *out, Value *v, const char *spec) {
-    if (ops_has_special(v, "__format__")) {          /* a student's __format__(spec): its string */
+    if (ops_has_special(I, v, "__format__")) {          /* a student's __format__(spec): its string */
         Value *sv = val_str(I->run.heap, spec), *r = ops_call_special(I, v, "__format__", &sv, 1);
         val_decref(sv);
         if (r && r->kind != V_STR) rt_raise(I, "TypeError", "__format__ must return a str, not %s", val_type_name(r));
@@ -218,7 +218,7 @@ Value *pyfmt_percent(Interp *I, Value *fmt, Value *args) {
     int64_t nitems = 1, used = 0;
     bool any_keyed = false;
     /* Python's mapping test (PyMapping_Check, not a tuple or str): such args need not be consumed */
-    bool mapping = args->kind == V_DICT || args->kind == V_LIST || class_has_special(args, "__getitem__");
+    bool mapping = args->kind == V_DICT || args->kind == V_LIST || class_has_special(I, args, "__getitem__");
     if (args->kind == V_TUPLE) { items = args->u.seq.items; nitems = args->u.seq.n; }
     StrBuf out;
     sb_init(&out);

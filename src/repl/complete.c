@@ -86,7 +86,7 @@ static void build_candidates(Interp *I, const char *text) {
         obj[k + 1] = 0;
         completing_prefix = obj;
         completing_text = text;
-        ops_attr_names(NULL, v, add_attr, NULL);      /* a Tab press runs no student code */
+        ops_attr_names(I, v, false, add_attr, NULL);      /* a Tab press runs no student code */
         val_decref(v);
         return;
     }

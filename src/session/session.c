@@ -45,7 +45,6 @@ void session_stranger(Session *S, const char *who, const char *source) {
 
 void session_free(Session *S) {
     file_policy_free(&S->I.run.files);
-    builtins_forget_added(S->I.run.heap);       /* its functions added to d2l.Trainer and the like go with its interpreter */
     interp_free(&S->I);            /* collects its heap's cycles: what its names held in cycles goes with it */
     plot_free(&S->I.run.plot);
 }

@@ -393,6 +393,39 @@ static void test_sessions_keep_their_added_methods(void **state) {
     session_free(&next);
 }
 
+/* Each interpreter's additions to d2l's open classes are its own (Python: each interpreter imports its own d2l): while
+ * a lesson (B) runs beside the REPL (A) in one process, B does not see what A added to d2l.Trainer or d2l.Module
+ * (hasattr, getattr, dir, an instance's lookup, a subclass's, super(), a special method), B's own additions work
+ * and A does not see them, and A keeps its own after B ends. Before, both read one shared class namespace. */
+static void test_sessions_see_only_their_additions(void **state) {
+    (void)state;
+    Session a, b;
+    session_init(&a, "none");
+    session_init(&b, "none");
+    ASSERT_RUN(&a.I, "@d2l.add_to_class(d2l.Trainer)\ndef fit_epoch(self):\n    return 'A'\nd2l.Trainer.flag = 1\n"
+                     "@d2l.add_to_class(d2l.Module)\ndef __len__(self):\n    return 3\n"
+                     "d2l.Trainer(max_epochs=1).fit_epoch(), hasattr(d2l.Trainer, 'flag')", "('A', True)\n");
+    ASSERT_RUN(&b.I, "hasattr(d2l.Trainer, 'flag'), getattr(d2l.Trainer, 'flag', 0), 'flag' in dir(d2l.Trainer), "
+                     "'flag' in dir(d2l.Trainer(max_epochs=1))", "(False, 0, False, False)\n");
+    ASSERT_RUN(&b.I, "repr(d2l.Trainer.fit_epoch).startswith('<function fit_epoch')", "False\n");   /* d2l's own */
+    ASSERT_RUN(&a.I, "repr(d2l.Trainer.fit_epoch).startswith('<function fit_epoch')", "True\n");
+    ASSERT_RUN(&b.I, "class M(d2l.Module): pass\nhasattr(M(), '__len__')", "False\n");
+    char *s = run(&b.I, "len(M())");
+    assert_non_null(strstr(s, "has no len()"));
+    free(s);
+    ASSERT_RUN(&b.I, "@d2l.add_to_class(d2l.Trainer)\ndef fit_epoch(self):\n    return 'B'\nd2l.Trainer.flag = 2\n"
+                     "d2l.Trainer(max_epochs=1).fit_epoch(), d2l.Trainer.flag", "('B', 2)\n");
+    ASSERT_RUN(&a.I, "d2l.Trainer(max_epochs=1).fit_epoch(), d2l.Trainer.flag, 'flag' in dir(d2l.Trainer)", "('A', 1, True)\n");
+    /* a subclass in A inherits A's additions: lookup, dir, super() and a special method */
+    ASSERT_RUN(&a.I, "class T(d2l.Trainer):\n    def fit_epoch(self):\n        return 'T+' + super().fit_epoch()\n"
+                     "class M(d2l.Module): pass\n"
+                     "T(max_epochs=1).fit_epoch(), T.flag, 'flag' in dir(T), len(M())", "('T+A', 1, True, 3)\n");
+    session_free(&b);
+    ASSERT_RUN(&a.I, "d2l.Trainer(max_epochs=1).fit_epoch(), d2l.Trainer.flag, len(M())", "('A', 1, 3)\n");
+    ASSERT_RUN(&a.I, "del d2l.Trainer.flag\nhasattr(d2l.Trainer, 'flag')", "False\n");   /* Python lets it go */
+    session_free(&a);
+}
+
 /* Tensors print with their own interpreter's print options (issue 28: no "current session" in val_repr): A's
  * torch.set_printoptions shows in A's tensors while B is current, and not in B's; a bare Interp (no session) prints
  * with its own. Before, repr read the options of whichever session was pushed last. */
@@ -742,6 +775,7 @@ int main(void) {
         cmocka_unit_test(test_interpreters_keep_tensor_state),
         cmocka_unit_test(test_sessions_keep_their_context),
         cmocka_unit_test(test_sessions_keep_their_added_methods),
+        cmocka_unit_test(test_sessions_see_only_their_additions),
         cmocka_unit_test(test_sessions_keep_their_print_options),
         cmocka_unit_test(test_sessions_keep_their_language),
         cmocka_unit_test(test_sessions_keep_their_write_folder),
