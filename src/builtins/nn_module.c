@@ -711,7 +711,8 @@ static Value *bi_parameter(Interp *I, Args *a) {
 }
 
 /* d2l.add_to_class(Class) returns a decorator that sets its function as an attribute of Class (d2l/torch.py:
- * setattr(Class, obj.__name__, obj)); the decorated name is then bound to None, as in Python. */
+ * setattr(Class, obj.__name__, obj)); the decorated name is then bound to None, as in Python. On d2l's own classes
+ * (d2l.Trainer ...) the function goes into the calling interpreter's additions (class_setattr), seen by it alone. */
 static Value *add_to_class_call(Interp *I, Value *self, Args *a) {
     static const Builtin wrapper = {"add_to_class.<locals>.wrapper", NULL, "wrapper(obj)", "", "", 0, NULL};   /* d2l's */
     Args b = *a;
