@@ -40,6 +40,7 @@ void session_set_lang(Session *S, I18nLang lang) {
 
 void session_nest(Session *S, const Session *outer) {
     ten_ctx_nest(S->I.run.ten, outer->I.run.ten, val_live_bytes(outer->I.run.heap));
+    if (outer->I.run.ten->threads > 0) ten_set_threads(S->I.run.ten, outer->I.run.ten->threads);   /* the machine's */
     S->I.run.plot.term = outer->I.run.plot.term;
 }
 
