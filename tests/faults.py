@@ -362,6 +362,16 @@ with tempfile.TemporaryDirectory() as T:
     check("a lesson started at the REPL holding 80 MiB of 100M: its 40 MiB tensor is refused, saying what the REPL holds",
           want in said and "\n10485760" not in r.stdout, said[-600:])
     check("... and the REPL goes on, its tensor kept", "after 20971520" in r.stdout, r.stdout[-300:])
+    # resumed at its second step, the lesson rebuilds the first unseen: that 40 MiB tensor is refused there, and the
+    # student reads which statement failed, where in the lesson, and why (not only the next step's NameError)
+    with open(os.path.join(d, "01-big.md"), "a") as f:
+        f.write("\n## Two {#two}\n\nIts size again.\n\n```attn\nattn> Y.shape\ntorch.Size([10485760])\n```\n")
+    run([], T, nested_env, stdin="lesson 1\n\n\nquit\n")                  # progress: step 2
+    r = run([], T, nested_env, stdin="x = torch.zeros(20 * 1024 * 1024)\nlesson 1\nquit\nprint('after', x.numel())\n")
+    said = " ".join((r.stdout + r.stderr).split())
+    check("a lesson resumed at the REPL holding 80 MiB: its rebuild's refused tensor is named with file, line and attn's message",
+          "the lesson ran `Y = torch.zeros(10 * 1024 * 1024)` (%s, line 9) unseen" % os.path.join(d, "01-big.md") in said
+          and " ".join(want.split()) in said and "after 20971520" in r.stdout, said[-800:])
     build = "l = [str(i) for i in range(3 * 10**5)]\n"
     alone = run([], T, nested_env, stdin=build + "print('built', len(l))\n")
     check("300000 strings fit ATTN_MEMORY_LIMIT=100M alone (the reference for the next check)",
