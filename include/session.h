@@ -74,6 +74,14 @@ void session_init(Session *S, const char *plot_target);
 void session_configure(Session *S, const SessionConfig *cfg);
 /* S's messages, and the fonts of its figures, in lang (a transcript's or a notebook's own language). */
 void session_set_lang(Session *S, I18nLang lang);
+/* S runs inside outer, which waits for it (a lesson started at outer's prompt): one memory budget serves both, so
+ * what outer holds now (its tensors and values) counts against S's limit (ten_ctx_nest), and a MemoryError in S says
+ * how much of the limit outer holds. S also takes what belongs to the machine and the student, not to the run:
+ * outer's terminal (its answers are not asked again) and the thread count torch.set_num_threads gave outer (process-
+ * wide in PyTorch). What a lesson's output depends on stays S's own, as a fresh run has it: the generator seeded
+ * with 0, PyTorch's print options, float32 as the default dtype, grad mode on; the language and --allow-write folder
+ * come from the front end (SessionConfig) to both. */
+void session_nest(Session *S, const Session *outer);
 /* Frees what it owns (its gnuplot quits; windows opened with persist stay). */
 void session_free(Session *S);
 

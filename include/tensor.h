@@ -47,6 +47,8 @@ typedef struct TenCtx {
     int64_t limit_numel;            /* elements per tensor: 2^28 (1 GiB of float32); tests and fuzzers lower it */
     int64_t limit_bytes;            /* all this context's live tensors together: 6 GiB, or $ATTN_MEMORY_LIMIT */
     int64_t live_bytes;             /* ten_live_bytes(): the storages made in this context and alive */
+    int64_t held_outside;           /* of limit_bytes, what the sessions this one runs inside hold (ten_ctx_nest):
+                                     * 0 for a session of its own */
     DType default_float;            /* torch.set_default_dtype: what Python floats and float factories become */
     int threads;                    /* torch.set_num_threads; 0 until asked (then ATTN_THREADS, else the cores) */
     bool own_gemm;                  /* ten_set_own_gemm: vm_blas_gemm may stand in for OpenBLAS (tensor_internal.h) */
@@ -71,6 +73,13 @@ bool ten_parse_bytes(const char *s, int64_t *bytes);
 /* The owner lets go: the kept buffers are freed now, the context when its last storage goes. NULL is ignored. */
 void ten_ctx_free(TenCtx *c);
 int64_t ten_live_bytes(const TenCtx *c);        /* c->live_bytes */
+/* c serves a run nested in the one outer serves (a lesson started at the REPL's prompt): both draw on one budget, so
+ * c takes outer's limit_bytes and counts against it, besides its own tensors, what the outer run holds now:
+ * outer's live tensors, outer_values (the bytes of the outer run's values, which this library does not see) and what
+ * runs around outer hold. The outer run is paused while c's runs (it holds the same until c is freed). */
+void ten_ctx_nest(TenCtx *c, const TenCtx *outer, int64_t outer_values);
+/* The bytes c's tensors may still take: limit_bytes less held_outside and live_bytes (never below 0). */
+int64_t ten_room(const TenCtx *c);
 
 /* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */
 DType ten_promote(DType a, DType b);

@@ -343,6 +343,45 @@ with tempfile.TemporaryDirectory() as T:
     r = run([], T, {"ATTN_MEMORY_LIMIT": "20M"}, timeout=120, stdin=loop)
     check("a DataLoader reads a batch at a time: 200000 batches under ATTN_MEMORY_LIMIT=20M",
           r.stdout.strip().endswith("200000") and "out of memory" not in r.stderr, (r.stdout[-200:], r.stderr[-300:]))
+    # a lesson started at the REPL's prompt shares the REPL's budget (issue 28: it had a full limit of its own, so the
+    # two together could hold twice ATTN_MEMORY_LIMIT): the REPL holds 80 MiB of 100M, the lesson's 40 MiB tensor
+    # (which fits the limit alone) is refused with attn's message naming what the REPL holds, and the REPL goes on
+    d = os.path.join(T, "nested", "lessons")
+    os.makedirs(d)
+    with open(os.path.join(d, "01-big.md"), "w") as f:
+        f.write("# Big\nSection: 1\n\n## One {#one}\n\nA tensor of 40 MiB.\n\n```attn\n"
+                "attn> Y = torch.zeros(10 * 1024 * 1024)\nattn> Y.numel()\n10485760\n```\n")
+    nested_env = {"ATTN_MEMORY_LIMIT": "100M", "ATTN_LESSONS": d, "XDG_STATE_HOME": os.path.join(T, "nested", "st")}
+    alone = run([], T, nested_env, stdin="lesson 1\n\n\nquit\n")
+    check("a lesson's 40 MiB tensor fits ATTN_MEMORY_LIMIT=100M alone (the reference for the next check)",
+          "10485760" in alone.stdout and "out of" not in alone.stderr + alone.stdout, (alone.stdout[-300:], alone.stderr[-300:]))
+    r = run([], T, nested_env, stdin="x = torch.zeros(20 * 1024 * 1024)\nlesson 1\n\nskip\nquit\nprint('after', x.numel())\n")
+    said = r.stdout + r.stderr
+    want = ("out of tensor memory: the tensors alive now take 0 bytes and this one needs 40.0 MiB more (attn's limit is "
+            "100.0 MiB, and the session this one was started from holds 80.0 MiB of it)")
+    check("a lesson started at the REPL holding 80 MiB of 100M: its 40 MiB tensor is refused, saying what the REPL holds",
+          want in said and "\n10485760" not in r.stdout, said[-600:])
+    check("... and the REPL goes on, its tensor kept", "after 20971520" in r.stdout, r.stdout[-300:])
+    # resumed at its second step, the lesson rebuilds the first unseen: that 40 MiB tensor is refused there, and the
+    # student reads which statement failed, where in the lesson, and why (not only the next step's NameError)
+    with open(os.path.join(d, "01-big.md"), "a") as f:
+        f.write("\n## Two {#two}\n\nIts size again.\n\n```attn\nattn> Y.shape\ntorch.Size([10485760])\n```\n")
+    run([], T, nested_env, stdin="lesson 1\n\n\nquit\n")                  # progress: step 2
+    r = run([], T, nested_env, stdin="x = torch.zeros(20 * 1024 * 1024)\nlesson 1\nquit\nprint('after', x.numel())\n")
+    said = " ".join((r.stdout + r.stderr).split())
+    check("a lesson resumed at the REPL holding 80 MiB: its rebuild's refused tensor is named with file, line and attn's message",
+          "the lesson ran `Y = torch.zeros(10 * 1024 * 1024)` (%s, line 9) unseen" % os.path.join(d, "01-big.md") in said
+          and " ".join(want.split()) in said and "after 20971520" in r.stdout, said[-800:])
+    build = "l = [str(i) for i in range(3 * 10**5)]\n"
+    alone = run([], T, nested_env, stdin=build + "print('built', len(l))\n")
+    check("300000 strings fit ATTN_MEMORY_LIMIT=100M alone (the reference for the next check)",
+          "built 300000" in alone.stdout, alone.stderr[-300:])
+    r = run([], T, nested_env, stdin="x = torch.zeros(20 * 1024 * 1024)\nlesson 1\n\n" + build + "quit\n"
+                                     "print('after', x.numel())\n")
+    said = r.stdout + r.stderr
+    check("... in a lesson started at the REPL holding 80 MiB, they are refused, saying what the REPL holds",
+          "out of memory: the values alive take" in said and "the session this one was started from holds 80.0 MiB" in said
+          and "after 20971520" in r.stdout, said[-600:])
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(ATTN, [ATTN, "-q"], dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", ATTN_PLOT="none"))

@@ -317,7 +317,51 @@ def sweep():
     check("sweep.the live kernel removes its own folder at its end", not any(os.path.exists(d) for d in dirs), dirs)
 
 
-for part in (kernel_test_suite, book_notebook, bad_input, sweep):
+# the terminal's catalogue entries (src/util/i18n_messages.c), written here as the translators wrote them
+INTERRUPTED = {"ja": "中断しました (Ctrl-C): それまでに定義したものはすべて残っています",
+               "zh": "已中断（Ctrl-C）：之前定义的一切都保留着"}
+
+
+def notebook_language():
+    """A ja or zh lesson notebook on a kernel started in English: from its first question cell on, the kernel speaks
+    the notebook's language (issue 28: the language moved into the session and the question cell's statements spoke
+    the kernel's): a statement of a question cell stopped by the stop button shows attn's note in that language, so
+    do later code cells (help), and so does the fresh session after quit()."""
+    for lang in ("ja", "zh"):
+        work = tempfile.mkdtemp(prefix="lang-", dir=TMP)
+        km, kc = start_new_kernel(kernel_name="attn", cwd=work, env=dict(os.environ, LANG="C.UTF-8", LC_ALL="",
+                                                                           LANGUAGE=""))
+        try:
+            def shown(code):
+                _, msgs = run(kc, code)
+                return "".join(m["content"]["text"] for m in msgs if m["msg_type"] == "stream"
+                               and m["content"]["name"] == "stdout").strip()
+
+            def terminal(lang):
+                return subprocess.run([ATTN, "--lang", lang], input="help(torch.bmm)\n", capture_output=True,
+                                      text=True, timeout=60).stdout.strip()
+            got, want = shown("help(torch.bmm)"), terminal("en")
+            check("%s.before any question cell: the kernel's own language" % lang, want and got == want, got[:200])
+            msg_id = kc.execute("%%%%question 01-self-attention scores 1 --lang %s\nn = 0\nwhile True:\n    n += 1" % lang)
+            time.sleep(1.5)
+            km.interrupt_kernel()
+            reply = reply_to(kc, msg_id)
+            check("%s.a question cell's statement stopped: attn's note in the notebook's language" % lang,
+                  reply.get("ename") == "KeyboardInterrupt" and INTERRUPTED[lang] in reply.get("evalue", ""), reply)
+            time.sleep(0.5)       # ipykernel aborts what is queued just after an error
+            want = terminal(lang)
+            got = shown("help(torch.bmm)")
+            check("%s.a later code cell: help as the terminal in %s shows it" % (lang, lang), want and got == want,
+                  (got[:200], want[:200]))
+            run(kc, "quit()")
+            got = shown("help(torch.bmm)")
+            check("%s.after quit(): still the notebook's language" % lang, want and got == want, (got[:200], want[:200]))
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+
+
+for part in (kernel_test_suite, book_notebook, bad_input, notebook_language, sweep):
     try:
         part()
     except Exception as e:          # a kernel that does not start or dies: that part fails, the others still run

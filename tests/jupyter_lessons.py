@@ -8,7 +8,7 @@ For every lesson in en, ja and zh:
      not from attn);
   2. each question cell gets, before the model answer, one cell per `wrong:` line of the lesson; the notebook runs
      headless (nbclient) and passes; every statement's output (stream, result, figure summary, error) is the output
-     the lesson file shows; every wrong answer ends in WrongAnswer with the lesson's explanation (in L);
+     the lesson file in L shows (the kernel speaks the notebook's language from its first question cell on); every wrong answer ends in WrongAnswer with the lesson's explanation (in L);
   3. forbid: a shortcut that reads a forbidden name for the right value ([answer, NAME][0]) is rejected in the
      notebook with the explanation the terminal lesson gives for the same line (`attn lesson`, jump to the step).
 Plus (ATTN_TEST_EDGE_ONLY=1 runs these alone): a hostile lesson (quotes, backslashes, control characters, </script>, HTML, bytes that are not UTF-8) still
@@ -206,6 +206,7 @@ def lesson_notebook(name, lang):
     local_items = read_lesson(local) if local and os.path.exists(local) else items
     questions = [q for kind, q, *_ in items if kind == "question"]
     local_questions = [q for kind, q, *_ in local_items if kind == "question"]
+    local_runs = [it for it in local_items if it[0] == "run"]
     code = [c for c in nb.cells if c.cell_type == "code"]
     want = ["%%question" if it[0] == "question" else it[1] for it in items]
     got = [c.source.split(" ")[0] if c.source.startswith("%%question") else c.source for c in code]
@@ -224,7 +225,11 @@ def lesson_notebook(name, lang):
         idx += 1
         if kind == "run":
             cells.append(cell)
-            runs.append((cell, it[0], it[1]))
+            # what the lesson in L shows: after the first question cell the kernel speaks the notebook's language
+            # (the tables of complexity(), rotation() ... are translated), before it the kernel's (no statement
+            # before a lesson's first question prints attn's prose)
+            lr = local_runs[len(runs)] if len(runs) < len(local_runs) else None
+            runs.append((cell, it[0], lr[2] if lr and lr[1] == it[0] else it[1]))
             continue
         q, lq = questions[qi], local_questions[qi] if qi < len(local_questions) else questions[qi]
         qi += 1

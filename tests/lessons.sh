@@ -434,6 +434,11 @@ has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: le
 out=$(printf "@d2l.add_to_class(d2l.Trainer)\ndef fit_epoch(self):\n    return 'repl'\n\nd2l.Module.flag = 'repl flag'\nlesson 1\nprint('lesson sees', hasattr(d2l.Module, 'flag'), repr(d2l.Trainer.fit_epoch).startswith('<function'))\nquit\nprint('repl keeps', d2l.Module.flag, d2l.Trainer(max_epochs=1).fit_epoch())\n" | "$ATTN" 2>&1)
 has "a lesson started at the REPL does not see the REPL's additions to d2l's classes" "$out" "lesson sees False False"
 has "...and the REPL keeps them after the lesson" "$out" "repl keeps repl flag repl"
+# a lesson started at the REPL keeps the REPL's torch.set_num_threads (process-wide in PyTorch; issue 28: the lesson's
+# session went back to every core), and its own print options and default dtype (its output is the lesson's)
+out=$(printf 'torch.set_num_threads(2)\ntorch.set_printoptions(precision=2)\ntorch.set_default_dtype(torch.float64)\nlesson 1\nprint("in", torch.get_num_threads(), torch.tensor(1/3), torch.get_default_dtype())\nquit\nprint("out", torch.get_num_threads(), torch.tensor(1/3))\n' | ATTN_THREADS=3 "$ATTN" 2>&1)
+has "a lesson at the REPL keeps its set_num_threads, not its print options or dtype" "$out" "in 2 tensor(0.3333) torch.float32"
+has "...and the REPL keeps its own after it" "$out" "out 2 tensor(0.33)"
 
 # a Japanese class's recording has its step headings in Japanese, as the screen showed them (they were English)
 rm -f "$XDG_STATE_HOME/attn/progress"

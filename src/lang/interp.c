@@ -105,33 +105,45 @@ static bool machine_refused(Interp *I) {
     return false;
 }
 
+/* "attn's limit is 100.0 MiB" and, in a nested session (ten_ctx_nest), what the one it was started from holds of it. */
+static void limit_note(const TenCtx *c, char *out, size_t n) {
+    char lim[32], held[32];
+    ten_bytes_str(c->limit_bytes, lim, sizeof lim);
+    ten_bytes_str(c->held_outside, held, sizeof held);
+    if (c->held_outside > 0) snprintf(out, n, "attn's limit is %s, and the session this one was started from holds %s of it",
+                                      lim, held);
+    else snprintf(out, n, "attn's limit is %s", lim);
+}
+
 bool interp_bytes_ok(Interp *I, int64_t bytes) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes;
+    int64_t limit = I->run.ten->limit_bytes - I->run.ten->held_outside;
     if (bytes >= 0 && bytes <= limit - vals - tens) return true;
-    char need[32], v[32], t[32], lim[32];
+    char need[32], v[32], t[32], lim[160];
     ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    ten_bytes_str(limit, lim, sizeof lim);
-    rt_raise(I, "MemoryError", "out of memory: %s more would not fit (values alive take %s, tensors %s; attn's limit is %s)",
+    limit_note(I->run.ten, lim, sizeof lim);
+    rt_raise(I, "MemoryError", "out of memory: %s more would not fit (values alive take %s, tensors %s; %s)",
              need, v, t, lim);
     return false;
 }
 
 bool interp_memory_ok(Interp *I, int64_t more) {
     if (mem_exhausted) return machine_refused(I);
-    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes, limit = I->run.ten->limit_bytes;
+    int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes;
+    int64_t limit = I->run.ten->limit_bytes - I->run.ten->held_outside;
     if (more <= (limit - vals - tens) / 64) return true;
-    char v[32], t[32], lim[32];
+    char v[32], t[32], lim[160];
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    ten_bytes_str(limit, lim, sizeof lim);
+    limit_note(I->run.ten, lim, sizeof lim);
     if (more > 1000000) {
-        rt_raise(I, "MemoryError", "out of memory: %lld more values would not fit (values alive take %s, tensors %s; attn's limit is %s)",
+        rt_raise(I, "MemoryError", "out of memory: %lld more values would not fit (values alive take %s, tensors %s; %s)",
                  (long long)more, v, t, lim);
     } else {
-        rt_raise(I, "MemoryError", "out of memory: the values alive take %s and the tensors %s (attn's limit is %s): delete some "
+        rt_raise(I, "MemoryError", "out of memory: the values alive take %s and the tensors %s (%s): delete some "
                     "(del NAME), or build fewer values", v, t, lim);
     }
     return false;

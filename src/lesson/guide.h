@@ -62,6 +62,8 @@ struct LessonFeed {
     OutputSink cap, rec;
     int figures;
     PlotTarget target;
+    bool unseen_failed;     /* a lesson statement run unseen has failed and been reported: the rest, which may fail
+                             * for want of its names, are not */
 };
 /* A wait at the prompt in S: statements typed there run as at the prompt, and as session_source_reader's do: a Ctrl-C
  * still pending when one starts is dropped when the input is not a terminal (the line editor clears it before

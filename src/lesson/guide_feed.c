@@ -72,6 +72,19 @@ char *guide_next_input(LessonRun *S, Statement *in, bool *blank) {
     return in->text;
 }
 
+/* A lesson statement run unseen (a rebuild, the rest of a step after next) failed where the lesson shows it run: the
+ * memory limit (a lesson started at a REPL that holds most of it), a file gone. The steps after it would miss what it
+ * defines, with an error that names something else ("name 'Y' is not defined"), so the student reads which
+ * statement, where in the lesson file, and its error as it showed (shown: what it printed): the first of a run only,
+ * as those after it may fail for its sake. */
+static void unseen_failed(LessonRun *S, const LessonItem *it, const char *shown) {
+    char *first = xstrndup(it->text, strcspn(it->text, "\n"));
+    guide_say(S, TR(S->sess.I.run.lang, "(the lesson ran `%s` (%s, line %d) unseen, to define what later steps use, "
+                                         "and it failed:)\n"), first, S->l->path, it->line);
+    guide_out(shown);
+    free(first);
+}
+
 /* ---- the source ---- */
 
 static Statement *feed_next(SessionSource *src) {
@@ -117,6 +130,10 @@ static bool feed_after(SessionSource *src, Statement *st, RunStatus *rs) {
     if (f->as == AS_ANSWER) guide_rec_answer(S, st->text, sb_str(&f->printed), f->how == SILENT);
     else guide_rec_statement(S, st->text, sb_str(&f->printed), f->how == SILENT);
     if (f->it) S->as_shown = printed_as_shown(S, f->it, sb_str(&f->printed));
+    if (f->how == SILENT && *rs == RUN_ERROR && f->it && !S->as_shown && !f->unseen_failed) {
+        unseen_failed(S, f->it, sb_str(&f->printed));
+        f->unseen_failed = true;
+    }
     sb_free(&f->printed);
     sb_free(&f->sink);
     return f->ran ? f->ran(f, rs) : true;

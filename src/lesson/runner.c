@@ -575,8 +575,8 @@ static int session(const SessionConfig *cfg, const char *which, bool teacher, co
     session_stranger(&S->sess, "a lesson", l->path);     /* a stranger's file: its own folder, no raw escapes */
     S->sess.commands = session_commands;
     S->sess.lesson = S;
-    /* the REPL's, when the lesson starts at its prompt: the same terminal, whose answers are not asked again */
-    if (outer) S->sess.I.run.plot.term = outer->I.run.plot.term;
+    /* started at the REPL's prompt: the REPL's memory budget, less what it holds, and its terminal */
+    if (outer) session_nest(&S->sess, outer);
     S->l = l;
     S->tty = tty != NULL;
     S->teacher = teacher;

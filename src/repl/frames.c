@@ -34,7 +34,8 @@
  * quit() ends the session: a fresh one starts, as a restart would. Figures are drawn in a temporary directory of
  * this process, /tmp/attn-kernel-PID-XXXXXX (removed at the end; one left by a killed attn is removed by the next
  * kernel that starts), never in the notebook's. A cell whose first line is "%%question LESSON STEP K --lang LL" is
- * a lesson notebook's question (attn notebook N): its statements are graded as the terminal lesson grades them. Files a cell writes (save, savefig) follow a lesson's
+ * a lesson notebook's question (attn notebook N): its statements are graded as the terminal lesson grades them, and
+ * from then on the kernel speaks LL, the notebook's language. Files a cell writes (save, savefig) follow a lesson's
  * policy: a notebook is a stranger's file, so only under the directory attn started in, or under --allow-write DIR. */
 #define _GNU_SOURCE                 /* fopencookie: the cell's output stream, framed as it is written */
 #include "repl.h"
@@ -76,6 +77,8 @@ typedef struct Frames {
     int nran, capran;
     LessonSources *src;     /* during a question cell: where its lesson's names came from (question_sources) */
     bool lesson_own;        /* the statements running are the lesson's (a solution), not the student's */
+    bool nb_lang_known;     /* a question cell has said which language its notebook is in (--lang): */
+    I18nLang nb_lang;       /* that one, the session's from then on, also after quit() (notebook_language) */
     PlotInline plots;
     Session S;
 } Frames;
@@ -143,6 +146,18 @@ static void session_start(Frames *F) {
     F->S.on_error_ctx = F;
     F->S.I.run.plot.inline_out = &F->plots;
     file_policy_restrict(&F->S.I.run.files, "a notebook", NULL, F->cfg->allow_write);   /* only under the kernel's folder */
+    if (F->nb_lang_known) session_set_lang(&F->S, F->nb_lang);
+}
+
+/* A lesson notebook is written in one language (attn notebook N --lang LL), and its student reads that one: a
+ * question cell's header names it, and from then on everything the kernel says is in it: the question's feedback,
+ * but also what the statements of that cell and of every later code cell print of attn's own (help, the chapter's
+ * tables, a Ctrl-C's note), as the terminal lesson in that language would. Cells run before the first question cell
+ * speak the kernel's language (--lang, the locale): the kernel cannot know the notebook's before it is told. */
+static void notebook_language(Frames *F, I18nLang lang) {
+    F->nb_lang_known = true;
+    F->nb_lang = lang;
+    session_set_lang(&F->S, lang);
 }
 
 static void session_end(Frames *F) {
@@ -356,7 +371,8 @@ static const char *cell_command(const Statement *st) {
  * answer, run. The cell passes when an answer is right (or the solution ran) or it only asked for a hint; a wrong
  * answer ends it with the error WrongAnswer ("Not yet: ..."), a cell with no answer with NoAnswer, so that running
  * the notebook top to bottom stops at a question not yet answered, as the terminal lesson waits. Hints given and
- * misses are counted per question across runs of its cell; messages are in the notebook's language. */
+ * misses are counted per question across runs of its cell; the notebook's language is the session's from here on
+ * (notebook_language), so the feedback and what the cell's statements print agree. */
 static void question_cell(Frames *F, const char *src) {
     const char *nl = strchr(src, '\n');
     char *header = xstrndup(src, nl ? (size_t)(nl - src) : strlen(src));
@@ -369,6 +385,7 @@ static void question_cell(Frames *F, const char *src) {
         return;
     }
     free(header);
+    notebook_language(F, c.lang);
     StrBuf key;             /* the question itself, whatever blanks or --lang its header has */
     sb_init(&key);
     sb_printf(&key, "%s %s %d", c.l->id, c.step->id, c.k);
@@ -382,7 +399,7 @@ static void question_cell(Frames *F, const char *src) {
     const LessonQuestion *q = c.q;
     Interp *I = &F->S.I;
     F->src = question_sources(F, c.l);
-    LessonExpect *e = lesson_expect(I, q, c.lang);       /* the question speaks its notebook's language */
+    LessonExpect *e = lesson_expect(I, q, c.lang);
     if (!e) {
         StrBuf why;
         sb_init(&why);

@@ -38,6 +38,12 @@ void session_set_lang(Session *S, I18nLang lang) {
     S->I.run.lang = S->I.run.plot.lang = (unsigned)lang < I18N_NLANGS ? lang : I18N_EN;
 }
 
+void session_nest(Session *S, const Session *outer) {
+    ten_ctx_nest(S->I.run.ten, outer->I.run.ten, val_live_bytes(outer->I.run.heap));
+    if (outer->I.run.ten->threads > 0) ten_set_threads(S->I.run.ten, outer->I.run.ten->threads);   /* the machine's */
+    S->I.run.plot.term = outer->I.run.plot.term;
+}
+
 void session_stranger(Session *S, const char *who, const char *source) {
     file_policy_restrict(&S->I.run.files, who, source, S->config.allow_write);
     S->I.escape_controls = true;

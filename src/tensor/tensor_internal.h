@@ -7,7 +7,7 @@
  * all, threads from ATTN_THREADS or the cores when first asked, products through BLAS from 64^3 on. */
 #define TEN_BLAS_THRESHOLD (64 * 64 * 64)
 #define TEN_CTX_INIT {.err = {.kind = ERR_NONE, .msg = ""}, .limit_numel = (int64_t)1 << 28, \
-                      .limit_bytes = (int64_t)6 << 30, .live_bytes = 0, .default_float = DT_F32, .threads = 0, \
+                      .limit_bytes = (int64_t)6 << 30, .live_bytes = 0, .held_outside = 0, .default_float = DT_F32, .threads = 0, \
                       .own_gemm = true, .blas_threshold = TEN_BLAS_THRESHOLD, .attention_block = 0, \
                       .gemm_seconds = 0, .gemm_flops = 0, .refs = 1, \
                       .closed = false, .pool = {.handles = NULL, .small = NULL, .nhandles = 0, .nsmall = 0, \

@@ -41,6 +41,9 @@ static const I18nMessage catalogue[] = {
     {{"(interrupted: the step still waits for this statement; Enter runs it again)\n",
       "(中断しました: このステップはまだこの文を待っています。Enter でもう一度実行します)\n",
       "（已中断：这一步仍在等待这条语句；按 Enter 再运行一次）\n"}},
+    {{"(the lesson ran `%s` (%s, line %d) unseen, to define what later steps use, and it failed:)\n",
+      "(後のステップが使うものを定義するため、レッスンは `%s` (%s、%d 行目) を表示せずに実行しましたが、失敗しました:)\n",
+      "（为了定义后面步骤要用的东西，课程在后台运行了 `%s`（%s，第 %d 行），但它失败了：）\n"}},
     {{"(this statement runs without an error in the lesson, so a detour may have changed a name it "
       "uses: restart runs this step again with the lesson's values; skip goes on without it)\n",
       "(この文はレッスンどおりならエラーなく実行されます。寄り道で、この文が使う名前が変わったのかもしれません: "

@@ -456,6 +456,42 @@ static void test_context_memory_limit(void **state) {
     free(keep);
 }
 
+/* A nested context (a lesson started at the REPL, ten_ctx_nest) shares its outer one's budget: 1 MiB limit, the
+ * outer holding 600 KiB of tensors and 200 KiB of values: a 300 KiB tensor, which fits the limit alone, is refused
+ * with a message that says what the outer run holds; 100 KiB fits; nesting again counts both outer runs. */
+static void test_context_nested_budget(void **state) {
+    (void)state;
+    TenCtx *outer = ten_ctx_new(), *inner = ten_ctx_new(), *third = ten_ctx_new();
+    outer->limit_bytes = (int64_t)1 << 20;
+    int64_t big[1] = {600 * 256};                           /* 600 KiB of float32 */
+    Tensor *held = ten_new_in(outer, DT_F32, 1, big);
+    assert_non_null(held);
+    ten_ctx_nest(inner, outer, 200 << 10);
+    assert_int_equal(inner->limit_bytes, (int64_t)1 << 20);
+    assert_int_equal(inner->held_outside, (int64_t)800 << 10);
+    assert_int_equal(ten_room(inner), (int64_t)224 << 10);
+    int64_t mid[1] = {300 * 256}, small[1] = {100 * 256};
+    third->limit_bytes = (int64_t)1 << 20;
+    Tensor *alone = ten_new_in(third, DT_F32, 1, mid);      /* the reference: 300 KiB fits a fresh 1 MiB context */
+    assert_non_null(alone);
+    ten_free(alone);
+    assert_null(ten_new_in(inner, DT_F32, 1, mid));
+    assert_non_null(strstr(ten_error(inner), "the session this one was started from holds 800.0 KiB of it"));
+    Tensor *fits = ten_new_in(inner, DT_F32, 1, small);
+    assert_non_null(fits);
+    TenCtx *deeper = ten_ctx_new();
+    ten_ctx_nest(deeper, inner, 0);
+    assert_int_equal(deeper->held_outside, (int64_t)900 << 10);
+    assert_int_equal(ten_room(deeper), (int64_t)124 << 10);
+    assert_null(ten_new_in(deeper, DT_F32, 1, mid));
+    ten_free(fits);
+    ten_free(held);
+    ten_ctx_free(deeper);
+    ten_ctx_free(third);
+    ten_ctx_free(inner);
+    ten_ctx_free(outer);
+}
+
 /* Counts the ranges par_for hands out (each call of the loop body is one range). */
 static void count_ranges(void *arg, int64_t begin, int64_t end) {
     (void)begin; (void)end;
@@ -575,6 +611,7 @@ int main(void) {
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_printer),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_context_nested_budget),
         cmocka_unit_test(test_small_tensor_reuse),
         cmocka_unit_test(test_contexts_separate),
         cmocka_unit_test(test_contexts_own_threads_and_products),
