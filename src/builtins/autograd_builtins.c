@@ -6,6 +6,7 @@
 #include "builtins_internal.h"
 #include "autograd.h"
 #include "ops.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
 }
 static Value *gradfn_value(Interp *I, AgNode *n);
+static Value *gradfn_type(Value *self);
 static Value *m_gradfn_name(Interp *I, Args *a) {
     (void)I;
     const char *name = ag_node_name(node_of(a->pos[0]));
@@ -56,6 +58,14 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     if (!strcmp(name, "variable") && ag_node_variable(n)) {   /* AccumulateGrad: its leaf */
         Value *leaf = ag_meta_handle(ag_node_variable(n));
         if (leaf) return val_incref(leaf);
+        int param = 0;
+        Tensor *kept = ag_node_take_variable(n, &param);      /* the student deleted it: the node kept it */
+        if (kept) {
+            leaf = val_tensor_ag(I->run.heap, kept, ag_meta_ref(ag_node_variable(n)));
+            leaf->param = param != 0;
+            ag_meta_claim(leaf->ag, leaf);
+            return leaf;
+        }
         return rt_error(I, "grad_fn.variable: attn no longer holds a tensor object for this leaf (bind the leaf to a name "
                            "before you use it)");
     }
@@ -72,12 +82,39 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
         }
         return t;
     }
+    if (!strcmp(name, "__class__")) return gradfn_type(self);
     if (strcmp(name, "name") && strncmp(name, "__", 2))         /* Python's words, with the node's class */
         return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", ag_node_name(n), name);
     return ops_object_getattr(I, self, name);
 }
+
+/* type(x.grad_fn): one class per kind of node, named as the node (SumBackward0, AccumulateGrad), as PyTorch has one
+ * C type per backward function, so that type(a.grad_fn) is type(b.grad_fn) for two sums and isinstance holds. Made on
+ * first use (the node names are spread over src/autograd), immortal and shared by every interpreter of the process
+ * as the other built-in classes (registry.c's class_names); gradfn_types_lock guards the table. A new reference. */
+enum { GRADFN_TYPES_MAX = 512 };
+static pthread_mutex_t gradfn_types_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { char *name; Value *cls; } gradfn_types[GRADFN_TYPES_MAX];
+static int n_gradfn_types;
+static Value *gradfn_type(Value *self) {
+    const char *name = ag_node_name(node_of(self));
+    Value *c = NULL;
+    pthread_mutex_lock(&gradfn_types_lock);
+    for (int i = 0; i < n_gradfn_types && !c; i++)
+        if (!strcmp(gradfn_types[i].name, name)) c = gradfn_types[i].cls;
+    if (!c && n_gradfn_types < GRADFN_TYPES_MAX) {
+        char *own = xstrdup(name);
+        c = class_new_builtin(own, "builtins", NULL, NULL, false);
+        c->u.cls->immutable = true;                  /* a C type in PyTorch: SumBackward0.x = 1 raises */
+        gradfn_types[n_gradfn_types].name = own;
+        gradfn_types[n_gradfn_types++].cls = c;
+    }
+    pthread_mutex_unlock(&gradfn_types_lock);
+    return c ? val_incref(c) : NULL;
+}
+
 static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
-                                     .getattr = gradfn_getattr, .free_priv = gradfn_free};
+                                     .getattr = gradfn_getattr, .free_priv = gradfn_free, .type = gradfn_type};
 /* The grad_fn object of n (a new reference): one object per node while it lives, as PyTorch's, so that
  * x.grad_fn is x.grad_fn; output k of a node of several outputs shows output 0's (ag_node_shown). */
 static Value *gradfn_value(Interp *I, AgNode *n) {

@@ -513,7 +513,8 @@ static Value *cached_class(ValHeap *heap, const char *module, const char *name) 
 }
 
 /* The class of a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
- * torch.return_types.max ..., and Python's int, float, str, ... (module "builtins"). */
+ * torch.return_types.max ..., Python's int, float, str, ... (module "builtins"), and that of attn's objects named in
+ * class_names or by their ObjClass's type (so isinstance(it, type(it)) holds, as type(it) is that class). */
 Value *builtins_value_class(const Value *v) {
     const char *module = "builtins", *name = val_type_name(v);
     switch (v->kind) {
@@ -528,9 +529,14 @@ Value *builtins_value_class(const Value *v) {
         break;
     case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_SET: case V_RANGE: case V_SLICE:
     case V_DICTVIEW: break;
+    case V_OBJECT:                               /* attn's objects: list_iterator, grad_mode, SumBackward0 ... */
+        if (v->u.obj.klass) return NULL;
+        if (v->u.obj.cls->type) return v->u.obj.cls->type((Value *)v);
+        name = v->u.obj.cls->name;
+        break;
     default: return NULL;
     }
-    return cached_class(NULL, module, name);       /* every name it asks for is in class_names */
+    return cached_class(NULL, module, name);       /* NULL for a name not in class_names (nn.Linear's: a builtin) */
 }
 
 /* The builtins that are classes in Python (Python's types, which attn calls as functions, and the constructors of
@@ -580,6 +586,7 @@ bool builtins_type_module(const Builtin *b, const char **module) {
 
 Value *builtins_type_of(ValHeap *heap, const Value *v) {
     if (v->kind == V_OBJECT && v->u.obj.klass) return val_incref(v->u.obj.klass);
+    if (v->kind == V_OBJECT && v->u.obj.cls->type) return v->u.obj.cls->type((Value *)v);
     const char *name = v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)) ? "type"
                      : v->kind == V_OBJECT ? v->u.obj.cls->name : val_type_name(v);
     for (int i = 0; i < N_TYPE_BUILTINS; i++) {

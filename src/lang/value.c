@@ -230,7 +230,7 @@ static void release(Value *v) {
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); h->bytes -= val_heap_bytes(sizeof(Dict)); break;
     case V_DICTVIEW: val_decref(v->u.view.dict); break;
     case V_SET: pyset_free(v->u.set); free(v->u.set); h->bytes -= val_heap_bytes(sizeof(PySet)); break;
-    case V_TENSOR: ten_free(v->u.t); ag_meta_unclaim(v->ag, v); ag_meta_unref(v->ag); val_decref(v->u.grad_value); break;
+    case V_TENSOR: ag_meta_release(v->ag, v, v->u.t, v->param); ten_free(v->u.t); ag_meta_unref(v->ag); val_decref(v->u.grad_value); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
     case V_FUNC: {
