@@ -599,6 +599,53 @@ Value *builtins_type_of(ValHeap *heap, const Value *v) {
     return c ? c : cached_class(heap, "builtins", name);      /* function, builtin_function_or_method, NoneType ... */
 }
 
+/* Tensor methods that torch/_tensor.py writes in Python (PyTorch 1.13): they print as bound methods. */
+static const char *const tensor_python_methods[] = {
+    "__array__", "__array_wrap__", "__contains__", "__deepcopy__", "__dir__", "__floordiv__", "__format__", "__hash__",
+    "__iter__", "__len__", "__rdiv__", "__reduce_ex__", "__repr__", "__reversed__", "__rfloordiv__", "__rlshift__",
+    "__rmatmul__", "__rmod__", "__rpow__", "__rrshift__", "__rsub__", "__setstate__", "align_to", "backward", "eig",
+    "is_shared", "istft", "lstsq", "lu", "norm", "refine_names", "register_hook", "reinforce", "rename", "rename_",
+    "resize", "resize_as", "share_memory_", "solve", "split", "stft", "storage", "storage_type", "to_sparse_coo",
+    "unflatten", "unique", "unique_consecutive", NULL};
+
+static bool in_table(const Builtin *t, const Builtin *fn) {
+    for (; t && t->name; t++) if (t == fn) return true;
+    return false;
+}
+
+/* library.h's method_qualname: the Python function PyTorch has for fn on self, as its __qualname__. A tensor's are
+ * those of tensor_python_methods; every object of attn whose type PyTorch writes in Python (a module, an optimizer, a
+ * DataLoader, the student's class) has Python methods: a module's own (forward, extra_repr) are its class's, the
+ * rest nn.Module's; an optimizer's are Optimizer's but step (SGD's and Adam's are wrapped by a decorator, AdamW's its
+ * own). The objects PyTorch makes in C (a grad_fn node, an iterator) and Python's types have built-in methods. */
+static bool builtins_method_qualname(StrBuf *out, const Value *self, const Builtin *fn) {
+    if (self->kind == V_TENSOR) {
+        for (const char *const *n = tensor_python_methods; *n; n++)
+            if (!strcmp(*n, fn->name)) { sb_printf(out, "Tensor.%s", fn->name); return true; }
+        return false;
+    }
+    if (self->kind != V_OBJECT) return false;
+    const ObjClass *c = self->u.obj.cls;
+    if (!self->u.obj.klass) {
+        if (c->type) return false;                           /* SumBackward0 */
+        if (cached_class(NULL, "builtins", c->name)) {       /* list_iterator ... : C types but the few in Python */
+            bool python = false;
+            for (size_t k = 0; k < sizeof python_classes / sizeof *python_classes; k++)
+                if (!strcmp(python_classes[k], c->name)) python = true;
+            if (!python) return false;
+        }
+    }
+    const char *cls = self->u.obj.klass ? self->u.obj.klass->u.cls->name : c->name;
+    if (val_is_module(self) && !in_table(c->methods, fn) && strcmp(fn->name, "forward") && strcmp(fn->name, "extra_repr"))
+        cls = "Module";
+    if (!self->u.obj.klass && (!strcmp(cls, "SGD") || !strcmp(cls, "Adam") || !strcmp(cls, "AdamW"))) {
+        if (!strcmp(fn->name, "step") && strcmp(cls, "AdamW")) { sb_puts(out, "_use_grad_for_differentiable.<locals>._use_grad"); return true; }
+        if (strcmp(fn->name, "step")) cls = "Optimizer";
+    }
+    sb_printf(out, "%s.%s", cls, fn->name);
+    return true;
+}
+
 /* The libraries as the language sees them (library.h). */
 static const Library builtins_library = {
     .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all,
@@ -610,7 +657,7 @@ static const Library builtins_library = {
     .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
-    .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
+    .type_method = builtins_type_method, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
