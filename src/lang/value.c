@@ -736,7 +736,10 @@ const char *val_type_name(const Value *v) {
     case V_STR: return "str";
     case V_TUPLE: return v->u.seq.named ? v->u.seq.named->name : v->u.seq.is_size ? "torch.Size" : "tuple";
     case V_LIST: return "list";
-    case V_DICTVIEW: return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
+    case V_DICTVIEW:                             /* an OrderedDict's (a state_dict's) are odict_keys ... in Python */
+        if (v->u.view.dict->kind == V_DICT && v->u.view.dict->u.dict->ordered)
+            return v->u.view.which == VIEW_KEYS ? "odict_keys" : v->u.view.which == VIEW_VALUES ? "odict_values" : "odict_items";
+        return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
     case V_SET: return v->u.set->frozen ? "frozenset" : "set";
     case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : v->u.dict->default_dict ? "collections.defaultdict" : "dict";
     case V_TENSOR: return "Tensor";
