@@ -113,7 +113,13 @@ static Value *gradfn_type(Value *self) {
     return c ? val_incref(c) : NULL;
 }
 
-static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
+/* y.grad_fn(g): PyTorch runs the node's backward on g; attn's nodes are not callable from Python */
+static Value *gradfn_call(Interp *I, Value *self, Args *a) {
+    (void)a;
+    return rt_error(I, "calling a grad_fn node (%s) is not in attn: torch.autograd.grad(y, x, g) gives the gradient",
+                    ag_node_name(node_of(self)));
+}
+static const ObjClass GradFnClass = {.name = "grad_fn", .call = gradfn_call, .repr = gradfn_repr, .methods = gradfn_methods,
                                      .getattr = gradfn_getattr, .free_priv = gradfn_free, .type = gradfn_type};
 /* The grad_fn object of n (a new reference): one object per node while it lives, as PyTorch's, so that
  * x.grad_fn is x.grad_fn; output k of a node of several outputs shows output 0's (ag_node_shown). */
@@ -428,7 +434,13 @@ static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     Value *n = val_attr_get(self, "name");
     sb_printf(out, "<torch.autograd.grad_mode.%s object at %p>", n && n->kind == V_STR ? n->u.str.s : "no_grad", (void *)self);
 }
-static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods};
+/* type(torch.no_grad()) is torch.no_grad (enable_grad, set_grad_enabled): the builtin of its name, a class in Python */
+static Value *mode_type(Value *self) {
+    Value *n = val_attr_get(self, "name");
+    const Builtin *b = builtins_find(n && n->kind == V_STR ? n->u.str.s : "no_grad");
+    return b ? val_builtin(self->heap, b) : NULL;
+}
+static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods, .type = mode_type};
 
 static Value *mode_object(Interp *I, const char *name, bool mode, bool eager) {
     Value *o = val_object(I->run.heap, &ModeClass);

@@ -532,7 +532,12 @@ Value *builtins_value_class(const Value *v) {
     case V_DICTVIEW: break;
     case V_OBJECT:                               /* attn's objects: list_iterator, grad_mode, SumBackward0 ... */
         if (v->u.obj.klass) return NULL;
-        if (v->u.obj.cls->type) return v->u.obj.cls->type((Value *)v);
+        if (v->u.obj.cls->type) {                /* a class (SumBackward0), not a builtin (torch.no_grad) */
+            Value *c = v->u.obj.cls->type((Value *)v);
+            if (c && c->kind == V_CLASS) return c;
+            val_decref(c);
+            return NULL;
+        }
         name = v->u.obj.cls->name;
         break;
     default: return NULL;
@@ -568,6 +573,8 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"OrderedDict", "collections", "collections", "collections.OrderedDict"},
     {"defaultdict", "collections", "collections", "collections.defaultdict"},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
+    {"enable_grad", "torch", "torch.autograd.grad_mode", NULL}, {"set_grad_enabled", "torch", "torch.autograd.grad_mode", NULL},
+    {"Parameter", "nn", "torch.nn.parameter", NULL},
 };
 #define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])
 
@@ -588,6 +595,8 @@ bool builtins_type_module(const Builtin *b, const char **module) {
 Value *builtins_type_of(ValHeap *heap, const Value *v) {
     if (v->kind == V_OBJECT && v->u.obj.klass) return val_incref(v->u.obj.klass);
     if (v->kind == V_OBJECT && v->u.obj.cls->type) return v->u.obj.cls->type((Value *)v);
+    const Builtin *param = v->kind == V_TENSOR && v->param ? homed("nn", "Parameter") : NULL;
+    if (param) return val_builtin(heap, param);              /* a module's weight: nn.Parameter, a Tensor too */
     const char *name = v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)) ? "type"
                      : v->kind == V_OBJECT ? v->u.obj.cls->name : val_type_name(v);
     for (int i = 0; i < N_TYPE_BUILTINS; i++) {
