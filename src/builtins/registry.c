@@ -636,8 +636,14 @@ static bool builtins_method_qualname(StrBuf *out, const Value *self, const Built
     }
     if (self->kind != V_OBJECT) return false;
     const ObjClass *c = self->u.obj.cls;
-    if (!self->u.obj.klass) {
-        if (c->type) return false;                           /* SumBackward0 */
+    const char *cls = self->u.obj.klass ? self->u.obj.klass->u.cls->name : c->name;
+    if (!self->u.obj.klass && c->type) {                     /* SumBackward0 (C), torch.no_grad (Python) */
+        Value *t = c->type((Value *)self);
+        bool python = t && t->kind == V_BUILTIN;
+        if (python) cls = t->u.builtin->name;
+        val_decref(t);
+        if (!python) return false;
+    } else if (!self->u.obj.klass) {
         if (cached_class(NULL, "builtins", c->name)) {       /* list_iterator ... : C types but the few in Python */
             bool python = false;
             for (size_t k = 0; k < sizeof python_classes / sizeof *python_classes; k++)
@@ -645,7 +651,6 @@ static bool builtins_method_qualname(StrBuf *out, const Value *self, const Built
             if (!python) return false;
         }
     }
-    const char *cls = self->u.obj.klass ? self->u.obj.klass->u.cls->name : c->name;
     if (val_is_module(self) && !in_table(c->methods, fn) && strcmp(fn->name, "forward") && strcmp(fn->name, "extra_repr"))
         cls = "Module";
     if (!self->u.obj.klass && (!strcmp(cls, "SGD") || !strcmp(cls, "Adam") || !strcmp(cls, "AdamW"))) {
