@@ -93,7 +93,7 @@ static void method_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
         /* a node's type is its own class: SumBackward0 */
         Value *c = self->kind == V_OBJECT && !self->u.obj.klass && self->u.obj.cls->type ? self->u.obj.cls->type(self) : NULL;
         sb_printf(out, "<built-in method %s of %s object at %p>", v->u.method.fn->name,
-                  c ? c->u.cls->name : self->kind == V_TENSOR && self->param ? "Parameter" : val_type_name(self), (void *)self);
+                  c && c->kind == V_CLASS ? c->u.cls->name : self->kind == V_TENSOR && self->param ? "Parameter" : val_type_name(self), (void *)self);
         val_decref(c);
     }
     sb_free(&q);
