@@ -101,6 +101,10 @@ int ag_view_check(const AgContext *c, const AgMeta *m);
  * m has none; ag_meta_unclaim forgets v (being freed) when it is m's. NULL m is fine. */
 void ag_meta_claim(AgMeta *m, void *v);
 void ag_meta_unclaim(AgMeta *m, const void *v);
+/* v, the value standing for m, is being freed with its tensor t (borrowed): ag_meta_unclaim, and when m is a leaf with
+ * an AccumulateGrad node, the node keeps an alias of t and tag (the language's kind of value: a Parameter) until
+ * ag_node_take_variable, so that grad_fn.variable still gives the leaf, as PyTorch's node keeps it alive. */
+void ag_meta_release(AgMeta *m, const void *v, const Tensor *t, int tag);
 static inline void *ag_meta_handle(const AgMeta *m) { return m ? m->handle : NULL; }
 /* x.detach(): the same storage, no history, requires_grad False (a new handle; free with ag_val_free). */
 AgVal ag_detach(AgVal x);
@@ -177,6 +181,9 @@ void *ag_node_handle(const AgNode *n);
 void ag_node_set_handle(AgNode *n, void *handle);
 /* An AccumulateGrad node's leaf (borrowed; grad_fn.next_functions[0][0].variable); NULL for other nodes. */
 AgMeta *ag_node_variable(const AgNode *n);
+/* The leaf's tensor an AccumulateGrad node kept when the leaf's value was freed (ag_meta_release): an owned alias the
+ * caller makes a value of (the node forgets it), with its tag in *tag; NULL when it kept none. */
+Tensor *ag_node_take_variable(AgNode *n, int *tag);
 AgNode *ag_node_ref(AgNode *n);
 void ag_node_unref(AgNode *n);
 

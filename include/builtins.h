@@ -41,7 +41,8 @@ const char *builtins_missing(const char *module, const char *name, char *msg, si
  * other names. */
 const char *builtins_refused(const char *name);
 /* type(v) for a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
- * torch.return_types.max, int, float, ... as a class value (new reference); NULL for other kinds. */
+ * torch.return_types.max, int, float, ..., the class of one of attn's objects (list_iterator, SumBackward0) as a
+ * class value (new reference); NULL for other kinds and for objects whose type is a builtin (nn.Linear). */
 Value *builtins_value_class(const Value *v);
 /* Is b a class in Python (int, map, type, nn.Linear, d2l.MultiHeadAttention ...: attn calls them as functions)?
  * Then *module (when module is not NULL) is Python's module of the class ("builtins", "torch.nn.modules.linear"):

@@ -57,6 +57,10 @@ typedef struct Library {
     Value *(*type_of)(ValHeap *heap, const Value *v);          /* type(v): new reference */
     /* Methods of Python's types (str.upper, set.union, dict.fromkeys): type's method name, or NULL. */
     const Builtin *(*type_method)(const Builtin *type, const char *name);
+    /* How attn's method fn bound to self prints: true with the qualified name of the Python function PyTorch has for
+     * it written to out ("Tensor.backward", "Module.parameters": <bound method Q of self>), false with nothing
+     * written for one PyTorch writes in C (x.sum, [].append: <built-in method sum of Tensor object at 0x...>). */
+    bool (*method_qualname)(StrBuf *out, const Value *self, const Builtin *fn);
     /* Before an unbound method of a Python type runs (str.upper(x)): is x of that type? False with TypeError set. */
     bool (*unbound_ok)(struct Interp *I, const Builtin *m, const struct Args *a);
     bool (*set_method_changes)(const Builtin *m);              /* set.add, set.pop ...: a frozenset has not got them */

@@ -65,6 +65,9 @@ Value *ops_lazy_iterator(Interp *I, const char *kind, Value *fn, Value *const *a
 /* A generator expression's generator: fn its <genexpr> function (stolen), first the first clause's iterator (stolen),
  * nclauses its for clauses. Its items come from interp_genexpr_next as they are asked for. */
 Value *ops_generator(Value *fn, Value *first, int nclauses);
+/* The generator a Python function of PyTorch returns (module.parameters(): <generator object Module.parameters at
+ * 0x...>, qualname that function's), yielding list's items (a list, stolen), computed already: single-pass, no len. */
+Value *ops_list_generator(Value *list, const char *qualname);
 Value *ops_iterator_next(Interp *I, Value *it);
 /* A special method of a student's class, for builtins that honour one (abs: __abs__, int: __int__ ...):
  * ops_has_special says whether v is an instance of a student's class that defines name; ops_call_special calls

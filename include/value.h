@@ -67,6 +67,9 @@ typedef struct ObjClass {
     /* the class an instance is also an instance of, as PyTorch's base (TensorDataset: Dataset); new reference; NULL:
      * none */
     struct Value *(*base)(void);
+    /* the class type(self) is when the name above does not say it (a grad_fn: SumBackward0, AccumulateGrad, one
+     * class per kind of node, as PyTorch's); a new reference; NULL: the class of that name */
+    struct Value *(*type)(struct Value *self);
 } ObjClass;
 
 /* Keys and values in insertion order (Python's). Read keys/vals/hashes/n freely; change the keys only through

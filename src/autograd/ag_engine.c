@@ -31,6 +31,22 @@ void ag_meta_claim(AgMeta *m, void *v) {
 void ag_meta_unclaim(AgMeta *m, const void *v) {
     if (m && m->handle == v) m->handle = NULL;
 }
+void ag_meta_release(AgMeta *m, const void *v, const Tensor *t, int tag) {
+    if (!m || m->handle != v) return;
+    m->handle = NULL;
+    if (!m->acc || !t) return;
+    Tensor *keep = ten_alias(t);
+    if (!keep) return;                           /* no memory for the header: .variable says it has no object */
+    ten_free(m->acc->var_t);
+    m->acc->var_t = keep;
+    m->acc->var_tag = tag;
+}
+Tensor *ag_node_take_variable(AgNode *n, int *tag) {
+    Tensor *t = n->var_t;
+    if (tag) *tag = n->var_tag;
+    n->var_t = NULL;
+    return t;
+}
 
 AgMeta *ag_meta_ref(AgMeta *m) {
     if (m) m->refs++;
@@ -176,6 +192,7 @@ static void free_nodes(NodeList *work) {
             ag_weak_unref(n->saved[i].meta);
         }
         ten_free(n->buf);
+        ten_free(n->var_t);
         if (n->var) {
             if (n->var->acc == n) n->var->acc = NULL;
             meta_drop(n->var, work);

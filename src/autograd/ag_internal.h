@@ -57,6 +57,9 @@ struct AgNode {
     double scalar;                  /* pow's exponent, mean's divisor */
     int op;                         /* BinOp / UnOp of elementwise nodes */
     AgMeta *var;                    /* AccumulateGrad: the leaf (owned) */
+    Tensor *var_t;                  /* AccumulateGrad: the leaf's tensor once the value that stood for it was freed
+                                     * (owned alias, with var_tag; NULL while a value stands for it): ag_meta_release */
+    int var_tag;
     AgNode *fn;                     /* CopySlices: the in-place op's own node (owned) */
     AgNode *shown;                  /* output k > 0 of a PyTorch node of several outputs (std_mean, split): the node of
                                      * output 0, which grad_fn shows for this one too (owned; NULL: itself) */

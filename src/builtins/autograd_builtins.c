@@ -6,6 +6,7 @@
 #include "builtins_internal.h"
 #include "autograd.h"
 #include "ops.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static void gradfn_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     sb_printf(out, "<%s object at %p>", ag_node_name(node_of(self)), (void *)node_of(self));
 }
 static Value *gradfn_value(Interp *I, AgNode *n);
+static Value *gradfn_type(Value *self);
 static Value *m_gradfn_name(Interp *I, Args *a) {
     (void)I;
     const char *name = ag_node_name(node_of(a->pos[0]));
@@ -56,6 +58,14 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
     if (!strcmp(name, "variable") && ag_node_variable(n)) {   /* AccumulateGrad: its leaf */
         Value *leaf = ag_meta_handle(ag_node_variable(n));
         if (leaf) return val_incref(leaf);
+        int param = 0;
+        Tensor *kept = ag_node_take_variable(n, &param);      /* the student deleted it: the node kept it */
+        if (kept) {
+            leaf = val_tensor_ag(I->run.heap, kept, ag_meta_ref(ag_node_variable(n)));
+            leaf->param = param != 0;
+            ag_meta_claim(leaf->ag, leaf);
+            return leaf;
+        }
         return rt_error(I, "grad_fn.variable: attn no longer holds a tensor object for this leaf (bind the leaf to a name "
                            "before you use it)");
     }
@@ -72,12 +82,48 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
         }
         return t;
     }
+    if (!strcmp(name, "__class__")) return gradfn_type(self);
+    if (!strcmp(name, "requires_grad")) return val_bool(I->run.heap, true);     /* PyTorch's nodes answer True */
+    if (!strcmp(name, "metadata") || !strcmp(name, "register_hook") || !strcmp(name, "register_prehook"))
+        return rt_error(I, "grad_fn.%s is not in attn yet (its autograd has no hooks)", name);
     if (strcmp(name, "name") && strncmp(name, "__", 2))         /* Python's words, with the node's class */
         return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", ag_node_name(n), name);
     return ops_object_getattr(I, self, name);
 }
-static const ObjClass GradFnClass = {.name = "grad_fn", .repr = gradfn_repr, .methods = gradfn_methods,
-                                     .getattr = gradfn_getattr, .free_priv = gradfn_free};
+
+/* type(x.grad_fn): one class per kind of node, named as the node (SumBackward0, AccumulateGrad), as PyTorch has one
+ * C type per backward function, so that type(a.grad_fn) is type(b.grad_fn) for two sums and isinstance holds. Made on
+ * first use (the node names are spread over src/autograd), immortal and shared by every interpreter of the process
+ * as the other built-in classes (registry.c's class_names); gradfn_types_lock guards the table. A new reference. */
+enum { GRADFN_TYPES_MAX = 512 };
+static pthread_mutex_t gradfn_types_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { char *name; Value *cls; } gradfn_types[GRADFN_TYPES_MAX];
+static int n_gradfn_types;
+static Value *gradfn_type(Value *self) {
+    const char *name = ag_node_name(node_of(self));
+    Value *c = NULL;
+    pthread_mutex_lock(&gradfn_types_lock);
+    for (int i = 0; i < n_gradfn_types && !c; i++)
+        if (!strcmp(gradfn_types[i].name, name)) c = gradfn_types[i].cls;
+    if (!c && n_gradfn_types < GRADFN_TYPES_MAX) {
+        char *own = xstrdup(name);
+        c = class_new_builtin(own, "builtins", NULL, NULL, false);
+        c->u.cls->immutable = true;                  /* a C type in PyTorch: SumBackward0.x = 1 raises */
+        gradfn_types[n_gradfn_types].name = own;
+        gradfn_types[n_gradfn_types++].cls = c;
+    }
+    pthread_mutex_unlock(&gradfn_types_lock);
+    return c ? val_incref(c) : NULL;
+}
+
+/* y.grad_fn(g): PyTorch runs the node's backward on g; attn's nodes are not callable from Python */
+static Value *gradfn_call(Interp *I, Value *self, Args *a) {
+    (void)a;
+    return rt_error(I, "calling a grad_fn node (%s) is not in attn: torch.autograd.grad(y, x, g) gives the gradient",
+                    ag_node_name(node_of(self)));
+}
+static const ObjClass GradFnClass = {.name = "grad_fn", .call = gradfn_call, .repr = gradfn_repr, .methods = gradfn_methods,
+                                     .getattr = gradfn_getattr, .free_priv = gradfn_free, .type = gradfn_type};
 /* The grad_fn object of n (a new reference): one object per node while it lives, as PyTorch's, so that
  * x.grad_fn is x.grad_fn; output k of a node of several outputs shows output 0's (ag_node_shown). */
 static Value *gradfn_value(Interp *I, AgNode *n) {
@@ -391,7 +437,13 @@ static void mode_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     Value *n = val_attr_get(self, "name");
     sb_printf(out, "<torch.autograd.grad_mode.%s object at %p>", n && n->kind == V_STR ? n->u.str.s : "no_grad", (void *)self);
 }
-static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods};
+/* type(torch.no_grad()) is torch.no_grad (enable_grad, set_grad_enabled): the builtin of its name, a class in Python */
+static Value *mode_type(Value *self) {
+    Value *n = val_attr_get(self, "name");
+    const Builtin *b = builtins_find(n && n->kind == V_STR ? n->u.str.s : "no_grad");
+    return b ? val_builtin(self->heap, b) : NULL;
+}
+static const ObjClass ModeClass = {.name = "grad_mode", .call = mode_call, .repr = mode_repr, .methods = mode_methods, .type = mode_type};
 
 static Value *mode_object(Interp *I, const char *name, bool mode, bool eager) {
     Value *o = val_object(I->run.heap, &ModeClass);

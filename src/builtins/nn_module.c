@@ -132,26 +132,34 @@ static Value *m_register_buffer(Interp *I, Args *a) {
     return val_none();
 }
 
+/* What module.parameters(), buffers(), children(), modules() and their named_ forms return: a generator of the items
+ * of l (stolen), <generator object Module.parameters at 0x...>, as PyTorch's Python methods are generators. */
+static Value *module_generator(Args *a, Value *l) {
+    char q[64];
+    snprintf(q, sizeof q, "Module.%s", a->fn->name);
+    return ops_list_generator(l, q);
+}
+
 /* .buffers() / .named_buffers(): the buffers, the module's own first, then its submodules'. */
 static Value *m_buffers(Interp *I, Args *a) {
     Value *p[2];                                 /* recurse / prefix, recurse: attn lists every buffer */
     if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
     if (p[0] || p[1]) return rt_error(I, "%s() takes no arguments in attn", a->fname);
     Value *l = named_params(a->pos[0], true, WALK_BUFFERS);
-    if (a->fn->tag == 1) return l;
-    for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
-    return l;
+    if (a->fn->tag != 1)
+        for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
+    return module_generator(a, l);
 }
 
-/* .parameters() (a list here, a generator in PyTorch) and .named_parameters(): (name, parameter) pairs. */
+/* .parameters() and .named_parameters(): (name, parameter) pairs; a generator, as PyTorch's. */
 static Value *m_parameters(Interp *I, Args *a) {
     Value *p[2];                                 /* recurse / prefix, recurse */
     if (!args_bind_method(I, a, "Module", p, 2)) return NULL;
     if (a->fn->tag == 1 && p[0]) return rt_error(I, "named_parameters(prefix=...) is not supported in attn");
     Value *l = named_params(a->pos[0], true, WALK_PARAMS);
-    if (a->fn->tag == 1) return l;
-    for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
-    return l;
+    if (a->fn->tag != 1)
+        for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
+    return module_generator(a, l);
 }
 
 /* module.zero_grad(set_to_none=False), PyTorch 1.13's: every parameter of the module and its submodules that has a
@@ -321,7 +329,7 @@ static Value *m_children(Interp *I, Args *a) {
     free(seen.v);
     if (!named)
         for (int64_t i = 0; i < l->u.seq.n; i++) val_seq_set(l, i, val_incref(l->u.seq.items[i]->u.seq.items[1]));
-    return l;
+    return module_generator(a, l);
 }
 
 /* .apply(fn): fn on every submodule (children first) and then on the module. fn is the student's and may reassign

@@ -451,7 +451,8 @@ const char *builtins_missing(const char *module, const char *name, char *msg, si
     const char *const *names = !strcmp(module, "torch") ? torch_names_torch
                              : !strcmp(module, "Tensor") ? torch_names_tensor
                              : !strcmp(module, "torch.nn.functional") ? torch_names_functional
-                             : !strcmp(module, "torch.nn") ? torch_names_nn : NULL;
+                             : !strcmp(module, "torch.nn") ? torch_names_nn
+                             : !strcmp(module, "torch.autograd") ? torch_names_autograd : NULL;
     if (!names || !listed(names, name)) return NULL;
     snprintf(msg, cap, "%s.%s is not in attn: type help to see what is", module, name);
     return msg;
@@ -474,7 +475,8 @@ static const struct { const char *module, *name; } class_names[] = {
     {"builtins", "NoneType"}, {"builtins", "bool"}, {"builtins", "int"}, {"builtins", "float"}, {"builtins", "str"},
     {"builtins", "tuple"}, {"builtins", "list"}, {"builtins", "dict"}, {"builtins", "set"}, {"builtins", "frozenset"},
     {"builtins", "range"}, {"builtins", "slice"}, {"builtins", "dict_keys"}, {"builtins", "dict_values"},
-    {"builtins", "dict_items"}, {"builtins", "ellipsis"}, {"builtins", "builtin_function_or_method"},
+    {"builtins", "dict_items"}, {"builtins", "odict_keys"}, {"builtins", "odict_values"}, {"builtins", "odict_items"},
+    {"builtins", "ellipsis"}, {"builtins", "builtin_function_or_method"},
     {"builtins", "method"}, {"builtins", "function"}, {"builtins", "module"}, {"builtins", "type"},
     {"builtins", "object"}, {"builtins", "NotImplementedType"}, {"builtins", "mappingproxy"}, {"builtins", "super"},
     {"builtins", "property"}, {"builtins", "staticmethod"}, {"builtins", "classmethod"}, {"builtins", "grad_fn"},
@@ -513,7 +515,8 @@ static Value *cached_class(ValHeap *heap, const char *module, const char *name) 
 }
 
 /* The class of a value that is not an instance of a class statement: torch.Tensor, torch.Size, torch.dtype,
- * torch.return_types.max ..., and Python's int, float, str, ... (module "builtins"). */
+ * torch.return_types.max ..., Python's int, float, str, ... (module "builtins"), and that of attn's objects named in
+ * class_names or by their ObjClass's type (so isinstance(it, type(it)) holds, as type(it) is that class). */
 Value *builtins_value_class(const Value *v) {
     const char *module = "builtins", *name = val_type_name(v);
     switch (v->kind) {
@@ -528,9 +531,19 @@ Value *builtins_value_class(const Value *v) {
         break;
     case V_NONE: case V_BOOL: case V_INT: case V_FLOAT: case V_STR: case V_LIST: case V_SET: case V_RANGE: case V_SLICE:
     case V_DICTVIEW: break;
+    case V_OBJECT:                               /* attn's objects: list_iterator, grad_mode, SumBackward0 ... */
+        if (v->u.obj.klass) return NULL;
+        if (v->u.obj.cls->type) {                /* a class (SumBackward0), not a builtin (torch.no_grad) */
+            Value *c = v->u.obj.cls->type((Value *)v);
+            if (c && c->kind == V_CLASS) return c;
+            val_decref(c);
+            return NULL;
+        }
+        name = v->u.obj.cls->name;
+        break;
     default: return NULL;
     }
-    return cached_class(NULL, module, name);       /* every name it asks for is in class_names */
+    return cached_class(NULL, module, name);       /* NULL for a name not in class_names (nn.Linear's: a builtin) */
 }
 
 /* The builtins that are classes in Python (Python's types, which attn calls as functions, and the constructors of
@@ -561,6 +574,8 @@ static const struct { const char *name, *home, *module, *objclass; } type_builti
     {"OrderedDict", "collections", "collections", "collections.OrderedDict"},
     {"defaultdict", "collections", "collections", "collections.defaultdict"},
     {"device", "torch", "torch", "torch.device"}, {"no_grad", "torch", "torch.autograd.grad_mode", NULL},
+    {"enable_grad", "torch", "torch.autograd.grad_mode", NULL}, {"set_grad_enabled", "torch", "torch.autograd.grad_mode", NULL},
+    {"Parameter", "nn", "torch.nn.parameter", NULL},
 };
 #define N_TYPE_BUILTINS (int)(sizeof type_builtins / sizeof type_builtins[0])
 
@@ -580,6 +595,9 @@ bool builtins_type_module(const Builtin *b, const char **module) {
 
 Value *builtins_type_of(ValHeap *heap, const Value *v) {
     if (v->kind == V_OBJECT && v->u.obj.klass) return val_incref(v->u.obj.klass);
+    if (v->kind == V_OBJECT && v->u.obj.cls->type) return v->u.obj.cls->type((Value *)v);
+    const Builtin *param = v->kind == V_TENSOR && v->param ? homed("nn", "Parameter") : NULL;
+    if (param) return val_builtin(heap, param);              /* a module's weight: nn.Parameter, a Tensor too */
     const char *name = v->kind == V_CLASS || (v->kind == V_BUILTIN && builtins_type_module(v->u.builtin, NULL)) ? "type"
                      : v->kind == V_OBJECT ? v->u.obj.cls->name : val_type_name(v);
     for (int i = 0; i < N_TYPE_BUILTINS; i++) {
@@ -590,6 +608,58 @@ Value *builtins_type_of(ValHeap *heap, const Value *v) {
     }
     Value *c = builtins_value_class(v);          /* torch.Tensor, torch.Size ... */
     return c ? c : cached_class(heap, "builtins", name);      /* function, builtin_function_or_method, NoneType ... */
+}
+
+/* Tensor methods that torch/_tensor.py writes in Python (PyTorch 1.13): they print as bound methods. */
+static const char *const tensor_python_methods[] = {
+    "__array__", "__array_wrap__", "__contains__", "__deepcopy__", "__dir__", "__floordiv__", "__format__", "__hash__",
+    "__iter__", "__len__", "__rdiv__", "__reduce_ex__", "__repr__", "__reversed__", "__rfloordiv__", "__rlshift__",
+    "__rmatmul__", "__rmod__", "__rpow__", "__rrshift__", "__rsub__", "__setstate__", "align_to", "backward", "eig",
+    "is_shared", "istft", "lstsq", "lu", "norm", "refine_names", "register_hook", "reinforce", "rename", "rename_",
+    "resize", "resize_as", "share_memory_", "solve", "split", "stft", "storage", "storage_type", "to_sparse_coo",
+    "unflatten", "unique", "unique_consecutive", NULL};
+
+static bool in_table(const Builtin *t, const Builtin *fn) {
+    for (; t && t->name; t++) if (t == fn) return true;
+    return false;
+}
+
+/* library.h's method_qualname: the Python function PyTorch has for fn on self, as its __qualname__. A tensor's are
+ * those of tensor_python_methods; every object of attn whose type PyTorch writes in Python (a module, an optimizer, a
+ * DataLoader, the student's class) has Python methods: a module's own (forward, extra_repr) are its class's, the
+ * rest nn.Module's; an optimizer's are Optimizer's but step (SGD's and Adam's are wrapped by a decorator, AdamW's its
+ * own). The objects PyTorch makes in C (a grad_fn node, an iterator) and Python's types have built-in methods. */
+static bool builtins_method_qualname(StrBuf *out, const Value *self, const Builtin *fn) {
+    if (self->kind == V_TENSOR) {
+        for (const char *const *n = tensor_python_methods; *n; n++)
+            if (!strcmp(*n, fn->name)) { sb_printf(out, "Tensor.%s", fn->name); return true; }
+        return false;
+    }
+    if (self->kind != V_OBJECT) return false;
+    const ObjClass *c = self->u.obj.cls;
+    const char *cls = self->u.obj.klass ? self->u.obj.klass->u.cls->name : c->name;
+    if (!self->u.obj.klass && c->type) {                     /* SumBackward0 (C), torch.no_grad (Python) */
+        Value *t = c->type((Value *)self);
+        bool python = t && t->kind == V_BUILTIN;
+        if (python) cls = t->u.builtin->name;
+        val_decref(t);
+        if (!python) return false;
+    } else if (!self->u.obj.klass) {
+        if (cached_class(NULL, "builtins", c->name)) {       /* list_iterator ... : C types but the few in Python */
+            bool python = false;
+            for (size_t k = 0; k < sizeof python_classes / sizeof *python_classes; k++)
+                if (!strcmp(python_classes[k], c->name)) python = true;
+            if (!python) return false;
+        }
+    }
+    if (val_is_module(self) && !in_table(c->methods, fn) && strcmp(fn->name, "forward") && strcmp(fn->name, "extra_repr"))
+        cls = "Module";
+    if (!self->u.obj.klass && (!strcmp(cls, "SGD") || !strcmp(cls, "Adam") || !strcmp(cls, "AdamW"))) {
+        if (!strcmp(fn->name, "step") && strcmp(cls, "AdamW")) { sb_puts(out, "_use_grad_for_differentiable.<locals>._use_grad"); return true; }
+        if (strcmp(fn->name, "step")) cls = "Optimizer";
+    }
+    sb_printf(out, "%s.%s", cls, fn->name);
+    return true;
 }
 
 /* The libraries as the language sees them (library.h). */
@@ -603,7 +673,7 @@ static const Library builtins_library = {
     .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
-    .type_method = builtins_type_method, .unbound_ok = builtins_unbound_ok,
+    .type_method = builtins_type_method, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};

@@ -73,10 +73,12 @@ static void iterator_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
     sb_printf(out, "<%s object at %p>", self->u.obj.cls->name, (void *)self);
 }
-/* Python's repr of a generator expression's generator (the address is attn's) */
+/* Python's repr of a generator (the address is attn's): a generator expression's, or the one a Python function of
+ * PyTorch returns (ops_list_generator: its "qualname", Module.parameters) */
 static void generator_repr(Interp *I, StrBuf *out, Value *self, int depth) {
     (void)depth;
-    sb_printf(out, "<generator object <genexpr> at %p>", (void *)self);
+    Value *q = val_attr_get(self, "qualname");
+    sb_printf(out, "<generator object %s at %p>", q && q->kind == V_STR ? q->u.str.s : "<genexpr>", (void *)self);
 }
 static Value *iterator_getattr(Interp *I, Value *self, const char *name) {
     return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", self->u.obj.cls->name, name);
@@ -88,7 +90,7 @@ static int iterator_setattr(Interp *I, Value *self, const char *name, Value *v) 
 }
 #define ITERATOR_CLASS(n) {.name = n, .repr = iterator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr}
 enum { IC_LIST, IC_TUPLE, IC_STR, IC_USTR, IC_RANGE, IC_DICT, IC_DICT_VALUES, IC_DICT_ITEMS, IC_SET, IC_REVERSED, IC_LIST_REV,
-       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, IC_GETITEM_REV, IC_GENERATOR, N_ITERATOR_CLASSES };
+       IC_DICT_REV, IC_DICT_VALUES_REV, IC_DICT_ITEMS_REV, IC_RANGE_REV, IC_MAP, IC_FILTER, IC_ZIP, IC_ENUMERATE, IC_GETITEM, IC_GETITEM_REV, IC_GENERATOR, IC_LIST_GENERATOR, N_ITERATOR_CLASSES };
 static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_LIST] = ITERATOR_CLASS("list_iterator"), [IC_TUPLE] = ITERATOR_CLASS("tuple_iterator"),
     [IC_STR] = ITERATOR_CLASS("str_ascii_iterator"), [IC_USTR] = ITERATOR_CLASS("str_iterator"),
@@ -101,13 +103,14 @@ static const ObjClass iterator_classes[N_ITERATOR_CLASSES] = {
     [IC_FILTER] = ITERATOR_CLASS("filter"), [IC_ZIP] = ITERATOR_CLASS("zip"), [IC_ENUMERATE] = ITERATOR_CLASS("enumerate"),
     [IC_GETITEM] = ITERATOR_CLASS("iterator"), [IC_GETITEM_REV] = ITERATOR_CLASS("reversed"),
     [IC_GENERATOR] = {.name = "generator", .repr = generator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr},
+    [IC_LIST_GENERATOR] = {.name = "generator", .repr = generator_repr, .getattr = iterator_getattr, .setattr = iterator_setattr},
 };
 static const IterKind iterator_kinds[N_ITERATOR_CLASSES] = {
     [IC_LIST] = IK_SEQ, [IC_TUPLE] = IK_SEQ, [IC_STR] = IK_SEQ, [IC_USTR] = IK_SEQ, [IC_RANGE] = IK_SEQ, [IC_DICT] = IK_SEQ,
     [IC_DICT_VALUES] = IK_SEQ, [IC_DICT_ITEMS] = IK_SEQ, [IC_SET] = IK_SEQ, [IC_REVERSED] = IK_REVERSED, [IC_LIST_REV] = IK_REVERSED,
     [IC_DICT_REV] = IK_REVERSED, [IC_DICT_VALUES_REV] = IK_REVERSED, [IC_DICT_ITEMS_REV] = IK_REVERSED, [IC_RANGE_REV] = IK_REVERSED,
     [IC_MAP] = IK_MAP, [IC_FILTER] = IK_FILTER, [IC_ZIP] = IK_ZIP, [IC_ENUMERATE] = IK_ENUMERATE, [IC_GETITEM] = IK_GETITEM, [IC_GETITEM_REV] = IK_GETITEM,
-    [IC_GENERATOR] = IK_GENERATOR,
+    [IC_GENERATOR] = IK_GENERATOR, [IC_LIST_GENERATOR] = IK_SEQ,
 };
 
 /* Whether v is one of attn's own iterators (above) */
@@ -237,6 +240,14 @@ Value *ops_generator(Value *fn, Value *first, int nclauses) {
     val_attr_set(self, "its", its);
     val_attr_set(self, "env", val_dict(fn->heap));
     val_attr_set(self, "level", val_int(fn->heap, 0));
+    return self;
+}
+
+Value *ops_list_generator(Value *list, const char *qualname) {
+    Value *self = val_object(list->heap, &iterator_classes[IC_LIST_GENERATOR]);
+    val_attr_set(self, "src", list);
+    val_attr_set(self, "pos", val_int(list->heap, 0));
+    val_attr_set(self, "qualname", val_str(list->heap, qualname));
     return self;
 }
 

@@ -230,7 +230,7 @@ static void release(Value *v) {
     case V_DICT: dict_free(v->u.dict); free(v->u.dict); h->bytes -= val_heap_bytes(sizeof(Dict)); break;
     case V_DICTVIEW: val_decref(v->u.view.dict); break;
     case V_SET: pyset_free(v->u.set); free(v->u.set); h->bytes -= val_heap_bytes(sizeof(PySet)); break;
-    case V_TENSOR: ten_free(v->u.t); ag_meta_unclaim(v->ag, v); ag_meta_unref(v->ag); val_decref(v->u.grad_value); break;
+    case V_TENSOR: ag_meta_release(v->ag, v, v->u.t, v->param); ten_free(v->u.t); ag_meta_unref(v->ag); val_decref(v->u.grad_value); break;
     case V_SLICE: val_decref(v->u.slice.start); val_decref(v->u.slice.stop); val_decref(v->u.slice.step); break;
     case V_METHOD: val_decref(v->u.method.self); val_decref(v->u.method.func); val_decref(v->u.method.klass); break;
     case V_FUNC: {
@@ -736,7 +736,10 @@ const char *val_type_name(const Value *v) {
     case V_STR: return "str";
     case V_TUPLE: return v->u.seq.named ? v->u.seq.named->name : v->u.seq.is_size ? "torch.Size" : "tuple";
     case V_LIST: return "list";
-    case V_DICTVIEW: return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
+    case V_DICTVIEW:                             /* an OrderedDict's (a state_dict's) are odict_keys ... in Python */
+        if (v->u.view.dict->kind == V_DICT && v->u.view.dict->u.dict->ordered)
+            return v->u.view.which == VIEW_KEYS ? "odict_keys" : v->u.view.which == VIEW_VALUES ? "odict_values" : "odict_items";
+        return v->u.view.which == VIEW_KEYS ? "dict_keys" : v->u.view.which == VIEW_VALUES ? "dict_values" : "dict_items";
     case V_SET: return v->u.set->frozen ? "frozenset" : "set";
     case V_DICT: return v->u.dict->ordered ? "collections.OrderedDict" : v->u.dict->default_dict ? "collections.defaultdict" : "dict";
     case V_TENSOR: return "Tensor";

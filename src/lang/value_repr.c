@@ -78,6 +78,26 @@ static void str_repr(StrBuf *out, const char *s, size_t n) {
 }
 
 static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth);
+
+/* A method of attn's (fn) bound to self, as Python prints it: <bound method Tensor.backward of tensor(...)> for one
+ * PyTorch writes in Python, <built-in method sum of Tensor object at 0x...> (self's address) for one it writes in C. */
+static void method_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
+    Value *self = v->u.method.self;
+    StrBuf q;
+    sb_init(&q);
+    if (lib()->method_qualname && lib()->method_qualname(&q, self, v->u.method.fn)) {
+        sb_printf(out, "<bound method %s of ", sb_str(&q));
+        repr_depth(I, out, self, depth + 1);
+        sb_putc(out, '>');
+    } else {
+        /* a node's type is its own class: SumBackward0 */
+        Value *c = self->kind == V_OBJECT && !self->u.obj.klass && self->u.obj.cls->type ? self->u.obj.cls->type(self) : NULL;
+        sb_printf(out, "<built-in method %s of %s object at %p>", v->u.method.fn->name,
+                  c && c->kind == V_CLASS ? c->u.cls->name : self->kind == V_TENSOR && self->param ? "Parameter" : val_type_name(self), (void *)self);
+        val_decref(c);
+    }
+    sb_free(&q);
+}
 static void view_repr(Interp *I, StrBuf *out, const Value *v, int depth) {
     int64_t n = val_view_len(v);
     Value *items = val_list(I->run.heap, n);
@@ -346,7 +366,7 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
                       v->u.method.func->u.func->name);
             repr_depth(I, out, v->u.method.self, depth + 1);
             sb_putc(out, '>');
-        } else sb_printf(out, "<built-in method %s of %s>", v->u.method.fn->name, val_type_name(v->u.method.self));
+        } else method_repr(I, out, v, depth);
         break;
     case V_FUNC: sb_printf(out, "<function %s>", v->u.func->name); break;
     case V_OBJECT: object_repr(I, out, v, depth); break;
