@@ -5,6 +5,10 @@
 #include "interp.h"
 #include "autograd.h"
 
+/* A builtin's tensor result t (taken) as a new tensor value, or NULL with the tensor library's error when t is NULL:
+ * what `return rt_tensor_result(I, ten_op(...))` ends a builtin with. */
+static inline Value *rt_tensor_result(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
+
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 /* torch_names.c (generated): PyTorch's and Python's public names, sorted, NULL-terminated. */

@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* ---- masked_softmax (§11.3.2) ---- */
 
@@ -113,7 +112,7 @@ static Value *bi_masked_softmax(Interp *I, Args *a) {
     Tensor *r = attn_masked_softmax(I, x->u.t, v);
     ten_free(tmp);
     if (!r && interp_failed(I)) return NULL;
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* ---- module helpers ---- */
@@ -284,7 +283,7 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     Tensor *r = dot_attention(I, self, q, k, v, lens);
     ten_free(tmp);
     if (!r && interp_failed(I)) return NULL;
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* What a MultiHeadAttention forward leaves in its inner attention's .attention_weights instead of the (B*h, Q, K)
@@ -575,7 +574,7 @@ out:
     ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
     ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);
     if (!y && interp_failed(I)) return NULL;
-    return done(I, y);
+    return rt_tensor_result(I, y);
 }
 
 static Value *m_transpose_qkv(Interp *I, Args *a) {
@@ -585,7 +584,7 @@ static Value *m_transpose_qkv(Interp *I, Args *a) {
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
     if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, false);
-    return done(I, transpose_qkv(I, x->u.t, heads));
+    return rt_tensor_result(I, transpose_qkv(I, x->u.t, heads));
 }
 
 static Value *m_transpose_output(Interp *I, Args *a) {
@@ -595,7 +594,7 @@ static Value *m_transpose_output(Interp *I, Args *a) {
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
     if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, true);
-    return done(I, transpose_output(I, x->u.t, heads));
+    return rt_tensor_result(I, transpose_output(I, x->u.t, heads));
 }
 
 static const Builtin mha_methods[] = {
@@ -639,7 +638,7 @@ static Value *bi_transpose_qkv(Interp *I, Args *a) {
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
         return interp_failed(I) ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
     if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, a->fn->tag != 0);
-    return done(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
+    return rt_tensor_result(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
 }
 
 const Builtin bi_d2l_attention[] = {

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* A new parameter (named_parameters() and state_dict() list it) holding t, a leaf that requires grad as PyTorch's
  * nn.Parameter; NULL when t is. */
@@ -529,7 +528,7 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
         int64_t k = ten_get_i64(x, i);
         for (int64_t j = 0; j < D; j++) ten_set(y, i * D + j, ten_get(w, k * D + j));
     }
-    return done(I, y);
+    return rt_tensor_result(I, y);
 }
 
 static void embedding_extra(StrBuf *out, Value *self) {

@@ -97,7 +97,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
         ten_free(noise);
         return ret_ag(I, y);
     }
-    return x ? done(I, attn_dropout_in(I->run.ten, &I->run.rng, self, x)) : NULL;
+    return x ? rt_tensor_result(I, attn_dropout_in(I->run.ten, &I->run.rng, self, x)) : NULL;
 }
 
 const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};
@@ -237,7 +237,7 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
         AgVal b = xwb[2] && xwb[2]->kind == V_TENSOR ? arg_ag(xwb[2]) : (AgVal){NULL, NULL};
         return ret_ag(I, ag_linear(&I->run.ag, arg_ag(xwb[0]), arg_ag(xwb[1]), b));
     }
-    return done(I, ten_linear(x, W, bias));
+    return rt_tensor_result(I, ten_linear(x, W, bias));
 }
 
 static void linear_extra(StrBuf *out, Value *self) {

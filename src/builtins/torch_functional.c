@@ -83,7 +83,7 @@ static Value *bi_map(Interp *I, Args *a) {
     }
     Tensor *r = ten_map(name, x);
     ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* ---- torch.nn.functional ---- */
@@ -105,7 +105,7 @@ static Value *bi_f_hardtanh(Interp *I, Args *a) {
     if (!x) return NULL;
     Tensor *r = ten_clamp(x, lo, hi);
     ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* F.softplus(input, beta=1, threshold=20): log(1 + exp(beta*x)) / beta, linear where beta*x > threshold
@@ -125,7 +125,7 @@ static Value *bi_f_softplus(Interp *I, Args *a) {
     }
     Tensor *r = ten_softplus(x, beta, threshold);
     ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* F.relu(input, inplace=False): torch.relu (ReluBackward0 when recorded), or written into input with inplace=True. */
@@ -144,7 +144,7 @@ static Value *bi_f_relu(Interp *I, Args *a) {
     if (!x) return NULL;
     Tensor *r = ten_unary(UOP_RELU, x);
     ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* F.dropout(input, p=0.5, training=True): each element zeroed with probability p, the rest scaled by 1/(1-p);
@@ -202,7 +202,7 @@ static Value *bi_f_linear(Interp *I, Args *a) {
         ten_free(y);
         y = s;
     }
-    return done(I, y);
+    return rt_tensor_result(I, y);
 }
 
 /* F.pad(input, pad, mode='constant', value=0): pad = (left, right) for the last dim, then (top, bottom) for the one
@@ -269,7 +269,7 @@ static Value *bi_f_normalize(Interp *I, Args *a) {
     Tensor *n = ten_norm(xv->u.t, p, &dim, 1, true), *e = ten_scalar_d_in(I->run.ten, eps);
     Tensor *c = n ? ten_binary(OP_MAXIMUM, n, false, e, true) : NULL, *r = c ? ten_binary(OP_DIV, xv->u.t, false, c, false) : NULL;
     ten_free(n); ten_free(e); ten_free(c);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* F.one_hot(tensor, num_classes=-1): int64 (..., C) with a 1 at each value. */
@@ -391,7 +391,7 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
     }
     Tensor *out = W ? ten_matmul(W, V) : NULL;
     ten_free(W);
-    return done(I, out);
+    return rt_tensor_result(I, out);
 }
 
 #define MAPF(name, module, sig, help, tag) {name, bi_map, sig, help, "", tag, module}

@@ -15,7 +15,7 @@ static Value *bi_gather(Interp *I, Args *a) {
     Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim) ? ten_gather(x, (int)d, ix) : NULL;
     ten_free(t1);
     if (ix) ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* scatter(input, dim, index, src or value, reduce=None) (tag 0); scatter_add(input, dim, index, src) (tag 1). */
@@ -41,7 +41,7 @@ static Value *bi_scatter(Interp *I, Args *a) {
     ten_free(t1);
     if (ix) ten_free(t2);
     ten_free(t3);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* index_select(input, dim, index) (tag 0), index_fill(input, dim, index, value) (tag 1). */
@@ -63,7 +63,7 @@ static Value *bi_index_select(Interp *I, Args *a) {
     ten_free(t1);
     if (ix) ten_free(t2);
     if (!r && !interp_failed(I) && a->fn->tag == 0) return rt_tensor_index_error(I);     /* PyTorch's IndexError */
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 static Value *bi_masked_select(Interp *I, Args *a) {
@@ -73,7 +73,7 @@ static Value *bi_masked_select(Interp *I, Args *a) {
     Tensor *r = m ? ten_masked_select(x, m) : NULL;
     ten_free(t1);
     if (m) ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* The columns of nonzero(X) as a tuple of 1-D tensors (as_tuple=True, and torch.where(cond)). */
@@ -99,7 +99,7 @@ static Value *bi_nonzero(Interp *I, Args *a) {
     Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
     bool as_tuple = false;
     if (!x || (p_[1] && p_[1]->kind != V_NONE && !arg_bool(I, p_[1], "as_tuple", &as_tuple))) { ten_free(t1); return NULL; }
-    Value *r = as_tuple ? torch_nonzero_tuple(I, x) : done(I, ten_nonzero(x));
+    Value *r = as_tuple ? torch_nonzero_tuple(I, x) : rt_tensor_result(I, ten_nonzero(x));
     ten_free(t1);
     return r;
 }
@@ -111,7 +111,7 @@ static Value *bi_take(Interp *I, Args *a) {
     Tensor *r = ix ? ten_take(x, ix) : NULL;
     ten_free(t1);
     if (ix) ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* Reduces X over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
@@ -140,7 +140,7 @@ static Value *bi_count_nonzero(Interp *I, Args *a) {
     Tensor *z = ten_scalar_i_in(I->run.ten, 0), *ne = ten_binary(OP_NE, x, false, z, true);
     Tensor *r = !ne ? NULL : nd ? reduce_dims(I->run.ten, RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
     ten_free(z); ten_free(ne); ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 const Builtin bi_torch_index[] = {

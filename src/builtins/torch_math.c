@@ -9,7 +9,6 @@
 #include <string.h>
 
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* The tensor argument `input` (position 0), converting numbers and lists. *tmp is freed by the caller. */
 static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
@@ -76,7 +75,7 @@ as_tensor:;
     if (!x) return NULL;
     Tensor *r = ten_unary((UnOp)a->fn->tag, x);
     ten_free(tmp);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* An operand of a binary op: a tensor, a Python number (weak, exact) or a list (a tensor). */
@@ -167,7 +166,7 @@ static Value *bi_binary(Interp *I, Args *a) {
     ten_free(tx);
     ten_free(ty);
     if (interp_failed(I)) { ten_free(r); return NULL; }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* matmul / mm / bmm / dot / outer: tag 0 matmul, 1 mm, 2 bmm, 3 dot, 4 outer */
@@ -187,11 +186,11 @@ static Value *bi_matmul(Interp *I, Args *a) {
     switch (a->fn->tag) {
     case 1:
         if (X->ndim != 2 || Y->ndim != 2) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
-        return done(I, ten_matmul(X, Y));
-    case 2: return done(I, ten_bmm(X, Y));
+        return rt_tensor_result(I, ten_matmul(X, Y));
+    case 2: return rt_tensor_result(I, ten_bmm(X, Y));
     case 3:
         if (X->ndim != 1 || Y->ndim != 1) return rt_error(I, "dot() needs two 1-D tensors, got %dD and %dD", X->ndim, Y->ndim);
-        return done(I, ten_matmul(X, Y));
+        return rt_tensor_result(I, ten_matmul(X, Y));
     case 4: {
         if (X->ndim != 1 || Y->ndim != 1) return rt_error(I, "outer() needs two 1-D tensors");
         int64_t c[2] = {X->shape[0], 1}, r[2] = {1, Y->shape[0]};
@@ -199,9 +198,9 @@ static Value *bi_matmul(Interp *I, Args *a) {
         Tensor *o = xc && yr ? ten_binary(OP_MUL, xc, false, yr, false) : NULL;
         ten_free(xc);
         ten_free(yr);
-        return done(I, o);
+        return rt_tensor_result(I, o);
     }
-    default: return done(I, ten_matmul(X, Y));
+    default: return rt_tensor_result(I, ten_matmul(X, Y));
     }
 }
 
@@ -285,7 +284,7 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
     if ((op == RED_MAX || op == RED_MIN) && dim && dim->kind == V_TENSOR) {
         Tensor *r = ten_binary(op == RED_MAX ? OP_MAXIMUM : OP_MINIMUM, x, false, dim->u.t, false);
         ten_free(tmp);
-        return done(I, r);
+        return rt_tensor_result(I, r);
     }
     Tensor *r = NULL;
     if (!dim || dim->kind == V_NONE) {
@@ -330,7 +329,7 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         }
     }
     ten_free(tmp);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 static Value *bi_reduce(Interp *I, Args *a) { return torch_reduce_dispatch(I, a, (RedOp)a->fn->tag); }
@@ -366,7 +365,7 @@ static Value *bi_softmax(Interp *I, Args *a) {
     }
     Tensor *r = op == 0 ? ten_softmax(x, d) : op == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
     ten_free(tmp);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* clamp(X, min=None, max=None): min(max(X, min), max), bounds numbers or tensors (broadcast); the result dtype
@@ -402,7 +401,7 @@ static Value *bi_clamp(Interp *I, Args *a) {
     }
     ten_free(tmp);
     if (interp_failed(I)) { ten_free(r); return NULL; }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 static Value *bi_where(Interp *I, Args *a) {
@@ -427,7 +426,7 @@ static Value *bi_where(Interp *I, Args *a) {
     Tensor *r = Y ? ten_where(C, X, xw, Y, yw) : NULL;
     ten_free(t1); ten_free(t2); ten_free(t3);
     if (!r && interp_failed(I)) return NULL;
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* masked_fill(X, mask, value): X where mask is False, value where True. */
@@ -454,7 +453,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
         ten_free(r);
         return rt_error(I, "masked_fill(): the mask %s must broadcast to the tensor's shape %s", sb, sa);
     }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* allclose / isclose (tag 0 / 1): a == b or |a - b| <= atol + rtol*|b|; equal_nan=True counts NaN == NaN. */
@@ -519,7 +518,7 @@ static Value *bi_norm(Interp *I, Args *a) {
     if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, p_[2], x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
     Tensor *r = ten_norm(x, p, dims, nd, keep);
     ten_free(tmp);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* std / var (tag RED_STD / RED_VAR): std(X, dim=None, unbiased=True, keepdim=False, *, correction=None);
@@ -546,7 +545,7 @@ static Value *bi_std_var(Interp *I, Args *a) {
     correction = unbiased ? 1 : 0;
     if (cv && cv->kind != V_NONE && !arg_double(I, cv, "correction", &correction)) { ten_free(tmp); return NULL; }
     Tensor *r = ten_var(x, dims, nd, keep, correction, take_sqrt);
-    if (!r || !with_mean) { ten_free(tmp); return done(I, r); }
+    if (!r || !with_mean) { ten_free(tmp); return rt_tensor_result(I, r); }
     Tensor *m = NULL;
     if (nd < 0) m = ten_reduce(RED_MEAN, x, true, 0, keep);
     else {
@@ -570,8 +569,8 @@ static Value *bi_std_var(Interp *I, Args *a) {
 Value *torch_round(Interp *I, Value *x, Value *dv) {
     int64_t d = 0;
     if (dv && dv->kind != V_NONE && !arg_int(I, dv, "decimals", &d)) return NULL;
-    if (!dv || dv->kind == V_NONE) return done(I, ten_unary(UOP_ROUND, x->u.t));
-    return done(I, ten_round_decimals(x->u.t, d));
+    if (!dv || dv->kind == V_NONE) return rt_tensor_result(I, ten_unary(UOP_ROUND, x->u.t));
+    return rt_tensor_result(I, ten_round_decimals(x->u.t, d));
 }
 
 /* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
 Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp) {
@@ -77,7 +76,7 @@ static Value *bi_roll(Interp *I, Args *a) {
         Tensor *p1 = f ? ten_narrow(f, 0, n - s, s) : NULL, *p2 = f ? ten_narrow(f, 0, 0, n - s) : NULL;
         Tensor *parts[2] = {p1, p2}, *c = p1 && p2 ? ten_cat_in(I->run.ten, parts, 2, 0) : NULL, *r = c ? ten_reshape(c, x->ndim, x->shape) : NULL;
         ten_free(f); ten_free(p1); ten_free(p2); ten_free(c);
-        return done(I, r);
+        return rt_tensor_result(I, r);
     }
     if (ns != nd) return rt_error(I, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
     Tensor *cur = ten_copy(x);
@@ -90,7 +89,7 @@ static Value *bi_roll(Interp *I, Args *a) {
         ten_free(p1); ten_free(p2); ten_free(cur);
         cur = next;
     }
-    return done(I, cur);
+    return rt_tensor_result(I, cur);
 }
 
 /* diag(input, diagonal=0): a vector becomes a square matrix with it on the diagonal; a matrix gives its diagonal. */
@@ -105,14 +104,14 @@ static Value *bi_diag(Interp *I, Args *a) {
     if (x->ndim == 2) {
         Tensor *dg = ten_diagonal(x, k, 0, 1), *c = dg ? ten_copy(dg) : NULL;
         ten_free(dg);
-        return done(I, c);
+        return rt_tensor_result(I, c);
     }
     if (x->ndim != 1) return rt_error(I, "diag(): Supports 1D or 2D tensors. Got %dD", x->ndim);
     int64_t n = x->shape[0] + (k < 0 ? -k : k), sh[2] = {n, n};
     Tensor *m = ten_new_in(I->run.ten, x->dtype, 2, sh), *dg = m ? ten_diagonal(m, k, 0, 1) : NULL;
     if (dg && ten_copy_into(dg, x) < 0) { ten_free(m); m = NULL; }
     ten_free(dg);
-    return done(I, m);
+    return rt_tensor_result(I, m);
 }
 
 static Value *bi_cumprod(Interp *I, Args *a) {
@@ -125,7 +124,7 @@ static Value *bi_cumprod(Interp *I, Args *a) {
     if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
     ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* amax / amin (tag RED_MAX / RED_MIN): over dim (an int or tuple; () or absent: everything); NaN propagates. */
@@ -139,7 +138,7 @@ static Value *bi_amax(Interp *I, Args *a) {
     if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
     Tensor *r = nd ? reduce_dims(I->run.ten, (RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
     ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* logsumexp(input, dim, keepdim=False): log(sum(exp(x))) computed as PyTorch does, around the max. */
@@ -169,7 +168,7 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
     }
     ten_free(xf); ten_free(m); ten_free(inf); ten_free(zero); ten_free(m0); ten_free(d); ten_free(e); ten_free(s); ten_free(l);
     ten_free(mk); ten_free(t1);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) */
@@ -247,7 +246,7 @@ static Value *bi_tile(Interp *I, Args *a) {
     int m = n > x->ndim ? n : x->ndim;
     if (m > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
     for (int i = 0; i < m; i++) full[i] = i < m - n ? 1 : reps[i - (m - n)];
-    return done(I, ten_repeat(x, full, m));
+    return rt_tensor_result(I, ten_repeat(x, full, m));
 }
 
 /* hstack (tag 0: dim 1, dim 0 for vectors), vstack (1: rows, vectors as rows) */
@@ -274,7 +273,7 @@ static Value *bi_hstack(Interp *I, Args *a) {
     for (int i = 0; i < n; i++) ten_free(arr[i]);
     free(arr);
     if (interp_failed(I)) { ten_free(r); return NULL; }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* is_tensor(x) (tag 0), is_floating_point(x) (tag 1) */

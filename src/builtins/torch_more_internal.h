@@ -5,9 +5,7 @@
 #define ATTN_TORCH_MORE_INTERNAL_H
 #include "builtins_internal.h"
 
-/* torch_more.c: t as a new tensor value, or NULL with the tensor library's error when t is NULL. */
-Value *done(Interp *I, Tensor *t);
-/* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
+/* torch_more.c: argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
 Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp);
 /* Argument i (or keyword name) as an int, a float, a bool: dflt when absent or None; false with an error set. */
 bool int_at(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out);

@@ -20,7 +20,7 @@ static Value *bi_einsum(Interp *I, Args *a) {
         if (items[i]->kind != V_TENSOR) return rt_error(I, "einsum(): operand %lld is a %s, not a tensor", (long long)i, val_type_name(items[i]));
         ops[i] = items[i]->u.t;
     }
-    return done(I, ten_einsum_in(I->run.ten, a->pos[0]->u.str.s, ops, (int)n));
+    return rt_tensor_result(I, ten_einsum_in(I->run.ten, a->pos[0]->u.str.s, ops, (int)n));
 }
 
 /* ---- products ---- */
@@ -53,7 +53,7 @@ static Value *bi_products(Interp *I, Args *a) {
         else if (v) r = ten_matmul(m, v);
         ten_free(t1);
         if (v) ten_free(t2);
-        return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+        return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
     }
     Tensor *t0, *t1 = NULL, *t2 = NULL, *in = arg_tensor(I, p_[0], "input", &t0);
     Tensor *m1 = in ? arg_tensor(I, p_[1], "mat1", &t1) : NULL, *m2 = m1 ? arg_tensor(I, p_[2], "mat2", &t2) : NULL;
@@ -71,7 +71,7 @@ static Value *bi_products(Interp *I, Args *a) {
         }
     }
     ten_free(t0); ten_free(t1); ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* tensordot(a, b, dims=2): contracts the last `dims` dims of a with the first of b (or the listed pairs). */
@@ -112,7 +112,7 @@ static Value *bi_tensordot(Interp *I, Args *a) {
     ea[A->ndim] = eb[B->ndim] = eo[no] = 0;
     snprintf(eq, sizeof eq, "%s,%s->%s", ea, eb, eo);
     Tensor *ops[2] = {A, B};
-    return done(I, ten_einsum_in(I->run.ten, eq, ops, 2));
+    return rt_tensor_result(I, ten_einsum_in(I->run.ten, eq, ops, 2));
 }
 
 /* cross(input, other, dim=None): 3-vectors along dim (the first dim of size 3 when None). */
@@ -141,7 +141,7 @@ static Value *bi_cross(Interp *I, Args *a) {
     }
     Tensor *r = c[0] && c[1] && c[2] ? ten_stack_in(I->run.ten, c, 3, nd) : NULL;
     for (int k = 0; k < 3; k++) ten_free(c[k]);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 const Builtin bi_torch_products[] = {
