@@ -30,7 +30,7 @@ bool sort_items(Interp *I, Value *l, Value *key, bool reverse);
 Value *torch_round(Interp *I, Value *x, Value *dv);
 /* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=), cumprod(dtype=) and the like.
  * *x and *tmp are replaced (the old *tmp freed); false with an error set. */
-bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
+bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, ArgTensor *held);
 
 /* d2l_attention.c (§11.3): softmax over the last axis with positions >= valid_lens masked out (X is (B, Q, K),
  * valid_lens (B,) or (B, Q) or NULL). Like the book's code, the -1e6 goes into X itself when X.reshape(-1, K) is

@@ -102,15 +102,16 @@ static Value *bi_masked_softmax(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *x = p_[0], *vl = p_[1];
     if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
-    Tensor *tmp = NULL, *v = NULL;
-    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    ArgTensor tmp = {0};
+    Tensor *v = NULL;
+    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, a, vl, "valid_lens", ARG_DATA, &tmp))) return NULL;
     if (grad_recording(I, 1, &x)) {
         Value *r = ag_ret(I, ag_masked_softmax(I, arg_ag(x), v));
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return r;
     }
     Tensor *r = attn_masked_softmax(I, x->u.t, v);
-    ten_free(tmp);
+    arg_tensor_release(&tmp);
     if (!r && interp_failed(I)) return NULL;
     return rt_tensor_result(I, r);
 }
@@ -273,15 +274,16 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     Tensor *q = tensor_arg(I, a, qkv[0], "queries"), *k = q ? tensor_arg(I, a, qkv[1], "keys") : NULL, *v = k ? tensor_arg(I, a, qkv[2], "values") : NULL;
     if (!v) return NULL;
     Value *vl = qkv[3];
-    Tensor *tmp = NULL, *lens = NULL;
-    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    ArgTensor tmp = {0};
+    Tensor *lens = NULL;
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "valid_lens", ARG_DATA, &tmp))) return NULL;
     if (grad_recording(I, 3, qkv)) {
         Value *r = dot_attention_recorded(I, self, arg_ag(qkv[0]), arg_ag(qkv[1]), arg_ag(qkv[2]), lens);
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return r;
     }
     Tensor *r = dot_attention(I, self, q, k, v, lens);
-    ten_free(tmp);
+    arg_tensor_release(&tmp);
     if (!r && interp_failed(I)) return NULL;
     return rt_tensor_result(I, r);
 }
@@ -523,11 +525,12 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     Tensor *q = tensor_arg(I, a, qkv[0], "queries"), *k = q ? tensor_arg(I, a, qkv[1], "keys") : NULL, *v = k ? tensor_arg(I, a, qkv[2], "values") : NULL;
     if (!v) return NULL;
     Value *vl = qkv[3];
-    Tensor *tmp = NULL, *lens = NULL;
-    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    ArgTensor tmp = {0};
+    Tensor *lens = NULL;
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "valid_lens", ARG_DATA, &tmp))) return NULL;
     if (I->run.ag.grad_enabled && (grad_recording(I, 3, qkv) || module_requires_grad(self, 0))) {
         Value *r = mha_recorded(I, self, qkv[0], qkv[1], qkv[2], lens);
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return r;
     }
     Value *inner = NULL;
@@ -572,7 +575,7 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
 out:
     val_decref(inner);
     ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
-    ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);
+    ten_free(rl); ten_free(o); ten_free(oc); arg_tensor_release(&tmp);
     if (!y && interp_failed(I)) return NULL;
     return rt_tensor_result(I, y);
 }

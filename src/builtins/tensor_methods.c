@@ -178,16 +178,18 @@ static Value *m_fill(Interp *I, Args *a) {
         return rt_error(I, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v->u.t->ndim);
     if (a->fn->tag == 0 && self(a)->dtype == DT_I64 && v->kind == V_FLOAT && !(fabs(v->u.f) < 9223372036854775808.0))
         return rt_raise(I, "RuntimeError", "value cannot be converted to type int64_t without overflow");   /* nan, inf, 1e19 */
-    Tensor *tmp = NULL, *src;
-    if (!v) src = tmp = ten_scalar_i_in(I->run.ten, 0);
-    else if (val_is_number(v)) src = tmp = ops_number_tensor_in(I->run.ten, v);      /* exact: 1/3 into a float64 tensor */
-    else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
+    ArgTensor held = {0};
+    Tensor *src;
+    if (!v) src = held.own = ten_scalar_i_in(I->run.ten, 0);
+    /* a number exact (1/3 into a float64 tensor) or a tensor: fill_(value) is declared Scalar / Tensor, copy_(other) Tensor */
+    else if (!(src = arg_tensor(I, a, v, a->fn->tag == 0 ? "value" : "other", ARG_NUMBER | (a->fn->tag == 0 ? ARG_OVERLOADED : 0), &held)))
+        return NULL;
     if (!src) return rt_tensor_error(I);
     Value *x = a->pos[0];
     bool records = call_records(I, a), tv = v && v->kind == V_TENSOR;
     int rc = records ? ag_inplace_check_write(&I->run.ag, x->ag, true) : 0;
     if (rc == 0) rc = ten_copy_into(self(a), src);
-    ten_free(tmp);
+    arg_tensor_release(&held);
     if (rc == 0 && records) {               /* ZeroBackward0, FillBackward2 (a number) / 3 (a tensor), CopyBackwards */
         int tag = a->fn->tag;
         const char *node = tag == 1 ? "ZeroBackward0" : tag == 2 ? "CopyBackwards" : tv ? "FillBackward3" : "FillBackward2";
@@ -222,7 +224,10 @@ static Value *call_base(Interp *I, Args *a, Value *self_for_grad) {
     if (!b) return rt_error(I, "%s: no such in-place method", a->fn->name);
     Args ba = *a;
     ba.fn = b;
+    const Args *outer = I->method_args;
+    if (outer == a) I->method_args = &ba;    /* still the method's arguments: X.add_([1.]) names position 1 */
     Value *r = b->fn(I, &ba);
+    I->method_args = outer;
     if (r && self_for_grad) {               /* recorded as the method call X.op(...) is (self apart) */
         Args oa = ba;
         oa.pos = ba.pos + 1;
@@ -248,7 +253,10 @@ static Value *inplace_recorded(Interp *I, Args *a) {
     pos[0] = xc;
     Args ca = *a;
     ca.pos = pos;
+    const Args *outer = I->method_args;
+    if (outer == a) I->method_args = &ca;
     Value *r = call_base(I, &ca, xc);
+    I->method_args = outer;
     free(pos);
     val_decref(xc);
     if (!r) return NULL;

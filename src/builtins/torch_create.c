@@ -101,7 +101,7 @@ static Value *bi_like(Interp *I, Args *a) {
     Value *p[4];                                 /* input, dtype, device, requires_grad */
     if (!args_bind(I, a, p, 4)) return NULL;
     Value *x = p[0];
-    if (x->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
+    if (x->kind != V_TENSOR) return arg_not_tensor(I, a, x, "input", ARG_TENSOR);
     bool has;
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
@@ -120,7 +120,7 @@ static Value *bi_full_like(Interp *I, Args *a) {
     Value *p[5];                                 /* input, fill_value, dtype, device, requires_grad */
     if (!args_bind(I, a, p, 5)) return NULL;
     Value *x = p[0], *fv = p[1];
-    if (x->kind != V_TENSOR) return rt_error(I, "full_like(input, fill_value) needs a tensor and a value");
+    if (x->kind != V_TENSOR) return arg_not_tensor(I, a, x, "input", ARG_TENSOR);
     double v;
     if (!arg_double(I, fv, "fill_value", &v)) return NULL;
     bool has;

@@ -8,12 +8,11 @@
 #include <string.h>
 
 
-/* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
-Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp) {
-    *tmp = NULL;
+Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, unsigned accept, ArgTensor *held) {
+    *held = (ArgTensor){.t = NULL, .own = NULL, .weak = false};
     Value *v = arg(a, i, name);
     if (!v) { rt_error(I, "%s() missing required argument '%s'", a->fname, name); return NULL; }
-    return arg_tensor(I, v, name, tmp);
+    return arg_tensor(I, a, v, name, accept, held);
 }
 
 bool int_at(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out) {
@@ -62,7 +61,8 @@ static Value *bi_roll(Interp *I, Args *a) {
     Value *p_[3];                               /* input, shifts, dims */
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *xv = p_[0];
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
+    if (!xv) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     Tensor *x = xv->u.t;
     int64_t sh[2 * TEN_MAX_DIMS], dims[2 * TEN_MAX_DIMS];
     int ns, nd;
@@ -98,7 +98,8 @@ static Value *bi_diag(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *xv = p_[0];
     int64_t k;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
+    if (!xv) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (!int_at(I, a, 1, "diagonal", 0, &k)) return NULL;
     Tensor *x = xv->u.t;
     if (x->ndim == 2) {
@@ -117,13 +118,13 @@ static Value *bi_diag(Interp *I, Args *a) {
 static Value *bi_cumprod(Interp *I, Args *a) {
     Value *p_[3];                               /* input, dim, dtype */
     if (!args_bind(I, a, p_, 3)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1);
     int64_t d;
     if (!x) return NULL;
-    if (!p_[1]) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
-    if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
+    if (!p_[1]) { arg_tensor_release(&t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
+    if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { arg_tensor_release(&t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
-    ten_free(t1);
+    arg_tensor_release(&t1);
     return rt_tensor_result(I, r);
 }
 
@@ -131,13 +132,13 @@ static Value *bi_cumprod(Interp *I, Args *a) {
 static Value *bi_amax(Interp *I, Args *a) {
     Value *p_[3];                               /* input, dim, keepdim */
     if (!args_bind(I, a, p_, 3)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { arg_tensor_release(&t1); return NULL; }
     Tensor *r = nd ? reduce_dims(I->run.ten, (RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
-    ten_free(t1);
+    arg_tensor_release(&t1);
     return rt_tensor_result(I, r);
 }
 
@@ -145,12 +146,12 @@ static Value *bi_amax(Interp *I, Args *a) {
 static Value *bi_logsumexp(Interp *I, Args *a) {
     Value *p_[3];                               /* input, dim, keepdim */
     if (!args_bind(I, a, p_, 3)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
-    if (!p_[1]) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { arg_tensor_release(&t1); return NULL; }
+    if (!p_[1]) { arg_tensor_release(&t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
     Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, I->run.ten->default_float);
     /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
     Tensor *m = xf ? reduce_dims(I->run.ten, xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
@@ -167,7 +168,7 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
         r = mk ? ten_binary(OP_ADD, l, false, mk, false) : NULL;
     }
     ten_free(xf); ten_free(m); ten_free(inf); ten_free(zero); ten_free(m0); ten_free(d); ten_free(e); ten_free(s); ten_free(l);
-    ten_free(mk); ten_free(t1);
+    ten_free(mk); arg_tensor_release(&t1);
     return rt_tensor_result(I, r);
 }
 
@@ -175,14 +176,14 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
 static Value *bi_unique(Interp *I, Args *a) {
     Value *p_[5];                               /* input, sorted, return_inverse, return_counts, dim */
     if (!args_bind(I, a, p_, 5)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     bool srt, inv, cnt;
     Value *dv = p_[4];
     if (!x || !bool_at(I, a, -1, "sorted", true, &srt) || !bool_at(I, a, -1, "return_inverse", false, &inv) ||
-        !bool_at(I, a, -1, "return_counts", false, &cnt)) { ten_free(t1); return NULL; }
-    if (dv && dv->kind != V_NONE) { ten_free(t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
+        !bool_at(I, a, -1, "return_counts", false, &cnt)) { arg_tensor_release(&t1); return NULL; }
+    if (dv && dv->kind != V_NONE) { arg_tensor_release(&t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
     Tensor *iv = NULL, *ct = NULL, *u = ten_unique(x, inv ? &iv : NULL, cnt ? &ct : NULL);
-    ten_free(t1);
+    arg_tensor_release(&t1);
     if (!u) return rt_tensor_error(I);
     if (!inv && !cnt) return val_tensor(I->run.heap, u);
     Tensor *parts[3] = {u, iv, ct};
@@ -240,7 +241,8 @@ static Value *bi_tile(Interp *I, Args *a) {
     Value *xv = p_[0];
     int64_t reps[2 * TEN_MAX_DIMS], full[TEN_MAX_DIMS];
     int n;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "tile(input, dims) needs a tensor");
+    if (!xv) return rt_error(I, "tile(input, dims) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (!ints_of(I, p_[1], "dims", reps, &n)) return NULL;
     Tensor *x = xv->u.t;
     int m = n > x->ndim ? n : x->ndim;
@@ -281,7 +283,7 @@ static Value *bi_is_tensor(Interp *I, Args *a) {
     Value *v;                                   /* obj / input */
     if (!args_bind(I, a, &v, 1)) return NULL;
     if (a->fn->tag == 0) return val_bool(I->run.heap, v->kind == V_TENSOR);
-    if (v->kind != V_TENSOR) return rt_error(I, "is_floating_point(): argument 'input' must be Tensor, not %s", val_type_name(v));
+    if (v->kind != V_TENSOR) return arg_not_tensor(I, a, v, "input", ARG_TENSOR);
     return val_bool(I->run.heap, ten_is_float(v->u.t->dtype));
 }
 

@@ -10,7 +10,8 @@
 
 static Tensor *self_tensor(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input");
-    if (!x || x->kind != V_TENSOR) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
+    if (!x) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
+    if (x->kind != V_TENSOR) { arg_not_tensor(I, a, x, "input", ARG_TENSOR); return NULL; }
     return x->u.t;
 }
 
@@ -329,7 +330,7 @@ static Value *bi_split(Interp *I, Args *a) {
     bool chunk = a->fn->tag == 1;
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *xv = p_[0], *sv = p_[1];
-    if (xv->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor as its first argument", a->fname);
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, chunk ? "input" : "split", chunk ? ARG_TENSOR : ARG_RECEIVER);   /* torch.split calls tensor.split */
     Tensor *x = xv->u.t;
     int64_t d = 0;
     if (p_[2] && !arg_int(I, p_[2], "dim", &d)) return NULL;
