@@ -350,7 +350,12 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
         int rc = -1;
         int n = tensor_items(I, index, items, tmps);
         if (n >= 0) {
-            Tensor *src = arg_tensor(I, NULL, v, "the assigned value", ARG_NUMBER | ARG_DATA, &tv);   /* x[0] = 1/3, = [1, 2] */
+            /* x[0] = 1/3 or a tensor; PyTorch refuses a list (x[0] = torch.tensor([1, 2]) is the way) */
+            Tensor *src = NULL;
+            if (v->kind != V_TENSOR && !val_is_number(v))
+                rt_raise(I, "TypeError", "can't assign a %s to a torch.%sTensor", v->kind == V_NONE ? "NoneType" : val_type_name(v),
+                         ten_dtype_word(obj->u.t->dtype));
+            else src = arg_tensor(I, NULL, v, "the assigned value", ARG_NUMBER, &tv);
             bool basic = true;
             for (int i = 0; i < n; i++) basic = basic && items[i].kind != IX_TENSOR;
             if (src && basic && ag_check_inplace(&I->run.ag, obj->ag, true) < 0) {
