@@ -677,6 +677,9 @@ static Value *bi_torch_pow(Interp *I, Args *a) {
     Value *p[2];
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *x = p[0], *y = p[1];
+    /* declared pow(Tensor, Tensor), pow(Scalar, Tensor), pow(Tensor, Scalar): a list, None or two numbers fit none */
+    bool xt = x->kind == V_TENSOR, yt = y->kind == V_TENSOR;
+    if (!(xt || val_is_number(x)) || !(yt || val_is_number(y)) || (!xt && !yt)) return arg_no_overload(I, a);
     if ((x->kind == V_INT || x->kind == V_FLOAT) && y->kind == V_TENSOR && grad_recording(I, 2, p)) {
         Tensor *tx = ops_number_tensor_in(I->run.ten, x), *r = tx ? ten_binary(OP_POW, tx, true, y->u.t, false) : NULL;
         ten_free(tx);
