@@ -104,7 +104,7 @@ static Value *bi_masked_softmax(Interp *I, Args *a) {
     if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
     ArgTensor tmp = {0};
     Tensor *v = NULL;
-    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, a, vl, "valid_lens", ARG_DATA, &tmp))) return NULL;
+    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, a, vl, "dim", ARG_RECEIVER, &tmp))) return NULL;   /* d2l calls valid_lens.dim() */
     if (grad_recording(I, 1, &x)) {
         Value *r = ag_ret(I, ag_masked_softmax(I, arg_ag(x), v));
         arg_tensor_release(&tmp);
@@ -276,7 +276,7 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     Value *vl = qkv[3];
     ArgTensor tmp = {0};
     Tensor *lens = NULL;
-    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "valid_lens", ARG_DATA, &tmp))) return NULL;
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "dim", ARG_RECEIVER, &tmp))) return NULL;   /* masked_softmax: valid_lens.dim() */
     if (grad_recording(I, 3, qkv)) {
         Value *r = dot_attention_recorded(I, self, arg_ag(qkv[0]), arg_ag(qkv[1]), arg_ag(qkv[2]), lens);
         arg_tensor_release(&tmp);
@@ -527,7 +527,10 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     Value *vl = qkv[3];
     ArgTensor tmp = {0};
     Tensor *lens = NULL;
-    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "valid_lens", ARG_DATA, &tmp))) return NULL;
+    if (vl && vl->kind != V_NONE && vl->kind != V_TENSOR)   /* d2l: torch.repeat_interleave(valid_lens, repeats=num_heads, dim=0) */
+        return rt_raise(I, "TypeError", "repeat_interleave() received an invalid combination of arguments - got (%s, dim=int, repeats=int), "
+                        "but expected one of:", val_type_name(vl));
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "valid_lens", ARG_TENSOR, &tmp))) return NULL;
     if (I->run.ag.grad_enabled && (grad_recording(I, 3, qkv) || module_requires_grad(self, 0))) {
         Value *r = mha_recorded(I, self, qkv[0], qkv[1], qkv[2], lens);
         arg_tensor_release(&tmp);
