@@ -338,10 +338,11 @@ bool arg_bool(Interp *I, Value *v, const char *what, bool *out);
 typedef struct ArgTensor { Tensor *t, *own; bool weak; } ArgTensor;
 /* What a parameter PyTorch declares Tensor takes besides a tensor, as its python_arg_parser reads it: nothing
  * (ARG_TENSOR: exp, matmul, maximum ...), a Python number where the declaration has a Scalar overload or allows
- * numbers (ARG_NUMBER: add's, where's, eq's other), data (ARG_DATA: numbers and nested lists, as X[i] = [1, 2]). */
-enum { ARG_TENSOR = 0, ARG_NUMBER = 1, ARG_DATA = 2,
-       ARG_OVERLOADED = 4,   /* refused in the words of an overloaded declaration (arg_no_overload) */
-       ARG_RECEIVER = 8 };   /* PyTorch's Python code calls a method of it (F.softmax: input.softmax(dim)): refused
+ * numbers (ARG_NUMBER: add's, where's, eq's other). No Tensor parameter of PyTorch takes a list (torch.tensor and
+ * torch.stack read theirs as data and sequences, interp_to_tensor). */
+enum { ARG_TENSOR = 0, ARG_NUMBER = 1,
+       ARG_OVERLOADED = 2,   /* refused in the words of an overloaded declaration (arg_no_overload) */
+       ARG_RECEIVER = 4 };   /* PyTorch's Python code calls a method of it (F.softmax: input.softmax(dim)): refused
                               * as Python's AttributeError, "'list' object has no attribute 'softmax'" (name is the
                               * method's) */
 /* v, argument `name` of the call a (NULL for a value no call passed: the assigned value), as a tensor into *out by

@@ -8,6 +8,13 @@
 /* A builtin's tensor result t (taken) as a new tensor value, or NULL with the tensor library's error when t is NULL:
  * what `return rt_tensor_result(I, ten_op(...))` ends a builtin with. */
 static inline Value *rt_tensor_result(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
+/* A module's forward given v, not a tensor, as its input: PyTorch's TypeError in the words of the function the
+ * forward calls, fn (nn.Linear's "linear(): argument 'input' (position 1) must be Tensor, not list"); NULL. */
+static inline Value *rt_forward_not_tensor(Interp *I, const Args *a, Value *v, const char *fn) {
+    Args f = *a;
+    f.fname = fn;
+    return arg_not_tensor(I, &f, v, "input", ARG_TENSOR);
+}
 
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);

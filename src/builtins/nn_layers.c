@@ -385,7 +385,7 @@ static Value *bi_module_list(Interp *I, Args *a) {
 static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, "LayerNorm", &xv, 1)) return NULL;
-    if (xv->kind != V_TENSOR) return rt_raise(I, "TypeError", "LayerNorm: input must be a tensor, not %s", val_type_name(xv));
+    if (xv->kind != V_TENSOR) return rt_forward_not_tensor(I, a, xv, "layer_norm");
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight"), *b = attr_tensor(self, "bias");
     Value *ns = val_attr_get(self, "normalized_shape");
     double eps = 1e-5;

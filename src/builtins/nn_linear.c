@@ -74,7 +74,8 @@ static void dropout_extra(StrBuf *out, Value *self) {
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
-    Tensor *x = tensor_arg(I, a, xv, "input");
+    if (xv->kind != V_TENSOR) return rt_forward_not_tensor(I, a, xv, "dropout");
+    Tensor *x = xv->u.t;
     double p = dropout_p(self);
     if (x && p >= 0 && (!training(self) || p <= 0)) return val_incref(xv);
     Value *ip = val_attr_get(self, "inplace");
@@ -226,8 +227,8 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
 static Value *linear_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
-    Tensor *x = tensor_arg(I, a, xv, "input");
-    if (!x) return NULL;
+    if (xv->kind != V_TENSOR) return rt_forward_not_tensor(I, a, xv, "linear");
+    Tensor *x = xv->u.t;
     Tensor *W, *bias;
     if (!linear_prepare(I, self, x, &W, &bias)) return NULL;
     Value *xwb[3] = {arg(a, 0, "input"), val_attr_get(self, "weight"), val_attr_get(self, "bias")};

@@ -547,10 +547,6 @@ Tensor *arg_tensor(Interp *I, Args *a, Value *v, const char *name, unsigned acce
         if (!(out->t = out->own = ops_number_tensor_in(I->run.ten, v))) rt_tensor_error(I);
         return out->t;
     }
-    if ((accept & ARG_DATA) && (val_is_number(v) || v->kind == V_LIST || v->kind == V_TUPLE)) {
-        if (!(out->t = out->own = interp_to_tensor(I, v, false, I->run.ten->default_float))) rt_error_prefix(I, "%s", name);
-        return out->t;
-    }
     arg_not_tensor(I, a, v, name, accept);
     return NULL;
 }
