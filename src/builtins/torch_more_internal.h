@@ -1,6 +1,5 @@
 /* torch_more_internal.h - the argument readers torch_more.c, torch_index.c, torch_products.c and torch_functional.c
- * share (torch_shape.c and nn_layers.c have static helpers of the same names, so these stay out of
- * builtins_internal.h). */
+ * share (a tensor argument by PyTorch's rule, ints, numbers, bools), and torch_index.c's reduce_dims. */
 #ifndef ATTN_TORCH_MORE_INTERNAL_H
 #define ATTN_TORCH_MORE_INTERNAL_H
 #include "builtins_internal.h"
