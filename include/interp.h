@@ -156,6 +156,8 @@ typedef struct Interp {
     bool echo_blocks;            /* and inside a typed loop, as Python's prompt does (true); a script shows top
                                   * level ones only (attn FILE, -c, a pipe: false) */
     int call_depth;
+    const Args *method_args;     /* the arguments of the builtin method running now, its receiver first (call.c's
+                                  * call_with_self): PyTorch counts a method's argument positions after it */
     int depth;                   /* eval and exec levels running now: the C stack's counter, bounded by AST_MAX_DEPTH */
     int eq_level;                /* val_eq's nesting now (value_eq.c), across a student's __eq__ that compares again */
     int base_call_depth;         /* call_depth where the running chunk started (top level of a nested run) */
@@ -335,11 +337,34 @@ bool arg_int(Interp *I, Value *v, const char *what, int64_t *out);
 bool arg_ints(Interp *I, Value *const *items, int64_t n, const char *what, int64_t *out);
 bool arg_double(Interp *I, Value *v, const char *what, double *out);
 bool arg_bool(Interp *I, Value *v, const char *what, bool *out);
-/* A tensor from a tensor, a number, or a nested list of numbers (borrowed into *tmp when converted). */
-Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp);
-/* The same as a contiguous tensor of dtype dt (converted as X.to(dt) does, into *tmp, when it is not one): the
+/* A tensor argument of a builtin: t to read; own the tensor made for it when the argument was converted (NULL when t
+ * is the argument's own); weak when it was a Python number (PyTorch's wrapped number: it does not promote a tensor's
+ * dtype). A builtin releases it once (arg_tensor_release), after its last use of t; a zeroed one releases nothing. */
+typedef struct ArgTensor { Tensor *t, *own; bool weak; } ArgTensor;
+/* What a parameter PyTorch declares Tensor takes besides a tensor, as its python_arg_parser reads it: nothing
+ * (ARG_TENSOR: exp, matmul, maximum ...), a Python number where the declaration has a Scalar overload or allows
+ * numbers (ARG_NUMBER: add's, where's, eq's other). No Tensor parameter of PyTorch takes a list (torch.tensor and
+ * torch.stack read theirs as data and sequences, interp_to_tensor). */
+enum { ARG_TENSOR = 0, ARG_NUMBER = 1,
+       ARG_OVERLOADED = 2,   /* refused in the words of an overloaded declaration (arg_no_overload) */
+       ARG_RECEIVER = 4 };   /* PyTorch's Python code calls a method of it (F.softmax: input.softmax(dim)): refused
+                              * as Python's AttributeError, "'list' object has no attribute 'softmax'" (name is the
+                              * method's) */
+/* v, argument `name` of the call a (NULL for a value no call passed: the assigned value), as a tensor into *out by
+ * accept: out->t, or NULL with PyTorch's TypeError (arg_not_tensor) or the conversion's error, *out zeroed. */
+Tensor *arg_tensor(Interp *I, Args *a, Value *v, const char *name, unsigned accept, ArgTensor *out);
+/* The same as a contiguous tensor of dtype dt (converted as X.to(dt) does, into out->own, when it is not one): the
  * boundary for code that reads raw float* / int64_t* (ten_f32, ten_i64 abort on another dtype in sanitizer builds). */
-Tensor *arg_tensor_as(Interp *I, Value *v, const char *what, DType dt, Tensor **tmp);
+Tensor *arg_tensor_as(Interp *I, Args *a, Value *v, const char *name, unsigned accept, DType dt, ArgTensor *out);
+void arg_tensor_release(ArgTensor *t);
+/* PyTorch's refusal of v given where a Tensor is declared, in the words accept says: the TypeError "exp(): argument
+ * 'input' (position 1) must be Tensor, not list" (the position counts a method's arguments after its tensor, and is
+ * left out for a keyword), arg_no_overload's, or ARG_RECEIVER's AttributeError; NULL. What a builtin that reads its
+ * tensor argument in place (no conversion) returns for anything else. */
+Value *arg_not_tensor(Interp *I, Args *a, Value *v, const char *name, unsigned accept);
+/* The same for a function PyTorch declares several ways (where, fill_, index_select): "fill_() received an invalid
+ * combination of arguments - got (list), but expected one of:" (the argument types, a method's after its tensor). */
+Value *arg_no_overload(Interp *I, Args *a);
 /* A shape from ints, a tuple/list of ints or a torch.Size: zeros(2, 3) and zeros((2, 3)) alike. */
 bool arg_shape(Interp *I, Args *a, int first, int64_t *shape, int *ndim);
 

@@ -5,6 +5,17 @@
 #include "interp.h"
 #include "autograd.h"
 
+/* A builtin's tensor result t (taken) as a new tensor value, or NULL with the tensor library's error when t is NULL:
+ * what `return rt_tensor_result(I, ten_op(...))` ends a builtin with. */
+static inline Value *rt_tensor_result(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
+/* A module's forward given v, not a tensor, as its input: PyTorch's TypeError in the words of the function the
+ * forward calls, fn (nn.Linear's "linear(): argument 'input' (position 1) must be Tensor, not list"); NULL. */
+static inline Value *rt_forward_not_tensor(Interp *I, const Args *a, Value *v, const char *fn) {
+    Args f = *a;
+    f.fname = fn;
+    return arg_not_tensor(I, &f, v, "input", ARG_TENSOR);
+}
+
 /* torch_create.c: the dtype= keyword; *has false when absent. false with an error set for a bad value. */
 bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 /* torch_names.c (generated): PyTorch's and Python's public names, sorted, NULL-terminated. */
@@ -27,7 +38,7 @@ bool sort_items(Interp *I, Value *l, Value *key, bool reverse);
 Value *torch_round(Interp *I, Value *x, Value *dv);
 /* dtype=...: the input cast first, as PyTorch does for sum(dtype=), softmax(dtype=), cumprod(dtype=) and the like.
  * *x and *tmp are replaced (the old *tmp freed); false with an error set. */
-bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp);
+bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, ArgTensor *held);
 
 /* d2l_attention.c (§11.3): softmax over the last axis with positions >= valid_lens masked out (X is (B, Q, K),
  * valid_lens (B,) or (B, Q) or NULL). Like the book's code, the -1e6 goes into X itself when X.reshape(-1, K) is

@@ -11,7 +11,6 @@
 #include <string.h>
 
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* max over i, j of |S[..., i, j] - S[..., i+1, j+1]|, skipping infinite entries: 0 when S depends on j - i only;
  * nan when a compared entry is nan (as torch's max of the differences would be), so a nan is never hidden. */
@@ -58,7 +57,7 @@ static Value *bi_rel_index(Interp *I, Args *a) {
     if (!nv || !kv) return rt_error(I, "relative_position_index(n, k) needs a length n and a clipping distance k");
     if (!arg_int(I, nv, "n", &n) || !arg_int(I, kv, "k", &k)) return NULL;
     if (n < 1 || n > 4096 || k < 0 || k > 4096) return rt_error(I, "relative_position_index: need 1 <= n <= 4096 and 0 <= k <= 4096");
-    return done(I, rel_index(I->run.ten, n, k));
+    return rt_tensor_result(I, rel_index(I->run.ten, n, k));
 }
 
 /* shaw_bias(q, table): q (n, d), table (2k+1, d) -> (n, n) with q_i · table[clip(j - i, -k, k) + k] / sqrt(d). */
@@ -85,7 +84,7 @@ static Value *bi_shaw_bias(Interp *I, Args *a) {
                 ten_f32(B)[i * n + j] = (float)(acc / sqrt((double)d));
             }
     ten_free(idx);
-    return done(I, B);
+    return rt_tensor_result(I, B);
 }
 
 /* rope(X, base=10000): X (..., n, d), d even; the pair (2j, 2j+1) at position m is rotated by m·θ_j,
@@ -134,7 +133,7 @@ static Value *bi_alibi_slopes(Interp *I, Args *a) {
     int64_t H;
     if (!arg_int(I, hv, "num_heads", &H)) return NULL;
     if (H < 1 || H > 1024) return rt_error(I, "alibi_slopes: num_heads must be between 1 and 1024");
-    return done(I, alibi_slopes(I->run.ten, H));
+    return rt_tensor_result(I, alibi_slopes(I->run.ten, H));
 }
 
 /* alibi_bias(n, num_heads, causal=True): (H, n, n) with m_h·(j - i) where j <= i, -inf above the diagonal. */
@@ -156,7 +155,7 @@ static Value *bi_alibi_bias(Interp *I, Args *a) {
                 for (int64_t j = 0; j < n; j++)
                     ten_f32(B)[(h * n + i) * n + j] = causal && j > i ? -INFINITY : ten_f32(m)[h] * (float)(j - i);
     ten_free(m);
-    return done(I, B);
+    return rt_tensor_result(I, B);
 }
 
 /* ---- stacking self-attention layers (exercise 1) ---- */

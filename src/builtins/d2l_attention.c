@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* ---- masked_softmax (§11.3.2) ---- */
 
@@ -103,17 +102,18 @@ static Value *bi_masked_softmax(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *x = p_[0], *vl = p_[1];
     if (!x || x->kind != V_TENSOR) return rt_error(I, "masked_softmax(X, valid_lens) needs a 3-D tensor X");
-    Tensor *tmp = NULL, *v = NULL;
-    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    ArgTensor tmp = {0};
+    Tensor *v = NULL;
+    if (vl && vl->kind != V_NONE && !(v = arg_tensor(I, a, vl, "dim", ARG_RECEIVER, &tmp))) return NULL;   /* d2l calls valid_lens.dim() */
     if (grad_recording(I, 1, &x)) {
         Value *r = ag_ret(I, ag_masked_softmax(I, arg_ag(x), v));
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return r;
     }
     Tensor *r = attn_masked_softmax(I, x->u.t, v);
-    ten_free(tmp);
+    arg_tensor_release(&tmp);
     if (!r && interp_failed(I)) return NULL;
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* ---- module helpers ---- */
@@ -274,17 +274,18 @@ static Value *dpa_call(Interp *I, Value *self, Args *a) {
     Tensor *q = tensor_arg(I, a, qkv[0], "queries"), *k = q ? tensor_arg(I, a, qkv[1], "keys") : NULL, *v = k ? tensor_arg(I, a, qkv[2], "values") : NULL;
     if (!v) return NULL;
     Value *vl = qkv[3];
-    Tensor *tmp = NULL, *lens = NULL;
-    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    ArgTensor tmp = {0};
+    Tensor *lens = NULL;
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "dim", ARG_RECEIVER, &tmp))) return NULL;   /* masked_softmax: valid_lens.dim() */
     if (grad_recording(I, 3, qkv)) {
         Value *r = dot_attention_recorded(I, self, arg_ag(qkv[0]), arg_ag(qkv[1]), arg_ag(qkv[2]), lens);
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return r;
     }
     Tensor *r = dot_attention(I, self, q, k, v, lens);
-    ten_free(tmp);
+    arg_tensor_release(&tmp);
     if (!r && interp_failed(I)) return NULL;
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* What a MultiHeadAttention forward leaves in its inner attention's .attention_weights instead of the (B*h, Q, K)
@@ -524,11 +525,15 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
     Tensor *q = tensor_arg(I, a, qkv[0], "queries"), *k = q ? tensor_arg(I, a, qkv[1], "keys") : NULL, *v = k ? tensor_arg(I, a, qkv[2], "values") : NULL;
     if (!v) return NULL;
     Value *vl = qkv[3];
-    Tensor *tmp = NULL, *lens = NULL;
-    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, vl, "valid_lens", &tmp))) return NULL;
+    ArgTensor tmp = {0};
+    Tensor *lens = NULL;
+    if (vl && vl->kind != V_NONE && vl->kind != V_TENSOR)   /* d2l: torch.repeat_interleave(valid_lens, repeats=num_heads, dim=0) */
+        return rt_raise(I, "TypeError", "repeat_interleave() received an invalid combination of arguments - got (%s, dim=int, repeats=int), "
+                        "but expected one of:", val_type_name(vl));
+    if (vl && vl->kind != V_NONE && !(lens = arg_tensor(I, a, vl, "valid_lens", ARG_TENSOR, &tmp))) return NULL;
     if (I->run.ag.grad_enabled && (grad_recording(I, 3, qkv) || module_requires_grad(self, 0))) {
         Value *r = mha_recorded(I, self, qkv[0], qkv[1], qkv[2], lens);
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return r;
     }
     Value *inner = NULL;
@@ -573,9 +578,9 @@ static Value *mha_call(Interp *I, Value *self, Args *a) {
 out:
     val_decref(inner);
     ten_free(pq); ten_free(pk); ten_free(pv); ten_free(tq); ten_free(tk); ten_free(tv);
-    ten_free(rl); ten_free(o); ten_free(oc); ten_free(tmp);
+    ten_free(rl); ten_free(o); ten_free(oc); arg_tensor_release(&tmp);
     if (!y && interp_failed(I)) return NULL;
-    return done(I, y);
+    return rt_tensor_result(I, y);
 }
 
 static Value *m_transpose_qkv(Interp *I, Args *a) {
@@ -585,7 +590,7 @@ static Value *m_transpose_qkv(Interp *I, Args *a) {
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
     if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, false);
-    return done(I, transpose_qkv(I, x->u.t, heads));
+    return rt_tensor_result(I, transpose_qkv(I, x->u.t, heads));
 }
 
 static Value *m_transpose_output(Interp *I, Args *a) {
@@ -595,7 +600,7 @@ static Value *m_transpose_output(Interp *I, Args *a) {
     int64_t heads;
     if (!mha_heads(I, a->pos[0], &heads)) return NULL;
     if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, true);
-    return done(I, transpose_output(I, x->u.t, heads));
+    return rt_tensor_result(I, transpose_output(I, x->u.t, heads));
 }
 
 static const Builtin mha_methods[] = {
@@ -639,7 +644,7 @@ static Value *bi_transpose_qkv(Interp *I, Args *a) {
     if (!x || x->kind != V_TENSOR || !h || !arg_int(I, h, "num_heads", &heads) || heads <= 0)
         return interp_failed(I) ? NULL : rt_error(I, "%s(X, num_heads) needs a tensor and a positive number of heads", a->fname);
     if (grad_recording(I, 1, &x)) return transpose_heads_recorded(I, arg_ag(x), heads, a->fn->tag != 0);
-    return done(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
+    return rt_tensor_result(I, a->fn->tag ? transpose_output(I, x->u.t, heads) : transpose_qkv(I, x->u.t, heads));
 }
 
 const Builtin bi_d2l_attention[] = {

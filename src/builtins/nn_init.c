@@ -166,7 +166,7 @@ static Value *bi_init_xavier(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *tv = p_[0], *gv = p_[1];
     if (!tv) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname);
-    if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'dim'", val_type_name(tv));
+    if (tv->kind != V_TENSOR) return arg_not_tensor(I, a, tv, "dim", ARG_RECEIVER);
     double gain = 1, fi, fo;
     if (gv && !val_is_number(gv)) return rt_raise(I, "TypeError", "%s(): gain must be a number, not %s", a->fname, val_type_name(gv));
     if (gv) gain = val_as_double(gv);
@@ -183,7 +183,7 @@ static Value *bi_init_kaiming(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 4)) return NULL;
     Value *tv = p_[0], *av = p_[1], *mv = p_[2], *nv = p_[3];
     if (!tv) return rt_raise(I, "TypeError", "%s() missing 1 required positional argument: 'tensor'", a->fname);
-    if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'shape'", val_type_name(tv));
+    if (tv->kind != V_TENSOR) return arg_not_tensor(I, a, tv, "shape", ARG_RECEIVER);
     if (tv->u.t->numel == 0) return same(a);
     double fi, fo, gain;
     if (!fans(I, tv->u.t, &fi, &fo)) return NULL;

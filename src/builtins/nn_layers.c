@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* A new parameter (named_parameters() and state_dict() list it) holding t, a leaf that requires grad as PyTorch's
  * nn.Parameter; NULL when t is. */
@@ -386,7 +385,7 @@ static Value *bi_module_list(Interp *I, Args *a) {
 static Value *layernorm_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, "LayerNorm", &xv, 1)) return NULL;
-    if (xv->kind != V_TENSOR) return rt_raise(I, "TypeError", "LayerNorm: input must be a tensor, not %s", val_type_name(xv));
+    if (xv->kind != V_TENSOR) return rt_forward_not_tensor(I, a, xv, "layer_norm");
     Tensor *x = xv->u.t, *w = attr_tensor(self, "weight"), *b = attr_tensor(self, "bias");
     Value *ns = val_attr_get(self, "normalized_shape");
     double eps = 1e-5;
@@ -529,7 +528,7 @@ static Value *embedding_call(Interp *I, Value *self, Args *a) {
         int64_t k = ten_get_i64(x, i);
         for (int64_t j = 0; j < D; j++) ten_set(y, i * D + j, ten_get(w, k * D + j));
     }
-    return done(I, y);
+    return rt_tensor_result(I, y);
 }
 
 static void embedding_extra(StrBuf *out, Value *self) {

@@ -74,7 +74,8 @@ static void dropout_extra(StrBuf *out, Value *self) {
 static Value *dropout_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
-    Tensor *x = tensor_arg(I, a, xv, "input");
+    if (xv->kind != V_TENSOR) return rt_forward_not_tensor(I, a, xv, "dropout");
+    Tensor *x = xv->u.t;
     double p = dropout_p(self);
     if (x && p >= 0 && (!training(self) || p <= 0)) return val_incref(xv);
     Value *ip = val_attr_get(self, "inplace");
@@ -97,7 +98,7 @@ static Value *dropout_call(Interp *I, Value *self, Args *a) {
         ten_free(noise);
         return ret_ag(I, y);
     }
-    return x ? done(I, attn_dropout_in(I->run.ten, &I->run.rng, self, x)) : NULL;
+    return x ? rt_tensor_result(I, attn_dropout_in(I->run.ten, &I->run.rng, self, x)) : NULL;
 }
 
 const ObjClass DropoutClass = {.name = "Dropout", .call = dropout_call, .is_module = true, .extra_repr = dropout_extra};
@@ -226,8 +227,8 @@ Tensor *attn_linear_forward(Interp *I, Value *lin, const Tensor *x) {
 static Value *linear_call(Interp *I, Value *self, Args *a) {
     Value *xv;
     if (!args_bind_call(I, a, &bi_forward_input, val_type_name(self), &xv, 1)) return NULL;
-    Tensor *x = tensor_arg(I, a, xv, "input");
-    if (!x) return NULL;
+    if (xv->kind != V_TENSOR) return rt_forward_not_tensor(I, a, xv, "linear");
+    Tensor *x = xv->u.t;
     Tensor *W, *bias;
     if (!linear_prepare(I, self, x, &W, &bias)) return NULL;
     Value *xwb[3] = {arg(a, 0, "input"), val_attr_get(self, "weight"), val_attr_get(self, "bias")};
@@ -237,7 +238,7 @@ static Value *linear_call(Interp *I, Value *self, Args *a) {
         AgVal b = xwb[2] && xwb[2]->kind == V_TENSOR ? arg_ag(xwb[2]) : (AgVal){NULL, NULL};
         return ret_ag(I, ag_linear(&I->run.ag, arg_ag(xwb[0]), arg_ag(xwb[1]), b));
     }
-    return done(I, ten_linear(x, W, bias));
+    return rt_tensor_result(I, ten_linear(x, W, bias));
 }
 
 static void linear_extra(StrBuf *out, Value *self) {

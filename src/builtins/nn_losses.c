@@ -297,8 +297,8 @@ static Value *bi_mse_loss(Interp *I, Args *a) {
 
 /* F.mse_loss's work, its arguments bound (NULL: absent); nn.MSELoss's forward calls it too. */
 static Value *mse_loss(Interp *I, Value *iv, Value *tv, Value *size_average, Value *reduce, Value *reduction) {
-    if (tv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(tv));
-    if (iv->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'size'", val_type_name(iv));
+    if (tv->kind != V_TENSOR) return arg_not_tensor(I, NULL, tv, "size", ARG_RECEIVER);
+    if (iv->kind != V_TENSOR) return arg_not_tensor(I, NULL, iv, "size", ARG_RECEIVER);
     Reduction red;
     const Tensor *in = iv->u.t, *tg = tv->u.t;
     if (!ten_same_shape(in, tg)) {

@@ -708,7 +708,7 @@ static Value *bi_parameter(Interp *I, Args *a) {
     Value *d = p_[0], *rg = p_[1];
     bool on = true;
     if (rg && !arg_bool(I, rg, "requires_grad", &on)) return NULL;
-    if (d && d->kind != V_TENSOR) return rt_raise(I, "AttributeError", "'%s' object has no attribute 'detach'", val_type_name(d));
+    if (d && d->kind != V_TENSOR) return arg_not_tensor(I, a, d, "detach", ARG_RECEIVER);
     if (d && on && !ten_is_float(d->u.t->dtype)) return rt_error(I, "Only Tensors of floating point and complex dtype can require gradients");
     Tensor *t = d ? ten_alias(d->u.t) : ten_new_in(I->run.ten, DT_F32, 1, (int64_t[]){0});
     if (!t) return rt_tensor_error(I);

@@ -184,7 +184,8 @@ static Value *mha_layer_call(Interp *I, Value *self, Args *a) {
     const char *names[3] = {"query", "key", "value"};
     Value *qkv[3] = {qv, kv, vv};
     for (int i = 0; i < 3; i++) {
-        if (qkv[i]->kind != V_TENSOR) return rt_raise(I, "TypeError", "MultiheadAttention: %s must be a tensor, not %s", names[i], val_type_name(qkv[i]));
+        /* PyTorch's forward reads query.dim(), then key.is_nested and value.is_nested */
+        if (qkv[i]->kind != V_TENSOR) return arg_not_tensor(I, a, qkv[i], i ? "is_nested" : "dim", ARG_RECEIVER);
         if (qkv[i]->u.t->dtype != DT_F32)
             return rt_error(I, "MultiheadAttention: %s is %s, but the layer's weights are float32 (use %s.float())",
                             names[i], ten_dtype_name(qkv[i]->u.t->dtype), names[i]);

@@ -36,23 +36,22 @@ static Value *m_tolist(Interp *I, Args *a) {
     return tolist_rec(I->run.heap, self(a), 0, 0);
 }
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 /* X.cpu(): X itself. X.detach(), X.numpy(): a new tensor on the same storage, as in PyTorch. */
 static Value *m_same(Interp *I, Args *a) { return val_incref(a->pos[0]); }
-static Value *m_alias(Interp *I, Args *a) { return done(I, ten_alias(self(a))); }
+static Value *m_alias(Interp *I, Args *a) { return rt_tensor_result(I, ten_alias(self(a))); }
 /* X.numpy(): X's elements shared (attn's tensors stand in for arrays); PyTorch's refusal when X requires grad. */
 static Value *m_numpy(Interp *I, Args *a) {
     if (val_requires_grad(a->pos[0]))
         return rt_raise(I, "RuntimeError", "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
     return m_alias(I, a);
 }
-static Value *m_clone(Interp *I, Args *a) { return done(I, ten_clone(self(a))); }
+static Value *m_clone(Interp *I, Args *a) { return rt_tensor_result(I, ten_clone(self(a))); }
 
 /* X itself when contiguous, else a contiguous copy. */
 static Value *m_contiguous(Interp *I, Args *a) {
     if (self(a)->contiguous) return val_incref(a->pos[0]);
-    return done(I, ten_copy(self(a)));
+    return rt_tensor_result(I, ten_copy(self(a)));
 }
 static Value *m_is_contiguous(Interp *I, Args *a) { return val_bool(I->run.heap, self(a)->contiguous); }
 
@@ -79,7 +78,7 @@ static Value *m_data_ptr(Interp *I, Args *a) { return val_int(I->run.heap, (int6
 /* float / long / int / bool: tag is the dtype. X itself when it already has it (x.float() is x). */
 static Value *m_cast(Interp *I, Args *a) {
     if (self(a)->dtype == (DType)a->fn->tag) return val_incref(a->pos[0]);
-    return done(I, ten_cast(self(a), (DType)a->fn->tag));
+    return rt_tensor_result(I, ten_cast(self(a), (DType)a->fn->tag));
 }
 
 /* X.to(dtype), X.to(other) (other's dtype), X.to(device), X.to(device, dtype), each followed by non_blocking and copy
@@ -103,7 +102,7 @@ static Value *m_to(Interp *I, Args *a) {
         if (k == 4) return rt_raise(I, "ValueError", "invalid type: '%s' (attn has %s, %s, %s and %s)", tname->u.str.s,
                                     NAMES[0], NAMES[3], NAMES[1], NAMES[2]);
         if (self(a)->dtype == (DType)k) return val_incref(a->pos[0]);
-        return done(I, ten_cast(self(a), (DType)k));
+        return rt_tensor_result(I, ten_cast(self(a), (DType)k));
     }
     int nflags = 0;                              /* the positional non_blocking, copy after the dtype / device / other */
     for (int i = 1; i < a->npos; i++) {
@@ -126,7 +125,7 @@ static Value *m_to(Interp *I, Args *a) {
     DType want = !dt || dt->kind == V_NONE ? self(a)->dtype : dt->kind == V_DTYPE ? dt->u.dtype : dt->u.t->dtype;
     bool copy = flags[1] && flags[1]->u.b;
     if (want == self(a)->dtype && !copy) return val_incref(a->pos[0]);    /* nothing changes: X itself, as PyTorch */
-    return done(I, want == self(a)->dtype ? ten_clone(self(a)) : ten_cast(self(a), want));
+    return rt_tensor_result(I, want == self(a)->dtype ? ten_clone(self(a)) : ten_cast(self(a), want));
 }
 
 static Value *m_size(Interp *I, Args *a) {
@@ -152,7 +151,7 @@ static Value *m_expand(Interp *I, Args *a) {
     if (n > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
     if (!arg_ints(I, items, n, "a size", sh)) return NULL;
     if (grad_recording(I, 1, a->pos)) return ret_ag(I, ag_expand(&I->run.ag, arg_ag(a->pos[0]), (int)n, sh));   /* ExpandBackward0 */
-    return done(I, ten_expand(t, (int)n, sh));
+    return rt_tensor_result(I, ten_expand(t, (int)n, sh));
 }
 
 static Value *m_repeat(Interp *I, Args *a) {
@@ -179,16 +178,18 @@ static Value *m_fill(Interp *I, Args *a) {
         return rt_error(I, "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", v->u.t->ndim);
     if (a->fn->tag == 0 && self(a)->dtype == DT_I64 && v->kind == V_FLOAT && !(fabs(v->u.f) < 9223372036854775808.0))
         return rt_raise(I, "RuntimeError", "value cannot be converted to type int64_t without overflow");   /* nan, inf, 1e19 */
-    Tensor *tmp = NULL, *src;
-    if (!v) src = tmp = ten_scalar_i_in(I->run.ten, 0);
-    else if (val_is_number(v)) src = tmp = ops_number_tensor_in(I->run.ten, v);      /* exact: 1/3 into a float64 tensor */
-    else if (!(src = arg_tensor(I, v, "the value", &tmp))) return NULL;
+    ArgTensor held = {0};
+    Tensor *src;
+    if (!v) src = held.own = ten_scalar_i_in(I->run.ten, 0);
+    /* a number exact (1/3 into a float64 tensor) or a tensor: fill_(value) is declared Scalar / Tensor, copy_(other) Tensor */
+    else if (!(src = arg_tensor(I, a, v, a->fn->tag == 0 ? "value" : "other", ARG_NUMBER | (a->fn->tag == 0 ? ARG_OVERLOADED : 0), &held)))
+        return NULL;
     if (!src) return rt_tensor_error(I);
     Value *x = a->pos[0];
     bool records = call_records(I, a), tv = v && v->kind == V_TENSOR;
     int rc = records ? ag_inplace_check_write(&I->run.ag, x->ag, true) : 0;
     if (rc == 0) rc = ten_copy_into(self(a), src);
-    ten_free(tmp);
+    arg_tensor_release(&held);
     if (rc == 0 && records) {               /* ZeroBackward0, FillBackward2 (a number) / 3 (a tensor), CopyBackwards */
         int tag = a->fn->tag;
         const char *node = tag == 1 ? "ZeroBackward0" : tag == 2 ? "CopyBackwards" : tv ? "FillBackward3" : "FillBackward2";
@@ -206,7 +207,7 @@ static Value *m_view_as(Interp *I, Args *a) {
         return rt_raise(I, "TypeError", "%s(): argument 'other' (position 1) must be Tensor, not %s", a->fn->name, val_type_name(other));
     Tensor *o = other->u.t;
     Tensor *r = a->fn->tag == 0 ? ten_view_shape(self(a), o->ndim, o->shape) : ten_expand(self(a), o->ndim, o->shape);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* X.op_(...): the out-of-place op (the method without '_') computed, then written into X's storage. PyTorch's
@@ -223,7 +224,10 @@ static Value *call_base(Interp *I, Args *a, Value *self_for_grad) {
     if (!b) return rt_error(I, "%s: no such in-place method", a->fn->name);
     Args ba = *a;
     ba.fn = b;
+    const Args *outer = I->method_args;
+    if (outer == a) I->method_args = &ba;    /* still the method's arguments: X.add_([1.]) names position 1 */
     Value *r = b->fn(I, &ba);
+    I->method_args = outer;
     if (r && self_for_grad) {               /* recorded as the method call X.op(...) is (self apart) */
         Args oa = ba;
         oa.pos = ba.pos + 1;
@@ -249,7 +253,10 @@ static Value *inplace_recorded(Interp *I, Args *a) {
     pos[0] = xc;
     Args ca = *a;
     ca.pos = pos;
+    const Args *outer = I->method_args;
+    if (outer == a) I->method_args = &ca;
     Value *r = call_base(I, &ca, xc);
+    I->method_args = outer;
     free(pos);
     val_decref(xc);
     if (!r) return NULL;
@@ -328,7 +335,7 @@ static Value *m_new(Interp *I, Args *a) {
         Args sa = {&sz, 1, NULL, NULL, 0, a->fname, NULL};
         if (!arg_shape(I, &sa, 0, shape, &nd) || !arg_double(I, fv, "fill_value", &v)) return NULL;
     } else if (!arg_shape(I, &b, 0, shape, &nd)) return NULL;
-    return done(I, ten_full_in(I->run.ten, dt, nd, shape, v));
+    return rt_tensor_result(I, ten_full_in(I->run.ten, dt, nd, shape, v));
 }
 
 static Value *m_is_floating_point(Interp *I, Args *a) { return val_bool(I->run.heap, ten_is_float(self(a)->dtype)); }

@@ -16,7 +16,6 @@ bool get_dtype(Interp *I, Args *a, bool *has, DType *dt) {
     return true;
 }
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 static Value *bi_tensor(Interp *I, Args *a) {
     Value *p[4];                                 /* data, dtype, device, requires_grad */
@@ -76,7 +75,7 @@ static Value *bi_fill_shape(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full_in(I->run.ten, dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
+    return rt_tensor_result(I, ten_full_in(I->run.ten, dt, nd, shape, a->fn->tag == 1 ? 1 : 0));
 }
 
 static Value *bi_full(Interp *I, Args *a) {
@@ -94,7 +93,7 @@ static Value *bi_full(Interp *I, Args *a) {
     DType dt = fv->kind == V_FLOAT ? I->run.ten->default_float : fv->kind == V_BOOL ? DT_BOOL : DT_I64;
     if (fv->kind == V_TENSOR) dt = fv->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full_in(I->run.ten, dt, nd, shape, v));
+    return rt_tensor_result(I, ten_full_in(I->run.ten, dt, nd, shape, v));
 }
 
 /* zeros_like / ones_like / rand_like / randn_like / empty_like: tag 0, 1, 2, 3 (empty_like is zeros here) */
@@ -102,7 +101,7 @@ static Value *bi_like(Interp *I, Args *a) {
     Value *p[4];                                 /* input, dtype, device, requires_grad */
     if (!args_bind(I, a, p, 4)) return NULL;
     Value *x = p[0];
-    if (x->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor", a->fname);
+    if (x->kind != V_TENSOR) return arg_not_tensor(I, a, x, "input", ARG_TENSOR);
     bool has;
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
@@ -111,9 +110,9 @@ static Value *bi_like(Interp *I, Args *a) {
         return rt_error(I, "\"%s\" not implemented for '%s'", a->fn->tag == 2 ? "check_uniform_bounds" : "normal_kernel_cpu",
                         dt == DT_I64 ? "Long" : "Bool");
     switch (a->fn->tag) {
-    case 2: return done(I, ten_uniform_in(I->run.ten, &I->run.rng, dt, t->ndim, t->shape, 0, 1));
-    case 3: return done(I, ten_normal_in(I->run.ten, &I->run.rng, dt, t->ndim, t->shape, 0, 1));
-    default: return done(I, ten_full_in(I->run.ten, dt, t->ndim, t->shape, a->fn->tag));
+    case 2: return rt_tensor_result(I, ten_uniform_in(I->run.ten, &I->run.rng, dt, t->ndim, t->shape, 0, 1));
+    case 3: return rt_tensor_result(I, ten_normal_in(I->run.ten, &I->run.rng, dt, t->ndim, t->shape, 0, 1));
+    default: return rt_tensor_result(I, ten_full_in(I->run.ten, dt, t->ndim, t->shape, a->fn->tag));
     }
 }
 
@@ -121,13 +120,13 @@ static Value *bi_full_like(Interp *I, Args *a) {
     Value *p[5];                                 /* input, fill_value, dtype, device, requires_grad */
     if (!args_bind(I, a, p, 5)) return NULL;
     Value *x = p[0], *fv = p[1];
-    if (x->kind != V_TENSOR) return rt_error(I, "full_like(input, fill_value) needs a tensor and a value");
+    if (x->kind != V_TENSOR) return arg_not_tensor(I, a, x, "input", ARG_TENSOR);
     double v;
     if (!arg_double(I, fv, "fill_value", &v)) return NULL;
     bool has;
     DType dt = x->u.t->dtype;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full_in(I->run.ten, dt, x->u.t->ndim, x->u.t->shape, v));
+    return rt_tensor_result(I, ten_full_in(I->run.ten, dt, x->u.t->ndim, x->u.t->shape, v));
 }
 
 /* arange(end) / arange(start, end, step=1): int64 unless a bound is a float or dtype says otherwise. */
@@ -166,8 +165,8 @@ static Value *bi_arange(Interp *I, Args *a) {
         if (v[i] && (v[i]->kind != V_INT || !arg_int(I, v[i], "bound", &k[i]))) exact = false;
     }
     bool big = fabs(x[0]) > 9007199254740992.0 || fabs(x[1]) > 9007199254740992.0 || fabs(x[2]) > 9007199254740992.0;
-    if (exact && big && k[2] != 0 && (k[2] > 0 ? k[1] > k[0] : k[1] < k[0])) return done(I, arange_i64(I->run.ten, k[0], k[1], k[2]));
-    return done(I, ten_arange_in(I->run.ten, x[0], x[1], x[2], dt));
+    if (exact && big && k[2] != 0 && (k[2] > 0 ? k[1] > k[0] : k[1] < k[0])) return rt_tensor_result(I, arange_i64(I->run.ten, k[0], k[1], k[2]));
+    return rt_tensor_result(I, ten_arange_in(I->run.ten, x[0], x[1], x[2], dt));
 }
 
 static Value *bi_linspace(Interp *I, Args *a) {
@@ -180,7 +179,7 @@ static Value *bi_linspace(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_linspace_in(I->run.ten, x0, x1, steps, dt));
+    return rt_tensor_result(I, ten_linspace_in(I->run.ten, x0, x1, steps, dt));
 }
 
 static Value *bi_eye(Interp *I, Args *a) {
@@ -195,7 +194,7 @@ static Value *bi_eye(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_eye_in(I->run.ten, rows, cols, dt));
+    return rt_tensor_result(I, ten_eye_in(I->run.ten, rows, cols, dt));
 }
 
 /* A float dtype for random numbers (float32 or float64); PyTorch's message for the others. */
@@ -218,7 +217,7 @@ static Value *bi_rand(Interp *I, Args *a) {
     int nd;
     DType dt;
     if (!arg_shape(I, a, 0, shape, &nd) || !random_dtype(I, a, &dt, a->fn->tag == 1)) return NULL;
-    return done(I, a->fn->tag ? ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, 0, 1) : ten_uniform_in(I->run.ten, &I->run.rng, dt, nd, shape, 0, 1));
+    return rt_tensor_result(I, a->fn->tag ? ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, 0, 1) : ten_uniform_in(I->run.ten, &I->run.rng, dt, nd, shape, 0, 1));
 }
 
 static Value *bi_normal(Interp *I, Args *a) {
@@ -235,7 +234,7 @@ static Value *bi_normal(Interp *I, Args *a) {
     int nd;
     DType dt;
     if (!arg_shape(I, &sa, 0, shape, &nd) || !random_dtype(I, a, &dt, true)) return NULL;
-    return done(I, ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, mean, std));
+    return rt_tensor_result(I, ten_normal_in(I->run.ten, &I->run.rng, dt, nd, shape, mean, std));
 }
 
 /* Integers lo + (a draw mod (hi - lo)) into a new tensor of the shape, cast to dt: what randint and randint_like
@@ -248,7 +247,7 @@ static Value *randint_fill(Interp *I, int ndim, const int64_t *shape, int64_t lo
     if (dt == DT_I64) return val_tensor(I->run.heap, t);
     Tensor *c = ten_cast(t, dt);
     ten_free(t);
-    return done(I, c);
+    return rt_tensor_result(I, c);
 }
 
 static Value *bi_randint(Interp *I, Args *a) {
@@ -304,10 +303,10 @@ static Value *bi_randperm(Interp *I, Args *a) {
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     if (dt == DT_BOOL) return rt_error(I, "\"randperm\" not implemented for 'Bool'");
     Tensor *t = ten_randperm_in(I->run.ten, &I->run.rng, n);
-    if (!t || dt == DT_I64) return done(I, t);
+    if (!t || dt == DT_I64) return rt_tensor_result(I, t);
     Tensor *c = ten_cast(t, dt);
     ten_free(t);
-    return done(I, c);
+    return rt_tensor_result(I, c);
 }
 
 /* torch.scalar_tensor(s, *, dtype=None): a 0-dim tensor of the number s, the default float dtype unless dtype=. */
@@ -322,7 +321,7 @@ static Value *bi_scalar_tensor(Interp *I, Args *a) {
     bool has;
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
-    return done(I, ten_full_in(I->run.ten, dt, 0, NULL, v));
+    return rt_tensor_result(I, ten_full_in(I->run.ten, dt, 0, NULL, v));
 }
 
 /* torch.logspace(start, end, steps, base=10.0, *, dtype=None): base ** linspace(start, end, steps), digits as
@@ -338,7 +337,7 @@ static Value *bi_logspace(Interp *I, Args *a) {
     DType dt = I->run.ten->default_float;
     if (!get_dtype(I, a, &has, &dt)) return NULL;
     if (dt == DT_BOOL) return rt_error(I, "\"logspace_cpu\" not implemented for 'Bool'");
-    return done(I, ten_logspace_in(I->run.ten, x0, x1, steps, base, dt));
+    return rt_tensor_result(I, ten_logspace_in(I->run.ten, x0, x1, steps, base, dt));
 }
 
 /* torch.set_default_dtype(d): what Python floats and float creation functions become; float32 or float64. */

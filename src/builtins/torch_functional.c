@@ -59,31 +59,31 @@ static Value *write_into(Interp *I, Value *xv, Tensor *r) {
 static Value *bi_map(Interp *I, Args *a) {
     Value *p_[2] = {NULL, NULL};                /* input, approximate (gelu) or inplace (silu, mish) */
     if (!args_bind(I, a, p_, 2)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     if (!x) return NULL;
     const char *name = MAP_NAMES[a->fn->tag];
     Value *ap = !strcmp(name, "gelu") ? p_[1] : NULL, *in = p_[0];
     bool exact = !ap || (ap->kind == V_STR && !strcmp(ap->u.str.s, "none"));
     bool tanh_gelu = !exact && ap->kind == V_STR && !strcmp(ap->u.str.s, "tanh");
     if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in) && ((!strcmp(name, "gelu") && (exact || tanh_gelu)) || !strcmp(name, "reciprocal"))) {
-        ten_free(t1);                          /* GeluBackward0 (either gelu), ReciprocalBackward0 */
+        arg_tensor_release(&t1);                          /* GeluBackward0 (either gelu), ReciprocalBackward0 */
         AgContext *c = &I->run.ag;
         return ret_ag(I, name[0] != 'g' ? ag_reciprocal(c, arg_ag(in)) : tanh_gelu ? ag_gelu_tanh(c, arg_ag(in)) : ag_gelu(c, arg_ag(in)));
     }
     if (ap && ap->kind == V_STR && !strcmp(name, "gelu")) {
         if (!strcmp(ap->u.str.s, "tanh")) name = "gelu_tanh";
-        else if (strcmp(ap->u.str.s, "none")) { ten_free(t1); return rt_error(I, "approximate argument must be either none or tanh."); }
+        else if (strcmp(ap->u.str.s, "none")) { arg_tensor_release(&t1); return rt_error(I, "approximate argument must be either none or tanh."); }
     }
     bool inplace = false;                       /* silu, mish: inplace=True writes the result into input */
-    if (!ap && p_[1] && !arg_bool(I, p_[1], "inplace", &inplace)) { ten_free(t1); return NULL; }
+    if (!ap && p_[1] && !arg_bool(I, p_[1], "inplace", &inplace)) { arg_tensor_release(&t1); return NULL; }
     if (inplace) {
-        ten_free(t1);
+        arg_tensor_release(&t1);
         int mode = inplace_mode(I, a, in);
         return mode < 0 ? NULL : mode ? inplace_record(I, a, in, 1) : write_into(I, in, ten_map(name, in->u.t));
     }
     Tensor *r = ten_map(name, x);
-    ten_free(t1);
-    return done(I, r);
+    arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 /* ---- torch.nn.functional ---- */
@@ -101,11 +101,11 @@ static Value *bi_f_hardtanh(Interp *I, Args *a) {
         int mode = inplace_mode(I, a, p_[0]);
         return mode < 0 ? NULL : mode ? inplace_record(I, a, p_[0], 3) : write_into(I, p_[0], ten_clamp(p_[0]->u.t, lo, hi));
     }
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     if (!x) return NULL;
     Tensor *r = ten_clamp(x, lo, hi);
-    ten_free(t1);
-    return done(I, r);
+    arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 /* F.softplus(input, beta=1, threshold=20): log(1 + exp(beta*x)) / beta, linear where beta*x > threshold
@@ -116,16 +116,13 @@ static Value *bi_f_softplus(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 3)) return NULL;
     double beta, threshold;
     if (!num_at(I, a, 1, "beta", 1, &beta) || !num_at(I, a, 2, "threshold", 20, &threshold)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     if (!x) return NULL;
-    if (!ten_is_float(x->dtype)) {
-        DType d = x->dtype;                     /* x may be t1 (input converted to a tensor) */
-        ten_free(t1);
-        return rt_error(I, "\"softplus_cpu\" not implemented for '%s'", ten_dtype_word(d));
-    }
-    Tensor *r = ten_softplus(x, beta, threshold);
-    ten_free(t1);
-    return done(I, r);
+    Tensor *r = NULL;
+    if (!ten_is_float(x->dtype)) rt_error(I, "\"softplus_cpu\" not implemented for '%s'", ten_dtype_word(x->dtype));
+    else r = ten_softplus(x, beta, threshold);
+    arg_tensor_release(&t1);
+    return !r && interp_failed(I) ? NULL : rt_tensor_result(I, r);
 }
 
 /* F.relu(input, inplace=False): torch.relu (ReluBackward0 when recorded), or written into input with inplace=True. */
@@ -140,11 +137,11 @@ static Value *bi_f_relu(Interp *I, Args *a) {
         return mode < 0 ? NULL : mode ? inplace_record(I, a, in, 1) : write_into(I, in, ten_unary(UOP_RELU, in->u.t));
     }
     if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) return ret_ag(I, ag_unary(&I->run.ag, UOP_RELU, arg_ag(in)));
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     if (!x) return NULL;
     Tensor *r = ten_unary(UOP_RELU, x);
-    ten_free(t1);
-    return done(I, r);
+    arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 /* F.dropout(input, p=0.5, training=True): each element zeroed with probability p, the rest scaled by 1/(1-p);
@@ -155,7 +152,8 @@ static Value *bi_f_dropout(Interp *I, Args *a) {
     Value *xv = p_[0];
     double p;
     bool training, inplace;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "dropout(input, p=0.5, training=True) needs a tensor");
+    if (!xv) return rt_error(I, "dropout(input, p=0.5, training=True) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (!num_at(I, a, 1, "p", 0.5, &p) || !bool_at(I, a, 2, "training", true, &training) ||
         !bool_at(I, a, 3, "inplace", false, &inplace)) return NULL;
     if (p < 0 || p > 1) return rt_error(I, "dropout probability has to be between 0 and 1, but got %g", p);
@@ -184,11 +182,12 @@ static Value *bi_f_linear(Interp *I, Args *a) {
     Value *p_[3];                               /* input, weight, bias */
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *xv = p_[0], *wv = p_[1], *bv = p_[2];
-    if (!xv || !wv || xv->kind != V_TENSOR || wv->kind != V_TENSOR) return rt_error(I, "linear(input, weight, bias=None) needs tensors");
+    if (!xv || !wv) return rt_error(I, "linear(input, weight, bias=None) needs tensors");
+    if (xv->kind != V_TENSOR || wv->kind != V_TENSOR) return arg_not_tensor(I, a, xv->kind != V_TENSOR ? xv : wv, xv->kind != V_TENSOR ? "input" : "weight", ARG_TENSOR);
     Tensor *W = wv->u.t;
     if (W->ndim > 2) return rt_error(I, "linear(): weight must be 1-D or 2-D, got %dD", W->ndim);
     bool has_b = bv && bv->kind != V_NONE;
-    if (has_b && bv->kind != V_TENSOR) return rt_error(I, "linear(): bias must be a tensor");
+    if (has_b && bv->kind != V_TENSOR) return arg_not_tensor(I, a, bv, "bias", ARG_TENSOR);
     Value *xwb[3] = {xv, wv, has_b ? bv : NULL};
     if (W->ndim == 2 && grad_recording(I, 3, xwb)) {
         AgVal b = has_b ? arg_ag(bv) : (AgVal){NULL, NULL};
@@ -202,7 +201,7 @@ static Value *bi_f_linear(Interp *I, Args *a) {
         ten_free(y);
         y = s;
     }
-    return done(I, y);
+    return rt_tensor_result(I, y);
 }
 
 /* F.pad(input, pad, mode='constant', value=0): pad = (left, right) for the last dim, then (top, bottom) for the one
@@ -214,7 +213,8 @@ static Value *bi_f_pad(Interp *I, Args *a) {
     int64_t pad[2 * TEN_MAX_DIMS];
     int np;
     double value;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "pad(input, pad, mode='constant', value=0) needs a tensor");
+    if (!xv) return rt_error(I, "pad(input, pad, mode='constant', value=0) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (mv && mv->kind != V_NONE && (mv->kind != V_STR || strcmp(mv->u.str.s, "constant")))
         return rt_error(I, "F.pad(mode=%s%s%s) is not in attn: only mode='constant' (type help to see what is)",
                         mv->kind == V_STR ? "'" : "", mv->kind == V_STR ? mv->u.str.s : "?", mv->kind == V_STR ? "'" : "");
@@ -262,14 +262,15 @@ static Value *bi_f_normalize(Interp *I, Args *a) {
     Value *xv = p_[0];
     double p, eps;
     int64_t d;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "normalize(input, p=2.0, dim=1, eps=1e-12) needs a tensor");
+    if (!xv) return rt_error(I, "normalize(input, p=2.0, dim=1, eps=1e-12) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "norm", ARG_RECEIVER);     /* F.normalize calls input.norm(...) */
     if (!num_at(I, a, 1, "p", 2, &p) || !int_at(I, a, 2, "dim", 1, &d) || !num_at(I, a, 3, "eps", 1e-12, &eps)) return NULL;
     if (!dim_fits(I, d, xv->u.t->ndim)) return NULL;
     int dim = (int)d;
     Tensor *n = ten_norm(xv->u.t, p, &dim, 1, true), *e = ten_scalar_d_in(I->run.ten, eps);
     Tensor *c = n ? ten_binary(OP_MAXIMUM, n, false, e, true) : NULL, *r = c ? ten_binary(OP_DIV, xv->u.t, false, c, false) : NULL;
     ten_free(n); ten_free(e); ten_free(c);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* F.one_hot(tensor, num_classes=-1): int64 (..., C) with a 1 at each value. */
@@ -278,7 +279,8 @@ static Value *bi_f_one_hot(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *xv = p_[0];
     int64_t c;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "one_hot(tensor, num_classes=-1) needs a tensor");
+    if (!xv) return rt_error(I, "one_hot(tensor, num_classes=-1) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (!int_at(I, a, 1, "num_classes", -1, &c)) return NULL;
     Tensor *x = xv->u.t;
     if (x->dtype != DT_I64) return rt_error(I, "one_hot is only applicable to index tensor.");
@@ -391,7 +393,7 @@ static Value *bi_f_sdpa(Interp *I, Args *a) {
     }
     Tensor *out = W ? ten_matmul(W, V) : NULL;
     ten_free(W);
-    return done(I, out);
+    return rt_tensor_result(I, out);
 }
 
 #define MAPF(name, module, sig, help, tag) {name, bi_map, sig, help, "", tag, module}

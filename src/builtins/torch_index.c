@@ -10,19 +10,19 @@
 static Value *bi_gather(Interp *I, Args *a) {
     Value *p_[4];                               /* input, dim, index, sparse_grad */
     if (!args_bind(I, a, p_, 4)) return NULL;
-    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    ArgTensor t1 = {0}, t2 = {0}; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1), *ix = x ? tensor_at(I, a, 2, "index", ARG_OVERLOADED, &t2) : NULL;
     int64_t d;
     Tensor *r = ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim) ? ten_gather(x, (int)d, ix) : NULL;
-    ten_free(t1);
-    if (ix) ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    arg_tensor_release(&t1);
+    arg_tensor_release(&t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* scatter(input, dim, index, src or value, reduce=None) (tag 0); scatter_add(input, dim, index, src) (tag 1). */
 static Value *bi_scatter(Interp *I, Args *a) {
     Value *p_[6];                               /* input, dim, index, src, value, reduce */
     if (!args_bind(I, a, p_, 6)) return NULL;
-    Tensor *t1, *t2, *t3 = NULL, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    ArgTensor t1 = {0}, t2 = {0}, t3 = {0}; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1), *ix = x ? tensor_at(I, a, 2, "index", ARG_OVERLOADED, &t2) : NULL;
     int64_t d;
     Value *sv = p_[3], *rv = p_[5];
     if (!sv) sv = p_[4];
@@ -34,46 +34,48 @@ static Value *bi_scatter(Interp *I, Args *a) {
             rt_error(I, "reduce argument must be either add or multiply.");
         else {
             if (rv && rv->kind == V_STR) reduce = strcmp(rv->u.str.s, "add") ? 2 : 1;
-            Tensor *src = val_is_number(sv) ? (t3 = ops_number_tensor_in(I->run.ten, sv)) : arg_tensor(I, sv, "src", &t3);
+            /* scatter's value overload takes a number; scatter_add only a tensor */
+            Tensor *src = arg_tensor(I, a, sv, "src", ARG_OVERLOADED | (a->fn->tag == 1 ? 0 : ARG_NUMBER), &t3);
             if (src) r = ten_scatter(x, (int)d, ix, src, reduce);
         }
     }
-    ten_free(t1);
-    if (ix) ten_free(t2);
-    ten_free(t3);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    arg_tensor_release(&t1);
+    arg_tensor_release(&t2);
+    arg_tensor_release(&t3);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* index_select(input, dim, index) (tag 0), index_fill(input, dim, index, value) (tag 1). */
 static Value *bi_index_select(Interp *I, Args *a) {
     Value *p_[4];                               /* input, dim, index (, value) */
     if (!args_bind(I, a, p_, 4)) return NULL;
-    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 2, "index", &t2) : NULL;
+    ArgTensor t1 = {0}, t2 = {0}; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1), *ix = x ? tensor_at(I, a, 2, "index", ARG_OVERLOADED, &t2) : NULL;
     int64_t d;
     Tensor *r = NULL;
     if (ix && int_at(I, a, 1, "dim", 0, &d) && dim_fits(I, d, x->ndim)) {
         if (a->fn->tag == 0) r = ten_index_select(x, (int)d, ix);
         else {
             Value *vv = p_[3];
-            Tensor *vt = NULL, *v = val_is_number(vv) ? (vt = ops_number_tensor_in(I->run.ten, vv)) : arg_tensor(I, vv, "value", &vt);
+            ArgTensor vt;
+            Tensor *v = arg_tensor(I, a, vv, "value", ARG_NUMBER | ARG_OVERLOADED, &vt);
             if (v) r = ten_index_fill(x, (int)d, ix, v);
-            ten_free(vt);
+            arg_tensor_release(&vt);
         }
     }
-    ten_free(t1);
-    if (ix) ten_free(t2);
+    arg_tensor_release(&t1);
+    arg_tensor_release(&t2);
     if (!r && !interp_failed(I) && a->fn->tag == 0) return rt_tensor_index_error(I);     /* PyTorch's IndexError */
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 static Value *bi_masked_select(Interp *I, Args *a) {
     Value *p_[2];                               /* input, mask */
     if (!args_bind(I, a, p_, 2)) return NULL;
-    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *m = x ? tensor_at(I, a, 1, "mask", &t2) : NULL;
+    ArgTensor t1 = {0}, t2 = {0}; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1), *m = x ? tensor_at(I, a, 1, "mask", ARG_TENSOR, &t2) : NULL;
     Tensor *r = m ? ten_masked_select(x, m) : NULL;
-    ten_free(t1);
-    if (m) ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    arg_tensor_release(&t1);
+    arg_tensor_release(&t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* The columns of nonzero(X) as a tuple of 1-D tensors (as_tuple=True, and torch.where(cond)). */
@@ -96,22 +98,22 @@ Value *torch_nonzero_tuple(Interp *I, const Tensor *x) {
 static Value *bi_nonzero(Interp *I, Args *a) {
     Value *p_[2] = {NULL, NULL};                /* input, as_tuple (argwhere: input only) */
     if (!args_bind(I, a, p_, 2)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     bool as_tuple = false;
-    if (!x || (p_[1] && p_[1]->kind != V_NONE && !arg_bool(I, p_[1], "as_tuple", &as_tuple))) { ten_free(t1); return NULL; }
-    Value *r = as_tuple ? torch_nonzero_tuple(I, x) : done(I, ten_nonzero(x));
-    ten_free(t1);
+    if (!x || (p_[1] && p_[1]->kind != V_NONE && !arg_bool(I, p_[1], "as_tuple", &as_tuple))) { arg_tensor_release(&t1); return NULL; }
+    Value *r = as_tuple ? torch_nonzero_tuple(I, x) : rt_tensor_result(I, ten_nonzero(x));
+    arg_tensor_release(&t1);
     return r;
 }
 
 static Value *bi_take(Interp *I, Args *a) {
     Value *p_[2];                               /* input, index */
     if (!args_bind(I, a, p_, 2)) return NULL;
-    Tensor *t1, *t2, *x = tensor_at(I, a, 0, "input", &t1), *ix = x ? tensor_at(I, a, 1, "index", &t2) : NULL;
+    ArgTensor t1 = {0}, t2 = {0}; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1), *ix = x ? tensor_at(I, a, 1, "index", ARG_TENSOR, &t2) : NULL;
     Tensor *r = ix ? ten_take(x, ix) : NULL;
-    ten_free(t1);
-    if (ix) ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    arg_tensor_release(&t1);
+    arg_tensor_release(&t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* Reduces X over dims one at a time, the highest first (a dim given twice is PyTorch's error). */
@@ -133,14 +135,14 @@ Tensor *reduce_dims(TenCtx *c, RedOp op, const Tensor *x, const int64_t *dims, i
 static Value *bi_count_nonzero(Interp *I, Args *a) {
     Value *p_[2];                               /* input, dim */
     if (!args_bind(I, a, p_, 2)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
-    if (!x || !ints_of(I, p_[1], "dim", dims, &nd)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd)) { arg_tensor_release(&t1); return NULL; }
     Tensor *z = ten_scalar_i_in(I->run.ten, 0), *ne = ten_binary(OP_NE, x, false, z, true);
     Tensor *r = !ne ? NULL : nd ? reduce_dims(I->run.ten, RED_SUM, ne, dims, nd, false) : ten_reduce(RED_SUM, ne, true, 0, false);
-    ten_free(z); ten_free(ne); ten_free(t1);
-    return done(I, r);
+    ten_free(z); ten_free(ne); arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 const Builtin bi_torch_index[] = {

@@ -9,60 +9,20 @@
 #include <string.h>
 
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
-/* The tensor argument `input` (position 0), converting numbers and lists. *tmp is freed by the caller. */
-static Tensor *input_tensor(Interp *I, Args *a, Tensor **tmp) {
+/* The tensor argument `input` (position 0): a tensor only, as PyTorch declares it, refused in the words accept says
+ * (ARG_OVERLOADED for a call more than one of its declarations could take), into *held, which the caller releases. */
+static Tensor *input_tensor(Interp *I, Args *a, unsigned accept, ArgTensor *held) {
+    *held = (ArgTensor){.t = NULL, .own = NULL, .weak = false};
     Value *x = arg(a, 0, "input");
     if (!x) { rt_error(I, "%s() missing its tensor argument", a->fname); return NULL; }
-    return arg_tensor(I, x, "the input", tmp);
+    return arg_tensor(I, a, x, "input", accept, held);
 }
 
 /* sin, cos, exp, ... : tag is the UnOp. */
 static Value *bi_unary(Interp *I, Args *a) {
-    if (a->fn->tag == UOP_LOG && a->npos == 2 && a->nkw == 0 && val_is_number(a->pos[0]) && val_is_number(a->pos[1])) {
-        /* math.log(x, base): log(x) / log(base), as Python computes it */
-        double x = val_as_double(a->pos[0]), base = val_as_double(a->pos[1]);
-        if (x <= 0 || base <= 0) return rt_raise(I, "ValueError", "math domain error: log of %g to base %g", x, base);
-        if (base == 1) return rt_raise(I, "ZeroDivisionError", "float division by zero (log to base 1)");
-        return val_float(I->run.heap, log(x) / log(base));
-    }
     Value *in;
     if (!args_bind(I, a, &in, 1)) return NULL;
-    if (val_is_number(in)) {
-        /* a Python number gives a Python number, as math.sqrt(512) does */
-        Tensor *t = ten_new_in(I->run.ten, DT_F32, 0, NULL);
-        double x = val_as_double(in), r;
-        UnOp op = (UnOp)a->fn->tag;
-        switch (op) {
-        case UOP_SIN: r = sin(x); break;
-        case UOP_COS: r = cos(x); break;
-        case UOP_TAN: r = tan(x); break;
-        case UOP_EXP:
-            r = exp(x);
-            if (isinf(r) && isfinite(x)) { ten_free(t); return rt_raise(I, "OverflowError", "math range error: exp(%g) is past the largest float", x); }
-            break;
-        case UOP_LOG: if (x <= 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: log of %g", x); } r = log(x); break;
-        case UOP_LOG2: if (x <= 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: log2 of %g", x); } r = log2(x); break;
-        case UOP_LOG10: if (x <= 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: log10 of %g", x); } r = log10(x); break;
-        case UOP_SQRT: if (x < 0) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: sqrt of %g", x); } r = sqrt(x); break;
-        case UOP_TANH: r = tanh(x); break;
-        case UOP_ASIN: case UOP_ACOS:
-            if (x < -1 || x > 1) { ten_free(t); return rt_raise(I, "ValueError", "math domain error: %s of %g", op == UOP_ASIN ? "asin" : "acos", x); }
-            r = op == UOP_ASIN ? asin(x) : acos(x);
-            break;
-        case UOP_ATAN: r = atan(x); break;
-        case UOP_FLOOR: case UOP_CEIL:
-            ten_free(t);
-            r = op == UOP_FLOOR ? floor(x) : ceil(x);
-            if (!(fabs(r) < 9.2e18)) return rt_error(I, "cannot convert %g to an integer", x);
-            return val_int(I->run.heap, (int64_t)r);
-        default: ten_free(t); goto as_tensor;
-        }
-        ten_free(t);
-        return val_float(I->run.heap, r);
-    }
-as_tensor:;
     if (in && in->kind == V_TENSOR && grad_recording(I, 1, &in)) {
         switch ((UnOp)a->fn->tag) {
         case UOP_NEG: case UOP_EXP: case UOP_LOG: case UOP_SQRT: case UOP_SIN: case UOP_COS: case UOP_TANH:
@@ -72,21 +32,24 @@ as_tensor:;
         default: break;                 /* the others: refused after the call (ag_after_call) */
         }
     }
-    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    ArgTensor tmp; Tensor *x = input_tensor(I, a, ARG_TENSOR, &tmp);
     if (!x) return NULL;
     Tensor *r = ten_unary((UnOp)a->fn->tag, x);
-    ten_free(tmp);
-    return done(I, r);
+    arg_tensor_release(&tmp);
+    return rt_tensor_result(I, r);
 }
 
-/* An operand of a binary op: a tensor, a Python number (weak, exact) or a list (a tensor). */
-static Tensor *operand(Interp *I, Value *v, const char *what, Tensor **tmp, bool *weak) {
-    *weak = val_is_number(v);
-    if (*weak) {
-        if (!(*tmp = ops_number_tensor_in(I->run.ten, v))) rt_tensor_error(I);
-        return *tmp;
+/* What operand pos (0 input, 1 other) of the binary op takes, as PyTorch 1.13 declares it: add, sub, mul and div
+ * allow Python numbers (weak) on either side; remainder and floor_divide too, with Scalar overloads; the comparisons
+ * a number as other only; maximum, minimum, atan2 and the logical ops a tensor only. No op takes a list. */
+static unsigned operand_accept(BinOp op, int pos, bool rounding) {
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: return ARG_NUMBER;
+    case OP_DIV: return ARG_NUMBER | (rounding ? ARG_OVERLOADED : 0);
+    case OP_MOD: case OP_FLOORDIV: return ARG_NUMBER | ARG_OVERLOADED;
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: return ARG_OVERLOADED | (pos ? ARG_NUMBER : 0);
+    default: return ARG_TENSOR;
     }
-    return arg_tensor(I, v, what, tmp);
 }
 
 /* x + alpha * y (tag OP_ADD) or x - alpha * y: PyTorch computes it in the result dtype with one rounding (a fused
@@ -142,21 +105,21 @@ static Value *bi_binary(Interp *I, Args *a) {
     Value *p[3];                 /* input, other, and alpha (add, sub) or rounding_mode (div), as the entry declares */
     if (!args_bind(I, a, p, 3)) return NULL;
     Value *x = p[0], *y = p[1];
-    if (x->kind != V_TENSOR && y->kind != V_TENSOR && (x->kind == V_LIST || y->kind == V_LIST))
-        return rt_error(I, "%s(): give at least one tensor", a->fname);
     Value *alpha = a->fn->tag == OP_ADD || a->fn->tag == OP_SUB ? p[2] : NULL, *mode = a->fn->tag == OP_DIV ? p[2] : NULL;
-    bool xw, yw;
-    Tensor *tx = NULL, *ty = NULL;
-    Tensor *X = operand(I, x, "input", &tx, &xw), *Y = X ? operand(I, y, "other", &ty, &yw) : NULL;
-    Tensor *r = NULL;
     BinOp op = (BinOp)a->fn->tag;
+    bool rounding = mode && mode->kind != V_NONE;
+    ArgTensor tx = {0}, ty = {0};
+    Tensor *X = arg_tensor(I, a, x, "input", operand_accept(op, 0, rounding), &tx);
+    Tensor *Y = X ? arg_tensor(I, a, y, "other", operand_accept(op, 1, rounding), &ty) : NULL;
+    bool xw = tx.weak, yw = ty.weak;
+    Tensor *r = NULL;
     Value *xy[2] = {x, y};
     if (X && Y && !alpha && (!mode || mode->kind == V_NONE) && (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV) &&
         grad_recording(I, 2, xy)) {            /* torch.add / X.mul ...: recorded as the operators are */
         AgVal r2 = ag_binary(&I->run.ag, op, (AgVal){X, x->kind == V_TENSOR ? x->ag : NULL}, xw,
                              (AgVal){Y, y->kind == V_TENSOR ? y->ag : NULL}, yw);
-        ten_free(tx);
-        ten_free(ty);
+        arg_tensor_release(&tx);
+        arg_tensor_release(&ty);
         return ret_ag(I, r2);
     }
     if (X && Y) {
@@ -164,10 +127,10 @@ static Value *bi_binary(Interp *I, Args *a) {
         else if (mode && mode->kind != V_NONE) r = div_rounding(I, X, xw, Y, yw, mode);
         else r = ten_binary((BinOp)a->fn->tag, X, xw, Y, yw);
     }
-    ten_free(tx);
-    ten_free(ty);
+    arg_tensor_release(&tx);
+    arg_tensor_release(&ty);
     if (interp_failed(I)) { ten_free(r); return NULL; }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* matmul / mm / bmm / dot / outer: tag 0 matmul, 1 mm, 2 bmm, 3 dot, 4 outer */
@@ -175,7 +138,10 @@ static Value *bi_matmul(Interp *I, Args *a) {
     Value *p[2];                 /* input and other, mat2 (mm, bmm) or vec2 (outer), as the entry declares */
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *x = p[0], *y = p[1];
-    if (x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "%s() needs two tensors", a->fname);
+    if (x->kind != V_TENSOR || y->kind != V_TENSOR) {       /* PyTorch's names: mm's and bmm's mat2, dot's tensor, outer's vec2 */
+        static const char *const other[] = {"other", "mat2", "mat2", "tensor", "vec2"};
+        return arg_not_tensor(I, a, x->kind != V_TENSOR ? x : y, x->kind != V_TENSOR ? "input" : other[a->fn->tag], ARG_TENSOR);
+    }
     Tensor *X = x->u.t, *Y = y->u.t;
     Value *xy[2] = {x, y};
     if (grad_recording(I, 2, xy) && (a->fn->tag == 0 || a->fn->tag == 1 || a->fn->tag == 2)) {
@@ -187,11 +153,11 @@ static Value *bi_matmul(Interp *I, Args *a) {
     switch (a->fn->tag) {
     case 1:
         if (X->ndim != 2 || Y->ndim != 2) return rt_error(I, "mm() needs two 2-D matrices, got %dD and %dD (use matmul or bmm)", X->ndim, Y->ndim);
-        return done(I, ten_matmul(X, Y));
-    case 2: return done(I, ten_bmm(X, Y));
+        return rt_tensor_result(I, ten_matmul(X, Y));
+    case 2: return rt_tensor_result(I, ten_bmm(X, Y));
     case 3:
         if (X->ndim != 1 || Y->ndim != 1) return rt_error(I, "dot() needs two 1-D tensors, got %dD and %dD", X->ndim, Y->ndim);
-        return done(I, ten_matmul(X, Y));
+        return rt_tensor_result(I, ten_matmul(X, Y));
     case 4: {
         if (X->ndim != 1 || Y->ndim != 1) return rt_error(I, "outer() needs two 1-D tensors");
         int64_t c[2] = {X->shape[0], 1}, r[2] = {1, Y->shape[0]};
@@ -199,9 +165,9 @@ static Value *bi_matmul(Interp *I, Args *a) {
         Tensor *o = xc && yr ? ten_binary(OP_MUL, xc, false, yr, false) : NULL;
         ten_free(xc);
         ten_free(yr);
-        return done(I, o);
+        return rt_tensor_result(I, o);
     }
-    default: return done(I, ten_matmul(X, Y));
+    default: return rt_tensor_result(I, ten_matmul(X, Y));
     }
 }
 
@@ -213,14 +179,14 @@ static bool get_dim(Interp *I, Value *d, int ndim, int *out) {
     return true;
 }
 
-bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, Tensor **tmp) {
+bool cast_to_dtype_kw(Interp *I, Args *a, Tensor **x, ArgTensor *held) {
     bool has;
     DType dt;
-    if (!get_dtype(I, a, &has, &dt)) { ten_free(*tmp); *tmp = NULL; return false; }
+    if (!get_dtype(I, a, &has, &dt)) { arg_tensor_release(held); return false; }
     if (!has || dt == (*x)->dtype) return true;
     Tensor *c = ten_cast(*x, dt);
-    ten_free(*tmp);
-    *tmp = *x = c;
+    arg_tensor_release(held);
+    held->t = held->own = *x = c;
     if (!c) { rt_tensor_error(I); return false; }
     return true;
 }
@@ -276,16 +242,16 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
             return pair;
         }
     }
-    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    ArgTensor tmp; Tensor *x = input_tensor(I, a, a->npos + a->nkw > 1 ? ARG_OVERLOADED : ARG_TENSOR, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
     bool keep = false;
-    if (kd && !arg_bool(I, kd, "keepdim", &keep)) { ten_free(tmp); return NULL; }
+    if (kd && !arg_bool(I, kd, "keepdim", &keep)) { arg_tensor_release(&tmp); return NULL; }
     /* torch.max(X, Y) with two tensors is the elementwise maximum */
     if ((op == RED_MAX || op == RED_MIN) && dim && dim->kind == V_TENSOR) {
         Tensor *r = ten_binary(op == RED_MAX ? OP_MAXIMUM : OP_MINIMUM, x, false, dim->u.t, false);
-        ten_free(tmp);
-        return done(I, r);
+        arg_tensor_release(&tmp);
+        return rt_tensor_result(I, r);
     }
     Tensor *r = NULL;
     if (!dim || dim->kind == V_NONE) {
@@ -295,13 +261,13 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         int dims[TEN_MAX_DIMS], nd = 0;
         for (int64_t i = 0; i < dim->u.seq.n && nd < TEN_MAX_DIMS; i++) {
             int d;
-            if (!get_dim(I, dim->u.seq.items[i], x->ndim, &d)) { ten_free(tmp); return NULL; }
+            if (!get_dim(I, dim->u.seq.items[i], x->ndim, &d)) { arg_tensor_release(&tmp); return NULL; }
             d = ten_norm_dim_in(I->run.ten, d, x->ndim);
-            if (d < 0) { ten_free(tmp); return rt_tensor_error(I); }
+            if (d < 0) { arg_tensor_release(&tmp); return rt_tensor_error(I); }
             dims[nd++] = d;
         }
-        if (op != RED_SUM && op != RED_MEAN && op != RED_PROD) { ten_free(tmp); return rt_error(I, "%s() takes one dim, not a tuple", a->fname); }
-        if (op == RED_MEAN && !ten_is_float(x->dtype)) { ten_free(tmp); ten_reduce(RED_MEAN, x, true, 0, false); return rt_tensor_error(I); }
+        if (op != RED_SUM && op != RED_MEAN && op != RED_PROD) { arg_tensor_release(&tmp); return rt_error(I, "%s() takes one dim, not a tuple", a->fname); }
+        if (op == RED_MEAN && !ten_is_float(x->dtype)) { arg_tensor_release(&tmp); ten_reduce(RED_MEAN, x, true, 0, false); return rt_tensor_error(I); }
         for (int i = 0; i < nd; i++) for (int j = i + 1; j < nd; j++) if (dims[j] > dims[i]) { int t = dims[i]; dims[i] = dims[j]; dims[j] = t; }
         Tensor *cur = ten_copy(x);
         int64_t count = 1;
@@ -319,18 +285,18 @@ static Value *torch_reduce_dispatch(Interp *I, Args *a, RedOp op) {
         } else r = cur;
     } else {
         int d;
-        if (!get_dim(I, dim, x->ndim, &d)) { ten_free(tmp); return NULL; }
+        if (!get_dim(I, dim, x->ndim, &d)) { arg_tensor_release(&tmp); return NULL; }
         r = ten_reduce(op, x, false, d, keep);
         if (r && (op == RED_MAX || op == RED_MIN)) {
             /* max/min over a dim return torch.return_types.max(values, indices), as torch does */
             Tensor *idx = ten_reduce(op == RED_MAX ? RED_ARGMAX : RED_ARGMIN, x, false, d, keep);
-            ten_free(tmp);
+            arg_tensor_release(&tmp);
             if (!idx) { ten_free(r); return rt_tensor_error(I); }
             return torch_return_pair(I->run.heap, op == RED_MAX ? "max" : "min", r, idx);
         }
     }
-    ten_free(tmp);
-    return done(I, r);
+    arg_tensor_release(&tmp);
+    return rt_tensor_result(I, r);
 }
 
 static Value *bi_reduce(Interp *I, Args *a) { return torch_reduce_dispatch(I, a, (RedOp)a->fn->tag); }
@@ -347,26 +313,30 @@ static Value *bi_softmax(Interp *I, Args *a) {
     Value *dtv = p[f ? 3 : 2], *in = p[0];
     bool has_dt = dtv && dtv->kind != V_NONE;
     if (has_dt && dtv->kind != V_DTYPE) return rt_error(I, "dtype must be a torch dtype such as torch.float32, not %s", val_type_name(dtv));
-    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    /* F.softmax is Python calling input.dim() (no dim given), then input.softmax(dim): a list has no such method */
+    const char *recv = !p[1] || p[1]->kind == V_NONE ? "dim" : op == 0 ? "softmax" : "log_softmax";
+    ArgTensor tmp;
+    Tensor *x = f ? arg_tensor(I, a, in, recv, ARG_RECEIVER, &tmp) : input_tensor(I, a, ARG_OVERLOADED, &tmp);
     if (!x) return NULL;
     int d;
     if (f && (!p[1] || p[1]->kind == V_NONE)) {
         d = x->ndim == 0 || x->ndim == 1 || x->ndim == 3 ? 0 : 1;
         interp_warn(I, op == 0 ? "F.softmax dim" : "F.log_softmax dim", "UserWarning: Implicit dimension choice for %s has been deprecated. Change the call to include "
                     "dim=X as an argument.", op == 0 ? "softmax" : "log_softmax");
-    } else if (!get_dim(I, p[1], x->ndim, &d)) { ten_free(tmp); return NULL; }
+    } else if (!get_dim(I, p[1], x->ndim, &d)) { arg_tensor_release(&tmp); return NULL; }
     if (op != 2 && in->kind == V_TENSOR && !has_dt && grad_recording(I, 1, &in)) {
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return ret_ag(I, op == 0 ? ag_softmax(&I->run.ag, arg_ag(in), d) : ag_log_softmax(&I->run.ag, arg_ag(in), d));
     }
     if (has_dt && dtv->u.dtype != x->dtype) {
         Tensor *c = ten_cast(x, dtv->u.dtype);
-        ten_free(tmp);
-        if (!(tmp = x = c)) return rt_tensor_error(I);
+        arg_tensor_release(&tmp);
+        tmp.t = tmp.own = x = c;
+        if (!c) return rt_tensor_error(I);
     }
     Tensor *r = op == 0 ? ten_softmax(x, d) : op == 1 ? ten_log_softmax(x, d) : ten_cumsum(x, d);
-    ten_free(tmp);
-    return done(I, r);
+    arg_tensor_release(&tmp);
+    return rt_tensor_result(I, r);
 }
 
 /* clamp(X, min=None, max=None): min(max(X, min), max), bounds numbers or tensors (broadcast); the result dtype
@@ -379,13 +349,13 @@ static Value *bi_clamp(Interp *I, Args *a) {
     Value *lo = tag == 2 ? NULL : p[1], *hi = tag == 1 ? NULL : p[tag ? 1 : 2];
     if (tag && (tag == 1 ? lo : hi)->kind == V_NONE)
         return rt_raise(I, "TypeError", "%s(): argument '%s' must be Tensor or Number, not NoneType", a->fn->name, tag == 1 ? "min" : "max");
-    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    ArgTensor tmp; Tensor *x = input_tensor(I, a, ARG_OVERLOADED, &tmp);
     if (!x) return NULL;
     bool has_lo = lo && lo->kind != V_NONE, has_hi = hi && hi->kind != V_NONE;
-    if (!has_lo && !has_hi) { ten_free(tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
+    if (!has_lo && !has_hi) { arg_tensor_release(&tmp); return rt_error(I, "torch.clamp: At least one of 'min' or 'max' must not be None"); }
     Value *in = p[0];
     if (in->kind == V_TENSOR && (!has_lo || val_is_number(lo)) && (!has_hi || val_is_number(hi)) && grad_recording(I, 1, &in)) {
-        ten_free(tmp);                         /* ClampBackward1 (ClampMin/MaxBackward0): number bounds (NAN: none) */
+        arg_tensor_release(&tmp);                         /* ClampBackward1 (ClampMin/MaxBackward0): number bounds (NAN: none) */
         const char *node = tag == 1 ? "ClampMinBackward0" : tag == 2 ? "ClampMaxBackward0" : "ClampBackward1";
         return ret_ag(I, ag_clamp_as(&I->run.ag, arg_ag(in), has_lo ? val_as_double(lo) : NAN, has_hi ? val_as_double(hi) : NAN, node));
     }
@@ -393,41 +363,47 @@ static Value *bi_clamp(Interp *I, Args *a) {
     Value *bounds[2] = {has_lo ? lo : NULL, has_hi ? hi : NULL};
     for (int k = 0; k < 2 && r; k++) {
         if (!bounds[k]) continue;
-        bool w;
-        Tensor *bt = NULL, *b = operand(I, bounds[k], k ? "max" : "min", &bt, &w);
-        r = b ? ten_binary(k ? OP_MINIMUM : OP_MAXIMUM, cur, false, b, w) : NULL;
-        ten_free(bt);
+        ArgTensor bt;                            /* clamp is declared with Scalar and with Tensor bounds */
+        Tensor *b = arg_tensor(I, a, bounds[k], k ? "max" : "min", ARG_NUMBER | ARG_OVERLOADED, &bt);
+        r = b ? ten_binary(k ? OP_MINIMUM : OP_MAXIMUM, cur, false, b, bt.weak) : NULL;
+        arg_tensor_release(&bt);
         ten_free(cur);
         cur = r;
     }
-    ten_free(tmp);
+    arg_tensor_release(&tmp);
     if (interp_failed(I)) { ten_free(r); return NULL; }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 static Value *bi_where(Interp *I, Args *a) {
     Value *p[3];                 /* condition, input, other */
     if (!args_bind(I, a, p, 3)) return NULL;
     Value *c = p[0], *x = p[1], *y = p[2];
-    if (c->kind == V_TENSOR && !x && !y) return torch_nonzero_tuple(I, c->u.t);   /* where(cond): nonzero(cond, as_tuple=True) */
+    if (!x && !y) {                              /* where(cond): nonzero(cond, as_tuple=True) */
+        if (c->kind != V_TENSOR) return arg_not_tensor(I, a, c, "condition", ARG_TENSOR);
+        return torch_nonzero_tuple(I, c->u.t);
+    }
     if (!x || !y) return rt_error(I, "where(condition, x, y) needs three arguments");
-    Tensor *t1 = NULL, *t2 = NULL, *t3 = NULL;
-    bool xw, yw;
+    ArgTensor t1 = {0}, t2 = {0}, t3 = {0};
     if (c->kind == V_TENSOR && c->u.t->dtype != DT_BOOL)
         return rt_raise(I, "RuntimeError", "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
                         c->u.t->dtype == DT_F32 ? "Float" : c->u.t->dtype == DT_F64 ? "Double" : "Long");
-    Tensor *C = arg_tensor(I, c, "condition", &t1), *X = C ? operand(I, x, "x", &t2, &xw) : NULL, *Y = X ? operand(I, y, "y", &t3, &yw) : NULL;
+    /* where is declared with a Scalar input, other or both: numbers (weak), never a list */
+    Tensor *C = arg_tensor(I, a, c, "condition", ARG_OVERLOADED, &t1);
+    Tensor *X = C ? arg_tensor(I, a, x, "input", ARG_NUMBER | ARG_OVERLOADED, &t2) : NULL;
+    Tensor *Y = X ? arg_tensor(I, a, y, "other", ARG_NUMBER | ARG_OVERLOADED, &t3) : NULL;
+    bool xw = t2.weak, yw = t3.weak;
     Value *xy[2] = {x, y};
     if (Y && C->dtype == DT_BOOL && grad_recording(I, 2, xy)) {       /* WhereBackward0 */
         AgVal r = ag_where(&I->run.ag, C, (AgVal){X, x->kind == V_TENSOR ? x->ag : NULL}, xw,
                            (AgVal){Y, y->kind == V_TENSOR ? y->ag : NULL}, yw);
-        ten_free(t1); ten_free(t2); ten_free(t3);
+        arg_tensor_release(&t1); arg_tensor_release(&t2); arg_tensor_release(&t3);
         return ret_ag(I, r);
     }
     Tensor *r = Y ? ten_where(C, X, xw, Y, yw) : NULL;
-    ten_free(t1); ten_free(t2); ten_free(t3);
+    arg_tensor_release(&t1); arg_tensor_release(&t2); arg_tensor_release(&t3);
     if (!r && interp_failed(I)) return NULL;
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* masked_fill(X, mask, value): X where mask is False, value where True. */
@@ -435,7 +411,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
     Value *p[3];                 /* input, mask, value */
     if (!args_bind(I, a, p, 3)) return NULL;
     Value *x = p[0], *m = p[1], *v = p[2];
-    if (x->kind != V_TENSOR || m->kind != V_TENSOR) return rt_error(I, "masked_fill(X, mask, value) needs a tensor, a bool mask and a value");
+    if (x->kind != V_TENSOR || m->kind != V_TENSOR) return arg_no_overload(I, a);      /* declared with a Scalar and a Tensor value */
     if (m->u.t->dtype != DT_BOOL) return rt_error(I, "masked_fill(): the mask must be a bool tensor (e.g. X > 0), not %s", ten_dtype_name(m->u.t->dtype));
     Value *xv[2] = {x, v};
     if (v->kind == V_TENSOR && grad_recording(I, 2, xv))   /* a tensor value: MaskedFillBackward1, its grad too */
@@ -454,7 +430,7 @@ static Value *bi_masked_fill(Interp *I, Args *a) {
         ten_free(r);
         return rt_error(I, "masked_fill(): the mask %s must broadcast to the tensor's shape %s", sb, sa);
     }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* allclose / isclose (tag 0 / 1): a == b or |a - b| <= atol + rtol*|b|; equal_nan=True counts NaN == NaN. */
@@ -466,11 +442,11 @@ static Value *bi_close(Interp *I, Args *a) {
     bool equal_nan = false;
     if ((rv && !arg_double(I, rv, "rtol", &rtol)) || (av && !arg_double(I, av, "atol", &atol)) || (ev && !arg_bool(I, ev, "equal_nan", &equal_nan)))
         return NULL;
-    Tensor *t1 = NULL, *t2 = NULL;
-    Tensor *X = arg_tensor(I, x, "input", &t1), *Y = X ? arg_tensor(I, y, "other", &t2) : NULL;
+    ArgTensor t1 = {0}, t2 = {0};
+    Tensor *X = arg_tensor(I, a, x, "input", ARG_TENSOR, &t1), *Y = X ? arg_tensor(I, a, y, "other", ARG_TENSOR, &t2) : NULL;
     Tensor *c = Y ? ten_isclose(X, Y, rtol, atol, equal_nan) : NULL;
-    ten_free(t1);
-    ten_free(t2);
+    arg_tensor_release(&t1);
+    arg_tensor_release(&t2);
     if (!c) return interp_failed(I) ? NULL : rt_tensor_error(I);
     if (a->fn->tag == 1) return val_tensor(I->run.heap, c);
     bool all = true;
@@ -481,7 +457,8 @@ static Value *bi_close(Interp *I, Args *a) {
 
 static Value *bi_equal(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input"), *y = arg(a, 1, "other");
-    if (!x || !y || x->kind != V_TENSOR || y->kind != V_TENSOR) return rt_error(I, "equal(X, Y) needs two tensors");
+    if (!x || !y) return rt_error(I, "equal(X, Y) needs two tensors");
+    if (x->kind != V_TENSOR || y->kind != V_TENSOR) return arg_not_tensor(I, a, x->kind != V_TENSOR ? x : y, x->kind != V_TENSOR ? "input" : "other", ARG_TENSOR);
     if (!ten_same_shape(x->u.t, y->u.t)) return val_bool(I->run.heap, false);
     for (int64_t i = 0; i < x->u.t->numel; i++) if (ten_get(x->u.t, i) != ten_get(y->u.t, i)) return val_bool(I->run.heap, false);
     return val_bool(I->run.heap, true);
@@ -505,7 +482,8 @@ static bool dims_arg(Interp *I, Value *dv, int ndim, int *dims, int *nd) {
 static Value *bi_norm(Interp *I, Args *a) {
     Value *p_[5];                               /* input, p, dim, keepdim, dtype */
     if (!args_bind(I, a, p_, 5)) return NULL;
-    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    ArgTensor tmp;                              /* torch.norm is Python calling input.dim() first */
+    Tensor *x = arg_tensor(I, a, p_[0], "dim", ARG_RECEIVER, &tmp);
     if (!x) return NULL;
     if (!cast_to_dtype_kw(I, a, &x, &tmp)) return NULL;
     Value *pv = p_[1], *kd = p_[3];
@@ -513,13 +491,13 @@ static Value *bi_norm(Interp *I, Args *a) {
     bool keep = false;
     int dims[TEN_MAX_DIMS], nd;
     if (pv && pv->kind == V_STR) {
-        if (!strcmp(pv->u.str.s, "nuc")) { ten_free(tmp); return rt_error(I, "norm(p='nuc'), the nuclear norm, needs singular values: attn has no SVD (type help to see what it has)"); }
-        if (strcmp(pv->u.str.s, "fro")) { ten_free(tmp); return rt_error(I, "norm(): p must be a number, inf, -inf or 'fro', not '%s'", pv->u.str.s); }
-    } else if (pv && pv->kind != V_NONE && !arg_double(I, pv, "p", &p)) { ten_free(tmp); return NULL; }
-    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, p_[2], x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
+        if (!strcmp(pv->u.str.s, "nuc")) { arg_tensor_release(&tmp); return rt_error(I, "norm(p='nuc'), the nuclear norm, needs singular values: attn has no SVD (type help to see what it has)"); }
+        if (strcmp(pv->u.str.s, "fro")) { arg_tensor_release(&tmp); return rt_error(I, "norm(): p must be a number, inf, -inf or 'fro', not '%s'", pv->u.str.s); }
+    } else if (pv && pv->kind != V_NONE && !arg_double(I, pv, "p", &p)) { arg_tensor_release(&tmp); return NULL; }
+    if ((kd && !arg_bool(I, kd, "keepdim", &keep)) || !dims_arg(I, p_[2], x->ndim, dims, &nd)) { arg_tensor_release(&tmp); return NULL; }
     Tensor *r = ten_norm(x, p, dims, nd, keep);
-    ten_free(tmp);
-    return done(I, r);
+    arg_tensor_release(&tmp);
+    return rt_tensor_result(I, r);
 }
 
 /* std / var (tag RED_STD / RED_VAR): std(X, dim=None, unbiased=True, keepdim=False, *, correction=None);
@@ -528,7 +506,7 @@ static Value *bi_norm(Interp *I, Args *a) {
 static Value *bi_std_var(Interp *I, Args *a) {
     Value *p_[6];                               /* input, dim, unbiased, keepdim, correction, axis */
     if (!args_bind(I, a, p_, 6)) return NULL;
-    Tensor *tmp, *x = input_tensor(I, a, &tmp);
+    ArgTensor tmp; Tensor *x = input_tensor(I, a, a->npos + a->nkw > 1 ? ARG_OVERLOADED : ARG_TENSOR, &tmp);
     if (!x) return NULL;
     bool with_mean = a->fn->tag >= 100, take_sqrt = a->fn->tag % 100 == RED_STD;
     Value *dv = p_[1], *uv = p_[2], *kd = p_[3], *cv = p_[4];
@@ -538,15 +516,15 @@ static Value *bi_std_var(Interp *I, Args *a) {
     double correction = 1;
     int dims[TEN_MAX_DIMS], nd;
     if ((uv && uv->kind != V_NONE && !arg_bool(I, uv, "unbiased", &unbiased)) || (kd && !arg_bool(I, kd, "keepdim", &keep)) ||
-        !dims_arg(I, dv, x->ndim, dims, &nd)) { ten_free(tmp); return NULL; }
+        !dims_arg(I, dv, x->ndim, dims, &nd)) { arg_tensor_release(&tmp); return NULL; }
     if (uv && uv->kind != V_NONE && cv && cv->kind != V_NONE) {
-        ten_free(tmp);
+        arg_tensor_release(&tmp);
         return rt_error(I, "%s(): give unbiased or correction, not both", a->fname);
     }
     correction = unbiased ? 1 : 0;
-    if (cv && cv->kind != V_NONE && !arg_double(I, cv, "correction", &correction)) { ten_free(tmp); return NULL; }
+    if (cv && cv->kind != V_NONE && !arg_double(I, cv, "correction", &correction)) { arg_tensor_release(&tmp); return NULL; }
     Tensor *r = ten_var(x, dims, nd, keep, correction, take_sqrt);
-    if (!r || !with_mean) { ten_free(tmp); return done(I, r); }
+    if (!r || !with_mean) { arg_tensor_release(&tmp); return rt_tensor_result(I, r); }
     Tensor *m = NULL;
     if (nd < 0) m = ten_reduce(RED_MEAN, x, true, 0, keep);
     else {
@@ -558,7 +536,7 @@ static Value *bi_std_var(Interp *I, Args *a) {
         for (int i = 0; i < nd && cur; i++) { Tensor *nx = ten_reduce(RED_MEAN, cur, false, sorted[i], keep); ten_free(cur); cur = nx; }
         m = cur;
     }
-    ten_free(tmp);
+    arg_tensor_release(&tmp);
     if (!m) { ten_free(r); return rt_tensor_error(I); }
     Value *t = val_tuple(I->run.heap, 2);
     val_seq_set(t, 0, val_tensor(I->run.heap, r));
@@ -570,8 +548,8 @@ static Value *bi_std_var(Interp *I, Args *a) {
 Value *torch_round(Interp *I, Value *x, Value *dv) {
     int64_t d = 0;
     if (dv && dv->kind != V_NONE && !arg_int(I, dv, "decimals", &d)) return NULL;
-    if (!dv || dv->kind == V_NONE) return done(I, ten_unary(UOP_ROUND, x->u.t));
-    return done(I, ten_round_decimals(x->u.t, d));
+    if (!dv || dv->kind == V_NONE) return rt_tensor_result(I, ten_unary(UOP_ROUND, x->u.t));
+    return rt_tensor_result(I, ten_round_decimals(x->u.t, d));
 }
 
 /* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour
@@ -699,6 +677,9 @@ static Value *bi_torch_pow(Interp *I, Args *a) {
     Value *p[2];
     if (!args_bind(I, a, p, 2)) return NULL;
     Value *x = p[0], *y = p[1];
+    /* declared pow(Tensor, Tensor), pow(Scalar, Tensor), pow(Tensor, Scalar): a list, None or two numbers fit none */
+    bool xt = x->kind == V_TENSOR, yt = y->kind == V_TENSOR;
+    if (!(xt || val_is_number(x)) || !(yt || val_is_number(y)) || (!xt && !yt)) return arg_no_overload(I, a);
     if ((x->kind == V_INT || x->kind == V_FLOAT) && y->kind == V_TENSOR && grad_recording(I, 2, p)) {
         Tensor *tx = ops_number_tensor_in(I->run.ten, x), *r = tx ? ten_binary(OP_POW, tx, true, y->u.t, false) : NULL;
         ten_free(tx);

@@ -7,14 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
-/* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
-Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp) {
-    *tmp = NULL;
+Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, unsigned accept, ArgTensor *held) {
+    *held = (ArgTensor){.t = NULL, .own = NULL, .weak = false};
     Value *v = arg(a, i, name);
     if (!v) { rt_error(I, "%s() missing required argument '%s'", a->fname, name); return NULL; }
-    return arg_tensor(I, v, name, tmp);
+    return arg_tensor(I, a, v, name, accept, held);
 }
 
 bool int_at(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out) {
@@ -63,7 +61,8 @@ static Value *bi_roll(Interp *I, Args *a) {
     Value *p_[3];                               /* input, shifts, dims */
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *xv = p_[0];
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
+    if (!xv) return rt_error(I, "roll(input, shifts, dims=None) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     Tensor *x = xv->u.t;
     int64_t sh[2 * TEN_MAX_DIMS], dims[2 * TEN_MAX_DIMS];
     int ns, nd;
@@ -77,7 +76,7 @@ static Value *bi_roll(Interp *I, Args *a) {
         Tensor *p1 = f ? ten_narrow(f, 0, n - s, s) : NULL, *p2 = f ? ten_narrow(f, 0, 0, n - s) : NULL;
         Tensor *parts[2] = {p1, p2}, *c = p1 && p2 ? ten_cat_in(I->run.ten, parts, 2, 0) : NULL, *r = c ? ten_reshape(c, x->ndim, x->shape) : NULL;
         ten_free(f); ten_free(p1); ten_free(p2); ten_free(c);
-        return done(I, r);
+        return rt_tensor_result(I, r);
     }
     if (ns != nd) return rt_error(I, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
     Tensor *cur = ten_copy(x);
@@ -90,7 +89,7 @@ static Value *bi_roll(Interp *I, Args *a) {
         ten_free(p1); ten_free(p2); ten_free(cur);
         cur = next;
     }
-    return done(I, cur);
+    return rt_tensor_result(I, cur);
 }
 
 /* diag(input, diagonal=0): a vector becomes a square matrix with it on the diagonal; a matrix gives its diagonal. */
@@ -99,59 +98,60 @@ static Value *bi_diag(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 2)) return NULL;
     Value *xv = p_[0];
     int64_t k;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
+    if (!xv) return rt_error(I, "diag(input, diagonal=0) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (!int_at(I, a, 1, "diagonal", 0, &k)) return NULL;
     Tensor *x = xv->u.t;
     if (x->ndim == 2) {
         Tensor *dg = ten_diagonal(x, k, 0, 1), *c = dg ? ten_copy(dg) : NULL;
         ten_free(dg);
-        return done(I, c);
+        return rt_tensor_result(I, c);
     }
     if (x->ndim != 1) return rt_error(I, "diag(): Supports 1D or 2D tensors. Got %dD", x->ndim);
     int64_t n = x->shape[0] + (k < 0 ? -k : k), sh[2] = {n, n};
     Tensor *m = ten_new_in(I->run.ten, x->dtype, 2, sh), *dg = m ? ten_diagonal(m, k, 0, 1) : NULL;
     if (dg && ten_copy_into(dg, x) < 0) { ten_free(m); m = NULL; }
     ten_free(dg);
-    return done(I, m);
+    return rt_tensor_result(I, m);
 }
 
 static Value *bi_cumprod(Interp *I, Args *a) {
     Value *p_[3];                               /* input, dim, dtype */
     if (!args_bind(I, a, p_, 3)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1);
     int64_t d;
     if (!x) return NULL;
-    if (!p_[1]) { ten_free(t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
-    if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { ten_free(t1); return NULL; }
+    if (!p_[1]) { arg_tensor_release(&t1); return rt_error(I, "cumprod() missing required argument 'dim'"); }
+    if (!int_at(I, a, 1, "dim", 0, &d) || !dim_fits(I, d, x->ndim) || !cast_to_dtype_kw(I, a, &x, &t1)) { arg_tensor_release(&t1); return NULL; }
     Tensor *r = ten_cumprod(x, (int)d);
-    ten_free(t1);
-    return done(I, r);
+    arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 /* amax / amin (tag RED_MAX / RED_MIN): over dim (an int or tuple; () or absent: everything); NaN propagates. */
 static Value *bi_amax(Interp *I, Args *a) {
     Value *p_[3];                               /* input, dim, keepdim */
     if (!args_bind(I, a, p_, 3)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { arg_tensor_release(&t1); return NULL; }
     Tensor *r = nd ? reduce_dims(I->run.ten, (RedOp)a->fn->tag, x, dims, nd, keep) : ten_reduce((RedOp)a->fn->tag, x, true, 0, keep);
-    ten_free(t1);
-    return done(I, r);
+    arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 /* logsumexp(input, dim, keepdim=False): log(sum(exp(x))) computed as PyTorch does, around the max. */
 static Value *bi_logsumexp(Interp *I, Args *a) {
     Value *p_[3];                               /* input, dim, keepdim */
     if (!args_bind(I, a, p_, 3)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_OVERLOADED, &t1);
     int64_t dims[2 * TEN_MAX_DIMS];
     int nd;
     bool keep;
-    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { ten_free(t1); return NULL; }
-    if (!p_[1]) { ten_free(t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
+    if (!x || !ints_of(I, p_[1], "dim", dims, &nd) || !bool_at(I, a, 2, "keepdim", false, &keep)) { arg_tensor_release(&t1); return NULL; }
+    if (!p_[1]) { arg_tensor_release(&t1); return rt_error(I, "logsumexp() missing required argument 'dim'"); }
     Tensor *xf = ten_is_float(x->dtype) ? ten_alias(x) : ten_cast(x, I->run.ten->default_float);
     /* an empty X has no max: its sum (zeros of the reduced shape) shifts nothing, and log(0) gives PyTorch's -inf */
     Tensor *m = xf ? reduce_dims(I->run.ten, xf->numel ? RED_MAX : RED_SUM, xf, dims, nd, true) : NULL;
@@ -168,22 +168,22 @@ static Value *bi_logsumexp(Interp *I, Args *a) {
         r = mk ? ten_binary(OP_ADD, l, false, mk, false) : NULL;
     }
     ten_free(xf); ten_free(m); ten_free(inf); ten_free(zero); ten_free(m0); ten_free(d); ten_free(e); ten_free(s); ten_free(l);
-    ten_free(mk); ten_free(t1);
-    return done(I, r);
+    ten_free(mk); arg_tensor_release(&t1);
+    return rt_tensor_result(I, r);
 }
 
 /* unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) */
 static Value *bi_unique(Interp *I, Args *a) {
     Value *p_[5];                               /* input, sorted, return_inverse, return_counts, dim */
     if (!args_bind(I, a, p_, 5)) return NULL;
-    Tensor *t1, *x = tensor_at(I, a, 0, "input", &t1);
+    ArgTensor t1; Tensor *x = tensor_at(I, a, 0, "input", ARG_TENSOR, &t1);
     bool srt, inv, cnt;
     Value *dv = p_[4];
     if (!x || !bool_at(I, a, -1, "sorted", true, &srt) || !bool_at(I, a, -1, "return_inverse", false, &inv) ||
-        !bool_at(I, a, -1, "return_counts", false, &cnt)) { ten_free(t1); return NULL; }
-    if (dv && dv->kind != V_NONE) { ten_free(t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
+        !bool_at(I, a, -1, "return_counts", false, &cnt)) { arg_tensor_release(&t1); return NULL; }
+    if (dv && dv->kind != V_NONE) { arg_tensor_release(&t1); return rt_error(I, "unique(dim=...) is not in attn: type help to see what is"); }
     Tensor *iv = NULL, *ct = NULL, *u = ten_unique(x, inv ? &iv : NULL, cnt ? &ct : NULL);
-    ten_free(t1);
+    arg_tensor_release(&t1);
     if (!u) return rt_tensor_error(I);
     if (!inv && !cnt) return val_tensor(I->run.heap, u);
     Tensor *parts[3] = {u, iv, ct};
@@ -241,13 +241,14 @@ static Value *bi_tile(Interp *I, Args *a) {
     Value *xv = p_[0];
     int64_t reps[2 * TEN_MAX_DIMS], full[TEN_MAX_DIMS];
     int n;
-    if (!xv || xv->kind != V_TENSOR) return rt_error(I, "tile(input, dims) needs a tensor");
+    if (!xv) return rt_error(I, "tile(input, dims) needs a tensor");
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, "input", ARG_TENSOR);
     if (!ints_of(I, p_[1], "dims", reps, &n)) return NULL;
     Tensor *x = xv->u.t;
     int m = n > x->ndim ? n : x->ndim;
     if (m > TEN_MAX_DIMS) return rt_error(I, "tensors have at most %d dimensions", TEN_MAX_DIMS);
     for (int i = 0; i < m; i++) full[i] = i < m - n ? 1 : reps[i - (m - n)];
-    return done(I, ten_repeat(x, full, m));
+    return rt_tensor_result(I, ten_repeat(x, full, m));
 }
 
 /* hstack (tag 0: dim 1, dim 0 for vectors), vstack (1: rows, vectors as rows) */
@@ -274,7 +275,7 @@ static Value *bi_hstack(Interp *I, Args *a) {
     for (int i = 0; i < n; i++) ten_free(arr[i]);
     free(arr);
     if (interp_failed(I)) { ten_free(r); return NULL; }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* is_tensor(x) (tag 0), is_floating_point(x) (tag 1) */
@@ -282,7 +283,7 @@ static Value *bi_is_tensor(Interp *I, Args *a) {
     Value *v;                                   /* obj / input */
     if (!args_bind(I, a, &v, 1)) return NULL;
     if (a->fn->tag == 0) return val_bool(I->run.heap, v->kind == V_TENSOR);
-    if (v->kind != V_TENSOR) return rt_error(I, "is_floating_point(): argument 'input' must be Tensor, not %s", val_type_name(v));
+    if (v->kind != V_TENSOR) return arg_not_tensor(I, a, v, "input", ARG_TENSOR);
     return val_bool(I->run.heap, ten_is_float(v->u.t->dtype));
 }
 

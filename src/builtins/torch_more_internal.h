@@ -1,14 +1,12 @@
 /* torch_more_internal.h - the argument readers torch_more.c, torch_index.c, torch_products.c and torch_functional.c
- * share (torch_shape.c and nn_layers.c have static helpers of the same names, so these stay out of
- * builtins_internal.h). */
+ * share (a tensor argument by PyTorch's rule, ints, numbers, bools), and torch_index.c's reduce_dims. */
 #ifndef ATTN_TORCH_MORE_INTERNAL_H
 #define ATTN_TORCH_MORE_INTERNAL_H
 #include "builtins_internal.h"
 
-/* torch_more.c: t as a new tensor value, or NULL with the tensor library's error when t is NULL. */
-Value *done(Interp *I, Tensor *t);
-/* Argument i (or keyword name) as a tensor; Python numbers and lists become tensors (*tmp, freed by the caller). */
-Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, Tensor **tmp);
+/* torch_more.c: argument i (or keyword name), a parameter PyTorch declares Tensor, taken as accept says (arg_tensor),
+ * into *held, which the caller releases once (arg_tensor_release); NULL with the error when absent. */
+Tensor *tensor_at(Interp *I, Args *a, int i, const char *name, unsigned accept, ArgTensor *held);
 /* Argument i (or keyword name) as an int, a float, a bool: dflt when absent or None; false with an error set. */
 bool int_at(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out);
 bool num_at(Interp *I, Args *a, int i, const char *name, double dflt, double *out);

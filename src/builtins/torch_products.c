@@ -20,7 +20,7 @@ static Value *bi_einsum(Interp *I, Args *a) {
         if (items[i]->kind != V_TENSOR) return rt_error(I, "einsum(): operand %lld is a %s, not a tensor", (long long)i, val_type_name(items[i]));
         ops[i] = items[i]->u.t;
     }
-    return done(I, ten_einsum_in(I->run.ten, a->pos[0]->u.str.s, ops, (int)n));
+    return rt_tensor_result(I, ten_einsum_in(I->run.ten, a->pos[0]->u.str.s, ops, (int)n));
 }
 
 /* ---- products ---- */
@@ -47,16 +47,19 @@ static Value *bi_products(Interp *I, Args *a) {
     if (!args_bind(I, a, p_, 5)) return NULL;
     int tag = a->fn->tag;
     if (tag == 0) {
-        Tensor *t1, *t2, *m = arg_tensor(I, p_[0], "input", &t1), *v = m ? arg_tensor(I, p_[1], "vec", &t2) : NULL;
+        ArgTensor t1 = {0}, t2 = {0}; Tensor *m = arg_tensor(I, a, p_[0], "input", ARG_TENSOR, &t1), *v = m ? arg_tensor(I, a, p_[1], "vec", ARG_TENSOR, &t2) : NULL;
         Tensor *r = NULL;
         if (v && (m->ndim != 2 || v->ndim != 1)) rt_error(I, "vector + matrix @ vector expected, got %d, %d, %d", 1, m->ndim, v->ndim);
         else if (v) r = ten_matmul(m, v);
-        ten_free(t1);
-        if (v) ten_free(t2);
-        return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+        arg_tensor_release(&t1);
+        arg_tensor_release(&t2);
+        return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
     }
-    Tensor *t0, *t1 = NULL, *t2 = NULL, *in = arg_tensor(I, p_[0], "input", &t0);
-    Tensor *m1 = in ? arg_tensor(I, p_[1], "mat1", &t1) : NULL, *m2 = m1 ? arg_tensor(I, p_[2], "mat2", &t2) : NULL;
+    /* PyTorch's parameter names: addmm(input, mat1, mat2), baddbmm and addbmm (input, batch1, batch2), addmv(input, mat, vec) */
+    const char *n1 = tag == 3 ? "mat" : tag == 1 ? "mat1" : "batch1", *n2 = tag == 3 ? "vec" : tag == 1 ? "mat2" : "batch2";
+    ArgTensor t0, t1 = {0}, t2 = {0};
+    Tensor *in = arg_tensor(I, a, p_[0], "input", ARG_TENSOR, &t0);
+    Tensor *m1 = in ? arg_tensor(I, a, p_[1], n1, ARG_TENSOR, &t1) : NULL, *m2 = m1 ? arg_tensor(I, a, p_[2], n2, ARG_TENSOR, &t2) : NULL;
     double beta = 1, alpha = 1;
     Tensor *r = NULL;
     if (m2 && (!p_[3] || arg_double(I, p_[3], "beta", &beta)) && (!p_[4] || arg_double(I, p_[4], "alpha", &alpha))) {
@@ -70,8 +73,8 @@ static Value *bi_products(Interp *I, Args *a) {
             if (r != p) ten_free(p);
         }
     }
-    ten_free(t0); ten_free(t1); ten_free(t2);
-    return interp_failed(I) ? (ten_free(r), NULL) : done(I, r);
+    arg_tensor_release(&t0); arg_tensor_release(&t1); arg_tensor_release(&t2);
+    return interp_failed(I) ? (ten_free(r), NULL) : rt_tensor_result(I, r);
 }
 
 /* tensordot(a, b, dims=2): contracts the last `dims` dims of a with the first of b (or the listed pairs). */
@@ -79,7 +82,8 @@ static Value *bi_tensordot(Interp *I, Args *a) {
     Value *p_[3];                               /* a, b, dims */
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *av = p_[0], *bv = p_[1], *dv = p_[2];
-    if (!av || !bv || av->kind != V_TENSOR || bv->kind != V_TENSOR) return rt_error(I, "tensordot(a, b, dims=2) needs two tensors");
+    if (!av || !bv) return rt_error(I, "tensordot(a, b, dims=2) needs two tensors");
+    if (av->kind != V_TENSOR || bv->kind != V_TENSOR) return arg_not_tensor(I, a, av->kind != V_TENSOR ? av : bv, av->kind != V_TENSOR ? "input" : "other", ARG_TENSOR);
     Tensor *A = av->u.t, *B = bv->u.t;
     int64_t da[TEN_MAX_DIMS], db[TEN_MAX_DIMS];
     int n = 0;
@@ -112,7 +116,7 @@ static Value *bi_tensordot(Interp *I, Args *a) {
     ea[A->ndim] = eb[B->ndim] = eo[no] = 0;
     snprintf(eq, sizeof eq, "%s,%s->%s", ea, eb, eo);
     Tensor *ops[2] = {A, B};
-    return done(I, ten_einsum_in(I->run.ten, eq, ops, 2));
+    return rt_tensor_result(I, ten_einsum_in(I->run.ten, eq, ops, 2));
 }
 
 /* cross(input, other, dim=None): 3-vectors along dim (the first dim of size 3 when None). */
@@ -120,7 +124,8 @@ static Value *bi_cross(Interp *I, Args *a) {
     Value *p_[3];                               /* input, other, dim */
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *xv = p_[0], *yv = p_[1], *dv = p_[2];
-    if (!xv || !yv || xv->kind != V_TENSOR || yv->kind != V_TENSOR) return rt_error(I, "cross(input, other, dim=None) needs two tensors");
+    if (!xv || !yv) return rt_error(I, "cross(input, other, dim=None) needs two tensors");
+    if (xv->kind != V_TENSOR || yv->kind != V_TENSOR) return arg_not_tensor(I, a, xv->kind != V_TENSOR ? xv : yv, xv->kind != V_TENSOR ? "input" : "other", ARG_TENSOR);
     Tensor *x = xv->u.t, *y = yv->u.t;
     int64_t d = -1;
     if (dv && dv->kind != V_NONE) { if (!arg_int(I, dv, "dim", &d)) return NULL; }
@@ -141,7 +146,7 @@ static Value *bi_cross(Interp *I, Args *a) {
     }
     Tensor *r = c[0] && c[1] && c[2] ? ten_stack_in(I->run.ten, c, 3, nd) : NULL;
     for (int k = 0; k < 3; k++) ten_free(c[k]);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 const Builtin bi_torch_products[] = {

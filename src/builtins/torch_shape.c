@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static Value *done(Interp *I, Tensor *t) { return t ? val_tensor(I->run.heap, t) : rt_tensor_error(I); }
 
 static Tensor *self_tensor(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input");
-    if (!x || x->kind != V_TENSOR) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
+    if (!x) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
+    if (x->kind != V_TENSOR) { arg_not_tensor(I, a, x, "input", ARG_TENSOR); return NULL; }
     return x->u.t;
 }
 
@@ -70,7 +70,7 @@ static Value *bi_reshape(Interp *I, Args *a) {
     if (!arg(a, 1, kwname)) return rt_error(I, "%s() needs a shape, e.g. X.%s(-1, 1)", a->fname, a->fname);
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, a->fn->tag ? ag_view(&I->run.ag, arg_ag(g), n, sh) : ag_reshape(&I->run.ag, arg_ag(g), n, sh));
-    return done(I, a->fn->tag ? ten_view_shape(x, n, sh) : ten_reshape(x, n, sh));
+    return rt_tensor_result(I, a->fn->tag ? ten_view_shape(x, n, sh) : ten_reshape(x, n, sh));
 }
 
 static Value *bi_transpose(Interp *I, Args *a) {
@@ -83,7 +83,7 @@ static Value *bi_transpose(Interp *I, Args *a) {
     if (!arg_int(I, d0, "dim0", &a0) || !arg_int(I, d1, "dim1", &a1) || !dim_fits(I, a0, x->ndim) || !dim_fits(I, a1, x->ndim)) return NULL;
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_transpose(&I->run.ag, arg_ag(g), (int)a0, (int)a1));
-    return done(I, ten_transpose(x, (int)a0, (int)a1));
+    return rt_tensor_result(I, ten_transpose(x, (int)a0, (int)a1));
 }
 
 static Value *bi_t(Interp *I, Args *a) {
@@ -92,7 +92,7 @@ static Value *bi_t(Interp *I, Args *a) {
     if (x->ndim > 2) return rt_error(I, "%s() expects a tensor with <= 2 dimensions, but self is %dD", a->fname, x->ndim);
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_t(&I->run.ag, arg_ag(g)));
-    return done(I, x->ndim < 2 ? ten_alias(x) : ten_transpose(x, 0, 1));
+    return rt_tensor_result(I, x->ndim < 2 ? ten_alias(x) : ten_transpose(x, 0, 1));
 }
 
 static Value *bi_permute(Interp *I, Args *a) {
@@ -108,7 +108,7 @@ static Value *bi_permute(Interp *I, Args *a) {
     for (int i = 0; i < n; i++) { if (!dim_fits(I, d[i], x->ndim)) return NULL; dims[i] = (int)d[i]; }
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_permute(&I->run.ag, arg_ag(g), dims));
-    return done(I, ten_permute(x, dims));
+    return rt_tensor_result(I, ten_permute(x, dims));
 }
 
 /* unsqueeze(X, dim) / squeeze(X, dim=None): tag 0 / 1 */
@@ -124,10 +124,10 @@ static Value *bi_squeeze(Interp *I, Args *a) {
     if (a->fn->tag == 0) {
         if (!dv) return rt_error(I, "unsqueeze() needs a dim, e.g. X.unsqueeze(0)");
         if (g) return ret_ag(I, ag_unsqueeze(&I->run.ag, arg_ag(g), (int)d));
-        return done(I, ten_unsqueeze(x, (int)d));
+        return rt_tensor_result(I, ten_unsqueeze(x, (int)d));
     }
     if (g) return ret_ag(I, ag_squeeze(&I->run.ag, arg_ag(g), (int)d, !dv || dv->kind == V_NONE));
-    return done(I, ten_squeeze(x, (int)d, !dv || dv->kind == V_NONE));
+    return rt_tensor_result(I, ten_squeeze(x, (int)d, !dv || dv->kind == V_NONE));
 }
 
 static Value *bi_flatten(Interp *I, Args *a) {
@@ -138,7 +138,7 @@ static Value *bi_flatten(Interp *I, Args *a) {
     int64_t s = 0, e = -1;
     Value *sv = p_[1], *ev = p_[2];
     if ((sv && !arg_int(I, sv, "start_dim", &s)) || (ev && !arg_int(I, ev, "end_dim", &e))) return NULL;
-    if (x->ndim == 0) return done(I, ten_reshape(x, 1, &x->numel));
+    if (x->ndim == 0) return rt_tensor_result(I, ten_reshape(x, 1, &x->numel));
     int sd = norm_dim64_in(I->run.ten, s, x->ndim), ed = sd < 0 ? -1 : norm_dim64_in(I->run.ten, e, x->ndim);
     if (sd < 0 || ed < 0) return rt_tensor_error(I);
     if (sd > ed) return rt_error(I, "flatten() has invalid args: start_dim cannot come after end_dim");
@@ -152,7 +152,7 @@ static Value *bi_flatten(Interp *I, Args *a) {
     for (int i = ed + 1; i < x->ndim; i++) sh[n++] = x->shape[i];
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_reshape(&I->run.ag, arg_ag(g), n, sh));     /* flatten is reshape in PyTorch */
-    return done(I, ten_reshape(x, n, sh));
+    return rt_tensor_result(I, ten_reshape(x, n, sh));
 }
 
 /* cat / stack: tag 0 / 1 */
@@ -181,7 +181,7 @@ static Value *bi_cat(Interp *I, Args *a) {
     Tensor *r = n && !dim_fits(I, d, arr[0]->ndim + (a->fn->tag != 0)) ? NULL : a->fn->tag ? ten_stack_in(I->run.ten, arr, n, (int)d) : ten_cat_in(I->run.ten, arr, n, (int)d);
     if (!r && interp_failed(I)) { free(arr); return NULL; }
     free(arr);
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* repeat_interleave(X, repeats, dim=None): repeats is an int or a tensor of counts. */
@@ -207,7 +207,7 @@ static Value *bi_repeat_interleave(Interp *I, Args *a) {
         if (!arg_int(I, rv, "repeats", &k)) return NULL;
         r = ten_repeat_interleave(x, &k, 1, (int)d, flat);
     }
-    return done(I, r);
+    return rt_tensor_result(I, r);
 }
 
 /* tril / triu: tag 0 / 1 */
@@ -219,7 +219,7 @@ static Value *bi_tril(Interp *I, Args *a) {
     int64_t k = 0;
     Value *kv = p_[1];
     if (kv && !arg_int(I, kv, "diagonal", &k)) return NULL;
-    return done(I, ten_tril(x, k, a->fn->tag == 1));
+    return rt_tensor_result(I, ten_tril(x, k, a->fn->tag == 1));
 }
 
 static Value *bi_flip(Interp *I, Args *a) {
@@ -237,7 +237,7 @@ static Value *bi_flip(Interp *I, Args *a) {
         ten_free(cur);
         cur = nx;
     }
-    return done(I, cur);
+    return rt_tensor_result(I, cur);
 }
 
 static bool dim_arg(Interp *I, Args *a, int i, const char *name, int64_t dflt, int64_t *out) {
@@ -264,7 +264,7 @@ static Value *bi_select(Interp *I, Args *a) {
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "index", 0, &k) || !dim_fits(I, d, x->ndim)) return NULL;
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_select(&I->run.ag, arg_ag(g), (int)d, k));
-    return done(I, ten_select(x, (int)d, k));
+    return rt_tensor_result(I, ten_select(x, (int)d, k));
 }
 
 /* narrow(X, dim, start, length): X[..., start:start+length, ...], a view. */
@@ -278,7 +278,7 @@ static Value *bi_narrow(Interp *I, Args *a) {
     if (!dim_arg(I, a, 1, "dim", 0, &d) || !dim_arg(I, a, 2, "start", 0, &s) || !dim_arg(I, a, 3, "length", 0, &n) || !dim_fits(I, d, x->ndim)) return NULL;
     Value *g = ag_self(I, a);
     if (g) return ret_ag(I, ag_narrow(&I->run.ag, arg_ag(g), (int)d, s, n));
-    return done(I, ten_narrow(x, (int)d, s, n));
+    return rt_tensor_result(I, ten_narrow(x, (int)d, s, n));
 }
 
 /* diagonal(X, offset=0, dim1=0, dim2=1): a view of the diagonal as the last dim. */
@@ -289,7 +289,7 @@ static Value *bi_diagonal(Interp *I, Args *a) {
     int64_t off, d1, d2;
     if (!x) return NULL;
     if (!dim_arg(I, a, 1, "offset", 0, &off) || !dim_arg(I, a, 2, "dim1", 0, &d1) || !dim_arg(I, a, 3, "dim2", 1, &d2) || !dim_fits(I, d1, x->ndim) || !dim_fits(I, d2, x->ndim)) return NULL;
-    return done(I, ten_diagonal(x, off, (int)d1, (int)d2));
+    return rt_tensor_result(I, ten_diagonal(x, off, (int)d1, (int)d2));
 }
 
 /* unbind(X, dim=0): the tuple of X.select(dim, i), all views. */
@@ -330,7 +330,7 @@ static Value *bi_split(Interp *I, Args *a) {
     bool chunk = a->fn->tag == 1;
     if (!args_bind(I, a, p_, 3)) return NULL;
     Value *xv = p_[0], *sv = p_[1];
-    if (xv->kind != V_TENSOR) return rt_error(I, "%s() needs a tensor as its first argument", a->fname);
+    if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, chunk ? "input" : "split", chunk ? ARG_TENSOR : ARG_RECEIVER);   /* torch.split calls tensor.split */
     Tensor *x = xv->u.t;
     int64_t d = 0;
     if (p_[2] && !arg_int(I, p_[2], "dim", &d)) return NULL;
@@ -409,7 +409,7 @@ static Value *bi_movedim(Interp *I, Args *a) {
         while (used_src[s0]) s0++;
         perm[i] = s0++;
     }
-    return done(I, ten_permute(x, perm));
+    return rt_tensor_result(I, ten_permute(x, perm));
 }
 
 /* unflatten(X, dim, sizes): dim viewed as several (one size may be -1). */
@@ -444,7 +444,7 @@ static Value *bi_unflatten(Interp *I, Args *a) {
     for (int i = 0; i < nd; i++) sh[k++] = x->shape[i];
     for (int i = 0; i < ns; i++) sh[k++] = sizes[i];
     for (int i = nd + 1; i < x->ndim; i++) sh[k++] = x->shape[i];
-    return done(I, ten_view_shape(x, k, sh));
+    return rt_tensor_result(I, ten_view_shape(x, k, sh));
 }
 
 static Value *bi_numel(Interp *I, Args *a) {

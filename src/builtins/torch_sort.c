@@ -24,7 +24,8 @@ Value *torch_return_pair(ValHeap *heap, const char *kind, Tensor *values, Tensor
 
 static Tensor *self_tensor(Interp *I, Args *a) {
     Value *x = arg(a, 0, "input");
-    if (!x || x->kind != V_TENSOR) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
+    if (!x) { rt_error(I, "%s() needs a tensor as its first argument", a->fname); return NULL; }
+    if (x->kind != V_TENSOR) { arg_not_tensor(I, a, x, "input", ARG_TENSOR); return NULL; }
     return x->u.t;
 }
 

@@ -175,7 +175,13 @@ static Value *call_with_self(Interp *I, Value *fn, Value *self, Value *klass, Ar
     b.npos = a->npos + 1;
     Value *r;
     if (fn->kind == V_FUNC) r = call_user(I, fn, klass, &b);
-    else { b.fn = fn->u.builtin; r = fn->u.builtin->fn(I, &b); }
+    else {
+        const Args *outer = I->method_args;
+        b.fn = fn->u.builtin;
+        I->method_args = &b;
+        r = fn->u.builtin->fn(I, &b);
+        I->method_args = outer;
+    }
     free(pos);
     return r;
 }
@@ -499,29 +505,64 @@ Tensor *interp_to_tensor(Interp *I, Value *v, bool has_dtype, DType dt) {
     return t;
 }
 
-Tensor *arg_tensor(Interp *I, Value *v, const char *what, Tensor **tmp) {
-    *tmp = NULL;
-    if (v->kind == V_TENSOR) return v->u.t;
-    if (val_is_number(v) || v->kind == V_LIST || v->kind == V_TUPLE) {
-        *tmp = interp_to_tensor(I, v, false, I->run.ten->default_float);
-        if (!*tmp) {
-            rt_error_prefix(I, "%s", what);
-            return NULL;
-        }
-        return *tmp;
-    }
-    rt_raise(I, "TypeError", "%s must be a tensor, not %s", what, val_type_name(v));
+/* Python's name of v's type as PyTorch's argument parser writes it (tensors are "Tensor"). */
+static const char *torch_type_name(const Value *v) { return v->kind == V_NONE ? "NoneType" : val_type_name(v); }
+
+/* The name PyTorch's argument parser gives a function whose Python name differs (F.logsigmoid is ATen's log_sigmoid,
+ * torch.unique calls _unique2). */
+static const char *aten_name(const char *fname) {
+    static const char *const names[][2] = {{"logsigmoid", "log_sigmoid"}, {"unique", "_unique2"}};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) if (!strcmp(fname, names[k][0])) return names[k][1];
+    return fname;
+}
+
+Value *arg_not_tensor(Interp *I, Args *a, Value *v, const char *name, unsigned accept) {
+    if (accept & ARG_RECEIVER) return rt_raise(I, "AttributeError", "'%s' object has no attribute '%s'", torch_type_name(v), name);
+    if (a && (accept & ARG_OVERLOADED)) return arg_no_overload(I, a);
+    int pos = -1;
+    for (int k = 0; a && k < a->npos && pos < 0; k++) if (a->pos[k] == v) pos = k;
+    const char *tn = torch_type_name(v);
+    if (!a) return rt_raise(I, "TypeError", "%s must be a tensor, not %s", name, tn);
+    if (pos < 0) return rt_raise(I, "TypeError", "%s(): argument '%s' must be Tensor, not %s", aten_name(a->fname), name, tn);
+    return rt_raise(I, "TypeError", "%s(): argument '%s' (position %d) must be Tensor, not %s", aten_name(a->fname), name,
+                    I->method_args == a ? pos : pos + 1, tn);
+}
+
+Value *arg_no_overload(Interp *I, Args *a) {
+    StrBuf b;
+    sb_init(&b);
+    for (int k = I->method_args == a ? 1 : 0; k < a->npos; k++)
+        sb_printf(&b, "%s%s", b.len ? ", " : "", torch_type_name(a->pos[k]));
+    for (int k = 0; k < a->nkw; k++) sb_printf(&b, "%s%s=%s", b.len ? ", " : "", a->kwnames[k], torch_type_name(a->kwvals[k]));
+    rt_raise(I, "TypeError", "%s() received an invalid combination of arguments - got (%s), but expected one of:", a->fname, sb_str(&b));
+    sb_free(&b);
     return NULL;
 }
 
-Tensor *arg_tensor_as(Interp *I, Value *v, const char *what, DType dt, Tensor **tmp) {
-    Tensor *t = arg_tensor(I, v, what, tmp);
-    if (!t || (t->dtype == dt && t->contiguous)) return t;
-    Tensor *c = ten_cast(t, dt);
-    ten_free(*tmp);
-    *tmp = c;
+Tensor *arg_tensor(Interp *I, Args *a, Value *v, const char *name, unsigned accept, ArgTensor *out) {
+    *out = (ArgTensor){.t = NULL, .own = NULL, .weak = false};
+    if (v->kind == V_TENSOR) return out->t = v->u.t;
+    if (val_is_number(v) && (accept & ARG_NUMBER)) {
+        out->weak = true;
+        if (!(out->t = out->own = ops_number_tensor_in(I->run.ten, v))) rt_tensor_error(I);
+        return out->t;
+    }
+    arg_not_tensor(I, a, v, name, accept);
+    return NULL;
+}
+
+Tensor *arg_tensor_as(Interp *I, Args *a, Value *v, const char *name, unsigned accept, DType dt, ArgTensor *out) {
+    if (!arg_tensor(I, a, v, name, accept, out) || (out->t->dtype == dt && out->t->contiguous)) return out->t;
+    Tensor *c = ten_cast(out->t, dt);
+    arg_tensor_release(out);
+    out->t = out->own = c;
     if (!c) rt_tensor_error(I);
     return c;
+}
+
+void arg_tensor_release(ArgTensor *t) {
+    ten_free(t->own);
+    *t = (ArgTensor){.t = NULL, .own = NULL, .weak = false};
 }
 
 bool arg_ints(Interp *I, Value *const *items, int64_t n, const char *what, int64_t *out) {

@@ -346,11 +346,16 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
     if (obj->kind == V_TENSOR) {
         IndexItem items[2 * TEN_MAX_DIMS];
         Tensor *tmps[2 * TEN_MAX_DIMS] = {0};
-        Tensor *tv = NULL;
+        ArgTensor tv = {0};
         int rc = -1;
         int n = tensor_items(I, index, items, tmps);
         if (n >= 0) {
-            Tensor *src = val_is_number(v) ? (tv = ops_number_tensor_in(I->run.ten, v)) : arg_tensor(I, v, "the assigned value", &tv);
+            /* x[0] = 1/3 or a tensor; PyTorch refuses a list (x[0] = torch.tensor([1, 2]) is the way) */
+            Tensor *src = NULL;
+            if (v->kind != V_TENSOR && !val_is_number(v))
+                rt_raise(I, "TypeError", "can't assign a %s to a torch.%sTensor", v->kind == V_NONE ? "NoneType" : val_type_name(v),
+                         ten_dtype_word(obj->u.t->dtype));
+            else src = arg_tensor(I, NULL, v, "the assigned value", ARG_NUMBER, &tv);
             bool basic = true;
             for (int i = 0; i < n; i++) basic = basic && items[i].kind != IX_TENSOR;
             if (src && basic && ag_check_inplace(&I->run.ag, obj->ag, true) < 0) {
@@ -366,7 +371,7 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
             } else if (!interp_failed(I)) rt_tensor_error(I);
         }
         for (int i = 0; i < 2 * TEN_MAX_DIMS; i++) ten_free(tmps[i]);
-        ten_free(tv);
+        arg_tensor_release(&tv);
         return rc;
     }
     if (obj->kind == V_LIST && index->kind == V_SLICE) return list_set_slice(I, obj, index, v);
