@@ -406,7 +406,9 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         StrBuf want, got;
         sb_init(&want);
         sb_init(&got);
+        val_incref(ns);      /* held: an item's __repr__ may replace the module's normalized_shape */
         for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr_quiet(I, &want, ns->u.seq.items[i]); }
+        val_decref(ns);
         for (int i = 0; i < wb[t]->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)wb[t]->shape[i]);
         const char *what = t ? "bias" : "weight";
         rt_raise(I, "RuntimeError", "Expected %s to be of same shape as normalized_shape, but got %s of shape [%s] and normalized_shape = [%s]",
@@ -424,7 +426,9 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         StrBuf want, got;
         sb_init(&want);
         sb_init(&got);
+        val_incref(ns);      /* held: an item's __repr__ may replace the module's normalized_shape */
         for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr_quiet(I, &want, ns->u.seq.items[i]); }
+        val_decref(ns);
         for (int i = 0; i < x->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)x->shape[i]);
         rt_raise(I, "RuntimeError", "Given normalized_shape=[%s], expected input with shape [*, %s], but got input of size[%s]",
                  sb_str(&want), sb_str(&want), sb_str(&got));
