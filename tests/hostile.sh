@@ -361,6 +361,12 @@ has "Flatten's start_dim whose __index__ drops end_dim" "$out" "torch.Size([6]) 
 has "LayerNorm's normalized_shape dropped by an item's __repr__" "$out" "normalized_shape = [A, A, 4] None"
 has "a dunder that drops the module attribute attn is using" "$out" "went on"
 
+# an extended slice assignment whose items' iterator empties the list: the slice is measured again, and a size that
+# no longer fits is Python's ValueError (CPython itself reads freed items here; attn once wrote past the list)
+printf 'class Gen:\n    def __init__(self): self.n = 0\n    def __iter__(self): return self\n    def __next__(self):\n        self.n += 1\n        if self.n > 2: raise StopIteration\n        L.clear()\n        return self.n\nL = [1, 2, 3, 4]\ntry: L[::2] = Gen()\nexcept ValueError as e: print(e, L)\n' > slice_gen.py
+out=$("$ATTN" slice_gen.py 2>&1)
+eq "L[::2] = an iterator that empties L" "$out" "attempt to assign sequence of size 2 to extended slice of size 0 []"
+
 # round() of a float beyond 64-bit integers: attn's overflow error, never an undefined float-to-int conversion (found
 # by fuzz_statements under UBSan)
 out=$("$ATTN" -c "round(7.7e89)" 2>&1)
