@@ -361,6 +361,13 @@ has "Flatten's start_dim whose __index__ drops end_dim" "$out" "torch.Size([6]) 
 has "LayerNorm's normalized_shape dropped by an item's __repr__" "$out" "normalized_shape = [A, A, 4] None"
 has "a dunder that drops the module attribute attn is using" "$out" "went on"
 
+# a ProgressBoard label whose __str__ (the legend) replaces board.data while the board is drawn: the figure is made
+# from the dict it started with (before: heap use-after-free of the replaced dict under ASan)
+printf 'from d2l import torch as d2l\nclass K:\n    def __str__(self):\n        board.data = None\n        return "k"\nboard = d2l.ProgressBoard()\nboard.data = {K(): [(0.0, 1.0)]}\nboard.draw(1.0, 2.0, "x")\nprint(board.data)\n' > board_label.py
+out=$("$ATTN" board_label.py 2>&1)
+eq "a board label whose __str__ replaces board.data" "$out" "<figure 1: 2 lines of 1 points; legend 'k', 'x'>
+None"
+
 # an extended slice assignment whose items' iterator empties the list: the slice is measured again, and a size that
 # no longer fits is Python's ValueError (CPython itself reads freed items here; attn once wrote past the list)
 printf 'class Gen:\n    def __init__(self): self.n = 0\n    def __iter__(self): return self\n    def __next__(self):\n        self.n += 1\n        if self.n > 2: raise StopIteration\n        L.clear()\n        return self.n\nL = [1, 2, 3, 4]\ntry: L[::2] = Gen()\nexcept ValueError as e: print(e, L)\n' > slice_gen.py
