@@ -368,6 +368,16 @@ out=$("$ATTN" board_label.py 2>&1)
 eq "a board label whose __str__ replaces board.data" "$out" "<figure 1: 2 lines of 1 points; legend 'k', 'x'>
 None"
 
+# help(C) where a method's default has a __repr__ that deletes the method from C: help lists the methods C had when
+# it started, each held while shown (before: heap use-after-free of the deleted function under ASan)
+printf 'class D:\n    def __repr__(self):\n        del C.f\n        return "D"\nclass C:\n    def f(self, a=D(), b=[1, 2]):\n        pass\n    def g(self):\n        pass\nhelp(C)\nprint(hasattr(C, "f"))\n' > help_default.py
+out=$("$ATTN" help_default.py 2>&1)
+eq "help(C) with a default whose __repr__ deletes the method" "$out" "class C(object)
+  Methods defined here:
+    f(self, a=D, b=[1, 2])
+    g(self)
+False"
+
 # an extended slice assignment whose items' iterator empties the list: the slice is measured again, and a size that
 # no longer fits is Python's ValueError (CPython itself reads freed items here; attn once wrote past the list)
 printf 'class Gen:\n    def __init__(self): self.n = 0\n    def __iter__(self): return self\n    def __next__(self):\n        self.n += 1\n        if self.n > 2: raise StopIteration\n        L.clear()\n        return self.n\nL = [1, 2, 3, 4]\ntry: L[::2] = Gen()\nexcept ValueError as e: print(e, L)\n' > slice_gen.py
