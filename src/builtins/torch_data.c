@@ -26,12 +26,14 @@ static int64_t dataset_len(Value *self) {
 static Value *dataset_getitem(Interp *I, Value *self, Value *index) {
     Value *ts = dataset_tensors(self);
     if (!ts || ts->kind != V_TUPLE) return rt_error(I, "TensorDataset has no tensors");
+    val_incref(ts);          /* held, as PyTorch's generator over self.tensors: an index's __index__ may replace it */
     Value *r = val_tuple(I->run.heap, ts->u.seq.n);
     for (int64_t k = 0; k < ts->u.seq.n; k++) {
         Value *x = ops_index(I, ts->u.seq.items[k], index);
-        if (!x) { val_decref(r); return NULL; }
+        if (!x) { val_decref(r); val_decref(ts); return NULL; }
         val_seq_set(r, k, x);
     }
+    val_decref(ts);
     return r;
 }
 
