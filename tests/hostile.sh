@@ -378,6 +378,13 @@ eq "help(C) with a default whose __repr__ deletes the method" "$out" "class C(ob
     g(self)
 False"
 
+# a key's __eq__ that rebuilds the dict (or set) at every comparison: the search restarted for ever (a hang; CPython
+# ends only because its allocator hands back the same table); attn stops after 1000 restarts with a RuntimeError
+printf 'class K:\n    def __hash__(self): return 1\n    def __eq__(self, o):\n        if on:\n            d.clear()\n            for i in range(50): d[i] = i\n        return False\non = []\nd = {K(): 1}\non.append(1)\ntry: d[K()] = 2\nexcept RuntimeError as e: print(e)\ns = set()\nclass H(K):\n    def __hash__(self): return 1\n    def __eq__(self, o):\n        if on:\n            s.clear()\n            for i in range(20): s.add(i)\n        return False\non.clear()\ns.add(H())\non.append(1)\ntry: print(H() in s)\nexcept RuntimeError as e: print(e)\n' > eq_rebuilds.py
+out=$(timeout 60 "$ATTN" eq_rebuilds.py 2>&1)
+eq "an __eq__ that rebuilds the dict or set at every comparison" "$out" "dictionary changed during a key's comparison 1000 times: stopped
+Set changed during an element's comparison 1000 times: stopped"
+
 # an extended slice assignment whose items' iterator empties the list: the slice is measured again, and a size that
 # no longer fits is Python's ValueError (CPython itself reads freed items here; attn once wrote past the list)
 printf 'class Gen:\n    def __init__(self): self.n = 0\n    def __iter__(self): return self\n    def __next__(self):\n        self.n += 1\n        if self.n > 2: raise StopIteration\n        L.clear()\n        return self.n\nL = [1, 2, 3, 4]\ntry: L[::2] = Gen()\nexcept ValueError as e: print(e, L)\n' > slice_gen.py
