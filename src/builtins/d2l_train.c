@@ -155,7 +155,9 @@ static Figure *board_figure(Interp *I, Value *self) {
     double fs[2] = {3.5, 2.5};
     if (!board_pair(self, "figsize", fs) || !(fs[0] > 0.5 && fs[0] < 50) || !(fs[1] > 0.5 && fs[1] < 50)) fs[0] = 3.5, fs[1] = 2.5;
     Figure *f = plot_figure_new(FIG_LINES, fs[0], fs[1]);
-    Dict *data = board_dict(self, "data");
+    board_dict(self, "data");
+    Value *held = val_incref(val_attr_get(self, "data"));   /* a label's __str__ (below) may replace board.data */
+    Dict *data = held->u.dict;
     for (int i = 0; i < data->n; i++) {
         const char *ls = board_item(self, "ls", i), *colour = board_item(self, "colors", i);
         if (!ls || !colour || data->vals[i]->kind != V_LIST) break;          /* zip() stops at the shortest */
@@ -175,6 +177,7 @@ static Figure *board_figure(Interp *I, Value *self) {
         plot_add_series(f, x, y, n, fmt, sb_str(&label));
         sb_free(&label);
     }
+    val_decref(held);
     double r[2];
     if (board_pair(self, "xlim", r) && isfinite(r[0]) && isfinite(r[1])) { f->xlim[0] = r[0]; f->xlim[1] = r[1]; }
     if (board_pair(self, "ylim", r) && isfinite(r[0]) && isfinite(r[1])) { f->ylim[0] = r[0]; f->ylim[1] = r[1]; }

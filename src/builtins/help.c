@@ -450,19 +450,22 @@ static void help_user_class(Interp *I, StrBuf *out, const ClassInfo *c) {
     sb_putc(out, '\n');
     Value *doc = dict_get((Dict *)&c->attrs, "__doc__");
     put_doc(out, doc, "  ");
-    bool any = false;
-    for (int i = 0; i < c->attrs.n; i++) {
-        Value *m = c->attrs.vals[i];
-        if (m->kind != V_FUNC) continue;
-        if (!any) sb_puts(out, TR(I->run.lang, "  Methods defined here:\n"));
-        any = true;
+    /* the methods as the class has them now, held: a default's __repr__ (put_params) may change the class */
+    int n = 0;
+    Value **ms = xcalloc((size_t)(c->attrs.n ? c->attrs.n : 1), sizeof *ms);
+    for (int i = 0; i < c->attrs.n; i++)
+        if (c->attrs.vals[i]->kind == V_FUNC) ms[n++] = val_incref(c->attrs.vals[i]);
+    if (n) sb_puts(out, TR(I->run.lang, "  Methods defined here:\n"));
+    for (int i = 0; i < n; i++) {
         StrBuf sig;
         sb_init(&sig);
-        sb_printf(&sig, "    %s", m->u.func->name);
-        put_params(I, &sig, m->u.func);
+        sb_printf(&sig, "    %s", ms[i]->u.func->name);
+        put_params(I, &sig, ms[i]->u.func);
         help_signature(out, sb_str(&sig), 79);
         sb_free(&sig);
+        val_decref(ms[i]);
     }
+    free(ms);
 }
 
 /* help(x) and `help NAME`: a module or topic, a student's function or class (or an object of one), a tensor, or

@@ -260,19 +260,29 @@ static const ObjClass ModuleListClass = {.name = "ModuleList", .call = module_li
 static Value *container_getitem(Interp *I, Value *self, Value *index) {
     Value *mods = container_list(self, false), *r = NULL;
     if (index->kind == V_SLICE) {
-        Value *keys = container_list(self, true), *ks = ops_index(I, keys, index), *ms = ks ? ops_index(I, mods, index) : NULL;
-        if (ms) {
+        /* the (name, module) pairs sliced once, as PyTorch's list(self._modules.items())[idx]: the bounds' __index__
+         * runs once (run twice, for the names and the modules, it could pick more modules than names) */
+        Value *keys = container_list(self, true), *pairs = val_list(I->run.heap, mods->u.seq.n);
+        for (int64_t i = 0; i < mods->u.seq.n; i++) {
+            Value *t = val_tuple(I->run.heap, 2);
+            val_seq_set(t, 0, val_incref(keys->u.seq.items[i]));
+            val_seq_set(t, 1, val_incref(mods->u.seq.items[i]));
+            val_seq_set(pairs, i, t);
+        }
+        Value *sel = ops_index(I, pairs, index);
+        if (sel) {
             r = new_layer(I, self->u.obj.cls);
             bool seq = self->u.obj.cls == &SequentialClass;
-            for (int64_t i = 0; i < ms->u.seq.n; i++) {
+            for (int64_t i = 0; i < sel->u.seq.n; i++) {
                 char key[24];
                 snprintf(key, sizeof key, "%lld", (long long)i);
-                val_attr_set(r, seq ? ks->u.seq.items[i]->u.str.s : key, val_incref(ms->u.seq.items[i]));
+                Value *t = sel->u.seq.items[i];
+                val_attr_set(r, seq ? t->u.seq.items[0]->u.str.s : key, val_incref(t->u.seq.items[1]));
             }
         }
         val_decref(keys);
-        val_decref(ks);
-        val_decref(ms);
+        val_decref(pairs);
+        val_decref(sel);
     } else {
         int64_t i;
         if (container_place(I, self, index, &i)) r = val_incref(mods->u.seq.items[i]);
@@ -405,7 +415,9 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         StrBuf want, got;
         sb_init(&want);
         sb_init(&got);
+        val_incref(ns);      /* held: an item's __repr__ may replace the module's normalized_shape */
         for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr_quiet(I, &want, ns->u.seq.items[i]); }
+        val_decref(ns);
         for (int i = 0; i < wb[t]->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)wb[t]->shape[i]);
         const char *what = t ? "bias" : "weight";
         rt_raise(I, "RuntimeError", "Expected %s to be of same shape as normalized_shape, but got %s of shape [%s] and normalized_shape = [%s]",
@@ -423,7 +435,9 @@ static Value *layernorm_call(Interp *I, Value *self, Args *a) {
         StrBuf want, got;
         sb_init(&want);
         sb_init(&got);
+        val_incref(ns);      /* held: an item's __repr__ may replace the module's normalized_shape */
         for (int i = 0; i < k; i++) { if (i) sb_puts(&want, ", "); val_repr_quiet(I, &want, ns->u.seq.items[i]); }
+        val_decref(ns);
         for (int i = 0; i < x->ndim; i++) sb_printf(&got, "%s%lld", i ? ", " : "", (long long)x->shape[i]);
         rt_raise(I, "RuntimeError", "Given normalized_shape=[%s], expected input with shape [*, %s], but got input of size[%s]",
                  sb_str(&want), sb_str(&want), sb_str(&got));

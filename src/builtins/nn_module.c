@@ -480,11 +480,14 @@ static Value *m_d2l_forward(Interp *I, Args *a) {
     return interp_call(I, net, &b);
 }
 
-/* The trainer's attribute name as a number; false with the error set. */
-static bool trainer_number(Interp *I, Value *trainer, const char *name, double *out) {
-    Value *v = ops_getattr(I, trainer, name);
+/* obj.name as a number, obj = self.trainer when of_trainer (read anew each time, as d2l's self.trainer.name: the
+ * code of a property before may have replaced it); false with the error set. */
+static bool trainer_number(Interp *I, Value *self, bool of_trainer, const char *name, double *out) {
+    Value *obj = of_trainer ? ops_getattr(I, self, "trainer") : val_incref(self);
+    Value *v = obj ? ops_getattr(I, obj, name) : NULL;
     bool ok = v && arg_double(I, v, name, out);
     val_decref(v);
+    val_decref(obj);
     return ok;
 }
 
@@ -497,8 +500,7 @@ static Value *m_d2l_plot(Interp *I, Args *a) {
     Value *self = a->pos[0], *key = p[0], *value = p[1], *tv = p[2];
     bool train;
     if (!interp_truth(I, tv, &train)) return NULL;
-    Value *trainer = ops_attr_peek(self, "trainer");
-    if (!trainer) return rt_raise(I, "AssertionError", "Trainer is not inited");
+    if (!ops_attr_peek(self, "trainer")) return rt_raise(I, "AssertionError", "Trainer is not inited");
     Value *board = ops_getattr(I, self, "board");
     if (!board) return NULL;
     Value *r = NULL, *xv = NULL, *label = NULL, *nv = NULL, *y = NULL;
@@ -509,9 +511,9 @@ static Value *m_d2l_plot(Interp *I, Args *a) {
         val_decref(xl);
         if (rc < 0) goto out;
     }
-    if (!trainer_number(I, trainer, train ? "train_batch_idx" : "epoch", &idx) ||
-        !trainer_number(I, trainer, train ? "num_train_batches" : "num_val_batches", &nb) ||
-        !trainer_number(I, self, train ? "plot_train_per_epoch" : "plot_valid_per_epoch", &per))
+    if (!trainer_number(I, self, true, train ? "train_batch_idx" : "epoch", &idx) ||
+        !trainer_number(I, self, true, train ? "num_train_batches" : "num_val_batches", &nb) ||
+        !trainer_number(I, self, false, train ? "plot_train_per_epoch" : "plot_valid_per_epoch", &per))
         goto out;
     if (train && nb == 0) { rt_raise(I, "ZeroDivisionError", "division by zero"); goto out; }
     if (per == 0) { rt_raise(I, "ZeroDivisionError", "division by zero"); goto out; }
@@ -534,7 +536,9 @@ static Value *m_d2l_plot(Interp *I, Args *a) {
     {
         Value *pos[3] = {xv, y, label}, *kwv[1] = {nv};
         const char *kwn[1] = {"every_n"};
-        r = call_own(I, board, "draw", pos, 3, kwn, kwv, 1);
+        val_decref(board);                      /* self.board.draw(...): self.board read anew, as d2l's line does */
+        board = ops_getattr(I, self, "board");
+        if (board) r = call_own(I, board, "draw", pos, 3, kwn, kwv, 1);
     }
 out:
     val_decref(board);

@@ -26,12 +26,14 @@ static int64_t dataset_len(Value *self) {
 static Value *dataset_getitem(Interp *I, Value *self, Value *index) {
     Value *ts = dataset_tensors(self);
     if (!ts || ts->kind != V_TUPLE) return rt_error(I, "TensorDataset has no tensors");
+    val_incref(ts);          /* held, as PyTorch's generator over self.tensors: an index's __index__ may replace it */
     Value *r = val_tuple(I->run.heap, ts->u.seq.n);
     for (int64_t k = 0; k < ts->u.seq.n; k++) {
         Value *x = ops_index(I, ts->u.seq.items[k], index);
-        if (!x) { val_decref(r); return NULL; }
+        if (!x) { val_decref(r); val_decref(ts); return NULL; }
         val_seq_set(r, k, x);
     }
+    val_decref(ts);
     return r;
 }
 
@@ -104,17 +106,22 @@ static Value *collate(Interp *I, Value *batch) {
     if (e->kind == V_STR) return val_incref(batch);
     if (e->kind == V_DICT) {
         Value *d = val_dict(I->run.heap);
+        /* {key: collate([x[key] for x in batch]) for key in e}: any key (1, not only 'a'), looked up as d[key] is
+         * (a student's __hash__ and __eq__ may run: the key is held) */
         for (int k = 0; k < e->u.dict->n; k++) {
-            Value *col = val_list(I->run.heap, 0);
-            for (int64_t i = 0; i < n; i++) {
-                Value *x = batch->u.seq.items[i], *v = x->kind == V_DICT ? dict_get(x->u.dict, e->u.dict->keys[k]->u.str.s) : NULL;
-                if (!v) { val_decref(col); val_decref(d); return ops_key_error(I, e->u.dict->keys[k]); }
-                val_list_append(col, val_incref(v));
+            Value *key = val_incref(e->u.dict->keys[k]), *col = val_list(I->run.heap, 0), *c = NULL;
+            bool ok = true;
+            for (int64_t i = 0; ok && i < batch->u.seq.n; i++) {
+                Value *v = ops_index(I, batch->u.seq.items[i], key);
+                if (v) val_list_append(col, v);
+                ok = v != NULL;
             }
-            Value *c = collate(I, col);
+            if (ok) c = collate(I, col);
             val_decref(col);
-            if (!c) { val_decref(d); return NULL; }
-            dict_set(d->u.dict, e->u.dict->keys[k]->u.str.s, c);
+            ok = c && ops_set_index(I, d, key, c) == 0;
+            val_decref(c);
+            val_decref(key);
+            if (!ok) { val_decref(d); return NULL; }
         }
         return d;
     }

@@ -49,6 +49,11 @@ bool ints_of(Interp *I, Value *v, const char *what, int64_t *out, int *n) {
 }
 
 Value *tuple_of(Interp *I, Tensor **ts, int n) {
+    for (int i = 0; i < n; i++)             /* one could not be made: all are freed, the tensor error raised */
+        if (!ts[i]) {
+            for (int j = 0; j < n; j++) ten_free(ts[j]);
+            return rt_tensor_error(I);
+        }
     Value *r = val_tuple(I->run.heap, n);
     for (int i = 0; i < n; i++) val_seq_set(r, i, val_tensor(I->run.heap, ts[i]));
     return r;

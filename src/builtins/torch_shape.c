@@ -247,7 +247,14 @@ static bool dim_arg(Interp *I, Args *a, int i, const char *name, int64_t dflt, i
     return arg_int(I, v, name, out);
 }
 
+/* A tuple of the n tensors ts (taken over); NULL with the tensor error when one of them could not be made (all are
+ * then freed). */
 static Value *tuple_of(Interp *I, Tensor **ts, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (!ts[i]) {
+            for (int64_t j = 0; j < n; j++) ten_free(ts[j]);
+            return rt_tensor_error(I);
+        }
     Value *r = val_tuple(I->run.heap, n);
     for (int64_t i = 0; i < n; i++) val_seq_set(r, i, val_tensor(I->run.heap, ts[i]));
     return r;
@@ -332,16 +339,21 @@ static Value *bi_split(Interp *I, Args *a) {
     Value *xv = p_[0], *sv = p_[1];
     if (xv->kind != V_TENSOR) return arg_not_tensor(I, a, xv, chunk ? "input" : "split", chunk ? ARG_TENSOR : ARG_RECEIVER);   /* torch.split calls tensor.split */
     Tensor *x = xv->u.t;
-    int64_t d = 0;
+    int64_t d = 0, k = 0, n = 0, *sizes = NULL;
     if (p_[2] && !arg_int(I, p_[2], "dim", &d)) return NULL;
-    if (x->ndim == 0) return rt_error(I, "%s expects at least a 1-dimensional tensor", a->fname);
-    int nd = norm_dim64_in(I->run.ten, d, x->ndim);
-    if (nd < 0) return rt_tensor_error(I);
-    int64_t len = x->shape[nd];
-    if (!chunk && (sv->kind == V_LIST || sv->kind == V_TUPLE)) {
-        int64_t n = sv->u.seq.n, sum = 0;
-        int64_t *sizes = xcalloc((size_t)(n ? n : 1), sizeof *sizes);
+    /* the sizes are converted before X is measured: an __index__ may change X (X.data = ...) */
+    bool listed = !chunk && (sv->kind == V_LIST || sv->kind == V_TUPLE);
+    if (listed) {
+        n = sv->u.seq.n;
+        sizes = xcalloc((size_t)(n ? n : 1), sizeof *sizes);
         if (!arg_ints(I, sv->u.seq.items, n, "a split size", sizes)) { free(sizes); return NULL; }
+    } else if (!arg_int(I, sv, chunk ? "chunks" : "split_size", &k)) return NULL;
+    if (x->ndim == 0) { free(sizes); return rt_error(I, "%s expects at least a 1-dimensional tensor", a->fname); }
+    int nd = norm_dim64_in(I->run.ten, d, x->ndim);
+    if (nd < 0) { free(sizes); return rt_tensor_error(I); }
+    int64_t len = x->shape[nd];
+    if (listed) {
+        int64_t sum = 0;
         for (int64_t i = 0; i < n; i++) {
             if (sizes[i] < 0) {
                 rt_error(I, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%lld", (long long)sizes[i]);
@@ -364,15 +376,13 @@ static Value *bi_split(Interp *I, Args *a) {
         free(sizes);
         return r;
     }
-    int64_t k;
-    if (!arg_int(I, sv, chunk ? "chunks" : "split_size", &k)) return NULL;
     if (chunk && k <= 0) return rt_raise(I, "RuntimeError", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)k);
     if (!chunk && k < 0) return rt_error(I, "split expects split_size be non-negative, but got split_size=%lld", (long long)k);
     int64_t size = chunk ? (len + k - 1) / k : k;
     if (size == 0 && len > 0) return rt_raise(I, "RuntimeError", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld", (long long)len);
-    int64_t n = size ? (len + size - 1) / size : 1;
+    n = size ? (len + size - 1) / size : 1;
     if (n == 0) n = 1;
-    int64_t *sizes = xcalloc((size_t)n, sizeof *sizes);
+    sizes = xcalloc((size_t)n, sizeof *sizes);
     for (int64_t i = 0; i < n; i++) sizes[i] = i < n - 1 ? size : len - size * (n - 1);
     Value *r = split_sizes(I, x, nd, sizes, n);
     free(sizes);

@@ -212,7 +212,15 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
     /* fn is held while it runs, as Python's frame holds its function: the caller may have it borrowed (a child
      * module, a property's getter, a key function) and the code it runs may drop every other reference to it */
     val_incref(fn);
+    /* and so are its arguments, as Python's caller holds what it passes: a builtin may pass what it borrowed (a
+     * module's attribute: nn.Flatten's start_dim), and the callee's conversion of one (an __index__) may run code
+     * that drops another. The arrays are not changed by the callee. */
+    int npos = a->npos, nkw = a->nkw;
+    for (int i = 0; i < npos; i++) val_incref(a->pos[i]);
+    for (int k = 0; k < nkw; k++) val_incref(a->kwvals[k]);
     Value *r = call_any(I, fn, a);
+    for (int i = 0; i < npos; i++) val_decref(a->pos[i]);
+    for (int k = 0; k < nkw; k++) val_decref(a->kwvals[k]);
     /* an allocation the machine refused meanwhile (an append that could not grow the list): Python's MemoryError */
     if (r && mem_exhausted) { val_decref(r); r = NULL; interp_memory_ok(I, 0); }
     /* what PyTorch refuses is its RuntimeError unless a class was given (IndexError, TypeError ...) */
@@ -265,7 +273,7 @@ Value *eval_call(Interp *I, Node *n) {
     if (!fn) return NULL;
     Args a;
     memset(&a, 0, sizeof a);
-    Value **kwsources = NULL;        /* the **dicts whose keys name keyword arguments */
+    Value **kwsources = NULL;        /* the keys of **dicts that name keyword arguments, held: a callee may clear the dict */
     int nkwsources = 0;
     for (int i = 1; i < n->nkids; i++) {
         Node *k = n->kids[i];
@@ -303,9 +311,10 @@ Value *eval_call(Interp *I, Node *n) {
                 a.kwvals = xrealloc(a.kwvals, sizeof(Value *) * (size_t)(a.nkw + 1));
                 a.kwnames[a.nkw] = name;
                 a.kwvals[a.nkw++] = val_incref(d->vals[j]);
+                kwsources = xrealloc(kwsources, sizeof(Value *) * (size_t)(nkwsources + 1));
+                kwsources[nkwsources++] = val_incref(d->keys[j]);   /* keeps the name alive until the call returns */
             }
-            kwsources = xrealloc(kwsources, sizeof(Value *) * (size_t)(nkwsources + 1));
-            kwsources[nkwsources++] = v;      /* keeps the names alive until the call returns */
+            val_decref(v);
             if (interp_failed(I)) { interp_error_at(I, k->line, k->col); goto fail; }
         } else if (k->kind == N_STAR) {
             Value *v = interp_eval(I, k->kids[0]);

@@ -3,6 +3,10 @@
 #define ATTN_LANG_INTERNAL_H
 #include "interp.h"
 
+/* value.c, set.c: how many times one dict or set search starts again after a student's __eq__ changed the table
+ * under it, before it stops with a RuntimeError (an __eq__ that rebuilds the table at each comparison never ends). */
+#define PROBE_RESTARTS 1000
+
 /* eval.c: one node, with the interpreter's scopes and signals. */
 Value *interp_eval(Interp *I, Node *n);                 /* an expression: new reference, NULL with an error set */
 int interp_exec_body(Interp *I, Node *body);             /* a block of statements: 0, or -1 with an error set */

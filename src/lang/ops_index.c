@@ -28,7 +28,7 @@ static bool index_int(Interp *I, Value *v, int64_t *out) {
  * for reading it (assign false) or for x[i] = v and del x[i] (assign true). false with Python's TypeError for an
  * index that is not an integer, or its IndexError ("list assignment index out of range") and where the index fell. */
 static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, int64_t *place) {
-    int64_t i, len = seq->kind == V_STR ? seq->u.str.chars : seq->u.seq.n;
+    int64_t i, len;
     const char *type = seq->kind == V_STR ? "string" : val_type_name(seq);
     if (index->kind == V_INT) i = index->u.i;
     else if (index->kind == V_BOOL) i = index->u.b;
@@ -41,6 +41,7 @@ static bool seq_place(Interp *I, const Value *seq, Value *index, bool assign, in
                       index->kind == V_TUPLE ? " (a list of lists is indexed L[i][j]; a tensor T[i, j])" : "");
         return false;
     }
+    len = seq->kind == V_STR ? seq->u.str.chars : seq->u.seq.n;   /* as it is now: an __index__ may have changed it */
     if (i < -len || i >= len) {
         rt_raise(I, "IndexError", "%s%s index out of range (index %lld, length %lld)", type, assign ? " assignment" : "", (long long)i, (long long)len);
         char words[64];                          /* what except IndexError as e sees: Python's words alone */
@@ -111,19 +112,25 @@ static int tensor_items(Interp *I, Value *index, IndexItem *items, Tensor **tmps
     return (int)n;
 }
 
-/* The items a slice picks from a sequence of len items, as Python's slice.indices: the first *a, then every *step-th,
- * *cnt of them. false with an error set. */
-static bool slice_span(Interp *I, int64_t len, Value *sl, int64_t *start, int64_t *stepp, int64_t *cntp) {
-    int64_t a, b, step = 1;
-    bool ha, hb, hs;
-    if (!slice_part(I, sl->u.slice.start, &a, &ha) || !slice_part(I, sl->u.slice.stop, &b, &hb) ||
-        !slice_part(I, sl->u.slice.step, &step, &hs))
+/* A slice's start, stop and step as integers (a student's __index__ runs here), before any length applies. */
+typedef struct { int64_t a, b, step; bool ha, hb; } SliceParts;
+static bool slice_parts(Interp *I, Value *sl, SliceParts *p) {
+    bool hs;
+    if (!slice_part(I, sl->u.slice.start, &p->a, &p->ha) || !slice_part(I, sl->u.slice.stop, &p->b, &p->hb) ||
+        !slice_part(I, sl->u.slice.step, &p->step, &hs))
         return false;
-    if (!hs) step = 1;
-    if (step == 0) { rt_raise(I, "ValueError", "slice step cannot be zero"); return false; }
-    if (!ha) a = step > 0 ? 0 : len - 1;
+    if (!hs) p->step = 1;
+    if (p->step == 0) { rt_raise(I, "ValueError", "slice step cannot be zero"); return false; }
+    return true;
+}
+
+/* The items the slice p picks from a sequence of len items, as Python's PySlice_AdjustIndices: the first *start,
+ * then every *stepp-th, *cntp of them. */
+static void slice_adjust(const SliceParts *p, int64_t len, int64_t *start, int64_t *stepp, int64_t *cntp) {
+    int64_t a = p->a, b = p->b, step = p->step;
+    if (!p->ha) a = step > 0 ? 0 : len - 1;
     else { if (a < 0) a += len; if (a < 0) a = step > 0 ? 0 : -1; if (a >= len) a = step > 0 ? len : len - 1; }
-    if (!hb) b = step > 0 ? len : -1;
+    if (!p->hb) b = step > 0 ? len : -1;
     else { if (b < 0) b += len; if (b < 0) b = step > 0 ? 0 : -1; if (b >= len) b = step > 0 ? len : len - 1; }
     int64_t cnt = 0;
     if (step > 0 && b > a) cnt = (b - a + step - 1) / step;
@@ -131,13 +138,20 @@ static bool slice_span(Interp *I, int64_t len, Value *sl, int64_t *start, int64_
     *start = a;
     *stepp = step;
     *cntp = cnt;
+}
+
+/* The items a slice picks from seq (a list, tuple or string), as Python's slice.indices: its length is read after
+ * the bounds are converted (an __index__ may change seq). false with an error set. */
+static bool slice_span(Interp *I, const Value *seq, Value *sl, int64_t *start, int64_t *stepp, int64_t *cntp) {
+    SliceParts p;
+    if (!slice_parts(I, sl, &p)) return false;
+    slice_adjust(&p, seq->kind == V_STR ? seq->u.str.chars : seq->u.seq.n, start, stepp, cntp);
     return true;
 }
 
 static Value *seq_slice(Interp *I, Value *obj, Value *sl) {
-    int64_t len = obj->kind == V_STR ? obj->u.str.chars : obj->u.seq.n;
     int64_t a, step, cnt;
-    if (!slice_span(I, len, sl, &a, &step, &cnt)) return NULL;
+    if (!slice_span(I, obj, sl, &a, &step, &cnt)) return NULL;
     if (obj->kind == V_STR && step == 1) {            /* characters, not bytes: 'ζ日本'[1:] is '日本' */
         size_t from = val_str_offset(obj, a), to = val_str_offset(obj, a + cnt);
         return val_strn(I->run.heap, obj->u.str.s + from, to - from);
@@ -305,14 +319,19 @@ Value *ops_index(Interp *I, Value *obj, Value *index) {
  * with another step there must be as many items as the slice picks. The items are read before the list changes, so
  * x[:] = x and x[1:] = reversed(x) work as in Python. */
 static int list_set_slice(Interp *I, Value *obj, Value *sl, Value *v) {
-    int64_t a, step, cnt, n = obj->u.seq.n;
-    if (!slice_span(I, n, sl, &a, &step, &cnt)) return -1;
+    SliceParts sp;
+    int64_t a, step, cnt, n;
+    if (!slice_parts(I, sl, &sp)) return -1;
+    slice_adjust(&sp, obj->u.seq.n, &a, &step, &cnt);
     if (!ops_is_iterable(I, v)) {                                   /* Python's words for x[0:1] = 5 */
         rt_raise(I, "TypeError", step == 1 ? "can only assign an iterable" : "must assign iterable to extended slice");
         return -1;
     }
     Value *src = ops_to_list(I, v);
     if (!src) return -1;
+    /* the place as the list is now: the items' iterator may have changed it (CPython clamps to its size again) */
+    n = obj->u.seq.n;
+    slice_adjust(&sp, n, &a, &step, &cnt);
     int64_t m = src->u.seq.n;
     if (step != 1) {
         if (m != cnt) {
@@ -397,8 +416,9 @@ int ops_set_index(Interp *I, Value *obj, Value *index, Value *v) {
 
 int ops_del_index(Interp *I, Value *obj, Value *index) {
     if (obj->kind == V_LIST && index->kind != V_SLICE) {
-        int64_t k, len = obj->u.seq.n;
+        int64_t k, len;
         if (!seq_place(I, obj, index, true, &k)) return -1;      /* the place x[i] = v assigns */
+        len = obj->u.seq.n;                                    /* after the index's __index__ ran */
         Value *gone = obj->u.seq.items[k];
         memmove(obj->u.seq.items + k, obj->u.seq.items + k + 1, sizeof(Value *) * (size_t)(len - k - 1));
         obj->u.seq.n--;
@@ -406,8 +426,9 @@ int ops_del_index(Interp *I, Value *obj, Value *index) {
         return 0;
     }
     if (obj->kind == V_LIST && index->kind == V_SLICE) {
-        int64_t a, step, cnt, n = obj->u.seq.n, w = 0;
-        if (!slice_span(I, n, index, &a, &step, &cnt)) return -1;
+        int64_t a, step, cnt, n, w = 0;
+        if (!slice_span(I, obj, index, &a, &step, &cnt)) return -1;
+        n = obj->u.seq.n;
         if (step < 0) { a += (cnt - 1) * step; step = -step; }     /* the same items, first to last */
         Value **it = obj->u.seq.items, **gone = xmalloc(sizeof(Value *) * (size_t)(cnt ? cnt : 1));
         for (int64_t i = 0, k = 0; i < n; i++) {

@@ -246,10 +246,20 @@ static bool entry_eq(Interp *I, PySet *so, SetEntry *entry, const Value *key, bo
 
 /* ---- the table (setobject.c) ---- */
 
+/* Whether a search may start (again): an __eq__ that rebuilds the set at every comparison would restart it for ever
+ * (CPython's too, but for its allocator reusing the table): after PROBE_RESTARTS, Python's RuntimeError. */
+static bool restarts_ok(Interp *I, int *restarts) {
+    if ((*restarts)++ <= PROBE_RESTARTS) return true;
+    rt_raise(I, "RuntimeError", "Set changed during an element's comparison %d times: stopped", PROBE_RESTARTS);
+    return false;
+}
+
 /* The slot holding key, or the empty slot where a search for it ends (key NULL there); NULL when a student's __eq__
  * raised (the error is set). */
 static SetEntry *lookkey(Interp *I, PySet *so, const Value *key, int64_t hash) {
+    int restarts = 0;
 restart:;
+    if (!restarts_ok(I, &restarts)) return NULL;
     size_t mask = (size_t)so->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
     for (;;) {
         SetEntry *entry = &so->table[i];
@@ -315,7 +325,9 @@ static int has_key(Interp *I, PySet *so, const Value *key, int64_t hash) {
 
 /* set_add_entry: takes a reference to key when it goes in; 0, or -1 when a comparison failed */
 static int add_entry(Interp *I, PySet *so, Value *key, int64_t hash) {
+    int restarts = 0;
 restart:;
+    if (!restarts_ok(I, &restarts)) return -1;
     size_t mask = (size_t)so->mask, i = (size_t)hash & mask, perturb = (size_t)hash;
     SetEntry *freeslot = NULL, *entry;
     for (;;) {

@@ -619,7 +619,14 @@ static bool probe_eq(struct Interp *I, const Value *k, const Value *key, bool *e
  * added meanwhile is not a restart (CPython's: an __eq__ that adds a key at each comparison restarted forever, the
  * dict growing until memory ran out). false when a comparison failed (val_eq: the error set). */
 bool dict_probe(struct Interp *I, const Dict *d, const Value *key, int64_t hash, int *at) {
+    int restarts = 0;
 restart:
+    /* an __eq__ that rebuilds the dict at every comparison would restart the probe for ever (CPython's too, but for
+     * its allocator reusing the table): a bounded number of restarts, then Python's RuntimeError */
+    if (restarts++ > PROBE_RESTARTS) {
+        rt_raise(I, "RuntimeError", "dictionary changed during a key's comparison %d times: stopped", PROBE_RESTARTS);
+        return false;
+    }
     *at = -1;
     const int32_t *index = d->index;
     int32_t index_cap = d->index_cap;

@@ -267,8 +267,12 @@ static void repr_depth(Interp *I, StrBuf *out, const Value *v, int depth) {
         return;
     }
     if (!repr_enter(I, out, v)) return;
+    /* v is held while it is shown: the caller may have it borrowed (an exception's args, a module's attribute) and
+     * an item's __repr__ may drop every other reference to it */
+    val_incref((Value *)v);
     repr_one(I, out, v, depth);
     repr_leave(I, v);
+    val_decref((Value *)v);
 }
 
 /* The items of a dict, "k: v, ..." (or "(k, v), ..." for an OrderedDict), as CPython's dict_repr: each key and value
@@ -401,7 +405,11 @@ static void ascii_of(Interp *I, StrBuf *out, const Value *v) {
 
 static void str_of(Interp *I, StrBuf *out, const Value *v) {
     if (v->kind == V_STR) sb_putn(out, v->u.str.s, v->u.str.len);
-    else if (v->kind == V_OBJECT && v->u.obj.cls->str) v->u.obj.cls->str(I, out, (Value *)v);
+    else if (v->kind == V_OBJECT && v->u.obj.cls->str) {
+        val_incref((Value *)v);                       /* held, as in repr_depth */
+        v->u.obj.cls->str(I, out, (Value *)v);
+        val_decref((Value *)v);
+    }
     else repr_depth(I, out, v, 0);
 }
 
