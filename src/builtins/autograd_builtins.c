@@ -82,7 +82,6 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
         }
         return t;
     }
-    if (!strcmp(name, "__class__")) return gradfn_type(self);
     if (!strcmp(name, "requires_grad")) return val_bool(I->run.heap, true);     /* PyTorch's nodes answer True */
     if (!strcmp(name, "metadata") || !strcmp(name, "register_hook") || !strcmp(name, "register_prehook"))
         return rt_error(I, "grad_fn.%s is not in attn yet (its autograd has no hooks)", name);
