@@ -108,6 +108,8 @@ static Value *gradfn_type(Value *self) {
         char *own = xstrdup(name);
         c = class_new_builtin(own, "builtins", NULL, NULL, false);
         c->u.cls->immutable = true;                  /* a C type in PyTorch: SumBackward0.x = 1 raises */
+        c->u.cls->no_new = strcmp(own, "AccumulateGrad") != 0;     /* SumBackward0() raises TypeError (AccumulateGrad()
+                                                                     * PyTorch's RuntimeError: class_call refuses) */
         gradfn_types[n_gradfn_types].name = own;
         gradfn_types[n_gradfn_types++].cls = c;
     }

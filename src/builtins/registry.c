@@ -488,11 +488,17 @@ static const struct { const char *module, *name; } class_names[] = {
     {"builtins", "reversed"}, {"builtins", "list_reverseiterator"}, {"builtins", "dict_reversekeyiterator"},
     {"builtins", "dict_reversevalueiterator"}, {"builtins", "dict_reverseitemiterator"}, {"builtins", "map"},
     {"builtins", "filter"}, {"builtins", "zip"}, {"builtins", "enumerate"}, {"builtins", "iterator"},
-    {"builtins", "generator"},
+    {"builtins", "generator"}, {"builtins", "method_descriptor"},
 };
 #define N_CLASS_NAMES (sizeof class_names / sizeof *class_names)
 static const char *const python_classes[] = {"Tensor", "_IncompatibleKeys", "_SingleProcessDataLoaderIter",
                                              "NonDynamicallyQuantizableLinear", "grad_mode", "attention weights (computed when read)"};
+/* The C types of class_names that Python cannot call: "cannot create 'list_iterator' instances" (ClassInfo.no_new) */
+static const char *const no_new_classes[] = {
+    "dtype", "builtin_function_or_method", "dict_keys", "dict_values", "dict_items", "odict_keys", "odict_values",
+    "odict_items", "list_iterator", "tuple_iterator", "str_ascii_iterator", "str_iterator", "range_iterator",
+    "dict_keyiterator", "dict_valueiterator", "dict_itemiterator", "set_iterator", "list_reverseiterator",
+    "dict_reversekeyiterator", "dict_reversevalueiterator", "dict_reverseitemiterator", "generator", "method_descriptor"};
 /* class_names' classes: written by value_classes_open, under builtins_open's pthread_once, and never again */
 static Value *value_classes[N_CLASS_NAMES];
 
@@ -503,6 +509,8 @@ static void value_classes_open(void) {
         for (size_t k = 0; k < sizeof python_classes / sizeof *python_classes; k++)
             if (!strcmp(python_classes[k], class_names[i].name)) value_classes[i]->u.cls->immutable = false;
         if (!strcmp(class_names[i].module, "torch") && !strcmp(class_names[i].name, "Size")) value_classes[i]->u.cls->make = &torch_size_builtin;
+        for (size_t k = 0; k < sizeof no_new_classes / sizeof *no_new_classes; k++)
+            if (!strcmp(no_new_classes[k], class_names[i].name)) value_classes[i]->u.cls->no_new = true;
     }
 }
 

@@ -356,11 +356,19 @@ Value *call_found(Interp *I, Value *obj, const Found *f, Args *a) {
 
 /* Calling a class makes an instance and runs __init__ on it. */
 Value *class_call(Interp *I, Value *cls, Args *a) {
-    if (cls->u.cls->make) {
+    const ClassInfo *c = cls->u.cls;
+    if (c->make) {
         Args b = *a;
-        b.fname = cls->u.cls->make->name;
-        return cls->u.cls->make->fn(I, &b);
+        b.fname = c->make->name;
+        return c->make->fn(I, &b);
     }
+    if (c->no_new) return rt_raise(I, "TypeError", "cannot create '%s%s%s' instances", strcmp(c->module_name, "builtins") ? c->module_name : "",
+                                   strcmp(c->module_name, "builtins") ? "." : "", c->name);
+    /* attn's other classes of values made only by its functions (torch.Tensor, torch.return_types.max, NoneType):
+     * a call would make an empty object of the class; the student's, d2l's, the modules', object and the exceptions
+     * are made here */
+    if (!c->user && !c->open && !c->is_module && !c->methods && cls != class_object() && !pyexc_class_base(cls))
+        return rt_error(I, "calling %s.%s is not in attn: its objects come from the functions that return them", c->module_name, c->name);
     Value *obj = val_object(I->run.heap, &UserObjectClass);
     obj->u.obj.klass = val_incref(cls);
     if (pyexc_class_base(cls)) {             /* an exception: args are the arguments, whatever __init__ does (Python) */
