@@ -61,6 +61,8 @@ Value *builtins_show_live(Interp *I, struct Figure *fig, int *number);
  * the d2l names that are these classes (a new reference, NULL for other names). */
 /* The builtin classes' makers: each once, from builtin_classes_open (registry.c), in this order. */
 void nn_module_classes_open(void);
+/* torch_optim.c: the methods of an optimizer (SGD, Adam, AdamW), NULL-name terminated */
+const Builtin *torch_optim_methods(void);
 void d2l_train_classes_open(void);
 void torch_data_classes_open(void);
 Value *d2l_hyperparameters_class(void);

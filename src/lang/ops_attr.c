@@ -344,8 +344,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (!strcmp(name, "__name__")) return val_str(I->run.heap, obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
         break;
     case V_BUILTIN: {
-        const Builtin *m = lib()->type_method(obj->u.builtin, name);      /* str.upper, set.union, dict.fromkeys */
-        if (m) return val_builtin(I->run.heap, m);
+        if (lib()->type_method(obj->u.builtin, name) == lib()->dict_fromkeys) return val_builtin(I->run.heap, lib()->dict_fromkeys);
+        Value *m = unbound_of_type(I, obj, name);  /* str.upper, set.union, nn.Linear.forward, torch.optim.SGD.step */
+        if (m) return m;
         if (!strcmp(name, "__name__")) return val_str(I->run.heap, obj->u.builtin->name);
         if (!strcmp(name, "__doc__")) return val_str(I->run.heap, obj->u.builtin->help);
         const char *module = NULL;                  /* a type's: int.__module__ 'builtins', OrderedDict's 'collections' */
