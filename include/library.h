@@ -66,6 +66,9 @@ typedef struct Library {
      * "_TensorBase.sum") and sets *c_owner, for a method written in C, to the type its descriptor names
      * ("torch._C._TensorBase", "str"; a static string), else to NULL. */
     const Builtin *(*unbound_method)(const Value *type, const char *name, StrBuf *qualname, const char **c_owner);
+    /* Is b a function PyTorch writes in Python (F.softmax, torch.autograd.grad, nn.init.zeros_: it prints as
+     * <function softmax at 0x...>, its type is function)? Then its __qualname__ is written to out (NULL: not wanted). */
+    bool (*function_qualname)(StrBuf *out, const Builtin *b);
     /* Before an unbound method of a Python type runs (str.upper(x)): is x of that type? False with TypeError set. */
     bool (*unbound_ok)(struct Interp *I, const Builtin *m, const struct Args *a);
     bool (*set_method_changes)(const Builtin *m);              /* set.add, set.pop ...: a frozenset has not got them */

@@ -677,6 +677,24 @@ static bool builtins_method_qualname(StrBuf *out, const Value *self, const Built
     return true;
 }
 
+/* library.h's function_qualname: b's Python module (from its home, through modules[]) and name looked up in
+ * torch_python_functions (scripts/gen-torch-names: inspect.isfunction in the installed PyTorch). */
+static bool builtins_function_qualname(StrBuf *out, const Builtin *b) {
+    char home[64];
+    builtins_home(b, home, sizeof home);
+    const char *module = !strcmp(home, "nn.init") ? "torch.nn.init" : NULL;
+    for (size_t i = 0; !module && i < sizeof modules / sizeof *modules; i++)
+        if (!strcmp(modules[i].path, home)) module = modules[i].module;
+    if (!module || strncmp(module, "torch", 5)) return false;
+    size_t m = strlen(module), n = strlen(b->name);
+    for (const char *const *e = torch_python_functions; *e; e++)
+        if (!strncmp(*e, module, m) && (*e)[m] == '.' && !strncmp(*e + m + 1, b->name, n) && (*e)[m + 1 + n] == ' ') {
+            if (out) sb_puts(out, *e + m + n + 2);
+            return true;
+        }
+    return false;
+}
+
 /* library.h's unbound_method: torch.Tensor's methods (the tensor table: X.sum's), the methods of Python's types
  * (builtins_type_method), nn.Module's of attn's module classes (nn.Linear.forward: their own tables are not reached
  * from the constructor) and an optimizer's (torch.optim.SGD.step), with the names method_qualname gives them bound. */
@@ -722,7 +740,7 @@ static const Library builtins_library = {
     .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
-    .type_method = builtins_type_method, .unbound_method = builtins_unbound_method, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,
+    .type_method = builtins_type_method, .unbound_method = builtins_unbound_method, .function_qualname = builtins_function_qualname, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};
