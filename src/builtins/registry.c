@@ -452,6 +452,7 @@ const char *builtins_missing(const char *module, const char *name, char *msg, si
                              : !strcmp(module, "Tensor") ? torch_names_tensor
                              : !strcmp(module, "torch.nn.functional") ? torch_names_functional
                              : !strcmp(module, "torch.nn") ? torch_names_nn
+                             : !strcmp(module, "Module") ? torch_names_module
                              : !strcmp(module, "torch.autograd") ? torch_names_autograd : NULL;
     if (!names || !listed(names, name)) return NULL;
     snprintf(msg, cap, "%s.%s is not in attn: type help to see what is", module, name);

@@ -227,6 +227,9 @@ Value *ops_attr_peek(Value *obj, const char *name) {
 
 /* "'Tensor' object has no attribute 'sofmax' (did you mean 'softmax'?)": `what` is how the message names obj. */
 Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
+    char buf[256];
+    const char *why = val_is_module(obj) ? lib()->missing("Module", name, buf, sizeof buf) : NULL;
+    if (why) return rt_error(I, "%s", why);             /* lin.register_forward_hook: PyTorch's, not attn's */
     Suggest sg;
     suggest_init(&sg, name);
     ops_attr_names(I, obj, false, suggest_offer, &sg);   /* no student code: it failed already */
