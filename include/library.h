@@ -61,6 +61,14 @@ typedef struct Library {
      * it written to out ("Tensor.backward", "Module.parameters": <bound method Q of self>), false with nothing
      * written for one PyTorch writes in C (x.sum, [].append: <built-in method sum of Tensor object at 0x...>). */
     bool (*method_qualname)(StrBuf *out, const Value *self, const Builtin *fn);
+    /* A method of one of attn's types read through the type (a V_CLASS: torch.Tensor; a V_BUILTIN: str, nn.Linear,
+     * torch.optim.SGD), NULL when it has none named name. Writes Python's __qualname__ to qualname ("Module.forward",
+     * "_TensorBase.sum") and sets *c_owner, for a method written in C, to the type its descriptor names
+     * ("torch._C._TensorBase", "str"; a static string), else to NULL. */
+    const Builtin *(*unbound_method)(const Value *type, const char *name, StrBuf *qualname, const char **c_owner);
+    /* Is b a function PyTorch writes in Python (F.softmax, torch.autograd.grad, nn.init.zeros_: it prints as
+     * <function softmax at 0x...>, its type is function)? Then its __qualname__ is written to out (NULL: not wanted). */
+    bool (*function_qualname)(StrBuf *out, const Builtin *b);
     /* Before an unbound method of a Python type runs (str.upper(x)): is x of that type? False with TypeError set. */
     bool (*unbound_ok)(struct Interp *I, const Builtin *m, const struct Args *a);
     bool (*set_method_changes)(const Builtin *m);              /* set.add, set.pop ...: a frozenset has not got them */

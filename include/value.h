@@ -136,6 +136,8 @@ typedef struct ClassInfo {
     bool immutable;          /* a class Python makes in C (int, torch.Size, ValueError, object): cls.x = v raises
                               * Python's TypeError; attn's other built-in classes (torch.Tensor, nn.Module), which
                               * Python would let a program change, attn refuses with its own words */
+    bool no_new;             /* a C type Python cannot call (SumBackward0, list_iterator, torch.dtype): calling it
+                              * raises Python's TypeError "cannot create 'X' instances" */
 } ClassInfo;
 
 /* A Python set: CPython 3.11's open-addressing table (Objects/setobject.c), with its probing, resizing and

@@ -431,7 +431,7 @@ out=$(printf 'quit\n' | "$ATTN" -c 'lesson 1' 2>&1; printf 'lesson 1\nquit\n' | 
 has "inside the REPL, progress says lesson 1 resumes" "$out" "Progress saved: lesson 1 resumes here."
 # a lesson started at the REPL runs in its own interpreter: it does not see what the REPL added to d2l's classes
 # (@d2l.add_to_class, d2l.Module.flag = ...), as Python's interpreters each import their own d2l; the REPL keeps them
-out=$(printf "@d2l.add_to_class(d2l.Trainer)\ndef fit_epoch(self):\n    return 'repl'\n\nd2l.Module.flag = 'repl flag'\nlesson 1\nprint('lesson sees', hasattr(d2l.Module, 'flag'), repr(d2l.Trainer.fit_epoch).startswith('<function'))\nquit\nprint('repl keeps', d2l.Module.flag, d2l.Trainer(max_epochs=1).fit_epoch())\n" | "$ATTN" 2>&1)
+out=$(printf "@d2l.add_to_class(d2l.Trainer)\ndef fit_epoch(self):\n    return 'repl'\n\nd2l.Module.flag = 'repl flag'\nlesson 1\nprint('lesson sees', hasattr(d2l.Module, 'flag'), repr(d2l.Trainer.fit_epoch).startswith('<function fit_epoch'))\nquit\nprint('repl keeps', d2l.Module.flag, d2l.Trainer(max_epochs=1).fit_epoch())\n" | "$ATTN" 2>&1)
 has "a lesson started at the REPL does not see the REPL's additions to d2l's classes" "$out" "lesson sees False False"
 has "...and the REPL keeps them after the lesson" "$out" "repl keeps repl flag repl"
 # a lesson started at the REPL keeps the REPL's torch.set_num_threads (process-wide in PyTorch; issue 28: the lesson's

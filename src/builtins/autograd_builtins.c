@@ -82,7 +82,6 @@ static Value *gradfn_getattr(Interp *I, Value *self, const char *name) {
         }
         return t;
     }
-    if (!strcmp(name, "__class__")) return gradfn_type(self);
     if (!strcmp(name, "requires_grad")) return val_bool(I->run.heap, true);     /* PyTorch's nodes answer True */
     if (!strcmp(name, "metadata") || !strcmp(name, "register_hook") || !strcmp(name, "register_prehook"))
         return rt_error(I, "grad_fn.%s is not in attn yet (its autograd has no hooks)", name);
@@ -109,6 +108,8 @@ static Value *gradfn_type(Value *self) {
         char *own = xstrdup(name);
         c = class_new_builtin(own, "builtins", NULL, NULL, false);
         c->u.cls->immutable = true;                  /* a C type in PyTorch: SumBackward0.x = 1 raises */
+        c->u.cls->no_new = strcmp(own, "AccumulateGrad") != 0;     /* SumBackward0() raises TypeError (AccumulateGrad()
+                                                                     * PyTorch's RuntimeError: class_call refuses) */
         gradfn_types[n_gradfn_types].name = own;
         gradfn_types[n_gradfn_types++].cls = c;
     }

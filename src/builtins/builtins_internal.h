@@ -22,7 +22,8 @@ bool get_dtype(Interp *I, Args *a, bool *has, DType *dt);
 extern const Builtin torch_size_builtin;           /* what calling torch.Size does (torch_create.c) */
 extern const char *const torch_names_torch[], *const torch_names_tensor[], *const torch_names_functional[],
     *const torch_names_nn[], *const torch_names_autograd[], *const python_names_math[], *const python_names_random[],
-    *const python_names_builtins[];
+    *const python_names_builtins[], *const torch_python_functions[],
+    *const torch_names_module[];
 /* torch_index.c: nonzero(X, as_tuple=True), a tuple of index vectors, one per dim (also torch.where(cond)). */
 Value *torch_nonzero_tuple(Interp *I, const Tensor *x);
 /* torch_sort.c: a torch.return_types.KIND (values, indices) named tuple ("max", "sort", "topk" ...); takes both. */
@@ -72,6 +73,8 @@ Value *builtins_show_live(Interp *I, struct Figure *fig, int *number);
  * the d2l names that are these classes (a new reference, NULL for other names). */
 /* The builtin classes' makers: each once, from builtin_classes_open (registry.c), in this order. */
 void nn_module_classes_open(void);
+/* torch_optim.c: the methods of an optimizer (SGD, Adam, AdamW), NULL-name terminated */
+const Builtin *torch_optim_methods(void);
 void d2l_train_classes_open(void);
 void torch_data_classes_open(void);
 Value *d2l_hyperparameters_class(void);

@@ -377,8 +377,55 @@ static Value *m_forward(Interp *I, Args *a) {
     return rt_raise(I, "NotImplementedError", "Module [%s] is missing the required \"forward\" function", val_type_name(self));
 }
 
+/* ---- forward hooks: PyTorch's register_forward_hook and register_forward_pre_hook ---- */
+
+/* handle.remove(): takes its hook out of the module's dict (again: nothing, as PyTorch's) */
+static Value *m_handle_remove(Interp *I, Args *a) {
+    if (!args_bind_method(I, a, "RemovableHandle", NULL, 0)) return NULL;
+    Value *d = val_attr_get(a->pos[0], "hooks_dict_ref"), *id = val_attr_get(a->pos[0], "id");
+    int at;
+    if (d && d->kind == V_DICT && id && ops_dict_find(I, d->u.dict, id, &at) && at >= 0) dict_del_at(d->u.dict, at);
+    return interp_failed(I) ? NULL : val_none();
+}
+static const Builtin handle_methods[] = {
+    {"remove", m_handle_remove, "handle.remove()", "Takes the hook out of its module: it runs no more.", "", 0, "handle"},
+    {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
+static void handle_repr(Interp *I, StrBuf *out, Value *self, int depth) {
+    (void)I;
+    (void)depth;
+    sb_printf(out, "<torch.utils.hooks.RemovableHandle object at %p>", (void *)self);
+}
+static const ObjClass RemovableHandleClass = {.name = "RemovableHandle", .repr = handle_repr, .methods = handle_methods};
+
+/* module.register_forward_hook(hook), register_forward_pre_hook(hook) (tag 1): hook goes last into the module's
+ * attribute _forward_hooks (_forward_pre_hooks), an OrderedDict as PyTorch's, keyed by the handle's id (the dict's version
+ * then: never the key of an earlier hook, so a stale handle removes nothing else), which call.c runs around each
+ * call of the module; the handle (hooks_dict_ref, id) that remove()s it. */
+static Value *m_register_hook(Interp *I, Args *a) {
+    Value *hook;
+    if (!args_bind_method(I, a, "Module", &hook, 1)) return NULL;
+    Value *m = a->pos[0], *d = val_attr_get(m, a->fn->tag ? "_forward_pre_hooks" : "_forward_hooks");
+    if (!d || d->kind != V_DICT) {
+        d = val_dict(I->run.heap);
+        d->u.dict->ordered = true;                   /* an OrderedDict, as PyTorch's */
+        val_attr_set(m, a->fn->tag ? "_forward_pre_hooks" : "_forward_hooks", d);
+    }
+    int64_t id = d->u.dict->version;
+    dict_append(d->u.dict, val_int(I->run.heap, id), val_incref(hook));
+    Value *h = val_object(I->run.heap, &RemovableHandleClass);
+    val_attr_set(h, "hooks_dict_ref", val_incref(d));
+    val_attr_set(h, "id", val_int(I->run.heap, id));
+    return h;
+}
+
 /* The methods of every module; nn.Module's class namespace for the student's classes. */
 const Builtin bi_module_methods[] = {
+    {"register_forward_hook", m_register_hook, "module.register_forward_hook(hook)",
+     "hook(module, input, output) runs after each call of the module (input: the tuple of its arguments); what it "
+     "returns other than None is the call's output. Returns a handle: handle.remove() takes the hook out.", "", 0, "module"},
+    {"register_forward_pre_hook", m_register_hook, "module.register_forward_pre_hook(hook)",
+     "hook(module, input) runs before each call of the module; what it returns other than None replaces the "
+     "arguments (a tuple, or one value). Returns a handle: handle.remove() takes the hook out.", "", 1, "module"},
     {"__init__", m_module_init, "nn.Module.__init__(self)", "Makes self a module (call it first: super().__init__()).", "", 0, "nn.Module"},
     {"forward", m_forward, "module.forward(*inputs)", "What calling the module computes (module(x) calls module.forward(x)); every module class defines it.", "", 0, "module"},
     {"eval", m_train, "module.eval()", "Evaluation mode for the module and every submodule: dropout off (as after .eval() in PyTorch).", "", 0, "module"},

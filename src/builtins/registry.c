@@ -452,6 +452,7 @@ const char *builtins_missing(const char *module, const char *name, char *msg, si
                              : !strcmp(module, "Tensor") ? torch_names_tensor
                              : !strcmp(module, "torch.nn.functional") ? torch_names_functional
                              : !strcmp(module, "torch.nn") ? torch_names_nn
+                             : !strcmp(module, "Module") ? torch_names_module
                              : !strcmp(module, "torch.autograd") ? torch_names_autograd : NULL;
     if (!names || !listed(names, name)) return NULL;
     snprintf(msg, cap, "%s.%s is not in attn: type help to see what is", module, name);
@@ -488,11 +489,17 @@ static const struct { const char *module, *name; } class_names[] = {
     {"builtins", "reversed"}, {"builtins", "list_reverseiterator"}, {"builtins", "dict_reversekeyiterator"},
     {"builtins", "dict_reversevalueiterator"}, {"builtins", "dict_reverseitemiterator"}, {"builtins", "map"},
     {"builtins", "filter"}, {"builtins", "zip"}, {"builtins", "enumerate"}, {"builtins", "iterator"},
-    {"builtins", "generator"},
+    {"builtins", "generator"}, {"builtins", "method_descriptor"},
 };
 #define N_CLASS_NAMES (sizeof class_names / sizeof *class_names)
 static const char *const python_classes[] = {"Tensor", "_IncompatibleKeys", "_SingleProcessDataLoaderIter",
                                              "NonDynamicallyQuantizableLinear", "grad_mode", "attention weights (computed when read)"};
+/* The C types of class_names that Python cannot call: "cannot create 'list_iterator' instances" (ClassInfo.no_new) */
+static const char *const no_new_classes[] = {
+    "dtype", "builtin_function_or_method", "dict_keys", "dict_values", "dict_items", "odict_keys", "odict_values",
+    "odict_items", "list_iterator", "tuple_iterator", "str_ascii_iterator", "str_iterator", "range_iterator",
+    "dict_keyiterator", "dict_valueiterator", "dict_itemiterator", "set_iterator", "list_reverseiterator",
+    "dict_reversekeyiterator", "dict_reversevalueiterator", "dict_reverseitemiterator", "generator", "method_descriptor"};
 /* class_names' classes: written by value_classes_open, under builtins_open's pthread_once, and never again */
 static Value *value_classes[N_CLASS_NAMES];
 
@@ -503,6 +510,8 @@ static void value_classes_open(void) {
         for (size_t k = 0; k < sizeof python_classes / sizeof *python_classes; k++)
             if (!strcmp(python_classes[k], class_names[i].name)) value_classes[i]->u.cls->immutable = false;
         if (!strcmp(class_names[i].module, "torch") && !strcmp(class_names[i].name, "Size")) value_classes[i]->u.cls->make = &torch_size_builtin;
+        for (size_t k = 0; k < sizeof no_new_classes / sizeof *no_new_classes; k++)
+            if (!strcmp(no_new_classes[k], class_names[i].name)) value_classes[i]->u.cls->no_new = true;
     }
 }
 
@@ -624,6 +633,19 @@ static bool in_table(const Builtin *t, const Builtin *fn) {
     return false;
 }
 
+/* The __qualname__ of the Python function PyTorch has for method fn of attn's class cls ("Linear", "SGD"): a
+ * module's own forward and extra_repr are its class's, the rest of a module's (own false: not in its class's own
+ * table) nn.Module's; an optimizer of attn's (optim) has Optimizer's but step (SGD's and Adam's are wrapped by a
+ * decorator, AdamW's its own). */
+static void python_qualname(StrBuf *out, const char *cls, bool module, bool own, bool optim, const Builtin *fn) {
+    if (module && !own && strcmp(fn->name, "forward") && strcmp(fn->name, "extra_repr")) cls = "Module";
+    if (optim && (!strcmp(cls, "SGD") || !strcmp(cls, "Adam") || !strcmp(cls, "AdamW"))) {
+        if (!strcmp(fn->name, "step") && strcmp(cls, "AdamW")) { sb_puts(out, "_use_grad_for_differentiable.<locals>._use_grad"); return; }
+        if (strcmp(fn->name, "step")) cls = "Optimizer";
+    }
+    sb_printf(out, "%s.%s", cls, fn->name);
+}
+
 /* library.h's method_qualname: the Python function PyTorch has for fn on self, as its __qualname__. A tensor's are
  * those of tensor_python_methods; every object of attn whose type PyTorch writes in Python (a module, an optimizer, a
  * DataLoader, the student's class) has Python methods: a module's own (forward, extra_repr) are its class's, the
@@ -652,14 +674,60 @@ static bool builtins_method_qualname(StrBuf *out, const Value *self, const Built
             if (!python) return false;
         }
     }
-    if (val_is_module(self) && !in_table(c->methods, fn) && strcmp(fn->name, "forward") && strcmp(fn->name, "extra_repr"))
-        cls = "Module";
-    if (!self->u.obj.klass && (!strcmp(cls, "SGD") || !strcmp(cls, "Adam") || !strcmp(cls, "AdamW"))) {
-        if (!strcmp(fn->name, "step") && strcmp(cls, "AdamW")) { sb_puts(out, "_use_grad_for_differentiable.<locals>._use_grad"); return true; }
-        if (strcmp(fn->name, "step")) cls = "Optimizer";
-    }
-    sb_printf(out, "%s.%s", cls, fn->name);
+    python_qualname(out, cls, val_is_module(self), in_table(c->methods, fn), !self->u.obj.klass, fn);
     return true;
+}
+
+/* library.h's function_qualname: b's Python module (from its home, through modules[]) and name looked up in
+ * torch_python_functions (scripts/gen-torch-names: inspect.isfunction in the installed PyTorch). */
+static bool builtins_function_qualname(StrBuf *out, const Builtin *b) {
+    char home[64];
+    builtins_home(b, home, sizeof home);
+    const char *module = !strcmp(home, "nn.init") ? "torch.nn.init" : NULL;
+    for (size_t i = 0; !module && i < sizeof modules / sizeof *modules; i++)
+        if (!strcmp(modules[i].path, home)) module = modules[i].module;
+    if (!module || strncmp(module, "torch", 5)) return false;
+    size_t m = strlen(module), n = strlen(b->name);
+    for (const char *const *e = torch_python_functions; *e; e++)
+        if (!strncmp(*e, module, m) && (*e)[m] == '.' && !strncmp(*e + m + 1, b->name, n) && (*e)[m + 1 + n] == ' ') {
+            if (out) sb_puts(out, *e + m + n + 2);
+            return true;
+        }
+    return false;
+}
+
+/* library.h's unbound_method: torch.Tensor's methods (the tensor table: X.sum's), the methods of Python's types
+ * (builtins_type_method), nn.Module's of attn's module classes (nn.Linear.forward: their own tables are not reached
+ * from the constructor) and an optimizer's (torch.optim.SGD.step), with the names method_qualname gives them bound. */
+static const Builtin *builtins_unbound_method(const Value *type, const char *name, StrBuf *q, const char **c_owner) {
+    *c_owner = NULL;
+    if (type->kind == V_CLASS) {
+        Value *tensor = cached_class(NULL, "torch", "Tensor");
+        val_decref(tensor);                          /* immortal: compared only */
+        const Builtin *m = type == tensor ? builtins_find_method(name) : NULL;
+        if (!m) return NULL;
+        bool python = false;
+        for (const char *const *n = tensor_python_methods; *n; n++) python = python || !strcmp(*n, name);
+        sb_printf(q, "%s.%s", python ? "Tensor" : "_TensorBase", name);
+        if (!python) *c_owner = "torch._C._TensorBase";
+        return m;
+    }
+    if (type->kind != V_BUILTIN) return NULL;
+    const Builtin *t = type->u.builtin, *m = builtins_type_method(t, name);
+    if (m) {
+        sb_printf(q, "%s.%s", t->name, name);
+        *c_owner = t->name;
+        return m;
+    }
+    int i = type_builtin_index(t);
+    if (i < 0) return NULL;
+    bool module = (!strcmp(type_builtins[i].home, "nn") && strcmp(t->name, "Parameter")) || !strcmp(type_builtins[i].home, "d2l");
+    bool optim = !strcmp(type_builtins[i].home, "torch.optim");
+    const Builtin *table = module ? bi_module_methods : optim ? torch_optim_methods() : NULL;
+    for (m = table; m && m->name && strcmp(m->name, name); m++) {}
+    if (!m || !m->name) return NULL;
+    python_qualname(q, t->name, module, false, optim, m);
+    return m;
 }
 
 /* The libraries as the language sees them (library.h). */
@@ -673,7 +741,7 @@ static const Library builtins_library = {
     .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
-    .type_method = builtins_type_method, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,
+    .type_method = builtins_type_method, .unbound_method = builtins_unbound_method, .function_qualname = builtins_function_qualname, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,
     .set_method_changes = builtins_set_method_changes,
     .str_methods = bi_str_methods, .list_methods = bi_list_methods, .dict_methods = bi_dict_methods,
     .set_methods = bi_set_methods, .view_methods = bi_view_methods, .module_methods = bi_module_methods, .dict_fromkeys = &bi_dict_fromkeys};

@@ -739,6 +739,8 @@ static const Builtin optim_methods[6] = {
      "group by group, the buffers cast to each parameter's dtype), so that training goes on as it would have.", "", 0, "optimizer"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
+const Builtin *torch_optim_methods(void) { return optim_methods; }
+
 /* ---- torch.nn.utils.clip_grad_norm_ ---- */
 
 /* clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False): the norm of all grads together

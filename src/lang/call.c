@@ -230,6 +230,74 @@ Value *interp_call(Interp *I, Value *fn, Args *a) {
     return r;
 }
 
+/* Calls an object (fn's class has a call): a student's __call__ or module, or one of attn's modules. */
+static Value *call_object(Interp *I, Value *fn, Args *a) {
+    if (fn->u.obj.klass) return fn->u.obj.cls->call(I, fn, a);    /* a student's __call__: call_user counts it */
+    /* an attn module (nn.Sequential ...) can hold itself: its calls count toward the recursion limit too */
+    if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded");
+    I->call_depth++;
+    Value *r = fn->u.obj.cls->call(I, fn, a);
+    I->call_depth--;
+    /* a layer with no gradient yet refuses an input that requires grad */
+    return fn->u.obj.cls->is_module ? lib()->after_call(I, a, NULL, r) : r;
+}
+
+/* A module's hooks of one kind (its attribute _forward_hooks or _forward_pre_hooks: register_forward_hook's dict),
+ * borrowed; NULL when it has none. */
+static Value *module_hooks(Value *m, const char *which) {
+    Value *d = val_attr_get(m, which);
+    return d && d->kind == V_DICT && d->u.dict->n ? d : NULL;
+}
+
+/* Runs each hook of the list hooks (a snapshot: a hook may remove itself) with argv, whose last item is *cur; a result
+ * other than None replaces *cur (owned; as_args: a non-tuple becomes the one argument) there. false with the error set. */
+static bool run_hooks(Interp *I, Value *hooks, Value **argv, int argc, Value **cur, bool as_args) {
+    for (int64_t i = 0; i < hooks->u.seq.n; i++) {
+        Args ha = {argv, argc, NULL, NULL, 0, NULL, NULL};
+        Value *r = interp_call(I, hooks->u.seq.items[i], &ha);
+        if (!r) return false;
+        if (r->kind == V_NONE) { val_decref(r); continue; }
+        if (as_args && r->kind != V_TUPLE) {
+            Value *t = val_tuple(I->run.heap, 1);
+            val_seq_set(t, 0, r);
+            r = t;
+        }
+        val_decref(*cur);
+        *cur = r;
+        argv[argc - 1] = *cur;     /* the next hook sees it: the input of (module, input), the output of (module, input, output) */
+    }
+    return true;
+}
+
+static Value *hook_list(Interp *I, Value *m, const char *which) {
+    Value *d = module_hooks(m, which), *l = val_list(I->run.heap, d ? d->u.dict->n : 0);
+    for (int i = 0; d && i < d->u.dict->n; i++) val_seq_set(l, i, val_incref(d->u.dict->vals[i]));
+    return l;
+}
+
+/* module(*args) with hooks, as PyTorch's Module._call_impl: each forward pre-hook(module, args), whose result other
+ * than None replaces args (a tuple, else the one argument); the call on those args; each forward hook(module, args,
+ * output), whose result other than None replaces the output. */
+static Value *call_hooked(Interp *I, Value *fn, Args *a) {
+    Value *args = val_tuple(I->run.heap, a->npos), *out = NULL;
+    for (int i = 0; i < a->npos; i++) val_seq_set(args, i, val_incref(a->pos[i]));
+    Value *pre = hook_list(I, fn, "_forward_pre_hooks"), *post = hook_list(I, fn, "_forward_hooks");
+    Value *argv[3] = {fn, args, NULL};
+    if (run_hooks(I, pre, argv, 2, &args, true)) {
+        Args b = *a;
+        b.pos = args->u.seq.items;
+        b.npos = (int)args->u.seq.n;
+        out = call_object(I, fn, &b);
+        argv[1] = args;
+        argv[2] = out;
+        if (out && !run_hooks(I, post, argv, 3, &out, false)) { val_decref(out); out = NULL; }
+    }
+    val_decref(pre);
+    val_decref(post);
+    val_decref(args);
+    return out;
+}
+
 static Value *call_any(Interp *I, Value *fn, Args *a) {
     a->fname = call_name(fn);
     switch (fn->kind) {
@@ -248,14 +316,9 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
     case V_CLASS: return class_call(I, fn, a);
     case V_OBJECT:
         if (!fn->u.obj.cls->call) return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));
-        if (fn->u.obj.klass) return fn->u.obj.cls->call(I, fn, a);    /* a student's __call__: call_user counts it */
-        /* an attn module (nn.Sequential ...) can hold itself: its calls count toward the recursion limit too */
-        if (I->call_depth >= INTERP_MAX_CALL_DEPTH) return rt_raise(I, "RecursionError", "maximum recursion depth exceeded");
-        I->call_depth++;
-        Value *r = fn->u.obj.cls->call(I, fn, a);
-        I->call_depth--;
-        /* a layer with no gradient yet refuses an input that requires grad */
-        return fn->u.obj.cls->is_module ? lib()->after_call(I, a, NULL, r) : r;
+        if (val_is_module(fn) && (module_hooks(fn, "_forward_pre_hooks") || module_hooks(fn, "_forward_hooks")))
+            return call_hooked(I, fn, a);
+        return call_object(I, fn, a);
     case V_DTYPE: return rt_raise(I, "TypeError", "'torch.dtype' object is not callable (to convert, use X.to(%s) or X.type(%s))",
                                   ten_dtype_name(fn->u.dtype), ten_dtype_name(fn->u.dtype));
     default: return rt_raise(I, "TypeError", "'%s' object is not callable", val_type_name(fn));

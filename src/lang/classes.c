@@ -191,7 +191,16 @@ bool class_find(Interp *I, Value *cls, const char *name, Value *after, Found *ou
 
 /* What a name found in a class means when read through obj (an instance) or through the class (obj NULL). */
 static Value *bind(Interp *I, Value *obj, Value *cls, const Found *f) {
-    if (f->b) return obj ? val_method(I->run.heap, obj, f->b) : val_builtin(I->run.heap, f->b);
+    if (f->b && obj) return val_method(I->run.heap, obj, f->b);
+    if (f->b) {          /* nn.Module.parameters: a function (PyTorch writes the class in Python); a C type's descriptor */
+        const ClassInfo *w = f->where->u.cls;
+        StrBuf q;
+        sb_init(&q);
+        sb_printf(&q, "%s.%s", w->name, f->b->name);
+        Value *u = unbound_new(I, f->where, f->b, sb_str(&q), w->immutable ? w->name : NULL);
+        sb_free(&q);
+        return u;
+    }
     Value *v = f->v;
     if (v->kind == V_FUNC) return obj ? val_bound(I->run.heap, obj, v, f->where) : val_incref(v);
     if (v->kind == V_OBJECT && v->u.obj.cls == &StaticMethodClass) return val_incref(val_attr_get(v, "__func__"));
@@ -314,6 +323,8 @@ Value *class_getattr(Interp *I, Value *cls, const char *name) {
         for (int i = 0; i < n; i++) val_seq_set(t, i, val_incref(mro ? c->mro[i] : c->bases[i]));
         return t;
     }
+    Value *m = unbound_of_type(I, cls, name);       /* torch.Tensor.sum: the methods of attn's values */
+    if (m) return m;
     char what[160];
     snprintf(what, sizeof what, "type object '%s'", c->name);
     return ops_no_attribute(I, cls, what, name);
@@ -356,11 +367,19 @@ Value *call_found(Interp *I, Value *obj, const Found *f, Args *a) {
 
 /* Calling a class makes an instance and runs __init__ on it. */
 Value *class_call(Interp *I, Value *cls, Args *a) {
-    if (cls->u.cls->make) {
+    const ClassInfo *c = cls->u.cls;
+    if (c->make) {
         Args b = *a;
-        b.fname = cls->u.cls->make->name;
-        return cls->u.cls->make->fn(I, &b);
+        b.fname = c->make->name;
+        return c->make->fn(I, &b);
     }
+    if (c->no_new) return rt_raise(I, "TypeError", "cannot create '%s%s%s' instances", strcmp(c->module_name, "builtins") ? c->module_name : "",
+                                   strcmp(c->module_name, "builtins") ? "." : "", c->name);
+    /* attn's other classes of values made only by its functions (torch.Tensor, torch.return_types.max, NoneType):
+     * a call would make an empty object of the class; the student's, d2l's, the modules', object and the exceptions
+     * are made here */
+    if (!c->user && !c->open && !c->is_module && !c->methods && cls != class_object() && !pyexc_class_base(cls))
+        return rt_error(I, "calling %s.%s is not in attn: its objects come from the functions that return them", c->module_name, c->name);
     Value *obj = val_object(I->run.heap, &UserObjectClass);
     obj->u.obj.klass = val_incref(cls);
     if (pyexc_class_base(cls)) {             /* an exception: args are the arguments, whatever __init__ does (Python) */
@@ -680,6 +699,8 @@ static bool is_instance(Interp *I, Value *v, Value *ci) {
     }
     return false;
 }
+
+bool class_isinstance(Interp *I, Value *v, Value *ci) { return is_instance(I, v, ci); }
 
 static bool valid_classinfo(Value *ci) {
     if (ci->kind == V_TUPLE) {

@@ -105,4 +105,16 @@ void frames_free(Error *e);
  * runs special methods through it. New reference, NULL with the error set. */
 Value *call_found(Interp *I, Value *obj, const Found *f, Args *a);
 
+/* classes.c: isinstance(v, ci) for one class or type ci (a V_CLASS or a V_BUILTIN type) */
+bool class_isinstance(Interp *I, Value *v, Value *ci);
+
+/* unbound.c: a method of an attn type read through the type (torch.Tensor.sum, nn.Module.parameters), called with the
+ * instance first: fn bound to it as obj.name binds it. owner: the type (a V_CLASS or V_BUILTIN, held); qualname:
+ * Python's __qualname__; c_owner: for a method PyTorch or Python writes in C, the type its descriptor names
+ * ("torch._C._TensorBase", "str"), else NULL (a Python function). A new reference. */
+Value *unbound_new(Interp *I, Value *owner, const Builtin *fn, const char *qualname, const char *c_owner);
+/* type.name through the library's unbound_method: a new reference, or NULL without an error when type has no such
+ * method */
+Value *unbound_of_type(Interp *I, Value *type, const char *name);
+
 #endif

@@ -227,6 +227,9 @@ Value *ops_attr_peek(Value *obj, const char *name) {
 
 /* "'Tensor' object has no attribute 'sofmax' (did you mean 'softmax'?)": `what` is how the message names obj. */
 Value *ops_no_attribute(Interp *I, const Value *obj, const char *what, const char *name) {
+    char buf[256];
+    const char *why = val_is_module(obj) ? lib()->missing("Module", name, buf, sizeof buf) : NULL;
+    if (why) return rt_error(I, "%s", why);             /* lin.register_forward_hook: PyTorch's, not attn's */
     Suggest sg;
     suggest_init(&sg, name);
     ops_attr_names(I, obj, false, suggest_offer, &sg);   /* no student code: it failed already */
@@ -259,6 +262,9 @@ Value *ops_object_getattr(Interp *I, Value *obj, const char *name) {
 }
 
 Value *ops_getattr(Interp *I, Value *obj, const char *name) {
+    /* x.__class__ is type(x) for every value that no class statement made (a student's instance asks its class,
+     * which may define __class__ itself) */
+    if (!strcmp(name, "__class__") && !(obj->kind == V_OBJECT && obj->u.obj.klass)) return lib()->type_of(I->run.heap, obj);
     switch (obj->kind) {
     case V_TENSOR: return tensor_attr(I, obj, name);
     case V_MODULE: {
@@ -341,8 +347,9 @@ Value *ops_getattr(Interp *I, Value *obj, const char *name) {
         if (!strcmp(name, "__name__")) return val_str(I->run.heap, obj->u.method.func ? obj->u.method.func->u.func->name : obj->u.method.fn->name);
         break;
     case V_BUILTIN: {
-        const Builtin *m = lib()->type_method(obj->u.builtin, name);      /* str.upper, set.union, dict.fromkeys */
-        if (m) return val_builtin(I->run.heap, m);
+        if (lib()->type_method(obj->u.builtin, name) == lib()->dict_fromkeys) return val_builtin(I->run.heap, lib()->dict_fromkeys);
+        Value *m = unbound_of_type(I, obj, name);  /* str.upper, set.union, nn.Linear.forward, torch.optim.SGD.step */
+        if (m) return m;
         if (!strcmp(name, "__name__")) return val_str(I->run.heap, obj->u.builtin->name);
         if (!strcmp(name, "__doc__")) return val_str(I->run.heap, obj->u.builtin->help);
         const char *module = NULL;                  /* a type's: int.__module__ 'builtins', OrderedDict's 'collections' */

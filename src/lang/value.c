@@ -754,7 +754,9 @@ const char *val_type_name(const Value *v) {
     case V_RANGE: return "range";
     case V_SLICE: return "slice";
     case V_ELLIPSIS: return "ellipsis";
-    case V_BUILTIN: return lib()->type_module(v->u.builtin, NULL) ? "type" : "builtin_function_or_method";
+    case V_BUILTIN:              /* F.softmax: PyTorch writes it in Python */
+        return lib()->type_module(v->u.builtin, NULL) ? "type" : lib()->function_qualname && lib()->function_qualname(NULL, v->u.builtin)
+               ? "function" : "builtin_function_or_method";
     case V_METHOD: return v->u.method.func ? "method" : "builtin_function_or_method";
     case V_FUNC: return "function";
     case V_OBJECT: return v->u.obj.klass ? v->u.obj.klass->u.cls->name : v->u.obj.cls->name;

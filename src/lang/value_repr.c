@@ -359,9 +359,14 @@ static void repr_one(Interp *I, StrBuf *out, const Value *v, int depth) {
     case V_ELLIPSIS: sb_puts(out, "Ellipsis"); break;
     case V_BUILTIN: {
         const char *module;
-        if (!lib()->type_module(v->u.builtin, &module)) sb_printf(out, "<built-in function %s>", v->u.builtin->name);
+        StrBuf q;
+        sb_init(&q);
+        if (!lib()->type_module(v->u.builtin, &module) && lib()->function_qualname && lib()->function_qualname(&q, v->u.builtin))
+            sb_printf(out, "<function %s at %p>", sb_str(&q), (const void *)v);          /* PyTorch's Python ones */
+        else if (!lib()->type_module(v->u.builtin, &module)) sb_printf(out, "<built-in function %s>", v->u.builtin->name);
         else if (!strcmp(module, "builtins")) sb_printf(out, "<class '%s'>", v->u.builtin->name);   /* Python's types */
         else sb_printf(out, "<class '%s.%s'>", module, v->u.builtin->name);
+        sb_free(&q);
         break;
     }
     case V_METHOD:
