@@ -412,6 +412,38 @@ static int exec_try(Interp *I, Node *n) {
     return rc;
 }
 
+/* t op= v as Python runs it: the target's object (and its subscript) are evaluated once, then the current value is
+   read from them, v is evaluated, the in-place operation (__iadd__ first, then __add__) runs, and the result is stored
+   back into the same object and key. An error at any step stops there, leaving what was already done. */
+static int exec_augassign(Interp *I, Node *n) {
+    Node *t = n->kids[0];
+    Value *obj = NULL, *ix = NULL, *cur = NULL;
+    if (t->kind == N_ATTR || t->kind == N_INDEX) {
+        obj = ev_eval(I, t->kids[0]);
+        if (!obj) return -1;
+        if (t->kind == N_INDEX && !(ix = ev_eval(I, t->kids[1]))) { val_decref(obj); return -1; }
+        cur = t->kind == N_ATTR ? ops_getattr(I, obj, t->str) : ops_index(I, obj, ix);
+        if (!cur) ev_at(I, t);
+    } else cur = ev_eval(I, t);
+    Value *rhs = cur ? ev_eval(I, n->kids[1]) : NULL;
+    Value *r = rhs ? ops_inplace(I, n->op, cur, rhs) : NULL;
+    if (rhs && !r) ev_at(I, n);
+    int rc = -1;
+    if (r) {
+        if (!obj) rc = ev_assign(I, t, r);
+        else {
+            rc = t->kind == N_ATTR ? ops_setattr(I, obj, t->str, r) : ops_set_index(I, obj, ix, r);
+            if (rc < 0) ev_at(I, t);
+        }
+    }
+    val_decref(r);
+    val_decref(rhs);
+    val_decref(cur);
+    val_decref(ix);
+    val_decref(obj);
+    return rc;
+}
+
 static int exec_node(Interp *I, Node *n);
 
 static int exec(Interp *I, Node *n) {
@@ -446,20 +478,7 @@ static int exec_node(Interp *I, Node *n) {
         val_decref(v);
         return rc;
     }
-    case N_AUGASSIGN: {
-        Node *t = n->kids[0];
-        Value *cur = ev_eval(I, t);
-        if (!cur) return -1;
-        Value *rhs = ev_eval(I, n->kids[1]);
-        if (!rhs) { val_decref(cur); return -1; }
-        Value *r = ops_inplace(I, n->op, cur, rhs);
-        val_decref(cur);
-        val_decref(rhs);
-        if (!r) { ev_at(I, n); return -1; }
-        int rc = ev_assign(I, t, r);
-        val_decref(r);
-        return rc;
-    }
+    case N_AUGASSIGN: return exec_augassign(I, n);
     case N_FOR: return exec_for(I, n);
     case N_WHILE: return exec_while(I, n);
     case N_IF: {
