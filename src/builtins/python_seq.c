@@ -287,12 +287,7 @@ static Value *list_append(Interp *I, Args *a) {
 static Value *list_extend(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
-    Value *l = ops_to_list(I, a->pos[1]);
-    if (!l) return NULL;
-    if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
-    for (int64_t i = 0; i < l->u.seq.n; i++) val_list_append(a->pos[0], val_incref(l->u.seq.items[i]));
-    val_decref(l);
-    return val_none();
+    return ops_list_extend(I, a->pos[0], a->pos[1]) < 0 ? NULL : val_none();
 }
 
 static Value *list_pop(Interp *I, Args *a) {

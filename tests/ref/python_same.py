@@ -2145,6 +2145,64 @@ class It:
         return self.n
 print(list(x * 10 for x in It()), list(a + b for a in It() for b in It()))
 """,
+    "L.extend(it) and L += it append each item as it comes, as CPython's list_extend (attn collected them first): an iterator that reads or clears L sees what was added so far, one that raises leaves the items before it, L.extend(L) and L += L double L": r"""
+L = [1, 2, 3]
+L.extend(len(L) for _ in range(3))
+print(L)
+L = [1, 2]
+L += (len(L) for _ in range(2))
+print(L)
+L = [1, 2, 3]
+L.extend(L)
+print(L)
+L += L
+print(L)
+class Clearing:
+    def __init__(self, target):
+        self.n = 0
+        self.target = target
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n == 2: self.target.clear()
+        if self.n > 3: raise StopIteration
+        return self.n
+L = [7, 8]
+L.extend(Clearing(L))
+print(L)
+L = [7, 8]
+L += Clearing(L)
+print(L)
+class Boom:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 2: raise ValueError('stop')
+        return self.n
+L = [1, 2]
+try:
+    L.extend(Boom())
+except ValueError as e: print('ValueError', e, L)
+try:
+    L += Boom()
+except ValueError as e: print('ValueError', e, L)
+L = [0]
+L.extend(map(lambda i: L[-1] + i, range(1, 5)))
+print(L)
+L = [9]
+L += (1, 2)
+L.extend('ab')
+L.extend({'k': 1})
+L.extend(range(3))
+print(L)
+try:
+    L.extend(5)
+except TypeError as e: print('TypeError', e)
+try:
+    L += 5
+except TypeError as e: print('TypeError', e)
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
