@@ -438,8 +438,8 @@ static int exec_try(Interp *I, Node *n) {
 }
 
 /* t op= v as Python runs it: the target's object (and its subscript) are evaluated once, then the current value is
-   read from them, v is evaluated, the in-place operation (__iadd__ first, then __add__) runs, and the result is stored
-   back into the same object and key. An error at any step stops there, leaving what was already done. */
+ * read from them, v is evaluated, the in-place operation (__iadd__ first, then __add__) runs, and the result is
+ * stored back into the same object and key. An error at any step stops there, leaving what was already done. */
 static int exec_augassign(Interp *I, Node *n) {
     Node *t = n->kids[0];
     Value *obj = NULL, *ix = NULL, *cur = NULL;
