@@ -124,6 +124,9 @@ typedef struct Error {
     int nframes;
     char etype[32];              /* ERR_ERROR: Python's class of the error ("KeyError"), "" when it has none (pyexc.h) */
     struct Value *exc;           /* the exception object a raise statement raised (owned), NULL otherwise */
+    int raised_len;              /* > 0: the length of the placeholder (exc's class name) a raise statement wrote at
+                                  * the end of msg (after any prefix added since), which interp_error_msg replaces by
+                                  * exc's message when it is first read; 0 otherwise */
 } Error;
 
 /* Where a run's output goes, as a stack over the interpreter's stream (I->out): a CAPTURE takes what is written
@@ -214,7 +217,9 @@ void interp_format_error(Interp *I, StrBuf *out);
 void interp_clear_error(Interp *I);
 static inline bool interp_failed(const Interp *I) { return I->error.kind != ERR_NONE; }
 static inline ErrKind interp_error_kind(const Interp *I) { return I->error.kind; }
-static inline const char *interp_error_msg(const Interp *I) { return I->error.msg; }
+/* The pending error's message. An exception a raise statement raised is formatted here, when first read (str(e),
+ * a student's __str__ too), as Python formats it when it prints it, not when it is raised. */
+const char *interp_error_msg(Interp *I);
 
 /* Sets the error (when none is pending) and returns NULL, for one-line returns in builtins. */
 #if defined(__GNUC__)

@@ -76,6 +76,11 @@ bool ops_has_special(Interp *I, const Value *v, const char *name);
 Value *ops_call_special(Interp *I, Value *v, const char *name, Value *const *args, int n);
 /* Collects an iterable into a new list. */
 Value *ops_to_list(Interp *I, Value *v);
+/* Appends the items of iterable v to list l as Python's list.extend: a list or tuple (l itself too) by its length
+ * before, anything else item by item as it is walked, so an iterator that reads or clears l sees what was added
+ * so far, and on an error (0 success, -1 with the error set) the items added stay. Memory limit, loop limit and
+ * Ctrl-C stop it as they stop list(). */
+int ops_list_extend(Interp *I, Value *l, Value *v);
 /* The place of key in dict d (dict_find_hashed): true with *at (-1 when absent); false with Python's error when key is
  * unhashable (d[[1]]: "unhashable type: 'list'") or a student's __hash__/__eq__ raised. The place is valid when
  * returned (dict_find_hashed restarts when a student's __eq__ changes d); running more student code may change d again. */

@@ -203,12 +203,16 @@ static Value *bi_tuple(Interp *I, Args *a) {
  * iterable of (key, value) pairs (Python's dict(src) and d.update(src)). false with Python's error. */
 bool dict_fill(Interp *I, Value *d, Value *src) {
     if (src->kind == V_DICT) {
-        for (int k = 0; k < src->u.dict->n; k++) {    /* src's hashes, as CPython's; held: an __eq__ may change src */
+        for (int k = 0, n = src->u.dict->n; k < src->u.dict->n; k++) {    /* src's hashes, as CPython's; held: an
+                                                                                * __eq__ may change src */
             Value *key = val_incref(src->u.dict->keys[k]), *v = val_incref(src->u.dict->vals[k]);
             int rc = ops_dict_store(I, d->u.dict, key, v, src->u.dict->hashes[k]);
             val_decref(key);
             val_decref(v);
             if (rc < 0) return false;
+            /* an entry added to src, or src cleared: CPython's dict_merge sees its entry count change */
+            if (src->u.dict->n > n || (n && !src->u.dict->n)) { rt_raise(I, "RuntimeError", "dict mutated during update"); return false; }
+            n = src->u.dict->n;
         }
         return true;
     }

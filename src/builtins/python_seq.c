@@ -287,12 +287,7 @@ static Value *list_append(Interp *I, Args *a) {
 static Value *list_extend(Interp *I, Args *a) {
     Value *p[1];
     if (!args_bind_method(I, a, val_type_name(a->pos[0]), p, 1)) return NULL;
-    Value *l = ops_to_list(I, a->pos[1]);
-    if (!l) return NULL;
-    if (!interp_bytes_ok(I, l->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(l); return NULL; }   /* L.extend(L) ... */
-    for (int64_t i = 0; i < l->u.seq.n; i++) val_list_append(a->pos[0], val_incref(l->u.seq.items[i]));
-    val_decref(l);
-    return val_none();
+    return ops_list_extend(I, a->pos[0], a->pos[1]) < 0 ? NULL : val_none();
 }
 
 static Value *list_pop(Interp *I, Args *a) {
@@ -432,6 +427,28 @@ static Value *set_combine(Interp *I, Args *a) {
     return r;
 }
 
+/* s.isdisjoint(t) of two sets as CPython's set_isdisjoint: the smaller one (t when as large) walked slot by slot with
+ * its stored hashes, each looked up in the other; a student's __eq__ that changes either set ends or shortens the
+ * walk, never a RuntimeError. */
+static Value *set_isdisjoint(Interp *I, Value *s, Value *t) {
+    Value *big = t->u.set->used > s->u.set->used ? t : s, *small = big == s ? t : s;
+    val_incref(big);
+    val_incref(small);
+    bool result = true, ok = true;
+    int64_t pos = 0;
+    for (Value *e; (e = pyset_next(small, &pos));) {
+        if (ten_interrupted) { rt_interrupt(I); ok = false; break; }
+        val_incref(e);
+        int in = pyset_contains_hashed(I, big, e, small->u.set->table[pos - 1].hash);
+        val_decref(e);
+        if (in < 0) { ok = false; break; }
+        if (in) { result = false; break; }
+    }
+    val_decref(small);
+    val_decref(big);
+    return ok ? val_bool(I->run.heap, result) : NULL;
+}
+
 /* s.issubset(other), s.issuperset(other), s.isdisjoint(other): other any iterable */
 static Value *set_relation(Interp *I, Args *a) {
     if (!set_arity(I, a)) return NULL;
@@ -443,6 +460,7 @@ static Value *set_relation(Interp *I, Args *a) {
         val_decref(t);
         return r < 0 ? NULL : val_bool(I->run.heap, r == 1);
     }
+    if (a->fn->tag == 2 && o->kind == V_SET) return set_isdisjoint(I, s, o);
     Iter it;                                                /* superset: each of o in s; disjoint: none of o in s */
     if (!ops_iter_begin(I, o, &it)) return NULL;
     Value *e;

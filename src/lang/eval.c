@@ -456,6 +456,7 @@ Value *interp_genexpr_next(Interp *I, Value *gen) {
         /* raised by the item, a condition or an inner iterable (an iterator's own end is no error): PEP 479 */
         snprintf(I->error.etype, sizeof I->error.etype, "RuntimeError");
         snprintf(I->error.msg, sizeof I->error.msg, "generator raised StopIteration");
+        I->error.raised_len = 0;
         val_decref(I->error.exc);
         I->error.exc = pyexc_new(I->run.heap, "RuntimeError", "generator raised StopIteration");
     }

@@ -234,7 +234,7 @@ static void exception_str(Interp *I, StrBuf *out, Value *e) {
     I->repr_failed = false;
     StrBuf m;
     sb_init(&m);
-    pyexc_str(I, &m, e);
+    val_str_part(I, &m, e);                                  /* a student's __str__ too */
     bool bad = I->repr_failed && interp_failed(I);
     I->repr_raises = raises;
     I->repr_failed = failed;
@@ -252,6 +252,22 @@ static void exception_line(Interp *I, StrBuf *out, Value *e) {
     sb_puts(out, val_type_name(e));
     if (msg.len) sb_printf(out, ": %s", sb_str(&msg));
     sb_free(&msg);
+}
+
+/* attn's one-line message of a raised exception x: str(x) for Python's own classes (the class name when that is
+ * empty), Python's "MyError: x" for the student's classes, and " (raised from ValueError: y)" when x.__cause__ is
+ * an exception. */
+static void raised_message(Interp *I, StrBuf *msg, Value *x) {
+    size_t start = msg->len;
+    if (x->u.obj.klass) exception_line(I, msg, x);
+    else exception_str(I, msg, x);
+    if (msg->len == start) sb_puts(msg, val_type_name(x));
+    Value *cause = val_attr_get(x, "__cause__");
+    if (cause && cause->kind != V_NONE && pyexc_object_name(cause)) {
+        sb_puts(msg, " (raised from ");
+        exception_line(I, msg, cause);
+        sb_putc(msg, ')');
+    }
 }
 
 /* raise [x] [from y]: x an exception object or class (ValueError('no'), ValueError, the student's MyError('x')); a
@@ -287,22 +303,31 @@ static int exec_raise(Interp *I, Node *n) {
         }
         val_attr_set(x, "__cause__", val_incref(cause));
     }
-    StrBuf msg;
-    sb_init(&msg);
-    if (x->u.obj.klass) exception_line(I, &msg, x);
-    else exception_str(I, &msg, x);
-    if (!msg.len) sb_puts(&msg, name);
-    if (cause && cause->kind != V_NONE) {
-        sb_puts(&msg, " (raised from ");
-        exception_line(I, &msg, cause);
-        sb_putc(&msg, ')');
-    }
     val_decref(cause);
-    rt_raise(I, name, "%s", sb_str(&msg));
-    sb_free(&msg);
-    I->error.exc = x;
+    if (I->error.kind == ERR_NONE) {
+        rt_raise(I, name, "%s", val_type_name(x));          /* formatted when it is read: interp_error_msg */
+        I->error.exc = x;
+        I->error.raised_len = (int)strlen(I->error.msg);
+    } else val_decref(x);
     ev_at(I, n);
     return -1;
+}
+
+const char *interp_error_msg(Interp *I) {
+    Error pending = I->error;
+    int len = (int)strlen(pending.msg);
+    if (pending.kind != ERR_ERROR || !pending.exc || pending.raised_len <= 0 || pending.raised_len > len) return I->error.msg;
+    memset(&I->error, 0, sizeof I->error);                  /* the student's __str__ runs with no error pending */
+    StrBuf msg;
+    sb_init(&msg);
+    raised_message(I, &msg, pending.exc);
+    interp_clear_error(I);                                   /* anything it left (Ctrl-C) goes: the raise is reported */
+    I->error = pending;
+    int keep = len - pending.raised_len;                     /* a prefix added since (rt_error_prefix) stays */
+    snprintf(I->error.msg + keep, sizeof I->error.msg - (size_t)keep, "%s", sb_str(&msg));
+    I->error.raised_len = 0;                                 /* formatted once, as Python prints it once */
+    sb_free(&msg);
+    return I->error.msg;
 }
 
 /* Whether the pending error is one the handler's class expression (a class or a tuple of them) names; -1 when the
@@ -412,6 +437,38 @@ static int exec_try(Interp *I, Node *n) {
     return rc;
 }
 
+/* t op= v as Python runs it: the target's object (and its subscript) are evaluated once, then the current value is
+ * read from them, v is evaluated, the in-place operation (__iadd__ first, then __add__) runs, and the result is
+ * stored back into the same object and key. An error at any step stops there, leaving what was already done. */
+static int exec_augassign(Interp *I, Node *n) {
+    Node *t = n->kids[0];
+    Value *obj = NULL, *ix = NULL, *cur = NULL;
+    if (t->kind == N_ATTR || t->kind == N_INDEX) {
+        obj = ev_eval(I, t->kids[0]);
+        if (!obj) return -1;
+        if (t->kind == N_INDEX && !(ix = ev_eval(I, t->kids[1]))) { val_decref(obj); return -1; }
+        cur = t->kind == N_ATTR ? ops_getattr(I, obj, t->str) : ops_index(I, obj, ix);
+        if (!cur) ev_at(I, t);
+    } else cur = ev_eval(I, t);
+    Value *rhs = cur ? ev_eval(I, n->kids[1]) : NULL;
+    Value *r = rhs ? ops_inplace(I, n->op, cur, rhs) : NULL;
+    if (rhs && !r) ev_at(I, n);
+    int rc = -1;
+    if (r) {
+        if (!obj) rc = ev_assign(I, t, r);
+        else {
+            rc = t->kind == N_ATTR ? ops_setattr(I, obj, t->str, r) : ops_set_index(I, obj, ix, r);
+            if (rc < 0) ev_at(I, t);
+        }
+    }
+    val_decref(r);
+    val_decref(rhs);
+    val_decref(cur);
+    val_decref(ix);
+    val_decref(obj);
+    return rc;
+}
+
 static int exec_node(Interp *I, Node *n);
 
 static int exec(Interp *I, Node *n) {
@@ -446,20 +503,7 @@ static int exec_node(Interp *I, Node *n) {
         val_decref(v);
         return rc;
     }
-    case N_AUGASSIGN: {
-        Node *t = n->kids[0];
-        Value *cur = ev_eval(I, t);
-        if (!cur) return -1;
-        Value *rhs = ev_eval(I, n->kids[1]);
-        if (!rhs) { val_decref(cur); return -1; }
-        Value *r = ops_inplace(I, n->op, cur, rhs);
-        val_decref(cur);
-        val_decref(rhs);
-        if (!r) { ev_at(I, n); return -1; }
-        int rc = ev_assign(I, t, r);
-        val_decref(r);
-        return rc;
-    }
+    case N_AUGASSIGN: return exec_augassign(I, n);
     case N_FOR: return exec_for(I, n);
     case N_WHILE: return exec_while(I, n);
     case N_IF: {

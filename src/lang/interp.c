@@ -357,6 +357,7 @@ static void caret_lines(StrBuf *out, const char *text, int col) {
 void interp_format_error(Interp *I, StrBuf *out) {
     const Error *e = &I->error;
     if (e->kind == ERR_NONE || e->kind == ERR_QUIT) return;
+    interp_error_msg(I);                                     /* a raised exception's message, formatted now */
     if (e->kind == ERR_INTERRUPT) { sb_printf(out, "%s\n", e->msg); return; }
     if (e->line > 0 && e->file[0]) sb_printf(out, "%s:%d:%d: ", e->file, e->line, screen_col(e->text, e->col));
     if (!strcmp(e->etype, "AssertionError"))    /* a failed assert's own words do not say that it failed: as Python */

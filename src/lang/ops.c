@@ -351,19 +351,8 @@ Value *ops_binary(Interp *I, int aop, Value *a, Value *b) {
     return rt_raise(I, "TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
 }
 
-/* l += b as Python's list.__iadd__: l extended in place (names bound to l see it) with the items of any iterable b
- * (a tuple, a range, a string, a dict's keys, l itself); TypeError when b is not iterable. l, new reference, or NULL. */
-static Value *list_iadd(Interp *I, Value *l, Value *b) {
-    Value *items = ops_to_list(I, b);           /* a new list, so l += l adds l's items once */
-    if (!items) return NULL;
-    if (!interp_bytes_ok(I, items->u.seq.n * (int64_t)sizeof(Value *))) { val_decref(items); return NULL; }
-    for (int64_t i = 0; i < items->u.seq.n; i++) val_list_append(l, val_incref(items->u.seq.items[i]));
-    val_decref(items);
-    return val_incref(l);
-}
-
 /* a op= b: for a tensor, PyTorch's in-place operator (x += 1 writes into x's storage, so views of x see it; the
- * result must keep x's shape and dtype). A list is extended in place (list_iadd) and a set updated, as Python's;
+ * result must keep x's shape and dtype). A list is extended in place (ops_list_extend) and a set updated, as Python's;
  * everything else rebinds. */
 Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
     if (a->kind == V_SET && b->kind == V_SET && !a->u.set->frozen && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR))
@@ -371,7 +360,7 @@ Value *ops_inplace(Interp *I, int aop, Value *a, Value *b) {
     if (class_is_instance(a)) return class_binary(I, aop, a, b, true);
     if (a->kind == V_DICTVIEW && !(set_view(a) && (aop == AOP_BITOR || aop == AOP_BITAND || aop == AOP_SUB || aop == AOP_BITXOR)))
         return rt_raise(I, "TypeError", "unsupported operand type(s) for %s=: '%s' and '%s'", ast_op_symbol(aop), val_type_name(a), val_type_name(b));
-    if (a->kind == V_LIST && aop == AOP_ADD) return list_iadd(I, a, b);
+    if (a->kind == V_LIST && aop == AOP_ADD) return ops_list_extend(I, a, b) < 0 ? NULL : val_incref(a);   /* list.__iadd__ */
     if (a->kind != V_TENSOR || aop == AOP_MATMUL) return ops_binary(I, aop, a, b);
     bool records = I->run.ag.grad_enabled && (ag_requires_grad(a->ag) || (b->kind == V_TENSOR && ag_requires_grad(b->ag)));
     Value *r;

@@ -395,15 +395,22 @@ void ops_iter_end(Iter *it) {
     it->row0 = NULL;
 }
 
-Value *ops_to_list(Interp *I, Value *v) {
+int ops_list_extend(Interp *I, Value *l, Value *v) {
+    if (v->kind == V_LIST || v->kind == V_TUPLE) {         /* Python's fast path: the length before, so L += L doubles */
+        int64_t n = v->u.seq.n;
+        if (!interp_bytes_ok(I, n * (int64_t)sizeof(Value *))) return -1;
+        for (int64_t i = 0; i < n; i++) val_list_append(l, val_incref(v->u.seq.items[i]));    /* items: read again */
+        return 0;
+    }
     /* list(range(10**9)): refused at once when it cannot fit the memory limit, never grown until killed */
     if (v->kind == V_RANGE) {
         uint64_t n = val_range_count(v);
-        if (!interp_memory_ok(I, n > INT64_MAX ? INT64_MAX : (int64_t)n)) return NULL;
+        if (!interp_memory_ok(I, n > INT64_MAX ? INT64_MAX : (int64_t)n)) return -1;
     }
     Iter it;
-    if (!ops_iter_begin(I, v, &it)) return NULL;
-    Value *l = val_list(I->run.heap, 0), *e;
+    if (!ops_iter_begin(I, v, &it)) return -1;
+    Value *e;
+    int rc = 0;
     /* an iterator object (a student's __next__ or __getitem__ walk, map of a student's function) runs code at each
      * item, as a loop body: the loop limit stops one that never ends, as it stops sum() and a for loop */
     bool walks = it.src && it.src->kind == V_OBJECT;
@@ -411,18 +418,23 @@ Value *ops_to_list(Interp *I, Value *v) {
         val_list_append(l, e);
         if (walks && k >= I->max_loop_iterations) {
             rt_error(I, "the iterator gave %lld items: stopped (does it ever end?)", I->max_loop_iterations);
-            val_decref(l);
-            l = NULL;
+            rc = -1;
             break;
         }
         if (((k & 4095) == 4095 || mem_exhausted) && (ten_interrupted || !interp_memory_ok(I, 4096))) {
             if (ten_interrupted) rt_interrupt(I);
-            val_decref(l);
-            l = NULL;
+            rc = -1;
             break;
         }
     }
     ops_iter_end(&it);
-    if (l && interp_failed(I)) { val_decref(l); l = NULL; }      /* the iterator failed (a map's function) */
-    return l;
+    if (interp_failed(I)) rc = -1;                              /* the iterator failed (a map's function) */
+    return rc;
+}
+
+Value *ops_to_list(Interp *I, Value *v) {
+    Value *l = val_list(I->run.heap, 0);
+    if (ops_list_extend(I, l, v) == 0) return l;
+    val_decref(l);
+    return NULL;
 }

@@ -2145,6 +2145,145 @@ class It:
         return self.n
 print(list(x * 10 for x in It()), list(a + b for a in It() for b in It()))
 """,
+    "L.extend(it) and L += it append each item as it comes, as CPython's list_extend (attn collected them first): an iterator that reads or clears L sees what was added so far, one that raises leaves the items before it, L.extend(L) and L += L double L": r"""
+L = [1, 2, 3]
+L.extend(len(L) for _ in range(3))
+print(L)
+L = [1, 2]
+L += (len(L) for _ in range(2))
+print(L)
+L = [1, 2, 3]
+L.extend(L)
+print(L)
+L += L
+print(L)
+class Clearing:
+    def __init__(self, target):
+        self.n = 0
+        self.target = target
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n == 2: self.target.clear()
+        if self.n > 3: raise StopIteration
+        return self.n
+L = [7, 8]
+L.extend(Clearing(L))
+print(L)
+L = [7, 8]
+L += Clearing(L)
+print(L)
+class Boom:
+    def __init__(self): self.n = 0
+    def __iter__(self): return self
+    def __next__(self):
+        self.n += 1
+        if self.n > 2: raise ValueError('stop')
+        return self.n
+L = [1, 2]
+try:
+    L.extend(Boom())
+except ValueError as e: print('ValueError', e, L)
+try:
+    L += Boom()
+except ValueError as e: print('ValueError', e, L)
+L = [0]
+L.extend(map(lambda i: L[-1] + i, range(1, 5)))
+print(L)
+L = [9]
+L += (1, 2)
+L.extend('ab')
+L.extend({'k': 1})
+L.extend(range(3))
+print(L)
+try:
+    L.extend(5)
+except TypeError as e: print('TypeError', e)
+try:
+    L += 5
+except TypeError as e: print('TypeError', e)
+""",
+    "a key's __eq__ that changes the other dict or set: d.update(o) raises CPython's 'dict mutated during update' when o gains an entry or is cleared (attn went on); s.isdisjoint(t) of two sets walks the smaller with its stored hashes, no __hash__ call and no RuntimeError (attn: 'Set changed size during iteration'); views' == as CPython's": r"""
+class K:
+    def __init__(self, v, target=None): self.v = v; self.target = target
+    def __hash__(self): return 1
+    def __eq__(self, o):
+        if self.target is not None:
+            t = self.target; self.target = None
+            t.clear()
+        return isinstance(o, K) and self.v == o.v
+    def __repr__(self): return 'K(%r)' % self.v
+def run(name, f):
+    try:
+        print(name, f())
+    except Exception as e:
+        print(name, type(e).__name__, e)
+# d.update(other) where other's key __eq__ clears d
+d = {K(1): 'a', K(2): 'b'}
+run('update dict', lambda: (d.update({K(3, d): 'c'}), d)[1])
+d = {K(1): 'a', K(2): 'b'}
+run('update pairs', lambda: (d.update([(K(3, d), 'c')]), d)[1])
+d = {K(1): 'a', K(2): 'b'}
+o = {K(3): 'c', K(4): 'd'}
+k1 = list(d)[0]; k1.target = o
+run('update other cleared', lambda: (d.update(o), d)[1])
+s = {K(1), K(2)}
+t = {K(3, s), K(4)}
+run('isdisjoint', lambda: s.isdisjoint(t))
+s = {K(1), K(2)}
+run('isdisjoint list', lambda: s.isdisjoint([K(3, s), K(4)]))
+s = {K(1), K(2)}; t = {K(3), K(4)}
+next(iter(s)).target = t
+run('isdisjoint2', lambda: s.isdisjoint(t))
+d = {K(1): 1, K(2): 2}; d2 = {K(1): 1, K(2): 2}
+list(d)[0].target = d2
+run('items ==', lambda: d.items() == d2.items())
+d = {K(1): 1, K(2): 2}; d2 = {K(1): 1, K(2): 2}
+list(d2)[0].target = d
+run('items == 2', lambda: d.items() == d2.items())
+d = {K(1): 1, K(2): 2}; d2 = {K(1): 1, K(2): 2}
+list(d)[0].target = d2
+run('dict ==', lambda: d == d2)
+d = {K(1): 1, K(2): 2}; d2 = {K(1): 1, K(2): 2}
+list(d)[0].target = d2
+run('keys ==', lambda: d.keys() == d2.keys())
+class A:
+    def __init__(self, v, target=None, add=False): self.v = v; self.target = target; self.add = add
+    def __hash__(self): return 1
+    def __eq__(self, o):
+        if self.target is not None:
+            t = self.target; self.target = None
+            if self.add: t[A(99)] = 0
+            else: t.clear()
+        return isinstance(o, A) and self.v == o.v
+    def __repr__(self): return 'A(%r)' % self.v
+d = {A(1): 'a'}; o = {A(3): 'c', A(4): 'd'}
+list(d)[0].target = o; list(d)[0].add = True
+run('update other grows', lambda: (d.update(o), d)[1])
+d = {A(1): 'a'}; o = {A(3): 'c', A(4): 'd'}
+list(d)[0].target = o
+run('dict(o) cleared', lambda: dict(o, **{}) if False else (d.update(o), d)[1])
+s = {A(1), A(2), A(5)}; t = {A(3), A(4)}
+next(iter(s)).target = t
+run('isdisjoint small walked', lambda: s.isdisjoint(t))
+s = {A(1), A(2)}; t = {A(3), A(4), A(5)}
+next(iter(t)).target = s
+run('isdisjoint big', lambda: s.isdisjoint(t))
+s = {A(1), A(2)}; t = {A(3), A(2)}
+run('isdisjoint false', lambda: s.isdisjoint(t))
+s = {1, 2}
+run('isdisjoint frozen', lambda: (s.isdisjoint(frozenset([3])), frozenset([2]).isdisjoint(s)))
+class H:
+    calls = 0
+    def __init__(self, v): self.v = v
+    def __hash__(self):
+        H.calls += 1
+        return self.v
+    def __eq__(self, o): return isinstance(o, H) and self.v == o.v
+s = {H(1), H(2)}; t = {H(3), H(4)}
+H.calls = 0
+print(s.isdisjoint(t), t.isdisjoint(s), H.calls)
+""",
 }
 
 # programs attn must also finish within the seconds given (linear, not quadratic, time: python3 takes under one)
