@@ -662,7 +662,7 @@ const Builtin bi_torch_math[] = {
     {"allclose", bi_close, "torch.allclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)",
      "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0, "torch"},
     {"isclose", bi_close, "torch.isclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1, "torch"},
-    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0, "torch"},
+    {"equal", bi_equal, "torch.equal(input, other)", "True when shapes and every value are equal.", "", 0, "torch"},
     {"norm", bi_norm, "torch.norm(input, p='fro', dim=None, keepdim=False, *, dtype=None)",
      "The p-norm: (sum |x|^p)^(1/p); p=2 (or 'fro') the Euclidean length, 1 the sum of |x|, inf the largest |x|, "
      "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0, "torch"},

@@ -179,7 +179,7 @@ static Value *call_with_self(Interp *I, Value *fn, Value *self, Value *klass, Ar
         const Args *outer = I->method_args;
         b.fn = fn->u.builtin;
         I->method_args = &b;
-        r = fn->u.builtin->fn(I, &b);
+        r = args_check(I, &b, true) ? fn->u.builtin->fn(I, &b) : NULL;
         I->method_args = outer;
     }
     free(pos);
@@ -235,7 +235,7 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
     switch (fn->kind) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;
-        if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a)) return NULL;
+        if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a) || !args_check(I, a, false)) return NULL;
         return lib()->after_call(I, a, NULL, fn->u.builtin->fn(I, a));
     case V_METHOD: {
         if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);
