@@ -552,6 +552,14 @@ Value *torch_round(Interp *I, Value *x, Value *dv) {
     return rt_tensor_result(I, ten_round_decimals(x->u.t, d));
 }
 
+/* torch.round(input, *, decimals=0), torch's own: a tensor only (Python's round is another function). */
+static Value *bi_torch_round(Interp *I, Args *a) {
+    Value *p[2];                                 /* input, decimals */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    if (p[0]->kind != V_TENSOR) return arg_not_tensor(I, a, p[0], "input", ARG_TENSOR);
+    return torch_round(I, p[0], p[1]);
+}
+
 /* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour
  * of arange, which stops before end; float32 unless dtype says otherwise). */
 static Value *bi_range_incl(Interp *I, Args *a) {
@@ -589,6 +597,9 @@ const Builtin bi_torch_math[] = {
     UN("cos", UOP_COS, "Elementwise cosine (§11.6.3: the odd columns of P)."),
     UN("tan", UOP_TAN, "Elementwise tangent."),
     UN("exp", UOP_EXP, "Elementwise e**x."),
+    UN("abs", UOP_ABS, "Elementwise |x|."),
+    {"round", bi_torch_round, "torch.round(input, *, decimals=0)",
+     "Rounds half to even; decimals=d rounds to d decimals (PyTorch's scaled rounding).", "", 0, "torch"},
     UN("log", UOP_LOG, "Elementwise natural logarithm."),
     UN("log2", UOP_LOG2, "Elementwise base-2 logarithm."),
     UN("log10", UOP_LOG10, "Elementwise base-10 logarithm."),
