@@ -596,6 +596,19 @@ bool args_check(Interp *I, Args *a, bool method) {
     if (method && python_tensor_method(b->name)) return true;
     const Spec *sp = spec_of(I, b);
     if (!sp) return true;                        /* a declaration attn cannot read: the body's own checks */
+    int nargs = a->npos - (method || (sp->form[0].receiver && a->npos > 0)) + a->nkw;
+    Value *out[ARGS_MAX_PARAMS];
+    if (lib()->overloaded && lib()->overloaded(b, method || sp->form[0].receiver, nargs)) {
+        /* PyTorch declares it several ways and none or several take nargs: any call that fits no form of attn's is
+         * its "invalid combination", a missing argument too */
+        for (int f = 0; f < sp->nforms; f++)
+            if (bind_form(I, b->name, &sp->form[f], a, out, ARGS_MAX_PARAMS, false,
+                          &(Words){.self_counted = false, .torch_style = true, .clinic = false, .is_type = false,
+                                   .x_first = true, .x_method = method}))
+                return true;
+        arg_no_overload(I, a);
+        return false;
+    }
     if (!takes_nothing(sp, method) && (sp->nforms == 1 || !sp->torch_style) && some_form_takes(sp, a, method)) return true;
     if (takes_nothing(sp, method)) {
         int given = a->npos - (method || sp->form[0].receiver);
@@ -603,7 +616,6 @@ bool args_check(Interp *I, Args *a, bool method) {
         else if (given > 0) rt_raise(I, "TypeError", "_TensorBase.%s() takes no arguments (%d given)", b->name, given);
         return !a->nkw && given <= 0;
     }
-    Value *out[ARGS_MAX_PARAMS];
     const char *fname = a->fname;
     a->fname = b->name;
     bool ok = bind(I, a, out, ARGS_MAX_PARAMS, true, NULL, false, method) >= 0;

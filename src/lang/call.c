@@ -542,7 +542,19 @@ Value *arg_no_overload(Interp *I, Args *a) {
     sb_init(&b);
     for (int k = I->method_args == a ? 1 : 0; k < a->npos; k++)
         sb_printf(&b, "%s%s", b.len ? ", " : "", torch_type_name(a->pos[k]));
-    for (int k = 0; k < a->nkw; k++) sb_printf(&b, "%s%s=%s", b.len ? ", " : "", a->kwnames[k], torch_type_name(a->kwvals[k]));
+    bool no_pos = b.len == 0;
+    /* the keywords in the order of their names, as PyTorch's message lists them; after keywords alone PyTorch's
+     * list ends with ", " */
+    for (int done = 0; done < a->nkw; done++) {
+        int next = -1;
+        for (int k = 0; k < a->nkw; k++) {
+            int rank = 0;
+            for (int j = 0; j < a->nkw; j++) rank += strcmp(a->kwnames[j], a->kwnames[k]) < 0;
+            if (rank == done) next = k;
+        }
+        if (next >= 0) sb_printf(&b, "%s%s=%s", b.len ? ", " : "", a->kwnames[next], torch_type_name(a->kwvals[next]));
+    }
+    if (no_pos && a->nkw) sb_puts(&b, ", ");
     rt_raise(I, "TypeError", "%s() received an invalid combination of arguments - got (%s), but expected one of:", a->fname, sb_str(&b));
     sb_free(&b);
     return NULL;
