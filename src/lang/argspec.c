@@ -441,6 +441,16 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
     }
     if (clinic) return clinic_missing(I, fname, ps, out, w->is_type, a->npos);
     bool cpp_words = torch_style || a == &after_x;   /* a tensor method's missing argument in PyTorch's C++ words */
+    if (torch_style && ps->n > 0 && param_is(&ps->p[0], "input") && out[0] && out[0]->kind != V_TENSOR && a->npos > 0
+        && a->pos[0] == out[0] && !w->x_method) {
+        /* PyTorch's parser checks each argument's type in order before it finds a later one missing: torch.matmul([1.])
+         * is about its input, not the missing other */
+        for (int i = 1; i < ps->n; i++)
+            if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) {
+                arg_not_tensor(I, a, out[0], "input", ARG_TENSOR);
+                return false;
+            }
+    }
     return missing_error(I, fname, ps, out, false, cpp_words) && missing_error(I, fname, ps, out, true, cpp_words);
 }
 
