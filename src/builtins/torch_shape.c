@@ -464,7 +464,7 @@ static Value *bi_numel(Interp *I, Args *a) {
 
 /* Tensor methods that are not torch functions. */
 const Builtin bi_torch_shape_methods[] = {
-    {"nelement", bi_numel, "X.nelement()", "Number of elements (as X.numel()).", "", 0, "X"},
+    {"nelement", bi_numel, "X.nelement(/)", "Number of elements (as X.numel()).", "", 0, "X"},
     {"view", bi_reshape, "X.view(*size)",
      "X with a new shape, sharing its elements: a view, never a copy. Fails when X's strides do not allow it (after a "
      "transpose, say): then use X.contiguous().view(...) or X.reshape(...).", "", 1, "X"},

@@ -606,7 +606,18 @@ bool args_check(Interp *I, Args *a, bool method) {
     if (method && python_tensor_method(b->name)) return true;
     const Spec *sp = spec_of(I, b);
     if (!sp) return true;                        /* a declaration attn cannot read: the body's own checks */
-    int nargs = a->npos - (method || (sp->form[0].receiver && a->npos > 0)) + a->nkw;
+    const Params *p0 = &sp->form[0];
+    if (!method && sp->nforms == 1 && !p0->receiver && p0->slash && !strcmp(b->module, "torch") && p0->n <= 1) {
+        /* a C function of torch's own module declared positional-only, "torch.get_default_dtype(/)" (METH_NOARGS) or
+         * "torch.set_num_threads(int, /)" (METH_O): CPython's words, qualified by the module */
+        if (a->nkw) rt_raise(I, "TypeError", "torch.%s() takes no keyword arguments", b->name);
+        else if (p0->n == 0 && a->npos) rt_raise(I, "TypeError", "torch.%s() takes no arguments (%d given)", b->name, a->npos);
+        else if (p0->n == 1 && a->npos != 1)
+            rt_raise(I, "TypeError", "torch.%s() takes exactly one argument (%d given)", b->name, a->npos);
+        else return true;
+        return false;
+    }
+    int nargs = a->npos - (method || (p0->receiver && a->npos > 0)) + a->nkw;
     Value *out[ARGS_MAX_PARAMS];
     if (lib()->overloaded && lib()->overloaded(b, method || sp->form[0].receiver, nargs)) {
         /* PyTorch declares it several ways and none or several take nargs: any call that fits no form of attn's is
