@@ -330,6 +330,11 @@ bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int no
 /* The same for a call whose self is not among the arguments (a module's forward, ObjClass.call): a bound by decl, a
  * declaration of its own ("module.forward(input)", in no table), with a method's words for owner.forward. */
 bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout);
+/* The one check of every call of a torch or F function and Tensor method (call.c, before its body runs): the
+ * arguments must fit one form of its declaration, else PyTorch's TypeError ("exp() takes 1 positional argument but 2
+ * were given", "_TensorBase.dim() takes no arguments (1 given)", "... received an invalid combination of arguments")
+ * and false. method: a->pos[0] is X of X.NAME(...) (I->method_args == a). Other builtins pass unchecked. */
+bool args_check(Interp *I, Args *a, bool method);
 /* The number of named parameters of a signature, -1 when it cannot be read (test_lang checks every builtin's). */
 int args_param_count(const char *signature);
 /* The name of the i-th named parameter of a signature's first form into out (n bytes): d2l's save_hyperparameters

@@ -43,6 +43,10 @@ typedef struct Library {
      * error set (r released): requires_grad=True applied to a new tensor, and an operation with no gradient refused
      * when an input requires grad under grad mode. */
     Value *(*after_call)(struct Interp *I, struct Args *a, Value *self, Value *r);
+    /* Does PyTorch refuse a call of b (a torch or F function, or a Tensor method when method) with nargs arguments
+     * (positional and keyword; a method's after its tensor) that fits none of its forms as "received an invalid
+     * combination of arguments" (it declares b several ways, and no form or several take that many)? */
+    bool (*overloaded)(const Builtin *b, bool method, int nargs);
     /* A tensor's autograd attributes (requires_grad, grad, grad_fn, is_leaf): a new reference, or NULL without an
      * error when name is none of them; and their assignment: 0, -1 with the error set, 1 when name is none. */
     Value *(*tensor_attr)(struct Interp *I, Value *x, const char *name);

@@ -602,5 +602,5 @@ const Builtin bi_autograd[] = {
     {"enable_grad", bi_enable_grad, "torch.enable_grad()", "with torch.enable_grad(): ... records operations again inside torch.no_grad().", "", 0, "torch"},
     {"set_grad_enabled", bi_set_grad_enabled, "torch.set_grad_enabled(mode)",
      "Turns the recording of operations on (True) or off (False); as a context manager, for its block only.", "", 0, "torch"},
-    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled()", "Whether operations are recorded for backward now.", "", 0, "torch"},
+    {"is_grad_enabled", bi_is_grad_enabled, "torch.is_grad_enabled(/)", "Whether operations are recorded for backward now.", "", 0, "torch"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};

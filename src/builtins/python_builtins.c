@@ -410,14 +410,10 @@ static Value *bi_abs(Interp *I, Args *a) {
 }
 
 static Value *bi_round(Interp *I, Args *a) {
-    Value *b[2];                                 /* number, ndigits / input, decimals: the same slots */
-    /* round() with nothing: Python's form says what is missing ('number'), not the last form (args_bind_form's) */
-    int form = a->npos || a->nkw ? args_bind_form(I, a, b, 2) : args_bind(I, a, b, 2) ? 0 : -1;
-    if (form < 0) return NULL;
+    Value *b[2];                                 /* number, ndigits */
+    if (!args_bind(I, a, b, 2)) return NULL;
     Value *v = b[0], *nd = b[1];
-    if (v->kind == V_TENSOR) return torch_round(I, v, nd);
-    if (form == 1 && (nd || a->npos == 0))       /* torch.round's keywords are for a tensor: Python's words otherwise */
-        return rt_raise(I, "TypeError", "'%s' is an invalid keyword argument for round()", nd ? "decimals" : "input");
+    /* PyTorch 1.13's Tensor has no __round__ (torch.round and X.round are torch's) */
     if (!val_is_number(v)) return rt_raise(I, "TypeError", "type %s doesn't define __round__ method", val_type_name(v));
     if (!nd || nd->kind == V_NONE) {
         if (v->kind != V_FLOAT) return val_int(I->run.heap, v->kind == V_INT ? v->u.i : v->u.b);
@@ -712,8 +708,7 @@ const Builtin bi_python[] = {
     {"min", bi_min, "min(iterable, *, key=None, default) / min(arg1, arg2, *args, key=None)", "Smallest item.", "", 0, ""},
     {"max", bi_max, "max(iterable, *, key=None, default) / max(arg1, arg2, *args, key=None)", "Largest item.", "", 0, ""},
     {"abs", bi_abs, "abs(x, /)", "Absolute value (elementwise for tensors).", "", 0, ""},
-    {"round", bi_round, "round(number, ndigits=None) / torch.round(input, *, decimals=0)",
-     "Rounds half to even, as Python does; for a tensor, decimals=d rounds to d decimals as torch.round.", "", 0, ""},
+    {"round", bi_round, "round(number, ndigits=None)", "Rounds half to even, as Python does (a tensor: torch.round).", "", 0, ""},
     {"slice", bi_slice, "slice(stop, /) / slice(start, stop, step=None, /)",
      "What X[start:stop:step] indexes with, as a value: X[slice(0, 3)] is X[0:3].", "", 0, ""},
     {"sorted", bi_sorted, "sorted(iterable, /, *, key=None, reverse=False)", "A sorted list (by key(item) when a key is given).", "", 0, ""},

@@ -730,6 +730,20 @@ static const Builtin *builtins_unbound_method(const Value *type, const char *nam
     return m;
 }
 
+static int by_overload_name(const void *key, const void *entry) {
+    return strcmp(key, ((const TorchOverload *)entry)->name);
+}
+
+/* Library.overloaded: b's row of torch_overloads (a binary search by name; F.logsigmoid is PyTorch's log_sigmoid). */
+static bool builtins_overloaded(const Builtin *b, bool method, int nargs) {
+    size_t n = 0;
+    while (torch_overloads[n].name) n++;
+    const TorchOverload *o = bsearch(b->name, torch_overloads, n, sizeof *o, by_overload_name);
+    if (!o || nargs < 0 || nargs >= 16) return false;
+    unsigned bits = method ? o->method : b->module && !strcmp(b->module, "F") ? o->functional : o->fn;
+    return (bits >> nargs) & 1;
+}
+
 /* The libraries as the language sees them (library.h). */
 static const Library builtins_library = {
     .find = builtins_find, .find_method = builtins_find_method, .all = builtins_all,
@@ -738,7 +752,7 @@ static const Library builtins_library = {
     .constant = builtins_constant, .import = builtins_import, .no_module = builtins_no_module,
     .module_attr = builtins_module_attr,
     .module_names = builtins_module_names, .missing = builtins_missing, .refused = builtins_refused,
-    .before_call = args_device_check, .after_call = ag_after_call, .tensor_attr = ag_tensor_attr,
+    .before_call = args_device_check, .after_call = ag_after_call, .overloaded = builtins_overloaded, .tensor_attr = ag_tensor_attr,
     .tensor_setattr = ag_tensor_setattr,
     .value_class = builtins_value_class, .type_module = builtins_type_module, .python_own = builtins_python_own, .type_of = builtins_type_of,
     .type_method = builtins_type_method, .unbound_method = builtins_unbound_method, .function_qualname = builtins_function_qualname, .method_qualname = builtins_method_qualname, .unbound_ok = builtins_unbound_ok,

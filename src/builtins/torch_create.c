@@ -479,11 +479,11 @@ const Builtin bi_torch_create[] = {
      "Seeds attn's generator: the same seed gives the same numbers on every machine (not PyTorch's numbers).", "", 0, "torch"},
     {"set_default_dtype", bi_set_default_dtype, "torch.set_default_dtype(d)",
      "Makes Python floats and new float tensors float64 (or float32 again): torch.set_default_dtype(torch.float64).", "", 0, "torch"},
-    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype()", "The dtype of new float tensors: torch.float32 unless set.", "", 0, "torch"},
-    {"set_num_threads", bi_set_num_threads, "torch.set_num_threads(int)",
+    {"get_default_dtype", bi_get_default_dtype, "torch.get_default_dtype(/)", "The dtype of new float tensors: torch.float32 unless set.", "", 0, "torch"},
+    {"set_num_threads", bi_set_num_threads, "torch.set_num_threads(int, /)",
      "How many threads attn's kernels and matrix products use (default: every core, or ATTN_THREADS). Results are "
      "the same for any number.", "", 0, "torch"},
-    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads()", "The number of threads attn's kernels use.", "", 0, "torch"},
+    {"get_num_threads", bi_get_num_threads, "torch.get_num_threads(/)", "The number of threads attn's kernels use.", "", 0, "torch"},
     {"show_config", bi_show_config, "attn.show_config()",
      "What attn computes with: its threads, the vector math library (SLEEF) and the path of matrix products, each "
      "chosen once. The results are the same bytes for every thread count and OpenBLAS core. Environment variables "

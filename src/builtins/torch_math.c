@@ -552,6 +552,14 @@ Value *torch_round(Interp *I, Value *x, Value *dv) {
     return rt_tensor_result(I, ten_round_decimals(x->u.t, d));
 }
 
+/* torch.round(input, *, decimals=0), torch's own: a tensor only (Python's round is another function). */
+static Value *bi_torch_round(Interp *I, Args *a) {
+    Value *p[2];                                 /* input, decimals */
+    if (!args_bind(I, a, p, 2)) return NULL;
+    if (p[0]->kind != V_TENSOR) return arg_not_tensor(I, a, p[0], "input", ARG_TENSOR);
+    return torch_round(I, p[0], p[1]);
+}
+
 /* torch.range(start, end, step=1): start, start+step, ... up to and including end (deprecated in PyTorch in favour
  * of arange, which stops before end; float32 unless dtype says otherwise). */
 static Value *bi_range_incl(Interp *I, Args *a) {
@@ -589,6 +597,9 @@ const Builtin bi_torch_math[] = {
     UN("cos", UOP_COS, "Elementwise cosine (§11.6.3: the odd columns of P)."),
     UN("tan", UOP_TAN, "Elementwise tangent."),
     UN("exp", UOP_EXP, "Elementwise e**x."),
+    UN("abs", UOP_ABS, "Elementwise |x|."),
+    {"round", bi_torch_round, "torch.round(input, *, decimals=0)",
+     "Rounds half to even; decimals=d rounds to d decimals (PyTorch's scaled rounding).", "", 0, "torch"},
     UN("log", UOP_LOG, "Elementwise natural logarithm."),
     UN("log2", UOP_LOG2, "Elementwise base-2 logarithm."),
     UN("log10", UOP_LOG10, "Elementwise base-10 logarithm."),
@@ -662,7 +673,7 @@ const Builtin bi_torch_math[] = {
     {"allclose", bi_close, "torch.allclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)",
      "True when every |x - y| <= atol + rtol*|y| (equal_nan=True: NaN counts as equal to NaN).", "", 0, "torch"},
     {"isclose", bi_close, "torch.isclose(input, other, rtol=1e-5, atol=1e-8, equal_nan=False)", "Elementwise closeness, as a bool tensor.", "", 1, "torch"},
-    {"equal", bi_equal, "torch.equal(X, Y)", "True when shapes and every value are equal.", "", 0, "torch"},
+    {"equal", bi_equal, "torch.equal(input, other)", "True when shapes and every value are equal.", "", 0, "torch"},
     {"norm", bi_norm, "torch.norm(input, p='fro', dim=None, keepdim=False, *, dtype=None)",
      "The p-norm: (sum |x|^p)^(1/p); p=2 (or 'fro') the Euclidean length, 1 the sum of |x|, inf the largest |x|, "
      "-inf the smallest, 0 the number of nonzeros. Over everything or over dim.", "", 0, "torch"},

@@ -464,7 +464,7 @@ static Value *bi_numel(Interp *I, Args *a) {
 
 /* Tensor methods that are not torch functions. */
 const Builtin bi_torch_shape_methods[] = {
-    {"nelement", bi_numel, "X.nelement()", "Number of elements (as X.numel()).", "", 0, "X"},
+    {"nelement", bi_numel, "X.nelement(/)", "Number of elements (as X.numel()).", "", 0, "X"},
     {"view", bi_reshape, "X.view(*size)",
      "X with a new shape, sharing its elements: a view, never a copy. Fails when X's strides do not allow it (after a "
      "transpose, say): then use X.contiguous().view(...) or X.reshape(...).", "", 1, "X"},
@@ -489,8 +489,8 @@ const Builtin bi_torch_shape[] = {
     {"tril", bi_tril, "torch.tril(input, diagonal=0)", "Keeps the lower triangle (a causal mask).", "", 0, "torch"},
     {"triu", bi_tril, "torch.triu(input, diagonal=0)", "Keeps the upper triangle.", "", 1, "torch"},
     {"flip", bi_flip, "torch.flip(input, dims) / X.flip(*dims)", "Reverses the order along dims.", "", 0, "torch"},
-    {"numel", bi_numel, "torch.numel(X)", "Number of elements.", "", 0, "torch"},
-    {"t", bi_t, "torch.t(X)", "Transpose of a matrix, as a view (no element moves).", "", 0, "torch"},
+    {"numel", bi_numel, "torch.numel(input)", "Number of elements.", "", 0, "torch"},
+    {"t", bi_t, "torch.t(input)", "Transpose of a matrix, as a view (no element moves).", "", 0, "torch"},
     {"select", bi_select, "torch.select(input, dim, index)", "X[..., index, ...] along dim: a view with one dimension fewer.", "", 0, "torch"},
     {"narrow", bi_narrow, "torch.narrow(input, dim, start, length)", "X[..., start:start+length, ...] along dim, as a view.", "", 0, "torch"},
     {"diagonal", bi_diagonal, "torch.diagonal(input, offset=0, dim1=0, dim2=1)", "The diagonal (offset > 0: above it) as a view.", "", 0, "torch"},

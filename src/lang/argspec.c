@@ -302,7 +302,11 @@ static void too_many_error(Interp *I, const char *fname, const Params *ps, int g
     int lo = self_counted, hi = ps->npositional + self_counted;
     for (int i = 0; i < ps->npositional; i++) lo += !ps->p[i].has_default;
     given += self_counted;
-    if (lo == hi || torch_style)
+    if (torch_style) {                           /* PyTorch's min_args: every required parameter, keyword-only too */
+        lo = 0;
+        for (int i = 0; i < ps->n; i++) lo += !ps->p[i].has_default && !ps->p[i].varargs;
+    }
+    if (lo == hi)
         rt_raise(I, "TypeError", "%s() takes %d positional argument%s but %d %s given", fname, hi, hi == 1 ? "" : "s", given,
                  given == 1 ? "was" : "were");
     else
@@ -379,6 +383,7 @@ static bool clinic_missing(Interp *I, const char *fname, const Params *ps, Value
 typedef struct Words {
     bool self_counted, torch_style, clinic, is_type;
     bool x_first;          /* a->pos[0] is a tensor method's X (not taken off by args_bind_method) */
+    bool x_method;         /* a->pos[0] is X of a method call (X.addmm(...)): PyTorch counts no X in its errors */
 } Words;
 
 static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, Value **out, int nout, bool raise, const Words *w) {
@@ -403,7 +408,12 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
         return false;
     }
     if (a->npos > ps->npositional && ps->varargs < 0) {
-        if (raise) too_many_error(I, fname, ps, a->npos, self_counted, torch_style);
+        if (raise && w->x_method && !ps->receiver) {   /* X.addmm(...) bound to torch.addmm(input, ...): X not counted */
+            Params less = *ps;
+            memmove(less.p, less.p + 1, sizeof *less.p * (size_t)(--less.n));
+            less.npositional--;
+            too_many_error(I, fname, &less, a->npos - 1, false, true);
+        } else if (raise) too_many_error(I, fname, ps, a->npos, self_counted, torch_style);
         return false;
     }
     for (int i = 0; i < a->npos && i < ps->n && (i < ps->npositional || i == ps->varargs); i++) out[i] = a->pos[i];
@@ -431,6 +441,16 @@ static bool bind_form(Interp *I, const char *fname, const Params *ps, Args *a, V
     }
     if (clinic) return clinic_missing(I, fname, ps, out, w->is_type, a->npos);
     bool cpp_words = torch_style || a == &after_x;   /* a tensor method's missing argument in PyTorch's C++ words */
+    if (torch_style && ps->n > 0 && param_is(&ps->p[0], "input") && out[0] && out[0]->kind != V_TENSOR && a->npos > 0
+        && a->pos[0] == out[0] && !w->x_method) {
+        /* PyTorch's parser checks each argument's type in order before it finds a later one missing: torch.matmul([1.])
+         * is about its input, not the missing other */
+        for (int i = 1; i < ps->n; i++)
+            if (!out[i] && !ps->p[i].has_default && !ps->p[i].varargs) {
+                arg_not_tensor(I, a, out[0], "input", ARG_TENSOR);
+                return false;
+            }
+    }
     return missing_error(I, fname, ps, out, false, cpp_words) && missing_error(I, fname, ps, out, true, cpp_words);
 }
 
@@ -458,9 +478,26 @@ static bool counts_positional_first(const Params *ps) {
     return kwonly && ps->npositional > 0 && ps->nrequired == ps->npositional && ps->varargs < 0;
 }
 
+/* PyTorch's print_error for a declaration of several forms that none fits: the form whose count of parameters
+ * (min_args, every required one, to max_args, all of them) holds the number of arguments given, when that is one
+ * form, raises its own error (*which); otherwise "received an invalid combination of arguments" (false). */
+static bool torch_plausible(const Spec *sp, int nforms, const Args *a, bool x_method, int *which) {
+    int given = a->npos + a->nkw, found = -1, count = 0;
+    for (int f = 0; f < nforms; f++) {
+        const Params *ps = &sp->form[f];
+        int lo = 0, hi = ps->n;
+        for (int i = 0; i < ps->n; i++) lo += !ps->p[i].has_default && !ps->p[i].varargs;
+        int g = given - ((ps->receiver || x_method) && a->npos > 0);   /* X is not among PyTorch's arguments */
+        if ((g >= lo && g <= hi) || ps->varargs >= 0) { found = f; count++; }
+    }
+    if (count != 1) return false;
+    *which = found;
+    return true;
+}
+
 /* The binding of every args_bind*: the first form only (all_forms false) or each in turn; owner: the class that
  * defines the method, NULL for a function; self_first: a->pos[0] is self, bound to no parameter. */
-static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first) {
+static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const char *owner, bool self_first, bool x_method) {
     const char *fname = a->fname ? a->fname : a->fn ? a->fn->name : "function";
     const Spec *sp = a->fn ? spec_of(I, a->fn) : NULL;
     if (self_first && a->npos < 1) {
@@ -496,7 +533,7 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
         fname = init;
     }
     Words w = {.self_counted = (sp->is_class || owner) && !sp->python_own, .torch_style = sp->torch_style && !owner, .clinic = sp->clinic,
-               .is_type = sp->is_type, .x_first = !self_first};
+               .is_type = sp->is_type, .x_first = !self_first, .x_method = x_method};
     if (sp->cpython && (!owner || sp->python_own) && !cpython_check(I, fname, owner || qualified ? a->fn->name : fname, sp, nforms, a)) return -1;
     if (sp->clinic && nforms == 1 && counts_positional_first(&sp->form[0]) && a->npos != sp->form[0].npositional) {
         int n = sp->form[0].npositional;         /* "sorted expected 1 argument, got 0" */
@@ -506,21 +543,103 @@ static int bind(Interp *I, Args *a, Value **out, int nout, bool all_forms, const
     for (int f = 0; f + 1 < nforms; f++)
         if (bind_form(I, fname, &sp->form[f], a, out, nout, false, &w)) return f;
     int last = nforms - 1;
-    if (nforms > 1 && !bind_form(I, fname, &sp->form[last], a, out, nout, false, &w))
-        last = error_form(sp, nforms, a->npos);
+    if (nforms > 1 && !bind_form(I, fname, &sp->form[last], a, out, nout, false, &w)) {
+        if (sp->torch_style && !torch_plausible(sp, nforms, a, x_method, &last)) {
+            arg_no_overload(I, a);
+            return -1;
+        }
+        if (!sp->torch_style) last = error_form(sp, nforms, a->npos);
+    }
     return bind_form(I, fname, &sp->form[last], a, out, nout, true, &w) ? last : -1;
 }
 
-bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL, false) >= 0; }
+bool args_bind(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, false, NULL, false, false) >= 0; }
 
-int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true, NULL, false); }
+int args_bind_form(Interp *I, Args *a, Value **out, int nout) { return bind(I, a, out, nout, true, NULL, false, false); }
 
 bool args_bind_method(Interp *I, Args *a, const char *owner, Value **out, int nout) {
-    return bind(I, a, out, nout, false, owner, true) >= 0;
+    return bind(I, a, out, nout, false, owner, true, false) >= 0;
 }
 
 bool args_bind_call(Interp *I, Args *a, const Builtin *decl, const char *owner, Value **out, int nout) {
     Args b = *a;
     b.fn = decl;
-    return bind(I, &b, out, nout, false, owner, false) >= 0;
+    return bind(I, &b, out, nout, false, owner, false, false) >= 0;
+}
+
+/* Does the tensor method X.NAME take nothing after X, as PyTorch's C methods of one Tensor parameter (METH_NOARGS)?
+ * Declared "X.dim(/)", or called as a method through a torch function of the input alone ("torch.exp(input)"). */
+static bool takes_nothing(const Spec *sp, bool method) {
+    if (sp->nforms != 1) return false;
+    const Params *ps = &sp->form[0];
+    if (ps->receiver) return ps->slash && ps->n == 0;
+    return method && ps->n == 1 && ps->npositional == 1 && !ps->varkw && param_is(&ps->p[0], "input");
+}
+
+/* Does some form of sp take a's arguments by count and keyword name (missing arguments aside: the body says which
+ * is missing after it checked the types of those given, as PyTorch's parser does)? */
+static bool some_form_takes(const Spec *sp, const Args *a, bool method) {
+    for (int f = 0; f < sp->nforms; f++) {
+        const Params *ps = &sp->form[f];
+        int npos = a->npos - (ps->receiver && (method || a->npos > 0));
+        bool ok = npos <= ps->npositional || ps->varargs >= 0;
+        for (int k = 0; ok && k < a->nkw; k++) {
+            int j = 0;
+            while (j < ps->n && (ps->p[j].posonly || !param_is(&ps->p[j], a->kwnames[k]))) j++;
+            ok = ps->varkw || (j < ps->n && (j >= npos || j == ps->varargs || j >= ps->npositional));
+        }
+        if (ok) return true;
+    }
+    return false;
+}
+
+/* PyTorch's Tensor methods written in Python (torch/_tensor.py): their bodies bind them with Python's words. */
+static bool python_tensor_method(const char *name) {
+    static const char *const names[] = {"backward", "norm", "split", "unflatten", "unique", "register_hook"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) if (!strcmp(names[i], name)) return true;
+    return false;
+}
+
+bool args_check(Interp *I, Args *a, bool method) {
+    const Builtin *b = a->fn;
+    if (!b || !b->module || (strcmp(b->module, "torch") && strcmp(b->module, "F") && strcmp(b->module, "X"))) return true;
+    if (method && python_tensor_method(b->name)) return true;
+    const Spec *sp = spec_of(I, b);
+    if (!sp) return true;                        /* a declaration attn cannot read: the body's own checks */
+    const Params *p0 = &sp->form[0];
+    if (!method && sp->nforms == 1 && !p0->receiver && p0->slash && !strcmp(b->module, "torch") && p0->n <= 1) {
+        /* a C function of torch's own module declared positional-only, "torch.get_default_dtype(/)" (METH_NOARGS) or
+         * "torch.set_num_threads(int, /)" (METH_O): CPython's words, qualified by the module */
+        if (a->nkw) rt_raise(I, "TypeError", "torch.%s() takes no keyword arguments", b->name);
+        else if (p0->n == 0 && a->npos) rt_raise(I, "TypeError", "torch.%s() takes no arguments (%d given)", b->name, a->npos);
+        else if (p0->n == 1 && a->npos != 1)
+            rt_raise(I, "TypeError", "torch.%s() takes exactly one argument (%d given)", b->name, a->npos);
+        else return true;
+        return false;
+    }
+    int nargs = a->npos - (method || (p0->receiver && a->npos > 0)) + a->nkw;
+    Value *out[ARGS_MAX_PARAMS];
+    if (lib()->overloaded && lib()->overloaded(b, method || sp->form[0].receiver, nargs)) {
+        /* PyTorch declares it several ways and none or several take nargs: any call that fits no form of attn's is
+         * its "invalid combination", a missing argument too */
+        for (int f = 0; f < sp->nforms; f++)
+            if (bind_form(I, b->name, &sp->form[f], a, out, ARGS_MAX_PARAMS, false,
+                          &(Words){.self_counted = false, .torch_style = true, .clinic = false, .is_type = false,
+                                   .x_first = true, .x_method = method}))
+                return true;
+        arg_no_overload(I, a);
+        return false;
+    }
+    if (!takes_nothing(sp, method) && (sp->nforms == 1 || !sp->torch_style) && some_form_takes(sp, a, method)) return true;
+    if (takes_nothing(sp, method)) {
+        int given = a->npos - (method || sp->form[0].receiver);
+        if (a->nkw) rt_raise(I, "TypeError", "_TensorBase.%s() takes no keyword arguments", b->name);
+        else if (given > 0) rt_raise(I, "TypeError", "_TensorBase.%s() takes no arguments (%d given)", b->name, given);
+        return !a->nkw && given <= 0;
+    }
+    const char *fname = a->fname;
+    a->fname = b->name;
+    bool ok = bind(I, a, out, ARGS_MAX_PARAMS, true, NULL, false, method) >= 0;
+    a->fname = fname;
+    return ok;
 }

@@ -179,7 +179,7 @@ static Value *call_with_self(Interp *I, Value *fn, Value *self, Value *klass, Ar
         const Args *outer = I->method_args;
         b.fn = fn->u.builtin;
         I->method_args = &b;
-        r = fn->u.builtin->fn(I, &b);
+        r = args_check(I, &b, true) ? fn->u.builtin->fn(I, &b) : NULL;
         I->method_args = outer;
     }
     free(pos);
@@ -303,7 +303,7 @@ static Value *call_any(Interp *I, Value *fn, Args *a) {
     switch (fn->kind) {
     case V_BUILTIN:
         a->fn = fn->u.builtin;
-        if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a)) return NULL;
+        if (!lib()->before_call(I, a) || !lib()->unbound_ok(I, fn->u.builtin, a) || !args_check(I, a, false)) return NULL;
         return lib()->after_call(I, a, NULL, fn->u.builtin->fn(I, a));
     case V_METHOD: {
         if (fn->u.method.func) return call_with_self(I, fn->u.method.func, fn->u.method.self, fn->u.method.klass, a);
@@ -605,7 +605,19 @@ Value *arg_no_overload(Interp *I, Args *a) {
     sb_init(&b);
     for (int k = I->method_args == a ? 1 : 0; k < a->npos; k++)
         sb_printf(&b, "%s%s", b.len ? ", " : "", torch_type_name(a->pos[k]));
-    for (int k = 0; k < a->nkw; k++) sb_printf(&b, "%s%s=%s", b.len ? ", " : "", a->kwnames[k], torch_type_name(a->kwvals[k]));
+    bool no_pos = b.len == 0;
+    /* the keywords in the order of their names, as PyTorch's message lists them; after keywords alone PyTorch's
+     * list ends with ", " */
+    for (int done = 0; done < a->nkw; done++) {
+        int next = -1;
+        for (int k = 0; k < a->nkw; k++) {
+            int rank = 0;
+            for (int j = 0; j < a->nkw; j++) rank += strcmp(a->kwnames[j], a->kwnames[k]) < 0;
+            if (rank == done) next = k;
+        }
+        if (next >= 0) sb_printf(&b, "%s%s=%s", b.len ? ", " : "", a->kwnames[next], torch_type_name(a->kwvals[next]));
+    }
+    if (no_pos && a->nkw) sb_puts(&b, ", ");
     rt_raise(I, "TypeError", "%s() received an invalid combination of arguments - got (%s), but expected one of:", a->fname, sb_str(&b));
     sb_free(&b);
     return NULL;

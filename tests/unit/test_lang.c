@@ -717,10 +717,12 @@ static void test_args_bind(void **state) {
         {"torch.zeros_like(torch.ones(1), 2)", "zeros_like() takes 1 positional argument but 2 were given"},
         {"torch.zeros_like(torch.ones(1), foo=1)", "zeros_like() got an unexpected keyword argument 'foo'"},
         {"torch.zeros_like(torch.ones(1), input=1)", "zeros_like() got multiple values for argument 'input'"},
-        {"torch.zeros((2,), size=(2,))", "zeros() got multiple values for argument 'size'"},
+        {"torch.zeros((2,), size=(2,))", "zeros() received an invalid combination of arguments - got (tuple, size=tuple), "
+                                          "but expected one of:"},
         {"F.dropout(torch.ones(1), 0.5, True, False, 5)", "dropout() takes from 1 to 4 positional arguments but 5 were given"},
         {"nn.init.zeros_(torch.ones(1), 2)", "zeros_() takes 1 positional argument but 2 were given"},
-        {"torch.full((2,), 1, torch.float32)", "full() takes 2 positional arguments but 3 were given"},
+        {"torch.full((2,), 1, torch.float32)", "full() received an invalid combination of arguments - got (tuple, int, "
+                                                "torch.dtype), but expected one of:"},
         /* a class's words are its __init__'s, counting self (the messages PyTorch 1.13 on Python 3.11 gives) */
         {"nn.ReLU(1, 2)", "ReLU.__init__() takes from 1 to 2 positional arguments but 3 were given"},
         {"nn.ReLU(foo=1)", "ReLU.__init__() got an unexpected keyword argument 'foo'"},
