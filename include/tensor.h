@@ -80,6 +80,10 @@ int64_t ten_live_bytes(const TenCtx *c);        /* c->live_bytes */
 void ten_ctx_nest(TenCtx *c, const TenCtx *outer, int64_t outer_values);
 /* The bytes c's tensors may still take: limit_bytes less held_outside and live_bytes (never below 0). */
 int64_t ten_room(const TenCtx *c);
+/* "attn's limit is 100.0 MiB" into out and, for a nested run (ten_ctx_nest), ", and the session this one was started
+ * from holds 80.0 MiB of it": the words every out-of-memory message of c (tensors and the interpreter's values) ends
+ * with. */
+void ten_limit_note(const TenCtx *c, char *out, size_t n);
 
 /* PyTorch's promote_types for two dtypes (bool < int64 < float32 < float64). */
 DType ten_promote(DType a, DType b);

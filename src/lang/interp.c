@@ -105,16 +105,6 @@ static bool machine_refused(Interp *I) {
     return false;
 }
 
-/* "attn's limit is 100.0 MiB" and, in a nested session (ten_ctx_nest), what the one it was started from holds of it. */
-static void limit_note(const TenCtx *c, char *out, size_t n) {
-    char lim[32], held[32];
-    ten_bytes_str(c->limit_bytes, lim, sizeof lim);
-    ten_bytes_str(c->held_outside, held, sizeof held);
-    if (c->held_outside > 0) snprintf(out, n, "attn's limit is %s, and the session this one was started from holds %s of it",
-                                      lim, held);
-    else snprintf(out, n, "attn's limit is %s", lim);
-}
-
 bool interp_bytes_ok(Interp *I, int64_t bytes) {
     if (mem_exhausted) return machine_refused(I);
     int64_t vals = val_live_bytes(I->run.heap), tens = I->run.ten->live_bytes;
@@ -124,7 +114,7 @@ bool interp_bytes_ok(Interp *I, int64_t bytes) {
     ten_bytes_str(bytes < 0 ? INT64_MAX : bytes, need, sizeof need);
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    limit_note(I->run.ten, lim, sizeof lim);
+    ten_limit_note(I->run.ten, lim, sizeof lim);
     rt_raise(I, "MemoryError", "out of memory: %s more would not fit (values alive take %s, tensors %s; %s)",
              need, v, t, lim);
     return false;
@@ -138,7 +128,7 @@ bool interp_memory_ok(Interp *I, int64_t more) {
     char v[32], t[32], lim[160];
     ten_bytes_str(vals, v, sizeof v);
     ten_bytes_str(tens, t, sizeof t);
-    limit_note(I->run.ten, lim, sizeof lim);
+    ten_limit_note(I->run.ten, lim, sizeof lim);
     if (more > 1000000) {
         rt_raise(I, "MemoryError", "out of memory: %lld more values would not fit (values alive take %s, tensors %s; %s)",
                  (long long)more, v, t, lim);

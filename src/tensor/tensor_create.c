@@ -56,6 +56,15 @@ int64_t ten_room(const TenCtx *c) {
     return room > 0 ? room : 0;
 }
 
+void ten_limit_note(const TenCtx *c, char *out, size_t n) {
+    char lim[32], held[32];
+    ten_bytes_str(c->limit_bytes, lim, sizeof lim);
+    ten_bytes_str(c->held_outside, held, sizeof held);
+    if (c->held_outside > 0) snprintf(out, n, "attn's limit is %s, and the session this one was started from holds %s of it",
+                                      lim, held);
+    else snprintf(out, n, "attn's limit is %s", lim);
+}
+
 const char *ten_error(const TenCtx *c) { return err_msg(&c->err); }
 TenErrKind ten_error_kind(const TenCtx *c) { return c->err.kind == ERR_INTERRUPT ? TEN_ERR_INTERRUPTED : TEN_ERR_FAILED; }
 void ten_fail_in(TenCtx *c, const char *fmt, ...) {
@@ -256,18 +265,12 @@ static Tensor *new_tensor(TenCtx *c, DType dt, int ndim, const int64_t *shape, b
     }
     int64_t bytes = (numel ? numel : 1) * (int64_t)ten_dtype_size(dt);
     if (bytes > ten_room(c)) {
-        char live[32], need[32], lim[32], held[32];
+        char live[32], need[32], lim[160];
         ten_bytes_str(c->live_bytes, live, sizeof live);
         ten_bytes_str(bytes, need, sizeof need);
-        ten_bytes_str(c->limit_bytes, lim, sizeof lim);
-        ten_bytes_str(c->held_outside, held, sizeof held);
-        if (c->held_outside > 0)        /* a nested run: the one it was started from holds part of the budget */
-            ten_fail_in(c, "out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s, "
-                     "and the session this one was started from holds %s of it): delete some (del NAME) or use smaller "
-                     "sizes", live, need, lim, held);
-        else
-            ten_fail_in(c, "out of tensor memory: the tensors alive now take %s and this one needs %s more (attn's limit is %s): "
-                     "delete some (del NAME) or use smaller sizes", live, need, lim);
+        ten_limit_note(c, lim, sizeof lim);
+        ten_fail_in(c, "out of tensor memory: the tensors alive now take %s and this one needs %s more (%s): "
+                 "delete some (del NAME) or use smaller sizes", live, need, lim);
         return NULL;
     }
     TenStorage *st;
